@@ -1,0 +1,59 @@
+"""Exceptions raised by pairedframe.
+
+Every error inherits from :class:`PairedFrameError` *and* from the builtin it
+refines, so ``except ValueError`` keeps working in callers that do not know us.
+"""
+
+from __future__ import annotations
+
+
+class PairedFrameError(Exception):
+    """Root of every error pairedframe raises on purpose."""
+
+
+class InputFormatError(PairedFrameError, ValueError):
+    """A run, qrels or per-query file is malformed.
+
+    The message names the file, the 1-based line number and, where it applies,
+    the 1-based column (field) and the offending text.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 column: int | None = None, text: str | None = None) -> None:
+        where = []
+        if path is not None:
+            where.append(str(path))
+        if line is not None:
+            where.append(f"line {line}")
+        if column is not None:
+            where.append(f"column {column}")
+        prefix = ", ".join(where)
+        full = f"{prefix}: {message}" if prefix else message
+        if text is not None:
+            full += f": {text!r}"
+        super().__init__(full)
+        self.path, self.line, self.column, self.text = path, line, column, text
+
+
+class SchemaError(PairedFrameError, ValueError):
+    """A table lacks a required column or has one of the wrong type."""
+
+
+class DuplicateError(InputFormatError):
+    """The same (qid, docno) appears twice in a run or in qrels (trec_eval refuses both)."""
+
+
+class UnknownMeasureError(PairedFrameError, ValueError):
+    """A measure name could not be parsed; the message suggests close matches."""
+
+
+class InsufficientSampleError(PairedFrameError, ValueError):
+    """Too few paired observations (queries, clusters) for the requested statistic."""
+
+
+class PlanError(PairedFrameError, ValueError):
+    """An analysis plan is missing, malformed, or does not match the results."""
+
+
+class SmallSampleWarning(UserWarning):
+    """Fewer observations than recommended; results may be unreliable."""
