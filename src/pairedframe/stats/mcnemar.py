@@ -1,0 +1,136 @@
+"""Exact McNemar test for paired binary outcomes (e.g. "query answered" per system).
+
+Pure numpy + stdlib: the binomial tail is computed with exact integer
+arithmetic for moderate numbers of discordant pairs and in log space beyond.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["McNemarResult", "mcnemar_exact"]
+
+# Up to this many discordant pairs the binomial tail is summed with exact
+# Python integers (correctly rounded to float at the end); above it, in log
+# space with lgamma (relative error ~1e-13, ample for a p-value).
+_EXACT_INTEGER_LIMIT = 5000
+
+
+@dataclass(frozen=True)
+class McNemarResult:
+    """Result of :func:`mcnemar_exact`.
+
+    Attributes
+    ----------
+    statistic : int
+        ``min(b, c)``, the binomial test statistic (as statsmodels reports it).
+    pvalue : float
+        Two-sided exact p-value ``min(1, 2 * P[Binom(b + c, 1/2) <= min(b, c)])``.
+    b : int
+        Number of pairs where only A hits (A true, B false).
+    c : int
+        Number of pairs where only B hits (A false, B true).
+    n_discordant : int
+        ``b + c``.
+    n : int
+        Number of pairs.
+    method : str
+        ``"exact binomial"``.
+    """
+
+    statistic: int
+    pvalue: float
+    b: int
+    c: int
+    n_discordant: int
+    n: int
+    method: str = "exact binomial"
+
+
+def _as_binary(x, name: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.dtype == bool:
+        return arr
+    if arr.size == 0:
+        return arr.astype(bool)
+    if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        raise ValueError(f"{name} must hold booleans or 0/1 values, got dtype {arr.dtype}")
+    ok = (arr == 0) | (arr == 1)
+    if not bool(np.all(ok)):
+        bad = arr[~ok][0]
+        raise ValueError(f"{name} must hold booleans or 0/1 values, found {bad!r}")
+    return arr.astype(bool)
+
+
+def _binom_half_cdf(k: int, n: int) -> float:
+    """``P[Binom(n, 1/2) <= k]`` for ``0 <= k <= n``."""
+    if k >= n:
+        return 1.0
+    if n <= _EXACT_INTEGER_LIMIT:
+        term, total = 1, 1  # C(n, 0)
+        for j in range(1, k + 1):
+            term = term * (n - j + 1) // j
+            total += term
+        return total / (1 << n)  # int / int is correctly rounded in Python
+    j = np.arange(k + 1, dtype=np.float64)
+    lg = math.lgamma(n + 1.0)
+    log_terms = lg - np.array([math.lgamma(v + 1.0) + math.lgamma(n - v + 1.0) for v in j]) - n * math.log(2.0)
+    top = float(log_terms.max())
+    return float(math.exp(top) * np.exp(log_terms - top).sum())
+
+
+def mcnemar_exact(hits_a, hits_b) -> McNemarResult:
+    """Exact (binomial) McNemar test on paired binary outcomes.
+
+    Parameters
+    ----------
+    hits_a, hits_b : array_like of bool, shape (n,)
+        Per-query binary outcome of system A and system B on the same queries,
+        in the same order (e.g. "a relevant document retrieved at rank 1").
+        Booleans or numbers equal to 0/1; anything else raises.
+
+    Returns
+    -------
+    McNemarResult
+        ``statistic = min(b, c)``, the discordant counts ``b`` (A only) and
+        ``c`` (B only), and the two-sided exact p-value
+        ``min(1, 2 * BinomCDF(min(b, c); b + c, 1/2))``.  Concordant pairs do
+        not enter the test.  With no discordant pair (``b + c == 0``, which
+        includes ``n == 0``) the p-value is 1.
+
+    Raises
+    ------
+    ValueError
+        If the inputs are not one-dimensional, differ in length, or hold
+        values other than booleans / 0 / 1 (NaN included).
+
+    Notes
+    -----
+    Under H0 (both systems have the same hit probability) each discordant pair
+    is A-only or B-only with probability 1/2, so ``b ~ Binom(b + c, 1/2)``.
+    The two-sided p-value doubles the smaller tail, as
+    ``statsmodels.stats.contingency_tables.mcnemar(table, exact=True)``.
+
+    References
+    ----------
+    McNemar, Q. (1947). Note on the sampling error of the difference between
+    correlated proportions or percentages. Psychometrika 12(2), 153-157.
+    """
+    a = _as_binary(hits_a, "hits_a")
+    b_arr = _as_binary(hits_b, "hits_b")
+    if a.shape != b_arr.shape:
+        raise ValueError(f"hits_a and hits_b must have the same length, got {a.shape[0]} and {b_arr.shape[0]}")
+    b = int(np.count_nonzero(a & ~b_arr))
+    c = int(np.count_nonzero(~a & b_arr))
+    n_disc = b + c
+    k = min(b, c)
+    if n_disc == 0:
+        p = 1.0
+    else:
+        p = min(1.0, 2.0 * _binom_half_cdf(k, n_disc))
+    return McNemarResult(statistic=k, pvalue=p, b=b, c=c, n_discordant=n_disc, n=int(a.shape[0]))
