@@ -1,0 +1,134 @@
+"""Small frozen result containers shared by the statistics layer.
+
+Field names follow :mod:`scipy.stats` where a scipy counterpart exists
+(``confidence_interval``, ``standard_error``, ``pvalue``, ``n_resamples``), so
+code written against scipy results reads the same against ours.
+
+Fields hold Python floats for scalar results and numpy arrays for the
+``*_many`` (column-vectorised) variants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ConfidenceInterval",
+    "BootstrapResult",
+    "HypothesisTestResult",
+    "TTestResult",
+    "PowerResult",
+]
+
+
+@dataclass(frozen=True)
+class ConfidenceInterval:
+    """A confidence interval ``[low, high]``.
+
+    ``low`` is ``-inf`` for ``alternative="less"`` and ``high`` is ``+inf`` for
+    ``alternative="greater"`` (one-sided bounds), as in scipy.
+    """
+
+    low: Any
+    high: Any
+
+    def __iter__(self):  # allows ``low, high = ci``
+        yield self.low
+        yield self.high
+
+
+@dataclass(frozen=True)
+class BootstrapResult:
+    """Result of a bootstrap of the mean.
+
+    Attributes
+    ----------
+    statistic : float or ndarray
+        The statistic on the original sample (the mean of the deltas).
+    confidence_interval : ConfidenceInterval
+    standard_error : float or ndarray
+        Sample standard deviation (``ddof=1``) of the bootstrap distribution,
+        as ``scipy.stats.bootstrap(...).standard_error``.
+    n_resamples : int
+    confidence_level : float
+    method : str
+        ``"percentile"`` or ``"bca"``.
+    """
+
+    statistic: Any
+    confidence_interval: ConfidenceInterval
+    standard_error: Any
+    n_resamples: int
+    confidence_level: float
+    method: str
+
+
+@dataclass(frozen=True)
+class HypothesisTestResult:
+    """Result of a (resampling or analytic) hypothesis test.
+
+    Attributes
+    ----------
+    statistic : float or ndarray
+        The observed statistic (mean of the deltas for the sign-flip test).
+    pvalue : float or ndarray
+    n_resamples : int or None
+        Number of random resamples, or the number of enumerated patterns
+        (``2**n``) when ``exact`` is true; ``None`` for analytic tests.
+    alternative : str
+    method : str
+    exact : bool
+        True when the null distribution was enumerated exactly (or the test is
+        analytic), False for a Monte-Carlo p-value.
+    """
+
+    statistic: Any
+    pvalue: Any
+    n_resamples: int | None
+    alternative: str
+    method: str
+    exact: bool
+
+
+@dataclass(frozen=True)
+class TTestResult:
+    """Result of a paired (one-sample on deltas) t-test.
+
+    Attributes
+    ----------
+    statistic : float or ndarray
+        Mean delta (note: scipy's ``statistic`` is the t value; ours is in ``t``).
+    t : float or ndarray
+        The t statistic ``mean / (sd / sqrt(n))``.
+    df : int
+        Degrees of freedom ``n - 1``.
+    pvalue : float or ndarray
+    confidence_interval : ConfidenceInterval
+        t-based interval for the mean delta.
+    standard_error : float or ndarray
+        ``sd / sqrt(n)`` with ``ddof=1``.
+    alternative : str
+    confidence_level : float
+    """
+
+    statistic: Any
+    t: Any
+    df: int
+    pvalue: Any
+    confidence_interval: ConfidenceInterval
+    standard_error: Any
+    alternative: str = "two-sided"
+    confidence_level: float = 0.95
+
+
+@dataclass(frozen=True)
+class PowerResult:
+    """Result of a power computation (kept for callers that want all inputs echoed)."""
+
+    effect: float
+    sd: float
+    n: int
+    alpha: float
+    power: float
+    alternative: str
