@@ -1,0 +1,151 @@
+"""PPI++ mean: ppi_py oracle (ddof=0), classical-interval property (lam=0), degenerate cases."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pairedframe.errors import InsufficientSampleError, SmallSampleWarning
+from pairedframe.stats.ppi import ppi_mean
+
+
+def _data(seed, n=60, big_n=500, noise=0.05, bias=0.02):
+    rng = np.random.default_rng(seed)
+    true_unlab = rng.normal(0.03, 0.1, big_n)
+    gold = rng.normal(0.03, 0.1, n)
+    proxy_gold = gold + bias + rng.normal(0, noise, n)
+    proxy_unlab = true_unlab + bias + rng.normal(0, noise, big_n)
+    return gold, proxy_gold, proxy_unlab
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("lam", [None, 0.0, 0.5, 1.0])
+def test_ppi_mean_against_ppi_py(seed, lam):
+    ppi = pytest.importorskip("ppi_py")
+    y, fy, fu = _data(seed, noise=0.02 + 0.1 * seed)
+    res = ppi_mean(y, fy, fu, lam=lam, alpha=0.1, ddof=0)
+    lo, hi = ppi.ppi_mean_ci(y, fy, fu, alpha=0.1, lam=lam)
+    est = ppi.ppi_mean_pointestimate(y, fy, fu, lam=lam)
+    assert res.statistic == pytest.approx(float(np.ravel(est)[0]), rel=1e-12, abs=1e-15)
+    assert res.confidence_interval.low == pytest.approx(float(np.ravel(lo)[0]), rel=1e-12, abs=1e-15)
+    assert res.confidence_interval.high == pytest.approx(float(np.ravel(hi)[0]), rel=1e-12, abs=1e-15)
+    # ppi_mean_pval does not clip an estimated lam; compare at our (clipped) lam
+    p = ppi.ppi_mean_pval(y, fy, fu, lam=res.lam)
+    assert res.pvalue == pytest.approx(float(np.ravel(p)[0]), rel=1e-9, abs=1e-300)
+
+
+def test_ppi_tuned_lambda_against_ppi_py_internal():
+    ppi = pytest.importorskip("ppi_py")
+    from ppi_py.ppi import _calc_lam_glm
+
+    y, fy, fu = _data(11)
+    theta = float(np.ravel(ppi.ppi_mean_pointestimate(y, fy, fu, lam=1))[0])
+    ref = _calc_lam_glm(y - theta, fy - theta, fu - theta, np.eye(1), clip=True)
+    assert ppi_mean(y, fy, fu).lam == pytest.approx(ref, rel=1e-12)
+
+
+@pytest.mark.parametrize("alternative,sm_alt", [("greater", "larger"), ("less", "smaller")])
+def test_ppi_one_sided_against_ppi_py(alternative, sm_alt):
+    ppi = pytest.importorskip("ppi_py")
+    y, fy, fu = _data(5)
+    res = ppi_mean(y, fy, fu, lam=0.7, alternative=alternative, ddof=0)
+    lo, hi = ppi.ppi_mean_ci(y, fy, fu, lam=0.7, alpha=0.05, alternative=sm_alt)
+    assert tuple(res.confidence_interval) == pytest.approx((float(np.ravel(lo)[0]), float(np.ravel(hi)[0])))
+    p = ppi.ppi_mean_pval(y, fy, fu, lam=0.7, alternative=sm_alt)
+    assert res.pvalue == pytest.approx(float(np.ravel(p)[0]), rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-1, 1, allow_nan=False, allow_subnormal=False), min_size=30, max_size=80),
+       st.integers(0, 10_000))
+def test_ppi_lambda_zero_against_classical_paired_normal_interval(gold, seed):
+    y = np.asarray(gold)
+    rng = np.random.default_rng(seed)
+    res = ppi_mean(y, y + rng.normal(0, 0.1, y.size), rng.normal(0, 1, 40), lam=0.0, alpha=0.05)
+    se = y.std(ddof=1) / math.sqrt(y.size)
+    z = 1.959963984540054
+    assert res.statistic == pytest.approx(y.mean(), abs=1e-15)
+    assert res.standard_error == pytest.approx(se, rel=1e-12, abs=1e-300)
+    assert res.confidence_interval.low == pytest.approx(y.mean() - z * se, rel=1e-12, abs=1e-15)
+    assert res.confidence_interval.high == pytest.approx(y.mean() + z * se, rel=1e-12, abs=1e-15)
+
+
+def test_ppi_lambda_zero_against_ppi_py_classical_mean_ci():
+    ppi = pytest.importorskip("ppi_py")
+    y, fy, fu = _data(2)
+    res = ppi_mean(y, fy, fu, lam=0, alpha=0.1, ddof=0)
+    lo, hi = ppi.classical_mean_ci(y, alpha=0.1)
+    assert tuple(res.confidence_interval) == pytest.approx((lo, hi), rel=1e-12)
+
+
+def test_ppi_good_proxy_narrows_interval():
+    y, fy, fu = _data(0, noise=0.01, big_n=2000)
+    tuned = ppi_mean(y, fy, fu)
+    classical = ppi_mean(y, fy, fu, lam=0)
+    assert 0.5 < tuned.lam <= 1.0
+    assert tuned.standard_error < 0.6 * classical.standard_error
+    assert (tuned.n_gold, tuned.n_proxy) == (60, 2000)
+
+
+def test_ppi_useless_proxy_gives_lambda_near_zero_and_clips():
+    rng = np.random.default_rng(1)
+    y = rng.normal(0, 1, 100)
+    fy = -y  # anti-correlated: raw lambda < 0, clipped to 0
+    fu = rng.normal(0, 1, 300)
+    assert ppi_mean(y, fy, fu).lam == 0.0
+
+
+def test_ppi_few_unlabelled_gives_lambda_zero():
+    y, fy, fu = _data(3)
+    for few in (fu[:0], fu[:1]):
+        res = ppi_mean(y, fy, few)
+        assert res.lam == 0.0
+        assert res.statistic == pytest.approx(y.mean())
+    with pytest.raises(InsufficientSampleError, match="proxy_unlabelled"):
+        ppi_mean(y, fy, fu[:1], lam=1.0)
+
+
+def test_ppi_constant_proxy_gives_lambda_zero():
+    y, _, _ = _data(4)
+    assert ppi_mean(y, np.zeros_like(y), np.zeros(50)).lam == 0.0
+
+
+def test_ppi_small_gold_warns():
+    y, fy, fu = _data(6, n=10)
+    with pytest.warns(SmallSampleWarning, match="10 gold"):
+        ppi_mean(y, fy, fu)
+
+
+def test_ppi_zero_standard_error():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        res = ppi_mean(np.zeros(5), np.zeros(5), np.zeros(3), lam=0)
+        assert res.pvalue == 1.0 and tuple(res.confidence_interval) == (0.0, 0.0)
+        assert ppi_mean(np.full(5, 0.1), np.zeros(5), np.zeros(3), lam=0).pvalue == 0.0
+        assert ppi_mean(np.full(5, 0.1), np.zeros(5), [], lam=0, alternative="less").pvalue == 1.0
+
+
+@pytest.mark.parametrize(
+    "args,kwargs,exc,match",
+    [
+        (([1.0], [1.0], [1.0, 2.0]), {}, InsufficientSampleError, "gold"),
+        (([1.0, 2.0], [1.0], [1.0, 2.0]), {}, ValueError, "proxy_on_gold"),
+        (([1.0, np.nan], [1.0, 2.0], [1.0]), {}, ValueError, "gold"),
+        (([1.0, 2.0], [1.0, 2.0], [[1.0]]), {}, ValueError, "proxy_unlabelled"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"alpha": 1.5}, ValueError, "alpha"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"alternative": "larger"}, ValueError, "alternative"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"ddof": 2}, ValueError, "ddof"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"lam": float("inf")}, ValueError, "lam"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"lam": "auto"}, TypeError, "lam"),
+    ],
+)
+def test_ppi_validation(args, kwargs, exc, match):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        with pytest.raises(exc, match=match):
+            ppi_mean(*args, **kwargs)
