@@ -1,0 +1,21 @@
+-- Step 1: the evaluated query set, one row per (system, qid), with the qrels counts measures divide by.
+-- Reads pf_run (system, qid, docno, score) and pf_qrels (qid, docno, rel).
+-- $rel_level: minimum grade that counts as relevant (trec_eval -l). Negative grades are neither
+--             relevant nor judged non-relevant (trec_eval: in the pool but unjudged).
+-- $complete:  false = queries both retrieved and judged (trec_eval default);
+--             true  = every judged query for every system (trec_eval -c).
+CREATE OR REPLACE TEMP TABLE pf_queries AS
+WITH judged AS (
+    SELECT qid,
+           count(*) FILTER (WHERE rel >= $rel_level) AS num_rel,
+           count(*) FILTER (WHERE rel >= 0 AND rel < $rel_level) AS num_nonrel
+    FROM pf_qrels
+    GROUP BY qid
+)
+SELECT r.system, j.qid, j.num_rel, j.num_nonrel
+FROM (SELECT DISTINCT system, qid FROM pf_run) r JOIN judged j USING (qid)
+WHERE NOT $complete
+UNION ALL
+SELECT s.system, j.qid, j.num_rel, j.num_nonrel
+FROM (SELECT DISTINCT system FROM pf_run) s CROSS JOIN judged j
+WHERE $complete;

@@ -1,0 +1,34 @@
+"""Load the SQL shipped in ``sql/`` (installed as ``pairedframe/_sql`` inside the wheel)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def sql_dir() -> Path:
+    """Folder holding the SQL files: the installed ``pairedframe/_sql`` or, in a source checkout
+    installed in editable mode, the repository's top-level ``sql/``."""
+    installed = resources.files("pairedframe") / "_sql"
+    if installed.is_dir():
+        return Path(str(installed))
+    checkout = Path(__file__).resolve().parents[2] / "sql"
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError("pairedframe's SQL files are missing: neither pairedframe/_sql nor ./sql exists")
+
+
+@cache
+def load_sql(name: str) -> str:
+    """Text of ``sql/<name>``."""
+    return (sql_dir() / name).read_text(encoding="utf-8")
+
+
+def sql_params(text: str) -> set[str]:
+    """Names of the ``$param`` placeholders used in a SQL text (comments included: harmless)."""
+    body = "\n".join(line.split("--", 1)[0] for line in text.splitlines())
+    return set(_PARAM.findall(body))

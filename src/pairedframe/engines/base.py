@@ -1,0 +1,41 @@
+"""The contract every evaluation engine fulfils."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import polars as pl
+
+from pairedframe.measures import Measure
+
+ScorePrecision = Literal["float64", "float32"]
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """How queries are selected and ranked; see :func:`pairedframe.evaluate`."""
+
+    complete: bool = False
+    depth: int | None = None
+    score_precision: ScorePrecision = "float64"
+
+
+class Engine(Protocol):
+    name: str
+
+    def evaluate(self, run: pl.DataFrame, qrels: pl.DataFrame, measures: list[Measure],
+                 options: EvalOptions) -> pl.DataFrame:
+        """Per-query values ``system, qid, measure, value`` for resolved measures (``rel`` set).
+
+        Every evaluated (system, qid) gets one row per measure; the row order is unspecified.
+        """
+        ...
+
+
+def group_by_level(measures: list[Measure]) -> dict[int, list[Measure]]:
+    """Measures grouped by relevance level: the ranked table is built once per level."""
+    groups: dict[int, list[Measure]] = {}
+    for m in measures:
+        groups.setdefault(m.rel if m.rel is not None else 1, []).append(m)
+    return groups

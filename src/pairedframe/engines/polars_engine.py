@@ -1,0 +1,67 @@
+"""Evaluation engine that runs each family's polars implementation (same contract as DuckDB's)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pairedframe.engines.base import EvalOptions, group_by_level
+from pairedframe.measures import Measure, PolarsContext
+
+KEYS = ["system", "qid"]
+
+
+def build_context(run: pl.DataFrame, qrels: pl.DataFrame, *, rel_level: int, options: EvalOptions) -> PolarsContext:
+    """The polars twin of sql/prep_queries.sql, prep_ranked.sql and prep_ideal.sql."""
+    judged = (qrels.lazy().group_by("qid").agg(
+        (pl.col("rel") >= rel_level).sum().alias("num_rel"),
+        ((pl.col("rel") >= 0) & (pl.col("rel") < rel_level)).sum().alias("num_nonrel")))
+    if options.complete:
+        queries = run.lazy().select("system").unique().join(judged, how="cross")
+    else:
+        queries = run.lazy().select(KEYS).unique().join(judged, on="qid", how="inner")
+    queries = queries.select(*KEYS, pl.col("num_rel").cast(pl.Int64), pl.col("num_nonrel").cast(pl.Int64)).collect().lazy()
+    score = pl.col("score")
+    if options.score_precision == "float32":
+        score = score.cast(pl.Float32).cast(pl.Float64)
+    ranked = (run.lazy().join(queries, on=KEYS, how="semi")
+              .with_columns(score.alias("_key"))
+              .sort(["system", "qid", "_key", "docno"], descending=[False, False, True, True])
+              .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over(KEYS).alias("rank")))
+    if options.depth is not None:
+        ranked = ranked.filter(pl.col("rank") <= options.depth)
+    rel = pl.col("rel")
+    ranked = (ranked.join(queries, on=KEYS, how="inner")
+              .join(qrels.lazy(), on=["qid", "docno"], how="left")
+              .select(*KEYS, "docno", "rank", "rel",
+                      (rel >= rel_level).fill_null(False).alias("is_rel"),
+                      ((rel >= 0) & (rel < rel_level)).fill_null(False).alias("is_judged_nonrel"),
+                      pl.when(rel > 0).then(rel).otherwise(0).cast(pl.Float64).alias("gain"),
+                      "num_rel", "num_nonrel")
+              .sort(["system", "qid", "rank"])
+              .with_columns(pl.col("is_rel").cast(pl.Int64).cum_sum().over(KEYS).alias("rel_cum"),
+                            pl.col("is_judged_nonrel").cast(pl.Int64).cum_sum().over(KEYS).alias("nonrel_cum"))
+              .collect().lazy())
+    ideal = (qrels.lazy().filter(pl.col("rel") > 0)
+             .join(queries.select("qid").unique(), on="qid", how="semi")
+             .sort(["qid", "rel"], descending=[False, True])
+             .select("qid", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("irank"),
+                     pl.col("rel").cast(pl.Float64).alias("gain"))
+             .collect().lazy())
+    return PolarsContext(ranked=ranked, queries=queries, ideal=ideal)
+
+
+class PolarsEngine:
+    """Evaluate with polars expressions only (no DuckDB)."""
+
+    name = "polars"
+
+    def evaluate(self, run: pl.DataFrame, qrels: pl.DataFrame, measures: list[Measure],
+                 options: EvalOptions) -> pl.DataFrame:
+        parts = []
+        for level, group in group_by_level(measures).items():
+            ctx = build_context(run, qrels, rel_level=level, options=options)
+            frames = [m.spec.polars(ctx, m).select(*KEYS, pl.lit(m.name).alias("measure"), "value")
+                      for m in group]
+            parts.extend(pl.collect_all(frames))
+        return pl.concat(parts) if parts else pl.DataFrame(
+            schema={"system": pl.String, "qid": pl.String, "measure": pl.String, "value": pl.Float64})

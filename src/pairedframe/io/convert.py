@@ -1,0 +1,172 @@
+"""Turn anything run- or qrels-like into pairedframe's tables.
+
+Accepted: paths (TREC files), polars / pandas / pyarrow tables, DuckDB relations, and the
+dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` / ``{qid: {docno: rel}}``).
+Column names ``query_id``/``doc_id``/``relevance`` (ir_measures) are accepted as aliases.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+
+from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
+from pairedframe.io.trec import read_qrels, read_run
+from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
+
+_ALIASES = {"query_id": "qid", "doc_id": "docno", "relevance": "rel", "run_id": "system",
+            "query": "qid", "docid": "docno", "doc": "docno"}
+
+
+def _to_polars(obj: Any, what: str) -> pl.DataFrame:
+    if isinstance(obj, pl.LazyFrame):
+        return obj.collect()
+    if isinstance(obj, pl.DataFrame):
+        return obj
+    module = type(obj).__module__
+    if module.startswith("pandas"):
+        return pl.from_pandas(obj)
+    if module.startswith("pyarrow"):
+        return pl.from_arrow(obj)  # type: ignore[return-value]
+    if module.startswith("duckdb") or hasattr(obj, "pl") and hasattr(obj, "arrow"):
+        return obj.pl()
+    raise TypeError(f"cannot read a {what} from {type(obj).__name__}; pass a path, a polars/pandas/"
+                    f"pyarrow table, a DuckDB relation or a dict {{qid: {{docno: value}}}}")
+
+
+def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
+    qids, docnos, values = [], [], []
+    for qid, docs in obj.items():
+        if not isinstance(docs, Mapping):
+            raise TypeError(f"{what} dict must map qid -> {{docno: {value_col}}}; qid {qid!r} maps to "
+                            f"{type(docs).__name__}")
+        for docno, value in docs.items():
+            qids.append(str(qid))
+            docnos.append(str(docno))
+            values.append(value)
+    return pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
+                        schema_overrides={value_col: pl.Float64 if value_col == "score" else pl.Object})
+
+
+def _normalise_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    renames = {c: _ALIASES[c] for c in frame.columns if c in _ALIASES and _ALIASES[c] not in frame.columns}
+    frame = frame.rename(renames)
+    ids = [c for c in ("system", "qid", "docno") if c in frame.columns and frame.schema[c] != pl.String]
+    # Ids are strings; integer ids from a frame are converted (their leading zeros are already gone).
+    return frame.with_columns([pl.col(c).cast(pl.String) for c in ids])
+
+
+def _check_unique(frame: pl.DataFrame, keys: list[str], what: str) -> None:
+    dup = frame.filter(pl.struct(keys).is_duplicated())
+    if dup.height:
+        row = dup.row(0, named=True)
+        raise DuplicateError(f"duplicate {tuple(keys)} = {tuple(row[k] for k in keys)} in the {what} table "
+                             f"({dup.height} rows involved); trec_eval refuses duplicates")
+
+
+def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
+    """A run table (``system, qid, docno, score``) from a path, table or dict.
+
+    Parameters
+    ----------
+    obj : path, list of paths, table or dict
+        See the module docstring. A table without a ``system`` column gets ``system`` (required then).
+    system : str, optional
+        System name for a single run; default for files is TREC's naming (see :func:`read_run`).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``system, qid, docno`` (str), ``score`` (float64); one row per retrieved document.
+
+    Raises
+    ------
+    SchemaError
+        Missing columns, non-numeric or non-finite scores, null ids, or no system name.
+    DuplicateError
+        The same (system, qid, docno) twice.
+    """
+    if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
+                                                and all(isinstance(p, (str, os.PathLike)) for p in obj)):
+        return read_run(obj, system=system)
+    frame = _from_nested(obj, "score", "run") if isinstance(obj, Mapping) else _to_polars(obj, "run")
+    frame = _normalise_columns(frame)
+    if "system" not in frame.columns or system is not None:
+        if system is None:
+            raise SchemaError("run table has no 'system' column: pass system='name'")
+        frame = frame.with_columns(pl.lit(system, dtype=pl.String).alias("system"))
+    if "score" not in frame.columns:
+        raise SchemaError(f"run table lacks column 'score'; it has {frame.columns}")
+    try:
+        frame = frame.with_columns(pl.col("score").cast(pl.Float64))
+    except pl.exceptions.PolarsError as exc:
+        raise SchemaError(f"run scores must be numbers: {exc}") from None
+    frame = check_schema(frame, RUN_SCHEMA, what="run").select(list(RUN_SCHEMA))
+    if frame.select(pl.any_horizontal(pl.all().is_null()).any()).item():
+        raise SchemaError("run table has null values")
+    bad = frame.filter(~pl.col("score").is_finite())
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise SchemaError(f"run has a non-finite score {row['score']} for (system, qid, docno) = "
+                          f"({row['system']}, {row['qid']}, {row['docno']})")
+    _check_unique(frame, ["system", "qid", "docno"], "run")
+    return frame
+
+
+def as_qrels(obj: Any) -> pl.DataFrame:
+    """A qrels table (``qid, docno, rel``) from a path, table or dict.
+
+    Raises
+    ------
+    SchemaError
+        Missing columns, null values, or a grade that is not an integer (``1.0`` is accepted as 1).
+    DuplicateError
+        The same (qid, docno) judged twice.
+    """
+    if isinstance(obj, (str, os.PathLike)):
+        return read_qrels(obj)
+    frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else _to_polars(obj, "qrels")
+    frame = _normalise_columns(frame)
+    if "rel" not in frame.columns:
+        raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
+    rel = frame["rel"]
+    if rel.dtype == pl.Object or rel.dtype == pl.String:
+        values = rel.to_list()
+        bad = [v for v in values if not _is_integral(v)]
+        if bad:
+            raise SchemaError(f"qrels grades must be integers, got {bad[0]!r}")
+        frame = frame.with_columns(pl.Series("rel", [int(float(v)) for v in values], dtype=pl.Int64))
+    elif rel.dtype.is_float():
+        if not (rel.is_null() | (rel == rel.round(0))).all():
+            raise SchemaError(f"qrels grades must be integers, got {rel.filter(rel != rel.round(0))[0]}")
+        frame = frame.with_columns(pl.col("rel").cast(pl.Int64))
+    else:
+        frame = frame.with_columns(pl.col("rel").cast(pl.Int64))
+    frame = check_schema(frame, QRELS_SCHEMA, what="qrels").select(list(QRELS_SCHEMA))
+    if frame.select(pl.any_horizontal(pl.all().is_null()).any()).item():
+        raise SchemaError("qrels table has null values")
+    _check_unique(frame, ["qid", "docno"], "qrels")
+    return frame
+
+
+def _is_integral(v: Any) -> bool:
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return True
+    if isinstance(v, float):
+        return math.isfinite(v) and v == int(v)
+    if isinstance(v, str):
+        try:
+            f = float(v)
+        except ValueError:
+            return False
+        return math.isfinite(f) and f == int(f) and "e" not in v.lower()
+    return False
+
+
+__all__ = ["as_qrels", "as_run", "InputFormatError"]

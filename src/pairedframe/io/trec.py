@@ -1,0 +1,243 @@
+"""Readers for TREC run and qrels files (plain or gzip), parsed by polars, never by Python loops.
+
+Run lines: ``qid Q0 docno rank score tag [ignored...]`` (at least 6 fields).
+Qrels lines: ``qid iter docno rel`` (exactly 4 fields).
+Fields are separated by any run of spaces or tabs; CRLF endings are accepted; blank lines and
+lines whose first non-blank character is ``#`` are skipped, while a ``#`` inside a field is data.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import polars as pl
+
+from pairedframe.errors import DuplicateError, InputFormatError
+
+PathLike = str | os.PathLike[str]
+
+_RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
+_QRELS_FIELDS = ("qid", "iter", "docno", "rel")
+# An integer grade, optionally written as a float with a zero fraction (``1.`` or ``1.0``).
+_GRADE_PATTERN = r"^[+-]?\d+(\.0*)?$"
+
+
+def system_name_from_path(path: PathLike) -> str:
+    """TREC's naming: the file name without ``.gz`` and without a leading ``input.``."""
+    name = Path(path).name
+    if name.endswith(".gz"):
+        name = name[:-3]
+    if name.startswith("input.") and len(name) > len("input."):
+        name = name[len("input."):]
+    return name
+
+
+def _read_data_lines(path: PathLike) -> pl.DataFrame:
+    """Lines of ``path`` as (line_no, line), 1-based, without blank and ``#`` comment lines."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(path)
+    lines = pl.read_csv(
+        path, has_header=False, separator="\x1f", quote_char=None, new_columns=["line"],
+        schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False,
+    )
+    if lines.width == 0:
+        lines = pl.DataFrame(schema={"line": pl.String})
+    lines = lines.with_row_index("line_no", offset=1).with_columns(pl.col("line").str.strip_chars())
+    data = lines.filter(pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
+    if data.height == 0:
+        raise InputFormatError("empty file: no data lines (blank and '#' lines are skipped)", path=path)
+    return data
+
+
+def _split_fields(lines: pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
+    """Split each stripped line on runs of blanks into ``names`` plus ``_extra`` (the rest, or null)."""
+    n = len(names)
+    normalized = pl.col("line").str.replace_all(r"[ \t\x0b\x0c]+", " ")
+    parts = normalized.str.splitn(" ", n + 1).struct.rename_fields([*names, "_extra"])
+    return lines.select("line_no", "line", parts.alias("_p")).unnest("_p")
+
+
+def _first_bad(frame: pl.DataFrame, mask: pl.Expr) -> dict | None:
+    bad = frame.filter(mask).head(1)
+    return None if bad.height == 0 else bad.row(0, named=True)
+
+
+def _fail(message: str, row: dict, path: str, column: int | None = None) -> None:
+    raise InputFormatError(message, path=path, line=int(row["line_no"]), column=column, text=row["line"])
+
+
+def _check_duplicates(frame: pl.DataFrame, path: str, what: str) -> None:
+    dup = frame.filter(pl.struct("qid", "docno").is_duplicated())
+    if dup.height:
+        first = dup.sort("line_no").row(0, named=True)
+        twin = dup.filter((pl.col("qid") == first["qid"]) & (pl.col("docno") == first["docno"]))
+        lines = twin["line_no"].sort().to_list()
+        raise DuplicateError(
+            f"duplicate (qid, docno) = ({first['qid']}, {first['docno']}) in {what}, also on line(s) "
+            f"{lines[1:6]}; trec_eval refuses duplicates, remove them",
+            path=path, line=lines[0], text=first["line"])
+
+
+def _fast_fields(path: str, names: Sequence[str], ragged: bool) -> pl.DataFrame | None:
+    """Parse a file whose fields are split by exactly one space or one tab with polars' CSV reader.
+
+    Returns None whenever the file is not that simple (comment or indented lines, runs of blanks,
+    mixed separators, too few fields): the general line-by-line path then parses it and, on bad
+    input, reports the exact line. On valid simple files both paths give the same table.
+    """
+    with open(path, "rb") as fh:
+        head = fh.read(2)
+    if head == b"\x1f\x8b":
+        import gzip
+        with gzip.open(path, "rb") as fh:
+            first = fh.readline()
+    else:
+        with open(path, "rb") as fh:
+            first = fh.readline()
+    sep = "\t" if b"\t" in first else " "
+    try:
+        frame = pl.read_csv(
+            path, has_header=False, separator=sep, quote_char=None, new_columns=list(names),
+            infer_schema=False, truncate_ragged_lines=ragged, raise_if_empty=False)
+    except pl.exceptions.PolarsError:
+        return None
+    if frame.height == 0 or frame.width != len(names):
+        return None
+    other = " " if sep == "\t" else "\t"
+    checks = frame.select(
+        pl.all_horizontal([pl.col(c).is_not_null() & (pl.col(c).str.len_bytes() > 0) for c in names])
+        .all().alias("complete"),
+        pl.any_horizontal([pl.col(c).str.contains(other, literal=True) for c in names[:-1]]).any().alias("mixed"),
+        pl.col(names[0]).str.starts_with("#").any().alias("comment"),
+    ).row(0)
+    if not checks[0] or checks[1] or checks[2]:
+        return None
+    return frame
+
+
+def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
+    path = os.fspath(path)
+    fast = _fast_fields(path, _RUN_FIELDS, ragged=True)
+    if fast is not None:
+        score = fast["score"].cast(pl.Float64, strict=False)
+        clean = score.null_count() == 0 and bool(score.is_finite().all())
+        if clean and not fast.select(pl.col("docno").is_duplicated().over("qid").any()).item():
+            return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno",
+                               score.alias("score"))
+    fields = _split_fields(_read_data_lines(path), _RUN_FIELDS)
+    short = _first_bad(fields, pl.col("tag").is_null())
+    if short:
+        found = len(short["line"].split())
+        _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}", short, path)
+    score = pl.col("score").cast(pl.Float64, strict=False)
+    fields = fields.with_columns(score.alias("_score"))
+    bad = _first_bad(fields, pl.col("_score").is_null())
+    if bad:
+        _fail(f"score {bad['score']!r} is not a number", bad, path, column=5)
+    bad = _first_bad(fields, ~pl.col("_score").is_finite())
+    if bad:
+        _fail(f"score {bad['score']!r} is not finite", bad, path, column=5)
+    _check_duplicates(fields, path, "run")
+    return fields.select(
+        pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", pl.col("_score").alias("score"))
+
+
+def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """Read one or more TREC run files (plain or ``.gz``) into one run table.
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+        Run files with lines ``qid Q0 docno rank score tag``; fields after the sixth are ignored
+        (trec_eval's ``results.trunc`` has them). The rank column, the tag and the file order are
+        ignored: ranking is always by score descending, then docno descending (trec_eval).
+    system : str or sequence of str, optional
+        System names, one per file. Default: the file name without ``.gz`` and without a leading
+        ``input.`` (TREC's naming). The tag column is not used because real runs share tags.
+
+    Returns
+    -------
+    polars.DataFrame
+        Columns ``system, qid, docno`` (str) and ``score`` (float64), one row per retrieved document.
+
+    Raises
+    ------
+    InputFormatError
+        Empty file, fewer than 6 fields, a non-numeric or non-finite score (the message names the
+        file, the line, the column and the text).
+    DuplicateError
+        The same (qid, docno) twice in one run.
+    ValueError
+        Two files map to the same system name.
+    """
+    path_list = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if not path_list:
+        raise ValueError("read_run: no run files given")
+    if system is None:
+        names = [system_name_from_path(p) for p in path_list]
+    elif isinstance(system, str):
+        if len(path_list) != 1:
+            raise ValueError(f"read_run: system={system!r} names one run but {len(path_list)} files were given")
+        names = [system]
+    else:
+        names = list(system)
+        if len(names) != len(path_list):
+            raise ValueError(f"read_run: {len(names)} system names for {len(path_list)} files")
+    seen: dict[str, PathLike] = {}
+    for name, p in zip(names, path_list):
+        if name in seen:
+            raise ValueError(f"read_run: duplicate system name {name!r} for {seen[name]} and {p}; "
+                             f"pass system=[...] to name them apart")
+        seen[name] = p
+    return pl.concat([_read_one_run(p, n) for p, n in zip(path_list, names)], rechunk=True)
+
+
+def read_qrels(path: PathLike) -> pl.DataFrame:
+    """Read a TREC qrels file (plain or ``.gz``).
+
+    Parameters
+    ----------
+    path : path
+        Lines ``qid iter docno rel`` with exactly 4 fields. ``rel`` is an integer grade; ``1.`` and
+        ``1.0`` read as 1, anything else (``1.5``, ``x``) is an error. Negative grades are kept: they
+        mean "in the pool but unjudged" (trec_eval), i.e. never relevant, gain 0, and not judged
+        non-relevant.
+
+    Returns
+    -------
+    polars.DataFrame
+        Columns ``qid, docno`` (str) and ``rel`` (int64), one row per judgment.
+
+    Raises
+    ------
+    InputFormatError
+        Empty file, a line without exactly 4 fields, a non-integer grade.
+    DuplicateError
+        The same (qid, docno) judged twice.
+    """
+    path = os.fspath(path)
+    fast = _fast_fields(path, _QRELS_FIELDS, ragged=False)
+    if fast is not None:
+        is_int = fast["rel"].str.contains(r"^[+-]?\d+$").all()
+        if is_int and not fast.select(pl.col("docno").is_duplicated().over("qid").any()).item():
+            return fast.select("qid", "docno", pl.col("rel").cast(pl.Int64))
+    fields = _split_fields(_read_data_lines(path), _QRELS_FIELDS)
+    bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
+    if bad:
+        _fail(f"expected exactly 4 fields (qid iter docno rel), found {len(bad['line'].split())}", bad, path)
+    bad = _first_bad(fields, ~pl.col("rel").str.contains(_GRADE_PATTERN))
+    if bad:
+        _fail(f"relevance grade {bad['rel']!r} is not an integer", bad, path, column=4)
+    _check_duplicates(fields, path, "qrels")
+    rel = pl.col("rel").str.replace(r"\.0*$", "").cast(pl.Int64)
+    return fields.select("qid", "docno", rel.alias("rel"))
+
+
+def read_run_tag(path: PathLike) -> str:
+    """The tag (6th field) of the first data line of a run file: trec_eval prints it as ``runid``."""
+    fields = _split_fields(_read_data_lines(path).head(1), _RUN_FIELDS)
+    tag = fields["tag"][0]
+    return tag.split(" ")[0] if tag is not None else ""

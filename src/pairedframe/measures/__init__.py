@@ -1,0 +1,13 @@
+"""Measures: declarations (one module per family), the registry and name parsing.
+
+Adding a measure: write ``measures/<name>.py`` with an ``@family`` declaration and its polars
+implementation, ``sql/<name>.sql``, import the module below, and add a reference function in
+``tests/reference/trec_reference.py``. The tests pick it up from the registry.
+"""
+
+from pairedframe.measures import ap, bpref, counts, ndcg, precision, recall, rprec, rr, success  # noqa: F401
+from pairedframe.measures.base import DEFAULT_REL_LEVEL, REGISTRY, Family, Measure, PolarsContext
+from pairedframe.measures.parse import OFFICIAL, known_names, parse_measure, parse_measures
+
+__all__ = ["DEFAULT_REL_LEVEL", "REGISTRY", "Family", "Measure", "PolarsContext", "OFFICIAL",
+           "known_names", "parse_measure", "parse_measures"]

@@ -1,0 +1,23 @@
+"""Average precision, AP@k (trec_eval ``map``, ``map_cut_k``; m_map.c, m_map_cut.c)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pairedframe.measures._polars import per_query, ratio, within_cutoff
+from pairedframe.measures.base import Measure, PolarsContext, family
+from pairedframe.measures.ndcg import TREC_CUTOFFS
+
+
+@family(key="AP", aliases=("map",), trec_name="map", trec_cut_name="map_cut", sql_file="ap.sql",
+        cutoff="optional", trec_order=40, empty_value="0", default_cutoffs=TREC_CUTOFFS, trec_cut_order=120)
+def ap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
+    """Average precision: ``AP@k = (1/R) * sum_{r <= k, doc r relevant} P@r``.
+
+    R is the number of relevant documents of the query in the qrels (grade >= rel), retrieved or
+    not, so AP@k is divided by all relevant documents (trec_eval ``map_cut``), not by min(R, k).
+    Range [0, 1]. Value 0 when R = 0 or nothing relevant was retrieved. Aggregated as the mean
+    over queries (MAP). Source: trec_eval m_map.c, m_map_cut.c.
+    """
+    precision_at_hit = (pl.col("rel_cum") / pl.col("rank")).filter(pl.col("is_rel") & within_cutoff(measure))
+    return per_query(ctx, ratio(pl.col("sum_prec"), pl.col("num_rel")), sum_prec=precision_at_hit.sum())

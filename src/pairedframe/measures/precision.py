@@ -1,0 +1,20 @@
+"""Precision at k (trec_eval ``P_k``; m_P.c)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pairedframe.measures._polars import per_query, within_cutoff
+from pairedframe.measures.base import Measure, PolarsContext, family
+from pairedframe.measures.ndcg import TREC_CUTOFFS
+
+
+@family(key="P", aliases=("precision",), trec_name="P", trec_cut_name="P", sql_file="precision.sql",
+        cutoff="required", trec_order=80, empty_value="0", default_cutoffs=TREC_CUTOFFS)
+def precision(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
+    """Precision at k: relevant documents among the top k, divided by k (even when fewer than k
+    were retrieved, as trec_eval). Range [0, 1]. Value 0 for a query that retrieved nothing.
+    Source: trec_eval m_P.c.
+    """
+    hits = pl.col("is_rel").filter(within_cutoff(measure)).sum()
+    return per_query(ctx, pl.col("hits") / measure.cutoff, hits=hits)

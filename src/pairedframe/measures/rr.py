@@ -1,0 +1,23 @@
+"""Reciprocal rank, RR@k (trec_eval ``recip_rank``; m_recip_rank.c)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pairedframe.measures._polars import per_query, within_cutoff
+from pairedframe.measures.base import Measure, PolarsContext, family
+
+
+@family(key="RR", aliases=("mrr",), trec_name="recip_rank", trec_cut_name="recip_rank_cut", sql_file="rr.sql", cutoff="optional",
+        trec_order=70, trec_cut_order=75, empty_value="0")
+def rr(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
+    """Reciprocal rank of the first relevant document (grade >= rel) within the top k (the whole
+    ranking without a cutoff). Range (0, 1], 0 when no relevant document is retrieved (within k).
+
+    Ties follow trec_eval (score desc, then docno desc). ir_measures' ``RR@k`` breaks score ties
+    the other way (docno ascending), so its values can differ from ours on tied runs.
+    Source: trec_eval m_recip_rank.c (no cutoff there; RR@k as in ir_measures).
+    """
+    first = pl.col("rank").filter(pl.col("is_rel") & within_cutoff(measure)).min()
+    value = pl.when(pl.col("first") > 0).then(1.0 / pl.col("first")).otherwise(0.0)
+    return per_query(ctx, value, first=first)

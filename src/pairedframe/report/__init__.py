@@ -1,0 +1,1 @@
+"""Renderings of results (trec_eval text, tables, JSON, CSV, markdown, LaTeX): no computation here."""

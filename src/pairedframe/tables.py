@@ -1,0 +1,68 @@
+"""Column names and dtypes of the tables pairedframe passes around.
+
+Every public function that takes or returns a table uses one of these schemas.
+Ids (``qid``, ``docno``, ``system``) are always strings: ``007`` stays ``007``.
+
+=============  ==========================================================  =====================
+table          columns (one row per ...)                                   dtypes
+=============  ==========================================================  =====================
+run            system, qid, docno, score  (one row per retrieved doc)     str, str, str, f64
+qrels          qid, docno, rel            (one row per judgment)          str, str, i64
+per-query      system, qid, measure, value (one row per system/query/     str, str, str, f64
+               measure; optional key columns such as ``dataset``,
+               ``cluster`` may precede ``measure``)
+=============  ==========================================================  =====================
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pairedframe.errors import SchemaError
+
+RUN_SCHEMA: dict[str, pl.DataType] = {
+    "system": pl.String(),
+    "qid": pl.String(),
+    "docno": pl.String(),
+    "score": pl.Float64(),
+}
+QRELS_SCHEMA: dict[str, pl.DataType] = {
+    "qid": pl.String(),
+    "docno": pl.String(),
+    "rel": pl.Int64(),
+}
+PER_QUERY_SCHEMA: dict[str, pl.DataType] = {
+    "system": pl.String(),
+    "qid": pl.String(),
+    "measure": pl.String(),
+    "value": pl.Float64(),
+}
+# Optional key columns carried through the comparison layers when present.
+KEY_COLUMNS: tuple[str, ...] = ("dataset", "cluster")
+
+
+def check_schema(frame: pl.DataFrame, schema: dict[str, pl.DataType], *, what: str) -> pl.DataFrame:
+    """Return ``frame`` with exactly ``schema``'s columns first, raising on a missing or mistyped column.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame
+        The table to check. Extra columns are kept after the schema columns.
+    schema : dict
+        Column name -> polars dtype.
+    what : str
+        Name of the table in error messages (``"run"``, ``"qrels"``...).
+
+    Raises
+    ------
+    SchemaError
+        A column is missing or has a different dtype.
+    """
+    missing = [c for c in schema if c not in frame.columns]
+    if missing:
+        raise SchemaError(f"{what} table lacks column(s) {missing}; it has {frame.columns}")
+    wrong = [f"{c}: {frame.schema[c]} (expected {t})" for c, t in schema.items() if frame.schema[c] != t]
+    if wrong:
+        raise SchemaError(f"{what} table has mistyped column(s): {', '.join(wrong)}")
+    extra = [c for c in frame.columns if c not in schema]
+    return frame.select([*schema, *extra])
