@@ -95,3 +95,15 @@ def test_as_generator_against_invalid_inputs():
     with pytest.raises(ValueError, match="chunk_size"):
         next(bootstrap_index_chunks(3, 3, rng=0, chunk_size=0))
     assert DEFAULT_CHUNK_ELEMENTS > 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(total=st.integers(0, 50), chunk=st.integers(1, 20), block=st.integers(1, 9))
+def test_reblock_against_concatenation(total, chunk, block):
+    from pairedframe.stats.resample import reblock
+    data = np.arange(total * 2).reshape(total, 2)
+    chunks = (data[i:i + chunk] for i in range(0, total, chunk))
+    blocks = list(reblock(chunks, block))
+    assert all(b.shape == (block, 2) for b, _ in blocks)
+    got = np.concatenate([b[:v] for b, v in blocks]) if blocks else np.empty((0, 2), int)
+    np.testing.assert_array_equal(got, data)

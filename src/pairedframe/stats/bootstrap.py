@@ -10,7 +10,10 @@ Two kernels share one resample stream (:func:`pairedframe.stats.resample.bootstr
   systems x measures over one query set) turn each index chunk into a counts
   matrix ``C`` (``C[r, i]`` = how often query ``i`` is in resample ``r``) and
   compute all resampled means with one matmul ``C @ X / n``.  One index draw
-  serves every column.  The sum order differs from the gather kernel, so
+  serves every column.  The matmul is applied to fixed-shape blocks of
+  :func:`~pairedframe.stats.resample.kernel_block_rows` rows aligned to global
+  resample numbers (:func:`~pairedframe.stats.resample.reblock`), so results
+  are bit-identical whatever ``chunk_size``.  The sum order differs from the gather kernel, so
   resampled means agree with :func:`bootstrap_mean` to ~1e-15 relative, not
   bit for bit.
 
@@ -41,7 +44,8 @@ import numpy as np
 from ._results import BootstrapResult, ConfidenceInterval
 from .power import _norm_cdf, _norm_ppf
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
-                       _check_int, _check_probability, bootstrap_index_chunks)
+                       _check_int, _check_probability, bootstrap_index_chunks,
+                       kernel_block_rows, reblock)
 
 __all__ = [
     "bootstrap_mean",
@@ -79,7 +83,9 @@ def _interval_from_probs(theta_b: np.ndarray, probs: np.ndarray,
                          alternative: str) -> tuple[np.ndarray, np.ndarray]:
     """theta_b (k, B); probs (k, 2) -> (low, high) arrays of shape (k,)."""
     y = np.sort(theta_b, axis=-1)
-    ci = _quantile_linear_sorted(y, probs)
+    nan_p = np.isnan(probs)
+    ci = _quantile_linear_sorted(y, np.where(nan_p, 0.5, probs))
+    ci[nan_p] = np.nan
     low, high = ci[..., 0], ci[..., 1]
     if alternative == "less":
         low = np.full_like(low, -np.inf)
@@ -129,6 +135,9 @@ def _bca_probs(x_cols: np.ndarray, theta_hat: np.ndarray, theta_b: np.ndarray,
     below_eq = np.count_nonzero(theta_b <= theta_hat[:, None], axis=1)
     pct = (below + below_eq) / (2 * B)
     u = x_cols - x_cols.mean(axis=0)
+    # a_hat is scale-invariant: normalise to avoid under/overflow of u**3, u**2
+    umax = np.max(np.abs(u), axis=0)
+    u = u / np.where(umax > 0, umax, 1.0)
     s2 = np.sum(u ** 2, axis=0)
     s3 = np.sum(u ** 3, axis=0)
     z_alpha = _norm_ppf(alpha)
@@ -171,14 +180,18 @@ def bootstrap_means_matrix(X, index_chunks: Iterable[np.ndarray]) -> np.ndarray:
     """
     X = _check_2d(X, "X")
     n = X.shape[0]
-    out = []
-    for idx in index_chunks:
-        idx = np.asarray(idx)
-        if idx.ndim != 2 or idx.shape[1] != n:
-            raise ValueError(f"index chunks must have shape (rows, {n}), got {idx.shape}")
-        if idx.size and (idx.min() < 0 or idx.max() >= n):
-            raise ValueError(f"index chunk holds indices outside [0, {n})")
-        out.append(_chunk_means(X, idx))
+
+    def checked():
+        for idx in index_chunks:
+            idx = np.asarray(idx)
+            if idx.ndim != 2 or idx.shape[1] != n:
+                raise ValueError(f"index chunks must have shape (rows, {n}), got {idx.shape}")
+            if idx.size and (idx.min() < 0 or idx.max() >= n):
+                raise ValueError(f"index chunk holds indices outside [0, {n})")
+            yield idx.astype(np.int64, copy=False)
+
+    out = [_chunk_means(X, block)[:valid]
+           for block, valid in reblock(checked(), kernel_block_rows(n))]
     if not out:
         return np.empty((0, X.shape[1]))
     return np.concatenate(out, axis=0)
@@ -337,6 +350,7 @@ def bootstrap_mean_many(X, *, n_resamples: int = 10_000, confidence_level: float
     theta_b[constant] = theta_hat[constant, None]
     low, high = _finish(X, theta_hat, theta_b, confidence_level, method, alternative)
     se = np.std(theta_b, axis=1, ddof=1)
+    se[constant] = 0.0
     return BootstrapResult(statistic=theta_hat, confidence_interval=ConfidenceInterval(low, high),
                            standard_error=se, n_resamples=n_resamples,
                            confidence_level=confidence_level, method=method)

@@ -55,6 +55,8 @@ __all__ = [
     "sign_flip_chunks",
     "all_sign_patterns",
     "sign_pattern_chunks",
+    "kernel_block_rows",
+    "reblock",
 ]
 
 #: Default memory knob: the maximum number of elements (rows x n) of one
@@ -249,6 +251,47 @@ def query_set_key(ids: Sequence[str]) -> bytes:
 def default_chunk_rows(n: int, chunk_elements: int = DEFAULT_CHUNK_ELEMENTS) -> int:
     """Rows per chunk so that ``rows * n <= chunk_elements`` (at least 1 row)."""
     return max(1, int(chunk_elements) // max(1, int(n)))
+
+
+#: Upper bound on rows per fixed-shape kernel block, see :func:`reblock`.
+KERNEL_BLOCK_ROWS: int = 256
+
+
+def kernel_block_rows(n: int) -> int:
+    """Rows per matmul kernel block for ``n`` observations (depends on n only)."""
+    return max(1, min(KERNEL_BLOCK_ROWS, DEFAULT_CHUNK_ELEMENTS // max(1, int(n))))
+
+
+def reblock(chunks: Iterator[np.ndarray], block_rows: int) -> Iterator[tuple[np.ndarray, int]]:
+    """Regroup row chunks into blocks of exactly ``block_rows`` rows.
+
+    BLAS matmul results for a row can depend on the shape of the call (kernel
+    selection, edge handling), so kernels that must be bit-identical whatever
+    the caller's ``chunk_size`` apply the matmul to fixed-shape blocks aligned
+    to global resample numbers.  The last block is padded with zeros.
+
+    Yields
+    ------
+    (block, valid) : (ndarray of shape (block_rows, n), int)
+        Only the first ``valid`` rows are real resamples.
+    """
+    buf: list[np.ndarray] = []
+    have = 0
+    for chunk in chunks:
+        buf.append(chunk)
+        have += chunk.shape[0]
+        if have < block_rows:
+            continue
+        allrows = np.concatenate(buf, axis=0) if len(buf) > 1 else buf[0]
+        full = (have // block_rows) * block_rows
+        for start in range(0, full, block_rows):
+            yield allrows[start:start + block_rows], block_rows
+        rest = allrows[full:]
+        buf, have = ([rest] if rest.shape[0] else []), rest.shape[0]
+    if have:
+        rest = np.concatenate(buf, axis=0) if len(buf) > 1 else buf[0]
+        pad = np.zeros((block_rows - have,) + rest.shape[1:], dtype=rest.dtype)
+        yield np.concatenate([rest, pad], axis=0), have
 
 
 def _row_counts(n_resamples: int, chunk_size: int) -> Iterator[int]:
