@@ -1,0 +1,12 @@
+"""Command-line interface: ``pairedframe evaluate | compare | example | ...``."""
+
+from pairedframe.cli import evaluate_cmd, example_cmd  # noqa: F401  (registers the subcommands)
+from pairedframe.cli.app import app
+
+
+def main() -> None:
+    """Entry point of the ``pairedframe`` console script."""
+    app()
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,95 @@
+"""The ``pairedframe`` command: a typer app; each subcommand lives in its own module."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pairedframe.errors import PairedFrameError
+
+app = typer.Typer(
+    name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    help="trec_eval-exact evaluation and honest paired comparisons of retrieval runs.")
+
+EXIT_USAGE = 2
+
+
+def fail(message: str) -> None:
+    """Print an error to stderr and exit with code 2 (no traceback)."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"pairedframe: error: {message}", markup=False)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def friendly_errors(fn: Callable) -> Callable:
+    """Turn expected errors into one line on stderr and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError) as exc:
+            text = str(exc) if not isinstance(exc, FileNotFoundError) else f"no such file: {exc.filename or exc}"
+            fail(text)
+
+    return wrapper
+
+
+def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4) -> None:
+    """Render a frame as a rich table, CSV, JSON (list of records), markdown or LaTeX on stdout."""
+    if fmt == "csv":
+        sys.stdout.write(frame.write_csv())
+    elif fmt == "json":
+        sys.stdout.write(json.dumps(frame.to_dicts(), indent=1, default=str) + "\n")
+    elif fmt == "markdown":
+        sys.stdout.write(to_markdown(frame, float_digits) + "\n")
+    elif fmt == "latex":
+        sys.stdout.write(to_latex(frame, float_digits) + "\n")
+    elif fmt == "table":
+        table = Table(title=title, show_lines=False)
+        for name, dtype in frame.schema.items():
+            table.add_column(name, justify="right" if dtype.is_numeric() else "left")
+        for row in frame.iter_rows():
+            table.add_row(*(_cell(v, float_digits) for v in row))
+        Console(soft_wrap=False).print(table)
+    else:
+        fail(f"unknown format {fmt!r}")
+
+
+def _cell(value: Any, digits: int) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if value != 0 and abs(value) < 10 ** -digits:
+            return f"{value:.2e}"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def to_markdown(frame: pl.DataFrame, digits: int = 4) -> str:
+    head = "| " + " | ".join(frame.columns) + " |"
+    rule = "| " + " | ".join("---:" if t.is_numeric() else "---" for t in frame.dtypes) + " |"
+    rows = ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in frame.iter_rows()]
+    return "\n".join([head, rule, *rows])
+
+
+def to_latex(frame: pl.DataFrame, digits: int = 4) -> str:
+    def esc(text: str) -> str:
+        for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
+                     ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
+            text = text.replace(a, b) if a != "\\" else text.replace(a, b)
+        return text
+
+    cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
+    lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(esc(c) for c in frame.columns) + r" \\",
+             r"\midrule"]
+    lines += [" & ".join(esc(_cell(v, digits)) for v in row) + r" \\" for row in frame.iter_rows()]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines)

@@ -1,0 +1,49 @@
+"""``pairedframe evaluate QRELS RUN [RUN ...]``: trec_eval's arguments and output, plus tables."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+
+from pairedframe.cli.app import app, friendly_errors, print_frame
+from pairedframe.evaluate import evaluate
+from pairedframe.io import read_run_tag, system_name_from_path
+
+
+@app.command("evaluate")
+@friendly_errors
+def evaluate_cmd(
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain or .gz")],
+    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
+    per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
+    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
+    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
+    depth: Annotated[int | None, typer.Option("-M", "--depth", help="keep the top N documents per query (trec_eval -M)")] = None,
+    score_precision: Annotated[str, typer.Option("--score-precision", help="float64 (trec_eval 10) or float32 (trec_eval 9 / pytrec_eval)")] = "float64",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | trec (byte-identical to trec_eval [-q])")] = "table",
+    engine: Annotated[str, typer.Option("--engine", help="duckdb or polars")] = "duckdb",
+) -> None:
+    """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers."""
+    if fmt not in ("table", "csv", "json", "trec"):
+        raise ValueError(f"--format must be table, csv, json or trec, got {fmt!r}")
+    ev = evaluate([str(r) for r in runs], str(qrels), measure or "official", complete=complete,
+                  rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine)  # type: ignore[arg-type]
+    if fmt == "trec":
+        tags = {system_name_from_path(r): read_run_tag(r) for r in runs}
+        sys.stdout.write(ev.to_trec(per_query=per_query, runids=tags))
+        return
+    summary = ev.summary().select("system", pl.lit("all").alias("qid"), "measure", "value")
+    rows = pl.concat([ev.per_query, summary]) if per_query else summary
+    if fmt == "table" and not per_query:
+        wide = ev.summary().pivot(on="measure", index="system", values="value")
+        n = ev.summary().group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
+        print_frame(n.join(wide, on="system", how="left"), "table", title="mean over queries")
+        typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"
+                   f"relevance level: {ev.settings.rel_level}; scores as {ev.settings.score_precision}")
+        return
+    print_frame(rows, fmt)
