@@ -43,7 +43,7 @@ import numpy as np
 
 from ._results import BootstrapResult, ConfidenceInterval
 from .power import _norm_cdf, _norm_ppf
-from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
+from .resample import (_column_means, _check_1d, _check_2d, _check_alternative, _check_chunk_size,
                        _check_int, _check_probability, bootstrap_index_chunks,
                        kernel_block_rows, reblock)
 
@@ -345,7 +345,7 @@ def bootstrap_mean_many(X, *, n_resamples: int = 10_000, confidence_level: float
     chunk_size = _check_chunk_size(chunk_size, n)
     theta_b = bootstrap_means_matrix(
         X, bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size)).T
-    theta_hat = np.mean(X, axis=0)
+    theta_hat = _column_means(X)
     constant = np.ptp(X, axis=0) == 0
     theta_b[constant] = theta_hat[constant, None]
     low, high = _finish(X, theta_hat, theta_b, confidence_level, method, alternative)

@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._results import HypothesisTestResult
-from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
+from .resample import (_column_means, _check_1d, _check_2d, _check_alternative, _check_chunk_size,
                        _check_int, kernel_block_rows, reblock, sign_flip_chunks,
                        sign_pattern_chunks)
 
@@ -112,7 +112,7 @@ def sign_flip_pvalue_from_null(null_distribution, observed, *, alternative: str 
 
 def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, rng, chunk_size):
     n, k = D.shape
-    observed = np.mean(D, axis=0)
+    observed = _column_means(D)
     gamma = _tie_tolerance(observed, D)
     exact = n < 63 and (1 << n) <= n_resamples
     b = np.zeros(k, dtype=np.int64)

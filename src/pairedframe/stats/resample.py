@@ -138,6 +138,17 @@ def _check_2d(x, name: str, *, min_n: int = 1) -> np.ndarray:
     return arr
 
 
+def _column_means(X: np.ndarray) -> np.ndarray:
+    """Column means computed exactly as ``np.mean`` of each 1-D column.
+
+    ``np.mean(X, axis=0)`` sums a C-ordered array row by row, a different order
+    (and rounding) than the pairwise sum of a contiguous 1-D column; we transpose
+    to contiguous rows so ``*_many`` functions report the same statistic, bit for
+    bit, as their single-column counterparts.
+    """
+    return np.mean(np.ascontiguousarray(X.T), axis=1)
+
+
 def as_generator(rng=None) -> np.random.Generator:
     """Normalise ``rng`` to a :class:`numpy.random.Generator`.
 

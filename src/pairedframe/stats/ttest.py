@@ -24,7 +24,7 @@ import numpy as np
 
 from ._results import ConfidenceInterval, TTestResult
 from .power import _t_ppf, _t_sf
-from .resample import _check_1d, _check_2d, _check_alternative, _check_probability
+from .resample import _column_means, _check_1d, _check_2d, _check_alternative, _check_probability
 
 __all__ = ["paired_t_test", "paired_t_test_many"]
 
@@ -125,7 +125,7 @@ def paired_t_test_many(D, *, alternative: str = "two-sided",
     alternative = _check_alternative(alternative)
     confidence_level = _check_probability(confidence_level, "confidence_level")
     n, k = D.shape
-    means = np.mean(D, axis=0)
+    means = _column_means(D)
     sds = np.std(D, axis=0, ddof=1)
     constant = np.ptp(D, axis=0) == 0
     rows = [_one(float(means[c]), float(sds[c]), bool(constant[c]), n, alternative,
