@@ -1,0 +1,47 @@
+"""The evaluate and example subcommands: formats, exit codes, error messages."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+from pairedframe.example import example_paths
+
+runner = CliRunner()
+
+
+def test_example_prints_both_systems():
+    result = runner.invoke(app, ["example"])
+    assert result.exit_code == 0, result.output
+    assert "bm25" in result.stdout and "reranker" in result.stdout and "nDCG@10" in result.stdout
+
+
+def test_json_format_matches_python_api():
+    qrels, runs = example_paths()
+    result = runner.invoke(app, ["evaluate", "-q", "-m", "nDCG@10", "--format", "json", str(qrels), *map(str, runs)])
+    assert result.exit_code == 0, result.output
+    rows = pl.DataFrame(json.loads(result.stdout))
+    ev = pf.evaluate(runs, qrels, ["nDCG@10"])
+    got = rows.filter(pl.col("qid") != "all").sort("system", "qid")
+    assert got["value"].to_list() == ev.per_query.sort("system", "qid")["value"].to_list()
+    assert got["qid"][0] == "001"  # ids keep their leading zeros
+
+
+def test_bad_input_exits_2_with_message_and_no_traceback(tmp_path):
+    qrels, runs = example_paths()
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 d1 1 0.5 tag\n1 Q0 d2 1 abc tag\n")
+    result = runner.invoke(app, ["evaluate", str(qrels), str(bad)])
+    assert result.exit_code == 2
+    assert "line 2" in result.stderr and "abc" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_unknown_measure_exits_2_and_suggests():
+    qrels, runs = example_paths()
+    result = runner.invoke(app, ["evaluate", "-m", "nDGC@10", str(qrels), str(runs[0])])
+    assert result.exit_code == 2
+    assert "nDCG@10" in result.stderr
