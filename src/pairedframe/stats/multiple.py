@@ -101,7 +101,8 @@ def benjamini_hochberg(p) -> np.ndarray:
     if m == 0:
         return out
     order = np.argsort(vals, kind="stable")
-    scaled = vals[order] * m / np.arange(1, m + 1)
+    # p / (j / m), as statsmodels: exact for j == m, so the result is never below p
+    scaled = vals[order] / (np.arange(1, m + 1) / m)
     adj = np.minimum.accumulate(scaled[::-1])[::-1]
     adj = np.minimum(adj, 1.0)
     res = np.empty(m)

@@ -24,13 +24,24 @@ import numpy as np
 
 from ._results import ConfidenceInterval, TTestResult
 from .power import _t_ppf, _t_sf
-from .resample import _column_means, _check_1d, _check_2d, _check_alternative, _check_probability
+from .resample import _check_1d, _check_2d, _check_alternative, _check_probability
 
 __all__ = ["paired_t_test", "paired_t_test_many"]
 
 
-def _one(mean: float, sd: float, constant: bool, n: int, alternative: str,
+def _t_value(d: np.ndarray, mean: float, sd: float) -> tuple[float, float]:
+    """(t, se); t recomputed on rescaled data if sd/sqrt(n) underflows (|d| ~ 1e-300)."""
+    n = d.shape[0]
+    se = sd / math.sqrt(n)
+    if se > 0 and math.isfinite(se) and se > 1e-290:
+        return mean / se, se
+    ds = d / np.max(np.abs(d))
+    return float(np.mean(ds)) / (float(np.std(ds, ddof=1)) / math.sqrt(n)), se
+
+
+def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str,
          confidence_level: float) -> tuple[float, float, float, float, float]:
+    n = d.shape[0]
     df = n - 1
     if constant:
         se = 0.0
@@ -47,8 +58,7 @@ def _one(mean: float, sd: float, constant: bool, n: int, alternative: str,
         low = -math.inf if alternative == "less" else mean
         high = math.inf if alternative == "greater" else mean
         return t, p, se, low, high
-    se = sd / math.sqrt(n)
-    t = mean / se
+    t, se = _t_value(d, mean, sd)
     if alternative == "two-sided":
         p = min(1.0, 2.0 * _t_sf(abs(t), df))
         q = _t_ppf(0.5 + confidence_level / 2, df)
@@ -105,7 +115,7 @@ def paired_t_test(d, *, alternative: str = "two-sided",
     n = d.shape[0]
     mean = float(np.mean(d))
     sd = float(np.std(d, ddof=1))
-    t, p, se, low, high = _one(mean, sd, bool(np.ptp(d) == 0), n, alternative,
+    t, p, se, low, high = _one(d, mean, sd, bool(np.ptp(d) == 0), alternative,
                                confidence_level)
     return TTestResult(statistic=mean, t=t, df=n - 1, pvalue=p,
                        confidence_interval=ConfidenceInterval(low, high), standard_error=se,
@@ -125,10 +135,11 @@ def paired_t_test_many(D, *, alternative: str = "two-sided",
     alternative = _check_alternative(alternative)
     confidence_level = _check_probability(confidence_level, "confidence_level")
     n, k = D.shape
-    means = _column_means(D)
-    sds = np.std(D, axis=0, ddof=1)
-    constant = np.ptp(D, axis=0) == 0
-    rows = [_one(float(means[c]), float(sds[c]), bool(constant[c]), n, alternative,
+    cols = np.ascontiguousarray(D.T)  # same summation order as the 1-D function
+    means = np.mean(cols, axis=1)
+    sds = np.std(cols, axis=1, ddof=1)
+    constant = np.ptp(cols, axis=1) == 0
+    rows = [_one(cols[c], float(means[c]), float(sds[c]), bool(constant[c]), alternative,
                  confidence_level) for c in range(k)]
     arr = np.array(rows, dtype=np.float64).reshape(k, 5)
     return TTestResult(statistic=means, t=arr[:, 0], df=n - 1, pvalue=arr[:, 1],

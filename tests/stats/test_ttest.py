@@ -1,0 +1,81 @@
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.numpy import arrays
+
+from pairedframe.errors import InsufficientSampleError
+from pairedframe.stats.power import _norm_cdf, _norm_ppf, _t_ppf, _t_sf
+from pairedframe.stats.ttest import paired_t_test, paired_t_test_many
+
+finite = st.floats(-1, 1, allow_nan=False, allow_subnormal=False)
+alternatives = st.sampled_from(["two-sided", "greater", "less"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(d=arrays(np.float64, st.integers(2, 60), elements=finite), alt=alternatives,
+       cl=st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_paired_t_test_against_scipy_ttest_1samp(d, alt, cl):
+    stats = pytest.importorskip("scipy.stats")
+    if np.ptp(d) == 0 or np.std(d, ddof=1) < 1e-8 * np.max(np.abs(d)):
+        return  # degenerate / ill-conditioned: documented deviation, tested separately
+    ours = paired_t_test(d, alternative=alt, confidence_level=cl)
+    theirs = stats.ttest_1samp(d, 0.0, alternative=alt)
+    assert ours.df == theirs.df
+    assert ours.t == pytest.approx(theirs.statistic, rel=1e-12, abs=1e-12)
+    assert ours.pvalue == pytest.approx(theirs.pvalue, rel=1e-9, abs=1e-12)
+    ci = theirs.confidence_interval(cl)
+    np.testing.assert_allclose(tuple(ours.confidence_interval), (ci.low, ci.high),
+                               rtol=1e-11, atol=1e-12)
+    assert ours.statistic == np.mean(d)
+
+
+def test_paired_t_test_against_scipy_ttest_rel():
+    stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(0)
+    a, b = rng.uniform(size=50), rng.uniform(size=50)
+    ours = paired_t_test(a - b)
+    theirs = stats.ttest_rel(a, b)
+    assert ours.pvalue == pytest.approx(theirs.pvalue, rel=1e-12)
+    assert ours.t == pytest.approx(theirs.statistic, rel=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(D=arrays(np.float64, st.tuples(st.integers(2, 30), st.integers(1, 5)), elements=finite),
+       alt=alternatives)
+def test_paired_t_test_many_against_single_columns(D, alt):
+    many = paired_t_test_many(D, alternative=alt)
+    for c in range(D.shape[1]):
+        one = paired_t_test(D[:, c], alternative=alt)
+        assert many.statistic[c] == one.statistic
+        assert many.pvalue[c] == one.pvalue
+        assert many.confidence_interval.low[c] == one.confidence_interval.low
+
+
+def test_paired_t_test_against_zero_variance_rules():
+    r = paired_t_test(np.zeros(10))
+    assert (r.t, r.pvalue, tuple(r.confidence_interval)) == (0.0, 1.0, (0.0, 0.0))
+    r = paired_t_test(np.full(10, 0.1))
+    assert r.t == math.inf and r.pvalue == 0.0
+    assert r.confidence_interval.low == r.confidence_interval.high == r.statistic
+    assert paired_t_test(np.full(10, 0.1), alternative="less").pvalue == 1.0
+    assert paired_t_test(np.full(10, -0.1), alternative="less").pvalue == 0.0
+    with pytest.raises(InsufficientSampleError):
+        paired_t_test([0.5])
+    with pytest.raises(ValueError, match="confidence_level"):
+        paired_t_test([0.5, 0.1], confidence_level=1.0)
+
+
+def test_t_distribution_against_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    for df in [1, 2, 3, 5, 10, 19, 20, 29, 49, 100, 999, 6999]:
+        for t in [-40, -8, -3, -1.5, -0.3, 0.0, 0.01, 0.7, 2, 4, 10, 40]:
+            assert _t_sf(t, df) == pytest.approx(stats.t.sf(t, df), rel=1e-12, abs=1e-15), (t, df)
+        for q in [1e-10, 0.001, 0.025, 0.3, 0.5, 0.8, 0.975, 0.9999]:
+            assert _t_ppf(q, df) == pytest.approx(stats.t.ppf(q, df), rel=1e-12, abs=1e-14)
+    for x in [-20, -5, -1, 0, 0.5, 3]:
+        assert _norm_cdf(x) == pytest.approx(stats.norm.cdf(x), rel=1e-12, abs=1e-300)
+    for q in [1e-12, 0.01, 0.5, 0.8, 0.975]:
+        assert _norm_ppf(q) == pytest.approx(stats.norm.ppf(q), rel=1e-13)
