@@ -118,7 +118,8 @@ def test_bootstrap_against_chunk_size(x, b, seed, c1, c2, method):
                                  method=method)
         m2 = bootstrap_mean_many(np.c_[x, -x], n_resamples=b, rng=seed, chunk_size=c2,
                                  method=method)
-    assert r1 == r2 or (np.isnan(r1.confidence_interval.low) and np.isnan(r2.confidence_interval.low))
+    assert r1 == r2 or (np.isnan(r1.confidence_interval.low)
+                        and np.isnan(r2.confidence_interval.low))
     np.testing.assert_array_equal(m1.confidence_interval.low, m2.confidence_interval.low)
     np.testing.assert_array_equal(m1.standard_error, m2.standard_error)
 

@@ -21,7 +21,8 @@ def test_bootstrap_indices_against_scipy_rng_integers():
     pytest.importorskip("scipy")
     from scipy._lib._util import rng_integers
     want = rng_integers(np.random.default_rng(9), 0, 17, (50, 17))
-    got = np.vstack(list(bootstrap_index_chunks(17, 50, rng=np.random.default_rng(9), chunk_size=7)))
+    chunks = bootstrap_index_chunks(17, 50, rng=np.random.default_rng(9), chunk_size=7)
+    got = np.vstack(list(chunks))
     np.testing.assert_array_equal(got, want)
 
 

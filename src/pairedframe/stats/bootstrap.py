@@ -43,8 +43,8 @@ import numpy as np
 
 from ._results import BootstrapResult, ConfidenceInterval
 from .power import _norm_cdf, _norm_ppf
-from .resample import (_column_means, _check_1d, _check_2d, _check_alternative, _check_chunk_size,
-                       _check_int, _check_probability, bootstrap_index_chunks,
+from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
+                       _check_int, _column_means, _check_probability, bootstrap_index_chunks,
                        kernel_block_rows, reblock)
 
 __all__ = [

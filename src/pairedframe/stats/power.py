@@ -107,7 +107,10 @@ def _stirlerr(x: float) -> float:
     if x < 10.0:
         return math.lgamma(x) - ((x - 0.5) * math.log(x) - x + 0.5 * math.log(2 * math.pi))
     x2 = x * x
-    return (1.0 / 12 - (1.0 / 360 - (1.0 / 1260 - (1.0 / 1680 - 1.0 / (1188 * x2)) / x2) / x2) / x2) / x
+    series = 1.0 / 1680 - 1.0 / (1188 * x2)
+    series = 1.0 / 1260 - series / x2
+    series = 1.0 / 360 - series / x2
+    return (1.0 / 12 - series / x2) / x
 
 
 def _lbeta(a: float, b: float) -> float:

@@ -47,8 +47,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._results import HypothesisTestResult
-from .resample import (_column_means, _check_1d, _check_2d, _check_alternative, _check_chunk_size,
-                       _check_int, kernel_block_rows, reblock, sign_flip_chunks,
+from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
+                       _check_int, _column_means, kernel_block_rows, reblock, sign_flip_chunks,
                        sign_pattern_chunks)
 
 __all__ = ["sign_flip_test", "sign_flip_test_many", "sign_flip_pvalue_from_null"]

@@ -36,7 +36,6 @@ No global RNG state is used anywhere: ``rng`` is ``None`` (fresh OS entropy), an
 from __future__ import annotations
 
 import hashlib
-import math
 import numbers
 from collections.abc import Iterator, Sequence
 
