@@ -1,0 +1,125 @@
+"""Random inputs: DuckDB engine, polars engine and the scalar reference agree on every registered
+measure family; the row order of the run does not matter; ids stay strings."""
+
+from __future__ import annotations
+
+import random
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import pairedframe as pf
+from pairedframe.measures import REGISTRY, Measure
+from tests.reference.trec_reference import REFERENCE, evaluate_reference
+from tests.strategies import Case, cases
+
+TOL = 1e-12
+CUTOFFS = (1, 3, 10)
+
+
+def all_measures() -> list[Measure]:
+    """Every registered family with cutoffs (none / 1 / 3 / 10 as allowed), rel None and 2, both gains."""
+    out = []
+    for key, spec in REGISTRY.items():
+        cutoffs = {"none": (None,), "optional": (None, *CUTOFFS), "required": CUTOFFS}[spec.cutoff]
+        rels = (None, 2) if spec.uses_rel else (None,)
+        gains = ("linear", "exp") if spec.uses_gain else ("linear",)
+        out += [Measure(key, k, r, g) for k in cutoffs for r in rels for g in gains]
+    return out
+
+
+def as_dict(per_query: pl.DataFrame) -> dict[tuple[str, str, str], float]:
+    return {(s, q, m): v for s, q, m, v in per_query.select("system", "qid", "measure", "value").iter_rows()}
+
+
+def assert_close(got: dict, want: dict, label: str) -> None:
+    assert set(got) == set(want), (f"{label}: key sets differ; missing {sorted(set(want) - set(got))[:5]}, "
+                                   f"extra {sorted(set(got) - set(want))[:5]}")
+    bad = [(k, got[k], want[k]) for k in want if not abs(got[k] - want[k]) <= TOL]
+    assert not bad, f"{label}: {len(bad)} values differ, e.g. {bad[:5]}"
+
+
+def test_every_family_has_a_reference_function():
+    missing = sorted(set(REGISTRY) - set(REFERENCE))
+    assert not missing, (f"measure families without a reference in tests/reference/trec_reference.py: "
+                         f"{missing}; add one with @reference(key)")
+    assert not set(REFERENCE) - set(REGISTRY), "reference functions for unregistered families"
+
+
+def test_all_measures_cover_every_family():
+    assert {m.family for m in all_measures()} == set(REGISTRY)
+
+
+options = st.fixed_dictionaries({
+    "complete": st.booleans(),
+    "depth": st.sampled_from([None, None, 1, 2, 5]),
+    "score_precision": st.sampled_from(["float64", "float32"]),
+    "rel_level": st.sampled_from([1, 2]),
+})
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), opts=options)
+def test_engines_against_reference(case: Case, opts: dict):
+    measures = all_measures()
+    resolved = list(dict.fromkeys(m.resolved(opts["rel_level"]) for m in measures))
+    want = evaluate_reference(case.runs, case.qrels, resolved, complete=opts["complete"],
+                              depth=opts["depth"], score_precision=opts["score_precision"])
+    for engine in ("duckdb", "polars"):
+        result = pf.evaluate(case.run_frame(), case.qrels_frame(), measures, engine=engine, **opts)
+        assert [m.name for m in result.measures] == [m.name for m in resolved]
+        assert_close(as_dict(result.per_query), want, engine)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), seed=st.integers(0, 2 ** 32 - 1), engine=st.sampled_from(["duckdb", "polars"]),
+       precision=st.sampled_from(["float64", "float32"]))
+def test_shuffled_run_rows_give_identical_values(case: Case, seed: int, engine: str, precision: str):
+    run = case.run_frame()
+    order = list(range(run.height))
+    random.Random(seed).shuffle(order)
+    shuffled = run[order]
+    qrels = case.qrels_frame()
+    qrels_shuffled = qrels[random.Random(seed + 1).sample(range(qrels.height), qrels.height)]
+    measures = all_measures()
+    a = pf.evaluate(run, qrels, measures, engine=engine, score_precision=precision).per_query
+    b = pf.evaluate(shuffled, qrels_shuffled, measures, engine=engine, score_precision=precision).per_query
+    assert a.equals(b)
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=cases(), complete=st.booleans())
+def test_ids_stay_strings_and_query_set_against_reference(case: Case, complete: bool):
+    for engine in ("duckdb", "polars"):
+        result = pf.evaluate(case.run_frame(), case.qrels_frame(), ["NumQ", "nDCG@3"],
+                             complete=complete, engine=engine)
+        pq = result.per_query
+        assert pq.schema["qid"] == pl.String and pq.schema["system"] == pl.String
+        got = set(pq.select("system", "qid").unique().iter_rows())
+        want = {(s, q) for s, by_q in case.runs.items()
+                for q in (case.qrels if complete else set(by_q) & set(case.qrels))}
+        assert got == want  # "007", "7", "01", "1" are four different queries
+        excluded = set(result.excluded.select("system", "qid").iter_rows())
+        assert not got & excluded
+
+
+def test_numeric_looking_ids_are_distinct_queries_against_reference():
+    case = Case(runs={"s": {"007": [("01", 1.0), ("1", 1.0)], "7": [("1", 2.0)]}},
+                qrels={"007": {"1": 1, "01": 0}, "7": {"01": 1}, "01": {"1": 2}})
+    result = pf.evaluate(case.run_frame(), case.qrels_frame(), ["RR", "NumRelRet"], complete=True)
+    got = as_dict(result.per_query)
+    assert got == {("s", "007", "RR"): 1.0, ("s", "007", "NumRelRet"): 1.0,
+                   ("s", "7", "RR"): 0.0, ("s", "7", "NumRelRet"): 0.0,
+                   ("s", "01", "RR"): 0.0, ("s", "01", "NumRelRet"): 0.0}
+    resolved = [m.resolved(1) for m in result.measures]
+    assert got == evaluate_reference(case.runs, case.qrels, resolved, complete=True)
+
+
+@pytest.mark.parametrize("precision, first", [("float64", "a"), ("float32", "b")])
+def test_float32_ties_break_by_docno_descending_against_reference(precision: str, first: str):
+    # 1 + 2**-30 > 1 in float64, equal in float32 -> docno descending puts "b" first.
+    case = Case(runs={"s": {"q": [("a", 1.0 + 2.0 ** -30), ("b", 1.0)]}}, qrels={"q": {first: 1}})
+    result = pf.evaluate(case.run_frame(), case.qrels_frame(), ["RR"], score_precision=precision)
+    assert result.per_query["value"].to_list() == [1.0]
