@@ -1,0 +1,652 @@
+"""Paired comparisons of systems on per-query tables: deltas, bootstrap CI, tests, power, verdicts.
+
+This is the frame layer over the pure-numpy :mod:`pairedframe.stats`.  It pairs per-query values of
+each system with the baseline's, stacks the delta columns of every comparison that shares a query
+set into one matrix, and feeds that matrix to the many-column kernels, so one resample index (and
+one stream of sign flips) serves every (system, measure) with that query set.
+
+Pairing and query sets
+----------------------
+Deltas are ``b - a`` (system minus baseline) per query, over the queries measured for *both*
+(an inner join on ``qid`` plus any extra key columns).  Within a comparison the queries are put in
+code-point order of ``qid``; the bootstrap stream is
+``numpy.random.default_rng(keyed_seed_sequence(seed, query_set_key(qids)))`` and the sign-flip stream
+``default_rng(keyed_seed_sequence(seed, ("sign-flip", query_set_key(qids))))``.  A comparison's
+resamples therefore depend only on ``seed`` and its own query set, never on what else is in the call
+(the floating-point sums of the shared matmul kernel may differ in the last bits, ~1e-15 relative,
+with the number of stacked columns; p-value counts are protected by the tie tolerance).
+
+Verdicts
+--------
+With ``alpha = 1 - confidence_level`` and ``p`` the column named by ``verdict_on`` (Holm-adjusted by
+default, so the verdicts of a whole call control the family-wise error rate):
+
+``"better"`` / ``"worse"``
+    ``p < alpha`` and the mean delta is positive / negative.
+``"inconclusive"``
+    ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
+    the observed size; this is *not* evidence of no difference.
+``"no detectable difference"``
+    ``p >= alpha`` although ``mde <= |delta|`` (rare: the test and the normal power approximation
+    disagree).  Still not a proof of equivalence -- use an equivalence test for that.
+``"identical"``
+    every paired delta is exactly 0.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.bootstrap import bootstrap_mean_many
+from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.power import MIN_QUERIES, minimum_detectable_effect
+from pairedframe.stats.randomization import sign_flip_test_many
+from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from pairedframe.stats.ttest import paired_t_test_many
+
+__all__ = [
+    "QUERY_SET_POLICY", "PVALUE_TIE_RULE", "WIN_RULE", "VERDICTS", "PairedComparison",
+    "compare", "compare_pair", "paired_per_query", "worst_queries", "resample_generators",
+]
+
+BASE_COLUMNS = ("system", "qid", "measure", "value")
+QUERY_SET_POLICY = ("paired over the queries measured for both systems (inner join on qid and key columns); "
+                    "one resample stream per distinct query set, keyed by seed and the set")
+PVALUE_TIE_RULE = ("sign-flip null statistics with |T*| >= |T| - 100*eps*max(|T|, mean|d|) count as extreme; "
+                   "p = (b+1)/(m+1), or b/2^n when all 2^n sign patterns are enumerated")
+WIN_RULE = "win: b > a, loss: b < a, tie: b == a (exact float equality)"
+VERDICTS = ("better", "worse", "inconclusive", "no detectable difference", "identical")
+
+_TESTS = ("randomization", "t")
+_INTERVALS = ("percentile", "bca", "t")
+_VERDICT_ON = ("pvalue", "pvalue_holm", "pvalue_bh")
+
+
+# ----------------------------------------------------------------------------------------------
+# numpy core: one query set, k comparison columns
+# ----------------------------------------------------------------------------------------------
+
+def resample_generators(seed: int, qids: Iterable[Any]) -> tuple[np.random.Generator, np.random.Generator]:
+    """The (bootstrap, sign-flip) generators :func:`compare` uses for a query set.
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative user seed.
+    qids : iterable
+        The query ids of the comparison (order and duplicates ignored; converted with ``str``).
+
+    Returns
+    -------
+    (numpy.random.Generator, numpy.random.Generator)
+        ``default_rng(keyed_seed_sequence(seed, query_set_key(qids)))`` for the bootstrap index, and
+        ``default_rng(keyed_seed_sequence(seed, ("sign-flip", query_set_key(qids))))`` for sign flips.
+        With the deltas in code-point order of ``qid``, ``scipy.stats.bootstrap((d,), np.mean,
+        rng=<first generator>, method="percentile")`` reproduces the interval of :func:`compare`.
+    """
+    key = query_set_key([str(q) for q in qids])
+    return (np.random.default_rng(keyed_seed_sequence(seed, key)),
+            np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key))))
+
+
+@dataclass(frozen=True)
+class _Options:
+    n_resamples: int
+    confidence_level: float
+    alternative: str
+    test: str
+    interval: str
+    seed: int
+    chunk_size: int | None
+    power: float
+
+
+def _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size,
+                   power) -> _Options:
+    if test not in _TESTS:
+        raise ValueError(f"`test` must be one of {_TESTS}, got {test!r}")
+    if interval is None:
+        interval = "percentile" if test == "randomization" else "t"
+    if interval not in _INTERVALS:
+        raise ValueError(f"`interval` must be one of {_INTERVALS} or None, got {interval!r}")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 2:
+        raise ValueError(f"`n_resamples` must be an integer >= 2, got {n_resamples!r}")
+    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
+        raise ValueError(f"`confidence_level` must be in (0, 1), got {confidence_level!r}")
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(f"`alternative` must be 'two-sided', 'greater' or 'less', got {alternative!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
+    if not (isinstance(power, (int, float)) and 0 < power < 1):
+        raise ValueError(f"`power` must be in (0, 1), got {power!r}")
+    return _Options(int(n_resamples), float(confidence_level), alternative, test, interval, int(seed),
+                    chunk_size, float(power))
+
+
+def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
+    """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids."""
+    n, k = D.shape
+    boot_rng, flip_rng = resample_generators(opt.seed, qids)
+    out: dict[str, np.ndarray] = {}
+    Dt = np.ascontiguousarray(D.T)
+    out["delta"] = np.mean(Dt, axis=1)
+    sd = np.std(Dt, axis=1, ddof=1)
+    constant = np.ptp(Dt, axis=1) == 0
+    sd[constant] = 0.0
+    out["sd"] = sd
+    if opt.interval in ("percentile", "bca"):
+        boot = bootstrap_mean_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
+                                   method=opt.interval, alternative=opt.alternative, rng=boot_rng,
+                                   chunk_size=opt.chunk_size)
+        out["ci_low"], out["ci_high"] = (np.asarray(boot.confidence_interval.low, dtype=float),
+                                         np.asarray(boot.confidence_interval.high, dtype=float))
+        out["se"] = np.asarray(boot.standard_error, dtype=float)
+    tt = None
+    if opt.test == "t" or opt.interval == "t":
+        tt = paired_t_test_many(D, alternative=opt.alternative, confidence_level=opt.confidence_level)
+    if opt.interval == "t":
+        out["ci_low"] = np.asarray(tt.confidence_interval.low, dtype=float)
+        out["ci_high"] = np.asarray(tt.confidence_interval.high, dtype=float)
+        out["se"] = np.asarray(tt.standard_error, dtype=float)
+    if opt.test == "randomization":
+        res = sign_flip_test_many(D, n_resamples=opt.n_resamples, alternative=opt.alternative,
+                                  rng=flip_rng, chunk_size=opt.chunk_size)
+        out["pvalue"] = np.asarray(res.pvalue, dtype=float)
+        out["exact"] = np.full(k, bool(res.exact))
+    else:
+        out["pvalue"] = np.asarray(tt.pvalue, dtype=float)
+        out["exact"] = np.zeros(k, dtype=bool)
+    alpha = 1.0 - opt.confidence_level
+    out["mde"] = np.array([0.0 if s == 0 else minimum_detectable_effect(
+        float(s), n, alpha=alpha, power=opt.power, alternative=opt.alternative) for s in sd])
+    return out
+
+
+def _verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float) -> str:
+    if all_zero:
+        return "identical"
+    if not math.isnan(p) and p < alpha:
+        return "better" if delta > 0 else "worse"
+    if mde > abs(delta):
+        return "inconclusive"
+    return "no detectable difference"
+
+
+# ----------------------------------------------------------------------------------------------
+# frames
+# ----------------------------------------------------------------------------------------------
+
+def _as_frame(data: Any) -> pl.DataFrame:
+    per_query = getattr(data, "per_query", None)
+    if isinstance(per_query, pl.DataFrame):
+        data = per_query
+    if isinstance(data, pl.LazyFrame):
+        data = data.collect()
+    if not isinstance(data, pl.DataFrame):
+        if hasattr(data, "pl") and callable(data.pl):        # DuckDB relation
+            data = data.pl()
+        else:
+            try:
+                data = pl.from_pandas(data) if type(data).__module__.startswith("pandas") else pl.DataFrame(data)
+            except Exception as exc:  # noqa: BLE001
+                raise TypeError("expected an Evaluation or a per-query table (polars/pandas/arrow/DuckDB) "
+                                f"with columns system, qid, measure, value; got {type(data).__name__}") from exc
+    missing = [c for c in BASE_COLUMNS if c not in data.columns]
+    if missing:
+        raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
+                          f"(has {data.columns})")
+    if not data.schema["value"].is_numeric():
+        raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
+    data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
+                             pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    data = data.filter(pl.col("value").is_not_null())
+    if not data["value"].is_finite().all():
+        raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
+                         "(null values are treated as 'not measured')")
+    return data
+
+
+@dataclass(frozen=True)
+class _Paired:
+    paired: pl.DataFrame          # _row, system, *extras, measure, qid, a, b, delta (sorted by _row, qid)
+    rows: pl.DataFrame            # _row, system, *extras, measure
+    extras: list[str]
+
+
+def _unique_in_order(values: Iterable[Any]) -> list[Any]:
+    return list(dict.fromkeys(values))
+
+
+def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
+          measures: Sequence[str] | str | None) -> _Paired:
+    df = _as_frame(data)
+    extras = [c for c in df.columns if c not in BASE_COLUMNS]
+    keys = ["system", *extras, "measure", "qid"]
+    dup = df.select(keys).is_duplicated()
+    if dup.any():
+        example = df.filter(dup).row(0, named=True)
+        raise DuplicateError(f"per-query table has {int(dup.sum())} rows with a repeated key {keys}, "
+                             f"e.g. { {k: example[k] for k in keys} }")
+    all_systems = _unique_in_order(df["system"].to_list())
+    if not isinstance(baseline, str):
+        raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
+    if baseline not in all_systems:
+        raise ValueError(f"baseline {baseline!r} is not a system of the table; systems: {all_systems}")
+    if systems is None:
+        systems = [s for s in all_systems if s != baseline]
+    elif isinstance(systems, str):
+        systems = [systems]
+    systems = _unique_in_order(systems)
+    unknown = [s for s in systems if s not in all_systems]
+    if unknown:
+        raise ValueError(f"system(s) {unknown} not in the table; systems: {all_systems}")
+    systems = [s for s in systems if s != baseline]
+    if not systems:
+        raise ValueError("nothing to compare: no system other than the baseline "
+                         f"{baseline!r} (systems in the table: {all_systems})")
+    all_measures = _unique_in_order(df["measure"].to_list())
+    if measures is None:
+        measures = all_measures
+    elif isinstance(measures, str):
+        measures = [measures]
+    measures = _unique_in_order(measures)
+    unknown = [m for m in measures if m not in all_measures]
+    if unknown:
+        raise ValueError(f"measure(s) {unknown} not in the table; measures: {all_measures}")
+    df = df.filter(pl.col("measure").is_in(measures))
+    a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
+    b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
+                                                           pl.col("value").alias("b"))
+    sys_order = {s: i for i, s in enumerate(systems)}
+    meas_order = {m: i for i, m in enumerate(measures)}
+    rows = (b.select("system", *extras, "measure").unique(maintain_order=True)
+            .with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
+                          pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
+            .with_row_index("_first")
+            .sort("_s", "_m", "_first").drop("_s", "_m", "_first").with_row_index("_row"))
+    paired = (b.join(a, on=[*extras, "measure", "qid"], how="inner")
+              .join(rows, on=["system", *extras, "measure"], how="left")
+              .with_columns((pl.col("b") - pl.col("a")).alias("delta"))
+              .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
+              .sort("_row", "qid"))
+    return _Paired(paired=paired, rows=rows, extras=extras)
+
+
+def _describe_row(row: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in row.items() if k != "_row")
+
+
+def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
+                     measures: Sequence[str] | str | None = None) -> pl.DataFrame:
+    """Per-query view of paired comparisons against a baseline.
+
+    Parameters
+    ----------
+    data : Evaluation or table
+        An :class:`~pairedframe.evaluate.Evaluation` or a per-query table with columns
+        ``system, qid, measure, value`` (polars, pandas, arrow or a DuckDB relation); any other
+        column is a key carried through (e.g. ``dataset``).  Null values mean "not measured".
+    baseline : str
+        The system ``a`` of every pair.
+    systems : str or sequence of str, optional
+        Systems ``b`` (default: every system except the baseline, in order of appearance).
+    measures : str or sequence of str, optional
+        Measures to keep (default: all, in order of appearance).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``system, <extra keys>, measure, qid, a, b, delta``: one row per (system, keys, measure, query
+        measured for both the system and the baseline), ``delta = b - a``; sorted by system (given
+        order), keys, measure (given order) and qid (code-point order).
+
+    Raises
+    ------
+    SchemaError
+        If a required column is missing or ``value`` is not numeric.
+    DuplicateError
+        If a (system, keys, measure, qid) appears twice.
+    ValueError
+        Unknown baseline, systems or measures; non-finite values.
+    """
+    p = _pair(data, baseline, systems, measures)
+    return p.paired.drop("_row")
+
+
+def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str] | str | None = None,
+                  measures: Sequence[str] | str | None = None) -> pl.DataFrame:
+    """The ``k`` queries on which each system lost most against the baseline.
+
+    Parameters
+    ----------
+    data, baseline, systems, measures
+        As :func:`paired_per_query`.
+    k : int, default 5
+        Queries per (system, keys, measure); only losses (``delta < 0``) are listed.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``system, <extra keys>, measure, rank, qid, a, b, delta``: at most ``k`` rows per comparison,
+        ``rank`` 1 = largest loss; ties in delta are ordered by qid.
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"`k` must be a positive integer, got {k!r}")
+    p = _pair(data, baseline, systems, measures)
+    return (p.paired.filter(pl.col("delta") < 0)
+            .sort("_row", "delta", "qid")
+            .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_row").alias("rank"))
+            .filter(pl.col("rank") <= k)
+            .select("system", *p.extras, "measure", "rank", "qid", "a", "b", "delta"))
+
+
+def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
+            measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
+            confidence_level: float = 0.95, alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+            test: Literal["randomization", "t"] = "randomization", seed: int = 0,
+            family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
+            interval: Literal["percentile", "bca", "t"] | None = None, power: float = 0.8,
+            verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
+            progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+    """Compare systems with a baseline, query by query, with honest paired statistics.
+
+    Parameters
+    ----------
+    data : Evaluation or table
+        An :class:`~pairedframe.evaluate.Evaluation` or a per-query table ``system, qid, measure,
+        value`` (polars, pandas, arrow, DuckDB relation).  Other columns (e.g. ``dataset``,
+        ``cluster``) are keys: they are carried through and define separate comparisons.
+    baseline : str
+        System ``a``; deltas are ``b - a`` (positive = the system beats the baseline).
+    systems : str or sequence of str, optional
+        Systems ``b`` (default: all but the baseline, in order of appearance).
+    measures : str or sequence of str, optional
+        Default: every measure of the table, in order of appearance.
+    n_resamples : int, default 10_000
+        Bootstrap resamples and Monte-Carlo sign patterns (``>= 2``).  The sign-flip test enumerates
+        all ``2**n`` patterns instead when ``2**n <= n_resamples`` (then ``exact`` is true).
+    confidence_level : float in (0, 1), default 0.95
+        For the interval; ``alpha = 1 - confidence_level`` for the verdict and the MDE.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: the system is better than the baseline.  One-sided intervals have an
+        infinite bound, as in scipy.
+    test : {"randomization", "t"}, default "randomization"
+        Paired sign-flip randomization test (p never below ``1/(n_resamples + 1)`` unless exact) or
+        the paired t-test (analytic; use it when p-values must be very small, e.g. before a
+        correction over many comparisons).
+    seed : int, default 0
+        With the query set, determines every resample (see :func:`resample_generators`).
+    family_by : str or sequence of str, optional
+        Output columns that split the multiple-comparison family (e.g. ``"measure"``); default one
+        family = every row of the call.
+    chunk_size : int, optional
+        Resample rows held in memory at once (memory knob; results do not depend on it).
+    interval : {"percentile", "bca", "t"}, optional
+        Default ``"percentile"`` (bootstrap) for the randomization test and ``"t"`` for the t-test.
+        The percentile interval under-covers at small n (see ``benchmarks/calibration.py``); ``"bca"``
+        or ``"t"`` are better below about 50 queries.
+    power : float in (0, 1), default 0.8
+        Power for the minimum detectable effect.
+    verdict_on : {"pvalue", "pvalue_holm", "pvalue_bh"}, default "pvalue_holm"
+        The p-value column the verdict uses.
+    progress : callable, optional
+        Called as ``progress(done, total)`` (in comparisons) after each query set is analysed.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (system, extra keys, measure), in the given system and measure order, with
+        columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
+        ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, mde, verdict,
+        test, interval, confidence_level, alternative, n_resamples, exact, seed``.
+
+        Means are over the paired queries (which can differ from the evaluation summary when the
+        query sets differ).  ``se`` is the bootstrap standard error (``sd/sqrt(n)`` for the t
+        interval); ``sd`` is the standard deviation of the deltas (ddof=1); ``mde`` the minimum
+        detectable effect ``(z(1-alpha/2) + z(power)) sd / sqrt(n)``; p-values lie in ``[0, 1]``
+        (randomization: ``[1/(n_resamples+1), 1]``, or ``[2^-n, 1]`` when exact).  Holm and
+        Benjamini-Hochberg adjust within each family; a NaN p-value is left out of its family and
+        stays NaN.  ``verdict`` is one of :data:`VERDICTS` (module docstring).
+
+    Raises
+    ------
+    InsufficientSampleError
+        A comparison with no common query, or with a single one.
+    SchemaError, DuplicateError, ValueError, TypeError
+        Bad input or options.
+
+    Warns
+    -----
+    SmallSampleWarning
+        Some comparison has fewer than ``MIN_QUERIES`` (20) common queries; see the ``mde`` column
+        and :func:`pairedframe.stats.power.required_queries`.
+
+    References
+    ----------
+    Efron & Tibshirani (1993), *An Introduction to the Bootstrap*; Smucker, Allan & Carterette
+    (2007), CIKM; Holm (1979); Benjamini & Hochberg (1995).
+    """
+    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    if verdict_on not in _VERDICT_ON:
+        raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
+    p = _pair(data, baseline, systems, measures)
+    extras = p.extras
+    counts = p.paired.group_by("_row").agg(
+        pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
+        pl.col("b").mean().alias("system_mean"), (pl.col("delta") > 0).sum().alias("wins"),
+        (pl.col("delta") < 0).sum().alias("losses"), (pl.col("delta") == 0).sum().alias("ties"),
+        (pl.col("delta") != 0).any().alias("_nonzero"))
+    rows = p.rows.join(counts, on="_row", how="left").sort("_row")
+    rows = rows.with_columns(pl.col("n_queries").fill_null(0))
+    bad = rows.filter(pl.col("n_queries") < 2)
+    if bad.height:
+        first = bad.row(0, named=True)
+        what = "no common query" if first["n_queries"] == 0 else "only one common query"
+        raise InsufficientSampleError(
+            f"{bad.height} comparison(s) with the baseline {baseline!r} have fewer than 2 common queries; "
+            f"first: {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})} ({what})")
+    small = rows.filter(pl.col("n_queries") < MIN_QUERIES)
+    if small.height:
+        first = small.sort("n_queries").row(0, named=True)
+        warnings.warn(
+            f"{small.height} comparison(s) have fewer than MIN_QUERIES = {MIN_QUERIES} common queries "
+            f"(smallest: n = {first['n_queries']}, {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
+            "intervals and p-values are unreliable. See the mde column and "
+            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
+            SmallSampleWarning, stacklevel=2)
+
+    k_total = rows.height
+    stats = {name: np.full(k_total, np.nan) for name in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "mde")}
+    exact = np.zeros(k_total, dtype=bool)
+    # group comparisons by query set
+    qsets = p.paired.group_by("_row", maintain_order=True).agg(pl.col("qid"), pl.col("delta"))
+    groups: dict[bytes, list[int]] = {}
+    qid_lists: dict[int, list[str]] = {}
+    delta_lists: dict[int, np.ndarray] = {}
+    for r, qids, deltas in qsets.iter_rows():
+        qid_lists[r] = qids
+        delta_lists[r] = np.asarray(deltas, dtype=np.float64)
+        groups.setdefault(query_set_key(qids), []).append(r)
+    done = 0
+    for members in groups.values():
+        D = np.column_stack([delta_lists[r] for r in members])
+        res = _analyse_block(D, qid_lists[members[0]], opt)
+        idx = np.asarray(members)
+        for name in stats:
+            stats[name][idx] = res[name]
+        exact[idx] = res["exact"]
+        done += len(members)
+        if progress is not None:
+            progress(done, k_total)
+
+    pv = stats["pvalue"]
+    p_holm = np.full(k_total, np.nan)
+    p_bh = np.full(k_total, np.nan)
+    if family_by is None:
+        fam_ids = np.zeros(k_total, dtype=np.int64)
+    else:
+        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
+        allowed = ["system", *extras, "measure"]
+        unknown = [c for c in fam_cols if c not in allowed]
+        if unknown:
+            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
+        fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    for f in np.unique(fam_ids):
+        sel = fam_ids == f
+        p_holm[sel] = holm(pv[sel])
+        p_bh[sel] = benjamini_hochberg(pv[sel])
+    adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
+    alpha = 1.0 - opt.confidence_level
+    nonzero = rows["_nonzero"].to_numpy()
+    verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
+                         not bool(nonzero[i]), alpha) for i in range(k_total)]
+    resampled = opt.test == "randomization" or opt.interval in ("percentile", "bca")
+    out = rows.select(
+        "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
+        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
+    ).with_columns(
+        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
+        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
+        pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
+        rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
+        pl.Series("sd", stats["sd"]), pl.Series("mde", stats["mde"]),
+        pl.Series("verdict", verdicts, dtype=pl.String),
+        pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
+        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
+        pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
+        pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
+    )
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# a single comparison on arrays
+# ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Result of :func:`compare_pair`, with scipy's field names.
+
+    Attributes
+    ----------
+    statistic : float
+        Mean delta ``mean(b - a)``.
+    pvalue : float
+        Of the chosen test (randomization: in ``[1/(n_resamples+1), 1]`` unless exact).
+    confidence_interval : ConfidenceInterval
+        ``.low`` / ``.high`` of the mean delta.
+    standard_error : float
+        Bootstrap standard error (``sd/sqrt(n)`` for the t interval).
+    n : int
+        Paired observations.
+    wins, losses, ties : int
+        Queries with ``b > a``, ``b < a``, ``b == a``.
+    sd, mde : float
+        Standard deviation of the deltas (ddof=1) and minimum detectable effect.
+    verdict : str
+        One of :data:`VERDICTS` (on the raw p-value: a single comparison is its own family).
+    test, interval, alternative : str
+    confidence_level : float
+    n_resamples : int or None
+    exact : bool
+    seed : int
+    """
+
+    statistic: float
+    pvalue: float
+    confidence_interval: ConfidenceInterval
+    standard_error: float
+    n: int
+    wins: int
+    losses: int
+    ties: int
+    sd: float
+    mde: float
+    verdict: str
+    test: str
+    interval: str
+    alternative: str
+    confidence_level: float
+    n_resamples: int | None
+    exact: bool
+    seed: int
+
+
+def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resamples: int = 10_000,
+                 confidence_level: float = 0.95,
+                 alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+                 test: Literal["randomization", "t"] = "randomization", seed: int = 0,
+                 chunk_size: int | None = None, interval: Literal["percentile", "bca", "t"] | None = None,
+                 power: float = 0.8) -> PairedComparison:
+    """Compare two paired samples ``a`` (baseline) and ``b``, scipy style.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (n,)
+        Per-query values of the baseline and the system, aligned; finite, ``n >= 2``.
+    qids : sequence, optional
+        Query ids of the positions (default ``"0", "1", ...``).  They key the resample streams exactly
+        as :func:`compare`, so with the same ids and seed the result equals the matching row of
+        :func:`compare`.
+    n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
+        As :func:`compare`.
+
+    Returns
+    -------
+    PairedComparison
+        ``statistic`` (mean of ``b - a``), ``pvalue``, ``confidence_interval.low/high``,
+        ``standard_error``, counts, ``sd``, ``mde`` and ``verdict``.
+
+    Raises
+    ------
+    InsufficientSampleError
+        If ``n < 2``.
+    ValueError
+        On shape mismatch, non-finite values, repeated qids or bad options.
+
+    Warns
+    -----
+    SmallSampleWarning
+        If ``n < MIN_QUERIES``.
+    """
+    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ValueError(f"`a` and `b` must be 1-D of the same length, got shapes {a.shape} and {b.shape}")
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("`a` and `b` must be finite")
+    n = a.shape[0]
+    if n < 2:
+        raise InsufficientSampleError(f"a paired comparison needs at least 2 queries, got {n}")
+    ids = [str(i) for i in range(n)] if qids is None else [str(q) for q in qids]
+    if len(ids) != n or len(set(ids)) != n:
+        raise ValueError("`qids` must hold n distinct ids")
+    if n < MIN_QUERIES:
+        warnings.warn(f"only {n} paired queries (< MIN_QUERIES = {MIN_QUERIES}); see mde and "
+                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=2)
+    order = sorted(range(n), key=lambda i: ids[i])
+    d = (b - a)[order]
+    res = _analyse_block(d[:, None], [ids[i] for i in order], opt)
+    delta = float(res["delta"][0])
+    p = float(res["pvalue"][0])
+    mde = float(res["mde"][0])
+    resampled = opt.test == "randomization" or opt.interval in ("percentile", "bca")
+    return PairedComparison(
+        statistic=delta, pvalue=p,
+        confidence_interval=ConfidenceInterval(float(res["ci_low"][0]), float(res["ci_high"][0])),
+        standard_error=float(res["se"][0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
+        ties=int(np.sum(d == 0)), sd=float(res["sd"][0]), mde=mde,
+        verdict=_verdict(p, delta, mde, bool(np.all(d == 0)), 1.0 - opt.confidence_level),
+        test=opt.test, interval=opt.interval, alternative=opt.alternative,
+        confidence_level=opt.confidence_level, n_resamples=opt.n_resamples if resampled else None,
+        exact=bool(res["exact"][0]), seed=opt.seed)
