@@ -1,0 +1,92 @@
+"""Plain-loop reference for :func:`pairedframe.compare.compare`.
+
+Deliberately naive: dictionaries and loops, the textbook definitions of the statistics, and the
+documented resample streams drawn in one piece (no chunks, no matmul kernel):
+
+- pairs: queries present for both the baseline and the system, in code-point order of qid;
+- bootstrap index: ``default_rng(keyed_seed_sequence(seed, query_set_key(qids))).integers(0, n, (B, n))``;
+- sign flips: ``default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))``, ``ceil(n/64)`` full-range
+  uint64 words per resample, bit ``j % 64`` of word ``j // 64`` set = flip observation ``j``
+  (all ``2**n`` patterns when ``2**n <= B``);
+- Holm / BH over all rows (one family).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from tests.reference import stats_reference as sref
+
+
+def _signs_loop(n, B, rng):
+    words_per_row = -(-n // 64)
+    rows = []
+    for _ in range(B):
+        words = rng.integers(0, 2**64 - 1, size=words_per_row, dtype=np.uint64, endpoint=True)
+        row = []
+        for j in range(n):
+            bit = (int(words[j // 64]) >> (j % 64)) & 1
+            row.append(-1.0 if bit else 1.0)
+        rows.append(row)
+    return rows
+
+
+def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, seed=0):
+    """records: iterable of dicts with system, qid, measure, value.  Returns a list of row dicts
+    (system, measure, n_queries, delta, ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins,
+    losses, ties) in order of first appearance of system, then measure."""
+    values = {}
+    systems, measures = [], []
+    for r in records:
+        values[(r["system"], r["measure"], str(r["qid"]))] = float(r["value"])
+        if r["system"] not in systems:
+            systems.append(r["system"])
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    out = []
+    for s in systems:
+        if s == baseline:
+            continue
+        for m in measures:
+            qids = sorted(q for (s2, m2, q) in values if s2 == s and m2 == m
+                          and (baseline, m, q) in values)
+            if not qids:
+                continue
+            d = [values[(s, m, q)] - values[(baseline, m, q)] for q in qids]
+            n = len(d)
+            key = query_set_key(qids)
+            rng = np.random.default_rng(keyed_seed_sequence(seed, key))
+            idx = rng.integers(0, n, size=(n_resamples, n))
+            means = sref.bootstrap_means_loop(d, idx)
+            a = (1 - confidence_level) / 2
+            if max(d) == min(d):
+                low = high = sum(d) / n
+                se = 0.0
+            else:
+                low = sref.quantile_type7_loop(means, a)
+                high = sref.quantile_type7_loop(means, 1 - a)
+                se = sref.sd_loop(means)
+            if 2 ** n <= n_resamples:
+                signs = [[-1.0 if (r >> j) & 1 else 1.0 for j in range(n)] for r in range(2 ** n)]
+                p = sref.sign_flip_p_loop(d, signs, exact=True)
+            else:
+                frng = np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))
+                p = sref.sign_flip_p_loop(d, _signs_loop(n, n_resamples, frng))
+            out.append({"system": s, "measure": m, "n_queries": n, "delta": sum(d) / n,
+                        "ci_low": low, "ci_high": high, "se": se, "pvalue": min(1.0, p),
+                        "wins": sum(x > 0 for x in d), "losses": sum(x < 0 for x in d),
+                        "ties": sum(x == 0 for x in d)})
+    ps = [r["pvalue"] for r in out]
+    for r, h, b in zip(out, sref.holm_loop(ps), sref.bh_loop(ps)):
+        r["pvalue_holm"], r["pvalue_bh"] = h, b
+    return out
+
+
+def mde_loop(sd, n, confidence_level=0.95, power=0.8):
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf
+    return (z(1 - (1 - confidence_level) / 2) + z(power)) * sd / math.sqrt(n)
