@@ -1,0 +1,145 @@
+"""Renderings of :func:`pairedframe.compare.compare` results: table, json, csv, markdown, latex.
+
+Every rendering names the test, the interval, n_resamples, the seed, the tie rules and the
+query-set policy, so a result can be reproduced from its output alone.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from typing import Any
+
+import polars as pl
+
+from pairedframe.compare.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
+
+__all__ = ["FORMATS", "comparison_settings", "format_comparison"]
+
+FORMATS = ("table", "json", "csv", "markdown", "latex")
+
+#: Columns shown by the human-readable formats (table, markdown, latex); json and csv keep all.
+_SHORT = ["n_queries", "baseline_mean", "system_mean", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
+          "wins", "losses", "ties", "mde", "verdict"]
+_CONSTANT = ["baseline", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed"]
+
+
+def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) -> dict[str, Any]:
+    """Everything needed to reproduce a comparison, as a flat dict.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame
+        A result of :func:`~pairedframe.compare.compare`.
+    evaluation_settings : EvaluationSettings, optional
+        Adds the evaluation's ranking tie rule, query-set policy, relevance level and score precision.
+    """
+    out: dict[str, Any] = {}
+    for c in _CONSTANT:
+        if c in frame.columns and frame.height:
+            vals = frame[c].unique(maintain_order=True).to_list()
+            out[c] = vals[0] if len(vals) == 1 else vals
+    if "exact" in frame.columns and frame.height:
+        out["exact_enumeration"] = bool(frame["exact"].any())
+    out["pairing"] = QUERY_SET_POLICY
+    out["pvalue_tie_rule"] = PVALUE_TIE_RULE
+    out["win_rule"] = WIN_RULE
+    out["multiple_comparisons"] = "Holm and Benjamini-Hochberg over all rows (unless family_by); NaN p left out"
+    if evaluation_settings is not None:
+        es = evaluation_settings.as_dict()
+        out["ranking_tie_rule"] = es["tie_rule"]
+        out["evaluation_query_set"] = es["query_set"]
+        out["rel_level"] = es["rel_level"]
+        out["score_precision"] = es["score_precision"]
+    return out
+
+
+def _num(v: Any, digits: int) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        if v != 0 and abs(v) < 10 ** -digits:
+            return f"{v:.1e}"
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def _short(frame: pl.DataFrame) -> pl.DataFrame:
+    keys = [c for c in frame.columns if c not in _SHORT and c not in _CONSTANT
+            and c not in ("se", "pvalue_bh", "sd", "exact")]
+    return frame.select(*keys, *[c for c in _SHORT if c in frame.columns])
+
+
+def _footer(settings: dict[str, Any]) -> list[str]:
+    return [f"{k}: {v}" for k, v in settings.items()]
+
+
+def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_settings: Any = None,
+                      float_digits: int = 4, title: str | None = None) -> str:
+    """Render a comparison frame.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame
+        From :func:`~pairedframe.compare.compare`.
+    fmt : {"table", "json", "csv", "markdown", "latex"}
+        ``json``: ``{"settings": {...}, "rows": [...]}`` with every column; ``csv``: every column plus
+        ``pairing`` and ``pvalue_tie_rule`` columns; the others show the main columns and the
+        settings as footer lines (``%`` comments in LaTeX).
+    evaluation_settings : EvaluationSettings, optional
+        Added to the settings (ranking tie rule, evaluation query set).
+    float_digits : int
+        Decimals of floats in table / markdown / latex.
+
+    Returns
+    -------
+    str
+        Ends with a newline.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
+    settings = comparison_settings(frame, evaluation_settings)
+    if fmt == "json":
+        return json.dumps({"settings": settings, "rows": frame.to_dicts()}, indent=1, default=str) + "\n"
+    if fmt == "csv":
+        extra = frame.with_columns(pl.lit(settings["pairing"]).alias("pairing"),
+                                   pl.lit(settings["pvalue_tie_rule"]).alias("pvalue_tie_rule"))
+        if "ranking_tie_rule" in settings:
+            extra = extra.with_columns(pl.lit(settings["ranking_tie_rule"]).alias("ranking_tie_rule"))
+        return extra.write_csv()
+    short = _short(frame)
+    cells = [[_num(v, float_digits) for v in row] for row in short.iter_rows()]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(short.columns) + " |",
+                 "| " + " | ".join("---:" if t.is_numeric() else "---" for t in short.dtypes) + " |"]
+        lines += ["| " + " | ".join(r) + " |" for r in cells]
+        lines += [""] + [f"- {line}" for line in _footer(settings)]
+        return "\n".join(lines) + "\n"
+    if fmt == "latex":
+        def esc(text: str) -> str:
+            table = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#",
+                     "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
+            return "".join(table.get(ch, ch) for ch in text)
+        spec = "".join("r" if t.is_numeric() else "l" for t in short.dtypes)
+        lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(esc(c) for c in short.columns) + r" \\",
+                 r"\midrule"]
+        lines += [" & ".join(esc(c) for c in r) + r" \\" for r in cells]
+        lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings)]
+        return "\n".join(lines) + "\n"
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title or "paired comparison vs baseline (delta = system - baseline)")
+    for name, dtype in short.schema.items():
+        table.add_column(name, justify="right" if dtype.is_numeric() else "left")
+    for r in cells:
+        table.add_row(*r)
+    buf = io.StringIO()
+    Console(file=buf, width=max(100, 12 * len(short.columns)), soft_wrap=False, no_color=True,
+            highlight=False).print(table)
+    return buf.getvalue() + "\n".join(_footer(settings)) + "\n"
