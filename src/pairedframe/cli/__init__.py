@@ -1,6 +1,7 @@
 """Command-line interface: ``pairedframe evaluate | compare | example | ...``."""
 
 from pairedframe.cli import evaluate_cmd, example_cmd  # noqa: F401  (registers the subcommands)
+from pairedframe.cli import compare_cmd  # noqa: F401,E402  (registers compare)
 from pairedframe.cli.app import app
 
 

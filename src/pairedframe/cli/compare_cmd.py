@@ -1,0 +1,130 @@
+"""``pairedframe compare QRELS RUN_A RUN_B [RUN ...]``: paired comparison against a baseline, with a CI gate."""
+
+from __future__ import annotations
+
+import re
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+
+from pairedframe.cli.app import app, friendly_errors
+from pairedframe.compare import compare, worst_queries
+from pairedframe.evaluate import evaluate
+from pairedframe.io import system_name_from_path
+from pairedframe.measures import parse_measure
+from pairedframe.report.compare import FORMATS, format_comparison
+
+EXIT_GATE = 1
+_GATE = re.compile(r"^\s*(?P<measure>[^<>=\s]+)\s*(?P<op><=|>=|<|>)\s*(?P<value>[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)\s*$")
+_OPS = {"<": lambda x, t: x < t, "<=": lambda x, t: x <= t, ">": lambda x, t: x > t, ">=": lambda x, t: x >= t}
+_GATE_COLUMN = {"delta": "delta", "ci-low": "ci_low", "ci-high": "ci_high"}
+
+#: Resampling work (queries x resamples x comparisons) above which a progress bar is shown in a terminal.
+PROGRESS_MIN_WORK = 20_000_000
+
+
+def parse_gate(text: str, rel_level: int) -> tuple[str, str, float]:
+    """``'nDCG@10 < -0.01'`` -> (resolved measure name, operator, threshold)."""
+    m = _GATE.match(text)
+    if not m:
+        raise ValueError(f"--fail-if {text!r}: expected 'MEASURE OP NUMBER' with OP one of <, <=, >, >= "
+                         "(e.g. 'nDCG@10 < -0.01')")
+    measures = parse_measure(m["measure"])
+    if len(measures) != 1:
+        raise ValueError(f"--fail-if {text!r}: {m['measure']!r} names {len(measures)} measures; name one")
+    return measures[0].resolved(rel_level).name, m["op"], float(m["value"])
+
+
+def _progress_context(total_work: int):
+    """A rich progress bar on stderr, only in a terminal and for long resampling."""
+    if total_work < PROGRESS_MIN_WORK or not (sys.stderr.isatty() and sys.stdout.isatty()):
+        return nullcontext(None)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("resampling"), BarColumn(), TextColumn("{task.completed}/{task.total} comparisons"),
+                    TimeElapsedColumn(), transient=True, console=None)
+
+
+@app.command("compare")
+@friendly_errors
+def compare_cmd(
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
+    runs: Annotated[list[Path], typer.Argument(help="two or more run files; the first is the baseline unless --baseline")],
+    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
+    baseline: Annotated[str | None, typer.Option("--baseline", "-b", help="baseline system name (default: the first run)")] = None,
+    n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples and sign-flip patterns")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
+    test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
+    interval: Annotated[str | None, typer.Option("--interval", help="percentile | bca | t (default: percentile for randomization, t for t)")] = None,
+    confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the interval; alpha = 1 - level")] = 0.95,
+    alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",
+    fail_if: Annotated[list[str], typer.Option("--fail-if", help="gate, e.g. 'nDCG@10 < -0.01': exit 1 if it holds for any system; repeatable")] = [],  # noqa: B006
+    gate_on: Annotated[str, typer.Option("--gate-on", help="quantity the gate tests: delta | ci-low | ci-high")] = "delta",
+    worst: Annotated[int, typer.Option("--worst", help="worst queries printed when a gate fails")] = 5,
+    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
+    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
+    score_precision: Annotated[str, typer.Option("--score-precision", help="float64 (trec_eval 10) or float32 (trec_eval 9)")] = "float64",
+) -> None:
+    """Compare runs with a baseline query by query: delta, bootstrap CI, p-values (raw, Holm, BH), MDE, verdict.
+
+    Exit codes: 0 = done (no gate violated), 1 = a --fail-if gate holds, 2 = error.
+    """
+    if len(runs) < 2:
+        raise ValueError("compare needs at least two runs (the baseline and one system)")
+    if fmt not in FORMATS:
+        raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if gate_on not in _GATE_COLUMN:
+        raise ValueError(f"--gate-on must be delta, ci-low or ci-high, got {gate_on!r}")
+    if not measure:
+        raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
+    gates = [parse_gate(g, rel_level) for g in fail_if]
+    names = [system_name_from_path(r) for r in runs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"runs must have distinct names, got {names}")
+    base = baseline if baseline is not None else names[0]
+    if base not in names:
+        raise ValueError(f"--baseline {base!r} is not one of the runs {names}")
+    ev = evaluate([str(r) for r in runs], str(qrels), measure, complete=complete, rel_level=rel_level,
+                  score_precision=score_precision)  # type: ignore[arg-type]
+    measure_names = [m.name for m in ev.measures]
+    for name, _, _ in gates:
+        if name not in measure_names:
+            raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
+    systems = [n for n in names if n != base]
+    n_q = ev.per_query["qid"].n_unique()
+    work = n_q * n_resamples * len(systems) * len(measure_names)
+    with _progress_context(work) as bar:
+        callback = None
+        if bar is not None:
+            task = bar.add_task("resampling", total=len(systems) * len(measure_names))
+            callback = lambda done, total: bar.update(task, completed=done)  # noqa: E731
+        result = compare(ev, baseline=base, systems=systems, measures=measure_names, n_resamples=n_resamples,
+                         confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
+                         seed=seed, interval=interval, progress=callback)  # type: ignore[arg-type]
+    sys.stdout.write(format_comparison(result, fmt, evaluation_settings=ev.settings))
+    if not gates:
+        return
+    column = _GATE_COLUMN[gate_on]
+    violated = []
+    for name, op, threshold in gates:
+        rows = result.filter(pl.col("measure") == name)
+        for row in rows.iter_rows(named=True):
+            if _OPS[op](row[column], threshold):
+                violated.append((row, name, op, threshold))
+    if not violated:
+        typer.echo(f"gate passed: {len(gates)} condition(s) on {column}", err=True)
+        return
+    for row, name, op, threshold in violated:
+        typer.echo(f"GATE FAILED: {row['system']} {name}: {column} = {row[column]:+.4f} {op} {threshold:g} "
+                   f"(mean {row['system_mean']:.4f} vs baseline {base} {row['baseline_mean']:.4f}, "
+                   f"delta {row['delta']:+.4f}, CI [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}], "
+                   f"n = {row['n_queries']})", err=True)
+        w = worst_queries(ev, baseline=base, systems=[row["system"]], measures=[name], k=worst)
+        for q in w.iter_rows(named=True):
+            typer.echo(f"  worst #{q['rank']}: qid {q['qid']}: {q['a']:.4f} -> {q['b']:.4f} ({q['delta']:+.4f})", err=True)
+    raise typer.Exit(EXIT_GATE)
