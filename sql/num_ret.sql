@@ -1,4 +1,2 @@
 -- num_ret (trec_eval m_num_ret.c): retrieved documents after the depth cut; summed over queries.
-WITH n AS (SELECT system, qid, count(*) AS n FROM pf_ranked GROUP BY system, qid)
-SELECT q.system, q.qid, CAST(coalesce(n.n, 0) AS DOUBLE) AS value
-FROM pf_queries q LEFT JOIN n ON q.system = n.system AND q.qid = n.qid
+SELECT system, qid, CAST(num_ret AS DOUBLE) AS value FROM pf_queries

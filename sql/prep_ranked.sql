@@ -1,10 +1,12 @@
--- Step 2: the ranked, judged run: one row per retrieved document of an evaluated query.
+-- Step 2: the ranked, judged run: one row per retrieved document that has a grade >= 0 in the qrels
+-- (only those can change a measure; unjudged documents and negative grades count as non-relevant
+-- and non-judged, and num_ret comes from pf_queries).
 -- Ranking rule (trec_eval): score descending, then docno descending in byte order; the file's rank
 -- column and line order are ignored. $float32 = true compares scores after rounding them to 32-bit
 -- floats (trec_eval 9 / pytrec_eval stored scores as float). $depth cuts each ranking (trec_eval -M).
--- Columns: rank (1-based), rel (NULL when unjudged), is_rel (rel >= $rel_level), is_judged_nonrel
--- (0 <= rel < $rel_level), gain (the grade when > 0, else 0), num_rel and num_nonrel of the query,
--- rel_cum / nonrel_cum (relevant / judged non-relevant documents at ranks <= rank).
+-- Columns: rank (1-based, among all retrieved documents), rel, is_rel (rel >= $rel_level),
+-- is_judged_nonrel (0 <= rel < $rel_level), gain (the grade when > 0, else 0), num_rel and num_nonrel
+-- of the query, rel_cum / nonrel_cum (relevant / judged non-relevant documents at ranks <= rank).
 CREATE OR REPLACE TEMP TABLE pf_ranked AS
 WITH ordered AS (
     SELECT r.system, r.qid, r.docno,
@@ -17,17 +19,14 @@ WITH ordered AS (
 ),
 judged AS (
     SELECT o.system, o.qid, o.docno, o.rank, j.rel,
-           coalesce(j.rel >= $rel_level, false) AS is_rel,
-           coalesce(j.rel >= 0 AND j.rel < $rel_level, false) AS is_judged_nonrel,
-           CAST(CASE WHEN j.rel > 0 THEN j.rel ELSE 0 END AS DOUBLE) AS gain,
-           q.num_rel, q.num_nonrel
-    FROM ordered o
-    JOIN pf_queries q ON o.system = q.system AND o.qid = q.qid
-    LEFT JOIN pf_qrels j ON o.qid = j.qid AND o.docno = j.docno
-    WHERE $depth IS NULL OR o.rank <= $depth
+           j.rel >= $rel_level AS is_rel,
+           j.rel < $rel_level AS is_judged_nonrel,
+           CAST(CASE WHEN j.rel > 0 THEN j.rel ELSE 0 END AS DOUBLE) AS gain
+    FROM ordered o JOIN pf_qrels j ON o.qid = j.qid AND o.docno = j.docno
+    WHERE j.rel >= 0 AND ($depth IS NULL OR o.rank <= $depth)
 )
-SELECT *,
-       sum(CAST(is_rel AS INTEGER)) OVER w AS rel_cum,
-       sum(CAST(is_judged_nonrel AS INTEGER)) OVER w AS nonrel_cum
-FROM judged
-WINDOW w AS (PARTITION BY system, qid ORDER BY rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW);
+SELECT j.*, q.num_rel, q.num_nonrel,
+       sum(CAST(j.is_rel AS INTEGER)) OVER w AS rel_cum,
+       sum(CAST(j.is_judged_nonrel AS INTEGER)) OVER w AS nonrel_cum
+FROM judged j JOIN pf_queries q ON j.system = q.system AND j.qid = q.qid
+WINDOW w AS (PARTITION BY j.system, j.qid ORDER BY j.rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW);

@@ -48,6 +48,7 @@ class DuckDBEngine:
                  options: EvalOptions) -> pl.DataFrame:
         con = self._con if self._con is not None else duckdb.connect()
         try:
+            con.sql("SET enable_progress_bar = false")
             con.register("pf_run", run)
             con.register("pf_qrels", qrels)
             parts = []

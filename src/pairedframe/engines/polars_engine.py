@@ -15,26 +15,30 @@ def build_context(run: pl.DataFrame, qrels: pl.DataFrame, *, rel_level: int, opt
     judged = (qrels.lazy().group_by("qid").agg(
         (pl.col("rel") >= rel_level).sum().alias("num_rel"),
         ((pl.col("rel") >= 0) & (pl.col("rel") < rel_level)).sum().alias("num_nonrel")))
+    retrieved = run.lazy().group_by(KEYS).agg(pl.len().alias("n"))
     if options.complete:
-        queries = run.lazy().select("system").unique().join(judged, how="cross")
+        queries = (run.lazy().select("system").unique().join(judged, how="cross")
+                   .join(retrieved, on=KEYS, how="left").with_columns(pl.col("n").fill_null(0)))
     else:
-        queries = run.lazy().select(KEYS).unique().join(judged, on="qid", how="inner")
-    queries = queries.select(*KEYS, pl.col("num_rel").cast(pl.Int64), pl.col("num_nonrel").cast(pl.Int64)).collect().lazy()
+        queries = retrieved.join(judged, on="qid", how="inner")
+    num_ret = pl.col("n") if options.depth is None else pl.min_horizontal(pl.col("n"), options.depth)
+    queries = queries.select(*KEYS, pl.col("num_rel").cast(pl.Int64), pl.col("num_nonrel").cast(pl.Int64),
+                             num_ret.cast(pl.Int64).alias("num_ret")).collect().lazy()
     score = pl.col("score")
     if options.score_precision == "float32":
         score = score.cast(pl.Float32).cast(pl.Float64)
-    ranked = (run.lazy().join(queries, on=KEYS, how="semi")
+    ranked = (run.lazy().join(queries.select(KEYS), on=KEYS, how="semi")
               .with_columns(score.alias("_key"))
               .sort(["system", "qid", "_key", "docno"], descending=[False, False, True, True])
               .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over(KEYS).alias("rank")))
     if options.depth is not None:
         ranked = ranked.filter(pl.col("rank") <= options.depth)
     rel = pl.col("rel")
-    ranked = (ranked.join(queries, on=KEYS, how="inner")
-              .join(qrels.lazy(), on=["qid", "docno"], how="left")
+    ranked = (ranked.join(qrels.lazy().filter(rel >= 0), on=["qid", "docno"], how="inner")
+              .join(queries, on=KEYS, how="inner")
               .select(*KEYS, "docno", "rank", "rel",
-                      (rel >= rel_level).fill_null(False).alias("is_rel"),
-                      ((rel >= 0) & (rel < rel_level)).fill_null(False).alias("is_judged_nonrel"),
+                      (rel >= rel_level).alias("is_rel"),
+                      (rel < rel_level).alias("is_judged_nonrel"),
                       pl.when(rel > 0).then(rel).otherwise(0).cast(pl.Float64).alias("gain"),
                       "num_rel", "num_nonrel")
               .sort(["system", "qid", "rank"])

@@ -61,6 +61,9 @@ def _normalise_columns(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _check_unique(frame: pl.DataFrame, keys: list[str], what: str) -> None:
+    last, groups = keys[-1], keys[:-1]
+    if not frame.select(pl.col(last).is_duplicated().over(groups).any()).item():
+        return
     dup = frame.filter(pl.struct(keys).is_duplicated())
     if dup.height:
         row = dup.row(0, named=True)

@@ -25,10 +25,12 @@ DEFAULT_REL_LEVEL = 1
 class PolarsContext:
     """Inputs of a family's polars implementation (all lazy frames).
 
-    ranked : system, qid, docno, rank (1-based, trec_eval order, cut at depth), rel (null when
-             unjudged), gain (float, 0 for unjudged or grade <= 0), is_rel (rel >= level),
-             is_judged_nonrel (0 <= rel < level), rel_cum, nonrel_cum (counts at ranks <= rank).
-    queries : system, qid, num_rel, num_nonrel: the evaluated query set.
+    ranked : one row per retrieved document with a grade >= 0 in the qrels (unjudged documents and
+             negative grades cannot change any measure): system, qid, docno, rank (1-based among
+             all retrieved documents, trec_eval order, cut at depth), rel, gain (float, grade when
+             > 0 else 0), is_rel (rel >= level), is_judged_nonrel (rel < level), num_rel,
+             num_nonrel, rel_cum, nonrel_cum (counts at ranks <= rank).
+    queries : system, qid, num_rel, num_nonrel, num_ret: the evaluated query set.
     ideal : qid, irank, gain: the qrels' positive gains sorted descending (ideal ranking).
     """
 

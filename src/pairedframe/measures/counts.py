@@ -19,7 +19,7 @@ def num_q(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
         aggregate="sum", uses_rel=False, trec_order=10, empty_value="0")
 def num_ret(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Number of retrieved documents (after the depth cut), summed over queries. Source: m_num_ret.c."""
-    return per_query(ctx, pl.col("n"), n=pl.len())
+    return per_query(ctx, pl.col("num_ret"))
 
 
 @family(key="NumRel", aliases=("num_rel",), trec_name="num_rel", sql_file="num_rel.sql", cutoff="none",
