@@ -26,9 +26,12 @@ default, so the verdicts of a whole call control the family-wise error rate):
 ``"inconclusive"``
     ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
     the observed size; this is *not* evidence of no difference.
-``"no detectable difference"``
-    ``p >= alpha`` although ``mde <= |delta|`` (rare: the test and the normal power approximation
-    disagree).  Still not a proof of equivalence -- use an equivalence test for that.
+``"not significant"``
+    ``p >= alpha`` although ``mde <= |delta|``: the observed effect is large for this sample size, yet
+    the test did not reject.  Typical causes: the resolution of a Monte-Carlo p-value (never below
+    ``1/(n_resamples+1)``) after a correction over many comparisons -- :func:`compare` warns when no row
+    can reach significance -- or heavy tails.  Raise ``n_resamples`` or use ``test="t"``.  Never read it
+    as "no difference" (that needs an equivalence test).
 ``"identical"``
     every paired delta is exactly 0.
 """
@@ -64,7 +67,7 @@ QUERY_SET_POLICY = ("paired over the queries measured for both systems (inner jo
 PVALUE_TIE_RULE = ("sign-flip null statistics with |T*| >= |T| - 100*eps*max(|T|, mean|d|) count as extreme; "
                    "p = (b+1)/(m+1), or b/2^n when all 2^n sign patterns are enumerated")
 WIN_RULE = "win: b > a, loss: b < a, tie: b == a (exact float equality)"
-VERDICTS = ("better", "worse", "inconclusive", "no detectable difference", "identical")
+VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
 
 _TESTS = ("randomization", "t")
 _INTERVALS = ("percentile", "bca", "t")
@@ -178,7 +181,7 @@ def _verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float) -
         return "better" if delta > 0 else "worse"
     if mde > abs(delta):
         return "inconclusive"
-    return "no detectable difference"
+    return "not significant"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -506,6 +509,16 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         p_bh[sel] = benjamini_hochberg(pv[sel])
     adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
     alpha = 1.0 - opt.confidence_level
+    if opt.test == "randomization" and verdict_on != "pvalue" and not exact.all():
+        floor = {"pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
+        sizes = np.bincount(fam_ids)
+        smallest = sizes[fam_ids] / (opt.n_resamples + 1)   # Holm/BH value of the smallest possible p
+        if np.all(smallest >= alpha) and np.all(floor >= alpha):
+            warnings.warn(
+                f"no comparison can be significant: the smallest Monte-Carlo p-value is 1/(n_resamples+1) = "
+                f"{1 / (opt.n_resamples + 1):.2g} and {verdict_on} multiplies it by up to {int(sizes.max())} "
+                f"comparisons; use n_resamples >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
+                UserWarning, stacklevel=2)
     nonzero = rows["_nonzero"].to_numpy()
     verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
                          not bool(nonzero[i]), alpha) for i in range(k_total)]

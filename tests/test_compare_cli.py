@@ -1,0 +1,97 @@
+"""``pairedframe compare``: formats, gate exit codes, errors (exit 2, no traceback)."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from pairedframe.cli import app
+from pairedframe.example import example_paths
+
+QRELS, RUNS = example_paths()
+BASE = [str(QRELS), str(RUNS[0]), str(RUNS[1])]
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, ["compare", *BASE, *args])
+
+
+def test_json_names_settings_and_matches_python():
+    import pairedframe as pf
+    from pairedframe.compare import compare
+
+    res = run("-m", "nDCG@10", "-m", "AP", "-B", "999", "--seed", "3", "-f", "json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    s = data["settings"]
+    assert s["test"] == "randomization" and s["n_resamples"] == 999 and s["seed"] == 3
+    assert "pvalue_tie_rule" in s and "pairing" in s and "ranking_tie_rule" in s
+    ev = pf.evaluate([str(r) for r in RUNS], str(QRELS), ["nDCG@10", "AP"])
+    want = compare(ev, baseline="bm25", n_resamples=999, seed=3)
+    assert [r["ci_low"] for r in data["rows"]] == want["ci_low"].to_list()
+    assert [r["pvalue"] for r in data["rows"]] == want["pvalue"].to_list()
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "markdown", "latex"])
+def test_formats_name_test_resamples_seed(fmt):
+    res = run("-m", "nDCG@10", "-B", "500", "--seed", "9", "-f", fmt)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "randomization" in out and "500" in out and "docno descending" in out
+    assert "inner join" in out
+    if fmt == "csv":
+        assert "seed" in out.splitlines()[0]
+
+
+def test_gate_exit_codes():
+    ok = run("-m", "nDCG@10", "-B", "500", "--fail-if", "nDCG@10 < -0.01")
+    assert ok.exit_code == 0, ok.output
+    bad = run("-m", "nDCG@10", "-B", "500", "--fail-if", "nDCG@10 < 0.07")
+    assert bad.exit_code == 1
+    assert "GATE FAILED" in bad.stderr and "vs baseline bm25" in bad.stderr and "worst #1" in bad.stderr
+    # on the CI bound: the lower bound (~0.006) is below 0.01, the delta (~0.061) is not
+    assert run("-m", "nDCG@10", "-B", "500", "--fail-if", "ndcg_cut_10 < 0.01").exit_code == 0
+    assert run("-m", "nDCG@10", "-B", "500", "--fail-if", "nDCG@10 < 0.01", "--gate-on", "ci-low").exit_code == 1
+
+
+def test_baseline_option_swaps_sign():
+    a = json.loads(run("-m", "AP", "-B", "300", "-f", "json").stdout)["rows"][0]
+    b = json.loads(run("-m", "AP", "-B", "300", "-f", "json", "--baseline", "reranker").stdout)["rows"][0]
+    assert b["system"] == "bm25" and b["delta"] == pytest.approx(-a["delta"], abs=1e-15)
+
+
+@pytest.mark.parametrize("args", [["-m", "AP", "--fail-if", "AP <> 1"], ["-m", "AP", "--fail-if", "nDCG@10 < 0"],
+                                  ["-m", "AP", "--baseline", "nope"], ["-m", "AP", "--test", "wilcoxon"],
+                                  ["-m", "AP", "-f", "xml"], []])
+def test_errors_exit_2_without_traceback(args):
+    res = run(*args)
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output and "error" in res.stderr
+
+
+def test_t_test_option():
+    res = run("-m", "AP", "--test", "t", "-f", "csv")
+    assert res.exit_code == 0
+    frame = pl.read_csv(res.stdout.encode())
+    assert frame["test"][0] == "t" and frame["interval"][0] == "t"
+
+
+def test_no_progress_bar_in_pipes(tmp_path):
+    import subprocess
+    import sys
+
+    code = "from pairedframe.cli import main; main()"
+    proc = subprocess.run([sys.executable, "-c", code, "compare", *BASE, "-m", "AP", "-B", "200000", "-f", "csv"],
+                          capture_output=True, text=True, env={"PYTHONPATH": "src", "PATH": ""}, cwd=str(__import__("pathlib").Path(__file__).parents[1]))
+    assert proc.returncode == 0, proc.stderr
+    assert "resampling" not in proc.stderr and "\x1b[" not in proc.stderr + proc.stdout
+
+
+def test_example_prints_comparison():
+    res = runner.invoke(app, ["example"])
+    assert res.exit_code == 0, res.output
+    assert "reranker vs bm25" in res.stdout and "verdict" in res.stdout

@@ -1,0 +1,59 @@
+"""Real input: every TREC DL 2021 passage run against p_bm25 on nDCG@10 and AP, from the files."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def dl21(shared_data):
+    folder = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
+    runs = sorted((folder / "passages-runs").glob("*.gz"))
+    if len(runs) != 63:
+        pytest.skip(f"expected 63 DL-2021 runs, found {len(runs)}")
+    return folder / "qrels-pass.txt", runs
+
+
+def test_dl21_all_runs_vs_bm25_python_and_cli(dl21):
+    import pairedframe as pf
+    from pairedframe.cli import app
+    from pairedframe.compare import compare
+
+    qrels, runs = dl21
+    ev = pf.evaluate([str(r) for r in runs], str(qrels), ["nDCG@10", "AP"])
+    with pytest.warns(UserWarning, match="no comparison can be significant"):
+        res = compare(ev, baseline="p_bm25", n_resamples=2000)     # 124 comparisons, p >= 1/2001
+    assert res.height == 62 * 2
+    assert res["n_queries"].unique().to_list() == [53]
+    bm = res.filter(pl.col("measure") == "nDCG@10")["baseline_mean"].unique()
+    assert bm.len() == 1 and bm[0] == pytest.approx(0.4458, abs=5e-5)           # README sanity value
+    assert res.filter(pl.col("measure") == "AP")["baseline_mean"][0] == pytest.approx(0.2122, abs=5e-5)
+    pash = res.filter((pl.col("system") == "pash_f3") & (pl.col("measure") == "nDCG@10")).row(0, named=True)
+    assert pash["system_mean"] == pytest.approx(0.7494, abs=5e-5)
+    assert pash["verdict"] == "not significant" and pash["ci_low"] > 0.2 and pash["pvalue"] == 1 / 2001
+    weak = res.filter((pl.col("system") == "uogTrPCP") & (pl.col("measure") == "nDCG@10")).row(0, named=True)
+    assert weak["system_mean"] == pytest.approx(0.1389, abs=5e-5)
+    # the analytic t-test resolves small p-values, so Holm over 124 rows can reject
+    t = compare(ev, baseline="p_bm25", test="t")
+    verdicts = dict(zip(t["system"] + "/" + t["measure"], t["verdict"]))
+    assert verdicts["pash_f3/nDCG@10"] == "better" and verdicts["uogTrPCP/nDCG@10"] == "worse"
+    assert ((res["ci_low"] <= res["delta"]) & (res["delta"] <= res["ci_high"])).all()
+    assert (res["pvalue"] >= 1 / 2001).all() and (res["pvalue_holm"] >= res["pvalue"]).all()
+
+    cli = CliRunner().invoke(app, ["compare", str(qrels), str(runs[[r.name for r in runs].index("p_bm25.gz")]),
+                                   *[str(r) for r in runs if r.name != "p_bm25.gz"],
+                                   "-m", "nDCG@10", "-m", "AP", "-B", "2000", "-f", "json"])
+    assert cli.exit_code == 0, cli.output
+    rows = json.loads(cli.stdout)["rows"]
+    assert len(rows) == 124
+    got = pl.DataFrame(rows).select("system", "measure", "ci_low", "pvalue").sort("system", "measure")
+    want = res.select("system", "measure", "ci_low", "pvalue").sort("system", "measure")
+    assert got.select("system", "measure").equals(want.select("system", "measure"))
+    assert got["pvalue"].to_list() == want["pvalue"].to_list()
+    assert got["ci_low"].to_list() == pytest.approx(want["ci_low"].to_list(), rel=1e-12, abs=1e-15)
