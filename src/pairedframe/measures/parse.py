@@ -45,7 +45,7 @@ def known_names() -> list[str]:
         names.append(spec.trec_name if spec.trec_cut_name != spec.trec_name else f"{spec.trec_name}_10")
         if spec.trec_cut_name and spec.trec_cut_name != spec.trec_name:
             names.append(f"{spec.trec_cut_name}_10")
-    return names
+    return list(dict.fromkeys(names))
 
 
 def _unknown(name: str, why: str = "") -> UnknownMeasureError:
@@ -62,6 +62,10 @@ def _make(family: str, cutoff: int | None, rel: int | None, gain: str, text: str
         raise _unknown(text, f"{family} takes no cutoff")
     if spec.cutoff == "required" and cutoff is None:
         raise _unknown(text, f"{family} needs a cutoff, e.g. {family}@10")
+    if rel is not None and not spec.uses_rel:
+        raise _unknown(text, f"{family} does not use a relevance level (rel=)")
+    if gain != "linear" and not spec.uses_gain:
+        raise _unknown(text, f"{family} has no gain parameter")
     return Measure(family, cutoff, rel, gain)  # type: ignore[arg-type]
 
 
@@ -116,6 +120,8 @@ def parse_measure(text: str) -> list[Measure]:
             cutoffs = [match["cutoff"]] if match["cutoff"] else [c for c in match["list"].split(",") if c]
             return [_make(family, int(c), None, "linear", text) for c in cutoffs]
         if is_cut and spec.cutoff != "none":
+            if not spec.default_cutoffs:
+                raise _unknown(text, f"{match['name']} needs a cutoff, e.g. {match['name']}_10")
             return [_make(family, c, None, "linear", text) for c in spec.default_cutoffs]
         return [_make(family, None, None, "linear", text)]
     match = _IR_STYLE.match(text)
