@@ -1,0 +1,174 @@
+"""Measure names: ir_measures and trec_eval spellings parse to the same measures, canonical names
+round-trip, ``rel=`` and ``gain=`` parameters, trec_eval list forms, and helpful errors."""
+
+from __future__ import annotations
+
+import pytest
+
+import pairedframe as pf
+from pairedframe.errors import UnknownMeasureError
+from pairedframe.measures import REGISTRY, Measure, parse_measure, parse_measures
+
+# (ir_measures name, trec_eval name, expected canonical name)
+PAIRS = [
+    ("AP", "map", "AP"),
+    ("AP@100", "map_cut_100", "AP@100"),
+    ("nDCG", "ndcg", "nDCG"),
+    ("nDCG@10", "ndcg_cut_10", "nDCG@10"),
+    ("P@5", "P_5", "P@5"),
+    ("R@1000", "recall_1000", "R@1000"),
+    ("RR", "recip_rank", "RR"),
+    ("RR@10", "recip_rank_cut_10", "RR@10"),
+    ("Rprec", "Rprec", "Rprec"),
+    ("Success@5", "success_5", "Success@5"),
+    ("Bpref", "bpref", "Bpref"),
+    ("NumRet", "num_ret", "NumRet"),
+    ("NumRel", "num_rel", "NumRel"),
+    ("NumRelRet", "num_rel_ret", "NumRelRet"),
+    ("NumQ", "num_q", "NumQ"),
+]
+
+
+@pytest.mark.parametrize("ir_name, trec_name, canonical", PAIRS)
+def test_ir_measures_and_trec_eval_names_parse_alike(ir_name, trec_name, canonical):
+    a, b = parse_measure(ir_name), parse_measure(trec_name)
+    assert a == b and len(a) == 1
+    assert a[0].name == canonical
+    assert a[0].trec_name == trec_name
+
+
+def test_pairs_cover_every_family():
+    assert {parse_measure(ir)[0].family for ir, _, _ in PAIRS} == set(REGISTRY)
+
+
+@pytest.mark.parametrize("alias, canonical", [
+    ("ndcg@10", "nDCG@10"), ("NDCG@10", "nDCG@10"), ("map@10", "AP@10"), ("ap", "AP"),
+    ("MRR@10", "RR@10"), ("precision@10", "P@10"), ("recall@20", "R@20"), ("success@1", "Success@1"),
+    ("bpref", "Bpref"), ("  nDCG@10 ", "nDCG@10"),
+])
+def test_aliases_and_case(alias, canonical):
+    assert [m.name for m in parse_measure(alias)] == [canonical]
+
+
+def _every_measure() -> list[Measure]:
+    out = []
+    for key, spec in REGISTRY.items():
+        cutoffs = {"none": (None,), "optional": (None, 7), "required": (7,)}[spec.cutoff]
+        rels = (None, 2, 0) if spec.uses_rel else (None,)
+        gains = ("linear", "exp") if spec.uses_gain else ("linear",)
+        out += [Measure(key, k, r, g) for k in cutoffs for r in rels for g in gains]
+    return out
+
+
+@pytest.mark.parametrize("measure", _every_measure(), ids=str)
+def test_canonical_name_round_trips(measure):
+    assert parse_measure(measure.name) == [measure]
+
+
+@pytest.mark.parametrize("measure", [m for m in _every_measure() if m.rel is None and m.gain == "linear"], ids=str)
+def test_trec_name_round_trips(measure):
+    assert parse_measure(measure.trec_name) == [measure]
+
+
+def test_rel_in_names():
+    (m,) = parse_measure("AP(rel=2)@100")
+    assert (m.family, m.cutoff, m.rel) == ("AP", 100, 2)
+    assert m.name == "AP(rel=2)@100" and m.trec_name == "map_cut_100"
+    assert parse_measure("P(rel=2)@5")[0].rel == 2
+    # rel=1 is the default level: its canonical name has no parameter once resolved.
+    assert parse_measure("AP(rel=1)")[0].resolved(1).name == "AP"
+    # A name's rel wins over the call's rel_level; a name without rel takes the level.
+    assert parse_measure("AP(rel=2)")[0].resolved(1).rel == 2
+    assert parse_measure("AP")[0].resolved(3).name == "AP(rel=3)"
+    assert parse_measure("nDCG@10")[0].resolved(3).name == "nDCG@10"  # nDCG ignores the level
+
+
+def test_gain_in_names():
+    (m,) = parse_measure("nDCG(gain=exp)@10")
+    assert (m.family, m.cutoff, m.gain) == ("nDCG", 10, "exp")
+    assert parse_measure("nDCG(gain=linear)@10") == parse_measure("nDCG@10")
+
+
+@pytest.mark.parametrize("text, names", [
+    ("ndcg_cut.10,20", ["nDCG@10", "nDCG@20"]),
+    ("P.5,10", ["P@5", "P@10"]),
+    ("recall.20,2000", ["R@20", "R@2000"]),
+    ("success.2,5,20", ["Success@2", "Success@5", "Success@20"]),
+    ("map_cut.7", ["AP@7"]),
+    ("P", [f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]),
+    ("ndcg_cut", [f"nDCG@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]),
+    ("success", ["Success@1", "Success@5", "Success@10"]),
+])
+def test_trec_eval_list_forms(text, names):
+    assert [m.name for m in parse_measure(text)] == names
+
+
+def test_official_set_is_trec_eval_default():
+    names = [m.trec_name for m in parse_measure("official")]
+    assert names[:8] == ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank"]
+    assert names[8:] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+
+
+def test_parse_measures_drops_repeats_and_keeps_order():
+    ms = parse_measures(["ndcg_cut_10", "nDCG@10", "map", "P.5,10", "P_5"])
+    assert [m.name for m in ms] == ["nDCG@10", "AP", "P@5", "P@10"]
+    assert parse_measures(Measure("AP")) == [Measure("AP")]
+
+
+@pytest.mark.parametrize("text, suggestion", [
+    ("ndgc_cut_10", "ndcg_cut_10"),
+    ("nDGC@10", "nDCG@10"),
+    ("recal_100", "recall_10"),
+    ("recip_rnk", "recip_rank"),
+    ("bperf", "bpref"),
+])
+def test_unknown_names_suggest_close_matches(text, suggestion):
+    with pytest.raises(UnknownMeasureError, match="did you mean") as exc:
+        parse_measure(text)
+    assert suggestion in str(exc.value)
+    assert repr(text) in str(exc.value)
+
+
+@pytest.mark.parametrize("text, why", [
+    ("P", None), ("P@0", "positive"), ("P_0", "positive"), ("Rprec@10", "no cutoff"),
+    ("recip_rank_10", "no cutoff"), ("bpref_5", "no cutoff"), ("AP(rel=x)", "bad parameter"),
+    ("AP(foo=1)", "bad parameter"), ("nDCG(gain=log)@10", "bad parameter"), ("P@5@5", None),
+    ("ERR@10", None), ("", None), ("recip_rank_cut", "needs a cutoff"),
+    ("nDCG(rel=2)@10", "relevance level"), ("NumRet(rel=2)", "relevance level"),
+    ("AP(gain=exp)", "gain"),
+])
+def test_invalid_names_raise(text, why):
+    if text == "P":
+        assert len(parse_measure(text)) == 9  # a bare trec family expands; not an error
+        with pytest.raises(UnknownMeasureError, match="needs a cutoff"):
+            parse_measure("P()")
+        return
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure(text)
+    if why:
+        assert why in str(exc.value)
+
+
+def test_no_measures_is_an_error():
+    with pytest.raises(UnknownMeasureError, match="no measures"):
+        parse_measures([])
+
+
+def test_suggestions_have_no_repeats():
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure("Rprek")
+    hint = str(exc.value).split("did you mean ", 1)[1].rstrip("?")
+    names = [n.strip() for n in hint.split(",")]
+    assert len(names) == len(set(names)), names
+
+
+def test_evaluate_reports_resolved_names(tmp_path):
+    run = tmp_path / "run"
+    run.write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n1 0 b 2\n")
+    result = pf.evaluate(run, qrels, ["map", "AP(rel=1)", "P_1", "ndcg_cut_2"], rel_level=2)
+    assert [m.name for m in result.measures] == ["AP(rel=2)", "AP", "P(rel=2)@1", "nDCG@2"]
+    values = dict(result.per_query.select("measure", "value").iter_rows())
+    assert values == {"AP(rel=2)": 0.5, "AP": 1.0, "P(rel=2)@1": 0.0, "nDCG@2": pytest.approx(
+        (1 + 2 / 1.5849625007211563) / (2 + 1 / 1.5849625007211563), abs=1e-15)}
