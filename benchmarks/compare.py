@@ -1,0 +1,144 @@
+"""Benchmark: pairedframe's paired bootstrap / sign-flip kernels vs scipy and ranx.
+
+Usage::
+
+    PYTHONPATH=src python benchmarks/compare.py --n-queries 7000 --n-resamples 10000
+    PYTHONPATH=src python benchmarks/compare.py --quick          # tiny sizes (CI smoke run)
+
+Every measurement runs in its own subprocess (``--worker NAME``) so peak memory (``ru_maxrss`` of
+that process, and the tracemalloc peak of the timed call, which numpy reports to) is not polluted
+by the others.  Time is the best of ``--repeat`` runs after one warm-up call (the warm-up also
+compiles ranx's numba code).
+
+Targets (issue 3, 2-core machine, n = 7000, B = 10000): bootstrap <= 0.5 s (1 measure), <= 1 s
+(10 measures, shared index), sign-flip <= 0.3 s (1 measure), peak <= 300 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+WORKERS = ["pf_bootstrap_1", "pf_bootstrap_10", "pf_signflip_1", "pf_signflip_10", "pf_compare_frame_1",
+           "scipy_bootstrap_1", "scipy_bootstrap_10", "scipy_permutation_1", "ranx_fisher_1"]
+TARGETS = {"pf_bootstrap_1": 0.5, "pf_bootstrap_10": 1.0, "pf_signflip_1": 0.3}
+
+
+def _data(n: int, k: int) -> np.ndarray:
+    rng = np.random.default_rng(12345)
+    a = rng.uniform(0, 1, size=(n, k))
+    return np.clip(a + rng.normal(0.01, 0.2, size=(n, k)), 0, 1) - a
+
+
+def _job(name: str, n: int, B: int):
+    """Return a zero-argument callable doing the measured work."""
+    if name.startswith("pf_"):
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    if name in ("pf_bootstrap_1", "pf_bootstrap_10"):
+        from pairedframe.stats.bootstrap import bootstrap_mean_many
+        D = _data(n, 1 if name.endswith("_1") else 10)
+        return lambda: bootstrap_mean_many(D, n_resamples=B, rng=0)
+    if name in ("pf_signflip_1", "pf_signflip_10"):
+        from pairedframe.stats.randomization import sign_flip_test_many
+        D = _data(n, 1 if name.endswith("_1") else 10)
+        return lambda: sign_flip_test_many(D, n_resamples=B, rng=0)
+    if name == "pf_compare_frame_1":
+        import polars as pl
+
+        from pairedframe.compare import compare
+        d = _data(n, 1)[:, 0]
+        a = np.random.default_rng(1).uniform(size=n)
+        qids = [f"q{i}" for i in range(n)]
+        frame = pl.DataFrame({"system": ["A"] * n + ["B"] * n, "qid": qids + qids, "measure": "m",
+                              "value": np.concatenate([a, a + d])})
+        return lambda: compare(frame, baseline="A", n_resamples=B)
+    if name in ("scipy_bootstrap_1", "scipy_bootstrap_10"):
+        from scipy import stats
+        D = _data(n, 1 if name.endswith("_1") else 10)
+        batch = max(1, 2**22 // n)
+
+        def run():
+            for c in range(D.shape[1]):
+                stats.bootstrap((D[:, c],), np.mean, n_resamples=B, method="percentile", batch=batch,
+                                rng=np.random.default_rng(0), vectorized=True)
+        return run
+    if name == "scipy_permutation_1":
+        from scipy import stats
+        d = _data(n, 1)[:, 0]
+        batch = max(1, 2**22 // n)
+        return lambda: stats.permutation_test((d,), lambda x, axis=-1: np.mean(x, axis=axis), vectorized=True,
+                                              permutation_type="samples", n_resamples=B, batch=batch,
+                                              rng=np.random.default_rng(0))
+    if name == "ranx_fisher_1":
+        from ranx.statistical_tests import fisher_randomization_test
+        d = _data(n, 1)[:, 0]
+        a = np.random.default_rng(1).uniform(size=n)
+        return lambda: fisher_randomization_test(a, a + d, n_permutations=B)
+    raise ValueError(name)
+
+
+def worker(name: str, n: int, B: int, repeat: int) -> dict:
+    job = _job(name, n, B)
+    job()  # warm-up (numba compilation for ranx, imports, page faults)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        job()
+        times.append(time.perf_counter() - t0)
+    tracemalloc.start()
+    job()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB -> MiB on Linux
+    return {"name": name, "seconds": min(times), "traced_peak_mb": peak / 2**20, "maxrss_mb": rss}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n-queries", type=int, default=7000)
+    ap.add_argument("--n-resamples", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="n=500, B=1000, 1 repeat (smoke run)")
+    ap.add_argument("--only", nargs="*", default=None, help="subset of " + ", ".join(WORKERS))
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.quick:
+        args.n_queries, args.n_resamples, args.repeat = 500, 1000, 1
+    if args.worker:
+        print(json.dumps(worker(args.worker, args.n_queries, args.n_resamples, args.repeat)))
+        return
+    results = {}
+    for name in args.only or WORKERS:
+        proc = subprocess.run([sys.executable, __file__, "--worker", name, "--n-queries", str(args.n_queries),
+                               "--n-resamples", str(args.n_resamples), "--repeat", str(args.repeat)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(f"{name}: skipped ({proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else 'failed'})")
+            continue
+        results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    print(f"n_queries = {args.n_queries}, n_resamples = {args.n_resamples}, best of {args.repeat}")
+    print(f"{'measurement':<22}{'seconds':>9}{'traced MB':>11}{'maxrss MB':>11}{'target s':>10}")
+    for name, r in results.items():
+        target = TARGETS.get(name)
+        flag = "" if target is None else (" ok" if r["seconds"] <= target else " MISSED")
+        print(f"{name:<22}{r['seconds']:>9.3f}{r['traced_peak_mb']:>11.1f}{r['maxrss_mb']:>11.1f}"
+              f"{'' if target is None else f'{target:>10.2f}'}{flag}")
+    ratios = [("scipy_bootstrap_1", "pf_bootstrap_1"), ("scipy_bootstrap_10", "pf_bootstrap_10"),
+              ("scipy_permutation_1", "pf_signflip_1"), ("ranx_fisher_1", "pf_signflip_1"),
+              ("pf_bootstrap_10", "pf_bootstrap_1")]
+    print("ratios (time of first / time of second):")
+    for x, y in ratios:
+        if x in results and y in results:
+            print(f"  {x} / {y} = {results[x]['seconds'] / results[y]['seconds']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
