@@ -1,0 +1,185 @@
+"""Every accepted input form (polars, pandas, pyarrow, DuckDB relation, pytrec_eval-style
+dict-of-dicts, paths) gives the same evaluation as the TREC files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.errors import DuplicateError, SchemaError
+
+MEASURES = ["AP", "nDCG@3", "P@2", "RR", "Rprec", "Bpref", "R@3", "Success@1", "NumRet", "NumRel",
+            "NumRelRet", "NumQ", "AP(rel=2)"]
+
+# Ties (q 007: b and c at 2.0), ids that look numeric, '#' in a docno, a judged query without
+# relevant documents (q 1), a retrieved-but-unjudged query (q 9), a negative grade.
+RUN_LINES = [
+    ("007", "a", 3.0), ("007", "b", 2.0), ("007", "c", 2.0), ("007", "D#1", -1.5),
+    ("7", "01", 0.25), ("7", "1", 0.5),
+    ("1", "a", 1.0), ("9", "a", 1.0),
+]
+QRELS_LINES = [("007", "c", 2), ("007", "D#1", 1), ("007", "a", -1), ("007", "z", 3),
+               ("7", "01", 1), ("7", "1", 0), ("1", "a", 0)]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> tuple[Path, Path]:
+    d = tmp_path_factory.mktemp("conv")
+    run = d / "sysA"
+    run.write_text("".join(f"{q} Q0 {doc} {i} {s!r} tag\n" for i, (q, doc, s) in enumerate(RUN_LINES)))
+    qrels = d / "qrels"
+    qrels.write_text("".join(f"{q} 0 {doc} {g}\n" for q, doc, g in QRELS_LINES))
+    return run, qrels
+
+
+@pytest.fixture(scope="module")
+def expected(files) -> pl.DataFrame:
+    run, qrels = files
+    return pf.evaluate(run, qrels, MEASURES).per_query
+
+
+def polars_run() -> pl.DataFrame:
+    return pl.DataFrame(RUN_LINES, schema={"qid": pl.String, "docno": pl.String, "score": pl.Float64},
+                        orient="row").with_columns(pl.lit("sysA").alias("system"))
+
+
+def polars_qrels() -> pl.DataFrame:
+    return pl.DataFrame(QRELS_LINES, schema={"qid": pl.String, "docno": pl.String, "rel": pl.Int64}, orient="row")
+
+
+def nested_run() -> dict:
+    out: dict = {}
+    for q, doc, s in RUN_LINES:
+        out.setdefault(q, {})[doc] = s
+    return out
+
+
+def nested_qrels() -> dict:
+    out: dict = {}
+    for q, doc, g in QRELS_LINES:
+        out.setdefault(q, {})[doc] = g
+    return out
+
+
+def _pandas(frame):
+    pytest.importorskip("pandas")
+    return frame.to_pandas()
+
+
+def _arrow(frame):
+    pytest.importorskip("pyarrow")
+    return frame.to_arrow()
+
+
+def _duckdb(frame):
+    con = duckdb.connect()
+    return con.sql("SELECT * FROM frame")
+
+
+CONVERTERS = {
+    "polars": lambda f: f,
+    "polars-lazy": lambda f: f.lazy(),
+    "pandas": _pandas,
+    "pyarrow": _arrow,
+    "duckdb": _duckdb,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CONVERTERS))
+def test_table_inputs_against_files(expected, kind):
+    convert = CONVERTERS[kind]
+    got = pf.evaluate(convert(polars_run()), convert(polars_qrels()), MEASURES).per_query
+    assert got.equals(expected)
+
+
+@pytest.mark.parametrize("kind", sorted(CONVERTERS))
+def test_ir_measures_column_names_against_files(expected, kind):
+    run = polars_run().rename({"qid": "query_id", "docno": "doc_id"})
+    qrels = polars_qrels().rename({"qid": "query_id", "docno": "doc_id", "rel": "relevance"})
+    convert = CONVERTERS[kind]
+    assert pf.evaluate(convert(run), convert(qrels), MEASURES).per_query.equals(expected)
+
+
+def test_pytrec_eval_dicts_against_files(expected):
+    run = pf.as_run(nested_run(), system="sysA")
+    got = pf.evaluate(run, nested_qrels(), MEASURES).per_query
+    assert got.equals(expected)
+
+
+def test_pytrec_eval_dicts_against_pytrec_eval(expected):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    evaluator = pytrec_eval.RelevanceEvaluator(nested_qrels(), {"map", "ndcg_cut", "recip_rank", "bpref"})
+    oracle = evaluator.evaluate(nested_run())
+    ours = {(q, m): v for _, q, m, v in expected.iter_rows()}
+    assert set(oracle) == {q for q, _ in ours}
+    for q, values in oracle.items():
+        assert ours[(q, "AP")] == pytest.approx(values["map"], abs=1e-12)
+        assert ours[(q, "RR")] == pytest.approx(values["recip_rank"], abs=1e-12)
+        assert ours[(q, "Bpref")] == pytest.approx(values["bpref"], abs=1e-12)
+
+
+def test_dict_with_integer_ids_and_float_grades_against_files(expected, files):
+    """pytrec_eval users often have int keys or float grades: ids become strings, 1.0 becomes 1."""
+    run = {"7": {"01": 0.25, "1": 0.5}}
+    qrels = {7: {"01": 1.0, 1: 0.0}}
+    got = pf.evaluate(pf.as_run(run, system="sysA"), qrels, MEASURES).per_query
+    assert got.equals(expected.filter(pl.col("qid") == "7"))
+
+
+def test_system_argument_for_a_single_table(expected):
+    run = polars_run().drop("system")
+    with pytest.raises(SchemaError, match="system"):
+        pf.as_run(run)
+    got = pf.evaluate(pf.as_run(run, system="sysA"), polars_qrels(), MEASURES).per_query
+    assert got.equals(expected)
+
+
+def test_integer_ids_from_tables_become_strings():
+    run = pl.DataFrame({"system": ["s"], "qid": [7], "docno": [1], "score": [1]})
+    qrels = pl.DataFrame({"qid": [7], "docno": [1], "rel": [1]})
+    table = pf.as_run(run)
+    assert table.schema == {"system": pl.String, "qid": pl.String, "docno": pl.String, "score": pl.Float64}
+    assert pf.evaluate(run, qrels, ["RR"]).per_query.rows() == [("s", "7", "RR", 1.0)]
+
+
+def test_several_systems_in_one_table_against_files(files, expected):
+    run, qrels = files
+    two = pl.concat([polars_run(), polars_run().with_columns(pl.lit("sysB").alias("system"))])
+    got = pf.evaluate(two, qrels, MEASURES).per_query
+    assert got.filter(pl.col("system") == "sysA").equals(expected)
+    assert got.filter(pl.col("system") == "sysB").drop("system").equals(expected.drop("system"))
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    (pl.DataFrame({"system": ["s"], "qid": ["1"], "docno": ["a"], "score": [float("nan")]}), SchemaError, "non-finite"),
+    (pl.DataFrame({"system": ["s"], "qid": ["1"], "docno": ["a"], "score": ["x"]}), SchemaError, "numbers"),
+    (pl.DataFrame({"system": ["s"], "qid": ["1"], "docno": ["a"]}), SchemaError, "score"),
+    (pl.DataFrame({"system": ["s"], "qid": [None], "docno": ["a"], "score": [1.0]},
+                  schema_overrides={"qid": pl.String}), SchemaError, "null"),
+    (pl.DataFrame({"system": ["s", "s"], "qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]}),
+     DuplicateError, "duplicate"),
+])
+def test_bad_run_tables(bad, error, match):
+    with pytest.raises(error, match=match):
+        pf.as_run(bad)
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    ({"1": {"a": 1.5}}, SchemaError, "integers"),
+    ({"1": {"a": "x"}}, SchemaError, "integers"),
+    (pl.DataFrame({"qid": ["1"], "docno": ["a"], "rel": [1.5]}), SchemaError, "integers"),
+    (pl.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "rel": [1, 0]}), DuplicateError, "duplicate"),
+    (pl.DataFrame({"qid": ["1"], "docno": ["a"]}), SchemaError, "rel"),
+])
+def test_bad_qrels_tables(bad, error, match):
+    with pytest.raises(error, match=match):
+        pf.as_qrels(bad)
+
+
+def test_unsupported_input_type():
+    with pytest.raises(TypeError, match="cannot read"):
+        pf.as_run(42)
