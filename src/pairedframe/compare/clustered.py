@@ -1,0 +1,423 @@
+"""Cluster-aware paired comparisons on per-query frames: cluster bootstrap CI, cluster sign-flip p, TOST.
+
+Queries that share a topic, a clip (five captions), or an original query (its intents) are not
+independent.  :func:`compare_clustered` pairs per-query values exactly as
+:func:`pairedframe.compare.compare` does (``delta = b - a`` over the queries measured for both
+systems) and then resamples whole *clusters*:
+
+- the interval is the cluster bootstrap percentile interval of the mean delta (draw ``G`` clusters
+  with replacement; statistic = sum of the drawn clusters' deltas / their number of queries);
+- the p-value is the cluster sign-flip test (each cluster's summed delta flips as one unit; exact
+  enumeration when ``2**G <= n_resamples``);
+- TOST equivalence at a margin and the minimum detectable difference use the cluster bootstrap
+  standard error.
+
+``G`` is the number of *distinct* cluster ids among the paired queries (never ``max id + 1``);
+cluster sizes may differ.
+
+Shared resample streams
+-----------------------
+Every comparison (system x keys x measure) with the same query set *and* the same partition of that
+set into clusters shares one cluster-index stream and one sign stream.  Clusters are put in a
+canonical order that depends only on the partition (by the code-point-smallest qid of each
+cluster), so relabelling clusters or reordering rows changes nothing, bit for bit.  The streams are
+
+- ``default_rng(keyed_seed_sequence(seed, key))`` for the bootstrap and
+- ``default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))`` for sign flips,
+
+with ``key = ("cluster", query_set_key(qids), partition_key)``, except that when every cluster holds
+one query the key is ``query_set_key(qids)`` -- the key :func:`~pairedframe.compare.compare` uses --
+so that with singleton clusters the results equal the plain comparison (see :func:`cluster_streams`).
+A comparison's resamples therefore depend only on the seed, its query set and its clusters, never
+on what else is in the call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from pairedframe.compare.paired import BASE_COLUMNS, _as_frame, _pair, _verdict
+from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot, _cluster_flip
+from pairedframe.stats.equivalence import minimum_detectable_difference, tost
+from pairedframe.stats.mcnemar import mcnemar_exact
+from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+
+__all__ = ["CLUSTER_POLICY", "compare_clustered", "cluster_streams", "cluster_layout", "attach_clusters"]
+
+CLUSTER_POLICY = ("clusters = distinct cluster ids among the paired queries; whole clusters resampled "
+                  "(bootstrap: ratio of drawn cluster sums to sizes; sign-flip: each cluster's summed delta "
+                  "flips as one); canonical cluster order by smallest qid; one stream per (query set, clusters)")
+
+
+# ----------------------------------------------------------------------------------------------
+# clusters as a partition of a query set
+# ----------------------------------------------------------------------------------------------
+
+def cluster_layout(qids: Sequence[str], clusters: Sequence[Any]) -> tuple[np.ndarray, list[list[str]]]:
+    """Canonical cluster order of a query set.
+
+    Parameters
+    ----------
+    qids : sequence of str, shape (n,)
+        Distinct query ids.
+    clusters : sequence, shape (n,)
+        Cluster id of each query (any hashable; only equality is used).
+
+    Returns
+    -------
+    codes : ndarray of intp, shape (n,)
+        Canonical cluster number ``0..G-1`` of each query: clusters are numbered in code-point order
+        of their smallest qid, so the numbering depends only on the partition, not on the labels.
+    members : list of G lists of str
+        The qids of each cluster, sorted, in canonical order.
+    """
+    groups: dict[Any, list[str]] = {}
+    for q, c in zip(qids, clusters):
+        groups.setdefault(c, []).append(str(q))
+    members = sorted((sorted(m) for m in groups.values()), key=lambda m: m[0])
+    where = {q: g for g, m in enumerate(members) for q in m}
+    codes = np.fromiter((where[str(q)] for q in qids), dtype=np.intp, count=len(qids))
+    return codes, members
+
+
+def _partition_key(members: list[list[str]]) -> bytes:
+    h = hashlib.blake2b(digest_size=32, person=b"pf-partition")
+    for m in members:
+        h.update(query_set_key(m))
+    return h.digest()
+
+
+def cluster_streams(seed: int, qids: Sequence[Any], clusters: Sequence[Any]
+                    ) -> tuple[np.random.Generator, np.random.Generator]:
+    """The (cluster bootstrap, cluster sign-flip) generators :func:`compare_clustered` uses.
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative user seed.
+    qids, clusters : sequences of shape (n,)
+        The paired queries of a comparison and their cluster ids.
+
+    Returns
+    -------
+    (numpy.random.Generator, numpy.random.Generator)
+        Keyed by the seed, the query set and the partition into clusters (module docstring).  With
+        singleton clusters these are exactly :func:`pairedframe.compare.resample_generators`.
+    """
+    qids = [str(q) for q in qids]
+    _, members = cluster_layout(qids, clusters)
+    qkey = query_set_key(qids)
+    key: Any = qkey if len(members) == len(qids) else ("cluster", qkey, _partition_key(members))
+    return (np.random.default_rng(keyed_seed_sequence(seed, key)),
+            np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key))))
+
+
+# ----------------------------------------------------------------------------------------------
+# attaching a cluster column
+# ----------------------------------------------------------------------------------------------
+
+def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "cluster") -> tuple[pl.DataFrame, list[str]]:
+    """Validated per-query frame with a ``cluster`` column, and its key columns.
+
+    Parameters
+    ----------
+    data : Evaluation or table
+        ``system, qid, measure, value`` plus optional key columns (e.g. ``dataset``) and, when
+        ``clusters`` is None, the column ``cluster_column``.
+    clusters : None, str, mapping or table
+        None: use ``data[cluster_column]``.  A str: the name of the cluster column of ``data``.  A
+        mapping ``{qid: cluster}`` or a table with columns ``qid, cluster`` (and optionally any key
+        columns of ``data``, e.g. ``dataset``, to map per dataset).
+    cluster_column : str, default "cluster"
+
+    Returns
+    -------
+    (polars.DataFrame, list of str)
+        The frame with a String column ``cluster`` and the key columns (other than ``cluster``).
+
+    Raises
+    ------
+    SchemaError
+        No cluster column / mapping, or the mapping lacks ``qid``/``cluster``.
+    ValueError
+        A query without a cluster (names it), or a query in two clusters (names it).
+    """
+    df = _as_frame(data)
+    if isinstance(clusters, str):
+        cluster_column, clusters = clusters, None
+    if clusters is None:
+        if cluster_column not in df.columns:
+            raise SchemaError(f"no cluster column {cluster_column!r} in the per-query table (columns {df.columns}); "
+                              "add one or pass clusters= (a qid -> cluster mapping or table)")
+        if cluster_column != "cluster":
+            if "cluster" in df.columns:
+                raise SchemaError("table has both 'cluster' and the chosen cluster column "
+                                  f"{cluster_column!r}; drop one")
+            df = df.rename({cluster_column: "cluster"})
+    else:
+        if "cluster" in df.columns:
+            raise SchemaError("the per-query table already has a 'cluster' column; do not also pass clusters=")
+        if isinstance(clusters, dict):
+            cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
+                                 "cluster": [None if v is None else str(v) for v in clusters.values()]},
+                                schema={"qid": pl.String, "cluster": pl.String})
+        else:
+            cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
+        missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
+        if missing:
+            raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")
+        on = [c for c in cmap.columns if c != "cluster" and c in df.columns and c not in ("value",)]
+        if "qid" not in on:
+            on.append("qid")
+        cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in on)
+        dup = cmap.select(on).is_duplicated()
+        if dup.any():
+            raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
+        df = df.join(cmap.unique(), on=on, how="left")
+    df = df.with_columns(pl.col("cluster").cast(pl.String))
+    if df["cluster"].null_count():
+        row = df.filter(pl.col("cluster").is_null()).row(0, named=True)
+        raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) "
+                         f"has no cluster; {df['cluster'].null_count()} row(s) lack one")
+    keys = [c for c in df.columns if c not in (*BASE_COLUMNS, "cluster")]
+    per_q = df.select(*keys, "qid", "cluster").unique()
+    two = per_q.select(*keys, "qid").is_duplicated()
+    if two.any():
+        row = per_q.filter(two).sort("cluster").row(0, named=True)
+        where = "".join(f", {k} {row[k]!r}" for k in keys)
+        raise ValueError(f"query {row['qid']!r}{where} is in more than one cluster "
+                         f"({per_q.filter(two & (pl.col('qid') == row['qid']))['cluster'].to_list()})")
+    return df, keys
+
+
+# ----------------------------------------------------------------------------------------------
+# the comparison
+# ----------------------------------------------------------------------------------------------
+
+def _binary(x: np.ndarray) -> bool:
+    return bool(np.all((x == 0) | (x == 1)))
+
+
+def _tost(delta: float, se: float, margin: float, alpha: float) -> tuple[float, float, float, bool]:
+    """(p, low, high, equivalent) of TOST at +-margin with the 1 - 2 alpha interval; se == 0 is degenerate."""
+    if se > 0:
+        r = tost(delta, se, margin=margin, alpha=alpha)
+        return r.pvalue, float(r.confidence_interval.low), float(r.confidence_interval.high), r.equivalent
+    inside = -margin < delta < margin
+    return (0.0 if inside else 1.0), delta, delta, inside
+
+
+def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems: Sequence[str] | str | None = None,
+                      measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
+                      confidence_level: float = 0.95,
+                      alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
+                      margin: float | None = None, power: float = 0.8,
+                      family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
+                      verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
+                      progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+    """Compare systems with a baseline when queries come in clusters.
+
+    Parameters
+    ----------
+    data : Evaluation or table
+        Per-query ``system, qid, measure, value`` (polars, pandas, arrow, DuckDB relation, or an
+        :class:`~pairedframe.evaluate.Evaluation`), optionally with a ``cluster`` column and other
+        key columns (e.g. ``dataset``), which are carried through and define separate comparisons.
+    baseline : str
+        System ``a`` (exact name); deltas are ``b - a``.
+    clusters : None, str, mapping or table, optional
+        Where the clusters come from: None = the ``cluster`` column of ``data``; a str = another
+        column of ``data``; a ``{qid: cluster}`` mapping or a ``qid, cluster[, dataset...]`` table
+        (see :func:`attach_clusters`).  Every paired query needs exactly one cluster.
+    systems, measures
+        As :func:`pairedframe.compare.compare`.
+    n_resamples : int, default 10_000
+        Cluster bootstrap resamples and Monte-Carlo sign patterns (``>= 2``); the sign-flip test is
+        exact (all ``2**G`` patterns) when ``2**G <= n_resamples``.
+    confidence_level : float in (0, 1), default 0.95
+        Of the interval; ``alpha = 1 - confidence_level`` for verdicts, TOST and the MDE.
+    alternative : {"two-sided", "greater", "less"}
+        Of the difference test and interval (TOST is always the two one-sided tests).
+    seed : int, default 0
+        With the query set and the clusters, determines every resample (:func:`cluster_streams`).
+    margin : float, optional
+        Equivalence margin ``m > 0``: adds TOST at ``(-m, m)`` with the cluster bootstrap SE.
+    power : float in (0, 1), default 0.8
+        For the minimum detectable difference.
+    family_by, chunk_size, verdict_on, progress
+        As :func:`pairedframe.compare.compare`.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (system, keys, measure), in the given system and measure order, with the columns
+        of :func:`~pairedframe.compare.compare` where they apply -- ``system, <keys>, measure, baseline,
+        n_queries, n_clusters, baseline_mean, system_mean, delta, ci_low, ci_high, se, pvalue,
+        pvalue_holm, pvalue_bh, wins, losses, ties, mde, verdict`` -- then ``mcnemar_pvalue,
+        mcnemar_b, mcnemar_c`` (exact McNemar on the paired values when both are 0/1, a reference that
+        ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, tost_low,
+        tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
+        exact, seed``.
+
+        ``se`` is the cluster bootstrap standard error; ``mde = (z(1-alpha/2) + z(power)) * se``;
+        ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ z(1-alpha) se``;
+        ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
+        alpha``).  A comparison whose deltas are all 0 has ``se = 0``, ``mde = 0`` and is
+        equivalent iff ``margin > 0``.
+
+    Raises
+    ------
+    InsufficientSampleError
+        A comparison with fewer than 2 common queries or fewer than 2 clusters.
+    SchemaError, DuplicateError, ValueError, TypeError
+        Bad input, a query without a cluster or in two clusters, bad options.
+
+    Warns
+    -----
+    SmallSampleWarning
+        A comparison with fewer than ``MIN_CLUSTERS`` (20) clusters: the percentile cluster
+        bootstrap is then too narrow (Cameron, Gelbach & Miller 2008).
+
+    References
+    ----------
+    Davison & Hinkley (1997), *Bootstrap Methods and their Application*, sec. 3.8; Cameron, Gelbach &
+    Miller (2008), Rev. Econ. Stat. 90(3); Schuirmann (1987); McNemar (1947); Holm (1979).
+    """
+    from pairedframe.compare.paired import _check_options
+
+    opt = _check_options(n_resamples, confidence_level, alternative, "randomization", "percentile", seed,
+                         chunk_size, power)
+    if margin is not None:
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not (margin > 0 and math.isfinite(margin)):
+            raise ValueError(f"`margin` must be a positive number, got {margin!r}")
+        margin = float(margin)
+    if verdict_on not in ("pvalue", "pvalue_holm", "pvalue_bh"):
+        raise ValueError(f"`verdict_on` must be 'pvalue', 'pvalue_holm' or 'pvalue_bh', got {verdict_on!r}")
+    df, keys = attach_clusters(data, clusters)
+    cmap = df.select(*keys, "qid", "cluster").unique()
+    p = _pair(df.drop("cluster"), baseline, systems, measures)
+    paired = p.paired.join(cmap, on=[*keys, "qid"], how="left").sort("_row", "qid")
+    rows = p.rows
+    k_total = rows.height
+    alpha = 1.0 - opt.confidence_level
+    names = ("delta", "ci_low", "ci_high", "se", "pvalue", "mde", "baseline_mean", "system_mean")
+    st = {n: np.full(k_total, np.nan) for n in names}
+    ints = {n: np.zeros(k_total, dtype=np.int64) for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
+    exact = np.zeros(k_total, dtype=bool)
+    all_zero = np.zeros(k_total, dtype=bool)
+    mc = {n: [None] * k_total for n in ("mcnemar_pvalue", "mcnemar_b", "mcnemar_c")}
+
+    per_row = paired.group_by("_row", maintain_order=True).agg("qid", "cluster", "a", "b", "delta")
+    groups: dict[tuple[bytes, bytes], list[int]] = {}
+    data_of: dict[int, tuple] = {}
+    for r, qids, cl, a, b, d in per_row.iter_rows():
+        codes, members = cluster_layout(qids, cl)
+        data_of[r] = (qids, cl, codes, members, np.asarray(a, float), np.asarray(b, float), np.asarray(d, float))
+        groups.setdefault((query_set_key(qids), _partition_key(members)), []).append(r)
+    present = set(data_of)
+    missing = [r for r in range(k_total) if r not in present]
+    too_few = [(r, len(data_of[r][0]), len(data_of[r][3])) for r in sorted(present)
+               if len(data_of[r][0]) < 2 or len(data_of[r][3]) < 2]
+    if missing or too_few:
+        r, nq, g = (missing[0], 0, 0) if missing else too_few[0]
+        row = rows.row(r, named=True)
+        what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
+        raise InsufficientSampleError(
+            f"comparison with baseline {baseline!r} ({what}) has {nq} common queries in {g} clusters; "
+            "a cluster comparison needs at least 2 clusters")
+    few = [(len(data_of[r][3]), r) for r in present if len(data_of[r][3]) < MIN_CLUSTERS]
+    if few:
+        g, r = min(few)
+        row = rows.row(r, named=True)
+        warnings.warn(f"{len(few)} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
+                      f"(smallest: G = {g}, {row['system']} / {row['measure']}); the cluster bootstrap "
+                      "interval is likely too narrow and the p-value coarse", SmallSampleWarning, stacklevel=2)
+    done = 0
+    for members_rows in groups.values():
+        qids, cl, codes, members, *_ = data_of[members_rows[0]]
+        G = len(members)
+        D = np.column_stack([data_of[r][6] for r in members_rows])           # (n, k), qid code-point order
+        order = np.argsort(codes, kind="stable")
+        sizes = np.bincount(codes, minlength=G).astype(np.float64)
+        starts = np.zeros(G, dtype=np.intp)
+        np.cumsum(sizes[:-1].astype(np.intp), out=starts[1:])
+        sums = np.ascontiguousarray(np.add.reduceat(D[order], starts, axis=0))   # (G, k) canonical order
+        boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SmallSampleWarning)
+            theta, ci, se = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
+                                          boot_rng, opt.chunk_size)
+            _, pv, _, ex = _cluster_flip(sums, sizes, opt.n_resamples, opt.alternative, flip_rng, opt.chunk_size)
+        idx = np.asarray(members_rows)
+        st["delta"][idx] = theta
+        st["ci_low"][idx] = np.asarray(ci.low, float)
+        st["ci_high"][idx] = np.asarray(ci.high, float)
+        st["se"][idx] = se
+        st["pvalue"][idx] = pv
+        exact[idx] = ex
+        for j, r in enumerate(members_rows):
+            _, _, _, _, a, b, d = data_of[r]
+            st["baseline_mean"][r] = a.mean()
+            st["system_mean"][r] = b.mean()
+            ints["n_queries"][r] = d.shape[0]
+            ints["n_clusters"][r] = G
+            ints["wins"][r], ints["losses"][r], ints["ties"][r] = (d > 0).sum(), (d < 0).sum(), (d == 0).sum()
+            all_zero[r] = not np.any(d != 0)
+            s = float(se[j])
+            st["mde"][r] = 0.0 if s == 0 else minimum_detectable_difference(
+                s, alpha=alpha, power=opt.power, alternative=opt.alternative)
+            if _binary(a) and _binary(b):
+                m = mcnemar_exact(a, b)
+                mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
+        done += len(members_rows)
+        if progress is not None:
+            progress(done, k_total)
+
+    pv = st["pvalue"]
+    p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
+    if family_by is None:
+        fam = np.zeros(k_total, dtype=np.int64)
+    else:
+        cols = [family_by] if isinstance(family_by, str) else list(family_by)
+        unknown = [c for c in cols if c not in ["system", *keys, "measure"]]
+        if unknown:
+            raise ValueError(f"`family_by` column(s) {unknown} not among {['system', *keys, 'measure']}")
+        fam = rows.select(pl.struct(cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    for f in np.unique(fam):
+        sel = fam == f
+        p_holm[sel], p_bh[sel] = holm(pv[sel]), benjamini_hochberg(pv[sel])
+    chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
+    verdicts = [_verdict(float(chosen[i]), float(st["delta"][i]), float(st["mde"][i]), bool(all_zero[i]), alpha)
+                for i in range(k_total)]
+    out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
+        pl.Series("n_queries", ints["n_queries"]), pl.Series("n_clusters", ints["n_clusters"]),
+        pl.Series("baseline_mean", st["baseline_mean"]), pl.Series("system_mean", st["system_mean"]),
+        *(pl.Series(n, st[n]) for n in ("delta", "ci_low", "ci_high", "se", "pvalue")),
+        pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
+        *(pl.Series(n, ints[n]) for n in ("wins", "losses", "ties")),
+        pl.Series("mde", st["mde"]), pl.Series("verdict", verdicts, dtype=pl.String),
+        pl.Series("mcnemar_pvalue", mc["mcnemar_pvalue"], dtype=pl.Float64),
+        pl.Series("mcnemar_b", mc["mcnemar_b"], dtype=pl.Int64),
+        pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
+    )
+    if margin is not None:
+        res = [_tost(float(d), float(s), margin, alpha) for d, s in zip(st["delta"], st["se"])]
+        out = out.with_columns(
+            pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", [r[0] for r in res], dtype=pl.Float64),
+            pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),
+            pl.Series("tost_high", [r[2] for r in res], dtype=pl.Float64),
+            pl.Series("equivalent", [r[3] for r in res], dtype=pl.Boolean))
+    return out.with_columns(
+        pl.lit("cluster sign-flip").alias("test"), pl.lit("cluster percentile").alias("interval"),
+        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
+        pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", exact),
+        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"))
