@@ -1,0 +1,456 @@
+"""Pre-registered analyses: a TOML plan fixes systems, endpoints, margin, alpha and seed; ``analyze`` runs exactly it.
+
+A plan is written before any result is seen.  :func:`analyze` refuses to run without one, runs exactly
+its endpoints (no more, no fewer), applies Holm across them, and reports per endpoint the delta, its
+``1 - alpha`` cluster bootstrap interval, the cluster sign-flip p-value, the Holm-adjusted p-value, the
+TOST equivalence p-value at the margin, the minimum detectable difference, the exact McNemar p-value
+(a reference for binary endpoints only; it assumes independent queries) and one verdict:
+
+``"difference"``
+    significant after Holm (``pvalue_holm < alpha``) and *not* equivalent within the margin;
+``"difference within the margin"``
+    significant after Holm *and* TOST-equivalent (a real but practically negligible difference);
+``"equivalent within ±margin"``
+    not significant, TOST-equivalent (``pvalue_tost < alpha``: the 90 % interval lies inside
+    ``(-margin, margin)`` for ``alpha = 0.05``);
+``"inconclusive"``
+    neither: the data cannot tell.
+
+TOST p-values are not adjusted (each endpoint's equivalence claim is at level ``alpha``); the Holm
+family is every endpoint of the plan, primary and secondary.
+
+Plan keys (TOML)
+----------------
+Top level: ``alpha`` (in (0, 0.5)), ``margin`` (> 0, in the units of the measures), ``seed`` (int >= 0),
+``n_resamples`` (int >= 2); optional ``title``, ``power`` (default 0.8), ``resampling_unit``
+(``"cluster"`` or ``"query"``; default ``"cluster"`` when the results have a ``cluster`` column, else
+``"query"``).  ``[systems]``: ``baseline`` and ``candidate``, exact system names.  ``[[endpoints]]``
+(at least one): ``measure`` (a measure name of the results, e.g. ``nDCG@10``, ``AP``, ``RR`` or
+``hit@10``), ``direction`` (``"higher is better"`` or ``"lower is better"``), ``role`` (``"primary"``
+or ``"secondary"``); optional ``dataset`` (required when the results have several datasets),
+``name``, ``margin`` (overrides the top-level margin).  Any other key is an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import tomllib
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from pairedframe.compare.clustered import CLUSTER_POLICY, compare_clustered
+from pairedframe.compare.endpoints import parse_hit_measure
+from pairedframe.errors import PlanError, SmallSampleWarning
+from pairedframe.stats.multiple import holm
+
+__all__ = ["ANALYSIS_VERDICTS", "Endpoint", "Plan", "AnalysisResult", "load_plan", "analyze"]
+
+ANALYSIS_VERDICTS = ("difference", "difference within the margin", "equivalent within ±margin", "inconclusive")
+_DIRECTIONS = {"higher is better": "higher is better", "higher": "higher is better",
+               "lower is better": "lower is better", "lower": "lower is better"}
+_ROLES = ("primary", "secondary")
+_TOP_KEYS = {"title", "alpha", "margin", "seed", "n_resamples", "power", "resampling_unit", "systems", "endpoints"}
+_REQUIRED_TOP = ("alpha", "margin", "seed", "n_resamples", "systems", "endpoints")
+_SYSTEM_KEYS = {"baseline", "candidate"}
+_ENDPOINT_KEYS = {"name", "dataset", "measure", "direction", "role", "margin"}
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One pre-registered endpoint: a measure (on a dataset) with its direction and role."""
+
+    name: str
+    measure: str
+    direction: str
+    role: str
+    margin: float
+    dataset: str | None = None
+
+    @property
+    def hit_k(self) -> int | None:
+        """``k`` of a ``hit@k`` endpoint, else None."""
+        return parse_hit_measure(self.measure)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A parsed analysis plan; build it with :func:`load_plan` or :meth:`Plan.from_toml`.
+
+    Attributes
+    ----------
+    baseline, candidate : str
+        Exact system names.
+    endpoints : tuple of Endpoint
+    alpha, margin : float
+    seed, n_resamples : int
+    power : float
+    resampling_unit : str or None
+        ``"cluster"``, ``"query"`` or None (decided by the presence of a ``cluster`` column).
+    title : str
+    sha256 : str
+        SHA-256 (hex) of the plan file's bytes, as read.
+    source : str
+        Where the plan came from (a path or ``"<string>"``).
+    text : str
+        The plan text.
+    """
+
+    baseline: str
+    candidate: str
+    endpoints: tuple[Endpoint, ...]
+    alpha: float
+    margin: float
+    seed: int
+    n_resamples: int
+    power: float = 0.8
+    resampling_unit: str | None = None
+    title: str = ""
+    sha256: str = ""
+    source: str = "<string>"
+    text: str = field(default="", repr=False)
+
+    @classmethod
+    def from_toml(cls, text: str | bytes, *, source: str = "<string>") -> Plan:
+        """Parse and validate a plan from TOML text or bytes (the hash is over the UTF-8 bytes).
+
+        Raises
+        ------
+        PlanError
+            Invalid TOML, a missing / unknown key or a bad value (the message names the key).
+        """
+        raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        try:
+            doc = tomllib.loads(raw.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise PlanError(f"plan {source}: not valid TOML: {exc}") from exc
+        return _parse(doc, sha256=hashlib.sha256(raw).hexdigest(), source=source, text=raw.decode("utf-8"))
+
+    def as_dict(self) -> dict[str, Any]:
+        """The plan's content (without its text) as plain data."""
+        return {"title": self.title, "source": self.source, "sha256": self.sha256,
+                "baseline": self.baseline, "candidate": self.candidate, "alpha": self.alpha,
+                "margin": self.margin, "seed": self.seed, "n_resamples": self.n_resamples, "power": self.power,
+                "resampling_unit": self.resampling_unit,
+                "endpoints": [{"name": e.name, "dataset": e.dataset, "measure": e.measure, "direction": e.direction,
+                               "role": e.role, "margin": e.margin} for e in self.endpoints]}
+
+
+def load_plan(path: str | os.PathLike) -> Plan:
+    """Read a plan file (TOML); its SHA-256 is computed over the file's bytes.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    Plan
+
+    Raises
+    ------
+    PlanError
+        The file does not exist, is not TOML, or the plan is invalid (names the key).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise PlanError(f"plan file not found: {p}")
+    return Plan.from_toml(p.read_bytes(), source=str(p))
+
+
+def _need(doc: dict, key: str, where: str) -> Any:
+    if key not in doc:
+        raise PlanError(f"plan is missing the key {where}{key}")
+    return doc[key]
+
+
+def _number(value: Any, key: str, *, low: float, high: float, open_low: bool = True) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise PlanError(f"plan key {key} must be a number, got {value!r}")
+    ok = (value > low if open_low else value >= low) and value < high
+    if not ok:
+        raise PlanError(f"plan key {key} = {value!r} is out of range ({low}, {high})")
+    return float(value)
+
+
+def _integer(value: Any, key: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise PlanError(f"plan key {key} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _string(value: Any, key: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise PlanError(f"plan key {key} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _parse(doc: dict, *, sha256: str, source: str, text: str) -> Plan:
+    unknown = sorted(set(doc) - _TOP_KEYS)
+    if unknown:
+        raise PlanError(f"plan has unknown key(s) {unknown}; allowed: {sorted(_TOP_KEYS)}")
+    for k in _REQUIRED_TOP:
+        _need(doc, k, "")
+    alpha = _number(doc["alpha"], "alpha", low=0.0, high=0.5)
+    margin = _number(doc["margin"], "margin", low=0.0, high=math.inf)
+    seed = _integer(doc["seed"], "seed", 0)
+    n_resamples = _integer(doc["n_resamples"], "n_resamples", 2)
+    power = _number(doc.get("power", 0.8), "power", low=0.0, high=1.0)
+    unit = doc.get("resampling_unit")
+    if unit is not None and unit not in ("cluster", "query"):
+        raise PlanError(f"plan key resampling_unit must be 'cluster' or 'query', got {unit!r}")
+    title = doc.get("title", "")
+    if not isinstance(title, str):
+        raise PlanError(f"plan key title must be a string, got {title!r}")
+    systems = doc["systems"]
+    if not isinstance(systems, dict):
+        raise PlanError("plan key systems must be a table: [systems] baseline = \"...\" candidate = \"...\"")
+    unknown = sorted(set(systems) - _SYSTEM_KEYS)
+    if unknown:
+        raise PlanError(f"plan has unknown key(s) {['systems.' + u for u in unknown]}; allowed: systems.baseline, "
+                        "systems.candidate")
+    baseline = _string(_need(systems, "baseline", "systems."), "systems.baseline")
+    candidate = _string(_need(systems, "candidate", "systems."), "systems.candidate")
+    if baseline == candidate:
+        raise PlanError(f"plan keys systems.baseline and systems.candidate name the same system {baseline!r}")
+    eps = doc["endpoints"]
+    if not isinstance(eps, list) or not eps or not all(isinstance(e, dict) for e in eps):
+        raise PlanError("plan key endpoints must be a non-empty array of tables ([[endpoints]])")
+    endpoints = []
+    for i, e in enumerate(eps):
+        where = f"endpoints[{i}]."
+        unknown = sorted(set(e) - _ENDPOINT_KEYS)
+        if unknown:
+            raise PlanError(f"plan has unknown key(s) {[where + u for u in unknown]}; allowed: {sorted(_ENDPOINT_KEYS)}")
+        measure = _string(_need(e, "measure", where), where + "measure")
+        direction = _need(e, "direction", where)
+        if direction not in _DIRECTIONS:
+            raise PlanError(f"plan key {where}direction must be 'higher is better' or 'lower is better', "
+                            f"got {direction!r}")
+        role = _need(e, "role", where)
+        if role not in _ROLES:
+            raise PlanError(f"plan key {where}role must be 'primary' or 'secondary', got {role!r}")
+        dataset = e.get("dataset")
+        if dataset is not None:
+            dataset = _string(dataset, where + "dataset")
+        m = _number(e["margin"], where + "margin", low=0.0, high=math.inf) if "margin" in e else margin
+        name = _string(e.get("name", f"{dataset}/{measure}" if dataset else measure), where + "name")
+        endpoints.append(Endpoint(name=name, measure=measure, direction=_DIRECTIONS[direction], role=role,
+                                  margin=m, dataset=dataset))
+    names = [e.name for e in endpoints]
+    dups = sorted({n for n in names if names.count(n) > 1})
+    if dups:
+        raise PlanError(f"plan endpoints must be distinct; repeated endpoint name(s) {dups}")
+    if not any(e.role == "primary" for e in endpoints):
+        raise PlanError("plan has no endpoint with role = 'primary'")
+    return Plan(baseline=baseline, candidate=candidate, endpoints=tuple(endpoints), alpha=alpha, margin=margin,
+                seed=seed, n_resamples=n_resamples, power=power, resampling_unit=unit, title=title,
+                sha256=sha256, source=source, text=text)
+
+
+# ----------------------------------------------------------------------------------------------
+# running a plan
+# ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """Result of :func:`analyze`.
+
+    Attributes
+    ----------
+    table : polars.DataFrame
+        One row per endpoint, in plan order (see :func:`analyze` for the columns).
+    plan : Plan
+        The plan that was run (``plan.sha256`` identifies its file).
+    settings : dict
+        Methods and policies, enough to reproduce the analysis.
+    """
+
+    table: pl.DataFrame
+    plan: Plan
+    settings: dict[str, Any]
+
+    @property
+    def plan_sha256(self) -> str:
+        return self.plan.sha256
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready report: plan (with sha256), settings and one record per endpoint."""
+        def clean(v: Any) -> Any:
+            return None if isinstance(v, float) and not math.isfinite(v) else v
+
+        return {"plan": self.plan.as_dict(), "settings": self.settings,
+                "endpoints": [{k: clean(v) for k, v in r.items()} for r in self.table.to_dicts()]}
+
+
+def _verdict(significant: bool, equivalent: bool) -> str:
+    if significant:
+        return "difference within the margin" if equivalent else "difference"
+    return "equivalent within ±margin" if equivalent else "inconclusive"
+
+
+def _favours(delta: float, direction: str, plan: Plan, significant: bool) -> str | None:
+    if not significant or delta == 0:
+        return None
+    better = delta > 0 if direction == "higher is better" else delta < 0
+    return plan.candidate if better else plan.baseline
+
+
+def _results_frame(results: Any, plan: Plan) -> pl.DataFrame:
+    from pairedframe.io.results import as_results
+
+    ks = sorted({e.hit_k for e in plan.endpoints if e.hit_k is not None}) or [1, 5, 10]
+    return as_results(results, ks=ks)
+
+
+def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: Any = None) -> AnalysisResult:
+    """Run a pre-registered plan on per-query results: exactly its endpoints, Holm across them.
+
+    Parameters
+    ----------
+    plan : Plan or path
+        From :func:`load_plan` / :meth:`Plan.from_toml`, or the path of a TOML plan file.  ``None``
+        is refused.
+    results : Evaluation, table, path or list of paths
+        Per-query values ``system, qid, measure, value`` (+ ``dataset``, ``cluster``), or first-hit-rank
+        exports ``qid, first_hit_rank[, cluster, dataset, ap]``; files in Parquet, CSV/TSV or JSON
+        (see :func:`pairedframe.io.results.read_results`).
+    clusters : mapping or table, optional
+        A ``qid -> cluster`` mapping (or ``qid, cluster[, dataset]`` table) when the results have no
+        ``cluster`` column.
+
+    Returns
+    -------
+    AnalysisResult
+        ``table`` has one row per endpoint in plan order with columns ``endpoint, role, dataset,
+        measure, direction, baseline, candidate, n_queries, n_clusters, baseline_mean,
+        candidate_mean, delta, ci_low, ci_high, confidence_level, pvalue, pvalue_holm, margin,
+        pvalue_tost, tost_low, tost_high, mdd, mcnemar_pvalue, mcnemar_b, mcnemar_c, verdict,
+        favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` cluster bootstrap percentile
+        interval; ``pvalue`` the cluster sign-flip p-value (two-sided); ``tost_*`` the ``1 - 2 alpha``
+        interval with the cluster bootstrap SE; ``mdd`` the minimum detectable difference at the
+        plan's power; ``mcnemar_*`` the exact McNemar test and discordant counts (b = baseline only,
+        c = candidate only) for 0/1 endpoints, else null -- a reference that ignores clusters;
+        ``favours`` names the better system when the verdict is a difference.
+
+    Raises
+    ------
+    PlanError
+        No plan; a system of the plan is not in the results (exact names only, never a suffix or
+        prefix match); an endpoint's measure or dataset is missing; the results have key columns the
+        plan does not resolve; ``resampling_unit = "cluster"`` without clusters.
+    InsufficientSampleError
+        An endpoint with fewer than 2 common queries / clusters.
+
+    Warns
+    -----
+    SmallSampleWarning
+        An endpoint with fewer than 20 clusters.
+    """
+    if plan is None:
+        raise PlanError("no analysis plan given: analyze runs only a pre-registered plan (a TOML file; see "
+                        "examples/plan.toml); write it before looking at results")
+    if not isinstance(plan, Plan):
+        if isinstance(plan, (str, os.PathLike)):
+            plan = load_plan(plan)
+        else:
+            raise PlanError(f"plan must be a Plan or the path of a TOML plan file, got {type(plan).__name__}")
+    df = _results_frame(results, plan)
+    if clusters is not None and "cluster" in df.columns:
+        raise PlanError("results already have a 'cluster' column; do not also pass clusters=")
+    systems = df["system"].cast(pl.String).unique(maintain_order=True).to_list()
+    for key, name in (("systems.baseline", plan.baseline), ("systems.candidate", plan.candidate)):
+        if name not in systems:
+            near = [s for s in systems if name in s or s in name]
+            hint = f"; similar names (not matched: exact names only): {near}" if near else ""
+            raise PlanError(f"plan key {key} = {name!r} is not a system of the results {systems}{hint}")
+    has_clusters = "cluster" in df.columns or clusters is not None
+    unit = plan.resampling_unit or ("cluster" if has_clusters else "query")
+    if unit == "cluster" and not has_clusters:
+        raise PlanError("plan key resampling_unit = 'cluster' but the results have no 'cluster' column "
+                        "and no clusters= mapping was given")
+    if unit == "query" and "cluster" in df.columns:
+        df = df.drop("cluster")
+    extra = [c for c in df.columns if c not in ("system", "qid", "measure", "value", "dataset", "cluster")]
+    if extra:
+        raise PlanError(f"results have key column(s) {extra} that the plan cannot resolve; keep only "
+                        "system, qid, measure, value, dataset, cluster")
+    df = df.filter(pl.col("system").is_in([plan.baseline, plan.candidate]))
+    datasets = df["dataset"].unique(maintain_order=True).to_list() if "dataset" in df.columns else []
+    alpha = plan.alpha
+    rows: list[dict[str, Any]] = []
+    for i, ep in enumerate(plan.endpoints):
+        sub = df
+        if ep.dataset is not None:
+            if "dataset" not in df.columns:
+                raise PlanError(f"plan key endpoints[{i}].dataset = {ep.dataset!r} but the results have no "
+                                "'dataset' column")
+            if ep.dataset not in datasets:
+                raise PlanError(f"plan key endpoints[{i}].dataset = {ep.dataset!r} is not a dataset of the "
+                                f"results {datasets}")
+            sub = sub.filter(pl.col("dataset") == ep.dataset)
+        elif len(datasets) > 1:
+            raise PlanError(f"plan key endpoints[{i}].dataset is required: the results hold datasets {datasets}")
+        measures = sub["measure"].unique(maintain_order=True).to_list()
+        if ep.measure not in measures:
+            raise PlanError(f"plan key endpoints[{i}].measure = {ep.measure!r} is not a measure of the results "
+                            f"{measures} (exact names)")
+        sub = sub.filter(pl.col("measure") == ep.measure)
+        if unit == "query":
+            sub = sub.with_columns(pl.col("qid").cast(pl.String).alias("cluster"))
+        with warnings.catch_warnings():
+            if unit == "query":  # the plain test warns below, on queries
+                warnings.simplefilter("ignore", SmallSampleWarning)
+            res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
+                                    measures=[ep.measure], n_resamples=plan.n_resamples,
+                                    confidence_level=1.0 - alpha, seed=plan.seed, margin=ep.margin,
+                                    power=plan.power, verdict_on="pvalue")
+        r = res.row(0, named=True)
+        if unit == "query" and r["n_queries"] < 20:
+            warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,
+                          stacklevel=2)
+        rows.append({"endpoint": ep.name, "role": ep.role, "dataset": ep.dataset, "measure": ep.measure,
+                     "direction": ep.direction, "baseline": plan.baseline, "candidate": plan.candidate,
+                     "n_queries": r["n_queries"], "n_clusters": r["n_clusters"],
+                     "baseline_mean": r["baseline_mean"], "candidate_mean": r["system_mean"],
+                     "delta": r["delta"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                     "confidence_level": 1.0 - alpha, "se": r["se"], "pvalue": r["pvalue"],
+                     "exact": r["exact"], "margin": ep.margin,
+                     "pvalue_tost": r["pvalue_tost"], "tost_low": r["tost_low"], "tost_high": r["tost_high"],
+                     "equivalent": r["equivalent"], "mdd": r["mde"], "mcnemar_pvalue": r["mcnemar_pvalue"],
+                     "mcnemar_b": r["mcnemar_b"], "mcnemar_c": r["mcnemar_c"]})
+    p_holm = holm(np.array([r["pvalue"] for r in rows], dtype=float))
+    for r, ph in zip(rows, p_holm):
+        r["pvalue_holm"] = float(ph)
+        sig = bool(ph < alpha)
+        r["verdict"] = _verdict(sig, bool(r["pvalue_tost"] < alpha))
+        r["favours"] = _favours(r["delta"], r["direction"], plan, sig)
+        r["resampling_unit"] = unit
+    order = ["endpoint", "role", "dataset", "measure", "direction", "baseline", "candidate", "n_queries",
+             "n_clusters", "baseline_mean", "candidate_mean", "delta", "ci_low", "ci_high", "confidence_level",
+             "se", "pvalue", "pvalue_holm", "exact", "margin", "pvalue_tost", "tost_low", "tost_high",
+             "equivalent", "mdd", "mcnemar_pvalue", "mcnemar_b", "mcnemar_c", "verdict", "favours",
+             "resampling_unit"]
+    schema = {"dataset": pl.String, "mcnemar_pvalue": pl.Float64, "mcnemar_b": pl.Int64, "mcnemar_c": pl.Int64,
+              "favours": pl.String}
+    table = pl.DataFrame([{k: r[k] for k in order} for r in rows], schema_overrides=schema,
+                         infer_schema_length=None)
+    settings = {
+        "plan_sha256": plan.sha256, "plan_source": plan.source, "alpha": alpha, "seed": plan.seed,
+        "n_resamples": plan.n_resamples, "power": plan.power, "resampling_unit": unit,
+        "interval": f"{1 - alpha:.0%} cluster bootstrap percentile interval of the mean delta (candidate - baseline)",
+        "test": "cluster sign-flip randomization test, two-sided (exact when 2^G <= n_resamples)",
+        "multiple_comparisons": f"Holm across the plan's {len(rows)} endpoint(s)",
+        "equivalence": f"TOST at ±margin with the cluster bootstrap SE; {1 - 2 * alpha:.0%} interval; not adjusted",
+        "mdd": f"(z(1-alpha/2) + z({plan.power})) * cluster bootstrap SE",
+        "mcnemar": "exact two-sided McNemar on 0/1 endpoints, reference only (assumes independent queries)",
+        "cluster_policy": CLUSTER_POLICY if unit == "cluster" else "each query its own cluster (= plain paired test)",
+        "verdicts": list(ANALYSIS_VERDICTS),
+    }
+    return AnalysisResult(table=table, plan=plan, settings=settings)
