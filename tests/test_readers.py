@@ -12,10 +12,13 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pairedframe as pf
 from pairedframe.errors import DuplicateError, InputFormatError, UnknownMeasureError
 from pairedframe.io import trec
+from tests.strategies import Case, cases
 
 RUN = "1 Q0 d1 1 2.5 tag\n1 Q0 d2 2 1.5 tag\n2 Q0 d1 1 0.5 tag\n"
 QRELS = "1 0 d1 1\n1 0 d2 0\n2 0 d1 2\n"
@@ -289,3 +292,23 @@ def test_evaluate_on_files_written_both_ways_is_identical(tmp_path):
     p1 = dict(a.filter(pl.col("measure") == "P@1").select("qid", "value").iter_rows())
     # 007: MSMARCO#12_a (1e-05) outranks the relevant msmarco#12_A (-3): case matters.
     assert p1 == {"007": 0.0, "01": 1.0, "7": 0.0}
+
+
+# --- round trip on random inputs -------------------------------------------------------------------
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases(max_systems=1), blanks=st.sampled_from([" ", "\t", "  ", " \t"]))
+def test_written_files_read_back_against_tables(tmp_path_factory, case: Case, blanks: str):
+    """Random ids (007/7/01/1, '#', mixed case) and scores (repr of any double) survive a write and
+    a read through either parsing path, bit for bit."""
+    d = tmp_path_factory.mktemp("rt")
+    run_text = "".join(f"{q}{blanks}Q0{blanks}{doc}{blanks}{i}{blanks}{s!r}{blanks}tag\n"
+                       for by_q in case.runs.values() for q, docs in by_q.items()
+                       for i, (doc, s) in enumerate(docs))
+    qrels_text = "".join(f"{q}{blanks}0{blanks}{doc}{blanks}{g}\n" for q, docs in case.qrels.items()
+                         for doc, g in docs.items())
+    (d / "sys0").write_text(run_text)
+    (d / "qrels").write_text(qrels_text)
+    run = pf.read_run(d / "sys0")
+    assert run.equals(case.run_frame())
+    assert pf.read_qrels(d / "qrels").equals(case.qrels_frame())
