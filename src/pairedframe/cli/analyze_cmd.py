@@ -1,0 +1,47 @@
+"""``pairedframe analyze --plan PLAN RESULTS...``: run a pre-registered analysis plan on per-query results."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pairedframe.cli.app import app, friendly_errors
+from pairedframe.compare.plan import analyze, load_plan
+from pairedframe.errors import PlanError
+from pairedframe.report.analysis import ANALYSIS_FORMATS, format_analysis
+
+
+@app.command("analyze")
+@friendly_errors
+def analyze_cmd(
+    results: Annotated[list[Path], typer.Argument(help="per-query result files (.parquet, .csv, .tsv, .json, .jsonl): "
+                                                       "system,qid,measure,value[,dataset,cluster] or first-hit-rank "
+                                                       "exports qid,first_hit_rank[,cluster,dataset,ap]")],
+    plan: Annotated[Path | None, typer.Option("--plan", "-p", help="the pre-registered plan (TOML); required")] = None,
+    clusters: Annotated[Path | None, typer.Option("--clusters", help="optional qid,cluster[,dataset] table (CSV/Parquet/JSON) "
+                                                                     "when the results have no cluster column")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown")] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="also write the JSON report to this file")] = None,
+) -> None:
+    """Run exactly the endpoints of a pre-registered plan: delta, CI, cluster p, Holm p, TOST p, MDD, McNemar, verdict.
+
+    Refuses to run without --plan. Systems are matched by exact name. The report records the SHA-256 of
+    the plan file. Exit codes: 0 = done, 2 = error (bad plan, missing system/endpoint, bad input).
+    """
+    if plan is None:
+        raise PlanError("--plan is required: analyze runs only a pre-registered plan (see examples/plan.toml)")
+    if fmt not in ANALYSIS_FORMATS:
+        raise ValueError(f"--format must be one of {', '.join(ANALYSIS_FORMATS)}, got {fmt!r}")
+    the_plan = load_plan(plan)
+    cmap = None
+    if clusters is not None:
+        from pairedframe.io.results import _read_one
+
+        cmap = _read_one(clusters)
+    result = analyze(the_plan, [str(r) for r in results], clusters=cmap)
+    sys.stdout.write(format_analysis(result, fmt))
+    if output is not None:
+        output.write_text(format_analysis(result, "json"), encoding="utf-8")
