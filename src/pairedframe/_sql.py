@@ -7,7 +7,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+PARAM_PATTERN = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def sql_dir() -> Path:
@@ -28,7 +28,11 @@ def load_sql(name: str) -> str:
     return (sql_dir() / name).read_text(encoding="utf-8")
 
 
+def strip_comments(text: str) -> str:
+    """The SQL without ``--`` comments (none of pairedframe's SQL has ``--`` inside a string)."""
+    return "\n".join(line.split("--", 1)[0] for line in text.splitlines())
+
+
 def sql_params(text: str) -> set[str]:
-    """Names of the ``$param`` placeholders used in a SQL text (comments included: harmless)."""
-    body = "\n".join(line.split("--", 1)[0] for line in text.splitlines())
-    return set(_PARAM.findall(body))
+    """Names of the ``$param`` placeholders used in a SQL text, outside comments."""
+    return set(PARAM_PATTERN.findall(strip_comments(text)))

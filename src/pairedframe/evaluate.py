@@ -110,7 +110,7 @@ def _excluded(run: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> pl.Data
 def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Measure] = "official", *,
              complete: bool = False, rel_level: int = DEFAULT_REL_LEVEL, depth: int | None = None,
              score_precision: Literal["float64", "float32"] = "float64",
-             engine: Literal["duckdb", "polars"] | Engine = "duckdb") -> Evaluation:
+             engine: Literal["duckdb", "polars"] | Engine = "duckdb", system: str | None = None) -> Evaluation:
     """Evaluate runs against qrels, per query, with trec_eval's semantics.
 
     Parameters
@@ -136,6 +136,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         first, as trec_eval 9 and pytrec_eval did, so scores equal in float32 tie.
     engine : {"duckdb", "polars"} or engine instance
         Both give the same values (within 1e-12).
+    system : str, optional
+        Name of a single run given as a file, a table without a ``system`` column, or a dict
+        (default for a dict: ``"run"``).
 
     Returns
     -------
@@ -164,7 +167,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     if not isinstance(rel_level, int) or isinstance(rel_level, bool):
         raise ValueError(f"rel_level must be an integer, got {rel_level!r}")
     resolved = tuple(dict.fromkeys(m.resolved(rel_level) for m in parse_measures(measures)))
-    run_table = as_run(run)
+    run_table = as_run(run, system=system)
     qrels_table = as_qrels(qrels)
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)

@@ -2,7 +2,8 @@
 
 The pipeline is a sequence of named tables, each inspectable on the connection:
 ``pf_run``, ``pf_qrels`` (inputs) -> ``pf_queries`` -> ``pf_ranked`` -> ``pf_ideal`` -> one SELECT
-per measure. Values are bound as parameters, never pasted into the SQL text.
+per measure (sent together as one UNION ALL). Values are bound as parameters, never pasted into
+the SQL text.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pairedframe._sql import load_sql, sql_params
+from pairedframe._sql import PARAM_PATTERN, load_sql, sql_params, strip_comments
 from pairedframe.engines.base import EvalOptions, group_by_level
 from pairedframe.measures import Measure
 
@@ -36,6 +37,25 @@ def measure_sql(measure: Measure) -> tuple[str, dict]:
     return load_sql(measure.spec.sql_file), {"k": measure.cutoff, "exp_gain": measure.gain == "exp"}
 
 
+def measures_union_sql(measures: list[Measure]) -> tuple[str, dict]:
+    """One query returning ``system, qid, measure, value`` for all ``measures``.
+
+    Each measure's SELECT gets its parameters renamed ``$k`` -> ``$k_<i>`` so that the UNION ALL
+    binds them separately; one round trip instead of one per measure.
+    """
+    parts, values = [], {}
+    for i, m in enumerate(measures):
+        text, params = measure_sql(m)
+        used = sql_params(text)
+        body = PARAM_PATTERN.sub(lambda match: f"${match.group(1)}_{i}" if match.group(1) in used else match.group(0),
+                          strip_comments(text))
+        values.update({f"{k}_{i}": v for k, v in params.items() if k in used})
+        values[f"measure_{i}"] = m.name
+        parts.append(f"SELECT system, qid, CAST($measure_{i} AS VARCHAR) AS measure, CAST(value AS DOUBLE) AS value "
+                     f"FROM ({body}) AS m{i}")
+    return "\nUNION ALL\n".join(parts), values
+
+
 class DuckDBEngine:
     """Run pairedframe's SQL on a DuckDB connection (a new in-memory one by default)."""
 
@@ -54,14 +74,13 @@ class DuckDBEngine:
             parts = []
             for level, group in group_by_level(measures).items():
                 prepare(con, rel_level=level, options=options)
-                for m in group:
-                    text, values = measure_sql(m)
-                    frame = _execute(con, text, values).pl()
-                    parts.append(frame.select(
-                        pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
-                        pl.lit(m.name).alias("measure"), pl.col("value").cast(pl.Float64)))
-            return pl.concat(parts) if parts else pl.DataFrame(
-                schema={"system": pl.String, "qid": pl.String, "measure": pl.String, "value": pl.Float64})
+                text, values = measures_union_sql(group)
+                parts.append(con.sql(text, params=values).pl())
+            if not parts:
+                return pl.DataFrame(schema={"system": pl.String, "qid": pl.String, "measure": pl.String,
+                                            "value": pl.Float64})
+            return pl.concat(parts).select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
+                                           pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
         finally:
             for view in ("pf_run", "pf_qrels"):
                 con.unregister(view)

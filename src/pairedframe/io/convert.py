@@ -79,7 +79,8 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
     obj : path, list of paths, table or dict
         See the module docstring. A table without a ``system`` column gets ``system`` (required then).
     system : str, optional
-        System name for a single run; default for files is TREC's naming (see :func:`read_run`).
+        System name for a single run; default for files is TREC's naming (see :func:`read_run`),
+        for a dict ``"run"``; a table without a ``system`` column needs it.
 
     Returns
     -------
@@ -96,7 +97,10 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return read_run(obj, system=system)
-    frame = _from_nested(obj, "score", "run") if isinstance(obj, Mapping) else _to_polars(obj, "run")
+    if isinstance(obj, Mapping):
+        frame, system = _from_nested(obj, "score", "run"), system or "run"
+    else:
+        frame = _to_polars(obj, "run")
     frame = _normalise_columns(frame)
     if "system" not in frame.columns or system is not None:
         if system is None:

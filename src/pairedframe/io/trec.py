@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import polars as pl
@@ -192,7 +193,12 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
             raise ValueError(f"read_run: duplicate system name {name!r} for {seen[name]} and {p}; "
                              f"pass system=[...] to name them apart")
         seen[name] = p
-    return pl.concat([_read_one_run(p, n) for p, n in zip(path_list, names)], rechunk=True)
+    if len(path_list) == 1:
+        return _read_one_run(path_list[0], names[0])
+    # polars releases the GIL while parsing, so files (often gzipped) are read in parallel threads.
+    with ThreadPoolExecutor(max_workers=min(len(path_list), os.cpu_count() or 1)) as pool:
+        frames = list(pool.map(_read_one_run, path_list, names))
+    return pl.concat(frames, rechunk=True)
 
 
 def read_qrels(path: PathLike) -> pl.DataFrame:
