@@ -1,0 +1,182 @@
+"""Pre-registered plans: parsing and errors, exact system names, Holm across endpoints, verdicts, hash, CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pairedframe.compare.clustered import compare_clustered
+from pairedframe.compare.plan import ANALYSIS_VERDICTS, Plan, _verdict, analyze, load_plan
+from pairedframe.errors import PlanError
+
+pytestmark = pytest.mark.filterwarnings("ignore::pairedframe.errors.SmallSampleWarning")
+REPO = Path(__file__).resolve().parents[1]
+
+PLAN = """
+title = "t"
+alpha = 0.05
+margin = 0.02
+seed = 3
+n_resamples = 2000
+[systems]
+baseline = "unfused"
+candidate = "fused"
+[[endpoints]]
+measure = "nDCG@10"
+direction = "higher is better"
+role = "primary"
+[[endpoints]]
+measure = "hit@1"
+direction = "higher is better"
+role = "secondary"
+margin = 0.1
+[[endpoints]]
+measure = "AP"
+direction = "lower is better"
+role = "secondary"
+"""
+
+
+def results(seed=0, G=30, shift=0.05, systems=("unfused", "fused", "fused-v2")):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for g in range(G):
+        c = rng.normal(0, 0.05)
+        for j in range(3):
+            q = f"{g}.{j}"
+            for m in ("nDCG@10", "AP", "hit@1", "P@5"):
+                base = rng.uniform()
+                for i, s in enumerate(systems):
+                    v = base + (i == 1) * (shift + c) + (i == 2) * 0.3
+                    rows.append((s, q, m, float(v > 0.5) if m == "hit@1" else v, f"g{g}"))
+    return pl.DataFrame(rows, schema=["system", "qid", "measure", "value", "cluster"], orient="row")
+
+
+def test_analyze_runs_exactly_the_plan_with_holm_and_hash(tmp_path):
+    mt = pytest.importorskip("statsmodels.stats.multitest")
+    path = tmp_path / "plan.toml"
+    path.write_text(PLAN)
+    res = analyze(path, results())
+    t = res.table
+    assert t["measure"].to_list() == ["nDCG@10", "hit@1", "AP"]           # P@5 is not in the plan
+    assert res.plan_sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    np.testing.assert_allclose(t["pvalue_holm"].to_numpy(),
+                               mt.multipletests(t["pvalue"].to_numpy(), method="holm")[1], rtol=1e-15)
+    # per endpoint = compare_clustered on that measure with the plan's seed and margin
+    one = compare_clustered(results().filter(pl.col("system").is_in(["unfused", "fused"])), baseline="unfused",
+                            measures="hit@1", n_resamples=2000, seed=3, margin=0.1).row(0, named=True)
+    r = t.row(1, named=True)
+    assert (r["delta"], r["pvalue"], r["pvalue_tost"], r["mdd"], r["mcnemar_pvalue"]) == (
+        one["delta"], one["pvalue"], one["pvalue_tost"], one["mde"], one["mcnemar_pvalue"])
+    assert r["margin"] == 0.1 and t["margin"][0] == 0.02 and r["mcnemar_b"] is not None
+    assert t["mcnemar_pvalue"][0] is None                                  # not a 0/1 endpoint
+    assert set(t["verdict"]) <= set(ANALYSIS_VERDICTS)
+    assert t["resampling_unit"].to_list() == ["cluster"] * 3 and t["n_clusters"][0] == 30
+    report = res.to_dict()
+    assert report["plan"]["sha256"] == res.plan_sha256 and len(report["endpoints"]) == 3
+    json.dumps(report)
+
+
+def test_systems_are_matched_by_exact_name_only():
+    # "fused" is a suffix of "unfused" and a prefix of "fused-v2": the candidate must be exactly "fused"
+    res = analyze(Plan.from_toml(PLAN), results())
+    fused = results().filter((pl.col("system") == "fused") & (pl.col("measure") == "nDCG@10"))["value"].mean()
+    assert res.table["candidate_mean"][0] == pytest.approx(fused, rel=1e-12)
+    only_unfused = results().filter(pl.col("system") != "fused")
+    with pytest.raises(PlanError, match=r"systems.candidate = 'fused' is not a system.*exact names only"):
+        analyze(Plan.from_toml(PLAN), only_unfused)
+
+
+def test_refuses_without_plan_and_names_bad_keys(tmp_path):
+    with pytest.raises(PlanError, match="no analysis plan"):
+        analyze(None, results())
+    with pytest.raises(PlanError, match="not found"):
+        load_plan(tmp_path / "nope.toml")
+    cases = {
+        PLAN.replace("seed = 3", ""): "missing the key seed",
+        PLAN.replace("seed = 3", "seed = 3\nseeds = 4"): r"unknown key\(s\) \['seeds'\]",
+        PLAN.replace('role = "primary"', 'role = "main"'): r"endpoints\[0\].role",
+        PLAN.replace('direction = "lower is better"', 'direction = "down"'): r"endpoints\[2\].direction",
+        PLAN.replace('candidate = "fused"', 'candidate = "unfused"'): "same system",
+        PLAN.replace("alpha = 0.05", "alpha = 0.7"): "alpha",
+        PLAN.replace("margin = 0.02", "margin = -1"): "margin",
+        PLAN.replace('baseline = "unfused"', ""): "systems.baseline",
+        PLAN.replace('measure = "AP"', 'measure = "AP"\nmesure = 1'): r"endpoints\[2\].mesure",
+        PLAN + "\n[[endpoints]]\nmeasure = \"AP\"\ndirection = \"higher\"\nrole = \"secondary\"\n": "repeated",
+        "alpha = ": "not valid TOML",
+    }
+    for text, msg in cases.items():
+        with pytest.raises(PlanError, match=msg):
+            Plan.from_toml(text)
+    with pytest.raises(PlanError, match=r"endpoints\[0\].measure = 'nDCG@10' is not a measure"):
+        analyze(Plan.from_toml(PLAN), results().filter(pl.col("measure") != "nDCG@10"))
+
+
+def test_datasets_and_resampling_unit():
+    two = pl.concat([results(1).with_columns(pl.lit("d1").alias("dataset")),
+                     results(2).with_columns(pl.lit("d2").alias("dataset"))])
+    with pytest.raises(PlanError, match=r"endpoints\[0\].dataset is required"):
+        analyze(Plan.from_toml(PLAN), two)
+    with_ds = PLAN.replace('measure = "nDCG@10"', 'measure = "nDCG@10"\ndataset = "d2"')
+    with pytest.raises(PlanError, match=r"endpoints\[0\].dataset = 'd2' but the results have no 'dataset'"):
+        analyze(Plan.from_toml(with_ds), results())
+    with_ds = with_ds.replace('measure = "hit@1"', 'measure = "hit@1"\ndataset = "d1"').replace(
+        'measure = "AP"', 'measure = "AP"\ndataset = "d1"')
+    res = analyze(Plan.from_toml(with_ds), two)
+    alone = analyze(Plan.from_toml(PLAN), results(2))
+    assert res.table["delta"][0] == alone.table["delta"][0] and res.table["dataset"].to_list() == ["d2", "d1", "d1"]
+    q = analyze(Plan.from_toml('resampling_unit = "query"\n' + PLAN), results())
+    assert q.table["n_clusters"].to_list() == q.table["n_queries"].to_list() == [90] * 3
+    from pairedframe.compare import compare
+
+    plain = compare(results().drop("cluster"), baseline="unfused", systems="fused", measures="AP", seed=3,
+                    n_resamples=2000)
+    assert q.table["pvalue"][2] == plain["pvalue"][0]                    # query unit = the plain paired test
+    assert q.table["ci_low"][2] == pytest.approx(plain["ci_low"][0], rel=1e-12)
+    with pytest.raises(PlanError, match="resampling_unit = 'cluster'"):
+        analyze(Plan.from_toml('resampling_unit = "cluster"\n' + PLAN), results().drop("cluster"))
+
+
+def test_verdict_rules_and_a_difference_and_an_equivalence():
+    assert [_verdict(s, e) for s, e in [(True, False), (True, True), (False, True), (False, False)]] == list(
+        ANALYSIS_VERDICTS)
+    big = analyze(Plan.from_toml(PLAN), results(shift=0.2)).table.row(0, named=True)
+    assert big["verdict"] == "difference" and big["favours"] == "fused" and big["pvalue_holm"] < 0.05
+    none = analyze(Plan.from_toml(PLAN.replace("margin = 0.02", "margin = 0.5")), results(shift=0.0, G=60)).table
+    assert none["verdict"][0] == "equivalent within ±margin" and none["tost_high"][0] < 0.5
+    assert none["favours"][0] is None
+
+
+def test_cli_analyze(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN)
+    data = tmp_path / "results.parquet"
+    results().write_parquet(data)
+    cmd = [sys.executable, "-c", "from pairedframe.cli import main; main()", "analyze"]
+    env = {"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(cmd + ["--plan", str(plan), str(data), "-f", "json", "-o", str(tmp_path / "r.json")],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout)
+    assert rep["plan"]["sha256"] == hashlib.sha256(plan.read_bytes()).hexdigest()
+    assert json.loads((tmp_path / "r.json").read_text()) == rep
+    table = subprocess.run(cmd + ["--plan", str(plan), str(data)], capture_output=True, text=True, env=env)
+    assert table.returncode == 0 and rep["plan"]["sha256"] in table.stdout and "verdict" in table.stdout
+    none = subprocess.run(cmd + [str(data)], capture_output=True, text=True, env=env)
+    assert none.returncode == 2 and "--plan is required" in none.stderr
+    bad = subprocess.run(cmd + ["--plan", str(plan), str(tmp_path / "missing.csv")], capture_output=True, text=True,
+                         env=env)
+    assert bad.returncode == 2 and "missing.csv" in bad.stderr
+
+
+def test_example_plan_parses():
+    plan = load_plan(REPO / "examples" / "plan.toml")
+    assert plan.candidate == "BM25 (intents as queries)" and [e.role for e in plan.endpoints][0] == "primary"
+    assert plan.endpoints[2].hit_k == 1 and plan.endpoints[2].margin == 0.05
