@@ -180,3 +180,32 @@ def test_example_plan_parses():
     plan = load_plan(REPO / "examples" / "plan.toml")
     assert plan.candidate == "BM25 (intents as queries)" and [e.role for e in plan.endpoints][0] == "primary"
     assert plan.endpoints[2].hit_k == 1 and plan.endpoints[2].margin == 0.05
+
+
+@pytest.mark.shared_data
+def test_example_plan_on_dl_mia_end_to_end(shared_data, tmp_path):
+    import pairedframe as pf
+
+    folder = shared_data / "dl_mia"
+    runs = [str(folder / "runs" / "BM25 (intents as queries).res.gz"),
+            str(folder / "runs" / "BM25 (intents with original queries).res.gz")]
+    ev = pf.evaluate(runs, str(folder / "qrels.txt"), ["nDCG@10", "AP", "P@1"])
+    mapping = pl.read_csv(folder / "qid_iid_qrel.txt", separator=" ", has_header=False,
+                          new_columns=["query", "intent", "doc", "rel"],
+                          schema_overrides={"query": pl.String, "intent": pl.String})
+    cmap = mapping.select(pl.col("intent").alias("qid"), pl.col("query").alias("cluster")).unique()
+    per_query = (ev.per_query.with_columns(pl.col("system").str.replace(r"\.res$", ""),
+                                           pl.lit("dl_mia").alias("dataset"),
+                                           pl.col("measure").replace({"P@1": "hit@1"}))
+                 .join(cmap, on="qid"))
+    path = tmp_path / "dl_mia.csv"
+    per_query.write_csv(path)
+    res = analyze(REPO / "examples" / "plan.toml", path)
+    t = res.table
+    assert t["endpoint"].to_list() == ["nDCG@10", "AP", "success@1"]
+    assert t["n_queries"].to_list() == [69] * 3 and t["n_clusters"].to_list() == [24] * 3
+    # README sanity values of the two runs (ndcg_cut_10 .1164 vs .0732 is on all 69 intents)
+    assert t["candidate_mean"][0] == pytest.approx(0.1164, abs=5e-5)
+    assert t["baseline_mean"][0] == pytest.approx(0.0732, abs=5e-5)
+    assert t["mcnemar_pvalue"][2] is not None and t["mcnemar_pvalue"][0] is None
+    assert res.plan_sha256 == hashlib.sha256((REPO / "examples" / "plan.toml").read_bytes()).hexdigest()
