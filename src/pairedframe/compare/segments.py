@@ -1,0 +1,608 @@
+"""Paired comparisons inside thousands of query segments, in one vectorised pass, with BH/Holm.
+
+A *segment table* (``qid, segment_set, segment``) assigns queries to segments; a query may sit in
+several segment sets (e.g. ``"length"`` and ``"num_rel"``) and a segment set may have many segments.
+:func:`compare_segments` pairs every system with the baseline (as :func:`pairedframe.compare.compare`)
+and analyses the deltas of every (system, keys, measure, segment set, segment) -- a *unit* -- at once:
+the deltas of all units are laid end to end in one array and every statistic is a segmented
+reduction (``np.add.reduceat`` on unit offsets).  Python loops run only over blocks of units (a
+memory knob) and resample chunks, never over segments.
+
+Random streams (counter-based, per segment)
+-------------------------------------------
+Resampling must be vectorised across segments yet a segment's draws must not depend on the other
+segments of the call.  Each segment ``(segment_set, segment)`` gets two 64-bit keys ::
+
+    K_boot, K_flip = keyed_seed_sequence(seed, ("segment", segment_set, segment)).generate_state(2, uint64)
+
+(:func:`pairedframe.stats.resample.keyed_seed_sequence`: BLAKE2b of the key, stable across
+processes).  Resample ``b`` (0-based) of the segment has the 32-bit row seed ::
+
+    r(b) = mix64(K + (b + 1) * 0x9E3779B97F4A7C15) >> 32          # SplitMix64 output b of seed K
+
+with ``mix64`` the SplitMix64 finaliser (Steele, Lea & Flood 2014).  Position ``i`` (0-based, queries
+of the unit in code-point order of ``qid``) of that resample draws the 32-bit word ::
+
+    u(b, i) = mix32(r(b) + (i + 1) * 0x9E3779B9)                  # SplitMix32 with the lowbias32 mixer
+
+``mix32`` is Wellons' "lowbias32" (x ^= x>>16; x *= 0x7feb352d; x ^= x>>15; x *= 0x846ca68b;
+x ^= x>>16), a bijection of 32-bit words.  All arithmetic wraps modulo 2^64 / 2^32; everything runs on
+numpy ``uint32`` arrays (which numpy vectorises with SIMD, unlike ``uint64`` multiplies).
+
+- Bootstrap: the unit's resample ``b`` takes query ``floor(u(b, i) * n / 2**32)`` at position ``i``
+  (Lemire's multiply-shift, bias below ``n / 2**32``), from the ``K_boot`` stream.
+- Sign flips: query ``i`` has its delta negated in pattern ``b`` when the top bit of ``u(b, i)`` from
+  the ``K_flip`` stream is 1.  When ``2**n <= n_resamples`` every pattern ``b < 2**n`` is enumerated
+  instead (bit ``i`` of ``b``; exact test, ``p = count / 2**n``), as in :func:`compare`.
+
+Units of the same segment with the same number of queries therefore share their resample index
+(like :func:`compare` shares one index per query set).  The streams are *not* numpy's PCG64
+streams, so results differ (within Monte-Carlo error) from :func:`compare` on the same queries;
+``tests/reference/segments_reference.py`` re-implements them with plain loops, one segment at a
+time.  This generator is for resampling statistics, not for cryptography.
+
+Monte-Carlo resolution and the false discovery rate
+---------------------------------------------------
+A Monte-Carlo p-value is never below ``1/(B+1)``.  In a family of ``m`` tests BH at level ``q``
+rejects the smallest p-value only if ``p <= q j / m`` for some ``j``; with every one of ``j``
+segments at the floor that needs ``j >= m / (q (B+1))`` (``min_discoveries``), and Holm cannot
+reject anything once ``m / (B+1) > q``.  Such rows are flagged ``resolution_limited``, a warning
+names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests ``test="t"`` for screening.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from pairedframe.compare.paired import _pair
+from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
+from pairedframe.stats.bootstrap import _interval_from_probs
+from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.power import MIN_QUERIES, _t_ppf, _t_sf
+from pairedframe.stats.randomization import TIE_RTOL
+from pairedframe.stats.resample import keyed_seed_sequence
+
+__all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
+           "BLOCK_ELEMENTS", "CHUNK_ELEMENTS"]
+
+STREAM_POLICY = ("counter-based per segment: K = keyed_seed_sequence(seed, ('segment', set, segment)); "
+                 "row seed mix64(K+(b+1)*golden64)>>32; draw mix32(row+(i+1)*golden32) (lowbias32); "
+                 "bootstrap index floor(u*n/2^32); sign flip = top bit (exact enumeration when 2^n <= B)")
+
+#: Largest number of deltas in a multi-unit block (a unit larger than this forms its own block).
+#: Memory/speed knob only: results do not depend on it.
+BLOCK_ELEMENTS: int = 2**14
+#: Target (resample rows x deltas) per inner chunk; 256 KiB per uint32 work array (cache-sized).
+CHUNK_ELEMENTS: int = 2**16
+#: Cap on (n_resamples x units) bootstrap means held at once per block (float64: 64 MiB).
+THETA_ELEMENTS: int = 2**23
+
+_G64 = np.uint64(0x9E3779B97F4A7C15)
+_M64A = np.uint64(0xBF58476D1CE4E5B9)
+_M64B = np.uint64(0x94D049BB133111EB)
+_G32 = np.uint32(0x9E3779B9)
+_M32A = np.uint32(0x7FEB352D)
+_M32B = np.uint32(0x846CA68B)
+_TESTS = ("randomization", "t")
+_INTERVALS = ("percentile", "t")
+_CORRECTIONS = ("bh", "holm")
+
+
+# ----------------------------------------------------------------------------------------------
+# counter-based streams
+# ----------------------------------------------------------------------------------------------
+
+def segment_keys(seed: int, segment_set: str, segment: str) -> tuple[int, int]:
+    """The (bootstrap, sign-flip) 64-bit stream keys of a segment.
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative user seed.
+    segment_set, segment : str
+        The segment's identity.
+
+    Returns
+    -------
+    (int, int)
+        ``keyed_seed_sequence(seed, ("segment", segment_set, segment)).generate_state(2, np.uint64)``.
+    """
+    k = keyed_seed_sequence(seed, ("segment", str(segment_set), str(segment))).generate_state(2, np.uint64)
+    return int(k[0]), int(k[1])
+
+
+def _row_seeds(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """uint32 row seeds (len(rows), len(keys)): top half of SplitMix64 output ``row`` of each key."""
+    with np.errstate(over="ignore"):
+        z = keys[None, :] + (rows.astype(np.uint64)[:, None] + np.uint64(1)) * _G64
+        z ^= z >> np.uint64(30)
+        z *= _M64A
+        z ^= z >> np.uint64(27)
+        z *= _M64B
+        z ^= z >> np.uint64(31)
+    return (z >> np.uint64(32)).astype(np.uint32)
+
+
+def _mix32_inplace(x: np.ndarray, tmp: np.ndarray) -> None:
+    """lowbias32 on a uint32 array, in place (``tmp`` is scratch of the same shape)."""
+    np.right_shift(x, np.uint32(16), out=tmp)
+    np.bitwise_xor(x, tmp, out=x)
+    np.multiply(x, _M32A, out=x)
+    np.right_shift(x, np.uint32(15), out=tmp)
+    np.bitwise_xor(x, tmp, out=x)
+    np.multiply(x, _M32B, out=x)
+    np.right_shift(x, np.uint32(16), out=tmp)
+    np.bitwise_xor(x, tmp, out=x)
+
+
+# ----------------------------------------------------------------------------------------------
+# numpy kernel
+# ----------------------------------------------------------------------------------------------
+
+def _blocks(offsets: np.ndarray, n_units: int, max_units: int, block_elements: int) -> list[tuple[int, int]]:
+    """Contiguous unit ranges with at most block_elements deltas (or one unit) and max_units units."""
+    out = []
+    a = 0
+    while a < n_units:
+        limit = offsets[a] + block_elements
+        b = int(np.searchsorted(offsets, limit, side="right")) - 1   # offsets[b] <= limit
+        b = max(a + 1, min(b, n_units, a + max_units))
+        out.append((a, b))
+        a = b
+    return out
+
+
+def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.ndarray, flip_keys: np.ndarray,
+                           *, n_resamples: int, confidence_level: float = 0.95,
+                           alternative: str = "two-sided", bootstrap: bool = True, sign_flip: bool = True,
+                           block_elements: int = BLOCK_ELEMENTS,
+                           chunk_elements: int = CHUNK_ELEMENTS) -> dict[str, np.ndarray]:
+    """Percentile bootstrap and sign-flip test of the mean of many units of deltas at once.
+
+    Parameters
+    ----------
+    d : ndarray of float64, shape (N,)
+        The deltas of all units laid end to end; unit ``u`` is ``d[offsets[u]:offsets[u+1]]`` (its
+        positions are the ``i`` of the module docstring).
+    offsets : ndarray of int64, shape (U + 1,)
+        Increasing unit boundaries, ``offsets[0] = 0``, ``offsets[-1] = N``; every unit has >= 2 deltas.
+    boot_keys, flip_keys : ndarray of uint64, shape (U,)
+        Stream keys of each unit (:func:`segment_keys` of its segment).
+    n_resamples : int
+        ``B``: bootstrap resamples and Monte-Carlo sign patterns.
+    confidence_level : float
+    alternative : {"two-sided", "greater", "less"}
+    bootstrap, sign_flip : bool
+        Which of the two to compute.
+    block_elements, chunk_elements : int
+        Memory knobs (results do not depend on them).
+
+    Returns
+    -------
+    dict of ndarray, each shape (U,)
+        ``statistic`` (mean, as ``sum/n`` of the sequential segment sum), and when requested
+        ``ci_low, ci_high, se`` (percentile interval, std (ddof=1) of the bootstrap means) and
+        ``pvalue, exact`` (sign-flip; tie rule of :mod:`pairedframe.stats.randomization`).
+    """
+    d = np.ascontiguousarray(d, dtype=np.float64)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    n_units = offsets.shape[0] - 1
+    sizes = np.diff(offsets)
+    if n_units and sizes.min() < 2:
+        raise ValueError("every unit needs at least 2 deltas")
+    B = int(n_resamples)
+    out = {"statistic": np.empty(n_units)}
+    if bootstrap:
+        out.update(ci_low=np.empty(n_units), ci_high=np.empty(n_units), se=np.empty(n_units))
+    if sign_flip:
+        out.update(pvalue=np.empty(n_units), exact=np.zeros(n_units, dtype=bool))
+    a_tail = (1 - confidence_level) / 2 if alternative == "two-sided" else 1 - confidence_level
+    max_units = max(1, THETA_ELEMENTS // B) if bootstrap else n_units
+    for ua, ub in _blocks(offsets, n_units, max_units, block_elements):
+        lo, hi = int(offsets[ua]), int(offsets[ub])
+        m = hi - lo
+        n_u = sizes[ua:ub]
+        nu = ub - ua
+        ro = offsets[ua:ub] - lo
+        unit_e = np.repeat(np.arange(nu), n_u)
+        pos_e = np.arange(m) - ro[unit_e]
+        base_e = ((pos_e.astype(np.uint64) + 1) * np.uint64(0x9E3779B9) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        dd = d[lo:hi]
+        sums = np.add.reduceat(dd, ro)
+        stat = sums / n_u
+        out["statistic"][ua:ub] = stat
+        rows_per = max(1, chunk_elements // m)
+        X = np.empty((min(rows_per, B), m), dtype=np.uint32)
+        T = np.empty_like(X)
+        if bootstrap:
+            theta = np.empty((B, nu))
+            scale_e = n_u[unit_e] * 2.0**-32
+            off_e = ro[unit_e].astype(np.float64)
+            F = np.empty(X.shape)
+            II = np.empty(X.shape, dtype=np.intp)
+            V = np.empty(X.shape)
+            keys = boot_keys[ua:ub]
+            for b0 in range(0, B, rows_per):
+                r = min(rows_per, B - b0)
+                x, t, f, ii, v = X[:r], T[:r], F[:r], II[:r], V[:r]
+                np.take(_row_seeds(keys, np.arange(b0, b0 + r)), unit_e, axis=1, out=x)
+                np.add(x, base_e, out=x)
+                _mix32_inplace(x, t)
+                np.multiply(x, scale_e, out=f)
+                np.add(f, off_e, out=f)          # exact: off + u*n/2^32 < off + n <= 2^14 (or off = 0)
+                np.copyto(ii, f, casting="unsafe")
+                np.take(dd, ii, out=v)
+                theta[b0:b0 + r] = np.add.reduceat(v, ro, axis=1) / n_u
+            tb = np.ascontiguousarray(theta.T)
+            probs = np.broadcast_to(np.array([a_tail, 1 - a_tail]), (nu, 2))
+            low, high = _interval_from_probs(tb, probs, alternative)
+            constant = np.maximum.reduceat(dd, ro) == np.minimum.reduceat(dd, ro)
+            low = np.where(constant & np.isfinite(low), stat, low)
+            high = np.where(constant & np.isfinite(high), stat, high)
+            out["ci_low"][ua:ub], out["ci_high"][ua:ub] = low, high
+            out["se"][ua:ub] = np.where(constant, 0.0, np.std(tb, axis=1, ddof=1))
+            del theta, tb
+        if sign_flip:
+            exact_u = (n_u < 63) & (np.left_shift(1, np.minimum(n_u, 62)) <= B)
+            n_pat = np.where(exact_u, np.left_shift(1, np.minimum(n_u, 62)), B)
+            exact_e = exact_u[unit_e]
+            ex_idx = np.flatnonzero(exact_e)
+            ex_pos = pos_e[ex_idx].astype(np.int64)
+            gamma = TIE_RTOL * np.maximum(np.abs(stat), np.add.reduceat(np.abs(dd), ro) / n_u)
+            neg2d = -2.0 * dd
+            count = np.zeros(nu, dtype=np.int64)
+            keys = flip_keys[ua:ub]
+            V = np.empty(X.shape)
+            for b0 in range(0, B, rows_per):
+                r = min(rows_per, B - b0)
+                x, t, v = X[:r], T[:r], V[:r]
+                rows = np.arange(b0, b0 + r)
+                np.take(_row_seeds(keys, rows), unit_e, axis=1, out=x)
+                np.add(x, base_e, out=x)
+                _mix32_inplace(x, t)
+                np.right_shift(x, np.uint32(31), out=x)
+                if ex_idx.size:
+                    x[:, ex_idx] = (rows[:, None] >> ex_pos[None, :]) & 1
+                np.multiply(x, neg2d, out=v)      # bit * (-2d) + d: exactly -d or d
+                np.add(v, dd, out=v)
+                null = np.add.reduceat(v, ro, axis=1) / n_u
+                if alternative == "two-sided":
+                    cmp = np.abs(null) >= (np.abs(stat) - gamma)
+                elif alternative == "greater":
+                    cmp = null >= stat - gamma
+                else:
+                    cmp = null <= stat + gamma
+                cmp &= rows[:, None] < n_pat[None, :]
+                count += np.count_nonzero(cmp, axis=0)
+            p = np.where(exact_u, count / n_pat, (count + 1) / (B + 1))
+            out["pvalue"][ua:ub] = np.minimum(p, 1.0)
+            out["exact"][ua:ub] = exact_u
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# t statistics with per-unit degrees of freedom
+# ----------------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=4096)
+def _t_quantile(q: float, df: int) -> float:
+    return _t_ppf(q, df)
+
+
+def _t_stats(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constant: np.ndarray, alternative: str,
+             confidence_level: float) -> dict[str, np.ndarray]:
+    """Paired t-test per unit (rules of :mod:`pairedframe.stats.ttest`); only the tail is scalar."""
+    k = mean.shape[0]
+    se = np.where(constant, 0.0, sd / np.sqrt(n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(constant, np.where(mean == 0, 0.0, np.copysign(np.inf, mean)), mean / se)
+    p = np.empty(k)
+    q = np.empty(k)
+    tail_q = 0.5 + confidence_level / 2 if alternative == "two-sided" else confidence_level
+    for i in range(k):          # scalar special functions only (incomplete beta); no resampling here
+        df = int(n[i]) - 1
+        ti = float(t[i])
+        if constant[i]:
+            if mean[i] == 0:
+                p[i] = 1.0
+            elif alternative == "two-sided":
+                p[i] = 0.0
+            else:
+                p[i] = 0.0 if (mean[i] > 0) == (alternative == "greater") else 1.0
+        elif alternative == "two-sided":
+            p[i] = min(1.0, 2.0 * _t_sf(abs(ti), df))
+        elif alternative == "greater":
+            p[i] = _t_sf(ti, df)
+        else:
+            p[i] = _t_sf(-ti, df)
+        q[i] = _t_quantile(tail_q, df)
+    half = q * se
+    low = mean - half
+    high = mean + half
+    if alternative == "greater":
+        high = np.full(k, np.inf)
+    elif alternative == "less":
+        low = np.full(k, -np.inf)
+    return {"pvalue": p, "ci_low": low, "ci_high": high, "se": se}
+
+
+# ----------------------------------------------------------------------------------------------
+# frames
+# ----------------------------------------------------------------------------------------------
+
+def _as_segments(segments: Any) -> pl.DataFrame:
+    if isinstance(segments, pl.LazyFrame):
+        segments = segments.collect()
+    if not isinstance(segments, pl.DataFrame):
+        if hasattr(segments, "pl") and callable(segments.pl):
+            segments = segments.pl()
+        elif type(segments).__module__.startswith("pandas"):
+            segments = pl.from_pandas(segments)
+        else:
+            segments = pl.DataFrame(segments)
+    missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
+    if missing:
+        raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
+                          f"(has {segments.columns})")
+    seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
+                          pl.col("segment").cast(pl.String))
+    if seg.null_count().sum_horizontal().item():
+        raise SchemaError("segment table has null qid, segment_set or segment values")
+    dup = seg.is_duplicated()
+    if dup.any():
+        row = seg.filter(dup).row(0, named=True)
+        raise DuplicateError(f"segment table repeats (qid, segment_set, segment) = "
+                             f"({row['qid']!r}, {row['segment_set']!r}, {row['segment']!r})")
+    return seg
+
+
+def compare_segments(per_query: Any, segments: Any, *, baseline: str,
+                     measures: Sequence[str] | str | None = None,
+                     systems: Sequence[str] | str | None = None,
+                     test: Literal["randomization", "t"] = "randomization", n_resamples: int = 10_000,
+                     confidence_level: float = 0.95,
+                     alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
+                     family_by: Sequence[str] | str | None = None,
+                     correction: Literal["bh", "holm"] = "bh", fdr_level: float | None = None,
+                     interval: Literal["percentile", "t"] | None = None) -> pl.DataFrame:
+    """Compare systems with a baseline inside every segment of queries, with BH q-values per family.
+
+    Parameters
+    ----------
+    per_query : Evaluation or table
+        ``system, qid, measure, value`` (plus optional key columns, as :func:`compare`).
+    segments : table
+        ``qid, segment_set, segment`` (polars, pandas, DuckDB relation or a dict of columns); one row
+        per (query, segment) membership.  A query may belong to several segment sets (and segments);
+        queries absent from it are simply not in any segment.
+    baseline : str
+        System ``a``; deltas are ``b - a``.
+    measures, systems : str or sequence of str, optional
+        As :func:`compare`.
+    test : {"randomization", "t"}, default "randomization"
+        Sign-flip randomization test (p never below ``1/(n_resamples+1)`` unless exact) or the paired
+        t-test (analytic; the right screening tool for thousands of segments, see module docstring).
+    n_resamples : int, default 10_000
+        Bootstrap resamples and Monte-Carlo sign patterns per unit.
+    confidence_level : float in (0, 1), default 0.95
+    alternative : {"two-sided", "greater", "less"}
+    seed : int, default 0
+        With the segment's identity, determines all its resamples (module docstring).
+    family_by : str or sequence of str, optional
+        Output columns that define a multiple-comparison family; default
+        ``("system", <keys>, "measure", "segment_set")``.
+    correction : {"bh", "holm"}, default "bh"
+        The adjustment that drives ``significant`` and ``resolution_limited``; both adjusted columns
+        are always returned.
+    fdr_level : float in (0, 1), optional
+        Level of the BH / Holm decision; default ``1 - confidence_level``.
+    interval : {"percentile", "t"}, optional
+        Default percentile bootstrap for the randomization test, t interval for the t-test.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (system, keys, measure, segment_set, segment) with at least one paired query,
+        sorted in that order (systems and measures in the given order, segments in code-point order):
+        ``system, <keys>, measure, segment_set, segment, baseline, n_queries, baseline_mean,
+        system_mean, delta, ci_low, ci_high, se, pvalue, pvalue_bh, pvalue_holm, significant, wins,
+        losses, ties, sd, small_sample, warning, family_size, min_discoveries, resolution_limited,
+        test, interval, n_resamples, exact, seed``.
+
+        Units with one paired query get null statistics and ``warning = "only 1 paired query"``
+        (NaN p-values are left out of their family).  ``small_sample`` is ``n_queries <
+        MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
+        reach the smallest attainable p-value before ``correction`` can reject any (1 for the
+        t-test); ``resolution_limited`` is true when it exceeds 1 (for Holm: when nothing can be
+        rejected).
+
+    Raises
+    ------
+    SchemaError, DuplicateError, ValueError, TypeError
+        Bad tables or options (as :func:`compare`); no query of the table is in any segment.
+
+    Warns
+    -----
+    SmallSampleWarning
+        Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
+    UserWarning
+        Once, when ``n_resamples`` is too small for the correction at ``fdr_level``.
+
+    References
+    ----------
+    Benjamini & Hochberg (1995), JRSS B 57(1); Holm (1979); Phipson & Smyth (2010);
+    Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA.
+    """
+    if test not in _TESTS:
+        raise ValueError(f"`test` must be one of {_TESTS}, got {test!r}")
+    if interval is None:
+        interval = "percentile" if test == "randomization" else "t"
+    if interval not in _INTERVALS:
+        raise ValueError(f"`interval` must be one of {_INTERVALS} or None, got {interval!r}")
+    if correction not in _CORRECTIONS:
+        raise ValueError(f"`correction` must be one of {_CORRECTIONS}, got {correction!r}")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 2:
+        raise ValueError(f"`n_resamples` must be an integer >= 2, got {n_resamples!r}")
+    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
+        raise ValueError(f"`confidence_level` must be in (0, 1), got {confidence_level!r}")
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(f"`alternative` must be 'two-sided', 'greater' or 'less', got {alternative!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
+    level = 1 - confidence_level if fdr_level is None else fdr_level
+    if not (isinstance(level, (int, float)) and 0 < level < 1):
+        raise ValueError(f"`fdr_level` must be in (0, 1), got {fdr_level!r}")
+    n_resamples = int(n_resamples)
+
+    p = _pair(per_query, baseline, systems, measures)
+    extras = p.extras
+    seg = _as_segments(segments)
+    clash = [c for c in ("segment_set", "segment") if c in extras]
+    if clash:
+        raise SchemaError(f"per-query table already has column(s) {clash}; rename them")
+    unit_keys = ["_row", "segment_set", "segment"]
+    data = (p.paired.join(seg, on="qid", how="inner")
+            .sort("_row", "segment_set", "segment", "qid")
+            .with_columns(pl.struct(unit_keys).rle_id().alias("_unit")))
+    if data.height == 0:
+        raise ValueError("no paired query of the per-query table is in any segment of the segment table")
+    units = data.group_by("_unit", maintain_order=True).agg(
+        pl.first("_row"), pl.first("system"), *[pl.first(c) for c in extras], pl.first("measure"),
+        pl.first("segment_set"), pl.first("segment"),
+        pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
+        pl.col("b").mean().alias("system_mean"), pl.col("delta").mean().alias("_mean"),
+        pl.col("delta").std(ddof=1).alias("sd"),
+        (pl.col("delta").max() == pl.col("delta").min()).alias("_constant"),
+        (pl.col("delta") > 0).sum().alias("wins"), (pl.col("delta") < 0).sum().alias("losses"),
+        (pl.col("delta") == 0).sum().alias("ties"))
+    n_all = units["n_queries"].to_numpy().astype(np.int64)
+    ok = n_all >= 2
+    k = units.height
+    stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
+    exact = np.zeros(k, dtype=bool)
+    ok_idx = np.flatnonzero(ok)
+    d_all = data["delta"].to_numpy()
+    starts = np.concatenate([[0], np.cumsum(n_all)])
+    if ok_idx.size:
+        keep = np.repeat(ok, n_all)
+        d = np.ascontiguousarray(d_all[keep])
+        offsets = np.concatenate([[0], np.cumsum(n_all[ok_idx])]).astype(np.int64)
+        n_ok = n_all[ok_idx]
+        const = units["_constant"].to_numpy()[ok_idx]
+        mean = np.add.reduceat(d, offsets[:-1]) / n_ok
+        stats["delta"][ok_idx] = mean
+        need_boot = interval == "percentile"
+        need_flip = test == "randomization"
+        if need_boot or need_flip:
+            seg_ids = units.select("segment_set", "segment")[ok_idx]
+            distinct = seg_ids.unique(maintain_order=True)
+            key_pairs = np.array([segment_keys(int(seed), s, g) for s, g in distinct.iter_rows()],
+                                 dtype=np.uint64).reshape(-1, 2)
+            code = seg_ids.join(distinct.with_row_index("_k"), on=["segment_set", "segment"],
+                                how="left", maintain_order="left")["_k"].to_numpy()
+            res = segment_resample_stats(d, offsets, key_pairs[code, 0], key_pairs[code, 1],
+                                         n_resamples=n_resamples, confidence_level=confidence_level,
+                                         alternative=alternative, bootstrap=need_boot, sign_flip=need_flip)
+            if need_boot:
+                for c in ("ci_low", "ci_high", "se"):
+                    stats[c][ok_idx] = res[c]
+            if need_flip:
+                stats["pvalue"][ok_idx] = res["pvalue"]
+                exact[ok_idx] = res["exact"]
+        if test == "t" or interval == "t":
+            sd = units["sd"].to_numpy()[ok_idx]
+            tt = _t_stats(mean, sd, n_ok.astype(float), const, alternative, confidence_level)
+            if test == "t":
+                stats["pvalue"][ok_idx] = tt["pvalue"]
+            if interval == "t":
+                for c in ("ci_low", "ci_high", "se"):
+                    stats[c][ok_idx] = tt[c]
+    del starts
+
+    # families and corrections
+    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
+                else [family_by] if isinstance(family_by, str) else list(family_by))
+    allowed = ["system", *extras, "measure", "segment_set", "segment"]
+    unknown = [c for c in fam_cols if c not in allowed]
+    if unknown:
+        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
+    fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
+           if fam_cols else np.zeros(k, dtype=np.int64))
+    pv = stats["pvalue"]
+    p_bh = np.full(k, np.nan)
+    p_holm = np.full(k, np.nan)
+    order = np.argsort(fam, kind="stable")
+    bounds = np.flatnonzero(np.diff(fam[order])) + 1
+    fam_size = np.zeros(k, dtype=np.int64)
+    for sel in np.split(order, bounds):       # one call per family (not per segment)
+        p_bh[sel] = benjamini_hochberg(pv[sel])
+        p_holm[sel] = holm(pv[sel])
+        fam_size[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
+    adjusted = p_bh if correction == "bh" else p_holm
+    significant = np.where(np.isnan(adjusted), False, adjusted <= level)
+
+    # Monte-Carlo resolution
+    if test == "randomization":
+        p_floor = 1.0 / (n_resamples + 1)
+        need = np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64)
+        need = np.maximum(need, 1)
+        if correction == "bh":
+            min_disc = need
+            limited = (need > 1) & ~exact
+        else:
+            impossible = fam_size * p_floor > level
+            min_disc = np.where(impossible, fam_size + 1, 1)
+            limited = impossible & ~exact
+    else:
+        min_disc = np.ones(k, dtype=np.int64)
+        limited = np.zeros(k, dtype=bool)
+    min_disc = np.where(ok, min_disc, 0)
+    limited &= ok
+
+    small = n_all < MIN_QUERIES
+    warn_text = np.where(~ok, "only 1 paired query: no statistics",
+                         np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
+                                  None))
+    resampled = test == "randomization" or interval == "percentile"
+    out = units.select(
+        "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
+        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
+    ).with_columns(
+        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
+        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
+        pl.Series("pvalue", pv), pl.Series("pvalue_bh", p_bh), pl.Series("pvalue_holm", p_holm),
+        pl.Series("significant", significant),
+        units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
+        units["sd"], pl.Series("small_sample", small), pl.Series("warning", warn_text.tolist(), dtype=pl.String),
+        pl.Series("family_size", fam_size), pl.Series("min_discoveries", min_disc),
+        pl.Series("resolution_limited", limited),
+        pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
+        pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
+        pl.Series("exact", exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
+    ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
+                   for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
+
+    n_small = int(np.count_nonzero(small))
+    if n_small:
+        warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
+                      f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "
+                      "'small_sample' columns", SmallSampleWarning, stacklevel=2)
+    if limited.any():
+        worst = int(fam_size[limited].max())
+        needed = int(math.ceil(worst / level)) - 1
+        what = ("BH can only reject a segment if at least "
+                f"{int(min_disc[limited].max())} segments of its family reach that floor"
+                if correction == "bh" else "Holm cannot reject any segment")
+        warnings.warn(
+            f"n_resamples={n_resamples} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
+            f"p-values are >= 1/(n_resamples+1) = {1 / (n_resamples + 1):.2g}, and with families of up to "
+            f"{worst} segments {what}. Use n_resamples >= {needed} or test='t' for screening "
+            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning, stacklevel=2)
+    return out

@@ -1,0 +1,195 @@
+"""compare_segments: one-pass kernel vs a per-segment loop, independence of other segments, BH, warnings."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pairedframe.compare.segments import compare_segments, segment_resample_stats
+from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
+from pairedframe.stats.multiple import benjamini_hochberg
+from tests.reference.segments_reference import compare_segments_reference
+
+
+def _data(n_q=120, seed=0, systems=("A", "B", "C"), measures=("m1", "m2")):
+    rng = np.random.default_rng(seed)
+    qids = [f"q{i:03d}" for i in range(n_q)]
+    rows = []
+    for m in measures:
+        base = rng.uniform(size=n_q)
+        for k, s in enumerate(systems):
+            v = base if k == 0 else np.clip(base + rng.normal(0.03 * k, 0.1, n_q), 0, 1)
+            v = np.round(v, 1) if m == "m2" else v       # discrete measure: exact ties
+            rows.append(pl.DataFrame({"system": s, "qid": qids, "measure": m, "value": v}))
+    per_query = pl.concat(rows)
+    segs = pl.DataFrame({
+        "qid": qids * 2,
+        "segment_set": ["len"] * n_q + ["bucket"] * n_q,
+        "segment": [f"L{i % 4}" for i in range(n_q)] + [f"b{i % 13}" for i in range(n_q)],
+    })
+    return per_query, segs
+
+
+def _quiet(fn, *a, **k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*a, **k)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_one_pass_equals_loop_reference(alternative):
+    per_query, segs = _data(n_q=60)
+    # add a tiny segment (n = 3 -> exact enumeration with 200 resamples) and a singleton
+    segs = pl.concat([segs, pl.DataFrame({"qid": ["q000", "q001", "q002", "q010"],
+                                          "segment_set": ["tiny"] * 3 + ["one"],
+                                          "segment": ["t"] * 3 + ["o"]})])
+    res = _quiet(compare_segments, per_query, segs, baseline="A", n_resamples=200, seed=7,
+                 alternative=alternative)
+    paired = (per_query.filter(pl.col("system") != "A")
+              .join(per_query.filter(pl.col("system") == "A").select("qid", "measure", pl.col("value").alias("a")),
+                    on=["qid", "measure"])
+              .with_columns((pl.col("value") - pl.col("a")).alias("delta")))
+    ref = compare_segments_reference(paired, segs, seed=7, n_resamples=200, alternative=alternative)
+    got = res.filter(pl.col("n_queries") >= 2).sort("system", "measure", "segment_set", "segment")
+    assert got.height == len(ref)
+    for row, r in zip(got.iter_rows(named=True), ref):
+        assert (row["system"], row["measure"], row["segment_set"], row["segment"]) == \
+               (r["system"], r["measure"], r["segment_set"], r["segment"])
+        assert row["pvalue"] == r["pvalue"]
+        assert row["exact"] == r["exact"]
+        for c in ("delta", "ci_low", "ci_high", "se"):
+            assert row[c] == pytest.approx(r[c], rel=1e-12, abs=1e-14), c
+    assert res.filter(pl.col("segment_set") == "tiny")["exact"].all()
+    one = res.filter(pl.col("segment_set") == "one")
+    assert one["pvalue"].is_null().all() and one["warning"][0].startswith("only 1")
+
+
+def test_other_segments_do_not_change_a_segment():
+    per_query, segs = _data(n_q=150, seed=3)
+    full = _quiet(compare_segments, per_query, segs, baseline="A", n_resamples=300, seed=11)
+    only = _quiet(compare_segments, per_query, segs.filter(pl.col("segment") == "b5"), baseline="A",
+                  n_resamples=300, seed=11)
+    extra = pl.concat([segs, pl.DataFrame({"qid": [f"q{i:03d}" for i in range(0, 150, 2)],
+                                           "segment_set": "even", "segment": "e"})])
+    more = _quiet(compare_segments, per_query, extra, baseline="A", n_resamples=300, seed=11)
+    cols = ["delta", "ci_low", "ci_high", "se", "pvalue"]
+    a = full.filter(pl.col("segment") == "b5").select(cols)
+    b = only.select(cols)
+    c = more.filter(pl.col("segment") == "b5").select(cols)
+    assert a.equals(b) and a.equals(c)
+    # a different seed changes the resamples
+    other = _quiet(compare_segments, per_query, segs.filter(pl.col("segment") == "b5"), baseline="A",
+                   n_resamples=300, seed=12)
+    assert not other.select("ci_low").equals(b.select("ci_low"))
+
+
+def test_block_and_chunk_sizes_do_not_matter():
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(2, 300, 60)
+    off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    d = rng.normal(size=int(off[-1]))
+    kb = rng.integers(0, 2**63, 60, dtype=np.uint64)
+    kf = rng.integers(0, 2**63, 60, dtype=np.uint64)
+    r1 = segment_resample_stats(d, off, kb, kf, n_resamples=257)
+    r2 = segment_resample_stats(d, off, kb, kf, n_resamples=257, block_elements=500, chunk_elements=1000)
+    for k in r1:
+        np.testing.assert_array_equal(r1[k], r2[k])
+
+
+def test_bh_per_family_matches_scipy():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    per_query, segs = _data(n_q=200, seed=1)
+    res = _quiet(compare_segments, per_query, segs, baseline="A", test="t")
+    fams = res.partition_by(["system", "measure", "segment_set"])
+    assert len(fams) == 2 * 2 * 2
+    for f in fams:
+        np.testing.assert_allclose(f["pvalue_bh"].to_numpy(),
+                                   scipy_stats.false_discovery_control(f["pvalue"].to_numpy(), method="bh"),
+                                   rtol=1e-13)
+        assert (f["family_size"] == f.height).all()
+    one = _quiet(compare_segments, per_query, segs, baseline="A", test="t", family_by=[])
+    np.testing.assert_allclose(one["pvalue_bh"].to_numpy(), benjamini_hochberg(one["pvalue"].to_numpy()))
+
+
+def test_t_test_matches_scipy_per_segment():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    per_query, segs = _data(n_q=90, seed=2)
+    res = _quiet(compare_segments, per_query, segs, baseline="A", test="t", systems="B", measures="m1")
+    pq = per_query.filter(pl.col("measure") == "m1")
+    wide = (pq.filter(pl.col("system") == "B").select("qid", pl.col("value").alias("b"))
+            .join(pq.filter(pl.col("system") == "A").select("qid", pl.col("value").alias("a")), on="qid")
+            .join(segs, on="qid"))
+    for row in res.iter_rows(named=True):
+        g = wide.filter((pl.col("segment_set") == row["segment_set"]) & (pl.col("segment") == row["segment"]))
+        t = scipy_stats.ttest_rel(g["b"].to_numpy(), g["a"].to_numpy())
+        ci = t.confidence_interval(0.95)
+        assert row["pvalue"] == pytest.approx(t.pvalue, rel=1e-9)
+        assert row["ci_low"] == pytest.approx(ci.low, rel=1e-9)
+        assert row["ci_high"] == pytest.approx(ci.high, rel=1e-9)
+        assert row["n_queries"] == g.height
+
+
+def test_resolution_warning_and_columns():
+    per_query, segs = _data(n_q=1000, seed=4)
+    many = pl.DataFrame({"qid": [f"q{i:03d}" for i in range(1000)], "segment_set": "s",
+                         "segment": [f"g{i % 40}" for i in range(1000)]})
+    with pytest.warns(UserWarning, match=r"too small for BH.*test='t'"):
+        res = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=99)
+    # m = 40 segments, B = 99: floor 1/100; BH needs j >= 40 * 0.01 / 0.05 = 8 segments at the floor
+    assert (res["min_discoveries"] == 8).all() and res["resolution_limited"].all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        ok = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=1999)
+    assert (ok["min_discoveries"] == 1).all() and not ok["resolution_limited"].any()
+    with pytest.warns(UserWarning, match="Holm cannot reject"):
+        h = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=499,
+                             correction="holm")
+    assert h["resolution_limited"].all()
+
+
+def test_small_sample_warning_is_collected_once():
+    per_query, segs = _data(n_q=100)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = compare_segments(per_query, segs, baseline="A", test="t")
+    small = [w for w in caught if issubclass(w.category, SmallSampleWarning)]
+    assert len(small) == 1
+    n_small = int(res["small_sample"].sum())
+    assert n_small == res.filter(pl.col("n_queries") < 20).height > 0
+    assert f"{n_small} of {res.height}" in str(small[0].message)
+    assert res.filter(pl.col("small_sample"))["warning"].str.contains("MIN_QUERIES").all()
+
+
+def test_bootstrap_stream_is_sound():
+    """The counter-based bootstrap's SE matches sd*sqrt((n-1)/n)/sqrt(n); sign-flip p is ~uniform."""
+    rng = np.random.default_rng(9)
+    n, units = 50, 400
+    d = rng.normal(size=n * units)
+    off = np.arange(0, n * units + 1, n, dtype=np.int64)
+    kb = rng.integers(0, 2**63, units, dtype=np.uint64)
+    kf = rng.integers(0, 2**63, units, dtype=np.uint64)
+    r = segment_resample_stats(d, off, kb, kf, n_resamples=2000)
+    sd = d.reshape(units, n).std(axis=1, ddof=0) / np.sqrt(n)
+    ratio = r["se"] / sd
+    assert abs(ratio.mean() - 1) < 0.01           # MC error of the mean ratio ~ 0.016/sqrt(400)
+    p = r["pvalue"]
+    assert 0.03 < np.mean(p < 0.05) < 0.08          # null deltas: about 5% rejections (binomial sd 0.011)
+    assert 0.4 < p.mean() < 0.6
+
+
+def test_bad_inputs():
+    per_query, segs = _data(n_q=30)
+    with pytest.raises(SchemaError):
+        compare_segments(per_query, segs.drop("segment"), baseline="A")
+    with pytest.raises(DuplicateError):
+        compare_segments(per_query, pl.concat([segs, segs.head(1)]), baseline="A")
+    with pytest.raises(ValueError, match="correction"):
+        compare_segments(per_query, segs, baseline="A", correction="bonferroni")
+    with pytest.raises(ValueError, match="no paired query"):
+        compare_segments(per_query, segs.with_columns(pl.lit("zzz").alias("qid")).unique(), baseline="A")
+    with pytest.raises(ValueError, match="family_by"):
+        compare_segments(per_query, segs, baseline="A", family_by="nope", test="t")
