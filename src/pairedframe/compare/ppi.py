@@ -1,0 +1,290 @@
+"""PPI++ comparisons of two systems: cheap proxy judgments on every query, gold judgments on a sample.
+
+The statistic is the mean per-query delta ``b - a`` of a metric under *gold* (e.g. NIST) judgments.
+Every query is evaluated under the *proxy* judgments (e.g. an LLM judge) and a sample under gold;
+prediction-powered inference (:func:`pairedframe.stats.ppi.ppi_mean`) on the per-query *differences*
+gives an unbiased estimate and an interval that is narrower than the gold-only one when proxy and gold
+deltas correlate (PPI++ power tuning picks how much to trust the proxy, ``lam`` in ``[0, 1]``).
+
+Accepted per-query value shapes (:func:`ppi_compare`)
+----------------------------------------------------
+Each of ``proxy_a, proxy_b, gold_a, gold_b`` maps query id -> metric value, as any of
+
+- a ``dict`` ``{qid: value}``;
+- a pandas ``Series`` indexed by qid;
+- a table (polars / pandas / DuckDB relation) with columns ``qid`` and ``value`` (one row per qid);
+- a polars ``Series`` of structs is *not* accepted (ambiguous); use a table.
+
+qids are compared as strings.  ``proxy_a`` and ``proxy_b`` must cover the same queries, as must
+``gold_a`` and ``gold_b``; every gold query must have a proxy value (else :class:`SchemaError`).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
+
+__all__ = ["ppi_compare", "ppi_compare_segments", "evaluate_judgment_sets"]
+
+
+def _as_values(obj: Any, name: str) -> dict[str, float]:
+    if isinstance(obj, Mapping):
+        items = obj.items()
+    elif type(obj).__module__.startswith("pandas") and hasattr(obj, "index") and not hasattr(obj, "columns"):
+        items = zip(obj.index, obj.to_numpy())
+    else:
+        if isinstance(obj, pl.LazyFrame):
+            obj = obj.collect()
+        if not isinstance(obj, pl.DataFrame):
+            if hasattr(obj, "pl") and callable(obj.pl):
+                obj = obj.pl()
+            elif type(obj).__module__.startswith("pandas"):
+                obj = pl.from_pandas(obj)
+            else:
+                raise TypeError(f"`{name}` must be a dict {{qid: value}}, a pandas Series indexed by qid or a "
+                                f"table with columns qid, value; got {type(obj).__name__}")
+        missing = [c for c in ("qid", "value") if c not in obj.columns]
+        if missing:
+            raise SchemaError(f"`{name}` lacks column(s) {missing} (has {obj.columns})")
+        items = zip(obj["qid"].cast(pl.String).to_list(), obj["value"].to_list())
+    out: dict[str, float] = {}
+    for q, v in items:
+        q = str(q)
+        if q in out:
+            raise SchemaError(f"`{name}` has qid {q!r} twice")
+        if v is None or not math.isfinite(float(v)):
+            raise ValueError(f"`{name}` has a missing or non-finite value for qid {q!r}")
+        out[q] = float(v)
+    return out
+
+
+def _deltas(a: dict[str, float], b: dict[str, float], what: str) -> dict[str, float]:
+    if a.keys() != b.keys():
+        only_a = sorted(a.keys() - b.keys())[:5]
+        only_b = sorted(b.keys() - a.keys())[:5]
+        raise SchemaError(f"{what} values of A and B cover different queries (only A: {only_a}, only B: {only_b})")
+    return {q: b[q] - a[q] for q in a}
+
+
+def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float | None, alpha: float,
+                     alternative: str, ddof: int, *, warn: bool) -> PPIResult:
+    missing = sorted(gold.keys() - proxy.keys())
+    if missing:
+        raise SchemaError(f"{len(missing)} gold quer{'y has' if len(missing) == 1 else 'ies have'} no proxy "
+                          f"measurement, e.g. {missing[:5]}; PPI needs the proxy value of every gold query")
+    qg = sorted(gold)
+    qu = sorted(proxy.keys() - gold.keys())
+    y = np.array([gold[q] for q in qg])
+    f_gold = np.array([proxy[q] for q in qg])
+    f_unlab = np.array([proxy[q] for q in qu])
+    if len(qu) < 2 and lam not in (None, 0, 0.0):
+        warnings.warn(f"only {len(qu)} proxy-only queries: lam={lam} cannot be used, lam = 0 (gold only)",
+                      UserWarning, stacklevel=3)
+        lam = 0.0
+    with warnings.catch_warnings():
+        if not warn:
+            warnings.simplefilter("ignore", SmallSampleWarning)
+        return ppi_mean(y, f_gold, f_unlab, lam=lam, alpha=alpha, alternative=alternative, ddof=ddof)
+
+
+def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: float | None = None,
+                alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1) -> PPIResult:
+    """PPI++ estimate and interval of the mean gold delta ``b - a`` from proxy and gold per-query values.
+
+    Parameters
+    ----------
+    proxy_a, proxy_b : mapping qid -> value (see module docstring)
+        Metric values of systems A (baseline) and B under the proxy judgments, for every query.
+    gold_a, gold_b : mapping qid -> value
+        Metric values under the gold judgments, for the labelled sample (a subset of the proxy queries).
+    lam : float, optional
+        ``None`` (default): PPI++ power tuning, clipped to ``[0, 1]``; ``0``: gold only (classical);
+        ``1``: plain PPI.  With fewer than two proxy-only queries ``lam = 0``.
+    alpha : float, default 0.05
+        Interval coverage ``1 - alpha`` (``ppi_py`` defaults to 0.1).
+    alternative : {"two-sided", "greater", "less"}
+    ddof : {1, 0}, default 1
+        ``1`` makes ``lam = 0`` the usual paired normal interval; ``0`` reproduces ``ppi_py``.
+
+    Returns
+    -------
+    PPIResult
+        ``statistic`` (the delta), ``confidence_interval``, ``pvalue`` (H0: delta = 0),
+        ``standard_error``, ``lam``, ``n_gold``, ``n_proxy`` (proxy-only queries).
+
+    Raises
+    ------
+    SchemaError
+        A gold query without a proxy value; A and B covering different queries; repeated qids.
+    InsufficientSampleError
+        Fewer than 2 gold queries.
+    ValueError, TypeError
+        Non-finite values, bad shapes or options.
+
+    Warns
+    -----
+    SmallSampleWarning
+        Fewer than 30 gold queries (normal interval may under-cover).
+
+    References
+    ----------
+    Angelopoulos, Duchi & Zrnic (2023), PPI++: Efficient prediction-powered inference, arXiv:2311.01453.
+    """
+    proxy = _deltas(_as_values(proxy_a, "proxy_a"), _as_values(proxy_b, "proxy_b"), "proxy")
+    gold = _deltas(_as_values(gold_a, "gold_a"), _as_values(gold_b, "gold_b"), "gold")
+    return _ppi_from_deltas(gold, proxy, lam, alpha, alternative, ddof, warn=True)
+
+
+def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any = "official",
+                           **kwargs: Any) -> pl.DataFrame:
+    """Evaluate runs under several qrels (e.g. proxy and gold), one per-query table with a key column.
+
+    Parameters
+    ----------
+    run : path, list of paths, table or dict
+        As :func:`pairedframe.evaluate`.
+    judgments : mapping name -> qrels
+        e.g. ``{"proxy": "llm_qrels.txt", "gold": "nist_qrels.txt"}``.
+    measures : str or sequence
+        As :func:`pairedframe.evaluate`.
+    **kwargs
+        Passed to :func:`pairedframe.evaluate` (``complete``, ``rel_level``, ``depth``, ...).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``system, judgments, qid, measure, value``: one row per (system, judgment set, evaluated query,
+        measure).  ``judgments`` holds the mapping's keys.  The ``judgments`` column is a key for
+        :func:`pairedframe.compare.compare` too (each judgment set is compared separately).
+
+    Examples
+    --------
+    >>> pq = evaluate_judgment_sets(runs, {"proxy": llm, "gold": nist}, "nDCG@10")  # doctest: +SKIP
+    """
+    from pairedframe.evaluate import evaluate
+
+    if not isinstance(judgments, Mapping) or not judgments:
+        raise TypeError("`judgments` must be a non-empty mapping name -> qrels")
+    parts = []
+    for name, qrels in judgments.items():
+        ev = evaluate(run, qrels, measures, **kwargs)
+        parts.append(ev.per_query.select("system", pl.lit(str(name)).alias("judgments"), "qid", "measure",
+                                         "value"))
+    return pl.concat(parts)
+
+
+def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Sequence[str] | str | None = None,
+                         measures: Sequence[str] | str | None = None, segments: Any = None,
+                         proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
+                         lam: float | None = None, alpha: float = 0.05, alternative: str = "two-sided",
+                         ddof: int = 1) -> pl.DataFrame:
+    """PPI++ comparisons for every (system, measure[, segment]) of a two-judgment per-query table.
+
+    Parameters
+    ----------
+    per_query : polars.DataFrame
+        ``system, judgments, qid, measure, value`` (e.g. from :func:`evaluate_judgment_sets`).
+    baseline : str
+        System A.
+    systems, measures : str or sequence, optional
+        Default: every other system / every measure.
+    segments : table, optional
+        ``qid, segment_set, segment`` (as :func:`compare_segments`); default one segment
+        ``("all", "all")``.
+    proxy, gold : str
+        Values of the ``judgments`` column.
+    gold_qids : sequence, optional
+        Restrict the gold rows to these queries (the labelled sample); default all gold rows.
+    lam, alpha, alternative, ddof
+        As :func:`ppi_compare`.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (system, measure, segment_set, segment): ``delta, ci_low, ci_high, pvalue, se, lam,
+        n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
+        columns are the classical (``lam = 0``) interval on the same gold queries.  Units with fewer
+        than 2 gold queries get nulls and a ``warning``; fewer than 30 gold queries are flagged in
+        ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`).
+
+    Notes
+    -----
+    The estimator is closed-form, so this loops over units in Python (cheap: no resampling).
+    """
+    need = ["system", "judgments", "qid", "measure", "value"]
+    missing = [c for c in need if c not in per_query.columns]
+    if missing:
+        raise SchemaError(f"per-query table lacks column(s) {missing}")
+    df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
+                          pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
+                          pl.col("value").cast(pl.Float64))
+    if gold_qids is not None:
+        keep = [str(q) for q in gold_qids]
+        df = df.filter((pl.col("judgments") != gold) | pl.col("qid").is_in(keep))
+    all_systems = df["system"].unique(maintain_order=True).to_list()
+    if baseline not in all_systems:
+        raise ValueError(f"baseline {baseline!r} not in the table; systems: {all_systems}")
+    systems = ([s for s in all_systems if s != baseline] if systems is None
+               else [systems] if isinstance(systems, str) else list(systems))
+    measures = (df["measure"].unique(maintain_order=True).to_list() if measures is None
+                else [measures] if isinstance(measures, str) else list(measures))
+    if segments is None:
+        seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
+    else:
+        from pairedframe.compare.segments import _as_segments
+        seg = _as_segments(segments)
+    rows = []
+    n_small = 0
+    for system in systems:
+        for measure in measures:
+            sub = df.filter(pl.col("measure") == measure)
+            vals = {}
+            for j in (proxy, gold):
+                for s in (baseline, system):
+                    t = sub.filter((pl.col("system") == s) & (pl.col("judgments") == j))
+                    vals[(j, s)] = dict(zip(t["qid"].to_list(), t["value"].to_list()))
+            for (sset, sname), members in seg.group_by(["segment_set", "segment"], maintain_order=True):
+                qs = set(members["qid"].to_list())
+                pa = {q: v for q, v in vals[(proxy, baseline)].items() if q in qs}
+                pb = {q: v for q, v in vals[(proxy, system)].items() if q in qs}
+                ga = {q: v for q, v in vals[(gold, baseline)].items() if q in qs}
+                gb = {q: v for q, v in vals[(gold, system)].items() if q in qs}
+                common_p = pa.keys() & pb.keys()
+                common_g = ga.keys() & gb.keys()
+                pdel = {q: pb[q] - pa[q] for q in common_p}
+                gdel = {q: gb[q] - ga[q] for q in common_g}
+                row = {"system": system, "measure": measure, "segment_set": sset, "segment": sname,
+                       "baseline": baseline}
+                try:
+                    r = _ppi_from_deltas(gdel, pdel, lam, alpha, alternative, ddof, warn=False)
+                    r0 = _ppi_from_deltas(gdel, pdel, 0.0, alpha, alternative, ddof, warn=False)
+                except InsufficientSampleError:
+                    rows.append({**row, "n_gold": len(gdel), "n_proxy": len(pdel.keys() - gdel.keys()),
+                                 "warning": "fewer than 2 gold queries: no estimate"})
+                    continue
+                small = r.n_gold < SMALL_GOLD_N
+                n_small += small
+                rows.append({**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
+                             "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,
+                             "lam": r.lam, "n_gold": r.n_gold, "n_proxy": r.n_proxy,
+                             "gold_only_delta": r0.statistic, "gold_only_ci_low": r0.confidence_interval.low,
+                             "gold_only_ci_high": r0.confidence_interval.high,
+                             "warning": f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small else None})
+    schema = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, "segment": pl.String,
+              "baseline": pl.String, "delta": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+              "pvalue": pl.Float64, "se": pl.Float64, "lam": pl.Float64, "n_gold": pl.Int64, "n_proxy": pl.Int64,
+              "gold_only_delta": pl.Float64, "gold_only_ci_low": pl.Float64, "gold_only_ci_high": pl.Float64,
+              "warning": pl.String}
+    out = pl.DataFrame(rows, schema=schema)
+    if n_small:
+        warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {SMALL_GOLD_N} gold queries; "
+                      "see the 'warning' column", SmallSampleWarning, stacklevel=2)
+    return out

@@ -1,0 +1,130 @@
+"""ppi_compare / ppi_compare_segments / evaluate_judgment_sets: ppi_py oracle, lam = 0 property, errors."""
+
+from __future__ import annotations
+
+import warnings
+from statistics import NormalDist
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pairedframe.compare.ppi import evaluate_judgment_sets, ppi_compare, ppi_compare_segments
+from pairedframe.errors import SchemaError, SmallSampleWarning
+
+
+def _values(seed=0, n=200, n_gold=40):
+    rng = np.random.default_rng(seed)
+    qids = [f"q{i}" for i in range(n)]
+    ga = rng.uniform(size=n)
+    gb = np.clip(ga + rng.normal(0.03, 0.1, n), 0, 1)
+    pa = np.clip(ga + rng.normal(0.1, 0.05, n), 0, 1)      # biased, correlated proxy
+    pb = np.clip(gb + rng.normal(0.12, 0.05, n), 0, 1)
+    gold_q = sorted(rng.choice(n, n_gold, replace=False))
+    proxy_a = dict(zip(qids, pa))
+    proxy_b = dict(zip(qids, pb))
+    gold_a = {qids[i]: ga[i] for i in gold_q}
+    gold_b = {qids[i]: gb[i] for i in gold_q}
+    return proxy_a, proxy_b, gold_a, gold_b
+
+
+@pytest.mark.parametrize("lam", [None, 0.0, 0.5, 1.0])
+def test_against_ppi_py_on_differences(lam):
+    ppi = pytest.importorskip("ppi_py")
+    pa, pb, ga, gb = _values(seed=1)
+    res = ppi_compare(pa, pb, ga, gb, lam=lam, alpha=0.1, ddof=0)
+    gq = sorted(ga)
+    uq = sorted(set(pa) - set(ga))
+    y = np.array([gb[q] - ga[q] for q in gq])
+    fy = np.array([pb[q] - pa[q] for q in gq])
+    fu = np.array([pb[q] - pa[q] for q in uq])
+    lo, hi = ppi.ppi_mean_ci(y, fy, fu, alpha=0.1, lam=lam)           # ppi_py: ddof 0
+    est = ppi.ppi_mean_pointestimate(y, fy, fu, lam=lam)
+    assert res.confidence_interval.low == pytest.approx(float(np.ravel(lo)[0]), rel=1e-10, abs=1e-12)
+    assert res.confidence_interval.high == pytest.approx(float(np.ravel(hi)[0]), rel=1e-10, abs=1e-12)
+    assert res.statistic == pytest.approx(float(np.ravel(est)[0]), rel=1e-10, abs=1e-12)
+    assert (res.n_gold, res.n_proxy) == (40, 160)
+    assert 0.0 <= res.lam <= 1.0
+
+
+def test_lambda_zero_is_classical_paired_interval_on_gold():
+    pa, pb, ga, gb = _values(seed=2)
+    res = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05)
+    d = np.array([gb[q] - ga[q] for q in ga])
+    half = NormalDist().inv_cdf(0.975) * d.std(ddof=1) / np.sqrt(d.size)
+    assert res.statistic == pytest.approx(d.mean(), rel=1e-12)
+    assert res.confidence_interval.low == pytest.approx(d.mean() - half, rel=1e-12)
+    assert res.confidence_interval.high == pytest.approx(d.mean() + half, rel=1e-12)
+    tuned = ppi_compare(pa, pb, ga, gb)
+    assert tuned.lam > 0.3                                            # correlated proxy is used
+    width = lambda r: r.confidence_interval.high - r.confidence_interval.low  # noqa: E731
+    assert width(tuned) < width(res)
+
+
+def test_accepted_shapes_agree():
+    pd = pytest.importorskip("pandas")
+    pa, pb, ga, gb = _values(seed=3)
+    ref = ppi_compare(pa, pb, ga, gb)
+    as_frame = lambda m: pl.DataFrame({"qid": list(m), "value": list(m.values())})  # noqa: E731
+    as_series = lambda m: pd.Series(m)  # noqa: E731
+    r1 = ppi_compare(as_frame(pa), as_frame(pb), as_frame(ga), as_frame(gb))
+    r2 = ppi_compare(as_series(pa), as_series(pb), as_series(ga), as_series(gb))
+    assert r1 == ref and r2 == ref
+
+
+def test_errors_and_degenerate_cases():
+    pa, pb, ga, gb = _values(seed=4)
+    q = next(iter(ga))
+    with pytest.raises(SchemaError, match="no proxy"):
+        ppi_compare({k: v for k, v in pa.items() if k != q}, {k: v for k, v in pb.items() if k != q}, ga, gb)
+    with pytest.raises(SchemaError, match="different queries"):
+        ppi_compare(pa, {k: v for k, v in pb.items() if k != q}, ga, gb)
+    # only one proxy-only query: lam = 0 even when tuned
+    keep = list(ga) + [next(k for k in pa if k not in ga)]
+    sub = lambda m: {k: m[k] for k in keep}  # noqa: E731
+    r = ppi_compare(sub(pa), sub(pb), ga, gb)
+    assert r.lam == 0.0 and r.n_proxy == 1
+    with pytest.warns(UserWarning, match="lam = 0"):
+        assert ppi_compare(sub(pa), sub(pb), ga, gb, lam=1.0).lam == 0.0
+    few = dict(list(ga.items())[:10])
+    with pytest.warns(SmallSampleWarning, match="gold"):
+        ppi_compare(pa, pb, few, {k: gb[k] for k in few})
+
+
+def test_segments_table_and_gold_only_columns():
+    pa, pb, ga, gb = _values(seed=5, n=300, n_gold=120)
+    rows = []
+    for j, (a, b) in {"proxy": (pa, pb), "gold": (ga, gb)}.items():
+        for s, m in (("A", a), ("B", b)):
+            rows += [{"system": s, "judgments": j, "qid": q, "measure": "m", "value": v} for q, v in m.items()]
+    pq = pl.DataFrame(rows)
+    segs = pl.DataFrame({"qid": list(pa), "segment_set": "half", "segment": [str(int(q[1:]) % 2) for q in pa]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        res = ppi_compare_segments(pq, baseline="A", segments=segs)
+        whole = ppi_compare_segments(pq, baseline="A")
+    assert res.height == 2 and whole.height == 1
+    for row in res.iter_rows(named=True):
+        qs = [q for q in pa if str(int(q[1:]) % 2) == row["segment"]]
+        direct = ppi_compare({q: pa[q] for q in qs}, {q: pb[q] for q in qs},
+                             {q: ga[q] for q in qs if q in ga}, {q: gb[q] for q in qs if q in gb})
+        assert row["delta"] == pytest.approx(direct.statistic, rel=1e-12)
+        assert row["lam"] == pytest.approx(direct.lam, rel=1e-12)
+        g0 = ppi_compare({q: pa[q] for q in qs}, {q: pb[q] for q in qs},
+                         {q: ga[q] for q in qs if q in ga}, {q: gb[q] for q in qs if q in gb}, lam=0)
+        assert row["gold_only_ci_low"] == pytest.approx(g0.confidence_interval.low, rel=1e-12)
+    w = whole.row(0, named=True)
+    direct = ppi_compare(pa, pb, ga, gb)
+    assert w["ci_low"] == pytest.approx(direct.confidence_interval.low, rel=1e-12)
+    assert w["n_gold"] == 120 and w["n_proxy"] == 180
+
+
+def test_evaluate_judgment_sets_one_liner(tmp_path):
+    run = pl.DataFrame({"system": "r", "qid": ["1", "1", "2", "2"], "docno": ["a", "b", "a", "c"],
+                        "score": [2.0, 1.0, 2.0, 1.0]})
+    proxy = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "c"], "rel": [1, 1, 1]})
+    gold = pl.DataFrame({"qid": ["1", "2"], "docno": ["b", "a"], "rel": [1, 1]})
+    pq = evaluate_judgment_sets(run, {"proxy": proxy, "gold": gold}, "P@1")
+    assert pq.columns == ["system", "judgments", "qid", "measure", "value"]
+    got = {(r["judgments"], r["qid"]): r["value"] for r in pq.iter_rows(named=True)}
+    assert got == {("proxy", "1"): 1.0, ("proxy", "2"): 0.0, ("gold", "1"): 0.0, ("gold", "2"): 1.0}
