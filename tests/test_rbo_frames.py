@@ -1,0 +1,73 @@
+"""rbo over run tables: rbo package oracle (rbo_ext), bounds, tie rule, identical rankings."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pairedframe.compare.overlap import rbo
+
+
+def _run(lists: dict[str, list[str]]) -> pl.DataFrame:
+    rows = [{"qid": q, "docno": d, "score": float(len(docs) - i)} for q, docs in lists.items()
+            for i, d in enumerate(docs)]
+    return pl.DataFrame(rows)
+
+
+def _random_lists(rng, n_q=30):
+    a, b = {}, {}
+    pool = [f"d{i}" for i in range(60)]
+    for q in range(n_q):
+        a[f"q{q}"] = list(rng.choice(pool, rng.integers(1, 40), replace=False))
+        b[f"q{q}"] = list(rng.choice(pool, rng.integers(1, 40), replace=False))
+    return a, b
+
+
+@pytest.mark.parametrize("p", [0.5, 0.9, 0.98])
+def test_rbo_ext_matches_rbo_package(p):
+    rbo_pkg = pytest.importorskip("rbo")
+    rng = np.random.default_rng(0)
+    a, b = _random_lists(rng)
+    res = rbo(_run(a), _run(b), p=p)
+    assert res.height == len(a)
+    for row in res.iter_rows(named=True):
+        want = rbo_pkg.RankingSimilarity(a[row["qid"]], b[row["qid"]]).rbo_ext(p=p)
+        assert row["rbo_ext"] == pytest.approx(want, rel=1e-12, abs=1e-14)
+        assert 0 <= row["rbo_min"] <= row["rbo_ext"] + 1e-12 <= row["rbo_min"] + row["rbo_res"] + 2e-12 <= 1 + 3e-12
+
+
+def test_known_values_and_identical():
+    # disjoint lists of equal length k: min = 0, ext = 0, max = p^... ; identical: exactly 1
+    res = rbo(_run({"1": ["a", "b", "c"], "2": ["a", "b", "c"]}), _run({"1": ["x", "y", "z"], "2": ["a", "b", "c"]}),
+              p=0.9).sort("qid")
+    r1, r2 = res.row(0, named=True), res.row(1, named=True)
+    assert r1["rbo_ext"] == 0.0 and r1["rbo_min"] == 0.0
+    # all unseen items agree from depth 4 on: X^max_d = 0,0,0 then min(d, 2d-6) -> 2,4,6=f
+    p = 0.9
+    xmax = {1: 0, 2: 0, 3: 0, 4: 2, 5: 4, 6: 6}
+    want_max = (1 - p) / p * sum(x / d * p**d for d, x in xmax.items()) + p**6
+    assert r1["rbo_res"] == pytest.approx(want_max, rel=1e-12)
+    assert r2["rbo_ext"] == 1.0 and r2["rbo_min"] + r2["rbo_res"] == 1.0
+    # rbo_min of identical lists of length k: (1-p)/p (sum (d-k)/d p^d - k ln(1-p))
+    k = 3
+    want_min = (1 - p) / p * (sum((d - k) / d * p**d for d in range(1, k + 1)) - k * np.log(1 - p))
+    assert r2["rbo_min"] == pytest.approx(want_min, rel=1e-12)
+
+
+def test_tie_rule_and_depth():
+    # equal scores: docno descending decides -> "b" before "a"
+    run_a = pl.DataFrame({"qid": ["1"] * 3, "docno": ["a", "b", "c"], "score": [1.0, 1.0, 0.5]})
+    run_b = _run({"1": ["b", "a", "c"]})
+    assert rbo(run_a, run_b)["rbo_ext"][0] == 1.0
+    run_c = _run({"1": ["a", "b", "c"]})
+    assert rbo(run_a, run_c)["rbo_ext"][0] < 1.0
+    cut = rbo(_run({"1": ["a", "b", "x"]}), _run({"1": ["a", "b", "y"]}), depth=2)
+    assert cut["rbo_ext"][0] == 1.0 and cut["len_a"][0] == 2
+
+
+def test_bad_options():
+    with pytest.raises(ValueError):
+        rbo(_run({"1": ["a"]}), _run({"1": ["a"]}), p=1.0)
+    with pytest.raises(ValueError):
+        rbo(_run({"1": ["a"]}), _run({"1": ["a"]}), depth=0)
