@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
@@ -193,3 +194,20 @@ def test_bad_inputs():
         compare_segments(per_query, segs.with_columns(pl.lit("zzz").alias("qid")).unique(), baseline="A")
     with pytest.raises(ValueError, match="family_by"):
         compare_segments(per_query, segs, baseline="A", family_by="nope", test="t")
+
+
+def test_forest_plot_writes_file(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from pairedframe.report import forest
+
+    per_query, segs = _data(n_q=80)
+    res = _quiet(compare_segments, per_query, segs, baseline="A", test="t")
+    out = forest.forest_plot(res, tmp_path / "f.png", system="B", measure="m1", max_rows=10)
+    assert out.exists() and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="no segment"):
+        forest.forest_plot(res, tmp_path / "g.png", system="nobody")
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)          # import matplotlib -> ImportError
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r"pairedframe\[plot\]"):
+        forest.forest_plot(res, tmp_path / "h.png", system="B", measure="m1")
