@@ -82,12 +82,14 @@ def _check_duplicates(frame: pl.DataFrame, path: str, what: str) -> None:
             path=path, line=lines[0], text=first["line"])
 
 
-def _fast_fields(path: str, names: Sequence[str], ragged: bool) -> pl.DataFrame | None:
+def _fast_fields(path: str, names: Sequence[str], ragged: bool,
+                 dtypes: dict[str, pl.DataType] | None = None) -> pl.DataFrame | None:
     """Parse a file whose fields are split by exactly one space or one tab with polars' CSV reader.
 
     Returns None whenever the file is not that simple (comment or indented lines, runs of blanks,
-    mixed separators, too few fields): the general line-by-line path then parses it and, on bad
-    input, reports the exact line. On valid simple files both paths give the same table.
+    mixed separators, too few fields, a field that does not parse as ``dtypes`` says): the general
+    line-by-line path then parses it and, on bad input, reports the exact line. On valid simple
+    files both paths give the same table.
     """
     with open(path, "rb") as fh:
         head = fh.read(2)
@@ -99,19 +101,24 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool) -> pl.DataFrame 
         with open(path, "rb") as fh:
             first = fh.readline()
     sep = "\t" if b"\t" in first else " "
+    schema = {name: (dtypes or {}).get(name, pl.String()) for name in names}
     try:
         frame = pl.read_csv(
             path, has_header=False, separator=sep, quote_char=None, new_columns=list(names),
-            infer_schema=False, truncate_ragged_lines=ragged, raise_if_empty=False)
+            schema_overrides=schema, truncate_ragged_lines=ragged, raise_if_empty=False)
     except pl.exceptions.PolarsError:
         return None
     if frame.height == 0 or frame.width != len(names):
         return None
+    text = [n for n in names[:-1] if schema[n] == pl.String()]
     other = " " if sep == "\t" else "\t"
+    # Runs of blanks leave an empty field; a stray other blank hides inside a field; too few
+    # fields leave the last one null. Any of these sends the file to the exact path.
     checks = frame.select(
-        pl.all_horizontal([pl.col(c).is_not_null() & (pl.col(c).str.len_bytes() > 0) for c in names])
-        .all().alias("complete"),
-        pl.any_horizontal([pl.col(c).str.contains(other, literal=True) for c in names[:-1]]).any().alias("mixed"),
+        (pl.all_horizontal([pl.col(c).str.len_bytes() > 0 for c in text]).all()
+         & pl.col(names[-1]).is_not_null().all()
+         & pl.all_horizontal([pl.col(c).is_not_null() for c in names]).all()).alias("complete"),
+        pl.any_horizontal([pl.col(c).str.contains(other, literal=True) for c in text]).any().alias("mixed"),
         pl.col(names[0]).str.starts_with("#").any().alias("comment"),
     ).row(0)
     if not checks[0] or checks[1] or checks[2]:
@@ -119,15 +126,16 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool) -> pl.DataFrame 
     return frame
 
 
+def _has_duplicate_pairs(frame: pl.DataFrame) -> bool:
+    """Whether any (qid, docno) repeats (the exact path then names the lines)."""
+    return bool(frame.select(pl.col("docno").is_duplicated().over("qid").any()).item())
+
+
 def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     path = os.fspath(path)
-    fast = _fast_fields(path, _RUN_FIELDS, ragged=True)
-    if fast is not None:
-        score = fast["score"].cast(pl.Float64, strict=False)
-        clean = score.null_count() == 0 and bool(score.is_finite().all())
-        if clean and not fast.select(pl.col("docno").is_duplicated().over("qid").any()).item():
-            return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno",
-                               score.alias("score"))
+    fast = _fast_fields(path, _RUN_FIELDS, ragged=True, dtypes={"score": pl.Float64()})
+    if fast is not None and bool(fast["score"].is_finite().all()) and not _has_duplicate_pairs(fast):
+        return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
     fields = _split_fields(_read_data_lines(path), _RUN_FIELDS)
     short = _first_bad(fields, pl.col("tag").is_null())
     if short:
@@ -225,11 +233,9 @@ def read_qrels(path: PathLike) -> pl.DataFrame:
         The same (qid, docno) judged twice.
     """
     path = os.fspath(path)
-    fast = _fast_fields(path, _QRELS_FIELDS, ragged=False)
-    if fast is not None:
-        is_int = fast["rel"].str.contains(r"^[+-]?\d+$").all()
-        if is_int and not fast.select(pl.col("docno").is_duplicated().over("qid").any()).item():
-            return fast.select("qid", "docno", pl.col("rel").cast(pl.Int64))
+    fast = _fast_fields(path, _QRELS_FIELDS, ragged=False, dtypes={"rel": pl.Int64()})
+    if fast is not None and not _has_duplicate_pairs(fast):
+        return fast.select("qid", "docno", "rel")
     fields = _split_fields(_read_data_lines(path), _QRELS_FIELDS)
     bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
     if bad:
