@@ -467,29 +467,45 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     clash = [c for c in ("segment_set", "segment") if c in extras]
     if clash:
         raise SchemaError(f"per-query table already has column(s) {clash}; rename them")
-    unit_keys = ["_row", "segment_set", "segment"]
-    data = (p.paired.join(seg, on="qid", how="inner")
-            .sort("_row", "segment_set", "segment", "qid")
-            .with_columns(pl.struct(unit_keys).rle_id().alias("_unit")))
-    if data.height == 0:
+    # integer codes for segments (code-point order); the paired table is already sorted by (_row, qid),
+    # so a stable integer sort on (_row, segment code) yields units with their queries in qid order
+    distinct = seg.select("segment_set", "segment").unique().sort("segment_set", "segment").with_row_index("_sc")
+    seg_coded = seg.join(distinct, on=["segment_set", "segment"], how="left", maintain_order="left")
+    joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
+        seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
+    if joined.height == 0:
         raise ValueError("no paired query of the per-query table is in any segment of the segment table")
-    units = data.group_by("_unit", maintain_order=True).agg(
-        pl.first("_row"), pl.first("system"), *[pl.first(c) for c in extras], pl.first("measure"),
-        pl.first("segment_set"), pl.first("segment"),
-        pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
-        pl.col("b").mean().alias("system_mean"), pl.col("delta").mean().alias("_mean"),
-        pl.col("delta").std(ddof=1).alias("sd"),
-        (pl.col("delta").max() == pl.col("delta").min()).alias("_constant"),
-        (pl.col("delta") > 0).sum().alias("wins"), (pl.col("delta") < 0).sum().alias("losses"),
-        (pl.col("delta") == 0).sum().alias("ties"))
+    row_e = joined["_row"].to_numpy().astype(np.int64)
+    sc_e = joined["_sc"].to_numpy().astype(np.int64)
+    perm = np.lexsort((sc_e, row_e))                       # stable: keeps qid order within a unit
+    row_e, sc_e = row_e[perm], sc_e[perm]
+    a_e = joined["a"].to_numpy()[perm]
+    b_e = joined["b"].to_numpy()[perm]
+    d_all = joined["delta"].to_numpy()[perm]
+    first = np.flatnonzero(np.concatenate([[True], (np.diff(row_e) != 0) | (np.diff(sc_e) != 0)]))
+    n_all = np.diff(np.concatenate([first, [row_e.shape[0]]])).astype(np.int64)
+    seg_mean = np.add.reduceat(d_all, first) / n_all
+    dev = d_all - np.repeat(seg_mean, n_all)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd_all = np.where(n_all >= 2, np.sqrt(np.add.reduceat(dev * dev, first) / (n_all - 1)), np.nan)
+    constant_all = np.maximum.reduceat(d_all, first) == np.minimum.reduceat(d_all, first)
+    keys = pl.DataFrame({"_row": row_e[first], "_sc": sc_e[first]}, schema={"_row": p.rows.schema["_row"],
+                                                                             "_sc": distinct.schema["_sc"]})
+    units = (keys.join(p.rows, on="_row", how="left", maintain_order="left")
+             .join(distinct, on="_sc", how="left", maintain_order="left")
+             .with_columns(pl.Series("n_queries", n_all),
+                           pl.Series("baseline_mean", np.add.reduceat(a_e, first) / n_all),
+                           pl.Series("system_mean", np.add.reduceat(b_e, first) / n_all),
+                           pl.Series("sd", sd_all), pl.Series("_constant", constant_all),
+                           pl.Series("wins", np.add.reduceat((d_all > 0).astype(np.int64), first)),
+                           pl.Series("losses", np.add.reduceat((d_all < 0).astype(np.int64), first)),
+                           pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
     k = units.height
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)
     ok_idx = np.flatnonzero(ok)
-    d_all = data["delta"].to_numpy()
-    starts = np.concatenate([[0], np.cumsum(n_all)])
     if ok_idx.size:
         keep = np.repeat(ok, n_all)
         d = np.ascontiguousarray(d_all[keep])
@@ -524,7 +540,6 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
             if interval == "t":
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = tt[c]
-    del starts
 
     # families and corrections
     fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
