@@ -48,8 +48,7 @@ import numpy as np
 
 from ._results import HypothesisTestResult
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
-                       _check_int, _column_means, kernel_block_rows, reblock, sign_flip_chunks,
-                       sign_pattern_chunks)
+                       _check_int, _column_means)
 
 __all__ = ["sign_flip_test", "sign_flip_test_many", "sign_flip_pvalue_from_null"]
 
@@ -110,22 +109,83 @@ def sign_flip_pvalue_from_null(null_distribution, observed, *, alternative: str 
     return float(p[0]) if one else p
 
 
+_UINT64_MAX = np.iinfo(np.uint64).max
+_LOWBIT = np.array([0] + [(v & -v).bit_length() - 1 for v in range(1, 256)], dtype=np.intp)
+
+
+def _byte_tables(D: np.ndarray) -> np.ndarray:
+    """L[c, g, v] = sum of D[8g + i, c] over the set bits i of byte value v (flipped part of a mean).
+
+    Built entry by entry as ``L[v] = L[v & (v - 1)] + d[lowest bit of v]`` (element-wise, so every
+    column's table is independent of the other columns).
+    """
+    n, k = D.shape
+    G = -(-n // 8)
+    P = np.zeros((k, G * 8))
+    P[:, :n] = D.T
+    P = P.reshape(k, G, 8)
+    L = np.zeros((k, G, 256))
+    for v in range(1, 256):
+        L[:, :, v] = L[:, :, v & (v - 1)] + P[:, :, _LOWBIT[v]]
+    return L
+
+
+def _word_chunks(n: int, n_resamples: int, rng, chunk_size: int):
+    """The uint64 words behind :func:`~pairedframe.stats.resample.sign_flip_chunks` (same draws)."""
+    from .resample import as_generator
+
+    gen = as_generator(rng)
+    n_words = -(-n // 64)
+    for start in range(0, n_resamples, chunk_size):
+        rows = min(chunk_size, n_resamples - start)
+        yield gen.integers(0, _UINT64_MAX, size=(rows, n_words), dtype=np.uint64, endpoint=True)
+
+
+def _pattern_words(n: int, chunk_size: int):
+    total = 1 << n
+    for start in range(0, total, chunk_size):
+        yield np.arange(start, min(total, start + chunk_size), dtype=np.uint64)[:, None]
+
+
 def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, rng, chunk_size):
+    """Sign-flip counts with byte lookup tables.
+
+    A pattern's null statistic is ``(S - 2 F) / n`` with ``S = sum(d)`` and ``F`` the sum of the
+    flipped deltas; ``F`` is the sum over bytes ``g`` of the pattern bits of ``L[g, byte_g]``
+    (:func:`_byte_tables`), i.e. ``ceil(n/8)`` table look-ups per pattern instead of ``n``
+    multiply-adds.  The bits are those of :func:`~pairedframe.stats.resample.sign_flip_chunks`
+    (bit ``j % 64`` of word ``j // 64`` set = observation ``j`` flipped) or, when enumerating, of the
+    pattern number (as :func:`~pairedframe.stats.resample.all_sign_patterns`).  Each row and column
+    is computed on its own, so counts do not depend on ``chunk_size`` or on the other columns; the
+    identity pattern reproduces ``mean(d)`` exactly.
+    """
     n, k = D.shape
     observed = _column_means(D)
     gamma = _tie_tolerance(observed, D)
+    S = np.sum(np.ascontiguousarray(D.T), axis=1)
     exact = n < 63 and (1 << n) <= n_resamples
     b = np.zeros(k, dtype=np.int64)
+    G = -(-n // 8)
+    L = _byte_tables(D).reshape(k, G * 256)
+    offsets = (np.arange(G, dtype=np.intp) * 256)[None, :]
     if exact:
-        chunks = sign_pattern_chunks(n, chunk_size=chunk_size)
         m = 1 << n
+        chunks = _pattern_words(n, chunk_size)
     else:
-        chunks = sign_flip_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size)
         m = n_resamples
-    # fixed-shape matmul blocks: counts are bit-identical whatever chunk_size
-    for signs, valid in reblock(chunks, kernel_block_rows(n)):
-        null = (signs @ D)[:valid] / n
-        b += _count_extreme(null, observed, gamma, alternative)
+        chunks = _word_chunks(n, n_resamples, rng, chunk_size)
+    # bound the (rows, G) index block to ~2**20 elements whatever chunk_size
+    step = max(1, (1 << 20) // G)
+    for words in chunks:
+        byts = np.ascontiguousarray(words.astype("<u8", copy=False)).view(np.uint8)
+        byts = byts.reshape(words.shape[0], -1)[:, :G]
+        for start in range(0, byts.shape[0], step):
+            idx = byts[start:start + step].astype(np.intp) + offsets
+            flipped = np.empty((idx.shape[0], k))
+            for c in range(k):
+                flipped[:, c] = np.take(L[c], idx).sum(axis=1)
+            null = (S - 2.0 * flipped) / n
+            b += _count_extreme(null, observed, gamma, alternative)
     if exact:
         p = b / m
     else:
