@@ -10,6 +10,7 @@ process's maximum resident set size).  A script, not a CI test::
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import time
 import tracemalloc
@@ -18,6 +19,7 @@ import warnings
 import numpy as np
 import polars as pl
 
+from pairedframe.compare.paired import _pair
 from pairedframe.compare.segments import compare_segments
 
 
@@ -36,14 +38,16 @@ def make_data(n_queries: int, n_segments: int, seed: int = 0) -> tuple[pl.DataFr
 
 
 def timed(label: str, fn) -> pl.DataFrame:
-    tracemalloc.start()
-    t0 = time.perf_counter()
+    """Wall time of one call (no tracing), then tracemalloc peak of a second, traced call."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        t0 = time.perf_counter()
         out = fn()
-    dt = time.perf_counter() - t0
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+        dt = time.perf_counter() - t0
+        tracemalloc.start()
+        fn()
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
     print(f"{label:<42s} {dt:7.2f} s   tracemalloc peak {peak / 2**20:7.1f} MiB   rows {out.height}")
     for w in caught:
         print(f"    warning: {str(w.message)[:160]}")
@@ -57,7 +61,11 @@ def main() -> None:
     ap.add_argument("--resamples", type=int, default=1_000)
     args = ap.parse_args()
     per_query, segments = make_data(args.queries, args.segments)
-    print(f"{args.queries:,} queries, {args.segments:,} segments, 1 measure, 2 systems")
+    print(f"{args.queries:,} queries, {args.segments:,} segments, 1 measure, 2 systems; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    t0 = time.perf_counter()
+    _pair(per_query, "A", None, None)
+    print(f"{'  of which pairing (compare.paired._pair)':<42s} {time.perf_counter() - t0:7.2f} s")
     timed("t-test screening (test='t')",
           lambda: compare_segments(per_query, segments, baseline="A", test="t"))
     res = timed(f"randomization + percentile CI, B={args.resamples:,}",
