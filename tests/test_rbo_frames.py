@@ -71,3 +71,18 @@ def test_bad_options():
         rbo(_run({"1": ["a"]}), _run({"1": ["a"]}), p=1.0)
     with pytest.raises(ValueError):
         rbo(_run({"1": ["a"]}), _run({"1": ["a"]}), depth=0)
+
+
+@pytest.mark.parametrize("p", [0.6, 0.9, 0.99])
+def test_frame_rbo_equals_scalar_stats_rbo(p):
+    from pairedframe.stats.rbo import rbo as rbo_lists
+
+    rng = np.random.default_rng(1)
+    a, b = _random_lists(rng, n_q=40)
+    a["same"] = b["same"] = ["x", "y", "z", "w"]
+    res = rbo(_run(a), _run(b), p=p, depth=25)
+    for row in res.iter_rows(named=True):
+        want = rbo_lists(a[row["qid"]], b[row["qid"]], p=p, depth=25)
+        assert row["rbo_ext"] == pytest.approx(want.rbo_ext, rel=1e-11, abs=1e-13)
+        assert row["rbo_min"] == pytest.approx(want.rbo_min, rel=1e-11, abs=1e-13)
+        assert row["rbo_res"] == pytest.approx(want.rbo_res, rel=1e-9, abs=1e-12)
