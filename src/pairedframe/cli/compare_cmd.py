@@ -43,10 +43,11 @@ def _progress_context(total_work: int):
     """A rich progress bar on stderr, only in a terminal and for long resampling."""
     if total_work < PROGRESS_MIN_WORK or not (sys.stderr.isatty() and sys.stdout.isatty()):
         return nullcontext(None)
+    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(TextColumn("resampling"), BarColumn(), TextColumn("{task.completed}/{task.total} comparisons"),
-                    TimeElapsedColumn(), transient=True, console=None)
+                    TimeElapsedColumn(), transient=True, console=Console(stderr=True))
 
 
 @app.command("compare")
