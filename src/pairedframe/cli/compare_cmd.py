@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+import warnings
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
@@ -99,7 +100,8 @@ def compare_cmd(
     systems = [n for n in names if n != base]
     n_q = ev.per_query["qid"].n_unique()
     work = n_q * n_resamples * len(systems) * len(measure_names)
-    with _progress_context(work) as bar:
+    with _progress_context(work) as bar, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         callback = None
         if bar is not None:
             task = bar.add_task("resampling", total=len(systems) * len(measure_names))
@@ -107,6 +109,8 @@ def compare_cmd(
         result = compare(ev, baseline=base, systems=systems, measures=measure_names, n_resamples=n_resamples,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
                          seed=seed, interval=interval, progress=callback)  # type: ignore[arg-type]
+    for w in caught:
+        typer.echo(f"pairedframe: warning: {w.message}", err=True)
     sys.stdout.write(format_comparison(result, fmt, evaluation_settings=ev.settings))
     if not gates:
         return
