@@ -343,8 +343,14 @@ def bootstrap_mean_many(X, *, n_resamples: int = 10_000, confidence_level: float
         n_resamples, confidence_level, method, alternative)
     n = X.shape[0]
     chunk_size = _check_chunk_size(chunk_size, n)
-    theta_b = bootstrap_means_matrix(
-        X, bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size)).T
+    chunks = bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size)
+    if X.shape[1] == 1:
+        # one column: the gather kernel of bootstrap_mean is ~2x faster than counts @ X and
+        # bit-identical to bootstrap_mean (hence to scipy)
+        x = np.ascontiguousarray(X[:, 0])
+        theta_b = np.concatenate([np.mean(x[idx], axis=-1) for idx in chunks])[None, :]
+    else:
+        theta_b = bootstrap_means_matrix(X, chunks).T
     theta_hat = _column_means(X)
     constant = np.ptp(X, axis=0) == 0
     theta_b[constant] = theta_hat[constant, None]
