@@ -313,3 +313,14 @@ def test_accepts_evaluation_and_pandas():
     for row in r1.iter_rows(named=True):
         want = summary.filter((pl.col("system") == "reranker") & (pl.col("measure") == row["measure"]))["value"][0]
         assert row["system_mean"] == pytest.approx(want, abs=1e-15)
+
+
+def test_single_comparison_bit_identical_to_scipy_bootstrap():
+    stats = pytest.importorskip("scipy.stats")
+    frame = make_frame(n=60)
+    row = compare(frame, baseline="A", systems="C", measures="m2", n_resamples=3000, seed=4).row(0, named=True)
+    qids, d = deltas(frame, "C", "A", "m2")
+    want = stats.bootstrap((d,), np.mean, n_resamples=3000, method="percentile",
+                           rng=resample_generators(4, qids)[0])
+    assert (row["ci_low"], row["ci_high"]) == (want.confidence_interval.low, want.confidence_interval.high)
+    assert row["se"] == want.standard_error

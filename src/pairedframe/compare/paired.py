@@ -14,7 +14,9 @@ code-point order of ``qid``; the bootstrap stream is
 ``default_rng(keyed_seed_sequence(seed, ("sign-flip", query_set_key(qids))))``.  A comparison's
 resamples therefore depend only on ``seed`` and its own query set, never on what else is in the call
 (the floating-point sums of the shared matmul kernel may differ in the last bits, ~1e-15 relative,
-with the number of stacked columns; p-value counts are protected by the tie tolerance).
+with the number of stacked columns; sign-flip counts are computed column by column and do not).
+A comparison alone in its query set is bit-identical to ``scipy.stats.bootstrap(..., method=
+"percentile")`` on the same generator (see :func:`resample_generators`).
 
 Verdicts
 --------
