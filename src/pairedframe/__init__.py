@@ -1,10 +1,27 @@
 """pairedframe: trec_eval-exact evaluation and paired statistics on polars / DuckDB tables.
 
+The flow: :mod:`~pairedframe.io` (readers) -> :mod:`~pairedframe.tables` (schemas) ->
+:mod:`~pairedframe.measures` + :mod:`~pairedframe.engines` (SQL / polars) -> :mod:`~pairedframe.stats`
+(pure numpy) -> :mod:`~pairedframe.compare` (frames) -> :mod:`~pairedframe.report` / CLI.
+
 >>> import pairedframe as pf
->>> ev = pf.evaluate("run.txt", "qrels.txt", ["nDCG@10", "AP"])   # doctest: +SKIP
->>> ev.per_query   # system, qid, measure, value                    # doctest: +SKIP
+>>> ev = pf.evaluate(["input.bm25", "input.reranker"], "qrels.txt", ["nDCG@10", "AP"])  # doctest: +SKIP
+>>> pf.compare(ev, baseline="bm25")                                                    # doctest: +SKIP
 """
 
+from pairedframe.compare import (
+    PairedComparison,
+    compare,
+    compare_pair,
+    paired_per_query,
+    worst_queries,
+)
+from pairedframe.compare.clustered import compare_clustered
+from pairedframe.compare.endpoints import endpoints_from_ranks
+from pairedframe.compare.overlap import rbo
+from pairedframe.compare.plan import AnalysisResult, Plan, analyze, load_plan
+from pairedframe.compare.ppi import evaluate_judgment_sets, ppi_compare, ppi_compare_segments
+from pairedframe.compare.segments import compare_segments
 from pairedframe.errors import (
     DuplicateError,
     InputFormatError,
@@ -17,12 +34,16 @@ from pairedframe.errors import (
 )
 from pairedframe.evaluate import Evaluation, EvaluationSettings, evaluate
 from pairedframe.io import as_qrels, as_run, read_qrels, read_run
+from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "DuplicateError", "Evaluation", "EvaluationSettings", "InputFormatError", "InsufficientSampleError",
-    "Measure", "PairedFrameError", "PlanError", "SchemaError", "SmallSampleWarning", "UnknownMeasureError",
-    "as_qrels", "as_run", "evaluate", "parse_measure", "parse_measures", "read_qrels", "read_run",
+    "AnalysisResult", "DuplicateError", "Evaluation", "EvaluationSettings", "InputFormatError",
+    "InsufficientSampleError", "Measure", "PairedComparison", "PairedFrameError", "Plan", "PlanError",
+    "SchemaError", "SmallSampleWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
+    "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
+    "evaluate_judgment_sets", "load_plan", "paired_per_query", "parse_measure", "parse_measures",
+    "ppi_compare", "ppi_compare_segments", "rbo", "read_qrels", "read_results", "read_run", "worst_queries",
 ]
