@@ -236,12 +236,13 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
     df = _as_frame(data)
     extras = [c for c in df.columns if c not in BASE_COLUMNS]
     keys = ["system", *extras, "measure", "qid"]
-    dup = df.select(keys).is_duplicated()
-    if dup.any():
+    # A cheap grouped check first; the full row mask only when a duplicate exists.
+    if df.select(pl.col("qid").is_duplicated().over(keys[:-1]).any()).item():
+        dup = df.select(keys).is_duplicated()
         example = df.filter(dup).row(0, named=True)
         raise DuplicateError(f"per-query table has {int(dup.sum())} rows with a repeated key {keys}, "
                              f"e.g. { {k: example[k] for k in keys} }")
-    all_systems = _unique_in_order(df["system"].to_list())
+    all_systems = df["system"].unique(maintain_order=True).to_list()
     if not isinstance(baseline, str):
         raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
     if baseline not in all_systems:
@@ -258,7 +259,7 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
     if not systems:
         raise ValueError("nothing to compare: no system other than the baseline "
                          f"{baseline!r} (systems in the table: {all_systems})")
-    all_measures = _unique_in_order(df["measure"].to_list())
+    all_measures = df["measure"].unique(maintain_order=True).to_list()
     if measures is None:
         measures = all_measures
     elif isinstance(measures, str):

@@ -355,8 +355,8 @@ def _as_segments(segments: Any) -> pl.DataFrame:
                           pl.col("segment").cast(pl.String))
     if seg.null_count().sum_horizontal().item():
         raise SchemaError("segment table has null qid, segment_set or segment values")
-    dup = seg.is_duplicated()
-    if dup.any():
+    if seg.select(pl.col("qid").is_duplicated().over("segment_set", "segment").any()).item():
+        dup = seg.is_duplicated()
         row = seg.filter(dup).row(0, named=True)
         raise DuplicateError(f"segment table repeats (qid, segment_set, segment) = "
                              f"({row['qid']!r}, {row['segment_set']!r}, {row['segment']!r})")
