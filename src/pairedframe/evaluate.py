@@ -94,7 +94,9 @@ class Evaluation:
 
 
 def _excluded(run: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> pl.DataFrame:
-    retrieved = run.select("system", "qid").unique()
+    # Categorical codes make the distinct (system, qid) pairs of a large run cheap to find.
+    retrieved = (run.select(pl.col("system").cast(pl.Categorical), pl.col("qid").cast(pl.Categorical))
+                 .unique().select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String)))
     judged = qrels.select("qid").unique()
     unjudged = retrieved.join(judged, on="qid", how="anti").with_columns(
         pl.lit("retrieved but not judged (no qrels)").alias("reason"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
 from pairedframe.engines.base import EvalOptions, group_by_level
@@ -10,29 +11,51 @@ from pairedframe.measures import Measure, PolarsContext
 KEYS = ["system", "qid"]
 
 
+def rank_run(run: pl.DataFrame, judged_qids: pl.Series, options: EvalOptions) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Rank each (system, qid) of the judged queries as trec_eval does.
+
+    Returns ``ranked`` (system, qid, docno, rank; cut at depth) and ``retrieved`` (system, qid, n:
+    documents retrieved before the depth cut). Ids are grouped through categorical codes and ranks
+    come from the group boundaries of one sort, which is much cheaper than string group-bys.
+    """
+    run = run.filter(pl.col("qid").is_in(judged_qids.implode()))
+    score = pl.col("score")
+    if options.score_precision == "float32":
+        score = score.cast(pl.Float32).cast(pl.Float64)
+    ordered = (run.with_columns(pl.col("system").cast(pl.Categorical).to_physical().alias("_s"),
+                                pl.col("qid").cast(pl.Categorical).to_physical().alias("_q"),
+                                score.alias("_key"))
+               .sort(["_s", "_q", "_key", "docno"], descending=[False, False, True, True]))
+    s_codes, q_codes = ordered["_s"].to_numpy(), ordered["_q"].to_numpy()
+    n = len(q_codes)
+    new_group = np.ones(n, dtype=bool)
+    if n:
+        new_group[1:] = (s_codes[1:] != s_codes[:-1]) | (q_codes[1:] != q_codes[:-1])
+    starts = np.flatnonzero(new_group)
+    sizes = np.diff(np.append(starts, n))
+    rank = np.arange(1, n + 1, dtype=np.int64) - np.repeat(starts, sizes)
+    retrieved = ordered[starts].select(*KEYS).with_columns(pl.Series("n", sizes, dtype=pl.Int64))
+    ranked = ordered.select(*KEYS, "docno").with_columns(pl.Series("rank", rank))
+    if options.depth is not None:
+        ranked = ranked.filter(pl.col("rank") <= options.depth)
+    return ranked, retrieved
+
+
 def build_context(run: pl.DataFrame, qrels: pl.DataFrame, *, rel_level: int, options: EvalOptions) -> PolarsContext:
     """The polars twin of sql/prep_queries.sql, prep_ranked.sql and prep_ideal.sql."""
-    judged = (qrels.lazy().group_by("qid").agg(
+    judged = (qrels.group_by("qid").agg(
         (pl.col("rel") >= rel_level).sum().alias("num_rel"),
         ((pl.col("rel") >= 0) & (pl.col("rel") < rel_level)).sum().alias("num_nonrel")))
-    retrieved = run.lazy().group_by(KEYS).agg(pl.len().alias("n"))
+    ranked, retrieved = rank_run(run, judged["qid"], options)
     if options.complete:
-        queries = (run.lazy().select("system").unique().join(judged, how="cross")
+        queries = (run.select(pl.col("system").unique()).join(judged, how="cross")
                    .join(retrieved, on=KEYS, how="left").with_columns(pl.col("n").fill_null(0)))
     else:
         queries = retrieved.join(judged, on="qid", how="inner")
     num_ret = pl.col("n") if options.depth is None else pl.min_horizontal(pl.col("n"), options.depth)
     queries = queries.select(*KEYS, pl.col("num_rel").cast(pl.Int64), pl.col("num_nonrel").cast(pl.Int64),
-                             num_ret.cast(pl.Int64).alias("num_ret")).collect().lazy()
-    score = pl.col("score")
-    if options.score_precision == "float32":
-        score = score.cast(pl.Float32).cast(pl.Float64)
-    ranked = (run.lazy().join(queries.select(KEYS), on=KEYS, how="semi")
-              .with_columns(score.alias("_key"))
-              .sort(["system", "qid", "_key", "docno"], descending=[False, False, True, True])
-              .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over(KEYS).alias("rank")))
-    if options.depth is not None:
-        ranked = ranked.filter(pl.col("rank") <= options.depth)
+                             num_ret.cast(pl.Int64).alias("num_ret")).lazy()
+    ranked = ranked.lazy()
     rel = pl.col("rel")
     ranked = (ranked.join(qrels.lazy().filter(rel >= 0), on=["qid", "docno"], how="inner")
               .join(queries, on=KEYS, how="inner")
