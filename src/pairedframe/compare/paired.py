@@ -49,6 +49,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.compare._validate import check_resampling_options
 from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
@@ -123,14 +124,8 @@ def _check_options(n_resamples, confidence_level, alternative, test, interval, s
         interval = "percentile" if test == "randomization" else "t"
     if interval not in _INTERVALS:
         raise ValueError(f"`interval` must be one of {_INTERVALS} or None, got {interval!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 2:
-        raise ValueError(f"`n_resamples` must be an integer >= 2, got {n_resamples!r}")
-    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
-        raise ValueError(f"`confidence_level` must be in (0, 1), got {confidence_level!r}")
-    if alternative not in ("two-sided", "greater", "less"):
-        raise ValueError(f"`alternative` must be 'two-sided', 'greater' or 'less', got {alternative!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
+    check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
+                             alternative=alternative, seed=seed)
     if not (isinstance(power, (int, float)) and 0 < power < 1):
         raise ValueError(f"`power` must be in (0, 1), got {power!r}")
     return _Options(int(n_resamples), float(confidence_level), alternative, test, interval, int(seed),

@@ -61,6 +61,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.compare._validate import check_resampling_options
 from pairedframe.compare.paired import _pair
 from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
 from pairedframe.stats.bootstrap import _interval_from_probs
@@ -448,14 +449,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         raise ValueError(f"`interval` must be one of {_INTERVALS} or None, got {interval!r}")
     if correction not in _CORRECTIONS:
         raise ValueError(f"`correction` must be one of {_CORRECTIONS}, got {correction!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 2:
-        raise ValueError(f"`n_resamples` must be an integer >= 2, got {n_resamples!r}")
-    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
-        raise ValueError(f"`confidence_level` must be in (0, 1), got {confidence_level!r}")
-    if alternative not in ("two-sided", "greater", "less"):
-        raise ValueError(f"`alternative` must be 'two-sided', 'greater' or 'less', got {alternative!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
+    check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
+                             alternative=alternative, seed=seed)
     level = 1 - confidence_level if fdr_level is None else fdr_level
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ValueError(f"`fdr_level` must be in (0, 1), got {fdr_level!r}")

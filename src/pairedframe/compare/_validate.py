@@ -1,0 +1,19 @@
+"""Validation of the options shared by the comparison functions (messages name the parameter)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def check_resampling_options(*, n_resamples: Any, confidence_level: Any, alternative: Any, seed: Any) -> None:
+    """Raise ValueError naming the first bad option among the scipy-style resampling options."""
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 2:
+        raise ValueError(f"`n_resamples` must be an integer >= 2, got {n_resamples!r}")
+    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
+        raise ValueError(f"`confidence_level` must be in (0, 1), got {confidence_level!r}")
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(f"`alternative` must be 'two-sided', 'greater' or 'less', got {alternative!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
