@@ -12,7 +12,11 @@ WITH ordered AS (
     SELECT r.system, r.qid, r.docno,
            row_number() OVER (
                PARTITION BY r.system, r.qid
-               ORDER BY CASE WHEN $float32 THEN CAST(CAST(r.score AS FLOAT) AS DOUBLE) ELSE r.score END DESC,
+               ORDER BY CASE WHEN NOT $float32 THEN r.score
+                             -- beyond the float32 range IEEE rounding gives +-inf; DuckDB's CAST errors
+                             ELSE coalesce(CAST(TRY_CAST(r.score AS FLOAT) AS DOUBLE),
+                                           CASE WHEN r.score > 0 THEN 'inf'::DOUBLE ELSE '-inf'::DOUBLE END)
+                        END DESC,
                         r.docno DESC
            ) AS rank
     FROM pf_run r SEMI JOIN pf_queries q ON r.system = q.system AND r.qid = q.qid

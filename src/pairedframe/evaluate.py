@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -11,6 +12,7 @@ import polars as pl
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.engines.base import Engine
 from pairedframe.io.convert import as_qrels, as_run
+from pairedframe.io.trec import read_run_tag, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
 TIE_RULE = "score descending, then docno descending (byte order), as trec_eval; rank column ignored"
@@ -55,15 +57,19 @@ class Evaluation:
         Tie rule, score precision, relevance level, query-set policy, depth, engine.
     excluded : polars.DataFrame
         ``system, qid, reason``: queries left out of the evaluation and why.
+    run_tags : dict
+        system -> the tag column of its run file (trec_eval's ``runid``), when read from files.
     """
 
     per_query: pl.DataFrame
     measures: tuple[Measure, ...]
     settings: EvaluationSettings
     excluded: pl.DataFrame = field(repr=False)
+    run_tags: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def systems(self) -> list[str]:
+        """System names in the order of ``per_query``."""
         return self.per_query["system"].unique(maintain_order=True).to_list()
 
     def summary(self) -> pl.DataFrame:
@@ -86,11 +92,11 @@ class Evaluation:
                     pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_order"))
                 .sort("system", "_order").select("system", "measure", "value", pl.col("n_queries").cast(pl.Int64)))
 
-    def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None) -> str:
-        """trec_eval's text output (``trec_eval -q`` when ``per_query``); see :mod:`pairedframe.report.trec`."""
+    def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None, runid: bool = True) -> str:
+        """trec_eval's text output (``trec_eval -q`` when ``per_query``); see :func:`pairedframe.report.trec.format_trec`."""
         from pairedframe.report.trec import format_trec
 
-        return format_trec(self, per_query=per_query, runids=runids)
+        return format_trec(self, per_query=per_query, runids=runids, runid=runid)
 
 
 def _excluded(run: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> pl.DataFrame:
@@ -107,6 +113,15 @@ def _excluded(run: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> pl.Data
                    .with_columns(pl.lit("judged but not retrieved (complete=True scores it 0)").alias("reason")))
         parts.append(missing)
     return pl.concat(parts).sort("system", "qid")
+
+
+def _run_tags(run: Any, system: str | None) -> dict[str, str]:
+    """system -> tag of the first line, for runs given as file paths (trec_eval prints it as runid)."""
+    paths = [run] if isinstance(run, (str, os.PathLike)) else run if isinstance(run, (list, tuple)) else []
+    if not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+        return {}
+    names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
+    return {name: read_run_tag(p) for name, p in zip(names, paths)}
 
 
 def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Measure] = "official", *,
@@ -166,8 +181,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")
     if depth is not None and (not isinstance(depth, int) or depth < 1):
         raise ValueError(f"depth must be a positive integer or None, got {depth!r}")
-    if not isinstance(rel_level, int) or isinstance(rel_level, bool):
-        raise ValueError(f"rel_level must be an integer, got {rel_level!r}")
+    if not isinstance(rel_level, int) or isinstance(rel_level, bool) or rel_level < 0:
+        raise ValueError(f"rel_level must be an integer >= 0 (negative grades mean unjudged and are never "
+                         f"relevant), got {rel_level!r}")
     resolved = tuple(dict.fromkeys(m.resolved(rel_level) for m in parse_measures(measures)))
     run_table = as_run(run, system=system)
     qrels_table = as_qrels(qrels)
@@ -180,4 +196,4 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     settings = EvaluationSettings(rel_level=rel_level, complete=complete, depth=depth,
                                   score_precision=score_precision, engine=eng.name)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=_excluded(run_table, qrels_table, complete))
+                      excluded=_excluded(run_table, qrels_table, complete), run_tags=_run_tags(run, system))

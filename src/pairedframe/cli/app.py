@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import duckdb
 import polars as pl
 import typer
 from rich.console import Console
@@ -35,7 +36,8 @@ def friendly_errors(fn: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError) as exc:
+        except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
+                pl.exceptions.PolarsError, duckdb.Error) as exc:
             text = str(exc) if not isinstance(exc, FileNotFoundError) else f"no such file: {exc.filename or exc}"
             fail(text)
 
@@ -55,10 +57,15 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
     elif fmt == "table":
         table = Table(title=title, show_lines=False)
         for name, dtype in frame.schema.items():
-            table.add_column(name, justify="right" if dtype.is_numeric() else "left")
-        for row in frame.iter_rows():
-            table.add_row(*(_cell(v, float_digits) for v in row))
-        Console(soft_wrap=False).print(table)
+            table.add_column(name, justify="right" if dtype.is_numeric() else "left", no_wrap=True)
+        cells = [[_cell(v, float_digits) for v in row] for row in frame.iter_rows()]
+        for row in cells:
+            table.add_row(*row)
+        # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
+        widths = [max([len(name), *(len(r[i]) for r in cells)]) for i, name in enumerate(frame.columns)]
+        console = Console(soft_wrap=False)
+        console.width = max(console.width, sum(widths) + 3 * len(widths) + 1)
+        console.print(table)
     else:
         fail(f"unknown format {fmt!r}")
 

@@ -11,7 +11,6 @@ import typer
 
 from pairedframe.cli.app import app, friendly_errors, print_frame
 from pairedframe.evaluate import evaluate
-from pairedframe.io import read_run_tag, system_name_from_path
 
 
 @app.command("evaluate")
@@ -31,16 +30,24 @@ def evaluate_cmd(
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers."""
     if fmt not in ("table", "csv", "json", "trec"):
         raise ValueError(f"--format must be table, csv, json or trec, got {fmt!r}")
+    wants_runid = not measure or "official" in measure or "runid" in measure
+    measure = [m for m in measure if m != "runid"]
+    if not measure and not wants_runid:
+        raise ValueError("-m runid names no measure; add one, e.g. -m map")
     ev = evaluate([str(r) for r in runs], str(qrels), measure or "official", complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine)  # type: ignore[arg-type]
     if fmt == "trec":
-        tags = {system_name_from_path(r): read_run_tag(r) for r in runs}
-        sys.stdout.write(ev.to_trec(per_query=per_query, runids=tags))
+        if not measure:
+            typer.echo("note: trec_eval's default set also prints gm_map and iprec_at_recall_*, which "
+                       "pairedframe does not implement", err=True)
+        sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
         return
     summary = ev.summary().select("system", pl.lit("all").alias("qid"), "measure", "value")
     rows = pl.concat([ev.per_query, summary]) if per_query else summary
     if fmt == "table" and not per_query:
         wide = ev.summary().pivot(on="measure", index="system", values="value")
+        counts = [m.name for m in ev.measures if m.spec.aggregate == "sum"]
+        wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
         n = ev.summary().group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
         print_frame(n.join(wide, on="system", how="left"), "table", title="mean over queries")
         typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"

@@ -185,6 +185,9 @@ def _verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float) -
 # frames
 # ----------------------------------------------------------------------------------------------
 
+SUMMARY_QID = "all"
+
+
 def _as_frame(data: Any) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     if isinstance(per_query, pl.DataFrame):
@@ -209,6 +212,12 @@ def _as_frame(data: Any) -> pl.DataFrame:
     data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
                              pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
     data = data.filter(pl.col("value").is_not_null())
+    summary_rows = data.filter(pl.col("qid") == SUMMARY_QID).height
+    if summary_rows:
+        # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
+        warnings.warn(f"dropped {summary_rows} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
+                      f"rows are means over queries, not a query)", UserWarning, stacklevel=3)
+        data = data.filter(pl.col("qid") != SUMMARY_QID)
     if not data["value"].is_finite().all():
         raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
                          "(null values are treated as 'not measured')")
@@ -532,7 +541,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
         rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
         pl.Series("sd", stats["sd"]), pl.Series("mde", stats["mde"]),
-        pl.Series("verdict", verdicts, dtype=pl.String),
+        pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
         pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),

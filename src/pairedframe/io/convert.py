@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,7 +57,11 @@ def _normalise_columns(frame: pl.DataFrame) -> pl.DataFrame:
     renames = {c: _ALIASES[c] for c in frame.columns if c in _ALIASES and _ALIASES[c] not in frame.columns}
     frame = frame.rename(renames)
     ids = [c for c in ("system", "qid", "docno") if c in frame.columns and frame.schema[c] != pl.String]
-    # Ids are strings; integer ids from a frame are converted (their leading zeros are already gone).
+    if any(frame.schema[c].is_numeric() for c in ids):
+        # Ids are strings; numeric ids are converted, but leading zeros ("007") are already gone.
+        warnings.warn(f"numeric id column(s) {[c for c in ids if frame.schema[c].is_numeric()]} converted to "
+                      f"strings: '007' became '7' before pairedframe saw it; read ids as strings to keep them",
+                      UserWarning, stacklevel=4)
     return frame.with_columns([pl.col(c).cast(pl.String) for c in ids])
 
 
@@ -97,6 +102,12 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return read_run(obj, system=system)
+    if isinstance(obj, Mapping) and obj and all(
+            isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
+        # {system: {qid: {docno: score}}}: several runs at once.
+        if system is not None:
+            raise SchemaError("system= names a single run, but the dict holds several systems")
+        return pl.concat([as_run(run, system=str(name)) for name, run in obj.items()])
     if isinstance(obj, Mapping):
         frame, system = _from_nested(obj, "score", "run"), system or "run"
     else:
@@ -120,6 +131,8 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
         row = bad.row(0, named=True)
         raise SchemaError(f"run has a non-finite score {row['score']} for (system, qid, docno) = "
                           f"({row['system']}, {row['qid']}, {row['docno']})")
+    if frame.height == 0:
+        raise SchemaError("the run is empty: no (qid, docno, score) rows")
     _check_unique(frame, ["system", "qid", "docno"], "run")
     return frame
 
@@ -148,6 +161,8 @@ def as_qrels(obj: Any) -> pl.DataFrame:
             raise SchemaError(f"qrels grades must be integers, got {bad[0]!r}")
         frame = frame.with_columns(pl.Series("rel", [int(float(v)) for v in values], dtype=pl.Int64))
     elif rel.dtype.is_float():
+        if rel.is_nan().any() or rel.is_infinite().any():
+            raise SchemaError("qrels grades must be integers, got NaN or inf")
         if not (rel.is_null() | (rel == rel.round(0))).all():
             raise SchemaError(f"qrels grades must be integers, got {rel.filter(rel != rel.round(0))[0]}")
         frame = frame.with_columns(pl.col("rel").cast(pl.Int64))

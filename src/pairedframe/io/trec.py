@@ -8,7 +8,9 @@ lines whose first non-blank character is ``#`` are skipped, while a ``#`` inside
 
 from __future__ import annotations
 
+import gzip
 import os
+import zlib
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,17 +37,51 @@ def system_name_from_path(path: PathLike) -> str:
     return name
 
 
+def _open_bytes(path: str):
+    """The file's bytes, decompressed when it starts with the gzip magic number."""
+    with open(path, "rb") as fh:
+        gzipped = fh.read(2) == b"\x1f\x8b"
+    return gzip.open(path, "rb") if gzipped else open(path, "rb")
+
+
+def _first_undecodable_line(path: str) -> tuple[int, bytes] | None:
+    """(1-based line number, raw line) of the first line that is not UTF-8, or None (error path only)."""
+    with _open_bytes(path) as fh:
+        for number, raw in enumerate(fh, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return number, raw
+    return None
+
+
+def _unreadable(path: str, exc: Exception) -> InputFormatError:
+    """An error naming the file (and the line, for text that is not UTF-8) for a file polars cannot read."""
+    try:
+        bad = _first_undecodable_line(path)
+    except (OSError, EOFError, zlib.error) as gz_exc:
+        return InputFormatError(f"corrupt or truncated gzip file ({gz_exc})", path=path)
+    if bad is not None:
+        return InputFormatError("not UTF-8 text", path=path, line=bad[0], text=bad[1][:80].decode("utf-8", "replace"))
+    return InputFormatError(f"cannot be read as a text table of whitespace-separated fields ({exc})", path=path)
+
+
 def _read_data_lines(path: PathLike) -> pl.DataFrame:
     """Lines of ``path`` as (line_no, line), 1-based, without blank and ``#`` comment lines."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
-    lines = pl.read_csv(
-        path, has_header=False, separator="\x1f", quote_char=None, new_columns=["line"],
-        schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False,
-    )
+    try:
+        lines = pl.read_csv(
+            path, has_header=False, separator="\x1f", quote_char=None, new_columns=["line"],
+            schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False,
+        )
+    except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error) as exc:
+        raise _unreadable(path, exc) from None
     if lines.width == 0:
         lines = pl.DataFrame(schema={"line": pl.String})
+    if lines.width != 1:
+        raise _unreadable(path, ValueError("unexpected field separator"))
     lines = lines.with_row_index("line_no", offset=1).with_columns(pl.col("line").str.strip_chars())
     data = lines.filter(pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
     if data.height == 0:
@@ -91,15 +127,11 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
     line-by-line path then parses it and, on bad input, reports the exact line. On valid simple
     files both paths give the same table.
     """
-    with open(path, "rb") as fh:
-        head = fh.read(2)
-    if head == b"\x1f\x8b":
-        import gzip
-        with gzip.open(path, "rb") as fh:
+    try:
+        with _open_bytes(path) as fh:
             first = fh.readline()
-    else:
-        with open(path, "rb") as fh:
-            first = fh.readline()
+    except (OSError, EOFError, zlib.error):
+        return None  # the exact path names the problem
     sep = "\t" if b"\t" in first else " "
     schema = {name: (dtypes or {}).get(name, pl.String()) for name in names}
     try:
@@ -206,7 +238,7 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
     for name, p in zip(names, path_list):
         if name in seen:
             raise ValueError(f"read_run: duplicate system name {name!r} for {seen[name]} and {p}; "
-                             f"pass system=[...] to name them apart")
+                             f"rename one of the files, or in Python pass system=[...] to name them apart")
         seen[name] = p
     if len(path_list) == 1:
         return _read_one_run(path_list[0], names[0])

@@ -75,7 +75,7 @@ def _parse_params(text: str, params: str) -> tuple[int | None, str]:
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, _, value = item.partition("=")
         key, value = key.strip(), value.strip()
-        if key == "rel" and re.fullmatch(r"-?\d+", value):
+        if key == "rel" and re.fullmatch(r"\d+", value):
             rel = int(value)
         elif key == "gain" and value in ("linear", "exp"):
             gain = value

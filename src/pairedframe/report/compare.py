@@ -22,7 +22,7 @@ FORMATS = ("table", "json", "csv", "markdown", "latex")
 #: Columns shown by the human-readable formats (table, markdown, latex); json and csv keep all.
 _SHORT = ["n_queries", "baseline_mean", "system_mean", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
           "wins", "losses", "ties", "mde", "verdict"]
-_CONSTANT = ["baseline", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed"]
+_CONSTANT = ["baseline", "verdict_on", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed"]
 
 
 def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) -> dict[str, Any]:

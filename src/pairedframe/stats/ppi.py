@@ -188,8 +188,8 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
         if isinstance(lam, (bool, np.bool_)) or not isinstance(lam, numbers.Real):
             raise TypeError(f"lam must be None or a real number, got {lam!r}")
         lam_v = float(lam)
-        if not math.isfinite(lam_v):
-            raise ValueError(f"lam must be finite, got {lam_v!r}")
+        if not (math.isfinite(lam_v) and 0.0 <= lam_v <= 1.0):
+            raise ValueError(f"lam must be in [0, 1] (0 = gold only, 1 = plain PPI), got {lam_v!r}")
         if lam_v != 0.0 and big_n < 2:
             raise InsufficientSampleError(
                 f"lam={lam_v} needs at least 2 values in proxy_unlabelled, got {big_n}")

@@ -1,0 +1,100 @@
+"""Regressions for what a first-time user broke: trec output fidelity, crashes on unreadable files,
+summary rows fed back into statistics, relevance levels, and table inputs."""
+
+from __future__ import annotations
+
+import gzip
+import warnings
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+from pairedframe.example import example_paths
+
+runner = CliRunner()
+
+
+@pytest.fixture()
+def tiny(tmp_path):
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n1 0 d3 -1\n2 0 d4 2\n")
+    run = tmp_path / "part.run"
+    run.write_text("1 Q0 d1 1 2.0 mytag\n1 Q0 d2 2 1.0 mytag\n2 Q0 d4 1 1e39 mytag\n2 Q0 d5 2 2e39 mytag\n")
+    return qrels, run
+
+
+def test_trec_runid_only_with_default_set_against_trec_eval_rule(tiny):
+    qrels, run = tiny
+    with_m = runner.invoke(app, ["evaluate", "-m", "map", "-f", "trec", str(qrels), str(run)])
+    assert with_m.exit_code == 0 and "runid" not in with_m.stdout
+    default = runner.invoke(app, ["evaluate", "-f", "trec", str(qrels), str(run)])
+    assert default.exit_code == 0 and "runid                 \tall\tmytag\n" in default.stdout
+    assert "gm_map" in default.stderr  # says what the default set lacks
+
+
+def test_python_to_trec_prints_the_run_tag(tiny):
+    qrels, run = tiny
+    assert "\tall\tmytag\n" in pf.evaluate(run, qrels, ["AP"]).to_trec()
+
+
+def test_ambiguous_trec_names_are_refused(tiny):
+    qrels, run = tiny
+    ev = pf.evaluate(run, qrels, ["AP", "AP(rel=2)"])
+    with pytest.raises(ValueError, match="both 'map'"):
+        ev.to_trec()
+
+
+def test_float32_overflow_engines_agree(tiny):
+    qrels, run = tiny
+    values = [pf.evaluate(run, qrels, ["AP", "RR"], score_precision="float32", engine=e).per_query
+              for e in ("duckdb", "polars")]
+    assert values[0].equals(values[1])
+
+
+def test_negative_relevance_levels_are_refused(tiny):
+    qrels, run = tiny
+    with pytest.raises(ValueError, match="rel_level"):
+        pf.evaluate(run, qrels, ["AP"], rel_level=-1)
+    with pytest.raises(pf.UnknownMeasureError):
+        pf.parse_measure("AP(rel=-1)")
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"1 Q0 d\xff 1 2.0 r\n", "line 1: not UTF-8"),
+    (gzip.compress(b"1 Q0 d1 1 3.0 r\n")[:20], "truncated gzip"),
+])
+def test_unreadable_files_exit_2_naming_the_file(tmp_path, content, message):
+    qrels, _ = example_paths()
+    bad = tmp_path / ("bad.gz" if content[:2] == b"\x1f\x8b" else "bad.run")
+    bad.write_bytes(content)
+    result = runner.invoke(app, ["evaluate", str(qrels), str(bad)])
+    assert result.exit_code == 2
+    assert message in result.stderr and str(bad.name) in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_summary_rows_are_not_counted_as_queries():
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs, qrels, ["nDCG@10"])
+    summary = ev.summary().select("system", pl.lit("all").alias("qid"), "measure", "value")
+    with pytest.warns(UserWarning, match="summary rows"):
+        out = pf.compare(pl.concat([ev.per_query, summary]), baseline="bm25", n_resamples=200)
+    assert out["n_queries"].to_list() == [60]
+    assert out["verdict_on"].to_list() == ["pvalue_holm"]
+
+
+def test_table_inputs_several_systems_nan_grades_empty_runs_numeric_ids():
+    run = {"q1": {"d1": 2.0, "d2": 1.0}}
+    ev = pf.evaluate({"a": run, "b": run}, {"q1": {"d1": 1}}, ["AP"])
+    assert ev.systems == ["a", "b"]
+    with pytest.raises(pf.SchemaError, match="NaN"):
+        pf.as_qrels(pl.DataFrame({"qid": ["1"], "docno": ["d"], "rel": [float("nan")]}))
+    with pytest.raises(pf.SchemaError, match="empty"):
+        pf.evaluate({}, {"q1": {"d1": 1}}, ["AP"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.as_run(pl.DataFrame({"qid": [7], "docno": ["d"], "score": [1.0]}), system="s")
+    assert any("converted to strings" in str(w.message) for w in caught)
