@@ -98,3 +98,15 @@ def test_table_inputs_several_systems_nan_grades_empty_runs_numeric_ids():
         warnings.simplefilter("always")
         pf.as_run(pl.DataFrame({"qid": [7], "docno": ["d"], "score": [1.0]}), system="s")
     assert any("converted to strings" in str(w.message) for w in caught)
+
+
+def test_readme_analyze_example_runs(tmp_path):
+    from tests.conftest import REPO_ROOT
+
+    qrels, runs = example_paths()
+    results = tmp_path / "results.csv"
+    pf.evaluate(runs, qrels, ["nDCG@10", "Success@1"]).per_query.write_csv(results)
+    out = runner.invoke(app, ["analyze", "--plan", str(REPO_ROOT / "examples" / "bundled_example_plan.toml"),
+                              str(results), "-f", "json"])
+    assert out.exit_code == 0, out.output
+    assert "nDCG@10" in out.stdout and "sha256" in out.stdout.lower()
