@@ -12,6 +12,7 @@ import polars as pl
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.engines.base import Engine
 from pairedframe.io.convert import as_qrels, as_run
+from pairedframe.io.stream import NotStreamable, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
@@ -99,20 +100,68 @@ class Evaluation:
         return format_trec(self, per_query=per_query, runids=runids, runid=runid)
 
 
-def _excluded(run: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> pl.DataFrame:
-    # Categorical codes make the distinct (system, qid) pairs of a large run cheap to find.
-    retrieved = (run.select(pl.col("system").cast(pl.Categorical), pl.col("qid").cast(pl.Categorical))
-                 .unique().select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String)))
+def _retrieved_pairs(run: pl.DataFrame) -> pl.DataFrame:
+    """Distinct (system, qid) of a run; categorical codes make this cheap on large runs."""
+    return (run.select(pl.col("system").cast(pl.Categorical), pl.col("qid").cast(pl.Categorical))
+            .unique().select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String)))
+
+
+def _excluded(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> pl.DataFrame:
     judged = qrels.select("qid").unique()
     unjudged = retrieved.join(judged, on="qid", how="anti").with_columns(
         pl.lit("retrieved but not judged (no qrels)").alias("reason"))
     parts = [unjudged]
     if not complete:
-        missing = (run.select("system").unique().join(judged, how="cross")
+        missing = (retrieved.select("system").unique().join(judged, how="cross")
                    .join(retrieved, on=["system", "qid"], how="anti")
                    .with_columns(pl.lit("judged but not retrieved (complete=True scores it 0)").alias("reason")))
         parts.append(missing)
     return pl.concat(parts).sort("system", "qid")
+
+
+def _run_paths(run: Any) -> list[str] | None:
+    if isinstance(run, (str, os.PathLike)):
+        return [os.fspath(run)]
+    if isinstance(run, (list, tuple)) and run and all(isinstance(p, (str, os.PathLike)) for p in run):
+        return [os.fspath(p) for p in run]
+    return None
+
+
+# A qid that no qrels holds: a one-row run on it makes the engine score every judged query of a
+# system as an empty ranking (complete=True), which is what streamed runs need for missed queries.
+_EMPTY_QID = "\x00pairedframe-no-such-query"
+
+
+def _evaluate_streaming(run: Any, system: str | None, qrels: pl.DataFrame, measures: list[Measure],
+                        options: EvalOptions, engine: Engine) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """Evaluate run files block by block of whole queries (bounded memory); None when a file
+    cannot be streamed (the caller then reads it whole, and reports bad lines exactly)."""
+    paths = _run_paths(run)
+    if paths is None or _EMPTY_QID in set(qrels["qid"].unique().to_list()):
+        return None
+    names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
+    if len(set(names)) != len(names):
+        return None  # read_run reports the clash
+    per_block = EvalOptions(complete=False, depth=options.depth, score_precision=options.score_precision)
+    values, retrieved = [], []
+    try:
+        for path, name in zip(paths, names):
+            for block in iter_query_blocks(path, name):
+                qids = block["qid"].unique()
+                retrieved.append(pl.DataFrame({"system": [name] * qids.len(), "qid": qids}))
+                # Only this block's judgments: each block costs what its queries cost.
+                block_qrels = qrels.filter(pl.col("qid").is_in(qids.implode()))
+                values.append(engine.evaluate(block, block_qrels, measures, per_block))
+    except NotStreamable:
+        return None
+    retrieved_pairs = pl.concat(retrieved).unique()
+    if options.complete:
+        empty = pl.DataFrame({"system": names, "qid": [_EMPTY_QID] * len(names), "docno": ["-"] * len(names),
+                              "score": [0.0] * len(names)})
+        zeros = engine.evaluate(empty, qrels, measures, EvalOptions(complete=True, depth=options.depth,
+                                                                     score_precision=options.score_precision))
+        values.append(zeros.join(retrieved_pairs, on=["system", "qid"], how="anti"))
+    return pl.concat(values), retrieved_pairs
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:
@@ -185,15 +234,20 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         raise ValueError(f"rel_level must be an integer >= 0 (negative grades mean unjudged and are never "
                          f"relevant), got {rel_level!r}")
     resolved = tuple(dict.fromkeys(m.resolved(rel_level) for m in parse_measures(measures)))
-    run_table = as_run(run, system=system)
     qrels_table = as_qrels(qrels)
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
-    values = eng.evaluate(run_table, qrels_table, list(resolved), options)
+    streamed = _evaluate_streaming(run, system, qrels_table, list(resolved), options, eng)
+    if streamed is not None:
+        values, retrieved = streamed
+    else:
+        run_table = as_run(run, system=system)
+        values = eng.evaluate(run_table, qrels_table, list(resolved), options)
+        retrieved = _retrieved_pairs(run_table)
     order = {m.name: i for i, m in enumerate(resolved)}
     per_query = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
                  .sort("system", "qid", "_o").drop("_o"))
     settings = EvaluationSettings(rel_level=rel_level, complete=complete, depth=depth,
                                   score_precision=score_precision, engine=eng.name)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=_excluded(run_table, qrels_table, complete), run_tags=_run_tags(run, system))
+                      excluded=_excluded(retrieved, qrels_table, complete), run_tags=_run_tags(run, system))

@@ -288,7 +288,13 @@ def read_qrels(path: PathLike) -> pl.DataFrame:
 
 
 def read_run_tag(path: PathLike) -> str:
-    """The tag (6th field) of the first data line of a run file: trec_eval prints it as ``runid``."""
-    fields = _split_fields(_read_data_lines(path).head(1), _RUN_FIELDS)
-    tag = fields["tag"][0]
-    return tag.split(" ")[0] if tag is not None else ""
+    """The tag (6th field) of the first data line of a run file: trec_eval prints it as ``runid``.
+
+    Reads only up to that line; an empty string when the line has fewer than 6 fields.
+    """
+    with _open_bytes(os.fspath(path)) as fh:
+        for raw in fh:
+            fields = raw.decode("utf-8", "replace").split()
+            if fields and not fields[0].startswith("#"):
+                return fields[5] if len(fields) >= 6 else ""
+    return ""
