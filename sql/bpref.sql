@@ -5,7 +5,7 @@ WITH terms AS (
     SELECT system, qid,
            sum(CASE WHEN nonrel_cum > 0
                     THEN 1.0 - least(nonrel_cum, num_rel) / least(num_nonrel, num_rel)
-                    ELSE 1.0 END) AS total
+                    ELSE 1.0 END ORDER BY rank) AS total
     FROM pf_ranked WHERE is_rel GROUP BY system, qid
 )
 SELECT q.system, q.qid,

@@ -20,6 +20,16 @@ def gain_expr(measure: Measure, column: str = "gain") -> pl.Expr:
     return (pl.lit(2.0).pow(g) - 1.0) if measure.gain == "exp" else g
 
 
+def ordered_sum(values: pl.Expr, where: pl.Expr | None = None, order: str = "rank") -> pl.Expr:
+    """Sum of ``values`` (where ``where`` holds) added one by one in ``order``, as trec_eval's loops do.
+
+    polars' parallel ``sum`` may add a group's floats in a different order from run to run, which
+    changes the last bit; a cumulative sum in rank order is deterministic.
+    """
+    kept = values if where is None else pl.when(where).then(values).otherwise(0.0)
+    return kept.sort_by(order).cum_sum().last()
+
+
 def per_query(ctx: PolarsContext, value: pl.Expr, **aggs: pl.Expr) -> pl.LazyFrame:
     """Aggregate ``aggs`` per (system, qid) over ranked rows and compute ``value`` for every evaluated query.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import per_query, ratio, within_cutoff
+from pairedframe.measures._polars import ordered_sum, per_query, ratio, within_cutoff
 from pairedframe.measures.base import Measure, PolarsContext, family
 from pairedframe.measures.ndcg import TREC_CUTOFFS
 
@@ -19,5 +19,5 @@ def ap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Range [0, 1]. Value 0 when R = 0 or nothing relevant was retrieved. Aggregated as the mean
     over queries (MAP). Source: trec_eval m_map.c, m_map_cut.c.
     """
-    precision_at_hit = (pl.col("rel_cum") / pl.col("rank")).filter(pl.col("is_rel") & within_cutoff(measure))
-    return per_query(ctx, ratio(pl.col("sum_prec"), pl.col("num_rel")), sum_prec=precision_at_hit.sum())
+    precision_at_hit = ordered_sum(pl.col("rel_cum") / pl.col("rank"), pl.col("is_rel") & within_cutoff(measure))
+    return per_query(ctx, ratio(pl.col("sum_prec"), pl.col("num_rel")), sum_prec=precision_at_hit)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import per_query, ratio
+from pairedframe.measures._polars import ordered_sum, per_query, ratio
 from pairedframe.measures.base import Measure, PolarsContext, family
 
 
@@ -23,4 +23,4 @@ def bpref(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     term = pl.when(n_above > 0).then(
         1.0 - pl.min_horizontal(n_above, pl.col("num_rel"))
         / pl.min_horizontal(pl.col("num_nonrel"), pl.col("num_rel"))).otherwise(1.0)
-    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=term.filter(pl.col("is_rel")).sum())
+    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(term, pl.col("is_rel")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import gain_expr, per_query, ratio, within_cutoff
+from pairedframe.measures._polars import gain_expr, ordered_sum, per_query, ratio, within_cutoff
 from pairedframe.measures.base import Measure, PolarsContext, family
 
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -31,7 +31,7 @@ def ndcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     if measure.cutoff is not None:
         ideal = ideal.filter(pl.col("irank") <= measure.cutoff)
     idcg = ideal.group_by("qid").agg(
-        (gain_expr(measure) / (pl.col("irank") + 1).log(2)).sum().alias("idcg"))
-    dcg = per_query(ctx, pl.col("dcg"), dcg=discounted.filter(within_cutoff(measure)).sum())
+        ordered_sum(gain_expr(measure) / (pl.col("irank") + 1).log(2), order="irank").alias("idcg"))
+    dcg = per_query(ctx, pl.col("dcg"), dcg=ordered_sum(discounted, within_cutoff(measure)))
     return (dcg.join(idcg, on="qid", how="left")
             .select("system", "qid", ratio(pl.col("value"), pl.col("idcg").fill_null(0.0)).alias("value")))
