@@ -21,6 +21,11 @@ from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from tests.reference import stats_reference as sref
 
 
+def _delta(a: float, b: float, tolerance: float = 1e-12) -> float:
+    """b - a, or exactly 0 when the difference is float noise (|b - a| <= tol * max(1, |a|, |b|))."""
+    return 0.0 if abs(b - a) <= tolerance * max(1.0, abs(a), abs(b)) else b - a
+
+
 def _signs_loop(n, B, rng):
     words_per_row = -(-n // 64)
     rows = []
@@ -55,7 +60,7 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
                           and (baseline, m, q) in values)
             if not qids:
                 continue
-            d = [values[(s, m, q)] - values[(baseline, m, q)] for q in qids]
+            d = [_delta(values[(baseline, m, q)], values[(s, m, q)]) for q in qids]
             n = len(d)
             key = query_set_key(qids)
             rng = np.random.default_rng(keyed_seed_sequence(seed, key))

@@ -69,7 +69,17 @@ QUERY_SET_POLICY = ("paired over the queries measured for both systems (inner jo
                     "one resample stream per distinct query set, keyed by seed and the set")
 PVALUE_TIE_RULE = ("sign-flip null statistics with |T*| >= |T| - 100*eps*max(|T|, mean|d|) count as extreme; "
                    "p = (b+1)/(m+1), or b/2^n when all 2^n sign patterns are enumerated")
-WIN_RULE = "win: b > a, loss: b < a, tie: b == a (exact float equality)"
+#: Relative size below which b - a is float noise (e.g. 0.1 + 0.2 vs 0.3) and counts as exactly 0.
+DELTA_TOLERANCE = 1e-12
+WIN_RULE = (f"delta = b - a, set to 0 when |b - a| <= {DELTA_TOLERANCE:g} * max(1, |a|, |b|) (float noise); "
+            "win: delta > 0, loss: delta < 0, tie: delta == 0")
+
+
+def _delta_expr() -> pl.Expr:
+    """b - a with float noise (|b - a| <= DELTA_TOLERANCE * max(1, |a|, |b|)) turned into an exact 0."""
+    raw = pl.col("b") - pl.col("a")
+    scale = pl.max_horizontal(pl.lit(1.0), pl.col("a").abs(), pl.col("b").abs())
+    return pl.when(raw.abs() <= DELTA_TOLERANCE * scale).then(0.0).otherwise(raw)
 VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
 
 _TESTS = ("randomization", "t")
@@ -168,6 +178,12 @@ def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[st
     alpha = 1.0 - opt.confidence_level
     out["mde"] = np.array([0.0 if s == 0 else minimum_detectable_effect(
         float(s), n, alpha=alpha, power=opt.power, alternative=opt.alternative) for s in sd])
+    if opt.test == "randomization" and out["exact"].all():
+        # With n queries the smallest exact sign-flip p is 2/2^n (two-sided) or 1/2^n: when that is
+        # above alpha no effect, however large, can be detected.
+        floor = (2.0 if opt.alternative == "two-sided" else 1.0) / 2.0 ** n
+        if floor > alpha:
+            out["mde"] = np.full(k, np.inf)
     return out
 
 
@@ -276,6 +292,15 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
                                                            pl.col("value").alias("b"))
+    present = set(b.select("system", "measure").unique().iter_rows()) & {
+        (s, m) for m in a["measure"].unique().to_list() for s in systems}
+    absent = [(s, m) for s in systems for m in measures if (s, m) not in present]
+    if absent:
+        # A comparison asked for (or implied by the table) must not vanish from the family silently.
+        raise InsufficientSampleError(
+            f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
+            f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
+            f"choose what to compare")
     sys_order = {s: i for i, s in enumerate(systems)}
     meas_order = {m: i for i, m in enumerate(measures)}
     rows = (b.select("system", *extras, "measure").unique(maintain_order=True)
@@ -285,7 +310,7 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
             .sort("_s", "_m", "_first").drop("_s", "_m", "_first").with_row_index("_row"))
     paired = (b.join(a, on=[*extras, "measure", "qid"], how="inner")
               .join(rows, on=["system", *extras, "measure"], how="left")
-              .with_columns((pl.col("b") - pl.col("a")).alias("delta"))
+              .with_columns(_delta_expr().alias("delta"))
               .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
               .sort("_row", "qid"))
     return _Paired(paired=paired, rows=rows, extras=extras)
@@ -657,7 +682,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         warnings.warn(f"only {n} paired queries (< MIN_QUERIES = {MIN_QUERIES}); see mde and "
                       "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=2)
     order = sorted(range(n), key=lambda i: ids[i])
-    d = (b - a)[order]
+    raw = b - a
+    noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+    d = np.where(noise, 0.0, raw)[order]
     res = _analyse_block(d[:, None], [ids[i] for i in order], opt)
     delta = float(res["delta"][0])
     p = float(res["pvalue"][0])

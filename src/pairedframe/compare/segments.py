@@ -560,16 +560,20 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
 
     # Monte-Carlo resolution
     if test == "randomization":
-        p_floor = 1.0 / (n_resamples + 1)
+        # Smallest attainable p: 1/(B+1) by Monte Carlo; with exact enumeration of n sign patterns
+        # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
+        sides = 2.0 if alternative == "two-sided" else 1.0
+        exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
+        p_floor = np.where(exact, exact_floor, 1.0 / (n_resamples + 1))
         need = np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64)
         need = np.maximum(need, 1)
         if correction == "bh":
             min_disc = need
-            limited = (need > 1) & ~exact
+            limited = (need > 1) | (p_floor > level)
         else:
             impossible = fam_size * p_floor > level
             min_disc = np.where(impossible, fam_size + 1, 1)
-            limited = impossible & ~exact
+            limited = impossible
     else:
         min_disc = np.ones(k, dtype=np.int64)
         limited = np.zeros(k, dtype=bool)
@@ -604,7 +608,14 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
                       f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "
                       "'small_sample' columns", SmallSampleWarning, stacklevel=2)
-    if limited.any():
+    tiny = limited & exact
+    if tiny.any():
+        warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons have so few queries that even the "
+                      f"most extreme sign pattern cannot reach level {level:g} after correction (exact p >= "
+                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning, stacklevel=2)
+    limited_mc = limited & ~exact
+    if limited_mc.any():
+        limited = limited_mc
         worst = int(fam_size[limited].max())
         needed = int(math.ceil(worst / level)) - 1
         what = ("BH can only reject a segment if at least "

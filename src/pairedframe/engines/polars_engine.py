@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 
@@ -9,6 +11,20 @@ from pairedframe.engines.base import EvalOptions, group_by_level
 from pairedframe.measures import Measure, PolarsContext
 
 KEYS = ["system", "qid"]
+
+
+_LOG2 = np.zeros(2, dtype=np.float64)
+
+
+def log2_of_ranks(ranks: np.ndarray) -> np.ndarray:
+    """log2(r) for integer ranks r >= 1 via C's log2 (``math.log2``), the function DuckDB and trec_eval
+    call: polars' own logarithm differs in the last bit for about a third of integers, which would
+    make the two engines disagree by 1e-16 and a comparison of a run with itself non-zero."""
+    global _LOG2
+    top = int(ranks.max(initial=1))
+    if top >= len(_LOG2):
+        _LOG2 = np.array([0.0] + [math.log2(i) for i in range(1, 2 * top + 2)])
+    return _LOG2[ranks]
 
 
 def rank_run(run: pl.DataFrame, judged_qids: pl.Series, options: EvalOptions) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -67,13 +83,15 @@ def build_context(run: pl.DataFrame, qrels: pl.DataFrame, *, rel_level: int, opt
               .sort(["system", "qid", "rank"])
               .with_columns(pl.col("is_rel").cast(pl.Int64).cum_sum().over(KEYS).alias("rel_cum"),
                             pl.col("is_judged_nonrel").cast(pl.Int64).cum_sum().over(KEYS).alias("nonrel_cum"))
-              .collect().lazy())
+              .collect())
+    ranked = ranked.with_columns(pl.Series("log2_rank1", log2_of_ranks(ranked["rank"].to_numpy() + 1))).lazy()
     ideal = (qrels.lazy().filter(pl.col("rel") > 0)
              .join(queries.select("qid").unique(), on="qid", how="semi")
              .sort(["qid", "rel"], descending=[False, True])
              .select("qid", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("irank"),
                      pl.col("rel").cast(pl.Float64).alias("gain"))
-             .collect().lazy())
+             .collect())
+    ideal = ideal.with_columns(pl.Series("log2_irank1", log2_of_ranks(ideal["irank"].to_numpy() + 1))).lazy()
     return PolarsContext(ranked=ranked, queries=queries, ideal=ideal)
 
 

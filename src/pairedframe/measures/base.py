@@ -29,9 +29,10 @@ class PolarsContext:
              negative grades cannot change any measure): system, qid, docno, rank (1-based among
              all retrieved documents, trec_eval order, cut at depth), rel, gain (float, grade when
              > 0 else 0), is_rel (rel >= level), is_judged_nonrel (rel < level), num_rel,
-             num_nonrel, rel_cum, nonrel_cum (counts at ranks <= rank).
+             num_nonrel, rel_cum, nonrel_cum (counts at ranks <= rank), log2_rank1 (log2(rank + 1)
+             from C's log2, as DuckDB and trec_eval compute it).
     queries : system, qid, num_rel, num_nonrel, num_ret: the evaluated query set.
-    ideal : qid, irank, gain: the qrels' positive gains sorted descending (ideal ranking).
+    ideal : qid, irank, gain, log2_irank1: the qrels' positive gains sorted descending (ideal ranking).
     """
 
     ranked: pl.LazyFrame

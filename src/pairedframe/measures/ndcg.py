@@ -26,12 +26,12 @@ def ndcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     ignored, as trec_eval ignores it for nDCG. Range [0, 1]. Value 0 when the query has no
     positive grade or retrieved nothing. Source: trec_eval m_ndcg.c, m_ndcg_cut.c.
     """
-    discounted = gain_expr(measure) / (pl.col("rank") + 1).log(2)
+    discounted = gain_expr(measure) / pl.col("log2_rank1")
     ideal = ctx.ideal
     if measure.cutoff is not None:
         ideal = ideal.filter(pl.col("irank") <= measure.cutoff)
     idcg = ideal.group_by("qid").agg(
-        ordered_sum(gain_expr(measure) / (pl.col("irank") + 1).log(2), order="irank").alias("idcg"))
+        ordered_sum(gain_expr(measure) / pl.col("log2_irank1"), order="irank").alias("idcg"))
     dcg = per_query(ctx, pl.col("dcg"), dcg=ordered_sum(discounted, within_cutoff(measure)))
     return (dcg.join(idcg, on="qid", how="left")
             .select("system", "qid", ratio(pl.col("value"), pl.col("idcg").fill_null(0.0)).alias("value")))

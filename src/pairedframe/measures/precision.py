@@ -17,4 +17,9 @@ def precision(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Source: trec_eval m_P.c.
     """
     hits = pl.col("is_rel").filter(within_cutoff(measure)).sum()
-    return per_query(ctx, pl.col("hits") / measure.cutoff, hits=hits)
+    k = measure.cutoff
+    # polars turns division by a scalar into multiplication by its reciprocal (6 / 10 ->
+    # 0.6000000000000001); numpy divides exactly, as trec_eval and DuckDB do.
+    exact = pl.col("hits").map_batches(lambda s: pl.Series(s.cast(pl.Float64).to_numpy() / k),
+                                        return_dtype=pl.Float64)
+    return per_query(ctx, exact, hits=hits)
