@@ -178,8 +178,8 @@ def test_cli_analyze(tmp_path):
 
 def test_example_plan_parses():
     plan = load_plan(REPO / "examples" / "plan.toml")
-    assert plan.candidate == "BM25 (intents as queries)" and [e.role for e in plan.endpoints][0] == "primary"
-    assert plan.endpoints[2].hit_k == 1 and plan.endpoints[2].margin == 0.05
+    assert plan.candidate == "BM25 (intents as queries).res" and [e.role for e in plan.endpoints][0] == "primary"
+    assert plan.endpoints[2].measure == "Success@1" and plan.endpoints[2].margin == 0.05
 
 
 @pytest.mark.shared_data
@@ -189,15 +189,13 @@ def test_example_plan_on_dl_mia_end_to_end(shared_data, tmp_path):
     folder = shared_data / "dl_mia"
     runs = [str(folder / "runs" / "BM25 (intents as queries).res.gz"),
             str(folder / "runs" / "BM25 (intents with original queries).res.gz")]
-    ev = pf.evaluate(runs, str(folder / "qrels.txt"), ["nDCG@10", "AP", "P@1"])
+    ev = pf.evaluate(runs, str(folder / "qrels.txt"), ["nDCG@10", "AP", "Success@1"])
     mapping = pl.read_csv(folder / "qid_iid_qrel.txt", separator=" ", has_header=False,
                           new_columns=["query", "intent", "doc", "rel"],
                           schema_overrides={"query": pl.String, "intent": pl.String})
     cmap = mapping.select(pl.col("intent").alias("qid"), pl.col("query").alias("cluster")).unique()
-    per_query = (ev.per_query.with_columns(pl.col("system").str.replace(r"\.res$", ""),
-                                           pl.lit("dl_mia").alias("dataset"),
-                                           pl.col("measure").replace({"P@1": "hit@1"}))
-                 .join(cmap, on="qid"))
+    # The README's recipe: the evaluation's own system names, a dataset column, clusters by a join.
+    per_query = ev.per_query.with_columns(pl.lit("dl_mia").alias("dataset")).join(cmap, on="qid")
     path = tmp_path / "dl_mia.csv"
     per_query.write_csv(path)
     res = analyze(REPO / "examples" / "plan.toml", path)
