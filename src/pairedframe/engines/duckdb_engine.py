@@ -57,18 +57,34 @@ def measures_union_sql(measures: list[Measure]) -> tuple[str, dict]:
 
 
 class DuckDBEngine:
-    """Run pairedframe's SQL on a DuckDB connection (a new in-memory one by default)."""
+    """Run pairedframe's SQL on a DuckDB connection.
+
+    Without ``con`` the engine opens one in-memory connection on first use and keeps it for its
+    lifetime, so the blocks of a streamed run reuse it. Row order of results is not meaningful
+    (``preserve_insertion_order`` is off on the engine's own connection).
+    """
 
     name = "duckdb"
 
     def __init__(self, con: duckdb.DuckDBPyConnection | None = None) -> None:
         self._con = con
+        self._own: duckdb.DuckDBPyConnection | None = None
+
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        if self._con is not None:
+            return self._con
+        if self._own is None:
+            self._own = duckdb.connect()
+            self._own.sql("SET preserve_insertion_order = false")
+            self._own.sql("SET enable_progress_bar = false")
+        return self._own
 
     def evaluate(self, run: pl.DataFrame, qrels: pl.DataFrame, measures: list[Measure],
                  options: EvalOptions) -> pl.DataFrame:
-        con = self._con if self._con is not None else duckdb.connect()
-        try:
+        con = self._connection()
+        if self._con is not None:
             con.sql("SET enable_progress_bar = false")
+        try:
             con.register("pf_run", run)
             con.register("pf_qrels", qrels)
             parts = []
@@ -84,5 +100,3 @@ class DuckDBEngine:
         finally:
             for view in ("pf_run", "pf_qrels"):
                 con.unregister(view)
-            if self._con is None:
-                con.close()
