@@ -49,7 +49,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.compare._validate import check_resampling_options
+from pairedframe.compare._validate import check_resampling_options, resolve_interval
 from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
@@ -128,12 +128,7 @@ class _Options:
 
 def _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size,
                    power) -> _Options:
-    if test not in _TESTS:
-        raise ValueError(f"`test` must be one of {_TESTS}, got {test!r}")
-    if interval is None:
-        interval = "percentile" if test == "randomization" else "t"
-    if interval not in _INTERVALS:
-        raise ValueError(f"`interval` must be one of {_INTERVALS} or None, got {interval!r}")
+    interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS)
     check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
                              alternative=alternative, seed=seed)
     if not (isinstance(power, (int, float)) and 0 < power < 1):

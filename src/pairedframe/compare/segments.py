@@ -61,7 +61,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.compare._validate import check_resampling_options
+from pairedframe.compare._validate import check_resampling_options, resolve_interval
 from pairedframe.compare.paired import _pair
 from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
 from pairedframe.stats.bootstrap import _interval_from_probs
@@ -441,12 +441,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     Benjamini & Hochberg (1995), JRSS B 57(1); Holm (1979); Phipson & Smyth (2010);
     Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA.
     """
-    if test not in _TESTS:
-        raise ValueError(f"`test` must be one of {_TESTS}, got {test!r}")
-    if interval is None:
-        interval = "percentile" if test == "randomization" else "t"
-    if interval not in _INTERVALS:
-        raise ValueError(f"`interval` must be one of {_INTERVALS} or None, got {interval!r}")
+    interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS)
     if correction not in _CORRECTIONS:
         raise ValueError(f"`correction` must be one of {_CORRECTIONS}, got {correction!r}")
     check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
