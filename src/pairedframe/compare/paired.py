@@ -246,6 +246,18 @@ def _unique_in_order(values: Iterable[Any]) -> list[Any]:
     return list(dict.fromkeys(values))
 
 
+def _choose(requested: Sequence[str] | str | None, default: list[str], available: list[str],
+            what: str) -> list[str]:
+    """The requested names (one name, a list, or None for ``default``) in order, without repeats;
+    ValueError naming the unknown ones and the available ones."""
+    names = default if requested is None else [requested] if isinstance(requested, str) else requested
+    names = _unique_in_order(names)
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        raise ValueError(f"{what}(s) {unknown} not in the table; {what}s: {available}")
+    return names
+
+
 def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
           measures: Sequence[str] | str | None) -> _Paired:
     df = _as_frame(data)
@@ -262,27 +274,13 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
         raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
     if baseline not in all_systems:
         raise ValueError(f"baseline {baseline!r} is not a system of the table; systems: {all_systems}")
-    if systems is None:
-        systems = [s for s in all_systems if s != baseline]
-    elif isinstance(systems, str):
-        systems = [systems]
-    systems = _unique_in_order(systems)
-    unknown = [s for s in systems if s not in all_systems]
-    if unknown:
-        raise ValueError(f"system(s) {unknown} not in the table; systems: {all_systems}")
-    systems = [s for s in systems if s != baseline]
+    systems = [s for s in _choose(systems, [s for s in all_systems if s != baseline], all_systems, "system")
+               if s != baseline]
     if not systems:
         raise ValueError("nothing to compare: no system other than the baseline "
                          f"{baseline!r} (systems in the table: {all_systems})")
     all_measures = df["measure"].unique(maintain_order=True).to_list()
-    if measures is None:
-        measures = all_measures
-    elif isinstance(measures, str):
-        measures = [measures]
-    measures = _unique_in_order(measures)
-    unknown = [m for m in measures if m not in all_measures]
-    if unknown:
-        raise ValueError(f"measure(s) {unknown} not in the table; measures: {all_measures}")
+    measures = _choose(measures, all_measures, all_measures, "measure")
     df = df.filter(pl.col("measure").is_in(measures))
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
