@@ -1,32 +1,17 @@
--- Step 2: the ranked, judged run: one row per retrieved document that has a grade >= 0 in the qrels
+-- Step 2b: the ranked, judged run: one row per retrieved document that has a grade >= 0 in the qrels
 -- (only those can change a measure; unjudged documents and negative grades count as non-relevant
--- and non-judged, and num_ret comes from pf_queries).
--- Ranking rule (trec_eval): score descending, then docno descending in byte order; the file's rank
--- column and line order are ignored. $float32 = true compares scores after rounding them to 32-bit
--- floats (trec_eval 9 / pytrec_eval stored scores as float). $depth cuts each ranking (trec_eval -M).
+-- and non-judged, and num_ret comes from pf_queries). Reads pf_ranks (system, qid, docno, rank).
+-- $depth cuts each ranking (trec_eval -M).
 -- Columns: rank (1-based, among all retrieved documents), rel, is_rel (rel >= $rel_level),
 -- is_judged_nonrel (0 <= rel < $rel_level), gain (the grade when > 0, else 0), num_rel and num_nonrel
 -- of the query, rel_cum / nonrel_cum (relevant / judged non-relevant documents at ranks <= rank).
 CREATE OR REPLACE TEMP TABLE pf_ranked AS
-WITH ordered AS (
-    SELECT r.system, r.qid, r.docno,
-           row_number() OVER (
-               PARTITION BY r.system, r.qid
-               ORDER BY CASE WHEN NOT $float32 THEN r.score
-                             -- beyond the float32 range IEEE rounding gives +-inf; DuckDB's CAST errors
-                             ELSE coalesce(CAST(TRY_CAST(r.score AS FLOAT) AS DOUBLE),
-                                           CASE WHEN r.score > 0 THEN 'inf'::DOUBLE ELSE '-inf'::DOUBLE END)
-                        END DESC,
-                        r.docno DESC
-           ) AS rank
-    FROM pf_run r SEMI JOIN pf_queries q ON r.system = q.system AND r.qid = q.qid
-),
-judged AS (
+WITH judged AS (
     SELECT o.system, o.qid, o.docno, o.rank, j.rel,
            j.rel >= $rel_level AS is_rel,
            j.rel < $rel_level AS is_judged_nonrel,
            CAST(CASE WHEN j.rel > 0 THEN j.rel ELSE 0 END AS DOUBLE) AS gain
-    FROM ordered o JOIN pf_qrels j ON o.qid = j.qid AND o.docno = j.docno
+    FROM pf_ranks o JOIN pf_qrels j ON o.qid = j.qid AND o.docno = j.docno
     WHERE j.rel >= 0 AND ($depth IS NULL OR o.rank <= $depth)
 )
 SELECT j.*, q.num_rel, q.num_nonrel,

@@ -39,7 +39,7 @@ def _assert_same(a: pl.DataFrame, b: pl.DataFrame) -> None:
 
 def test_blocks_hold_whole_queries_and_every_line(tmp_path, small_chunks):
     _, runs = example_paths()
-    blocks = list(stream.iter_query_blocks(runs[0], "bm25"))
+    blocks = [block.run for block in stream.iter_query_blocks(runs[0], "bm25")]
     assert len(blocks) > 1
     qids = [b["qid"].unique().to_list() for b in blocks]
     assert sum(len(q) for q in qids) == len({q for qs in qids for q in qs})  # no query split

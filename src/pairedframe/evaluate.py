@@ -11,6 +11,7 @@ import polars as pl
 
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.engines.base import Engine
+from pairedframe.engines.ranking import rank_judged
 from pairedframe.io.convert import as_qrels, as_run
 from pairedframe.io.stream import NotStreamable, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, system_name_from_path
@@ -127,41 +128,32 @@ def _run_paths(run: Any) -> list[str] | None:
     return None
 
 
-# A qid that no qrels holds: a one-row run on it makes the engine score every judged query of a
-# system as an empty ranking (complete=True), which is what streamed runs need for missed queries.
-_EMPTY_QID = "\x00pairedframe-no-such-query"
-
-
 def _evaluate_streaming(run: Any, system: str | None, qrels: pl.DataFrame, measures: list[Measure],
                         options: EvalOptions, engine: Engine) -> tuple[pl.DataFrame, pl.DataFrame] | None:
     """Evaluate run files block by block of whole queries (bounded memory); None when a file
-    cannot be streamed (the caller then reads it whole, and reports bad lines exactly)."""
+    cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
+
+    Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
+    small, and the engine evaluates them all at once."""
     paths = _run_paths(run)
-    if paths is None or _EMPTY_QID in set(qrels["qid"].unique().to_list()):
+    if paths is None:
         return None
     names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
-    per_block = EvalOptions(complete=False, depth=options.depth, score_precision=options.score_precision)
-    values, retrieved = [], []
+    ranks, retrieved = [], []
     try:
         for path, name in zip(paths, names):
             for block in iter_query_blocks(path, name):
-                qids = block["qid"].unique()
-                retrieved.append(pl.DataFrame({"system": [name] * qids.len(), "qid": qids}))
-                # Only this block's judgments: each block costs what its queries cost.
-                block_qrels = qrels.filter(pl.col("qid").is_in(qids.implode()))
-                values.append(engine.evaluate(block, block_qrels, measures, per_block))
+                block_ranks, block_retrieved = rank_judged(block.run, qrels, score_precision=options.score_precision,
+                                                           group_starts=block.starts)
+                ranks.append(block_ranks)
+                retrieved.append(block_retrieved)
     except NotStreamable:
         return None
-    retrieved_pairs = pl.concat(retrieved).unique()
-    if options.complete:
-        empty = pl.DataFrame({"system": names, "qid": [_EMPTY_QID] * len(names), "docno": ["-"] * len(names),
-                              "score": [0.0] * len(names)})
-        zeros = engine.evaluate(empty, qrels, measures, EvalOptions(complete=True, depth=options.depth,
-                                                                     score_precision=options.score_precision))
-        values.append(zeros.join(retrieved_pairs, on=["system", "qid"], how="anti"))
-    return pl.concat(values), retrieved_pairs
+    ranks_table, retrieved_table = pl.concat(ranks), pl.concat(retrieved)
+    values = engine.evaluate_ranked(ranks_table, retrieved_table, qrels, measures, options)
+    return values, retrieved_table.select("system", "qid")
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:

@@ -32,6 +32,13 @@ class Engine(Protocol):
         """
         ...
 
+    def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
+                        measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
+        """The same values from a run already ranked: ``ranks`` (``system, qid, docno, rank`` for
+        the retrieved documents with a grade >= 0, not cut at depth) and ``retrieved``
+        (``system, qid, n``), as :func:`pairedframe.engines.ranking.rank_judged` returns them."""
+        ...
+
 
 def group_by_level(measures: list[Measure]) -> dict[int, list[Measure]]:
     """Measures grouped by relevance level: the ranked table is built once per level."""

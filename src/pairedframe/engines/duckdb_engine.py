@@ -1,9 +1,10 @@
 """Evaluation engine that runs the SQL in ``sql/`` on DuckDB.
 
 The pipeline is a sequence of named tables, each inspectable on the connection:
-``pf_run``, ``pf_qrels`` (inputs) -> ``pf_queries`` -> ``pf_ranked`` -> ``pf_ideal`` -> one SELECT
-per measure (sent together as one UNION ALL). Values are bound as parameters, never pasted into
-the SQL text.
+``pf_run``, ``pf_qrels`` (inputs) -> ``pf_retrieved`` -> ``pf_queries`` -> ``pf_ranks`` ->
+``pf_ranked`` -> ``pf_ideal`` -> one SELECT per measure (sent together as one UNION ALL). A streamed
+run file enters at ``pf_retrieved`` and ``pf_ranks`` instead (see :meth:`DuckDBEngine.evaluate_ranked`).
+Values are bound as parameters, never pasted into the SQL text.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from pairedframe._sql import PARAM_PATTERN, load_sql, sql_params, strip_comments
 from pairedframe.engines.base import EvalOptions, group_by_level
 from pairedframe.measures import Measure
 
-PREP_STEPS = ("prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
+RUN_STEPS = ("prep_retrieved.sql", "prep_queries.sql", "prep_ranks.sql", "prep_ranked.sql", "prep_ideal.sql")
+RANKED_STEPS = ("prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
 
 
 def _execute(con: duckdb.DuckDBPyConnection, text: str, values: dict) -> duckdb.DuckDBPyRelation | None:
@@ -24,11 +26,13 @@ def _execute(con: duckdb.DuckDBPyConnection, text: str, values: dict) -> duckdb.
     return con.sql(text, params={k: v for k, v in values.items() if k in wanted} or None)
 
 
-def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOptions) -> None:
-    """Build pf_queries, pf_ranked and pf_ideal from the pf_run and pf_qrels relations on ``con``."""
+def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOptions,
+            steps: tuple[str, ...] = RUN_STEPS) -> None:
+    """Build pf_retrieved, pf_queries, pf_ranks, pf_ranked and pf_ideal from the pf_run and pf_qrels
+    relations on ``con`` (with ``steps=RANKED_STEPS``: from pf_retrieved, pf_ranks and pf_qrels)."""
     values = {"rel_level": rel_level, "complete": options.complete, "depth": options.depth,
               "float32": options.score_precision == "float32"}
-    for step in PREP_STEPS:
+    for step in steps:
         _execute(con, load_sql(step), values)
 
 
@@ -81,15 +85,34 @@ class DuckDBEngine:
 
     def evaluate(self, run: pl.DataFrame, qrels: pl.DataFrame, measures: list[Measure],
                  options: EvalOptions) -> pl.DataFrame:
+        return self._run_sql({"pf_run": run, "pf_qrels": qrels}, RUN_STEPS, measures, options)
+
+    def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
+                        measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
+        """Per-query values from judged documents' ranks (``system, qid, docno, rank``) and ranking
+        sizes (``system, qid, n``), as :func:`pairedframe.engines.ranking.rank_judged` gives them."""
+        con = self._connection()
+        con.register("pf_ranks_input", ranks)
+        con.register("pf_retrieved_input", retrieved)
+        try:
+            con.sql("CREATE OR REPLACE TEMP TABLE pf_ranks AS SELECT system, qid, docno, rank FROM pf_ranks_input")
+            con.sql("CREATE OR REPLACE TEMP TABLE pf_retrieved AS SELECT system, qid, n FROM pf_retrieved_input")
+        finally:
+            con.unregister("pf_ranks_input")
+            con.unregister("pf_retrieved_input")
+        return self._run_sql({"pf_qrels": qrels}, RANKED_STEPS, measures, options)
+
+    def _run_sql(self, inputs: dict[str, pl.DataFrame], steps: tuple[str, ...], measures: list[Measure],
+                 options: EvalOptions) -> pl.DataFrame:
         con = self._connection()
         if self._con is not None:
             con.sql("SET enable_progress_bar = false")
         try:
-            con.register("pf_run", run)
-            con.register("pf_qrels", qrels)
+            for name, frame in inputs.items():
+                con.register(name, frame)
             parts = []
             for level, group in group_by_level(measures).items():
-                prepare(con, rel_level=level, options=options)
+                prepare(con, rel_level=level, options=options, steps=steps)
                 text, values = measures_union_sql(group)
                 parts.append(con.sql(text, params=values).pl())
             if not parts:
@@ -98,5 +121,5 @@ class DuckDBEngine:
             return pl.concat(parts).select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
                                            pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
         finally:
-            for view in ("pf_run", "pf_qrels"):
-                con.unregister(view)
+            for name in inputs:
+                con.unregister(name)

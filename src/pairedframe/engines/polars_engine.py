@@ -8,6 +8,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.engines.base import EvalOptions, group_by_level
+from pairedframe.engines.ranking import rank_judged
 from pairedframe.measures import Measure, PolarsContext
 
 KEYS = ["system", "qid"]
@@ -27,44 +28,16 @@ def log2_of_ranks(ranks: np.ndarray) -> np.ndarray:
     return _LOG2[ranks]
 
 
-def rank_run(run: pl.DataFrame, judged_qids: pl.Series, options: EvalOptions) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Rank each (system, qid) of the judged queries as trec_eval does.
-
-    Returns ``ranked`` (system, qid, docno, rank; cut at depth) and ``retrieved`` (system, qid, n:
-    documents retrieved before the depth cut). Ids are grouped through categorical codes and ranks
-    come from the group boundaries of one sort, which is much cheaper than string group-bys.
-    """
-    run = run.filter(pl.col("qid").is_in(judged_qids.implode()))
-    score = pl.col("score")
-    if options.score_precision == "float32":
-        score = score.cast(pl.Float32).cast(pl.Float64)
-    ordered = (run.with_columns(pl.col("system").cast(pl.Categorical).to_physical().alias("_s"),
-                                pl.col("qid").cast(pl.Categorical).to_physical().alias("_q"),
-                                score.alias("_key"))
-               .sort(["_s", "_q", "_key", "docno"], descending=[False, False, True, True]))
-    s_codes, q_codes = ordered["_s"].to_numpy(), ordered["_q"].to_numpy()
-    n = len(q_codes)
-    new_group = np.ones(n, dtype=bool)
-    if n:
-        new_group[1:] = (s_codes[1:] != s_codes[:-1]) | (q_codes[1:] != q_codes[:-1])
-    starts = np.flatnonzero(new_group)
-    sizes = np.diff(np.append(starts, n))
-    rank = np.arange(1, n + 1, dtype=np.int64) - np.repeat(starts, sizes)
-    retrieved = ordered[starts].select(*KEYS).with_columns(pl.Series("n", sizes, dtype=pl.Int64))
-    ranked = ordered.select(*KEYS, "docno").with_columns(pl.Series("rank", rank))
-    if options.depth is not None:
-        ranked = ranked.filter(pl.col("rank") <= options.depth)
-    return ranked, retrieved
-
-
-def build_context(run: pl.DataFrame, qrels: pl.DataFrame, *, rel_level: int, options: EvalOptions) -> PolarsContext:
-    """The polars twin of sql/prep_queries.sql, prep_ranked.sql and prep_ideal.sql."""
+def build_context(ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame, *, rel_level: int,
+                  options: EvalOptions) -> PolarsContext:
+    """The polars twin of sql/prep_queries.sql, prep_ranked.sql and prep_ideal.sql, from the ranks of
+    judged documents and the ranking sizes (see :func:`pairedframe.engines.ranking.rank_judged`)."""
     judged = (qrels.group_by("qid").agg(
         (pl.col("rel") >= rel_level).sum().alias("num_rel"),
         ((pl.col("rel") >= 0) & (pl.col("rel") < rel_level)).sum().alias("num_nonrel")))
-    ranked, retrieved = rank_run(run, judged["qid"], options)
+    ranked = ranks if options.depth is None else ranks.filter(pl.col("rank") <= options.depth)
     if options.complete:
-        queries = (run.select(pl.col("system").unique()).join(judged, how="cross")
+        queries = (retrieved.select(pl.col("system").unique()).join(judged, how="cross")
                    .join(retrieved, on=KEYS, how="left").with_columns(pl.col("n").fill_null(0)))
     else:
         queries = retrieved.join(judged, on="qid", how="inner")
@@ -102,9 +75,14 @@ class PolarsEngine:
 
     def evaluate(self, run: pl.DataFrame, qrels: pl.DataFrame, measures: list[Measure],
                  options: EvalOptions) -> pl.DataFrame:
+        ranks, retrieved = rank_judged(run, qrels, score_precision=options.score_precision)
+        return self.evaluate_ranked(ranks, retrieved, qrels, measures, options)
+
+    def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
+                        measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         parts = []
         for level, group in group_by_level(measures).items():
-            ctx = build_context(run, qrels, rel_level=level, options=options)
+            ctx = build_context(ranks, retrieved, qrels, rel_level=level, options=options)
             frames = [m.spec.polars(ctx, m).select(*KEYS, pl.lit(m.name).alias("measure"), "value")
                       for m in group]
             parts.extend(pl.collect_all(frames))

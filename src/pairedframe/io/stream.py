@@ -10,17 +10,26 @@ file with each query's lines together; the caller then reads the whole file with
 
 from __future__ import annotations
 
-import io
 import os
 import zlib
 from collections.abc import Iterator
+from typing import NamedTuple
 
+import numpy as np
 import polars as pl
 
 from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes
 
 #: Bytes of run text parsed at a time (the memory knob of streaming evaluation).
 CHUNK_BYTES = 16 * 2**20
+
+
+class QueryBlock(NamedTuple):
+    """Whole queries of a run file: ``run`` (``system, qid, docno, score``, file order) and
+    ``starts``, the row where each query's lines begin (ascending, from 0)."""
+
+    run: pl.DataFrame
+    starts: np.ndarray
 
 
 class NotStreamable(Exception):
@@ -31,31 +40,31 @@ def _parse_block(text: bytes, sep: str) -> pl.DataFrame:
     """Parse one block of whole lines; NotStreamable unless every line is simple and valid.
 
     A stray other blank is found with one byte search; a doubled or leading separator leaves an
-    empty field; a short line leaves the tag null; a comment line starts its qid with ``#``.
+    empty field and a short or blank line leaves missing ones (both read as null); a comment line
+    starts its qid with ``#``.
     """
     if (b" " if sep == "\t" else b"\t") in text:
         raise NotStreamable("mixed separators")
     schema = {name: pl.String() for name in _RUN_FIELDS} | {"score": pl.Float64()}
     try:
-        frame = pl.read_csv(io.BytesIO(text), has_header=False, separator=sep, quote_char=None,
+        frame = pl.read_csv(text, has_header=False, separator=sep, quote_char=None,
                             new_columns=list(_RUN_FIELDS), schema_overrides=schema,
                             truncate_ragged_lines=True, raise_if_empty=False)
     except pl.exceptions.PolarsError as exc:
         raise NotStreamable(str(exc)) from None
     if frame.width != len(_RUN_FIELDS):
         raise NotStreamable("unexpected number of fields")
-    ok = frame.select(
-        (pl.all_horizontal([pl.col(c).str.len_bytes() > 0 for c in ("qid", "q0", "docno", "rank")]).all()
-         & pl.col("tag").is_not_null().all() & pl.col("score").is_finite().all()
-         & ~pl.col("qid").str.starts_with("#").any()).alias("ok")).item()
+    ok = frame.select(pl.sum_horizontal(pl.all().null_count()).eq(0)
+                      & pl.col("score").is_finite().all()
+                      & ~pl.col("qid").str.starts_with("#").any()).item()
     if not ok:
         raise NotStreamable("a line is not simple")
     return frame.select("qid", "docno", "score")
 
 
 def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
-                      chunk_bytes: int | None = None) -> Iterator[pl.DataFrame]:
-    """Yield run tables (``system, qid, docno, score``) holding whole queries of ``path``.
+                      chunk_bytes: int | None = None) -> Iterator[QueryBlock]:
+    """Yield blocks of whole queries of ``path``, each query's rows together and in file order.
 
     Raises
     ------
@@ -67,7 +76,7 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
     path = os.fspath(path)
     chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
     seen: set[str] = set()
-    carry = pl.DataFrame(schema={"qid": pl.String, "docno": pl.String, "score": pl.Float64})
+    carry: pl.DataFrame | None = None
     rest = b""
     sep = None
     try:
@@ -75,31 +84,37 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
             while True:
                 data = fh.read(chunk_bytes)
                 eof = not data
-                block = rest + data
-                if eof:
-                    rest = b""
-                else:
+                block = rest + data if rest else data
+                rest = b""
+                if not eof:
                     cut = block.rfind(b"\n") + 1
-                    block, rest = block[:cut], block[cut:]
-                parts = [carry]
+                    if cut < len(block):
+                        block, rest = block[:cut], block[cut:]
+                parts = [] if carry is None else [carry]
                 if block:
                     if sep is None:
                         sep = "\t" if b"\t" in block.split(b"\n", 1)[0] else " "
                     parts.append(_parse_block(block, sep))
-                frame = pl.concat(parts)
-                if frame.height:
-                    n_runs = int(frame.select(pl.col("qid").rle_id().max()).item()) + 1
-                    qids = frame["qid"].unique()
-                    if qids.len() != n_runs or (seen and qids.is_in(pl.Series(list(seen), dtype=pl.String).implode()).any()):
+                frame = pl.concat(parts) if len(parts) > 1 else parts[0] if parts else None
+                carry = None
+                if frame is not None and frame.height:
+                    qid = frame["qid"]
+                    starts = frame.select((pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
+                                          .arg_true()).to_series().to_numpy()
+                    heads = qid.gather(starts).to_list()
+                    if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
                         raise NotStreamable("a query's lines are not together")
-                    last = frame["qid"][-1]
-                    done = frame if eof else frame.filter(pl.col("qid") != last)
-                    carry = carry.clear() if eof else frame.filter(pl.col("qid") == last)
-                    if done.height:
-                        if _has_duplicate_pairs(done):
+                    if not eof:  # the last query may go on in the next chunk
+                        last = int(starts[-1])
+                        frame, carry = frame.slice(0, last), frame.slice(last)
+                        heads.pop()
+                        starts = starts[:-1]
+                    if frame.height:
+                        if _has_duplicate_pairs(frame):
                             raise NotStreamable("duplicate (qid, docno)")
-                        seen.update(done["qid"].unique().to_list())
-                        yield done.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
+                        seen.update(heads)
+                        yield QueryBlock(frame.select(pl.lit(system, dtype=pl.String).alias("system"),
+                                                      "qid", "docno", "score"), starts.astype(np.int64))
                 if eof:
                     break
     except (OSError, EOFError, zlib.error) as exc:

@@ -1,0 +1,22 @@
+-- Step 2a: trec_eval's rank of each retrieved document of an evaluated query that has a grade >= 0
+-- (a measure sees a ranking only there; the ranks count all retrieved documents).
+-- Ranking rule (trec_eval): score descending, then docno descending in byte order; the file's rank
+-- column and line order are ignored. $float32 = true compares scores after rounding them to 32-bit
+-- floats (trec_eval 9 / pytrec_eval stored scores as float). Streamed run files fill this table
+-- themselves (pairedframe.engines.ranking computes the same ranks without a string sort).
+CREATE OR REPLACE TEMP TABLE pf_ranks AS
+WITH ranked AS (
+    SELECT r.system, r.qid, r.docno,
+           row_number() OVER (
+               PARTITION BY r.system, r.qid
+               ORDER BY CASE WHEN NOT $float32 THEN r.score
+                             -- beyond the float32 range IEEE rounding gives +-inf; DuckDB's CAST errors
+                             ELSE coalesce(CAST(TRY_CAST(r.score AS FLOAT) AS DOUBLE),
+                                           CASE WHEN r.score > 0 THEN 'inf'::DOUBLE ELSE '-inf'::DOUBLE END)
+                        END DESC,
+                        r.docno DESC
+           ) AS rank
+    FROM pf_run r SEMI JOIN pf_queries q ON r.system = q.system AND r.qid = q.qid
+)
+SELECT r.system, r.qid, r.docno, r.rank
+FROM ranked r SEMI JOIN (SELECT qid, docno FROM pf_qrels WHERE rel >= 0) j ON r.qid = j.qid AND r.docno = j.docno;
