@@ -1,5 +1,5 @@
--- Step 2a: trec_eval's rank of each retrieved document of an evaluated query that has a grade >= 0
--- (a measure sees a ranking only there; the ranks count all retrieved documents).
+-- Step 2a: trec_eval's rank, and the grade, of each retrieved document of an evaluated query that
+-- has a grade >= 0 (a measure sees a ranking only there; ranks count all retrieved documents).
 -- Ranking rule (trec_eval): score descending, then docno descending in byte order; the file's rank
 -- column and line order are ignored. $float32 = true compares scores after rounding them to 32-bit
 -- floats (trec_eval 9 / pytrec_eval stored scores as float). Streamed run files fill this table
@@ -18,5 +18,6 @@ WITH ranked AS (
            ) AS rank
     FROM pf_run r SEMI JOIN pf_queries q ON r.system = q.system AND r.qid = q.qid
 )
-SELECT r.system, r.qid, r.docno, r.rank
-FROM ranked r SEMI JOIN (SELECT qid, docno FROM pf_qrels WHERE rel >= 0) j ON r.qid = j.qid AND r.docno = j.docno;
+SELECT r.system, r.qid, r.docno, r.rank, j.rel
+FROM ranked r JOIN pf_qrels j ON r.qid = j.qid AND r.docno = j.docno
+WHERE j.rel >= 0;

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -141,17 +143,24 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: pl.DataFrame, measu
     names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
-    ranks, retrieved = [], []
-    try:
-        for path, name in zip(paths, names):
-            for block in iter_query_blocks(path, name):
-                block_ranks, block_retrieved = rank_judged(block.run, qrels, score_precision=options.score_precision,
-                                                           group_starts=block.starts)
-                ranks.append(block_ranks)
-                retrieved.append(block_retrieved)
-    except NotStreamable:
-        return None
-    ranks_table, retrieved_table = pl.concat(ranks), pl.concat(retrieved)
+    done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+    # A helper thread ranks block i while the next ones are read and parsed; at most two blocks
+    # wait for it, which bounds memory.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending: deque[Future] = deque()
+        try:
+            for path, name in zip(paths, names):
+                for block in iter_query_blocks(path, name):
+                    pending.append(pool.submit(rank_judged, block.run, qrels,
+                                               score_precision=options.score_precision, group_starts=block.starts))
+                    while len(pending) > 2:
+                        done.append(pending.popleft().result())
+        except NotStreamable:
+            for future in pending:
+                future.cancel()
+            return None
+        done.extend(future.result() for future in pending)
+    ranks_table, retrieved_table = pl.concat([r for r, _ in done]), pl.concat([r for _, r in done])
     values = engine.evaluate_ranked(ranks_table, retrieved_table, qrels, measures, options)
     return values, retrieved_table.select("system", "qid")
 

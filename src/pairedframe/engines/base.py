@@ -34,8 +34,8 @@ class Engine(Protocol):
 
     def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
-        """The same values from a run already ranked: ``ranks`` (``system, qid, docno, rank`` for
-        the retrieved documents with a grade >= 0, not cut at depth) and ``retrieved``
+        """The same values from a run already ranked: ``ranks`` (``system, qid, docno, rank, rel``
+        for the retrieved documents with a grade >= 0, not cut at depth) and ``retrieved``
         (``system, qid, n``), as :func:`pairedframe.engines.ranking.rank_judged` returns them."""
         ...
 

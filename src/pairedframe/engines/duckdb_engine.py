@@ -89,13 +89,13 @@ class DuckDBEngine:
 
     def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
-        """Per-query values from judged documents' ranks (``system, qid, docno, rank``) and ranking
+        """Per-query values from judged documents' ranks (``system, qid, docno, rank, rel``) and ranking
         sizes (``system, qid, n``), as :func:`pairedframe.engines.ranking.rank_judged` gives them."""
         con = self._connection()
         con.register("pf_ranks_input", ranks)
         con.register("pf_retrieved_input", retrieved)
         try:
-            con.sql("CREATE OR REPLACE TEMP TABLE pf_ranks AS SELECT system, qid, docno, rank FROM pf_ranks_input")
+            con.sql("CREATE OR REPLACE TEMP TABLE pf_ranks AS SELECT system, qid, docno, rank, rel FROM pf_ranks_input")
             con.sql("CREATE OR REPLACE TEMP TABLE pf_retrieved AS SELECT system, qid, n FROM pf_retrieved_input")
         finally:
             con.unregister("pf_ranks_input")

@@ -46,7 +46,7 @@ def build_context(ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFr
                              num_ret.cast(pl.Int64).alias("num_ret")).lazy()
     ranked = ranked.lazy()
     rel = pl.col("rel")
-    ranked = (ranked.join(qrels.lazy().filter(rel >= 0), on=["qid", "docno"], how="inner")
+    ranked = (ranked.filter(rel >= 0)
               .join(queries, on=KEYS, how="inner")
               .select(*KEYS, "docno", "rank", "rel",
                       (rel >= rel_level).alias("is_rel"),

@@ -16,7 +16,7 @@ import polars as pl
 
 from pairedframe.engines.base import ScorePrecision
 
-RANKS_SCHEMA = {"system": pl.String, "qid": pl.String, "docno": pl.String, "rank": pl.Int64}
+RANKS_SCHEMA = {"system": pl.String, "qid": pl.String, "docno": pl.String, "rank": pl.Int64, "rel": pl.Int64}
 RETRIEVED_SCHEMA = {"system": pl.String, "qid": pl.String, "n": pl.Int64}
 
 
@@ -37,22 +37,48 @@ def _group_codes(run: pl.DataFrame) -> np.ndarray:
     return codes["s"].to_numpy() * (int(q.max(initial=0)) + 1) + q
 
 
-def _codes_from_starts(group_starts: np.ndarray, n: int) -> np.ndarray:
-    """Group codes 0, 1, ... for rows whose groups begin at ``group_starts`` (ascending, from 0)."""
-    marks = np.zeros(n, dtype=np.int64)
-    marks[group_starts[1:]] = 1
-    return np.cumsum(marks)
+def _boundaries(values: np.ndarray) -> np.ndarray:
+    """Positions where a run of equal values begins (0 included)."""
+    changed = np.empty(len(values), dtype=bool)
+    changed[0] = True
+    np.not_equal(values[1:], values[:-1], out=changed[1:])
+    return np.flatnonzero(changed)
 
 
-def _score_order(groups: np.ndarray, keys: np.ndarray, sorted_groups: bool) -> np.ndarray | None:
-    """Row order by (group, score descending); None when the rows are already in it."""
-    n = len(groups)
-    in_order = n < 2 or ((sorted_groups or bool(np.all(groups[1:] >= groups[:-1])))
-                         and bool(np.all((groups[1:] != groups[:-1]) | (keys[1:] <= keys[:-1]))))
-    if in_order:
-        return None
-    frame = pl.DataFrame({"g": groups, "k": keys})
-    return frame.select(pl.arg_sort_by(["g", "k"], descending=[False, True], maintain_order=True)).to_series().to_numpy()
+def _in_score_order(keys: np.ndarray, group_starts: np.ndarray) -> bool:
+    """Whether scores never increase inside a group of adjacent rows."""
+    ok = keys[1:] <= keys[:-1]
+    ok[group_starts[1:] - 1] = True
+    return bool(ok.all())
+
+
+def _judged_rows(run: pl.DataFrame, judged: pl.DataFrame) -> tuple[np.ndarray, pl.Series]:
+    """Rows of ``run`` whose (qid, docno) is in ``judged``, and their grades: joined on a 64-bit hash
+    of the pair (one integer key instead of two strings), then checked on the strings themselves."""
+    pair = (pl.col("docno").hash(0x5EED) ^ pl.col("qid").hash(0xC0FFEE)).alias("_pair")
+    candidates = (run.select(pair).with_row_index("_row")
+                  .join(judged.select(pair, "qid", "docno", "rel"), on="_pair", how="inner"))
+    rows = candidates["_row"]
+    same = ((run["qid"].gather(rows) == candidates["qid"]) & (run["docno"].gather(rows) == candidates["docno"]))
+    return rows.filter(same).to_numpy().astype(np.int64), candidates["rel"].filter(same).cast(pl.Int64)
+
+
+def _score_order(run: pl.DataFrame, keys: np.ndarray, group_starts: np.ndarray | None
+                 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """Rows ordered by (group, score descending): the permutation (None: rows already in it), the
+    sorted scores, and where each group begins in that order."""
+    if group_starts is not None and _in_score_order(keys, group_starts):
+        return None, keys, group_starts
+    if group_starts is None:
+        groups = _group_codes(run)
+    else:
+        groups = np.zeros(len(keys), dtype=np.int64)
+        groups[group_starts[1:]] = 1
+        groups = np.cumsum(groups)
+    order = (pl.DataFrame({"g": groups, "k": keys})
+             .select(pl.arg_sort_by(["g", "k"], descending=[False, True], maintain_order=True))
+             .to_series().to_numpy())
+    return order, keys[order], _boundaries(groups[order])
 
 
 def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: ScorePrecision = "float64",
@@ -74,7 +100,7 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     Returns
     -------
     ranks : polars.DataFrame
-        ``system, qid, docno, rank``: one row per retrieved document with a grade >= 0; rank is
+        ``system, qid, docno, rank, rel``: one row per retrieved document with a grade >= 0; rank is
         1-based among all retrieved documents of the (system, qid), by score descending then docno
         descending in byte order (trec_eval's tie rule). Not cut at any depth.
     retrieved : polars.DataFrame
@@ -83,60 +109,77 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     n = run.height
     if n == 0:
         return pl.DataFrame(schema=RANKS_SCHEMA), pl.DataFrame(schema=RETRIEVED_SCHEMA)
-    if group_starts is None:
-        groups = _group_codes(run)
-    else:
-        groups = _codes_from_starts(np.asarray(group_starts, dtype=np.int64), n)
     keys = comparable_scores(run["score"].to_numpy(), score_precision)
-    order = _score_order(groups, keys, sorted_groups=group_starts is not None)
-    if order is not None:
-        groups, keys = groups[order], keys[order]
-    new_group = np.empty(n, dtype=bool)
-    new_group[0] = True
-    np.not_equal(groups[1:], groups[:-1], out=new_group[1:])
-    new_tie = new_group.copy()
-    new_tie[1:] |= keys[1:] != keys[:-1]
-    group_start, tie_start = np.flatnonzero(new_group), np.flatnonzero(new_tie)
-    group_of, tie_of = np.cumsum(new_group) - 1, np.cumsum(new_tie) - 1
+    starts = None if group_starts is None else np.asarray(group_starts, dtype=np.int64)
+    order, keys, group_start = _score_order(run, keys, starts)
+    new_tie = np.empty(n, dtype=bool)
+    new_tie[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=new_tie[1:])
+    new_tie[group_start] = True
+    tie_start = np.flatnonzero(new_tie)
     tie_size = np.diff(np.append(tie_start, n))
 
     first_rows = group_start if order is None else order[group_start]
     retrieved = (run.select("system", "qid")[first_rows]
                  .with_columns(pl.Series("n", np.diff(np.append(group_start, n)), dtype=pl.Int64)))
 
-    judged = qrels.filter((pl.col("rel") >= 0) & pl.col("qid").is_in(retrieved["qid"].unique().implode()))
-    hits = (run.select("system", "qid", "docno").with_row_index("_row")
-            .join(judged.select("qid", "docno"), on=["qid", "docno"], how="inner"))
-    rows = hits["_row"].to_numpy().astype(np.int64)
+    rows, rel = _judged_rows(run, qrels.filter((pl.col("rel") >= 0)
+                                               & pl.col("qid").is_in(retrieved["qid"].unique().implode())))
+    hits = run.select("system", "qid", "docno")[rows]
     if order is None:
         pos = rows
     else:
         inverse = np.empty(n, dtype=np.int64)
         inverse[order] = np.arange(n, dtype=np.int64)
         pos = inverse[rows]
-    tie = tie_of[pos]
-    rank = tie_start[tie] - group_start[group_of[pos]] + 1
+    tie = np.searchsorted(tie_start, pos, side="right") - 1
+    group = np.searchsorted(group_start, pos, side="right") - 1
+    rank = tie_start[tie] - group_start[group] + 1
     tied = tie_size[tie] > 1
     if tied.any():
-        rank += _docno_tie_offsets(run["docno"], order, tie_start, tie_size, tie, tied, hits["docno"])
-    ranks = hits.select("system", "qid", "docno").with_columns(pl.Series("rank", rank, dtype=pl.Int64))
+        rank += _docno_tie_offsets(run["docno"], order, tie_start, tie_size, tie, tied, pos)
+    ranks = hits.with_columns(pl.Series("rank", rank, dtype=pl.Int64), rel)
     return ranks, retrieved
 
 
+# Above this many (judged document, tie member) pairs the tie fix-up sorts the ties instead.
+MAX_TIE_PAIRS = 2_000_000
+
+
 def _docno_tie_offsets(docnos: pl.Series, order: np.ndarray | None, tie_start: np.ndarray,
-                       tie_size: np.ndarray, tie: np.ndarray, tied: np.ndarray,
-                       hit_docnos: pl.Series) -> np.ndarray:
-    """For each judged document in a tie of scores: how many documents of that tie have a greater
-    docno (byte order), i.e. rank before it under trec_eval's rule. 0 for untied documents."""
+                       tie_size: np.ndarray, tie: np.ndarray, tied: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """For each judged document (at sorted position ``pos``, in tie ``tie``) that shares its score
+    with others: how many documents of that tie have a greater docno (byte order), i.e. rank before
+    it under trec_eval's rule. 0 for untied documents. Only ties holding a judged document are read:
+    each such document is compared with its tie's members, or, when that makes too many pairs
+    (huge ties), the ties are sorted by docno."""
+    as_rows = (lambda p: p) if order is None else (lambda p: order[p])
+    hit = np.flatnonzero(tied)
+    sizes = tie_size[tie[hit]]
+    if int(sizes.sum()) > MAX_TIE_PAIRS:
+        return _docno_tie_offsets_by_sorting(docnos, as_rows, tie_start, tie_size, tie, tied, pos)
+    first = np.repeat(np.cumsum(sizes) - sizes, sizes)
+    member_pos = np.repeat(tie_start[tie[hit]], sizes) + np.arange(len(first)) - first
+    own = docnos.gather(as_rows(np.repeat(pos[hit], sizes)))
+    greater = (docnos.gather(as_rows(member_pos)) > own).to_numpy()
+    result = np.zeros(len(tie), dtype=np.int64)
+    result[hit] = np.add.reduceat(greater, np.cumsum(sizes) - sizes, dtype=np.int64)
+    return result
+
+
+def _docno_tie_offsets_by_sorting(docnos: pl.Series, as_rows, tie_start: np.ndarray, tie_size: np.ndarray,
+                                  tie: np.ndarray, tied: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """Same as :func:`_docno_tie_offsets`: each tie holding a judged document is sorted by docno
+    descending; a member's index in its sorted tie counts the greater docnos."""
     ties = np.unique(tie[tied])
     sizes = tie_size[ties]
-    offsets = np.repeat(np.cumsum(sizes) - sizes, sizes)
-    member_pos = np.repeat(tie_start[ties], sizes) + np.arange(int(sizes.sum())) - offsets
-    member_rows = member_pos if order is None else order[member_pos]
-    members = pl.DataFrame({"_tie": np.repeat(ties, sizes), "_other": docnos.gather(member_rows)})
-    judged = pl.DataFrame({"_hit": np.flatnonzero(tied), "_tie": tie[tied], "_docno": hit_docnos.filter(tied)})
-    before = (judged.join(members, on="_tie").filter(pl.col("_other") > pl.col("_docno"))
-              .group_by("_hit").len())
+    first = np.repeat(np.cumsum(sizes) - sizes, sizes)
+    member_pos = np.repeat(tie_start[ties], sizes) + np.arange(len(first)) - first  # ascending
+    by_docno = (pl.DataFrame({"_tie": np.repeat(ties, sizes), "_pos": member_pos,
+                              "_docno": docnos.gather(as_rows(member_pos))})
+                .sort(["_tie", "_docno"], descending=[False, True]))
+    before = np.empty(len(first), dtype=np.int64)  # per member, in member_pos order
+    before[np.searchsorted(member_pos, by_docno["_pos"].to_numpy())] = np.arange(len(first)) - first
     result = np.zeros(len(tie), dtype=np.int64)
-    result[before["_hit"].to_numpy()] = before["len"].to_numpy()
+    result[tied] = before[np.searchsorted(member_pos, pos[tied])]
     return result

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import zlib
 from collections.abc import Iterator
-from typing import NamedTuple
+from concurrent.futures import ThreadPoolExecutor
+from typing import BinaryIO, NamedTuple
 
 import numpy as np
 import polars as pl
@@ -21,7 +22,7 @@ import polars as pl
 from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes
 
 #: Bytes of run text parsed at a time (the memory knob of streaming evaluation).
-CHUNK_BYTES = 16 * 2**20
+CHUNK_BYTES = 8 * 2**20
 
 
 class QueryBlock(NamedTuple):
@@ -62,6 +63,48 @@ def _parse_block(text: bytes, sep: str) -> pl.DataFrame:
     return frame.select("qid", "docno", "score")
 
 
+class _Chunk(NamedTuple):
+    """One parsed chunk of whole lines: its rows, where each run of equal qids begins, those qids,
+    and whether a (qid, docno) repeats inside the chunk."""
+
+    frame: pl.DataFrame
+    starts: np.ndarray
+    heads: list[str]
+    duplicated: bool
+
+
+def _chunk(text: bytes, sep: str) -> _Chunk:
+    frame = _parse_block(text, sep)
+    starts = (frame.select((pl.col("qid") != pl.col("qid").shift(1)).fill_null(True).arg_true())
+              .to_series().to_numpy().astype(np.int64))
+    return _Chunk(frame, starts, frame["qid"].gather(starts).to_list(), _has_duplicate_pairs(frame))
+
+
+def _chunks(fh: BinaryIO, chunk_bytes: int) -> Iterator[_Chunk]:
+    """Parsed chunks of whole lines of ``fh``; the next one is read and parsed in a helper thread
+    while the caller works on this one (polars and numpy release the GIL)."""
+    state = {"rest": b"", "sep": None}
+
+    def next_chunk() -> _Chunk | None:
+        data = fh.read(chunk_bytes)
+        block, state["rest"] = state["rest"] + data if state["rest"] else data, b""
+        if data:
+            cut = block.rfind(b"\n") + 1
+            if cut < len(block):
+                block, state["rest"] = block[:cut], block[cut:]
+        elif not block:
+            return None
+        if state["sep"] is None:
+            state["sep"] = "\t" if b"\t" in block.split(b"\n", 1)[0] else " "
+        return _chunk(block, state["sep"]) if block else _Chunk(pl.DataFrame(), np.zeros(0, np.int64), [], False)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(next_chunk)
+        while (chunk := pending.result()) is not None:
+            pending = pool.submit(next_chunk)
+            yield chunk
+
+
 def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
                       chunk_bytes: int | None = None) -> Iterator[QueryBlock]:
     """Yield blocks of whole queries of ``path``, each query's rows together and in file order.
@@ -76,48 +119,38 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
     path = os.fspath(path)
     chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
     seen: set[str] = set()
-    carry: pl.DataFrame | None = None
-    rest = b""
-    sep = None
+    carry: pl.DataFrame | None = None  # the last query read so far: it may go on in the next chunk
+    empty = True
     try:
         with _open_bytes(path) as fh:
-            while True:
-                data = fh.read(chunk_bytes)
-                eof = not data
-                block = rest + data if rest else data
-                rest = b""
-                if not eof:
-                    cut = block.rfind(b"\n") + 1
-                    if cut < len(block):
-                        block, rest = block[:cut], block[cut:]
-                parts = [] if carry is None else [carry]
-                if block:
-                    if sep is None:
-                        sep = "\t" if b"\t" in block.split(b"\n", 1)[0] else " "
-                    parts.append(_parse_block(block, sep))
-                frame = pl.concat(parts) if len(parts) > 1 else parts[0] if parts else None
-                carry = None
-                if frame is not None and frame.height:
-                    qid = frame["qid"]
-                    starts = frame.select((pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
-                                          .arg_true()).to_series().to_numpy()
-                    heads = qid.gather(starts).to_list()
-                    if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
-                        raise NotStreamable("a query's lines are not together")
-                    if not eof:  # the last query may go on in the next chunk
-                        last = int(starts[-1])
-                        frame, carry = frame.slice(0, last), frame.slice(last)
-                        heads.pop()
-                        starts = starts[:-1]
-                    if frame.height:
-                        if _has_duplicate_pairs(frame):
-                            raise NotStreamable("duplicate (qid, docno)")
-                        seen.update(heads)
-                        yield QueryBlock(frame.select(pl.lit(system, dtype=pl.String).alias("system"),
-                                                      "qid", "docno", "score"), starts.astype(np.int64))
-                if eof:
-                    break
+            for chunk in _chunks(fh, chunk_bytes):
+                if not chunk.frame.height:
+                    continue
+                empty = False
+                if chunk.duplicated:
+                    raise NotStreamable("duplicate (qid, docno)")
+                frame, starts, heads = chunk.frame, chunk.starts, chunk.heads
+                if carry is not None:
+                    continued = heads[0] == carry["qid"][0]
+                    frame = pl.concat([carry, frame])
+                    starts = np.concatenate([[0], (starts[1:] if continued else starts) + carry.height])
+                    heads = heads if continued else [carry["qid"][0], *heads]
+                    if continued and _has_duplicate_pairs(frame.slice(0, int(starts[1]) if len(starts) > 1 else None)):
+                        raise NotStreamable("duplicate (qid, docno)")
+                if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
+                    raise NotStreamable("a query's lines are not together")
+                last = int(starts[-1])
+                frame, carry = frame.slice(0, last), frame.slice(last)
+                if frame.height:
+                    seen.update(heads[:-1])
+                    yield QueryBlock(_with_system(frame, system), starts[:-1])
+            if carry is not None:
+                yield QueryBlock(_with_system(carry, system), np.zeros(1, dtype=np.int64))
     except (OSError, EOFError, zlib.error) as exc:
         raise NotStreamable(f"unreadable: {exc}") from None
-    if sep is None:
+    if empty:
         raise NotStreamable("empty file")
+
+
+def _with_system(frame: pl.DataFrame, system: str) -> pl.DataFrame:
+    return frame.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
