@@ -15,7 +15,7 @@ from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import rank_judged
 from pairedframe.io.convert import as_qrels, as_run
-from pairedframe.io.stream import NotStreamable, iter_query_blocks
+from pairedframe.io.stream import NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
@@ -144,25 +144,29 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: pl.DataFrame, measu
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
-    # A helper thread ranks block i while the next ones are read and parsed; at most two blocks
+    # A helper thread checks and ranks block i while the next ones are parsed; at most two blocks
     # wait for it, which bounds memory.
     with ThreadPoolExecutor(max_workers=1) as pool:
         pending: deque[Future] = deque()
         try:
             for path, name in zip(paths, names):
                 for block in iter_query_blocks(path, name):
-                    pending.append(pool.submit(rank_judged, block.run, qrels,
-                                               score_precision=options.score_precision, group_starts=block.starts))
+                    pending.append(pool.submit(_rank_block, block, qrels, options.score_precision))
                     while len(pending) > 2:
                         done.append(pending.popleft().result())
+            done.extend(future.result() for future in pending)
         except NotStreamable:
             for future in pending:
                 future.cancel()
             return None
-        done.extend(future.result() for future in pending)
     ranks_table, retrieved_table = pl.concat([r for r, _ in done]), pl.concat([r for _, r in done])
     values = engine.evaluate_ranked(ranks_table, retrieved_table, qrels, measures, options)
     return values, retrieved_table.select("system", "qid")
+
+
+def _rank_block(block: QueryBlock, qrels: pl.DataFrame, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    pairs = checked_pairs(block)
+    return rank_judged(block.run, qrels, score_precision=score_precision, group_starts=block.starts, pairs=pairs)
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:

@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.engines.base import ScorePrecision
+from pairedframe.io.trec import pair_hash
 
 RANKS_SCHEMA = {"system": pl.String, "qid": pl.String, "docno": pl.String, "rank": pl.Int64, "rel": pl.Int64}
 RETRIEVED_SCHEMA = {"system": pl.String, "qid": pl.String, "n": pl.Int64}
@@ -52,12 +53,12 @@ def _in_score_order(keys: np.ndarray, group_starts: np.ndarray) -> bool:
     return bool(ok.all())
 
 
-def _judged_rows(run: pl.DataFrame, judged: pl.DataFrame) -> tuple[np.ndarray, pl.Series]:
+def _judged_rows(run: pl.DataFrame, judged: pl.DataFrame, pairs: pl.Series | None) -> tuple[np.ndarray, pl.Series]:
     """Rows of ``run`` whose (qid, docno) is in ``judged``, and their grades: joined on a 64-bit hash
     of the pair (one integer key instead of two strings), then checked on the strings themselves."""
-    pair = (pl.col("docno").hash(0x5EED) ^ pl.col("qid").hash(0xC0FFEE)).alias("_pair")
-    candidates = (run.select(pair).with_row_index("_row")
-                  .join(judged.select(pair, "qid", "docno", "rel"), on="_pair", how="inner"))
+    pairs = pair_hash(run) if pairs is None else pairs
+    candidates = (pl.DataFrame({"_pair": pairs}).with_row_index("_row")
+                  .join(judged.with_columns(pair_hash(judged).alias("_pair")), on="_pair", how="inner"))
     rows = candidates["_row"]
     same = ((run["qid"].gather(rows) == candidates["qid"]) & (run["docno"].gather(rows) == candidates["docno"]))
     return rows.filter(same).to_numpy().astype(np.int64), candidates["rel"].filter(same).cast(pl.Int64)
@@ -82,7 +83,8 @@ def _score_order(run: pl.DataFrame, keys: np.ndarray, group_starts: np.ndarray |
 
 
 def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: ScorePrecision = "float64",
-                group_starts: np.ndarray | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                group_starts: np.ndarray | None = None, pairs: pl.Series | None = None
+                ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """trec_eval's rank of every retrieved document that has a grade >= 0, and the ranking sizes.
 
     Parameters
@@ -96,6 +98,8 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     group_starts : numpy.ndarray, optional
         When each (system, qid)'s rows are adjacent (a streamed block of a run file): the row where
         each begins, ascending from 0. It spares hashing the ids; wrong starts give wrong ranks.
+    pairs : polars.Series, optional
+        :func:`pairedframe.io.trec.pair_hash` of ``run``, when the caller already has it.
 
     Returns
     -------
@@ -124,7 +128,7 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
                  .with_columns(pl.Series("n", np.diff(np.append(group_start, n)), dtype=pl.Int64)))
 
     rows, rel = _judged_rows(run, qrels.filter((pl.col("rel") >= 0)
-                                               & pl.col("qid").is_in(retrieved["qid"].unique().implode())))
+                                               & pl.col("qid").is_in(retrieved["qid"].unique().implode())), pairs)
     hits = run.select("system", "qid", "docno")[rows]
     if order is None:
         pos = rows

@@ -1,11 +1,12 @@
 """Read a run file as blocks of whole queries, so that a large run is never held in memory at once.
 
-TREC run files list each query's documents together. :func:`iter_query_blocks` reads a file in
-byte chunks (``chunk_bytes``, default :data:`CHUNK_BYTES`), parses each with polars, carries the last,
-possibly unfinished query over to the next chunk, and yields run tables whose queries are complete.
-It raises :class:`NotStreamable` as soon as the file is not a simple one-space (or one-tab) separated
-file with each query's lines together; the caller then reads the whole file with
-:func:`pairedframe.io.read_run`, whose exact path names the offending line.
+TREC run files list each query's documents together. :func:`iter_query_blocks` parses a file with
+pyarrow's streaming CSV reader (in its own thread, ``chunk_bytes`` at a time, default
+:data:`CHUNK_BYTES`), carries the last, possibly unfinished query over to the next batch, and yields
+run tables whose queries are complete. It raises :class:`NotStreamable` as soon as the file is not a
+simple one-space (or one-tab) separated file of six fields with each query's lines together; the
+caller then reads the whole file with :func:`pairedframe.io.read_run`, whose exact path names the
+offending line.
 """
 
 from __future__ import annotations
@@ -13,16 +14,20 @@ from __future__ import annotations
 import os
 import zlib
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import BinaryIO, NamedTuple
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
+import pyarrow.csv as pa_csv
 
-from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes
+from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, pair_hash
 
-#: Bytes of run text parsed at a time (the memory knob of streaming evaluation).
+#: Bytes of run text per block of queries handed on (the memory knob of streaming evaluation).
 CHUNK_BYTES = 8 * 2**20
+#: Bytes the CSV reader parses at a time. It reads ahead some tens of blocks, so small blocks bound
+#: memory; batches are then gathered up to CHUNK_BYTES.
+READ_BLOCK_BYTES = 2**20
 
 
 class QueryBlock(NamedTuple):
@@ -37,106 +42,119 @@ class NotStreamable(Exception):
     """The file cannot be streamed safely (not simple, or a query's lines are not together)."""
 
 
-def _parse_block(text: bytes, sep: str) -> pl.DataFrame:
-    """Parse one block of whole lines; NotStreamable unless every line is simple and valid.
+def checked_pairs(block: QueryBlock) -> pl.Series:
+    """:func:`pairedframe.io.trec.pair_hash` of a block's rows, after checking that no (qid, docno)
+    repeats (NotStreamable otherwise). Each query lies wholly in one block, so checking every block
+    checks the file; the caller runs it, possibly in another thread, and can reuse the hashes."""
+    pairs = pair_hash(block.run)
+    if _has_duplicate_pairs(block.run, pairs):
+        raise NotStreamable("duplicate (qid, docno)")
+    return pairs
 
-    A stray other blank is found with one byte search; a doubled or leading separator leaves an
-    empty field and a short or blank line leaves missing ones (both read as null); a comment line
-    starts its qid with ``#``.
+
+class _BlankGuard:
+    """A binary file whose reads note whether the other blank (tab in a space-separated file, space
+    in a tab-separated one) occurs anywhere: inside a field it would be data to the CSV reader but
+    a separator to trec_eval."""
+
+    def __init__(self, fh: BinaryIO, other: bytes) -> None:
+        self._fh, self._other, self.seen_other = fh, other, False
+        self.closed = False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._fh.read(size)
+        if self._other in data:
+            self.seen_other = True
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _batches(fh: BinaryIO, sep: str, chunk_bytes: int, guard: _BlankGuard) -> Iterator[pl.DataFrame]:
+    """Parsed batches (``qid, docno, score``), NotStreamable unless every line is simple and valid.
+
+    The reader insists on exactly six fields per line, so a doubled, leading or trailing separator
+    (an extra empty field) or a short line stops it; blank lines are skipped, as trec_eval skips
+    them; an empty field between separators reads as null; a comment line starts its qid with ``#``.
     """
-    if (b" " if sep == "\t" else b"\t") in text:
-        raise NotStreamable("mixed separators")
-    schema = {name: pl.String() for name in _RUN_FIELDS} | {"score": pl.Float64()}
+    types = {name: pa.large_string() for name in _RUN_FIELDS} | {"score": pa.float64()}
+    per_block = max(1, chunk_bytes // READ_BLOCK_BYTES)
     try:
-        frame = pl.read_csv(text, has_header=False, separator=sep, quote_char=None,
-                            new_columns=list(_RUN_FIELDS), schema_overrides=schema,
-                            truncate_ragged_lines=True, raise_if_empty=False)
-    except pl.exceptions.PolarsError as exc:
+        reader = pa_csv.open_csv(
+            pa.PythonFile(guard, mode="r"),
+            read_options=pa_csv.ReadOptions(column_names=list(_RUN_FIELDS),
+                                            block_size=min(chunk_bytes, READ_BLOCK_BYTES)),
+            parse_options=pa_csv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
+            convert_options=pa_csv.ConvertOptions(column_types=types, strings_can_be_null=True))
+        gathered: list[pa.RecordBatch] = []
+        for batch in reader:
+            if guard.seen_other:
+                raise NotStreamable("mixed separators")
+            if any(column.null_count for column in batch.columns):
+                raise NotStreamable("a line is not simple")
+            gathered.append(batch.select(["qid", "docno", "score"]))
+            if len(gathered) == per_block:
+                yield _checked(gathered)
+                gathered = []
+        if gathered:
+            yield _checked(gathered)
+    except pa.ArrowException as exc:
         raise NotStreamable(str(exc)) from None
-    if frame.width != len(_RUN_FIELDS):
-        raise NotStreamable("unexpected number of fields")
-    ok = frame.select(pl.sum_horizontal(pl.all().null_count()).eq(0)
-                      & pl.col("score").is_finite().all()
-                      & ~pl.col("qid").str.starts_with("#").any()).item()
+    if guard.seen_other:
+        raise NotStreamable("mixed separators")
+
+
+def _checked(batches: list[pa.RecordBatch]) -> pl.DataFrame:
+    frame = pl.from_arrow(pa.Table.from_batches(batches))
+    ok = frame.select(pl.col("score").is_finite().all() & ~pl.col("qid").str.starts_with("#").any()).item()
     if not ok:
         raise NotStreamable("a line is not simple")
-    return frame.select("qid", "docno", "score")
+    return frame
 
 
-class _Chunk(NamedTuple):
-    """One parsed chunk of whole lines: its rows, where each run of equal qids begins, those qids,
-    and whether a (qid, docno) repeats inside the chunk."""
-
-    frame: pl.DataFrame
-    starts: np.ndarray
-    heads: list[str]
-    duplicated: bool
+def _separator(path: str) -> str:
+    with _open_bytes(path) as fh:
+        first = fh.readline()
+    return "\t" if b"\t" in first else " "
 
 
-def _chunk(text: bytes, sep: str) -> _Chunk:
-    frame = _parse_block(text, sep)
-    starts = (frame.select((pl.col("qid") != pl.col("qid").shift(1)).fill_null(True).arg_true())
-              .to_series().to_numpy().astype(np.int64))
-    return _Chunk(frame, starts, frame["qid"].gather(starts).to_list(), _has_duplicate_pairs(frame))
-
-
-def _chunks(fh: BinaryIO, chunk_bytes: int) -> Iterator[_Chunk]:
-    """Parsed chunks of whole lines of ``fh``; the next one is read and parsed in a helper thread
-    while the caller works on this one (polars and numpy release the GIL)."""
-    state = {"rest": b"", "sep": None}
-
-    def next_chunk() -> _Chunk | None:
-        data = fh.read(chunk_bytes)
-        block, state["rest"] = state["rest"] + data if state["rest"] else data, b""
-        if data:
-            cut = block.rfind(b"\n") + 1
-            if cut < len(block):
-                block, state["rest"] = block[:cut], block[cut:]
-        elif not block:
-            return None
-        if state["sep"] is None:
-            state["sep"] = "\t" if b"\t" in block.split(b"\n", 1)[0] else " "
-        return _chunk(block, state["sep"]) if block else _Chunk(pl.DataFrame(), np.zeros(0, np.int64), [], False)
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(next_chunk)
-        while (chunk := pending.result()) is not None:
-            pending = pool.submit(next_chunk)
-            yield chunk
+def _query_starts(frame: pl.DataFrame) -> np.ndarray:
+    return (frame.select((pl.col("qid") != pl.col("qid").shift(1)).fill_null(True).arg_true())
+            .to_series().to_numpy().astype(np.int64))
 
 
 def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
                       chunk_bytes: int | None = None) -> Iterator[QueryBlock]:
     """Yield blocks of whole queries of ``path``, each query's rows together and in file order.
 
+    Duplicate (qid, docno) pairs are not looked for here: run :func:`checked_pairs` on each block.
+
     Raises
     ------
     NotStreamable
-        The file has comment or blank lines, runs of blanks, mixed separators, too few fields, a
-        non-numeric or non-finite score, a duplicate (qid, docno), or a query whose lines are not
-        together. Nothing is wrong with such files per se: read them with ``read_run``.
+        The file has comment lines, runs of blanks, mixed separators, other than six fields on a
+        line, a non-numeric or non-finite score, text that is not UTF-8, or a query whose lines
+        are not together. Nothing is wrong with such files per se: read
+        them with ``read_run``.
     """
     path = os.fspath(path)
     chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
     seen: set[str] = set()
-    carry: pl.DataFrame | None = None  # the last query read so far: it may go on in the next chunk
-    empty = True
+    carry: pl.DataFrame | None = None  # the last query read so far: it may go on in the next batch
     try:
+        sep = _separator(path)
         with _open_bytes(path) as fh:
-            for chunk in _chunks(fh, chunk_bytes):
-                if not chunk.frame.height:
+            guard = _BlankGuard(fh, b" " if sep == "\t" else b"\t")
+            for batch in _batches(fh, sep, chunk_bytes, guard):
+                if not batch.height:
                     continue
-                empty = False
-                if chunk.duplicated:
-                    raise NotStreamable("duplicate (qid, docno)")
-                frame, starts, heads = chunk.frame, chunk.starts, chunk.heads
-                if carry is not None:
-                    continued = heads[0] == carry["qid"][0]
-                    frame = pl.concat([carry, frame])
-                    starts = np.concatenate([[0], (starts[1:] if continued else starts) + carry.height])
-                    heads = heads if continued else [carry["qid"][0], *heads]
-                    if continued and _has_duplicate_pairs(frame.slice(0, int(starts[1]) if len(starts) > 1 else None)):
-                        raise NotStreamable("duplicate (qid, docno)")
+                frame = batch if carry is None else pl.concat([carry, batch])
+                starts = _query_starts(frame)
+                heads = frame["qid"].gather(starts).to_list()
                 if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
                     raise NotStreamable("a query's lines are not together")
                 last = int(starts[-1])
@@ -144,12 +162,11 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
                 if frame.height:
                     seen.update(heads[:-1])
                     yield QueryBlock(_with_system(frame, system), starts[:-1])
-            if carry is not None:
-                yield QueryBlock(_with_system(carry, system), np.zeros(1, dtype=np.int64))
     except (OSError, EOFError, zlib.error) as exc:
         raise NotStreamable(f"unreadable: {exc}") from None
-    if empty:
+    if carry is None:
         raise NotStreamable("empty file")
+    yield QueryBlock(_with_system(carry, system), np.zeros(1, dtype=np.int64))
 
 
 def _with_system(frame: pl.DataFrame, system: str) -> pl.DataFrame:

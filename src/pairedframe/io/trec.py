@@ -158,14 +158,20 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
     return frame
 
 
-def _has_duplicate_pairs(frame: pl.DataFrame) -> bool:
+def pair_hash(frame: pl.DataFrame) -> pl.Series:
+    """A 64-bit hash of each row's (qid, docno): equal pairs hash equal; distinct pairs collide with
+    probability about 2**-64, so users of it confirm matches on the strings."""
+    return frame.select(pl.col("docno").hash(0x5EED) ^ pl.col("qid").hash(0xC0FFEE)).to_series()
+
+
+def _has_duplicate_pairs(frame: pl.DataFrame, pairs: pl.Series | None = None) -> bool:
     """Whether any (qid, docno) repeats (the exact path then names the lines).
 
-    A 64-bit hash of the pair is counted first: all distinct means no duplicate; otherwise (a real
-    duplicate or, rarely, a hash collision) the exact grouped check decides.
+    The pair hashes (``pairs``, computed when not given) are counted first: all distinct means no
+    duplicate; otherwise (a real duplicate or, rarely, a hash collision) the exact grouped check decides.
     """
-    pair_hash = pl.col("docno").hash(0x5EED) ^ pl.col("qid").hash(0xC0FFEE)
-    if frame.select(pair_hash.n_unique()).item() == frame.height:
+    pairs = pair_hash(frame) if pairs is None else pairs
+    if pairs.n_unique() == frame.height:
         return False
     return bool(frame.select(pl.col("docno").is_duplicated().over("qid").any()).item())
 
