@@ -92,15 +92,10 @@ class DuckDBEngine:
         """Per-query values from judged documents' ranks (``system, qid, docno, rank, rel``) and ranking
         sizes (``system, qid, n``), as :func:`pairedframe.engines.ranking.rank_judged` gives them."""
         con = self._connection()
-        con.register("pf_ranks_input", ranks)
-        con.register("pf_retrieved_input", retrieved)
-        try:
-            con.sql("CREATE OR REPLACE TEMP TABLE pf_ranks AS SELECT system, qid, docno, rank, rel FROM pf_ranks_input")
-            con.sql("CREATE OR REPLACE TEMP TABLE pf_retrieved AS SELECT system, qid, n FROM pf_retrieved_input")
-        finally:
-            con.unregister("pf_ranks_input")
-            con.unregister("pf_retrieved_input")
-        return self._run_sql({"pf_qrels": qrels}, RANKED_STEPS, measures, options)
+        # The SQL path leaves tables of these names; the inputs take their place as views.
+        con.sql("DROP TABLE IF EXISTS pf_ranks; DROP TABLE IF EXISTS pf_retrieved")
+        return self._run_sql({"pf_qrels": qrels, "pf_ranks": ranks, "pf_retrieved": retrieved}, RANKED_STEPS,
+                             measures, options)
 
     def _run_sql(self, inputs: dict[str, pl.DataFrame], steps: tuple[str, ...], measures: list[Measure],
                  options: EvalOptions) -> pl.DataFrame:
