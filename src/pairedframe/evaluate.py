@@ -130,13 +130,15 @@ def _run_paths(run: Any) -> list[str] | None:
     return None
 
 
-def _evaluate_streaming(run: Any, system: str | None, qrels: pl.DataFrame, measures: list[Measure],
-                        options: EvalOptions, engine: Engine) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: list[Measure],
+                        options: EvalOptions, engine: Engine, pool: ThreadPoolExecutor
+                        ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
     """Evaluate run files block by block of whole queries (bounded memory); None when a file
     cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
 
     Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
-    small, and the engine evaluates them all at once."""
+    small, and the engine evaluates them all at once. ``pool``'s one thread checks and ranks block
+    i while the next ones are parsed (after reading the qrels, the ``qrels`` future)."""
     paths = _run_paths(run)
     if paths is None:
         return None
@@ -144,29 +146,27 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: pl.DataFrame, measu
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
-    # A helper thread checks and ranks block i while the next ones are parsed; at most two blocks
-    # wait for it, which bounds memory.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending: deque[Future] = deque()
-        try:
-            for path, name in zip(paths, names):
-                for block in iter_query_blocks(path, name):
-                    pending.append(pool.submit(_rank_block, block, qrels, options.score_precision))
-                    while len(pending) > 2:
-                        done.append(pending.popleft().result())
-            done.extend(future.result() for future in pending)
-        except NotStreamable:
-            for future in pending:
-                future.cancel()
-            return None
+    pending: deque[Future] = deque()  # at most two blocks wait for the helper: bounded memory
+    try:
+        for path, name in zip(paths, names):
+            for block in iter_query_blocks(path, name):
+                pending.append(pool.submit(_rank_block, block, qrels, options.score_precision))
+                while len(pending) > 2:
+                    done.append(pending.popleft().result())
+        done.extend(future.result() for future in pending)
+    except NotStreamable:
+        for future in pending:
+            future.cancel()
+        return None
     ranks_table, retrieved_table = pl.concat([r for r, _ in done]), pl.concat([r for _, r in done])
-    values = engine.evaluate_ranked(ranks_table, retrieved_table, qrels, measures, options)
+    values = engine.evaluate_ranked(ranks_table, retrieved_table, qrels.result(), measures, options)
     return values, retrieved_table.select("system", "qid")
 
 
-def _rank_block(block: QueryBlock, qrels: pl.DataFrame, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _rank_block(block: QueryBlock, qrels: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     pairs = checked_pairs(block)
-    return rank_judged(block.run, qrels, score_precision=score_precision, group_starts=block.starts, pairs=pairs)
+    return rank_judged(block.run, qrels.result(), score_precision=score_precision, group_starts=block.starts,
+                       pairs=pairs)
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:
@@ -239,10 +239,12 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         raise ValueError(f"rel_level must be an integer >= 0 (negative grades mean unjudged and are never "
                          f"relevant), got {rel_level!r}")
     resolved = tuple(dict.fromkeys(m.resolved(rel_level) for m in parse_measures(measures)))
-    qrels_table = as_qrels(qrels)
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
-    streamed = _evaluate_streaming(run, system, qrels_table, list(resolved), options, eng)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        qrels_read = pool.submit(as_qrels, qrels)  # read while a run file's first block is parsed
+        streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool)
+        qrels_table = qrels_read.result()
     if streamed is not None:
         values, retrieved = streamed
     else:
