@@ -85,3 +85,56 @@ def test_streamed_complete_scores_missed_judged_queries(tmp_path, small_chunks, 
     missed = streamed.per_query.filter(pl.col("qid") == "001")
     assert missed.filter(pl.col("measure") == "NumRel")["value"].item() > 0
     assert missed.filter(pl.col("measure") == "AP")["value"].item() == 0
+
+
+def _lines(tmp_path):
+    qrels, runs = example_paths()
+    return qrels, runs[0].read_text().splitlines(keepends=True)
+
+
+@pytest.mark.parametrize("layout", ["crlf", "no final newline", "blank lines", "tabs"])
+def test_simple_variants_stream_and_equal_the_exact_reader(tmp_path, small_chunks, layout):
+    qrels, lines = _lines(tmp_path)
+    if layout == "crlf":
+        lines = [ln.replace("\n", "\r\n") for ln in lines]
+    elif layout == "no final newline":
+        lines[-1] = lines[-1].rstrip("\n")
+    elif layout == "blank lines":
+        lines.insert(7, "\n")
+        lines.append("\n")
+    elif layout == "tabs":
+        lines = [ln.replace(" ", "\t") for ln in lines]
+    path = tmp_path / "input.sys"
+    path.write_bytes("".join(lines).encode())
+    blocks = [block.run for block in stream.iter_query_blocks(path, "sys")]  # no NotStreamable
+    exact = pf.read_run(path)
+    assert pl.concat(blocks).sort("qid", "docno").equals(exact.sort("qid", "docno"))
+
+
+@pytest.mark.parametrize("change", ["tab inside a field", "empty rank field", "trailing blank, five fields",
+                                    "extra trailing field", "infinite score", "not UTF-8", "leading blank"])
+def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, small_chunks, change):
+    qrels, lines = _lines(tmp_path)
+    qid, q0, docno, rank, score, tag = lines[9].split()
+    lines[9] = {
+        "tab inside a field": f"{qid} {q0} {docno}\tx {rank} {score} {tag}\n",
+        "empty rank field": f"{qid} {q0} {docno}  {score} {tag}\n",
+        "trailing blank, five fields": f"{qid} {q0} {docno} {rank} {score} \n",
+        "extra trailing field": f"{qid} {q0} {docno} {rank} {score} {tag} extra\n",
+        "infinite score": f"{qid} {q0} {docno} {rank} inf {tag}\n",
+        "not UTF-8": f"{qid} {q0} {docno}\udcff {rank} {score} {tag}\n",
+        "leading blank": f" {qid} {q0} {docno} {rank} {score} {tag}\n",
+    }[change]
+    path = tmp_path / "input.sys"
+    path.write_bytes("".join(lines).encode("utf-8", "surrogateescape"))
+    with pytest.raises(stream.NotStreamable):
+        for block in stream.iter_query_blocks(path, "sys"):
+            stream.checked_pairs(block)
+    try:
+        exact = pf.evaluate(pf.read_run(path), qrels, ["AP"])
+    except pf.InputFormatError as exc:  # the exact reader names the line; evaluate on the path agrees
+        assert "line 10" in str(exc)
+        with pytest.raises(pf.InputFormatError, match="line 10"):
+            pf.evaluate(path, qrels, ["AP"])
+    else:  # valid for trec_eval (a tab is a blank; extra fields are ignored): same values as streaming would give
+        _assert_same(pf.evaluate(path, qrels, ["AP"]).per_query, exact.per_query)

@@ -146,12 +146,12 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
-    pending: deque[Future] = deque()  # at most two blocks wait for the helper: bounded memory
+    pending: deque[Future] = deque()  # at most one block waits for the helper: bounded memory
     try:
         for path, name in zip(paths, names):
             for block in iter_query_blocks(path, name):
                 pending.append(pool.submit(_rank_block, block, qrels, options.score_precision))
-                while len(pending) > 2:
+                while len(pending) > 1:
                     done.append(pending.popleft().result())
         done.extend(future.result() for future in pending)
     except NotStreamable:
