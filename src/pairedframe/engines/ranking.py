@@ -4,7 +4,7 @@ Every measure depends on a ranking only through the ranks of the documents with 
 the number retrieved per query. So instead of sorting all documents by (score, docno) — a string
 sort — :func:`rank_judged` orders them by score alone (no sort at all when a file already lists
 each query's scores in non-increasing order, as TREC runs do) and breaks ties by docno only for
-the judged documents that sit in a tie. The result equals ``sql/prep_ranked.sql``'s window:
+the judged documents that sit in a tie. The result equals ``sql/prep_ranks.sql``'s window:
 
     rank = 1 + #(score > s) + #(score == s and docno > d)     within the (system, qid)
 """
