@@ -74,3 +74,13 @@ def test_float32_scores_beyond_its_range_become_infinite_as_trec_eval_9_stores_t
     scores = np.array([3.5e38, -3.5e38, 1.0])
     assert ranking.comparable_scores(scores, "float32").tolist() == [np.inf, -np.inf, 1.0]
     assert ranking.comparable_scores(scores, "float64") is scores
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=cases(), picked=st.lists(st.sampled_from(("007", "7", "01", "1", "q#A", "Qb", "unjudged")), unique=True))
+def test_judgments_by_query_against_a_filter(case, picked):
+    qrels = case.qrels_frame()
+    expected = qrels.filter((pl.col("rel") >= 0) & pl.col("qid").is_in(picked))
+    got = ranking.JudgmentsByQuery(qrels).of(picked)
+    assert sorted(got.iter_rows()) == sorted(expected.iter_rows())
+    assert got.schema == qrels.schema

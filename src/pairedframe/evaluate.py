@@ -13,7 +13,7 @@ import polars as pl
 
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.engines.base import Engine
-from pairedframe.engines.ranking import rank_judged
+from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.io.convert import as_qrels, as_run
 from pairedframe.io.stream import NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, system_name_from_path
@@ -146,11 +146,12 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+    judgments = pool.submit(lambda: JudgmentsByQuery(qrels.result()))
     pending: deque[Future] = deque()  # at most one block waits for the helper: bounded memory
     try:
         for path, name in zip(paths, names):
             for block in iter_query_blocks(path, name):
-                pending.append(pool.submit(_rank_block, block, qrels, options.score_precision))
+                pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
                 while len(pending) > 1:
                     done.append(pending.popleft().result())
         done.extend(future.result() for future in pending)
@@ -163,10 +164,10 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     return values, retrieved_table.select("system", "qid")
 
 
-def _rank_block(block: QueryBlock, qrels: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     pairs = checked_pairs(block)
-    return rank_judged(block.run, qrels.result(), score_precision=score_precision, group_starts=block.starts,
-                       pairs=pairs)
+    qrels = judgments.result().of(block.run["qid"].gather(block.starts).to_list())
+    return rank_judged(block.run, qrels, score_precision=score_precision, group_starts=block.starts, pairs=pairs)
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:

@@ -21,6 +21,25 @@ RANKS_SCHEMA = {"system": pl.String, "qid": pl.String, "docno": pl.String, "rank
 RETRIEVED_SCHEMA = {"system": pl.String, "qid": pl.String, "n": pl.Int64}
 
 
+class JudgmentsByQuery:
+    """The qrels rows with a grade >= 0, grouped by qid once, so that each block of a streamed run
+    gets its own queries' judgments without scanning all the qrels again."""
+
+    def __init__(self, qrels: pl.DataFrame) -> None:
+        self._judged = qrels.filter(pl.col("rel") >= 0).sort("qid")
+        qids = self._judged["qid"]
+        starts = _boundaries(qids.to_numpy()) if qids.len() else np.zeros(0, dtype=np.int64)
+        ends = np.append(starts[1:], qids.len())
+        self._span = dict(zip(qids.gather(starts).to_list(), zip(starts.tolist(), ends.tolist())))
+
+    def of(self, qids: list[str]) -> pl.DataFrame:
+        """``qid, docno, rel`` of the judged documents of ``qids`` (unjudged queries have none)."""
+        spans = np.array([self._span[q] for q in qids if q in self._span], dtype=np.int64).reshape(-1, 2)
+        sizes = spans[:, 1] - spans[:, 0]
+        rows = np.repeat(spans[:, 0] - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()))
+        return self._judged[rows]
+
+
 def comparable_scores(scores: np.ndarray, score_precision: ScorePrecision) -> np.ndarray:
     """Scores as trec_eval compares them: doubles, or rounded to 32-bit floats (trec_eval 9),
     where values beyond the float32 range become +-inf as IEEE rounding makes them."""

@@ -1,19 +1,21 @@
 """Read a run file as blocks of whole queries, so that a large run is never held in memory at once.
 
-TREC run files list each query's documents together. :func:`iter_query_blocks` parses a file with
-pyarrow's streaming CSV reader (in its own thread, ``chunk_bytes`` at a time, default
-:data:`CHUNK_BYTES`), carries the last, possibly unfinished query over to the next batch, and yields
-run tables whose queries are complete. It raises :class:`NotStreamable` as soon as the file is not a
-simple one-space (or one-tab) separated file of six fields with each query's lines together; the
-caller then reads the whole file with :func:`pairedframe.io.read_run`, whose exact path names the
-offending line.
+TREC run files list each query's documents together. :func:`iter_query_blocks` cuts a file into
+pieces of whole lines (``chunk_bytes``, default :data:`CHUNK_BYTES`), parses them with pyarrow's
+CSV reader in helper threads (the next pieces while the caller works on this one), carries the
+last, possibly unfinished query over to the next piece, and yields run tables whose queries are
+complete. It raises :class:`NotStreamable` as soon as the file is not a simple one-space (or
+one-tab) separated file of six fields with each query's lines together; the caller then reads the
+whole file with :func:`pairedframe.io.read_run`, whose exact path names the offending line.
 """
 
 from __future__ import annotations
 
 import os
 import zlib
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import BinaryIO, NamedTuple
 
 import numpy as np
@@ -23,10 +25,11 @@ import pyarrow.csv as pa_csv
 
 from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, pair_hash
 
-#: Bytes of run text per block of queries handed on (the memory knob of streaming evaluation).
-CHUNK_BYTES = 8 * 2**20
-#: Bytes the CSV reader parses at a time. It reads ahead some tens of blocks, so small blocks bound
-#: memory; batches are then gathered up to CHUNK_BYTES.
+#: Bytes of run text parsed at a time and handed on as one block of queries (the memory knob).
+CHUNK_BYTES = 6 * 2**20
+#: Threads parsing pieces ahead of the caller.
+PARSE_THREADS = 2
+#: pyarrow's CSV block size inside a piece (a line must fit in one).
 READ_BLOCK_BYTES = 2**20
 
 
@@ -52,68 +55,65 @@ def checked_pairs(block: QueryBlock) -> pl.Series:
     return pairs
 
 
-class _BlankGuard:
-    """A binary file whose reads note whether the other blank (tab in a space-separated file, space
-    in a tab-separated one) occurs anywhere: inside a field it would be data to the CSV reader but
-    a separator to trec_eval."""
-
-    def __init__(self, fh: BinaryIO, other: bytes) -> None:
-        self._fh, self._other, self.seen_other = fh, other, False
-        self.closed = False
-
-    def read(self, size: int = -1) -> bytes:
-        data = self._fh.read(size)
-        if self._other in data:
-            self.seen_other = True
-        return data
-
-    def readable(self) -> bool:
-        return True
-
-    def close(self) -> None:
-        self.closed = True
+def _line_chunks(fh: BinaryIO, chunk_bytes: int) -> Iterator[bytes]:
+    """The file's bytes in pieces of about ``chunk_bytes`` that end at a line end (the last piece
+    may lack its final newline)."""
+    rest = b""
+    while data := fh.read(chunk_bytes):
+        block = rest + data if rest else data
+        cut = block.rfind(b"\n") + 1
+        block, rest = (block[:cut], block[cut:]) if cut < len(block) else (block, b"")
+        if block:
+            yield block
+    if rest:
+        yield rest
 
 
-def _batches(fh: BinaryIO, sep: str, chunk_bytes: int, guard: _BlankGuard) -> Iterator[pl.DataFrame]:
-    """Parsed batches (``qid, docno, score``), NotStreamable unless every line is simple and valid.
+def _parse_chunk(text: bytes, sep: str) -> pl.DataFrame:
+    """``qid, docno, score`` of whole lines of run text; NotStreamable unless every line is simple.
 
-    The reader insists on exactly six fields per line, so a doubled, leading or trailing separator
-    (an extra empty field) or a short line stops it; blank lines are skipped, as trec_eval skips
-    them; an empty field between separators reads as null; a comment line starts its qid with ``#``.
+    pyarrow's CSV reader insists on exactly six fields per line, so a doubled, leading or trailing
+    separator (an extra empty field) or a short line stops it, and an empty field between
+    separators reads as null; blank lines are skipped, as trec_eval skips them. The other blank
+    (a tab in a space-separated file) would be data inside a field to the reader but a separator
+    to trec_eval; a comment line starts its qid with ``#``.
     """
+    if (b" " if sep == "\t" else b"\t") in text:
+        raise NotStreamable("mixed separators")
     types = {name: pa.large_string() for name in _RUN_FIELDS} | {"score": pa.float64()}
-    per_block = max(1, chunk_bytes // READ_BLOCK_BYTES)
     try:
-        reader = pa_csv.open_csv(
-            pa.PythonFile(guard, mode="r"),
-            read_options=pa_csv.ReadOptions(column_names=list(_RUN_FIELDS),
-                                            block_size=min(chunk_bytes, READ_BLOCK_BYTES)),
+        table = pa_csv.read_csv(
+            pa.BufferReader(text),
+            read_options=pa_csv.ReadOptions(column_names=list(_RUN_FIELDS), block_size=READ_BLOCK_BYTES,
+                                            use_threads=False),
             parse_options=pa_csv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
             convert_options=pa_csv.ConvertOptions(column_types=types, strings_can_be_null=True))
-        gathered: list[pa.RecordBatch] = []
-        for batch in reader:
-            if guard.seen_other:
-                raise NotStreamable("mixed separators")
-            if any(column.null_count for column in batch.columns):
-                raise NotStreamable("a line is not simple")
-            gathered.append(batch.select(["qid", "docno", "score"]))
-            if len(gathered) == per_block:
-                yield _checked(gathered)
-                gathered = []
-        if gathered:
-            yield _checked(gathered)
     except pa.ArrowException as exc:
         raise NotStreamable(str(exc)) from None
-    if guard.seen_other:
-        raise NotStreamable("mixed separators")
-
-
-def _checked(batches: list[pa.RecordBatch]) -> pl.DataFrame:
-    frame = pl.from_arrow(pa.Table.from_batches(batches))
+    if any(column.null_count for column in table.columns):
+        raise NotStreamable("a line is not simple")
+    frame = pl.from_arrow(table.select(["qid", "docno", "score"]))
     ok = frame.select(pl.col("score").is_finite().all() & ~pl.col("qid").str.starts_with("#").any()).item()
     if not ok:
         raise NotStreamable("a line is not simple")
     return frame
+
+
+def _parsed_chunks(fh: BinaryIO, sep: str, chunk_bytes: int) -> Iterator[pl.DataFrame]:
+    """Parsed pieces in file order; PARSE_THREADS helper threads parse the next pieces while the
+    caller works on this one (at most PARSE_THREADS + 1 pieces in flight: bounded memory)."""
+    with ThreadPoolExecutor(max_workers=PARSE_THREADS) as pool:
+        pending: deque[Future] = deque()
+        try:
+            for text in _line_chunks(fh, chunk_bytes):
+                pending.append(pool.submit(_parse_chunk, text, sep))
+                if len(pending) > PARSE_THREADS:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 def _separator(path: str) -> str:
@@ -138,18 +138,16 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
     NotStreamable
         The file has comment lines, runs of blanks, mixed separators, other than six fields on a
         line, a non-numeric or non-finite score, text that is not UTF-8, or a query whose lines
-        are not together. Nothing is wrong with such files per se: read
-        them with ``read_run``.
+        are not together. Nothing is wrong with such files per se: read them with ``read_run``.
     """
     path = os.fspath(path)
     chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
     seen: set[str] = set()
-    carry: pl.DataFrame | None = None  # the last query read so far: it may go on in the next batch
+    carry: pl.DataFrame | None = None  # the last query read so far: it may go on in the next piece
     try:
         sep = _separator(path)
         with _open_bytes(path) as fh:
-            guard = _BlankGuard(fh, b" " if sep == "\t" else b"\t")
-            for batch in _batches(fh, sep, chunk_bytes, guard):
+            for batch in _parsed_chunks(fh, sep, chunk_bytes):
                 if not batch.height:
                     continue
                 frame = batch if carry is None else pl.concat([carry, batch])
