@@ -11,6 +11,8 @@ whole file with :func:`pairedframe.io.read_run`, whose exact path names the offe
 
 from __future__ import annotations
 
+import gzip
+import mmap
 import os
 import zlib
 from collections import deque
@@ -55,11 +57,43 @@ def checked_pairs(block: QueryBlock) -> pl.Series:
     return pairs
 
 
-def _line_chunks(fh: BinaryIO, chunk_bytes: int) -> Iterator[bytes]:
+def _line_chunks(path: str, chunk_bytes: int, other_blank: bytes) -> Iterator[pa.Buffer | bytes]:
     """The file's bytes in pieces of about ``chunk_bytes`` that end at a line end (the last piece
-    may lack its final newline)."""
+    may lack its final newline): zero-copy slices of a memory map for a plain file, decompressed
+    bytes for a gzip one. NotStreamable when ``other_blank`` (a tab in a space-separated file)
+    occurs: inside a field it would be data to the CSV reader but a separator to trec_eval."""
+    with _open_bytes(path) as fh:
+        if isinstance(fh, gzip.GzipFile):
+            yield from _read_line_chunks(fh, chunk_bytes, other_blank)
+            return
+        size = os.fstat(fh.fileno()).st_size
+        if size == 0:
+            return
+        mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    whole = pa.py_buffer(mapped)  # the map closes when the last slice is gone
+    starts: deque[int] = deque()
+    start = 0
+    while start < size:
+        end = min(start + chunk_bytes, size)
+        cut = mapped.rfind(b"\n", start, end) + 1 if end < size else size
+        if cut <= start:  # a line longer than a piece
+            cut = mapped.find(b"\n", end) + 1 or size
+        if mapped.find(other_blank, start, cut) != -1:
+            raise NotStreamable("mixed separators")
+        yield whole.slice(start, cut - start)
+        starts.append(start)
+        if len(starts) > PARSE_THREADS + 1:  # pieces that far back are parsed: their pages leave
+            done = starts.popleft()           # this process (the file stays in the page cache)
+            if hasattr(mapped, "madvise"):    # not on Windows
+                mapped.madvise(mmap.MADV_DONTNEED, 0, done - done % mmap.PAGESIZE)
+        start = cut
+
+
+def _read_line_chunks(fh: BinaryIO, chunk_bytes: int, other_blank: bytes) -> Iterator[bytes]:
     rest = b""
     while data := fh.read(chunk_bytes):
+        if other_blank in data:
+            raise NotStreamable("mixed separators")
         block = rest + data if rest else data
         cut = block.rfind(b"\n") + 1
         block, rest = (block[:cut], block[cut:]) if cut < len(block) else (block, b"")
@@ -69,17 +103,14 @@ def _line_chunks(fh: BinaryIO, chunk_bytes: int) -> Iterator[bytes]:
         yield rest
 
 
-def _parse_chunk(text: bytes, sep: str) -> pl.DataFrame:
+def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
     """``qid, docno, score`` of whole lines of run text; NotStreamable unless every line is simple.
 
     pyarrow's CSV reader insists on exactly six fields per line, so a doubled, leading or trailing
     separator (an extra empty field) or a short line stops it, and an empty field between
-    separators reads as null; blank lines are skipped, as trec_eval skips them. The other blank
-    (a tab in a space-separated file) would be data inside a field to the reader but a separator
-    to trec_eval; a comment line starts its qid with ``#``.
+    separators reads as null; blank lines are skipped, as trec_eval skips them; a comment line
+    starts its qid with ``#``.
     """
-    if (b" " if sep == "\t" else b"\t") in text:
-        raise NotStreamable("mixed separators")
     types = {name: pa.large_string() for name in _RUN_FIELDS} | {"score": pa.float64()}
     try:
         table = pa_csv.read_csv(
@@ -99,13 +130,13 @@ def _parse_chunk(text: bytes, sep: str) -> pl.DataFrame:
     return frame
 
 
-def _parsed_chunks(fh: BinaryIO, sep: str, chunk_bytes: int) -> Iterator[pl.DataFrame]:
+def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFrame]:
     """Parsed pieces in file order; PARSE_THREADS helper threads parse the next pieces while the
     caller works on this one (at most PARSE_THREADS + 1 pieces in flight: bounded memory)."""
     with ThreadPoolExecutor(max_workers=PARSE_THREADS) as pool:
         pending: deque[Future] = deque()
         try:
-            for text in _line_chunks(fh, chunk_bytes):
+            for text in _line_chunks(path, chunk_bytes, b" " if sep == "\t" else b"\t"):
                 pending.append(pool.submit(_parse_chunk, text, sep))
                 if len(pending) > PARSE_THREADS:
                     yield pending.popleft().result()
@@ -146,20 +177,19 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
     carry: pl.DataFrame | None = None  # the last query read so far: it may go on in the next piece
     try:
         sep = _separator(path)
-        with _open_bytes(path) as fh:
-            for batch in _parsed_chunks(fh, sep, chunk_bytes):
-                if not batch.height:
-                    continue
-                frame = batch if carry is None else pl.concat([carry, batch])
-                starts = _query_starts(frame)
-                heads = frame["qid"].gather(starts).to_list()
-                if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
-                    raise NotStreamable("a query's lines are not together")
-                last = int(starts[-1])
-                frame, carry = frame.slice(0, last), frame.slice(last)
-                if frame.height:
-                    seen.update(heads[:-1])
-                    yield QueryBlock(_with_system(frame, system), starts[:-1])
+        for batch in _parsed_chunks(path, sep, chunk_bytes):
+            if not batch.height:
+                continue
+            frame = batch if carry is None else pl.concat([carry, batch])
+            starts = _query_starts(frame)
+            heads = frame["qid"].gather(starts).to_list()
+            if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
+                raise NotStreamable("a query's lines are not together")
+            last = int(starts[-1])
+            frame, carry = frame.slice(0, last), frame.slice(last)
+            if frame.height:
+                seen.update(heads[:-1])
+                yield QueryBlock(_with_system(frame, system), starts[:-1])
     except (OSError, EOFError, zlib.error) as exc:
         raise NotStreamable(f"unreadable: {exc}") from None
     if carry is None:
