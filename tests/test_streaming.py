@@ -138,3 +138,19 @@ def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, 
             pf.evaluate(path, qrels, ["AP"])
     else:  # valid for trec_eval (a tab is a blank; extra fields are ignored): same values as streaming would give
         _assert_same(pf.evaluate(path, qrels, ["AP"]).per_query, exact.per_query)
+
+
+@pytest.mark.parametrize("chunk_bytes", [16, 4096])
+def test_pieces_smaller_than_a_line_still_end_at_line_ends(tmp_path, chunk_bytes):
+    qrels, runs = example_paths()
+    blocks = [block.run for block in stream.iter_query_blocks(runs[0], "bm25", chunk_bytes=chunk_bytes)]
+    exact = pf.read_run(runs[0], system="bm25")
+    assert pl.concat(blocks).sort("qid", "docno").equals(exact.sort("qid", "docno"))
+
+
+def test_an_empty_or_blank_file_does_not_stream(tmp_path):
+    for text in ("", "\n\n"):
+        path = tmp_path / "input.empty"
+        path.write_text(text)
+        with pytest.raises(stream.NotStreamable, match="empty"):
+            list(stream.iter_query_blocks(path, "empty"))

@@ -1,0 +1,24 @@
+"""The evaluate benchmark script runs end to end on tiny sizes (a smoke run: no timing is asserted;
+speed claims come from running the script itself, see README's Benchmarks)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "evaluate.py"
+
+
+def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
+    pytest.importorskip("pytrec_eval", reason="pytrec_eval is in the oracles extra")
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--tools", "pairedframe", "pairedframe-polars",
+                           "pytrec_eval"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    table = [line.split() for line in proc.stdout.splitlines()]
+    rows = {parts[0]: parts for parts in table if len(parts) == 5 and parts[3].isdigit()}
+    assert {"pairedframe", "pairedframe-polars", "pytrec_eval"} <= set(rows)
+    assert rows["pairedframe"][3] == rows["pytrec_eval"][3] == "800"  # 200 queries x 4 measures each
+    assert "faster than the fastest peer" in proc.stdout
