@@ -243,7 +243,11 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
     with ThreadPoolExecutor(max_workers=1) as pool:
-        qrels_read = pool.submit(as_qrels, qrels)  # read while a run file's first block is parsed
+        if isinstance(qrels, (str, os.PathLike)):
+            qrels_read = pool.submit(as_qrels, qrels)  # read while a run file's first block is parsed
+        else:  # tables convert here, so that their warnings point at the caller
+            qrels_read = Future()
+            qrels_read.set_result(as_qrels(qrels))
         streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool)
         qrels_table = qrels_read.result()
     if streamed is not None:
