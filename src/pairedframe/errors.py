@@ -6,6 +6,20 @@ refines, so ``except ValueError`` keeps working in callers that do not know us.
 
 from __future__ import annotations
 
+import os
+import sys
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the first caller outside pairedframe,
+    for the function that calls ``warnings.warn`` (which calls this)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
 
 class PairedFrameError(Exception):
     """Root of every error pairedframe raises on purpose."""
@@ -32,7 +46,12 @@ class InputFormatError(PairedFrameError, ValueError):
         if text is not None:
             full += f": {text!r}"
         super().__init__(full)
+        self.message = message
         self.path, self.line, self.column, self.text = path, line, column, text
+
+    def relocated(self, path: str) -> InputFormatError:
+        """The same error naming ``path`` as the file (for a pipe read through a temporary copy)."""
+        return type(self)(self.message, path=path, line=self.line, column=self.column, text=self.text)
 
 
 class SchemaError(PairedFrameError, ValueError):

@@ -16,7 +16,7 @@ from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.io.convert import as_qrels, as_run
 from pairedframe.io.stream import NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
-from pairedframe.io.trec import read_run_tag, system_name_from_path
+from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
 TIE_RULE = "score descending, then docno descending (byte order), as trec_eval; rank column ignored"
@@ -242,6 +242,18 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     resolved = tuple(dict.fromkeys(m.resolved(rel_level) for m in parse_measures(measures)))
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
+    run_paths = _run_paths(run) or []
+    qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
+    with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
+        if run_paths:
+            run = readable[0] if isinstance(run, (str, os.PathLike)) else readable[:len(run_paths)]
+        if qrels_paths:
+            qrels = readable[-1]
+        return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level)
+
+
+def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
+              system: str | None, rel_level: int) -> Evaluation:
     with ThreadPoolExecutor(max_workers=1) as pool:
         if isinstance(qrels, (str, os.PathLike)):
             qrels_read = pool.submit(as_qrels, qrels)  # read while a run file's first block is parsed
@@ -259,7 +271,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     order = {m.name: i for i, m in enumerate(resolved)}
     per_query = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
                  .sort("system", "qid", "_o").drop("_o"))
-    settings = EvaluationSettings(rel_level=rel_level, complete=complete, depth=depth,
-                                  score_precision=score_precision, engine=eng.name)
+    settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
+                                  score_precision=options.score_precision, engine=eng.name)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=_excluded(retrieved, qrels_table, complete), run_tags=_run_tags(run, system))
+                      excluded=_excluded(retrieved, qrels_table, options.complete), run_tags=_run_tags(run, system))

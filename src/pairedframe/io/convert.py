@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
+from pairedframe.errors import DuplicateError, InputFormatError, SchemaError, user_stacklevel
 from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
 
@@ -61,7 +61,7 @@ def _normalise_columns(frame: pl.DataFrame) -> pl.DataFrame:
         # Ids are strings; numeric ids are converted, but leading zeros ("007") are already gone.
         warnings.warn(f"numeric id column(s) {[c for c in ids if frame.schema[c].is_numeric()]} converted to "
                       f"strings: '007' became '7' before pairedframe saw it; read ids as strings to keep them",
-                      UserWarning, stacklevel=4)
+                      UserWarning, stacklevel=user_stacklevel())
     return frame.with_columns([pl.col(c).cast(pl.String) for c in ids])
 
 

@@ -57,14 +57,15 @@ def checked_pairs(block: QueryBlock) -> pl.Series:
     return pairs
 
 
-def _line_chunks(path: str, chunk_bytes: int, other_blank: bytes) -> Iterator[pa.Buffer | bytes]:
+def _line_chunks(path: str, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -> Iterator[pa.Buffer | bytes]:
     """The file's bytes in pieces of about ``chunk_bytes`` that end at a line end (the last piece
     may lack its final newline): zero-copy slices of a memory map for a plain file, decompressed
-    bytes for a gzip one. NotStreamable when ``other_blank`` (a tab in a space-separated file)
-    occurs: inside a field it would be data to the CSV reader but a separator to trec_eval."""
+    bytes for a gzip one. NotStreamable when one of ``other_blanks`` (a tab in a space-separated
+    file, a vertical tab, a form feed) occurs: inside a field it would be data to the CSV reader
+    but a separator to trec_eval."""
     with _open_bytes(path) as fh:
         if isinstance(fh, gzip.GzipFile):
-            yield from _read_line_chunks(fh, chunk_bytes, other_blank)
+            yield from _read_line_chunks(fh, chunk_bytes, other_blanks)
             return
         size = os.fstat(fh.fileno()).st_size
         if size == 0:
@@ -78,7 +79,7 @@ def _line_chunks(path: str, chunk_bytes: int, other_blank: bytes) -> Iterator[pa
         cut = mapped.rfind(b"\n", start, end) + 1 if end < size else size
         if cut <= start:  # a line longer than a piece
             cut = mapped.find(b"\n", end) + 1 or size
-        if mapped.find(other_blank, start, cut) != -1:
+        if any(mapped.find(blank, start, cut) != -1 for blank in other_blanks):
             raise NotStreamable("mixed separators")
         yield whole.slice(start, cut - start)
         starts.append(start)
@@ -89,10 +90,10 @@ def _line_chunks(path: str, chunk_bytes: int, other_blank: bytes) -> Iterator[pa
         start = cut
 
 
-def _read_line_chunks(fh: BinaryIO, chunk_bytes: int, other_blank: bytes) -> Iterator[bytes]:
+def _read_line_chunks(fh: BinaryIO, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -> Iterator[bytes]:
     rest = b""
     while data := fh.read(chunk_bytes):
-        if other_blank in data:
+        if any(blank in data for blank in other_blanks):
             raise NotStreamable("mixed separators")
         block = rest + data if rest else data
         cut = block.rfind(b"\n") + 1
@@ -136,7 +137,7 @@ def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFra
     with ThreadPoolExecutor(max_workers=PARSE_THREADS) as pool:
         pending: deque[Future] = deque()
         try:
-            for text in _line_chunks(path, chunk_bytes, b" " if sep == "\t" else b"\t"):
+            for text in _line_chunks(path, chunk_bytes, (b" " if sep == "\t" else b"\t", b"\x0b", b"\x0c")):
                 pending.append(pool.submit(_parse_chunk, text, sep))
                 if len(pending) > PARSE_THREADS:
                     yield pending.popleft().result()

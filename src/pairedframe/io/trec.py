@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
+import shutil
+import tempfile
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -38,11 +42,45 @@ def system_name_from_path(path: PathLike) -> str:
     return name
 
 
+@contextmanager
+def spooled(paths: Sequence[PathLike]) -> Iterator[list[str]]:
+    """The paths, with each one that is not a regular file (a named pipe, ``/dev/stdin``, a shell's
+    ``<(...)``) replaced by a temporary copy of the same name: the readers open a file more than
+    once, which a pipe does not allow. Errors about a copy name the original path."""
+    originals = [os.fspath(p) for p in paths]
+    if all(os.path.isfile(p) or not os.path.exists(p) for p in originals):
+        yield originals
+        return
+    with tempfile.TemporaryDirectory(prefix="pairedframe-") as tmp:
+        copies, where = [], {}
+        for i, path in enumerate(originals):
+            if os.path.isfile(path) or not os.path.exists(path):
+                copies.append(path)
+                continue
+            copy = os.path.join(tmp, str(i), os.path.basename(path) or "input")
+            os.makedirs(os.path.dirname(copy))
+            with open(path, "rb") as src, open(copy, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            copies.append(copy)
+            where[copy] = path
+        try:
+            yield copies
+        except InputFormatError as exc:
+            if exc.path is not None and os.fspath(exc.path) in where:
+                raise exc.relocated(where[os.fspath(exc.path)]) from None
+            raise
+
+
 def _open_bytes(path: str):
     """The file's bytes, decompressed when it starts with the gzip magic number."""
     with open(path, "rb") as fh:
         gzipped = fh.read(2) == b"\x1f\x8b"
     return gzip.open(path, "rb") if gzipped else open(path, "rb")
+
+
+def _is_zstd(path: str) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(4) == b"\x28\xb5\x2f\xfd"
 
 
 def _first_undecodable_line(path: str) -> tuple[int, bytes] | None:
@@ -67,14 +105,34 @@ def _unreadable(path: str, exc: Exception) -> InputFormatError:
     return InputFormatError(f"cannot be read as a text table of whitespace-separated fields ({exc})", path=path)
 
 
+# Control bytes tried as the "field separator" that keeps each line whole in one column.
+_LINE_SEPARATORS = [chr(c) for c in (0x1F, 0x1E, 0x1D, 0x1C, *range(0x01, 0x09), 0x0E, 0x0F, *range(0x10, 0x1C))]
+
+
+def _absent_control_byte(path: str) -> str:
+    """A control byte that does not occur in the file (any byte may be inside a docno)."""
+    if _is_zstd(path):
+        return _LINE_SEPARATORS[0]  # compressed bytes say nothing; polars decompresses zstd itself
+    present: set[int] = set()
+    with _open_bytes(path) as fh:
+        while data := fh.read(2**24):
+            present.update(b for b in map(ord, _LINE_SEPARATORS) if b not in present and bytes([b]) in data)
+    for candidate in _LINE_SEPARATORS:
+        if ord(candidate) not in present:
+            return candidate
+    raise InputFormatError("every ASCII control character occurs in the file; it is not a text run or qrels file",
+                           path=path)
+
+
 def _read_data_lines(path: PathLike) -> pl.DataFrame:
     """Lines of ``path`` as (line_no, line), 1-based, without blank and ``#`` comment lines."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
     try:
+        separator = _absent_control_byte(path)
         lines = pl.read_csv(
-            path, has_header=False, separator="\x1f", quote_char=None, new_columns=["line"],
+            path, has_header=False, separator=separator, quote_char=None, new_columns=["line"],
             schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False,
         )
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error) as exc:
@@ -83,17 +141,26 @@ def _read_data_lines(path: PathLike) -> pl.DataFrame:
         lines = pl.DataFrame(schema={"line": pl.String})
     if lines.width != 1:
         raise _unreadable(path, ValueError("unexpected field separator"))
-    lines = lines.with_row_index("line_no", offset=1).with_columns(pl.col("line").str.strip_chars())
+    lines = lines.with_row_index("line_no", offset=1).with_columns(pl.col("line").str.strip_chars(" \t\r\n\x0b\x0c"))
     data = lines.filter(pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
     if data.height == 0:
         raise InputFormatError("empty file: no data lines (blank and '#' lines are skipped)", path=path)
     return data
 
 
+# trec_eval splits fields on C's isspace(): space, tab, CR, vertical tab, form feed (and newline).
+_BLANKS = r"[ \t\r\x0b\x0c]+"
+
+
+def _field_count(line: str) -> int:
+    """Fields of a stripped line as trec_eval counts them (not str.split, which splits on Unicode spaces too)."""
+    return len(re.split(_BLANKS, line)) if line else 0
+
+
 def _split_fields(lines: pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
     """Split each stripped line on runs of blanks into ``names`` plus ``_extra`` (the rest, or null)."""
     n = len(names)
-    normalized = pl.col("line").str.replace_all(r"[ \t\x0b\x0c]+", " ")
+    normalized = pl.col("line").str.replace_all(_BLANKS, " ")
     parts = normalized.str.splitn(" ", n + 1).struct.rename_fields([*names, "_extra"])
     return lines.select("line_no", "line", parts.alias("_p")).unnest("_p")
 
@@ -139,8 +206,8 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
         frame = pl.read_csv(
             path, has_header=False, separator=sep, quote_char=None, new_columns=list(names),
             schema_overrides=schema, truncate_ragged_lines=ragged, raise_if_empty=False)
-    except pl.exceptions.PolarsError:
-        return None
+    except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error):
+        return None  # the exact path names the problem (e.g. a truncated gzip file)
     if frame.height == 0 or frame.width != len(names):
         return None
     text = [n for n in names[:-1] if schema[n] == pl.String()]
@@ -151,7 +218,7 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
         (pl.all_horizontal([pl.col(c).str.len_bytes() > 0 for c in text]).all()
          & pl.col(names[-1]).is_not_null().all()
          & pl.all_horizontal([pl.col(c).is_not_null() for c in names]).all()).alias("complete"),
-        pl.any_horizontal([pl.col(c).str.contains(other, literal=True) for c in text]).any().alias("mixed"),
+        pl.any_horizontal([pl.col(c).str.contains(f"[{other}\r\x0b\x0c]") for c in text]).any().alias("mixed"),
         pl.col(names[0]).str.starts_with("#").any().alias("comment"),
     ).row(0)
     if not checks[0] or checks[1] or checks[2]:
@@ -185,7 +252,7 @@ def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     fields = _split_fields(_read_data_lines(path), _RUN_FIELDS)
     short = _first_bad(fields, pl.col("tag").is_null())
     if short:
-        found = len(short["line"].split())
+        found = _field_count(short["line"])
         _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}", short, path)
     score = pl.col("score").cast(pl.Float64, strict=False)
     fields = fields.with_columns(score.alias("_score"))
@@ -247,11 +314,12 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
             raise ValueError(f"read_run: duplicate system name {name!r} for {seen[name]} and {p}; "
                              f"rename one of the files, or in Python pass system=[...] to name them apart")
         seen[name] = p
-    if len(path_list) == 1:
-        return _read_one_run(path_list[0], names[0])
-    # polars releases the GIL while parsing, so files (often gzipped) are read in parallel threads.
-    with ThreadPoolExecutor(max_workers=min(len(path_list), os.cpu_count() or 1)) as pool:
-        frames = list(pool.map(_read_one_run, path_list, names))
+    with spooled(path_list) as readable:
+        if len(readable) == 1:
+            return _read_one_run(readable[0], names[0])
+        # polars releases the GIL while parsing, so files (often gzipped) are read in parallel threads.
+        with ThreadPoolExecutor(max_workers=min(len(readable), os.cpu_count() or 1)) as pool:
+            frames = list(pool.map(_read_one_run, readable, names))
     return pl.concat(frames, rechunk=True)
 
 
@@ -278,14 +346,18 @@ def read_qrels(path: PathLike) -> pl.DataFrame:
     DuplicateError
         The same (qid, docno) judged twice.
     """
-    path = os.fspath(path)
+    with spooled([path]) as (readable,):
+        return _read_qrels(readable)
+
+
+def _read_qrels(path: str) -> pl.DataFrame:
     fast = _fast_fields(path, _QRELS_FIELDS, ragged=False, dtypes={"rel": pl.Int64()})
     if fast is not None and not _has_duplicate_pairs(fast):
         return fast.select("qid", "docno", "rel")
     fields = _split_fields(_read_data_lines(path), _QRELS_FIELDS)
     bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
     if bad:
-        _fail(f"expected exactly 4 fields (qid iter docno rel), found {len(bad['line'].split())}", bad, path)
+        _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}", bad, path)
     bad = _first_bad(fields, ~pl.col("rel").str.contains(_GRADE_PATTERN))
     if bad:
         _fail(f"relevance grade {bad['rel']!r} is not an integer", bad, path, column=4)
@@ -299,9 +371,23 @@ def read_run_tag(path: PathLike) -> str:
 
     Reads only up to that line; an empty string when the line has fewer than 6 fields.
     """
-    with _open_bytes(os.fspath(path)) as fh:
-        for raw in fh:
-            fields = raw.decode("utf-8", "replace").split()
-            if fields and not fields[0].startswith("#"):
+    path = os.fspath(path)
+    zstd = _is_zstd(path)
+    if zstd:  # polars reads zstd files; the standard library cannot
+        try:
+            head = pl.read_csv(path, has_header=False, separator=_LINE_SEPARATORS[0], quote_char=None, n_rows=1000,
+                               new_columns=["line"], infer_schema=False, truncate_ragged_lines=True)
+        except pl.exceptions.PolarsError:
+            return ""
+        lines: Iterable[bytes] = [line.encode() for line in head["line"].drop_nulls()]
+    else:
+        lines = _open_bytes(path)
+    try:
+        for raw in lines:
+            fields = re.split(_BLANKS, raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c"))
+            if fields[0] and not fields[0].startswith("#"):
                 return fields[5] if len(fields) >= 6 else ""
+    finally:
+        if not zstd:
+            lines.close()
     return ""

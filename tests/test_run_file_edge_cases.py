@@ -1,0 +1,118 @@
+"""Run files a newcomer fed to evaluate: broken gzip, pipes, trec_eval's notion of blanks, control
+bytes inside docnos, zstd. Each either evaluates as trec_eval would or fails naming file and line."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import threading
+
+import pyarrow as pa
+import pytest
+
+import pairedframe as pf
+from pairedframe.io import read_run_tag
+
+QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 e1 1\n"
+RUN = "1 Q0 d1 1 3 tagA\n1 Q0 d2 2 2 tagA\n1 Q0 d3 3 1 tagA\n2 Q0 e1 1 5 tagA\n"
+MEASURES = ["AP", "nDCG@10"]
+
+
+@pytest.fixture()
+def qrels(tmp_path):
+    path = tmp_path / "qrels.txt"
+    path.write_text(QRELS)
+    return path
+
+
+def _values(ev: pf.Evaluation) -> list[tuple]:
+    return ev.per_query.select("qid", "measure", "value").rows()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped byte", "junk after the stream"])
+def test_a_broken_gzip_run_is_an_input_error_naming_the_file(tmp_path, qrels, damage):
+    data = gzip.compress(RUN.encode() * 50)
+    data = {"truncated": data[:-3], "flipped byte": data[:20] + bytes([data[20] ^ 0xFF]) + data[21:],
+            "junk after the stream": data + b"junk"}[damage]
+    good, bad = tmp_path / "input.good", tmp_path / "input.bad.gz"
+    good.write_text(RUN)
+    bad.write_bytes(data)
+    with pytest.raises(pf.InputFormatError) as err:
+        pf.evaluate([good, bad], qrels, MEASURES)
+    assert str(bad) in str(err.value) and "gzip" in str(err.value)
+    with pytest.raises(pf.InputFormatError, match="gzip"):
+        pf.read_run(bad)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_read_once_and_errors_name_it(tmp_path, qrels):
+    plain = tmp_path / "input.sys"
+    plain.write_text(RUN)
+    expected = _values(pf.evaluate(plain, qrels, MEASURES))
+
+    def serve(fifo, text):
+        with open(fifo, "w") as fh:
+            fh.write(text)
+
+    for text, ok in ((RUN, True), (RUN + "1 Q0 d9 4\n", False)):
+        fifo = tmp_path / "input.pipe"
+        if fifo.exists():
+            fifo.unlink()
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=serve, args=(fifo, text))
+        writer.start()
+        try:
+            if ok:
+                ev = pf.evaluate(fifo, qrels, MEASURES)
+                assert _values(ev) == expected and ev.systems == ["pipe"] and ev.run_tags == {"pipe": "tagA"}
+            else:
+                with pytest.raises(pf.InputFormatError, match=f"{fifo}, line 5"):
+                    pf.evaluate(fifo, qrels, MEASURES)
+        finally:
+            writer.join(timeout=10)
+
+
+def test_blanks_are_what_trec_eval_splits_on(tmp_path, qrels):
+    plain = tmp_path / "input.sys"
+    plain.write_text(RUN)
+    expected = _values(pf.evaluate(plain, qrels, MEASURES))
+    for blank in ("\r", "\x0b", "\x0c"):  # C's isspace(): separators inside a line, as for trec_eval
+        odd = tmp_path / "input.odd"
+        odd.write_bytes(RUN.replace("d2 2", f"d2{blank}2").encode())
+        assert _values(pf.evaluate(odd, qrels, MEASURES)) == expected, repr(blank)
+    nbsp = tmp_path / "input.nbsp"  # not a blank for trec_eval: the line has 5 fields
+    nbsp.write_text(RUN.replace("d2 2", "d2\u00a02"))
+    with pytest.raises(pf.InputFormatError, match="line 2: expected at least 6 fields .*found 5"):
+        pf.evaluate(nbsp, qrels, MEASURES)
+
+
+def test_control_bytes_inside_a_docno_are_data_whatever_else_the_file_holds(tmp_path, qrels):
+    results = []
+    for prefix in ("", "# a comment line\n"):
+        path = tmp_path / "input.ctl"
+        path.write_text(prefix + RUN.replace("d2 2", "d\x1f2 2"))
+        run = pf.read_run(path)
+        assert "d\x1f2" in run["docno"].to_list()
+        results.append(_values(pf.evaluate(path, qrels, MEASURES)))
+    assert results[0] == results[1]
+
+
+def test_a_zstd_run_is_read_and_its_tag_is_text(tmp_path, qrels):
+    path = tmp_path / "input.sys.zst"
+    path.write_bytes(pa.compress(RUN.encode(), codec="zstd", asbytes=True))
+    plain = tmp_path / "input.sys"
+    plain.write_text(RUN)
+    assert read_run_tag(path) == "tagA"
+    assert _values(pf.evaluate(path, qrels, MEASURES)) == _values(pf.evaluate(plain, qrels, MEASURES))
+
+
+def test_the_numeric_id_warning_points_at_the_callers_line():
+    import warnings
+
+    import polars as pl
+    run = pl.DataFrame({"qid": [1, 1], "docno": [7, 8], "score": [2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": [1], "docno": [7], "rel": [1]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.evaluate(run, qrels, ["AP"], system="s")
+    assert caught and all(w.filename == __file__ for w in caught)
