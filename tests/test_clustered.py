@@ -258,3 +258,19 @@ def test_dl_mia_cluster_p_values_larger_and_intervals_wider(shared_data):
     width_p = (plain["ci_high"] - plain["ci_low"]).to_numpy()
     assert (width_c > width_p).all()
     assert (clustered["se"].to_numpy() > plain["se"].to_numpy()).all()
+
+
+def test_too_few_clusters_for_the_exact_test_give_an_infinite_mde_as_compare_does():
+    # G = 4 clusters: the smallest two-sided exact p is 2/2^4 = 0.125 > 0.05, whatever the effect.
+    df, cmap = make(seed=3, G=4, effect=0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        row = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=1000, seed=0).row(0, named=True)
+        one_sided = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=1000, seed=0,
+                                      alternative="greater").row(0, named=True)
+        wide = make(seed=3, G=6, effect=0.5)  # 2/2^6 = 0.031 < 0.05: the test can reject
+        enough = compare_clustered(wide[0], baseline="A", clusters=wide[1], n_resamples=1000, seed=0).row(0, named=True)
+    assert row["exact"] and row["pvalue"] >= 0.125 and row["mde"] == float("inf")
+    assert row["verdict"] == "inconclusive"
+    assert one_sided["exact"] and one_sided["mde"] == float("inf")  # 1/2^4 = 0.0625 > 0.05
+    assert enough["exact"] and np.isfinite(enough["mde"])

@@ -268,7 +268,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
         exact, seed``.
 
-        ``se`` is the cluster bootstrap standard error; ``mde = (z(1-alpha/2) + z(power)) * se``;
+        ``se`` is the cluster bootstrap standard error; ``mde = (z(1-alpha/2) + z(power)) * se``,
+        or inf when the exact sign-flip test cannot reach alpha with G clusters (2/2^G > alpha);
         ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ z(1-alpha) se``;
         ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
         alpha``).  A comparison whose deltas are all 0 has ``se = 0``, ``mde = 0`` and is
@@ -378,6 +379,11 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
             if _binary(a) and _binary(b):
                 m = mcnemar_exact(a, b)
                 mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
+        floor = (2.0 if opt.alternative == "two-sided" else 1.0) / 2.0 ** G
+        if np.all(ex) and floor > alpha:
+            # All 2^G sign patterns enumerated and the smallest p is above alpha: no effect,
+            # however large, can be detected with G clusters (as compare does with n queries).
+            st["mde"][idx] = np.inf
         done += len(members_rows)
         if progress is not None:
             progress(done, k_total)
