@@ -116,3 +116,34 @@ def test_the_numeric_id_warning_points_at_the_callers_line():
         warnings.simplefilter("always")
         pf.evaluate(run, qrels, ["AP"], system="s")
     assert caught and all(w.filename == __file__ for w in caught)
+
+
+@pytest.mark.parametrize("name", ["r[1].txt", "x*.txt", "q?.txt", "runs [2024]/run.txt"])
+def test_file_names_with_glob_characters_are_names(tmp_path, name):
+    # Decoys that a glob would match instead: other numbers, or a duplicate error.
+    for decoy in ("r1.txt", "xa.txt", "qa.txt"):
+        (tmp_path / decoy).write_text("1 Q0 d9 1 9 other\n1 Q0 d9 2 8 other\n")
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(RUN + "1 Q0 d4 4 0.5 tagA extra\n")  # the extra field sends it to the whole-file reader
+    qrels = tmp_path / name.replace(".txt", ".qrels")
+    qrels.write_text(QRELS)
+    (tmp_path / "r1.qrels").write_text("1 0 d9 1\n")
+    plain = tmp_path / "plain.txt"
+    plain.write_text(RUN + "1 Q0 d4 4 0.5 tagA extra\n")
+    plain_qrels = tmp_path / "plain.qrels"
+    plain_qrels.write_text(QRELS)
+    assert _values(pf.evaluate(path, qrels, MEASURES)) == _values(pf.evaluate(plain, plain_qrels, MEASURES))
+    assert pf.read_run(path)["docno"].to_list() == pf.read_run(plain)["docno"].to_list()
+    ev = pf.evaluate(path, qrels, MEASURES)
+    results = tmp_path / name.replace(".txt", ".jsonl")
+    ev.per_query.write_ndjson(results)
+    (tmp_path / "r1.jsonl").write_text('{"system": "decoy", "qid": "1", "measure": "AP", "value": 0.0}\n')
+    assert pf.read_results(results)["system"].unique().to_list() == ev.per_query["system"].unique().to_list()
+
+
+def test_a_broken_zstd_run_says_so(tmp_path, qrels):
+    path = tmp_path / "input.sys.zst"
+    path.write_bytes(pa.compress(RUN.encode() * 200, codec="zstd", asbytes=True)[:-20])
+    with pytest.raises(pf.InputFormatError, match="corrupt or truncated zstd"):
+        pf.evaluate(path, qrels, MEASURES)

@@ -51,17 +51,19 @@ def _read_one(path: Path) -> pl.DataFrame:
         raise InputFormatError(f"unknown results format; use one of {sorted(RESULT_FORMATS)}", path=str(path))
     if not path.exists():
         raise FileNotFoundError(str(path))
-    try:
+    try:  # glob=False: a file name with [ * ? is a name, not a pattern
         if kind == "parquet":
-            df = pl.read_parquet(path)
+            df = pl.read_parquet(path, glob=False)
         elif kind in ("csv", "tsv"):
-            head = pl.read_csv(path, separator="," if kind == "csv" else "\t", n_rows=0)
+            head = pl.read_csv(path, separator="," if kind == "csv" else "\t", n_rows=0, glob=False)
             overrides = {c: pl.String for c in _TEXT_COLUMNS + ("first_hit_rank",) if c in head.columns}
-            df = pl.read_csv(path, separator="," if kind == "csv" else "\t", schema_overrides=overrides)
-        elif kind == "json":
-            df = pl.read_json(path)
+            df = pl.read_csv(path, separator="," if kind == "csv" else "\t", schema_overrides=overrides, glob=False)
+        elif kind == "json":  # file objects: polars would read a path with [ * ? as a glob
+            with open(path, "rb") as fh:
+                df = pl.read_json(fh)
         else:
-            df = pl.read_ndjson(path)
+            with open(path, "rb") as fh:
+                df = pl.read_ndjson(fh)
     except (pl.exceptions.ComputeError, pl.exceptions.PolarsError) as exc:
         raise InputFormatError(f"cannot read as {kind}: {exc}", path=str(path)) from exc
     return df.with_columns(pl.col(c).cast(pl.String) for c in _TEXT_COLUMNS if c in df.columns)

@@ -96,6 +96,8 @@ def _first_undecodable_line(path: str) -> tuple[int, bytes] | None:
 
 def _unreadable(path: str, exc: Exception) -> InputFormatError:
     """An error naming the file (and the line, for text that is not UTF-8) for a file polars cannot read."""
+    if _is_zstd(path):  # its raw bytes are not text: say what it is
+        return InputFormatError(f"corrupt or truncated zstd file ({exc})", path=path)
     try:
         bad = _first_undecodable_line(path)
     except (OSError, EOFError, zlib.error) as gz_exc:
@@ -133,7 +135,7 @@ def _read_data_lines(path: PathLike) -> pl.DataFrame:
         separator = _absent_control_byte(path)
         lines = pl.read_csv(
             path, has_header=False, separator=separator, quote_char=None, new_columns=["line"],
-            schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False,
+            schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False, glob=False,
         )
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error) as exc:
         raise _unreadable(path, exc) from None
@@ -202,10 +204,10 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
         return None  # the exact path names the problem
     sep = "\t" if b"\t" in first else " "
     schema = {name: (dtypes or {}).get(name, pl.String()) for name in names}
-    try:
+    try:  # glob=False here and below: a file name with [ * ? is a name, not a pattern
         frame = pl.read_csv(
             path, has_header=False, separator=sep, quote_char=None, new_columns=list(names),
-            schema_overrides=schema, truncate_ragged_lines=ragged, raise_if_empty=False)
+            schema_overrides=schema, truncate_ragged_lines=ragged, raise_if_empty=False, glob=False)
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error):
         return None  # the exact path names the problem (e.g. a truncated gzip file)
     if frame.height == 0 or frame.width != len(names):
@@ -376,7 +378,7 @@ def read_run_tag(path: PathLike) -> str:
     if zstd:  # polars reads zstd files; the standard library cannot
         try:
             head = pl.read_csv(path, has_header=False, separator=_LINE_SEPARATORS[0], quote_char=None, n_rows=1000,
-                               new_columns=["line"], infer_schema=False, truncate_ragged_lines=True)
+                               new_columns=["line"], infer_schema=False, truncate_ragged_lines=True, glob=False)
         except pl.exceptions.PolarsError:
             return ""
         lines: Iterable[bytes] = [line.encode() for line in head["line"].drop_nulls()]
