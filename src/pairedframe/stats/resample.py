@@ -111,30 +111,26 @@ def _check_alternative(alternative) -> str:
     return alternative
 
 
-def _check_1d(x, name: str, *, min_n: int = 1) -> np.ndarray:
-    """Return ``x`` as a finite 1-D float64 array with at least ``min_n`` elements."""
+def _check_array(x, name: str, *, ndim: int, min_n: int, shape_hint: str, what: str) -> np.ndarray:
     arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be 1-D, got shape {arr.shape}")
+    if arr.ndim != ndim:
+        raise ValueError(f"`{name}` must be {shape_hint}, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"`{name}` must contain only finite values (no NaN/inf)")
     if arr.shape[0] < min_n:
-        raise InsufficientSampleError(
-            f"`{name}` needs at least {min_n} observations, got {arr.shape[0]}")
+        raise InsufficientSampleError(f"`{name}` needs at least {min_n} {what}, got {arr.shape[0]}")
     return arr
+
+
+def _check_1d(x, name: str, *, min_n: int = 1) -> np.ndarray:
+    """Return ``x`` as a finite 1-D float64 array with at least ``min_n`` elements."""
+    return _check_array(x, name, ndim=1, min_n=min_n, shape_hint="1-D", what="observations")
 
 
 def _check_2d(x, name: str, *, min_n: int = 1) -> np.ndarray:
     """Return ``x`` as a finite 2-D (n, k) float64 array with n >= ``min_n``."""
-    arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"`{name}` must be 2-D (n_observations, n_columns), got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"`{name}` must contain only finite values (no NaN/inf)")
-    if arr.shape[0] < min_n:
-        raise InsufficientSampleError(
-            f"`{name}` needs at least {min_n} rows (observations), got {arr.shape[0]}")
-    return arr
+    return _check_array(x, name, ndim=2, min_n=min_n, shape_hint="2-D (n_observations, n_columns)",
+                        what="rows (observations)")
 
 
 def _column_means(X: np.ndarray) -> np.ndarray:
