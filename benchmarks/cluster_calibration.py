@@ -42,8 +42,8 @@ def main() -> None:
     ap.add_argument("--n-resamples", type=int, default=999)
     ap.add_argument("--seed", type=int, default=12345)
     args = ap.parse_args()
-    from pairedframe.compare import compare
-    from pairedframe.compare.clustered import compare_clustered
+    from pairedframe.comparison import compare
+    from pairedframe.comparison.clustered import compare_clustered
 
     rng = np.random.default_rng(args.seed)
     rej_q = rej_c = cov_q = cov_c = 0

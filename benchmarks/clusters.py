@@ -23,7 +23,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--scipy", action="store_true", help="also time scipy.stats.bootstrap")
     args = ap.parse_args()
-    from pairedframe.compare.clustered import compare_clustered
+    from pairedframe.comparison.clustered import compare_clustered
     from pairedframe.stats.cluster import cluster_bootstrap, cluster_sign_flip_test
 
     G, s, B = args.clusters, args.size, args.n_resamples

@@ -53,7 +53,7 @@ def _job(name: str, n: int, B: int):
     if name == "pf_compare_frame_1":
         import polars as pl
 
-        from pairedframe.compare import compare
+        from pairedframe.comparison import compare
         d = _data(n, 1)[:, 0]
         a = np.random.default_rng(1).uniform(size=n)
         qids = [f"q{i}" for i in range(n)]

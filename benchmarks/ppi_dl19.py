@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pairedframe.compare.ppi import evaluate_judgment_sets, ppi_compare
+from pairedframe.comparison.ppi import ppi_compare
+from pairedframe.evaluation import evaluate_judgment_sets
 
 RUNS = ["bm25base_p", "bm25tuned_rm3_p", "UNH_bm25", "ms_duet_passage", "p_bert", "idst_bert_p1", "TUW19-p3-f",
         "srchvrs_ps_run2"]

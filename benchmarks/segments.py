@@ -19,8 +19,8 @@ import warnings
 import numpy as np
 import polars as pl
 
-from pairedframe.compare.paired import _pair
-from pairedframe.compare.segments import compare_segments
+from pairedframe.comparison.paired import _pair
+from pairedframe.comparison.segments import compare_segments
 
 
 def make_data(n_queries: int, n_segments: int, seed: int = 0) -> tuple[pl.DataFrame, pl.DataFrame]:

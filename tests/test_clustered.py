@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pairedframe.compare import compare
-from pairedframe.compare.clustered import attach_clusters, cluster_layout, cluster_streams, compare_clustered
+from pairedframe.comparison import compare
+from pairedframe.comparison.clustered import attach_clusters, cluster_layout, cluster_streams, compare_clustered
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats.cluster import cluster_bootstrap, cluster_sign_flip_test
 from pairedframe.stats.equivalence import tost

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pairedframe.compare import compare, compare_pair, paired_per_query, resample_generators, worst_queries
+from pairedframe.comparison import compare, compare_pair, paired_per_query, resample_generators, worst_queries
 from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats.randomization import sign_flip_test
 from tests.reference.compare_reference import compare_loop, mde_loop

@@ -22,7 +22,7 @@ def run(*args):
 
 def test_json_names_settings_and_matches_python():
     import pairedframe as pf
-    from pairedframe.compare import compare
+    from pairedframe.comparison import compare
 
     res = run("-m", "nDCG@10", "-m", "AP", "-B", "999", "--seed", "3", "-f", "json")
     assert res.exit_code == 0, res.output

@@ -23,7 +23,7 @@ def dl21(shared_data):
 def test_dl21_all_runs_vs_bm25_python_and_cli(dl21):
     import pairedframe as pf
     from pairedframe.cli import app
-    from pairedframe.compare import compare
+    from pairedframe.comparison import compare
 
     qrels, runs = dl21
     ev = pf.evaluate([str(r) for r in runs], str(qrels), ["nDCG@10", "AP"])

@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pairedframe.compare.endpoints import endpoints_from_ranks, parse_hit_measure
+from pairedframe.io.endpoints import endpoints_from_ranks, parse_hit_measure
 from pairedframe.errors import InputFormatError, SchemaError
 from pairedframe.io.results import as_results, read_results, system_name_from_results_path
 

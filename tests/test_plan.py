@@ -12,8 +12,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pairedframe.compare.clustered import compare_clustered
-from pairedframe.compare.plan import ANALYSIS_VERDICTS, Plan, _verdict, analyze, load_plan
+from pairedframe.comparison.clustered import compare_clustered
+from pairedframe.comparison.plan import ANALYSIS_VERDICTS, Plan, _verdict, analyze, load_plan
 from pairedframe.errors import PlanError
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairedframe.errors.SmallSampleWarning")
@@ -134,7 +134,7 @@ def test_datasets_and_resampling_unit():
     assert res.table["delta"][0] == alone.table["delta"][0] and res.table["dataset"].to_list() == ["d2", "d1", "d1"]
     q = analyze(Plan.from_toml('resampling_unit = "query"\n' + PLAN), results())
     assert q.table["n_clusters"].to_list() == q.table["n_queries"].to_list() == [90] * 3
-    from pairedframe.compare import compare
+    from pairedframe.comparison import compare
 
     plain = compare(results().drop("cluster"), baseline="unfused", systems="fused", measures="AP", seed=3,
                     n_resamples=2000)

@@ -9,7 +9,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pairedframe.compare.ppi import evaluate_judgment_sets, ppi_compare, ppi_compare_segments
+from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
+from pairedframe.evaluation import evaluate_judgment_sets
 from pairedframe.errors import SchemaError, SmallSampleWarning
 
 

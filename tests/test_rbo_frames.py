@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pairedframe.compare.overlap import rbo
+from pairedframe.comparison.overlap import rbo
 
 
 def _run(lists: dict[str, list[str]]) -> pl.DataFrame:

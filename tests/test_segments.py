@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pairedframe.compare.segments import compare_segments, segment_resample_stats
+from pairedframe.comparison.segments import compare_segments, segment_resample_stats
 from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
 from pairedframe.stats.multiple import benjamini_hochberg
 from tests.reference.segments_reference import compare_segments_reference

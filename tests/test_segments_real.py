@@ -10,9 +10,10 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
-from pairedframe.compare.overlap import rbo
-from pairedframe.compare.ppi import evaluate_judgment_sets, ppi_compare, ppi_compare_segments
-from pairedframe.compare.segments import compare_segments
+from pairedframe.comparison.overlap import rbo
+from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
+from pairedframe.evaluation import evaluate_judgment_sets
+from pairedframe.comparison.segments import compare_segments
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
 

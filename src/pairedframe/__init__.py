@@ -1,27 +1,27 @@
 """pairedframe: trec_eval-exact evaluation and paired statistics on polars / DuckDB tables.
 
 The flow: :mod:`~pairedframe.io` (readers) -> :mod:`~pairedframe.tables` (schemas) ->
-:mod:`~pairedframe.measures` + :mod:`~pairedframe.engines` (SQL / polars) -> :mod:`~pairedframe.stats`
-(pure numpy) -> :mod:`~pairedframe.compare` (frames) -> :mod:`~pairedframe.report` / CLI.
+:mod:`~pairedframe.measures` + :mod:`~pairedframe.engines` (SQL / polars) -> :mod:`~pairedframe.evaluation` -> :mod:`~pairedframe.stats`
+(pure numpy) -> :mod:`~pairedframe.comparison` (frames) -> :mod:`~pairedframe.report` / CLI.
 
 >>> import pairedframe as pf
 >>> ev = pf.evaluate(["input.bm25", "input.reranker"], "qrels.txt", ["nDCG@10", "AP"])  # doctest: +SKIP
 >>> pf.compare(ev, baseline="bm25")                                                    # doctest: +SKIP
 """
 
-from pairedframe.compare import (
+from pairedframe.comparison import (
     PairedComparison,
     compare,
     compare_pair,
     paired_per_query,
     worst_queries,
 )
-from pairedframe.compare.clustered import compare_clustered
-from pairedframe.compare.endpoints import endpoints_from_ranks
-from pairedframe.compare.overlap import rbo
-from pairedframe.compare.plan import AnalysisResult, Plan, analyze, load_plan
-from pairedframe.compare.ppi import evaluate_judgment_sets, ppi_compare, ppi_compare_segments
-from pairedframe.compare.segments import compare_segments
+from pairedframe.comparison.clustered import compare_clustered
+from pairedframe.io.endpoints import endpoints_from_ranks
+from pairedframe.comparison.overlap import rbo
+from pairedframe.comparison.plan import AnalysisResult, Plan, analyze, load_plan
+from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
+from pairedframe.comparison.segments import compare_segments
 from pairedframe.errors import (
     DuplicateError,
     InputFormatError,
@@ -32,7 +32,7 @@ from pairedframe.errors import (
     SmallSampleWarning,
     UnknownMeasureError,
 )
-from pairedframe.evaluate import Evaluation, EvaluationSettings, evaluate
+from pairedframe.evaluation import Evaluation, EvaluationSettings, evaluate, evaluate_judgment_sets
 from pairedframe.io import as_qrels, as_run, read_qrels, read_run
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures

@@ -1,7 +1,7 @@
 """Plain-loop reference of the frame-level cluster comparison (one comparison, no frames, no vectorisation).
 
 Pairs two systems' per-query values with dicts, groups the deltas into clusters, orders clusters by their
-smallest qid (code point), draws the documented streams of :func:`pairedframe.compare.clustered.cluster_streams`
+smallest qid (code point), draws the documented streams of :func:`pairedframe.comparison.clustered.cluster_streams`
 (``rng.integers(0, G, (B, G))`` for the bootstrap; ``ceil(G/64)`` full-range uint64 words per sign pattern,
 little-endian bit g = flip cluster g; or every pattern r in 0..2^G-1, bit g of r = flip g, when 2^G <= B),
 and computes the statistics one resample at a time.

@@ -1,4 +1,4 @@
-"""Plain-loop reference for :func:`pairedframe.compare.compare`.
+"""Plain-loop reference for :func:`pairedframe.compare`.
 
 Deliberately naive: dictionaries and loops, the textbook definitions of the statistics, and the
 documented resample streams drawn in one piece (no chunks, no matmul kernel):

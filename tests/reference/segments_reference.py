@@ -1,7 +1,7 @@
-"""Plain-loop reference for :func:`pairedframe.compare.segments.compare_segments`.
+"""Plain-loop reference for :func:`pairedframe.comparison.segments.compare_segments`.
 
 One segment at a time, one resample at a time, with Python integers for the counter-based streams
-documented in :mod:`pairedframe.compare.segments` -- an independent re-implementation used to check
+documented in :mod:`pairedframe.comparison.segments` -- an independent re-implementation used to check
 that the one-pass vectorised kernel computes the same thing.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pairedframe.compare.segments import segment_keys
+from pairedframe.comparison.segments import segment_keys
 from pairedframe.stats.randomization import TIE_RTOL
 
 M64 = (1 << 64) - 1

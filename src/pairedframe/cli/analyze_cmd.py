@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from pairedframe.cli.app import app, friendly_errors
-from pairedframe.compare.plan import analyze, load_plan
+from pairedframe.cli.common import app, friendly_errors
+from pairedframe.comparison.plan import analyze, load_plan
 from pairedframe.errors import PlanError
 from pairedframe.report.analysis import ANALYSIS_FORMATS, format_analysis
 

@@ -12,9 +12,9 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.app import app, friendly_errors
-from pairedframe.compare import compare, worst_queries
-from pairedframe.evaluate import evaluate
+from pairedframe.cli.common import app, friendly_errors
+from pairedframe.comparison import compare, worst_queries
+from pairedframe.evaluation import evaluate
 from pairedframe.io import system_name_from_path
 from pairedframe.measures import parse_measure
 from pairedframe.report.compare import FORMATS, format_comparison

@@ -9,8 +9,8 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.app import app, friendly_errors, print_frame
-from pairedframe.evaluate import evaluate
+from pairedframe.cli.common import app, friendly_errors, print_frame
+from pairedframe.evaluation import evaluate
 
 
 @app.command("evaluate")

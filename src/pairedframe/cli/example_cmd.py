@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pairedframe.cli.app import app, friendly_errors
+from pairedframe.cli.common import app, friendly_errors
 from pairedframe.example import example_paths
 
 EXAMPLE_MEASURES = ["nDCG@10", "AP", "P@10", "R@100", "RR"]
@@ -28,8 +28,8 @@ def example_cmd(
         return
     import sys
 
-    from pairedframe.compare import compare
-    from pairedframe.evaluate import evaluate
+    from pairedframe.comparison import compare
+    from pairedframe.evaluation import evaluate
     from pairedframe.report.compare import format_comparison
 
     ev = evaluate([str(r) for r in runs], str(qrels), EXAMPLE_MEASURES)

@@ -5,7 +5,7 @@ Two layouts are accepted, told apart by their columns:
 - per-query values: ``system, qid, measure, value`` plus optional key columns (``dataset``,
   ``cluster``, ...), e.g. ``Evaluation.per_query`` written with ``write_parquet``;
 - a first-hit-rank export: ``qid, first_hit_rank`` plus optional ``system``, ``cluster``, ``dataset``,
-  ``ap`` -- converted with :func:`pairedframe.compare.endpoints.endpoints_from_ranks`.
+  ``ap`` -- converted with :func:`pairedframe.io.endpoints.endpoints_from_ranks`.
 
 A file without a ``system`` column is one system, named after the file (its name without the
 extension(s) and a leading ``input.``).  ``qid``, ``system``, ``measure``, ``dataset`` and
@@ -21,7 +21,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.compare.endpoints import endpoints_from_ranks, is_rank_export
+from pairedframe.io.endpoints import endpoints_from_ranks, is_rank_export
 from pairedframe.errors import InputFormatError, SchemaError
 
 __all__ = ["RESULT_FORMATS", "read_results", "as_results", "system_name_from_results_path"]

@@ -1,4 +1,4 @@
-"""Renderings of :func:`pairedframe.compare.plan.analyze` results: JSON and a text table, both with the plan hash.
+"""Renderings of :func:`pairedframe.comparison.plan.analyze` results: JSON and a text table, both with the plan hash.
 
 No computation here.  Every rendering names the plan file and its SHA-256, alpha, seed, n_resamples and
 the methods, so the analysis can be checked against the pre-registered plan.
@@ -49,7 +49,7 @@ def _header(result: Any) -> list[str]:
 
 
 def format_analysis(result: Any, fmt: str = "table", *, digits: int = 4) -> str:
-    """Render an :class:`~pairedframe.compare.plan.AnalysisResult`.
+    """Render an :class:`~pairedframe.comparison.plan.AnalysisResult`.
 
     Parameters
     ----------

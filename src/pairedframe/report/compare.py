@@ -1,4 +1,4 @@
-"""Renderings of :func:`pairedframe.compare.compare` results: table, json, csv, markdown, latex.
+"""Renderings of :func:`pairedframe.compare` results: table, json, csv, markdown, latex.
 
 Every rendering names the test, the interval, n_resamples, the seed, the tie rules and the
 query-set policy, so a result can be reproduced from its output alone.
@@ -13,7 +13,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.compare.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
+from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
 
@@ -31,7 +31,7 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
     Parameters
     ----------
     frame : polars.DataFrame
-        A result of :func:`~pairedframe.compare.compare`.
+        A result of :func:`~pairedframe.compare`.
     evaluation_settings : EvaluationSettings, optional
         Adds the evaluation's ranking tie rule, query-set policy, relevance level and score precision.
     """
@@ -86,7 +86,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
     Parameters
     ----------
     frame : polars.DataFrame
-        From :func:`~pairedframe.compare.compare`.
+        From :func:`~pairedframe.compare`.
     fmt : {"table", "json", "csv", "markdown", "latex"}
         ``json``: ``{"settings": {...}, "rows": [...]}`` with every column; ``csv``: every column plus
         ``pairing`` and ``pvalue_tie_rule`` columns; the others show the main columns and the

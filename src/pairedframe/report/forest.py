@@ -30,7 +30,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     Parameters
     ----------
     result : polars.DataFrame
-        Output of :func:`pairedframe.compare.segments.compare_segments` (or any frame with ``segment``,
+        Output of :func:`pairedframe.comparison.segments.compare_segments` (or any frame with ``segment``,
         ``delta``, ``ci_low``, ``ci_high``; ``segment_set``, ``system``, ``measure`` optional).
     path : str or Path
         Output file; the format follows the suffix (``.png``, ``.pdf``, ``.svg``).

@@ -40,9 +40,9 @@ import warnings
 from collections.abc import Iterable
 
 import numpy as np
+from scipy.special import ndtr, ndtri
 
 from ._results import BootstrapResult, ConfidenceInterval
-from .power import _norm_cdf, _norm_ppf
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
                        _check_int, _column_means, _check_probability, bootstrap_index_chunks,
                        kernel_block_rows, reblock)
@@ -140,16 +140,16 @@ def _bca_probs(x_cols: np.ndarray, theta_hat: np.ndarray, theta_b: np.ndarray,
     u = u / np.where(umax > 0, umax, 1.0)
     s2 = np.sum(u ** 2, axis=0)
     s3 = np.sum(u ** 3, axis=0)
-    z_alpha = _norm_ppf(alpha)
+    z_alpha = float(ndtri(alpha))
     probs = np.empty((k, 2))
     for c in range(k):
-        z0 = _norm_ppf(float(pct[c]))
+        z0 = float(ndtri(pct[c]))
         a_hat = s3[c] / (6.0 * s2[c] ** 1.5) if s2[c] > 0 else math.nan
         out = []
         for z in (z_alpha, -z_alpha):
             num = z0 + z
             with np.errstate(all="ignore"):
-                out.append(_norm_cdf(z0 + num / (1 - a_hat * num)))
+                out.append(float(ndtr(z0 + num / (1 - a_hat * num))))
         probs[c] = out
     return probs
 

@@ -1,7 +1,7 @@
 """Equivalence testing (TOST) and minimum detectable differences for a paired delta.
 
 Normal (z) approximations only, from a point estimate and its standard error;
-numpy-free, stdlib only (:class:`statistics.NormalDist`, :func:`math.erfc`).
+distribution functions from :mod:`scipy.special`.
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from numbers import Real
-from statistics import NormalDist
+
+from scipy.special import ndtr, ndtri
 
 from pairedframe.stats._results import ConfidenceInterval
 
 __all__ = ["TOSTResult", "tost", "minimum_detectable_difference"]
 
-_STD_NORMAL = NormalDist()
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -79,9 +79,13 @@ def _positive_se(se) -> float:
     return se
 
 
+def _ndtri(p: float) -> float:
+    return float(ndtri(p))
+
+
 def _upper_tail(z: float) -> float:
     """``P[Z >= z]`` accurate far in the tails (no ``1 - cdf`` cancellation)."""
-    return 0.5 * math.erfc(z / math.sqrt(2.0))
+    return float(ndtr(-z))
 
 
 def tost(delta, se, *, margin, alpha: float = 0.05) -> TOSTResult:
@@ -148,7 +152,7 @@ def tost(delta, se, *, margin, alpha: float = 0.05) -> TOSTResult:
     z_upper = (delta - high) / se
     p_lower = _upper_tail(z_lower)  # H0: delta <= low, H1: greater
     p_upper = _upper_tail(-z_upper)  # H0: delta >= high, H1: less
-    z = _STD_NORMAL.inv_cdf(1.0 - alpha)
+    z = _ndtri(1.0 - alpha)
     ci = ConfidenceInterval(delta - z * se, delta + z * se)
     return TOSTResult(
         statistic=delta,
@@ -215,4 +219,4 @@ def minimum_detectable_difference(se, *, alpha: float = 0.05, power: float = 0.8
     if alternative not in _ALTERNATIVES:
         raise ValueError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}")
     tail = alpha / 2.0 if alternative == "two-sided" else alpha
-    return (_STD_NORMAL.inv_cdf(1.0 - tail) + _STD_NORMAL.inv_cdf(power)) * se
+    return (_ndtri(1.0 - tail) + _ndtri(power)) * se

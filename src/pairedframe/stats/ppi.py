@@ -18,17 +18,17 @@ import math
 import numbers
 import warnings
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
 from pairedframe.errors import InsufficientSampleError, SmallSampleWarning
+from scipy.special import ndtr, ndtri
+
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.resample import _check_1d, _check_alternative, _check_probability
 
 __all__ = ["PPIResult", "ppi_mean"]
 
-_STD_NORMAL = NormalDist()
 #: Below this many gold (labelled) queries a :class:`SmallSampleWarning` is issued:
 #: the normal approximation of the rectifier's mean is doubtful.
 SMALL_GOLD_N = 30
@@ -72,8 +72,12 @@ class PPIResult:
     ddof: int
 
 
+def _ndtri(p: float) -> float:
+    return float(ndtri(p))
+
+
 def _upper_tail(z: float) -> float:
-    return 0.5 * math.erfc(z / math.sqrt(2.0))
+    return float(ndtr(-z))
 
 
 def _tuned_lambda(gold: np.ndarray, f_gold: np.ndarray, f_unlab: np.ndarray) -> float:
@@ -204,12 +208,12 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     se = math.sqrt(var)
 
     if alternative == "two-sided":
-        half = _STD_NORMAL.inv_cdf(1.0 - alpha / 2.0) * se
+        half = _ndtri(1.0 - alpha / 2.0) * se
         ci = ConfidenceInterval(estimate - half, estimate + half)
     elif alternative == "greater":
-        ci = ConfidenceInterval(estimate - _STD_NORMAL.inv_cdf(1.0 - alpha) * se, math.inf)
+        ci = ConfidenceInterval(estimate - _ndtri(1.0 - alpha) * se, math.inf)
     else:
-        ci = ConfidenceInterval(-math.inf, estimate + _STD_NORMAL.inv_cdf(1.0 - alpha) * se)
+        ci = ConfidenceInterval(-math.inf, estimate + _ndtri(1.0 - alpha) * se)
 
     if se == 0.0:  # degenerate: the estimate is certain
         if alternative == "two-sided":

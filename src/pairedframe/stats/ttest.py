@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.special import stdtr, stdtrit
 
 from ._results import ConfidenceInterval, TTestResult
-from .power import _t_ppf, _t_sf
 from .resample import _check_1d, _check_2d, _check_alternative, _check_probability
 
 __all__ = ["paired_t_test", "paired_t_test_many"]
@@ -60,16 +60,16 @@ def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str
         return t, p, se, low, high
     t, se = _t_value(d, mean, sd)
     if alternative == "two-sided":
-        p = min(1.0, 2.0 * _t_sf(abs(t), df))
-        q = _t_ppf(0.5 + confidence_level / 2, df)
+        p = min(1.0, 2.0 * float(stdtr(df, -(abs(t)))))
+        q = float(stdtrit(df, 0.5 + confidence_level / 2))
         low, high = mean - q * se, mean + q * se
     elif alternative == "greater":
-        p = _t_sf(t, df)
-        q = _t_ppf(confidence_level, df)
+        p = float(stdtr(df, -(t)))
+        q = float(stdtrit(df, confidence_level))
         low, high = mean - q * se, math.inf
     else:
-        p = _t_sf(-t, df)
-        q = _t_ppf(confidence_level, df)
+        p = float(stdtr(df, -(-t)))
+        q = float(stdtrit(df, confidence_level))
         low, high = -math.inf, mean + q * se
     return t, p, se, low, high
 

@@ -49,7 +49,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.compare._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
@@ -320,7 +320,7 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
     Parameters
     ----------
     data : Evaluation or table
-        An :class:`~pairedframe.evaluate.Evaluation` or a per-query table with columns
+        An :class:`~pairedframe.evaluation.Evaluation` or a per-query table with columns
         ``system, qid, measure, value`` (polars, pandas, arrow or a DuckDB relation); any other
         column is a key carried through (e.g. ``dataset``).  Null values mean "not measured".
     baseline : str
@@ -390,7 +390,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     Parameters
     ----------
     data : Evaluation or table
-        An :class:`~pairedframe.evaluate.Evaluation` or a per-query table ``system, qid, measure,
+        An :class:`~pairedframe.evaluation.Evaluation` or a per-query table ``system, qid, measure,
         value`` (polars, pandas, arrow, DuckDB relation).  Other columns (e.g. ``dataset``,
         ``cluster``) are keys: they are carried through and define separate comparisons.
     baseline : str

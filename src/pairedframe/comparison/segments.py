@@ -2,7 +2,7 @@
 
 A *segment table* (``qid, segment_set, segment``) assigns queries to segments; a query may sit in
 several segment sets (e.g. ``"length"`` and ``"num_rel"``) and a segment set may have many segments.
-:func:`compare_segments` pairs every system with the baseline (as :func:`pairedframe.compare.compare`)
+:func:`compare_segments` pairs every system with the baseline (as :func:`pairedframe.compare`)
 and analyses the deltas of every (system, keys, measure, segment set, segment) -- a *unit* -- at once:
 the deltas of all units are laid end to end in one array and every statistic is a segmented
 reduction (``np.add.reduceat`` on unit offsets).  Python loops run only over blocks of units (a
@@ -60,13 +60,14 @@ from typing import Any, Literal
 
 import numpy as np
 import polars as pl
+from scipy.special import stdtr, stdtrit
 
-from pairedframe.compare._validate import check_resampling_options, resolve_interval
-from pairedframe.compare.paired import _pair
+from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison.paired import _pair
 from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.multiple import benjamini_hochberg, holm
-from pairedframe.stats.power import MIN_QUERIES, _t_ppf, _t_sf
+from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.resample import keyed_seed_sequence
 
@@ -294,7 +295,7 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
 
 @functools.lru_cache(maxsize=4096)
 def _t_quantile(q: float, df: int) -> float:
-    return _t_ppf(q, df)
+    return float(stdtrit(df, q))
 
 
 def _t_stats(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constant: np.ndarray, alternative: str,
@@ -318,11 +319,11 @@ def _t_stats(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constant: np.ndarr
             else:
                 p[i] = 0.0 if (mean[i] > 0) == (alternative == "greater") else 1.0
         elif alternative == "two-sided":
-            p[i] = min(1.0, 2.0 * _t_sf(abs(ti), df))
+            p[i] = min(1.0, 2.0 * float(stdtr(df, -(abs(ti)))))
         elif alternative == "greater":
-            p[i] = _t_sf(ti, df)
+            p[i] = float(stdtr(df, -(ti)))
         else:
-            p[i] = _t_sf(-ti, df)
+            p[i] = float(stdtr(df, -(-ti)))
         q[i] = _t_quantile(tail_q, df)
     half = q * se
     low = mean - half

@@ -1,6 +1,6 @@
 """Paired comparisons on per-query frames (the frame layer over :mod:`pairedframe.stats`)."""
 
-from pairedframe.compare.paired import (
+from pairedframe.comparison.paired import (
     PVALUE_TIE_RULE,
     QUERY_SET_POLICY,
     VERDICTS,

@@ -2,7 +2,7 @@
 
 Queries that share a topic, a clip (five captions), or an original query (its intents) are not
 independent.  :func:`compare_clustered` pairs per-query values exactly as
-:func:`pairedframe.compare.compare` does (``delta = b - a`` over the queries measured for both
+:func:`pairedframe.compare` does (``delta = b - a`` over the queries measured for both
 systems) and then resamples whole *clusters*:
 
 - the interval is the cluster bootstrap percentile interval of the mean delta (draw ``G`` clusters
@@ -26,7 +26,7 @@ cluster), so relabelling clusters or reordering rows changes nothing, bit for bi
 - ``default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))`` for sign flips,
 
 with ``key = ("cluster", query_set_key(qids), partition_key)``, except that when every cluster holds
-one query the key is ``query_set_key(qids)`` -- the key :func:`~pairedframe.compare.compare` uses --
+one query the key is ``query_set_key(qids)`` -- the key :func:`~pairedframe.compare` uses --
 so that with singleton clusters the results equal the plain comparison (see :func:`cluster_streams`).
 A comparison's resamples therefore depend only on the seed, its query set and its clusters, never
 on what else is in the call.
@@ -43,7 +43,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.compare.paired import BASE_COLUMNS, _as_frame, _pair, _verdict
+from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair, _verdict
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot, _cluster_flip
 from pairedframe.stats.equivalence import minimum_detectable_difference, tost
@@ -111,7 +111,7 @@ def cluster_streams(seed: int, qids: Sequence[Any], clusters: Sequence[Any]
     -------
     (numpy.random.Generator, numpy.random.Generator)
         Keyed by the seed, the query set and the partition into clusters (module docstring).  With
-        singleton clusters these are exactly :func:`pairedframe.compare.resample_generators`.
+        singleton clusters these are exactly :func:`pairedframe.comparison.resample_generators`.
     """
     qids = [str(q) for q in qids]
     _, members = cluster_layout(qids, clusters)
@@ -230,7 +230,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     ----------
     data : Evaluation or table
         Per-query ``system, qid, measure, value`` (polars, pandas, arrow, DuckDB relation, or an
-        :class:`~pairedframe.evaluate.Evaluation`), optionally with a ``cluster`` column and other
+        :class:`~pairedframe.evaluation.Evaluation`), optionally with a ``cluster`` column and other
         key columns (e.g. ``dataset``), which are carried through and define separate comparisons.
     baseline : str
         System ``a`` (exact name); deltas are ``b - a``.
@@ -239,7 +239,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         column of ``data``; a ``{qid: cluster}`` mapping or a ``qid, cluster[, dataset...]`` table
         (see :func:`attach_clusters`).  Every paired query needs exactly one cluster.
     systems, measures
-        As :func:`pairedframe.compare.compare`.
+        As :func:`pairedframe.compare`.
     n_resamples : int, default 10_000
         Cluster bootstrap resamples and Monte-Carlo sign patterns (``>= 2``); the sign-flip test is
         exact (all ``2**G`` patterns) when ``2**G <= n_resamples``.
@@ -254,13 +254,13 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     power : float in (0, 1), default 0.8
         For the minimum detectable difference.
     family_by, chunk_size, verdict_on, progress
-        As :func:`pairedframe.compare.compare`.
+        As :func:`pairedframe.compare`.
 
     Returns
     -------
     polars.DataFrame
         One row per (system, keys, measure), in the given system and measure order, with the columns
-        of :func:`~pairedframe.compare.compare` where they apply -- ``system, <keys>, measure, baseline,
+        of :func:`~pairedframe.compare` where they apply -- ``system, <keys>, measure, baseline,
         n_queries, n_clusters, baseline_mean, system_mean, delta, ci_low, ci_high, se, pvalue,
         pvalue_holm, pvalue_bh, wins, losses, ties, mde, verdict`` -- then ``mcnemar_pvalue,
         mcnemar_b, mcnemar_c`` (exact McNemar on the paired values when both are 0/1, a reference that
@@ -293,7 +293,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     Davison & Hinkley (1997), *Bootstrap Methods and their Application*, sec. 3.8; Cameron, Gelbach &
     Miller (2008), Rev. Econ. Stat. 90(3); Schuirmann (1987); McNemar (1947); Holm (1979).
     """
-    from pairedframe.compare.paired import _check_options
+    from pairedframe.comparison.paired import _check_options
 
     opt = _check_options(n_resamples, confidence_level, alternative, "randomization", "percentile", seed,
                          chunk_size, power)

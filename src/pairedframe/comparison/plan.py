@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pairedframe.compare.clustered import CLUSTER_POLICY, compare_clustered
-from pairedframe.compare.endpoints import parse_hit_measure
+from pairedframe.comparison.clustered import CLUSTER_POLICY, compare_clustered
+from pairedframe.io.endpoints import parse_hit_measure
 from pairedframe.errors import PlanError, SmallSampleWarning
 from pairedframe.stats.multiple import holm
 

@@ -32,7 +32,7 @@ import polars as pl
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
 
-__all__ = ["ppi_compare", "ppi_compare_segments", "evaluate_judgment_sets"]
+__all__ = ["ppi_compare", "ppi_compare_segments"]
 
 
 def _as_values(obj: Any, name: str) -> dict[str, float]:
@@ -143,44 +143,6 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     return _ppi_from_deltas(gold, proxy, lam, alpha, alternative, ddof, warn=True)
 
 
-def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any = "official",
-                           **kwargs: Any) -> pl.DataFrame:
-    """Evaluate runs under several qrels (e.g. proxy and gold), one per-query table with a key column.
-
-    Parameters
-    ----------
-    run : path, list of paths, table or dict
-        As :func:`pairedframe.evaluate`.
-    judgments : mapping name -> qrels
-        e.g. ``{"proxy": "llm_qrels.txt", "gold": "nist_qrels.txt"}``.
-    measures : str or sequence
-        As :func:`pairedframe.evaluate`.
-    **kwargs
-        Passed to :func:`pairedframe.evaluate` (``complete``, ``rel_level``, ``depth``, ...).
-
-    Returns
-    -------
-    polars.DataFrame
-        ``system, judgments, qid, measure, value``: one row per (system, judgment set, evaluated query,
-        measure).  ``judgments`` holds the mapping's keys.  The ``judgments`` column is a key for
-        :func:`pairedframe.compare.compare` too (each judgment set is compared separately).
-
-    Examples
-    --------
-    >>> pq = evaluate_judgment_sets(runs, {"proxy": llm, "gold": nist}, "nDCG@10")  # doctest: +SKIP
-    """
-    from pairedframe.evaluate import evaluate
-
-    if not isinstance(judgments, Mapping) or not judgments:
-        raise TypeError("`judgments` must be a non-empty mapping name -> qrels")
-    parts = []
-    for name, qrels in judgments.items():
-        ev = evaluate(run, qrels, measures, **kwargs)
-        parts.append(ev.per_query.select("system", pl.lit(str(name)).alias("judgments"), "qid", "measure",
-                                         "value"))
-    return pl.concat(parts)
-
-
 def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Sequence[str] | str | None = None,
                          measures: Sequence[str] | str | None = None, segments: Any = None,
                          proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
@@ -191,7 +153,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     Parameters
     ----------
     per_query : polars.DataFrame
-        ``system, judgments, qid, measure, value`` (e.g. from :func:`evaluate_judgment_sets`).
+        ``system, judgments, qid, measure, value`` (e.g. from :func:`pairedframe.evaluate_judgment_sets`).
     baseline : str
         System A.
     systems, measures : str or sequence, optional
@@ -239,7 +201,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     if segments is None:
         seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
     else:
-        from pairedframe.compare.segments import _as_segments
+        from pairedframe.comparison.segments import _as_segments
         seg = _as_segments(segments)
     rows = []
     n_small = 0

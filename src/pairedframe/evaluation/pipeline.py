@@ -6,7 +6,6 @@ import os
 from collections import deque
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import polars as pl
@@ -14,93 +13,11 @@ import polars as pl
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
+from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_qrels, as_run
 from pairedframe.io.stream import NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
-
-TIE_RULE = "score descending, then docno descending (byte order), as trec_eval; rank column ignored"
-
-
-@dataclass(frozen=True)
-class EvaluationSettings:
-    """Everything needed to reproduce an evaluation."""
-
-    rel_level: int
-    complete: bool
-    depth: int | None
-    score_precision: str
-    engine: str
-    tie_rule: str = TIE_RULE
-
-    @property
-    def query_set(self) -> str:
-        if self.complete:
-            return "all judged queries; not retrieved = 0 (trec_eval -c)"
-        return "queries both retrieved and judged (trec_eval default)"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"rel_level": self.rel_level, "complete": self.complete, "depth": self.depth,
-                "score_precision": self.score_precision, "engine": self.engine,
-                "tie_rule": self.tie_rule, "query_set": self.query_set,
-                "gain": "linear (grade) unless a measure says gain=exp"}
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """Result of :func:`evaluate`.
-
-    Attributes
-    ----------
-    per_query : polars.DataFrame
-        ``system, qid, measure, value``: one row per (system, evaluated query, measure), sorted by
-        system, qid and the order of ``measures``.
-    measures : tuple of Measure
-        The measures, resolved against the relevance level (their ``name`` is the ``measure`` column).
-    settings : EvaluationSettings
-        Tie rule, score precision, relevance level, query-set policy, depth, engine.
-    excluded : polars.DataFrame
-        ``system, qid, reason``: queries left out of the evaluation and why.
-    run_tags : dict
-        system -> the tag column of its run file (trec_eval's ``runid``), when read from files.
-    """
-
-    per_query: pl.DataFrame
-    measures: tuple[Measure, ...]
-    settings: EvaluationSettings
-    excluded: pl.DataFrame = field(repr=False)
-    run_tags: dict[str, str] = field(default_factory=dict, repr=False)
-
-    @property
-    def systems(self) -> list[str]:
-        """System names in the order of ``per_query``."""
-        return self.per_query["system"].unique(maintain_order=True).to_list()
-
-    def summary(self) -> pl.DataFrame:
-        """One row per (system, measure), as trec_eval's ``all`` rows.
-
-        Returns
-        -------
-        polars.DataFrame
-            ``system, measure, value, n_queries``: the mean over evaluated queries, or the sum for
-            counts (num_q, num_ret, num_rel, num_rel_ret).
-        """
-        how = {m.name: m.spec.aggregate for m in self.measures}
-        order = {m.name: i for i, m in enumerate(self.measures)}
-        agg = self.per_query.group_by("system", "measure", maintain_order=True).agg(
-            pl.col("value").mean().alias("mean"), pl.col("value").sum().alias("sum"),
-            pl.len().alias("n_queries"))
-        return (agg.with_columns(
-                    pl.when(pl.col("measure").replace_strict(how, return_dtype=pl.String) == "sum")
-                    .then(pl.col("sum")).otherwise(pl.col("mean")).alias("value"),
-                    pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_order"))
-                .sort("system", "_order").select("system", "measure", "value", pl.col("n_queries").cast(pl.Int64)))
-
-    def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None, runid: bool = True) -> str:
-        """trec_eval's text output (``trec_eval -q`` when ``per_query``); see :func:`pairedframe.report.trec.format_trec`."""
-        from pairedframe.report.trec import format_trec
-
-        return format_trec(self, per_query=per_query, runids=runids, runid=runid)
 
 
 def _retrieved_pairs(run: pl.DataFrame) -> pl.DataFrame:
