@@ -9,7 +9,7 @@ one parameterised instance (``nDCG@10``, ``AP(rel=2)@100``) whose canonical name
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import polars as pl
