@@ -1,7 +1,7 @@
 -- AP and AP@k (trec_eval m_map.c, m_map_cut.c): sum of precision at each relevant rank <= $k,
 -- divided by all relevant documents of the query (num_rel). 0 when num_rel = 0.
 WITH hits AS (
-    SELECT system, qid, sum(rel_cum / rank ORDER BY rank) AS sum_prec
+    SELECT system, qid, pf_seqsum(rel_cum / rank, rank) AS sum_prec
     FROM pf_ranked
     WHERE is_rel AND ($k IS NULL OR rank <= $k)
     GROUP BY system, qid

@@ -3,9 +3,9 @@
 -- N = num_nonrel (0 <= grade < level). Unjudged documents and negative grades are skipped.
 WITH terms AS (
     SELECT system, qid,
-           sum(CASE WHEN nonrel_cum > 0
-                    THEN 1.0 - least(nonrel_cum, num_rel) / least(num_nonrel, num_rel)
-                    ELSE 1.0 END ORDER BY rank) AS total
+           pf_seqsum(CASE WHEN nonrel_cum > 0
+                          THEN 1.0 - least(nonrel_cum, num_rel) / least(num_nonrel, num_rel)
+                          ELSE 1.0 END, rank) AS total
     FROM pf_ranked WHERE is_rel GROUP BY system, qid
 )
 SELECT q.system, q.qid,

@@ -5,12 +5,13 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import ordered_sum, per_query, ratio, within_cutoff
-from pairedframe.measures.base import Measure, PolarsContext, family
-from pairedframe.measures.ndcg import TREC_CUTOFFS
+from pairedframe.measures._trec import TREC_CUTOFFS
+from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
-@family(key="AP", aliases=("map",), trec_name="map", trec_cut_name="map_cut", sql_file="ap.sql",
-        cutoff="optional", trec_order=40, empty_value="0", default_cutoffs=TREC_CUTOFFS, trec_cut_order=120)
+@family(key="AP", aliases=("map",), trec=(TrecForm("map", "single", 50),
+                                          TrecForm("map_cut", "long_cutoffs", 270, TREC_CUTOFFS)),
+        sql_file="ap.sql", cutoff="optional", empty_value="0")
 def ap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Average precision: ``AP@k = (1/R) * sum_{r <= k, doc r relevant} P@r``.
 

@@ -1,0 +1,198 @@
+"""Scalar references of the trec_eval 10 measures beyond the classic ones, and of ir_measures'
+extras, written as literal loops over trec_eval's ``results_rel_list`` (form_res_rels.c): the grade
+of the document at each rank, -1 (RELVALUE_NONPOOL) for a document not in the qrels and -2
+(RELVALUE_UNJUDGED) for a negative grade. Each follows the m_*.c file its docstring names.
+
+Where pairedframe deliberately departs from trec_eval (an empty ranking, which trec_eval never
+sees; trec_eval's 0/0), the reference states pairedframe's rule.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pairedframe.measures import Measure
+from pairedframe.measures.gains import gain_of
+from tests.reference.trec_reference import Qrels, Ranking, reference
+
+NONPOOL, UNJUDGED = -1, -2
+MIN_GEO_MEAN = 0.00001
+INFAP_EPSILON = 0.00001
+
+
+@dataclass
+class ResRels:
+    """trec_eval's RES_RELS for one query (form_res_rels.c)."""
+
+    rel_list: list[int]
+    num_rel: int
+    num_rel_ret: int
+    rel_levels: list[int]  # judged documents per grade 0..max
+
+    @property
+    def num_ret(self) -> int:
+        return len(self.rel_list)
+
+    @property
+    def num_rel_levels(self) -> int:
+        return len(self.rel_levels)
+
+
+def res_rels(ranking: Ranking, qrels: Qrels, level: int) -> ResRels:
+    """``ranking`` is already in trec_eval order and cut (see evaluate_reference)."""
+    rel_list = []
+    for docno, _ in ranking:
+        grade = qrels.get(docno)
+        rel_list.append(NONPOOL if grade is None else UNJUDGED if grade < 0 else grade)
+    judged = [g for g in qrels.values() if g >= 0]
+    levels = [0] * ((max(judged) + 1) if judged else 0)
+    for g in judged:
+        levels[g] += 1
+    return ResRels(rel_list, sum(1 for g in judged if g >= level),
+                   sum(1 for g in rel_list if g >= level), levels)
+
+
+def _level(measure: Measure) -> int:
+    return 1 if measure.rel is None else measure.rel
+
+
+# --- gains (gain_init.c) ------------------------------------------------------------------------
+
+@dataclass
+class Gains:
+    rel_gains: list[tuple[int, float, int]]  # (level, gain, num_at_level), sorted by increasing gain
+
+    def get(self, rel: int) -> float:
+        for level, gain, _ in self.rel_gains:
+            if level == rel:
+                return gain
+        return 0.0
+
+
+def setup_gains(measure: Measure, rr: ResRels) -> Gains:
+    pairs = dict(measure.gains or ())
+    if measure.gain == "exp":
+        pairs.update({level: 2.0 ** level - 1.0 for level in range(rr.num_rel_levels)})
+    gains = [(level, gain, 0) for level, gain in pairs.items()]
+    for i in range(rr.num_rel_levels):
+        found = [j for j, (level, _, _) in enumerate(gains) if level == i]
+        if found:
+            level, gain, _ = gains[found[0]]
+            gains[found[0]] = (level, gain, rr.rel_levels[i])
+        else:
+            gains.append((i, gain_of("", i), rr.rel_levels[i]))
+    return Gains(sorted(gains, key=lambda t: t[1]))
+
+
+def ideal_walk(gains: Gains):
+    """Yields the ideal gain at positions 0, 1, 2, ... (trec_eval's cur_level walk), then 0 forever."""
+    levels = gains.rel_gains
+    cur = len(levels) - 1
+    at = 0
+    while True:
+        at += 1
+        while cur >= 0 and at > levels[cur][2]:
+            at = 1
+            cur -= 1
+        yield levels[cur][1] if cur >= 0 else 0.0
+
+
+"""Scalar references of the trec_eval 10 measures beyond the classic ones, and of ir_measures'
+extras, written as literal loops over trec_eval's ``results_rel_list`` (form_res_rels.c): the grade
+of the document at each rank, -1 (RELVALUE_NONPOOL) for a document not in the qrels and -2
+(RELVALUE_UNJUDGED) for a negative grade. Each follows the m_*.c file its docstring names.
+
+Where pairedframe deliberately departs from trec_eval (an empty ranking, which trec_eval never
+sees; trec_eval's 0/0), the reference states pairedframe's rule.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pairedframe.measures import Measure
+from pairedframe.measures.gains import gain_of
+from tests.reference.trec_reference import Qrels, Ranking, reference
+
+NONPOOL, UNJUDGED = -1, -2
+MIN_GEO_MEAN = 0.00001
+INFAP_EPSILON = 0.00001
+
+
+@dataclass
+class ResRels:
+    """trec_eval's RES_RELS for one query (form_res_rels.c)."""
+
+    rel_list: list[int]
+    num_rel: int
+    num_rel_ret: int
+    rel_levels: list[int]  # judged documents per grade 0..max
+
+    @property
+    def num_ret(self) -> int:
+        return len(self.rel_list)
+
+    @property
+    def num_rel_levels(self) -> int:
+        return len(self.rel_levels)
+
+
+def res_rels(ranking: Ranking, qrels: Qrels, level: int) -> ResRels:
+    """``ranking`` is already in trec_eval order and cut (see evaluate_reference)."""
+    rel_list = []
+    for docno, _ in ranking:
+        grade = qrels.get(docno)
+        rel_list.append(NONPOOL if grade is None else UNJUDGED if grade < 0 else grade)
+    judged = [g for g in qrels.values() if g >= 0]
+    levels = [0] * ((max(judged) + 1) if judged else 0)
+    for g in judged:
+        levels[g] += 1
+    return ResRels(rel_list, sum(1 for g in judged if g >= level),
+                   sum(1 for g in rel_list if g >= level), levels)
+
+
+def _level(measure: Measure) -> int:
+    return 1 if measure.rel is None else measure.rel
+
+
+# --- gains (gain_init.c) ------------------------------------------------------------------------
+
+@dataclass
+class Gains:
+    rel_gains: list[tuple[int, float, int]]  # (level, gain, num_at_level), sorted by increasing gain
+
+    def get(self, rel: int) -> float:
+        for level, gain, _ in self.rel_gains:
+            if level == rel:
+                return gain
+        return 0.0
+
+
+def setup_gains(measure: Measure, rr: ResRels) -> Gains:
+    pairs = dict(measure.gains or ())
+    if measure.gain == "exp":
+        pairs.update({level: 2.0 ** level - 1.0 for level in range(rr.num_rel_levels)})
+    gains = [(level, gain, 0) for level, gain in pairs.items()]
+    for i in range(rr.num_rel_levels):
+        found = [j for j, (level, _, _) in enumerate(gains) if level == i]
+        if found:
+            level, gain, _ = gains[found[0]]
+            gains[found[0]] = (level, gain, rr.rel_levels[i])
+        else:
+            gains.append((i, gain_of("", i), rr.rel_levels[i]))
+    return Gains(sorted(gains, key=lambda t: t[1]))
+
+
+def ideal_walk(gains: Gains):
+    """Yields the ideal gain at positions 0, 1, 2, ... (trec_eval's cur_level walk), then 0 forever."""
+    levels = gains.rel_gains
+    cur = len(levels) - 1
+    at = 0
+    while True:
+        at += 1
+        while cur >= 0 and at > levels[cur][2]:
+            at = 1
+            cur -= 1
+        yield levels[cur][1] if cur >= 0 else 0.0
