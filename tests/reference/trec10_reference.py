@@ -196,3 +196,42 @@ def ideal_walk(gains: Gains):
             at = 1
             cur -= 1
         yield levels[cur][1] if cur >= 0 else 0.0
+
+
+# --- families -----------------------------------------------------------------------------------
+
+def _ap(rr: ResRels, level: int) -> float:
+    rel_so_far, total = 0, 0.0
+    for i, rel in enumerate(rr.rel_list):
+        if rel >= level:
+            rel_so_far += 1
+            total += rel_so_far / (i + 1)
+    return total / rr.num_rel if rel_so_far else 0.0
+
+
+@reference("GMAP")
+def gm_map(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_gm_map.c: per query max(AP, MIN_GEO_MEAN) (trec_eval stores its log)."""
+    level = _level(measure)
+    return max(_ap(res_rels(ranking, qrels, level), level), MIN_GEO_MEAN)
+
+
+@reference("GMBpref")
+def gm_bpref(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_gm_bpref.c."""
+    level = _level(measure)
+    rr = res_rels(ranking, qrels, level)
+    num_nonrel = sum(rr.rel_levels[:level])
+    nonrel_so_far, bpref = 0, 0.0
+    for rel in rr.rel_list:
+        if rel < 0:
+            continue
+        if rel < level:
+            nonrel_so_far += 1
+        elif nonrel_so_far > 0:
+            bpref += 1.0 - min(nonrel_so_far, rr.num_rel) / min(num_nonrel, rr.num_rel)
+        else:
+            bpref += 1.0
+    if rr.num_rel:
+        bpref /= rr.num_rel
+    return max(bpref, MIN_GEO_MEAN)
