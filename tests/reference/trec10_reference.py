@@ -235,3 +235,52 @@ def gm_bpref(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
     if rr.num_rel:
         bpref /= rr.num_rel
     return max(bpref, MIN_GEO_MEAN)
+
+
+def _lround(x: float) -> int:
+    return int(math.floor(x)) + (1 if x - math.floor(x) >= 0.5 else 0)
+
+
+def _iprec(rr: ResRels, level: int, recalls: list[float]) -> list[float]:
+    """m_iprec_at_recall.c (trec_eval 10: lround of recall * num_rel); 0 for an empty ranking."""
+    values = [0.0] * len(recalls)
+    if rr.num_ret == 0:
+        return values
+    order = sorted(range(len(recalls)), key=lambda i: recalls[i])
+    cutoffs = [_lround(recalls[i] * rr.num_rel) for i in order]
+    current = len(cutoffs) - 1
+    while current >= 0 and cutoffs[current] > rr.num_rel_ret:
+        current -= 1
+    int_precis = rr.num_rel_ret / rr.num_ret
+    rel_so_far = rr.num_rel_ret
+    i = rr.num_ret
+    while i > 0 and rel_so_far > 0:
+        int_precis = max(int_precis, rel_so_far / i)
+        if rr.rel_list[i - 1] >= level:
+            while current >= 0 and rel_so_far == cutoffs[current]:
+                values[order[current]] = int_precis
+                current -= 1
+            rel_so_far -= 1
+        i -= 1
+    while current >= 0:
+        values[order[current]] = int_precis
+        current -= 1
+    return values
+
+
+@reference("IPrec")
+def iprec(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    level = _level(measure)
+    return _iprec(res_rels(ranking, qrels, level), level, [measure.param("recall")])[0]
+
+
+@reference("IPrecAvg")
+def iprec_avg(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_11pt_avg.c: the interpolated precisions added from the highest level down."""
+    level = _level(measure)
+    levels = list(measure.param("levels"))
+    values = _iprec(res_rels(ranking, qrels, level), level, levels)
+    total = 0.0
+    for v in [v for _, v in sorted(zip(levels, values), key=lambda t: t[0], reverse=True)]:
+        total += v
+    return total / len(levels)

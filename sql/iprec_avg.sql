@@ -1,0 +1,22 @@
+-- Interpolated precision averaged over the recall levels listed in pf_lists under $levels
+-- (trec_eval 10 m_11pt_avg.c): IPrec at each level as in iprec.sql, added from the highest level
+-- down (trec_eval's loop order), divided by the number of levels.
+WITH levels AS (
+    SELECT pos, value AS recall FROM pf_lists WHERE list_key = $levels
+),
+cut AS (
+    SELECT system, qid, pos, recall, floor(x) + CASE WHEN x - floor(x) >= 0.5 THEN 1 ELSE 0 END AS c
+    FROM (SELECT q.system, q.qid, l.pos, l.recall, l.recall * q.num_rel AS x
+          FROM pf_queries q CROSS JOIN levels l) AS t
+),
+best AS (
+    SELECT c.system, c.qid, c.pos, c.recall, max(CAST(r.rel_cum AS DOUBLE) / r.rank) AS iprec
+    FROM cut c JOIN pf_ranked r ON r.system = c.system AND r.qid = c.qid
+    WHERE r.is_rel AND r.rel_cum >= greatest(c.c, 1)
+    GROUP BY c.system, c.qid, c.pos, c.recall
+),
+total AS (
+    SELECT system, qid, pf_seqsum(iprec, -recall) AS total FROM best GROUP BY system, qid
+)
+SELECT q.system, q.qid, coalesce(t.total, 0) / (SELECT count(*) FROM levels) AS value
+FROM pf_queries q LEFT JOIN total t ON q.system = t.system AND q.qid = t.qid
