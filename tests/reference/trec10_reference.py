@@ -284,3 +284,30 @@ def iprec_avg(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
     for v in [v for _, v in sorted(zip(levels, values), key=lambda t: t[0], reverse=True)]:
         total += v
     return total / len(levels)
+
+
+@reference("infAP")
+def infap(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_infap.c."""
+    level = _level(measure)
+    rr = res_rels(ranking, qrels, level)
+    nonrel_so_far = rel_so_far = pool_unjudged_so_far = 0
+    inf_ap = 0.0
+    for j, rel in enumerate(rr.rel_list):
+        if rel == NONPOOL:
+            continue
+        if rel == UNJUDGED:
+            pool_unjudged_so_far += 1
+            continue
+        if rel < level:
+            nonrel_so_far += 1
+            continue
+        rel_so_far += 1
+        if j == 0:
+            inf_ap += 1.0
+        else:
+            fj = float(j)
+            inf_ap += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                (rel_so_far - 1 + nonrel_so_far + pool_unjudged_so_far) / fj) * (
+                (rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON))
+    return inf_ap / rr.num_rel if rr.num_rel else inf_ap
