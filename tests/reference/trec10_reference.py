@@ -311,3 +311,16 @@ def infap(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
                 (rel_so_far - 1 + nonrel_so_far + pool_unjudged_so_far) / fj) * (
                 (rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON))
     return inf_ap / rr.num_rel if rr.num_rel else inf_ap
+
+
+@reference("RprecMult")
+def rprec_mult(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_Rprec_mult.c."""
+    level = _level(measure)
+    rr = res_rels(ranking, qrels, level)
+    cutoff = int(measure.param("mult") * rr.num_rel + 0.9)
+    if cutoff == 0:
+        return 0.0
+    if cutoff > rr.num_ret:
+        return rr.num_rel_ret / cutoff
+    return sum(1 for rel in rr.rel_list[:cutoff] if rel >= level) / cutoff
