@@ -324,3 +324,13 @@ def rprec_mult(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
     if cutoff > rr.num_ret:
         return rr.num_rel_ret / cutoff
     return sum(1 for rel in rr.rel_list[:cutoff] if rel >= level) / cutoff
+
+
+@reference("Utility")
+def utility(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_utility.c (an empty ranking retrieves nothing: a = b = 0)."""
+    rr = res_rels(ranking, qrels, _level(measure))
+    p = measure.param("weights")
+    n = measure.param("collection_size")
+    return (p[0] * rr.num_rel_ret + p[1] * (rr.num_ret - rr.num_rel_ret) + p[2] * (rr.num_rel - rr.num_rel_ret)
+            + p[3] * (n + rr.num_rel_ret - rr.num_ret - rr.num_rel))
