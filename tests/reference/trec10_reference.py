@@ -334,3 +334,141 @@ def utility(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
     n = measure.param("collection_size")
     return (p[0] * rr.num_rel_ret + p[1] * (rr.num_ret - rr.num_rel_ret) + p[2] * (rr.num_rel - rr.num_rel_ret)
             + p[3] * (n + rr.num_rel_ret - rr.num_ret - rr.num_rel))
+
+
+@reference("BinG")
+def bin_g(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_binG.c."""
+    level = _level(measure)
+    rr = res_rels(ranking, qrels, level)
+    rel_so_far, total = 0, 0.0
+    for i, rel in enumerate(rr.rel_list):
+        if rel >= level:
+            rel_so_far += 1
+            total += 1.0 / math.log2(3 + i - rel_so_far)
+    return total / rr.num_rel if rel_so_far else 0.0
+
+
+@reference("G")
+def g(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_G.c."""
+    rr = res_rels(ranking, qrels, 1)
+    gains = setup_gains(measure, rr)
+    ideal = ideal_walk(gains)
+    results_g = sum_results = sum_ideal = sum_cost = 0.0
+    ideal_gain = gains.rel_gains[-1][1] if gains.rel_gains else 0.0
+    i = 0
+    while i < rr.num_ret and ideal_gain > 0.0:
+        results_gain = gains.get(rr.rel_list[i])
+        sum_results += results_gain
+        ideal_gain = next(ideal)
+        if ideal_gain > 0.0:
+            sum_ideal += ideal_gain
+        sum_cost += ideal_gain if ideal_gain >= 1.0 else 1.0
+        if results_gain != 0:
+            results_g += results_gain / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    while i < rr.num_ret:
+        results_gain = gains.get(rr.rel_list[i])
+        sum_results += results_gain
+        sum_cost += 1.0
+        if results_gain != 0:
+            results_g += results_gain / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    while ideal_gain > 0.0:
+        ideal_gain = next(ideal)
+        if ideal_gain > 0.0:
+            sum_ideal += ideal_gain
+    return results_g / sum_ideal if sum_ideal > 0.0 else 0.0
+
+
+def _dcg_walk(measure: Measure, rr: ResRels):
+    """(gains, results_gain per rank) for the ndcg family."""
+    gains = setup_gains(measure, rr)
+    return gains, [gains.get(rel) for rel in rr.rel_list]
+
+
+@reference("nDCGRel")
+def ndcg_rel(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_ndcg_rel.c (0 when no ideal gain is positive; trec_eval's sum is then NaN and fails > 0)."""
+    rr = res_rels(ranking, qrels, 1)
+    gains, results = _dcg_walk(measure, rr)
+    ideal = ideal_walk(gains)
+    results_dcg = ideal_dcg = total = 0.0
+    num_rel = num_rel_ret = 0
+    ideal_gain = gains.rel_gains[-1][1] if gains.rel_gains else 0.0
+    i = 0
+    while i < rr.num_ret and ideal_gain > 0.0:
+        if results[i] != 0:
+            results_dcg += results[i] / math.log2(i + 2)
+        ideal_gain = next(ideal)
+        if ideal_gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        if results[i] > 0:
+            total += results_dcg / ideal_dcg
+            num_rel_ret += 1
+        i += 1
+    while i < rr.num_ret:
+        if results[i] != 0:
+            results_dcg += results[i] / math.log2(i + 2)
+        if results[i] > 0:
+            total += results_dcg / ideal_dcg
+            num_rel_ret += 1
+        i += 1
+    while ideal_gain > 0.0:
+        ideal_gain = next(ideal)
+        if ideal_gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    if ideal_dcg == 0.0:
+        return 0.0
+    total += float(num_rel - num_rel_ret) * results_dcg / ideal_dcg
+    return total / num_rel if total > 0.0 else 0.0
+
+
+@reference("RnDCG")
+def rndcg(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_Rndcg.c (0 instead of trec_eval's 0/0 when no ideal gain is positive)."""
+    rr = res_rels(ranking, qrels, _level(measure))
+    if rr.num_rel == 0:
+        return 0.0
+    gains, results = _dcg_walk(measure, rr)
+    ideal = ideal_walk(gains)
+    results_dcg = ideal_dcg = total = 0.0
+    changes = 0
+    ideal_gain = gains.rel_gains[-1][1] if gains.rel_gains else 0.0
+    old = ideal_gain
+    i = 0
+    while i < rr.num_ret and ideal_gain > 0.0:
+        ideal_gain = next(ideal)
+        if old != ideal_gain:
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+            old = ideal_gain
+        if results[i] != 0:
+            results_dcg += results[i] / math.log2(i + 2)
+        if ideal_gain > 0.0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    if i < rr.num_ret:
+        while i < rr.num_ret:
+            if results[i] != 0:
+                results_dcg += results[i] / math.log2(i + 2)
+            i += 1
+        if ideal_dcg > 0.0:
+            total += results_dcg / ideal_dcg
+            changes += 1
+    while ideal_gain > 0.0:
+        ideal_gain = next(ideal)
+        if old != ideal_gain:
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+            old = ideal_gain
+        if ideal_gain > 0.0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    return total / changes if changes else 0.0

@@ -1,0 +1,53 @@
+-- ndcg_rel (trec_eval m_ndcg_rel.c) under the gain map $gain_map: L = documents with a positive
+-- ideal gain. Each retrieved document with a positive gain at rank r adds DCG(r) / IDCG(min(r, L));
+-- the L - found relevant documents not retrieved add DCG(end) / IDCG(L) each; divided by L.
+-- DCG and IDCG are added in rank order (prefix sums through pf_seqsum).
+WITH ideal AS (
+    SELECT qid, irank, gain FROM pf_ideal WHERE gain_map = $gain_map
+),
+lens AS (
+    SELECT qid, count(*) AS ideal_len FROM ideal GROUP BY qid
+),
+scored AS (
+    SELECT r.system, r.qid, r.rank, g.gain
+    FROM pf_ranked r JOIN pf_gains g ON g.gain_map = $gain_map AND g.rel = r.rel
+    WHERE g.gain <> 0
+),
+dcg AS (
+    SELECT a.system, a.qid, a.rank, a.gain, pf_seqsum(b.gain / log2(b.rank + 1), b.rank) AS dcg
+    FROM scored a JOIN scored b ON a.system = b.system AND a.qid = b.qid AND b.rank <= a.rank
+    GROUP BY a.system, a.qid, a.rank, a.gain
+),
+ends AS (
+    SELECT system, qid, count(CASE WHEN gain > 0 THEN 1 END) AS found,
+           max(CASE WHEN rank = last_rank THEN dcg END) AS dcg_end
+    FROM (SELECT d.*, max(rank) OVER (PARTITION BY system, qid) AS last_rank FROM dcg d) AS t
+    GROUP BY system, qid
+),
+points AS (
+    SELECT DISTINCT l.qid, least(d.rank, l.ideal_len) AS e
+    FROM dcg d JOIN lens l ON l.qid = d.qid WHERE d.gain > 0
+    UNION
+    SELECT qid, ideal_len AS e FROM lens
+),
+idcg AS (
+    SELECT p.qid, p.e, pf_seqsum(i.gain / log2(i.irank + 1), i.irank) AS idcg
+    FROM points p JOIN ideal i ON i.qid = p.qid AND i.irank <= p.e
+    GROUP BY p.qid, p.e
+),
+found AS (
+    SELECT d.system, d.qid, pf_seqsum(d.dcg / i.idcg, d.rank) AS at_found
+    FROM dcg d JOIN lens l ON l.qid = d.qid JOIN idcg i ON i.qid = d.qid AND i.e = least(d.rank, l.ideal_len)
+    WHERE d.gain > 0
+    GROUP BY d.system, d.qid
+),
+total AS (
+    SELECT q.system, q.qid, l.ideal_len,
+           coalesce(f.at_found, 0) + CAST(l.ideal_len - coalesce(e.found, 0) AS DOUBLE) * coalesce(e.dcg_end, 0)
+           / i.idcg AS total
+    FROM pf_queries q JOIN lens l ON l.qid = q.qid JOIN idcg i ON i.qid = q.qid AND i.e = l.ideal_len
+    LEFT JOIN ends e ON e.system = q.system AND e.qid = q.qid
+    LEFT JOIN found f ON f.system = q.system AND f.qid = q.qid
+)
+SELECT q.system, q.qid, CASE WHEN t.total > 0 THEN t.total / t.ideal_len ELSE 0 END AS value
+FROM pf_queries q LEFT JOIN total t ON q.system = t.system AND q.qid = t.qid
