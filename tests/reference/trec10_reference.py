@@ -472,3 +472,14 @@ def rndcg(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
             ideal_dcg += ideal_gain / math.log2(i + 2)
         i += 1
     return total / changes if changes else 0.0
+
+
+@reference("RelP")
+def relative_p(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_rel_P.c."""
+    level = _level(measure)
+    rr = res_rels(ranking, qrels, level)
+    if rr.num_rel == 0:
+        return 0.0
+    k = measure.cutoff
+    return sum(1 for rel in rr.rel_list[:k] if rel >= level) / min(k, rr.num_rel)
