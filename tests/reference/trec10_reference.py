@@ -483,3 +483,39 @@ def relative_p(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
         return 0.0
     k = measure.cutoff
     return sum(1 for rel in rr.rel_list[:k] if rel >= level) / min(k, rr.num_rel)
+
+
+@reference("SetP")
+def set_p(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    rr = res_rels(ranking, qrels, _level(measure))
+    return rr.num_rel_ret / rr.num_ret if rr.num_ret else 0.0
+
+
+@reference("SetRelP")
+def set_rel_p(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    rr = res_rels(ranking, qrels, _level(measure))
+    return rr.num_rel_ret / min(rr.num_ret, rr.num_rel) if rr.num_ret and rr.num_rel else 0.0
+
+
+@reference("SetR")
+def set_recall(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    rr = res_rels(ranking, qrels, _level(measure))
+    return rr.num_rel_ret / rr.num_rel if rr.num_rel else 0.0
+
+
+@reference("SetAP")
+def set_map(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    rr = res_rels(ranking, qrels, _level(measure))
+    if not (rr.num_ret and rr.num_rel):
+        return 0.0
+    return (float(rr.num_rel_ret) * float(rr.num_rel_ret)) / (float(rr.num_ret) * float(rr.num_rel))
+
+
+@reference("SetF")
+def set_f(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    rr = res_rels(ranking, qrels, _level(measure))
+    if not rr.num_rel_ret:
+        return 0.0
+    x = measure.param("beta")
+    p, r = rr.num_rel_ret / rr.num_ret, rr.num_rel_ret / rr.num_rel
+    return (x + 1.0) * p * r / (x * p + r)
