@@ -519,3 +519,10 @@ def set_f(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
     x = measure.param("beta")
     p, r = rr.num_rel_ret / rr.num_ret, rr.num_rel_ret / rr.num_rel
     return (x + 1.0) * p * r / (x * p + r)
+
+
+@reference("NumNonRelJudgedRet")
+def num_nonrel_judged_ret(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    level = _level(measure)
+    rr = res_rels(ranking, qrels, level)
+    return float(sum(1 for rel in rr.rel_list if 0 <= rel < level))

@@ -37,3 +37,13 @@ def num_rel(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 def num_rel_ret(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Number of relevant documents retrieved, summed over queries. Source: trec_eval m_num_rel_ret.c."""
     return per_query(ctx, pl.col("n"), n=pl.col("is_rel").sum())
+
+
+@family(key="NumNonRelJudgedRet", aliases=("num_nonrel_judged_ret",),
+        trec=TrecForm("num_nonrel_judged_ret", "single", 350), sql_file="num_nonrel_judged_ret.sql",
+        cutoff="none", aggregate="sum", empty_value="0")
+def num_nonrel_judged_ret(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
+    """Number of judged non-relevant documents retrieved (0 <= grade < rel), summed over queries.
+    Source: trec_eval m_num_nonrel_judged_ret.c.
+    """
+    return per_query(ctx, pl.col("n"), n=pl.col("is_judged_nonrel").sum())
