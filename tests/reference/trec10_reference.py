@@ -526,3 +526,42 @@ def num_nonrel_judged_ret(ranking: Ranking, qrels: Qrels, measure: Measure) -> f
     level = _level(measure)
     rr = res_rels(ranking, qrels, level)
     return float(sum(1 for rel in rr.rel_list if 0 <= rel < level))
+
+
+@reference("RBP")
+def rbp(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_rbp.c (trec_eval 10): graded gains normalised to [0, 1] when some level lies outside;
+    with ``rel`` (ir_measures), binary gains. ``@k`` stops at rank k."""
+    rr = res_rels(ranking, qrels, _level(measure))
+    p = measure.param("p")
+    if measure.rel is not None:
+        gain_of_rel = lambda rel: 1.0 if rel >= measure.rel else 0.0  # noqa: E731
+    else:
+        gains = setup_gains(measure, rr)
+        values = [gain for _, gain, _ in gains.rel_gains]
+        lo, hi = (min(values), max(values)) if values else (0.0, 0.0)
+        if lo < 0 or hi > 1:  # one level only (hi == lo): every gain is the minimum, 0 (trec_eval: 0/0)
+            gains = Gains([(level, (gain - lo) / (hi - lo) if hi > lo else 0.0, n)
+                           for level, gain, n in gains.rel_gains])
+        gain_of_rel = gains.get
+    total, cur_p = 0.0, 1.0
+    for rel in rr.rel_list[:measure.cutoff]:
+        gain = gain_of_rel(rel)
+        if gain != 0:
+            total += gain * cur_p
+        cur_p *= p
+    return (1.0 - p) * total
+
+
+@reference("RBPResid")
+def rbp_resid(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_rbp_resid.c."""
+    rr = res_rels(ranking, qrels, 1)
+    p = measure.param("p")
+    unj_so_far, total, cur_p = 0, 0.0, 1.0
+    for rel in rr.rel_list:
+        if rel < 0:
+            unj_so_far += 1
+            total += cur_p
+        cur_p *= p
+    return cur_p + (1 - p) * total if unj_so_far else 0.0
