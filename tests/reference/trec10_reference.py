@@ -565,3 +565,19 @@ def rbp_resid(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
             total += cur_p
         cur_p *= p
     return cur_p + (1 - p) * total if unj_so_far else 0.0
+
+
+@reference("Unjudged")
+def unjudged(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """m_unjudged.c."""
+    rr = res_rels(ranking, qrels, 1)
+    k = measure.cutoff
+    return sum(1 for rel in rr.rel_list[:k] if rel in (NONPOOL, UNJUDGED)) / k
+
+
+@reference("Judged")
+def judged(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """ir_measures' Judged@k (judged = a grade >= 0), divided by min(k, retrieved)."""
+    rr = res_rels(ranking, qrels, 1)
+    top = rr.rel_list if measure.cutoff is None else rr.rel_list[:measure.cutoff]
+    return sum(1 for rel in top if rel >= 0) / len(top) if top else 0.0
