@@ -581,3 +581,13 @@ def judged(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
     rr = res_rels(ranking, qrels, 1)
     top = rr.rel_list if measure.cutoff is None else rr.rel_list[:measure.cutoff]
     return sum(1 for rel in top if rel >= 0) / len(top) if top else 0.0
+
+
+@reference("RelString")
+def relstring(ranking: Ranking, qrels: Qrels, measure: Measure) -> str:
+    """m_relstring.c."""
+    rr = res_rels(ranking, qrels, 1)
+    chars = []
+    for rel in rr.rel_list[:measure.cutoff]:
+        chars.append(">" if rel > 9 else str(rel) if rel >= 0 else "-" if rel == NONPOOL else ".")
+    return "".join(chars)
