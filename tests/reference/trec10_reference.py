@@ -591,3 +591,15 @@ def relstring(ranking: Ranking, qrels: Qrels, measure: Measure) -> str:
     for rel in rr.rel_list[:measure.cutoff]:
         chars.append(">" if rel > 9 else str(rel) if rel >= 0 else "-" if rel == NONPOOL else ".")
     return "".join(chars)
+
+
+@reference("ERR")
+def err(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
+    """gdeval.pl's err(): gain (2^g - 1) / 2^4, decay multiplied one document at a time."""
+    rr = res_rels(ranking, qrels, 1)
+    score, decay = 0.0, 1.0
+    for i, rel in enumerate(rr.rel_list[:measure.cutoff]):
+        r = (2.0 ** max(rel, 0) - 1.0) / 16.0
+        score += r * decay / (i + 1)
+        decay *= 1 - r
+    return score
