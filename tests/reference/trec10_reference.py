@@ -603,3 +603,24 @@ def err(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
         score += r * decay / (i + 1)
         decay *= 1 - r
     return score
+
+
+@reference("FirstRelRank")
+def first_rel_rank(ranking: Ranking, qrels: Qrels, measure: Measure) -> float | None:
+    level = _level(measure)
+    for i, rel in enumerate(res_rels(ranking, qrels, level).rel_list[:measure.cutoff]):
+        if rel >= level:
+            return float(i + 1)
+    return None
+
+
+@reference("TopGradeRank")
+def top_grade_rank(ranking: Ranking, qrels: Qrels, measure: Measure) -> float | None:
+    judged_grades = [g for g in qrels.values() if g >= 0]
+    top = max(judged_grades, default=0)
+    if top <= 0:
+        return None
+    for i, rel in enumerate(res_rels(ranking, qrels, 1).rel_list[:measure.cutoff]):
+        if rel == top:
+            return float(i + 1)
+    return None

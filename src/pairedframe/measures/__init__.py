@@ -6,7 +6,7 @@ implementation, ``sql/<name>.sql``, import the module below, and add a reference
 """
 
 from pairedframe.measures import (ap, bpref, counts, err, gain_walk, geometric, infap, iprec, judged, ndcg,
-                                  precision, rbp, recall, relative_p, relstring, rprec, rprec_mult, rr,
+                                  precision, ranks, rbp, recall, relative_p, relstring, rprec, rprec_mult, rr,
                                   set_measures, success, utility)  # noqa: F401
 from pairedframe.measures.base import (DEFAULT_REL_LEVEL, REGISTRY, Family, Measure, Param, PolarsContext,
                                        TrecForm, higher_is_better)
