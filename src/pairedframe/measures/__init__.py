@@ -5,9 +5,9 @@ implementation, ``sql/<name>.sql``, import the module below, and add a reference
 ``tests/reference/trec_reference.py``. The tests pick it up from the registry.
 """
 
-from pairedframe.measures import (ap, bpref, counts, err, gain_walk, geometric, infap, iprec, judged, ndcg,
-                                  precision, ranks, rbp, recall, relative_p, relstring, rprec, rprec_mult, rr,
-                                  set_measures, success, utility)  # noqa: F401
+from pairedframe.measures import (ap, bpref, counts, err, gain_walk, geometric, infap, iprec, judged,  # noqa: F401
+                                  ndcg, precision, ranks, rbp, recall, relative_p, relstring, rprec, rprec_mult,
+                                  rr, set_measures, success, utility)
 from pairedframe.measures.base import (DEFAULT_REL_LEVEL, REGISTRY, Family, Measure, Param, PolarsContext,
                                        TrecForm, higher_is_better)
 from pairedframe.measures.parse import NICKNAMES, OFFICIAL, RUNID_NICKNAMES, known_names, parse_measure, parse_measures
