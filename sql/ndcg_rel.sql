@@ -1,7 +1,7 @@
 -- ndcg_rel (trec_eval m_ndcg_rel.c) under the gain map $gain_map: L = documents with a positive
 -- ideal gain. Each retrieved document with a positive gain at rank r adds DCG(r) / IDCG(min(r, L));
 -- the L - found relevant documents not retrieved add DCG(end) / IDCG(L) each; divided by L.
--- DCG and IDCG are added in rank order (prefix sums through pf_seqsum).
+-- DCG and IDCG prefix sums are added in rank order (pf_seqsum over the ranks above).
 WITH ideal AS (
     SELECT qid, irank, gain FROM pf_ideal WHERE gain_map = $gain_map
 ),
@@ -9,24 +9,13 @@ lens AS (
     SELECT qid, count(*) AS ideal_len FROM ideal GROUP BY qid
 ),
 scored AS (
-    SELECT r.system, r.qid, r.rank, g.gain
+    SELECT r.system, r.qid, r.rank, g.gain, g.gain / log2(r.rank + 1) AS term
     FROM pf_ranked r JOIN pf_gains g ON g.gain_map = $gain_map AND g.rel = r.rel
     WHERE g.gain <> 0
 ),
-dcg AS (
-    SELECT a.system, a.qid, a.rank, a.gain, pf_seqsum(b.gain / log2(b.rank + 1), b.rank) AS dcg
-    FROM scored a JOIN scored b ON a.system = b.system AND a.qid = b.qid AND b.rank <= a.rank
-    GROUP BY a.system, a.qid, a.rank, a.gain
-),
-ends AS (
-    SELECT system, qid, count(CASE WHEN gain > 0 THEN 1 END) AS found,
-           max(CASE WHEN rank = last_rank THEN dcg END) AS dcg_end
-    FROM (SELECT d.*, max(rank) OVER (PARTITION BY system, qid) AS last_rank FROM dcg d) AS t
-    GROUP BY system, qid
-),
 points AS (
-    SELECT DISTINCT l.qid, least(d.rank, l.ideal_len) AS e
-    FROM dcg d JOIN lens l ON l.qid = d.qid WHERE d.gain > 0
+    SELECT DISTINCT s.qid, least(s.rank, l.ideal_len) AS e
+    FROM scored s JOIN lens l ON l.qid = s.qid WHERE s.gain > 0
     UNION
     SELECT qid, ideal_len AS e FROM lens
 ),
@@ -35,15 +24,23 @@ idcg AS (
     FROM points p JOIN ideal i ON i.qid = p.qid AND i.irank <= p.e
     GROUP BY p.qid, p.e
 ),
+dcg AS (
+    SELECT a.system, a.qid, a.rank, pf_seqsum(b.term, b.rank) AS dcg
+    FROM (SELECT * FROM scored WHERE gain > 0) a
+    JOIN scored b ON a.system = b.system AND a.qid = b.qid AND b.rank <= a.rank
+    GROUP BY a.system, a.qid, a.rank
+),
 found AS (
-    SELECT d.system, d.qid, pf_seqsum(d.dcg / i.idcg, d.rank) AS at_found
+    SELECT d.system, d.qid, count(*) AS found, pf_seqsum(d.dcg / i.idcg, d.rank) AS at_found
     FROM dcg d JOIN lens l ON l.qid = d.qid JOIN idcg i ON i.qid = d.qid AND i.e = least(d.rank, l.ideal_len)
-    WHERE d.gain > 0
     GROUP BY d.system, d.qid
+),
+ends AS (
+    SELECT system, qid, pf_seqsum(term, rank) AS dcg_end FROM scored GROUP BY system, qid
 ),
 total AS (
     SELECT q.system, q.qid, l.ideal_len,
-           coalesce(f.at_found, 0) + CAST(l.ideal_len - coalesce(e.found, 0) AS DOUBLE) * coalesce(e.dcg_end, 0)
+           coalesce(f.at_found, 0) + CAST(l.ideal_len - coalesce(f.found, 0) AS DOUBLE) * coalesce(e.dcg_end, 0)
            / i.idcg AS total
     FROM pf_queries q JOIN lens l ON l.qid = q.qid JOIN idcg i ON i.qid = q.qid AND i.e = l.ideal_len
     LEFT JOIN ends e ON e.system = q.system AND e.qid = q.qid

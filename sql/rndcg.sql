@@ -29,11 +29,13 @@ at_points AS (
     LEFT JOIN scored s ON s.system = q.system AND s.qid = q.qid AND s.rank <= p.e
     GROUP BY q.system, q.qid, p.e, p.idcg
 ),
+ends AS (
+    SELECT system, qid, pf_seqsum(term, rank) AS dcg_end FROM scored GROUP BY system, qid
+),
 at_end AS (
-    SELECT q.system, q.qid, l.ideal_len + 1 AS k,
-           coalesce((SELECT pf_seqsum(s.term, s.rank) FROM scored s WHERE s.system = q.system AND s.qid = q.qid), 0)
-           / i.idcg AS v
+    SELECT q.system, q.qid, l.ideal_len + 1 AS k, coalesce(e.dcg_end, 0) / i.idcg AS v
     FROM pf_queries q JOIN lens l ON l.qid = q.qid JOIN idcg i ON i.qid = q.qid AND i.e = l.ideal_len
+    LEFT JOIN ends e ON e.system = q.system AND e.qid = q.qid
     WHERE q.num_ret >= l.ideal_len + 2
 ),
 total AS (

@@ -311,7 +311,8 @@ class Measure:
     def sql_values(self) -> dict[str, Any]:
         """Values bound to the SQL's ``$parameters``: ``k`` (cutoff), ``gain_map`` (see
         :attr:`gain_key`) and each family parameter (a tuple as the key of its rows in ``pf_lists``)."""
-        values: dict[str, Any] = {"k": self.cutoff, "gain_map": self.gain_key, "rel": self.rel}
+        values: dict[str, Any] = {"k": self.cutoff, "gain_map": self.gain_key, "rel": self.rel,
+                                  "exact_gains": exact_gains(self.gains)}
         for p in self.spec.params:
             value = self.param(p.name)
             values[p.name] = list_key(value) if p.kind == "floats" else value
@@ -319,6 +320,12 @@ class Measure:
 
     def __str__(self) -> str:
         return self.name
+
+
+def exact_gains(gains: Gains | None) -> bool:
+    """Whether sums of these gains (and of the grades) are exact in any order: every gain a multiple
+    of 2**-20 below 2**20 (grades, 2**grade - 1 up to grade 20, 4.5, 0.25 are; 0.1 is not)."""
+    return all(abs(g) < 2 ** 20 and (g * 2 ** 20).is_integer() for _, g in (gains or ()))
 
 
 def list_key(values: tuple[float, ...]) -> str:

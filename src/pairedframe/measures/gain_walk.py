@@ -45,7 +45,7 @@ def bin_g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 
 
 @family(key="G", trec=_gain_form("G", 200), sql_file="g.sql", cutoff="none", rel="none", uses_gain=True,
-        empty_value="0", examples=("G(gains={1:3,2:0.5})", "G.0=2,1=1"))
+        empty_value="0", examples=("G(gains={1:3,2:0.5})", "G(gains={1:0.3,2:0.7,3:0.1})", "G.0=2,1=1"))
 def g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Normalised gain G: each retrieved document of gain g at rank r adds
     ``g / log2(2 + cost(r) - gained(r))``, where gained(r) is the gain retrieved at ranks <= r and
