@@ -160,3 +160,17 @@ def test_all_line_sums_in_query_order_against_trec_eval(shared_data, run, measur
     assert f"{math.fsum(per_query) / len(per_query):6.4f}" != f"{value:6.4f}"  # the exact mean rounds the other way
     if printed is not None:  # trec_eval 10's line, quoted in issue 10
         assert f"{value:6.4f}" == printed
+
+
+def test_rbp_and_residual_against_trec_eval_10_lines(shared_data):
+    """ir_measures-style RBP(p=0.9) and RBPResid(p=0.9) are trec_eval 10's rbp and rbp_resid (graded
+    DL-2019 judgments: the grades 0-3 rescaled to [0, 1] per query)."""
+    (case,) = [c for c in _real_cases(shared_data) if c[0] == "idst_bert_p1.dl19"]
+    _, _, qrels, run = case
+    ev = pf.evaluate(run, qrels, ["RBP(p=0.9)", "RBPResid(p=0.9)"])
+    assert [m.trec_name for m in ev.measures] == ["rbp", "rbp_resid"]
+    got = {({"RBP(p=0.9)": "rbp"}.get(m, "rbp_resid"), q): f"{v:6.4f}" for _, q, m, v in ev.per_query.iter_rows()}
+    with gzip.open(shared_data / "trec_eval10_real" / "idst_bert_p1.dl19.all_trec.gz", "rt") as fh:
+        want = {(name.strip(), q): v.strip() for name, q, v in (line.split("\t") for line in fh)
+                if name.strip() in ("rbp", "rbp_resid") and q != "all"}
+    assert len(want) == 2 * 43 and got == want
