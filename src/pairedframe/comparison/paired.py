@@ -24,7 +24,8 @@ With ``alpha = 1 - confidence_level`` and ``p`` the column named by ``verdict_on
 default, so the verdicts of a whole call control the family-wise error rate):
 
 ``"better"`` / ``"worse"``
-    ``p < alpha`` and the mean delta is positive / negative.
+    ``p < alpha`` and the mean delta is positive / negative (negative / positive for measures where
+    lower is better, such as FirstRelRank).
 ``"inconclusive"``
     ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
     the observed size; this is *not* evidence of no difference.
@@ -51,6 +52,7 @@ import polars as pl
 
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -182,11 +184,11 @@ def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[st
     return out
 
 
-def _verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float) -> str:
+def _verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float, higher_is_better: bool = True) -> str:
     if all_zero:
         return "identical"
     if not math.isnan(p) and p < alpha:
-        return "better" if delta > 0 else "worse"
+        return "better" if (delta > 0) == higher_is_better else "worse"
     if mde > abs(delta):
         return "inconclusive"
     return "not significant"
@@ -309,6 +311,13 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
     return _Paired(paired=paired, rows=rows, extras=extras)
 
 
+def _gain_expr(paired: pl.DataFrame) -> pl.Expr:
+    """``delta`` signed so that positive is an improvement: negated for measures where lower values
+    are better (ranks such as FirstRelRank; :func:`pairedframe.measures.higher_is_better`)."""
+    lower = [m for m in paired["measure"].unique().to_list() if not higher_is_better(m)]
+    return pl.when(pl.col("measure").is_in(lower)).then(-pl.col("delta")).otherwise(pl.col("delta"))
+
+
 def _describe_row(row: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in row.items() if k != "_row")
 
@@ -359,7 +368,8 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
     data, baseline, systems, measures
         As :func:`paired_per_query`.
     k : int, default 5
-        Queries per (system, keys, measure); only losses (``delta < 0``) are listed.
+        Queries per (system, keys, measure); only losses are listed (``delta < 0``; ``delta > 0`` for
+        measures where lower is better, such as FirstRelRank).
 
     Returns
     -------
@@ -370,8 +380,8 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k!r}")
     p = _pair(data, baseline, systems, measures)
-    return (p.paired.filter(pl.col("delta") < 0)
-            .sort("_row", "delta", "qid")
+    return (p.paired.with_columns(_gain_expr(p.paired).alias("_gain")).filter(pl.col("_gain") < 0)
+            .sort("_row", "_gain", "qid")
             .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_row").alias("rank"))
             .filter(pl.col("rank") <= k)
             .select("system", *p.extras, "measure", "rank", "qid", "a", "b", "delta"))
@@ -405,7 +415,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     confidence_level : float in (0, 1), default 0.95
         For the interval; ``alpha = 1 - confidence_level`` for the verdict and the MDE.
     alternative : {"two-sided", "greater", "less"}
-        ``"greater"``: the system is better than the baseline.  One-sided intervals have an
+        ``"greater"``: delta > 0, the system is better than the baseline (for measures where lower
+        is better, such as FirstRelRank, ``"less"`` is the improvement; ``wins``, ``losses`` and
+        ``verdict`` follow the measure's direction).  One-sided intervals have an
         infinite bound, as in scipy.
     test : {"randomization", "t"}, default "randomization"
         Paired sign-flip randomization test (p never below ``1/(n_resamples + 1)`` unless exact) or
@@ -470,10 +482,11 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
     p = _pair(data, baseline, systems, measures)
     extras = p.extras
-    counts = p.paired.group_by("_row").agg(
+    gain = _gain_expr(p.paired)  # delta with the sign of an improvement (ranks: lower is better)
+    counts = p.paired.with_columns(gain.alias("_gain")).group_by("_row").agg(
         pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
-        pl.col("b").mean().alias("system_mean"), (pl.col("delta") > 0).sum().alias("wins"),
-        (pl.col("delta") < 0).sum().alias("losses"), (pl.col("delta") == 0).sum().alias("ties"),
+        pl.col("b").mean().alias("system_mean"), (pl.col("_gain") > 0).sum().alias("wins"),
+        (pl.col("_gain") < 0).sum().alias("losses"), (pl.col("delta") == 0).sum().alias("ties"),
         (pl.col("delta") != 0).any().alias("_nonzero"))
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
@@ -547,8 +560,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
                 f"comparisons; use n_resamples >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
                 UserWarning, stacklevel=2)
     nonzero = rows["_nonzero"].to_numpy()
+    higher = [higher_is_better(m) for m in rows["measure"].to_list()]
     verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
-                         not bool(nonzero[i]), alpha) for i in range(k_total)]
+                         not bool(nonzero[i]), alpha, higher[i]) for i in range(k_total)]
     resampled = opt.test == "randomization" or opt.interval in ("percentile", "bca")
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),

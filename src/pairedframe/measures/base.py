@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 import polars as pl
@@ -367,6 +367,7 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
     return register
 
 
+@lru_cache(maxsize=4096)
 def higher_is_better(name: str) -> bool:
     """Whether larger values of the measure called ``name`` are better (False for ranks such as
     ``FirstRelRank``); True for names that are not pairedframe measures."""
