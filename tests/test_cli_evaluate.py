@@ -45,3 +45,18 @@ def test_unknown_measure_exits_2_and_suggests():
     result = runner.invoke(app, ["evaluate", "-m", "nDGC@10", str(qrels), str(runs[0])])
     assert result.exit_code == 2
     assert "nDCG@10" in result.stderr
+
+
+def test_several_runs_in_trec_format_each_start_with_their_name():
+    """trec_eval prints one run; with several, each block starts with '# run: NAME' and is byte for
+    byte the single-run output, so removing the header lines gives the runs' outputs one after the
+    other (issue 12 item 2)."""
+    qrels, runs = example_paths()
+    both = runner.invoke(app, ["evaluate", "-q", "-m", "AP", "-m", "P.5", "-f", "trec", str(qrels), *map(str, runs)])
+    assert both.exit_code == 0, both.output
+    singles = []
+    for run in runs:
+        one = runner.invoke(app, ["evaluate", "-q", "-m", "AP", "-m", "P.5", "-f", "trec", str(qrels), str(run)])
+        assert one.exit_code == 0 and not one.stdout.startswith("#")
+        singles.append(one.stdout)
+    assert both.stdout == "".join(f"# run: {name}\n{text}" for name, text in zip(["bm25", "reranker"], singles))
