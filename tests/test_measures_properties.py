@@ -63,7 +63,7 @@ options = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=cases(), opts=options)
 def test_engines_against_reference(case: Case, opts: dict):
     measures = all_measures()
@@ -76,7 +76,7 @@ def test_engines_against_reference(case: Case, opts: dict):
         assert_close(as_dict(result), want, engine)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=cases(), seed=st.integers(0, 2 ** 32 - 1), engine=st.sampled_from(["duckdb", "polars"]),
        precision=st.sampled_from(["float64", "float32"]))
 def test_shuffled_run_rows_give_identical_values(case: Case, seed: int, engine: str, precision: str):

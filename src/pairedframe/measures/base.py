@@ -8,7 +8,6 @@ instance (``nDCG@10``, ``AP(rel=2)@100``, ``RBP(p=0.9)``) whose canonical name i
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -378,14 +377,3 @@ def higher_is_better(name: str) -> bool:
     except ValueError:
         return True
     return all(m.spec.higher_is_better for m in parsed)
-
-
-def geometric_floor(value: float) -> float:
-    """``max(value, MIN_GEO_MEAN)``: the per-query value trec_eval takes the log of (gm_map, gm_bpref)."""
-    return value if value > MIN_GEO_MEAN else MIN_GEO_MEAN
-
-
-def trec_lround(x: float) -> int:
-    """C's ``lround`` for x >= 0 (half away from zero), exact on doubles."""
-    floor = math.floor(x)
-    return int(floor) + (1 if x - floor >= 0.5 else 0)
