@@ -4,8 +4,8 @@
 WITH terms AS (
     SELECT system, qid,
            pf_seqsum(CASE WHEN nonrel_cum > 0
-                          THEN 1.0 - least(nonrel_cum, num_rel) / least(num_nonrel, num_rel)
-                          ELSE 1.0 END, rank) AS total
+                          THEN 1 - CAST(least(nonrel_cum, num_rel) AS DOUBLE) / least(num_nonrel, num_rel)
+                          ELSE CAST(1 AS DOUBLE) END, rank) AS total
     FROM pf_ranked WHERE is_rel GROUP BY system, qid
 )
 SELECT q.system, q.qid,

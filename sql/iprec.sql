@@ -3,7 +3,7 @@
 -- rel_cum / rank at the relevant documents from the c-th on (c = 0 counts as the first); 0 when
 -- fewer than c relevant documents are retrieved.
 WITH cut AS (
-    SELECT system, qid, floor(x) + CASE WHEN x - floor(x) >= 0.5 THEN 1 ELSE 0 END AS c
+    SELECT system, qid, floor(x) + CASE WHEN x - floor(x) >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS c
     FROM (SELECT system, qid, $recall * num_rel AS x FROM pf_queries) AS t
 ),
 best AS (

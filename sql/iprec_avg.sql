@@ -5,7 +5,7 @@ WITH levels AS (
     SELECT pos, value AS recall FROM pf_lists WHERE list_key = $levels
 ),
 cut AS (
-    SELECT system, qid, pos, recall, floor(x) + CASE WHEN x - floor(x) >= 0.5 THEN 1 ELSE 0 END AS c
+    SELECT system, qid, pos, recall, floor(x) + CASE WHEN x - floor(x) >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS c
     FROM (SELECT q.system, q.qid, l.pos, l.recall, l.recall * q.num_rel AS x
           FROM pf_queries q CROSS JOIN levels l) AS t
 ),

@@ -4,5 +4,5 @@ WITH first_hit AS (
     SELECT system, qid, min(rank) AS r
     FROM pf_ranked WHERE is_rel AND ($k IS NULL OR rank <= $k) GROUP BY system, qid
 )
-SELECT q.system, q.qid, coalesce(1.0 / f.r, 0) AS value
+SELECT q.system, q.qid, coalesce(CAST(1 AS DOUBLE) / f.r, 0) AS value
 FROM pf_queries q LEFT JOIN first_hit f ON q.system = f.system AND q.qid = f.qid

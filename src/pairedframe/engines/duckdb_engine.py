@@ -37,7 +37,7 @@ def register_parameters(con: duckdb.DuckDBPyConnection, measures: list[Measure] 
     without ``measures``) and ``pf_lists`` (their list parameters) on ``con``. ``max_grade``
     defaults to the largest grade of ``pf_qrels``."""
     if max_grade is None:
-        max_grade = con.sql("SELECT coalesce(max(rel), 0) FROM pf_qrels").fetchone()[0]
+        max_grade = con.sql("SELECT coalesce(max(rel), 0) FROM pf_qrels").fetchall()[0][0]
     keys = gain_keys(measures) if measures is not None else ["", "exp"]
     con.register("pf_gains", gain_table(keys, int(max_grade)))
     con.register("pf_lists", list_table(measures or []))
