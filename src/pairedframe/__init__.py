@@ -44,16 +44,17 @@ from pairedframe.evaluation import (
 from pairedframe.io import as_qrels, as_run, read_qrels, read_run
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
+from pairedframe.report.results_table import ResultsTable, results_table
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AnalysisResult", "DuplicateError", "Evaluation", "EvaluationSettings", "InputFormatError",
     "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure", "PairedComparison",
-    "PairedFrameError", "Plan", "PlanError", "RankAgreement",
+    "PairedFrameError", "Plan", "PlanError", "RankAgreement", "ResultsTable",
     "SchemaError", "SmallSampleWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
     "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_qrels",
-    "read_results", "read_run", "worst_queries",
+    "read_results", "read_run", "results_table", "worst_queries",
 ]

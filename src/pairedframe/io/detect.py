@@ -24,7 +24,7 @@ import polars as pl
 
 from pairedframe.errors import InputFormatError
 
-__all__ = ["TABLE_FORMATS", "detect_format", "is_table_file", "read_table_file", "table_system_name"]
+__all__ = ["TABLE_FORMATS", "detect_format", "is_table_file", "read_table_file", "run_name", "table_system_name"]
 
 TABLE_FORMATS = ("parquet", "arrow", "csv", "tsv")
 Format = Literal["trec", "parquet", "arrow", "csv", "tsv"]
@@ -121,6 +121,14 @@ def table_system_name(path: str | os.PathLike[str]) -> str:
     if name.startswith("input.") and len(name) > len("input."):
         name = name[len("input."):]
     return name
+
+
+def run_name(path: str | os.PathLike[str]) -> str:
+    """The system name of a run file as :func:`pairedframe.evaluate` gives it: TREC's naming for text
+    files (:func:`pairedframe.io.trec.system_name_from_path`), :func:`table_system_name` for tables."""
+    from pairedframe.io.trec import system_name_from_path
+
+    return table_system_name(path) if is_table_file(path, what="run") else system_name_from_path(path)
 
 
 def read_table_file(path: str | os.PathLike[str], *, what: str = "run", fmt: Format | None = None) -> pl.DataFrame:
