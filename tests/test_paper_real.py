@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 import pairedframe as pf
@@ -63,3 +64,32 @@ def test_dl19_cohen_kappa_nist_vs_llm_labels_as_in_the_data_readme(shared_data, 
     la = pf.label_agreement(nist, llm, names=("nist", name), binary_at=2)
     assert (round(la.kappa, 3), round(la.kappa_binary, 3)) == README_KAPPA[name]
     assert la.n_common == 9260 and la.missing_from_a == 0 and la.missing_from_b == 0
+
+
+def test_dl19_results_table_17_runs_two_baselines_latex_and_markdown(shared_data, tmp_path):
+    runs = sorted((shared_data / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))
+    nist = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
+    if len(runs) != 17 or not nist.exists():
+        pytest.skip("DL-2019 runs or NIST qrels missing from the shared data")
+    ev = pf.evaluate([str(r) for r in runs], nist, ["nDCG@10", "AP", "RR@10"])
+    baselines = ["bm25base_p", "bm25base_ax_p"]
+    cmp = pf.compare(ev, baseline=baselines, n_resamples=10_000, seed=0)
+    table = pf.results_table(ev, cmp)
+    frame = table.frame
+    assert frame.height == 17 * 3 and table.data.letters == {"bm25base_p": "a", "bm25base_ax_p": "b"}
+    # every mark is a significant Holm-adjusted win over that baseline, and every such win is marked
+    for r in frame.iter_rows(named=True):
+        won = cmp.filter((pl.col("system") == r["system"]) & (pl.col("measure") == r["measure"])
+                         & (pl.col("pvalue_holm") < 0.05) & (pl.col("delta") > 0))["baseline"].to_list()
+        assert r["marks"] == "".join(sorted(table.data.letters[b] for b in won))
+    # trec_eval numbers (data README: idst_bert_p1 .7645, p_bert .7380, bm25base_p .5058 nDCG@10)
+    nd = {r["system"]: r for r in frame.filter(pl.col("measure") == "nDCG@10").iter_rows(named=True)}
+    assert (round(nd["idst_bert_p1"]["mean"], 4), round(nd["p_bert"]["mean"], 4), round(nd["bm25base_p"]["mean"], 4)) \
+        == (0.7645, 0.7380, 0.5058)
+    assert nd["idst_bert_p1"]["place"] == 1 and nd["idst_bert_p1"]["marks"] == "ab"
+    markdown = table.to_markdown()
+    assert sum(line.startswith("| ") for line in markdown.splitlines()) == 1 + 17 and "| idst_bert_p1 " in markdown and "**0.764**<sup>ab</sup>" in markdown
+    pytest.importorskip("great_tables")
+    latex = table.to_latex()
+    assert latex.count(r" \\" + "\n") == 17 and r"\textbf{0.764}\rlap{$^{\mathrm{ab}}$}" in latex
+    assert "over 43 queries" in table.caption

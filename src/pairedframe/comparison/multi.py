@@ -16,6 +16,7 @@ measured for all of them; it controls the family-wise error over all pairs of th
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -149,8 +150,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     if (baseline is None) == (pairs is None):
         raise TypeError("give exactly one of baseline= (a name or a list of names) and pairs= ('all' or 'ordered')")
     if pairs is None and isinstance(baseline, str):
-        return paired.compare(data, baseline=baseline, systems=systems, measures=measures, family_by=family_by,
-                              **options)
+        with _warnings_at_caller():
+            return paired.compare(data, baseline=baseline, systems=systems, measures=measures, family_by=family_by,
+                                  **options)
     frame = _frame(data)
     present = frame["system"].unique(maintain_order=True).to_list()
     if systems is None:
@@ -161,9 +163,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         if unknown:
             raise ValueError(f"system(s) {unknown} not in the table; systems: {present}")
     if pairs is None:
-        wanted = [baseline] if isinstance(baseline, str) else list(baseline)
-        plan = _plan(list(dict.fromkeys([*wanted, *chosen])), baseline, None)
-        plan = [(b, [s for s in chosen if s != b]) for b, _ in plan]
+        plan = [(b, [s for s in chosen if s != b]) for b, _ in _plan(present, baseline, None)]
     else:
         plan = _plan(chosen, None, pairs)
     if _PLACEHOLDER in present:
@@ -179,14 +179,11 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     stacked = pl.concat(copies)
     fam = None if family_by is None else [family_by] if isinstance(family_by, str) else list(family_by)
     fam_cols = None if fam is None else [_KEY if c == "baseline" else c for c in fam]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _warnings_at_caller():
         try:
             out = paired.compare(stacked, baseline=_PLACEHOLDER, measures=measures, family_by=fam_cols, **options)
         except (InsufficientSampleError, ValueError) as exc:
             raise type(exc)(_readable(str(exc))) from None
-    for w in caught:
-        warnings.warn(_readable(str(w.message)), w.category, stacklevel=user_stacklevel())
     extras = [c for c in out.columns if c in stacked.columns and c not in ("system", "qid", "measure", "value", _KEY)]
     base_order = {b: i for i, (b, _) in enumerate(plan)}
     sys_order = {s: i for i, s in enumerate(chosen)}
@@ -206,6 +203,17 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         else:
             out = out.with_columns(pl.lit(float("nan")).alias("pvalue_tukey"))
     return out
+
+
+@contextlib.contextmanager
+def _warnings_at_caller():
+    """Re-issue the warnings of the block so that they point at the first caller outside pairedframe
+    (with the placeholder names made readable)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for w in caught:
+        warnings.warn(_readable(str(w.message)), w.category, stacklevel=user_stacklevel())
 
 
 def _readable(message: str) -> str:

@@ -11,9 +11,9 @@ system with the higher mean (every implemented measure is "higher is better").
 
 - One baseline (``mode = "dagger"``): a system's cell gets ``†`` when it is significantly better
   than the baseline and ``‡`` when significantly worse.
-- Several baselines or all pairs (``mode = "letters"``, as ranx): the baselines (or, for all
-  pairs, every system) get letters ``a, b, ...`` in row order, and a cell lists the letters of the
-  lettered systems it is significantly better than.
+- Several baselines or all pairs (``mode = "letters"``, as ranx): the baselines in the order of
+  the comparison (or, for all pairs, every system in row order) get letters ``a, b, ...``, and a
+  cell lists the letters of the lettered systems it is significantly better than.
 
 Best and second
 ---------------
@@ -210,7 +210,7 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         if not 0 < alpha < 1:
             raise ValueError(f"`alpha` must be in (0, 1), got {alpha!r}")
         wins = _significant_wins(cmp, column, alpha)
-        baselines = [s for s in systems if s in set(cmp["baseline"].to_list())]
+        baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]
         pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
         every_pair = len(systems) > 2 and len(pairs) == len(systems) * (len(systems) - 1) // 2
         lettered = systems if (all_pairs if all_pairs is not None else every_pair) else baselines
@@ -247,7 +247,7 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
             if mode == "dagger":
                 marks = DAGGER if beaten else DOUBLE_DAGGER if worse_than.get((s, m)) else ""
             elif mode == "letters":
-                marks = "".join(letters[x] for x in beaten if x in letters)
+                marks = "".join(sorted(letters[x] for x in beaten if x in letters))
             else:
                 marks = ""
             place = int(r["_rank"]) if r["_rank"] is not None and r["_rank"] <= 2 else None

@@ -154,7 +154,10 @@ class ResultsTable:
 
     def _wide(self, fmt: str) -> pl.DataFrame:
         digits, ci = self.data.settings["digits"], self.data.settings["ci"]
-        cells: dict[str, list[str]] = {"System": [self._label(s) for s in self.data.systems]}
+        labels = [self._label(s) for s in self.data.systems]
+        if fmt == "markdown":                          # a | inside a name would end the cell
+            labels = [label.replace("|", "\\|") for label in labels]
+        cells: dict[str, list[str]] = {"System": labels}
         by_key = {(r["system"], r["measure"]): r for r in self.data.frame.iter_rows(named=True)}
         for m in self.data.measures:
             cells[m] = [_render_cell(by_key[(s, m)], digits, ci, fmt) for s in self.data.systems]
