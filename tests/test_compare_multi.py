@@ -107,3 +107,23 @@ def test_multi_compare_errors(per_query):
     with pytest.raises(pf.InsufficientSampleError, match="their baseline") as info:
         pf.compare(short, baseline=["bm25", "rm3"])
     assert "[each baseline]" not in str(info.value) and "vs_baseline" not in str(info.value)
+
+
+def test_compare_command_several_baselines_and_pairs():
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, runs = pf.example.example_paths()
+    args = ["compare", str(qrels), *map(str, runs), "-m", "AP", "-B", "999", "-f", "csv"]
+    names = [pf.io.system_name_from_path(r) for r in runs]
+    res = CliRunner().invoke(app, [*args, "--baseline", names[0], "--baseline", names[1]])
+    assert res.exit_code == 0, res.output
+    out = pl.read_csv(res.stdout.encode())
+    assert out.select("baseline", "system").rows() == [(names[0], names[1]), (names[1], names[0])]
+    res = CliRunner().invoke(app, [*args, "--pairs", "all", "--family-by", "measure"])
+    assert res.exit_code == 0, res.output
+    out = pl.read_csv(res.stdout.encode())
+    assert out.height == 1 and "pvalue_tukey" in out.columns and out["family"][0] == "per measure"
+    res = CliRunner().invoke(app, [*args, "--pairs", "all", "--baseline", names[0]])
+    assert res.exit_code == 2 and "not both" in res.output
