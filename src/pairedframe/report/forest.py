@@ -7,18 +7,9 @@ from pathlib import Path
 
 import polars as pl
 
+from pairedframe.report.plots import pyplot
+
 __all__ = ["forest_plot"]
-
-
-def _pyplot():
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError("forest_plot needs matplotlib: pip install 'pairedframe[plot]'") from exc
-    return plt
 
 
 def _unique(df: pl.DataFrame, col: str) -> list:
@@ -87,7 +78,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         half = max_rows // 2
         note = f"{df.height - 2 * half} middle segments omitted"
         df = pl.concat([df.head(half), df.tail(half)])
-    plt = _pyplot()
+    plt = pyplot()
     labels = [f"{s}: {g}" if "segment_set" in df.columns and segment_set is None else str(g)
               for s, g in zip(df["segment_set"] if "segment_set" in df.columns else df["segment"], df["segment"])]
     # With several systems or measures left, each row says which (else rows repeat, indistinguishable).
