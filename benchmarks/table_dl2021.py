@@ -83,9 +83,10 @@ def _ranx_compare(qrels: Path, runs: list[Path], n_permutations: int) -> float |
         run = Run(_read_trec(r, "run"))
         run.name = r.name.removesuffix(".gz")
         rs.append(run)
-    compare(q, rs[:2], metrics=["ndcg@10"], stat_test="fisher", n_permutations=10)     # numba warm-up
+    compare(q, rs[:2], metrics=["ndcg@10"], stat_test="fisher", n_permutations=10, make_comparable=True)  # numba warm-up
     start = time.perf_counter()
-    compare(q, rs, metrics=["ndcg@10"], stat_test="fisher", n_permutations=n_permutations, max_p=0.05)
+    compare(q, rs, metrics=["ndcg@10"], stat_test="fisher", n_permutations=n_permutations, max_p=0.05,
+            make_comparable=True)
     return time.perf_counter() - start
 
 

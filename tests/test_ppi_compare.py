@@ -133,6 +133,9 @@ def test_evaluate_judgment_sets_one_liner(tmp_path):
     assert js.summary().rows() == [("r", "proxy", "P@1", 0.5, 2), ("r", "gold", "P@1", 0.5, 2)]
     assert js.names == ["proxy", "gold"] and js.settings.rel_level == 1
     assert js.evaluation("gold").per_query["value"].to_list() == [0.0, 1.0]
+    assert js.values("r", "gold", "P@1") == {"1": 0.0, "2": 1.0}
+    with pytest.raises(ValueError, match="no values"):
+        js.values("nobody", "gold", "P@1")
 
 
 def test_judgment_set_names_must_match(tmp_path):

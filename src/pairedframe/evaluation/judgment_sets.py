@@ -84,6 +84,23 @@ class JudgmentSetsEvaluation:
         """
         return self.evaluations[self.check_names(name, "name")[0]]
 
+    def values(self, system: str, judgments: str, measure: str) -> dict[str, float]:
+        """Per-query values ``{qid: value}`` of one system under one judgment set, e.g. the arguments of
+        :func:`pairedframe.ppi_compare` (``proxy_a = js.values("bm25", "llm", "nDCG@10")``).
+
+        Raises
+        ------
+        ValueError
+            Unknown judgment set, or no value for that system and measure.
+        """
+        self.check_names(judgments)
+        rows = self.per_query.filter((pl.col("system") == system) & (pl.col("judgments") == judgments)
+                                     & (pl.col("measure") == measure))
+        if rows.height == 0:
+            raise ValueError(f"no values for system {system!r}, measure {measure!r} under {judgments!r}; systems: "
+                             f"{self.systems}, measures: {[m.name for m in self.measures]}")
+        return dict(zip(rows["qid"].to_list(), rows["value"].to_list()))
+
     def summary(self) -> pl.DataFrame:
         """One row per (system, judgment set, measure), as trec_eval's ``all`` rows.
 

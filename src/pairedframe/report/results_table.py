@@ -35,7 +35,7 @@ _LATEX_SPECIALS = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&"
                    "<": r"$<$", ">": r"$>$"}
 
 
-def latex_escape(text: str) -> str:
+def _latex_escape(text: str) -> str:
     """Text with LaTeX's special characters (and the symbols the captions use) escaped."""
     return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
 
@@ -52,7 +52,7 @@ def _describe_test(s: dict[str, Any]) -> str:
     return f"{alt} paired randomization test with {how}"
 
 
-def caption_text(data: TableData) -> str:
+def _caption_text(data: TableData) -> str:
     """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules."""
     s = data.settings
     lo, hi = s["n_queries"]
@@ -99,7 +99,7 @@ def _render_cell(row: dict[str, Any], digits: int, ci: str | None, fmt: str) -> 
     number, interval = _cell_parts(row, digits, ci)
     marks, place = row["marks"], row["place"]
     if fmt == "latex":
-        body = latex_escape(number) + latex_escape(interval)
+        body = _latex_escape(number) + _latex_escape(interval)
         body = rf"\textbf{{{body}}}" if place == 1 else rf"\underline{{{body}}}" if place == 2 else body
         if marks:
             sup = {DAGGER: r"\dagger", DOUBLE_DAGGER: r"\ddagger"}.get(marks, rf"\mathrm{{{marks}}}")
@@ -146,7 +146,7 @@ class ResultsTable:
     @property
     def caption(self) -> str:
         """Plain-text caption naming test, interval, correction, alpha, n_queries, seed and tie rules."""
-        return caption_text(self.data)
+        return _caption_text(self.data)
 
     def _label(self, system: str) -> str:
         letter = self.data.letters.get(system)
@@ -181,10 +181,21 @@ class ResultsTable:
         ----------
         label : str, optional
             Adds ``\\label{label}`` after the caption.
+
+        Returns
+        -------
+        str
+            ``\\begin{table}`` ... ``\\end{table}``: a ``tabular*`` with booktabs rules, one row per
+            system, one right-aligned column per measure.
+
+        Raises
+        ------
+        ImportError
+            great_tables is not installed (``pip install "pairedframe[report]"``).
         """
         tex = self._gt("latex").as_latex()
         tex = re.sub(r"^\\fontsize\{[^}]*\}\{[^}]*\}\\selectfont\n", "", tex, flags=re.M)  # use the document's size
-        caption = rf"\caption{{{latex_escape(self.caption)}}}" + (rf"\label{{{label}}}" if label else "")
+        caption = rf"\caption{{{_latex_escape(self.caption)}}}" + (rf"\label{{{label}}}" if label else "")
         tex, n = re.subn(r"^(\\begin\{table\}(\[[^\]]*\])?)\n", lambda m: m.group(1) + "\n" + caption + "\n", tex,
                          count=1, flags=re.M)
         if n != 1:                                     # pragma: no cover - a great_tables layout change
@@ -192,7 +203,14 @@ class ResultsTable:
         return tex.strip() + "\n"
 
     def to_html(self) -> str:
-        """An HTML fragment (great_tables' ``as_raw_html``) with the caption as a source note."""
+        """An HTML fragment (great_tables' ``as_raw_html``, table id ``pairedframe-results``) with the
+        caption as a source note and ``title`` as its header.
+
+        Raises
+        ------
+        ImportError
+            great_tables is not installed (``pip install "pairedframe[report]"``).
+        """
         gt = self._gt("html").tab_source_note(self.caption)
         if self.title:
             gt = gt.tab_header(title=self.title)
