@@ -162,3 +162,17 @@ def test_table_command(tmp_path):
     assert res.exit_code == 0 and res.output.startswith("| System")
     res = CliRunner().invoke(app, ["table", qrels, *runs, "-m", "AP", "--baseline", "nope"])
     assert res.exit_code == 2 and "--baseline 'nope' is not one of the runs" in res.output
+
+
+def test_results_table_of_one_judgment_set():
+    run = pl.DataFrame({"system": ["x", "x", "y", "y", "z", "z"], "qid": ["1", "2"] * 3,
+                        "docno": ["d1", "d2", "d2", "d1", "d1", "d1"], "score": [1.0] * 6})
+    q1 = pl.DataFrame({"qid": ["1", "2", "2"], "docno": ["d1", "d2", "d1"], "rel": [1, 1, 0]})
+    q2 = pl.DataFrame({"qid": ["1", "2", "2"], "docno": ["d1", "d2", "d1"], "rel": [0, 0, 1]})
+    js = pf.evaluate_judgment_sets(run, {"nist": q1, "llm": q2}, "P@1")
+    with pytest.raises(ValueError, match="judgments="):
+        pf.results_table(js)
+    t = pf.results_table(js, judgments="llm")
+    assert dict(zip(t.frame["system"], t.frame["mean"])) == {"x": 0.0, "y": 0.5, "z": 0.5}
+    with pytest.raises(ValueError, match="not present"):
+        pf.results_table(js, judgments="gold")
