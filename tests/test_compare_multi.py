@@ -3,6 +3,8 @@ streams), families as documented, Tukey HSD from the stats kernel, errors."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
@@ -121,3 +123,11 @@ def test_compare_command_several_baselines_and_pairs():
     assert out.height == 1 and "pvalue_tukey" in out.columns and out["family"][0] == "per measure"
     res = CliRunner().invoke(app, [*args, "--pairs", "all", "--baseline", names[0]])
     assert res.exit_code == 2 and "not both" in res.output
+
+
+def test_warnings_point_at_the_caller(per_query):
+    small = per_query.filter(pl.col("qid") < "q10")
+    for kwargs in ({"baseline": "bm25"}, {"baseline": ["bm25", "rm3"]}):
+        with pytest.warns(pf.SmallSampleWarning) as record:
+            pf.compare(small, n_resamples=999, **kwargs)
+        assert {Path(w.filename).name for w in record} == {"test_compare_multi.py"}

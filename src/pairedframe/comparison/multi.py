@@ -16,7 +16,6 @@ measured for all of them; it controls the family-wise error over all pairs of th
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -150,9 +149,12 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     if (baseline is None) == (pairs is None):
         raise TypeError("give exactly one of baseline= (a name or a list of names) and pairs= ('all' or 'ordered')")
     if pairs is None and isinstance(baseline, str):
-        with _warnings_at_caller():
-            return paired.compare(data, baseline=baseline, systems=systems, measures=measures, family_by=family_by,
-                                  **options)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            single = paired.compare(data, baseline=baseline, systems=systems, measures=measures, family_by=family_by,
+                                    **options)
+        _reissue(caught)
+        return single
     frame = _frame(data)
     present = frame["system"].unique(maintain_order=True).to_list()
     if systems is None:
@@ -179,11 +181,13 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     stacked = pl.concat(copies)
     fam = None if family_by is None else [family_by] if isinstance(family_by, str) else list(family_by)
     fam_cols = None if fam is None else [_KEY if c == "baseline" else c for c in fam]
-    with _warnings_at_caller():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             out = paired.compare(stacked, baseline=_PLACEHOLDER, measures=measures, family_by=fam_cols, **options)
         except (InsufficientSampleError, ValueError) as exc:
             raise type(exc)(_readable(str(exc))) from None
+    _reissue(caught)
     extras = [c for c in out.columns if c in stacked.columns and c not in ("system", "qid", "measure", "value", _KEY)]
     base_order = {b: i for i, (b, _) in enumerate(plan)}
     sys_order = {s: i for i, s in enumerate(chosen)}
@@ -205,13 +209,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     return out
 
 
-@contextlib.contextmanager
-def _warnings_at_caller():
-    """Re-issue the warnings of the block so that they point at the first caller outside pairedframe
-    (with the placeholder names made readable)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
+def _reissue(caught: list) -> None:
+    """Re-issue recorded warnings so that they point at the first caller outside pairedframe (with the
+    placeholder names made readable); a plain function, so that no contextlib frame is in between."""
     for w in caught:
         warnings.warn(_readable(str(w.message)), w.category, stacklevel=user_stacklevel())
 
