@@ -93,14 +93,17 @@ def ideal_ranking(judgments: pl.LazyFrame, explicit: dict[int, float] | None, *,
                                         dtype=pl.Float64)).lazy()
 
 
-def ordered_sum(values: pl.Expr, where: pl.Expr | None = None, order: str = "rank") -> pl.Expr:
+def ordered_sum(values: pl.Expr, where: pl.Expr | None = None, order: str = "rank", *,
+                presorted: bool = False) -> pl.Expr:
     """Sum of ``values`` (where ``where`` holds) added one by one in ``order``, as trec_eval's loops do.
 
     polars' parallel ``sum`` may add a group's floats in a different order from run to run, which
     changes the last bit; a cumulative sum in rank order is deterministic (SQL: ``pf_seqsum``).
+    ``presorted``: the rows are already in ``order`` within each group (``ctx.ranked`` and
+    ``ctx.ideal`` are, and filters and group_by keep the order within groups), so no sort is needed.
     """
     kept = values if where is None else pl.when(where).then(values).otherwise(0.0)
-    return kept.sort_by(order).cum_sum().last()
+    return (kept if presorted else kept.sort_by(order)).cum_sum().last()
 
 
 def with_row_columns(ctx: PolarsContext, **columns: pl.Expr) -> PolarsContext:

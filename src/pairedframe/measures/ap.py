@@ -20,5 +20,6 @@ def ap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Range [0, 1]. Value 0 when R = 0 or nothing relevant was retrieved. Aggregated as the mean
     over queries (MAP). Source: trec_eval m_map.c, m_map_cut.c.
     """
-    precision_at_hit = ordered_sum(pl.col("rel_cum") / pl.col("rank"), pl.col("is_rel") & within_cutoff(measure))
+    precision_at_hit = ordered_sum(pl.col("rel_cum") / pl.col("rank"), pl.col("is_rel") & within_cutoff(measure),
+                                    presorted=True)
     return per_query(ctx, ratio(pl.col("sum_prec"), pl.col("num_rel")), sum_prec=precision_at_hit)

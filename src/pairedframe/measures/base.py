@@ -86,7 +86,8 @@ class PolarsContext:
              grades 0), is_rel (rel >= level), is_judged (rel >= 0), is_judged_nonrel
              (0 <= rel < level), num_rel, num_nonrel, rel_cum, nonrel_cum, unjudged_cum (relevant /
              judged non-relevant / negative-grade documents at ranks <= rank), log2_rank1
-             (log2(rank + 1) from C's log2, as DuckDB and trec_eval compute it).
+             (log2(rank + 1) from C's log2, as DuckDB and trec_eval compute it). Sorted by system,
+             qid, rank (:func:`~pairedframe.measures._polars.ordered_sum` relies on it).
     queries : system, qid, num_rel, num_nonrel, num_ret, max_grade: the evaluated query set.
     judgments : qid, rel: the judged documents (grade >= 0) of the evaluated queries.
     gain_maps : gain-map key -> {grade: gain} for the maps of the measures evaluated.
@@ -100,7 +101,8 @@ class PolarsContext:
 
     def ideal(self, key: str) -> pl.LazyFrame:
         """qid, irank, gain, log2_irank1: the judged documents' positive gains under the gain map
-        ``key`` (``''`` the grade, ``'exp'`` 2**grade - 1), sorted descending: the ideal ranking."""
+        ``key`` (``''`` the grade, ``'exp'`` 2**grade - 1), sorted descending: the ideal ranking
+        (rows sorted by qid, irank)."""
         if key not in self._ideal:
             from pairedframe.measures._polars import ideal_ranking  # one helper, shared by every gain measure
 

@@ -27,5 +27,5 @@ def bpref(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Unjudged documents and negative grades are skipped: they are neither relevant nor judged
     non-relevant. Range [0, 1]; 0 when R = 0. Source: trec_eval m_bpref.c.
     """
-    total = ordered_sum(bpref_terms(), pl.col("is_rel"))
+    total = ordered_sum(bpref_terms(), pl.col("is_rel"), presorted=True)
     return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=total)

@@ -38,4 +38,4 @@ def err(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     within = pl.col("rel") > 0
     if measure.cutoff is not None:
         within = within & (pl.col("rank") <= measure.cutoff)
-    return per_query(ctx, pl.col("total"), total=ordered_sum(pl.col("term"), within))
+    return per_query(ctx, pl.col("total"), total=ordered_sum(pl.col("term"), within, presorted=True))

@@ -41,7 +41,7 @@ def bin_g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     (4/10/2008). Source: trec_eval m_binG.c.
     """
     ctx = with_row_columns(ctx, term=1.0 / c_log2(2 + pl.col("rank") - pl.col("rel_cum")))
-    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(pl.col("term"), pl.col("is_rel")))
+    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(pl.col("term"), pl.col("is_rel"), presorted=True))
 
 
 @family(key="G", trec=_gain_form("G", 200), sql_file="g.sql", cutoff="none", rel="none", uses_gain=True,
@@ -64,7 +64,7 @@ def g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
                             .alias("cost"))
               .with_columns(c_log2(2 + pl.col("cost") - pl.col("gained")).alias("log")))
     total = scored.group_by(KEYS).agg((pl.col("gain") / pl.col("log")).sort_by("rank").cum_sum().last().alias("g"))
-    ideal_total = ideal.group_by("qid").agg(ordered_sum(pl.col("gain"), order="irank").alias("ideal_gain"))
+    ideal_total = ideal.group_by("qid").agg(ordered_sum(pl.col("gain"), order="irank", presorted=True).alias("ideal_gain"))
     return (ctx.queries.select(KEYS).join(total, on=KEYS, how="left").join(ideal_total, on="qid", how="left")
             .select(*KEYS, ratio(pl.col("g").fill_null(0.0), pl.col("ideal_gain").fill_null(0.0)).alias("value")))
 

@@ -26,4 +26,4 @@ def infap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     term = pl.when(pl.col("rank") == 1).then(1.0).otherwise(
         1.0 / r + ((r - 1.0) / r) * (pooled_above / (r - 1.0))
         * ((rel_above + EPSILON) / ((rel_above + pl.col("nonrel_cum")) + 2 * EPSILON)))
-    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(term, pl.col("is_rel")))
+    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(term, pl.col("is_rel"), presorted=True))

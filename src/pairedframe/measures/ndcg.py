@@ -36,7 +36,9 @@ def ndcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     ideal = ctx.ideal(measure.gain_key)
     if measure.cutoff is not None:
         ideal = ideal.filter(pl.col("irank") <= measure.cutoff)
-    idcg = ideal.group_by("qid").agg(ordered_sum(pl.col("gain") / pl.col("log2_irank1"), order="irank").alias("idcg"))
-    dcg = per_query(ctx, pl.col("dcg"), dcg=ordered_sum(discounted, within_cutoff(measure) & (gain_expr(measure) != 0)))
+    idcg = ideal.group_by("qid").agg(ordered_sum(pl.col("gain") / pl.col("log2_irank1"), order="irank", presorted=True)
+                                     .alias("idcg"))
+    dcg = per_query(ctx, pl.col("dcg"), dcg=ordered_sum(discounted, within_cutoff(measure) & (gain_expr(measure) != 0),
+                                                               presorted=True))
     return (dcg.join(idcg, on="qid", how="left")
             .select("system", "qid", ratio(pl.col("value"), pl.col("idcg").fill_null(0.0)).alias("value")))

@@ -88,7 +88,7 @@ def rbp_resid(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """
     p = float(measure.param("p"))
     ctx = with_row_columns(ctx, discount=c_pow(p, pl.col("rank") - 1))
-    judged = ordered_sum(pl.col("discount"), pl.col("is_judged"))
+    judged = ordered_sum(pl.col("discount"), pl.col("is_judged"), presorted=True)
     n = pl.col("num_ret")
     every = divide(pl.lit(1.0) - c_pow(p, n), 1.0 - p) if p != 1.0 else n.cast(pl.Float64)
     value = pl.when(n > pl.col("n_judged")).then(c_pow(p, n) + pl.lit(1.0 - p) * (every - pl.col("judged"))) \
