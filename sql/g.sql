@@ -11,20 +11,20 @@ ideal_total AS (
     SELECT qid, count(*) AS ideal_len, pf_seqsum(gain, irank) AS ideal_gain FROM ideal GROUP BY qid
 ),
 scored AS (
-    SELECT r.system, r.qid, r.rank, g.gain
+    SELECT r.qkey, r.qid, r.rank, g.gain
     FROM pf_ranked r JOIN pf_gains g ON g.gain_map = $gain_map AND g.rel = r.rel
     WHERE g.gain <> 0
 ),
 gained AS (
-    SELECT system, qid, rank, gain,
-           sum(gain) OVER (PARTITION BY system, qid ORDER BY rank
+    SELECT qkey, qid, rank, gain,
+           sum(gain) OVER (PARTITION BY qkey ORDER BY rank
                            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS gained
     FROM scored WHERE $exact_gains
     UNION ALL
-    SELECT a.system, a.qid, a.rank, a.gain, pf_seqsum(b.gain, b.rank) AS gained
+    SELECT a.qkey, a.qid, a.rank, a.gain, pf_seqsum(b.gain, b.rank) AS gained
     FROM (SELECT * FROM scored WHERE NOT $exact_gains) a
-    JOIN scored b ON a.system = b.system AND a.qid = b.qid AND b.rank <= a.rank
-    GROUP BY a.system, a.qid, a.rank, a.gain
+    JOIN scored b ON a.qkey = b.qkey AND b.rank <= a.rank
+    GROUP BY a.qkey, a.qid, a.rank, a.gain
 ),
 cost_prefix AS (
     SELECT qid, irank,
@@ -37,14 +37,14 @@ cost_prefix AS (
     GROUP BY a.qid, a.irank
 ),
 total AS (
-    SELECT d.system, d.qid,
+    SELECT d.qkey,
            pf_seqsum(d.gain / log2(2 + (c.cost + greatest(d.rank - t.ideal_len, 0)) - d.gained), d.rank) AS g
     FROM gained d JOIN ideal_total t ON t.qid = d.qid
     JOIN cost_prefix c ON c.qid = d.qid AND c.irank = least(d.rank, t.ideal_len)
-    GROUP BY d.system, d.qid
+    GROUP BY d.qkey
 )
 SELECT q.system, q.qid,
        CASE WHEN coalesce(t.ideal_gain, 0) > 0 THEN coalesce(s.g, 0) / t.ideal_gain ELSE 0 END AS value
 FROM pf_queries q
-LEFT JOIN total s ON q.system = s.system AND q.qid = s.qid
+LEFT JOIN total s ON q.qkey = s.qkey
 LEFT JOIN ideal_total t ON q.qid = t.qid

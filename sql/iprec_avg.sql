@@ -5,18 +5,18 @@ WITH levels AS (
     SELECT pos, value AS recall FROM pf_lists WHERE list_key = $levels
 ),
 cut AS (
-    SELECT system, qid, pos, recall, floor(x) + CASE WHEN x - floor(x) >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS c
-    FROM (SELECT q.system, q.qid, l.pos, l.recall, l.recall * q.num_rel AS x
+    SELECT qkey, pos, recall, floor(x) + CASE WHEN x - floor(x) >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS c
+    FROM (SELECT q.qkey, l.pos, l.recall, l.recall * q.num_rel AS x
           FROM pf_queries q CROSS JOIN levels l) AS t
 ),
 best AS (
-    SELECT c.system, c.qid, c.pos, c.recall, max(CAST(r.rel_cum AS DOUBLE) / r.rank) AS iprec
-    FROM cut c JOIN pf_ranked r ON r.system = c.system AND r.qid = c.qid
+    SELECT c.qkey, c.pos, c.recall, max(CAST(r.rel_cum AS DOUBLE) / r.rank) AS iprec
+    FROM cut c JOIN pf_ranked r ON r.qkey = c.qkey
     WHERE r.is_rel AND r.rel_cum >= greatest(c.c, 1)
-    GROUP BY c.system, c.qid, c.pos, c.recall
+    GROUP BY c.qkey, c.pos, c.recall
 ),
 total AS (
-    SELECT system, qid, pf_seqsum(iprec, -recall) AS total FROM best GROUP BY system, qid
+    SELECT qkey, pf_seqsum(iprec, -recall) AS total FROM best GROUP BY qkey
 )
 SELECT q.system, q.qid, coalesce(t.total, 0) / (SELECT count(*) FROM levels) AS value
-FROM pf_queries q LEFT JOIN total t ON q.system = t.system AND q.qid = t.qid
+FROM pf_queries q LEFT JOIN total t ON q.qkey = t.qkey

@@ -9,7 +9,7 @@ lens AS (
     SELECT qid, count(*) AS ideal_len FROM ideal GROUP BY qid
 ),
 scored AS (
-    SELECT r.system, r.qid, r.rank, g.gain, g.gain / log2(r.rank + 1) AS term
+    SELECT r.qkey, r.qid, r.rank, g.gain, g.gain / log2(r.rank + 1) AS term
     FROM pf_ranked r JOIN pf_gains g ON g.gain_map = $gain_map AND g.rel = r.rel
     WHERE g.gain <> 0
 ),
@@ -25,26 +25,26 @@ idcg AS (
     GROUP BY p.qid, p.e
 ),
 dcg AS (
-    SELECT a.system, a.qid, a.rank, pf_seqsum(b.term, b.rank) AS dcg
+    SELECT a.qkey, a.qid, a.rank, pf_seqsum(b.term, b.rank) AS dcg
     FROM (SELECT * FROM scored WHERE gain > 0) a
-    JOIN scored b ON a.system = b.system AND a.qid = b.qid AND b.rank <= a.rank
-    GROUP BY a.system, a.qid, a.rank
+    JOIN scored b ON a.qkey = b.qkey AND b.rank <= a.rank
+    GROUP BY a.qkey, a.qid, a.rank
 ),
 found AS (
-    SELECT d.system, d.qid, count(*) AS found, pf_seqsum(d.dcg / i.idcg, d.rank) AS at_found
+    SELECT d.qkey, count(*) AS found, pf_seqsum(d.dcg / i.idcg, d.rank) AS at_found
     FROM dcg d JOIN lens l ON l.qid = d.qid JOIN idcg i ON i.qid = d.qid AND i.e = least(d.rank, l.ideal_len)
-    GROUP BY d.system, d.qid
+    GROUP BY d.qkey
 ),
 ends AS (
-    SELECT system, qid, pf_seqsum(term, rank) AS dcg_end FROM scored GROUP BY system, qid
+    SELECT qkey, pf_seqsum(term, rank) AS dcg_end FROM scored GROUP BY qkey
 ),
 total AS (
-    SELECT q.system, q.qid, l.ideal_len,
+    SELECT q.qkey, l.ideal_len,
            coalesce(f.at_found, 0) + CAST(l.ideal_len - coalesce(f.found, 0) AS DOUBLE) * coalesce(e.dcg_end, 0)
            / i.idcg AS total
     FROM pf_queries q JOIN lens l ON l.qid = q.qid JOIN idcg i ON i.qid = q.qid AND i.e = l.ideal_len
-    LEFT JOIN ends e ON e.system = q.system AND e.qid = q.qid
-    LEFT JOIN found f ON f.system = q.system AND f.qid = q.qid
+    LEFT JOIN ends e ON e.qkey = q.qkey
+    LEFT JOIN found f ON f.qkey = q.qkey
 )
 SELECT q.system, q.qid, CASE WHEN t.total > 0 THEN t.total / t.ideal_len ELSE 0 END AS value
-FROM pf_queries q LEFT JOIN total t ON q.system = t.system AND q.qid = t.qid
+FROM pf_queries q LEFT JOIN total t ON q.qkey = t.qkey

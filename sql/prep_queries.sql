@@ -7,7 +7,8 @@
 --               true  = every judged query for every system (trec_eval -c).
 -- $depth:       num_ret counts at most $depth documents (trec_eval -M); NULL = no cut.
 -- $judged_only: num_ret counts only the retrieved documents with a grade >= 0 (trec_eval -J).
--- max_grade is the query's largest grade >= 0 (NULL when it has none).
+-- max_grade is the query's largest grade >= 0 (NULL when it has none). qkey: an integer key of the
+-- (system, qid), which the measures group and join on (cheaper than two strings).
 CREATE OR REPLACE TEMP TABLE pf_queries AS
 WITH judged AS (
     SELECT qid,
@@ -29,11 +30,14 @@ retrieved AS (
                 WHEN $depth IS NULL THEN r.n ELSE least(r.n, $depth) END AS num_ret
     FROM pf_retrieved r LEFT JOIN judged_ret j ON r.system = j.system AND r.qid = j.qid
 )
-SELECT r.system, j.qid, j.num_rel, j.num_nonrel, j.max_grade, r.num_ret
-FROM retrieved r JOIN judged j ON r.qid = j.qid
-WHERE NOT $complete
-UNION ALL
-SELECT s.system, j.qid, j.num_rel, j.num_nonrel, j.max_grade, coalesce(r.num_ret, 0) AS num_ret
-FROM (SELECT DISTINCT system FROM pf_retrieved) s CROSS JOIN judged j
-LEFT JOIN retrieved r ON r.system = s.system AND r.qid = j.qid
-WHERE $complete;
+SELECT system, qid, num_rel, num_nonrel, max_grade, num_ret, row_number() OVER (ORDER BY system, qid) AS qkey
+FROM (
+    SELECT r.system, j.qid, j.num_rel, j.num_nonrel, j.max_grade, r.num_ret
+    FROM retrieved r JOIN judged j ON r.qid = j.qid
+    WHERE NOT $complete
+    UNION ALL
+    SELECT s.system, j.qid, j.num_rel, j.num_nonrel, j.max_grade, coalesce(r.num_ret, 0) AS num_ret
+    FROM (SELECT DISTINCT system FROM pf_retrieved) s CROSS JOIN judged j
+    LEFT JOIN retrieved r ON r.system = s.system AND r.qid = j.qid
+    WHERE $complete
+) AS evaluated;

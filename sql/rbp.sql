@@ -10,7 +10,7 @@ WITH bounds AS (
     GROUP BY q.qid
 ),
 gains AS (
-    SELECT r.system, r.qid, r.rank,
+    SELECT r.qkey, r.rank,
            CASE WHEN $rel IS NOT NULL THEN CASE WHEN r.is_rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
                 WHEN r.rel < 0 THEN CAST(0 AS DOUBLE)
                 WHEN b.hi = b.lo AND (b.lo < 0 OR b.hi > 1) THEN CAST(0 AS DOUBLE)
@@ -22,8 +22,8 @@ gains AS (
     WHERE $k IS NULL OR r.rank <= $k
 ),
 total AS (
-    SELECT system, qid, pf_seqsum(gain * pow($p, rank - 1), rank) AS total
-    FROM gains WHERE gain <> 0 GROUP BY system, qid
+    SELECT qkey, pf_seqsum(gain * pow($p, rank - 1), rank) AS total
+    FROM gains WHERE gain <> 0 GROUP BY qkey
 )
 SELECT q.system, q.qid, (1 - $p) * coalesce(t.total, 0) AS value
-FROM pf_queries q LEFT JOIN total t ON q.system = t.system AND q.qid = t.qid
+FROM pf_queries q LEFT JOIN total t ON q.qkey = t.qkey

@@ -2,20 +2,20 @@
 -- '>' above 9, '.' for a negative grade, '-' for a document not in the qrels (the ranks between
 -- rows of pf_ranked). Returns system, qid, text.
 WITH rows AS (
-    SELECT r.system, r.qid, r.rank, r.rel,
-           coalesce(lag(r.rank) OVER (PARTITION BY r.system, r.qid ORDER BY r.rank), 0) AS previous
+    SELECT r.qkey, r.rank, r.rel,
+           coalesce(lag(r.rank) OVER (PARTITION BY r.qkey ORDER BY r.rank), 0) AS previous
     FROM pf_ranked r
     WHERE r.rank <= $k
 ),
 pieces AS (
-    SELECT system, qid, rank,
+    SELECT qkey, rank,
            repeat('-', CAST(rank - previous - 1 AS INTEGER))
            || CASE WHEN rel > 9 THEN '>' WHEN rel >= 0 THEN CAST(rel AS VARCHAR) ELSE '.' END AS piece
     FROM rows
 ),
 strings AS (
-    SELECT system, qid, pf_concat(piece, rank) AS body, max(rank) AS last FROM pieces GROUP BY system, qid
+    SELECT qkey, pf_concat(piece, rank) AS body, max(rank) AS last FROM pieces GROUP BY qkey
 )
 SELECT q.system, q.qid,
        coalesce(s.body, '') || repeat('-', CAST(least($k, q.num_ret) - coalesce(s.last, 0) AS INTEGER)) AS text
-FROM pf_queries q LEFT JOIN strings s ON q.system = s.system AND q.qid = s.qid
+FROM pf_queries q LEFT JOIN strings s ON q.qkey = s.qkey

@@ -19,30 +19,30 @@ idcg AS (
     GROUP BY p.qid, p.e
 ),
 scored AS (
-    SELECT r.system, r.qid, r.rank, g.gain / log2(r.rank + 1) AS term
+    SELECT r.qkey, r.rank, g.gain / log2(r.rank + 1) AS term
     FROM pf_ranked r JOIN pf_gains g ON g.gain_map = $gain_map AND g.rel = r.rel
     WHERE g.gain <> 0
 ),
 at_points AS (
-    SELECT q.system, q.qid, p.e AS k, coalesce(pf_seqsum(s.term, s.rank), 0) / p.idcg AS v
+    SELECT q.qkey, p.e AS k, coalesce(pf_seqsum(s.term, s.rank), 0) / p.idcg AS v
     FROM pf_queries q JOIN idcg p ON p.qid = q.qid
-    LEFT JOIN scored s ON s.system = q.system AND s.qid = q.qid AND s.rank <= p.e
-    GROUP BY q.system, q.qid, p.e, p.idcg
+    LEFT JOIN scored s ON s.qkey = q.qkey AND s.rank <= p.e
+    GROUP BY q.qkey, p.e, p.idcg
 ),
 ends AS (
-    SELECT system, qid, pf_seqsum(term, rank) AS dcg_end FROM scored GROUP BY system, qid
+    SELECT qkey, pf_seqsum(term, rank) AS dcg_end FROM scored GROUP BY qkey
 ),
 at_end AS (
-    SELECT q.system, q.qid, l.ideal_len + 1 AS k, coalesce(e.dcg_end, 0) / i.idcg AS v
+    SELECT q.qkey, l.ideal_len + 1 AS k, coalesce(e.dcg_end, 0) / i.idcg AS v
     FROM pf_queries q JOIN lens l ON l.qid = q.qid JOIN idcg i ON i.qid = q.qid AND i.e = l.ideal_len
-    LEFT JOIN ends e ON e.system = q.system AND e.qid = q.qid
+    LEFT JOIN ends e ON e.qkey = q.qkey
     WHERE q.num_ret >= l.ideal_len + 2
 ),
 total AS (
-    SELECT system, qid, pf_seqsum(v, k) AS total, count(*) AS n
+    SELECT qkey, pf_seqsum(v, k) AS total, count(*) AS n
     FROM (SELECT * FROM at_points UNION ALL SELECT * FROM at_end) AS t
-    GROUP BY system, qid
+    GROUP BY qkey
 )
 SELECT q.system, q.qid,
        CASE WHEN q.num_rel > 0 AND coalesce(t.n, 0) > 0 THEN t.total / t.n ELSE 0 END AS value
-FROM pf_queries q LEFT JOIN total t ON q.system = t.system AND q.qid = t.qid
+FROM pf_queries q LEFT JOIN total t ON q.qkey = t.qkey

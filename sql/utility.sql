@@ -7,11 +7,11 @@ WITH w AS (
     FROM pf_lists WHERE list_key = $weights
 ),
 hits AS (
-    SELECT system, qid, count(*) AS a FROM pf_ranked WHERE is_rel GROUP BY system, qid
+    SELECT qkey, count(*) AS a FROM pf_ranked WHERE is_rel GROUP BY qkey
 ),
 counts AS (
     SELECT q.system, q.qid, q.num_ret, q.num_rel, coalesce(h.a, 0) AS a
-    FROM pf_queries q LEFT JOIN hits h ON q.system = h.system AND q.qid = h.qid
+    FROM pf_queries q LEFT JOIN hits h ON q.qkey = h.qkey
 )
 SELECT c.system, c.qid,
        w.w1 * c.a + w.w2 * (c.num_ret - c.a) + w.w3 * (c.num_rel - c.a)
