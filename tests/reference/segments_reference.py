@@ -88,3 +88,30 @@ def compare_segments_reference(paired, segments, *, seed: int, n_resamples: int,
                              confidence_level=confidence_level, alternative=alternative)
         rows.append({"system": system, "measure": measure, "segment_set": sset, "segment": seg, **res})
     return rows
+
+
+def adaptive_pattern_bits(key: int, b: int, n: int) -> list[int]:
+    """Bits of Monte-Carlo pattern b of a unit with n deltas (pairedframe.stats.sign_flip_units):
+    bit i % 64 of SplitMix64 output b + (i // 64) * 2**40 of the stream with seed key."""
+    words = [mix64((key + (b + (w << 40) + 1) * 0x9E3779B97F4A7C15) & M64) for w in range((n + 63) // 64)]
+    return [(words[i // 64] >> (i % 64)) & 1 for i in range(n)]
+
+
+def unit_flip_count_reference(d, key: int | None, start: int, stop: int, *, alternative: str = "two-sided",
+                              exact: bool = False) -> int:
+    """Extreme patterns among patterns start .. stop - 1 of one unit, one pattern at a time."""
+    d = np.asarray(d, dtype=np.float64)
+    n = d.shape[0]
+    stat = float(np.add.reduceat(d, [0])[0] / n)
+    gamma = TIE_RTOL * max(abs(stat), float(np.add.reduceat(np.abs(d), [0])[0] / n))
+    count = 0
+    for b in range(start, stop):
+        bits = [(b >> i) & 1 for i in range(n)] if exact else adaptive_pattern_bits(key, b, n)
+        t = float(np.mean(np.where(np.array(bits) == 1, -d, d)))
+        if alternative == "two-sided":
+            count += abs(t) >= abs(stat) - gamma
+        elif alternative == "greater":
+            count += t >= stat - gamma
+        else:
+            count += t <= stat + gamma
+    return count

@@ -62,6 +62,8 @@ import numpy as np
 import polars as pl
 from scipy.special import stdtr, stdtrit
 
+from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
+                                              check_adaptive_options, segment_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.paired import _pair
 from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
@@ -373,7 +375,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
                      family_by: Sequence[str] | str | None = None,
                      correction: Literal["bh", "holm"] = "bh", fdr_level: float | None = None,
-                     interval: Literal["percentile", "t"] | None = None) -> pl.DataFrame:
+                     interval: Literal["percentile", "t"] | None = None,
+                     resampling: Literal["fixed", "adaptive"] = "fixed",
+                     decision_error: float = DEFAULT_DECISION_ERROR,
+                     max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with a baseline inside every segment of queries, with BH q-values per family.
 
     Parameters
@@ -450,6 +455,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     level = 1 - confidence_level if fdr_level is None else fdr_level
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ValueError(f"`fdr_level` must be in (0, 1), got {fdr_level!r}")
+    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
+                                      max_resamples=max_resamples)
     n_resamples = int(n_resamples)
 
     p = _pair(per_query, baseline, systems, measures)
@@ -497,6 +504,16 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)
     ok_idx = np.flatnonzero(ok)
+    # families (of the units with >= 2 queries; others have no p-value)
+    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
+                else [family_by] if isinstance(family_by, str) else list(family_by))
+    allowed = ["system", *extras, "measure", "segment_set", "segment"]
+    unknown = [c for c in fam_cols if c not in allowed]
+    if unknown:
+        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
+    fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
+           if fam_cols else np.zeros(k, dtype=np.int64))
+    flips = None
     if ok_idx.size:
         keep = np.repeat(ok, n_all)
         d = np.ascontiguousarray(d_all[keep])
@@ -516,13 +533,20 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                                 how="left", maintain_order="left")["_k"].to_numpy()
             res = segment_resample_stats(d, offsets, key_pairs[code, 0], key_pairs[code, 1],
                                          n_resamples=n_resamples, confidence_level=confidence_level,
-                                         alternative=alternative, bootstrap=need_boot, sign_flip=need_flip)
+                                         alternative=alternative, bootstrap=need_boot,
+                                         sign_flip=need_flip and not adaptive)
             if need_boot:
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = res[c]
-            if need_flip:
+            if need_flip and not adaptive:
                 stats["pvalue"][ok_idx] = res["pvalue"]
                 exact[ok_idx] = res["exact"]
+            elif need_flip:
+                flips = segment_adaptive(d, offsets, key_pairs[code, 1], fam[ok_idx], correction=correction,
+                                         level=level, alternative=alternative, decision_error=decision_error,
+                                         max_resamples=max_resamples)
+                stats["pvalue"][ok_idx] = flips.pvalue
+                exact[ok_idx] = flips.exact
         if test == "t" or interval == "t":
             sd = units["sd"].to_numpy()[ok_idx]
             tt = _t_stats(mean, sd, n_ok.astype(float), const, alternative, confidence_level)
@@ -532,15 +556,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = tt[c]
 
-    # families and corrections
-    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
-                else [family_by] if isinstance(family_by, str) else list(family_by))
-    allowed = ["system", *extras, "measure", "segment_set", "segment"]
-    unknown = [c for c in fam_cols if c not in allowed]
-    if unknown:
-        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-    fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
-           if fam_cols else np.zeros(k, dtype=np.int64))
+    # corrections
     pv = stats["pvalue"]
     p_bh = np.full(k, np.nan)
     p_holm = np.full(k, np.nan)
@@ -560,7 +576,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
         sides = 2.0 if alternative == "two-sided" else 1.0
         exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
-        p_floor = np.where(exact, exact_floor, 1.0 / (n_resamples + 1))
+        p_floor = np.where(exact, exact_floor, 1.0 / ((max_resamples if adaptive else n_resamples) + 1))
         need = np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64)
         need = np.maximum(need, 1)
         if correction == "bh":
@@ -598,6 +614,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         pl.Series("exact", exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
                    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
+    if adaptive:
+        out = out.with_columns(adaptive_columns(flips, k, ok_idx))
+        if flips is not None:
+            warn_uncertified(flips, max_resamples, "segment comparisons")
 
     n_small = int(np.count_nonzero(small))
     if n_small:
@@ -617,9 +637,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         what = ("BH can only reject a segment if at least "
                 f"{int(min_disc[limited].max())} segments of its family reach that floor"
                 if correction == "bh" else "Holm cannot reject any segment")
+        name, B = ("max_resamples", max_resamples) if adaptive else ("n_resamples", n_resamples)
         warnings.warn(
-            f"n_resamples={n_resamples} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
-            f"p-values are >= 1/(n_resamples+1) = {1 / (n_resamples + 1):.2g}, and with families of up to "
-            f"{worst} segments {what}. Use n_resamples >= {needed} or test='t' for screening "
+            f"{name}={B} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
+            f"p-values are >= 1/({name}+1) = {1 / (B + 1):.2g}, and with families of up to "
+            f"{worst} segments {what}. Use {name} >= {needed} or test='t' for screening "
             "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning, stacklevel=2)
     return out
