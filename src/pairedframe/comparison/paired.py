@@ -445,6 +445,21 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         The p-value column the verdict uses.
     progress : callable, optional
         Called as ``progress(done, total)`` (in comparisons) after each query set is analysed.
+    resampling : {"fixed", "adaptive"}, default "fixed"
+        ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
+        only for the comparisons whose decision ``p < alpha`` on the ``verdict_on`` column is still
+        open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
+        Guarantee: for any data, with probability at least ``1 - decision_error`` over the draws,
+        every comparison of a family with ``certified = true`` gets the significant / not
+        significant decision that ``verdict_on`` gives on the *exact* sign-flip p-values (fractions
+        of all ``2**n`` sign patterns, the limit ``B -> infinity``).  Patterns are the rows of the
+        query set's sign-flip generator (:func:`resample_generators`), so after ``B`` patterns a
+        count equals the fixed-``B`` count; ``n_resamples`` still sets the bootstrap.
+    decision_error : float in (0, 1), default 1e-3
+        The bound above, per family (adaptive only).
+    max_resamples : int in [256, 2**40), default 2**27
+        Most sign patterns per comparison (adaptive only); an open decision there is reported with
+        ``certified = false`` and a warning.
 
     Returns
     -------
@@ -452,7 +467,11 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         One row per (system, extra keys, measure), in the given system and measure order, with
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, mde, verdict,
-        test, interval, confidence_level, alternative, n_resamples, exact, seed``.
+        test, interval, confidence_level, alternative, n_resamples, exact, seed``; with
+        ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact
+        p-value), ``resamples_used``, ``certified``, ``resampling`` and ``decision_error`` (``pvalue``
+        is ``(b+1)/(B+1)`` clipped to that interval, so the adjusted columns reproduce every certified
+        decision).
 
         Means are over the paired queries (which can differ from the evaluation summary when the
         query sets differ).  ``se`` is the bootstrap standard error (``sd/sqrt(n)`` for the t

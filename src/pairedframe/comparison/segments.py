@@ -48,6 +48,12 @@ rejects the smallest p-value only if ``p <= q j / m`` for some ``j``; with every
 segments at the floor that needs ``j >= m / (q (B+1))`` (``min_discoveries``), and Holm cannot
 reject anything once ``m / (B+1) > q``.  Such rows are flagged ``resolution_limited``, a warning
 names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests ``test="t"`` for screening.
+
+``resampling="adaptive"`` removes the problem without drawing ``m/q`` patterns everywhere: patterns
+are drawn in rounds (256, 512, ...) only for the units whose BH / Holm decision is still open, until
+every decision equals that of the exact p-values with probability ``1 - decision_error``
+(:mod:`pairedframe.stats.adaptive`); its pattern words are the full 64-bit outputs of the same
+``K_flip`` SplitMix64 stream (:mod:`pairedframe.stats.sign_flip_units`).
 """
 
 from __future__ import annotations
@@ -397,7 +403,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Sign-flip randomization test (p never below ``1/(n_resamples+1)`` unless exact) or the paired
         t-test (analytic; the right screening tool for thousands of segments, see module docstring).
     n_resamples : int, default 10_000
-        Bootstrap resamples and Monte-Carlo sign patterns per unit.
+        Bootstrap resamples and (with ``resampling="fixed"``) Monte-Carlo sign patterns per unit.
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "greater", "less"}
     seed : int, default 0
@@ -412,6 +418,21 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Level of the BH / Holm decision; default ``1 - confidence_level``.
     interval : {"percentile", "t"}, optional
         Default percentile bootstrap for the randomization test, t interval for the t-test.
+    resampling : {"fixed", "adaptive"}, default "fixed"
+        ``"adaptive"`` (randomization test only) draws sign patterns in rounds until every decision
+        of ``correction`` at ``fdr_level`` is certified (MMCTest, Gandy & Hahn 2014; see
+        :mod:`pairedframe.stats.adaptive`).  Guarantee: for any data, with probability at least
+        ``1 - decision_error`` over the draws, every row of a family with ``certified = true`` has the
+        ``significant`` value that ``correction`` gives on the *exact* sign-flip p-values (the
+        fractions of all ``2**n`` sign patterns at least as extreme: the limit ``B -> infinity``).
+        Patterns come from the segment's counter-based sign-flip stream (64-bit words, see
+        :mod:`pairedframe.stats.sign_flip_units`), so a segment's patterns never depend on the other
+        segments; how many it draws does (the BH threshold depends on the whole family).
+    decision_error : float in (0, 1), default 1e-3
+        The bound above, per family (adaptive only).
+    max_resamples : int in [256, 2**40), default 2**27
+        Most sign patterns one unit may draw (adaptive only); a decision still open there is reported
+        with ``certified = false`` and a warning.
 
     Returns
     -------
@@ -421,7 +442,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         ``system, <keys>, measure, segment_set, segment, baseline, n_queries, baseline_mean,
         system_mean, delta, ci_low, ci_high, se, pvalue, pvalue_bh, pvalue_holm, significant, wins,
         losses, ties, sd, small_sample, warning, family_size, min_discoveries, resolution_limited,
-        test, interval, n_resamples, exact, seed``.
+        test, interval, n_resamples, exact, seed``; with ``resampling="adaptive"`` also
+        ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value; equal to it when
+        ``exact``), ``resamples_used`` (sign patterns drawn; ``2**n`` when enumerated), ``certified``,
+        ``resampling`` and ``decision_error``.  The adaptive ``pvalue`` is ``(b+1)/(B+1)`` clipped to
+        ``[pvalue_low, pvalue_high]``, so ``correction`` applied to it reproduces every certified
+        decision.
 
         Units with one paired query get null statistics and ``warning = "only 1 paired query"``
         (NaN p-values are left out of their family).  ``small_sample`` is ``n_queries <
@@ -440,12 +466,14 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     SmallSampleWarning
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning
-        Once, when ``n_resamples`` is too small for the correction at ``fdr_level``.
+        Once, when ``n_resamples`` (adaptive: ``max_resamples``) is too small for the correction at
+        ``fdr_level``; once, when adaptive decisions are left uncertified at ``max_resamples``.
 
     References
     ----------
     Benjamini & Hochberg (1995), JRSS B 57(1); Holm (1979); Phipson & Smyth (2010);
-    Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA.
+    Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA;
+    Gandy & Hahn (2014), "MMCTest", Scand. J. Stat. 41(4).
     """
     interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS)
     if correction not in _CORRECTIONS:

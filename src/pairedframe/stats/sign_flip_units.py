@@ -51,8 +51,31 @@ _M64B = np.uint64(0x94D049BB133111EB)
 #: Table entries (groups of 8 deltas) per block of units: 1024 x 256 float64 = 2 MiB, cache-sized.
 GROUP_BUDGET: int = 1024
 #: Target (pattern rows x groups) per inner chunk.
-CHUNK_ELEMENTS: int = 2**16
+CHUNK_ELEMENTS: int = 2**17
 _LOWBIT = np.array([0] + [(v & -v).bit_length() - 1 for v in range(1, 256)], dtype=np.intp)
+
+
+_LITTLE = np.little_endian
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+
+def _mix64_inplace(z: np.ndarray, tmp: np.ndarray) -> None:
+    """The SplitMix64 finaliser on a uint64 array, in place (``tmp``: scratch of the same shape)."""
+    np.right_shift(z, _S30, out=tmp)
+    np.bitwise_xor(z, tmp, out=z)
+    np.multiply(z, _M64A, out=z)
+    np.right_shift(z, _S27, out=tmp)
+    np.bitwise_xor(z, tmp, out=z)
+    np.multiply(z, _M64B, out=z)
+    np.right_shift(z, _S31, out=tmp)
+    np.bitwise_xor(z, tmp, out=z)
+
+
+def _buffers(k: int, W: int, G: int, r: int) -> tuple[np.ndarray, ...]:
+    """Work arrays of one chunk of r patterns of k units with W words and G groups each."""
+    return (np.empty((k, W, r), dtype=np.uint64), np.empty((k, W, r), dtype=np.uint64),
+            np.empty((k, W, 8, r), dtype=np.uint8), np.empty((k, G, r), dtype=np.intp),
+            np.empty((k, G, r)), np.empty((k, r)), np.empty((k, r), dtype=bool))
 
 
 def splitmix64(keys: np.ndarray, counters: np.ndarray) -> np.ndarray:
@@ -61,14 +84,11 @@ def splitmix64(keys: np.ndarray, counters: np.ndarray) -> np.ndarray:
     ``mix64(K + (c + 1) * 0x9E3779B97F4A7C15)`` with ``mix64(z)``: ``z ^= z >> 30; z *= 0xBF58476D1CE4E5B9;
     z ^= z >> 27; z *= 0x94D049BB133111EB; z ^= z >> 31`` (Steele, Lea & Flood 2014).
     """
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore"):        # 0-d inputs would warn on the (intended) wrap-around
         z = np.asarray(keys, dtype=np.uint64) + (np.asarray(counters, dtype=np.uint64) + np.uint64(1)) * _G64
-        z ^= z >> np.uint64(30)
-        z *= _M64A
-        z ^= z >> np.uint64(27)
-        z *= _M64B
-        z ^= z >> np.uint64(31)
-    return z
+    z = np.array(z, dtype=np.uint64, ndmin=1)
+    _mix64_inplace(z, np.empty_like(z))
+    return z.reshape(np.broadcast_shapes(np.shape(keys), np.shape(counters)))
 
 
 def _tables(d: np.ndarray, offsets: np.ndarray, units: np.ndarray, n_groups: int) -> np.ndarray:
@@ -144,37 +164,46 @@ def unit_flip_counts(d: np.ndarray, offsets: np.ndarray, units: np.ndarray, keys
     mean_abs = np.add.reduceat(np.abs(d), offsets[:-1])[units] / sizes
     gamma = TIE_RTOL * np.maximum(np.abs(stat), mean_abs)
     n_groups = -(-sizes // 8)
+    keys = None if exact else np.asarray(keys, dtype=np.uint64)
     for pos in _blocks_by_groups(n_groups, group_budget):
         G = int(n_groups[pos[0]])
         W = -(-G // 8)
         k = pos.shape[0]
         table = _tables(d, offsets, units[pos], G).reshape(-1)
         base = (np.arange(k * G, dtype=np.intp) * 256).reshape(k, G, 1)
-        if exact:
-            word_key = ctr = None
-        else:
-            word_key = np.asarray(keys, dtype=np.uint64)[pos][:, None, None]
-            ctr = (np.arange(W, dtype=np.uint64) << np.uint64(40))[None, :, None]
         s_b, n_b, t_b, g_b = (x[pos][:, None] for x in (sums, sizes, stat, gamma))
-        rows_per = max(1, chunk_elements // (k * G))
+        threshold = np.abs(t_b) - g_b if alternative == "two-sided" else t_b - g_b if alternative == "greater" \
+            else t_b + g_b
+        compare = np.less_equal if alternative == "less" else np.greater_equal
+        if not exact:
+            # splitmix64(K, b + w 2**40) = mix64(K + (w 2**40 + 1) G64 + b G64): a per-word base plus b G64
+            word_base = keys[pos][:, None, None] + (
+                (np.arange(W, dtype=np.uint64) << np.uint64(40)) + np.uint64(1))[None, :, None] * _G64
+        rows_per = max(1, min(stop - start, chunk_elements // (k * G)))
+        buffers = None
         for r0 in range(start, stop, rows_per):
-            rows = np.arange(r0, min(stop, r0 + rows_per), dtype=np.uint64)
-            r = rows.shape[0]
+            r = min(rows_per, stop - r0)
+            if buffers is None or buffers[0].shape[2] != r:
+                buffers = _buffers(k, W, G, r)
+            z, tmp, byts, idx, vals, flipped, hit = buffers
             if exact:
-                words = np.broadcast_to(rows, (k, 1, r))
+                z[...] = np.arange(r0, r0 + r, dtype=np.uint64)
             else:
-                words = splitmix64(word_key, ctr + rows[None, None, :])            # (unit, word, row)
-            # little-endian bytes as (unit, word, byte, row), contiguous: group 8 w + j is row 8 w + j
-            byts = np.ascontiguousarray(np.ascontiguousarray(words, dtype="<u8").view(np.uint8).reshape(k, W, r, 8)
-                                        .transpose(0, 1, 3, 2)).reshape(k, 8 * W, r)[:, :G]
-            idx = np.add(byts, base, dtype=np.intp)
-            flipped = np.einsum("ugr->ur", np.take(table, idx))
-            null = (s_b - 2.0 * flipped) / n_b
+                np.multiply(np.arange(r0, r0 + r, dtype=np.uint64), _G64, out=tmp[0, 0])
+                np.add(word_base, tmp[0, 0], out=z)
+                _mix64_inplace(z, tmp)
+            if not _LITTLE:
+                z.byteswap(inplace=True)
+            # little-endian bytes as (unit, word, byte, row): group 8 w + j is row 8 w + j
+            np.copyto(byts, z.view(np.uint8).reshape(k, W, r, 8).transpose(0, 1, 3, 2))
+            np.add(byts.reshape(k, 8 * W, r)[:, :G], base, out=idx)
+            np.take(table, idx, out=vals, mode="clip")
+            np.einsum("ugr->ur", vals, out=flipped)
+            np.multiply(flipped, -2.0, out=flipped)         # (S - 2 F) / n, the same rounding
+            np.add(flipped, s_b, out=flipped)
+            np.divide(flipped, n_b, out=flipped)
             if alternative == "two-sided":
-                hit = np.abs(null) >= np.abs(t_b) - g_b
-            elif alternative == "greater":
-                hit = null >= t_b - g_b
-            else:
-                hit = null <= t_b + g_b
+                np.abs(flipped, out=flipped)
+            compare(flipped, threshold, out=hit)
             counts[pos] += np.count_nonzero(hit, axis=1)
     return counts
