@@ -150,10 +150,10 @@ def main() -> None:
     ap.add_argument("--max-runs", type=int, default=12, help="runs per collection (pairs of them give deltas)")
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--data", type=Path, default=SHARED)
-    ap.add_argument("--quick", action="store_true", help="3 families of 200 segments per cell")
+    ap.add_argument("--quick", action="store_true", help="2 families of 100 segments per cell, 3 runs (smoke run)")
     args = ap.parse_args()
     if args.quick:
-        args.families, args.segments, args.max_runs, args.max_resamples = 3, 200, 4, 2**22
+        args.families, args.segments, args.max_runs, args.max_resamples = 2, 100, 3, 2**20
     t0 = time.perf_counter()
     pops = load_populations(args.data, args.max_runs)
     if not pops:
