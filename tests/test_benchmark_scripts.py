@@ -55,3 +55,16 @@ def test_segments_benchmark_quick_run_reports_the_adaptive_row(shared_data):
     assert "certified 200 of 200 rows" in proc.stdout
     agree = re.search(r"BH decisions agree on (\d+) of 20", proc.stdout)
     assert agree and int(agree.group(1)) >= 19          # the brute force has Monte-Carlo error of its own
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_adaptive_compare_quick_run_certifies_the_family(shared_data):
+    script = SCRIPT.parent / "adaptive_compare.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--data",
+                           str(shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021")],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    adaptive = [line.split() for line in proc.stdout.splitlines() if ": adaptive" in line]
+    assert len(adaptive) == 2                                   # Holm and BH
+    assert all(row[-1] == "35/35" for row in adaptive)
