@@ -123,11 +123,11 @@ def _byte_tables(D: np.ndarray) -> np.ndarray:
     G = -(-n // 8)
     P = np.zeros((k, G * 8))
     P[:, :n] = D.T
-    P = P.reshape(k, G, 8)
-    L = np.zeros((k, G, 256))
+    Pt = np.ascontiguousarray(P.reshape(k * G, 8).T)          # (bit, column x group): rows are contiguous
+    L = np.zeros((256, k * G))
     for v in range(1, 256):
-        L[:, :, v] = L[:, :, v & (v - 1)] + P[:, :, _LOWBIT[v]]
-    return L
+        np.add(L[v & (v - 1)], Pt[_LOWBIT[v]], out=L[v])
+    return np.ascontiguousarray(L.T).reshape(k, G, 256)
 
 
 def _word_chunks(n: int, n_resamples: int, rng, chunk_size: int):

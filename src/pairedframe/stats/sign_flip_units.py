@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .randomization import TIE_RTOL
+from .randomization import TIE_RTOL, _byte_tables
 
 __all__ = ["splitmix64", "unit_flip_counts", "WORD_STRIDE", "MAX_EXACT_N"]
 
@@ -48,15 +48,12 @@ MAX_EXACT_N: int = 62
 _G64 = np.uint64(0x9E3779B97F4A7C15)
 _M64A = np.uint64(0xBF58476D1CE4E5B9)
 _M64B = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+_LITTLE = np.little_endian
 #: Table entries (groups of 8 deltas) per block of units: 1024 x 256 float64 = 2 MiB, cache-sized.
 GROUP_BUDGET: int = 1024
 #: Target (pattern rows x groups) per inner chunk.
 CHUNK_ELEMENTS: int = 2**17
-_LOWBIT = np.array([0] + [(v & -v).bit_length() - 1 for v in range(1, 256)], dtype=np.intp)
-
-
-_LITTLE = np.little_endian
-_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
 def _mix64_inplace(z: np.ndarray, tmp: np.ndarray) -> None:
@@ -95,15 +92,12 @@ def _tables(d: np.ndarray, offsets: np.ndarray, units: np.ndarray, n_groups: int
     """Byte tables of units with ``n_groups`` groups of 8 deltas each, shape (units, groups, 256):
     entry ``v`` of a group is the sum of its deltas at the set bits of ``v`` (zeros pad the last group)."""
     k = units.shape[0]
+    lengths = offsets[units + 1] - offsets[units]
+    row = np.repeat(np.arange(k), lengths)
+    within = np.arange(row.shape[0]) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     P = np.zeros((k, n_groups * 8))
-    for j, u in enumerate(units):
-        a, b = int(offsets[u]), int(offsets[u + 1])
-        P[j, :b - a] = d[a:b]
-    Pt = np.ascontiguousarray(P.reshape(k * n_groups, 8).T)       # (bit, group)
-    L = np.zeros((256, k * n_groups))
-    for v in range(1, 256):
-        np.add(L[v & (v - 1)], Pt[_LOWBIT[v]], out=L[v])
-    return np.ascontiguousarray(L.T).reshape(k, n_groups, 256)
+    P[row, within] = d[offsets[units][row] + within]
+    return _byte_tables(P.T)
 
 
 def _blocks_by_groups(n_groups: np.ndarray, budget: int) -> list[np.ndarray]:
