@@ -149,3 +149,17 @@ def test_compare_adaptive_warns_when_a_decision_stays_open():
         res = pf.compare(per_query, baseline="base", resampling="adaptive", max_resamples=256, interval="t")
     assert not res["certified"].all()
     assert (res["resamples_used"] <= 256).all()
+
+
+def test_certified_error_bound_is_stated_in_the_output_settings():
+    from pairedframe.report.compare import comparison_settings, format_comparison
+
+    per_query = _systems_measures(n_q=20, n_systems=3, n_measures=1, seed=1)
+    res = _quiet(pf.compare, per_query, baseline="base", resampling="adaptive", decision_error=0.002, interval="t")
+    settings = comparison_settings(res)
+    assert settings["resampling"] == "adaptive" and settings["decision_error"] == 0.002
+    assert settings["certified_decisions"].endswith("<= 0.002")
+    text = format_comparison(res, "markdown")
+    assert "certified_decisions: P(some certified verdict" in text and "| certified |" in text
+    fixed = comparison_settings(_quiet(pf.compare, per_query, baseline="base", interval="t", n_resamples=500))
+    assert "certified_decisions" not in fixed and "resampling" not in fixed
