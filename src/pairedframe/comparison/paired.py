@@ -541,15 +541,6 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         qid_lists[r] = qids
         delta_lists[r] = np.asarray(deltas, dtype=np.float64)
         groups.setdefault(query_set_key(qids), []).append(r)
-    if family_by is None:
-        fam_ids = np.zeros(k_total, dtype=np.int64)
-    else:
-        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        allowed = ["system", *extras, "measure"]
-        unknown = [c for c in fam_cols if c not in allowed]
-        if unknown:
-            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-        fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
     done = 0
     flip_blocks = []
     for members in groups.values():
@@ -564,19 +555,28 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         done += len(members)
         if progress is not None:
             progress(done, k_total)
+
+    pv = stats["pvalue"]
+    p_holm = np.full(k_total, np.nan)
+    p_bh = np.full(k_total, np.nan)
+    if family_by is None:
+        fam_ids = np.zeros(k_total, dtype=np.int64)
+    else:
+        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
+        allowed = ["system", *extras, "measure"]
+        unknown = [c for c in fam_cols if c not in allowed]
+        if unknown:
+            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
+        fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
     flips = None
-    if flip_blocks:
+    if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
         flips = query_set_adaptive(
             flip_blocks, k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
                                                        "pvalue_bh": "bh"}[verdict_on],
             level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
             decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
-        stats["pvalue"] = flips.pvalue
+        pv = stats["pvalue"] = flips.pvalue
         exact = flips.exact
-
-    pv = stats["pvalue"]
-    p_holm = np.full(k_total, np.nan)
-    p_bh = np.full(k_total, np.nan)
     for f in np.unique(fam_ids):
         sel = fam_ids == f
         p_holm[sel] = holm(pv[sel])

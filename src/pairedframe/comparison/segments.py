@@ -532,16 +532,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)
     ok_idx = np.flatnonzero(ok)
-    # families (of the units with >= 2 queries; others have no p-value)
-    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
-                else [family_by] if isinstance(family_by, str) else list(family_by))
-    allowed = ["system", *extras, "measure", "segment_set", "segment"]
-    unknown = [c for c in fam_cols if c not in allowed]
-    if unknown:
-        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-    fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
-           if fam_cols else np.zeros(k, dtype=np.int64))
-    flips = None
+    flips = flip_units = None
     if ok_idx.size:
         keep = np.repeat(ok, n_all)
         d = np.ascontiguousarray(d_all[keep])
@@ -570,11 +561,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                 stats["pvalue"][ok_idx] = res["pvalue"]
                 exact[ok_idx] = res["exact"]
             elif need_flip:
-                flips = segment_adaptive(d, offsets, key_pairs[code, 1], fam[ok_idx], correction=correction,
-                                         level=level, alternative=alternative, decision_error=decision_error,
-                                         max_resamples=max_resamples)
-                stats["pvalue"][ok_idx] = flips.pvalue
-                exact[ok_idx] = flips.exact
+                flip_units = (d, offsets, key_pairs[code, 1])     # drawn per family, below
         if test == "t" or interval == "t":
             sd = units["sd"].to_numpy()[ok_idx]
             tt = _t_stats(mean, sd, n_ok.astype(float), const, alternative, confidence_level)
@@ -584,7 +571,20 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = tt[c]
 
-    # corrections
+    # families and corrections
+    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
+                else [family_by] if isinstance(family_by, str) else list(family_by))
+    allowed = ["system", *extras, "measure", "segment_set", "segment"]
+    unknown = [c for c in fam_cols if c not in allowed]
+    if unknown:
+        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
+    fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
+           if fam_cols else np.zeros(k, dtype=np.int64))
+    if flip_units is not None:     # resampling="adaptive": drawn until the family's decisions are certified
+        flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
+                                 alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
+        stats["pvalue"][ok_idx] = flips.pvalue
+        exact[ok_idx] = flips.exact
     pv = stats["pvalue"]
     p_bh = np.full(k, np.nan)
     p_holm = np.full(k, np.nan)
