@@ -116,6 +116,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="data seed")
     ap.add_argument("--data", type=Path, default=DL21)
     ap.add_argument("--skip-fixed", action="store_true", help="leave out the fixed-B randomization row")
+    ap.add_argument("--more-seeds", type=int, default=0,
+                    help="then rerun the adaptive row (t CI, untraced) on data drawn with seeds 1..N")
     ap.add_argument("--quick", action="store_true", help="20,000 queries, 200 segments (smoke run)")
     args = ap.parse_args()
     if args.quick:
@@ -172,6 +174,21 @@ def main() -> None:
           f"patterns, {int(ad['certified'].sum())} certified, {int(ad['significant'].sum())} significant) vs "
           f"brute force B={args.brute_resamples:,} {t_brute:.1f} s ({int(brute['significant'].sum())} significant): "
           f"BH decisions agree on {same} of {len(names)}")
+    for seed in range(1, args.more_seeds + 1):
+        per_query, segments, truth = make_data(args.queries, args.segments, pairs, seed=seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t0 = time.perf_counter()
+            res_t = compare_segments(per_query, segments, baseline="A", test="t")
+            t_t = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            res_a = compare_segments(per_query, segments, baseline="A", resampling="adaptive", interval="t",
+                                     decision_error=args.decision_error)
+            t_a = time.perf_counter() - t0
+        print(f"data seed {seed}: adaptive + t CI {t_a:.2f} s (t-test {t_t:.2f} s, ratio {t_a / t_t:.1f}); "
+              f"{int(res_a['resamples_used'].sum()):,} patterns (max {int(res_a['resamples_used'].max()):,}); "
+              f"certified {int(res_a['certified'].sum()):,} of {res_a.height:,}; BH: {decisions(res_a, truth)}; "
+              f"t-test: {decisions(res_t, truth)}")
     print(f"max resident set size of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
