@@ -189,7 +189,8 @@ def main() -> None:
               f"{int(res_a['resamples_used'].sum()):,} patterns (max {int(res_a['resamples_used'].max()):,}); "
               f"certified {int(res_a['certified'].sum()):,} of {res_a.height:,}; BH: {decisions(res_a, truth)}; "
               f"t-test: {decisions(res_t, truth)}")
-    print(f"max resident set size of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    print(f"max resident set size of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB; "
+          f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
