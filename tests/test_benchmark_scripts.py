@@ -55,14 +55,18 @@ def test_adaptive_calibration_quick_run_prints_rates_with_monte_carlo_errors(sha
         assert 0 <= fdr <= 1 and 0 <= power <= 1 and fdr_se >= 0 and power_se >= 0
 
 
-@pytest.mark.shared_data
-@pytest.mark.slow
-def test_segments_benchmark_quick_run_reports_the_adaptive_row(shared_data):
-    script = SCRIPT.parent / "segments.py"
-    proc = subprocess.run([sys.executable, str(script), "--quick", "--data",
+def _quick_dl21(script: str, shared_data) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, str(SCRIPT.parent / script), "--quick", "--data",
                            str(shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021")],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_segments_benchmark_quick_run_reports_the_adaptive_row(shared_data):
+    proc = _quick_dl21("segments.py", shared_data)
     assert "real DL-2021 nDCG@10 pairs" in proc.stdout
     assert "adaptive randomization + t CI" in proc.stdout
     assert "certified 200 of 200 rows" in proc.stdout
@@ -73,11 +77,7 @@ def test_segments_benchmark_quick_run_reports_the_adaptive_row(shared_data):
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_adaptive_compare_quick_run_certifies_the_family(shared_data):
-    script = SCRIPT.parent / "adaptive_compare.py"
-    proc = subprocess.run([sys.executable, str(script), "--quick", "--data",
-                           str(shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021")],
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr
+    proc = _quick_dl21("adaptive_compare.py", shared_data)
     adaptive = [line.split() for line in proc.stdout.splitlines() if ": adaptive" in line]
     assert len(adaptive) == 2                                   # Holm and BH
     assert all(row[-1] == "35/35" for row in adaptive)
