@@ -20,9 +20,10 @@ from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
 
-RUN_STEPS = ("dialect_duckdb.sql", "prep_retrieved.sql", "prep_ranks.sql", "prep_queries.sql", "prep_ranked.sql",
-             "prep_ideal.sql")
-RANKED_STEPS = ("dialect_duckdb.sql", "prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
+# The portable steps; DIALECT (DuckDB's definitions of the pf_seqsum / pf_concat macros) runs first.
+DIALECT = "dialect_duckdb.sql"
+RUN_STEPS = ("prep_retrieved.sql", "prep_ranks.sql", "prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
+RANKED_STEPS = ("prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
 
 
 def _execute(con: duckdb.DuckDBPyConnection, text: str, values: dict) -> duckdb.DuckDBPyRelation | None:
@@ -56,7 +57,7 @@ def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOpti
         register_parameters(con)
     values = {"rel_level": rel_level, "complete": options.complete, "depth": options.depth,
               "float32": options.score_precision == "float32", "judged_only": judged_only}
-    for step in steps:
+    for step in (DIALECT, *steps):
         _execute(con, load_sql(step), values)
 
 
