@@ -70,8 +70,17 @@ class InsufficientSampleError(PairedFrameError, ValueError):
     """Too few paired observations (queries, clusters) for the requested statistic."""
 
 
+class EmptyResultError(InsufficientSampleError):
+    """A result the caller asked for would be empty or all-null (no judged query in common, names
+    that match nothing, ...): zero observations. The message says why; see :mod:`pairedframe.checks`."""
+
+
 class PlanError(PairedFrameError, ValueError):
     """An analysis plan is missing, malformed, or does not match the results."""
+
+
+class PartlyEmptyWarning(UserWarning):
+    """Part of a requested result is empty or all-null (the message names which part and why)."""
 
 
 class SmallSampleWarning(UserWarning):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -30,18 +31,25 @@ def fail(message: str) -> None:
 
 
 def friendly_errors(fn: Callable) -> Callable:
-    """Turn expected errors into one line on stderr and exit code 2."""
+    """Turn expected errors into one line on stderr and exit code 2, and warnings into
+    ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.showwarning = _show_warning
+                return fn(*args, **kwargs)
         except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
                 pl.exceptions.PolarsError, duckdb.Error) as exc:
             text = str(exc) if not isinstance(exc, FileNotFoundError) else f"no such file: {exc.filename or exc}"
             fail(text)
 
     return wrapper
+
+
+def _show_warning(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
+    typer.echo(f"pairedframe: warning: {message}", err=True)
 
 
 def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4) -> None:

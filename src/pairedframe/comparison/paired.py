@@ -50,7 +50,9 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
-from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.checks import require_names, require_rows, sample
+from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
+                                SmallSampleWarning)
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -222,13 +224,17 @@ def _as_frame(data: Any) -> pl.DataFrame:
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
     data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
                              pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
+                 "with no judged query in common gives one")
     data = data.filter(pl.col("value").is_not_null())
+    require_rows(data, what="the per-query table", why="every value is null (not measured)")
     summary_rows = data.filter(pl.col("qid") == SUMMARY_QID).height
     if summary_rows:
         # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
         warnings.warn(f"dropped {summary_rows} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
                       f"rows are means over queries, not a query)", UserWarning, stacklevel=3)
         data = data.filter(pl.col("qid") != SUMMARY_QID)
+        require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if not data["value"].is_finite().all():
         raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
                          "(null values are treated as 'not measured')")
@@ -240,22 +246,6 @@ class _Paired:
     paired: pl.DataFrame          # _row, system, *extras, measure, qid, a, b, delta (sorted by _row, qid)
     rows: pl.DataFrame            # _row, system, *extras, measure
     extras: list[str]
-
-
-def _unique_in_order(values: Iterable[Any]) -> list[Any]:
-    return list(dict.fromkeys(values))
-
-
-def _choose(requested: Sequence[str] | str | None, default: list[str], available: list[str],
-            what: str) -> list[str]:
-    """The requested names (one name, a list, or None for ``default``) in order, without repeats;
-    ValueError naming the unknown ones and the available ones."""
-    names = default if requested is None else [requested] if isinstance(requested, str) else requested
-    names = _unique_in_order(names)
-    unknown = [n for n in names if n not in available]
-    if unknown:
-        raise ValueError(f"{what}(s) {unknown} not in the table; {what}s: {available}")
-    return names
 
 
 def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
@@ -272,15 +262,17 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
     all_systems = df["system"].unique(maintain_order=True).to_list()
     if not isinstance(baseline, str):
         raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
-    if baseline not in all_systems:
-        raise ValueError(f"baseline {baseline!r} is not a system of the table; systems: {all_systems}")
-    systems = [s for s in _choose(systems, [s for s in all_systems if s != baseline], all_systems, "system")
+    require_names(baseline, all_systems, what="system", parameter="baseline", source="the per-query table")
+    others = [s for s in all_systems if s != baseline]
+    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
+                                        what="system", parameter="systems", source="the per-query table")
                if s != baseline]
     if not systems:
         raise ValueError("nothing to compare: no system other than the baseline "
                          f"{baseline!r} (systems in the table: {all_systems})")
     all_measures = df["measure"].unique(maintain_order=True).to_list()
-    measures = _choose(measures, all_measures, all_measures, "measure")
+    measures = require_names(measures, all_measures, what="measure", parameter="measures",
+                             source="the per-query table")
     df = df.filter(pl.col("measure").is_in(measures))
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
@@ -306,7 +298,24 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
               .with_columns(_delta_expr().alias("delta"))
               .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
               .sort("_row", "qid"))
+    _require_common_queries(rows, paired, a, b, baseline, extras)
     return _Paired(paired=paired, rows=rows, extras=extras)
+
+
+def _require_common_queries(rows: pl.DataFrame, paired: pl.DataFrame, a: pl.DataFrame, b: pl.DataFrame,
+                            baseline: str, extras: list[str]) -> None:
+    """Every comparison must pair at least one query: one with none would be an empty result."""
+    empty = rows.join(paired.select("_row").unique(), on="_row", how="anti").sort("_row")
+    if not empty.height:
+        return
+    first = empty.row(0, named=True)
+    keys = ["system", *extras, "measure"]
+    own = b.join(empty.head(1).select(keys), on=keys, how="semi")["qid"].unique(maintain_order=True).to_list()
+    base = a.join(empty.head(1).select(keys[1:]), on=keys[1:], how="semi")["qid"].unique(maintain_order=True).to_list()
+    raise EmptyResultError(
+        f"{empty.height} of {rows.height} comparison(s) have no common query with the baseline {baseline!r}; first: "
+        f"{_describe_row({k: first[k] for k in keys})}: its queries {sample(own, 3)}, the baseline's "
+        f"{sample(base, 3)}; were they evaluated against the same qrels?")
 
 
 def _describe_row(row: dict[str, Any]) -> str:

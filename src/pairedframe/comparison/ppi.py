@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
 
@@ -177,6 +178,17 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         than 2 gold queries get nulls and a ``warning``; fewer than 30 gold queries are flagged in
         ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`).
 
+    Raises
+    ------
+    EmptyResultError
+        ``baseline``, ``systems``, ``measures``, ``proxy`` or ``gold`` name nothing in the table; no
+        ``gold_qids`` query has a gold value; no unit has 2 gold queries (every estimate would be null).
+
+    Warns
+    -----
+    PartlyEmptyWarning
+        Some ``gold_qids`` have no gold value, or some units have no estimate (their rows are null).
+
     Notes
     -----
     The estimator is closed-form, so this loops over units in Python (cheap: no resampling).
@@ -188,16 +200,27 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
                           pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
                           pl.col("value").cast(pl.Float64))
+    require_rows(df, what="the per-query table", why="no (system, judgments, qid, measure, value) row")
+    where = "the per-query table"
+    all_judgments = df["judgments"].unique(maintain_order=True).to_list()
+    require_names(proxy, all_judgments, what="judgment set", parameter="proxy", source=where)
+    require_names(gold, all_judgments, what="judgment set", parameter="gold", source=where)
     if gold_qids is not None:
         keep = [str(q) for q in gold_qids]
+        gold_rows = df.filter(pl.col("judgments") == gold)["qid"].unique().to_list()
+        require_each(keep, gold_rows, what="query of gold_qids", plural="queries of gold_qids",
+                     lacking="no gold value",
+                     consequence="left out of the sample")
         df = df.filter((pl.col("judgments") != gold) | pl.col("qid").is_in(keep))
     all_systems = df["system"].unique(maintain_order=True).to_list()
-    if baseline not in all_systems:
-        raise ValueError(f"baseline {baseline!r} not in the table; systems: {all_systems}")
-    systems = ([s for s in all_systems if s != baseline] if systems is None
-               else [systems] if isinstance(systems, str) else list(systems))
-    measures = (df["measure"].unique(maintain_order=True).to_list() if measures is None
-                else [measures] if isinstance(measures, str) else list(measures))
+    require_names(baseline, all_systems, what="system", parameter="baseline", source=where)
+    others = [s for s in all_systems if s != baseline]
+    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
+                                        what="system", parameter="systems", source=where) if s != baseline]
+    if not systems:
+        raise ValueError(f"nothing to compare: no system other than the baseline {baseline!r} (systems: {all_systems})")
+    measures = require_names(measures, df["measure"].unique(maintain_order=True).to_list(), what="measure",
+                             parameter="measures", source=where)
     if segments is None:
         seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
     else:
@@ -246,6 +269,10 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
               "gold_only_delta": pl.Float64, "gold_only_ci_low": pl.Float64, "gold_only_ci_high": pl.Float64,
               "warning": pl.String}
     out = pl.DataFrame(rows, schema=schema)
+    units = [(r["system"], r["measure"], r["segment_set"], r["segment"]) for r in rows]
+    estimated = [u for u, r in zip(units, rows) if r.get("delta") is not None]
+    require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "
+                 "queries paired with the baseline (no estimate)", consequence="null in the result")
     if n_small:
         warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {SMALL_GOLD_N} gold queries; "
                       "see the 'warning' column", SmallSampleWarning, stacklevel=2)

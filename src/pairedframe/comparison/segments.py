@@ -64,7 +64,8 @@ from scipy.special import stdtr, stdtrit
 
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.paired import _pair
-from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
+from pairedframe.checks import require_each, require_rows
+from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
@@ -365,6 +366,15 @@ def _as_segments(segments: Any) -> pl.DataFrame:
     return seg
 
 
+def _require_segments_matched(distinct: pl.DataFrame, joined: pl.DataFrame) -> None:
+    """Warn naming the segments of the segment table that hold no paired query (they get no row)."""
+    found = distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
+    if found.height < distinct.height:
+        require_each(list(distinct.select("segment_set", "segment").iter_rows()),
+                     set(found.select("segment_set", "segment").iter_rows()), what="segment",
+                     lacking="no paired query")
+
+
 def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      measures: Sequence[str] | str | None = None,
                      systems: Sequence[str] | str | None = None,
@@ -428,10 +438,14 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     Raises
     ------
     SchemaError, DuplicateError, ValueError, TypeError
-        Bad tables or options (as :func:`compare`); no query of the table is in any segment.
+        Bad tables or options (as :func:`compare`).
+    EmptyResultError
+        No paired query is in any segment, or every segment comparison has a single query.
 
     Warns
     -----
+    PartlyEmptyWarning
+        Segments of the segment table that hold no paired query (they get no row).
     SmallSampleWarning
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning
@@ -465,7 +479,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
         seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
     if joined.height == 0:
-        raise ValueError("no paired query of the per-query table is in any segment of the segment table")
+        raise EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
+                               f"(its queries e.g. {p.paired['qid'].unique().head(3).to_list()}, the segment "
+                               f"table's {seg['qid'].unique().head(3).to_list()})")
+    _require_segments_matched(distinct, joined)
     row_e = joined["_row"].to_numpy().astype(np.int64)
     sc_e = joined["_sc"].to_numpy().astype(np.int64)
     perm = np.lexsort((sc_e, row_e))                       # stable: keeps qid order within a unit
@@ -493,6 +510,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
+    if not ok.any():
+        raise EmptyResultError(f"every one of the {units.height} segment comparison(s) has a single paired query: "
+                               "no statistic can be computed (each needs 2)")
     k = units.height
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)

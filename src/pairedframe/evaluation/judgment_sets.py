@@ -7,6 +7,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.errors import EmptyResultError
 from pairedframe.evaluation.pipeline import evaluate
 
 def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any = "official",
@@ -31,6 +32,11 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
         measure).  ``judgments`` holds the mapping's keys.  The ``judgments`` column is a key for
         :func:`pairedframe.compare` too (each judgment set is compared separately).
 
+    Raises
+    ------
+    EmptyResultError
+        A judgment set shares no judged query with the runs (the message names the set).
+
     Examples
     --------
     >>> pq = evaluate_judgment_sets(runs, {"proxy": llm, "gold": nist}, "nDCG@10")  # doctest: +SKIP
@@ -39,7 +45,10 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
         raise TypeError("`judgments` must be a non-empty mapping name -> qrels")
     parts = []
     for name, qrels in judgments.items():
-        ev = evaluate(run, qrels, measures, **kwargs)
+        try:
+            ev = evaluate(run, qrels, measures, **kwargs)
+        except EmptyResultError as exc:  # say which judgment set is empty
+            raise EmptyResultError(f"judgment set {name!r}: {exc}") from None
         parts.append(ev.per_query.select("system", pl.lit(str(name)).alias("judgments"), "qid", "measure",
                                          "value"))
     return pl.concat(parts)

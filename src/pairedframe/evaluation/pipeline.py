@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from pairedframe.checks import require_each, sample
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
@@ -37,6 +38,22 @@ def _excluded(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> p
                    .with_columns(pl.lit("judged but not retrieved (complete=True scores it 0)").alias("reason")))
         parts.append(missing)
     return pl.concat(parts).sort("system", "qid")
+
+
+def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> None:
+    """Raise when no system retrieved a judged query (an empty result: e.g. a DL-2019 run against
+    DL-2020 qrels), warn naming the systems that did not while others did."""
+    judged = qrels["qid"].unique(maintain_order=True)
+    systems = retrieved["system"].unique().sort().to_list()
+    with_judged = retrieved.filter(pl.col("qid").is_in(judged.implode()))["system"].unique().to_list()
+    if len(with_judged) == len(systems):
+        return
+    unjudged = retrieved.filter(~pl.col("system").is_in(with_judged))["qid"].unique().sort()
+    require_each(systems, with_judged, what="system", lacking="no judged query in common with the qrels",
+                 consequence=("scored 0 on every judged query (complete=True)" if complete
+                              else "left out of the result"),
+                 hint=f"their queries {sample(unjudged.to_list(), 3)} are not in the qrels, whose queries "
+                      f"are {sample(judged.to_list(), 3)}: are run and qrels of the same collection and year?")
 
 
 def _run_paths(run: Any) -> list[str] | None:
@@ -146,8 +163,16 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         Malformed input (see the readers).
     UnknownMeasureError
         A measure name that does not parse.
+    EmptyResultError
+        No run shares a judged query with the qrels (nothing to evaluate).
     ValueError
         Bad option values.
+
+    Warns
+    -----
+    PartlyEmptyWarning
+        Some runs share no judged query with the qrels (they are left out, or with ``complete=True``
+        score 0 everywhere).
     """
     if score_precision not in ("float64", "float32"):
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")
@@ -185,6 +210,7 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         run_table = as_run(run, system=system)
         values = eng.evaluate(run_table, qrels_table, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
+    _check_judged_overlap(retrieved, qrels_table, options.complete)
     order = {m.name: i for i, m in enumerate(resolved)}
     per_query = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
                  .sort("system", "qid", "_o").drop("_o"))

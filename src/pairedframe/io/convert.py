@@ -143,7 +143,7 @@ def as_qrels(obj: Any) -> pl.DataFrame:
     Raises
     ------
     SchemaError
-        Missing columns, null values, or a grade that is not an integer (``1.0`` is accepted as 1).
+        Missing columns, null values, no rows, or a grade that is not an integer (``1.0`` is accepted as 1).
     DuplicateError
         The same (qid, docno) judged twice.
     """
@@ -171,6 +171,8 @@ def as_qrels(obj: Any) -> pl.DataFrame:
     frame = check_schema(frame, QRELS_SCHEMA, what="qrels").select(list(QRELS_SCHEMA))
     if frame.select(pl.any_horizontal(pl.all().is_null()).any()).item():
         raise SchemaError("qrels table has null values")
+    if frame.height == 0:
+        raise SchemaError("the qrels are empty: no (qid, docno, rel) rows")
     _check_unique(frame, ["qid", "docno"], "qrels")
     return frame
 

@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.io.endpoints import endpoints_from_ranks, is_rank_export
+from pairedframe.checks import require_rows
 from pairedframe.errors import InputFormatError, SchemaError
 
 __all__ = ["RESULT_FORMATS", "read_results", "as_results", "system_name_from_results_path"]
@@ -70,6 +71,7 @@ def _read_one(path: Path) -> pl.DataFrame:
 
 
 def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, source: str) -> pl.DataFrame:
+    require_rows(df, what=source or "the per-query table", why="no data rows (only a header, or nothing)")
     if is_rank_export(df):
         return endpoints_from_ranks(df, ks=ks, system=system, source=source)
     if "system" not in df.columns:
@@ -110,6 +112,8 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
         Unknown extension or unreadable file (names the file).
     SchemaError
         Required columns missing, or a bad first-hit rank (names file and row).
+    EmptyResultError
+        A file without data rows.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
