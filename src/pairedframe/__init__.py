@@ -24,9 +24,11 @@ from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
 from pairedframe.comparison.segments import compare_segments
 from pairedframe.errors import (
     DuplicateError,
+    EmptyResultError,
     InputFormatError,
     InsufficientSampleError,
     PairedFrameError,
+    PartlyEmptyWarning,
     PlanError,
     SchemaError,
     SmallSampleWarning,
@@ -40,8 +42,9 @@ from pairedframe.measures import Measure, parse_measure, parse_measures
 __version__ = "0.1.0"
 
 __all__ = [
-    "AnalysisResult", "DuplicateError", "Evaluation", "EvaluationSettings", "InputFormatError",
-    "InsufficientSampleError", "Measure", "PairedComparison", "PairedFrameError", "Plan", "PlanError",
+    "AnalysisResult", "DuplicateError", "EmptyResultError", "Evaluation", "EvaluationSettings",
+    "InputFormatError", "InsufficientSampleError", "Measure", "PairedComparison", "PairedFrameError",
+    "PartlyEmptyWarning", "Plan", "PlanError",
     "SchemaError", "SmallSampleWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "load_plan", "paired_per_query", "parse_measure", "parse_measures",

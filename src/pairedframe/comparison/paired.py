@@ -52,7 +52,7 @@ import polars as pl
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
-                                SmallSampleWarning)
+                                SmallSampleWarning, user_stacklevel)
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -232,7 +232,7 @@ def _as_frame(data: Any) -> pl.DataFrame:
     if summary_rows:
         # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
         warnings.warn(f"dropped {summary_rows} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
-                      f"rows are means over queries, not a query)", UserWarning, stacklevel=3)
+                      f"rows are means over queries, not a query)", UserWarning, stacklevel=user_stacklevel())
         data = data.filter(pl.col("qid") != SUMMARY_QID)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if not data["value"].is_finite().all():
@@ -352,8 +352,15 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
         If a required column is missing or ``value`` is not numeric.
     DuplicateError
         If a (system, keys, measure, qid) appears twice.
+    EmptyResultError
+        Names that match nothing, an empty table, or a comparison with no common query.
     ValueError
-        Unknown baseline, systems or measures; non-finite values.
+        Non-finite values.
+
+    Warns
+    -----
+    UserWarning
+        Rows with ``qid == "all"`` (trec_eval's summary rows) are dropped.
     """
     p = _pair(data, baseline, systems, measures)
     return p.paired.drop("_row")
@@ -374,7 +381,18 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
     -------
     polars.DataFrame
         ``system, <extra keys>, measure, rank, qid, a, b, delta``: at most ``k`` rows per comparison,
-        ``rank`` 1 = largest loss; ties in delta are ordered by qid.
+        ``rank`` 1 = largest loss; ties in delta are ordered by qid.  A comparison without losses
+        has no row (an empty table when no system lost anywhere).
+
+    Raises
+    ------
+    EmptyResultError, SchemaError, DuplicateError, ValueError
+        As :func:`paired_per_query`.
+
+    Warns
+    -----
+    UserWarning
+        As :func:`paired_per_query`.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k!r}")
@@ -501,7 +519,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             f"(smallest: n = {first['n_queries']}, {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
             "intervals and p-values are unreliable. See the mde column and "
             "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
-            SmallSampleWarning, stacklevel=2)
+            SmallSampleWarning, stacklevel=user_stacklevel())
 
     k_total = rows.height
     stats = {name: np.full(k_total, np.nan) for name in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "mde")}
@@ -554,7 +572,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
                 f"no comparison can be significant: the smallest Monte-Carlo p-value is 1/(n_resamples+1) = "
                 f"{1 / (opt.n_resamples + 1):.2g} and {verdict_on} multiplies it by up to {int(sizes.max())} "
                 f"comparisons; use n_resamples >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
-                UserWarning, stacklevel=2)
+                UserWarning, stacklevel=user_stacklevel())
     nonzero = rows["_nonzero"].to_numpy()
     verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
                          not bool(nonzero[i]), alpha) for i in range(k_total)]
@@ -682,7 +700,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         raise ValueError("`qids` must hold n distinct ids")
     if n < MIN_QUERIES:
         warnings.warn(f"only {n} paired queries (< MIN_QUERIES = {MIN_QUERIES}); see mde and "
-                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=2)
+                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=user_stacklevel())
     order = sorted(range(n), key=lambda i: ids[i])
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))

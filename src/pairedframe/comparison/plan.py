@@ -47,7 +47,7 @@ import polars as pl
 
 from pairedframe.comparison.clustered import CLUSTER_POLICY, compare_clustered
 from pairedframe.io.endpoints import parse_hit_measure
-from pairedframe.errors import PlanError, SmallSampleWarning
+from pairedframe.errors import PlanError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import holm
 
 __all__ = ["ANALYSIS_VERDICTS", "Endpoint", "Plan", "AnalysisResult", "load_plan", "analyze"]
@@ -414,7 +414,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         r = res.row(0, named=True)
         if unit == "query" and r["n_queries"] < 20:
             warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,
-                          stacklevel=2)
+                          stacklevel=user_stacklevel())
         rows.append({"endpoint": ep.name, "role": ep.role, "dataset": ep.dataset, "measure": ep.measure,
                      "direction": ep.direction, "baseline": plan.baseline, "candidate": plan.candidate,
                      "n_queries": r["n_queries"], "n_clusters": r["n_clusters"],

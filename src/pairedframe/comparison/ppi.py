@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
@@ -88,7 +88,7 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
     f_unlab = np.array([proxy[q] for q in qu])
     if len(qu) < 2 and lam not in (None, 0, 0.0):
         warnings.warn(f"only {len(qu)} proxy-only queries: lam={lam} cannot be used, lam = 0 (gold only)",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=user_stacklevel())
         lam = 0.0
     with warnings.catch_warnings():
         if not warn:
@@ -275,5 +275,5 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                  "queries paired with the baseline (no estimate)", consequence="null in the result")
     if n_small:
         warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {SMALL_GOLD_N} gold queries; "
-                      "see the 'warning' column", SmallSampleWarning, stacklevel=2)
+                      "see the 'warning' column", SmallSampleWarning, stacklevel=user_stacklevel())
     return out

@@ -65,7 +65,8 @@ from scipy.special import stdtr, stdtrit
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.paired import _pair
 from pairedframe.checks import require_each, require_rows
-from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning
+from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
@@ -623,12 +624,13 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     if n_small:
         warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
                       f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "
-                      "'small_sample' columns", SmallSampleWarning, stacklevel=2)
+                      "'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
     tiny = limited & exact
     if tiny.any():
         warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons have so few queries that even the "
                       f"most extreme sign pattern cannot reach level {level:g} after correction (exact p >= "
-                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning, stacklevel=2)
+                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning,
+                      stacklevel=user_stacklevel())
     limited_mc = limited & ~exact
     if limited_mc.any():
         limited = limited_mc
@@ -641,5 +643,6 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
             f"n_resamples={n_resamples} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
             f"p-values are >= 1/(n_resamples+1) = {1 / (n_resamples + 1):.2g}, and with families of up to "
             f"{worst} segments {what}. Use n_resamples >= {needed} or test='t' for screening "
-            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning, stacklevel=2)
+            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning,
+            stacklevel=user_stacklevel())
     return out

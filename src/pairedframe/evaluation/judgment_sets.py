@@ -37,6 +37,11 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     EmptyResultError
         A judgment set shares no judged query with the runs (the message names the set).
 
+    Warns
+    -----
+    PartlyEmptyWarning, UserWarning
+        As :func:`pairedframe.evaluate`, for each judgment set.
+
     Examples
     --------
     >>> pq = evaluate_judgment_sets(runs, {"proxy": llm, "gold": nist}, "nDCG@10")  # doctest: +SKIP

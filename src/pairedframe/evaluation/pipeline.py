@@ -173,6 +173,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     PartlyEmptyWarning
         Some runs share no judged query with the qrels (they are left out, or with ``complete=True``
         score 0 everywhere).
+    UserWarning
+        Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`).
     """
     if score_precision not in ("float64", "float32"):
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")

@@ -98,6 +98,11 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
         Missing columns, non-numeric or non-finite scores, null ids, or no system name.
     DuplicateError
         The same (system, qid, docno) twice.
+
+    Warns
+    -----
+    UserWarning
+        Numeric id columns, converted to strings (leading zeros were lost before pairedframe saw them).
     """
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
@@ -146,6 +151,11 @@ def as_qrels(obj: Any) -> pl.DataFrame:
         Missing columns, null values, no rows, or a grade that is not an integer (``1.0`` is accepted as 1).
     DuplicateError
         The same (qid, docno) judged twice.
+
+    Warns
+    -----
+    UserWarning
+        Numeric id columns, converted to strings (leading zeros were lost before pairedframe saw them).
     """
     if isinstance(obj, (str, os.PathLike)):
         return read_qrels(obj)

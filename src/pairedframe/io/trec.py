@@ -94,24 +94,27 @@ def _first_undecodable_line(path: str) -> tuple[int, bytes] | None:
     return None
 
 
-def _unreadable(path: str, exc: Exception) -> InputFormatError:
-    """An error naming the file (and the line, for text that is not UTF-8) for a file polars cannot read."""
+def _unreadable(path: str, exc: Exception, what: str) -> InputFormatError:
+    """An error naming the argument and file (and the line, for text that is not UTF-8) for a file
+    polars cannot read."""
     if _is_zstd(path):  # its raw bytes are not text: say what it is
-        return InputFormatError(f"corrupt or truncated zstd file ({exc})", path=path)
+        return InputFormatError(f"corrupt or truncated zstd file ({exc})", path=path, argument=what)
     try:
         bad = _first_undecodable_line(path)
     except (OSError, EOFError, zlib.error) as gz_exc:
-        return InputFormatError(f"corrupt or truncated gzip file ({gz_exc})", path=path)
+        return InputFormatError(f"corrupt or truncated gzip file ({gz_exc})", path=path, argument=what)
     if bad is not None:
-        return InputFormatError("not UTF-8 text", path=path, line=bad[0], text=bad[1][:80].decode("utf-8", "replace"))
-    return InputFormatError(f"cannot be read as a text table of whitespace-separated fields ({exc})", path=path)
+        return InputFormatError(f"not UTF-8 text, so not a TREC {what} file", path=path, line=bad[0],
+                                text=bad[1][:80].decode("utf-8", "replace"), argument=what)
+    return InputFormatError(f"cannot be read as a text table of whitespace-separated fields ({exc})", path=path,
+                            argument=what)
 
 
 # Control bytes tried as the "field separator" that keeps each line whole in one column.
 _LINE_SEPARATORS = [chr(c) for c in (0x1F, 0x1E, 0x1D, 0x1C, *range(0x01, 0x09), 0x0E, 0x0F, *range(0x10, 0x1C))]
 
 
-def _absent_control_byte(path: str) -> str:
+def _absent_control_byte(path: str, what: str) -> str:
     """A control byte that does not occur in the file (any byte may be inside a docno)."""
     if _is_zstd(path):
         return _LINE_SEPARATORS[0]  # compressed bytes say nothing; polars decompresses zstd itself
@@ -123,30 +126,30 @@ def _absent_control_byte(path: str) -> str:
         if ord(candidate) not in present:
             return candidate
     raise InputFormatError("every ASCII control character occurs in the file; it is not a text run or qrels file",
-                           path=path)
+                           path=path, argument=what)
 
 
-def _read_data_lines(path: PathLike) -> pl.DataFrame:
+def _read_data_lines(path: PathLike, what: str) -> pl.DataFrame:
     """Lines of ``path`` as (line_no, line), 1-based, without blank and ``#`` comment lines."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
     try:
-        separator = _absent_control_byte(path)
+        separator = _absent_control_byte(path, what)
         lines = pl.read_csv(
             path, has_header=False, separator=separator, quote_char=None, new_columns=["line"],
             schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False, glob=False,
         )
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error) as exc:
-        raise _unreadable(path, exc) from None
+        raise _unreadable(path, exc, what) from None
     if lines.width == 0:
         lines = pl.DataFrame(schema={"line": pl.String})
     if lines.width != 1:
-        raise _unreadable(path, ValueError("unexpected field separator"))
+        raise _unreadable(path, ValueError("unexpected field separator"), what)
     lines = lines.with_row_index("line_no", offset=1).with_columns(pl.col("line").str.strip_chars(" \t\r\n\x0b\x0c"))
     data = lines.filter(pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
     if data.height == 0:
-        raise InputFormatError("empty file: no data lines (blank and '#' lines are skipped)", path=path)
+        raise InputFormatError("empty file: no data lines (blank and '#' lines are skipped)", path=path, argument=what)
     return data
 
 
@@ -172,8 +175,28 @@ def _first_bad(frame: pl.DataFrame, mask: pl.Expr) -> dict | None:
     return None if bad.height == 0 else bad.row(0, named=True)
 
 
-def _fail(message: str, row: dict, path: str, column: int | None = None) -> None:
-    raise InputFormatError(message, path=path, line=int(row["line_no"]), column=column, text=row["line"])
+def _fail(message: str, row: dict, path: str, what: str, column: int | None = None) -> None:
+    raise InputFormatError(message, path=path, line=int(row["line_no"]), column=column, text=row["line"],
+                           argument=what)
+
+
+_SWAPPED = "are the arguments swapped? QRELS comes first, then RUN, as in trec_eval"
+
+
+def _looks_like(line: str, what: str) -> str:
+    """What a line that is not a TREC ``what`` line looks like, as the tail of an error message."""
+    n = _field_count(line)
+    if line[:1] in ("{", "["):
+        return "; it looks like JSON, not TREC text"
+    if line[:1] == "<":
+        return "; it looks like XML or HTML, not TREC text"
+    if "," in line and n < 4:
+        return "; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)"
+    if what == "run" and n == 4:
+        return f"; it looks like a qrels line (qid iter docno rel): {_SWAPPED}"
+    if what == "qrels" and n >= 6:
+        return f"; it looks like a run line (qid Q0 docno rank score tag): {_SWAPPED}"
+    return ""
 
 
 def _check_duplicates(frame: pl.DataFrame, path: str, what: str) -> None:
@@ -185,7 +208,7 @@ def _check_duplicates(frame: pl.DataFrame, path: str, what: str) -> None:
         raise DuplicateError(
             f"duplicate (qid, docno) = ({first['qid']}, {first['docno']}) in {what}, also on line(s) "
             f"{lines[1:6]}; trec_eval refuses duplicates, remove them",
-            path=path, line=lines[0], text=first["line"])
+            path=path, line=lines[0], text=first["line"], argument=what)
 
 
 def _fast_fields(path: str, names: Sequence[str], ragged: bool,
@@ -251,19 +274,20 @@ def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     fast = _fast_fields(path, _RUN_FIELDS, ragged=True, dtypes={"score": pl.Float64()})
     if fast is not None and bool(fast["score"].is_finite().all()) and not _has_duplicate_pairs(fast):
         return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
-    fields = _split_fields(_read_data_lines(path), _RUN_FIELDS)
+    fields = _split_fields(_read_data_lines(path, "run"), _RUN_FIELDS)
     short = _first_bad(fields, pl.col("tag").is_null())
     if short:
         found = _field_count(short["line"])
-        _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}", short, path)
+        _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}"
+              + _looks_like(short["line"], "run"), short, path, "run")
     score = pl.col("score").cast(pl.Float64, strict=False)
     fields = fields.with_columns(score.alias("_score"))
     bad = _first_bad(fields, pl.col("_score").is_null())
     if bad:
-        _fail(f"score {bad['score']!r} is not a number", bad, path, column=5)
+        _fail(f"score {bad['score']!r} is not a number" + _looks_like(bad["line"], "run"), bad, path, "run", column=5)
     bad = _first_bad(fields, ~pl.col("_score").is_finite())
     if bad:
-        _fail(f"score {bad['score']!r} is not finite", bad, path, column=5)
+        _fail(f"score {bad['score']!r} is not finite", bad, path, "run", column=5)
     _check_duplicates(fields, path, "run")
     return fields.select(
         pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", pl.col("_score").alias("score"))
@@ -356,13 +380,15 @@ def _read_qrels(path: str) -> pl.DataFrame:
     fast = _fast_fields(path, _QRELS_FIELDS, ragged=False, dtypes={"rel": pl.Int64()})
     if fast is not None and not _has_duplicate_pairs(fast):
         return fast.select("qid", "docno", "rel")
-    fields = _split_fields(_read_data_lines(path), _QRELS_FIELDS)
+    fields = _split_fields(_read_data_lines(path, "qrels"), _QRELS_FIELDS)
     bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
     if bad:
-        _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}", bad, path)
+        _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}"
+              + _looks_like(bad["line"], "qrels"), bad, path, "qrels")
     bad = _first_bad(fields, ~pl.col("rel").str.contains(_GRADE_PATTERN))
     if bad:
-        _fail(f"relevance grade {bad['rel']!r} is not an integer", bad, path, column=4)
+        _fail(f"relevance grade {bad['rel']!r} is not an integer" + _looks_like(bad["line"], "qrels"), bad, path,
+              "qrels", column=4)
     _check_duplicates(fields, path, "qrels")
     rel = pl.col("rel").str.replace(r"\.0*$", "").cast(pl.Int64)
     return fields.select("qid", "docno", rel.alias("rel"))
