@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -16,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pairedframe.errors import PairedFrameError
+from pairedframe.io import system_name_from_path
 
 app = typer.Typer(
     name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -46,6 +49,26 @@ def friendly_errors(fn: Callable) -> Callable:
             fail(text)
 
     return wrapper
+
+
+def named_runs(runs: list[Path]) -> dict[str, str]:
+    """RUN arguments -> {system name: path}. ``PATH`` is named as TREC names run files (the file name
+    without ``.gz`` and a leading ``input.``); ``NAME=PATH`` names it (two ``run.txt`` in different
+    folders). An argument that is an existing file is a path even if it holds ``=``."""
+    named: dict[str, str] = {}
+    for arg in map(str, runs):
+        name, sep, path = arg.partition("=")
+        if os.path.exists(arg) or not sep:
+            name, path = system_name_from_path(arg), arg
+        elif not name or not path:
+            raise ValueError(f"run argument {arg!r}: expected PATH or NAME=PATH")
+        if not os.path.exists(path):
+            raise FileNotFoundError(path)
+        if name in named:
+            raise ValueError(f"runs {named[name]} and {path} are both named {name!r}; name them apart with "
+                             f"NAME=PATH, e.g. {name}_a={named[name]} {name}_b={path}")
+        named[name] = path
+    return named
 
 
 def _show_warning(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:

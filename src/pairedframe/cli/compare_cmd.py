@@ -12,10 +12,9 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors
+from pairedframe.cli.common import app, friendly_errors, named_runs
 from pairedframe.comparison import compare, worst_queries
 from pairedframe.evaluation import evaluate
-from pairedframe.io import system_name_from_path
 from pairedframe.measures import parse_measure
 from pairedframe.report.compare import FORMATS, format_comparison
 
@@ -55,7 +54,7 @@ def _progress_context(total_work: int):
 @friendly_errors
 def compare_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="two or more run files; the first is the baseline unless --baseline")],
+    runs: Annotated[list[Path], typer.Argument(help="two or more run files (NAME=PATH names one); the first is the baseline unless --baseline")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
     baseline: Annotated[str | None, typer.Option("--baseline", "-b", help="baseline system name (default: the first run)")] = None,
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples and sign-flip patterns")] = 10_000,
@@ -85,13 +84,12 @@ def compare_cmd(
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
     gates = [parse_gate(g, rel_level) for g in fail_if]
-    names = [system_name_from_path(r) for r in runs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"runs must have distinct names, got {names}")
+    named = named_runs(runs)
+    names = list(named)
     base = baseline if baseline is not None else names[0]
     if base not in names:
         raise ValueError(f"--baseline {base!r} is not one of the runs {names}")
-    ev = evaluate([str(r) for r in runs], str(qrels), measure, complete=complete, rel_level=rel_level,
+    ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level,
                   score_precision=score_precision)  # type: ignore[arg-type]
     measure_names = [m.name for m in ev.measures]
     for name, _, _ in gates:

@@ -53,6 +53,7 @@ from pairedframe.comparison._validate import check_resampling_options, resolve_i
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
+from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -198,12 +199,12 @@ def _verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float) -
 # frames
 # ----------------------------------------------------------------------------------------------
 
-SUMMARY_QID = "all"
 
 
 def _as_frame(data: Any) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
-    if isinstance(per_query, pl.DataFrame):
+    from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
+    if from_evaluation:
         data = per_query
     if isinstance(data, pl.LazyFrame):
         data = data.collect()
@@ -228,11 +229,15 @@ def _as_frame(data: Any) -> pl.DataFrame:
                  "with no judged query in common gives one")
     data = data.filter(pl.col("value").is_not_null())
     require_rows(data, what="the per-query table", why="every value is null (not measured)")
-    summary_rows = data.filter(pl.col("qid") == SUMMARY_QID).height
+    flagged = "summary" in data.columns
+    data = drop_flagged_summary_rows(data)
+    summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
     if summary_rows:
         # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
         warnings.warn(f"dropped {summary_rows} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
-                      f"rows are means over queries, not a query)", UserWarning, stacklevel=user_stacklevel())
+                      "rows are means over queries, not a query; a table with a boolean 'summary' column, as "
+                      "`pairedframe evaluate -q -f csv` writes, keeps a query named 'all')", UserWarning,
+                      stacklevel=user_stacklevel())
         data = data.filter(pl.col("qid") != SUMMARY_QID)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if not data["value"].is_finite().all():

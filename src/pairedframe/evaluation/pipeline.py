@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -61,7 +61,16 @@ def _run_paths(run: Any) -> list[str] | None:
         return [os.fspath(run)]
     if isinstance(run, (list, tuple)) and run and all(isinstance(p, (str, os.PathLike)) for p in run):
         return [os.fspath(p) for p in run]
+    if isinstance(run, Mapping) and run and all(isinstance(p, (str, os.PathLike)) for p in run.values()):
+        return [os.fspath(p) for p in run.values()]  # {name: path}
     return None
+
+
+def _run_names(run: Any, system: str | None, paths: list[str]) -> list[str]:
+    """System names of run files: the keys of a {name: path} mapping, ``system`` for one file, or TREC's naming."""
+    if isinstance(run, Mapping):
+        return [str(name) for name in run]
+    return [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
 
 
 def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: list[Measure],
@@ -76,7 +85,7 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     paths = _run_paths(run)
     if paths is None:
         return None
-    names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
+    names = _run_names(run, system, paths)
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
@@ -106,10 +115,10 @@ def _rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> t
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:
     """system -> tag of the first line, for runs given as file paths (trec_eval prints it as runid)."""
-    paths = [run] if isinstance(run, (str, os.PathLike)) else run if isinstance(run, (list, tuple)) else []
-    if not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+    paths = _run_paths(run)
+    if not paths:
         return {}
-    names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
+    names = _run_names(run, system, paths)
     return {name: read_run_tag(p) for name, p in zip(names, paths)}
 
 
@@ -121,8 +130,10 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
 
     Parameters
     ----------
-    run : path, list of paths, table or dict
+    run : path, list of paths, mapping name -> path, table or dict
         One or more runs (see :func:`pairedframe.io.as_run`); a table may hold several systems.
+        ``{"bm25": "a/run.txt", "rerank": "b/run.txt"}`` names run files (two files of the same
+        name in different folders).
     qrels : path, table or dict
         Judgments (see :func:`pairedframe.io.as_qrels`). Negative grades mean "unjudged".
     measures : str, Measure or iterable
@@ -190,7 +201,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
         if run_paths:
-            run = readable[0] if isinstance(run, (str, os.PathLike)) else readable[:len(run_paths)]
+            run = (readable[0] if isinstance(run, (str, os.PathLike)) else dict(zip(run, readable))
+                   if isinstance(run, Mapping) else readable[:len(run_paths)])
         if qrels_paths:
             qrels = readable[-1]
         return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level)

@@ -1,6 +1,6 @@
 """Turn anything run- or qrels-like into pairedframe's tables.
 
-Accepted: paths (TREC files), polars / pandas / pyarrow tables, DuckDB relations, and the
+Accepted: paths (TREC files; ``{name: path}`` names them), polars / pandas / pyarrow tables, DuckDB relations, and the
 dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` / ``{qid: {docno: rel}}``).
 Column names ``query_id``/``doc_id``/``relevance`` (ir_measures) are accepted as aliases.
 """
@@ -81,7 +81,7 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
 
     Parameters
     ----------
-    obj : path, list of paths, table or dict
+    obj : path, list of paths, mapping name -> path, table or dict
         See the module docstring. A table without a ``system`` column gets ``system`` (required then).
     system : str, optional
         System name for a single run; default for files is TREC's naming (see :func:`read_run`),
@@ -107,6 +107,11 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return read_run(obj, system=system)
+    if isinstance(obj, Mapping) and obj and all(isinstance(v, (str, os.PathLike)) for v in obj.values()):
+        # {system: path}: run files named by the caller (e.g. two "run.txt" in different folders).
+        if system is not None:
+            raise SchemaError("system= names a single run, but the mapping names its runs itself")
+        return pl.concat([as_run(path, system=str(name)) for name, path in obj.items()])
     if isinstance(obj, Mapping) and obj and all(
             isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
         # {system: {qid: {docno: score}}}: several runs at once.

@@ -1,4 +1,4 @@
-"""Readers for TREC run and qrels files (plain or gzip), parsed by polars, never by Python loops.
+"""Readers for TREC run and qrels files (plain, gzip or zstd), parsed by polars, never by Python loops.
 
 Run lines: ``qid Q0 docno rank score tag [ignored...]`` (at least 6 fields).
 Qrels lines: ``qid iter docno rel`` (exactly 4 fields).
@@ -9,6 +9,7 @@ lines whose first non-blank character is ``#`` are skipped, while a ``#`` inside
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
 import shutil
@@ -18,9 +19,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from pairedframe.errors import DuplicateError, InputFormatError
 
@@ -71,16 +74,42 @@ def spooled(paths: Sequence[PathLike]) -> Iterator[list[str]]:
             raise
 
 
-def _open_bytes(path: str):
-    """The file's bytes, decompressed when it starts with the gzip magic number."""
+def compression(path: str) -> str | None:
+    """``"gzip"`` or ``"zstd"`` by the file's magic number, else None."""
     with open(path, "rb") as fh:
-        gzipped = fh.read(2) == b"\x1f\x8b"
-    return gzip.open(path, "rb") if gzipped else open(path, "rb")
+        magic = fh.read(4)
+    return "gzip" if magic[:2] == b"\x1f\x8b" else "zstd" if magic == b"\x28\xb5\x2f\xfd" else None
+
+
+def _open_bytes(path: str) -> BinaryIO:
+    """The file's bytes, decompressed (gzip by Python, which like ``zcat`` accepts trailing zero
+    padding; zstd by pyarrow) when it starts with their magic number."""
+    kind = compression(path)
+    if kind == "gzip":
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    if kind == "zstd":
+        return io.BufferedReader(pa.input_stream(path, compression="zstd"))  # type: ignore[arg-type]
+    return open(path, "rb")
 
 
 def _is_zstd(path: str) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(4) == b"\x28\xb5\x2f\xfd"
+    return compression(path) == "zstd"
+
+
+def _read_csv(path: str, **options) -> pl.DataFrame:
+    """``pl.read_csv`` of a file (never a glob); a gzip file polars refuses (e.g. with the trailing
+    zero padding that ``zcat`` accepts) is decompressed by Python's gzip first."""
+    try:
+        return pl.read_csv(path, glob=False, **options)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        if compression(path) != "gzip":
+            raise
+        try:
+            with gzip.open(path, "rb") as fh:
+                data = fh.read()
+        except (OSError, EOFError, zlib.error):
+            raise exc from None
+        return pl.read_csv(data, **options)
 
 
 def _first_undecodable_line(path: str) -> tuple[int, bytes] | None:
@@ -116,8 +145,6 @@ _LINE_SEPARATORS = [chr(c) for c in (0x1F, 0x1E, 0x1D, 0x1C, *range(0x01, 0x09),
 
 def _absent_control_byte(path: str, what: str) -> str:
     """A control byte that does not occur in the file (any byte may be inside a docno)."""
-    if _is_zstd(path):
-        return _LINE_SEPARATORS[0]  # compressed bytes say nothing; polars decompresses zstd itself
     present: set[int] = set()
     with _open_bytes(path) as fh:
         while data := fh.read(2**24):
@@ -136,9 +163,9 @@ def _read_data_lines(path: PathLike, what: str) -> pl.DataFrame:
         raise FileNotFoundError(path)
     try:
         separator = _absent_control_byte(path, what)
-        lines = pl.read_csv(
+        lines = _read_csv(
             path, has_header=False, separator=separator, quote_char=None, new_columns=["line"],
-            schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False, glob=False,
+            schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False,
         )
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error) as exc:
         raise _unreadable(path, exc, what) from None
@@ -228,9 +255,9 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
     sep = "\t" if b"\t" in first else " "
     schema = {name: (dtypes or {}).get(name, pl.String()) for name in names}
     try:  # glob=False here and below: a file name with [ * ? is a name, not a pattern
-        frame = pl.read_csv(
+        frame = _read_csv(
             path, has_header=False, separator=sep, quote_char=None, new_columns=list(names),
-            schema_overrides=schema, truncate_ragged_lines=ragged, raise_if_empty=False, glob=False)
+            schema_overrides=schema, truncate_ragged_lines=ragged, raise_if_empty=False)
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error):
         return None  # the exact path names the problem (e.g. a truncated gzip file)
     if frame.height == 0 or frame.width != len(names):
@@ -399,23 +426,12 @@ def read_run_tag(path: PathLike) -> str:
 
     Reads only up to that line; an empty string when the line has fewer than 6 fields.
     """
-    path = os.fspath(path)
-    zstd = _is_zstd(path)
-    if zstd:  # polars reads zstd files; the standard library cannot
-        try:
-            head = pl.read_csv(path, has_header=False, separator=_LINE_SEPARATORS[0], quote_char=None, n_rows=1000,
-                               new_columns=["line"], infer_schema=False, truncate_ragged_lines=True, glob=False)
-        except pl.exceptions.PolarsError:
-            return ""
-        lines: Iterable[bytes] = [line.encode() for line in head["line"].drop_nulls()]
-    else:
-        lines = _open_bytes(path)
     try:
-        for raw in lines:
-            fields = re.split(_BLANKS, raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c"))
-            if fields[0] and not fields[0].startswith("#"):
-                return fields[5] if len(fields) >= 6 else ""
-    finally:
-        if not zstd:
-            lines.close()
+        with _open_bytes(os.fspath(path)) as lines:
+            for raw in lines:
+                fields = re.split(_BLANKS, raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c"))
+                if fields[0] and not fields[0].startswith("#"):
+                    return fields[5] if len(fields) >= 6 else ""
+    except (OSError, EOFError, zlib.error, pa.ArrowException):
+        return ""
     return ""
