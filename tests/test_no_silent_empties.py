@@ -222,9 +222,14 @@ def _cli_two_runs_other_qrels(command: str):
     return args
 
 
+def _cli_segments_empty(tmp: Path) -> list[str]:
+    return [*_cli_two_runs_other_qrels("segments")(tmp), "--segments", _write(tmp, "s.csv", "qid,segment_set,segment\n1,s,g\n")]
+
+
 CLI_EMPTY_CASES = {
     "evaluate": _cli_two_runs_other_qrels("evaluate"),
     "compare": _cli_two_runs_other_qrels("compare"),
+    "segments": _cli_segments_empty,
     "analyze": _cli_analyze_empty,
 }
 #: Commands whose input cannot be empty, and why.

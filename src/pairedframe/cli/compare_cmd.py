@@ -65,6 +65,7 @@ def compare_cmd(
     alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",
     fail_if: Annotated[list[str], typer.Option("--fail-if", help="gate, e.g. 'nDCG@10 < -0.01': exit 1 if it holds for any system; repeatable")] = [],  # noqa: B006
+    family_by: Annotated[list[str], typer.Option("--family-by", help="column(s) splitting the Holm / BH family, e.g. measure; repeatable (default: one family of every row)")] = [],  # noqa: B006
     gate_on: Annotated[str, typer.Option("--gate-on", help="quantity the gate tests: delta | ci-low | ci-high")] = "delta",
     worst: Annotated[int, typer.Option("--worst", help="worst queries printed when a gate fails")] = 5,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
@@ -106,7 +107,7 @@ def compare_cmd(
             callback = lambda done, total: bar.update(task, completed=done)  # noqa: E731
         result = compare(ev, baseline=base, systems=systems, measures=measure_names, n_resamples=n_resamples,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
-                         seed=seed, interval=interval, progress=callback)  # type: ignore[arg-type]
+                         seed=seed, interval=interval, progress=callback, family_by=family_by or None)  # type: ignore[arg-type]
     for w in caught:
         typer.echo(f"pairedframe: warning: {w.message}", err=True)
     sys.stdout.write(format_comparison(result, fmt, evaluation_settings=ev.settings))
