@@ -1,8 +1,12 @@
 """Turn anything run- or qrels-like into pairedframe's tables.
 
-Accepted: paths (TREC files; ``{name: path}`` names them), polars / pandas / pyarrow tables, DuckDB relations, and the
-dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` / ``{qid: {docno: rel}}``).
-Column names ``query_id``/``doc_id``/``relevance`` (ir_measures) are accepted as aliases.
+Accepted: paths (TREC files; ``{name: path}`` names them), polars / pandas / pyarrow tables, DuckDB
+relations, the dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` /
+``{qid: {docno: rel}}``), and namedtuple records: ir_measures' ``Qrel`` / ``ScoredDoc``, ir_datasets'
+``qrels_iter()`` / ``scoreddocs_iter()`` (or the dataset itself). Column names map explicitly
+(``_ALIASES``): ir_measures / ir_datasets ``query_id, doc_id, relevance, score``; PyTerrier
+``qid, docno, score, rank`` and qrels ``qid, docno, label``; our own name always wins, and two aliases
+of one column without it are an error, never a guess. Ids stay strings.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import polars as pl
@@ -19,8 +23,13 @@ from pairedframe.errors import DuplicateError, InputFormatError, SchemaError, us
 from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
 
+# Column names of the IR ecosystem's shapes -> ours, applied only when ours is absent and exactly one
+# alias is present: ir_measures / ir_datasets (query_id, doc_id, relevance, score), PyTerrier
+# (qid, docno, score, rank; qrels qid, docno, label), ranx / others (run_id, docid, doc, query).
 _ALIASES = {"query_id": "qid", "doc_id": "docno", "relevance": "rel", "run_id": "system",
-            "query": "qid", "docid": "docno", "doc": "docno"}
+            "query": "qid", "docid": "docno", "doc": "docno", "label": "rel"}
+#: The method of an ir_datasets dataset that yields its records, per kind of table.
+_RECORD_ITERATORS = {"run": "scoreddocs_iter", "qrels": "qrels_iter"}
 
 
 def _to_polars(obj: Any, what: str) -> pl.DataFrame:
@@ -35,8 +44,35 @@ def _to_polars(obj: Any, what: str) -> pl.DataFrame:
         return pl.from_arrow(obj)  # type: ignore[return-value]
     if module.startswith("duckdb") or hasattr(obj, "pl") and hasattr(obj, "arrow"):
         return obj.pl()
+    records = _from_records(obj, what)
+    if records is not None:
+        return records
     raise TypeError(f"cannot read a {what} from {type(obj).__name__}; pass a path, a polars/pandas/"
-                    f"pyarrow table, a DuckDB relation or a dict {{qid: {{docno: value}}}}")
+                    f"pyarrow table, a DuckDB relation, a dict {{qid: {{docno: value}}}} or namedtuple records "
+                    f"(ir_measures' Qrel / ScoredDoc, ir_datasets' {_RECORD_ITERATORS[what]}())")
+
+
+def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
+    """A table of namedtuple records, one column per field (None when ``obj`` is not iterable):
+    ir_datasets' ``qrels_iter()`` / ``scoreddocs_iter()`` (or a dataset that has them) and
+    ir_measures' ``Qrel`` / ``ScoredDoc``. Field values are kept as given (ids stay strings)."""
+    method = getattr(obj, _RECORD_ITERATORS[what], None)
+    if callable(method):
+        obj = method()
+    if isinstance(obj, (str, bytes, Mapping)) or not isinstance(obj, Iterable):
+        return None
+    records = list(obj)
+    if not records:
+        raise SchemaError(f"the {what} is empty: its iterator yielded no record")
+    kind = type(records[0])
+    fields = getattr(kind, "_fields", None)
+    if not fields:
+        raise TypeError(f"cannot read a {what} from an iterable of {kind.__name__}; records must be namedtuples "
+                        f"such as ir_measures' Qrel / ScoredDoc or ir_datasets' TrecQrel / GenericScoredDoc")
+    odd = next((r for r in records if type(r) is not kind), None)
+    if odd is not None:
+        raise TypeError(f"{what} records mix {kind.__name__} and {type(odd).__name__}")
+    return pl.DataFrame({f: pl.Series(f, column, strict=False) for f, column in zip(fields, zip(*records))})
 
 
 def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
@@ -53,8 +89,13 @@ def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
                         schema_overrides={value_col: pl.Float64 if value_col == "score" else pl.Object})
 
 
-def _normalise_columns(frame: pl.DataFrame) -> pl.DataFrame:
+def _normalise_columns(frame: pl.DataFrame, what: str) -> pl.DataFrame:
     renames = {c: _ALIASES[c] for c in frame.columns if c in _ALIASES and _ALIASES[c] not in frame.columns}
+    for target in set(renames.values()):
+        candidates = sorted(c for c, t in renames.items() if t == target)
+        if len(candidates) > 1:  # never guess which of them holds the ids
+            raise SchemaError(f"{what} table has {candidates} but no {target!r}: it is ambiguous which is the "
+                              f"{target}; rename that one to {target!r}")
     frame = frame.rename(renames)
     ids = [c for c in ("system", "qid", "docno") if c in frame.columns and frame.schema[c] != pl.String]
     if any(frame.schema[c].is_numeric() for c in ids):
@@ -122,7 +163,7 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
         frame, system = _from_nested(obj, "score", "run"), system or "run"
     else:
         frame = _to_polars(obj, "run")
-    frame = _normalise_columns(frame)
+    frame = _normalise_columns(frame, "run")
     if "system" not in frame.columns or system is not None:
         if system is None:
             raise SchemaError("run table has no 'system' column: pass system='name'")
@@ -165,7 +206,7 @@ def as_qrels(obj: Any) -> pl.DataFrame:
     if isinstance(obj, (str, os.PathLike)):
         return read_qrels(obj)
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else _to_polars(obj, "qrels")
-    frame = _normalise_columns(frame)
+    frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:
         raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
     rel = frame["rel"]
