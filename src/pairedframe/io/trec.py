@@ -163,16 +163,16 @@ def _read_data_lines(path: PathLike, what: str) -> pl.DataFrame:
         raise FileNotFoundError(path)
     try:
         separator = _absent_control_byte(path, what)
-        lines = _read_csv(
-            path, has_header=False, separator=separator, quote_char=None, new_columns=["line"],
-            schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False,
-        )
+        # named after reading: polars refuses new_columns for an empty file (width 0)
+        lines = _read_csv(path, has_header=False, separator=separator, quote_char=None, raise_if_empty=False,
+                          infer_schema=False)
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error) as exc:
         raise _unreadable(path, exc, what) from None
     if lines.width == 0:
         lines = pl.DataFrame(schema={"line": pl.String})
     if lines.width != 1:
         raise _unreadable(path, ValueError("unexpected field separator"), what)
+    lines = lines.rename({lines.columns[0]: "line"})
     lines = lines.with_row_index("line_no", offset=1).with_columns(pl.col("line").str.strip_chars(" \t\r\n\x0b\x0c"))
     data = lines.filter(pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
     if data.height == 0:
@@ -250,8 +250,10 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
     try:
         with _open_bytes(path) as fh:
             first = fh.readline()
-    except (OSError, EOFError, zlib.error):
+    except (OSError, EOFError, zlib.error, pa.ArrowException):
         return None  # the exact path names the problem
+    if not first.strip():
+        return None  # a blank first line (or an empty file) is not simple
     sep = "\t" if b"\t" in first else " "
     schema = {name: (dtypes or {}).get(name, pl.String()) for name in names}
     try:  # glob=False here and below: a file name with [ * ? is a name, not a pattern
