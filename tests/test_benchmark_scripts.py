@@ -22,3 +22,16 @@ def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
     assert {"pairedframe", "pairedframe-polars", "pytrec_eval"} <= set(rows)
     assert rows["pairedframe"][3] == rows["pytrec_eval"][3] == "800"  # 200 queries x 4 measures each
     assert "faster than the fastest peer" in proc.stdout
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_table_benchmark_quick_run(shared_data):
+    """benchmarks/table_dl2021.py runs end to end on 6 DL-2021 runs (no timing asserted)."""
+    if not (shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021" / "passages-runs" / "p_bm25.gz").exists():
+        pytest.skip("DL-2021 runs missing from the shared data")
+    script = SCRIPT.parent / "table_dl2021.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--no-ranx", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "pairedframe table (evaluate + compare + LaTeX)" in proc.stdout and "5 s target" in proc.stdout

@@ -65,3 +65,14 @@ def test_ci_lowest_versions_are_the_dependency_lower_bounds():
         return tuple(parts + [0] * (3 - len(parts)))
 
     assert {k: norm(v) for k, v in bounds.items()} == {k: norm(v) for k, v in pinned.items()}
+
+
+def test_import_does_not_load_scipy_stats():
+    """scipy.stats costs about a second at import; the CLI starts without it (it is imported lazily
+    where a function needs it: McNemar's binomial tail, rank correlations)."""
+    import subprocess
+    import sys
+
+    code = "import sys, pairedframe, pairedframe.cli; print('scipy.stats' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pairedframe.errors import PairedFrameError
-from pairedframe.io import system_name_from_path
+from pairedframe.io.detect import run_name
 
 app = typer.Typer(
     name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -52,14 +52,15 @@ def friendly_errors(fn: Callable) -> Callable:
 
 
 def named_runs(runs: list[Path]) -> dict[str, str]:
-    """RUN arguments -> {system name: path}. ``PATH`` is named as TREC names run files (the file name
-    without ``.gz`` and a leading ``input.``); ``NAME=PATH`` names it (two ``run.txt`` in different
-    folders). An argument that is an existing file is a path even if it holds ``=``."""
+    """RUN arguments -> {system name: path}. ``PATH`` is named as :func:`pairedframe.evaluate` names run
+    files (TREC's naming: the file name without ``.gz`` and a leading ``input.``; a table loses its
+    extension too); ``NAME=PATH`` names it (two ``run.txt`` in different folders). An argument that is
+    an existing file is a path even if it holds ``=``."""
     named: dict[str, str] = {}
     for arg in map(str, runs):
         name, sep, path = arg.partition("=")
         if os.path.exists(arg) or not sep:
-            name, path = system_name_from_path(arg), arg
+            name, path = run_name(arg) if os.path.exists(arg) else arg, arg
         elif not name or not path:
             raise ValueError(f"run argument {arg!r}: expected PATH or NAME=PATH")
         if not os.path.exists(path):

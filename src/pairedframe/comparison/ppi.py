@@ -30,7 +30,8 @@ import numpy as np
 import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import (EmptyResultError, InsufficientSampleError, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
@@ -153,8 +154,9 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
 
     Parameters
     ----------
-    per_query : polars.DataFrame
-        ``system, judgments, qid, measure, value`` (e.g. from :func:`pairedframe.evaluate_judgment_sets`).
+    per_query : JudgmentSetsEvaluation or polars.DataFrame
+        The result of :func:`pairedframe.evaluate_judgment_sets`, or a table ``system, judgments, qid,
+        measure, value``.
     baseline : str
         System A.
     systems, measures : str or sequence, optional
@@ -180,6 +182,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
 
     Raises
     ------
+    SchemaError
+        A required column is missing.
     EmptyResultError
         ``baseline``, ``systems``, ``measures``, ``proxy`` or ``gold`` name nothing in the table; no
         ``gold_qids`` query has a gold value; no unit has 2 gold queries (every estimate would be null).
@@ -193,18 +197,22 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     -----
     The estimator is closed-form, so this loops over units in Python (cheap: no resampling).
     """
+    if isinstance(getattr(per_query, "per_query", None), pl.DataFrame):   # a JudgmentSetsEvaluation
+        per_query = per_query.per_query
     need = ["system", "judgments", "qid", "measure", "value"]
     missing = [c for c in need if c not in per_query.columns]
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}")
+    present = per_query["judgments"].cast(pl.String).unique(maintain_order=True).to_list()
+    unknown = [f"{arg}={name!r}" for arg, name in (("proxy", proxy), ("gold", gold)) if name not in present]
+    if unknown:
+        raise EmptyResultError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
+                         "with the names given to evaluate_judgment_sets")
     df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
                           pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
                           pl.col("value").cast(pl.Float64))
     require_rows(df, what="the per-query table", why="no (system, judgments, qid, measure, value) row")
     where = "the per-query table"
-    all_judgments = df["judgments"].unique(maintain_order=True).to_list()
-    require_names(proxy, all_judgments, what="judgment set", parameter="proxy", source=where)
-    require_names(gold, all_judgments, what="judgment set", parameter="gold", source=where)
     if gold_qids is not None:
         keep = [str(q) for q in gold_qids]
         gold_rows = df.filter(pl.col("judgments") == gold)["qid"].unique().to_list()
