@@ -19,6 +19,7 @@ import pytest
 
 import pairedframe as pf
 from pairedframe.errors import PartlyEmptyWarning, SmallSampleWarning
+from tests.test_no_silent_empties import PLAN as EMPTY_CASE_PLAN
 
 HERE = str(Path(__file__).resolve())
 PACKAGE = Path(pf.__file__).parent
@@ -37,19 +38,8 @@ def _per_query(n: int, systems=("a", "b"), measure: str = "AP", shift: float = 0
 RUN = pl.DataFrame({"system": ["a"] * 4 + ["b"] * 4, "qid": ["1", "1", "2", "2"] * 2,
                     "docno": ["d1", "d2"] * 4, "score": [2.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 2.0]})
 QRELS = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["d1", "d2", "d1", "d2"], "rel": [1, 0, 0, 1]})
-PLAN = """alpha = 0.05
-margin = 0.02
-seed = 1
-n_resamples = 200
-resampling_unit = "query"
-[systems]
-baseline = "a"
-candidate = "b"
-[[endpoints]]
-measure = "AP"
-direction = "higher is better"
-role = "primary"
-"""
+# the plan of the empty-input cases, resampling queries (no cluster column here)
+PLAN = EMPTY_CASE_PLAN.replace("n_resamples = 100\n", 'n_resamples = 200\nresampling_unit = "query"\n')
 
 
 def _ppi_small_gold():
