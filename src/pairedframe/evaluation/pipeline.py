@@ -178,7 +178,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     UnknownMeasureError
         A measure name that does not parse.
     EmptyResultError
-        No run shares a judged query with the qrels (nothing to evaluate).
+        No run shares a judged query with the qrels (nothing to evaluate; also with ``complete=True``,
+        where every value would be 0: a run and qrels of different collections or years).
     ValueError
         Bad option values.
 
