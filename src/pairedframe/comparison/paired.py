@@ -49,6 +49,8 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
+                                              check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
@@ -127,17 +129,23 @@ class _Options:
     seed: int
     chunk_size: int | None
     power: float
+    adaptive: bool = False
+    decision_error: float = DEFAULT_DECISION_ERROR
+    max_resamples: int = DEFAULT_MAX_RESAMPLES
 
 
 def _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size,
-                   power) -> _Options:
+                   power, resampling="fixed", decision_error=DEFAULT_DECISION_ERROR,
+                   max_resamples=DEFAULT_MAX_RESAMPLES) -> _Options:
     interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS)
     check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
                              alternative=alternative, seed=seed)
     if not (isinstance(power, (int, float)) and 0 < power < 1):
         raise ValueError(f"`power` must be in (0, 1), got {power!r}")
+    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
+                                      max_resamples=max_resamples)
     return _Options(int(n_resamples), float(confidence_level), alternative, test, interval, int(seed),
-                    chunk_size, float(power))
+                    chunk_size, float(power), adaptive, float(decision_error), int(max_resamples))
 
 
 def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
@@ -165,7 +173,12 @@ def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[st
         out["ci_low"] = np.asarray(tt.confidence_interval.low, dtype=float)
         out["ci_high"] = np.asarray(tt.confidence_interval.high, dtype=float)
         out["se"] = np.asarray(tt.standard_error, dtype=float)
-    if opt.test == "randomization":
+    if opt.test == "randomization" and opt.adaptive:
+        # p-values come from the adaptive rounds over the whole family (comparison/_adaptive.py);
+        # exact = the 2**n patterns can be enumerated within max_resamples (then the exact-floor MDE rule)
+        out["pvalue"] = np.full(k, np.nan)
+        out["exact"] = np.full(k, n < 63 and (1 << n) <= opt.max_resamples)
+    elif opt.test == "randomization":
         res = sign_flip_test_many(D, n_resamples=opt.n_resamples, alternative=opt.alternative,
                                   rng=flip_rng, chunk_size=opt.chunk_size)
         out["pvalue"] = np.asarray(res.pvalue, dtype=float)
@@ -416,7 +429,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
             interval: Literal["percentile", "bca", "t"] | None = None, power: float = 0.8,
             verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
-            progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+            progress: Callable[[int, int], None] | None = None,
+            resampling: Literal["fixed", "adaptive"] = "fixed", decision_error: float = DEFAULT_DECISION_ERROR,
+            max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with a baseline, query by query, with honest paired statistics.
 
     Parameters
@@ -462,6 +477,21 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         The p-value column the verdict uses.
     progress : callable, optional
         Called as ``progress(done, total)`` (in comparisons) after each query set is analysed.
+    resampling : {"fixed", "adaptive"}, default "fixed"
+        ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
+        only for the comparisons whose decision ``p < alpha`` on the ``verdict_on`` column is still
+        open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
+        Guarantee: for any data, with probability at least ``1 - decision_error`` over the draws,
+        every comparison of a family with ``certified = true`` gets the significant / not
+        significant decision that ``verdict_on`` gives on the *exact* sign-flip p-values (fractions
+        of all ``2**n`` sign patterns, the limit ``B -> infinity``).  Patterns are the rows of the
+        query set's sign-flip generator (:func:`resample_generators`), so after ``B`` patterns a
+        count equals the fixed-``B`` count; ``n_resamples`` still sets the bootstrap.
+    decision_error : float in (0, 1), default 1e-3
+        The bound above, per family (adaptive only).
+    max_resamples : int in [256, 2**40), default 2**27
+        Most sign patterns per comparison (adaptive only); an open decision there is reported with
+        ``certified = false`` and a warning.
 
     Returns
     -------
@@ -469,7 +499,11 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         One row per (system, extra keys, measure), in the given system and measure order, with
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, mde, verdict,
-        test, interval, confidence_level, alternative, n_resamples, exact, seed``.
+        test, interval, confidence_level, alternative, n_resamples, exact, seed``; with
+        ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact
+        p-value), ``resamples_used``, ``certified``, ``resampling`` and ``decision_error`` (``pvalue``
+        is ``(b+1)/(B+1)`` clipped to that interval, so the adjusted columns reproduce every certified
+        decision).
 
         Means are over the paired queries (which can differ from the evaluation summary when the
         query sets differ).  ``se`` is the bootstrap standard error (``sd/sqrt(n)`` for the t
@@ -497,7 +531,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     Efron & Tibshirani (1993), *An Introduction to the Bootstrap*; Smucker, Allan & Carterette
     (2007), CIKM; Holm (1979); Benjamini & Hochberg (1995).
     """
-    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                         resampling, decision_error, max_resamples)
     if verdict_on not in _VERDICT_ON:
         raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
     p = _pair(data, baseline, systems, measures)
@@ -539,6 +574,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         delta_lists[r] = np.asarray(deltas, dtype=np.float64)
         groups.setdefault(query_set_key(qids), []).append(r)
     done = 0
+    flip_blocks = []
     for members in groups.values():
         D = np.column_stack([delta_lists[r] for r in members])
         res = _analyse_block(D, qid_lists[members[0]], opt)
@@ -546,6 +582,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         for name in stats:
             stats[name][idx] = res[name]
         exact[idx] = res["exact"]
+        if opt.adaptive and opt.test == "randomization":
+            flip_blocks.append((D, idx, resample_generators(opt.seed, qid_lists[members[0]])[1]))
         done += len(members)
         if progress is not None:
             progress(done, k_total)
@@ -562,6 +600,15 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         if unknown:
             raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
         fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    flips = None
+    if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
+        flips = query_set_adaptive(
+            flip_blocks, k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
+                                                       "pvalue_bh": "bh"}[verdict_on],
+            level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
+            decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
+        pv = stats["pvalue"] = flips.pvalue
+        exact = flips.exact
     for f in np.unique(fam_ids):
         sel = fam_ids == f
         p_holm[sel] = holm(pv[sel])
@@ -571,12 +618,13 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     if opt.test == "randomization" and verdict_on != "pvalue" and not exact.all():
         floor = {"pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
         sizes = np.bincount(fam_ids)
-        smallest = sizes[fam_ids] / (opt.n_resamples + 1)   # Holm/BH value of the smallest possible p
+        name, B = ("max_resamples", opt.max_resamples) if opt.adaptive else ("n_resamples", opt.n_resamples)
+        smallest = sizes[fam_ids] / (B + 1)   # Holm/BH value of the smallest possible p
         if np.all(smallest >= alpha) and np.all(floor >= alpha):
             warnings.warn(
-                f"no comparison can be significant: the smallest Monte-Carlo p-value is 1/(n_resamples+1) = "
-                f"{1 / (opt.n_resamples + 1):.2g} and {verdict_on} multiplies it by up to {int(sizes.max())} "
-                f"comparisons; use n_resamples >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
+                f"no comparison can be significant: the smallest Monte-Carlo p-value is 1/({name}+1) = "
+                f"{1 / (B + 1):.2g} and {verdict_on} multiplies it by up to {int(sizes.max())} "
+                f"comparisons; use {name} >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
                 UserWarning, stacklevel=user_stacklevel())
     nonzero = rows["_nonzero"].to_numpy()
     verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
@@ -597,6 +645,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
         pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
     )
+    if opt.adaptive:
+        out = out.with_columns(adaptive_columns(flips, k_total))
+        if flips is not None:
+            warn_uncertified(flips, opt.max_resamples, "comparisons")
     return out
 
 
