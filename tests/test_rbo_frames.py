@@ -89,3 +89,12 @@ def test_frame_rbo_equals_scalar_stats_rbo(p):
         assert row["rbo_ext"] == pytest.approx(want.rbo_ext, rel=1e-11, abs=1e-13)
         assert row["rbo_min"] == pytest.approx(want.rbo_min, rel=1e-11, abs=1e-13)
         assert row["rbo_res"] == pytest.approx(want.rbo_res, rel=1e-9, abs=1e-12)
+
+
+def test_rbo_refuses_a_table_of_two_systems():
+    """A run table holding two systems is not one ranking per query (was silently merged as 'run')."""
+    two = pl.DataFrame({"system": ["a", "b"], "qid": ["1", "1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
+    one = pl.DataFrame({"qid": ["1", "1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="each run must hold one system"):
+        rbo(two, one)
+    assert rbo(one, one)["rbo_ext"].to_list() == pytest.approx([1.0])

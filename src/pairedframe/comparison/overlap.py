@@ -36,7 +36,7 @@ __all__ = ["rbo"]
 
 
 def _ranked(run: Any, depth: int | None, score_precision: str) -> pl.DataFrame:
-    t = as_run(run, system="run")
+    t = as_run(run, default_system="run")  # a table's own system column is kept, so two systems are caught
     if t["system"].n_unique() > 1:
         raise ValueError(f"each run must hold one system, got {t['system'].unique().to_list()}")
     score = pl.col("score").cast(pl.Float64)

@@ -140,7 +140,7 @@ def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:
     return run
 
 
-def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
+def as_run(obj: Any, *, system: str | None = None, default_system: str | None = None) -> pl.DataFrame:
     """A run table (``system, qid, docno, score``) from a path, table or dict.
 
     Parameters
@@ -152,7 +152,11 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
         ``system`` column is named after the file (``input.bm25.parquet`` -> ``bm25``).
     system : str, optional
         System name for a single run; default for files is TREC's naming (see :func:`read_run`),
-        for a dict ``"run"``; a table without a ``system`` column needs it.
+        for a dict ``"run"``; a table without a ``system`` column needs it. It overrides a table's
+        own ``system`` column.
+    default_system : str, optional
+        Name for a table that has no ``system`` column when ``system`` is not given; a table's own
+        ``system`` column is kept (so a table holding several systems stays several).
 
     Returns
     -------
@@ -193,6 +197,7 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
         frame = _to_polars(obj, "run")
     frame = _normalise_columns(frame, "run")
     if "system" not in frame.columns or system is not None:
+        system = system if system is not None else default_system
         if system is None:
             raise SchemaError("run table has no 'system' column: pass system='name'")
         frame = frame.with_columns(pl.lit(system, dtype=pl.String).alias("system"))
