@@ -12,10 +12,9 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors
+from pairedframe.cli.common import app, friendly_errors, named_runs
 from pairedframe.comparison import compare, worst_queries
 from pairedframe.evaluation import evaluate
-from pairedframe.io import system_name_from_path
 from pairedframe.measures import parse_measure, parse_measures
 from pairedframe.report.compare import FORMATS, format_comparison
 
@@ -73,7 +72,7 @@ def _progress_context(total_work: int):
 @friendly_errors
 def compare_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="two or more run files; the first is the baseline unless --baseline")],
+    runs: Annotated[list[Path], typer.Argument(help="two or more run files (NAME=PATH names one); the first is the baseline unless --baseline")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system name (default: the first run); repeat for several")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all' (every unordered pair once) or 'ordered' instead of a baseline")] = None,
@@ -105,9 +104,8 @@ def compare_cmd(
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
     gates = [parse_gate(g, rel_level) for g in fail_if]
-    names = [system_name_from_path(r) for r in runs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"runs must have distinct names, got {names}")
+    named = named_runs(runs)
+    names = list(named)
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
     bases = list(baseline) if baseline else [] if pairs else [names[0]]
@@ -121,7 +119,7 @@ def compare_cmd(
     # A failing gate shows where each worst query's first relevant and best document went.
     context = [m.resolved(rel_level).name for m in parse_measures(DIFF_RANKS)]
     context = [name for name in context if name not in measure_names]
-    ev = evaluate([str(r) for r in runs], str(qrels), [*measure, *(context if gates else [])], complete=complete,
+    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], complete=complete,
                   rel_level=rel_level, score_precision=score_precision)  # type: ignore[arg-type]
     for name, _, _ in gates:
         if name not in measure_names:

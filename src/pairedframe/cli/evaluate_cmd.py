@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -9,7 +10,7 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, print_frame
+from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.evaluation import evaluate
 from pairedframe.measures import RUNID_NICKNAMES
 
@@ -18,7 +19,7 @@ from pairedframe.measures import RUNID_NICKNAMES
 @friendly_errors
 def evaluate_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain or .gz")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst; NAME=PATH names one")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10, all_trec; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
@@ -40,7 +41,7 @@ def evaluate_cmd(
     measure = [m for m in measure if m.strip() != "runid"]
     if not measure and not wants_runid:
         raise ValueError("-m runid names no measure; add one, e.g. -m map")
-    ev = evaluate([str(r) for r in runs], str(qrels), measure or "official", complete=complete,
+    ev = evaluate(named_runs(runs), str(qrels), measure or "official", complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine)  # type: ignore[arg-type]
     if fmt == "trec":
         sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
@@ -55,11 +56,22 @@ def evaluate_cmd(
         typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"
                    f"relevance level: {ev.settings.rel_level}; scores as {ev.settings.score_precision}")
         return
-    rows = summary.select("system", pl.lit("all").alias("qid"), "measure", "value")
+    # trec_eval's "all" rows; the summary column tells them from a query whose id is "all"
+    rows = summary.select("system", pl.lit("all").alias("qid"), "measure", "value", pl.lit(True).alias("summary"))
     if per_query:
-        rows = pl.concat([ev.per_query, rows])
-        if ev.text.height:  # string-valued measures: a text column, value null
+        rows = pl.concat([ev.per_query.with_columns(pl.lit(False).alias("summary")), rows])
+        if ev.text.height:  # string-valued measures (relstring): a text column, value null
             rows = pl.concat([rows.with_columns(pl.lit(None, dtype=pl.String).alias("text")),
                               ev.text.select("system", "qid", "measure", pl.lit(None, dtype=pl.Float64).alias("value"),
-                                             "text")])
+                                             pl.lit(False).alias("summary"), "text")])
+    counts = [m.name for m in ev.measures if m.spec.aggregate == "sum"]
+    if fmt == "csv":  # counts (num_ret, ...) print as integers, not 2.0
+        rows = rows.with_columns(pl.when(pl.col("measure").is_in(counts))
+                                 .then(pl.col("value").round(0).cast(pl.Int64).cast(pl.String))
+                                 .otherwise(pl.col("value").cast(pl.String)).alias("value"))
+    elif fmt == "json":
+        records = [{**r, "value": int(round(r["value"])) if r["measure"] in counts and r["value"] is not None
+                    else r["value"]} for r in rows.to_dicts()]
+        sys.stdout.write(json.dumps(records, indent=1) + "\n")
+        return
     print_frame(rows, fmt)

@@ -44,7 +44,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair, _verdict
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot, _cluster_flip
 from pairedframe.stats.equivalence import minimum_detectable_difference, tost
 from pairedframe.stats.mcnemar import mcnemar_exact
@@ -341,7 +341,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         row = rows.row(r, named=True)
         warnings.warn(f"{len(few)} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
                       f"(smallest: G = {g}, {row['system']} / {row['measure']}); the cluster bootstrap "
-                      "interval is likely too narrow and the p-value coarse", SmallSampleWarning, stacklevel=2)
+                      "interval is likely too narrow and the p-value coarse", SmallSampleWarning,
+                      stacklevel=user_stacklevel())
     done = 0
     for members_rows in groups.values():
         qids, cl, codes, members, *_ = data_of[members_rows[0]]

@@ -53,7 +53,10 @@ import polars as pl
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
-from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.checks import require_names, require_rows, sample
+from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
+                                SmallSampleWarning, user_stacklevel)
+from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
 from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
@@ -211,12 +214,12 @@ def _verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float, h
 # frames
 # ----------------------------------------------------------------------------------------------
 
-SUMMARY_QID = "all"
 
 
 def _as_frame(data: Any) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
-    if isinstance(per_query, pl.DataFrame):
+    from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
+    if from_evaluation:
         data = per_query
     if isinstance(data, pl.LazyFrame):
         data = data.collect()
@@ -237,13 +240,21 @@ def _as_frame(data: Any) -> pl.DataFrame:
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
     data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
                              pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
+                 "with no judged query in common gives one")
     data = data.filter(pl.col("value").is_not_null())
-    summary_rows = data.filter(pl.col("qid") == SUMMARY_QID).height
+    require_rows(data, what="the per-query table", why="every value is null (not measured)")
+    flagged = "summary" in data.columns
+    data = drop_flagged_summary_rows(data)
+    summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
     if summary_rows:
         # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
         warnings.warn(f"dropped {summary_rows} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
-                      f"rows are means over queries, not a query)", UserWarning, stacklevel=3)
+                      "rows are means over queries, not a query; a table with a boolean 'summary' column, as "
+                      "`pairedframe evaluate -q -f csv` writes, keeps a query named 'all')", UserWarning,
+                      stacklevel=user_stacklevel())
         data = data.filter(pl.col("qid") != SUMMARY_QID)
+        require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if not data["value"].is_finite().all():
         raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
                          "(null values are treated as 'not measured')")
@@ -255,22 +266,6 @@ class _Paired:
     paired: pl.DataFrame          # _row, system, *extras, measure, qid, a, b, delta (sorted by _row, qid)
     rows: pl.DataFrame            # _row, system, *extras, measure
     extras: list[str]
-
-
-def _unique_in_order(values: Iterable[Any]) -> list[Any]:
-    return list(dict.fromkeys(values))
-
-
-def _choose(requested: Sequence[str] | str | None, default: list[str], available: list[str],
-            what: str) -> list[str]:
-    """The requested names (one name, a list, or None for ``default``) in order, without repeats;
-    ValueError naming the unknown ones and the available ones."""
-    names = default if requested is None else [requested] if isinstance(requested, str) else requested
-    names = _unique_in_order(names)
-    unknown = [n for n in names if n not in available]
-    if unknown:
-        raise ValueError(f"{what}(s) {unknown} not in the table; {what}s: {available}")
-    return names
 
 
 def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
@@ -287,15 +282,17 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
     all_systems = df["system"].unique(maintain_order=True).to_list()
     if not isinstance(baseline, str):
         raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
-    if baseline not in all_systems:
-        raise ValueError(f"baseline {baseline!r} is not a system of the table; systems: {all_systems}")
-    systems = [s for s in _choose(systems, [s for s in all_systems if s != baseline], all_systems, "system")
+    require_names(baseline, all_systems, what="system", parameter="baseline", source="the per-query table")
+    others = [s for s in all_systems if s != baseline]
+    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
+                                        what="system", parameter="systems", source="the per-query table")
                if s != baseline]
     if not systems:
         raise ValueError("nothing to compare: no system other than the baseline "
                          f"{baseline!r} (systems in the table: {all_systems})")
     all_measures = df["measure"].unique(maintain_order=True).to_list()
-    measures = _choose(measures, all_measures, all_measures, "measure")
+    measures = require_names(measures, all_measures, what="measure", parameter="measures",
+                             source="the per-query table")
     df = df.filter(pl.col("measure").is_in(measures))
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
@@ -321,6 +318,7 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
               .with_columns(_delta_expr().alias("delta"))
               .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
               .sort("_row", "qid"))
+    _require_common_queries(rows, paired, a, b, baseline, extras)
     return _Paired(paired=paired, rows=rows, extras=extras)
 
 
@@ -329,6 +327,22 @@ def _gain_expr(paired: pl.DataFrame) -> pl.Expr:
     are better (ranks such as FirstRelRank; :func:`pairedframe.measures.higher_is_better`)."""
     lower = [m for m in paired["measure"].unique().to_list() if not higher_is_better(m)]
     return pl.when(pl.col("measure").is_in(lower)).then(-pl.col("delta")).otherwise(pl.col("delta"))
+
+
+def _require_common_queries(rows: pl.DataFrame, paired: pl.DataFrame, a: pl.DataFrame, b: pl.DataFrame,
+                            baseline: str, extras: list[str]) -> None:
+    """Every comparison must pair at least one query: one with none would be an empty result."""
+    empty = rows.join(paired.select("_row").unique(), on="_row", how="anti").sort("_row")
+    if not empty.height:
+        return
+    first = empty.row(0, named=True)
+    keys = ["system", *extras, "measure"]
+    own = b.join(empty.head(1).select(keys), on=keys, how="semi")["qid"].unique(maintain_order=True).to_list()
+    base = a.join(empty.head(1).select(keys[1:]), on=keys[1:], how="semi")["qid"].unique(maintain_order=True).to_list()
+    raise EmptyResultError(
+        f"{empty.height} of {rows.height} comparison(s) have no common query with the baseline {baseline!r}; first: "
+        f"{_describe_row({k: first[k] for k in keys})}: its queries {sample(own, 3)}, the baseline's "
+        f"{sample(base, 3)}; were they evaluated against the same qrels?")
 
 
 def _describe_row(row: dict[str, Any]) -> str:
@@ -365,8 +379,15 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
         If a required column is missing or ``value`` is not numeric.
     DuplicateError
         If a (system, keys, measure, qid) appears twice.
+    EmptyResultError
+        Names that match nothing, an empty table, or a comparison with no common query.
     ValueError
-        Unknown baseline, systems or measures; non-finite values.
+        Non-finite values.
+
+    Warns
+    -----
+    UserWarning
+        Rows with ``qid == "all"`` (trec_eval's summary rows) are dropped.
     """
     p = _pair(data, baseline, systems, measures)
     return p.paired.drop("_row")
@@ -388,7 +409,18 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
     -------
     polars.DataFrame
         ``system, <extra keys>, measure, rank, qid, a, b, delta``: at most ``k`` rows per comparison,
-        ``rank`` 1 = largest loss; ties in delta are ordered by qid.
+        ``rank`` 1 = largest loss; ties in delta are ordered by qid.  A comparison without losses
+        has no row (an empty table when no system lost anywhere).
+
+    Raises
+    ------
+    EmptyResultError, SchemaError, DuplicateError, ValueError
+        As :func:`paired_per_query`.
+
+    Warns
+    -----
+    UserWarning
+        As :func:`paired_per_query`.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k!r}")
@@ -540,7 +572,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             f"(smallest: n = {first['n_queries']}, {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
             "intervals and p-values are unreliable. See the mde column and "
             "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
-            SmallSampleWarning, stacklevel=2)
+            SmallSampleWarning, stacklevel=user_stacklevel())
 
     k_total = rows.height
     stats = {name: np.full(k_total, np.nan) for name in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "mde")}
@@ -606,7 +638,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
                 f"no comparison can be significant: the smallest Monte-Carlo p-value is 1/({name}+1) = "
                 f"{1 / (B + 1):.2g} and {verdict_on} multiplies it by up to {int(sizes.max())} "
                 f"comparisons; use {name} >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
-                UserWarning, stacklevel=2)
+                UserWarning, stacklevel=user_stacklevel())
     nonzero = rows["_nonzero"].to_numpy()
     higher = [higher_is_better(m) for m in rows["measure"].to_list()]
     verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
@@ -739,7 +771,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         raise ValueError("`qids` must hold n distinct ids")
     if n < MIN_QUERIES:
         warnings.warn(f"only {n} paired queries (< MIN_QUERIES = {MIN_QUERIES}); see mde and "
-                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=2)
+                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=user_stacklevel())
     order = sorted(range(n), key=lambda i: ids[i])
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))

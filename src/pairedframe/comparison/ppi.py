@@ -29,7 +29,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.checks import require_each, require_names, require_rows
+from pairedframe.errors import (EmptyResultError, InsufficientSampleError, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
@@ -87,7 +89,7 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
     f_unlab = np.array([proxy[q] for q in qu])
     if len(qu) < 2 and lam not in (None, 0, 0.0):
         warnings.warn(f"only {len(qu)} proxy-only queries: lam={lam} cannot be used, lam = 0 (gold only)",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=user_stacklevel())
         lam = 0.0
     with warnings.catch_warnings():
         if not warn:
@@ -182,8 +184,14 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     ------
     SchemaError
         A required column is missing.
-    ValueError
-        ``proxy`` or ``gold`` is not one of the judgment sets present; unknown baseline.
+    EmptyResultError
+        ``baseline``, ``systems``, ``measures``, ``proxy`` or ``gold`` name nothing in the table; no
+        ``gold_qids`` query has a gold value; no unit has 2 gold queries (every estimate would be null).
+
+    Warns
+    -----
+    PartlyEmptyWarning
+        Some ``gold_qids`` have no gold value, or some units have no estimate (their rows are null).
 
     Notes
     -----
@@ -198,21 +206,29 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     present = per_query["judgments"].cast(pl.String).unique(maintain_order=True).to_list()
     unknown = [f"{arg}={name!r}" for arg, name in (("proxy", proxy), ("gold", gold)) if name not in present]
     if unknown:
-        raise ValueError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
+        raise EmptyResultError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
                          "with the names given to evaluate_judgment_sets")
     df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
                           pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
                           pl.col("value").cast(pl.Float64))
+    require_rows(df, what="the per-query table", why="no (system, judgments, qid, measure, value) row")
+    where = "the per-query table"
     if gold_qids is not None:
         keep = [str(q) for q in gold_qids]
+        gold_rows = df.filter(pl.col("judgments") == gold)["qid"].unique().to_list()
+        require_each(keep, gold_rows, what="query of gold_qids", plural="queries of gold_qids",
+                     lacking="no gold value",
+                     consequence="left out of the sample")
         df = df.filter((pl.col("judgments") != gold) | pl.col("qid").is_in(keep))
     all_systems = df["system"].unique(maintain_order=True).to_list()
-    if baseline not in all_systems:
-        raise ValueError(f"baseline {baseline!r} not in the table; systems: {all_systems}")
-    systems = ([s for s in all_systems if s != baseline] if systems is None
-               else [systems] if isinstance(systems, str) else list(systems))
-    measures = (df["measure"].unique(maintain_order=True).to_list() if measures is None
-                else [measures] if isinstance(measures, str) else list(measures))
+    require_names(baseline, all_systems, what="system", parameter="baseline", source=where)
+    others = [s for s in all_systems if s != baseline]
+    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
+                                        what="system", parameter="systems", source=where) if s != baseline]
+    if not systems:
+        raise ValueError(f"nothing to compare: no system other than the baseline {baseline!r} (systems: {all_systems})")
+    measures = require_names(measures, df["measure"].unique(maintain_order=True).to_list(), what="measure",
+                             parameter="measures", source=where)
     if segments is None:
         seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
     else:
@@ -261,7 +277,11 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
               "gold_only_delta": pl.Float64, "gold_only_ci_low": pl.Float64, "gold_only_ci_high": pl.Float64,
               "warning": pl.String}
     out = pl.DataFrame(rows, schema=schema)
+    units = [(r["system"], r["measure"], r["segment_set"], r["segment"]) for r in rows]
+    estimated = [u for u, r in zip(units, rows) if r.get("delta") is not None]
+    require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "
+                 "queries paired with the baseline (no estimate)", consequence="null in the result")
     if n_small:
         warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {SMALL_GOLD_N} gold queries; "
-                      "see the 'warning' column", SmallSampleWarning, stacklevel=2)
+                      "see the 'warning' column", SmallSampleWarning, stacklevel=user_stacklevel())
     return out

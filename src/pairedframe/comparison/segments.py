@@ -72,7 +72,9 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               check_adaptive_options, segment_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.paired import _pair
-from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
+from pairedframe.checks import require_each, require_rows
+from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
@@ -373,6 +375,15 @@ def _as_segments(segments: Any) -> pl.DataFrame:
     return seg
 
 
+def _require_segments_matched(distinct: pl.DataFrame, joined: pl.DataFrame) -> None:
+    """Warn naming the segments of the segment table that hold no paired query (they get no row)."""
+    found = distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
+    if found.height < distinct.height:
+        require_each(list(distinct.select("segment_set", "segment").iter_rows()),
+                     set(found.select("segment_set", "segment").iter_rows()), what="segment",
+                     lacking="no paired query")
+
+
 def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      measures: Sequence[str] | str | None = None,
                      systems: Sequence[str] | str | None = None,
@@ -459,10 +470,14 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     Raises
     ------
     SchemaError, DuplicateError, ValueError, TypeError
-        Bad tables or options (as :func:`compare`); no query of the table is in any segment.
+        Bad tables or options (as :func:`compare`).
+    EmptyResultError
+        No paired query is in any segment, or every segment comparison has a single query.
 
     Warns
     -----
+    PartlyEmptyWarning
+        Segments of the segment table that hold no paired query (they get no row).
     SmallSampleWarning
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning
@@ -500,7 +515,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
         seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
     if joined.height == 0:
-        raise ValueError("no paired query of the per-query table is in any segment of the segment table")
+        raise EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
+                               f"(its queries e.g. {p.paired['qid'].unique().head(3).to_list()}, the segment "
+                               f"table's {seg['qid'].unique().head(3).to_list()})")
+    _require_segments_matched(distinct, joined)
     row_e = joined["_row"].to_numpy().astype(np.int64)
     sc_e = joined["_sc"].to_numpy().astype(np.int64)
     perm = np.lexsort((sc_e, row_e))                       # stable: keeps qid order within a unit
@@ -528,6 +546,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
+    if not ok.any():
+        raise EmptyResultError(f"every one of the {units.height} segment comparison(s) has a single paired query: "
+                               "no statistic can be computed (each needs 2)")
     k = units.height
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)
@@ -651,12 +672,13 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     if n_small:
         warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
                       f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "
-                      "'small_sample' columns", SmallSampleWarning, stacklevel=2)
+                      "'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
     tiny = limited & exact
     if tiny.any():
         warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons have so few queries that even the "
                       f"most extreme sign pattern cannot reach level {level:g} after correction (exact p >= "
-                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning, stacklevel=2)
+                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning,
+                      stacklevel=user_stacklevel())
     limited_mc = limited & ~exact
     if limited_mc.any():
         limited = limited_mc
@@ -670,5 +692,6 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
             f"{name}={B} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
             f"p-values are >= 1/({name}+1) = {1 / (B + 1):.2g}, and with families of up to "
             f"{worst} segments {what}. Use {name} >= {needed} or test='t' for screening "
-            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning, stacklevel=2)
+            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning,
+            stacklevel=user_stacklevel())
     return out

@@ -17,6 +17,7 @@ import polars as pl
 
 from pairedframe._sql import PARAM_PATTERN, load_sql, sql_params, strip_comments
 from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
+from pairedframe.engines.duckdb_checks import check_inputs
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
 
@@ -45,11 +46,19 @@ def register_parameters(con: duckdb.DuckDBPyConnection, measures: list[Measure] 
 
 
 def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOptions,
-            steps: tuple[str, ...] = RUN_STEPS, judged_only: bool = False) -> None:
+            steps: tuple[str, ...] = RUN_STEPS, judged_only: bool = False, validate: bool = True) -> None:
     """Build pf_retrieved, pf_ranks, pf_queries, pf_ranked and pf_ideal from the pf_run and pf_qrels
     relations on ``con`` (with ``steps=RANKED_STEPS``: from pf_retrieved, pf_ranks and pf_qrels).
-    Registers the default ``pf_gains`` and ``pf_lists`` (:func:`register_parameters`) unless the
-    connection has them."""
+
+    With ``validate`` (default) pf_run and pf_qrels are first checked as the readers check files
+    (:func:`pairedframe.engines.duckdb_checks.check_inputs`: columns, string ids, duplicates,
+    non-finite scores, non-integer grades); the engine passes False for tables the readers made.
+    ``judged_only`` ranks the judged documents among themselves (trec_eval -J). Registers the
+    default ``pf_gains`` and ``pf_lists`` (:func:`register_parameters`) unless the connection has
+    them.
+    """
+    if validate and steps == RUN_STEPS:
+        check_inputs(con)
     try:
         con.sql("SELECT gain_map, rel, gain, explicit FROM pf_gains LIMIT 0")
         con.sql("SELECT list_key, pos, value FROM pf_lists LIMIT 0")
@@ -137,7 +146,8 @@ class DuckDBEngine:
                 con.register(name, frame)
             parts = []
             for (level, judged_only), group in group_by_level(measures).items():
-                prepare(con, rel_level=level, options=options, steps=steps, judged_only=judged_only)
+                prepare(con, rel_level=level, options=options, steps=steps, judged_only=judged_only,
+                        validate=False)
                 text, values = measures_union_sql(group)
                 parts.append(con.sql(text, params=values).pl())
             if not parts:

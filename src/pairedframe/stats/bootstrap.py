@@ -42,6 +42,8 @@ from collections.abc import Iterable
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from pairedframe.errors import user_stacklevel
+
 from ._results import BootstrapResult, ConfidenceInterval
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
                        _check_int, _column_means, _check_probability, bootstrap_index_chunks,
@@ -298,7 +300,7 @@ def _finish(X, theta_hat, theta_b, confidence_level, method, alternative):
         if bad.any():
             warnings.warn("The BCa confidence interval cannot be calculated (infinite bias "
                           "correction: the bootstrap distribution lies on one side of the "
-                          "estimate); returning NaN.", RuntimeWarning, stacklevel=3)
+                          "estimate); returning NaN.", RuntimeWarning, stacklevel=user_stacklevel())
     else:
         probs = np.broadcast_to(np.array([a, 1 - a]), (theta_b.shape[0], 2))
     low, high = _interval_from_probs(theta_b, probs, alternative)

@@ -47,7 +47,7 @@ import warnings
 
 import numpy as np
 
-from pairedframe.errors import InsufficientSampleError, SmallSampleWarning
+from pairedframe.errors import InsufficientSampleError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats._results import BootstrapResult, ConfidenceInterval, HypothesisTestResult
 from pairedframe.stats.bootstrap import percentile_interval
 from pairedframe.stats.resample import (
@@ -226,7 +226,7 @@ def _check_boot_options(n_resamples, confidence_level, alternative):
 def _warn_few_clusters(G: int) -> None:
     if G < MIN_CLUSTERS:
         warnings.warn(f"only {G} clusters (< {MIN_CLUSTERS}): the cluster bootstrap interval "
-                      "is likely too narrow", SmallSampleWarning, stacklevel=3)
+                      "is likely too narrow", SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 def cluster_bootstrap(values, clusters, *, n_resamples: int = 10_000,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairedframe.errors import InsufficientSampleError, SmallSampleWarning
+from pairedframe.errors import InsufficientSampleError, SmallSampleWarning, user_stacklevel
 from scipy.special import ndtr, ndtri
 
 from pairedframe.stats._results import ConfidenceInterval
@@ -184,7 +184,7 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     if n < SMALL_GOLD_N:
         warnings.warn(
             f"only {n} gold queries (< {SMALL_GOLD_N}): the normal interval may undercover",
-            SmallSampleWarning, stacklevel=2)
+            SmallSampleWarning, stacklevel=user_stacklevel())
 
     if lam is None:
         lam_v = _tuned_lambda(y, f_gold, f_unlab)
