@@ -76,3 +76,7 @@ class PlanError(PairedFrameError, ValueError):
 
 class SmallSampleWarning(UserWarning):
     """Fewer observations than recommended; results may be unreliable."""
+
+
+class SkewWarning(UserWarning):
+    """Deltas too skewed for their number (Cochran's rule): tests and intervals may be off."""

@@ -85,3 +85,66 @@ def bh_loop(p):
             best = min(best, m * p[order[j]] / (j + 1))
         out[i] = best
     return out
+
+
+def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-sided", exact=False):
+    """Interval inverting the sign-flip test, by definition: the closure of {delta : p(delta) >= alpha},
+    p(delta) the sign-flip p-value of d - delta with the given patterns.
+
+    p only changes where a pattern's |mean(s (d - delta))| crosses |mean(d - delta)| (the candidate
+    points below); between two neighbouring candidates it is constant, so it is evaluated at the
+    midpoints (no ties there) and the interval runs from the first to the last candidate that borders a
+    gap with p >= alpha.  At delta = 0 the test's own tie rule decides (sign_flip_p_loop): an endpoint
+    that contradicts it is moved to 0 (or just past it).
+    """
+    n = len(d)
+    alpha = 1 - confidence_level
+    m = sum(d) / n
+    a = [sum(s * v for s, v in zip(row, d)) / n for row in signs]
+    c = [sum(row) / n for row in signs]
+
+    def p_at(delta):
+        b = 0
+        for ab, cb in zip(a, c):
+            t, obs = ab - delta * cb, m - delta
+            if alternative == "two-sided":
+                b += abs(t) >= abs(obs)
+            elif alternative == "greater":
+                b += t >= obs
+            else:
+                b += t <= obs
+        return min(1.0, b / len(signs) if exact else (b + 1) / (len(signs) + 1))
+
+    cand = set()
+    for ab, cb in zip(a, c):
+        if cb < 1:
+            cand.add((m - ab) / (1 - cb))
+        if cb > -1 and alternative == "two-sided":
+            cand.add((m + ab) / (1 + cb))
+    cand = sorted(cand)
+    edges = [cand[0] - 1.0] + cand + [cand[-1] + 1.0] if cand else [m - 1.0, m + 1.0]
+    ok = [p_at((lo + hi) / 2) >= alpha for lo, hi in zip(edges[:-1], edges[1:])]
+    if any(ok):
+        first = ok.index(True)
+        last = len(ok) - 1 - ok[::-1].index(True)
+        low = -math.inf if first == 0 else edges[first]
+        high = math.inf if last == len(ok) - 1 else edges[last + 1]
+    else:   # degenerate data (equal deltas): the set is isolated points
+        points = [x for x in cand if p_at(x) >= alpha]
+        if not points:
+            return math.nan, math.nan
+        low, high = min(points), max(points)
+    if alternative == "greater":
+        high = math.inf
+    if alternative == "less":
+        low = -math.inf
+    p0 = sign_flip_p_loop(d, signs, alternative=alternative, exact=exact)
+    tiny = 5e-324
+    if p0 >= alpha and not (low <= 0 <= high):
+        low, high = min(low, 0.0), max(high, 0.0)
+    elif p0 < alpha and low <= 0 <= high:
+        if m > 0 or alternative == "greater":
+            low = tiny
+        else:
+            high = -tiny
+    return low, high

@@ -43,7 +43,8 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair, _verdict
+from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair
+from pairedframe.comparison.verdicts import verdict as _verdict
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot, _cluster_flip
 from pairedframe.stats.equivalence import minimum_detectable_difference, tost
