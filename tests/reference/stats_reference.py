@@ -87,21 +87,26 @@ def bh_loop(p):
     return out
 
 
-def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-sided", exact=False):
+def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-sided", exact=False,
+                            weights=None, p0=None):
     """Interval inverting the sign-flip test, by definition: the closure of {delta : p(delta) >= alpha},
     p(delta) the sign-flip p-value of d - delta with the given patterns.
 
     p only changes where a pattern's |mean(s (d - delta))| crosses |mean(d - delta)| (the candidate
     points below); between two neighbouring candidates it is constant, so it is evaluated at the
     midpoints (no ties there) and the interval runs from the first to the last candidate that borders a
-    gap with p >= alpha.  At delta = 0 the test's own tie rule decides (sign_flip_p_loop): an endpoint
-    that contradicts it is moved to 0 (or just past it).
+    gap with p >= alpha.  At delta = 0 the test's own tie rule decides (sign_flip_p_loop, or ``p0``): an
+    endpoint that contradicts it is moved to 0 (or just past it).
+
+    ``weights`` (cluster sizes): ``d`` are then cluster sums and a shift ``delta`` moves sum g by
+    ``delta * weights[g]``; the statistic is ``sum(s * d) / sum(weights)``.
     """
-    n = len(d)
+    w = [1.0] * len(d) if weights is None else list(weights)
+    n = sum(w)
     alpha = 1 - confidence_level
     m = sum(d) / n
     a = [sum(s * v for s, v in zip(row, d)) / n for row in signs]
-    c = [sum(row) / n for row in signs]
+    c = [sum(s * v for s, v in zip(row, w)) / n for row in signs]
 
     def p_at(delta):
         b = 0
@@ -138,7 +143,8 @@ def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-si
         high = math.inf
     if alternative == "less":
         low = -math.inf
-    p0 = sign_flip_p_loop(d, signs, alternative=alternative, exact=exact)
+    if p0 is None:
+        p0 = sign_flip_p_loop(d, signs, alternative=alternative, exact=exact)
     tiny = 5e-324
     if p0 >= alpha and not (low <= 0 <= high):
         low, high = min(low, 0.0), max(high, 0.0)

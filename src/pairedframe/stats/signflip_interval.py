@@ -52,7 +52,7 @@ from .randomization import _byte_tables, _pattern_words, _tie_tolerance, _word_c
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, _check_int,
                        _check_probability, _column_means)
 
-__all__ = ["sign_flip_interval", "sign_flip_interval_many", "least_count"]
+__all__ = ["sign_flip_interval", "sign_flip_interval_many", "least_count", "inverted_interval"]
 
 _POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
 
@@ -107,23 +107,27 @@ def _null_statistics(D: np.ndarray, n_resamples: int, rng, chunk_size: int):
     return null, flips, m, exact
 
 
-def _breakpoints(null: np.ndarray, flips: np.ndarray, n: int, observed: np.ndarray,
-                 alternative: str) -> tuple[np.ndarray, np.ndarray]:
+def _breakpoints(null: np.ndarray, c: np.ndarray, observed: np.ndarray, alternative: str,
+                 same_sign: np.ndarray, no_flip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per pattern and column, the closed set of shifts where the pattern counts as extreme:
-    ``[lo, hi]`` (two-sided), ``[lo, inf)`` (greater) or ``(-inf, hi]`` (less)."""
-    c = ((n - 2 * flips) / n)[:, None]
+    ``[lo, hi]`` (two-sided), ``[lo, inf)`` (greater) or ``(-inf, hi]`` (less).
+
+    ``c`` (m,) is the pattern's weighted mean sign (the null statistic of a shift of 1);
+    ``same_sign`` marks patterns with every sign equal (``c = +-1``), ``no_flip`` those with none flipped.
+    """
+    c = c[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         r1 = (observed - null) / (1.0 - c)
         if alternative == "two-sided":
             r2 = (observed + null) / (1.0 + c)
             lo, hi = np.minimum(r1, r2), np.maximum(r1, r2)
-            whole = (flips == 0) | (flips == n)      # no flip or all flipped: extreme for every shift
+            whole = same_sign                        # no flip or all flipped: extreme for every shift
         elif alternative == "greater":
             lo, hi = r1, np.full_like(r1, np.inf)
-            whole = flips == 0
+            whole = no_flip
         else:
             lo, hi = np.full_like(r1, -np.inf), r1
-            whole = flips == 0
+            whole = no_flip
     lo[whole] = -np.inf
     hi[whole] = np.inf
     return lo, hi
@@ -146,12 +150,21 @@ def _agree_at_zero(lo: np.ndarray, hi: np.ndarray, counted: np.ndarray, observed
     hi[by_high & ~counted & (hi >= 0)] = -tiny
 
 
-def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternative: str, rng,
-              chunk_size: int):
-    n, k = D.shape
-    observed = _column_means(D)
-    null, flips, m, exact = _null_statistics(D, n_resamples, rng, chunk_size)
-    gamma = _tie_tolerance(observed, D)
+def inverted_interval(null: np.ndarray, c: np.ndarray, observed: np.ndarray, gamma: np.ndarray,
+                      n_patterns: int, exact: bool, confidence_level: float, alternative: str,
+                      same_sign: np.ndarray, no_flip: np.ndarray):
+    """p-values and the inverted interval from the null statistics of every pattern.
+
+    Parameters
+    ----------
+    null : (m, k) null statistics of the patterns (shift 0); c : (m,) their statistic for a unit
+    shift; observed, gamma : (k,) statistic and tie tolerance; n_patterns, exact : as the test.
+
+    Returns
+    -------
+    (p, low, high) : arrays of shape (k,)
+    """
+    k = null.shape[1]
     if alternative == "two-sided":
         counted = np.abs(null) >= (np.abs(observed) - gamma)
     elif alternative == "greater":
@@ -159,17 +172,28 @@ def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternat
     else:
         counted = null <= observed + gamma
     b = np.count_nonzero(counted, axis=0)
-    p = np.minimum(b / m if exact else (b + 1) / (m + 1), 1.0)
-    alpha = 1.0 - confidence_level
-    need = least_count(alpha, m, exact)
-    lo, hi = _breakpoints(null, flips, n, observed, alternative)
+    p = np.minimum(b / n_patterns if exact else (b + 1) / (n_patterns + 1), 1.0)
+    need = least_count(1.0 - confidence_level, n_patterns, exact)
+    lo, hi = _breakpoints(null, c, observed, alternative, same_sign, no_flip)
     _agree_at_zero(lo, hi, counted, observed, alternative)
-    if need == 0:
-        low = np.full(k, -np.inf)
-        high = np.full(k, np.inf)
-    else:
-        low = np.partition(lo, need - 1, axis=0)[need - 1] if alternative != "less" else np.full(k, -np.inf)
-        high = -np.partition(-hi, need - 1, axis=0)[need - 1] if alternative != "greater" else np.full(k, np.inf)
+    low = np.full(k, -np.inf)
+    high = np.full(k, np.inf)
+    if need > 0:
+        if alternative != "less":
+            low = np.partition(lo, need - 1, axis=0)[need - 1]
+        if alternative != "greater":
+            high = -np.partition(-hi, need - 1, axis=0)[need - 1]
+    return p, low, high
+
+
+def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternative: str, rng,
+              chunk_size: int):
+    n, k = D.shape
+    observed = _column_means(D)
+    null, flips, m, exact = _null_statistics(D, n_resamples, rng, chunk_size)
+    gamma = _tie_tolerance(observed, D)
+    p, low, high = inverted_interval(null, (n - 2 * flips) / n, observed, gamma, m, exact, confidence_level,
+                                     alternative, (flips == 0) | (flips == n), flips == 0)
     return observed, p, low, high, m, exact
 
 
