@@ -154,3 +154,33 @@ def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-si
         else:
             high = -tiny
     return low, high
+
+
+def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-sided"):
+    """Symmetric bootstrap-t interval by loops: T*_b = (mean*_b - mean) / (sd*_b / sqrt(n)) per resample
+    row of ``idx``; the half-width is se times the k-th largest |T*| with k the least count whose
+    (count + 1) / (B + 1) >= alpha (one-sided: the k-th largest T* or k-th smallest)."""
+    n = len(x)
+    m = sum(x) / n
+    se = sd_loop(x) / math.sqrt(n)
+    scale = max(abs(v - m) for v in x)
+    ts = []
+    for row in idx:
+        xs = [x[i] - m for i in row]
+        mb = sum(xs) / n
+        sb = math.sqrt(max(0.0, sum((v - mb) ** 2 for v in xs) / (n - 1))) / math.sqrt(n)
+        if max(xs) - min(xs) <= 1e-12 * scale:      # a constant resample
+            ts.append(0.0 if abs(mb) <= 1e-12 * scale else math.copysign(math.inf, mb))
+        else:
+            ts.append(mb / sb)
+    B = len(ts)
+    alpha = 1 - confidence_level
+    k = next(c for c in range(B + 1) if (c + 1) / (B + 1) >= alpha)
+    if k == 0:
+        return -math.inf, math.inf
+    if alternative == "two-sided":
+        q = sorted((abs(t) for t in ts), reverse=True)[k - 1]
+        return m - q * se, m + q * se
+    if alternative == "greater":
+        return m - sorted(ts, reverse=True)[k - 1] * se, math.inf
+    return -math.inf, m - sorted(ts)[k - 1] * se

@@ -10,8 +10,8 @@ sec. 16.4) with p-value ``(1 + #{|T*| >= |t|}) / (B + 1)``: ``q`` is the ``k``-t
 ``T*`` (``"greater"``: ``[mean - q_hi * se, inf)`` with ``q_hi`` the ``k``-th largest ``T*``).
 
 Resamples draw from the stream of :func:`pairedframe.stats.bootstrap.bootstrap_mean_many` (same
-``rng`` => same indices).  A resample whose spread is at most ``1e-12`` of the data's scale is
-constant: its ``T*`` is 0 if its mean equals the sample's, else infinite.
+``rng`` => same indices).  A resample whose drawn values span at most ``1e-12`` of the data's scale
+is constant: its ``T*`` is 0 if its mean equals the sample's (to that tolerance), else infinite.
 
 On real per-query deltas (``benchmarks/calibration.py``) it is wider than the t interval when the
 deltas are skewed or heavy-tailed, and covers at or above nominal where the t and sign-flip
@@ -51,7 +51,11 @@ def zero_spread(X) -> np.ndarray:
 
 
 def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
-    """T*_b for every resample (B, k) of the centred columns Xc (n, k)."""
+    """T*_b for every resample (B, k) of the centred columns Xc (n, k).
+
+    A resample is constant when the values it drew span at most ``1e-12`` of the column's scale
+    (decided on the drawn values, not on the one-pass variance, whose rounding is ~1e-8 relative).
+    """
     k = Xc.shape[1]
     scale = np.max(np.abs(Xc), axis=0)
     X2 = Xc * Xc
@@ -60,15 +64,20 @@ def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
         rows = block.shape[0]
         flat = (block + (np.arange(rows, dtype=np.int64) * n)[:, None]).ravel()
         counts = np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
+        drawn = counts > 0
         m = (counts @ Xc) / n
         q = (counts @ X2) / n
         var = np.maximum(q - m * m, 0.0) * (n / (n - 1.0))
         se = np.sqrt(var / n)
-        constant = se <= ZERO_SPREAD_RTOL * scale
         with np.errstate(divide="ignore", invalid="ignore"):
             t = m / se
-        flat_mean = np.abs(m) <= ZERO_SPREAD_RTOL * scale
-        t = np.where(constant, np.where(flat_mean, 0.0, np.copysign(np.inf, m)), t)
+        for c in range(k):
+            spread = (np.max(np.where(drawn, Xc[:, c], -np.inf), axis=1)
+                      - np.min(np.where(drawn, Xc[:, c], np.inf), axis=1))
+            constant = spread <= ZERO_SPREAD_RTOL * scale[c]
+            if constant.any():
+                same = np.abs(m[:, c]) <= ZERO_SPREAD_RTOL * scale[c]
+                t[:, c] = np.where(constant, np.where(same, 0.0, np.copysign(np.inf, m[:, c])), t[:, c])
         out.append(t[:valid])
     return np.concatenate(out, axis=0) if out else np.empty((0, k))
 
