@@ -126,3 +126,17 @@ def test_skewed_small_sample_warns_with_skewness_and_n():
         r = compare_pair(np.zeros(20), d)
     assert r.skewness == pytest.approx(__import__("scipy.stats").stats.skew(d, bias=False), rel=1e-12)
     assert "skewed deltas" in r.verdict_note
+
+
+def test_forest_colour_follows_the_decision_never_the_interval():
+    from pairedframe.report.forest import row_styles
+
+    frame = pl.DataFrame({"delta": [0.1, -0.1, 0.1, 0.05, 0.0], "ci_low": [0.02, -0.2, 0.01, -0.01, -0.1],
+                          "ci_high": [0.2, -0.01, 0.2, 0.11, 0.1],
+                          "verdict": ["better", "worse", "inconclusive", "better", "identical"]})
+    assert row_styles(frame) == [("better", False), ("worse", False), ("not significant", True),
+                                 ("better", True), ("not significant", False)]
+    segs = frame.drop("verdict").with_columns(pl.Series("significant", [True, True, False, False, False]))
+    assert [d for d, _ in row_styles(segs)] == ["better", "worse", "not significant", "not significant",
+                                                "not significant"]
+    assert [x for _, x in row_styles(segs)] == [False, False, True, False, False]
