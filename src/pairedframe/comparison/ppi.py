@@ -118,8 +118,8 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
         ``method="z"`` reproduces ``ppi_py``.
     method : {"jackknife-t", "t", "z"}, default "jackknife-t"
         Interval of :func:`pairedframe.stats.ppi.ppi_mean`: jackknife variance of the tuned estimator
-        with t on ``n_gold - 1`` df (default; calibrated for 10-30 gold queries, README
-        "Calibration"), plug-in variance with t, or the normal interval of ``ppi_py``.
+        with t on ``n_gold - 2`` df (default; calibrated for 10-30 gold queries, README
+        "Calibration"), plug-in variance with t on ``n_gold - 1``, or the normal interval of ``ppi_py``.
 
     Returns
     -------

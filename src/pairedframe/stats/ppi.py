@@ -18,8 +18,9 @@ minimised one).  The default ``method="jackknife-t"`` takes the variance of the
 gold part from the delete-one jackknife of the whole estimator (``lam``
 re-tuned without each gold query; the jackknife variance is conservative in
 expectation, Efron & Stein 1981) plus the proxy-only part, with Student-t
-quantiles on ``n - 1`` degrees of freedom.  With a fixed ``lam`` it reduces to
-the plug-in variance with t quantiles (the jackknife variance of a mean).
+quantiles on ``n - 2`` degrees of freedom when ``lam`` is tuned (a mean adjusted
+by one fitted coefficient, as Cochran's regression estimator, 1977 sec. 7.3)
+and ``n - 1`` when it is fixed (then the jackknife variance is the plug-in one).
 Calibration on TREC DL-2019 (NIST gold, Llama-3.3-70B proxy, gold queries drawn
 i.i.d.): README "Calibration" (``benchmarks/calibration.py --section ppi``).
 """
@@ -76,7 +77,8 @@ class PPIResult:
     method : str
         ``"jackknife-t"``, ``"t"`` or ``"z"`` (see :func:`ppi_mean`).
     df : float or None
-        Degrees of freedom of the t reference (``n - 1``), None for ``"z"``.
+        Degrees of freedom of the t reference (``n - 2`` for a tuned ``lam`` with
+        ``"jackknife-t"``, else ``n - 1``), None for ``"z"``.
     """
 
     statistic: float
@@ -162,7 +164,8 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     method : {"jackknife-t", "t", "z"}, default "jackknife-t"
         ``"jackknife-t"``: gold-part variance from the delete-one jackknife of the
         estimator (``lam`` re-tuned per deletion), t quantiles and p-value on
-        ``n - 1`` degrees of freedom (module docstring).  ``"t"``: plug-in
+        ``n - 2`` degrees of freedom for a tuned ``lam`` (``n - 1`` for a fixed
+        one; module docstring).  ``"t"``: plug-in
         variance, t on ``n - 1``.  ``"z"``: plug-in variance, normal quantiles
         (``ppi_py``; under-covers with few gold queries).
 
@@ -213,6 +216,8 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     (2023). Prediction-powered inference. Science 382(6671), 669-674.
     Efron, B. & Stein, C. (1981). The jackknife estimate of variance. Ann.
     Statist. 9(3), 586-596.
+    Cochran, W. G. (1977). Sampling Techniques, 3rd ed., sec. 7.3 (regression
+    estimator: n - 2 degrees of freedom).
     Zrnic, T. & Candes, E. J. (2024). Cross-prediction-powered inference. PNAS
     121(15) (re-using the labels that tune the predictor inflates error).
     """
@@ -257,7 +262,12 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
         estimate = float(imputed.mean()) + estimate
         var += float(np.var(imputed, ddof=ddof)) / big_n
     se = math.sqrt(var)
-    df = None if method == "z" else float(n - 1)
+    if method == "z":
+        df = None
+    elif method == "jackknife-t" and lam is None:
+        df = float(max(n - 2, 1))        # the mean and the tuned lam are fitted on the gold queries
+    else:
+        df = float(n - 1)
 
     def quantile(p: float) -> float:
         return _ndtri(p) if df is None else float(stdtrit(df, p))
