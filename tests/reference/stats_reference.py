@@ -184,3 +184,29 @@ def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-si
     if alternative == "greater":
         return m - sorted(ts, reverse=True)[k - 1] * se, math.inf
     return -math.inf, m - sorted(ts)[k - 1] * se
+
+
+def ppi_jackknife_loop(y, fy, fu):
+    """(estimate, se) of PPI++ with power-tuned lam and the delete-one jackknife over the gold queries:
+    lam = clip(cov_1/n(y, fy) / ((1 + n/N) var_ddof1(fy ++ fu)), 0, 1), estimate = lam mean(fu) +
+    mean(y - lam fy); se^2 = (n-1)/n sum (est_-i - mean est_-i)^2 + lam^2 var_ddof1(fu) / N."""
+    def lam_of(yy, ff):
+        n, N = len(yy), len(fu)
+        my, mf = sum(yy) / n, sum(ff) / n
+        cov = sum((a - my) * (b - mf) for a, b in zip(yy, ff)) / n
+        pool = list(ff) + list(fu)
+        mp = sum(pool) / len(pool)
+        var = sum((v - mp) ** 2 for v in pool) / (len(pool) - 1)
+        return 0.0 if var <= 0 else min(1.0, max(0.0, cov / ((1 + n / N) * var)))
+
+    def est_of(yy, ff):
+        lam = lam_of(yy, ff)
+        return lam * sum(fu) / len(fu) + sum(a - lam * b for a, b in zip(yy, ff)) / len(yy), lam
+
+    n, N = len(y), len(fu)
+    est, lam = est_of(y, fy)
+    loo = [est_of(y[:i] + y[i + 1:], fy[:i] + fy[i + 1:])[0] for i in range(n)]
+    mloo = sum(loo) / n
+    mu = sum(fu) / N
+    var = (n - 1) / n * sum((v - mloo) ** 2 for v in loo) + lam ** 2 * sum((v - mu) ** 2 for v in fu) / (N - 1) / N
+    return est, math.sqrt(var)
