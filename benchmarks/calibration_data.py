@@ -109,7 +109,7 @@ def load_ppi(data: Path = DATA, measures=MEASURES, max_runs: int | None = None) 
     runs, qrels = _paths(data, "DL-2019")
     runs = runs[:max_runs] if max_runs else runs
     llm = data / "llm_labels_dl" / "results" / "dl2019_test_4prompts_llama70b.txt"
-    pq = pf.evaluate_judgment_sets([str(r) for r in runs], {"proxy": str(llm), "gold": str(qrels)}, list(measures))
+    pq = pf.evaluate_judgment_sets([str(r) for r in runs], {"proxy": str(llm), "gold": str(qrels)}, list(measures)).per_query
     out: dict[str, list[Population]] = {}
     for measure in measures:
         gold, systems = _wide(pq.filter(pl.col("judgments") == "gold"), measure)

@@ -48,7 +48,7 @@ def main() -> None:
     runs = sorted((root / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))[:args.max_runs]
     pq = evaluate_judgment_sets([str(r) for r in runs],
                                 {"proxy": str(root / "llm_labels_dl" / "results" / "dl2019_test_4prompts_llama70b.txt"),
-                                 "gold": str(root / "anserini_tools" / "qrels.dl19-passage.txt")}, args.measure)
+                                 "gold": str(root / "anserini_tools" / "qrels.dl19-passage.txt")}, args.measure).per_query
     val, systems, qids = _values(pq, args.measure)
     N = len(qids)
     rows = []

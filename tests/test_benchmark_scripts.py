@@ -45,3 +45,16 @@ def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
     # every table row carries rates with their Monte-Carlo SE
     rows = [line for line in out.splitlines() if line.startswith("| DL-2019") or line.startswith("| nDCG@10")]
     assert rows and all("(" in line for line in rows)
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_table_benchmark_quick_run(shared_data):
+    """benchmarks/table_dl2021.py runs end to end on 6 DL-2021 runs (no timing asserted)."""
+    if not (shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021" / "passages-runs" / "p_bm25.gz").exists():
+        pytest.skip("DL-2021 runs missing from the shared data")
+    script = SCRIPT.parent / "table_dl2021.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--no-ranx", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "pairedframe table (evaluate + compare + LaTeX)" in proc.stdout and "5 s target" in proc.stdout

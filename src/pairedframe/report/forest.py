@@ -7,6 +7,8 @@ from pathlib import Path
 
 import polars as pl
 
+from pairedframe.report.plots import pyplot
+
 __all__ = ["forest_plot", "row_styles", "COLOURS"]
 
 #: Colour of a row by its decision: the verdict of compare / compare_clustered, or for compare_segments
@@ -40,15 +42,17 @@ def row_styles(df: pl.DataFrame, *, verdict_column: str = "verdict",
     return out
 
 
-def _pyplot():
-    try:
-        import matplotlib
+def _unique(df: pl.DataFrame, col: str) -> list:
+    return df[col].unique(maintain_order=True).to_list() if col in df.columns else []
 
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError("forest_plot needs matplotlib: pip install 'pairedframe[plot]'") from exc
-    return plt
+
+def _default_title(df: pl.DataFrame) -> str:
+    """Names the measure(s), the system(s) and the baseline(s) of the rows drawn."""
+    measures, systems, baselines = _unique(df, "measure"), _unique(df, "system"), _unique(df, "baseline")
+    what = ", ".join(map(str, measures)) or "delta"
+    who = ", ".join(map(str, systems[:4])) + (" ..." if len(systems) > 4 else "")
+    vs = ", ".join(map(str, baselines))
+    return f"{what}: {who or 'system'} − {vs or 'baseline'} per segment"
 
 
 def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = None,
@@ -67,12 +71,14 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     path : str or Path
         Output file; the format follows the suffix (``.png``, ``.pdf``, ``.svg``).
     system, measure, segment_set : str, optional
-        Filters; the plot must end up with a single (system, measure) or the labels say which.
+        Filters.  When several systems (or measures) remain, each row's label starts with its system
+        (measure), so rows of different systems can be told apart.
     sort_by : str, default "delta"
         Column to sort segments by (ascending, drawn bottom to top).
     max_rows : int, default 60
         Keep the ``max_rows // 2`` lowest and highest rows when there are more (a note says so).
     title : str, optional
+        Default: the measure(s), system(s) and baseline(s) drawn.
     significant_column : str, default "significant"
         Boolean column of the decision when there is no verdict column (compare_segments).
     verdict_column : str, default "verdict"
@@ -113,9 +119,13 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         half = max_rows // 2
         note = f"{df.height - 2 * half} middle segments omitted"
         df = pl.concat([df.head(half), df.tail(half)])
-    plt = _pyplot()
+    plt = pyplot()
     labels = [f"{s}: {g}" if "segment_set" in df.columns and segment_set is None else str(g)
               for s, g in zip(df["segment_set"] if "segment_set" in df.columns else df["segment"], df["segment"])]
+    # With several systems or measures left, each row says which (else rows repeat, indistinguishable).
+    for col in ("measure", "system"):
+        if col in df.columns and df[col].n_unique() > 1:
+            labels = [f"{v} | {lab}" for v, lab in zip(df[col], labels)]
     if "n_queries" in df.columns:
         labels = [f"{lab} (n={n})" for lab, n in zip(labels, df["n_queries"])]
     styles = row_styles(df, verdict_column=verdict_column, significant_column=significant_column)
@@ -123,19 +133,14 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     y = list(range(df.height))
     lo = [(-math.inf if v is None else v) for v in df["ci_low"]]
     hi = [(math.inf if v is None else v) for v in df["ci_high"]]
-    seen: dict[str, object] = {}
+    seen: list[str] = []
     for yi, d, a, b, (decision, disagrees) in zip(y, df["delta"], lo, hi, styles):
         colour = COLOURS[decision]
-        line, = ax.plot([max(a, -1e9), min(b, 1e9)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
-        ax.plot([d], [yi], "o", color=colour, ms=4)
-        seen.setdefault(decision, line)
-        if disagrees:
-            seen.setdefault("interval disagrees", line)
-    labels_legend = {"better": "better (significant)", "worse": "worse (significant)",
-                     "not significant": "not significant / inconclusive",
-                     "interval disagrees": "dashed: interval contradicts the decision (e.g. unadjusted interval, "
-                                           "the adjusted p decides)"}
-    ax.legend([seen[k] for k in seen], [labels_legend[k] for k in seen], fontsize=7, loc="best")
+        ax.plot([max(a, -1e9), min(b, 1e9)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
+        ax.plot([d], [yi], "o", color=colour, ms=4)[0].set_gid(f"pf-segment-{yi}")  # countable in an SVG
+        for key in (decision, "interval disagrees" if disagrees else None):
+            if key is not None and key not in seen:
+                seen.append(key)
     ax.axvline(0.0, color="black", lw=0.8, ls="--")
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
@@ -145,8 +150,15 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         if "system" in df.columns and "baseline" in df.columns and df["system"].n_unique() == 1:
             xlabel += f": {df['system'][0]} - {df['baseline'][0]}"
     ax.set_xlabel(xlabel)
-    if title:
-        ax.set_title(title)
+    from matplotlib.lines import Line2D
+
+    names = {"better": "better (significant)", "worse": "worse (significant)",
+             "not significant": "not significant / inconclusive",
+             "interval disagrees": "dashed: the interval contradicts the decision (see verdict_note)"}
+    ax.legend(handles=[Line2D([], [], color=COLOURS.get(k, "#8a8a8a"), marker="o" if k in COLOURS else None,
+                              ls="--" if k == "interval disagrees" else "-", ms=4, label=names[k]) for k in seen],
+              fontsize=7, loc="lower right", frameon=False)
+    ax.set_title(title or _default_title(df))
     if note:
         ax.text(0.99, 0.01, note, transform=ax.transAxes, ha="right", va="bottom", fontsize=7)
     fig.tight_layout()
