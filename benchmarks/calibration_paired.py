@@ -102,10 +102,15 @@ def report(results: dict, reps: int, B: int, n_pairs: dict) -> str:
     out = head + "Coverage of the truth (full-set mean delta); width = mean width / mean width of the t interval.\n\n"
     out += table(["collection", "measure", "n", "signflip (default)", "t", "studentized", "percentile", "BCa",
                   "width signflip", "width studentized", "width percentile"], rows)
-    rows = [[c, m, str(n)] + [rate(r["rej"][k]) for k in ("randomization_centred", "t_centred",
-                                                          "randomization_symmetric", "t_symmetric")]
-            for (c, m, n), r in results.items()]
-    out += "\n\nType-I error at alpha = 0.05: centred deltas (true mean 0, skew kept), symmetric (labels swapped).\n\n"
+    keys = ("randomization_centred", "t_centred", "randomization_symmetric", "t_symmetric")
+    rows = [[c, m, str(n)] + [rate(r["rej"][k]) for k in keys] for (c, m, n), r in results.items()]
+    for n in sorted({n for (_, _, n) in results}):
+        rows.append(["all", "pooled", str(n)] + [rate(np.concatenate([r["rej"][k] for (_, _, nn), r in results.items()
+                                                                      if nn == n])) for k in keys])
+    rows.append(["all", "pooled", "all"] + [rate(np.concatenate([r["rej"][k] for r in results.values()]))
+                                            for k in keys])
+    out += ("\n\nType-I error at alpha = 0.05: centred deltas (true mean 0, skew kept), symmetric (labels swapped); "
+            "pooled rows over every collection and measure.\n\n")
     out += table(["collection", "measure", "n", "randomization centred", "t centred", "randomization symmetric",
                   "t symmetric"], rows)
     rows = []
