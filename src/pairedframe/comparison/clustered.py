@@ -14,7 +14,8 @@ systems) and then treats whole *clusters* as the unit:
   it covers 0.88-0.90 at ``G = 10``);
 - ``se`` is the cluster-robust (CR1) standard error; TOST equivalence at a margin and the minimum
   detectable difference use it with a Student-t reference on ``G - 1`` degrees of freedom, so
-  "equivalent" keeps its 5 % at ``G = 10`` (a z reference on the bootstrap SE gave 8 %).
+  "equivalent" keeps its 5 % at ``G = 10`` (a z reference on the bootstrap SE gave 7.2 % on Gaussian
+  deltas).
 
 Calibration on real TREC deltas grouped into clusters: README "Calibration"
 (``benchmarks/calibration.py --section clustered``), which also sets :data:`MIN_CLUSTERS`.

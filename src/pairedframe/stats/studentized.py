@@ -13,10 +13,10 @@ Resamples draw from the stream of :func:`pairedframe.stats.bootstrap.bootstrap_m
 ``rng`` => same indices).  A resample whose drawn values span at most ``1e-12`` of the data's scale
 is constant: its ``T*`` is 0 if its mean equals the sample's (to that tolerance), else infinite.
 
-On real per-query deltas (``benchmarks/calibration.py``) it is wider than the t interval when the
-deltas are skewed or heavy-tailed, and covers at or above nominal where the t and sign-flip
-intervals fall short (small ``n``, strong skew); on symmetric deltas it is conservative at
-``n = 20``.
+On real per-query deltas (``benchmarks/calibration.py --section paired``: DL-2019, DL-2021,
+Robust03, nDCG@10 and AP) it covers 0.946-0.959 at n = 20, 50 and 100, where the t and sign-flip
+intervals cover 0.930-0.951 at n = 20; it is 4-10 % wider than the t interval at n = 20 and 0-1 %
+at n = 100.
 
 References
 ----------
