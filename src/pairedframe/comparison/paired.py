@@ -69,6 +69,8 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
+                                              check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.verdicts import (VERDICTS, smallest_pvalue, t_mde, verdict, verdict_levels,
                                              verdict_notes, warn_skewed, warn_unreachable)
@@ -149,17 +151,23 @@ class _Options:
     seed: int
     chunk_size: int | None
     power: float
+    adaptive: bool = False
+    decision_error: float = DEFAULT_DECISION_ERROR
+    max_resamples: int = DEFAULT_MAX_RESAMPLES
 
 
 def _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size,
-                   power) -> _Options:
+                   power, resampling="fixed", decision_error=DEFAULT_DECISION_ERROR,
+                   max_resamples=DEFAULT_MAX_RESAMPLES) -> _Options:
     interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS, defaults=DEFAULT_INTERVAL)
     check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
                              alternative=alternative, seed=seed)
     if not (isinstance(power, (int, float)) and 0 < power < 1):
         raise ValueError(f"`power` must be in (0, 1), got {power!r}")
+    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
+                                      max_resamples=max_resamples)
     return _Options(int(n_resamples), float(confidence_level), alternative, test, interval, int(seed),
-                    chunk_size, float(power))
+                    chunk_size, float(power), adaptive, float(decision_error), int(max_resamples))
 
 
 def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
@@ -202,7 +210,12 @@ def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[st
                                         alternative=opt.alternative, rng=flip_rng, chunk_size=opt.chunk_size)
         out["ci_low"] = np.asarray(flips.confidence_interval.low, dtype=float)
         out["ci_high"] = np.asarray(flips.confidence_interval.high, dtype=float)
-    if opt.test == "randomization":
+    if opt.test == "randomization" and opt.adaptive:
+        # p-values come from the adaptive rounds over the whole family (comparison/_adaptive.py);
+        # exact = the 2**n patterns can be enumerated within max_resamples
+        out["pvalue"] = np.full(k, np.nan)
+        out["exact"] = np.full(k, n < 63 and (1 << n) <= opt.max_resamples)
+    elif opt.test == "randomization":
         res = flips if flips is not None else sign_flip_test_many(
             D, n_resamples=opt.n_resamples, alternative=opt.alternative, rng=flip_rng, chunk_size=opt.chunk_size)
         out["pvalue"] = np.asarray(res.pvalue, dtype=float)
@@ -210,9 +223,14 @@ def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[st
     else:
         out["pvalue"] = np.asarray(tt.pvalue, dtype=float)
         out["exact"] = np.zeros(k, dtype=bool)
-    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, opt.n_resamples,
+    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, _mc_patterns(opt),
                                              bool(flat[c])) for c in range(k)])
     return out
+
+
+def _mc_patterns(opt: _Options) -> int:
+    """Most Monte-Carlo sign patterns a p-value can rest on (max_resamples when adaptive)."""
+    return opt.max_resamples if opt.adaptive else opt.n_resamples
 
 
 def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
@@ -229,8 +247,9 @@ def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray,
                           p_raw=p_raw, p_used=p_used, levels=levels, floors=stats["floor"], family_sizes=fam_sizes,
                           exact=stats["exact"], n_units=n, skewness=stats["skewness"], alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
-                          interval_inverts_test=DEFAULT_INTERVAL[opt.test] == opt.interval,
-                          n_resamples=opt.n_resamples)
+                          interval_inverts_test=DEFAULT_INTERVAL[opt.test] == opt.interval and not opt.adaptive,
+                          n_resamples=_mc_patterns(opt),
+                          resamples_name="max_resamples" if opt.adaptive else "n_resamples")
     return mde, verdicts, notes
 
 
@@ -426,7 +445,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
             interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
             power: float = 0.8, verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
-            progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+            progress: Callable[[int, int], None] | None = None,
+            resampling: Literal["fixed", "adaptive"] = "fixed", decision_error: float = DEFAULT_DECISION_ERROR,
+            max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with a baseline, query by query, with honest paired statistics.
 
     Parameters
@@ -474,6 +495,23 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         The p-value column the verdict uses.
     progress : callable, optional
         Called as ``progress(done, total)`` (in comparisons) after each query set is analysed.
+    resampling : {"fixed", "adaptive"}, default "fixed"
+        ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
+        only for the comparisons whose decision ``p < alpha`` on the ``verdict_on`` column is still
+        open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
+        Guarantee: for any data, with probability at least ``1 - decision_error`` over the draws,
+        every comparison of a family with ``certified = true`` gets the significant / not
+        significant decision that ``verdict_on`` gives on the *exact* sign-flip p-values (fractions
+        of all ``2**n`` sign patterns, the limit ``B -> infinity``).  Patterns are the rows of the
+        query set's sign-flip generator (:func:`resample_generators`), so after ``B`` patterns a
+        count equals the fixed-``B`` count; ``n_resamples`` still sets the bootstrap and the sign
+        patterns of the ``"signflip"`` interval, which then need not invert the adaptive p-value exactly
+        (``verdict_note`` says so where they disagree).
+    decision_error : float in (0, 1), default 1e-3
+        The bound above, per family (adaptive only).
+    max_resamples : int in [256, 2**40), default 2**27
+        Most sign patterns per comparison (adaptive only); an open decision there is reported with
+        ``certified = false`` and a warning.
 
     Returns
     -------
@@ -482,7 +520,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
-        exact, seed``.
+        exact, seed``; with ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval
+        bracketing the exact p-value), ``resamples_used``, ``certified``, ``resampling`` and
+        ``decision_error`` (``pvalue`` is ``(b+1)/(B+1)`` clipped to that interval, so the adjusted
+        columns reproduce every certified decision).
 
         Means are over the paired queries (which can differ from the evaluation summary when the
         query sets differ).  ``se`` is ``sd / sqrt(n)`` (the bootstrap standard error for the
@@ -523,7 +564,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     Expansion*; Smucker, Allan & Carterette (2007), CIKM; Cohen (1988); Cochran (1977); Holm (1979);
     Benjamini & Hochberg (1995).
     """
-    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                         resampling, decision_error, max_resamples)
     if verdict_on not in _VERDICT_ON:
         raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
     p = _pair(data, baseline, systems, measures)
@@ -567,6 +609,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         delta_lists[r] = np.asarray(deltas, dtype=np.float64)
         groups.setdefault(query_set_key(qids), []).append(r)
     done = 0
+    flip_blocks = []
     for members in groups.values():
         D = np.column_stack([delta_lists[r] for r in members])
         res = _analyse_block(D, qid_lists[members[0]], opt)
@@ -575,6 +618,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             stats[name][idx] = res[name]
         exact[idx] = res["exact"]
         flat[idx] = res["zero_spread"]
+        if opt.adaptive and opt.test == "randomization":
+            flip_blocks.append((D, idx, resample_generators(opt.seed, qid_lists[members[0]])[1]))
         done += len(members)
         if progress is not None:
             progress(done, k_total)
@@ -592,6 +637,18 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         if unknown:
             raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
         fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    flips = None
+    if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
+        flips = query_set_adaptive(
+            flip_blocks, k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
+                                                       "pvalue_bh": "bh"}[verdict_on],
+            level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
+            decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
+        pv = stats["pvalue"] = flips.pvalue
+        exact = stats["exact"] = flips.exact
+        stats["floor"] = np.array([smallest_pvalue(opt.test, bool(exact[i]), int(n), opt.alternative,
+                                                   opt.max_resamples, bool(flat[i]))
+                                   for i, n in enumerate(rows["n_queries"].to_numpy())])
     fam_sizes = np.zeros(k_total, dtype=np.int64)
     for f in np.unique(fam_ids):
         sel = fam_ids == f
@@ -607,7 +664,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     alpha = 1.0 - opt.confidence_level
     warn_unreachable(stats["floor"], verdict_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
-                     n_resamples=opt.n_resamples if opt.test == "randomization" else None)
+                     n_resamples=_mc_patterns(opt) if opt.test == "randomization" else None,
+                     resamples_name="max_resamples" if opt.adaptive else "n_resamples")
     labels = [_describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
     warn_skewed(stats["skewness"], n_q, labels)
@@ -628,6 +686,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
         pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
     )
+    if opt.adaptive:
+        out = out.with_columns(adaptive_columns(flips, k_total))
+        if flips is not None:
+            warn_uncertified(flips, opt.max_resamples, "comparisons")
     return out
 
 

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from pairedframe.comparison.paired import resample_generators
 from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
@@ -286,6 +285,8 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")              # scipy warns on constant input and returns NaN
+        from scipy import stats as sps  # lazy: scipy.stats costs ~1 s at import
+
         kt = sps.kendalltau(ma, mb)
         sr = sps.spearmanr(ma, mb)
     order_a = [chosen[i] for i in np.argsort(-ma, kind="stable")]

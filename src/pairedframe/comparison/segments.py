@@ -48,6 +48,12 @@ rejects the smallest p-value only if ``p <= q j / m`` for some ``j``; with every
 segments at the floor that needs ``j >= m / (q (B+1))`` (``min_discoveries``), and Holm cannot
 reject anything once ``m / (B+1) > q``.  Such rows are flagged ``resolution_limited``, a warning
 names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests ``test="t"`` for screening.
+
+``resampling="adaptive"`` removes the problem without drawing ``m/q`` patterns everywhere: patterns
+are drawn in rounds (256, 512, ...) only for the units whose BH / Holm decision is still open, until
+every decision equals that of the exact p-values with probability ``1 - decision_error``
+(:mod:`pairedframe.stats.adaptive`); its pattern words are the full 64-bit outputs of the same
+``K_flip`` SplitMix64 stream (:mod:`pairedframe.stats.sign_flip_units`).
 """
 
 from __future__ import annotations
@@ -62,6 +68,8 @@ import numpy as np
 import polars as pl
 from scipy.special import stdtr, stdtrit
 
+from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
+                                              check_adaptive_options, segment_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.paired import _pair
 from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
@@ -370,7 +378,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
                      family_by: Sequence[str] | str | None = None,
                      correction: Literal["bh", "holm"] = "bh", fdr_level: float | None = None,
-                     interval: Literal["percentile", "t"] | None = None) -> pl.DataFrame:
+                     interval: Literal["percentile", "t"] | None = None,
+                     resampling: Literal["fixed", "adaptive"] = "fixed",
+                     decision_error: float = DEFAULT_DECISION_ERROR,
+                     max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with a baseline inside every segment of queries, with BH q-values per family.
 
     Parameters
@@ -389,7 +400,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Sign-flip randomization test (p never below ``1/(n_resamples+1)`` unless exact) or the paired
         t-test (analytic; the right screening tool for thousands of segments, see module docstring).
     n_resamples : int, default 10_000
-        Bootstrap resamples and Monte-Carlo sign patterns per unit.
+        Bootstrap resamples and (with ``resampling="fixed"``) Monte-Carlo sign patterns per unit.
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "greater", "less"}
     seed : int, default 0
@@ -404,6 +415,21 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Level of the BH / Holm decision; default ``1 - confidence_level``.
     interval : {"percentile", "t"}, optional
         Default percentile bootstrap for the randomization test, t interval for the t-test.
+    resampling : {"fixed", "adaptive"}, default "fixed"
+        ``"adaptive"`` (randomization test only) draws sign patterns in rounds until every decision
+        of ``correction`` at ``fdr_level`` is certified (MMCTest, Gandy & Hahn 2014; see
+        :mod:`pairedframe.stats.adaptive`).  Guarantee: for any data, with probability at least
+        ``1 - decision_error`` over the draws, every row of a family with ``certified = true`` has the
+        ``significant`` value that ``correction`` gives on the *exact* sign-flip p-values (the
+        fractions of all ``2**n`` sign patterns at least as extreme: the limit ``B -> infinity``).
+        Patterns come from the segment's counter-based sign-flip stream (64-bit words, see
+        :mod:`pairedframe.stats.sign_flip_units`), so a segment's patterns never depend on the other
+        segments; how many it draws does (the BH threshold depends on the whole family).
+    decision_error : float in (0, 1), default 1e-3
+        The bound above, per family (adaptive only).
+    max_resamples : int in [256, 2**40), default 2**27
+        Most sign patterns one unit may draw (adaptive only); a decision still open there is reported
+        with ``certified = false`` and a warning.
 
     Returns
     -------
@@ -413,7 +439,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         ``system, <keys>, measure, segment_set, segment, baseline, n_queries, baseline_mean,
         system_mean, delta, ci_low, ci_high, se, pvalue, pvalue_bh, pvalue_holm, significant, wins,
         losses, ties, sd, small_sample, warning, family_size, min_discoveries, resolution_limited,
-        test, interval, n_resamples, exact, seed``.
+        test, interval, n_resamples, exact, seed``; with ``resampling="adaptive"`` also
+        ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value; equal to it when
+        ``exact``), ``resamples_used`` (sign patterns drawn; ``2**n`` when enumerated), ``certified``,
+        ``resampling`` and ``decision_error``.  The adaptive ``pvalue`` is ``(b+1)/(B+1)`` clipped to
+        ``[pvalue_low, pvalue_high]``, so ``correction`` applied to it reproduces every certified
+        decision.
 
         Units with one paired query get null statistics and ``warning = "only 1 paired query"``
         (NaN p-values are left out of their family).  ``small_sample`` is ``n_queries <
@@ -432,12 +463,14 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     SmallSampleWarning
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning
-        Once, when ``n_resamples`` is too small for the correction at ``fdr_level``.
+        Once, when ``n_resamples`` (adaptive: ``max_resamples``) is too small for the correction at
+        ``fdr_level``; once, when adaptive decisions are left uncertified at ``max_resamples``.
 
     References
     ----------
     Benjamini & Hochberg (1995), JRSS B 57(1); Holm (1979); Phipson & Smyth (2010);
-    Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA.
+    Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA;
+    Gandy & Hahn (2014), "MMCTest", Scand. J. Stat. 41(4).
     """
     interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS)
     if correction not in _CORRECTIONS:
@@ -447,6 +480,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     level = 1 - confidence_level if fdr_level is None else fdr_level
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ValueError(f"`fdr_level` must be in (0, 1), got {fdr_level!r}")
+    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
+                                      max_resamples=max_resamples)
     n_resamples = int(n_resamples)
 
     p = _pair(per_query, baseline, systems, measures)
@@ -497,6 +532,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)
     ok_idx = np.flatnonzero(ok)
+    flips = flip_units = None
     if ok_idx.size:
         keep = np.repeat(ok, n_all)
         d = np.ascontiguousarray(d_all[keep])
@@ -516,13 +552,16 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                                 how="left", maintain_order="left")["_k"].to_numpy()
             res = segment_resample_stats(d, offsets, key_pairs[code, 0], key_pairs[code, 1],
                                          n_resamples=n_resamples, confidence_level=confidence_level,
-                                         alternative=alternative, bootstrap=need_boot, sign_flip=need_flip)
+                                         alternative=alternative, bootstrap=need_boot,
+                                         sign_flip=need_flip and not adaptive)
             if need_boot:
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = res[c]
-            if need_flip:
+            if need_flip and not adaptive:
                 stats["pvalue"][ok_idx] = res["pvalue"]
                 exact[ok_idx] = res["exact"]
+            elif need_flip:
+                flip_units = (d, offsets, key_pairs[code, 1])     # drawn per family, below
         if test == "t" or interval == "t":
             sd = units["sd"].to_numpy()[ok_idx]
             tt = _t_stats(mean, sd, n_ok.astype(float), const, alternative, confidence_level)
@@ -541,6 +580,11 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
     fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
            if fam_cols else np.zeros(k, dtype=np.int64))
+    if flip_units is not None:     # resampling="adaptive": drawn until the family's decisions are certified
+        flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
+                                 alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
+        stats["pvalue"][ok_idx] = flips.pvalue
+        exact[ok_idx] = flips.exact
     pv = stats["pvalue"]
     p_bh = np.full(k, np.nan)
     p_holm = np.full(k, np.nan)
@@ -560,7 +604,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
         sides = 2.0 if alternative == "two-sided" else 1.0
         exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
-        p_floor = np.where(exact, exact_floor, 1.0 / (n_resamples + 1))
+        p_floor = np.where(exact, exact_floor, 1.0 / ((max_resamples if adaptive else n_resamples) + 1))
         need = np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64)
         need = np.maximum(need, 1)
         if correction == "bh":
@@ -598,6 +642,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         pl.Series("exact", exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
                    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
+    if adaptive:
+        out = out.with_columns(adaptive_columns(flips, k, ok_idx))
+        if flips is not None:
+            warn_uncertified(flips, max_resamples, "segment comparisons")
 
     n_small = int(np.count_nonzero(small))
     if n_small:
@@ -617,9 +665,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         what = ("BH can only reject a segment if at least "
                 f"{int(min_disc[limited].max())} segments of its family reach that floor"
                 if correction == "bh" else "Holm cannot reject any segment")
+        name, B = ("max_resamples", max_resamples) if adaptive else ("n_resamples", n_resamples)
         warnings.warn(
-            f"n_resamples={n_resamples} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
-            f"p-values are >= 1/(n_resamples+1) = {1 / (n_resamples + 1):.2g}, and with families of up to "
-            f"{worst} segments {what}. Use n_resamples >= {needed} or test='t' for screening "
+            f"{name}={B} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
+            f"p-values are >= 1/({name}+1) = {1 / (B + 1):.2g}, and with families of up to "
+            f"{worst} segments {what}. Use {name} >= {needed} or test='t' for screening "
             "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning, stacklevel=2)
     return out

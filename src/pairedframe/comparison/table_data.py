@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
-from scipy import stats as sps
+from scipy.special import stdtrit
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "results_table_data"]
 
@@ -107,7 +107,7 @@ def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, conf
         agg = per_query.group_by("system", "measure", maintain_order=True).agg(
             pl.col("value").mean().alias("mean"), pl.col("value").std(ddof=1).alias("sd"),
             pl.len().cast(pl.Int64).alias("n_queries"))
-        half = [(sps.t.ppf(0.5 + confidence_level / 2, n - 1) * sd / math.sqrt(n)) if n > 1 and sd is not None
+        half = [(stdtrit(n - 1, 0.5 + confidence_level / 2) * sd / math.sqrt(n)) if n > 1 and sd is not None
                 else float("nan") for n, sd in zip(agg["n_queries"], agg["sd"])]
         return agg.with_columns((pl.col("mean") - pl.Series(half)).alias("ci_low"),
                                 (pl.col("mean") + pl.Series(half)).alias("ci_high")).drop("sd")

@@ -91,7 +91,7 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                   family_sizes: np.ndarray, exact: np.ndarray, n_units: np.ndarray, skewness: np.ndarray,
                   alpha: float, alternative: str, verdict_on: str, test: str, interval: str,
                   interval_inverts_test: bool, unit: str = "queries",
-                  n_resamples: int | None = None) -> list[str | None]:
+                  n_resamples: int | None = None, resamples_name: str = "n_resamples") -> list[str | None]:
     """One note (or None) per row; see the module docstring."""
     notes: list[str | None] = []
     for i, v in enumerate(verdicts):
@@ -100,7 +100,7 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
             if floors[i] >= levels[i]:
                 parts.append(_unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]),
                                                float(levels[i]), int(family_sizes[i]), verdict_on, test,
-                                               unit, n_resamples, alpha))
+                                               unit, n_resamples, alpha, resamples_name))
             if _opposite(float(delta[i]), alternative):
                 parts.append(f"delta {delta[i]:+.4g} points away from alternative='{alternative}': "
                              "a one-sided test cannot find it")
@@ -125,7 +125,7 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
 
 
 def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, verdict_on: str, test: str,
-                      unit: str, n_resamples: int | None, alpha: float) -> str:
+                      unit: str, n_resamples: int | None, alpha: float, resamples_name: str = "n_resamples") -> str:
     family = verdict_on != "pvalue" and m > 1
     need = (f"{verdict_on} over {m} comparisons needs p < {level:.3g}" if family
             else f"the verdict needs p < {level:.3g}")
@@ -136,19 +136,19 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
         return (f"{n} {unit}: the exact sign-flip p cannot go below {floor:.3g}; {need}; use more {unit}"
                 f"{fewer} or test='t'")
     want = int(math.ceil((m if family else 1) / alpha))
-    return (f"the Monte-Carlo p cannot go below 1/(n_resamples+1) = {floor:.3g}; {need}; "
-            f"use n_resamples >= {want} or test='t'")
+    return (f"the Monte-Carlo p cannot go below 1/({resamples_name}+1) = {floor:.3g}; {need}; "
+            f"use {resamples_name} >= {want} or test='t'")
 
 
 def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, n_units: np.ndarray,
                      family_sizes: np.ndarray, *, verdict_on: str, test: str, alpha: float, unit: str,
-                     n_resamples: int | None) -> None:
+                     n_resamples: int | None, resamples_name: str = "n_resamples") -> None:
     """Warn once when no row can be significant at its verdict level."""
     if floors.size == 0 or not np.all(floors >= levels):
         return
     i = int(np.argmin(floors - levels))
     text = _unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]), float(levels[i]),
-                             int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha)
+                             int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha, resamples_name)
     warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
 
 

@@ -21,9 +21,11 @@ FORMATS = ("table", "json", "csv", "markdown", "latex")
 
 #: Columns shown by the human-readable formats (table, markdown, latex); json and csv keep all.
 _SHORT = ["n_queries", "baseline_mean", "system_mean", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
-          "pvalue_tukey", "wins", "losses", "ties", "mde", "verdict"]
+          "pvalue_tukey", "wins", "losses", "ties", "mde", "verdict", "certified"]
 _CONSTANT = ["baseline", "verdict_on", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed",
-             "family"]
+             "family", "resampling", "decision_error"]
+_HIDDEN = ("se", "pvalue_bh", "sd", "exact", "pvalue_low", "pvalue_high", "resamples_used", "skewness",
+           "verdict_note")
 
 
 def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) -> dict[str, Any]:
@@ -49,6 +51,9 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
     family = out.pop("family", None)
     out["multiple_comparisons"] = (f"Holm and Benjamini-Hochberg, family: {family}" if isinstance(family, str) else
                                    "Holm and Benjamini-Hochberg over all rows (unless family_by); NaN p left out")
+    if "decision_error" in frame.columns and frame.height:
+        out["certified_decisions"] = (f"P(some certified verdict of a family differs from the one of the exact "
+                                      f"sign-flip p-values) <= {frame['decision_error'][0]:g}")
     if evaluation_settings is not None:
         es = evaluation_settings.as_dict()
         out["ranking_tie_rule"] = es["tie_rule"]
@@ -73,8 +78,7 @@ def _num(v: Any, digits: int) -> str:
 
 
 def _short(frame: pl.DataFrame) -> pl.DataFrame:
-    keys = [c for c in frame.columns if c not in _SHORT and c not in _CONSTANT
-            and c not in ("se", "pvalue_bh", "sd", "exact", "skewness", "verdict_note")]
+    keys = [c for c in frame.columns if c not in _SHORT and c not in _CONSTANT and c not in _HIDDEN]
     if "baseline" in frame.columns and frame["baseline"].n_unique() > 1:   # several baselines or all pairs
         keys = ["baseline", *keys]
     return frame.select(*keys, *[c for c in _SHORT if c in frame.columns])

@@ -39,7 +39,6 @@ Webber, W., Moffat, A. and Zobel, J. (2010). A similarity measure for indefinite
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as sps
 
 from .resample import _check_2d
 
@@ -119,8 +118,10 @@ def spearman_rho_many(X, Y) -> np.ndarray:
         Shapes differ, fewer than 2 items, or non-finite values.
     """
     X, Y = _check_pair(X, Y)
-    rx = sps.rankdata(X, axis=1)
-    ry = sps.rankdata(Y, axis=1)
+    from scipy.stats import rankdata  # lazy: scipy.stats costs ~1 s at import
+
+    rx = rankdata(X, axis=1)
+    ry = rankdata(Y, axis=1)
     rx -= rx.mean(axis=1, keepdims=True)
     ry -= ry.mean(axis=1, keepdims=True)
     num = np.sum(rx * ry, axis=1)
