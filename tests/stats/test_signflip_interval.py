@@ -150,8 +150,11 @@ def test_cluster_t_interval_against_statsmodels_cluster_robust_ols():
 
 # ---------------------------------------------------------------- studentized
 
+rounded = st.one_of(finite.map(lambda v: round(v, 9)), discrete)     # no squares underflowing to 0
+
+
 @settings(max_examples=30, deadline=None)
-@given(X=arrays(np.float64, st.tuples(st.integers(2, 12), st.integers(1, 3)), elements=values),
+@given(X=arrays(np.float64, st.tuples(st.integers(2, 12), st.integers(1, 3)), elements=rounded),
        alt=alternatives, seed=st.integers(0, 2**32 - 1), B=st.sampled_from([30, 199]))
 def test_studentized_interval_against_plain_loops(X, alt, seed, B):
     from pairedframe.stats.studentized import zero_spread

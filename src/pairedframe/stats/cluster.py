@@ -362,8 +362,10 @@ def cluster_bootstrap_many(values, clusters, *, n_resamples: int = 10_000,
 # cluster sign-flip test
 # --------------------------------------------------------------------------
 
-def _cluster_flip(sums, sizes, n_resamples, alternative, rng, chunk_size):
-    G, k = sums.shape
+def _flip_setup(sums, sizes, n_resamples, rng, chunk_size):
+    """(N, observed, tie tolerance, exact, number of patterns, chunks of +-1 sign patterns) of the
+    cluster sign-flip test: exact enumeration when 2**G <= n_resamples, else the Monte-Carlo stream."""
+    G = sums.shape[0]
     n_total = float(sizes.sum())
     observed = sums.sum(axis=0) / n_total
     # rounding in a signed sum is relative to its terms, not to the (possibly
@@ -371,11 +373,14 @@ def _cluster_flip(sums, sizes, n_resamples, alternative, rng, chunk_size):
     gamma = TIE_RTOL * np.maximum(np.abs(observed), np.abs(sums).sum(axis=0) / n_total)
     exact = G < 63 and (1 << G) <= n_resamples
     if exact:
-        m = 1 << G
-        chunks = sign_pattern_chunks(G, chunk_size=chunk_size)
-    else:
-        m = n_resamples
-        chunks = sign_flip_chunks(G, n_resamples, rng=as_generator(rng), chunk_size=chunk_size)
+        return n_total, observed, gamma, True, 1 << G, sign_pattern_chunks(G, chunk_size=chunk_size)
+    chunks = sign_flip_chunks(G, n_resamples, rng=as_generator(rng), chunk_size=chunk_size)
+    return n_total, observed, gamma, False, n_resamples, chunks
+
+
+def _cluster_flip(sums, sizes, n_resamples, alternative, rng, chunk_size):
+    k = sums.shape[1]
+    n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, rng, chunk_size)
     b = np.zeros(k, dtype=np.int64)
     for signs in chunks:
         null = (signs @ sums) / n_total

@@ -36,9 +36,8 @@ import numpy as np
 from scipy.special import stdtrit
 
 from ._results import ConfidenceInterval, SignFlipIntervalResult
-from .cluster import TIE_RTOL, _prepare
-from .resample import (_check_alternative, _check_chunk_size, _check_int, _check_probability, as_generator,
-                       sign_flip_chunks, sign_pattern_chunks)
+from .cluster import _flip_setup, _prepare
+from .resample import _check_alternative, _check_chunk_size, _check_int, _check_probability
 from .signflip_interval import inverted_interval
 
 __all__ = ["cluster_robust_se", "cluster_t_interval", "cluster_sign_flip_interval_many"]
@@ -111,17 +110,8 @@ def cluster_t_interval(theta, se, G: int, *, confidence_level: float = 0.95,
 
 def _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, rng, chunk_size):
     """Cluster sign-flip p-values and inverted intervals (same patterns and tie rule as the test)."""
-    G, k = sums.shape
-    n_total = float(sizes.sum())
-    observed = sums.sum(axis=0) / n_total
-    gamma = TIE_RTOL * np.maximum(np.abs(observed), np.abs(sums).sum(axis=0) / n_total)
-    exact = G < 63 and (1 << G) <= n_resamples
-    if exact:
-        m = 1 << G
-        chunks = sign_pattern_chunks(G, chunk_size=chunk_size)
-    else:
-        m = n_resamples
-        chunks = sign_flip_chunks(G, n_resamples, rng=as_generator(rng), chunk_size=chunk_size)
+    k = sums.shape[1]
+    n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, rng, chunk_size)
     null = np.empty((m, k))
     c = np.empty(m)
     same = np.empty(m, dtype=bool)
