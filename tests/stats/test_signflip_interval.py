@@ -165,8 +165,9 @@ def test_studentized_interval_against_plain_loops(X, alt, seed, B):
         if flat[c]:
             continue
         low, high = ref.studentized_interval_loop(list(X[:, c]), idx.tolist(), alternative=alt)
-        assert got.confidence_interval.low[c] == pytest.approx(low, rel=1e-9, abs=1e-12)
-        assert got.confidence_interval.high[c] == pytest.approx(high, rel=1e-9, abs=1e-12)
+        # near-constant resamples (values 1e-9 apart) amplify rounding into T*: 1e-6 relative
+        assert got.confidence_interval.low[c] == pytest.approx(low, rel=1e-6, abs=1e-12)
+        assert got.confidence_interval.high[c] == pytest.approx(high, rel=1e-6, abs=1e-12)
 
 
 def test_studentized_is_symmetric_about_the_mean_and_wider_than_t_for_skewed_data():

@@ -53,12 +53,12 @@ def zero_spread(X) -> np.ndarray:
 def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
     """T*_b for every resample (B, k) of the centred columns Xc (n, k).
 
-    A resample is constant when the values it drew span at most ``1e-12`` of the column's scale
-    (decided on the drawn values, not on the one-pass variance, whose rounding is ~1e-8 relative).
+    A resample's variance is computed about its smallest drawn value (no cancellation when its values
+    are close together); a resample whose drawn values span at most ``1e-12`` of the column's scale is
+    constant.
     """
     k = Xc.shape[1]
     scale = np.max(np.abs(Xc), axis=0)
-    X2 = Xc * Xc
     out = []
     for block, valid in reblock(index_chunks, kernel_block_rows(n)):
         rows = block.shape[0]
@@ -66,18 +66,19 @@ def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
         counts = np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
         drawn = counts > 0
         m = (counts @ Xc) / n
-        q = (counts @ X2) / n
-        var = np.maximum(q - m * m, 0.0) * (n / (n - 1.0))
-        se = np.sqrt(var / n)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = m / se
+        t = np.empty((rows, k))
         for c in range(k):
-            spread = (np.max(np.where(drawn, Xc[:, c], -np.inf), axis=1)
-                      - np.min(np.where(drawn, Xc[:, c], np.inf), axis=1))
+            x = Xc[:, c]
+            low = np.min(np.where(drawn, x, np.inf), axis=1)
+            spread = np.max(np.where(drawn, x, -np.inf), axis=1) - low
+            shifted = x[None, :] - low[:, None]
+            mean_shift = m[:, c] - low
+            var = np.maximum(np.sum(counts * shifted * shifted, axis=1) / n - mean_shift * mean_shift, 0.0)
+            se = np.sqrt(var * (n / (n - 1.0)) / n)
             constant = spread <= ZERO_SPREAD_RTOL * scale[c]
-            if constant.any():
-                same = np.abs(m[:, c]) <= ZERO_SPREAD_RTOL * scale[c]
-                t[:, c] = np.where(constant, np.where(same, 0.0, np.copysign(np.inf, m[:, c])), t[:, c])
+            same = np.abs(m[:, c]) <= ZERO_SPREAD_RTOL * scale[c]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t[:, c] = np.where(constant, np.where(same, 0.0, np.copysign(np.inf, m[:, c])), m[:, c] / se)
         out.append(t[:valid])
     return np.concatenate(out, axis=0) if out else np.empty((0, k))
 
