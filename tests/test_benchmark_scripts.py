@@ -28,6 +28,29 @@ def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
     assert re.search(r"pairedframe: all_trec costs [\d.]+x the four measures in wall time", proc.stdout)
 
 
+CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py"
+
+
+@pytest.mark.shared_data
+def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
+    """Smoke run on the real data: every interval, test and section runs (no rate is asserted here;
+    the figures come from the full run, README 'Calibration')."""
+    proc = subprocess.run([sys.executable, str(CALIBRATION), "--quick", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for heading in ("### compare:", "### compare_clustered:", "### Equivalence:", "### PPI++", "### compare_segments:"):
+        assert heading in out
+    for column in ("signflip (default)", "| t |", "studentized", "percentile", "BCa", "randomization centred",
+                   "t symmetric", "power randomization", "skew warning", "cluster-t", "type-I sign-flip",
+                   "t-based TOST (default)", "z on bootstrap SE", "jackknife-t (default)", "z (ppi_py)",
+                   "gold-only t", "FDR t", "FDR randomization"):
+        assert column in out, column
+    # every table row carries rates with their Monte-Carlo SE
+    rows = [line for line in out.splitlines() if line.startswith("| DL-2019") or line.startswith("| nDCG@10")]
+    assert rows and all("(" in line for line in rows)
+
+
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_table_benchmark_quick_run(shared_data):

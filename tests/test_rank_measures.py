@@ -51,9 +51,12 @@ def test_lower_rank_is_a_win_in_compare_and_worst_queries():
     assert (res["wins"], res["losses"], res["ties"]) == (2, 1, 1)  # 2 -> 1 and 5 -> 1 are wins
     worst = worst_queries(table, baseline="base", k=5)
     assert worst["qid"].to_list() == ["1"] and worst["delta"].to_list() == [3.0]  # 1 -> 4 is the loss
-    table_t = table.with_columns(pl.col("value") * 0 + pl.when(pl.col("system") == "base").then(9.0).otherwise(1.0))
-    assert compare(table_t.with_columns(pl.col("value") + pl.col("qid").cast(pl.Float64) * 0.01),
-                   baseline="base", test="t")["verdict"].to_list() == ["better"]
+    # 30 queries whose first relevant document moves up (rank 6-10 -> 1-2): the system is better.
+    qids = [str(i) for i in range(30)]
+    lower = pl.DataFrame({"system": ["base"] * 30 + ["new"] * 30, "qid": qids * 2, "measure": "FirstRelRank",
+                          "value": [6.0 + i % 5 for i in range(30)] + [1.0 + i % 2 for i in range(30)]})
+    res = compare(lower, baseline="base", test="t").row(0, named=True)
+    assert res["delta"] < 0 and res["verdict"] == "better" and res["wins"] == 30
 
 
 def test_failing_gate_shows_ranks_of_worst_queries():

@@ -86,3 +86,7 @@ class PartlyEmptyWarning(UserWarning):
 
 class SmallSampleWarning(UserWarning):
     """Fewer observations than recommended; results may be unreliable."""
+
+
+class SkewWarning(UserWarning):
+    """Deltas too skewed for their number (Cochran's rule): tests and intervals may be off."""

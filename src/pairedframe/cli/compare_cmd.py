@@ -80,7 +80,7 @@ def compare_cmd(
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples and sign-flip patterns")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
-    interval: Annotated[str | None, typer.Option("--interval", help="percentile | bca | t (default: percentile for randomization, t for t)")] = None,
+    interval: Annotated[str | None, typer.Option("--interval", help="signflip | t | studentized | percentile | bca (default: the interval inverting the test: signflip for randomization, t for t)")] = None,
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the interval; alpha = 1 - level")] = 0.95,
     alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",

@@ -77,7 +77,7 @@ def _deltas(a: dict[str, float], b: dict[str, float], what: str) -> dict[str, fl
 
 
 def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float | None, alpha: float,
-                     alternative: str, ddof: int, *, warn: bool) -> PPIResult:
+                     alternative: str, ddof: int, *, warn: bool, method: str = "jackknife-t") -> PPIResult:
     missing = sorted(gold.keys() - proxy.keys())
     if missing:
         raise SchemaError(f"{len(missing)} gold quer{'y has' if len(missing) == 1 else 'ies have'} no proxy "
@@ -94,11 +94,13 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
     with warnings.catch_warnings():
         if not warn:
             warnings.simplefilter("ignore", SmallSampleWarning)
-        return ppi_mean(y, f_gold, f_unlab, lam=lam, alpha=alpha, alternative=alternative, ddof=ddof)
+        return ppi_mean(y, f_gold, f_unlab, lam=lam, alpha=alpha, alternative=alternative, ddof=ddof,
+                        method=method)
 
 
 def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: float | None = None,
-                alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1) -> PPIResult:
+                alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1,
+                method: str = "jackknife-t") -> PPIResult:
     """PPI++ estimate and interval of the mean gold delta ``b - a`` from proxy and gold per-query values.
 
     Parameters
@@ -114,7 +116,12 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
         Interval coverage ``1 - alpha`` (``ppi_py`` defaults to 0.1).
     alternative : {"two-sided", "greater", "less"}
     ddof : {1, 0}, default 1
-        ``1`` makes ``lam = 0`` the usual paired normal interval; ``0`` reproduces ``ppi_py``.
+        ``1`` makes ``lam = 0`` with ``method="t"`` the usual paired t interval; ``0`` with
+        ``method="z"`` reproduces ``ppi_py``.
+    method : {"jackknife-t", "t", "z"}, default "jackknife-t"
+        Interval of :func:`pairedframe.stats.ppi.ppi_mean`: jackknife variance of the tuned estimator
+        with t on ``n_gold - 2`` df (default; calibrated for 10-30 gold queries, README
+        "Calibration"), plug-in variance with t on ``n_gold - 1``, or the normal interval of ``ppi_py``.
 
     Returns
     -------
@@ -134,7 +141,7 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     Warns
     -----
     SmallSampleWarning
-        Fewer than 30 gold queries (normal interval may under-cover).
+        Fewer than 30 gold queries with ``method="z"`` (the normal interval under-covers there).
 
     References
     ----------
@@ -142,14 +149,14 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     """
     proxy = _deltas(_as_values(proxy_a, "proxy_a"), _as_values(proxy_b, "proxy_b"), "proxy")
     gold = _deltas(_as_values(gold_a, "gold_a"), _as_values(gold_b, "gold_b"), "gold")
-    return _ppi_from_deltas(gold, proxy, lam, alpha, alternative, ddof, warn=True)
+    return _ppi_from_deltas(gold, proxy, lam, alpha, alternative, ddof, warn=True, method=method)
 
 
 def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Sequence[str] | str | None = None,
                          measures: Sequence[str] | str | None = None, segments: Any = None,
                          proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
                          lam: float | None = None, alpha: float = 0.05, alternative: str = "two-sided",
-                         ddof: int = 1) -> pl.DataFrame:
+                         ddof: int = 1, method: str = "jackknife-t") -> pl.DataFrame:
     """PPI++ comparisons for every (system, measure[, segment]) of a two-judgment per-query table.
 
     Parameters
@@ -168,7 +175,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         Values of the ``judgments`` column.
     gold_qids : sequence, optional
         Restrict the gold rows to these queries (the labelled sample); default all gold rows.
-    lam, alpha, alternative, ddof
+    lam, alpha, alternative, ddof, method
         As :func:`ppi_compare`.
 
     Returns
@@ -176,7 +183,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     polars.DataFrame
         One row per (system, measure, segment_set, segment): ``delta, ci_low, ci_high, pvalue, se, lam,
         n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
-        columns are the classical (``lam = 0``) interval on the same gold queries.  Units with fewer
+        columns are the classical (``lam = 0``, same ``method``: the paired t interval by default)
+        interval on the same gold queries.  Units with fewer
         than 2 gold queries get nulls and a ``warning``; fewer than 30 gold queries are flagged in
         ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`).
 
@@ -257,13 +265,13 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                 row = {"system": system, "measure": measure, "segment_set": sset, "segment": sname,
                        "baseline": baseline}
                 try:
-                    r = _ppi_from_deltas(gdel, pdel, lam, alpha, alternative, ddof, warn=False)
-                    r0 = _ppi_from_deltas(gdel, pdel, 0.0, alpha, alternative, ddof, warn=False)
+                    r = _ppi_from_deltas(gdel, pdel, lam, alpha, alternative, ddof, warn=False, method=method)
+                    r0 = _ppi_from_deltas(gdel, pdel, 0.0, alpha, alternative, ddof, warn=False, method=method)
                 except InsufficientSampleError:
                     rows.append({**row, "n_gold": len(gdel), "n_proxy": len(pdel.keys() - gdel.keys()),
                                  "warning": "fewer than 2 gold queries: no estimate"})
                     continue
-                small = r.n_gold < SMALL_GOLD_N
+                small = r.n_gold < SMALL_GOLD_N and method == "z"
                 n_small += small
                 rows.append({**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
                              "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,

@@ -72,7 +72,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               check_adaptive_options, segment_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.paired import _pair
-from pairedframe.checks import require_each, require_rows
+from pairedframe.checks import require_each
 from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
@@ -80,6 +80,8 @@ from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.resample import keyed_seed_sequence
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+from pairedframe.stats.ttest import _zero_spread_result
 
 __all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
            "BLOCK_ELEMENTS", "CHUNK_ELEMENTS"]
@@ -310,38 +312,33 @@ def _t_quantile(q: float, df: int) -> float:
 
 def _t_stats(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constant: np.ndarray, alternative: str,
              confidence_level: float) -> dict[str, np.ndarray]:
-    """Paired t-test per unit (rules of :mod:`pairedframe.stats.ttest`); only the tail is scalar."""
+    """Paired t-test per unit (rules of :mod:`pairedframe.stats.ttest`: zero spread falls back to the exact
+    sign-flip result for equal deltas, never p = 0); only the tail is scalar."""
     k = mean.shape[0]
     se = np.where(constant, 0.0, sd / np.sqrt(n))
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(constant, np.where(mean == 0, 0.0, np.copysign(np.inf, mean)), mean / se)
+        t = np.where(constant, 0.0, mean / se)
     p = np.empty(k)
     q = np.empty(k)
+    low = np.empty(k)
+    high = np.empty(k)
     tail_q = 0.5 + confidence_level / 2 if alternative == "two-sided" else confidence_level
     for i in range(k):          # scalar special functions only (incomplete beta); no resampling here
         df = int(n[i]) - 1
         ti = float(t[i])
         if constant[i]:
-            if mean[i] == 0:
-                p[i] = 1.0
-            elif alternative == "two-sided":
-                p[i] = 0.0
-            else:
-                p[i] = 0.0 if (mean[i] > 0) == (alternative == "greater") else 1.0
-        elif alternative == "two-sided":
+            _, p[i], _, low[i], high[i] = _zero_spread_result(int(n[i]), float(mean[i]), alternative,
+                                                               confidence_level)
+            continue
+        if alternative == "two-sided":
             p[i] = min(1.0, 2.0 * float(stdtr(df, -(abs(ti)))))
         elif alternative == "greater":
             p[i] = float(stdtr(df, -(ti)))
         else:
             p[i] = float(stdtr(df, -(-ti)))
         q[i] = _t_quantile(tail_q, df)
-    half = q * se
-    low = mean - half
-    high = mean + half
-    if alternative == "greater":
-        high = np.full(k, np.inf)
-    elif alternative == "less":
-        low = np.full(k, -np.inf)
+        low[i] = -np.inf if alternative == "less" else mean[i] - q[i] * se[i]
+        high[i] = np.inf if alternative == "greater" else mean[i] + q[i] * se[i]
     return {"pvalue": p, "ci_low": low, "ci_high": high, "se": se}
 
 
@@ -532,7 +529,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     dev = d_all - np.repeat(seg_mean, n_all)
     with np.errstate(invalid="ignore", divide="ignore"):
         sd_all = np.where(n_all >= 2, np.sqrt(np.add.reduceat(dev * dev, first) / (n_all - 1)), np.nan)
-    constant_all = np.maximum.reduceat(d_all, first) == np.minimum.reduceat(d_all, first)
+    # zero spread (max - min <= 1e-12 max|d|, float noise included) as the paired t-test rule
+    spread = np.maximum.reduceat(d_all, first) - np.minimum.reduceat(d_all, first)
+    constant_all = spread <= ZERO_SPREAD_RTOL * np.maximum.reduceat(np.abs(d_all), first)
+    sd_all = np.where(constant_all & (n_all >= 2), 0.0, sd_all)
     keys = pl.DataFrame({"_row": row_e[first], "_sc": sc_e[first]}, schema={"_row": p.rows.schema["_row"],
                                                                              "_sc": distinct.schema["_sc"]})
     units = (keys.join(p.rows, on="_row", how="left", maintain_order="left")
