@@ -75,7 +75,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, smallest_pvalue, t_mde, verdict, verdict_levels,
-                                             verdict_notes, warn_skewed, warn_unreachable)
+                                             verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
 from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
@@ -603,6 +603,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     SkewWarning
         Some comparison's deltas fail Cochran's rule ``n > 25 skewness^2`` (named with its skewness
         and n): its test and interval may be off (README "Calibration").
+    TiedQueriesWarning
+        More than a quarter of some comparison's queries tie exactly (delta 0), as with near-duplicate
+        systems: the mean rests on the few queries that differ and intervals under-cover (README
+        "Calibration").
     UserWarning
         No comparison can be significant at its verdict level (the test's smallest p-value is too
         large: few queries for an exact test, or too few resamples), with advice for the cause.
@@ -721,6 +725,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     labels = [_describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
     warn_skewed(stats["skewness"], n_q, labels)
+    warn_many_ties(rows["ties"].to_numpy(), n_q, labels)
     resampled = opt.test == "randomization" or opt.interval in ("signflip", "percentile", "bca", "studentized")
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
@@ -841,6 +846,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     -----
     SmallSampleWarning
         If ``n < MIN_QUERIES``.
+    SkewWarning, TiedQueriesWarning
+        As :func:`compare`.
     """
     opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
     a = np.asarray(a, dtype=np.float64)
@@ -871,6 +878,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     mde, verdicts, notes = _decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
                                    res, opt, "pvalue")
     warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
+    warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
     resampled = opt.test == "randomization" or opt.interval != "t"
     return PairedComparison(
         statistic=delta, pvalue=p,

@@ -26,7 +26,7 @@ import warnings
 
 import numpy as np
 
-from pairedframe.errors import SkewWarning, user_stacklevel
+from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
 from pairedframe.stats.power import noncentral_t_mde
 from pairedframe.stats.skewness import cochran_minimum_n
 
@@ -38,6 +38,11 @@ VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
 #: Largest type-I error (at alpha = 0.05, n = 20) of the two tests on skewed real deltas, quoted in the
 #: skew warning; ``benchmarks/calibration.py --section paired`` prints it (null "centred", DL-2019 nDCG@10).
 SKEWED_TYPE_I_AT_20 = 0.065
+#: Share of exactly tied queries (delta 0) above which :func:`warn_many_ties` warns.
+TIED_SHARE = 0.25
+#: Coverage of the default 95 % interval on samples of 20 DL-2019 nDCG@10 deltas with more than
+#: TIED_SHARE ties (near-duplicate run pairs), as benchmarks/calibration.py prints it.
+TIED_COVERAGE_AT_20 = 0.79
 
 
 def verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float,
@@ -150,6 +155,27 @@ def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, 
     text = _unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]), float(levels[i]),
                              int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha, resamples_name)
     warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
+
+
+def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
+    """One :class:`TiedQueriesWarning` naming the row with the largest share of exact ties (delta 0)
+    when more than :data:`TIED_SHARE` of a comparison's units tie.
+
+    Near-duplicate systems (an ablation that changes a few queries) give deltas that are mostly 0 and
+    a few large values; a sample of such deltas often misses the rare large ones, so every interval
+    for the mean under-covers (benchmarks/calibration.py), whatever the test.
+    """
+    share = np.asarray(ties, dtype=float) / np.maximum(np.asarray(n_units, dtype=float), 1.0)
+    bad = np.flatnonzero((share > TIED_SHARE) & (share < 1.0))   # all tied: "identical", nothing to warn
+    if bad.size == 0:
+        return
+    i = int(bad[np.argmax(share[bad])])
+    warnings.warn(
+        f"{bad.size} comparison(s) tie exactly on more than {TIED_SHARE:.0%} of their {unit}; most: "
+        f"{int(ties[i])} of {int(n_units[i])} ({labels[i]}). The mean delta rests on the few {unit} that "
+        f"differ, and intervals for it under-cover: {TIED_COVERAGE_AT_20:.2f} for the default 95 % interval "
+        f"on such samples of 20 real TREC deltas (benchmarks/calibration.py). Read the wins / losses / "
+        "ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
 
 
 def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
