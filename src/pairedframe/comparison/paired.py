@@ -254,7 +254,8 @@ def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray,
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
                           interval_inverts_test=DEFAULT_INTERVAL[opt.test] == opt.interval and not opt.adaptive,
                           n_resamples=_mc_patterns(opt),
-                          resamples_name="max_resamples" if opt.adaptive else "n_resamples")
+                          resamples_name="max_resamples" if opt.adaptive else "n_resamples",
+                          p_estimated=opt.adaptive and opt.test == "randomization")
     return mde, verdicts, notes
 
 

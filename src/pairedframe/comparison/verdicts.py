@@ -15,8 +15,9 @@ Notes
 -----
 ``verdict_note`` explains verdicts a reader could misread: the smallest attainable p-value is above
 the level (with advice for that cause), the interval and the verdict disagree (the interval is at the
-unadjusted level, or does not invert the test), the delta points opposite to a one-sided
-``alternative``, or the deltas are too skewed for their number (Cochran's rule).
+unadjusted level, or does not invert the test), an adaptive Monte-Carlo p-value falls on the other
+side of the level than the interval, the delta points opposite to a one-sided ``alternative``, or the
+deltas are too skewed for their number (Cochran's rule).
 """
 
 from __future__ import annotations
@@ -96,8 +97,10 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                   family_sizes: np.ndarray, exact: np.ndarray, n_units: np.ndarray, skewness: np.ndarray,
                   alpha: float, alternative: str, verdict_on: str, test: str, interval: str,
                   interval_inverts_test: bool, unit: str = "queries",
-                  n_resamples: int | None = None, resamples_name: str = "n_resamples") -> list[str | None]:
-    """One note (or None) per row; see the module docstring."""
+                  n_resamples: int | None = None, resamples_name: str = "n_resamples",
+                  p_estimated: bool = False) -> list[str | None]:
+    """One note (or None) per row; see the module docstring.  ``p_estimated``: the raw p-values are
+    adaptive Monte-Carlo estimates, so they may disagree with an interval that inverts the test."""
     notes: list[str | None] = []
     for i, v in enumerate(verdicts):
         parts = []
@@ -111,6 +114,13 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                              "a one-sided test cannot find it")
             excludes = bool(ci_low[i] > 0 or ci_high[i] < 0)
             significant = v in ("better", "worse")
+            if (p_estimated and not math.isnan(float(ci_low[i])) and not math.isnan(float(p_raw[i]))
+                    and (p_raw[i] < alpha) != excludes):
+                parts.append(f"the interval {'excludes' if excludes else 'includes'} 0 while the adaptive p = "
+                             f"{p_raw[i]:.3g} is {'above' if excludes else 'below'} {alpha:g}: that p is a "
+                             "Monte-Carlo estimate drawn only until the family's decisions were certified "
+                             "(pvalue_low, pvalue_high bracket it), and the interval inverts the test on its own "
+                             "n_resamples patterns")
             if excludes != significant and not math.isnan(float(ci_low[i])):
                 if verdict_on != "pvalue" and interval_inverts_test and (p_raw[i] < alpha) == excludes:
                     why = (f"{verdict_on} = {p_used[i]:.3g} over {int(family_sizes[i])} comparisons decides; "
