@@ -51,7 +51,8 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair
+from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
+from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (smallest_pvalue, t_mde, verdict, verdict_levels, verdict_notes,
                                              warn_unreachable)
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
@@ -446,6 +447,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                           float(st["floor"][i]), bool(st["se"][i] == 0)) for i in range(k_total)])
     verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
                         opt.alternative) for i in range(k_total)]
+    # in the measure's direction: a rank such as FirstRelRank is better when lower
+    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows.sort("_row")["measure"].to_list())]
     notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
                           exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
