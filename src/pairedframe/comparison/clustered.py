@@ -53,7 +53,8 @@ import polars as pl
 
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
 from pairedframe.measures import higher_is_better
-from pairedframe.comparison.verdicts import (smallest_pvalue, t_mde, verdict, verdict_levels, verdict_notes,
+from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
+                                             verdict_levels, verdict_notes,
                                              warn_unreachable)
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
@@ -441,7 +442,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         p_holm[sel], p_bh[sel] = holm(pv[sel]), benjamini_hochberg(pv[sel])
         fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
     chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-    levels = verdict_levels(alpha, verdict_on, fam_sizes)
+    levels = verdict_levels(alpha, verdict_on, fam_sizes, family_rejections(chosen, fam, alpha))
     G_all = ints["n_clusters"]
     mde = np.array([t_mde(float(st["se"][i]), float(G_all[i] - 1), float(levels[i]), opt.power, opt.alternative,
                           float(st["floor"][i]), bool(st["se"][i] == 0)) for i in range(k_total)])
@@ -455,7 +456,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
                           interval=f"cluster {interval}", interval_inverts_test=interval == "signflip",
                           unit="clusters", n_resamples=opt.n_resamples)
-    warn_unreachable(st["floor"], levels, exact, G_all, fam_sizes, verdict_on=verdict_on,
+    warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
                      test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
         pl.Series("n_queries", ints["n_queries"]), pl.Series("n_clusters", ints["n_clusters"]),

@@ -31,7 +31,7 @@ from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
 from pairedframe.stats.power import noncentral_t_mde
 from pairedframe.stats.skewness import cochran_minimum_n
 
-__all__ = ["VERDICTS", "verdict", "verdict_levels", "smallest_pvalue", "t_mde", "verdict_notes",
+__all__ = ["VERDICTS", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
            "warn_unreachable", "warn_skewed"]
 
 VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
@@ -64,10 +64,31 @@ def _opposite(delta: float, alternative: str) -> bool:
     return (alternative == "greater" and delta < 0) or (alternative == "less" and delta > 0)
 
 
-def verdict_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray) -> np.ndarray:
-    """Level a lone true effect must reach for each row: alpha, or alpha / m for Holm and BH."""
+def verdict_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray,
+                   rejections: np.ndarray | None = None) -> np.ndarray:
+    """Level a row's raw p-value must reach for its verdict: alpha; alpha / m for Holm (its first
+    step); for BH alpha * R / m, R the rejections of the row's family (BH's threshold on the raw
+    p-values; a lone effect, R = 1, needs alpha / m) -- pass ``rejections`` for BH."""
     sizes = np.maximum(np.asarray(family_sizes, dtype=np.float64), 1.0)
-    return np.full(sizes.shape, alpha) if verdict_on == "pvalue" else alpha / sizes
+    if verdict_on == "pvalue":
+        return np.full(sizes.shape, alpha)
+    if verdict_on == "pvalue_bh" and rejections is not None:
+        return alpha * np.maximum(np.asarray(rejections, dtype=np.float64), 1.0) / sizes
+    return alpha / sizes
+
+
+def reachable_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray) -> np.ndarray:
+    """Largest level at which any row could be significant: alpha / m for Holm (nothing passes if
+    the first step fails), alpha for BH (every row rejected together) and uncorrected p."""
+    sizes = np.maximum(np.asarray(family_sizes, dtype=np.float64), 1.0)
+    return alpha / sizes if verdict_on == "pvalue_holm" else np.full(sizes.shape, alpha)
+
+
+def family_rejections(adjusted: np.ndarray, family_ids: np.ndarray, alpha: float) -> np.ndarray:
+    """Per row, how many rows of its family have an adjusted p-value below alpha."""
+    significant = np.where(np.isnan(adjusted), False, adjusted < alpha)
+    _, inverse = np.unique(family_ids, return_inverse=True)
+    return np.bincount(inverse, weights=significant.astype(np.float64))[inverse].astype(np.int64)
 
 
 def smallest_pvalue(test: str, exact: bool, n: int, alternative: str, n_resamples: int,
@@ -84,11 +105,12 @@ def smallest_pvalue(test: str, exact: bool, n: int, alternative: str, n_resample
 
 def t_mde(se: float, df: float, level: float, power: float, alternative: str, floor: float,
           zero_spread: bool) -> float:
-    """Noncentral-t MDE at ``level``; 0 for zero spread; inf when ``floor >= level``."""
+    """Noncentral-t MDE at ``level``; NaN for zero spread (no spread seen: the detectable effect is
+    unknown, not 0); inf when ``floor >= level``."""
     if floor >= level:
         return math.inf
     if zero_spread or not se > 0:
-        return 0.0
+        return math.nan
     return noncentral_t_mde(se, df, alpha=level, power=power, alternative=alternative)
 
 
