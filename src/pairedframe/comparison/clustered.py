@@ -298,8 +298,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         cannot reach that level (``2/2^G`` exact, ``1/(n_resamples+1)`` Monte Carlo);
         ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, G-1) se``;
         ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
-        alpha``).  A comparison whose deltas are all 0 has ``se = 0``, ``mde = 0`` and is
-        equivalent iff ``margin > 0``.
+        alpha``); a row that is not significant but equivalent has the verdict ``"equivalent"``
+        (``verdict_note`` gives the TOST interval).  A comparison whose deltas are all 0 has
+        ``se = 0``, ``mde`` NaN, the verdict ``"identical"`` and is equivalent iff ``margin > 0``.
 
     Raises
     ------
@@ -478,6 +479,18 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
             pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),
             pl.Series("tost_high", [r[2] for r in res], dtype=pl.Float64),
             pl.Series("equivalent", [r[3] for r in res], dtype=pl.Boolean))
+        # a non-significant difference that TOST bounds within the margin is evidence of equivalence
+        open_verdict = pl.col("verdict").is_in(["inconclusive", "not significant"])
+        why = pl.format("TOST: the {}% interval [{}, {}] lies inside +-{} (pvalue_tost {})",
+                        pl.lit(round(100 * (1 - 2 * alpha))), pl.col("tost_low").round(4),
+                        pl.col("tost_high").round(4), pl.lit(margin), pl.col("pvalue_tost").round(6))
+        out = out.with_columns(
+            pl.when(pl.col("equivalent") & open_verdict).then(pl.lit("equivalent")).otherwise(pl.col("verdict"))
+            .alias("verdict"),
+            pl.when(pl.col("equivalent") & open_verdict)
+            .then(pl.when(pl.col("verdict_note").is_null()).then(why)
+                  .otherwise(pl.concat_str([pl.col("verdict_note"), pl.lit("; "), why])))
+            .otherwise(pl.col("verdict_note")).alias("verdict_note"))
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),

@@ -56,6 +56,9 @@ default, so the verdicts of a whole call control the family-wise error rate):
     needs an equivalence test).
 ``"identical"``
     every paired delta is exactly 0.
+``"equivalent"``
+    (``compare_clustered`` with ``margin=``) not significant, and the TOST interval lies inside
+    ``+-margin``.
 
 ``verdict_note`` gives the cause where a verdict could be misread, with advice for that cause.
 """

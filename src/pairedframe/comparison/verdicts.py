@@ -34,7 +34,7 @@ from pairedframe.stats.skewness import cochran_minimum_n
 __all__ = ["VERDICTS", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
            "warn_unreachable", "warn_skewed"]
 
-VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
+VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical", "equivalent")
 
 #: Largest type-I error (at alpha = 0.05, n = 20) of the two tests on skewed real deltas, quoted in the
 #: skew warning; ``benchmarks/calibration.py --section paired`` prints it (null "centred", DL-2019 nDCG@10).
