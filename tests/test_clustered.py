@@ -306,3 +306,14 @@ def test_a_precise_null_within_the_margin_is_equivalent_not_inconclusive():
     assert r["equivalent"] and r["pvalue_tost"] < 1e-10
     assert r["verdict"] == "equivalent" and "TOST" in r["verdict_note"]
     assert plain["verdict"] == "inconclusive"         # without a margin nothing says "no difference"
+
+
+def test_unreachable_advice_for_clusters_names_no_missing_option():
+    """compare_clustered has no test= argument: its advice must not offer test='t'."""
+    qids = [f"q{i}" for i in range(8)]
+    df = pl.DataFrame({"system": ["A"] * 8 + ["B"] * 8, "qid": qids * 2, "measure": "m",
+                       "value": [0.1 * i for i in range(8)] + [0.1 * i + 0.05 + 0.01 * (i % 3) for i in range(8)]})
+    with pytest.warns(UserWarning, match="no comparison can be significant") as caught:
+        compare_clustered(df, baseline="A", clusters={q: f"c{int(q[1:]) // 2}" for q in qids})
+    text = " ".join(str(w.message) for w in caught)
+    assert "use more clusters" in text and "test='t'" not in text

@@ -140,6 +140,8 @@ def test_forest_colour_follows_the_decision_never_the_interval():
     assert [d for d, _ in row_styles(segs)] == ["better", "worse", "not significant", "not significant",
                                                 "not significant"]
     assert [x for _, x in row_styles(segs)] == [False, False, True, False, False]
+    ranks = segs.with_columns(pl.lit("FirstRelRank").alias("measure"))      # lower is better
+    assert [d for d, _ in row_styles(ranks)][:2] == ["worse", "better"]
 
 
 def test_bh_verdicts_use_bh_threshold_not_bonferroni():
@@ -167,3 +169,11 @@ def test_bh_verdicts_use_bh_threshold_not_bonferroni():
 def test_zero_spread_mde_is_unknown_not_zero():
     res = compare(frame_of(np.full(30, 0.5), {"B": np.full(30, 0.5)}), baseline="A").row(0, named=True)
     assert res["verdict"] == "identical" and math.isnan(res["mde"])
+
+
+def test_unbounded_studentized_interval_is_explained():
+    d = np.zeros(20)
+    d[:2] = [0.5, 0.3]                  # 18 ties: many resamples have zero spread
+    r = compare(frame_of(np.full(20, 0.5), {"B": np.full(20, 0.5) + d}), baseline="A",
+                interval="studentized").row(0, named=True)
+    assert math.isinf(r["ci_high"]) and "studentized interval is unbounded" in r["verdict_note"]

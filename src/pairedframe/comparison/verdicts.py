@@ -152,6 +152,10 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                            f"the verdict follows {verdict_on} = {p_used[i]:.3g}")
                 parts.append(f"the interval {'excludes' if excludes else 'includes'} 0 but the verdict is "
                              f"'{v}': {why}")
+            if interval == "studentized" and (math.isinf(float(ci_low[i])) and alternative != "less"
+                                              or math.isinf(float(ci_high[i])) and alternative != "greater"):
+                parts.append("the studentized interval is unbounded: some bootstrap resamples have zero spread "
+                             "(mostly tied deltas), so its t quantiles are infinite; the default interval is finite")
             g = float(skewness[i])
             need = cochran_minimum_n(g)
             if n_units[i] < need:
@@ -169,12 +173,13 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
     fewer = ", fewer comparisons (family_by=)" if family else ""
     if test == "t":
         return f"zero spread: the t-test falls back to the exact sign-flip p >= {floor:.3g}; {need}; use more {unit}"
+    t_option = "" if unit == "clusters" else " or test='t'"      # compare_clustered has no t-test option
     if exact:
         return (f"{n} {unit}: the exact sign-flip p cannot go below {floor:.3g}; {need}; use more {unit}"
-                f"{fewer} or test='t'")
+                f"{fewer}{t_option}")
     want = int(math.ceil((m if family else 1) / alpha))
     return (f"the Monte-Carlo p cannot go below 1/({resamples_name}+1) = {floor:.3g}; {need}; "
-            f"use {resamples_name} >= {want} or test='t'")
+            f"use {resamples_name} >= {want}{t_option}")
 
 
 def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, n_units: np.ndarray,
