@@ -13,7 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import polars as pl
+from hypothesis import settings
 from hypothesis import strategies as st
+
+def budget(examples: int) -> int:
+    """A test's max_examples: ``examples``, or the "deep" profile's (many more) when it is loaded
+    (HYPOTHESIS_PROFILE=deep, see tests/conftest.py)."""
+    deep = settings.get_profile("deep").max_examples
+    return deep if settings.default.max_examples == deep else examples
+
 
 QIDS = ("007", "7", "01", "1", "q#A", "Qb")
 DOCNOS = ("007", "7", "01", "1", "d#1", "D#1", "doc", "Doc", "DOC", "a", "b#", "z", "Z9", "10", "9")
