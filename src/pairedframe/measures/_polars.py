@@ -2,8 +2,9 @@
 
 Bit-identity with the SQL engine: sums that trec_eval accumulates in a loop are added one value at
 a time in rank order (:func:`ordered_sum`, the twin of ``pf_seqsum``); logarithms and powers come
-from C's libm (:func:`c_log2`, :func:`c_pow`), as DuckDB and trec_eval call them; a division by a
-constant is done by numpy (polars may multiply by the reciprocal instead).
+from C's libm (:func:`c_log2`, :func:`c_pow`), as DuckDB and trec_eval call them; divisions are done
+by numpy (:func:`divide`, :func:`quotient`): polars divides by a constant, and (polars >= 2) by any
+chunk it stores as one repeated value, as ``x * (1 / v)``, which is 1 ulp off for some x (3 / log2(3)).
 """
 
 from __future__ import annotations
@@ -57,6 +58,20 @@ def divide(numerator: pl.Expr, denominator: float) -> pl.Expr:
     """numerator / a constant, divided (not multiplied by the reciprocal), as C and DuckDB do."""
     return numerator.map_batches(lambda s: pl.Series(s.cast(pl.Float64).to_numpy() / float(denominator)),
                                  return_dtype=pl.Float64)
+
+
+def quotient(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    """numerator / denominator, row by row, as an IEEE division (numpy), never polars' ``x * (1/v)``
+    (which it uses when the divisor chunk is one repeated value, as after a broadcast or inside
+    a group). Null where either side is null. Use it on whole columns (``select``/``with_columns``),
+    not inside a ``group_by`` aggregation, where it would run once per group."""
+    def apply(pair: pl.Series) -> pl.Series:
+        num, den = pair.struct.field("n").cast(pl.Float64), pair.struct.field("d").cast(pl.Float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = pl.Series(num.to_numpy() / den.to_numpy(), dtype=pl.Float64)
+        missing = num.is_null() | den.is_null()
+        return out.set(missing, None) if missing.any() else out
+    return pl.struct(numerator.alias("n"), denominator.alias("d")).map_batches(apply, return_dtype=pl.Float64)
 
 
 def within_cutoff(measure: Measure) -> pl.Expr:
@@ -128,4 +143,4 @@ def per_query(ctx: PolarsContext, value: pl.Expr, **aggs: pl.Expr) -> pl.LazyFra
 
 def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     """numerator / denominator, and 0 where the denominator is 0 (trec_eval never reports NaN)."""
-    return pl.when(denominator > 0).then(numerator / denominator).otherwise(0.0)
+    return pl.when(denominator > 0).then(quotient(numerator, denominator)).otherwise(0.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import (KEYS, c_log2, gain_expr, ordered_sum, per_query, ratio,
+from pairedframe.measures._polars import (KEYS, c_log2, gain_expr, ordered_sum, per_query, quotient, ratio,
                                           with_row_columns)
 from pairedframe.measures._trec import parse_gain_pairs, printable_gains
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
@@ -20,13 +20,15 @@ def scored_rows(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     measure's gain map, with the DCG at their rank (added in rank order)."""
     return (ctx.ranked.select(*KEYS, "rank", "log2_rank1", gain_expr(measure).alias("gain"))
             .filter(pl.col("gain") != 0).sort([*KEYS, "rank"])
-            .with_columns((pl.col("gain") / pl.col("log2_rank1")).cum_sum().over(KEYS).alias("dcg_cum")))
+            .with_columns(quotient(pl.col("gain"), pl.col("log2_rank1")).alias("dcg_cum"))
+            .with_columns(pl.col("dcg_cum").cum_sum().over(KEYS)))
 
 
 def ideal_prefix(ctx: PolarsContext, measure: Measure) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """(qid, irank, gain, idcg_cum) of the ideal ranking and (qid, ideal_len, idcg_total)."""
     ideal = (ctx.ideal(measure.gain_key).sort(["qid", "irank"])
-             .with_columns((pl.col("gain") / pl.col("log2_irank1")).cum_sum().over("qid").alias("idcg_cum")))
+             .with_columns(quotient(pl.col("gain"), pl.col("log2_irank1")).alias("idcg_cum"))
+             .with_columns(pl.col("idcg_cum").cum_sum().over("qid")))
     lens = ideal.group_by("qid").agg(pl.len().cast(pl.Int64).alias("ideal_len"),
                                      pl.col("idcg_cum").sort_by("irank").last().alias("idcg_total"))
     return ideal, lens
@@ -40,7 +42,7 @@ def bin_g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     unretrieved relevant documents add 0. Range [0, 1]. Experimental measure of trec_eval
     (4/10/2008). Source: trec_eval m_binG.c.
     """
-    ctx = with_row_columns(ctx, term=1.0 / c_log2(2 + pl.col("rank") - pl.col("rel_cum")))
+    ctx = with_row_columns(ctx, term=quotient(pl.lit(1.0), c_log2(2 + pl.col("rank") - pl.col("rel_cum"))))
     return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(pl.col("term"), pl.col("is_rel"), presorted=True))
 
 
@@ -62,8 +64,8 @@ def g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
               .join(cost, on=["qid", "irank"])
               .with_columns((pl.col("cost_cum") + pl.max_horizontal(pl.col("rank") - pl.col("ideal_len"), pl.lit(0)))
                             .alias("cost"))
-              .with_columns(c_log2(2 + pl.col("cost") - pl.col("gained")).alias("log")))
-    total = scored.group_by(KEYS).agg((pl.col("gain") / pl.col("log")).sort_by("rank").cum_sum().last().alias("g"))
+              .with_columns(quotient(pl.col("gain"), c_log2(2 + pl.col("cost") - pl.col("gained"))).alias("term")))
+    total = scored.group_by(KEYS).agg(pl.col("term").sort_by("rank").cum_sum().last().alias("g"))
     ideal_total = ideal.group_by("qid").agg(ordered_sum(pl.col("gain"), order="irank", presorted=True).alias("ideal_gain"))
     return (ctx.queries.select(KEYS).join(total, on=KEYS, how="left").join(ideal_total, on="qid", how="left")
             .select(*KEYS, ratio(pl.col("g").fill_null(0.0), pl.col("ideal_gain").fill_null(0.0)).alias("value")))
@@ -85,15 +87,15 @@ def ndcg_rel(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     points = (scored.filter(pl.col("gain") > 0).join(lens, on="qid")
               .with_columns(pl.min_horizontal("rank", "ideal_len").alias("irank"))
               .join(ideal.select("qid", "irank", "idcg_cum"), on=["qid", "irank"])
-              .group_by(KEYS).agg((pl.col("dcg_cum") / pl.col("idcg_cum")).sort_by("rank").cum_sum().last()
-                                  .alias("at_found")))
+              .with_columns(quotient(pl.col("dcg_cum"), pl.col("idcg_cum")).alias("at_found"))
+              .group_by(KEYS).agg(pl.col("at_found").sort_by("rank").cum_sum().last()))
     table = (ctx.queries.select(KEYS).join(lens, on="qid", how="inner").join(ends, on=KEYS, how="left")
              .join(points, on=KEYS, how="left")
              .with_columns(pl.col("dcg_end").fill_null(0.0), pl.col("found").fill_null(0),
                            pl.col("at_found").fill_null(0.0)))
-    total = pl.col("at_found") + (pl.col("ideal_len") - pl.col("found")).cast(pl.Float64) * pl.col("dcg_end") \
-        / pl.col("idcg_total")
-    value = pl.when(total > 0).then(total / pl.col("ideal_len")).otherwise(0.0)
+    total = pl.col("at_found") + quotient((pl.col("ideal_len") - pl.col("found")).cast(pl.Float64) * pl.col("dcg_end"),
+                                          pl.col("idcg_total"))
+    value = pl.when(total > 0).then(quotient(total, pl.col("ideal_len"))).otherwise(0.0)
     return (ctx.queries.select(KEYS).join(table.select(*KEYS, value.alias("value")), on=KEYS, how="left")
             .select(*KEYS, pl.col("value").fill_null(0.0)))
 
@@ -119,15 +121,15 @@ def rndcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
                  .join_asof(scored.select(*KEYS, "rank", "dcg_cum").sort("rank"), left_on="e", right_on="rank",
                             by=KEYS, strategy="backward", check_sortedness=False)
                  .select(*KEYS, pl.col("e").cast(pl.Int64).alias("key"),
-                         (pl.col("dcg_cum").fill_null(0.0) / pl.col("idcg_cum")).alias("v")))
+                         quotient(pl.col("dcg_cum").fill_null(0.0), pl.col("idcg_cum")).alias("v")))
     dcg_end = scored.group_by(KEYS).agg(pl.col("dcg_cum").sort_by("rank").last().alias("dcg_end"))
     extra = (ctx.queries.select(*KEYS, "num_ret").join(lens, on="qid")
              .filter(pl.col("num_ret") >= pl.col("ideal_len") + 2)
              .join(dcg_end, on=KEYS, how="left")
              .select(*KEYS, (pl.col("ideal_len") + 1).cast(pl.Int64).alias("key"),
-                     (pl.col("dcg_end").fill_null(0.0) / pl.col("idcg_total")).alias("v")))
+                     quotient(pl.col("dcg_end").fill_null(0.0), pl.col("idcg_total")).alias("v")))
     totals = (pl.concat([at_points, extra]).group_by(KEYS)
               .agg(pl.col("v").sort_by("key").cum_sum().last().alias("total"), pl.len().alias("n")))
-    value = pl.when((pl.col("num_rel") > 0) & (pl.col("n") > 0)).then(pl.col("total") / pl.col("n")).otherwise(0.0)
+    value = pl.when((pl.col("num_rel") > 0) & (pl.col("n") > 0)).then(quotient(pl.col("total"), pl.col("n"))).otherwise(0.0)
     return (ctx.queries.select(*KEYS, "num_rel").join(totals, on=KEYS, how="left")
             .select(*KEYS, value.alias("value")))
