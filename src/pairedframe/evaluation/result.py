@@ -10,6 +10,7 @@ import polars as pl
 
 from pairedframe.evaluation.trec_text import format_trec
 from pairedframe.measures import Measure
+from pairedframe.measures._polars import quotient
 
 TEXT_SCHEMA = {"system": pl.String, "qid": pl.String, "measure": pl.String, "text": pl.String}
 TIE_RULE = "score descending, then docno descending (byte order), as trec_eval; rank column ignored"
@@ -128,7 +129,7 @@ def summarise(per_query: pl.DataFrame, measures: tuple[Measure, ...] | list[Meas
                  pl.col("_kind").first()))
     everyone = rows.select("system", "measure").unique(maintain_order=True)
     table = everyone.join(sums, on=["system", "measure"], how="left").with_columns(pl.col("n_queries").fill_null(0))
-    mean = pl.col("_total") / pl.col("n_queries").cast(pl.Float64)
+    mean = quotient(pl.col("_total"), pl.col("n_queries"))  # divided as C does, however polars stores n
     value = (pl.when(pl.col("_kind") == "sum").then(pl.col("_total"))
              .when(pl.col("_kind") == "gmean").then(mean.map_batches(_c_math(math.exp), return_dtype=pl.Float64))
              .otherwise(mean))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import ordered_sum, per_query, ratio, within_cutoff
+from pairedframe.measures._polars import ordered_sum, per_query, quotient, ratio, with_row_columns, within_cutoff
 from pairedframe.measures._trec import TREC_CUTOFFS
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
@@ -20,6 +20,7 @@ def ap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Range [0, 1]. Value 0 when R = 0 or nothing relevant was retrieved. Aggregated as the mean
     over queries (MAP). Source: trec_eval m_map.c, m_map_cut.c.
     """
-    precision_at_hit = ordered_sum(pl.col("rel_cum") / pl.col("rank"), pl.col("is_rel") & within_cutoff(measure),
+    ctx = with_row_columns(ctx, precision=quotient(pl.col("rel_cum"), pl.col("rank")))
+    precision_at_hit = ordered_sum(pl.col("precision"), pl.col("is_rel") & within_cutoff(measure),
                                     presorted=True)
     return per_query(ctx, ratio(pl.col("sum_prec"), pl.col("num_rel")), sum_prec=precision_at_hit)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import ordered_sum, per_query, ratio
+from pairedframe.measures._polars import ordered_sum, per_query, quotient, ratio, with_row_columns
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
 def bpref_terms() -> pl.Expr:
-    """Per relevant retrieved document: 1 - min(n, R) / min(N, R), 1 when n = 0 (m_bpref.c)."""
+    """Per relevant retrieved document: 1 - min(n, R) / min(N, R), 1 when n = 0 (m_bpref.c); a
+    row-wise expression (use it in ``with_columns``)."""
     n_above = pl.col("nonrel_cum")
     return pl.when(n_above > 0).then(
-        1.0 - pl.min_horizontal(n_above, pl.col("num_rel"))
-        / pl.min_horizontal(pl.col("num_nonrel"), pl.col("num_rel"))).otherwise(1.0)
+        1.0 - quotient(pl.min_horizontal(n_above, pl.col("num_rel")),
+                       pl.min_horizontal(pl.col("num_nonrel"), pl.col("num_rel")))).otherwise(1.0)
 
 
 @family(key="Bpref", aliases=("bpref",), trec=TrecForm("bpref", "single", 80), sql_file="bpref.sql",
@@ -27,5 +28,6 @@ def bpref(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Unjudged documents and negative grades are skipped: they are neither relevant nor judged
     non-relevant. Range [0, 1]; 0 when R = 0. Source: trec_eval m_bpref.c.
     """
-    total = ordered_sum(bpref_terms(), pl.col("is_rel"), presorted=True)
+    ctx = with_row_columns(ctx, term=bpref_terms())
+    total = ordered_sum(pl.col("term"), pl.col("is_rel"), presorted=True)
     return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=total)

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS, c_pow, ordered_sum, per_query
+from pairedframe.measures._polars import KEYS, c_pow, ordered_sum, per_query, quotient
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 MAX_GRADE = 4  # gdeval's $MAX_JUDGMENT: the stopping probability of grade g is (2**g - 1) / 2**4
@@ -34,7 +34,7 @@ def err(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
         decay = factor if decay is None else decay * factor
     stop = pl.when(pl.col("rel") > 0).then((pl.lit(2.0).pow(pl.col("rel").cast(pl.Float64)) - 1.0) / 16.0) \
         .otherwise(0.0)
-    ctx = replace(ctx, ranked=ranked.with_columns((stop * decay / pl.col("rank")).alias("term")))
+    ctx = replace(ctx, ranked=ranked.with_columns(quotient(stop * decay, pl.col("rank")).alias("term")))
     within = pl.col("rel") > 0
     if measure.cutoff is not None:
         within = within & (pl.col("rank") <= measure.cutoff)

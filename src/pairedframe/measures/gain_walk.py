@@ -130,6 +130,7 @@ def rndcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
                      quotient(pl.col("dcg_end").fill_null(0.0), pl.col("idcg_total")).alias("v")))
     totals = (pl.concat([at_points, extra]).group_by(KEYS)
               .agg(pl.col("v").sort_by("key").cum_sum().last().alias("total"), pl.len().alias("n")))
-    value = pl.when((pl.col("num_rel") > 0) & (pl.col("n") > 0)).then(quotient(pl.col("total"), pl.col("n"))).otherwise(0.0)
+    value = (pl.when((pl.col("num_rel") > 0) & (pl.col("n") > 0)).then(quotient(pl.col("total"), pl.col("n")))
+             .otherwise(0.0))
     return (ctx.queries.select(*KEYS, "num_rel").join(totals, on=KEYS, how="left")
             .select(*KEYS, value.alias("value")))

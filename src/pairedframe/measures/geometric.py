@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import ordered_sum, per_query, ratio
+from pairedframe.measures._polars import ordered_sum, per_query, quotient, ratio, with_row_columns
 from pairedframe.measures.base import MIN_GEO_MEAN, Measure, PolarsContext, TrecForm, family
 from pairedframe.measures.bpref import bpref_terms
 
@@ -23,7 +23,8 @@ def gm_map(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     summary only; the per-query table carries the floored AP. Value 0.00001 for a query without a
     relevant retrieved document. Source: trec_eval m_gm_map.c, meas_avg.c (te_calc_avg_meas_s_gm).
     """
-    total = ordered_sum(pl.col("rel_cum") / pl.col("rank"), pl.col("is_rel"), presorted=True)
+    ctx = with_row_columns(ctx, precision=quotient(pl.col("rel_cum"), pl.col("rank")))
+    total = ordered_sum(pl.col("precision"), pl.col("is_rel"), presorted=True)
     return per_query(ctx, _floored(ratio(pl.col("total"), pl.col("num_rel"))), total=total)
 
 
@@ -34,5 +35,6 @@ def gm_bpref(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     summarised as ``exp(sum(log(value)) / n)``. Printed in the summary only, as trec_eval does.
     Source: trec_eval m_gm_bpref.c.
     """
-    total = ordered_sum(bpref_terms(), pl.col("is_rel"), presorted=True)
+    ctx = with_row_columns(ctx, term=bpref_terms())
+    total = ordered_sum(pl.col("term"), pl.col("is_rel"), presorted=True)
     return per_query(ctx, _floored(ratio(pl.col("total"), pl.col("num_rel"))), total=total)

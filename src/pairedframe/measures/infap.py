@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import ordered_sum, per_query, ratio
+from pairedframe.measures._polars import ordered_sum, per_query, quotient, ratio, with_row_columns
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 EPSILON = 0.00001  # INFAP_EPSILON in trec_eval.h
@@ -24,6 +24,8 @@ def infap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     rel_above = pl.col("rel_cum") - 1
     pooled_above = (rel_above + pl.col("nonrel_cum") + pl.col("unjudged_cum")).cast(pl.Float64)
     term = pl.when(pl.col("rank") == 1).then(1.0).otherwise(
-        1.0 / r + ((r - 1.0) / r) * (pooled_above / (r - 1.0))
-        * ((rel_above + EPSILON) / ((rel_above + pl.col("nonrel_cum")) + 2 * EPSILON)))
-    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(term, pl.col("is_rel"), presorted=True))
+        quotient(pl.lit(1.0), r) + quotient(r - 1.0, r) * quotient(pooled_above, r - 1.0)
+        * quotient(rel_above + EPSILON, (rel_above + pl.col("nonrel_cum")) + 2 * EPSILON))
+    ctx = with_row_columns(ctx, term=term)
+    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")),
+                     total=ordered_sum(pl.col("term"), pl.col("is_rel"), presorted=True))

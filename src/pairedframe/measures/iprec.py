@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS, divide
+from pairedframe.measures._polars import KEYS, divide, quotient
 from pairedframe.measures._trec import doubles, number_text
 from pairedframe.measures.base import Measure, Param, PolarsContext, TrecForm, family
 
@@ -23,7 +23,8 @@ def interpolated(ctx: PolarsContext, recalls: pl.LazyFrame) -> pl.LazyFrame:
     c = lround(recall * num_rel) (at least the first); 0 when fewer than c are retrieved."""
     cuts = (ctx.queries.select(*KEYS, "num_rel").join(recalls, how="cross")
             .with_columns(lround(pl.col("recall") * pl.col("num_rel")).alias("c")))
-    best = (ctx.ranked.filter(pl.col("is_rel")).select(*KEYS, "rel_cum", (pl.col("rel_cum") / pl.col("rank")).alias("p"))
+    best = (ctx.ranked.filter(pl.col("is_rel"))
+            .select(*KEYS, "rel_cum", quotient(pl.col("rel_cum"), pl.col("rank")).alias("p"))
             .join(cuts.select(*KEYS, "level", "c"), on=KEYS)
             .filter(pl.col("rel_cum") >= pl.max_horizontal(pl.col("c"), pl.lit(1.0)))
             .group_by(*KEYS, "level").agg(pl.col("p").max().alias("iprec")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import divide, per_query, within_cutoff
+from pairedframe.measures._polars import divide, per_query, quotient, within_cutoff
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
@@ -32,5 +32,5 @@ def judged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     only on qrels with negative grades). Source: ir_measures judged_provider.py.
     """
     top = pl.col("num_ret") if measure.cutoff is None else pl.min_horizontal(pl.col("num_ret"), pl.lit(measure.cutoff))
-    value = pl.when(top > 0).then(pl.col("judged") / top).otherwise(0.0)
+    value = pl.when(top > 0).then(quotient(pl.col("judged"), top)).otherwise(0.0)
     return per_query(ctx, value, judged=pl.col("is_judged").filter(within_cutoff(measure)).sum())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import gain_expr, ordered_sum, per_query, ratio, within_cutoff
+from pairedframe.measures._polars import (gain_expr, ordered_sum, per_query, quotient, ratio, with_row_columns,
+                                          within_cutoff)
 from pairedframe.measures._trec import TREC_CUTOFFS, parse_gain_pairs, printable_gains
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
@@ -32,13 +33,14 @@ def ndcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     relevance level is ignored, as trec_eval ignores it for nDCG. Value 0 when the ideal DCG is 0
     or nothing was retrieved. Source: trec_eval m_ndcg.c, m_ndcg_cut.c, gain_init.c.
     """
-    discounted = gain_expr(measure) / pl.col("log2_rank1")
+    ctx = with_row_columns(ctx, discounted=quotient(gain_expr(measure), pl.col("log2_rank1")))
     ideal = ctx.ideal(measure.gain_key)
     if measure.cutoff is not None:
         ideal = ideal.filter(pl.col("irank") <= measure.cutoff)
-    idcg = ideal.group_by("qid").agg(ordered_sum(pl.col("gain") / pl.col("log2_irank1"), order="irank", presorted=True)
-                                     .alias("idcg"))
-    dcg = per_query(ctx, pl.col("dcg"), dcg=ordered_sum(discounted, within_cutoff(measure) & (gain_expr(measure) != 0),
-                                                               presorted=True))
+    idcg = (ideal.with_columns(quotient(pl.col("gain"), pl.col("log2_irank1")).alias("discounted"))
+            .group_by("qid").agg(ordered_sum(pl.col("discounted"), order="irank", presorted=True).alias("idcg")))
+    dcg = per_query(ctx, pl.col("dcg"), dcg=ordered_sum(pl.col("discounted"),
+                                                        within_cutoff(measure) & (gain_expr(measure) != 0),
+                                                        presorted=True))
     return (dcg.join(idcg, on="qid", how="left")
             .select("system", "qid", ratio(pl.col("value"), pl.col("idcg").fill_null(0.0)).alias("value")))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS, c_pow, divide, gain_expr, ordered_sum, per_query, with_row_columns
+from pairedframe.measures._polars import (KEYS, c_pow, divide, gain_expr, ordered_sum, per_query, quotient,
+                                          with_row_columns)
 from pairedframe.measures._trec import gains_from_pairs, number_text, pairs
 from pairedframe.measures.base import Measure, Param, PolarsContext, TrecForm, family
 from pairedframe.measures.gains import rbp_bounds
@@ -37,7 +38,7 @@ def _graded(ctx: PolarsContext, measure: Measure) -> tuple[pl.LazyFrame, pl.Expr
     ranked = ctx.ranked.join(rbp_bounds(measure.gain_key, top).lazy(), on="max_grade", how="left")
     g, lo, hi = gain_expr(measure), pl.col("lo"), pl.col("hi")
     outside = (lo < 0) | (hi > 1)
-    rescaled = pl.when(outside & (hi == lo)).then(0.0).when(outside).then((g - lo) / (hi - lo)).otherwise(g)
+    rescaled = pl.when(outside & (hi == lo)).then(0.0).when(outside).then(quotient(g - lo, hi - lo)).otherwise(g)
     return ranked, pl.when(pl.col("rel") >= 0).then(rescaled).otherwise(0.0)  # unjudged: gain 0, not rescaled
 
 

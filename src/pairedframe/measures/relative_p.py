@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import per_query, within_cutoff
+from pairedframe.measures._polars import per_query, quotient, within_cutoff
 from pairedframe.measures._trec import TREC_CUTOFFS
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
@@ -18,5 +18,5 @@ def relative_p(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """
     hits = pl.col("is_rel").filter(within_cutoff(measure)).sum()
     best = pl.min_horizontal(pl.col("num_rel"), pl.lit(measure.cutoff))
-    value = pl.when(pl.col("num_rel") > 0).then(pl.col("hits") / best).otherwise(0.0)
+    value = pl.when(pl.col("num_rel") > 0).then(quotient(pl.col("hits"), best)).otherwise(0.0)
     return per_query(ctx, value, hits=hits)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS
+from pairedframe.measures._polars import KEYS, quotient
 from pairedframe.measures.base import Measure, Param, PolarsContext, TrecForm, family
 
 MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
@@ -24,5 +24,5 @@ def rprec_mult(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     hits = (ctx.ranked.filter(pl.col("is_rel")).join(cut, on=KEYS).filter(pl.col("rank") <= pl.col("c"))
             .group_by(KEYS).agg(pl.len().alias("hits")))
     return (cut.join(hits, on=KEYS, how="left")
-            .select(*KEYS, pl.when(pl.col("c") > 0).then(pl.col("hits").fill_null(0) / pl.col("c"))
+            .select(*KEYS, pl.when(pl.col("c") > 0).then(quotient(pl.col("hits").fill_null(0), pl.col("c")))
                     .otherwise(0.0).alias("value")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import per_query, within_cutoff
+from pairedframe.measures._polars import per_query, quotient, within_cutoff
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
@@ -20,5 +20,5 @@ def rr(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Source: trec_eval m_recip_rank.c (no cutoff there; RR@k as in ir_measures).
     """
     first = pl.col("rank").filter(pl.col("is_rel") & within_cutoff(measure)).min()
-    value = pl.when(pl.col("first") > 0).then(1.0 / pl.col("first")).otherwise(0.0)
+    value = pl.when(pl.col("first") > 0).then(quotient(pl.lit(1.0), pl.col("first"))).otherwise(0.0)
     return per_query(ctx, value, first=first)

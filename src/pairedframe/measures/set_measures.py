@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import per_query, ratio
+from pairedframe.measures._polars import per_query, quotient, ratio
 from pairedframe.measures._trec import doubles, number_text
 from pairedframe.measures.base import Measure, Param, PolarsContext, TrecForm, family
 
@@ -34,7 +34,7 @@ def set_rel_p(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     best possible for a set of that size. 0 when R = 0 or nothing is retrieved.
     Source: trec_eval m_set_rel_P.c.
     """
-    return _set(ctx, pl.when((RET > 0) & (REL > 0)).then(A / pl.min_horizontal(RET, REL)).otherwise(0.0))
+    return _set(ctx, pl.when((RET > 0) & (REL > 0)).then(quotient(A, pl.min_horizontal(RET, REL))).otherwise(0.0))
 
 
 @family(key="SetR", aliases=("set_recall",), trec=TrecForm("set_recall", "single", 320), sql_file="set_recall.sql",
@@ -50,7 +50,7 @@ def set_map(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Unranked set AP: a^2 / (retrieved * R) = set precision x set recall (a relevant retrieved).
     0 when R = 0 or nothing is retrieved. Source: trec_eval m_set_map.c.
     """
-    value = (A.cast(pl.Float64) * A.cast(pl.Float64)) / (RET.cast(pl.Float64) * REL.cast(pl.Float64))
+    value = quotient(A.cast(pl.Float64) * A.cast(pl.Float64), RET.cast(pl.Float64) * REL.cast(pl.Float64))
     return _set(ctx, pl.when((RET > 0) & (REL > 0)).then(value).otherwise(0.0))
 
 
@@ -73,5 +73,5 @@ def set_f(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     beta = 1 gives F1). 0 when no relevant document is retrieved. Source: trec_eval m_set_F.c.
     """
     beta = float(measure.param("beta"))
-    p, r = A / RET, A / REL
-    return _set(ctx, pl.when(A > 0).then((pl.lit(beta) + 1.0) * p * r / (pl.lit(beta) * p + r)).otherwise(0.0))
+    p, r = quotient(A, RET), quotient(A, REL)
+    return _set(ctx, pl.when(A > 0).then(quotient((pl.lit(beta) + 1.0) * p * r, pl.lit(beta) * p + r)).otherwise(0.0))
