@@ -14,10 +14,10 @@ SHARED_DATA = Path(os.environ.get("PAIREDFRAME_DATA", REPO_ROOT.parent / "shared
 # Hypothesis profiles. "default": random examples, as hypothesis draws them (finds new cases over
 # time). "ci" (loaded when env CI is set, as .ci/run does): the same examples on every run, so CI
 # never fails by chance; cases a random run found stay checked through @example. "deep" (opt-in,
-# HYPOTHESIS_PROFILE=deep): many random examples per test to hunt for engine/reference
-# discrepancies; tests take their budget from tests.strategies.budget.
+# HYPOTHESIS_PROFILE=deep): many random examples per test (1500, or HYPOTHESIS_DEEP_EXAMPLES) to
+# hunt for engine/reference discrepancies; tests take their budget from tests.strategies.budget.
 settings.register_profile("ci", derandomize=True, database=None)
-settings.register_profile("deep", max_examples=1500)
+settings.register_profile("deep", max_examples=int(os.environ.get("HYPOTHESIS_DEEP_EXAMPLES", "1500")))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default"))
 
 
