@@ -118,3 +118,13 @@ def test_means_plot_puts_the_best_on_top_against_results_table(first_rel_rank, t
     higher = first_rel_rank.with_columns(pl.lit("nDCG@10").alias("measure"), (1 / pl.col("value")).alias("value"))
     out = means_plot(higher, tmp_path / "h.svg", measure="nDCG@10")
     assert _tick_order(out, ["base", "better", "worse"])[-1] == "better"
+
+
+def test_missing_output_folder_is_refused_before_the_work(per_query, tmp_path):
+    missing = tmp_path / "missing" / "d.png"
+    with pytest.raises(ValueError, match=r"path .*: the folder .*missing' does not exist"):
+        delta_plot(None, missing, baseline="bm25", system="bert", measure="nDCG@10")     # no data needed to fail
+    with pytest.raises(ValueError, match="does not exist"):
+        means_plot(per_query, missing, measure="nDCG@10")
+    with pytest.raises(ValueError, match="does not exist"):
+        forest_plot(pl.DataFrame({"segment": ["s"], "delta": [0.1], "ci_low": [0.0], "ci_high": [0.2]}), missing)

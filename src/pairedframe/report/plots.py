@@ -21,6 +21,7 @@ import polars as pl
 from pairedframe.comparison import paired_per_query
 from pairedframe.comparison.table_data import results_table_data
 from pairedframe.measures import higher_is_better
+from pairedframe.report.output import require_output_folder
 
 __all__ = ["WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "means_plot"]
 
@@ -41,10 +42,11 @@ def pyplot():
 
 
 def _output(path: str | Path) -> Path:
+    """The plot's path, checked before any work: a known suffix and an existing folder."""
     out = Path(path)
     if out.suffix.lower() not in _FORMATS:
         raise ValueError(f"plot file must end in one of {_FORMATS}, got {out.name!r}")
-    return out
+    return require_output_folder(out, "path")
 
 
 def _save(fig, path: Path) -> Path:
@@ -83,7 +85,7 @@ def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measu
     ImportError
         matplotlib missing.
     ValueError
-        Unknown systems or measure, several key combinations, or a bad suffix.
+        Unknown systems or measure, several key combinations, a bad suffix, or a missing output folder.
     """
     out = _output(path)
     pq = paired_per_query(data, baseline=baseline, systems=system, measures=measure)
@@ -143,7 +145,7 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
     ImportError
         matplotlib missing.
     ValueError
-        Unknown measure or systems, or a bad suffix.
+        Unknown measure or systems, a bad suffix, or a missing output folder.
     """
     out = _output(path)
     table = results_table_data(data, measures=[measure], systems=systems, judgments=judgments, ci="range",
@@ -191,7 +193,7 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     ImportError
         matplotlib missing.
     ValueError
-        A bad suffix.
+        A bad suffix, or a missing output folder.
     """
     out = _output(path)
     means = agreement.means
