@@ -292,3 +292,11 @@ def test_a_relevance_level_above_every_grade_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pf.evaluate(run, qrels, ["AP", "P@1"])
+
+
+def test_comparing_a_string_valued_measure_says_so():
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    runs = {"a": {"q1": {"d1": 1.0}, "q2": {"d1": 1.0}}, "b": {"q1": {"d2": 1.0}, "q2": {"d2": 1.0}}}
+    ev = pf.evaluate(runs, qrels, ["relstring.5"])
+    with pytest.raises(pf.EmptyResultError, match=r"\['RelString@5'\] are string-valued"):
+        pf.compare(ev, baseline="a")
