@@ -72,10 +72,10 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               check_adaptive_options, segment_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.paired import _pair
+from pairedframe.measures import higher_is_better
 from pairedframe.checks import require_each
 from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
-from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.signflip_interval import inverted_interval_units
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -478,8 +478,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         sorted in that order (systems and measures in the given order, segments in code-point order):
         ``system, <keys>, measure, segment_set, segment, baseline, n_queries, baseline_mean,
         system_mean, delta, ci_low, ci_high, se, pvalue, pvalue_bh, pvalue_holm, significant, wins,
-        losses, ties (wins = queries improved in the measure's direction, as :func:`pairedframe.compare`:
-        a lower FirstRelRank is a win), sd, small_sample, warning, family_size, min_discoveries, resolution_limited,
+        losses, ties, sd, small_sample, warning, family_size, min_discoveries, resolution_limited,
         test, interval, n_resamples, exact, seed``; with ``resampling="adaptive"`` also
         ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value; equal to it when
         ``exact``), ``resamples_used`` (sign patterns drawn; ``2**n`` when enumerated), ``certified``,
@@ -574,12 +573,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            pl.Series("wins", np.add.reduceat((d_all > 0).astype(np.int64), first)),
                            pl.Series("losses", np.add.reduceat((d_all < 0).astype(np.int64), first)),
                            pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
-    # wins are improvements in the measure's direction, as compare counts them (a lower FirstRelRank wins)
+    # a win is an improvement in the measure's direction (a lower FirstRelRank), as in compare
     lower = [m for m in units["measure"].unique().to_list() if not higher_is_better(m)]
     if lower:
-        flip = pl.col("measure").is_in(lower)
-        units = units.with_columns(pl.when(flip).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
-                                   pl.when(flip).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
+        down = pl.col("measure").is_in(lower)
+        units = units.with_columns(pl.when(down).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
+                                   pl.when(down).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
     if not ok.any():
