@@ -72,6 +72,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               check_adaptive_options, segment_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.paired import _pair
+from pairedframe.measures import higher_is_better
 from pairedframe.checks import require_each
 from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
@@ -572,6 +573,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            pl.Series("wins", np.add.reduceat((d_all > 0).astype(np.int64), first)),
                            pl.Series("losses", np.add.reduceat((d_all < 0).astype(np.int64), first)),
                            pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
+    # a win is an improvement in the measure's direction (a lower FirstRelRank), as in compare
+    lower = [m for m in units["measure"].unique().to_list() if not higher_is_better(m)]
+    if lower:
+        down = pl.col("measure").is_in(lower)
+        units = units.with_columns(pl.when(down).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
+                                   pl.when(down).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
     if not ok.any():

@@ -259,6 +259,7 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         values = eng.evaluate(run_table, qrels_table, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
+    _warn_levels_above_grades(resolved, qrels_table)
     order = {m.name: i for i, m in enumerate(resolved)}
     values = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
               .sort("system", "qid", "_o").drop("_o"))
@@ -270,6 +271,19 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=_excluded(retrieved, qrels_table, options.complete), run_tags=_run_tags(run, system),
                       text=text)
+
+
+def _warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
+    """Warn when a measure's relevance level is above every grade of the qrels: nothing is relevant
+    at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels)."""
+    top = qrels["rel"].max() if qrels.height else None
+    if top is None:
+        return
+    above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
+    if above:
+        warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
+                      "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",
+                      PartlyEmptyWarning, stacklevel=user_stacklevel())
 
 
 def _check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
