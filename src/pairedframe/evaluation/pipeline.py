@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -15,7 +15,8 @@ from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_qrels, as_run
-from pairedframe.io.stream import NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
+from pairedframe.io.partition import iter_partitioned_blocks
+from pairedframe.io.stream import Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
@@ -64,21 +65,34 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
     judgments = pool.submit(lambda: JudgmentsByQuery(qrels.result()))
-    pending: deque[Future] = deque()  # at most one block waits for the helper: bounded memory
     try:
         for path, name in zip(paths, names):
-            for block in iter_query_blocks(path, name):
-                pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
-                while len(pending) > 1:
-                    done.append(pending.popleft().result())
-        done.extend(future.result() for future in pending)
+            try:
+                done.extend(_ranked_blocks(iter_query_blocks(path, name), judgments, options, pool))
+            except Interleaved:  # a query's lines are scattered: partition the file by query first
+                done.extend(_ranked_blocks(iter_partitioned_blocks(path, name), judgments, options, pool))
     except NotStreamable:
-        for future in pending:
-            future.cancel()
         return None
     ranks_table, retrieved_table = pl.concat([r for r, _ in done]), pl.concat([r for _, r in done])
     values = engine.evaluate_ranked(ranks_table, retrieved_table, qrels.result(), measures, options)
     return values, retrieved_table.select("system", "qid")
+
+
+def _ranked_blocks(blocks: Iterator[QueryBlock], judgments: Future, options: EvalOptions,
+                   pool: ThreadPoolExecutor) -> list[tuple[pl.DataFrame, pl.DataFrame]]:
+    """Ranks and ranking sizes of every block; the helper ranks block i while block i + 1 is read."""
+    done = []
+    pending: deque[Future] = deque()  # at most one block waits for the helper: bounded memory
+    try:
+        for block in blocks:
+            pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
+            while len(pending) > 1:
+                done.append(pending.popleft().result())
+        done.extend(future.result() for future in pending)
+    finally:
+        for future in pending:
+            future.cancel()
+    return done
 
 
 def _rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:

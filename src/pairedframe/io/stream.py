@@ -47,6 +47,11 @@ class NotStreamable(Exception):
     """The file cannot be streamed safely (not simple, or a query's lines are not together)."""
 
 
+class Interleaved(NotStreamable):
+    """A query's lines are not together: :func:`pairedframe.io.partition.iter_partitioned_blocks`
+    reads such a file in bounded memory."""
+
+
 def checked_pairs(block: QueryBlock) -> pl.Series:
     """:func:`pairedframe.io.trec.pair_hash` of a block's rows, after checking that no (qid, docno)
     repeats (NotStreamable otherwise). Each query lies wholly in one block, so checking every block
@@ -185,7 +190,7 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
             starts = _query_starts(frame)
             heads = frame["qid"].gather(starts).to_list()
             if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
-                raise NotStreamable("a query's lines are not together")
+                raise Interleaved("a query's lines are not together")
             last = int(starts[-1])
             frame, carry = frame.slice(0, last), frame.slice(last)
             if frame.height:
