@@ -21,6 +21,7 @@ from pairedframe.io.endpoints import endpoints_from_ranks
 from pairedframe.comparison.overlap import rbo
 from pairedframe.comparison.plan import AnalysisResult, Plan, analyze, load_plan
 from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
+from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import compare_segments
 from pairedframe.errors import (
     DuplicateError,
@@ -45,5 +46,6 @@ __all__ = [
     "SchemaError", "SmallSampleWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "load_plan", "paired_per_query", "parse_measure", "parse_measures",
-    "ppi_compare", "ppi_compare_segments", "rbo", "read_qrels", "read_results", "read_run", "worst_queries",
+    "ppi_compare", "ppi_compare_segments", "rbo", "read_qrels", "read_results", "read_run", "resample_index",
+    "worst_queries", "ResampleIndex",
 ]
