@@ -50,7 +50,8 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
-from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.errors import (DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -377,6 +378,83 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
             .select("system", *p.extras, "measure", "rank", "qid", "a", "b", "delta"))
 
 
+def _check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str]) -> None:
+    """InsufficientSampleError for a comparison with fewer than 2 queries; SmallSampleWarning below
+    MIN_QUERIES. ``rows``: one row per comparison with ``n_queries``."""
+    bad = rows.filter(pl.col("n_queries") < 2)
+    if bad.height:
+        first = bad.row(0, named=True)
+        what = "no common query" if first["n_queries"] == 0 else "only one common query"
+        raise InsufficientSampleError(
+            f"{bad.height} comparison(s) with the baseline {baseline!r} have fewer than 2 common queries; "
+            f"first: {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})} ({what})")
+    small = rows.filter(pl.col("n_queries") < MIN_QUERIES)
+    if small.height:
+        first = small.sort("n_queries").row(0, named=True)
+        warnings.warn(
+            f"{small.height} comparison(s) have fewer than MIN_QUERIES = {MIN_QUERIES} common queries "
+            f"(smallest: n = {first['n_queries']}, {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
+            "intervals and p-values are unreliable. See the mde column and "
+            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
+            SmallSampleWarning, stacklevel=user_stacklevel())
+
+
+def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, opt: _Options, *,
+                  baseline: str, extras: list[str], family_by: Sequence[str] | str | None,
+                  verdict_on: str) -> pl.DataFrame:
+    """compare's result from the comparisons (``rows``: system, keys, measure, n_queries, means, wins,
+    losses, ties, _nonzero) and their statistics: multiple testing, verdicts and the settings."""
+    k_total = rows.height
+    pv = stats["pvalue"]
+    p_holm = np.full(k_total, np.nan)
+    p_bh = np.full(k_total, np.nan)
+    if family_by is None:
+        fam_ids = np.zeros(k_total, dtype=np.int64)
+    else:
+        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
+        allowed = ["system", *extras, "measure"]
+        unknown = [c for c in fam_cols if c not in allowed]
+        if unknown:
+            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
+        fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    for f in np.unique(fam_ids):
+        sel = fam_ids == f
+        p_holm[sel] = holm(pv[sel])
+        p_bh[sel] = benjamini_hochberg(pv[sel])
+    adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
+    alpha = 1.0 - opt.confidence_level
+    if opt.test == "randomization" and verdict_on != "pvalue" and not exact.all():
+        floor = {"pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
+        sizes = np.bincount(fam_ids)
+        smallest = sizes[fam_ids] / (opt.n_resamples + 1)   # Holm/BH value of the smallest possible p
+        if np.all(smallest >= alpha) and np.all(floor >= alpha):
+            warnings.warn(
+                f"no comparison can be significant: the smallest Monte-Carlo p-value is 1/(n_resamples+1) = "
+                f"{1 / (opt.n_resamples + 1):.2g} and {verdict_on} multiplies it by up to {int(sizes.max())} "
+                f"comparisons; use n_resamples >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
+                UserWarning, stacklevel=user_stacklevel())
+    nonzero = rows["_nonzero"].to_numpy()
+    verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
+                         not bool(nonzero[i]), alpha) for i in range(k_total)]
+    resampled = opt.test == "randomization" or opt.interval in ("percentile", "bca")
+    out = rows.select(
+        "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
+        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
+    ).with_columns(
+        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
+        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
+        pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
+        rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
+        pl.Series("sd", stats["sd"]), pl.Series("mde", stats["mde"]),
+        pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
+        pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
+        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
+        pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
+        pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
+    )
+    return out
+
+
 def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
             measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
             confidence_level: float = 0.95, alternative: Literal["two-sided", "greater", "less"] = "two-sided",
@@ -477,22 +555,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         (pl.col("delta") != 0).any().alias("_nonzero"))
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
-    bad = rows.filter(pl.col("n_queries") < 2)
-    if bad.height:
-        first = bad.row(0, named=True)
-        what = "no common query" if first["n_queries"] == 0 else "only one common query"
-        raise InsufficientSampleError(
-            f"{bad.height} comparison(s) with the baseline {baseline!r} have fewer than 2 common queries; "
-            f"first: {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})} ({what})")
-    small = rows.filter(pl.col("n_queries") < MIN_QUERIES)
-    if small.height:
-        first = small.sort("n_queries").row(0, named=True)
-        warnings.warn(
-            f"{small.height} comparison(s) have fewer than MIN_QUERIES = {MIN_QUERIES} common queries "
-            f"(smallest: n = {first['n_queries']}, {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
-            "intervals and p-values are unreliable. See the mde column and "
-            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
-            SmallSampleWarning, stacklevel=2)
+    _check_sizes(rows, baseline, extras)
 
     k_total = rows.height
     stats = {name: np.full(k_total, np.nan) for name in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "mde")}
@@ -518,54 +581,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         if progress is not None:
             progress(done, k_total)
 
-    pv = stats["pvalue"]
-    p_holm = np.full(k_total, np.nan)
-    p_bh = np.full(k_total, np.nan)
-    if family_by is None:
-        fam_ids = np.zeros(k_total, dtype=np.int64)
-    else:
-        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        allowed = ["system", *extras, "measure"]
-        unknown = [c for c in fam_cols if c not in allowed]
-        if unknown:
-            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-        fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
-    for f in np.unique(fam_ids):
-        sel = fam_ids == f
-        p_holm[sel] = holm(pv[sel])
-        p_bh[sel] = benjamini_hochberg(pv[sel])
-    adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-    alpha = 1.0 - opt.confidence_level
-    if opt.test == "randomization" and verdict_on != "pvalue" and not exact.all():
-        floor = {"pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-        sizes = np.bincount(fam_ids)
-        smallest = sizes[fam_ids] / (opt.n_resamples + 1)   # Holm/BH value of the smallest possible p
-        if np.all(smallest >= alpha) and np.all(floor >= alpha):
-            warnings.warn(
-                f"no comparison can be significant: the smallest Monte-Carlo p-value is 1/(n_resamples+1) = "
-                f"{1 / (opt.n_resamples + 1):.2g} and {verdict_on} multiplies it by up to {int(sizes.max())} "
-                f"comparisons; use n_resamples >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
-                UserWarning, stacklevel=2)
-    nonzero = rows["_nonzero"].to_numpy()
-    verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
-                         not bool(nonzero[i]), alpha) for i in range(k_total)]
-    resampled = opt.test == "randomization" or opt.interval in ("percentile", "bca")
-    out = rows.select(
-        "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
-        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
-    ).with_columns(
-        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
-        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
-        pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
-        rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
-        pl.Series("sd", stats["sd"]), pl.Series("mde", stats["mde"]),
-        pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
-        pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
-        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
-        pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
-        pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
-    )
-    return out
+    return _finish_table(rows, stats, exact, opt, baseline=baseline, extras=extras, family_by=family_by,
+                         verdict_on=verdict_on)
 
 
 # ----------------------------------------------------------------------------------------------
