@@ -50,6 +50,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
 from pairedframe.stats._results import ConfidenceInterval
@@ -543,6 +544,14 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     Efron & Tibshirani (1993), *An Introduction to the Bootstrap*; Smucker, Allan & Carterette
     (2007), CIKM; Holm (1979); Benjamini & Hochberg (1995).
     """
+    in_engine = engine_table(data)
+    if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: the bootstrap runs as a join there
+        from pairedframe.comparison.by_join import compare_by_join
+
+        return compare_by_join(in_engine, baseline=baseline, systems=systems, measures=measures,
+                               n_resamples=n_resamples, confidence_level=confidence_level, alternative=alternative,
+                               test=test, seed=seed, family_by=family_by, chunk_size=chunk_size, interval=interval,
+                               power=power, verdict_on=verdict_on, progress=progress)
     opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
     if verdict_on not in _VERDICT_ON:
         raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
