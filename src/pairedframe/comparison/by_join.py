@@ -72,32 +72,36 @@ def _frame(rows: list[tuple], names: Sequence[str]) -> pa.Table:
 
 
 def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | str | None,
-                   measures: Sequence[str] | str | None, *, extra_keys: Sequence[str] = ()) -> Paired:
+                   measures: Sequence[str] | str | None, *, extra_keys: Sequence[str] = (),
+                   source: str | None = None, columns: Sequence[str] | None = None) -> Paired:
     """Validate the user's per-query table and pair every system with ``baseline``, in the engine.
 
     Same rules and messages as the polars path (:func:`pairedframe.comparison.paired._pair`): null
     values are 'not measured', ``qid == "all"`` rows are dropped with a warning, non-finite values and
     repeated keys are errors, systems and measures default to their order of first appearance.
-    ``extra_keys`` are key columns kept out of ``extras`` (none for compare).
+    ``extra_keys`` are columns carried into ``pairs`` but not comparison keys (the cluster); ``source``
+    and ``columns`` name a table made from the user's (default: the user's table itself).
     """
     q = table.quote
     types = table.column_types()
-    missing = [c for c in BASE if c not in table.columns]
+    source = table.source if source is None else source
+    columns = table.columns if columns is None else list(columns)
+    missing = [c for c in BASE if c not in columns]
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
-                          f"(has {table.columns})")
+                          f"(has {columns})")
     if not types["value"].lower().startswith(_NUMERIC):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
-    extras = [c for c in table.columns if c not in BASE and c not in extra_keys]
+    extras = [c for c in columns if c not in BASE and c not in extra_keys]
     keep = [*extras, *extra_keys]
     pq = table.name("pq")
     cols = ", ".join(q(c) for c in keep)
     table.create(pq, f"SELECT CAST(system AS STRING) AS system, CAST(qid AS STRING) AS qid, "
                      f"CAST(measure AS STRING) AS measure, {cols + ', ' if cols else ''}"
                      f"CAST(value AS DOUBLE) AS value, {table.row_order()} AS pf_row "
-                     f"FROM {table.source} WHERE value IS NOT NULL")
-    checks = table.collect(f"SELECT sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS summary, "
-                           f"sum(CASE WHEN qid <> '{SUMMARY_QID}' AND NOT (value - value = 0) THEN 1 ELSE 0 END) "
+                     f"FROM {source} WHERE value IS NOT NULL")
+    checks = table.collect(f"SELECT CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
+                           f"CAST(sum(CASE WHEN qid <> '{SUMMARY_QID}' AND NOT (value - value = 0) THEN 1 ELSE 0 END) AS BIGINT) "
                            f"AS nonfinite FROM {pq}").row(0, named=True)
     if checks["summary"]:
         warnings.warn(f"dropped {checks['summary']} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
@@ -162,50 +166,56 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
     return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras)
 
 
-def comparison_moments(paired: Paired, by: Sequence[str] = ()) -> pl.DataFrame:
+def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str = "qid") -> pl.DataFrame:
     """One row per ``comp`` (and ``by`` columns of ``pairs``): n_queries, means, wins/losses/ties,
-    delta, sd (ddof=1), dmin/dmax, mean |delta| and a fingerprint of the query set."""
+    delta, sd (ddof=1), dmin/dmax, mean |delta| and a fingerprint of the query set (of the
+    ``fingerprint`` expression's values)."""
     t = paired.table
     keys = ", ".join(["comp", *(t.quote(c) for c in by)])
     return t.collect(
         f"SELECT {keys}, count(*) AS n_queries, avg(a) AS baseline_mean, avg(b) AS system_mean, "
         f"avg(delta) AS delta, stddev_samp(delta) AS sd, min(delta) AS dmin, max(delta) AS dmax, "
-        f"avg(abs(delta)) AS mean_abs, sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS wins, "
-        f"sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS losses, sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS ties, "
-        f"min(qid) AS qmin, max(qid) AS qmax, {t.hash_sum('qid')} AS qhash "
+        f"avg(abs(delta)) AS mean_abs, CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
+        f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties, "
+        f"min(qid) AS qmin, max(qid) AS qmax, {t.hash_sum(fingerprint)} AS qhash "
         f"FROM {paired.pairs} GROUP BY {keys}")
 
 
-def query_set_groups(paired: Paired, moments: pl.DataFrame) -> list[tuple[list[int], list[str]]]:
-    """Comparisons with the same query set (each group: its comps, its qids in code-point order).
+def query_set_groups(paired: Paired, moments: pl.DataFrame, match: Sequence[str] = ("qid",)
+                     ) -> list[tuple[list[int], pl.DataFrame]]:
+    """Comparisons with the same query set (each group: its comps, and the ``match`` columns of its
+    queries in code-point order of qid; ``match = ("qid", "cluster")`` also asks for the same clusters).
 
-    Grouped by a fingerprint (size, smallest and largest qid, sum of 64-bit qid hashes), then checked
-    in the engine: every member must share all its queries with the group's first comparison."""
+    Grouped by a fingerprint (size, smallest and largest qid, sum of 64-bit hashes), then checked in
+    the engine: every member must share all its ``match`` rows with the group's first comparison."""
     t = paired.table
-    groups: list[tuple[list[int], list[str]]] = []
+    cols = ", ".join(match)
+
+    def members(comp: int) -> pl.DataFrame:
+        return t.collect(f"SELECT {cols} FROM {paired.pairs} WHERE comp = {comp}").sort("qid")
+
+    groups: list[tuple[list[int], pl.DataFrame]] = []
     for _, grp in moments.group_by(["n_queries", "qmin", "qmax", "qhash"], maintain_order=True):
         comps = sorted(grp["comp"].to_list())
-        rep = comps[0]
-        qids = sorted(t.collect(f"SELECT qid FROM {paired.pairs} WHERE comp = {rep}")["qid"].to_list())
+        rep = members(comps[0])
         if len(comps) > 1:
+            on = " AND ".join(f"p.{c} = r.{c}" for c in match)
             shared = t.collect(f"SELECT p.comp, count(*) AS n FROM {paired.pairs} p JOIN "
-                               f"(SELECT qid FROM {paired.pairs} WHERE comp = {rep}) r ON p.qid = r.qid "
+                               f"(SELECT {cols} FROM {paired.pairs} WHERE comp = {comps[0]}) r ON {on} "
                                f"WHERE p.comp IN ({', '.join(map(str, comps))}) GROUP BY p.comp")
-            same = set(shared.filter(pl.col("n") == len(qids))["comp"].to_list())
-            for c in comps:
-                if c not in same:  # a fingerprint collision: its own group
-                    comps.remove(c)
-                    groups.append(([c], sorted(t.collect(
-                        f"SELECT qid FROM {paired.pairs} WHERE comp = {c}")["qid"].to_list())))
-        groups.append((comps, qids))
+            same = set(shared.filter(pl.col("n") == rep.height)["comp"].to_list())
+            for c in [c for c in comps if c not in same]:  # a fingerprint collision: its own group
+                comps.remove(c)
+                groups.append(([c], members(c)))
+        groups.append((comps, rep))
     return groups
 
 
-def wide_deltas(paired: Paired, comps: list[int], qids: list[str]) -> str:
+def wide_deltas(paired: Paired, comps: list[int], qids: Sequence[str]) -> str:
     """A table ``pos, d0, d1, ...``: the deltas of ``comps`` (same query set) by query position."""
     t = paired.table
     qpos = t.name("qpos")
-    t.register(qpos, pa.table({"qid": pa.array(qids, pa.string()), "pos": pa.array(np.arange(len(qids)))}))
+    t.register(qpos, pa.table({"qid": pa.array(list(qids), pa.string()), "pos": pa.array(np.arange(len(qids)))}))
     wide = t.name("wide")
     cols = ", ".join(f"max(CASE WHEN p.comp = {c} THEN p.delta END) AS d{j}" for j, c in enumerate(comps))
     t.create(wide, f"SELECT q.pos, {cols} FROM {paired.pairs} p JOIN {qpos} q ON p.qid = q.qid "
@@ -290,7 +300,8 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
         stats = {name: np.full(k_total, np.nan) for name in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "mde")}
         exact = np.zeros(k_total, dtype=bool)
         done = 0
-        for comps, qids in query_set_groups(paired, moments):
+        for comps, members in query_set_groups(paired, moments):
+            qids = members["qid"].to_list()
             idx = np.asarray(comps)
             res = _analyse_in_engine(paired, comps, qids, rows[idx], opt)
             for name in stats:

@@ -43,6 +43,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair, _verdict
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot, _cluster_flip
@@ -303,6 +304,13 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         margin = float(margin)
     if verdict_on not in ("pvalue", "pvalue_holm", "pvalue_bh"):
         raise ValueError(f"`verdict_on` must be 'pvalue', 'pvalue_holm' or 'pvalue_bh', got {verdict_on!r}")
+    in_engine = engine_table(data)
+    if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: resampled as joins there
+        from pairedframe.comparison.by_join_clustered import compare_clustered_by_join
+
+        return compare_clustered_by_join(in_engine, opt, baseline=baseline, clusters=clusters, systems=systems,
+                                         measures=measures, margin=margin, family_by=family_by,
+                                         verdict_on=verdict_on, progress=progress)
     df, keys = attach_clusters(data, clusters)
     cmap = df.select(*keys, "qid", "cluster").unique()
     p = _pair(df.drop("cluster"), baseline, systems, measures)
@@ -388,6 +396,16 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         if progress is not None:
             progress(done, k_total)
 
+    return _clustered_table(rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
+                            family_by=family_by, verdict_on=verdict_on, margin=margin)
+
+
+def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[str, np.ndarray], exact: np.ndarray,
+                     all_zero: np.ndarray, mc: dict[str, list], opt: Any, *, keys: list[str], baseline: str,
+                     family_by: Sequence[str] | str | None, verdict_on: str, margin: float | None) -> pl.DataFrame:
+    """compare_clustered's result from per-comparison statistics: multiple testing, verdicts, TOST."""
+    k_total = rows.height
+    alpha = 1.0 - opt.confidence_level
     pv = st["pvalue"]
     p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
     if family_by is None:
