@@ -65,6 +65,16 @@ class EngineTable:
         """An aggregate: the exact sum of a 64-bit hash of ``column`` (a query-set fingerprint)."""
         raise NotImplementedError
 
+    def xor(self, a: str, b: str) -> str:
+        raise NotImplementedError
+
+    def shift_right(self, a: str, bits: int | str) -> str:
+        raise NotImplementedError
+
+    def quantile(self, expr: str, p: float) -> str:
+        """Aggregate: the type-7 (linear) quantile of ``expr`` at ``p``."""
+        raise NotImplementedError
+
     def row_order(self) -> str:
         """An expression numbering the rows of the user table in their order (for 'order of appearance')."""
         raise NotImplementedError
@@ -126,6 +136,15 @@ class DuckDBTable(EngineTable):
     def hash_sum(self, column: str) -> str:
         return f"sum(CAST(hash({column}) AS HUGEINT))"
 
+    def xor(self, a: str, b: str) -> str:
+        return f"xor({a}, {b})"
+
+    def shift_right(self, a: str, bits: int | str) -> str:
+        return f"(({a}) >> ({bits}))"
+
+    def quantile(self, expr: str, p: float) -> str:
+        return f"quantile_cont({expr}, {p!r})"
+
 
 class SparkTable(EngineTable):
     """A Spark DataFrame: temporary views on its session; created tables are cached views."""
@@ -182,6 +201,15 @@ class SparkTable(EngineTable):
 
     def hash_sum(self, column: str) -> str:
         return f"sum(CAST(xxhash64({column}) AS DECIMAL(38, 0)))"
+
+    def xor(self, a: str, b: str) -> str:
+        return f"(({a}) ^ ({b}))"
+
+    def shift_right(self, a: str, bits: int | str) -> str:
+        return f"shiftright({a}, {bits})"
+
+    def quantile(self, expr: str, p: float) -> str:
+        return f"percentile({expr}, {p!r})"
 
 
 def engine_table(data: Any) -> EngineTable | None:

@@ -63,8 +63,9 @@ import polars as pl
 from scipy.special import stdtr, stdtrit
 
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import _pair
-from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning
+from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
@@ -451,6 +452,14 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ValueError(f"`fdr_level` must be in (0, 1), got {fdr_level!r}")
     n_resamples = int(n_resamples)
+    in_engine = engine_table(per_query)
+    if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: every statistic is SQL there
+        from pairedframe.comparison.by_join_segments import compare_segments_by_join
+
+        return compare_segments_by_join(in_engine, segments, baseline=baseline, measures=measures, systems=systems,
+                                        test=test, interval=interval, n_resamples=n_resamples,
+                                        confidence_level=confidence_level, alternative=alternative, seed=int(seed),
+                                        family_by=family_by, correction=correction, level=level)
 
     p = _pair(per_query, baseline, systems, measures)
     extras = p.extras
@@ -532,6 +541,21 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = tt[c]
 
+    return _segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
+                           correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
+                           alternative=alternative, seed=seed)
+
+
+def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
+                    baseline: str, test: str, interval: str, correction: str, level: float,
+                    family_by: Sequence[str] | str | None, n_resamples: int, alternative: str,
+                    seed: int) -> pl.DataFrame:
+    """compare_segments' result from one row per unit (``system, <keys>, measure, segment_set,
+    segment, n_queries, baseline_mean, system_mean, sd, wins, losses, ties``) and its statistics:
+    families, BH / Holm, Monte-Carlo resolution, flags and warnings."""
+    k = units.height
+    n_all = units["n_queries"].to_numpy().astype(np.int64)
+    ok = n_all >= 2
     # families and corrections
     fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
                 else [family_by] if isinstance(family_by, str) else list(family_by))
@@ -603,12 +627,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     if n_small:
         warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
                       f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "
-                      "'small_sample' columns", SmallSampleWarning, stacklevel=2)
+                      "'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
     tiny = limited & exact
     if tiny.any():
         warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons have so few queries that even the "
                       f"most extreme sign pattern cannot reach level {level:g} after correction (exact p >= "
-                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning, stacklevel=2)
+                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning, stacklevel=user_stacklevel())
     limited_mc = limited & ~exact
     if limited_mc.any():
         limited = limited_mc
@@ -621,5 +645,5 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
             f"n_resamples={n_resamples} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
             f"p-values are >= 1/(n_resamples+1) = {1 / (n_resamples + 1):.2g}, and with families of up to "
             f"{worst} segments {what}. Use n_resamples >= {needed} or test='t' for screening "
-            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning, stacklevel=2)
+            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning, stacklevel=user_stacklevel())
     return out
