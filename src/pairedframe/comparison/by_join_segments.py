@@ -107,7 +107,7 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
             raise ValueError("no paired query of the per-query table is in any segment of the segment table")
         units = (moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32))
                  .join(paired.rows, on="_row", how="left").sort("_row", "segment_set", "segment")
-                 .with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col("sd")).otherwise(None).alias("sd")))
+                 .with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col("sd")).otherwise(float("nan")).alias("sd")))
         k = units.height
         n_all = units["n_queries"].to_numpy().astype(np.int64)
         ok = n_all >= 2
