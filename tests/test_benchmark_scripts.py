@@ -22,3 +22,14 @@ def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
     assert {"pairedframe", "pairedframe-polars", "pytrec_eval"} <= set(rows)
     assert rows["pairedframe"][3] == rows["pytrec_eval"][3] == "800"  # 200 queries x 4 measures each
     assert "faster than the fastest peer" in proc.stdout
+
+
+def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):
+    script = SCRIPT.parent / "interleaved.py"
+    proc = subprocess.run([sys.executable, str(script), "--queries", "300", "--docs", "50", "--dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "x the grouped time" in proc.stdout
+    rows = [line.split() for line in proc.stdout.splitlines() if line.startswith(("grouped ", "shuffled "))]
+    assert len(rows) == 2 and rows[0][3] == rows[1][3] == "1200"    # same per-query rows both ways
+    assert not list(tmp_path.iterdir())                               # the generated files are gone

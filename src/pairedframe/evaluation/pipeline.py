@@ -113,7 +113,7 @@ def _run_tags(run: Any, system: str | None) -> dict[str, str]:
 def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Measure] = "official", *,
              complete: bool = False, rel_level: int = DEFAULT_REL_LEVEL, depth: int | None = None,
              score_precision: Literal["float64", "float32"] = "float64",
-             engine: Literal["duckdb", "polars"] | Engine = "duckdb", system: str | None = None) -> Evaluation:
+             engine: Literal["duckdb", "polars", "spark"] | Engine = "duckdb", system: str | None = None) -> Evaluation:
     """Evaluate runs against qrels, per query, with trec_eval's semantics.
 
     Parameters
@@ -137,8 +137,11 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     score_precision : {"float64", "float32"}
         "float64" compares scores as doubles (trec_eval 10); "float32" rounds them to 32-bit floats
         first, as trec_eval 9 and pytrec_eval did, so scores equal in float32 tie.
-    engine : {"duckdb", "polars"} or engine instance
-        Both give the same values (within 1e-12).
+    engine : {"duckdb", "polars", "spark"} or engine instance
+        All give the same values (within 1e-12). ``"spark"`` (``pip install "pairedframe[spark]"``)
+        runs the same SQL on Spark: runs and qrels may then also be Spark DataFrames or table names,
+        and paths are read by Spark; pass ``SparkEngine(spark)`` to use a given session
+        (:mod:`pairedframe.engines.spark_engine`).
     system : str, optional
         Name of a single run given as a file, a table without a ``system`` column, or a dict
         (default for a dict: ``"run"``).
@@ -173,6 +176,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     resolved = tuple(dict.fromkeys(m.resolved(rel_level) for m in parse_measures(measures)))
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
+    if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
+        return _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level)
     run_paths = _run_paths(run) or []
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
@@ -206,3 +211,22 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
                                   score_precision=options.score_precision, engine=eng.name)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=_excluded(retrieved, qrels_table, options.complete), run_tags=_run_tags(run, system))
+
+
+def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
+                       system: str | None, rel_level: int) -> Evaluation:
+    """evaluate() with engine="spark": inputs read or converted by Spark, the values collected."""
+    run_frame = eng.run_frame(run, system)
+    qrels_frame = eng.qrels_frame(qrels)
+    values = eng.evaluate(run_frame, qrels_frame, list(resolved), options)
+    retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
+    judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
+    order = {m.name: i for i, m in enumerate(resolved)}
+    per_query = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
+                 .sort("system", "qid", "_o").drop("_o"))
+    settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
+                                  score_precision=options.score_precision, engine=eng.name)
+    paths = _run_paths(run) or []
+    tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
+    return Evaluation(per_query=per_query, measures=resolved, settings=settings,
+                      excluded=_excluded(retrieved, judged, options.complete), run_tags=tags)
