@@ -38,6 +38,18 @@ out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
 """
 
+# QUERIES x 10 systems, one measure; the data set-up is timed apart ("setup")
+PER_QUERY_TABLE = """
+import numpy as np, polars as pl, pairedframe as pf
+t = time.perf_counter()
+rng = np.random.default_rng(1)
+n, k = args["queries"], 10
+qids = [f"q{i:07d}" for i in range(n)]
+base = rng.uniform(size=n)
+pq = pl.concat([pl.DataFrame({"system": f"s{j}", "qid": qids, "measure": "nDCG@10",
+                              "value": np.clip(base + rng.normal(0.01 * j, 0.1, size=n), 0, 1)}) for j in range(k)])
+"""
+
 JOBS = {
     "evaluate-duckdb": """
 import pairedframe as pf
@@ -59,30 +71,15 @@ out = {"setup": time.perf_counter() - t}
 ev = pf.evaluate(args["run"], args["qrels"], ["nDCG@10", "AP", "R@100", "RR@10"], engine=SparkEngine(spark))
 out["rows"] = ev.per_query.height
 """,
-    "compare-numpy": """
-import numpy as np, polars as pl, pairedframe as pf
-t = time.perf_counter()
-rng = np.random.default_rng(1)
-n, k = args["queries"], 10
-qids = [f"q{i:07d}" for i in range(n)]
-base = rng.uniform(size=n)
-pq = pl.concat([pl.DataFrame({"system": f"s{j}", "qid": qids, "measure": "nDCG@10",
-                              "value": np.clip(base + rng.normal(0.01 * j, 0.1, size=n), 0, 1)}) for j in range(k)])
+    "compare-numpy": PER_QUERY_TABLE + """
 out = {"setup": time.perf_counter() - t}
 res = pf.compare(pq, baseline="s0", n_resamples=args["B"], seed=0)
 out["rows"] = res.height
 out["ci_low"] = res["ci_low"].to_list()
 out["pvalue"] = res["pvalue"].to_list()
 """,
-    "compare-duckdb-join": """
-import numpy as np, polars as pl, duckdb, pairedframe as pf
-t = time.perf_counter()
-rng = np.random.default_rng(1)
-n, k = args["queries"], 10
-qids = [f"q{i:07d}" for i in range(n)]
-base = rng.uniform(size=n)
-pq = pl.concat([pl.DataFrame({"system": f"s{j}", "qid": qids, "measure": "nDCG@10",
-                              "value": np.clip(base + rng.normal(0.01 * j, 0.1, size=n), 0, 1)}) for j in range(k)])
+    "compare-duckdb-join": PER_QUERY_TABLE + """
+import duckdb
 con = duckdb.connect()
 con.sql("SET enable_progress_bar = false")
 con.sql("CREATE TABLE per_query AS SELECT * FROM pq")

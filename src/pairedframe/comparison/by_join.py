@@ -25,7 +25,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import polars as pl
@@ -37,7 +36,7 @@ from pairedframe.comparison.paired import (
     SUMMARY_QID,
     _check_options,
     _check_sizes,
-    _choose,
+    _choose_comparisons,
     _finish_table,
     _Options,
     _VERDICT_ON,
@@ -119,18 +118,10 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                              f"e.g. { {k: example[k] for k in keys} }")
     order = table.collect(f"SELECT system, measure, min(pf_row) AS first FROM {pq} "
                           f"WHERE qid <> '{SUMMARY_QID}' GROUP BY system, measure")
-    all_systems = order.group_by("system").agg(pl.col("first").min()).sort("first")["system"].to_list()
-    if not isinstance(baseline, str):
-        raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
-    if baseline not in all_systems:
-        raise ValueError(f"baseline {baseline!r} is not a system of the table; systems: {all_systems}")
-    systems = [s for s in _choose(systems, [s for s in all_systems if s != baseline], all_systems, "system")
-               if s != baseline]
-    if not systems:
-        raise ValueError("nothing to compare: no system other than the baseline "
-                         f"{baseline!r} (systems in the table: {all_systems})")
-    all_measures = order.group_by("measure").agg(pl.col("first").min()).sort("first")["measure"].to_list()
-    measures = _choose(measures, all_measures, all_measures, "measure")
+    def in_order(column: str) -> list[str]:
+        return order.group_by(column).agg(pl.col("first").min()).sort("first")[column].to_list()
+
+    systems, measures = _choose_comparisons(in_order("system"), in_order("measure"), baseline, systems, measures)
     present = set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()) & {
         (s, m) for m in order.filter(pl.col("system") == baseline)["measure"].to_list() for s in systems}
     absent = [(s, m) for s in systems for m in measures if (s, m) not in present]

@@ -25,7 +25,7 @@ from pairedframe.comparison.by_join import (
     sign_flip_from_engine,
     wide_deltas,
 )
-from pairedframe.comparison.clustered import _clustered_table
+from pairedframe.comparison.clustered import _clustered_table, cluster_map
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
@@ -56,22 +56,8 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
     else:
         if "cluster" in table.columns:
             raise SchemaError("the per-query table already has a 'cluster' column; do not also pass clusters=")
-        if isinstance(clusters, dict):
-            cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
-                                 "cluster": [None if v is None else str(v) for v in clusters.values()]},
-                                schema={"qid": pl.String, "cluster": pl.String})
-        else:
-            cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
-        missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
-        if missing:
-            raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")
-        on = [c for c in cmap.columns if c != "cluster" and c in table.columns and c != "value"]
-        if "qid" not in on:
-            on.append("qid")
-        cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in [*on, "cluster"])
-        dup = cmap.select(on).is_duplicated()
-        if dup.any():
-            raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
+        cmap, on = cluster_map(clusters, table.columns)
+        cmap = cmap.with_columns(pl.col("cluster").cast(pl.String))
         mapping = table.name("cmap")
         table.register(mapping, cmap.unique().to_arrow())
         cond = " AND ".join(f"CAST(u.{q(c)} AS STRING) = m.{q(c)}" for c in on)

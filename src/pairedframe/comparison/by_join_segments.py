@@ -89,7 +89,7 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
         if clash:
             raise SchemaError(f"per-query table already has column(s) {clash}; rename them")
         segs = _segments(table, segments)
-        t, q = table, table.quote
+        t = table
         units_sql = t.name("units")
         t.create(units_sql, f"SELECT p.comp, s.segment_set, s.segment, p.qid, p.a, p.b, p.delta, "
                             f"row_number() OVER (PARTITION BY p.comp, s.segment_set, s.segment ORDER BY p.qid) - 1 AS i, "

@@ -126,6 +126,28 @@ def cluster_streams(seed: int, qids: Sequence[Any], clusters: Sequence[Any]
 # attaching a cluster column
 # ----------------------------------------------------------------------------------------------
 
+def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[str]]:
+    """A ``{qid: cluster}`` mapping or a ``qid, cluster[, keys]`` table as a checked table, and the
+    columns (of ``columns``, qid always) it maps on; ids and clusters as strings."""
+    if isinstance(clusters, dict):
+        cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
+                             "cluster": [None if v is None else str(v) for v in clusters.values()]},
+                            schema={"qid": pl.String, "cluster": pl.String})
+    else:
+        cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
+    missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
+    if missing:
+        raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")
+    on = [c for c in cmap.columns if c != "cluster" and c in columns and c not in ("value",)]
+    if "qid" not in on:
+        on.append("qid")
+    cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in on)
+    dup = cmap.select(on).is_duplicated()
+    if dup.any():
+        raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
+    return cmap, on
+
+
 def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "cluster") -> tuple[pl.DataFrame, list[str]]:
     """Validated per-query frame with a ``cluster`` column, and its key columns.
 
@@ -167,22 +189,7 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
     else:
         if "cluster" in df.columns:
             raise SchemaError("the per-query table already has a 'cluster' column; do not also pass clusters=")
-        if isinstance(clusters, dict):
-            cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
-                                 "cluster": [None if v is None else str(v) for v in clusters.values()]},
-                                schema={"qid": pl.String, "cluster": pl.String})
-        else:
-            cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
-        missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
-        if missing:
-            raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")
-        on = [c for c in cmap.columns if c != "cluster" and c in df.columns and c not in ("value",)]
-        if "qid" not in on:
-            on.append("qid")
-        cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in on)
-        dup = cmap.select(on).is_duplicated()
-        if dup.any():
-            raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
+        cmap, on = cluster_map(clusters, df.columns)
         df = df.join(cmap.unique(), on=on, how="left")
     df = df.with_columns(pl.col("cluster").cast(pl.String))
     if df["cluster"].null_count():

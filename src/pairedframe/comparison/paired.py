@@ -260,6 +260,23 @@ def _choose(requested: Sequence[str] | str | None, default: list[str], available
     return names
 
 
+def _choose_comparisons(all_systems: list[str], all_measures: list[str], baseline: Any,
+                        systems: Sequence[str] | str | None, measures: Sequence[str] | str | None
+                        ) -> tuple[list[str], list[str]]:
+    """The systems compared with ``baseline`` and the measures, checked against those of the table
+    (given in order of appearance); errors name the unknown ones."""
+    if not isinstance(baseline, str):
+        raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
+    if baseline not in all_systems:
+        raise ValueError(f"baseline {baseline!r} is not a system of the table; systems: {all_systems}")
+    systems = [s for s in _choose(systems, [s for s in all_systems if s != baseline], all_systems, "system")
+               if s != baseline]
+    if not systems:
+        raise ValueError("nothing to compare: no system other than the baseline "
+                         f"{baseline!r} (systems in the table: {all_systems})")
+    return systems, _choose(measures, all_measures, all_measures, "measure")
+
+
 def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
           measures: Sequence[str] | str | None) -> _Paired:
     df = _as_frame(data)
@@ -271,18 +288,9 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
         example = df.filter(dup).row(0, named=True)
         raise DuplicateError(f"per-query table has {int(dup.sum())} rows with a repeated key {keys}, "
                              f"e.g. { {k: example[k] for k in keys} }")
-    all_systems = df["system"].unique(maintain_order=True).to_list()
-    if not isinstance(baseline, str):
-        raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
-    if baseline not in all_systems:
-        raise ValueError(f"baseline {baseline!r} is not a system of the table; systems: {all_systems}")
-    systems = [s for s in _choose(systems, [s for s in all_systems if s != baseline], all_systems, "system")
-               if s != baseline]
-    if not systems:
-        raise ValueError("nothing to compare: no system other than the baseline "
-                         f"{baseline!r} (systems in the table: {all_systems})")
-    all_measures = df["measure"].unique(maintain_order=True).to_list()
-    measures = _choose(measures, all_measures, all_measures, "measure")
+    systems, measures = _choose_comparisons(df["system"].unique(maintain_order=True).to_list(),
+                                            df["measure"].unique(maintain_order=True).to_list(),
+                                            baseline, systems, measures)
     df = df.filter(pl.col("measure").is_in(measures))
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",

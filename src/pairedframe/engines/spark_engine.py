@@ -91,6 +91,19 @@ def _fail(spark: Any, path: str, names: Sequence[str], condition: Any, message) 
         raise InputFormatError(text, path=path, line=bad["line_no"], column=column, text=bad["line"])
 
 
+def _duplicate(spark: Any, path: str, names: Sequence[str], what: str) -> None:
+    """Raise DuplicateError naming the lines of the first repeated (qid, docno) (error path)."""
+    from pyspark.sql import functions as F
+
+    numbered = _fields(_lines(spark, path, numbered=True), names)
+    twin = (numbered.groupBy("qid", "docno").agg(F.sort_array(F.collect_list("line_no")).alias("lines"))
+            .filter(F.size("lines") > 1).orderBy(F.element_at("lines", 1)).first())
+    first = numbered.filter(F.col("line_no") == twin["lines"][0]).first()
+    raise DuplicateError(f"duplicate (qid, docno) = ({twin['qid']}, {twin['docno']}) in {what}, also on line(s) "
+                         f"{list(twin['lines'][1:6])}; trec_eval refuses duplicates, remove them",
+                         path=path, line=twin["lines"][0], text=first["line"])
+
+
 def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[str] | None = None) -> Any:
     """TREC run files read by Spark into ``system, qid, docno, score`` (trec_eval's parse rules).
 
@@ -123,14 +136,7 @@ def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[s
             _fail(spark, path, fields, F.isnan(score) | (F.abs(score) == float("inf")),
                   lambda r: (f"score {r['score']!r} is not finite", 5))
         if checks["dup"]:
-            numbered = _fields(_lines(spark, path, numbered=True), fields)
-            twin = (numbered.groupBy("qid", "docno").agg(F.sort_array(F.collect_list("line_no")).alias("lines"))
-                    .filter(F.size("lines") > 1).orderBy(F.element_at("lines", 1)).first())
-            first = numbered.filter(F.col("line_no") == twin["lines"][0]).first()
-            raise DuplicateError(
-                f"duplicate (qid, docno) = ({twin['qid']}, {twin['docno']}) in run, also on line(s) "
-                f"{list(twin['lines'][1:6])}; trec_eval refuses duplicates, remove them",
-                path=path, line=twin["lines"][0], text=first["line"])
+            _duplicate(spark, path, fields, "run")
         frames.append(frame.select("system", "qid", "docno", "score"))
     return _union(frames)
 
@@ -158,14 +164,7 @@ def read_qrels(spark: Any, path: str) -> Any:
             f"expected exactly 4 fields (qid iter docno rel), found {r['_n']}", None))
         _fail(spark, path, fields, ~grade, lambda r: (f"relevance grade {r['rel']!r} is not an integer", 4))
     if checks["dup"]:
-        numbered = _fields(_lines(spark, path, numbered=True), fields)
-        twin = (numbered.groupBy("qid", "docno").agg(F.sort_array(F.collect_list("line_no")).alias("lines"))
-                .filter(F.size("lines") > 1).orderBy(F.element_at("lines", 1)).first())
-        first = numbered.filter(F.col("line_no") == twin["lines"][0]).first()
-        raise DuplicateError(
-            f"duplicate (qid, docno) = ({twin['qid']}, {twin['docno']}) in qrels, also on line(s) "
-            f"{list(twin['lines'][1:6])}; trec_eval refuses duplicates, remove them",
-            path=path, line=twin["lines"][0], text=first["line"])
+        _duplicate(spark, path, fields, "qrels")
     return frame.select("qid", "docno", F.regexp_replace("rel", "\\.0*$", "").cast("long").alias("rel"))
 
 
