@@ -147,7 +147,7 @@ class DuckDBTable(EngineTable):
 
 
 class SparkTable(EngineTable):
-    """A Spark DataFrame: temporary views on its session; created tables are cached views."""
+    """A Spark DataFrame: temporary views on its session; created tables are materialised (``localCheckpoint``) views."""
 
     dialect = "spark"
 
@@ -165,8 +165,7 @@ class SparkTable(EngineTable):
         return self._types
 
     def create(self, name: str, select: str) -> None:
-        frame = self.spark.sql(select).cache()
-        frame.count()  # materialise once
+        frame = self.spark.sql(select).localCheckpoint()  # materialised, without the lineage of its plan
         frame.createOrReplaceTempView(name)
         self._cached[name] = frame
         self._made.append(name)
@@ -188,9 +187,7 @@ class SparkTable(EngineTable):
             self.spark.catalog.dropTempView(name)
 
     def drop(self, name: str) -> None:
-        frame = self._cached.pop(name, None)
-        if frame is not None:
-            frame.unpersist()
+        self._cached.pop(name, None)
         self.spark.catalog.dropTempView(name)
 
     def quote(self, identifier: str) -> str:

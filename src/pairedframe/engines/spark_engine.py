@@ -1,7 +1,7 @@
 """Evaluation engine that runs the SQL of ``sql/`` on Spark (``pip install "pairedframe[spark]"``).
 
 The same files as the DuckDB engine, translated by :func:`pairedframe.engines.spark_sql.to_spark`;
-each step becomes a cached temporary view (``<prefix>pf_queries``, ``<prefix>pf_ranked`` ...) on the
+each step becomes a materialised temporary view (``localCheckpoint``) (``<prefix>pf_queries``, ``<prefix>pf_ranked`` ...) on the
 session, and the measures one ``UNION ALL``. Runs and qrels are Spark DataFrames, names of tables,
 paths read by Spark (:func:`read_run` / :func:`read_qrels`: trec_eval's parse rules, errors naming
 the file and the line), or local tables (sent to Spark). :meth:`SparkEngine.per_query` returns the
@@ -178,9 +178,8 @@ class SparkEngine:
         self._cached: list[Any] = []
 
     def release(self) -> None:
-        """Unpersist the cached prep views of earlier :meth:`per_query` calls."""
-        while self._cached:
-            self._cached.pop().unpersist()
+        """Drop the prep tables of earlier :meth:`per_query` calls (Spark frees their blocks once unused)."""
+        self._cached.clear()
 
     @property
     def spark(self) -> Any:
@@ -244,7 +243,9 @@ class SparkEngine:
         for step in steps:
             created, select = to_spark(load_sql(step), prefix)
             wanted = sql_params(load_sql(step))
-            frame = self.spark.sql(select, args={k: v for k, v in values.items() if k in wanted}).cache()
+            # materialised now and cut from its lineage: later steps and the measures see a small leaf,
+            # not the whole chain of plans (a union of measures over cached chains plans for minutes)
+            frame = self.spark.sql(select, args={k: v for k, v in values.items() if k in wanted}).localCheckpoint()
             frame.createOrReplaceTempView(created)
             cached.append(frame)
         return cached

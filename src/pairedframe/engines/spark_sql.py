@@ -4,7 +4,7 @@
 of its own on top of sqlglot's:
 
 1. ``CREATE OR REPLACE TEMP TABLE name AS SELECT ...`` becomes the ``SELECT`` and the name: the
-   engine registers the result as a (cached) temporary view, because Spark refuses parameter markers
+   engine registers the result as a (materialised) temporary view, because Spark refuses parameter markers
    in DDL. Parameters ``$k`` become Spark's named markers ``:k`` (bound with ``spark.sql(args=...)``).
 2. An ordered aggregate ``sum(x ORDER BY k)`` -- the sums whose order makes DuckDB's results
    independent of row order -- becomes a fold over the group's values sorted by ``k``::
