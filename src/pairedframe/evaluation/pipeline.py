@@ -15,8 +15,8 @@ from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_qrels, as_run
-from pairedframe.io.partition import iter_partitioned_blocks
-from pairedframe.io.stream import Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
+from pairedframe.io.partition import duplicate_error, iter_partitioned_blocks
+from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
@@ -70,7 +70,10 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
             try:
                 done.extend(_ranked_blocks(iter_query_blocks(path, name), judgments, options, pool))
             except Interleaved:  # a query's lines are scattered: partition the file by query first
-                done.extend(_ranked_blocks(iter_partitioned_blocks(path, name), judgments, options, pool))
+                try:
+                    done.extend(_ranked_blocks(iter_partitioned_blocks(path, name), judgments, options, pool))
+                except DuplicatePair as dup:  # named by a second pass, not by reading the file whole
+                    raise duplicate_error(path, dup.qid, dup.docno) from None
     except NotStreamable:
         return None
     ranks_table, retrieved_table = pl.concat([r for r, _ in done]), pl.concat([r for _, r in done])

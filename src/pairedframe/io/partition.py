@@ -6,8 +6,9 @@ queries. :func:`iter_partitioned_blocks` reads it twice instead:
 
 1. the pieces of the file (parsed exactly as the grouped stream parses them) are split by a hash of
    ``qid`` into ``P`` temporary Arrow IPC files, so that every query lies wholly in one of them;
-2. each temporary file is read back on its own, its rows grouped by query (file order kept inside
-   a query), and yielded as a :class:`~pairedframe.io.stream.QueryBlock`.
+2. each temporary file is read back on its own, its rows grouped by query (by score descending
+   inside a query: the ranking needs no sort of its own), and yielded as a
+   :class:`~pairedframe.io.stream.QueryBlock`.
 
 Memory is bounded by the pieces in flight, the rows buffered before a write (:data:`FLUSH_ROWS`)
 and one partition (about :data:`PARTITION_BYTES` of run text), whatever the file's size or order.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tempfile
 import zlib
 from collections.abc import Iterator
@@ -36,7 +38,8 @@ from pairedframe.io.stream import (
     _separator,
     _with_system,
 )
-from pairedframe.io.trec import _open_bytes
+from pairedframe.errors import DuplicateError
+from pairedframe.io.trec import _BLANKS, _open_bytes
 
 #: Run text per partition (the memory knob of the second pass): ~1.5 M lines of a TREC run.
 PARTITION_BYTES = 64 * 2**20
@@ -141,14 +144,15 @@ def iter_partitioned_blocks(path: str | os.PathLike[str], system: str, *, chunk_
     ------
     QueryBlock
         One per non-empty partition: ``run`` (``system, qid, docno, score``), each query's rows
-        together and in file order, and ``starts``. Queries come in no particular order.
+        together by score descending, and ``starts``. Queries come in no particular order.
 
     Raises
     ------
     NotStreamable
         As :func:`~pairedframe.io.stream.iter_query_blocks` for text that is not simple (the caller
         then reads the file with the exact reader, which names the line); duplicate (qid, docno)
-        pairs are not looked for here (run :func:`~pairedframe.io.stream.checked_pairs` on each block).
+        pairs are not looked for here (run :func:`~pairedframe.io.stream.checked_pairs` on each block,
+        and :func:`duplicate_error` to name the lines of one it finds).
     """
     path = os.fspath(path)
     chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
@@ -174,3 +178,34 @@ def iter_partitioned_blocks(path: str | os.PathLike[str], system: str, *, chunk_
             yield QueryBlock(_with_system(frame, system), starts)
         if empty:
             raise NotStreamable("empty file")
+
+
+def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> DuplicateError:
+    """The error the exact reader gives for a repeated (qid, docno), found by one pass over the file
+    in pieces (bounded memory; only lines holding the docno's bytes are split into fields)."""
+    path = os.fspath(path)
+    needle = docno.encode()
+    lines: list[int] = []
+    texts: list[str] = []
+    number = 0
+    rest = b""
+    with _open_bytes(path) as fh:
+        while True:
+            data = fh.read(CHUNK_BYTES)
+            block = rest + data
+            cut = block.rfind(b"\n") + 1 if data else len(block)
+            block, rest = block[:cut], block[cut:]
+            if needle in block:
+                for offset, raw in enumerate(block.split(b"\n")):
+                    if needle in raw:
+                        text = raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c")
+                        fields = re.split(_BLANKS, text)
+                        if len(fields) >= 3 and fields[0] == qid and fields[2] == docno:
+                            lines.append(number + offset + 1)
+                            texts.append(text)
+            number += block.count(b"\n")
+            if not data:
+                break
+    return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in run, also on line(s) {lines[1:6]}; "
+                          "trec_eval refuses duplicates, remove them", path=path, line=lines[0] if lines else None,
+                          text=texts[0] if texts else None)

@@ -47,6 +47,14 @@ class NotStreamable(Exception):
     """The file cannot be streamed safely (not simple, or a query's lines are not together)."""
 
 
+class DuplicatePair(NotStreamable):
+    """A (qid, docno) repeats in a block: ``qid`` and ``docno`` say which (the first in block order)."""
+
+    def __init__(self, qid: str, docno: str) -> None:
+        super().__init__(f"duplicate (qid, docno) = ({qid}, {docno})")
+        self.qid, self.docno = qid, docno
+
+
 class Interleaved(NotStreamable):
     """A query's lines are not together: :func:`pairedframe.io.partition.iter_partitioned_blocks`
     reads such a file in bounded memory."""
@@ -58,7 +66,8 @@ def checked_pairs(block: QueryBlock) -> pl.Series:
     checks the file; the caller runs it, possibly in another thread, and can reuse the hashes."""
     pairs = pair_hash(block.run)
     if _has_duplicate_pairs(block.run, pairs):
-        raise NotStreamable("duplicate (qid, docno)")
+        first = block.run.filter(pl.struct("qid", "docno").is_duplicated()).row(0, named=True)
+        raise DuplicatePair(first["qid"], first["docno"])
     return pairs
 
 
