@@ -35,7 +35,7 @@ def spark():
     session = (SparkSession.builder.master("local[2]").appName("pairedframe-tests")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "2").config("spark.default.parallelism", "2")
-               .getOrCreate())
+               .config("spark.driver.memory", "4g").getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

@@ -240,6 +240,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         Per-query ``system, qid, measure, value`` (polars, pandas, arrow, DuckDB relation, or an
         :class:`~pairedframe.evaluation.Evaluation`), optionally with a ``cluster`` column and other
         key columns (e.g. ``dataset``), which are carried through and define separate comparisons.
+        A DuckDB relation or a Spark DataFrame is resampled as joins in its engine, same result
+        (:mod:`pairedframe.comparison.by_join_clustered`).
     baseline : str
         System ``a`` (exact name); deltas are ``b - a``.
     clusters : None, str, mapping or table, optional

@@ -380,7 +380,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     Parameters
     ----------
     per_query : Evaluation or table
-        ``system, qid, measure, value`` (plus optional key columns, as :func:`compare`).
+        ``system, qid, measure, value`` (plus optional key columns, as :func:`compare`). A DuckDB
+        relation or a Spark DataFrame is analysed in its engine, streams included, same result
+        (:mod:`pairedframe.comparison.by_join_segments`); ``segments`` may then be a Spark DataFrame.
     segments : table
         ``qid, segment_set, segment`` (polars, pandas, DuckDB relation or a dict of columns); one row
         per (query, segment) membership.  A query may belong to several segment sets (and segments);

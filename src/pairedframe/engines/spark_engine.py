@@ -49,7 +49,7 @@ def spark_session(spark: Any = None) -> Any:
     session = (SparkSession.builder.master("local[*]").appName("pairedframe")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", str(max(2, 2 * (os.cpu_count() or 1))))
-               .getOrCreate())
+               .config("spark.driver.memory", "4g").getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
     return session
 
