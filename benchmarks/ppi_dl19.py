@@ -32,7 +32,7 @@ def main() -> None:
     root = Path(args.data)
     runs = [str(root / "llm_labels_dl" / "dl2019_runs" / f"input.{r}.gz") for r in RUNS]
     pq = evaluate_judgment_sets(runs, {"proxy": str(root / "llm_labels_dl" / "results" / "dl2019_test_4prompts_llama70b.txt"),
-                                       "gold": str(root / "anserini_tools" / "qrels.dl19-passage.txt")}, args.measure)
+                                       "gold": str(root / "anserini_tools" / "qrels.dl19-passage.txt")}, args.measure).per_query
     val = {(s, j): dict(zip(g["qid"], g["value"])) for (s, j), g in pq.group_by(["system", "judgments"])}
     qids = sorted(val[(RUNS[0], "gold")])
     rows = []

@@ -39,3 +39,18 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="module")
+def four_systems_per_query():
+    """Synthetic per-query table: bm25, rm3, bert_base, t5 on 30 queries, nDCG@10 and AP (seeded)."""
+    import numpy as np
+    import polars as pl
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for s, m in {"bm25": 0.40, "rm3": 0.42, "bert_base": 0.55, "t5": 0.56}.items():
+        for q in range(30):
+            rows.append((s, f"q{q:02d}", "nDCG@10", float(np.clip(m + 0.15 * rng.standard_normal(), 0, 1))))
+            rows.append((s, f"q{q:02d}", "AP", float(np.clip(m - 0.1 + 0.15 * rng.standard_normal(), 0, 1))))
+    return pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")

@@ -33,3 +33,16 @@ def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):
     rows = [line.split() for line in proc.stdout.splitlines() if line.startswith(("grouped ", "shuffled "))]
     assert len(rows) == 2 and rows[0][3] == rows[1][3] == "1200"    # same per-query rows both ways
     assert not list(tmp_path.iterdir())                               # the generated files are gone
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_table_benchmark_quick_run(shared_data):
+    """benchmarks/table_dl2021.py runs end to end on 6 DL-2021 runs (no timing asserted)."""
+    if not (shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021" / "passages-runs" / "p_bm25.gz").exists():
+        pytest.skip("DL-2021 runs missing from the shared data")
+    script = SCRIPT.parent / "table_dl2021.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--no-ranx", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "pairedframe table (evaluate + compare + LaTeX)" in proc.stdout and "5 s target" in proc.stdout

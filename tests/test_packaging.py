@@ -49,3 +49,14 @@ def test_sql_loader_finds_every_measure_file():
 
     for spec in REGISTRY.values():
         assert "SELECT" in load_sql(spec.sql_file).upper()
+
+
+def test_import_does_not_load_scipy_stats():
+    """scipy.stats costs about a second at import; the CLI starts without it (it is imported lazily
+    where a function needs it: McNemar's binomial tail, rank correlations)."""
+    import subprocess
+    import sys
+
+    code = "import sys, pairedframe, pairedframe.cli; print('scipy.stats' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -125,7 +125,25 @@ def test_evaluate_judgment_sets_one_liner(tmp_path):
                         "score": [2.0, 1.0, 2.0, 1.0]})
     proxy = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "c"], "rel": [1, 1, 1]})
     gold = pl.DataFrame({"qid": ["1", "2"], "docno": ["b", "a"], "rel": [1, 1]})
-    pq = evaluate_judgment_sets(run, {"proxy": proxy, "gold": gold}, "P@1")
+    js = evaluate_judgment_sets(run, {"proxy": proxy, "gold": gold}, "P@1")
+    pq = js.per_query
     assert pq.columns == ["system", "judgments", "qid", "measure", "value"]
     got = {(r["judgments"], r["qid"]): r["value"] for r in pq.iter_rows(named=True)}
     assert got == {("proxy", "1"): 1.0, ("proxy", "2"): 0.0, ("gold", "1"): 0.0, ("gold", "2"): 1.0}
+    assert js.summary().rows() == [("r", "proxy", "P@1", 0.5, 2), ("r", "gold", "P@1", 0.5, 2)]
+    assert js.names == ["proxy", "gold"] and js.settings.rel_level == 1
+    assert js.evaluation("gold").per_query["value"].to_list() == [0.0, 1.0]
+    assert js.values("r", "gold", "P@1") == {"1": 0.0, "2": 1.0}
+    with pytest.raises(ValueError, match="no values"):
+        js.values("nobody", "gold", "P@1")
+
+
+def test_judgment_set_names_must_match(tmp_path):
+    run = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "1", "2"], "docno": ["x", "x", "x", "x"],
+                        "score": [1.0, 1.0, 1.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["1", "2"], "docno": ["x", "x"], "rel": [1, 0]})
+    js = evaluate_judgment_sets(run, {"llm": qrels, "nist": qrels}, "P@1")
+    with pytest.raises(ValueError, match=r"proxy='proxy', gold='gold' not among the judgment sets \['llm', 'nist'\]"):
+        ppi_compare_segments(js, baseline="a")
+    with pytest.raises(ValueError, match="not present"):
+        js.evaluation("gold")

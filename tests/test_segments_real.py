@@ -81,7 +81,7 @@ def dl19(shared_data):
     nist = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
     if not (llm.exists() and nist.exists() and all(r.exists() for r in runs)):
         pytest.skip("DL-2019 LLM-label data missing")
-    pq = evaluate_judgment_sets([str(r) for r in runs], {"proxy": str(llm), "gold": str(nist)}, "nDCG@10")
+    pq = evaluate_judgment_sets([str(r) for r in runs], {"proxy": str(llm), "gold": str(nist)}, "nDCG@10").per_query
     return pq
 
 

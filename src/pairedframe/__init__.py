@@ -18,7 +18,9 @@ from pairedframe.comparison import (
 )
 from pairedframe.comparison.clustered import compare_clustered
 from pairedframe.io.endpoints import endpoints_from_ranks
+from pairedframe.comparison.label_agreement import LabelAgreement, label_agreement
 from pairedframe.comparison.overlap import rbo
+from pairedframe.comparison.rank_agreement import RankAgreement, rank_agreement
 from pairedframe.comparison.plan import AnalysisResult, Plan, analyze, load_plan
 from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
@@ -33,19 +35,27 @@ from pairedframe.errors import (
     SmallSampleWarning,
     UnknownMeasureError,
 )
-from pairedframe.evaluation import Evaluation, EvaluationSettings, evaluate, evaluate_judgment_sets
+from pairedframe.evaluation import (
+    Evaluation,
+    EvaluationSettings,
+    JudgmentSetsEvaluation,
+    evaluate,
+    evaluate_judgment_sets,
+)
 from pairedframe.io import as_qrels, as_run, read_qrels, read_run
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
+from pairedframe.report.results_table import ResultsTable, results_table
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AnalysisResult", "DuplicateError", "Evaluation", "EvaluationSettings", "InputFormatError",
-    "InsufficientSampleError", "Measure", "PairedComparison", "PairedFrameError", "Plan", "PlanError",
+    "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure", "PairedComparison",
+    "PairedFrameError", "Plan", "PlanError", "RankAgreement", "ResultsTable",
     "SchemaError", "SmallSampleWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
-    "evaluate_judgment_sets", "load_plan", "paired_per_query", "parse_measure", "parse_measures",
-    "ppi_compare", "ppi_compare_segments", "rbo", "read_qrels", "read_results", "read_run", "resample_index",
-    "worst_queries", "ResampleIndex",
+    "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
+    "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_qrels",
+    "read_results", "read_run", "resample_index", "results_table", "worst_queries", "ResampleIndex",
 ]

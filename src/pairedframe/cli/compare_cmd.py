@@ -57,7 +57,9 @@ def compare_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
     runs: Annotated[list[Path], typer.Argument(help="two or more run files; the first is the baseline unless --baseline")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
-    baseline: Annotated[str | None, typer.Option("--baseline", "-b", help="baseline system name (default: the first run)")] = None,
+    baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system name (default: the first run); repeat for several")] = [],  # noqa: B006
+    pairs: Annotated[str | None, typer.Option("--pairs", help="'all' (every unordered pair once) or 'ordered' instead of a baseline")] = None,
+    family_by: Annotated[list[str], typer.Option("--family-by", help="split the Holm/BH family: baseline, system, measure; repeatable")] = [],  # noqa: B006
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples and sign-flip patterns")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
@@ -88,25 +90,33 @@ def compare_cmd(
     names = [system_name_from_path(r) for r in runs]
     if len(set(names)) != len(names):
         raise ValueError(f"runs must have distinct names, got {names}")
-    base = baseline if baseline is not None else names[0]
-    if base not in names:
-        raise ValueError(f"--baseline {base!r} is not one of the runs {names}")
+    if baseline and pairs:
+        raise ValueError("give --baseline or --pairs, not both")
+    bases = list(baseline) if baseline else [] if pairs else [names[0]]
+    for b in bases:
+        if b not in names:
+            raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
+    if gates and len(bases) != 1:
+        raise ValueError("--fail-if needs a single baseline")
+    base = bases[0] if len(bases) == 1 else None
     ev = evaluate([str(r) for r in runs], str(qrels), measure, complete=complete, rel_level=rel_level,
                   score_precision=score_precision)  # type: ignore[arg-type]
     measure_names = [m.name for m in ev.measures]
     for name, _, _ in gates:
         if name not in measure_names:
             raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
-    systems = [n for n in names if n != base]
+    systems = [n for n in names if n != base] if base is not None else names
     n_q = ev.per_query["qid"].n_unique()
-    work = n_q * n_resamples * len(systems) * len(measure_names)
+    n_pairs = len(systems) * max(1, len(bases)) if not pairs else len(names) * (len(names) - 1) // (2 if pairs == "all" else 1)
+    work = n_q * n_resamples * n_pairs * len(measure_names)
     with _progress_context(work) as bar, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         callback = None
         if bar is not None:
-            task = bar.add_task("resampling", total=len(systems) * len(measure_names))
+            task = bar.add_task("resampling", total=n_pairs * len(measure_names))
             callback = lambda done, total: bar.update(task, completed=done)  # noqa: E731
-        result = compare(ev, baseline=base, systems=systems, measures=measure_names, n_resamples=n_resamples,
+        result = compare(ev, baseline=base if base is not None else (bases or None), pairs=pairs, systems=systems,
+                         measures=measure_names, n_resamples=n_resamples, family_by=family_by or None,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
                          seed=seed, interval=interval, progress=callback)  # type: ignore[arg-type]
     for w in caught:

@@ -6,12 +6,12 @@ from pairedframe.comparison.paired import (
     VERDICTS,
     WIN_RULE,
     PairedComparison,
-    compare,
     compare_pair,
     paired_per_query,
     resample_generators,
     worst_queries,
 )
+from pairedframe.comparison.multi import compare  # one baseline, several, or all pairs
 
 __all__ = ["PVALUE_TIE_RULE", "QUERY_SET_POLICY", "VERDICTS", "WIN_RULE", "PairedComparison", "compare",
            "compare_pair", "paired_per_query", "resample_generators", "worst_queries"]

@@ -152,8 +152,9 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
 
     Parameters
     ----------
-    per_query : polars.DataFrame
-        ``system, judgments, qid, measure, value`` (e.g. from :func:`pairedframe.evaluate_judgment_sets`).
+    per_query : JudgmentSetsEvaluation or polars.DataFrame
+        The result of :func:`pairedframe.evaluate_judgment_sets`, or a table ``system, judgments, qid,
+        measure, value``.
     baseline : str
         System A.
     systems, measures : str or sequence, optional
@@ -177,14 +178,28 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         than 2 gold queries get nulls and a ``warning``; fewer than 30 gold queries are flagged in
         ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`).
 
+    Raises
+    ------
+    SchemaError
+        A required column is missing.
+    ValueError
+        ``proxy`` or ``gold`` is not one of the judgment sets present; unknown baseline.
+
     Notes
     -----
     The estimator is closed-form, so this loops over units in Python (cheap: no resampling).
     """
+    if isinstance(getattr(per_query, "per_query", None), pl.DataFrame):   # a JudgmentSetsEvaluation
+        per_query = per_query.per_query
     need = ["system", "judgments", "qid", "measure", "value"]
     missing = [c for c in need if c not in per_query.columns]
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}")
+    present = per_query["judgments"].cast(pl.String).unique(maintain_order=True).to_list()
+    unknown = [f"{arg}={name!r}" for arg, name in (("proxy", proxy), ("gold", gold)) if name not in present]
+    if unknown:
+        raise ValueError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
+                         "with the names given to evaluate_judgment_sets")
     df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
                           pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
                           pl.col("value").cast(pl.Float64))

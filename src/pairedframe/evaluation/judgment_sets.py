@@ -1,24 +1,131 @@
-"""Runs evaluated under several judgment sets (e.g. LLM proxy and NIST gold), one table with a key column."""
+"""Runs evaluated under several judgment sets (e.g. LLM proxy and NIST gold): one result object."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
 from pairedframe.evaluation.pipeline import evaluate
+from pairedframe.evaluation.result import Evaluation, EvaluationSettings
+from pairedframe.measures import Measure
+
+__all__ = ["JudgmentSetsEvaluation", "evaluate_judgment_sets"]
+
+
+@dataclass(frozen=True)
+class JudgmentSetsEvaluation:
+    """Result of :func:`evaluate_judgment_sets`: the same runs under several qrels.
+
+    Attributes
+    ----------
+    per_query : polars.DataFrame
+        ``system, judgments, qid, measure, value``: one row per (system, judgment set, evaluated
+        query, measure); ``judgments`` holds the names given.  ``judgments`` is a key column for
+        :func:`pairedframe.compare` (each set is compared separately).
+    evaluations : dict
+        judgment-set name -> its :class:`~pairedframe.evaluation.Evaluation` (per-query values,
+        excluded queries, run tags), in the order given.
+    measures : tuple of Measure
+        The measures, resolved against the relevance level.
+    settings : EvaluationSettings
+        Shared by every set (tie rule, relevance level, query-set policy, depth, engine).
+    """
+
+    per_query: pl.DataFrame
+    evaluations: dict[str, Evaluation] = field(repr=False)
+    measures: tuple[Measure, ...]
+    settings: EvaluationSettings
+
+    @property
+    def names(self) -> list[str]:
+        """Judgment-set names, in the order given."""
+        return list(self.evaluations)
+
+    @property
+    def systems(self) -> list[str]:
+        """System names in order of appearance."""
+        return self.per_query["system"].unique(maintain_order=True).to_list()
+
+    def check_names(self, names: Sequence[str] | str, what: str = "judgments") -> list[str]:
+        """The given judgment-set names as a list; ValueError naming those not present.
+
+        Parameters
+        ----------
+        names : str or sequence of str
+        what : str
+            The argument's name, for the message.
+
+        Returns
+        -------
+        list of str
+
+        Raises
+        ------
+        ValueError
+            A name is not one of :attr:`names`.
+        """
+        names = [names] if isinstance(names, str) else list(names)
+        unknown = [n for n in names if n not in self.evaluations]
+        if unknown:
+            raise ValueError(f"`{what}` names judgment set(s) {unknown} that are not present; the sets are "
+                             f"{self.names}")
+        return names
+
+    def evaluation(self, name: str) -> Evaluation:
+        """The :class:`~pairedframe.evaluation.Evaluation` under judgment set ``name``.
+
+        Raises
+        ------
+        ValueError
+            ``name`` is not one of :attr:`names`.
+        """
+        return self.evaluations[self.check_names(name, "name")[0]]
+
+    def values(self, system: str, judgments: str, measure: str) -> dict[str, float]:
+        """Per-query values ``{qid: value}`` of one system under one judgment set, e.g. the arguments of
+        :func:`pairedframe.ppi_compare` (``proxy_a = js.values("bm25", "llm", "nDCG@10")``).
+
+        Raises
+        ------
+        ValueError
+            Unknown judgment set, or no value for that system and measure.
+        """
+        self.check_names(judgments)
+        rows = self.per_query.filter((pl.col("system") == system) & (pl.col("judgments") == judgments)
+                                     & (pl.col("measure") == measure))
+        if rows.height == 0:
+            raise ValueError(f"no values for system {system!r}, measure {measure!r} under {judgments!r}; systems: "
+                             f"{self.systems}, measures: {[m.name for m in self.measures]}")
+        return dict(zip(rows["qid"].to_list(), rows["value"].to_list()))
+
+    def summary(self) -> pl.DataFrame:
+        """One row per (system, judgment set, measure), as trec_eval's ``all`` rows.
+
+        Returns
+        -------
+        polars.DataFrame
+            ``system, judgments, measure, value, n_queries``: the mean over the evaluated queries
+            (the sum for counts), sorted by system, then judgment sets and measures in the given order.
+        """
+        parts = [ev.summary().with_columns(pl.lit(name).alias("judgments"), pl.lit(i).alias("_j"))
+                 for i, (name, ev) in enumerate(self.evaluations.items())]
+        out = pl.concat(parts).with_row_index("_r")
+        return out.sort("system", "_j", "_r").select("system", "judgments", "measure", "value", "n_queries")
+
 
 def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any = "official",
-                           **kwargs: Any) -> pl.DataFrame:
-    """Evaluate runs under several qrels (e.g. proxy and gold), one per-query table with a key column.
+                           **kwargs: Any) -> JudgmentSetsEvaluation:
+    """Evaluate runs under several qrels (e.g. proxy and gold) into one result.
 
     Parameters
     ----------
     run : path, list of paths, table or dict
         As :func:`pairedframe.evaluate`.
     judgments : mapping name -> qrels
-        e.g. ``{"proxy": "llm_qrels.txt", "gold": "nist_qrels.txt"}``.
+        e.g. ``{"llm": "llm_qrels.txt", "nist": "nist_qrels.txt"}`` (paths, tables or dicts).
     measures : str or sequence
         As :func:`pairedframe.evaluate`.
     **kwargs
@@ -26,20 +133,34 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
 
     Returns
     -------
-    polars.DataFrame
-        ``system, judgments, qid, measure, value``: one row per (system, judgment set, evaluated query,
-        measure).  ``judgments`` holds the mapping's keys.  The ``judgments`` column is a key for
-        :func:`pairedframe.compare` too (each judgment set is compared separately).
+    JudgmentSetsEvaluation
+        ``per_query`` (``system, judgments, qid, measure, value``), ``summary()`` (system x
+        judgments x measure), ``settings``, ``evaluations`` (name -> Evaluation).  Accepted by
+        :func:`pairedframe.rank_agreement`, :func:`pairedframe.ppi_compare_segments`,
+        :func:`pairedframe.results_table` and :func:`pairedframe.compare`.
+
+    Raises
+    ------
+    TypeError
+        ``judgments`` is not a non-empty mapping.
+    ValueError
+        Two names that are equal as strings.
+    InputFormatError, SchemaError, DuplicateError, UnknownMeasureError
+        As :func:`pairedframe.evaluate`.
 
     Examples
     --------
-    >>> pq = evaluate_judgment_sets(runs, {"proxy": llm, "gold": nist}, "nDCG@10")  # doctest: +SKIP
+    >>> js = evaluate_judgment_sets(runs, {"llm": llm, "nist": nist}, "nDCG@10")  # doctest: +SKIP
+    >>> js.summary()                                                              # doctest: +SKIP
     """
     if not isinstance(judgments, Mapping) or not judgments:
         raise TypeError("`judgments` must be a non-empty mapping name -> qrels")
-    parts = []
-    for name, qrels in judgments.items():
-        ev = evaluate(run, qrels, measures, **kwargs)
-        parts.append(ev.per_query.select("system", pl.lit(str(name)).alias("judgments"), "qid", "measure",
-                                         "value"))
-    return pl.concat(parts)
+    names = [str(n) for n in judgments]
+    if len(set(names)) != len(names):
+        raise ValueError(f"judgment-set names must be distinct as strings, got {list(judgments)}")
+    evaluations = {str(name): evaluate(run, qrels, measures, **kwargs) for name, qrels in judgments.items()}
+    first = next(iter(evaluations.values()))
+    per_query = pl.concat([ev.per_query.select("system", pl.lit(name).alias("judgments"), "qid", "measure", "value")
+                           for name, ev in evaluations.items()])
+    return JudgmentSetsEvaluation(per_query=per_query, evaluations=evaluations, measures=first.measures,
+                                  settings=first.settings)

@@ -15,6 +15,7 @@ from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_qrels, as_run
+from pairedframe.io.detect import is_table_file
 from pairedframe.io.partition import duplicate_error, iter_partitioned_blocks
 from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
@@ -58,7 +59,7 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     small, and the engine evaluates them all at once. ``pool``'s one thread checks and ranks block
     i while the next ones are parsed (after reading the qrels, the ``qrels`` future)."""
     paths = _run_paths(run)
-    if paths is None:
+    if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
     names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
     if len(set(names)) != len(names):
@@ -108,6 +109,8 @@ def _run_tags(run: Any, system: str | None) -> dict[str, str]:
     """system -> tag of the first line, for runs given as file paths (trec_eval prints it as runid)."""
     paths = [run] if isinstance(run, (str, os.PathLike)) else run if isinstance(run, (list, tuple)) else []
     if not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+        return {}
+    if any(is_table_file(p, what="run") for p in paths):  # a table has no tag column of trec_eval's kind
         return {}
     names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
     return {name: read_run_tag(p) for name, p in zip(names, paths)}

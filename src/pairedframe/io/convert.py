@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError, user_stacklevel
+from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
 
@@ -76,6 +77,28 @@ def _check_unique(frame: pl.DataFrame, keys: list[str], what: str) -> None:
                              f"({dup.height} rows involved); trec_eval refuses duplicates")
 
 
+def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:
+    """Run files: TREC text through :func:`read_run`, tables (Parquet, Arrow IPC, CSV/TSV; detected by
+    their first bytes) through polars; a table without a ``system`` column is named like a run file."""
+    path_list = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    formats = [detect_format(p, what="run") for p in path_list]
+    if all(f == "trec" for f in formats):
+        return read_run(paths, system=system)
+    if system is not None and len(path_list) != 1:
+        raise ValueError(f"system={system!r} names one run but {len(path_list)} files were given")
+    frames = []
+    for path, fmt in zip(path_list, formats):
+        if fmt == "trec":
+            frames.append(read_run(path, system=system or None))
+            continue
+        table = read_table_file(path, what="run", fmt=fmt)
+        has_system = "system" in table.columns or "run_id" in table.columns
+        frames.append(as_run(table, system=system if system is not None or has_system else table_system_name(path)))
+    run = pl.concat(frames)
+    _check_unique(run, ["system", "qid", "docno"], "run")
+    return run
+
+
 def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
     """A run table (``system, qid, docno, score``) from a path, table or dict.
 
@@ -83,6 +106,9 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
     ----------
     obj : path, list of paths, table or dict
         See the module docstring. A table without a ``system`` column gets ``system`` (required then).
+        Paths may be TREC run files or tables -- Parquet, Arrow IPC, CSV/TSV with a header row --
+        told apart by their first bytes (:mod:`pairedframe.io.detect`); a table file without a
+        ``system`` column is named after the file (``input.bm25.parquet`` -> ``bm25``).
     system : str, optional
         System name for a single run; default for files is TREC's naming (see :func:`read_run`),
         for a dict ``"run"``; a table without a ``system`` column needs it.
@@ -94,6 +120,8 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
 
     Raises
     ------
+    InputFormatError
+        A file that is neither TREC text nor a table (the message names the run argument).
     SchemaError
         Missing columns, non-numeric or non-finite scores, null ids, or no system name.
     DuplicateError
@@ -101,7 +129,7 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
     """
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
-        return read_run(obj, system=system)
+        return _read_run_paths(obj, system)
     if isinstance(obj, Mapping) and obj and all(
             isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
         # {system: {qid: {docno: score}}}: several runs at once.
@@ -140,15 +168,21 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
 def as_qrels(obj: Any) -> pl.DataFrame:
     """A qrels table (``qid, docno, rel``) from a path, table or dict.
 
+    A path may be a TREC qrels file or a table (Parquet, Arrow IPC, CSV/TSV with a header row),
+    told apart by its first bytes (:mod:`pairedframe.io.detect`).
+
     Raises
     ------
+    InputFormatError
+        A file that is neither TREC text nor a table (the message names the qrels argument).
     SchemaError
         Missing columns, null values, or a grade that is not an integer (``1.0`` is accepted as 1).
     DuplicateError
         The same (qid, docno) judged twice.
     """
     if isinstance(obj, (str, os.PathLike)):
-        return read_qrels(obj)
+        fmt = detect_format(obj, what="qrels")
+        return read_qrels(obj) if fmt == "trec" else as_qrels(read_table_file(obj, what="qrels", fmt=fmt))
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else _to_polars(obj, "qrels")
     frame = _normalise_columns(frame)
     if "rel" not in frame.columns:

@@ -21,6 +21,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import endpoints_from_ranks, is_rank_export
 from pairedframe.errors import InputFormatError, SchemaError
 
@@ -47,10 +48,18 @@ def system_name_from_results_path(path: str | os.PathLike) -> str:
 def _read_one(path: Path) -> pl.DataFrame:
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     kind = RESULT_FORMATS.get(os.path.splitext(name)[1].lower())
-    if kind is None:
-        raise InputFormatError(f"unknown results format; use one of {sorted(RESULT_FORMATS)}", path=str(path))
     if not path.exists():
         raise FileNotFoundError(str(path))
+    if kind not in ("json", "ndjson"):
+        detected = detect_format(path, what="results")   # the first bytes decide, not the extension
+        if detected == "arrow":
+            df = read_table_file(path, what="results", fmt="arrow")
+            return df.with_columns(pl.col(c).cast(pl.String) for c in _TEXT_COLUMNS if c in df.columns)
+        if detected != "trec" or kind is None:
+            kind = detected if detected != "trec" else None
+    if kind is None:
+        raise InputFormatError(f"unknown results format; use one of {sorted(RESULT_FORMATS)} or an Arrow IPC "
+                               "file", path=str(path))
     try:  # glob=False: a file name with [ * ? is a name, not a pattern
         if kind == "parquet":
             df = pl.read_parquet(path, glob=False)

@@ -21,8 +21,9 @@ FORMATS = ("table", "json", "csv", "markdown", "latex")
 
 #: Columns shown by the human-readable formats (table, markdown, latex); json and csv keep all.
 _SHORT = ["n_queries", "baseline_mean", "system_mean", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
-          "wins", "losses", "ties", "mde", "verdict"]
-_CONSTANT = ["baseline", "verdict_on", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed"]
+          "pvalue_tukey", "wins", "losses", "ties", "mde", "verdict"]
+_CONSTANT = ["baseline", "verdict_on", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed",
+             "family"]
 
 
 def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) -> dict[str, Any]:
@@ -45,7 +46,9 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
     out["pairing"] = QUERY_SET_POLICY
     out["pvalue_tie_rule"] = PVALUE_TIE_RULE
     out["win_rule"] = WIN_RULE
-    out["multiple_comparisons"] = "Holm and Benjamini-Hochberg over all rows (unless family_by); NaN p left out"
+    family = out.pop("family", None)
+    out["multiple_comparisons"] = (f"Holm and Benjamini-Hochberg, family: {family}" if isinstance(family, str) else
+                                   "Holm and Benjamini-Hochberg over all rows (unless family_by); NaN p left out")
     if evaluation_settings is not None:
         es = evaluation_settings.as_dict()
         out["ranking_tie_rule"] = es["tie_rule"]
@@ -72,6 +75,8 @@ def _num(v: Any, digits: int) -> str:
 def _short(frame: pl.DataFrame) -> pl.DataFrame:
     keys = [c for c in frame.columns if c not in _SHORT and c not in _CONSTANT
             and c not in ("se", "pvalue_bh", "sd", "exact")]
+    if "baseline" in frame.columns and frame["baseline"].n_unique() > 1:   # several baselines or all pairs
+        keys = ["baseline", *keys]
     return frame.select(*keys, *[c for c in _SHORT if c in frame.columns])
 
 

@@ -7,18 +7,22 @@ from pathlib import Path
 
 import polars as pl
 
+from pairedframe.report.plots import pyplot
+
 __all__ = ["forest_plot"]
 
 
-def _pyplot():
-    try:
-        import matplotlib
+def _unique(df: pl.DataFrame, col: str) -> list:
+    return df[col].unique(maintain_order=True).to_list() if col in df.columns else []
 
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError("forest_plot needs matplotlib: pip install 'pairedframe[plot]'") from exc
-    return plt
+
+def _default_title(df: pl.DataFrame) -> str:
+    """Names the measure(s), the system(s) and the baseline(s) of the rows drawn."""
+    measures, systems, baselines = _unique(df, "measure"), _unique(df, "system"), _unique(df, "baseline")
+    what = ", ".join(map(str, measures)) or "delta"
+    who = ", ".join(map(str, systems[:4])) + (" ..." if len(systems) > 4 else "")
+    vs = ", ".join(map(str, baselines))
+    return f"{what}: {who or 'system'} − {vs or 'baseline'} per segment"
 
 
 def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = None,
@@ -34,14 +38,17 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     path : str or Path
         Output file; the format follows the suffix (``.png``, ``.pdf``, ``.svg``).
     system, measure, segment_set : str, optional
-        Filters; the plot must end up with a single (system, measure) or the labels say which.
+        Filters.  When several systems (or measures) remain, each row's label starts with its system
+        (measure), so rows of different systems can be told apart.
     sort_by : str, default "delta"
         Column to sort segments by (ascending, drawn bottom to top).
     max_rows : int, default 60
         Keep the ``max_rows // 2`` lowest and highest rows when there are more (a note says so).
     title : str, optional
+        Default: the measure(s), system(s) and baseline(s) drawn.
     significant_column : str, default "significant"
-        Boolean column drawing significant segments in a darker colour (ignored if absent).
+        Boolean column drawing significant segments in a darker colour (ignored if absent); the legend
+        names the two colours after it.
 
     Returns
     -------
@@ -71,9 +78,13 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         half = max_rows // 2
         note = f"{df.height - 2 * half} middle segments omitted"
         df = pl.concat([df.head(half), df.tail(half)])
-    plt = _pyplot()
+    plt = pyplot()
     labels = [f"{s}: {g}" if "segment_set" in df.columns and segment_set is None else str(g)
               for s, g in zip(df["segment_set"] if "segment_set" in df.columns else df["segment"], df["segment"])]
+    # With several systems or measures left, each row says which (else rows repeat, indistinguishable).
+    for col in ("measure", "system"):
+        if col in df.columns and df[col].n_unique() > 1:
+            labels = [f"{v} | {lab}" for v, lab in zip(df[col], labels)]
     if "n_queries" in df.columns:
         labels = [f"{lab} (n={n})" for lab, n in zip(labels, df["n_queries"])]
     sig = df[significant_column].to_list() if significant_column in df.columns else [False] * df.height
@@ -84,7 +95,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     for yi, d, a, b, s in zip(y, df["delta"], lo, hi, sig):
         colour = "#1f4e9c" if s else "#8a8a8a"
         ax.plot([max(a, -1e9), min(b, 1e9)], [yi, yi], color=colour, lw=1.6)
-        ax.plot([d], [yi], "o", color=colour, ms=4)
+        ax.plot([d], [yi], "o", color=colour, ms=4)[0].set_gid(f"pf-segment-{yi}")  # countable in an SVG
     ax.axvline(0.0, color="black", lw=0.8, ls="--")
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
@@ -94,8 +105,12 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         if "system" in df.columns and "baseline" in df.columns and df["system"].n_unique() == 1:
             xlabel += f": {df['system'][0]} - {df['baseline'][0]}"
     ax.set_xlabel(xlabel)
-    if title:
-        ax.set_title(title)
+    from matplotlib.lines import Line2D
+
+    ax.legend(handles=[Line2D([], [], color="#1f4e9c", marker="o", ms=4, label=f"{significant_column}"),
+                       Line2D([], [], color="#8a8a8a", marker="o", ms=4, label=f"not {significant_column}")],
+              fontsize=7, loc="lower right", frameon=False)
+    ax.set_title(title or _default_title(df))
     if note:
         ax.text(0.99, 0.01, note, transform=ax.transAxes, ha="right", va="bottom", fontsize=7)
     fig.tight_layout()

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import binom
 
 __all__ = ["McNemarResult", "mcnemar_exact"]
 
@@ -108,5 +107,7 @@ def mcnemar_exact(hits_a, hits_b) -> McNemarResult:
     if n_disc == 0:
         p = 1.0
     else:
+        from scipy.stats import binom  # lazy: scipy.stats costs ~1 s at import
+
         p = min(1.0, 2.0 * float(binom.cdf(k, n_disc, 0.5)))
     return McNemarResult(statistic=k, pvalue=p, b=b, c=c, n_discordant=n_disc, n=int(a.shape[0]))

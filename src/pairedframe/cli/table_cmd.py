@@ -1,0 +1,75 @@
+"""``pairedframe table QRELS RUN [RUN ...]``: a paper's results table with significance marks."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pairedframe.cli.common import app, friendly_errors
+from pairedframe.evaluation import evaluate
+from pairedframe.io.detect import run_name
+from pairedframe.report.results_table import TABLE_FORMATS, results_table
+
+
+@app.command("table")
+@friendly_errors
+def table_cmd(
+    qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz) or a Parquet/Arrow/CSV/TSV table")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables)")],
+    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure (column), e.g. nDCG@10; repeatable")] = [],  # noqa: B006
+    baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system; repeat for several (letters)")] = [],  # noqa: B006
+    pairs: Annotated[str | None, typer.Option("--pairs", help="'all': compare every pair of runs (letters)")] = None,
+    correction: Annotated[str, typer.Option("--correction", help="holm | bh | none | tukey (all pairs)")] = "holm",
+    family_by: Annotated[list[str], typer.Option("--family-by", help="split the Holm/BH family: baseline, measure, system; repeatable")] = [],  # noqa: B006
+    ci: Annotated[str | None, typer.Option("--ci", help="show each mean's t interval: halfwidth | range")] = None,
+    digits: Annotated[int, typer.Option("--digits", help="decimals shown")] = 3,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="terminal | latex | markdown | html")] = "terminal",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file instead of stdout")] = None,
+    n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="sign flips / permutations")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
+    test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
+    confidence_level: Annotated[float, typer.Option("--confidence-level", help="alpha = 1 - level")] = 0.95,
+    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
+    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
+) -> None:
+    """Systems x measures: means, significance marks vs the baseline(s) or all pairs, best bold, second underlined.
+
+    One --baseline marks cells with a dagger (better) or double dagger (worse); several --baseline, or
+    --pairs all, mark each cell with the letters of the systems it is significantly better than.
+    """
+    if not measure:
+        raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
+    if fmt not in TABLE_FORMATS:
+        raise ValueError(f"--format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
+    if baseline and pairs:
+        raise ValueError("give --baseline or --pairs, not both")
+    names = [run_name(r) for r in runs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"runs must have distinct names, got {names}")
+    for b in baseline:
+        if b not in names:
+            raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = evaluate([str(r) for r in runs], str(qrels), measure, complete=complete, rel_level=rel_level)
+        options = {}
+        if baseline or pairs:
+            options = dict(baseline=(baseline[0] if len(baseline) == 1 else baseline) if baseline else None,
+                           pairs=pairs, n_resamples=n_resamples, seed=seed, test=test,
+                           confidence_level=confidence_level, family_by=family_by or None)
+        table = results_table(ev, correction=correction, ci=ci, digits=digits, **options)
+    for w in caught:
+        typer.echo(f"pairedframe: warning: {w.message}", err=True)
+    if fmt == "terminal":
+        text = table.to_terminal(ansi=output is None and sys.stdout.isatty())
+    else:
+        text = table.render(fmt)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}", err=True)

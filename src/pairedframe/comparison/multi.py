@@ -1,0 +1,221 @@
+"""Several baselines and all pairs: a thin layer over the single-baseline :func:`~pairedframe.comparison.paired.compare`.
+
+Each baseline's comparisons are a copy of the per-query table in which that baseline is renamed to a
+placeholder and a key column ``vs_baseline`` names it; the copies are stacked and compared in *one*
+call of the single-baseline ``compare`` with the placeholder as baseline.  So every pair goes
+through exactly the code of a single-baseline comparison: the same pairing, the same keyed resample
+streams (keyed by the seed and the pair's query set only -- a pair's interval and p-value do not
+depend on what else is in the call), the same verdict rules; and Holm / Benjamini-Hochberg run over
+the family chosen with ``family_by`` (default: every row of the call; ``family_by="baseline"``:
+one family per baseline).
+
+For all pairs the randomised Tukey HSD test (:mod:`pairedframe.stats.tukey`) adds ``pvalue_tukey``:
+per measure (and key), one set of within-query permutations over every system, on the queries
+measured for all of them; it controls the family-wise error over all pairs of that measure.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from pairedframe.comparison import paired
+from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
+from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from pairedframe.stats.tukey import randomised_tukey_hsd
+
+__all__ = ["PAIRS", "compare"]
+
+PAIRS = ("all", "ordered")
+_PLACEHOLDER = "[each baseline]"
+_KEY = "vs_baseline"
+
+
+def _frame(data: Any) -> pl.DataFrame:
+    frame = getattr(data, "per_query", data)
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    if not isinstance(frame, pl.DataFrame):
+        if hasattr(frame, "pl") and callable(frame.pl):
+            frame = frame.pl()
+        elif type(frame).__module__.startswith("pandas"):
+            frame = pl.from_pandas(frame)
+        else:
+            frame = pl.DataFrame(frame)
+    if "system" not in frame.columns:
+        raise SchemaError(f"per-query table lacks column 'system' (has {frame.columns})")
+    for reserved in (_KEY,):
+        if reserved in frame.columns:
+            raise ValueError(f"column {reserved!r} is reserved for several-baseline comparisons; rename it")
+    return frame.with_columns(pl.col("system").cast(pl.String))
+
+
+def _plan(systems: list[str], baseline: Any, pairs: str | None) -> list[tuple[str, list[str]]]:
+    """(baseline, systems compared with it) for every baseline of the call."""
+    if pairs is None:
+        baselines = [baseline] if isinstance(baseline, str) else list(dict.fromkeys(baseline))
+        if not baselines or not all(isinstance(b, str) for b in baselines):
+            raise TypeError(f"`baseline` must be a system name or a list of names, got {baseline!r}")
+        unknown = [b for b in baselines if b not in systems]
+        if unknown:
+            raise ValueError(f"baseline(s) {unknown} not among the systems {systems}")
+        return [(b, [s for s in systems if s != b]) for b in baselines]
+    if pairs not in PAIRS:
+        raise ValueError(f"`pairs` must be one of {PAIRS}, got {pairs!r}")
+    if len(systems) < 2:
+        raise ValueError(f"all pairs need at least 2 systems, got {systems}")
+    if pairs == "all":
+        return [(b, systems[i + 1:]) for i, b in enumerate(systems[:-1])]
+    return [(b, [s for s in systems if s != b]) for b in systems]
+
+
+def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str], extras: list[str],
+                   n_resamples: int, seed: int) -> pl.Series:
+    """``pvalue_tukey`` of every result row: one randomised Tukey HSD per (extras, measure)."""
+    lookup: dict[tuple, float] = {}
+    for key, group in frame.filter(pl.col("system").is_in(systems)).group_by([*extras, "measure"], maintain_order=True):
+        wide = group.pivot(on="system", index="qid", values="value").drop_nulls()
+        present = [s for s in systems if s in wide.columns]
+        if wide.height < 2 or len(present) < 2:
+            continue
+        wide = wide.sort("qid")
+        qids = wide["qid"].to_list()
+        rng = np.random.default_rng(keyed_seed_sequence(seed, ("tukey-hsd", query_set_key(qids), tuple(sorted(present)))))
+        res = randomised_tukey_hsd(wide.select(present).to_numpy(), n_resamples=n_resamples, rng=rng)
+        for i, a in enumerate(present):
+            for j, b in enumerate(present):
+                lookup[(*key, a, b)] = float(res.pvalue[i, j])
+    rows = result.select(*extras, "measure", "baseline", "system").iter_rows()
+    return pl.Series("pvalue_tukey", [lookup.get(tuple(r), float("nan")) for r in rows], dtype=pl.Float64)
+
+
+def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: str | None = None,
+            systems: Sequence[str] | str | None = None, measures: Sequence[str] | str | None = None,
+            family_by: Sequence[str] | str | None = None, tukey: bool = True, **options: Any) -> pl.DataFrame:
+    """Compare systems with one baseline, several baselines, or every pair.
+
+    Parameters
+    ----------
+    data : Evaluation or per-query table
+        As :func:`pairedframe.comparison.paired.compare` (``system, qid, measure, value`` + keys).
+    baseline : str or sequence of str, optional
+        One name: exactly :func:`pairedframe.comparison.paired.compare`.  Several names: every
+        system (including the other baselines) is compared with each baseline.
+    pairs : {"all", "ordered"}, optional
+        ``"all"``: every *unordered* pair once, the earlier system (in ``systems`` order, default
+        order of appearance) as baseline -- delta = later - earlier.  ``"ordered"``: every ordered
+        pair, i.e. each system as baseline of every other; with a two-sided test both directions
+        test the same hypothesis and Holm/BH count it twice (conservative), so prefer ``"all"``
+        unless ``alternative`` is one-sided.
+    systems : str or sequence of str, optional
+        The systems involved (default: all); with several baselines, the systems compared with them.
+    measures : str or sequence of str, optional
+        Default: every measure.
+    family_by : str or sequence of str, optional
+        Columns splitting the Holm / Benjamini-Hochberg family: ``"baseline"``, ``"system"``,
+        ``"measure"`` or a key column.  Default: one family, every row of the call.
+    tukey : bool, default True
+        With ``pairs``, add ``pvalue_tukey`` (randomised Tukey HSD, ``n_resamples`` permutations,
+        two-sided; NaN for a one-sided ``alternative``).
+    **options
+        ``n_resamples``, ``confidence_level``, ``alternative``, ``test``, ``seed``, ``chunk_size``,
+        ``interval``, ``power``, ``verdict_on``, ``progress``: as the single-baseline ``compare``.
+
+    Returns
+    -------
+    polars.DataFrame
+        The columns of :func:`pairedframe.comparison.paired.compare`, one row per (baseline,
+        system, keys, measure), sorted by baseline, system (both in ``systems`` order) and measure;
+        ``baseline`` holds each row's baseline.  With several baselines or pairs, also ``family``
+        (the Holm/BH family, in words) and, for pairs, ``pvalue_tukey``.
+
+    Raises
+    ------
+    TypeError
+        ``baseline`` and ``pairs`` both or neither given, or a bad ``baseline``.
+    ValueError
+        Unknown baseline, systems, measures or ``family_by`` column; bad ``pairs``.
+    InsufficientSampleError
+        A pair with fewer than 2 common queries.
+
+    References
+    ----------
+    Holm (1979); Benjamini & Hochberg (1995); Carterette (2012), TOIS 30(1); Sakai (2014), SIGIR Forum 48(1).
+    """
+    if (baseline is None) == (pairs is None):
+        raise TypeError("give exactly one of baseline= (a name or a list of names) and pairs= ('all' or 'ordered')")
+    if pairs is None and isinstance(baseline, str):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            single = paired.compare(data, baseline=baseline, systems=systems, measures=measures, family_by=family_by,
+                                    **options)
+        _reissue(caught)
+        return single
+    frame = _frame(data)
+    present = frame["system"].unique(maintain_order=True).to_list()
+    if systems is None:
+        chosen = present
+    else:
+        chosen = [systems] if isinstance(systems, str) else list(dict.fromkeys(systems))
+        unknown = [s for s in chosen if s not in present]
+        if unknown:
+            raise ValueError(f"system(s) {unknown} not in the table; systems: {present}")
+    if pairs is None:
+        plan = [(b, [s for s in chosen if s != b]) for b, _ in _plan(present, baseline, None)]
+    else:
+        plan = _plan(chosen, None, pairs)
+    if _PLACEHOLDER in present:
+        raise ValueError(f"system name {_PLACEHOLDER!r} is reserved")
+    copies = []
+    for base, others in plan:
+        if not others:
+            raise ValueError(f"nothing to compare with baseline {base!r}")
+        part = frame.filter(pl.col("system").is_in([base, *others]))
+        copies.append(part.with_columns(
+            pl.when(pl.col("system") == base).then(pl.lit(_PLACEHOLDER)).otherwise(pl.col("system")).alias("system"),
+            pl.lit(base).alias(_KEY)))
+    stacked = pl.concat(copies)
+    fam = None if family_by is None else [family_by] if isinstance(family_by, str) else list(family_by)
+    fam_cols = None if fam is None else [_KEY if c == "baseline" else c for c in fam]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = paired.compare(stacked, baseline=_PLACEHOLDER, measures=measures, family_by=fam_cols, **options)
+        except (InsufficientSampleError, ValueError) as exc:
+            raise type(exc)(_readable(str(exc))) from None
+    _reissue(caught)
+    extras = [c for c in out.columns if c in stacked.columns and c not in ("system", "qid", "measure", "value", _KEY)]
+    base_order = {b: i for i, (b, _) in enumerate(plan)}
+    sys_order = {s: i for i, s in enumerate(chosen)}
+    out = (out.with_columns(pl.col(_KEY).alias("baseline"))
+           .with_columns(pl.col("baseline").replace_strict(base_order, return_dtype=pl.Int64).alias("_b"),
+                         pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"))
+           .with_row_index("_r").sort("_b", "_s", "_r").drop("_b", "_s", "_r", _KEY))
+    n_rows = out.height
+    family = (f"all {n_rows} comparisons of the call" if fam is None
+              else "per " + ", ".join(fam))
+    out = out.with_columns(pl.lit(family).alias("family"))
+    if pairs is not None and tukey:
+        alternative = options.get("alternative", "two-sided")
+        if alternative == "two-sided":
+            out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, int(options.get("n_resamples", 10_000)),
+                                                  int(options.get("seed", 0))))
+        else:
+            out = out.with_columns(pl.lit(float("nan")).alias("pvalue_tukey"))
+    return out
+
+
+def _reissue(caught: list) -> None:
+    """Re-issue recorded warnings so that they point at the first caller outside pairedframe (with the
+    placeholder names made readable); a plain function, so that no contextlib frame is in between."""
+    for w in caught:
+        warnings.warn(_readable(str(w.message)), w.category, stacklevel=user_stacklevel())
+
+
+def _readable(message: str) -> str:
+    return (message.replace(f"the baseline {_PLACEHOLDER!r}", "their baseline")
+            .replace(f"{_KEY}=", "baseline=").replace(repr(_PLACEHOLDER), "each baseline"))

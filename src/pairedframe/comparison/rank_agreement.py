@@ -1,0 +1,322 @@
+"""Agreement of two system rankings (e.g. under NIST and LLM judgments), with bootstrap intervals.
+
+The systems are ordered by their mean of one measure under each of two evaluations ``a``
+(the reference, e.g. NIST qrels) and ``b`` (e.g. an LLM's qrels).  Kendall's tau_b and Spearman's
+rho come from :mod:`scipy.stats` (with their p-values); tau_AP, its symmetric form and the RBO of the
+two orderings from :mod:`pairedframe.stats.rank_agreement`.  Every coefficient gets a percentile
+bootstrap interval from resampling *queries*: one resample index, drawn from the same keyed stream
+as :func:`pairedframe.compare` uses for that query set (:func:`~pairedframe.comparison.resample_generators`),
+serves every coefficient, so the intervals are jointly reproducible from ``seed``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from pairedframe.comparison.paired import resample_generators
+from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
+from pairedframe.measures import parse_measure
+from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
+from pairedframe.stats.rank_agreement import (
+    kendall_tau_b_many,
+    rbo_orderings_many,
+    spearman_rho_many,
+    tau_ap_many,
+)
+from pairedframe.stats.rbo import rbo
+from pairedframe.stats.resample import bootstrap_index_chunks
+
+__all__ = ["Coefficient", "RankAgreement", "ORDERING_TIE_RULE", "rank_agreement"]
+
+ORDERING_TIE_RULE = ("systems ordered by mean descending; for RBO equal means are ordered by system name "
+                     "(code point); tau_b, rho and tau_AP treat equal means as ties")
+COEFFICIENTS = ("kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo")
+
+
+@dataclass(frozen=True)
+class Coefficient:
+    """One agreement coefficient, scipy style.
+
+    Attributes
+    ----------
+    statistic : float
+        The coefficient on all queries.
+    pvalue : float
+        scipy's p-value of "no association" (tau_b, rho); NaN for tau_AP and RBO.
+    confidence_interval : ConfidenceInterval
+        Percentile bootstrap interval over queries (``low``, ``high``).
+    """
+
+    statistic: float
+    pvalue: float
+    confidence_interval: ConfidenceInterval
+
+
+@dataclass(frozen=True)
+class RankAgreement:
+    """Result of :func:`rank_agreement`.
+
+    Attributes
+    ----------
+    kendall_tau_b, spearman_rho, tau_ap, tau_ap_symmetric, rbo : Coefficient
+        ``tau_ap`` weighs the top of ``b``'s ordering against ``a`` as reference (Yilmaz et al.);
+        ``tau_ap_symmetric`` averages both directions; ``rbo`` is ``rbo_ext`` of the orderings.
+    means : polars.DataFrame
+        ``system, mean_a, mean_b, rank_a, rank_b``: one row per system, sorted by ``mean_a``
+        descending (ranks 1 = best; equal means share the lowest rank).
+    swapped : polars.DataFrame
+        ``system_x, system_y, mean_a_x, mean_a_y, mean_b_x, mean_b_y``: one row per pair that ``a``
+        orders ``x`` above ``y`` and ``b`` orders ``y`` above ``x`` (strictly in both); sorted by
+        ``a``'s order of ``x`` then ``y``.
+    n_queries, n_systems : int
+    measure : str
+    names : tuple of str
+        Labels of ``a`` and ``b``.
+    settings : dict
+        ``n_resamples, confidence_level, seed, rbo_p, query_set, tie_rule, interval``.
+    """
+
+    kendall_tau_b: Coefficient
+    spearman_rho: Coefficient
+    tau_ap: Coefficient
+    tau_ap_symmetric: Coefficient
+    rbo: Coefficient
+    means: pl.DataFrame = field(repr=False)
+    swapped: pl.DataFrame = field(repr=False)
+    n_queries: int
+    n_systems: int
+    measure: str
+    names: tuple[str, str]
+    settings: dict[str, Any] = field(repr=False)
+
+    @property
+    def n_swapped(self) -> int:
+        """Pairs of systems ordered one way by ``a`` and the other way by ``b``."""
+        return self.swapped.height
+
+    def to_frame(self) -> pl.DataFrame:
+        """``coefficient, statistic, ci_low, ci_high, pvalue``: one row per coefficient."""
+        rows = [(name, c.statistic, c.confidence_interval.low, c.confidence_interval.high, c.pvalue)
+                for name in COEFFICIENTS for c in [getattr(self, name)]]
+        return pl.DataFrame(rows, schema=["coefficient", "statistic", "ci_low", "ci_high", "pvalue"], orient="row")
+
+
+def _per_query(obj: Any, what: str) -> pl.DataFrame:
+    frame = getattr(obj, "per_query", obj)
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(f"`{what}` must be an Evaluation or a per-query table (system, qid, measure, value); "
+                        f"got {type(obj).__name__}")
+    missing = [c for c in ("system", "qid", "measure", "value") if c not in frame.columns]
+    if missing:
+        raise SchemaError(f"`{what}` lacks column(s) {missing} (has {frame.columns})")
+    return frame
+
+
+def _resolve_inputs(a: Any, b: Any, judgments: Any) -> tuple[pl.DataFrame, pl.DataFrame, tuple[str, str]]:
+    check = getattr(a, "check_names", None)
+    if callable(check):                               # a JudgmentSetsEvaluation
+        if b is not None:
+            raise TypeError("with judgment sets as `a`, name the two sets with judgments=(reference, other), not `b`")
+        names = list(judgments) if judgments is not None else a.names
+        if len(names) != 2:
+            raise ValueError(f"`judgments` must name two judgment sets (reference, other); the sets are {a.names}")
+        ref, other = check(names, "judgments")
+        pq = a.per_query
+        return (pq.filter(pl.col("judgments") == ref).drop("judgments"),
+                pq.filter(pl.col("judgments") == other).drop("judgments"), (ref, other))
+    if b is None:
+        raise TypeError("rank_agreement needs two evaluations `a` and `b`, or judgment sets as `a`")
+    if judgments is not None:
+        raise TypeError("`judgments` applies only when `a` is the result of evaluate_judgment_sets")
+    return _per_query(a, "a"), _per_query(b, "b"), ("a", "b")
+
+
+def _measure_name(measure: str, *frames: pl.DataFrame) -> str:
+    present = set(frames[0]["measure"].unique().to_list())
+    for f in frames[1:]:
+        present &= set(f["measure"].unique().to_list())
+    if measure in present:
+        return measure
+    try:
+        candidates = [m.name for m in parse_measure(measure)]
+    except ValueError:
+        candidates = []
+    for name in candidates:
+        if name in present:
+            return name
+    raise ValueError(f"measure {measure!r} is not in both evaluations; measures present in both: {sorted(present)}")
+
+
+def _matrix(frame: pl.DataFrame, measure: str, systems: list[str], qids: list[str]) -> np.ndarray:
+    wide = (frame.filter(pl.col("measure") == measure).select("qid", "system", "value")
+            .pivot(on="system", index="qid", values="value"))
+    wide = pl.DataFrame({"qid": qids}).join(wide, on="qid", how="left")
+    return wide.select(systems).to_numpy().astype(np.float64)
+
+
+def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] | None
+            ) -> tuple[list[str], list[str], int]:
+    fa = a.filter((pl.col("measure") == measure) & pl.col("value").is_not_null())
+    fb = b.filter((pl.col("measure") == measure) & pl.col("value").is_not_null())
+    sys_a = fa["system"].unique(maintain_order=True).to_list()
+    sys_b = set(fb["system"].unique().to_list())
+    if systems is None:
+        chosen = [s for s in sys_a if s in sys_b]
+        dropped = sorted((set(sys_a) | sys_b) - set(chosen))
+        if dropped:
+            warnings.warn(f"{len(dropped)} system(s) are in only one of the evaluations and are left out: {dropped[:5]}",
+                          UserWarning, stacklevel=user_stacklevel())
+    else:
+        chosen = list(dict.fromkeys(systems))
+        unknown = [s for s in chosen if s not in sys_b or s not in sys_a]
+        if unknown:
+            raise ValueError(f"system(s) {unknown} not measured in both evaluations")
+    if len(chosen) < 2:
+        raise InsufficientSampleError(f"rank agreement needs at least 2 systems in both evaluations, got {chosen}")
+    chosen = sorted(chosen)                          # the RBO tie rule: equal means ordered by name
+    both = pl.concat([fa.select("system", "qid"), fb.select("system", "qid")]).filter(pl.col("system").is_in(chosen))
+    counts = both.group_by("qid").agg(pl.len().alias("n"))
+    all_q = counts["qid"].to_list()
+    qids = sorted(counts.filter(pl.col("n") == 2 * len(chosen))["qid"].to_list())
+    if len(qids) < 2:
+        raise InsufficientSampleError(f"fewer than 2 queries are measured for every system under both evaluations "
+                                      f"({len(qids)})")
+    if len(qids) < len(all_q):
+        warnings.warn(f"{len(all_q) - len(qids)} queries are not measured for every system under both evaluations "
+                      f"and are left out; means are over the {len(qids)} common queries",
+                      UserWarning, stacklevel=user_stacklevel())
+    return chosen, qids, len(all_q)
+
+
+def _interval(replicates: np.ndarray, confidence_level: float) -> ConfidenceInterval:
+    finite = replicates[np.isfinite(replicates)]
+    if finite.size < 2:
+        return ConfidenceInterval(float("nan"), float("nan"))
+    return percentile_interval(finite, confidence_level=confidence_level)
+
+
+def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None, systems: Any = None,
+                   n_resamples: int = 10_000, confidence_level: float = 0.95, seed: int = 0,
+                   rbo_p: float = 0.9) -> RankAgreement:
+    """How well two evaluations agree on the ranking of systems by one measure.
+
+    Parameters
+    ----------
+    a, b : Evaluation or per-query table
+        ``system, qid, measure, value`` (e.g. the same runs under NIST and under LLM qrels); ``a``
+        is the reference ranking for tau_AP.  Or ``a`` a
+        :class:`~pairedframe.evaluation.JudgmentSetsEvaluation` and ``b`` omitted.
+    measure : str
+        Measure name as in the ``measure`` column (``"nDCG@10"``; trec_eval names are resolved).
+    judgments : (str, str), optional
+        With judgment sets as ``a``: the (reference, other) set names; default the two sets when
+        there are exactly two.
+    systems : sequence of str, optional
+        Systems to rank (default: every system measured in both).
+    n_resamples : int, default 10_000
+        Bootstrap resamples of the queries (``>= 2``).
+    confidence_level : float in (0, 1), default 0.95
+    seed : int, default 0
+        Keys the resample stream together with the query set (as :func:`pairedframe.compare`).
+    rbo_p : float in (0, 1), default 0.9
+        RBO persistence.
+
+    Returns
+    -------
+    RankAgreement
+        ``kendall_tau_b``, ``spearman_rho``, ``tau_ap``, ``tau_ap_symmetric``, ``rbo`` (each with
+        ``statistic``, ``pvalue``, ``confidence_interval``), ``means``, ``swapped`` pairs,
+        ``n_queries``, ``n_systems``, ``settings``; ``to_frame()`` gives one row per coefficient.
+        Coefficients lie in [-1, 1] (RBO in [0, 1]); NaN when a ranking is constant.
+
+    Notes
+    -----
+    Means are over the queries measured for every system under both evaluations (a warning says
+    how many others were left out).  Ties: :data:`ORDERING_TIE_RULE`.  The bootstrap resamples
+    queries with replacement (``n_resamples`` index rows over the sorted common qids) and recomputes
+    every system's mean under ``a`` and ``b`` on each resample; replicates that are NaN (a
+    constant resampled ranking) are left out of the interval.
+
+    Raises
+    ------
+    InsufficientSampleError
+        Fewer than 2 common systems or queries.
+    ValueError
+        Unknown measure, systems or judgment-set names; bad options.
+    TypeError
+        Wrong combination of ``a``, ``b`` and ``judgments``.
+
+    References
+    ----------
+    Kendall (1945); Yilmaz, Aslam & Robertson (2008), SIGIR; Urbano & Marrero (2017), ICTIR;
+    Webber, Moffat & Zobel (2010), TOIS; Voorhees (2000), IP&M (tau between qrels).
+    """
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 2:
+        raise ValueError(f"`n_resamples` must be an integer >= 2, got {n_resamples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
+    if not (isinstance(confidence_level, float) and 0 < confidence_level < 1):
+        raise ValueError(f"`confidence_level` must be a float in (0, 1), got {confidence_level!r}")
+    if not (isinstance(rbo_p, (int, float)) and 0 < rbo_p < 1):
+        raise ValueError(f"`rbo_p` must be in the open interval (0, 1), got {rbo_p!r}")
+    fa, fb, names = _resolve_inputs(a, b, judgments)
+    name = _measure_name(measure, fa, fb)
+    chosen, qids, _ = _common(fa, fb, name, systems)
+    A, B = _matrix(fa, name, chosen, qids), _matrix(fb, name, chosen, qids)
+    ma, mb = A.mean(axis=0), B.mean(axis=0)
+    k, n = len(chosen), len(qids)
+
+    boot_rng, _ = resample_generators(seed, qids)
+    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(n, n_resamples, rng=boot_rng))
+    ra, rb = means[:, :k], means[:, k:]
+    replicates = {
+        "kendall_tau_b": kendall_tau_b_many(ra, rb), "spearman_rho": spearman_rho_many(ra, rb),
+        "tau_ap": tau_ap_many(ra, rb), "tau_ap_symmetric": tau_ap_many(ra, rb, symmetric=True),
+        "rbo": rbo_orderings_many(ra, rb, p=rbo_p),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # scipy warns on constant input and returns NaN
+        from scipy import stats as sps  # lazy: scipy.stats costs ~1 s at import
+
+        kt = sps.kendalltau(ma, mb)
+        sr = sps.spearmanr(ma, mb)
+    order_a = [chosen[i] for i in np.argsort(-ma, kind="stable")]
+    order_b = [chosen[i] for i in np.argsort(-mb, kind="stable")]
+    point = {
+        "kendall_tau_b": (float(kt.statistic), float(kt.pvalue)),
+        "spearman_rho": (float(sr.statistic), float(sr.pvalue)),
+        "tau_ap": (float(tau_ap_many(ma, mb)[0]), float("nan")),
+        "tau_ap_symmetric": (float(tau_ap_many(ma, mb, symmetric=True)[0]), float("nan")),
+        "rbo": (float(rbo(order_a, order_b, p=rbo_p).rbo_ext), float("nan")),
+    }
+    coefficients = {key: Coefficient(statistic=stat, pvalue=p,
+                                     confidence_interval=_interval(replicates[key], confidence_level))
+                    for key, (stat, p) in point.items()}
+
+    rank = lambda m: pl.Series(m).rank("min", descending=True).cast(pl.Int64)  # noqa: E731
+    table = pl.DataFrame({"system": chosen, "mean_a": ma, "mean_b": mb}).with_columns(
+        rank(ma).alias("rank_a"), rank(mb).alias("rank_b"))
+    position = {s: i for i, s in enumerate(order_a)}
+    swapped = [(x, y, ma[i], ma[j], mb[i], mb[j])
+               for (i, x), (j, y) in itertools.permutations(enumerate(chosen), 2)
+               if ma[i] > ma[j] and mb[i] < mb[j]]
+    swapped.sort(key=lambda r: (position[r[0]], position[r[1]]))
+    swapped_frame = pl.DataFrame(swapped, orient="row", schema={
+        "system_x": pl.String, "system_y": pl.String, "mean_a_x": pl.Float64, "mean_a_y": pl.Float64,
+        "mean_b_x": pl.Float64, "mean_b_y": pl.Float64})
+    settings = {"n_resamples": n_resamples, "confidence_level": confidence_level, "seed": seed, "rbo_p": rbo_p,
+                "interval": "percentile bootstrap over queries (one shared resample index)",
+                "query_set": "queries measured for every system under both evaluations",
+                "tie_rule": ORDERING_TIE_RULE}
+    return RankAgreement(**coefficients, means=table.sort("mean_a", "system", descending=[True, False]),
+                         swapped=swapped_frame, n_queries=n, n_systems=k, measure=name, names=names,
+                         settings=settings)

@@ -1,0 +1,263 @@
+"""The numbers behind a paper's results table: means, intervals, significance marks, best and second.
+
+:func:`results_table_data` computes one row per (system, measure) -- everything a rendering needs --
+so that :mod:`pairedframe.report.results_table` only formats.
+
+Marks
+-----
+``p`` is the comparison's p-value column chosen by ``correction`` (``pvalue``, ``pvalue_holm``,
+``pvalue_bh`` or ``pvalue_tukey``); a pair is significant when ``p < alpha``, and the winner is the
+system with the higher mean (every implemented measure is "higher is better").
+
+- One baseline (``mode = "dagger"``): a system's cell gets ``†`` when it is significantly better
+  than the baseline and ``‡`` when significantly worse.
+- Several baselines or all pairs (``mode = "letters"``, as ranx): the baselines in the order of
+  the comparison (or, for all pairs, every system in row order) get letters ``a, b, ...``, and a
+  cell lists the letters of the lettered systems it is significantly better than.
+
+Best and second
+---------------
+Per measure, the means *as shown* (rounded to ``digits``) are ranked descending: rank 1 is bold,
+rank 2 underlined; systems equal at the shown precision share a rank (dense ranking).
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+from scipy.special import stdtrit
+
+__all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "results_table_data"]
+
+CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_tukey"}
+CI_STYLES = (None, "halfwidth", "range")
+DAGGER, DOUBLE_DAGGER = "†", "‡"
+
+
+@dataclass(frozen=True)
+class TableData:
+    """What :func:`results_table_data` computes.
+
+    Attributes
+    ----------
+    frame : polars.DataFrame
+        ``system, letter, measure, mean, ci_low, ci_high, n_queries, place, marks, better_than``: one
+        row per (system, measure) in row and column order.  ``place`` is 1 (best), 2 (second) or
+        null; ``marks`` the string to print after the number (``"†"``, ``"‡"``, ``"ab"`` or ``""``);
+        ``better_than`` the systems this one is significantly better than.
+    systems, measures : list of str
+        Row and column order.
+    letters : dict
+        system -> letter (letter mode only).
+    mode : {"none", "dagger", "letters"}
+    settings : dict
+        For the caption: test, interval, correction, family, alpha, n_resamples, seed, alternative,
+        n_queries (min, max), ci (style, confidence level), digits, baselines, tie rule.
+    """
+
+    frame: pl.DataFrame
+    systems: list[str]
+    measures: list[str]
+    letters: dict[str, str]
+    mode: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFrame | None, Any, list[str] | None]:
+    if data is None:
+        return None, None, None
+    if callable(getattr(data, "check_names", None)):            # JudgmentSetsEvaluation
+        if judgments is None:
+            if len(data.names) != 1:
+                raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {data.names}")
+            judgments = data.names[0]
+        data = data.evaluation(judgments)
+    elif judgments is not None:
+        raise TypeError("`judgments` applies only to the result of evaluate_judgment_sets")
+    per_query = getattr(data, "per_query", data)
+    if not isinstance(per_query, pl.DataFrame):
+        raise TypeError(f"`data` must be an Evaluation, judgment sets or a per-query table, got {type(data).__name__}")
+    missing = [c for c in ("system", "qid", "measure", "value") if c not in per_query.columns]
+    if missing:
+        raise ValueError(f"per-query table lacks column(s) {missing}")
+    extras = [c for c in per_query.columns if c not in ("system", "qid", "measure", "value")]
+    for c in extras:
+        if per_query[c].n_unique() > 1:
+            raise ValueError(f"the per-query table has several values of {c!r}; filter it to one first")
+    measures = [m.name for m in data.measures] if hasattr(data, "measures") else None
+    return per_query.drop(extras), getattr(data, "settings", None), measures
+
+
+def _choose(requested: Any, available: list[str], what: str) -> list[str]:
+    if requested is None:
+        return available
+    names = [requested] if isinstance(requested, str) else list(dict.fromkeys(requested))
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        raise ValueError(f"{what}(s) {unknown} not in the table; {what}s: {available}")
+    return names
+
+
+def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, confidence_level: float) -> pl.DataFrame:
+    if per_query is not None:
+        agg = per_query.group_by("system", "measure", maintain_order=True).agg(
+            pl.col("value").mean().alias("mean"), pl.col("value").std(ddof=1).alias("sd"),
+            pl.len().cast(pl.Int64).alias("n_queries"))
+        half = [(stdtrit(n - 1, 0.5 + confidence_level / 2) * sd / math.sqrt(n)) if n > 1 and sd is not None
+                else float("nan") for n, sd in zip(agg["n_queries"], agg["sd"])]
+        return agg.with_columns((pl.col("mean") - pl.Series(half)).alias("ci_low"),
+                                (pl.col("mean") + pl.Series(half)).alias("ci_high")).drop("sd")
+    rows = pl.concat([
+        comparison.select("system", "measure", pl.col("system_mean").alias("mean"), "n_queries"),
+        comparison.select(pl.col("baseline").alias("system"), "measure", pl.col("baseline_mean").alias("mean"),
+                          "n_queries")])
+    return (rows.unique(["system", "measure"], keep="first", maintain_order=True)
+            .with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_low"), pl.lit(None, dtype=pl.Float64).alias("ci_high")))
+
+
+def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> list[tuple[str, str, str]]:
+    """(winner, loser, measure) of every significant row."""
+    sig = comparison.filter(pl.col(column).is_not_null() & (pl.col(column) < alpha) & (pl.col("delta") != 0))
+    return [(s, b, m) if d > 0 else (b, s, m)
+            for s, b, m, d in sig.select("system", "baseline", "measure", "delta").iter_rows()]
+
+
+def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None, *, measures: Any = None,
+                       systems: Any = None, judgments: str | None = None, correction: str = "holm",
+                       alpha: float | None = None, ci: str | None = None, confidence_level: float = 0.95,
+                       digits: int = 3, all_pairs: bool | None = None) -> TableData:
+    """Means, intervals, marks and places of a results table (see the module docstring).
+
+    Parameters
+    ----------
+    data : Evaluation, JudgmentSetsEvaluation or per-query table, optional
+        Source of the means (over each system's evaluated queries, as trec_eval) and intervals.
+    comparison : polars.DataFrame, optional
+        A :func:`pairedframe.compare` result (one or several baselines, or all pairs); source of the
+        marks (and of the means when ``data`` is None).
+    measures, systems : str or sequence, optional
+        Columns and rows, in order (default: all, in order of appearance).
+    judgments : str, optional
+        The judgment set to tabulate when ``data`` holds several.
+    correction : {"holm", "bh", "none", "tukey"}, default "holm"
+        Which p-value column decides significance (``"tukey"`` needs an all-pairs comparison).
+    alpha : float, optional
+        Significance level; default ``1 - confidence_level`` of the comparison.
+    ci : {None, "halfwidth", "range"}
+        Show the t interval of each mean over its queries as ``± half-width`` or ``[low, high]``
+        (needs ``data``).
+    confidence_level : float, default 0.95
+        Of that interval.
+    digits : int, default 3
+        Decimals shown; best/second are decided on the shown values.
+    all_pairs : bool, optional
+        Letter every system (all pairs); default: true when the comparison compares every system
+        with every other.
+
+    Returns
+    -------
+    TableData
+
+    Raises
+    ------
+    ValueError
+        Neither input given; unknown systems, measures or correction; a correction column missing
+        from the comparison; ``ci`` without ``data``.
+    """
+    if data is None and comparison is None:
+        raise ValueError("results_table needs an evaluation, a comparison, or both")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"`correction` must be one of {sorted(CORRECTIONS)}, got {correction!r}")
+    if ci not in CI_STYLES:
+        raise ValueError(f"`ci` must be one of {CI_STYLES}, got {ci!r}")
+    if ci is not None and data is None:
+        raise ValueError("`ci` needs the per-query values: pass the evaluation as `data`")
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 10:
+        raise ValueError(f"`digits` must be an integer in [0, 10], got {digits!r}")
+    per_query, eval_settings, measure_order = _per_query_and_settings(data, judgments)
+    if comparison is not None:
+        missing = [c for c in ("system", "baseline", "measure", "delta", "pvalue") if c not in comparison.columns]
+        if missing:
+            raise ValueError(f"`comparison` lacks column(s) {missing}; pass a pairedframe.compare result")
+        extras = [c for c in comparison.columns if c in ("dataset", "judgments") and comparison[c].n_unique() > 1]
+        if extras:
+            raise ValueError(f"the comparison has several values of {extras}; filter it to one first")
+    means = _means(per_query, comparison, confidence_level)
+    available_systems = means["system"].unique(maintain_order=True).to_list()
+    available_measures = measure_order or means["measure"].unique(maintain_order=True).to_list()
+    systems = _choose(systems, available_systems, "system")
+    measures = _choose(measures, [m for m in available_measures if m in set(means["measure"].to_list())], "measure")
+
+    settings: dict[str, Any] = {"digits": digits, "ci": ci, "ci_confidence_level": confidence_level,
+                                "correction": correction}
+    if eval_settings is not None:
+        settings["ranking_tie_rule"] = eval_settings.tie_rule
+    wins: list[tuple[str, str, str]] = []
+    mode, letters = "none", {}
+    if comparison is not None:
+        cmp = comparison.filter(pl.col("measure").is_in(measures) & pl.col("system").is_in(systems)
+                                & pl.col("baseline").is_in(systems))
+        column = CORRECTIONS[correction]
+        if column not in cmp.columns:
+            raise ValueError(f"correction={correction!r} needs a {column!r} column in the comparison"
+                             + ("; compare with pairs='all' for the Tukey HSD test" if correction == "tukey" else ""))
+        levels = cmp["confidence_level"].unique().to_list() if "confidence_level" in cmp.columns else [0.95]
+        alpha = alpha if alpha is not None else 1.0 - float(levels[0])
+        if not 0 < alpha < 1:
+            raise ValueError(f"`alpha` must be in (0, 1), got {alpha!r}")
+        wins = _significant_wins(cmp, column, alpha)
+        baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]
+        pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
+        every_pair = len(systems) > 2 and len(pairs) == len(systems) * (len(systems) - 1) // 2
+        lettered = systems if (all_pairs if all_pairs is not None else every_pair) else baselines
+        if len(baselines) == 1 and lettered == baselines:
+            mode = "dagger"
+        elif lettered:
+            mode = "letters"
+            if len(lettered) > 26:
+                raise ValueError(f"letter marks need at most 26 lettered systems, got {len(lettered)}")
+            letters = dict(zip(lettered, string.ascii_lowercase))
+        for key in ("test", "interval", "alternative", "n_resamples", "seed", "family", "exact"):
+            if key in cmp.columns and cmp.height:
+                vals = cmp[key].unique(maintain_order=True).to_list()
+                settings[key] = vals[0] if len(vals) == 1 else vals
+        settings.update(alpha=alpha, baselines=baselines, n_comparisons=cmp.height, mode=mode)
+
+    shown = means.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures)).with_columns(
+        pl.col("mean").round(digits).alias("_shown"))
+    shown = shown.with_columns(pl.col("_shown").rank("dense", descending=True).over("measure").alias("_rank"))
+    better_than: dict[tuple[str, str], list[str]] = {}
+    worse_than: dict[tuple[str, str], list[str]] = {}
+    for winner, loser, measure in wins:
+        better_than.setdefault((winner, measure), []).append(loser)
+        worse_than.setdefault((loser, measure), []).append(winner)
+    rows = []
+    index = {(s, m): r for s, m, r in zip(shown["system"], shown["measure"], shown.iter_rows(named=True))}
+    for s in systems:
+        for m in measures:
+            r = index.get((s, m))
+            if r is None:
+                rows.append((s, letters.get(s), m, None, None, None, None, None, "", []))
+                continue
+            beaten = [x for x in systems if x in better_than.get((s, m), [])]
+            if mode == "dagger":
+                marks = DAGGER if beaten else DOUBLE_DAGGER if worse_than.get((s, m)) else ""
+            elif mode == "letters":
+                marks = "".join(sorted(letters[x] for x in beaten if x in letters))
+            else:
+                marks = ""
+            place = int(r["_rank"]) if r["_rank"] is not None and r["_rank"] <= 2 else None
+            rows.append((s, letters.get(s), m, r["mean"], r["ci_low"], r["ci_high"], r["n_queries"], place, marks,
+                         beaten))
+    frame = pl.DataFrame(rows, orient="row", schema={
+        "system": pl.String, "letter": pl.String, "measure": pl.String, "mean": pl.Float64, "ci_low": pl.Float64,
+        "ci_high": pl.Float64, "n_queries": pl.Int64, "place": pl.Int64, "marks": pl.String,
+        "better_than": pl.List(pl.String)})
+    n = frame["n_queries"].drop_nulls()
+    settings["n_queries"] = (int(n.min()), int(n.max())) if n.len() else (0, 0)
+    return TableData(frame=frame, systems=systems, measures=measures, letters=letters, mode=mode, settings=settings)
+

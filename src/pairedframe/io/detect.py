@@ -1,0 +1,174 @@
+"""Which kind of file a run, qrels or per-query path is: TREC text, or a table (Parquet, Arrow IPC, CSV/TSV).
+
+Detection reads the first bytes, never trusts the extension alone:
+
+- ``PAR1`` at the start: Parquet;
+- ``ARROW1`` (IPC file / Feather v2) or the ``0xFFFFFFFF`` continuation marker (IPC stream): Arrow IPC;
+- text (plain, gzip or zstd) whose first non-blank, non-``#`` line is a header naming the columns
+  -- split by a tab or a comma, it holds a query-id column (``qid``, ``query_id``, ``query``) and, for
+  runs and qrels, a document column (``docno``, ``doc_id``, ``docid``, ``doc``): TSV or CSV;
+- other text: TREC text (``qid Q0 docno rank score tag`` / ``qid iter docno rel``);
+- anything else (a NUL byte in the first 64 KiB of a file that is not gzip or zstd): an error naming
+  the argument (run, qrels, results) and the file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from pathlib import Path
+from typing import Literal
+
+import polars as pl
+
+from pairedframe.errors import InputFormatError
+
+__all__ = ["TABLE_FORMATS", "detect_format", "is_table_file", "read_table_file", "run_name", "table_system_name"]
+
+TABLE_FORMATS = ("parquet", "arrow", "csv", "tsv")
+Format = Literal["trec", "parquet", "arrow", "csv", "tsv"]
+
+_QID_NAMES = {"qid", "query_id", "query"}
+_DOC_NAMES = {"docno", "doc_id", "docid", "doc"}
+#: Columns read as text from CSV/TSV, so that ``007`` stays ``007``.
+_TEXT_COLUMNS = ("system", "run_id", "qid", "query_id", "query", "docno", "doc_id", "docid", "doc", "measure",
+                 "dataset", "cluster", "judgments")
+_HEAD_BYTES = 65536
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def _head(path: str) -> tuple[bytes, bool]:
+    """First bytes of the file (decompressed when gzip) and whether it is compressed (gzip/zstd)."""
+    with open(path, "rb") as fh:
+        raw = fh.read(_HEAD_BYTES)
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            with gzip.open(path, "rb") as fh:
+                return fh.read(_HEAD_BYTES), True
+        except (OSError, EOFError, zlib.error):
+            return b"", True            # the TREC reader reports the corrupt gzip file exactly
+    return raw, raw[:4] == _ZSTD_MAGIC
+
+
+def _header_format(text: bytes, needs_doc: bool) -> Format | None:
+    for raw in text.split(b"\n"):
+        line = raw.strip(b" \t\r").decode("utf-8", "replace")
+        if not line or line.startswith("#"):
+            continue
+        for sep, kind in (("\t", "tsv"), (",", "csv")):
+            names = {f.strip().strip('"').lower() for f in line.split(sep)}
+            if len(names) > 1 and names & _QID_NAMES and (not needs_doc or names & _DOC_NAMES):
+                return kind  # type: ignore[return-value]
+        return None
+    return None
+
+
+def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:
+    """The kind of file at ``path``, from its first bytes (module docstring).
+
+    Parameters
+    ----------
+    path : path
+        An existing file.
+    what : {"run", "qrels", "results"}
+        The argument the file was given as: it names the file in errors, and a CSV/TSV header of a
+        run or qrels must also name a document column.
+
+    Returns
+    -------
+    {"trec", "parquet", "arrow", "csv", "tsv"}
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    InputFormatError
+        The file is binary but neither Parquet nor Arrow IPC (names the argument and the file).
+    """
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(path)
+    if os.path.isdir(path):
+        raise InputFormatError(f"the {what} argument is a directory, not a file", path=path)
+    with open(path, "rb") as fh:
+        magic = fh.read(8)
+    if magic[:4] == b"PAR1":
+        return "parquet"
+    if magic[:6] == b"ARROW1" or magic[:4] == b"\xff\xff\xff\xff":
+        return "arrow"
+    head, compressed = _head(path)
+    if not compressed and b"\x00" in head:
+        raise InputFormatError(
+            f"the {what} argument is neither a TREC text file nor a table (Parquet, Arrow IPC, or CSV/TSV with a "
+            f"header row naming qid{'' if what == 'results' else ', docno'}, ...): it holds binary data",
+            path=path)
+    return _header_format(head, needs_doc=what != "results") or "trec"
+
+
+def is_table_file(path: str | os.PathLike[str], *, what: str = "run") -> bool:
+    """True when :func:`detect_format` finds a table (Parquet, Arrow IPC, CSV, TSV) rather than TREC text."""
+    return detect_format(path, what=what) != "trec"
+
+
+def table_system_name(path: str | os.PathLike[str]) -> str:
+    """``runs/input.bm25.parquet`` -> ``bm25``: the file name without compression and table
+    extensions and without a leading ``input.``."""
+    name = Path(path).name
+    for ext in (".gz", ".zst", ".parquet", ".pq", ".arrow", ".feather", ".ipc", ".csv", ".tsv", ".txt"):
+        if name.lower().endswith(ext) and len(name) > len(ext):
+            name = name[: -len(ext)]
+    if name.startswith("input.") and len(name) > len("input."):
+        name = name[len("input."):]
+    return name
+
+
+def run_name(path: str | os.PathLike[str]) -> str:
+    """The system name of a run file as :func:`pairedframe.evaluate` gives it: TREC's naming for text
+    files (:func:`pairedframe.io.trec.system_name_from_path`), :func:`table_system_name` for tables."""
+    from pairedframe.io.trec import system_name_from_path
+
+    return table_system_name(path) if is_table_file(path, what="run") else system_name_from_path(path)
+
+
+def read_table_file(path: str | os.PathLike[str], *, what: str = "run", fmt: Format | None = None) -> pl.DataFrame:
+    """Read a Parquet, Arrow IPC or CSV/TSV file (detected by :func:`detect_format`) into polars.
+
+    Parameters
+    ----------
+    path : path
+    what : {"run", "qrels", "results"}
+        Names the argument in errors.
+    fmt : str, optional
+        The format when already detected.
+
+    Returns
+    -------
+    polars.DataFrame
+        The table as stored; id columns of CSV/TSV files (``qid``, ``docno``, ``system`` and their
+        aliases) are read as text.
+
+    Raises
+    ------
+    InputFormatError
+        The file is TREC text (not a table), or polars cannot read it (names the argument and file).
+    """
+    path = os.fspath(path)
+    fmt = fmt or detect_format(path, what=what)
+    try:
+        if fmt == "parquet":
+            return pl.read_parquet(path, glob=False)
+        if fmt == "arrow":
+            try:
+                return pl.read_ipc(path)
+            except pl.exceptions.PolarsError:
+                return pl.read_ipc_stream(path)
+        if fmt in ("csv", "tsv"):
+            sep = "\t" if fmt == "tsv" else ","
+            head = pl.read_csv(path, separator=sep, n_rows=0, glob=False, comment_prefix="#")
+            text = {c: pl.String for c in head.columns if c.lower() in _TEXT_COLUMNS}
+            return pl.read_csv(path, separator=sep, schema_overrides=text, glob=False, comment_prefix="#")
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputFormatError(f"the {what} argument looks like a {fmt} table but cannot be read: {exc}",
+                               path=path) from None
+    raise InputFormatError(f"the {what} argument is a TREC text file, not a table", path=path)

@@ -1,0 +1,205 @@
+"""Figures for a paper (optional extra: ``pip install "pairedframe[plot]"``).
+
+- :func:`delta_plot`: per-query deltas of one system against a baseline, sorted, wins / losses /
+  ties coloured, with a zero line;
+- :func:`means_plot`: system means with their t intervals, sorted;
+- :func:`agreement_scatter`: system means under two judgment sets (e.g. NIST vs an LLM), with
+  Kendall's tau and tau_AP in the title.
+
+Each writes the file named by ``path`` (the format follows the suffix: ``.png``, ``.svg``, ``.pdf``)
+and returns its path.  Every mark carries an SVG id (``pf-bar-<i>``, ``pf-mean-<i>``,
+``pf-point-<i>``), so a test -- or a reader of the SVG -- can count what was drawn.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pairedframe.comparison import paired_per_query
+from pairedframe.comparison.table_data import results_table_data
+
+__all__ = ["WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "means_plot"]
+
+WIN_COLOUR, LOSS_COLOUR, TIE_COLOUR = "#1f6fb4", "#d1495b", "#9a9a9a"
+_FORMATS = (".png", ".svg", ".pdf")
+
+
+def pyplot():
+    """matplotlib's pyplot on the non-interactive Agg backend; ImportError naming the extra when absent."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ImportError("plots need matplotlib: pip install 'pairedframe[plot]'") from exc
+    return plt
+
+
+def _output(path: str | Path) -> Path:
+    out = Path(path)
+    if out.suffix.lower() not in _FORMATS:
+        raise ValueError(f"plot file must end in one of {_FORMATS}, got {out.name!r}")
+    return out
+
+
+def _save(fig, path: Path) -> Path:
+    plt = pyplot()
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
+    plt.close(fig)
+    return path
+
+
+def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measure: str,
+               title: str | None = None) -> Path:
+    """Bar chart of the per-query deltas ``system - baseline``, sorted ascending.
+
+    Parameters
+    ----------
+    data : Evaluation or per-query table
+        As :func:`pairedframe.paired_per_query` (one key combination: filter extra keys first).
+    path : str or Path
+        ``.png``, ``.svg`` or ``.pdf``.
+    baseline, system, measure : str
+    title : str, optional
+        Default: measure, system, baseline and the counts of wins, losses and ties.
+
+    Returns
+    -------
+    Path
+        The file written; one bar per paired query (SVG ids ``pf-bar-0`` ...), blue = win, red =
+        loss, grey = tie (delta exactly 0 after the float-noise rule of :data:`pairedframe.comparison.WIN_RULE`).
+
+    Raises
+    ------
+    ImportError
+        matplotlib missing.
+    ValueError
+        Unknown systems or measure, several key combinations, or a bad suffix.
+    """
+    out = _output(path)
+    pq = paired_per_query(data, baseline=baseline, systems=system, measures=measure)
+    keys = [c for c in pq.columns if c not in ("system", "measure", "qid", "a", "b", "delta")]
+    if keys and pq.select(keys).n_unique() > 1:
+        raise ValueError(f"the table has several values of {keys}; filter it to one first")
+    pq = pq.sort("delta", "qid")
+    deltas = pq["delta"].to_list()
+    colours = [WIN_COLOUR if d > 0 else LOSS_COLOUR if d < 0 else TIE_COLOUR for d in deltas]
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(max(5.0, min(14.0, 0.12 * len(deltas) + 3)), 3.6))
+    bars = ax.bar(range(len(deltas)), deltas, color=colours, width=0.85)
+    for i, bar in enumerate(bars):
+        bar.set_gid(f"pf-bar-{i}")
+    ax.axhline(0.0, color="black", lw=0.8)
+    wins, losses = sum(d > 0 for d in deltas), sum(d < 0 for d in deltas)
+    ties = len(deltas) - wins - losses
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color=WIN_COLOUR, label=f"{system} better ({wins})"),
+                       Patch(color=LOSS_COLOUR, label=f"{baseline} better ({losses})"),
+                       Patch(color=TIE_COLOUR, label=f"tie ({ties})")], fontsize=8, loc="upper left", frameon=False)
+    ax.set_xticks([])
+    ax.set_xlabel(f"queries, sorted by delta (n = {len(deltas)})")
+    ax.set_ylabel(f"delta {measure}")
+    ax.set_title(title or f"{measure}: {system} − {baseline}, per query")
+    return _save(fig, out)
+
+
+def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None, confidence_level: float = 0.95,
+               judgments: str | None = None, title: str | None = None) -> Path:
+    """System means of one measure with their t intervals over queries, sorted (best on top).
+
+    Parameters
+    ----------
+    data : Evaluation, JudgmentSetsEvaluation or per-query table
+    path : str or Path
+        ``.png``, ``.svg`` or ``.pdf``.
+    measure : str
+    systems : sequence of str, optional
+        Default: all.
+    confidence_level : float, default 0.95
+        Of the t interval ``mean ± t(n-1) sd / sqrt(n)``.
+    judgments : str, optional
+        The judgment set, when ``data`` holds several.
+    title : str, optional
+
+    Returns
+    -------
+    Path
+        One point and interval per system (SVG ids ``pf-mean-0`` ... from the top).
+
+    Raises
+    ------
+    ImportError
+        matplotlib missing.
+    ValueError
+        Unknown measure or systems, or a bad suffix.
+    """
+    out = _output(path)
+    table = results_table_data(data, measures=[measure], systems=systems, judgments=judgments, ci="range",
+                               confidence_level=confidence_level)
+    df = table.frame.filter(pl.col("mean").is_not_null()).sort("mean", "system", descending=[False, True])
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.0, max(2.5, 0.3 * df.height + 1.2)))
+    for i, r in enumerate(df.iter_rows(named=True)):
+        low = r["mean"] - r["ci_low"] if r["ci_low"] is not None else 0.0
+        high = r["ci_high"] - r["mean"] if r["ci_high"] is not None else 0.0
+        container = ax.errorbar([r["mean"]], [i], xerr=[[low], [high]], fmt="o", color=WIN_COLOUR, ms=4, capsize=2)
+        container.lines[0].set_gid(f"pf-mean-{df.height - 1 - i}")
+    ax.set_yticks(range(df.height))
+    ax.set_yticklabels(df["system"].to_list(), fontsize=8)
+    lo, hi = table.settings["n_queries"]
+    queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries"
+    ax.set_xlabel(f"mean {measure} ({confidence_level:.0%} t interval over {queries})")
+    ax.set_title(title or f"{measure} by system")
+    return _save(fig, out)
+
+
+def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = True, title: str | None = None) -> Path:
+    """Scatter of system means under two evaluations, Kendall's tau and tau_AP in the title.
+
+    Parameters
+    ----------
+    agreement : RankAgreement
+        From :func:`pairedframe.rank_agreement`.
+    path : str or Path
+        ``.png``, ``.svg`` or ``.pdf``.
+    label_points : bool, default True
+        Write each system's name next to its point.
+    title : str, optional
+        Default: measure, tau_b with its interval, tau_AP, numbers of systems, queries and swaps.
+
+    Returns
+    -------
+    Path
+        One point per system (SVG ids ``pf-point-0`` ... in the order of ``agreement.means``).
+
+    Raises
+    ------
+    ImportError
+        matplotlib missing.
+    ValueError
+        A bad suffix.
+    """
+    out = _output(path)
+    means = agreement.means
+    name_a, name_b = agreement.names
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(5.6, 5.0))
+    for i, r in enumerate(means.iter_rows(named=True)):
+        (point,) = ax.plot([r["mean_a"]], [r["mean_b"]], "o", color=WIN_COLOUR, ms=5)
+        point.set_gid(f"pf-point-{i}")
+        if label_points:
+            ax.annotate(r["system"], (r["mean_a"], r["mean_b"]), fontsize=6, xytext=(3, 2), textcoords="offset points")
+    tau = agreement.kendall_tau_b
+    low, high = tau.confidence_interval
+    ax.set_xlabel(f"mean {agreement.measure} under {name_a}")
+    ax.set_ylabel(f"mean {agreement.measure} under {name_b}")
+    ax.set_title(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}], "
+                           f"τ_AP = {agreement.tau_ap.statistic:.3f}\n{agreement.n_systems} systems, "
+                           f"{agreement.n_queries} queries, {agreement.n_swapped} swapped pairs"), fontsize=9)
+    return _save(fig, out)

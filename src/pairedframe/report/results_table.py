@@ -1,0 +1,348 @@
+"""A paper's results table: systems x measures, significance marks, best bold, second underlined.
+
+:func:`results_table` gathers the numbers (:mod:`pairedframe.comparison.table_data`) and returns a
+:class:`ResultsTable` that renders
+
+- LaTeX and HTML through great_tables (``pip install "pairedframe[report]"``).  great_tables does not
+  apply cell styles (bold, underline) in LaTeX output, so the marks are written into the cells as
+  markup for each output (``\\textbf``, ``\\underline``, ``\\rlap{$^{ab}$}`` / ``<strong>``, ``<u>``,
+  ``<sup>``); the table itself -- booktabs rules, column alignment, escaping of names -- is great_tables'.
+  The LaTeX needs only ``\\usepackage{booktabs}`` in a plain ``article``; marks sit in ``\\rlap`` so
+  right-aligned numbers with equal decimals stay aligned.
+- markdown through polars' own markdown table formatting (``pl.Config(tbl_formatting="MARKDOWN")``);
+- the terminal through rich.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pairedframe.comparison.table_data import DAGGER, DOUBLE_DAGGER, TableData, results_table_data
+
+__all__ = ["ResultsTable", "results_table", "TABLE_FORMATS"]
+
+TABLE_FORMATS = ("latex", "markdown", "html", "terminal")
+_LATEX_SPECIALS = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#", "$": r"\$",
+                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}", "α": r"$\alpha$",
+                   "±": r"$\pm$", "†": r"$\dagger$", "‡": r"$\ddagger$", "≥": r"$\geq$", "–": "--",
+                   "<": r"$<$", ">": r"$>$"}
+
+
+def _latex_escape(text: str) -> str:
+    """Text with LaTeX's special characters (and the symbols the captions use) escaped."""
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+
+
+def _describe_test(s: dict[str, Any]) -> str:
+    alt = s.get("alternative", "two-sided")
+    if s.get("correction") == "tukey":
+        n = s.get("n_resamples")
+        return f"randomised Tukey HSD with {n:,} permutations" if isinstance(n, int) else "randomised Tukey HSD"
+    if s.get("test") == "t":
+        return f"{alt} paired t-test"
+    n = s.get("n_resamples")
+    how = "all sign patterns" if s.get("exact") is True else f"{n:,} sign flips" if isinstance(n, int) else "sign flips"
+    return f"{alt} paired randomization test with {how}"
+
+
+def _caption_text(data: TableData) -> str:
+    """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules."""
+    s = data.settings
+    lo, hi = s["n_queries"]
+    queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
+    parts = [f"Mean {', '.join(data.measures)} over {queries}."]
+    if s.get("ci"):
+        form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
+        parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries.")
+    if data.mode != "none":
+        correction = {"holm": "Holm-adjusted", "bh": "Benjamini-Hochberg-adjusted", "none": "unadjusted",
+                      "tukey": "family-wise adjusted"}[s["correction"]]
+        family = s.get("family")
+        scope = ("family: all pairs of each measure" if s["correction"] == "tukey"
+                 else f"family: {family}" if isinstance(family, str) else f"{s['n_comparisons']} comparisons")
+        detail = (f"{_describe_test(s)}; {correction} p ({scope}) < α = {s['alpha']:g}; "
+                  f"seed {s.get('seed', '?')}")
+        if s.get("interval"):
+            detail += f"; delta intervals: {s['interval']}"
+        if data.mode == "dagger":
+            parts.append(f"{DAGGER} / {DOUBLE_DAGGER}: significantly better / worse than {s['baselines'][0]} ({detail}).")
+        else:
+            parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
+    parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
+    if s.get("ranking_tie_rule"):
+        parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
+    return " ".join(parts)
+
+
+def _number(v: float | None, digits: int) -> str:
+    return "–" if v is None else f"{v:.{digits}f}"
+
+
+def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, str]:
+    """(number text, interval text) of one cell."""
+    number = _number(row["mean"], digits)
+    if row["mean"] is None or ci is None or row["ci_low"] is None:
+        return number, ""
+    if ci == "halfwidth":
+        return number, f" ± {(row['ci_high'] - row['ci_low']) / 2:.{digits}f}"
+    return number, f" [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]"
+
+
+def _render_cell(row: dict[str, Any], digits: int, ci: str | None, fmt: str) -> str:
+    number, interval = _cell_parts(row, digits, ci)
+    marks, place = row["marks"], row["place"]
+    if fmt == "latex":
+        body = _latex_escape(number) + _latex_escape(interval)
+        body = rf"\textbf{{{body}}}" if place == 1 else rf"\underline{{{body}}}" if place == 2 else body
+        if marks:
+            sup = {DAGGER: r"\dagger", DOUBLE_DAGGER: r"\ddagger"}.get(marks, rf"\mathrm{{{marks}}}")
+            body += rf"\rlap{{$^{{{sup}}}$}}"
+        return body
+    if fmt == "html":
+        body = html.escape(number + interval)
+        body = f"<strong>{body}</strong>" if place == 1 else f"<u>{body}</u>" if place == 2 else body
+        return body + (f"<sup>{html.escape(marks)}</sup>" if marks else "")
+    if fmt == "markdown":
+        body = number + interval
+        body = f"**{body}**" if place == 1 else f"<u>{body}</u>" if place == 2 else body
+        return body + (f"<sup>{marks}</sup>" if marks else "")
+    from rich.markup import escape
+
+    body = escape(number + interval)
+    if fmt == "ansi":
+        body = f"[bold]{body}[/bold]" if place == 1 else f"[underline]{body}[/underline]" if place == 2 else body
+    else:                                             # plain text: no styles, so emphasis as in markdown
+        body = f"*{body}*" if place == 1 else f"_{body}_" if place == 2 else f" {body} "
+    return body + (f" {escape(marks)}" if marks else "")
+
+
+@dataclass(frozen=True)
+class ResultsTable:
+    """A rendered-on-demand results table (from :func:`results_table`).
+
+    Attributes
+    ----------
+    data : TableData
+        ``data.frame``: one row per (system, measure) with ``mean, ci_low, ci_high, n_queries,
+        place, marks, better_than``; ``data.settings``: what the caption states.
+    title : str or None
+    """
+
+    data: TableData
+    title: str | None = None
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """The numbers, one row per (system, measure) (see :class:`~pairedframe.comparison.table_data.TableData`)."""
+        return self.data.frame
+
+    @property
+    def caption(self) -> str:
+        """Plain-text caption naming test, interval, correction, alpha, n_queries, seed and tie rules."""
+        return _caption_text(self.data)
+
+    def _label(self, system: str) -> str:
+        letter = self.data.letters.get(system)
+        return f"({letter}) {system}" if letter else system
+
+    def _wide(self, fmt: str) -> pl.DataFrame:
+        digits, ci = self.data.settings["digits"], self.data.settings["ci"]
+        labels = [self._label(s) for s in self.data.systems]
+        if fmt == "markdown":                          # a | inside a name would end the cell
+            labels = [label.replace("|", "\\|") for label in labels]
+        cells: dict[str, list[str]] = {"System": labels}
+        by_key = {(r["system"], r["measure"]): r for r in self.data.frame.iter_rows(named=True)}
+        for m in self.data.measures:
+            cells[m] = [_render_cell(by_key[(s, m)], digits, ci, fmt) for s in self.data.systems]
+        return pl.DataFrame(cells)
+
+    def _gt(self, fmt: str):
+        try:
+            from great_tables import GT
+        except ImportError as exc:
+            raise ImportError("LaTeX and HTML tables need great_tables: pip install 'pairedframe[report]'") from exc
+        measures = self.data.measures
+        # The cells already hold this output's markup: an identity formatter makes great_tables pass them
+        # through unescaped (its LaTeX output does not apply tab_style bold/underline).
+        return (GT(self._wide(fmt), rowname_col="System", id="pairedframe-results")
+                .fmt(lambda text: text, columns=measures).cols_align("right", columns=measures))
+
+    def to_latex(self, *, label: str | None = None) -> str:
+        """LaTeX ``table`` float with booktabs rules and a ``\\caption`` (needs ``\\usepackage{booktabs}``).
+
+        Parameters
+        ----------
+        label : str, optional
+            Adds ``\\label{label}`` after the caption.
+
+        Returns
+        -------
+        str
+            ``\\begin{table}`` ... ``\\end{table}``: a ``tabular*`` with booktabs rules, one row per
+            system, one right-aligned column per measure.
+
+        Raises
+        ------
+        ImportError
+            great_tables is not installed (``pip install "pairedframe[report]"``).
+        """
+        tex = self._gt("latex").as_latex()
+        tex = re.sub(r"^\\fontsize\{[^}]*\}\{[^}]*\}\\selectfont\n", "", tex, flags=re.M)  # use the document's size
+        caption = rf"\caption{{{_latex_escape(self.caption)}}}" + (rf"\label{{{label}}}" if label else "")
+        tex, n = re.subn(r"^(\\begin\{table\}(\[[^\]]*\])?)\n", lambda m: m.group(1) + "\n" + caption + "\n", tex,
+                         count=1, flags=re.M)
+        if n != 1:                                     # pragma: no cover - a great_tables layout change
+            raise RuntimeError("unexpected great_tables LaTeX layout: no table environment to caption")
+        return tex.strip() + "\n"
+
+    def to_html(self) -> str:
+        """An HTML fragment (great_tables' ``as_raw_html``, table id ``pairedframe-results``) with the
+        caption as a source note and ``title`` as its header.
+
+        Raises
+        ------
+        ImportError
+            great_tables is not installed (``pip install "pairedframe[report]"``).
+        """
+        gt = self._gt("html").tab_source_note(self.caption)
+        if self.title:
+            gt = gt.tab_header(title=self.title)
+        return gt.as_raw_html()
+
+    def to_markdown(self) -> str:
+        """A GitHub markdown table (polars' markdown formatting) followed by the caption."""
+        wide = self._wide("markdown")
+        with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
+                       tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=10_000, tbl_width_chars=30_000):
+            table = str(wide)
+        head = f"**{self.title}**\n\n" if self.title else ""
+        return f"{head}{table}\n\n{self.caption}\n"
+
+    def to_terminal(self, *, width: int | None = None, ansi: bool = False) -> str:
+        """A rich table as text.
+
+        Parameters
+        ----------
+        width : int, optional
+            Console width (default 100).
+        ansi : bool, default False
+            Best bold and second underlined as ANSI styles; otherwise plain text with the best value
+            as ``*x*`` and the second as ``_x_``.
+        """
+        from rich.console import Console
+        from rich.table import Table
+
+        wide = self._wide("ansi" if ansi else "terminal")
+        table = Table(title=self.title)
+        for name in wide.columns:
+            table.add_column(name, justify="left" if name == "System" else "right", no_wrap=True)
+        for row in wide.iter_rows():
+            table.add_row(*row)
+        buf = io.StringIO()
+        console = Console(file=buf, width=width or 100, highlight=False, force_terminal=ansi, no_color=not ansi)
+        console.print(table)
+        caption = self.caption
+        if not ansi:
+            caption = caption.replace("Bold: best, underlined: second best", "*x*: best, _x_: second best")
+        console.print(caption, markup=False)
+        return buf.getvalue()
+
+    def render(self, fmt: str) -> str:
+        """``to_latex()``, ``to_markdown()``, ``to_html()`` or ``to_terminal()`` by name (:data:`TABLE_FORMATS`)."""
+        if fmt not in TABLE_FORMATS:
+            raise ValueError(f"format must be one of {TABLE_FORMATS}, got {fmt!r}")
+        return {"latex": self.to_latex, "markdown": self.to_markdown, "html": self.to_html,
+                "terminal": self.to_terminal}[fmt]()
+
+    def save(self, path: str | Path) -> Path:
+        """Write the rendering chosen by the suffix (``.tex``, ``.md``, ``.html``, ``.txt``)."""
+        out = Path(path)
+        kinds = {".tex": "latex", ".md": "markdown", ".html": "html", ".htm": "html", ".txt": "terminal"}
+        if out.suffix.lower() not in kinds:
+            raise ValueError(f"unknown table suffix {out.suffix!r}; use one of {sorted(kinds)}")
+        out.write_text(self.render(kinds[out.suffix.lower()]), encoding="utf-8")
+        return out
+
+    def __str__(self) -> str:
+        return self.to_terminal()
+
+
+def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
+                  pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
+                  correction: str = "holm", alpha: float | None = None, ci: str | None = None,
+                  confidence_level: float = 0.95, digits: int = 3, title: str | None = None,
+                  **compare_options: Any) -> ResultsTable:
+    """The results table of a paper: rows = systems, columns = measures, with significance marks.
+
+    Parameters
+    ----------
+    data : Evaluation, JudgmentSetsEvaluation or per-query table, optional
+        The means (over each system's evaluated queries, as trec_eval's ``all`` rows) and intervals.
+    comparison : polars.DataFrame, optional
+        A :func:`pairedframe.compare` result to take the marks from.  Without it, ``baseline=`` or
+        ``pairs=`` runs :func:`pairedframe.compare` on ``data`` (with ``compare_options``).
+    baseline : str or sequence of str, optional
+        One baseline (marks: ``†`` better, ``‡`` worse) or several (letters, as ranx).
+    pairs : {"all"}, optional
+        Compare every pair of systems; cells list the letters of the systems they beat.
+    measures, systems : str or sequence, optional
+        Columns and rows in order (default: all).
+    judgments : str, optional
+        The judgment set to tabulate when ``data`` holds several.
+    correction : {"holm", "bh", "none", "tukey"}, default "holm"
+        The p-values deciding significance; ``"tukey"`` is the randomised Tukey HSD of an all-pairs
+        comparison.
+    alpha : float, optional
+        Default ``1 - confidence_level`` of the comparison (0.05).
+    ci : {None, "halfwidth", "range"}
+        Show each mean's t interval as ``± half-width`` or ``[low, high]``.
+    confidence_level : float, default 0.95
+        Of that interval.
+    digits : int, default 3
+    title : str, optional
+        Title of the HTML, markdown and terminal renderings.
+    **compare_options
+        Passed to :func:`pairedframe.compare` (``n_resamples``, ``seed``, ``test``, ``family_by``, ...).
+
+    Returns
+    -------
+    ResultsTable
+        ``to_latex()``, ``to_markdown()``, ``to_html()``, ``to_terminal()``, ``caption``, ``frame``.
+
+    Raises
+    ------
+    ValueError
+        See :func:`pairedframe.comparison.table_data.results_table_data`; ``baseline``/``pairs``
+        together with ``comparison``.
+
+    Examples
+    --------
+    >>> t = pf.results_table(ev, baseline="bm25", measures=["nDCG@10", "AP"])  # doctest: +SKIP
+    >>> print(t.to_latex())                                                     # doctest: +SKIP
+    """
+    if comparison is not None and (baseline is not None or pairs is not None):
+        raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
+    if comparison is None and (baseline is not None or pairs is not None):
+        if data is None:
+            raise ValueError("baseline=/pairs= need the evaluation as `data`")
+        from pairedframe.comparison import compare
+
+        source = data.evaluation(judgments) if judgments is not None and callable(getattr(data, "evaluation", None)) \
+            else data
+        if callable(getattr(source, "check_names", None)):
+            raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {source.names}")
+        comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
+                             **compare_options)
+    elif compare_options:
+        raise TypeError(f"unexpected keyword(s) {sorted(compare_options)} (compare options need baseline= or pairs=)")
+    table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
+                               correction=correction, alpha=alpha, ci=ci, confidence_level=confidence_level,
+                               digits=digits)
+    return ResultsTable(table, title=title)

@@ -1,0 +1,87 @@
+"""Plain-Python loop references for rank agreement, Cohen's kappa and the randomised Tukey HSD test.
+
+Textbook definitions written as loops, to check the vectorised kernels in ``pairedframe.stats``.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def tau_ap_loop(reference, estimate):
+    """tau_AP (Yilmaz et al. 2008) walking the estimated ordering from the top.
+
+    For each item i, the items strictly above it in ``estimate`` are its "earlier" items; C(i)
+    counts those also strictly above it in ``reference``.  Items with no earlier item are skipped
+    (the top one, and with ties the whole top group; Urbano & Marrero 2017).
+    """
+    k = len(estimate)
+    total, counted = 0.0, 0
+    for i in range(k):
+        earlier = [j for j in range(k) if estimate[j] > estimate[i]]
+        if not earlier:
+            continue
+        correct = sum(1 for j in earlier if reference[j] > reference[i])
+        total += correct / len(earlier)
+        counted += 1
+    return float("nan") if counted == 0 else 2.0 * total / counted - 1.0
+
+
+def kendall_tau_b_loop(x, y):
+    """Kendall's tau_b over all pairs."""
+    k = len(x)
+    s = n1 = n2 = 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            a = (x[i] > x[j]) - (x[i] < x[j])
+            b = (y[i] > y[j]) - (y[i] < y[j])
+            s += a * b
+            n1 += a == 0
+            n2 += b == 0
+    n0 = k * (k - 1) // 2
+    den = math.sqrt((n0 - n1) * (n0 - n2))
+    return float("nan") if den == 0 else s / den
+
+
+def cohen_kappa_loop(a, b, weights=None):
+    """Cohen's kappa from two label lists; weights on category positions (sorted union of labels)."""
+    cats = sorted(set(a) | set(b))
+    pos = {c: i for i, c in enumerate(cats)}
+    n = len(a)
+
+    def w(i, j):
+        d = abs(i - j)
+        return (1.0 if d else 0.0) if weights is None else float(d) if weights == "linear" else float(d * d)
+
+    observed = sum(w(pos[x], pos[y]) for x, y in zip(a, b)) / n
+    pa = {c: sum(1 for x in a if x == c) / n for c in cats}
+    pb = {c: sum(1 for y in b if y == c) / n for c in cats}
+    expected = sum(w(pos[c], pos[d]) * pa[c] * pb[d] for c in cats for d in cats)
+    return float("nan") if expected == 0 else 1.0 - observed / expected
+
+
+def tukey_hsd_loop(X, n_resamples, rng):
+    """Randomised Tukey HSD with the stream of :mod:`pairedframe.stats.tukey`: per permutation, per
+    query, ``order = argsort(rng.random(m))`` (stable) shuffles that query's values among systems."""
+    n, m = len(X), len(X[0])
+    ranges = []
+    for _ in range(n_resamples):
+        sums = [0.0] * m
+        for q in range(n):
+            keys = rng.random(m)
+            order = sorted(range(m), key=lambda s: (keys[s], s))
+            for s in range(m):
+                sums[s] += X[q][order[s]]
+        means = [v / n for v in sums]
+        ranges.append(max(means) - min(means))
+    means = [sum(X[q][s] for q in range(n)) / n for s in range(m)]
+    scale = sum(abs(X[q][s]) for q in range(n) for s in range(m)) / (n * m)
+    p = [[1.0] * m for _ in range(m)]
+    for i in range(m):
+        for j in range(m):
+            if i != j:
+                d = abs(means[i] - means[j])
+                gamma = 100 * 2.0 ** -52 * max(d, scale)
+                b = sum(1 for r in ranges if r >= d - gamma)
+                p[i][j] = (b + 1) / (n_resamples + 1)
+    return p

@@ -1,0 +1,125 @@
+"""rank_agreement and label_agreement on frames: hand-checked orderings, swapped pairs, the keyed
+bootstrap, judgment sets as input, errors; Cohen's kappa against scikit-learn on qrels."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+import scipy.stats as sps
+
+import pairedframe as pf
+from pairedframe.errors import InsufficientSampleError
+from pairedframe.stats.bootstrap import bootstrap_means_matrix
+from pairedframe.stats.rank_agreement import kendall_tau_b_many
+from pairedframe.stats.resample import bootstrap_index_chunks
+
+
+def _per_query(means_by_system, n=30, noise=0.05, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s, m in means_by_system.items():
+        for q in range(n):
+            rows.append((s, f"q{q:03d}", "AP", float(m + noise * rng.standard_normal())))
+    return pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+
+
+def test_rank_agreement_orders_swaps_and_matches_scipy():
+    a = _per_query({"s1": 0.5, "s2": 0.4, "s3": 0.3, "s4": 0.2}, noise=0.0)
+    b = _per_query({"s1": 0.4, "s2": 0.5, "s3": 0.3, "s4": 0.1}, noise=0.0)
+    r = pf.rank_agreement(a, b, measure="AP", n_resamples=200)
+    assert r.kendall_tau_b.statistic == pytest.approx(sps.kendalltau([.5, .4, .3, .2], [.4, .5, .3, .1]).statistic)
+    assert r.spearman_rho.statistic == pytest.approx(0.8)
+    # a: s1 > s2 > s3 > s4, b: s2 > s1 > s3 > s4 -> one swapped pair at the top
+    assert r.swapped.select("system_x", "system_y").rows() == [("s1", "s2")]
+    assert r.tau_ap.statistic == pytest.approx(2 / 3 * (0 + 1 + 1) - 1)
+    assert r.means["system"].to_list() == ["s1", "s2", "s3", "s4"]
+    assert r.means["rank_b"].to_list() == [2, 1, 3, 4]
+    assert r.n_queries == 30 and r.n_systems == 4
+    # constant per-query values: every resample gives the same orderings -> degenerate intervals
+    assert r.kendall_tau_b.confidence_interval.low == r.kendall_tau_b.confidence_interval.high
+    assert r.to_frame()["coefficient"].to_list() == ["kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo"]
+
+
+def test_rank_agreement_bootstrap_uses_the_keyed_query_stream():
+    a = _per_query({f"s{i}": 0.1 * i for i in range(6)}, noise=0.3, seed=1)
+    b = _per_query({f"s{i}": 0.1 * i for i in range(6)}, noise=0.3, seed=2)
+    r = pf.rank_agreement(a, b, measure="AP", n_resamples=500, seed=7)
+    qids = sorted(a["qid"].unique().to_list())
+    systems = sorted(a["system"].unique().to_list())
+    A = a.pivot(on="system", index="qid", values="value").sort("qid").select(systems).to_numpy()
+    B = b.pivot(on="system", index="qid", values="value").sort("qid").select(systems).to_numpy()
+    boot, _ = pf.comparison.resample_generators(7, qids)
+    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(len(qids), 500, rng=boot))
+    taus = kendall_tau_b_many(means[:, :6], means[:, 6:])
+    assert r.kendall_tau_b.confidence_interval.low == pytest.approx(np.quantile(taus, 0.025))
+    assert r.kendall_tau_b.confidence_interval.high == pytest.approx(np.quantile(taus, 0.975))
+    again = pf.rank_agreement(a, b, measure="AP", n_resamples=500, seed=7)
+    assert again.to_frame().equals(r.to_frame())
+    # the result does not depend on the row order of the input
+    shuffled = pf.rank_agreement(a.sample(fraction=1.0, shuffle=True, seed=3), b, measure="AP", n_resamples=500, seed=7)
+    assert shuffled.to_frame().equals(r.to_frame())
+
+
+def test_rank_agreement_accepts_judgment_sets_and_checks_names():
+    run = pl.DataFrame({"system": ["x", "x", "y", "y", "z", "z"], "qid": ["1", "2"] * 3,
+                        "docno": ["d1", "d2", "d2", "d1", "d1", "d1"], "score": [1.0] * 6})
+    q1 = pl.DataFrame({"qid": ["1", "2", "2"], "docno": ["d1", "d2", "d1"], "rel": [1, 1, 0]})
+    q2 = pl.DataFrame({"qid": ["1", "2", "2"], "docno": ["d1", "d2", "d1"], "rel": [0, 0, 1]})
+    js = pf.evaluate_judgment_sets(run, {"nist": q1, "llm": q2}, "P@1")
+    r = pf.rank_agreement(js, measure="P@1", n_resamples=50)
+    assert r.names == ("nist", "llm")
+    with pytest.raises(ValueError, match=r"\['gold'\] that are not present"):
+        pf.rank_agreement(js, measure="P@1", judgments=("nist", "gold"))
+    with pytest.raises(TypeError, match="judgments="):
+        pf.rank_agreement(js, js, measure="P@1")
+    with pytest.raises(ValueError, match="measure 'AP' is not in both"):
+        pf.rank_agreement(js, measure="AP")
+
+
+def test_rank_agreement_warns_about_dropped_systems_and_queries():
+    a = _per_query({"s1": 0.5, "s2": 0.4, "s3": 0.3})
+    b = _per_query({"s1": 0.5, "s2": 0.4, "s4": 0.3})
+    with pytest.warns(UserWarning, match="only one of the evaluations"):
+        r = pf.rank_agreement(a, b, measure="AP", n_resamples=50)
+    assert r.n_systems == 2
+    with pytest.raises(InsufficientSampleError), pytest.warns(UserWarning, match="left out"):
+        pf.rank_agreement(a.filter(pl.col("system") == "s1"), b, measure="AP")
+    short = b.filter(~((pl.col("system") == "s2") & (pl.col("qid") == "q000")))
+    with pytest.warns(UserWarning, match="1 queries are not measured"):
+        pf.rank_agreement(a, short, measure="AP", systems=["s1", "s2"], n_resamples=50)
+
+
+def _qrels(pairs):
+    return pl.DataFrame(pairs, schema=["qid", "docno", "rel"], orient="row")
+
+
+def test_label_agreement_counts_and_coverage():
+    a = _qrels([("1", "d1", 0), ("1", "d2", 1), ("1", "d3", 2), ("2", "d1", 3), ("2", "d9", 0)])
+    b = _qrels([("1", "d1", 0), ("1", "d2", 2), ("1", "d3", 2), ("2", "d1", 1), ("3", "x", 1), ("3", "y", 1)])
+    la = pf.label_agreement(a, b, names=("nist", "llm"), binary_at=2)
+    assert la.n_common == 4
+    assert la.missing_from_b == pytest.approx(1 / 5) and la.missing_from_a == pytest.approx(2 / 6)
+    assert la.exact_agreement == pytest.approx(2 / 4)
+    got = {(r["grade_a"], r["grade_b"]): r["count"] for r in la.confusion.iter_rows(named=True) if r["count"]}
+    assert got == {(0, 0): 1, (1, 2): 1, (2, 2): 1, (3, 1): 1}
+    assert la.grade_counts.rows() == [(0, 1, 1, 2, 1), (1, 1, 1, 1, 3), (2, 1, 2, 1, 2), (3, 1, 0, 1, 0)]
+    assert la.confusion_matrix().columns == ["grade_a", "0", "1", "2", "3"]
+    with pytest.raises(InsufficientSampleError, match="no \\(qid, docno\\) pair"):
+        pf.label_agreement(a, _qrels([("7", "z", 1)]))
+
+
+@pytest.mark.oracle
+def test_label_agreement_against_sklearn():
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(0)
+    pairs = [(str(q), f"d{d}") for q in range(20) for d in range(15)]
+    ga = rng.integers(0, 4, len(pairs))
+    gb = np.clip(ga + rng.integers(-1, 2, len(pairs)), 0, 3)
+    a = _qrels([(q, d, int(g)) for (q, d), g in zip(pairs, ga)])
+    b = _qrels([(q, d, int(g)) for (q, d), g in zip(pairs, gb)]).sample(fraction=1.0, shuffle=True, seed=1)
+    la = pf.label_agreement(a, b, binary_at=2)
+    assert la.kappa == pytest.approx(metrics.cohen_kappa_score(ga, gb), abs=1e-12)
+    assert la.kappa_linear == pytest.approx(metrics.cohen_kappa_score(ga, gb, weights="linear"), abs=1e-12)
+    assert la.kappa_quadratic == pytest.approx(metrics.cohen_kappa_score(ga, gb, weights="quadratic"), abs=1e-12)
+    assert la.kappa_binary == pytest.approx(metrics.cohen_kappa_score(ga >= 2, gb >= 2), abs=1e-12)

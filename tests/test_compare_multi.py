@@ -1,0 +1,133 @@
+"""Several baselines and all pairs: each pair equals its single-baseline comparison (same keyed
+streams), families as documented, Tukey HSD from the stats kernel, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.comparison.paired import compare as compare_one
+from pairedframe.stats.multiple import holm
+from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from pairedframe.stats.tukey import randomised_tukey_hsd
+
+SYSTEMS = ["bm25", "rm3", "bert_base", "t5"]
+
+
+@pytest.fixture(scope="module")
+def per_query(four_systems_per_query):
+    return four_systems_per_query
+
+
+EXACT = ["pvalue", "wins", "losses", "ties", "n_queries", "delta", "sd", "mde"]
+#: the shared bootstrap matmul may round differently (~1e-15) with the number of stacked columns
+#: (pairedframe.comparison.paired's docstring); sign-flip counts are per column and exact.
+CLOSE = ["ci_low", "ci_high", "se"]
+SAME = EXACT + CLOSE
+
+
+def _same(a: pl.DataFrame, b: pl.DataFrame) -> None:
+    assert a.select(EXACT).equals(b.select(EXACT))
+    for c in CLOSE:
+        np.testing.assert_allclose(a[c].to_numpy(), b[c].to_numpy(), rtol=1e-12, atol=1e-15)
+
+
+def test_several_baselines_equal_single_baseline_calls(per_query):
+    both = pf.compare(per_query, baseline=["bm25", "rm3"], n_resamples=999, seed=3)
+    assert both["baseline"].unique(maintain_order=True).to_list() == ["bm25", "rm3"]
+    assert both.height == 2 * 3 * 2
+    for b in ("bm25", "rm3"):
+        one = compare_one(per_query, baseline=b, n_resamples=999, seed=3)
+        part = both.filter(pl.col("baseline") == b)
+        assert part.select("system", "measure").equals(one.select("system", "measure"))
+        _same(part, one)                                                 # same keyed streams
+    # one family over the whole call by default
+    np.testing.assert_allclose(both["pvalue_holm"].to_numpy(), holm(both["pvalue"].to_numpy()))
+    assert both["family"].unique().to_list() == ["all 12 comparisons of the call"]
+
+
+def test_family_by_baseline(per_query):
+    res = pf.compare(per_query, baseline=["bm25", "rm3"], n_resamples=999, family_by="baseline")
+    for b in ("bm25", "rm3"):
+        part = res.filter(pl.col("baseline") == b)
+        np.testing.assert_allclose(part["pvalue_holm"].to_numpy(), holm(part["pvalue"].to_numpy()))
+    assert res["family"].unique().to_list() == ["per baseline"]
+
+
+def test_a_pair_does_not_depend_on_the_other_systems(per_query):
+    full = pf.compare(per_query, pairs="all", n_resamples=999, seed=1)
+    small = pf.compare(per_query.filter(pl.col("system").is_in(["bert_base", "t5"])), pairs="all", n_resamples=999, seed=1)
+    _same(full.filter((pl.col("baseline") == "bert_base") & (pl.col("system") == "t5")), small)
+
+
+def test_all_pairs_unordered_and_ordered(per_query):
+    un = pf.compare(per_query, pairs="all", n_resamples=499)
+    pairs = un.select("baseline", "system").unique(maintain_order=True).rows()
+    assert pairs == [("bm25", "rm3"), ("bm25", "bert_base"), ("bm25", "t5"), ("rm3", "bert_base"), ("rm3", "t5"), ("bert_base", "t5")]
+    ordered = pf.compare(per_query, pairs="ordered", n_resamples=499)
+    assert ordered.height == 2 * un.height
+    fwd = ordered.filter((pl.col("baseline") == "bm25") & (pl.col("system") == "bert_base"))
+    back = ordered.filter((pl.col("baseline") == "bert_base") & (pl.col("system") == "bm25"))
+    np.testing.assert_allclose(fwd["delta"].to_numpy(), -back["delta"].to_numpy())
+    np.testing.assert_array_equal(fwd["pvalue"].to_numpy(), back["pvalue"].to_numpy())
+
+
+def test_tukey_column_is_the_stats_kernel(per_query):
+    res = pf.compare(per_query, pairs="all", n_resamples=499, seed=5)
+    sub = per_query.filter(pl.col("measure") == "AP").pivot(on="system", index="qid", values="value").sort("qid")
+    systems = list(SYSTEMS)
+    rng = np.random.default_rng(keyed_seed_sequence(5, ("tukey-hsd", query_set_key(sub["qid"].to_list()),
+                                                        tuple(sorted(systems)))))
+    want = randomised_tukey_hsd(sub.select(systems).to_numpy(), n_resamples=499, rng=rng).pvalue
+    got = res.filter(pl.col("measure") == "AP")
+    for b, s, p in got.select("baseline", "system", "pvalue_tukey").iter_rows():
+        assert p == want[systems.index(b), systems.index(s)]
+
+
+def test_multi_compare_errors(per_query):
+    with pytest.raises(TypeError, match="exactly one of"):
+        pf.compare(per_query)
+    with pytest.raises(TypeError, match="exactly one of"):
+        pf.compare(per_query, baseline="bm25", pairs="all")
+    with pytest.raises(ValueError, match=r"baseline\(s\) \['nope'\]"):
+        pf.compare(per_query, baseline=["bm25", "nope"])
+    with pytest.raises(ValueError, match="`pairs` must be one of"):
+        pf.compare(per_query, pairs="some")
+    with pytest.raises(ValueError, match="family_by"):
+        pf.compare(per_query, baseline=["bm25", "rm3"], family_by="colour")
+    short = per_query.filter(~((pl.col("system") == "t5") & (pl.col("qid") != "q00")))
+    with pytest.raises(pf.InsufficientSampleError, match="their baseline") as info:
+        pf.compare(short, baseline=["bm25", "rm3"])
+    assert "[each baseline]" not in str(info.value) and "vs_baseline" not in str(info.value)
+
+
+def test_compare_command_several_baselines_and_pairs():
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, runs = pf.example.example_paths()
+    args = ["compare", str(qrels), *map(str, runs), "-m", "AP", "-B", "999", "-f", "csv"]
+    names = [pf.io.system_name_from_path(r) for r in runs]
+    res = CliRunner().invoke(app, [*args, "--baseline", names[0], "--baseline", names[1]])
+    assert res.exit_code == 0, res.output
+    out = pl.read_csv(res.stdout.encode())
+    assert out.select("baseline", "system").rows() == [(names[0], names[1]), (names[1], names[0])]
+    res = CliRunner().invoke(app, [*args, "--pairs", "all", "--family-by", "measure"])
+    assert res.exit_code == 0, res.output
+    out = pl.read_csv(res.stdout.encode())
+    assert out.height == 1 and "pvalue_tukey" in out.columns and out["family"][0] == "per measure"
+    res = CliRunner().invoke(app, [*args, "--pairs", "all", "--baseline", names[0]])
+    assert res.exit_code == 2 and "not both" in res.output
+
+
+def test_warnings_point_at_the_caller(per_query):
+    small = per_query.filter(pl.col("qid") < "q10")
+    for kwargs in ({"baseline": "bm25"}, {"baseline": ["bm25", "rm3"]}):
+        with pytest.warns(pf.SmallSampleWarning) as record:
+            pf.compare(small, n_resamples=999, **kwargs)
+        assert {Path(w.filename).name for w in record} == {"test_compare_multi.py"}

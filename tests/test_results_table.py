@@ -1,0 +1,178 @@
+"""results_table: marks, places and intervals against the comparison they come from; snapshots of the
+LaTeX, markdown, HTML and terminal renderings; the LaTeX compiles in a plain article (where TeX exists);
+the `pairedframe table` command."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+import scipy.stats as sps
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = os.environ.get("PAIREDFRAME_UPDATE_SNAPSHOTS") == "1"
+
+
+@pytest.fixture(scope="module")
+def per_query(four_systems_per_query):
+    return four_systems_per_query
+
+
+def _check_snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if UPDATE or not path.exists():
+        if not UPDATE:
+            pytest.fail(f"missing snapshot {path}; run with PAIREDFRAME_UPDATE_SNAPSHOTS=1 to write it")
+        SNAPSHOTS.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{name} changed (PAIREDFRAME_UPDATE_SNAPSHOTS=1 to accept)"
+
+
+def test_dagger_marks_follow_the_holm_pvalues(per_query):
+    cmp = pf.compare(per_query, baseline="bm25", n_resamples=999, seed=0)
+    t = pf.results_table(per_query, cmp)
+    for row in cmp.iter_rows(named=True):
+        cell = t.frame.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"])).row(0, named=True)
+        significant = row["pvalue_holm"] < 0.05
+        want = ("†" if row["delta"] > 0 else "‡") if significant else ""
+        assert cell["marks"] == want
+    base = t.frame.filter(pl.col("system") == "bm25")
+    assert set(base["marks"]) <= {"", "‡"}          # the baseline's own cells carry "worse than" marks only
+
+
+def test_places_means_and_intervals(per_query):
+    t = pf.results_table(per_query, ci="halfwidth", digits=3)
+    nd = t.frame.filter(pl.col("measure") == "nDCG@10")
+    means = per_query.filter(pl.col("measure") == "nDCG@10").group_by("system").agg(pl.col("value").mean())
+    want = dict(means.iter_rows())
+    for r in nd.iter_rows(named=True):
+        assert r["mean"] == pytest.approx(want[r["system"]])
+        values = per_query.filter((pl.col("system") == r["system"]) & (pl.col("measure") == "nDCG@10"))["value"]
+        ci = sps.t.interval(0.95, 29, loc=values.mean(), scale=values.std() / np.sqrt(30))
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx(ci)
+    ranked = sorted(want, key=lambda s: -round(want[s], 3))
+    assert dict(zip(nd["system"], nd["place"])) == {ranked[0]: 1, ranked[1]: 2, ranked[2]: None, ranked[3]: None}
+    assert t.data.mode == "none" and "significantly" not in t.caption
+
+
+def test_letters_for_several_baselines_and_all_pairs(per_query):
+    t = pf.results_table(per_query, baseline=["bm25", "rm3"], n_resamples=999)
+    assert t.data.letters == {"bm25": "a", "rm3": "b"}
+    cmp = pf.compare(per_query, baseline=["bm25", "rm3"], n_resamples=999)
+    for r in t.frame.iter_rows(named=True):
+        beaten = cmp.filter((pl.col("system") == r["system"]) & (pl.col("measure") == r["measure"])
+                            & (pl.col("pvalue_holm") < 0.05) & (pl.col("delta") > 0))["baseline"].to_list()
+        assert r["marks"] == "".join(sorted({"bm25": "a", "rm3": "b"}[b] for b in beaten))
+    tk = pf.results_table(per_query, pairs="all", correction="tukey", n_resamples=999)
+    assert tk.data.letters == {"bm25": "a", "rm3": "b", "bert_base": "c", "t5": "d"}
+    assert "randomised Tukey HSD with 999 permutations" in tk.caption
+
+
+def test_caption_names_test_interval_correction_alpha_queries_seed_and_tie_rule(per_query, tmp_path):
+    qrels, runs = pf.example.example_paths()
+    ev = pf.evaluate(runs, qrels, ["nDCG@10", "AP"])
+    t = pf.results_table(ev, baseline=ev.systems[0], n_resamples=999, seed=7, ci="range")
+    c = t.caption
+    for part in ("paired randomization test with 999 sign flips", "Holm-adjusted", "α = 0.05", "seed 7",
+                 "95% t interval", f"over {ev.per_query['qid'].n_unique()} queries", "docno descending",
+                 "delta intervals: percentile"):
+        assert part in c, part
+
+
+def _render_all(per_query):
+    cmp = pf.compare(per_query, baseline=["bm25", "rm3"], n_resamples=999, seed=0)
+    return pf.results_table(per_query, cmp, ci="halfwidth", title="Synthetic runs")
+
+
+def test_latex_snapshot(per_query):
+    pytest.importorskip("great_tables")
+    _check_snapshot("results_table.tex", _render_all(per_query).to_latex(label="tab:results"))
+
+
+def test_markdown_snapshot(per_query):
+    _check_snapshot("results_table.md", _render_all(per_query).to_markdown())
+
+
+def test_terminal_snapshot(per_query):
+    _check_snapshot("results_table.txt", _render_all(per_query).to_terminal(width=100))
+
+
+def test_html_snapshot(per_query):
+    pytest.importorskip("great_tables")
+    html = _render_all(per_query).to_html()
+    body = html[html.index("<tbody"):html.index("</tbody>") + len("</tbody>")]   # the cells, not great_tables' CSS
+    _check_snapshot("results_table.html", body + "\n")
+    assert "Letters: significantly better" in html and 'id="pairedframe-results"' in html
+
+
+def test_latex_compiles_in_a_plain_article(per_query, tmp_path):
+    pytest.importorskip("great_tables")
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed (apt-get install texlive-latex-recommended to run this test)")
+    tables = [_render_all(per_query).to_latex(),
+              pf.results_table(per_query, pairs="all", correction="tukey", n_resamples=299, ci="range").to_latex(),
+              pf.results_table(per_query, baseline="bm25", n_resamples=299).to_latex()]
+    doc = tmp_path / "table.tex"
+    doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+                   + "\n".join(tables) + "\\end{document}\n", encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert (tmp_path / "table.pdf").stat().st_size > 1000
+    assert not re.search(r"^! ", proc.stdout, flags=re.M)
+
+
+def test_results_table_errors(per_query):
+    with pytest.raises(ValueError, match="needs an evaluation, a comparison"):
+        pf.results_table()
+    with pytest.raises(ValueError, match="correction"):
+        pf.results_table(per_query, baseline="bm25", correction="bonferroni")
+    with pytest.raises(ValueError, match="pvalue_tukey"):
+        pf.results_table(per_query, baseline="bm25", correction="tukey", n_resamples=299)
+    with pytest.raises(ValueError, match="not both"):
+        pf.results_table(per_query, pf.compare(per_query, baseline="bm25", n_resamples=299), baseline="bm25")
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        pf.results_table(per_query, n_resamples=10)
+    with pytest.raises(ValueError, match=r"system\(s\) \['x'\]"):
+        pf.results_table(per_query, systems=["x"])
+
+
+def test_table_command(tmp_path):
+    pytest.importorskip("great_tables")
+    qrels, runs = pf.example.example_paths()
+    base = pf.io.system_name_from_path(runs[0])
+    out = tmp_path / "t.tex"
+    qrels, runs = str(qrels), [str(r) for r in runs]
+    res = CliRunner().invoke(app, ["table", qrels, *runs, "-m", "nDCG@10", "-m", "AP", "--baseline", base,
+                                   "-B", "999", "--format", "latex", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    tex = out.read_text()
+    assert "\\toprule" in tex and "\\caption{" in tex and "nDCG@10" in tex
+    res = CliRunner().invoke(app, ["table", qrels, *runs, "-m", "AP", "--format", "markdown"])
+    assert res.exit_code == 0 and res.output.startswith("| System")
+    res = CliRunner().invoke(app, ["table", qrels, *runs, "-m", "AP", "--baseline", "nope"])
+    assert res.exit_code == 2 and "--baseline 'nope' is not one of the runs" in res.output
+
+
+def test_results_table_of_one_judgment_set():
+    run = pl.DataFrame({"system": ["x", "x", "y", "y", "z", "z"], "qid": ["1", "2"] * 3,
+                        "docno": ["d1", "d2", "d2", "d1", "d1", "d1"], "score": [1.0] * 6})
+    q1 = pl.DataFrame({"qid": ["1", "2", "2"], "docno": ["d1", "d2", "d1"], "rel": [1, 1, 0]})
+    q2 = pl.DataFrame({"qid": ["1", "2", "2"], "docno": ["d1", "d2", "d1"], "rel": [0, 0, 1]})
+    js = pf.evaluate_judgment_sets(run, {"nist": q1, "llm": q2}, "P@1")
+    with pytest.raises(ValueError, match="judgments="):
+        pf.results_table(js)
+    t = pf.results_table(js, judgments="llm")
+    assert dict(zip(t.frame["system"], t.frame["mean"])) == {"x": 0.0, "y": 0.5, "z": 0.5}
+    with pytest.raises(ValueError, match="not present"):
+        pf.results_table(js, judgments="gold")

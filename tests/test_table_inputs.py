@@ -1,0 +1,84 @@
+"""Run, qrels and per-query arguments given as Parquet, Arrow IPC or CSV/TSV files (detected by their
+first bytes, whatever the extension) evaluate exactly as the TREC text files; other binary files are
+errors naming the argument."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.errors import InputFormatError
+from pairedframe.example import example_paths
+from pairedframe.io.detect import detect_format
+
+
+@pytest.fixture(scope="module")
+def example():
+    qrels, runs = example_paths()
+    run = pf.read_run(runs)
+    return qrels, runs, run, pf.read_qrels(qrels)
+
+
+def _write(frame: pl.DataFrame, path, fmt: str):
+    if fmt == "parquet":
+        frame.write_parquet(path)
+    elif fmt == "arrow":
+        frame.write_ipc(path)
+    elif fmt == "arrow-stream":
+        frame.write_ipc_stream(path)
+    elif fmt == "csv":
+        frame.write_csv(path)
+    else:
+        frame.write_csv(path, separator="\t")
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "arrow", "arrow-stream", "csv", "tsv"])
+def test_table_files_evaluate_as_the_trec_files(example, tmp_path, fmt):
+    qrels, runs, run, qrels_table = example
+    want = pf.evaluate(runs, qrels, ["nDCG@10", "AP"]).per_query
+    # no telling extension: the first bytes decide
+    run_path = _write(run, tmp_path / "input.myruns.bin", fmt)
+    qrels_path = _write(qrels_table, tmp_path / "judgments", fmt)
+    got = pf.evaluate(str(run_path), str(qrels_path), ["nDCG@10", "AP"]).per_query
+    assert got.equals(want)
+
+
+def test_table_run_without_system_column_is_named_after_the_file(example, tmp_path):
+    qrels, runs, run, _ = example
+    one = run.filter(pl.col("system") == "bm25").drop("system")
+    path = _write(one, tmp_path / "input.bm25.parquet", "parquet")
+    ev = pf.evaluate([str(path), runs[1]], qrels, "AP")
+    assert ev.systems == ["bm25", "reranker"]
+    assert ev.per_query.equals(pf.evaluate(runs, qrels, "AP").per_query)
+
+
+def test_csv_ids_stay_strings(tmp_path):
+    run = tmp_path / "run.csv"
+    run.write_text("qid,docno,score\n007,d1,2.0\n007,d2,1.0\n")
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("qid\tdocno\trel\n007\td2\t1\n")
+    ev = pf.evaluate(str(run), str(qrels), "RR", system="r")
+    assert ev.per_query.rows() == [("r", "007", "RR", 0.5)]
+    assert detect_format(run) == "csv" and detect_format(qrels, what="qrels") == "tsv"
+
+
+@pytest.mark.parametrize("argument", ["run", "qrels"])
+def test_binary_file_error_names_the_argument(example, tmp_path, argument):
+    qrels, runs, _, _ = example
+    junk = tmp_path / "blob.dat"
+    junk.write_bytes(bytes(range(256)) * 10)
+    args = (str(junk), qrels) if argument == "run" else (runs, str(junk))
+    with pytest.raises(InputFormatError, match=f"blob.dat: the {argument} argument is neither a TREC text file nor a table"):
+        pf.evaluate(*args, "AP")
+
+
+def test_per_query_results_detected_by_magic_bytes(example, tmp_path):
+    qrels, runs, _, _ = example
+    pq = pf.evaluate(runs, qrels, "AP").per_query
+    for fmt in ("parquet", "arrow"):
+        path = _write(pq, tmp_path / f"results_{fmt}.csv", fmt)       # a misleading extension
+        assert pf.read_results(path).equals(pq)
+    _write(pq, tmp_path / "results_noext", "tsv")
+    assert pf.read_results(tmp_path / "results_noext").equals(pq)
