@@ -1,121 +1,100 @@
-"""Calibration of pairedframe's paired tests and intervals on null comparisons built from real runs.
+"""Calibration of pairedframe's intervals and tests on real per-query deltas (the figures README quotes).
 
 Usage::
 
-    PYTHONPATH=src python benchmarks/calibration.py              # 7,600 replications per cell
-    PYTHONPATH=src python benchmarks/calibration.py --quick      # 600 replications (smoke run)
+    PYTHONPATH=src python benchmarks/calibration.py                     # every section, 3,000 reps per cell
+    PYTHONPATH=src python benchmarks/calibration.py --section paired    # one section
+    PYTHONPATH=src python benchmarks/calibration.py --quick             # smoke run (tiny, every method)
 
-Per-query nDCG@10 of TREC DL 2021 passage runs (53 judged queries) against p_bm25 give real delta
-populations (one per run pair).  Two nulls, each at n = 20, 50 and 200 queries:
+Data: ``../shared/data`` (``--data``): TREC DL-2019 (17 runs, 43 queries, NIST qrels; Llama-3.3-70B
+labels for PPI), DL-2021 (63 runs, 53 queries; a seeded sample of 200 run pairs) and Robust03 (17
+runs, 100 topics), nDCG@10 and AP; every run pair is a population of real per-query deltas
+(``calibration_data.py``).  Replications draw query subsets i.i.d. (with replacement) from a pair's
+queries, pairs in turn; truth = the pair's full-set mean delta (centred deltas for type-I error).
 
-``relabel``
-    n queries drawn from the 53 (without replacement when n <= 53, else with), and on each query the
-    labels A/B swapped with probability 1/2 (the delta's sign flipped): the null of the sign-flip
-    test holds exactly (symmetric deltas, true mean 0).
-``centered``
-    n deltas drawn with replacement from a pair's 53 deltas minus their mean: true mean exactly 0,
-    but the skewness of the real deltas is kept (the sign-flip test's symmetry assumption fails).
+Sections (modules ``calibration_*.py``):
 
-Rates: type-I error at alpha = 0.05 of the randomization (sign-flip, B resamples) and t tests, and
-coverage of the true mean 0 by the 95% percentile, BCa and t intervals.  With R replications a rate
-near 0.05 is known to +-1.96 sqrt(.05 .95 / R) (= 0.0049 for R = 7,600).  Replications are batched as
-columns of the many-column kernels; each batch of 100 columns has its own resample stream.
+``paired``      compare: coverage and width of every interval, type-I of both tests, power at the MDE,
+                Cochran's skew rule (n = 20, 50, 100);
+``clustered``   compare_clustered: coverage of the cluster intervals, type-I of the cluster sign-flip
+                test (G = 6 ... 30 clusters of 5 queries, icc 0, 0.3, 0.6);
+``equivalence`` TOST with the true delta on the margin (G = 10, 20, 30; 1 or 3 queries per cluster);
+``ppi``         PPI++ on DL-2019 (n_gold = 10, 20, 30);
+``segments``    FDR of compare_segments' BH.
+
+Every rate is printed with its Monte-Carlo standard error sqrt(p (1 - p) / R).  Replications are
+vectorised: each batch of 250 is one (n, 250) matrix fed to the library's many-column kernels with its
+own resample streams.  B (resamples / sign patterns) is kept moderate (999 by default; the library's
+default is 10,000): a Monte-Carlo p-value or interval with B = 999 is slightly noisier, which adds
+randomness to each replication's decision but does not bias the rates.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
-import warnings
 from pathlib import Path
 
-import numpy as np
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from pairedframe.stats.bootstrap import bootstrap_mean_many  # noqa: E402
-from pairedframe.stats.randomization import sign_flip_test_many  # noqa: E402
-from pairedframe.stats.ttest import paired_t_test_many  # noqa: E402
+import calibration_clustered  # noqa: E402
+import calibration_data  # noqa: E402
+import calibration_paired  # noqa: E402
+import calibration_ppi  # noqa: E402
+import calibration_segments  # noqa: E402
 
-RUNS = ["pash_f3", "NLE_P_v1", "TUW_DR_Base", "Fast_Forward_3", "uogTrPCP", "WLUPassage"]
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
-
-
-def load_deltas(data: Path) -> list[np.ndarray]:
-    import polars as pl
-
-    import pairedframe as pf
-
-    run_dir = data / "passages-runs"
-    runs = [run_dir / "p_bm25.gz"] + [run_dir / f"{r}.gz" for r in RUNS if (run_dir / f"{r}.gz").exists()]
-    ev = pf.evaluate([str(r) for r in runs], str(data / "qrels-pass.txt"), ["nDCG@10"])
-    wide = ev.per_query.pivot(on="system", index="qid", values="value").sort("qid")
-    base = wide["p_bm25"].to_numpy()
-    assert isinstance(wide, pl.DataFrame)
-    return [wide[c].to_numpy() - base for c in wide.columns
-            if c not in ("qid", "p_bm25") and not np.all(wide[c].to_numpy() == base)]
+SECTIONS = ("paired", "clustered", "equivalence", "ppi", "segments")
 
 
-def simulate(deltas: list[np.ndarray], null: str, n: int, reps: int, B: int, seed: int, batch: int = 100):
-    rng = np.random.default_rng([seed, n, 0 if null == "relabel" else 1])
-    hits = {"randomization": 0, "t": 0, "cov_percentile": 0, "cov_bca": 0, "cov_t": 0}
-    done = 0
-    b = 0
-    while done < reps:
-        k = min(batch, reps - done)
-        D = np.empty((n, k))
-        for c in range(k):
-            pop = deltas[rng.integers(len(deltas))]
-            if null == "relabel":
-                idx = rng.choice(len(pop), size=n, replace=n > len(pop))
-                D[:, c] = pop[idx] * rng.choice([-1.0, 1.0], size=n)
-            else:
-                D[:, c] = rng.choice(pop - pop.mean(), size=n, replace=True)
-        stream = np.random.SeedSequence([seed, n, b, 0 if null == "relabel" else 1])
-        boot_ss, flip_ss = stream.spawn(2)
-        with warnings.catch_warnings():   # BCa is NaN (and warns) only for degenerate tiny samples
-            warnings.simplefilter("ignore", RuntimeWarning)
-            # percentile and BCa from the same resamples (same seed sequence)
-            pct = bootstrap_mean_many(D, n_resamples=B, method="percentile", rng=np.random.default_rng(boot_ss))
-            bca = bootstrap_mean_many(D, n_resamples=B, method="bca", rng=np.random.default_rng(boot_ss))
-        flip = sign_flip_test_many(D, n_resamples=B, rng=np.random.default_rng(flip_ss))
-        tt = paired_t_test_many(D)
-        hits["randomization"] += int(np.sum(flip.pvalue < 0.05))
-        hits["t"] += int(np.sum(tt.pvalue < 0.05))
-        for key, ci in (("cov_percentile", pct.confidence_interval), ("cov_bca", bca.confidence_interval),
-                        ("cov_t", tt.confidence_interval)):
-            hits[key] += int(np.sum((np.asarray(ci.low) <= 0) & (0 <= np.asarray(ci.high))))
-        done += k
-        b += 1
-    return {key: v / reps for key, v in hits.items()}
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--reps", type=int, default=7600)
-    ap.add_argument("--n-resamples", type=int, default=999)
-    ap.add_argument("--sizes", type=int, nargs="*", default=[20, 50, 200])
-    ap.add_argument("--seed", type=int, default=2021)
-    ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--quick", action="store_true", help="600 replications per cell")
-    args = ap.parse_args()
-    if args.quick:
-        args.reps = 600
+    ap.add_argument("--section", nargs="*", choices=SECTIONS, default=list(SECTIONS))
+    ap.add_argument("--reps", type=int, default=3000, help="replications per cell (default 3,000)")
+    ap.add_argument("--n-resamples", type=int, default=999, help="B for bootstrap and sign flips (default 999)")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--data", type=Path, default=calibration_data.DATA)
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: 60 replications, B = 99, few runs and sizes (every method still runs)")
+    args = ap.parse_args(argv)
+    quick = args.quick
+    reps = 60 if quick else args.reps
+    B = 99 if quick else args.n_resamples
+    max_runs = 4 if quick else None
     t0 = time.perf_counter()
-    deltas = load_deltas(args.data)
-    hw = 1.96 * math.sqrt(0.05 * 0.95 / args.reps)
-    print(f"{len(deltas)} real delta populations (nDCG@10, DL-2021 runs - p_bm25, 53 queries); "
-          f"{args.reps} replications per cell, B = {args.n_resamples}; a rate near .05 is +-{hw:.4f} (95%)")
-    header = f"| null | n | type-I randomization | type-I t | coverage percentile | coverage BCa | coverage t |"
-    print(header)
-    print("|" + "---|" * 7)
-    for null in ("relabel", "centered"):
-        for n in args.sizes:
-            r = simulate(deltas, null, n, args.reps, args.n_resamples, args.seed)
-            print(f"| {null} | {n} | {r['randomization']:.4f} | {r['t']:.4f} | {r['cov_percentile']:.4f} | "
-                  f"{r['cov_bca']:.4f} | {r['cov_t']:.4f} |", flush=True)
+
+    def log(msg: str) -> None:
+        print(f"[{time.perf_counter() - t0:6.0f} s]{msg}", file=sys.stderr, flush=True)
+
+    collections = ("DL-2019",) if quick else calibration_data.COLLECTIONS
+    need_pops = {"paired", "clustered", "equivalence", "segments"} & set(args.section)
+    pops = calibration_data.load(args.data, collections=collections, seed=args.seed, max_runs=max_runs) \
+        if need_pops else {}
+    n_pairs = {k: len(v) for k, v in pops.items()}
+    print(f"# Calibration on real per-query deltas (benchmarks/calibration.py{' --quick' if quick else ''}; "
+          f"seed {args.seed})\n")
+    if "paired" in args.section:
+        sizes = (20,) if quick else (20, 50, 100)
+        res = calibration_paired.run(pops, sizes, reps, B, args.seed, log=log)
+        print(calibration_paired.report(res, reps, B, n_pairs), "\n", flush=True)
+    if "clustered" in args.section:
+        Gs, iccs = ((10,), (0.3,)) if quick else ((6, 8, 10, 20, 30), (0.0, 0.3, 0.6))
+        res = calibration_clustered.run(pops, Gs, iccs, reps, B, args.seed, log=log)
+        print(calibration_clustered.report(res, reps, B), "\n", flush=True)
+    if "equivalence" in args.section:
+        Gs = (10,) if quick else (10, 20, 30)
+        res = calibration_clustered.run_equivalence(pops, Gs, (1, 3), reps, B, args.seed, log=log)
+        print(calibration_clustered.report_equivalence(res, reps, B), "\n", flush=True)
+    if "ppi" in args.section:
+        ppi_pops = calibration_data.load_ppi(args.data, max_runs=max_runs)
+        sizes = (10,) if quick else (10, 20, 30)
+        res = calibration_ppi.run(ppi_pops, sizes, reps, args.seed, log=log)
+        print(calibration_ppi.report(res, reps, {m: len(p) for m, p in ppi_pops.items()}), "\n", flush=True)
+    if "segments" in args.section:
+        seg_pops = pops if not quick else dict(list(pops.items())[:1])
+        res = calibration_segments.run(seg_pops, reps, B, args.seed, log=log)
+        print(calibration_segments.report(res, reps, B), "\n", flush=True)
     print(f"({time.perf_counter() - t0:.0f} s)")
 
 

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-WORKERS = ["pf_bootstrap_1", "pf_bootstrap_10", "pf_signflip_1", "pf_signflip_10", "pf_compare_frame_1",
+WORKERS = ["pf_bootstrap_1", "pf_bootstrap_10", "pf_signflip_1", "pf_signflip_10", "pf_signflip_ci_1",
+           "pf_compare_frame_1",
            "scipy_bootstrap_1", "scipy_bootstrap_10", "scipy_permutation_1", "ranx_fisher_1"]
 TARGETS = {"pf_bootstrap_1": 0.5, "pf_bootstrap_10": 1.0, "pf_signflip_1": 0.3}
 
@@ -50,6 +51,10 @@ def _job(name: str, n: int, B: int):
         from pairedframe.stats.randomization import sign_flip_test_many
         D = _data(n, 1 if name.endswith("_1") else 10)
         return lambda: sign_flip_test_many(D, n_resamples=B, rng=0)
+    if name == "pf_signflip_ci_1":
+        from pairedframe.stats.signflip_interval import sign_flip_interval_many
+        D = _data(n, 1)
+        return lambda: sign_flip_interval_many(D, n_resamples=B, rng=0)   # p-value + inverted interval
     if name == "pf_compare_frame_1":
         import polars as pl
 
@@ -133,7 +138,7 @@ def main() -> None:
               f"{'' if target is None else f'{target:>10.2f}'}{flag}")
     ratios = [("scipy_bootstrap_1", "pf_bootstrap_1"), ("scipy_bootstrap_10", "pf_bootstrap_10"),
               ("scipy_permutation_1", "pf_signflip_1"), ("ranx_fisher_1", "pf_signflip_1"),
-              ("pf_bootstrap_10", "pf_bootstrap_1")]
+              ("pf_bootstrap_10", "pf_bootstrap_1"), ("pf_signflip_ci_1", "pf_signflip_1")]
     print("ratios (time of first / time of second):")
     for x, y in ratios:
         if x in results and y in results:

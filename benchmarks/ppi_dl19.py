@@ -1,14 +1,23 @@
-"""PPI++ on TREC DL 2019: LLM labels (Llama-3.3-70B, 4 prompts) as proxy on all 43 queries, NIST labels
-as gold on a seeded random sample; compares the PPI++ interval with the gold-only interval and the
-all-gold truth (mean nDCG@10 delta over the 43 queries with NIST labels), over run pairs and seeds.
+"""PPI++ on TREC DL 2019 through :func:`pairedframe.ppi_compare`: LLM labels as the proxy, NIST labels as gold.
 
-    PYTHONPATH=src python benchmarks/ppi_dl19.py [--gold 15] [--seeds 50] [--data ../shared/data]
+For every pair of the 17 DL-2019 runs and every seed, an *independent* sample is drawn i.i.d. (with
+replacement) from the 43 judged queries: ``n_gold`` gold queries (their NIST and LLM per-query values)
+and 43 proxy-only queries (their LLM values) -- the labelled and unlabelled samples of PPI's model.
+Repeated draws of a query get distinct ids (``qid#k``), so each draw is its own observation.  Truth =
+the pair's mean NIST delta over the 43 queries.  Printed: coverage of the 95 % PPI++ interval (default
+method, jackknife-t) and of the gold-only t interval (``lam=0``) with Monte-Carlo SEs, mean widths,
+and the mean absolute errors.
+
+    PYTHONPATH=src python benchmarks/ppi_dl19.py [--gold 10 20 30] [--seeds 25] [--measure nDCG@10]
+
+Proxy: Llama-3.3-70B labels (``llm_labels_dl/results/dl2019_test_4prompts_llama70b.txt``).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import warnings
 from pathlib import Path
 
@@ -18,37 +27,58 @@ import polars as pl
 from pairedframe.comparison.ppi import ppi_compare
 from pairedframe.evaluation import evaluate_judgment_sets
 
-RUNS = ["bm25base_p", "bm25tuned_rm3_p", "UNH_bm25", "ms_duet_passage", "p_bert", "idst_bert_p1", "TUW19-p3-f",
-        "srchvrs_ps_run2"]
+
+def _values(pq: pl.DataFrame, measure: str) -> tuple[dict, list[str], list[str]]:
+    sub = pq.filter(pl.col("measure") == measure)
+    val = {(s, j): dict(zip(g["qid"], g["value"])) for (s, j), g in sub.group_by(["system", "judgments"])}
+    systems = sorted({s for s, _ in val})
+    qids = sorted(val[(systems[0], "gold")])
+    return val, systems, qids
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--gold", type=int, default=15)
-    ap.add_argument("--seeds", type=int, default=50)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gold", type=int, nargs="*", default=[10, 20, 30])
+    ap.add_argument("--seeds", type=int, default=25)
     ap.add_argument("--measure", default="nDCG@10")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    ap.add_argument("--max-runs", type=int, default=None, help="first runs only (smoke run)")
     args = ap.parse_args()
     root = Path(args.data)
-    runs = [str(root / "llm_labels_dl" / "dl2019_runs" / f"input.{r}.gz") for r in RUNS]
-    pq = evaluate_judgment_sets(runs, {"proxy": str(root / "llm_labels_dl" / "results" / "dl2019_test_4prompts_llama70b.txt"),
-                                       "gold": str(root / "anserini_tools" / "qrels.dl19-passage.txt")}, args.measure).per_query
-    val = {(s, j): dict(zip(g["qid"], g["value"])) for (s, j), g in pq.group_by(["system", "judgments"])}
-    qids = sorted(val[(RUNS[0], "gold")])
+    runs = sorted((root / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))[:args.max_runs]
+    pq = evaluate_judgment_sets([str(r) for r in runs],
+                                {"proxy": str(root / "llm_labels_dl" / "results" / "dl2019_test_4prompts_llama70b.txt"),
+                                 "gold": str(root / "anserini_tools" / "qrels.dl19-passage.txt")}, args.measure).per_query
+    val, systems, qids = _values(pq, args.measure)
+    N = len(qids)
     rows = []
-    for a, b in itertools.combinations(RUNS, 2):
-        truth = float(np.mean([val[(b, "gold")][q] - val[(a, "gold")][q] for q in qids]))
-        for seed in range(args.seeds):
-            sample = set(np.random.default_rng(seed).choice(qids, args.gold, replace=False).tolist())
-            g = lambda s: {q: v for q, v in val[(s, "gold")].items() if q in sample}  # noqa: E731
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                r = ppi_compare(val[(a, "proxy")], val[(b, "proxy")], g(a), g(b))
-                r0 = ppi_compare(val[(a, "proxy")], val[(b, "proxy")], g(a), g(b), lam=0)
-            rows.append({"a": a, "b": b, "seed": seed, "truth": truth, "ppi": r.statistic,
-                         "ppi_low": r.confidence_interval.low, "ppi_high": r.confidence_interval.high, "lam": r.lam,
-                         "gold": r0.statistic, "gold_low": r0.confidence_interval.low,
-                         "gold_high": r0.confidence_interval.high})
+    for a, b in itertools.combinations(systems, 2):
+        gold = np.array([val[(b, "gold")][q] - val[(a, "gold")][q] for q in qids])
+        if not np.any(gold != 0):
+            continue                      # identical on every query: nothing to estimate
+        proxy_a = np.array([val[(a, "proxy")].get(q, 0.0) for q in qids])
+        proxy_b = np.array([val[(b, "proxy")].get(q, 0.0) for q in qids])
+        gold_a = np.array([val[(a, "gold")][q] for q in qids])
+        gold_b = np.array([val[(b, "gold")][q] for q in qids])
+        truth = float(gold.mean())
+        for n_gold in args.gold:
+            for seed in range(args.seeds):
+                rng = np.random.default_rng([seed, n_gold, systems.index(a), systems.index(b)])
+                li = rng.integers(0, N, n_gold)
+                ui = rng.integers(0, N, N)
+                ids = [f"{qids[i]}#{k}" for k, i in enumerate(li)] + [f"{qids[i]}#u{k}" for k, i in enumerate(ui)]
+                pa = dict(zip(ids, np.concatenate([proxy_a[li], proxy_a[ui]]).tolist()))
+                pb = dict(zip(ids, np.concatenate([proxy_b[li], proxy_b[ui]]).tolist()))
+                ga = dict(zip(ids[:n_gold], gold_a[li].tolist()))
+                gb = dict(zip(ids[:n_gold], gold_b[li].tolist()))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    r = ppi_compare(pa, pb, ga, gb)
+                    r0 = ppi_compare(pa, pb, ga, gb, lam=0)
+                rows.append({"n_gold": n_gold, "a": a, "b": b, "seed": seed, "truth": truth, "ppi": r.statistic,
+                             "ppi_low": r.confidence_interval.low, "ppi_high": r.confidence_interval.high,
+                             "lam": r.lam, "gold": r0.statistic, "gold_low": r0.confidence_interval.low,
+                             "gold_high": r0.confidence_interval.high})
     df = pl.DataFrame(rows).with_columns(
         ((pl.col("ppi_low") <= pl.col("truth")) & (pl.col("truth") <= pl.col("ppi_high"))).alias("ppi_covers"),
         ((pl.col("gold_low") <= pl.col("truth")) & (pl.col("truth") <= pl.col("gold_high"))).alias("gold_covers"),
@@ -56,24 +86,24 @@ def main() -> None:
         (pl.col("gold_high") - pl.col("gold_low")).alias("gold_width"),
         (pl.col("ppi") - pl.col("truth")).abs().alias("ppi_abs_err"),
         (pl.col("gold") - pl.col("truth")).abs().alias("gold_abs_err"))
-    pairs = df["a"].n_unique() and df.select("a", "b").unique().height
-    print(f"DL-2019 {args.measure}: proxy = llama70b labels on 43 queries, gold = NIST on {args.gold} sampled "
-          f"queries; {pairs} run pairs x {args.seeds} seeds = {df.height} intervals (nominal 95%)")
-    print(df.select(pl.col("ppi_covers").mean().alias("PPI++ coverage"),
-                    pl.col("gold_covers").mean().alias("gold-only coverage"),
-                    pl.col("ppi_width").mean().alias("PPI++ mean width"),
-                    pl.col("gold_width").mean().alias("gold-only mean width"),
-                    pl.col("ppi_abs_err").mean().alias("PPI++ mean |err|"),
-                    pl.col("gold_abs_err").mean().alias("gold-only mean |err|"),
-                    pl.col("lam").mean().alias("mean lam")))
-    with pl.Config(tbl_rows=40, tbl_cols=12):
-        print(df.group_by("a", "b", maintain_order=True).agg(
-            pl.first("truth"), pl.col("ppi_covers").mean().alias("ppi_cov"), pl.col("gold_covers").mean().alias("gold_cov"),
-            pl.col("ppi_width").mean().alias("ppi_w"), pl.col("gold_width").mean().alias("gold_w"),
-            pl.col("lam").mean().alias("lam")))
-        print("seed 0, a few pairs:")
-        print(df.filter(pl.col("seed") == 0).select("a", "b", "truth", "ppi", "ppi_low", "ppi_high", "lam",
-                                                     "gold", "gold_low", "gold_high").head(8))
+    pairs = df.select("a", "b").unique().height
+    print(f"DL-2019 {args.measure}: proxy = Llama-3.3-70B labels, gold = NIST; {pairs} run pairs x {args.seeds} seeds, "
+          "an independent i.i.d. sample per (pair, seed): n_gold gold queries + 43 proxy-only queries; "
+          "nominal 95 %, MC SE in parentheses")
+    print("| n_gold | intervals | PPI++ coverage | gold-only coverage | PPI++ / gold-only mean width | "
+          "PPI++ mean abs err | gold-only mean abs err | mean lam |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n_gold in args.gold:
+        g = df.filter(pl.col("n_gold") == n_gold)
+        R = g.height
+
+        def cov(col: str) -> str:
+            p = float(g[col].mean())
+            return f"{p:.3f} ({math.sqrt(p * (1 - p) / R):.3f})"
+
+        print(f"| {n_gold} | {R} | {cov('ppi_covers')} | {cov('gold_covers')} | "
+              f"{g['ppi_width'].mean() / g['gold_width'].mean():.2f} | {g['ppi_abs_err'].mean():.4f} | "
+              f"{g['gold_abs_err'].mean():.4f} | {g['lam'].mean():.2f} |")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ speed claims come from running the script itself, see README's Benchmarks)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +36,29 @@ def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):
     assert not list(tmp_path.iterdir())                               # the generated files are gone
 
 
+CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py"
+
+
+@pytest.mark.shared_data
+def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
+    """Smoke run on the real data: every interval, test and section runs (no rate is asserted here;
+    the figures come from the full run, README 'Calibration')."""
+    proc = subprocess.run([sys.executable, str(CALIBRATION), "--quick", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for heading in ("### compare:", "### compare_clustered:", "### Equivalence:", "### PPI++", "### compare_segments:"):
+        assert heading in out
+    for column in ("signflip (default)", "| t |", "studentized", "percentile", "BCa", "randomization centred",
+                   "t symmetric", "power randomization", "skew warning", "cluster-t", "type-I sign-flip",
+                   "t-based TOST (default)", "z on bootstrap SE", "jackknife-t (default)", "z (ppi_py)",
+                   "gold-only t", "FDR t", "FDR randomization"):
+        assert column in out, column
+    # every table row carries rates with their Monte-Carlo SE
+    rows = [line for line in out.splitlines() if line.startswith("| DL-2019") or line.startswith("| nDCG@10")]
+    assert rows and all("(" in line for line in rows)
+
+
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_table_benchmark_quick_run(shared_data):
@@ -46,3 +70,48 @@ def test_table_benchmark_quick_run(shared_data):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "pairedframe table (evaluate + compare + LaTeX)" in proc.stdout and "5 s target" in proc.stdout
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_adaptive_calibration_quick_run_prints_rates_with_monte_carlo_errors(shared_data):
+    script = SCRIPT.parent / "adaptive_calibration.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split("|")[1:-1] for line in proc.stdout.splitlines() if line.startswith("| ") and "+-" in line]
+    cells = {(r[0].split(" (")[0].strip(), r[1].strip()) for r in rows}
+    assert cells == {(data, null) for data in ("DL-2021", "DL-2019", "Robust03") for null in ("relabel", "centered")}
+    assert len(rows) == 18                                   # adaptive, fixed B, t-test per cell
+    for r in rows:
+        fdr, fdr_se = (float(x) for x in r[3].split("+-"))
+        power, power_se = (float(x) for x in r[4].split("+-"))
+        assert 0 <= fdr <= 1 and 0 <= power <= 1 and fdr_se >= 0 and power_se >= 0
+
+
+def _quick_dl21(script: str, shared_data) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, str(SCRIPT.parent / script), "--quick", "--data",
+                           str(shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021")],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_segments_benchmark_quick_run_reports_the_adaptive_row(shared_data):
+    proc = _quick_dl21("segments.py", shared_data)
+    assert "real DL-2021 nDCG@10 pairs" in proc.stdout
+    assert "adaptive randomization + t CI" in proc.stdout
+    assert "certified 200 of 200 rows" in proc.stdout
+    agree = re.search(r"BH decisions agree on (\d+) of 20", proc.stdout)
+    assert agree and int(agree.group(1)) >= 19          # the brute force has Monte-Carlo error of its own
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_adaptive_compare_quick_run_certifies_the_family(shared_data):
+    proc = _quick_dl21("adaptive_compare.py", shared_data)
+    adaptive = [line.split() for line in proc.stdout.splitlines() if ": adaptive" in line]
+    assert len(adaptive) == 2                                   # Holm and BH
+    assert all(row[-1] == "35/35" for row in adaptive)

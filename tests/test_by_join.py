@@ -69,8 +69,13 @@ def _segments(per_query: pl.DataFrame) -> pl.DataFrame:
         pl.DataFrame({"qid": qids[:4], "segment_set": "few", "segment": ["a", "a", "a", "b"]})])
 
 
-@pytest.mark.parametrize("options", [{}, {"test": "t"}, {"alternative": "greater", "family_by": "measure"},
-                                     {"confidence_level": 0.9, "chunk_size": 97}])
+@pytest.mark.parametrize("options", [
+    {},                                                    # sign-flip test and the interval inverting it
+    {"test": "t"},                                         # t-test and t interval
+    {"interval": "studentized"}, {"interval": "studentized", "alternative": "less"},
+    {"interval": "percentile"}, {"test": "t", "interval": "signflip", "verdict_on": "pvalue"},
+    {"alternative": "greater", "family_by": "measure"}, {"confidence_level": 0.9, "chunk_size": 97},
+    {"verdict_on": "pvalue_bh", "power": 0.9}])
 def test_compare_on_duckdb_against_polars(per_query, options):
     pq = per_query
     want = _quiet(pf.compare, pq, baseline=_baseline(pq), n_resamples=1999, seed=7, **options)
@@ -95,7 +100,8 @@ def test_compare_on_duckdb_with_uneven_query_sets_and_keys():
     assert_same_result(got, _quiet(pf.compare, small, baseline="a", n_resamples=1000, seed=3))
 
 
-@pytest.mark.parametrize("options", [{}, {"margin": 0.02, "alternative": "less"}])
+@pytest.mark.parametrize("options", [{}, {"margin": 0.02, "alternative": "less"}, {"interval": "t", "margin": 0.05},
+                                     {"interval": "percentile", "verdict_on": "pvalue"}])
 def test_compare_clustered_on_duckdb_against_polars(per_query, options):
     pq = per_query.join(_clusters(per_query), on="qid")
     want = _quiet(pf.compare_clustered, pq, baseline=_baseline(pq), n_resamples=1999, seed=5, **options)
@@ -118,8 +124,54 @@ def test_compare_segments_on_duckdb_against_polars(per_query, options):
     assert_same_result(got, want)
 
 
+def test_exact_enumeration_on_duckdb_against_polars(per_query):
+    """9 queries: every 2**9 sign pattern (and 2**7 cluster patterns) enumerated, same interval and verdicts."""
+    pq = per_query.filter(pl.col("qid").is_in(sorted(per_query["qid"].unique().to_list())[:9]))
+    base = _baseline(pq)
+    for options in ({}, {"interval": "studentized"}, {"test": "t"}):
+        want = _quiet(pf.compare, pq, baseline=base, n_resamples=999, seed=4, **options)
+        assert want["exact"].all() != (options.get("test") == "t")
+        assert_same_result(_quiet(pf.compare, duckdb.sql("SELECT * FROM pq"), baseline=base, n_resamples=999,
+                                  seed=4, **options), want)
+    clustered = pq.with_columns((pl.col("qid").rank("dense") % 7).cast(pl.String).alias("cluster"))
+    want = _quiet(pf.compare_clustered, clustered, baseline=base, n_resamples=999, seed=4)
+    assert want["exact"].all()
+    assert_same_result(_quiet(pf.compare_clustered, duckdb.sql("SELECT * FROM clustered"), baseline=base,
+                              n_resamples=999, seed=4), want)
+
+
+@pytest.mark.parametrize("test", ["randomization", "t"])
+def test_zero_spread_rules_on_duckdb_against_polars(test):
+    """Deltas 0.1 +- float noise are zero spread: the exact sign-flip answer for 6 equal deltas (p = 2/2**6),
+    never p = 0 from the t-test (issue 9), in every form, same answer."""
+    pq = pl.DataFrame({"system": ["A"] * 6 + ["B"] * 6, "qid": [str(i) for i in range(6)] * 2, "measure": "m",
+                       "value": [0.3, 0.5, 0.7, 0.1, 0.2, 0.6, 0.4, 0.6, 0.8, 0.2, 0.3, 0.7]})
+    want = _quiet(pf.compare, pq, baseline="A", test=test)
+    assert want["sd"][0] == 0.0 and want["pvalue"][0] == 2 / 2**6
+    assert_same_result(_quiet(pf.compare, duckdb.sql("SELECT * FROM pq"), baseline="A", test=test), want)
+    seg = pl.DataFrame({"qid": [str(i) for i in range(6)], "segment_set": "s", "segment": "x"})
+    assert_same_result(_quiet(pf.compare_segments, duckdb.sql("SELECT * FROM pq"), seg, baseline="A", test=test),
+                       _quiet(pf.compare_segments, pq, seg, baseline="A", test=test))
+    clustered = pq.with_columns((pl.col("qid").cast(pl.Int64) % 3).cast(pl.String).alias("cluster"))
+    assert_same_result(_quiet(pf.compare_clustered, duckdb.sql("SELECT * FROM clustered"), baseline="A", margin=0.2),
+                       _quiet(pf.compare_clustered, clustered, baseline="A", margin=0.2))
+
+
+@pytest.mark.parametrize("call, option", [
+    (pf.compare, {"interval": "bca"}), (pf.compare, {"resampling": "adaptive"}),
+    (lambda data, **kw: pf.compare_segments(data, {"qid": ["1"], "segment_set": ["s"], "segment": ["x"]}, **kw),
+     {"resampling": "adaptive"})])
+def test_options_the_engine_cannot_compute_are_named(call, option):
+    pq = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "1", "2"], "measure": "m",
+                       "value": [0.1, 0.2, 0.3, 0.4]})
+    name, value = next(iter(option.items()))
+    with pytest.raises(ValueError, match=f"{name}='{value}' is not available for DuckDB relations"):
+        call(duckdb.sql("SELECT * FROM pq"), baseline="a", **option)
+
+
 @pytest.mark.parametrize("change, error", [("duplicate", pf.DuplicateError), ("nan", ValueError),
-                                           ("baseline", ValueError)])
+                                           ("baseline", ValueError), ("disjoint", pf.EmptyResultError),
+                                           ("empty", pf.EmptyResultError), ("all null", pf.EmptyResultError)])
 def test_bad_tables_raise_as_on_polars(change, error):
     pq = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "1", "2"], "measure": "m",
                        "value": [0.1, 0.2, 0.3, 0.4]})
@@ -128,6 +180,13 @@ def test_bad_tables_raise_as_on_polars(change, error):
         pq = pl.concat([pq, pq.head(1)])
     elif change == "nan":
         pq = pq.with_columns(pl.Series("value", [0.1, float("nan"), 0.3, 0.4]))
+    elif change == "disjoint":
+        pq = pq.with_columns(pl.when(pl.col("system") == "b").then(pl.col("qid") + "x").otherwise(pl.col("qid"))
+                             .alias("qid"))
+    elif change == "empty":
+        pq = pq.head(0)
+    elif change == "all null":
+        pq = pq.with_columns(pl.lit(None, dtype=pl.Float64).alias("value"))
     else:
         baseline = "zz"
     with pytest.raises(error) as on_polars:

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from pairedframe.comparison import compare
 from pairedframe.comparison.clustered import attach_clusters, cluster_layout, cluster_streams, compare_clustered
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
-from pairedframe.stats.cluster import cluster_bootstrap, cluster_sign_flip_test
-from pairedframe.stats.equivalence import tost
+from pairedframe.stats.cluster import cluster_sign_flip_test
 from tests.reference.clustered_reference import ref_cluster_compare, ref_pair
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairedframe.errors.SmallSampleWarning")
@@ -68,14 +67,16 @@ def test_exact_cluster_sign_flip_equals_scipy_permutation_test_on_cluster_sums(G
 def test_cluster_bootstrap_equals_scipy_bootstrap_ratio_on_the_same_stream(seed):
     stats = pytest.importorskip("scipy.stats")
     df, cmap = make(seed=seed, G=30 + seed)
-    out = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=2000, seed=seed)
+    out = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=2000, seed=seed, interval="percentile")
     qids, _, members, sums, sizes = ref_pair(_dicts(df, "A"), _dicts(df, "B"), cmap)
     boot_rng, _ = cluster_streams(seed, qids, [cmap[q] for q in qids])
     ref = stats.bootstrap((sums, sizes), lambda s, m, axis=-1: s.sum(axis=axis) / m.sum(axis=axis), paired=True,
                           vectorized=True, method="percentile", n_resamples=2000, rng=boot_rng)
-    np.testing.assert_allclose([out["ci_low"][0], out["ci_high"][0], out["se"][0]],
-                               [ref.confidence_interval.low, ref.confidence_interval.high, ref.standard_error],
-                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose([out["ci_low"][0], out["ci_high"][0]],
+                               [ref.confidence_interval.low, ref.confidence_interval.high], rtol=1e-12, atol=1e-15)
+    # se is the CR1 cluster-robust SE (the bootstrap spread is it times sqrt((G-1)/G) up to MC error)
+    G, N, theta = len(sums), sizes.sum(), sums.sum() / sizes.sum()
+    assert out["se"][0] == pytest.approx(np.sqrt(G / (G - 1) * np.sum((sums - theta * sizes) ** 2)) / N, rel=1e-12)
 
 
 def test_frame_layer_equals_loop_reference_monte_carlo_and_exact():
@@ -90,25 +91,36 @@ def test_frame_layer_equals_loop_reference_monte_carlo_and_exact():
         for k in ("delta", "ci_low", "ci_high", "se"):
             assert out[k] == pytest.approx(ref[k], rel=1e-12, abs=1e-15), k
         assert out["exact"] == (2 ** G <= B)
+        assert (out["ci_low"] > 0 or out["ci_high"] < 0) == (out["pvalue"] < 0.05)
+        pct = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=B, seed=7, interval="percentile")
+        boot, flip = cluster_streams(7, qids, [cmap[q] for q in qids])
+        ref = ref_cluster_compare(a, b, cmap, boot_rng=boot, flip_rng=flip, n_resamples=B, interval="percentile")
+        for k in ("ci_low", "ci_high"):
+            assert pct[k][0] == pytest.approx(ref[k], rel=1e-12, abs=1e-15), k
 
 
-def test_tost_columns_match_normal_formula_with_bootstrap_se_and_ztost_when_se_is_sd_over_sqrt_n():
+def test_tost_and_mdd_use_t_with_g_minus_1_df_and_equal_statsmodels_with_singleton_clusters():
     stats = pytest.importorskip("scipy.stats")
     ws = pytest.importorskip("statsmodels.stats.weightstats")
+    smp = pytest.importorskip("statsmodels.stats.power")
     df, cmap = make(seed=3, G=40, effect=0.01)
-    r = compare_clustered(df, baseline="A", clusters=cmap, margin=0.05).row(0, named=True)
-    d, se, m = r["delta"], r["se"], 0.05
-    p = max(stats.norm.sf((d + m) / se), stats.norm.cdf((d - m) / se))
+    r = compare_clustered(df, baseline="A", clusters=cmap, margin=0.05, verdict_on="pvalue").row(0, named=True)
+    d, se, m, G = r["delta"], r["se"], 0.05, r["n_clusters"]
+    p = max(stats.t.sf((d + m) / se, G - 1), stats.t.cdf((d - m) / se, G - 1))
     assert r["pvalue_tost"] == pytest.approx(p, rel=1e-12)
-    z = stats.norm.ppf(0.95)
-    assert (r["tost_low"], r["tost_high"]) == pytest.approx((d - z * se, d + z * se), rel=1e-12)
+    q = stats.t.ppf(0.95, G - 1)
+    assert (r["tost_low"], r["tost_high"]) == pytest.approx((d - q * se, d + q * se), rel=1e-12)
     assert r["equivalent"] == (r["pvalue_tost"] < 0.05) == (-m < r["tost_low"] and r["tost_high"] < m)
-    # the same tost() with se = sd/sqrt(n) is statsmodels' ztost
-    x = np.array([_dicts(df, "B")[q] - _dicts(df, "A")[q] for q in cmap])
-    assert tost(x.mean(), x.std(ddof=1) / np.sqrt(x.size), margin=m).pvalue == pytest.approx(
-        ws.ztost(x, -m, m)[0], rel=1e-10)
-    # MDD = (z(0.975) + z(0.8)) * se
-    assert r["mde"] == pytest.approx((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * se, rel=1e-12)
+    # MDD: the noncentral t with G - 1 df has power 0.8 at it
+    crit, nc = stats.t.ppf(0.975, G - 1), r["mde"] / se
+    assert stats.nct.sf(crit, G - 1, nc) + stats.nct.cdf(-crit, G - 1, nc) == pytest.approx(0.8, abs=1e-9)
+    # one query per cluster: CR1 SE = sd / sqrt(n), so TOST is statsmodels' paired t TOST and the MDD its power
+    x = np.array([_dicts(df, "B")[q] - _dicts(df, "A")[q] for q in sorted(cmap)])
+    single = compare_clustered(df, baseline="A", clusters={q: q for q in cmap}, margin=m,
+                               verdict_on="pvalue").row(0, named=True)
+    assert single["se"] == pytest.approx(x.std(ddof=1) / np.sqrt(x.size), rel=1e-12)
+    assert single["pvalue_tost"] == pytest.approx(ws.ttost_paired(x, np.zeros_like(x), -m, m)[0], rel=1e-10)
+    assert smp.TTestPower().power(single["mde"] / x.std(ddof=1), x.size, 0.05) == pytest.approx(0.8, abs=1e-9)
 
 
 def test_mcnemar_columns_equal_statsmodels_exact_on_binary_values():

@@ -39,7 +39,7 @@ def deltas(frame, sys, base, measure):
 def test_ci_and_se_equal_scipy_bootstrap_on_same_stream(seed):
     stats = pytest.importorskip("scipy.stats")
     frame = make_frame()
-    res = compare(frame, baseline="A", n_resamples=2000, seed=seed)
+    res = compare(frame, baseline="A", n_resamples=2000, seed=seed, interval="percentile")
     for row in res.iter_rows(named=True):
         qids, d = deltas(frame, row["system"], "A", row["measure"])
         boot_rng, _ = resample_generators(seed, qids)
@@ -106,12 +106,14 @@ def test_holm_bh_equal_statsmodels_over_family():
 def test_mde_against_statsmodels_power():
     power = pytest.importorskip("statsmodels.stats.power")
     frame = make_frame()
-    res = compare(frame, baseline="A", test="t")
-    for row in res.iter_rows(named=True):
-        assert row["mde"] == pytest.approx(mde_loop(row["sd"], row["n_queries"]), rel=1e-12)
-        # normal-approximation power at the MDE is 0.8
-        es = row["mde"] / row["sd"]
-        assert power.NormalIndPower().power(es, nobs1=row["n_queries"], alpha=0.05, ratio=0) == pytest.approx(0.8, abs=1e-6)
+    for verdict_on in ("pvalue_holm", "pvalue"):
+        res = compare(frame, baseline="A", test="t", verdict_on=verdict_on)
+        # the level a lone effect needs: alpha / m at Holm's first step, alpha for raw p-values
+        level = 0.05 / res.height if verdict_on == "pvalue_holm" else 0.05
+        for row in res.iter_rows(named=True):
+            es = row["mde"] / row["sd"]
+            assert power.TTestPower().power(es, row["n_queries"], level) == pytest.approx(0.8, abs=1e-9)
+            assert row["mde"] == pytest.approx(mde_loop(row["sd"], row["n_queries"], level), rel=1e-9)
 
 
 # ---------------------------------------------------------------- loop reference & properties
@@ -191,8 +193,10 @@ def test_alone_equals_row_in_bigger_call_and_compare_pair():
     frame = make_frame(n=60)
     alone = compare(frame, baseline="A", systems="B", measures="m1")
     big = compare(frame, baseline="A").filter((pl.col("system") == "B") & (pl.col("measure") == "m1"))
-    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "mde"):
+    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd"):
         assert alone[c][0] == pytest.approx(big[c][0], rel=1e-13, abs=1e-16)
+    # the MDE is at the level the verdict needs: alpha alone, alpha / 6 under Holm over six rows
+    assert alone["mde"][0] < big["mde"][0]
     qids, d = deltas(frame, "B", "A", "m1")
     a = frame.filter((pl.col("system") == "A") & (pl.col("measure") == "m1")).sort("qid")["value"].to_numpy()
     pair = compare_pair(a, a + d, qids=qids)
@@ -318,7 +322,8 @@ def test_accepts_evaluation_and_pandas():
 def test_single_comparison_bit_identical_to_scipy_bootstrap():
     stats = pytest.importorskip("scipy.stats")
     frame = make_frame(n=60)
-    row = compare(frame, baseline="A", systems="C", measures="m2", n_resamples=3000, seed=4).row(0, named=True)
+    row = compare(frame, baseline="A", systems="C", measures="m2", n_resamples=3000, seed=4,
+                  interval="percentile").row(0, named=True)
     qids, d = deltas(frame, "C", "A", "m2")
     want = stats.bootstrap((d,), np.mean, n_resamples=3000, method="percentile",
                            rng=resample_generators(4, qids)[0])

@@ -36,7 +36,9 @@ def test_dl21_all_runs_vs_bm25_python_and_cli(dl21):
     assert res.filter(pl.col("measure") == "AP")["baseline_mean"][0] == pytest.approx(0.2122, abs=5e-5)
     pash = res.filter((pl.col("system") == "pash_f3") & (pl.col("measure") == "nDCG@10")).row(0, named=True)
     assert pash["system_mean"] == pytest.approx(0.7494, abs=5e-5)
-    assert pash["verdict"] == "not significant" and pash["ci_low"] > 0.2 and pash["pvalue"] == 1 / 2001
+    # p at its Monte-Carlo floor 1/2001 cannot pass Holm over 124 rows: no effect is detectable (issue 9)
+    assert pash["verdict"] == "inconclusive" and pash["mde"] == float("inf") and pash["pvalue"] == 1 / 2001
+    assert pash["ci_low"] > 0.2 and "n_resamples >= 2480" in pash["verdict_note"]
     weak = res.filter((pl.col("system") == "uogTrPCP") & (pl.col("measure") == "nDCG@10")).row(0, named=True)
     assert weak["system_mean"] == pytest.approx(0.1389, abs=5e-5)
     # the analytic t-test resolves small p-values, so Holm over 124 rows can reject
@@ -57,3 +59,29 @@ def test_dl21_all_runs_vs_bm25_python_and_cli(dl21):
     assert got.select("system", "measure").equals(want.select("system", "measure"))
     assert got["pvalue"].to_list() == want["pvalue"].to_list()
     assert got["ci_low"].to_list() == pytest.approx(want["ci_low"].to_list(), rel=1e-12, abs=1e-15)
+
+
+def test_unh_bm25_interval_and_verdict_agree_on_dl19(shared_data, tmp_path):
+    """Issue 9's example: DL-2019, UNH_bm25 vs bm25base_p on nDCG@10, seed 0.  The percentile interval
+    [-0.114, -0.003] excluded 0 while p = 0.053 and the verdict was 'inconclusive'; the default interval
+    now inverts the test, and the forest plot colours the decision, dashing an interval that contradicts it."""
+    import pairedframe as pf
+    from pairedframe.report.forest import forest_plot, row_styles
+
+    runs = [shared_data / "llm_labels_dl" / "dl2019_runs" / f"input.{r}.gz" for r in ("bm25base_p", "UNH_bm25")]
+    if not all(r.exists() for r in runs):
+        pytest.skip("DL-2019 runs not in the shared data")
+    ev = pf.evaluate([str(r) for r in runs], str(shared_data / "anserini_tools" / "qrels.dl19-passage.txt"),
+                     ["nDCG@10"])
+    row = pf.compare(ev, baseline="bm25base_p", seed=0).row(0, named=True)
+    assert row["n_queries"] == 43 and row["interval"] == "signflip"
+    assert row["pvalue"] == pytest.approx(0.053, abs=0.002) and row["verdict"] == "inconclusive"
+    assert row["ci_low"] < 0 < row["ci_high"] and row["verdict_note"] is None
+    old = pf.compare(ev, baseline="bm25base_p", seed=0, interval="percentile")
+    o = old.row(0, named=True)
+    assert o["ci_high"] < 0 and o["verdict"] == "inconclusive"          # the contradiction, named:
+    assert "does not invert the randomization test" in o["verdict_note"]
+    assert row_styles(old) == [("not significant", True)]
+    assert row_styles(pf.compare(ev, baseline="bm25base_p", seed=0)) == [("not significant", False)]
+    pytest.importorskip("matplotlib")
+    assert forest_plot(old, tmp_path / "unh.png").exists()

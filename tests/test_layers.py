@@ -18,7 +18,7 @@ PACKAGE = Path(pairedframe.__file__).parent
 
 # Lower number = lower layer; a module may import its own layer and any layer below it.
 LAYERS = {
-    "errors": 0, "tables": 0, "_sql": 0, "example": 0,
+    "errors": 0, "checks": 0, "tables": 0, "_sql": 0, "example": 0,
     "io": 1,
     "measures": 2,
     "engines": 3,

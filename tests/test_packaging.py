@@ -51,6 +51,22 @@ def test_sql_loader_finds_every_measure_file():
         assert "SELECT" in load_sql(spec.sql_file).upper()
 
 
+def test_ci_lowest_versions_are_the_dependency_lower_bounds():
+    # .ci/run installs .ci/lowest.txt and smoke-tests it: it must be exactly pyproject's lower bounds.
+    import tomllib
+
+    deps = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    bounds = dict(re.fullmatch(r"([A-Za-z0-9_.-]+)>=([0-9.]+)", d).groups() for d in deps)
+    pinned = dict(line.split("==") for line in (REPO_ROOT / ".ci" / "lowest.txt").read_text().splitlines()
+                  if line and not line.startswith("#"))
+
+    def norm(version: str) -> tuple[int, ...]:
+        parts = [int(p) for p in version.split(".")]
+        return tuple(parts + [0] * (3 - len(parts)))
+
+    assert {k: norm(v) for k, v in bounds.items()} == {k: norm(v) for k, v in pinned.items()}
+
+
 def test_import_does_not_load_scipy_stats():
     """scipy.stats costs about a second at import; the CLI starts without it (it is imported lazily
     where a function needs it: McNemar's binomial tail, rank correlations)."""

@@ -15,6 +15,8 @@ import pytest
 from pairedframe.comparison.clustered import compare_clustered
 from pairedframe.comparison.plan import ANALYSIS_VERDICTS, Plan, _verdict, analyze, load_plan
 from pairedframe.errors import PlanError
+from pairedframe.report.analysis import format_analysis
+from pairedframe.stats.multiple import holm
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairedframe.errors.SmallSampleWarning")
 REPO = Path(__file__).resolve().parents[1]
@@ -67,14 +69,20 @@ def test_analyze_runs_exactly_the_plan_with_holm_and_hash(tmp_path):
     t = res.table
     assert t["measure"].to_list() == ["nDCG@10", "hit@1", "AP"]           # P@5 is not in the plan
     assert res.plan_sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
-    np.testing.assert_allclose(t["pvalue_holm"].to_numpy(),
-                               mt.multipletests(t["pvalue"].to_numpy(), method="holm")[1], rtol=1e-15)
+    # Holm within each role: the primary alone, the two secondaries together
+    assert t["family"].to_list() == ["confirmatory (primary endpoints)"] + ["secondary endpoints"] * 2
+    assert t["pvalue_holm"][0] == t["pvalue"][0]
+    np.testing.assert_allclose(t["pvalue_holm"].to_numpy()[1:],
+                               mt.multipletests(t["pvalue"].to_numpy()[1:], method="holm")[1], rtol=1e-15)
     # per endpoint = compare_clustered on that measure with the plan's seed and margin
     one = compare_clustered(results().filter(pl.col("system").is_in(["unfused", "fused"])), baseline="unfused",
                             measures="hit@1", n_resamples=2000, seed=3, margin=0.1).row(0, named=True)
     r = t.row(1, named=True)
-    assert (r["delta"], r["pvalue"], r["pvalue_tost"], r["mdd"], r["mcnemar_pvalue"]) == (
-        one["delta"], one["pvalue"], one["pvalue_tost"], one["mde"], one["mcnemar_pvalue"])
+    assert (r["delta"], r["pvalue"], r["pvalue_tost"], r["mcnemar_pvalue"]) == (
+        one["delta"], one["pvalue"], one["pvalue_tost"], one["mcnemar_pvalue"])
+    # the MDD is at Holm's first-step level of the endpoint's family: the 2 secondaries (t, G - 1 df, CR1 SE)
+    from pairedframe.stats.power import noncentral_t_mde
+    assert r["mdd"] == pytest.approx(noncentral_t_mde(one["se"], one["n_clusters"] - 1, alpha=0.05 / 2), rel=1e-12)
     assert r["margin"] == 0.1 and t["margin"][0] == 0.02 and r["mcnemar_b"] is not None
     assert t["mcnemar_pvalue"][0] is None                                  # not a 0/1 endpoint
     assert set(t["verdict"]) <= set(ANALYSIS_VERDICTS)
@@ -206,4 +214,15 @@ def test_example_plan_on_dl_mia_end_to_end(shared_data, tmp_path):
     assert t["candidate_mean"][0] == pytest.approx(0.1164, abs=5e-5)
     assert t["baseline_mean"][0] == pytest.approx(0.0732, abs=5e-5)
     assert t["mcnemar_pvalue"][2] is not None and t["mcnemar_pvalue"][0] is None
+    # The only primary endpoint is its own Holm family: its p (0.041 in the issue) is not tripled by
+    # the two secondaries, which form a family of their own (issue 12 item 5).
+    assert t["pvalue"][0] == pytest.approx(0.041, abs=0.0015)
+    assert t["pvalue_holm"][0] == t["pvalue"][0]
+    assert t["pvalue_holm"][1:].to_list() == pytest.approx(holm(t["pvalue"][1:].to_numpy()).tolist(), rel=1e-15)
+    assert t["family"].to_list() == ["confirmatory (primary endpoints)", "secondary endpoints", "secondary endpoints"]
+    report = json.loads(format_analysis(res, "json"))
+    assert [e["family"] for e in report["endpoints"]] == t["family"].to_list()
+    assert report["settings"]["multiple_comparisons"] == ("Holm within the confirmatory (primary endpoints) (1); "
+                                                          "Holm within the secondary endpoints (2)")
+    assert "confirmatory (primary endpoints)" in format_analysis(res, "table")
     assert res.plan_sha256 == hashlib.sha256((REPO / "examples" / "plan.toml").read_bytes()).hexdigest()

@@ -33,7 +33,7 @@ def _values(seed=0, n=200, n_gold=40):
 def test_against_ppi_py_on_differences(lam):
     ppi = pytest.importorskip("ppi_py")
     pa, pb, ga, gb = _values(seed=1)
-    res = ppi_compare(pa, pb, ga, gb, lam=lam, alpha=0.1, ddof=0)
+    res = ppi_compare(pa, pb, ga, gb, lam=lam, alpha=0.1, ddof=0, method="z")
     gq = sorted(ga)
     uq = sorted(set(pa) - set(ga))
     y = np.array([gb[q] - ga[q] for q in gq])
@@ -49,10 +49,14 @@ def test_against_ppi_py_on_differences(lam):
 
 
 def test_lambda_zero_is_classical_paired_interval_on_gold():
+    stats = pytest.importorskip("scipy.stats")
     pa, pb, ga, gb = _values(seed=2)
-    res = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05)
     d = np.array([gb[q] - ga[q] for q in ga])
+    z = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05, method="z")
     half = NormalDist().inv_cdf(0.975) * d.std(ddof=1) / np.sqrt(d.size)
+    assert tuple(z.confidence_interval) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-12)
+    res = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05)      # default: the paired t interval
+    half = stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
     assert res.statistic == pytest.approx(d.mean(), rel=1e-12)
     assert res.confidence_interval.low == pytest.approx(d.mean() - half, rel=1e-12)
     assert res.confidence_interval.high == pytest.approx(d.mean() + half, rel=1e-12)
@@ -89,7 +93,7 @@ def test_errors_and_degenerate_cases():
         assert ppi_compare(sub(pa), sub(pb), ga, gb, lam=1.0).lam == 0.0
     few = dict(list(ga.items())[:10])
     with pytest.warns(SmallSampleWarning, match="gold"):
-        ppi_compare(pa, pb, few, {k: gb[k] for k in few})
+        ppi_compare(pa, pb, few, {k: gb[k] for k in few}, method="z")
 
 
 def test_segments_table_and_gold_only_columns():

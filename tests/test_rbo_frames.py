@@ -1,12 +1,15 @@
-"""rbo over run tables: rbo package oracle (rbo_ext), bounds, tie rule, identical rankings."""
+"""rbo over run tables: exact eq. 32 (rbo_ext), bounds, tie rule, identical rankings."""
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 import polars as pl
 import pytest
 
 from pairedframe.comparison.overlap import rbo
+from tests.reference.rbo_reference import ref_rbo_ext_exact
 
 
 def _run(lists: dict[str, list[str]]) -> pl.DataFrame:
@@ -24,15 +27,15 @@ def _random_lists(rng, n_q=30):
     return a, b
 
 
-@pytest.mark.parametrize("p", [0.5, 0.9, 0.98])
-def test_rbo_ext_matches_rbo_package(p):
-    rbo_pkg = pytest.importorskip("rbo")
+@pytest.mark.parametrize("p", [Fraction(1, 2), Fraction(9, 10), Fraction(49, 50)])
+def test_rbo_ext_against_exact_eq32(p):
+    # The `rbo` package (the former oracle) pins numpy<2; eq. 32 in exact arithmetic replaces it.
     rng = np.random.default_rng(0)
     a, b = _random_lists(rng)
-    res = rbo(_run(a), _run(b), p=p)
+    res = rbo(_run(a), _run(b), p=float(p))
     assert res.height == len(a)
     for row in res.iter_rows(named=True):
-        want = rbo_pkg.RankingSimilarity(a[row["qid"]], b[row["qid"]]).rbo_ext(p=p)
+        want = float(ref_rbo_ext_exact(a[row["qid"]], b[row["qid"]], p))
         assert row["rbo_ext"] == pytest.approx(want, rel=1e-12, abs=1e-14)
         assert 0 <= row["rbo_min"] <= row["rbo_ext"] + 1e-12 <= row["rbo_min"] + row["rbo_res"] + 2e-12 <= 1 + 3e-12
 
@@ -86,3 +89,12 @@ def test_frame_rbo_equals_scalar_stats_rbo(p):
         assert row["rbo_ext"] == pytest.approx(want.rbo_ext, rel=1e-11, abs=1e-13)
         assert row["rbo_min"] == pytest.approx(want.rbo_min, rel=1e-11, abs=1e-13)
         assert row["rbo_res"] == pytest.approx(want.rbo_res, rel=1e-9, abs=1e-12)
+
+
+def test_rbo_refuses_a_table_of_two_systems():
+    """A run table holding two systems is not one ranking per query (was silently merged as 'run')."""
+    two = pl.DataFrame({"system": ["a", "b"], "qid": ["1", "1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
+    one = pl.DataFrame({"qid": ["1", "1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="each run must hold one system"):
+        rbo(two, one)
+    assert rbo(one, one)["rbo_ext"].to_list() == pytest.approx([1.0])

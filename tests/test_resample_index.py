@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import polars as pl
 import pytest
@@ -9,8 +11,11 @@ import pytest
 import pairedframe as pf
 from pairedframe.comparison.clustered import cluster_layout, cluster_streams
 from pairedframe.stats.bootstrap import percentile_interval
+from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.resample import bootstrap_index_chunks, sign_flip_chunks
+from pairedframe.stats.signflip_interval import inverted_interval
 from pairedframe.comparison.segments import segment_keys
+from pairedframe.errors import SmallSampleWarning
 from tests.reference.segments_reference import draws
 
 QIDS = [f"{i:03d}" for i in range(37)] + ["10", "1", "zz"]
@@ -40,7 +45,7 @@ def test_bootstrap_table_against_the_numpy_stream(chunk_elements):
 def test_bootstrap_table_reproduces_the_interval_of_compare_pair():
     rng = np.random.default_rng(5)
     a, b = rng.uniform(size=len(QIDS)), rng.uniform(size=len(QIDS))
-    res = pf.compare_pair(a, b, qids=QIDS, n_resamples=2000, seed=3)
+    res = pf.compare_pair(a, b, qids=QIDS, n_resamples=2000, seed=3, interval="percentile")
     table = pf.resample_index(QIDS, n_resamples=2000, seed=3).collect()
     delta = pl.DataFrame({"qid": QIDS, "d": b - a})
     theta = (table.join(delta, on="qid").group_by("resample")
@@ -48,6 +53,32 @@ def test_bootstrap_table_reproduces_the_interval_of_compare_pair():
     ci = percentile_interval(theta.to_numpy())
     assert abs(ci.low - res.confidence_interval.low) <= 1e-12
     assert abs(ci.high - res.confidence_interval.high) <= 1e-12
+
+
+@pytest.mark.parametrize("n_queries", [len(QIDS), 11])
+def test_sign_table_reproduces_the_default_interval_and_pvalue_of_compare_pair(n_queries):
+    """Per sign pattern, sum(sign * d) and sum(sign) -- what an engine's GROUP BY gives -- are all the
+    inversion of the sign-flip test needs (Monte Carlo at 40 queries, all 2**11 patterns at 11)."""
+    qids = QIDS[:n_queries]
+    rng = np.random.default_rng(8)
+    a, b = rng.uniform(size=n_queries), rng.uniform(size=n_queries)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        res = pf.compare_pair(a, b, qids=qids, n_resamples=2999, seed=6)
+    index = pf.resample_index(qids, n_resamples=2999, seed=6, kind="sign-flip")
+    assert index.exact == (n_queries == 11)
+    d = pl.DataFrame({"qid": qids, "d": b - a})
+    sums = (index.collect().join(d, on="qid").group_by("resample")
+            .agg((pl.col("sign") * pl.col("d")).sum().alias("s1"), pl.col("sign").sum().alias("w")).sort("resample"))
+    n = float(n_queries)
+    null, c = sums["s1"].to_numpy()[:, None] / n, sums["w"].to_numpy() / n
+    delta = np.array([np.mean(b - a)])
+    gamma = TIE_RTOL * np.maximum(np.abs(delta), np.mean(np.abs(b - a)))
+    p, low, high = inverted_interval(null, c, delta, gamma, index.n_resamples, index.exact, 0.95, "two-sided",
+                                     np.abs(c) == 1, c == 1)
+    assert p[0] == res.pvalue
+    assert abs(low[0] - res.confidence_interval.low) <= 1e-12
+    assert abs(high[0] - res.confidence_interval.high) <= 1e-12
 
 
 def test_sign_table_against_the_numpy_stream_and_exact_enumeration():

@@ -85,7 +85,7 @@ def test_caption_names_test_interval_correction_alpha_queries_seed_and_tie_rule(
     c = t.caption
     for part in ("paired randomization test with 999 sign flips", "Holm-adjusted", "α = 0.05", "seed 7",
                  "95% t interval", f"over {ev.per_query['qid'].n_unique()} queries", "docno descending",
-                 "delta intervals: percentile"):
+                 "delta intervals: signflip"):
         assert part in c, part
 
 

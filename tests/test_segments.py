@@ -211,3 +211,17 @@ def test_forest_plot_writes_file(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"pairedframe\[plot\]"):
         forest.forest_plot(res, tmp_path / "h.png", system="B", measure="m1")
+
+
+def test_t_screening_reports_no_certainty_from_float_noise_or_two_equal_deltas():
+    # A = [0.3, 0.5], B = [0.4, 0.6] (deltas 0.1 +- 3e-17) and exactly equal deltas at n = 2 (issue 9)
+    pq = pl.DataFrame({"system": ["A", "A", "B", "B", "A", "A", "B", "B"],
+                       "qid": ["1", "2", "1", "2", "3", "4", "3", "4"], "measure": "m",
+                       "value": [0.3, 0.5, 0.4, 0.6, 0.2, 0.2, 0.3, 0.3]})
+    segs = pl.DataFrame({"qid": ["1", "2", "3", "4"], "segment_set": "s", "segment": ["noise", "noise", "eq", "eq"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = compare_segments(pq, segs, baseline="A", test="t").sort("segment")
+    assert res["pvalue"].to_list() == [0.5, 0.5]                 # the exact sign-flip p of 2 equal deltas
+    assert not res["significant"].any() and res["sd"].to_list() == [0.0, 0.0]
+    assert res["ci_low"].to_list() == [float("-inf")] * 2 and res["ci_high"].to_list() == [float("inf")] * 2

@@ -14,6 +14,7 @@ from pairedframe.comparison.overlap import rbo
 from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
 from pairedframe.evaluation import evaluate_judgment_sets
 from pairedframe.comparison.segments import compare_segments
+from pairedframe.errors import SmallSampleWarning
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
 
@@ -96,9 +97,10 @@ def test_dl19_ppi_llm_proxy_nist_gold(dl19):
         return {q: v for q, v in zip(t["qid"], t["value"]) if keep is None or q in keep}
 
     a, b = "bm25base_p", "idst_bert_p1"
-    with pytest.warns(Warning, match="gold"):
-        res = ppi_compare(values(a, "proxy"), values(b, "proxy"), values(a, "gold", sample),
-                          values(b, "gold", sample))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)      # the default jackknife-t interval is
+        res = ppi_compare(values(a, "proxy"), values(b, "proxy"), values(a, "gold", sample),  # calibrated
+                          values(b, "gold", sample))                                          # for 15 gold
     truth = np.mean([values(b, "gold")[q] - values(a, "gold")[q] for q in qids])
     assert truth == pytest.approx(0.7645 - 0.5058, abs=1e-4)          # README's NIST nDCG@10 values
     assert res.n_gold == 15 and res.n_proxy == 28 and 0 <= res.lam <= 1

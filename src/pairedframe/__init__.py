@@ -27,9 +27,11 @@ from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import compare_segments
 from pairedframe.errors import (
     DuplicateError,
+    EmptyResultError,
     InputFormatError,
     InsufficientSampleError,
     PairedFrameError,
+    PartlyEmptyWarning,
     PlanError,
     SchemaError,
     SmallSampleWarning,
@@ -50,9 +52,10 @@ from pairedframe.report.results_table import ResultsTable, results_table
 __version__ = "0.1.0"
 
 __all__ = [
-    "AnalysisResult", "DuplicateError", "Evaluation", "EvaluationSettings", "InputFormatError",
-    "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure", "PairedComparison",
-    "PairedFrameError", "Plan", "PlanError", "RankAgreement", "ResultsTable",
+    "AnalysisResult", "DuplicateError", "EmptyResultError", "Evaluation", "EvaluationSettings",
+    "InputFormatError", "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure",
+    "PairedComparison", "PairedFrameError", "PartlyEmptyWarning", "Plan", "PlanError", "RankAgreement",
+    "ResultsTable",
     "SchemaError", "SmallSampleWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",

@@ -28,15 +28,15 @@ class PairedFrameError(Exception):
 class InputFormatError(PairedFrameError, ValueError):
     """A run, qrels or per-query file is malformed.
 
-    The message names the file, the 1-based line number and, where it applies,
-    the 1-based column (field) and the offending text.
+    The message names the argument the file was given as (``run`` / ``qrels``), the file, the 1-based
+    line number and, where it applies, the 1-based column (field) and the offending text.
     """
 
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
-                 column: int | None = None, text: str | None = None) -> None:
+                 column: int | None = None, text: str | None = None, argument: str | None = None) -> None:
         where = []
-        if path is not None:
-            where.append(str(path))
+        if path is not None:  # "qrels file x.txt": which argument the file was given as
+            where.append(f"{argument} file {path}" if argument else str(path))
         if line is not None:
             where.append(f"line {line}")
         if column is not None:
@@ -47,11 +47,12 @@ class InputFormatError(PairedFrameError, ValueError):
             full += f": {text!r}"
         super().__init__(full)
         self.message = message
-        self.path, self.line, self.column, self.text = path, line, column, text
+        self.path, self.line, self.column, self.text, self.argument = path, line, column, text, argument
 
     def relocated(self, path: str) -> InputFormatError:
         """The same error naming ``path`` as the file (for a pipe read through a temporary copy)."""
-        return type(self)(self.message, path=path, line=self.line, column=self.column, text=self.text)
+        return type(self)(self.message, path=path, line=self.line, column=self.column, text=self.text,
+                          argument=self.argument)
 
 
 class SchemaError(PairedFrameError, ValueError):
@@ -70,9 +71,22 @@ class InsufficientSampleError(PairedFrameError, ValueError):
     """Too few paired observations (queries, clusters) for the requested statistic."""
 
 
+class EmptyResultError(InsufficientSampleError):
+    """A result the caller asked for would be empty or all-null (no judged query in common, names
+    that match nothing, ...): zero observations. The message says why; see :mod:`pairedframe.checks`."""
+
+
 class PlanError(PairedFrameError, ValueError):
     """An analysis plan is missing, malformed, or does not match the results."""
 
 
+class PartlyEmptyWarning(UserWarning):
+    """Part of a requested result is empty or all-null (the message names which part and why)."""
+
+
 class SmallSampleWarning(UserWarning):
     """Fewer observations than recommended; results may be unreliable."""
+
+
+class SkewWarning(UserWarning):
+    """Deltas too skewed for their number (Cochran's rule): tests and intervals may be off."""

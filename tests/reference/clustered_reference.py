@@ -30,8 +30,15 @@ def ref_pair(a: dict, b: dict, clusters: dict):
 
 
 def ref_cluster_compare(a: dict, b: dict, clusters: dict, *, boot_rng, flip_rng, n_resamples: int,
-                        confidence_level: float = 0.95):
-    """dict(delta, ci_low, ci_high, se, pvalue, n_clusters) by loops."""
+                        confidence_level: float = 0.95, interval: str = "signflip"):
+    """dict(delta, ci_low, ci_high, se, pvalue, n_clusters) by loops.
+
+    ``se`` is the CR1 cluster-robust SE, sqrt(G/(G-1) sum (S_g - delta n_g)^2) / N; the interval is the
+    cluster sign-flip test inverted by definition (``stats_reference.sign_flip_interval_loop`` with
+    the cluster sizes as weights) or the cluster bootstrap percentile interval.
+    """
+    from tests.reference.stats_reference import sign_flip_interval_loop
+
     qids, d, members, sums, sizes = ref_pair(a, b, clusters)
     G, N = len(members), float(len(qids))
     delta = math.fsum(sums) / N
@@ -45,21 +52,28 @@ def ref_cluster_compare(a: dict, b: dict, clusters: dict, *, boot_rng, flip_rng,
         hi = min(lo + 1, n_resamples - 1)
         return srt[lo] + (h - lo) * (srt[hi] - srt[lo])
     gamma = TIE_RTOL * max(abs(delta), math.fsum(abs(s) for s in sums) / N)
-    if G < 63 and (1 << G) <= n_resamples:
-        count = 0
-        for r in range(1 << G):
-            t = math.fsum((-1.0 if (r >> g) & 1 else 1.0) * sums[g] for g in range(G)) / N
-            count += abs(t) >= abs(delta) - gamma
-        p = count / (1 << G)
+    exact = G < 63 and (1 << G) <= n_resamples
+    if exact:
+        signs = [[-1.0 if (r >> g) & 1 else 1.0 for g in range(G)] for r in range(1 << G)]
     else:
         words = -(-G // 64)
-        count = 0
+        signs = []
         for _ in range(n_resamples):
             w = flip_rng.integers(0, np.iinfo(np.uint64).max, size=words, dtype=np.uint64, endpoint=True)
-            t = math.fsum((-1.0 if (int(w[g // 64]) >> (g % 64)) & 1 else 1.0) * sums[g] for g in range(G)) / N
-            count += abs(t) >= abs(delta) - gamma
-        p = (count + 1) / (n_resamples + 1)
+            signs.append([-1.0 if (int(w[g // 64]) >> (g % 64)) & 1 else 1.0 for g in range(G)])
+    count = 0
+    for row in signs:
+        t = math.fsum(s * sums[g] for g, s in enumerate(row)) / N
+        count += abs(t) >= abs(delta) - gamma
+    p = count / len(signs) if exact else (count + 1) / (n_resamples + 1)
     if np.all(sums == 0):
         p = 1.0
-    return {"delta": delta, "ci_low": q(alpha / 2), "ci_high": q(1 - alpha / 2), "se": float(np.std(theta, ddof=1)),
-            "pvalue": min(p, 1.0), "n_clusters": G}
+    p = min(p, 1.0)
+    if interval == "signflip":
+        ci_low, ci_high = sign_flip_interval_loop(list(sums), signs, confidence_level, exact=exact,
+                                                  weights=list(sizes), p0=p)
+    else:
+        ci_low, ci_high = q(alpha / 2), q(1 - alpha / 2)
+    se = math.sqrt(G / (G - 1) * math.fsum((sums[g] - delta * sizes[g]) ** 2 for g in range(G))) / N
+    return {"delta": delta, "ci_low": ci_low, "ci_high": ci_high, "se": se, "pvalue": p, "n_clusters": G,
+            "bootstrap_se": float(np.std(theta, ddof=1))}

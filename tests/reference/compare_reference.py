@@ -8,6 +8,9 @@ documented resample streams drawn in one piece (no chunks, no matmul kernel):
 - sign flips: ``default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))``, ``ceil(n/64)`` full-range
   uint64 words per resample, bit ``j % 64`` of word ``j // 64`` set = flip observation ``j``
   (all ``2**n`` patterns when ``2**n <= B``);
+- interval: by default the closure of the shifts the sign-flip test does not reject
+  (:func:`stats_reference.sign_flip_interval_loop`, scanning p(delta) between candidate points), or the
+  percentile interval of the bootstrap means;
 - Holm / BH over all rows (one family).
 """
 
@@ -39,7 +42,7 @@ def _signs_loop(n, B, rng):
     return rows
 
 
-def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, seed=0):
+def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, seed=0, interval="signflip"):
     """records: iterable of dicts with system, qid, measure, value.  Returns a list of row dicts
     (system, measure, n_queries, delta, ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins,
     losses, ties) in order of first appearance of system, then measure."""
@@ -67,19 +70,23 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
             idx = rng.integers(0, n, size=(n_resamples, n))
             means = sref.bootstrap_means_loop(d, idx)
             a = (1 - confidence_level) / 2
-            if max(d) == min(d):
+            exact = 2 ** n <= n_resamples
+            if exact:
+                signs = [[-1.0 if (r >> j) & 1 else 1.0 for j in range(n)] for r in range(2 ** n)]
+            else:
+                frng = np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))
+                signs = _signs_loop(n, n_resamples, frng)
+            p = sref.sign_flip_p_loop(d, signs, exact=exact)
+            if interval == "signflip":
+                low, high = sref.sign_flip_interval_loop(d, signs, confidence_level, exact=exact)
+                se = sref.sd_loop(d) / math.sqrt(n) if max(d) != min(d) else 0.0
+            elif max(d) == min(d):
                 low = high = sum(d) / n
                 se = 0.0
             else:
                 low = sref.quantile_type7_loop(means, a)
                 high = sref.quantile_type7_loop(means, 1 - a)
                 se = sref.sd_loop(means)
-            if 2 ** n <= n_resamples:
-                signs = [[-1.0 if (r >> j) & 1 else 1.0 for j in range(n)] for r in range(2 ** n)]
-                p = sref.sign_flip_p_loop(d, signs, exact=True)
-            else:
-                frng = np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))
-                p = sref.sign_flip_p_loop(d, _signs_loop(n, n_resamples, frng))
             out.append({"system": s, "measure": m, "n_queries": n, "delta": sum(d) / n,
                         "ci_low": low, "ci_high": high, "se": se, "pvalue": min(1.0, p),
                         "wins": sum(x > 0 for x in d), "losses": sum(x < 0 for x in d),
@@ -90,8 +97,19 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
     return out
 
 
-def mde_loop(sd, n, confidence_level=0.95, power=0.8):
-    from statistics import NormalDist
+def mde_loop(sd, n, level=0.05, power=0.8):
+    """Noncentral-t MDE of the two-sided t-test at ``level``, by bisection on scipy's noncentral t."""
+    from scipy import stats
 
-    z = NormalDist().inv_cdf
-    return (z(1 - (1 - confidence_level) / 2) + z(power)) * sd / math.sqrt(n)
+    crit = stats.t.ppf(1 - level / 2, n - 1)
+
+    def pw(nc):
+        return stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc)
+
+    lo, hi = 0.0, 1.0
+    while pw(hi) < power:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if pw(mid) < power else (lo, mid)
+    return (lo + hi) / 2 * sd / math.sqrt(n)

@@ -36,6 +36,15 @@ def draws(key: int, b: int, n: int) -> list[int]:
     return [mix32((r + (i + 1) * 0x9E3779B9) & M32) for i in range(n)]
 
 
+def _extreme(t: float, stat: float, gamma: float, alternative: str) -> bool:
+    """Is the null statistic t at least as extreme as stat (tie tolerance gamma)?"""
+    if alternative == "two-sided":
+        return abs(t) >= abs(stat) - gamma
+    if alternative == "greater":
+        return t >= stat - gamma
+    return t <= stat + gamma
+
+
 def unit_reference(d, *, seed: int, segment_set: str, segment: str, n_resamples: int,
                    confidence_level: float = 0.95, alternative: str = "two-sided") -> dict:
     """Bootstrap percentile CI and sign-flip p-value of one unit's deltas (qid order)."""
@@ -61,13 +70,7 @@ def unit_reference(d, *, seed: int, segment_set: str, segment: str, n_resamples:
     count = 0
     for b in range(patterns):
         bits = [(b >> i) & 1 for i in range(n)] if exact else [u >> 31 for u in draws(kf, b, n)]
-        t = float(np.mean(np.where(np.array(bits) == 1, -d, d)))
-        if alternative == "two-sided":
-            count += abs(t) >= abs(stat) - gamma
-        elif alternative == "greater":
-            count += t >= stat - gamma
-        else:
-            count += t <= stat + gamma
+        count += _extreme(float(np.mean(np.where(np.array(bits) == 1, -d, d))), stat, gamma, alternative)
     p = count / patterns if exact else (count + 1) / (n_resamples + 1)
     return {"delta": stat, "ci_low": float(low), "ci_high": float(high),
             "se": 0.0 if np.ptp(d) == 0 else float(np.std(theta, ddof=1)), "pvalue": min(p, 1.0),
@@ -88,3 +91,24 @@ def compare_segments_reference(paired, segments, *, seed: int, n_resamples: int,
                              confidence_level=confidence_level, alternative=alternative)
         rows.append({"system": system, "measure": measure, "segment_set": sset, "segment": seg, **res})
     return rows
+
+
+def adaptive_pattern_bits(key: int, b: int, n: int) -> list[int]:
+    """Bits of Monte-Carlo pattern b of a unit with n deltas (pairedframe.stats.sign_flip_units):
+    bit i % 64 of SplitMix64 output b + (i // 64) * 2**40 of the stream with seed key."""
+    words = [mix64((key + (b + (w << 40) + 1) * 0x9E3779B97F4A7C15) & M64) for w in range((n + 63) // 64)]
+    return [(words[i // 64] >> (i % 64)) & 1 for i in range(n)]
+
+
+def unit_flip_count_reference(d, key: int | None, start: int, stop: int, *, alternative: str = "two-sided",
+                              exact: bool = False) -> int:
+    """Extreme patterns among patterns start .. stop - 1 of one unit, one pattern at a time."""
+    d = np.asarray(d, dtype=np.float64)
+    n = d.shape[0]
+    stat = float(np.add.reduceat(d, [0])[0] / n)
+    gamma = TIE_RTOL * max(abs(stat), float(np.add.reduceat(np.abs(d), [0])[0] / n))
+    count = 0
+    for b in range(start, stop):
+        bits = [(b >> i) & 1 for i in range(n)] if exact else adaptive_pattern_bits(key, b, n)
+        count += _extreme(float(np.mean(np.where(np.array(bits) == 1, -d, d))), stat, gamma, alternative)
+    return count

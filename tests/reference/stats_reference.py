@@ -85,3 +85,128 @@ def bh_loop(p):
             best = min(best, m * p[order[j]] / (j + 1))
         out[i] = best
     return out
+
+
+def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-sided", exact=False,
+                            weights=None, p0=None):
+    """Interval inverting the sign-flip test, by definition: the closure of {delta : p(delta) >= alpha},
+    p(delta) the sign-flip p-value of d - delta with the given patterns.
+
+    p only changes where a pattern's |mean(s (d - delta))| crosses |mean(d - delta)| (the candidate
+    points below); between two neighbouring candidates it is constant, so it is evaluated at the
+    midpoints (no ties there) and the interval runs from the first to the last candidate that borders a
+    gap with p >= alpha.  At delta = 0 the test's own tie rule decides (sign_flip_p_loop, or ``p0``): an
+    endpoint that contradicts it is moved to 0 (or just past it).
+
+    ``weights`` (cluster sizes): ``d`` are then cluster sums and a shift ``delta`` moves sum g by
+    ``delta * weights[g]``; the statistic is ``sum(s * d) / sum(weights)``.
+    """
+    w = [1.0] * len(d) if weights is None else list(weights)
+    n = sum(w)
+    alpha = 1 - confidence_level
+    m = sum(d) / n
+    a = [sum(s * v for s, v in zip(row, d)) / n for row in signs]
+    c = [sum(s * v for s, v in zip(row, w)) / n for row in signs]
+
+    def p_at(delta):
+        b = 0
+        for ab, cb in zip(a, c):
+            t, obs = ab - delta * cb, m - delta
+            if alternative == "two-sided":
+                b += abs(t) >= abs(obs)
+            elif alternative == "greater":
+                b += t >= obs
+            else:
+                b += t <= obs
+        return min(1.0, b / len(signs) if exact else (b + 1) / (len(signs) + 1))
+
+    cand = set()
+    for ab, cb in zip(a, c):
+        if cb < 1:
+            cand.add((m - ab) / (1 - cb))
+        if cb > -1 and alternative == "two-sided":
+            cand.add((m + ab) / (1 + cb))
+    cand = sorted(cand)
+    edges = [cand[0] - 1.0] + cand + [cand[-1] + 1.0] if cand else [m - 1.0, m + 1.0]
+    ok = [p_at((lo + hi) / 2) >= alpha for lo, hi in zip(edges[:-1], edges[1:])]
+    if any(ok):
+        first = ok.index(True)
+        last = len(ok) - 1 - ok[::-1].index(True)
+        low = -math.inf if first == 0 else edges[first]
+        high = math.inf if last == len(ok) - 1 else edges[last + 1]
+    else:   # degenerate data (equal deltas): the set is isolated points
+        points = [x for x in cand if p_at(x) >= alpha]
+        if not points:
+            return math.nan, math.nan
+        low, high = min(points), max(points)
+    if alternative == "greater":
+        high = math.inf
+    if alternative == "less":
+        low = -math.inf
+    if p0 is None:
+        p0 = sign_flip_p_loop(d, signs, alternative=alternative, exact=exact)
+    tiny = 5e-324
+    if p0 >= alpha and not (low <= 0 <= high):
+        low, high = min(low, 0.0), max(high, 0.0)
+    elif p0 < alpha and low <= 0 <= high:
+        if m > 0 or alternative == "greater":
+            low = tiny
+        else:
+            high = -tiny
+    return low, high
+
+
+def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-sided"):
+    """Symmetric bootstrap-t interval by loops: T*_b = (mean*_b - mean) / (sd*_b / sqrt(n)) per resample
+    row of ``idx``; the half-width is se times the k-th largest |T*| with k the least count whose
+    (count + 1) / (B + 1) >= alpha (one-sided: the k-th largest T* or k-th smallest)."""
+    n = len(x)
+    m = sum(x) / n
+    se = sd_loop(x) / math.sqrt(n)
+    scale = max(abs(v - m) for v in x)
+    ts = []
+    for row in idx:
+        xs = [x[i] - m for i in row]
+        mb = sum(xs) / n
+        sb = math.sqrt(max(0.0, sum((v - mb) ** 2 for v in xs) / (n - 1))) / math.sqrt(n)
+        if max(xs) - min(xs) <= 1e-12 * scale:      # a constant resample
+            ts.append(0.0 if abs(mb) <= 1e-12 * scale else math.copysign(math.inf, mb))
+        else:
+            ts.append(mb / sb)
+    B = len(ts)
+    alpha = 1 - confidence_level
+    k = next(c for c in range(B + 1) if (c + 1) / (B + 1) >= alpha)
+    if k == 0:
+        return -math.inf, math.inf
+    if alternative == "two-sided":
+        q = sorted((abs(t) for t in ts), reverse=True)[k - 1]
+        return m - q * se, m + q * se
+    if alternative == "greater":
+        return m - sorted(ts, reverse=True)[k - 1] * se, math.inf
+    return -math.inf, m - sorted(ts)[k - 1] * se
+
+
+def ppi_jackknife_loop(y, fy, fu):
+    """(estimate, se) of PPI++ with power-tuned lam and the delete-one jackknife over the gold queries:
+    lam = clip(cov_1/n(y, fy) / ((1 + n/N) var_ddof1(fy ++ fu)), 0, 1), estimate = lam mean(fu) +
+    mean(y - lam fy); se^2 = (n-1)/n sum (est_-i - mean est_-i)^2 + lam^2 var_ddof1(fu) / N."""
+    def lam_of(yy, ff):
+        n, N = len(yy), len(fu)
+        my, mf = sum(yy) / n, sum(ff) / n
+        cov = sum((a - my) * (b - mf) for a, b in zip(yy, ff)) / n
+        pool = list(ff) + list(fu)
+        mp = sum(pool) / len(pool)
+        var = sum((v - mp) ** 2 for v in pool) / (len(pool) - 1)
+        return 0.0 if var <= 0 else min(1.0, max(0.0, cov / ((1 + n / N) * var)))
+
+    def est_of(yy, ff):
+        lam = lam_of(yy, ff)
+        return lam * sum(fu) / len(fu) + sum(a - lam * b for a, b in zip(yy, ff)) / len(yy), lam
+
+    n, N = len(y), len(fu)
+    est, lam = est_of(y, fy)
+    loo = [est_of(y[:i] + y[i + 1:], fy[:i] + fy[i + 1:])[0] for i in range(n)]
+    mloo = sum(loo) / n
+    mu = sum(fu) / N
+    var = (n - 1) / n * sum((v - mloo) ** 2 for v in loo) + lam ** 2 * sum((v - mu) ** 2 for v in fu) / (N - 1) / N
+    return est, math.sqrt(var)

@@ -124,3 +124,28 @@ def test_minimum_detectable_difference_validation(kwargs, match):
     se = kwargs.pop("se")
     with pytest.raises(ValueError, match=match):
         minimum_detectable_difference(se, **kwargs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=st.lists(st.floats(-0.5, 0.5, allow_nan=False, allow_subnormal=False), min_size=3, max_size=40),
+       half_width=st.floats(0.01, 0.5), shift=st.floats(-0.2, 0.2))
+def test_t_tost_against_statsmodels_ttost_paired(x, half_width, shift):
+    ws = pytest.importorskip("statsmodels.stats.weightstats")
+    x = np.asarray(x) + shift
+    se = x.std(ddof=1) / np.sqrt(x.size)
+    if not se > 1e-9:
+        return
+    res = tost(x.mean(), se, margin=half_width, df=x.size - 1)
+    want = ws.ttost_paired(x, np.zeros_like(x), -half_width, half_width)[0]
+    assert res.pvalue == pytest.approx(want, rel=1e-9, abs=1e-14)
+    assert res.df == x.size - 1 and res.equivalent == (res.pvalue < 0.05)
+
+
+@pytest.mark.parametrize("df", [4, 9, 29])
+def test_t_minimum_detectable_difference_against_statsmodels_ttest_power(df):
+    smp = pytest.importorskip("statsmodels.stats.power")
+    se = 0.02
+    mdd = minimum_detectable_difference(se, df=df)
+    n = df + 1                               # one-sample t with n = df + 1 and sd = se sqrt(n)
+    assert smp.TTestPower().power(mdd / (se * np.sqrt(n)), n, 0.05) == pytest.approx(0.8, abs=1e-9)
+    assert mdd > minimum_detectable_difference(se)

@@ -2,28 +2,68 @@ import math
 
 import pytest
 
-from pairedframe.stats.power import MIN_QUERIES, minimum_detectable_effect, required_queries
+from pairedframe.stats.power import MIN_QUERIES, minimum_detectable_effect, noncentral_t_mde, required_queries
 
 
 @pytest.mark.parametrize("alpha,power,alt", [(0.05, 0.8, "two-sided"), (0.01, 0.9, "two-sided"),
                                              (0.05, 0.8, "greater"), (0.1, 0.5, "less")])
-def test_mde_and_required_queries_against_scipy_norm(alpha, power, alt):
+def test_normal_mde_and_required_queries_against_scipy_norm(alpha, power, alt):
     stats = pytest.importorskip("scipy.stats")
     a = alpha / 2 if alt == "two-sided" else alpha
     z = stats.norm.ppf(1 - a) + stats.norm.ppf(power)
-    assert minimum_detectable_effect(0.2, 50, alpha=alpha, power=power, alternative=alt) == \
+    assert minimum_detectable_effect(0.2, 50, alpha=alpha, power=power, alternative=alt, method="normal") == \
         pytest.approx(z * 0.2 / math.sqrt(50), rel=1e-12)
-    n = required_queries(0.05, 0.2, alpha=alpha, power=power, alternative=alt)
+    n = required_queries(0.05, 0.2, alpha=alpha, power=power, alternative=alt, method="normal")
     assert n == max(2, math.ceil((z * 0.2 / 0.05) ** 2))
     # consistency: with n queries the MDE is at most the target effect
-    assert minimum_detectable_effect(0.2, n, alpha=alpha, power=power,
-                                     alternative=alt) <= 0.05 * (1 + 1e-9)
+    assert minimum_detectable_effect(0.2, n, alpha=alpha, power=power, alternative=alt,
+                                     method="normal") <= 0.05 * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 20, 43, 100])
+@pytest.mark.parametrize("alpha,power,alt", [(0.05, 0.8, "two-sided"), (0.005, 0.8, "two-sided"),
+                                             (0.05, 0.9, "greater"), (0.01, 0.8, "less")])
+def test_t_mde_against_statsmodels_ttest_power(n, alpha, power, alt):
+    smp = pytest.importorskip("statsmodels.stats.power")
+    sm_alt = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}[alt]
+    ours = minimum_detectable_effect(1.0, n, alpha=alpha, power=power, alternative=alt)
+    signed = -ours if alt == "less" else ours
+    # statsmodels' power at our MDE is the target (its own solve_power stops at ~1e-5 relative)
+    theirs = smp.TTestPower().power(signed, n, alpha, alternative=sm_alt)
+    if math.isnan(theirs):
+        pytest.skip("statsmodels' power is NaN here (scipy's noncentral t lower tail below 1e-16)")
+    assert theirs == pytest.approx(power, abs=1e-9)
+    assert abs(smp.TTestPower().solve_power(nobs=n, alpha=alpha, power=power, alternative=sm_alt)) == \
+        pytest.approx(ours, rel=2e-2)
+
+
+@pytest.mark.parametrize("df,alt", [(1, "two-sided"), (4, "two-sided"), (9, "greater"), (29, "less")])
+def test_noncentral_t_mde_against_scipy_nct(df, alt):
+    stats = pytest.importorskip("scipy.stats")
+    se, alpha = 0.03, 0.05
+    mde = noncentral_t_mde(se, df, alpha=alpha, power=0.8, alternative=alt)
+    crit = stats.t.ppf(1 - (alpha / 2 if alt == "two-sided" else alpha), df)
+    nc = mde / se
+    power = stats.nct.sf(crit, df, nc) + (stats.nct.cdf(-crit, df, nc) if alt == "two-sided" else 0.0)
+    assert power == pytest.approx(0.8, abs=1e-9)
+
+
+def test_t_mde_is_what_issue_9_measured():
+    # deltas [.1, .2, .3]: sd = .1, n = 3: the exact MDE is .33 (the normal one .16, 2.0x smaller)
+    assert minimum_detectable_effect(0.1, 3) == pytest.approx(0.3264, abs=1e-4)
+    assert minimum_detectable_effect(0.1, 3) / minimum_detectable_effect(0.1, 3, method="normal") == \
+        pytest.approx(2.02, abs=0.01)
+    assert minimum_detectable_effect(0.1, 5) / minimum_detectable_effect(0.1, 5, method="normal") == \
+        pytest.approx(1.34, abs=0.01)
 
 
 def test_required_queries_against_textbook_values():
-    # (1.959964 + 0.841621)^2 = 7.8489 -> d = 1 sd needs 8 queries, d = 0.5 sd needs 32
-    assert required_queries(1.0, 1.0) == 8
-    assert required_queries(-0.5, 1.0) == 32
+    # normal: (1.959964 + 0.841621)^2 = 7.8489 -> d = 1 sd needs 8 queries, d = 0.5 sd needs 32;
+    # the t-test needs 10 and 34 (R: power.t.test(delta=1, sd=1, power=.8, type="one.sample") -> 9.94)
+    assert required_queries(1.0, 1.0, method="normal") == 8
+    assert required_queries(-0.5, 1.0, method="normal") == 32
+    assert required_queries(1.0, 1.0) == 10
+    assert required_queries(-0.5, 1.0) == 34
     assert required_queries(100.0, 1.0) == 2
     assert MIN_QUERIES == 20
     with pytest.raises(ValueError, match="delta"):
@@ -34,3 +74,5 @@ def test_required_queries_against_textbook_values():
         minimum_detectable_effect(1.0, 10, alpha=0)
     with pytest.raises(ValueError, match="n"):
         minimum_detectable_effect(1.0, 1)
+    with pytest.raises(ValueError, match="method"):
+        minimum_detectable_effect(1.0, 10, method="z")

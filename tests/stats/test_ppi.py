@@ -1,4 +1,4 @@
-"""PPI++ mean: ppi_py oracle (ddof=0), classical-interval property (lam=0), degenerate cases."""
+"""PPI++ mean: ppi_py oracle (method="z", ddof=0), classical intervals (lam=0), the jackknife-t default, degenerate cases."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _data(seed, n=60, big_n=500, noise=0.05, bias=0.02):
 def test_ppi_mean_against_ppi_py(seed, lam):
     ppi = pytest.importorskip("ppi_py")
     y, fy, fu = _data(seed, noise=0.02 + 0.1 * seed)
-    res = ppi_mean(y, fy, fu, lam=lam, alpha=0.1, ddof=0)
+    res = ppi_mean(y, fy, fu, lam=lam, alpha=0.1, ddof=0, method="z")
     lo, hi = ppi.ppi_mean_ci(y, fy, fu, alpha=0.1, lam=lam)
     est = ppi.ppi_mean_pointestimate(y, fy, fu, lam=lam)
     assert res.statistic == pytest.approx(float(np.ravel(est)[0]), rel=1e-12, abs=1e-15)
@@ -53,7 +53,7 @@ def test_ppi_tuned_lambda_against_ppi_py_internal():
 def test_ppi_one_sided_against_ppi_py(alternative, sm_alt):
     ppi = pytest.importorskip("ppi_py")
     y, fy, fu = _data(5)
-    res = ppi_mean(y, fy, fu, lam=0.7, alternative=alternative, ddof=0)
+    res = ppi_mean(y, fy, fu, lam=0.7, alternative=alternative, ddof=0, method="z")
     lo, hi = ppi.ppi_mean_ci(y, fy, fu, lam=0.7, alpha=0.05, alternative=sm_alt)
     assert tuple(res.confidence_interval) == pytest.approx((float(np.ravel(lo)[0]), float(np.ravel(hi)[0])))
     p = ppi.ppi_mean_pval(y, fy, fu, lam=0.7, alternative=sm_alt)
@@ -66,7 +66,7 @@ def test_ppi_one_sided_against_ppi_py(alternative, sm_alt):
 def test_ppi_lambda_zero_against_classical_paired_normal_interval(gold, seed):
     y = np.asarray(gold)
     rng = np.random.default_rng(seed)
-    res = ppi_mean(y, y + rng.normal(0, 0.1, y.size), rng.normal(0, 1, 40), lam=0.0, alpha=0.05)
+    res = ppi_mean(y, y + rng.normal(0, 0.1, y.size), rng.normal(0, 1, 40), lam=0.0, alpha=0.05, method="z")
     se = y.std(ddof=1) / math.sqrt(y.size)
     z = 1.959963984540054
     assert res.statistic == pytest.approx(y.mean(), abs=1e-15)
@@ -78,7 +78,7 @@ def test_ppi_lambda_zero_against_classical_paired_normal_interval(gold, seed):
 def test_ppi_lambda_zero_against_ppi_py_classical_mean_ci():
     ppi = pytest.importorskip("ppi_py")
     y, fy, fu = _data(2)
-    res = ppi_mean(y, fy, fu, lam=0, alpha=0.1, ddof=0)
+    res = ppi_mean(y, fy, fu, lam=0, alpha=0.1, ddof=0, method="z")
     lo, hi = ppi.classical_mean_ci(y, alpha=0.1)
     assert tuple(res.confidence_interval) == pytest.approx((lo, hi), rel=1e-12)
 
@@ -115,10 +115,43 @@ def test_ppi_constant_proxy_gives_lambda_zero():
     assert ppi_mean(y, np.zeros_like(y), np.zeros(50)).lam == 0.0
 
 
-def test_ppi_small_gold_warns():
+def test_ppi_small_gold_warns_for_the_normal_interval_only():
     y, fy, fu = _data(6, n=10)
     with pytest.warns(SmallSampleWarning, match="10 gold"):
+        ppi_mean(y, fy, fu, method="z")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
         ppi_mean(y, fy, fu)
+
+
+@pytest.mark.parametrize("method", ["t", "jackknife-t"])
+def test_ppi_lambda_zero_is_scipys_t_interval(method):
+    stats = pytest.importorskip("scipy.stats")
+    y, fy, fu = _data(8, n=15)
+    res = ppi_mean(y, fy, fu, lam=0.0, method=method)
+    want = stats.ttest_1samp(y, 0)
+    ci = want.confidence_interval(0.95)
+    assert tuple(res.confidence_interval) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    assert res.pvalue == pytest.approx(want.pvalue, rel=1e-10) and res.df == 14
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 25), st.integers(0, 10_000))
+def test_ppi_jackknife_t_against_a_plain_loop(n, seed):
+    from tests.reference.stats_reference import ppi_jackknife_loop
+
+    stats = pytest.importorskip("scipy.stats")
+    y, fy, fu = _data(seed, n=n, big_n=43, noise=0.05)
+    res = ppi_mean(y, fy, fu)
+    est, se = ppi_jackknife_loop(list(y), list(fy), list(fu))
+    assert res.method == "jackknife-t" and res.df == n - 2
+    assert res.statistic == pytest.approx(est, rel=1e-12, abs=1e-15)
+    assert res.standard_error == pytest.approx(se, rel=1e-10)
+    q = stats.t.ppf(0.975, n - 2)
+    assert tuple(res.confidence_interval) == pytest.approx((est - q * se, est + q * se), rel=1e-10, abs=1e-14)
+    # with a fixed lam the jackknife variance is the plug-in one: "jackknife-t" = "t"
+    a, b = ppi_mean(y, fy, fu, lam=0.4), ppi_mean(y, fy, fu, lam=0.4, method="t")
+    assert a.standard_error == pytest.approx(b.standard_error, rel=1e-12) and a.df == b.df == n - 1
 
 
 def test_ppi_zero_standard_error():
@@ -142,6 +175,7 @@ def test_ppi_zero_standard_error():
         (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"ddof": 2}, ValueError, "ddof"),
         (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"lam": float("inf")}, ValueError, "lam"),
         (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"lam": "auto"}, TypeError, "lam"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"method": "bootstrap"}, ValueError, "method"),
     ],
 )
 def test_ppi_validation(args, kwargs, exc, match):

@@ -1,5 +1,4 @@
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -53,14 +52,30 @@ def test_paired_t_test_many_against_single_columns(D, alt):
         assert many.confidence_interval.low[c] == one.confidence_interval.low
 
 
-def test_paired_t_test_against_zero_variance_rules():
+def test_paired_t_test_zero_spread_falls_back_to_the_exact_sign_flip_test():
     r = paired_t_test(np.zeros(10))
     assert (r.t, r.pvalue, tuple(r.confidence_interval)) == (0.0, 1.0, (0.0, 0.0))
     r = paired_t_test(np.full(10, 0.1))
-    assert r.t == math.inf and r.pvalue == 0.0
+    assert r.t == math.inf and r.pvalue == 2.0 / 2**10      # never 0: n equal signs
     assert r.confidence_interval.low == r.confidence_interval.high == r.statistic
     assert paired_t_test(np.full(10, 0.1), alternative="less").pvalue == 1.0
-    assert paired_t_test(np.full(10, -0.1), alternative="less").pvalue == 0.0
+    assert paired_t_test(np.full(10, -0.1), alternative="less").pvalue == 1.0 / 2**10
+    # five equal deltas cannot reach 5 % two-sided (2/32): the interval is the whole line
+    r = paired_t_test(np.full(5, 0.1))
+    assert r.pvalue == 2.0 / 32 and tuple(r.confidence_interval) == (-math.inf, math.inf)
+
+
+def test_paired_t_test_float_noise_is_zero_spread():
+    # A = [0.3, 0.5], B = [0.4, 0.6]: deltas 0.10000000000000003 and 0.09999999999999998 (issue 9)
+    d = np.array([0.4, 0.6]) - np.array([0.3, 0.5])
+    assert np.ptp(d) > 0
+    r = paired_t_test(d)
+    assert r.pvalue == 0.5 and tuple(r.confidence_interval) == (-math.inf, math.inf)
+    # exactly equal deltas at n = 2: no certainty either
+    r = paired_t_test([0.1, 0.1])
+    assert r.pvalue == 0.5 and r.standard_error == 0.0
+    many = paired_t_test_many(np.column_stack([d, [0.1, 0.1], [0.1, 0.3]]))
+    assert many.pvalue[0] == many.pvalue[1] == 0.5 and 0 < many.pvalue[2] < 1
     with pytest.raises(InsufficientSampleError):
         paired_t_test([0.5])
     with pytest.raises(ValueError, match="confidence_level"):

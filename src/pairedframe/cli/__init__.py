@@ -3,6 +3,7 @@
 from pairedframe.cli import evaluate_cmd, example_cmd  # noqa: F401  (registers the subcommands)
 from pairedframe.cli import compare_cmd  # noqa: F401,E402  (registers compare)
 from pairedframe.cli import analyze_cmd  # noqa: F401,E402  (registers analyze)
+from pairedframe.cli import segments_cmd  # noqa: F401,E402  (registers segments)
 from pairedframe.cli import table_cmd  # noqa: F401,E402  (registers table)
 from pairedframe.cli.common import app
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -15,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pairedframe.errors import PairedFrameError
+from pairedframe.io.detect import run_name
 
 app = typer.Typer(
     name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -30,18 +34,46 @@ def fail(message: str) -> None:
 
 
 def friendly_errors(fn: Callable) -> Callable:
-    """Turn expected errors into one line on stderr and exit code 2."""
+    """Turn expected errors into one line on stderr and exit code 2, and warnings into
+    ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.showwarning = _show_warning
+                return fn(*args, **kwargs)
         except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
                 pl.exceptions.PolarsError, duckdb.Error) as exc:
             text = str(exc) if not isinstance(exc, FileNotFoundError) else f"no such file: {exc.filename or exc}"
             fail(text)
 
     return wrapper
+
+
+def named_runs(runs: list[Path]) -> dict[str, str]:
+    """RUN arguments -> {system name: path}. ``PATH`` is named as :func:`pairedframe.evaluate` names run
+    files (TREC's naming: the file name without ``.gz`` and a leading ``input.``; a table loses its
+    extension too); ``NAME=PATH`` names it (two ``run.txt`` in different folders). An argument that is
+    an existing file is a path even if it holds ``=``."""
+    named: dict[str, str] = {}
+    for arg in map(str, runs):
+        name, sep, path = arg.partition("=")
+        if os.path.exists(arg) or not sep:
+            name, path = run_name(arg) if os.path.exists(arg) else arg, arg
+        elif not name or not path:
+            raise ValueError(f"run argument {arg!r}: expected PATH or NAME=PATH")
+        if not os.path.exists(path):
+            raise FileNotFoundError(path)
+        if name in named:
+            raise ValueError(f"runs {named[name]} and {path} are both named {name!r}; name them apart with "
+                             f"NAME=PATH, e.g. {name}_a={named[name]} {name}_b={path}")
+        named[name] = path
+    return named
+
+
+def _show_warning(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
+    typer.echo(f"pairedframe: warning: {message}", err=True)
 
 
 def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4) -> None:

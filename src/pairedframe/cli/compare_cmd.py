@@ -12,10 +12,9 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors
+from pairedframe.cli.common import app, friendly_errors, named_runs
 from pairedframe.comparison import compare, worst_queries
 from pairedframe.evaluation import evaluate
-from pairedframe.io import system_name_from_path
 from pairedframe.measures import parse_measure
 from pairedframe.report.compare import FORMATS, format_comparison
 
@@ -55,7 +54,7 @@ def _progress_context(total_work: int):
 @friendly_errors
 def compare_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="two or more run files; the first is the baseline unless --baseline")],
+    runs: Annotated[list[Path], typer.Argument(help="two or more run files (NAME=PATH names one); the first is the baseline unless --baseline")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system name (default: the first run); repeat for several")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all' (every unordered pair once) or 'ordered' instead of a baseline")] = None,
@@ -63,7 +62,7 @@ def compare_cmd(
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples and sign-flip patterns")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
-    interval: Annotated[str | None, typer.Option("--interval", help="percentile | bca | t (default: percentile for randomization, t for t)")] = None,
+    interval: Annotated[str | None, typer.Option("--interval", help="signflip | t | studentized | percentile | bca (default: the interval inverting the test: signflip for randomization, t for t)")] = None,
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the interval; alpha = 1 - level")] = 0.95,
     alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",
@@ -87,9 +86,8 @@ def compare_cmd(
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
     gates = [parse_gate(g, rel_level) for g in fail_if]
-    names = [system_name_from_path(r) for r in runs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"runs must have distinct names, got {names}")
+    named = named_runs(runs)
+    names = list(named)
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
     bases = list(baseline) if baseline else [] if pairs else [names[0]]
@@ -99,7 +97,7 @@ def compare_cmd(
     if gates and len(bases) != 1:
         raise ValueError("--fail-if needs a single baseline")
     base = bases[0] if len(bases) == 1 else None
-    ev = evaluate([str(r) for r in runs], str(qrels), measure, complete=complete, rel_level=rel_level,
+    ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level,
                   score_precision=score_precision)  # type: ignore[arg-type]
     measure_names = [m.name for m in ev.measures]
     for name, _, _ in gates:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -9,7 +10,7 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, print_frame
+from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.evaluation import evaluate
 
 
@@ -17,7 +18,7 @@ from pairedframe.evaluation import evaluate
 @friendly_errors
 def evaluate_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain or .gz")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst; NAME=PATH names one")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
@@ -34,7 +35,7 @@ def evaluate_cmd(
     measure = [m for m in measure if m != "runid"]
     if not measure and not wants_runid:
         raise ValueError("-m runid names no measure; add one, e.g. -m map")
-    ev = evaluate([str(r) for r in runs], str(qrels), measure or "official", complete=complete,
+    ev = evaluate(named_runs(runs), str(qrels), measure or "official", complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine)  # type: ignore[arg-type]
     if fmt == "trec":
         if not measure:
@@ -42,8 +43,10 @@ def evaluate_cmd(
                        "pairedframe does not implement", err=True)
         sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
         return
-    summary = ev.summary().select("system", pl.lit("all").alias("qid"), "measure", "value")
-    rows = pl.concat([ev.per_query, summary]) if per_query else summary
+    # trec_eval's "all" rows; the summary column tells them from a query whose id is "all"
+    summary = ev.summary().select("system", pl.lit("all").alias("qid"), "measure", "value",
+                                  pl.lit(True).alias("summary"))
+    rows = pl.concat([ev.per_query.with_columns(pl.lit(False).alias("summary")), summary]) if per_query else summary
     if fmt == "table" and not per_query:
         wide = ev.summary().pivot(on="measure", index="system", values="value")
         counts = [m.name for m in ev.measures if m.spec.aggregate == "sum"]
@@ -52,5 +55,15 @@ def evaluate_cmd(
         print_frame(n.join(wide, on="system", how="left"), "table", title="mean over queries")
         typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"
                    f"relevance level: {ev.settings.rel_level}; scores as {ev.settings.score_precision}")
+        return
+    counts = [m.name for m in ev.measures if m.spec.aggregate == "sum"]
+    if fmt == "csv":  # counts (num_ret, ...) print as integers, not 2.0
+        rows = rows.with_columns(pl.when(pl.col("measure").is_in(counts))
+                                 .then(pl.col("value").round(0).cast(pl.Int64).cast(pl.String))
+                                 .otherwise(pl.col("value").cast(pl.String)).alias("value"))
+    elif fmt == "json":
+        records = [{**r, "value": int(round(r["value"])) if r["measure"] in counts else r["value"]}
+                   for r in rows.to_dicts()]
+        sys.stdout.write(json.dumps(records, indent=1) + "\n")
         return
     print_frame(rows, fmt)

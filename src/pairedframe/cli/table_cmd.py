@@ -9,9 +9,8 @@ from typing import Annotated
 
 import typer
 
-from pairedframe.cli.common import app, friendly_errors
+from pairedframe.cli.common import app, friendly_errors, named_runs
 from pairedframe.evaluation import evaluate
-from pairedframe.io.detect import run_name
 from pairedframe.report.results_table import TABLE_FORMATS, results_table
 
 
@@ -19,7 +18,7 @@ from pairedframe.report.results_table import TABLE_FORMATS, results_table
 @friendly_errors
 def table_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz) or a Parquet/Arrow/CSV/TSV table")],
-    runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables)")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one)")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure (column), e.g. nDCG@10; repeatable")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system; repeat for several (letters)")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all': compare every pair of runs (letters)")] = None,
@@ -47,15 +46,14 @@ def table_cmd(
         raise ValueError(f"--format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
-    names = [run_name(r) for r in runs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"runs must have distinct names, got {names}")
+    named = named_runs(runs)
+    names = list(named)
     for b in baseline:
         if b not in names:
             raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        ev = evaluate([str(r) for r in runs], str(qrels), measure, complete=complete, rel_level=rel_level)
+        ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level)
         options = {}
         if baseline or pairs:
             options = dict(baseline=(baseline[0] if len(baseline) == 1 else baseline) if baseline else None,

@@ -19,13 +19,14 @@ def check_resampling_options(*, n_resamples: Any, confidence_level: Any, alterna
         raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
 
 
-def resolve_interval(test: Any, interval: Any, *, tests: tuple[str, ...], intervals: tuple[str, ...]) -> str:
-    """Check ``test`` and return the interval to use (default: percentile with the randomization
-    test, t with the t-test)."""
+def resolve_interval(test: Any, interval: Any, *, tests: tuple[str, ...], intervals: tuple[str, ...],
+                     defaults: dict[str, str] | None = None) -> str:
+    """Check ``test`` and return the interval to use (``defaults[test]``; without ``defaults``:
+    percentile with the randomization test, t with the t-test)."""
     if test not in tests:
         raise ValueError(f"`test` must be one of {tests}, got {test!r}")
     if interval is None:
-        interval = "percentile" if test == "randomization" else "t"
+        interval = (defaults or {"randomization": "percentile", "t": "t"})[test]
     if interval not in intervals:
         raise ValueError(f"`interval` must be one of {intervals} or None, got {interval!r}")
     return interval

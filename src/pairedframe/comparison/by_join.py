@@ -8,20 +8,35 @@ row per (comparison, resample) back). The same SQL text runs on both engines
 (:mod:`pairedframe.comparison.engine_tables`).
 
 The resamples are those of :func:`~pairedframe.resample_index` -- the numpy path's keyed streams --
-joined on the query's position in its query set. For every comparison ``c`` and resample ``r``
-the engine returns ``s1 = sum(w * delta)``, ``s2 = sum(w * delta**2)`` and ``w = sum(w)`` with ``w`` the
-count (bootstrap) or the sign (sign-flip), from which the resampled means (``s1 / w``; the cluster
-bootstrap's ratio), studentized statistics or sign-flip null statistics (``s1 / n``) follow. The
-intervals, standard errors and p-values are then computed by the same numpy rules as the in-memory
-path. The sums run in the engine's order, not numpy's, so results agree to ~1e-15 relative
-(tested <= 1e-12), not bit for bit; Monte-Carlo counts agree exactly unless a resampled statistic
-falls within rounding of the observed one outside the tie tolerance.
+joined on the query's position in its query set. For every comparison ``c`` and resample ``r`` the
+engine returns ``s1 = sum(w * delta)`` and ``w = sum(w)``, with ``w`` the count (bootstrap) or the
+sign (sign-flip); the studentized interval also asks for ``sum(w * x**2)`` and the smallest and
+largest drawn ``x`` of the centred deltas ``x``. Only ``B`` small rows per comparison come back, and
+the numpy code of the in-memory path turns them into statistics:
 
-Not covered: ``interval="bca"`` (it needs a jackknife over the data).
+- sign flips (the default): per pattern the null statistic ``s1 / n`` and the unit-shift statistic
+  ``w / n`` are all that :func:`pairedframe.stats.signflip_interval.inverted_interval` needs for the
+  p-value *and* the interval inverting it (same breakpoints, same tie rule);
+- the percentile interval and bootstrap SE from the resampled means ``s1 / n`` (the cluster
+  bootstrap's ratio ``s1 / w``);
+- the studentized interval from each resample's mean, variance and drawn range
+  (:func:`pairedframe.stats.studentized.studentize`, :func:`~pairedframe.stats.studentized.symmetric_interval`);
+- the t-test and t interval, zero spread, skewness, MDE, verdicts and notes from per-comparison
+  moments (count, sums, central second and third moments, min, max), with the code of
+  :mod:`pairedframe.comparison.paired` and :mod:`pairedframe.comparison.verdicts`.
+
+The sums run in the engine's order, not numpy's, so results agree to ~1e-15 relative (tested
+<= 1e-12), not bit for bit; Monte-Carlo counts agree exactly unless a resampled statistic falls
+within rounding of the observed one outside the tie tolerance.
+
+Not available here (a clear error names the option): ``interval="bca"`` (it needs a jackknife over
+the data) and ``resampling="adaptive"`` (its rounds depend on every family's open decisions; use
+``resampling="fixed"`` or collect the table).
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,16 +52,24 @@ from pairedframe.comparison.paired import (
     _check_options,
     _check_sizes,
     _choose_comparisons,
+    _describe_row,
     _finish_table,
+    _mc_patterns,
     _Options,
     _VERDICT_ON,
+    _no_common_query,
+    _warn_summary_rows,
 )
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import _t_stats
-from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaError, user_stacklevel
+from pairedframe.comparison.verdicts import smallest_pvalue
+from pairedframe.checks import require_rows
+from pairedframe.errors import DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError, user_stacklevel
 from pairedframe.stats.bootstrap import _interval_from_probs
-from pairedframe.stats.power import minimum_detectable_effect
-from pairedframe.stats.randomization import TIE_RTOL, _count_extreme
+from pairedframe.stats.randomization import TIE_RTOL
+from pairedframe.stats.signflip_interval import inverted_interval
+from pairedframe.stats.skewness import skewness_from_moments
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, studentize, symmetric_interval
 
 __all__ = ["compare_by_join", "Paired", "pair_in_engine", "resampled_sums"]
 
@@ -64,6 +87,7 @@ class Paired:
     pairs: str
     rows: pl.DataFrame
     extras: list[str]
+    source: str         # the validated user rows: system, qid, measure, <keys>, value, pf_row
 
 
 def _frame(rows: list[tuple], names: Sequence[str]) -> pa.Table:
@@ -91,33 +115,44 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                           f"(has {columns})")
     if not types["value"].lower().startswith(_NUMERIC):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
-    extras = [c for c in columns if c not in BASE and c not in extra_keys]
+    flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
+    extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
     keep = [*extras, *extra_keys]
+    counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured FROM {source}").row(0, named=True)
+    require_rows(int(counts["n_rows"]), what="the per-query table", why="no (system, qid, measure, value) row; "
+                 "an evaluation with no judged query in common gives one")
+    require_rows(int(counts["measured"]), what="the per-query table", why="every value is null (not measured)")
     pq = table.name("pq")
     cols = ", ".join(q(c) for c in keep)
+    unflagged = " AND NOT coalesce(lower(CAST(summary AS STRING)) = 'true', false)" if flagged else ""
     table.create(pq, f"SELECT CAST(system AS STRING) AS system, CAST(qid AS STRING) AS qid, "
                      f"CAST(measure AS STRING) AS measure, {cols + ', ' if cols else ''}"
                      f"CAST(value AS DOUBLE) AS value, {table.row_order()} AS pf_row "
-                     f"FROM {source} WHERE value IS NOT NULL")
-    checks = table.collect(f"SELECT CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
-                           f"CAST(sum(CASE WHEN qid <> '{SUMMARY_QID}' AND NOT (value - value = 0) THEN 1 ELSE 0 END) AS BIGINT) "
+                     f"FROM {source} WHERE value IS NOT NULL{unflagged}")
+    real = "TRUE" if flagged else f"qid <> '{SUMMARY_QID}'"    # a flagged table keeps a query named 'all'
+    checks = table.collect(f"SELECT count(*) AS n_rows, "
+                           f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
+                           f"CAST(sum(CASE WHEN {real} AND NOT (value - value = 0) THEN 1 ELSE 0 END) AS BIGINT) "
                            f"AS nonfinite FROM {pq}").row(0, named=True)
-    if checks["summary"]:
-        warnings.warn(f"dropped {checks['summary']} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
-                      f"rows are means over queries, not a query)", UserWarning, stacklevel=user_stacklevel())
+    summary = 0 if flagged else int(checks["summary"] or 0)
+    if summary:
+        _warn_summary_rows(summary)
+        require_rows(int(checks["n_rows"]) - summary, what="the per-query table",
+                     why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if checks["nonfinite"]:
         raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
                          "(null values are treated as 'not measured')")
     keys = ["system", *keep, "measure", "qid"]
     key_sql = ", ".join(q(c) for c in keys)
     dup = table.collect(f"SELECT {key_sql}, count(*) AS n, min(pf_row) AS first FROM {pq} "
-                        f"WHERE qid <> '{SUMMARY_QID}' GROUP BY {key_sql} HAVING count(*) > 1")
+                        f"WHERE {real} GROUP BY {key_sql} HAVING count(*) > 1")
     if dup.height:
         example = dup.sort("first").row(0, named=True)
         raise DuplicateError(f"per-query table has {int(dup['n'].sum())} rows with a repeated key {keys}, "
                              f"e.g. { {k: example[k] for k in keys} }")
     order = table.collect(f"SELECT system, measure, min(pf_row) AS first FROM {pq} "
-                          f"WHERE qid <> '{SUMMARY_QID}' GROUP BY system, measure")
+                          f"WHERE {real} GROUP BY system, measure")
+
     def in_order(column: str) -> list[str]:
         return order.group_by(column).agg(pl.col("first").min()).sort("first")[column].to_list()
 
@@ -153,23 +188,45 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                         f"THEN 0.0 ELSE {raw} END AS delta "
                         f"FROM {pq} b JOIN {comps} c ON b.system = c.system AND b.measure = c.measure{same} "
                         f"JOIN {pq} a ON a.system = c.pf_baseline AND a.measure = b.measure AND a.qid = b.qid{same_ab} "
-                        f"WHERE b.qid <> '{SUMMARY_QID}'")
-    return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras)
+                        f"WHERE {real.replace('qid', 'b.qid')}")
+    return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras,
+                  source=pq)
 
 
 def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str = "qid") -> pl.DataFrame:
     """One row per ``comp`` (and ``by`` columns of ``pairs``): n_queries, means, wins/losses/ties,
-    delta, sd (ddof=1), dmin/dmax, mean |delta| and a fingerprint of the query set (of the
+    delta, dmin/dmax, mean and max |delta|, and a fingerprint of the query set (of the
     ``fingerprint`` expression's values)."""
     t = paired.table
     keys = ", ".join(["comp", *(t.quote(c) for c in by)])
     return t.collect(
         f"SELECT {keys}, count(*) AS n_queries, avg(a) AS baseline_mean, avg(b) AS system_mean, "
-        f"avg(delta) AS delta, stddev_samp(delta) AS sd, min(delta) AS dmin, max(delta) AS dmax, "
-        f"avg(abs(delta)) AS mean_abs, CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
-        f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties, "
+        f"avg(delta) AS delta, min(delta) AS dmin, max(delta) AS dmax, avg(abs(delta)) AS mean_abs, "
+        f"max(abs(delta)) AS max_abs, CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
+        f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
+        f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties, "
         f"min(qid) AS qmin, max(qid) AS qmax, {t.hash_sum(fingerprint)} AS qhash "
         f"FROM {paired.pairs} GROUP BY {keys}")
+
+
+def _means_table(paired: Paired, comps: Sequence[int], means: np.ndarray) -> str:
+    """A registered table ``comp, mu`` (the means travel as data, never as SQL text)."""
+    name = paired.table.name("mu")
+    paired.table.register(name, pa.table({"comp": pa.array(np.asarray(comps, dtype=np.int64)),
+                                          "mu": pa.array(np.asarray(means, dtype=np.float64))}))
+    return name
+
+
+def central_moments(paired: Paired, rows: pl.DataFrame) -> pl.DataFrame:
+    """``comp, ss, s3``: sums of squared and cubed deviations of the deltas from their mean, per
+    comparison (``rows``: ``_row, delta``) -- the two-pass moments numpy computes."""
+    mu = _means_table(paired, rows["_row"].to_list(), rows["delta"].to_numpy())
+    got = paired.table.collect(
+        f"SELECT p.comp, sum((p.delta - m.mu) * (p.delta - m.mu)) AS ss, "
+        f"sum((p.delta - m.mu) * (p.delta - m.mu) * (p.delta - m.mu)) AS s3 "
+        f"FROM {paired.pairs} p JOIN {mu} m ON p.comp = m.comp GROUP BY p.comp")
+    paired.table.drop(mu)
+    return got
 
 
 def query_set_groups(paired: Paired, moments: pl.DataFrame, match: Sequence[str] = ("qid",)
@@ -202,32 +259,44 @@ def query_set_groups(paired: Paired, moments: pl.DataFrame, match: Sequence[str]
     return groups
 
 
-def wide_deltas(paired: Paired, comps: list[int], qids: Sequence[str]) -> str:
-    """A table ``pos, d0, d1, ...``: the deltas of ``comps`` (same query set) by query position."""
+def wide_deltas(paired: Paired, comps: list[int], qids: Sequence[str], centre: np.ndarray | None = None) -> str:
+    """A table ``pos, d0, d1, ...``: the deltas of ``comps`` (same query set) by query position,
+    minus ``centre[j]`` for column ``j`` when given (the centred values of the studentized bootstrap)."""
     t = paired.table
     qpos = t.name("qpos")
     t.register(qpos, pa.table({"qid": pa.array(list(qids), pa.string()), "pos": pa.array(np.arange(len(qids)))}))
+    mu = _means_table(paired, comps, centre) if centre is not None else None
+    value = "p.delta - m.mu" if mu else "p.delta"
+    join_mu = f" JOIN {mu} m ON p.comp = m.comp" if mu else ""
     wide = t.name("wide")
-    cols = ", ".join(f"max(CASE WHEN p.comp = {c} THEN p.delta END) AS d{j}" for j, c in enumerate(comps))
-    t.create(wide, f"SELECT q.pos, {cols} FROM {paired.pairs} p JOIN {qpos} q ON p.qid = q.qid "
+    cols = ", ".join(f"max(CASE WHEN p.comp = {c} THEN {value} END) AS d{j}" for j, c in enumerate(comps))
+    t.create(wide, f"SELECT q.pos, {cols} FROM {paired.pairs} p JOIN {qpos} q ON p.qid = q.qid{join_mu} "
                    f"WHERE p.comp IN ({', '.join(map(str, comps))}) GROUP BY q.pos")
     t.drop(qpos)
+    if mu:
+        t.drop(mu)
     return wide
 
 
-def resampled_sums(t: EngineTable, wide: str, k: int, index: ResampleIndex, *, squares: bool = False
-                   ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]]:
-    """Per chunk of resamples: (resample, w, s1 (rows, k), s2 (rows, k) or None), by joining the index
-    ``resample, pos, weight`` with the wide deltas and summing per resample in the engine."""
+def resampled_sums(t: EngineTable, wide: str, k: int, index: ResampleIndex, *, spread: bool = False
+                   ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]]:
+    """Per chunk of resamples: ``(resample, w, s1, more)`` by joining the index ``resample, pos,
+    weight`` with the wide deltas and summing per resample in the engine: ``w = sum(weight)``,
+    ``s1 = sum(weight * d)`` (rows, k); with ``spread``, ``more`` holds ``s2 = sum(weight * d**2)``
+    and the smallest and largest drawn ``d`` (``lo``, ``hi``)."""
     sums = ", ".join(f"sum(i.w * d.d{j}) AS s{j}" for j in range(k))
-    squares_sql = "".join(f", sum(i.w * d.d{j} * d.d{j}) AS q{j}" for j in range(k)) if squares else ""
-    text = (f"SELECT i.resample, sum(i.w) AS w, {sums}{squares_sql} FROM pf_arrow i JOIN {wide} d "
+    extra = "".join(f", sum(i.w * d.d{j} * d.d{j}) AS q{j}, min(d.d{j}) AS lo{j}, max(d.d{j}) AS hi{j}"
+                    for j in range(k)) if spread else ""
+    text = (f"SELECT i.resample, sum(i.w) AS w, {sums}{extra} FROM pf_arrow i JOIN {wide} d "
             f"ON i.pos = d.pos GROUP BY i.resample")
+
+    def block(got: pl.DataFrame, prefix: str) -> np.ndarray:
+        return got.select(f"{prefix}{j}" for j in range(k)).to_numpy().astype(np.float64)
+
     for resample, pos, weight in index.weights():
         got = t.collect_with(text, pa.table({"resample": resample, "pos": pos, "w": weight}))
-        s1 = got.select(f"s{j}" for j in range(k)).to_numpy().astype(np.float64)
-        s2 = got.select(f"q{j}" for j in range(k)).to_numpy().astype(np.float64) if squares else None
-        yield got["resample"].to_numpy(), got["w"].to_numpy().astype(np.float64), s1, s2
+        more = {"s2": block(got, "q"), "lo": block(got, "lo"), "hi": block(got, "hi")} if spread else {}
+        yield got["resample"].to_numpy(), got["w"].to_numpy().astype(np.float64), block(got, "s"), more
 
 
 def bootstrap_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,
@@ -252,18 +321,45 @@ def bootstrap_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta
     return low, high, se
 
 
-def sign_flip_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,
-                          scale: np.ndarray, n_total: float, alternative: str) -> np.ndarray:
-    """Sign-flip p-values of k columns: null statistic ``s1 / n_total`` per pattern, counted with the
-    tie rule of :mod:`pairedframe.stats.randomization` (``scale``: mean |delta|, or the cluster analogue)."""
+def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str], delta: np.ndarray,
+                            se: np.ndarray, flat: np.ndarray, scale: np.ndarray, opt: _Options
+                            ) -> tuple[np.ndarray, np.ndarray]:
+    """The symmetric bootstrap-t interval of :func:`pairedframe.stats.studentized.studentized_bootstrap_many`
+    from per-resample sums of the centred deltas (mean, variance and drawn range of each resample).
+
+    ``se``: the studentizing SEs (0 at zero spread); ``scale``: ``max |d - mean|`` per column."""
+    t = paired.table
+    k, n = delta.shape[0], len(qids)
+    wide = wide_deltas(paired, comps, qids, centre=delta)
+    index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=_elements(opt, n))
+    t_star = np.empty((index.n_resamples, k))
+    for resample, _, s1, more in resampled_sums(t, wide, k, index, spread=True):
+        m = s1 / n
+        var = np.maximum(more["s2"] / n - m * m, 0.0)
+        for c in range(k):
+            t_star[resample, c] = studentize(m[:, c], var[:, c], more["hi"][:, c] - more["lo"][:, c], scale[c], n)
+    t.drop(wide)
+    return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative)
+
+
+def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,
+                           scale: np.ndarray, n_total: float, confidence_level: float, alternative: str
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sign-flip p-values of k columns and the intervals inverting them (:func:`~pairedframe.stats.
+    signflip_interval.inverted_interval`): per pattern the null statistic ``s1 / n_total`` and the
+    unit-shift statistic ``w / n_total``, with the tie rule of :mod:`pairedframe.stats.randomization`
+    (``scale``: mean |delta|, or the cluster analogue). Returns ``(p, low, high)``."""
     k = delta.shape[0]
-    gamma = TIE_RTOL * np.maximum(np.abs(delta), scale)
-    b = np.zeros(k, dtype=np.int64)
-    for _, _, s1, _ in resampled_sums(t, wide, k, index):
-        b += _count_extreme(s1 / n_total, delta, gamma, alternative)
     m = index.n_resamples
-    p = b / m if index.exact else (b + 1) / (m + 1)
-    return np.minimum(p, 1.0)
+    null = np.empty((m, k))
+    c = np.empty(m)
+    for resample, w, s1, _ in resampled_sums(t, wide, k, index):
+        null[resample] = s1 / n_total
+        c[resample] = w / n_total
+    same_sign = np.abs(c) == 1.0           # sum of signs (x sizes) is +-N exactly: no flip or all flipped
+    gamma = TIE_RTOL * np.maximum(np.abs(delta), scale)
+    return inverted_interval(null, c, delta, gamma, m, index.exact, confidence_level, alternative,
+                             same_sign, c == 1.0)
 
 
 def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str] | str | None = None,
@@ -271,82 +367,128 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
                     confidence_level: float = 0.95, alternative: str = "two-sided", test: str = "randomization",
                     seed: int = 0, family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
                     interval: str | None = None, power: float = 0.8, verdict_on: str = "pvalue_holm",
-                    progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+                    progress: Callable[[int, int], None] | None = None, resampling: str = "fixed",
+                    decision_error: float = 1e-3, max_resamples: int = 2**27) -> pl.DataFrame:
     """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
-    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
-    if verdict_on not in _VERDICT_ON:
-        raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
-    if opt.interval == "bca":
-        raise ValueError("interval='bca' is not available for DuckDB relations or Spark DataFrames "
-                         "(it needs a jackknife over the data): use 'percentile' or 't', or collect the table")
     try:
+        opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                             resampling, decision_error, max_resamples)
+        if verdict_on not in _VERDICT_ON:
+            raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
+        not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
         moments = comparison_moments(paired)
         rows = (paired.rows.join(moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32)),
                                  on="_row", how="left").sort("_row")
                 .with_columns(pl.col("n_queries").fill_null(0),
-                              ((pl.col("dmin") != 0) | (pl.col("dmax") != 0)).alias("_nonzero")))
+                              ((pl.col("dmin") != 0) | (pl.col("dmax") != 0)).fill_null(False).alias("_nonzero")))
+        require_common_queries(paired, rows, baseline)
         _check_sizes(rows, baseline, paired.extras)
+        rows = rows.join(central_moments(paired, rows).rename({"comp": "_row"})
+                         .with_columns(pl.col("_row").cast(pl.UInt32)), on="_row", how="left").sort("_row")
         k_total = rows.height
-        stats = {name: np.full(k_total, np.nan) for name in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "mde")}
-        exact = np.zeros(k_total, dtype=bool)
+        names = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
+        stats = {name: np.full(k_total, np.nan) for name in names}
+        stats["exact"] = np.zeros(k_total, dtype=bool)
+        stats["zero_spread"] = np.zeros(k_total, dtype=bool)
         done = 0
         for comps, members in query_set_groups(paired, moments):
-            qids = members["qid"].to_list()
             idx = np.asarray(comps)
-            res = _analyse_in_engine(paired, comps, qids, rows[idx], opt)
+            res = _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt)
             for name in stats:
                 stats[name][idx] = res[name]
-            exact[idx] = res["exact"]
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
         rows = rows.with_columns(pl.col("n_queries").cast(pl.Int64))
-        return _finish_table(rows, stats, exact, opt, baseline=baseline, extras=paired.extras,
-                             family_by=family_by, verdict_on=verdict_on)
+        return _finish_table(rows, stats, opt, baseline=baseline, extras=paired.extras, family_by=family_by,
+                             verdict_on=verdict_on)
     finally:
         table.close()
+
+
+def not_in_engine(*, interval: str | None = None, adaptive: bool = False) -> None:
+    """ValueError naming an option the engine path cannot compute."""
+    if interval == "bca":
+        raise ValueError("interval='bca' is not available for DuckDB relations or Spark DataFrames "
+                         "(it needs a jackknife over the data): use the default, 'studentized', 'percentile' or "
+                         "'t', or collect the table")
+    if adaptive:
+        raise ValueError("resampling='adaptive' is not available for DuckDB relations or Spark DataFrames "
+                         "(its rounds of sign patterns follow every family's open decisions): use "
+                         "resampling='fixed' with a larger n_resamples, test='t', or collect the table")
+
+
+def require_common_queries(paired: Paired, rows: pl.DataFrame, baseline: str) -> None:
+    """EmptyResultError, as the polars path, for a comparison without any query in common with the
+    baseline (``rows``: ``_row, system, <keys>, measure, n_queries``)."""
+    empty = rows.filter(pl.col("n_queries") == 0)
+    if not empty.height:
+        return
+    t, q = paired.table, paired.table.quote
+    first = empty.row(0, named=True)
+    keys = ["system", *paired.extras, "measure"]
+    pick = t.name("pick")
+    t.register(pick, pl.DataFrame([{**{c: first[c] for c in keys}, "pf_baseline": baseline}]).to_arrow())
+    same = " AND ".join(f"p.{q(c)} = k.{q(c)}" for c in keys[1:])
+
+    def queries(system: str) -> list[str]:
+        got = t.collect(f"SELECT p.qid, min(p.pf_row) AS first FROM {paired.source} p JOIN {pick} k "
+                        f"ON p.system = k.{system} AND {same} GROUP BY p.qid")
+        return got.sort("first")["qid"].to_list()
+
+    own, base = queries("system"), queries("pf_baseline")
+    t.drop(pick)
+    raise _no_common_query(empty.height, rows.height, baseline, _describe_row({k: first[k] for k in keys}), own, base)
 
 
 def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: pl.DataFrame,
                        opt: _Options) -> dict[str, np.ndarray]:
     """The statistics of :func:`pairedframe.comparison.paired._analyse_block` for comparisons that
-    share a query set, from the engine."""
+    share a query set, from the engine (``rows``: their moments)."""
     t = paired.table
     k, n = len(comps), len(qids)
     delta = rows["delta"].to_numpy().astype(np.float64)
-    constant = (rows["dmin"] == rows["dmax"]).to_numpy()
-    sd = np.where(constant, 0.0, rows["sd"].to_numpy().astype(np.float64))
-    out: dict[str, np.ndarray] = {"delta": delta, "sd": sd}
-    need_boot = opt.interval == "percentile"
-    need_flip = opt.test == "randomization"
-    wide = wide_deltas(paired, comps, qids) if (need_boot or need_flip) else None
-    if need_boot:
-        index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed,
-                               chunk_elements=_elements(opt, n))
-        out["ci_low"], out["ci_high"], out["se"] = bootstrap_from_engine(t, wide, index, delta, constant, opt)
-    if opt.test == "t" or opt.interval == "t":
-        tt = _t_stats(delta, sd, np.full(k, float(n)), constant, opt.alternative, opt.confidence_level)
-        if opt.interval == "t":
-            out["ci_low"], out["ci_high"], out["se"] = tt["ci_low"], tt["ci_high"], tt["se"]
-    if need_flip:
+    dmin, dmax = rows["dmin"].to_numpy().astype(np.float64), rows["dmax"].to_numpy().astype(np.float64)
+    flat = (dmax - dmin) <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy().astype(np.float64)
+    ss = rows["ss"].to_numpy().astype(np.float64)
+    sd = np.where(flat, 0.0, np.sqrt(ss / (n - 1)))
+    out: dict[str, np.ndarray] = {"delta": delta, "sd": sd, "zero_spread": flat, "se": sd / math.sqrt(n),
+                                  "skewness": skewness_from_moments(ss / n, rows["s3"].to_numpy() / n, n, flat)}
+    if opt.interval == "percentile":
+        wide = wide_deltas(paired, comps, qids)
+        index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=_elements(opt, n))
+        out["ci_low"], out["ci_high"], out["se"] = bootstrap_from_engine(t, wide, index, delta, dmin == dmax, opt)
+        t.drop(wide)
+    elif opt.interval == "studentized":
+        scale = np.maximum(dmax - delta, delta - dmin)
+        out["ci_low"], out["ci_high"] = studentized_from_engine(paired, comps, qids, delta, np.where(flat, 0.0, out["se"]),
+                                                                flat, scale, opt)
+    tt = None
+    if opt.test == "t" or opt.interval in ("t", "studentized"):
+        tt = _t_stats(delta, sd, np.full(k, float(n)), flat, opt.alternative, opt.confidence_level)
+    if opt.interval == "t" or (opt.interval == "studentized" and flat.any()):
+        # zero spread: the exact sign-flip answer for equal deltas (pairedframe.stats.ttest), not certainty
+        take = np.ones(k, dtype=bool) if opt.interval == "t" else flat
+        out["ci_low"] = np.where(take, tt["ci_low"], out.get("ci_low"))
+        out["ci_high"] = np.where(take, tt["ci_high"], out.get("ci_high"))
+    if opt.interval == "signflip" or opt.test == "randomization":
+        wide = wide_deltas(paired, comps, qids)
         index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
                                chunk_elements=_elements(opt, n))
-        out["pvalue"] = sign_flip_from_engine(t, wide, index, delta, rows["mean_abs"].to_numpy(), float(n),
-                                              opt.alternative)
+        p, low, high = sign_flips_from_engine(t, wide, index, delta, rows["mean_abs"].to_numpy().astype(np.float64),
+                                              float(n), opt.confidence_level, opt.alternative)
+        t.drop(wide)
+        if opt.interval == "signflip":
+            out["ci_low"], out["ci_high"] = low, high
+    if opt.test == "randomization":
+        out["pvalue"] = p
         out["exact"] = np.full(k, index.exact)
     else:
         out["pvalue"] = tt["pvalue"]
         out["exact"] = np.zeros(k, dtype=bool)
-    alpha = 1.0 - opt.confidence_level
-    out["mde"] = np.array([0.0 if s == 0 else minimum_detectable_effect(
-        float(s), n, alpha=alpha, power=opt.power, alternative=opt.alternative) for s in sd])
-    if need_flip and out["exact"].all():
-        floor = (2.0 if opt.alternative == "two-sided" else 1.0) / 2.0 ** n
-        if floor > alpha:
-            out["mde"] = np.full(k, np.inf)
-    if wide is not None:
-        t.drop(wide)
+    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, _mc_patterns(opt),
+                                             bool(flat[c])) for c in range(k)])
     return out
 
 

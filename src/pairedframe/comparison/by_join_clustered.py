@@ -1,15 +1,19 @@
-"""The cluster bootstrap and cluster sign-flip test as joins, for tables in DuckDB or Spark.
+"""The cluster sign-flip test, the interval inverting it and the cluster bootstrap as joins, for
+tables in DuckDB or Spark.
 
 :func:`~pairedframe.compare_clustered` on a DuckDB relation or a Spark DataFrame runs here. The
 resamples are those of :func:`~pairedframe.resample_index` with ``clusters`` (every query carries
-its cluster's count or sign), so the cluster bootstrap's statistic ``sum(drawn cluster sums) /
-sum(drawn cluster sizes)`` is ``sum(count * delta) / sum(count)`` of the join, and the sign-flip
-null statistic ``sum(sign * delta) / N``. See :mod:`pairedframe.comparison.by_join`.
+its cluster's sign or count). Per sign pattern the join gives ``sum(sign * delta) = sum_g s_g S_g``
+and ``sum(sign) = sum_g s_g n_g``, all that :func:`pairedframe.stats.signflip_interval.inverted_interval`
+needs for the p-value and the default interval (as :mod:`pairedframe.stats.cluster_interval`);
+the CR1 standard error (``interval="t"``, TOST, MDE) comes from the per-cluster sums ``S_g``, sizes
+``n_g`` and residuals ``S_g - theta n_g`` aggregated in the engine; the cluster bootstrap
+(``interval="percentile"``) is ``sum(count * delta) / sum(count)``. Verdicts, MDE, notes and TOST
+are :mod:`pairedframe.comparison.clustered`'s. See :mod:`pairedframe.comparison.by_join`.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,20 +22,23 @@ import polars as pl
 
 from pairedframe.comparison.by_join import (
     _elements,
+    _means_table,
     bootstrap_from_engine,
     comparison_moments,
     pair_in_engine,
     query_set_groups,
-    sign_flip_from_engine,
+    require_common_queries,
+    sign_flips_from_engine,
     wide_deltas,
 )
-from pairedframe.comparison.clustered import _clustered_table, cluster_map
+from pairedframe.comparison.clustered import _check_cluster_counts, _clustered_table, cluster_map
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.resample_index import resample_index
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
-from pairedframe.stats.cluster import MIN_CLUSTERS
-from pairedframe.stats.equivalence import minimum_detectable_difference
+from pairedframe.comparison.verdicts import smallest_pvalue
+from pairedframe.errors import SchemaError
+from pairedframe.stats.cluster_interval import cluster_t_interval
 from pairedframe.stats.mcnemar import mcnemar_exact
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
 __all__ = ["compare_clustered_by_join"]
 
@@ -82,7 +89,7 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
 def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, clusters: Any,
                               systems: Sequence[str] | str | None, measures: Sequence[str] | str | None,
                               margin: float | None, family_by: Sequence[str] | str | None, verdict_on: str,
-                              progress: Callable[[int, int], None] | None) -> pl.DataFrame:
+                              progress: Callable[[int, int], None] | None, interval: str = "signflip") -> pl.DataFrame:
     """:func:`~pairedframe.compare_clustered` of a per-query table in an engine (``opt`` checked)."""
     try:
         source, columns = _with_clusters(table, clusters)
@@ -90,9 +97,11 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
                                 columns=columns)
         keys = paired.extras
         moments = comparison_moments(paired, fingerprint="concat(qid, '|', cluster)")
-        per_cluster = table.collect(
-            f"SELECT comp, count(*) AS n_clusters, sum(abs(s)) AS abs_sum, max(abs(s)) AS max_abs FROM "
-            f"(SELECT comp, cluster, sum(delta) AS s FROM {paired.pairs} GROUP BY comp, cluster) g GROUP BY comp")
+        sums = table.name("csums")                  # per (comparison, cluster): summed delta, size
+        table.create(sums, f"SELECT comp, cluster, sum(delta) AS s, count(*) AS size FROM {paired.pairs} "
+                           f"GROUP BY comp, cluster")
+        per_cluster = table.collect(f"SELECT comp, count(*) AS n_clusters, sum(abs(s)) AS abs_sum, "
+                                    f"max(abs(s)) AS max_sum FROM {sums} GROUP BY comp")
         binary = table.collect(
             f"SELECT comp, CAST(min(CASE WHEN a IN (0, 1) AND b IN (0, 1) THEN 1 ELSE 0 END) AS BIGINT) AS binary, "
             f"CAST(sum(CASE WHEN a = 1 AND b = 0 THEN 1 ELSE 0 END) AS BIGINT) AS mb, "
@@ -102,25 +111,26 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
                 .join(per_cluster.rename({"comp": "_row"}), on="_row", how="left")
                 .join(binary.rename({"comp": "_row"}), on="_row", how="left").sort("_row")
                 .with_columns(pl.col("n_queries").fill_null(0), pl.col("n_clusters").fill_null(0)))
-        short = rows.filter((pl.col("n_queries") < 2) | (pl.col("n_clusters") < 2))
-        if short.height:
-            row = short.row(0, named=True)
-            what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
-            raise InsufficientSampleError(
-                f"comparison with baseline {baseline!r} ({what}) has {row['n_queries']} common queries in "
-                f"{row['n_clusters']} clusters; a cluster comparison needs at least 2 clusters")
-        few = rows.filter(pl.col("n_clusters") < MIN_CLUSTERS)
-        if few.height:
-            row = few.sort("n_clusters").row(0, named=True)
-            warnings.warn(f"{few.height} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
-                          f"(smallest: G = {row['n_clusters']}, {row['system']} / {row['measure']}); the cluster "
-                          "bootstrap interval is likely too narrow and the p-value coarse", SmallSampleWarning,
-                          stacklevel=user_stacklevel())
+        require_common_queries(paired, rows, baseline)
+        _check_cluster_counts(rows, rows["n_queries"].to_numpy(), rows["n_clusters"].to_numpy(), keys=keys,
+                              baseline=baseline)
         k_total = rows.height
-        alpha = 1.0 - opt.confidence_level
-        st = {n: np.full(k_total, np.nan) for n in ("delta", "ci_low", "ci_high", "se", "pvalue", "mde")}
-        st["baseline_mean"] = rows["baseline_mean"].to_numpy().astype(float)
-        st["system_mean"] = rows["system_mean"].to_numpy().astype(float)
+        delta_all = rows["delta"].to_numpy().astype(float)
+        mu = _means_table(paired, rows["_row"].to_list(), delta_all)
+        resid = table.collect(f"SELECT c.comp, sum((c.s - m.mu * c.size) * (c.s - m.mu * c.size)) AS rss "
+                              f"FROM {sums} c JOIN {mu} m ON c.comp = m.comp GROUP BY c.comp")
+        table.drop(mu)
+        rss = (rows.select("_row").join(resid.rename({"comp": "_row"}), on="_row", how="left")["rss"]
+               .to_numpy().astype(float))
+        G_all = rows["n_clusters"].to_numpy().astype(np.int64)
+        N_all = rows["n_queries"].to_numpy().astype(float)
+        # CR1 cluster-robust SE (pairedframe.stats.cluster_interval.cluster_robust_se); float noise is no spread
+        se_all = np.sqrt(G_all / (G_all - 1.0) * rss) / N_all
+        flat = ((rows["dmax"] - rows["dmin"]).to_numpy() <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy())
+        se_all[flat] = 0.0
+        st = {n: np.full(k_total, np.nan) for n in ("ci_low", "ci_high", "pvalue", "floor")}
+        st.update(delta=delta_all, se=se_all, baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
+                  system_mean=rows["system_mean"].to_numpy().astype(float))
         ints = {n: rows[n].fill_null(0).to_numpy().astype(np.int64)
                 for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
         exact = np.zeros(k_total, dtype=bool)
@@ -135,31 +145,31 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             idx = np.asarray(comps)
             sub = rows[idx]
             qids, cl = members["qid"].to_list(), members["cluster"].to_list()
-            n = len(qids)
-            delta = sub["delta"].to_numpy().astype(float)
-            constant = (sub["dmin"] == sub["dmax"]).to_numpy()
+            n, G = len(qids), int(G_all[idx[0]])
+            delta = delta_all[idx]
             wide = wide_deltas(paired, comps, qids)
-            boot = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed,
-                                  chunk_elements=_elements(opt, n))
-            low, high, se = bootstrap_from_engine(table, wide, boot, delta, constant, opt, ratio=True)
             flips = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
                                    chunk_elements=_elements(opt, n))
-            pv = sign_flip_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
-                                       opt.alternative)
-            pv[(sub["max_abs"] == 0).to_numpy()] = 1.0
+            pv, low, high = sign_flips_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
+                                                   opt.confidence_level, opt.alternative)
+            pv[(sub["max_sum"] == 0).to_numpy()] = 1.0          # as the test: all-zero cluster sums give p = 1
+            if interval == "t":
+                ci = cluster_t_interval(delta, se_all[idx], G, confidence_level=opt.confidence_level,
+                                        alternative=opt.alternative)
+                low, high = ci.low, ci.high
+            elif interval == "percentile":
+                boot = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed,
+                                      chunk_elements=_elements(opt, n))
+                low, high, _ = bootstrap_from_engine(table, wide, boot, delta, (sub["dmin"] == sub["dmax"]).to_numpy(),
+                                                     opt, ratio=True)
             table.drop(wide)
-            st["delta"][idx], st["ci_low"][idx], st["ci_high"][idx], st["se"][idx] = delta, low, high, se
-            st["pvalue"][idx] = pv
+            st["ci_low"][idx], st["ci_high"][idx], st["pvalue"][idx] = low, high, pv
+            st["floor"][idx] = smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples)
             exact[idx] = flips.exact
-            st["mde"][idx] = [0.0 if s == 0 else minimum_detectable_difference(
-                float(s), alpha=alpha, power=opt.power, alternative=opt.alternative) for s in se]
-            G = int(sub["n_clusters"][0])
-            if flips.exact and (2.0 if opt.alternative == "two-sided" else 1.0) / 2.0 ** G > alpha:
-                st["mde"][idx] = np.inf
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
         return _clustered_table(paired.rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
-                                family_by=family_by, verdict_on=verdict_on, margin=margin)
+                                family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
     finally:
         table.close()

@@ -26,11 +26,14 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.by_join import pair_in_engine
+from pairedframe.comparison.by_join import not_in_engine, pair_in_engine
 from pairedframe.comparison.engine_tables import EngineTable, is_spark_dataframe
-from pairedframe.comparison.segments import _as_segments, _row_seeds, _segments_table, _t_stats, segment_keys
+from pairedframe.comparison.segments import (_as_segments, _no_segment_query, _require_segments_matched,
+                                             _require_two_queries, _row_seeds, _segments_table, _t_stats,
+                                             segment_keys)
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.stats.randomization import TIE_RTOL
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
 __all__ = ["compare_segments_by_join"]
 
@@ -80,9 +83,11 @@ def _mix32(t: EngineTable, x: str) -> str:
 def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str,
                              measures: Sequence[str] | str | None, systems: Sequence[str] | str | None, test: str,
                              interval: str, n_resamples: int, confidence_level: float, alternative: str, seed: int,
-                             family_by: Sequence[str] | str | None, correction: str, level: float) -> pl.DataFrame:
+                             family_by: Sequence[str] | str | None, correction: str, level: float,
+                             adaptive: bool = False) -> pl.DataFrame:
     """:func:`~pairedframe.compare_segments` of a per-query table in an engine (options checked)."""
     try:
+        not_in_engine(adaptive=adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
         extras = paired.extras
         clash = [c for c in ("segment_set", "segment") if c in extras]
@@ -98,16 +103,25 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
         moments = t.collect(
             f"SELECT comp, segment_set, segment, count(*) AS n_queries, avg(a) AS baseline_mean, "
             f"avg(b) AS system_mean, avg(delta) AS delta, stddev_samp(delta) AS sd, min(delta) AS dmin, "
-            f"max(delta) AS dmax, avg(abs(delta)) AS mean_abs, "
+            f"max(delta) AS dmax, avg(abs(delta)) AS mean_abs, max(abs(delta)) AS max_abs, "
             f"CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
             f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
             f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
             f"FROM {units_sql} GROUP BY comp, segment_set, segment")
         if moments.height == 0:
-            raise ValueError("no paired query of the per-query table is in any segment of the segment table")
+            raise _no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs} LIMIT 3")["qid"].to_list(),
+                                    t.collect(f"SELECT DISTINCT qid FROM {segs} LIMIT 3")["qid"].to_list())
+        every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
+        _require_segments_matched(list(every.iter_rows()),
+                                  set(moments.select("segment_set", "segment").unique().iter_rows()))
+        # zero spread (max - min <= 1e-12 max|d|) as the paired t-test rule: sd 0, no certainty from noise
         units = (moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32))
                  .join(paired.rows, on="_row", how="left").sort("_row", "segment_set", "segment")
-                 .with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col("sd")).otherwise(float("nan")).alias("sd")))
+                 .with_columns(((pl.col("dmax") - pl.col("dmin")) <= ZERO_SPREAD_RTOL * pl.col("max_abs"))
+                               .alias("_flat"))
+                 .with_columns(pl.when(pl.col("n_queries") < 2).then(float("nan"))
+                               .when(pl.col("_flat")).then(0.0).otherwise(pl.col("sd")).alias("sd")))
+        _require_two_queries(units["n_queries"].to_numpy())
         k = units.height
         n_all = units["n_queries"].to_numpy().astype(np.int64)
         ok = n_all >= 2
@@ -117,8 +131,8 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
         constant = (units["dmin"] == units["dmax"]).to_numpy()
         stats["delta"][ok] = delta[ok]
         if test == "t" or interval == "t":
-            tt = _t_stats(delta[ok], units["sd"].to_numpy()[ok], n_all[ok].astype(float), constant[ok],
-                          alternative, confidence_level)
+            tt = _t_stats(delta[ok], units["sd"].to_numpy()[ok], n_all[ok].astype(float),
+                          units["_flat"].to_numpy()[ok], alternative, confidence_level)
             if test == "t":
                 stats["pvalue"][ok] = tt["pvalue"]
             if interval == "t":
@@ -138,7 +152,7 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
             if test == "randomization":
                 stats["pvalue"][where] = got["pvalue"]
                 exact[where] = got["exact"]
-        units = units.drop("dmin", "dmax", "mean_abs", "delta", "_row")
+        units = units.drop("dmin", "dmax", "mean_abs", "max_abs", "_flat", "delta", "_row")
         return _segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
                                correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
                                alternative=alternative, seed=seed)
@@ -203,7 +217,7 @@ def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resampl
                        f"max({patterns}) AS m, max(CASE WHEN {exact_unit} THEN 1 ELSE 0 END) AS exact "
                        f"FROM {units_sql} u JOIN {seeds} s ON {on} WHERE u.n >= 2 "
                        f"GROUP BY u.comp, u.segment_set, u.segment, s.resample")
-        gamma = f"{TIE_RTOL!r} * greatest(abs(o.delta), o.mean_abs)"
+        gamma = f"{float(TIE_RTOL)!r} * greatest(abs(o.delta), o.mean_abs)"
         extreme = {"two-sided": f"abs(x.t) >= abs(o.delta) - {gamma}", "greater": f"x.t >= o.delta - {gamma}",
                    "less": f"x.t <= o.delta + {gamma}"}[alternative]
         got = t.collect(f"SELECT x.comp, x.segment_set, x.segment, max(x.m) AS m, max(x.exact) AS exact, "

@@ -1,16 +1,24 @@
-"""Cluster-aware paired comparisons on per-query frames: cluster bootstrap CI, cluster sign-flip p, TOST.
+"""Cluster-aware paired comparisons on per-query frames: cluster sign-flip p, the interval inverting it, TOST.
 
 Queries that share a topic, a clip (five captions), or an original query (its intents) are not
 independent.  :func:`compare_clustered` pairs per-query values exactly as
 :func:`pairedframe.compare` does (``delta = b - a`` over the queries measured for both
-systems) and then resamples whole *clusters*:
+systems) and then treats whole *clusters* as the unit:
 
-- the interval is the cluster bootstrap percentile interval of the mean delta (draw ``G`` clusters
-  with replacement; statistic = sum of the drawn clusters' deltas / their number of queries);
 - the p-value is the cluster sign-flip test (each cluster's summed delta flips as one unit; exact
   enumeration when ``2**G <= n_resamples``);
-- TOST equivalence at a margin and the minimum detectable difference use the cluster bootstrap
-  standard error.
+- the interval is, by default, the set of shifts that test does not reject (same sign patterns,
+  :mod:`pairedframe.stats.cluster_interval`), so it excludes 0 exactly when ``p < alpha``;
+  ``interval="t"`` gives the cluster-t interval (``G - 1`` degrees of freedom, CR1 standard error) and
+  ``interval="percentile"`` the cluster bootstrap percentile interval (too narrow with few clusters:
+  it covers 0.88-0.90 at ``G = 10``);
+- ``se`` is the cluster-robust (CR1) standard error; TOST equivalence at a margin and the minimum
+  detectable difference use it with a Student-t reference on ``G - 1`` degrees of freedom, so
+  "equivalent" keeps its 5 % at ``G = 10`` (a z reference on the bootstrap SE gave 7.2 % on Gaussian
+  deltas).
+
+Calibration on real TREC deltas grouped into clusters: README "Calibration"
+(``benchmarks/calibration.py --section clustered``), which also sets :data:`MIN_CLUSTERS`.
 
 ``G`` is the number of *distinct* cluster ids among the paired queries (never ``max id + 1``);
 cluster sizes may differ.
@@ -44,19 +52,25 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair, _verdict
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
-from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot, _cluster_flip
-from pairedframe.stats.equivalence import minimum_detectable_difference, tost
+from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair
+from pairedframe.comparison.verdicts import (smallest_pvalue, t_mde, verdict, verdict_levels, verdict_notes,
+                                             warn_unreachable)
+from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
+from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
+from pairedframe.stats.cluster_interval import _flip_interval, cluster_robust_se, cluster_t_interval
+from pairedframe.stats.equivalence import tost
+from pairedframe.stats.studentized import zero_spread
 from pairedframe.stats.mcnemar import mcnemar_exact
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 
 __all__ = ["CLUSTER_POLICY", "compare_clustered", "cluster_streams", "cluster_layout", "attach_clusters"]
 
-CLUSTER_POLICY = ("clusters = distinct cluster ids among the paired queries; whole clusters resampled "
-                  "(bootstrap: ratio of drawn cluster sums to sizes; sign-flip: each cluster's summed delta "
-                  "flips as one); canonical cluster order by smallest qid; one stream per (query set, clusters)")
+CLUSTER_POLICY = ("clusters = distinct cluster ids among the paired queries; sign-flip: each cluster's summed "
+                  "delta flips as one, the interval inverts that test; SE: cluster-robust CR1; bootstrap (on "
+                  "request): ratio of drawn cluster sums to sizes; canonical cluster order by smallest qid; "
+                  "one stream per (query set, clusters)")
+_INTERVALS = ("signflip", "t", "percentile")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -215,13 +229,37 @@ def _binary(x: np.ndarray) -> bool:
     return bool(np.all((x == 0) | (x == 1)))
 
 
-def _tost(delta: float, se: float, margin: float, alpha: float) -> tuple[float, float, float, bool]:
-    """(p, low, high, equivalent) of TOST at +-margin with the 1 - 2 alpha interval; se == 0 is degenerate."""
+def _tost(delta: float, se: float, margin: float, alpha: float, df: float) -> tuple[float, float, float, bool]:
+    """(p, low, high, equivalent) of the t-based TOST at +-margin with the 1 - 2 alpha interval; se == 0
+    (all deltas equal) is degenerate."""
     if se > 0:
-        r = tost(delta, se, margin=margin, alpha=alpha)
+        r = tost(delta, se, margin=margin, alpha=alpha, df=df)
         return r.pvalue, float(r.confidence_interval.low), float(r.confidence_interval.high), r.equivalent
     inside = -margin < delta < margin
     return (0.0 if inside else 1.0), delta, delta, inside
+
+
+def _check_cluster_counts(rows: pl.DataFrame, n_queries: np.ndarray, n_clusters: np.ndarray, *, keys: list[str],
+                          baseline: str) -> None:
+    """InsufficientSampleError for a comparison with fewer than 2 queries or clusters (one with none
+    named first); SmallSampleWarning below MIN_CLUSTERS. ``rows``: one per comparison, in order."""
+    none = np.flatnonzero(n_queries == 0)
+    short = none if none.size else np.flatnonzero((n_queries < 2) | (n_clusters < 2))
+    if short.size:
+        r = int(short[0])
+        row = rows.row(r, named=True)
+        what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
+        raise InsufficientSampleError(
+            f"comparison with baseline {baseline!r} ({what}) has {int(n_queries[r])} common queries in "
+            f"{int(n_clusters[r])} clusters; a cluster comparison needs at least 2 clusters")
+    few = np.flatnonzero(n_clusters < MIN_CLUSTERS)
+    if few.size:
+        r = int(few[np.argmin(n_clusters[few])])
+        row = rows.row(r, named=True)
+        warnings.warn(f"{few.size} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
+                      f"(smallest: G = {int(n_clusters[r])}, {row['system']} / {row['measure']}); with so few clusters "
+                      "the exact sign-flip test has few sign patterns: coarse p-values and wide, conservative intervals",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems: Sequence[str] | str | None = None,
@@ -231,7 +269,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                       margin: float | None = None, power: float = 0.8,
                       family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
                       verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
-                      progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+                      progress: Callable[[int, int], None] | None = None,
+                      interval: Literal["signflip", "t", "percentile"] = "signflip") -> pl.DataFrame:
     """Compare systems with a baseline when queries come in clusters.
 
     Parameters
@@ -251,8 +290,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     systems, measures
         As :func:`pairedframe.compare`.
     n_resamples : int, default 10_000
-        Cluster bootstrap resamples and Monte-Carlo sign patterns (``>= 2``); the sign-flip test is
-        exact (all ``2**G`` patterns) when ``2**G <= n_resamples``.
+        Monte-Carlo sign patterns (and cluster bootstrap resamples for ``interval="percentile"``),
+        ``>= 2``; the sign-flip test is exact (all ``2**G`` patterns) when ``2**G <= n_resamples``.
     confidence_level : float in (0, 1), default 0.95
         Of the interval; ``alpha = 1 - confidence_level`` for verdicts, TOST and the MDE.
     alternative : {"two-sided", "greater", "less"}
@@ -260,11 +299,17 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     seed : int, default 0
         With the query set and the clusters, determines every resample (:func:`cluster_streams`).
     margin : float, optional
-        Equivalence margin ``m > 0``: adds TOST at ``(-m, m)`` with the cluster bootstrap SE.
+        Equivalence margin ``m > 0``: adds TOST at ``(-m, m)`` with the CR1 cluster SE and ``G - 1``
+        degrees of freedom.
     power : float in (0, 1), default 0.8
         For the minimum detectable difference.
     family_by, chunk_size, verdict_on, progress
         As :func:`pairedframe.compare`.
+    interval : {"signflip", "t", "percentile"}, default "signflip"
+        ``"signflip"``: the shifts the cluster sign-flip test does not reject (agrees with ``pvalue``
+        by construction); ``"t"``: cluster-t, ``delta -/+ t(G-1) se``; ``"percentile"``: the cluster
+        bootstrap percentile interval (bit for bit scipy's on the cluster summaries; too narrow below
+        about 30 clusters).
 
     Returns
     -------
@@ -272,15 +317,17 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         One row per (system, keys, measure), in the given system and measure order, with the columns
         of :func:`~pairedframe.compare` where they apply -- ``system, <keys>, measure, baseline,
         n_queries, n_clusters, baseline_mean, system_mean, delta, ci_low, ci_high, se, pvalue,
-        pvalue_holm, pvalue_bh, wins, losses, ties, mde, verdict`` -- then ``mcnemar_pvalue,
+        pvalue_holm, pvalue_bh, wins, losses, ties, mde, verdict, verdict_note`` -- then ``mcnemar_pvalue,
         mcnemar_b, mcnemar_c`` (exact McNemar on the paired values when both are 0/1, a reference that
         ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, tost_low,
         tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
         exact, seed``.
 
-        ``se`` is the cluster bootstrap standard error; ``mde = (z(1-alpha/2) + z(power)) * se``,
-        or inf when the exact sign-flip test cannot reach alpha with G clusters (2/2^G > alpha);
-        ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ z(1-alpha) se``;
+        ``se`` is the cluster-robust (CR1) standard error; ``mde`` the noncentral-t minimum detectable
+        difference (``G - 1`` degrees of freedom) at the level the verdict needs (``alpha``, or
+        ``alpha / m`` for Holm and BH over ``m`` comparisons), inf when the cluster sign-flip test
+        cannot reach that level (``2/2^G`` exact, ``1/(n_resamples+1)`` Monte Carlo);
+        ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, G-1) se``;
         ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
         alpha``).  A comparison whose deltas are all 0 has ``se = 0``, ``mde = 0`` and is
         equivalent iff ``margin > 0``.
@@ -295,18 +342,26 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     Warns
     -----
     SmallSampleWarning
-        A comparison with fewer than ``MIN_CLUSTERS`` (20) clusters: the percentile cluster
-        bootstrap is then too narrow (Cameron, Gelbach & Miller 2008).
+        A comparison with fewer than :data:`~pairedframe.stats.cluster.MIN_CLUSTERS` (8) clusters:
+        there the exact sign-flip test has few patterns, and the default interval measured 0.96-0.97
+        coverage at 6 clusters with 1.27 times the cluster-t width (at 5 or fewer nothing can be
+        significant at 5 %).
+    UserWarning
+        No comparison can be significant at its verdict level (too few clusters for the exact test).
 
     References
     ----------
     Davison & Hinkley (1997), *Bootstrap Methods and their Application*, sec. 3.8; Cameron, Gelbach &
-    Miller (2008), Rev. Econ. Stat. 90(3); Schuirmann (1987); McNemar (1947); Holm (1979).
+    Miller (2008), Rev. Econ. Stat. 90(3); Cameron & Miller (2015), J. Human Resources 50(2); Canay,
+    Romano & Shaikh (2017), Econometrica 85(3); Garthwaite (1996); Schuirmann (1987); McNemar (1947);
+    Holm (1979).
     """
     from pairedframe.comparison.paired import _check_options
 
     opt = _check_options(n_resamples, confidence_level, alternative, "randomization", "percentile", seed,
                          chunk_size, power)
+    if interval not in _INTERVALS:
+        raise ValueError(f"`interval` must be one of {_INTERVALS}, got {interval!r}")
     if margin is not None:
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not (margin > 0 and math.isfinite(margin)):
             raise ValueError(f"`margin` must be a positive number, got {margin!r}")
@@ -319,7 +374,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
 
         return compare_clustered_by_join(in_engine, opt, baseline=baseline, clusters=clusters, systems=systems,
                                          measures=measures, margin=margin, family_by=family_by,
-                                         verdict_on=verdict_on, progress=progress)
+                                         verdict_on=verdict_on, progress=progress, interval=interval)
     df, keys = attach_clusters(data, clusters)
     cmap = df.select(*keys, "qid", "cluster").unique()
     p = _pair(df.drop("cluster"), baseline, systems, measures)
@@ -327,7 +382,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     rows = p.rows
     k_total = rows.height
     alpha = 1.0 - opt.confidence_level
-    names = ("delta", "ci_low", "ci_high", "se", "pvalue", "mde", "baseline_mean", "system_mean")
+    names = ("delta", "ci_low", "ci_high", "se", "pvalue", "floor", "baseline_mean", "system_mean")
     st = {n: np.full(k_total, np.nan) for n in names}
     ints = {n: np.zeros(k_total, dtype=np.int64) for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
     exact = np.zeros(k_total, dtype=bool)
@@ -341,24 +396,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         codes, members = cluster_layout(qids, cl)
         data_of[r] = (qids, cl, codes, members, np.asarray(a, float), np.asarray(b, float), np.asarray(d, float))
         groups.setdefault((query_set_key(qids), _partition_key(members)), []).append(r)
-    present = set(data_of)
-    missing = [r for r in range(k_total) if r not in present]
-    too_few = [(r, len(data_of[r][0]), len(data_of[r][3])) for r in sorted(present)
-               if len(data_of[r][0]) < 2 or len(data_of[r][3]) < 2]
-    if missing or too_few:
-        r, nq, g = (missing[0], 0, 0) if missing else too_few[0]
-        row = rows.row(r, named=True)
-        what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
-        raise InsufficientSampleError(
-            f"comparison with baseline {baseline!r} ({what}) has {nq} common queries in {g} clusters; "
-            "a cluster comparison needs at least 2 clusters")
-    few = [(len(data_of[r][3]), r) for r in present if len(data_of[r][3]) < MIN_CLUSTERS]
-    if few:
-        g, r = min(few)
-        row = rows.row(r, named=True)
-        warnings.warn(f"{len(few)} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
-                      f"(smallest: G = {g}, {row['system']} / {row['measure']}); the cluster bootstrap "
-                      "interval is likely too narrow and the p-value coarse", SmallSampleWarning, stacklevel=2)
+    _check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
+                          np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
+                          keys=keys, baseline=baseline)
     done = 0
     for members_rows in groups.values():
         qids, cl, codes, members, *_ = data_of[members_rows[0]]
@@ -370,19 +410,30 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         np.cumsum(sizes[:-1].astype(np.intp), out=starts[1:])
         sums = np.ascontiguousarray(np.add.reduceat(D[order], starts, axis=0))   # (G, k) canonical order
         boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", SmallSampleWarning)
-            theta, ci, se = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
-                                          boot_rng, opt.chunk_size)
-            _, pv, _, ex = _cluster_flip(sums, sizes, opt.n_resamples, opt.alternative, flip_rng, opt.chunk_size)
+        theta, pv, lo_f, hi_f, _, ex = _flip_interval(sums, sizes, opt.n_resamples, opt.confidence_level,
+                                                      opt.alternative, flip_rng, opt.chunk_size)
+        se = cluster_robust_se(sums, sizes)
+        se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
+        if interval == "signflip":
+            ci_low, ci_high = lo_f, hi_f
+        elif interval == "t":
+            ci_low, ci_high = cluster_t_interval(theta, se, G, confidence_level=opt.confidence_level,
+                                                 alternative=opt.alternative)
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", SmallSampleWarning)
+                _, ci, _ = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
+                                         boot_rng, opt.chunk_size)
+            ci_low, ci_high = ci.low, ci.high
         idx = np.asarray(members_rows)
         st["delta"][idx] = theta
-        st["ci_low"][idx] = np.asarray(ci.low, float)
-        st["ci_high"][idx] = np.asarray(ci.high, float)
+        st["ci_low"][idx] = np.asarray(ci_low, float)
+        st["ci_high"][idx] = np.asarray(ci_high, float)
         st["se"][idx] = se
         st["pvalue"][idx] = pv
+        st["floor"][idx] = smallest_pvalue("randomization", ex, G, opt.alternative, opt.n_resamples)
         exact[idx] = ex
-        for j, r in enumerate(members_rows):
+        for r in members_rows:
             _, _, _, _, a, b, d = data_of[r]
             st["baseline_mean"][r] = a.mean()
             st["system_mean"][r] = b.mean()
@@ -390,29 +441,24 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
             ints["n_clusters"][r] = G
             ints["wins"][r], ints["losses"][r], ints["ties"][r] = (d > 0).sum(), (d < 0).sum(), (d == 0).sum()
             all_zero[r] = not np.any(d != 0)
-            s = float(se[j])
-            st["mde"][r] = 0.0 if s == 0 else minimum_detectable_difference(
-                s, alpha=alpha, power=opt.power, alternative=opt.alternative)
             if _binary(a) and _binary(b):
                 m = mcnemar_exact(a, b)
                 mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
-        floor = (2.0 if opt.alternative == "two-sided" else 1.0) / 2.0 ** G
-        if np.all(ex) and floor > alpha:
-            # All 2^G sign patterns enumerated and the smallest p is above alpha: no effect,
-            # however large, can be detected with G clusters (as compare does with n queries).
-            st["mde"][idx] = np.inf
         done += len(members_rows)
         if progress is not None:
             progress(done, k_total)
 
     return _clustered_table(rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
-                            family_by=family_by, verdict_on=verdict_on, margin=margin)
+                            family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
 
 
 def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[str, np.ndarray], exact: np.ndarray,
                      all_zero: np.ndarray, mc: dict[str, list], opt: Any, *, keys: list[str], baseline: str,
-                     family_by: Sequence[str] | str | None, verdict_on: str, margin: float | None) -> pl.DataFrame:
-    """compare_clustered's result from per-comparison statistics: multiple testing, verdicts, TOST."""
+                     family_by: Sequence[str] | str | None, verdict_on: str, margin: float | None,
+                     interval: str) -> pl.DataFrame:
+    """compare_clustered's result from per-comparison statistics (``st``: delta, ci_low, ci_high, se,
+    pvalue, floor, means; ``ints``: n_queries, n_clusters, wins, losses, ties): multiple testing,
+    MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
     k_total = rows.height
     alpha = 1.0 - opt.confidence_level
     pv = st["pvalue"]
@@ -425,32 +471,48 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
         if unknown:
             raise ValueError(f"`family_by` column(s) {unknown} not among {['system', *keys, 'measure']}")
         fam = rows.select(pl.struct(cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    fam_sizes = np.zeros(k_total, dtype=np.int64)
     for f in np.unique(fam):
         sel = fam == f
         p_holm[sel], p_bh[sel] = holm(pv[sel]), benjamini_hochberg(pv[sel])
+        fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
     chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-    verdicts = [_verdict(float(chosen[i]), float(st["delta"][i]), float(st["mde"][i]), bool(all_zero[i]), alpha)
-                for i in range(k_total)]
+    levels = verdict_levels(alpha, verdict_on, fam_sizes)
+    G_all = ints["n_clusters"]
+    mde = np.array([t_mde(float(st["se"][i]), float(G_all[i] - 1), float(levels[i]), opt.power, opt.alternative,
+                          float(st["floor"][i]), bool(st["se"][i] == 0)) for i in range(k_total)])
+    verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
+                        opt.alternative) for i in range(k_total)]
+    notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
+                          p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
+                          exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
+                          alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
+                          interval=f"cluster {interval}", interval_inverts_test=interval == "signflip",
+                          unit="clusters", n_resamples=opt.n_resamples)
+    warn_unreachable(st["floor"], levels, exact, G_all, fam_sizes, verdict_on=verdict_on,
+                     test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
         pl.Series("n_queries", ints["n_queries"]), pl.Series("n_clusters", ints["n_clusters"]),
         pl.Series("baseline_mean", st["baseline_mean"]), pl.Series("system_mean", st["system_mean"]),
         *(pl.Series(n, st[n]) for n in ("delta", "ci_low", "ci_high", "se", "pvalue")),
         pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
         *(pl.Series(n, ints[n]) for n in ("wins", "losses", "ties")),
-        pl.Series("mde", st["mde"]), pl.Series("verdict", verdicts, dtype=pl.String),
+        pl.Series("mde", mde), pl.Series("verdict", verdicts, dtype=pl.String),
+        pl.Series("verdict_note", notes, dtype=pl.String),
         pl.Series("mcnemar_pvalue", mc["mcnemar_pvalue"], dtype=pl.Float64),
         pl.Series("mcnemar_b", mc["mcnemar_b"], dtype=pl.Int64),
         pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
     )
     if margin is not None:
-        res = [_tost(float(d), float(s), margin, alpha) for d, s in zip(st["delta"], st["se"])]
+        res = [_tost(float(d), float(s), margin, alpha, float(g - 1))
+               for d, s, g in zip(st["delta"], st["se"], G_all)]
         out = out.with_columns(
             pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", [r[0] for r in res], dtype=pl.Float64),
             pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),
             pl.Series("tost_high", [r[2] for r in res], dtype=pl.Float64),
             pl.Series("equivalent", [r[3] for r in res], dtype=pl.Boolean))
     return out.with_columns(
-        pl.lit("cluster sign-flip").alias("test"), pl.lit("cluster percentile").alias("interval"),
+        pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", exact),
         pl.lit(opt.seed, dtype=pl.Int64).alias("seed"))

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.checks import require_names
 from pairedframe.comparison import paired
 from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
@@ -140,7 +141,13 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     ValueError
         Unknown baseline, systems, measures or ``family_by`` column; bad ``pairs``.
     InsufficientSampleError
-        A pair with fewer than 2 common queries.
+        A pair with fewer than 2 common queries (:class:`~pairedframe.errors.EmptyResultError`: none);
+        names that match nothing.
+
+    Warns
+    -----
+    SmallSampleWarning, UserWarning
+        As :func:`pairedframe.comparison.paired.compare`, pointing at the caller's line.
 
     References
     ----------
@@ -157,13 +164,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         return single
     frame = _frame(data)
     present = frame["system"].unique(maintain_order=True).to_list()
-    if systems is None:
-        chosen = present
-    else:
-        chosen = [systems] if isinstance(systems, str) else list(dict.fromkeys(systems))
-        unknown = [s for s in chosen if s not in present]
-        if unknown:
-            raise ValueError(f"system(s) {unknown} not in the table; systems: {present}")
+    chosen = require_names(systems, present, what="system", parameter="systems", source="the per-query table")
     if pairs is None:
         plan = [(b, [s for s in chosen if s != b]) for b, _ in _plan(present, baseline, None)]
     else:

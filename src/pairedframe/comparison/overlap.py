@@ -29,13 +29,14 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.checks import require_each, sample
 from pairedframe.io.convert import as_run
 
 __all__ = ["rbo"]
 
 
 def _ranked(run: Any, depth: int | None, score_precision: str) -> pl.DataFrame:
-    t = as_run(run, system="run")
+    t = as_run(run, default_system="run")  # a table's own system column is kept, so two systems are caught
     if t["system"].n_unique() > 1:
         raise ValueError(f"each run must hold one system, got {t['system'].unique().to_list()}")
     score = pl.col("score").cast(pl.Float64)
@@ -83,6 +84,13 @@ def rbo(run_a: Any, run_b: Any, *, p: float = 0.9, depth: int | None = None,
     ------
     ValueError
         ``p`` outside (0, 1), bad ``depth``, or a run table with several systems.
+    EmptyResultError
+        No query is retrieved by both runs.
+
+    Warns
+    -----
+    PartlyEmptyWarning
+        Queries retrieved by only one run (they get no row).
 
     References
     ----------
@@ -101,8 +109,11 @@ def rbo(run_a: Any, run_b: Any, *, p: float = 0.9, depth: int | None = None,
             .join(b.group_by("qid").agg(pl.len().alias("len_b")), on="qid", how="inner").sort("qid"))
     schema = {"qid": pl.String, "rbo_ext": pl.Float64, "rbo_min": pl.Float64, "rbo_res": pl.Float64,
               "len_a": pl.Int64, "len_b": pl.Int64, "overlap": pl.Int64}
-    if lens.height == 0:
-        return pl.DataFrame(schema=schema)
+    queries = pl.concat([a["qid"], b["qid"]]).unique().sort().to_list()
+    require_each(queries, set(lens["qid"].to_list()), what="query", plural="queries",
+                 lacking="a ranking in only one of the runs",
+                 hint=f"run_a's queries {sample(a['qid'].unique().sort().to_list(), 3)}, run_b's "
+                      f"{sample(b['qid'].unique().sort().to_list(), 3)}")
     la = lens["len_a"].to_numpy().astype(np.int64)
     lb = lens["len_b"].to_numpy().astype(np.int64)
     s = np.minimum(la, lb)

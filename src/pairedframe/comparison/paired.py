@@ -18,6 +18,21 @@ with the number of stacked columns; sign-flip counts are computed column by colu
 A comparison alone in its query set is bit-identical to ``scipy.stats.bootstrap(..., method=
 "percentile")`` on the same generator (see :func:`resample_generators`).
 
+Intervals and tests
+-------------------
+By default the p-value is the sign-flip randomization test and the interval is the set of shifts that
+test does not reject (:mod:`pairedframe.stats.signflip_interval`, the same sign patterns for every
+shift), so the interval excludes 0 exactly when ``p < alpha``: interval and raw p-value cannot
+contradict each other.  ``test="t"`` pairs with the t interval in the same way.  Other intervals
+(``"percentile"``, bit for bit scipy's; ``"bca"``; ``"studentized"``) are available by name; where
+one of them, or a multiplicity-adjusted p-value, disagrees with the interval, ``verdict_note`` says
+which decides the verdict and why.  Calibration on real TREC deltas (README "Calibration",
+``benchmarks/calibration.py --section paired``): the default interval covers 0.945-0.955 at n = 50 and
+100 and 0.930-0.951 at n = 20 -- the low end on DL-2019 nDCG@10, whose skewed deltas make both tests
+reject 6.2-6.5 % of true nulls (an interval that agrees with a test cannot do better than the test);
+``"studentized"`` covers 0.946-0.959 at every size, 4-10 % wider at n = 20; the percentile and BCa
+intervals cover 0.894-0.923 at n = 20.
+
 Verdicts
 --------
 With ``alpha = 1 - confidence_level`` and ``p`` the column named by ``verdict_on`` (Holm-adjusted by
@@ -27,15 +42,20 @@ default, so the verdicts of a whole call control the family-wise error rate):
     ``p < alpha`` and the mean delta is positive / negative.
 ``"inconclusive"``
     ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
-    the observed size; this is *not* evidence of no difference.
+    the observed size; this is *not* evidence of no difference.  ``mde`` is the noncentral-t minimum
+    detectable effect (80 % power) of the test used, at the level a single effect needs in its family
+    (``alpha`` raw, ``alpha / m`` for Holm and BH over ``m`` comparisons), and infinite when the test's
+    smallest attainable p-value (``2/2**n`` exact, ``1/(n_resamples+1)`` Monte Carlo) cannot reach
+    that level (:mod:`pairedframe.comparison.verdicts`).
 ``"not significant"``
-    ``p >= alpha`` although ``mde <= |delta|``: the observed effect is large for this sample size, yet
-    the test did not reject.  Typical causes: the resolution of a Monte-Carlo p-value (never below
-    ``1/(n_resamples+1)``) after a correction over many comparisons -- :func:`compare` warns when no row
-    can reach significance -- or heavy tails.  Raise ``n_resamples`` or use ``test="t"``.  Never read it
-    as "no difference" (that needs an equivalence test).
+    ``p >= alpha`` although ``mde <= |delta|`` (the observed effect is large for this sample, yet the
+    test did not reject: typically outlying deltas, or a Monte-Carlo p-value close to alpha), or the
+    delta points away from a one-sided ``alternative``.  Never read it as "no difference" (that
+    needs an equivalence test).
 ``"identical"``
     every paired delta is exactly 0.
+
+``verdict_note`` gives the cause where a verdict could be misread, with advice for that cause.
 """
 
 from __future__ import annotations
@@ -49,16 +69,25 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
+                                              check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.errors import (DuplicateError, InsufficientSampleError, SchemaError, SmallSampleWarning,
-                                user_stacklevel)
+from pairedframe.checks import require_names, require_rows, sample
+from pairedframe.comparison.verdicts import (VERDICTS, smallest_pvalue, t_mde, verdict, verdict_levels,
+                                             verdict_notes, warn_skewed, warn_unreachable)
+from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
+                                SmallSampleWarning, user_stacklevel)
+from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.multiple import benjamini_hochberg, holm
-from pairedframe.stats.power import MIN_QUERIES, minimum_detectable_effect
+from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import sign_flip_test_many
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from pairedframe.stats.signflip_interval import sign_flip_interval_many
+from pairedframe.stats.skewness import sample_skewness
+from pairedframe.stats.studentized import studentized_bootstrap_many, zero_spread
 from pairedframe.stats.ttest import paired_t_test_many
 
 __all__ = [
@@ -82,10 +111,10 @@ def _delta_expr() -> pl.Expr:
     raw = pl.col("b") - pl.col("a")
     scale = pl.max_horizontal(pl.lit(1.0), pl.col("a").abs(), pl.col("b").abs())
     return pl.when(raw.abs() <= DELTA_TOLERANCE * scale).then(0.0).otherwise(raw)
-VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
-
 _TESTS = ("randomization", "t")
-_INTERVALS = ("percentile", "bca", "t")
+_INTERVALS = ("signflip", "percentile", "bca", "t", "studentized")
+#: The interval each test inverts (the default interval of that test).
+DEFAULT_INTERVAL = {"randomization": "signflip", "t": "t"}
 _VERDICT_ON = ("pvalue", "pvalue_holm", "pvalue_bh")
 
 
@@ -126,17 +155,23 @@ class _Options:
     seed: int
     chunk_size: int | None
     power: float
+    adaptive: bool = False
+    decision_error: float = DEFAULT_DECISION_ERROR
+    max_resamples: int = DEFAULT_MAX_RESAMPLES
 
 
 def _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size,
-                   power) -> _Options:
-    interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS)
+                   power, resampling="fixed", decision_error=DEFAULT_DECISION_ERROR,
+                   max_resamples=DEFAULT_MAX_RESAMPLES) -> _Options:
+    interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS, defaults=DEFAULT_INTERVAL)
     check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
                              alternative=alternative, seed=seed)
     if not (isinstance(power, (int, float)) and 0 < power < 1):
         raise ValueError(f"`power` must be in (0, 1), got {power!r}")
+    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
+                                      max_resamples=max_resamples)
     return _Options(int(n_resamples), float(confidence_level), alternative, test, interval, int(seed),
-                    chunk_size, float(power))
+                    chunk_size, float(power), adaptive, float(decision_error), int(max_resamples))
 
 
 def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
@@ -146,10 +181,13 @@ def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[st
     out: dict[str, np.ndarray] = {}
     Dt = np.ascontiguousarray(D.T)
     out["delta"] = np.mean(Dt, axis=1)
+    flat = zero_spread(D)
     sd = np.std(Dt, axis=1, ddof=1)
-    constant = np.ptp(Dt, axis=1) == 0
-    sd[constant] = 0.0
+    sd[flat] = 0.0
     out["sd"] = sd
+    out["zero_spread"] = flat
+    out["skewness"] = sample_skewness(D)
+    out["se"] = sd / math.sqrt(n)
     if opt.interval in ("percentile", "bca"):
         boot = bootstrap_mean_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
                                    method=opt.interval, alternative=opt.alternative, rng=boot_rng,
@@ -157,53 +195,78 @@ def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[st
         out["ci_low"], out["ci_high"] = (np.asarray(boot.confidence_interval.low, dtype=float),
                                          np.asarray(boot.confidence_interval.high, dtype=float))
         out["se"] = np.asarray(boot.standard_error, dtype=float)
+    elif opt.interval == "studentized":
+        boot = studentized_bootstrap_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
+                                          alternative=opt.alternative, rng=boot_rng, chunk_size=opt.chunk_size)
+        out["ci_low"] = np.asarray(boot.confidence_interval.low, dtype=float)
+        out["ci_high"] = np.asarray(boot.confidence_interval.high, dtype=float)
     tt = None
-    if opt.test == "t" or opt.interval == "t":
+    if opt.test == "t" or opt.interval in ("t", "studentized"):
         tt = paired_t_test_many(D, alternative=opt.alternative, confidence_level=opt.confidence_level)
-    if opt.interval == "t":
-        out["ci_low"] = np.asarray(tt.confidence_interval.low, dtype=float)
-        out["ci_high"] = np.asarray(tt.confidence_interval.high, dtype=float)
-        out["se"] = np.asarray(tt.standard_error, dtype=float)
-    if opt.test == "randomization":
-        res = sign_flip_test_many(D, n_resamples=opt.n_resamples, alternative=opt.alternative,
-                                  rng=flip_rng, chunk_size=opt.chunk_size)
+    if opt.interval == "t" or (opt.interval == "studentized" and flat.any()):
+        # zero spread: the exact sign-flip answer for equal deltas (pairedframe.stats.ttest), not certainty
+        take = np.ones(k, dtype=bool) if opt.interval == "t" else flat
+        out["ci_low"] = np.where(take, np.asarray(tt.confidence_interval.low, dtype=float), out.get("ci_low"))
+        out["ci_high"] = np.where(take, np.asarray(tt.confidence_interval.high, dtype=float), out.get("ci_high"))
+    flips = None
+    if opt.interval == "signflip":
+        flips = sign_flip_interval_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
+                                        alternative=opt.alternative, rng=flip_rng, chunk_size=opt.chunk_size)
+        out["ci_low"] = np.asarray(flips.confidence_interval.low, dtype=float)
+        out["ci_high"] = np.asarray(flips.confidence_interval.high, dtype=float)
+    if opt.test == "randomization" and opt.adaptive:
+        # p-values come from the adaptive rounds over the whole family (comparison/_adaptive.py);
+        # exact = the 2**n patterns can be enumerated within max_resamples
+        out["pvalue"] = np.full(k, np.nan)
+        out["exact"] = np.full(k, n < 63 and (1 << n) <= opt.max_resamples)
+    elif opt.test == "randomization":
+        res = flips if flips is not None else sign_flip_test_many(
+            D, n_resamples=opt.n_resamples, alternative=opt.alternative, rng=flip_rng, chunk_size=opt.chunk_size)
         out["pvalue"] = np.asarray(res.pvalue, dtype=float)
         out["exact"] = np.full(k, bool(res.exact))
     else:
         out["pvalue"] = np.asarray(tt.pvalue, dtype=float)
         out["exact"] = np.zeros(k, dtype=bool)
-    alpha = 1.0 - opt.confidence_level
-    out["mde"] = np.array([0.0 if s == 0 else minimum_detectable_effect(
-        float(s), n, alpha=alpha, power=opt.power, alternative=opt.alternative) for s in sd])
-    if opt.test == "randomization" and out["exact"].all():
-        # With n queries the smallest exact sign-flip p is 2/2^n (two-sided) or 1/2^n: when that is
-        # above alpha no effect, however large, can be detected.
-        floor = (2.0 if opt.alternative == "two-sided" else 1.0) / 2.0 ** n
-        if floor > alpha:
-            out["mde"] = np.full(k, np.inf)
+    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, _mc_patterns(opt),
+                                             bool(flat[c])) for c in range(k)])
     return out
 
 
-def _verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float) -> str:
-    if all_zero:
-        return "identical"
-    if not math.isnan(p) and p < alpha:
-        return "better" if delta > 0 else "worse"
-    if mde > abs(delta):
-        return "inconclusive"
-    return "not significant"
+def _mc_patterns(opt: _Options) -> int:
+    """Most Monte-Carlo sign patterns a p-value can rest on (max_resamples when adaptive)."""
+    return opt.max_resamples if opt.adaptive else opt.n_resamples
+
+
+def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
+            fam_sizes: np.ndarray, all_zero: np.ndarray, stats: dict[str, np.ndarray], opt: _Options,
+            verdict_on: str) -> tuple[np.ndarray, list[str], list[str | None]]:
+    """MDE at the verdict's level, verdicts and notes for rows of one call."""
+    alpha = 1.0 - opt.confidence_level
+    levels = verdict_levels(alpha, verdict_on, fam_sizes)
+    mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
+                          float(stats["floor"][i]), bool(stats["zero_spread"][i])) for i in range(delta.shape[0])])
+    verdicts = [verdict(float(p_used[i]), float(delta[i]), float(mde[i]), bool(all_zero[i]), alpha, opt.alternative)
+                for i in range(delta.shape[0])]
+    notes = verdict_notes(verdicts=verdicts, delta=delta, ci_low=stats["ci_low"], ci_high=stats["ci_high"],
+                          p_raw=p_raw, p_used=p_used, levels=levels, floors=stats["floor"], family_sizes=fam_sizes,
+                          exact=stats["exact"], n_units=n, skewness=stats["skewness"], alpha=alpha,
+                          alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
+                          interval_inverts_test=DEFAULT_INTERVAL[opt.test] == opt.interval and not opt.adaptive,
+                          n_resamples=_mc_patterns(opt),
+                          resamples_name="max_resamples" if opt.adaptive else "n_resamples")
+    return mde, verdicts, notes
 
 
 # ----------------------------------------------------------------------------------------------
 # frames
 # ----------------------------------------------------------------------------------------------
 
-SUMMARY_QID = "all"
 
 
 def _as_frame(data: Any) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
-    if isinstance(per_query, pl.DataFrame):
+    from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
+    if from_evaluation:
         data = per_query
     if isinstance(data, pl.LazyFrame):
         data = data.collect()
@@ -224,17 +287,29 @@ def _as_frame(data: Any) -> pl.DataFrame:
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
     data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
                              pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
+                 "with no judged query in common gives one")
     data = data.filter(pl.col("value").is_not_null())
-    summary_rows = data.filter(pl.col("qid") == SUMMARY_QID).height
+    require_rows(data, what="the per-query table", why="every value is null (not measured)")
+    flagged = "summary" in data.columns
+    data = drop_flagged_summary_rows(data)
+    summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
     if summary_rows:
         # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
-        warnings.warn(f"dropped {summary_rows} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
-                      f"rows are means over queries, not a query)", UserWarning, stacklevel=3)
+        _warn_summary_rows(summary_rows)
         data = data.filter(pl.col("qid") != SUMMARY_QID)
+        require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if not data["value"].is_finite().all():
         raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
                          "(null values are treated as 'not measured')")
     return data
+
+
+def _warn_summary_rows(count: int) -> None:
+    warnings.warn(f"dropped {count} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
+                  "rows are means over queries, not a query; a table with a boolean 'summary' column, as "
+                  "`pairedframe evaluate -q -f csv` writes, keeps a query named 'all')", UserWarning,
+                  stacklevel=user_stacklevel())
 
 
 @dataclass(frozen=True)
@@ -244,37 +319,24 @@ class _Paired:
     extras: list[str]
 
 
-def _unique_in_order(values: Iterable[Any]) -> list[Any]:
-    return list(dict.fromkeys(values))
-
-
-def _choose(requested: Sequence[str] | str | None, default: list[str], available: list[str],
-            what: str) -> list[str]:
-    """The requested names (one name, a list, or None for ``default``) in order, without repeats;
-    ValueError naming the unknown ones and the available ones."""
-    names = default if requested is None else [requested] if isinstance(requested, str) else requested
-    names = _unique_in_order(names)
-    unknown = [n for n in names if n not in available]
-    if unknown:
-        raise ValueError(f"{what}(s) {unknown} not in the table; {what}s: {available}")
-    return names
-
-
 def _choose_comparisons(all_systems: list[str], all_measures: list[str], baseline: Any,
                         systems: Sequence[str] | str | None, measures: Sequence[str] | str | None
                         ) -> tuple[list[str], list[str]]:
     """The systems compared with ``baseline`` and the measures, checked against those of the table
-    (given in order of appearance); errors name the unknown ones."""
+    (given in order of appearance); errors name the unknown ones (:func:`pairedframe.checks.require_names`)."""
     if not isinstance(baseline, str):
         raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
-    if baseline not in all_systems:
-        raise ValueError(f"baseline {baseline!r} is not a system of the table; systems: {all_systems}")
-    systems = [s for s in _choose(systems, [s for s in all_systems if s != baseline], all_systems, "system")
+    require_names(baseline, all_systems, what="system", parameter="baseline", source="the per-query table")
+    others = [s for s in all_systems if s != baseline]
+    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
+                                        what="system", parameter="systems", source="the per-query table")
                if s != baseline]
     if not systems:
         raise ValueError("nothing to compare: no system other than the baseline "
                          f"{baseline!r} (systems in the table: {all_systems})")
-    return systems, _choose(measures, all_measures, all_measures, "measure")
+    measures = require_names(measures, all_measures, what="measure", parameter="measures",
+                             source="the per-query table")
+    return systems, measures
 
 
 def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
@@ -316,7 +378,29 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
               .with_columns(_delta_expr().alias("delta"))
               .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
               .sort("_row", "qid"))
+    _require_common_queries(rows, paired, a, b, baseline, extras)
     return _Paired(paired=paired, rows=rows, extras=extras)
+
+
+def _require_common_queries(rows: pl.DataFrame, paired: pl.DataFrame, a: pl.DataFrame, b: pl.DataFrame,
+                            baseline: str, extras: list[str]) -> None:
+    """Every comparison must pair at least one query: one with none would be an empty result."""
+    empty = rows.join(paired.select("_row").unique(), on="_row", how="anti").sort("_row")
+    if not empty.height:
+        return
+    first = empty.row(0, named=True)
+    keys = ["system", *extras, "measure"]
+    own = b.join(empty.head(1).select(keys), on=keys, how="semi")["qid"].unique(maintain_order=True).to_list()
+    base = a.join(empty.head(1).select(keys[1:]), on=keys[1:], how="semi")["qid"].unique(maintain_order=True).to_list()
+    raise _no_common_query(empty.height, rows.height, baseline, _describe_row({k: first[k] for k in keys}), own, base)
+
+
+def _no_common_query(n_empty: int, n_rows: int, baseline: str, first: str, own: list[str],
+                     base: list[str]) -> EmptyResultError:
+    return EmptyResultError(
+        f"{n_empty} of {n_rows} comparison(s) have no common query with the baseline {baseline!r}; first: "
+        f"{first}: its queries {sample(own, 3)}, the baseline's {sample(base, 3)}; were they evaluated "
+        "against the same qrels?")
 
 
 def _describe_row(row: dict[str, Any]) -> str:
@@ -353,8 +437,15 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
         If a required column is missing or ``value`` is not numeric.
     DuplicateError
         If a (system, keys, measure, qid) appears twice.
+    EmptyResultError
+        Names that match nothing, an empty table, or a comparison with no common query.
     ValueError
-        Unknown baseline, systems or measures; non-finite values.
+        Non-finite values.
+
+    Warns
+    -----
+    UserWarning
+        Rows with ``qid == "all"`` (trec_eval's summary rows) are dropped.
     """
     p = _pair(data, baseline, systems, measures)
     return p.paired.drop("_row")
@@ -375,7 +466,18 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
     -------
     polars.DataFrame
         ``system, <extra keys>, measure, rank, qid, a, b, delta``: at most ``k`` rows per comparison,
-        ``rank`` 1 = largest loss; ties in delta are ordered by qid.
+        ``rank`` 1 = largest loss; ties in delta are ordered by qid.  A comparison without losses
+        has no row (an empty table when no system lost anywhere).
+
+    Raises
+    ------
+    EmptyResultError, SchemaError, DuplicateError, ValueError
+        As :func:`paired_per_query`.
+
+    Warns
+    -----
+    UserWarning
+        As :func:`paired_per_query`.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k!r}")
@@ -408,12 +510,18 @@ def _check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str]) -> None:
             SmallSampleWarning, stacklevel=user_stacklevel())
 
 
-def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, opt: _Options, *,
-                  baseline: str, extras: list[str], family_by: Sequence[str] | str | None,
-                  verdict_on: str) -> pl.DataFrame:
-    """compare's result from the comparisons (``rows``: system, keys, measure, n_queries, means, wins,
-    losses, ties, _nonzero) and their statistics: multiple testing, verdicts and the settings."""
+def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Options, *, baseline: str,
+                  extras: list[str], family_by: Sequence[str] | str | None, verdict_on: str,
+                  flip_blocks: Sequence[tuple] = ()) -> pl.DataFrame:
+    """compare's result from the comparisons and their statistics: multiple testing, verdicts, notes.
+
+    ``rows``: one row per comparison (``system, <keys>, measure, n_queries, baseline_mean,
+    system_mean, wins, losses, ties, _nonzero``); ``stats``: arrays over those rows (``delta, ci_low,
+    ci_high, se, pvalue, sd, skewness, floor, exact, zero_spread``), as :func:`_analyse_block` gives
+    them; ``flip_blocks``: the query sets' deltas for ``resampling="adaptive"``.
+    """
     k_total = rows.height
+    exact, flat = stats["exact"], stats["zero_spread"]
     pv = stats["pvalue"]
     p_holm = np.full(k_total, np.nan)
     p_bh = np.full(k_total, np.nan)
@@ -426,26 +534,39 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.nd
         if unknown:
             raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
         fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    flips = None
+    if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
+        flips = query_set_adaptive(
+            list(flip_blocks), k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
+                                                             "pvalue_bh": "bh"}[verdict_on],
+            level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
+            decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
+        pv = stats["pvalue"] = flips.pvalue
+        exact = stats["exact"] = flips.exact
+        stats["floor"] = np.array([smallest_pvalue(opt.test, bool(exact[i]), int(n), opt.alternative,
+                                                   opt.max_resamples, bool(flat[i]))
+                                   for i, n in enumerate(rows["n_queries"].to_numpy())])
+    fam_sizes = np.zeros(k_total, dtype=np.int64)
     for f in np.unique(fam_ids):
         sel = fam_ids == f
         p_holm[sel] = holm(pv[sel])
         p_bh[sel] = benjamini_hochberg(pv[sel])
+        fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
     adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
+    n_q = rows["n_queries"].to_numpy().astype(np.int64)
+    all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
+    t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
+    mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
+                                   verdict_on)
     alpha = 1.0 - opt.confidence_level
-    if opt.test == "randomization" and verdict_on != "pvalue" and not exact.all():
-        floor = {"pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-        sizes = np.bincount(fam_ids)
-        smallest = sizes[fam_ids] / (opt.n_resamples + 1)   # Holm/BH value of the smallest possible p
-        if np.all(smallest >= alpha) and np.all(floor >= alpha):
-            warnings.warn(
-                f"no comparison can be significant: the smallest Monte-Carlo p-value is 1/(n_resamples+1) = "
-                f"{1 / (opt.n_resamples + 1):.2g} and {verdict_on} multiplies it by up to {int(sizes.max())} "
-                f"comparisons; use n_resamples >= {int(math.ceil(sizes.max() / alpha))} or test='t'",
-                UserWarning, stacklevel=user_stacklevel())
-    nonzero = rows["_nonzero"].to_numpy()
-    verdicts = [_verdict(float(adjusted[i]), float(stats["delta"][i]), float(stats["mde"][i]),
-                         not bool(nonzero[i]), alpha) for i in range(k_total)]
-    resampled = opt.test == "randomization" or opt.interval in ("percentile", "bca")
+    warn_unreachable(stats["floor"], verdict_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
+                     verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
+                     n_resamples=_mc_patterns(opt) if opt.test == "randomization" else None,
+                     resamples_name="max_resamples" if opt.adaptive else "n_resamples")
+    labels = [_describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
+              for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
+    warn_skewed(stats["skewness"], n_q, labels)
+    resampled = opt.test == "randomization" or opt.interval in ("signflip", "percentile", "bca", "studentized")
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
@@ -454,13 +575,18 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.nd
         pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
         pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
         rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
-        pl.Series("sd", stats["sd"]), pl.Series("mde", stats["mde"]),
+        pl.Series("sd", stats["sd"]), pl.Series("skewness", stats["skewness"]), pl.Series("mde", mde),
         pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
+        pl.Series("verdict_note", notes, dtype=pl.String),
         pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
         pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
     )
+    if opt.adaptive:
+        out = out.with_columns(adaptive_columns(flips, k_total))
+        if flips is not None:
+            warn_uncertified(flips, opt.max_resamples, "comparisons")
     return out
 
 
@@ -469,9 +595,11 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             confidence_level: float = 0.95, alternative: Literal["two-sided", "greater", "less"] = "two-sided",
             test: Literal["randomization", "t"] = "randomization", seed: int = 0,
             family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
-            interval: Literal["percentile", "bca", "t"] | None = None, power: float = 0.8,
-            verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
-            progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+            interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
+            power: float = 0.8, verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
+            progress: Callable[[int, int], None] | None = None,
+            resampling: Literal["fixed", "adaptive"] = "fixed", decision_error: float = DEFAULT_DECISION_ERROR,
+            max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with a baseline, query by query, with honest paired statistics.
 
     Parameters
@@ -508,34 +636,62 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         family = every row of the call.
     chunk_size : int, optional
         Resample rows held in memory at once (memory knob; results do not depend on it).
-    interval : {"percentile", "bca", "t"}, optional
-        Default ``"percentile"`` (bootstrap) for the randomization test and ``"t"`` for the t-test.
-        The percentile interval under-covers at small n: on DL-2021 null comparisons
-        (``benchmarks/calibration.py``, 7,600 replications) 95% intervals covered 0.92 at n = 20,
-        0.94 at n = 50 and 0.947 at n = 200; BCa did not help (0.92 at n = 20) while the t
-        interval covered 0.944-0.951 at every n.  Use ``interval="t"`` below about 50 queries.
+    interval : {"signflip", "percentile", "bca", "t", "studentized"}, optional
+        Default: the interval that inverts the test -- ``"signflip"`` (the shifts the sign-flip test
+        does not reject, same sign patterns; Garthwaite 1996, Ernst 2004) for the randomization test,
+        ``"t"`` for the t-test -- so interval and raw p-value agree by construction.
+        ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``) and ``"bca"`` under-cover at small n;
+        ``"studentized"`` is the symmetric bootstrap-t (Hall 1992), wider than the default and
+        conservative at n = 20 on symmetric deltas, but closest to nominal on strongly skewed ones.
+        Coverage on real TREC deltas: README "Calibration" (``benchmarks/calibration.py``).
     power : float in (0, 1), default 0.8
         Power for the minimum detectable effect.
     verdict_on : {"pvalue", "pvalue_holm", "pvalue_bh"}, default "pvalue_holm"
         The p-value column the verdict uses.
     progress : callable, optional
         Called as ``progress(done, total)`` (in comparisons) after each query set is analysed.
+    resampling : {"fixed", "adaptive"}, default "fixed"
+        ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
+        only for the comparisons whose decision ``p < alpha`` on the ``verdict_on`` column is still
+        open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
+        Guarantee: for any data, with probability at least ``1 - decision_error`` over the draws,
+        every comparison of a family with ``certified = true`` gets the significant / not
+        significant decision that ``verdict_on`` gives on the *exact* sign-flip p-values (fractions
+        of all ``2**n`` sign patterns, the limit ``B -> infinity``).  Patterns are the rows of the
+        query set's sign-flip generator (:func:`resample_generators`), so after ``B`` patterns a
+        count equals the fixed-``B`` count; ``n_resamples`` still sets the bootstrap and the sign
+        patterns of the ``"signflip"`` interval, which then need not invert the adaptive p-value exactly
+        (``verdict_note`` says so where they disagree).
+    decision_error : float in (0, 1), default 1e-3
+        The bound above, per family (adaptive only).
+    max_resamples : int in [256, 2**40), default 2**27
+        Most sign patterns per comparison (adaptive only); an open decision there is reported with
+        ``certified = false`` and a warning.
 
     Returns
     -------
     polars.DataFrame
         One row per (system, extra keys, measure), in the given system and measure order, with
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
-        ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, mde, verdict,
-        test, interval, confidence_level, alternative, n_resamples, exact, seed``.
+        ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
+        verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
+        exact, seed``; with ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval
+        bracketing the exact p-value), ``resamples_used``, ``certified``, ``resampling`` and
+        ``decision_error`` (``pvalue`` is ``(b+1)/(B+1)`` clipped to that interval, so the adjusted
+        columns reproduce every certified decision).
 
         Means are over the paired queries (which can differ from the evaluation summary when the
-        query sets differ).  ``se`` is the bootstrap standard error (``sd/sqrt(n)`` for the t
-        interval); ``sd`` is the standard deviation of the deltas (ddof=1); ``mde`` the minimum
-        detectable effect ``(z(1-alpha/2) + z(power)) sd / sqrt(n)``; p-values lie in ``[0, 1]``
-        (randomization: ``[1/(n_resamples+1), 1]``, or ``[2^-n, 1]`` when exact).  Holm and
+        query sets differ).  ``se`` is ``sd / sqrt(n)`` (the bootstrap standard error for the
+        percentile and BCa intervals); ``sd`` is the standard deviation of the deltas (ddof=1; 0 when
+        their spread is float noise, at most 1e-12 of their magnitude); ``skewness`` their adjusted
+        sample skewness (NaN below 3 queries or at zero spread); ``mde`` the minimum detectable effect
+        at ``power`` of the test used, at the level the verdict needs (module docstring; inf when the
+        test cannot reach that level); p-values lie in ``[0, 1]`` (randomization:
+        ``[1/(n_resamples+1), 1]``, or ``[2^-n, 1]`` when exact; the t-test never reports 0 or
+        certainty for zero spread, it then gives the exact sign-flip result).  Holm and
         Benjamini-Hochberg adjust within each family; a NaN p-value is left out of its family and
-        stays NaN.  ``verdict`` is one of :data:`VERDICTS` (module docstring).
+        stays NaN.  ``verdict`` is one of :data:`VERDICTS` and ``verdict_note`` explains it where
+        needed (module docstring).
 
     Raises
     ------
@@ -549,21 +705,31 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     SmallSampleWarning
         Some comparison has fewer than ``MIN_QUERIES`` (20) common queries; see the ``mde`` column
         and :func:`pairedframe.stats.power.required_queries`.
+    SkewWarning
+        Some comparison's deltas fail Cochran's rule ``n > 25 skewness^2`` (named with its skewness
+        and n): its test and interval may be off (README "Calibration").
+    UserWarning
+        No comparison can be significant at its verdict level (the test's smallest p-value is too
+        large: few queries for an exact test, or too few resamples), with advice for the cause.
 
     References
     ----------
-    Efron & Tibshirani (1993), *An Introduction to the Bootstrap*; Smucker, Allan & Carterette
-    (2007), CIKM; Holm (1979); Benjamini & Hochberg (1995).
+    Efron & Tibshirani (1993), *An Introduction to the Bootstrap*; Garthwaite (1996), Biometrics
+    52(4); Ernst (2004), Statistical Science 19(4); Hall (1992), *The Bootstrap and Edgeworth
+    Expansion*; Smucker, Allan & Carterette (2007), CIKM; Cohen (1988); Cochran (1977); Holm (1979);
+    Benjamini & Hochberg (1995).
     """
     in_engine = engine_table(data)
-    if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: the bootstrap runs as a join there
+    if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: the resampling runs as joins there
         from pairedframe.comparison.by_join import compare_by_join
 
         return compare_by_join(in_engine, baseline=baseline, systems=systems, measures=measures,
                                n_resamples=n_resamples, confidence_level=confidence_level, alternative=alternative,
                                test=test, seed=seed, family_by=family_by, chunk_size=chunk_size, interval=interval,
-                               power=power, verdict_on=verdict_on, progress=progress)
-    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+                               power=power, verdict_on=verdict_on, progress=progress, resampling=resampling,
+                               decision_error=decision_error, max_resamples=max_resamples)
+    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                         resampling, decision_error, max_resamples)
     if verdict_on not in _VERDICT_ON:
         raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
     p = _pair(data, baseline, systems, measures)
@@ -578,8 +744,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     _check_sizes(rows, baseline, extras)
 
     k_total = rows.height
-    stats = {name: np.full(k_total, np.nan) for name in ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "mde")}
+    names = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
+    stats = {name: np.full(k_total, np.nan) for name in names}
     exact = np.zeros(k_total, dtype=bool)
+    flat = np.zeros(k_total, dtype=bool)
     # group comparisons by query set
     qsets = p.paired.group_by("_row", maintain_order=True).agg(pl.col("qid"), pl.col("delta"))
     groups: dict[bytes, list[int]] = {}
@@ -590,6 +758,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         delta_lists[r] = np.asarray(deltas, dtype=np.float64)
         groups.setdefault(query_set_key(qids), []).append(r)
     done = 0
+    flip_blocks = []
     for members in groups.values():
         D = np.column_stack([delta_lists[r] for r in members])
         res = _analyse_block(D, qid_lists[members[0]], opt)
@@ -597,12 +766,16 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         for name in stats:
             stats[name][idx] = res[name]
         exact[idx] = res["exact"]
+        flat[idx] = res["zero_spread"]
+        if opt.adaptive and opt.test == "randomization":
+            flip_blocks.append((D, idx, resample_generators(opt.seed, qid_lists[members[0]])[1]))
         done += len(members)
         if progress is not None:
             progress(done, k_total)
+    stats["exact"], stats["zero_spread"] = exact, flat
 
-    return _finish_table(rows, stats, exact, opt, baseline=baseline, extras=extras, family_by=family_by,
-                         verdict_on=verdict_on)
+    return _finish_table(rows, stats, opt, baseline=baseline, extras=extras, family_by=family_by,
+                         verdict_on=verdict_on, flip_blocks=flip_blocks)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -622,7 +795,7 @@ class PairedComparison:
     confidence_interval : ConfidenceInterval
         ``.low`` / ``.high`` of the mean delta.
     standard_error : float
-        Bootstrap standard error (``sd/sqrt(n)`` for the t interval).
+        ``sd/sqrt(n)`` (bootstrap standard error for the percentile and BCa intervals).
     n : int
         Paired observations.
     wins, losses, ties : int
@@ -636,6 +809,10 @@ class PairedComparison:
     n_resamples : int or None
     exact : bool
     seed : int
+    skewness : float
+        Adjusted sample skewness of the deltas (NaN below 3 queries or at zero spread).
+    verdict_note : str or None
+        Why the verdict is what it is, where it could be misread (as :func:`compare`).
     """
 
     statistic: float
@@ -656,13 +833,16 @@ class PairedComparison:
     n_resamples: int | None
     exact: bool
     seed: int
+    skewness: float = math.nan
+    verdict_note: str | None = None
 
 
 def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resamples: int = 10_000,
                  confidence_level: float = 0.95,
                  alternative: Literal["two-sided", "greater", "less"] = "two-sided",
                  test: Literal["randomization", "t"] = "randomization", seed: int = 0,
-                 chunk_size: int | None = None, interval: Literal["percentile", "bca", "t"] | None = None,
+                 chunk_size: int | None = None,
+                 interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
                  power: float = 0.8) -> PairedComparison:
     """Compare two paired samples ``a`` (baseline) and ``b``, scipy style.
 
@@ -710,7 +890,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         raise ValueError("`qids` must hold n distinct ids")
     if n < MIN_QUERIES:
         warnings.warn(f"only {n} paired queries (< MIN_QUERIES = {MIN_QUERIES}); see mde and "
-                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=2)
+                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=user_stacklevel())
     order = sorted(range(n), key=lambda i: ids[i])
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
@@ -718,14 +898,18 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     res = _analyse_block(d[:, None], [ids[i] for i in order], opt)
     delta = float(res["delta"][0])
     p = float(res["pvalue"][0])
-    mde = float(res["mde"][0])
-    resampled = opt.test == "randomization" or opt.interval in ("percentile", "bca")
+    one = np.ones(1, dtype=np.int64)
+    all_zero = np.array([bool(np.all(d == 0))])
+    se_t = np.array([0.0 if res["zero_spread"][0] else float(res["sd"][0]) / math.sqrt(n)])
+    mde, verdicts, notes = _decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
+                                   res, opt, "pvalue")
+    warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
+    resampled = opt.test == "randomization" or opt.interval != "t"
     return PairedComparison(
         statistic=delta, pvalue=p,
         confidence_interval=ConfidenceInterval(float(res["ci_low"][0]), float(res["ci_high"][0])),
         standard_error=float(res["se"][0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
-        ties=int(np.sum(d == 0)), sd=float(res["sd"][0]), mde=mde,
-        verdict=_verdict(p, delta, mde, bool(np.all(d == 0)), 1.0 - opt.confidence_level),
+        ties=int(np.sum(d == 0)), sd=float(res["sd"][0]), mde=float(mde[0]), verdict=verdicts[0],
         test=opt.test, interval=opt.interval, alternative=opt.alternative,
         confidence_level=opt.confidence_level, n_resamples=opt.n_resamples if resampled else None,
-        exact=bool(res["exact"][0]), seed=opt.seed)
+        exact=bool(res["exact"][0]), seed=opt.seed, skewness=float(res["skewness"][0]), verdict_note=notes[0])

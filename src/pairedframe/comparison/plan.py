@@ -1,9 +1,13 @@
 """Pre-registered analyses: a TOML plan fixes systems, endpoints, margin, alpha and seed; ``analyze`` runs exactly it.
 
 A plan is written before any result is seen.  :func:`analyze` refuses to run without one, runs exactly
-its endpoints (no more, no fewer), applies Holm across them, and reports per endpoint the delta, its
-``1 - alpha`` cluster bootstrap interval, the cluster sign-flip p-value, the Holm-adjusted p-value, the
-TOST equivalence p-value at the margin, the minimum detectable difference, the exact McNemar p-value
+its endpoints (no more, no fewer), applies Holm within each family (the primary endpoints alone; the
+secondaries apart), and reports per endpoint the delta, its
+``1 - alpha`` interval (the shifts the cluster sign-flip test does not reject), the cluster sign-flip
+p-value, the Holm-adjusted p-value, the TOST equivalence p-value at the margin (t reference with
+``G - 1`` degrees of freedom on the CR1 cluster SE, which keeps "equivalent" at its 5 % with 10
+clusters), the minimum detectable difference (noncentral t, at Holm's first-step level
+``alpha / m`` of the endpoint's family), the exact McNemar p-value
 (a reference for binary endpoints only; it assumes independent queries) and one verdict:
 
 ``"difference"``
@@ -16,8 +20,10 @@ TOST equivalence p-value at the margin, the minimum detectable difference, the e
 ``"inconclusive"``
     neither: the data cannot tell.
 
-TOST p-values are not adjusted (each endpoint's equivalence claim is at level ``alpha``); the Holm
-family is every endpoint of the plan, primary and secondary.
+TOST p-values are not adjusted (each endpoint's equivalence claim is at level ``alpha``). Holm
+families follow the roles: the primary endpoints alone form the confirmatory family (adding
+secondaries never weakens the primary claim), and the secondary endpoints form their own family; the
+``family`` column and the JSON say which.
 
 Plan keys (TOML)
 ----------------
@@ -46,8 +52,9 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.clustered import CLUSTER_POLICY, compare_clustered
+from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
 from pairedframe.io.endpoints import parse_hit_measure
-from pairedframe.errors import PlanError, SmallSampleWarning
+from pairedframe.errors import PlanError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import holm
 
 __all__ = ["ANALYSIS_VERDICTS", "Endpoint", "Plan", "AnalysisResult", "load_plan", "analyze"]
@@ -56,6 +63,8 @@ ANALYSIS_VERDICTS = ("difference", "difference within the margin", "equivalent w
 _DIRECTIONS = {"higher is better": "higher is better", "higher": "higher is better",
                "lower is better": "lower is better", "lower": "lower is better"}
 _ROLES = ("primary", "secondary")
+#: The Holm family of each role, as the table's ``family`` column names it.
+FAMILIES = {"primary": "confirmatory (primary endpoints)", "secondary": "secondary endpoints"}
 _TOP_KEYS = {"title", "alpha", "margin", "seed", "n_resamples", "power", "resampling_unit", "systems", "endpoints"}
 _REQUIRED_TOP = ("alpha", "margin", "seed", "n_resamples", "systems", "endpoints")
 _SYSTEM_KEYS = {"baseline", "candidate"}
@@ -310,7 +319,7 @@ def _results_frame(results: Any, plan: Plan) -> pl.DataFrame:
 
 
 def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: Any = None) -> AnalysisResult:
-    """Run a pre-registered plan on per-query results: exactly its endpoints, Holm across them.
+    """Run a pre-registered plan on per-query results: exactly its endpoints, Holm within each role.
 
     Parameters
     ----------
@@ -328,16 +337,19 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     Returns
     -------
     AnalysisResult
-        ``table`` has one row per endpoint in plan order with columns ``endpoint, role, dataset,
+        ``table`` has one row per endpoint in plan order with columns ``endpoint, role, family, dataset,
         measure, direction, baseline, candidate, n_queries, n_clusters, baseline_mean,
         candidate_mean, delta, ci_low, ci_high, confidence_level, pvalue, pvalue_holm, margin,
         pvalue_tost, tost_low, tost_high, mdd, mcnemar_pvalue, mcnemar_b, mcnemar_c, verdict,
-        favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` cluster bootstrap percentile
-        interval; ``pvalue`` the cluster sign-flip p-value (two-sided); ``tost_*`` the ``1 - 2 alpha``
-        interval with the cluster bootstrap SE; ``mdd`` the minimum detectable difference at the
-        plan's power; ``mcnemar_*`` the exact McNemar test and discordant counts (b = baseline only,
+        favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` interval inverting the cluster
+        sign-flip test; ``pvalue`` the cluster sign-flip p-value (two-sided); ``tost_*`` the ``1 - 2
+        alpha`` interval ``delta -/+ t(1 - alpha, G - 1) se`` with the CR1 cluster SE; ``mdd`` the
+        noncentral-t minimum detectable difference at the plan's power and level ``alpha / m`` (``m``
+        endpoints; inf when the exact test cannot reach it); ``mcnemar_*`` the exact McNemar test and discordant counts (b = baseline only,
         c = candidate only) for 0/1 endpoints, else null -- a reference that ignores clusters;
-        ``favours`` names the better system when the verdict is a difference.
+        ``favours`` names the better system when the verdict is a difference.  ``pvalue_holm`` is
+        Holm-adjusted within the endpoint's ``family``: the primaries alone (the confirmatory claim)
+        or the secondaries alone.
 
     Raises
     ------
@@ -414,7 +426,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         r = res.row(0, named=True)
         if unit == "query" and r["n_queries"] < 20:
             warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,
-                          stacklevel=2)
+                          stacklevel=user_stacklevel())
         rows.append({"endpoint": ep.name, "role": ep.role, "dataset": ep.dataset, "measure": ep.measure,
                      "direction": ep.direction, "baseline": plan.baseline, "candidate": plan.candidate,
                      "n_queries": r["n_queries"], "n_clusters": r["n_clusters"],
@@ -425,15 +437,26 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
                      "pvalue_tost": r["pvalue_tost"], "tost_low": r["tost_low"], "tost_high": r["tost_high"],
                      "equivalent": r["equivalent"], "mdd": r["mde"], "mcnemar_pvalue": r["mcnemar_pvalue"],
                      "mcnemar_b": r["mcnemar_b"], "mcnemar_c": r["mcnemar_c"]})
-    p_holm = holm(np.array([r["pvalue"] for r in rows], dtype=float))
+    pvalues = np.array([r["pvalue"] for r in rows], dtype=float)
+    roles = np.array([r["role"] for r in rows])
+    p_holm = np.full(len(rows), np.nan)
+    for role in _ROLES:  # one Holm family per role: secondaries never dilute the confirmatory claim
+        p_holm[roles == role] = holm(pvalues[roles == role])
+    for r in rows:
+        level = alpha / int(np.sum(roles == r["role"]))   # Holm's first step: what a lone true difference must reach
+        floor = smallest_pvalue("randomization", bool(r["exact"]), int(r["n_clusters"]), "two-sided",
+                                plan.n_resamples)
+        r["mdd"] = t_mde(float(r["se"]), float(r["n_clusters"] - 1), level, plan.power, "two-sided", floor,
+                         bool(r["se"] == 0))
     for r, ph in zip(rows, p_holm):
         r["pvalue_holm"] = float(ph)
+        r["family"] = FAMILIES[r["role"]]
         sig = bool(ph < alpha)
         r["verdict"] = _verdict(sig, bool(r["pvalue_tost"] < alpha))
         r["favours"] = _favours(r["delta"], r["direction"], plan, sig)
         r["resampling_unit"] = unit
-    order = ["endpoint", "role", "dataset", "measure", "direction", "baseline", "candidate", "n_queries",
-             "n_clusters", "baseline_mean", "candidate_mean", "delta", "ci_low", "ci_high", "confidence_level",
+    order = ["endpoint", "role", "family", "dataset", "measure", "direction", "baseline", "candidate",
+             "n_queries", "n_clusters", "baseline_mean", "candidate_mean", "delta", "ci_low", "ci_high", "confidence_level",
              "se", "pvalue", "pvalue_holm", "exact", "margin", "pvalue_tost", "tost_low", "tost_high",
              "equivalent", "mdd", "mcnemar_pvalue", "mcnemar_b", "mcnemar_c", "verdict", "favours",
              "resampling_unit"]
@@ -444,11 +467,15 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     settings = {
         "plan_sha256": plan.sha256, "plan_source": plan.source, "alpha": alpha, "seed": plan.seed,
         "n_resamples": plan.n_resamples, "power": plan.power, "resampling_unit": unit,
-        "interval": f"{1 - alpha:.0%} cluster bootstrap percentile interval of the mean delta (candidate - baseline)",
+        "interval": f"{1 - alpha:.0%} interval of the mean delta (candidate - baseline): the shifts the cluster "
+                    "sign-flip test does not reject",
         "test": "cluster sign-flip randomization test, two-sided (exact when 2^G <= n_resamples)",
-        "multiple_comparisons": f"Holm across the plan's {len(rows)} endpoint(s)",
-        "equivalence": f"TOST at ±margin with the cluster bootstrap SE; {1 - 2 * alpha:.0%} interval; not adjusted",
-        "mdd": f"(z(1-alpha/2) + z({plan.power})) * cluster bootstrap SE",
+        "multiple_comparisons": "; ".join(f"Holm within the {FAMILIES[role]} ({int(np.sum(roles == role))})"
+                                          for role in _ROLES if np.any(roles == role)),
+        "equivalence": f"TOST at ±margin, t with G - 1 df on the CR1 cluster SE; {1 - 2 * alpha:.0%} interval; "
+                       "not adjusted",
+        "mdd": f"noncentral t (G - 1 df, CR1 SE) at power {plan.power} and level alpha / m, m = the size of the "
+               "endpoint's Holm family (Holm's first step)",
         "mcnemar": "exact two-sided McNemar on 0/1 endpoints, reference only (assumes independent queries)",
         "cluster_policy": CLUSTER_POLICY if unit == "cluster" else "each query its own cluster (= plain paired test)",
         "verdicts": list(ANALYSIS_VERDICTS),

@@ -29,7 +29,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning
+from pairedframe.checks import require_each, require_names, require_rows
+from pairedframe.errors import (EmptyResultError, InsufficientSampleError, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
@@ -75,7 +77,7 @@ def _deltas(a: dict[str, float], b: dict[str, float], what: str) -> dict[str, fl
 
 
 def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float | None, alpha: float,
-                     alternative: str, ddof: int, *, warn: bool) -> PPIResult:
+                     alternative: str, ddof: int, *, warn: bool, method: str = "jackknife-t") -> PPIResult:
     missing = sorted(gold.keys() - proxy.keys())
     if missing:
         raise SchemaError(f"{len(missing)} gold quer{'y has' if len(missing) == 1 else 'ies have'} no proxy "
@@ -87,16 +89,18 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
     f_unlab = np.array([proxy[q] for q in qu])
     if len(qu) < 2 and lam not in (None, 0, 0.0):
         warnings.warn(f"only {len(qu)} proxy-only queries: lam={lam} cannot be used, lam = 0 (gold only)",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=user_stacklevel())
         lam = 0.0
     with warnings.catch_warnings():
         if not warn:
             warnings.simplefilter("ignore", SmallSampleWarning)
-        return ppi_mean(y, f_gold, f_unlab, lam=lam, alpha=alpha, alternative=alternative, ddof=ddof)
+        return ppi_mean(y, f_gold, f_unlab, lam=lam, alpha=alpha, alternative=alternative, ddof=ddof,
+                        method=method)
 
 
 def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: float | None = None,
-                alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1) -> PPIResult:
+                alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1,
+                method: str = "jackknife-t") -> PPIResult:
     """PPI++ estimate and interval of the mean gold delta ``b - a`` from proxy and gold per-query values.
 
     Parameters
@@ -112,7 +116,12 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
         Interval coverage ``1 - alpha`` (``ppi_py`` defaults to 0.1).
     alternative : {"two-sided", "greater", "less"}
     ddof : {1, 0}, default 1
-        ``1`` makes ``lam = 0`` the usual paired normal interval; ``0`` reproduces ``ppi_py``.
+        ``1`` makes ``lam = 0`` with ``method="t"`` the usual paired t interval; ``0`` with
+        ``method="z"`` reproduces ``ppi_py``.
+    method : {"jackknife-t", "t", "z"}, default "jackknife-t"
+        Interval of :func:`pairedframe.stats.ppi.ppi_mean`: jackknife variance of the tuned estimator
+        with t on ``n_gold - 2`` df (default; calibrated for 10-30 gold queries, README
+        "Calibration"), plug-in variance with t on ``n_gold - 1``, or the normal interval of ``ppi_py``.
 
     Returns
     -------
@@ -132,7 +141,7 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     Warns
     -----
     SmallSampleWarning
-        Fewer than 30 gold queries (normal interval may under-cover).
+        Fewer than 30 gold queries with ``method="z"`` (the normal interval under-covers there).
 
     References
     ----------
@@ -140,14 +149,14 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     """
     proxy = _deltas(_as_values(proxy_a, "proxy_a"), _as_values(proxy_b, "proxy_b"), "proxy")
     gold = _deltas(_as_values(gold_a, "gold_a"), _as_values(gold_b, "gold_b"), "gold")
-    return _ppi_from_deltas(gold, proxy, lam, alpha, alternative, ddof, warn=True)
+    return _ppi_from_deltas(gold, proxy, lam, alpha, alternative, ddof, warn=True, method=method)
 
 
 def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Sequence[str] | str | None = None,
                          measures: Sequence[str] | str | None = None, segments: Any = None,
                          proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
                          lam: float | None = None, alpha: float = 0.05, alternative: str = "two-sided",
-                         ddof: int = 1) -> pl.DataFrame:
+                         ddof: int = 1, method: str = "jackknife-t") -> pl.DataFrame:
     """PPI++ comparisons for every (system, measure[, segment]) of a two-judgment per-query table.
 
     Parameters
@@ -166,7 +175,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         Values of the ``judgments`` column.
     gold_qids : sequence, optional
         Restrict the gold rows to these queries (the labelled sample); default all gold rows.
-    lam, alpha, alternative, ddof
+    lam, alpha, alternative, ddof, method
         As :func:`ppi_compare`.
 
     Returns
@@ -174,7 +183,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     polars.DataFrame
         One row per (system, measure, segment_set, segment): ``delta, ci_low, ci_high, pvalue, se, lam,
         n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
-        columns are the classical (``lam = 0``) interval on the same gold queries.  Units with fewer
+        columns are the classical (``lam = 0``, same ``method``: the paired t interval by default)
+        interval on the same gold queries.  Units with fewer
         than 2 gold queries get nulls and a ``warning``; fewer than 30 gold queries are flagged in
         ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`).
 
@@ -182,8 +192,14 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     ------
     SchemaError
         A required column is missing.
-    ValueError
-        ``proxy`` or ``gold`` is not one of the judgment sets present; unknown baseline.
+    EmptyResultError
+        ``baseline``, ``systems``, ``measures``, ``proxy`` or ``gold`` name nothing in the table; no
+        ``gold_qids`` query has a gold value; no unit has 2 gold queries (every estimate would be null).
+
+    Warns
+    -----
+    PartlyEmptyWarning
+        Some ``gold_qids`` have no gold value, or some units have no estimate (their rows are null).
 
     Notes
     -----
@@ -198,21 +214,29 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     present = per_query["judgments"].cast(pl.String).unique(maintain_order=True).to_list()
     unknown = [f"{arg}={name!r}" for arg, name in (("proxy", proxy), ("gold", gold)) if name not in present]
     if unknown:
-        raise ValueError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
+        raise EmptyResultError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
                          "with the names given to evaluate_judgment_sets")
     df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
                           pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
                           pl.col("value").cast(pl.Float64))
+    require_rows(df, what="the per-query table", why="no (system, judgments, qid, measure, value) row")
+    where = "the per-query table"
     if gold_qids is not None:
         keep = [str(q) for q in gold_qids]
+        gold_rows = df.filter(pl.col("judgments") == gold)["qid"].unique().to_list()
+        require_each(keep, gold_rows, what="query of gold_qids", plural="queries of gold_qids",
+                     lacking="no gold value",
+                     consequence="left out of the sample")
         df = df.filter((pl.col("judgments") != gold) | pl.col("qid").is_in(keep))
     all_systems = df["system"].unique(maintain_order=True).to_list()
-    if baseline not in all_systems:
-        raise ValueError(f"baseline {baseline!r} not in the table; systems: {all_systems}")
-    systems = ([s for s in all_systems if s != baseline] if systems is None
-               else [systems] if isinstance(systems, str) else list(systems))
-    measures = (df["measure"].unique(maintain_order=True).to_list() if measures is None
-                else [measures] if isinstance(measures, str) else list(measures))
+    require_names(baseline, all_systems, what="system", parameter="baseline", source=where)
+    others = [s for s in all_systems if s != baseline]
+    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
+                                        what="system", parameter="systems", source=where) if s != baseline]
+    if not systems:
+        raise ValueError(f"nothing to compare: no system other than the baseline {baseline!r} (systems: {all_systems})")
+    measures = require_names(measures, df["measure"].unique(maintain_order=True).to_list(), what="measure",
+                             parameter="measures", source=where)
     if segments is None:
         seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
     else:
@@ -241,13 +265,13 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                 row = {"system": system, "measure": measure, "segment_set": sset, "segment": sname,
                        "baseline": baseline}
                 try:
-                    r = _ppi_from_deltas(gdel, pdel, lam, alpha, alternative, ddof, warn=False)
-                    r0 = _ppi_from_deltas(gdel, pdel, 0.0, alpha, alternative, ddof, warn=False)
+                    r = _ppi_from_deltas(gdel, pdel, lam, alpha, alternative, ddof, warn=False, method=method)
+                    r0 = _ppi_from_deltas(gdel, pdel, 0.0, alpha, alternative, ddof, warn=False, method=method)
                 except InsufficientSampleError:
                     rows.append({**row, "n_gold": len(gdel), "n_proxy": len(pdel.keys() - gdel.keys()),
                                  "warning": "fewer than 2 gold queries: no estimate"})
                     continue
-                small = r.n_gold < SMALL_GOLD_N
+                small = r.n_gold < SMALL_GOLD_N and method == "z"
                 n_small += small
                 rows.append({**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
                              "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,
@@ -261,7 +285,11 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
               "gold_only_delta": pl.Float64, "gold_only_ci_low": pl.Float64, "gold_only_ci_high": pl.Float64,
               "warning": pl.String}
     out = pl.DataFrame(rows, schema=schema)
+    units = [(r["system"], r["measure"], r["segment_set"], r["segment"]) for r in rows]
+    estimated = [u for u, r in zip(units, rows) if r.get("delta") is not None]
+    require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "
+                 "queries paired with the baseline (no estimate)", consequence="null in the result")
     if n_small:
         warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {SMALL_GOLD_N} gold queries; "
-                      "see the 'warning' column", SmallSampleWarning, stacklevel=2)
+                      "see the 'warning' column", SmallSampleWarning, stacklevel=user_stacklevel())
     return out

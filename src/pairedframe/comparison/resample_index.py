@@ -34,6 +34,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.checks import require_rows
 from pairedframe.comparison.clustered import cluster_layout, cluster_streams
 from pairedframe.comparison.paired import resample_generators
 from pairedframe.comparison.segments import _mix32_inplace, _row_seeds, segment_keys
@@ -188,8 +189,10 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
 
     Raises
     ------
+    EmptyResultError
+        No query id.
     ValueError, TypeError
-        Bad options, fewer than 1 query, clusters not aligned with the queries, a query id twice
+        Bad options, clusters not aligned with the queries, a query id twice
         together with clusters, or clusters and segment together.
 
     Examples
@@ -217,8 +220,7 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
     else:
         qids = sorted(set(ids))
     n = len(qids)
-    if n < 1:
-        raise ValueError("`query_ids` is empty")
+    require_rows(n, what="`query_ids`", why="a resample index needs at least one query")
     exact = kind == "sign-flip" and n < 63 and (1 << n) <= n_resamples
 
     if segment is not None:

@@ -48,6 +48,12 @@ rejects the smallest p-value only if ``p <= q j / m`` for some ``j``; with every
 segments at the floor that needs ``j >= m / (q (B+1))`` (``min_discoveries``), and Holm cannot
 reject anything once ``m / (B+1) > q``.  Such rows are flagged ``resolution_limited``, a warning
 names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests ``test="t"`` for screening.
+
+``resampling="adaptive"`` removes the problem without drawing ``m/q`` patterns everywhere: patterns
+are drawn in rounds (256, 512, ...) only for the units whose BH / Holm decision is still open, until
+every decision equals that of the exact p-values with probability ``1 - decision_error``
+(:mod:`pairedframe.stats.adaptive`); its pattern words are the full 64-bit outputs of the same
+``K_flip`` SplitMix64 stream (:mod:`pairedframe.stats.sign_flip_units`).
 """
 
 from __future__ import annotations
@@ -62,15 +68,21 @@ import numpy as np
 import polars as pl
 from scipy.special import stdtr, stdtrit
 
+from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
+                                              check_adaptive_options, segment_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import _pair
-from pairedframe.errors import DuplicateError, SchemaError, SmallSampleWarning, user_stacklevel
+from pairedframe.checks import require_each
+from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.resample import keyed_seed_sequence
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+from pairedframe.stats.ttest import _zero_spread_result
 
 __all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
            "BLOCK_ELEMENTS", "CHUNK_ELEMENTS"]
@@ -301,38 +313,33 @@ def _t_quantile(q: float, df: int) -> float:
 
 def _t_stats(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constant: np.ndarray, alternative: str,
              confidence_level: float) -> dict[str, np.ndarray]:
-    """Paired t-test per unit (rules of :mod:`pairedframe.stats.ttest`); only the tail is scalar."""
+    """Paired t-test per unit (rules of :mod:`pairedframe.stats.ttest`: zero spread falls back to the exact
+    sign-flip result for equal deltas, never p = 0); only the tail is scalar."""
     k = mean.shape[0]
     se = np.where(constant, 0.0, sd / np.sqrt(n))
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(constant, np.where(mean == 0, 0.0, np.copysign(np.inf, mean)), mean / se)
+        t = np.where(constant, 0.0, mean / se)
     p = np.empty(k)
     q = np.empty(k)
+    low = np.empty(k)
+    high = np.empty(k)
     tail_q = 0.5 + confidence_level / 2 if alternative == "two-sided" else confidence_level
     for i in range(k):          # scalar special functions only (incomplete beta); no resampling here
         df = int(n[i]) - 1
         ti = float(t[i])
         if constant[i]:
-            if mean[i] == 0:
-                p[i] = 1.0
-            elif alternative == "two-sided":
-                p[i] = 0.0
-            else:
-                p[i] = 0.0 if (mean[i] > 0) == (alternative == "greater") else 1.0
-        elif alternative == "two-sided":
+            _, p[i], _, low[i], high[i] = _zero_spread_result(int(n[i]), float(mean[i]), alternative,
+                                                               confidence_level)
+            continue
+        if alternative == "two-sided":
             p[i] = min(1.0, 2.0 * float(stdtr(df, -(abs(ti)))))
         elif alternative == "greater":
             p[i] = float(stdtr(df, -(ti)))
         else:
             p[i] = float(stdtr(df, -(-ti)))
         q[i] = _t_quantile(tail_q, df)
-    half = q * se
-    low = mean - half
-    high = mean + half
-    if alternative == "greater":
-        high = np.full(k, np.inf)
-    elif alternative == "less":
-        low = np.full(k, -np.inf)
+        low[i] = -np.inf if alternative == "less" else mean[i] - q[i] * se[i]
+        high[i] = np.inf if alternative == "greater" else mean[i] + q[i] * se[i]
     return {"pvalue": p, "ci_low": low, "ci_high": high, "se": se}
 
 
@@ -366,6 +373,24 @@ def _as_segments(segments: Any) -> pl.DataFrame:
     return seg
 
 
+def _require_segments_matched(segments: Sequence[tuple[str, str]], found: set[tuple[str, str]]) -> None:
+    """Warn naming the segments (``segment_set, segment``) of the segment table that hold no paired
+    query (they get no row)."""
+    if len(found) < len(segments):
+        require_each(list(segments), found, what="segment", lacking="no paired query")
+
+
+def _no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
+    return EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
+                            f"(its queries e.g. {own[:3]}, the segment table's {theirs[:3]})")
+
+
+def _require_two_queries(n_queries: np.ndarray) -> None:
+    if not (n_queries >= 2).any():
+        raise EmptyResultError(f"every one of the {n_queries.shape[0]} segment comparison(s) has a single paired "
+                               "query: no statistic can be computed (each needs 2)")
+
+
 def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      measures: Sequence[str] | str | None = None,
                      systems: Sequence[str] | str | None = None,
@@ -374,7 +399,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
                      family_by: Sequence[str] | str | None = None,
                      correction: Literal["bh", "holm"] = "bh", fdr_level: float | None = None,
-                     interval: Literal["percentile", "t"] | None = None) -> pl.DataFrame:
+                     interval: Literal["percentile", "t"] | None = None,
+                     resampling: Literal["fixed", "adaptive"] = "fixed",
+                     decision_error: float = DEFAULT_DECISION_ERROR,
+                     max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with a baseline inside every segment of queries, with BH q-values per family.
 
     Parameters
@@ -395,7 +423,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Sign-flip randomization test (p never below ``1/(n_resamples+1)`` unless exact) or the paired
         t-test (analytic; the right screening tool for thousands of segments, see module docstring).
     n_resamples : int, default 10_000
-        Bootstrap resamples and Monte-Carlo sign patterns per unit.
+        Bootstrap resamples and (with ``resampling="fixed"``) Monte-Carlo sign patterns per unit.
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "greater", "less"}
     seed : int, default 0
@@ -410,6 +438,21 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Level of the BH / Holm decision; default ``1 - confidence_level``.
     interval : {"percentile", "t"}, optional
         Default percentile bootstrap for the randomization test, t interval for the t-test.
+    resampling : {"fixed", "adaptive"}, default "fixed"
+        ``"adaptive"`` (randomization test only) draws sign patterns in rounds until every decision
+        of ``correction`` at ``fdr_level`` is certified (MMCTest, Gandy & Hahn 2014; see
+        :mod:`pairedframe.stats.adaptive`).  Guarantee: for any data, with probability at least
+        ``1 - decision_error`` over the draws, every row of a family with ``certified = true`` has the
+        ``significant`` value that ``correction`` gives on the *exact* sign-flip p-values (the
+        fractions of all ``2**n`` sign patterns at least as extreme: the limit ``B -> infinity``).
+        Patterns come from the segment's counter-based sign-flip stream (64-bit words, see
+        :mod:`pairedframe.stats.sign_flip_units`), so a segment's patterns never depend on the other
+        segments; how many it draws does (the BH threshold depends on the whole family).
+    decision_error : float in (0, 1), default 1e-3
+        The bound above, per family (adaptive only).
+    max_resamples : int in [256, 2**40), default 2**27
+        Most sign patterns one unit may draw (adaptive only); a decision still open there is reported
+        with ``certified = false`` and a warning.
 
     Returns
     -------
@@ -419,7 +462,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         ``system, <keys>, measure, segment_set, segment, baseline, n_queries, baseline_mean,
         system_mean, delta, ci_low, ci_high, se, pvalue, pvalue_bh, pvalue_holm, significant, wins,
         losses, ties, sd, small_sample, warning, family_size, min_discoveries, resolution_limited,
-        test, interval, n_resamples, exact, seed``.
+        test, interval, n_resamples, exact, seed``; with ``resampling="adaptive"`` also
+        ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value; equal to it when
+        ``exact``), ``resamples_used`` (sign patterns drawn; ``2**n`` when enumerated), ``certified``,
+        ``resampling`` and ``decision_error``.  The adaptive ``pvalue`` is ``(b+1)/(B+1)`` clipped to
+        ``[pvalue_low, pvalue_high]``, so ``correction`` applied to it reproduces every certified
+        decision.
 
         Units with one paired query get null statistics and ``warning = "only 1 paired query"``
         (NaN p-values are left out of their family).  ``small_sample`` is ``n_queries <
@@ -431,19 +479,25 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     Raises
     ------
     SchemaError, DuplicateError, ValueError, TypeError
-        Bad tables or options (as :func:`compare`); no query of the table is in any segment.
+        Bad tables or options (as :func:`compare`).
+    EmptyResultError
+        No paired query is in any segment, or every segment comparison has a single query.
 
     Warns
     -----
+    PartlyEmptyWarning
+        Segments of the segment table that hold no paired query (they get no row).
     SmallSampleWarning
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning
-        Once, when ``n_resamples`` is too small for the correction at ``fdr_level``.
+        Once, when ``n_resamples`` (adaptive: ``max_resamples``) is too small for the correction at
+        ``fdr_level``; once, when adaptive decisions are left uncertified at ``max_resamples``.
 
     References
     ----------
     Benjamini & Hochberg (1995), JRSS B 57(1); Holm (1979); Phipson & Smyth (2010);
-    Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA.
+    Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA;
+    Gandy & Hahn (2014), "MMCTest", Scand. J. Stat. 41(4).
     """
     interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS)
     if correction not in _CORRECTIONS:
@@ -453,6 +507,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     level = 1 - confidence_level if fdr_level is None else fdr_level
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ValueError(f"`fdr_level` must be in (0, 1), got {fdr_level!r}")
+    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
+                                      max_resamples=max_resamples)
     n_resamples = int(n_resamples)
     in_engine = engine_table(per_query)
     if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: every statistic is SQL there
@@ -461,7 +517,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         return compare_segments_by_join(in_engine, segments, baseline=baseline, measures=measures, systems=systems,
                                         test=test, interval=interval, n_resamples=n_resamples,
                                         confidence_level=confidence_level, alternative=alternative, seed=int(seed),
-                                        family_by=family_by, correction=correction, level=level)
+                                        family_by=family_by, correction=correction, level=level, adaptive=adaptive)
 
     p = _pair(per_query, baseline, systems, measures)
     extras = p.extras
@@ -476,7 +532,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
         seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
     if joined.height == 0:
-        raise ValueError("no paired query of the per-query table is in any segment of the segment table")
+        raise _no_segment_query(p.paired["qid"].unique().head(3).to_list(), seg["qid"].unique().head(3).to_list())
+    _require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
+                              set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
+                                  .select("segment_set", "segment").iter_rows()))
     row_e = joined["_row"].to_numpy().astype(np.int64)
     sc_e = joined["_sc"].to_numpy().astype(np.int64)
     perm = np.lexsort((sc_e, row_e))                       # stable: keeps qid order within a unit
@@ -490,7 +549,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     dev = d_all - np.repeat(seg_mean, n_all)
     with np.errstate(invalid="ignore", divide="ignore"):
         sd_all = np.where(n_all >= 2, np.sqrt(np.add.reduceat(dev * dev, first) / (n_all - 1)), np.nan)
-    constant_all = np.maximum.reduceat(d_all, first) == np.minimum.reduceat(d_all, first)
+    # zero spread (max - min <= 1e-12 max|d|, float noise included) as the paired t-test rule
+    spread = np.maximum.reduceat(d_all, first) - np.minimum.reduceat(d_all, first)
+    constant_all = spread <= ZERO_SPREAD_RTOL * np.maximum.reduceat(np.abs(d_all), first)
+    sd_all = np.where(constant_all & (n_all >= 2), 0.0, sd_all)
     keys = pl.DataFrame({"_row": row_e[first], "_sc": sc_e[first]}, schema={"_row": p.rows.schema["_row"],
                                                                              "_sc": distinct.schema["_sc"]})
     units = (keys.join(p.rows, on="_row", how="left", maintain_order="left")
@@ -504,10 +566,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
+    _require_two_queries(n_all)
     k = units.height
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)
     ok_idx = np.flatnonzero(ok)
+    flip_units = None
     if ok_idx.size:
         keep = np.repeat(ok, n_all)
         d = np.ascontiguousarray(d_all[keep])
@@ -527,13 +591,16 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                                 how="left", maintain_order="left")["_k"].to_numpy()
             res = segment_resample_stats(d, offsets, key_pairs[code, 0], key_pairs[code, 1],
                                          n_resamples=n_resamples, confidence_level=confidence_level,
-                                         alternative=alternative, bootstrap=need_boot, sign_flip=need_flip)
+                                         alternative=alternative, bootstrap=need_boot,
+                                         sign_flip=need_flip and not adaptive)
             if need_boot:
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = res[c]
-            if need_flip:
+            if need_flip and not adaptive:
                 stats["pvalue"][ok_idx] = res["pvalue"]
                 exact[ok_idx] = res["exact"]
+            elif need_flip:
+                flip_units = (d, offsets, key_pairs[code, 1])     # drawn per family, below
         if test == "t" or interval == "t":
             sd = units["sd"].to_numpy()[ok_idx]
             tt = _t_stats(mean, sd, n_ok.astype(float), const, alternative, confidence_level)
@@ -545,19 +612,25 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
 
     return _segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
                            correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
-                           alternative=alternative, seed=seed)
+                           alternative=alternative, seed=seed, flip_units=flip_units, adaptive=adaptive,
+                           decision_error=decision_error, max_resamples=max_resamples)
 
 
 def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
                     baseline: str, test: str, interval: str, correction: str, level: float,
                     family_by: Sequence[str] | str | None, n_resamples: int, alternative: str,
-                    seed: int) -> pl.DataFrame:
+                    seed: int, flip_units: tuple | None = None, adaptive: bool = False,
+                    decision_error: float = DEFAULT_DECISION_ERROR,
+                    max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """compare_segments' result from one row per unit (``system, <keys>, measure, segment_set,
     segment, n_queries, baseline_mean, system_mean, sd, wins, losses, ties``) and its statistics:
-    families, BH / Holm, Monte-Carlo resolution, flags and warnings."""
+    families, BH / Holm (adaptive sign flips drawn here from ``flip_units``), Monte-Carlo resolution,
+    flags and warnings."""
     k = units.height
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
+    ok_idx = np.flatnonzero(ok)
+    flips = None
     # families and corrections
     fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
                 else [family_by] if isinstance(family_by, str) else list(family_by))
@@ -567,6 +640,11 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
         raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
     fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
            if fam_cols else np.zeros(k, dtype=np.int64))
+    if flip_units is not None:     # resampling="adaptive": drawn until the family's decisions are certified
+        flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
+                                 alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
+        stats["pvalue"][ok_idx] = flips.pvalue
+        exact[ok_idx] = flips.exact
     pv = stats["pvalue"]
     p_bh = np.full(k, np.nan)
     p_holm = np.full(k, np.nan)
@@ -586,7 +664,7 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
         # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
         sides = 2.0 if alternative == "two-sided" else 1.0
         exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
-        p_floor = np.where(exact, exact_floor, 1.0 / (n_resamples + 1))
+        p_floor = np.where(exact, exact_floor, 1.0 / ((max_resamples if adaptive else n_resamples) + 1))
         need = np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64)
         need = np.maximum(need, 1)
         if correction == "bh":
@@ -624,6 +702,10 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
         pl.Series("exact", exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
                    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
+    if adaptive:
+        out = out.with_columns(adaptive_columns(flips, k, ok_idx))
+        if flips is not None:
+            warn_uncertified(flips, max_resamples, "segment comparisons")
 
     n_small = int(np.count_nonzero(small))
     if n_small:
@@ -634,7 +716,8 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
     if tiny.any():
         warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons have so few queries that even the "
                       f"most extreme sign pattern cannot reach level {level:g} after correction (exact p >= "
-                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning, stacklevel=user_stacklevel())
+                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning,
+                      stacklevel=user_stacklevel())
     limited_mc = limited & ~exact
     if limited_mc.any():
         limited = limited_mc
@@ -643,9 +726,11 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
         what = ("BH can only reject a segment if at least "
                 f"{int(min_disc[limited].max())} segments of its family reach that floor"
                 if correction == "bh" else "Holm cannot reject any segment")
+        name, B = ("max_resamples", max_resamples) if adaptive else ("n_resamples", n_resamples)
         warnings.warn(
-            f"n_resamples={n_resamples} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
-            f"p-values are >= 1/(n_resamples+1) = {1 / (n_resamples + 1):.2g}, and with families of up to "
-            f"{worst} segments {what}. Use n_resamples >= {needed} or test='t' for screening "
-            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning, stacklevel=user_stacklevel())
+            f"{name}={B} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
+            f"p-values are >= 1/({name}+1) = {1 / (B + 1):.2g}, and with families of up to "
+            f"{worst} segments {what}. Use {name} >= {needed} or test='t' for screening "
+            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning,
+            stacklevel=user_stacklevel())
     return out

@@ -31,6 +31,8 @@ from typing import Any
 import polars as pl
 from scipy.special import stdtrit
 
+from pairedframe.checks import require_names, require_rows
+
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "results_table_data"]
 
 CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_tukey"}
@@ -93,13 +95,7 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
 
 
 def _choose(requested: Any, available: list[str], what: str) -> list[str]:
-    if requested is None:
-        return available
-    names = [requested] if isinstance(requested, str) else list(dict.fromkeys(requested))
-    unknown = [n for n in names if n not in available]
-    if unknown:
-        raise ValueError(f"{what}(s) {unknown} not in the table; {what}s: {available}")
-    return names
+    return require_names(requested, available, what=what, parameter=f"{what}s", source="the table")
 
 
 def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, confidence_level: float) -> pl.DataFrame:
@@ -186,6 +182,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         extras = [c for c in comparison.columns if c in ("dataset", "judgments") and comparison[c].n_unique() > 1]
         if extras:
             raise ValueError(f"the comparison has several values of {extras}; filter it to one first")
+    if per_query is not None:
+        require_rows(per_query, what="the per-query table", why="no (system, qid, measure, value) row")
     means = _means(per_query, comparison, confidence_level)
     available_systems = means["system"].unique(maintain_order=True).to_list()
     available_measures = measure_order or means["measure"].unique(maintain_order=True).to_list()

@@ -14,6 +14,7 @@ import polars as pl
 
 from pairedframe._sql import PARAM_PATTERN, load_sql, sql_params, strip_comments
 from pairedframe.engines.base import EvalOptions, group_by_level
+from pairedframe.engines.duckdb_checks import check_inputs
 from pairedframe.measures import Measure
 
 RUN_STEPS = ("prep_retrieved.sql", "prep_queries.sql", "prep_ranks.sql", "prep_ranked.sql", "prep_ideal.sql")
@@ -27,9 +28,16 @@ def _execute(con: duckdb.DuckDBPyConnection, text: str, values: dict) -> duckdb.
 
 
 def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOptions,
-            steps: tuple[str, ...] = RUN_STEPS) -> None:
+            steps: tuple[str, ...] = RUN_STEPS, validate: bool = True) -> None:
     """Build pf_retrieved, pf_queries, pf_ranks, pf_ranked and pf_ideal from the pf_run and pf_qrels
-    relations on ``con`` (with ``steps=RANKED_STEPS``: from pf_retrieved, pf_ranks and pf_qrels)."""
+    relations on ``con`` (with ``steps=RANKED_STEPS``: from pf_retrieved, pf_ranks and pf_qrels).
+
+    With ``validate`` (default) pf_run and pf_qrels are first checked as the readers check files
+    (:func:`pairedframe.engines.duckdb_checks.check_inputs`: columns, string ids, duplicates,
+    non-finite scores, non-integer grades); the engine passes False for tables the readers made.
+    """
+    if validate and steps == RUN_STEPS:
+        check_inputs(con)
     values = {"rel_level": rel_level, "complete": options.complete, "depth": options.depth,
               "float32": options.score_precision == "float32"}
     for step in steps:
@@ -107,7 +115,7 @@ class DuckDBEngine:
                 con.register(name, frame)
             parts = []
             for level, group in group_by_level(measures).items():
-                prepare(con, rel_level=level, options=options, steps=steps)
+                prepare(con, rel_level=level, options=options, steps=steps, validate=False)
                 text, values = measures_union_sql(group)
                 parts.append(con.sql(text, params=values).pl())
             if not parts:

@@ -8,6 +8,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.errors import EmptyResultError
 from pairedframe.evaluation.pipeline import evaluate
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.measures import Measure
@@ -148,6 +149,16 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     InputFormatError, SchemaError, DuplicateError, UnknownMeasureError
         As :func:`pairedframe.evaluate`.
 
+    Raises
+    ------
+    EmptyResultError
+        A judgment set shares no judged query with the runs (the message names the set).
+
+    Warns
+    -----
+    PartlyEmptyWarning, UserWarning
+        As :func:`pairedframe.evaluate`, for each judgment set.
+
     Examples
     --------
     >>> js = evaluate_judgment_sets(runs, {"llm": llm, "nist": nist}, "nDCG@10")  # doctest: +SKIP
@@ -158,7 +169,12 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     names = [str(n) for n in judgments]
     if len(set(names)) != len(names):
         raise ValueError(f"judgment-set names must be distinct as strings, got {list(judgments)}")
-    evaluations = {str(name): evaluate(run, qrels, measures, **kwargs) for name, qrels in judgments.items()}
+    evaluations = {}
+    for name, qrels in judgments.items():
+        try:
+            evaluations[str(name)] = evaluate(run, qrels, measures, **kwargs)
+        except EmptyResultError as exc:  # say which judgment set is empty
+            raise EmptyResultError(f"judgment set {name!r}: {exc}") from None
     first = next(iter(evaluations.values()))
     per_query = pl.concat([ev.per_query.select("system", pl.lit(name).alias("judgments"), "qid", "measure", "value")
                            for name, ev in evaluations.items()])

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
 import polars as pl
 
+from pairedframe.checks import require_each, sample
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
@@ -41,12 +42,37 @@ def _excluded(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> p
     return pl.concat(parts).sort("system", "qid")
 
 
+def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> None:
+    """Raise when no system retrieved a judged query (an empty result: e.g. a DL-2019 run against
+    DL-2020 qrels), warn naming the systems that did not while others did."""
+    judged = qrels["qid"].unique(maintain_order=True)
+    systems = retrieved["system"].unique().sort().to_list()
+    with_judged = retrieved.join(qrels.select("qid").unique(), on="qid", how="semi")["system"].unique().to_list()
+    if len(with_judged) == len(systems):
+        return
+    unjudged = retrieved.filter(~pl.col("system").is_in(with_judged))["qid"].unique().sort()
+    require_each(systems, with_judged, what="system", lacking="no judged query in common with the qrels",
+                 consequence=("scored 0 on every judged query (complete=True)" if complete
+                              else "left out of the result"),
+                 hint=f"their queries {sample(unjudged.to_list(), 3)} are not in the qrels, whose queries "
+                      f"are {sample(judged.to_list(), 3)}: are run and qrels of the same collection and year?")
+
+
 def _run_paths(run: Any) -> list[str] | None:
     if isinstance(run, (str, os.PathLike)):
         return [os.fspath(run)]
     if isinstance(run, (list, tuple)) and run and all(isinstance(p, (str, os.PathLike)) for p in run):
         return [os.fspath(p) for p in run]
+    if isinstance(run, Mapping) and run and all(isinstance(p, (str, os.PathLike)) for p in run.values()):
+        return [os.fspath(p) for p in run.values()]  # {name: path}
     return None
+
+
+def _run_names(run: Any, system: str | None, paths: list[str]) -> list[str]:
+    """System names of run files: the keys of a {name: path} mapping, ``system`` for one file, or TREC's naming."""
+    if isinstance(run, Mapping):
+        return [str(name) for name in run]
+    return [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
 
 
 def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: list[Measure],
@@ -61,7 +87,7 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
-    names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
+    names = _run_names(run, system, paths)
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
@@ -107,12 +133,12 @@ def _rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> t
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:
     """system -> tag of the first line, for runs given as file paths (trec_eval prints it as runid)."""
-    paths = [run] if isinstance(run, (str, os.PathLike)) else run if isinstance(run, (list, tuple)) else []
-    if not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+    paths = _run_paths(run)
+    if not paths:
         return {}
     if any(is_table_file(p, what="run") for p in paths):  # a table has no tag column of trec_eval's kind
         return {}
-    names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
+    names = _run_names(run, system, paths)
     return {name: read_run_tag(p) for name, p in zip(names, paths)}
 
 
@@ -124,8 +150,10 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
 
     Parameters
     ----------
-    run : path, list of paths, table or dict
+    run : path, list of paths, mapping name -> path, table or dict
         One or more runs (see :func:`pairedframe.io.as_run`); a table may hold several systems.
+        ``{"bm25": "a/run.txt", "rerank": "b/run.txt"}`` names run files (two files of the same
+        name in different folders).
     qrels : path, table or dict
         Judgments (see :func:`pairedframe.io.as_qrels`). Negative grades mean "unjudged".
     measures : str, Measure or iterable
@@ -169,8 +197,19 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         Malformed input (see the readers).
     UnknownMeasureError
         A measure name that does not parse.
+    EmptyResultError
+        No run shares a judged query with the qrels (nothing to evaluate; also with ``complete=True``,
+        where every value would be 0: a run and qrels of different collections or years).
     ValueError
         Bad option values.
+
+    Warns
+    -----
+    PartlyEmptyWarning
+        Some runs share no judged query with the qrels (they are left out, or with ``complete=True``
+        score 0 everywhere).
+    UserWarning
+        Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`).
     """
     if score_precision not in ("float64", "float32"):
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")
@@ -188,7 +227,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
         if run_paths:
-            run = readable[0] if isinstance(run, (str, os.PathLike)) else readable[:len(run_paths)]
+            run = (readable[0] if isinstance(run, (str, os.PathLike)) else dict(zip(run, readable))
+                   if isinstance(run, Mapping) else readable[:len(run_paths)])
         if qrels_paths:
             qrels = readable[-1]
         return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level)
@@ -210,6 +250,7 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         run_table = as_run(run, system=system)
         values = eng.evaluate(run_table, qrels_table, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
+    _check_judged_overlap(retrieved, qrels_table, options.complete)
     order = {m.name: i for i, m in enumerate(resolved)}
     per_query = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
                  .sort("system", "qid", "_o").drop("_o"))

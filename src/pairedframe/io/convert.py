@@ -1,8 +1,12 @@
 """Turn anything run- or qrels-like into pairedframe's tables.
 
-Accepted: paths (TREC files), polars / pandas / pyarrow tables, DuckDB relations, and the
-dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` / ``{qid: {docno: rel}}``).
-Column names ``query_id``/``doc_id``/``relevance`` (ir_measures) are accepted as aliases.
+Accepted: paths (TREC files; ``{name: path}`` names them), polars / pandas / pyarrow tables, DuckDB
+relations, the dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` /
+``{qid: {docno: rel}}``), and namedtuple records: ir_measures' ``Qrel`` / ``ScoredDoc``, ir_datasets'
+``qrels_iter()`` / ``scoreddocs_iter()`` (or the dataset itself). Column names map explicitly
+(``_ALIASES``): ir_measures / ir_datasets ``query_id, doc_id, relevance, score``; PyTerrier
+``qid, docno, score, rank`` and qrels ``qid, docno, label``; our own name always wins, and two aliases
+of one column without it are an error, never a guess. Ids stay strings.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import polars as pl
@@ -20,8 +24,13 @@ from pairedframe.io.detect import detect_format, read_table_file, table_system_n
 from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
 
+# Column names of the IR ecosystem's shapes -> ours, applied only when ours is absent and exactly one
+# alias is present: ir_measures / ir_datasets (query_id, doc_id, relevance, score), PyTerrier
+# (qid, docno, score, rank; qrels qid, docno, label), ranx / others (run_id, docid, doc, query).
 _ALIASES = {"query_id": "qid", "doc_id": "docno", "relevance": "rel", "run_id": "system",
-            "query": "qid", "docid": "docno", "doc": "docno"}
+            "query": "qid", "docid": "docno", "doc": "docno", "label": "rel"}
+#: The method of an ir_datasets dataset that yields its records, per kind of table.
+_RECORD_ITERATORS = {"run": "scoreddocs_iter", "qrels": "qrels_iter"}
 
 
 def _to_polars(obj: Any, what: str) -> pl.DataFrame:
@@ -36,8 +45,35 @@ def _to_polars(obj: Any, what: str) -> pl.DataFrame:
         return pl.from_arrow(obj)  # type: ignore[return-value]
     if module.startswith("duckdb") or hasattr(obj, "pl") and hasattr(obj, "arrow"):
         return obj.pl()
+    records = _from_records(obj, what)
+    if records is not None:
+        return records
     raise TypeError(f"cannot read a {what} from {type(obj).__name__}; pass a path, a polars/pandas/"
-                    f"pyarrow table, a DuckDB relation or a dict {{qid: {{docno: value}}}}")
+                    f"pyarrow table, a DuckDB relation, a dict {{qid: {{docno: value}}}} or namedtuple records "
+                    f"(ir_measures' Qrel / ScoredDoc, ir_datasets' {_RECORD_ITERATORS[what]}())")
+
+
+def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
+    """A table of namedtuple records, one column per field (None when ``obj`` is not iterable):
+    ir_datasets' ``qrels_iter()`` / ``scoreddocs_iter()`` (or a dataset that has them) and
+    ir_measures' ``Qrel`` / ``ScoredDoc``. Field values are kept as given (ids stay strings)."""
+    method = getattr(obj, _RECORD_ITERATORS[what], None)
+    if callable(method):
+        obj = method()
+    if isinstance(obj, (str, bytes, Mapping)) or not isinstance(obj, Iterable):
+        return None
+    records = list(obj)
+    if not records:
+        raise SchemaError(f"the {what} is empty: its iterator yielded no record")
+    kind = type(records[0])
+    fields = getattr(kind, "_fields", None)
+    if not fields:
+        raise TypeError(f"cannot read a {what} from an iterable of {kind.__name__}; records must be namedtuples "
+                        f"such as ir_measures' Qrel / ScoredDoc or ir_datasets' TrecQrel / GenericScoredDoc")
+    odd = next((r for r in records if type(r) is not kind), None)
+    if odd is not None:
+        raise TypeError(f"{what} records mix {kind.__name__} and {type(odd).__name__}")
+    return pl.DataFrame({f: pl.Series(f, column, strict=False) for f, column in zip(fields, zip(*records))})
 
 
 def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
@@ -54,8 +90,13 @@ def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
                         schema_overrides={value_col: pl.Float64 if value_col == "score" else pl.Object})
 
 
-def _normalise_columns(frame: pl.DataFrame) -> pl.DataFrame:
+def _normalise_columns(frame: pl.DataFrame, what: str) -> pl.DataFrame:
     renames = {c: _ALIASES[c] for c in frame.columns if c in _ALIASES and _ALIASES[c] not in frame.columns}
+    for target in set(renames.values()):
+        candidates = sorted(c for c, t in renames.items() if t == target)
+        if len(candidates) > 1:  # never guess which of them holds the ids
+            raise SchemaError(f"{what} table has {candidates} but no {target!r}: it is ambiguous which is the "
+                              f"{target}; rename that one to {target!r}")
     frame = frame.rename(renames)
     ids = [c for c in ("system", "qid", "docno") if c in frame.columns and frame.schema[c] != pl.String]
     if any(frame.schema[c].is_numeric() for c in ids):
@@ -99,19 +140,23 @@ def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:
     return run
 
 
-def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
+def as_run(obj: Any, *, system: str | None = None, default_system: str | None = None) -> pl.DataFrame:
     """A run table (``system, qid, docno, score``) from a path, table or dict.
 
     Parameters
     ----------
-    obj : path, list of paths, table or dict
+    obj : path, list of paths, mapping name -> path, table or dict
         See the module docstring. A table without a ``system`` column gets ``system`` (required then).
         Paths may be TREC run files or tables -- Parquet, Arrow IPC, CSV/TSV with a header row --
         told apart by their first bytes (:mod:`pairedframe.io.detect`); a table file without a
         ``system`` column is named after the file (``input.bm25.parquet`` -> ``bm25``).
     system : str, optional
         System name for a single run; default for files is TREC's naming (see :func:`read_run`),
-        for a dict ``"run"``; a table without a ``system`` column needs it.
+        for a dict ``"run"``; a table without a ``system`` column needs it. It overrides a table's
+        own ``system`` column.
+    default_system : str, optional
+        Name for a table that has no ``system`` column when ``system`` is not given; a table's own
+        ``system`` column is kept (so a table holding several systems stays several).
 
     Returns
     -------
@@ -126,10 +171,20 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
         Missing columns, non-numeric or non-finite scores, null ids, or no system name.
     DuplicateError
         The same (system, qid, docno) twice.
+
+    Warns
+    -----
+    UserWarning
+        Numeric id columns, converted to strings (leading zeros were lost before pairedframe saw them).
     """
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return _read_run_paths(obj, system)
+    if isinstance(obj, Mapping) and obj and all(isinstance(v, (str, os.PathLike)) for v in obj.values()):
+        # {system: path}: run files named by the caller (e.g. two "run.txt" in different folders).
+        if system is not None:
+            raise SchemaError("system= names a single run, but the mapping names its runs itself")
+        return pl.concat([as_run(path, system=str(name)) for name, path in obj.items()])
     if isinstance(obj, Mapping) and obj and all(
             isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
         # {system: {qid: {docno: score}}}: several runs at once.
@@ -140,8 +195,9 @@ def as_run(obj: Any, *, system: str | None = None) -> pl.DataFrame:
         frame, system = _from_nested(obj, "score", "run"), system or "run"
     else:
         frame = _to_polars(obj, "run")
-    frame = _normalise_columns(frame)
+    frame = _normalise_columns(frame, "run")
     if "system" not in frame.columns or system is not None:
+        system = system if system is not None else default_system
         if system is None:
             raise SchemaError("run table has no 'system' column: pass system='name'")
         frame = frame.with_columns(pl.lit(system, dtype=pl.String).alias("system"))
@@ -176,15 +232,20 @@ def as_qrels(obj: Any) -> pl.DataFrame:
     InputFormatError
         A file that is neither TREC text nor a table (the message names the qrels argument).
     SchemaError
-        Missing columns, null values, or a grade that is not an integer (``1.0`` is accepted as 1).
+        Missing columns, null values, no rows, or a grade that is not an integer (``1.0`` is accepted as 1).
     DuplicateError
         The same (qid, docno) judged twice.
+
+    Warns
+    -----
+    UserWarning
+        Numeric id columns, converted to strings (leading zeros were lost before pairedframe saw them).
     """
     if isinstance(obj, (str, os.PathLike)):
         fmt = detect_format(obj, what="qrels")
         return read_qrels(obj) if fmt == "trec" else as_qrels(read_table_file(obj, what="qrels", fmt=fmt))
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else _to_polars(obj, "qrels")
-    frame = _normalise_columns(frame)
+    frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:
         raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
     rel = frame["rel"]
@@ -205,6 +266,8 @@ def as_qrels(obj: Any) -> pl.DataFrame:
     frame = check_schema(frame, QRELS_SCHEMA, what="qrels").select(list(QRELS_SCHEMA))
     if frame.select(pl.any_horizontal(pl.all().is_null()).any()).item():
         raise SchemaError("qrels table has null values")
+    if frame.height == 0:
+        raise SchemaError("the qrels are empty: no (qid, docno, rel) rows")
     _check_unique(frame, ["qid", "docno"], "qrels")
     return frame
 

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.checks import require_rows
 from pairedframe.errors import SchemaError
 
 __all__ = ["RANK_COLUMNS", "endpoints_from_ranks", "parse_hit_measure", "is_rank_export"]
@@ -107,9 +108,12 @@ def endpoints_from_ranks(frame: Any, *, ks: Iterable[int] = (1, 5, 10), system: 
     SchemaError
         Missing ``qid``/``first_hit_rank``, no system name, or a rank that is missing, 0, negative or
         fractional (the message names the 1-based row and its qid), or an AP outside [0, 1] / missing.
+    EmptyResultError
+        The export has no rows.
     """
     df = frame if isinstance(frame, pl.DataFrame) else pl.DataFrame(frame)
     where = f" in {source}" if source else ""
+    require_rows(df, what=f"the first-hit-rank export{where}", why="no (qid, first_hit_rank) rows")
     missing = [c for c in RANK_COLUMNS if c not in df.columns]
     if missing:
         raise SchemaError(f"first-hit-rank export{where} lacks column(s) {missing}; needs qid, first_hit_rank "

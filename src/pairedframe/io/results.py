@@ -23,13 +23,28 @@ import polars as pl
 
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import endpoints_from_ranks, is_rank_export
+from pairedframe.checks import require_rows
 from pairedframe.errors import InputFormatError, SchemaError
 
-__all__ = ["RESULT_FORMATS", "read_results", "as_results", "system_name_from_results_path"]
+__all__ = ["RESULT_FORMATS", "SUMMARY_QID", "read_results", "as_results", "system_name_from_results_path",
+           "drop_flagged_summary_rows"]
 
 RESULT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".txt": "tsv",
                   ".json": "json", ".jsonl": "ndjson", ".ndjson": "ndjson"}
 _TEXT_COLUMNS = ("system", "qid", "measure", "dataset", "cluster")
+#: trec_eval's id of its summary ("all") rows, which ``pairedframe evaluate -q -f csv|json`` also writes.
+SUMMARY_QID = "all"
+
+
+def drop_flagged_summary_rows(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows that are not flagged ``summary`` (``pairedframe evaluate -q -f csv|json`` flags its
+    ``all`` rows so that a query whose id is ``all`` stays a query), without that column."""
+    if "summary" not in frame.columns:
+        return frame
+    flag = frame["summary"]
+    if flag.dtype == pl.String:
+        flag = flag.str.to_lowercase() == "true"
+    return frame.filter(~flag.cast(pl.Boolean).fill_null(False)).drop("summary")
 
 
 def system_name_from_results_path(path: str | os.PathLike) -> str:
@@ -79,6 +94,8 @@ def _read_one(path: Path) -> pl.DataFrame:
 
 
 def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, source: str) -> pl.DataFrame:
+    require_rows(df, what=source or "the per-query table", why="no data rows (only a header, or nothing)")
+    df = drop_flagged_summary_rows(df)
     if is_rank_export(df):
         return endpoints_from_ranks(df, ks=ks, system=system, source=source)
     if "system" not in df.columns:
@@ -119,6 +136,8 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
         Unknown extension or unreadable file (names the file).
     SchemaError
         Required columns missing, or a bad first-hit rank (names file and row).
+    EmptyResultError
+        A file without data rows.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]

@@ -11,7 +11,6 @@ whole file with :func:`pairedframe.io.read_run`, whose exact path names the offe
 
 from __future__ import annotations
 
-import gzip
 import mmap
 import os
 import zlib
@@ -25,7 +24,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, pair_hash
+from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, compression, pair_hash
 
 #: Bytes of run text parsed at a time and handed on as one block of queries (the memory knob).
 CHUNK_BYTES = 6 * 2**20
@@ -74,11 +73,11 @@ def checked_pairs(block: QueryBlock) -> pl.Series:
 def _line_chunks(path: str, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -> Iterator[pa.Buffer | bytes]:
     """The file's bytes in pieces of about ``chunk_bytes`` that end at a line end (the last piece
     may lack its final newline): zero-copy slices of a memory map for a plain file, decompressed
-    bytes for a gzip one. NotStreamable when one of ``other_blanks`` (a tab in a space-separated
+    bytes for a gzip or zstd one. NotStreamable when one of ``other_blanks`` (a tab in a space-separated
     file, a vertical tab, a form feed) occurs: inside a field it would be data to the CSV reader
     but a separator to trec_eval."""
     with _open_bytes(path) as fh:
-        if isinstance(fh, gzip.GzipFile):
+        if compression(path) is not None:  # gzip or zstd: decompressed piece by piece
             yield from _read_line_chunks(fh, chunk_bytes, other_blanks)
             return
         size = os.fstat(fh.fileno()).st_size
@@ -205,7 +204,7 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
             if frame.height:
                 seen.update(heads[:-1])
                 yield QueryBlock(_with_system(frame, system), starts[:-1])
-    except (OSError, EOFError, zlib.error) as exc:
+    except (OSError, EOFError, zlib.error, pa.ArrowException) as exc:
         raise NotStreamable(f"unreadable: {exc}") from None
     if carry is None:
         raise NotStreamable("empty file")

@@ -1,4 +1,4 @@
-"""Readers for TREC run and qrels files (plain or gzip), parsed by polars, never by Python loops.
+"""Readers for TREC run and qrels files (plain, gzip or zstd), parsed by polars, never by Python loops.
 
 Run lines: ``qid Q0 docno rank score tag [ignored...]`` (at least 6 fields).
 Qrels lines: ``qid iter docno rel`` (exactly 4 fields).
@@ -9,6 +9,7 @@ lines whose first non-blank character is ``#`` are skipped, while a ``#`` inside
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
 import shutil
@@ -18,9 +19,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from pairedframe.errors import DuplicateError, InputFormatError
 
@@ -71,16 +74,42 @@ def spooled(paths: Sequence[PathLike]) -> Iterator[list[str]]:
             raise
 
 
-def _open_bytes(path: str):
-    """The file's bytes, decompressed when it starts with the gzip magic number."""
+def compression(path: str) -> str | None:
+    """``"gzip"`` or ``"zstd"`` by the file's magic number, else None."""
     with open(path, "rb") as fh:
-        gzipped = fh.read(2) == b"\x1f\x8b"
-    return gzip.open(path, "rb") if gzipped else open(path, "rb")
+        magic = fh.read(4)
+    return "gzip" if magic[:2] == b"\x1f\x8b" else "zstd" if magic == b"\x28\xb5\x2f\xfd" else None
+
+
+def _open_bytes(path: str) -> BinaryIO:
+    """The file's bytes, decompressed (gzip by Python, which like ``zcat`` accepts trailing zero
+    padding; zstd by pyarrow) when it starts with their magic number."""
+    kind = compression(path)
+    if kind == "gzip":
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    if kind == "zstd":
+        return io.BufferedReader(pa.input_stream(path, compression="zstd"))  # type: ignore[arg-type]
+    return open(path, "rb")
 
 
 def _is_zstd(path: str) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(4) == b"\x28\xb5\x2f\xfd"
+    return compression(path) == "zstd"
+
+
+def _read_csv(path: str, **options) -> pl.DataFrame:
+    """``pl.read_csv`` of a file (never a glob); a gzip file polars refuses (e.g. with the trailing
+    zero padding that ``zcat`` accepts) is decompressed by Python's gzip first."""
+    try:
+        return pl.read_csv(path, glob=False, **options)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        if compression(path) != "gzip":
+            raise
+        try:
+            with gzip.open(path, "rb") as fh:
+                data = fh.read()
+        except (OSError, EOFError, zlib.error):
+            raise exc from None
+        return pl.read_csv(data, **options)
 
 
 def _first_undecodable_line(path: str) -> tuple[int, bytes] | None:
@@ -94,27 +123,28 @@ def _first_undecodable_line(path: str) -> tuple[int, bytes] | None:
     return None
 
 
-def _unreadable(path: str, exc: Exception) -> InputFormatError:
-    """An error naming the file (and the line, for text that is not UTF-8) for a file polars cannot read."""
+def _unreadable(path: str, exc: Exception, what: str) -> InputFormatError:
+    """An error naming the argument and file (and the line, for text that is not UTF-8) for a file
+    polars cannot read."""
     if _is_zstd(path):  # its raw bytes are not text: say what it is
-        return InputFormatError(f"corrupt or truncated zstd file ({exc})", path=path)
+        return InputFormatError(f"corrupt or truncated zstd file ({exc})", path=path, argument=what)
     try:
         bad = _first_undecodable_line(path)
     except (OSError, EOFError, zlib.error) as gz_exc:
-        return InputFormatError(f"corrupt or truncated gzip file ({gz_exc})", path=path)
+        return InputFormatError(f"corrupt or truncated gzip file ({gz_exc})", path=path, argument=what)
     if bad is not None:
-        return InputFormatError("not UTF-8 text", path=path, line=bad[0], text=bad[1][:80].decode("utf-8", "replace"))
-    return InputFormatError(f"cannot be read as a text table of whitespace-separated fields ({exc})", path=path)
+        return InputFormatError(f"not UTF-8 text, so not a TREC {what} file", path=path, line=bad[0],
+                                text=bad[1][:80].decode("utf-8", "replace"), argument=what)
+    return InputFormatError(f"cannot be read as a text table of whitespace-separated fields ({exc})", path=path,
+                            argument=what)
 
 
 # Control bytes tried as the "field separator" that keeps each line whole in one column.
 _LINE_SEPARATORS = [chr(c) for c in (0x1F, 0x1E, 0x1D, 0x1C, *range(0x01, 0x09), 0x0E, 0x0F, *range(0x10, 0x1C))]
 
 
-def _absent_control_byte(path: str) -> str:
+def _absent_control_byte(path: str, what: str) -> str:
     """A control byte that does not occur in the file (any byte may be inside a docno)."""
-    if _is_zstd(path):
-        return _LINE_SEPARATORS[0]  # compressed bytes say nothing; polars decompresses zstd itself
     present: set[int] = set()
     with _open_bytes(path) as fh:
         while data := fh.read(2**24):
@@ -123,30 +153,30 @@ def _absent_control_byte(path: str) -> str:
         if ord(candidate) not in present:
             return candidate
     raise InputFormatError("every ASCII control character occurs in the file; it is not a text run or qrels file",
-                           path=path)
+                           path=path, argument=what)
 
 
-def _read_data_lines(path: PathLike) -> pl.DataFrame:
+def _read_data_lines(path: PathLike, what: str) -> pl.DataFrame:
     """Lines of ``path`` as (line_no, line), 1-based, without blank and ``#`` comment lines."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
     try:
-        separator = _absent_control_byte(path)
-        lines = pl.read_csv(
-            path, has_header=False, separator=separator, quote_char=None, new_columns=["line"],
-            schema_overrides={"line": pl.String}, raise_if_empty=False, infer_schema=False, glob=False,
-        )
+        separator = _absent_control_byte(path, what)
+        # named after reading: polars refuses new_columns for an empty file (width 0)
+        lines = _read_csv(path, has_header=False, separator=separator, quote_char=None, raise_if_empty=False,
+                          infer_schema=False)
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error) as exc:
-        raise _unreadable(path, exc) from None
+        raise _unreadable(path, exc, what) from None
     if lines.width == 0:
         lines = pl.DataFrame(schema={"line": pl.String})
     if lines.width != 1:
-        raise _unreadable(path, ValueError("unexpected field separator"))
+        raise _unreadable(path, ValueError("unexpected field separator"), what)
+    lines = lines.rename({lines.columns[0]: "line"})
     lines = lines.with_row_index("line_no", offset=1).with_columns(pl.col("line").str.strip_chars(" \t\r\n\x0b\x0c"))
     data = lines.filter(pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
     if data.height == 0:
-        raise InputFormatError("empty file: no data lines (blank and '#' lines are skipped)", path=path)
+        raise InputFormatError("empty file: no data lines (blank and '#' lines are skipped)", path=path, argument=what)
     return data
 
 
@@ -172,8 +202,28 @@ def _first_bad(frame: pl.DataFrame, mask: pl.Expr) -> dict | None:
     return None if bad.height == 0 else bad.row(0, named=True)
 
 
-def _fail(message: str, row: dict, path: str, column: int | None = None) -> None:
-    raise InputFormatError(message, path=path, line=int(row["line_no"]), column=column, text=row["line"])
+def _fail(message: str, row: dict, path: str, what: str, column: int | None = None) -> None:
+    raise InputFormatError(message, path=path, line=int(row["line_no"]), column=column, text=row["line"],
+                           argument=what)
+
+
+_SWAPPED = "are the arguments swapped? QRELS comes first, then RUN, as in trec_eval"
+
+
+def _looks_like(line: str, what: str) -> str:
+    """What a line that is not a TREC ``what`` line looks like, as the tail of an error message."""
+    n = _field_count(line)
+    if line[:1] in ("{", "["):
+        return "; it looks like JSON, not TREC text"
+    if line[:1] == "<":
+        return "; it looks like XML or HTML, not TREC text"
+    if "," in line and n < 4:
+        return "; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)"
+    if what == "run" and n == 4:
+        return f"; it looks like a qrels line (qid iter docno rel): {_SWAPPED}"
+    if what == "qrels" and n >= 6:
+        return f"; it looks like a run line (qid Q0 docno rank score tag): {_SWAPPED}"
+    return ""
 
 
 def _check_duplicates(frame: pl.DataFrame, path: str, what: str) -> None:
@@ -185,7 +235,7 @@ def _check_duplicates(frame: pl.DataFrame, path: str, what: str) -> None:
         raise DuplicateError(
             f"duplicate (qid, docno) = ({first['qid']}, {first['docno']}) in {what}, also on line(s) "
             f"{lines[1:6]}; trec_eval refuses duplicates, remove them",
-            path=path, line=lines[0], text=first["line"])
+            path=path, line=lines[0], text=first["line"], argument=what)
 
 
 def _fast_fields(path: str, names: Sequence[str], ragged: bool,
@@ -200,14 +250,16 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
     try:
         with _open_bytes(path) as fh:
             first = fh.readline()
-    except (OSError, EOFError, zlib.error):
+    except (OSError, EOFError, zlib.error, pa.ArrowException):
         return None  # the exact path names the problem
+    if not first.strip():
+        return None  # a blank first line (or an empty file) is not simple
     sep = "\t" if b"\t" in first else " "
     schema = {name: (dtypes or {}).get(name, pl.String()) for name in names}
     try:  # glob=False here and below: a file name with [ * ? is a name, not a pattern
-        frame = pl.read_csv(
+        frame = _read_csv(
             path, has_header=False, separator=sep, quote_char=None, new_columns=list(names),
-            schema_overrides=schema, truncate_ragged_lines=ragged, raise_if_empty=False, glob=False)
+            schema_overrides=schema, truncate_ragged_lines=ragged, raise_if_empty=False)
     except (pl.exceptions.PolarsError, OSError, EOFError, zlib.error):
         return None  # the exact path names the problem (e.g. a truncated gzip file)
     if frame.height == 0 or frame.width != len(names):
@@ -251,19 +303,20 @@ def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     fast = _fast_fields(path, _RUN_FIELDS, ragged=True, dtypes={"score": pl.Float64()})
     if fast is not None and bool(fast["score"].is_finite().all()) and not _has_duplicate_pairs(fast):
         return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
-    fields = _split_fields(_read_data_lines(path), _RUN_FIELDS)
+    fields = _split_fields(_read_data_lines(path, "run"), _RUN_FIELDS)
     short = _first_bad(fields, pl.col("tag").is_null())
     if short:
         found = _field_count(short["line"])
-        _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}", short, path)
+        _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}"
+              + _looks_like(short["line"], "run"), short, path, "run")
     score = pl.col("score").cast(pl.Float64, strict=False)
     fields = fields.with_columns(score.alias("_score"))
     bad = _first_bad(fields, pl.col("_score").is_null())
     if bad:
-        _fail(f"score {bad['score']!r} is not a number", bad, path, column=5)
+        _fail(f"score {bad['score']!r} is not a number" + _looks_like(bad["line"], "run"), bad, path, "run", column=5)
     bad = _first_bad(fields, ~pl.col("_score").is_finite())
     if bad:
-        _fail(f"score {bad['score']!r} is not finite", bad, path, column=5)
+        _fail(f"score {bad['score']!r} is not finite", bad, path, "run", column=5)
     _check_duplicates(fields, path, "run")
     return fields.select(
         pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", pl.col("_score").alias("score"))
@@ -356,13 +409,15 @@ def _read_qrels(path: str) -> pl.DataFrame:
     fast = _fast_fields(path, _QRELS_FIELDS, ragged=False, dtypes={"rel": pl.Int64()})
     if fast is not None and not _has_duplicate_pairs(fast):
         return fast.select("qid", "docno", "rel")
-    fields = _split_fields(_read_data_lines(path), _QRELS_FIELDS)
+    fields = _split_fields(_read_data_lines(path, "qrels"), _QRELS_FIELDS)
     bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
     if bad:
-        _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}", bad, path)
+        _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}"
+              + _looks_like(bad["line"], "qrels"), bad, path, "qrels")
     bad = _first_bad(fields, ~pl.col("rel").str.contains(_GRADE_PATTERN))
     if bad:
-        _fail(f"relevance grade {bad['rel']!r} is not an integer", bad, path, column=4)
+        _fail(f"relevance grade {bad['rel']!r} is not an integer" + _looks_like(bad["line"], "qrels"), bad, path,
+              "qrels", column=4)
     _check_duplicates(fields, path, "qrels")
     rel = pl.col("rel").str.replace(r"\.0*$", "").cast(pl.Int64)
     return fields.select("qid", "docno", rel.alias("rel"))
@@ -373,23 +428,12 @@ def read_run_tag(path: PathLike) -> str:
 
     Reads only up to that line; an empty string when the line has fewer than 6 fields.
     """
-    path = os.fspath(path)
-    zstd = _is_zstd(path)
-    if zstd:  # polars reads zstd files; the standard library cannot
-        try:
-            head = pl.read_csv(path, has_header=False, separator=_LINE_SEPARATORS[0], quote_char=None, n_rows=1000,
-                               new_columns=["line"], infer_schema=False, truncate_ragged_lines=True, glob=False)
-        except pl.exceptions.PolarsError:
-            return ""
-        lines: Iterable[bytes] = [line.encode() for line in head["line"].drop_nulls()]
-    else:
-        lines = _open_bytes(path)
     try:
-        for raw in lines:
-            fields = re.split(_BLANKS, raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c"))
-            if fields[0] and not fields[0].startswith("#"):
-                return fields[5] if len(fields) >= 6 else ""
-    finally:
-        if not zstd:
-            lines.close()
+        with _open_bytes(os.fspath(path)) as lines:
+            for raw in lines:
+                fields = re.split(_BLANKS, raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c"))
+                if fields[0] and not fields[0].startswith("#"):
+                    return fields[5] if len(fields) >= 6 else ""
+    except (OSError, EOFError, zlib.error, pa.ArrowException):
+        return ""
     return ""

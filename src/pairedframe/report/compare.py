@@ -21,9 +21,11 @@ FORMATS = ("table", "json", "csv", "markdown", "latex")
 
 #: Columns shown by the human-readable formats (table, markdown, latex); json and csv keep all.
 _SHORT = ["n_queries", "baseline_mean", "system_mean", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
-          "pvalue_tukey", "wins", "losses", "ties", "mde", "verdict"]
+          "pvalue_tukey", "wins", "losses", "ties", "mde", "verdict", "certified"]
 _CONSTANT = ["baseline", "verdict_on", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed",
-             "family"]
+             "family", "resampling", "decision_error"]
+_HIDDEN = ("se", "pvalue_bh", "sd", "exact", "pvalue_low", "pvalue_high", "resamples_used", "skewness",
+           "verdict_note")
 
 
 def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) -> dict[str, Any]:
@@ -49,6 +51,9 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
     family = out.pop("family", None)
     out["multiple_comparisons"] = (f"Holm and Benjamini-Hochberg, family: {family}" if isinstance(family, str) else
                                    "Holm and Benjamini-Hochberg over all rows (unless family_by); NaN p left out")
+    if "decision_error" in frame.columns and frame.height:
+        out["certified_decisions"] = (f"P(some certified verdict of a family differs from the one of the exact "
+                                      f"sign-flip p-values) <= {frame['decision_error'][0]:g}")
     if evaluation_settings is not None:
         es = evaluation_settings.as_dict()
         out["ranking_tie_rule"] = es["tie_rule"]
@@ -73,15 +78,20 @@ def _num(v: Any, digits: int) -> str:
 
 
 def _short(frame: pl.DataFrame) -> pl.DataFrame:
-    keys = [c for c in frame.columns if c not in _SHORT and c not in _CONSTANT
-            and c not in ("se", "pvalue_bh", "sd", "exact")]
+    keys = [c for c in frame.columns if c not in _SHORT and c not in _CONSTANT and c not in _HIDDEN]
     if "baseline" in frame.columns and frame["baseline"].n_unique() > 1:   # several baselines or all pairs
         keys = ["baseline", *keys]
     return frame.select(*keys, *[c for c in _SHORT if c in frame.columns])
 
 
-def _footer(settings: dict[str, Any]) -> list[str]:
-    return [f"{k}: {v}" for k, v in settings.items()]
+def _footer(settings: dict[str, Any], frame: pl.DataFrame | None = None) -> list[str]:
+    lines = [f"{k}: {v}" for k, v in settings.items()]
+    if frame is not None and "verdict_note" in frame.columns:
+        # why a verdict reads as it does (which of interval and p-value decides, what limits the test)
+        keys = [c for c in ("system", "dataset", "measure") if c in frame.columns]
+        for row in frame.filter(pl.col("verdict_note").is_not_null()).iter_rows(named=True):
+            lines.append(f"note ({' / '.join(str(row[k]) for k in keys)}): {row['verdict_note']}")
+    return lines
 
 
 def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_settings: Any = None,
@@ -123,7 +133,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         lines = ["| " + " | ".join(short.columns) + " |",
                  "| " + " | ".join("---:" if t.is_numeric() else "---" for t in short.dtypes) + " |"]
         lines += ["| " + " | ".join(r) + " |" for r in cells]
-        lines += [""] + [f"- {line}" for line in _footer(settings)]
+        lines += [""] + [f"- {line}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
         def esc(text: str) -> str:
@@ -134,7 +144,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(esc(c) for c in short.columns) + r" \\",
                  r"\midrule"]
         lines += [" & ".join(esc(c) for c in r) + r" \\" for r in cells]
-        lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings)]
+        lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     from rich.console import Console
     from rich.table import Table
@@ -147,4 +157,4 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
     buf = io.StringIO()
     Console(file=buf, width=max(100, 12 * len(short.columns)), soft_wrap=False, no_color=True,
             highlight=False).print(table)
-    return buf.getvalue() + "\n".join(_footer(settings)) + "\n"
+    return buf.getvalue() + "\n".join(_footer(settings, frame)) + "\n"

@@ -9,7 +9,37 @@ import polars as pl
 
 from pairedframe.report.plots import pyplot
 
-__all__ = ["forest_plot"]
+__all__ = ["forest_plot", "row_styles", "COLOURS"]
+
+#: Colour of a row by its decision: the verdict of compare / compare_clustered, or for compare_segments
+#: ``significant`` with the sign of the delta.  The colour never comes from the interval.
+COLOURS = {"better": "#1f4e9c", "worse": "#b2182b", "not significant": "#8a8a8a"}
+
+
+def row_styles(df: pl.DataFrame, *, verdict_column: str = "verdict",
+               significant_column: str = "significant") -> list[tuple[str, bool]]:
+    """(decision, disagrees) per row: the decision colours the row; ``disagrees`` marks an interval that
+    contradicts it (excludes 0 although not significant, or includes 0 although significant), drawn dashed.
+
+    The decision is the ``verdict`` column when present ("better"/"worse", anything else "not
+    significant"), else ``significant`` with the sign of ``delta``, else "not significant".
+    """
+    out = []
+    has_verdict = verdict_column in df.columns
+    has_sig = significant_column in df.columns
+    for row in df.iter_rows(named=True):
+        if has_verdict:
+            v = row[verdict_column]
+            decision = v if v in ("better", "worse") else "not significant"
+        elif has_sig and row[significant_column]:
+            decision = "better" if (row["delta"] or 0) > 0 else "worse"
+        else:
+            decision = "not significant"
+        lo = -math.inf if row["ci_low"] is None else row["ci_low"]
+        hi = math.inf if row["ci_high"] is None else row["ci_high"]
+        excludes = lo > 0 or hi < 0
+        out.append((decision, excludes != (decision != "not significant")))
+    return out
 
 
 def _unique(df: pl.DataFrame, col: str) -> list:
@@ -27,14 +57,17 @@ def _default_title(df: pl.DataFrame) -> str:
 
 def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = None,
                 measure: str | None = None, segment_set: str | None = None, sort_by: str = "delta",
-                max_rows: int = 60, title: str | None = None, significant_column: str = "significant") -> Path:
+                max_rows: int = 60, title: str | None = None, significant_column: str = "significant",
+                verdict_column: str = "verdict") -> Path:
     """Write a forest plot (delta and interval per segment, sorted) of a :func:`compare_segments` result.
 
     Parameters
     ----------
     result : polars.DataFrame
         Output of :func:`pairedframe.comparison.segments.compare_segments` (or any frame with ``segment``,
-        ``delta``, ``ci_low``, ``ci_high``; ``segment_set``, ``system``, ``measure`` optional).
+        ``delta``, ``ci_low``, ``ci_high``; ``segment_set``, ``system``, ``measure`` optional), or of
+        :func:`pairedframe.compare` / :func:`pairedframe.compare_clustered` (rows labelled by system
+        and measure when there is no ``segment`` column).
     path : str or Path
         Output file; the format follows the suffix (``.png``, ``.pdf``, ``.svg``).
     system, measure, segment_set : str, optional
@@ -47,8 +80,12 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     title : str, optional
         Default: the measure(s), system(s) and baseline(s) drawn.
     significant_column : str, default "significant"
-        Boolean column drawing significant segments in a darker colour (ignored if absent); the legend
-        names the two colours after it.
+        Boolean column of the decision when there is no verdict column (compare_segments).
+    verdict_column : str, default "verdict"
+        The verdict of compare / compare_clustered.  Colours follow the decision, never the interval:
+        blue "better", red "worse", grey otherwise (:func:`row_styles`); an interval that contradicts
+        the decision (an unadjusted interval excluding 0 for a row not significant after Holm/BH, or
+        an interval that does not invert the test) is drawn dashed, and the legend says why.
 
     Returns
     -------
@@ -62,11 +99,15 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     ValueError
         No row left after filtering, or missing columns.
     """
-    need = ["segment", "delta", "ci_low", "ci_high"]
+    need = ["delta", "ci_low", "ci_high"]
     missing = [c for c in need if c not in result.columns]
+    if "segment" not in result.columns and not {"system", "measure"} <= set(result.columns):
+        missing.append("segment (or system and measure)")
     if missing:
         raise ValueError(f"result lacks column(s) {missing}")
     df = result
+    if "segment" not in df.columns:
+        df = df.with_columns(pl.concat_str([pl.col("system"), pl.col("measure")], separator=" / ").alias("segment"))
     for col, val in (("system", system), ("measure", measure), ("segment_set", segment_set)):
         if val is not None:
             df = df.filter(pl.col(col) == val)
@@ -87,15 +128,19 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
             labels = [f"{v} | {lab}" for v, lab in zip(df[col], labels)]
     if "n_queries" in df.columns:
         labels = [f"{lab} (n={n})" for lab, n in zip(labels, df["n_queries"])]
-    sig = df[significant_column].to_list() if significant_column in df.columns else [False] * df.height
+    styles = row_styles(df, verdict_column=verdict_column, significant_column=significant_column)
     fig, ax = plt.subplots(figsize=(7, max(2.5, 0.28 * df.height + 1.2)))
     y = list(range(df.height))
     lo = [(-math.inf if v is None else v) for v in df["ci_low"]]
     hi = [(math.inf if v is None else v) for v in df["ci_high"]]
-    for yi, d, a, b, s in zip(y, df["delta"], lo, hi, sig):
-        colour = "#1f4e9c" if s else "#8a8a8a"
-        ax.plot([max(a, -1e9), min(b, 1e9)], [yi, yi], color=colour, lw=1.6)
+    seen: list[str] = []
+    for yi, d, a, b, (decision, disagrees) in zip(y, df["delta"], lo, hi, styles):
+        colour = COLOURS[decision]
+        ax.plot([max(a, -1e9), min(b, 1e9)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
         ax.plot([d], [yi], "o", color=colour, ms=4)[0].set_gid(f"pf-segment-{yi}")  # countable in an SVG
+        for key in (decision, "interval disagrees" if disagrees else None):
+            if key is not None and key not in seen:
+                seen.append(key)
     ax.axvline(0.0, color="black", lw=0.8, ls="--")
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
@@ -107,8 +152,11 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     ax.set_xlabel(xlabel)
     from matplotlib.lines import Line2D
 
-    ax.legend(handles=[Line2D([], [], color="#1f4e9c", marker="o", ms=4, label=f"{significant_column}"),
-                       Line2D([], [], color="#8a8a8a", marker="o", ms=4, label=f"not {significant_column}")],
+    names = {"better": "better (significant)", "worse": "worse (significant)",
+             "not significant": "not significant / inconclusive",
+             "interval disagrees": "dashed: the interval contradicts the decision (see verdict_note)"}
+    ax.legend(handles=[Line2D([], [], color=COLOURS.get(k, "#8a8a8a"), marker="o" if k in COLOURS else None,
+                              ls="--" if k == "interval disagrees" else "-", ms=4, label=names[k]) for k in seen],
               fontsize=7, loc="lower right", frameon=False)
     ax.set_title(title or _default_title(df))
     if note:

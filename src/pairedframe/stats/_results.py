@@ -19,6 +19,7 @@ __all__ = [
     "HypothesisTestResult",
     "TTestResult",
     "PowerResult",
+    "SignFlipIntervalResult",
 ]
 
 
@@ -132,3 +133,22 @@ class PowerResult:
     alpha: float
     power: float
     alternative: str
+
+
+@dataclass(frozen=True)
+class SignFlipIntervalResult:
+    """Sign-flip test and the confidence interval that inverts it
+    (:func:`pairedframe.stats.signflip_interval.sign_flip_interval_many`).
+
+    ``statistic``: mean delta; ``pvalue``: the sign-flip p-value at shift 0;
+    ``confidence_interval``: the shifts not rejected at ``1 - confidence_level``;
+    ``n_resamples``: sign patterns used (``2**n`` if ``exact``).
+    """
+
+    statistic: Any
+    pvalue: Any
+    confidence_interval: ConfidenceInterval
+    n_resamples: int
+    confidence_level: float
+    alternative: str
+    exact: bool

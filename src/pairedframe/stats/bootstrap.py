@@ -20,17 +20,24 @@ Two kernels share one resample stream (:func:`pairedframe.stats.resample.bootstr
 Intervals: ``"percentile"`` (Efron & Tibshirani 1993, ch. 13) and ``"bca"``
 (bias-corrected and accelerated, ch. 14.3; acceleration from the jackknife,
 eq. 14.15, which for the mean reduces to ``sum(u**3) / (6 * sum(u**2)**1.5)``
-with ``u = x - mean(x)``).  The percentile interval under-covers for small
-``n`` (it is too narrow by about ``sqrt((n-1)/n)`` and ignores skew); prefer
-BCa or the t interval below :data:`pairedframe.stats.power.MIN_QUERIES` queries.
+with ``u = x - mean(x)``).  Both under-cover at small ``n``: the percentile
+interval is too narrow by about ``sqrt((n-1)/n)`` on top of its normal-quantile
+width, and BCa's corrections are asymptotic (second-order accuracy, Efron
+1987; Hall 1992 sec. 3.10) and estimated from the same few queries.  On real
+TREC deltas (README "Calibration", ``benchmarks/calibration.py``) BCa covers
+*no better* than the percentile interval at n = 20-100 -- slightly worse at
+n = 20 -- and both fall short of 0.95 where the intervals that invert a test
+(:mod:`pairedframe.stats.signflip_interval`, the t interval) do not.
 
 Quantiles use the Hyndman-Fan type 7 ("linear") definition computed with the
 same floating-point formula as ``scipy.stats.quantile``.
 
 References
 ----------
+Efron, B. (1987). Better bootstrap confidence intervals. *JASA* 82(397).
 Efron, B. and Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*.
 Chapman & Hall.
+Hall, P. (1992). *The Bootstrap and Edgeworth Expansion*. Springer.
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ from collections.abc import Iterable
 
 import numpy as np
 from scipy.special import ndtr, ndtri
+
+from pairedframe.errors import user_stacklevel
 
 from ._results import BootstrapResult, ConfidenceInterval
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
@@ -226,7 +235,9 @@ def bootstrap_mean(x, *, n_resamples: int = 10_000, confidence_level: float = 0.
         Number of bootstrap resamples (>= 2).
     confidence_level : float in (0, 1), default 0.95
     method : {"percentile", "bca"}, default "percentile"
-        ``"bca"`` corrects bias and skewness and covers better at small n.
+        ``"bca"`` corrects bias and skewness to second order asymptotically; at
+        the 20-100 queries of TREC collections it covers no better than the
+        percentile interval (module docstring).
     alternative : {"two-sided", "less", "greater"}
         As in scipy: one-sided intervals have an infinite bound.
     rng : None, int, SeedSequence or Generator
@@ -298,7 +309,7 @@ def _finish(X, theta_hat, theta_b, confidence_level, method, alternative):
         if bad.any():
             warnings.warn("The BCa confidence interval cannot be calculated (infinite bias "
                           "correction: the bootstrap distribution lies on one side of the "
-                          "estimate); returning NaN.", RuntimeWarning, stacklevel=3)
+                          "estimate); returning NaN.", RuntimeWarning, stacklevel=user_stacklevel())
     else:
         probs = np.broadcast_to(np.array([a, 1 - a]), (theta_b.shape[0], 2))
     low, high = _interval_from_probs(theta_b, probs, alternative)

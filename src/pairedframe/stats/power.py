@@ -2,29 +2,33 @@
 
 Distribution functions come from :mod:`scipy.special`.
 
-The power formulas use the normal approximation to the paired t-test (known
-``sd``), which is what IR papers conventionally report (e.g. Webber, Moffat &
-Zobel 2008; Sakai 2016).  For small ``n`` the t-test has slightly less power
-than stated, which is one reason for :data:`MIN_QUERIES`.
+By default power is that of the paired t-test itself: the statistic is noncentral t with ``n - 1``
+degrees of freedom and noncentrality ``delta * sqrt(n) / sd`` (Cohen 1988, ch. 2; the function
+``power.t.test`` of R and ``statsmodels.stats.power.TTestPower`` compute the same).  The normal
+approximation (known ``sd``, ``method="normal"``), which IR papers conventionally report (Webber,
+Moffat & Zobel 2008; Sakai 2016), understates the effect needed at small ``n`` (2.0x at ``n = 3``,
+1.34x at ``n = 5``, 1.05x at ``n = 20``).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 
-from scipy.special import ndtri
+from scipy.optimize import brentq
+from scipy.special import ndtri, nctdtr, stdtrit
 
 from .resample import _check_alternative, _check_probability
 
-__all__ = ["MIN_QUERIES", "minimum_detectable_effect", "required_queries"]
+__all__ = ["MIN_QUERIES", "minimum_detectable_effect", "noncentral_t_mde", "required_queries"]
 
 #: Minimum number of queries (paired observations) recommended before the
-#: paired statistics here are trusted.  Below ~20 queries the percentile
-#: bootstrap under-covers noticeably (its intervals are too narrow by a factor
-#: of about sqrt((n-1)/n) plus skewness effects), the t-test leans heavily on
-#: normality of the deltas, and a Monte-Carlo sign-flip test has few distinct
-#: sign patterns.  TREC tracks use 25-50 topics per year and Voorhees & Buckley
+#: paired statistics here are trusted.  Below ~20 queries the t-test and the
+#: sign-flip test (and the intervals that invert them) lean heavily on the
+#: symmetry of the deltas -- on skewed real deltas both reject up to 6.5 % at
+#: a nominal 5 % at n = 20 (``benchmarks/calibration.py``) -- and the
+#: exact sign-flip test has few distinct sign patterns.  TREC tracks use 25-50 topics per year and Voorhees & Buckley
 #: (2002) found 50 topics the practical minimum for stable system rankings;
 #: 20 is a lower bound under which callers should emit
 #: :class:`pairedframe.errors.SmallSampleWarning`, not a guarantee above it.
@@ -51,12 +55,72 @@ def _z_sum(alpha: float, power: float, alternative: str) -> float:
     return float(ndtri(1.0 - a) + ndtri(power))
 
 
-def minimum_detectable_effect(sd: float, n: int, *, alpha: float = 0.05, power: float = 0.8,
-                              alternative: str = "two-sided") -> float:
-    """Smallest true mean delta detectable with the given power.
+def _t_power(nc: float, df: float, crit: float, two_sided: bool) -> float:
+    """Power of the t-test with critical value ``crit`` at noncentrality ``nc >= 0``."""
+    p = 1.0 - float(nctdtr(df, nc, crit))
+    if two_sided:
+        wrong_tail = float(nctdtr(df, nc, -crit))
+        p += wrong_tail if math.isfinite(wrong_tail) else 0.0   # scipy returns NaN for values < ~1e-16
+    return p
 
-    ``MDE = (z_{1-a} + z_{power}) * sd / sqrt(n)`` where ``a = alpha / 2`` for a
-    two-sided test and ``alpha`` for a one-sided one (normal approximation).
+
+@functools.lru_cache(maxsize=4096)
+def _t_noncentrality(df: float, alpha: float, power: float, alternative: str) -> float:
+    """Noncentrality at which the level-``alpha`` t-test with ``df`` degrees of freedom has ``power``."""
+    two_sided = alternative == "two-sided"
+    crit = float(stdtrit(df, 1.0 - (alpha / 2 if two_sided else alpha)))
+    target = lambda nc: _t_power(nc, df, crit, two_sided) - power  # noqa: E731
+    if target(0.0) >= 0.0:
+        return 0.0
+    hi = max(1.0, crit + float(ndtri(power)))
+    while target(hi) < 0.0:
+        hi *= 2.0
+    return float(brentq(target, 0.0, hi, xtol=1e-13, rtol=1e-13, maxiter=500))
+
+
+def noncentral_t_mde(se: float, df: float, *, alpha: float = 0.05, power: float = 0.8,
+                     alternative: str = "two-sided") -> float:
+    """Smallest true effect a t-test with standard error ``se`` and ``df`` degrees of freedom detects.
+
+    Parameters
+    ----------
+    se : float
+        Standard error of the estimate (> 0), e.g. ``sd / sqrt(n)`` or a cluster-robust SE.
+    df : float
+        Degrees of freedom of the t reference (> 0), e.g. ``n - 1`` or ``G - 1`` clusters.
+    alpha : float in (0, 1)
+        Level of the test (already adjusted for multiplicity if the verdict is).
+    power : float in (0, 1)
+    alternative : {"two-sided", "greater", "less"}
+
+    Returns
+    -------
+    float
+        ``nc * se`` where the noncentral t with ``df`` degrees of freedom and noncentrality ``nc``
+        exceeds the critical value ``t(1 - alpha/2, df)`` (one-sided ``t(1 - alpha, df)``) with
+        probability ``power`` (both tails counted for two-sided tests); 0 if ``power`` is at most the
+        test's size.  A magnitude, also for ``"less"``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On non-positive ``se`` or ``df`` or probabilities outside (0, 1).
+
+    References
+    ----------
+    Cohen, J. (1988). *Statistical Power Analysis for the Behavioral Sciences*, 2nd ed., ch. 2.
+    """
+    se = _check_positive(se, "se")
+    df = _check_positive(df, "df")
+    alpha = _check_probability(alpha, "alpha")
+    power = _check_probability(power, "power")
+    alternative = _check_alternative(alternative)
+    return _t_noncentrality(df, alpha, power, alternative) * se
+
+
+def minimum_detectable_effect(sd: float, n: int, *, alpha: float = 0.05, power: float = 0.8,
+                              alternative: str = "two-sided", method: str = "t") -> float:
+    """Smallest true mean delta the paired t-test on ``n`` queries detects with the given power.
 
     Parameters
     ----------
@@ -65,36 +129,43 @@ def minimum_detectable_effect(sd: float, n: int, *, alpha: float = 0.05, power: 
     n : int
         Number of queries (>= 2).
     alpha : float in (0, 1)
+        Level of the test (pass the multiplicity-adjusted level, e.g. ``alpha / m`` for the first
+        step of Holm over ``m`` comparisons, when the verdict uses adjusted p-values).
     power : float in (0, 1)
     alternative : {"two-sided", "greater", "less"}
+    method : {"t", "normal"}, default "t"
+        ``"t"``: noncentral t with ``n - 1`` degrees of freedom (:func:`noncentral_t_mde` with
+        ``se = sd / sqrt(n)``), the power of the test actually run.  ``"normal"``:
+        ``(z_{1-a} + z_{power}) * sd / sqrt(n)`` with ``a = alpha / 2`` two-sided (known ``sd``).
 
     Returns
     -------
     float
-        The minimum detectable effect, in the units of ``sd`` (always >= 0 for
-        ``power >= 0.5``; a magnitude, also for ``"less"``).
+        The minimum detectable effect, in the units of ``sd`` (a magnitude, also for ``"less"``).
 
     Raises
     ------
     TypeError, ValueError
-        On non-positive ``sd``, ``n < 2`` or probabilities outside (0, 1).
+        On non-positive ``sd``, ``n < 2``, probabilities outside (0, 1) or an unknown ``method``.
 
     References
     ----------
-    Cohen, J. (1988). *Statistical Power Analysis for the Behavioral Sciences*.
+    Cohen, J. (1988). *Statistical Power Analysis for the Behavioral Sciences*, 2nd ed., ch. 2.
     """
     sd = _check_positive(sd, "sd")
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 2:
         raise ValueError(f"`n` must be an integer >= 2, got {n!r}")
-    return _z_sum(alpha, power, alternative) * sd / math.sqrt(int(n))
+    if method == "normal":
+        return _z_sum(alpha, power, alternative) * sd / math.sqrt(int(n))
+    if method != "t":
+        raise ValueError(f"`method` must be 't' or 'normal', got {method!r}")
+    return noncentral_t_mde(sd / math.sqrt(int(n)), int(n) - 1, alpha=alpha, power=power,
+                            alternative=alternative)
 
 
 def required_queries(delta: float, sd: float, *, alpha: float = 0.05, power: float = 0.8,
-                     alternative: str = "two-sided") -> int:
+                     alternative: str = "two-sided", method: str = "t") -> int:
     """Number of queries needed to detect a true mean delta ``delta``.
-
-    ``n = ceil(((z_{1-a} + z_{power}) * sd / delta) ** 2)``, at least 2 (normal
-    approximation; the t-test needs a couple more queries at small n).
 
     Parameters
     ----------
@@ -104,6 +175,9 @@ def required_queries(delta: float, sd: float, *, alpha: float = 0.05, power: flo
         Standard deviation of per-query deltas (> 0).
     alpha, power : float in (0, 1)
     alternative : {"two-sided", "greater", "less"}
+    method : {"t", "normal"}, default "t"
+        ``"t"``: the least ``n >= 2`` whose noncentral-t MDE (:func:`minimum_detectable_effect`) is
+        at most ``|delta|``.  ``"normal"``: ``ceil(((z_{1-a} + z_{power}) * sd / delta) ** 2)``.
 
     Returns
     -------
@@ -113,15 +187,23 @@ def required_queries(delta: float, sd: float, *, alpha: float = 0.05, power: flo
     Raises
     ------
     ValueError
-        If ``delta == 0``, ``sd <= 0`` or probabilities are outside (0, 1).
+        If ``delta == 0``, ``sd <= 0``, probabilities are outside (0, 1) or ``method`` is unknown.
     """
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or not math.isfinite(delta):
         raise ValueError(f"`delta` must be a finite real number, got {delta!r}")
     if delta == 0:
         raise ValueError("`delta` must be non-zero")
     sd = _check_positive(sd, "sd")
+    if method not in ("t", "normal"):
+        raise ValueError(f"`method` must be 't' or 'normal', got {method!r}")
     z = _z_sum(alpha, power, alternative)
     n = (z * sd / abs(float(delta))) ** 2
     # guard against 24.000000000000004 -> 25 from rounding noise
-    n_int = math.ceil(n - 1e-9 * n)
-    return max(2, n_int)
+    n_int = max(2, math.ceil(n - 1e-9 * n))
+    if method == "normal":
+        return n_int
+    # the t-test needs at least the normal n; step up until its MDE reaches |delta|
+    target = abs(float(delta)) * (1 + 1e-12)
+    while minimum_detectable_effect(sd, n_int, alpha=alpha, power=power, alternative=alternative) > target:
+        n_int += 1
+    return n_int

@@ -9,7 +9,20 @@ without gold labels.  The estimate of the mean delta is then unbiased whatever
 the quality of the proxy, and its interval is narrower than the gold-only
 interval when the proxy correlates with the gold metric.
 
-numpy + stdlib only.
+Small gold samples
+------------------
+The PPI++ normal interval (``method="z"``, as ``ppi_py``) assumes many gold
+labels; at 10-30 it is too narrow twice over: the z quantile, and the
+power-tuned ``lam`` fitted on the same few labels (its plug-in variance is the
+minimised one).  The default ``method="jackknife-t"`` takes the variance of the
+gold part from the delete-one jackknife of the whole estimator (``lam``
+re-tuned without each gold query; the jackknife variance is conservative in
+expectation, Efron & Stein 1981) plus the proxy-only part, with Student-t
+quantiles on ``n - 2`` degrees of freedom when ``lam`` is tuned (a mean adjusted
+by one fitted coefficient, as Cochran's regression estimator, 1977 sec. 7.3)
+and ``n - 1`` when it is fixed (then the jackknife variance is the plug-in one).
+Calibration on TREC DL-2019 (NIST gold, Llama-3.3-70B proxy, gold queries drawn
+i.i.d.): README "Calibration" (``benchmarks/calibration.py --section ppi``).
 """
 
 from __future__ import annotations
@@ -21,13 +34,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairedframe.errors import InsufficientSampleError, SmallSampleWarning
-from scipy.special import ndtr, ndtri
+from pairedframe.errors import InsufficientSampleError, SmallSampleWarning, user_stacklevel
+from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.resample import _check_1d, _check_alternative, _check_probability
 
-__all__ = ["PPIResult", "ppi_mean"]
+__all__ = ["PPIResult", "ppi_mean", "PPI_METHODS"]
+
+#: Interval methods of :func:`ppi_mean`.
+PPI_METHODS = ("jackknife-t", "t", "z")
 
 #: Below this many gold (labelled) queries a :class:`SmallSampleWarning` is issued:
 #: the normal approximation of the rectifier's mean is doubtful.
@@ -58,6 +74,11 @@ class PPIResult:
     alternative : str
     ddof : int
         Delta degrees of freedom of the variances in ``standard_error``.
+    method : str
+        ``"jackknife-t"``, ``"t"`` or ``"z"`` (see :func:`ppi_mean`).
+    df : float or None
+        Degrees of freedom of the t reference (``n - 2`` for a tuned ``lam`` with
+        ``"jackknife-t"``, else ``n - 1``), None for ``"z"``.
     """
 
     statistic: float
@@ -70,6 +91,8 @@ class PPIResult:
     alpha: float
     alternative: str
     ddof: int
+    method: str = "z"
+    df: float | None = None
 
 
 def _ndtri(p: float) -> float:
@@ -78,6 +101,19 @@ def _ndtri(p: float) -> float:
 
 def _upper_tail(z: float) -> float:
     return float(ndtr(-z))
+
+
+def _jackknife_gold_variance(y: np.ndarray, f_gold: np.ndarray, f_unlab: np.ndarray, lam: float | None) -> float:
+    """Delete-one jackknife variance of the PPI++ estimate over the gold queries (``lam`` re-tuned)."""
+    n = y.shape[0]
+    f_mean = float(f_unlab.mean()) if f_unlab.shape[0] else 0.0
+    keep = ~np.eye(n, dtype=bool)
+    loo = np.empty(n)
+    for i in range(n):
+        yi, fi = y[keep[i]], f_gold[keep[i]]
+        li = _tuned_lambda(yi, fi, f_unlab) if lam is None else lam
+        loo[i] = li * f_mean + float(np.mean(yi - li * fi))
+    return float((n - 1) / n * np.sum((loo - loo.mean()) ** 2))
 
 
 def _tuned_lambda(gold: np.ndarray, f_gold: np.ndarray, f_unlab: np.ndarray) -> float:
@@ -94,8 +130,9 @@ def _tuned_lambda(gold: np.ndarray, f_gold: np.ndarray, f_unlab: np.ndarray) -> 
 
 
 def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
-             alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1) -> PPIResult:
-    """PPI++ estimate, normal confidence interval and p-value for a mean.
+             alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1,
+             method: str = "jackknife-t") -> PPIResult:
+    """PPI++ estimate, confidence interval and p-value for a mean.
 
     Parameters
     ----------
@@ -119,10 +156,18 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
         For the p-value (H0: mean = 0) and the interval: ``"greater"`` gives
         ``[low, inf)``, ``"less"`` gives ``(-inf, high]``.
     ddof : {1, 0}, default 1
-        Delta degrees of freedom of the two variances in the standard error.
-        ``1`` (default) makes ``lam = 0`` equal the usual paired normal
-        interval ``mean +/- z * sd(ddof=1) / sqrt(n)``; ``0`` reproduces
-        ``ppi_py`` exactly.
+        Delta degrees of freedom of the two plug-in variances in the standard
+        error (the proxy-only part always; the gold part unless jackknifed).
+        ``1`` (default) makes ``lam = 0`` with ``method="t"`` the usual paired
+        t interval ``mean +/- t(n-1) * sd(ddof=1) / sqrt(n)``; ``0`` with
+        ``method="z"`` reproduces ``ppi_py`` exactly.
+    method : {"jackknife-t", "t", "z"}, default "jackknife-t"
+        ``"jackknife-t"``: gold-part variance from the delete-one jackknife of the
+        estimator (``lam`` re-tuned per deletion), t quantiles and p-value on
+        ``n - 2`` degrees of freedom for a tuned ``lam`` (``n - 1`` for a fixed
+        one; module docstring).  ``"t"``: plug-in
+        variance, t on ``n - 1``.  ``"z"``: plug-in variance, normal quantiles
+        (``ppi_py``; under-covers with few gold queries).
 
     Returns
     -------
@@ -144,7 +189,7 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     Warns
     -----
     SmallSampleWarning
-        If ``n < 30``.
+        If ``n < 30`` with ``method="z"`` (the normal interval is too narrow there).
 
     Notes
     -----
@@ -169,6 +214,12 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     prediction-powered inference. arXiv:2311.01453.
     Angelopoulos, A. N., Bates, S., Fannjiang, C., Jordan, M. I., & Zrnic, T.
     (2023). Prediction-powered inference. Science 382(6671), 669-674.
+    Efron, B. & Stein, C. (1981). The jackknife estimate of variance. Ann.
+    Statist. 9(3), 586-596.
+    Cochran, W. G. (1977). Sampling Techniques, 3rd ed., sec. 7.3 (regression
+    estimator: n - 2 degrees of freedom).
+    Zrnic, T. & Candes, E. J. (2024). Cross-prediction-powered inference. PNAS
+    121(15) (re-using the labels that tune the predictor inflates error).
     """
     y = _check_1d(gold, "gold", min_n=2)
     f_gold = _check_1d(proxy_on_gold, "proxy_on_gold", min_n=0)
@@ -180,11 +231,14 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     alternative = _check_alternative(alternative)
     if isinstance(ddof, (bool, np.bool_)) or ddof not in (0, 1):
         raise ValueError(f"ddof must be 0 or 1, got {ddof!r}")
+    if method not in PPI_METHODS:
+        raise ValueError(f"method must be one of {PPI_METHODS}, got {method!r}")
     n, big_n = y.shape[0], f_unlab.shape[0]
-    if n < SMALL_GOLD_N:
+    if n < SMALL_GOLD_N and method == "z":
         warnings.warn(
-            f"only {n} gold queries (< {SMALL_GOLD_N}): the normal interval may undercover",
-            SmallSampleWarning, stacklevel=2)
+            f"only {n} gold queries (< {SMALL_GOLD_N}): the normal interval may undercover; "
+            "method='jackknife-t' is calibrated for few gold labels", SmallSampleWarning,
+            stacklevel=user_stacklevel())
 
     if lam is None:
         lam_v = _tuned_lambda(y, f_gold, f_unlab)
@@ -200,20 +254,32 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
 
     rectifier = y - lam_v * f_gold
     estimate = float(rectifier.mean())
-    var = float(np.var(rectifier, ddof=ddof)) / n
+    if method == "jackknife-t" and lam is None:
+        var = _jackknife_gold_variance(y, f_gold, f_unlab, None)
+    else:   # a fixed lam: the jackknife variance of the rectifier's mean is this plug-in one (ddof=1)
+        var = float(np.var(rectifier, ddof=ddof)) / n
     if lam_v != 0.0:
         imputed = lam_v * f_unlab
         estimate = float(imputed.mean()) + estimate
         var += float(np.var(imputed, ddof=ddof)) / big_n
     se = math.sqrt(var)
+    if method == "z":
+        df = None
+    elif method == "jackknife-t" and lam is None:
+        df = float(max(n - 2, 1))        # the mean and the tuned lam are fitted on the gold queries
+    else:
+        df = float(n - 1)
+
+    def quantile(p: float) -> float:
+        return _ndtri(p) if df is None else float(stdtrit(df, p))
 
     if alternative == "two-sided":
-        half = _ndtri(1.0 - alpha / 2.0) * se
+        half = quantile(1.0 - alpha / 2.0) * se
         ci = ConfidenceInterval(estimate - half, estimate + half)
     elif alternative == "greater":
-        ci = ConfidenceInterval(estimate - _ndtri(1.0 - alpha) * se, math.inf)
+        ci = ConfidenceInterval(estimate - quantile(1.0 - alpha) * se, math.inf)
     else:
-        ci = ConfidenceInterval(-math.inf, estimate + _ndtri(1.0 - alpha) * se)
+        ci = ConfidenceInterval(-math.inf, estimate + quantile(1.0 - alpha) * se)
 
     if se == 0.0:  # degenerate: the estimate is certain
         if alternative == "two-sided":
@@ -224,13 +290,17 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
             pvalue = 0.0 if estimate < 0.0 else 1.0
     else:
         z = estimate / se
+
+        def tail(x: float) -> float:
+            return _upper_tail(x) if df is None else float(stdtr(df, -x))
+
         if alternative == "two-sided":
-            pvalue = min(1.0, 2.0 * _upper_tail(abs(z)))
+            pvalue = min(1.0, 2.0 * tail(abs(z)))
         elif alternative == "greater":
-            pvalue = _upper_tail(z)
+            pvalue = tail(z)
         else:
-            pvalue = _upper_tail(-z)
+            pvalue = tail(-z)
 
     return PPIResult(statistic=estimate, confidence_interval=ci, pvalue=pvalue,
                      standard_error=se, lam=lam_v, n_gold=n, n_proxy=big_n,
-                     alpha=alpha, alternative=alternative, ddof=int(ddof))
+                     alpha=alpha, alternative=alternative, ddof=int(ddof), method=method, df=df)

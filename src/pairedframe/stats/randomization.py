@@ -123,11 +123,11 @@ def _byte_tables(D: np.ndarray) -> np.ndarray:
     G = -(-n // 8)
     P = np.zeros((k, G * 8))
     P[:, :n] = D.T
-    P = P.reshape(k, G, 8)
-    L = np.zeros((k, G, 256))
+    Pt = np.ascontiguousarray(P.reshape(k * G, 8).T)          # (bit, column x group): rows are contiguous
+    L = np.zeros((256, k * G))
     for v in range(1, 256):
-        L[:, :, v] = L[:, :, v & (v - 1)] + P[:, :, _LOWBIT[v]]
-    return L
+        np.add(L[v & (v - 1)], Pt[_LOWBIT[v]], out=L[v])
+    return np.ascontiguousarray(L.T).reshape(k, G, 256)
 
 
 def _word_chunks(n: int, n_resamples: int, rng, chunk_size: int):
@@ -147,50 +147,64 @@ def _pattern_words(n: int, chunk_size: int):
         yield np.arange(start, min(total, start + chunk_size), dtype=np.uint64)[:, None]
 
 
-def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, rng, chunk_size):
-    """Sign-flip counts with byte lookup tables.
+class _FlipCounter:
+    """Counts of extreme sign-flipped means of the columns of D for given pattern words.
 
     A pattern's null statistic is ``(S - 2 F) / n`` with ``S = sum(d)`` and ``F`` the sum of the
     flipped deltas; ``F`` is the sum over bytes ``g`` of the pattern bits of ``L[g, byte_g]``
     (:func:`_byte_tables`), i.e. ``ceil(n/8)`` table look-ups per pattern instead of ``n``
-    multiply-adds.  The bits are those of :func:`~pairedframe.stats.resample.sign_flip_chunks`
-    (bit ``j % 64`` of word ``j // 64`` set = observation ``j`` flipped) or, when enumerating, of the
-    pattern number (as :func:`~pairedframe.stats.resample.all_sign_patterns`).  Each row and column
-    is computed on its own, so counts do not depend on ``chunk_size`` or on the other columns; the
-    identity pattern reproduces ``mean(d)`` exactly.
+    multiply-adds.  Bit ``j % 64`` of word ``j // 64`` set = observation ``j`` flipped (the bits of
+    :func:`~pairedframe.stats.resample.sign_flip_chunks`, or of the pattern number when enumerating).
+    Each row and column is computed on its own, so counts do not depend on how the words are chunked
+    or on the other columns; the identity pattern reproduces ``mean(d)`` exactly.
     """
+
+    def __init__(self, D: np.ndarray, alternative: str):
+        n, k = D.shape
+        self.n, self.k, self.alternative = n, k, alternative
+        self.observed = _column_means(D)
+        self.gamma = _tie_tolerance(self.observed, D)
+        self.S = np.sum(np.ascontiguousarray(D.T), axis=1)
+        self.G = -(-n // 8)
+        self.L = _byte_tables(D).reshape(k, self.G * 256)
+        self.offsets = (np.arange(self.G, dtype=np.intp) * 256)[None, :]
+        # bound the (rows, G) index block to ~2**20 elements whatever the chunk of words
+        self.step = max(1, (1 << 20) // self.G)
+
+    def count(self, words: np.ndarray) -> np.ndarray:
+        """Extreme patterns among the rows of ``words`` (uint64, shape (rows, ceil(n/64))), per column."""
+        b = np.zeros(self.k, dtype=np.int64)
+        byts = np.ascontiguousarray(words.astype("<u8", copy=False)).view(np.uint8)
+        byts = byts.reshape(words.shape[0], -1)[:, :self.G]
+        for start in range(0, byts.shape[0], self.step):
+            idx = byts[start:start + self.step].astype(np.intp) + self.offsets
+            flipped = np.empty((idx.shape[0], self.k))
+            for c in range(self.k):
+                flipped[:, c] = np.take(self.L[c], idx).sum(axis=1)
+            null = (self.S - 2.0 * flipped) / self.n
+            b += _count_extreme(null, self.observed, self.gamma, self.alternative)
+        return b
+
+
+def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, rng, chunk_size):
+    """Sign-flip counts with byte lookup tables (:class:`_FlipCounter`), Monte Carlo or exact."""
     n, k = D.shape
-    observed = _column_means(D)
-    gamma = _tie_tolerance(observed, D)
-    S = np.sum(np.ascontiguousarray(D.T), axis=1)
+    counter = _FlipCounter(D, alternative)
     exact = n < 63 and (1 << n) <= n_resamples
     b = np.zeros(k, dtype=np.int64)
-    G = -(-n // 8)
-    L = _byte_tables(D).reshape(k, G * 256)
-    offsets = (np.arange(G, dtype=np.intp) * 256)[None, :]
     if exact:
         m = 1 << n
         chunks = _pattern_words(n, chunk_size)
     else:
         m = n_resamples
         chunks = _word_chunks(n, n_resamples, rng, chunk_size)
-    # bound the (rows, G) index block to ~2**20 elements whatever chunk_size
-    step = max(1, (1 << 20) // G)
     for words in chunks:
-        byts = np.ascontiguousarray(words.astype("<u8", copy=False)).view(np.uint8)
-        byts = byts.reshape(words.shape[0], -1)[:, :G]
-        for start in range(0, byts.shape[0], step):
-            idx = byts[start:start + step].astype(np.intp) + offsets
-            flipped = np.empty((idx.shape[0], k))
-            for c in range(k):
-                flipped[:, c] = np.take(L[c], idx).sum(axis=1)
-            null = (S - 2.0 * flipped) / n
-            b += _count_extreme(null, observed, gamma, alternative)
+        b += counter.count(words)
     if exact:
         p = b / m
     else:
         p = (b + 1) / (m + 1)
-    return observed, np.minimum(p, 1.0), m, exact
+    return counter.observed, np.minimum(p, 1.0), m, exact
 
 
 def _validate(n_resamples, alternative, chunk_size, n):

@@ -1,19 +1,20 @@
 """Paired t-test on per-query deltas (one-sample t-test of ``d = A - B`` against 0).
 
-Uses only numpy and the stdlib Student-t functions of :mod:`.power` (no scipy at
-runtime); equals ``scipy.stats.ttest_1samp(d, 0)`` / ``ttest_rel(a, b)``
-including its ``confidence_interval`` to ~1e-12 (tested).
+Distribution functions from :mod:`scipy.special`; equals ``scipy.stats.ttest_1samp(d, 0)`` /
+``ttest_rel(a, b)`` including its ``confidence_interval`` to ~1e-12 (tested) whenever the deltas
+have a real spread.
 
-Zero variance (documented deviation from scipy, which returns NaN for 0/0):
+Zero spread (documented deviation from scipy): a spread ``max(d) - min(d)`` of at most ``1e-12`` of
+``max|d|`` is float noise (e.g. ``0.5 - 0.4`` and ``0.6 - 0.5``), and the t statistic of such data
+measures rounding, not evidence (scipy reports ``p ~ 1e-16`` for those two deltas).  The t-test then
+gives what the **exact sign-flip test** gives for ``n`` equal deltas ``c = mean(d)``:
 
-- all deltas zero: ``t = 0``, ``p = 1``, interval ``[0, 0]`` (no evidence of a
-  difference);
-- all deltas equal to a non-zero constant ``c``: ``t = ±inf``, two-sided
-  ``p = 0`` (``"greater"``: 0 if ``c > 0`` else 1; ``"less"`` mirrored), interval
-  ``[c, c]``.  This is the analytic limit; resampling tests never give 0.
-
-Constancy is decided with ``max(d) == min(d)`` so that rounding noise in the
-standard deviation of a constant sample does not produce a huge finite t.
+- ``c == 0`` (all zero): ``t = 0``, ``p = 1``;
+- ``c != 0``: ``t = +-inf``, two-sided ``p = 2 / 2**n`` (``"greater"``: ``1 / 2**n`` if ``c > 0``
+  else 1; ``"less"`` mirrored) -- never 0, and 0.5 at ``n = 2``;
+- the interval is the set of shifts that test does not reject: ``[c, c]`` (one-sided ``[c, inf)`` /
+  ``(-inf, c]``) when ``2 / 2**n`` (one-sided ``1 / 2**n``) is below ``1 - confidence_level``, else
+  the whole line (e.g. ``n <= 5`` at 95 % two-sided).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from scipy.special import stdtr, stdtrit
 
 from ._results import ConfidenceInterval, TTestResult
 from .resample import _check_1d, _check_2d, _check_alternative, _check_probability
+from .studentized import zero_spread
 
 __all__ = ["paired_t_test", "paired_t_test_many"]
 
@@ -39,25 +41,31 @@ def _t_value(d: np.ndarray, mean: float, sd: float) -> tuple[float, float]:
     return float(np.mean(ds)) / (float(np.std(ds, ddof=1)) / math.sqrt(n)), se
 
 
+def _zero_spread_result(n: int, mean: float, alternative: str,
+                        confidence_level: float) -> tuple[float, float, float, float, float]:
+    """(t, p, se, low, high) of n equal deltas ``mean``: the exact sign-flip test and its inversion."""
+    alpha = 1.0 - confidence_level
+    floor = (2.0 if alternative == "two-sided" else 1.0) / 2.0 ** n
+    if mean == 0.0:
+        t, p = 0.0, 1.0
+    else:
+        t = math.copysign(math.inf, mean)
+        towards = alternative == "two-sided" or (mean > 0) == (alternative == "greater")
+        p = floor if towards else 1.0
+    if floor < alpha:           # every other shift leaves n equal non-zero deltas: rejected
+        low = -math.inf if alternative == "less" else mean
+        high = math.inf if alternative == "greater" else mean
+    else:
+        low, high = -math.inf, math.inf
+    return t, p, 0.0, low, high
+
+
 def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str,
          confidence_level: float) -> tuple[float, float, float, float, float]:
     n = d.shape[0]
     df = n - 1
     if constant:
-        se = 0.0
-        if mean == 0.0:
-            t, p = 0.0, 1.0
-        else:
-            t = math.copysign(math.inf, mean)
-            if alternative == "two-sided":
-                p = 0.0
-            elif alternative == "greater":
-                p = 0.0 if mean > 0 else 1.0
-            else:
-                p = 0.0 if mean < 0 else 1.0
-        low = -math.inf if alternative == "less" else mean
-        high = math.inf if alternative == "greater" else mean
-        return t, p, se, low, high
+        return _zero_spread_result(n, mean, alternative, confidence_level)
     t, se = _t_value(d, mean, sd)
     if alternative == "two-sided":
         p = min(1.0, 2.0 * float(stdtr(df, -(abs(t)))))
@@ -103,7 +111,8 @@ def paired_t_test(d, *, alternative: str = "two-sided",
 
     Notes
     -----
-    Zero-variance input is handled analytically, see the module docstring.
+    Zero spread (all deltas equal up to ``1e-12`` of their magnitude) falls back to the exact
+    sign-flip test, see the module docstring.
 
     References
     ----------
@@ -115,7 +124,7 @@ def paired_t_test(d, *, alternative: str = "two-sided",
     n = d.shape[0]
     mean = float(np.mean(d))
     sd = float(np.std(d, ddof=1))
-    t, p, se, low, high = _one(d, mean, sd, bool(np.ptp(d) == 0), alternative,
+    t, p, se, low, high = _one(d, mean, sd, bool(zero_spread(d)[0]), alternative,
                                confidence_level)
     return TTestResult(statistic=mean, t=t, df=n - 1, pvalue=p,
                        confidence_interval=ConfidenceInterval(low, high), standard_error=se,
@@ -138,7 +147,7 @@ def paired_t_test_many(D, *, alternative: str = "two-sided",
     cols = np.ascontiguousarray(D.T)  # same summation order as the 1-D function
     means = np.mean(cols, axis=1)
     sds = np.std(cols, axis=1, ddof=1)
-    constant = np.ptp(cols, axis=1) == 0
+    constant = zero_spread(D)
     rows = [_one(cols[c], float(means[c]), float(sds[c]), bool(constant[c]), alternative,
                  confidence_level) for c in range(k)]
     arr = np.array(rows, dtype=np.float64).reshape(k, 5)

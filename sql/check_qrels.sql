@@ -1,0 +1,16 @@
+-- The invariants the qrels readers enforce, checked on a user's pf_qrels (qid, docno, rel):
+-- one row per violated rule, with its first offending row (duplicates also count their rows).
+-- Run by engines/duckdb_engine.py prepare() after the column types are checked.
+SELECT * FROM (
+    SELECT 'null value' AS problem, qid, docno, CAST(rel AS VARCHAR) AS value, 1 AS n
+    FROM pf_qrels WHERE qid IS NULL OR docno IS NULL OR rel IS NULL LIMIT 1)
+UNION ALL
+SELECT * FROM (
+    SELECT 'grade not an integer', qid, docno, CAST(rel AS VARCHAR), 1
+    FROM pf_qrels WHERE NOT isfinite(CAST(rel AS DOUBLE)) OR CAST(rel AS DOUBLE) <> round(CAST(rel AS DOUBLE))
+    ORDER BY qid, docno LIMIT 1)
+UNION ALL
+SELECT * FROM (
+    SELECT 'duplicate', qid, docno, NULL, count(*)
+    FROM pf_qrels GROUP BY qid, docno HAVING count(*) > 1
+    ORDER BY qid, docno LIMIT 1)

@@ -1,0 +1,16 @@
+-- The invariants the run readers enforce, checked on a user's pf_run (system, qid, docno, score):
+-- one row per violated rule, with its first offending row (duplicates also count their rows).
+-- Run by engines/duckdb_engine.py prepare() after the column types are checked.
+SELECT * FROM (
+    SELECT 'null id' AS problem, system, qid, docno, CAST(score AS VARCHAR) AS value, 1 AS n
+    FROM pf_run WHERE system IS NULL OR qid IS NULL OR docno IS NULL LIMIT 1)
+UNION ALL
+SELECT * FROM (
+    SELECT 'non-finite score', system, qid, docno, CAST(score AS VARCHAR), 1
+    FROM pf_run WHERE score IS NULL OR NOT isfinite(CAST(score AS DOUBLE))
+    ORDER BY system, qid, docno LIMIT 1)
+UNION ALL
+SELECT * FROM (
+    SELECT 'duplicate', system, qid, docno, NULL, count(*)
+    FROM pf_run GROUP BY system, qid, docno HAVING count(*) > 1
+    ORDER BY system, qid, docno LIMIT 1)

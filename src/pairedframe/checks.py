@@ -1,0 +1,133 @@
+"""No silent empties: the checks every public function runs before returning a result.
+
+A result that would be empty, or all-null, for something the caller asked for (a system, a measure,
+a segment, a judgment set, the queries two tables share) is an error, never an empty table; when
+only part of it would be empty the function warns, naming that part. Three checks cover the cases:
+
+- :func:`require_names`: names the caller chose (``systems=``, ``measures=``, a baseline) must match
+  something; ``None`` means "all", an empty list is refused.
+- :func:`require_rows`: a table the result is built from must have rows.
+- :func:`require_each`: each requested item (system, (system, measure), segment, ...) must have a
+  result; none -> :class:`~pairedframe.errors.EmptyResultError`, some ->
+  :class:`~pairedframe.errors.PartlyEmptyWarning` pointing at the caller's line.
+
+Messages say what is empty and why, and show a few of the names involved (:func:`sample`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import warnings
+from collections.abc import Collection, Hashable, Iterable, Sequence
+from typing import Any
+
+from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, user_stacklevel
+
+__all__ = ["require_each", "require_names", "require_rows", "sample"]
+
+#: How many names a message shows before "... (N in all)".
+SHOWN = 5
+
+
+def sample(values: Iterable[Any], k: int = SHOWN) -> str:
+    """``['a', 'b', ...] (12 in all)``: the first ``k`` values, and the count when there are more."""
+    values = list(values)
+    shown = repr(values[:k]) if len(values) <= k else repr(values[:k])[:-1] + ", ...]"
+    return shown if len(values) <= k else f"{shown} ({len(values)} in all)"
+
+
+def require_rows(rows: Any, *, what: str, why: str) -> None:
+    """Raise EmptyResultError ``"{what} is empty: {why}"`` when ``rows`` (a table, or a row count) has no rows."""
+    n = rows if isinstance(rows, int) else getattr(rows, "height", None)
+    if n is None:
+        n = len(rows)
+    if n == 0:
+        raise EmptyResultError(f"{what} is empty: {why}")
+
+
+def require_names(requested: str | Sequence[str] | None, available: Sequence[str], *, what: str,
+                  parameter: str, source: str = "the table") -> list[str]:
+    """The names the caller chose, in order and without repeats; ``None`` selects all ``available``.
+
+    Parameters
+    ----------
+    requested : str, sequence of str or None
+        One name, several, or None (= every available name).
+    available : sequence of str
+        The names present (in order).
+    what : str
+        What a name names (``"system"``, ``"measure"``); used in messages.
+    parameter : str
+        The argument the names came from (``"systems"``), named in messages.
+    source : str
+        Where the names were looked for (``"the per-query table"``).
+
+    Raises
+    ------
+    EmptyResultError
+        ``source`` has no names at all, ``requested`` is an empty list, or a requested name matches
+        nothing (the message lists the available names and close matches).
+    """
+    names = list(available) if requested is None else [requested] if isinstance(requested, str) else list(requested)
+    if not available:
+        raise EmptyResultError(f"{source} has no {what} (no rows), so `{parameter}` cannot select any")
+    if not names:
+        raise EmptyResultError(f"`{parameter}` is empty: it selects no {what}; pass None for all of {sample(available)}")
+    names = list(dict.fromkeys(names))
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        text = [str(a) for a in available]
+        close = {n: [a for a in text if a.lower() == str(n).lower()] or difflib.get_close_matches(str(n), text, n=2)
+                 for n in unknown}
+        hint = "; ".join(f"{n!r}: did you mean {c}?" for n, c in close.items() if c)
+        raise EmptyResultError(f"`{parameter}`: {what}(s) {sample(unknown)} match nothing in {source}; its "
+                               f"{what}s: {sample(available, 10)}" + (f" ({hint})" if hint else ""))
+    return names
+
+
+def require_each(requested: Sequence[Hashable], present: Collection[Hashable], *, what: str, lacking: str,
+                 consequence: str = "left out of the result", hint: str = "", plural: str | None = None
+                 ) -> list[Hashable]:
+    """The requested items that have a result, in order; raise when none has, warn when some lack one.
+
+    Parameters
+    ----------
+    requested : sequence
+        The items the caller asked for (systems, ``(system, measure)`` pairs, segments, ...).
+    present : collection
+        The items that have a (non-empty, non-null) result.
+    what : str
+        Singular noun for an item, e.g. ``"system"``.
+    plural : str, optional
+        Its plural (default ``what + "s"``).
+    lacking : str
+        What the empty ones have, e.g. ``"no judged query in common with the qrels"``.
+    consequence : str
+        What happens to the empty ones when others remain (in the warning).
+    hint : str
+        Appended to both messages (what to check or pass instead).
+
+    Raises
+    ------
+    EmptyResultError
+        No requested item is present (also when ``requested`` is empty).
+
+    Warns
+    -----
+    PartlyEmptyWarning
+        Some, not all, requested items are absent; the warning points at the caller's line.
+    """
+    present = set(present)
+    kept = [r for r in requested if r in present]
+    absent = [r for r in requested if r not in present]
+    tail = f"; {hint}" if hint else ""
+    if not kept:
+        if not absent:
+            raise EmptyResultError(f"there is no {what} at all{tail}")
+        subject = f"the {what} {absent[0]!r} has" if len(absent) == 1 else f"every {what} {sample(absent)} has"
+        raise EmptyResultError(f"{subject} {lacking}{tail}")
+    if absent:
+        warnings.warn(PartlyEmptyWarning(
+            f"{len(absent)} of {len(requested)} {plural or what + 's'} have {lacking}, {consequence}: {sample(absent)}{tail}"),
+            stacklevel=user_stacklevel())
+    return kept

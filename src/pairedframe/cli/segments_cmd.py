@@ -1,0 +1,98 @@
+"""``pairedframe segments QRELS RUN_A RUN_B [RUN ...] --segments FILE``: every segment compared in one pass."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+
+from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
+from pairedframe.comparison.segments import STREAM_POLICY, compare_segments
+from pairedframe.evaluation import evaluate
+
+FORMATS = ("table", "json", "csv", "markdown", "latex")
+#: Columns of the human-readable formats; csv and json keep every column.
+_SHORT = ["segment_set", "segment", "n_queries", "delta", "ci_low", "ci_high", "pvalue", "pvalue_bh", "pvalue_holm",
+          "significant", "warning"]
+
+
+def read_segments(path: Path) -> pl.DataFrame:
+    """A ``qid, segment_set, segment`` table from CSV/TSV, Parquet or JSON (ids and names read as text)."""
+    from pairedframe.io.results import _read_one
+
+    table = _read_one(path)
+    return table.with_columns(pl.col(c).cast(pl.String) for c in ("qid", "segment_set", "segment") if c in table.columns)
+
+
+@app.command("segments")
+@friendly_errors
+def segments_cmd(
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst")],
+    runs: Annotated[list[Path], typer.Argument(help="two or more run files (NAME=PATH names one); the first is the baseline unless --baseline")],
+    segments: Annotated[Path | None, typer.Option("--segments", "-s", help="qid,segment_set,segment table (.csv, .tsv, .parquet, .json); required")] = None,
+    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP; repeatable")] = [],  # noqa: B006
+    baseline: Annotated[str | None, typer.Option("--baseline", "-b", help="baseline system name (default: the first run)")] = None,
+    test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (screening thousands of segments)")] = "randomization",
+    n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples and sign-flip patterns per segment")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the per-segment streams")] = 0,
+    correction: Annotated[str, typer.Option("--correction", help="bh or holm: the adjustment behind 'significant'")] = "bh",
+    family_by: Annotated[list[str], typer.Option("--family-by", help="column(s) defining a multiple-comparison family; repeatable (default: system, measure, segment_set)")] = [],  # noqa: B006
+    confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the intervals; the FDR / FWER level is 1 - level")] = 0.95,
+    alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",
+    plot: Annotated[Path | None, typer.Option("--plot", help="also write a forest plot (.png, .pdf, .svg; needs pairedframe[plot])")] = None,
+    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
+    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
+) -> None:
+    """Compare runs with a baseline inside every segment of queries, in one pass: delta, CI, p, BH / Holm per family.
+
+    Exit codes: 0 = done, 2 = error (bad input, or nothing to compare).
+    """
+    if segments is None:
+        raise ValueError("--segments FILE is required: a table with columns qid, segment_set, segment")
+    if len(runs) < 2:
+        raise ValueError("segments needs at least two runs (the baseline and one system)")
+    if fmt not in FORMATS:
+        raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if not measure:
+        raise ValueError("name at least one measure with -m (e.g. -m nDCG@10)")
+    named = named_runs(runs)
+    base = baseline if baseline is not None else next(iter(named))
+    if base not in named:
+        raise ValueError(f"--baseline {base!r} is not one of the runs {list(named)}")
+    table = read_segments(segments)
+    ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level)
+    result = compare_segments(ev, table, baseline=base, measures=[m.name for m in ev.measures], test=test,  # type: ignore[arg-type]
+                              n_resamples=n_resamples, seed=seed, correction=correction,  # type: ignore[arg-type]
+                              family_by=family_by or None, confidence_level=confidence_level,
+                              alternative=alternative)  # type: ignore[arg-type]
+    settings = {"baseline": base, "test": test, "interval": result["interval"][0],
+                "n_resamples": result["n_resamples"][0], "seed": seed, "correction": correction,
+                "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
+                "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
+    if fmt == "json":
+        sys.stdout.write(json.dumps({"settings": settings, "rows": result.to_dicts()}, indent=1, default=str) + "\n")
+    elif fmt == "csv":
+        print_frame(result, "csv")
+    else:
+        print_frame(result.select("system", "measure", *_SHORT), fmt,
+                    title=f"segments vs baseline {base} (delta = system - baseline; {correction.upper()} per family)")
+        if fmt == "table":
+            typer.echo("\n".join(f"{k}: {v}" for k, v in settings.items()))
+    if plot is not None:
+        from pairedframe.report.forest import forest_plot
+
+        pairs = result.select("system", "measure").unique(maintain_order=True).rows()
+        for system, name in pairs:  # one plot per (system, measure): several would mix their rows
+            path = plot if len(pairs) == 1 else plot.with_name(f"{plot.stem}-{_safe(system)}-{_safe(name)}{plot.suffix}")
+            forest_plot(result, path, system=system, measure=name, title=f"{name}: {system} - {base}")
+            typer.echo(f"forest plot: {path}", err=True)
+
+
+def _safe(text: str) -> str:
+    """``text`` usable in a file name."""
+    return "".join(c if c.isalnum() or c in "@._=+-" else "_" for c in text)

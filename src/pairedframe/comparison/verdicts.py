@@ -1,0 +1,168 @@
+"""Verdicts, minimum detectable effects and notes shared by :func:`compare` and :func:`compare_clustered`.
+
+Levels
+------
+A verdict compares ``p`` (the column named by ``verdict_on``) with ``alpha = 1 - confidence_level``.
+The MDE that separates ``"inconclusive"`` from ``"not significant"`` is computed at the level a
+*single* true effect must reach in its family for that verdict: ``alpha`` for raw p-values,
+``alpha / m`` for Holm (its first step) and for Benjamini-Hochberg (a lone discovery), ``m`` being the
+number of comparisons in the family.  It is the MDE of the test actually used (noncentral t with the
+test's degrees of freedom: ``n - 1`` queries, ``G - 1`` clusters), and infinite when the smallest
+p-value the test can produce (``2 / 2**n`` two-sided for an exact sign-flip test, ``1 / (B + 1)`` for a
+Monte-Carlo one) cannot go below that level: then no effect, however large, can be declared.
+
+Notes
+-----
+``verdict_note`` explains verdicts a reader could misread: the smallest attainable p-value is above
+the level (with advice for that cause), the interval and the verdict disagree (the interval is at the
+unadjusted level, or does not invert the test), the delta points opposite to a one-sided
+``alternative``, or the deltas are too skewed for their number (Cochran's rule).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from pairedframe.errors import SkewWarning, user_stacklevel
+from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.stats.skewness import cochran_minimum_n
+
+__all__ = ["VERDICTS", "verdict", "verdict_levels", "smallest_pvalue", "t_mde", "verdict_notes",
+           "warn_unreachable", "warn_skewed"]
+
+VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
+
+#: Largest type-I error (at alpha = 0.05, n = 20) of the two tests on skewed real deltas, quoted in the
+#: skew warning; ``benchmarks/calibration.py --section paired`` prints it (null "centred", DL-2019 nDCG@10).
+SKEWED_TYPE_I_AT_20 = 0.065
+
+
+def verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float,
+            alternative: str = "two-sided") -> str:
+    """One of :data:`VERDICTS` (module docstring of :mod:`pairedframe.comparison.paired`)."""
+    if all_zero:
+        return "identical"
+    if not math.isnan(p) and p < alpha:
+        return "better" if delta > 0 else "worse"
+    if _opposite(delta, alternative):
+        return "not significant"
+    if mde > abs(delta):
+        return "inconclusive"
+    return "not significant"
+
+
+def _opposite(delta: float, alternative: str) -> bool:
+    return (alternative == "greater" and delta < 0) or (alternative == "less" and delta > 0)
+
+
+def verdict_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray) -> np.ndarray:
+    """Level a lone true effect must reach for each row: alpha, or alpha / m for Holm and BH."""
+    sizes = np.maximum(np.asarray(family_sizes, dtype=np.float64), 1.0)
+    return np.full(sizes.shape, alpha) if verdict_on == "pvalue" else alpha / sizes
+
+
+def smallest_pvalue(test: str, exact: bool, n: int, alternative: str, n_resamples: int,
+                    zero_spread: bool = False) -> float:
+    """Smallest p-value the test can produce: exact sign flips (``2 / 2**n`` two-sided), Monte Carlo
+    (``1 / (B + 1)``), the t-test 0 (or the exact sign-flip floor when it falls back on zero spread)."""
+    sides = 2.0 if alternative == "two-sided" else 1.0
+    if test == "t":
+        return min(1.0, sides * 2.0 ** -min(n, 1100)) if zero_spread else 0.0
+    if exact:
+        return min(1.0, sides * 2.0 ** -min(n, 1100))
+    return 1.0 / (n_resamples + 1)
+
+
+def t_mde(se: float, df: float, level: float, power: float, alternative: str, floor: float,
+          zero_spread: bool) -> float:
+    """Noncentral-t MDE at ``level``; 0 for zero spread; inf when ``floor >= level``."""
+    if floor >= level:
+        return math.inf
+    if zero_spread or not se > 0:
+        return 0.0
+    return noncentral_t_mde(se, df, alpha=level, power=power, alternative=alternative)
+
+
+def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
+                  p_raw: np.ndarray, p_used: np.ndarray, levels: np.ndarray, floors: np.ndarray,
+                  family_sizes: np.ndarray, exact: np.ndarray, n_units: np.ndarray, skewness: np.ndarray,
+                  alpha: float, alternative: str, verdict_on: str, test: str, interval: str,
+                  interval_inverts_test: bool, unit: str = "queries",
+                  n_resamples: int | None = None, resamples_name: str = "n_resamples") -> list[str | None]:
+    """One note (or None) per row; see the module docstring."""
+    notes: list[str | None] = []
+    for i, v in enumerate(verdicts):
+        parts = []
+        if v != "identical":
+            if floors[i] >= levels[i]:
+                parts.append(_unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]),
+                                               float(levels[i]), int(family_sizes[i]), verdict_on, test,
+                                               unit, n_resamples, alpha, resamples_name))
+            if _opposite(float(delta[i]), alternative):
+                parts.append(f"delta {delta[i]:+.4g} points away from alternative='{alternative}': "
+                             "a one-sided test cannot find it")
+            excludes = bool(ci_low[i] > 0 or ci_high[i] < 0)
+            significant = v in ("better", "worse")
+            if excludes != significant and not math.isnan(float(ci_low[i])):
+                if verdict_on != "pvalue" and interval_inverts_test and (p_raw[i] < alpha) == excludes:
+                    why = (f"{verdict_on} = {p_used[i]:.3g} over {int(family_sizes[i])} comparisons decides; "
+                           "the interval is not adjusted for multiplicity")
+                else:
+                    why = (f"the {interval} interval does not invert the {test} test; "
+                           f"the verdict follows {verdict_on} = {p_used[i]:.3g}")
+                parts.append(f"the interval {'excludes' if excludes else 'includes'} 0 but the verdict is "
+                             f"'{v}': {why}")
+            g = float(skewness[i])
+            need = cochran_minimum_n(g)
+            if n_units[i] < need:
+                parts.append(f"skewed deltas (skewness {g:+.2f}, {int(n_units[i])} {unit} < 25 x skewness^2 = "
+                             f"{need:.0f}): p-value and interval may be off")
+        notes.append("; ".join(parts) if parts else None)
+    return notes
+
+
+def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, verdict_on: str, test: str,
+                      unit: str, n_resamples: int | None, alpha: float, resamples_name: str = "n_resamples") -> str:
+    family = verdict_on != "pvalue" and m > 1
+    need = (f"{verdict_on} over {m} comparisons needs p < {level:.3g}" if family
+            else f"the verdict needs p < {level:.3g}")
+    fewer = ", fewer comparisons (family_by=)" if family else ""
+    if test == "t":
+        return f"zero spread: the t-test falls back to the exact sign-flip p >= {floor:.3g}; {need}; use more {unit}"
+    if exact:
+        return (f"{n} {unit}: the exact sign-flip p cannot go below {floor:.3g}; {need}; use more {unit}"
+                f"{fewer} or test='t'")
+    want = int(math.ceil((m if family else 1) / alpha))
+    return (f"the Monte-Carlo p cannot go below 1/({resamples_name}+1) = {floor:.3g}; {need}; "
+            f"use {resamples_name} >= {want} or test='t'")
+
+
+def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, n_units: np.ndarray,
+                     family_sizes: np.ndarray, *, verdict_on: str, test: str, alpha: float, unit: str,
+                     n_resamples: int | None, resamples_name: str = "n_resamples") -> None:
+    """Warn once when no row can be significant at its verdict level."""
+    if floors.size == 0 or not np.all(floors >= levels):
+        return
+    i = int(np.argmin(floors - levels))
+    text = _unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]), float(levels[i]),
+                             int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha, resamples_name)
+    warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
+
+
+def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
+    """One :class:`SkewWarning` naming the worst row whose deltas fail Cochran's rule ``n > 25 g1^2``."""
+    need = np.array([cochran_minimum_n(float(g)) for g in skewness])
+    bad = np.flatnonzero(n_units < need)
+    if bad.size == 0:
+        return
+    i = int(bad[np.argmax(np.abs(skewness[bad]))])
+    warnings.warn(
+        f"{bad.size} comparison(s) have deltas too skewed for their number of {unit} (Cochran's rule "
+        f"n > 25 x skewness^2 fails); most skewed: skewness {skewness[i]:+.2f} with n = {int(n_units[i])} "
+        f"({labels[i]}). The t-test, the sign-flip test and the intervals inverting them assume nearly "
+        f"symmetric deltas: on skewed real TREC deltas at n = 20 both tests rejected up to "
+        f"{SKEWED_TYPE_I_AT_20:.1%} at alpha = 5% (benchmarks/calibration.py); interval='studentized' "
+        "covers best there. See the verdict_note column", SkewWarning, stacklevel=user_stacklevel())

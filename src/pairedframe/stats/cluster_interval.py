@@ -1,0 +1,179 @@
+"""Small-G inference for clustered deltas: cluster-robust SE, cluster-t, and the inverted cluster sign-flip test.
+
+With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``), the mean delta is
+``theta = sum S_g / N``.
+
+- :func:`cluster_robust_se` is the CR1 sandwich standard error
+  ``sqrt(G / (G - 1) * sum_g (S_g - theta n_g)**2) / N`` (Cameron & Miller 2015, sec. VI.B); with one
+  query per cluster it is ``sd(ddof=1) / sqrt(n)``.  The cluster bootstrap's spread of resampled
+  means is this SE times ``sqrt((G - 1) / G)``, 5 % too small at ``G = 10``.
+- :func:`cluster_t_interval` is ``theta -/+ t(G - 1) * SE`` (Bell & McCaffrey 2002; Cameron, Gelbach &
+  Miller 2008 recommend ``G - 1`` degrees of freedom with few clusters).
+- :func:`cluster_sign_flip_interval_many` inverts the cluster sign-flip test of
+  :mod:`pairedframe.stats.cluster`: shifting every delta by ``delta`` shifts cluster ``g``'s sum by
+  ``delta n_g``, so a pattern's null statistic becomes ``a - delta c`` with ``c = sum s_g n_g / N``
+  and the breakpoints of :mod:`pairedframe.stats.signflip_interval` apply unchanged.  Same patterns as
+  the test, same tie rule: the interval excludes 0 exactly when the test's ``p < alpha``.
+
+On real TREC deltas grouped into clusters (``benchmarks/calibration.py --section clustered``) the
+cluster percentile bootstrap covers 0.88-0.90 at ``G = 10``, the two intervals here 0.936-0.954.
+
+References
+----------
+Bell, R. M. & McCaffrey, D. F. (2002). Bias reduction in standard errors for linear regression with
+multi-stage samples. *Survey Methodology* 28(2).
+Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for inference
+with clustered errors. *Rev. Econ. Stat.* 90(3).
+Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust inference. *J. Human
+Resources* 50(2).
+Canay, I. A., Romano, J. P. & Shaikh, A. M. (2017). Randomization tests under an approximate symmetry
+assumption. *Econometrica* 85(3).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import stdtrit
+
+from ._results import ConfidenceInterval, SignFlipIntervalResult
+from .cluster import _flip_setup, _prepare
+from .resample import _check_alternative, _check_chunk_size, _check_int, _check_probability
+from .signflip_interval import inverted_interval
+
+__all__ = ["cluster_robust_se", "cluster_t_interval", "cluster_sign_flip_interval_many"]
+
+
+def cluster_robust_se(sums, sizes) -> np.ndarray:
+    """CR1 standard error of ``sum(sums) / sum(sizes)`` for each column of ``sums`` (G, k).
+
+    Parameters
+    ----------
+    sums : array_like, shape (G,) or (G, k)
+        Per-cluster sums of the deltas.
+    sizes : array_like, shape (G,)
+        Queries per cluster.
+
+    Returns
+    -------
+    ndarray, shape (k,) (or a 0-d array for 1-D ``sums``)
+        ``sqrt(G / (G - 1) * sum_g (S_g - theta n_g)**2) / N``.
+
+    Raises
+    ------
+    ValueError
+        If ``G < 2`` or the shapes disagree.
+    """
+    S = np.asarray(sums, dtype=np.float64)
+    n = np.asarray(sizes, dtype=np.float64)
+    one = S.ndim == 1
+    S = S[:, None] if one else S
+    if S.shape[0] != n.shape[0] or S.shape[0] < 2:
+        raise ValueError(f"need G >= 2 clusters with one size each, got sums {S.shape} and sizes {n.shape}")
+    G = S.shape[0]
+    N = float(n.sum())
+    theta = S.sum(axis=0) / N
+    resid = S - n[:, None] * theta
+    se = np.sqrt(G / (G - 1.0) * np.sum(resid * resid, axis=0)) / N
+    return se[0] if one else se
+
+
+def cluster_t_interval(theta, se, G: int, *, confidence_level: float = 0.95,
+                       alternative: str = "two-sided") -> ConfidenceInterval:
+    """``theta -/+ t(1 - alpha/2, G - 1) * se`` (one-sided: ``t(1 - alpha, G - 1)``, infinite other bound).
+
+    Parameters
+    ----------
+    theta, se : float or array_like
+        Estimates and their (cluster-robust) standard errors.
+    G : int
+        Number of clusters (``>= 2``); the reference is Student's t with ``G - 1`` degrees of freedom.
+    confidence_level : float in (0, 1)
+    alternative : {"two-sided", "greater", "less"}
+
+    Returns
+    -------
+    ConfidenceInterval
+    """
+    G = _check_int(G, "G", minimum=2)
+    confidence_level = _check_probability(confidence_level, "confidence_level")
+    alternative = _check_alternative(alternative)
+    theta = np.asarray(theta, dtype=np.float64)
+    se = np.asarray(se, dtype=np.float64)
+    if alternative == "two-sided":
+        q = float(stdtrit(G - 1, 0.5 + confidence_level / 2))
+        return ConfidenceInterval(theta - q * se, theta + q * se)
+    q = float(stdtrit(G - 1, confidence_level))
+    if alternative == "greater":
+        return ConfidenceInterval(theta - q * se, np.full_like(theta, np.inf))
+    return ConfidenceInterval(np.full_like(theta, -np.inf), theta + q * se)
+
+
+def _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, rng, chunk_size):
+    """Cluster sign-flip p-values and inverted intervals (same patterns and tie rule as the test)."""
+    k = sums.shape[1]
+    n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, rng, chunk_size)
+    null = np.empty((m, k))
+    c = np.empty(m)
+    same = np.empty(m, dtype=bool)
+    none = np.empty(m, dtype=bool)
+    pos = 0
+    for signs in chunks:
+        rows = signs.shape[0]
+        null[pos:pos + rows] = (signs @ sums) / n_total
+        c[pos:pos + rows] = (signs @ sizes) / n_total
+        none[pos:pos + rows] = np.all(signs > 0, axis=1)
+        same[pos:pos + rows] = none[pos:pos + rows] | np.all(signs < 0, axis=1)
+        pos += rows
+    p, low, high = inverted_interval(null, c, observed, gamma, m, exact, confidence_level, alternative, same, none)
+    zero = np.all(sums == 0.0, axis=0)        # as the test: all-zero deltas give p = 1
+    p[zero] = 1.0
+    return observed, p, low, high, m, exact
+
+
+def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_000,
+                                    confidence_level: float = 0.95, alternative: str = "two-sided",
+                                    rng=None, chunk_size: int | None = None) -> SignFlipIntervalResult:
+    """Cluster sign-flip p-values and the intervals that invert them, one sign stream for all columns.
+
+    Parameters
+    ----------
+    values : array_like, shape (n, k)
+        Per-query deltas, one column per comparison.
+    clusters : array_like, shape (n,)
+        Cluster label of each query (any hashable; NaN/None rejected).
+    n_resamples : int, default 10_000
+        Random sign patterns; all ``2**G`` are enumerated when ``2**G <= n_resamples`` (exact).
+    confidence_level : float in (0, 1), default 0.95
+    alternative : {"two-sided", "greater", "less"}
+    rng : None, int, SeedSequence or Generator
+        The stream of :func:`~pairedframe.stats.cluster.cluster_sign_flip_test_many`.
+    chunk_size : int, optional
+        Patterns drawn at once (memory knob; results do not depend on it).
+
+    Returns
+    -------
+    SignFlipIntervalResult
+        ``pvalue`` equals :func:`~pairedframe.stats.cluster.cluster_sign_flip_test_many` for the same
+        ``rng`` state, bit for bit; ``low <= 0 <= high`` iff ``pvalue >= 1 - confidence_level``.
+
+    Raises
+    ------
+    InsufficientSampleError
+        If ``values`` is empty.
+    ValueError, TypeError
+        On shape mismatch, non-finite values, missing labels or invalid options.
+
+    References
+    ----------
+    Garthwaite (1996), Biometrics 52(4); Canay, Romano & Shaikh (2017), Econometrica 85(3).
+    """
+    X, sums, sizes = _prepare(values, clusters, many=True, min_clusters=1)
+    n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
+    confidence_level = _check_probability(confidence_level, "confidence_level")
+    alternative = _check_alternative(alternative)
+    chunk_size = _check_chunk_size(chunk_size, sums.shape[0])
+    obs, p, low, high, m, exact = _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, rng,
+                                                 chunk_size)
+    return SignFlipIntervalResult(statistic=obs, pvalue=p, confidence_interval=ConfidenceInterval(low, high),
+                                  n_resamples=m, confidence_level=confidence_level, alternative=alternative,
+                                  exact=exact)

@@ -1,0 +1,177 @@
+"""Studentized (bootstrap-t) interval of the mean delta, symmetric form.
+
+Each bootstrap resample ``b`` gives ``T*_b = (mean*_b - mean) / se*_b`` with ``se*_b`` the resample's
+own ``sd(ddof=1) / sqrt(n)``; the interval is ``mean -/+ q * se`` where ``q`` is the upper
+``alpha`` point of ``|T*|`` (Hall 1988, 1992 sec. 3.6: the *symmetric* bootstrap-t, whose two-sided
+coverage error is ``O(n^-2)`` against ``O(n^-1)`` for the equal-tailed one and the percentile
+interval).  It is the interval that inverts the bootstrap-t test of Efron & Tibshirani (1993,
+sec. 16.4) with p-value ``(1 + #{|T*| >= |t|}) / (B + 1)``: ``q`` is the ``k``-th largest ``|T*|``,
+``k`` the least count whose p-value is ``>= alpha``.  One-sided intervals use the matching tail of
+``T*`` (``"greater"``: ``[mean - q_hi * se, inf)`` with ``q_hi`` the ``k``-th largest ``T*``).
+
+Resamples draw from the stream of :func:`pairedframe.stats.bootstrap.bootstrap_mean_many` (same
+``rng`` => same indices).  A resample whose drawn values span at most ``1e-12`` of the data's scale
+is constant: its ``T*`` is 0 if its mean equals the sample's (to that tolerance), else infinite.
+
+On real per-query deltas (``benchmarks/calibration.py --section paired``: DL-2019, DL-2021,
+Robust03, nDCG@10 and AP) it covers 0.946-0.959 at n = 20, 50 and 100, where the t and sign-flip
+intervals cover 0.930-0.951 at n = 20; it is 4-10 % wider than the t interval at n = 20 and 0-1 %
+at n = 100.
+
+References
+----------
+Efron, B. & Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*, ch. 12.5 and 16.4.
+Hall, P. (1988). Theoretical comparison of bootstrap confidence intervals. *Ann. Statist.* 16(3).
+Hall, P. (1992). *The Bootstrap and Edgeworth Expansion*, sec. 3.6. Springer.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._results import BootstrapResult, ConfidenceInterval
+from .resample import (_check_2d, _check_alternative, _check_chunk_size, _check_int, _check_probability,
+                       _column_means, bootstrap_index_chunks, kernel_block_rows, reblock)
+from .signflip_interval import least_count
+
+__all__ = ["studentized_bootstrap_many", "ZERO_SPREAD_RTOL", "zero_spread", "studentize", "symmetric_interval"]
+
+#: A spread (max - min) of at most this fraction of the values' magnitude is float noise: zero spread.
+ZERO_SPREAD_RTOL: float = 1e-12
+
+
+def zero_spread(X) -> np.ndarray:
+    """Columns of ``X`` (n, k) whose spread is float noise: ``ptp <= 1e-12 * max|x|`` (all-zero included)."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim == 1:
+        X = X[:, None]
+    return np.ptp(X, axis=0) <= ZERO_SPREAD_RTOL * np.max(np.abs(X), axis=0)
+
+
+def studentize(mean: np.ndarray, var: np.ndarray, spread: np.ndarray, scale: float, n: int) -> np.ndarray:
+    """``T*`` of bootstrap resamples of centred values from their mean, variance (divisor ``n``) and
+    the spread (max - min) of the values drawn; ``scale`` is the column's ``max |centred value|``.
+
+    A resample whose drawn values span at most ``1e-12 * scale`` is constant: ``T*`` is 0 if its mean
+    is 0 to that tolerance, else infinite with the mean's sign.
+    """
+    se = np.sqrt(var * (n / (n - 1.0)) / n)
+    constant = spread <= ZERO_SPREAD_RTOL * scale
+    same = np.abs(mean) <= ZERO_SPREAD_RTOL * scale
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(constant, np.where(same, 0.0, np.copysign(np.inf, mean)), mean / se)
+
+
+def symmetric_interval(t_star: np.ndarray, mean: np.ndarray, se: np.ndarray, flat: np.ndarray,
+                       n_resamples: int, confidence_level: float, alternative: str
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) of the symmetric bootstrap-t interval from ``T*`` (B, k), the means, the
+    studentizing SEs and the zero-spread columns (those get ``[mean, mean]``): the rule of
+    :func:`studentized_bootstrap_many`."""
+    k = mean.shape[0]
+    need = least_count(1.0 - confidence_level, n_resamples, False)
+    low = np.full(k, -np.inf)
+    high = np.full(k, np.inf)
+    if need > 0:
+        if alternative == "two-sided":
+            q = -np.partition(-np.abs(t_star), need - 1, axis=0)[need - 1]
+            low, high = mean - q * se, mean + q * se
+        elif alternative == "greater":
+            q = -np.partition(-t_star, need - 1, axis=0)[need - 1]
+            low = mean - q * se
+        else:
+            q = np.partition(t_star, need - 1, axis=0)[need - 1]
+            high = mean - q * se
+    with np.errstate(invalid="ignore"):
+        low = np.where(flat & np.isfinite(low), mean, low)
+        high = np.where(flat & np.isfinite(high), mean, high)
+        low = np.where(np.isnan(low), -np.inf, low)      # q = inf and se = 0 cannot happen together
+        high = np.where(np.isnan(high), np.inf, high)
+    return low, high
+
+
+def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
+    """T*_b for every resample (B, k) of the centred columns Xc (n, k).
+
+    A resample's variance is computed about its smallest drawn value (no cancellation when its values
+    are close together); a resample whose drawn values span at most ``1e-12`` of the column's scale is
+    constant.
+    """
+    k = Xc.shape[1]
+    scale = np.max(np.abs(Xc), axis=0)
+    out = []
+    for block, valid in reblock(index_chunks, kernel_block_rows(n)):
+        rows = block.shape[0]
+        flat = (block + (np.arange(rows, dtype=np.int64) * n)[:, None]).ravel()
+        counts = np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
+        drawn = counts > 0
+        m = (counts @ Xc) / n
+        t = np.empty((rows, k))
+        for c in range(k):
+            x = Xc[:, c]
+            low = np.min(np.where(drawn, x, np.inf), axis=1)
+            spread = np.max(np.where(drawn, x, -np.inf), axis=1) - low
+            shifted = x[None, :] - low[:, None]
+            mean_shift = m[:, c] - low
+            var = np.maximum(np.sum(counts * shifted * shifted, axis=1) / n - mean_shift * mean_shift, 0.0)
+            t[:, c] = studentize(m[:, c], var, spread, scale[c], n)
+        out.append(t[:valid])
+    return np.concatenate(out, axis=0) if out else np.empty((0, k))
+
+
+def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
+                               alternative: str = "two-sided", rng=None,
+                               chunk_size: int | None = None) -> BootstrapResult:
+    """Symmetric studentized (bootstrap-t) intervals of the means of many columns, one resample stream.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, k)
+        Per-query deltas, one column per comparison; finite, ``n >= 2``.
+    n_resamples : int, default 10_000
+        Bootstrap resamples ``B`` (``>= 2``).
+    confidence_level : float in (0, 1), default 0.95
+    alternative : {"two-sided", "greater", "less"}
+        One-sided intervals have an infinite bound, as scipy.
+    rng : None, int, SeedSequence or Generator
+        Source of the resample indices (the stream of :func:`~pairedframe.stats.bootstrap.
+        bootstrap_mean_many`).
+    chunk_size : int, optional
+        Resample rows drawn at once (memory knob; results do not depend on it).
+
+    Returns
+    -------
+    BootstrapResult
+        ``statistic`` (column means), ``confidence_interval`` (arrays of shape (k,)),
+        ``standard_error`` = ``sd(ddof=1) / sqrt(n)`` (the studentizing SE), ``method="studentized"``.
+        Columns with zero spread (:func:`zero_spread`) get ``[mean, mean]`` (callers that must not
+        report certainty from float noise handle them first, as :func:`pairedframe.compare` does).
+
+    Raises
+    ------
+    InsufficientSampleError
+        If ``n < 2``.
+    ValueError, TypeError
+        On non-finite data or invalid options.
+
+    References
+    ----------
+    Hall (1988), Ann. Statist. 16(3); Hall (1992), sec. 3.6; Efron & Tibshirani (1993), ch. 12.5, 16.4.
+    """
+    X = _check_2d(X, "X", min_n=2)
+    n_resamples = _check_int(n_resamples, "n_resamples", minimum=2)
+    confidence_level = _check_probability(confidence_level, "confidence_level")
+    alternative = _check_alternative(alternative)
+    n, k = X.shape
+    chunk_size = _check_chunk_size(chunk_size, n)
+    mean = _column_means(X)
+    se = np.std(np.ascontiguousarray(X.T), axis=1, ddof=1) / math.sqrt(n)
+    flat = zero_spread(X)
+    se[flat] = 0.0
+    t_star = _t_star(X - mean, bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size), n)
+    low, high = symmetric_interval(t_star, mean, se, flat, n_resamples, confidence_level, alternative)
+    return BootstrapResult(statistic=mean, confidence_interval=ConfidenceInterval(low, high),
+                           standard_error=se, n_resamples=n_resamples,
+                           confidence_level=confidence_level, method="studentized")

@@ -1,0 +1,115 @@
+"""The doors the Python IR ecosystem already uses (issue 12 item 11): PyTerrier frames, ir_datasets'
+namedtuple iterators and ir_measures' Qrel / ScoredDoc tuples, mapped by explicit column names, ids
+kept as strings. Record types come from the real packages when they are installed (ir_datasets and
+ir_measures install from PyPI; the oracles extra has them) and are built by hand otherwise;
+PyTerrier needs Java, so its frames are built by hand with its column names."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.errors import SchemaError
+from pairedframe.example import example_paths
+
+QRELS, RUNS = example_paths()
+MEASURES = ["AP", "nDCG@10", "P@10", "RR"]
+
+
+@pytest.fixture(scope="module")
+def want():
+    return pf.evaluate(RUNS[0], QRELS, MEASURES, system="bm25").per_query
+
+
+def _records(path, fields, kinds):
+    """TREC file -> namedtuple-shaped rows (strings for ids, as the packages give them)."""
+    table = pf.read_run(path) if "score" in fields else pf.read_qrels(path)
+    return [dict(zip(fields, row)) for row in table.select(kinds).iter_rows()]
+
+
+def _record_types():
+    try:
+        from ir_measures import Qrel, ScoredDoc
+    except ImportError:  # the same field names, by hand
+        Qrel = namedtuple("Qrel", ["query_id", "doc_id", "relevance", "iteration"])
+        ScoredDoc = namedtuple("ScoredDoc", ["query_id", "doc_id", "score"])
+    return Qrel, ScoredDoc
+
+
+def test_ir_measures_qrel_and_scored_doc_tuples(want):
+    Qrel, ScoredDoc = _record_types()
+    qrels = [Qrel(r["query_id"], r["doc_id"], r["relevance"], "0")
+             for r in _records(QRELS, ["query_id", "doc_id", "relevance"], ["qid", "docno", "rel"])]
+    run = [ScoredDoc(**r) for r in _records(RUNS[0], ["query_id", "doc_id", "score"], ["qid", "docno", "score"])]
+    got = pf.evaluate(run, qrels, MEASURES, system="bm25").per_query
+    assert got.equals(want)
+    assert got["qid"][0] == "001"                         # ids stay strings: 001 is not 1
+    assert pf.as_qrels(iter(qrels)).columns == ["qid", "docno", "rel"]
+
+
+def test_ir_measures_readers_output_evaluates_as_the_files(want):
+    ir_measures = pytest.importorskip("ir_measures")
+    run = list(ir_measures.read_trec_run(str(RUNS[0])))
+    qrels = ir_measures.read_trec_qrels(str(QRELS))       # a generator of Qrel
+    assert pf.evaluate(run, qrels, MEASURES, system="bm25").per_query.equals(want)
+
+
+def test_ir_datasets_iterators_and_dataset_objects(want):
+    pytest.importorskip("ir_datasets")
+    from ir_datasets.datasets.base import Dataset
+    from ir_datasets.formats import TrecQrels, TrecScoredDocs
+    from ir_datasets.util import LocalDownload
+
+    # A real ir_datasets dataset over local files: no download.
+    dataset = Dataset(TrecQrels(LocalDownload(QRELS), {0: "not relevant", 1: "relevant"}),
+                      TrecScoredDocs(LocalDownload(RUNS[0])))
+    got = pf.evaluate(dataset.scoreddocs_iter(), dataset.qrels_iter(), MEASURES, system="bm25").per_query
+    assert got.equals(want)
+    assert pf.evaluate(dataset, dataset, MEASURES, system="bm25").per_query.equals(want)   # its *_iter() is used
+    assert pf.as_qrels(dataset)["qid"].dtype == pl.String
+
+
+def test_ir_datasets_record_shapes_by_hand(want):
+    # ir_datasets' TrecQrel and GenericScoredDoc field names, for installs without the package
+    TrecQrel = namedtuple("TrecQrel", ["query_id", "doc_id", "relevance", "iteration"])
+    GenericScoredDoc = namedtuple("GenericScoredDoc", ["query_id", "doc_id", "score"])
+    qrels = (TrecQrel(r["query_id"], r["doc_id"], r["relevance"], "0")
+             for r in _records(QRELS, ["query_id", "doc_id", "relevance"], ["qid", "docno", "rel"]))
+    run = (GenericScoredDoc(**r) for r in _records(RUNS[0], ["query_id", "doc_id", "score"], ["qid", "docno", "score"]))
+    assert pf.evaluate(run, qrels, MEASURES, system="bm25").per_query.equals(want)
+
+
+def test_pyterrier_frames(want):
+    pd = pytest.importorskip("pandas")
+    run = pf.read_run(RUNS[0]).to_pandas()
+    # PyTerrier's results: qid, docid (Terrier's internal integer id), docno, score, rank, query text
+    res = pd.DataFrame({"qid": run["qid"], "docid": range(len(run)), "docno": run["docno"], "score": run["score"],
+                        "query": "some words"})
+    res["rank"] = res.groupby("qid")["score"].rank(ascending=False, method="first").astype(int) - 1
+    qrels = pf.read_qrels(QRELS).to_pandas().rename(columns={"rel": "label"})   # PyTerrier qrels: qid, docno, label
+    got = pf.evaluate(res, qrels, MEASURES, system="bm25").per_query
+    assert got.equals(want)                               # docno (not Terrier's docid) is the document id
+
+
+def test_ambiguous_columns_are_an_error_not_a_guess():
+    run = pl.DataFrame({"query_id": ["1"], "doc_id": ["d1"], "docid": ["7"], "score": [1.0]})
+    with pytest.raises(SchemaError, match=r"run table has \['doc_id', 'docid'\] but no 'docno': it is ambiguous"):
+        pf.as_run(run, system="s")
+    qrels = pl.DataFrame({"qid": ["1"], "docno": ["d1"], "label": [1], "relevance": [0]})
+    with pytest.raises(SchemaError, match=r"qrels table has \['label', 'relevance'\] but no 'rel'"):
+        pf.as_qrels(qrels)
+    # our own name wins over an alias: no ambiguity
+    assert pf.as_qrels(qrels.rename({"relevance": "rel"}))["rel"].to_list() == [0]
+
+
+def test_records_that_are_not_namedtuples_or_mixed_are_refused():
+    with pytest.raises(TypeError, match="records must be namedtuples"):
+        pf.as_run([("1", "d1", 1.0)], system="s")
+    Qrel, ScoredDoc = _record_types()
+    with pytest.raises(TypeError, match="mix"):
+        pf.as_qrels([Qrel("1", "d1", 1, "0"), ScoredDoc("1", "d1", 1.0)])
+    with pytest.raises(SchemaError, match="iterator yielded no record"):
+        pf.as_qrels(iter([]))

@@ -1,0 +1,78 @@
+"""Messages that point the right way (issue 12 item 4): a file that is not TREC text names the
+argument it was given as and says what it looks like; a run given as qrels suggests swapped arguments."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+from pairedframe.errors import InputFormatError
+
+runner = CliRunner()
+RUN_TEXT = "1 Q0 d1 1 2.0 a\n1 Q0 d2 2 1.0 a\n"
+QRELS_TEXT = "1 0 d1 1\n1 0 d2 0\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    run, qrels = tmp_path / "r.run", tmp_path / "q.txt"
+    run.write_text(RUN_TEXT)
+    qrels.write_text(QRELS_TEXT)
+    return run, qrels
+
+
+def test_run_given_as_qrels_suggests_swapped_arguments(files):
+    run, qrels = files
+    swap = r"are the arguments swapped\? QRELS comes first, then RUN, as in trec_eval"
+    with pytest.raises(InputFormatError, match=rf"^qrels file .*r\.run, line 1: expected exactly 4 fields .* found 6; "
+                                               rf"it looks like a run line .*{swap}"):
+        pf.evaluate(qrels, run, "AP")        # run and qrels swapped in Python
+    with pytest.raises(InputFormatError, match=rf"^run file .*q\.txt, line 1: .* found 4; it looks like a qrels line .*{swap}"):
+        pf.read_run(qrels)
+    result = runner.invoke(app, ["evaluate", str(run), str(qrels), "-m", "AP"])   # trec_eval order swapped
+    assert result.exit_code == 2
+    assert "qrels file" in result.stderr and "QRELS comes first" in result.stderr
+
+
+@pytest.mark.parametrize("text, looks", [
+    ("qid,docno,score\n1,d1,2.0\n", "it looks like CSV"),
+    ('[{"qid": "1", "docno": "d1"}]\n', "it looks like JSON"),
+    ("<html><body>404</body></html>\n", "it looks like XML or HTML"),
+])
+@pytest.mark.parametrize("what", ["run", "qrels"])
+def test_text_that_is_not_trec_names_the_argument_and_what_it_looks_like(tmp_path, text, looks, what):
+    path = tmp_path / "input.txt"
+    path.write_text(text)
+    reader = pf.read_run if what == "run" else pf.read_qrels
+    with pytest.raises(InputFormatError, match=rf"^{what} file .*input\.txt, line 1[:,] .*{looks}") as exc:
+        reader(path)
+    assert exc.value.argument == what
+
+
+@pytest.mark.parametrize("what", ["run", "qrels"])
+def test_binary_and_empty_files_name_the_argument(tmp_path, what):
+    reader = pf.read_run if what == "run" else pf.read_qrels
+    binary = tmp_path / "data.bin"
+    binary.write_bytes(b"\xff\xfe\xfa garbage \x81\x82\n")
+    with pytest.raises(InputFormatError, match=rf"{what} file .*data\.bin.*not UTF-8 text, so not a TREC {what} file"):
+        reader(binary)
+    empty = tmp_path / "empty.gz"
+    with gzip.open(empty, "wt") as fh:
+        fh.write("# only a comment\n")
+    with pytest.raises(InputFormatError, match=rf"^{what} file .*empty\.gz: empty file"):
+        reader(empty)
+
+
+def test_duplicate_and_bad_value_messages_name_the_argument(tmp_path):
+    run = tmp_path / "dup.run"
+    run.write_text("1 Q0 d1 1 2.0 a\n1 Q0 d1 2 1.0 a\n")
+    with pytest.raises(InputFormatError, match=r"^run file .*dup\.run, line 1: duplicate"):
+        pf.read_run(run)
+    qrels = tmp_path / "bad.qrels"
+    qrels.write_text("1 0 d1 1.5\n")
+    with pytest.raises(InputFormatError, match=r"^qrels file .*bad\.qrels, line 1, column 4: relevance grade '1\.5'"):
+        pf.read_qrels(qrels)

@@ -1,0 +1,130 @@
+"""Small output nits with one cause each (issue 12 item 6): integer counts in CSV/JSON, a query named
+``all`` told from the summary rows, ``NAME=PATH`` runs on the command line, ``.zst`` runs streamed,
+a ``.gz`` with trailing zero padding read as ``zcat`` reads it."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import warnings
+
+import polars as pl
+import pyarrow as pa
+import pytest
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+from pairedframe.example import example_paths
+from pairedframe.io import stream
+
+runner = CliRunner()
+QRELS = "all 0 d1 1\nall 0 d2 0\n7 0 d1 0\n7 0 d2 1\n"
+RUN_A = "all Q0 d1 1 2.0 a\nall Q0 d2 2 1.0 a\n7 Q0 d1 1 2.0 a\n7 Q0 d2 2 1.0 a\n"
+RUN_B = "all Q0 d1 1 1.0 b\nall Q0 d2 2 2.0 b\n7 Q0 d1 1 1.0 b\n7 Q0 d2 2 2.0 b\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(QRELS)
+    run_a, run_b = tmp_path / "a" / "run.txt", tmp_path / "b" / "run.txt"
+    run_a.write_text(RUN_A)
+    run_b.write_text(RUN_B)
+    return qrels, run_a, run_b
+
+
+def test_csv_and_json_print_counts_as_integers():
+    qrels, runs = example_paths()
+    args = ["evaluate", "-q", "-m", "NumRet", "-m", "NumRelRet", "-m", "AP", str(qrels), *map(str, runs)]
+    csv = runner.invoke(app, [*args, "-f", "csv"])
+    assert csv.exit_code == 0, csv.output
+    rows = pl.read_csv(io.StringIO(csv.stdout), schema_overrides={"qid": pl.String, "value": pl.String})
+    counts = rows.filter(pl.col("measure").is_in(["NumRet", "NumRelRet"]))
+    assert counts["value"].str.contains(r"^\d+$").all(), counts   # NumRet 100, not 100.0
+    assert rows.filter(pl.col("measure") == "AP")["value"].str.contains(r"\.").all()
+    records = json.loads(runner.invoke(app, [*args, "-f", "json"]).stdout)
+    assert all(isinstance(r["value"], int) for r in records if r["measure"] == "NumRet")
+    assert all(isinstance(r["value"], float) for r in records if r["measure"] == "AP")
+
+
+def test_a_query_named_all_is_told_from_the_summary_rows(files, tmp_path):
+    qrels, run_a, run_b = files
+    result = runner.invoke(app, ["evaluate", "-q", "-m", "RR", "-f", "csv", str(qrels), f"a={run_a}", f"b={run_b}"])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "per_query.csv"
+    out.write_text(result.stdout)
+    rows = pl.read_csv(out, schema_overrides={"qid": pl.String})
+    query_all = rows.filter((pl.col("qid") == "all") & ~pl.col("summary"))
+    assert query_all.sort("system")["value"].to_list() == [1.0, 0.5]   # the query: a ranks d1 first, b d2
+    assert rows.filter(pl.col("summary"))["value"].to_list() == [0.75, 0.75]   # the means over 2 queries
+    back = pf.read_results(out)                       # the summary rows go, the query 'all' stays
+    assert sorted(back.filter(pl.col("system") == "a")["qid"].to_list()) == ["7", "all"]
+    json_rows = json.loads(runner.invoke(app, ["evaluate", "-q", "-m", "RR", "-f", "json", str(qrels),
+                                               f"a={run_a}", f"b={run_b}"]).stdout)
+    assert sorted((r["qid"], r["summary"]) for r in json_rows if r["system"] == "a") == [
+        ("7", False), ("all", False), ("all", True)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cmp = pf.compare(pf.evaluate({"a": run_a, "b": run_b}, qrels, "RR"), baseline="a", test="t")
+    assert cmp["n_queries"].to_list() == [2]           # the query 'all' of an Evaluation is a query
+    assert not [w for w in caught if "summary rows" in str(w.message)]
+
+
+def test_name_equals_path_tells_apart_runs_with_the_same_file_name(files):
+    qrels, run_a, run_b = files
+    clash = runner.invoke(app, ["evaluate", "-m", "RR", str(qrels), str(run_a), str(run_b)])
+    assert clash.exit_code == 2
+    assert "both named 'run.txt'" in clash.stderr and "NAME=PATH" in clash.stderr
+    named = runner.invoke(app, ["evaluate", "-m", "RR", "-f", "csv", str(qrels), f"bm25={run_a}", f"rerank={run_b}"])
+    assert named.exit_code == 0, named.output
+    assert pl.read_csv(io.StringIO(named.stdout))["system"].to_list() == ["bm25", "rerank"]
+    cmp = runner.invoke(app, ["compare", "-m", "RR", "-f", "json", "--baseline", "rerank", "--test", "t",
+                              str(qrels), f"bm25={run_a}", f"rerank={run_b}"])
+    assert cmp.exit_code == 0, cmp.output
+    assert '"baseline": "rerank"' in cmp.stdout and '"system": "bm25"' in cmp.stdout
+    bad = runner.invoke(app, ["evaluate", "-m", "RR", str(qrels), f"x={run_a}.missing"])
+    assert bad.exit_code == 2 and "no such file" in bad.stderr
+
+
+def test_python_api_names_run_files_with_a_mapping(files):
+    qrels, run_a, run_b = files
+    ev = pf.evaluate({"bm25": run_a, "rerank": run_b}, qrels, "RR")
+    assert ev.systems == ["bm25", "rerank"] and ev.run_tags == {"bm25": "a", "rerank": "b"}
+    assert pf.as_run({"bm25": run_a, "rerank": run_b})["system"].unique(maintain_order=True).to_list() == [
+        "bm25", "rerank"]
+
+
+def _zstd(text: str) -> bytes:
+    return pa.compress(text.encode(), codec="zstd", asbytes=True)
+
+
+def test_zstd_runs_stream_like_plain_and_gzip(tmp_path):
+    qrels, runs = example_paths()
+    text = runs[0].read_text()
+    plain, zst, gz = tmp_path / "bm25", tmp_path / "bm25.zst", tmp_path / "bm25.gz"
+    plain.write_text(text)
+    zst.write_bytes(_zstd(text))
+    gz.write_bytes(gzip.compress(text.encode()))
+    blocks = {p.name: [b.run for b in stream.iter_query_blocks(p, "s", chunk_bytes=4096)] for p in (plain, zst, gz)}
+    for name in ("bm25", "bm25.zst", "bm25.gz"):
+        assert len(blocks[name]) > 3                      # several blocks: streamed, not read whole
+        assert pl.concat(blocks[name]).equals(pl.concat(blocks["bm25"]))
+    want = pf.evaluate(plain, qrels, ["AP", "nDCG@10"]).per_query
+    assert pf.evaluate({"bm25": zst}, qrels, ["AP", "nDCG@10"]).per_query.equals(want)
+
+
+def test_gzip_with_trailing_zero_padding_is_read_as_zcat_reads_it(tmp_path):
+    qrels, runs = example_paths()
+    padded_run, padded_qrels = tmp_path / "input.bm25.gz", tmp_path / "qrels.gz"
+    padded_run.write_bytes(gzip.compress(runs[0].read_bytes()) + b"\0" * 1024)   # e.g. tape/block padding
+    padded_qrels.write_bytes(gzip.compress(qrels.read_bytes()) + b"\0" * 512)
+    assert pf.read_run(padded_run).sort("qid", "docno").equals(pf.read_run(runs[0]).sort("qid", "docno"))
+    assert pf.read_qrels(padded_qrels).sort("qid", "docno").equals(pf.read_qrels(qrels).sort("qid", "docno"))
+    assert sum(b.run.height for b in stream.iter_query_blocks(padded_run, "bm25")) == pf.read_run(runs[0]).height
+    want = pf.evaluate(runs[0], qrels, "AP").per_query
+    assert pf.evaluate(padded_run, padded_qrels, "AP").per_query.equals(want)
+    assert pf.io.read_run_tag(padded_run) == pf.io.read_run_tag(runs[0])

@@ -1,0 +1,98 @@
+"""CLI parity (issue 12 item 10): ``pairedframe segments`` (one-pass segment comparison with
+--family-by, --correction and the forest plot) and ``--family-by`` on ``pairedframe compare``."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+from pairedframe.example import example_paths
+
+runner = CliRunner()
+MEASURES = ["AP", "nDCG@10"]
+
+
+@pytest.fixture(scope="module")
+def example():
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs, qrels, MEASURES)
+    qids = ev.per_query["qid"].unique().sort().to_list()
+    segments = pl.DataFrame({"qid": qids * 2, "segment_set": ["parity"] * len(qids) + ["third"] * len(qids),
+                             "segment": [str(int(q) % 2) for q in qids] + [str(int(q) % 3) for q in qids]})
+    return qrels, runs, ev, segments
+
+
+def _args(tmp_path, example, *extra):
+    qrels, runs, _, segments = example
+    path = tmp_path / "segments.csv"
+    segments.write_csv(path)
+    return ["segments", str(qrels), *map(str, runs), "--segments", str(path), "-m", "AP", "-m", "nDCG@10", *extra]
+
+
+@pytest.mark.parametrize("options, kwargs", [
+    ([], {}),
+    (["--correction", "holm", "--family-by", "measure"], {"correction": "holm", "family_by": ["measure"]}),
+    (["--test", "t", "--family-by", "measure", "--family-by", "segment_set"],
+     {"test": "t", "family_by": ["measure", "segment_set"]}),
+])
+def test_segments_cli_equals_compare_segments(tmp_path, example, options, kwargs):
+    result = runner.invoke(app, _args(tmp_path, example, "-B", "500", "--seed", "3", "-f", "json", *options))
+    assert result.exit_code == 0, result.output
+    got = pl.DataFrame(json.loads(result.stdout)["rows"])
+    _, _, ev, segments = example
+    want = pf.compare_segments(ev, segments, baseline="bm25", n_resamples=500, seed=3, **kwargs)
+    for column in ("segment_set", "segment", "n_queries", "delta", "ci_low", "ci_high", "pvalue", "pvalue_bh",
+                   "pvalue_holm", "significant"):
+        assert got[column].to_list() == want[column].to_list(), column
+    settings = json.loads(result.stdout)["settings"]
+    assert settings["correction"] == kwargs.get("correction", "bh") and settings["seed"] == 3
+
+
+def test_segments_cli_writes_one_forest_plot_per_system_and_measure(tmp_path, example):
+    pytest.importorskip("matplotlib")
+    plot = tmp_path / "forest.png"
+    result = runner.invoke(app, _args(tmp_path, example, "-B", "200", "--plot", str(plot)))
+    assert result.exit_code == 0, result.output
+    for name in MEASURES:
+        assert (tmp_path / f"forest-reranker-{name}.png").stat().st_size > 1000
+    assert "segments vs baseline bm25" in result.stdout and "correction: bh" in result.stdout
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--family-by", "qid"], "`family_by` column(s) ['qid'] not among"),
+    (["--correction", "bonferroni"], "`correction` must be one of"),
+    (["--baseline", "nope"], "--baseline 'nope' is not one of the runs"),
+    (["-f", "xml"], "--format must be one of"),
+])
+def test_segments_cli_bad_input_exits_2(tmp_path, example, extra, fragment):
+    result = runner.invoke(app, _args(tmp_path, example, "-B", "100", *extra))
+    assert result.exit_code == 2, result.output
+    assert fragment in result.stderr and "Traceback" not in result.stderr
+
+
+def test_segments_cli_needs_a_segment_table_and_matching_queries(tmp_path, example):
+    qrels, runs, _, _ = example
+    missing = runner.invoke(app, ["segments", str(qrels), *map(str, runs), "-m", "AP"])
+    assert missing.exit_code == 2 and "--segments FILE is required" in missing.stderr
+    other = tmp_path / "other.csv"
+    pl.DataFrame({"qid": ["x1", "x2"], "segment_set": "s", "segment": "g"}).write_csv(other)
+    empty = runner.invoke(app, ["segments", str(qrels), *map(str, runs), "-m", "AP", "--segments", str(other)])
+    assert empty.exit_code == 2 and "no paired query" in empty.stderr
+
+
+def test_compare_cli_family_by(example):
+    qrels, runs, ev, _ = example
+    result = runner.invoke(app, ["compare", str(qrels), *map(str, runs), "-m", "AP", "-m", "nDCG@10", "-B", "500",
+                                 "--family-by", "measure", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    got = pl.DataFrame(json.loads(result.stdout)["rows"])
+    want = pf.compare(ev, baseline="bm25", n_resamples=500, family_by="measure")
+    assert got["pvalue_holm"].to_list() == want["pvalue_holm"].to_list()
+    assert got["pvalue_holm"].to_list() == got["pvalue"].to_list()   # one comparison per family
+    bad = runner.invoke(app, ["compare", str(qrels), *map(str, runs), "-m", "AP", "--family-by", "qid"])
+    assert bad.exit_code == 2 and "family_by" in bad.stderr

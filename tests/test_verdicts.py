@@ -1,0 +1,142 @@
+"""Verdicts that tell the truth at small sizes (issue 9): float noise, n = 2, MDE at the verdict's level,
+"no row can be significant" for exact tests, one-sided alternatives, interval/verdict agreement."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pairedframe.comparison import compare, compare_pair
+from pairedframe.errors import SkewWarning, SmallSampleWarning
+from pairedframe.stats.power import noncentral_t_mde
+
+pytestmark = pytest.mark.filterwarnings("ignore::pairedframe.errors.SmallSampleWarning",
+                                        "ignore::pairedframe.errors.SkewWarning")
+
+
+def frame_of(a, bs):
+    rows = [{"system": "A", "qid": f"q{j:02d}", "measure": "m", "value": float(v)} for j, v in enumerate(a)]
+    for name, b in bs.items():
+        rows += [{"system": name, "qid": f"q{j:02d}", "measure": "m", "value": float(v)} for j, v in enumerate(b)]
+    return pl.DataFrame(rows)
+
+
+@pytest.mark.parametrize("test", ["randomization", "t"])
+def test_float_noise_deltas_give_no_certainty(test):
+    # deltas 0.10000000000000003 and 0.09999999999999998: the t-test used to say p = 1.8e-16, "better"
+    r = compare_pair([0.3, 0.5], [0.4, 0.6], test=test)
+    assert r.pvalue == 0.5 and r.verdict == "inconclusive" and r.sd == 0.0
+    assert (r.confidence_interval.low, r.confidence_interval.high) == (-math.inf, math.inf)
+    row = compare(frame_of([0.3, 0.5], {"B": [0.4, 0.6]}), baseline="A", test=test).row(0, named=True)
+    assert row["pvalue"] == 0.5 and row["verdict"] == "inconclusive" and row["mde"] == math.inf
+
+
+@pytest.mark.parametrize("test", ["randomization", "t"])
+def test_two_equal_deltas_are_not_certain_and_six_are_the_exact_sign_flip_result(test):
+    r = compare_pair([0.1, 0.2], [0.2, 0.3], test=test)
+    assert r.pvalue == 0.5 and r.verdict == "inconclusive"
+    assert ("2 queries" if test == "randomization" else "zero spread") in r.verdict_note
+    six = compare_pair(np.zeros(6), np.full(6, 0.25), test=test)     # 2/2^6 = 0.03125 < 0.05
+    assert six.pvalue == pytest.approx(2 / 64) and six.verdict == "better"
+    assert six.confidence_interval.low == pytest.approx(0.25) and six.confidence_interval.high == pytest.approx(0.25)
+
+
+def test_t_mde_is_the_noncentral_t_one_and_labels_small_samples_inconclusive():
+    # deltas [.1, .2, .3]: p = .074; the t-test's MDE at 80 % power is .33 > .2 -> "inconclusive"
+    r = compare_pair([0, 0, 0], [0.1, 0.2, 0.3], test="t")
+    assert r.pvalue == pytest.approx(0.0742, abs=1e-4)
+    assert r.mde == pytest.approx(0.3264, abs=1e-4) and r.verdict == "inconclusive"
+
+
+def test_mde_is_at_holms_first_step_level():
+    # ten systems, n = 50, each t = 2.9: p = .0056, Holm .056; at alpha/10 the MDE exceeds |delta|
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.2, 0.8, 50)
+    z = rng.normal(size=50)
+    z = (z - z.mean()) / z.std(ddof=1)
+    bs = {f"S{i}": a + 0.041 + 0.1 * z for i in range(10)}     # delta .041, sd .1: t = 2.9
+    res = compare(frame_of(a, bs), baseline="A", test="t")
+    row = res.row(0, named=True)
+    assert row["pvalue"] == pytest.approx(0.0056, abs=2e-4) and row["pvalue_holm"] > 0.05
+    assert row["mde"] == pytest.approx(noncentral_t_mde(0.1 / math.sqrt(50), 49, alpha=0.005), rel=1e-9)
+    assert row["mde"] > 0.041 and set(res["verdict"]) == {"inconclusive"}
+    raw = compare(frame_of(a, bs), baseline="A", test="t", verdict_on="pvalue")
+    assert set(raw["verdict"]) == {"better"}
+
+
+def test_exact_test_that_cannot_reach_holm_level_warns_and_says_why():
+    # n = 8 exact: smallest p = 2/256 = .0078; Holm over ten systems needs p < .005
+    rng = np.random.default_rng(1)
+    a = rng.uniform(size=8)
+    bs = {f"S{i}": a + 0.3 + rng.normal(0, 0.01, 8) for i in range(10)}
+    with pytest.warns(UserWarning, match="no comparison can be significant: 8 queries"):
+        res = compare(frame_of(a, bs), baseline="A")
+    assert res["exact"].all() and (res["mde"] == math.inf).all() and set(res["verdict"]) == {"inconclusive"}
+    note = res["verdict_note"][0]
+    assert "2/2^n" not in note and "0.0078" in note and "test='t'" in note and "n_resamples" not in note
+    # the same with raw p-values can be significant, and then nothing warns
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        warnings.simplefilter("ignore", SkewWarning)
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        raw = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue")
+    assert set(raw["verdict"]) == {"better"}
+
+
+def test_monte_carlo_floor_advice_names_n_resamples():
+    rng = np.random.default_rng(2)
+    a = rng.uniform(size=40)
+    bs = {f"S{i}": a + 0.3 + rng.normal(0, 0.05, 40) for i in range(30)}
+    with pytest.warns(UserWarning, match="n_resamples >= 600"):
+        res = compare(frame_of(a, bs), baseline="A", n_resamples=200)
+    assert set(res["verdict"]) == {"inconclusive"}
+
+
+def test_one_sided_alternative_against_the_delta_is_explained():
+    rng = np.random.default_rng(3)
+    a = rng.uniform(size=30)
+    r = compare_pair(a, a - 0.2 + rng.normal(0, 0.05, 30), alternative="greater")
+    assert r.verdict == "not significant" and "points away from alternative='greater'" in r.verdict_note
+    assert r.confidence_interval.high == math.inf and r.confidence_interval.low < r.statistic
+
+
+def test_default_interval_agrees_with_the_p_value_in_every_row():
+    rng = np.random.default_rng(4)
+    a = rng.uniform(size=25)
+    bs = {f"S{i}": np.clip(a + rng.normal(0.02 * i, 0.15, 25), 0, 1) for i in range(12)}
+    res = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999)
+    excludes = (res["ci_low"] > 0) | (res["ci_high"] < 0)
+    assert (excludes == (res["pvalue"] < 0.05)).all()
+    assert (excludes == res["verdict"].is_in(["better", "worse"])).all()
+    assert res["interval"].unique().to_list() == ["signflip"]
+    # with Holm the unadjusted interval can exclude 0 for a non-significant row: the note says so
+    holm = compare(frame_of(a, bs), baseline="A", n_resamples=999)
+    for row in holm.iter_rows(named=True):
+        if (row["ci_low"] > 0 or row["ci_high"] < 0) and row["verdict"] not in ("better", "worse"):
+            assert "pvalue_holm" in row["verdict_note"] and "not adjusted" in row["verdict_note"]
+
+
+def test_skewed_small_sample_warns_with_skewness_and_n():
+    d = np.array([0.0] * 17 + [0.5, 0.6, 0.9])
+    with pytest.warns(SkewWarning, match=r"skewness \+\d\.\d\d with n = 20"):
+        r = compare_pair(np.zeros(20), d)
+    assert r.skewness == pytest.approx(__import__("scipy.stats").stats.skew(d, bias=False), rel=1e-12)
+    assert "skewed deltas" in r.verdict_note
+
+
+def test_forest_colour_follows_the_decision_never_the_interval():
+    from pairedframe.report.forest import row_styles
+
+    frame = pl.DataFrame({"delta": [0.1, -0.1, 0.1, 0.05, 0.0], "ci_low": [0.02, -0.2, 0.01, -0.01, -0.1],
+                          "ci_high": [0.2, -0.01, 0.2, 0.11, 0.1],
+                          "verdict": ["better", "worse", "inconclusive", "better", "identical"]})
+    assert row_styles(frame) == [("better", False), ("worse", False), ("not significant", True),
+                                 ("better", True), ("not significant", False)]
+    segs = frame.drop("verdict").with_columns(pl.Series("significant", [True, True, False, False, False]))
+    assert [d for d, _ in row_styles(segs)] == ["better", "worse", "not significant", "not significant",
+                                                "not significant"]
+    assert [x for _, x in row_styles(segs)] == [False, False, True, False, False]
