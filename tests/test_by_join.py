@@ -162,7 +162,7 @@ def test_zero_spread_rules_on_duckdb_against_polars(test):
     (lambda data, **kw: pf.compare_segments(data, {"qid": ["1"], "segment_set": ["s"], "segment": ["x"]}, **kw),
      {"resampling": "adaptive"})])
 def test_options_the_engine_cannot_compute_are_named(call, option):
-    pq = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "1", "2"], "measure": "m",
+    pq = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "1", "2"], "measure": "m",  # noqa: F841 (read by DuckDB's replacement scan)
                        "value": [0.1, 0.2, 0.3, 0.4]})
     name, value = next(iter(option.items()))
     with pytest.raises(ValueError, match=f"{name}='{value}' is not available for DuckDB relations"):

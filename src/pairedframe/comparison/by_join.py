@@ -37,7 +37,6 @@ the data) and ``resampling="adaptive"`` (its rounds depend on every family's ope
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -58,13 +57,14 @@ from pairedframe.comparison.paired import (
     _Options,
     _VERDICT_ON,
     _no_common_query,
+    _require_pairable,
     _warn_summary_rows,
 )
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import _t_stats
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.checks import require_rows
-from pairedframe.errors import DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError, user_stacklevel
+from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.signflip_interval import inverted_interval
@@ -157,14 +157,8 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
         return order.group_by(column).agg(pl.col("first").min()).sort("first")[column].to_list()
 
     systems, measures = _choose_comparisons(in_order("system"), in_order("measure"), baseline, systems, measures)
-    present = set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()) & {
-        (s, m) for m in order.filter(pl.col("system") == baseline)["measure"].to_list() for s in systems}
-    absent = [(s, m) for s in systems for m in measures if (s, m) not in present]
-    if absent:
-        raise InsufficientSampleError(
-            f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
-            f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
-            f"choose what to compare")
+    _require_pairable(set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()),
+                      order.filter(pl.col("system") == baseline)["measure"].to_list(), systems, measures, baseline)
     chosen = table.name("chosen")
     table.register(chosen, _frame([(s, m) for s in systems for m in measures], ["system", "measure"]))
     group = ", ".join("p." + q(c) for c in ["system", *extras, "measure"])

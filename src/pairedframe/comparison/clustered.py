@@ -381,7 +381,6 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     paired = p.paired.join(cmap, on=[*keys, "qid"], how="left").sort("_row", "qid")
     rows = p.rows
     k_total = rows.height
-    alpha = 1.0 - opt.confidence_level
     names = ("delta", "ci_low", "ci_high", "se", "pvalue", "floor", "baseline_mean", "system_mean")
     st = {n: np.full(k_total, np.nan) for n in names}
     ints = {n: np.zeros(k_total, dtype=np.int64) for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}

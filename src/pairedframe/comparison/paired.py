@@ -339,6 +339,19 @@ def _choose_comparisons(all_systems: list[str], all_measures: list[str], baselin
     return systems, measures
 
 
+def _require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str], systems: list[str],
+                      measures: list[str], baseline: str) -> None:
+    """InsufficientSampleError naming the (system, measure) comparisons with no values on one side:
+    a comparison asked for (or implied by the table) must not vanish from the family silently."""
+    present = measured & {(s, m) for m in baseline_measures for s in systems}
+    absent = [(s, m) for s in systems for m in measures if (s, m) not in present]
+    if absent:
+        raise InsufficientSampleError(
+            f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
+            f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
+            f"choose what to compare")
+
+
 def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
           measures: Sequence[str] | str | None) -> _Paired:
     df = _as_frame(data)
@@ -357,15 +370,8 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
                                                            pl.col("value").alias("b"))
-    present = set(b.select("system", "measure").unique().iter_rows()) & {
-        (s, m) for m in a["measure"].unique().to_list() for s in systems}
-    absent = [(s, m) for s in systems for m in measures if (s, m) not in present]
-    if absent:
-        # A comparison asked for (or implied by the table) must not vanish from the family silently.
-        raise InsufficientSampleError(
-            f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
-            f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
-            f"choose what to compare")
+    _require_pairable(set(b.select("system", "measure").unique().iter_rows()), a["measure"].unique().to_list(),
+                      systems, measures, baseline)
     sys_order = {s: i for i, s in enumerate(systems)}
     meas_order = {m: i for i, m in enumerate(measures)}
     rows = (b.select("system", *extras, "measure").unique(maintain_order=True)
