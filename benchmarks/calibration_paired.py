@@ -11,7 +11,8 @@ replacement) from one run pair's deltas (pairs in turn); truth = the pair's full
 - power at the t-test's MDE (noncentral t, n - 1 df, from the pair's sd): deltas centred and shifted by
   the MDE should be rejected 80 % of the time;
 - Cochran's skew rule (n > 25 skewness^2) as compare applies it: how often it warns, and the default
-  interval's coverage with and without the warning.
+  interval's coverage with and without the warning;
+- the tied-queries rule (more than TIED_SHARE of the deltas exactly 0, near-duplicate systems) likewise.
 
 Every statistic comes from the library's many-column kernels, one (n, batch) matrix per batch.
 """
@@ -24,6 +25,7 @@ import warnings
 import numpy as np
 
 from calibration_common import ALPHA, batches, draw, rate, ratio, table
+from pairedframe.comparison.verdicts import TIED_SHARE
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.power import noncentral_t_mde
 from pairedframe.stats.randomization import sign_flip_test_many
@@ -60,7 +62,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int) -> dict:
     cover = {k: [] for k in INTERVALS}
     width = {k: [] for k in INTERVALS}
     rej = {f"{t}_{null}": [] for t in ("randomization", "t") for null in ("centred", "symmetric", "mde")}
-    warn, cover_default = [], []
+    warn, tied, cover_default = [], [], []
     sd = np.array([p.deltas.std() for p in pops])
     mde = np.array([noncentral_t_mde(s / math.sqrt(n), n - 1, alpha=ALPHA) if s > 0 else 0.0 for s in sd])
     for b, (lo, hi) in enumerate(batches(reps)):
@@ -72,6 +74,8 @@ def cell(pops, n: int, reps: int, B: int, seed: int) -> dict:
         g = sample_skewness(D)
         w = n < np.array([cochran_minimum_n(float(x)) for x in g])
         warn.append(w)
+        share = (D == 0).mean(axis=0)
+        tied.append((share > TIED_SHARE) & (share < 1.0))
         cover_default.append(cover["signflip"][-1])
         for null, kw in (("centred", {"centre": True}), ("symmetric", {"symmetric": True}), ("mde", {"shift": mde})):
             Dn, _, _ = draw(pops, n, k, rng, **kw)
@@ -79,7 +83,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int) -> dict:
                 rej[f"{test}_{null}"].append(r)
     cat = lambda x: np.concatenate(x)  # noqa: E731
     return {"cover": {k: cat(v) for k, v in cover.items()}, "width": {k: cat(v) for k, v in width.items()},
-            "rej": {k: cat(v) for k, v in rej.items()}, "warn": cat(warn), "cover_default": cat(cover_default)}
+            "rej": {k: cat(v) for k, v in rej.items()}, "warn": cat(warn), "tied": cat(tied), "cover_default": cat(cover_default)}
 
 
 def run(populations: dict, sizes, reps: int, B: int, seed: int, log=print) -> dict:
@@ -115,11 +119,14 @@ def report(results: dict, reps: int, B: int, n_pairs: dict) -> str:
                   "t symmetric"], rows)
     rows = []
     for (c, m, n), r in results.items():
-        w, cov = r["warn"], r["cover_default"]
+        w, tie, cov = r["warn"], r["tied"], r["cover_default"]
         rows.append([c, m, str(n), rate(r["rej"]["randomization_mde"]), rate(r["rej"]["t_mde"]), rate(w),
-                     rate(cov[~w]) if (~w).any() else "—", rate(cov[w]) if w.any() else "—"])
+                     rate(cov[~w]) if (~w).any() else "—", rate(cov[w]) if w.any() else "—", rate(tie),
+                     rate(cov[~tie]) if (~tie).any() else "—", rate(cov[tie]) if tie.any() else "—"])
     out += ("\n\nPower at the t-test's MDE (noncentral t, target 0.80); Cochran's skew rule as compare applies it "
-            "(share of samples warned, default interval's coverage without / with the warning).\n\n")
+            "(share of samples warned, default interval's coverage without / with the warning); the same for the "
+            f"tied-queries rule (more than {TIED_SHARE:.0%} of the deltas exactly 0).\n\n")
     out += table(["collection", "measure", "n", "power randomization", "power t", "skew warning",
-                  "coverage no warning", "coverage warned"], rows)
+                  "coverage no warning", "coverage warned", "tie warning", "coverage no tie warning",
+                  "coverage tie-warned"], rows)
     return out

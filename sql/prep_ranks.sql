@@ -1,5 +1,6 @@
--- Step 2a: trec_eval's rank, and the grade, of each retrieved document of an evaluated query that
--- has a grade >= 0 (a measure sees a ranking only there; ranks count all retrieved documents).
+-- Step 1: trec_eval's rank, and the grade, of each retrieved document that is in the qrels (any
+-- grade: a measure sees a ranking only there; ranks count all retrieved documents). Queries
+-- without judgments are not ranked.
 -- Ranking rule (trec_eval): score descending, then docno descending in byte order; the file's rank
 -- column and line order are ignored. $float32 = true compares scores after rounding them to 32-bit
 -- floats (trec_eval 9 / pytrec_eval stored scores as float). Streamed run files fill this table
@@ -12,12 +13,13 @@ WITH ranked AS (
                ORDER BY CASE WHEN NOT $float32 THEN r.score
                              -- beyond the float32 range IEEE rounding gives +-inf; DuckDB's CAST errors
                              ELSE coalesce(CAST(TRY_CAST(r.score AS FLOAT) AS DOUBLE),
-                                           CASE WHEN r.score > 0 THEN 'inf'::DOUBLE ELSE '-inf'::DOUBLE END)
+                                           CASE WHEN r.score > 0 THEN CAST('inf' AS DOUBLE)
+                                                ELSE CAST('-inf' AS DOUBLE) END)
                         END DESC,
                         r.docno DESC
            ) AS rank
-    FROM pf_run r SEMI JOIN pf_queries q ON r.system = q.system AND r.qid = q.qid
+    FROM pf_run r
+    WHERE r.qid IN (SELECT qid FROM pf_qrels)
 )
 SELECT r.system, r.qid, r.docno, r.rank, j.rel
-FROM ranked r JOIN pf_qrels j ON r.qid = j.qid AND r.docno = j.docno
-WHERE j.rel >= 0;
+FROM ranked r JOIN pf_qrels j ON r.qid = j.qid AND r.docno = j.docno;

@@ -1,7 +1,7 @@
 -- R@k (trec_eval m_recall.c): relevant documents in the top $k divided by num_rel; 0 when num_rel = 0.
 WITH hits AS (
-    SELECT system, qid, count(*) AS n FROM pf_ranked WHERE is_rel AND rank <= $k GROUP BY system, qid
+    SELECT qkey, count(*) AS n FROM pf_ranked WHERE is_rel AND rank <= $k GROUP BY qkey
 )
 SELECT q.system, q.qid,
        CASE WHEN q.num_rel > 0 THEN coalesce(h.n, 0) / q.num_rel ELSE 0 END AS value
-FROM pf_queries q LEFT JOIN hits h ON q.system = h.system AND q.qid = h.qid
+FROM pf_queries q LEFT JOIN hits h ON q.qkey = h.qkey

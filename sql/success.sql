@@ -1,6 +1,6 @@
 -- Success@k (trec_eval m_success.c): 1 when a relevant document is in the top $k, else 0.
 WITH hits AS (
-    SELECT DISTINCT system, qid FROM pf_ranked WHERE is_rel AND rank <= $k
+    SELECT DISTINCT qkey FROM pf_ranked WHERE is_rel AND rank <= $k
 )
-SELECT q.system, q.qid, CASE WHEN h.qid IS NULL THEN 0.0 ELSE 1.0 END AS value
-FROM pf_queries q LEFT JOIN hits h ON q.system = h.system AND q.qid = h.qid
+SELECT q.system, q.qid, CASE WHEN h.qkey IS NULL THEN CAST(0 AS DOUBLE) ELSE CAST(1 AS DOUBLE) END AS value
+FROM pf_queries q LEFT JOIN hits h ON q.qkey = h.qkey

@@ -86,3 +86,23 @@ def test_adaptive_decisions_equal_exhaustive_decisions_in_every_replication(dl21
         assert res["decision_error"].unique().to_list() == [1e-3]
         total_rejections += int(truth.sum())
     assert total_rejections >= reps          # the families do have discoveries to get right
+
+
+def test_adaptive_p_that_crosses_the_interval_gets_a_note(shared_data):
+    """An adaptive p-value is drawn only until the family's decisions are certified; where it falls on
+    the other side of alpha than the interval (which inverts the test on n_resamples patterns), the
+    row's verdict_note says so (DL-2019, 17 runs, RR@10 / nDCG@10 / AP vs bm25base_p)."""
+    import pairedframe as pf
+    import polars as pl
+
+    runs = sorted((shared_data / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))
+    ev = pf.evaluate(runs, shared_data / "anserini_tools" / "qrels.dl19-passage.txt", ["RR@10", "nDCG@10", "AP"])
+    with pytest.warns(UserWarning):
+        res = pf.compare(ev, baseline="bm25base_p", resampling="adaptive", seed=0)
+    excludes = (pl.col("ci_low") > 0) | (pl.col("ci_high") < 0)
+    crossing = res.filter((pl.col("pvalue") < 0.05) != excludes)
+    assert crossing.height > 0
+    assert crossing["verdict_note"].str.contains("adaptive p = ").all()
+    with pytest.warns(UserWarning):
+        fixed = pf.compare(ev, baseline="bm25base_p", seed=0)
+    assert fixed["verdict_note"].fill_null("").str.contains("adaptive p").sum() == 0

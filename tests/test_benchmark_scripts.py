@@ -16,13 +16,16 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "evaluate.py"
 def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
     pytest.importorskip("pytrec_eval", reason="pytrec_eval is in the oracles extra")
     proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--tools", "pairedframe", "pairedframe-polars",
-                           "pytrec_eval"], capture_output=True, text=True, timeout=300)
+                           "pytrec_eval", "pairedframe-all_trec"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     table = [line.split() for line in proc.stdout.splitlines()]
-    rows = {parts[0]: parts for parts in table if len(parts) == 5 and parts[3].isdigit()}
-    assert {"pairedframe", "pairedframe-polars", "pytrec_eval"} <= set(rows)
-    assert rows["pairedframe"][3] == rows["pytrec_eval"][3] == "800"  # 200 queries x 4 measures each
+    # tool, seconds, cpu s, peak MB, rows, x pairedframe
+    rows = {parts[0]: parts for parts in table if len(parts) == 6 and parts[4].isdigit()}
+    assert {"pairedframe", "pairedframe-polars", "pytrec_eval", "pairedframe-all_trec"} <= set(rows)
+    assert rows["pairedframe"][4] == rows["pytrec_eval"][4] == "800"  # 200 queries x 4 measures each
+    assert rows["pairedframe-all_trec"][4] == str(200 * 98)  # all_trec: 98 numeric values per query
     assert "faster than the fastest peer" in proc.stdout
+    assert re.search(r"pairedframe: all_trec costs [\d.]+x the four measures in wall time", proc.stdout)
 
 
 def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):

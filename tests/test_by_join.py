@@ -84,6 +84,18 @@ def test_compare_on_duckdb_against_polars(per_query, options):
     assert_same_result(got, want)
 
 
+def test_compare_on_duckdb_orients_lower_is_better_measures_against_polars(per_query):
+    """FirstRelRank (lower is better): wins, losses and verdicts follow the measure's direction."""
+    ranks = per_query.filter(pl.col("measure") == "AP").with_columns(
+        pl.lit("FirstRelRank").alias("measure"), (1 + (1 - pl.col("value")) * 20).floor().alias("value"))
+    pq = pl.concat([per_query, ranks])
+    want = _quiet(pf.compare, pq, baseline=_baseline(pq), n_resamples=999, seed=4)
+    assert_same_result(_quiet(pf.compare, duckdb.sql("SELECT * FROM pq"), baseline=_baseline(pq), n_resamples=999,
+                              seed=4), want)
+    rank_rows = want.filter(pl.col("measure") == "FirstRelRank")
+    assert (rank_rows["wins"] != rank_rows["losses"]).any()
+
+
 def test_compare_on_duckdb_with_uneven_query_sets_and_keys():
     rng = np.random.default_rng(1)
     qids = [f"{i:03d}" for i in range(40)]

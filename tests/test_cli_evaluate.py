@@ -45,3 +45,32 @@ def test_unknown_measure_exits_2_and_suggests():
     result = runner.invoke(app, ["evaluate", "-m", "nDGC@10", str(qrels), str(runs[0])])
     assert result.exit_code == 2
     assert "nDCG@10" in result.stderr
+
+
+def test_several_runs_in_trec_format_each_start_with_their_name():
+    """trec_eval prints one run; with several, each block starts with '# run: NAME' and is byte for
+    byte the single-run output, so removing the header lines gives the runs' outputs one after the
+    other (issue 12 item 2)."""
+    qrels, runs = example_paths()
+    both = runner.invoke(app, ["evaluate", "-q", "-m", "AP", "-m", "P.5", "-f", "trec", str(qrels), *map(str, runs)])
+    assert both.exit_code == 0, both.output
+    singles = []
+    for run in runs:
+        one = runner.invoke(app, ["evaluate", "-q", "-m", "AP", "-m", "P.5", "-f", "trec", str(qrels), str(run)])
+        assert one.exit_code == 0 and not one.stdout.startswith("#")
+        singles.append(one.stdout)
+    assert both.stdout == "".join(f"# run: {name}\n{text}" for name, text in zip(["bm25", "reranker"], singles))
+
+
+def test_string_valued_measure_has_a_text_column_in_csv():
+    """relstring is a string: csv/json rows carry it in a text column (value empty), the numeric
+    measures keep value; the Python API keeps it in Evaluation.text."""
+    qrels, runs = example_paths()
+    result = runner.invoke(app, ["evaluate", "-q", "-m", "relstring.5", "-m", "P.5", "-f", "csv", str(qrels), str(runs[0])])
+    assert result.exit_code == 0, result.output
+    rows = pl.read_csv(result.stdout.encode(), schema_overrides={"qid": pl.String, "text": pl.String})
+    strings = rows.filter(pl.col("measure") == "RelString@5")
+    assert strings.height > 0 and strings["value"].null_count() == strings.height
+    assert set(strings["text"].str.len_chars().to_list()) <= set(range(6))
+    ev = pf.evaluate(runs[0], qrels, ["relstring.5"])
+    assert ev.per_query.height == 0 and ev.text["text"].to_list() == strings.sort("qid")["text"].to_list()

@@ -85,3 +85,25 @@ def test_unh_bm25_interval_and_verdict_agree_on_dl19(shared_data, tmp_path):
     assert row_styles(pf.compare(ev, baseline="bm25base_p", seed=0)) == [("not significant", False)]
     pytest.importorskip("matplotlib")
     assert forest_plot(old, tmp_path / "unh.png").exists()
+
+
+def test_near_duplicate_runs_warn_about_tied_queries_on_dl19(shared_data):
+    """TUA1-1 and test1 (DL-2019) are near-duplicates: equal nDCG@10 on most of the 43 queries.  The
+    mean delta then rests on a few queries and intervals under-cover (benchmarks/calibration.py), so
+    compare says so, naming the ties; a pair of different systems does not warn."""
+    import warnings
+
+    import pairedframe as pf
+
+    names = ("TUA1-1", "test1", "bm25base_p")
+    runs = [shared_data / "llm_labels_dl" / "dl2019_runs" / f"input.{r}.gz" for r in names]
+    if not all(r.exists() for r in runs):
+        pytest.skip("DL-2019 runs not in the shared data")
+    ev = pf.evaluate([str(r) for r in runs], str(shared_data / "anserini_tools" / "qrels.dl19-passage.txt"),
+                     ["nDCG@10"])
+    with pytest.warns(pf.TiedQueriesWarning, match=r"of 43 \(system=test1"):
+        row = pf.compare(ev, baseline="TUA1-1", systems="test1", seed=0).row(0, named=True)
+    assert row["ties"] / row["n_queries"] > 0.25
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pf.TiedQueriesWarning)
+        pf.compare(ev, baseline="bm25base_p", systems="test1", seed=0)

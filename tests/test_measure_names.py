@@ -8,6 +8,7 @@ import pytest
 import pairedframe as pf
 from pairedframe.errors import UnknownMeasureError
 from pairedframe.measures import REGISTRY, Measure, parse_measure, parse_measures
+from tests.measure_grid import every_measure
 
 # (ir_measures name, trec_eval name, expected canonical name)
 PAIRS = [
@@ -37,8 +38,12 @@ def test_ir_measures_and_trec_eval_names_parse_alike(ir_name, trec_name, canonic
     assert a[0].trec_name == trec_name
 
 
-def test_pairs_cover_every_family():
-    assert {parse_measure(ir)[0].family for ir, _, _ in PAIRS} == set(REGISTRY)
+@pytest.mark.parametrize("key", sorted(REGISTRY))
+def test_every_trec_eval_name_of_a_family_parses_to_it(key):
+    for form in REGISTRY[key].trec:
+        text = form.name if form.kind != "long_cutoffs" else f"{form.name}_7"
+        parsed = parse_measure(text)
+        assert parsed and {m.family for m in parsed} == {key}, (text, parsed)
 
 
 @pytest.mark.parametrize("alias, canonical", [
@@ -51,13 +56,8 @@ def test_aliases_and_case(alias, canonical):
 
 
 def _every_measure() -> list[Measure]:
-    out = []
-    for key, spec in REGISTRY.items():
-        cutoffs = {"none": (None,), "optional": (None, 7), "required": (7,)}[spec.cutoff]
-        rels = (None, 2, 0) if spec.uses_rel else (None,)
-        gains = ("linear", "exp") if spec.uses_gain else ("linear",)
-        out += [Measure(key, k, r, g) for k in cutoffs for r in rels for g in gains]
-    return out
+    return every_measure() + [Measure(key, 7) for key, spec in REGISTRY.items() if spec.cutoff != "none"
+                              and spec.at == "cutoff"] + [Measure("AP", 7, 0)]
 
 
 @pytest.mark.parametrize("measure", _every_measure(), ids=str)
@@ -65,7 +65,8 @@ def test_canonical_name_round_trips(measure):
     assert parse_measure(measure.name) == [measure]
 
 
-@pytest.mark.parametrize("measure", [m for m in _every_measure() if m.rel is None and m.gain == "linear"], ids=str)
+@pytest.mark.parametrize("measure", [m for m in _every_measure()
+                                     if m.rel is None and m.gain == "linear" and not m.judged_only], ids=str)
 def test_trec_name_round_trips(measure):
     assert parse_measure(measure.trec_name) == [measure]
 
@@ -105,8 +106,10 @@ def test_trec_eval_list_forms(text, names):
 
 def test_official_set_is_trec_eval_default():
     names = [m.trec_name for m in parse_measure("official")]
-    assert names[:8] == ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank"]
-    assert names[8:] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+    assert names[:9] == ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                         "recip_rank"]
+    assert names[9:20] == [f"iprec_at_recall_{x / 10:.2f}" for x in range(11)]
+    assert names[20:] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
 
 
 def test_parse_measures_drops_repeats_and_keeps_order():
@@ -133,9 +136,12 @@ def test_unknown_names_suggest_close_matches(text, suggestion):
     ("P", None), ("P@0", "positive"), ("P_0", "positive"), ("Rprec@10", "no cutoff"),
     ("recip_rank_10", "no cutoff"), ("bpref_5", "no cutoff"), ("AP(rel=x)", "bad parameter"),
     ("AP(foo=1)", "bad parameter"), ("nDCG(gain=log)@10", "bad parameter"), ("P@5@5", None),
-    ("ERR@10", None), ("", None), ("recip_rank_cut", "needs a cutoff"),
-    ("nDCG(rel=2)@10", "relevance level"), ("NumRet(rel=2)", "relevance level"),
-    ("AP(gain=exp)", "gain"),
+    ("ERR(rel=2)@10", "relevance level"), ("", None), ("recip_rank_cut", "needs a cutoff"),
+    ("nDCG(rel=2)@10", "relevance level"), ("NumQ(rel=2)", "relevance level"),
+    ("AP(gain=exp)", "gain"), ("IPrec", "needs its recall"), ("IPrec@5(rel=x)", "bad parameter"),
+    ("utility.1,2", "4 coefficients"), ("ndcg.1", "malformed pair"), ("P.5,5", "duplicate"),
+    ("nDCG(dcg='exp-log2',gains={1:2})", "not both"), ("RBP(p='x')", "bad parameter"),
+    ("nDCG(gains={-1:2})", "bad gains"), ("SetF(beta=0.5", None), ("nDCG(judged_only=1)", "True or False"),
 ])
 def test_invalid_names_raise(text, why):
     if text == "P":

@@ -35,6 +35,14 @@ def _per_query(n: int, systems=("a", "b"), measure: str = "AP", shift: float = 0
     return pl.concat(rows)
 
 
+def _mostly_tied(n: int) -> pl.DataFrame:
+    """Two systems equal on all but n // 3 queries (a near-duplicate pair)."""
+    a = _per_query(n, systems="a")
+    b = a.with_columns(system=pl.lit("b"), value=pl.when(pl.col("qid") < f"q{n // 3:03d}")
+                       .then(pl.col("value") * 0.5).otherwise(pl.col("value")))
+    return pl.concat([a, b])
+
+
 RUN = pl.DataFrame({"system": ["a"] * 4 + ["b"] * 4, "qid": ["1", "1", "2", "2"] * 2,
                     "docno": ["d1", "d2"] * 4, "score": [2.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 2.0]})
 QRELS = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["d1", "d2", "d1", "d2"], "rel": [1, 0, 0, 1]})
@@ -61,9 +69,12 @@ WARN_CASES = {
     "compare": [(lambda: pf.compare(_per_query(10), baseline="a", n_resamples=200), SmallSampleWarning),
                 (lambda: pf.compare(_per_query(30, systems="abcd"), baseline="a", n_resamples=20), UserWarning),
                 (lambda: pf.compare(pl.concat([_per_query(30), _per_query(30).head(1).with_columns(qid=pl.lit("all"))]),
-                                    baseline="a", n_resamples=200), UserWarning)],
+                                    baseline="a", n_resamples=200), UserWarning),
+                (lambda: pf.compare(_mostly_tied(30), baseline="a", n_resamples=200), pf.TiedQueriesWarning)],
     "compare_pair": [(lambda: pf.compare_pair(np.arange(5.0), np.arange(5.0) + 1, n_resamples=100),
-                      SmallSampleWarning)],
+                      SmallSampleWarning),
+                     (lambda: pf.compare_pair(np.zeros(30), np.r_[np.zeros(20), np.linspace(.1, .3, 10)],
+                                              n_resamples=100), pf.TiedQueriesWarning)],
     "compare_clustered": [(lambda: pf.compare_clustered(_per_query(30).with_columns(cluster=pl.col("qid").str.slice(0, 3)),
                                                         baseline="a", n_resamples=200), SmallSampleWarning)],
     "compare_segments": [(lambda: pf.compare_segments(

@@ -34,7 +34,9 @@ from pairedframe.errors import (
     PartlyEmptyWarning,
     PlanError,
     SchemaError,
+    SkewWarning,
     SmallSampleWarning,
+    TiedQueriesWarning,
     UnknownMeasureError,
 )
 from pairedframe.evaluation import (
@@ -56,7 +58,7 @@ __all__ = [
     "InputFormatError", "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure",
     "PairedComparison", "PairedFrameError", "PartlyEmptyWarning", "Plan", "PlanError", "RankAgreement",
     "ResultsTable",
-    "SchemaError", "SmallSampleWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
+    "SchemaError", "SkewWarning", "SmallSampleWarning", "TiedQueriesWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
     "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_qrels",

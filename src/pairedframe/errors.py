@@ -90,3 +90,7 @@ class SmallSampleWarning(UserWarning):
 
 class SkewWarning(UserWarning):
     """Deltas too skewed for their number (Cochran's rule): tests and intervals may be off."""
+
+
+class TiedQueriesWarning(UserWarning):
+    """Many queries tie exactly (delta 0): the mean rests on the few that differ; intervals under-cover."""

@@ -10,12 +10,15 @@ Semantics (trec_eval 9/10, form_res_rels.c and m_*.c):
 * ranking: score descending, then docno descending (strcmp, i.e. byte order);
 * relevant: grade >= rel; judged non-relevant: 0 <= grade < rel; negative grades and documents
   absent from the qrels are unjudged;
-* nDCG gain is the grade (``2**grade - 1`` with gain='exp'), 0 for grades <= 0; the ideal DCG uses
-  all positive grades of the qrels, sorted descending; the relevance level is ignored;
+* nDCG gain is the grade (``2**grade - 1`` with dcg='exp-log2', a gain map with gains=), 0 for
+  negative grades; the ideal DCG uses all positive gains of the qrels, sorted descending; the
+  relevance level is ignored;
 * AP divides by all relevant documents in the qrels; P@k divides by k; R@k by num_rel.
 
-A new measure family needs a function registered here with ``@reference("<family key>")``; a test
-iterates ``pairedframe.measures.REGISTRY`` and fails for a family without one.
+A new measure family needs a function registered with ``@reference("<family key>")`` (here or in
+``trec10_reference.py``, which holds the trec_eval 10 measures beyond the classic ones); a test
+iterates ``pairedframe.measures.REGISTRY`` and fails for a family without one. A reference may
+return a string (relstring) or None (no value: FirstRelRank when nothing relevant is retrieved).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from pairedframe.measures import Measure
+from pairedframe.measures.gains import gain_of
 
 Ranking = Sequence[tuple[str, float]]
 Qrels = Mapping[str, int]
@@ -161,19 +165,25 @@ def success(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
     return float(any(_is_rel(g, level) for g in _cut(_grades(trec_order(ranking), qrels), measure.cutoff)))
 
 
-def _gain(grade: int | None, exp: bool) -> float:
-    if grade is None or grade <= 0:
+def _gain(grade: int | None, measure: Measure) -> float:
+    """Gain of a grade under the measure's gain map (gain_init.c): 0 unjudged or negative."""
+    if grade is None or grade < 0:
         return 0.0
-    return 2.0 ** grade - 1.0 if exp else float(grade)
+    return gain_of(measure.gain_key, grade)
 
 
 @reference("nDCG")
 def ndcg(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
-    exp = measure.gain == "exp"
-    gains = [_gain(g, exp) for g in _cut(_grades(trec_order(ranking), qrels), measure.cutoff)]
-    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains) if g > 0)
-    ideal = _cut(sorted((_gain(g, exp) for g in qrels.values() if g > 0), reverse=True), measure.cutoff)
-    idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+    gains = [_gain(g, measure) for g in _cut(_grades(trec_order(ranking), qrels), measure.cutoff)]
+    dcg = 0.0
+    for i, g in enumerate(gains):
+        if g != 0:
+            dcg += g / math.log2(i + 2)
+    ideal = _cut(sorted((x for x in (_gain(g, measure) for g in qrels.values()) if x > 0), reverse=True),
+                 measure.cutoff)
+    idcg = 0.0
+    for i, g in enumerate(ideal):
+        idcg += g / math.log2(i + 2)
     return dcg / idcg if idcg > 0 else 0.0
 
 
@@ -211,19 +221,25 @@ def prepare_ranking(ranking: Ranking, *, depth: int | None, score_precision: str
 
 def evaluate_reference(runs: Mapping[str, Mapping[str, Ranking]], qrels: Mapping[str, Qrels],
                        measures: Iterable[Measure], *, complete: bool = False, depth: int | None = None,
-                       score_precision: str = "float64") -> dict[tuple[str, str, str], float]:
+                       score_precision: str = "float64") -> dict[tuple[str, str, str], float | str | None]:
     """``(system, qid, measure name) -> value`` for resolved measures.
 
     Query set: queries both retrieved and judged (trec_eval), or with ``complete`` every judged
     query for every system (an unretrieved query is an empty ranking). A query is judged when it
-    has at least one qrels line, whatever its grades.
+    has at least one qrels line, whatever its grades. A measure with ``judged_only`` sees the
+    ranking (after ``depth``) without the documents that lack a grade >= 0 (trec_eval -J).
     """
     measures = list(measures)
-    out: dict[tuple[str, str, str], float] = {}
+    out: dict[tuple[str, str, str], float | str | None] = {}
     for system, by_qid in runs.items():
         qids = set(qrels) if complete else set(by_qid) & set(qrels)
         for qid in qids:
             ranking = prepare_ranking(by_qid.get(qid, []), depth=depth, score_precision=score_precision)
+            condensed = [(d, s) for d, s in ranking if qrels[qid].get(d, -1) >= 0]
             for m in measures:
-                out[(system, qid, m.name)] = REFERENCE[m.family](ranking, qrels[qid], m)
+                out[(system, qid, m.name)] = REFERENCE[m.family](condensed if m.judged_only else ranking,
+                                                                 qrels[qid], m)
     return out
+
+
+from tests.reference import trec10_reference  # noqa: E402,F401  (registers the other families)

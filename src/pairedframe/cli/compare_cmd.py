@@ -15,7 +15,7 @@ import typer
 from pairedframe.cli.common import app, friendly_errors, named_runs
 from pairedframe.comparison import compare, worst_queries
 from pairedframe.evaluation import evaluate
-from pairedframe.measures import parse_measure
+from pairedframe.measures import parse_measure, parse_measures
 from pairedframe.report.compare import FORMATS, format_comparison
 
 EXIT_GATE = 1
@@ -25,6 +25,24 @@ _GATE_COLUMN = {"delta": "delta", "ci-low": "ci_low", "ci-high": "ci_high"}
 
 #: Resampling work (queries x resamples x comparisons) above which a progress bar is shown in a terminal.
 PROGRESS_MIN_WORK = 20_000_000
+
+
+#: Measures the diff of a failing gate shows for each worst query (rank of the first relevant and of
+#: the best-graded document, baseline -> system).
+DIFF_RANKS = ("FirstRelRank", "TopGradeRank")
+
+
+def _ranks(ev, baseline: str, system: str, qids: list[str], rel_level: int) -> dict[str, str]:
+    """qid -> 'first relevant at rank 1 -> 7, best grade at rank 2 -> not retrieved'."""
+    first, best = (m.resolved(rel_level).name for m in parse_measures(DIFF_RANKS))
+    table = ev.per_query.filter(pl.col("qid").is_in(qids) & pl.col("measure").is_in([first, best]))
+    value = {(s, q, m): v for s, q, m, v in table.iter_rows()}
+
+    def at(s: str, q: str, m: str) -> str:
+        v = value.get((s, q, m))
+        return "not retrieved" if v is None else f"{int(v)}"
+    return {q: f"first relevant at rank {at(baseline, q, first)} -> {at(system, q, first)}, "
+               f"best grade at rank {at(baseline, q, best)} -> {at(system, q, best)}" for q in qids}
 
 
 def parse_gate(text: str, rel_level: int) -> tuple[str, str, float]:
@@ -97,9 +115,12 @@ def compare_cmd(
     if gates and len(bases) != 1:
         raise ValueError("--fail-if needs a single baseline")
     base = bases[0] if len(bases) == 1 else None
-    ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level,
-                  score_precision=score_precision)  # type: ignore[arg-type]
-    measure_names = [m.name for m in ev.measures]
+    measure_names = list(dict.fromkeys(m.resolved(rel_level).name for m in parse_measures(measure)))
+    # A failing gate shows where each worst query's first relevant and best document went.
+    context = [m.resolved(rel_level).name for m in parse_measures(DIFF_RANKS)]
+    context = [name for name in context if name not in measure_names]
+    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], complete=complete,
+                  rel_level=rel_level, score_precision=score_precision)  # type: ignore[arg-type]
     for name, _, _ in gates:
         if name not in measure_names:
             raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
@@ -138,6 +159,8 @@ def compare_cmd(
                    f"delta {row['delta']:+.4f}, CI [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}], "
                    f"n = {row['n_queries']})", err=True)
         w = worst_queries(ev, baseline=base, systems=[row["system"]], measures=[name], k=worst)
+        ranks = _ranks(ev, base, row["system"], w["qid"].to_list(), rel_level)
         for q in w.iter_rows(named=True):
-            typer.echo(f"  worst #{q['rank']}: qid {q['qid']}: {q['a']:.4f} -> {q['b']:.4f} ({q['delta']:+.4f})", err=True)
+            typer.echo(f"  worst #{q['rank']}: qid {q['qid']}: {q['a']:.4f} -> {q['b']:.4f} ({q['delta']:+.4f}); "
+                       f"{ranks[q['qid']]}", err=True)
     raise typer.Exit(EXIT_GATE)

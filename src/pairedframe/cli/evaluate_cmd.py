@@ -12,6 +12,7 @@ import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.evaluation import evaluate
+from pairedframe.measures import RUNID_NICKNAMES
 
 
 @app.command("evaluate")
@@ -19,7 +20,7 @@ from pairedframe.evaluation import evaluate
 def evaluate_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
     runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst; NAME=PATH names one")],
-    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
+    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10, all_trec; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
     rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
@@ -28,42 +29,49 @@ def evaluate_cmd(
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | trec (byte-identical to trec_eval [-q])")] = "table",
     engine: Annotated[str, typer.Option("--engine", help="duckdb or polars")] = "duckdb",
 ) -> None:
-    """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers."""
+    """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
+
+    Without -m, trec_eval's default (``official``) set; ``-m all_trec`` is every trec_eval measure.
+    ``--format trec`` prints what trec_eval prints; several runs each start with a ``# run: NAME``
+    line. String-valued measures (relstring) appear in csv/json/table output in a ``text`` column.
+    """
     if fmt not in ("table", "csv", "json", "trec"):
         raise ValueError(f"--format must be table, csv, json or trec, got {fmt!r}")
-    wants_runid = not measure or "official" in measure or "runid" in measure
-    measure = [m for m in measure if m != "runid"]
+    wants_runid = not measure or any(m.strip() in RUNID_NICKNAMES for m in measure)
+    measure = [m for m in measure if m.strip() != "runid"]
     if not measure and not wants_runid:
         raise ValueError("-m runid names no measure; add one, e.g. -m map")
     ev = evaluate(named_runs(runs), str(qrels), measure or "official", complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine)  # type: ignore[arg-type]
     if fmt == "trec":
-        if not measure:
-            typer.echo("note: trec_eval's default set also prints gm_map and iprec_at_recall_*, which "
-                       "pairedframe does not implement", err=True)
         sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
         return
-    # trec_eval's "all" rows; the summary column tells them from a query whose id is "all"
-    summary = ev.summary().select("system", pl.lit("all").alias("qid"), "measure", "value",
-                                  pl.lit(True).alias("summary"))
-    rows = pl.concat([ev.per_query.with_columns(pl.lit(False).alias("summary")), summary]) if per_query else summary
+    summary = ev.summary()
     if fmt == "table" and not per_query:
-        wide = ev.summary().pivot(on="measure", index="system", values="value")
+        wide = summary.pivot(on="measure", index="system", values="value")
         counts = [m.name for m in ev.measures if m.spec.aggregate == "sum"]
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
-        n = ev.summary().group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
+        n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
         print_frame(n.join(wide, on="system", how="left"), "table", title="mean over queries")
         typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"
                    f"relevance level: {ev.settings.rel_level}; scores as {ev.settings.score_precision}")
         return
+    # trec_eval's "all" rows; the summary column tells them from a query whose id is "all"
+    rows = summary.select("system", pl.lit("all").alias("qid"), "measure", "value", pl.lit(True).alias("summary"))
+    if per_query:
+        rows = pl.concat([ev.per_query.with_columns(pl.lit(False).alias("summary")), rows])
+        if ev.text.height:  # string-valued measures (relstring): a text column, value null
+            rows = pl.concat([rows.with_columns(pl.lit(None, dtype=pl.String).alias("text")),
+                              ev.text.select("system", "qid", "measure", pl.lit(None, dtype=pl.Float64).alias("value"),
+                                             pl.lit(False).alias("summary"), "text")])
     counts = [m.name for m in ev.measures if m.spec.aggregate == "sum"]
     if fmt == "csv":  # counts (num_ret, ...) print as integers, not 2.0
         rows = rows.with_columns(pl.when(pl.col("measure").is_in(counts))
                                  .then(pl.col("value").round(0).cast(pl.Int64).cast(pl.String))
                                  .otherwise(pl.col("value").cast(pl.String)).alias("value"))
     elif fmt == "json":
-        records = [{**r, "value": int(round(r["value"])) if r["measure"] in counts else r["value"]}
-                   for r in rows.to_dicts()]
+        records = [{**r, "value": int(round(r["value"])) if r["measure"] in counts and r["value"] is not None
+                    else r["value"]} for r in rows.to_dicts()]
         sys.stdout.write(json.dumps(records, indent=1) + "\n")
         return
     print_frame(rows, fmt)

@@ -65,6 +65,7 @@ from pairedframe.comparison.segments import _t_stats
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.checks import require_rows
 from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.signflip_interval import inverted_interval
@@ -185,6 +186,15 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                         f"WHERE {real.replace('qid', 'b.qid')}")
     return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras,
                   source=pq)
+
+
+def _wins_in_measure_direction(rows: pl.DataFrame) -> pl.DataFrame:
+    """wins and losses swapped for measures where lower is better (ranks such as FirstRelRank), as
+    :func:`pairedframe.compare` counts them: a win is an improvement."""
+    lower = [m for m in rows["measure"].unique().to_list() if not higher_is_better(m)]
+    flip = pl.col("measure").is_in(lower)
+    return rows.with_columns(pl.when(flip).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
+                             pl.when(flip).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
 
 
 def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str = "qid") -> pl.DataFrame:
@@ -394,7 +404,7 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
-        rows = rows.with_columns(pl.col("n_queries").cast(pl.Int64))
+        rows = _wins_in_measure_direction(rows.with_columns(pl.col("n_queries").cast(pl.Int64)))
         return _finish_table(rows, stats, opt, baseline=baseline, extras=paired.extras, family_by=family_by,
                              verdict_on=verdict_on)
     finally:

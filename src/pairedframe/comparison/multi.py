@@ -121,7 +121,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         ``"measure"`` or a key column.  Default: one family, every row of the call.
     tukey : bool, default True
         With ``pairs``, add ``pvalue_tukey`` (randomised Tukey HSD, ``n_resamples`` permutations,
-        two-sided; NaN for a one-sided ``alternative``).
+        two-sided, over the queries every system has; NaN for a one-sided ``alternative``), never
+        below the row's own ``pvalue`` (two Monte-Carlo estimates could otherwise cross).
     **options
         ``n_resamples``, ``confidence_level``, ``alternative``, ``test``, ``seed``, ``chunk_size``,
         ``interval``, ``power``, ``verdict_on``, ``progress``: as the single-baseline ``compare``.
@@ -181,6 +182,12 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
             pl.lit(base).alias(_KEY)))
     stacked = pl.concat(copies)
     fam = None if family_by is None else [family_by] if isinstance(family_by, str) else list(family_by)
+    if fam is not None:
+        allowed = ["baseline", "system", "measure", *[c for c in frame.columns
+                                                      if c not in ("system", "qid", "measure", "value")]]
+        unknown = [c for c in fam if c not in allowed]
+        if unknown:
+            raise ValueError(f"family_by column(s) {unknown} unknown; choose from {allowed}")
     fam_cols = None if fam is None else [_KEY if c == "baseline" else c for c in fam]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -205,6 +212,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         if alternative == "two-sided":
             out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, int(options.get("n_resamples", 10_000)),
                                                   int(options.get("seed", 0))))
+            # An adjusted p-value is never below the raw one; two Monte-Carlo estimates could say otherwise.
+            out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("pvalue_tukey"))
+                                   .otherwise(pl.max_horizontal("pvalue_tukey", "pvalue")).alias("pvalue_tukey"))
         else:
             out = out.with_columns(pl.lit(float("nan")).alias("pvalue_tukey"))
     return out

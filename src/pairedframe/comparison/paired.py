@@ -39,7 +39,8 @@ With ``alpha = 1 - confidence_level`` and ``p`` the column named by ``verdict_on
 default, so the verdicts of a whole call control the family-wise error rate):
 
 ``"better"`` / ``"worse"``
-    ``p < alpha`` and the mean delta is positive / negative.
+    ``p < alpha`` and the mean delta is positive / negative (negative / positive for measures where
+    lower is better, such as FirstRelRank).
 ``"inconclusive"``
     ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
     the observed size; this is *not* evidence of no difference.  ``mde`` is the noncentral-t minimum
@@ -75,10 +76,11 @@ from pairedframe.comparison._validate import check_resampling_options, resolve_i
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, smallest_pvalue, t_mde, verdict, verdict_levels,
-                                             verdict_notes, warn_skewed, warn_unreachable)
+                                             verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
 from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
+from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -253,8 +255,15 @@ def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray,
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
                           interval_inverts_test=DEFAULT_INTERVAL[opt.test] == opt.interval and not opt.adaptive,
                           n_resamples=_mc_patterns(opt),
-                          resamples_name="max_resamples" if opt.adaptive else "n_resamples")
+                          resamples_name="max_resamples" if opt.adaptive else "n_resamples",
+                          p_estimated=opt.adaptive and opt.test == "randomization")
     return mde, verdicts, notes
+
+
+def _oriented(verdict: str, higher_is_better_: bool) -> str:
+    """The verdict in the measure's direction: for measures where lower is better (ranks such as
+    FirstRelRank) a significantly positive delta is "worse"."""
+    return verdict if higher_is_better_ else {"better": "worse", "worse": "better"}.get(verdict, verdict)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -388,6 +397,13 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
     return _Paired(paired=paired, rows=rows, extras=extras)
 
 
+def _gain_expr(paired: pl.DataFrame) -> pl.Expr:
+    """``delta`` signed so that positive is an improvement: negated for measures where lower values
+    are better (ranks such as FirstRelRank; :func:`pairedframe.measures.higher_is_better`)."""
+    lower = [m for m in paired["measure"].unique().to_list() if not higher_is_better(m)]
+    return pl.when(pl.col("measure").is_in(lower)).then(-pl.col("delta")).otherwise(pl.col("delta"))
+
+
 def _require_common_queries(rows: pl.DataFrame, paired: pl.DataFrame, a: pl.DataFrame, b: pl.DataFrame,
                             baseline: str, extras: list[str]) -> None:
     """Every comparison must pair at least one query: one with none would be an empty result."""
@@ -466,7 +482,8 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
     data, baseline, systems, measures
         As :func:`paired_per_query`.
     k : int, default 5
-        Queries per (system, keys, measure); only losses (``delta < 0``) are listed.
+        Queries per (system, keys, measure); only losses are listed (``delta < 0``; ``delta > 0`` for
+        measures where lower is better, such as FirstRelRank).
 
     Returns
     -------
@@ -488,8 +505,8 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k!r}")
     p = _pair(data, baseline, systems, measures)
-    return (p.paired.filter(pl.col("delta") < 0)
-            .sort("_row", "delta", "qid")
+    return (p.paired.with_columns(_gain_expr(p.paired).alias("_gain")).filter(pl.col("_gain") < 0)
+            .sort("_row", "_gain", "qid")
             .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_row").alias("rank"))
             .filter(pl.col("rank") <= k)
             .select("system", *p.extras, "measure", "rank", "qid", "a", "b", "delta"))
@@ -564,6 +581,7 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
     mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
                                    verdict_on)
+    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
     alpha = 1.0 - opt.confidence_level
     warn_unreachable(stats["floor"], verdict_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
@@ -572,6 +590,7 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     labels = [_describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
     warn_skewed(stats["skewness"], n_q, labels)
+    warn_many_ties(rows["ties"].to_numpy(), n_q, labels)
     resampled = opt.test == "randomization" or opt.interval in ("signflip", "percentile", "bca", "studentized")
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
@@ -629,7 +648,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     confidence_level : float in (0, 1), default 0.95
         For the interval; ``alpha = 1 - confidence_level`` for the verdict and the MDE.
     alternative : {"two-sided", "greater", "less"}
-        ``"greater"``: the system is better than the baseline.  One-sided intervals have an
+        ``"greater"``: delta > 0, the system is better than the baseline (for measures where lower
+        is better, such as FirstRelRank, ``"less"`` is the improvement; ``wins``, ``losses`` and
+        ``verdict`` follow the measure's direction).  One-sided intervals have an
         infinite bound, as in scipy.
     test : {"randomization", "t"}, default "randomization"
         Paired sign-flip randomization test (p never below ``1/(n_resamples + 1)`` unless exact) or
@@ -714,6 +735,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     SkewWarning
         Some comparison's deltas fail Cochran's rule ``n > 25 skewness^2`` (named with its skewness
         and n): its test and interval may be off (README "Calibration").
+    TiedQueriesWarning
+        More than a quarter of some comparison's queries tie exactly (delta 0), as with near-duplicate
+        systems: the mean rests on the few queries that differ and intervals under-cover (README
+        "Calibration").
     UserWarning
         No comparison can be significant at its verdict level (the test's smallest p-value is too
         large: few queries for an exact test, or too few resamples), with advice for the cause.
@@ -740,10 +765,11 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
     p = _pair(data, baseline, systems, measures)
     extras = p.extras
-    counts = p.paired.group_by("_row").agg(
+    gain = _gain_expr(p.paired)  # delta with the sign of an improvement (ranks: lower is better)
+    counts = p.paired.with_columns(gain.alias("_gain")).group_by("_row").agg(
         pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
-        pl.col("b").mean().alias("system_mean"), (pl.col("delta") > 0).sum().alias("wins"),
-        (pl.col("delta") < 0).sum().alias("losses"), (pl.col("delta") == 0).sum().alias("ties"),
+        pl.col("b").mean().alias("system_mean"), (pl.col("_gain") > 0).sum().alias("wins"),
+        (pl.col("_gain") < 0).sum().alias("losses"), (pl.col("delta") == 0).sum().alias("ties"),
         (pl.col("delta") != 0).any().alias("_nonzero"))
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
@@ -880,6 +906,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     -----
     SmallSampleWarning
         If ``n < MIN_QUERIES``.
+    SkewWarning, TiedQueriesWarning
+        As :func:`compare`.
     """
     opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
     a = np.asarray(a, dtype=np.float64)
@@ -910,6 +938,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     mde, verdicts, notes = _decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
                                    res, opt, "pvalue")
     warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
+    warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
     resampled = opt.test == "randomization" or opt.interval != "t"
     return PairedComparison(
         statistic=delta, pvalue=p,

@@ -15,8 +15,9 @@ Notes
 -----
 ``verdict_note`` explains verdicts a reader could misread: the smallest attainable p-value is above
 the level (with advice for that cause), the interval and the verdict disagree (the interval is at the
-unadjusted level, or does not invert the test), the delta points opposite to a one-sided
-``alternative``, or the deltas are too skewed for their number (Cochran's rule).
+unadjusted level, or does not invert the test), an adaptive Monte-Carlo p-value falls on the other
+side of the level than the interval, the delta points opposite to a one-sided ``alternative``, or the
+deltas are too skewed for their number (Cochran's rule).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import warnings
 
 import numpy as np
 
-from pairedframe.errors import SkewWarning, user_stacklevel
+from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
 from pairedframe.stats.power import noncentral_t_mde
 from pairedframe.stats.skewness import cochran_minimum_n
 
@@ -38,6 +39,11 @@ VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
 #: Largest type-I error (at alpha = 0.05, n = 20) of the two tests on skewed real deltas, quoted in the
 #: skew warning; ``benchmarks/calibration.py --section paired`` prints it (null "centred", DL-2019 nDCG@10).
 SKEWED_TYPE_I_AT_20 = 0.065
+#: Share of exactly tied queries (delta 0) above which :func:`warn_many_ties` warns.
+TIED_SHARE = 0.25
+#: Coverage of the default 95 % interval on samples of 20 DL-2019 nDCG@10 deltas with more than
+#: TIED_SHARE ties (near-duplicate run pairs), as benchmarks/calibration.py prints it.
+TIED_COVERAGE_AT_20 = 0.79
 
 
 def verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float,
@@ -91,8 +97,10 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                   family_sizes: np.ndarray, exact: np.ndarray, n_units: np.ndarray, skewness: np.ndarray,
                   alpha: float, alternative: str, verdict_on: str, test: str, interval: str,
                   interval_inverts_test: bool, unit: str = "queries",
-                  n_resamples: int | None = None, resamples_name: str = "n_resamples") -> list[str | None]:
-    """One note (or None) per row; see the module docstring."""
+                  n_resamples: int | None = None, resamples_name: str = "n_resamples",
+                  p_estimated: bool = False) -> list[str | None]:
+    """One note (or None) per row; see the module docstring.  ``p_estimated``: the raw p-values are
+    adaptive Monte-Carlo estimates, so they may disagree with an interval that inverts the test."""
     notes: list[str | None] = []
     for i, v in enumerate(verdicts):
         parts = []
@@ -106,6 +114,13 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                              "a one-sided test cannot find it")
             excludes = bool(ci_low[i] > 0 or ci_high[i] < 0)
             significant = v in ("better", "worse")
+            if (p_estimated and not math.isnan(float(ci_low[i])) and not math.isnan(float(p_raw[i]))
+                    and (p_raw[i] < alpha) != excludes):
+                parts.append(f"the interval {'excludes' if excludes else 'includes'} 0 while the adaptive p = "
+                             f"{p_raw[i]:.3g} is {'above' if excludes else 'below'} {alpha:g}: that p is a "
+                             "Monte-Carlo estimate drawn only until the family's decisions were certified "
+                             "(pvalue_low, pvalue_high bracket it), and the interval inverts the test on its own "
+                             "n_resamples patterns")
             if excludes != significant and not math.isnan(float(ci_low[i])):
                 if verdict_on != "pvalue" and interval_inverts_test and (p_raw[i] < alpha) == excludes:
                     why = (f"{verdict_on} = {p_used[i]:.3g} over {int(family_sizes[i])} comparisons decides; "
@@ -150,6 +165,27 @@ def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, 
     text = _unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]), float(levels[i]),
                              int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha, resamples_name)
     warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
+
+
+def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
+    """One :class:`TiedQueriesWarning` naming the row with the largest share of exact ties (delta 0)
+    when more than :data:`TIED_SHARE` of a comparison's units tie.
+
+    Near-duplicate systems (an ablation that changes a few queries) give deltas that are mostly 0 and
+    a few large values; a sample of such deltas often misses the rare large ones, so every interval
+    for the mean under-covers (benchmarks/calibration.py), whatever the test.
+    """
+    share = np.asarray(ties, dtype=float) / np.maximum(np.asarray(n_units, dtype=float), 1.0)
+    bad = np.flatnonzero((share > TIED_SHARE) & (share < 1.0))   # all tied: "identical", nothing to warn
+    if bad.size == 0:
+        return
+    i = int(bad[np.argmax(share[bad])])
+    warnings.warn(
+        f"{bad.size} comparison(s) tie exactly on more than {TIED_SHARE:.0%} of their {unit}; most: "
+        f"{int(ties[i])} of {int(n_units[i])} ({labels[i]}). The mean delta rests on the few {unit} that "
+        f"differ, and intervals for it under-cover: {TIED_COVERAGE_AT_20:.2f} for the default 95 % interval "
+        f"on such samples of 20 real TREC deltas (benchmarks/calibration.py). Read the wins / losses / "
+        "ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
 
 
 def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:

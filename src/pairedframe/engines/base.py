@@ -11,6 +11,11 @@ from pairedframe.measures import Measure
 
 ScorePrecision = Literal["float64", "float32"]
 
+#: Columns of an engine's result: ``value`` for numeric measures, ``text`` for string-valued ones
+#: (trec_eval's relstring); the other is null.
+RESULT_SCHEMA = {"system": pl.String, "qid": pl.String, "measure": pl.String, "value": pl.Float64,
+                 "text": pl.String}
+
 
 @dataclass(frozen=True)
 class EvalOptions:
@@ -26,7 +31,8 @@ class Engine(Protocol):
 
     def evaluate(self, run: pl.DataFrame, qrels: pl.DataFrame, measures: list[Measure],
                  options: EvalOptions) -> pl.DataFrame:
-        """Per-query values ``system, qid, measure, value`` for resolved measures (``rel`` set).
+        """Per-query values ``system, qid, measure, value, text`` (:data:`RESULT_SCHEMA`) for resolved
+        measures (``rel`` set).
 
         Every evaluated (system, qid) gets one row per measure; the row order is unspecified.
         """
@@ -35,14 +41,14 @@ class Engine(Protocol):
     def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         """The same values from a run already ranked: ``ranks`` (``system, qid, docno, rank, rel``
-        for the retrieved documents with a grade >= 0, not cut at depth) and ``retrieved``
+        for the retrieved documents in the qrels, any grade, not cut at depth) and ``retrieved``
         (``system, qid, n``), as :func:`pairedframe.engines.ranking.rank_judged` returns them."""
         ...
 
 
-def group_by_level(measures: list[Measure]) -> dict[int, list[Measure]]:
-    """Measures grouped by relevance level: the ranked table is built once per level."""
-    groups: dict[int, list[Measure]] = {}
+def group_by_level(measures: list[Measure]) -> dict[tuple[int, bool], list[Measure]]:
+    """Measures grouped by (relevance level, judged_only): the ranked table is built once per group."""
+    groups: dict[tuple[int, bool], list[Measure]] = {}
     for m in measures:
-        groups.setdefault(m.rel if m.rel is not None else 1, []).append(m)
+        groups.setdefault((m.rel if m.rel is not None else 1, m.judged_only), []).append(m)
     return groups

@@ -1,10 +1,13 @@
 """Evaluation engine that runs the SQL in ``sql/`` on DuckDB.
 
 The pipeline is a sequence of named tables, each inspectable on the connection:
-``pf_run``, ``pf_qrels`` (inputs) -> ``pf_retrieved`` -> ``pf_queries`` -> ``pf_ranks`` ->
+``pf_run``, ``pf_qrels`` (inputs) -> ``pf_retrieved`` -> ``pf_ranks`` -> ``pf_queries`` ->
 ``pf_ranked`` -> ``pf_ideal`` -> one SELECT per measure (sent together as one UNION ALL). A streamed
 run file enters at ``pf_retrieved`` and ``pf_ranks`` instead (see :meth:`DuckDBEngine.evaluate_ranked`).
-Values are bound as parameters, never pasted into the SQL text.
+``pf_gains`` (the gain of each grade under each gain map) and ``pf_lists`` (list parameters) are
+small tables the engine registers. Values are bound as parameters, never pasted into the SQL text.
+The DuckDB-specific constructs (ordered sums and concatenation) are macros defined in
+``sql/dialect_duckdb.sql``; the other files are portable SQL.
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ import duckdb
 import polars as pl
 
 from pairedframe._sql import PARAM_PATTERN, load_sql, sql_params, strip_comments
-from pairedframe.engines.base import EvalOptions, group_by_level
+from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
 from pairedframe.engines.duckdb_checks import check_inputs
 from pairedframe.measures import Measure
+from pairedframe.measures.gains import gain_keys, gain_table, list_table
 
-RUN_STEPS = ("prep_retrieved.sql", "prep_queries.sql", "prep_ranks.sql", "prep_ranked.sql", "prep_ideal.sql")
+# The portable steps; DIALECT (DuckDB's definitions of the pf_seqsum / pf_concat macros) runs first.
+DIALECT = "dialect_duckdb.sql"
+RUN_STEPS = ("prep_retrieved.sql", "prep_ranks.sql", "prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
 RANKED_STEPS = ("prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
 
 
@@ -27,26 +33,46 @@ def _execute(con: duckdb.DuckDBPyConnection, text: str, values: dict) -> duckdb.
     return con.sql(text, params={k: v for k, v in values.items() if k in wanted} or None)
 
 
+def register_parameters(con: duckdb.DuckDBPyConnection, measures: list[Measure] | None = None,
+                        max_grade: int | None = None) -> None:
+    """Register ``pf_gains`` (gain of every grade under the measures' gain maps; ``''`` and ``'exp'``
+    without ``measures``) and ``pf_lists`` (their list parameters) on ``con``. ``max_grade``
+    defaults to the largest grade of ``pf_qrels``."""
+    if max_grade is None:
+        max_grade = con.sql("SELECT coalesce(max(rel), 0) FROM pf_qrels").fetchall()[0][0]
+    keys = gain_keys(measures) if measures is not None else ["", "exp"]
+    con.register("pf_gains", gain_table(keys, int(max_grade)))
+    con.register("pf_lists", list_table(measures or []))
+
+
 def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOptions,
-            steps: tuple[str, ...] = RUN_STEPS, validate: bool = True) -> None:
-    """Build pf_retrieved, pf_queries, pf_ranks, pf_ranked and pf_ideal from the pf_run and pf_qrels
+            steps: tuple[str, ...] = RUN_STEPS, judged_only: bool = False, validate: bool = True) -> None:
+    """Build pf_retrieved, pf_ranks, pf_queries, pf_ranked and pf_ideal from the pf_run and pf_qrels
     relations on ``con`` (with ``steps=RANKED_STEPS``: from pf_retrieved, pf_ranks and pf_qrels).
 
     With ``validate`` (default) pf_run and pf_qrels are first checked as the readers check files
     (:func:`pairedframe.engines.duckdb_checks.check_inputs`: columns, string ids, duplicates,
     non-finite scores, non-integer grades); the engine passes False for tables the readers made.
+    ``judged_only`` ranks the judged documents among themselves (trec_eval -J). Registers the
+    default ``pf_gains`` and ``pf_lists`` (:func:`register_parameters`) unless the connection has
+    them.
     """
     if validate and steps == RUN_STEPS:
         check_inputs(con)
+    try:
+        con.sql("SELECT gain_map, rel, gain, explicit FROM pf_gains LIMIT 0")
+        con.sql("SELECT list_key, pos, value FROM pf_lists LIMIT 0")
+    except duckdb.Error:
+        register_parameters(con)
     values = {"rel_level": rel_level, "complete": options.complete, "depth": options.depth,
-              "float32": options.score_precision == "float32"}
-    for step in steps:
+              "float32": options.score_precision == "float32", "judged_only": judged_only}
+    for step in (DIALECT, *steps):
         _execute(con, load_sql(step), values)
 
 
 def measure_sql(measure: Measure) -> tuple[str, dict]:
     """The SELECT of one measure and its parameter values."""
-    return load_sql(measure.spec.sql_file), {"k": measure.cutoff, "exp_gain": measure.gain == "exp"}
+    return load_sql(measure.spec.sql_file), measure.sql_values()
 
 
 def measures_union_sql(measures: list[Measure]) -> tuple[str, dict]:
@@ -63,8 +89,10 @@ def measures_union_sql(measures: list[Measure]) -> tuple[str, dict]:
                           strip_comments(text))
         values.update({f"{k}_{i}": v for k, v in params.items() if k in used})
         values[f"measure_{i}"] = m.name
-        parts.append(f"SELECT system, qid, CAST($measure_{i} AS VARCHAR) AS measure, CAST(value AS DOUBLE) AS value "
-                     f"FROM ({body}) AS m{i}")
+        value, text = ("CAST(NULL AS DOUBLE)", "text") if m.spec.value_kind == "text" else \
+            ("CAST(value AS DOUBLE)", "CAST(NULL AS VARCHAR)")
+        parts.append(f"SELECT system, qid, CAST($measure_{i} AS VARCHAR) AS measure, {value} AS value, "
+                     f"{text} AS text FROM ({body}) AS m{i}")
     return "\nUNION ALL\n".join(parts), values
 
 
@@ -110,19 +138,21 @@ class DuckDBEngine:
         con = self._connection()
         if self._con is not None:
             con.sql("SET enable_progress_bar = false")
+        qrels = inputs["pf_qrels"]
+        max_grade = int(qrels["rel"].max() or 0) if qrels.height else 0
+        inputs = {**inputs, "pf_gains": gain_table(gain_keys(measures), max_grade), "pf_lists": list_table(measures)}
         try:
             for name, frame in inputs.items():
                 con.register(name, frame)
             parts = []
-            for level, group in group_by_level(measures).items():
-                prepare(con, rel_level=level, options=options, steps=steps, validate=False)
+            for (level, judged_only), group in group_by_level(measures).items():
+                prepare(con, rel_level=level, options=options, steps=steps, judged_only=judged_only,
+                        validate=False)
                 text, values = measures_union_sql(group)
                 parts.append(con.sql(text, params=values).pl())
             if not parts:
-                return pl.DataFrame(schema={"system": pl.String, "qid": pl.String, "measure": pl.String,
-                                            "value": pl.Float64})
-            return pl.concat(parts).select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
-                                           pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+                return pl.DataFrame(schema=RESULT_SCHEMA)
+            return pl.concat(parts).select([pl.col(c).cast(t) for c, t in RESULT_SCHEMA.items()])
         finally:
             for name in inputs:
                 con.unregister(name)

@@ -2,70 +2,59 @@
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import polars as pl
 
-from pairedframe.engines.base import EvalOptions, group_by_level
+from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
 from pairedframe.engines.ranking import rank_judged
 from pairedframe.measures import Measure, PolarsContext
+from pairedframe.measures._polars import log2_of_ranks
+from pairedframe.measures.gains import gain_keys, parse_gain_key
 
 KEYS = ["system", "qid"]
 
 
-_LOG2 = np.zeros(2, dtype=np.float64)
-
-
-def log2_of_ranks(ranks: np.ndarray) -> np.ndarray:
-    """log2(r) for integer ranks r >= 1 via C's log2 (``math.log2``), the function DuckDB and trec_eval
-    call: polars' own logarithm differs in the last bit for about a third of integers, which would
-    make the two engines disagree by 1e-16 and a comparison of a run with itself non-zero."""
-    global _LOG2
-    top = int(ranks.max(initial=1))
-    if top >= len(_LOG2):
-        _LOG2 = np.array([0.0] + [math.log2(i) for i in range(1, 2 * top + 2)])
-    return _LOG2[ranks]
-
-
 def build_context(ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame, *, rel_level: int,
-                  options: EvalOptions) -> PolarsContext:
-    """The polars twin of sql/prep_queries.sql, prep_ranked.sql and prep_ideal.sql, from the ranks of
-    judged documents and the ranking sizes (see :func:`pairedframe.engines.ranking.rank_judged`)."""
+                  options: EvalOptions, judged_only: bool = False,
+                  gain_maps: dict[str, dict[int, float]] | None = None) -> PolarsContext:
+    """The polars twin of sql/prep_queries.sql and prep_ranked.sql, from the ranks of the documents
+    in the qrels and the ranking sizes (see :func:`pairedframe.engines.ranking.rank_judged`)."""
+    rel = pl.col("rel")
     judged = (qrels.group_by("qid").agg(
-        (pl.col("rel") >= rel_level).sum().alias("num_rel"),
-        ((pl.col("rel") >= 0) & (pl.col("rel") < rel_level)).sum().alias("num_nonrel")))
-    ranked = ranks if options.depth is None else ranks.filter(pl.col("rank") <= options.depth)
+        (rel >= rel_level).sum().alias("num_rel"),
+        ((rel >= 0) & (rel < rel_level)).sum().alias("num_nonrel"),
+        rel.filter(rel >= 0).max().alias("max_grade")))
+    cut = ranks if options.depth is None else ranks.filter(pl.col("rank") <= options.depth)
+    if judged_only:
+        cut = (cut.filter(rel >= 0).sort(["system", "qid", "rank"])
+               .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over(KEYS).alias("rank")))
+        sizes = retrieved.select(KEYS).join(cut.group_by(KEYS).agg(pl.len().alias("n_judged")), on=KEYS, how="left")
+        retrieved = sizes.select(*KEYS, pl.col("n_judged").fill_null(0).alias("n"))
     if options.complete:
         queries = (retrieved.select(pl.col("system").unique()).join(judged, how="cross")
                    .join(retrieved, on=KEYS, how="left").with_columns(pl.col("n").fill_null(0)))
     else:
         queries = retrieved.join(judged, on="qid", how="inner")
-    num_ret = pl.col("n") if options.depth is None else pl.min_horizontal(pl.col("n"), options.depth)
+    depth = None if judged_only else options.depth
+    num_ret = pl.col("n") if depth is None else pl.min_horizontal(pl.col("n"), depth)
     queries = queries.select(*KEYS, pl.col("num_rel").cast(pl.Int64), pl.col("num_nonrel").cast(pl.Int64),
-                             num_ret.cast(pl.Int64).alias("num_ret")).lazy()
-    ranked = ranked.lazy()
-    rel = pl.col("rel")
-    ranked = (ranked.filter(rel >= 0)
+                             pl.col("max_grade").cast(pl.Int64), num_ret.cast(pl.Int64).alias("num_ret")).lazy()
+    ranked = (cut.lazy()
               .join(queries, on=KEYS, how="inner")
               .select(*KEYS, "docno", "rank", "rel",
                       (rel >= rel_level).alias("is_rel"),
-                      (rel < rel_level).alias("is_judged_nonrel"),
+                      (rel >= 0).alias("is_judged"),
+                      ((rel >= 0) & (rel < rel_level)).alias("is_judged_nonrel"),
                       pl.when(rel > 0).then(rel).otherwise(0).cast(pl.Float64).alias("gain"),
-                      "num_rel", "num_nonrel")
+                      "num_rel", "num_nonrel", "max_grade")
               .sort(["system", "qid", "rank"])
               .with_columns(pl.col("is_rel").cast(pl.Int64).cum_sum().over(KEYS).alias("rel_cum"),
-                            pl.col("is_judged_nonrel").cast(pl.Int64).cum_sum().over(KEYS).alias("nonrel_cum"))
+                            pl.col("is_judged_nonrel").cast(pl.Int64).cum_sum().over(KEYS).alias("nonrel_cum"),
+                            (rel < 0).cast(pl.Int64).cum_sum().over(KEYS).alias("unjudged_cum"))
               .collect())
     ranked = ranked.with_columns(pl.Series("log2_rank1", log2_of_ranks(ranked["rank"].to_numpy() + 1))).lazy()
-    ideal = (qrels.lazy().filter(pl.col("rel") > 0)
-             .join(queries.select("qid").unique(), on="qid", how="semi")
-             .sort(["qid", "rel"], descending=[False, True])
-             .select("qid", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("irank"),
-                     pl.col("rel").cast(pl.Float64).alias("gain"))
-             .collect())
-    ideal = ideal.with_columns(pl.Series("log2_irank1", log2_of_ranks(ideal["irank"].to_numpy() + 1))).lazy()
-    return PolarsContext(ranked=ranked, queries=queries, ideal=ideal)
+    judgments = (qrels.lazy().filter(rel >= 0).join(queries.select("qid").unique(), on="qid", how="semi")
+                 .select("qid", "rel").collect().lazy())
+    return PolarsContext(ranked=ranked, queries=queries, judgments=judgments, gain_maps=dict(gain_maps or {}))
 
 
 class PolarsEngine:
@@ -81,10 +70,19 @@ class PolarsEngine:
     def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         parts = []
-        for level, group in group_by_level(measures).items():
-            ctx = build_context(ranks, retrieved, qrels, rel_level=level, options=options)
-            frames = [m.spec.polars(ctx, m).select(*KEYS, pl.lit(m.name).alias("measure"), "value")
-                      for m in group]
+        maps = {key: parse_gain_key(key) for key in gain_keys(measures)}
+        for (level, judged_only), group in group_by_level(measures).items():
+            ctx = build_context(ranks, retrieved, qrels, rel_level=level, options=options, judged_only=judged_only,
+                                gain_maps=maps)
+            frames = [_as_result(m.spec.polars(ctx, m), m) for m in group]
             parts.extend(pl.collect_all(frames))
-        return pl.concat(parts) if parts else pl.DataFrame(
-            schema={"system": pl.String, "qid": pl.String, "measure": pl.String, "value": pl.Float64})
+        return pl.concat(parts) if parts else pl.DataFrame(schema=RESULT_SCHEMA)
+
+
+def _as_result(frame: pl.LazyFrame, m: Measure) -> pl.LazyFrame:
+    """A family's ``system, qid, value`` (or ``text``) as rows of :data:`RESULT_SCHEMA`."""
+    if m.spec.value_kind == "text":
+        value, text = pl.lit(None, dtype=pl.Float64), pl.col("text").cast(pl.String)
+    else:
+        value, text = pl.col("value").cast(pl.Float64), pl.lit(None, dtype=pl.String)
+    return frame.select(*KEYS, pl.lit(m.name).alias("measure"), value.alias("value"), text.alias("text"))

@@ -1,7 +1,8 @@
-"""trec_eval's ranking, computed only where a measure can see it: at the judged documents.
+"""trec_eval's ranking, computed only where a measure can see it: at the documents in the qrels.
 
-Every measure depends on a ranking only through the ranks of the documents with a grade >= 0 and
-the number retrieved per query. So instead of sorting all documents by (score, docno) — a string
+Every measure depends on a ranking only through the ranks of the documents that have a qrels line
+(any grade: negative grades are "in the pool but unjudged", which infAP and relstring tell apart
+from documents outside the qrels) and the number retrieved per query. So instead of sorting all documents by (score, docno) — a string
 sort — :func:`rank_judged` orders them by score alone (no sort at all when a file already lists
 each query's scores in non-increasing order, as TREC runs do) and breaks ties by docno only for
 the judged documents that sit in a tie. The result equals ``sql/prep_ranks.sql``'s window:
@@ -22,18 +23,18 @@ RETRIEVED_SCHEMA = {"system": pl.String, "qid": pl.String, "n": pl.Int64}
 
 
 class JudgmentsByQuery:
-    """The qrels rows with a grade >= 0, grouped by qid once, so that each block of a streamed run
-    gets its own queries' judgments without scanning all the qrels again."""
+    """The qrels rows, grouped by qid once, so that each block of a streamed run gets its own
+    queries' judgments without scanning all the qrels again."""
 
     def __init__(self, qrels: pl.DataFrame) -> None:
-        self._judged = qrels.filter(pl.col("rel") >= 0).sort("qid")
+        self._judged = qrels.sort("qid")
         qids = self._judged["qid"]
         starts = _boundaries(qids.to_numpy()) if qids.len() else np.zeros(0, dtype=np.int64)
         ends = np.append(starts[1:], qids.len())
         self._span = dict(zip(qids.gather(starts).to_list(), zip(starts.tolist(), ends.tolist())))
 
     def of(self, qids: list[str]) -> pl.DataFrame:
-        """``qid, docno, rel`` of the judged documents of ``qids`` (unjudged queries have none)."""
+        """``qid, docno, rel`` of the qrels lines of ``qids`` (unjudged queries have none)."""
         spans = np.array([self._span[q] for q in qids if q in self._span], dtype=np.int64).reshape(-1, 2)
         sizes = spans[:, 1] - spans[:, 0]
         rows = np.repeat(spans[:, 0] - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()))
@@ -104,7 +105,7 @@ def _score_order(run: pl.DataFrame, keys: np.ndarray, group_starts: np.ndarray |
 def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: ScorePrecision = "float64",
                 group_starts: np.ndarray | None = None, pairs: pl.Series | None = None
                 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """trec_eval's rank of every retrieved document that has a grade >= 0, and the ranking sizes.
+    """trec_eval's rank of every retrieved document that is in the qrels, and the ranking sizes.
 
     Parameters
     ----------
@@ -123,7 +124,7 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     Returns
     -------
     ranks : polars.DataFrame
-        ``system, qid, docno, rank, rel``: one row per retrieved document with a grade >= 0; rank is
+        ``system, qid, docno, rank, rel``: one row per retrieved document in the qrels; rank is
         1-based among all retrieved documents of the (system, qid), by score descending then docno
         descending in byte order (trec_eval's tie rule). Not cut at any depth.
     retrieved : polars.DataFrame
@@ -146,8 +147,7 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     retrieved = (run.select("system", "qid")[first_rows]
                  .with_columns(pl.Series("n", np.diff(np.append(group_start, n)), dtype=pl.Int64)))
 
-    rows, rel = _judged_rows(run, qrels.filter((pl.col("rel") >= 0)
-                                               & pl.col("qid").is_in(retrieved["qid"].unique().implode())), pairs)
+    rows, rel = _judged_rows(run, qrels.filter(pl.col("qid").is_in(retrieved["qid"].unique().implode())), pairs)
     hits = run.select("system", "qid", "docno")[rows]
     if order is None:
         pos = rows

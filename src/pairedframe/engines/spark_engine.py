@@ -22,11 +22,12 @@ from typing import Any
 import polars as pl
 
 from pairedframe._sql import load_sql, sql_params
-from pairedframe.engines.base import EvalOptions, group_by_level
+from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
 from pairedframe.engines.duckdb_engine import RANKED_STEPS, RUN_STEPS, measures_union_sql
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
+from pairedframe.measures.gains import gain_keys, gain_table, list_table
 
 __all__ = ["SparkEngine", "read_qrels", "read_run", "spark_session"]
 
@@ -252,8 +253,9 @@ class SparkEngine:
 
     def per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
                   ranked: tuple[Any, Any] | None = None) -> Any:
-        """Per-query values ``system, qid, measure, value`` as a Spark DataFrame (lazy; the prep
-        views stay cached on the session until the result is collected by :meth:`evaluate`).
+        """Per-query values ``system, qid, measure, value, text`` (``text`` for string-valued
+        measures such as relstring, else null) as a Spark DataFrame (lazy; the prep views stay
+        cached on the session until the result is collected by :meth:`evaluate`).
 
         ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`). ``ranked``:
         ``(ranks, retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already)."""
@@ -266,20 +268,30 @@ class SparkEngine:
             ranked[0].createOrReplaceTempView(prefix + "pf_ranks")
             ranked[1].createOrReplaceTempView(prefix + "pf_retrieved")
             steps = RANKED_STEPS
+        self._register_parameters(prefix, qrels, measures)
         from pairedframe.engines.spark_sql import to_spark
 
         parts = []
-        for level, group in group_by_level(measures).items():
+        for (level, judged_only), group in group_by_level(measures).items():
             values = {"rel_level": level, "complete": options.complete, "depth": options.depth,
-                      "float32": options.score_precision == "float32"}
+                      "float32": options.score_precision == "float32", "judged_only": judged_only}
             self._cached += self._run_steps(prefix, steps, values)
             text, params = measures_union_sql(group)
-            # analysed now: the views of this level are bound before the next level replaces them
+            # analysed now: the views of this group are bound before the next group replaces them
             parts.append(self.spark.sql(to_spark(text, prefix)[1], args=params))
         out = parts[0]
         for frame in parts[1:]:
             out = out.unionByName(frame)
         return out
+
+    def _register_parameters(self, prefix: str, qrels: Any, measures: list[Measure]) -> None:
+        """``pf_gains`` and ``pf_lists`` as the DuckDB engine registers them (small local tables)."""
+        top = qrels.selectExpr("coalesce(max(rel), 0) AS top").first()["top"]
+        tables = {"pf_gains": gain_table(gain_keys(measures), max(int(top), 0)), "pf_lists": list_table(measures)}
+        for name, table in tables.items():
+            frame = self.spark.createDataFrame(table.to_arrow()) if table.height else \
+                self.spark.createDataFrame([], _spark_schema(table))
+            frame.createOrReplaceTempView(prefix + name)
 
     def evaluate(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         run_frame = run if _is_spark_frame(run) else self.run_frame(run)
@@ -299,8 +311,13 @@ class SparkEngine:
             self.release()
 
 
+def _spark_schema(table: pl.DataFrame) -> str:
+    """A DDL schema string for an empty local table (Spark cannot infer types from no rows)."""
+    types = {pl.String: "string", pl.Int64: "bigint", pl.Int32: "int", pl.Float64: "double", pl.Boolean: "boolean"}
+    return ", ".join(f"{name} {types[dtype]}" for name, dtype in table.schema.items())
+
+
 def _collect(frame: Any) -> pl.DataFrame:
     out = pl.from_arrow(frame.toArrow())
-    return out.select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
-                      pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    return out.select([pl.col(c).cast(t) for c, t in RESULT_SCHEMA.items()])
 

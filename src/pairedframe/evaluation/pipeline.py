@@ -157,9 +157,11 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     qrels : path, table or dict
         Judgments (see :func:`pairedframe.io.as_qrels`). Negative grades mean "unjudged".
     measures : str, Measure or iterable
-        Names in ir_measures style (``nDCG@10``, ``AP``, ``P@10``, ``R@100``, ``RR@10``) or trec_eval
-        style (``ndcg_cut_10``, ``map``, ``P.5,10``); ``"official"`` (default) is trec_eval's
-        default set restricted to what pairedframe implements.
+        Names in ir_measures style (``nDCG@10``, ``AP``, ``P@10``, ``R@100``, ``RR@10``,
+        ``nDCG(dcg='exp-log2')@10``, ``Judged@10``, ``ERR@20``, ``RBP(p=0.8)``) or trec_eval style
+        (``ndcg_cut_10``, ``map``, ``P.5,10``, ``utility.2,-1,0,0``); ``"official"`` (default) is
+        trec_eval's default set, ``"all_trec"`` every trec_eval measure (see
+        :func:`pairedframe.measures.parse_measure`).
     complete : bool, default False
         False: evaluate queries both retrieved and judged (trec_eval). True (trec_eval ``-c``):
         judged queries a system did not retrieve count with value 0 (num_rel keeps its count).
@@ -183,7 +185,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     Returns
     -------
     Evaluation
-        ``per_query`` (``system, qid, measure, value``), ``summary()``, ``settings``, ``excluded``.
+        ``per_query`` (``system, qid, measure, value``), ``summary()``, ``settings``, ``excluded``,
+        ``text`` (string-valued measures such as relstring).
 
     Notes
     -----
@@ -242,6 +245,8 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         else:  # tables convert here, so that their warnings point at the caller
             qrels_read = Future()
             qrels_read.set_result(as_qrels(qrels))
+        if any(m.spec.max_grade is not None for m in resolved):
+            _check_grades(resolved, qrels_read.result())
         streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool)
         qrels_table = qrels_read.result()
     if streamed is not None:
@@ -251,13 +256,12 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         values = eng.evaluate(run_table, qrels_table, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
-    order = {m.name: i for i, m in enumerate(resolved)}
-    per_query = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
-                 .sort("system", "qid", "_o").drop("_o"))
+    per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=_excluded(retrieved, qrels_table, options.complete), run_tags=_run_tags(run, system))
+                      excluded=_excluded(retrieved, qrels_table, options.complete), run_tags=_run_tags(run, system),
+                      text=text)
 
 
 def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
@@ -265,15 +269,36 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     """evaluate() with engine="spark": inputs read or converted by Spark, the values collected."""
     run_frame = eng.run_frame(run, system)
     qrels_frame = eng.qrels_frame(qrels)
+    if any(m.spec.max_grade is not None for m in resolved):
+        _check_grades(resolved, pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow()))
     values = eng.evaluate(run_frame, qrels_frame, list(resolved), options)
     retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
     judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
-    order = {m.name: i for i, m in enumerate(resolved)}
-    per_query = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
-                 .sort("system", "qid", "_o").drop("_o"))
+    per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name)
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=_excluded(retrieved, judged, options.complete), run_tags=tags)
+                      excluded=_excluded(retrieved, judged, options.complete), run_tags=tags, text=text)
+
+
+def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(per_query, text): an engine's values sorted by system, qid and the measures' order, split
+    into numeric values and the string-valued measures' text."""
+    order = {m.name: i for i, m in enumerate(resolved)}
+    values = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
+              .sort("system", "qid", "_o").drop("_o"))
+    textual = [m.name for m in resolved if m.spec.value_kind == "text"]
+    return values.filter(~pl.col("measure").is_in(textual)).drop("text"), \
+        values.filter(pl.col("measure").is_in(textual)).drop("value")
+
+
+def _check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
+    """Refuse grades a measure cannot take (ERR's stopping probabilities stop at grade 4)."""
+    top = qrels["rel"].max() if qrels.height else None
+    for m in measures:
+        limit = m.spec.max_grade
+        if limit is not None and top is not None and top > limit:
+            raise ValueError(f"{m.name} takes grades up to {limit} (as gdeval), but the qrels have grade {top}; "
+                             f"map the grades first (e.g. pl.col('rel').clip(upper_bound={limit}))")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,7 @@ import polars as pl
 from pairedframe.evaluation.trec_text import format_trec
 from pairedframe.measures import Measure
 
+TEXT_SCHEMA = {"system": pl.String, "qid": pl.String, "measure": pl.String, "text": pl.String}
 TIE_RULE = "score descending, then docno descending (byte order), as trec_eval; rank column ignored"
 
 
@@ -34,7 +36,7 @@ class EvaluationSettings:
         return {"rel_level": self.rel_level, "complete": self.complete, "depth": self.depth,
                 "score_precision": self.score_precision, "engine": self.engine,
                 "tie_rule": self.tie_rule, "query_set": self.query_set,
-                "gain": "linear (grade) unless a measure says gain=exp"}
+                "gain": "the grade unless a measure says dcg='exp-log2' or gains={...}"}
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,10 @@ class Evaluation:
         ``system, qid, reason``: queries left out of the evaluation and why.
     run_tags : dict
         system -> the tag column of its run file (trec_eval's ``runid``), when read from files.
+    text : polars.DataFrame
+        ``system, qid, measure, text``: the values of string-valued measures (trec_eval's
+        ``relstring``), which ``per_query`` (numeric) does not hold; one row per (system,
+        evaluated query, measure).
     """
 
     per_query: pl.DataFrame
@@ -61,6 +67,7 @@ class Evaluation:
     settings: EvaluationSettings
     excluded: pl.DataFrame = field(repr=False)
     run_tags: dict[str, str] = field(default_factory=dict, repr=False)
+    text: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=TEXT_SCHEMA), repr=False)
 
     @property
     def systems(self) -> list[str]:
@@ -73,21 +80,60 @@ class Evaluation:
         Returns
         -------
         polars.DataFrame
-            ``system, measure, value, n_queries``: the mean over evaluated queries, or the sum for
-            counts (num_q, num_ret, num_rel, num_rel_ret).
+            ``system, measure, value, n_queries``: for each numeric measure, the mean over the
+            evaluated queries (the sum for counts such as num_ret, the geometric mean
+            ``exp(mean(log(v)))`` for gm_map and gm_bpref), computed as trec_eval computes it: the
+            per-query values (or their logs) added one by one in query-id byte order, then divided
+            by the number of queries (with ``complete=True``, every judged query). Queries
+            without a value (null, e.g. FirstRelRank when nothing relevant is retrieved) are left
+            out, and ``n_queries`` counts the queries with a value; value is null when none has
+            one. String-valued measures (relstring) have no summary, as in trec_eval.
         """
-        how = {m.name: m.spec.aggregate for m in self.measures}
-        order = {m.name: i for i, m in enumerate(self.measures)}
-        agg = self.per_query.group_by("system", "measure", maintain_order=True).agg(
-            pl.col("value").mean().alias("mean"), pl.col("value").sum().alias("sum"),
-            pl.len().alias("n_queries"))
-        return (agg.with_columns(
-                    pl.when(pl.col("measure").replace_strict(how, return_dtype=pl.String) == "sum")
-                    .then(pl.col("sum")).otherwise(pl.col("mean")).alias("value"),
-                    pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_order"))
-                .sort("system", "_order").select("system", "measure", "value", pl.col("n_queries").cast(pl.Int64)))
+        return summarise(self.per_query, self.measures)
 
     def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None, runid: bool = True) -> str:
         """trec_eval's text output (``trec_eval -q`` when ``per_query``); see :func:`pairedframe.evaluation.trec_text.format_trec`."""
         return format_trec(self.per_query, self.summary(), self.measures, systems=self.systems,
-                           run_tags=self.run_tags, per_query=per_query, runids=runids, runid=runid)
+                           run_tags=self.run_tags, per_query=per_query, runids=runids, runid=runid, text=self.text)
+
+
+def _c_math(fn) -> Any:
+    """``fn`` (math.log, math.exp: C's libm, as trec_eval calls it) on every value of a float column
+    (the column holds other measures' values too: out-of-domain values give NaN, never an error)."""
+    def safe(v: float | None) -> float | None:
+        if v is None:
+            return None
+        try:
+            return fn(v)
+        except (ValueError, OverflowError):
+            return math.nan
+    return lambda s: pl.Series([safe(v) for v in s.to_list()], dtype=pl.Float64)
+
+
+def summarise(per_query: pl.DataFrame, measures: tuple[Measure, ...] | list[Measure]) -> pl.DataFrame:
+    """The ``all`` rows of a per-query table (see :meth:`Evaluation.summary`)."""
+    kinds = {m.name: m.spec.aggregate for m in measures if m.spec.aggregate != "none"}
+    order = {name: i for i, name in enumerate(kinds)}
+    kind = pl.col("measure").replace_strict(kinds, return_dtype=pl.String)
+    rows = (per_query.filter(pl.col("measure").is_in(list(kinds)))
+            .with_columns(kind.alias("_kind"))
+            .with_columns(pl.when(pl.col("_kind") == "gmean")
+                          .then(pl.col("value").map_batches(_c_math(math.log), return_dtype=pl.Float64))
+                          .otherwise(pl.col("value")).alias("_x")))
+    # trec_eval adds the values one by one in its query order (qid byte order): a sequential
+    # cumulative sum, not a pairwise one, so that the last bit (and a 4-decimal rounding) agrees.
+    sums = (rows.sort("system", "measure", "qid").filter(pl.col("_x").is_not_null())
+            .group_by("system", "measure", maintain_order=True)
+            .agg(pl.col("_x").cum_sum().last().alias("_total"), pl.len().alias("n_queries"),
+                 pl.col("_kind").first()))
+    everyone = rows.select("system", "measure").unique(maintain_order=True)
+    table = everyone.join(sums, on=["system", "measure"], how="left").with_columns(pl.col("n_queries").fill_null(0))
+    mean = pl.col("_total") / pl.col("n_queries").cast(pl.Float64)
+    value = (pl.when(pl.col("_kind") == "sum").then(pl.col("_total"))
+             .when(pl.col("_kind") == "gmean").then(mean.map_batches(_c_math(math.exp), return_dtype=pl.Float64))
+             .otherwise(mean))
+    systems = {s: i for i, s in enumerate(per_query["system"].unique(maintain_order=True).to_list())}
+    return (table.with_columns(value.alias("value"),
+                               pl.col("system").replace_strict(systems, return_dtype=pl.Int64).alias("_s"),
+                               pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_order"))
+            .sort("_s", "_order").select("system", "measure", "value", pl.col("n_queries").cast(pl.Int64)))

@@ -1,4 +1,5 @@
-"""trec_eval's text format, byte for byte: ``%-22s\\t%s\\t%.4f`` lines, counts as integers."""
+"""trec_eval's text format, byte for byte: ``%-22s\\t%s\\t%6.4f`` lines, counts as integers,
+string-valued measures quoted; several runs each under a ``# run: NAME`` line."""
 
 from __future__ import annotations
 
@@ -10,23 +11,41 @@ import polars as pl
 if TYPE_CHECKING:
     from pairedframe.measures import Measure
 
+#: The line that starts each run's block when a text holds several runs (trec_eval prints one run).
+RUN_HEADER = "# run: {system}\n"
+
 
 def _line(name: str, qid: str, value: str) -> str:
     return f"{name:<22}\t{qid}\t{value}\n"
 
 
+def _number(value: float | None, count: bool) -> str:
+    """C's ``%ld`` of a count, ``%6.4f`` of a value (``inf`` for a missing rank, as C prints it)."""
+    if value is None:
+        value = float("inf")
+    return str(int(round(value))) if count else f"{value:6.4f}"
+
+
 def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence["Measure"], *,
                 systems: Sequence[str], run_tags: Mapping[str, str] | None = None, per_query: bool = True,
-                runids: Mapping[str, str] | None = None, runid: bool = True) -> str:
+                runids: Mapping[str, str] | None = None, runid: bool = True, text: pl.DataFrame | None = None) -> str:
     """Render like ``trec_eval [-q]``: per system, the per-query blocks (queries in byte order,
     measures in trec_eval's order) and then the ``all`` block (``runid`` first when ``runid``).
 
-    ``values`` is the per-query table (``system, qid, measure, value``) and ``summary`` its ``all``
-    rows (``system, measure, value``), as :class:`pairedframe.evaluation.Evaluation` holds them.
+    ``values`` is the per-query table (``system, qid, measure, value``), ``summary`` its ``all``
+    rows (``system, measure, value``) and ``text`` the string-valued measures (``system, qid,
+    measure, text``), as :class:`pairedframe.evaluation.Evaluation` holds them.
 
-    ``runids`` maps system -> the run's tag (trec_eval prints the tag); default: the tags read from
-    the run files, else the system name. ``num_q`` is printed in the ``all`` block only, as trec_eval
-    does. trec_eval prints ``runid`` with its default measure set, not with ``-m`` lists.
+    As trec_eval: ``num_q``, ``gm_map`` and ``gm_bpref`` are printed in the ``all`` block only,
+    ``relstring`` per query only, quoted (``'0010-.'``); a missing rank (FirstRelRank) prints
+    ``inf``. ``runids`` maps system -> the run's tag (trec_eval prints the tag); default: the tags
+    read from the run files, else the system name. trec_eval prints ``runid`` with its default
+    measure set, not with ``-m`` lists.
+
+    Several runs: trec_eval evaluates one run per call, so each run's block is preceded by one line
+    ``# run: NAME`` (the system name); the lines between two headers are byte for byte what
+    ``trec_eval`` prints for that run, and ``grep -v '^# run: '`` gives the concatenation of the
+    runs' trec_eval outputs. A single run has no header.
 
     Raises
     ------
@@ -44,20 +63,28 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     runids = {**(run_tags or {}), **(runids or {})}
     counts = {m.name for m in measures if m.spec.aggregate == "sum"}
     all_values = {(r["system"], r["measure"]): r["value"] for r in summary.iter_rows(named=True)}
+    strings = {} if text is None else {(s, q, m): t for s, q, m, t in text.select(
+        "system", "qid", "measure", "text").iter_rows()}
     out: list[str] = []
     for system in systems:
-        rows = values.filter(pl.col("system") == system)
+        if len(systems) > 1:
+            out.append(RUN_HEADER.format(system=system))
         if per_query:
-            cells = {(r["qid"], r["measure"]): r["value"] for r in rows.iter_rows(named=True)}
-            for qid in sorted(rows["qid"].unique().to_list(), key=lambda q: q.encode()):
-                for m in measures:
-                    if m.family == "NumQ":
-                        continue
-                    v = cells[(qid, m.name)]
-                    out.append(_line(m.trec_name, qid, str(int(v)) if m.name in counts else f"{v:.4f}"))
+            rows = values.filter(pl.col("system") == system)
+            cells = {(q, m): v for q, m, v in rows.select("qid", "measure", "value").iter_rows()}
+            qids = set(rows["qid"].unique().to_list()) | {q for s, q, _ in strings if s == system}
+            printed = [(m.name, m.trec_name, m.spec.value_kind == "text", m.name in counts) for m in measures
+                       if m.spec.per_query_printed]
+            for qid in sorted(qids, key=lambda q: q.encode()):
+                for name, trec_name, is_text, count in printed:
+                    if is_text:
+                        out.append(_line(trec_name, qid, f"'{strings[(system, qid, name)]}'"))
+                    else:
+                        out.append(_line(trec_name, qid, _number(cells[(qid, name)], count)))
         if runid:
             out.append(_line("runid", "all", runids.get(system, system)))
         for m in measures:
-            v = all_values[(system, m.name)]
-            out.append(_line(m.trec_name, "all", str(int(round(v))) if m.name in counts else f"{v:.4f}"))
+            if m.spec.aggregate == "none":
+                continue
+            out.append(_line(m.trec_name, "all", _number(all_values[(system, m.name)], m.name in counts)))
     return "".join(out)

@@ -1,13 +1,24 @@
 """Measures: declarations (one module per family), the registry and name parsing.
 
-Adding a measure: write ``measures/<name>.py`` with an ``@family`` declaration and its polars
-implementation, ``sql/<name>.sql``, import the module below, and add a reference function in
-``tests/reference/trec_reference.py``. The tests pick it up from the registry.
+Adding a measure touches three files: ``measures/<name>.py`` with an ``@family`` declaration and its
+polars implementation (its docstring names the trec_eval file it follows), ``sql/<name>.sql``, and a
+reference function in ``tests/reference/`` (``@reference("<key>")``). The module is found and
+imported here; the tests pick the family up from the registry.
 """
 
-from pairedframe.measures import ap, bpref, counts, ndcg, precision, recall, rprec, rr, success  # noqa: F401
-from pairedframe.measures.base import DEFAULT_REL_LEVEL, REGISTRY, Family, Measure, PolarsContext
-from pairedframe.measures.parse import OFFICIAL, known_names, parse_measure, parse_measures
+import importlib
+import pkgutil
 
-__all__ = ["DEFAULT_REL_LEVEL", "REGISTRY", "Family", "Measure", "PolarsContext", "OFFICIAL",
-           "known_names", "parse_measure", "parse_measures"]
+from pairedframe.measures.base import (DEFAULT_REL_LEVEL, REGISTRY, Family, Measure, Param, PolarsContext,
+                                       TrecForm, higher_is_better)
+from pairedframe.measures.parse import NICKNAMES, OFFICIAL, RUNID_NICKNAMES, known_names, parse_measure, parse_measures
+
+#: Modules of this package that declare no family.
+_INFRASTRUCTURE = {"base", "parse", "gains"}
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if not _module.startswith("_") and _module not in _INFRASTRUCTURE:
+        importlib.import_module(f"{__name__}.{_module}")
+
+__all__ = ["DEFAULT_REL_LEVEL", "NICKNAMES", "OFFICIAL", "REGISTRY", "RUNID_NICKNAMES", "Family", "Measure", "Param",
+           "PolarsContext", "TrecForm", "higher_is_better", "known_names", "parse_measure", "parse_measures"]

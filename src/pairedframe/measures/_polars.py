@@ -1,12 +1,62 @@
-"""Small helpers shared by the families' polars implementations."""
+"""Small helpers shared by the families' polars implementations.
+
+Bit-identity with the SQL engine: sums that trec_eval accumulates in a loop are added one value at
+a time in rank order (:func:`ordered_sum`, the twin of ``pf_seqsum``); logarithms and powers come
+from C's libm (:func:`c_log2`, :func:`c_pow`), as DuckDB and trec_eval call them; a division by a
+constant is done by numpy (polars may multiply by the reciprocal instead).
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
+import numpy as np
 import polars as pl
 
 from pairedframe.measures.base import Measure, PolarsContext
 
 KEYS = ["system", "qid"]
+
+_LOG2 = np.zeros(2, dtype=np.float64)
+
+
+def log2_of_ranks(ranks: np.ndarray) -> np.ndarray:
+    """log2(r) for integer ranks r >= 1 via C's log2 (``math.log2``), the function DuckDB and trec_eval
+    call: polars' own logarithm differs in the last bit for about a third of integers, which would
+    make the two engines disagree by 1e-16 and a comparison of a run with itself non-zero."""
+    global _LOG2
+    top = int(ranks.max(initial=1))
+    if top >= len(_LOG2):
+        _LOG2 = np.array([0.0] + [math.log2(i) for i in range(1, 2 * top + 2)])
+    return _LOG2[ranks]
+
+
+def c_log2(values: pl.Expr) -> pl.Expr:
+    """log2 of a float column through C's log2 (integers from the cached table, others one by one)."""
+    def apply(s: pl.Series) -> pl.Series:
+        x = s.cast(pl.Float64).to_numpy()
+        out = np.empty_like(x)
+        whole = (x >= 1) & (x == np.floor(x)) & (x < 1e7)
+        out[whole] = log2_of_ranks(x[whole].astype(np.int64))
+        out[~whole] = [math.log2(v) if v > 0 else (-math.inf if v == 0 else math.nan) for v in x[~whole]]
+        return pl.Series(out)
+    return values.map_batches(apply, return_dtype=pl.Float64)
+
+
+def c_pow(base: float, exponents: pl.Expr) -> pl.Expr:
+    """``base ** e`` for integer exponents e >= 0 through C's pow (one call per distinct exponent)."""
+    def apply(s: pl.Series) -> pl.Series:
+        e = s.cast(pl.Int64).to_numpy()
+        table = np.array([math.pow(base, i) for i in range(int(e.max(initial=0)) + 1)])
+        return pl.Series(table[e] if len(e) else np.zeros(0))
+    return exponents.map_batches(apply, return_dtype=pl.Float64)
+
+
+def divide(numerator: pl.Expr, denominator: float) -> pl.Expr:
+    """numerator / a constant, divided (not multiplied by the reciprocal), as C and DuckDB do."""
+    return numerator.map_batches(lambda s: pl.Series(s.cast(pl.Float64).to_numpy() / float(denominator)),
+                                 return_dtype=pl.Float64)
 
 
 def within_cutoff(measure: Measure) -> pl.Expr:
@@ -14,20 +64,52 @@ def within_cutoff(measure: Measure) -> pl.Expr:
     return pl.lit(True) if measure.cutoff is None else pl.col("rank") <= measure.cutoff
 
 
-def gain_expr(measure: Measure, column: str = "gain") -> pl.Expr:
-    """Linear gain is the grade (trec_eval); exponential gain is 2**grade - 1."""
-    g = pl.col(column)
-    return (pl.lit(2.0).pow(g) - 1.0) if measure.gain == "exp" else g
+def gain_expr(measure: Measure, column: str = "rel") -> pl.Expr:
+    """The gain of a grade under the measure's gain map (``pf_gains`` in SQL): an explicit
+    ``grade=gain`` entry, else ``2**grade - 1`` (``dcg='exp-log2'``), else the grade; 0 for
+    negative grades (unjudged)."""
+    from pairedframe.measures.gains import parse_gain_key  # gains imports base, as this module does
+
+    rel = pl.col(column)
+    key = measure.gain_key
+    base = (pl.lit(2.0).pow(rel.cast(pl.Float64)) - 1.0) if key == "exp" else rel.cast(pl.Float64)
+    explicit = parse_gain_key(key)
+    if explicit:
+        base = rel.replace_strict(list(explicit), list(explicit.values()), default=base, return_dtype=pl.Float64)
+    return pl.when(rel >= 0).then(base).otherwise(0.0)
 
 
-def ordered_sum(values: pl.Expr, where: pl.Expr | None = None, order: str = "rank") -> pl.Expr:
+def ideal_ranking(judgments: pl.LazyFrame, explicit: dict[int, float] | None, *, exp: bool) -> pl.LazyFrame:
+    """qid, irank, gain, log2_irank1: positive gains of the judged documents, descending (prep_ideal.sql)."""
+    rel = pl.col("rel")
+    gain = (pl.lit(2.0).pow(rel.cast(pl.Float64)) - 1.0) if exp else rel.cast(pl.Float64)
+    if explicit:
+        gain = rel.replace_strict(list(explicit), list(explicit.values()), default=gain, return_dtype=pl.Float64)
+    ideal = (judgments.select("qid", gain.alias("gain")).filter(pl.col("gain") > 0)
+             .sort(["qid", "gain"], descending=[False, True])
+             .select("qid", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("irank"), "gain")
+             .collect())
+    return ideal.with_columns(pl.Series("log2_irank1", log2_of_ranks(ideal["irank"].to_numpy() + 1),
+                                        dtype=pl.Float64)).lazy()
+
+
+def ordered_sum(values: pl.Expr, where: pl.Expr | None = None, order: str = "rank", *,
+                presorted: bool = False) -> pl.Expr:
     """Sum of ``values`` (where ``where`` holds) added one by one in ``order``, as trec_eval's loops do.
 
     polars' parallel ``sum`` may add a group's floats in a different order from run to run, which
-    changes the last bit; a cumulative sum in rank order is deterministic.
+    changes the last bit; a cumulative sum in rank order is deterministic (SQL: ``pf_seqsum``).
+    ``presorted``: the rows are already in ``order`` within each group (``ctx.ranked`` and
+    ``ctx.ideal`` are, and filters and group_by keep the order within groups), so no sort is needed.
     """
     kept = values if where is None else pl.when(where).then(values).otherwise(0.0)
-    return kept.sort_by(order).cum_sum().last()
+    return (kept if presorted else kept.sort_by(order)).cum_sum().last()
+
+
+def with_row_columns(ctx: PolarsContext, **columns: pl.Expr) -> PolarsContext:
+    """The context with columns computed on every ranked row first (so that row-wise helpers such
+    as :func:`c_log2` see whole columns, not groups)."""
+    return replace(ctx, ranked=ctx.ranked.with_columns(**columns))
 
 
 def per_query(ctx: PolarsContext, value: pl.Expr, **aggs: pl.Expr) -> pl.LazyFrame:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import ordered_sum, per_query, ratio, within_cutoff
-from pairedframe.measures.base import Measure, PolarsContext, family
-from pairedframe.measures.ndcg import TREC_CUTOFFS
+from pairedframe.measures._trec import TREC_CUTOFFS
+from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
-@family(key="AP", aliases=("map",), trec_name="map", trec_cut_name="map_cut", sql_file="ap.sql",
-        cutoff="optional", trec_order=40, empty_value="0", default_cutoffs=TREC_CUTOFFS, trec_cut_order=120)
+@family(key="AP", aliases=("map",), trec=(TrecForm("map", "single", 50),
+                                          TrecForm("map_cut", "long_cutoffs", 270, TREC_CUTOFFS)),
+        sql_file="ap.sql", cutoff="optional", empty_value="0")
 def ap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Average precision: ``AP@k = (1/R) * sum_{r <= k, doc r relevant} P@r``.
 
@@ -19,5 +20,6 @@ def ap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Range [0, 1]. Value 0 when R = 0 or nothing relevant was retrieved. Aggregated as the mean
     over queries (MAP). Source: trec_eval m_map.c, m_map_cut.c.
     """
-    precision_at_hit = ordered_sum(pl.col("rel_cum") / pl.col("rank"), pl.col("is_rel") & within_cutoff(measure))
+    precision_at_hit = ordered_sum(pl.col("rel_cum") / pl.col("rank"), pl.col("is_rel") & within_cutoff(measure),
+                                    presorted=True)
     return per_query(ctx, ratio(pl.col("sum_prec"), pl.col("num_rel")), sum_prec=precision_at_hit)

@@ -1,43 +1,113 @@
 """Measure declarations: an immutable value per measure, and a registry of measure families.
 
 A *family* (nDCG, AP, P, ...) is declared once, in its own module, with the ``@family`` decorator:
-its names, whether it takes a cutoff, how it aggregates over queries, its value for a query that
-retrieved nothing, its SQL file in ``sql/`` and its polars implementation. A :class:`Measure` is
-one parameterised instance (``nDCG@10``, ``AP(rel=2)@100``) whose canonical name is its identity.
+its names (ir_measures style and trec_eval's), its parameters, how it aggregates over queries, its
+SQL file in ``sql/`` and its polars implementation. A :class:`Measure` is one parameterised
+instance (``nDCG@10``, ``AP(rel=2)@100``, ``RBP(p=0.9)``) whose canonical name is its identity.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any, Literal
 
 import polars as pl
 
-Aggregate = Literal["mean", "sum"]
+Aggregate = Literal["mean", "sum", "gmean", "none"]
 CutoffRule = Literal["none", "optional", "required"]
 Gain = Literal["linear", "exp"]
+RelRule = Literal["level", "optional", "none"]
+ParamKind = Literal["float", "int", "floats"]
+TrecKind = Literal["single", "long_cutoffs", "double_cutoffs", "params"]
 
 DEFAULT_REL_LEVEL = 1
+
+#: trec_eval's floor for the geometric means (gm_map, gm_bpref): MIN_GEO_MEAN in trec_eval.h.
+MIN_GEO_MEAN = 0.00001
+
+Gains = tuple[tuple[int, float], ...]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A family-specific parameter (beyond cutoff, rel, gain, gains and judged_only).
+
+    ``kind`` is ``"float"``, ``"int"`` or ``"floats"`` (a tuple of floats); ``default`` is its value
+    when a name does not set it (and it is then left out of the canonical name).
+    """
+
+    name: str
+    kind: ParamKind
+    default: Any
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class TrecForm:
+    """One of trec_eval's names for a family and how its ``-m name.params`` text is read.
+
+    kind
+        ``"single"``: no parameters (``map``). ``"long_cutoffs"``: integer cutoffs printed
+        ``name_%ld`` (``P_10``). ``"double_cutoffs"``: the family's float ``@`` parameter printed
+        ``name_%3.2f`` (``iprec_at_recall_0.10``). ``"params"``: trec_eval keeps the parameter text
+        and prints ``name_<text>`` (``utility_2,-1,0,0``), ``name`` alone with the defaults.
+    order
+        Position in trec_eval's measure table (measures.c), which orders its output.
+    defaults
+        Cutoffs a bare name expands to (``P`` -> P_5 ... P_1000).
+    parse
+        For ``"params"``: trec_eval's parameter text -> Measure fields (``cutoff``, ``gains``,
+        ``params``); raises ValueError on malformed text.
+    printable
+        For ``"params"``: the text trec_eval would print for a measure built without one.
+    bare
+        For ``"params"``: the Measure fields of the bare name (trec_eval's defaults, where they
+        differ from the family's: ``rbp`` is ``RBP(p=0.9)``).
+    """
+
+    name: str
+    kind: TrecKind
+    order: int
+    defaults: tuple = ()
+    parse: Callable[[str], dict] | None = None
+    printable: Callable[[Measure], str] | None = None
+    bare: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class PolarsContext:
     """Inputs of a family's polars implementation (all lazy frames).
 
-    ranked : one row per retrieved document with a grade >= 0 in the qrels (unjudged documents and
-             negative grades cannot change any measure): system, qid, docno, rank (1-based among
-             all retrieved documents, trec_eval order, cut at depth), rel, gain (float, grade when
-             > 0 else 0), is_rel (rel >= level), is_judged_nonrel (rel < level), num_rel,
-             num_nonrel, rel_cum, nonrel_cum (counts at ranks <= rank), log2_rank1 (log2(rank + 1)
-             from C's log2, as DuckDB and trec_eval compute it).
-    queries : system, qid, num_rel, num_nonrel, num_ret: the evaluated query set.
-    ideal : qid, irank, gain, log2_irank1: the qrels' positive gains sorted descending (ideal ranking).
+    ranked : one row per retrieved document that is in the qrels (any grade), at ranks <= depth:
+             system, qid, docno, rank (1-based among all retrieved documents, trec_eval order; among
+             judged ones with ``judged_only``), rel, gain (float, grade when > 0 else 0; negative
+             grades 0), is_rel (rel >= level), is_judged (rel >= 0), is_judged_nonrel
+             (0 <= rel < level), num_rel, num_nonrel, rel_cum, nonrel_cum, unjudged_cum (relevant /
+             judged non-relevant / negative-grade documents at ranks <= rank), log2_rank1
+             (log2(rank + 1) from C's log2, as DuckDB and trec_eval compute it). Sorted by system,
+             qid, rank (:func:`~pairedframe.measures._polars.ordered_sum` relies on it).
+    queries : system, qid, num_rel, num_nonrel, num_ret, max_grade: the evaluated query set.
+    judgments : qid, rel: the judged documents (grade >= 0) of the evaluated queries.
+    gain_maps : gain-map key -> {grade: gain} for the maps of the measures evaluated.
     """
 
     ranked: pl.LazyFrame
     queries: pl.LazyFrame
-    ideal: pl.LazyFrame
+    judgments: pl.LazyFrame
+    gain_maps: dict[str, dict[int, float]] = field(default_factory=dict)
+    _ideal: dict[str, pl.LazyFrame] = field(default_factory=dict)
+
+    def ideal(self, key: str) -> pl.LazyFrame:
+        """qid, irank, gain, log2_irank1: the judged documents' positive gains under the gain map
+        ``key`` (``''`` the grade, ``'exp'`` 2**grade - 1), sorted descending: the ideal ranking
+        (rows sorted by qid, irank)."""
+        if key not in self._ideal:
+            from pairedframe.measures._polars import ideal_ranking  # one helper, shared by every gain measure
+
+            self._ideal[key] = ideal_ranking(self.judgments, self.gain_maps.get(key), exp=key == "exp")
+        return self._ideal[key]
 
 
 @dataclass(frozen=True)
@@ -46,22 +116,52 @@ class Family:
 
     key: str
     aliases: tuple[str, ...]
-    trec_name: str
-    trec_cut_name: str | None
+    trec: tuple[TrecForm, ...]
     cutoff: CutoffRule
     aggregate: Aggregate
-    uses_rel: bool
+    rel_rule: RelRule
     uses_gain: bool
     sql_file: str
     empty_value: str
     polars: Callable[[PolarsContext, "Measure"], pl.LazyFrame]
     doc: str
-    trec_order: int
-    default_cutoffs: tuple[int, ...] = ()
-    trec_cut_order: int | None = None
+    params: tuple[Param, ...] = ()
+    at: str = "cutoff"
+    value_kind: Literal["number", "text"] = "number"
+    per_query_printed: bool = True
+    higher_is_better: bool = True
+    max_grade: int | None = None
+    examples: tuple[str, ...] = ()
+
+    @property
+    def uses_rel(self) -> bool:
+        return self.rel_rule != "none"
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def trec_name(self) -> str:
+        """trec_eval's main name of the family (the first form)."""
+        return self.trec[0].name
 
 
-@dataclass(frozen=True, order=True)
+def _fmt_number(value: Any) -> str:
+    """A parameter value as Python writes it (ir_measures' repr): 0.8, 1.0, 2, (0.25, 0.5)."""
+    if isinstance(value, tuple):
+        return "(" + ",".join(_fmt_number(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return repr(value)
+
+
+def gains_text(gains: Gains, sep: str = ":") -> str:
+    """``{1:3.0,2:9.0}`` body: grade<sep>gain pairs, sorted by grade."""
+    return ",".join(f"{level}{sep}{_fmt_number(gain)}" for level, gain in gains)
+
+
+@dataclass(frozen=True)
 class Measure:
     """One measure with its parameters; ``name`` (canonical, ir_measures style) is its identity.
 
@@ -72,80 +172,210 @@ class Measure:
     cutoff : int or None
         Rank cutoff k (``@k``); None for the full ranking.
     rel : int or None
-        Minimum grade counted as relevant; None means "the evaluation's ``rel_level``".
+        Minimum grade counted as relevant; None means "the evaluation's ``rel_level``" (for
+        families that use one) or graded relevance (RBP).
     gain : {"linear", "exp"}
-        nDCG gain: the grade (trec_eval) or ``2**grade - 1``.
+        Gain of a grade: the grade (trec_eval) or ``2**grade - 1`` (ir_measures ``dcg='exp-log2'``).
+    gains : tuple of (grade, gain) pairs, or None
+        trec_eval's gain map (``ndcg.1=3,2=9``, ir_measures ``gains={1:3,2:9}``): grades listed get
+        these gains, the others their grade.
+    judged_only : bool
+        Drop documents without a grade >= 0 from the ranking first and rank the rest (trec_eval
+        ``-J``, ir_measures ``judged_only=True``): condensed lists.
+    params : tuple of (name, value) pairs
+        Family-specific parameters (``p`` of RBP, ``beta`` of SetF, ...), defaults left out.
+    trec_label : str, optional
+        The trec_eval name to print, when it was read from trec_eval's syntax (it keeps the
+        parameter text as typed: ``utility_2,-1,0,0``). Not part of the identity.
     """
 
     family: str
     cutoff: int | None = None
     rel: int | None = None
     gain: Gain = "linear"
+    params: tuple[tuple[str, Any], ...] = ()
+    gains: Gains | None = None
+    judged_only: bool = False
+    trec_label: str | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        spec = REGISTRY[self.family]
+        kept = []
+        for name, value in self.params:
+            p = spec.param(name)
+            value = tuple(float(v) for v in value) if p.kind == "floats" else (
+                float(value) if p.kind == "float" else int(value))
+            if value != p.default:
+                kept.append((name, value))
+        object.__setattr__(self, "params", tuple(sorted(kept)))
+        if self.gains is not None:
+            gains = tuple(sorted((int(k), float(v)) for k, v in self.gains if float(v) != int(k)))
+            object.__setattr__(self, "gains", gains or None)
 
     @property
     def spec(self) -> Family:
         return REGISTRY[self.family]
 
+    def param(self, name: str) -> Any:
+        """The value of a family parameter (its default when the name did not set it)."""
+        return dict(self.params).get(name, self.spec.param(name).default)
+
+    @property
+    def at(self) -> int | float | None:
+        """The ``@`` value: the cutoff, or the family's float ``@`` parameter (IPrec's recall)."""
+        spec = self.spec
+        if spec.at == "cutoff":
+            return self.cutoff
+        return self.param(spec.at)
+
+    @property
+    def gain_key(self) -> str:
+        """Identifies the gain of a grade: ``''`` (the grade), ``'exp'``, or the map's text."""
+        if self.gains:
+            return "map:" + gains_text(self.gains, "=")
+        return "exp" if self.gain == "exp" else ""
+
     @property
     def name(self) -> str:
-        params = []
-        if self.spec.uses_rel and self.rel is not None and self.rel != DEFAULT_REL_LEVEL:
-            params.append(f"rel={self.rel}")
-        if self.spec.uses_gain and self.gain != "linear":
-            params.append(f"gain={self.gain}")
-        text = self.family + (f"({','.join(params)})" if params else "")
+        spec = self.spec
+        parts = []
+        if spec.uses_rel and self.rel is not None and self.rel != DEFAULT_REL_LEVEL:
+            parts.append(f"rel={self.rel}")
+        if spec.uses_gain and self.gain == "exp":
+            parts.append("dcg='exp-log2'")
+        if self.gains:
+            parts.append("gains={" + gains_text(self.gains) + "}")
+        if self.judged_only:
+            parts.append("judged_only=True")
+        parts += [f"{k}={_fmt_number(v)}" for k, v in self.params if k != spec.at]
+        text = self.family + (f"({','.join(parts)})" if parts else "")
+        at = self.at
+        if spec.at != "cutoff":
+            return f"{text}@{_fmt_number(at)}"
         return text + (f"@{self.cutoff}" if self.cutoff is not None else "")
 
-    @property
+    def _trec_form(self) -> TrecForm:
+        forms = self.spec.trec
+        if self.at is not None:
+            for form in forms:
+                if form.kind in ("long_cutoffs", "double_cutoffs"):
+                    return form
+        for form in forms:
+            if form.kind in ("single", "params"):
+                return form
+        return forms[0]
+
+    @cached_property
     def trec_name(self) -> str:
-        """trec_eval's name (``ndcg_cut_10``, ``P_5``, ``map``)."""
-        spec = self.spec
-        if self.cutoff is not None and spec.trec_cut_name:
-            return f"{spec.trec_cut_name}_{self.cutoff}"
-        return spec.trec_name
+        """trec_eval's name (``ndcg_cut_10``, ``P_5``, ``map``, ``iprec_at_recall_0.10``).
+
+        ``rel`` and ``judged_only`` are trec_eval command-line options (-l, -J), not part of its
+        names. A measure trec_eval cannot name (exponential gain, a gain map with a cutoff, RBP@k)
+        keeps its canonical name.
+        """
+        if self.trec_label is not None:
+            return self.trec_label
+        text = self._trec_text()
+        from pairedframe.measures.parse import parse_measure  # parse imports this module
+
+        plain = Measure(self.family, self.cutoff, None, self.gain, self.params, self.gains)
+        try:
+            same = parse_measure(text) == [plain]
+        except ValueError:
+            same = False
+        return text if same else self.name
+
+    def _trec_text(self) -> str:
+        form = self._trec_form()
+        if form.kind == "long_cutoffs" and self.cutoff is not None:
+            return f"{form.name}_{self.cutoff}"
+        if form.kind == "double_cutoffs":
+            return f"{form.name}_{self.at:3.2f}"
+        if form.kind == "params" and form.printable is not None:
+            text = form.printable(self)
+            return f"{form.name}_{text}" if text else form.name
+        return form.name
 
     @property
-    def trec_sort_key(self) -> tuple[int, int]:
+    def trec_sort_key(self) -> tuple[int, float]:
         """Position in trec_eval's output: its measure table order, then the cutoff."""
-        spec = self.spec
-        order = spec.trec_order
-        if self.cutoff is not None and spec.trec_cut_order is not None:
-            order = spec.trec_cut_order
-        return (order, self.cutoff or 0)
+        at = self.at
+        return (self._trec_form().order, float(at) if at is not None else 0.0)
 
     def resolved(self, rel_level: int) -> "Measure":
         """This measure with ``rel`` filled from the call's level when the name did not set it."""
-        if not self.spec.uses_rel:
-            return Measure(self.family, self.cutoff, None, self.gain)
-        return Measure(self.family, self.cutoff, self.rel if self.rel is not None else rel_level, self.gain)
+        rule = self.spec.rel_rule
+        rel = None if rule == "none" else self.rel if (self.rel is not None or rule == "optional") else rel_level
+        return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, self.judged_only,
+                       self.trec_label)
+
+    def sql_values(self) -> dict[str, Any]:
+        """Values bound to the SQL's ``$parameters``: ``k`` (cutoff), ``gain_map`` (see
+        :attr:`gain_key`) and each family parameter (a tuple as the key of its rows in ``pf_lists``)."""
+        values: dict[str, Any] = {"k": self.cutoff, "gain_map": self.gain_key, "rel": self.rel,
+                                  "exact_gains": exact_gains(self.gains)}
+        for p in self.spec.params:
+            value = self.param(p.name)
+            values[p.name] = list_key(value) if p.kind == "floats" else value
+        return values
 
     def __str__(self) -> str:
         return self.name
 
 
+def exact_gains(gains: Gains | None) -> bool:
+    """Whether sums of these gains (and of the grades) are exact in any order: every gain a multiple
+    of 2**-20 below 2**20 (grades, 2**grade - 1 up to grade 20, 4.5, 0.25 are; 0.1 is not)."""
+    return all(abs(g) < 2 ** 20 and (g * 2 ** 20).is_integer() for _, g in (gains or ()))
+
+
+def list_key(values: tuple[float, ...]) -> str:
+    """Key of a list parameter's rows in the ``pf_lists`` table."""
+    return ",".join(repr(float(v)) for v in values)
+
+
 REGISTRY: dict[str, Family] = {}
 
 
-def family(*, key: str, trec_name: str, sql_file: str, cutoff: CutoffRule, empty_value: str,
-           trec_order: int, aliases: tuple[str, ...] = (), trec_cut_name: str | None = None,
-           aggregate: Aggregate = "mean", uses_rel: bool = True, uses_gain: bool = False,
-           default_cutoffs: tuple[int, ...] = (), trec_cut_order: int | None = None) -> Callable:
+def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cutoff: CutoffRule,
+           empty_value: str, aliases: tuple[str, ...] = (), aggregate: Aggregate = "mean",
+           rel: RelRule = "level", uses_gain: bool = False, params: tuple[Param, ...] = (), at: str = "cutoff",
+           value_kind: Literal["number", "text"] = "number", per_query_printed: bool = True,
+           higher_is_better: bool = True, max_grade: int | None = None,
+           examples: tuple[str, ...] = ()) -> Callable:
     """Register a measure family; decorates its polars implementation.
 
     The decorated function takes a :class:`PolarsContext` and a resolved :class:`Measure` and
-    returns a lazy frame ``system, qid, value`` for the queries with at least one retrieved row;
-    the engine fills the other evaluated queries with the value the SQL gives an empty ranking.
-    Its docstring is the family's documentation (formula, empty-query value, trec_eval source).
+    returns a lazy frame ``system, qid, value`` (``text`` for string-valued families) with one
+    row per evaluated query. Its docstring is the family's documentation (formula, value for an
+    empty ranking, the trec_eval source file it follows). ``examples`` are names the tests
+    evaluate besides the generic cutoff/rel/gain combinations (parameters worth checking).
     """
+    forms = (trec,) if isinstance(trec, TrecForm) else tuple(trec)
 
     def register(fn: Callable[[PolarsContext, Measure], pl.LazyFrame]) -> Callable:
         if key in REGISTRY:
             raise RuntimeError(f"measure family {key!r} registered twice")
+        if at != "cutoff" and not any(p.name == at and p.kind == "float" for p in params):
+            raise RuntimeError(f"{key}: the @ parameter {at!r} must be a float parameter")
         REGISTRY[key] = Family(
-            key=key, aliases=aliases, trec_name=trec_name, trec_cut_name=trec_cut_name, cutoff=cutoff,
-            aggregate=aggregate, uses_rel=uses_rel, uses_gain=uses_gain, sql_file=sql_file,
-            empty_value=empty_value, polars=fn, doc=fn.__doc__ or "", trec_order=trec_order,
-            default_cutoffs=default_cutoffs, trec_cut_order=trec_cut_order)
+            key=key, aliases=aliases, trec=forms, cutoff=cutoff, aggregate=aggregate, rel_rule=rel,
+            uses_gain=uses_gain, sql_file=sql_file, empty_value=empty_value, polars=fn, doc=fn.__doc__ or "",
+            params=params, at=at, value_kind=value_kind, per_query_printed=per_query_printed,
+            higher_is_better=higher_is_better, max_grade=max_grade, examples=examples)
         return fn
 
     return register
+
+
+@lru_cache(maxsize=4096)
+def higher_is_better(name: str) -> bool:
+    """Whether larger values of the measure called ``name`` are better (False for ranks such as
+    ``FirstRelRank``); True for names that are not pairedframe measures."""
+    from pairedframe.measures.parse import parse_measure  # parse imports this module
+
+    try:
+        parsed = parse_measure(name)
+    except ValueError:
+        return True
+    return all(m.spec.higher_is_better for m in parsed)

@@ -5,11 +5,19 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import ordered_sum, per_query, ratio
-from pairedframe.measures.base import Measure, PolarsContext, family
+from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
-@family(key="Bpref", aliases=("bpref",), trec_name="bpref", sql_file="bpref.sql", cutoff="none",
-        trec_order=60, empty_value="0")
+def bpref_terms() -> pl.Expr:
+    """Per relevant retrieved document: 1 - min(n, R) / min(N, R), 1 when n = 0 (m_bpref.c)."""
+    n_above = pl.col("nonrel_cum")
+    return pl.when(n_above > 0).then(
+        1.0 - pl.min_horizontal(n_above, pl.col("num_rel"))
+        / pl.min_horizontal(pl.col("num_nonrel"), pl.col("num_rel"))).otherwise(1.0)
+
+
+@family(key="Bpref", aliases=("bpref",), trec=TrecForm("bpref", "single", 80), sql_file="bpref.sql",
+        cutoff="none", empty_value="0")
 def bpref(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """bpref (Buckley & Voorhees, SIGIR 2004) as trec_eval computes it.
 
@@ -19,8 +27,5 @@ def bpref(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     Unjudged documents and negative grades are skipped: they are neither relevant nor judged
     non-relevant. Range [0, 1]; 0 when R = 0. Source: trec_eval m_bpref.c.
     """
-    n_above = pl.col("nonrel_cum")
-    term = pl.when(n_above > 0).then(
-        1.0 - pl.min_horizontal(n_above, pl.col("num_rel"))
-        / pl.min_horizontal(pl.col("num_nonrel"), pl.col("num_rel"))).otherwise(1.0)
-    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(term, pl.col("is_rel")))
+    total = ordered_sum(bpref_terms(), pl.col("is_rel"), presorted=True)
+    return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=total)

@@ -1,20 +1,34 @@
-"""Parse measure names in ir_measures style (``nDCG@10``, ``AP(rel=2)@100``) and trec_eval style
-(``ndcg_cut_10``, ``map``, ``P.5,10``) into :class:`~pairedframe.measures.base.Measure` values."""
+"""Parse measure names in ir_measures style (``nDCG@10``, ``AP(rel=2)@100``, ``RBP(p=0.8)``,
+``nDCG(dcg='exp-log2')@10``) and trec_eval style (``ndcg_cut_10``, ``map``, ``P.5,10``,
+``utility.2,-1,0,0``, ``all_trec``) into :class:`~pairedframe.measures.base.Measure` values."""
 
 from __future__ import annotations
 
+import ast
 import difflib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from pairedframe.errors import UnknownMeasureError
-from pairedframe.measures.base import REGISTRY, Measure
+from pairedframe.measures.base import REGISTRY, Measure, TrecForm
 
-# trec_eval's default measure set (``trec_eval`` without -m) restricted to what pairedframe implements.
-OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "P")
+# trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
+OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+            "iprec_at_recall", "P")
+ALL_TREC = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+            "iprec_at_recall", "P", "relstring", "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref",
+            "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut",
+            "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
+            "num_nonrel_judged_ret")
+SET = ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P",
+       "set_map", "set_F")
+NICKNAMES = {"official": OFFICIAL, "all_trec": ALL_TREC, "set": SET}
+#: Nicknames whose trec_eval output starts the summary with the ``runid`` line.
+RUNID_NICKNAMES = frozenset(NICKNAMES) | {"runid"}
 
-_IR_STYLE = re.compile(r"^(?P<family>[A-Za-z_]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>\d+))?$")
-_TREC_PARAM_STYLE = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_(?P<cutoff>\d+)|\.(?P<list>[\d,]+))?$")
+_BOOL = {"True": True, "False": False, "true": True, "false": False}
 
 
 def _family_lookup() -> dict[str, str]:
@@ -25,26 +39,21 @@ def _family_lookup() -> dict[str, str]:
     return table
 
 
-def _trec_lookup() -> dict[str, tuple[str, bool]]:
-    """trec_eval names -> (family, is the cut/parameterised form)."""
-    table: dict[str, tuple[str, bool]] = {}
-    for key, spec in REGISTRY.items():
-        if spec.trec_cut_name:
-            table[spec.trec_cut_name] = (key, True)
-        table.setdefault(spec.trec_name, (key, spec.trec_cut_name == spec.trec_name))
-    return table
+def _trec_forms() -> dict[str, tuple[str, TrecForm]]:
+    """trec_eval name -> (family, form)."""
+    return {form.name: (key, form) for key, spec in REGISTRY.items() for form in spec.trec}
 
 
 def known_names() -> list[str]:
     """Example names of every family in both styles, for error messages and ``--help``."""
     names: list[str] = []
     for key, spec in sorted(REGISTRY.items()):
-        names.append(key if spec.cutoff == "none" else f"{key}@10" if spec.cutoff == "required" else key)
+        at = "0.5" if spec.at != "cutoff" else "10"
+        names.append(f"{key}@{at}" if spec.cutoff == "required" or spec.at != "cutoff" else key)
         if spec.cutoff == "optional":
             names.append(f"{key}@10")
-        names.append(spec.trec_name if spec.trec_cut_name != spec.trec_name else f"{spec.trec_name}_10")
-        if spec.trec_cut_name and spec.trec_cut_name != spec.trec_name:
-            names.append(f"{spec.trec_cut_name}_10")
+        for form in spec.trec:
+            names.append(f"{form.name}_10" if form.kind == "long_cutoffs" else form.name)
     return list(dict.fromkeys(names))
 
 
@@ -54,51 +63,237 @@ def _unknown(name: str, why: str = "") -> UnknownMeasureError:
     return UnknownMeasureError(f"unknown measure {name!r}{(' (' + why + ')') if why else ''}{hint}")
 
 
-def _make(family: str, cutoff: int | None, rel: int | None, gain: str, text: str) -> Measure:
+def _make(family: str, text: str, *, cutoff: int | None = None, rel: int | None = None, gain: str = "linear",
+          gains: Any = None, judged_only: bool = False, params: dict | None = None,
+          trec_label: str | None = None) -> Measure:
     spec = REGISTRY[family]
-    if cutoff is not None and cutoff < 1:
+    params = dict(params or {})
+    if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff < 1):
         raise _unknown(text, "a cutoff must be a positive integer")
-    if spec.cutoff == "none" and cutoff is not None:
+    if spec.at != "cutoff":
+        if cutoff is not None:
+            raise _unknown(text, f"{family}'s @ is its {spec.at} (a number such as {family}@0.5), not a cutoff")
+        if spec.at not in params:
+            raise _unknown(text, f"{family} needs its {spec.at}, e.g. {family}@0.5")
+    elif spec.cutoff == "none" and cutoff is not None:
         raise _unknown(text, f"{family} takes no cutoff")
-    if spec.cutoff == "required" and cutoff is None:
+    elif spec.cutoff == "required" and cutoff is None:
         raise _unknown(text, f"{family} needs a cutoff, e.g. {family}@10")
     if rel is not None and not spec.uses_rel:
+        if family == "NumRet":  # ir_measures: NumRet(rel=k) counts retrieved documents with grade >= k
+            return _make("NumRelRet", text, rel=rel, judged_only=judged_only, trec_label=trec_label)
         raise _unknown(text, f"{family} does not use a relevance level (rel=)")
-    if gain != "linear" and not spec.uses_gain:
+    if rel is not None and (isinstance(rel, bool) or not isinstance(rel, int) or rel < 0):
+        raise _unknown(text, f"bad parameter rel={rel!r}: rel must be an integer >= 0 (negative grades mean "
+                             "unjudged)")
+    if (gain != "linear" or gains is not None) and not spec.uses_gain:
         raise _unknown(text, f"{family} has no gain parameter")
-    return Measure(family, cutoff, rel, gain)  # type: ignore[arg-type]
+    if gain == "exp" and gains:
+        raise _unknown(text, "give either dcg='exp-log2' or gains=, not both")
+    for key, value in params.items():
+        try:
+            p = spec.param(key)
+        except KeyError:
+            raise _unknown(text, f"bad parameter {key!r}: {family} takes "
+                                 f"{', '.join(_allowed(spec)) or 'no parameters'}") from None
+        if not _valid(p.kind, value):
+            raise _unknown(text, f"bad parameter {key}={value!r}: expected {p.kind}")
+    try:
+        return Measure(family, cutoff, rel, gain, tuple(params.items()), _gains(gains, text), judged_only,  # type: ignore[arg-type]
+                       trec_label)
+    except (TypeError, ValueError) as exc:
+        raise _unknown(text, str(exc)) from None
 
 
-def _parse_params(text: str, params: str) -> tuple[int | None, str]:
-    rel: int | None = None
-    gain = "linear"
-    for item in filter(None, (p.strip() for p in params.split(","))):
-        key, _, value = item.partition("=")
-        key, value = key.strip(), value.strip()
-        if key == "rel" and re.fullmatch(r"\d+", value):
-            rel = int(value)
-        elif key == "gain" and value in ("linear", "exp"):
-            gain = value
+def _allowed(spec) -> list[str]:
+    names = ["cutoff"] if spec.cutoff != "none" and spec.at == "cutoff" else []
+    names += ["rel"] if spec.uses_rel else []
+    names += ["dcg", "gains"] if spec.uses_gain else []
+    return names + ["judged_only"] + [p.name for p in spec.params]
+
+
+def _valid(kind: str, value: Any) -> bool:
+    number = (int, float)
+    if kind == "floats":
+        return isinstance(value, (tuple, list)) and bool(value) and all(
+            isinstance(v, number) and not isinstance(v, bool) for v in value)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, number) and not isinstance(value, bool)
+
+
+def _gains(gains: Any, text: str) -> tuple[tuple[int, float], ...] | None:
+    if gains is None:
+        return None
+    items = gains.items() if isinstance(gains, dict) else gains
+    out = []
+    for level, gain in items:
+        if isinstance(level, bool) or not isinstance(level, int) or level < 0:
+            raise _unknown(text, f"bad gains: grade {level!r} must be an integer >= 0")
+        if isinstance(gain, bool) or not isinstance(gain, (int, float)):
+            raise _unknown(text, f"bad gains: gain {gain!r} of grade {level} must be a number")
+        out.append((level, float(gain)))
+    return tuple(out)
+
+
+# --- ir_measures style --------------------------------------------------------------------------
+
+def _literal(node: ast.AST, text: str) -> Any:
+    if isinstance(node, ast.Name):  # nDCG(gain=exp): a bare word is a string
+        return _BOOL.get(node.id, node.id)
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        raise _unknown(text, "bad parameter: values must be literals such as 2, 0.8, 'exp-log2', True, "
+                             "{1: 3, 2: 9}") from None
+
+
+def _ir_style(text: str) -> Measure | None:
+    """``Family(k=v,...)@at`` (also ``Family@at(k=v)``), as ir_measures writes measures; None when
+    ``text`` is not of that shape or names no known family."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    at: Any = None
+    kwargs: dict[str, Any] = {}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        right = node.right
+        if isinstance(right, ast.Call) and isinstance(right.func, ast.Constant):  # nDCG@10(judged_only=True)
+            kwargs.update({k.arg: _literal(k.value, text) for k in right.keywords if k.arg})
+            if right.args:
+                return None
+            right = right.func
+        if not isinstance(right, ast.Constant) or isinstance(right.value, (bool, str)):
+            raise _unknown(text, "@ takes a number")
+        at, node = right.value, node.left
+    if isinstance(node, ast.Call):
+        if node.args or any(k.arg is None for k in node.keywords):
+            raise _unknown(text, "bad parameter: name each parameter, e.g. AP(rel=2)")
+        kwargs.update({k.arg: _literal(k.value, text) for k in node.keywords})
+        node = node.func
+    if not isinstance(node, ast.Name):
+        return None
+    family = _family_lookup().get(node.id.lower())
+    if family is None:
+        return None
+    spec = REGISTRY[family]
+    fields: dict[str, Any] = {"params": {}}
+    if at is not None:
+        if spec.at == "cutoff":
+            if isinstance(at, float):
+                raise _unknown(text, "a cutoff must be a positive integer")
+            fields["cutoff"] = at
         else:
-            raise _unknown(text, f"bad parameter {item!r}: use rel=<int> or gain=linear|exp")
-    return rel, gain
+            fields["params"][spec.at] = at
+    for key, value in kwargs.items():
+        if key == "cutoff" and spec.at == "cutoff":
+            fields["cutoff"] = value
+        elif key == "rel":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise _unknown(text, f"bad parameter rel={value!r}: use rel=<int>")
+            fields["rel"] = value
+        elif key in ("gain", "dcg"):
+            gain = {"linear": "linear", "log2": "linear", "exp": "exp", "exp-log2": "exp"}.get(value)
+            if gain is None:
+                raise _unknown(text, f"bad parameter {key}={value!r}: use dcg='log2' or dcg='exp-log2'")
+            fields["gain"] = gain
+        elif key == "gains":
+            if not isinstance(value, dict):
+                raise _unknown(text, "bad parameter gains: use gains={grade: gain, ...}")
+            fields["gains"] = value
+        elif key == "judged_only":
+            if not isinstance(value, bool):
+                raise _unknown(text, f"bad parameter judged_only={value!r}: use True or False")
+            fields["judged_only"] = value
+        else:
+            fields["params"][key] = value
+    return _make(family, text, **fields)
+
+
+# --- trec_eval style ----------------------------------------------------------------------------
+
+def _atol(text: str) -> int:
+    """C's atol: the leading integer (0 when there is none)."""
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def _atof(text: str) -> float:
+    """C's atof: the leading number (0 when there is none)."""
+    m = re.match(r"\s*([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)", text)
+    return float(m.group(1)) if m else 0.0
+
+
+def _split_trec(text: str) -> tuple[str, TrecForm, str | None, str] | None:
+    """(family, form, parameter text or None, separator) of a trec_eval-style name, or None."""
+    forms = _trec_forms()
+    if text in forms:
+        return (*forms[text], None, "")
+    if "." in text:
+        name, params = text.split(".", 1)  # trec_eval splits -m at the first '.'
+        if name in forms:
+            return (*forms[name], params, ".")
+    for name in sorted(forms, key=len, reverse=True):
+        if text.startswith(name + "_") and len(text) > len(name) + 1:
+            return (*forms[name], text[len(name) + 1:], "_")
+    return None
+
+
+def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text: str) -> list[Measure]:
+    if form.kind == "single":
+        if params is not None:
+            raise _unknown(text, f"{form.name} takes no cutoff or parameters")
+        return [_make(family, text)]
+    if form.kind in ("long_cutoffs", "double_cutoffs"):
+        if params is None:
+            if not form.defaults and REGISTRY[family].cutoff == "optional" and len(REGISTRY[family].trec) == 1:
+                return [_make(family, text)]  # a pairedframe extra such as judged: the whole ranking
+            if not form.defaults:
+                raise _unknown(text, f"{form.name} needs a cutoff, e.g. {form.name}_10")
+            values = list(form.defaults)
+        elif form.kind == "long_cutoffs":
+            values = sorted(_atol(p) for p in params.split(","))
+            if sep == "_" and not re.fullmatch(r"\d+", params):
+                raise _unknown(text, f"{form.name}_<k> takes a positive integer cutoff")
+            if values[0] <= 0:
+                raise _unknown(text, "a cutoff must be a positive integer")
+        else:
+            values = sorted(_atof(p) for p in params.split(","))
+        if len(set(values)) != len(values):
+            raise _unknown(text, "duplicate cutoffs")
+        spec = REGISTRY[family]
+        if form.kind == "long_cutoffs":
+            return [_make(family, text, cutoff=int(v)) for v in values]
+        return [_make(family, text, params={spec.at: float(v)}) for v in values]
+    if params is None:
+        return [_make(family, text, **form.bare, trec_label=form.name)]
+    try:
+        fields = form.parse(params) if form.parse else {}
+    except ValueError as exc:
+        raise _unknown(text, str(exc)) from None
+    return [_make(family, text, **fields, trec_label=f"{form.name}_{params}")]
 
 
 def parse_measure(text: str) -> list[Measure]:
-    """Parse one measure name; trec_eval's list forms (``P.5,10``, bare ``P``) give several.
+    """Parse one measure name; trec_eval's list forms (``P.5,10``, bare ``P``) and nicknames give several.
 
     Parameters
     ----------
     text : str
         ir_measures style ``Family(params)@k`` (``nDCG@10``, ``AP(rel=2)@100``,
-        ``nDCG(gain=exp)@10``, ``Success@5``) or trec_eval style (``ndcg_cut_10``, ``map_cut_100``,
-        ``P_10``, ``recall_100``, ``recip_rank``, ``success_5``, ``ndcg_cut.10,20``, ``P.5,10``;
-        a bare ``P``, ``recall``, ``ndcg_cut``, ``map_cut``, ``success`` expands to trec_eval's
-        default cutoffs), or ``official`` for trec_eval's default measure set.
+        ``nDCG(dcg='exp-log2')@10``, ``nDCG(judged_only=True)@10``, ``IPrec@0.1``, ``RBP(p=0.8)``,
+        ``SetF(beta=0.5)``, ``nDCG(gains={1: 3, 2: 9})``), or trec_eval style (``ndcg_cut_10``,
+        ``map_cut_100``, ``P_10``, ``iprec_at_recall_0.10``, ``ndcg_cut.10,20``, ``P.5,10``,
+        ``Rprec_mult.0.5``, ``utility.2,-1,0,0``, ``11pt_avg..25,.5``, ``ndcg.1=3,2=9``,
+        ``rbp.p=0.8``, ``relstring.20``; a bare ``P``, ``recall``, ``ndcg_cut``, ... expands to
+        trec_eval's default cutoffs), or a nickname: ``official`` (trec_eval's default set),
+        ``all_trec``, ``set``.
 
     Returns
     -------
     list of Measure
+        In trec_eval's order for nicknames, ascending cutoffs for list forms.
 
     Raises
     ------
@@ -106,43 +301,66 @@ def parse_measure(text: str) -> list[Measure]:
         The name matches no family, or its cutoff/parameters are invalid; the message suggests
         close matches.
     """
+    if not isinstance(text, str):
+        raise UnknownMeasureError(f"a measure name must be a string, got {type(text).__name__}")
     text = text.strip()
-    if text == "official":
-        return [m for name in OFFICIAL for m in parse_measure(name)]
-    trec = _trec_lookup()
-    match = _TREC_PARAM_STYLE.match(text)
-    if match and match["name"] in trec:
-        family, is_cut = trec[match["name"]]
-        spec = REGISTRY[family]
-        if match["cutoff"] is not None or match["list"] is not None:
-            if not is_cut:
-                raise _unknown(text, f"{match['name']} takes no cutoff")
-            cutoffs = [match["cutoff"]] if match["cutoff"] else [c for c in match["list"].split(",") if c]
-            return [_make(family, int(c), None, "linear", text) for c in cutoffs]
-        if is_cut and spec.cutoff != "none":
-            if not spec.default_cutoffs:
-                raise _unknown(text, f"{match['name']} needs a cutoff, e.g. {match['name']}_10")
-            return [_make(family, c, None, "linear", text) for c in spec.default_cutoffs]
-        return [_make(family, None, None, "linear", text)]
-    match = _IR_STYLE.match(text)
-    if match:
-        family = _family_lookup().get(match["family"].lower())
-        if family is not None:
-            rel, gain = _parse_params(text, match["params"] or "")
-            cutoff = int(match["cutoff"]) if match["cutoff"] else None
-            return [_make(family, cutoff, rel, gain, text)]
+    if text in NICKNAMES:
+        return [m for name in NICKNAMES[text] for m in parse_measure(name)]
+    split = _split_trec(text)
+    if split is not None:
+        return _trec_style(*split, text)
+    measure = _ir_style(text)
+    if measure is not None:
+        return [measure]
     raise _unknown(text)
 
 
+@dataclass
+class _Marked:
+    """A trec_eval family named on the command line: its first parameter list wins (trec_eval)."""
+
+    name: str
+    params: str | None = None
+
+
 def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measure]:
-    """Parse several names (or pass :class:`Measure` values through), dropping repeats, in order."""
+    """Parse several names (or pass :class:`Measure` values through), dropping repeats, in order.
+
+    trec_eval's rule for its own syntax holds: a family named bare or through a nickname
+    (``all_trec``) and with parameters (``relstring.20``) is evaluated once, with the parameters;
+    the first parameter list given for a family wins. ir_measures names are taken as given.
+    """
     if isinstance(names, (str, Measure)):
         names = [names]
-    out: list[Measure] = []
+    items: list[Measure | _Marked] = []
+    marked: dict[str, _Marked] = {}
     for item in names:
-        for m in ([item] if isinstance(item, Measure) else parse_measure(item)):
-            if m not in out:
-                out.append(m)
+        if isinstance(item, Measure):
+            items.append(item)
+            continue
+        if not isinstance(item, str):
+            raise UnknownMeasureError(f"a measure name must be a string or Measure, got {type(item).__name__}")
+        text = item.strip()
+        expanded = NICKNAMES.get(text, (text,))
+        for name in expanded:
+            split = _split_trec(name)
+            if split is not None and (split[2] is None or split[3] == "."):
+                form = split[1].name
+                if form not in marked:
+                    marked[form] = _Marked(form)
+                    items.append(marked[form])
+                if split[2] is not None and marked[form].params is None:
+                    marked[form].params = split[2]
+            else:
+                items.extend(parse_measure(name))
+    out: list[Measure] = []
+    for entry in items:
+        if isinstance(entry, _Marked):
+            text = entry.name if entry.params is None else f"{entry.name}.{entry.params}"
+            parsed = parse_measure(text)
+        else:
+            parsed = [entry]
+        out.extend(m for m in parsed if m not in out)
     if not out:
         raise UnknownMeasureError("no measures given")
     return out

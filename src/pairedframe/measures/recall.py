@@ -5,12 +5,12 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import per_query, ratio, within_cutoff
-from pairedframe.measures.base import Measure, PolarsContext, family
-from pairedframe.measures.ndcg import TREC_CUTOFFS
+from pairedframe.measures._trec import TREC_CUTOFFS
+from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
-@family(key="R", aliases=("recall",), trec_name="recall", trec_cut_name="recall", sql_file="recall.sql",
-        cutoff="required", trec_order=90, empty_value="0", default_cutoffs=TREC_CUTOFFS)
+@family(key="R", aliases=("recall",), trec=TrecForm("recall", "long_cutoffs", 130, TREC_CUTOFFS),
+        sql_file="recall.sql", cutoff="required", empty_value="0")
 def recall(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Recall at k: relevant documents among the top k divided by all relevant documents of the
     query in the qrels (grade >= rel). Range [0, 1]. Value 0 when the query has no relevant

@@ -5,11 +5,11 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import per_query, ratio
-from pairedframe.measures.base import Measure, PolarsContext, family
+from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
-@family(key="Rprec", aliases=("r_prec", "rprecision"), trec_name="Rprec", sql_file="rprec.sql",
-        cutoff="none", trec_order=50, empty_value="0")
+@family(key="Rprec", aliases=("r_prec", "rprecision"), trec=TrecForm("Rprec", "single", 70),
+        sql_file="rprec.sql", cutoff="none", empty_value="0")
 def rprec(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """R-precision: relevant documents among the top R divided by R, where R is the number of
     relevant documents of the query in the qrels (grade >= rel). Range [0, 1]. Value 0 when R = 0

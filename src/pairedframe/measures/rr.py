@@ -5,11 +5,12 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import per_query, within_cutoff
-from pairedframe.measures.base import Measure, PolarsContext, family
+from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
-@family(key="RR", aliases=("mrr",), trec_name="recip_rank", trec_cut_name="recip_rank_cut", sql_file="rr.sql", cutoff="optional",
-        trec_order=70, trec_cut_order=75, empty_value="0")
+@family(key="RR", aliases=("mrr",), trec=(TrecForm("recip_rank", "single", 90),
+                                          TrecForm("recip_rank_cut", "long_cutoffs", 95)),
+        sql_file="rr.sql", cutoff="optional", empty_value="0")
 def rr(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Reciprocal rank of the first relevant document (grade >= rel) within the top k (the whole
     ranking without a cutoff). Range (0, 1], 0 when no relevant document is retrieved (within k).

@@ -1,0 +1,6 @@
+-- set_relative_P (trec_eval m_set_rel_P.c): relevant retrieved / min(retrieved, num_rel).
+WITH hits AS (SELECT qkey, count(*) AS a FROM pf_ranked WHERE is_rel GROUP BY qkey)
+SELECT q.system, q.qid,
+       CASE WHEN q.num_ret > 0 AND q.num_rel > 0
+            THEN CAST(coalesce(h.a, 0) AS DOUBLE) / least(q.num_ret, q.num_rel) ELSE 0 END AS value
+FROM pf_queries q LEFT JOIN hits h ON q.qkey = h.qkey

@@ -1,0 +1,74 @@
+"""The gain of a grade under each gain map (nDCG, ndcg_rel, Rndcg, G, RBP; trec_eval gain_init.c)
+and the small parameter tables both engines read (``pf_gains``, ``pf_lists``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import polars as pl
+
+from pairedframe.measures.base import Measure, list_key
+
+GAINS_SCHEMA = {"gain_map": pl.String, "rel": pl.Int64, "gain": pl.Float64, "explicit": pl.Boolean}
+LISTS_SCHEMA = {"list_key": pl.String, "pos": pl.Int64, "value": pl.Float64}
+
+
+def parse_gain_key(key: str) -> dict[int, float]:
+    """The explicit entries of a gain-map key (``'map:1=3.0,2=9.0'`` -> {1: 3.0, 2: 9.0})."""
+    if not key.startswith("map:"):
+        return {}
+    pairs = (item.split("=", 1) for item in key[4:].split(","))
+    return {int(level): float(gain) for level, gain in pairs}
+
+
+def gain_of(key: str, grade: int) -> float:
+    """Gain of a grade >= 0 under the map ``key``: an explicit entry, else ``2**grade - 1`` for
+    ``'exp'``, else the grade itself (trec_eval: levels without a ``level=gain`` pair keep their
+    level as gain)."""
+    explicit = parse_gain_key(key)
+    if grade in explicit:
+        return explicit[grade]
+    return float(2.0 ** grade - 1.0) if key == "exp" else float(grade)
+
+
+def gain_table(keys: Iterable[str], max_level: int) -> pl.DataFrame:
+    """``gain_map, rel, gain, explicit``: the gain of every grade 0..max_level (and of every explicit
+    entry) under each map in ``keys``; ``explicit`` marks the map's own ``level=gain`` pairs, which
+    trec_eval counts among a query's gain levels even when no document has that grade (RBP's
+    normalisation)."""
+    rows = []
+    for key in dict.fromkeys(keys):
+        explicit = parse_gain_key(key)
+        for level in sorted(set(range(max(max_level, 0) + 1)) | set(explicit)):
+            rows.append((key, level, gain_of(key, level), level in explicit))
+    return pl.DataFrame(rows, schema=GAINS_SCHEMA, orient="row")
+
+
+def gain_keys(measures: Iterable[Measure]) -> list[str]:
+    """The gain maps the measures use, ``''`` (the grade) always first."""
+    return list(dict.fromkeys(["", *(m.gain_key for m in measures if m.spec.uses_gain)]))
+
+
+def list_table(measures: Iterable[Measure]) -> pl.DataFrame:
+    """``list_key, pos, value``: the values of the measures' list parameters (IPrecAvg's recall
+    levels, Utility's weights), 1-based positions, one key per distinct list."""
+    rows = {}
+    for m in measures:
+        for p in m.spec.params:
+            if p.kind == "floats":
+                values = m.param(p.name)
+                rows[list_key(values)] = values
+    return pl.DataFrame([(key, i + 1, v) for key, values in rows.items() for i, v in enumerate(values)],
+                        schema=LISTS_SCHEMA, orient="row")
+
+
+def rbp_bounds(key: str, top_grade: int) -> pl.DataFrame:
+    """``max_grade, lo, hi``: for a query whose largest grade is max_grade, the smallest and largest
+    gain among its gain levels as trec_eval 10's rbp sees them (grades 0..max_grade and the map's
+    own entries; m_rbp.c), for max_grade = 0..top_grade."""
+    table = gain_table([key], top_grade)
+    rows = []
+    for grade in range(max(top_grade, 0) + 1):
+        values = table.filter((pl.col("rel") <= grade) | pl.col("explicit"))["gain"]
+        rows.append((grade, float(values.min()), float(values.max())))
+    return pl.DataFrame(rows, schema={"max_grade": pl.Int64, "lo": pl.Float64, "hi": pl.Float64}, orient="row")

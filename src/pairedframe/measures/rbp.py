@@ -1,0 +1,96 @@
+"""Rank-biased precision and its residual (trec_eval 10 ``rbp``, ``rbp_resid``; m_rbp.c,
+m_rbp_resid.c; Moffat & Zobel, ACM TOIS 2008)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pairedframe.measures._polars import KEYS, c_pow, divide, gain_expr, ordered_sum, per_query, with_row_columns
+from pairedframe.measures._trec import gains_from_pairs, number_text, pairs
+from pairedframe.measures.base import Measure, Param, PolarsContext, TrecForm, family
+from pairedframe.measures.gains import rbp_bounds
+
+TREC_P = 0.9  # trec_eval's default persistence; ir_measures' is 0.8
+
+
+def _parse(text: str) -> dict:
+    items = pairs(text)
+    p = [value for name, value in items if name == "p"]
+    return {"params": {"p": p[-1] if p else TREC_P}, "gains": gains_from_pairs(items) or None}
+
+
+def _parse_resid(text: str) -> dict:
+    return {"params": _parse(text)["params"]}
+
+
+def _printable(measure: Measure) -> str:
+    p = measure.param("p")
+    parts = ([] if p == TREC_P else [f"p={number_text(p)}"]) + (
+        [f"{level}={number_text(gain)}" for level, gain in measure.gains] if measure.gains else [])
+    return ",".join(parts)
+
+
+def _graded(ctx: PolarsContext, measure: Measure) -> tuple[pl.LazyFrame, pl.Expr]:
+    """The ranked rows with trec_eval's rbp gains: graded gains rescaled to [0, 1] by
+    (g - lo) / (hi - lo) when some gain level of the query lies outside [0, 1]."""
+    top = int(ctx.ranked.select(pl.col("max_grade").max()).collect().item() or 0)
+    ranked = ctx.ranked.join(rbp_bounds(measure.gain_key, top).lazy(), on="max_grade", how="left")
+    g, lo, hi = gain_expr(measure), pl.col("lo"), pl.col("hi")
+    outside = (lo < 0) | (hi > 1)
+    rescaled = pl.when(outside & (hi == lo)).then(0.0).when(outside).then((g - lo) / (hi - lo)).otherwise(g)
+    return ranked, pl.when(pl.col("rel") >= 0).then(rescaled).otherwise(0.0)  # unjudged: gain 0, not rescaled
+
+
+@family(key="RBP", trec=TrecForm("rbp", "params", 540, parse=_parse, printable=_printable,
+                                         bare={"params": {"p": TREC_P}}), sql_file="rbp.sql",
+        cutoff="optional", rel="optional", uses_gain=True, params=(Param("p", "float", 0.8, "persistence"),),
+        empty_value="0", examples=("RBP(p=0.9)", "RBP(p=0.5,rel=2)@5", "rbp.p=0.95,1=2", "RBP(gains={0:-1})"))
+def rbp(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
+    """Rank-biased precision ``(1 - p) * sum_r gain(r) * p**(r - 1)`` (Moffat & Zobel, 2008): the
+    expected gain per document of a user who goes on to the next document with probability p.
+
+    ``RBP(p=0.8)`` is ir_measures' default; trec_eval's ``rbp`` is ``RBP(p=0.9)``. Gains: with
+    ``rel=k``, 1 for grade >= k and 0 otherwise (ir_measures); without, trec_eval 10's graded
+    gains (the grade, or a ``gains=`` map), rescaled per query to [0, 1] by ``(g - lo)/(hi - lo)``
+    when a gain level of the query lies outside [0, 1] (lo, hi over the gains of grades
+    0..the query's largest grade and the map's own entries; 0 when there is one level only,
+    where trec_eval divides 0 by 0). ``@k`` stops at rank k. Unjudged
+    documents have gain 0; see ``RBPResid`` for the uncertainty they leave. Range [0, 1].
+    Source: trec_eval 10 m_rbp.c (p**(r-1) by C's pow instead of repeated products).
+    """
+    p = float(measure.param("p"))
+    if measure.rel is None:
+        ranked, gain = _graded(ctx, measure)
+    else:
+        ranked, gain = ctx.ranked, pl.col("is_rel").cast(pl.Float64)
+    ranked = ranked.with_columns(gain.alias("g"), c_pow(p, pl.col("rank") - 1).alias("discount"))
+    within = pl.col("g") != 0
+    if measure.cutoff is not None:
+        within = within & (pl.col("rank") <= measure.cutoff)
+    agg = ranked.group_by(KEYS).agg(ordered_sum(pl.col("g") * pl.col("discount"), within).alias("total"))
+    return (ctx.queries.select(KEYS).join(agg, on=KEYS, how="left")
+            .select(*KEYS, (pl.lit(1.0 - p) * pl.col("total").fill_null(0.0)).alias("value")))
+
+
+@family(key="RBPResid", aliases=("rbp_resid",),
+        trec=TrecForm("rbp_resid", "params", 550, parse=_parse_resid, printable=_printable,
+                      bare={"params": {"p": TREC_P}}),
+        sql_file="rbp_resid.sql", cutoff="none", rel="none", params=(Param("p", "float", 0.8, "persistence"),),
+        empty_value="0", examples=("RBPResid(p=0.9)", "rbp_resid.p=0.5"))
+def rbp_resid(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
+    """The residual of RBP: how much RBP could still rise if every unjudged retrieved document (not
+    in the qrels or a negative grade) and every document beyond the ranking had the largest gain,
+    ``p**n + (1 - p) * sum over unjudged ranks r of p**(r - 1)`` (n retrieved); 0 when every
+    retrieved document is judged, as trec_eval 10 gives. ``RBPResid(p=0.9)`` is trec_eval's
+    ``rbp_resid``. The sum over unjudged ranks is the geometric series over all ranks minus the
+    judged ones (trec_eval adds the unjudged ones in a loop; equal within 1e-15).
+    Source: trec_eval 10 m_rbp_resid.c.
+    """
+    p = float(measure.param("p"))
+    ctx = with_row_columns(ctx, discount=c_pow(p, pl.col("rank") - 1))
+    judged = ordered_sum(pl.col("discount"), pl.col("is_judged"), presorted=True)
+    n = pl.col("num_ret")
+    every = divide(pl.lit(1.0) - c_pow(p, n), 1.0 - p) if p != 1.0 else n.cast(pl.Float64)
+    value = pl.when(n > pl.col("n_judged")).then(c_pow(p, n) + pl.lit(1.0 - p) * (every - pl.col("judged"))) \
+        .otherwise(0.0)
+    return per_query(ctx, value, judged=judged, n_judged=pl.col("is_judged").sum())

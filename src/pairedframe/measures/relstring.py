@@ -1,0 +1,44 @@
+"""The grades of the top documents as a string (trec_eval ``relstring``; m_relstring.c)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pairedframe.measures._polars import KEYS
+from pairedframe.measures._trec import atof
+from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+
+
+def _parse(text: str) -> dict:
+    return {"cutoff": max(int(atof(text.split(",")[0])), 1)}
+
+
+def _printable(measure: Measure) -> str:
+    return "" if measure.cutoff == 10 else str(measure.cutoff)
+
+
+@family(key="RelString", aliases=("relstring",),
+        trec=TrecForm("relstring", "params", 120, parse=_parse, printable=_printable, bare={"cutoff": 10}),
+        sql_file="relstring.sql", cutoff="required", rel="none", aggregate="none", value_kind="text",
+        empty_value="''", examples=("relstring", "relstring.3"))
+def relstring(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
+    """The grades of the top k documents (trec_eval default k = 10) as a string, one character per
+    rank: the grade 0-9, ``>`` above 9, ``-`` for a document not in the qrels, ``.`` for a negative
+    grade (in the pool but unjudged); as long as the ranking when it is shorter than k.
+
+    A string, so it is not part of the numeric per-query table: :attr:`Evaluation.text` holds it
+    (``system, qid, measure, text``) and the trec_eval format prints it per query as
+    ``relstring_20  301  '0000011000000--10101'``; it has no summary line. '' for an empty ranking.
+    Source: trec_eval m_relstring.c.
+    """
+    k = measure.cutoff
+    length = pl.min_horizontal(pl.col("num_ret"), pl.lit(k))
+    rel = pl.col("rel")
+    char = (pl.when(rel > 9).then(pl.lit(">")).when(rel >= 0).then(rel.cast(pl.String)).otherwise(pl.lit(".")))
+    rows = (ctx.ranked.filter(pl.col("rank") <= k).sort([*KEYS, "rank"])
+            .with_columns(pl.col("rank").shift(1).over(KEYS).fill_null(0).alias("previous"))
+            .select(*KEYS, "rank", char.str.pad_start(pl.col("rank") - pl.col("previous"), "-").alias("piece"))
+            .group_by(KEYS).agg(pl.col("piece").sort_by("rank").str.join("").alias("body")))
+    # The pieces fill ranks 1..last; '-' pads the ranks after the last document in the qrels.
+    return (ctx.queries.select(*KEYS, length.alias("length")).join(rows, on=KEYS, how="left")
+            .select(*KEYS, pl.col("body").fill_null("").str.pad_end(pl.col("length"), "-").alias("text")))

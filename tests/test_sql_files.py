@@ -1,0 +1,82 @@
+"""The SQL in sql/: portable outside one marked file, and usable on a DuckDB connection by hand as
+the README shows (prepare, then one measure's SELECT with bound parameters)."""
+
+from __future__ import annotations
+
+import re
+
+import duckdb
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe._sql import load_sql, sql_dir, strip_comments
+from pairedframe.engines import EvalOptions
+from pairedframe.engines.duckdb_engine import RUN_STEPS, prepare
+from pairedframe.measures import REGISTRY
+
+DIALECT = "dialect_duckdb.sql"
+# DuckDB-only syntax and functions that must stay in the dialect file (Spark SQL has none of them).
+NOT_PORTABLE = [r"\bQUALIFY\b", r"::", r"\barg_(max|min)\b", r"\blist\s*\(", r"\bstring_agg\b",
+                r"\blist_(transform|filter|reduce|sum|value|aggregate|slice|concat|extract|sort)\b", r"\bSEMI\s+JOIN\b", r"\bANTI\s+JOIN\b", r"\bFILTER\s*\(\s*WHERE", r"\bEXCLUDE\b", r"\bCOLUMNS\s*\(",
+                r"\blambda\b", r"->", r"\bPIVOT\b", r"\bMATERIALIZED\b", r"\bstruct_\w+"]
+
+
+SQL_WORDS = {"OVER", "AS", "FROM", "IN", "JOIN", "EXISTS", "SELECT", "WHERE", "AND", "OR", "ON", "ALL", "UNION"}
+
+
+def _ordered_aggregates(text: str) -> list[str]:
+    """ORDER BY inside a call that is not a window (``OVER (...)``/``WINDOW w AS (...)``): an
+    ordered aggregate such as ``sum(x ORDER BY k)``."""
+    found = []
+    for match in re.finditer(r"\bORDER\s+BY\b", text, flags=re.IGNORECASE):
+        depth, i = 0, match.start()
+        while i > 0:
+            i -= 1
+            if text[i] == ")":
+                depth += 1
+            elif text[i] == "(":
+                if depth == 0:
+                    break
+                depth -= 1
+        before = text[:i].rstrip().upper()
+        word = re.search(r"(\w+)$", before)
+        if i > 0 and word and word.group(1) not in SQL_WORDS:  # name(... ORDER BY ...): a call
+            found.append(text[max(0, i - 30):match.end()].replace("\n", " "))
+    return found
+
+
+# The evaluation's SQL: the prep steps and every measure's file (the input checks of prepare() are
+# DuckDB's own validation queries).
+EVALUATION_SQL = sorted({*RUN_STEPS, *(spec.sql_file for spec in REGISTRY.values())})
+
+
+@pytest.mark.parametrize("name", EVALUATION_SQL)
+def test_sql_files_are_portable_outside_the_dialect_file(name):
+    text = strip_comments(load_sql(name))
+    bad = [pattern for pattern in NOT_PORTABLE if re.search(pattern, text, flags=re.IGNORECASE)]
+    assert not bad, f"{name} uses DuckDB-only syntax {bad}; keep it in sql/{DIALECT}"
+    assert not _ordered_aggregates(text), f"{name}: ordered aggregate {_ordered_aggregates(text)}; use pf_seqsum"
+    decimals = re.findall(r"(?<![\w.])\d+\.\d*", re.sub(r"CAST\(\s*[\d.]+\s+AS\s+DOUBLE\s*\)", "", text))
+    assert not decimals, (f"{name}: literals {decimals}: write CAST(0.5 AS DOUBLE) (0.5 is a DECIMAL in DuckDB and "
+                          "Spark, and Spark divides decimals at a fixed scale)")
+
+
+def test_every_family_has_its_sql_file():
+    missing = sorted({spec.sql_file for spec in REGISTRY.values()} - {p.name for p in sql_dir().glob("*.sql")})
+    assert not missing
+
+
+def test_readme_duckdb_snippet_against_evaluate(tmp_path):
+    run = pl.DataFrame({"qid": ["1", "1", "1", "2"], "docno": ["a", "b", "c", "x"], "score": [3.0, 2.0, 1.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "c", "x"], "rel": [1, 3, 2]})
+    run.write_parquet(tmp_path / "run.parquet")
+    qrels.write_parquet(tmp_path / "qrels.parquet")
+    con = duckdb.connect()
+    con.sql(f"CREATE VIEW pf_run AS SELECT 'mysys' AS system, qid, docno, score FROM '{tmp_path / 'run.parquet'}'")
+    con.sql(f"CREATE VIEW pf_qrels AS SELECT qid, docno, rel FROM '{tmp_path / 'qrels.parquet'}'")
+    prepare(con, rel_level=1, options=EvalOptions(complete=False, depth=None))
+    for gain_map, name in [("", "nDCG@10"), ("exp", "nDCG(dcg='exp-log2')@10")]:
+        got = con.sql(load_sql("ndcg.sql"), params={"k": 10, "gain_map": gain_map}).pl().sort("qid")
+        want = pf.evaluate(run.with_columns(pl.lit("mysys").alias("system")), qrels, [name]).per_query.sort("qid")
+        assert got["value"].to_list() == want["value"].to_list()
