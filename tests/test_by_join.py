@@ -214,8 +214,9 @@ def test_paired_cluster_and_segment_forms_on_spark_against_polars(spark, per_que
     frame = spark.createDataFrame(pq.to_arrow())
     base = _baseline(pq)
     plain = spark.createDataFrame(per_query.to_arrow())
-    assert_same_result(_quiet(pf.compare, plain, baseline=base, n_resamples=999, seed=9),
-                       _quiet(pf.compare, per_query, baseline=base, n_resamples=999, seed=9))
+    for options in ({}, {"test": "t"}, {"interval": "studentized"}):  # the defaults of each test / interval
+        assert_same_result(_quiet(pf.compare, plain, baseline=base, n_resamples=999, seed=9, **options),
+                           _quiet(pf.compare, per_query, baseline=base, n_resamples=999, seed=9, **options))
     assert_same_result(_quiet(pf.compare_clustered, frame, baseline=base, n_resamples=999, seed=9),
                        _quiet(pf.compare_clustered, pq, baseline=base, n_resamples=999, seed=9))
     seg = _segments(per_query)
