@@ -136,11 +136,11 @@ def main() -> None:
                   lambda: compare_segments(per_query, segments, baseline="A", test="t"))
     print(f"    BH 0.05: {decisions(res_t, truth)}")
     if not args.skip_fixed:
-        res = timed(f"randomization + percentile CI, B={args.resamples:,}",
+        res = timed(f"randomization + signflip CI (default), B={args.resamples:,}",
                     lambda: compare_segments(per_query, segments, baseline="A", n_resamples=args.resamples))
         print(f"    BH 0.05: {decisions(res, truth)}; resolution_limited rows: "
               f"{int(res['resolution_limited'].sum())}")
-    for interval in ("t", "percentile"):
+    for interval in ("t", "signflip"):
         label = f"adaptive randomization + {interval} CI" + (f", B={args.resamples:,}" if interval != "t" else "")
         res_a = timed(label, lambda: compare_segments(
             per_query, segments, baseline="A", resampling="adaptive", interval=interval,

@@ -118,3 +118,14 @@ def test_adaptive_compare_quick_run_certifies_the_family(shared_data):
     adaptive = [line.split() for line in proc.stdout.splitlines() if ": adaptive" in line]
     assert len(adaptive) == 2                                   # Holm and BH
     assert all(row[-1] == "35/35" for row in adaptive)
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_tukey_calibration_quick_run_prints_fwer_with_monte_carlo_errors(shared_data):
+    script = SCRIPT.parent / "tukey_calibration.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| DL-2019")]
+    assert len(rows) == 2 and all(re.search(r"\d\.\d{3} \(\d\.\d{3}\)", row) for row in rows)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import warnings
 
 import numpy as np
@@ -232,7 +234,8 @@ def test_few_clusters_warn_and_constant_deltas_are_degenerate_but_defined():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = compare_clustered(same, baseline="A", clusters=cmap, margin=0.01).row(0, named=True)
-    assert (r["delta"], r["ci_low"], r["ci_high"], r["se"], r["pvalue"], r["mde"]) == (0, 0, 0, 0, 1, 0)
+    assert (r["delta"], r["ci_low"], r["ci_high"], r["se"], r["pvalue"]) == (0, 0, 0, 0, 1)
+    assert math.isnan(r["mde"])          # no spread seen: the detectable effect is unknown, not 0
     assert r["verdict"] == "identical" and r["equivalent"] and r["pvalue_tost"] == 0
 
 
@@ -286,3 +289,31 @@ def test_too_few_clusters_for_the_exact_test_give_an_infinite_mde_as_compare_doe
     assert row["verdict"] == "inconclusive"
     assert one_sided["exact"] and one_sided["mde"] == float("inf")  # 1/2^4 = 0.0625 > 0.05
     assert enough["exact"] and np.isfinite(enough["mde"])
+
+
+def test_a_precise_null_within_the_margin_is_equivalent_not_inconclusive():
+    """The statistician's repro: 30 singleton clusters, deltas N(0, 0.01), margin 0.05: TOST
+    establishes equivalence (p ~ 1e-24), so the verdict says so (as analyze does)."""
+    rng = np.random.default_rng(0)
+    d = rng.normal(0, 0.01, 30)
+    qids = [f"q{i:02d}" for i in range(30)]
+    df = pl.DataFrame({"system": ["A"] * 30 + ["B"] * 30, "qid": qids * 2, "measure": "m",
+                       "value": np.concatenate([np.full(30, 0.5), 0.5 + d])})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = compare_clustered(df, baseline="A", clusters={q: q for q in qids}, margin=0.05).row(0, named=True)
+        plain = compare_clustered(df, baseline="A", clusters={q: q for q in qids}).row(0, named=True)
+    assert r["equivalent"] and r["pvalue_tost"] < 1e-10
+    assert r["verdict"] == "equivalent" and "TOST" in r["verdict_note"]
+    assert plain["verdict"] == "inconclusive"         # without a margin nothing says "no difference"
+
+
+def test_unreachable_advice_for_clusters_names_no_missing_option():
+    """compare_clustered has no test= argument: its advice must not offer test='t'."""
+    qids = [f"q{i}" for i in range(8)]
+    df = pl.DataFrame({"system": ["A"] * 8 + ["B"] * 8, "qid": qids * 2, "measure": "m",
+                       "value": [0.1 * i for i in range(8)] + [0.1 * i + 0.05 + 0.01 * (i % 3) for i in range(8)]})
+    with pytest.warns(UserWarning, match="no comparison can be significant") as caught:
+        compare_clustered(df, baseline="A", clusters={q: f"c{int(q[1:]) // 2}" for q in qids})
+    text = " ".join(str(w.message) for w in caught)
+    assert "use more clusters" in text and "test='t'" not in text

@@ -178,3 +178,22 @@ def test_evaluate_reports_resolved_names(tmp_path):
     values = dict(result.per_query.select("measure", "value").iter_rows())
     assert values == {"AP(rel=2)": 0.5, "AP": 1.0, "P(rel=2)@1": 0.0, "nDCG@2": pytest.approx(
         (1 + 2 / 1.5849625007211563) / (2 + 1 / 1.5849625007211563), abs=1e-15)}
+
+
+def test_a_second_parameter_list_for_a_family_warns_at_the_caller():
+    """trec_eval evaluates a family once, with its first parameter list (meas_init.c): P.5 then P.10
+    gives P_5 only. That stays (CLI parity) but is never silent."""
+    with pytest.warns(UserWarning, match=r"'P.10' is ignored.*P\.5,10") as caught:
+        got = parse_measures(["P.5", "ndcg_cut.10", "P.10", "AP"])
+    assert caught[0].filename == __file__
+    assert [m.name for m in got] == ["P@5", "nDCG@10", "AP"]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert [m.name for m in parse_measures(["P.5,10", "P@20", "P.5"])] == ["P@5", "P@10", "P@20"]
+
+
+def test_ir_measures_objects_are_taken_by_name():
+    ir_measures = pytest.importorskip("ir_measures")
+    got = parse_measures([ir_measures.nDCG @ 10, ir_measures.AP(rel=2), ir_measures.R @ 1000, "RR@10"])
+    assert [m.name for m in got] == ["nDCG@10", "AP(rel=2)", "R@1000", "RR@10"]

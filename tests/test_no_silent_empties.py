@@ -264,3 +264,20 @@ def test_cli_partly_empty_warns_on_stderr_and_exits_0(tmp_path):
     result = runner.invoke(app, ["evaluate", _write(tmp_path, "qrels", "1 0 d1 1\n"), a, b, "-m", "AP"])
     assert result.exit_code == 0, result.output
     assert "pairedframe: warning: 1 of 2 systems have no judged query in common" in result.stderr
+
+
+def test_runs_lacking_judged_queries_others_have_warn():
+    """Without complete=True a run's means are over the judged queries it retrieved: two runs side by
+    side whose query sets differ must say so (a results table would mix query sets silently)."""
+    qrels = {"q1": {"d1": 1}, "q2": {"d1": 1}, "q3": {"d2": 1}}
+    full = {"q1": {"d1": 2.0}, "q2": {"d1": 1.0}, "q3": {"d2": 1.0}}
+    partial = {"q1": {"d1": 2.0}, "q3": {"d9": 1.0}}
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"'partial': no ranking for 1 of 3 \(\['q2'\]\)") as caught:
+        ev = pf.evaluate({"full": full, "partial": partial}, qrels, ["AP"])
+    assert caught[0].filename == __file__
+    assert dict(ev.summary().select("system", "n_queries").iter_rows()) == {"full": 3, "partial": 2}
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pf.evaluate({"full": full, "partial": partial}, qrels, ["AP"], complete=True)
+        pf.evaluate({"full": full, "copy": full}, qrels, ["AP"])

@@ -57,6 +57,11 @@ def test_lower_rank_is_a_win_in_compare_and_worst_queries():
                           "value": [6.0 + i % 5 for i in range(30)] + [1.0 + i % 2 for i in range(30)]})
     res = compare(lower, baseline="base", test="t").row(0, named=True)
     assert res["delta"] < 0 and res["verdict"] == "better" and res["wins"] == 30
+    # the same with clusters (singletons and pairs of queries): the verdict follows the measure's direction
+    for size in (1, 2):
+        clusters = {q: f"c{int(q) // size}" for q in qids}
+        res = pf.compare_clustered(lower, baseline="base", clusters=clusters).row(0, named=True)
+        assert res["delta"] < 0 and res["verdict"] == "better", size
 
 
 def test_failing_gate_shows_ranks_of_worst_queries():

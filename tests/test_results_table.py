@@ -47,7 +47,29 @@ def test_dagger_marks_follow_the_holm_pvalues(per_query):
         want = ("†" if row["delta"] > 0 else "‡") if significant else ""
         assert cell["marks"] == want
     base = t.frame.filter(pl.col("system") == "bm25")
-    assert set(base["marks"]) <= {"", "‡"}          # the baseline's own cells carry "worse than" marks only
+    assert set(base["marks"]) == {""}        # "better / worse than bm25" never marks bm25 itself
+    assert cmp.filter(pl.col("pvalue_holm") < 0.05).height > 0
+
+
+def test_marks_and_places_follow_the_measure_direction():
+    """A lower rank is better: bold goes to the lowest FirstRelRank and the system that lowers it
+    significantly gets the dagger (never the baseline, never the reverse)."""
+    rng = np.random.default_rng(3)
+    qids = [f"q{i:02d}" for i in range(40)]
+    ranks = {"base": rng.integers(5, 15, 40), "good": rng.integers(1, 3, 40), "same": rng.integers(5, 15, 40)}
+    table = pl.concat([pl.DataFrame({"system": s, "qid": qids, "measure": "FirstRelRank", "value": v.astype(float)})
+                       for s, v in ranks.items()])
+    cmp = pf.compare(table, baseline="base", n_resamples=999, seed=0)
+    assert cmp.filter(pl.col("system") == "good")["verdict"].item() == "better"
+    t = pf.results_table(table, cmp)
+    marks = dict(zip(t.frame["system"], t.frame["marks"]))
+    places = dict(zip(t.frame["system"], t.frame["place"]))
+    assert marks["good"] == "†" and marks["base"] == ""
+    assert places["good"] == 1
+    letters = pf.results_table(table, pf.compare(table, pairs="all", n_resamples=999, seed=0))
+    beaten = dict(zip(letters.frame["system"], letters.frame["better_than"]))
+    assert set(beaten["good"].to_list()) == {"base", "same"}
+    assert beaten["base"].to_list() == [] and beaten["same"].to_list() == []
 
 
 def test_places_means_and_intervals(per_query):

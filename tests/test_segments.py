@@ -48,7 +48,9 @@ def test_one_pass_equals_loop_reference(alternative):
                                           "segment_set": ["tiny"] * 3 + ["one"],
                                           "segment": ["t"] * 3 + ["o"]})])
     res = _quiet(compare_segments, per_query, segs, baseline="A", n_resamples=200, seed=7,
-                 alternative=alternative)
+                 alternative=alternative, interval="percentile")
+    inverted = _quiet(compare_segments, per_query, segs, baseline="A", n_resamples=200, seed=7,
+                      alternative=alternative)                   # default: the interval inverting the test
     paired = (per_query.filter(pl.col("system") != "A")
               .join(per_query.filter(pl.col("system") == "A").select("qid", "measure", pl.col("value").alias("a")),
                     on=["qid", "measure"])
@@ -63,6 +65,14 @@ def test_one_pass_equals_loop_reference(alternative):
         assert row["exact"] == r["exact"]
         for c in ("delta", "ci_low", "ci_high", "se"):
             assert row[c] == pytest.approx(r[c], rel=1e-12, abs=1e-14), c
+    got = inverted.filter(pl.col("n_queries") >= 2).sort("system", "measure", "segment_set", "segment")
+    assert got["interval"].unique().to_list() == ["signflip"]
+    for row, r in zip(got.iter_rows(named=True), ref):
+        assert row["pvalue"] == r["pvalue"]
+        for c, rc in (("ci_low", "sf_low"), ("ci_high", "sf_high"), ("se", "sf_se")):
+            assert row[c] == pytest.approx(r[rc], rel=1e-9, abs=1e-12), c
+        excludes = row["ci_low"] > 0 or row["ci_high"] < 0
+        assert excludes == (row["pvalue"] < 0.05)
     assert res.filter(pl.col("segment_set") == "tiny")["exact"].all()
     one = res.filter(pl.col("segment_set") == "one")
     assert one["pvalue"].is_null().all() and one["warning"][0].startswith("only 1")
@@ -98,6 +108,12 @@ def test_block_and_chunk_sizes_do_not_matter():
     r2 = segment_resample_stats(d, off, kb, kf, n_resamples=257, block_elements=500, chunk_elements=1000)
     for k in r1:
         np.testing.assert_array_equal(r1[k], r2[k])
+    i1 = segment_resample_stats(d, off, kb, kf, n_resamples=257, bootstrap=False, invert=True)
+    i2 = segment_resample_stats(d, off, kb, kf, n_resamples=257, bootstrap=False, invert=True,
+                                block_elements=500, chunk_elements=1000)
+    for k in i1:
+        np.testing.assert_array_equal(i1[k], i2[k])
+    np.testing.assert_array_equal(i1["pvalue"], r1["pvalue"])      # inverting does not change the test
 
 
 def test_bh_per_family_matches_scipy():

@@ -140,3 +140,40 @@ def test_forest_colour_follows_the_decision_never_the_interval():
     assert [d for d, _ in row_styles(segs)] == ["better", "worse", "not significant", "not significant",
                                                 "not significant"]
     assert [x for _, x in row_styles(segs)] == [False, False, True, False, False]
+    ranks = segs.with_columns(pl.lit("FirstRelRank").alias("measure"))      # lower is better
+    assert [d for d, _ in row_styles(ranks)][:2] == ["worse", "better"]
+
+
+def test_bh_verdicts_use_bh_threshold_not_bonferroni():
+    """BH rejects every row at p <= alpha when all p are small: 20 clear effects with B = 99 (p floor
+    0.01) are all significant under pvalue_bh, so nothing may warn "no comparison can be significant",
+    the MDE is finite (at BH's threshold alpha * R / m) and no note calls the level unreachable."""
+    rng = np.random.default_rng(0)
+    base = np.full(30, 0.5)
+    table = frame_of(base, {f"S{i:02d}": base + rng.normal(0.2, 0.1, 30) for i in range(20)})
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="no comparison can be significant")
+        res = compare(table, baseline="A", n_resamples=99, seed=0, verdict_on="pvalue_bh")
+    assert (res["pvalue_bh"] < 0.05).all() and set(res["verdict"]) == {"better"}
+    assert np.isfinite(res["mde"].to_numpy()).all()
+    se = res["sd"].to_numpy() / math.sqrt(30)
+    want = [noncentral_t_mde(s, 29, alpha=0.05 * 20 / 20, power=0.8) for s in se]   # R = m = 20
+    np.testing.assert_allclose(res["mde"].to_numpy(), want, rtol=1e-12)
+    assert not res["verdict_note"].fill_null("").str.contains("cannot go below").any()
+    # Holm's first step does need alpha / m: there the floor 0.01 > 0.05 / 20 is unreachable
+    with pytest.warns(UserWarning, match="no comparison can be significant"):
+        holm = compare(table, baseline="A", n_resamples=99, seed=0)
+    assert np.isinf(holm["mde"].to_numpy()).all()
+
+
+def test_zero_spread_mde_is_unknown_not_zero():
+    res = compare(frame_of(np.full(30, 0.5), {"B": np.full(30, 0.5)}), baseline="A").row(0, named=True)
+    assert res["verdict"] == "identical" and math.isnan(res["mde"])
+
+
+def test_unbounded_studentized_interval_is_explained():
+    d = np.zeros(20)
+    d[:2] = [0.5, 0.3]                  # 18 ties: many resamples have zero spread
+    r = compare(frame_of(np.full(20, 0.5), {"B": np.full(20, 0.5) + d}), baseline="A",
+                interval="studentized").row(0, named=True)
+    assert math.isinf(r["ci_high"]) and "studentized interval is unbounded" in r["verdict_note"]

@@ -68,13 +68,49 @@ def unit_reference(d, *, seed: int, segment_set: str, segment: str, n_resamples:
     patterns = 2**n if exact else n_resamples
     gamma = TIE_RTOL * max(abs(stat), float(np.mean(np.abs(d))))
     count = 0
+    signs = []
     for b in range(patterns):
         bits = [(b >> i) & 1 for i in range(n)] if exact else [u >> 31 for u in draws(kf, b, n)]
+        signs.append(np.where(np.array(bits) == 1, -1.0, 1.0))
         count += _extreme(float(np.mean(np.where(np.array(bits) == 1, -d, d))), stat, gamma, alternative)
     p = count / patterns if exact else (count + 1) / (n_resamples + 1)
+    sf_low, sf_high = inverted_interval_reference(d, np.array(signs), 1 - confidence_level, exact, alternative)
     return {"delta": stat, "ci_low": float(low), "ci_high": float(high),
             "se": 0.0 if np.ptp(d) == 0 else float(np.std(theta, ddof=1)), "pvalue": min(p, 1.0),
-            "exact": exact}
+            "exact": exact, "sf_low": sf_low, "sf_high": sf_high,
+            "sf_se": 0.0 if np.ptp(d) == 0 else float(np.std(d, ddof=1) / np.sqrt(n))}
+
+
+def inverted_interval_reference(d: np.ndarray, signs: np.ndarray, alpha: float, exact: bool,
+                                alternative: str) -> tuple[float, float]:
+    """The shifts x whose deltas d - x the sign-flip test (these sign patterns, rows of ``signs``)
+    does not reject, found by brute force: the p-value is evaluated at every point where some
+    pattern's verdict can change (and at the mean), and the accepted points' extremes are returned."""
+    m = float(np.mean(d))
+    a = signs @ d / d.shape[0]                # each pattern's statistic at shift 0
+    c = signs.mean(axis=1)                    # ... and its slope in the shift
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cand = np.concatenate([(m - a) / (1 - c), (m + a) / (1 + c), [m]])
+    cand = cand[np.isfinite(cand)]
+    spread = float(np.ptp(cand)) + 1.0
+    cand = np.concatenate([cand, [cand.min() - spread, cand.max() + spread]])   # beyond every breakpoint
+    tol = 1e-9 * max(abs(m), float(np.mean(np.abs(d))), 1e-300)
+    accepted = []
+    for x in cand:
+        t, obs = a - x * c, m - x
+        if alternative == "two-sided":
+            k = np.count_nonzero(np.abs(t) >= np.abs(obs) - tol)
+        elif alternative == "greater":
+            k = np.count_nonzero(t >= obs - tol)
+        else:
+            k = np.count_nonzero(t <= obs + tol)
+        B = signs.shape[0]
+        if (k / B if exact else (k + 1) / (B + 1)) >= alpha:
+            accepted.append(x)
+    low, high = (min(accepted), max(accepted)) if accepted else (np.nan, np.nan)
+    low = -np.inf if low == cand[-2] else low         # accepted beyond every breakpoint: unbounded
+    high = np.inf if high == cand[-1] else high
+    return (-np.inf if alternative == "less" else float(low)), (np.inf if alternative == "greater" else float(high))
 
 
 def compare_segments_reference(paired, segments, *, seed: int, n_resamples: int,

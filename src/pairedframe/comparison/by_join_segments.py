@@ -33,6 +33,7 @@ from pairedframe.comparison.segments import (_as_segments, _no_segment_query, _r
                                              segment_keys)
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.stats.randomization import TIE_RTOL
+from pairedframe.stats.signflip_interval import inverted_interval_units
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
 __all__ = ["compare_segments_by_join"]
@@ -138,11 +139,16 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
             if interval == "t":
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok] = tt[c]
-        if (interval == "percentile" or test == "randomization") and ok.any():
+        invert = interval == "signflip"
+        if (interval == "percentile" or test == "randomization" or invert) and ok.any():
             got = _resampled(t, units_sql, units.filter(pl.Series(ok)), n_resamples=n_resamples,
                              confidence_level=confidence_level, alternative=alternative, seed=seed,
-                             bootstrap=interval == "percentile", sign_flip=test == "randomization")
+                             bootstrap=interval == "percentile", sign_flip=test == "randomization" or invert,
+                             invert=invert)
             where = np.flatnonzero(ok)
+            if invert:     # as compare_segments: the shifts the segment's own patterns do not reject
+                stats["ci_low"][where], stats["ci_high"][where] = got["ci_low"], got["ci_high"]
+                stats["se"][where] = units["sd"].to_numpy()[ok] / np.sqrt(n_all[ok])
             if interval == "percentile":
                 low, high = got["ci_low"], got["ci_high"]
                 c_ok = constant[ok]
@@ -161,8 +167,12 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
 
 
 def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resamples: int, confidence_level: float,
-               alternative: str, seed: int, bootstrap: bool, sign_flip: bool) -> dict[str, np.ndarray]:
-    """Percentile interval, bootstrap SE and sign-flip p of each unit (rows of ``units``, n >= 2)."""
+               alternative: str, seed: int, bootstrap: bool, sign_flip: bool,
+               invert: bool = False) -> dict[str, np.ndarray]:
+    """Percentile interval, bootstrap SE and sign-flip p of each unit (rows of ``units``, n >= 2);
+    with ``invert`` the interval inverting the sign-flip test instead (each pattern's null
+    statistic and flip count, B rows per unit, go to
+    :func:`pairedframe.stats.signflip_interval.inverted_interval_units`, as in memory)."""
     B = int(n_resamples)
     distinct = units.select("segment_set", "segment").unique(maintain_order=True)
     keys = np.array([segment_keys(seed, s, g) for s, g in distinct.iter_rows()], dtype=np.uint64).reshape(-1, 2)
@@ -214,6 +224,7 @@ def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resampl
         null = t.name("null")
         t.create(null, f"SELECT u.comp, u.segment_set, u.segment, s.resample, "
                        f"sum(CASE WHEN {bit} = 1 THEN -u.delta ELSE u.delta END) / max(u.n) AS t, "
+                       f"CAST(sum({bit}) AS BIGINT) AS flips, "
                        f"max({patterns}) AS m, max(CASE WHEN {exact_unit} THEN 1 ELSE 0 END) AS exact "
                        f"FROM {units_sql} u JOIN {seeds} s ON {on} WHERE u.n >= 2 "
                        f"GROUP BY u.comp, u.segment_set, u.segment, s.resample")
@@ -230,5 +241,21 @@ def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resampl
         is_exact = got["exact"].to_numpy().astype(bool)
         out["pvalue"] = np.minimum(np.where(is_exact, b / m, (b + 1) / (B + 1)), 1.0)
         out["exact"] = is_exact
+        if invert:
+            every = t.collect(f"SELECT comp, segment_set, segment, resample, t, flips FROM {null}")
+            every = every.join(order.with_row_index("_unit"), on=["comp", "segment_set", "segment"])
+            cell = every["resample"].to_numpy() * order.height + every["_unit"].to_numpy().astype(np.int64)
+            null_all = np.empty(B * order.height)
+            flips_all = np.empty(B * order.height, dtype=np.int64)
+            null_all[cell], flips_all[cell] = every["t"].to_numpy(), every["flips"].to_numpy()
+            own = order.join(units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment",
+                                          "delta", "mean_abs", "n_queries"),
+                             on=["comp", "segment_set", "segment"], how="left", maintain_order="left")
+            observed = own["delta"].to_numpy().astype(float)
+            gamma = TIE_RTOL * np.maximum(np.abs(observed), own["mean_abs"].to_numpy().astype(float))
+            out["ci_low"], out["ci_high"] = inverted_interval_units(
+                null_all.reshape(B, order.height), flips_all.reshape(B, order.height),
+                own["n_queries"].to_numpy().astype(float), observed, gamma, m, is_exact, confidence_level,
+                alternative)
         t.drop(null)
     return out

@@ -52,8 +52,10 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _pair
-from pairedframe.comparison.verdicts import (smallest_pvalue, t_mde, verdict, verdict_levels, verdict_notes,
+from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
+from pairedframe.measures import higher_is_better
+from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
+                                             verdict_levels, verdict_notes,
                                              warn_unreachable)
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
@@ -329,8 +331,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         cannot reach that level (``2/2^G`` exact, ``1/(n_resamples+1)`` Monte Carlo);
         ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, G-1) se``;
         ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
-        alpha``).  A comparison whose deltas are all 0 has ``se = 0``, ``mde = 0`` and is
-        equivalent iff ``margin > 0``.
+        alpha``); a row that is not significant but equivalent has the verdict ``"equivalent"``
+        (``verdict_note`` gives the TOST interval).  A comparison whose deltas are all 0 has
+        ``se = 0``, ``mde`` NaN, the verdict ``"identical"`` and is equivalent iff ``margin > 0``.
 
     Raises
     ------
@@ -476,19 +479,21 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
         p_holm[sel], p_bh[sel] = holm(pv[sel]), benjamini_hochberg(pv[sel])
         fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
     chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-    levels = verdict_levels(alpha, verdict_on, fam_sizes)
+    levels = verdict_levels(alpha, verdict_on, fam_sizes, family_rejections(chosen, fam, alpha))
     G_all = ints["n_clusters"]
     mde = np.array([t_mde(float(st["se"][i]), float(G_all[i] - 1), float(levels[i]), opt.power, opt.alternative,
                           float(st["floor"][i]), bool(st["se"][i] == 0)) for i in range(k_total)])
     verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
                         opt.alternative) for i in range(k_total)]
+    # in the measure's direction: a rank such as FirstRelRank is better when lower
+    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows.sort("_row")["measure"].to_list())]
     notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
                           exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
                           interval=f"cluster {interval}", interval_inverts_test=interval == "signflip",
                           unit="clusters", n_resamples=opt.n_resamples)
-    warn_unreachable(st["floor"], levels, exact, G_all, fam_sizes, verdict_on=verdict_on,
+    warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
                      test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
         pl.Series("n_queries", ints["n_queries"]), pl.Series("n_clusters", ints["n_clusters"]),
@@ -510,6 +515,18 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
             pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),
             pl.Series("tost_high", [r[2] for r in res], dtype=pl.Float64),
             pl.Series("equivalent", [r[3] for r in res], dtype=pl.Boolean))
+        # a non-significant difference that TOST bounds within the margin is evidence of equivalence
+        open_verdict = pl.col("verdict").is_in(["inconclusive", "not significant"])
+        why = pl.format("TOST: the {}% interval [{}, {}] lies inside +-{} (pvalue_tost {})",
+                        pl.lit(round(100 * (1 - 2 * alpha))), pl.col("tost_low").round(4),
+                        pl.col("tost_high").round(4), pl.lit(margin), pl.col("pvalue_tost").round(6))
+        out = out.with_columns(
+            pl.when(pl.col("equivalent") & open_verdict).then(pl.lit("equivalent")).otherwise(pl.col("verdict"))
+            .alias("verdict"),
+            pl.when(pl.col("equivalent") & open_verdict)
+            .then(pl.when(pl.col("verdict_note").is_null()).then(why)
+                  .otherwise(pl.concat_str([pl.col("verdict_note"), pl.lit("; "), why])))
+            .otherwise(pl.col("verdict_note")).alias("verdict_note"))
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),

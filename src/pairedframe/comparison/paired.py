@@ -45,9 +45,10 @@ default, so the verdicts of a whole call control the family-wise error rate):
     ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
     the observed size; this is *not* evidence of no difference.  ``mde`` is the noncentral-t minimum
     detectable effect (80 % power) of the test used, at the level a single effect needs in its family
-    (``alpha`` raw, ``alpha / m`` for Holm and BH over ``m`` comparisons), and infinite when the test's
-    smallest attainable p-value (``2/2**n`` exact, ``1/(n_resamples+1)`` Monte Carlo) cannot reach
-    that level (:mod:`pairedframe.comparison.verdicts`).
+    (``alpha`` raw, ``alpha / m`` for Holm over ``m`` comparisons, ``alpha * R / m`` for BH with ``R``
+    rejections in the family -- BH's threshold on raw p-values), infinite when the test's smallest
+    attainable p-value (``2/2**n`` exact, ``1/(n_resamples+1)`` Monte Carlo) cannot reach that level,
+    and NaN at zero spread (no spread seen, nothing to base it on) (:mod:`pairedframe.comparison.verdicts`).
 ``"not significant"``
     ``p >= alpha`` although ``mde <= |delta|`` (the observed effect is large for this sample, yet the
     test did not reject: typically outlying deltas, or a Monte-Carlo p-value close to alpha), or the
@@ -55,6 +56,9 @@ default, so the verdicts of a whole call control the family-wise error rate):
     needs an equivalence test).
 ``"identical"``
     every paired delta is exactly 0.
+``"equivalent"``
+    (``compare_clustered`` with ``margin=``) not significant, and the TOST interval lies inside
+    ``+-margin``.
 
 ``verdict_note`` gives the cause where a verdict could be misread, with advice for that cause.
 """
@@ -75,7 +79,8 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.checks import require_names, require_rows, sample
-from pairedframe.comparison.verdicts import (VERDICTS, smallest_pvalue, t_mde, verdict, verdict_levels,
+from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
+                                             verdict, verdict_levels,
                                              verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
@@ -241,10 +246,10 @@ def _mc_patterns(opt: _Options) -> int:
 
 def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
             fam_sizes: np.ndarray, all_zero: np.ndarray, stats: dict[str, np.ndarray], opt: _Options,
-            verdict_on: str) -> tuple[np.ndarray, list[str], list[str | None]]:
+            verdict_on: str, rejections: np.ndarray | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
     """MDE at the verdict's level, verdicts and notes for rows of one call."""
     alpha = 1.0 - opt.confidence_level
-    levels = verdict_levels(alpha, verdict_on, fam_sizes)
+    levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
     mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
                           float(stats["floor"][i]), bool(stats["zero_spread"][i])) for i in range(delta.shape[0])])
     verdicts = [verdict(float(p_used[i]), float(delta[i]), float(mde[i]), bool(all_zero[i]), alpha, opt.alternative)
@@ -561,7 +566,7 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
         flips = query_set_adaptive(
             list(flip_blocks), k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
-                                                             "pvalue_bh": "bh"}[verdict_on],
+                                                       "pvalue_bh": "bh"}[verdict_on],
             level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
             decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
         pv = stats["pvalue"] = flips.pvalue
@@ -579,11 +584,12 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     n_q = rows["n_queries"].to_numpy().astype(np.int64)
     all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
     t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
+    rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
     mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
-                                   verdict_on)
+                                   verdict_on, rejections)
     verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
     alpha = 1.0 - opt.confidence_level
-    warn_unreachable(stats["floor"], verdict_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
+    warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
                      n_resamples=_mc_patterns(opt) if opt.test == "randomization" else None,
                      resamples_name="max_resamples" if opt.adaptive else "n_resamples")
@@ -713,7 +719,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         their spread is float noise, at most 1e-12 of their magnitude); ``skewness`` their adjusted
         sample skewness (NaN below 3 queries or at zero spread); ``mde`` the minimum detectable effect
         at ``power`` of the test used, at the level the verdict needs (module docstring; inf when the
-        test cannot reach that level); p-values lie in ``[0, 1]`` (randomization:
+        test cannot reach that level, NaN at zero spread); p-values lie in ``[0, 1]`` (randomization:
         ``[1/(n_resamples+1), 1]``, or ``[2^-n, 1]`` when exact; the t-test never reports 0 or
         certainty for zero spread, it then gives the exact sign-flip result).  Holm and
         Benjamini-Hochberg adjust within each family; a NaN p-value is left out of its family and

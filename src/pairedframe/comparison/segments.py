@@ -77,6 +77,7 @@ from pairedframe.checks import require_each
 from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
+from pairedframe.stats.signflip_interval import inverted_interval_units
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import TIE_RTOL
@@ -106,7 +107,8 @@ _G32 = np.uint32(0x9E3779B9)
 _M32A = np.uint32(0x7FEB352D)
 _M32B = np.uint32(0x846CA68B)
 _TESTS = ("randomization", "t")
-_INTERVALS = ("percentile", "t")
+_INTERVALS = ("signflip", "percentile", "t")
+_DEFAULT_INTERVAL = {"randomization": "signflip", "t": "t"}
 _CORRECTIONS = ("bh", "holm")
 
 
@@ -177,6 +179,7 @@ def _blocks(offsets: np.ndarray, n_units: int, max_units: int, block_elements: i
 def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.ndarray, flip_keys: np.ndarray,
                            *, n_resamples: int, confidence_level: float = 0.95,
                            alternative: str = "two-sided", bootstrap: bool = True, sign_flip: bool = True,
+                           invert: bool = False,
                            block_elements: int = BLOCK_ELEMENTS,
                            chunk_elements: int = CHUNK_ELEMENTS) -> dict[str, np.ndarray]:
     """Percentile bootstrap and sign-flip test of the mean of many units of deltas at once.
@@ -196,6 +199,10 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
     alternative : {"two-sided", "greater", "less"}
     bootstrap, sign_flip : bool
         Which of the two to compute.
+    invert : bool, default False
+        With ``sign_flip``: also the interval inverting each unit's test on its own patterns
+        (:func:`pairedframe.stats.signflip_interval.inverted_interval_units`), as ``ci_low, ci_high``;
+        not with ``bootstrap``.
     block_elements, chunk_elements : int
         Memory knobs (results do not depend on them).
 
@@ -218,8 +225,12 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
         out.update(ci_low=np.empty(n_units), ci_high=np.empty(n_units), se=np.empty(n_units))
     if sign_flip:
         out.update(pvalue=np.empty(n_units), exact=np.zeros(n_units, dtype=bool))
+    if invert:
+        if bootstrap or not sign_flip:
+            raise ValueError("invert needs sign_flip and excludes bootstrap (both give ci_low, ci_high)")
+        out.update(ci_low=np.empty(n_units), ci_high=np.empty(n_units))
     a_tail = (1 - confidence_level) / 2 if alternative == "two-sided" else 1 - confidence_level
-    max_units = max(1, THETA_ELEMENTS // B) if bootstrap else n_units
+    max_units = max(1, THETA_ELEMENTS // B) if bootstrap or invert else n_units
     for ua, ub in _blocks(offsets, n_units, max_units, block_elements):
         lo, hi = int(offsets[ua]), int(offsets[ub])
         m = hi - lo
@@ -273,6 +284,9 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
             gamma = TIE_RTOL * np.maximum(np.abs(stat), np.add.reduceat(np.abs(dd), ro) / n_u)
             neg2d = -2.0 * dd
             count = np.zeros(nu, dtype=np.int64)
+            if invert:     # every pattern's null statistic and flip count, per unit
+                null_all = np.empty((B, nu))
+                flips_all = np.empty((B, nu), dtype=np.int64)
             keys = flip_keys[ua:ub]
             V = np.empty(X.shape)
             for b0 in range(0, B, rows_per):
@@ -285,9 +299,13 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
                 np.right_shift(x, np.uint32(31), out=x)
                 if ex_idx.size:
                     x[:, ex_idx] = (rows[:, None] >> ex_pos[None, :]) & 1
+                if invert:
+                    flips_all[b0:b0 + r] = np.add.reduceat(x, ro, axis=1, dtype=np.int64)
                 np.multiply(x, neg2d, out=v)      # bit * (-2d) + d: exactly -d or d
                 np.add(v, dd, out=v)
                 null = np.add.reduceat(v, ro, axis=1) / n_u
+                if invert:
+                    null_all[b0:b0 + r] = null
                 if alternative == "two-sided":
                     cmp = np.abs(null) >= (np.abs(stat) - gamma)
                 elif alternative == "greater":
@@ -299,6 +317,11 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
             p = np.where(exact_u, count / n_pat, (count + 1) / (B + 1))
             out["pvalue"][ua:ub] = np.minimum(p, 1.0)
             out["exact"][ua:ub] = exact_u
+            if invert:
+                out["ci_low"][ua:ub], out["ci_high"][ua:ub] = inverted_interval_units(
+                    null_all, flips_all, n_u.astype(np.float64), stat, gamma, n_pat, exact_u, confidence_level,
+                    alternative)
+                del null_all, flips_all
     return out
 
 
@@ -399,7 +422,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
                      family_by: Sequence[str] | str | None = None,
                      correction: Literal["bh", "holm"] = "bh", fdr_level: float | None = None,
-                     interval: Literal["percentile", "t"] | None = None,
+                     interval: Literal["signflip", "percentile", "t"] | None = None,
                      resampling: Literal["fixed", "adaptive"] = "fixed",
                      decision_error: float = DEFAULT_DECISION_ERROR,
                      max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
@@ -436,8 +459,13 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         are always returned.
     fdr_level : float in (0, 1), optional
         Level of the BH / Holm decision; default ``1 - confidence_level``.
-    interval : {"percentile", "t"}, optional
-        Default percentile bootstrap for the randomization test, t interval for the t-test.
+    interval : {"signflip", "percentile", "t"}, optional
+        Default: the interval that inverts the test -- ``"signflip"`` for the randomization test (the
+        shifts the segment's sign-flip test does not reject, on the same patterns, so it excludes 0
+        exactly when the raw ``p < 1 - confidence_level``; ``se`` is then ``sd / sqrt(n)``), ``"t"``
+        for the t-test.  ``"percentile"``: bootstrap percentile interval (under-covers at n = 20:
+        benchmarks/calibration.py).  With ``resampling="adaptive"`` the sign-flip interval uses the
+        segment's ``n_resamples`` fixed patterns, so it need not invert the adaptive p-value exactly.
     resampling : {"fixed", "adaptive"}, default "fixed"
         ``"adaptive"`` (randomization test only) draws sign patterns in rounds until every decision
         of ``correction`` at ``fdr_level`` is certified (MMCTest, Gandy & Hahn 2014; see
@@ -499,7 +527,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA;
     Gandy & Hahn (2014), "MMCTest", Scand. J. Stat. 41(4).
     """
-    interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS)
+    interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS, defaults=_DEFAULT_INTERVAL)
     if correction not in _CORRECTIONS:
         raise ValueError(f"`correction` must be one of {_CORRECTIONS}, got {correction!r}")
     check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
@@ -582,7 +610,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         stats["delta"][ok_idx] = mean
         need_boot = interval == "percentile"
         need_flip = test == "randomization"
-        if need_boot or need_flip:
+        invert = interval == "signflip"     # the segment's own fixed patterns, even when p is adaptive
+        if need_boot or need_flip or invert:
             seg_ids = units.select("segment_set", "segment")[ok_idx]
             distinct = seg_ids.unique(maintain_order=True)
             key_pairs = np.array([segment_keys(int(seed), s, g) for s, g in distinct.iter_rows()],
@@ -592,10 +621,13 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
             res = segment_resample_stats(d, offsets, key_pairs[code, 0], key_pairs[code, 1],
                                          n_resamples=n_resamples, confidence_level=confidence_level,
                                          alternative=alternative, bootstrap=need_boot,
-                                         sign_flip=need_flip and not adaptive)
+                                         sign_flip=(need_flip and not adaptive) or invert, invert=invert)
             if need_boot:
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = res[c]
+            if invert:
+                stats["ci_low"][ok_idx], stats["ci_high"][ok_idx] = res["ci_low"], res["ci_high"]
+                stats["se"][ok_idx] = units["sd"].to_numpy()[ok_idx] / np.sqrt(n_ok)
             if need_flip and not adaptive:
                 stats["pvalue"][ok_idx] = res["pvalue"]
                 exact[ok_idx] = res["exact"]
@@ -684,7 +716,7 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
     warn_text = np.where(~ok, "only 1 paired query: no statistics",
                          np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
                                   None))
-    resampled = test == "randomization" or interval == "percentile"
+    resampled = test == "randomization" or interval in ("signflip", "percentile")
     out = units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",

@@ -7,17 +7,19 @@ Marks
 -----
 ``p`` is the comparison's p-value column chosen by ``correction`` (``pvalue``, ``pvalue_holm``,
 ``pvalue_bh`` or ``pvalue_tukey``); a pair is significant when ``p < alpha``, and the winner is the
-system with the higher mean (every implemented measure is "higher is better").
+system with the better mean: the higher one, or the lower one for ranks such as FirstRelRank
+(:func:`pairedframe.measures.higher_is_better`).
 
 - One baseline (``mode = "dagger"``): a system's cell gets ``†`` when it is significantly better
-  than the baseline and ``‡`` when significantly worse.
+  than the baseline and ``‡`` when significantly worse; the baseline's own cells get no mark.
 - Several baselines or all pairs (``mode = "letters"``, as ranx): the baselines in the order of
   the comparison (or, for all pairs, every system in row order) get letters ``a, b, ...``, and a
   cell lists the letters of the lettered systems it is significantly better than.
 
 Best and second
 ---------------
-Per measure, the means *as shown* (rounded to ``digits``) are ranked descending: rank 1 is bold,
+Per measure, the means *as shown* (rounded to ``digits``) are ranked best first (descending, or
+ascending where lower is better): rank 1 is bold,
 rank 2 underlined; systems equal at the shown precision share a rank (dense ranking).
 """
 
@@ -32,6 +34,7 @@ import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
+from pairedframe.measures import higher_is_better
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "results_table_data"]
 
@@ -116,9 +119,9 @@ def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, conf
 
 
 def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> list[tuple[str, str, str]]:
-    """(winner, loser, measure) of every significant row."""
+    """(winner, loser, measure) of every significant row, in the measure's direction."""
     sig = comparison.filter(pl.col(column).is_not_null() & (pl.col(column) < alpha) & (pl.col("delta") != 0))
-    return [(s, b, m) if d > 0 else (b, s, m)
+    return [(s, b, m) if (d > 0) == higher_is_better(m) else (b, s, m)
             for s, b, m, d in sig.select("system", "baseline", "measure", "delta").iter_rows()]
 
 
@@ -227,7 +230,9 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
 
     shown = means.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures)).with_columns(
         pl.col("mean").round(digits).alias("_shown"))
-    shown = shown.with_columns(pl.col("_shown").rank("dense", descending=True).over("measure").alias("_rank"))
+    lower = [m for m in measures if not higher_is_better(m)]
+    best_first = pl.when(pl.col("measure").is_in(lower)).then(-pl.col("_shown")).otherwise(pl.col("_shown"))
+    shown = shown.with_columns(best_first.rank("dense", descending=True).over("measure").alias("_rank"))
     better_than: dict[tuple[str, str], list[str]] = {}
     worse_than: dict[tuple[str, str], list[str]] = {}
     for winner, loser, measure in wins:
@@ -242,8 +247,10 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
                 rows.append((s, letters.get(s), m, None, None, None, None, None, "", []))
                 continue
             beaten = [x for x in systems if x in better_than.get((s, m), [])]
-            if mode == "dagger":
-                marks = DAGGER if beaten else DOUBLE_DAGGER if worse_than.get((s, m)) else ""
+            if mode == "dagger":      # against the one baseline only; the baseline's own row has no mark
+                base = baselines[0]
+                marks = ("" if s == base else DAGGER if base in better_than.get((s, m), [])
+                         else DOUBLE_DAGGER if base in worse_than.get((s, m), []) else "")
             elif mode == "letters":
                 marks = "".join(sorted(letters[x] for x in beaten if x in letters))
             else:

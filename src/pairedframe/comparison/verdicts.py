@@ -31,10 +31,10 @@ from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
 from pairedframe.stats.power import noncentral_t_mde
 from pairedframe.stats.skewness import cochran_minimum_n
 
-__all__ = ["VERDICTS", "verdict", "verdict_levels", "smallest_pvalue", "t_mde", "verdict_notes",
+__all__ = ["VERDICTS", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
            "warn_unreachable", "warn_skewed"]
 
-VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical")
+VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical", "equivalent")
 
 #: Largest type-I error (at alpha = 0.05, n = 20) of the two tests on skewed real deltas, quoted in the
 #: skew warning; ``benchmarks/calibration.py --section paired`` prints it (null "centred", DL-2019 nDCG@10).
@@ -64,10 +64,31 @@ def _opposite(delta: float, alternative: str) -> bool:
     return (alternative == "greater" and delta < 0) or (alternative == "less" and delta > 0)
 
 
-def verdict_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray) -> np.ndarray:
-    """Level a lone true effect must reach for each row: alpha, or alpha / m for Holm and BH."""
+def verdict_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray,
+                   rejections: np.ndarray | None = None) -> np.ndarray:
+    """Level a row's raw p-value must reach for its verdict: alpha; alpha / m for Holm (its first
+    step); for BH alpha * R / m, R the rejections of the row's family (BH's threshold on the raw
+    p-values; a lone effect, R = 1, needs alpha / m) -- pass ``rejections`` for BH."""
     sizes = np.maximum(np.asarray(family_sizes, dtype=np.float64), 1.0)
-    return np.full(sizes.shape, alpha) if verdict_on == "pvalue" else alpha / sizes
+    if verdict_on == "pvalue":
+        return np.full(sizes.shape, alpha)
+    if verdict_on == "pvalue_bh" and rejections is not None:
+        return alpha * np.maximum(np.asarray(rejections, dtype=np.float64), 1.0) / sizes
+    return alpha / sizes
+
+
+def reachable_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray) -> np.ndarray:
+    """Largest level at which any row could be significant: alpha / m for Holm (nothing passes if
+    the first step fails), alpha for BH (every row rejected together) and uncorrected p."""
+    sizes = np.maximum(np.asarray(family_sizes, dtype=np.float64), 1.0)
+    return alpha / sizes if verdict_on == "pvalue_holm" else np.full(sizes.shape, alpha)
+
+
+def family_rejections(adjusted: np.ndarray, family_ids: np.ndarray, alpha: float) -> np.ndarray:
+    """Per row, how many rows of its family have an adjusted p-value below alpha."""
+    significant = np.where(np.isnan(adjusted), False, adjusted < alpha)
+    _, inverse = np.unique(family_ids, return_inverse=True)
+    return np.bincount(inverse, weights=significant.astype(np.float64))[inverse].astype(np.int64)
 
 
 def smallest_pvalue(test: str, exact: bool, n: int, alternative: str, n_resamples: int,
@@ -84,11 +105,12 @@ def smallest_pvalue(test: str, exact: bool, n: int, alternative: str, n_resample
 
 def t_mde(se: float, df: float, level: float, power: float, alternative: str, floor: float,
           zero_spread: bool) -> float:
-    """Noncentral-t MDE at ``level``; 0 for zero spread; inf when ``floor >= level``."""
+    """Noncentral-t MDE at ``level``; NaN for zero spread (no spread seen: the detectable effect is
+    unknown, not 0); inf when ``floor >= level``."""
     if floor >= level:
         return math.inf
     if zero_spread or not se > 0:
-        return 0.0
+        return math.nan
     return noncentral_t_mde(se, df, alpha=level, power=power, alternative=alternative)
 
 
@@ -130,6 +152,10 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                            f"the verdict follows {verdict_on} = {p_used[i]:.3g}")
                 parts.append(f"the interval {'excludes' if excludes else 'includes'} 0 but the verdict is "
                              f"'{v}': {why}")
+            if interval == "studentized" and (math.isinf(float(ci_low[i])) and alternative != "less"
+                                              or math.isinf(float(ci_high[i])) and alternative != "greater"):
+                parts.append("the studentized interval is unbounded: some bootstrap resamples have zero spread "
+                             "(mostly tied deltas), so its t quantiles are infinite; the default interval is finite")
             g = float(skewness[i])
             need = cochran_minimum_n(g)
             if n_units[i] < need:
@@ -147,12 +173,13 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
     fewer = ", fewer comparisons (family_by=)" if family else ""
     if test == "t":
         return f"zero spread: the t-test falls back to the exact sign-flip p >= {floor:.3g}; {need}; use more {unit}"
+    t_option = "" if unit == "clusters" else " or test='t'"      # compare_clustered has no t-test option
     if exact:
         return (f"{n} {unit}: the exact sign-flip p cannot go below {floor:.3g}; {need}; use more {unit}"
-                f"{fewer} or test='t'")
+                f"{fewer}{t_option}")
     want = int(math.ceil((m if family else 1) / alpha))
     return (f"the Monte-Carlo p cannot go below 1/({resamples_name}+1) = {floor:.3g}; {need}; "
-            f"use {resamples_name} >= {want} or test='t'")
+            f"use {resamples_name} >= {want}{t_option}")
 
 
 def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, n_units: np.ndarray,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -12,6 +13,7 @@ import polars as pl
 
 from pairedframe.checks import require_each, sample
 from pairedframe.engines import EvalOptions, get_engine
+from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
@@ -49,6 +51,8 @@ def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete
     systems = retrieved["system"].unique().sort().to_list()
     with_judged = retrieved.join(qrels.select("qid").unique(), on="qid", how="semi")["system"].unique().to_list()
     if len(with_judged) == len(systems):
+        if not complete:
+            _warn_uneven_query_sets(retrieved.join(qrels.select("qid").unique(), on="qid", how="semi"))
         return
     unjudged = retrieved.filter(~pl.col("system").is_in(with_judged))["qid"].unique().sort()
     require_each(systems, with_judged, what="system", lacking="no judged query in common with the qrels",
@@ -56,6 +60,26 @@ def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete
                               else "left out of the result"),
                  hint=f"their queries {sample(unjudged.to_list(), 3)} are not in the qrels, whose queries "
                       f"are {sample(judged.to_list(), 3)}: are run and qrels of the same collection and year?")
+
+
+def _warn_uneven_query_sets(judged_retrieved: pl.DataFrame) -> None:
+    """Warn when some runs lack judged queries that other runs have: without ``complete`` their means
+    are over fewer queries, so means side by side (a results table) are not over the same queries."""
+    per_system = judged_retrieved.select("system", "qid").unique().group_by("system").agg(pl.col("qid"))
+    union = judged_retrieved["qid"].unique()
+    if per_system.height < 2:
+        return
+    short = [(s, sorted(set(union.to_list()) - set(q))) for s, q in per_system.sort("system").iter_rows()
+             if len(q) < union.len()]
+    if not short:
+        return
+    worst = max(short, key=lambda item: len(item[1]))
+    warnings.warn(
+        f"{len(short)} run(s) lack judged queries that other runs have, most {worst[0]!r}: no ranking for "
+        f"{len(worst[1])} of {union.len()} ({sample(worst[1], 3)}); their means are over fewer queries than the "
+        "others' (trec_eval's rule without -c), so means side by side are not over the same queries. "
+        "complete=True (-c) scores a missing query 0; compare pairs only the queries both runs have",
+        PartlyEmptyWarning, stacklevel=user_stacklevel())
 
 
 def _run_paths(run: Any) -> list[str] | None:
@@ -210,7 +234,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     -----
     PartlyEmptyWarning
         Some runs share no judged query with the qrels (they are left out, or with ``complete=True``
-        score 0 everywhere).
+        score 0 everywhere); or, without ``complete``, some runs lack judged queries that other runs
+        have (their means are over fewer queries).
     UserWarning
         Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`).
     """

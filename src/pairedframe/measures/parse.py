@@ -7,11 +7,12 @@ from __future__ import annotations
 import ast
 import difflib
 import re
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pairedframe.errors import UnknownMeasureError
+from pairedframe.errors import UnknownMeasureError, user_stacklevel
 from pairedframe.measures.base import REGISTRY, Measure, TrecForm
 
 # trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
@@ -328,7 +329,9 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
 
     trec_eval's rule for its own syntax holds: a family named bare or through a nickname
     (``all_trec``) and with parameters (``relstring.20``) is evaluated once, with the parameters;
-    the first parameter list given for a family wins. ir_measures names are taken as given.
+    the first parameter list given for a family wins, and a later one warns (``P.5`` then ``P.10``
+    evaluates P_5 only: write ``P.5,10`` or ``P@5``, ``P@10``). ir_measures names are taken as given,
+    and so are ir_measures measure objects (``nDCG@10``, ``AP(rel=2)``: by their names).
     """
     if isinstance(names, (str, Measure)):
         names = [names]
@@ -338,6 +341,8 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
         if isinstance(item, Measure):
             items.append(item)
             continue
+        if type(item).__module__.split(".")[0] == "ir_measures":
+            item = str(item)                 # an ir_measures measure object, e.g. nDCG@10 -> "nDCG@10"
         if not isinstance(item, str):
             raise UnknownMeasureError(f"a measure name must be a string or Measure, got {type(item).__name__}")
         text = item.strip()
@@ -351,6 +356,13 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
                     items.append(marked[form])
                 if split[2] is not None and marked[form].params is None:
                     marked[form].params = split[2]
+                elif split[2] is not None and not (set(parse_measure(name))
+                                                   <= set(parse_measure(f"{form}.{marked[form].params}"))):
+                    warnings.warn(
+                        f"measure {name!r} is ignored: trec_eval evaluates the family {form!r} once, with the "
+                        f"first parameter list given ({form}.{marked[form].params}); write "
+                        f"{form}.{marked[form].params},{split[2]} (trec_eval's syntax) or one ir_measures name per "
+                        f"cutoff (P@5, P@10, nDCG@10 ...) to get both", UserWarning, stacklevel=user_stacklevel())
             else:
                 items.extend(parse_measure(name))
     out: list[Measure] = []

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pairedframe.measures import higher_is_better
 from pairedframe.report.plots import pyplot
 
 __all__ = ["forest_plot", "row_styles", "COLOURS"]
@@ -22,7 +23,8 @@ def row_styles(df: pl.DataFrame, *, verdict_column: str = "verdict",
     contradicts it (excludes 0 although not significant, or includes 0 although significant), drawn dashed.
 
     The decision is the ``verdict`` column when present ("better"/"worse", anything else "not
-    significant"), else ``significant`` with the sign of ``delta``, else "not significant".
+    significant"), else ``significant`` with the sign of ``delta`` in the measure's direction (a
+    lower FirstRelRank is better), else "not significant".
     """
     out = []
     has_verdict = verdict_column in df.columns
@@ -32,7 +34,8 @@ def row_styles(df: pl.DataFrame, *, verdict_column: str = "verdict",
             v = row[verdict_column]
             decision = v if v in ("better", "worse") else "not significant"
         elif has_sig and row[significant_column]:
-            decision = "better" if (row["delta"] or 0) > 0 else "worse"
+            up = (row["delta"] or 0) > 0                 # a lower rank (FirstRelRank) is the better one
+            decision = "better" if up == higher_is_better(str(row.get("measure", ""))) else "worse"
         else:
             decision = "not significant"
         lo = -math.inf if row["ci_low"] is None else row["ci_low"]

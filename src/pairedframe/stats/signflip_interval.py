@@ -52,7 +52,8 @@ from .randomization import _byte_tables, _pattern_words, _tie_tolerance, _word_c
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, _check_int,
                        _check_probability, _column_means)
 
-__all__ = ["sign_flip_interval", "sign_flip_interval_many", "least_count", "inverted_interval"]
+__all__ = ["sign_flip_interval", "sign_flip_interval_many", "least_count", "inverted_interval",
+           "inverted_interval_units"]
 
 _POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
 
@@ -112,10 +113,11 @@ def _breakpoints(null: np.ndarray, c: np.ndarray, observed: np.ndarray, alternat
     """Per pattern and column, the closed set of shifts where the pattern counts as extreme:
     ``[lo, hi]`` (two-sided), ``[lo, inf)`` (greater) or ``(-inf, hi]`` (less).
 
-    ``c`` (m,) is the pattern's weighted mean sign (the null statistic of a shift of 1);
-    ``same_sign`` marks patterns with every sign equal (``c = +-1``), ``no_flip`` those with none flipped.
+    ``c`` (m,) is the pattern's weighted mean sign (the null statistic of a shift of 1), or (m, k)
+    when every column has patterns of its own; ``same_sign`` marks patterns with every sign equal
+    (``c = +-1``), ``no_flip`` those with none flipped (shaped as ``c``).
     """
-    c = c[:, None]
+    c = c[:, None] if c.ndim == 1 else c
     with np.errstate(divide="ignore", invalid="ignore"):
         r1 = (observed - null) / (1.0 - c)
         if alternative == "two-sided":
@@ -184,6 +186,56 @@ def inverted_interval(null: np.ndarray, c: np.ndarray, observed: np.ndarray, gam
         if alternative != "greater":
             high = -np.partition(-hi, need - 1, axis=0)[need - 1]
     return p, low, high
+
+
+def inverted_interval_units(null: np.ndarray, flips: np.ndarray, n: np.ndarray, observed: np.ndarray,
+                            gamma: np.ndarray, n_patterns: np.ndarray, exact: np.ndarray,
+                            confidence_level: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
+    """The inverted interval of ``k`` units, each with patterns of its own (segments).
+
+    Parameters
+    ----------
+    null : (B, k) float64
+        Null statistic (mean of the sign-flipped deltas) of pattern ``b`` of unit ``u``; rows
+        ``b >= n_patterns[u]`` are ignored (a unit whose ``2**n`` patterns are enumerated uses fewer).
+    flips : (B, k) int
+        Number of flipped signs of each pattern; ``n`` (k,) the unit sizes.
+    observed, gamma : (k,)
+        Mean delta and tie tolerance of each unit, as its test used them.
+    n_patterns, exact : (k,)
+        Patterns behind each unit's p-value and whether they are all ``2**n`` of them.
+
+    Returns
+    -------
+    (low, high) : arrays of shape (k,); ``p(delta) >= alpha`` exactly on ``[low, high]``, so 0 is
+    inside exactly when the unit's test gives ``p >= alpha`` (same patterns, same tie rule).
+    """
+    B, k = null.shape
+    if alternative == "two-sided":
+        counted = np.abs(null) >= (np.abs(observed) - gamma)
+    elif alternative == "greater":
+        counted = null >= observed - gamma
+    else:
+        counted = null <= observed + gamma
+    c = (n - 2.0 * flips) / n
+    lo, hi = _breakpoints(null, c, observed, alternative, (flips == 0) | (flips == n), flips == 0)
+    _agree_at_zero(lo, hi, counted, observed, alternative)
+    unused = np.arange(B)[:, None] >= n_patterns[None, :]
+    lo[unused] = np.inf                          # never counted: sorts after every real breakpoint
+    hi[unused] = -np.inf
+    alpha = 1.0 - confidence_level
+    needs = {key: least_count(alpha, *key) for key in set(zip(n_patterns.tolist(), exact.tolist()))}
+    need = np.array([needs[key] for key in zip(n_patterns.tolist(), exact.tolist())], dtype=np.int64)
+    low = np.full(k, -np.inf)
+    high = np.full(k, np.inf)
+    has = np.flatnonzero(need > 0)
+    if has.size:
+        pick = (need[has] - 1)[None, :]
+        if alternative != "less":
+            low[has] = np.take_along_axis(np.sort(lo[:, has], axis=0), pick, axis=0)[0]
+        if alternative != "greater":
+            high[has] = -np.take_along_axis(np.sort(-hi[:, has], axis=0), pick, axis=0)[0]
+    return low, high
 
 
 def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternative: str, rng,
