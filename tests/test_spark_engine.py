@@ -3,8 +3,9 @@
 Few and coarse on purpose (one local[2] session; CI time matters; every Spark job costs a second
 or more): one measure of every family (so new families are covered without editing this file),
 the prep steps' options, real runs of every collection in ../shared/data, and the parse rules and
-errors of Spark's file reader. PAIREDFRAME_SPARK_FULL=1 runs the acceptance check in full: every
-real run, the representative measures and all_trec (minutes on 2 cores).
+errors of Spark's file reader, and every real run of ../shared/data (100+ runs in one union: the
+Spark jobs do not multiply with the runs). PAIREDFRAME_SPARK_FULL=1 adds all_trec (99 measures, a
+few minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -88,15 +89,15 @@ REPRESENTATIVE = ["nDCG@10", "nDCG", "AP", "P@10", "R@100", "RR", "Rprec", "Bpre
                   "RBP(p=0.8)", "IPrecAvg", "Judged@10", "NumRelRet"]
 
 
-def _real_runs(shared_data: Path, per_collection: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The run files of every collection (all, or the first ``per_collection`` by name) as one run
-    table and one qrels table: systems and qids prefixed with the collection's number."""
+def _real_runs(shared_data: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The run files of every collection as one run table and one qrels table: systems and qids
+    prefixed with the collection's number."""
     runs, judgments = [], []
     for number, (qrels, globs) in enumerate(REAL.items()):
         paths = sorted({p for g in globs for p in shared_data.glob(g) if p.is_file()})
         assert paths, f"no run found for {globs}"
         tag = pl.lit(f"c{number}:")
-        runs.append(pf.read_run(paths[:per_collection]).with_columns(pl.concat_str(tag, "system").alias("system"),
+        runs.append(pf.read_run(paths).with_columns(pl.concat_str(tag, "system").alias("system"),
                                                                      pl.concat_str(tag, "qid").alias("qid")))
         judgments.append(pf.read_qrels(shared_data / qrels).with_columns(pl.concat_str(tag, "qid").alias("qid")))
     grades = pl.concat(judgments)
@@ -105,13 +106,11 @@ def _real_runs(shared_data: Path, per_collection: int | None) -> tuple[pl.DataFr
 
 @pytest.mark.shared_data
 @pytest.mark.slow
-def test_spark_per_query_values_equal_duckdb_on_real_runs(spark, shared_data: Path):
-    """Real runs of every collection in one Spark evaluation (one union: a Spark job per step, not per
-    run). By default the first run of each collection; PAIREDFRAME_SPARK_FULL=1: every run file
-    (100+ systems) and all_trec on the trec_eval suite's runs as well."""
-    run, qrels = _real_runs(shared_data, None if FULL else 1)
-    if FULL:
-        assert run["system"].n_unique() >= 100
+def test_spark_per_query_values_equal_duckdb_on_every_real_run(spark, shared_data: Path):
+    """Every run file of every collection in one Spark evaluation (one union: a Spark job per step,
+    not per run), representative measures of the main families."""
+    run, qrels = _real_runs(shared_data)
+    assert run["system"].n_unique() >= 100
     compared = _same(pf.evaluate(run, qrels, REPRESENTATIVE, engine=SparkEngine(spark)),
                      pf.evaluate(run, qrels, REPRESENTATIVE))
     print(f"{compared} per-query values of {run['system'].n_unique()} runs equal on Spark and DuckDB")
@@ -123,12 +122,16 @@ def test_spark_per_query_values_equal_duckdb_on_real_runs(spark, shared_data: Pa
                                      "(every family's SQL runs in test_every_sql_file_is_run_on_spark_against_duckdb)")
 def test_spark_all_trec_equals_duckdb_on_trec_evals_suite(spark, shared_data: Path):
     """all_trec (99 measures: every trec_eval 10 measure with its default parameters) on the runs of
-    trec_eval's own test suite."""
-    paths = [str(shared_data / "trec_eval" / name) for name in ("results.test", "results.trunc")]
-    qrels = str(shared_data / "trec_eval" / "qrels.test")
-    compared = _same(pf.evaluate(paths, qrels, "all_trec", engine=SparkEngine(spark)),
-                     pf.evaluate(paths, qrels, "all_trec"))
-    print(f"all_trec: {compared} per-query values equal on Spark and DuckDB")
+    trec_eval's own test suite and a graded DL-2019 run."""
+    dl = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2019"
+    cases = [([shared_data / "trec_eval" / n for n in ("results.test", "results.trunc")],
+              shared_data / "trec_eval" / "qrels.test"),
+             (sorted(dl.glob("passages-runs/*"))[:1], dl / "qrels-pass.txt")]
+    for paths, qrels in cases:
+        paths = [str(p) for p in paths]
+        compared = _same(pf.evaluate(paths, str(qrels), "all_trec", engine=SparkEngine(spark)),
+                         pf.evaluate(paths, str(qrels), "all_trec"))
+        print(f"all_trec: {compared} per-query values of {len(paths)} run(s) equal on Spark and DuckDB")
 
 
 def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path):
