@@ -85,7 +85,8 @@ def test_compare_on_duckdb_against_polars(per_query, options):
 
 
 def test_compare_on_duckdb_orients_lower_is_better_measures_against_polars(per_query):
-    """FirstRelRank (lower is better): wins, losses and verdicts follow the measure's direction."""
+    """FirstRelRank (lower is better): wins, losses and verdicts follow the measure's direction, in
+    compare and compare_segments."""
     ranks = per_query.filter(pl.col("measure") == "AP").with_columns(
         pl.lit("FirstRelRank").alias("measure"), (1 + (1 - pl.col("value")) * 20).floor().alias("value"))
     pq = pl.concat([per_query, ranks])
@@ -94,6 +95,10 @@ def test_compare_on_duckdb_orients_lower_is_better_measures_against_polars(per_q
                               seed=4), want)
     rank_rows = want.filter(pl.col("measure") == "FirstRelRank")
     assert (rank_rows["wins"] != rank_rows["losses"]).any()
+    seg = _segments(per_query)
+    assert_same_result(_quiet(pf.compare_segments, duckdb.sql("SELECT * FROM pq"), seg, baseline=_baseline(pq),
+                              n_resamples=499, seed=4),
+                       _quiet(pf.compare_segments, pq, seg, baseline=_baseline(pq), n_resamples=499, seed=4))
 
 
 def test_compare_on_duckdb_with_uneven_query_sets_and_keys():

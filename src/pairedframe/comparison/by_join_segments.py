@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.by_join import not_in_engine, pair_in_engine
+from pairedframe.comparison.by_join import _wins_in_measure_direction, not_in_engine, pair_in_engine
 from pairedframe.comparison.engine_tables import EngineTable, is_spark_dataframe
 from pairedframe.comparison.segments import (_as_segments, _no_segment_query, _require_segments_matched,
                                              _require_two_queries, _row_seeds, _segments_table, _t_stats,
@@ -122,6 +122,7 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
                                .alias("_flat"))
                  .with_columns(pl.when(pl.col("n_queries") < 2).then(float("nan"))
                                .when(pl.col("_flat")).then(0.0).otherwise(pl.col("sd")).alias("sd")))
+        units = _wins_in_measure_direction(units)
         _require_two_queries(units["n_queries"].to_numpy())
         k = units.height
         n_all = units["n_queries"].to_numpy().astype(np.int64)
