@@ -27,7 +27,8 @@ def files(tmp_path):
 
 def test_run_given_as_qrels_suggests_swapped_arguments(files):
     run, qrels = files
-    swap = r"are the arguments swapped\? QRELS comes first, then RUN, as in trec_eval"
+    swap = (r"are the arguments swapped\? On the command line QRELS comes first, then RUN \(as in trec_eval\); "
+            r"in Python pf.evaluate\(run, qrels\) takes the run first")
     with pytest.raises(InputFormatError, match=rf"^qrels file .*r\.run, line 1: expected exactly 4 fields .* found 6; "
                                                rf"it looks like a run line .*{swap}"):
         pf.evaluate(qrels, run, "AP")        # run and qrels swapped in Python

@@ -281,3 +281,23 @@ def test_runs_lacking_judged_queries_others_have_warn():
         warnings.simplefilter("error")
         pf.evaluate({"full": full, "partial": partial}, qrels, ["AP"], complete=True)
         pf.evaluate({"full": full, "copy": full}, qrels, ["AP"])
+
+
+def test_a_relevance_level_above_every_grade_warns():
+    qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 1}}
+    run = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d1": 1.0}}
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"highest grade 1\) for \['AP\(rel=2\)'\]") as caught:
+        ev = pf.evaluate(run, qrels, ["AP(rel=2)", "P@1"])
+    assert caught[0].filename == __file__
+    assert ev.per_query.filter(pl.col("measure") == "AP(rel=2)")["value"].to_list() == [0.0, 0.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pf.evaluate(run, qrels, ["AP", "P@1"])
+
+
+def test_comparing_a_string_valued_measure_says_so():
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    runs = {"a": {"q1": {"d1": 1.0}, "q2": {"d1": 1.0}}, "b": {"q1": {"d2": 1.0}, "q2": {"d2": 1.0}}}
+    ev = pf.evaluate(runs, qrels, ["relstring.5"])
+    with pytest.raises(pf.EmptyResultError, match=r"\['RelString@5'\] are string-valued"):
+        pf.compare(ev, baseline="a")

@@ -57,6 +57,10 @@ def test_lower_rank_is_a_win_in_compare_and_worst_queries():
                           "value": [6.0 + i % 5 for i in range(30)] + [1.0 + i % 2 for i in range(30)]})
     res = compare(lower, baseline="base", test="t").row(0, named=True)
     assert res["delta"] < 0 and res["verdict"] == "better" and res["wins"] == 30
+    # segments count wins as compare does (one segment holding every query)
+    segs = pl.DataFrame({"qid": qids, "segment_set": "all", "segment": "all"})
+    seg = pf.compare_segments(lower, segs, baseline="base", test="t").row(0, named=True)
+    assert (seg["wins"], seg["losses"]) == (res["wins"], res["losses"]) == (30, 0)
     # the same with clusters (singletons and pairs of queries): the verdict follows the measure's direction
     for size in (1, 2):
         clusters = {q: f"c{int(q) // size}" for q in qids}

@@ -82,3 +82,19 @@ def test_per_query_results_detected_by_magic_bytes(example, tmp_path):
         assert pf.read_results(path).equals(pq)
     _write(pq, tmp_path / "results_noext", "tsv")
     assert pf.read_results(tmp_path / "results_noext").equals(pq)
+
+
+def test_two_table_runs_with_one_file_name_are_never_merged(tmp_path):
+    """Two run.parquet files in different folders would both be named 'run': an error that says how to
+    name them apart (a {name: path} mapping), never one merged system."""
+    import pairedframe as pf
+
+    run = pl.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
+    for folder in ("d1", "d2"):
+        (tmp_path / folder).mkdir()
+        run.write_parquet(tmp_path / folder / "run.parquet")
+    paths = [tmp_path / "d1" / "run.parquet", tmp_path / "d2" / "run.parquet"]
+    with pytest.raises(ValueError, match=r"both named 'run'.*name them apart with a mapping"):
+        pf.evaluate(paths, {"1": {"a": 1}}, ["AP"])
+    ev = pf.evaluate({"x": paths[0], "y": paths[1]}, {"1": {"a": 1}}, ["AP"])
+    assert sorted(ev.summary()["system"].to_list()) == ["x", "y"]

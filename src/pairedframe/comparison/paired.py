@@ -281,6 +281,11 @@ def _as_frame(data: Any) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
+        text = getattr(data, "text", None)
+        if isinstance(text, pl.DataFrame) and text.height and per_query.height == 0:
+            names = text["measure"].unique(maintain_order=True).to_list()
+            raise EmptyResultError(f"measure(s) {names} are string-valued (Evaluation.text): there are no numeric "
+                                   "per-query values to compare; evaluate a numeric measure")
         data = per_query
     if isinstance(data, pl.LazyFrame):
         data = data.collect()

@@ -73,6 +73,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import _pair
+from pairedframe.measures import higher_is_better
 from pairedframe.checks import require_each
 from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
@@ -592,6 +593,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            pl.Series("wins", np.add.reduceat((d_all > 0).astype(np.int64), first)),
                            pl.Series("losses", np.add.reduceat((d_all < 0).astype(np.int64), first)),
                            pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
+    # a win is an improvement in the measure's direction (a lower FirstRelRank), as in compare
+    lower = [m for m in units["measure"].unique().to_list() if not higher_is_better(m)]
+    if lower:
+        down = pl.col("measure").is_in(lower)
+        units = units.with_columns(pl.when(down).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
+                                   pl.when(down).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
     _require_two_queries(n_all)

@@ -281,6 +281,7 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         values = eng.evaluate(run_table, qrels_table, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
+    _warn_levels_above_grades(resolved, qrels_table)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name)
@@ -294,8 +295,9 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     """evaluate() with engine="spark": inputs read or converted by Spark, the values collected."""
     run_frame = eng.run_frame(run, system)
     qrels_frame = eng.qrels_frame(qrels)
-    if any(m.spec.max_grade is not None for m in resolved):
-        _check_grades(resolved, pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow()))
+    top = pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow())  # the checks read the largest grade
+    _check_grades(resolved, top)
+    _warn_levels_above_grades(resolved, top)
     values = eng.evaluate(run_frame, qrels_frame, list(resolved), options)
     retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
     judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
@@ -317,6 +319,19 @@ def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tupl
     textual = [m.name for m in resolved if m.spec.value_kind == "text"]
     return values.filter(~pl.col("measure").is_in(textual)).drop("text"), \
         values.filter(pl.col("measure").is_in(textual)).drop("value")
+
+
+def _warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
+    """Warn when a measure's relevance level is above every grade of the qrels: nothing is relevant
+    at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels)."""
+    top = qrels["rel"].max() if qrels.height else None
+    if top is None:
+        return
+    above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
+    if above:
+        warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
+                      "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",
+                      PartlyEmptyWarning, stacklevel=user_stacklevel())
 
 
 def _check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:

@@ -128,13 +128,24 @@ def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:
     if system is not None and len(path_list) != 1:
         raise ValueError(f"system={system!r} names one run but {len(path_list)} files were given")
     frames = []
+    named_by: dict[str, str] = {}      # system name given by a file's name -> that file
     for path, fmt in zip(path_list, formats):
         if fmt == "trec":
-            frames.append(read_run(path, system=system or None))
-            continue
-        table = read_table_file(path, what="run", fmt=fmt)
-        has_system = "system" in table.columns or "run_id" in table.columns
-        frames.append(as_run(table, system=system if system is not None or has_system else table_system_name(path)))
+            frame = read_run(path, system=system or None)
+        else:
+            table = read_table_file(path, what="run", fmt=fmt)
+            has_system = "system" in table.columns or "run_id" in table.columns
+            frame = as_run(table, system=system if system is not None or has_system else table_system_name(path))
+            if has_system:
+                frames.append(frame)
+                continue
+        for name in frame["system"].unique().to_list():
+            if name in named_by:
+                raise ValueError(f"run files {named_by[name]!r} and {os.fspath(path)!r} are both named {name!r} "
+                                 f"(after their file names); name them apart with a mapping, e.g. "
+                                 f"pf.evaluate({{'{name}_a': ..., '{name}_b': ...}}, qrels)")
+            named_by[name] = os.fspath(path)
+        frames.append(frame)
     run = pl.concat(frames)
     _check_unique(run, ["system", "qid", "docno"], "run")
     return run

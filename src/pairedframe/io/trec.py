@@ -207,7 +207,8 @@ def _fail(message: str, row: dict, path: str, what: str, column: int | None = No
                            argument=what)
 
 
-_SWAPPED = "are the arguments swapped? QRELS comes first, then RUN, as in trec_eval"
+_SWAPPED = ("are the arguments swapped? On the command line QRELS comes first, then RUN (as in trec_eval); "
+            "in Python pf.evaluate(run, qrels) takes the run first")
 
 
 def _looks_like(line: str, what: str) -> str:
