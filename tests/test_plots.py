@@ -79,3 +79,52 @@ def test_plot_errors(per_query, tmp_path):
         delta_plot(per_query, tmp_path / "d.jpg", baseline="bm25", system="bert", measure="nDCG@10")
     with pytest.raises(ValueError, match="measure"):
         means_plot(per_query, tmp_path / "m.png", measure="AP")
+
+
+@pytest.fixture(scope="module")
+def first_rel_rank():
+    """FirstRelRank (lower is better): 'better' finds the first relevant document earlier on most queries."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for q in range(30):
+        base = int(rng.integers(2, 40))
+        rows.append(("base", f"q{q:02d}", "FirstRelRank", float(base)))
+        rows.append(("better", f"q{q:02d}", "FirstRelRank", float(max(1, base - int(rng.integers(-3, 12))))))
+        rows.append(("worse", f"q{q:02d}", "FirstRelRank", float(base + int(rng.integers(0, 20)))))
+    return pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+
+
+def test_delta_plot_wins_follow_the_measure_direction_against_compare(first_rel_rank, tmp_path):
+    row = pf.compare(first_rel_rank, baseline="base", systems="better", n_resamples=200).row(0, named=True)
+    assert row["wins"] > row["losses"] > 0                       # the oracle counts a lower rank as a win
+    out = delta_plot(first_rel_rank, tmp_path / "d.svg", baseline="base", system="better", measure="FirstRelRank")
+    text = out.read_text()
+    assert f"better better ({row['wins']})" in text and f"base better ({row['losses']})" in text
+    assert f"tie ({row['ties']})" in text and "lower is better" in text
+
+
+def _tick_order(path, names):
+    """System names in the order their tick labels appear in the SVG (matplotlib writes them bottom to top)."""
+    text = path.read_text()
+    return sorted(names, key=lambda n: text.index(f"<!-- {n} -->"))
+
+
+def test_means_plot_puts_the_best_on_top_against_results_table(first_rel_rank, tmp_path):
+    out = means_plot(first_rel_rank, tmp_path / "m.svg", measure="FirstRelRank")
+    bottom_to_top = _tick_order(out, ["base", "better", "worse"])
+    places = pf.results_table(first_rel_rank).frame                  # place 1 = bold = best (the oracle)
+    best = places.filter(pl.col("place") == 1)["system"].to_list()
+    assert best == ["better"] and bottom_to_top == ["worse", "base", "better"]
+    higher = first_rel_rank.with_columns(pl.lit("nDCG@10").alias("measure"), (1 / pl.col("value")).alias("value"))
+    out = means_plot(higher, tmp_path / "h.svg", measure="nDCG@10")
+    assert _tick_order(out, ["base", "better", "worse"])[-1] == "better"
+
+
+def test_missing_output_folder_is_refused_before_the_work(per_query, tmp_path):
+    missing = tmp_path / "missing" / "d.png"
+    with pytest.raises(ValueError, match=r"path .*: the folder .*missing' does not exist"):
+        delta_plot(None, missing, baseline="bm25", system="bert", measure="nDCG@10")     # no data needed to fail
+    with pytest.raises(ValueError, match="does not exist"):
+        means_plot(per_query, missing, measure="nDCG@10")
+    with pytest.raises(ValueError, match="does not exist"):
+        forest_plot(pl.DataFrame({"segment": ["s"], "delta": [0.1], "ci_low": [0.0], "ci_high": [0.2]}), missing)

@@ -198,3 +198,68 @@ def test_results_table_of_one_judgment_set():
     assert dict(zip(t.frame["system"], t.frame["mean"])) == {"x": 0.0, "y": 0.5, "z": 0.5}
     with pytest.raises(ValueError, match="not present"):
         pf.results_table(js, judgments="gold")
+
+
+def test_table_alpha_follows_the_confidence_level_against_compare(per_query):
+    """alpha = 1 - confidence_level, as compare decides its verdicts; the caption states the same level."""
+    cmp = pf.compare(per_query, baseline="bm25", n_resamples=999, seed=0, confidence_level=0.5)
+    t = pf.results_table(per_query, baseline="bm25", confidence_level=0.5, ci="halfwidth", n_resamples=999, seed=0)
+    marks = {(s, m): x for s, m, x in t.frame.select("system", "measure", "marks").iter_rows()}
+    for row in cmp.iter_rows(named=True):                 # the oracle: compare's verdict at the same level
+        assert marks[(row["system"], row["measure"])] == {"better": "†", "worse": "‡"}.get(row["verdict"], "")
+    assert cmp.filter((pl.col("pvalue_holm") >= 0.05) & (pl.col("verdict") == "better")).height > 0
+    assert t.data.settings["alpha"] == 0.5
+    assert "50% t interval" in t.caption and "< α = 0.5;" in t.caption
+    given = pf.results_table(per_query, pf.compare(per_query, baseline="bm25", n_resamples=999, confidence_level=0.9),
+                             ci="range")
+    assert "90% t interval" in given.caption and "α = 0.1;" in given.caption   # the comparison's level, both
+
+
+def test_table_command_confidence_level_sets_alpha_and_interval():
+    qrels, runs = pf.example.example_paths()
+    base = pf.io.system_name_from_path(runs[0])
+    res = CliRunner().invoke(app, ["table", str(qrels), *map(str, runs), "-m", "AP", "--baseline", base, "-B", "199",
+                                   "--confidence-level", "0.5", "--ci", "halfwidth", "--format", "markdown"])
+    assert res.exit_code == 0, res.output
+    assert "50% t interval" in res.output and "α = 0.5;" in res.output and "α = 0.05" not in res.output
+
+
+def test_caption_names_the_judgment_set():
+    run = pl.DataFrame({"system": ["x", "x", "y", "y"], "qid": ["1", "2"] * 2,
+                        "docno": ["d1", "d2", "d2", "d1"], "score": [1.0] * 4})
+    q1 = pl.DataFrame({"qid": ["1", "2", "2"], "docno": ["d1", "d2", "d1"], "rel": [1, 1, 0]})
+    q2 = pl.DataFrame({"qid": ["1", "2", "2"], "docno": ["d1", "d2", "d1"], "rel": [0, 0, 1]})
+    js = pf.evaluate_judgment_sets(run, {"nist": q1, "llm": q2}, "P@1")
+    llm, nist = pf.results_table(js, judgments="llm").caption, pf.results_table(js, judgments="nist").caption
+    assert llm.startswith("Mean P@1 under the llm judgments over 2 queries.")
+    assert nist.startswith("Mean P@1 under the nist judgments over 2 queries.")
+    assert "under the" not in pf.results_table(js.evaluation("llm")).caption      # one evaluation: no set to name
+
+
+def test_tukey_without_all_pairs_is_an_error(per_query):
+    with pytest.raises(ValueError, match="pairs='all'"):
+        pf.results_table(per_query, correction="tukey")
+    qrels, runs = pf.example.example_paths()
+    res = CliRunner().invoke(app, ["table", str(qrels), *map(str, runs), "-m", "AP", "--correction", "tukey"])
+    assert res.exit_code == 2 and "--correction tukey" in res.output and "--pairs all" in res.output
+
+
+def test_string_measures_are_named_not_dropped_silently():
+    qrels, runs = pf.example.example_paths()
+    ev = pf.evaluate([str(r) for r in runs], str(qrels), ["RelString@5", "AP"])
+    with pytest.warns(UserWarning, match=r"\['RelString@5'\] left out of the table: it is string-valued"):
+        t = pf.results_table(ev)
+    assert t.data.measures == ["AP"]
+    with pytest.raises(ValueError, match=r"\['RelString@5'\] cannot be tabulated"):
+        pf.results_table(ev, measures=["RelString@5", "AP"])
+    res = CliRunner().invoke(app, ["table", str(qrels), *map(str, runs), "-m", "RelString@5", "-m", "AP"])
+    assert res.exit_code == 0 and "warning" in res.output and "RelString@5" in res.output
+
+
+def test_missing_output_folder_is_refused_before_the_work(per_query, tmp_path):
+    missing = tmp_path / "missing" / "dir" / "table.tex"
+    qrels, runs = pf.example.example_paths()
+    res = CliRunner().invoke(app, ["table", str(qrels), *map(str, runs), "-m", "AP", "-o", str(missing)])
+    assert res.exit_code == 2 and "--output" in res.output and "does not exist" in res.output
+    with pytest.raises(ValueError, match="the folder .* does not exist"):
+        pf.results_table(per_query).save(missing)

@@ -241,3 +241,18 @@ def test_t_screening_reports_no_certainty_from_float_noise_or_two_equal_deltas()
     assert res["pvalue"].to_list() == [0.5, 0.5]                 # the exact sign-flip p of 2 equal deltas
     assert not res["significant"].any() and res["sd"].to_list() == [0.0, 0.0]
     assert res["ci_low"].to_list() == [float("-inf")] * 2 and res["ci_high"].to_list() == [float("inf")] * 2
+
+
+def test_segment_wins_follow_the_measure_direction_against_compare():
+    import pairedframe as pf
+
+    per_query, _ = _data(n_q=60, measures=("nDCG@10",))
+    ranks = per_query.with_columns(pl.lit("FirstRelRank").alias("measure"), (1 + 20 * pl.col("value")).round(0).alias("value"))
+    both = pl.concat([per_query, ranks])
+    everything = pl.DataFrame({"qid": per_query["qid"].unique(), "segment_set": "all", "segment": "all"})
+    seg = _quiet(compare_segments, both, everything, baseline="A", n_resamples=200).sort("system", "measure")
+    oracle = pf.compare(both, baseline="A", n_resamples=200).sort("system", "measure")
+    assert seg.select("system", "measure", "wins", "losses", "ties").rows() == \
+        oracle.select("system", "measure", "wins", "losses", "ties").rows()
+    frr = oracle.filter(pl.col("measure") == "FirstRelRank")
+    assert (frr["wins"] != frr["losses"]).all()                 # the test can tell the directions apart

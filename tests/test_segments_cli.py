@@ -96,3 +96,10 @@ def test_compare_cli_family_by(example):
     assert got["pvalue_holm"].to_list() == got["pvalue"].to_list()   # one comparison per family
     bad = runner.invoke(app, ["compare", str(qrels), *map(str, runs), "-m", "AP", "--family-by", "qid"])
     assert bad.exit_code == 2 and "family_by" in bad.stderr
+
+
+def test_segments_cli_checks_the_plot_folder_before_the_work(tmp_path, example):
+    plot = tmp_path / "out" / "forest.svg"
+    result = runner.invoke(app, _args(tmp_path, example, "-B", "100", "--plot", str(plot)))
+    assert result.exit_code == 2 and f"--plot '{plot}': the folder '{plot.parent}' does not exist" in result.stderr
+    assert "segments vs baseline" not in result.stdout              # nothing was computed or printed

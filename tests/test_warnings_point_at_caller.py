@@ -98,6 +98,7 @@ WARN_CASES = {
         qid=pl.lit("all"))]), baseline="a"), UserWarning)],
     "worst_queries": [(lambda: pf.worst_queries(pl.concat([_per_query(5), _per_query(5).head(1).with_columns(
         qid=pl.lit("all"))]), baseline="a"), UserWarning)],
+    "results_table": [(lambda: pf.results_table(pf.evaluate(RUN, QRELS, ["RelString@2", "AP"])), UserWarning)],
     "evaluate_judgment_sets": [(lambda: pf.evaluate_judgment_sets(
         pl.concat([RUN, RUN.head(2).with_columns(system=pl.lit("c"), qid=pl.lit("9"))]), {"gold": QRELS}, "AP"),
         PartlyEmptyWarning)],

@@ -12,6 +12,7 @@ from pairedframe.cli.common import app, friendly_errors
 from pairedframe.comparison.plan import analyze, load_plan
 from pairedframe.errors import PlanError
 from pairedframe.report.analysis import ANALYSIS_FORMATS, format_analysis
+from pairedframe.report.output import require_output_folder
 
 
 @app.command("analyze")
@@ -35,6 +36,8 @@ def analyze_cmd(
         raise PlanError("--plan is required: analyze runs only a pre-registered plan (see examples/plan.toml)")
     if fmt not in ANALYSIS_FORMATS:
         raise ValueError(f"--format must be one of {', '.join(ANALYSIS_FORMATS)}, got {fmt!r}")
+    if output is not None:
+        require_output_folder(output, "--output")
     the_plan = load_plan(plan)
     cmap = None
     if clusters is not None:

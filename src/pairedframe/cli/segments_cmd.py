@@ -13,6 +13,7 @@ import typer
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.comparison.segments import STREAM_POLICY, compare_segments
 from pairedframe.evaluation import evaluate
+from pairedframe.report.output import require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
 #: Columns of the human-readable formats; csv and json keep every column.
@@ -60,6 +61,8 @@ def segments_cmd(
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10)")
+    if plot is not None:
+        require_output_folder(plot, "--plot")            # before the work, not after it
     named = named_runs(runs)
     base = baseline if baseline is not None else next(iter(named))
     if base not in named:

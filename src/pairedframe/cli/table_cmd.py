@@ -10,7 +10,9 @@ from typing import Annotated
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs
+from pairedframe.comparison.table_data import CORRECTIONS
 from pairedframe.evaluation import evaluate
+from pairedframe.report.output import require_output_folder
 from pairedframe.report.results_table import TABLE_FORMATS, results_table
 
 
@@ -31,7 +33,7 @@ def table_cmd(
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="sign flips / permutations")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
-    confidence_level: Annotated[float, typer.Option("--confidence-level", help="alpha = 1 - level")] = 0.95,
+    confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the tests (alpha = 1 - level) and the --ci intervals")] = 0.95,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
     rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
 ) -> None:
@@ -46,6 +48,12 @@ def table_cmd(
         raise ValueError(f"--format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"--correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
+    if correction == "tukey" and pairs != "all":
+        raise ValueError("--correction tukey is the Tukey HSD test of all pairs: it needs --pairs all")
+    if output is not None:
+        require_output_folder(output, "--output")
     named = named_runs(runs)
     names = list(named)
     for b in baseline:
@@ -57,9 +65,9 @@ def table_cmd(
         options = {}
         if baseline or pairs:
             options = dict(baseline=(baseline[0] if len(baseline) == 1 else baseline) if baseline else None,
-                           pairs=pairs, n_resamples=n_resamples, seed=seed, test=test,
-                           confidence_level=confidence_level, family_by=family_by or None)
-        table = results_table(ev, correction=correction, ci=ci, digits=digits, **options)
+                           pairs=pairs, n_resamples=n_resamples, seed=seed, test=test, family_by=family_by or None)
+        table = results_table(ev, correction=correction, ci=ci, digits=digits, confidence_level=confidence_level,
+                              **options)
     for w in caught:
         typer.echo(f"pairedframe: warning: {w.message}", err=True)
     if fmt == "terminal":

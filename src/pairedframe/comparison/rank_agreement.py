@@ -21,7 +21,7 @@ import polars as pl
 
 from pairedframe.comparison.paired import resample_generators
 from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
-from pairedframe.measures import parse_measure
+from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
 from pairedframe.stats.rank_agreement import (
@@ -35,7 +35,8 @@ from pairedframe.stats.resample import bootstrap_index_chunks
 
 __all__ = ["Coefficient", "RankAgreement", "ORDERING_TIE_RULE", "rank_agreement"]
 
-ORDERING_TIE_RULE = ("systems ordered by mean descending; for RBO equal means are ordered by system name "
+ORDERING_TIE_RULE = ("systems ordered best first: by mean descending, ascending where lower is better "
+                     "(FirstRelRank); for RBO equal means are ordered by system name "
                      "(code point); tau_b, rho and tau_AP treat equal means as ties")
 COEFFICIENTS = ("kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo")
 
@@ -69,8 +70,9 @@ class RankAgreement:
         ``tau_ap`` weighs the top of ``b``'s ordering against ``a`` as reference (Yilmaz et al.);
         ``tau_ap_symmetric`` averages both directions; ``rbo`` is ``rbo_ext`` of the orderings.
     means : polars.DataFrame
-        ``system, mean_a, mean_b, rank_a, rank_b``: one row per system, sorted by ``mean_a``
-        descending (ranks 1 = best; equal means share the lowest rank).
+        ``system, mean_a, mean_b, rank_a, rank_b``: one row per system, best under ``a`` first
+        (``mean_a`` descending, ascending for measures where lower is better such as FirstRelRank;
+        ranks 1 = best; equal means share the lowest rank).
     swapped : polars.DataFrame
         ``system_x, system_y, mean_a_x, mean_a_y, mean_b_x, mean_b_y``: one row per pair that ``a``
         orders ``x`` above ``y`` and ``b`` orders ``y`` above ``x`` (strictly in both); sorted by
@@ -274,14 +276,19 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     A, B = _matrix(fa, name, chosen, qids), _matrix(fb, name, chosen, qids)
     ma, mb = A.mean(axis=0), B.mean(axis=0)
     k, n = len(chosen), len(qids)
+    # Orderings run best first: the top-weighted tau_AP and RBO, ranks and swaps see negated means
+    # for measures where lower is better (FirstRelRank).  tau_b and rho are unchanged by the sign.
+    sign = 1.0 if higher_is_better(name) else -1.0
+    oa, ob = sign * ma, sign * mb
 
     boot_rng, _ = resample_generators(seed, qids)
     means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(n, n_resamples, rng=boot_rng))
     ra, rb = means[:, :k], means[:, k:]
+    sa, sb = sign * ra, sign * rb
     replicates = {
         "kendall_tau_b": kendall_tau_b_many(ra, rb), "spearman_rho": spearman_rho_many(ra, rb),
-        "tau_ap": tau_ap_many(ra, rb), "tau_ap_symmetric": tau_ap_many(ra, rb, symmetric=True),
-        "rbo": rbo_orderings_many(ra, rb, p=rbo_p),
+        "tau_ap": tau_ap_many(sa, sb), "tau_ap_symmetric": tau_ap_many(sa, sb, symmetric=True),
+        "rbo": rbo_orderings_many(sa, sb, p=rbo_p),
     }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")              # scipy warns on constant input and returns NaN
@@ -289,13 +296,13 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
 
         kt = sps.kendalltau(ma, mb)
         sr = sps.spearmanr(ma, mb)
-    order_a = [chosen[i] for i in np.argsort(-ma, kind="stable")]
-    order_b = [chosen[i] for i in np.argsort(-mb, kind="stable")]
+    order_a = [chosen[i] for i in np.argsort(-oa, kind="stable")]
+    order_b = [chosen[i] for i in np.argsort(-ob, kind="stable")]
     point = {
         "kendall_tau_b": (float(kt.statistic), float(kt.pvalue)),
         "spearman_rho": (float(sr.statistic), float(sr.pvalue)),
-        "tau_ap": (float(tau_ap_many(ma, mb)[0]), float("nan")),
-        "tau_ap_symmetric": (float(tau_ap_many(ma, mb, symmetric=True)[0]), float("nan")),
+        "tau_ap": (float(tau_ap_many(oa, ob)[0]), float("nan")),
+        "tau_ap_symmetric": (float(tau_ap_many(oa, ob, symmetric=True)[0]), float("nan")),
         "rbo": (float(rbo(order_a, order_b, p=rbo_p).rbo_ext), float("nan")),
     }
     coefficients = {key: Coefficient(statistic=stat, pvalue=p,
@@ -304,11 +311,11 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
 
     rank = lambda m: pl.Series(m).rank("min", descending=True).cast(pl.Int64)  # noqa: E731
     table = pl.DataFrame({"system": chosen, "mean_a": ma, "mean_b": mb}).with_columns(
-        rank(ma).alias("rank_a"), rank(mb).alias("rank_b"))
+        rank(oa).alias("rank_a"), rank(ob).alias("rank_b"))
     position = {s: i for i, s in enumerate(order_a)}
     swapped = [(x, y, ma[i], ma[j], mb[i], mb[j])
                for (i, x), (j, y) in itertools.permutations(enumerate(chosen), 2)
-               if ma[i] > ma[j] and mb[i] < mb[j]]
+               if oa[i] > oa[j] and ob[i] < ob[j]]
     swapped.sort(key=lambda r: (position[r[0]], position[r[1]]))
     swapped_frame = pl.DataFrame(swapped, orient="row", schema={
         "system_x": pl.String, "system_y": pl.String, "mean_a_x": pl.Float64, "mean_a_y": pl.Float64,
@@ -317,6 +324,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
                 "interval": "percentile bootstrap over queries (one shared resample index)",
                 "query_set": "queries measured for every system under both evaluations",
                 "tie_rule": ORDERING_TIE_RULE}
-    return RankAgreement(**coefficients, means=table.sort("mean_a", "system", descending=[True, False]),
+    best_first = table.with_columns((sign * pl.col("mean_a")).alias("_o")).sort("_o", "system", descending=[True, False])
+    return RankAgreement(**coefficients, means=best_first.drop("_o"),
                          swapped=swapped_frame, n_queries=n, n_systems=k, measure=name, names=names,
                          settings=settings)

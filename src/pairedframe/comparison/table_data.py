@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import string
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +35,10 @@ import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
-from pairedframe.measures import higher_is_better
+from pairedframe.errors import user_stacklevel
+from pairedframe.measures import higher_is_better, parse_measure
 
-__all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "results_table_data"]
+__all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
 
 CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_tukey"}
 CI_STYLES = (None, "halfwidth", "range")
@@ -61,7 +63,8 @@ class TableData:
     mode : {"none", "dagger", "letters"}
     settings : dict
         For the caption: test, interval, correction, family, alpha, n_resamples, seed, alternative,
-        n_queries (min, max), ci (style, confidence level), digits, baselines, tie rule.
+        n_queries (min, max), ci (style, confidence level), digits, baselines, tie rule, and the
+        judgment set (``judgments``) when the data held several.
     """
 
     frame: pl.DataFrame
@@ -72,9 +75,30 @@ class TableData:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
-def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFrame | None, Any, list[str] | None]:
+_TEXT_WHY = "it is string-valued (the grades of the top documents, in Evaluation.text) and has no mean"
+
+
+def _is_text_measure(name: str) -> bool:
+    try:
+        parsed = parse_measure(name)
+    except Exception:                                 # a measure column pairedframe does not know: numeric
+        return False
+    return bool(parsed) and all(m.spec.value_kind == "text" for m in parsed)
+
+
+def reject_text_measures(measures: Any) -> None:
+    """Raise ValueError when ``measures`` (str or sequence, or None) names a string-valued measure
+    (``RelString``): a table or comparison of means cannot show it."""
+    requested = [measures] if isinstance(measures, str) else list(measures or [])
+    text = [m for m in requested if isinstance(m, str) and _is_text_measure(m)]
+    if text:
+        raise ValueError(f"measure(s) {text} cannot be tabulated: {_TEXT_WHY}")
+
+
+def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFrame | None, Any, list[str] | None,
+                                                                       str | None]:
     if data is None:
-        return None, None, None
+        return None, None, None, None
     if callable(getattr(data, "check_names", None)):            # JudgmentSetsEvaluation
         if judgments is None:
             if len(data.names) != 1:
@@ -93,8 +117,14 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
     for c in extras:
         if per_query[c].n_unique() > 1:
             raise ValueError(f"the per-query table has several values of {c!r}; filter it to one first")
-    measures = [m.name for m in data.measures] if hasattr(data, "measures") else None
-    return per_query.drop(extras), getattr(data, "settings", None), measures
+    measures = None
+    if hasattr(data, "measures"):
+        text = [m.name for m in data.measures if m.spec.value_kind == "text"]
+        if text:
+            warnings.warn(f"measure(s) {text} left out of the table: {_TEXT_WHY}", UserWarning,
+                          stacklevel=user_stacklevel())
+        measures = [m.name for m in data.measures if m.name not in text]
+    return per_query.drop(extras), getattr(data, "settings", None), measures, judgments
 
 
 def _choose(requested: Any, available: list[str], what: str) -> list[str]:
@@ -127,7 +157,7 @@ def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> li
 
 def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None, *, measures: Any = None,
                        systems: Any = None, judgments: str | None = None, correction: str = "holm",
-                       alpha: float | None = None, ci: str | None = None, confidence_level: float = 0.95,
+                       alpha: float | None = None, ci: str | None = None, confidence_level: float | None = None,
                        digits: int = 3, all_pairs: bool | None = None) -> TableData:
     """Means, intervals, marks and places of a results table (see the module docstring).
 
@@ -141,7 +171,7 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     measures, systems : str or sequence, optional
         Columns and rows, in order (default: all, in order of appearance).
     judgments : str, optional
-        The judgment set to tabulate when ``data`` holds several.
+        The judgment set to tabulate when ``data`` holds several (the caption names it).
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
         Which p-value column decides significance (``"tukey"`` needs an all-pairs comparison).
     alpha : float, optional
@@ -149,8 +179,9 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     ci : {None, "halfwidth", "range"}
         Show the t interval of each mean over its queries as ``± half-width`` or ``[low, high]``
         (needs ``data``).
-    confidence_level : float, default 0.95
-        Of that interval.
+    confidence_level : float, optional
+        Of that interval; default the comparison's confidence level (so the intervals and
+        ``alpha = 1 - level`` agree), or 0.95 without a comparison.
     digits : int, default 3
         Decimals shown; best/second are decided on the shown values.
     all_pairs : bool, optional
@@ -161,23 +192,34 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     -------
     TableData
 
+    Warns
+    -----
+    UserWarning
+        ``data`` evaluated string-valued measures (RelString) and ``measures`` is not given: they
+        are left out, and the warning names them.
+
     Raises
     ------
     ValueError
-        Neither input given; unknown systems, measures or correction; a correction column missing
-        from the comparison; ``ci`` without ``data``.
+        Neither input given; unknown systems, measures or correction; ``measures`` naming a
+        string-valued measure; ``correction="tukey"`` without a comparison; a correction column
+        missing from the comparison; ``ci`` without ``data``.
     """
     if data is None and comparison is None:
         raise ValueError("results_table needs an evaluation, a comparison, or both")
     if correction not in CORRECTIONS:
         raise ValueError(f"`correction` must be one of {sorted(CORRECTIONS)}, got {correction!r}")
+    if correction == "tukey" and comparison is None:
+        raise ValueError("correction='tukey' is the Tukey HSD test of all pairs: compare with pairs='all' "
+                         "(CLI: --pairs all); without a comparison the table would carry no marks")
+    reject_text_measures(measures)
     if ci not in CI_STYLES:
         raise ValueError(f"`ci` must be one of {CI_STYLES}, got {ci!r}")
     if ci is not None and data is None:
         raise ValueError("`ci` needs the per-query values: pass the evaluation as `data`")
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 10:
         raise ValueError(f"`digits` must be an integer in [0, 10], got {digits!r}")
-    per_query, eval_settings, measure_order = _per_query_and_settings(data, judgments)
+    per_query, eval_settings, measure_order, judgment_set = _per_query_and_settings(data, judgments)
     if comparison is not None:
         missing = [c for c in ("system", "baseline", "measure", "delta", "pvalue") if c not in comparison.columns]
         if missing:
@@ -185,6 +227,11 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         extras = [c for c in comparison.columns if c in ("dataset", "judgments") and comparison[c].n_unique() > 1]
         if extras:
             raise ValueError(f"the comparison has several values of {extras}; filter it to one first")
+        if judgment_set is None and "judgments" in comparison.columns and comparison.height:
+            judgment_set = comparison["judgments"][0]
+        if confidence_level is None and "confidence_level" in comparison.columns and comparison.height:
+            confidence_level = float(comparison["confidence_level"][0])
+    confidence_level = 0.95 if confidence_level is None else confidence_level
     if per_query is not None:
         require_rows(per_query, what="the per-query table", why="no (system, qid, measure, value) row")
     means = _means(per_query, comparison, confidence_level)
@@ -195,6 +242,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
 
     settings: dict[str, Any] = {"digits": digits, "ci": ci, "ci_confidence_level": confidence_level,
                                 "correction": correction}
+    if judgment_set is not None:
+        settings["judgments"] = judgment_set
     if eval_settings is not None:
         settings["ranking_tie_rule"] = eval_settings.tie_rule
     wins: list[tuple[str, str, str]] = []

@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 
 from pairedframe.measures import higher_is_better
+from pairedframe.report.output import require_output_folder
 from pairedframe.report.plots import pyplot
 
 __all__ = ["forest_plot", "row_styles", "COLOURS"]
@@ -100,8 +101,9 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     ImportError
         matplotlib is not installed (``pip install 'pairedframe[plot]'``).
     ValueError
-        No row left after filtering, or missing columns.
+        No row left after filtering, missing columns, or a missing output folder.
     """
+    out = require_output_folder(path, "path")
     need = ["delta", "ci_low", "ci_high"]
     missing = [c for c in need if c not in result.columns]
     if "segment" not in result.columns and not {"system", "measure"} <= set(result.columns):
@@ -165,7 +167,6 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     if note:
         ax.text(0.99, 0.01, note, transform=ax.transAxes, ha="right", va="bottom", fontsize=7)
     fig.tight_layout()
-    out = Path(path)
     fig.savefig(out)
     plt.close(fig)
     return out

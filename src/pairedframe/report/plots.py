@@ -20,6 +20,8 @@ import polars as pl
 
 from pairedframe.comparison import paired_per_query
 from pairedframe.comparison.table_data import results_table_data
+from pairedframe.measures import higher_is_better
+from pairedframe.report.output import require_output_folder
 
 __all__ = ["WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "means_plot"]
 
@@ -40,10 +42,11 @@ def pyplot():
 
 
 def _output(path: str | Path) -> Path:
+    """The plot's path, checked before any work: a known suffix and an existing folder."""
     out = Path(path)
     if out.suffix.lower() not in _FORMATS:
         raise ValueError(f"plot file must end in one of {_FORMATS}, got {out.name!r}")
-    return out
+    return require_output_folder(out, "path")
 
 
 def _save(fig, path: Path) -> Path:
@@ -71,15 +74,18 @@ def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measu
     Returns
     -------
     Path
-        The file written; one bar per paired query (SVG ids ``pf-bar-0`` ...), blue = win, red =
-        loss, grey = tie (delta exactly 0 after the float-noise rule of :data:`pairedframe.comparison.WIN_RULE`).
+        The file written; one bar per paired query (SVG ids ``pf-bar-0`` ...), blue = win of
+        ``system``, red = loss, grey = tie (delta exactly 0 after the float-noise rule of
+        :data:`pairedframe.comparison.WIN_RULE`).  Wins follow the measure's direction, as in
+        :func:`pairedframe.compare`: for ranks such as FirstRelRank
+        (:func:`pairedframe.measures.higher_is_better` false) a negative delta is a win.
 
     Raises
     ------
     ImportError
         matplotlib missing.
     ValueError
-        Unknown systems or measure, several key combinations, or a bad suffix.
+        Unknown systems or measure, several key combinations, a bad suffix, or a missing output folder.
     """
     out = _output(path)
     pq = paired_per_query(data, baseline=baseline, systems=system, measures=measure)
@@ -88,14 +94,15 @@ def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measu
         raise ValueError(f"the table has several values of {keys}; filter it to one first")
     pq = pq.sort("delta", "qid")
     deltas = pq["delta"].to_list()
-    colours = [WIN_COLOUR if d > 0 else LOSS_COLOUR if d < 0 else TIE_COLOUR for d in deltas]
+    gains = deltas if higher_is_better(measure) else [-d for d in deltas]   # > 0: system better
+    colours = [WIN_COLOUR if g > 0 else LOSS_COLOUR if g < 0 else TIE_COLOUR for g in gains]
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(max(5.0, min(14.0, 0.12 * len(deltas) + 3)), 3.6))
     bars = ax.bar(range(len(deltas)), deltas, color=colours, width=0.85)
     for i, bar in enumerate(bars):
         bar.set_gid(f"pf-bar-{i}")
     ax.axhline(0.0, color="black", lw=0.8)
-    wins, losses = sum(d > 0 for d in deltas), sum(d < 0 for d in deltas)
+    wins, losses = sum(g > 0 for g in gains), sum(g < 0 for g in gains)
     ties = len(deltas) - wins - losses
     from matplotlib.patches import Patch
 
@@ -104,14 +111,15 @@ def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measu
                        Patch(color=TIE_COLOUR, label=f"tie ({ties})")], fontsize=8, loc="upper left", frameon=False)
     ax.set_xticks([])
     ax.set_xlabel(f"queries, sorted by delta (n = {len(deltas)})")
-    ax.set_ylabel(f"delta {measure}")
+    ax.set_ylabel(f"delta {measure}" + ("" if higher_is_better(measure) else " (lower is better)"))
     ax.set_title(title or f"{measure}: {system} − {baseline}, per query")
     return _save(fig, out)
 
 
 def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None, confidence_level: float = 0.95,
                judgments: str | None = None, title: str | None = None) -> Path:
-    """System means of one measure with their t intervals over queries, sorted (best on top).
+    """System means of one measure with their t intervals over queries, sorted best on top (the lowest
+    mean on top for ranks such as FirstRelRank, :func:`pairedframe.measures.higher_is_better`).
 
     Parameters
     ----------
@@ -137,12 +145,13 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
     ImportError
         matplotlib missing.
     ValueError
-        Unknown measure or systems, or a bad suffix.
+        Unknown measure or systems, a bad suffix, or a missing output folder.
     """
     out = _output(path)
     table = results_table_data(data, measures=[measure], systems=systems, judgments=judgments, ci="range",
                                confidence_level=confidence_level)
-    df = table.frame.filter(pl.col("mean").is_not_null()).sort("mean", "system", descending=[False, True])
+    up = higher_is_better(table.measures[0])          # drawn bottom to top: the best system comes last
+    df = table.frame.filter(pl.col("mean").is_not_null()).sort("mean", "system", descending=[not up, True])
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.0, max(2.5, 0.3 * df.height + 1.2)))
     for i, r in enumerate(df.iter_rows(named=True)):
@@ -154,7 +163,8 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
     ax.set_yticklabels(df["system"].to_list(), fontsize=8)
     lo, hi = table.settings["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries"
-    ax.set_xlabel(f"mean {measure} ({confidence_level:.0%} t interval over {queries})")
+    direction = "" if up else ", lower is better"
+    ax.set_xlabel(f"mean {measure} ({confidence_level:.0%} t interval over {queries}{direction})")
     ax.set_title(title or f"{measure} by system")
     return _save(fig, out)
 
@@ -183,7 +193,7 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     ImportError
         matplotlib missing.
     ValueError
-        A bad suffix.
+        A bad suffix, or a missing output folder.
     """
     out = _output(path)
     means = agreement.means

@@ -24,7 +24,9 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.comparison.table_data import DAGGER, DOUBLE_DAGGER, TableData, results_table_data
+from pairedframe.comparison.table_data import (DAGGER, DOUBLE_DAGGER, TableData, reject_text_measures,
+                                               results_table_data)
+from pairedframe.report.output import require_output_folder
 
 __all__ = ["ResultsTable", "results_table", "TABLE_FORMATS"]
 
@@ -57,7 +59,8 @@ def _caption_text(data: TableData) -> str:
     s = data.settings
     lo, hi = s["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
-    parts = [f"Mean {', '.join(data.measures)} over {queries}."]
+    judged = f" under the {s['judgments']} judgments" if s.get("judgments") else ""
+    parts = [f"Mean {', '.join(data.measures)}{judged} over {queries}."]
     if s.get("ci"):
         form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
         parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries.")
@@ -262,8 +265,9 @@ class ResultsTable:
                 "terminal": self.to_terminal}[fmt]()
 
     def save(self, path: str | Path) -> Path:
-        """Write the rendering chosen by the suffix (``.tex``, ``.md``, ``.html``, ``.txt``)."""
-        out = Path(path)
+        """Write the rendering chosen by the suffix (``.tex``, ``.md``, ``.html``, ``.txt``); ValueError for
+        another suffix or a folder that does not exist."""
+        out = require_output_folder(path, "path")
         kinds = {".tex": "latex", ".md": "markdown", ".html": "html", ".htm": "html", ".txt": "terminal"}
         if out.suffix.lower() not in kinds:
             raise ValueError(f"unknown table suffix {out.suffix!r}; use one of {sorted(kinds)}")
@@ -277,7 +281,7 @@ class ResultsTable:
 def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
                   pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
                   correction: str = "holm", alpha: float | None = None, ci: str | None = None,
-                  confidence_level: float = 0.95, digits: int = 3, title: str | None = None,
+                  confidence_level: float | None = None, digits: int = 3, title: str | None = None,
                   **compare_options: Any) -> ResultsTable:
     """The results table of a paper: rows = systems, columns = measures, with significance marks.
 
@@ -295,7 +299,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     measures, systems : str or sequence, optional
         Columns and rows in order (default: all).
     judgments : str, optional
-        The judgment set to tabulate when ``data`` holds several.
+        The judgment set to tabulate when ``data`` holds several; the caption names it.
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
         The p-values deciding significance; ``"tukey"`` is the randomised Tukey HSD of an all-pairs
         comparison.
@@ -303,8 +307,10 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         Default ``1 - confidence_level`` of the comparison (0.05).
     ci : {None, "halfwidth", "range"}
         Show each mean's t interval as ``± half-width`` or ``[low, high]``.
-    confidence_level : float, default 0.95
-        Of that interval.
+    confidence_level : float, optional
+        Of the comparison computed from ``baseline=``/``pairs=`` (so ``alpha = 1 - level``, as
+        :func:`pairedframe.compare`) and of the mean intervals; default 0.95, or the level of a
+        given ``comparison``.
     digits : int, default 3
     title : str, optional
         Title of the HTML, markdown and terminal renderings.
@@ -316,11 +322,16 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     ResultsTable
         ``to_latex()``, ``to_markdown()``, ``to_html()``, ``to_terminal()``, ``caption``, ``frame``.
 
+    Warns
+    -----
+    UserWarning
+        String-valued measures (RelString) in ``data`` are left out (named in the warning).
+
     Raises
     ------
     ValueError
         See :func:`pairedframe.comparison.table_data.results_table_data`; ``baseline``/``pairs``
-        together with ``comparison``.
+        together with ``comparison``; ``measures`` naming a string-valued measure.
 
     Examples
     --------
@@ -329,6 +340,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     """
     if comparison is not None and (baseline is not None or pairs is not None):
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
+    reject_text_measures(measures)
     if comparison is None and (baseline is not None or pairs is not None):
         if data is None:
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
@@ -338,8 +350,9 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             else data
         if callable(getattr(source, "check_names", None)):
             raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {source.names}")
+        level = 0.95 if confidence_level is None else confidence_level
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
-                             **compare_options)
+                             confidence_level=level, **compare_options)
     elif compare_options:
         raise TypeError(f"unexpected keyword(s) {sorted(compare_options)} (compare options need baseline= or pairs=)")
     table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
