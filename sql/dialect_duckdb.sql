@@ -1,6 +1,7 @@
 -- DuckDB-specific constructs, kept in this one file: every other file in sql/ is portable SQL
 -- (standard joins and window functions) that calls these macros by name. On another engine
--- (e.g. Spark SQL) define functions with the same names and meaning:
+-- (e.g. Spark SQL) define functions with the same names and meaning (Spark has no aggregate
+-- macros: pairedframe.engines.spark_sql expands both calls into ordered folds):
 --
 -- pf_seqsum(x, k):  aggregate; the sum of x added one value at a time in ascending k order
 --                   (not a parallel or tree-shaped sum), as trec_eval's loops add. Floating-point

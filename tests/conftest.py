@@ -29,6 +29,28 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+@pytest.fixture(scope="session")
+def spark():
+    """One local[2] Spark session for the whole run; skips (saying why) without pyspark or Java."""
+    import shutil
+    import subprocess
+
+    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install '.[spark]')")
+    pytest.importorskip("sqlglot", reason="sqlglot is not installed (pip install '.[spark]')")
+    java = shutil.which("java") or (os.environ.get("JAVA_HOME") and os.path.join(os.environ["JAVA_HOME"], "bin", "java"))
+    if not java or subprocess.run([java, "-version"], capture_output=True).returncode != 0:
+        pytest.skip("Spark needs Java 17+ and no working `java` was found (install a JDK or set JAVA_HOME)")
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("pairedframe-tests")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "2").config("spark.default.parallelism", "2")
+               .config("spark.driver.memory", "4g").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
 @pytest.fixture(scope="module")
 def four_systems_per_query():
     """Synthetic per-query table: bm25, rm3, bert_base, t5 on 30 queries, nDCG@10 and AP (seeded)."""

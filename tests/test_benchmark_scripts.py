@@ -28,6 +28,17 @@ def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
     assert re.search(r"pairedframe: all_trec costs [\d.]+x the four measures in wall time", proc.stdout)
 
 
+def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):
+    script = SCRIPT.parent / "interleaved.py"
+    proc = subprocess.run([sys.executable, str(script), "--queries", "300", "--docs", "50", "--dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "x the grouped time" in proc.stdout
+    rows = [line.split() for line in proc.stdout.splitlines() if line.startswith(("grouped ", "shuffled "))]
+    assert len(rows) == 2 and rows[0][3] == rows[1][3] == "1200"    # same per-query rows both ways
+    assert not list(tmp_path.iterdir())                               # the generated files are gone
+
+
 CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py"
 
 

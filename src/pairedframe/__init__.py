@@ -23,6 +23,7 @@ from pairedframe.comparison.overlap import rbo
 from pairedframe.comparison.rank_agreement import RankAgreement, rank_agreement
 from pairedframe.comparison.plan import AnalysisResult, Plan, analyze, load_plan
 from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
+from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import compare_segments
 from pairedframe.errors import (
     DuplicateError,
@@ -61,5 +62,5 @@ __all__ = [
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
     "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_qrels",
-    "read_results", "read_run", "results_table", "worst_queries",
+    "read_results", "read_run", "resample_index", "results_table", "worst_queries", "ResampleIndex",
 ]

@@ -51,6 +51,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
 from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
@@ -141,6 +142,28 @@ def cluster_streams(seed: int, qids: Sequence[Any], clusters: Sequence[Any]
 # attaching a cluster column
 # ----------------------------------------------------------------------------------------------
 
+def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[str]]:
+    """A ``{qid: cluster}`` mapping or a ``qid, cluster[, keys]`` table as a checked table, and the
+    columns (of ``columns``, qid always) it maps on; ids and clusters as strings."""
+    if isinstance(clusters, dict):
+        cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
+                             "cluster": [None if v is None else str(v) for v in clusters.values()]},
+                            schema={"qid": pl.String, "cluster": pl.String})
+    else:
+        cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
+    missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
+    if missing:
+        raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")
+    on = [c for c in cmap.columns if c != "cluster" and c in columns and c not in ("value",)]
+    if "qid" not in on:
+        on.append("qid")
+    cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in on)
+    dup = cmap.select(on).is_duplicated()
+    if dup.any():
+        raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
+    return cmap, on
+
+
 def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "cluster") -> tuple[pl.DataFrame, list[str]]:
     """Validated per-query frame with a ``cluster`` column, and its key columns.
 
@@ -182,22 +205,7 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
     else:
         if "cluster" in df.columns:
             raise SchemaError("the per-query table already has a 'cluster' column; do not also pass clusters=")
-        if isinstance(clusters, dict):
-            cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
-                                 "cluster": [None if v is None else str(v) for v in clusters.values()]},
-                                schema={"qid": pl.String, "cluster": pl.String})
-        else:
-            cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
-        missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
-        if missing:
-            raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")
-        on = [c for c in cmap.columns if c != "cluster" and c in df.columns and c not in ("value",)]
-        if "qid" not in on:
-            on.append("qid")
-        cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in on)
-        dup = cmap.select(on).is_duplicated()
-        if dup.any():
-            raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
+        cmap, on = cluster_map(clusters, df.columns)
         df = df.join(cmap.unique(), on=on, how="left")
     df = df.with_columns(pl.col("cluster").cast(pl.String))
     if df["cluster"].null_count():
@@ -233,6 +241,29 @@ def _tost(delta: float, se: float, margin: float, alpha: float, df: float) -> tu
     return (0.0 if inside else 1.0), delta, delta, inside
 
 
+def _check_cluster_counts(rows: pl.DataFrame, n_queries: np.ndarray, n_clusters: np.ndarray, *, keys: list[str],
+                          baseline: str) -> None:
+    """InsufficientSampleError for a comparison with fewer than 2 queries or clusters (one with none
+    named first); SmallSampleWarning below MIN_CLUSTERS. ``rows``: one per comparison, in order."""
+    none = np.flatnonzero(n_queries == 0)
+    short = none if none.size else np.flatnonzero((n_queries < 2) | (n_clusters < 2))
+    if short.size:
+        r = int(short[0])
+        row = rows.row(r, named=True)
+        what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
+        raise InsufficientSampleError(
+            f"comparison with baseline {baseline!r} ({what}) has {int(n_queries[r])} common queries in "
+            f"{int(n_clusters[r])} clusters; a cluster comparison needs at least 2 clusters")
+    few = np.flatnonzero(n_clusters < MIN_CLUSTERS)
+    if few.size:
+        r = int(few[np.argmin(n_clusters[few])])
+        row = rows.row(r, named=True)
+        warnings.warn(f"{few.size} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
+                      f"(smallest: G = {int(n_clusters[r])}, {row['system']} / {row['measure']}); with so few clusters "
+                      "the exact sign-flip test has few sign patterns: coarse p-values and wide, conservative intervals",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
+
+
 def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems: Sequence[str] | str | None = None,
                       measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
                       confidence_level: float = 0.95,
@@ -250,6 +281,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         Per-query ``system, qid, measure, value`` (polars, pandas, arrow, DuckDB relation, or an
         :class:`~pairedframe.evaluation.Evaluation`), optionally with a ``cluster`` column and other
         key columns (e.g. ``dataset``), which are carried through and define separate comparisons.
+        A DuckDB relation or a Spark DataFrame is resampled as joins in its engine, same result
+        (:mod:`pairedframe.comparison.by_join_clustered`).
     baseline : str
         System ``a`` (exact name); deltas are ``b - a``.
     clusters : None, str, mapping or table, optional
@@ -338,13 +371,19 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         margin = float(margin)
     if verdict_on not in ("pvalue", "pvalue_holm", "pvalue_bh"):
         raise ValueError(f"`verdict_on` must be 'pvalue', 'pvalue_holm' or 'pvalue_bh', got {verdict_on!r}")
+    in_engine = engine_table(data)
+    if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: resampled as joins there
+        from pairedframe.comparison.by_join_clustered import compare_clustered_by_join
+
+        return compare_clustered_by_join(in_engine, opt, baseline=baseline, clusters=clusters, systems=systems,
+                                         measures=measures, margin=margin, family_by=family_by,
+                                         verdict_on=verdict_on, progress=progress, interval=interval)
     df, keys = attach_clusters(data, clusters)
     cmap = df.select(*keys, "qid", "cluster").unique()
     p = _pair(df.drop("cluster"), baseline, systems, measures)
     paired = p.paired.join(cmap, on=[*keys, "qid"], how="left").sort("_row", "qid")
     rows = p.rows
     k_total = rows.height
-    alpha = 1.0 - opt.confidence_level
     names = ("delta", "ci_low", "ci_high", "se", "pvalue", "floor", "baseline_mean", "system_mean")
     st = {n: np.full(k_total, np.nan) for n in names}
     ints = {n: np.zeros(k_total, dtype=np.int64) for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
@@ -359,25 +398,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         codes, members = cluster_layout(qids, cl)
         data_of[r] = (qids, cl, codes, members, np.asarray(a, float), np.asarray(b, float), np.asarray(d, float))
         groups.setdefault((query_set_key(qids), _partition_key(members)), []).append(r)
-    present = set(data_of)
-    missing = [r for r in range(k_total) if r not in present]
-    too_few = [(r, len(data_of[r][0]), len(data_of[r][3])) for r in sorted(present)
-               if len(data_of[r][0]) < 2 or len(data_of[r][3]) < 2]
-    if missing or too_few:
-        r, nq, g = (missing[0], 0, 0) if missing else too_few[0]
-        row = rows.row(r, named=True)
-        what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
-        raise InsufficientSampleError(
-            f"comparison with baseline {baseline!r} ({what}) has {nq} common queries in {g} clusters; "
-            "a cluster comparison needs at least 2 clusters")
-    few = [(len(data_of[r][3]), r) for r in present if len(data_of[r][3]) < MIN_CLUSTERS]
-    if few:
-        g, r = min(few)
-        row = rows.row(r, named=True)
-        warnings.warn(f"{len(few)} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
-                      f"(smallest: G = {g}, {row['system']} / {row['measure']}); with so few clusters the exact "
-                      "sign-flip test has few sign patterns: coarse p-values and wide, conservative intervals",
-                      SmallSampleWarning, stacklevel=user_stacklevel())
+    _check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
+                          np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
+                          keys=keys, baseline=baseline)
     done = 0
     for members_rows in groups.values():
         qids, cl, codes, members, *_ = data_of[members_rows[0]]
@@ -427,6 +450,19 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         if progress is not None:
             progress(done, k_total)
 
+    return _clustered_table(rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
+                            family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
+
+
+def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[str, np.ndarray], exact: np.ndarray,
+                     all_zero: np.ndarray, mc: dict[str, list], opt: Any, *, keys: list[str], baseline: str,
+                     family_by: Sequence[str] | str | None, verdict_on: str, margin: float | None,
+                     interval: str) -> pl.DataFrame:
+    """compare_clustered's result from per-comparison statistics (``st``: delta, ci_low, ci_high, se,
+    pvalue, floor, means; ``ints``: n_queries, n_clusters, wins, losses, ties): multiple testing,
+    MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
+    k_total = rows.height
+    alpha = 1.0 - opt.confidence_level
     pv = st["pvalue"]
     p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
     if family_by is None:

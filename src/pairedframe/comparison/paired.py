@@ -77,6 +77,7 @@ import polars as pl
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
                                              verdict, verdict_levels,
@@ -314,10 +315,7 @@ def _as_frame(data: Any) -> pl.DataFrame:
     summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
     if summary_rows:
         # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
-        warnings.warn(f"dropped {summary_rows} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
-                      "rows are means over queries, not a query; a table with a boolean 'summary' column, as "
-                      "`pairedframe evaluate -q -f csv` writes, keeps a query named 'all')", UserWarning,
-                      stacklevel=user_stacklevel())
+        _warn_summary_rows(summary_rows)
         data = data.filter(pl.col("qid") != SUMMARY_QID)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if not data["value"].is_finite().all():
@@ -326,11 +324,51 @@ def _as_frame(data: Any) -> pl.DataFrame:
     return data
 
 
+def _warn_summary_rows(count: int) -> None:
+    warnings.warn(f"dropped {count} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
+                  "rows are means over queries, not a query; a table with a boolean 'summary' column, as "
+                  "`pairedframe evaluate -q -f csv` writes, keeps a query named 'all')", UserWarning,
+                  stacklevel=user_stacklevel())
+
+
 @dataclass(frozen=True)
 class _Paired:
     paired: pl.DataFrame          # _row, system, *extras, measure, qid, a, b, delta (sorted by _row, qid)
     rows: pl.DataFrame            # _row, system, *extras, measure
     extras: list[str]
+
+
+def _choose_comparisons(all_systems: list[str], all_measures: list[str], baseline: Any,
+                        systems: Sequence[str] | str | None, measures: Sequence[str] | str | None
+                        ) -> tuple[list[str], list[str]]:
+    """The systems compared with ``baseline`` and the measures, checked against those of the table
+    (given in order of appearance); errors name the unknown ones (:func:`pairedframe.checks.require_names`)."""
+    if not isinstance(baseline, str):
+        raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
+    require_names(baseline, all_systems, what="system", parameter="baseline", source="the per-query table")
+    others = [s for s in all_systems if s != baseline]
+    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
+                                        what="system", parameter="systems", source="the per-query table")
+               if s != baseline]
+    if not systems:
+        raise ValueError("nothing to compare: no system other than the baseline "
+                         f"{baseline!r} (systems in the table: {all_systems})")
+    measures = require_names(measures, all_measures, what="measure", parameter="measures",
+                             source="the per-query table")
+    return systems, measures
+
+
+def _require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str], systems: list[str],
+                      measures: list[str], baseline: str) -> None:
+    """InsufficientSampleError naming the (system, measure) comparisons with no values on one side:
+    a comparison asked for (or implied by the table) must not vanish from the family silently."""
+    present = measured & {(s, m) for m in baseline_measures for s in systems}
+    absent = [(s, m) for s in systems for m in measures if (s, m) not in present]
+    if absent:
+        raise InsufficientSampleError(
+            f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
+            f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
+            f"choose what to compare")
 
 
 def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
@@ -344,33 +382,15 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
         example = df.filter(dup).row(0, named=True)
         raise DuplicateError(f"per-query table has {int(dup.sum())} rows with a repeated key {keys}, "
                              f"e.g. { {k: example[k] for k in keys} }")
-    all_systems = df["system"].unique(maintain_order=True).to_list()
-    if not isinstance(baseline, str):
-        raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
-    require_names(baseline, all_systems, what="system", parameter="baseline", source="the per-query table")
-    others = [s for s in all_systems if s != baseline]
-    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
-                                        what="system", parameter="systems", source="the per-query table")
-               if s != baseline]
-    if not systems:
-        raise ValueError("nothing to compare: no system other than the baseline "
-                         f"{baseline!r} (systems in the table: {all_systems})")
-    all_measures = df["measure"].unique(maintain_order=True).to_list()
-    measures = require_names(measures, all_measures, what="measure", parameter="measures",
-                             source="the per-query table")
+    systems, measures = _choose_comparisons(df["system"].unique(maintain_order=True).to_list(),
+                                            df["measure"].unique(maintain_order=True).to_list(),
+                                            baseline, systems, measures)
     df = df.filter(pl.col("measure").is_in(measures))
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
                                                            pl.col("value").alias("b"))
-    present = set(b.select("system", "measure").unique().iter_rows()) & {
-        (s, m) for m in a["measure"].unique().to_list() for s in systems}
-    absent = [(s, m) for s in systems for m in measures if (s, m) not in present]
-    if absent:
-        # A comparison asked for (or implied by the table) must not vanish from the family silently.
-        raise InsufficientSampleError(
-            f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
-            f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
-            f"choose what to compare")
+    _require_pairable(set(b.select("system", "measure").unique().iter_rows()), a["measure"].unique().to_list(),
+                      systems, measures, baseline)
     sys_order = {s: i for i, s in enumerate(systems)}
     meas_order = {m: i for i, m in enumerate(measures)}
     rows = (b.select("system", *extras, "measure").unique(maintain_order=True)
@@ -404,10 +424,15 @@ def _require_common_queries(rows: pl.DataFrame, paired: pl.DataFrame, a: pl.Data
     keys = ["system", *extras, "measure"]
     own = b.join(empty.head(1).select(keys), on=keys, how="semi")["qid"].unique(maintain_order=True).to_list()
     base = a.join(empty.head(1).select(keys[1:]), on=keys[1:], how="semi")["qid"].unique(maintain_order=True).to_list()
-    raise EmptyResultError(
-        f"{empty.height} of {rows.height} comparison(s) have no common query with the baseline {baseline!r}; first: "
-        f"{_describe_row({k: first[k] for k in keys})}: its queries {sample(own, 3)}, the baseline's "
-        f"{sample(base, 3)}; were they evaluated against the same qrels?")
+    raise _no_common_query(empty.height, rows.height, baseline, _describe_row({k: first[k] for k in keys}), own, base)
+
+
+def _no_common_query(n_empty: int, n_rows: int, baseline: str, first: str, own: list[str],
+                     base: list[str]) -> EmptyResultError:
+    return EmptyResultError(
+        f"{n_empty} of {n_rows} comparison(s) have no common query with the baseline {baseline!r}; first: "
+        f"{first}: its queries {sample(own, 3)}, the baseline's {sample(base, 3)}; were they evaluated "
+        "against the same qrels?")
 
 
 def _describe_row(row: dict[str, Any]) -> str:
@@ -497,6 +522,110 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
             .select("system", *p.extras, "measure", "rank", "qid", "a", "b", "delta"))
 
 
+def _check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str]) -> None:
+    """InsufficientSampleError for a comparison with fewer than 2 queries; SmallSampleWarning below
+    MIN_QUERIES. ``rows``: one row per comparison with ``n_queries``."""
+    bad = rows.filter(pl.col("n_queries") < 2)
+    if bad.height:
+        first = bad.row(0, named=True)
+        what = "no common query" if first["n_queries"] == 0 else "only one common query"
+        raise InsufficientSampleError(
+            f"{bad.height} comparison(s) with the baseline {baseline!r} have fewer than 2 common queries; "
+            f"first: {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})} ({what})")
+    small = rows.filter(pl.col("n_queries") < MIN_QUERIES)
+    if small.height:
+        first = small.sort("n_queries").row(0, named=True)
+        warnings.warn(
+            f"{small.height} comparison(s) have fewer than MIN_QUERIES = {MIN_QUERIES} common queries "
+            f"(smallest: n = {first['n_queries']}, {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
+            "intervals and p-values are unreliable. See the mde column and "
+            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
+            SmallSampleWarning, stacklevel=user_stacklevel())
+
+
+def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Options, *, baseline: str,
+                  extras: list[str], family_by: Sequence[str] | str | None, verdict_on: str,
+                  flip_blocks: Sequence[tuple] = ()) -> pl.DataFrame:
+    """compare's result from the comparisons and their statistics: multiple testing, verdicts, notes.
+
+    ``rows``: one row per comparison (``system, <keys>, measure, n_queries, baseline_mean,
+    system_mean, wins, losses, ties, _nonzero``); ``stats``: arrays over those rows (``delta, ci_low,
+    ci_high, se, pvalue, sd, skewness, floor, exact, zero_spread``), as :func:`_analyse_block` gives
+    them; ``flip_blocks``: the query sets' deltas for ``resampling="adaptive"``.
+    """
+    k_total = rows.height
+    exact, flat = stats["exact"], stats["zero_spread"]
+    pv = stats["pvalue"]
+    p_holm = np.full(k_total, np.nan)
+    p_bh = np.full(k_total, np.nan)
+    if family_by is None:
+        fam_ids = np.zeros(k_total, dtype=np.int64)
+    else:
+        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
+        allowed = ["system", *extras, "measure"]
+        unknown = [c for c in fam_cols if c not in allowed]
+        if unknown:
+            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
+        fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    flips = None
+    if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
+        flips = query_set_adaptive(
+            list(flip_blocks), k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
+                                                       "pvalue_bh": "bh"}[verdict_on],
+            level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
+            decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
+        pv = stats["pvalue"] = flips.pvalue
+        exact = stats["exact"] = flips.exact
+        stats["floor"] = np.array([smallest_pvalue(opt.test, bool(exact[i]), int(n), opt.alternative,
+                                                   opt.max_resamples, bool(flat[i]))
+                                   for i, n in enumerate(rows["n_queries"].to_numpy())])
+    fam_sizes = np.zeros(k_total, dtype=np.int64)
+    for f in np.unique(fam_ids):
+        sel = fam_ids == f
+        p_holm[sel] = holm(pv[sel])
+        p_bh[sel] = benjamini_hochberg(pv[sel])
+        fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
+    adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
+    n_q = rows["n_queries"].to_numpy().astype(np.int64)
+    all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
+    t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
+    rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
+    mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
+                                   verdict_on, rejections)
+    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
+    alpha = 1.0 - opt.confidence_level
+    warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
+                     verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
+                     n_resamples=_mc_patterns(opt) if opt.test == "randomization" else None,
+                     resamples_name="max_resamples" if opt.adaptive else "n_resamples")
+    labels = [_describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
+              for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
+    warn_skewed(stats["skewness"], n_q, labels)
+    warn_many_ties(rows["ties"].to_numpy(), n_q, labels)
+    resampled = opt.test == "randomization" or opt.interval in ("signflip", "percentile", "bca", "studentized")
+    out = rows.select(
+        "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
+        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
+    ).with_columns(
+        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
+        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
+        pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
+        rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
+        pl.Series("sd", stats["sd"]), pl.Series("skewness", stats["skewness"]), pl.Series("mde", mde),
+        pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
+        pl.Series("verdict_note", notes, dtype=pl.String),
+        pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
+        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
+        pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
+        pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
+    )
+    if opt.adaptive:
+        out = out.with_columns(adaptive_columns(flips, k_total))
+        if flips is not None:
+            warn_uncertified(flips, opt.max_resamples, "comparisons")
+    return out
+
+
 def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
             measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
             confidence_level: float = 0.95, alternative: Literal["two-sided", "greater", "less"] = "two-sided",
@@ -513,8 +642,11 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     ----------
     data : Evaluation or table
         An :class:`~pairedframe.evaluation.Evaluation` or a per-query table ``system, qid, measure,
-        value`` (polars, pandas, arrow, DuckDB relation).  Other columns (e.g. ``dataset``,
-        ``cluster``) are keys: they are carried through and define separate comparisons.
+        value`` (polars, pandas, arrow, DuckDB relation, Spark DataFrame).  Other columns (e.g.
+        ``dataset``, ``cluster``) are keys: they are carried through and define separate comparisons.
+        A DuckDB relation or a Spark DataFrame is compared where it lives: the bootstrap and the
+        sign-flip test run as joins with :func:`~pairedframe.resample_index` in the engine, with the
+        same result to ~1e-15 (:mod:`pairedframe.comparison.by_join`; not ``interval="bca"``).
     baseline : str
         System ``a``; deltas are ``b - a`` (positive = the system beats the baseline).
     systems : str or sequence of str, optional
@@ -629,6 +761,15 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     Expansion*; Smucker, Allan & Carterette (2007), CIKM; Cohen (1988); Cochran (1977); Holm (1979);
     Benjamini & Hochberg (1995).
     """
+    in_engine = engine_table(data)
+    if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: the resampling runs as joins there
+        from pairedframe.comparison.by_join import compare_by_join
+
+        return compare_by_join(in_engine, baseline=baseline, systems=systems, measures=measures,
+                               n_resamples=n_resamples, confidence_level=confidence_level, alternative=alternative,
+                               test=test, seed=seed, family_by=family_by, chunk_size=chunk_size, interval=interval,
+                               power=power, verdict_on=verdict_on, progress=progress, resampling=resampling,
+                               decision_error=decision_error, max_resamples=max_resamples)
     opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
                          resampling, decision_error, max_resamples)
     if verdict_on not in _VERDICT_ON:
@@ -643,22 +784,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         (pl.col("delta") != 0).any().alias("_nonzero"))
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
-    bad = rows.filter(pl.col("n_queries") < 2)
-    if bad.height:
-        first = bad.row(0, named=True)
-        what = "no common query" if first["n_queries"] == 0 else "only one common query"
-        raise InsufficientSampleError(
-            f"{bad.height} comparison(s) with the baseline {baseline!r} have fewer than 2 common queries; "
-            f"first: {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})} ({what})")
-    small = rows.filter(pl.col("n_queries") < MIN_QUERIES)
-    if small.height:
-        first = small.sort("n_queries").row(0, named=True)
-        warnings.warn(
-            f"{small.height} comparison(s) have fewer than MIN_QUERIES = {MIN_QUERIES} common queries "
-            f"(smallest: n = {first['n_queries']}, {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
-            "intervals and p-values are unreliable. See the mde column and "
-            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
-            SmallSampleWarning, stacklevel=user_stacklevel())
+    _check_sizes(rows, baseline, extras)
 
     k_total = rows.height
     names = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
@@ -691,75 +817,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             progress(done, k_total)
     stats["exact"], stats["zero_spread"] = exact, flat
 
-    pv = stats["pvalue"]
-    p_holm = np.full(k_total, np.nan)
-    p_bh = np.full(k_total, np.nan)
-    if family_by is None:
-        fam_ids = np.zeros(k_total, dtype=np.int64)
-    else:
-        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        allowed = ["system", *extras, "measure"]
-        unknown = [c for c in fam_cols if c not in allowed]
-        if unknown:
-            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-        fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
-    flips = None
-    if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
-        flips = query_set_adaptive(
-            flip_blocks, k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
-                                                       "pvalue_bh": "bh"}[verdict_on],
-            level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
-            decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
-        pv = stats["pvalue"] = flips.pvalue
-        exact = stats["exact"] = flips.exact
-        stats["floor"] = np.array([smallest_pvalue(opt.test, bool(exact[i]), int(n), opt.alternative,
-                                                   opt.max_resamples, bool(flat[i]))
-                                   for i, n in enumerate(rows["n_queries"].to_numpy())])
-    fam_sizes = np.zeros(k_total, dtype=np.int64)
-    for f in np.unique(fam_ids):
-        sel = fam_ids == f
-        p_holm[sel] = holm(pv[sel])
-        p_bh[sel] = benjamini_hochberg(pv[sel])
-        fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
-    adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-    n_q = rows["n_queries"].to_numpy().astype(np.int64)
-    all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
-    t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
-    rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
-    mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
-                                   verdict_on, rejections)
-    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
-    alpha = 1.0 - opt.confidence_level
-    warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
-                     verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
-                     n_resamples=_mc_patterns(opt) if opt.test == "randomization" else None,
-                     resamples_name="max_resamples" if opt.adaptive else "n_resamples")
-    labels = [_describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
-              for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
-    warn_skewed(stats["skewness"], n_q, labels)
-    warn_many_ties(rows["ties"].to_numpy(), n_q, labels)
-    resampled = opt.test == "randomization" or opt.interval in ("signflip", "percentile", "bca", "studentized")
-    out = rows.select(
-        "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
-        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
-    ).with_columns(
-        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
-        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
-        pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
-        rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
-        pl.Series("sd", stats["sd"]), pl.Series("skewness", stats["skewness"]), pl.Series("mde", mde),
-        pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
-        pl.Series("verdict_note", notes, dtype=pl.String),
-        pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
-        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
-        pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
-        pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
-    )
-    if opt.adaptive:
-        out = out.with_columns(adaptive_columns(flips, k_total))
-        if flips is not None:
-            warn_uncertified(flips, opt.max_resamples, "comparisons")
-    return out
+    return _finish_table(rows, stats, opt, baseline=baseline, extras=extras, family_by=family_by,
+                         verdict_on=verdict_on, flip_blocks=flip_blocks)
 
 
 # ----------------------------------------------------------------------------------------------

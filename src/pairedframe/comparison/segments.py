@@ -71,6 +71,7 @@ from scipy.special import stdtr, stdtrit
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, segment_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import _pair
 from pairedframe.measures import higher_is_better
 from pairedframe.checks import require_each
@@ -396,13 +397,22 @@ def _as_segments(segments: Any) -> pl.DataFrame:
     return seg
 
 
-def _require_segments_matched(distinct: pl.DataFrame, joined: pl.DataFrame) -> None:
-    """Warn naming the segments of the segment table that hold no paired query (they get no row)."""
-    found = distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
-    if found.height < distinct.height:
-        require_each(list(distinct.select("segment_set", "segment").iter_rows()),
-                     set(found.select("segment_set", "segment").iter_rows()), what="segment",
-                     lacking="no paired query")
+def _require_segments_matched(segments: Sequence[tuple[str, str]], found: set[tuple[str, str]]) -> None:
+    """Warn naming the segments (``segment_set, segment``) of the segment table that hold no paired
+    query (they get no row)."""
+    if len(found) < len(segments):
+        require_each(list(segments), found, what="segment", lacking="no paired query")
+
+
+def _no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
+    return EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
+                            f"(its queries e.g. {own[:3]}, the segment table's {theirs[:3]})")
+
+
+def _require_two_queries(n_queries: np.ndarray) -> None:
+    if not (n_queries >= 2).any():
+        raise EmptyResultError(f"every one of the {n_queries.shape[0]} segment comparison(s) has a single paired "
+                               "query: no statistic can be computed (each needs 2)")
 
 
 def compare_segments(per_query: Any, segments: Any, *, baseline: str,
@@ -422,7 +432,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     Parameters
     ----------
     per_query : Evaluation or table
-        ``system, qid, measure, value`` (plus optional key columns, as :func:`compare`).
+        ``system, qid, measure, value`` (plus optional key columns, as :func:`compare`). A DuckDB
+        relation or a Spark DataFrame is analysed in its engine, streams included, same result
+        (:mod:`pairedframe.comparison.by_join_segments`); ``segments`` may then be a Spark DataFrame.
     segments : table
         ``qid, segment_set, segment`` (polars, pandas, DuckDB relation or a dict of columns); one row
         per (query, segment) membership.  A query may belong to several segment sets (and segments);
@@ -527,6 +539,14 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
                                       max_resamples=max_resamples)
     n_resamples = int(n_resamples)
+    in_engine = engine_table(per_query)
+    if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: every statistic is SQL there
+        from pairedframe.comparison.by_join_segments import compare_segments_by_join
+
+        return compare_segments_by_join(in_engine, segments, baseline=baseline, measures=measures, systems=systems,
+                                        test=test, interval=interval, n_resamples=n_resamples,
+                                        confidence_level=confidence_level, alternative=alternative, seed=int(seed),
+                                        family_by=family_by, correction=correction, level=level, adaptive=adaptive)
 
     p = _pair(per_query, baseline, systems, measures)
     extras = p.extras
@@ -541,10 +561,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
         seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
     if joined.height == 0:
-        raise EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
-                               f"(its queries e.g. {p.paired['qid'].unique().head(3).to_list()}, the segment "
-                               f"table's {seg['qid'].unique().head(3).to_list()})")
-    _require_segments_matched(distinct, joined)
+        raise _no_segment_query(p.paired["qid"].unique().head(3).to_list(), seg["qid"].unique().head(3).to_list())
+    _require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
+                              set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
+                                  .select("segment_set", "segment").iter_rows()))
     row_e = joined["_row"].to_numpy().astype(np.int64)
     sc_e = joined["_sc"].to_numpy().astype(np.int64)
     perm = np.lexsort((sc_e, row_e))                       # stable: keeps qid order within a unit
@@ -581,14 +601,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                                    pl.when(down).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
-    if not ok.any():
-        raise EmptyResultError(f"every one of the {units.height} segment comparison(s) has a single paired query: "
-                               "no statistic can be computed (each needs 2)")
+    _require_two_queries(n_all)
     k = units.height
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)
     ok_idx = np.flatnonzero(ok)
-    flips = flip_units = None
+    flip_units = None
     if ok_idx.size:
         keep = np.repeat(ok, n_all)
         d = np.ascontiguousarray(d_all[keep])
@@ -631,6 +649,27 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = tt[c]
 
+    return _segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
+                           correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
+                           alternative=alternative, seed=seed, flip_units=flip_units, adaptive=adaptive,
+                           decision_error=decision_error, max_resamples=max_resamples)
+
+
+def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
+                    baseline: str, test: str, interval: str, correction: str, level: float,
+                    family_by: Sequence[str] | str | None, n_resamples: int, alternative: str,
+                    seed: int, flip_units: tuple | None = None, adaptive: bool = False,
+                    decision_error: float = DEFAULT_DECISION_ERROR,
+                    max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
+    """compare_segments' result from one row per unit (``system, <keys>, measure, segment_set,
+    segment, n_queries, baseline_mean, system_mean, sd, wins, losses, ties``) and its statistics:
+    families, BH / Holm (adaptive sign flips drawn here from ``flip_units``), Monte-Carlo resolution,
+    flags and warnings."""
+    k = units.height
+    n_all = units["n_queries"].to_numpy().astype(np.int64)
+    ok = n_all >= 2
+    ok_idx = np.flatnonzero(ok)
+    flips = None
     # families and corrections
     fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
                 else [family_by] if isinstance(family_by, str) else list(family_by))

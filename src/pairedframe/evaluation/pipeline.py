@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -19,7 +19,8 @@ from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_qrels, as_run
 from pairedframe.io.detect import is_table_file
-from pairedframe.io.stream import NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
+from pairedframe.io.partition import duplicate_error, iter_partitioned_blocks
+from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
@@ -115,21 +116,37 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
     judgments = pool.submit(lambda: JudgmentsByQuery(qrels.result()))
-    pending: deque[Future] = deque()  # at most one block waits for the helper: bounded memory
     try:
         for path, name in zip(paths, names):
-            for block in iter_query_blocks(path, name):
-                pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
-                while len(pending) > 1:
-                    done.append(pending.popleft().result())
-        done.extend(future.result() for future in pending)
+            try:
+                done.extend(_ranked_blocks(iter_query_blocks(path, name), judgments, options, pool))
+            except Interleaved:  # a query's lines are scattered: partition the file by query first
+                try:
+                    done.extend(_ranked_blocks(iter_partitioned_blocks(path, name), judgments, options, pool))
+                except DuplicatePair as dup:  # named by a second pass, not by reading the file whole
+                    raise duplicate_error(path, dup.qid, dup.docno) from None
     except NotStreamable:
-        for future in pending:
-            future.cancel()
         return None
     ranks_table, retrieved_table = pl.concat([r for r, _ in done]), pl.concat([r for _, r in done])
     values = engine.evaluate_ranked(ranks_table, retrieved_table, qrels.result(), measures, options)
     return values, retrieved_table.select("system", "qid")
+
+
+def _ranked_blocks(blocks: Iterator[QueryBlock], judgments: Future, options: EvalOptions,
+                   pool: ThreadPoolExecutor) -> list[tuple[pl.DataFrame, pl.DataFrame]]:
+    """Ranks and ranking sizes of every block; the helper ranks block i while block i + 1 is read."""
+    done = []
+    pending: deque[Future] = deque()  # at most one block waits for the helper: bounded memory
+    try:
+        for block in blocks:
+            pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
+            while len(pending) > 1:
+                done.append(pending.popleft().result())
+        done.extend(future.result() for future in pending)
+    finally:
+        for future in pending:
+            future.cancel()
+    return done
 
 
 def _rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -152,7 +169,7 @@ def _run_tags(run: Any, system: str | None) -> dict[str, str]:
 def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Measure] = "official", *,
              complete: bool = False, rel_level: int = DEFAULT_REL_LEVEL, depth: int | None = None,
              score_precision: Literal["float64", "float32"] = "float64",
-             engine: Literal["duckdb", "polars"] | Engine = "duckdb", system: str | None = None) -> Evaluation:
+             engine: Literal["duckdb", "polars", "spark"] | Engine = "duckdb", system: str | None = None) -> Evaluation:
     """Evaluate runs against qrels, per query, with trec_eval's semantics.
 
     Parameters
@@ -180,8 +197,11 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     score_precision : {"float64", "float32"}
         "float64" compares scores as doubles (trec_eval 10); "float32" rounds them to 32-bit floats
         first, as trec_eval 9 and pytrec_eval did, so scores equal in float32 tie.
-    engine : {"duckdb", "polars"} or engine instance
-        Both give the same values (within 1e-12).
+    engine : {"duckdb", "polars", "spark"} or engine instance
+        All give the same values (within 1e-12). ``"spark"`` (``pip install "pairedframe[spark]"``)
+        runs the same SQL on Spark: runs and qrels may then also be Spark DataFrames or table names,
+        and paths are read by Spark; pass ``SparkEngine(spark)`` to use a given session
+        (:mod:`pairedframe.engines.spark_engine`).
     system : str, optional
         Name of a single run given as a file, a table without a ``system`` column, or a dict
         (default for a dict: ``"run"``).
@@ -229,6 +249,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     resolved = tuple(dict.fromkeys(m.resolved(rel_level) for m in parse_measures(measures)))
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
+    if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
+        return _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level)
     run_paths = _run_paths(run) or []
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
@@ -260,17 +282,43 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         retrieved = _retrieved_pairs(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
     _warn_levels_above_grades(resolved, qrels_table)
-    order = {m.name: i for i, m in enumerate(resolved)}
-    values = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
-              .sort("system", "qid", "_o").drop("_o"))
-    textual = [m.name for m in resolved if m.spec.value_kind == "text"]
-    per_query = values.filter(~pl.col("measure").is_in(textual)).drop("text")
-    text = values.filter(pl.col("measure").is_in(textual)).drop("value")
+    per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=_excluded(retrieved, qrels_table, options.complete), run_tags=_run_tags(run, system),
                       text=text)
+
+
+def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
+                       system: str | None, rel_level: int) -> Evaluation:
+    """evaluate() with engine="spark": inputs read or converted by Spark, the values collected."""
+    run_frame = eng.run_frame(run, system)
+    qrels_frame = eng.qrels_frame(qrels)
+    top = pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow())  # the checks read the largest grade
+    _check_grades(resolved, top)
+    _warn_levels_above_grades(resolved, top)
+    values = eng.evaluate(run_frame, qrels_frame, list(resolved), options)
+    retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
+    judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
+    per_query, text = _ordered_values(values, resolved)
+    settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
+                                  score_precision=options.score_precision, engine=eng.name)
+    paths = _run_paths(run) or []
+    tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
+    return Evaluation(per_query=per_query, measures=resolved, settings=settings,
+                      excluded=_excluded(retrieved, judged, options.complete), run_tags=tags, text=text)
+
+
+def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(per_query, text): an engine's values sorted by system, qid and the measures' order, split
+    into numeric values and the string-valued measures' text."""
+    order = {m.name: i for i, m in enumerate(resolved)}
+    values = (values.with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
+              .sort("system", "qid", "_o").drop("_o"))
+    textual = [m.name for m in resolved if m.spec.value_kind == "text"]
+    return values.filter(~pl.col("measure").is_in(textual)).drop("text"), \
+        values.filter(pl.col("measure").is_in(textual)).drop("value")
 
 
 def _warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:

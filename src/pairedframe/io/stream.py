@@ -46,13 +46,27 @@ class NotStreamable(Exception):
     """The file cannot be streamed safely (not simple, or a query's lines are not together)."""
 
 
+class DuplicatePair(NotStreamable):
+    """A (qid, docno) repeats in a block: ``qid`` and ``docno`` say which (the first in block order)."""
+
+    def __init__(self, qid: str, docno: str) -> None:
+        super().__init__(f"duplicate (qid, docno) = ({qid}, {docno})")
+        self.qid, self.docno = qid, docno
+
+
+class Interleaved(NotStreamable):
+    """A query's lines are not together: :func:`pairedframe.io.partition.iter_partitioned_blocks`
+    reads such a file in bounded memory."""
+
+
 def checked_pairs(block: QueryBlock) -> pl.Series:
     """:func:`pairedframe.io.trec.pair_hash` of a block's rows, after checking that no (qid, docno)
     repeats (NotStreamable otherwise). Each query lies wholly in one block, so checking every block
     checks the file; the caller runs it, possibly in another thread, and can reuse the hashes."""
     pairs = pair_hash(block.run)
     if _has_duplicate_pairs(block.run, pairs):
-        raise NotStreamable("duplicate (qid, docno)")
+        first = block.run.filter(pl.struct("qid", "docno").is_duplicated()).row(0, named=True)
+        raise DuplicatePair(first["qid"], first["docno"])
     return pairs
 
 
@@ -184,7 +198,7 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
             starts = _query_starts(frame)
             heads = frame["qid"].gather(starts).to_list()
             if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
-                raise NotStreamable("a query's lines are not together")
+                raise Interleaved("a query's lines are not together")
             last = int(starts[-1])
             frame, carry = frame.slice(0, last), frame.slice(last)
             if frame.height:

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-__all__ = ["COCHRAN_FACTOR", "sample_skewness", "cochran_minimum_n"]
+__all__ = ["COCHRAN_FACTOR", "sample_skewness", "skewness_from_moments", "cochran_minimum_n"]
 
 #: Cochran's constant: the mean of n values is treated as normal when n > 25 * skewness**2.
 COCHRAN_FACTOR: float = 25.0
@@ -42,12 +42,19 @@ def sample_skewness(X) -> np.ndarray:
     from .studentized import zero_spread
 
     u = X - np.mean(X, axis=0)
-    m2 = np.mean(u * u, axis=0)
-    m3 = np.mean(u * u * u, axis=0)
-    ok = ~zero_spread(X) & (m2 > 0)
+    return skewness_from_moments(np.mean(u * u, axis=0), np.mean(u * u * u, axis=0), n, zero_spread(X))
+
+
+def skewness_from_moments(m2, m3, n: int | np.ndarray, flat) -> np.ndarray:
+    """``G1`` of :func:`sample_skewness` from the central moments ``m2, m3`` (divisor ``n``) of columns
+    of ``n`` values; NaN where ``n < 3``, ``m2 == 0`` or ``flat`` (zero spread)."""
+    m2, m3 = np.asarray(m2, dtype=np.float64), np.asarray(m3, dtype=np.float64)
+    n = np.broadcast_to(np.asarray(n, dtype=np.float64), m2.shape)
+    ok = (n >= 3) & ~np.asarray(flat, dtype=bool) & (m2 > 0)
+    out = np.full(m2.shape, np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        g1 = m3 / m2 ** 1.5
-    out[ok] = (g1 * math.sqrt(n * (n - 1.0)) / (n - 2.0))[ok]
+        g1 = m3 / m2 ** 1.5 * np.sqrt(n * (n - 1.0)) / (n - 2.0)
+    out[ok] = g1[ok]
     return out
 
 

@@ -36,7 +36,7 @@ from .resample import (_check_2d, _check_alternative, _check_chunk_size, _check_
                        _column_means, bootstrap_index_chunks, kernel_block_rows, reblock)
 from .signflip_interval import least_count
 
-__all__ = ["studentized_bootstrap_many", "ZERO_SPREAD_RTOL", "zero_spread"]
+__all__ = ["studentized_bootstrap_many", "ZERO_SPREAD_RTOL", "zero_spread", "studentize", "symmetric_interval"]
 
 #: A spread (max - min) of at most this fraction of the values' magnitude is float noise: zero spread.
 ZERO_SPREAD_RTOL: float = 1e-12
@@ -48,6 +48,48 @@ def zero_spread(X) -> np.ndarray:
     if X.ndim == 1:
         X = X[:, None]
     return np.ptp(X, axis=0) <= ZERO_SPREAD_RTOL * np.max(np.abs(X), axis=0)
+
+
+def studentize(mean: np.ndarray, var: np.ndarray, spread: np.ndarray, scale: float, n: int) -> np.ndarray:
+    """``T*`` of bootstrap resamples of centred values from their mean, variance (divisor ``n``) and
+    the spread (max - min) of the values drawn; ``scale`` is the column's ``max |centred value|``.
+
+    A resample whose drawn values span at most ``1e-12 * scale`` is constant: ``T*`` is 0 if its mean
+    is 0 to that tolerance, else infinite with the mean's sign.
+    """
+    se = np.sqrt(var * (n / (n - 1.0)) / n)
+    constant = spread <= ZERO_SPREAD_RTOL * scale
+    same = np.abs(mean) <= ZERO_SPREAD_RTOL * scale
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(constant, np.where(same, 0.0, np.copysign(np.inf, mean)), mean / se)
+
+
+def symmetric_interval(t_star: np.ndarray, mean: np.ndarray, se: np.ndarray, flat: np.ndarray,
+                       n_resamples: int, confidence_level: float, alternative: str
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) of the symmetric bootstrap-t interval from ``T*`` (B, k), the means, the
+    studentizing SEs and the zero-spread columns (those get ``[mean, mean]``): the rule of
+    :func:`studentized_bootstrap_many`."""
+    k = mean.shape[0]
+    need = least_count(1.0 - confidence_level, n_resamples, False)
+    low = np.full(k, -np.inf)
+    high = np.full(k, np.inf)
+    if need > 0:
+        if alternative == "two-sided":
+            q = -np.partition(-np.abs(t_star), need - 1, axis=0)[need - 1]
+            low, high = mean - q * se, mean + q * se
+        elif alternative == "greater":
+            q = -np.partition(-t_star, need - 1, axis=0)[need - 1]
+            low = mean - q * se
+        else:
+            q = np.partition(t_star, need - 1, axis=0)[need - 1]
+            high = mean - q * se
+    with np.errstate(invalid="ignore"):
+        low = np.where(flat & np.isfinite(low), mean, low)
+        high = np.where(flat & np.isfinite(high), mean, high)
+        low = np.where(np.isnan(low), -np.inf, low)      # q = inf and se = 0 cannot happen together
+        high = np.where(np.isnan(high), np.inf, high)
+    return low, high
 
 
 def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
@@ -74,11 +116,7 @@ def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
             shifted = x[None, :] - low[:, None]
             mean_shift = m[:, c] - low
             var = np.maximum(np.sum(counts * shifted * shifted, axis=1) / n - mean_shift * mean_shift, 0.0)
-            se = np.sqrt(var * (n / (n - 1.0)) / n)
-            constant = spread <= ZERO_SPREAD_RTOL * scale[c]
-            same = np.abs(m[:, c]) <= ZERO_SPREAD_RTOL * scale[c]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t[:, c] = np.where(constant, np.where(same, 0.0, np.copysign(np.inf, m[:, c])), m[:, c] / se)
+            t[:, c] = studentize(m[:, c], var, spread, scale[c], n)
         out.append(t[:valid])
     return np.concatenate(out, axis=0) if out else np.empty((0, k))
 
@@ -133,24 +171,7 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
     flat = zero_spread(X)
     se[flat] = 0.0
     t_star = _t_star(X - mean, bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size), n)
-    need = least_count(1.0 - confidence_level, n_resamples, False)
-    low = np.full(k, -np.inf)
-    high = np.full(k, np.inf)
-    if need > 0:
-        if alternative == "two-sided":
-            q = -np.partition(-np.abs(t_star), need - 1, axis=0)[need - 1]
-            low, high = mean - q * se, mean + q * se
-        elif alternative == "greater":
-            q = -np.partition(-t_star, need - 1, axis=0)[need - 1]
-            low = mean - q * se
-        else:
-            q = np.partition(t_star, need - 1, axis=0)[need - 1]
-            high = mean - q * se
-    with np.errstate(invalid="ignore"):
-        low = np.where(flat & np.isfinite(low), mean, low)
-        high = np.where(flat & np.isfinite(high), mean, high)
-        low = np.where(np.isnan(low), -np.inf, low)      # q = inf and se = 0 cannot happen together
-        high = np.where(np.isnan(high), np.inf, high)
+    low, high = symmetric_interval(t_star, mean, se, flat, n_resamples, confidence_level, alternative)
     return BootstrapResult(statistic=mean, confidence_interval=ConfidenceInterval(low, high),
                            standard_error=se, n_resamples=n_resamples,
                            confidence_level=confidence_level, method="studentized")

@@ -1,0 +1,142 @@
+"""Benchmark: a run file whose queries' lines are scattered (shuffled) vs the same lines grouped.
+
+Writes, in a temporary folder (default under /tmp, deleted at the end unless --keep), a run of
+QUERIES x DOCS lines with tied scores and graded qrels, once with each query's lines together (as
+TREC runs are) and once in a uniformly shuffled line order (as parallel workers appending to one
+file leave it), then evaluates each with nDCG@10, AP, R@100, RR@10 in its own subprocess and
+prints seconds, peak RSS and the ratio shuffled / grouped. A script, not a test:
+
+    python benchmarks/interleaved.py                     # 100,000 x 1,000 = 100 M lines (4.1 GB each)
+    python benchmarks/interleaved.py --queries 7000      # 7 M lines
+    python benchmarks/interleaved.py --quick             # 2,000 x 100, a smoke run
+
+Targets (issue 13): the shuffled file within 1.5 GB peak and at most 3x the grouped time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+BLOCK_QUERIES = 1000
+BUCKETS = 64
+
+WRAPPER = """
+import json, resource, sys, time
+import pairedframe as pf
+t0 = time.perf_counter()
+ev = pf.evaluate(sys.argv[1], sys.argv[2], ["nDCG@10", "AP", "R@100", "RR@10"])
+elapsed = time.perf_counter() - t0
+print(json.dumps({"seconds": elapsed, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "rows": ev.per_query.height}))
+"""
+
+
+def _block(rng: np.random.Generator, first: int, n_queries: int, docs: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Run lines (one text column) and qrels lines of queries first .. first + n_queries - 1."""
+    qid = np.repeat(np.arange(first, first + n_queries), docs)
+    doc = rng.integers(0, 20 * docs, size=(n_queries, docs))
+    score = np.round(rng.normal(size=(n_queries, docs)), 2)  # 2 decimals: many ties
+    order = np.argsort(-score, axis=1, kind="stable")
+    score = np.take_along_axis(score, order, axis=1).ravel()
+    doc = np.take_along_axis(doc, order, axis=1)
+    # distinct docnos in a query: the position breaks repeats of the random number
+    docno = (doc * docs + np.arange(docs)[None, :]).ravel()
+    rank = np.tile(np.arange(1, docs + 1), n_queries)
+    run = pl.DataFrame({"q": qid, "d": docno, "r": rank, "s": score}).select(
+        pl.format("{} Q0 d{} {} {} bench", pl.col("q").cast(pl.String).str.zfill(6), "d", "r",
+                  pl.col("s").round(2).cast(pl.String)).alias("line"))
+    judged = 60
+    jq = np.repeat(np.arange(first, first + n_queries), judged)
+    pick = rng.integers(0, docs, size=(n_queries, judged // 2))
+    retrieved = (doc[np.arange(n_queries)[:, None], pick] * docs + pick).ravel()
+    other = (rng.integers(0, 20 * docs, size=(n_queries, judged // 2)) * docs + docs).ravel()  # never retrieved
+    dn = np.concatenate([retrieved.reshape(n_queries, -1), other.reshape(n_queries, -1)], axis=1).ravel()
+    grade = rng.choice([0, 0, 0, 1, 2, 3], size=n_queries * judged)
+    qrels = (pl.DataFrame({"q": jq, "d": dn, "g": grade}).unique(["q", "d"], keep="first", maintain_order=True)
+             .select(pl.format("{} 0 d{} {}", pl.col("q").cast(pl.String).str.zfill(6), "d", "g").alias("line")))
+    return run, qrels
+
+
+def generate(folder: Path, n_queries: int, docs: int) -> tuple[Path, Path, Path]:
+    """grouped run, shuffled run, qrels; the shuffle goes through BUCKETS files (bounded memory)."""
+    rng = np.random.default_rng(13)
+    grouped, shuffled, qrels = folder / "run.grouped", folder / "run.shuffled", folder / "qrels"
+    buckets = [open(folder / f"bucket{i}", "wb") for i in range(BUCKETS)]
+    with open(grouped, "wb") as g, open(qrels, "wb") as q:
+        for first in range(0, n_queries, BLOCK_QUERIES):
+            run, judged = _block(rng, first, min(BLOCK_QUERIES, n_queries - first), docs)
+            run.write_csv(g, include_header=False, quote_style="never")
+            judged.write_csv(q, include_header=False, quote_style="never")
+            where = rng.integers(0, BUCKETS, size=run.height)
+            for i, part in run.with_columns(pl.Series("b", where)).partition_by("b", as_dict=True).items():
+                part.select("line").write_csv(buckets[i[0]], include_header=False, quote_style="never")
+    for fh in buckets:
+        fh.close()
+    with open(shuffled, "wb") as out:
+        for i in range(BUCKETS):
+            path = folder / f"bucket{i}"
+            lines = pl.read_csv(path, has_header=False, separator="\x1f", quote_char=None, new_columns=["line"],
+                                schema_overrides={"line": pl.String})
+            lines.sample(fraction=1.0, shuffle=True, seed=i).write_csv(out, include_header=False, quote_style="never")
+            path.unlink()
+    return grouped, shuffled, qrels
+
+
+def measure(run: Path, qrels: Path) -> dict:
+    proc = subprocess.run([sys.executable, "-c", WRAPPER, str(run), str(qrels)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"evaluation of {run} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--queries", type=int, default=100_000)
+    parser.add_argument("--docs", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--dir", default=None, help="where the files go (default: a new folder in /tmp)")
+    parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    parser.add_argument("--quick", action="store_true", help="2,000 x 100, one repeat")
+    args = parser.parse_args()
+    if args.quick:
+        args.queries, args.docs, args.repeats = 2000, 100, 1
+    folder = Path(tempfile.mkdtemp(prefix="pf-interleaved-", dir=args.dir))
+    try:
+        t = time.perf_counter()
+        grouped, shuffled, qrels = generate(folder, args.queries, args.docs)
+        lines = args.queries * args.docs
+        print(f"data: {args.queries} queries x {args.docs} docs = {lines / 1e6:.0f} M lines, "
+              f"{grouped.stat().st_size / 1e9:.2f} GB per run file, written in {time.perf_counter() - t:.0f} s")
+        results = {}
+        for name, path in (("grouped", grouped), ("shuffled", shuffled)):
+            runs = [measure(path, qrels) for _ in range(args.repeats)]
+            results[name] = min(runs, key=lambda r: r["seconds"])
+        assert results["grouped"]["rows"] == results["shuffled"]["rows"]
+        print(f"{'line order':<12}{'seconds':>10}{'peak MB':>10}{'rows':>12}{'x grouped':>11}")
+        for name, r in results.items():
+            print(f"{name:<12}{r['seconds']:>10.1f}{r['peak_mb']:>10.0f}{r['rows']:>12}"
+                  f"{r['seconds'] / results['grouped']['seconds']:>11.2f}")
+        s = results["shuffled"]
+        print(f"shuffled: {s['seconds'] / results['grouped']['seconds']:.2f}x the grouped time (target <= 3x), "
+              f"peak {s['peak_mb']:.0f} MB (target <= 1500 MB)")
+    finally:
+        if args.keep:
+            print(f"files kept in {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("POLARS_MAX_THREADS", "2")
+    main()

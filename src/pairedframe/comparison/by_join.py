@@ -1,0 +1,501 @@
+"""The bootstrap as a join: comparisons of per-query tables that live in DuckDB or Spark.
+
+:func:`~pairedframe.compare` (and :func:`~pairedframe.compare_clustered`,
+:func:`~pairedframe.compare_segments`) given a DuckDB relation or a Spark DataFrame run here: the
+pairing, the per-comparison moments and every resampled statistic are SQL on the engine, and only
+small tables travel (the comparisons, each distinct query set's ids, the resample index, and one
+row per (comparison, resample) back). The same SQL text runs on both engines
+(:mod:`pairedframe.comparison.engine_tables`).
+
+The resamples are those of :func:`~pairedframe.resample_index` -- the numpy path's keyed streams --
+joined on the query's position in its query set. For every comparison ``c`` and resample ``r`` the
+engine returns ``s1 = sum(w * delta)`` and ``w = sum(w)``, with ``w`` the count (bootstrap) or the
+sign (sign-flip); the studentized interval also asks for ``sum(w * x**2)`` and the smallest and
+largest drawn ``x`` of the centred deltas ``x``. Only ``B`` small rows per comparison come back, and
+the numpy code of the in-memory path turns them into statistics:
+
+- sign flips (the default): per pattern the null statistic ``s1 / n`` and the unit-shift statistic
+  ``w / n`` are all that :func:`pairedframe.stats.signflip_interval.inverted_interval` needs for the
+  p-value *and* the interval inverting it (same breakpoints, same tie rule);
+- the percentile interval and bootstrap SE from the resampled means ``s1 / n`` (the cluster
+  bootstrap's ratio ``s1 / w``);
+- the studentized interval from each resample's mean, variance and drawn range
+  (:func:`pairedframe.stats.studentized.studentize`, :func:`~pairedframe.stats.studentized.symmetric_interval`);
+- the t-test and t interval, zero spread, skewness, MDE, verdicts and notes from per-comparison
+  moments (count, sums, central second and third moments, min, max), with the code of
+  :mod:`pairedframe.comparison.paired` and :mod:`pairedframe.comparison.verdicts`.
+
+The sums run in the engine's order, not numpy's, so results agree to ~1e-15 relative (tested
+<= 1e-12), not bit for bit; Monte-Carlo counts agree exactly unless a resampled statistic falls
+within rounding of the observed one outside the tie tolerance.
+
+Not available here (a clear error names the option): ``interval="bca"`` (it needs a jackknife over
+the data) and ``resampling="adaptive"`` (its rounds depend on every family's open decisions; use
+``resampling="fixed"`` or collect the table).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from pairedframe.comparison.engine_tables import EngineTable
+from pairedframe.comparison.paired import (
+    DELTA_TOLERANCE,
+    SUMMARY_QID,
+    _check_options,
+    _check_sizes,
+    _choose_comparisons,
+    _describe_row,
+    _finish_table,
+    _mc_patterns,
+    _Options,
+    _VERDICT_ON,
+    _no_common_query,
+    _require_pairable,
+    _warn_summary_rows,
+)
+from pairedframe.comparison.resample_index import ResampleIndex, resample_index
+from pairedframe.comparison.segments import _t_stats
+from pairedframe.comparison.verdicts import smallest_pvalue
+from pairedframe.checks import require_rows
+from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.measures import higher_is_better
+from pairedframe.stats.bootstrap import _interval_from_probs
+from pairedframe.stats.randomization import TIE_RTOL
+from pairedframe.stats.signflip_interval import inverted_interval
+from pairedframe.stats.skewness import skewness_from_moments
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, studentize, symmetric_interval
+
+__all__ = ["compare_by_join", "Paired", "pair_in_engine", "resampled_sums"]
+
+_NUMERIC = ("double", "float", "real", "int", "bigint", "smallint", "tinyint", "hugeint", "decimal", "long",
+            "short", "byte", "ubigint", "uinteger", "usmallint", "utinyint", "numeric")
+BASE = ("system", "qid", "measure", "value")
+
+
+@dataclass
+class Paired:
+    """The paired deltas of every comparison, as a table ``pairs`` (``comp, qid, a, b, delta``) in
+    the engine, and ``rows`` (polars: ``_row, system, <keys>, measure``) describing each ``comp``."""
+
+    table: EngineTable
+    pairs: str
+    rows: pl.DataFrame
+    extras: list[str]
+    source: str         # the validated user rows: system, qid, measure, <keys>, value, pf_row
+
+
+def _frame(rows: list[tuple], names: Sequence[str]) -> pa.Table:
+    return pl.DataFrame(rows, schema=list(names), orient="row").to_arrow()
+
+
+def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | str | None,
+                   measures: Sequence[str] | str | None, *, extra_keys: Sequence[str] = (),
+                   source: str | None = None, columns: Sequence[str] | None = None) -> Paired:
+    """Validate the user's per-query table and pair every system with ``baseline``, in the engine.
+
+    Same rules and messages as the polars path (:func:`pairedframe.comparison.paired._pair`): null
+    values are 'not measured', ``qid == "all"`` rows are dropped with a warning, non-finite values and
+    repeated keys are errors, systems and measures default to their order of first appearance.
+    ``extra_keys`` are columns carried into ``pairs`` but not comparison keys (the cluster); ``source``
+    and ``columns`` name a table made from the user's (default: the user's table itself).
+    """
+    q = table.quote
+    types = table.column_types()
+    source = table.source if source is None else source
+    columns = table.columns if columns is None else list(columns)
+    missing = [c for c in BASE if c not in columns]
+    if missing:
+        raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
+                          f"(has {columns})")
+    if not types["value"].lower().startswith(_NUMERIC):
+        raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
+    flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
+    extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
+    keep = [*extras, *extra_keys]
+    counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured FROM {source}").row(0, named=True)
+    require_rows(int(counts["n_rows"]), what="the per-query table", why="no (system, qid, measure, value) row; "
+                 "an evaluation with no judged query in common gives one")
+    require_rows(int(counts["measured"]), what="the per-query table", why="every value is null (not measured)")
+    pq = table.name("pq")
+    cols = ", ".join(q(c) for c in keep)
+    unflagged = " AND NOT coalesce(lower(CAST(summary AS STRING)) = 'true', false)" if flagged else ""
+    table.create(pq, f"SELECT CAST(system AS STRING) AS system, CAST(qid AS STRING) AS qid, "
+                     f"CAST(measure AS STRING) AS measure, {cols + ', ' if cols else ''}"
+                     f"CAST(value AS DOUBLE) AS value, {table.row_order()} AS pf_row "
+                     f"FROM {source} WHERE value IS NOT NULL{unflagged}")
+    real = "TRUE" if flagged else f"qid <> '{SUMMARY_QID}'"    # a flagged table keeps a query named 'all'
+    checks = table.collect(f"SELECT count(*) AS n_rows, "
+                           f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
+                           f"CAST(sum(CASE WHEN {real} AND NOT (value - value = 0) THEN 1 ELSE 0 END) AS BIGINT) "
+                           f"AS nonfinite FROM {pq}").row(0, named=True)
+    summary = 0 if flagged else int(checks["summary"] or 0)
+    if summary:
+        _warn_summary_rows(summary)
+        require_rows(int(checks["n_rows"]) - summary, what="the per-query table",
+                     why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
+    if checks["nonfinite"]:
+        raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
+                         "(null values are treated as 'not measured')")
+    keys = ["system", *keep, "measure", "qid"]
+    key_sql = ", ".join(q(c) for c in keys)
+    dup = table.collect(f"SELECT {key_sql}, count(*) AS n, min(pf_row) AS first FROM {pq} "
+                        f"WHERE {real} GROUP BY {key_sql} HAVING count(*) > 1")
+    if dup.height:
+        example = dup.sort("first").row(0, named=True)
+        raise DuplicateError(f"per-query table has {int(dup['n'].sum())} rows with a repeated key {keys}, "
+                             f"e.g. { {k: example[k] for k in keys} }")
+    order = table.collect(f"SELECT system, measure, min(pf_row) AS first FROM {pq} "
+                          f"WHERE {real} GROUP BY system, measure")
+
+    def in_order(column: str) -> list[str]:
+        return order.group_by(column).agg(pl.col("first").min()).sort("first")[column].to_list()
+
+    systems, measures = _choose_comparisons(in_order("system"), in_order("measure"), baseline, systems, measures)
+    _require_pairable(set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()),
+                      order.filter(pl.col("system") == baseline)["measure"].to_list(), systems, measures, baseline)
+    chosen = table.name("chosen")
+    table.register(chosen, _frame([(s, m) for s in systems for m in measures], ["system", "measure"]))
+    group = ", ".join("p." + q(c) for c in ["system", *extras, "measure"])
+    found = table.collect(f"SELECT {group}, min(p.pf_row) AS first FROM {pq} p JOIN {chosen} c "
+                          f"ON p.system = c.system AND p.measure = c.measure GROUP BY {group}")
+    sys_order = {s: i for i, s in enumerate(systems)}
+    meas_order = {m: i for i, m in enumerate(measures)}
+    rows = (found.with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
+                               pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
+            .sort("_s", "_m", "first").drop("_s", "_m", "first").with_row_index("_row"))
+    comps = table.name("comps")
+    table.register(comps, rows.rename({"_row": "comp"}).with_columns(pl.col("comp").cast(pl.Int64))
+                   .with_columns(pl.lit(baseline).alias("pf_baseline")).to_arrow())
+    same = "".join(f" AND b.{q(c)} = c.{q(c)}" for c in extras)
+    same_ab = "".join(f" AND a.{q(c)} = b.{q(c)}" for c in keep)
+    pairs = table.name("pairs")
+    raw = "b.value - a.value"
+    table.create(pairs, f"SELECT c.comp, b.qid, {', '.join('b.' + q(c) + ', ' for c in extra_keys)}"
+                        f"a.value AS a, b.value AS b, "
+                        f"CASE WHEN abs({raw}) <= {DELTA_TOLERANCE!r} * greatest(1.0, abs(a.value), abs(b.value)) "
+                        f"THEN 0.0 ELSE {raw} END AS delta "
+                        f"FROM {pq} b JOIN {comps} c ON b.system = c.system AND b.measure = c.measure{same} "
+                        f"JOIN {pq} a ON a.system = c.pf_baseline AND a.measure = b.measure AND a.qid = b.qid{same_ab} "
+                        f"WHERE {real.replace('qid', 'b.qid')}")
+    return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras,
+                  source=pq)
+
+
+def _wins_in_measure_direction(rows: pl.DataFrame) -> pl.DataFrame:
+    """wins and losses swapped for measures where lower is better (ranks such as FirstRelRank), as
+    :func:`pairedframe.compare` counts them: a win is an improvement."""
+    lower = [m for m in rows["measure"].unique().to_list() if not higher_is_better(m)]
+    flip = pl.col("measure").is_in(lower)
+    return rows.with_columns(pl.when(flip).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
+                             pl.when(flip).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
+
+
+def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str = "qid") -> pl.DataFrame:
+    """One row per ``comp`` (and ``by`` columns of ``pairs``): n_queries, means, wins/losses/ties,
+    delta, dmin/dmax, mean and max |delta|, and a fingerprint of the query set (of the
+    ``fingerprint`` expression's values)."""
+    t = paired.table
+    keys = ", ".join(["comp", *(t.quote(c) for c in by)])
+    return t.collect(
+        f"SELECT {keys}, count(*) AS n_queries, avg(a) AS baseline_mean, avg(b) AS system_mean, "
+        f"avg(delta) AS delta, min(delta) AS dmin, max(delta) AS dmax, avg(abs(delta)) AS mean_abs, "
+        f"max(abs(delta)) AS max_abs, CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
+        f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
+        f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties, "
+        f"min(qid) AS qmin, max(qid) AS qmax, {t.hash_sum(fingerprint)} AS qhash "
+        f"FROM {paired.pairs} GROUP BY {keys}")
+
+
+def _means_table(paired: Paired, comps: Sequence[int], means: np.ndarray) -> str:
+    """A registered table ``comp, mu`` (the means travel as data, never as SQL text)."""
+    name = paired.table.name("mu")
+    paired.table.register(name, pa.table({"comp": pa.array(np.asarray(comps, dtype=np.int64)),
+                                          "mu": pa.array(np.asarray(means, dtype=np.float64))}))
+    return name
+
+
+def central_moments(paired: Paired, rows: pl.DataFrame) -> pl.DataFrame:
+    """``comp, ss, s3``: sums of squared and cubed deviations of the deltas from their mean, per
+    comparison (``rows``: ``_row, delta``) -- the two-pass moments numpy computes."""
+    mu = _means_table(paired, rows["_row"].to_list(), rows["delta"].to_numpy())
+    got = paired.table.collect(
+        f"SELECT p.comp, sum((p.delta - m.mu) * (p.delta - m.mu)) AS ss, "
+        f"sum((p.delta - m.mu) * (p.delta - m.mu) * (p.delta - m.mu)) AS s3 "
+        f"FROM {paired.pairs} p JOIN {mu} m ON p.comp = m.comp GROUP BY p.comp")
+    paired.table.drop(mu)
+    return got
+
+
+def query_set_groups(paired: Paired, moments: pl.DataFrame, match: Sequence[str] = ("qid",)
+                     ) -> list[tuple[list[int], pl.DataFrame]]:
+    """Comparisons with the same query set (each group: its comps, and the ``match`` columns of its
+    queries in code-point order of qid; ``match = ("qid", "cluster")`` also asks for the same clusters).
+
+    Grouped by a fingerprint (size, smallest and largest qid, sum of 64-bit hashes), then checked in
+    the engine: every member must share all its ``match`` rows with the group's first comparison."""
+    t = paired.table
+    cols = ", ".join(match)
+
+    def members(comp: int) -> pl.DataFrame:
+        return t.collect(f"SELECT {cols} FROM {paired.pairs} WHERE comp = {comp}").sort("qid")
+
+    groups: list[tuple[list[int], pl.DataFrame]] = []
+    for _, grp in moments.group_by(["n_queries", "qmin", "qmax", "qhash"], maintain_order=True):
+        comps = sorted(grp["comp"].to_list())
+        rep = members(comps[0])
+        if len(comps) > 1:
+            on = " AND ".join(f"p.{c} = r.{c}" for c in match)
+            shared = t.collect(f"SELECT p.comp, count(*) AS n FROM {paired.pairs} p JOIN "
+                               f"(SELECT {cols} FROM {paired.pairs} WHERE comp = {comps[0]}) r ON {on} "
+                               f"WHERE p.comp IN ({', '.join(map(str, comps))}) GROUP BY p.comp")
+            same = set(shared.filter(pl.col("n") == rep.height)["comp"].to_list())
+            for c in [c for c in comps if c not in same]:  # a fingerprint collision: its own group
+                comps.remove(c)
+                groups.append(([c], members(c)))
+        groups.append((comps, rep))
+    return groups
+
+
+def wide_deltas(paired: Paired, comps: list[int], qids: Sequence[str], centre: np.ndarray | None = None) -> str:
+    """A table ``pos, d0, d1, ...``: the deltas of ``comps`` (same query set) by query position,
+    minus ``centre[j]`` for column ``j`` when given (the centred values of the studentized bootstrap)."""
+    t = paired.table
+    qpos = t.name("qpos")
+    t.register(qpos, pa.table({"qid": pa.array(list(qids), pa.string()), "pos": pa.array(np.arange(len(qids)))}))
+    mu = _means_table(paired, comps, centre) if centre is not None else None
+    value = "p.delta - m.mu" if mu else "p.delta"
+    join_mu = f" JOIN {mu} m ON p.comp = m.comp" if mu else ""
+    wide = t.name("wide")
+    cols = ", ".join(f"max(CASE WHEN p.comp = {c} THEN {value} END) AS d{j}" for j, c in enumerate(comps))
+    t.create(wide, f"SELECT q.pos, {cols} FROM {paired.pairs} p JOIN {qpos} q ON p.qid = q.qid{join_mu} "
+                   f"WHERE p.comp IN ({', '.join(map(str, comps))}) GROUP BY q.pos")
+    t.drop(qpos)
+    if mu:
+        t.drop(mu)
+    return wide
+
+
+def resampled_sums(t: EngineTable, wide: str, k: int, index: ResampleIndex, *, spread: bool = False
+                   ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]]:
+    """Per chunk of resamples: ``(resample, w, s1, more)`` by joining the index ``resample, pos,
+    weight`` with the wide deltas and summing per resample in the engine: ``w = sum(weight)``,
+    ``s1 = sum(weight * d)`` (rows, k); with ``spread``, ``more`` holds ``s2 = sum(weight * d**2)``
+    and the smallest and largest drawn ``d`` (``lo``, ``hi``)."""
+    sums = ", ".join(f"sum(i.w * d.d{j}) AS s{j}" for j in range(k))
+    extra = "".join(f", sum(i.w * d.d{j} * d.d{j}) AS q{j}, min(d.d{j}) AS lo{j}, max(d.d{j}) AS hi{j}"
+                    for j in range(k)) if spread else ""
+    text = (f"SELECT i.resample, sum(i.w) AS w, {sums}{extra} FROM pf_arrow i JOIN {wide} d "
+            f"ON i.pos = d.pos GROUP BY i.resample")
+
+    def block(got: pl.DataFrame, prefix: str) -> np.ndarray:
+        return got.select(f"{prefix}{j}" for j in range(k)).to_numpy().astype(np.float64)
+
+    for resample, pos, weight in index.weights():
+        got = t.collect_with(text, pa.table({"resample": resample, "pos": pos, "w": weight}))
+        more = {"s2": block(got, "q"), "lo": block(got, "lo"), "hi": block(got, "hi")} if spread else {}
+        yield got["resample"].to_numpy(), got["w"].to_numpy().astype(np.float64), block(got, "s"), more
+
+
+def bootstrap_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,
+                          constant: np.ndarray, opt: _Options, *, ratio: bool = False
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Percentile interval and standard error of the mean delta of k columns from the join.
+
+    ``ratio``: the resampled statistic is ``s1 / w`` (cluster bootstrap) instead of ``s1 / n``."""
+    k = delta.shape[0]
+    n = len(index.qids)
+    theta = np.empty((index.n_resamples, k))
+    for resample, w, s1, _ in resampled_sums(t, wide, k, index):
+        theta[resample] = s1 / (w[:, None] if ratio else n)
+    theta[:, constant] = delta[constant]
+    a = (1 - opt.confidence_level) / 2 if opt.alternative == "two-sided" else 1 - opt.confidence_level
+    tb = np.ascontiguousarray(theta.T)
+    low, high = _interval_from_probs(tb, np.broadcast_to(np.array([a, 1 - a]), (k, 2)), opt.alternative)
+    low = np.where(constant & np.isfinite(low), delta, low)
+    high = np.where(constant & np.isfinite(high), delta, high)
+    se = np.std(tb, axis=1, ddof=1)
+    se[constant] = 0.0
+    return low, high, se
+
+
+def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str], delta: np.ndarray,
+                            se: np.ndarray, flat: np.ndarray, scale: np.ndarray, opt: _Options
+                            ) -> tuple[np.ndarray, np.ndarray]:
+    """The symmetric bootstrap-t interval of :func:`pairedframe.stats.studentized.studentized_bootstrap_many`
+    from per-resample sums of the centred deltas (mean, variance and drawn range of each resample).
+
+    ``se``: the studentizing SEs (0 at zero spread); ``scale``: ``max |d - mean|`` per column."""
+    t = paired.table
+    k, n = delta.shape[0], len(qids)
+    wide = wide_deltas(paired, comps, qids, centre=delta)
+    index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=_elements(opt, n))
+    t_star = np.empty((index.n_resamples, k))
+    for resample, _, s1, more in resampled_sums(t, wide, k, index, spread=True):
+        m = s1 / n
+        var = np.maximum(more["s2"] / n - m * m, 0.0)
+        for c in range(k):
+            t_star[resample, c] = studentize(m[:, c], var[:, c], more["hi"][:, c] - more["lo"][:, c], scale[c], n)
+    t.drop(wide)
+    return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative)
+
+
+def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,
+                           scale: np.ndarray, n_total: float, confidence_level: float, alternative: str
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sign-flip p-values of k columns and the intervals inverting them (:func:`~pairedframe.stats.
+    signflip_interval.inverted_interval`): per pattern the null statistic ``s1 / n_total`` and the
+    unit-shift statistic ``w / n_total``, with the tie rule of :mod:`pairedframe.stats.randomization`
+    (``scale``: mean |delta|, or the cluster analogue). Returns ``(p, low, high)``."""
+    k = delta.shape[0]
+    m = index.n_resamples
+    null = np.empty((m, k))
+    c = np.empty(m)
+    for resample, w, s1, _ in resampled_sums(t, wide, k, index):
+        null[resample] = s1 / n_total
+        c[resample] = w / n_total
+    same_sign = np.abs(c) == 1.0           # sum of signs (x sizes) is +-N exactly: no flip or all flipped
+    gamma = TIE_RTOL * np.maximum(np.abs(delta), scale)
+    return inverted_interval(null, c, delta, gamma, m, index.exact, confidence_level, alternative,
+                             same_sign, c == 1.0)
+
+
+def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str] | str | None = None,
+                    measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
+                    confidence_level: float = 0.95, alternative: str = "two-sided", test: str = "randomization",
+                    seed: int = 0, family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
+                    interval: str | None = None, power: float = 0.8, verdict_on: str = "pvalue_holm",
+                    progress: Callable[[int, int], None] | None = None, resampling: str = "fixed",
+                    decision_error: float = 1e-3, max_resamples: int = 2**27) -> pl.DataFrame:
+    """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
+    try:
+        opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                             resampling, decision_error, max_resamples)
+        if verdict_on not in _VERDICT_ON:
+            raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
+        not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
+        paired = pair_in_engine(table, baseline, systems, measures)
+        moments = comparison_moments(paired)
+        rows = (paired.rows.join(moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32)),
+                                 on="_row", how="left").sort("_row")
+                .with_columns(pl.col("n_queries").fill_null(0),
+                              ((pl.col("dmin") != 0) | (pl.col("dmax") != 0)).fill_null(False).alias("_nonzero")))
+        require_common_queries(paired, rows, baseline)
+        _check_sizes(rows, baseline, paired.extras)
+        rows = rows.join(central_moments(paired, rows).rename({"comp": "_row"})
+                         .with_columns(pl.col("_row").cast(pl.UInt32)), on="_row", how="left").sort("_row")
+        k_total = rows.height
+        names = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
+        stats = {name: np.full(k_total, np.nan) for name in names}
+        stats["exact"] = np.zeros(k_total, dtype=bool)
+        stats["zero_spread"] = np.zeros(k_total, dtype=bool)
+        done = 0
+        for comps, members in query_set_groups(paired, moments):
+            idx = np.asarray(comps)
+            res = _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt)
+            for name in stats:
+                stats[name][idx] = res[name]
+            done += len(comps)
+            if progress is not None:
+                progress(done, k_total)
+        rows = _wins_in_measure_direction(rows.with_columns(pl.col("n_queries").cast(pl.Int64)))
+        return _finish_table(rows, stats, opt, baseline=baseline, extras=paired.extras, family_by=family_by,
+                             verdict_on=verdict_on)
+    finally:
+        table.close()
+
+
+def not_in_engine(*, interval: str | None = None, adaptive: bool = False) -> None:
+    """ValueError naming an option the engine path cannot compute."""
+    if interval == "bca":
+        raise ValueError("interval='bca' is not available for DuckDB relations or Spark DataFrames "
+                         "(it needs a jackknife over the data): use the default, 'studentized', 'percentile' or "
+                         "'t', or collect the table")
+    if adaptive:
+        raise ValueError("resampling='adaptive' is not available for DuckDB relations or Spark DataFrames "
+                         "(its rounds of sign patterns follow every family's open decisions): use "
+                         "resampling='fixed' with a larger n_resamples, test='t', or collect the table")
+
+
+def require_common_queries(paired: Paired, rows: pl.DataFrame, baseline: str) -> None:
+    """EmptyResultError, as the polars path, for a comparison without any query in common with the
+    baseline (``rows``: ``_row, system, <keys>, measure, n_queries``)."""
+    empty = rows.filter(pl.col("n_queries") == 0)
+    if not empty.height:
+        return
+    t, q = paired.table, paired.table.quote
+    first = empty.row(0, named=True)
+    keys = ["system", *paired.extras, "measure"]
+    pick = t.name("pick")
+    t.register(pick, pl.DataFrame([{**{c: first[c] for c in keys}, "pf_baseline": baseline}]).to_arrow())
+    same = " AND ".join(f"p.{q(c)} = k.{q(c)}" for c in keys[1:])
+
+    def queries(system: str) -> list[str]:
+        got = t.collect(f"SELECT p.qid, min(p.pf_row) AS first FROM {paired.source} p JOIN {pick} k "
+                        f"ON p.system = k.{system} AND {same} GROUP BY p.qid")
+        return got.sort("first")["qid"].to_list()
+
+    own, base = queries("system"), queries("pf_baseline")
+    t.drop(pick)
+    raise _no_common_query(empty.height, rows.height, baseline, _describe_row({k: first[k] for k in keys}), own, base)
+
+
+def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: pl.DataFrame,
+                       opt: _Options) -> dict[str, np.ndarray]:
+    """The statistics of :func:`pairedframe.comparison.paired._analyse_block` for comparisons that
+    share a query set, from the engine (``rows``: their moments)."""
+    t = paired.table
+    k, n = len(comps), len(qids)
+    delta = rows["delta"].to_numpy().astype(np.float64)
+    dmin, dmax = rows["dmin"].to_numpy().astype(np.float64), rows["dmax"].to_numpy().astype(np.float64)
+    flat = (dmax - dmin) <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy().astype(np.float64)
+    ss = rows["ss"].to_numpy().astype(np.float64)
+    sd = np.where(flat, 0.0, np.sqrt(ss / (n - 1)))
+    out: dict[str, np.ndarray] = {"delta": delta, "sd": sd, "zero_spread": flat, "se": sd / math.sqrt(n),
+                                  "skewness": skewness_from_moments(ss / n, rows["s3"].to_numpy() / n, n, flat)}
+    if opt.interval == "percentile":
+        wide = wide_deltas(paired, comps, qids)
+        index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=_elements(opt, n))
+        out["ci_low"], out["ci_high"], out["se"] = bootstrap_from_engine(t, wide, index, delta, dmin == dmax, opt)
+        t.drop(wide)
+    elif opt.interval == "studentized":
+        scale = np.maximum(dmax - delta, delta - dmin)
+        out["ci_low"], out["ci_high"] = studentized_from_engine(paired, comps, qids, delta, np.where(flat, 0.0, out["se"]),
+                                                                flat, scale, opt)
+    tt = None
+    if opt.test == "t" or opt.interval in ("t", "studentized"):
+        tt = _t_stats(delta, sd, np.full(k, float(n)), flat, opt.alternative, opt.confidence_level)
+    if opt.interval == "t" or (opt.interval == "studentized" and flat.any()):
+        # zero spread: the exact sign-flip answer for equal deltas (pairedframe.stats.ttest), not certainty
+        take = np.ones(k, dtype=bool) if opt.interval == "t" else flat
+        out["ci_low"] = np.where(take, tt["ci_low"], out.get("ci_low"))
+        out["ci_high"] = np.where(take, tt["ci_high"], out.get("ci_high"))
+    if opt.interval == "signflip" or opt.test == "randomization":
+        wide = wide_deltas(paired, comps, qids)
+        index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
+                               chunk_elements=_elements(opt, n))
+        p, low, high = sign_flips_from_engine(t, wide, index, delta, rows["mean_abs"].to_numpy().astype(np.float64),
+                                              float(n), opt.confidence_level, opt.alternative)
+        t.drop(wide)
+        if opt.interval == "signflip":
+            out["ci_low"], out["ci_high"] = low, high
+    if opt.test == "randomization":
+        out["pvalue"] = p
+        out["exact"] = np.full(k, index.exact)
+    else:
+        out["pvalue"] = tt["pvalue"]
+        out["exact"] = np.zeros(k, dtype=bool)
+    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, _mc_patterns(opt),
+                                             bool(flat[c])) for c in range(k)])
+    return out
+
+
+def _elements(opt: _Options, n: int) -> int | None:
+    """Draws per chunk of the index: ``chunk_size`` resamples when given, else the default."""
+    return None if opt.chunk_size is None else max(1, int(opt.chunk_size)) * n

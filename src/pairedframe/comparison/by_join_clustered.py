@@ -1,0 +1,175 @@
+"""The cluster sign-flip test, the interval inverting it and the cluster bootstrap as joins, for
+tables in DuckDB or Spark.
+
+:func:`~pairedframe.compare_clustered` on a DuckDB relation or a Spark DataFrame runs here. The
+resamples are those of :func:`~pairedframe.resample_index` with ``clusters`` (every query carries
+its cluster's sign or count). Per sign pattern the join gives ``sum(sign * delta) = sum_g s_g S_g``
+and ``sum(sign) = sum_g s_g n_g``, all that :func:`pairedframe.stats.signflip_interval.inverted_interval`
+needs for the p-value and the default interval (as :mod:`pairedframe.stats.cluster_interval`);
+the CR1 standard error (``interval="t"``, TOST, MDE) comes from the per-cluster sums ``S_g``, sizes
+``n_g`` and residuals ``S_g - theta n_g`` aggregated in the engine; the cluster bootstrap
+(``interval="percentile"``) is ``sum(count * delta) / sum(count)``. Verdicts, MDE, notes and TOST
+are :mod:`pairedframe.comparison.clustered`'s. See :mod:`pairedframe.comparison.by_join`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from pairedframe.comparison.by_join import (
+    _elements,
+    _means_table,
+    bootstrap_from_engine,
+    comparison_moments,
+    pair_in_engine,
+    query_set_groups,
+    require_common_queries,
+    sign_flips_from_engine,
+    wide_deltas,
+)
+from pairedframe.comparison.clustered import _check_cluster_counts, _clustered_table, cluster_map
+from pairedframe.comparison.engine_tables import EngineTable
+from pairedframe.comparison.resample_index import resample_index
+from pairedframe.comparison.verdicts import smallest_pvalue
+from pairedframe.errors import SchemaError
+from pairedframe.stats.cluster_interval import cluster_t_interval
+from pairedframe.stats.mcnemar import mcnemar_exact
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+
+__all__ = ["compare_clustered_by_join"]
+
+
+def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
+    """A table of the user's rows with a String ``cluster`` column, and its columns; the checks of
+    :func:`pairedframe.comparison.clustered.attach_clusters` (each query in exactly one cluster)."""
+    q = table.quote
+    column = "cluster"
+    if isinstance(clusters, str):
+        column, clusters = clusters, None
+    others = [c for c in table.columns if c not in (column, "cluster")]
+    source = table.name("clustered")
+    if clusters is None:
+        if column not in table.columns:
+            raise SchemaError(f"no cluster column {column!r} in the per-query table (columns {table.columns}); "
+                              "add one or pass clusters= (a qid -> cluster mapping or table)")
+        if column != "cluster" and "cluster" in table.columns:
+            raise SchemaError(f"table has both 'cluster' and the chosen cluster column {column!r}; drop one")
+        table.create(source, f"SELECT {', '.join(q(c) for c in others)}, CAST({q(column)} AS STRING) AS cluster "
+                             f"FROM {table.source}")
+    else:
+        if "cluster" in table.columns:
+            raise SchemaError("the per-query table already has a 'cluster' column; do not also pass clusters=")
+        cmap, on = cluster_map(clusters, table.columns)
+        cmap = cmap.with_columns(pl.col("cluster").cast(pl.String))
+        mapping = table.name("cmap")
+        table.register(mapping, cmap.unique().to_arrow())
+        cond = " AND ".join(f"CAST(u.{q(c)} AS STRING) = m.{q(c)}" for c in on)
+        table.create(source, f"SELECT {', '.join('u.' + q(c) for c in others)}, m.cluster FROM {table.source} u "
+                             f"LEFT JOIN {mapping} m ON {cond}")
+    keys = [c for c in others if c not in ("system", "qid", "measure", "value")]
+    lost = table.collect(f"SELECT qid, system, measure FROM {source} WHERE cluster IS NULL AND value IS NOT NULL")
+    if lost.height:
+        row = lost.row(0, named=True)
+        raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) "
+                         f"has no cluster; {lost.height} row(s) lack one")
+    key_sql = ", ".join(q(c) for c in [*keys, "qid"])
+    two = table.collect(f"SELECT {key_sql}, min(cluster) AS c1, max(cluster) AS c2 FROM {source} "
+                        f"WHERE value IS NOT NULL GROUP BY {key_sql} HAVING count(DISTINCT cluster) > 1")
+    if two.height:
+        row = two.sort("qid").row(0, named=True)
+        where = "".join(f", {k} {row[k]!r}" for k in keys)
+        raise ValueError(f"query {row['qid']!r}{where} is in more than one cluster ({[row['c1'], row['c2']]} ...)")
+    return source, [*others, "cluster"]
+
+
+def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, clusters: Any,
+                              systems: Sequence[str] | str | None, measures: Sequence[str] | str | None,
+                              margin: float | None, family_by: Sequence[str] | str | None, verdict_on: str,
+                              progress: Callable[[int, int], None] | None, interval: str = "signflip") -> pl.DataFrame:
+    """:func:`~pairedframe.compare_clustered` of a per-query table in an engine (``opt`` checked)."""
+    try:
+        source, columns = _with_clusters(table, clusters)
+        paired = pair_in_engine(table, baseline, systems, measures, extra_keys=("cluster",), source=source,
+                                columns=columns)
+        keys = paired.extras
+        moments = comparison_moments(paired, fingerprint="concat(qid, '|', cluster)")
+        sums = table.name("csums")                  # per (comparison, cluster): summed delta, size
+        table.create(sums, f"SELECT comp, cluster, sum(delta) AS s, count(*) AS size FROM {paired.pairs} "
+                           f"GROUP BY comp, cluster")
+        per_cluster = table.collect(f"SELECT comp, count(*) AS n_clusters, sum(abs(s)) AS abs_sum, "
+                                    f"max(abs(s)) AS max_sum FROM {sums} GROUP BY comp")
+        binary = table.collect(
+            f"SELECT comp, CAST(min(CASE WHEN a IN (0, 1) AND b IN (0, 1) THEN 1 ELSE 0 END) AS BIGINT) AS binary, "
+            f"CAST(sum(CASE WHEN a = 1 AND b = 0 THEN 1 ELSE 0 END) AS BIGINT) AS mb, "
+            f"CAST(sum(CASE WHEN a = 0 AND b = 1 THEN 1 ELSE 0 END) AS BIGINT) AS mc FROM {paired.pairs} GROUP BY comp")
+        rows = (paired.rows.with_columns(pl.col("_row").cast(pl.Int64))
+                .join(moments.rename({"comp": "_row"}), on="_row", how="left")
+                .join(per_cluster.rename({"comp": "_row"}), on="_row", how="left")
+                .join(binary.rename({"comp": "_row"}), on="_row", how="left").sort("_row")
+                .with_columns(pl.col("n_queries").fill_null(0), pl.col("n_clusters").fill_null(0)))
+        require_common_queries(paired, rows, baseline)
+        _check_cluster_counts(rows, rows["n_queries"].to_numpy(), rows["n_clusters"].to_numpy(), keys=keys,
+                              baseline=baseline)
+        k_total = rows.height
+        delta_all = rows["delta"].to_numpy().astype(float)
+        mu = _means_table(paired, rows["_row"].to_list(), delta_all)
+        resid = table.collect(f"SELECT c.comp, sum((c.s - m.mu * c.size) * (c.s - m.mu * c.size)) AS rss "
+                              f"FROM {sums} c JOIN {mu} m ON c.comp = m.comp GROUP BY c.comp")
+        table.drop(mu)
+        rss = (rows.select("_row").join(resid.rename({"comp": "_row"}), on="_row", how="left")["rss"]
+               .to_numpy().astype(float))
+        G_all = rows["n_clusters"].to_numpy().astype(np.int64)
+        N_all = rows["n_queries"].to_numpy().astype(float)
+        # CR1 cluster-robust SE (pairedframe.stats.cluster_interval.cluster_robust_se); float noise is no spread
+        se_all = np.sqrt(G_all / (G_all - 1.0) * rss) / N_all
+        flat = ((rows["dmax"] - rows["dmin"]).to_numpy() <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy())
+        se_all[flat] = 0.0
+        st = {n: np.full(k_total, np.nan) for n in ("ci_low", "ci_high", "pvalue", "floor")}
+        st.update(delta=delta_all, se=se_all, baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
+                  system_mean=rows["system_mean"].to_numpy().astype(float))
+        ints = {n: rows[n].fill_null(0).to_numpy().astype(np.int64)
+                for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
+        exact = np.zeros(k_total, dtype=bool)
+        all_zero = ((rows["dmin"] == 0) & (rows["dmax"] == 0)).to_numpy()
+        mc: dict[str, list] = {n: [None] * k_total for n in ("mcnemar_pvalue", "mcnemar_b", "mcnemar_c")}
+        for r, (is_binary, b, c) in enumerate(rows.select("binary", "mb", "mc").iter_rows()):
+            if is_binary:
+                m = mcnemar_exact([1] * b + [0] * c, [0] * b + [1] * c)
+                mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
+        done = 0
+        for comps, members in query_set_groups(paired, moments, match=("qid", "cluster")):
+            idx = np.asarray(comps)
+            sub = rows[idx]
+            qids, cl = members["qid"].to_list(), members["cluster"].to_list()
+            n, G = len(qids), int(G_all[idx[0]])
+            delta = delta_all[idx]
+            wide = wide_deltas(paired, comps, qids)
+            flips = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
+                                   chunk_elements=_elements(opt, n))
+            pv, low, high = sign_flips_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
+                                                   opt.confidence_level, opt.alternative)
+            pv[(sub["max_sum"] == 0).to_numpy()] = 1.0          # as the test: all-zero cluster sums give p = 1
+            if interval == "t":
+                ci = cluster_t_interval(delta, se_all[idx], G, confidence_level=opt.confidence_level,
+                                        alternative=opt.alternative)
+                low, high = ci.low, ci.high
+            elif interval == "percentile":
+                boot = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed,
+                                      chunk_elements=_elements(opt, n))
+                low, high, _ = bootstrap_from_engine(table, wide, boot, delta, (sub["dmin"] == sub["dmax"]).to_numpy(),
+                                                     opt, ratio=True)
+            table.drop(wide)
+            st["ci_low"][idx], st["ci_high"][idx], st["pvalue"][idx] = low, high, pv
+            st["floor"][idx] = smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples)
+            exact[idx] = flips.exact
+            done += len(comps)
+            if progress is not None:
+                progress(done, k_total)
+        return _clustered_table(paired.rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
+                                family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
+    finally:
+        table.close()

@@ -1,0 +1,262 @@
+"""Segment comparisons of per-query tables in DuckDB or Spark, with the counter-based streams in SQL.
+
+:func:`~pairedframe.compare_segments` on a DuckDB relation or a Spark DataFrame runs here. Every
+statistic of a unit (system, keys, measure, segment set, segment) is an aggregate in the engine:
+
+- ``test="t"`` (screening thousands of segments): per-unit count, mean and variance in SQL, the t
+  tail and BH/Holm on the small result (:func:`pairedframe.comparison.segments._t_stats`);
+- the percentile bootstrap and the sign-flip test draw from the counter-based streams documented
+  in :mod:`pairedframe.comparison.segments`, evaluated by the engine: a table of the 32-bit row
+  seeds ``r(b)`` of each segment (``B`` rows per segment, computed here), and for each query
+  position ``i`` of a unit the word ``u = lowbias32(r(b) + (i + 1) * 0x9E3779B9)`` in 64-bit integer
+  SQL (the 32-bit products split so that no intermediate exceeds 2**63). The bootstrap takes
+  position ``floor(u * n / 2**32)`` (as doubles, as numpy does), the sign flip negates when
+  ``u >> 31`` is 1 (bit ``i`` of ``b`` when all ``2**n`` patterns are enumerated).
+
+So the engine computes the very resamples of the numpy path; quantiles (type 7), standard
+deviations and sums run in its own order, so results agree to ~1e-15, not bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from pairedframe.comparison.by_join import _wins_in_measure_direction, not_in_engine, pair_in_engine
+from pairedframe.comparison.engine_tables import EngineTable, is_spark_dataframe
+from pairedframe.comparison.segments import (_as_segments, _no_segment_query, _require_segments_matched,
+                                             _require_two_queries, _row_seeds, _segments_table, _t_stats,
+                                             segment_keys)
+from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.stats.randomization import TIE_RTOL
+from pairedframe.stats.signflip_interval import inverted_interval_units
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+
+__all__ = ["compare_segments_by_join"]
+
+_MASK = 0xFFFFFFFF
+
+
+def _segments(table: EngineTable, segments: Any) -> str:
+    """The segment table, validated, as a table in the engine (``qid, segment_set, segment``)."""
+    name = table.name("segs")
+    if is_spark_dataframe(segments) and table.dialect == "spark":
+        missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
+        if missing:
+            raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
+                              f"(has {segments.columns})")
+        view = table.name("segs_in")
+        segments.createOrReplaceTempView(view)
+        table._made.append(view)
+        table.create(name, f"SELECT CAST(qid AS STRING) AS qid, CAST(segment_set AS STRING) AS segment_set, "
+                           f"CAST(segment AS STRING) AS segment FROM {view}")
+        bad = table.collect(f"SELECT count(*) AS n FROM {name} WHERE qid IS NULL OR segment_set IS NULL "
+                            f"OR segment IS NULL")["n"][0]
+        if bad:
+            raise SchemaError("segment table has null qid, segment_set or segment values")
+        dup = table.collect(f"SELECT qid, segment_set, segment FROM {name} GROUP BY qid, segment_set, segment "
+                            f"HAVING count(*) > 1 LIMIT 1")
+        if dup.height:
+            row = dup.row(0, named=True)
+            raise DuplicateError(f"segment table repeats (qid, segment_set, segment) = "
+                                 f"({row['qid']!r}, {row['segment_set']!r}, {row['segment']!r})")
+        return name
+    if is_spark_dataframe(segments):
+        segments = pl.from_arrow(segments.toArrow())
+    table.register(name, _as_segments(segments).to_arrow())
+    return name
+
+
+def _mix32(t: EngineTable, x: str) -> str:
+    """lowbias32 of a 32-bit value held in a BIGINT, in BIGINT arithmetic (no product above 2**63)."""
+    x = f"({t.xor(x, t.shift_right(x, 16))})"
+    x = f"(({x} * 2146121005) & {_MASK})"                                     # * 0x7FEB352D (< 2**31)
+    x = f"({t.xor(x, t.shift_right(x, 15))})"
+    hi, lo = 0x846C, 0xA68B                                                      # 0x846CA68B split
+    x = f"(({x} * {lo} + ((({x} * {hi}) & 65535) * 65536)) & {_MASK})"
+    return f"({t.xor(x, t.shift_right(x, 16))})"
+
+
+def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str,
+                             measures: Sequence[str] | str | None, systems: Sequence[str] | str | None, test: str,
+                             interval: str, n_resamples: int, confidence_level: float, alternative: str, seed: int,
+                             family_by: Sequence[str] | str | None, correction: str, level: float,
+                             adaptive: bool = False) -> pl.DataFrame:
+    """:func:`~pairedframe.compare_segments` of a per-query table in an engine (options checked)."""
+    try:
+        not_in_engine(adaptive=adaptive)
+        paired = pair_in_engine(table, baseline, systems, measures)
+        extras = paired.extras
+        clash = [c for c in ("segment_set", "segment") if c in extras]
+        if clash:
+            raise SchemaError(f"per-query table already has column(s) {clash}; rename them")
+        segs = _segments(table, segments)
+        t = table
+        units_sql = t.name("units")
+        t.create(units_sql, f"SELECT p.comp, s.segment_set, s.segment, p.qid, p.a, p.b, p.delta, "
+                            f"row_number() OVER (PARTITION BY p.comp, s.segment_set, s.segment ORDER BY p.qid) - 1 AS i, "
+                            f"count(*) OVER (PARTITION BY p.comp, s.segment_set, s.segment) AS n "
+                            f"FROM {paired.pairs} p JOIN {segs} s ON p.qid = s.qid")
+        moments = t.collect(
+            f"SELECT comp, segment_set, segment, count(*) AS n_queries, avg(a) AS baseline_mean, "
+            f"avg(b) AS system_mean, avg(delta) AS delta, stddev_samp(delta) AS sd, min(delta) AS dmin, "
+            f"max(delta) AS dmax, avg(abs(delta)) AS mean_abs, max(abs(delta)) AS max_abs, "
+            f"CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
+            f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
+            f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
+            f"FROM {units_sql} GROUP BY comp, segment_set, segment")
+        if moments.height == 0:
+            raise _no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs} LIMIT 3")["qid"].to_list(),
+                                    t.collect(f"SELECT DISTINCT qid FROM {segs} LIMIT 3")["qid"].to_list())
+        every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
+        _require_segments_matched(list(every.iter_rows()),
+                                  set(moments.select("segment_set", "segment").unique().iter_rows()))
+        # zero spread (max - min <= 1e-12 max|d|) as the paired t-test rule: sd 0, no certainty from noise
+        units = (moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32))
+                 .join(paired.rows, on="_row", how="left").sort("_row", "segment_set", "segment")
+                 .with_columns(((pl.col("dmax") - pl.col("dmin")) <= ZERO_SPREAD_RTOL * pl.col("max_abs"))
+                               .alias("_flat"))
+                 .with_columns(pl.when(pl.col("n_queries") < 2).then(float("nan"))
+                               .when(pl.col("_flat")).then(0.0).otherwise(pl.col("sd")).alias("sd")))
+        units = _wins_in_measure_direction(units)
+        _require_two_queries(units["n_queries"].to_numpy())
+        k = units.height
+        n_all = units["n_queries"].to_numpy().astype(np.int64)
+        ok = n_all >= 2
+        stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
+        exact = np.zeros(k, dtype=bool)
+        delta = units["delta"].to_numpy().astype(float)
+        constant = (units["dmin"] == units["dmax"]).to_numpy()
+        stats["delta"][ok] = delta[ok]
+        if test == "t" or interval == "t":
+            tt = _t_stats(delta[ok], units["sd"].to_numpy()[ok], n_all[ok].astype(float),
+                          units["_flat"].to_numpy()[ok], alternative, confidence_level)
+            if test == "t":
+                stats["pvalue"][ok] = tt["pvalue"]
+            if interval == "t":
+                for c in ("ci_low", "ci_high", "se"):
+                    stats[c][ok] = tt[c]
+        invert = interval == "signflip"
+        if (interval == "percentile" or test == "randomization" or invert) and ok.any():
+            got = _resampled(t, units_sql, units.filter(pl.Series(ok)), n_resamples=n_resamples,
+                             confidence_level=confidence_level, alternative=alternative, seed=seed,
+                             bootstrap=interval == "percentile", sign_flip=test == "randomization" or invert,
+                             invert=invert)
+            where = np.flatnonzero(ok)
+            if invert:     # as compare_segments: the shifts the segment's own patterns do not reject
+                stats["ci_low"][where], stats["ci_high"][where] = got["ci_low"], got["ci_high"]
+                stats["se"][where] = units["sd"].to_numpy()[ok] / np.sqrt(n_all[ok])
+            if interval == "percentile":
+                low, high = got["ci_low"], got["ci_high"]
+                c_ok = constant[ok]
+                stats["ci_low"][where] = np.where(c_ok & np.isfinite(low), delta[ok], low)
+                stats["ci_high"][where] = np.where(c_ok & np.isfinite(high), delta[ok], high)
+                stats["se"][where] = np.where(c_ok, 0.0, got["se"])
+            if test == "randomization":
+                stats["pvalue"][where] = got["pvalue"]
+                exact[where] = got["exact"]
+        units = units.drop("dmin", "dmax", "mean_abs", "max_abs", "_flat", "delta", "_row")
+        return _segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
+                               correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
+                               alternative=alternative, seed=seed)
+    finally:
+        table.close()
+
+
+def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resamples: int, confidence_level: float,
+               alternative: str, seed: int, bootstrap: bool, sign_flip: bool,
+               invert: bool = False) -> dict[str, np.ndarray]:
+    """Percentile interval, bootstrap SE and sign-flip p of each unit (rows of ``units``, n >= 2);
+    with ``invert`` the interval inverting the sign-flip test instead (each pattern's null
+    statistic and flip count, B rows per unit, go to
+    :func:`pairedframe.stats.signflip_interval.inverted_interval_units`, as in memory)."""
+    B = int(n_resamples)
+    distinct = units.select("segment_set", "segment").unique(maintain_order=True)
+    keys = np.array([segment_keys(seed, s, g) for s, g in distinct.iter_rows()], dtype=np.uint64).reshape(-1, 2)
+    rows = np.arange(B)
+    boot_seeds = _row_seeds(keys[:, 0], rows).astype(np.int64)     # (B, S)
+    flip_seeds = _row_seeds(keys[:, 1], rows).astype(np.int64)
+    S = distinct.height
+    seeds = t.name("seeds")
+    t.register(seeds, pa.table({
+        "segment_set": pa.array(np.repeat(distinct["segment_set"].to_numpy(), B), pa.string()),
+        "segment": pa.array(np.repeat(distinct["segment"].to_numpy(), B), pa.string()),
+        "resample": pa.array(np.tile(rows, S)), "rb": pa.array(boot_seeds.T.ravel()),
+        "rf": pa.array(flip_seeds.T.ravel())}))
+    stat = t.name("stat")
+    t.register(stat, units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment",
+                                  "delta", "mean_abs").to_arrow())
+    on = "u.segment_set = s.segment_set AND u.segment = s.segment"
+    same_unit = "d.comp = x.comp AND d.segment_set = x.segment_set AND d.segment = x.segment"
+    out: dict[str, np.ndarray] = {}
+    order = units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment")
+    a_tail = (1 - confidence_level) / 2 if alternative == "two-sided" else 1 - confidence_level
+    if bootstrap:
+        word = _mix32(t, f"((s.rb + (u.i + 1) * {0x9E3779B9}) & {_MASK})")
+        theta = t.name("theta")
+        t.create(theta, f"SELECT x.comp, x.segment_set, x.segment, x.resample, sum(d.delta) / max(x.n) AS theta "
+                        f"FROM (SELECT u.comp, u.segment_set, u.segment, u.n, s.resample, "
+                        f"CAST(floor(CAST({word} AS DOUBLE) * (CAST(u.n AS DOUBLE) / 4294967296.0)) AS BIGINT) AS j "
+                        f"FROM {units_sql} u JOIN {seeds} s ON {on} WHERE u.n >= 2) x "
+                        f"JOIN {units_sql} d ON {same_unit} AND d.i = x.j "
+                        f"GROUP BY x.comp, x.segment_set, x.segment, x.resample")
+        got = t.collect(f"SELECT comp, segment_set, segment, {t.quantile('theta', a_tail)} AS lo, "
+                        f"{t.quantile('theta', 1 - a_tail)} AS hi, stddev_samp(theta) AS se "
+                        f"FROM {theta} GROUP BY comp, segment_set, segment")
+        got = order.join(got, on=["comp", "segment_set", "segment"], how="left", maintain_order="left")
+        low, high = got["lo"].to_numpy().astype(float), got["hi"].to_numpy().astype(float)
+        if alternative == "less":
+            low = np.full_like(low, -np.inf)
+        elif alternative == "greater":
+            high = np.full_like(high, np.inf)
+        out.update(ci_low=low, ci_high=high, se=got["se"].to_numpy().astype(float))
+        t.drop(theta)
+    if sign_flip:
+        word = _mix32(t, f"((s.rf + (u.i + 1) * {0x9E3779B9}) & {_MASK})")
+        two_to_n = t.shift_right("4611686018427387904", "62 - least(u.n, 62)")    # 2**n for n <= 62
+        exact_unit = f"(u.n < 63 AND {two_to_n} <= {B})"
+        bit = (f"CASE WHEN {exact_unit} THEN ({t.shift_right('s.resample', 'least(u.i, 62)')} & 1) "
+               f"ELSE {t.shift_right(word, 31)} END")
+        patterns = f"CASE WHEN {exact_unit} THEN {two_to_n} ELSE {B} END"
+        null = t.name("null")
+        t.create(null, f"SELECT u.comp, u.segment_set, u.segment, s.resample, "
+                       f"sum(CASE WHEN {bit} = 1 THEN -u.delta ELSE u.delta END) / max(u.n) AS t, "
+                       f"CAST(sum({bit}) AS BIGINT) AS flips, "
+                       f"max({patterns}) AS m, max(CASE WHEN {exact_unit} THEN 1 ELSE 0 END) AS exact "
+                       f"FROM {units_sql} u JOIN {seeds} s ON {on} WHERE u.n >= 2 "
+                       f"GROUP BY u.comp, u.segment_set, u.segment, s.resample")
+        gamma = f"{float(TIE_RTOL)!r} * greatest(abs(o.delta), o.mean_abs)"
+        extreme = {"two-sided": f"abs(x.t) >= abs(o.delta) - {gamma}", "greater": f"x.t >= o.delta - {gamma}",
+                   "less": f"x.t <= o.delta + {gamma}"}[alternative]
+        got = t.collect(f"SELECT x.comp, x.segment_set, x.segment, max(x.m) AS m, max(x.exact) AS exact, "
+                        f"CAST(sum(CASE WHEN x.resample < x.m AND {extreme} THEN 1 ELSE 0 END) AS BIGINT) AS b "
+                        f"FROM {null} x JOIN {stat} o ON x.comp = o.comp AND x.segment_set = o.segment_set "
+                        f"AND x.segment = o.segment GROUP BY x.comp, x.segment_set, x.segment")
+        got = order.join(got, on=["comp", "segment_set", "segment"], how="left", maintain_order="left")
+        b = got["b"].to_numpy().astype(float)
+        m = got["m"].to_numpy().astype(float)
+        is_exact = got["exact"].to_numpy().astype(bool)
+        out["pvalue"] = np.minimum(np.where(is_exact, b / m, (b + 1) / (B + 1)), 1.0)
+        out["exact"] = is_exact
+        if invert:
+            every = t.collect(f"SELECT comp, segment_set, segment, resample, t, flips FROM {null}")
+            every = every.join(order.with_row_index("_unit"), on=["comp", "segment_set", "segment"])
+            cell = every["resample"].to_numpy() * order.height + every["_unit"].to_numpy().astype(np.int64)
+            null_all = np.empty(B * order.height)
+            flips_all = np.empty(B * order.height, dtype=np.int64)
+            null_all[cell], flips_all[cell] = every["t"].to_numpy(), every["flips"].to_numpy()
+            own = order.join(units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment",
+                                          "delta", "mean_abs", "n_queries"),
+                             on=["comp", "segment_set", "segment"], how="left", maintain_order="left")
+            observed = own["delta"].to_numpy().astype(float)
+            gamma = TIE_RTOL * np.maximum(np.abs(observed), own["mean_abs"].to_numpy().astype(float))
+            out["ci_low"], out["ci_high"] = inverted_interval_units(
+                null_all.reshape(B, order.height), flips_all.reshape(B, order.height),
+                own["n_queries"].to_numpy().astype(float), observed, gamma, m, is_exact, confidence_level,
+                alternative)
+        t.drop(null)
+    return out

@@ -1,0 +1,218 @@
+"""Per-query tables that live in an engine: a DuckDB relation or a Spark DataFrame.
+
+:mod:`pairedframe.comparison.by_join` runs the same SQL text on both through the small
+:class:`EngineTable` interface: name the user's table as a view, create a (temporary, cached) table
+from a SELECT, register a small table made here (Arrow), run a SELECT and collect its (small)
+result as polars. Values never go into SQL text: they travel in registered tables. The few
+dialect differences are methods (:meth:`EngineTable.quote`, :meth:`EngineTable.row_order`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+_NAMES = itertools.count()
+
+
+def is_duckdb_relation(data: Any) -> bool:
+    return type(data).__module__.startswith("duckdb") and hasattr(data, "query") and hasattr(data, "arrow")
+
+
+def is_spark_dataframe(data: Any) -> bool:
+    return any(c.__module__.startswith("pyspark.sql") and c.__name__ == "DataFrame" for c in type(data).__mro__)
+
+
+class EngineTable:
+    """One user table in an engine, and the temporary tables made next to it (dropped by ``close``)."""
+
+    dialect = "generic"
+
+    def __init__(self) -> None:
+        self.prefix = f"pf_{uuid.uuid4().hex[:8]}_"
+        self._made: list[str] = []
+
+    def name(self, what: str) -> str:
+        """A fresh name for a temporary table of this call."""
+        return f"{self.prefix}{what}_{next(_NAMES)}"
+
+    # -- to implement --------------------------------------------------------------------------
+    columns: list[str]
+
+    def column_types(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def create(self, name: str, select: str) -> None:
+        raise NotImplementedError
+
+    def register(self, name: str, table: pa.Table) -> None:
+        raise NotImplementedError
+
+    def collect(self, select: str) -> pl.DataFrame:
+        raise NotImplementedError
+
+    def drop(self, name: str) -> None:
+        raise NotImplementedError
+
+    def quote(self, identifier: str) -> str:
+        raise NotImplementedError
+
+    def hash_sum(self, column: str) -> str:
+        """An aggregate: the exact sum of a 64-bit hash of ``column`` (a query-set fingerprint)."""
+        raise NotImplementedError
+
+    def xor(self, a: str, b: str) -> str:
+        raise NotImplementedError
+
+    def shift_right(self, a: str, bits: int | str) -> str:
+        raise NotImplementedError
+
+    def quantile(self, expr: str, p: float) -> str:
+        """Aggregate: the type-7 (linear) quantile of ``expr`` at ``p``."""
+        raise NotImplementedError
+
+    def row_order(self) -> str:
+        """An expression numbering the rows of the user table in their order (for 'order of appearance')."""
+        raise NotImplementedError
+
+    # -------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        while self._made:
+            self.drop(self._made.pop())
+
+
+class DuckDBTable(EngineTable):
+    """A DuckDB relation: statements run on its own connection through ``relation.query``, so the
+    data never leaves DuckDB; registered Arrow tables reach it by DuckDB's replacement scan."""
+
+    dialect = "duckdb"
+
+    def __init__(self, relation: Any) -> None:
+        super().__init__()
+        self._rel = relation
+        self.source = self.name("input")
+        self.columns = list(relation.columns)
+        self._types = {c: str(t) for c, t in zip(relation.columns, relation.types)}
+        relation.create_view(self.source, replace=True)
+        self._made.append(self.source)
+
+    def _run(self, text: str):
+        return self._rel.query("pf_input", text)
+
+    def column_types(self) -> dict[str, str]:
+        return self._types
+
+    def create(self, name: str, select: str) -> None:
+        self._run(f"CREATE OR REPLACE TEMP TABLE {name} AS {select}")
+        self._made.append(name)
+
+    def register(self, name: str, table: pa.Table) -> None:
+        pf_arrow = table  # noqa: F841  (found by DuckDB's replacement scan of the calling frame)
+        self._rel.query("pf_input", f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM pf_arrow")
+        self._made.append(name)
+
+    def collect(self, select: str) -> pl.DataFrame:
+        return pl.from_arrow(self._run(select).to_arrow_table())
+
+    def collect_with(self, select: str, table: pa.Table) -> pl.DataFrame:
+        """Run ``select``, which reads the Arrow table as ``pf_arrow`` (no copy into DuckDB)."""
+        pf_arrow = table  # noqa: F841
+        return pl.from_arrow(self._rel.query("pf_input", select).to_arrow_table())
+
+    def drop(self, name: str) -> None:
+        kind = "VIEW" if name == self.source else "TABLE"
+        self._run(f"DROP {kind} IF EXISTS {name}")
+
+    def quote(self, identifier: str) -> str:
+        return '"' + identifier.replace('"', '""') + '"'
+
+    def row_order(self) -> str:
+        return "row_number() OVER ()"
+
+    def hash_sum(self, column: str) -> str:
+        return f"sum(CAST(hash({column}) AS HUGEINT))"
+
+    def xor(self, a: str, b: str) -> str:
+        return f"xor({a}, {b})"
+
+    def shift_right(self, a: str, bits: int | str) -> str:
+        return f"(({a}) >> ({bits}))"
+
+    def quantile(self, expr: str, p: float) -> str:
+        return f"quantile_cont({expr}, {p!r})"
+
+
+class SparkTable(EngineTable):
+    """A Spark DataFrame: temporary views on its session; created tables are materialised (``localCheckpoint``) views."""
+
+    dialect = "spark"
+
+    def __init__(self, frame: Any) -> None:
+        super().__init__()
+        self.spark = frame.sparkSession
+        self.source = self.name("input")
+        frame.createOrReplaceTempView(self.source)
+        self._made.append(self.source)
+        self.columns = list(frame.columns)
+        self._types = {f.name: f.dataType.simpleString() for f in frame.schema.fields}
+        self._cached: dict[str, Any] = {}
+
+    def column_types(self) -> dict[str, str]:
+        return self._types
+
+    def create(self, name: str, select: str) -> None:
+        frame = self.spark.sql(select).localCheckpoint()  # materialised, without the lineage of its plan
+        frame.createOrReplaceTempView(name)
+        self._cached[name] = frame
+        self._made.append(name)
+
+    def register(self, name: str, table: pa.Table) -> None:
+        frame = self.spark.createDataFrame(table)
+        frame.createOrReplaceTempView(name)
+        self._made.append(name)
+
+    def collect(self, select: str) -> pl.DataFrame:
+        return pl.from_arrow(self.spark.sql(select).toArrow())
+
+    def collect_with(self, select: str, table: pa.Table) -> pl.DataFrame:
+        name = self.name("arrow")
+        self.spark.createDataFrame(table).createOrReplaceTempView(name)
+        try:
+            return self.collect(select.replace("pf_arrow", name))
+        finally:
+            self.spark.catalog.dropTempView(name)
+
+    def drop(self, name: str) -> None:
+        self._cached.pop(name, None)
+        self.spark.catalog.dropTempView(name)
+
+    def quote(self, identifier: str) -> str:
+        return "`" + identifier.replace("`", "``") + "`"
+
+    def row_order(self) -> str:
+        return "monotonically_increasing_id()"
+
+    def hash_sum(self, column: str) -> str:
+        return f"sum(CAST(xxhash64({column}) AS DECIMAL(38, 0)))"
+
+    def xor(self, a: str, b: str) -> str:
+        return f"(({a}) ^ ({b}))"
+
+    def shift_right(self, a: str, bits: int | str) -> str:
+        return f"shiftright({a}, {bits})"
+
+    def quantile(self, expr: str, p: float) -> str:
+        return f"percentile({expr}, {p!r})"
+
+
+def engine_table(data: Any) -> EngineTable | None:
+    """The engine wrapper for a DuckDB relation or a Spark DataFrame; None for anything else."""
+    if is_duckdb_relation(data):
+        return DuckDBTable(data)
+    if is_spark_dataframe(data):
+        return SparkTable(data)
+    return None

@@ -1,0 +1,211 @@
+"""Read a run file whose queries' lines are not together, in bounded memory.
+
+Parallel workers appending to one file, or shards concatenated, leave each query's lines scattered
+over the file, so :func:`pairedframe.io.stream.iter_query_blocks` cannot cut it into blocks of whole
+queries. :func:`iter_partitioned_blocks` reads it twice instead:
+
+1. the pieces of the file (parsed exactly as the grouped stream parses them) are split by a hash of
+   ``qid`` into ``P`` temporary Arrow IPC files, so that every query lies wholly in one of them;
+2. each temporary file is read back on its own, its rows grouped by query (by score descending
+   inside a query: the ranking needs no sort of its own), and yielded as a
+   :class:`~pairedframe.io.stream.QueryBlock`.
+
+Memory is bounded by the pieces in flight, the rows buffered before a write (:data:`FLUSH_ROWS`)
+and one partition (about :data:`PARTITION_BYTES` of run text), whatever the file's size or order.
+The temporary files (as large as the parsed run) live in ``tmp_dir`` (default: the system's
+temporary folder) and are deleted as soon as they are read, and in any case on exit.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+import zlib
+from collections.abc import Iterator
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from pairedframe.io.stream import (
+    CHUNK_BYTES,
+    NotStreamable,
+    QueryBlock,
+    _parsed_chunks,
+    _query_starts,
+    _separator,
+    _with_system,
+)
+from pairedframe.errors import DuplicateError
+from pairedframe.io.trec import _BLANKS, _open_bytes
+
+#: Run text per partition (the memory knob of the second pass): ~1.5 M lines of a TREC run.
+PARTITION_BYTES = 64 * 2**20
+#: At most this many partitions (open files) at once.
+MAX_PARTITIONS = 512
+#: Rows held over all partitions before they are appended to their files.
+FLUSH_ROWS = 2**20
+#: gzip'd run text is about this much smaller than the text (only used to choose P).
+GZIP_RATIO = 5
+_HASH_SEED = 0x51A7
+
+
+def partition_count(path: str, partition_bytes: int | None = None) -> int:
+    """How many partitions a file of this size is split into (at least 2, at most MAX_PARTITIONS)."""
+    size = os.path.getsize(path)
+    with _open_bytes(path) as fh:
+        if hasattr(fh, "fileobj"):  # gzip: decompressed size estimated
+            size *= GZIP_RATIO
+    per = PARTITION_BYTES if partition_bytes is None else partition_bytes
+    return max(2, min(MAX_PARTITIONS, math.ceil(size / per)))
+
+
+class _Spill:
+    """P append-only Arrow IPC files, rows buffered in memory up to FLUSH_ROWS over all of them."""
+
+    def __init__(self, folder: str, n_parts: int) -> None:
+        self.paths = [os.path.join(folder, f"part-{i:04d}.arrow") for i in range(n_parts)]
+        self._writers: list[pa.ipc.RecordBatchStreamWriter | None] = [None] * n_parts
+        self._buffer: list[list[pl.DataFrame]] = [[] for _ in range(n_parts)]
+        self._rows = 0
+
+    def add(self, frame: pl.DataFrame) -> None:
+        n_parts = len(self.paths)
+        part = frame.select((pl.col("qid").hash(_HASH_SEED) % n_parts).cast(pl.Int16)).to_series().to_numpy()
+        order = np.argsort(part, kind="stable")  # radix sort for 16-bit keys
+        bounds = np.searchsorted(part[order], np.arange(n_parts + 1))
+        sorted_frame = frame.rechunk()[order]  # a gather from one chunk is several times faster
+        for i in np.flatnonzero(np.diff(bounds)):
+            self._buffer[i].append(sorted_frame.slice(int(bounds[i]), int(bounds[i + 1] - bounds[i])))
+        self._rows += frame.height
+        if self._rows >= FLUSH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        for i, frames in enumerate(self._buffer):
+            if not frames:
+                continue
+            table = pl.concat(frames).to_arrow()
+            if self._writers[i] is None:
+                self._writers[i] = pa.ipc.new_stream(self.paths[i], table.schema)
+            self._writers[i].write_table(table)
+            self._buffer[i] = []
+        self._rows = 0
+
+    def close(self) -> None:
+        self.flush()
+        for writer in self._writers:
+            if writer is not None:
+                writer.close()
+
+    def read(self, i: int) -> pl.DataFrame | None:
+        """Partition i (deleted from disk once read), or None when it holds no row."""
+        if self._writers[i] is None:
+            return None
+        with pa.OSFile(self.paths[i]) as source:
+            table = pa.ipc.open_stream(source).read_all()
+        os.remove(self.paths[i])
+        return pl.from_arrow(table)
+
+
+def _grouped(frame: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
+    """The rows with each query's lines together, by score descending inside a query (the order in
+    which :func:`~pairedframe.engines.ranking.rank_judged` needs no sort of its own), and where each
+    query begins. No string sort: queries are numbered in order of first appearance, and the rows
+    sorted by score, then (stable radix sort) by that number."""
+    codes = frame.select(pl.col("qid").cast(pl.Categorical).to_physical()).to_series().to_numpy()
+    by_score = np.argsort(frame["score"].to_numpy())[::-1]  # equal scores: any order (ties are ranked later)
+    order = by_score[np.argsort(codes[by_score], kind="stable")]
+    frame = frame.rechunk()[order]
+    return frame, _query_starts(frame)
+
+
+def iter_partitioned_blocks(path: str | os.PathLike[str], system: str, *, chunk_bytes: int | None = None,
+                            partition_bytes: int | None = None, tmp_dir: str | None = None) -> Iterator[QueryBlock]:
+    """Yield the run file's queries in blocks of whole queries, whatever the order of its lines.
+
+    Parameters
+    ----------
+    path : path
+        A plain or gzip'd run file that :func:`~pairedframe.io.stream.iter_query_blocks` can parse
+        (six simple fields a line) but whose queries' lines may be anywhere.
+    system : str
+        The system name of every row.
+    chunk_bytes : int, optional
+        Bytes of text parsed at a time (default :data:`pairedframe.io.stream.CHUNK_BYTES`).
+    partition_bytes : int, optional
+        Run text per temporary partition (default :data:`PARTITION_BYTES`).
+    tmp_dir : str, optional
+        Where the temporary partitions go (default: ``tempfile.gettempdir()``).
+
+    Yields
+    ------
+    QueryBlock
+        One per non-empty partition: ``run`` (``system, qid, docno, score``), each query's rows
+        together by score descending, and ``starts``. Queries come in no particular order.
+
+    Raises
+    ------
+    NotStreamable
+        As :func:`~pairedframe.io.stream.iter_query_blocks` for text that is not simple (the caller
+        then reads the file with the exact reader, which names the line); duplicate (qid, docno)
+        pairs are not looked for here (run :func:`~pairedframe.io.stream.checked_pairs` on each block,
+        and :func:`duplicate_error` to name the lines of one it finds).
+    """
+    path = os.fspath(path)
+    chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
+    n_parts = partition_count(path, partition_bytes)
+    with tempfile.TemporaryDirectory(prefix="pairedframe-partitions-", dir=tmp_dir) as folder:
+        spill = _Spill(folder, n_parts)
+        try:
+            sep = _separator(path)
+            for batch in _parsed_chunks(path, sep, chunk_bytes):
+                if batch.height:
+                    spill.add(batch)
+        except (OSError, EOFError, zlib.error) as exc:
+            spill.close()
+            raise NotStreamable(f"unreadable: {exc}") from None
+        spill.close()
+        empty = True
+        for i in range(n_parts):
+            frame = spill.read(i)
+            if frame is None:
+                continue
+            empty = False
+            frame, starts = _grouped(frame)
+            yield QueryBlock(_with_system(frame, system), starts)
+        if empty:
+            raise NotStreamable("empty file")
+
+
+def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> DuplicateError:
+    """The error the exact reader gives for a repeated (qid, docno), found by one pass over the file
+    in pieces (bounded memory; only lines holding the docno's bytes are split into fields)."""
+    path = os.fspath(path)
+    needle = docno.encode()
+    lines: list[int] = []
+    texts: list[str] = []
+    number = 0
+    rest = b""
+    with _open_bytes(path) as fh:
+        while True:
+            data = fh.read(CHUNK_BYTES)
+            block = rest + data
+            cut = block.rfind(b"\n") + 1 if data else len(block)
+            block, rest = block[:cut], block[cut:]
+            if needle in block:
+                for offset, raw in enumerate(block.split(b"\n")):
+                    if needle in raw:
+                        text = raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c")
+                        fields = re.split(_BLANKS, text)
+                        if len(fields) >= 3 and fields[0] == qid and fields[2] == docno:
+                            lines.append(number + offset + 1)
+                            texts.append(text)
+            number += block.count(b"\n")
+            if not data:
+                break
+    return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in run, also on line(s) {lines[1:6]}; "
+                          "trec_eval refuses duplicates, remove them", path=path, line=lines[0] if lines else None,
+                          text=texts[0] if texts else None)

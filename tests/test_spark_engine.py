@@ -1,0 +1,167 @@
+"""engine="spark": the metric SQL of sql/, translated, gives DuckDB's per-query values on Spark.
+
+Few and coarse on purpose (one local[2] session; CI time matters; every Spark job costs a second
+or more): one measure of every family (so new families are covered without editing this file),
+the prep steps' options, real runs of every collection in ../shared/data, and the parse rules and
+errors of Spark's file reader, and every real run of ../shared/data (100+ runs in one union: the
+Spark jobs do not multiply with the runs). PAIREDFRAME_SPARK_FULL=1 adds all_trec (99 measures, a
+few minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe._sql import sql_dir
+from pairedframe.engines.duckdb_engine import DIALECT, RUN_STEPS
+from pairedframe.engines.spark_engine import SparkEngine
+from pairedframe.example import example_paths
+from pairedframe.measures import REGISTRY, Measure
+from tests.measure_grid import family_grid
+
+pytestmark = pytest.mark.spark
+TOL = 1e-12
+FULL = os.environ.get("PAIREDFRAME_SPARK_FULL") == "1"
+
+
+def _every_family() -> list[Measure]:
+    """One measure of every registered family, an exponential-gain and a judged-only variant of
+    nDCG: every file of sql/ with the parameters it reads."""
+    out = [family_grid(key)[0] for key in REGISTRY]
+    ndcg = family_grid("nDCG")
+    out += [next(m for m in ndcg if m.gain == "exp"), next(m for m in ndcg if m.judged_only)]
+    return list(dict.fromkeys(out))
+
+
+def _same(got: pf.Evaluation, want: pf.Evaluation) -> int:
+    """Per-query values equal within TOL (null where DuckDB is null, e.g. FirstRelRank when nothing
+    relevant is retrieved), the text of string-valued measures equal; the number of values compared."""
+    keys = ["system", "qid", "measure"]
+    joined = want.per_query.with_columns(pl.lit(True).alias("_duckdb")).join(
+        got.per_query.with_columns(pl.lit(True).alias("_spark")), on=keys, how="full", suffix="_spark",
+        coalesce=True)
+    missing = joined.filter(pl.col("_duckdb").is_null() | pl.col("_spark").is_null())
+    assert missing.height == 0, f"rows only on one engine: {missing.head(5)}"
+    assert joined.filter(pl.col("value").is_null() != pl.col("value_spark").is_null()).height == 0
+    worst = joined.select((pl.col("value") - pl.col("value_spark")).abs().max()).item()
+    assert worst is None or worst <= TOL, f"max |spark - duckdb| = {worst}"
+    assert got.text.sort(keys).equals(want.text.sort(keys))
+    return joined.height
+
+
+def test_every_sql_file_is_run_on_spark_against_duckdb(spark):
+    measures = _every_family()
+    files = {p.name for p in sql_dir().glob("*.sql")} - {"check_run.sql", "check_qrels.sql", DIALECT}
+    covered = set(RUN_STEPS) | {m.spec.sql_file for m in measures}
+    assert files <= covered, f"SQL files neither a prep step nor a registered measure's: {sorted(files - covered)}"
+    qrels, runs = example_paths()
+    run, judged = pf.read_run(runs), pf.read_qrels(qrels)
+    _same(pf.evaluate(run, judged, measures, engine=SparkEngine(spark)), pf.evaluate(run, judged, measures))
+
+
+def test_prep_options_on_spark_against_duckdb(spark):
+    """complete, depth, float32 ties, judged_only and a relevance level: the prep steps' parameters."""
+    qrels, runs = example_paths()
+    run, judged = pf.read_run(runs), pf.read_qrels(qrels)
+    measures = ["AP", "nDCG(judged_only=True)@10", "P(rel=2)@5", "RelString@10", "NumRet"]
+    options = {"complete": True, "depth": 5, "score_precision": "float32"}
+    _same(pf.evaluate(run, judged, measures, engine=SparkEngine(spark), **options),
+          pf.evaluate(run, judged, measures, **options))
+
+
+REAL = {  # qrels: run globs (every run file of ../shared/data with TREC qrels)
+    "syndl/TREC-DLs-files/TREC-DL-2021/qrels-pass.txt": ["syndl/TREC-DLs-files/TREC-DL-2021/passages-runs/*"],
+    "syndl/TREC-DLs-files/TREC-DL-2019/qrels-pass.txt": ["syndl/TREC-DLs-files/TREC-DL-2019/passages-runs/*",
+                                                          "llm_labels_dl/dl2019_runs/input.*"],
+    "trectools_robust03/qrel/robust03_qrels.txt": ["trectools_robust03/runs/input.*.gz"],
+    "trec_eval/qrels.test": ["trec_eval/results.test", "trec_eval/results.trunc"],
+    "dl_mia/qrels.txt": ["dl_mia/runs/*"],
+    "ranx/qrels.trec": ["ranx/run.trec"],
+    "ir_measures/compat.qrels": ["ir_measures/compat.run"],
+}
+REPRESENTATIVE = ["nDCG@10", "nDCG", "AP", "P@10", "R@100", "RR", "Rprec", "Bpref", "infAP", "ERR@20",
+                  "RBP(p=0.8)", "IPrecAvg", "Judged@10", "NumRelRet"]
+
+
+def _real_runs(shared_data: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The run files of every collection as one run table and one qrels table: systems and qids
+    prefixed with the collection's number."""
+    runs, judgments = [], []
+    for number, (qrels, globs) in enumerate(REAL.items()):
+        paths = sorted({p for g in globs for p in shared_data.glob(g) if p.is_file()})
+        assert paths, f"no run found for {globs}"
+        tag = pl.lit(f"c{number}:")
+        runs.append(pf.read_run(paths).with_columns(pl.concat_str(tag, "system").alias("system"),
+                                                                     pl.concat_str(tag, "qid").alias("qid")))
+        judgments.append(pf.read_qrels(shared_data / qrels).with_columns(pl.concat_str(tag, "qid").alias("qid")))
+    grades = pl.concat(judgments)
+    return pl.concat(runs), grades.with_columns(pl.col("rel").clip(upper_bound=4))  # ERR takes grades 0-4
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_spark_per_query_values_equal_duckdb_on_every_real_run(spark, shared_data: Path):
+    """Every run file of every collection in one Spark evaluation (one union: a Spark job per step,
+    not per run), representative measures of the main families."""
+    run, qrels = _real_runs(shared_data)
+    assert run["system"].n_unique() >= 100
+    compared = _same(pf.evaluate(run, qrels, REPRESENTATIVE, engine=SparkEngine(spark)),
+                     pf.evaluate(run, qrels, REPRESENTATIVE))
+    print(f"{compared} per-query values of {run['system'].n_unique()} runs equal on Spark and DuckDB")
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+@pytest.mark.skipif(not FULL, reason="all_trec on Spark takes minutes: set PAIREDFRAME_SPARK_FULL=1 "
+                                     "(every family's SQL runs in test_every_sql_file_is_run_on_spark_against_duckdb)")
+def test_spark_all_trec_equals_duckdb_on_trec_evals_suite(spark, shared_data: Path):
+    """all_trec (99 measures: every trec_eval 10 measure with its default parameters) on the runs of
+    trec_eval's own test suite and a graded DL-2019 run."""
+    dl = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2019"
+    cases = [([shared_data / "trec_eval" / n for n in ("results.test", "results.trunc")],
+              shared_data / "trec_eval" / "qrels.test"),
+             (sorted(dl.glob("passages-runs/*"))[:1], dl / "qrels-pass.txt")]
+    for paths, qrels in cases:
+        paths = [str(p) for p in paths]
+        compared = _same(pf.evaluate(paths, str(qrels), "all_trec", engine=SparkEngine(spark)),
+                         pf.evaluate(paths, str(qrels), "all_trec"))
+        print(f"all_trec: {compared} per-query values of {len(paths)} run(s) equal on Spark and DuckDB")
+
+
+def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path):
+    qrels, runs = example_paths()
+    lines = runs[0].read_text().splitlines(keepends=True)
+    lines.insert(3, "# a comment\n")
+    lines.insert(5, "\n")
+    lines[8] = lines[8].replace(" ", " \t ", 2)
+    path = tmp_path / "input.sys.gz"
+    path.write_bytes(gzip.compress("".join(lines).encode()))
+    got = pf.evaluate(str(path), str(qrels), ["AP", "nDCG@10"], engine=SparkEngine(spark))
+    want = pf.evaluate(str(path), str(qrels), ["AP", "nDCG@10"])
+    _same(got, want)
+    assert got.excluded.equals(want.excluded)
+    assert got.per_query["system"].unique().to_list() == ["sys"]
+
+
+@pytest.mark.parametrize("change, error", [("score", "line 10, column 5: score 'high' is not a number"),
+                                           ("duplicate", "line 10: duplicate \\(qid, docno\\)")])
+def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error):
+    qrels, runs = example_paths()
+    lines = runs[0].read_text().splitlines(keepends=True)
+    fields = lines[9].split()
+    if change == "score":
+        lines[9] = " ".join([*fields[:4], "high", fields[5]]) + "\n"
+    else:
+        lines.append(lines[9])
+    path = tmp_path / "input.bad"
+    path.write_text("".join(lines))
+    with pytest.raises(pf.InputFormatError, match=error):
+        pf.evaluate(str(path), str(qrels), ["AP"])
+    with pytest.raises(pf.InputFormatError, match=error):
+        pf.evaluate(str(path), str(qrels), ["AP"], engine=SparkEngine(spark))
