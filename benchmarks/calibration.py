@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--n-resamples", type=int, default=999, help="B for bootstrap and sign flips (default 999)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--data", type=Path, default=calibration_data.DATA)
+    ap.add_argument("--measures", nargs="*", default=list(calibration_data.MEASURES),
+                    help="measures of the delta populations (default nDCG@10 AP; e.g. RR@10)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: 60 replications, B = 99, few runs and sizes (every method still runs)")
     args = ap.parse_args(argv)
@@ -69,8 +71,8 @@ def main(argv: list[str] | None = None) -> None:
 
     collections = ("DL-2019",) if quick else calibration_data.COLLECTIONS
     need_pops = {"paired", "clustered", "equivalence", "segments"} & set(args.section)
-    pops = calibration_data.load(args.data, collections=collections, seed=args.seed, max_runs=max_runs) \
-        if need_pops else {}
+    pops = calibration_data.load(args.data, collections=collections, measures=tuple(args.measures), seed=args.seed,
+                                 max_runs=max_runs) if need_pops else {}
     n_pairs = {k: len(v) for k, v in pops.items()}
     print(f"# Calibration on real per-query deltas (benchmarks/calibration.py{' --quick' if quick else ''}; "
           f"seed {args.seed})\n")
