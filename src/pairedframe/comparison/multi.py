@@ -109,8 +109,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     pairs : {"all", "ordered"}, optional
         ``"all"``: every *unordered* pair once, the earlier system (in ``systems`` order, default
         order of appearance; an Evaluation lists its systems by name, so pass ``systems=`` to
-        choose) as baseline -- delta = later - earlier.  ``"ordered"``: every ordered pair, i.e. each system as baseline of every other; with a two-sided test both directions
-        test the same hypothesis and Holm/BH count it twice (conservative), so prefer ``"all"``
+        choose) as baseline -- delta = later - earlier.  ``"ordered"``: every ordered pair, i.e.
+        each system as baseline of every other; with a two-sided test both directions test the
+        same hypothesis and Holm/BH count it twice (conservative), so prefer ``"all"``
         unless ``alternative`` is one-sided.
     systems : str or sequence of str, optional
         The systems involved (default: all); with several baselines, the systems compared with them.
