@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from abc import ABC, abstractmethod
 from typing import Any
 
 import polars as pl
@@ -27,7 +28,7 @@ def is_spark_dataframe(data: Any) -> bool:
     return any(c.__module__.startswith("pyspark.sql") and c.__name__ == "DataFrame" for c in type(data).__mro__)
 
 
-class EngineTable:
+class EngineTable(ABC):
     """One user table in an engine, and the temporary tables made next to it (dropped by ``close``)."""
 
     dialect = "generic"
@@ -40,44 +41,52 @@ class EngineTable:
         """A fresh name for a temporary table of this call."""
         return f"{self.prefix}{what}_{next(_NAMES)}"
 
-    # -- to implement --------------------------------------------------------------------------
+    # -- each engine implements these -----------------------------------------------------------
     columns: list[str]
 
+    @abstractmethod
     def column_types(self) -> dict[str, str]:
-        raise NotImplementedError
+        """Column name -> the engine's type name, of the user table."""
 
+    @abstractmethod
     def create(self, name: str, select: str) -> None:
-        raise NotImplementedError
+        """Create the temporary (cached) table ``name`` from ``select``; dropped by ``close``."""
 
+    @abstractmethod
     def register(self, name: str, table: pa.Table) -> None:
-        raise NotImplementedError
+        """Make a small Arrow table made here visible to the engine as ``name``."""
 
+    @abstractmethod
     def collect(self, select: str) -> pl.DataFrame:
-        raise NotImplementedError
+        """Run ``select`` and return its (small) result as polars."""
 
+    @abstractmethod
     def drop(self, name: str) -> None:
-        raise NotImplementedError
+        """Drop the temporary table ``name``."""
 
+    @abstractmethod
     def quote(self, identifier: str) -> str:
-        raise NotImplementedError
+        """``identifier`` quoted for the engine's SQL."""
 
+    @abstractmethod
     def hash_sum(self, column: str) -> str:
         """An aggregate: the exact sum of a 64-bit hash of ``column`` (a query-set fingerprint)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def xor(self, a: str, b: str) -> str:
-        raise NotImplementedError
+        """Expression: the bitwise xor of two 64-bit integer expressions."""
 
+    @abstractmethod
     def shift_right(self, a: str, bits: int | str) -> str:
-        raise NotImplementedError
+        """Expression: the 64-bit integer ``a`` shifted right by ``bits``."""
 
+    @abstractmethod
     def quantile(self, expr: str, p: float) -> str:
         """Aggregate: the type-7 (linear) quantile of ``expr`` at ``p``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def row_order(self) -> str:
         """An expression numbering the rows of the user table in their order (for 'order of appearance')."""
-        raise NotImplementedError
 
     # -------------------------------------------------------------------------------------------
     def close(self) -> None:
