@@ -81,7 +81,7 @@ from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.signflip_interval import inverted_interval_units
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
-from pairedframe.stats.randomization import TIE_RTOL
+from pairedframe.stats.randomization import TIE_RTOL, _extreme
 from pairedframe.stats.resample import keyed_seed_sequence
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.ttest import _zero_spread_result
@@ -307,12 +307,7 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
                 null = np.add.reduceat(v, ro, axis=1) / n_u
                 if invert:
                     null_all[b0:b0 + r] = null
-                if alternative == "two-sided":
-                    cmp = np.abs(null) >= (np.abs(stat) - gamma)
-                elif alternative == "greater":
-                    cmp = null >= stat - gamma
-                else:
-                    cmp = null <= stat + gamma
+                cmp = _extreme(null, stat, gamma, alternative)
                 cmp &= rows[:, None] < n_pat[None, :]
                 count += np.count_nonzero(cmp, axis=0)
             p = np.where(exact_u, count / n_pat, (count + 1) / (B + 1))

@@ -50,6 +50,7 @@ import numpy as np
 from pairedframe.errors import InsufficientSampleError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats._results import BootstrapResult, ConfidenceInterval, HypothesisTestResult
 from pairedframe.stats.bootstrap import percentile_interval
+from pairedframe.stats.randomization import _count_extreme
 from pairedframe.stats.resample import (
     _check_alternative,
     _check_chunk_size,
@@ -385,13 +386,7 @@ def _cluster_flip(sums, sizes, n_resamples, alternative, rng, chunk_size):
     b = np.zeros(k, dtype=np.int64)
     for signs in chunks:
         null = (signs @ sums) / n_total
-        if alternative == "two-sided":
-            cmp = np.abs(null) >= np.abs(observed) - gamma
-        elif alternative == "greater":
-            cmp = null >= observed - gamma
-        else:
-            cmp = null <= observed + gamma
-        b += np.count_nonzero(cmp, axis=0)
+        b += _count_extreme(null, observed, gamma, alternative)
     p = b / m if exact else (b + 1) / (m + 1)
     p = np.minimum(p, 1.0)
     p[np.all(sums == 0.0, axis=0)] = 1.0

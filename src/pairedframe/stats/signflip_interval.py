@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._results import ConfidenceInterval, SignFlipIntervalResult
-from .randomization import _byte_tables, _pattern_words, _tie_tolerance, _word_chunks
+from .randomization import _byte_tables, _extreme, _pattern_words, _tie_tolerance, _word_chunks
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, _check_int,
                        _check_probability, _column_means)
 
@@ -167,12 +167,7 @@ def inverted_interval(null: np.ndarray, c: np.ndarray, observed: np.ndarray, gam
     (p, low, high) : arrays of shape (k,)
     """
     k = null.shape[1]
-    if alternative == "two-sided":
-        counted = np.abs(null) >= (np.abs(observed) - gamma)
-    elif alternative == "greater":
-        counted = null >= observed - gamma
-    else:
-        counted = null <= observed + gamma
+    counted = _extreme(null, observed, gamma, alternative)
     b = np.count_nonzero(counted, axis=0)
     p = np.minimum(b / n_patterns if exact else (b + 1) / (n_patterns + 1), 1.0)
     need = least_count(1.0 - confidence_level, n_patterns, exact)
@@ -211,12 +206,7 @@ def inverted_interval_units(null: np.ndarray, flips: np.ndarray, n: np.ndarray, 
     inside exactly when the unit's test gives ``p >= alpha`` (same patterns, same tie rule).
     """
     B, k = null.shape
-    if alternative == "two-sided":
-        counted = np.abs(null) >= (np.abs(observed) - gamma)
-    elif alternative == "greater":
-        counted = null >= observed - gamma
-    else:
-        counted = null <= observed + gamma
+    counted = _extreme(null, observed, gamma, alternative)
     c = (n - 2.0 * flips) / n
     lo, hi = _breakpoints(null, c, observed, alternative, (flips == 0) | (flips == n), flips == 0)
     _agree_at_zero(lo, hi, counted, observed, alternative)
