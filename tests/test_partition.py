@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
+import pairedframe.evaluation.pipeline as pipeline
 import pairedframe.io.partition as partition
 import pairedframe.io.stream as stream
 from pairedframe.example import example_paths
@@ -25,6 +26,7 @@ def small_pieces(monkeypatch):
     monkeypatch.setattr(stream, "CHUNK_BYTES", 20_000)
     monkeypatch.setattr(partition, "PARTITION_BYTES", 50_000)
     monkeypatch.setattr(partition, "FLUSH_ROWS", 700)
+    monkeypatch.setattr(pipeline, "EVAL_RANK_ROWS", 50)
 
 
 def _shuffled(tmp_path, *, gz: bool = False, seed: int = 3) -> tuple[str, list[str], os.PathLike]:

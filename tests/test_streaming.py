@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
+import pairedframe.evaluation.pipeline as pipeline
 import pairedframe.io.stream as stream
 from pairedframe.example import example_paths
 
@@ -17,6 +18,7 @@ MEASURES = ["official", "nDCG@10", "nDCG", "AP@100", "R@50", "RR@10", "Success@5
 @pytest.fixture(params=[20_000, 70_000])
 def small_chunks(request, monkeypatch):
     monkeypatch.setattr(stream, "CHUNK_BYTES", request.param)
+    monkeypatch.setattr(pipeline, "EVAL_RANK_ROWS", 50)  # the engine evaluates the ranks in several chunks
     return request.param
 
 

@@ -24,21 +24,37 @@ RETRIEVED_SCHEMA = {"system": pl.String, "qid": pl.String, "n": pl.Int64}
 
 class JudgmentsByQuery:
     """The qrels rows, grouped by qid once, so that each block of a streamed run gets its own
-    queries' judgments without scanning all the qrels again."""
+    queries' judgments without scanning all the qrels again.
+
+    Qrels files list each query's lines together, so usually no copy is made: the spans index the
+    table as given. Otherwise a permutation that groups the rows is kept (8 bytes a row, not a
+    sorted copy of the strings)."""
 
     def __init__(self, qrels: pl.DataFrame) -> None:
-        self._judged = qrels.sort("qid")
-        qids = self._judged["qid"]
-        starts = _boundaries(qids.to_numpy()) if qids.len() else np.zeros(0, dtype=np.int64)
-        ends = np.append(starts[1:], qids.len())
-        self._span = dict(zip(qids.gather(starts).to_list(), zip(starts.tolist(), ends.tolist())))
+        self._judged = qrels
+        self._order: np.ndarray | None = None
+        starts = _run_starts(qrels)
+        heads = qrels["qid"].gather(starts)
+        if heads.n_unique() != heads.len():  # a query's lines are not together
+            codes = qrels.select(pl.col("qid").cast(pl.Categorical).to_physical()).to_series().to_numpy()
+            self._order = np.argsort(codes, kind="stable")
+            starts = _boundaries(codes[self._order])
+            heads = qrels["qid"].gather(self._order[starts])
+        ends = np.append(starts[1:], qrels.height)
+        self._span = dict(zip(heads.to_list(), zip(starts.tolist(), ends.tolist())))
 
     def of(self, qids: list[str]) -> pl.DataFrame:
         """``qid, docno, rel`` of the qrels lines of ``qids`` (unjudged queries have none)."""
         spans = np.array([self._span[q] for q in qids if q in self._span], dtype=np.int64).reshape(-1, 2)
         sizes = spans[:, 1] - spans[:, 0]
         rows = np.repeat(spans[:, 0] - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()))
-        return self._judged[rows]
+        return self._judged[rows if self._order is None else self._order[rows]]
+
+
+def _run_starts(frame: pl.DataFrame) -> np.ndarray:
+    """Rows where the qid differs from the row before (0 included; empty for no rows)."""
+    changed = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
+    return frame.select(changed.arg_true()).to_series().to_numpy().astype(np.int64)
 
 
 def comparable_scores(scores: np.ndarray, score_precision: ScorePrecision) -> np.ndarray:

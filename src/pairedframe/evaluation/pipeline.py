@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 from collections import deque
@@ -23,6 +24,9 @@ from pairedframe.io.partition import duplicate_error, iter_partitioned_blocks
 from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
+
+#: Judged ranks (plus ranking sizes) the engine evaluates at a time: the memory knob of the last step.
+EVAL_RANK_ROWS = 2**19
 
 
 def _retrieved_pairs(run: pl.DataFrame) -> pl.DataFrame:
@@ -127,9 +131,39 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
                     raise duplicate_error(path, dup.qid, dup.docno) from None
     except NotStreamable:
         return None
-    ranks_table, retrieved_table = pl.concat([r for r, _ in done]), pl.concat([r for _, r in done])
-    values = engine.evaluate_ranked(ranks_table, retrieved_table, qrels.result(), measures, options)
-    return values, retrieved_table.select("system", "qid")
+    retrieved = pl.concat([r for _, r in done])
+    values = pl.concat(list(_evaluate_in_chunks(done, retrieved, qrels.result(), judgments.result(), measures,
+                                                options, engine)))
+    return values, retrieved.select("system", "qid")
+
+
+def _evaluate_in_chunks(done: list[tuple[pl.DataFrame, pl.DataFrame]], retrieved: pl.DataFrame,
+                        qrels: pl.DataFrame, judgments: JudgmentsByQuery, measures: list[Measure],
+                        options: EvalOptions, engine: Engine) -> Iterator[pl.DataFrame]:
+    """The engine's values of the ranked blocks, about EVAL_RANK_ROWS judged ranks at a time: an
+    engine's temporary tables grow with its input (DuckDB's by ~400 bytes a rank), a query's value
+    depends on its own rows only, so chunks bound the memory and give the same values.
+
+    With ``complete`` the pairs no run retrieved are added as rankings of size 0 (what trec_eval -c
+    scores), so that each chunk is evaluated without the cross join of systems and judged queries."""
+    if options.complete:
+        missing = (retrieved.select("system").unique().join(qrels.select("qid").unique(), how="cross")
+                   .join(retrieved, on=["system", "qid"], how="anti")
+                   .select("system", "qid", pl.lit(0, dtype=retrieved.schema["n"]).alias("n")))
+        empty_ranks = done[0][0].clear()
+        done = done + [(empty_ranks, missing.slice(i, EVAL_RANK_ROWS))
+                       for i in range(0, missing.height, EVAL_RANK_ROWS)]
+        options = dataclasses.replace(options, complete=False)
+    chunk: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+    rows = 0
+    for i, (ranks, sizes) in enumerate(done):
+        chunk.append((ranks, sizes))
+        rows += ranks.height + sizes.height
+        if rows >= EVAL_RANK_ROWS or i == len(done) - 1:
+            sizes = pl.concat([s for _, s in chunk])
+            own = judgments.of(sizes["qid"].unique().to_list())
+            yield engine.evaluate_ranked(pl.concat([r for r, _ in chunk]), sizes, own, measures, options)
+            chunk, rows = [], 0
 
 
 def _ranked_blocks(blocks: Iterator[QueryBlock], judgments: Future, options: EvalOptions,
