@@ -129,7 +129,8 @@ def main() -> None:
                   f"{r['seconds'] / results['grouped']['seconds']:>11.2f}")
         s = results["shuffled"]
         print(f"shuffled: {s['seconds'] / results['grouped']['seconds']:.2f}x the grouped time (target <= 3x), "
-              f"peak {s['peak_mb']:.0f} MB (target <= 1500 MB)")
+              f"peak {s['peak_mb']:.0f} MB (target <= 1500 MB); load average {os.getloadavg()[0]:.1f} "
+              f"(other jobs share the machine: the ratio, measured in one run, is the figure)")
     finally:
         if args.keep:
             print(f"files kept in {folder}")

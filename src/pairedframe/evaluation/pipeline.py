@@ -110,8 +110,9 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
 
     Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
-    small, and the engine evaluates them all at once. ``pool``'s one thread checks and ranks block
-    i while the next ones are parsed (after reading the qrels, the ``qrels`` future)."""
+    small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`). ``pool``'s one thread
+    checks and ranks block i while the next ones are parsed (after reading the qrels, the ``qrels``
+    future)."""
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
