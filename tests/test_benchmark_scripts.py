@@ -35,7 +35,7 @@ def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "x the grouped time" in proc.stdout
     rows = [line.split() for line in proc.stdout.splitlines() if line.startswith(("grouped ", "shuffled "))]
-    assert len(rows) == 2 and rows[0][3] == rows[1][3] == "1200"    # same per-query rows both ways
+    assert len(rows) == 2 and rows[0][4] == rows[1][4] == "1200"    # same per-query rows both ways
     assert not list(tmp_path.iterdir())                               # the generated files are gone
 
 
