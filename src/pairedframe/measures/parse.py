@@ -315,7 +315,11 @@ def parse_measure(text: str) -> list[Measure]:
     ------
     UnknownMeasureError
         The name matches no family, or its cutoff/parameters are invalid; the message suggests
-        close matches.
+        close matches. A parameter outside its domain (``RBP(p=1.5)``: p in (0, 1); ``IPrec@1.5``:
+        recall in [0, 1]; ``SetF(beta=-1)``: beta >= 0; ``Utility(weights=(1,2))``: 4 weights; a
+        cutoff < 1; see each family's ``Param.domain``) is refused with a message naming the
+        text, the parameter, its value and the allowed range, although trec_eval 10 computes
+        meaningless numbers for most of them.
     """
     if not isinstance(text, str):
         raise UnknownMeasureError(f"a measure name must be a string, got {type(text).__name__}")
