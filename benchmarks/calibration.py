@@ -53,6 +53,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--section", nargs="*", choices=SECTIONS, default=list(SECTIONS))
     ap.add_argument("--reps", type=int, default=3000, help="replications per cell (default 3,000)")
     ap.add_argument("--n-resamples", type=int, default=999, help="B for bootstrap and sign flips (default 999)")
+    ap.add_argument("--symmetric-reps", type=int, default=20_000,
+                    help="paired: replications per cell of the symmetric null for the two tests (default 20,000)")
+    ap.add_argument("--clusters", type=int, nargs="*", default=None,
+                    help="clustered / equivalence: numbers of clusters G (default 6 8 10 20 30 / 10 20 30)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--data", type=Path, default=calibration_data.DATA)
     ap.add_argument("--measures", nargs="*", default=list(calibration_data.MEASURES),
@@ -78,14 +82,15 @@ def main(argv: list[str] | None = None) -> None:
           f"seed {args.seed})\n")
     if "paired" in args.section:
         sizes = (20,) if quick else (20, 50, 100)
-        res = calibration_paired.run(pops, sizes, reps, B, args.seed, log=log)
+        res = calibration_paired.run(pops, sizes, reps, B, args.seed, log=log,
+                                     sym_reps=None if quick else args.symmetric_reps)
         print(calibration_paired.report(res, reps, B, n_pairs), "\n", flush=True)
     if "clustered" in args.section:
-        Gs, iccs = ((10,), (0.3,)) if quick else ((6, 8, 10, 20, 30), (0.0, 0.3, 0.6))
+        Gs, iccs = ((10,), (0.3,)) if quick else (tuple(args.clusters or (6, 8, 10, 20, 30)), (0.0, 0.3, 0.6))
         res = calibration_clustered.run(pops, Gs, iccs, reps, B, args.seed, log=log)
         print(calibration_clustered.report(res, reps, B), "\n", flush=True)
     if "equivalence" in args.section:
-        Gs = (10,) if quick else (10, 20, 30)
+        Gs = (10,) if quick else tuple(args.clusters or (10, 20, 30))
         res = calibration_clustered.run_equivalence(pops, Gs, (1, 3), reps, B, args.seed, log=log)
         print(calibration_clustered.report_equivalence(res, reps, B), "\n", flush=True)
     if "ppi" in args.section:

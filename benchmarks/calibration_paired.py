@@ -3,11 +3,13 @@
 For each collection, measure and size n, ``reps`` replications each draw n queries i.i.d. (with
 replacement) from one run pair's deltas (pairs in turn); truth = the pair's full-set mean delta.
 
-- coverage of the 95 % intervals compare offers: ``signflip`` (default with the randomization test:
-  the shifts the sign-flip test does not reject), ``t`` (default with the t-test), ``studentized``
-  (symmetric bootstrap-t), ``percentile`` (scipy's), ``bca``; mean width relative to the t interval;
+- coverage of the 95 % intervals compare offers: ``studentized`` (symmetric bootstrap-t, the default
+  with the randomization test), ``signflip`` (the shifts the sign-flip test does not reject), ``t``
+  (default with the t-test), ``percentile`` (scipy's), ``bca``; mean width relative to the t interval;
 - type-I error at alpha = 0.05 of the randomization (sign-flip) and t tests on *centred* deltas (true
-  mean 0, the pair's skew kept) and on *symmetric* ones (labels swapped at random);
+  mean 0, the pair's skew kept) and on *symmetric* ones (labels swapped at random; ``sym_reps``
+  replications, more than the other cells, so that a rate's MC SE is about 0.0015), and how often the
+  studentized interval excludes 0 on both (1 - its coverage of 0);
 - power at the t-test's MDE (noncentral t, n - 1 df, from the pair's sd): deltas centred and shifted by
   the MDE should be rejected 80 % of the time;
 - Cochran's skew rule (n > 25 skewness^2) as compare applies it: how often it warns, and the default
@@ -34,7 +36,8 @@ from pairedframe.stats.skewness import cochran_minimum_n, sample_skewness
 from pairedframe.stats.studentized import studentized_bootstrap_many
 from pairedframe.stats.ttest import paired_t_test_many
 
-INTERVALS = ("signflip", "t", "studentized", "percentile", "bca")
+INTERVALS = ("studentized", "signflip", "t", "percentile", "bca")
+DEFAULT = "studentized"
 
 
 def _intervals(D: np.ndarray, B: int, seed) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -57,14 +60,15 @@ def _rejections(D: np.ndarray, B: int, seed) -> dict[str, np.ndarray]:
     return {"randomization": np.asarray(flip.pvalue) < ALPHA, "t": np.asarray(paired_t_test_many(D).pvalue) < ALPHA}
 
 
-def cell(pops, n: int, reps: int, B: int, seed: int) -> dict:
+def cell(pops, n: int, reps: int, B: int, seed: int, sym_reps: int | None = None) -> dict:
     rng = np.random.default_rng([seed, n, 17])
     cover = {k: [] for k in INTERVALS}
     width = {k: [] for k in INTERVALS}
-    rej = {f"{t}_{null}": [] for t in ("randomization", "t") for null in ("centred", "symmetric", "mde")}
+    rej = {f"{t}_{null}": [] for t in ("randomization", "t", "studentized") for null in ("centred", "symmetric", "mde")}
     warn, tied, cover_default = [], [], []
     sd = np.array([p.deltas.std() for p in pops])
     mde = np.array([noncentral_t_mde(s / math.sqrt(n), n - 1, alpha=ALPHA) if s > 0 else 0.0 for s in sd])
+    nulls = ("centred", "symmetric", "mde")
     for b, (lo, hi) in enumerate(batches(reps)):
         k = hi - lo
         D, truth, _ = draw(pops, n, k, rng)
@@ -76,21 +80,34 @@ def cell(pops, n: int, reps: int, B: int, seed: int) -> dict:
         warn.append(w)
         share = (D == 0).mean(axis=0)
         tied.append((share > TIED_SHARE) & (share < 1.0))
-        cover_default.append(cover["signflip"][-1])
+        cover_default.append(cover[DEFAULT][-1])
         for null, kw in (("centred", {"centre": True}), ("symmetric", {"symmetric": True}), ("mde", {"shift": mde})):
             Dn, _, _ = draw(pops, n, k, rng, **kw)
-            for test, r in _rejections(Dn, B, [seed, n, b, 2, ("centred", "symmetric", "mde").index(null)]).items():
+            for test, r in _rejections(Dn, B, [seed, n, b, 2, nulls.index(null)]).items():
                 rej[f"{test}_{null}"].append(r)
-    cat = lambda x: np.concatenate(x)  # noqa: E731
+            if null != "mde":
+                low, high = _studentized(Dn, B, [seed, n, b, 3, nulls.index(null)])
+                rej[f"studentized_{null}"].append((low > 0) | (high < 0))
+    if sym_reps and sym_reps > reps:      # the symmetric null alone, with more replications
+        for b, (lo, hi) in enumerate(batches(sym_reps - reps)):
+            Dn, _, _ = draw(pops, n, hi - lo, rng, symmetric=True)
+            for test, r in _rejections(Dn, B, [seed, n, 10_000 + b, 2, 1]).items():
+                rej[f"{test}_symmetric"].append(r)
+    cat = lambda x: np.concatenate(x) if x else np.empty(0, dtype=bool)  # noqa: E731
     return {"cover": {k: cat(v) for k, v in cover.items()}, "width": {k: cat(v) for k, v in width.items()},
             "rej": {k: cat(v) for k, v in rej.items()}, "warn": cat(warn), "tied": cat(tied), "cover_default": cat(cover_default)}
 
 
-def run(populations: dict, sizes, reps: int, B: int, seed: int, log=print) -> dict:
+def _studentized(D: np.ndarray, B: int, seed) -> tuple[np.ndarray, np.ndarray]:
+    r = studentized_bootstrap_many(D, n_resamples=B, rng=np.random.default_rng(np.random.SeedSequence(seed)))
+    return np.asarray(r.confidence_interval.low, float), np.asarray(r.confidence_interval.high, float)
+
+
+def run(populations: dict, sizes, reps: int, B: int, seed: int, log=print, sym_reps: int | None = None) -> dict:
     results = {}
     for (collection, measure), pops in populations.items():
         for n in sizes:
-            results[(collection, measure, n)] = cell(pops, n, reps, B, seed)
+            results[(collection, measure, n)] = cell(pops, n, reps, B, seed, sym_reps)
             log(f"  paired {collection} {measure} n={n} done")
     return results
 
@@ -102,21 +119,24 @@ def report(results: dict, reps: int, B: int, n_pairs: dict) -> str:
     rows = []
     for (c, m, n), r in results.items():
         rows.append([c, m, str(n)] + [rate(r["cover"][k]) for k in INTERVALS]
-                    + [ratio(r["width"][k], r["width"]["t"]) for k in ("signflip", "studentized", "percentile")])
+                    + [ratio(r["width"][k], r["width"]["t"]) for k in ("studentized", "signflip", "percentile")])
     out = head + "Coverage of the truth (full-set mean delta); width = mean width / mean width of the t interval.\n\n"
-    out += table(["collection", "measure", "n", "signflip (default)", "t", "studentized", "percentile", "BCa",
-                  "width signflip", "width studentized", "width percentile"], rows)
-    keys = ("randomization_centred", "t_centred", "randomization_symmetric", "t_symmetric")
+    out += table(["collection", "measure", "n", "studentized (default)", "signflip", "t", "percentile", "BCa",
+                  "width studentized", "width signflip", "width percentile"], rows)
+    keys = ("randomization_centred", "t_centred", "randomization_symmetric", "t_symmetric", "studentized_centred",
+            "studentized_symmetric")
     rows = [[c, m, str(n)] + [rate(r["rej"][k]) for k in keys] for (c, m, n), r in results.items()]
     for n in sorted({n for (_, _, n) in results}):
         rows.append(["all", "pooled", str(n)] + [rate(np.concatenate([r["rej"][k] for (_, _, nn), r in results.items()
                                                                       if nn == n])) for k in keys])
     rows.append(["all", "pooled", "all"] + [rate(np.concatenate([r["rej"][k] for r in results.values()]))
                                             for k in keys])
-    out += ("\n\nType-I error at alpha = 0.05: centred deltas (true mean 0, skew kept), symmetric (labels swapped); "
-            "pooled rows over every collection and measure.\n\n")
+    sym = next(iter(results.values()))["rej"]["randomization_symmetric"].size
+    out += ("\n\nType-I error at alpha = 0.05: centred deltas (true mean 0, skew kept), symmetric (labels swapped; "
+            f"{sym} replications per cell for the two tests); studentized = how often the default interval excludes 0 "
+            f"({reps} replications); pooled rows over every collection and measure.\n\n")
     out += table(["collection", "measure", "n", "randomization centred", "t centred", "randomization symmetric",
-                  "t symmetric"], rows)
+                  "t symmetric", "studentized centred", "studentized symmetric"], rows)
     rows = []
     for (c, m, n), r in results.items():
         w, tie, cov = r["warn"], r["tied"], r["cover_default"]

@@ -146,7 +146,7 @@ def test_one_query_per_cluster_equals_plain_compare():
     df, _ = make(seed=11, G=60, systems=("A", "B", "C"), measures=("m1", "m2"), effect=0.01)
     single = {q: f"cl-{q}" for q in df["qid"].unique()}
     c = compare_clustered(df, baseline="A", clusters=single, n_resamples=3000, seed=4)
-    p = compare(df, baseline="A", n_resamples=3000, seed=4)
+    p = compare(df, baseline="A", n_resamples=3000, seed=4, interval="signflip")
     assert c["pvalue"].to_list() == p["pvalue"].to_list()
     assert c["pvalue_holm"].to_list() == p["pvalue_holm"].to_list()
     for k in ("delta", "ci_low", "ci_high", "se", "baseline_mean", "system_mean"):

@@ -118,11 +118,12 @@ def test_mde_against_statsmodels_power():
 
 # ---------------------------------------------------------------- loop reference & properties
 
-def test_frame_equals_loop_reference():
+@pytest.mark.parametrize("interval", [None, "signflip"])
+def test_frame_equals_loop_reference(interval):
     frame = make_frame(n=25, systems=("A", "B", "C"), measures=("m1", "m2"))
     frame = frame.filter(~((pl.col("system") == "C") & (pl.col("qid") == "q003")))  # a second query set
-    res = compare(frame, baseline="A", n_resamples=500, seed=11)
-    ref = compare_loop(frame.to_dicts(), baseline="A", n_resamples=500, seed=11)
+    res = compare(frame, baseline="A", n_resamples=500, seed=11, interval=interval)
+    ref = compare_loop(frame.to_dicts(), baseline="A", n_resamples=500, seed=11, interval=interval or "studentized")
     assert res.height == len(ref)
     for got, want in zip(res.iter_rows(named=True), ref):
         for key in ("system", "measure", "n_queries", "wins", "losses", "ties"):
@@ -329,3 +330,33 @@ def test_single_comparison_bit_identical_to_scipy_bootstrap():
                            rng=resample_generators(4, qids)[0])
     assert (row["ci_low"], row["ci_high"]) == (want.confidence_interval.low, want.confidence_interval.high)
     assert row["se"] == want.standard_error
+
+
+def test_queries_with_a_value_on_one_side_only_are_left_out_with_a_warning():
+    """A null value (undefined measure, e.g. FirstRelRank with nothing relevant retrieved) or a missing
+    row on one side drops the query from that comparison: compare says how many, for which row."""
+    from pairedframe.errors import PartlyEmptyWarning
+
+    frame = make_frame(n=30, systems=("A", "B", "C"), measures=("m1",))
+    undefined = (pl.col("system") == "B") & pl.col("qid").is_in(["q000", "q001", "q002"])
+    nulls = frame.with_columns(pl.when(undefined).then(None).otherwise(pl.col("value")).alias("value"))
+    with pytest.warns(PartlyEmptyWarning, match=r"1 comparison\(s\) leave out .*27 of 30 queries paired "
+                                                 r"\(system=B, measure=m1, baseline=A\)"):
+        res = compare(nulls, baseline="A", n_resamples=199)
+    assert res["n_queries"].to_list() == [27, 30]
+    assert res.row(0, named=True)["delta"] == pytest.approx(compare(frame.filter(~undefined), baseline="A",
+                                                                    n_resamples=199)["delta"][0], rel=1e-15)
+    missing_baseline = frame.filter(~((pl.col("system") == "A") & (pl.col("qid") == "q005")))
+    with pytest.warns(PartlyEmptyWarning, match=r"2 comparison\(s\) .* 29 of 30"):
+        compare(missing_baseline, baseline="A", n_resamples=199)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PartlyEmptyWarning)
+        compare(frame, baseline="A", n_resamples=199)          # every query paired: silent
+
+
+def test_family_by_baseline_with_one_baseline_is_one_family():
+    frame = make_frame()
+    by = compare(frame, baseline="A", family_by="baseline", n_resamples=199)
+    assert by["pvalue_holm"].to_list() == compare(frame, baseline="A", n_resamples=199)["pvalue_holm"].to_list()
+    with pytest.raises(ValueError, match=r"`family_by` column\(s\) \['nope'\] not among"):
+        compare(frame, baseline="A", family_by="nope", n_resamples=199)

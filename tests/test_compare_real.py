@@ -63,8 +63,9 @@ def test_dl21_all_runs_vs_bm25_python_and_cli(dl21):
 
 def test_unh_bm25_interval_and_verdict_agree_on_dl19(shared_data, tmp_path):
     """Issue 9's example: DL-2019, UNH_bm25 vs bm25base_p on nDCG@10, seed 0.  The percentile interval
-    [-0.114, -0.003] excluded 0 while p = 0.053 and the verdict was 'inconclusive'; the default interval
-    now inverts the test, and the forest plot colours the decision, dashing an interval that contradicts it."""
+    [-0.114, -0.003] excluded 0 while p = 0.053 and the verdict was 'inconclusive'; the default
+    (studentized) interval and the one inverting the test both hold 0, and the forest plot colours the
+    decision, dashing an interval that contradicts it."""
     import pairedframe as pf
     from pairedframe.report.forest import forest_plot, row_styles
 
@@ -74,13 +75,15 @@ def test_unh_bm25_interval_and_verdict_agree_on_dl19(shared_data, tmp_path):
     ev = pf.evaluate([str(r) for r in runs], str(shared_data / "anserini_tools" / "qrels.dl19-passage.txt"),
                      ["nDCG@10"])
     row = pf.compare(ev, baseline="bm25base_p", seed=0).row(0, named=True)
-    assert row["n_queries"] == 43 and row["interval"] == "signflip"
+    assert row["n_queries"] == 43 and row["interval"] == "studentized"
     assert row["pvalue"] == pytest.approx(0.053, abs=0.002) and row["verdict"] == "inconclusive"
     assert row["ci_low"] < 0 < row["ci_high"] and row["verdict_note"] is None
+    inverted = pf.compare(ev, baseline="bm25base_p", seed=0, interval="signflip").row(0, named=True)
+    assert inverted["ci_low"] < 0 < inverted["ci_high"] and inverted["pvalue"] == row["pvalue"]
     old = pf.compare(ev, baseline="bm25base_p", seed=0, interval="percentile")
     o = old.row(0, named=True)
     assert o["ci_high"] < 0 and o["verdict"] == "inconclusive"          # the contradiction, named:
-    assert "does not invert the randomization test" in o["verdict_note"]
+    assert "percentile interval is not the set of shifts the randomization test accepts" in o["verdict_note"]
     assert row_styles(old) == [("not significant", True)]
     assert row_styles(pf.compare(ev, baseline="bm25base_p", seed=0)) == [("not significant", False)]
     pytest.importorskip("matplotlib")

@@ -77,3 +77,16 @@ def test_duplicate_and_bad_value_messages_name_the_argument(tmp_path):
     qrels.write_text("1 0 d1 1.5\n")
     with pytest.raises(InputFormatError, match=r"^qrels file .*bad\.qrels, line 1, column 4: relevance grade '1\.5'"):
         pf.read_qrels(qrels)
+
+
+def test_unknown_name_suggests_names_that_contain_it_first():
+    import polars as pl
+
+    import pairedframe as pf
+
+    df = pl.DataFrame({"system": ["UNH_bm25", "bm25base_p", "x"] * 2, "qid": ["1"] * 3 + ["2"] * 3,
+                       "measure": ["m"] * 6, "value": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]})
+    with pytest.raises(pf.EmptyResultError, match=r"'bm25': did you mean \['bm25base_p', 'UNH_bm25'\]"):
+        pf.compare(df, baseline="bm25")
+    with pytest.raises(pf.EmptyResultError, match=r"did you mean \['bm25base_p'\]"):
+        pf.compare(df, baseline="BM25BASE_P")

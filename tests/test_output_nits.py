@@ -128,3 +128,28 @@ def test_gzip_with_trailing_zero_padding_is_read_as_zcat_reads_it(tmp_path):
     want = pf.evaluate(runs[0], qrels, "AP").per_query
     assert pf.evaluate(padded_run, padded_qrels, "AP").per_query.equals(want)
     assert pf.io.read_run_tag(padded_run) == pf.io.read_run_tag(runs[0])
+
+
+def test_json_outputs_are_standard_json_with_null_for_unbounded_ends():
+    """JSON has no Infinity / NaN: a one-sided interval's open end (and an unbounded studentized
+    interval) is written as null, so json.loads with strict constants and other readers accept it."""
+    import json
+
+    import numpy as np
+    import polars as pl
+
+    import pairedframe as pf
+    from pairedframe.report.compare import format_comparison
+
+    rng = np.random.default_rng(0)
+    a = rng.uniform(size=25)
+    rows = [{"system": s, "qid": f"q{i:02d}", "measure": "m", "value": float(v)}
+            for s, arr in (("A", a), ("B", np.clip(a + 0.05, 0, 1))) for i, v in enumerate(arr)]
+    res = pf.compare(pl.DataFrame(rows), baseline="A", alternative="greater", n_resamples=199)
+    assert res["ci_high"][0] == float("inf")
+
+    def refuse(constant):
+        raise ValueError(constant)
+
+    parsed = json.loads(format_comparison(res, "json"), parse_constant=refuse)
+    assert parsed["rows"][0]["ci_high"] is None and parsed["rows"][0]["ci_low"] == res["ci_low"][0]

@@ -145,7 +145,7 @@ def test_datasets_and_resampling_unit():
     from pairedframe.comparison import compare
 
     plain = compare(results().drop("cluster"), baseline="unfused", systems="fused", measures="AP", seed=3,
-                    n_resamples=2000)
+                    n_resamples=2000, interval="signflip")
     assert q.table["pvalue"][2] == plain["pvalue"][0]                    # query unit = the plain paired test
     assert q.table["ci_low"][2] == pytest.approx(plain["ci_low"][0], rel=1e-12)
     with pytest.raises(PlanError, match="resampling_unit = 'cluster'"):

@@ -56,7 +56,7 @@ def test_bootstrap_table_reproduces_the_interval_of_compare_pair():
 
 
 @pytest.mark.parametrize("n_queries", [len(QIDS), 11])
-def test_sign_table_reproduces_the_default_interval_and_pvalue_of_compare_pair(n_queries):
+def test_sign_table_reproduces_the_signflip_interval_and_pvalue_of_compare_pair(n_queries):
     """Per sign pattern, sum(sign * d) and sum(sign) -- what an engine's GROUP BY gives -- are all the
     inversion of the sign-flip test needs (Monte Carlo at 40 queries, all 2**11 patterns at 11)."""
     qids = QIDS[:n_queries]
@@ -64,7 +64,7 @@ def test_sign_table_reproduces_the_default_interval_and_pvalue_of_compare_pair(n
     a, b = rng.uniform(size=n_queries), rng.uniform(size=n_queries)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
-        res = pf.compare_pair(a, b, qids=qids, n_resamples=2999, seed=6)
+        res = pf.compare_pair(a, b, qids=qids, n_resamples=2999, seed=6, interval="signflip")
     index = pf.resample_index(qids, n_resamples=2999, seed=6, kind="sign-flip")
     assert index.exact == (n_queries == 11)
     d = pl.DataFrame({"qid": qids, "d": b - a})

@@ -107,7 +107,7 @@ def test_caption_names_test_interval_correction_alpha_queries_seed_and_tie_rule(
     c = t.caption
     for part in ("paired randomization test with 999 sign flips", "Holm-adjusted", "α = 0.05", "seed 7",
                  "95% t interval", f"over {ev.per_query['qid'].n_unique()} queries", "docno descending",
-                 "delta intervals: signflip"):
+                 "delta intervals: studentized bootstrap (symmetric bootstrap-t)"):
         assert part in c, part
 
 
@@ -263,3 +263,22 @@ def test_missing_output_folder_is_refused_before_the_work(per_query, tmp_path):
     assert res.exit_code == 2 and "--output" in res.output and "does not exist" in res.output
     with pytest.raises(ValueError, match="the folder .* does not exist"):
         pf.results_table(per_query).save(missing)
+
+
+def test_means_and_t_intervals_count_only_defined_values():
+    """A null per-query value (undefined measure) is not a query of the mean: n and the t interval
+    use the defined values only, and the caption says the range of n."""
+    import math
+
+    from scipy import stats
+
+    frame = pl.DataFrame({"system": ["A"] * 6 + ["B"] * 6, "qid": [f"q{i}" for i in range(6)] * 2,
+                          "measure": ["m"] * 12,
+                          "value": [0.1, 0.4, 0.3, 0.9, 0.5, 0.2, 0.2, None, 0.6, 0.8, 0.7, 0.1]})
+    table = pf.results_table(frame, baseline="A", n_resamples=99, seed=0, ci="range")
+    b = table.data.frame.filter(pl.col("system") == "B").row(0, named=True)
+    vals = [0.2, 0.6, 0.8, 0.7, 0.1]
+    assert b["n_queries"] == 5 and b["mean"] == pytest.approx(sum(vals) / 5, rel=1e-12)
+    half = stats.t.ppf(0.975, 4) * stats.tstd(vals) / math.sqrt(5)
+    assert b["ci_high"] - b["mean"] == pytest.approx(half, rel=1e-9)
+    assert "5-6 queries per system" in table.caption

@@ -104,20 +104,48 @@ def test_one_sided_alternative_against_the_delta_is_explained():
     assert r.confidence_interval.high == math.inf and r.confidence_interval.low < r.statistic
 
 
-def test_default_interval_agrees_with_the_p_value_in_every_row():
+def test_signflip_interval_agrees_with_the_p_value_in_every_row_and_the_default_says_when_it_does_not():
     rng = np.random.default_rng(4)
     a = rng.uniform(size=25)
     bs = {f"S{i}": np.clip(a + rng.normal(0.02 * i, 0.15, 25), 0, 1) for i in range(12)}
-    res = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999)
+    res = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999, interval="signflip")
     excludes = (res["ci_low"] > 0) | (res["ci_high"] < 0)
     assert (excludes == (res["pvalue"] < 0.05)).all()
     assert (excludes == res["verdict"].is_in(["better", "worse"])).all()
-    assert res["interval"].unique().to_list() == ["signflip"]
+    # the default (studentized) interval is not the test's inversion: every disagreement is explained
+    default = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999)
+    assert default["interval"].unique().to_list() == ["studentized"]
+    split = 0
+    for row in default.iter_rows(named=True):
+        excludes = row["ci_low"] > 0 or row["ci_high"] < 0
+        assert (row["pvalue"] < 0.05) == (row["verdict"] in ("better", "worse"))      # the test decides
+        if excludes != (row["verdict"] in ("better", "worse")):
+            split += 1
+            assert "studentized interval is not the set of shifts the randomization test accepts" in row["verdict_note"]
+            assert f"p = {row['pvalue']:.3g}" in row["verdict_note"]
+        else:
+            assert row["verdict_note"] is None or "disagree" not in row["verdict_note"]
     # with Holm the unadjusted interval can exclude 0 for a non-significant row: the note says so
-    holm = compare(frame_of(a, bs), baseline="A", n_resamples=999)
+    holm = compare(frame_of(a, bs), baseline="A", n_resamples=999, interval="signflip")
     for row in holm.iter_rows(named=True):
         if (row["ci_low"] > 0 or row["ci_high"] < 0) and row["verdict"] not in ("better", "worse"):
             assert "pvalue_holm" in row["verdict_note"] and "not adjusted" in row["verdict_note"]
+
+
+def test_studentized_default_and_randomization_test_disagreement_is_named():
+    """A row where the sign-flip test rejects but the wider studentized interval holds 0 (or the reverse)."""
+    rng = np.random.default_rng(0)
+    found = False
+    for trial in range(300):
+        a = rng.uniform(size=20)
+        b = np.clip(a + rng.exponential(0.1, 20) - 0.07, 0, 1)
+        row = compare(frame_of(a, {"B": b}), baseline="A", n_resamples=999, seed=trial).row(0, named=True)
+        excludes = row["ci_low"] > 0 or row["ci_high"] < 0
+        if excludes != (row["pvalue"] < 0.05):
+            found = True
+            assert "the verdict follows the test, pvalue_holm" in row["verdict_note"]
+            break
+    assert found
 
 
 def test_skewed_small_sample_warns_with_skewness_and_n():

@@ -77,8 +77,7 @@ def require_names(requested: str | Sequence[str] | None, available: Sequence[str
     unknown = [n for n in names if n not in available]
     if unknown:
         text = [str(a) for a in available]
-        close = {n: [a for a in text if a.lower() == str(n).lower()] or difflib.get_close_matches(str(n), text, n=2)
-                 for n in unknown}
+        close = {n: _close_names(str(n), text) for n in unknown}
         hint = "; ".join(f"{n!r}: did you mean {c}?" for n, c in close.items() if c)
         raise EmptyResultError(f"`{parameter}`: {what}(s) {sample(unknown)} match nothing in {source}; its "
                                f"{what}s: {sample(available, 10)}" + (f" ({hint})" if hint else ""))
@@ -131,3 +130,14 @@ def require_each(requested: Sequence[Hashable], present: Collection[Hashable], *
             f"{len(absent)} of {len(requested)} {plural or what + 's'} have {lacking}, {consequence}: {sample(absent)}{tail}"),
             stacklevel=user_stacklevel())
     return kept
+
+
+def _close_names(name: str, available: list[str]) -> list[str]:
+    """Likely meant names: a case-insensitive equal one, else up to three that contain ``name`` (e.g.
+    ``bm25`` -> ``bm25base_p``, ``UNH_bm25``), then difflib's closest spellings."""
+    low = name.lower()
+    same = [a for a in available if a.lower() == low]
+    if same:
+        return same
+    within = sorted((a for a in available if low in a.lower()), key=lambda a: (not a.lower().startswith(low), len(a)))
+    return list(dict.fromkeys(within[:3] + difflib.get_close_matches(name, available, n=2)))[:3]

@@ -8,8 +8,10 @@ documented resample streams drawn in one piece (no chunks, no matmul kernel):
 - sign flips: ``default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))``, ``ceil(n/64)`` full-range
   uint64 words per resample, bit ``j % 64`` of word ``j // 64`` set = flip observation ``j``
   (all ``2**n`` patterns when ``2**n <= B``);
-- interval: by default the closure of the shifts the sign-flip test does not reject
-  (:func:`stats_reference.sign_flip_interval_loop`, scanning p(delta) between candidate points), or the
+- interval: by default the symmetric studentized bootstrap interval on that index
+  (:func:`stats_reference.studentized_interval_loop`; equal deltas get the exact sign-flip test's
+  inversion: the point when ``2 / 2**n < alpha``, else the whole line), or the closure of the shifts
+  the sign-flip test does not reject (:func:`stats_reference.sign_flip_interval_loop`), or the
   percentile interval of the bootstrap means;
 - Holm / BH over all rows (one family).
 """
@@ -42,7 +44,7 @@ def _signs_loop(n, B, rng):
     return rows
 
 
-def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, seed=0, interval="signflip"):
+def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, seed=0, interval="studentized"):
     """records: iterable of dicts with system, qid, measure, value.  Returns a list of row dicts
     (system, measure, n_queries, delta, ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins,
     losses, ties) in order of first appearance of system, then measure."""
@@ -77,7 +79,14 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
                 frng = np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))
                 signs = _signs_loop(n, n_resamples, frng)
             p = sref.sign_flip_p_loop(d, signs, exact=exact)
-            if interval == "signflip":
+            if interval == "studentized" and max(d) == min(d):
+                point = 2 / 2 ** n < 1 - confidence_level
+                low, high = (d[0], d[0]) if point else (-math.inf, math.inf)
+                se = 0.0
+            elif interval == "studentized":
+                low, high = sref.studentized_interval_loop(d, idx.tolist(), confidence_level)
+                se = sref.sd_loop(d) / math.sqrt(n)
+            elif interval == "signflip":
                 low, high = sref.sign_flip_interval_loop(d, signs, confidence_level, exact=exact)
                 se = sref.sd_loop(d) / math.sqrt(n) if max(d) != min(d) else 0.0
             elif max(d) == min(d):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
 import warnings
@@ -19,6 +18,7 @@ from rich.table import Table
 
 from pairedframe.errors import PairedFrameError
 from pairedframe.io.detect import run_name
+from pairedframe.report.output import json_text
 
 app = typer.Typer(
     name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -81,7 +81,7 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
     if fmt == "csv":
         sys.stdout.write(frame.write_csv())
     elif fmt == "json":
-        sys.stdout.write(json.dumps(frame.to_dicts(), indent=1, default=str) + "\n")
+        sys.stdout.write(json_text(frame.to_dicts()))
     elif fmt == "markdown":
         sys.stdout.write(to_markdown(frame, float_digits) + "\n")
     elif fmt == "latex":

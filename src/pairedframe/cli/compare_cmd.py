@@ -80,7 +80,7 @@ def compare_cmd(
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples and sign-flip patterns")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
-    interval: Annotated[str | None, typer.Option("--interval", help="signflip | t | studentized | percentile | bca (default: the interval inverting the test: signflip for randomization, t for t)")] = None,
+    interval: Annotated[str | None, typer.Option("--interval", help="studentized | signflip | t | percentile | bca (default: studentized bootstrap for the randomization test, t for the t-test; signflip inverts the randomization test)")] = None,
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the interval; alpha = 1 - level")] = 0.95,
     alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",
@@ -91,7 +91,7 @@ def compare_cmd(
     rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
     score_precision: Annotated[str, typer.Option("--score-precision", help="float64 (trec_eval 10) or float32 (trec_eval 9)")] = "float64",
 ) -> None:
-    """Compare runs with a baseline query by query: delta, bootstrap CI, p-values (raw, Holm, BH), MDE, verdict.
+    """Compare runs with a baseline query by query: delta, studentized bootstrap CI, p-values (raw, Holm, BH), MDE, verdict.
 
     Exit codes: 0 = done (no gate violated), 1 = a --fail-if gate holds, 2 = error.
     """

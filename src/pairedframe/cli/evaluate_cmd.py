@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +12,7 @@ import typer
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.evaluation import evaluate
 from pairedframe.measures import RUNID_NICKNAMES
+from pairedframe.report.output import json_text
 
 
 @app.command("evaluate")
@@ -72,6 +72,6 @@ def evaluate_cmd(
     elif fmt == "json":
         records = [{**r, "value": int(round(r["value"])) if r["measure"] in counts and r["value"] is not None
                     else r["value"]} for r in rows.to_dicts()]
-        sys.stdout.write(json.dumps(records, indent=1) + "\n")
+        sys.stdout.write(json_text(records))
         return
     print_frame(rows, fmt)

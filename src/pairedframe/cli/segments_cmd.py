@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +12,7 @@ import typer
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.comparison.segments import STREAM_POLICY, compare_segments
 from pairedframe.evaluation import evaluate
-from pairedframe.report.output import require_output_folder
+from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
 #: Columns of the human-readable formats; csv and json keep every column.
@@ -78,7 +77,7 @@ def segments_cmd(
                 "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
                 "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
     if fmt == "json":
-        sys.stdout.write(json.dumps({"settings": settings, "rows": result.to_dicts()}, indent=1, default=str) + "\n")
+        sys.stdout.write(json_text({"settings": settings, "rows": result.to_dicts()}))
     elif fmt == "csv":
         print_frame(result, "csv")
     else:

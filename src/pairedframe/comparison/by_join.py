@@ -415,7 +415,7 @@ def not_in_engine(*, interval: str | None = None, adaptive: bool = False) -> Non
     """ValueError naming an option the engine path cannot compute."""
     if interval == "bca":
         raise ValueError("interval='bca' is not available for DuckDB relations or Spark DataFrames "
-                         "(it needs a jackknife over the data): use the default, 'studentized', 'percentile' or "
+                         "(it needs a jackknife over the data): use the default ('studentized'), 'signflip', 'percentile' or "
                          "'t', or collect the table")
     if adaptive:
         raise ValueError("resampling='adaptive' is not available for DuckDB relations or Spark DataFrames "

@@ -491,7 +491,7 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
                           exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
-                          interval=f"cluster {interval}", interval_inverts_test=interval == "signflip",
+                          interval=f"cluster {interval}",
                           unit="clusters", n_resamples=opt.n_resamples)
     warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
                      test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)

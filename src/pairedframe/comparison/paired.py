@@ -20,18 +20,21 @@ A comparison alone in its query set is bit-identical to ``scipy.stats.bootstrap(
 
 Intervals and tests
 -------------------
-By default the p-value is the sign-flip randomization test and the interval is the set of shifts that
-test does not reject (:mod:`pairedframe.stats.signflip_interval`, the same sign patterns for every
-shift), so the interval excludes 0 exactly when ``p < alpha``: interval and raw p-value cannot
-contradict each other.  ``test="t"`` pairs with the t interval in the same way.  Other intervals
-(``"percentile"``, bit for bit scipy's; ``"bca"``; ``"studentized"``) are available by name; where
-one of them, or a multiplicity-adjusted p-value, disagrees with the interval, ``verdict_note`` says
-which decides the verdict and why.  Calibration on real TREC deltas (README "Calibration",
-``benchmarks/calibration.py --section paired``): the default interval covers 0.945-0.955 at n = 50 and
-100 and 0.930-0.951 at n = 20 -- the low end on DL-2019 nDCG@10, whose skewed deltas make both tests
-reject 6.2-6.5 % of true nulls (an interval that agrees with a test cannot do better than the test);
-``"studentized"`` covers 0.946-0.959 at every size, 4-10 % wider at n = 20; the percentile and BCa
-intervals cover 0.894-0.923 at n = 20.
+By default the p-value is the sign-flip randomization test (exact under the null of symmetric
+deltas; Fisher, as used in IR by Smucker et al. 2007) and the interval is the symmetric studentized
+bootstrap interval (bootstrap-t, Hall 1992; :mod:`pairedframe.stats.studentized`): the only interval
+that covers 0.94-0.96 on real TREC deltas at every size measured, skewed ones included (README
+"Calibration", ``benchmarks/calibration.py --section paired``: 0.946-0.959 at n = 20, 50 and 100,
+4-10 % wider than the t interval at n = 20 and 0-1 % at n = 100).  The interval that inverts the
+sign-flip test (``"signflip"``: the shifts the test does not reject, so it excludes 0 exactly when
+``p < alpha``) covers only 0.930 at n = 20 on DL-2019 nDCG@10, where skewed deltas make the test
+itself reject 6.5 % of true nulls.  The two rarely disagree (the studentized interval is a little
+wider at small n); where they do, or where a multiplicity-adjusted p-value disagrees with the
+unadjusted interval, the verdict follows the test and ``verdict_note`` says so and why.
+``test="t"`` pairs with the t interval, which inverts it.  ``"percentile"`` (bit for bit scipy's) and
+``"bca"`` cover 0.894-0.923 at n = 20.  With mostly tied deltas (near-duplicate systems) the
+studentized interval can be unbounded (many resamples have zero spread): the data cannot bound the
+mean that way, and ``verdict_note`` says so.
 
 Verdicts
 --------
@@ -83,7 +86,7 @@ from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reacha
                                              verdict, verdict_levels,
                                              verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
-                                SmallSampleWarning, user_stacklevel)
+                                PartlyEmptyWarning, SmallSampleWarning, user_stacklevel)
 from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
 from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
@@ -120,8 +123,8 @@ def _delta_expr() -> pl.Expr:
     return pl.when(raw.abs() <= DELTA_TOLERANCE * scale).then(0.0).otherwise(raw)
 _TESTS = ("randomization", "t")
 _INTERVALS = ("signflip", "percentile", "bca", "t", "studentized")
-#: The interval each test inverts (the default interval of that test).
-DEFAULT_INTERVAL = {"randomization": "signflip", "t": "t"}
+#: The default interval of each test (the t-test's inverts it; module docstring for the randomization test's).
+DEFAULT_INTERVAL = {"randomization": "studentized", "t": "t"}
 _VERDICT_ON = ("pvalue", "pvalue_holm", "pvalue_bh")
 
 
@@ -258,7 +261,6 @@ def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray,
                           p_raw=p_raw, p_used=p_used, levels=levels, floors=stats["floor"], family_sizes=fam_sizes,
                           exact=stats["exact"], n_units=n, skewness=stats["skewness"], alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
-                          interval_inverts_test=DEFAULT_INTERVAL[opt.test] == opt.interval and not opt.adaptive,
                           n_resamples=_mc_patterns(opt),
                           resamples_name="max_resamples" if opt.adaptive else "n_resamples",
                           p_estimated=opt.adaptive and opt.test == "randomization")
@@ -277,7 +279,7 @@ def _oriented(verdict: str, higher_is_better_: bool) -> str:
 
 
 
-def _as_frame(data: Any) -> pl.DataFrame:
+def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
@@ -308,8 +310,10 @@ def _as_frame(data: Any) -> pl.DataFrame:
                              pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
     require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
                  "with no judged query in common gives one")
-    data = data.filter(pl.col("value").is_not_null())
-    require_rows(data, what="the per-query table", why="every value is null (not measured)")
+    require_rows(data.filter(pl.col("value").is_not_null()), what="the per-query table",
+                 why="every value is null (not measured)")
+    if not keep_nulls:
+        data = data.filter(pl.col("value").is_not_null())
     flagged = "summary" in data.columns
     data = drop_flagged_summary_rows(data)
     summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
@@ -318,7 +322,7 @@ def _as_frame(data: Any) -> pl.DataFrame:
         _warn_summary_rows(summary_rows)
         data = data.filter(pl.col("qid") != SUMMARY_QID)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
-    if not data["value"].is_finite().all():
+    if not data["value"].drop_nulls().is_finite().all():
         raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
                          "(null values are treated as 'not measured')")
     return data
@@ -373,9 +377,11 @@ def _require_pairable(measured: set[tuple[str, str]], baseline_measures: list[st
 
 def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
           measures: Sequence[str] | str | None) -> _Paired:
-    df = _as_frame(data)
+    df = _as_frame(data, keep_nulls=True)
     extras = [c for c in df.columns if c not in BASE_COLUMNS]
     keys = ["system", *extras, "measure", "qid"]
+    present = df.select(keys)                       # null values count as present but not measured
+    df = df.filter(pl.col("value").is_not_null())
     # A cheap grouped check first; the full row mask only when a duplicate exists.
     if df.select(pl.col("qid").is_duplicated().over(keys[:-1]).any()).item():
         dup = df.select(keys).is_duplicated()
@@ -404,7 +410,36 @@ def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
               .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
               .sort("_row", "qid"))
     _require_common_queries(rows, paired, a, b, baseline, extras)
+    _warn_unpaired(rows, paired, present, baseline, extras)
     return _Paired(paired=paired, rows=rows, extras=extras)
+
+
+def _warn_unpaired(rows: pl.DataFrame, paired: pl.DataFrame, present: pl.DataFrame, baseline: str,
+                   extras: list[str]) -> None:
+    """One PartlyEmptyWarning when some comparison pairs fewer queries than its two systems have rows
+    for between them: a query with no value (null: undefined, e.g. FirstRelRank when nothing relevant is
+    retrieved) or no row on one side is left out, and the means and tests condition on it."""
+    keys = [*extras, "measure"]
+    base = present.filter(pl.col("system") == baseline).select(*keys, "qid")
+    own = present.join(rows.select("_row", "system", *keys), on=["system", *keys], how="inner").select("_row", *keys, "qid")
+    union = pl.concat([own, rows.select("_row", *keys).join(base, on=keys, how="inner").select(own.columns)]).unique()
+    counts = (union.group_by("_row").agg(pl.len().alias("n_union"))
+              .join(paired.group_by("_row").agg(pl.len().alias("n_paired")), on="_row", how="left")
+              .with_columns(pl.col("n_paired").fill_null(0))
+              .filter(pl.col("n_paired") < pl.col("n_union"))
+              .with_columns((pl.col("n_union") - pl.col("n_paired")).alias("left_out"))
+              .sort("left_out", "_row", descending=[True, False]))
+    if not counts.height:
+        return
+    worst = counts.row(0, named=True)
+    row = rows.filter(pl.col("_row") == worst["_row"]).drop("_row").row(0, named=True)
+    warnings.warn(
+        f"{counts.height} comparison(s) leave out queries that only one side has a value for; most: "
+        f"{worst['n_paired']} of {worst['n_union']} queries paired ({_describe_row(row)}, baseline={baseline}). "
+        "A null value means the measure is undefined for that query (e.g. FirstRelRank when no relevant "
+        "document is retrieved); means, intervals and tests are over the paired queries only, which for such "
+        "measures leaves out exactly the queries one system failed on", PartlyEmptyWarning,
+        stacklevel=user_stacklevel())
 
 
 def _gain_expr(paired: pl.DataFrame) -> pl.Expr:
@@ -562,11 +597,13 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
         fam_ids = np.zeros(k_total, dtype=np.int64)
     else:
         fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        allowed = ["system", *extras, "measure"]
+        allowed = ["system", *extras, "measure", "baseline"]
         unknown = [c for c in fam_cols if c not in allowed]
         if unknown:
             raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-        fam_ids = rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+        fam_cols = [c for c in fam_cols if c != "baseline"]     # one baseline per call here: constant
+        fam_ids = (rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+                   if fam_cols else np.zeros(k_total, dtype=np.int64))
     flips = None
     if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
         flips = query_set_adaptive(
@@ -675,13 +712,14 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     chunk_size : int, optional
         Resample rows held in memory at once (memory knob; results do not depend on it).
     interval : {"signflip", "percentile", "bca", "t", "studentized"}, optional
-        Default: the interval that inverts the test -- ``"signflip"`` (the shifts the sign-flip test
-        does not reject, same sign patterns; Garthwaite 1996, Ernst 2004) for the randomization test,
-        ``"t"`` for the t-test -- so interval and raw p-value agree by construction.
-        ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``) and ``"bca"`` under-cover at small n;
-        ``"studentized"`` is the symmetric bootstrap-t (Hall 1992), wider than the default and
-        conservative at n = 20 on symmetric deltas, but closest to nominal on strongly skewed ones.
-        Coverage on real TREC deltas: README "Calibration" (``benchmarks/calibration.py``).
+        Default: ``"studentized"`` for the randomization test (the symmetric bootstrap-t, Hall 1992,
+        on the bootstrap stream; covers 0.946-0.959 on real TREC deltas at n = 20-100), ``"t"`` for the
+        t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
+        patterns; Garthwaite 1996, Ernst 2004), so it agrees with the raw p-value by construction, but
+        covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
+        and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20).  Where the interval and the
+        verdict disagree, ``verdict_note`` says which decides and why.  Coverage on real TREC deltas:
+        README "Calibration" (``benchmarks/calibration.py``).
     power : float in (0, 1), default 0.8
         Power for the minimum detectable effect.
     verdict_on : {"pvalue", "pvalue_holm", "pvalue_bh"}, default "pvalue_holm"
@@ -697,9 +735,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         significant decision that ``verdict_on`` gives on the *exact* sign-flip p-values (fractions
         of all ``2**n`` sign patterns, the limit ``B -> infinity``).  Patterns are the rows of the
         query set's sign-flip generator (:func:`resample_generators`), so after ``B`` patterns a
-        count equals the fixed-``B`` count; ``n_resamples`` still sets the bootstrap and the sign
-        patterns of the ``"signflip"`` interval, which then need not invert the adaptive p-value exactly
-        (``verdict_note`` says so where they disagree).
+        count equals the fixed-``B`` count; ``n_resamples`` still sets the bootstrap of the interval
+        (and the sign patterns of ``interval="signflip"``, which then need not invert the adaptive
+        p-value exactly); ``verdict_note`` says so where interval and verdict disagree.
     decision_error : float in (0, 1), default 1e-3
         The bound above, per family (adaptive only).
     max_resamples : int in [256, 2**40), default 2**27

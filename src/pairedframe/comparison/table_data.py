@@ -135,7 +135,7 @@ def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, conf
     if per_query is not None:
         agg = per_query.group_by("system", "measure", maintain_order=True).agg(
             pl.col("value").mean().alias("mean"), pl.col("value").std(ddof=1).alias("sd"),
-            pl.len().cast(pl.Int64).alias("n_queries"))
+            pl.col("value").count().cast(pl.Int64).alias("n_queries"))     # null = undefined for that query
         half = [(stdtrit(n - 1, 0.5 + confidence_level / 2) * sd / math.sqrt(n)) if n > 1 and sd is not None
                 else float("nan") for n, sd in zip(agg["n_queries"], agg["sd"])]
         return agg.with_columns((pl.col("mean") - pl.Series(half)).alias("ci_low"),

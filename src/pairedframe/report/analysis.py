@@ -7,11 +7,12 @@ the methods, so the analysis can be checked against the pre-registered plan.
 from __future__ import annotations
 
 import io
-import json
 import math
 from typing import Any
 
 import polars as pl
+
+from pairedframe.report.output import json_text
 
 __all__ = ["ANALYSIS_FORMATS", "format_analysis"]
 
@@ -72,7 +73,7 @@ def format_analysis(result: Any, fmt: str = "table", *, digits: int = 4) -> str:
     """
     table: pl.DataFrame = result.table
     if fmt == "json":
-        return json.dumps(result.to_dict(), indent=1, ensure_ascii=False, default=str) + "\n"
+        return json_text(result.to_dict(), ensure_ascii=False)
     if fmt == "csv":
         buf = io.StringIO()
         table.with_columns(pl.lit(result.plan.sha256).alias("plan_sha256")).write_csv(buf)

@@ -7,13 +7,13 @@ query-set policy, so a result can be reproduced from its output alone.
 from __future__ import annotations
 
 import io
-import json
 import math
 from typing import Any
 
 import polars as pl
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
+from pairedframe.report.output import json_text
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
 
@@ -120,7 +120,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
     settings = comparison_settings(frame, evaluation_settings)
     if fmt == "json":
-        return json.dumps({"settings": settings, "rows": frame.to_dicts()}, indent=1, default=str) + "\n"
+        return json_text({"settings": settings, "rows": frame.to_dicts()})
     if fmt == "csv":
         extra = frame.with_columns(pl.lit(settings["pairing"]).alias("pairing"),
                                    pl.lit(settings["pvalue_tie_rule"]).alias("pvalue_tie_rule"))

@@ -3,9 +3,29 @@
 
 from __future__ import annotations
 
+import json
+import math
 from pathlib import Path
+from typing import Any
 
-__all__ = ["require_output_folder"]
+__all__ = ["require_output_folder", "json_text"]
+
+
+def _finite_or_none(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite_or_none(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite_or_none(v) for v in obj]
+    return obj
+
+
+def json_text(obj: Any, **kwargs: Any) -> str:
+    """``obj`` as standard JSON text ending with a newline: a non-finite float (an unbounded interval
+    end such as a one-sided interval's ``inf``, or a NaN p-value) becomes ``null``, since JSON has no
+    Infinity or NaN and most readers reject them; other values that JSON lacks are written with ``str``."""
+    return json.dumps(_finite_or_none(obj), indent=1, allow_nan=False, default=str, **kwargs) + "\n"
 
 
 def require_output_folder(path: str | Path, argument: str) -> Path:

@@ -54,6 +54,12 @@ def _describe_test(s: dict[str, Any]) -> str:
     return f"{alt} paired randomization test with {how}"
 
 
+#: Caption wording of compare's interval names.
+_INTERVAL_NAMES = {"studentized": "studentized bootstrap (symmetric bootstrap-t)",
+                   "signflip": "the shifts the sign-flip test accepts", "t": "t", "percentile": "bootstrap percentile",
+                   "bca": "bootstrap BCa"}
+
+
 def _caption_text(data: TableData) -> str:
     """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules."""
     s = data.settings
@@ -73,7 +79,7 @@ def _caption_text(data: TableData) -> str:
         detail = (f"{_describe_test(s)}; {correction} p ({scope}) < α = {s['alpha']:g}; "
                   f"seed {s.get('seed', '?')}")
         if s.get("interval"):
-            detail += f"; delta intervals: {s['interval']}"
+            detail += f"; delta intervals: {_INTERVAL_NAMES.get(s['interval'], s['interval'])}"
         if data.mode == "dagger":
             parts.append(f"{DAGGER} / {DOUBLE_DAGGER}: significantly better / worse than {s['baselines'][0]} ({detail}).")
         else:
