@@ -72,8 +72,8 @@ __all__ = [
 
 #: Below this many clusters :func:`pairedframe.compare_clustered` warns.  Set from
 #: ``benchmarks/calibration.py --section clustered`` (real deltas in clusters of 5, icc
-#: 0-0.6): its default interval (the inverted cluster sign-flip test) covers 0.936-0.958
-#: at G = 8 and every larger G measured, but 0.960-0.972 at G = 6 with 1.27 times the
+#: 0-0.6, 10,000 replications): its default interval (the inverted cluster sign-flip test) covers
+#: 0.938-0.955 at G = 8 and 0.939-0.953 at every larger G measured, but 0.959-0.972 at G = 6 with 1.27 times the
 #: cluster-t width -- with 2^6 sign patterns the exact test is coarse -- and for G <= 5 it
 #: cannot reject at 5 % at all (2/2^G > 0.05).
 MIN_CLUSTERS: int = 8

@@ -16,7 +16,7 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
   the test, same tie rule: the interval excludes 0 exactly when the test's ``p < alpha``.
 
 On real TREC deltas grouped into clusters (``benchmarks/calibration.py --section clustered``) the
-cluster percentile bootstrap covers 0.88-0.90 at ``G = 10``, the two intervals here 0.936-0.954.
+cluster percentile bootstrap covers 0.885-0.899 at ``G = 10``, the two intervals here 0.939-0.952.
 
 References
 ----------

@@ -97,29 +97,40 @@ _CANCELLATION = 1e-4
 def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
     """T*_b for every resample (B, k) of the centred columns Xc (n, k).
 
-    Means and variances come from two matmuls of the resample counts (all columns at once).  Where
-    the variance is tiny against the mean square (cancellation, or a constant resample) it is
-    recomputed about the resample's smallest drawn value, and a resample whose drawn values span at
-    most ``1e-12`` of the column's scale is constant (:func:`studentize`).
+    Resample means and mean squares come from a gather (one column) or one matmul of the resample
+    counts with ``[Xc, Xc**2]`` (all columns at once).  Where the variance is tiny against the mean
+    square (cancellation, or a constant resample) it is recomputed about the resample's smallest
+    drawn value, and a resample whose drawn values span at most ``1e-12`` of the column's scale is
+    constant (:func:`studentize`).
     """
     k = Xc.shape[1]
     scale = np.max(np.abs(Xc), axis=0)
-    squares = Xc * Xc
+    both = np.ascontiguousarray(np.concatenate([Xc, Xc * Xc], axis=1))
+    packed = Xc[:, 0] + 1j * (Xc[:, 0] * Xc[:, 0]) if k == 1 else None   # x and x**2 in one gather
     out = []
     for block, valid in reblock(index_chunks, kernel_block_rows(n)):
-        rows = block.shape[0]
-        flat = (block + (np.arange(rows, dtype=np.int64) * n)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
-        m = (counts @ Xc) / n
-        m2 = (counts @ squares) / n
+        if packed is not None:       # one column: a gather is ~2x faster than bincount + matmul
+            z = packed[block].mean(axis=1)
+            m, m2 = z.real[:, None], z.imag[:, None]
+        else:
+            moments = (_counts(block, n) @ both) / n
+            m, m2 = moments[:, :k], moments[:, k:]
         var = np.maximum(m2 - m * m, 0.0)
         with np.errstate(divide="ignore", invalid="ignore"):
             t = m / np.sqrt(var * (n / (n - 1.0)) / n)
-        for c in np.flatnonzero((var <= _CANCELLATION * m2).any(axis=0)):
-            r = np.flatnonzero(var[:, c] <= _CANCELLATION * m2[:, c])
-            t[r, c] = _t_star_exact(Xc[:, c], counts[r], m[r, c], scale[c], n)
+        suspect = var <= _CANCELLATION * m2
+        for c in np.flatnonzero(suspect.any(axis=0)):
+            r = np.flatnonzero(suspect[:, c])
+            t[r, c] = _t_star_exact(Xc[:, c], _counts(block[r], n), m[r, c], scale[c], n)
         out.append(t[:valid])
     return np.concatenate(out, axis=0) if out else np.empty((0, k))
+
+
+def _counts(block: np.ndarray, n: int) -> np.ndarray:
+    """How often each of the n observations is drawn in each resample row of ``block`` (rows, n)."""
+    rows = block.shape[0]
+    flat = (block + (np.arange(rows, dtype=np.int64) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
 
 
 def _t_star_exact(x: np.ndarray, counts: np.ndarray, mean: np.ndarray, scale: float, n: int) -> np.ndarray:
