@@ -84,3 +84,23 @@ def test_forest_plot_of_several_baselines_clusters_and_segments_keeps_its_layout
                                  title="a hand-written title " * 8)
     assert sorted(labels) == ["half: even (n=22)", "half: odd (n=21)"] and "\n" in title   # long titles wrap
     _assert_layout(boxes)
+
+
+def test_unbounded_interval_ends_become_arrows_not_the_axis_range(tmp_path):
+    """A one-sided interval or an unbounded studentized one used to stretch the x axis to +-1e9."""
+    import numpy as np
+    import polars as pl
+
+    import pairedframe as pf
+    from pairedframe.report.forest import forest_plot, x_limits
+
+    assert x_limits([0.1, -0.05], [0.02, float("-inf")], [float("inf"), 0.01]) == pytest.approx((-0.062, 0.112))
+    assert x_limits([0.0], [float("-inf")], [float("inf")]) == pytest.approx((-0.05, 0.05))
+    rng = np.random.default_rng(3)
+    a = rng.uniform(size=30)
+    rows = [{"system": s, "qid": f"q{i:02d}", "measure": "m", "value": float(v)}
+            for s, arr in (("A", a), ("B", np.clip(a + 0.05, 0, 1))) for i, v in enumerate(arr)]
+    res = pf.compare(pl.DataFrame(rows), baseline="A", alternative="greater", n_resamples=199)
+    out = forest_plot(res, tmp_path / "one_sided.svg")
+    svg = out.read_text()
+    assert "unbounded on that side" in svg and "1e9" not in svg

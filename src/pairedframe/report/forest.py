@@ -12,7 +12,7 @@ from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.plots import pyplot
 
-__all__ = ["forest_plot", "row_styles", "COLOURS"]
+__all__ = ["forest_plot", "row_styles", "x_limits", "COLOURS"]
 
 #: Colour of a row by its decision: the verdict of compare / compare_clustered, or for compare_segments
 #: ``significant`` with the sign of the delta.  The colour never comes from the interval.
@@ -97,6 +97,15 @@ def _row_labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool) 
     return labels
 
 
+def x_limits(delta: list[float], low: list[float], high: list[float]) -> tuple[float, float]:
+    """The x range of a forest plot: every delta, every finite interval end and 0, padded by 8 %;
+    infinite ends are drawn as arrows at its edge instead of stretching it."""
+    finite = [float(v) for v in (*delta, *low, *high, 0.0) if v is not None and math.isfinite(v)]
+    lo, hi = min(finite), max(finite)
+    pad = 0.08 * (hi - lo) if hi > lo else 0.05 * max(1.0, abs(hi))
+    return lo - pad, hi + pad
+
+
 def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = None,
                 measure: str | None = None, segment_set: str | None = None, sort_by: str = "delta",
                 max_rows: int = 60, title: str | None = None, significant_column: str = "significant",
@@ -177,13 +186,19 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     lo = [(-math.inf if v is None else v) for v in df["ci_low"]]
     hi = [(math.inf if v is None else v) for v in df["ci_high"]]
     seen: list[str] = []
+    left, right = x_limits(list(df["delta"]), lo, hi)
     for yi, d, a, b, (decision, disagrees) in zip(y, df["delta"], lo, hi, styles):
         colour = COLOURS[decision]
-        ax.plot([max(a, -1e9), min(b, 1e9)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
+        ax.plot([max(a, left), min(b, right)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
         ax.plot([d], [yi], "o", color=colour, ms=4)[0].set_gid(f"pf-segment-{yi}")  # countable in an SVG
-        for key in (decision, "interval disagrees" if disagrees else None):
+        for end, edge, marker in ((a, left, "<"), (b, right, ">")):
+            if math.isinf(end):       # unbounded (one-sided, or a studentized interval on tied deltas)
+                ax.plot([edge], [yi], marker, color=colour, ms=6)
+        unbounded = "unbounded" if math.isinf(a) or math.isinf(b) else None
+        for key in (decision, "interval disagrees" if disagrees else None, unbounded):
             if key is not None and key not in seen:
                 seen.append(key)
+    ax.set_xlim(left, right)
     ax.axvline(0.0, color="black", lw=0.8, ls="--")
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
@@ -198,9 +213,12 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
 
     names = {"better": "better (significant)", "worse": "worse (significant)",
              "not significant": "not significant / inconclusive",
-             "interval disagrees": "dashed: the interval contradicts the decision (see verdict_note)"}
+             "interval disagrees": "dashed: the interval contradicts the decision (see verdict_note)",
+             "unbounded": "arrow: the interval is unbounded on that side"}
     handles = [Line2D([], [], color=COLOURS.get(k, "#8a8a8a"), marker="o" if k in COLOURS else None,
-                      ls="--" if k == "interval disagrees" else "-", ms=4, label=names[k]) for k in sorted(seen, key=list(names).index)]
+                      ls="--" if k == "interval disagrees" else "-", ms=4, label=names[k])
+               if k != "unbounded" else Line2D([], [], color="#555555", marker=">", ls="", ms=6, label=names[k])
+               for k in sorted(seen, key=list(names).index)]
     fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncols=min(len(handles), 3),
                frameon=False)
     fig.suptitle(textwrap.fill(title or _default_title(df, per_segment=per_segment), width=70), fontsize=11)
