@@ -14,7 +14,8 @@ def family_grid(key: str) -> list[Measure]:
     """The measures of one family worth checking (unresolved: rel None means the call's level)."""
     spec = REGISTRY[key]
     if spec.at != "cutoff":
-        base = [Measure(key, params=((spec.at, a),)) for a in AT_VALUES]
+        domain = spec.param(spec.at).domain  # RprecMult@0 and IPrec@1.6 are refused
+        base = [Measure(key, params=((spec.at, a),)) for a in AT_VALUES if a in domain]
     else:
         base = [Measure(key, k) for k in CUTOFFS[spec.cutoff]]
     out = list(base)

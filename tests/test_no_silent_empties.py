@@ -301,3 +301,16 @@ def test_comparing_a_string_valued_measure_says_so():
     ev = pf.evaluate(runs, qrels, ["relstring.5"])
     with pytest.raises(pf.EmptyResultError, match=r"\['RelString@5'\] are string-valued"):
         pf.compare(ev, baseline="a")
+
+
+def test_run_ids_that_differ_from_qrels_ids_by_leading_zeros_warn(tmp_path):
+    import pairedframe as pf
+
+    qrels = tmp_path / "qrels"
+    qrels.write_text("301 0 d1 1\n301 0 d2 0\n302 0 d3 1\n")
+    run = tmp_path / "run"
+    run.write_text("0301 Q0 d1 1 2.0 r\n0301 Q0 d2 2 1.0 r\n302 Q0 d3 1 1.0 r\n")
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"1 run query id\(s\) .* \('0301' ~ '301'\)"):
+        ev = pf.evaluate(str(run), str(qrels), ["P@1"])
+    assert ev.per_query["qid"].to_list() == ["302"]
+    assert "0301" in ev.excluded["qid"].to_list()

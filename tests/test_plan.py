@@ -41,7 +41,7 @@ role = "secondary"
 margin = 0.1
 [[endpoints]]
 measure = "AP"
-direction = "lower is better"
+direction = "higher is better"
 role = "secondary"
 """
 
@@ -111,7 +111,7 @@ def test_refuses_without_plan_and_names_bad_keys(tmp_path):
         PLAN.replace("seed = 3", ""): "missing the key seed",
         PLAN.replace("seed = 3", "seed = 3\nseeds = 4"): r"unknown key\(s\) \['seeds'\]",
         PLAN.replace('role = "primary"', 'role = "main"'): r"endpoints\[0\].role",
-        PLAN.replace('direction = "lower is better"', 'direction = "down"'): r"endpoints\[2\].direction",
+        PLAN.replace('"AP"\ndirection = "higher is better"', '"AP"\ndirection = "down"'): r"endpoints\[2\].direction",
         PLAN.replace('candidate = "fused"', 'candidate = "unfused"'): "same system",
         PLAN.replace("alpha = 0.05", "alpha = 0.7"): "alpha",
         PLAN.replace("margin = 0.02", "margin = -1"): "margin",
@@ -226,3 +226,39 @@ def test_example_plan_on_dl_mia_end_to_end(shared_data, tmp_path):
                                                           "Holm within the secondary endpoints (2)")
     assert "confirmatory (primary endpoints)" in format_analysis(res, "table")
     assert res.plan_sha256 == hashlib.sha256((REPO / "examples" / "plan.toml").read_bytes()).hexdigest()
+
+
+def test_direction_contradicting_the_measure_is_refused_naming_endpoint_measure_and_direction():
+    """direction states the measure's own direction (favours follows it): nDCG@10 "lower is better"
+    is an error at parse time, not a silently identical analysis; hit@k is higher-is-better too."""
+    wrong = PLAN.replace('measure = "nDCG@10"\ndirection = "higher is better"',
+                         'name = "main"\nmeasure = "nDCG@10"\ndirection = "lower is better"')
+    with pytest.raises(PlanError, match=r"endpoints\[0\]\.direction = 'lower is better' for endpoint 'main': "
+                                        r"its measure 'nDCG@10' is higher is better"):
+        Plan.from_toml(wrong)
+    with pytest.raises(PlanError, match=r"endpoint 'hit@1': its measure 'hit@1' is higher is better"):
+        Plan.from_toml(PLAN.replace('"hit@1"\ndirection = "higher is better"', '"hit@1"\ndirection = "lower"'))
+    with pytest.raises(PlanError, match=r"'FirstRelRank' is lower is better"):
+        Plan.from_toml(PLAN.replace('"AP"', '"FirstRelRank"'))
+
+
+def test_direction_of_a_custom_measure_is_honoured_in_favours():
+    """A measure pairedframe does not know (a results table's own column) takes the plan's direction:
+    the same data favour the candidate when higher is better and the baseline when lower is."""
+    data = results(shift=0.2).with_columns(pl.col("measure").replace("AP", "latency_ms"))
+    plan = PLAN.replace('"AP"', '"latency_ms"')
+    lower = analyze(Plan.from_toml(plan.replace('"latency_ms"\ndirection = "higher is better"',
+                                                '"latency_ms"\ndirection = "lower is better"')), data).table
+    higher = analyze(Plan.from_toml(plan), data).table
+    assert lower["delta"][2] == higher["delta"][2] > 0 and lower["verdict"][2] == "difference"
+    assert higher["favours"][2] == "fused" and lower["favours"][2] == "unfused"
+
+
+def test_header_describes_the_test_in_the_resampling_unit():
+    by_query = analyze(Plan.from_toml('resampling_unit = "query"\n' + PLAN), results())
+    header = format_analysis(by_query).split("\nendpoint")[0]
+    assert "resampling unit: query" in header and "cluster" not in header.replace("clusters", "")
+    assert "test: paired sign-flip randomization test, two-sided (exact when 2^n <= n_resamples, n queries)" in header
+    assert "t with n - 1 df on the paired SE" in header
+    by_cluster = format_analysis(analyze(Plan.from_toml(PLAN), results()))
+    assert "test: cluster sign-flip randomization test" in by_cluster and "CR1 cluster SE" in by_cluster

@@ -70,7 +70,7 @@ def test_forest_plot_labels_systems_and_names_baseline(tmp_path):
     text = out.read_text()
     assert _svg_ids(out, "pf-segment-") == 4
     assert "bert | length: short" in text and "t5 | length: long" in text
-    assert "AP: bert, t5 − bm25 per segment" in text.replace("&#8722;", "−")
+    assert "AP: bert, t5 − baseline bm25 per segment" in text.replace("&#8722;", "−")
     assert "not significant" in text
 
 

@@ -265,6 +265,34 @@ def test_missing_output_folder_is_refused_before_the_work(per_query, tmp_path):
         pf.results_table(per_query).save(missing)
 
 
+def test_table_command_lists_and_marks_the_baseline_first_in_every_format(shared_data, tmp_path):
+    """DL-2019, --baseline bm25base_p: alphabetically the baseline would sit 8th of 17 rows; a paper
+    table puts it on top, named "(baseline)", in every format.  Several baselines keep their letters
+    and are marked too; all pairs has no baseline row; the caller's systems= order is kept."""
+    runs = sorted((shared_data / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))
+    qrels = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
+    if len(runs) != 17 or not qrels.exists():
+        pytest.skip("DL-2019 runs or NIST qrels missing from the shared data")
+    pytest.importorskip("great_tables")
+    args = ["table", str(qrels), *map(str, runs), "-m", "nDCG@10", "-B", "199"]
+    first_row = {"terminal": r"^│ (\S[^│]*?)\s*│", "markdown": r"^\| (?!System|-)(\S[^|]*?)\s*\|",
+                 "latex": r"^([^\\&\s][^&\n]*?) & ", "html": r'gt_stub">([^<]*)</th>'}
+    for fmt, pattern in first_row.items():
+        res = CliRunner().invoke(app, [*args, "--baseline", "bm25base_p", "--format", fmt])
+        assert res.exit_code == 0, res.output
+        rows = [r.replace("\\_", "_") for r in re.findall(pattern, res.output, flags=re.M)]
+        assert len(rows) == 17 and rows[0] == "bm25base_p (baseline)", (fmt, rows[:3])
+        assert "(baseline)" not in "".join(rows[1:]) and rows[1:] == sorted(rows[1:])   # the others keep their order
+    res = CliRunner().invoke(app, [*args, "-b", "UNH_bm25", "-b", "bm25base_p", "--format", "markdown"])
+    rows = re.findall(first_row["markdown"], res.output, flags=re.M)
+    assert rows[:2] == ["(a) UNH_bm25 (baseline)", "(b) bm25base_p (baseline)"] and len(rows) == 17
+    res = CliRunner().invoke(app, [*args, "--pairs", "all", "--format", "markdown"])
+    assert res.exit_code == 0 and "(baseline)" not in res.output
+    ev = pf.evaluate([str(r) for r in runs], str(qrels), ["nDCG@10"])
+    kept = pf.results_table(ev, baseline="bm25base_p", systems=["p_bert", "bm25base_p"], n_resamples=199)
+    assert kept.data.systems == ["p_bert", "bm25base_p"] and "| bm25base_p (baseline) |" in kept.to_markdown()
+
+
 def test_means_and_t_intervals_count_only_defined_values():
     """A null per-query value (undefined measure) is not a query of the mean: n and the t interval
     use the defined values only, and the caption says the range of n."""

@@ -32,7 +32,10 @@ Top level: ``alpha`` (in (0, 0.5)), ``margin`` (> 0, in the units of the measure
 (``"cluster"`` or ``"query"``; default ``"cluster"`` when the results have a ``cluster`` column, else
 ``"query"``).  ``[systems]``: ``baseline`` and ``candidate``, exact system names.  ``[[endpoints]]``
 (at least one): ``measure`` (a measure name of the results, e.g. ``nDCG@10``, ``AP``, ``RR`` or
-``hit@10``), ``direction`` (``"higher is better"`` or ``"lower is better"``), ``role`` (``"primary"``
+``hit@10``), ``direction`` (``"higher is better"`` or ``"lower is better"``: the measure's own
+direction, which ``favours`` follows; it must match the direction pairedframe knows for its measures
+-- ``lower is better`` for ``nDCG@10`` is an error, never a silent reversal -- and is the only
+source for a custom measure of a results table), ``role`` (``"primary"``
 or ``"secondary"``); optional ``dataset`` (required when the results have several datasets),
 ``name``, ``margin`` (overrides the top-level margin).  Any other key is an error.
 """
@@ -54,6 +57,7 @@ import polars as pl
 from pairedframe.comparison.clustered import CLUSTER_POLICY, compare_clustered
 from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
 from pairedframe.io.endpoints import parse_hit_measure
+from pairedframe.measures.parse import parse_measure
 from pairedframe.errors import PlanError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import holm
 
@@ -200,6 +204,18 @@ def _string(value: Any, key: str) -> str:
     return value
 
 
+def _known_direction(measure: str) -> str | None:
+    """The direction of a measure pairedframe knows (``hit@k`` included), else None: the plan's own
+    ``direction`` is then the only word on it (a custom measure of a results table)."""
+    if parse_hit_measure(measure) is not None:
+        return "higher is better"
+    try:
+        parsed = parse_measure(measure)
+    except ValueError:
+        return None
+    return "higher is better" if all(m.spec.higher_is_better for m in parsed) else "lower is better"
+
+
 def _parse(doc: dict, *, sha256: str, source: str, text: str) -> Plan:
     unknown = sorted(set(doc) - _TOP_KEYS)
     if unknown:
@@ -250,6 +266,12 @@ def _parse(doc: dict, *, sha256: str, source: str, text: str) -> Plan:
             dataset = _string(dataset, where + "dataset")
         m = _number(e["margin"], where + "margin", low=0.0, high=math.inf) if "margin" in e else margin
         name = _string(e.get("name", f"{dataset}/{measure}" if dataset else measure), where + "name")
+        known = _known_direction(measure)
+        if known is not None and known != _DIRECTIONS[direction]:
+            raise PlanError(f"plan key {where}direction = {direction!r} for endpoint {name!r}: its measure "
+                            f"{measure!r} is {known}; the direction states the measure's own direction and "
+                            "cannot reverse it (to test the other way, swap systems.baseline and "
+                            "systems.candidate)")
         endpoints.append(Endpoint(name=name, measure=measure, direction=_DIRECTIONS[direction], role=role,
                                   margin=m, dataset=dataset))
     names = [e.name for e in endpoints]
@@ -311,6 +333,26 @@ def _favours(delta: float, direction: str, plan: Plan, significant: bool) -> str
     return plan.candidate if better else plan.baseline
 
 
+def _method_descriptions(unit: str, alpha: float, power: float) -> dict[str, str]:
+    """The methods as the header states them, in the plan's resampling unit: clusters of queries, or
+    queries (each its own cluster, where the cluster test is the plain paired sign-flip test and the
+    CR1 SE the paired-t SE)."""
+    if unit == "cluster":
+        test, n, se = "cluster sign-flip", "G", "the CR1 cluster SE"
+        exact = "2^G <= n_resamples, G clusters"
+    else:
+        test, n, se = "paired sign-flip", "n", "the paired SE"
+        exact = "2^n <= n_resamples, n queries"
+    return {
+        "interval": f"{1 - alpha:.0%} interval of the mean delta (candidate - baseline): the shifts the {test} "
+                    "test does not reject",
+        "test": f"{test} randomization test, two-sided (exact when {exact})",
+        "equivalence": f"TOST at ±margin, t with {n} - 1 df on {se}; {1 - 2 * alpha:.0%} interval; not adjusted",
+        "mdd": f"noncentral t ({n} - 1 df, {se}) at power {power} and level alpha / m, m = the size of the "
+               "endpoint's Holm family (Holm's first step)",
+    }
+
+
 def _results_frame(results: Any, plan: Plan) -> pl.DataFrame:
     from pairedframe.io.results import as_results
 
@@ -342,7 +384,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         candidate_mean, delta, ci_low, ci_high, confidence_level, pvalue, pvalue_holm, margin,
         pvalue_tost, tost_low, tost_high, mdd, mcnemar_pvalue, mcnemar_b, mcnemar_c, verdict,
         favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` interval inverting the cluster
-        sign-flip test; ``pvalue`` the cluster sign-flip p-value (two-sided); ``tost_*`` the ``1 - 2
+        sign-flip test (each query its own cluster with ``resampling_unit = "query"``); ``pvalue`` the cluster sign-flip p-value (two-sided); ``tost_*`` the ``1 - 2
         alpha`` interval ``delta -/+ t(1 - alpha, G - 1) se`` with the CR1 cluster SE; ``mdd`` the
         noncentral-t minimum detectable difference at the plan's power and level ``alpha / m`` (``m``
         endpoints; inf when the exact test cannot reach it); ``mcnemar_*`` the exact McNemar test and discordant counts (b = baseline only,
@@ -354,7 +396,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     Raises
     ------
     PlanError
-        No plan; a system of the plan is not in the results (exact names only, never a suffix or
+        No plan; an endpoint's ``direction`` contradicts its measure's (``lower is better`` for
+        ``nDCG@10``; raised when the plan is parsed); a system of the plan is not in the results (exact names only, never a suffix or
         prefix match); an endpoint's measure or dataset is missing; the results have key columns the
         plan does not resolve; ``resampling_unit = "cluster"`` without clusters.
     InsufficientSampleError
@@ -467,15 +510,9 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     settings = {
         "plan_sha256": plan.sha256, "plan_source": plan.source, "alpha": alpha, "seed": plan.seed,
         "n_resamples": plan.n_resamples, "power": plan.power, "resampling_unit": unit,
-        "interval": f"{1 - alpha:.0%} interval of the mean delta (candidate - baseline): the shifts the cluster "
-                    "sign-flip test does not reject",
-        "test": "cluster sign-flip randomization test, two-sided (exact when 2^G <= n_resamples)",
+        **_method_descriptions(unit, alpha, plan.power),   # interval, test, equivalence, mdd
         "multiple_comparisons": "; ".join(f"Holm within the {FAMILIES[role]} ({int(np.sum(roles == role))})"
                                           for role in _ROLES if np.any(roles == role)),
-        "equivalence": f"TOST at ±margin, t with G - 1 df on the CR1 cluster SE; {1 - 2 * alpha:.0%} interval; "
-                       "not adjusted",
-        "mdd": f"noncentral t (G - 1 df, CR1 SE) at power {plan.power} and level alpha / m, m = the size of the "
-               "endpoint's Holm family (Holm's first step)",
         "mcnemar": "exact two-sided McNemar on 0/1 endpoints, reference only (assumes independent queries)",
         "cluster_policy": CLUSTER_POLICY if unit == "cluster" else "each query its own cluster (= plain paired test)",
         "verdicts": list(ANALYSIS_VERDICTS),

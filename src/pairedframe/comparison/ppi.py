@@ -185,8 +185,9 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
         columns are the classical (``lam = 0``, same ``method``: the paired t interval by default)
         interval on the same gold queries.  Units with fewer
-        than 2 gold queries get nulls and a ``warning``; fewer than 30 gold queries are flagged in
-        ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`).
+        than 2 gold queries get nulls and a ``warning``; with ``method="z"``, fewer than 30 gold queries
+        are flagged in ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`)
+        -- the default jackknife-t interval is calibrated for 10-30 gold queries and is not flagged.
 
     Raises
     ------

@@ -36,8 +36,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import sqlglot
-from sqlglot import exp
+try:
+    import sqlglot
+    from sqlglot import exp
+except ModuleNotFoundError as exc:      # the spark extra; say how to get it
+    raise ModuleNotFoundError("engine='spark' translates the SQL with sqlglot: pip install 'pairedframe[spark]'",
+                              name=exc.name) from exc
 
 __all__ = ["to_spark"]
 

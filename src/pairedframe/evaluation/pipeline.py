@@ -66,6 +66,30 @@ def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete
                       f"are {sample(judged.to_list(), 3)}: are run and qrels of the same collection and year?")
 
 
+def _id_key(qid: str) -> str:
+    """A query id with case, surrounding blanks and leading zeros ignored: how two spellings of one
+    id usually differ ('0301' / '301', 'Q5' / 'q5')."""
+    return qid.strip().lower().lstrip("0") or "0"
+
+
+def _warn_near_miss_ids(retrieved: pl.DataFrame, qrels: pl.DataFrame) -> None:
+    """Warn when run queries that are not in the qrels equal qrels queries but for leading zeros, case or
+    blanks: ids are strings (``007`` is not ``7``), so they are left out as unjudged, which is rarely meant."""
+    judged = qrels["qid"].unique()
+    unjudged = retrieved.join(qrels.select("qid").unique(), on="qid", how="anti")["qid"].unique().sort()
+    if not unjudged.len():
+        return
+    keys = {_id_key(q): q for q in judged.to_list()}
+    near = [(q, keys[_id_key(q)]) for q in unjudged.to_list() if _id_key(q) in keys]
+    if near:
+        pairs = ", ".join(f"{a!r} ~ {b!r}" for a, b in near[:3])
+        warnings.warn(
+            f"{len(near)} run query id(s) are not in the qrels but match qrels ids except for leading zeros, case "
+            f"or blanks ({pairs}{', ...' if len(near) > 3 else ''}): ids are compared as strings, so those queries "
+            "are left out as unjudged (Evaluation.excluded); rewrite the ids of one file to match the other",
+            PartlyEmptyWarning, stacklevel=user_stacklevel())
+
+
 def _warn_uneven_query_sets(judged_retrieved: pl.DataFrame) -> None:
     """Warn when some runs lack judged queries that other runs have: without ``complete`` their means
     are over fewer queries, so means side by side (a results table) are not over the same queries."""
@@ -316,6 +340,7 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         values = eng.evaluate(run_table, qrels_table, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
+    _warn_near_miss_ids(retrieved, qrels_table)
     _warn_levels_above_grades(resolved, qrels_table)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,

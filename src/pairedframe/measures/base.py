@@ -8,12 +8,15 @@ instance (``nDCG@10``, ``AP(rel=2)@100``, ``RBP(p=0.9)``) whose canonical name i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 import polars as pl
+
+from pairedframe.errors import UnknownMeasureError
 
 Aggregate = Literal["mean", "sum", "gmean", "none"]
 CutoffRule = Literal["none", "optional", "required"]
@@ -31,17 +34,56 @@ Gains = tuple[tuple[int, float], ...]
 
 
 @dataclass(frozen=True)
+class Interval:
+    """The values a numeric parameter may take: finite numbers from ``low`` to ``high``, each end
+    excluded when open (``Interval(0, 1, open_low=True, open_high=True)`` is (0, 1))."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    open_low: bool = False
+    open_high: bool = False
+
+    def __contains__(self, value: float) -> bool:
+        v = float(value)
+        if not math.isfinite(v):
+            return False
+        return (v > self.low if self.open_low else v >= self.low) and (v < self.high if self.open_high else v <= self.high)
+
+    def __str__(self) -> str:
+        left = "(" if self.open_low or math.isinf(self.low) else "["
+        right = ")" if self.open_high or math.isinf(self.high) else "]"
+        return f"{left}{self.low:g}, {self.high:g}{right}"
+
+
+@dataclass(frozen=True)
 class Param:
     """A family-specific parameter (beyond cutoff, rel, gain, gains and judged_only).
 
     ``kind`` is ``"float"``, ``"int"`` or ``"floats"`` (a tuple of floats); ``default`` is its value
-    when a name does not set it (and it is then left out of the canonical name).
+    when a name does not set it (and it is then left out of the canonical name). ``domain`` holds
+    the values it may take (each value, for ``"floats"``); ``length`` the number of values a
+    ``"floats"`` parameter must have (None: any, at least one).
     """
 
     name: str
     kind: ParamKind
     default: Any
     doc: str = ""
+    domain: Interval = Interval()
+    length: int | None = None
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` (of the right kind) is not allowed, naming the parameter, the value and the
+        allowed range; None when it is allowed."""
+        what = f"{self.name}={_fmt_number(value)}" + (f" ({self.doc})" if self.doc else "")
+        values = tuple(value) if self.kind == "floats" else (value,)
+        if self.length is not None and len(values) != self.length:
+            return f"parameter {what} has {len(values)} values; it takes exactly {self.length}"
+        if all(v in self.domain for v in values):
+            return None
+        each = "each value must be" if self.kind == "floats" else "must be"
+        number = "an integer" if self.kind == "int" else "a finite number"
+        return f"parameter {what} is out of range: {each} {number} in {self.domain}"
 
 
 @dataclass(frozen=True)
@@ -205,10 +247,17 @@ class Measure:
             p = spec.param(name)
             value = tuple(float(v) for v in value) if p.kind == "floats" else (
                 float(value) if p.kind == "float" else int(value))
+            why = p.problem(value)
+            if why is not None:
+                raise UnknownMeasureError(f"measure {self.family}: {why}")
             if value != p.default:
                 kept.append((name, value))
         object.__setattr__(self, "params", tuple(sorted(kept)))
         if self.gains is not None:
+            for level, gain in self.gains:
+                if not math.isfinite(float(gain)):
+                    raise UnknownMeasureError(f"measure {self.family}: the gain {gain!r} of grade {level} is not "
+                                              "a finite number")
             gains = tuple(sorted((int(k), float(v)) for k, v in self.gains if float(v) != int(k)))
             object.__setattr__(self, "gains", gains or None)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import math
 import re
 import warnings
 from collections.abc import Iterable
@@ -64,13 +65,18 @@ def _unknown(name: str, why: str = "") -> UnknownMeasureError:
     return UnknownMeasureError(f"unknown measure {name!r}{(' (' + why + ')') if why else ''}{hint}")
 
 
+def _bad_parameter(text: str, why: str) -> UnknownMeasureError:
+    """A known measure with a parameter outside its domain: no close-match hint (the name is right)."""
+    return UnknownMeasureError(f"measure {text!r}: {why}")
+
+
 def _make(family: str, text: str, *, cutoff: int | None = None, rel: int | None = None, gain: str = "linear",
           gains: Any = None, judged_only: bool = False, params: dict | None = None,
           trec_label: str | None = None) -> Measure:
     spec = REGISTRY[family]
     params = dict(params or {})
     if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff < 1):
-        raise _unknown(text, "a cutoff must be a positive integer")
+        raise _bad_parameter(text, f"cutoff={cutoff!r} is out of range: a cutoff must be a positive integer")
     if spec.at != "cutoff":
         if cutoff is not None:
             raise _unknown(text, f"{family}'s @ is its {spec.at} (a number such as {family}@0.5), not a cutoff")
@@ -99,8 +105,12 @@ def _make(family: str, text: str, *, cutoff: int | None = None, rel: int | None 
                                  f"{', '.join(_allowed(spec)) or 'no parameters'}") from None
         if not _valid(p.kind, value):
             raise _unknown(text, f"bad parameter {key}={value!r}: expected {p.kind}")
+        why = p.problem(value)
+        if why is not None:
+            raise _bad_parameter(text, why)
+    gain_map = _gains(gains, text)
     try:
-        return Measure(family, cutoff, rel, gain, tuple(params.items()), _gains(gains, text), judged_only,  # type: ignore[arg-type]
+        return Measure(family, cutoff, rel, gain, tuple(params.items()), gain_map, judged_only,  # type: ignore[arg-type]
                        trec_label)
     except (TypeError, ValueError) as exc:
         raise _unknown(text, str(exc)) from None
@@ -133,6 +143,8 @@ def _gains(gains: Any, text: str) -> tuple[tuple[int, float], ...] | None:
             raise _unknown(text, f"bad gains: grade {level!r} must be an integer >= 0")
         if isinstance(gain, bool) or not isinstance(gain, (int, float)):
             raise _unknown(text, f"bad gains: gain {gain!r} of grade {level} must be a number")
+        if not math.isfinite(gain):  # negative and zero gains are fine (trec_eval m_ndcg.c allows them)
+            raise _bad_parameter(text, f"bad gains: gain {gain!r} of grade {level} must be a finite number")
         out.append((level, float(gain)))
     return tuple(out)
 
@@ -165,7 +177,9 @@ def _ir_style(text: str) -> Measure | None:
             if right.args:
                 return None
             right = right.func
-        if not isinstance(right, ast.Constant) or isinstance(right.value, (bool, str)):
+        if isinstance(right, ast.UnaryOp) and isinstance(right.op, (ast.USub, ast.UAdd)):  # P@-1, IPrec@-0.5
+            right = ast.Constant(ast.literal_eval(right)) if isinstance(right.operand, ast.Constant) else right
+        if not isinstance(right, ast.Constant) or isinstance(right.value, (bool, str, complex)):
             raise _unknown(text, "@ takes a number")
         at, node = right.value, node.left
     if isinstance(node, ast.Call):
@@ -183,7 +197,7 @@ def _ir_style(text: str) -> Measure | None:
     if at is not None:
         if spec.at == "cutoff":
             if isinstance(at, float):
-                raise _unknown(text, "a cutoff must be a positive integer")
+                raise _bad_parameter(text, f"cutoff={at!r} is out of range: a cutoff must be a positive integer")
             fields["cutoff"] = at
         else:
             fields["params"][spec.at] = at
@@ -257,8 +271,9 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
             values = sorted(_atol(p) for p in params.split(","))
             if sep == "_" and not re.fullmatch(r"\d+", params):
                 raise _unknown(text, f"{form.name}_<k> takes a positive integer cutoff")
-            if values[0] <= 0:
-                raise _unknown(text, "a cutoff must be a positive integer")
+            if values[0] <= 0:  # trec_eval: "Negative cutoff detected"
+                raise _bad_parameter(text, f"cutoff={values[0]} is out of range: a cutoff must be a positive "
+                                           "integer")
         else:
             values = sorted(_atof(p) for p in params.split(","))
         if len(set(values)) != len(values):
@@ -272,7 +287,7 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
     try:
         fields = form.parse(params) if form.parse else {}
     except ValueError as exc:
-        raise _unknown(text, str(exc)) from None
+        raise _bad_parameter(text, str(exc)) from None
     return [_make(family, text, **fields, trec_label=f"{form.name}_{params}")]
 
 
@@ -300,7 +315,11 @@ def parse_measure(text: str) -> list[Measure]:
     ------
     UnknownMeasureError
         The name matches no family, or its cutoff/parameters are invalid; the message suggests
-        close matches.
+        close matches. A parameter outside its domain (``RBP(p=1.5)``: p in (0, 1); ``IPrec@1.5``:
+        recall in [0, 1]; ``SetF(beta=-1)``: beta >= 0; ``Utility(weights=(1,2))``: 4 weights; a
+        cutoff < 1; see each family's ``Param.domain``) is refused with a message naming the
+        text, the parameter, its value and the allowed range, although trec_eval 10 computes
+        meaningless numbers for most of them.
     """
     if not isinstance(text, str):
         raise UnknownMeasureError(f"a measure name must be a string, got {type(text).__name__}")

@@ -8,10 +8,12 @@ import polars as pl
 from pairedframe.measures._polars import (KEYS, c_pow, divide, gain_expr, ordered_sum, per_query, quotient,
                                           with_row_columns)
 from pairedframe.measures._trec import gains_from_pairs, number_text, pairs
-from pairedframe.measures.base import Measure, Param, PolarsContext, TrecForm, family
+from pairedframe.measures.base import Interval, Measure, Param, PolarsContext, TrecForm, family
 from pairedframe.measures.gains import rbp_bounds
 
 TREC_P = 0.9  # trec_eval's default persistence; ir_measures' is 0.8
+# p = 1 zeroes RBP (its 1 - p factor) and p outside [0, 1] makes it diverge: trec_eval takes any p.
+PERSISTENCE = Param("p", "float", 0.8, "persistence", Interval(0.0, 1.0, open_low=True, open_high=True))
 
 
 def _parse(text: str) -> dict:
@@ -44,7 +46,7 @@ def _graded(ctx: PolarsContext, measure: Measure) -> tuple[pl.LazyFrame, pl.Expr
 
 @family(key="RBP", trec=TrecForm("rbp", "params", 540, parse=_parse, printable=_printable,
                                          bare={"params": {"p": TREC_P}}), sql_file="rbp.sql",
-        cutoff="optional", rel="optional", uses_gain=True, params=(Param("p", "float", 0.8, "persistence"),),
+        cutoff="optional", rel="optional", uses_gain=True, params=(PERSISTENCE,),
         empty_value="0", examples=("RBP(p=0.9)", "RBP(p=0.5,rel=2)@5", "rbp.p=0.95,1=2", "RBP(gains={0:-1})"))
 def rbp(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Rank-biased precision ``(1 - p) * sum_r gain(r) * p**(r - 1)`` (Moffat & Zobel, 2008): the
@@ -76,7 +78,7 @@ def rbp(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 @family(key="RBPResid", aliases=("rbp_resid",),
         trec=TrecForm("rbp_resid", "params", 550, parse=_parse_resid, printable=_printable,
                       bare={"params": {"p": TREC_P}}),
-        sql_file="rbp_resid.sql", cutoff="none", rel="none", params=(Param("p", "float", 0.8, "persistence"),),
+        sql_file="rbp_resid.sql", cutoff="none", rel="none", params=(PERSISTENCE,),
         empty_value="0", examples=("RBPResid(p=0.9)", "rbp_resid.p=0.5"))
 def rbp_resid(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """The residual of RBP: how much RBP could still rise if every unjudged retrieved document (not
@@ -91,7 +93,7 @@ def rbp_resid(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     ctx = with_row_columns(ctx, discount=c_pow(p, pl.col("rank") - 1))
     judged = ordered_sum(pl.col("discount"), pl.col("is_judged"), presorted=True)
     n = pl.col("num_ret")
-    every = divide(pl.lit(1.0) - c_pow(p, n), 1.0 - p) if p != 1.0 else n.cast(pl.Float64)
+    every = divide(pl.lit(1.0) - c_pow(p, n), 1.0 - p)  # p < 1: the persistence's domain
     value = pl.when(n > pl.col("n_judged")).then(c_pow(p, n) + pl.lit(1.0 - p) * (every - pl.col("judged"))) \
         .otherwise(0.0)
     return per_query(ctx, value, judged=judged, n_judged=pl.col("is_judged").sum())

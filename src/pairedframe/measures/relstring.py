@@ -10,7 +10,7 @@ from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
 def _parse(text: str) -> dict:
-    return {"cutoff": max(int(atof(text.split(",")[0])), 1)}
+    return {"cutoff": int(atof(text.split(",")[0]))}  # trec_eval's (long) cast; 0 or less is refused
 
 
 def _printable(measure: Measure) -> str:

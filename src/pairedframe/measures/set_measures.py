@@ -7,7 +7,7 @@ import polars as pl
 
 from pairedframe.measures._polars import per_query, quotient, ratio
 from pairedframe.measures._trec import doubles, number_text
-from pairedframe.measures.base import Measure, Param, PolarsContext, TrecForm, family
+from pairedframe.measures.base import Interval, Measure, Param, PolarsContext, TrecForm, family
 
 A = pl.col("a")  # relevant retrieved
 RET, REL = pl.col("num_ret"), pl.col("num_rel")
@@ -65,7 +65,7 @@ def _printable_beta(measure: Measure) -> str:
 
 @family(key="SetF", aliases=("set_f",), trec=TrecForm("set_F", "params", 340, parse=_parse_beta,
                                                        printable=_printable_beta),
-        sql_file="set_f.sql", cutoff="none", params=(Param("beta", "float", 1.0, "weight of recall"),),
+        sql_file="set_f.sql", cutoff="none", params=(Param("beta", "float", 1.0, "weight of recall", Interval(0.0)),),
         empty_value="0", examples=("SetF(beta=0.5)", "set_F.2"))
 def set_f(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Set F: ``(beta + 1) * P * R / (beta * P + R)`` with P, R the set precision and recall

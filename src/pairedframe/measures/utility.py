@@ -6,7 +6,7 @@ import polars as pl
 
 from pairedframe.measures._polars import per_query
 from pairedframe.measures._trec import doubles, number_text
-from pairedframe.measures.base import Measure, Param, PolarsContext, TrecForm, family
+from pairedframe.measures.base import Interval, Measure, Param, PolarsContext, TrecForm, family
 
 WEIGHTS = (1.0, -1.0, 0.0, 0.0)
 
@@ -25,8 +25,9 @@ def _printable(measure: Measure) -> str:
 
 @family(key="Utility", aliases=("utility",), trec=TrecForm("utility", "params", 170, parse=_parse, printable=_printable),
         sql_file="utility.sql", cutoff="none",
-        params=(Param("weights", "floats", WEIGHTS, "coefficients of a, b, c, d"),
-                Param("collection_size", "int", 0, "documents in the collection (trec_eval -N)")),
+        params=(Param("weights", "floats", WEIGHTS, "coefficients of a, b, c, d", length=4),
+                Param("collection_size", "int", 0, "documents in the collection (trec_eval -N)",
+                      Interval(0.0))),
         empty_value="weights[2] * R + weights[3] * (N - R)",
         examples=("Utility(weights=(2,-1,0,0))", "Utility(weights=(1,-1,-0.5,0.1),collection_size=500)",
                   "utility.2,-1,0,0"))

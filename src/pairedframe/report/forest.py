@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import polars as pl
@@ -11,7 +12,7 @@ from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.plots import pyplot
 
-__all__ = ["forest_plot", "row_styles", "COLOURS"]
+__all__ = ["forest_plot", "row_styles", "x_limits", "COLOURS"]
 
 #: Colour of a row by its decision: the verdict of compare / compare_clustered, or for compare_segments
 #: ``significant`` with the sign of the delta.  The colour never comes from the interval.
@@ -50,13 +51,59 @@ def _unique(df: pl.DataFrame, col: str) -> list:
     return df[col].unique(maintain_order=True).to_list() if col in df.columns else []
 
 
-def _default_title(df: pl.DataFrame) -> str:
-    """Names the measure(s), the system(s) and the baseline(s) of the rows drawn."""
+def _names(values: list, noun: str, most: int = 3) -> str:
+    """Up to ``most`` names, else their count ("16 systems"): a title that always fits."""
+    if len(values) <= most:
+        return ", ".join(map(str, values))
+    return f"{len(values)} {noun}"
+
+
+def _default_title(df: pl.DataFrame, *, per_segment: bool) -> str:
+    """Names the measure(s) and the baseline(s), and the system(s) when few: "nDCG@10: 16 systems −
+    baseline bm25base_p"; "per segment" only for a compare_segments result."""
     measures, systems, baselines = _unique(df, "measure"), _unique(df, "system"), _unique(df, "baseline")
-    what = ", ".join(map(str, measures)) or "delta"
-    who = ", ".join(map(str, systems[:4])) + (" ..." if len(systems) > 4 else "")
-    vs = ", ".join(map(str, baselines))
-    return f"{what}: {who or 'system'} − {vs or 'baseline'} per segment"
+    what = _names(measures, "measures") or "delta"
+    who = _names(systems, "systems") or "system"
+    if len(baselines) > 2:
+        vs = f"{len(baselines)} baselines"
+    else:
+        vs = ("baseline " if len(baselines) < 2 else "baselines ") + ", ".join(map(str, baselines))
+    return f"{what}: {who} − {vs.rstrip()}" + (" per segment" if per_segment else "")
+
+
+def _row_labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool) -> list[str]:
+    """One label per row, each piece once: the system (``system − baseline`` when baselines differ)
+    and the measure when they vary between rows, then the segment; a compare row without segments is
+    always named by its system (or its measure when that is all there is)."""
+    def varies(col: str) -> bool:
+        return col in df.columns and df[col].n_unique() > 1
+
+    name_system = varies("system") or varies("baseline") or (not per_segment and "system" in df.columns)
+    name_measure = varies("measure") or (not per_segment and not name_system)
+    labels = []
+    for row in df.iter_rows(named=True):
+        parts = []
+        if name_system:
+            parts.append(f"{row['system']} − {row['baseline']}" if varies("baseline") else str(row["system"]))
+        if name_measure:
+            parts.append(str(row["measure"]))
+        if per_segment:
+            seg = str(row["segment"])
+            parts.append(f"{row['segment_set']}: {seg}" if show_segment_set else seg)
+        label = " | ".join(parts)
+        if row.get("n_queries") is not None:
+            label += f" (n={row['n_queries']})"
+        labels.append(label)
+    return labels
+
+
+def x_limits(delta: list[float], low: list[float], high: list[float]) -> tuple[float, float]:
+    """The x range of a forest plot: every delta, every finite interval end and 0, padded by 8 %;
+    infinite ends are drawn as arrows at its edge instead of stretching it."""
+    finite = [float(v) for v in (*delta, *low, *high, 0.0) if v is not None and math.isfinite(v)]
+    lo, hi = min(finite), max(finite)
+    pad = 0.08 * (hi - lo) if hi > lo else 0.05 * max(1.0, abs(hi))
+    return lo - pad, hi + pad
 
 
 def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = None,
@@ -75,14 +122,17 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     path : str or Path
         Output file; the format follows the suffix (``.png``, ``.pdf``, ``.svg``).
     system, measure, segment_set : str, optional
-        Filters.  When several systems (or measures) remain, each row's label starts with its system
-        (measure), so rows of different systems can be told apart.
+        Filters.  Each row has one label: its system (``system − baseline`` when the baselines
+        differ) and its measure when they vary between rows, then its segment; a compare row is
+        named by its system, followed by ``(n=...)`` queries.
     sort_by : str, default "delta"
         Column to sort segments by (ascending, drawn bottom to top).
     max_rows : int, default 60
         Keep the ``max_rows // 2`` lowest and highest rows when there are more (a note says so).
     title : str, optional
-        Default: the measure(s), system(s) and baseline(s) drawn.
+        Default: the measure(s) and baseline(s), and the systems (their count when more than three),
+        e.g. ``nDCG@10: 16 systems − baseline bm25`` ("per segment" appended for compare_segments
+        rows).  Long titles wrap; the legend sits below the axes, never over a row.
     significant_column : str, default "significant"
         Boolean column of the decision when there is no verdict column (compare_segments).
     verdict_column : str, default "verdict"
@@ -111,7 +161,8 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     if missing:
         raise ValueError(f"result lacks column(s) {missing}")
     df = result
-    if "segment" not in df.columns:
+    per_segment = "segment" in df.columns
+    if not per_segment:   # a compare / compare_clustered result: the rows are (system, measure) pairs
         df = df.with_columns(pl.concat_str([pl.col("system"), pl.col("measure")], separator=" / ").alias("segment"))
     for col, val in (("system", system), ("measure", measure), ("segment_set", segment_set)):
         if val is not None:
@@ -122,51 +173,55 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     note = None
     if df.height > max_rows:
         half = max_rows // 2
-        note = f"{df.height - 2 * half} middle segments omitted"
+        note = f"{df.height - 2 * half} middle {'segments' if per_segment else 'rows'} omitted"
         df = pl.concat([df.head(half), df.tail(half)])
     plt = pyplot()
-    labels = [f"{s}: {g}" if "segment_set" in df.columns and segment_set is None else str(g)
-              for s, g in zip(df["segment_set"] if "segment_set" in df.columns else df["segment"], df["segment"])]
-    # With several systems or measures left, each row says which (else rows repeat, indistinguishable).
-    for col in ("measure", "system"):
-        if col in df.columns and df[col].n_unique() > 1:
-            labels = [f"{v} | {lab}" for v, lab in zip(df[col], labels)]
-    if "n_queries" in df.columns:
-        labels = [f"{lab} (n={n})" for lab, n in zip(labels, df["n_queries"])]
+    labels = _row_labels(df, per_segment=per_segment,
+                         show_segment_set="segment_set" in df.columns and segment_set is None)
     styles = row_styles(df, verdict_column=verdict_column, significant_column=significant_column)
-    fig, ax = plt.subplots(figsize=(7, max(2.5, 0.28 * df.height + 1.2)))
+    # constrained layout keeps the long row labels, the wrapped title and the legend below the axes
+    # inside the figure; the legend never covers a row.
+    fig, ax = plt.subplots(figsize=(7, max(2.5, 0.28 * df.height + 1.8)), layout="constrained")
     y = list(range(df.height))
     lo = [(-math.inf if v is None else v) for v in df["ci_low"]]
     hi = [(math.inf if v is None else v) for v in df["ci_high"]]
     seen: list[str] = []
+    left, right = x_limits(list(df["delta"]), lo, hi)
     for yi, d, a, b, (decision, disagrees) in zip(y, df["delta"], lo, hi, styles):
         colour = COLOURS[decision]
-        ax.plot([max(a, -1e9), min(b, 1e9)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
+        ax.plot([max(a, left), min(b, right)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
         ax.plot([d], [yi], "o", color=colour, ms=4)[0].set_gid(f"pf-segment-{yi}")  # countable in an SVG
-        for key in (decision, "interval disagrees" if disagrees else None):
+        for end, edge, marker in ((a, left, "<"), (b, right, ">")):
+            if math.isinf(end):       # unbounded (one-sided, or a studentized interval on tied deltas)
+                ax.plot([edge], [yi], marker, color=colour, ms=6)
+        unbounded = "unbounded" if math.isinf(a) or math.isinf(b) else None
+        for key in (decision, "interval disagrees" if disagrees else None, unbounded):
             if key is not None and key not in seen:
                 seen.append(key)
+    ax.set_xlim(left, right)
     ax.axvline(0.0, color="black", lw=0.8, ls="--")
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
-    xlabel = "delta (system - baseline)"
+    ax.set_ylim(-0.6, df.height - 0.4)
+    xlabel = "delta (system − baseline)"
     if "measure" in df.columns and df["measure"].n_unique() == 1:
         xlabel = f"delta {df['measure'][0]}"
-        if "system" in df.columns and "baseline" in df.columns and df["system"].n_unique() == 1:
-            xlabel += f": {df['system'][0]} - {df['baseline'][0]}"
-    ax.set_xlabel(xlabel)
+        if {"system", "baseline"} <= set(df.columns) and df["system"].n_unique() == df["baseline"].n_unique() == 1:
+            xlabel += f": {df['system'][0]} − {df['baseline'][0]}"
+    ax.set_xlabel(xlabel + (f"  ({note})" if note else ""))
     from matplotlib.lines import Line2D
 
     names = {"better": "better (significant)", "worse": "worse (significant)",
              "not significant": "not significant / inconclusive",
-             "interval disagrees": "dashed: the interval contradicts the decision (see verdict_note)"}
-    ax.legend(handles=[Line2D([], [], color=COLOURS.get(k, "#8a8a8a"), marker="o" if k in COLOURS else None,
-                              ls="--" if k == "interval disagrees" else "-", ms=4, label=names[k]) for k in seen],
-              fontsize=7, loc="lower right", frameon=False)
-    ax.set_title(title or _default_title(df))
-    if note:
-        ax.text(0.99, 0.01, note, transform=ax.transAxes, ha="right", va="bottom", fontsize=7)
-    fig.tight_layout()
+             "interval disagrees": "dashed: the interval contradicts the decision (see verdict_note)",
+             "unbounded": "arrow: the interval is unbounded on that side"}
+    handles = [Line2D([], [], color=COLOURS.get(k, "#8a8a8a"), marker="o" if k in COLOURS else None,
+                      ls="--" if k == "interval disagrees" else "-", ms=4, label=names[k])
+               if k != "unbounded" else Line2D([], [], color="#555555", marker=">", ls="", ms=6, label=names[k])
+               for k in sorted(seen, key=list(names).index)]
+    fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncols=min(len(handles), 3),
+               frameon=False)
+    fig.suptitle(textwrap.fill(title or _default_title(df, per_segment=per_segment), width=70), fontsize=11)
     fig.savefig(out)
     plt.close(fig)
     return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,25 @@ def _describe_test(s: dict[str, Any]) -> str:
 _INTERVAL_NAMES = {"studentized": "studentized bootstrap (symmetric bootstrap-t)",
                    "signflip": "the shifts the sign-flip test accepts", "t": "t", "percentile": "bootstrap percentile",
                    "bca": "bootstrap BCa"}
+
+
+def _baselines(data: TableData) -> list[str]:
+    """The rows compared against (one, or several lettered), in the comparison's order; none for all
+    pairs, where every row is compared with every other."""
+    if data.mode == "none" or (data.mode == "letters" and set(data.letters) == set(data.systems)):
+        return []
+    return [b for b in data.settings.get("baselines", []) if b in data.systems]
+
+
+def _baselines_first(data: TableData) -> TableData:
+    """The baseline row(s) on top, as a paper's table lists them; the other rows keep their order."""
+    first = _baselines(data)
+    order = first + [s for s in data.systems if s not in first]
+    if order == data.systems:
+        return data
+    rank = {s: i for i, s in enumerate(order)}
+    frame = data.frame.sort(pl.col("system").replace_strict(rank, return_dtype=pl.Int64), maintain_order=True)
+    return replace(data, systems=order, frame=frame)
 
 
 def _caption_text(data: TableData) -> str:
@@ -159,7 +178,8 @@ class ResultsTable:
 
     def _label(self, system: str) -> str:
         letter = self.data.letters.get(system)
-        return f"({letter}) {system}" if letter else system
+        label = f"({letter}) {system}" if letter else system
+        return f"{label} (baseline)" if system in _baselines(self.data) else label
 
     def _wide(self, fmt: str) -> pl.DataFrame:
         digits, ci = self.data.settings["digits"], self.data.settings["ci"]
@@ -303,7 +323,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     pairs : {"all"}, optional
         Compare every pair of systems; cells list the letters of the systems they beat.
     measures, systems : str or sequence, optional
-        Columns and rows in order (default: all).
+        Columns and rows in order (default: all, the baseline(s) first).  The baseline rows read
+        ``name (baseline)`` in every format (not for ``pairs="all"``, which has none).
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several; the caption names it.
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
@@ -364,4 +385,6 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
                                correction=correction, alpha=alpha, ci=ci, confidence_level=confidence_level,
                                digits=digits)
+    if systems is None:                               # the caller's row order, else the baselines first
+        table = _baselines_first(table)
     return ResultsTable(table, title=title)

@@ -1,0 +1,106 @@
+"""The forest plot on compare, compare_clustered, compare_segments and several-baseline results on
+DL-2019: a title naming measure and baseline that fits the figure, one label per row, the legend
+below the axes (never over a row), and "per segment" only when the rows are segments."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import pairedframe as pf
+
+pytest.importorskip("matplotlib")
+
+from pairedframe.report import forest  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dl19_ndcg(shared_data):
+    runs = sorted((shared_data / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))
+    qrels = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
+    if len(runs) < 17 or not qrels.exists():
+        pytest.skip("DL-2019 runs or qrels not in the shared data")
+    return pf.evaluate([str(r) for r in runs], str(qrels), ["nDCG@10"]).per_query
+
+
+def _draw(monkeypatch, result, path, **kwargs):
+    """forest_plot's figure, kept open: (title, row labels, and the layout boxes in pixels)."""
+    kept = []
+    plt = forest.pyplot()
+    monkeypatch.setattr(plt, "close", kept.append)
+    forest.forest_plot(result, path, **kwargs)
+    fig = kept[0]
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    boxes = {"figure": fig.bbox, "axes": ax.get_tightbbox(renderer), "legend": fig.legends[0].get_window_extent(renderer),
+             "title": fig._suptitle.get_window_extent(renderer)}
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    title = fig.get_suptitle()
+    plt.close(fig)
+    return title, labels, boxes
+
+
+def _assert_layout(boxes):
+    fig, axes, legend, title = boxes["figure"], boxes["axes"], boxes["legend"], boxes["title"]
+    assert legend.y1 <= axes.y0 + 1, "the legend overlaps the axes"          # below the x label
+    assert fig.x0 - 1 <= title.x0 and title.x1 <= fig.x1 + 1, "the title is cut off"
+    assert fig.x0 - 1 <= axes.x0 and axes.x1 <= fig.x1 + 1 and legend.y0 >= fig.y0 - 1
+
+
+def test_forest_plot_of_compare_names_the_baseline_and_labels_each_row_once(dl19_ndcg, tmp_path, monkeypatch):
+    result = pf.compare(dl19_ndcg, baseline="bm25base_p", seed=0)
+    title, labels, boxes = _draw(monkeypatch, result, tmp_path / "f.png")
+    assert title == "nDCG@10: 16 systems − baseline bm25base_p"
+    assert sorted(labels) == sorted(f"{s} (n=43)" for s in result["system"])      # no system twice, no "/ measure"
+    _assert_layout(boxes)
+    title, labels, boxes = _draw(monkeypatch, result, tmp_path / "one.png", system="idst_bert_p1")
+    assert title == "nDCG@10: idst_bert_p1 − baseline bm25base_p"                # not "per segment"
+    assert labels == ["idst_bert_p1 (n=43)"]
+    _assert_layout(boxes)
+
+
+def test_forest_plot_of_several_baselines_clusters_and_segments_keeps_its_layout(dl19_ndcg, tmp_path, monkeypatch):
+    several = pf.compare(dl19_ndcg, baseline=["bm25base_p", "UNH_bm25"], seed=0)
+    title, labels, boxes = _draw(monkeypatch, several, tmp_path / "b.png")
+    assert title == "nDCG@10: 17 systems − baselines bm25base_p, UNH_bm25"
+    assert "idst_bert_p1 − UNH_bm25 (n=43)" in labels and len(set(labels)) == several.height
+    _assert_layout(boxes)
+
+    clusters = dl19_ndcg.with_columns((pl.col("qid").cast(pl.Int64) % 9).cast(pl.Utf8).alias("cluster"))
+    clustered = pf.compare_clustered(clusters, baseline="bm25base_p", clusters="cluster", seed=0)
+    title, labels, boxes = _draw(monkeypatch, clustered, tmp_path / "c.png")
+    assert title == "nDCG@10: 16 systems − baseline bm25base_p" and len(set(labels)) == clustered.height
+    _assert_layout(boxes)
+
+    qids = dl19_ndcg["qid"].unique().sort().to_list()
+    segments = pl.DataFrame({"qid": qids, "segment_set": "half",
+                             "segment": ["odd" if i % 2 else "even" for i in range(len(qids))]})
+    per_segment = pf.compare_segments(dl19_ndcg, segments, baseline="bm25base_p", seed=0, n_resamples=1000)
+    title, labels, boxes = _draw(monkeypatch, per_segment, tmp_path / "s.png")
+    assert title == "nDCG@10: 16 systems − baseline bm25base_p per segment"
+    assert "idst_bert_p1 | half: odd (n=21)" in labels and len(set(labels)) == 32
+    _assert_layout(boxes)
+    title, labels, boxes = _draw(monkeypatch, per_segment, tmp_path / "s1.png", system="idst_bert_p1",
+                                 title="a hand-written title " * 8)
+    assert sorted(labels) == ["half: even (n=22)", "half: odd (n=21)"] and "\n" in title   # long titles wrap
+    _assert_layout(boxes)
+
+
+def test_unbounded_interval_ends_become_arrows_not_the_axis_range(tmp_path):
+    """A one-sided interval or an unbounded studentized one used to stretch the x axis to +-1e9."""
+    import numpy as np
+    import polars as pl
+
+    import pairedframe as pf
+    from pairedframe.report.forest import forest_plot, x_limits
+
+    assert x_limits([0.1, -0.05], [0.02, float("-inf")], [float("inf"), 0.01]) == pytest.approx((-0.062, 0.112))
+    assert x_limits([0.0], [float("-inf")], [float("inf")]) == pytest.approx((-0.05, 0.05))
+    rng = np.random.default_rng(3)
+    a = rng.uniform(size=30)
+    rows = [{"system": s, "qid": f"q{i:02d}", "measure": "m", "value": float(v)}
+            for s, arr in (("A", a), ("B", np.clip(a + 0.05, 0, 1))) for i, v in enumerate(arr)]
+    res = pf.compare(pl.DataFrame(rows), baseline="A", alternative="greater", n_resamples=199)
+    out = forest_plot(res, tmp_path / "one_sided.svg")
+    svg = out.read_text()
+    assert "unbounded on that side" in svg and "1e9" not in svg
