@@ -30,9 +30,8 @@ from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, 
 CHUNK_BYTES = 6 * 2**20
 #: Threads parsing pieces ahead of the caller.
 PARSE_THREADS = 2
-#: pyarrow's CSV block size (a line must fit in one); above CHUNK_BYTES, so that a piece parses to one
-#: batch: a one-chunk frame gathers without a copy to rechunk it first (partitioning), ~15 % less time.
-READ_BLOCK_BYTES = 8 * 2**20
+#: pyarrow's CSV block size inside a piece (a line must fit in one).
+READ_BLOCK_BYTES = 2**20
 
 
 class QueryBlock(NamedTuple):
