@@ -98,3 +98,20 @@ def test_two_table_runs_with_one_file_name_are_never_merged(tmp_path):
         pf.evaluate(paths, {"1": {"a": 1}}, ["AP"])
     ev = pf.evaluate({"x": paths[0], "y": paths[1]}, {"1": {"a": 1}}, ["AP"])
     assert sorted(ev.summary()["system"].to_list()) == ["x", "y"]
+
+
+def test_runs_as_a_mapping_of_names_to_tables():
+    """{name: table} names each run by its key, as {name: path} does (it was refused with a message about
+    nested dicts)."""
+    import pandas as pd
+
+    import pairedframe as pf
+
+    qrels = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "c"], "rel": [1, 0, 1]})
+    one = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "c"], "score": [2.0, 1.0, 1.0]})
+    two = pd.DataFrame({"qid": ["1", "1", "2"], "docno": ["b", "a", "c"], "score": [2.0, 1.0, 1.0]})
+    ev = pf.evaluate({"first": one, "second": two}, qrels, ["P@1"])
+    got = dict(ev.per_query.group_by("system").agg(pl.col("value").mean()).iter_rows())
+    assert got == {"first": 1.0, "second": 0.5}
+    with pytest.raises(pf.SchemaError, match="names its runs itself"):
+        pf.evaluate({"first": one}, qrels, ["P@1"], system="x")

@@ -205,3 +205,18 @@ def test_unbounded_studentized_interval_is_explained():
     r = compare(frame_of(np.full(20, 0.5), {"B": np.full(20, 0.5) + d}), baseline="A",
                 interval="studentized").row(0, named=True)
     assert math.isinf(r["ci_high"]) and "studentized interval is unbounded" in r["verdict_note"]
+
+
+def test_unbounded_default_interval_on_mostly_tied_deltas_is_explained():
+    """Two of 43 queries differ: most bootstrap resamples have zero spread, the studentized interval has
+    no finite bound, and the note says why instead of printing certainty or a silent infinity."""
+    a = np.zeros(43)
+    b = a.copy()
+    b[:2] = [1.0, 0.5]
+    row = compare(frame_of(a, {"B": b}), baseline="A", n_resamples=999).row(0, named=True)
+    assert row["interval"] == "studentized"
+    assert row["ci_low"] == -np.inf and row["ci_high"] == np.inf
+    assert row["verdict"] in ("inconclusive", "not significant")
+    assert "the studentized interval is unbounded" in row["verdict_note"]
+    finite = compare(frame_of(a, {"B": b}), baseline="A", n_resamples=999, interval="signflip").row(0, named=True)
+    assert np.isfinite(finite["ci_low"]) and np.isfinite(finite["ci_high"])

@@ -156,7 +156,7 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
 
     Parameters
     ----------
-    obj : path, list of paths, mapping name -> path, table or dict
+    obj : path, list of paths, mapping name -> path, mapping name -> table, table or dict
         See the module docstring. A table without a ``system`` column gets ``system`` (required then).
         Paths may be TREC run files or tables -- Parquet, Arrow IPC, CSV/TSV with a header row --
         told apart by their first bytes (:mod:`pairedframe.io.detect`); a table file without a
@@ -196,6 +196,12 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
         if system is not None:
             raise SchemaError("system= names a single run, but the mapping names its runs itself")
         return pl.concat([as_run(path, system=str(name)) for name, path in obj.items()])
+    if isinstance(obj, Mapping) and obj and all(not isinstance(v, (str, bytes, os.PathLike, Mapping))
+                                                for v in obj.values()):
+        # {system: table}: runs already loaded (polars, pandas, arrow, DuckDB), named by the caller.
+        if system is not None:
+            raise SchemaError("system= names a single run, but the mapping names its runs itself")
+        return pl.concat([as_run(table, system=str(name)) for name, table in obj.items()])
     if isinstance(obj, Mapping) and obj and all(
             isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
         # {system: {qid: {docno: score}}}: several runs at once.
