@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.engines.base import ScorePrecision
+from pairedframe.io.stream import _query_starts
 from pairedframe.io.trec import pair_hash
 
 RANKS_SCHEMA = {"system": pl.String, "qid": pl.String, "docno": pl.String, "rank": pl.Int64, "rel": pl.Int64}
@@ -33,7 +34,7 @@ class JudgmentsByQuery:
     def __init__(self, qrels: pl.DataFrame) -> None:
         self._judged = qrels
         self._order: np.ndarray | None = None
-        starts = _run_starts(qrels)
+        starts = _query_starts(qrels)
         heads = qrels["qid"].gather(starts)
         if heads.n_unique() != heads.len():  # a query's lines are not together
             codes = qrels.select(pl.col("qid").cast(pl.Categorical).to_physical()).to_series().to_numpy()
@@ -49,12 +50,6 @@ class JudgmentsByQuery:
         sizes = spans[:, 1] - spans[:, 0]
         rows = np.repeat(spans[:, 0] - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()))
         return self._judged[rows if self._order is None else self._order[rows]]
-
-
-def _run_starts(frame: pl.DataFrame) -> np.ndarray:
-    """Rows where the qid differs from the row before (0 included; empty for no rows)."""
-    changed = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
-    return frame.select(changed.arg_true()).to_series().to_numpy().astype(np.int64)
 
 
 def comparable_scores(scores: np.ndarray, score_precision: ScorePrecision) -> np.ndarray:
