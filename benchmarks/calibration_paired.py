@@ -65,7 +65,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int, sym_reps: int | None = None
     cover = {k: [] for k in INTERVALS}
     width = {k: [] for k in INTERVALS}
     rej = {f"{t}_{null}": [] for t in ("randomization", "t", "studentized") for null in ("centred", "symmetric", "mde")}
-    warn, tied, cover_default = [], [], []
+    warn, tied = [], []
     sd = np.array([p.deltas.std() for p in pops])
     mde = np.array([noncentral_t_mde(s / math.sqrt(n), n - 1, alpha=ALPHA) if s > 0 else 0.0 for s in sd])
     nulls = ("centred", "symmetric", "mde")
@@ -80,7 +80,6 @@ def cell(pops, n: int, reps: int, B: int, seed: int, sym_reps: int | None = None
         warn.append(w)
         share = (D == 0).mean(axis=0)
         tied.append((share > TIED_SHARE) & (share < 1.0))
-        cover_default.append(cover[DEFAULT][-1])
         for null, kw in (("centred", {"centre": True}), ("symmetric", {"symmetric": True}), ("mde", {"shift": mde})):
             Dn, _, _ = draw(pops, n, k, rng, **kw)
             for test, r in _rejections(Dn, B, [seed, n, b, 2, nulls.index(null)]).items():
@@ -95,7 +94,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int, sym_reps: int | None = None
                 rej[f"{test}_symmetric"].append(r)
     cat = lambda x: np.concatenate(x) if x else np.empty(0, dtype=bool)  # noqa: E731
     return {"cover": {k: cat(v) for k, v in cover.items()}, "width": {k: cat(v) for k, v in width.items()},
-            "rej": {k: cat(v) for k, v in rej.items()}, "warn": cat(warn), "tied": cat(tied), "cover_default": cat(cover_default)}
+            "rej": {k: cat(v) for k, v in rej.items()}, "warn": cat(warn), "tied": cat(tied)}
 
 
 def _studentized(D: np.ndarray, B: int, seed) -> tuple[np.ndarray, np.ndarray]:
@@ -139,14 +138,15 @@ def report(results: dict, reps: int, B: int, n_pairs: dict) -> str:
                   "t symmetric", "studentized centred", "studentized symmetric"], rows)
     rows = []
     for (c, m, n), r in results.items():
-        w, tie, cov = r["warn"], r["tied"], r["cover_default"]
+        w, tie, cov, flip = r["warn"], r["tied"], r["cover"][DEFAULT], r["cover"]["signflip"]
         rows.append([c, m, str(n), rate(r["rej"]["randomization_mde"]), rate(r["rej"]["t_mde"]), rate(w),
                      rate(cov[~w]) if (~w).any() else "—", rate(cov[w]) if w.any() else "—", rate(tie),
-                     rate(cov[~tie]) if (~tie).any() else "—", rate(cov[tie]) if tie.any() else "—"])
+                     rate(cov[~tie]) if (~tie).any() else "—", rate(cov[tie]) if tie.any() else "—",
+                     rate(flip[tie]) if tie.any() else "—"])
     out += ("\n\nPower at the t-test's MDE (noncentral t, target 0.80); Cochran's skew rule as compare applies it "
             "(share of samples warned, default interval's coverage without / with the warning); the same for the "
             f"tied-queries rule (more than {TIED_SHARE:.0%} of the deltas exactly 0).\n\n")
     out += table(["collection", "measure", "n", "power randomization", "power t", "skew warning",
                   "coverage no warning", "coverage warned", "tie warning", "coverage no tie warning",
-                  "coverage tie-warned"], rows)
+                  "coverage tie-warned", "signflip coverage tie-warned"], rows)
     return out

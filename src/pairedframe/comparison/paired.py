@@ -778,6 +778,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
 
     Warns
     -----
+    PartlyEmptyWarning
+        Some comparison leaves out queries that only one side has a value for (a null value: the
+        measure is undefined there, e.g. FirstRelRank with nothing relevant retrieved; or no row),
+        naming the row and how many of its queries are paired.
     SmallSampleWarning
         Some comparison has fewer than ``MIN_QUERIES`` (20) common queries; see the ``mde`` column
         and :func:`pairedframe.stats.power.required_queries`.

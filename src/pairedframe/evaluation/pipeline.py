@@ -361,6 +361,7 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     values = eng.evaluate(run_frame, qrels_frame, list(resolved), options)
     retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
     judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
+    _warn_near_miss_ids(retrieved, judged)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name)

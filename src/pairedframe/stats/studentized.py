@@ -105,8 +105,8 @@ def _t_star(Xc: np.ndarray, index_chunks, n: int) -> np.ndarray:
     """
     k = Xc.shape[1]
     scale = np.max(np.abs(Xc), axis=0)
-    both = np.ascontiguousarray(np.concatenate([Xc, Xc * Xc], axis=1))
     packed = Xc[:, 0] + 1j * (Xc[:, 0] * Xc[:, 0]) if k == 1 else None   # x and x**2 in one gather
+    both = None if k == 1 else np.ascontiguousarray(np.concatenate([Xc, Xc * Xc], axis=1))
     out = []
     for block, valid in reblock(index_chunks, kernel_block_rows(n)):
         if packed is not None:       # one column: a gather is ~2x faster than bincount + matmul
