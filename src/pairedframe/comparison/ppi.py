@@ -77,7 +77,7 @@ def _deltas(a: dict[str, float], b: dict[str, float], what: str) -> dict[str, fl
 
 
 def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float | None, alpha: float,
-                     alternative: str, ddof: int, *, warn: bool, method: str = "jackknife-t") -> PPIResult:
+                     alternative: str, ddof: int, *, warn: bool, method: str = "jackknife-edgeworth") -> PPIResult:
     missing = sorted(gold.keys() - proxy.keys())
     if missing:
         raise SchemaError(f"{len(missing)} gold quer{'y has' if len(missing) == 1 else 'ies have'} no proxy "
@@ -100,7 +100,7 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
 
 def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: float | None = None,
                 alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1,
-                method: str = "jackknife-t") -> PPIResult:
+                method: str = "jackknife-edgeworth") -> PPIResult:
     """PPI++ estimate and interval of the mean gold delta ``b - a`` from proxy and gold per-query values.
 
     Parameters
@@ -118,10 +118,11 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     ddof : {1, 0}, default 1
         ``1`` makes ``lam = 0`` with ``method="t"`` the usual paired t interval; ``0`` with
         ``method="z"`` reproduces ``ppi_py``.
-    method : {"jackknife-t", "t", "z"}, default "jackknife-t"
+    method : {"jackknife-edgeworth", "jackknife-t", "t", "z"}, default "jackknife-edgeworth"
         Interval of :func:`pairedframe.stats.ppi.ppi_mean`: jackknife variance of the tuned estimator
-        with t on ``n_gold - 2`` df (default; calibrated for 10-30 gold queries, README
-        "Calibration"), plug-in variance with t on ``n_gold - 1``, or the normal interval of ``ppi_py``.
+        with t on ``n_gold - 2`` df and the quantile corrected for the rectifier's skew and kurtosis
+        (default; calibrated for 10-30 gold queries, README "Calibration"), the same without the
+        correction, plug-in variance with t on ``n_gold - 1``, or the normal interval of ``ppi_py``.
 
     Returns
     -------
@@ -156,7 +157,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                          measures: Sequence[str] | str | None = None, segments: Any = None,
                          proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
                          lam: float | None = None, alpha: float = 0.05, alternative: str = "two-sided",
-                         ddof: int = 1, method: str = "jackknife-t") -> pl.DataFrame:
+                         ddof: int = 1, method: str = "jackknife-edgeworth") -> pl.DataFrame:
     """PPI++ comparisons for every (system, measure[, segment]) of a two-judgment per-query table.
 
     Parameters
@@ -183,11 +184,12 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     polars.DataFrame
         One row per (system, measure, segment_set, segment): ``delta, ci_low, ci_high, pvalue, se, lam,
         n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
-        columns are the classical (``lam = 0``, same ``method``: the paired t interval by default)
+        columns are the classical (``lam = 0``, same ``method``: by default the paired t interval with
+        the skew-corrected quantile)
         interval on the same gold queries.  Units with fewer
         than 2 gold queries get nulls and a ``warning``; with ``method="z"``, fewer than 30 gold queries
         are flagged in ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`)
-        -- the default jackknife-t interval is calibrated for 10-30 gold queries and is not flagged.
+        -- the default jackknife-edgeworth interval is calibrated for 10-30 gold queries and is not flagged.
 
     Raises
     ------
