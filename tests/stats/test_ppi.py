@@ -204,3 +204,15 @@ def test_ppi_jackknife_edgeworth_against_a_plain_loop(n, seed, level):
     one = ppi_mean(y, fy, fu, alpha=1 - level, alternative="greater")       # one-sided: plain jackknife-t
     ref = ppi_mean(y, fy, fu, alpha=1 - level, alternative="greater", method="jackknife-t")
     assert one.confidence_interval == ref.confidence_interval and one.pvalue == ref.pvalue
+
+
+@pytest.mark.parametrize("n", [2, 3, 9])
+def test_ppi_below_ten_gold_queries_warns_with_every_method(n):
+    y, fy, fu = _data(4, n=n)
+    for method in ("jackknife-edgeworth", "jackknife-t", "t"):
+        with pytest.warns(SmallSampleWarning, match=f"only {n} gold queries .*below the calibrated 10-30"):
+            res = ppi_mean(y, fy, fu, method=method)
+        assert res.df == (max(n - 2, 1) if method.startswith("jackknife") else n - 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
+        ppi_mean(*_data(4, n=10))

@@ -32,7 +32,7 @@ import polars as pl
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.errors import (EmptyResultError, InsufficientSampleError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
-from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
+from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
 
@@ -188,8 +188,9 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         the skew-corrected quantile)
         interval on the same gold queries.  Units with fewer
         than 2 gold queries get nulls and a ``warning``; with ``method="z"``, fewer than 30 gold queries
-        are flagged in ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`)
-        -- the default jackknife-edgeworth interval is calibrated for 10-30 gold queries and is not flagged.
+        are flagged in ``warning``, with any method fewer than 10 (no per-row warning is printed; one
+        summary :class:`SmallSampleWarning`) -- the default jackknife-edgeworth interval is calibrated
+        for 10-30 gold queries.
 
     Raises
     ------
@@ -275,13 +276,15 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                                  "warning": "fewer than 2 gold queries: no estimate"})
                     continue
                 small = r.n_gold < SMALL_GOLD_N and method == "z"
-                n_small += small
+                few = r.n_gold < CALIBRATED_GOLD_N
+                n_small += small or few
                 rows.append({**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
                              "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,
                              "lam": r.lam, "n_gold": r.n_gold, "n_proxy": r.n_proxy,
                              "gold_only_delta": r0.statistic, "gold_only_ci_low": r0.confidence_interval.low,
                              "gold_only_ci_high": r0.confidence_interval.high,
-                             "warning": f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small else None})
+                             "warning": f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small
+                             else f"n_gold < {CALIBRATED_GOLD_N}: below the calibrated 10-30" if few else None})
     schema = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, "segment": pl.String,
               "baseline": pl.String, "delta": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
               "pvalue": pl.Float64, "se": pl.Float64, "lam": pl.Float64, "n_gold": pl.Int64, "n_proxy": pl.Int64,
@@ -293,6 +296,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "
                  "queries paired with the baseline (no estimate)", consequence="null in the result")
     if n_small:
-        warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {SMALL_GOLD_N} gold queries; "
+        few = SMALL_GOLD_N if method == "z" else CALIBRATED_GOLD_N
+        warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {few} gold queries; "
                       "see the 'warning' column", SmallSampleWarning, stacklevel=user_stacklevel())
     return out

@@ -46,14 +46,18 @@ from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.edgeworth import edgeworth_t_pvalue, edgeworth_t_quantile
 from pairedframe.stats.resample import _check_1d, _check_alternative, _check_probability
 
-__all__ = ["PPIResult", "ppi_mean", "PPI_METHODS"]
+__all__ = ["PPIResult", "ppi_mean", "PPI_METHODS", "CALIBRATED_GOLD_N"]
 
 #: Interval methods of :func:`ppi_mean`.
 PPI_METHODS = ("jackknife-edgeworth", "jackknife-t", "t", "z")
 
-#: Below this many gold (labelled) queries a :class:`SmallSampleWarning` is issued:
-#: the normal approximation of the rectifier's mean is doubtful.
+#: Below this many gold (labelled) queries a :class:`SmallSampleWarning` is issued for
+#: ``method="z"``: the normal approximation of the rectifier's mean is doubtful.
 SMALL_GOLD_N = 30
+
+#: Below this many gold queries every method warns: the calibration (README "Calibration") starts at
+#: 10, and with a tuned ``lam`` the t reference has ``max(n - 2, 1)`` degrees of freedom.
+CALIBRATED_GOLD_N = 10
 
 
 @dataclass(frozen=True)
@@ -83,8 +87,8 @@ class PPIResult:
     method : str
         ``"jackknife-edgeworth"``, ``"jackknife-t"``, ``"t"`` or ``"z"`` (see :func:`ppi_mean`).
     df : float or None
-        Degrees of freedom of the t reference (``n - 2`` for a tuned ``lam`` with a jackknife
-        method, else ``n - 1``), None for ``"z"``.
+        Degrees of freedom of the t reference (``max(n - 2, 1)`` for a tuned ``lam`` with a
+        jackknife method, else ``n - 1``), None for ``"z"``.
     """
 
     statistic: float
@@ -199,7 +203,8 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     Warns
     -----
     SmallSampleWarning
-        If ``n < 30`` with ``method="z"`` (the normal interval is too narrow there).
+        If ``n < 30`` with ``method="z"`` (the normal interval is too narrow there), or ``n < 10``
+        with any method (below the calibrated range; ``df = max(n - 2, 1)`` with a tuned ``lam``).
 
     Notes
     -----
@@ -249,8 +254,13 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     if n < SMALL_GOLD_N and method == "z":
         warnings.warn(
             f"only {n} gold queries (< {SMALL_GOLD_N}): the normal interval may undercover; "
-            "method='jackknife-t' is calibrated for few gold labels", SmallSampleWarning,
+            "method='jackknife-edgeworth' is calibrated for 10-30 gold labels", SmallSampleWarning,
             stacklevel=user_stacklevel())
+    elif n < CALIBRATED_GOLD_N:
+        warnings.warn(
+            f"only {n} gold queries (< {CALIBRATED_GOLD_N}, below the calibrated 10-30): with a tuned lam the t "
+            f"reference has {max(n - 2, 1)} degree(s) of freedom and the interval's coverage is unmeasured",
+            SmallSampleWarning, stacklevel=user_stacklevel())
 
     if lam is None:
         lam_v = _tuned_lambda(y, f_gold, f_unlab)
