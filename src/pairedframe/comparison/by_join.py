@@ -44,6 +44,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from pairedframe.comparison._validate import nonfinite_error
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.paired import (
     DELTA_TOLERANCE,
@@ -141,8 +142,9 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
         require_rows(int(checks["n_rows"]) - summary, what="the per-query table",
                      why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if checks["nonfinite"]:
-        raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
-                         "(null values are treated as 'not measured')")
+        first = table.collect(f"SELECT system, {cols + ', ' if cols else ''}qid, measure, value FROM {pq} "
+                              f"WHERE {real} AND NOT (value - value = 0) ORDER BY pf_row LIMIT 1").row(0, named=True)
+        raise nonfinite_error(int(checks["nonfinite"]), first)
     keys = ["system", *keep, "measure", "qid"]
     key_sql = ", ".join(q(c) for c in keys)
     dup = table.collect(f"SELECT {key_sql}, count(*) AS n, min(pf_row) AS first FROM {pq} "

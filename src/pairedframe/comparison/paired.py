@@ -79,7 +79,7 @@ import polars as pl
 
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
-from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
@@ -323,8 +323,8 @@ def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
         data = data.filter(pl.col("qid") != SUMMARY_QID)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if not data["value"].drop_nulls().is_finite().all():
-        raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
-                         "(null values are treated as 'not measured')")
+        bad = data.filter(~pl.col("value").is_finite())
+        raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
     return data
 
 
