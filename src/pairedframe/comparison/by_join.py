@@ -64,7 +64,7 @@ from pairedframe.comparison.paired import (
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import _t_stats
 from pairedframe.comparison.verdicts import smallest_pvalue
-from pairedframe.checks import require_rows
+from pairedframe.checks import require_rows, warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import _interval_from_probs
@@ -117,6 +117,7 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                           f"(has {columns})")
     if not types["value"].lower().startswith(_NUMERIC):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
+    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(_NUMERIC)], "the per-query table")
     flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
     extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
     keep = [*extras, *extra_keys]
