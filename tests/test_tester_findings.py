@@ -3,6 +3,7 @@ under ``-l``, nameless non-finite rows in compare, and integer query ids in per-
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import duckdb
@@ -116,3 +117,86 @@ def test_a_measure_resolved_under_another_level_round_trips_through_its_name():
         for level in (1, 2):
             resolved = parse_measure(text)[0].resolved(level)
             assert parse_measure(resolved.name)[0].resolved(level) == resolved
+
+
+# -- docnos that match the qrels only after case folding / leading zeros -------------------------------
+
+def _lowered_run(shared_data, tmp_path, *, shuffle: bool = False):
+    lines = (shared_data / "trec_eval" / "results.test").read_text().splitlines()
+    fields = [line.split() for line in lines]
+    out = [" ".join([f[0], f[1], f[2].lower(), *f[3:]]) for f in fields]
+    if shuffle:  # a query's lines scattered: the file is partitioned by query first
+        out = out[::2] + out[1::2]
+    path = tmp_path / "lower.run"
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+def _docno_warnings(caught) -> list[str]:
+    return [str(w.message) for w in caught if "docno" in str(w.message) and "except for case" in str(w.message)]
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+@pytest.mark.parametrize("shuffle", [False, True], ids=["streamed", "partitioned"])
+def test_lower_cased_docnos_warn_instead_of_silent_zeros(shared_data, tmp_path, engine, shuffle):
+    run = _lowered_run(shared_data, tmp_path, shuffle=shuffle)
+    with pytest.warns(pf.PartlyEmptyWarning, match="except for case") as caught:
+        ev = pf.evaluate(run, shared_data / "trec_eval" / "qrels.test", ["AP", "P@10"], engine=engine)
+    assert ev.summary()["value"].to_list() == [0.0, 0.0]  # the values stay trec_eval's
+    (message,) = _docno_warnings(caught)
+    assert "run 'lower.run'" in message and "only 0 of 1,500 retrieved documents" in message
+    shown, judged = re.search(r"e\.g\. run '([^']+)' ~ qrels '([^']+)'", message).groups()
+    assert shown != judged and shown.upper() == judged
+    assert [w.filename for w in caught if "except for case" in str(w.message)] == [__file__]
+
+
+def test_lower_cased_docnos_of_a_table_warn(shared_data, tmp_path):
+    table = pf.io.as_run(_lowered_run(shared_data, tmp_path))
+    qrels = pf.io.as_qrels(shared_data / "trec_eval" / "qrels.test")
+    for engine in ("duckdb", "polars"):
+        with pytest.warns(pf.PartlyEmptyWarning, match=r"run 'lower.run': only 0 of 1,500 .*except for case"):
+            pf.evaluate(table, qrels, ["AP"], engine=engine)
+
+
+def test_docnos_that_lost_leading_zeros_warn_naming_a_pair(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"q1 0 {d:05d} 1\n" for d in range(1, 40)))
+    run = tmp_path / "run"
+    run.write_text("".join(f"q1 Q0 {d} {d} {100 - d} t\n" for d in range(1, 60)))
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"only 0 of 59 .*39 match.*run '1' ~ qrels '00001'"):
+        pf.evaluate(run, qrels, ["AP"])
+
+
+def test_a_big_run_is_checked_on_a_sample_and_says_so(shared_data, tmp_path, monkeypatch):
+    from pairedframe.evaluation import docno_check
+    monkeypatch.setattr(docno_check, "SAMPLE_ROWS", 400)
+    run = _lowered_run(shared_data, tmp_path)
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"only 0 of a sample of 400 retrieved documents"):
+        pf.evaluate(run, shared_data / "trec_eval" / "qrels.test", ["AP"])
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"only 0 of a sample of \d+ retrieved documents"):
+        pf.evaluate(pf.io.as_run(run), shared_data / "trec_eval" / "qrels.test", ["AP"])
+
+
+def test_a_run_of_mostly_unjudged_documents_gives_no_docno_warning(shared_data, tmp_path):
+    folder = shared_data / "trec_eval"
+    lines = (folder / "results.test").read_text().splitlines()
+    # 1 judged-spelling document in 50, the rest unjudged documents of the collection's own spelling
+    unjudged = [" ".join([f[0], f[1], f[2] if i % 50 == 0 else f"ZZ{i:07d}", *f[3:]])
+                for i, f in enumerate(line.split() for line in lines)]
+    run = tmp_path / "unjudged.run"
+    run.write_text("\n".join(unjudged) + "\n")
+    for given in (run, folder / "results.test"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            pf.evaluate(given, folder / "qrels.test", ["AP"])
+        assert _docno_warnings(caught) == []
+
+
+def test_cli_prints_the_docno_warning_and_exits_0(shared_data, tmp_path):
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+    run = _lowered_run(shared_data, tmp_path)
+    out = CliRunner().invoke(app, ["evaluate", str(shared_data / "trec_eval" / "qrels.test"), str(run),
+                                   "-m", "map", "-m", "P@10"])
+    assert out.exit_code == 0 and "run 'lower.run': only 0 of 1,500" in out.stderr
