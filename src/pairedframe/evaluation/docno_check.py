@@ -18,7 +18,9 @@ from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.io.stream import QueryBlock
 
 #: Rows of a run table, or first lines of a run file, that the check reads.
-SAMPLE_ROWS = 2**16
+SAMPLE_ROWS = 2**14
+#: Stretches of consecutive rows a large run table is sampled in.
+STRETCHES = 8
 
 _COLUMNS = ("system", "qid", "docno")
 
@@ -39,10 +41,14 @@ class DocnoSample:
 
     @classmethod
     def of_table(cls, run: pl.DataFrame) -> DocnoSample:
-        """Evenly spaced rows of a run table (all of them when it has at most SAMPLE_ROWS)."""
-        step = -(-run.height // SAMPLE_ROWS) if run.height else 1
+        """A run table's rows (SAMPLE_ROWS of them, in STRETCHES evenly spaced runs of consecutive
+        rows, when it has more): consecutive rows hold few queries, so the check reads the qrels of
+        few queries, and the stretches reach every system of a table sorted by system."""
         rows = run.select(_COLUMNS)
-        return cls([rows.gather_every(step) if step > 1 else rows], partial=step > 1)
+        if rows.height <= SAMPLE_ROWS:
+            return cls([rows])
+        length, gap = SAMPLE_ROWS // STRETCHES, rows.height // STRETCHES
+        return cls([rows.slice(i * gap, length) for i in range(STRETCHES)], partial=True)
 
     def first_rows(self, blocks: Iterator[QueryBlock]) -> Iterator[QueryBlock]:
         """Pass ``blocks`` (one run file's) through, keeping its first SAMPLE_ROWS rows."""
@@ -69,11 +75,12 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
     except for case, blanks or leading zeros than match one exactly: docnos are compared as strings,
     so the run counts as retrieving unjudged documents and scores (near) 0. A run that merely
     retrieves many unjudged documents has no such near matches and gets no warning."""
-    rows = sample.rows.join(qrels.select("qid").unique(), on="qid", how="semi")
+    rows = sample.rows
+    own = qrels.select("qid", "docno").join(rows.select("qid").unique(), on="qid", how="semi").unique()
+    rows = rows.join(own.select("qid").unique(), on="qid", how="semi")  # the sample's judged queries
     if not rows.height:
         return
-    judged = qrels.select("qid", "docno").unique().with_columns(pl.lit(True).alias("_judged"))
-    rows = rows.join(judged, on=["qid", "docno"], how="left")
+    rows = rows.join(own.with_columns(pl.lit(True).alias("_judged")), on=["qid", "docno"], how="left")
     counts = rows.group_by("system", maintain_order=True).agg(pl.len().alias("n"),
                                                               pl.col("_judged").count().alias("exact"))
     suspects = counts.filter(pl.col("exact") * 2 < pl.col("n"))  # else near matches cannot outnumber exact ones
@@ -81,7 +88,7 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
         return
     unjudged = (rows.filter(pl.col("_judged").is_null() & pl.col("system").is_in(suspects["system"].implode()))
                 .with_columns(docno_key().alias("_key")))
-    keys = (qrels.join(unjudged.select("qid").unique(), on="qid", how="semi")
+    keys = (own.join(unjudged.select("qid").unique(), on="qid", how="semi")
             .select("qid", pl.col("docno").alias("judged_docno"), docno_key().alias("_key"))
             .unique(subset=["qid", "_key"], keep="first", maintain_order=True))
     near = unjudged.join(keys, on=["qid", "_key"], how="inner", maintain_order="left")
