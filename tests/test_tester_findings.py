@@ -200,3 +200,17 @@ def test_cli_prints_the_docno_warning_and_exits_0(shared_data, tmp_path):
     out = CliRunner().invoke(app, ["evaluate", str(shared_data / "trec_eval" / "qrels.test"), str(run),
                                    "-m", "map", "-m", "P@10"])
     assert out.exit_code == 0 and "run 'lower.run': only 0 of 1,500" in out.stderr
+
+
+def test_only_the_sampled_run_is_said_to_be_sampled(shared_data, tmp_path, monkeypatch):
+    from pairedframe.evaluation import docno_check
+    monkeypatch.setattr(docno_check, "SAMPLE_ROWS", 1000)
+    whole = _lowered_run(shared_data, tmp_path)
+    short = tmp_path / "short.run"
+    short.write_text("".join(whole.read_text().splitlines(keepends=True)[:600]))
+    with pytest.warns(pf.PartlyEmptyWarning) as caught:
+        pf.evaluate({"whole": whole, "short": short}, shared_data / "trec_eval" / "qrels.test", ["AP"])
+    messages = sorted(_docno_warnings(caught))
+    assert len(messages) == 2
+    assert "run 'short': only 0 of 600 retrieved" in messages[0]
+    assert "run 'whole': only 0 of a sample of 1,000 retrieved" in messages[1]

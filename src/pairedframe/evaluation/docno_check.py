@@ -34,10 +34,11 @@ def docno_key(column: str = "docno") -> pl.Expr:
 
 @dataclass
 class DocnoSample:
-    """The rows the check reads: ``rows`` (system, qid, docno) and whether they are only part of the run."""
+    """The rows the check reads: ``rows`` (system, qid, docno), and the systems (``partial``) of
+    which they are only a part."""
 
     parts: list[pl.DataFrame] = field(default_factory=list)
-    partial: bool = False
+    partial: set[str] = field(default_factory=set)
 
     @classmethod
     def of_table(cls, run: pl.DataFrame) -> DocnoSample:
@@ -48,19 +49,20 @@ class DocnoSample:
         if rows.height <= SAMPLE_ROWS:
             return cls([rows])
         length, gap = SAMPLE_ROWS // STRETCHES, rows.height // STRETCHES
-        return cls([rows.slice(i * gap, length) for i in range(STRETCHES)], partial=True)
+        sample = cls([rows.slice(i * gap, length) for i in range(STRETCHES)])
+        sample.partial = set(sample.rows["system"].unique().to_list())
+        return sample
 
     def first_rows(self, blocks: Iterator[QueryBlock]) -> Iterator[QueryBlock]:
         """Pass ``blocks`` (one run file's) through, keeping its first SAMPLE_ROWS rows."""
         taken = 0
         for block in blocks:
-            if taken < SAMPLE_ROWS:
-                part = block.run.select(_COLUMNS).head(SAMPLE_ROWS - taken)
+            part = block.run.select(_COLUMNS).head(max(SAMPLE_ROWS - taken, 0))
+            if part.height:
                 self.parts.append(part)
                 taken += part.height
-                self.partial |= part.height < block.run.height
-            else:
-                self.partial = True
+            if part.height < block.run.height:  # rows left out: only a part of this run is checked
+                self.partial.add(str(block.run["system"][0]))
             yield block
 
     @property
@@ -97,7 +99,7 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
     for system, n, exact, near_count, docno, judged_docno in (
             suspects.join(found, on="system", how="inner", maintain_order="left")
             .filter(pl.col("near") > pl.col("exact")).iter_rows()):
-        checked = "a sample of " if sample.partial else ""
+        checked = "a sample of " if system in sample.partial else ""
         warnings.warn(
             f"run {system!r}: only {exact:,} of {checked}{n:,} retrieved documents of judged queries are in the "
             f"qrels as spelled, while {near_count:,} match a judged docno of their query except for case, blanks or "
