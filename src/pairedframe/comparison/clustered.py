@@ -57,6 +57,7 @@ import polars as pl
 
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
+from pairedframe.checks import warn_numeric_ids
 from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
                                              verdict_levels, verdict_notes,
@@ -162,6 +163,7 @@ def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[s
     on = [c for c in cmap.columns if c != "cluster" and c in columns and c not in ("value",)]
     if "qid" not in on:
         on.append("qid")
+    warn_numeric_ids([c for c in on if c in ("system", "qid") and cmap.schema[c].is_numeric()], "the cluster table")
     cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in on)
     dup = cmap.select(on).is_duplicated()
     if dup.any():
