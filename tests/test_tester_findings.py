@@ -214,3 +214,13 @@ def test_only_the_sampled_run_is_said_to_be_sampled(shared_data, tmp_path, monke
     assert len(messages) == 2
     assert "run 'short': only 0 of 600 retrieved" in messages[0]
     assert "run 'whole': only 0 of a sample of 1,000 retrieved" in messages[1]
+
+
+def test_lower_cased_docnos_warn_on_spark_too(shared_data, tmp_path, spark):
+    from pairedframe.engines.spark_engine import SparkEngine
+
+    run = _lowered_run(shared_data, tmp_path)
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"run 'lower.run': only 0 of 1,500 .*except for case") as caught:
+        ev = pf.evaluate(run, shared_data / "trec_eval" / "qrels.test", ["AP"], engine=SparkEngine(spark))
+    assert ev.summary()["value"].to_list() == [0.0]
+    assert [w.filename for w in caught if "except for case" in str(w.message)] == [__file__]

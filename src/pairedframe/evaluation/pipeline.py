@@ -372,6 +372,7 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
     judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
     _warn_near_miss_ids(retrieved, judged)
+    _warn_near_miss_docnos_on_spark(run_frame, qrels_frame)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name)
@@ -380,6 +381,19 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=_excluded(retrieved, judged, options.complete), run_tags=tags, text=text)
 
+
+def _warn_near_miss_docnos_on_spark(run_frame: Any, qrels_frame: Any) -> None:
+    """:func:`warn_near_miss_docnos` on a bounded sample collected from Spark (the first
+    :data:`~pairedframe.evaluation.docno_check.SAMPLE_ROWS` rows and the qrels of their queries)."""
+    from pairedframe.evaluation.docno_check import SAMPLE_ROWS
+
+    head = run_frame.select("system", "qid", "docno").limit(SAMPLE_ROWS + 1)
+    rows = pl.from_arrow(head.toArrow())
+    sample = DocnoSample([rows.head(SAMPLE_ROWS)])
+    if rows.height > SAMPLE_ROWS:
+        sample.partial = set(rows["system"].unique().to_list())
+    own = qrels_frame.select("qid", "docno").join(head.select("qid").distinct(), on="qid", how="left_semi")
+    warn_near_miss_docnos(sample, pl.from_arrow(own.toArrow()))
 
 def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(per_query, text): an engine's values sorted by system, qid and the measures' order, split
