@@ -364,3 +364,20 @@ def test_table_command_text_output_keeps_every_mark(shared_data, tmp_path):
     for text in (out.read_text(encoding="utf-8"), to_stdout.stdout):
         assert "…" not in text
         assert sorted(re.findall(r"\] ?[*_]? (\w+) +│", text)) == md_marks
+
+
+def test_table_command_takes_the_first_run_as_baseline_as_compare_does(tmp_path):
+    """Without --baseline, compare compares with the first run while table drew no marks at all."""
+    qrels, runs = pf.example.example_paths()
+    qrels, runs = str(qrels), [str(r) for r in runs]
+    first = pf.io.system_name_from_path(runs[0])
+    res = CliRunner().invoke(app, ["table", qrels, *runs, "-m", "AP", "-B", "999", "--format", "markdown"])
+    assert res.exit_code == 0, res.output
+    explicit = CliRunner().invoke(app, ["table", qrels, *runs, "-m", "AP", "-B", "999", "--format", "markdown",
+                                        "-b", first])
+    assert res.stdout == explicit.stdout and f"| {first} (baseline) |" in res.stdout
+    assert "significantly better / worse than" in res.stdout
+    helped = CliRunner().invoke(app, ["table", "--help"], env={"COLUMNS": "300"})
+    assert "the first is the baseline unless --baseline or --pairs" in helped.output
+    single = CliRunner().invoke(app, ["table", qrels, runs[0], "-m", "AP", "--format", "markdown"])
+    assert single.exit_code == 0 and "(baseline)" not in single.stdout and "significantly" not in single.stdout
