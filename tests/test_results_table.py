@@ -381,3 +381,16 @@ def test_table_command_takes_the_first_run_as_baseline_as_compare_does(tmp_path)
     assert "the first is the baseline unless --baseline or --pairs" in helped.output
     single = CliRunner().invoke(app, ["table", qrels, runs[0], "-m", "AP", "--format", "markdown"])
     assert single.exit_code == 0 and "(baseline)" not in single.stdout and "significantly" not in single.stdout
+
+
+def test_table_command_keeps_the_command_line_order_of_the_runs(tmp_path):
+    """--pairs all listed (and lettered) the rows in byte order of the names, not as given."""
+    qrels, runs = pf.example.example_paths()
+    named = [f"zeta={runs[0]}", f"Alpha={runs[1]}", f"mid={runs[0]}"]
+    for extra, rows in ((["--pairs", "all"], ["(a) zeta", "(b) Alpha", "(c) mid"]),
+                        (["-b", "mid"], ["mid (baseline)", "zeta", "Alpha"]),
+                        ([], ["zeta (baseline)", "Alpha", "mid"])):
+        res = CliRunner().invoke(app, ["table", str(qrels), *named, "-m", "AP", "-B", "99", "--format", "markdown",
+                                       *extra])
+        assert res.exit_code == 0, res.output
+        assert re.findall(r"^\| (?!System|-)(\S[^|]*?)\s*\|", res.stdout, flags=re.M) == rows, extra

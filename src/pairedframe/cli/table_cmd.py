@@ -69,8 +69,10 @@ def table_cmd(
         if baseline or pairs:
             options = dict(baseline=(baseline[0] if len(baseline) == 1 else baseline) if baseline else None,
                            pairs=pairs, n_resamples=n_resamples, seed=seed, test=test, family_by=family_by or None)
-        table = results_table(ev, correction=correction, ci=ci, digits=digits, confidence_level=confidence_level,
-                              **options)
+        # Rows in the command line's order, the baselines first (the evaluation sorts systems by name).
+        order = list(dict.fromkeys([*baseline, *names]))
+        table = results_table(ev, systems=order, correction=correction, ci=ci, digits=digits,
+                              confidence_level=confidence_level, **options)
     for w in caught:
         typer.echo(f"pairedframe: warning: {w.message}", err=True)
     if fmt == "terminal":
