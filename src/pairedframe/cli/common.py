@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 import sys
 import warnings
@@ -90,7 +91,7 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
         table = Table(title=title, show_lines=False)
         for name, dtype in frame.schema.items():
             table.add_column(name, justify="right" if dtype.is_numeric() else "left", no_wrap=True)
-        cells = [[_cell(v, float_digits) for v in row] for row in frame.iter_rows()]
+        cells = _cells(frame, float_digits)
         for row in cells:
             table.add_row(*row)
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
@@ -102,20 +103,27 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
         fail(f"unknown format {fmt!r}")
 
 
-def _cell(value: Any, digits: int) -> str:
+def _cell(value: Any, digits: int, scientific: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        if value != 0 and abs(value) < 10 ** -digits:
-            return f"{value:.2e}"
-        return f"{value:.{digits}f}"
+        return f"{value:.{max(digits - 2, 1)}e}" if scientific and math.isfinite(value) else f"{value:.{digits}f}"
     return str(value)
+
+
+def _cells(frame: pl.DataFrame, digits: int) -> list[list[str]]:
+    """The frame's values as text, one number format per column: a float column holding a non-zero value
+    that ``digits`` decimals would show as 0 is written in scientific notation throughout (``1.00e-04``
+    beside ``2.00e-02``, never beside ``0.0200``)."""
+    scientific = [dtype.is_float() and frame[name].abs().filter((frame[name] != 0) & frame[name].is_finite())
+                  .lt(10 ** -digits).any() for name, dtype in frame.schema.items()]
+    return [[_cell(v, digits, sci) for v, sci in zip(row, scientific)] for row in frame.iter_rows()]
 
 
 def to_markdown(frame: pl.DataFrame, digits: int = 4) -> str:
     head = "| " + " | ".join(frame.columns) + " |"
     rule = "| " + " | ".join("---:" if t.is_numeric() else "---" for t in frame.dtypes) + " |"
-    rows = ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in frame.iter_rows()]
+    rows = ["| " + " | ".join(row) + " |" for row in _cells(frame, digits)]
     return "\n".join([head, rule, *rows])
 
 
@@ -129,6 +137,6 @@ def to_latex(frame: pl.DataFrame, digits: int = 4) -> str:
     cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
     lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(esc(c) for c in frame.columns) + r" \\",
              r"\midrule"]
-    lines += [" & ".join(esc(_cell(v, digits)) for v in row) + r" \\" for row in frame.iter_rows()]
+    lines += [" & ".join(esc(cell) for cell in row) + r" \\" for row in _cells(frame, digits)]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)
