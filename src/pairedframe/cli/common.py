@@ -6,6 +6,7 @@ import functools
 import math
 import os
 import sys
+import traceback
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,8 @@ app = typer.Typer(
     help="trec_eval-exact evaluation and honest paired comparisons of retrieval runs.")
 
 EXIT_USAGE = 2
+#: A bug, not a verdict: distinct from 1 (a --fail-if gate holds) so a CI gate never mistakes a crash for it.
+EXIT_INTERNAL = 3
 
 
 def fail(message: str) -> None:
@@ -35,7 +38,8 @@ def fail(message: str) -> None:
 
 
 def friendly_errors(fn: Callable) -> Callable:
-    """Turn expected errors into one line on stderr and exit code 2, and warnings into
+    """Turn expected errors into one line on stderr and exit code 2, any other exception (a bug) into its
+    traceback and exit code 3 (never 1, which means a --fail-if gate holds), and warnings into
     ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line)."""
 
     @functools.wraps(fn)
@@ -48,6 +52,14 @@ def friendly_errors(fn: Callable) -> Callable:
                 pl.exceptions.PolarsError, duckdb.Error) as exc:
             text = str(exc) if not isinstance(exc, FileNotFoundError) else f"no such file: {exc.filename or exc}"
             fail(text)
+        except Exception as exc:  # noqa: BLE001 -- anything else is a bug: say so, keep the traceback
+            if type(exc).__module__.split(".")[0] in ("typer", "click"):    # Exit, Abort, usage errors
+                raise
+            traceback.print_exc()
+            Console(stderr=True, highlight=False, soft_wrap=True).print(
+                f"pairedframe: internal error ({type(exc).__name__}): {exc} -- please report it with the "
+                f"command line; exit code {EXIT_INTERNAL}", markup=False)
+            raise typer.Exit(EXIT_INTERNAL) from exc
 
     return wrapper
 
