@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
 import sys
 import traceback
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def friendly_errors(fn: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             with warnings.catch_warnings():
-                warnings.showwarning = _show_warning
+                warnings.showwarning = _WarningPrinter()    # each distinct warning once per command
                 return fn(*args, **kwargs)
         except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
                 pl.exceptions.PolarsError, duckdb.Error) as exc:
@@ -85,8 +86,37 @@ def named_runs(runs: list[Path]) -> dict[str, str]:
     return named
 
 
-def _show_warning(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
-    typer.echo(f"pairedframe: warning: {message}", err=True)
+class _WarningPrinter:
+    """``warnings.showwarning`` of one command: ``pairedframe: warning: ...`` on stderr, each distinct
+    message once (evaluate, compare and the rendering may each meet the same problem)."""
+
+    def __init__(self) -> None:
+        self.printed: set[str] = set()
+
+    def __call__(self, message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
+        if str(message) not in self.printed:
+            self.printed.add(str(message))
+            typer.echo(f"pairedframe: warning: {message}", err=True)
+
+
+def show_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Print warnings recorded with ``catch_warnings(record=True)`` (e.g. held back under a progress bar)
+    through the command's printer, so each distinct one still appears once."""
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+@contextlib.contextmanager
+def held_warnings() -> Iterator[None]:
+    """Record the block's warnings and print each distinct one after it -- also when the block fails,
+    so the warning that explains an error is not lost."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:
+        show_warnings(caught)
 
 
 def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4) -> None:

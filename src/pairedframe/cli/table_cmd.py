@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-import warnings
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, named_runs
+from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
 from pairedframe.comparison.table_data import CORRECTIONS
 from pairedframe.evaluation import evaluate
 from pairedframe.report.output import require_output_folder
@@ -62,19 +61,17 @@ def table_cmd(
             raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
     if not baseline and not pairs and len(names) > 1:
         baseline = [names[0]]                          # as compare: the first run is the baseline
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with held_warnings():
         ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level)
         options = {}
         if baseline or pairs:
             options = dict(baseline=(baseline[0] if len(baseline) == 1 else baseline) if baseline else None,
                            pairs=pairs, n_resamples=n_resamples, seed=seed, test=test, family_by=family_by or None)
-        # Rows in the command line's order, the baselines first (the evaluation sorts systems by name).
-        order = list(dict.fromkeys([*baseline, *names]))
+        # Rows in the command line's order, the baselines first (the evaluation sorts systems by name and
+        # leaves out a run without judged queries, with a warning).
+        order = [s for s in dict.fromkeys([*baseline, *names]) if s in ev.systems]
         table = results_table(ev, systems=order, correction=correction, ci=ci, digits=digits,
                               confidence_level=confidence_level, **options)
-    for w in caught:
-        typer.echo(f"pairedframe: warning: {w.message}", err=True)
     if fmt == "terminal":
         text = table.to_terminal(ansi=output is None and sys.stdout.isatty())
     else:
