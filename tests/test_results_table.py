@@ -394,3 +394,16 @@ def test_table_command_keeps_the_command_line_order_of_the_runs(tmp_path):
                                        *extra])
         assert res.exit_code == 0, res.output
         assert re.findall(r"^\| (?!System|-)(\S[^|]*?)\s*\|", res.stdout, flags=re.M) == rows, extra
+
+
+def test_two_baselines_among_three_systems_are_the_baselines(per_query):
+    """Two baselines among three systems compare every pair, so the table took it for all pairs: every
+    row lettered and no "(baseline)" row, while the caption's letters meant the two baselines."""
+    three = per_query.filter(pl.col("system") != "t5")
+    t = pf.results_table(three, baseline=["bm25", "rm3"], n_resamples=999)
+    assert t.data.letters == {"bm25": "a", "rm3": "b"}
+    assert t.data.systems[:2] == ["bm25", "rm3"]
+    rows = re.findall(r"^\| (?!System|-)(\S[^|]*?)\s*\|", t.to_markdown(), flags=re.M)
+    assert rows == ["(a) bm25 (baseline)", "(b) rm3 (baseline)", "bert_base"]
+    every = pf.results_table(three, pairs="all", n_resamples=999)
+    assert every.data.letters == {"bm25": "a", "rm3": "b", "bert_base": "c"} and "(baseline)" not in every.to_markdown()

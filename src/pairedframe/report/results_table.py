@@ -377,6 +377,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     if comparison is not None and (baseline is not None or pairs is not None):
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
     reject_text_measures(measures)
+    all_pairs = None
     if comparison is None and (baseline is not None or pairs is not None):
         if data is None:
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
@@ -389,11 +390,13 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         level = 0.95 if confidence_level is None else confidence_level
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
                              confidence_level=level, **compare_options)
+        # Known here, not guessed from the pairs: two baselines among three systems compare every pair too.
+        all_pairs = pairs is not None
     elif compare_options:
         raise TypeError(f"unexpected keyword(s) {sorted(compare_options)} (compare options need baseline= or pairs=)")
     table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
                                correction=correction, alpha=alpha, ci=ci, confidence_level=confidence_level,
-                               digits=digits)
+                               digits=digits, all_pairs=all_pairs)
     if systems is None:                               # the caller's row order, else the baselines first
         table = _baselines_first(table)
     return ResultsTable(table, title=title)
