@@ -141,3 +141,62 @@ def test_rank_agreement_orders_lower_is_better_best_first_against_tau_ap_loop():
     assert r.swapped.select("system_x", "system_y").rows() == [("s4", "s3")]     # a puts s4 above s3
     assert r.kendall_tau_b.statistic == pytest.approx(sps.kendalltau([9, 6, 3, 1], [9, 6, 1, 2]).statistic)
     assert r.rbo.statistic < 1.0
+
+
+def _exact_pvalue(x, y, statistic):
+    """Two-sided p of ``statistic(x, y_permuted)`` over every ordering of y, as scipy defines it."""
+    import itertools
+
+    observed = statistic(x, y)
+    null = np.array([statistic(x, np.array(p)) for p in itertools.permutations(y)])
+    eps = 1e-12
+    return min(1.0, 2 * min(np.mean(null >= observed - eps), np.mean(null <= observed + eps)))
+
+
+@pytest.mark.parametrize("means_b", [
+    {"s1": 0.5, "s2": 0.4, "s3": 0.3},                                  # 3 systems in the same order
+    {"s1": 0.3, "s2": 0.4, "s3": 0.5, "s4": 0.45, "s5": 0.1},           # 5, partly swapped
+    {"s1": 0.6, "s2": 0.5, "s3": 0.5, "s4": 0.2, "s5": 0.1, "s6": 0.3},  # 6 with a tie under b
+])
+def test_rank_agreement_small_pvalues_against_exact_enumeration(means_b):
+    """With 3 systems in the same order scipy's spearmanr gave p = 0 (its t approximation) beside
+    tau_b's exact 1/3; up to 8 systems both p-values are exact permutation p-values."""
+    means_a = {f"s{i + 1}": 0.6 - 0.1 * i for i in range(len(means_b))}
+    a, b = _per_query(means_a, noise=0.0), _per_query(means_b, noise=0.0)
+    r = pf.rank_agreement(a, b, measure="AP", n_resamples=50)
+    x, y = np.array(list(means_a.values())), np.array(list(means_b.values()))
+    rho = lambda u, v: sps.spearmanr(u, v).statistic  # noqa: E731
+    tau = lambda u, v: sps.kendalltau(u, v).statistic  # noqa: E731
+    assert r.spearman_rho.pvalue == pytest.approx(_exact_pvalue(x, y, rho), abs=1e-12)
+    assert r.kendall_tau_b.pvalue == pytest.approx(_exact_pvalue(x, y, tau), abs=1e-12)
+    both = lambda u: sps.spearmanr(x, u).statistic  # noqa: E731
+    scipy_exact = sps.permutation_test((y,), both, permutation_type="pairings", vectorized=False, n_resamples=np.inf)
+    assert r.spearman_rho.pvalue == pytest.approx(scipy_exact.pvalue, abs=1e-12)
+    if len(means_b) == 3:
+        assert r.spearman_rho.statistic == 1.0 and r.kendall_tau_b.statistic == 1.0
+        assert r.spearman_rho.pvalue == pytest.approx(1 / 3) and r.kendall_tau_b.pvalue == pytest.approx(1 / 3)
+
+
+def test_rank_agreement_of_two_systems_warns_and_has_pvalue_one():
+    """Two systems: rho was 0.9999999999999999 with p NaN and no warning."""
+    from pairedframe.errors import SmallSampleWarning
+
+    a = _per_query({"s1": 0.5, "s2": 0.4})
+    b = _per_query({"s1": 0.6, "s2": 0.3})
+    with pytest.warns(SmallSampleWarning, match="only 2 systems"):
+        r = pf.rank_agreement(a, b, measure="AP", n_resamples=50)
+    assert r.spearman_rho.statistic == 1.0 and r.kendall_tau_b.statistic == 1.0
+    assert r.spearman_rho.pvalue == 1.0 and r.kendall_tau_b.pvalue == 1.0
+
+
+def test_rank_agreement_above_the_exact_limit_uses_scipy():
+    from pairedframe.stats.rank_agreement import EXACT_MAX_ITEMS
+
+    k = EXACT_MAX_ITEMS + 1
+    rng = np.random.default_rng(1)
+    ma, mb = rng.random(k), rng.random(k)
+    a = _per_query({f"s{i}": m for i, m in enumerate(ma)}, noise=0.0)
+    b = _per_query({f"s{i}": m for i, m in enumerate(mb)}, noise=0.0)
+    r = pf.rank_agreement(a, b, measure="AP", n_resamples=50)
+    assert r.spearman_rho.pvalue == pytest.approx(sps.spearmanr(ma, mb).pvalue)
+    assert r.kendall_tau_b.pvalue == pytest.approx(sps.kendalltau(ma, mb).pvalue)

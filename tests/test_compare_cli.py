@@ -121,3 +121,48 @@ def test_identical_runs_over_a_thousand_queries_pass_the_gate(tmp_path):
                               "--fail-if", "RR@10 < -0.01"])
     assert res.exit_code == 0, res.output
     assert "identical" in res.stdout
+
+
+def _run_missing_a_query(tmp_path):
+    """The example's bm25 and reranker, and a copy of reranker without query 001 (judged)."""
+    qrels, runs = example_paths()
+    lines = runs[1].read_text().splitlines()
+    short = tmp_path / "short.run"
+    short.write_text("".join(line + "\n" for line in lines if line.split()[0] != lines[0].split()[0]))
+    unjudged = tmp_path / "unjudged.run"
+    unjudged.write_text("".join("9" + line + "\n" for line in lines))
+    return str(qrels), [str(r) for r in runs], str(short), str(unjudged)
+
+
+def _warning_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("pairedframe: warning:")]
+
+
+def test_each_distinct_warning_is_printed_once_per_command(tmp_path):
+    """A failing --fail-if gate's worst queries re-ran the comparison, so "leave out queries" came twice."""
+    qrels, runs, short, _ = _run_missing_a_query(tmp_path)
+    res = CliRunner().invoke(app, ["compare", qrels, runs[0], f"short={short}", "-m", "AP", "-B", "99",
+                                   "--fail-if", "AP>-0.9"])
+    assert res.exit_code == 1, res.output
+    lines = _warning_lines(res.stderr)
+    assert any("lack judged queries" in line for line in lines) and any("leave out queries" in line for line in lines)
+    assert len(lines) == len(set(lines)), lines
+    for args in (["-b", "bm25"], ["-b", "bm25", "-b", "short"], ["--pairs", "all"], ["--ci", "range", "-f", "latex"]):
+        res = CliRunner().invoke(app, ["table", qrels, *runs, f"short={short}", "-m", "AP", "-m", "P@5", "-B", "99",
+                                       *args])
+        assert res.exit_code == 0, res.output
+        lines = _warning_lines(res.stderr)
+        assert any("lack judged queries" in line for line in lines) and len(lines) == len(set(lines)), (args, lines)
+
+
+def test_table_prints_the_warning_that_explains_its_error(tmp_path):
+    """The warnings table held back were lost when the command then failed: here the run left out for
+    having no judged query is the baseline the error names."""
+    qrels, runs, _, unjudged = _run_missing_a_query(tmp_path)
+    res = CliRunner().invoke(app, ["table", qrels, f"u={unjudged}", *runs, "-m", "AP", "-B", "99"])
+    assert res.exit_code == 2
+    assert "no judged query in common with the qrels" in res.stderr and "pairedframe: error:" in res.stderr
+    ok = CliRunner().invoke(app, ["table", qrels, runs[0], f"u={unjudged}", runs[1], "-m", "AP", "-B", "99",
+                                  "-f", "markdown"])
+    assert ok.exit_code == 0, ok.output
+    assert "no judged query in common with the qrels" in ok.stderr and "| bm25 (baseline) |" in ok.stdout

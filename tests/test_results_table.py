@@ -310,3 +310,100 @@ def test_means_and_t_intervals_count_only_defined_values():
     half = stats.t.ppf(0.975, 4) * stats.tstd(vals) / math.sqrt(5)
     assert b["ci_high"] - b["mean"] == pytest.approx(half, rel=1e-9)
     assert "5-6 queries per system" in table.caption
+
+
+def _wide_several_baselines_table(per_query):
+    """Four long-named systems x five measures with [low, high] intervals and two lettered baselines:
+    far wider than 100 columns, with letters in many cells."""
+    names = {"bm25": "bm25_default_parameters", "rm3": "rm3_expansion_k1_0.9", "bert_base": "bert_base_reranker",
+             "t5": "monot5_3b_reranker"}
+    copies = [per_query.filter(pl.col("measure") == "nDCG@10").with_columns(pl.lit(m).alias("measure"), pl.col("value") * (1 - i / 20))
+              for i, m in enumerate(["nDCG@10", "nDCG@20", "P@10", "RR", "Rprec"])]
+    frame = pl.concat(copies).with_columns(pl.col("system").replace_strict(names))
+    return pf.results_table(frame, baseline=[names["bm25"], names["rm3"]], ci="range", test="t")
+
+
+def test_terminal_table_keeps_every_mark_the_markdown_shows(per_query, tmp_path):
+    """rich shrank a table wider than 100 columns by cutting cells (``*0.764 [0.707, 0…``): the letters
+    vanished while the caption still explained them.  Every cell, mark included, must be whole."""
+    t = _wide_several_baselines_table(per_query)
+    md_marks = re.findall(r"<sup>(\w+)</sup>", t.to_markdown())
+    assert len(md_marks) >= 5                          # the table has marks to lose
+    text = t.to_terminal()
+    assert "…" not in text
+    rows = {line.split("│")[1].strip(): line for line in text.splitlines() if line.startswith("│")}
+    digits = t.data.settings["digits"]
+    for r in t.frame.iter_rows(named=True):
+        row = rows[t._label(r["system"])]
+        cell = f"[{r['ci_low']:.{digits}f}, {r['ci_high']:.{digits}f}]"
+        assert cell in row, (r["system"], r["measure"], row)
+        if r["marks"]:
+            assert f"{cell}{'*' if r['place'] == 1 else '_' if r['place'] == 2 else ' '} {r['marks']}" in row
+    assert sorted(re.findall(r"\] ?[*_]? (\w+) +│", text)) == sorted(md_marks)
+
+
+def test_table_command_text_output_keeps_every_mark(shared_data, tmp_path):
+    """The same through the command, to stdout with COLUMNS=250 and to a file."""
+    runs = shared_data / "llm_labels_dl" / "dl2019_runs"
+    qrels = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
+    picked = {"bm25": "bm25base_p", "bert": "p_bert", "unh": "UNH_bm25", "tua": "TUA1-1"}
+    if not qrels.exists() or not all((runs / f"input.{r}.gz").exists() for r in picked.values()):
+        pytest.skip("DL-2019 runs or NIST qrels missing from the shared data")
+    args = ["table", str(qrels), *(f"{k}=input.{v}.gz" for k, v in picked.items()),
+            "-m", "nDCG@10", "-m", "AP", "-m", "RR", "-m", "P@10", "--ci", "range", "-b", "bm25", "-b", "unh",
+            "-B", "999"]
+    args = [a if not a.startswith(tuple(picked)) or "=" not in a else a.replace("=", f"={runs}/", 1) for a in args]
+    md = CliRunner().invoke(app, [*args, "--format", "markdown"])
+    assert md.exit_code == 0, md.output
+    md_marks = sorted(re.findall(r"<sup>(\w+)</sup>", md.stdout))
+    assert md_marks
+    out = tmp_path / "table.txt"
+    to_file = CliRunner().invoke(app, [*args, "-o", str(out)])
+    assert to_file.exit_code == 0, to_file.output
+    to_stdout = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
+    for text in (out.read_text(encoding="utf-8"), to_stdout.stdout):
+        assert "…" not in text
+        assert sorted(re.findall(r"\] ?[*_]? (\w+) +│", text)) == md_marks
+
+
+def test_table_command_takes_the_first_run_as_baseline_as_compare_does(tmp_path):
+    """Without --baseline, compare compares with the first run while table drew no marks at all."""
+    qrels, runs = pf.example.example_paths()
+    qrels, runs = str(qrels), [str(r) for r in runs]
+    first = pf.io.system_name_from_path(runs[0])
+    res = CliRunner().invoke(app, ["table", qrels, *runs, "-m", "AP", "-B", "999", "--format", "markdown"])
+    assert res.exit_code == 0, res.output
+    explicit = CliRunner().invoke(app, ["table", qrels, *runs, "-m", "AP", "-B", "999", "--format", "markdown",
+                                        "-b", first])
+    assert res.stdout == explicit.stdout and f"| {first} (baseline) |" in res.stdout
+    assert "significantly better / worse than" in res.stdout
+    helped = CliRunner().invoke(app, ["table", "--help"], env={"COLUMNS": "300"})
+    assert "the first is the baseline unless --baseline or --pairs" in helped.output
+    single = CliRunner().invoke(app, ["table", qrels, runs[0], "-m", "AP", "--format", "markdown"])
+    assert single.exit_code == 0 and "(baseline)" not in single.stdout and "significantly" not in single.stdout
+
+
+def test_table_command_keeps_the_command_line_order_of_the_runs(tmp_path):
+    """--pairs all listed (and lettered) the rows in byte order of the names, not as given."""
+    qrels, runs = pf.example.example_paths()
+    named = [f"zeta={runs[0]}", f"Alpha={runs[1]}", f"mid={runs[0]}"]
+    for extra, rows in ((["--pairs", "all"], ["(a) zeta", "(b) Alpha", "(c) mid"]),
+                        (["-b", "mid"], ["mid (baseline)", "zeta", "Alpha"]),
+                        ([], ["zeta (baseline)", "Alpha", "mid"])):
+        res = CliRunner().invoke(app, ["table", str(qrels), *named, "-m", "AP", "-B", "99", "--format", "markdown",
+                                       *extra])
+        assert res.exit_code == 0, res.output
+        assert re.findall(r"^\| (?!System|-)(\S[^|]*?)\s*\|", res.stdout, flags=re.M) == rows, extra
+
+
+def test_two_baselines_among_three_systems_are_the_baselines(per_query):
+    """Two baselines among three systems compare every pair, so the table took it for all pairs: every
+    row lettered and no "(baseline)" row, while the caption's letters meant the two baselines."""
+    three = per_query.filter(pl.col("system") != "t5")
+    t = pf.results_table(three, baseline=["bm25", "rm3"], n_resamples=999)
+    assert t.data.letters == {"bm25": "a", "rm3": "b"}
+    assert t.data.systems[:2] == ["bm25", "rm3"]
+    rows = re.findall(r"^\| (?!System|-)(\S[^|]*?)\s*\|", t.to_markdown(), flags=re.M)
+    assert rows == ["(a) bm25 (baseline)", "(b) rm3 (baseline)", "bert_base"]
+    every = pf.results_table(three, pairs="all", n_resamples=999)
+    assert every.data.letters == {"bm25": "a", "rm3": "b", "bert_base": "c"} and "(baseline)" not in every.to_markdown()

@@ -103,3 +103,37 @@ def test_segments_cli_checks_the_plot_folder_before_the_work(tmp_path, example):
     result = runner.invoke(app, _args(tmp_path, example, "-B", "100", "--plot", str(plot)))
     assert result.exit_code == 2 and f"--plot '{plot}': the folder '{plot.parent}' does not exist" in result.stderr
     assert "segments vs baseline" not in result.stdout              # nothing was computed or printed
+
+
+def test_segments_output_has_one_number_format_per_column(shared_data, tmp_path):
+    """p-values below 1e-4 were written 3.03e-05 while their column neighbours read 0.0002."""
+    import re
+
+    runs = shared_data / "llm_labels_dl" / "dl2019_runs"
+    qrels = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
+    if not qrels.exists() or not (runs / "input.p_bert.gz").exists():
+        pytest.skip("DL-2019 runs or NIST qrels missing from the shared data")
+    ev = pf.evaluate([str(runs / "input.bm25base_p.gz")], str(qrels), ["AP"])
+    qids = ev.per_query["qid"].unique().sort().to_list()
+    segments = tmp_path / "segments.csv"
+    pl.DataFrame({"qid": qids, "segment_set": "parity", "segment": [str(int(q) % 2) for q in qids]}).write_csv(segments)
+    args = ["segments", str(qrels), str(runs / "input.bm25base_p.gz"), str(runs / "input.p_bert.gz"),
+            "--segments", str(segments), "-m", "AP", "-m", "nDCG@10", "-m", "RR", "--test", "t"]
+    for fmt in ("markdown", "latex", "table"):
+        result = runner.invoke(app, [*args, "-f", fmt])
+        assert result.exit_code == 0, result.output
+        sep = {"markdown": "|", "latex": "&", "table": "│"}[fmt]
+        rows = [[c.strip().rstrip("\\").strip() for c in line.split(sep)] for line in result.stdout.splitlines()
+                if line.count(sep) > 5 and "measure" not in line and "---" not in line]
+        styles = {}
+        for row in rows:
+            for i, cell in enumerate(row):
+                if re.fullmatch(r"-?\d+\.\d+(e[-+]\d+)?", cell):
+                    styles.setdefault(i, set()).add("e" in cell)
+        assert styles and all(len(s) == 1 for s in styles.values()), (fmt, styles, result.stdout)
+        assert any(s == {True} for s in styles.values())      # the tiny p-values keep their precision
+
+
+def test_segments_help_names_the_plot_extra():
+    result = runner.invoke(app, ["segments", "--help"], env={"COLUMNS": "300"})
+    assert 'pip install "pairedframe[plot]"' in result.output

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import math
 import os
 import sys
 import traceback
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +47,7 @@ def friendly_errors(fn: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             with warnings.catch_warnings():
-                warnings.showwarning = _show_warning
+                warnings.showwarning = _WarningPrinter()    # each distinct warning once per command
                 return fn(*args, **kwargs)
         except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
                 pl.exceptions.PolarsError, duckdb.Error) as exc:
@@ -84,8 +86,37 @@ def named_runs(runs: list[Path]) -> dict[str, str]:
     return named
 
 
-def _show_warning(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
-    typer.echo(f"pairedframe: warning: {message}", err=True)
+class _WarningPrinter:
+    """``warnings.showwarning`` of one command: ``pairedframe: warning: ...`` on stderr, each distinct
+    message once (evaluate, compare and the rendering may each meet the same problem)."""
+
+    def __init__(self) -> None:
+        self.printed: set[str] = set()
+
+    def __call__(self, message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
+        if str(message) not in self.printed:
+            self.printed.add(str(message))
+            typer.echo(f"pairedframe: warning: {message}", err=True)
+
+
+def show_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Print warnings recorded with ``catch_warnings(record=True)`` (e.g. held back under a progress bar)
+    through the command's printer, so each distinct one still appears once."""
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+@contextlib.contextmanager
+def held_warnings() -> Iterator[None]:
+    """Record the block's warnings and print each distinct one after it -- also when the block fails,
+    so the warning that explains an error is not lost."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:
+        show_warnings(caught)
 
 
 def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4) -> None:
@@ -102,7 +133,7 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
         table = Table(title=title, show_lines=False)
         for name, dtype in frame.schema.items():
             table.add_column(name, justify="right" if dtype.is_numeric() else "left", no_wrap=True)
-        cells = [[_cell(v, float_digits) for v in row] for row in frame.iter_rows()]
+        cells = _cells(frame, float_digits)
         for row in cells:
             table.add_row(*row)
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
@@ -114,20 +145,27 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
         fail(f"unknown format {fmt!r}")
 
 
-def _cell(value: Any, digits: int) -> str:
+def _cell(value: Any, digits: int, scientific: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        if value != 0 and abs(value) < 10 ** -digits:
-            return f"{value:.2e}"
-        return f"{value:.{digits}f}"
+        return f"{value:.{max(digits - 2, 1)}e}" if scientific and math.isfinite(value) else f"{value:.{digits}f}"
     return str(value)
+
+
+def _cells(frame: pl.DataFrame, digits: int) -> list[list[str]]:
+    """The frame's values as text, one number format per column: a float column holding a non-zero value
+    that ``digits`` decimals would show as 0 is written in scientific notation throughout (``1.00e-04``
+    beside ``2.00e-02``, never beside ``0.0200``)."""
+    scientific = [dtype.is_float() and frame[name].abs().filter((frame[name] != 0) & frame[name].is_finite())
+                  .lt(10 ** -digits).any() for name, dtype in frame.schema.items()]
+    return [[_cell(v, digits, sci) for v, sci in zip(row, scientific)] for row in frame.iter_rows()]
 
 
 def to_markdown(frame: pl.DataFrame, digits: int = 4) -> str:
     head = "| " + " | ".join(frame.columns) + " |"
     rule = "| " + " | ".join("---:" if t.is_numeric() else "---" for t in frame.dtypes) + " |"
-    rows = ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in frame.iter_rows()]
+    rows = ["| " + " | ".join(row) + " |" for row in _cells(frame, digits)]
     return "\n".join([head, rule, *rows])
 
 
@@ -141,6 +179,6 @@ def to_latex(frame: pl.DataFrame, digits: int = 4) -> str:
     cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
     lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(esc(c) for c in frame.columns) + r" \\",
              r"\midrule"]
-    lines += [" & ".join(esc(_cell(v, digits)) for v in row) + r" \\" for row in frame.iter_rows()]
+    lines += [" & ".join(esc(cell) for cell in row) + r" \\" for row in _cells(frame, digits)]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)

@@ -12,7 +12,7 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, named_runs
+from pairedframe.cli.common import app, friendly_errors, named_runs, show_warnings
 from pairedframe.comparison import compare, worst_queries
 from pairedframe.evaluation import evaluate
 from pairedframe.measures import parse_measure, parse_measures
@@ -138,8 +138,7 @@ def compare_cmd(
                          measures=measure_names, n_resamples=n_resamples, family_by=family_by or None,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
                          seed=seed, interval=interval, progress=callback)  # type: ignore[arg-type]
-    for w in caught:
-        typer.echo(f"pairedframe: warning: {w.message}", err=True)
+    show_warnings(caught)
     sys.stdout.write(format_comparison(result, fmt, evaluation_settings=ev.settings))
     if not gates:
         return

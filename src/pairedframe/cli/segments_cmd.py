@@ -44,7 +44,7 @@ def segments_cmd(
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the intervals; the FDR / FWER level is 1 - level")] = 0.95,
     alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",
-    plot: Annotated[Path | None, typer.Option("--plot", help="also write a forest plot (.png, .pdf, .svg; needs pairedframe[plot])")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help='also write a forest plot (.png, .pdf, .svg; needs pip install "pairedframe\\[plot]")')] = None,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
     rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
 ) -> None:

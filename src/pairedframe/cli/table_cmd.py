@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-import warnings
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, named_runs
+from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
 from pairedframe.comparison.table_data import CORRECTIONS
 from pairedframe.evaluation import evaluate
 from pairedframe.report.output import require_output_folder
@@ -20,9 +19,9 @@ from pairedframe.report.results_table import TABLE_FORMATS, results_table
 @friendly_errors
 def table_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz) or a Parquet/Arrow/CSV/TSV table")],
-    runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one)")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one); the first is the baseline unless --baseline or --pairs")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure (column), e.g. nDCG@10; repeatable")] = [],  # noqa: B006
-    baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system; repeat for several (letters)")] = [],  # noqa: B006
+    baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system (default: the first run, as compare); repeat for several (letters)")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all': compare every pair of runs (letters)")] = None,
     correction: Annotated[str, typer.Option("--correction", help="holm | bh | none | tukey (all pairs)")] = "holm",
     family_by: Annotated[list[str], typer.Option("--family-by", help="split the Holm/BH family: baseline, measure, system; repeatable")] = [],  # noqa: B006
@@ -39,8 +38,9 @@ def table_cmd(
 ) -> None:
     """Systems x measures: means, significance marks vs the baseline(s) or all pairs, best bold, second underlined.
 
-    One --baseline marks cells with a dagger (better) or double dagger (worse); several --baseline, or
-    --pairs all, mark each cell with the letters of the systems it is significantly better than.
+    One baseline (--baseline, or by default the first run, as compare) marks cells with a dagger
+    (better) or double dagger (worse); several --baseline, or --pairs all, mark each cell with the
+    letters of the systems it is significantly better than.  A single run gets means without marks.
     """
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
@@ -59,17 +59,19 @@ def table_cmd(
     for b in baseline:
         if b not in names:
             raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    if not baseline and not pairs and len(names) > 1:
+        baseline = [names[0]]                          # as compare: the first run is the baseline
+    with held_warnings():
         ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level)
         options = {}
         if baseline or pairs:
             options = dict(baseline=(baseline[0] if len(baseline) == 1 else baseline) if baseline else None,
                            pairs=pairs, n_resamples=n_resamples, seed=seed, test=test, family_by=family_by or None)
-        table = results_table(ev, correction=correction, ci=ci, digits=digits, confidence_level=confidence_level,
-                              **options)
-    for w in caught:
-        typer.echo(f"pairedframe: warning: {w.message}", err=True)
+        # Rows in the command line's order, the baselines first (the evaluation sorts systems by name and
+        # leaves out a run without judged queries, with a warning).
+        order = [s for s in dict.fromkeys([*baseline, *names]) if s in ev.systems]
+        table = results_table(ev, systems=order, correction=correction, ci=ci, digits=digits,
+                              confidence_level=confidence_level, **options)
     if fmt == "terminal":
         text = table.to_terminal(ansi=output is None and sys.stdout.isatty())
     else:

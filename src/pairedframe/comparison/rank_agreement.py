@@ -2,7 +2,8 @@
 
 The systems are ordered by their mean of one measure under each of two evaluations ``a``
 (the reference, e.g. NIST qrels) and ``b`` (e.g. an LLM's qrels).  Kendall's tau_b and Spearman's
-rho come from :mod:`scipy.stats` (with their p-values); tau_AP, its symmetric form and the RBO of the
+rho get exact permutation p-values for up to 8 systems, scipy's above
+(:func:`pairedframe.stats.rank_agreement.rank_correlation_tests`); tau_AP, its symmetric form and the RBO of the
 two orderings from :mod:`pairedframe.stats.rank_agreement`.  Every coefficient gets a percentile
 bootstrap interval from resampling *queries*: one resample index, drawn from the same keyed stream
 as :func:`pairedframe.compare` uses for that query set (:func:`~pairedframe.comparison.resample_generators`),
@@ -20,12 +21,13 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.paired import resample_generators
-from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
+from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
 from pairedframe.stats.rank_agreement import (
     kendall_tau_b_many,
+    rank_correlation_tests,
     rbo_orderings_many,
     spearman_rho_many,
     tau_ap_many,
@@ -50,7 +52,10 @@ class Coefficient:
     statistic : float
         The coefficient on all queries.
     pvalue : float
-        scipy's p-value of "no association" (tau_b, rho); NaN for tau_AP and RBO.
+        Two-sided p-value of "no association" (tau_b, rho); NaN for tau_AP and RBO.  Exact permutation
+        p-value (all ``k!`` orderings of the systems, ``scipy.stats.permutation_test``) for up to
+        :data:`~pairedframe.stats.rank_agreement.EXACT_MAX_ITEMS` (8) systems, so 1 for 2 systems
+        and at least 1/3 for 3; scipy's ``kendalltau`` / ``spearmanr`` p-value above.
     confidence_interval : ConfidenceInterval
         Percentile bootstrap interval over queries (``low``, ``high``).
     """
@@ -290,17 +295,16 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         "tau_ap": tau_ap_many(sa, sb), "tau_ap_symmetric": tau_ap_many(sa, sb, symmetric=True),
         "rbo": rbo_orderings_many(sa, sb, p=rbo_p),
     }
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")              # scipy warns on constant input and returns NaN
-        from scipy import stats as sps  # lazy: scipy.stats costs ~1 s at import
-
-        kt = sps.kendalltau(ma, mb)
-        sr = sps.spearmanr(ma, mb)
+    if k < 3:
+        warnings.warn(f"only {k} systems are ranked: tau_b and rho can only be +1 or -1 (whether the two "
+                      "evaluations order the pair alike), their exact p-value is 1 and their intervals are "
+                      "degenerate; rank agreement needs at least 3 systems to show anything",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
+    tests = rank_correlation_tests(ma, mb)           # exact permutation p-values up to EXACT_MAX_ITEMS systems
     order_a = [chosen[i] for i in np.argsort(-oa, kind="stable")]
     order_b = [chosen[i] for i in np.argsort(-ob, kind="stable")]
     point = {
-        "kendall_tau_b": (float(kt.statistic), float(kt.pvalue)),
-        "spearman_rho": (float(sr.statistic), float(sr.pvalue)),
+        "kendall_tau_b": tests["kendall_tau_b"], "spearman_rho": tests["spearman_rho"],
         "tau_ap": (float(tau_ap_many(oa, ob)[0]), float("nan")),
         "tau_ap_symmetric": (float(tau_ap_many(oa, ob, symmetric=True)[0]), float("nan")),
         "rbo": (float(rbo(order_a, order_b, p=rbo_p).rbo_ext), float("nan")),

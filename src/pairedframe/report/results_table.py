@@ -31,6 +31,7 @@ from pairedframe.report.output import require_output_folder
 __all__ = ["ResultsTable", "results_table", "TABLE_FORMATS"]
 
 TABLE_FORMATS = ("latex", "markdown", "html", "terminal")
+_UNLIMITED = 100_000                                   # console width to measure a table's natural width
 _LATEX_SPECIALS = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#", "$": r"\$",
                    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}", "α": r"$\alpha$",
                    "±": r"$\pm$", "†": r"$\dagger$", "‡": r"$\ddagger$", "≥": r"$\geq$", "–": "--",
@@ -260,10 +261,16 @@ class ResultsTable:
         Parameters
         ----------
         width : int, optional
-            Console width (default 100).
+            Width the caption wraps at (default 100).  The table itself is as wide as its cells need,
+            however wide that is: a cell is never cut, so no significance mark is lost.
         ansi : bool, default False
             Best bold and second underlined as ANSI styles; otherwise plain text with the best value
             as ``*x*`` and the second as ``_x_``.
+
+        Returns
+        -------
+        str
+            The table (one row per system, one column per measure) and the caption below it.
         """
         from rich.console import Console
         from rich.table import Table
@@ -275,7 +282,9 @@ class ResultsTable:
         for row in wide.iter_rows():
             table.add_row(*row)
         buf = io.StringIO()
-        console = Console(file=buf, width=width or 100, highlight=False, force_terminal=ansi, no_color=not ansi)
+        console = Console(file=buf, width=_UNLIMITED, highlight=False, force_terminal=ansi, no_color=not ansi)
+        # rich shrinks a table to the console by cutting cells with an ellipsis, marks first: widen instead.
+        console.width = max(width or 100, console.measure(table).maximum)
         console.print(table)
         caption = self.caption
         if not ansi:
@@ -368,6 +377,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     if comparison is not None and (baseline is not None or pairs is not None):
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
     reject_text_measures(measures)
+    all_pairs = None
     if comparison is None and (baseline is not None or pairs is not None):
         if data is None:
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
@@ -380,11 +390,13 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         level = 0.95 if confidence_level is None else confidence_level
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
                              confidence_level=level, **compare_options)
+        # Known here, not guessed from the pairs: two baselines among three systems compare every pair too.
+        all_pairs = pairs is not None
     elif compare_options:
         raise TypeError(f"unexpected keyword(s) {sorted(compare_options)} (compare options need baseline= or pairs=)")
     table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
                                correction=correction, alpha=alpha, ci=ci, confidence_level=confidence_level,
-                               digits=digits)
+                               digits=digits, all_pairs=all_pairs)
     if systems is None:                               # the caller's row order, else the baselines first
         table = _baselines_first(table)
     return ResultsTable(table, title=title)

@@ -42,7 +42,8 @@ import numpy as np
 
 from .resample import _check_2d
 
-__all__ = ["kendall_tau_b_many", "spearman_rho_many", "tau_ap_many", "rbo_orderings_many", "orderings"]
+__all__ = ["kendall_tau_b_many", "spearman_rho_many", "tau_ap_many", "rbo_orderings_many", "orderings",
+           "rank_correlation_tests", "EXACT_MAX_ITEMS"]
 
 #: Rows handled at once by the (rows, k, k) pairwise kernels (memory knob; results do not depend on it).
 _PAIRWISE_ELEMENTS = 2**23
@@ -224,3 +225,59 @@ def rbo_orderings_many(X, Y, *, p: float = 0.9) -> np.ndarray:
     d = np.arange(1, k + 1, dtype=np.float64)
     weights = p ** d / d
     return np.clip((1.0 - p) / p * (overlap @ weights) + p ** k, 0.0, 1.0)
+
+
+#: Up to this many items, :func:`rank_correlation_tests` enumerates every ordering (8! = 40,320) for
+#: exact permutation p-values; above it scipy's p-values are used.
+EXACT_MAX_ITEMS = 8
+
+
+def rank_correlation_tests(x, y) -> dict[str, tuple[float, float]]:
+    """Kendall's tau_b and Spearman's rho of two score vectors, each with a two-sided p-value of
+    "no association".
+
+    Parameters
+    ----------
+    x, y : array_like, shape (k,)
+        Scores of the same ``k >= 2`` items (finite).
+
+    Returns
+    -------
+    dict
+        ``{"kendall_tau_b": (statistic, pvalue), "spearman_rho": (statistic, pvalue)}``.  The
+        statistics are :func:`kendall_tau_b_many` and :func:`spearman_rho_many` (exactly 1 when the
+        rankings agree, -1 when reversed; NaN when either vector is constant, with a NaN p-value).
+        With ``k <= EXACT_MAX_ITEMS`` (8) both p-values are exact permutation p-values:
+        ``scipy.stats.permutation_test`` over all ``k!`` orderings of ``y`` against ``x`` (ties kept),
+        two-sided as scipy (twice the smaller tail, at most 1).  So with 2 items the p-value is 1 and
+        with 3 it is at least 1/3: few items cannot show an association.  Above 8 items: scipy's
+        ``kendalltau`` (exact when there are no ties and ``k <= 33``, else its normal approximation)
+        and ``spearmanr`` (the t approximation, which is anti-conservative for small ``k``: at
+        ``k = 3`` it gives ``p = 0`` for ``rho = 1``).
+
+    Raises
+    ------
+    ValueError
+        Shapes differ, fewer than 2 items, or non-finite values.
+    """
+    X, Y = _check_pair(np.asarray(x, dtype=np.float64)[None, :], np.asarray(y, dtype=np.float64)[None, :])
+    x, y = X[0], Y[0]
+    from scipy import stats  # lazy: scipy.stats costs ~1 s at import
+
+    out: dict[str, tuple[float, float]] = {}
+    for name, kernel in (("kendall_tau_b", kendall_tau_b_many), ("spearman_rho", spearman_rho_many)):
+        statistic = float(kernel(X, Y)[0])
+        if np.isnan(statistic):
+            out[name] = (statistic, float("nan"))
+        elif len(x) <= EXACT_MAX_ITEMS:
+            def against_x(permuted_y, axis=-1, kernel=kernel):
+                permuted_y = np.atleast_2d(permuted_y)
+                return kernel(np.broadcast_to(x, permuted_y.shape), permuted_y)
+
+            res = stats.permutation_test((y,), against_x, permutation_type="pairings", vectorized=True,
+                                         n_resamples=np.inf)
+            out[name] = (statistic, float(res.pvalue))
+        else:
+            fallback = stats.kendalltau if name == "kendall_tau_b" else stats.spearmanr
+            out[name] = (statistic, float(fallback(x, y).pvalue))
+    return out
