@@ -18,7 +18,7 @@ measured for all of them; it controls the family-wise error over all pairs of th
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -59,7 +59,8 @@ def _frame(data: Any) -> pl.DataFrame:
 def _plan(systems: list[str], baseline: Any, pairs: str | None) -> list[tuple[str, list[str]]]:
     """(baseline, systems compared with it) for every baseline of the call."""
     if pairs is None:
-        baselines = [baseline] if isinstance(baseline, str) else list(dict.fromkeys(baseline))
+        baselines = ([baseline] if isinstance(baseline, str)
+                     else list(dict.fromkeys(baseline)) if isinstance(baseline, Iterable) else [])
         if not baselines or not all(isinstance(b, str) for b in baselines):
             raise TypeError(f"`baseline` must be a system name or a list of names, got {baseline!r}")
         unknown = [b for b in baselines if b not in systems]
