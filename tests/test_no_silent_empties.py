@@ -89,7 +89,7 @@ EMPTY_CASES = {
     "label_agreement": (lambda t: pf.label_agreement(QRELS, OTHER_QRELS), InsufficientSampleError,
                         "judged in both"),
     "rank_agreement": (lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"),
-                                                   measure="AP"), InsufficientSampleError, "fewer than 2 queries"),
+                                                   measure="AP"), InsufficientSampleError, "at least 2 queries measured for every system"),
     "resample_index": (lambda t: pf.resample_index([], n_resamples=10), EmptyResultError, "needs at least one query"),
     "results_table": (lambda t: pf.results_table(DISJOINT.head(0)), EmptyResultError, "per-query table is empty"),
     "rbo": (lambda t: pf.rbo(RUN.filter(pl.col("system") == "a"),
