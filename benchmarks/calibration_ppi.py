@@ -39,7 +39,7 @@ def cell(pops, n_gold: int, reps: int, seed: int) -> dict:
                 lo, hi = res.confidence_interval
                 cover[method][r] = lo <= truth <= hi
                 width[method][r] = hi - lo
-                if method == "jackknife-t":
+                if method == PPI_METHODS[0]:
                     lam[r] = res.lam
             g = ppi_mean(y, fg, fu, lam=0.0, method="t")
         lo, hi = g.confidence_interval
@@ -66,5 +66,6 @@ def report(results: dict, reps: int, n_pairs: dict) -> str:
     out = (f"### PPI++ on DL-2019 (NIST gold on n_gold i.i.d. queries, Llama-3.3-70B proxy on 43 i.i.d. queries)\n\n"
            f"{reps} replications per cell over " + ", ".join(f"{k} {m} pairs" for m, k in n_pairs.items())
            + "; coverage of the all-gold mean delta; width = mean width / mean width of the gold-only t interval.\n\n")
-    return out + table(["measure", "n_gold", "jackknife-t (default)", "t", "z (ppi_py)", "gold-only t",
-                        "width jackknife-t", "width t", "width z", "mean lam"], rows)
+    names = [f"{m} (default)" if i == 0 else "z (ppi_py)" if m == "z" else m for i, m in enumerate(PPI_METHODS)]
+    return out + table(["measure", "n_gold", *names, "gold-only t", *(f"width {m}" for m in PPI_METHODS), "mean lam"],
+                       rows)

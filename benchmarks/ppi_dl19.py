@@ -5,8 +5,9 @@ replacement) from the 43 judged queries: ``n_gold`` gold queries (their NIST and
 and 43 proxy-only queries (their LLM values) -- the labelled and unlabelled samples of PPI's model.
 Repeated draws of a query get distinct ids (``qid#k``), so each draw is its own observation.  Truth =
 the pair's mean NIST delta over the 43 queries.  Printed: coverage of the 95 % PPI++ interval (default
-method, jackknife-t) and of the gold-only t interval (``lam=0``) with Monte-Carlo SEs, mean widths,
-and the mean absolute errors.
+method, jackknife-edgeworth), of the gold-only interval with the same method (``lam=0``: the paired t
+interval with the skew-corrected quantile) and of the classical gold-only t interval, with Monte-Carlo
+SEs, mean widths relative to the classical t, and the mean absolute errors.
 
     PYTHONPATH=src python benchmarks/ppi_dl19.py [--gold 10 20 30] [--seeds 25] [--measure nDCG@10]
 
@@ -75,13 +76,17 @@ def main() -> None:
                     warnings.simplefilter("ignore")
                     r = ppi_compare(pa, pb, ga, gb)
                     r0 = ppi_compare(pa, pb, ga, gb, lam=0)
+                    rt = ppi_compare(pa, pb, ga, gb, lam=0, method="t")
                 rows.append({"n_gold": n_gold, "a": a, "b": b, "seed": seed, "truth": truth, "ppi": r.statistic,
                              "ppi_low": r.confidence_interval.low, "ppi_high": r.confidence_interval.high,
                              "lam": r.lam, "gold": r0.statistic, "gold_low": r0.confidence_interval.low,
-                             "gold_high": r0.confidence_interval.high})
+                             "gold_high": r0.confidence_interval.high, "t_low": rt.confidence_interval.low,
+                             "t_high": rt.confidence_interval.high})
     df = pl.DataFrame(rows).with_columns(
         ((pl.col("ppi_low") <= pl.col("truth")) & (pl.col("truth") <= pl.col("ppi_high"))).alias("ppi_covers"),
         ((pl.col("gold_low") <= pl.col("truth")) & (pl.col("truth") <= pl.col("gold_high"))).alias("gold_covers"),
+        ((pl.col("t_low") <= pl.col("truth")) & (pl.col("truth") <= pl.col("t_high"))).alias("t_covers"),
+        (pl.col("t_high") - pl.col("t_low")).alias("t_width"),
         (pl.col("ppi_high") - pl.col("ppi_low")).alias("ppi_width"),
         (pl.col("gold_high") - pl.col("gold_low")).alias("gold_width"),
         (pl.col("ppi") - pl.col("truth")).abs().alias("ppi_abs_err"),
@@ -90,9 +95,10 @@ def main() -> None:
     print(f"DL-2019 {args.measure}: proxy = Llama-3.3-70B labels, gold = NIST; {pairs} run pairs x {args.seeds} seeds, "
           "an independent i.i.d. sample per (pair, seed): n_gold gold queries + 43 proxy-only queries; "
           "nominal 95 %, MC SE in parentheses")
-    print("| n_gold | intervals | PPI++ coverage | gold-only coverage | PPI++ / gold-only mean width | "
-          "PPI++ mean abs err | gold-only mean abs err | mean lam |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| n_gold | intervals | PPI++ coverage | gold-only coverage (same method) | gold-only t coverage | "
+          "PPI++ / gold-only t mean width | gold-only (same method) / gold-only t | PPI++ mean abs err | "
+          "gold-only mean abs err | mean lam |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for n_gold in args.gold:
         g = df.filter(pl.col("n_gold") == n_gold)
         R = g.height
@@ -101,8 +107,9 @@ def main() -> None:
             p = float(g[col].mean())
             return f"{p:.3f} ({math.sqrt(p * (1 - p) / R):.3f})"
 
-        print(f"| {n_gold} | {R} | {cov('ppi_covers')} | {cov('gold_covers')} | "
-              f"{g['ppi_width'].mean() / g['gold_width'].mean():.2f} | {g['ppi_abs_err'].mean():.4f} | "
+        print(f"| {n_gold} | {R} | {cov('ppi_covers')} | {cov('gold_covers')} | {cov('t_covers')} | "
+              f"{g['ppi_width'].mean() / g['t_width'].mean():.2f} | {g['gold_width'].mean() / g['t_width'].mean():.2f} | "
+              f"{g['ppi_abs_err'].mean():.4f} | "
               f"{g['gold_abs_err'].mean():.4f} | {g['lam'].mean():.2f} |")
 
 

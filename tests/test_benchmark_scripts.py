@@ -52,9 +52,10 @@ def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
     out = proc.stdout
     for heading in ("### compare:", "### compare_clustered:", "### Equivalence:", "### PPI++", "### compare_segments:"):
         assert heading in out
-    for column in ("signflip (default)", "| t |", "studentized", "percentile", "BCa", "randomization centred",
-                   "t symmetric", "power randomization", "skew warning", "cluster-t", "type-I sign-flip",
-                   "t-based TOST (default)", "z on bootstrap SE", "jackknife-t (default)", "z (ppi_py)",
+    for column in ("edgeworth (default)", "| signflip |", "| t |", "studentized", "percentile", "BCa",
+                   "randomization centred", "t symmetric", "power randomization", "skew warning", "cluster-t",
+                   "type-I sign-flip", "t-based TOST (default)", "z on bootstrap SE", "jackknife-edgeworth (default)",
+                   "| jackknife-t |", "z (ppi_py)",
                    "gold-only t", "FDR t", "FDR randomization"):
         assert column in out, column
     # every table row carries rates with their Monte-Carlo SE

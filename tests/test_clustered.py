@@ -84,21 +84,22 @@ def test_cluster_bootstrap_equals_scipy_bootstrap_ratio_on_the_same_stream(seed)
 def test_frame_layer_equals_loop_reference_monte_carlo_and_exact():
     for G, B in [(40, 999), (8, 1000)]:
         df, cmap = make(seed=G, G=G, effect=0.02)
-        out = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=B, seed=7).row(0, named=True)
         a, b = _dicts(df, "A"), _dicts(df, "B")
         qids = sorted(set(a) & set(b))
-        boot, flip = cluster_streams(7, qids, [cmap[q] for q in qids])
-        ref = ref_cluster_compare(a, b, cmap, boot_rng=boot, flip_rng=flip, n_resamples=B)
-        assert out["pvalue"] == ref["pvalue"] and out["n_clusters"] == ref["n_clusters"]
-        for k in ("delta", "ci_low", "ci_high", "se"):
-            assert out[k] == pytest.approx(ref[k], rel=1e-12, abs=1e-15), k
-        assert out["exact"] == (2 ** G <= B)
-        assert (out["ci_low"] > 0 or out["ci_high"] < 0) == (out["pvalue"] < 0.05)
-        pct = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=B, seed=7, interval="percentile")
-        boot, flip = cluster_streams(7, qids, [cmap[q] for q in qids])
-        ref = ref_cluster_compare(a, b, cmap, boot_rng=boot, flip_rng=flip, n_resamples=B, interval="percentile")
-        for k in ("ci_low", "ci_high"):
-            assert pct[k][0] == pytest.approx(ref[k], rel=1e-12, abs=1e-15), k
+        for interval in ("edgeworth", "signflip", "percentile"):
+            out = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=B, seed=7,
+                                    interval=interval).row(0, named=True)
+            boot, flip = cluster_streams(7, qids, [cmap[q] for q in qids])
+            ref = ref_cluster_compare(a, b, cmap, boot_rng=boot, flip_rng=flip, n_resamples=B, interval=interval)
+            assert out["pvalue"] == ref["pvalue"] and out["n_clusters"] == ref["n_clusters"]
+            for k in ("delta", "ci_low", "ci_high", "se"):
+                assert out[k] == pytest.approx(ref[k], rel=1e-12, abs=1e-15), (interval, k)
+            assert out["exact"] == (2 ** G <= B)
+            if interval == "signflip":        # the inverted test agrees with its p-value by construction
+                assert (out["ci_low"] > 0 or out["ci_high"] < 0) == (out["pvalue"] < 0.05)
+            if interval == "edgeworth":       # the default, and never narrower than the normal interval
+                assert out["interval"] == "cluster edgeworth"
+                assert out["ci_high"] - out["ci_low"] >= 2 * 1.959963984540054 * out["se"] * (1 - 1e-12)
 
 
 def test_tost_and_mdd_use_t_with_g_minus_1_df_and_equal_statsmodels_with_singleton_clusters():
@@ -145,7 +146,7 @@ def test_mcnemar_columns_equal_statsmodels_exact_on_binary_values():
 def test_one_query_per_cluster_equals_plain_compare():
     df, _ = make(seed=11, G=60, systems=("A", "B", "C"), measures=("m1", "m2"), effect=0.01)
     single = {q: f"cl-{q}" for q in df["qid"].unique()}
-    c = compare_clustered(df, baseline="A", clusters=single, n_resamples=3000, seed=4)
+    c = compare_clustered(df, baseline="A", clusters=single, n_resamples=3000, seed=4, interval="signflip")
     p = compare(df, baseline="A", n_resamples=3000, seed=4, interval="signflip")
     assert c["pvalue"].to_list() == p["pvalue"].to_list()
     assert c["pvalue_holm"].to_list() == p["pvalue_holm"].to_list()

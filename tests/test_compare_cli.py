@@ -159,3 +159,29 @@ def test_plan_keys_stay_plan_keys(tmp_path):
                     'role = "primary"\n', encoding="utf-8")
     res = runner.invoke(app, ["analyze", "--plan", str(plan), str(tmp_path / "results.csv")])
     assert res.exit_code == 2 and "n_resamples" in res.stderr and "--n-resamples" not in res.stderr, res.stderr
+
+
+def test_a_bug_exits_3_with_traceback_never_1_the_gate_code(monkeypatch):
+    """A crash must not look like a holding --fail-if gate (exit 1) to a CI job."""
+    import pairedframe.cli.compare_cmd as compare_cmd
+
+    def boom(*args, **kwargs):
+        raise OverflowError("simulated bug")
+
+    monkeypatch.setattr(compare_cmd, "compare", boom)
+    res = run("-m", "nDCG@10", "--fail-if", "nDCG@10 < -0.01")
+    assert res.exit_code == 3, res.output
+    assert "internal error (OverflowError): simulated bug" in res.stderr
+
+
+def test_identical_runs_over_a_thousand_queries_pass_the_gate(tmp_path):
+    """Zero spread with n >= 1024 overflowed 2**n and the CLI exited 1, as if the gate held."""
+    qrels, run_a, run_b = tmp_path / "q.txt", tmp_path / "a.run", tmp_path / "b.run"
+    qrels.write_text("".join(f"{q:04d} 0 d{q} 1\n" for q in range(1100)))
+    lines = "".join(f"{q:04d} Q0 d{q} 1 1.0 r\n" for q in range(1100))
+    run_a.write_text(lines)
+    run_b.write_text(lines)
+    res = runner.invoke(app, ["compare", str(qrels), f"a={run_a}", f"b={run_b}", "-m", "RR@10", "-B", "99",
+                              "--fail-if", "RR@10 < -0.01"])
+    assert res.exit_code == 0, res.output
+    assert "identical" in res.stdout

@@ -55,11 +55,17 @@ def test_lambda_zero_is_classical_paired_interval_on_gold():
     z = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05, method="z")
     half = NormalDist().inv_cdf(0.975) * d.std(ddof=1) / np.sqrt(d.size)
     assert tuple(z.confidence_interval) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-12)
-    res = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05)      # default: the paired t interval
+    res = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05, method="jackknife-t")      # the paired t interval
     half = stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
     assert res.statistic == pytest.approx(d.mean(), rel=1e-12)
     assert res.confidence_interval.low == pytest.approx(d.mean() - half, rel=1e-12)
     assert res.confidence_interval.high == pytest.approx(d.mean() + half, rel=1e-12)
+    from tests.reference.stats_reference import edgeworth_t_quantile_loop
+
+    default = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05)    # default: its quantile skew-corrected
+    q = edgeworth_t_quantile_loop(list(d), d.size - 1, 0.95)
+    assert tuple(default.confidence_interval) == pytest.approx(
+        (d.mean() - q * d.std(ddof=1) / np.sqrt(d.size), d.mean() + q * d.std(ddof=1) / np.sqrt(d.size)), rel=1e-12)
     tuned = ppi_compare(pa, pb, ga, gb)
     assert tuned.lam > 0.3                                            # correlated proxy is used
     width = lambda r: r.confidence_interval.high - r.confidence_interval.low  # noqa: E731

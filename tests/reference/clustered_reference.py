@@ -30,14 +30,16 @@ def ref_pair(a: dict, b: dict, clusters: dict):
 
 
 def ref_cluster_compare(a: dict, b: dict, clusters: dict, *, boot_rng, flip_rng, n_resamples: int,
-                        confidence_level: float = 0.95, interval: str = "signflip"):
+                        confidence_level: float = 0.95, interval: str = "edgeworth"):
     """dict(delta, ci_low, ci_high, se, pvalue, n_clusters) by loops.
 
     ``se`` is the CR1 cluster-robust SE, sqrt(G/(G-1) sum (S_g - delta n_g)^2) / N; the interval is the
-    cluster sign-flip test inverted by definition (``stats_reference.sign_flip_interval_loop`` with
-    the cluster sizes as weights) or the cluster bootstrap percentile interval.
+    cluster-t with Hall's Edgeworth-corrected quantile of the residual sums (``edgeworth``,
+    ``stats_reference.edgeworth_t_quantile_loop``), the cluster sign-flip test inverted by definition
+    (``stats_reference.sign_flip_interval_loop`` with the cluster sizes as weights) or the cluster
+    bootstrap percentile interval.
     """
-    from tests.reference.stats_reference import sign_flip_interval_loop
+    from tests.reference.stats_reference import edgeworth_t_quantile_loop, sign_flip_interval_loop
 
     qids, d, members, sums, sizes = ref_pair(a, b, clusters)
     G, N = len(members), float(len(qids))
@@ -69,11 +71,14 @@ def ref_cluster_compare(a: dict, b: dict, clusters: dict, *, boot_rng, flip_rng,
     if np.all(sums == 0):
         p = 1.0
     p = min(p, 1.0)
-    if interval == "signflip":
+    se = math.sqrt(G / (G - 1) * math.fsum((sums[g] - delta * sizes[g]) ** 2 for g in range(G))) / N
+    if interval == "edgeworth":
+        qe = edgeworth_t_quantile_loop([sums[g] - delta * sizes[g] for g in range(G)], G - 1, confidence_level)
+        ci_low, ci_high = delta - qe * se, delta + qe * se
+    elif interval == "signflip":
         ci_low, ci_high = sign_flip_interval_loop(list(sums), signs, confidence_level, exact=exact,
                                                   weights=list(sizes), p0=p)
     else:
         ci_low, ci_high = q(alpha / 2), q(1 - alpha / 2)
-    se = math.sqrt(G / (G - 1) * math.fsum((sums[g] - delta * sizes[g]) ** 2 for g in range(G))) / N
     return {"delta": delta, "ci_low": ci_low, "ci_high": ci_high, "se": se, "pvalue": p, "n_clusters": G,
             "bootstrap_se": float(np.std(theta, ddof=1))}

@@ -142,7 +142,7 @@ def test_ppi_jackknife_t_against_a_plain_loop(n, seed):
 
     stats = pytest.importorskip("scipy.stats")
     y, fy, fu = _data(seed, n=n, big_n=43, noise=0.05)
-    res = ppi_mean(y, fy, fu)
+    res = ppi_mean(y, fy, fu, method="jackknife-t")
     est, se = ppi_jackknife_loop(list(y), list(fy), list(fu))
     assert res.method == "jackknife-t" and res.df == n - 2
     assert res.statistic == pytest.approx(est, rel=1e-12, abs=1e-15)
@@ -150,7 +150,7 @@ def test_ppi_jackknife_t_against_a_plain_loop(n, seed):
     q = stats.t.ppf(0.975, n - 2)
     assert tuple(res.confidence_interval) == pytest.approx((est - q * se, est + q * se), rel=1e-10, abs=1e-14)
     # with a fixed lam the jackknife variance is the plug-in one: "jackknife-t" = "t"
-    a, b = ppi_mean(y, fy, fu, lam=0.4), ppi_mean(y, fy, fu, lam=0.4, method="t")
+    a, b = ppi_mean(y, fy, fu, lam=0.4, method="jackknife-t"), ppi_mean(y, fy, fu, lam=0.4, method="t")
     assert a.standard_error == pytest.approx(b.standard_error, rel=1e-12) and a.df == b.df == n - 1
 
 
@@ -183,3 +183,36 @@ def test_ppi_validation(args, kwargs, exc, match):
         warnings.simplefilter("ignore", SmallSampleWarning)
         with pytest.raises(exc, match=match):
             ppi_mean(*args, **kwargs)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 25), st.integers(0, 10_000), st.sampled_from([0.9, 0.95, 0.99]))
+def test_ppi_jackknife_edgeworth_against_a_plain_loop(n, seed, level):
+    """The default: jackknife SE, Hall's corrected quantile of the rectifier, p-value dual to the interval."""
+    from tests.reference.stats_reference import edgeworth_t_quantile_loop, ppi_jackknife_loop
+
+    y, fy, fu = _data(seed, n=n, big_n=43, noise=0.05)
+    res = ppi_mean(y, fy, fu, alpha=1 - level)
+    est, se = ppi_jackknife_loop(list(y), list(fy), list(fu))
+    assert res.method == "jackknife-edgeworth" and res.df == n - 2
+    q = edgeworth_t_quantile_loop(list(y - res.lam * fy), n - 2, level)
+    assert tuple(res.confidence_interval) == pytest.approx((est - q * se, est + q * se), rel=1e-10, abs=1e-14)
+    assert (res.confidence_interval.low > 0 or res.confidence_interval.high < 0) == (res.pvalue < 1 - level)
+    if 1e-9 < res.pvalue < 1 - 1e-9:     # at level 1 - p the interval's end is exactly at 0
+        q_at_p = edgeworth_t_quantile_loop(list(y - res.lam * fy), n - 2, 1 - res.pvalue)
+        assert q_at_p == pytest.approx(abs(res.statistic) / res.standard_error, rel=1e-8)
+    one = ppi_mean(y, fy, fu, alpha=1 - level, alternative="greater")       # one-sided: plain jackknife-t
+    ref = ppi_mean(y, fy, fu, alpha=1 - level, alternative="greater", method="jackknife-t")
+    assert one.confidence_interval == ref.confidence_interval and one.pvalue == ref.pvalue
+
+
+@pytest.mark.parametrize("n", [2, 3, 9])
+def test_ppi_below_ten_gold_queries_warns_with_every_method(n):
+    y, fy, fu = _data(4, n=n)
+    for method in ("jackknife-edgeworth", "jackknife-t", "t"):
+        with pytest.warns(SmallSampleWarning, match=f"only {n} gold queries .*below the calibrated 10-30"):
+            res = ppi_mean(y, fy, fu, method=method)
+        assert res.df == (max(n - 2, 1) if method.startswith("jackknife") else n - 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
+        ppi_mean(*_data(4, n=10))

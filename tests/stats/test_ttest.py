@@ -80,3 +80,31 @@ def test_paired_t_test_float_noise_is_zero_spread():
         paired_t_test([0.5])
     with pytest.raises(ValueError, match="confidence_level"):
         paired_t_test([0.5, 0.1], confidence_level=1.0)
+
+
+@pytest.mark.parametrize("n", [1023, 1024, 1100, 20_000])
+def test_zero_spread_with_a_thousand_queries_or_more_does_not_overflow(n):
+    """2**n overflowed a float from n = 1024 (a CI gate on an unchanged run crashed); p stays > 0."""
+    d = np.full(n, 0.25)
+    for alternative in ("two-sided", "greater", "less"):
+        res = paired_t_test(d, alternative=alternative)
+        assert res.pvalue > 0.0
+        assert res.pvalue == (1.0 if alternative == "less" else max(2.0 ** -(n - (alternative == "two-sided")),
+                                                                    5e-324))
+    assert paired_t_test(np.zeros(n)).pvalue == 1.0
+
+
+def test_compare_identical_and_shifted_runs_with_many_queries():
+    import polars as pl
+
+    import pairedframe as pf
+
+    n = 1500
+    qids = [f"q{i}" for i in range(n)]
+    a = np.random.default_rng(0).uniform(size=n)
+    frame = pl.DataFrame({"system": ["A"] * n + ["C"] * n + ["D"] * n, "qid": qids * 3, "measure": "m",
+                          "value": np.concatenate([a, a + 0.25, a])})
+    for test in ("randomization", "t"):
+        out = pf.compare(frame, baseline="A", test=test, n_resamples=999)
+        assert out["verdict"].to_list() == ["better", "identical"]
+        assert out["pvalue"][1] == 1.0 and out["pvalue"][0] > 0.0

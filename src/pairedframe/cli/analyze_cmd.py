@@ -30,7 +30,7 @@ def analyze_cmd(
     """Run exactly the endpoints of a pre-registered plan: delta, CI, cluster p, Holm p, TOST p, MDD, McNemar, verdict.
 
     Refuses to run without --plan. Systems are matched by exact name. The report records the SHA-256 of
-    the plan file. Exit codes: 0 = done, 2 = error (bad plan, missing system/endpoint, bad input).
+    the plan file. Exit codes: 0 = done, 2 = error (bad plan, missing system/endpoint, bad input), 3 = internal error.
     """
     if plan is None:
         raise PlanError("--plan is required: analyze runs only a pre-registered plan (see examples/plan.toml)")

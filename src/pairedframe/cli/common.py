@@ -6,6 +6,7 @@ import functools
 import os
 import re
 import sys
+import traceback
 import typing
 import warnings
 from collections.abc import Callable
@@ -27,6 +28,8 @@ app = typer.Typer(
     help="trec_eval-exact evaluation and honest paired comparisons of retrieval runs.")
 
 EXIT_USAGE = 2
+#: A bug, not a verdict: distinct from 1 (a --fail-if gate holds) so a CI gate never mistakes a crash for it.
+EXIT_INTERNAL = 3
 
 
 def fail(message: str) -> None:
@@ -36,7 +39,8 @@ def fail(message: str) -> None:
 
 
 def friendly_errors(fn: Callable) -> Callable:
-    """Turn expected errors into one line on stderr and exit code 2, and warnings into
+    """Turn expected errors into one line on stderr and exit code 2, any other exception (a bug) into its
+    traceback and exit code 3 (never 1, which means a --fail-if gate holds), and warnings into
     ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line).
     An argument error of the library names the flag the user typed, not the Python parameter
     (:func:`name_flags`)."""
@@ -52,6 +56,14 @@ def friendly_errors(fn: Callable) -> Callable:
             if isinstance(exc, FileNotFoundError):
                 fail(f"no such file: {exc.filename or exc}")
             fail(name_flags(str(exc), command_flags(fn)))
+        except Exception as exc:  # noqa: BLE001 -- anything else is a bug: say so, keep the traceback
+            if type(exc).__module__.split(".")[0] in ("typer", "click"):    # Exit, Abort, usage errors
+                raise
+            traceback.print_exc()
+            Console(stderr=True, highlight=False, soft_wrap=True).print(
+                f"pairedframe: internal error ({type(exc).__name__}): {exc} -- please report it with the "
+                f"command line; exit code {EXIT_INTERNAL}", markup=False)
+            raise typer.Exit(EXIT_INTERNAL) from exc
 
     return wrapper
 

@@ -93,7 +93,7 @@ def compare_cmd(
 ) -> None:
     """Compare runs with a baseline query by query: delta, studentized bootstrap CI, p-values (raw, Holm, BH), MDE, verdict.
 
-    Exit codes: 0 = done (no gate violated), 1 = a --fail-if gate holds, 2 = error.
+    Exit codes: 0 = done (no gate violated), 1 = a --fail-if gate holds, 2 = error, 3 = internal error (a bug).
     """
     if len(runs) < 2:
         raise ValueError("compare needs at least two runs (the baseline and one system)")

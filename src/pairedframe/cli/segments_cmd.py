@@ -50,7 +50,7 @@ def segments_cmd(
 ) -> None:
     """Compare runs with a baseline inside every segment of queries, in one pass: delta, CI, p, BH / Holm per family.
 
-    Exit codes: 0 = done, 2 = error (bad input, or nothing to compare).
+    Exit codes: 0 = done, 2 = error (bad input, or nothing to compare), 3 = internal error.
     """
     if segments is None:
         raise ValueError("--segments FILE is required: a table with columns qid, segment_set, segment")

@@ -5,8 +5,8 @@ tables in DuckDB or Spark.
 resamples are those of :func:`~pairedframe.resample_index` with ``clusters`` (every query carries
 its cluster's sign or count). Per sign pattern the join gives ``sum(sign * delta) = sum_g s_g S_g``
 and ``sum(sign) = sum_g s_g n_g``, all that :func:`pairedframe.stats.signflip_interval.inverted_interval`
-needs for the p-value and the default interval (as :mod:`pairedframe.stats.cluster_interval`);
-the CR1 standard error (``interval="t"``, TOST, MDE) comes from the per-cluster sums ``S_g``, sizes
+needs for the p-value and ``interval="signflip"`` (as :mod:`pairedframe.stats.cluster_interval`);
+the CR1 standard error (``interval="t"`` and ``"edgeworth"``, TOST, MDE) comes from the per-cluster sums ``S_g``, sizes
 ``n_g`` and residuals ``S_g - theta n_g`` aggregated in the engine; the cluster bootstrap
 (``interval="percentile"``) is ``sum(count * delta) / sum(count)``. Verdicts, MDE, notes and TOST
 are :mod:`pairedframe.comparison.clustered`'s. See :mod:`pairedframe.comparison.by_join`.
@@ -37,6 +37,7 @@ from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.errors import SchemaError
 from pairedframe.stats.cluster_interval import cluster_t_interval
+from pairedframe.stats.edgeworth import edgeworth_t_quantile_from_moments
 from pairedframe.stats.mcnemar import mcnemar_exact
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
@@ -89,7 +90,7 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
 def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, clusters: Any,
                               systems: Sequence[str] | str | None, measures: Sequence[str] | str | None,
                               margin: float | None, family_by: Sequence[str] | str | None, verdict_on: str,
-                              progress: Callable[[int, int], None] | None, interval: str = "signflip") -> pl.DataFrame:
+                              progress: Callable[[int, int], None] | None, interval: str = "edgeworth") -> pl.DataFrame:
     """:func:`~pairedframe.compare_clustered` of a per-query table in an engine (``opt`` checked)."""
     try:
         source, columns = _with_clusters(table, clusters)
@@ -117,11 +118,13 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
         k_total = rows.height
         delta_all = rows["delta"].to_numpy().astype(float)
         mu = _means_table(paired, rows["_row"].to_list(), delta_all)
-        resid = table.collect(f"SELECT c.comp, sum((c.s - m.mu * c.size) * (c.s - m.mu * c.size)) AS rss "
+        # residual sums r_g = S_g - mu n_g: their 2nd moment gives CR1, 3rd and 4th the Edgeworth quantile
+        resid = table.collect(f"SELECT c.comp, sum(power(c.s - m.mu * c.size, 2)) AS rss, "
+                              f"sum(power(c.s - m.mu * c.size, 3)) AS r3, sum(power(c.s - m.mu * c.size, 4)) AS r4 "
                               f"FROM {sums} c JOIN {mu} m ON c.comp = m.comp GROUP BY c.comp")
         table.drop(mu)
-        rss = (rows.select("_row").join(resid.rename({"comp": "_row"}), on="_row", how="left")["rss"]
-               .to_numpy().astype(float))
+        resid = rows.select("_row").join(resid.rename({"comp": "_row"}), on="_row", how="left")
+        rss, r3, r4 = (resid[c].to_numpy().astype(float) for c in ("rss", "r3", "r4"))
         G_all = rows["n_clusters"].to_numpy().astype(np.int64)
         N_all = rows["n_queries"].to_numpy().astype(float)
         # CR1 cluster-robust SE (pairedframe.stats.cluster_interval.cluster_robust_se); float noise is no spread
@@ -153,10 +156,14 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             pv, low, high = sign_flips_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
                                                    opt.confidence_level, opt.alternative)
             pv[(sub["max_sum"] == 0).to_numpy()] = 1.0          # as the test: all-zero cluster sums give p = 1
-            if interval == "t":
+            if interval == "t" or (interval == "edgeworth" and opt.alternative != "two-sided"):
                 ci = cluster_t_interval(delta, se_all[idx], G, confidence_level=opt.confidence_level,
                                         alternative=opt.alternative)
                 low, high = ci.low, ci.high
+            elif interval == "edgeworth":          # as cluster_edgeworth_interval, from the engine's moments
+                q = edgeworth_t_quantile_from_moments(rss[idx] / G, r3[idx] / G, r4[idx] / G, G, G - 1,
+                                                      confidence_level=opt.confidence_level)
+                low, high = delta - q * se_all[idx], delta + q * se_all[idx]
             elif interval == "percentile":
                 boot = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed,
                                       chunk_elements=_elements(opt, n))

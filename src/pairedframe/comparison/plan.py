@@ -465,7 +465,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
             res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
                                     measures=[ep.measure], n_resamples=plan.n_resamples,
                                     confidence_level=1.0 - alpha, seed=plan.seed, margin=ep.margin,
-                                    power=plan.power, verdict_on="pvalue")
+                                    power=plan.power, verdict_on="pvalue",
+                                    interval="signflip")     # a plan's interval agrees with its test
         r = res.row(0, named=True)
         if unit == "query" and r["n_queries"] < 20:
             warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,

@@ -32,7 +32,7 @@ import polars as pl
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.errors import (EmptyResultError, InsufficientSampleError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
-from pairedframe.stats.ppi import SMALL_GOLD_N, PPIResult, ppi_mean
+from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
 
@@ -77,7 +77,7 @@ def _deltas(a: dict[str, float], b: dict[str, float], what: str) -> dict[str, fl
 
 
 def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float | None, alpha: float,
-                     alternative: str, ddof: int, *, warn: bool, method: str = "jackknife-t") -> PPIResult:
+                     alternative: str, ddof: int, *, warn: bool, method: str = "jackknife-edgeworth") -> PPIResult:
     missing = sorted(gold.keys() - proxy.keys())
     if missing:
         raise SchemaError(f"{len(missing)} gold quer{'y has' if len(missing) == 1 else 'ies have'} no proxy "
@@ -100,7 +100,7 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
 
 def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: float | None = None,
                 alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1,
-                method: str = "jackknife-t") -> PPIResult:
+                method: str = "jackknife-edgeworth") -> PPIResult:
     """PPI++ estimate and interval of the mean gold delta ``b - a`` from proxy and gold per-query values.
 
     Parameters
@@ -118,10 +118,11 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     ddof : {1, 0}, default 1
         ``1`` makes ``lam = 0`` with ``method="t"`` the usual paired t interval; ``0`` with
         ``method="z"`` reproduces ``ppi_py``.
-    method : {"jackknife-t", "t", "z"}, default "jackknife-t"
+    method : {"jackknife-edgeworth", "jackknife-t", "t", "z"}, default "jackknife-edgeworth"
         Interval of :func:`pairedframe.stats.ppi.ppi_mean`: jackknife variance of the tuned estimator
-        with t on ``n_gold - 2`` df (default; calibrated for 10-30 gold queries, README
-        "Calibration"), plug-in variance with t on ``n_gold - 1``, or the normal interval of ``ppi_py``.
+        with t on ``n_gold - 2`` df and the quantile corrected for the rectifier's skew and kurtosis
+        (default; calibrated for 10-30 gold queries, README "Calibration"), the same without the
+        correction, plug-in variance with t on ``n_gold - 1``, or the normal interval of ``ppi_py``.
 
     Returns
     -------
@@ -156,7 +157,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                          measures: Sequence[str] | str | None = None, segments: Any = None,
                          proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
                          lam: float | None = None, alpha: float = 0.05, alternative: str = "two-sided",
-                         ddof: int = 1, method: str = "jackknife-t") -> pl.DataFrame:
+                         ddof: int = 1, method: str = "jackknife-edgeworth") -> pl.DataFrame:
     """PPI++ comparisons for every (system, measure[, segment]) of a two-judgment per-query table.
 
     Parameters
@@ -183,11 +184,13 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     polars.DataFrame
         One row per (system, measure, segment_set, segment): ``delta, ci_low, ci_high, pvalue, se, lam,
         n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
-        columns are the classical (``lam = 0``, same ``method``: the paired t interval by default)
+        columns are the classical (``lam = 0``, same ``method``: by default the paired t interval with
+        the skew-corrected quantile)
         interval on the same gold queries.  Units with fewer
         than 2 gold queries get nulls and a ``warning``; with ``method="z"``, fewer than 30 gold queries
-        are flagged in ``warning`` (no per-row warning is printed; one summary :class:`SmallSampleWarning`)
-        -- the default jackknife-t interval is calibrated for 10-30 gold queries and is not flagged.
+        are flagged in ``warning``, with any method fewer than 10 (no per-row warning is printed; one
+        summary :class:`SmallSampleWarning`) -- the default jackknife-edgeworth interval is calibrated
+        for 10-30 gold queries.
 
     Raises
     ------
@@ -273,13 +276,15 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                                  "warning": "fewer than 2 gold queries: no estimate"})
                     continue
                 small = r.n_gold < SMALL_GOLD_N and method == "z"
-                n_small += small
+                few = r.n_gold < CALIBRATED_GOLD_N
+                n_small += small or few
                 rows.append({**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
                              "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,
                              "lam": r.lam, "n_gold": r.n_gold, "n_proxy": r.n_proxy,
                              "gold_only_delta": r0.statistic, "gold_only_ci_low": r0.confidence_interval.low,
                              "gold_only_ci_high": r0.confidence_interval.high,
-                             "warning": f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small else None})
+                             "warning": f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small
+                             else f"n_gold < {CALIBRATED_GOLD_N}: below the calibrated 10-30" if few else None})
     schema = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, "segment": pl.String,
               "baseline": pl.String, "delta": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
               "pvalue": pl.Float64, "se": pl.Float64, "lam": pl.Float64, "n_gold": pl.Int64, "n_proxy": pl.Int64,
@@ -291,6 +296,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "
                  "queries paired with the baseline (no estimate)", consequence="null in the result")
     if n_small:
-        warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {SMALL_GOLD_N} gold queries; "
+        few = SMALL_GOLD_N if method == "z" else CALIBRATED_GOLD_N
+        warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {few} gold queries; "
                       "see the 'warning' column", SmallSampleWarning, stacklevel=user_stacklevel())
     return out

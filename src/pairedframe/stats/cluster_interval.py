@@ -9,6 +9,10 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
   means is this SE times ``sqrt((G - 1) / G)``, 5 % too small at ``G = 10``.
 - :func:`cluster_t_interval` is ``theta -/+ t(G - 1) * SE`` (Bell & McCaffrey 2002; Cameron, Gelbach &
   Miller 2008 recommend ``G - 1`` degrees of freedom with few clusters).
+- :func:`cluster_edgeworth_interval` widens (or narrows) cluster-t's quantile by the second-order
+  Edgeworth term estimated from the clusters' residual sums ``S_g - theta n_g``
+  (:mod:`pairedframe.stats.edgeworth`): skewed cluster effects make cluster-t short of its level at
+  ``G = 10`` (0.935-0.955 on real deltas), the corrected interval is not.
 - :func:`cluster_sign_flip_interval_many` inverts the cluster sign-flip test of
   :mod:`pairedframe.stats.cluster`: shifting every delta by ``delta`` shifts cluster ``g``'s sum by
   ``delta n_g``, so a pattern's null statistic becomes ``a - delta c`` with ``c = sum s_g n_g / N``
@@ -37,10 +41,11 @@ from scipy.special import stdtrit
 
 from ._results import ConfidenceInterval, SignFlipIntervalResult
 from .cluster import _flip_setup, _prepare
+from .edgeworth import edgeworth_t_quantile
 from .resample import _check_alternative, _check_chunk_size, _check_int, _check_probability
 from .signflip_interval import inverted_interval
 
-__all__ = ["cluster_robust_se", "cluster_t_interval", "cluster_sign_flip_interval_many"]
+__all__ = ["cluster_robust_se", "cluster_t_interval", "cluster_edgeworth_interval", "cluster_sign_flip_interval_many"]
 
 
 def cluster_robust_se(sums, sizes) -> np.ndarray:
@@ -107,6 +112,51 @@ def cluster_t_interval(theta, se, G: int, *, confidence_level: float = 0.95,
         return ConfidenceInterval(theta - q * se, np.full_like(theta, np.inf))
     return ConfidenceInterval(np.full_like(theta, -np.inf), theta + q * se)
 
+
+def cluster_edgeworth_interval(sums, sizes, *, se=None, confidence_level: float = 0.95,
+                               alternative: str = "two-sided") -> ConfidenceInterval:
+    """Cluster-t interval with the Edgeworth-corrected quantile of the clusters' residual sums.
+
+    Parameters
+    ----------
+    sums : array_like, shape (G,) or (G, k)
+        Per-cluster sums of the deltas, one column per comparison.
+    sizes : array_like, shape (G,)
+        Queries per cluster.
+    se : array_like, shape (k,), optional
+        Standard errors to use instead of the CR1 one (e.g. with float-noise spread set to 0).
+    confidence_level : float in (0, 1), default 0.95
+    alternative : {"two-sided", "greater", "less"}
+        One-sided bounds use the plain ``t(G - 1)`` quantile (the correction is the two-sided one).
+
+    Returns
+    -------
+    ConfidenceInterval
+        ``theta -/+ q * se`` with ``theta = sum(sums) / sum(sizes)``, ``se`` the CR1 standard error
+        (:func:`cluster_robust_se`) and ``q`` = :func:`~pairedframe.stats.edgeworth.edgeworth_t_quantile`
+        of the residual sums ``S_g - theta n_g`` on ``G - 1`` degrees of freedom.
+
+    Raises
+    ------
+    ValueError
+        If ``G < 2``, the shapes disagree or an option is invalid.
+    """
+    S = np.asarray(sums, dtype=np.float64)
+    n = np.asarray(sizes, dtype=np.float64)
+    one = S.ndim == 1
+    S2 = S[:, None] if one else S
+    se = np.asarray(cluster_robust_se(S2, n) if se is None else se, dtype=np.float64).reshape(-1)
+    G = S2.shape[0]
+    theta = S2.sum(axis=0) / n.sum()
+    alternative = _check_alternative(alternative)
+    if alternative != "two-sided":
+        ci = cluster_t_interval(theta, se, G, confidence_level=confidence_level, alternative=alternative)
+    else:
+        q = edgeworth_t_quantile(S2 - theta * n[:, None], G - 1, confidence_level=confidence_level)
+        ci = ConfidenceInterval(theta - q * se, theta + q * se)
+    if one:
+        return ConfidenceInterval(float(ci.low[0]), float(ci.high[0]))
+    return ci
 
 def _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, rng, chunk_size):
     """Cluster sign-flip p-values and inverted intervals (same patterns and tie rule as the test)."""

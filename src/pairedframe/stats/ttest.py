@@ -45,7 +45,8 @@ def _zero_spread_result(n: int, mean: float, alternative: str,
                         confidence_level: float) -> tuple[float, float, float, float, float]:
     """(t, p, se, low, high) of n equal deltas ``mean``: the exact sign-flip test and its inversion."""
     alpha = 1.0 - confidence_level
-    floor = (2.0 if alternative == "two-sided" else 1.0) / 2.0 ** n
+    # 2**-n without overflow at n >= 1024; below the smallest float it is still > 0 (never p = 0)
+    floor = max(math.ldexp(2.0 if alternative == "two-sided" else 1.0, -n), math.ulp(0.0))
     if mean == 0.0:
         t, p = 0.0, 1.0
     else:
