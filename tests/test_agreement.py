@@ -87,8 +87,45 @@ def test_rank_agreement_warns_about_dropped_systems_and_queries():
     with pytest.raises(InsufficientSampleError), pytest.warns(UserWarning, match="left out"):
         pf.rank_agreement(a.filter(pl.col("system") == "s1"), b, measure="AP")
     short = b.filter(~((pl.col("system") == "s2") & (pl.col("qid") == "q000")))
-    with pytest.warns(UserWarning, match="1 queries are not measured"):
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"'b' lacks 0 of the 30 queries of 'a'; 'a' lacks 0 of the 30 of 'b'; "
+                                                  r"1 more queries lack a value for some system \(\['q000'\]\)"):
         pf.rank_agreement(a, short, measure="AP", systems=["s1", "s2"], n_resamples=50)
+
+
+def test_rank_agreement_of_evaluations_covering_different_queries_uses_the_common_ones():
+    # a measured q000-q019, b q010-q029: the agreement is over q010-q019, as on those queries alone
+    a = _per_query({"s1": 0.5, "s2": 0.45, "s3": 0.3, "s4": 0.2}, seed=1).filter(pl.col("qid") < "q020")
+    b = _per_query({"s1": 0.4, "s2": 0.5, "s3": 0.3, "s4": 0.1}, seed=2).filter(pl.col("qid") >= "q010")
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"'b' lacks 10 of the 20 queries of 'a' \(\['q000', [^;]*\(10 in all\)\); "
+                                                   r"'a' lacks 10 of the 20 of 'b' \(\['q020', .*over the 10 queries") \
+            as record:
+        got = pf.rank_agreement(a, b, measure="AP", n_resamples=200, seed=3)
+    assert {w.filename for w in record} == {__file__}                    # points at the caller's line
+    common = pl.col("qid").is_between(pl.lit("q010"), pl.lit("q019"))
+    want = pf.rank_agreement(a.filter(common), b.filter(common), measure="AP", n_resamples=200, seed=3)
+    assert got.n_queries == want.n_queries == 10 and got.to_frame().equals(want.to_frame())
+    assert got.means.equals(want.means)
+    with pytest.raises(InsufficientSampleError, match=r"0 in common \('a': 10 \(\['q000', .*same collection"):
+        pf.rank_agreement(a.filter(pl.col("qid") < "q010"), b, measure="AP")
+    with pytest.raises(InsufficientSampleError, match=r"1 in common \('a': 11 .*; 'b': 20 "):
+        pf.rank_agreement(a.filter(pl.col("qid") <= "q010"), b, measure="AP")
+
+
+def test_rank_agreement_of_judgment_sets_covering_different_queries_names_the_sets():
+    # NIST judged queries 1-6, the LLM 4-9 (as LLM qrels often cover another subset); runs retrieve 1-9
+    rng = np.random.default_rng(5)
+    runs = pl.DataFrame([(s, str(q), f"d{d}", float(rng.random())) for s in ("x", "y", "z") for q in range(1, 10)
+                         for d in range(5)], schema=["system", "qid", "docno", "score"], orient="row")
+    def qrels(qids, seed):
+        r = np.random.default_rng(seed)
+        return pl.DataFrame([(str(q), f"d{d}", int(r.integers(0, 2))) for q in qids for d in range(5)],
+                            schema=["qid", "docno", "rel"], orient="row")
+    js = pf.evaluate_judgment_sets(runs, {"nist": qrels(range(1, 7), 1), "llm": qrels(range(4, 10), 2)}, "P@5")
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"'llm' lacks 3 of the 6 queries of 'nist' \(\['1', '2', '3'\]\); "
+                                                   r"'nist' lacks 3 of the 6 of 'llm' \(\['7', '8', '9'\]\); "
+                                                   r"the agreement is over the 3 queries"):
+        r = pf.rank_agreement(js, measure="P@5", n_resamples=50)
+    assert r.n_queries == 3 and r.names == ("nist", "llm")
 
 
 def _qrels(pairs):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import polars as pl
 import pytest
@@ -95,6 +96,69 @@ def test_example_prints_comparison():
     res = runner.invoke(app, ["example"])
     assert res.exit_code == 0, res.output
     assert "reranker vs bm25" in res.stdout and "verdict" in res.stdout
+
+
+@pytest.mark.parametrize(("args", "flag", "parameter"), [
+    (["--family-by", "colour"], "--family-by column(s) ['colour'] not among", "family_by"),
+    (["-B", "1"], "--n-resamples must be an integer >= 2, got 1", "n_resamples"),
+    (["--confidence-level", "1.5"], "--confidence-level must be in (0, 1), got 1.5", "confidence_level"),
+    (["--alternative", "up"], "--alternative must be 'two-sided', 'greater' or 'less', got 'up'", "alternative"),
+    (["--baseline", "bm25", "--baseline", "reranker", "--family-by", "colour"],
+     "--family-by column(s) ['colour'] unknown; choose from", "family_by"),
+])
+def test_library_errors_name_the_flag_not_the_parameter(args, flag, parameter):
+    res = run("-m", "AP", *args)
+    assert res.exit_code == 2, res.output
+    assert flag in res.stderr and re.search(rf"(?<![-\w]){parameter}\b", res.stderr) is None, res.stderr
+
+
+def test_table_errors_name_the_flag():
+    res = runner.invoke(app, ["table", *BASE, "-m", "AP", "--baseline", "bm25", "--digits", "20"])
+    assert res.exit_code == 2 and "--digits must be an integer in [0, 10], got 20" in res.stderr, res.stderr
+
+
+def test_name_flags_on_the_library_messages():
+    import pairedframe as pf
+    from pairedframe.cli import analyze_cmd, compare_cmd
+    from pairedframe.cli.common import command_flags, name_flags
+    from pairedframe.stats.equivalence import tost
+
+    flags = command_flags(compare_cmd.compare_cmd.__wrapped__)
+    assert {k: flags[k] for k in ("family_by", "n_resamples", "confidence_level", "alternative", "baseline",
+                                  "measures", "fmt")} == {
+        "family_by": "--family-by", "n_resamples": "--n-resamples", "confidence_level": "--confidence-level",
+        "alternative": "--alternative", "baseline": "--baseline", "measures": "--measure", "fmt": "--format"}
+    frame = pl.DataFrame({"system": ["a"] * 3 + ["b"] * 3, "qid": ["1", "2", "3"] * 2, "measure": "AP",
+                          "value": [0.1, 0.2, 0.3, 0.3, 0.2, 0.4]})
+
+    def message(call):
+        with pytest.raises((ValueError, TypeError)) as info:
+            call()
+        return name_flags(str(info.value), flags)
+
+    assert message(lambda: pf.compare(frame, baseline=["a", "nope"])).startswith("--baseline ['nope'] not among")
+    assert message(lambda: pf.compare(frame, baseline=3)).startswith("--baseline must be a system name")
+    assert "give exactly one of --baseline (a name" in message(lambda: pf.compare(frame))
+    assert name_flags("nothing to compare: no system other than the baseline 'a'", flags) \
+        == "nothing to compare: no system other than the baseline 'a'"          # prose stays
+    assert name_flags("correction='tukey' needs baseline=/pairs=", {"correction": "--correction", "baseline": "--baseline",
+                                                                    "pairs": "--pairs"}) \
+        == "--correction 'tukey' needs --baseline/--pairs"
+    # margin: no command has a --margin option; under analyze it is a plan key and stays one
+    assert all("margin" not in command_flags(c.__wrapped__) for c in (compare_cmd.compare_cmd, analyze_cmd.analyze_cmd))
+    with pytest.raises(ValueError) as info:
+        tost(0.1, 0.05, margin=-1.0)
+    assert name_flags(str(info.value), command_flags(analyze_cmd.analyze_cmd.__wrapped__)) == str(info.value)
+    assert name_flags(str(info.value), {"margin": "--margin"}).startswith("--margin must be")
+
+
+def test_plan_keys_stay_plan_keys(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text('alpha = 0.05\nmargin = 0.02\nseed = 1\nn_resamples = 1\n[systems]\nbaseline = "bm25"\n'
+                    'candidate = "reranker"\n[[endpoints]]\nmeasure = "AP"\ndirection = "higher is better"\n'
+                    'role = "primary"\n', encoding="utf-8")
+    res = runner.invoke(app, ["analyze", "--plan", str(plan), str(tmp_path / "results.csv")])
+    assert res.exit_code == 2 and "n_resamples" in res.stderr and "--n-resamples" not in res.stderr, res.stderr
 
 
 def test_a_bug_exits_3_with_traceback_never_1_the_gate_code(monkeypatch):

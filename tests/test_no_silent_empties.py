@@ -89,7 +89,7 @@ EMPTY_CASES = {
     "label_agreement": (lambda t: pf.label_agreement(QRELS, OTHER_QRELS), InsufficientSampleError,
                         "judged in both"),
     "rank_agreement": (lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"),
-                                                   measure="AP"), InsufficientSampleError, "fewer than 2 queries"),
+                                                   measure="AP"), InsufficientSampleError, "at least 2 queries measured for every system"),
     "resample_index": (lambda t: pf.resample_index([], n_resamples=10), EmptyResultError, "needs at least one query"),
     "results_table": (lambda t: pf.results_table(DISJOINT.head(0)), EmptyResultError, "per-query table is empty"),
     "rbo": (lambda t: pf.rbo(RUN.filter(pl.col("system") == "a"),
@@ -303,14 +303,22 @@ def test_comparing_a_string_valued_measure_says_so():
         pf.compare(ev, baseline="a")
 
 
-def test_run_ids_that_differ_from_qrels_ids_by_leading_zeros_warn(tmp_path):
+@pytest.mark.parametrize("engine", ["duckdb", "polars", "spark"])
+@pytest.mark.parametrize("read", ["streamed", "table"])
+def test_run_ids_that_differ_from_qrels_ids_by_leading_zeros_warn(tmp_path, request, engine, read):
     import pairedframe as pf
 
+    if engine == "spark":
+        if read == "table":
+            pytest.skip("the Spark path reads run files only here")
+        request.getfixturevalue("spark")
     qrels = tmp_path / "qrels"
     qrels.write_text("301 0 d1 1\n301 0 d2 0\n302 0 d3 1\n")
     run = tmp_path / "run"
     run.write_text("0301 Q0 d1 1 2.0 r\n0301 Q0 d2 2 1.0 r\n302 Q0 d3 1 1.0 r\n")
-    with pytest.warns(pf.PartlyEmptyWarning, match=r"1 run query id\(s\) .* \('0301' ~ '301'\)"):
-        ev = pf.evaluate(str(run), str(qrels), ["P@1"])
+    source = str(run) if read == "streamed" else {"run": {"0301": {"d1": 2.0, "d2": 1.0}, "302": {"d3": 1.0}}}
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"1 run query id\(s\) .* \('0301' ~ '301'\)") as record:
+        ev = pf.evaluate(source, str(qrels), ["P@1"], engine=engine)
+    assert {Path(w.filename).name for w in record if "0301" in str(w.message)} == {"test_no_silent_empties.py"}
     assert ev.per_query["qid"].to_list() == ["302"]
-    assert "0301" in ev.excluded["qid"].to_list()
+    assert ev.excluded.filter(pl.col("qid") == "0301")["reason"].to_list() == ["retrieved but not judged (no qrels)"]

@@ -99,6 +99,11 @@ WARN_CASES = {
     "worst_queries": [(lambda: pf.worst_queries(pl.concat([_per_query(5), _per_query(5).head(1).with_columns(
         qid=pl.lit("all"))]), baseline="a"), UserWarning)],
     "results_table": [(lambda: pf.results_table(pf.evaluate(RUN, QRELS, ["RelString@2", "AP"])), UserWarning)],
+    "rank_agreement": [(lambda: pf.rank_agreement(_per_query(30, systems="abc").filter(pl.col("qid") < "q020"),
+                                                  _per_query(30, systems="abc").filter(pl.col("qid") >= "q010"),
+                                                  measure="AP", n_resamples=50), PartlyEmptyWarning),
+                       (lambda: pf.rank_agreement(_per_query(30, systems="abc"), _per_query(30, systems="abd"),
+                                                  measure="AP", n_resamples=50), UserWarning)],
     "evaluate_judgment_sets": [(lambda: pf.evaluate_judgment_sets(
         pl.concat([RUN, RUN.head(2).with_columns(system=pl.lit("c"), qid=pl.lit("9"))]), {"gold": QRELS}, "AP"),
         PartlyEmptyWarning)],

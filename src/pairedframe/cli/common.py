@@ -6,8 +6,10 @@ import contextlib
 import functools
 import math
 import os
+import re
 import sys
 import traceback
+import typing
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -41,7 +43,9 @@ def fail(message: str) -> None:
 def friendly_errors(fn: Callable) -> Callable:
     """Turn expected errors into one line on stderr and exit code 2, any other exception (a bug) into its
     traceback and exit code 3 (never 1, which means a --fail-if gate holds), and warnings into
-    ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line)."""
+    ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line).
+    An argument error of the library names the flag the user typed, not the Python parameter
+    (:func:`name_flags`)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -51,8 +55,9 @@ def friendly_errors(fn: Callable) -> Callable:
                 return fn(*args, **kwargs)
         except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
                 pl.exceptions.PolarsError, duckdb.Error) as exc:
-            text = str(exc) if not isinstance(exc, FileNotFoundError) else f"no such file: {exc.filename or exc}"
-            fail(text)
+            if isinstance(exc, FileNotFoundError):
+                fail(f"no such file: {exc.filename or exc}")
+            fail(name_flags(str(exc), command_flags(fn)))
         except Exception as exc:  # noqa: BLE001 -- anything else is a bug: say so, keep the traceback
             if type(exc).__module__.split(".")[0] in ("typer", "click"):    # Exit, Abort, usage errors
                 raise
@@ -63,6 +68,49 @@ def friendly_errors(fn: Callable) -> Callable:
             raise typer.Exit(EXIT_INTERNAL) from exc
 
     return wrapper
+
+
+#: The library's parameter -> the command's option, where the names differ (``measures=`` is ``-m/--measure``).
+_PARAMETER_OF_OPTION = {"measures": "measure"}
+
+
+def command_flags(command: Callable) -> dict[str, str]:
+    """{library parameter name: the long flag the command spells it with} for every option of the typer
+    command function ``command`` (``family_by`` -> ``--family-by``).  Read from the command's own
+    ``typer.Option`` declarations, so a name the command has no option for (such as a plan file's
+    ``margin`` key under ``analyze``) is never renamed."""
+    flags = {}
+    for name, hint in typing.get_type_hints(command, include_extras=True).items():
+        for info in getattr(hint, "__metadata__", ()):
+            if isinstance(info, typer.models.OptionInfo):
+                # In Annotated[..., typer.Option("--format", "-f")] the first declaration is typer's `default`.
+                first = [info.default] if isinstance(info.default, str) and info.default.startswith("-") else []
+                decls = [d for d in (*first, *(info.param_decls or ())) if d.startswith("--")]
+                flags[name] = decls[0] if decls else "--" + name.replace("_", "-")
+    for library, option in _PARAMETER_OF_OPTION.items():
+        if option in flags:
+            flags[library] = flags[option]
+    return flags
+
+
+def name_flags(message: str, flags: dict[str, str]) -> str:
+    """``message`` with the Python parameter names of ``flags`` replaced by their flags.
+
+    Rewritten: a quoted name (```family_by``` -> ``--family-by``), a keyword (``test='t'`` ->
+    ``--test 't'``; ``baseline=/pairs=`` -> ``--baseline/--pairs``), a name with an underscore anywhere
+    (``family_by column(s)``: no word of prose has one) and a plain name opening the message as its
+    subject (``margin must be``; ``baseline(s) ['x']`` -> ``--baseline ['x']``).  A plain word
+    elsewhere (``the baseline``) is prose and stays."""
+    for name, flag in sorted(flags.items(), key=lambda item: -len(item[0])):
+        n = re.escape(name)
+        message = re.sub(rf"`{n}`", flag, message)
+        message = re.sub(rf"(?<![\w-]){n}=(?=[\w'\"\[(-])", flag + " ", message)
+        message = re.sub(rf"(?<![\w-]){n}=", flag, message)
+        if "_" in name:
+            message = re.sub(rf"(?<![\w-]){n}\b", flag, message)
+        else:
+            message = re.sub(rf"^{n}(?:\(s\))?(?= must | column| \[)", flag, message)
+    return message
 
 
 def named_runs(runs: list[Path]) -> dict[str, str]:

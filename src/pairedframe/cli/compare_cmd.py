@@ -126,7 +126,9 @@ def compare_cmd(
             raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
     systems = [n for n in names if n != base] if base is not None else names
     n_q = ev.per_query["qid"].n_unique()
-    n_pairs = len(systems) * max(1, len(bases)) if not pairs else len(names) * (len(names) - 1) // (2 if pairs == "all" else 1)
+    k = len(dict.fromkeys(bases))      # several baselines: each with every other run, two baselines once (pf.compare)
+    n_pairs = (len(systems) if base is not None else k * (len(names) - 1) - k * (k - 1) // 2) if not pairs \
+        else len(names) * (len(names) - 1) // (2 if pairs == "all" else 1)
     work = n_q * n_resamples * n_pairs * len(measure_names)
     with _progress_context(work) as bar, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

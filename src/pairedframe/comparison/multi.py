@@ -7,7 +7,8 @@ through exactly the code of a single-baseline comparison: the same pairing, the 
 streams (keyed by the seed and the pair's query set only -- a pair's interval and p-value do not
 depend on what else is in the call), the same verdict rules; and Holm / Benjamini-Hochberg run over
 the family chosen with ``family_by`` (default: every row of the call; ``family_by="baseline"``:
-one family per baseline).
+one family per baseline).  Every unordered pair of systems is one row, so it counts once in its
+family: two baselines are compared once, the earlier one as baseline.
 
 For all pairs the randomised Tukey HSD test (:mod:`pairedframe.stats.tukey`) adds ``pvalue_tukey``:
 per measure (and key), one set of within-query permutations over every system, on the queries
@@ -17,7 +18,7 @@ measured for all of them; it controls the family-wise error over all pairs of th
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -58,7 +59,8 @@ def _frame(data: Any) -> pl.DataFrame:
 def _plan(systems: list[str], baseline: Any, pairs: str | None) -> list[tuple[str, list[str]]]:
     """(baseline, systems compared with it) for every baseline of the call."""
     if pairs is None:
-        baselines = [baseline] if isinstance(baseline, str) else list(dict.fromkeys(baseline))
+        baselines = ([baseline] if isinstance(baseline, str)
+                     else list(dict.fromkeys(baseline)) if isinstance(baseline, Iterable) else [])
         if not baselines or not all(isinstance(b, str) for b in baselines):
             raise TypeError(f"`baseline` must be a system name or a list of names, got {baseline!r}")
         unknown = [b for b in baselines if b not in systems]
@@ -72,6 +74,20 @@ def _plan(systems: list[str], baseline: Any, pairs: str | None) -> list[tuple[st
     if pairs == "all":
         return [(b, systems[i + 1:]) for i, b in enumerate(systems[:-1])]
     return [(b, [s for s in systems if s != b]) for b in systems]
+
+
+def _several_baselines(chosen: list[str], baselines: list[str]) -> list[tuple[str, list[str]]]:
+    """(baseline, systems compared with it) for several baselines, each unordered pair once.
+
+    Two baselines are compared once, the earlier one (in the order given) as baseline -- as
+    ``pairs="all"`` does -- so that Holm/BH do not count the pair and its mirror as two comparisons."""
+    plan = []
+    for i, base in enumerate(baselines):
+        others = [s for s in chosen if s != base]
+        if not others:
+            raise ValueError(f"nothing to compare with baseline {base!r}")
+        plan.append((base, [s for s in others if s not in baselines[:i]]))
+    return plan
 
 
 def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str], extras: list[str],
@@ -105,7 +121,12 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         As :func:`pairedframe.comparison.paired.compare` (``system, qid, measure, value`` + keys).
     baseline : str or sequence of str, optional
         One name: exactly :func:`pairedframe.comparison.paired.compare`.  Several names: every
-        system (including the other baselines) is compared with each baseline.
+        system is compared with each baseline, and two baselines with each other *once*, the
+        earlier one (in the order given) as baseline, as ``pairs="all"`` does: the mirrored row
+        (later baseline as baseline) would test the same pair again, and Holm/BH would count it as a
+        second comparison of the family.  So with ``k`` baselines among ``n`` systems the call has
+        ``k (n - 1) - k (k - 1) / 2`` rows per measure (and key), and a baseline whose every
+        system is an earlier baseline has no row of its own.
     pairs : {"all", "ordered"}, optional
         ``"all"``: every *unordered* pair once, the earlier system (in ``systems`` order, default
         order of appearance; an Evaluation lists its systems by name, so pass ``systems=`` to
@@ -168,7 +189,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     present = frame["system"].unique(maintain_order=True).to_list()
     chosen = require_names(systems, present, what="system", parameter="systems", source="the per-query table")
     if pairs is None:
-        plan = [(b, [s for s in chosen if s != b]) for b, _ in _plan(present, baseline, None)]
+        plan = _several_baselines(chosen, [b for b, _ in _plan(present, baseline, None)])
     else:
         plan = _plan(chosen, None, pairs)
     if _PLACEHOLDER in present:
@@ -176,7 +197,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     copies = []
     for base, others in plan:
         if not others:
-            raise ValueError(f"nothing to compare with baseline {base!r}")
+            continue                # every system of this baseline is an earlier baseline: compared there
         part = frame.filter(pl.col("system").is_in([base, *others]))
         copies.append(part.with_columns(
             pl.when(pl.col("system") == base).then(pl.lit(_PLACEHOLDER)).otherwise(pl.col("system")).alias("system"),

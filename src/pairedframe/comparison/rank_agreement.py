@@ -21,7 +21,9 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.paired import resample_generators
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
+from pairedframe.checks import sample
+from pairedframe.errors import (InsufficientSampleError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
@@ -170,8 +172,10 @@ def _matrix(frame: pl.DataFrame, measure: str, systems: list[str], qids: list[st
     return wide.select(systems).to_numpy().astype(np.float64)
 
 
-def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] | None
-            ) -> tuple[list[str], list[str], int]:
+def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] | None, names: tuple[str, str]
+            ) -> tuple[list[str], list[str]]:
+    """The systems to rank and the queries both evaluations measure for every one of them (sorted),
+    warning about what is left out on either side."""
     fa = a.filter((pl.col("measure") == measure) & pl.col("value").is_not_null())
     fb = b.filter((pl.col("measure") == measure) & pl.col("value").is_not_null())
     sys_a = fa["system"].unique(maintain_order=True).to_list()
@@ -190,18 +194,35 @@ def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] |
     if len(chosen) < 2:
         raise InsufficientSampleError(f"rank agreement needs at least 2 systems in both evaluations, got {chosen}")
     chosen = sorted(chosen)                          # the RBO tie rule: equal means ordered by name
-    both = pl.concat([fa.select("system", "qid"), fb.select("system", "qid")]).filter(pl.col("system").is_in(chosen))
-    counts = both.group_by("qid").agg(pl.len().alias("n"))
-    all_q = counts["qid"].to_list()
-    qids = sorted(counts.filter(pl.col("n") == 2 * len(chosen))["qid"].to_list())
+
+    def queries(frame: pl.DataFrame) -> tuple[set[str], set[str]]:
+        """(queries with a value for some chosen system, queries with a value for every one)."""
+        counts = (frame.filter(pl.col("system").is_in(chosen)).select("system", "qid").unique()
+                  .group_by("qid").agg(pl.len().alias("n")))
+        return set(counts["qid"].to_list()), set(counts.filter(pl.col("n") == len(chosen))["qid"].to_list())
+
+    (any_a, full_a), (any_b, full_b) = queries(fa), queries(fb)
+    qids = sorted(full_a & full_b)
+    only_a, only_b = sorted(any_a - any_b), sorted(any_b - any_a)
+    partial = sorted((any_a & any_b) - set(qids))    # both cover it, but some system has no value on a side
     if len(qids) < 2:
-        raise InsufficientSampleError(f"fewer than 2 queries are measured for every system under both evaluations "
-                                      f"({len(qids)})")
-    if len(qids) < len(all_q):
-        warnings.warn(f"{len(all_q) - len(qids)} queries are not measured for every system under both evaluations "
-                      f"and are left out; means are over the {len(qids)} common queries",
-                      UserWarning, stacklevel=user_stacklevel())
-    return chosen, qids, len(all_q)
+        sides = "; ".join(f"{name!r}: {len(full)}" + (f" ({sample(sorted(full), 3)})" if full else "")
+                          for name, full in zip(names, (full_a, full_b)))
+        raise InsufficientSampleError(
+            f"rank agreement needs at least 2 queries measured for every system under both {names[0]!r} and "
+            f"{names[1]!r}; they have {len(qids)} in common ({sides})"
+            + ("" if any_a & any_b else ": are they of the same collection and year?"))
+    if only_a or only_b or partial:
+        parts = [f"{names[1]!r} lacks {len(only_a)} of the {len(any_a)} queries of {names[0]!r}"
+                 + (f" ({sample(only_a, 3)})" if only_a else ""),
+                 f"{names[0]!r} lacks {len(only_b)} of the {len(any_b)} of {names[1]!r}"
+                 + (f" ({sample(only_b, 3)})" if only_b else "")]
+        if partial:
+            parts.append(f"{len(partial)} more queries lack a value for some system ({sample(partial, 3)})")
+        warnings.warn(f"the evaluations cover different queries: {'; '.join(parts)}; the agreement is over the "
+                      f"{len(qids)} queries both measure for every system", PartlyEmptyWarning,
+                      stacklevel=user_stacklevel())
+    return chosen, qids
 
 
 def _interval(replicates: np.ndarray, confidence_level: float) -> ConfidenceInterval:
@@ -245,22 +266,34 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         ``n_queries``, ``n_systems``, ``settings``; ``to_frame()`` gives one row per coefficient.
         Coefficients lie in [-1, 1] (RBO in [0, 1]); NaN when a ranking is constant.
 
-    Notes
-    -----
-    Means are over the queries measured for every system under both evaluations (a warning says
-    how many others were left out).  Ties: :data:`ORDERING_TIE_RULE`.  The bootstrap resamples
-    queries with replacement (``n_resamples`` index rows over the sorted common qids) and recomputes
-    every system's mean under ``a`` and ``b`` on each resample; replicates that are NaN (a
-    constant resampled ranking) are left out of the interval.
-
     Raises
     ------
     InsufficientSampleError
-        Fewer than 2 common systems or queries.
+        Fewer than 2 common systems, or fewer than 2 queries both evaluations measure for every system
+        (the message gives each side's query count and examples).
     ValueError
         Unknown measure, systems or judgment-set names; bad options.
     TypeError
         Wrong combination of ``a``, ``b`` and ``judgments``.
+
+    Warns
+    -----
+    PartlyEmptyWarning
+        The evaluations cover different queries (or some system lacks a value on a shared query):
+        how many queries each side lacks, with examples; the result is over the common ones.
+    UserWarning
+        Systems measured in only one evaluation are left out (without ``systems``).
+
+    Notes
+    -----
+    The agreement is over the queries both evaluations measure for every system: two judgment sets
+    that cover different queries (NIST and an LLM's qrels, say) are compared on the queries they
+    share, and a :class:`~pairedframe.errors.PartlyEmptyWarning` names how many of each side's queries
+    the other lacks (and how many shared queries lack a value for some system).  Ties:
+    :data:`ORDERING_TIE_RULE`.  The bootstrap resamples queries with replacement (``n_resamples``
+    index rows over the sorted common qids) and recomputes every system's mean under ``a`` and ``b``
+    on each resample; replicates that are NaN (a constant resampled ranking) are left out of the
+    interval.
 
     References
     ----------
@@ -277,7 +310,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         raise ValueError(f"`rbo_p` must be in the open interval (0, 1), got {rbo_p!r}")
     fa, fb, names = _resolve_inputs(a, b, judgments)
     name = _measure_name(measure, fa, fb)
-    chosen, qids, _ = _common(fa, fb, name, systems)
+    chosen, qids = _common(fa, fb, name, systems, names)
     A, B = _matrix(fa, name, chosen, qids), _matrix(fb, name, chosen, qids)
     ma, mb = A.mean(axis=0), B.mean(axis=0)
     k, n = len(chosen), len(qids)

@@ -36,10 +36,13 @@ def _retrieved_pairs(run: pl.DataFrame) -> pl.DataFrame:
             .unique().select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String)))
 
 
-def _excluded(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> pl.DataFrame:
-    judged = qrels.select("qid").unique()
-    unjudged = retrieved.join(judged, on="qid", how="anti").with_columns(
-        pl.lit("retrieved but not judged (no qrels)").alias("reason"))
+_UNJUDGED = "retrieved but not judged (no qrels)"
+
+
+def _excluded(retrieved: pl.DataFrame, judged: pl.DataFrame, complete: bool) -> pl.DataFrame:
+    """``Evaluation.excluded``: the (system, qid) pairs left out and why; ``judged`` is the qrels'
+    distinct ``qid``."""
+    unjudged = retrieved.join(judged, on="qid", how="anti").with_columns(pl.lit(_UNJUDGED).alias("reason"))
     parts = [unjudged]
     if not complete:
         missing = (retrieved.select("system").unique().join(judged, how="cross")
@@ -73,14 +76,15 @@ def _id_key(qid: str) -> str:
     return qid.strip().lower().lstrip("0") or "0"
 
 
-def _warn_near_miss_ids(retrieved: pl.DataFrame, qrels: pl.DataFrame) -> None:
+def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:
     """Warn when run queries that are not in the qrels equal qrels queries but for leading zeros, case or
-    blanks: ids are strings (``007`` is not ``7``), so they are left out as unjudged, which is rarely meant."""
-    judged = qrels["qid"].unique()
-    unjudged = retrieved.join(qrels.select("qid").unique(), on="qid", how="anti")["qid"].unique().sort()
+    blanks: ids are strings (``007`` is not ``7``), so they are left out as unjudged, which is rarely meant.
+    ``excluded`` is :func:`_excluded`'s table (its unjudged rows are the anti-join, computed once);
+    ``judged`` the qrels' distinct ``qid``."""
+    unjudged = excluded.filter(pl.col("reason") == _UNJUDGED)["qid"].unique().sort()
     if not unjudged.len():
         return
-    keys = {_id_key(q): q for q in judged.to_list()}
+    keys = {_id_key(q): q for q in judged["qid"].to_list()}
     near = [(q, keys[_id_key(q)]) for q in unjudged.to_list() if _id_key(q) in keys]
     if near:
         pairs = ", ".join(f"{a!r} ~ {b!r}" for a, b in near[:3])
@@ -349,14 +353,16 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         retrieved = _retrieved_pairs(run_table)
         sample = DocnoSample.of_table(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
-    _warn_near_miss_ids(retrieved, qrels_table)
+    judged = qrels_table.select("qid").unique()
+    excluded = _excluded(retrieved, judged, options.complete)
+    _warn_near_miss_ids(excluded, judged)
     warn_near_miss_docnos(sample, qrels_table)
     _warn_levels_above_grades(resolved, qrels_table)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=_excluded(retrieved, qrels_table, options.complete), run_tags=_run_tags(run, system),
+                      excluded=excluded, run_tags=_run_tags(run, system),
                       text=text)
 
 
@@ -371,7 +377,8 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     values = eng.evaluate(run_frame, qrels_frame, list(resolved), options)
     retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
     judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
-    _warn_near_miss_ids(retrieved, judged)
+    excluded = _excluded(retrieved, judged, options.complete)
+    _warn_near_miss_ids(excluded, judged)
     _warn_near_miss_docnos_on_spark(run_frame, qrels_frame)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
@@ -379,7 +386,7 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=_excluded(retrieved, judged, options.complete), run_tags=tags, text=text)
+                      excluded=excluded, run_tags=tags, text=text)
 
 
 def _warn_near_miss_docnos_on_spark(run_frame: Any, qrels_frame: Any) -> None:
@@ -394,6 +401,7 @@ def _warn_near_miss_docnos_on_spark(run_frame: Any, qrels_frame: Any) -> None:
         sample.partial = set(rows["system"].unique().to_list())
     own = qrels_frame.select("qid", "docno").join(head.select("qid").distinct(), on="qid", how="left_semi")
     warn_near_miss_docnos(sample, pl.from_arrow(own.toArrow()))
+
 
 def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(per_query, text): an engine's values sorted by system, qid and the measures' order, split
