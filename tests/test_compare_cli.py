@@ -230,3 +230,18 @@ def test_table_prints_the_warning_that_explains_its_error(tmp_path):
                                   "-f", "markdown"])
     assert ok.exit_code == 0, ok.output
     assert "no judged query in common with the qrels" in ok.stderr and "| bm25 (baseline) |" in ok.stdout
+
+
+def test_a_run_without_judged_queries_is_left_out_not_a_confusing_error(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d2 1\nq3 0 d3 1\n")
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 2.0 a\nq2 Q0 d9 1 2.0 a\nq3 Q0 d3 1 2.0 a\n")
+    (tmp_path / "b.run").write_text("q1 Q0 d1 1 2.0 b\nq2 Q0 d2 1 2.0 b\nq3 Q0 d3 1 2.0 b\n")
+    (tmp_path / "c.run").write_text("x9 Q0 d1 1 2.0 c\n")
+    paths = [str(tmp_path / n) for n in ("qrels", "a.run", "b.run", "c.run")]
+    ok = runner.invoke(app, ["compare", *paths, "-m", "AP", "-B", "99", "-f", "csv"])
+    assert ok.exit_code == 0, ok.output
+    assert "left out of the result: ['c.run']" in ok.stderr
+    assert pl.read_csv(ok.stdout.encode())["system"].to_list() == ["b.run"]
+    first = runner.invoke(app, ["compare", paths[0], paths[3], paths[1], paths[2], "-m", "AP", "-B", "99"])
+    assert first.exit_code == 2
+    assert "the baseline (the first run, no --baseline given) 'c.run' has no judged query" in first.stderr

@@ -124,6 +124,14 @@ def compare_cmd(
     for name, _, _ in gates:
         if name not in measure_names:
             raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
+    # runs without a judged query were left out by evaluate (with a warning): compare the others
+    present = set(ev.per_query["system"].unique().to_list())
+    for b in bases:
+        if b not in present:
+            which = "--baseline" if baseline else "the baseline (the first run, no --baseline given)"
+            raise ValueError(f"{which} {b!r} has no judged query in common with the qrels (see the warning "
+                             "above): nothing to compare against")
+    names = [n for n in names if n in present]
     systems = [n for n in names if n != base] if base is not None else names
     n_q = ev.per_query["qid"].n_unique()
     k = len(dict.fromkeys(bases))      # several baselines: each with every other run, two baselines once (pf.compare)
