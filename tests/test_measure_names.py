@@ -174,9 +174,9 @@ def test_evaluate_reports_resolved_names(tmp_path):
     qrels = tmp_path / "qrels"
     qrels.write_text("1 0 a 1\n1 0 b 2\n")
     result = pf.evaluate(run, qrels, ["map", "AP(rel=1)", "P_1", "ndcg_cut_2"], rel_level=2)
-    assert [m.name for m in result.measures] == ["AP(rel=2)", "AP", "P(rel=2)@1", "nDCG@2"]
+    assert [m.name for m in result.measures] == ["AP(rel=2)", "AP(rel=1)", "P(rel=2)@1", "nDCG@2"]
     values = dict(result.per_query.select("measure", "value").iter_rows())
-    assert values == {"AP(rel=2)": 0.5, "AP": 1.0, "P(rel=2)@1": 0.0, "nDCG@2": pytest.approx(
+    assert values == {"AP(rel=2)": 0.5, "AP(rel=1)": 1.0, "P(rel=2)@1": 0.0, "nDCG@2": pytest.approx(
         (1 + 2 / 1.5849625007211563) / (2 + 1 / 1.5849625007211563), abs=1e-15)}
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, user_stacklevel
 
-__all__ = ["require_each", "require_names", "require_rows", "sample"]
+__all__ = ["require_each", "require_names", "require_rows", "sample", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
 SHOWN = 5
@@ -34,6 +34,16 @@ def sample(values: Iterable[Any], k: int = SHOWN) -> str:
     values = list(values)
     shown = repr(values[:k]) if len(values) <= k else repr(values[:k])[:-1] + ", ...]"
     return shown if len(values) <= k else f"{shown} ({len(values)} in all)"
+
+
+def warn_numeric_ids(columns: Sequence[str], what: str) -> None:
+    """Warn that the numeric id ``columns`` of ``what`` (e.g. "the run table") are read as strings: ids are
+    strings (``007`` stays ``007``), and a number has already lost its leading zeros, so such ids may not
+    match the same ids spelled as strings elsewhere (a run file, qrels, a segment table)."""
+    if columns:
+        warnings.warn(f"numeric id column(s) {list(columns)} of {what} converted to strings: '007' became '7' "
+                      "before pairedframe saw it (leading zeros may be lost, and such ids then miss '007' "
+                      "elsewhere); read ids as strings to keep them", UserWarning, stacklevel=user_stacklevel())
 
 
 def require_rows(rows: Any, *, what: str, why: str) -> None:

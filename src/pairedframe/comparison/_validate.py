@@ -30,3 +30,12 @@ def resolve_interval(test: Any, interval: Any, *, tests: tuple[str, ...], interv
     if interval not in intervals:
         raise ValueError(f"`interval` must be one of {intervals} or None, got {interval!r}")
     return interval
+
+
+def nonfinite_error(count: int, first: dict[str, Any]) -> ValueError:
+    """The error for NaN/inf per-query values: how many rows, and the first one's system, qid and measure."""
+    extra = {k: v for k, v in first.items() if k not in ("system", "qid", "measure", "value")}
+    where = ", ".join(f"{k}={v!r}" for k, v in {"system": first["system"], **extra, "qid": first["qid"],
+                                                 "measure": first["measure"]}.items())
+    return ValueError(f"per-query values must be finite: {count} row(s) are NaN/inf, the first ({where}) is "
+                      f"{first['value']!r}; drop or fix those rows (null values are treated as 'not measured')")

@@ -44,6 +44,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from pairedframe.comparison._validate import nonfinite_error
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.paired import (
     DELTA_TOLERANCE,
@@ -63,7 +64,7 @@ from pairedframe.comparison.paired import (
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import _t_stats
 from pairedframe.comparison.verdicts import smallest_pvalue
-from pairedframe.checks import require_rows
+from pairedframe.checks import require_rows, warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import _interval_from_probs
@@ -116,6 +117,7 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                           f"(has {columns})")
     if not types["value"].lower().startswith(_NUMERIC):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
+    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(_NUMERIC)], "the per-query table")
     flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
     extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
     keep = [*extras, *extra_keys]
@@ -141,8 +143,9 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
         require_rows(int(checks["n_rows"]) - summary, what="the per-query table",
                      why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if checks["nonfinite"]:
-        raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
-                         "(null values are treated as 'not measured')")
+        first = table.collect(f"SELECT system, {cols + ', ' if cols else ''}qid, measure, value FROM {pq} "
+                              f"WHERE {real} AND NOT (value - value = 0) ORDER BY pf_row LIMIT 1").row(0, named=True)
+        raise nonfinite_error(int(checks["nonfinite"]), first)
     keys = ["system", *keep, "measure", "qid"]
     key_sql = ", ".join(q(c) for c in keys)
     dup = table.collect(f"SELECT {key_sql}, count(*) AS n, min(pf_row) AS first FROM {pq} "

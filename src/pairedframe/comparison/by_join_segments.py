@@ -28,11 +28,12 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.by_join import _wins_in_measure_direction, not_in_engine, pair_in_engine
+from pairedframe.comparison.by_join import _NUMERIC, _wins_in_measure_direction, not_in_engine, pair_in_engine
 from pairedframe.comparison.engine_tables import EngineTable, is_spark_dataframe
 from pairedframe.comparison.segments import (_as_segments, _no_segment_query, _require_segments_matched,
                                              _require_two_queries, _row_seeds, _segments_table, _t_stats,
                                              segment_keys)
+from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.signflip_interval import inverted_interval_units
@@ -52,6 +53,7 @@ def _segments(table: EngineTable, segments: Any) -> str:
         if missing:
             raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
                               f"(has {segments.columns})")
+        warn_numeric_ids(["qid"] if dict(segments.dtypes)["qid"].startswith(_NUMERIC) else [], "the segment table")
         view = table.name("segs_in")
         segments.createOrReplaceTempView(view)
         table._made.append(view)

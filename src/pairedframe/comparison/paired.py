@@ -79,9 +79,9 @@ import polars as pl
 
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
-from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.checks import require_names, require_rows, sample
+from pairedframe.checks import require_names, require_rows, sample, warn_numeric_ids
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
                                              verdict, verdict_levels,
                                              verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
@@ -306,6 +306,7 @@ def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
                           f"(has {data.columns})")
     if not data.schema["value"].is_numeric():
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
+    warn_numeric_ids([c for c in ("system", "qid") if data.schema[c].is_numeric()], "the per-query table")
     data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
                              pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
     require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
@@ -323,8 +324,8 @@ def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
         data = data.filter(pl.col("qid") != SUMMARY_QID)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if not data["value"].drop_nulls().is_finite().all():
-        raise ValueError("per-query values must be finite (NaN/inf found); drop or fix those rows "
-                         "(null values are treated as 'not measured')")
+        bad = data.filter(~pl.col("value").is_finite())
+        raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
     return data
 
 

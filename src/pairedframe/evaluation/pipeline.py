@@ -17,6 +17,7 @@ from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.engines.base import Engine
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
+from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_qrels, as_run
 from pairedframe.io.detect import is_table_file
@@ -129,14 +130,14 @@ def _run_names(run: Any, system: str | None, paths: list[str]) -> list[str]:
 
 def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: list[Measure],
                         options: EvalOptions, engine: Engine, pool: ThreadPoolExecutor
-                        ) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+                        ) -> tuple[pl.DataFrame, pl.DataFrame, DocnoSample] | None:
     """Evaluate run files block by block of whole queries (bounded memory); None when a file
     cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
 
     Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
     small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`). ``pool``'s one thread
     checks and ranks block i while the next ones are parsed (after reading the qrels, the ``qrels``
-    future)."""
+    future). The third value is the first lines of each file, for :func:`warn_near_miss_docnos`."""
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
@@ -145,13 +146,18 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
     judgments = pool.submit(lambda: JudgmentsByQuery(qrels.result()))
+    sample = DocnoSample()
     try:
         for path, name in zip(paths, names):
+            sampled = len(sample.parts)
             try:
-                done.extend(_ranked_blocks(iter_query_blocks(path, name), judgments, options, pool))
+                done.extend(_ranked_blocks(sample.first_rows(iter_query_blocks(path, name)), judgments, options,
+                                           pool))
             except Interleaved:  # a query's lines are scattered: partition the file by query first
+                del sample.parts[sampled:]
                 try:
-                    done.extend(_ranked_blocks(iter_partitioned_blocks(path, name), judgments, options, pool))
+                    done.extend(_ranked_blocks(sample.first_rows(iter_partitioned_blocks(path, name)), judgments,
+                                               options, pool))
                 except DuplicatePair as dup:  # named by a second pass, not by reading the file whole
                     raise duplicate_error(path, dup.qid, dup.docno) from None
     except NotStreamable:
@@ -159,7 +165,7 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     retrieved = pl.concat([r for _, r in done])
     values = pl.concat(list(_evaluate_in_chunks(done, retrieved, qrels.result(), judgments.result(), measures,
                                                 options, engine)))
-    return values, retrieved.select("system", "qid")
+    return values, retrieved.select("system", "qid"), sample
 
 
 def _evaluate_in_chunks(done: list[tuple[pl.DataFrame, pl.DataFrame]], retrieved: pl.DataFrame,
@@ -294,7 +300,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     PartlyEmptyWarning
         Some runs share no judged query with the qrels (they are left out, or with ``complete=True``
         score 0 everywhere); or, without ``complete``, some runs lack judged queries that other runs
-        have (their means are over fewer queries).
+        have (their means are over fewer queries); or run query ids, or a run's docnos, are not in
+        the qrels but match qrels ids / judged docnos except for case, blanks or leading zeros (a
+        spelling mismatch that would otherwise score 0 silently).
     UserWarning
         Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`).
     """
@@ -334,13 +342,15 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool)
         qrels_table = qrels_read.result()
     if streamed is not None:
-        values, retrieved = streamed
+        values, retrieved, sample = streamed
     else:
         run_table = as_run(run, system=system)
         values = eng.evaluate(run_table, qrels_table, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
+        sample = DocnoSample.of_table(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
     _warn_near_miss_ids(retrieved, qrels_table)
+    warn_near_miss_docnos(sample, qrels_table)
     _warn_levels_above_grades(resolved, qrels_table)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import math
 import os
-import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import polars as pl
 
-from pairedframe.errors import DuplicateError, InputFormatError, SchemaError, user_stacklevel
+from pairedframe.checks import warn_numeric_ids
+from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
@@ -99,11 +99,7 @@ def _normalise_columns(frame: pl.DataFrame, what: str) -> pl.DataFrame:
                               f"{target}; rename that one to {target!r}")
     frame = frame.rename(renames)
     ids = [c for c in ("system", "qid", "docno") if c in frame.columns and frame.schema[c] != pl.String]
-    if any(frame.schema[c].is_numeric() for c in ids):
-        # Ids are strings; numeric ids are converted, but leading zeros ("007") are already gone.
-        warnings.warn(f"numeric id column(s) {[c for c in ids if frame.schema[c].is_numeric()]} converted to "
-                      f"strings: '007' became '7' before pairedframe saw it; read ids as strings to keep them",
-                      UserWarning, stacklevel=user_stacklevel())
+    warn_numeric_ids([c for c in ids if frame.schema[c].is_numeric()], f"the {what} table")
     return frame.with_columns([pl.col(c).cast(pl.String) for c in ids])
 
 

@@ -229,6 +229,9 @@ class Measure:
     trec_label : str, optional
         The trec_eval name to print, when it was read from trec_eval's syntax (it keeps the
         parameter text as typed: ``utility_2,-1,0,0``). Not part of the identity.
+    rel_in_name : bool
+        Name ``rel`` even when it is the default 1 (set by :meth:`resolved` under another level).
+        Not part of the identity.
     """
 
     family: str
@@ -239,6 +242,7 @@ class Measure:
     gains: Gains | None = None
     judged_only: bool = False
     trec_label: str | None = field(default=None, compare=False, repr=False)
+    rel_in_name: bool = field(default=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         spec = REGISTRY[self.family]
@@ -288,7 +292,7 @@ class Measure:
     def name(self) -> str:
         spec = self.spec
         parts = []
-        if spec.uses_rel and self.rel is not None and self.rel != DEFAULT_REL_LEVEL:
+        if spec.uses_rel and self.rel is not None and (self.rel != DEFAULT_REL_LEVEL or self.rel_in_name):
             parts.append(f"rel={self.rel}")
         if spec.uses_gain and self.gain == "exp":
             parts.append("dcg='exp-log2'")
@@ -352,11 +356,14 @@ class Measure:
         return (self._trec_form().order, float(at) if at is not None else 0.0)
 
     def resolved(self, rel_level: int) -> "Measure":
-        """This measure with ``rel`` filled from the call's level when the name did not set it."""
+        """This measure with ``rel`` filled from the call's level when the name did not set it.
+
+        Under a level other than the default 1 the name always states the level used, ``rel=1``
+        included (``P(rel=1)@10`` under ``-l 2``), so that a plain ``P@10`` never means two things."""
         rule = self.spec.rel_rule
         rel = None if rule == "none" else self.rel if (self.rel is not None or rule == "optional") else rel_level
         return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, self.judged_only,
-                       self.trec_label)
+                       self.trec_label, rel_in_name=rel_level != DEFAULT_REL_LEVEL)
 
     def sql_values(self) -> dict[str, Any]:
         """Values bound to the SQL's ``$parameters``: ``k`` (cutoff), ``gain_map`` (see

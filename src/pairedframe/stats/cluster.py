@@ -72,10 +72,11 @@ __all__ = [
 
 #: Below this many clusters :func:`pairedframe.compare_clustered` warns.  Set from
 #: ``benchmarks/calibration.py --section clustered`` (real deltas in clusters of 5, icc
-#: 0-0.6, 10,000 replications): its default interval (the inverted cluster sign-flip test) covers
-#: 0.938-0.955 at G = 8 and 0.939-0.953 at every larger G measured, but 0.959-0.972 at G = 6 with 1.27 times the
-#: cluster-t width -- with 2^6 sign patterns the exact test is coarse -- and for G <= 5 it
-#: cannot reject at 5 % at all (2/2^G > 0.05).
+#: 0-0.6, 10,000 replications): at G = 6 the exact cluster sign-flip test, which decides the verdict,
+#: has 2^6 sign patterns and rejects only 3.1-4.0 % of centred nulls (4.4-6.0 % from G = 8), and the
+#: interval inverting it covers 0.959-0.972 at 1.27 times the cluster-t width; for G <= 5 it cannot
+#: reject at 5 % at all (2/2^G > 0.05).  The default (Edgeworth-corrected cluster-t) interval covers
+#: 0.947-0.958 at G = 6 and 0.944-0.956 from G = 8 up.
 MIN_CLUSTERS: int = 8
 
 #: Below this many clusters :func:`cluster_bootstrap` warns: the percentile cluster

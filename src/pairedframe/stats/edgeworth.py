@@ -30,8 +30,10 @@ Abramovitch, L. & Singh, K. (1985). Edgeworth corrected pivotal statistics and t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from scipy.special import ndtri, stdtr, stdtrit
+from scipy.special import gammaln, ndtri, stdtr, stdtrit
 
 from .resample import _check_probability
 
@@ -168,10 +170,11 @@ def _shape(m2, m3, m4, n: int, spread):
 
 def _quantile(confidence_level: float, skew2, kurt, n: int, df: float) -> np.ndarray:
     """t quantile plus one Newton step towards the Edgeworth-corrected two-sided coverage."""
-    from scipy.stats import norm, t as student_t   # lazy: scipy.stats is slow to import
-
     q = float(stdtrit(df, 0.5 + confidence_level / 2.0))
-    shortfall = (2.0 / n) * q * norm.pdf(q) * (kurt * (q * q - 3.0) / 12.0
-                                              - skew2 * (q ** 4 + 2.0 * q * q - 3.0) / 18.0)
-    out = q - shortfall / (2.0 * float(student_t.pdf(q, df)))
+    normal_pdf = math.exp(-0.5 * q * q) / math.sqrt(2.0 * math.pi)
+    t_pdf = math.exp(gammaln((df + 1.0) / 2.0) - gammaln(df / 2.0) - 0.5 * math.log(df * math.pi)
+                     - (df + 1.0) / 2.0 * math.log1p(q * q / df))
+    shortfall = (2.0 / n) * q * normal_pdf * (kurt * (q * q - 3.0) / 12.0
+                                             - skew2 * (q ** 4 + 2.0 * q * q - 3.0) / 18.0)
+    out = q - shortfall / (2.0 * t_pdf)
     return np.maximum(out, float(ndtri(0.5 + confidence_level / 2.0)))

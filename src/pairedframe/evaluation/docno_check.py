@@ -1,0 +1,108 @@
+"""Runs whose docnos miss the qrels' spelling: warn instead of silently scoring 0.
+
+A run that lower-cased its docnos (or lost their leading zeros) against qrels in upper case retrieves
+no judged document, so every measure is 0 and nothing looks wrong. The check looks at a bounded
+sample of the run's rows (:data:`SAMPLE_ROWS` per table or run file), so it costs the same on a
+100 M-line run as on a small one.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
+from pairedframe.io.stream import QueryBlock
+
+#: Rows of a run table, or first lines of a run file, that the check reads.
+SAMPLE_ROWS = 2**14
+#: Stretches of consecutive rows a large run table is sampled in.
+STRETCHES = 8
+
+_COLUMNS = ("system", "qid", "docno")
+
+
+def docno_key(column: str = "docno") -> pl.Expr:
+    """A docno with case, surrounding blanks and leading zeros ignored: how two spellings of one
+    document usually differ ('FR940104-0-00001' / 'fr940104-0-00001', '0042' / '42')."""
+    key = pl.col(column).str.strip_chars().str.to_lowercase().str.strip_chars_start("0")
+    return pl.when(key == "").then(pl.lit("0")).otherwise(key)
+
+
+@dataclass
+class DocnoSample:
+    """The rows the check reads: ``rows`` (system, qid, docno), and the systems (``partial``) of
+    which they are only a part."""
+
+    parts: list[pl.DataFrame] = field(default_factory=list)
+    partial: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of_table(cls, run: pl.DataFrame) -> DocnoSample:
+        """A run table's rows (SAMPLE_ROWS of them, in STRETCHES evenly spaced runs of consecutive
+        rows, when it has more): consecutive rows hold few queries, so the check reads the qrels of
+        few queries, and the stretches reach every system of a table sorted by system."""
+        rows = run.select(_COLUMNS)
+        if rows.height <= SAMPLE_ROWS:
+            return cls([rows])
+        length, gap = SAMPLE_ROWS // STRETCHES, rows.height // STRETCHES
+        sample = cls([rows.slice(i * gap, length) for i in range(STRETCHES)])
+        sample.partial = set(sample.rows["system"].unique().to_list())
+        return sample
+
+    def first_rows(self, blocks: Iterator[QueryBlock]) -> Iterator[QueryBlock]:
+        """Pass ``blocks`` (one run file's) through, keeping its first SAMPLE_ROWS rows."""
+        taken = 0
+        for block in blocks:
+            part = block.run.select(_COLUMNS).head(max(SAMPLE_ROWS - taken, 0))
+            if part.height:
+                self.parts.append(part)
+                taken += part.height
+            if part.height < block.run.height:  # rows left out: only a part of this run is checked
+                self.partial.add(str(block.run["system"][0]))
+            yield block
+
+    @property
+    def rows(self) -> pl.DataFrame:
+        if not self.parts:
+            return pl.DataFrame(schema={c: pl.String for c in _COLUMNS})
+        return pl.concat([p.with_columns(pl.col(c).cast(pl.String) for c in _COLUMNS) for p in self.parts])
+
+
+def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
+    """Warn, once per run, when more of its sampled documents match a judged docno of their query
+    except for case, blanks or leading zeros than match one exactly: docnos are compared as strings,
+    so the run counts as retrieving unjudged documents and scores (near) 0. A run that merely
+    retrieves many unjudged documents has no such near matches and gets no warning."""
+    rows = sample.rows
+    own = qrels.select("qid", "docno").join(rows.select("qid").unique(), on="qid", how="semi").unique()
+    rows = rows.join(own.select("qid").unique(), on="qid", how="semi")  # the sample's judged queries
+    if not rows.height:
+        return
+    rows = rows.join(own.with_columns(pl.lit(True).alias("_judged")), on=["qid", "docno"], how="left")
+    counts = rows.group_by("system", maintain_order=True).agg(pl.len().alias("n"),
+                                                              pl.col("_judged").count().alias("exact"))
+    suspects = counts.filter(pl.col("exact") * 2 < pl.col("n"))  # else near matches cannot outnumber exact ones
+    if not suspects.height:
+        return
+    unjudged = (rows.filter(pl.col("_judged").is_null() & pl.col("system").is_in(suspects["system"].implode()))
+                .with_columns(docno_key().alias("_key")))
+    keys = (own.join(unjudged.select("qid").unique(), on="qid", how="semi")
+            .select("qid", pl.col("docno").alias("judged_docno"), docno_key().alias("_key"))
+            .unique(subset=["qid", "_key"], keep="first", maintain_order=True))
+    near = unjudged.join(keys, on=["qid", "_key"], how="inner", maintain_order="left")
+    found = near.group_by("system", maintain_order=True).agg(pl.len().alias("near"), pl.col("docno").first(),
+                                                             pl.col("judged_docno").first())
+    for system, n, exact, near_count, docno, judged_docno in (
+            suspects.join(found, on="system", how="inner", maintain_order="left")
+            .filter(pl.col("near") > pl.col("exact")).iter_rows()):
+        checked = "a sample of " if system in sample.partial else ""
+        warnings.warn(
+            f"run {system!r}: only {exact:,} of {checked}{n:,} retrieved documents of judged queries are in the "
+            f"qrels as spelled, while {near_count:,} match a judged docno of their query except for case, blanks or "
+            f"leading zeros (e.g. run {docno!r} ~ qrels {judged_docno!r}): docnos are compared as strings, so "
+            "those documents count as unjudged and the measures are (near) 0; rewrite the docnos of one file "
+            "to match the other", PartlyEmptyWarning, stacklevel=user_stacklevel())
