@@ -3,8 +3,10 @@
 :func:`~pairedframe.compare_segments` on a DuckDB relation or a Spark DataFrame runs here. Every
 statistic of a unit (system, keys, measure, segment set, segment) is an aggregate in the engine:
 
-- ``test="t"`` (screening thousands of segments): per-unit count, mean and variance in SQL, the t
-  tail and BH/Holm on the small result (:func:`pairedframe.comparison.segments._t_stats`);
+- every test: the per-unit count, mean, variance and the second and third central moments (summed
+  about the unit's mean, two passes as in numpy) in SQL, whence the skewness column;
+- ``test="t"`` (screening thousands of segments): the t tail and BH/Holm on the small result
+  (:func:`pairedframe.comparison.segments._t_stats`);
 - the percentile bootstrap and the sign-flip test draw from the counter-based streams documented
   in :mod:`pairedframe.comparison.segments`, evaluated by the engine: a table of the 32-bit row
   seeds ``r(b)`` of each segment (``B`` rows per segment, computed here), and for each query
@@ -35,6 +37,7 @@ from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.signflip_interval import inverted_interval_units
+from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
 __all__ = ["compare_segments_by_join"]
@@ -101,12 +104,14 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
         units_sql = t.name("units")
         t.create(units_sql, f"SELECT p.comp, s.segment_set, s.segment, p.qid, p.a, p.b, p.delta, "
                             f"row_number() OVER (PARTITION BY p.comp, s.segment_set, s.segment ORDER BY p.qid) - 1 AS i, "
-                            f"count(*) OVER (PARTITION BY p.comp, s.segment_set, s.segment) AS n "
+                            f"count(*) OVER (PARTITION BY p.comp, s.segment_set, s.segment) AS n, "
+                            f"avg(p.delta) OVER (PARTITION BY p.comp, s.segment_set, s.segment) AS mu "
                             f"FROM {paired.pairs} p JOIN {segs} s ON p.qid = s.qid")
         moments = t.collect(
             f"SELECT comp, segment_set, segment, count(*) AS n_queries, avg(a) AS baseline_mean, "
             f"avg(b) AS system_mean, avg(delta) AS delta, stddev_samp(delta) AS sd, min(delta) AS dmin, "
             f"max(delta) AS dmax, avg(abs(delta)) AS mean_abs, max(abs(delta)) AS max_abs, "
+            f"sum((delta - mu) * (delta - mu)) AS ss, sum((delta - mu) * (delta - mu) * (delta - mu)) AS s3, "
             f"CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
             f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
             f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
@@ -124,7 +129,10 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
                                .alias("_flat"))
                  .with_columns(pl.when(pl.col("n_queries") < 2).then(float("nan"))
                                .when(pl.col("_flat")).then(0.0).otherwise(pl.col("sd")).alias("sd")))
-        units = _wins_in_measure_direction(units)
+        n_q = units["n_queries"].to_numpy().astype(np.float64)   # two-pass moments, as numpy: skewness
+        units = _wins_in_measure_direction(units.with_columns(pl.Series("skewness", skewness_from_moments(
+            units["ss"].to_numpy().astype(np.float64) / n_q, units["s3"].to_numpy().astype(np.float64) / n_q, n_q,
+            units["_flat"].to_numpy()))))
         _require_two_queries(units["n_queries"].to_numpy())
         k = units.height
         n_all = units["n_queries"].to_numpy().astype(np.int64)
@@ -161,7 +169,7 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
             if test == "randomization":
                 stats["pvalue"][where] = got["pvalue"]
                 exact[where] = got["exact"]
-        units = units.drop("dmin", "dmax", "mean_abs", "max_abs", "_flat", "delta", "_row")
+        units = units.drop("dmin", "dmax", "mean_abs", "max_abs", "ss", "s3", "_flat", "delta", "_row")
         return _segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
                                correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
                                alternative=alternative, seed=seed)

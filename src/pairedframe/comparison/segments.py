@@ -73,6 +73,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import _pair
+from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.measures import higher_is_better
 from pairedframe.checks import require_each, warn_numeric_ids
 from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
@@ -83,6 +84,7 @@ from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import TIE_RTOL, _extreme
 from pairedframe.stats.resample import keyed_seed_sequence
+from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.ttest import _zero_spread_result
 
@@ -486,7 +488,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         sorted in that order (systems and measures in the given order, segments in code-point order):
         ``system, <keys>, measure, segment_set, segment, baseline, n_queries, baseline_mean,
         system_mean, delta, ci_low, ci_high, se, pvalue, pvalue_bh, pvalue_holm, significant, wins,
-        losses, ties, sd, small_sample, warning, family_size, min_discoveries, resolution_limited,
+        losses, ties, sd, skewness, small_sample, warning, family_size, min_discoveries, resolution_limited,
         test, interval, n_resamples, exact, seed``; with ``resampling="adaptive"`` also
         ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value; equal to it when
         ``exact``), ``resamples_used`` (sign patterns drawn; ``2**n`` when enumerated), ``certified``,
@@ -495,8 +497,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         decision.
 
         Units with one paired query get null statistics and ``warning = "only 1 paired query"``
-        (NaN p-values are left out of their family).  ``small_sample`` is ``n_queries <
-        MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
+        (NaN p-values are left out of their family).  ``skewness`` is the adjusted sample skewness
+        of the unit's deltas, as :func:`compare`'s (``scipy.stats.skew(bias=False)``; NaN below 3
+        queries or at zero spread).  ``small_sample`` is ``n_queries < MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
         reach the smallest attainable p-value before ``correction`` can reject any (1 for the
         t-test); ``resolution_limited`` is true when it exceeds 1 (for Holm: when nothing can be
         rejected).
@@ -512,6 +515,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     -----
     PartlyEmptyWarning
         Segments of the segment table that hold no paired query (they get no row).
+    SkewWarning
+        Once, when some units' deltas fail Cochran's rule ``n > 25 skewness^2`` (units with fewer than
+        3 queries never do): how many, the most skewed (its keys, skewness and n) and the FDR BH
+        reached on skewed segments in ``benchmarks/calibration_segments.py``.
     SmallSampleWarning
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning
@@ -572,12 +579,15 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     n_all = np.diff(np.concatenate([first, [row_e.shape[0]]])).astype(np.int64)
     seg_mean = np.add.reduceat(d_all, first) / n_all
     dev = d_all - np.repeat(seg_mean, n_all)
+    dev2 = dev * dev
+    ss_all = np.add.reduceat(dev2, first)
     with np.errstate(invalid="ignore", divide="ignore"):
-        sd_all = np.where(n_all >= 2, np.sqrt(np.add.reduceat(dev * dev, first) / (n_all - 1)), np.nan)
+        sd_all = np.where(n_all >= 2, np.sqrt(ss_all / (n_all - 1)), np.nan)
     # zero spread (max - min <= 1e-12 max|d|, float noise included) as the paired t-test rule
     spread = np.maximum.reduceat(d_all, first) - np.minimum.reduceat(d_all, first)
     constant_all = spread <= ZERO_SPREAD_RTOL * np.maximum.reduceat(np.abs(d_all), first)
     sd_all = np.where(constant_all & (n_all >= 2), 0.0, sd_all)
+    skew_all = skewness_from_moments(ss_all / n_all, np.add.reduceat(dev2 * dev, first) / n_all, n_all, constant_all)
     keys = pl.DataFrame({"_row": row_e[first], "_sc": sc_e[first]}, schema={"_row": p.rows.schema["_row"],
                                                                              "_sc": distinct.schema["_sc"]})
     units = (keys.join(p.rows, on="_row", how="left", maintain_order="left")
@@ -585,7 +595,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
              .with_columns(pl.Series("n_queries", n_all),
                            pl.Series("baseline_mean", np.add.reduceat(a_e, first) / n_all),
                            pl.Series("system_mean", np.add.reduceat(b_e, first) / n_all),
-                           pl.Series("sd", sd_all), pl.Series("_constant", constant_all),
+                           pl.Series("sd", sd_all), pl.Series("skewness", skew_all),
+                           pl.Series("_constant", constant_all),
                            pl.Series("wins", np.add.reduceat((d_all > 0).astype(np.int64), first)),
                            pl.Series("losses", np.add.reduceat((d_all < 0).astype(np.int64), first)),
                            pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
@@ -651,6 +662,12 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            decision_error=decision_error, max_resamples=max_resamples)
 
 
+def _unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
+    """Row ``i`` of compare_segments' result named by its key columns."""
+    row = out.row(i, named=True)
+    return ", ".join(f"{c} {row[c]!r}" for c in ("system", *extras, "measure", "segment_set", "segment"))
+
+
 def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
                     baseline: str, test: str, interval: str, correction: str, level: float,
                     family_by: Sequence[str] | str | None, n_resamples: int, alternative: str,
@@ -658,7 +675,7 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
                     decision_error: float = DEFAULT_DECISION_ERROR,
                     max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """compare_segments' result from one row per unit (``system, <keys>, measure, segment_set,
-    segment, n_queries, baseline_mean, system_mean, sd, wins, losses, ties``) and its statistics:
+    segment, n_queries, baseline_mean, system_mean, sd, skewness, wins, losses, ties``) and its statistics:
     families, BH / Holm (adaptive sign flips drawn here from ``flip_units``), Monte-Carlo resolution,
     flags and warnings."""
     k = units.height
@@ -729,7 +746,7 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
         pl.Series("pvalue", pv), pl.Series("pvalue_bh", p_bh), pl.Series("pvalue_holm", p_holm),
         pl.Series("significant", significant),
         units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
-        units["sd"], pl.Series("small_sample", small), pl.Series("warning", warn_text.tolist(), dtype=pl.String),
+        units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small), pl.Series("warning", warn_text.tolist(), dtype=pl.String),
         pl.Series("family_size", fam_size), pl.Series("min_discoveries", min_disc),
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
@@ -743,6 +760,7 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
             warn_uncertified(flips, max_resamples, "segment comparisons")
 
     n_small = int(np.count_nonzero(small))
+    warn_skewed_segments(out["skewness"].to_numpy(), n_all, functools.partial(_unit_label, out, extras))
     if n_small:
         warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
                       f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "

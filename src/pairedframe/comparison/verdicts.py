@@ -1,4 +1,5 @@
-"""Verdicts, minimum detectable effects and notes shared by :func:`compare` and :func:`compare_clustered`.
+"""Verdicts, minimum detectable effects and notes shared by :func:`compare` and :func:`compare_clustered`
+(and the skew warning of :func:`compare_segments`).
 
 Levels
 ------
@@ -24,21 +25,27 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 
 from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
 from pairedframe.stats.power import noncentral_t_mde
-from pairedframe.stats.skewness import cochran_minimum_n
+from pairedframe.stats.skewness import cochran_fails, cochran_minimum_n
 
 __all__ = ["VERDICTS", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
-           "warn_unreachable", "warn_skewed"]
+           "warn_unreachable", "warn_skewed", "warn_skewed_segments"]
 
 VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical", "equivalent")
 
 #: Largest type-I error (at alpha = 0.05, n = 20) of the two tests on skewed real deltas, quoted in the
 #: skew warning; ``benchmarks/calibration.py --section paired`` prints it (null "centred", DL-2019 nDCG@10).
 SKEWED_TYPE_I_AT_20 = 0.065
+#: False discovery rate of BH at q = 0.05 over 20 segments of 20 real TREC deltas (5 truly shifted),
+#: quoted in the segment skew warning: centred skewed null segments where it exceeded q (DL-2019 and
+#: DL-2021 AP), and symmetric ones; ``benchmarks/calibration_segments.py`` prints both (README Calibration).
+SEGMENT_FDR_SKEWED = "0.054-0.079"
+SEGMENT_FDR_SYMMETRIC = "0.025-0.039"
 #: Share of exactly tied queries (delta 0) above which :func:`warn_many_ties` warns.
 TIED_SHARE = 0.25
 #: Coverage of the default (studentized) 95 % interval on samples of 20 DL-2019 nDCG@10 deltas with
@@ -221,8 +228,7 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
 
 def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
     """One :class:`SkewWarning` naming the worst row whose deltas fail Cochran's rule ``n > 25 g1^2``."""
-    need = np.array([cochran_minimum_n(float(g)) for g in skewness])
-    bad = np.flatnonzero(n_units < need)
+    bad = np.flatnonzero(cochran_fails(skewness, n_units))
     if bad.size == 0:
         return
     i = int(bad[np.argmax(np.abs(skewness[bad]))])
@@ -233,3 +239,21 @@ def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], un
         f"symmetric deltas: on skewed real TREC deltas at n = 20 both tests rejected up to "
         f"{SKEWED_TYPE_I_AT_20:.1%} at alpha = 5% (benchmarks/calibration.py); the default studentized "
         "interval covers best there (so it may hold 0 where the test rejects). See the verdict_note column", SkewWarning, stacklevel=user_stacklevel())
+
+
+def warn_skewed_segments(skewness: np.ndarray, n_units: np.ndarray, label: Callable[[int], str]) -> None:
+    """One :class:`SkewWarning` when some segment comparisons fail Cochran's rule ``n > 25 g1^2``:
+    how many of how many, the most skewed (``label(i)`` names row ``i``) and what BH's FDR became on
+    such segments.  Vectorised: only the named row is formatted."""
+    bad = np.flatnonzero(cochran_fails(skewness, n_units))
+    if bad.size == 0:
+        return
+    i = int(bad[np.argmax(np.abs(skewness[bad]))])
+    warnings.warn(
+        f"{bad.size} of {len(skewness)} segment comparisons have deltas too skewed for their number of queries "
+        f"(Cochran's rule n > 25 x skewness^2 fails); most skewed: skewness {skewness[i]:+.2f} with "
+        f"n = {int(n_units[i])} ({label(i)}). The per-segment tests assume nearly symmetric deltas: with BH at "
+        f"q = 0.05 over segments of 20 skewed real TREC deltas the false discovery rate was "
+        f"{SEGMENT_FDR_SKEWED} on DL-2019 and DL-2021 AP (above q), against {SEGMENT_FDR_SYMMETRIC} with symmetric deltas "
+        "(benchmarks/calibration_segments.py, README Calibration). Read discoveries in such segments with "
+        "their 'skewness' column", SkewWarning, stacklevel=user_stacklevel())

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-__all__ = ["COCHRAN_FACTOR", "sample_skewness", "skewness_from_moments", "cochran_minimum_n"]
+__all__ = ["COCHRAN_FACTOR", "sample_skewness", "skewness_from_moments", "cochran_minimum_n", "cochran_fails"]
 
 #: Cochran's constant: the mean of n values is treated as normal when n > 25 * skewness**2.
 COCHRAN_FACTOR: float = 25.0
@@ -61,3 +61,11 @@ def skewness_from_moments(m2, m3, n: int | np.ndarray, flat) -> np.ndarray:
 def cochran_minimum_n(skewness: float) -> float:
     """``25 * skewness**2``: the sample size Cochran's rule asks for (0 for NaN skewness)."""
     return 0.0 if math.isnan(skewness) else COCHRAN_FACTOR * skewness * skewness
+
+
+def cochran_fails(skewness, n) -> np.ndarray:
+    """Where ``n`` values with sample skewness ``skewness`` fall short of Cochran's rule,
+    ``n < 25 * skewness**2``, elementwise; false for NaN skewness (below 3 values, zero spread)."""
+    g = np.asarray(skewness, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(n, dtype=np.float64) < COCHRAN_FACTOR * g * g
