@@ -76,9 +76,37 @@ def test_cluster_bootstrap_equals_scipy_bootstrap_ratio_on_the_same_stream(seed)
                           vectorized=True, method="percentile", n_resamples=2000, rng=boot_rng)
     np.testing.assert_allclose([out["ci_low"][0], out["ci_high"][0]],
                                [ref.confidence_interval.low, ref.confidence_interval.high], rtol=1e-12, atol=1e-15)
-    # se is the CR1 cluster-robust SE (the bootstrap spread is it times sqrt((G-1)/G) up to MC error)
-    G, N, theta = len(sums), sizes.sum(), sums.sum() / sizes.sum()
-    assert out["se"][0] == pytest.approx(np.sqrt(G / (G - 1) * np.sum((sums - theta * sizes) ** 2)) / N, rel=1e-12)
+    # se is the CR2 cluster-robust SE (explicit-matrix reference; CR1 when the sizes are equal)
+    from tests.reference.clustered_reference import cr2_se_and_df_by_matrices
+
+    qd = [_dicts(df, "B")[q] - _dicts(df, "A")[q] for q in qids]
+    se, _ = cr2_se_and_df_by_matrices(qd, [cmap[q] for q in qids])
+    assert out["se"][0] == pytest.approx(se, rel=1e-10)
+
+
+@pytest.mark.parametrize("sizes", [[5] * 10, [21] + [1] * 9, [10, 6, 4, 3, 2, 2, 1, 1, 1, 1], [3, 1], [2, 2, 7]])
+def test_cr2_se_and_bell_mccaffrey_df_against_explicit_matrices(sizes):
+    from pairedframe.stats.cluster_interval import cluster_df, cluster_edgeworth_interval, cluster_robust_se
+    from tests.reference.clustered_reference import cr2_se_and_df_by_matrices
+    from tests.reference.stats_reference import edgeworth_t_quantile_loop
+
+    rng = np.random.default_rng(len(sizes))
+    labels = np.repeat(np.arange(len(sizes)), sizes)
+    d = rng.exponential(size=labels.size) - 0.8
+    sums = np.bincount(labels, weights=d)
+    n = np.array(sizes, float)
+    se, df = cr2_se_and_df_by_matrices(d, labels)
+    assert cluster_robust_se(sums, n) == pytest.approx(se, rel=1e-10)
+    assert cluster_df(n) == pytest.approx(df, rel=1e-10)
+    if len(set(sizes)) == 1:       # equal sizes: CR1 and G - 1 exactly
+        G, theta = len(sizes), sums.sum() / n.sum()
+        assert cluster_df(n) == G - 1
+        assert cluster_robust_se(sums, n) == pytest.approx(np.sqrt(G / (G - 1) * np.sum((sums - theta * n) ** 2))
+                                                           / n.sum(), rel=1e-13)
+    theta = sums.sum() / n.sum()
+    q = edgeworth_t_quantile_loop(list(sums - theta * n), df, 0.95)
+    ci = cluster_edgeworth_interval(sums, n)
+    assert (ci.low, ci.high) == pytest.approx((theta - q * se, theta + q * se), rel=1e-9)
 
 
 def test_frame_layer_equals_loop_reference_monte_carlo_and_exact():
@@ -102,21 +130,27 @@ def test_frame_layer_equals_loop_reference_monte_carlo_and_exact():
                 assert out["ci_high"] - out["ci_low"] >= 2 * 1.959963984540054 * out["se"] * (1 - 1e-12)
 
 
-def test_tost_and_mdd_use_t_with_g_minus_1_df_and_equal_statsmodels_with_singleton_clusters():
+def test_tost_and_mdd_use_t_with_bell_mccaffrey_df_and_equal_statsmodels_with_singleton_clusters():
+    from collections import Counter
+
+    from pairedframe.stats.cluster_interval import cluster_df
+
     stats = pytest.importorskip("scipy.stats")
     ws = pytest.importorskip("statsmodels.stats.weightstats")
     smp = pytest.importorskip("statsmodels.stats.power")
     df, cmap = make(seed=3, G=40, effect=0.01)
     r = compare_clustered(df, baseline="A", clusters=cmap, margin=0.05, verdict_on="pvalue").row(0, named=True)
-    d, se, m, G = r["delta"], r["se"], 0.05, r["n_clusters"]
-    p = max(stats.t.sf((d + m) / se, G - 1), stats.t.cdf((d - m) / se, G - 1))
+    d, se, m = r["delta"], r["se"], 0.05
+    dof = cluster_df(np.array(list(Counter(cmap.values()).values()), float))   # unequal sizes: < G - 1
+    assert dof < r["n_clusters"] - 1
+    p = max(stats.t.sf((d + m) / se, dof), stats.t.cdf((d - m) / se, dof))
     assert r["pvalue_tost"] == pytest.approx(p, rel=1e-12)
-    q = stats.t.ppf(0.95, G - 1)
+    q = stats.t.ppf(0.95, dof)
     assert (r["tost_low"], r["tost_high"]) == pytest.approx((d - q * se, d + q * se), rel=1e-12)
     assert r["equivalent"] == (r["pvalue_tost"] < 0.05) == (-m < r["tost_low"] and r["tost_high"] < m)
-    # MDD: the noncentral t with G - 1 df has power 0.8 at it
-    crit, nc = stats.t.ppf(0.975, G - 1), r["mde"] / se
-    assert stats.nct.sf(crit, G - 1, nc) + stats.nct.cdf(-crit, G - 1, nc) == pytest.approx(0.8, abs=1e-9)
+    # MDD: the noncentral t with those df has power 0.8 at it
+    crit, nc = stats.t.ppf(0.975, dof), r["mde"] / se
+    assert stats.nct.sf(crit, dof, nc) + stats.nct.cdf(-crit, dof, nc) == pytest.approx(0.8, abs=1e-9)
     # one query per cluster: CR1 SE = sd / sqrt(n), so TOST is statsmodels' paired t TOST and the MDD its power
     x = np.array([_dicts(df, "B")[q] - _dicts(df, "A")[q] for q in sorted(cmap)])
     single = compare_clustered(df, baseline="A", clusters={q: q for q in cmap}, margin=m,

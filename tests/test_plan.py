@@ -80,9 +80,9 @@ def test_analyze_runs_exactly_the_plan_with_holm_and_hash(tmp_path):
     r = t.row(1, named=True)
     assert (r["delta"], r["pvalue"], r["pvalue_tost"], r["mcnemar_pvalue"]) == (
         one["delta"], one["pvalue"], one["pvalue_tost"], one["mcnemar_pvalue"])
-    # the MDD is at Holm's first-step level of the endpoint's family: the 2 secondaries (t, G - 1 df, CR1 SE)
+    # the MDD is at Holm's first-step level of the endpoint's family: the 2 secondaries (t, Bell-McCaffrey df, CR2 SE)
     from pairedframe.stats.power import noncentral_t_mde
-    assert r["mdd"] == pytest.approx(noncentral_t_mde(one["se"], one["n_clusters"] - 1, alpha=0.05 / 2), rel=1e-12)
+    assert r["mdd"] == pytest.approx(noncentral_t_mde(one["se"], one["df"], alpha=0.05 / 2), rel=1e-12)
     assert r["margin"] == 0.1 and t["margin"][0] == 0.02 and r["mcnemar_b"] is not None
     assert t["mcnemar_pvalue"][0] is None                                  # not a 0/1 endpoint
     assert set(t["verdict"]) <= set(ANALYSIS_VERDICTS)
@@ -261,4 +261,5 @@ def test_header_describes_the_test_in_the_resampling_unit():
     assert "test: paired sign-flip randomization test, two-sided (exact when 2^n <= n_resamples, n queries)" in header
     assert "t with n - 1 df on the paired SE" in header
     by_cluster = format_analysis(analyze(Plan.from_toml(PLAN), results()))
-    assert "test: cluster sign-flip randomization test" in by_cluster and "CR1 cluster SE" in by_cluster
+    assert "test: cluster sign-flip randomization test" in by_cluster and "CR2 cluster SE" in by_cluster
+    assert "Bell-McCaffrey df (G - 1 for equal cluster sizes)" in by_cluster

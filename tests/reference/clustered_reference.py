@@ -33,8 +33,9 @@ def ref_cluster_compare(a: dict, b: dict, clusters: dict, *, boot_rng, flip_rng,
                         confidence_level: float = 0.95, interval: str = "edgeworth"):
     """dict(delta, ci_low, ci_high, se, pvalue, n_clusters) by loops.
 
-    ``se`` is the CR1 cluster-robust SE, sqrt(G/(G-1) sum (S_g - delta n_g)^2) / N; the interval is the
-    cluster-t with Hall's Edgeworth-corrected quantile of the residual sums (``edgeworth``,
+    ``se`` is the CR2 cluster-robust SE and ``df`` its Bell-McCaffrey degrees of freedom, from explicit
+    matrices (:func:`cr2_se_and_df_by_matrices`); the interval is the
+    cluster-t with Hall's Edgeworth-corrected quantile of the residual sums on ``df`` (``edgeworth``,
     ``stats_reference.edgeworth_t_quantile_loop``), the cluster sign-flip test inverted by definition
     (``stats_reference.sign_flip_interval_loop`` with the cluster sizes as weights) or the cluster
     bootstrap percentile interval.
@@ -71,14 +72,39 @@ def ref_cluster_compare(a: dict, b: dict, clusters: dict, *, boot_rng, flip_rng,
     if np.all(sums == 0):
         p = 1.0
     p = min(p, 1.0)
-    se = math.sqrt(G / (G - 1) * math.fsum((sums[g] - delta * sizes[g]) ** 2 for g in range(G))) / N
+    label = {q: g for g, m in enumerate(members) for q in m}
+    se, df = cr2_se_and_df_by_matrices(d, [label[q] for q in qids])
     if interval == "edgeworth":
-        qe = edgeworth_t_quantile_loop([sums[g] - delta * sizes[g] for g in range(G)], G - 1, confidence_level)
+        qe = edgeworth_t_quantile_loop([sums[g] - delta * sizes[g] for g in range(G)], df, confidence_level)
         ci_low, ci_high = delta - qe * se, delta + qe * se
     elif interval == "signflip":
         ci_low, ci_high = sign_flip_interval_loop(list(sums), signs, confidence_level, exact=exact,
                                                   weights=list(sizes), p0=p)
     else:
         ci_low, ci_high = q(alpha / 2), q(1 - alpha / 2)
-    return {"delta": delta, "ci_low": ci_low, "ci_high": ci_high, "se": se, "pvalue": p, "n_clusters": G,
+    return {"delta": delta, "ci_low": ci_low, "ci_high": ci_high, "se": se, "df": df, "pvalue": p, "n_clusters": G,
             "bootstrap_se": float(np.std(theta, ddof=1))}
+
+
+def cr2_se_and_df_by_matrices(deltas, labels):
+    """CR2 standard error of the mean and its Bell-McCaffrey df from explicit N x N matrices.
+
+    H = J / N is the hat matrix of the mean, M = I - H; cluster g's residuals e_g are adjusted by
+    A_g = (I - H_gg)^(-1/2) (eigendecomposition); V = sum_g (1' A_g e_g)^2 / N^2.  With e = M eps,
+    1' A_g e_g = v_g' eps for v_g = M[g, :]' A_g 1 / N, and the df is tr(L)^2 / tr(L^2), L_gh = v_g' v_h
+    (Bell & McCaffrey 2002, Imbens & Kolesar 2016).
+    """
+    d = np.asarray(deltas, dtype=float)
+    labels = np.asarray(labels)
+    N = d.shape[0]
+    M = np.eye(N) - np.full((N, N), 1.0 / N)
+    e = M @ d
+    vs, total = [], 0.0
+    for g in sorted(set(labels.tolist())):
+        idx = np.flatnonzero(labels == g)
+        w, U = np.linalg.eigh(np.eye(idx.size) - np.full((idx.size, idx.size), 1.0 / N))
+        A = U @ np.diag(w ** -0.5) @ U.T
+        total += float(np.ones(idx.size) @ A @ e[idx]) ** 2
+        vs.append(M[idx, :].T @ A @ np.ones(idx.size) / N)
+    L = np.array([[vg @ vh for vh in vs] for vg in vs])
+    return math.sqrt(total) / N, float(np.trace(L) ** 2 / np.trace(L @ L))

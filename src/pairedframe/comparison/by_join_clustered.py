@@ -6,7 +6,7 @@ resamples are those of :func:`~pairedframe.resample_index` with ``clusters`` (ev
 its cluster's sign or count). Per sign pattern the join gives ``sum(sign * delta) = sum_g s_g S_g``
 and ``sum(sign) = sum_g s_g n_g``, all that :func:`pairedframe.stats.signflip_interval.inverted_interval`
 needs for the p-value and ``interval="signflip"`` (as :mod:`pairedframe.stats.cluster_interval`);
-the CR1 standard error (``interval="t"`` and ``"edgeworth"``, TOST, MDE) comes from the per-cluster sums ``S_g``, sizes
+the CR2 standard error and its Bell-McCaffrey df (``interval="t"`` and ``"edgeworth"``, TOST, MDE) come from the per-cluster sums ``S_g``, sizes
 ``n_g`` and residuals ``S_g - theta n_g`` aggregated in the engine; the cluster bootstrap
 (``interval="percentile"``) is ``sum(count * delta) / sum(count)``. Verdicts, MDE, notes and TOST
 are :mod:`pairedframe.comparison.clustered`'s. See :mod:`pairedframe.comparison.by_join`.
@@ -36,7 +36,7 @@ from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.errors import SchemaError
-from pairedframe.stats.cluster_interval import cluster_t_interval
+from pairedframe.stats.cluster_interval import bell_mccaffrey_df, cluster_t_interval
 from pairedframe.stats.edgeworth import edgeworth_t_quantile_from_moments
 from pairedframe.stats.mcnemar import mcnemar_exact
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
@@ -118,21 +118,32 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
         k_total = rows.height
         delta_all = rows["delta"].to_numpy().astype(float)
         mu = _means_table(paired, rows["_row"].to_list(), delta_all)
-        # residual sums r_g = S_g - mu n_g: their 2nd moment gives CR1, 3rd and 4th the Edgeworth quantile
-        resid = table.collect(f"SELECT c.comp, sum(power(c.s - m.mu * c.size, 2)) AS rss, "
-                              f"sum(power(c.s - m.mu * c.size, 3)) AS r3, sum(power(c.s - m.mu * c.size, 4)) AS r4 "
-                              f"FROM {sums} c JOIN {mu} m ON c.comp = m.comp GROUP BY c.comp")
+        # residual sums r_g = S_g - mu n_g with CR2 weights w_g = 1 / (1 - n_g / N): the CR2 SE and the
+        # Bell-McCaffrey df (pairedframe.stats.cluster_interval), the 3rd and 4th moments the Edgeworth quantile
+        resid = table.collect(
+            f"SELECT comp, sum(r * r) AS rss, sum(w * r * r) AS wrss, sum(power(r, 3)) AS r3, sum(power(r, 4)) AS r4, "
+            f"sum(w * size) AS a, sum(w * size * size) AS b, sum(power(w * size - w * size * size / n, 2)) AS c, "
+            f"sum(w * w * power(size, 4)) AS d, min(size) AS smallest, max(size) AS largest FROM ("
+            f"SELECT comp, size, r, n, 1.0 / (1.0 - size / n) AS w FROM ("
+            f"SELECT c.comp, CAST(c.size AS DOUBLE) AS size, c.s - m.mu * c.size AS r, "
+            f"CAST(sum(c.size) OVER (PARTITION BY c.comp) AS DOUBLE) AS n FROM {sums} c JOIN {mu} m ON c.comp = m.comp"
+            f") AS resid) AS weighted GROUP BY comp")
         table.drop(mu)
         resid = rows.select("_row").join(resid.rename({"comp": "_row"}), on="_row", how="left")
-        rss, r3, r4 = (resid[c].to_numpy().astype(float) for c in ("rss", "r3", "r4"))
+        rss, wrss, r3, r4, a, b, c, d = (resid[k].to_numpy().astype(float)
+                                         for k in ("rss", "wrss", "r3", "r4", "a", "b", "c", "d"))
         G_all = rows["n_clusters"].to_numpy().astype(np.int64)
         N_all = rows["n_queries"].to_numpy().astype(float)
-        # CR1 cluster-robust SE (pairedframe.stats.cluster_interval.cluster_robust_se); float noise is no spread
-        se_all = np.sqrt(G_all / (G_all - 1.0) * rss) / N_all
+        equal = (resid["smallest"] == resid["largest"]).to_numpy()
+        # CR2 SE (CR1 for equal sizes) and Bell-McCaffrey df (G - 1 for equal sizes), as cluster_robust_se
+        # and cluster_df do; float noise is no spread
+        se_all = np.where(equal, np.sqrt(G_all / (G_all - 1.0) * rss), np.sqrt(wrss)) / N_all
+        with np.errstate(divide="ignore", invalid="ignore"):
+            df_all = np.where(equal, G_all - 1.0, bell_mccaffrey_df(a, b, c, d, N_all))
         flat = ((rows["dmax"] - rows["dmin"]).to_numpy() <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy())
         se_all[flat] = 0.0
         st = {n: np.full(k_total, np.nan) for n in ("ci_low", "ci_high", "pvalue", "floor")}
-        st.update(delta=delta_all, se=se_all, baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
+        st.update(delta=delta_all, se=se_all, df=df_all, baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
                   system_mean=rows["system_mean"].to_numpy().astype(float))
         ints = {n: rows[n].fill_null(0).to_numpy().astype(np.int64)
                 for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
@@ -158,10 +169,10 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             pv[(sub["max_sum"] == 0).to_numpy()] = 1.0          # as the test: all-zero cluster sums give p = 1
             if interval == "t" or (interval == "edgeworth" and opt.alternative != "two-sided"):
                 ci = cluster_t_interval(delta, se_all[idx], G, confidence_level=opt.confidence_level,
-                                        alternative=opt.alternative)
+                                        alternative=opt.alternative, df=float(df_all[idx[0]]))
                 low, high = ci.low, ci.high
             elif interval == "edgeworth":          # as cluster_edgeworth_interval, from the engine's moments
-                q = edgeworth_t_quantile_from_moments(rss[idx] / G, r3[idx] / G, r4[idx] / G, G, G - 1,
+                q = edgeworth_t_quantile_from_moments(rss[idx] / G, r3[idx] / G, r4[idx] / G, G, float(df_all[idx[0]]),
                                                       confidence_level=opt.confidence_level)
                 low, high = delta - q * se_all[idx], delta + q * se_all[idx]
             elif interval == "percentile":

@@ -7,7 +7,8 @@ systems) and then treats whole *clusters* as the unit:
 
 - the p-value is the cluster sign-flip test (each cluster's summed delta flips as one unit; exact
   enumeration when ``2**G <= n_resamples``);
-- the interval is, by default, cluster-t (``G - 1`` degrees of freedom, CR1 standard error) with its
+- the interval is, by default, cluster-t (Bell-McCaffrey degrees of freedom, ``G - 1`` for equal
+  cluster sizes; CR2 standard error, CR1 for equal sizes) with its
   quantile corrected for the skew and kurtosis of the cluster sums (``interval="edgeworth"``,
   :func:`~pairedframe.stats.cluster_interval.cluster_edgeworth_interval`): plain cluster-t and the
   inverted sign-flip test fall short of 95 % at ``G = 10`` when cluster effects are skewed.  It is not
@@ -16,8 +17,8 @@ systems) and then treats whole *clusters* as the unit:
   shifts the test does not reject (same sign patterns; excludes 0 exactly when ``p < alpha``),
   ``"t"`` plain cluster-t and ``"percentile"`` the cluster bootstrap percentile interval (too narrow
   with few clusters);
-- ``se`` is the cluster-robust (CR1) standard error; TOST equivalence at a margin and the minimum
-  detectable difference use it with a Student-t reference on ``G - 1`` degrees of freedom, so
+- ``se`` is the bias-reduced cluster-robust (CR2) standard error; TOST equivalence at a margin and the
+  minimum detectable difference use it with a Student-t reference on the same degrees of freedom, so
   "equivalent" keeps its 5 % at ``G = 10`` (a z reference on the bootstrap SE gave 7.2 % on Gaussian
   deltas).
 
@@ -64,8 +65,8 @@ from pairedframe.comparison.verdicts import (family_rejections, reachable_levels
                                              warn_unreachable)
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
-from pairedframe.stats.cluster_interval import (_flip_interval, cluster_edgeworth_interval, cluster_robust_se,
-                                                cluster_t_interval)
+from pairedframe.stats.cluster_interval import (_flip_interval, cluster_df, cluster_edgeworth_interval,
+                                                cluster_robust_se, cluster_t_interval)
 from pairedframe.stats.equivalence import tost
 from pairedframe.stats.studentized import zero_spread
 from pairedframe.stats.mcnemar import mcnemar_exact
@@ -75,7 +76,7 @@ from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 __all__ = ["CLUSTER_POLICY", "compare_clustered", "cluster_streams", "cluster_layout", "attach_clusters"]
 
 CLUSTER_POLICY = ("clusters = distinct cluster ids among the paired queries; sign-flip: each cluster's summed "
-                  "delta flips as one; interval: cluster-t with the Edgeworth-corrected quantile; SE: cluster-robust CR1; bootstrap (on "
+                  "delta flips as one; interval: cluster-t with the Edgeworth-corrected quantile; SE: cluster-robust CR2 (CR1 for equal sizes), Bell-McCaffrey df; bootstrap (on "
                   "request): ratio of drawn cluster sums to sizes; canonical cluster order by smallest qid; "
                   "one stream per (query set, clusters)")
 _INTERVALS = ("edgeworth", "signflip", "t", "percentile")
@@ -309,7 +310,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     seed : int, default 0
         With the query set and the clusters, determines every resample (:func:`cluster_streams`).
     margin : float, optional
-        Equivalence margin ``m > 0``: adds TOST at ``(-m, m)`` with the CR1 cluster SE and ``G - 1``
+        Equivalence margin ``m > 0``: adds TOST at ``(-m, m)`` with the CR2 cluster SE and Bell-McCaffrey
         degrees of freedom.
     power : float in (0, 1), default 0.8
         For the minimum detectable difference.
@@ -329,15 +330,18 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     polars.DataFrame
         One row per (system, keys, measure), in the given system and measure order, with the columns
         of :func:`~pairedframe.compare` where they apply -- ``system, <keys>, measure, baseline,
-        n_queries, n_clusters, baseline_mean, system_mean, delta, ci_low, ci_high, se, pvalue,
+        n_queries, n_clusters, baseline_mean, system_mean, delta, ci_low, ci_high, se, df, pvalue,
         pvalue_holm, pvalue_bh, wins, losses, ties, mde, verdict, verdict_note`` -- then ``mcnemar_pvalue,
         mcnemar_b, mcnemar_c`` (exact McNemar on the paired values when both are 0/1, a reference that
         ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, tost_low,
         tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
         exact, seed``.
 
-        ``se`` is the cluster-robust (CR1) standard error; ``mde`` the noncentral-t minimum detectable
-        difference (``G - 1`` degrees of freedom) at the level the verdict needs (``alpha``, or
+        ``se`` is the cluster-robust CR2 standard error (CR1 for equal cluster sizes; a dominant cluster's
+        residual weighs more) and ``df`` its Bell-McCaffrey degrees of freedom, the t reference of the
+        interval, TOST and MDE; ``mde`` the noncentral-t minimum detectable difference (Bell-McCaffrey
+        degrees of freedom, :func:`~pairedframe.stats.cluster_interval.cluster_df`: ``G - 1`` for equal
+        sizes) at the level the verdict needs (``alpha``, or
         ``alpha / m`` for Holm and BH over ``m`` comparisons), inf when the cluster sign-flip test
         cannot reach that level (``2/2^G`` exact, ``1/(n_resamples+1)`` Monte Carlo);
         ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, G-1) se``;
@@ -395,7 +399,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     paired = p.paired.join(cmap, on=[*keys, "qid"], how="left").sort("_row", "qid")
     rows = p.rows
     k_total = rows.height
-    names = ("delta", "ci_low", "ci_high", "se", "pvalue", "floor", "baseline_mean", "system_mean")
+    names = ("delta", "ci_low", "ci_high", "se", "df", "pvalue", "floor", "baseline_mean", "system_mean")
     st = {n: np.full(k_total, np.nan) for n in names}
     ints = {n: np.zeros(k_total, dtype=np.int64) for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
     exact = np.zeros(k_total, dtype=bool)
@@ -427,6 +431,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                                                       opt.alternative, flip_rng, opt.chunk_size)
         se = cluster_robust_se(sums, sizes)
         se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
+        df = cluster_df(sizes)            # G - 1 for equal sizes, fewer when a few clusters dominate
         if interval == "signflip":
             ci_low, ci_high = lo_f, hi_f
         elif interval == "edgeworth":
@@ -434,7 +439,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                                                          alternative=opt.alternative)
         elif interval == "t":
             ci_low, ci_high = cluster_t_interval(theta, se, G, confidence_level=opt.confidence_level,
-                                                 alternative=opt.alternative)
+                                                 alternative=opt.alternative, df=df)
         else:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", SmallSampleWarning)
@@ -446,6 +451,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         st["ci_low"][idx] = np.asarray(ci_low, float)
         st["ci_high"][idx] = np.asarray(ci_high, float)
         st["se"][idx] = se
+        st["df"][idx] = df
         st["pvalue"][idx] = pv
         st["floor"][idx] = smallest_pvalue("randomization", ex, G, opt.alternative, opt.n_resamples)
         exact[idx] = ex
@@ -495,7 +501,7 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
     chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
     levels = verdict_levels(alpha, verdict_on, fam_sizes, family_rejections(chosen, fam, alpha))
     G_all = ints["n_clusters"]
-    mde = np.array([t_mde(float(st["se"][i]), float(G_all[i] - 1), float(levels[i]), opt.power, opt.alternative,
+    mde = np.array([t_mde(float(st["se"][i]), float(st["df"][i]), float(levels[i]), opt.power, opt.alternative,
                           float(st["floor"][i]), bool(st["se"][i] == 0)) for i in range(k_total)])
     verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
                         opt.alternative) for i in range(k_total)]
@@ -512,7 +518,7 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
         pl.Series("n_queries", ints["n_queries"]), pl.Series("n_clusters", ints["n_clusters"]),
         pl.Series("baseline_mean", st["baseline_mean"]), pl.Series("system_mean", st["system_mean"]),
-        *(pl.Series(n, st[n]) for n in ("delta", "ci_low", "ci_high", "se", "pvalue")),
+        *(pl.Series(n, st[n]) for n in ("delta", "ci_low", "ci_high", "se", "df", "pvalue")),
         pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
         *(pl.Series(n, ints[n]) for n in ("wins", "losses", "ties")),
         pl.Series("mde", mde), pl.Series("verdict", verdicts, dtype=pl.String),
@@ -522,8 +528,7 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
         pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
     )
     if margin is not None:
-        res = [_tost(float(d), float(s), margin, alpha, float(g - 1))
-               for d, s, g in zip(st["delta"], st["se"], G_all)]
+        res = [_tost(float(d), float(s), margin, alpha, float(f)) for d, s, f in zip(st["delta"], st["se"], st["df"])]
         out = out.with_columns(
             pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", [r[0] for r in res], dtype=pl.Float64),
             pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),

@@ -5,7 +5,7 @@ its endpoints (no more, no fewer), applies Holm within each family (the primary 
 secondaries apart), and reports per endpoint the delta, its
 ``1 - alpha`` interval (the shifts the cluster sign-flip test does not reject), the cluster sign-flip
 p-value, the Holm-adjusted p-value, the TOST equivalence p-value at the margin (t reference with
-``G - 1`` degrees of freedom on the CR1 cluster SE, which keeps "equivalent" at its 5 % with 10
+Bell-McCaffrey degrees of freedom (``G - 1`` for equal cluster sizes) on the CR2 cluster SE, which keeps "equivalent" at its 5 % with 10
 clusters), the minimum detectable difference (noncentral t, at Holm's first-step level
 ``alpha / m`` of the endpoint's family), the exact McNemar p-value
 (a reference for binary endpoints only; it assumes independent queries) and one verdict:
@@ -336,19 +336,20 @@ def _favours(delta: float, direction: str, plan: Plan, significant: bool) -> str
 def _method_descriptions(unit: str, alpha: float, power: float) -> dict[str, str]:
     """The methods as the header states them, in the plan's resampling unit: clusters of queries, or
     queries (each its own cluster, where the cluster test is the plain paired sign-flip test and the
-    CR1 SE the paired-t SE)."""
+    CR2 SE the paired-t SE)."""
     if unit == "cluster":
-        test, n, se = "cluster sign-flip", "G", "the CR1 cluster SE"
+        test, se = "cluster sign-flip", "the CR2 cluster SE"
+        dof = "Bell-McCaffrey df (G - 1 for equal cluster sizes)"
         exact = "2^G <= n_resamples, G clusters"
     else:
-        test, n, se = "paired sign-flip", "n", "the paired SE"
+        test, se, dof = "paired sign-flip", "the paired SE", "n - 1 df"
         exact = "2^n <= n_resamples, n queries"
     return {
         "interval": f"{1 - alpha:.0%} interval of the mean delta (candidate - baseline): the shifts the {test} "
                     "test does not reject",
         "test": f"{test} randomization test, two-sided (exact when {exact})",
-        "equivalence": f"TOST at ±margin, t with {n} - 1 df on {se}; {1 - 2 * alpha:.0%} interval; not adjusted",
-        "mdd": f"noncentral t ({n} - 1 df, {se}) at power {power} and level alpha / m, m = the size of the "
+        "equivalence": f"TOST at ±margin, t with {dof} on {se}; {1 - 2 * alpha:.0%} interval; not adjusted",
+        "mdd": f"noncentral t ({dof}, {se}) at power {power} and level alpha / m, m = the size of the "
                "endpoint's Holm family (Holm's first step)",
     }
 
@@ -385,7 +386,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         pvalue_tost, tost_low, tost_high, mdd, mcnemar_pvalue, mcnemar_b, mcnemar_c, verdict,
         favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` interval inverting the cluster
         sign-flip test (each query its own cluster with ``resampling_unit = "query"``); ``pvalue`` the cluster sign-flip p-value (two-sided); ``tost_*`` the ``1 - 2
-        alpha`` interval ``delta -/+ t(1 - alpha, G - 1) se`` with the CR1 cluster SE; ``mdd`` the
+        alpha`` interval ``delta -/+ t(1 - alpha, df) se`` with the CR2 cluster SE and its Bell-McCaffrey
+        ``df`` (``G - 1`` for equal cluster sizes); ``mdd`` the
         noncentral-t minimum detectable difference at the plan's power and level ``alpha / m`` (``m``
         endpoints; inf when the exact test cannot reach it); ``mcnemar_*`` the exact McNemar test and discordant counts (b = baseline only,
         c = candidate only) for 0/1 endpoints, else null -- a reference that ignores clusters;
@@ -476,7 +478,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
                      "n_queries": r["n_queries"], "n_clusters": r["n_clusters"],
                      "baseline_mean": r["baseline_mean"], "candidate_mean": r["system_mean"],
                      "delta": r["delta"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                     "confidence_level": 1.0 - alpha, "se": r["se"], "pvalue": r["pvalue"],
+                     "confidence_level": 1.0 - alpha, "se": r["se"], "df": r["df"], "pvalue": r["pvalue"],
                      "exact": r["exact"], "margin": ep.margin,
                      "pvalue_tost": r["pvalue_tost"], "tost_low": r["tost_low"], "tost_high": r["tost_high"],
                      "equivalent": r["equivalent"], "mdd": r["mde"], "mcnemar_pvalue": r["mcnemar_pvalue"],
@@ -490,7 +492,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         level = alpha / int(np.sum(roles == r["role"]))   # Holm's first step: what a lone true difference must reach
         floor = smallest_pvalue("randomization", bool(r["exact"]), int(r["n_clusters"]), "two-sided",
                                 plan.n_resamples)
-        r["mdd"] = t_mde(float(r["se"]), float(r["n_clusters"] - 1), level, plan.power, "two-sided", floor,
+        r["mdd"] = t_mde(float(r["se"]), float(r["df"]), level, plan.power, "two-sided", floor,
                          bool(r["se"] == 0))
     for r, ph in zip(rows, p_holm):
         r["pvalue_holm"] = float(ph)
