@@ -45,7 +45,7 @@ import calibration_paired  # noqa: E402
 import calibration_ppi  # noqa: E402
 import calibration_segments  # noqa: E402
 
-SECTIONS = ("paired", "clustered", "equivalence", "ppi", "segments")
+SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -89,6 +89,9 @@ def main(argv: list[str] | None = None) -> None:
         Gs, iccs = ((10,), (0.3,)) if quick else (tuple(args.clusters or (6, 8, 10, 20, 30)), (0.0, 0.3, 0.6))
         res = calibration_clustered.run(pops, Gs, iccs, reps, B, args.seed, log=log)
         print(calibration_clustered.report(res, reps, B), "\n", flush=True)
+    if "unequal" in args.section:
+        res = calibration_clustered.run_unequal(pops, (0.3,) if quick else (0.0, 0.3), reps, B, args.seed, log=log)
+        print(calibration_clustered.report_unequal(res, reps, B), "\n", flush=True)
     if "equivalence" in args.section:
         Gs = (10,) if quick else tuple(args.clusters or (10, 20, 30))
         res = calibration_clustered.run_equivalence(pops, Gs, (1, 3), reps, B, args.seed, log=log)

@@ -26,7 +26,7 @@ import numpy as np
 from calibration_common import ALPHA, batches, rate, ratio, table
 from pairedframe.errors import SmallSampleWarning
 from pairedframe.stats.cluster import _cluster_boot, cluster_summaries
-from pairedframe.stats.cluster_interval import (cluster_edgeworth_interval, cluster_robust_se,
+from pairedframe.stats.cluster_interval import (cluster_df, cluster_edgeworth_interval, cluster_robust_se,
                                                 cluster_sign_flip_interval_many, cluster_t_interval)
 from pairedframe.stats.equivalence import tost
 
@@ -36,30 +36,35 @@ INTERVALS = ("edgeworth", "signflip", "t", "percentile")
 GAUSSIAN_SD = 0.1
 
 
-def draw_clusters(pops, G: int, m: int, icc: float, reps: int, rng, *, centre: bool = False,
+def draw_clusters(pops, G: int, m, icc: float, reps: int, rng, *, centre: bool = False,
                   shift: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """(values (G*m, reps), truth (reps,)); replication r uses population r mod P (``pops=None``:
-    Gaussian deltas with sd GAUSSIAN_SD and true mean ``shift``)."""
-    X = np.empty((G * m, reps))
+    """(values (N, reps), truth (reps,)) for G clusters of ``m`` queries each (or of the sizes in the
+    sequence ``m``); replication r uses population r mod P (``pops=None``: Gaussian deltas with sd
+    GAUSSIAN_SD and true mean ``shift``)."""
+    sizes = np.full(G, m) if np.isscalar(m) else np.asarray(m)
+    N = int(sizes.sum())
+    of = np.repeat(np.arange(G), sizes)
+    X = np.empty((N, reps))
     truth = np.empty(reps)
     a, b = math.sqrt(icc), math.sqrt(1.0 - icc)
     if pops is None:
-        u = rng.normal(0.0, GAUSSIAN_SD, (G, 1, reps))
-        e = rng.normal(0.0, GAUSSIAN_SD, (G, m, reps))
-        return (shift + a * u + b * e).reshape(G * m, reps), np.full(reps, shift)
+        u = rng.normal(0.0, GAUSSIAN_SD, (G, reps))
+        e = rng.normal(0.0, GAUSSIAN_SD, (N, reps))
+        return shift + a * u[of] + b * e, np.full(reps, shift)
     for r in range(reps):
         pop = pops[r % len(pops)].deltas
         c = pop - pop.mean()
         u = c[rng.integers(0, c.shape[0], G)]
-        e = c[rng.integers(0, c.shape[0], (G, m))]
+        e = c[rng.integers(0, c.shape[0], N)]
         mean = 0.0 if centre else pop.mean()
-        X[:, r] = (mean + shift + a * u[:, None] + b * e).ravel()
+        X[:, r] = mean + shift + a * u[of] + b * e
         truth[r] = mean + shift
     return X, truth
 
 
-def cell(pops, G: int, m: int, icc: float, reps: int, B: int, seed: int) -> dict:
-    rng = np.random.default_rng([seed, G, m, int(icc * 100), 23])
+def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
+    key = m if np.isscalar(m) else 1000 + int(np.asarray(m).max())      # unequal sizes: their own stream
+    rng = np.random.default_rng([seed, G, key, int(icc * 100), 23])
     labels = np.repeat(np.arange(G), m)
     cover = {k: [] for k in INTERVALS}
     width = {k: [] for k in INTERVALS}
@@ -67,11 +72,11 @@ def cell(pops, G: int, m: int, icc: float, reps: int, B: int, seed: int) -> dict
     for bi, (lo, hi) in enumerate(batches(reps)):
         k = hi - lo
         X, truth = draw_clusters(pops, G, m, icc, k, rng)
-        flip_ss, boot_ss = np.random.SeedSequence([seed, G, m, bi]).spawn(2)
+        flip_ss, boot_ss = np.random.SeedSequence([seed, G, key, bi]).spawn(2)
         sf = cluster_sign_flip_interval_many(X, labels, n_resamples=B, rng=np.random.default_rng(flip_ss))
         sums, sizes = cluster_summaries(X, labels)
         theta = sums.sum(axis=0) / sizes.sum()
-        ct = cluster_t_interval(theta, cluster_robust_se(sums, sizes), G)
+        ct = cluster_t_interval(theta, cluster_robust_se(sums, sizes), G, df=cluster_df(sizes))
         ce = cluster_edgeworth_interval(sums, sizes)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
@@ -82,7 +87,7 @@ def cell(pops, G: int, m: int, icc: float, reps: int, B: int, seed: int) -> dict
             width[name].append(high - low)
         Xc, _ = draw_clusters(pops, G, m, icc, k, rng, centre=True)
         p = cluster_sign_flip_interval_many(Xc, labels, n_resamples=B,
-                                            rng=np.random.default_rng([seed, G, m, bi, 3])).pvalue
+                                            rng=np.random.default_rng([seed, G, key, bi, 3])).pvalue
         reject.append(np.asarray(p) < ALPHA)
     cat = lambda x: np.concatenate(x)  # noqa: E731
     return {"cover": {k: cat(v) for k, v in cover.items()}, "width": {k: cat(v) for k, v in width.items()},
@@ -149,3 +154,28 @@ def report_equivalence(results: dict, reps: int, B: int, margin: float = 0.05) -
            f"{reps} replications per cell; G clusters of m queries (icc 0.3 when m > 1); t = TOST on the CR1 SE "
            f"with G - 1 df (compare_clustered, analyze); z = the former TOST on the cluster bootstrap SE (B = {B}).\n\n")
     return out + table(["collection", "measure", "G", "m", "t-based TOST (default)", "z on bootstrap SE"], rows)
+
+
+#: Unequal cluster sizes (G = 10, 30 queries): one dominant cluster, a skewed spread, two sizes.
+UNEQUAL_SIZES = ((21, 1, 1, 1, 1, 1, 1, 1, 1, 1), (10, 6, 4, 3, 2, 2, 1, 1, 1, 1), (8, 8, 4, 4, 4, 4, 2, 2, 2, 2))
+
+
+def run_unequal(populations: dict, iccs, reps: int, B: int, seed: int, log=print) -> dict:
+    results = {}
+    for (collection, measure), pops in populations.items():
+        for sizes in UNEQUAL_SIZES:
+            for icc in iccs:
+                results[(collection, measure, sizes, icc)] = cell(pops, len(sizes), sizes, icc, reps, B, seed)
+        log(f"  unequal clusters {collection} {measure} done")
+    return results
+
+
+def report_unequal(results: dict, reps: int, B: int) -> str:
+    rows = [[c, ms, "/".join(map(str, sizes)), f"{cluster_df(np.asarray(sizes, float)):.1f}", f"{icc:g}"]
+            + [rate(r["cover"][k]) for k in INTERVALS] + [ratio(r["width"][k], r["width"]["t"]) for k in ("edgeworth",)]
+            + [rate(r["reject"])] for (c, ms, sizes, icc), r in results.items()]
+    out = (f"### compare_clustered with unequal cluster sizes (G = 10, 30 queries)\n\n{reps} replications per "
+           f"cell, B = {B}; coverage of the truth (cluster-t here: CR2 SE with Bell-McCaffrey df, as the default); "
+           "df = Bell-McCaffrey degrees of freedom; type-I error of the cluster sign-flip test (centred deltas).\n\n")
+    return out + table(["collection", "measure", "sizes", "df", "icc", "edgeworth (default)", "signflip", "cluster-t",
+                        "percentile", "width edgeworth", "type-I sign-flip"], rows)

@@ -50,7 +50,8 @@ def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for heading in ("### compare:", "### compare_clustered:", "### Equivalence:", "### PPI++", "### compare_segments:"):
+    for heading in ("### compare:", "### compare_clustered:", "### compare_clustered with unequal cluster sizes",
+                    "### Equivalence:", "### PPI++", "### compare_segments:"):
         assert heading in out
     for column in ("edgeworth (default)", "| signflip |", "| t |", "studentized", "percentile", "BCa",
                    "randomization centred", "t symmetric", "power randomization", "skew warning", "cluster-t",
