@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[{time.perf_counter() - t0:6.0f} s]{msg}", file=sys.stderr, flush=True)
 
     collections = ("DL-2019",) if quick else calibration_data.COLLECTIONS
-    need_pops = {"paired", "clustered", "equivalence", "segments"} & set(args.section)
+    need_pops = {"paired", "clustered", "unequal", "equivalence", "segments"} & set(args.section)
     pops = calibration_data.load(args.data, collections=collections, measures=tuple(args.measures), seed=args.seed,
                                  max_runs=max_runs) if need_pops else {}
     n_pairs = {k: len(v) for k, v in pops.items()}
