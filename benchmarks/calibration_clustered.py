@@ -28,6 +28,8 @@ from pairedframe.errors import SmallSampleWarning
 from pairedframe.stats.cluster import _cluster_boot, cluster_summaries
 from pairedframe.stats.cluster_interval import (cluster_df, cluster_edgeworth_interval, cluster_robust_se,
                                                 cluster_sign_flip_interval_many, cluster_t_interval)
+from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.edgeworth import edgeworth_t_quantile
 from pairedframe.stats.equivalence import tost
 
 INTERVALS = ("edgeworth", "signflip", "t", "percentile")
@@ -66,8 +68,8 @@ def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
     key = m if np.isscalar(m) else 1000 + int(np.asarray(m).max())      # unequal sizes: their own stream
     rng = np.random.default_rng([seed, G, key, int(icc * 100), 23])
     labels = np.repeat(np.arange(G), m)
-    cover = {k: [] for k in INTERVALS}
-    width = {k: [] for k in INTERVALS}
+    cover = {k: [] for k in (*INTERVALS, "CR1")}
+    width = {k: [] for k in (*INTERVALS, "CR1")}
     reject = []
     for bi, (lo, hi) in enumerate(batches(reps)):
         k = hi - lo
@@ -78,10 +80,16 @@ def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
         theta = sums.sum(axis=0) / sizes.sum()
         ct = cluster_t_interval(theta, cluster_robust_se(sums, sizes), G, df=cluster_df(sizes))
         ce = cluster_edgeworth_interval(sums, sizes)
+        # the former default: CR1 SE and G - 1 df (the same as ce for equal sizes)
+        resid = sums - theta * sizes[:, None]
+        se1 = np.sqrt(G / (G - 1.0) * np.sum(resid * resid, axis=0)) / sizes.sum()
+        q1 = edgeworth_t_quantile(resid, G - 1)
+        cr1 = ConfidenceInterval(theta - q1 * se1, theta + q1 * se1)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
             _, pct, _ = _cluster_boot(X, sums, sizes, B, 0.95, "two-sided", np.random.default_rng(boot_ss), None)
-        for name, ci in (("edgeworth", ce), ("signflip", sf.confidence_interval), ("t", ct), ("percentile", pct)):
+        for name, ci in (("edgeworth", ce), ("signflip", sf.confidence_interval), ("t", ct), ("percentile", pct),
+                         ("CR1", cr1)):
             low, high = np.asarray(ci.low, float), np.asarray(ci.high, float)
             cover[name].append((low <= truth) & (truth <= high))
             width[name].append(high - low)
@@ -172,10 +180,11 @@ def run_unequal(populations: dict, iccs, reps: int, B: int, seed: int, log=print
 
 def report_unequal(results: dict, reps: int, B: int) -> str:
     rows = [[c, ms, "/".join(map(str, sizes)), f"{cluster_df(np.asarray(sizes, float)):.1f}", f"{icc:g}"]
-            + [rate(r["cover"][k]) for k in INTERVALS] + [ratio(r["width"][k], r["width"]["t"]) for k in ("edgeworth",)]
+            + [rate(r["cover"][k]) for k in (*INTERVALS, "CR1")]
+            + [ratio(r["width"][k], r["width"]["t"]) for k in ("edgeworth",)]
             + [rate(r["reject"])] for (c, ms, sizes, icc), r in results.items()]
     out = (f"### compare_clustered with unequal cluster sizes (G = 10, 30 queries)\n\n{reps} replications per "
            f"cell, B = {B}; coverage of the truth (cluster-t here: CR2 SE with Bell-McCaffrey df, as the default); "
            "df = Bell-McCaffrey degrees of freedom; type-I error of the cluster sign-flip test (centred deltas).\n\n")
     return out + table(["collection", "measure", "sizes", "df", "icc", "edgeworth (default)", "signflip", "cluster-t",
-                        "percentile", "width edgeworth", "type-I sign-flip"], rows)
+                        "percentile", "edgeworth on CR1, G - 1 df (former)", "width edgeworth", "type-I sign-flip"], rows)

@@ -352,3 +352,15 @@ def test_unreachable_advice_for_clusters_names_no_missing_option():
         compare_clustered(df, baseline="A", clusters={q: f"c{int(q[1:]) // 2}" for q in qids})
     text = " ".join(str(w.message) for w in caught)
     assert "use more clusters" in text and "test='t'" not in text
+
+
+def test_note_of_an_equivalent_row_names_the_final_verdict():
+    """TOST turns a non-significant row 'equivalent'; the note must not still call it 'inconclusive'."""
+    rows = [("A", f"q{i}", "m", 0.5) for i in range(6)] + [("B", f"q{i}", "m", 0.5 + 0.003 + 0.001 * i) for i in range(6)]
+    df = pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = compare_clustered(df, baseline="A", clusters={f"q{i}": f"c{i // 2}" for i in range(6)},
+                              margin=0.05).row(0, named=True)
+    assert r["verdict"] == "equivalent"
+    assert "the verdict is 'inconclusive'" not in r["verdict_note"] and "the verdict is 'equivalent'" in r["verdict_note"]

@@ -245,3 +245,10 @@ def test_a_run_without_judged_queries_is_left_out_not_a_confusing_error(tmp_path
     first = runner.invoke(app, ["compare", paths[0], paths[3], paths[1], paths[2], "-m", "AP", "-B", "99"])
     assert first.exit_code == 2
     assert "the baseline (the first run, no --baseline given) 'c.run' has no judged query" in first.stderr
+
+
+def test_a_gate_on_the_infinite_end_of_a_one_sided_interval_is_refused():
+    res = run("-m", "nDCG@10", "-B", "99", "--alternative", "less", "--fail-if", "nDCG@10 < -0.01", "--gate-on", "ci-low")
+    assert res.exit_code == 2 and "infinite" in res.stderr
+    ok = run("-m", "nDCG@10", "-B", "99", "--alternative", "less", "--fail-if", "nDCG@10 < -0.5", "--gate-on", "ci-high")
+    assert ok.exit_code == 0, ok.output

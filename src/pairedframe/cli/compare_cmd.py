@@ -101,6 +101,10 @@ def compare_cmd(
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if gate_on not in _GATE_COLUMN:
         raise ValueError(f"--gate-on must be delta, ci-low or ci-high, got {gate_on!r}")
+    unbounded = {"ci-low": "less", "ci-high": "greater"}.get(gate_on)
+    if fail_if and alternative == unbounded:
+        raise ValueError(f"--gate-on {gate_on} with --alternative {alternative}: that end of a one-sided interval is "
+                         "infinite, so the gate would test -inf/inf; gate on the other end or on the delta")
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
     gates = [parse_gate(g, rel_level) for g in fail_if]

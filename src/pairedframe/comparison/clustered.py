@@ -544,7 +544,10 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
             .alias("verdict"),
             pl.when(pl.col("equivalent") & open_verdict)
             .then(pl.when(pl.col("verdict_note").is_null()).then(why)
-                  .otherwise(pl.concat_str([pl.col("verdict_note"), pl.lit("; "), why])))
+                  # the notes above describe the difference test's verdict, which TOST has just replaced
+                  .otherwise(pl.concat_str([pl.col("verdict_note").str.replace_all(
+                      "but the verdict is '", "but the difference test's verdict is '", literal=True),
+                      pl.lit("; the verdict is 'equivalent': "), why])))
             .otherwise(pl.col("verdict_note")).alias("verdict_note"))
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),

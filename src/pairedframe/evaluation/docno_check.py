@@ -21,6 +21,8 @@ from pairedframe.io.stream import QueryBlock
 SAMPLE_ROWS = 2**14
 #: Stretches of consecutive rows a large run table is sampled in.
 STRETCHES = 8
+#: Fewest near matches (and at least 1 % of the sampled rows) that warn.
+NEAR_MISS_MIN = 5
 
 _COLUMNS = ("system", "qid", "docno")
 
@@ -73,10 +75,11 @@ class DocnoSample:
 
 
 def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
-    """Warn, once per run, when more of its sampled documents match a judged docno of their query
-    except for case, blanks or leading zeros than match one exactly: docnos are compared as strings,
-    so the run counts as retrieving unjudged documents and scores (near) 0. A run that merely
-    retrieves many unjudged documents has no such near matches and gets no warning."""
+    """Warn, once per run, when some of its sampled documents (at least :data:`NEAR_MISS_MIN` and 1 %)
+    match a judged docno of their query only except for case, blanks or leading zeros: docnos are
+    compared as strings, so those documents count as unjudged and lower every measure (to 0 when no
+    document matches as spelled). A run that merely retrieves unjudged documents has no such near
+    matches (a different document rarely equals a judged one up to case) and gets no warning."""
     rows = sample.rows
     own = qrels.select("qid", "docno").join(rows.select("qid").unique(), on="qid", how="semi").unique()
     rows = rows.join(own.select("qid").unique(), on="qid", how="semi")  # the sample's judged queries
@@ -85,11 +88,9 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
     rows = rows.join(own.with_columns(pl.lit(True).alias("_judged")), on=["qid", "docno"], how="left")
     counts = rows.group_by("system", maintain_order=True).agg(pl.len().alias("n"),
                                                               pl.col("_judged").count().alias("exact"))
-    suspects = counts.filter(pl.col("exact") * 2 < pl.col("n"))  # else near matches cannot outnumber exact ones
-    if not suspects.height:
+    unjudged = rows.filter(pl.col("_judged").is_null()).with_columns(docno_key().alias("_key"))
+    if not unjudged.height:
         return
-    unjudged = (rows.filter(pl.col("_judged").is_null() & pl.col("system").is_in(suspects["system"].implode()))
-                .with_columns(docno_key().alias("_key")))
     keys = (own.join(unjudged.select("qid").unique(), on="qid", how="semi")
             .select("qid", pl.col("docno").alias("judged_docno"), docno_key().alias("_key"))
             .unique(subset=["qid", "_key"], keep="first", maintain_order=True))
@@ -97,12 +98,13 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
     found = near.group_by("system", maintain_order=True).agg(pl.len().alias("near"), pl.col("docno").first(),
                                                              pl.col("judged_docno").first())
     for system, n, exact, near_count, docno, judged_docno in (
-            suspects.join(found, on="system", how="inner", maintain_order="left")
-            .filter(pl.col("near") > pl.col("exact")).iter_rows()):
+            counts.join(found, on="system", how="inner", maintain_order="left")
+            .filter((pl.col("near") >= NEAR_MISS_MIN) & (pl.col("near") >= 0.01 * pl.col("n"))).iter_rows()):
         checked = "a sample of " if system in sample.partial else ""
+        effect = "the measures are 0" if exact == 0 else "every measure is lower than it should be"
         warnings.warn(
             f"run {system!r}: only {exact:,} of {checked}{n:,} retrieved documents of judged queries are in the "
-            f"qrels as spelled, while {near_count:,} match a judged docno of their query except for case, blanks or "
-            f"leading zeros (e.g. run {docno!r} ~ qrels {judged_docno!r}): docnos are compared as strings, so "
-            "those documents count as unjudged and the measures are (near) 0; rewrite the docnos of one file "
-            "to match the other", PartlyEmptyWarning, stacklevel=user_stacklevel())
+            f"qrels as spelled, while {near_count:,} more match a judged docno of their query except for case, blanks "
+            f"or leading zeros (e.g. run {docno!r} ~ qrels {judged_docno!r}): docnos are compared as strings, so "
+            f"those documents count as unjudged and {effect}; rewrite the docnos of one file to match the other",
+            PartlyEmptyWarning, stacklevel=user_stacklevel())
