@@ -271,7 +271,7 @@ def test_few_clusters_warn_and_constant_deltas_are_degenerate_but_defined():
         r = compare_clustered(same, baseline="A", clusters=cmap, margin=0.01).row(0, named=True)
     assert (r["delta"], r["ci_low"], r["ci_high"], r["se"], r["pvalue"]) == (0, 0, 0, 0, 1)
     assert math.isnan(r["mde"])          # no spread seen: the detectable effect is unknown, not 0
-    assert r["verdict"] == "identical" and r["equivalent"] and r["pvalue_tost"] == 0
+    assert r["verdict"] == "identical" and r["equivalent"] and r["pvalue_tost"] == 1 / 2 ** 6   # exact, never 0
 
 
 def test_cluster_layout_is_label_free():
@@ -364,3 +364,23 @@ def test_note_of_an_equivalent_row_names_the_final_verdict():
                               margin=0.05).row(0, named=True)
     assert r["verdict"] == "equivalent"
     assert "the verdict is 'inconclusive'" not in r["verdict_note"] and "the verdict is 'equivalent'" in r["verdict_note"]
+
+
+def test_zero_spread_between_clusters_gives_no_certainty():
+    """Equal cluster sums (or constant deltas) leave no spread: the interval is a point only when the exact
+    sign-flip test on G clusters can reject, and TOST's p is 1 / 2**G, never 0 (newcomer findings)."""
+    df = pl.DataFrame({"system": ["A"] * 4 + ["B"] * 4, "qid": ["a", "b", "c", "d"] * 2, "measure": "m",
+                       "value": [0.0] * 4 + [0.30, 0.31, 0.29, 0.32]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = compare_clustered(df, baseline="A", clusters={"a": 1, "b": 1, "c": 2, "d": 2}, margin=0.5).row(0, named=True)
+    assert r["se"] == 0 and (r["ci_low"], r["ci_high"]) == (-np.inf, np.inf)       # G = 2: 2/4 >= 0.05
+    assert r["pvalue_tost"] == 0.25 and not r["equivalent"]
+    n = 12
+    const = pl.DataFrame({"system": ["A"] * n + ["B"] * n, "qid": [f"q{i}" for i in range(n)] * 2, "measure": "m",
+                          "value": [0.0] * n + [0.01] * n})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = compare_clustered(const, baseline="A", clusters={f"q{i}": i // 2 for i in range(n)},
+                              margin=0.05).row(0, named=True)
+    assert (r["ci_low"], r["ci_high"]) == (0.01, 0.01) and r["pvalue_tost"] == 1 / 2 ** 6 and r["equivalent"]

@@ -154,13 +154,20 @@ def test_ppi_jackknife_t_against_a_plain_loop(n, seed):
     assert a.standard_error == pytest.approx(b.standard_error, rel=1e-12) and a.df == b.df == n - 1
 
 
-def test_ppi_zero_standard_error():
+def test_ppi_zero_spread_falls_back_to_the_exact_sign_flip_test():
+    """No certainty from constant gold deltas (issue 9 item 4): p = 2 / 2**n, never 0."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
         res = ppi_mean(np.zeros(5), np.zeros(5), np.zeros(3), lam=0)
-        assert res.pvalue == 1.0 and tuple(res.confidence_interval) == (0.0, 0.0)
-        assert ppi_mean(np.full(5, 0.1), np.zeros(5), np.zeros(3), lam=0).pvalue == 0.0
+        assert res.pvalue == 1.0 and tuple(res.confidence_interval) == (-np.inf, np.inf)   # 2/2^5 > 0.05
+        for method in ("jackknife-edgeworth", "jackknife-t", "t", "z"):
+            r = ppi_mean(np.full(10, 0.1), np.full(10, 0.1), np.random.default_rng(0).uniform(size=43), method=method)
+            assert r.pvalue == 2.0 / 2 ** 10 and tuple(r.confidence_interval) == (0.1, 0.1) and r.standard_error == 0
+        noise = 0.1 + np.array([1e-17, -1e-17, 0.0] * 4)     # float noise is no spread
+        assert ppi_mean(noise, noise, np.zeros(3), lam=0).pvalue == 2.0 / 2 ** 12
+        assert ppi_mean(np.full(5, 0.1), np.zeros(5), np.zeros(3), lam=0).pvalue == 2.0 / 2 ** 5
         assert ppi_mean(np.full(5, 0.1), np.zeros(5), [], lam=0, alternative="less").pvalue == 1.0
+        assert ppi_mean(np.full(5, 0.1), np.zeros(5), [], lam=0, alternative="greater").pvalue == 1.0 / 2 ** 5
 
 
 @pytest.mark.parametrize(

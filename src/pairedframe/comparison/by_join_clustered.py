@@ -31,7 +31,7 @@ from pairedframe.comparison.by_join import (
     sign_flips_from_engine,
     wide_deltas,
 )
-from pairedframe.comparison.clustered import _check_cluster_counts, _clustered_table, cluster_map
+from pairedframe.comparison.clustered import _check_cluster_counts, _clustered_table, _zero_spread_interval, cluster_map
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
@@ -181,6 +181,9 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
                 low, high, _ = bootstrap_from_engine(table, wide, boot, delta, (sub["dmin"] == sub["dmax"]).to_numpy(),
                                                      opt, ratio=True)
             table.drop(wide)
+            if interval in ("edgeworth", "t"):     # no certainty from zero spread, as the in-memory path
+                low, high = _zero_spread_interval(delta, se_all[idx], low, high, G, 1.0 - opt.confidence_level,
+                                                  opt.alternative)
             st["ci_low"][idx], st["ci_high"][idx], st["pvalue"][idx] = low, high, pv
             st["floor"][idx] = smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples)
             exact[idx] = flips.exact

@@ -239,14 +239,33 @@ def _binary(x: np.ndarray) -> bool:
     return bool(np.all((x == 0) | (x == 1)))
 
 
-def _tost(delta: float, se: float, margin: float, alpha: float, df: float) -> tuple[float, float, float, bool]:
-    """(p, low, high, equivalent) of the t-based TOST at +-margin with the 1 - 2 alpha interval; se == 0
-    (all deltas equal) is degenerate."""
+def _tost(delta: float, se: float, margin: float, alpha: float, df: float,
+          G: int) -> tuple[float, float, float, bool]:
+    """(p, low, high, equivalent) of the t-based TOST at +-margin with the 1 - 2 alpha interval.  With
+    se == 0 (no spread between clusters) there is no error to estimate: each one-sided test is the exact
+    sign-flip test on G clusters shifted wholly past its bound, p = 1 / 2**G (never 0), and the interval
+    is the point when that is below alpha, else unbounded."""
     if se > 0:
         r = tost(delta, se, margin=margin, alpha=alpha, df=df)
         return r.pvalue, float(r.confidence_interval.low), float(r.confidence_interval.high), r.equivalent
-    inside = -margin < delta < margin
-    return (0.0 if inside else 1.0), delta, delta, inside
+    p = math.ldexp(1.0, -G) if -margin < delta < margin else 1.0
+    if p < alpha:
+        return p, delta, delta, True
+    return p, -math.inf, math.inf, False
+
+
+def _zero_spread_interval(theta: np.ndarray, se: np.ndarray, low: np.ndarray, high: np.ndarray, G: int,
+                          alpha: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
+    """Where se == 0 the t-type interval would be a point whatever G: keep the point only when the exact
+    sign-flip test on G equal cluster deltas can reject (``2 / 2**G < alpha``, one-sided ``1 / 2**G``),
+    else leave the unbounded side(s) open -- no certainty from zero spread."""
+    low, high = np.array(low, dtype=float, copy=True), np.array(high, dtype=float, copy=True)
+    floor = math.ldexp(2.0 if alternative == "two-sided" else 1.0, -G)
+    if floor >= alpha:
+        flat = np.asarray(se) == 0
+        low[flat & (alternative != "less")] = -math.inf
+        high[flat & (alternative != "greater")] = math.inf
+    return low, high
 
 
 def _check_cluster_counts(rows: pl.DataFrame, n_queries: np.ndarray, n_clusters: np.ndarray, *, keys: list[str],
@@ -348,7 +367,10 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
         alpha``); a row that is not significant but equivalent has the verdict ``"equivalent"``
         (``verdict_note`` gives the TOST interval).  A comparison whose deltas are all 0 has
-        ``se = 0``, ``mde`` NaN, the verdict ``"identical"`` and is equivalent iff ``margin > 0``.
+        ``se = 0``, ``mde`` NaN and the verdict ``"identical"``.  With ``se = 0`` (no spread between
+        clusters: constant deltas, or equal cluster sums) nothing is certain: the ``"edgeworth"`` / ``"t"``
+        interval is the point only when the exact sign-flip test on G clusters could reject
+        (``2 / 2**G < alpha``), else unbounded, and TOST's p is ``1 / 2**G`` (equivalent from 5 clusters).
 
     Raises
     ------
@@ -446,6 +468,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                 _, ci, _ = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
                                          boot_rng, opt.chunk_size)
             ci_low, ci_high = ci.low, ci.high
+        if interval in ("edgeworth", "t"):
+            ci_low, ci_high = _zero_spread_interval(theta, se, ci_low, ci_high, G, 1.0 - opt.confidence_level,
+                                                    opt.alternative)
         idx = np.asarray(members_rows)
         st["delta"][idx] = theta
         st["ci_low"][idx] = np.asarray(ci_low, float)
@@ -528,7 +553,8 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
         pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
     )
     if margin is not None:
-        res = [_tost(float(d), float(s), margin, alpha, float(f)) for d, s, f in zip(st["delta"], st["se"], st["df"])]
+        res = [_tost(float(d), float(s), margin, alpha, float(f), int(g))
+               for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
         out = out.with_columns(
             pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", [r[0] for r in res], dtype=pl.Float64),
             pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),

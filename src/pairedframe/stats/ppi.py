@@ -44,6 +44,8 @@ from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.edgeworth import edgeworth_t_pvalue, edgeworth_t_quantile
+from pairedframe.stats.studentized import zero_spread
+from pairedframe.stats.ttest import _zero_spread_result
 from pairedframe.stats.resample import _check_1d, _check_alternative, _check_probability
 
 __all__ = ["PPIResult", "ppi_mean", "PPI_METHODS", "CALIBRATED_GOLD_N"]
@@ -209,10 +211,12 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     Notes
     -----
     *Degenerate inputs.*  With ``N < 2`` unlabelled proxies (and ``lam=None``)
-    or a constant proxy, ``lam = 0``.  If the standard error is exactly 0 (all
-    gold values equal and ``lam = 0``) the interval collapses to the point, and
-    the p-value is 0 when the estimate lies in the direction of ``alternative``
-    (non-zero for two-sided), else 1.
+    or a constant proxy, ``lam = 0``.  If the rectifier ``gold - lam * proxy_on_gold`` (and, for
+    ``lam != 0``, the imputed proxies) is constant up to float noise (spread <= 1e-12 of its scale),
+    there is no spread to estimate an error from, and the result is that of the exact sign-flip test
+    on the ``n`` gold values (as :func:`~pairedframe.stats.ttest.paired_t_test` does): ``p = 2 / 2**n``
+    (one-sided ``1 / 2**n``) for a non-zero estimate, 1 for 0, ``standard_error = 0``, ``df`` None, and
+    the interval is the point when ``p < alpha``, else unbounded.
 
     *Relation to ppi_py 0.2.3* (``ppi_mean_pointestimate``, ``ppi_mean_ci``):
     the point estimate and ``lam`` are computed as there (its ``lam`` uses a
@@ -286,6 +290,12 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
         estimate = float(imputed.mean()) + estimate
         var += float(np.var(imputed, ddof=ddof)) / big_n
     se = math.sqrt(var)
+    if zero_spread(rectifier)[0] and (lam_v == 0.0 or zero_spread(lam_v * f_unlab)[0]):
+        # constant up to float noise: no certainty from it -- the exact sign-flip test on the n gold values
+        _, pvalue, _, low, high = _zero_spread_result(n, estimate, alternative, 1.0 - alpha)
+        return PPIResult(statistic=estimate, confidence_interval=ConfidenceInterval(low, high), pvalue=pvalue,
+                         standard_error=0.0, lam=lam_v, n_gold=n, n_proxy=big_n, alpha=alpha, alternative=alternative,
+                         ddof=int(ddof), method=method, df=None)
     if method == "z":
         df = None
     elif jackknife and lam is None:
