@@ -148,9 +148,6 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
         Two names that are equal as strings.
     InputFormatError, SchemaError, DuplicateError, UnknownMeasureError
         As :func:`pairedframe.evaluate`.
-
-    Raises
-    ------
     EmptyResultError
         A judgment set shares no judged query with the runs (the message names the set).
 
