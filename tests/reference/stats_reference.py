@@ -215,24 +215,32 @@ def ppi_jackknife_loop(y, fy, fu):
 def edgeworth_t_quantile_loop(scores, df: float, confidence_level: float = 0.95) -> float:
     """Hall's (1992, sec. 2.6) two-sided Edgeworth correction of the t quantile, scalar loops.
 
-    x0 = t(df) quantile at (1 + level) / 2; the coverage shortfall of |T| <= x0 is
+    At a level L: x0 = t(df) quantile at (1 + L) / 2; the coverage shortfall of |T| <= x0 is
     (2/n) x0 phi(x0) [k (x0^2 - 3)/12 - g2 (x0^4 + 2 x0^2 - 3)/18] with g2 = b1 - 6(n-2)/((n+1)(n+3))
     (floored at 0) and k = b2 - 3 + 6/(n+1) (Joanes & Gill 1998 expectations under normality);
-    q = max(x0 - shortfall / (2 f_t(x0)), normal quantile); constant scores give x0.
+    q(L) = max(x0 - shortfall / (2 f_t(x0)), normal quantile).  The result is the largest q over the
+    grid levels below ``confidence_level`` and ``confidence_level`` itself (non-decreasing in the level);
+    constant scores give the t quantile.
     """
     from scipy.stats import norm, t as student_t
+
+    from pairedframe.stats.edgeworth import LEVEL_GRID
 
     n = len(scores)
     mean = math.fsum(scores) / n
     c = [v - mean for v in scores]
     m2 = math.fsum(v * v for v in c) / n
-    x0 = float(student_t.ppf(0.5 + confidence_level / 2, df))
     if not m2 > (1e-12 * max(abs(v) for v in scores)) ** 2:
-        return x0
+        return float(student_t.ppf(0.5 + confidence_level / 2, df))
     m3 = math.fsum(v ** 3 for v in c) / n
     m4 = math.fsum(v ** 4 for v in c) / n
     g2 = max(m3 * m3 / m2 ** 3 - 6.0 * (n - 2) / ((n + 1) * (n + 3)), 0.0)
     k = m4 / (m2 * m2) - 3.0 + 6.0 / (n + 1)
-    phi = math.exp(-x0 * x0 / 2) / math.sqrt(2 * math.pi)
-    shortfall = 2.0 / n * x0 * phi * (k * (x0 ** 2 - 3) / 12 - g2 * (x0 ** 4 + 2 * x0 ** 2 - 3) / 18)
-    return max(x0 - shortfall / (2 * float(student_t.pdf(x0, df))), float(norm.ppf(0.5 + confidence_level / 2)))
+    best = -math.inf
+    for level in [*(float(v) for v in LEVEL_GRID if v < confidence_level), confidence_level]:
+        x0 = float(student_t.ppf(0.5 + level / 2, df))
+        phi = math.exp(-x0 * x0 / 2) / math.sqrt(2 * math.pi)
+        shortfall = 2.0 / n * x0 * phi * (k * (x0 ** 2 - 3) / 12 - g2 * (x0 ** 4 + 2 * x0 ** 2 - 3) / 18)
+        q = max(x0 - shortfall / (2 * float(student_t.pdf(x0, df))), float(norm.ppf(0.5 + level / 2)))
+        best = max(best, q)
+    return best

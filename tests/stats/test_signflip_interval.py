@@ -129,9 +129,11 @@ def test_cluster_interval_against_the_test_and_the_definition(data, alt, B, seed
 
 
 def test_cluster_t_interval_against_statsmodels_cluster_robust_ols():
+    """Equal cluster sizes, where the CR2 SE is statsmodels' CR1 and Bell-McCaffrey's df are G - 1
+    (unequal sizes: tests/test_clustered.py checks CR2 against explicit matrices)."""
     sm = pytest.importorskip("statsmodels.api")
     rng = np.random.default_rng(5)
-    sizes = rng.integers(1, 6, 12)
+    sizes = np.full(12, 3)
     labels = np.repeat(np.arange(12), sizes)
     y = np.repeat(rng.normal(0, 0.1, 12), sizes) + rng.normal(0.03, 0.1, labels.size)
     fit = sm.OLS(y, np.ones(y.size)).fit(cov_type="cluster", cov_kwds={"groups": labels}, use_t=True)

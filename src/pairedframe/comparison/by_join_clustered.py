@@ -142,6 +142,7 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             df_all = np.where(equal, G_all - 1.0, bell_mccaffrey_df(a, b, c, d, N_all))
         flat = ((rows["dmax"] - rows["dmin"]).to_numpy() <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy())
         se_all[flat] = 0.0
+        se_all[se_all <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy()] = 0.0   # equal cluster sums up to float noise
         st = {n: np.full(k_total, np.nan) for n in ("ci_low", "ci_high", "pvalue", "floor")}
         st.update(delta=delta_all, se=se_all, df=df_all, baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
                   system_mean=rows["system_mean"].to_numpy().astype(float))

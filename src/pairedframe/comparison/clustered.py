@@ -68,7 +68,7 @@ from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
 from pairedframe.stats.cluster_interval import (_flip_interval, cluster_df, cluster_edgeworth_interval,
                                                 cluster_robust_se, cluster_t_interval)
 from pairedframe.stats.equivalence import tost
-from pairedframe.stats.studentized import zero_spread
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, zero_spread
 from pairedframe.stats.mcnemar import mcnemar_exact
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
@@ -336,11 +336,12 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     family_by, chunk_size, verdict_on, progress
         As :func:`pairedframe.compare`.
     interval : {"edgeworth", "signflip", "t", "percentile"}, default "edgeworth"
-        ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(G-1)`` quantile corrected by the
+        ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(df)`` quantile (``df`` the Bell-McCaffrey
+        degrees of freedom, ``G - 1`` for equal cluster sizes) corrected by the
         second-order Edgeworth term of the cluster sums' skew and kurtosis (one-sided: plain
-        ``t(G-1)``; :mod:`pairedframe.stats.edgeworth`); ``"signflip"``: the shifts the cluster
+        ``t(df)``; :mod:`pairedframe.stats.edgeworth`); ``"signflip"``: the shifts the cluster
         sign-flip test does not reject (agrees with ``pvalue`` by construction); ``"t"``: cluster-t,
-        ``delta -/+ t(G-1) se``; ``"percentile"``: the cluster
+        ``delta -/+ t(df) se``; ``"percentile"``: the cluster
         bootstrap percentile interval (bit for bit scipy's on the cluster summaries; too narrow below
         about 30 clusters).
 
@@ -363,7 +364,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         sizes) at the level the verdict needs (``alpha``, or
         ``alpha / m`` for Holm and BH over ``m`` comparisons), inf when the cluster sign-flip test
         cannot reach that level (``2/2^G`` exact, ``1/(n_resamples+1)`` Monte Carlo);
-        ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, G-1) se``;
+        ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, df) se``;
         ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
         alpha``); a row that is not significant but equivalent has the verdict ``"equivalent"``
         (``verdict_note`` gives the TOST interval).  A comparison whose deltas are all 0 has
@@ -453,6 +454,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                                                       opt.alternative, flip_rng, opt.chunk_size)
         se = cluster_robust_se(sums, sizes)
         se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
+        se[se <= ZERO_SPREAD_RTOL * np.max(np.abs(D), axis=0)] = 0.0     # equal cluster sums up to float noise
         df = cluster_df(sizes)            # G - 1 for equal sizes, fewer when a few clusters dominate
         if interval == "signflip":
             ci_low, ci_high = lo_f, hi_f

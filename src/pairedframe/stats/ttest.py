@@ -32,10 +32,12 @@ __all__ = ["paired_t_test", "paired_t_test_many"]
 
 
 def _t_value(d: np.ndarray, mean: float, sd: float) -> tuple[float, float]:
-    """(t, se); t recomputed on rescaled data if sd/sqrt(n) underflows (|d| ~ 1e-300)."""
+    """(t, se); t recomputed on rescaled data when the deltas are so small (|d| < 1e-140) that their
+    squares lose precision or underflow."""
     n = d.shape[0]
     se = sd / math.sqrt(n)
-    if se > 0 and math.isfinite(se) and se > 1e-290:
+    # squares of |d| < ~1e-150 are subnormal and lose digits: then t comes from rescaled data
+    if se > 0 and math.isfinite(se) and float(np.max(np.abs(d))) > 1e-140:
         return mean / se, se
     ds = d / np.max(np.abs(d))
     return float(np.mean(ds)) / (float(np.std(ds, ddof=1)) / math.sqrt(n)), se
