@@ -252,3 +252,8 @@ def test_a_gate_on_the_infinite_end_of_a_one_sided_interval_is_refused():
     assert res.exit_code == 2 and "infinite" in res.stderr
     ok = run("-m", "nDCG@10", "-B", "99", "--alternative", "less", "--fail-if", "nDCG@10 < -0.5", "--gate-on", "ci-high")
     assert ok.exit_code == 0, ok.output
+
+
+def test_string_valued_measure_says_so():
+    res = run("-m", "RelString@20", "-B", "99")
+    assert res.exit_code == 2 and "string-valued" in res.stderr and "no judged query" not in res.stderr

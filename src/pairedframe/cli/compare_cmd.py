@@ -129,7 +129,7 @@ def compare_cmd(
         if name not in measure_names:
             raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
     # runs without a judged query were left out by evaluate (with a warning): compare the others
-    present = set(ev.per_query["system"].unique().to_list())
+    present = set(ev.per_query["system"].unique().to_list()) | set(ev.text["system"].unique().to_list())
     for b in bases:
         if b not in present:
             which = "--baseline" if baseline else "the baseline (the first run, no --baseline given)"

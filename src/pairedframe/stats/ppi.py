@@ -263,7 +263,7 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     elif n < CALIBRATED_GOLD_N:
         warnings.warn(
             f"only {n} gold queries (< {CALIBRATED_GOLD_N}, below the calibrated 10-30): with a tuned lam the t "
-            f"reference has {max(n - 2, 1)} degree(s) of freedom and the interval's coverage is unmeasured",
+            f"reference has max(n - 2, 1) = {max(n - 2, 1)} degree(s) of freedom and the interval's coverage is unmeasured",
             SmallSampleWarning, stacklevel=user_stacklevel())
 
     if lam is None:
