@@ -219,12 +219,15 @@ def edgeworth_t_quantile_loop(scores, df: float, confidence_level: float = 0.95)
     (2/n) x0 phi(x0) [k (x0^2 - 3)/12 - g2 (x0^4 + 2 x0^2 - 3)/18] with g2 = b1 - 6(n-2)/((n+1)(n+3))
     (floored at 0) and k = b2 - 3 + 6/(n+1) (Joanes & Gill 1998 expectations under normality);
     q(L) = max(x0 - shortfall / (2 f_t(x0)), normal quantile).  The result is the largest q over the
-    grid levels below ``confidence_level`` and ``confidence_level`` itself (non-decreasing in the level);
+    grid levels (2 Phi(z) - 1, z = 0.6745, 0.6795, ...) below ``confidence_level`` and
+    ``confidence_level`` itself (non-decreasing in the level up to the grid's resolution);
     constant scores give the t quantile.
     """
     from scipy.stats import norm, t as student_t
 
-    from pairedframe.stats.edgeworth import LEVEL_GRID
+    from pairedframe.stats.edgeworth import _grid
+
+    grid_levels = [float(v) for v in _grid(float(df))[0]]
 
     n = len(scores)
     mean = math.fsum(scores) / n
@@ -237,7 +240,7 @@ def edgeworth_t_quantile_loop(scores, df: float, confidence_level: float = 0.95)
     g2 = max(m3 * m3 / m2 ** 3 - 6.0 * (n - 2) / ((n + 1) * (n + 3)), 0.0)
     k = m4 / (m2 * m2) - 3.0 + 6.0 / (n + 1)
     best = -math.inf
-    for level in [*(float(v) for v in LEVEL_GRID if v < confidence_level), confidence_level]:
+    for level in [*(v for v in grid_levels if v < confidence_level), confidence_level]:
         x0 = float(student_t.ppf(0.5 + level / 2, df))
         phi = math.exp(-x0 * x0 / 2) / math.sqrt(2 * math.pi)
         shortfall = 2.0 / n * x0 * phi * (k * (x0 ** 2 - 3) / 12 - g2 * (x0 ** 4 + 2 * x0 ** 2 - 3) / 18)

@@ -30,10 +30,11 @@ Abramovitch, L. & Singh, K. (1985). Edgeworth corrected pivotal statistics and t
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
-from scipy.special import gammaln, ndtri, stdtr, stdtrit
+from scipy.special import gammaln, ndtr, ndtri, stdtr, stdtrit
 
 from .resample import _check_probability
 
@@ -171,22 +172,36 @@ def _shape(m2, m3, m4, n: int, spread):
 
 def _quantile(confidence_level: float, skew2, kurt, n: int, df: float) -> np.ndarray:
     """t quantile plus one Newton step towards the Edgeworth-corrected two-sided coverage, made
-    non-decreasing in the level: the running maximum over :data:`LEVEL_GRID` levels from 0.5 up (with
-    strong skew the one-step correction shrinks in the far tail, where the normal density falls
-    faster than t's, and would make a 99.9 % interval narrower than a 99 % one)."""
-    levels = np.append(LEVEL_GRID[LEVEL_GRID < confidence_level], confidence_level)
-    return np.max(_newton_step(levels[:, None], skew2[None, :], kurt[None, :], n, df), axis=0)
+    non-decreasing in the level: the running maximum over a fine grid of lower levels (with strong
+    skew the one-step correction shrinks in the far tail, where the normal density falls faster than
+    t's, and would make a 99.9 % interval narrower than a 99 % one)."""
+    levels, terms = _grid(float(df))
+    below = levels < confidence_level
+    here = _steps(np.array([float(stdtrit(df, 0.5 + confidence_level / 2.0))]), df, skew2, kurt, n,
+                  np.array([float(ndtri(0.5 + confidence_level / 2.0))]))
+    if not below.any():
+        return here[0]
+    grid = terms[0][below], terms[1][below]
+    return np.maximum(np.max(_steps(grid[0], df, skew2, kurt, n, grid[1]), axis=0), here[0])
 
 
-#: Levels below the requested one at which the one-step quantile is evaluated for the running maximum.
-LEVEL_GRID = np.concatenate([np.linspace(0.5, 0.99, 50), 1.0 - np.logspace(-2.25, -6, 16)])
+@functools.lru_cache(maxsize=32)
+def _grid(df: float) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Levels 2 Phi(z) - 1 for z from 0.6745 (level 0.5) to 6.1 in steps of 0.005, with their t(df)
+    and normal quantiles (computed once per df)."""
+    z = np.arange(0.6745, 6.1, 0.005)
+    levels = 2.0 * ndtr(z) - 1.0
+    return levels, (stdtrit(df, 0.5 + levels / 2.0), z)
 
 
-def _newton_step(levels: np.ndarray, skew2: np.ndarray, kurt: np.ndarray, n: int, df: float) -> np.ndarray:
-    q = stdtrit(df, 0.5 + levels / 2.0)
+def _steps(q: np.ndarray, df: float, skew2, kurt, n: int, normal_q: np.ndarray) -> np.ndarray:
+    """One Newton step from each t quantile ``q`` (m,) for every column (k,): (m, k), floored at the
+    normal quantiles ``normal_q``."""
+    q = q[:, None]
     normal_pdf = np.exp(-0.5 * q * q) / math.sqrt(2.0 * math.pi)
     t_pdf = np.exp(gammaln((df + 1.0) / 2.0) - gammaln(df / 2.0) - 0.5 * math.log(df * math.pi)
                    - (df + 1.0) / 2.0 * np.log1p(q * q / df))
+    skew2, kurt = np.atleast_1d(skew2)[None, :], np.atleast_1d(kurt)[None, :]
     shortfall = (2.0 / n) * q * normal_pdf * (kurt * (q * q - 3.0) / 12.0
                                              - skew2 * (q ** 4 + 2.0 * q * q - 3.0) / 18.0)
-    return np.maximum(q - shortfall / (2.0 * t_pdf), ndtri(0.5 + levels / 2.0))
+    return np.maximum(q - shortfall / (2.0 * t_pdf), normal_q[:, None])
