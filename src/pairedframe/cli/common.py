@@ -27,6 +27,7 @@ from pairedframe.report.output import json_text
 
 app = typer.Typer(
     name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    rich_markup_mode="rich",    # the default differs across typer versions; help texts escape \[ for it
     help="trec_eval-exact evaluation and honest paired comparisons of retrieval runs.")
 
 EXIT_USAGE = 2
