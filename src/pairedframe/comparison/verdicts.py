@@ -226,14 +226,21 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
         "Read the wins / losses / ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
 
 
-def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
-    """One :class:`SkewWarning` naming the worst row whose deltas fail Cochran's rule ``n > 25 g1^2``."""
+def _most_skewed(skewness: np.ndarray, n_units: np.ndarray) -> tuple[int, int] | None:
+    """(how many rows fail Cochran's rule, the most skewed of them), or None when none does."""
     bad = np.flatnonzero(cochran_fails(skewness, n_units))
     if bad.size == 0:
+        return None
+    return int(bad.size), int(bad[np.argmax(np.abs(skewness[bad]))])
+
+def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
+    """One :class:`SkewWarning` naming the worst row whose deltas fail Cochran's rule ``n > 25 g1^2``."""
+    found = _most_skewed(skewness, n_units)
+    if found is None:
         return
-    i = int(bad[np.argmax(np.abs(skewness[bad]))])
+    count, i = found
     warnings.warn(
-        f"{bad.size} comparison(s) have deltas too skewed for their number of {unit} (Cochran's rule "
+        f"{count} comparison(s) have deltas too skewed for their number of {unit} (Cochran's rule "
         f"n > 25 x skewness^2 fails); most skewed: skewness {skewness[i]:+.2f} with n = {int(n_units[i])} "
         f"({labels[i]}). The t-test, the sign-flip test and the intervals inverting them assume nearly "
         f"symmetric deltas: on skewed real TREC deltas at n = 20 both tests rejected up to "
@@ -245,12 +252,12 @@ def warn_skewed_segments(skewness: np.ndarray, n_units: np.ndarray, label: Calla
     """One :class:`SkewWarning` when some segment comparisons fail Cochran's rule ``n > 25 g1^2``:
     how many of how many, the most skewed (``label(i)`` names row ``i``) and what BH's FDR became on
     such segments.  Vectorised: only the named row is formatted."""
-    bad = np.flatnonzero(cochran_fails(skewness, n_units))
-    if bad.size == 0:
+    found = _most_skewed(skewness, n_units)
+    if found is None:
         return
-    i = int(bad[np.argmax(np.abs(skewness[bad]))])
+    count, i = found
     warnings.warn(
-        f"{bad.size} of {len(skewness)} segment comparisons have deltas too skewed for their number of queries "
+        f"{count} of {len(skewness)} segment comparisons have deltas too skewed for their number of queries "
         f"(Cochran's rule n > 25 x skewness^2 fails); most skewed: skewness {skewness[i]:+.2f} with "
         f"n = {int(n_units[i])} ({label(i)}). The per-segment tests assume nearly symmetric deltas: with BH at "
         f"q = 0.05 over segments of 20 skewed real TREC deltas the false discovery rate was "

@@ -76,12 +76,19 @@ def edgeworth_t_quantile(scores, df: float, *, confidence_level: float = 0.95) -
         raise ValueError(f"scores must have at least 2 rows, got shape {np.shape(scores)}")
     if not np.all(np.isfinite(x)):
         raise ValueError("scores must be finite")
+    m2, m3, m4, spread = _central_moments(x)
+    out = edgeworth_t_quantile_from_moments(m2, m3, m4, x.shape[0], df, confidence_level=confidence_level,
+                                            spread=spread)
+    return out[0] if one else out
+
+
+def _central_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Second, third and fourth central moments of each column of ``x`` (n, k), and whether its
+    spread is more than float noise."""
     c = x - x.mean(axis=0)
     m2 = np.mean(c * c, axis=0)
-    spread = m2 > (1e-12 * np.max(np.abs(x), axis=0)) ** 2      # float noise is no spread
-    out = edgeworth_t_quantile_from_moments(m2, np.mean(c ** 3, axis=0), np.mean(c ** 4, axis=0), x.shape[0], df,
-                                            confidence_level=confidence_level, spread=spread)
-    return out[0] if one else out
+    spread = m2 > (1e-12 * np.max(np.abs(x), axis=0)) ** 2
+    return m2, np.mean(c ** 3, axis=0), np.mean(c ** 4, axis=0), spread
 
 
 def edgeworth_t_quantile_from_moments(m2, m3, m4, n: int, df: float, *, confidence_level: float = 0.95,
@@ -145,11 +152,9 @@ def edgeworth_t_pvalue(statistic: float, scores, df: float) -> float:
         return 1.0
     if np.isinf(z):
         return 0.0
-    x = np.asarray(scores, dtype=np.float64)
-    c = x - x.mean()
-    m2 = float(np.mean(c * c))
-    spread = m2 > (1e-12 * float(np.max(np.abs(x)))) ** 2
-    skew2, kurt = _shape(m2, np.mean(c ** 3), np.mean(c ** 4), x.shape[0], np.array([spread]))
+    x = np.asarray(scores, dtype=np.float64).reshape(-1, 1)
+    m2, m3, m4, spread = _central_moments(x)
+    skew2, kurt = _shape(m2, m3, m4, x.shape[0], spread)
     gap = lambda level: float(_quantile(level, skew2, kurt, x.shape[0], df)[0]) - z  # noqa: E731
     hi = 1.0 - 1e-12
     if gap(hi) < 0:      # beyond the expansion's useful range: the t p-value, which is smaller still
