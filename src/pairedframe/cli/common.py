@@ -24,6 +24,8 @@ from rich.table import Table
 from pairedframe.errors import PairedFrameError
 from pairedframe.io.detect import run_name
 from pairedframe.report.output import json_text
+from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_markdown import markdown_escape
 
 app = typer.Typer(
     name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -212,22 +214,18 @@ def _cells(frame: pl.DataFrame, digits: int) -> list[list[str]]:
 
 
 def to_markdown(frame: pl.DataFrame, digits: int = 4) -> str:
-    head = "| " + " | ".join(frame.columns) + " |"
+    """A GFM pipe table; names escaped to render as themselves (:func:`~pairedframe.report.table_markdown.markdown_escape`)."""
+    head = "| " + " | ".join(map(markdown_escape, frame.columns)) + " |"
     rule = "| " + " | ".join("---:" if t.is_numeric() else "---" for t in frame.dtypes) + " |"
-    rows = ["| " + " | ".join(row) + " |" for row in _cells(frame, digits)]
+    rows = ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in _cells(frame, digits)]
     return "\n".join([head, rule, *rows])
 
 
 def to_latex(frame: pl.DataFrame, digits: int = 4) -> str:
-    def esc(text: str) -> str:
-        for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
-                     ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
-            text = text.replace(a, b) if a != "\\" else text.replace(a, b)
-        return text
-
+    """A booktabs ``tabular``; names escaped for pdflatex (:func:`~pairedframe.report.table_latex.latex_escape`)."""
     cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
-    lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(esc(c) for c in frame.columns) + r" \\",
+    lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(map(latex_escape, frame.columns)) + r" \\",
              r"\midrule"]
-    lines += [" & ".join(esc(cell) for cell in row) + r" \\" for row in _cells(frame, digits)]
+    lines += [" & ".join(map(latex_escape, row)) + r" \\" for row in _cells(frame, digits)]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)

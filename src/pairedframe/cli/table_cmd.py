@@ -12,7 +12,7 @@ from pairedframe.cli.common import app, friendly_errors, held_warnings, named_ru
 from pairedframe.comparison.table_data import CORRECTIONS
 from pairedframe.evaluation import evaluate
 from pairedframe.report.output import require_output_folder
-from pairedframe.report.results_table import TABLE_FORMATS, results_table
+from pairedframe.report.results_table import MAX_LETTERED, TABLE_FORMATS, results_table
 
 
 @app.command("table")
@@ -59,6 +59,12 @@ def table_cmd(
     for b in baseline:
         if b not in names:
             raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
+    # Letters run a-z: refuse what cannot be rendered before evaluating and comparing (63 runs: minutes).
+    lettered = len(names) if pairs == "all" else len(dict.fromkeys(baseline)) if len(baseline) > 1 else 0
+    if lettered > MAX_LETTERED:
+        flag = "--pairs all letters every run" if pairs == "all" else "several --baseline are lettered"
+        raise ValueError(f"{flag} (a-z), so at most {MAX_LETTERED} fit, got {lettered} runs: give at most "
+                         f"{MAX_LETTERED} runs, or one --baseline (daggers, no letters)")
     if not baseline and not pairs and len(names) > 1:
         baseline = [names[0]]                          # as compare: the first run is the baseline
     with held_warnings():

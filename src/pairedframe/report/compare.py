@@ -14,6 +14,8 @@ import polars as pl
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
 from pairedframe.report.output import json_text
+from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_markdown import markdown_escape
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
 
@@ -130,16 +132,13 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
     short = _short(frame)
     cells = [[_num(v, float_digits) for v in row] for row in short.iter_rows()]
     if fmt == "markdown":
-        lines = ["| " + " | ".join(short.columns) + " |",
+        lines = ["| " + " | ".join(map(markdown_escape, short.columns)) + " |",
                  "| " + " | ".join("---:" if t.is_numeric() else "---" for t in short.dtypes) + " |"]
-        lines += ["| " + " | ".join(r) + " |" for r in cells]
-        lines += [""] + [f"- {line}" for line in _footer(settings, frame)]
+        lines += ["| " + " | ".join(map(markdown_escape, r)) + " |" for r in cells]
+        lines += [""] + [f"- {markdown_escape(line)}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
-        def esc(text: str) -> str:
-            table = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#",
-                     "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
-            return "".join(table.get(ch, ch) for ch in text)
+        esc = latex_escape
         spec = "".join("r" if t.is_numeric() else "l" for t in short.dtypes)
         lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(esc(c) for c in short.columns) + r" \\",
                  r"\midrule"]
