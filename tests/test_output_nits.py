@@ -153,3 +153,25 @@ def test_json_outputs_are_standard_json_with_null_for_unbounded_ends():
 
     parsed = json.loads(format_comparison(res, "json"), parse_constant=refuse)
     assert parsed["rows"][0]["ci_high"] is None and parsed["rows"][0]["ci_low"] == res["ci_low"][0]
+
+
+def test_analyze_writes_its_report_to_the_output_file_only(tmp_path):
+    """-o FILE takes the report instead of stdout (as table -o); the format is -f's, else the suffix's."""
+    from pathlib import Path
+
+    qrels, runs = example_paths()
+    results = tmp_path / "results.csv"
+    pf.evaluate(runs, qrels, ["nDCG@10", "Success@1"]).per_query.write_csv(results)
+    plan = Path(__file__).parents[1] / "examples" / "bundled_example_plan.toml"
+    base = ["analyze", "--plan", str(plan), str(results)]
+    to_stdout = runner.invoke(app, [*base, "-f", "json"])
+    assert to_stdout.exit_code == 0, to_stdout.output
+    report = json.loads(to_stdout.stdout)
+    for args, name in ((["-f", "json"], "r.out"), ([], "r.json")):
+        res = runner.invoke(app, [*base, *args, "-o", str(tmp_path / name)])
+        assert res.exit_code == 0, res.output
+        assert res.stdout == "" and f"wrote {tmp_path / name}" in res.stderr
+        assert json.loads((tmp_path / name).read_text()) == report
+    for name, fmt in (("r.md", "markdown"), ("r.csv", "csv"), ("r.txt", "table")):
+        res = runner.invoke(app, [*base, "-o", str(tmp_path / name)])
+        assert res.stdout == "" and (tmp_path / name).read_text() == runner.invoke(app, [*base, "-f", fmt]).stdout
