@@ -175,3 +175,18 @@ def test_analyze_writes_its_report_to_the_output_file_only(tmp_path):
     for name, fmt in (("r.md", "markdown"), ("r.csv", "csv"), ("r.txt", "table")):
         res = runner.invoke(app, [*base, "-o", str(tmp_path / name)])
         assert res.stdout == "" and (tmp_path / name).read_text() == runner.invoke(app, [*base, "-f", fmt]).stdout
+
+
+def test_help_texts_show_no_raw_markup():
+    """--help of every command reads as plain text: no reST ``literal`` or :role:, no rich escape."""
+    import re
+
+    commands = [c.name for c in app.registered_commands]
+    assert {"evaluate", "compare", "table", "analyze"} <= set(commands)
+    for command in [None, *commands]:
+        res = runner.invoke(app, [command, "--help"] if command else ["--help"], env={"COLUMNS": "300"})
+        assert res.exit_code == 0, (command, res.output)
+        raw = re.findall(r"``|`\w|:(?:func|class|meth|mod|data):|\\\[|\[/?(?:bold|italic|dim)\]", res.output)
+        assert not raw, (command, raw)
+    text = runner.invoke(app, ["evaluate", "--help"], env={"COLUMNS": "300"}).output
+    assert 'several runs each start with a "# run: NAME" line' in text and "-m map and -m AP both give AP" in text

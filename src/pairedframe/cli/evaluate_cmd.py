@@ -43,15 +43,15 @@ def evaluate_cmd(
 ) -> None:
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
 
-    Without -m, trec_eval's default (``official``) set; ``-m all_trec`` is every trec_eval measure.
-    ``--format trec`` prints what trec_eval prints; several runs each start with a ``# run: NAME``
-    line. Every format lists the runs in the order given. String-valued measures (relstring) appear in csv/json/table output in a ``text`` column.
+    Without -m, trec_eval's default set (official); -m all_trec is every trec_eval measure.
+    --format trec prints what trec_eval prints; several runs each start with a "# run: NAME" line.
+    Every format lists the runs in the order given. String-valued measures (relstring) appear in
+    csv/json/table output in a text column.
 
-    Measure names: ``--format trec`` prints trec_eval's names (``map``, ``P_10``); table, csv and json
-    print each measure's canonical name, whatever spelling -m used (``-m map`` and ``-m AP`` both give
-    ``AP``), so that files from different commands join on one name. Under ``-l N`` with N other
-    than 1 the canonical name states the level used: ``-l 2 -m P@10`` gives ``P(rel=2)@10`` and
-    ``-l 2 -m "P(rel=1)@10"`` gives ``P(rel=1)@10``.
+    Measure names: --format trec prints trec_eval's names (map, P_10); table, csv and json print each
+    measure's canonical name, whatever spelling -m used (-m map and -m AP both give AP), so that files
+    from different commands join on one name. Under -l N with N other than 1 the canonical name
+    states the level used: -l 2 -m P@10 gives P(rel=2)@10, and -l 2 -m "P(rel=1)@10" gives P(rel=1)@10.
     """
     if fmt not in ("table", "csv", "json", "trec"):
         raise ValueError(f"--format must be table, csv, json or trec, got {fmt!r}")
