@@ -190,3 +190,22 @@ def test_help_texts_show_no_raw_markup():
         assert not raw, (command, raw)
     text = runner.invoke(app, ["evaluate", "--help"], env={"COLUMNS": "300"}).output
     assert 'several runs each start with a "# run: NAME" line' in text and "-m map and -m AP both give AP" in text
+
+
+def test_verdict_words_are_the_same_for_one_and_two_sided_tests():
+    """A small delta the test cannot detect is "inconclusive" whichever side the alternative looks at;
+    a one-sided test facing the other way says so in verdict_note, not with another word."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    a = rng.uniform(0.2, 0.8, 30)
+    frame = pl.DataFrame({"system": ["A"] * 30 + ["B"] * 30, "qid": [f"q{i}" for i in range(30)] * 2,
+                          "measure": "AP", "value": np.r_[a, a - 0.01 + rng.normal(0, 0.1, 30)]})
+    rows = {alt: pf.compare(frame, baseline="A", alternative=alt, n_resamples=999).row(0, named=True)
+            for alt in ("two-sided", "greater", "less")}
+    assert all(r["pvalue"] >= 0.05 and r["mde"] > abs(r["delta"]) for r in rows.values())   # underpowered, all three
+    assert {alt: r["verdict"] for alt, r in rows.items()} == dict.fromkeys(rows, "inconclusive")
+    assert "points away from alternative='greater'" in rows["greater"]["verdict_note"]
+    big = frame.with_columns(pl.when(pl.col("system") == "B").then(pl.col("value") - 0.3).otherwise(pl.col("value")))
+    far = pf.compare(big, baseline="A", alternative="greater", n_resamples=999).row(0, named=True)
+    assert far["mde"] < abs(far["delta"]) and far["verdict"] == "not significant"   # detectable, but the other way
