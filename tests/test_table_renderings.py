@@ -293,3 +293,26 @@ def test_compare_markdown_and_latex_escape_system_names():
     for name in names[1:]:
         assert latex_escape(name) + " & " in tex
     assert "|" not in tex.split(r"\end{tabular}")[0].replace(r"\textbar{}", "")
+
+
+def test_terminal_shows_names_that_look_like_rich_markup_as_written():
+    names = ["[bold]a", "run[x]", "b\\[c]", "plain"]
+    pq = _per_query(names=names).with_columns(pl.col("measure").replace({"AP": "AP[red]"}))
+    t = pf.results_table(pq, baseline="plain", n_resamples=99, title="[i]title")
+    for text in (t.to_terminal(), t.to_terminal(ansi=True)):
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+        rows = [line.split("│")[1].strip() for line in plain.splitlines() if line.startswith("│")]
+        assert rows == ["plain (baseline)", *names[:3]]
+        assert "AP[red]" in plain and "[i]title" in plain
+
+
+def test_compare_and_evaluate_terminal_tables_show_bracketed_names_as_written(tmp_path):
+    from pairedframe.report.compare import format_comparison
+
+    names = ["base", "[bold]x", "run[y]"]
+    cmp = pf.compare(_per_query(names=names).filter(pl.col("measure") == "AP"), baseline="base", test="t")
+    text = format_comparison(cmp, "table")
+    assert "[bold]x" in text and "run[y]" in text
+    qrels, runs = pf.example.example_paths()
+    res = CliRunner().invoke(app, ["evaluate", str(qrels), f"[bold]x={runs[0]}", f"run[y]={runs[1]}", "-m", "AP"])
+    assert res.exit_code == 0 and "[bold]x" in res.stdout and "run[y]" in res.stdout

@@ -19,6 +19,7 @@ import duckdb
 import polars as pl
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pairedframe.errors import PairedFrameError
@@ -183,10 +184,10 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
     elif fmt == "table":
         table = Table(title=title, show_lines=False)
         for name, dtype in frame.schema.items():
-            table.add_column(name, justify="right" if dtype.is_numeric() else "left", no_wrap=True)
+            table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left", no_wrap=True)
         cells = _cells(frame, float_digits)
-        for row in cells:
-            table.add_row(*row)
+        for row in cells:                            # names are text, not rich markup
+            table.add_row(*map(escape, row))
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
         widths = [max([len(name), *(len(r[i]) for r in cells)]) for i, name in enumerate(frame.columns)]
         console = Console(soft_wrap=False)

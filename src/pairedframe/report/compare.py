@@ -146,13 +146,14 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=title or "paired comparison vs baseline (delta = system - baseline)")
+    table = Table(title=escape(title or "paired comparison vs baseline (delta = system - baseline)"))
     for name, dtype in short.schema.items():
-        table.add_column(name, justify="right" if dtype.is_numeric() else "left")
-    for r in cells:
-        table.add_row(*r)
+        table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left")
+    for r in cells:                                  # names are text, not rich markup
+        table.add_row(*map(escape, r))
     buf = io.StringIO()
     Console(file=buf, width=max(100, 12 * len(short.columns)), soft_wrap=False, no_color=True,
             highlight=False).print(table)
