@@ -316,3 +316,14 @@ def test_compare_and_evaluate_terminal_tables_show_bracketed_names_as_written(tm
     qrels, runs = pf.example.example_paths()
     res = CliRunner().invoke(app, ["evaluate", str(qrels), f"[bold]x={runs[0]}", f"run[y]={runs[1]}", "-m", "AP"])
     assert res.exit_code == 0 and "[bold]x" in res.stdout and "run[y]" in res.stdout
+
+
+def test_scope_css_keeps_statements_and_scopes_rules_inside_media_blocks():
+    from pairedframe.report.table_html import scope_css
+
+    css = ("<style>@import url('https://fonts.example/css?family=X');\n#t p { margin: 0; }\n tr { color: red; }\n"
+           "@media (max-width: 600px) { .gt_table { width: 100%; } td, th { padding: 0 } }</style><p>tr { x }</p>")
+    assert scope_css(css, "t") == (
+        "<style>@import url('https://fonts.example/css?family=X');\n#t p { margin: 0; }\n #t tr { color: red; }\n"
+        "@media (max-width: 600px) { #t .gt_table { width: 100%; } #t td, #t th { padding: 0 } }</style>"
+        "<p>tr { x }</p>")                                   # text outside <style> untouched

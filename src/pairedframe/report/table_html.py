@@ -42,12 +42,14 @@ def _scope_selector(selector: str, table_id: str) -> str:
 
 
 def _scope_rules(css: str, table_id: str) -> str:
-    if "@" in css:                                   # pragma: no cover - a great_tables layout change
-        raise RuntimeError("unexpected at-rule in great_tables' CSS: cannot scope it to the table")
-
+    """Every rule's selectors scoped.  A statement before a rule (``@import ...;``, as great_tables
+    writes for a web font) stays as it is; the rules inside an ``@media`` block are scoped one by one
+    (the innermost braces are the rules), its prelude left alone."""
     def rule(match: re.Match) -> str:
-        selectors = ", ".join(_scope_selector(s, table_id) for s in match.group(2).split(",") if s.strip())
-        return f"{match.group(1)}{selectors} {{{match.group(3)}}}"
+        statements, _, prelude = match.group(2).rpartition(";")
+        selectors = ", ".join(_scope_selector(s, table_id) for s in prelude.split(",") if s.strip())
+        kept = f"{statements};\n" if statements else ""
+        return f"{match.group(1)}{kept}{selectors} {{{match.group(3)}}}"
     return _RULE.sub(rule, css)
 
 
