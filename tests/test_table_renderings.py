@@ -327,3 +327,13 @@ def test_scope_css_keeps_statements_and_scopes_rules_inside_media_blocks():
         "<style>@import url('https://fonts.example/css?family=X');\n#t p { margin: 0; }\n #t tr { color: red; }\n"
         "@media (max-width: 600px) { #t .gt_table { width: 100%; } #t td, #t th { padding: 0 } }</style>"
         "<p>tr { x }</p>")                                   # text outside <style> untouched
+
+
+def test_table_command_ci_layout_chooses_where_latex_puts_the_interval():
+    qrels, runs = pf.example.example_paths()
+    args = ["table", str(qrels), *map(str, runs), "-m", "AP", "-B", "99", "--ci", "range", "-f", "latex"]
+    stacked, inline = (CliRunner().invoke(app, [*args, *extra]) for extra in ([], ["--ci-layout", "inline"]))
+    assert stacked.exit_code == inline.exit_code == 0, stacked.output + inline.output
+    assert r"{\footnotesize [" in stacked.stdout and r"\footnotesize" not in inline.stdout
+    bad = CliRunner().invoke(app, [*args, "--ci-layout", "below"])
+    assert bad.exit_code == 2 and "--ci-layout must be one of inline, stacked" in bad.output
