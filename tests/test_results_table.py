@@ -118,7 +118,6 @@ def _render_all(per_query):
 
 
 def test_latex_snapshot(per_query):
-    pytest.importorskip("great_tables")
     _check_snapshot("results_table.tex", _render_all(per_query).to_latex(label="tab:results"))
 
 
@@ -139,7 +138,6 @@ def test_html_snapshot(per_query):
 
 
 def test_latex_compiles_in_a_plain_article(per_query, tmp_path):
-    pytest.importorskip("great_tables")
     if shutil.which("pdflatex") is None:
         pytest.skip("pdflatex not installed (apt-get install texlive-latex-recommended to run this test)")
     tables = [_render_all(per_query).to_latex(),
