@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -10,9 +11,20 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
-from pairedframe.evaluation import evaluate
+from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.measures import RUNID_NICKNAMES
 from pairedframe.report.output import json_text
+
+
+def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
+    """``ev`` with its systems in the command line's order (the library sorts them by name): every
+    command prints runs in the order they were given, as compare and table do."""
+    rank = {name: i for i, name in enumerate(names)}
+
+    def ordered(frame: pl.DataFrame) -> pl.DataFrame:
+        key = pl.col("system").replace_strict(rank, default=len(rank), return_dtype=pl.Int64)
+        return frame.sort(key, maintain_order=True)
+    return replace(ev, per_query=ordered(ev.per_query), text=ordered(ev.text))
 
 
 @app.command("evaluate")
@@ -31,15 +43,15 @@ def evaluate_cmd(
 ) -> None:
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
 
-    Without -m, trec_eval's default (``official``) set; ``-m all_trec`` is every trec_eval measure.
-    ``--format trec`` prints what trec_eval prints; several runs each start with a ``# run: NAME``
-    line. String-valued measures (relstring) appear in csv/json/table output in a ``text`` column.
+    Without -m, trec_eval's default set (official); -m all_trec is every trec_eval measure.
+    --format trec prints what trec_eval prints; several runs each start with a "# run: NAME" line.
+    Every format lists the runs in the order given. String-valued measures (relstring) appear in
+    csv/json/table output in a text column.
 
-    Measure names: ``--format trec`` prints trec_eval's names (``map``, ``P_10``); table, csv and json
-    print each measure's canonical name, whatever spelling -m used (``-m map`` and ``-m AP`` both give
-    ``AP``), so that files from different commands join on one name. Under ``-l N`` with N other
-    than 1 the canonical name states the level used: ``-l 2 -m P@10`` gives ``P(rel=2)@10`` and
-    ``-l 2 -m "P(rel=1)@10"`` gives ``P(rel=1)@10``.
+    Measure names: --format trec prints trec_eval's names (map, P_10); table, csv and json print each
+    measure's canonical name, whatever spelling -m used (-m map and -m AP both give AP), so that files
+    from different commands join on one name. Under -l N with N other than 1 the canonical name
+    states the level used: -l 2 -m P@10 gives P(rel=2)@10, and -l 2 -m "P(rel=1)@10" gives P(rel=1)@10.
     """
     if fmt not in ("table", "csv", "json", "trec"):
         raise ValueError(f"--format must be table, csv, json or trec, got {fmt!r}")
@@ -47,8 +59,10 @@ def evaluate_cmd(
     measure = [m for m in measure if m.strip() != "runid"]
     if not measure and not wants_runid:
         raise ValueError("-m runid names no measure; add one, e.g. -m map")
-    ev = evaluate(named_runs(runs), str(qrels), measure or "official", complete=complete,
+    named = named_runs(runs)
+    ev = evaluate(named, str(qrels), measure or "official", complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine)  # type: ignore[arg-type]
+    ev = in_argument_order(ev, list(named))
     if fmt == "trec":
         sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
         return
