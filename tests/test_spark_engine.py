@@ -19,11 +19,12 @@ import pytest
 
 import pairedframe as pf
 from pairedframe._sql import sql_dir
-from pairedframe.engines.duckdb_engine import DIALECT, RUN_STEPS
+from pairedframe.engines.base import STEPS
+from pairedframe.engines.duckdb_engine import DIALECT
 from pairedframe.engines.spark_engine import SparkEngine
 from pairedframe.example import example_paths
 from pairedframe.measures import REGISTRY, Measure
-from tests.measure_grid import family_grid
+from tests.measure_grid import families, family_grid
 
 pytestmark = pytest.mark.spark
 TOL = 1e-12
@@ -33,7 +34,7 @@ FULL = os.environ.get("PAIREDFRAME_SPARK_FULL") == "1"
 def _every_family() -> list[Measure]:
     """One measure of every registered family, an exponential-gain and a judged-only variant of
     nDCG: every file of sql/ with the parameters it reads."""
-    out = [family_grid(key)[0] for key in REGISTRY]
+    out = [family_grid(key)[0] for key in families()]
     ndcg = family_grid("nDCG")
     out += [next(m for m in ndcg if m.gain == "exp"), next(m for m in ndcg if m.judged_only)]
     return list(dict.fromkeys(out))
@@ -58,7 +59,7 @@ def _same(got: pf.Evaluation, want: pf.Evaluation) -> int:
 def test_every_sql_file_is_run_on_spark_against_duckdb(spark):
     measures = _every_family()
     files = {p.name for p in sql_dir().glob("*.sql")} - {"check_run.sql", "check_qrels.sql", DIALECT}
-    covered = set(RUN_STEPS) | {m.spec.sql_file for m in measures}
+    covered = {f for steps in STEPS.values() for f in steps} | {spec.sql_file for spec in REGISTRY.values()}
     assert files <= covered, f"SQL files neither a prep step nor a registered measure's: {sorted(files - covered)}"
     qrels, runs = example_paths()
     run, judged = pf.read_run(runs), pf.read_qrels(qrels)
