@@ -18,6 +18,7 @@ from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
+from pairedframe.evaluation.judgments import Reading, check_grades, num_rel_all, warn_levels_above_grades
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_run
 from pairedframe.io.detect import is_table_file
@@ -341,7 +342,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     check_kinds(list(resolved), KIND[judgments_format])
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
-    reading = _Reading(judgments_format, grades)
+    reading = Reading(judgments_format, grades)
     if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
         if reading.local:
             qrels = reading.read(qrels)
@@ -358,24 +359,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading)
 
 
-@dataclasses.dataclass(frozen=True)
-class _Reading:
-    """How the judgments argument is read: its format and how grades are read."""
-
-    judgments_format: str
-    grades: str
-
-    @property
-    def local(self) -> bool:
-        """Read by pairedframe even for Spark: other formats than qrels, trec_eval's grades."""
-        return self.judgments_format != "qrels" or self.grades != "strict"
-
-    def read(self, qrels: Any) -> pl.DataFrame:
-        return as_judgments(qrels, self.judgments_format, grades=self.grades)  # type: ignore[arg-type]
-
-
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
-              system: str | None, rel_level: int, reading: _Reading) -> Evaluation:
+              system: str | None, rel_level: int, reading: Reading) -> Evaluation:
     with ThreadPoolExecutor(max_workers=1) as pool:
         if isinstance(qrels, (str, os.PathLike)) and reading.grades == "strict":
             qrels_read = pool.submit(reading.read, qrels)  # read while a run file's first block is parsed
@@ -383,7 +368,7 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
             qrels_read = Future()
             qrels_read.set_result(reading.read(qrels))
         if any(m.spec.max_grade is not None for m in resolved):
-            _check_grades(resolved, plain_qrels(qrels_read.result()))
+            check_grades(resolved, plain_qrels(qrels_read.result()))
         streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool)
         judgments = qrels_read.result()
         qrels_table = plain_qrels(judgments)
@@ -400,34 +385,27 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
     _warn_near_miss_ids(excluded, judged)
     warn_near_miss_docnos(sample, qrels_table)
     if kind_of(judgments) != "prefs":
-        _warn_levels_above_grades(resolved, judgments)
+        warn_levels_above_grades(resolved, judgments)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
                                   judgments_format=reading.judgments_format)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=excluded, run_tags=_run_tags(run, system),
-                      text=text, trec_num_rel_all=_num_rel_all(judgments, options.complete))
-
-
-def _num_rel_all(judgments: pl.DataFrame, complete: bool) -> int | None:
-    """trec_eval's ``num_rel all`` under ``-c``: the judgments with a grade > 0, whatever ``-l``
-    (m_num_rel.c); None without ``complete`` or for preferences (trec_eval has no num_rel there)."""
-    if not complete or "rel" not in judgments.columns:
-        return None
-    return int((judgments["rel"] > 0).sum())
+                      text=text, trec_num_rel_all=num_rel_all(judgments, options.complete))
 
 
 def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
-                       system: str | None, rel_level: int, reading: _Reading) -> Evaluation:
+                       system: str | None, rel_level: int, reading: Reading) -> Evaluation:
     """evaluate() with engine="spark": inputs read or converted by Spark, the values collected
     (judgments read locally, ``reading.local``, are sent to Spark as tables)."""
     run_frame = eng.run_frame(run, system)
     judgments = qrels if reading.local else None
     qrels_frame = eng.qrels_frame(plain_qrels(qrels) if reading.local else qrels)
-    top = pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow())  # the checks read the largest grade
-    _check_grades(resolved, top)
-    _warn_levels_above_grades(resolved, top)
+    graded = judgments if judgments is not None else pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow())
+    if "rel" in graded.columns:  # the checks read the largest grade (preferences have levels, not grades)
+        check_grades(resolved, graded)
+        warn_levels_above_grades(resolved, graded)
     values = eng.evaluate(run_frame, qrels_frame if judgments is None else judgments, list(resolved), options)
     retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
     judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
@@ -440,11 +418,11 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
                                   judgments_format=reading.judgments_format)
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
-    num_rel_all = None
-    if options.complete and reading.judgments_format in ("qrels", "qrels_jg"):
-        num_rel_all = int(qrels_frame.filter("rel > 0").count()) if judgments is None else _num_rel_all(judgments, True)
+    positive = None
+    if options.complete:
+        positive = int(qrels_frame.filter("rel > 0").count()) if judgments is None else num_rel_all(judgments, True)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=excluded, run_tags=tags, text=text, trec_num_rel_all=num_rel_all)
+                      excluded=excluded, run_tags=tags, text=text, trec_num_rel_all=positive)
 
 
 def _warn_near_miss_docnos_on_spark(run_frame: Any, qrels_frame: Any) -> None:
@@ -470,26 +448,3 @@ def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tupl
     textual = [m.name for m in resolved if m.spec.value_kind == "text"]
     return values.filter(~pl.col("measure").is_in(textual)).drop("text"), \
         values.filter(pl.col("measure").is_in(textual)).drop("value")
-
-
-def _warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
-    """Warn when a measure's relevance level is above every grade of the qrels: nothing is relevant
-    at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels)."""
-    top = qrels["rel"].max() if qrels.height else None
-    if top is None:
-        return
-    above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
-    if above:
-        warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
-                      "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",
-                      PartlyEmptyWarning, stacklevel=user_stacklevel())
-
-
-def _check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
-    """Refuse grades a measure cannot take (ERR's stopping probabilities stop at grade 4)."""
-    top = qrels["rel"].max() if qrels.height else None
-    for m in measures:
-        limit = m.spec.max_grade
-        if limit is not None and top is not None and top > limit:
-            raise ValueError(f"{m.name} takes grades up to {limit} (as gdeval), but the qrels have grade {top}; "
-                             f"map the grades first (e.g. pl.col('rel').clip(upper_bound={limit}))")

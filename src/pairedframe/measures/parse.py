@@ -256,6 +256,8 @@ def _split_trec(text: str) -> tuple[str, TrecForm, str | None, str] | None:
         name, params = text.split(".", 1)  # trec_eval splits -m at the first '.'
         if name in forms:
             return (*forms[name], params, ".")
+    if "(" in text or "@" in text:  # ir_measures style (P_avgjg(rel=2)@10), never trec_eval's
+        return None
     for name in sorted(forms, key=len, reverse=True):
         if text.startswith(name + "_") and len(text) > len(name) + 1:
             return (*forms[name], text[len(name) + 1:], "_")

@@ -1,0 +1,60 @@
+"""How evaluate() reads the judgments argument, and the checks on grades it makes."""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from typing import Any
+
+import polars as pl
+
+from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
+from pairedframe.io.judgments import as_judgments
+from pairedframe.measures import Measure
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """How the judgments argument is read: its format and how grades are read."""
+
+    judgments_format: str
+    grades: str
+
+    @property
+    def local(self) -> bool:
+        """Read by pairedframe even for Spark: other formats than qrels, trec_eval's grades."""
+        return self.judgments_format != "qrels" or self.grades != "strict"
+
+    def read(self, qrels: Any) -> pl.DataFrame:
+        return as_judgments(qrels, self.judgments_format, grades=self.grades)  # type: ignore[arg-type]
+
+
+def num_rel_all(judgments: pl.DataFrame, complete: bool) -> int | None:
+    """trec_eval's ``num_rel all`` under ``-c``: the judgments with a grade > 0, whatever ``-l``
+    (m_num_rel.c); None without ``complete`` or for preferences (trec_eval has no num_rel there)."""
+    if not complete or "rel" not in judgments.columns:
+        return None
+    return int((judgments["rel"] > 0).sum())
+
+
+def warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
+    """Warn when a measure's relevance level is above every grade of the qrels: nothing is relevant
+    at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels)."""
+    top = qrels["rel"].max() if qrels.height else None
+    if top is None:
+        return
+    above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
+    if above:
+        warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
+                      "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",
+                      PartlyEmptyWarning, stacklevel=user_stacklevel())
+
+
+def check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
+    """Refuse grades a measure cannot take (ERR's stopping probabilities stop at grade 4)."""
+    top = qrels["rel"].max() if qrels.height else None
+    for m in measures:
+        limit = m.spec.max_grade
+        if limit is not None and top is not None and top > limit:
+            raise ValueError(f"{m.name} takes grades up to {limit} (as gdeval), but the qrels have grade {top}; "
+                             f"map the grades first (e.g. pl.col('rel').clip(upper_bound={limit}))")
