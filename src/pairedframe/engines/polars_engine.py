@@ -35,7 +35,8 @@ def build_context(ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFr
         retrieved = sizes.select(*KEYS, pl.col("n_judged").fill_null(0).alias("n"))
     if options.complete:
         queries = (retrieved.select(pl.col("system").unique()).join(judged, how="cross")
-                   .join(retrieved, on=KEYS, how="left").with_columns(pl.col("n").fill_null(0)))
+                   .join(retrieved, on=KEYS, how="left")  # missing: trec_eval's one unjudged placeholder
+                   .with_columns(pl.col("n").fill_null(0 if judged_only else 1)))
     else:
         queries = retrieved.join(judged, on="qid", how="inner")
     depth = None if judged_only else options.depth

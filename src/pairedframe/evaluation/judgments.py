@@ -1,4 +1,5 @@
-"""How evaluate() reads the judgments argument, and the checks on grades it makes."""
+"""How evaluate() reads the judgments argument, the checks on grades it makes, and trec_eval's
+clean-up of the placeholder ranking it scores under ``-c``."""
 
 from __future__ import annotations
 
@@ -58,3 +59,26 @@ def check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
         if limit is not None and top is not None and top > limit:
             raise ValueError(f"{m.name} takes grades up to {limit} (as gdeval), but the qrels have grade {top}; "
                              f"map the grades first (e.g. pl.col('rel').clip(upper_bound={limit}))")
+
+
+def clean_up_placeholders(values: pl.DataFrame, retrieved: pl.DataFrame, measures: tuple[Measure, ...]) -> pl.DataFrame:
+    """trec_eval ``-c`` scores a judged query a run lacks as a ranking of one unjudged placeholder
+    document, then resets a few values by name (trec_eval.c): num_ret and unj_* to 0, and the
+    measures named exactly ``utility`` and ``rbp_resid`` to 0 and ``relstring`` to ''. A
+    parameterised name (``utility_2,-1,0,0``, ``rbp_resid_p=0.5``, ``relstring_5``) keeps the
+    placeholder's value, as in trec_eval. ``values``: an engine's rows; ``retrieved``: the (system,
+    qid) pairs the runs have."""
+    zero = [m.name for m in measures if m.family in ("NumRet", "Unjudged") or m.trec_name in ("utility", "rbp_resid")]
+    empty = [m.name for m in measures if m.trec_name == "relstring"]
+    if not zero and not empty:
+        return values
+    keys = ["system", "qid"]
+    placeholders = values.select(keys).unique().join(retrieved.select(keys), on=keys, how="anti")
+    if not placeholders.height:
+        return values
+    flagged = values.join(placeholders.with_columns(pl.lit(True).alias("_placeholder")), on=keys, how="left")
+    hit = pl.col("_placeholder").fill_null(False)
+    return flagged.with_columns(
+        pl.when(hit & pl.col("measure").is_in(zero)).then(0.0).otherwise(pl.col("value")).alias("value"),
+        pl.when(hit & pl.col("measure").is_in(empty)).then(pl.lit("")).otherwise(pl.col("text")).alias("text"),
+    ).select(values.columns)

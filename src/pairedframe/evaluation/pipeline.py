@@ -18,7 +18,8 @@ from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
-from pairedframe.evaluation.judgments import Reading, check_grades, num_rel_all, warn_levels_above_grades
+from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
+                                              warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_run
 from pairedframe.io.detect import is_table_file
@@ -182,12 +183,13 @@ def _evaluate_in_chunks(done: list[tuple[pl.DataFrame, pl.DataFrame]], retrieved
     engine's temporary tables grow with its input (DuckDB's by ~400 bytes a rank), a query's value
     depends on its own rows only, so chunks bound the memory and give the same values.
 
-    With ``complete`` the pairs no run retrieved are added as rankings of size 0 (what trec_eval -c
-    scores), so that each chunk is evaluated without the cross join of systems and judged queries."""
+    With ``complete`` the pairs no run retrieved are added as rankings of one unjudged document (the
+    placeholder trec_eval -c scores), so that each chunk is evaluated without the cross join of
+    systems and judged queries."""
     if options.complete:
         missing = (retrieved.select("system").unique().join(qrels.select("qid").unique(), how="cross")
                    .join(retrieved, on=["system", "qid"], how="anti")
-                   .select("system", "qid", pl.lit(0, dtype=retrieved.schema["n"]).alias("n")))
+                   .select("system", "qid", pl.lit(1, dtype=retrieved.schema["n"]).alias("n")))
         empty_ranks = done[0][0].clear()
         done = done + [(empty_ranks, missing.slice(i, EVAL_RANK_ROWS))
                        for i in range(0, missing.height, EVAL_RANK_ROWS)]
@@ -380,6 +382,8 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         retrieved = _retrieved_pairs(run_table)
         sample = DocnoSample.of_table(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
+    if options.complete:
+        values = clean_up_placeholders(values, retrieved, resolved)
     judged = qrels_table.select("qid").unique()
     excluded = _excluded(retrieved, judged, options.complete)
     _warn_near_miss_ids(excluded, judged)
@@ -408,6 +412,8 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
         warn_levels_above_grades(resolved, graded)
     values = eng.evaluate(run_frame, qrels_frame if judgments is None else judgments, list(resolved), options)
     retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
+    if options.complete:
+        values = clean_up_placeholders(values, retrieved, resolved)
     judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
     excluded = _excluded(retrieved, judged, options.complete)
     _warn_near_miss_ids(excluded, judged)

@@ -409,6 +409,11 @@ def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bo
         ``grades="trec_eval"``).
     DuplicateError
         The same (qid, docno) judged twice (twice in one group, with ``judgment_groups``).
+
+    Warns
+    -----
+    UserWarning
+        Grades read as trec_eval reads them (``grades="trec_eval"``): once, naming the first line.
     """
     check_grades_option(grades)
     with spooled([path]) as (readable,):

@@ -19,17 +19,17 @@ def _pairs(ctx: PrefsContext, keep: str) -> pl.LazyFrame:
     lo, hi = pl.min_horizontal("da", "db"), pl.max_horizontal("da", "db")
     fulfilled = (pl.col("da") < pl.col("njr")) & ((pl.col("da") < pl.col("db")) | (pl.col("db") >= pl.col("njr")))
     per_pair = (ctx.pairs.with_columns(lo.alias("i"), hi.alias("j"), fulfilled.alias("_ful"))
-                .group_by(*KEYS, "i", "j").agg(pl.len().alias("tot"), pl.col("_ful").sum().alias("ful"),
-                                               pl.col("njr").first()))
+                .group_by("qkey", "i", "j").agg(pl.len().alias("tot"), pl.col("_ful").sum().alias("ful"),
+                                                pl.col("njr").first()))
     if keep == "ret":
         per_pair = per_pair.filter(pl.col("j") < pl.col("njr"))
     elif keep == "imp":
         per_pair = per_pair.filter(pl.col("i") < pl.col("njr"))
     per_pair = per_pair.with_columns(quotient(pl.col("ful"), pl.col("tot")).alias("_r"),
                                      (pl.col("j") >= pl.col("njr")).alias("_block"))
-    summed = (per_pair.sort(*KEYS, "_block", "i", "j").group_by(KEYS, maintain_order=True)
+    summed = (per_pair.sort("qkey", "_block", "i", "j").group_by("qkey", maintain_order=True)
               .agg(pl.col("_r").cum_sum().last().alias("_sum"), pl.len().alias("_n")))
-    table = ctx.queries.join(summed, on=KEYS, how="left")
+    table = ctx.queries.join(summed, on="qkey", how="left")
     return table.select(*KEYS, pl.when(pl.col("_n") > 0).then(quotient(pl.col("_sum"), pl.col("_n")))
                         .otherwise(0.0).alias("value"))
 
