@@ -256,7 +256,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         ``{"bm25": "a/run.txt", "rerank": "b/run.txt"}`` names run files (two files of the same
         name in different folders).
     qrels : path, table or dict
-        Judgments (see :func:`pairedframe.io.as_qrels`). Negative grades mean "unjudged".
+        Judgments (see :func:`pairedframe.io.as_qrels`). Negative grades mean "unjudged". With
+        another ``judgments_format``: its file or table (:mod:`pairedframe.io.judgments`).
     measures : str, Measure or iterable
         Names in ir_measures style (``nDCG@10``, ``AP``, ``P@10``, ``R@100``, ``RR@10``,
         ``nDCG(dcg='exp-log2')@10``, ``Judged@10``, ``ERR@20``, ``RBP(p=0.8)``) or trec_eval style
@@ -265,7 +266,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         :func:`pairedframe.measures.parse_measure`).
     complete : bool, default False
         False: evaluate queries both retrieved and judged (trec_eval). True (trec_eval ``-c``):
-        judged queries a system did not retrieve count with value 0 (num_rel keeps its count).
+        judged queries a system did not retrieve count with value 0 (num_rel keeps its count):
+        trec_eval's placeholder ranking of one unjudged document, then its clean-up by name
+        (``relstring_5`` is ``'-'``, ``utility_2,-1,0,0`` -1, as in trec_eval).
     rel_level : int, default 1
         Minimum grade counted as relevant (trec_eval ``-l``); a ``rel=`` in a measure name wins.
         nDCG uses the grades as gains and ignores the level, as trec_eval does.
