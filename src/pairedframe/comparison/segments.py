@@ -46,8 +46,10 @@ Monte-Carlo resolution and the false discovery rate
 A Monte-Carlo p-value is never below ``1/(B+1)``.  In a family of ``m`` tests BH at level ``q``
 rejects the smallest p-value only if ``p <= q j / m`` for some ``j``; with every one of ``j``
 segments at the floor that needs ``j >= m / (q (B+1))`` (``min_discoveries``), and Holm cannot
-reject anything once ``m / (B+1) > q``.  Such rows are flagged ``resolution_limited``, a warning
-names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests ``test="t"`` for screening.
+reject anything once ``m / (B+1) > q``.  A row that is not rejected and would not be even at its
+floor (the family's other p-values as they are) is flagged ``resolution_limited`` (never a
+``significant`` one), a warning names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests
+``test="t"`` for screening.
 
 ``resampling="adaptive"`` removes the problem without drawing ``m/q`` patterns everywhere: patterns
 are drawn in rounds (256, 512, ...) only for the units whose BH / Holm decision is still open, until
@@ -80,7 +82,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, S
                                 user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.signflip_interval import inverted_interval_units
-from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import TIE_RTOL, _extreme
 from pairedframe.stats.resample import keyed_seed_sequence
@@ -501,8 +503,11 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         of the unit's deltas, as :func:`compare`'s (``scipy.stats.skew(bias=False)``; NaN below 3
         queries or at zero spread).  ``small_sample`` is ``n_queries < MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
         reach the smallest attainable p-value before ``correction`` can reject any (1 for the
-        t-test); ``resolution_limited`` is true when it exceeds 1 (for Holm: when nothing can be
-        rejected).
+        t-test).  ``resolution_limited`` is true for a row that is not ``significant`` and would not be
+        even if its p-value were the smallest its test can give (``2/2^n`` two-sided exact, ``1/(B+1)``
+        Monte Carlo), the other p-values of its family as they are: more queries or resamples (or
+        ``test="t"``), not a larger effect, would be needed.  It is never true where ``significant``
+        is (:func:`pairedframe.stats.multiple.rejected_at_floor`); always false for the t-test.
 
     Raises
     ------
@@ -721,11 +726,13 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
         need = np.maximum(need, 1)
         if correction == "bh":
             min_disc = need
-            limited = (need > 1) | (p_floor > level)
         else:
-            impossible = fam_size * p_floor > level
-            min_disc = np.where(impossible, fam_size + 1, 1)
-            limited = impossible
+            min_disc = np.where(fam_size * p_floor > level, fam_size + 1, 1)
+        # limited: not rejected, and not even at the floor with the family's other p-values as they are
+        limited = np.zeros(k, dtype=bool)
+        for sel in np.split(order, bounds):
+            limited[sel] = ~rejected_at_floor(pv[sel], p_floor[sel], level, correction)
+        limited &= ~significant
     else:
         min_disc = np.ones(k, dtype=np.int64)
         limited = np.zeros(k, dtype=bool)
@@ -767,9 +774,10 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
                       "'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
     tiny = limited & exact
     if tiny.any():
-        warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons have so few queries that even the "
-                      f"most extreme sign pattern cannot reach level {level:g} after correction (exact p >= "
-                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning,
+        warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons are not significant and could not be "
+                      f"with their few queries: even the most extreme sign pattern (exact p = 2/2^n two-sided, 1/2^n "
+                      f"one-sided) would not reach level {level:g} after {correction.upper()} with the other p-values "
+                      "of their family; they are flagged in 'resolution_limited'", UserWarning,
                       stacklevel=user_stacklevel())
     limited_mc = limited & ~exact
     if limited_mc.any():
