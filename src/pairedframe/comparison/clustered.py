@@ -11,7 +11,10 @@ systems) and then treats whole *clusters* as the unit:
   cluster sizes; CR2 standard error, CR1 for equal sizes) with its
   quantile corrected for the skew and kurtosis of the cluster sums (``interval="edgeworth"``,
   :func:`~pairedframe.stats.cluster_interval.cluster_edgeworth_interval`): plain cluster-t and the
-  inverted sign-flip test fall short of 95 % at ``G = 10`` when cluster effects are skewed.  It is not
+  inverted sign-flip test fall short of 95 % at ``G = 10`` when cluster effects are skewed.  With
+  ``G = 2-4`` clusters (1-3 df) the correction changes next to nothing (0 at ``G = 2``, under 1 % at
+  ``G = 3``) and skewed cluster effects leave the interval short (0.88-0.89 with Exp(1) cluster sums,
+  ``benchmarks/cluster_edgeworth_small_g.py``).  It is not
   the inverted test, so it can exclude 0 where ``p >= alpha`` (or hold it where ``p < alpha``);
   ``verdict_note`` says so and the verdict follows the test.  ``interval="signflip"`` is the set of
   shifts the test does not reject (same sign patterns; excludes 0 exactly when ``p < alpha``),
@@ -56,6 +59,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
 from pairedframe.checks import warn_numeric_ids
@@ -339,7 +343,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(df)`` quantile (``df`` the Bell-McCaffrey
         degrees of freedom, ``G - 1`` for equal cluster sizes) corrected by the
         second-order Edgeworth term of the cluster sums' skew and kurtosis (one-sided: plain
-        ``t(df)``; :mod:`pairedframe.stats.edgeworth`); ``"signflip"``: the shifts the cluster
+        ``t(df)``; :mod:`pairedframe.stats.edgeworth`; no correction to speak of below 4 clusters); ``"signflip"``: the shifts the cluster
         sign-flip test does not reject (agrees with ``pvalue`` by construction); ``"t"``: cluster-t,
         ``delta -/+ t(df) se``; ``"percentile"``: the cluster
         bootstrap percentile interval (bit for bit scipy's on the cluster summaries; too narrow below
@@ -355,11 +359,12 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         mcnemar_b, mcnemar_c`` (exact McNemar on the paired values when both are 0/1, a reference that
         ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, tost_low,
         tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
-        exact, seed``.
+        exact, seed, family`` (the Holm/BH family in words, as :func:`~pairedframe.compare`).
 
         ``se`` is the cluster-robust CR2 standard error (CR1 for equal cluster sizes; a dominant cluster's
         residual weighs more) and ``df`` its Bell-McCaffrey degrees of freedom, the t reference of the
-        interval, TOST and MDE; ``mde`` the noncentral-t minimum detectable difference (Bell-McCaffrey
+        interval, TOST and MDE; ``mde`` the noncentral-t minimum detectable difference of cluster-t (not of the
+        cluster sign-flip test that decides the verdict, which it approximates; Bell-McCaffrey
         degrees of freedom, :func:`~pairedframe.stats.cluster_interval.cluster_df`: ``G - 1`` for equal
         sizes) at the level the verdict needs (``alpha``, or
         ``alpha / m`` for Holm and BH over ``m`` comparisons), inf when the cluster sign-flip test
@@ -512,14 +517,8 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
     alpha = 1.0 - opt.confidence_level
     pv = st["pvalue"]
     p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
-    if family_by is None:
-        fam = np.zeros(k_total, dtype=np.int64)
-    else:
-        cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        unknown = [c for c in cols if c not in ["system", *keys, "measure"]]
-        if unknown:
-            raise ValueError(f"`family_by` column(s) {unknown} not among {['system', *keys, 'measure']}")
-        fam = rows.select(pl.struct(cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    fam_cols = family_columns(family_by, keys=keys, allowed=["system", *keys, "measure", "baseline"])
+    fam = family_ids(rows.sort("_row"), [c for c in fam_cols if c != "baseline"])   # one baseline: constant
     fam_sizes = np.zeros(k_total, dtype=np.int64)
     for f in np.unique(fam):
         sel = fam == f
@@ -581,4 +580,4 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", exact),
-        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"))
+        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))

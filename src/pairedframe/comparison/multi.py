@@ -6,8 +6,8 @@ call of the single-baseline ``compare`` with the placeholder as baseline.  So ev
 through exactly the code of a single-baseline comparison: the same pairing, the same keyed resample
 streams (keyed by the seed and the pair's query set only -- a pair's interval and p-value do not
 depend on what else is in the call), the same verdict rules; and Holm / Benjamini-Hochberg run over
-the family chosen with ``family_by`` (default: every row of the call; ``family_by="baseline"``:
-one family per baseline).  Every unordered pair of systems is one row, so it counts once in its
+the family chosen with ``family_by`` (default: one family per value of the key columns, e.g. per
+judgment set, else every row of the call; ``family_by="baseline"``: one family per baseline).  Every unordered pair of systems is one row, so it counts once in its
 family: two baselines are compared once, the earlier one as baseline.
 
 For all pairs the randomised Tukey HSD test (:mod:`pairedframe.stats.tukey`) adds ``pvalue_tukey``:
@@ -26,6 +26,7 @@ import polars as pl
 
 from pairedframe.checks import require_names
 from pairedframe.comparison import paired
+from pairedframe.comparison._families import family_columns
 from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
@@ -140,7 +141,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         Default: every measure.
     family_by : str or sequence of str, optional
         Columns splitting the Holm / Benjamini-Hochberg family: ``"baseline"``, ``"system"``,
-        ``"measure"`` or a key column.  Default: one family, every row of the call.
+        ``"measure"`` or a key column.  Default: one family per value of the key columns (e.g. per
+        judgment set of :func:`~pairedframe.evaluate_judgment_sets`, or per dataset), every row of
+        the call without key columns; ``[]``: one family over every row of the call.
     tukey : bool, default True
         With ``pairs``, add ``pvalue_tukey`` (randomised Tukey HSD, ``n_resamples`` permutations,
         two-sided, over the queries every system has; NaN for a one-sided ``alternative``), never
@@ -154,8 +157,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     polars.DataFrame
         The columns of :func:`pairedframe.comparison.paired.compare`, one row per (baseline,
         system, keys, measure), sorted by baseline, system (both in ``systems`` order) and measure;
-        ``baseline`` holds each row's baseline.  With several baselines or pairs, also ``family``
-        (the Holm/BH family, in words) and, for pairs, ``pvalue_tukey``.
+        ``baseline`` holds each row's baseline; ``family`` the Holm/BH family rule in words, with
+        its size (e.g. ``"per judgments, 4 comparisons each"``); for pairs also ``pvalue_tukey``.
 
     Raises
     ------
@@ -203,14 +206,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
             pl.when(pl.col("system") == base).then(pl.lit(_PLACEHOLDER)).otherwise(pl.col("system")).alias("system"),
             pl.lit(base).alias(_KEY)))
     stacked = pl.concat(copies)
-    fam = None if family_by is None else [family_by] if isinstance(family_by, str) else list(family_by)
-    if fam is not None:
-        allowed = ["baseline", "system", "measure", *[c for c in frame.columns
-                                                      if c not in ("system", "qid", "measure", "value")]]
-        unknown = [c for c in fam if c not in allowed]
-        if unknown:
-            raise ValueError(f"family_by column(s) {unknown} unknown; choose from {allowed}")
-    fam_cols = None if fam is None else [_KEY if c == "baseline" else c for c in fam]
+    keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value")]
+    fam = family_columns(family_by, keys=keys, allowed=["baseline", "system", "measure", *keys])
+    fam_cols = [_KEY if c == "baseline" else c for c in fam]       # default: the key columns, not per baseline
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -225,10 +223,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
            .with_columns(pl.col("baseline").replace_strict(base_order, return_dtype=pl.Int64).alias("_b"),
                          pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"))
            .with_row_index("_r").sort("_b", "_s", "_r").drop("_b", "_s", "_r", _KEY))
-    n_rows = out.height
-    family = (f"all {n_rows} comparisons of the call" if fam is None
-              else "per " + ", ".join(fam))
-    out = out.with_columns(pl.lit(family).alias("family"))
+    out = out.with_columns(pl.col("family").str.replace_all(_KEY, "baseline", literal=True))
     if pairs is not None and tukey:
         alternative = options.get("alternative", "two-sided")
         if alternative == "two-sided":

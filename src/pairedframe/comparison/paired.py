@@ -39,15 +39,20 @@ mean that way, and ``verdict_note`` says so.
 Verdicts
 --------
 With ``alpha = 1 - confidence_level`` and ``p`` the column named by ``verdict_on`` (Holm-adjusted by
-default, so the verdicts of a whole call control the family-wise error rate):
+default, so the verdicts of a family control its family-wise error rate; a family is one value of the
+key columns -- one judgment set, one dataset -- or every row of a call without key columns, unless
+``family_by`` says otherwise; the ``family`` column says which, :mod:`pairedframe.comparison._families`):
 
 ``"better"`` / ``"worse"``
     ``p < alpha`` and the mean delta is positive / negative (negative / positive for measures where
     lower is better, such as FirstRelRank).
 ``"inconclusive"``
     ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
-    the observed size; this is *not* evidence of no difference.  ``mde`` is the noncentral-t minimum
-    detectable effect (80 % power) of the test used, at the level a single effect needs in its family
+    the observed size; this is *not* evidence of no difference.  ``mde`` is the minimum detectable
+    effect (80 % power) of the *paired t-test* (noncentral t on ``n - 1`` df) -- with the default
+    sign-flip test too, whose own MDE is not computed: the t-test's approximates it (the two tests
+    have the same Pitman efficiency, Hoeffding 1952), less well with few or skewed deltas -- at the
+    level a single effect needs in its family
     (``alpha`` raw, ``alpha / m`` for Holm over ``m`` comparisons, ``alpha * R / m`` for BH with ``R``
     rejections in the family -- BH's threshold on raw p-values), infinite when the test's smallest
     attainable p-value (``2/2**n`` exact, ``1/(n_resamples+1)`` Monte Carlo) cannot reach that level,
@@ -77,6 +82,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
@@ -594,17 +600,9 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     pv = stats["pvalue"]
     p_holm = np.full(k_total, np.nan)
     p_bh = np.full(k_total, np.nan)
-    if family_by is None:
-        fam_ids = np.zeros(k_total, dtype=np.int64)
-    else:
-        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        allowed = ["system", *extras, "measure", "baseline"]
-        unknown = [c for c in fam_cols if c not in allowed]
-        if unknown:
-            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-        fam_cols = [c for c in fam_cols if c != "baseline"]     # one baseline per call here: constant
-        fam_ids = (rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
-                   if fam_cols else np.zeros(k_total, dtype=np.int64))
+    fam_cols = family_columns(family_by, keys=extras, allowed=["system", *extras, "measure", "baseline"])
+    # one baseline per call here: a constant column splits nothing
+    fam_ids = family_ids(rows, [c for c in fam_cols if c != "baseline"])
     flips = None
     if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
         flips = query_set_adaptive(
@@ -656,6 +654,7 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
         pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
+        pl.lit(family_text(fam_cols, fam_sizes)).alias("family"),
     )
     if opt.adaptive:
         out = out.with_columns(adaptive_columns(flips, k_total))
@@ -708,8 +707,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     seed : int, default 0
         With the query set, determines every resample (see :func:`resample_generators`).
     family_by : str or sequence of str, optional
-        Output columns that split the multiple-comparison family (e.g. ``"measure"``); default one
-        family = every row of the call.
+        Output columns that split the multiple-comparison family (e.g. ``"measure"``).  Default: the
+        key columns (one family per judgment set of :func:`~pairedframe.evaluate_judgment_sets`, per
+        dataset, ...: each is its own experiment, as a results table of one of them shows), every row
+        of the call without key columns; ``[]``: one family over every row of the call.
     chunk_size : int, optional
         Resample rows held in memory at once (memory knob; results do not depend on it).
     interval : {"signflip", "percentile", "bca", "t", "studentized"}, optional
@@ -752,7 +753,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
-        exact, seed``; with ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval
+        exact, seed, family`` (``family``: the Holm/BH family rule in words with its size, e.g. ``"per
+        judgments, 4 comparisons each"`` or ``"all 6 comparisons of the call"``); with ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval
         bracketing the exact p-value), ``resamples_used``, ``certified``, ``resampling`` and
         ``decision_error`` (``pvalue`` is ``(b+1)/(B+1)`` clipped to that interval, so the adjusted
         columns reproduce every certified decision).
@@ -761,8 +763,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         query sets differ).  ``se`` is ``sd / sqrt(n)`` (the bootstrap standard error for the
         percentile and BCa intervals); ``sd`` is the standard deviation of the deltas (ddof=1; 0 when
         their spread is float noise, at most 1e-12 of their magnitude); ``skewness`` their adjusted
-        sample skewness (NaN below 3 queries or at zero spread); ``mde`` the minimum detectable effect
-        at ``power`` of the test used, at the level the verdict needs (module docstring; inf when the
+        sample skewness (NaN below 3 queries or at zero spread); ``mde`` the paired t-test's minimum
+        detectable effect at ``power`` (also with the sign-flip test, which it approximates; module
+        docstring), at the level the verdict needs (inf when the
         test cannot reach that level, NaN at zero spread); p-values lie in ``[0, 1]`` (randomization:
         ``[1/(n_resamples+1), 1]``, or ``[2^-n, 1]`` when exact; the t-test never reports 0 or
         certainty for zero spread, it then gives the exact sign-flip result).  Holm and
@@ -887,7 +890,8 @@ class PairedComparison:
     wins, losses, ties : int
         Queries with ``b > a``, ``b < a``, ``b == a``.
     sd, mde : float
-        Standard deviation of the deltas (ddof=1) and minimum detectable effect.
+        Standard deviation of the deltas (ddof=1) and the paired t-test's minimum detectable effect
+        (also for the sign-flip test, which it approximates).
     verdict : str
         One of :data:`VERDICTS` (on the raw p-value: a single comparison is its own family).
     test, interval, alternative : str

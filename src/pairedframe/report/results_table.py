@@ -383,8 +383,11 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
         from pairedframe.comparison import compare
 
-        source = data.evaluation(judgments) if judgments is not None and callable(getattr(data, "evaluation", None)) \
-            else data
+        source = data
+        if judgments is not None and callable(getattr(data, "check_names", None)):
+            data.check_names(judgments)
+            # the set stays a key column, so the family reads as pf.compare's on every set: per judgments
+            source = data.per_query.filter(pl.col("judgments") == judgments)
         if callable(getattr(source, "check_names", None)):
             raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {source.names}")
         level = 0.95 if confidence_level is None else confidence_level
