@@ -59,6 +59,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._equivalence import with_tost
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
@@ -71,7 +72,6 @@ from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSample
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
 from pairedframe.stats.cluster_interval import (_flip_interval, cluster_df, cluster_edgeworth_interval,
                                                 cluster_robust_se, cluster_t_interval)
-from pairedframe.stats.equivalence import tost
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, zero_spread
 from pairedframe.stats.mcnemar import mcnemar_exact
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -243,21 +243,6 @@ def _binary(x: np.ndarray) -> bool:
     return bool(np.all((x == 0) | (x == 1)))
 
 
-def _tost(delta: float, se: float, margin: float, alpha: float, df: float,
-          G: int) -> tuple[float, float, float, bool]:
-    """(p, low, high, equivalent) of the t-based TOST at +-margin with the 1 - 2 alpha interval.  With
-    se == 0 (no spread between clusters) there is no error to estimate: each one-sided test is the exact
-    sign-flip test on G clusters shifted wholly past its bound, p = 1 / 2**G (never 0), and the interval
-    is the point when that is below alpha, else unbounded."""
-    if se > 0:
-        r = tost(delta, se, margin=margin, alpha=alpha, df=df)
-        return r.pvalue, float(r.confidence_interval.low), float(r.confidence_interval.high), r.equivalent
-    p = math.ldexp(1.0, -G) if -margin < delta < margin else 1.0
-    if p < alpha:
-        return p, delta, delta, True
-    return p, -math.inf, math.inf, False
-
-
 def _zero_spread_interval(theta: np.ndarray, se: np.ndarray, low: np.ndarray, high: np.ndarray, G: int,
                           alpha: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
     """Where se == 0 the t-type interval would be a point whatever G: keep the point only when the exact
@@ -357,8 +342,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         n_queries, n_clusters, baseline_mean, system_mean, delta, ci_low, ci_high, se, df, pvalue,
         pvalue_holm, pvalue_bh, wins, losses, ties, mde, verdict, verdict_note`` -- then ``mcnemar_pvalue,
         mcnemar_b, mcnemar_c`` (exact McNemar on the paired values when both are 0/1, a reference that
-        ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, tost_low,
-        tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
+        ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, pvalue_tost_holm,
+        pvalue_tost_bh, tost_low, tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
         exact, seed, family`` (the Holm/BH family in words, as :func:`~pairedframe.compare`).
 
         ``se`` is the cluster-robust CR2 standard error (CR1 for equal cluster sizes; a dominant cluster's
@@ -369,10 +354,15 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         sizes) at the level the verdict needs (``alpha``, or
         ``alpha / m`` for Holm and BH over ``m`` comparisons), inf when the cluster sign-flip test
         cannot reach that level (``2/2^G`` exact, ``1/(n_resamples+1)`` Monte Carlo);
-        ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, df) se``;
-        ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
-        alpha``); a row that is not significant but equivalent has the verdict ``"equivalent"``
-        (``verdict_note`` gives the TOST interval).  A comparison whose deltas are all 0 has
+        ``tost_low/high`` is the unadjusted ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, df)
+        se``, which lies inside ``(-margin, margin)`` iff ``pvalue_tost < alpha``; ``pvalue_tost_holm``
+        / ``pvalue_tost_bh`` adjust the TOST p-values within the family (as ``pvalue_holm`` /
+        ``pvalue_bh``), and ``equivalent`` is true iff the one matching ``verdict_on`` is below
+        ``alpha`` (``pvalue_tost`` for ``verdict_on="pvalue"``): an equivalence claim is adjusted for
+        multiplicity exactly as a difference claim, so the family's claims of either kind keep its
+        error rate.  A row that is not significant but equivalent has the verdict ``"equivalent"``;
+        ``verdict_note`` gives the TOST p-value used and the interval, and says so where the interval
+        lies inside the margin but the adjusted p-value does not pass.  A comparison whose deltas are all 0 has
         ``se = 0``, ``mde`` NaN and the verdict ``"identical"``.  With ``se = 0`` (no spread between
         clusters: constant deltas, or equal cluster sums) nothing is certain: the ``"edgeworth"`` / ``"t"``
         interval is the point only when the exact sign-flip test on G clusters could reject
@@ -554,30 +544,10 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
         pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
     )
     if margin is not None:
-        res = [_tost(float(d), float(s), margin, alpha, float(f), int(g))
-               for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
-        out = out.with_columns(
-            pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", [r[0] for r in res], dtype=pl.Float64),
-            pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),
-            pl.Series("tost_high", [r[2] for r in res], dtype=pl.Float64),
-            pl.Series("equivalent", [r[3] for r in res], dtype=pl.Boolean))
-        # a non-significant difference that TOST bounds within the margin is evidence of equivalence
-        open_verdict = pl.col("verdict").is_in(["inconclusive", "not significant"])
-        why = pl.format("TOST: the {}% interval [{}, {}] lies inside +-{} (pvalue_tost {})",
-                        pl.lit(round(100 * (1 - 2 * alpha))), pl.col("tost_low").round(4),
-                        pl.col("tost_high").round(4), pl.lit(margin), pl.col("pvalue_tost").round(6))
-        out = out.with_columns(
-            pl.when(pl.col("equivalent") & open_verdict).then(pl.lit("equivalent")).otherwise(pl.col("verdict"))
-            .alias("verdict"),
-            pl.when(pl.col("equivalent") & open_verdict)
-            .then(pl.when(pl.col("verdict_note").is_null()).then(why)
-                  # the notes above describe the difference test's verdict, which TOST has just replaced
-                  .otherwise(pl.concat_str([pl.col("verdict_note").str.replace_all(
-                      "but the verdict is '", "but the difference test's verdict is '", literal=True),
-                      pl.lit("; the verdict is 'equivalent': "), why])))
-            .otherwise(pl.col("verdict_note")).alias("verdict_note"))
+        out = with_tost(out, st, G_all, fam, margin=margin, alpha=alpha, verdict_on=verdict_on)
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", exact),
         pl.lit(opt.seed, dtype=pl.Int64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
+
