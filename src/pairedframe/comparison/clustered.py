@@ -59,6 +59,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._equivalence import with_tost
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.engine_tables import engine_table
@@ -370,6 +371,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         A comparison with fewer than 2 common queries or fewer than 2 clusters.
     SchemaError, DuplicateError, ValueError, TypeError
@@ -434,6 +438,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     _check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
                           np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
                           keys=keys, baseline=baseline)
+    check_cluster_cost(opt, [(len(data_of[m[0]][3]), len(m)) for m in groups.values()], interval)
     done = 0
     for members_rows in groups.values():
         qids, cl, codes, members, *_ = data_of[members_rows[0]]
@@ -444,30 +449,10 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         starts = np.zeros(G, dtype=np.intp)
         np.cumsum(sizes[:-1].astype(np.intp), out=starts[1:])
         sums = np.ascontiguousarray(np.add.reduceat(D[order], starts, axis=0))   # (G, k) canonical order
-        boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
-        theta, pv, lo_f, hi_f, _, ex = _flip_interval(sums, sizes, opt.n_resamples, opt.confidence_level,
-                                                      opt.alternative, flip_rng, opt.chunk_size)
-        se = cluster_robust_se(sums, sizes)
-        se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
-        se[se <= ZERO_SPREAD_RTOL * np.max(np.abs(D), axis=0)] = 0.0     # equal cluster sums up to float noise
-        df = cluster_df(sizes)            # G - 1 for equal sizes, fewer when a few clusters dominate
-        if interval == "signflip":
-            ci_low, ci_high = lo_f, hi_f
-        elif interval == "edgeworth":
-            ci_low, ci_high = cluster_edgeworth_interval(sums, sizes, se=se, confidence_level=opt.confidence_level,
-                                                         alternative=opt.alternative)
-        elif interval == "t":
-            ci_low, ci_high = cluster_t_interval(theta, se, G, confidence_level=opt.confidence_level,
-                                                 alternative=opt.alternative, df=df)
-        else:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", SmallSampleWarning)
-                _, ci, _ = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
-                                         boot_rng, opt.chunk_size)
-            ci_low, ci_high = ci.low, ci.high
-        if interval in ("edgeworth", "t"):
-            ci_low, ci_high = _zero_spread_interval(theta, se, ci_low, ci_high, G, 1.0 - opt.confidence_level,
-                                                    opt.alternative)
+        parts = column_slices(D.shape[1], opt.n_resamples, 3 if interval == "percentile" else 5)
+        res = [_cluster_columns(D[:, part], sums[:, part], sizes, qids, cl, opt, interval) for part in parts]
+        theta, pv, ci_low, ci_high, se = (np.concatenate([r[i] for r in res]) for i in range(5))
+        ex, df = res[0][5], cluster_df(sizes)      # G - 1 for equal sizes, fewer when a few clusters dominate
         idx = np.asarray(members_rows)
         st["delta"][idx] = theta
         st["ci_low"][idx] = np.asarray(ci_low, float)
@@ -494,6 +479,55 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
 
     return _clustered_table(rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
                             family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
+
+
+def check_cluster_cost(opt: Any, shapes: Sequence[tuple[int, int]], interval: str,
+                       argument: str = "n_resamples") -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of partitions of ``(G, k)``: ``G``
+    clusters, ``k`` comparisons; the sign-flip test and its inversion always run, the bootstrap for
+    ``interval="percentile"``."""
+    B = opt.n_resamples
+    draws, units, columns, kept = [], [], [], []
+    for G, k in shapes:
+        patterns = min(B, 2 ** G) if G < 63 else B
+        part = column_slices(k, B, 5)[0]
+        draws.append(patterns), units.append(G), columns.append(k), kept.append(5 * (part.stop - part.start) + 3)
+        if interval == "percentile":
+            part = column_slices(k, B, 3)[0]
+            draws.append(B), units.append(G), columns.append(k), kept.append(3 * (part.stop - part.start))
+    check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=kept)
+
+
+def _cluster_columns(D: np.ndarray, sums: np.ndarray, sizes: np.ndarray, qids: list[str], cl: list[Any], opt: Any,
+                     interval: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+    """(delta, p, ci_low, ci_high, se, exact) of the columns of one query set and partition (a slice of
+    them, from the set's own streams: the same draws whatever the slice)."""
+    G = sums.shape[0]
+    boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
+    theta, pv, lo_f, hi_f, _, ex = _flip_interval(sums, sizes, opt.n_resamples, opt.confidence_level,
+                                                  opt.alternative, flip_rng, opt.chunk_size)
+    se = cluster_robust_se(sums, sizes)
+    se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
+    se[se <= ZERO_SPREAD_RTOL * np.max(np.abs(D), axis=0)] = 0.0     # equal cluster sums up to float noise
+    df = cluster_df(sizes)            # G - 1 for equal sizes, fewer when a few clusters dominate
+    if interval == "signflip":
+        ci_low, ci_high = lo_f, hi_f
+    elif interval == "edgeworth":
+        ci_low, ci_high = cluster_edgeworth_interval(sums, sizes, se=se, confidence_level=opt.confidence_level,
+                                                     alternative=opt.alternative)
+    elif interval == "t":
+        ci_low, ci_high = cluster_t_interval(theta, se, G, confidence_level=opt.confidence_level,
+                                             alternative=opt.alternative, df=df)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SmallSampleWarning)
+            _, ci, _ = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
+                                     boot_rng, opt.chunk_size)
+        ci_low, ci_high = ci.low, ci.high
+    if interval in ("edgeworth", "t"):
+        ci_low, ci_high = _zero_spread_interval(theta, se, ci_low, ci_high, G, 1.0 - opt.confidence_level,
+                                                opt.alternative)
+    return theta, pv, np.asarray(ci_low, float), np.asarray(ci_high, float), se, ex
 
 
 def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[str, np.ndarray], exact: np.ndarray,

@@ -23,6 +23,7 @@ the more cautious choice when spreads differ between pairs, where Tukey's exchan
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -32,8 +33,9 @@ import polars as pl
 
 from pairedframe.checks import require_names
 from pairedframe.comparison import paired
+from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
-from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
+from pairedframe.errors import InsufficientSampleError, ResamplingCostError, SchemaError, user_stacklevel
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
 
@@ -119,6 +121,18 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
     return pl.Series("pvalue_tukey", [lookup.get(tuple(r), float("nan")) for r in rows], dtype=pl.Float64)
 
 
+def _check_tukey_cost(frame: pl.DataFrame, systems: list[str], keys: list[str], n_resamples: Any) -> None:
+    """The up-front cost check of the Tukey HSD permutations (one set per measure and key value: ``n``
+    queries x ``m`` systems shuffled, argsorted and summed per permutation; the ranges kept)."""
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        return                                   # the option check of compare names it
+    sizes = (frame.filter(pl.col("system").is_in(systems)).group_by([*keys, "measure"])
+             .agg(pl.col("qid").n_unique().alias("n"))["n"].to_numpy())
+    m = len(systems)
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=int(n_resamples),
+                          units=sizes * m * (1 + math.log2(max(m, 2))), columns=1, kept=2)
+
+
 def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: str | None = None,
             systems: Sequence[str] | str | None = None, measures: Sequence[str] | str | None = None,
             family_by: Sequence[str] | str | None = None, tukey: bool = True, **options: Any) -> pl.DataFrame:
@@ -171,6 +185,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     TypeError
         ``baseline`` and ``pairs`` both or neither given, or a bad ``baseline``.
     ValueError
@@ -218,10 +235,14 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value")]
     fam = family_columns(family_by, keys=keys, allowed=["baseline", "system", "measure", *keys])
     fam_cols = [_KEY if c == "baseline" else c for c in fam]       # default: the key columns, not per baseline
+    if pairs is not None and tukey and options.get("alternative", "two-sided") == "two-sided":
+        _check_tukey_cost(frame, chosen, keys, options.get("n_resamples", 10_000))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             out = paired.compare(stacked, baseline=_PLACEHOLDER, measures=measures, family_by=fam_cols, **options)
+        except ResamplingCostError:
+            raise                       # names no system: nothing to make readable, and keeps its fields
         except (InsufficientSampleError, ValueError) as exc:
             raise type(exc)(_readable(str(exc))) from None
     _reissue(caught)

@@ -82,6 +82,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
@@ -190,8 +191,44 @@ def _check_options(n_resamples, confidence_level, alternative, test, interval, s
                     chunk_size, float(power), adaptive, float(decision_error), int(max_resamples))
 
 
+def _kept_per_column(opt: _Options) -> int:
+    """float64 values per resample and column an interval keeps (sorted copies included)."""
+    return 5 if opt.interval == "signflip" else 3 if opt.interval in ("percentile", "bca", "studentized") else 0
+
+
+def check_cost(opt: _Options, shapes: Sequence[tuple[int, int]], argument: str = "n_resamples") -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of query sets of ``(n, k)``:
+    ``n`` queries, ``k`` comparisons each; the kept statistics are those of one column slice."""
+    kept = _kept_per_column(opt)
+    B = opt.n_resamples
+    draws, units, columns, held = [], [], [], []
+    for n, k in shapes:
+        per = column_slices(k, B, kept)[0] if kept else slice(0, k)
+        slice_k = min(k, per.stop - per.start)
+        if opt.interval in ("percentile", "bca", "studentized"):
+            draws.append(B), units.append(n), columns.append(k), held.append(kept * slice_k)
+        if (opt.test == "randomization" and not opt.adaptive) or opt.interval == "signflip":
+            patterns = min(B, 2 ** n) if n < 63 else B
+            draws.append(patterns), units.append(n), columns.append(k)
+            held.append((kept * slice_k + 1) if opt.interval == "signflip" else 0)
+    advice = "" if opt.test == "t" else " (p-values below 1e-4 need test='t' or resampling='adaptive')"
+    check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=held, advice=advice)
+
+
 def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
-    """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids."""
+    """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids; the
+    columns in slices whose kept statistics fit ``KEPT_BYTES``, each slice from the query set's
+    streams (the same draws: counts equal, sums to ~1e-15)."""
+    kept = _kept_per_column(opt)
+    parts = column_slices(D.shape[1], opt.n_resamples, kept) if kept else [slice(None)]
+    if len(parts) == 1:
+        return _analyse_columns(D, qids, opt)
+    outs = [_analyse_columns(D[:, part], qids, opt) for part in parts]
+    return {name: np.concatenate([o[name] for o in outs]) for name in outs[0]}
+
+
+def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
+    """:func:`_analyse_block` of one slice of columns."""
     n, k = D.shape
     boot_rng, flip_rng = resample_generators(opt.seed, qids)
     out: dict[str, np.ndarray] = {}
@@ -775,6 +812,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         A comparison with no common query, or with a single one.
     SchemaError, DuplicateError, ValueError, TypeError
@@ -846,6 +886,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         qid_lists[r] = qids
         delta_lists[r] = np.asarray(deltas, dtype=np.float64)
         groups.setdefault(query_set_key(qids), []).append(r)
+    check_cost(opt, [(len(qid_lists[m[0]]), len(m)) for m in groups.values()])
     done = 0
     flip_blocks = []
     for members in groups.values():
@@ -955,6 +996,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         If ``n < 2``.
     ValueError
@@ -987,6 +1031,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
     d = np.where(noise, 0.0, raw)[order]
+    check_cost(opt, [(n, 1)])
     res = _analyse_block(d[:, None], [ids[i] for i in order], opt)
     delta = float(res["delta"][0])
     p = float(res["pvalue"][0])

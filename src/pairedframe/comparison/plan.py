@@ -59,7 +59,7 @@ from pairedframe.comparison.clustered import CLUSTER_POLICY, compare_clustered
 from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
 from pairedframe.io.endpoints import parse_hit_measure
 from pairedframe.measures.parse import parse_measure
-from pairedframe.errors import PlanError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import PlanError, ResamplingCostError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import holm
 
 __all__ = ["ANALYSIS_VERDICTS", "Endpoint", "Plan", "AnalysisResult", "load_plan", "analyze"]
@@ -400,6 +400,10 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
 
     Raises
     ------
+    ResamplingCostError
+        The plan's ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message names the plan key and gives the
+        largest value that fits).
     PlanError
         No plan; an endpoint's ``direction`` contradicts its measure's (``lower is better`` for
         ``nDCG@10``; raised when the plan is parsed); a system of the plan is not in the results (exact names only, never a suffix or
@@ -467,11 +471,16 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         with warnings.catch_warnings():
             if unit == "query":  # the plain test warns below, on queries
                 warnings.simplefilter("ignore", SmallSampleWarning)
-            res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
-                                    measures=[ep.measure], n_resamples=plan.n_resamples,
-                                    confidence_level=1.0 - alpha, seed=plan.seed, margin=ep.margin,
-                                    power=plan.power, verdict_on="pvalue",
-                                    interval="signflip")     # a plan's interval agrees with its test
+            try:
+                res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
+                                        measures=[ep.measure], n_resamples=plan.n_resamples,
+                                        confidence_level=1.0 - alpha, seed=plan.seed, margin=ep.margin,
+                                        power=plan.power, verdict_on="pvalue",
+                                        interval="signflip")     # a plan's interval agrees with its test
+            except ResamplingCostError as exc:       # checked before any resampling: name the plan's key
+                raise ResamplingCostError(str(exc).replace("`n_resamples`", "plan key n_resamples", 1),
+                                          argument="plan key n_resamples", value=exc.value,
+                                          largest=exc.largest) from None
         r = res.row(0, named=True)
         if unit == "query" and r["n_queries"] < 20:
             warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,

@@ -72,6 +72,7 @@ from scipy.special import stdtr, stdtrit
 
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, segment_adaptive, warn_uncertified)
+from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import _pair
@@ -511,6 +512,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     SchemaError, DuplicateError, ValueError, TypeError
         Bad tables or options (as :func:`compare`).
     EmptyResultError
@@ -630,6 +634,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         need_boot = interval == "percentile"
         need_flip = test == "randomization"
         invert = interval == "signflip"     # the segment's own fixed patterns, even when p is adaptive
+        check_segments_cost(n_resamples, n_ok, bootstrap=need_boot, sign_flip=need_flip and not adaptive,
+                            invert=invert)
         if need_boot or need_flip or invert:
             seg_ids = units.select("segment_set", "segment")[ok_idx]
             distinct = seg_ids.unique(maintain_order=True)
@@ -665,6 +671,22 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
                            alternative=alternative, seed=seed, flip_units=flip_units, adaptive=adaptive,
                            decision_error=decision_error, max_resamples=max_resamples)
+
+
+def check_segments_cost(n_resamples: int, n_queries: np.ndarray, *, bootstrap: bool, sign_flip: bool,
+                        invert: bool) -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of units of ``n_queries`` (those with
+    at least 2): every resample of every unit is drawn (exact units too), and a block keeps its
+    bootstrap means or null statistics for at most ``max(B, THETA_ELEMENTS)`` resamples x units."""
+    total = float(np.sum(n_queries[n_queries >= 2]))
+    per_draw = max(1, THETA_ELEMENTS // max(1, int(n_resamples)))       # units held per resample in a block
+    draws, kept = [], []
+    if bootstrap:
+        draws.append(n_resamples), kept.append(3 * per_draw)
+    if sign_flip or invert:
+        draws.append(n_resamples), kept.append(5 * per_draw if invert else 0)
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=draws, units=total, columns=1, kept=kept,
+                          advice=" (screening thousands of segments: test='t' or resampling='adaptive')")
 
 
 def _unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
