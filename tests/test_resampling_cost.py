@@ -124,7 +124,8 @@ def test_cli_names_the_flag(tmp_path, command, flag):
         ev = pf.evaluate(runs, qrels, ["AP"])
         qids = ev.per_query["qid"].unique().sort().to_list()
         path = tmp_path / "segments.csv"
-        pl.DataFrame({"qid": qids, "segment_set": "s", "segment": [str(i % 2) for i in range(len(qids))]}).write_csv(path)
+        segments = pl.DataFrame({"qid": qids, "segment_set": "s", "segment": [str(i % 2) for i in range(len(qids))]})
+        segments.write_csv(path)
         args += ["--segments", str(path)]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2, result.output

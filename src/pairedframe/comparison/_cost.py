@@ -138,9 +138,10 @@ def check_resampling_cost(value: Any, *, argument: str, draws: Any, units: Any, 
     scale = min(limit_s / seconds if seconds > 0 else math.inf,
                 room / kept_bytes if kept_bytes > 0 else math.inf if room > 0 else 0.0)
     largest = max(0, int(float(value) * scale)) if math.isfinite(scale) else 0
+    whose = "" if os.environ.get("PAIREDFRAME_MAX_RESAMPLING_BYTES") else ", half of this machine"
     over = [f"at least {_duration(seconds)} (limit {_duration(limit_s)})" if seconds > limit_s else
             f"at least {_duration(seconds)}",
-            f"about {_size(nbytes)} of memory (limit {_size(limit_b)}{'' if os.environ.get('PAIREDFRAME_MAX_RESAMPLING_BYTES') else ', half of this machine'})"]
+            f"about {_size(nbytes)} of memory (limit {_size(limit_b)}{whose})"]
     raise ResamplingCostError(
         f"`{argument}` = {value!r} is too large for this call: resampling would take {over[0]} and need "
         f"{over[1]}; at most about {largest:,} fits. Use fewer{advice}, or raise the limits with the "

@@ -329,11 +329,11 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(df)`` quantile (``df`` the Bell-McCaffrey
         degrees of freedom, ``G - 1`` for equal cluster sizes) corrected by the
         second-order Edgeworth term of the cluster sums' skew and kurtosis (one-sided: plain
-        ``t(df)``; :mod:`pairedframe.stats.edgeworth`; no correction to speak of below 4 clusters); ``"signflip"``: the shifts the cluster
-        sign-flip test does not reject (agrees with ``pvalue`` by construction); ``"t"``: cluster-t,
-        ``delta -/+ t(df) se``; ``"percentile"``: the cluster
-        bootstrap percentile interval (bit for bit scipy's on the cluster summaries; too narrow below
-        about 30 clusters).
+        ``t(df)``; :mod:`pairedframe.stats.edgeworth`; no correction to speak of below 4 clusters);
+        ``"signflip"``: the shifts the cluster sign-flip test does not reject (agrees with ``pvalue`` by
+        construction); ``"t"``: cluster-t, ``delta -/+ t(df) se``; ``"percentile"``: the cluster bootstrap
+        percentile interval (bit for bit scipy's on the cluster summaries; too narrow below about 30
+        clusters).
 
     Returns
     -------
@@ -344,8 +344,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         pvalue_holm, pvalue_bh, wins, losses, ties, mde, verdict, verdict_note`` -- then ``mcnemar_pvalue,
         mcnemar_b, mcnemar_c`` (exact McNemar on the paired values when both are 0/1, a reference that
         ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, pvalue_tost_holm,
-        pvalue_tost_bh, tost_low, tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
-        exact, seed, family`` (the Holm/BH family in words, as :func:`~pairedframe.compare`).
+        pvalue_tost_bh, tost_low, tost_high, equivalent``; and ``test, interval, confidence_level,
+        alternative, n_resamples, exact, seed, family`` (the Holm/BH family in words, as :func:`~pairedframe.compare`).
 
         ``se`` is the cluster-robust CR2 standard error (CR1 for equal cluster sizes; a dominant cluster's
         residual weighs more) and ``df`` its Bell-McCaffrey degrees of freedom, the t reference of the

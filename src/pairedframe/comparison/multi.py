@@ -7,8 +7,9 @@ through exactly the code of a single-baseline comparison: the same pairing, the 
 streams (keyed by the seed and the pair's query set only -- a pair's interval and p-value do not
 depend on what else is in the call), the same verdict rules; and Holm / Benjamini-Hochberg run over
 the family chosen with ``family_by`` (default: one family per value of the key columns, e.g. per
-judgment set, else every row of the call; ``family_by="baseline"``: one family per baseline).  Every unordered pair of systems is one row, so it counts once in its
-family: two baselines are compared once, the earlier one as baseline.
+judgment set, else every row of the call; ``family_by="baseline"``: one family per baseline).
+Every unordered pair of systems is one row, so it counts once in its family: two baselines are
+compared once, the earlier one as baseline.
 
 For all pairs the randomised Tukey HSD test (:mod:`pairedframe.stats.tukey`) adds ``pvalue_tukey``:
 per measure (and key), one set of within-query permutations over every system, on the queries
@@ -263,7 +264,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("pvalue_tukey"))
                                    .otherwise(pl.max_horizontal("pvalue_tukey", "pvalue")).alias(MAX_TUKEY_RAW))
         else:
-            out = out.with_columns(pl.lit(float("nan")).alias("pvalue_tukey"), pl.lit(float("nan")).alias(MAX_TUKEY_RAW))
+            out = out.with_columns(pl.lit(float("nan")).alias("pvalue_tukey"),
+                                   pl.lit(float("nan")).alias(MAX_TUKEY_RAW))
     return out
 
 

@@ -791,10 +791,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
         exact, seed, family`` (``family``: the Holm/BH family rule in words with its size, e.g. ``"per
-        judgments, 4 comparisons each"`` or ``"all 6 comparisons of the call"``); with ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval
-        bracketing the exact p-value), ``resamples_used``, ``certified``, ``resampling`` and
-        ``decision_error`` (``pvalue`` is ``(b+1)/(B+1)`` clipped to that interval, so the adjusted
-        columns reproduce every certified decision).
+        judgments, 4 comparisons each"`` or ``"all 6 comparisons of the call"``); with
+        ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value),
+        ``resamples_used``, ``certified``, ``resampling`` and ``decision_error`` (``pvalue`` is
+        ``(b+1)/(B+1)`` clipped to that interval, so the adjusted columns reproduce every certified decision).
 
         Means are over the paired queries (which can differ from the evaluation summary when the
         query sets differ).  ``se`` is ``sd / sqrt(n)`` (the bootstrap standard error for the

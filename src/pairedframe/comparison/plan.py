@@ -385,8 +385,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         ``table`` has one row per endpoint in plan order with columns ``endpoint, role, family, dataset,
         measure, direction, baseline, candidate, n_queries, n_clusters, baseline_mean,
         candidate_mean, delta, ci_low, ci_high, confidence_level, pvalue, pvalue_holm, margin,
-        pvalue_tost, pvalue_tost_holm, tost_low, tost_high, equivalent, mdd, mcnemar_pvalue, mcnemar_b, mcnemar_c, verdict,
-        favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` interval inverting the cluster
+        pvalue_tost, pvalue_tost_holm, tost_low, tost_high, equivalent, mdd, mcnemar_pvalue, mcnemar_b,
+        mcnemar_c, verdict, favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` interval inverting the cluster
         sign-flip test (each query its own cluster with ``resampling_unit = "query"``); ``pvalue`` the cluster sign-flip p-value (two-sided); ``tost_*`` the ``1 - 2
         alpha`` interval ``delta -/+ t(1 - alpha, df) se`` with the CR2 cluster SE and its Bell-McCaffrey
         ``df`` (``G - 1`` for equal cluster sizes); ``mdd`` the
@@ -518,7 +518,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         r["resampling_unit"] = unit
     order = ["endpoint", "role", "family", "dataset", "measure", "direction", "baseline", "candidate",
              "n_queries", "n_clusters", "baseline_mean", "candidate_mean", "delta", "ci_low", "ci_high", "confidence_level",
-             "se", "pvalue", "pvalue_holm", "exact", "margin", "pvalue_tost", "pvalue_tost_holm", "tost_low", "tost_high",
+             "se", "pvalue", "pvalue_holm", "exact", "margin", "pvalue_tost", "pvalue_tost_holm", "tost_low",
+             "tost_high",
              "equivalent", "mdd", "mcnemar_pvalue", "mcnemar_b", "mcnemar_c", "verdict", "favours",
              "resampling_unit"]
     schema = {"dataset": pl.String, "mcnemar_pvalue": pl.Float64, "mcnemar_b": pl.Int64, "mcnemar_c": pl.Int64,
