@@ -131,3 +131,15 @@ def test_tukey_calibration_quick_run_prints_fwer_with_monte_carlo_errors(shared_
     assert proc.returncode == 0, proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| DL-2019")]
     assert len(rows) == 2 and all(re.search(r"\d\.\d{3} \(\d\.\d{3}\)", row) for row in rows)
+
+
+def test_cluster_edgeworth_small_g_quick_run_shows_no_correction_at_two_clusters():
+    script = SCRIPT.parent / "cluster_edgeworth_small_g.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = {int(line.split()[0]): line.split() for line in proc.stdout.splitlines()
+            if re.match(r"\s*\d+\s+\d+\s", line)}
+    assert sorted(rows) == [2, 3, 4, 5, 6, 8, 10]
+    assert rows[2][-2:] == ["1.000", "1.000"]                 # G = 2: the Edgeworth quantile is the t quantile
+    assert float(rows[3][-1]) < 1.01                           # G = 3: under 1 % at most
+    assert rows[2][2] == rows[2][5]                            # so the two coverages are the same
