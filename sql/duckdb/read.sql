@@ -16,6 +16,10 @@ CREATE OR REPLACE TEMP MACRO pf__lit(s) AS '''' || replace(CAST(s AS VARCHAR), '
 CREATE OR REPLACE TEMP MACRO pf__aslist(x) AS
     CASE WHEN typeof(x) LIKE '%[]' THEN CAST(x AS VARCHAR[]) ELSE [CAST(x AS VARCHAR)] END;
 
+-- A parameter tuple as Python writes it: (0.25,0.5), (1.0,).
+CREATE OR REPLACE TEMP MACRO pf__tuple(xs) AS
+    '(' || replace(substr(CAST(xs AS VARCHAR), 2, length(CAST(xs AS VARCHAR)) - 2), ', ', ',') || CASE WHEN len(xs) = 1 THEN ',' ELSE '' END || ')';
+
 -- Every line of one file (plain, .gz or .zst by its extension): 1-based number, text, fields.
 -- The line is read whole (a control byte as the separator); row_number() OVER () numbers the lines
 -- in file order (DuckDB's streaming window keeps the scan's order).

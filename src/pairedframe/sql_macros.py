@@ -28,7 +28,7 @@ from pairedframe.measures.base import Interval
 __all__ = ["MACRO_FILES", "register", "script"]
 
 #: The hand-written DuckDB SQL, in the order the script defines it (later files call earlier macros).
-MACRO_FILES = ("duckdb/read.sql", "duckdb/measures.sql", "duckdb/evaluate.sql", "duckdb/compare.sql")
+MACRO_FILES = ("duckdb/read.sql", "duckdb/measures.sql", "duckdb/evaluate.sql")
 
 #: The measure struct's family parameters (sql/duckdb/measures.sql names each one).
 PARAMETER_TYPES = {"p": "DOUBLE", "beta": "DOUBLE", "recall": "DOUBLE", "mult": "DOUBLE", "levels": "DOUBLE[]",
@@ -111,7 +111,7 @@ def _parameter_checks() -> str:
     cases = []
     for key, spec in REGISTRY.items():
         for p in spec.params:
-            x = f"m.{p.name}"
+            x = f"m['{p.name}']"
             doc = f" ({p.doc})" if p.doc else ""
             each = "each value must be" if p.kind == "floats" else "must be"
             number = "an integer" if p.kind == "int" else "a finite number"
@@ -120,13 +120,13 @@ def _parameter_checks() -> str:
                 shown = f"pf__tuple({x})"
                 bad = f"NOT ({_domain_sql(f'list_min({x})', p.domain)} AND {_domain_sql(f'list_max({x})', p.domain)})"
                 if p.length is not None:
-                    cases.append((f"m.family = {lit(key)} AND {x} IS NOT NULL AND len({x}) <> {p.length}",
+                    cases.append((f"m['family'] = {lit(key)} AND {x} IS NOT NULL AND len({x}) <> {p.length}",
                                   f"'parameter {p.name}=' || {shown} || {lit(doc)} || ' has ' || CAST(len({x}) AS VARCHAR) "
                                   f"|| ' values; it takes exactly {p.length}'"))
             else:
                 shown = f"CAST({x} AS VARCHAR)"
                 bad = f"NOT ({_domain_sql(x, p.domain)})"
-            cases.append((f"m.family = {lit(key)} AND {x} IS NOT NULL AND {bad}",
+            cases.append((f"m['family'] = {lit(key)} AND {x} IS NOT NULL AND {bad}",
                           f"'parameter {p.name}=' || {shown} || {lit(doc + tail)}"))
     return "CREATE OR REPLACE TEMP MACRO pf__param_problem(m) AS " + _case("", cases) + ";"
 
@@ -135,10 +135,10 @@ def _parameter_defaults() -> str:
     """pf__param_defaults(m): m with each family parameter left unset or equal to its default set NULL."""
     fields = []
     for name, kind in PARAMETER_TYPES.items():
-        cases = [(f"m.family = {lit(key)} AND m.{name} = {lit(spec.param(name).default)}", f"CAST(NULL AS {kind})")
+        cases = [(f"m['family'] = {lit(key)} AND m['{name}'] = {lit(spec.param(name).default)}", f"CAST(NULL AS {kind})")
                  for key, spec in REGISTRY.items() for p in spec.params if p.name == name and p.default is not None]
-        fields.append(f"'{name}': " + _case("", cases, f"m.{name}").replace("\n", " "))
-    base = ", ".join(f"'{f}': m.{f}" for f in ("family", "cutoff", "rel", "gain", "gains", "judged_only"))
+        fields.append(f"'{name}': " + _case("", cases, f"m['{name}']").replace("\n", " "))
+    base = ", ".join(f"'{f}': m['{f}']" for f in ("family", "cutoff", "rel", "gain", "gains", "judged_only"))
     return f"CREATE OR REPLACE TEMP MACRO pf__param_defaults(m) AS {{{base}, {', '.join(fields)}}};"
 
 
@@ -165,7 +165,7 @@ def registry_sql() -> str:
     return "\n\n".join([
         "-- Generated from pairedframe.measures.REGISTRY by pairedframe.sql_macros (do not edit).",
         f"CREATE OR REPLACE TEMP MACRO pf__registry() AS {text};",
-        "CREATE OR REPLACE TEMP MACRO pf__json_key(k) AS '\"' || replace(replace(k, '\\', '\\\\'), '\"', '\\\"') || '\"';",
+        "CREATE OR REPLACE TEMP MACRO pf__json_key(k) AS '\"' || replace(replace(nullif(k, ''), '\\', '\\\\'), '\"', '\\\"') || '\"';",
         "CREATE OR REPLACE TEMP MACRO pf__ir_family(word) AS "
         "json_extract_string(pf__registry(), '$.names.' || pf__json_key(lower(word)));",
         f"CREATE OR REPLACE TEMP MACRO pf__family(key) AS "
@@ -239,11 +239,11 @@ def _step(name: str) -> tuple[str, str]:
 def _measure_params(key: str) -> dict[str, str]:
     """SQL texts of a family's ``$parameters`` from the measure struct ``m`` (defaults filled in)."""
     spec = REGISTRY[key]
-    values = {"k": "pf__sql_int(m.cutoff)", "rel": "pf__sql_int(m.rel)", "gain_map": "pf__lit(pf__gain_key(m))",
-              "exact_gains": "CASE WHEN pf__exact_gains(m.gains) THEN 'true' ELSE 'false' END"}
+    values = {"k": "pf__sql_int(m['cutoff'])", "rel": "pf__sql_int(m['rel'])", "gain_map": "pf__lit(pf__gain_key(m))",
+              "exact_gains": "CASE WHEN pf__exact_gains(m['gains']) THEN 'true' ELSE 'false' END"}
     for p in spec.params:
-        value = f"coalesce(m.{p.name}, {lit(p.default)})"
-        values[p.name] = {"floats": f"pf__lit(pf__list_key(coalesce(m.{p.name}, CAST({lit(p.default)} AS DOUBLE[]))))",
+        value = f"coalesce(m['{p.name}'], {lit(p.default)})"
+        values[p.name] = {"floats": f"pf__lit(pf__list_key(coalesce(m['{p.name}'], CAST({lit(p.default)} AS DOUBLE[]))))",
                           "int": f"pf__sql_int({value})", "float": f"pf__sql_double({value})"}[p.kind]
     return values
 
@@ -251,7 +251,7 @@ def _measure_params(key: str) -> dict[str, str]:
 def templates_sql() -> str:
     """pf__measure_sql(m, g) (a measure's SELECT on its group's tables) and the preparation steps
     pf__prep_run_sql(...) / pf__prep_group_sql(...), built from the files in sql/."""
-    measure = _case("", [(f"m.family = {lit(key)}", template(_strip(load_sql(spec.sql_file)), _measure_params(key),
+    measure = _case("", [(f"m['family'] = {lit(key)}", template(_strip(load_sql(spec.sql_file)), _measure_params(key),
                                                                  "CAST(g AS VARCHAR)"))
                          for key, spec in REGISTRY.items() if spec.value_kind == "number"])
     options = {"rel_level": "pf__sql_int(rel_level)", "judged_only": "pf__sql_bool(judged_only)",
@@ -261,9 +261,57 @@ def templates_sql() -> str:
     group_steps = " || ', ' || ".join(
         f"{lit(name + '_')} || CAST(g AS VARCHAR) || ' AS MATERIALIZED (' || {template(body, options, 'CAST(g AS VARCHAR)')} || ')'"
         for name, body in map(_step, ("prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")))
+    lists = _case("", [(f"m['family'] = {lit(key)}", "[" + ", ".join(
+        f"coalesce(m['{p.name}'], CAST({lit(p.default)} AS DOUBLE[]))" for p in spec.params if p.kind == "floats") + "]")
+        for key, spec in REGISTRY.items() if any(p.kind == "floats" for p in spec.params)], "CAST([] AS DOUBLE[][])")
     return "\n\n".join([
         "-- Generated from the measure files and preparation steps in sql/ (do not edit).",
+        f"CREATE OR REPLACE TEMP MACRO pf__lists(m) AS {lists};",
+        f"CREATE OR REPLACE TEMP MACRO pf__check_run_sql() AS {lit(_strip(load_sql('check_run.sql')))};",
+        f"CREATE OR REPLACE TEMP MACRO pf__check_qrels_sql() AS {lit(_strip(load_sql('check_qrels.sql')))};",
         f"CREATE OR REPLACE TEMP MACRO pf__measure_sql(m, g) AS {measure};",
         f"CREATE OR REPLACE TEMP MACRO pf__prep_run_sql(float32) AS {run_steps};",
         f"CREATE OR REPLACE TEMP MACRO pf__prep_group_sql(g, rel_level, judged_only, complete, depth) AS {group_steps};",
     ])
+
+
+# --- the script ----------------------------------------------------------------------------------
+
+@cache
+def script() -> str:
+    """The macro script (``pairedframe sql`` prints it): every macro, ``TEMP``, in dependency order."""
+    dialect = load_sql("dialect_duckdb.sql")
+    parts = [f"-- pairedframe {_version()}: DuckDB macros (pf_read_run, pf_read_qrels, pf_measures, pf_evaluate, "
+             "pf_summary, pf_compare).",
+             "-- Generated by `pairedframe sql` from the package's sql/ folder and measure registry; load with "
+             "`.read pairedframe.sql`.",
+             f"CREATE OR REPLACE TEMP MACRO pf_version() AS {lit(_version())};",
+             dialect, load_sql("duckdb/read.sql"), registry_sql(), load_sql("duckdb/measures.sql"), templates_sql(),
+             *(load_sql(name) for name in MACRO_FILES[2:])]
+    return "\n\n".join(part.strip() for part in parts) + "\n"
+
+
+def register(con: Any) -> Any:
+    """Define pairedframe's macros on a DuckDB connection (``TEMP``: on this connection only).
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        Any connection (in-memory or a database file; nothing is written to the file).
+
+    Returns
+    -------
+    duckdb.DuckDBPyConnection
+        ``con``, so that ``con = pf.duckdb.register(duckdb.connect())`` reads well.
+
+    Notes
+    -----
+    Table macros defined: ``pf_read_run(path, system := NULL)``, ``pf_read_qrels(path)``,
+    ``pf_evaluate(run, qrels, measures, complete := false, rel_level := 1, depth := NULL,
+    score_precision := 'float64', system := NULL, tables := false)`` (``system, qid, measure,
+    value``), ``pf_summary(...)`` (the same arguments; ``system, measure, value, n_queries``),
+    ``pf_compare(...)``; scalar macro ``pf_measures(measures, rel_level := 1)``. See
+    docs/guide/duckdb_sql.md.
+    """
+    con.execute(script())
+    return con
