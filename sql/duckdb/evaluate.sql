@@ -34,6 +34,9 @@ CREATE OR REPLACE TEMP MACRO pf__score_key(float32) AS
                            || 'ELSE CAST(''-inf'' AS DOUBLE) END)'
          ELSE 'score' END;
 
+-- A list of strings as SQL text: ['a', 'b'].
+CREATE OR REPLACE TEMP MACRO pf__sql_list(xs) AS '[' || coalesce(array_to_string([pf__lit(x) FOR x IN xs], ', '), '') || ']';
+
 -- pf_run's part of the query for run files: one scan, ranked, reduced to pf_retrieved and pf_ranks.
 CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     'pf_rows AS (' || pf__run_rows_sql(o['paths'], o['names']) || '), '
@@ -59,8 +62,8 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
 -- pf_run's part of the query for tables (system, qid, docno, score): the preparation steps of sql/,
 -- after the checks of check_run.sql and check_qrels.sql and of the column types.
 CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
-    'pf_run AS (' || array_to_string(['SELECT system, qid, docno, score FROM query_table(' || pf__lit(t) || ')' FOR t IN o['paths']],
-                                    ' UNION ALL ') || '), '
+    'pf_run AS (' || coalesce(array_to_string(['SELECT system, qid, docno, score FROM query_table(' || pf__lit(t) || ')' FOR t IN o['paths']],
+                                    ' UNION ALL '), '') || '), '
     || pf__prep_run_sql(o['float32']) || ', '
     || 'pf_run_problems AS ('
     || '(SELECT 1 AS k, ''run table: column '' || c || '' is '' || t || CASE WHEN c = ''score'' THEN ''; it must be a number'' '
@@ -81,9 +84,6 @@ CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
     || '|| '' at (qid, docno) = ('' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
     || 'FROM (' || pf__check_qrels_sql() || ') LIMIT 1))';
 
--- A list of strings as SQL text: ['a', 'b'].
-CREATE OR REPLACE TEMP MACRO pf__sql_list(xs) AS '[' || array_to_string([pf__lit(x) FOR x IN xs], ', ') || ']';
-
 -- The distinct values of a list, in order of first appearance.
 CREATE OR REPLACE TEMP MACRO pf__distinct(xs) AS [x FOR x, i IN xs IF list_position(xs, x) = i];
 
@@ -93,11 +93,11 @@ CREATE OR REPLACE TEMP MACRO pf__group(m) AS {'rel': coalesce(m['rel'], 1), 'jud
 -- pf_gains (the gain of every grade under each gain map in use) and pf_lists (list parameters).
 CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
     'pf_gain_keys AS (SELECT DISTINCT gain_map FROM (VALUES '
-    || array_to_string(['('''')'] || ['(' || pf__lit(pf__gain_key(m)) || ')' FOR m IN ms IF pf__family(m['family']).uses_gain], ', ')
+    || coalesce(array_to_string(['('''')'] || ['(' || pf__lit(pf__gain_key(m)) || ')' FOR m IN ms IF pf__family(m['family']).uses_gain], ', '), '')
     || ') AS t(gain_map)), '
     || 'pf_gain_entries AS (SELECT CAST(gain_map AS VARCHAR) AS gain_map, CAST(rel AS BIGINT) AS rel, CAST(gain AS DOUBLE) AS gain FROM (VALUES '
-    || array_to_string(flatten([['(' || pf__lit(pf__gain_key(m)) || ', ' || CAST(x['l'] AS VARCHAR) || ', ' || pf__sql_double(x['g']) || ')' FOR x IN m['gains']]
-                                FOR m IN ms IF m['gains'] IS NOT NULL AND pf__family(m['family']).uses_gain]) || ['(NULL, NULL, NULL)'], ', ')
+    || coalesce(array_to_string(flatten([['(' || pf__lit(pf__gain_key(m)) || ', ' || CAST(x['l'] AS VARCHAR) || ', ' || pf__sql_double(x['g']) || ')' FOR x IN CAST(m['gains'] AS STRUCT(l BIGINT, g DOUBLE)[])]
+                                FOR m IN ms IF m['gains'] IS NOT NULL AND pf__family(m['family']).uses_gain]) || ['(NULL, NULL, NULL)'], ', '), '')
     || ') AS t(gain_map, rel, gain) WHERE gain_map IS NOT NULL), '
     || 'pf_gains AS MATERIALIZED (SELECT k.gain_map, l.rel, coalesce(e.gain, CASE WHEN k.gain_map = ''exp'' THEN pow(2.0, l.rel) - 1 '
     || 'ELSE CAST(l.rel AS DOUBLE) END) AS gain, e.gain IS NOT NULL AS explicit FROM pf_gain_keys k '
@@ -105,8 +105,8 @@ CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
     || '(SELECT CAST(greatest(coalesce(max(rel), 0), 0) AS BIGINT) AS top FROM pf_qrels) g UNION ALL SELECT gain_map, rel FROM pf_gain_entries)) l '
     || 'ON l.gain_map = k.gain_map LEFT JOIN pf_gain_entries e ON e.gain_map = k.gain_map AND e.rel = l.rel), '
     || 'pf_lists AS (SELECT CAST(list_key AS VARCHAR) AS list_key, CAST(pos AS BIGINT) AS pos, CAST(value AS DOUBLE) AS value FROM (VALUES '
-    || array_to_string(flatten([['(' || pf__lit(pf__list_key(xs)) || ', ' || CAST(i AS VARCHAR) || ', ' || pf__sql_double(x) || ')' FOR x, i IN xs]
-                                FOR xs IN flatten([pf__lists(m) FOR m IN ms])]) || ['(NULL, NULL, NULL)'], ', ')
+    || coalesce(array_to_string(flatten([['(' || pf__lit(pf__list_key(xs)) || ', ' || CAST(i AS VARCHAR) || ', ' || pf__sql_double(x) || ')' FOR x, i IN xs]
+                                FOR xs IN flatten([pf__lists(m) FOR m IN ms])]) || ['(NULL, NULL, NULL)'], ', '), '')
     || ') AS t(list_key, pos, value) WHERE list_key IS NOT NULL)';
 
 -- Problems that stop the evaluation, first one first (each branch keeps its first row).
@@ -115,21 +115,21 @@ CREATE OR REPLACE TEMP MACRO pf__problems_sql(o) AS
     || '(SELECT 10, ''pf_evaluate: no run query is in the qrels (run queries e.g. '' || (SELECT CAST(list(DISTINCT qid)[1:3] AS VARCHAR) FROM pf_retrieved) '
     || '|| '', qrels queries e.g. '' || (SELECT CAST(list(DISTINCT qid)[1:3] AS VARCHAR) FROM pf_qrels) '
     || '|| ''): are run and qrels of the same collection and year?'' WHERE NOT EXISTS (SELECT 1 FROM pf_retrieved WHERE qid IN (SELECT qid FROM pf_qrels)))'
-    || array_to_string([' UNION ALL (SELECT 20, ' || pf__lit(m['name'] || ' takes grades up to ' || CAST(pf__family(m['family']).max_grade AS VARCHAR)
+    || coalesce(array_to_string([' UNION ALL (SELECT 20, ' || pf__lit(m['name'] || ' takes grades up to ' || CAST(pf__family(m['family']).max_grade AS VARCHAR)
                                                               || ' (as gdeval), but the qrels have grade ')
                         || ' || CAST(top AS VARCHAR) || ' || pf__lit('; map the grades first (e.g. least(rel, ' || CAST(pf__family(m['family']).max_grade AS VARCHAR) || '))')
                         || ' FROM (SELECT max(rel) AS top FROM pf_qrels) WHERE top > ' || CAST(pf__family(m['family']).max_grade AS VARCHAR) || ')'
-                        FOR m IN o['ms'] IF pf__family(m['family']).max_grade IS NOT NULL], '')
+                        FOR m IN o['ms'] IF pf__family(m['family']).max_grade IS NOT NULL], ''), '')
     || '), pf_check AS (SELECT CASE WHEN count(*) = 0 THEN true ELSE error(arg_min(msg, k)) END AS ok FROM pf_problems)';
 
 -- The per-query values of every measure: system, qid, measure, pos (its place in the list), agg
 -- (how the summary aggregates it), value.
 CREATE OR REPLACE TEMP MACRO pf__values_sql(ms, groups) AS
-    'pf_values AS (' || array_to_string(
+    'pf_values AS (' || coalesce(array_to_string(
         ['SELECT system, qid, ' || pf__lit(m['name']) || ' AS measure, ' || CAST(i AS VARCHAR) || ' AS pos, '
          || pf__lit(pf__family(m['family']).aggregate) || ' AS agg, CAST(value AS DOUBLE) AS value FROM ('
          || pf__measure_sql(m, list_position(groups, pf__group(m))) || ') AS m' || CAST(i AS VARCHAR)
-         FOR m, i IN ms], ' UNION ALL ') || ')';
+         FOR m, i IN ms], ' UNION ALL '), '') || ')';
 
 -- The whole query: kind 'per_query' (system, qid, measure, value) or 'summary' (system, measure,
 -- value, n_queries: trec_eval's "all" rows, sums added in query-id order).
@@ -139,7 +139,7 @@ CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
                 || pf__run_tables_sql(o)
            ELSE 'WITH pf_qrels AS MATERIALIZED (' || pf__read_qrels_sql(o['qrels']) || '), ' || pf__run_files_sql(o) END
       || ', ' || pf__parameter_tables_sql(o['ms']) || ', '
-      || array_to_string([pf__prep_group_sql(i, g['rel'], g['judged_only'], o['complete'], o['depth']) FOR g, i IN groups], ', ')
+      || coalesce(array_to_string([pf__prep_group_sql(i, g['rel'], g['judged_only'], o['complete'], o['depth']) FOR g, i IN groups], ', '), '')
       || ', ' || pf__problems_sql(o) || ', ' || pf__values_sql(o['ms'], groups) || ' '
       || CASE WHEN kind = 'summary'
               THEN 'SELECT system, measure, CASE agg WHEN ''sum'' THEN sum(value ORDER BY qid) '

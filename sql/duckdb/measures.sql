@@ -35,9 +35,9 @@ CREATE OR REPLACE TEMP MACRO pf__unknown(name, why) AS error('unknown measure ' 
 CREATE OR REPLACE TEMP MACRO pf__bad(name, why) AS error('measure ' || pf__lit(name) || ': ' || why);
 CREATE OR REPLACE TEMP MACRO pf__no_such(name) AS
     error('unknown measure ' || pf__lit(name)
-          || coalesce('; did you mean ' || nullif(array_to_string(
-                 [n FOR n IN pf__known_names() IF jaro_winkler_similarity(lower(n), lower(name)) >= 0.85][1:4], ', '), '') || '?',
-                 '; known: ' || array_to_string(pf__known_names(), ', ')));
+          || coalesce('; did you mean ' || nullif(coalesce(array_to_string(
+                 [n FOR n IN pf__known_names() IF jaro_winkler_similarity(lower(n), lower(name)) >= 0.85][1:4], ', '), ''), '') || '?',
+                 '; known: ' || coalesce(array_to_string(pf__known_names(), ', '), '')));
 
 -- A number as C's atof / atol read it, and the texts of numbers (each regexp finds one number).
 CREATE OR REPLACE TEMP MACRO pf__num_re() AS '[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?';
@@ -51,7 +51,7 @@ CREATE OR REPLACE TEMP MACRO pf__kv(keys, vals, k) AS
 CREATE OR REPLACE TEMP MACRO pf__doubles(text) AS
     CAST([coalesce(nullif(regexp_extract(x, '^\s*(' || pf__num_re() || ')', 1), ''), '0') FOR x IN string_split(text, ',')] AS DOUBLE[]);
 CREATE OR REPLACE TEMP MACRO pf__pair_names(text) AS regexp_extract_all(',' || text, ',([^,=]*)=', 1);
-CREATE OR REPLACE TEMP MACRO pf__pair_values(text) AS pf__doubles(array_to_string(regexp_extract_all(text, '=([^,=]*)', 1), ','));
+CREATE OR REPLACE TEMP MACRO pf__pair_values(text) AS pf__doubles(coalesce(array_to_string(regexp_extract_all(text, '=([^,=]*)', 1), ','), ''));
 -- The level=gain pairs whose name is an integer (gain_init.c skips the others, e.g. p); a level given
 -- twice keeps its last gain.
 CREATE OR REPLACE TEMP MACRO pf__pair_gains(names, vals) AS
@@ -135,7 +135,7 @@ CREATE OR REPLACE TEMP MACRO pf__ir_measure(x) AS
         WHEN NOT regexp_full_match(x['args'], '\s*(' || pf__ir_item() || '(\s*,\s*' || pf__ir_item() || ')*)?\s*,?\s*')
              THEN pf__unknown(x['t'], 'bad parameter: name each parameter, e.g. AP(rel=2)')
         WHEN len(x['bad']) > 0 THEN pf__unknown(x['t'], 'bad parameter ' || pf__lit(x['bad'][1]) || ': ' || x['spec']['key'] || ' takes '
-                                                  || coalesce(nullif(array_to_string(x['spec']['allowed'], ', '), ''), 'no parameters'))
+                                                  || coalesce(nullif(coalesce(array_to_string(x['spec']['allowed'], ', '), ''), ''), 'no parameters'))
         WHEN x['kv']['rel'] IS NOT NULL AND x['spec']['rel_rule'] = 'none' AND x['spec']['key'] <> 'NumRet'
              THEN pf__unknown(x['t'], x['spec']['key'] || ' does not use a relevance level (rel=)')
         WHEN (x['kv']['gains'] IS NOT NULL OR x['kv']['dcg'] IS NOT NULL) AND NOT x['spec']['uses_gain'] THEN pf__unknown(x['t'], x['spec']['key'] || ' has no gain parameter')
@@ -163,6 +163,13 @@ CREATE OR REPLACE TEMP MACRO pf__ir_measure(x) AS
                     collection_size := pf__want(x['kv']['collection_size'], pf__v_int(x['kv']['collection_size']), 'collection_size', 'int', x['t']))]
         END;
 
+-- m with its gains sorted, without the gains equal to their grade (NULL when none is left).
+CREATE OR REPLACE TEMP MACRO pf__normal_gains(m) AS
+    struct_pack(family := m['family'], cutoff := m['cutoff'], rel := m['rel'], gain := m['gain'],
+                gains := nullif(list_sort([x FOR x IN coalesce(m['gains'], CAST([] AS STRUCT(l BIGINT, g DOUBLE)[])) IF x['g'] <> x['l']]), []),
+                judged_only := m['judged_only'], p := m['p'], beta := m['beta'], recall := m['recall'], mult := m['mult'],
+                levels := m['levels'], weights := m['weights'], collection_size := m['collection_size']);
+
 -- A parsed measure checked as Measure checks it (cutoffs, @, relevance level, gains, parameter
 -- ranges) and normalised: gains sorted, gains equal to their grade and default parameters dropped.
 CREATE OR REPLACE TEMP MACRO pf__make(m, spec, name) AS
@@ -178,22 +185,15 @@ CREATE OR REPLACE TEMP MACRO pf__make(m, spec, name) AS
              THEN pf__unknown(name, m['family'] || ' needs a cutoff, e.g. ' || m['family'] || '@10')
         WHEN m['rel'] IS NOT NULL AND m['rel'] < 0
              THEN pf__unknown(name, 'bad parameter rel=' || CAST(m['rel'] AS VARCHAR) || ': rel must be an integer >= 0 (negative grades mean unjudged)')
-        WHEN m['gain'] = 'exp' AND len(coalesce(m['gains'], [])) > 0 THEN pf__unknown(name, 'give either dcg=''exp-log2'' or gains=, not both')
-        WHEN list_sort(m['gains'])[1].l < 0
-             THEN pf__unknown(name, 'bad gains: grade ' || CAST(list_sort(m['gains'])[1].l AS VARCHAR) || ' must be an integer >= 0')
+        WHEN m['gain'] = 'exp' AND len(coalesce(m['gains'], CAST([] AS STRUCT(l BIGINT, g DOUBLE)[]))) > 0 THEN pf__unknown(name, 'give either dcg=''exp-log2'' or gains=, not both')
+        WHEN list_sort(CAST(m['gains'] AS STRUCT(l BIGINT, g DOUBLE)[]))[1]['l'] < 0
+             THEN pf__unknown(name, 'bad gains: grade ' || CAST(list_sort(CAST(m['gains'] AS STRUCT(l BIGINT, g DOUBLE)[]))[1]['l'] AS VARCHAR) || ' must be an integer >= 0')
         WHEN strpos(lower(CAST(m['gains'] AS VARCHAR)), 'inf') > 0 OR strpos(lower(CAST(m['gains'] AS VARCHAR)), 'nan') > 0
              THEN pf__bad(name, 'bad gains: the gain of a grade must be a finite number')
         WHEN pf__param_problem(m) IS NOT NULL THEN pf__bad(name, pf__param_problem(m))
         WHEN spec['value_kind'] <> 'number'
              THEN pf__bad(name, m['family'] || ' is text-valued: pf_evaluate returns numbers only (pf.evaluate(...).text has it)')
         ELSE pf__param_defaults(pf__normal_gains(m)) END;
-
--- m with its gains sorted, without the gains equal to their grade (NULL when none is left).
-CREATE OR REPLACE TEMP MACRO pf__normal_gains(m) AS
-    struct_pack(family := m['family'], cutoff := m['cutoff'], rel := m['rel'], gain := m['gain'],
-                gains := nullif(list_sort([x FOR x IN coalesce(m['gains'], []) IF x['g'] <> x['l']]), []),
-                judged_only := m['judged_only'], p := m['p'], beta := m['beta'], recall := m['recall'], mult := m['mult'],
-                levels := m['levels'], weights := m['weights'], collection_size := m['collection_size']);
 
 -- The canonical name (Measure.name) of a resolved measure; rel is named under a level other than 1.
 CREATE OR REPLACE TEMP MACRO pf__name(m, spec, rel_level) AS
@@ -202,7 +202,7 @@ CREATE OR REPLACE TEMP MACRO pf__name(m, spec, rel_level) AS
            CASE WHEN spec['rel_rule'] <> 'none' AND m['rel'] IS NOT NULL AND (m['rel'] <> 1 OR rel_level <> 1)
                 THEN 'rel=' || CAST(m['rel'] AS VARCHAR) END,
            CASE WHEN spec['uses_gain'] AND m['gain'] = 'exp' THEN 'dcg=''exp-log2''' END,
-           'gains={' || array_to_string([CAST(x['l'] AS VARCHAR) || ':' || CAST(x['g'] AS VARCHAR) FOR x IN m['gains']], ',') || '}',
+           CASE WHEN m['gains'] IS NOT NULL THEN 'gains={' || coalesce(array_to_string([CAST(x['l'] AS VARCHAR) || ':' || CAST(x['g'] AS VARCHAR) FOR x IN CAST(m['gains'] AS STRUCT(l BIGINT, g DOUBLE)[])], ','), '') || '}' END,
            CASE WHEN m['judged_only'] THEN 'judged_only=True' END,
            'beta=' || CAST(m['beta'] AS VARCHAR),
            'collection_size=' || CAST(m['collection_size'] AS VARCHAR),
@@ -218,7 +218,7 @@ CREATE OR REPLACE TEMP MACRO pf__name(m, spec, rel_level) AS
 CREATE OR REPLACE TEMP MACRO pf__gain_key(m) AS
     CASE WHEN m['gains'] IS NOT NULL THEN 'map:' || CAST(m['gains'] AS VARCHAR) WHEN m['gain'] = 'exp' THEN 'exp' ELSE '' END;
 CREATE OR REPLACE TEMP MACRO pf__exact_gains(gains) AS
-    len([x FOR x IN coalesce(gains, []) IF NOT (abs(x['g']) < 1048576 AND x['g'] * 1048576 = floor(x['g'] * 1048576))]) = 0;
+    len([x FOR x IN coalesce(CAST(gains AS STRUCT(l BIGINT, g DOUBLE)[]), CAST([] AS STRUCT(l BIGINT, g DOUBLE)[])) IF NOT (abs(x['g']) < 1048576 AND x['g'] * 1048576 = floor(x['g'] * 1048576))]) = 0;
 CREATE OR REPLACE TEMP MACRO pf__list_key(xs) AS CAST(xs AS VARCHAR);
 
 -- m with its relevance level replaced.

@@ -104,15 +104,15 @@ CREATE OR REPLACE TEMP MACRO pf__systems(paths, system) AS
 
 -- SQL of the checked rows of run files (system, qid, docno, score, line_no, file_no).
 CREATE OR REPLACE TEMP MACRO pf__run_rows_sql(paths, names) AS
-    array_to_string([
+    coalesce(array_to_string([
         'SELECT system, qid, docno, score, line_no, ' || CAST(i AS VARCHAR) || ' AS file_no FROM pf__run_file('
         || pf__lit(paths[i]) || ', ' || pf__lit(names[i]) || ')'
-        FOR i IN range(1, len(paths) + 1)], ' UNION ALL ');
+        FOR i IN range(1, len(paths) + 1)], ' UNION ALL '), '');
 
 -- A CASE naming the file of each file_no, for error messages.
 CREATE OR REPLACE TEMP MACRO pf__file_name_sql(paths) AS
-    'CASE file_no ' || array_to_string(['WHEN ' || CAST(i AS VARCHAR) || ' THEN ' || pf__lit(paths[i])
-                                        FOR i IN range(1, len(paths) + 1)], ' ') || ' END';
+    'CASE file_no ' || coalesce(array_to_string(['WHEN ' || CAST(i AS VARCHAR) || ' THEN ' || pf__lit(paths[i])
+                                        FOR i IN range(1, len(paths) + 1)], ' '), '') || ' END';
 
 -- SQL of the run table of files: rows checked, then duplicates and empty files refused.
 CREATE OR REPLACE TEMP MACRO pf__read_run_sql(paths, names) AS

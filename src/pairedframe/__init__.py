@@ -50,6 +50,7 @@ from pairedframe.io import as_qrels, as_run, read_qrels, read_run
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
 from pairedframe.report.results_table import ResultsTable, results_table
+from pairedframe import sql_macros as duckdb  # pf.duckdb.register(con): the DuckDB macros
 
 __version__ = "0.1.0"
 
