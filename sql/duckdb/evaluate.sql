@@ -95,7 +95,7 @@ CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
     'pf_gain_keys AS (SELECT DISTINCT gain_map FROM (VALUES '
     || coalesce(array_to_string(['('''')'] || ['(' || pf__lit(pf__gain_key(m)) || ')' FOR m IN ms IF pf__family(m['family']).uses_gain], ', '), '')
     || ') AS t(gain_map)), '
-    || 'pf_gain_entries AS (SELECT CAST(gain_map AS VARCHAR) AS gain_map, CAST(rel AS BIGINT) AS rel, CAST(gain AS DOUBLE) AS gain FROM (VALUES '
+    || 'pf_gain_entries AS (SELECT DISTINCT CAST(gain_map AS VARCHAR) AS gain_map, CAST(rel AS BIGINT) AS rel, CAST(gain AS DOUBLE) AS gain FROM (VALUES '
     || coalesce(array_to_string(flatten([['(' || pf__lit(pf__gain_key(m)) || ', ' || CAST(x['l'] AS VARCHAR) || ', ' || pf__sql_double(x['g']) || ')' FOR x IN CAST(m['gains'] AS STRUCT(l BIGINT, g DOUBLE)[])]
                                 FOR m IN ms IF m['gains'] IS NOT NULL AND pf__family(m['family']).uses_gain]) || ['(NULL, NULL, NULL)'], ', '), '')
     || ') AS t(gain_map, rel, gain) WHERE gain_map IS NOT NULL), '
@@ -104,7 +104,7 @@ CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
     || 'JOIN (SELECT DISTINCT gain_map, rel FROM (SELECT k.gain_map, unnest(range(0, g.top + 1)) AS rel FROM pf_gain_keys k, '
     || '(SELECT CAST(greatest(coalesce(max(rel), 0), 0) AS BIGINT) AS top FROM pf_qrels) g UNION ALL SELECT gain_map, rel FROM pf_gain_entries)) l '
     || 'ON l.gain_map = k.gain_map LEFT JOIN pf_gain_entries e ON e.gain_map = k.gain_map AND e.rel = l.rel), '
-    || 'pf_lists AS (SELECT CAST(list_key AS VARCHAR) AS list_key, CAST(pos AS BIGINT) AS pos, CAST(value AS DOUBLE) AS value FROM (VALUES '
+    || 'pf_lists AS (SELECT DISTINCT CAST(list_key AS VARCHAR) AS list_key, CAST(pos AS BIGINT) AS pos, CAST(value AS DOUBLE) AS value FROM (VALUES '
     || coalesce(array_to_string(flatten([['(' || pf__lit(pf__list_key(xs)) || ', ' || CAST(i AS VARCHAR) || ', ' || pf__sql_double(x) || ')' FOR x, i IN xs]
                                 FOR xs IN flatten([pf__lists(m) FOR m IN ms])]) || ['(NULL, NULL, NULL)'], ', '), '')
     || ') AS t(list_key, pos, value) WHERE list_key IS NOT NULL)';
