@@ -107,7 +107,7 @@ def test_tables_through_the_macros_against_evaluate(con):
     _assert_same(_evaluate(run, qrels, ["nDCG@10", "AP", "P@2"]).per_query, got)
 
 
-NAMES = ["nDCG@10", "AP(rel=2)", "ndcg_cut.10", "ndcg_cut_10,20", "P", "P.5,10", "map", "map_cut.5,100", "official",
+NAMES = ["nDCG@10", "AP(rel=2)", "ndcg_cut.10", "ndcg_cut.10,20", "P", "P.5,10", "map", "map_cut.5,100", "official",
          "all_trec", "set", "RBP(p=0.9)", "rbp", "rbp.p=0.95,1=2", "rbp_resid.p=0.5", "utility.2,-1,0,0",
          "Utility(weights=(1,-1,-0.5,0.1),collection_size=500)", "11pt_avg..25,.5,.75", "IPrecAvg(levels=(0.25,0.5,0.75))",
          "iprec_at_recall..35,.5", "IPrec@0.25", "Rprec_mult.5.0,0.35", "RprecMult@3", "ndcg.1=3,2=9,4=4.5",
@@ -121,7 +121,7 @@ def test_measure_names_against_parse_measure(con, rel_level):
     for name in NAMES:
         expected = list(dict.fromkeys(m.resolved(rel_level).name for m in parse_measures(name)
                                       if m.spec.value_kind == "number"))
-        got = con.sql("SELECT [m['name'] FOR m IN pf_measures(?, rel_level := ?)]", params=[name, rel_level]).fetchone()[0]
+        got = con.sql("SELECT [m['name'] FOR m IN pf_measures(?, rel_level := ?)]", params=[name, rel_level]).fetchall()[0][0]
         assert got == expected, name
 
 
@@ -141,7 +141,7 @@ QRELS_OK = "301 0 d1 1\n301 0 d2 0\n"
     (RUN_OK, "301 0 d1 1\n301 0 d1 0\n", r"qrels file \S+qrels.txt, line 1: duplicate \(qid, docno\) = \(301, d1\) in qrels"),
     (RUN_OK, "301 0 d1\n", r"expected exactly 4 fields \(qid iter docno rel\), found 3"),
     (RUN_OK, "", r"qrels file \S+qrels.txt: empty file"),
-    (QRELS_OK, RUN_OK, r"it looks like a qrels line \(qid iter docno rel\): are the arguments swapped\?"),
+    (QRELS_OK, RUN_OK, r"it looks like a run line \(qid Q0 docno rank score tag\): are the arguments swapped\?"),
     (RUN_OK, "999 0 d1 1\n", r"no run query is in the qrels"),
 ])
 def test_bad_files_through_the_macros_name_the_problem(con, tmp_path, run, qrels, message):
@@ -196,6 +196,10 @@ def test_bad_tables_through_the_macros_name_the_problem(con):
     con.sql("CREATE OR REPLACE TEMP TABLE int_run AS SELECT 's' AS system, 1 AS qid, 'x' AS docno, 1.0 AS score")
     with pytest.raises(duckdb.Error, match=r"run table: column qid is INTEGER; ids are strings"):
         con.sql("SELECT * FROM pf_evaluate('int_run', 'ok_qrels', 'AP', tables := true)").fetchall()
+    con.sql("CREATE OR REPLACE TEMP TABLE half_qrels AS SELECT '1' AS qid, 'x' AS docno, 1.5 AS rel")
+    con.sql("CREATE OR REPLACE TEMP TABLE ok_run AS SELECT 's' AS system, '1' AS qid, 'x' AS docno, 1.0 AS score")
+    with pytest.raises(duckdb.Error, match=r"qrels table: grade not an integer: rel = 1.5"):
+        con.sql("SELECT * FROM pf_evaluate('ok_run', 'half_qrels', 'AP', tables := true)").fetchall()
 
 
 def _duckdb_shell() -> str:

@@ -62,27 +62,29 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
 -- pf_run's part of the query for tables (system, qid, docno, score): the preparation steps of sql/,
 -- after the checks of check_run.sql and check_qrels.sql and of the column types.
 CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
-    'pf_run AS (' || coalesce(array_to_string(['SELECT system, qid, docno, score FROM query_table(' || pf__lit(t) || ')' FOR t IN o['paths']],
-                                    ' UNION ALL '), '') || '), '
+    'pf_run_raw AS (' || coalesce(array_to_string(['SELECT system, qid, docno, score FROM query_table(' || pf__lit(t) || ')' FOR t IN o['paths']],
+                                        ' UNION ALL '), '') || '), '
+    || 'pf_run AS (SELECT CAST(system AS VARCHAR) AS system, CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
+    || 'TRY_CAST(score AS DOUBLE) AS score FROM pf_run_raw), '
     || pf__prep_run_sql(o['float32']) || ', '
     || 'pf_run_problems AS ('
     || '(SELECT 1 AS k, ''run table: column '' || c || '' is '' || t || CASE WHEN c = ''score'' THEN ''; it must be a number'' '
     || 'ELSE ''; ids are strings (CAST('' || c || '' AS VARCHAR)), so that 007 stays 007 and run and qrels ids compare equal'' END AS msg '
     || 'FROM (SELECT unnest([''system'', ''qid'', ''docno'', ''score'']) AS c, unnest([typeof(system), typeof(qid), typeof(docno), typeof(score)]) AS t '
-    || 'FROM (SELECT * FROM pf_run LIMIT 1)) WHERE (c <> ''score'' AND t <> ''VARCHAR'') OR (c = ''score'' AND NOT regexp_full_match(t, '
+    || 'FROM (SELECT * FROM pf_run_raw LIMIT 1)) WHERE (c <> ''score'' AND t <> ''VARCHAR'') OR (c = ''score'' AND NOT regexp_full_match(t, '
     || '''(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|REAL|DECIMAL.*)''))) UNION ALL '
     || '(SELECT 2, ''qrels table: column '' || c || '' is '' || t || CASE WHEN c = ''rel'' THEN ''; it must be an integer grade'' '
     || 'ELSE ''; ids are strings'' END FROM (SELECT unnest([''qid'', ''docno'', ''rel'']) AS c, unnest([typeof(qid), typeof(docno), typeof(rel)]) AS t '
-    || 'FROM (SELECT * FROM pf_qrels LIMIT 1)) WHERE (c <> ''rel'' AND t <> ''VARCHAR'') OR (c = ''rel'' AND NOT regexp_full_match(t, '
+    || 'FROM (SELECT * FROM pf_qrels_raw LIMIT 1)) WHERE (c <> ''rel'' AND t <> ''VARCHAR'') OR (c = ''rel'' AND NOT regexp_full_match(t, '
     || '''(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|REAL|DECIMAL.*)''))) UNION ALL '
     || '(SELECT 3, ''run table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (system, qid, docno) = ('' || system || '', '' || qid '
     || '|| '', '' || docno || '') ('' || CAST(n AS VARCHAR) || '' rows); trec_eval refuses duplicates'' ELSE '': score = '' || coalesce(value, ''NULL'') '
     || '|| '' at (system, qid, docno) = ('' || coalesce(system, ''NULL'') || '', '' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
-    || 'FROM (' || pf__check_run_sql() || ') LIMIT 1) UNION ALL '
+    || 'FROM (' || replace(pf__check_run_sql(), 'pf_run', 'pf_run_raw') || ') LIMIT 1) UNION ALL '
     || '(SELECT 4, ''qrels table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (qid, docno) = ('' || qid || '', '' || docno '
     || '|| '') ('' || CAST(n AS VARCHAR) || '' rows); trec_eval refuses duplicates'' ELSE '': rel = '' || coalesce(value, ''NULL'') '
     || '|| '' at (qid, docno) = ('' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
-    || 'FROM (' || pf__check_qrels_sql() || ') LIMIT 1))';
+    || 'FROM (' || replace(pf__check_qrels_sql(), 'pf_qrels', 'pf_qrels_raw') || ') LIMIT 1))';
 
 -- The distinct values of a list, in order of first appearance.
 CREATE OR REPLACE TEMP MACRO pf__distinct(xs) AS [x FOR x, i IN xs IF list_position(xs, x) = i];
@@ -135,7 +137,9 @@ CREATE OR REPLACE TEMP MACRO pf__values_sql(ms, groups) AS
 -- value, n_queries: trec_eval's "all" rows, sums added in query-id order).
 CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
     [[CASE WHEN o['tables']
-           THEN 'WITH pf_qrels AS MATERIALIZED (SELECT qid, docno, rel FROM query_table(' || pf__lit(o['qrels']) || ')), '
+           THEN 'WITH pf_qrels_raw AS (SELECT qid, docno, rel FROM query_table(' || pf__lit(o['qrels']) || ')), '
+                || 'pf_qrels AS MATERIALIZED (SELECT CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
+                || 'TRY_CAST(rel AS BIGINT) AS rel FROM pf_qrels_raw), '
                 || pf__run_tables_sql(o)
            ELSE 'WITH pf_qrels AS MATERIALIZED (' || pf__read_qrels_sql(o['qrels']) || '), ' || pf__run_files_sql(o) END
       || ', ' || pf__parameter_tables_sql(o['ms']) || ', '
