@@ -30,6 +30,12 @@ FROM (SELECT row_number() OVER () AS line_no, coalesce(line, '') AS line,
       FROM read_csv(path, columns = {'line': 'VARCHAR'}, delim = chr(1), quote = '', escape = '',
                     header = false, auto_detect = false)) AS l;
 
+-- Whether a line holds data: not blank and its first non-blank character is not '#'. Tested on the
+-- raw line, first by its first byte (DuckDB pushes this filter below the split and would repeat it).
+CREATE OR REPLACE TEMP MACRO pf__data_line(line) AS
+    CASE WHEN substr(line, 1, 1) NOT IN ('', ' ', chr(9), chr(13), chr(11), chr(12), '#') THEN true
+         ELSE regexp_matches(line, '^[ \t\r\x0b\x0c]*[^ \t\r\x0b\x0c#]') END;
+
 -- "run file x.txt, line 3, column 5: " (InputFormatError's wording).
 CREATE OR REPLACE TEMP MACRO pf__at(what, path, line_no, col) AS
     what || ' file ' || path || ', line ' || CAST(line_no AS VARCHAR) || coalesce(', column ' || CAST(col AS VARCHAR), '') || ': ';
@@ -51,7 +57,7 @@ CREATE OR REPLACE TEMP MACRO pf__looks_like(f, line, what) AS
 CREATE OR REPLACE TEMP MACRO pf__run_file(path, system) AS TABLE
 SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no
 FROM (SELECT line_no, line, f, TRY_CAST(f[5] AS DOUBLE) AS score
-      FROM pf__lines(path) WHERE f[1] <> '' AND NOT starts_with(f[1], '#')) AS l
+      FROM pf__lines(path) WHERE pf__data_line(line)) AS l
 WHERE CASE WHEN len(f) < 6
                 THEN error(pf__at('run', path, line_no, NULL) || 'expected at least 6 fields (qid Q0 docno rank score tag), found '
                            || CAST(len(f) AS VARCHAR) || pf__looks_like(f, line, 'run') || ': ' || pf__lit(line))
@@ -69,7 +75,7 @@ SELECT f[1] AS qid, f[3] AS docno, rel, line_no
 FROM (SELECT line_no, line, f,
              CASE WHEN regexp_full_match(f[4], '[+-]?[0-9]+(\.0*)?')
                   THEN TRY_CAST(regexp_replace(f[4], '\.0*$', '') AS BIGINT) END AS rel
-      FROM pf__lines(path) WHERE f[1] <> '' AND NOT starts_with(f[1], '#')) AS l
+      FROM pf__lines(path) WHERE pf__data_line(line)) AS l
 WHERE CASE WHEN len(f) <> 4
                 THEN error(pf__at('qrels', path, line_no, NULL) || 'expected exactly 4 fields (qid iter docno rel), found '
                            || CAST(len(f) AS VARCHAR) || pf__looks_like(f, line, 'qrels') || ': ' || pf__lit(line))
