@@ -229,3 +229,24 @@ def test_duckdb_shell_reads_the_script_against_evaluate(tmp_path, shared_data):
     assert done.returncode == 0, done.stderr
     got = pl.read_csv(out, schema={"system": pl.String, "qid": pl.String, "measure": pl.String, "value": pl.Float64})
     _assert_same(_evaluate(runs, folder / "qrels.test", names).per_query, got)
+
+
+def test_readme_sql_recipe_against_evaluate(con, tmp_path, monkeypatch):
+    """README's "SQL on DuckDB" recipe, run on the bundled example (the .read line is what register did)."""
+    from pairedframe.example import example_paths
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    section = readme[readme.index("### SQL on DuckDB"):]
+    block = section[section.index("```sql") + len("```sql"):section.index("```", section.index("```sql") + 6)]
+    statements = [s.strip() for s in block.replace(".read pairedframe.sql", "").split(";") if s.strip()]
+    qrels, runs = example_paths()
+    for path in [qrels, *runs]:
+        shutil.copy(path, tmp_path / Path(path).name)
+    monkeypatch.chdir(tmp_path)
+    summary = con.sql(statements[0]).pl()
+    expected = _evaluate(["input.bm25", "input.reranker"], "qrels.txt", ["nDCG@10", "AP", "ndcg_cut.20"]).summary()
+    joined = expected.join(summary, on=["system", "measure"], suffix="_sql")
+    assert joined.height == expected.height == summary.height
+    assert (joined["value"] == joined["value_sql"]).all()
+    per_query = con.sql(statements[1]).pl()
+    _assert_same(_evaluate("input.bm25", "qrels.txt", "AP(rel=2)", complete=True).per_query, per_query)
