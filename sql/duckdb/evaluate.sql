@@ -150,6 +150,7 @@ CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
                    || 'WHEN ''gmean'' THEN exp(sum(CASE WHEN agg = ''gmean'' THEN ln(value) END ORDER BY qid) / count(value)) '
                    || 'ELSE sum(value ORDER BY qid) / count(value) END AS value, count(value) AS n_queries '
                    || 'FROM pf_values WHERE (SELECT ok FROM pf_check) GROUP BY system, measure, pos, agg ORDER BY system, pos'
+              WHEN kind = 'ctes' THEN ''
               ELSE 'SELECT system, qid, measure, value FROM pf_values WHERE (SELECT ok FROM pf_check) ORDER BY system, qid, pos' END
       FOR groups IN [pf__distinct([pf__group(m) FOR m IN o['ms']])]][1]
      FOR o IN [o_in]][1];
