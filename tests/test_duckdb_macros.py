@@ -250,3 +250,60 @@ def test_readme_sql_recipe_against_evaluate(con, tmp_path, monkeypatch):
     assert (joined["value"] == joined["value_sql"]).all()
     per_query = con.sql(statements[1]).pl()
     _assert_same(_evaluate("input.bm25", "qrels.txt", "AP(rel=2)", complete=True).per_query, per_query)
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("confidence_level", [0.95, 0.99])
+def test_compare_through_the_macros_against_scipy(con, shared_data, confidence_level):
+    from scipy import stats
+
+    runs = _paths(shared_data, ["trectools_robust03/runs/input.*.gz"])[:3]
+    qrels = str(shared_data / "trectools_robust03" / "qrel" / "robust03_qrels.txt")
+    got = con.sql("SELECT * FROM pf_compare(?, ?, ['nDCG@10', 'AP', 'P@10'], baseline := 'InexpC2', confidence_level := ?)",
+                  params=[runs, qrels, confidence_level]).pl()
+    wide = _evaluate(runs, qrels, ["nDCG@10", "AP", "P@10"]).per_query.pivot(on="system", index=["qid", "measure"],
+                                                                               values="value")
+    assert got.height == 6
+    for row in got.iter_rows(named=True):
+        pairs = wide.filter(pl.col("measure") == row["measure"]).drop_nulls([row["system"], "InexpC2"])
+        d = (pairs[row["system"]] - pairs["InexpC2"]).to_numpy()
+        expected = stats.ttest_1samp(d, 0.0)
+        ci = expected.confidence_interval(confidence_level)
+        assert row["n"] == len(d) and row["df"] == len(d) - 1
+        assert row["delta"] == pytest.approx(d.mean(), rel=1e-12, abs=1e-15)
+        assert row["t"] == pytest.approx(expected.statistic, rel=1e-10)
+        assert row["p_value"] == pytest.approx(expected.pvalue, rel=1e-10)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-10, abs=1e-14)
+
+
+def test_t_quantiles_shipped_in_the_script_against_scipy():
+    from scipy.special import stdtrit
+
+    from pairedframe.sql_macros import CONFIDENCE_LEVELS, T_TABLE_DF, script
+
+    con = duckdb.connect()
+    con.execute(script())
+    for level in CONFIDENCE_LEVELS:
+        table = con.sql(f"SELECT pf__t_quantiles({level})").fetchall()[0][0]
+        assert len(table) == T_TABLE_DF and table[9] == stdtrit(10, 0.5 + level / 2)
+        hill = con.sql(f"SELECT pf__hill_sql({level})").fetchall()[0][0]
+        for df in (T_TABLE_DF + 1, 2000, 7000, 10**6):
+            value = con.sql(f"SELECT {hill} FROM (SELECT {df} AS df) t").fetchall()[0][0]
+            assert value == pytest.approx(stdtrit(df, 0.5 + level / 2), rel=5e-14)
+
+
+def test_compare_of_identical_runs_and_bad_options_through_the_macros(con, tmp_path):
+    (tmp_path / "a.txt").write_text(RUN_OK)
+    (tmp_path / "b.txt").write_text(RUN_OK)
+    (tmp_path / "qrels.txt").write_text(QRELS_OK + "302 0 d1 1\n")
+    (tmp_path / "a.txt").write_text(RUN_OK + "302 Q0 d1 1 1.0 tag\n")
+    (tmp_path / "b.txt").write_text(RUN_OK + "302 Q0 d1 1 1.0 tag\n")
+    runs = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    row = con.sql("SELECT t, p_value, ci_low, ci_high FROM pf_compare(?, ?, 'AP', baseline := 'a.txt')",
+                  params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+    assert row == [(0.0, 1.0, float("-inf"), float("inf"))]  # zero spread: the exact sign-flip test, n = 2
+    with pytest.raises(duckdb.Error, match=r"baseline 'c.txt' is not one of the systems"):
+        con.sql("SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'c.txt')", params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+    with pytest.raises(duckdb.Error, match=r"confidence_level must be one of 0.8, 0.9, 0.95"):
+        con.sql("SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'a.txt', confidence_level := 0.97)",
+                params=[runs, str(tmp_path / "qrels.txt")]).fetchall()

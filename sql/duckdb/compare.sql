@@ -18,6 +18,9 @@ CREATE OR REPLACE TEMP MACRO pf__double_list_sql(xs) AS
 
 CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) AS
     [CASE WHEN baseline IS NULL THEN error('pf_compare: give the baseline system, e.g. baseline := ''bm25''')
+          WHEN confidence_level IS NULL OR pf__t_quantiles(confidence_level) IS NULL
+               THEN error('pf_compare: confidence_level must be one of ' || pf__confidence_levels()
+                          || ' (t quantiles are shipped for these), got ' || coalesce(CAST(confidence_level AS VARCHAR), 'NULL'))
           WHEN NOT list_contains(o['names'], baseline)
                THEN error('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ' || CAST(o['names'] AS VARCHAR))
           ELSE ', pf_pairs AS (SELECT s.system, b.system AS baseline, s.measure, s.pos, s.qid, s.value AS a, b.value AS b, s.value - b.value AS d '
