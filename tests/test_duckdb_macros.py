@@ -64,8 +64,13 @@ def _paths(shared_data: Path, globs: list[str]) -> list[str]:
 def test_every_measure_through_the_macros_against_evaluate_on_real_runs(con, shared_data, qrels):
     runs = _paths(shared_data, REAL[qrels])
     assert runs
-    got = con.sql("SELECT * FROM pf_evaluate(?, ?, ?)", params=[runs, str(shared_data / qrels), GRID]).pl()
-    _assert_same(_evaluate(runs, shared_data / qrels, GRID).per_query, got)
+    names = GRID
+    if pf.read_qrels(shared_data / qrels)["rel"].max() > 4:  # ir_measures' compat qrels grade 50: ERR refuses, in both
+        with pytest.raises(duckdb.Error, match=r"ERR takes grades up to 4 \(as gdeval\), but the qrels have grade"):
+            con.sql("SELECT * FROM pf_evaluate(?, ?, 'ERR@5')", params=[runs, str(shared_data / qrels)]).fetchall()
+        names = [n for n in GRID if not n.startswith("ERR")]
+    got = con.sql("SELECT * FROM pf_evaluate(?, ?, ?)", params=[runs, str(shared_data / qrels), names]).pl()
+    _assert_same(_evaluate(runs, shared_data / qrels, names).per_query, got)
 
 
 @pytest.mark.shared_data
