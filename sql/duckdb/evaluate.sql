@@ -42,10 +42,11 @@ CREATE OR REPLACE TEMP MACRO pf__sql_list(xs) AS '[' || coalesce(array_to_string
 -- pf_run's part of the query for run files: one scan, ranked, reduced to pf_retrieved and pf_ranks.
 CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     'pf_rows AS (' || pf__run_rows_sql(o['paths'], o['names']) || '), '
-    || 'pf_scan AS MATERIALIZED (SELECT w.system, w.qid, w.docno, w.rank, w.n, w.copies > 1 AS dup, w.line_no, w.file_no, j.rel '
-    || 'FROM (SELECT system, qid, docno, line_no, file_no, '
-    || 'row_number() OVER (PARTITION BY system, qid ORDER BY ' || pf__score_key(o['float32']) || ' DESC, docno DESC) AS rank, '
-    || 'count(*) OVER (PARTITION BY system, qid) AS n, count(*) OVER (PARTITION BY system, qid, docno) AS copies '
+    || 'pf_scan AS MATERIALIZED (SELECT ' || replace(pf__file_name_sql(o['names']), 'file_no', 'w.file_no') || ' AS system, '
+    || 'w.qid, w.docno, w.rank, w.n, w.copies > 1 AS dup, w.line_no, w.file_no, j.rel '
+    || 'FROM (SELECT qid, docno, line_no, file_no, '
+    || 'row_number() OVER (PARTITION BY file_no, qid ORDER BY ' || pf__score_key(o['float32']) || ' DESC, docno DESC) AS rank, '
+    || 'count(*) OVER (PARTITION BY file_no, qid) AS n, count(*) OVER (PARTITION BY file_no, qid, docno) AS copies '
     || 'FROM pf_rows) AS w '
     || 'LEFT JOIN pf_qrels j ON j.qid = w.qid AND j.docno = w.docno '
     || 'WHERE w.rank = 1 OR w.copies > 1 OR j.rel IS NOT NULL), '
