@@ -52,6 +52,7 @@ from pairedframe.io.zscores import read_zscores
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
 from pairedframe.report.results_table import ResultsTable, results_table
+from pairedframe import sql_macros as duckdb  # pf.duckdb.register(con): the DuckDB macros
 
 __version__ = "0.1.0"
 
