@@ -25,7 +25,7 @@ import polars as pl
 
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, SchemaError, user_stacklevel
 
-__all__ = ["require_each", "require_names", "require_rows", "sample", "string_ids", "warn_numeric_ids"]
+__all__ = ["require_each", "require_names", "require_rows", "sample", "scalar_ids", "string_ids", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
 SHOWN = 5
@@ -69,6 +69,20 @@ def string_ids(frame: pl.DataFrame, columns: Sequence[str], what: str) -> pl.Dat
         raise SchemaError(f"id column(s) {empty} of {what} hold no value (every value is null)")
     warn_numeric_ids([c for c in present if frame.schema[c].is_numeric()], what)
     return frame.with_columns(pl.col(c).cast(pl.String) for c in present if frame.schema[c] != pl.String)
+
+
+def scalar_ids(values: Sequence[Any], parameter: str) -> list[str]:
+    """``values`` (ids given one by one: query ids, cluster ids) as strings; None and floats are refused
+    naming ``parameter`` (``str(None)`` would make the id ``"None"``, NaN the id ``"nan"``)."""
+    bad = next((v for v in values if v is None or isinstance(v, (float, bool)) or
+                (not isinstance(v, (str, int)) and type(v).__name__.startswith("float"))), _NONE)
+    if bad is not _NONE:
+        raise SchemaError(f"`{parameter}` holds {bad!r} ({type(bad).__name__}); ids are strings (or integers), "
+                          "never None, NaN or another float")
+    return [str(v) for v in values]
+
+
+_NONE = object()
 
 
 def require_rows(rows: Any, *, what: str, why: str) -> None:

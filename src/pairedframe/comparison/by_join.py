@@ -96,6 +96,27 @@ def _frame(rows: list[tuple], names: Sequence[str]) -> pa.Table:
     return pl.DataFrame(rows, schema=list(names), orient="row").to_arrow()
 
 
+def _check_id_types(types: dict[str, str]) -> None:
+    """Float ids refused, integer ids warned about, as :func:`pairedframe.checks.string_ids` does."""
+    floats = [f"{c} ({types[c]})" for c in ("system", "qid") if types[c].lower().startswith(("double", "float", "real"))]
+    if floats:
+        raise SchemaError(f"id column(s) {floats} of the per-query table hold floats: ids are strings ('007', 'd1'), "
+                          "and a float such as 1.0 does not match the id '1' of another table; cast the ids to "
+                          "strings, or whole-number ids to integers first")
+    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(_NUMERIC)], "the per-query table")
+
+
+def check_ids(table: EngineTable) -> None:
+    """The id checks of :func:`pair_in_engine` on the user's table, before anything joins on its ids."""
+    _check_id_types(table.column_types())
+    nulls = table.collect(f"SELECT count(*) - count(system) AS system, count(*) - count(qid) AS qid, "
+                          f"count(*) - count(measure) AS measure FROM {table.source}").row(0, named=True)
+    columns = [c for c, n in nulls.items() if n]
+    if columns:
+        raise SchemaError(f"the per-query table has null values in column(s) {columns}; every row needs a system, "
+                          "qid and measure (a null value means 'not measured', a null id means nothing)")
+
+
 def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | str | None,
                    measures: Sequence[str] | str | None, *, extra_keys: Sequence[str] = (),
                    source: str | None = None, columns: Sequence[str] | None = None) -> Paired:
@@ -117,14 +138,24 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                           f"(has {columns})")
     if not types["value"].lower().startswith(_NUMERIC):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
-    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(_NUMERIC)], "the per-query table")
+    _check_id_types(types)
     flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
     extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
-    keep = [*extras, *extra_keys]
-    counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured FROM {source}").row(0, named=True)
+    filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))
+    counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured, "
+                           f"count(*) - count(system) AS null_system, count(*) - count(qid) AS null_qid, "
+                           f"count(*) - count(measure) AS null_measure{', ' + filled if filled else ''} "
+                           f"FROM {source}").row(0, named=True)
     require_rows(int(counts["n_rows"]), what="the per-query table", why="no (system, qid, measure, value) row; "
                  "an evaluation with no judged query in common gives one")
     require_rows(int(counts["measured"]), what="the per-query table", why="every value is null (not measured)")
+    nulls = [c for c in ("system", "qid", "measure") if counts[f"null_{c}"]]
+    if nulls:
+        raise SchemaError(f"the per-query table has null values in column(s) {nulls}; every row needs a system, qid "
+                          "and measure (a null value means 'not measured', a null id means nothing)")
+    # a column that no measured row fills (all null, or relstring's text) is no key: it would pair nothing
+    extras = [c for i, c in enumerate(extras) if counts[f"pf_filled_{i}"]]
+    keep = [*extras, *extra_keys]
     pq = table.name("pq")
     cols = ", ".join(q(c) for c in keep)
     unflagged = " AND NOT coalesce(lower(CAST(summary AS STRING)) = 'true', false)" if flagged else ""
