@@ -77,8 +77,8 @@ def run_cli(args: list[str]) -> str:
     for line in result.stderr.splitlines():  # the command's warnings, as the Python door gives them
         if line.startswith("pairedframe: warning:"):
             warnings.warn(line, UserWarning, stacklevel=2)
-    if result.exit_code == 2:
-        raise CliExit(result.stderr.strip())
+    if result.exit_code == 2:  # the error (warnings may come first)
+        raise CliExit(result.stderr[max(result.stderr.find("pairedframe: error:"), 0):].strip())
     assert result.exit_code == 0 and result.exception is None or isinstance(result.exception, SystemExit), \
         f"exit {result.exit_code}: {result.output}\n{result.exception!r}"
     assert result.exit_code == 0, f"exit {result.exit_code}: {result.output}"
@@ -245,7 +245,7 @@ EVAL_DOORS: dict[str, Door] = {
                        "only one of the runs")),
     "label_agreement": Door("evaluation", lambda run, qrels, **kw: pf.label_agreement(qrels, QRELS_B, **kw),
                             _agreement_value, ("polars", "dict", "trec", "csv"), public="pf.label_agreement",
-                            sides=frozenset({"qrels"}), params={"binary_at": ((-1, 1.5), r"binary_at")},
+                            sides=frozenset({"qrels"}), params={"binary_at": ((1.5, "2"), r"binary_at")},
                             skip=_OWN_IDS,
                             empty=(lambda t: pf.label_agreement(QRELS, OTHER_QRELS), InsufficientSampleError,
                                    "judged in both")),

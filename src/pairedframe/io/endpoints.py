@@ -26,7 +26,7 @@ import polars as pl
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import SchemaError
 
-__all__ = ["RANK_COLUMNS", "endpoints_from_ranks", "parse_hit_measure", "is_rank_export"]
+__all__ = ["RANK_COLUMNS", "check_ks", "endpoints_from_ranks", "parse_hit_measure", "is_rank_export"]
 
 #: Columns of a first-hit-rank export (``system`` may instead come from the file name).
 RANK_COLUMNS = ("qid", "first_hit_rank")
@@ -77,6 +77,14 @@ def _ranks(frame: pl.DataFrame, source: str) -> np.ndarray:
     if frac.any():
         raise bad(np.argmax(frac), "is not an integer")
     return arr
+
+
+def check_ks(ks: Iterable[int]) -> list[int]:
+    """The ``hit@k`` cutoffs, sorted and distinct; ValueError naming ``ks`` unless all are integers >= 1."""
+    given = list(ks)
+    if not given or any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 for k in given):
+        raise ValueError(f"`ks` must hold positive integer cutoffs, got {given}")
+    return sorted({int(k) for k in given})
 
 
 def _check_keys(df: pl.DataFrame, keys: list[str], where: str) -> None:
@@ -134,9 +142,7 @@ def endpoints_from_ranks(frame: Any, *, ks: Iterable[int] = (1, 5, 10), system: 
         if system is None:
             raise SchemaError(f"first-hit-rank export{where} has no 'system' column; give the system name")
         df = df.with_columns(pl.lit(system).alias("system"))
-    ks = sorted({int(k) for k in ks})
-    if not ks or ks[0] < 1:
-        raise ValueError(f"`ks` must hold positive cutoffs, got {ks}")
+    ks = check_ks(ks)
     keys = [c for c in ("dataset", "cluster") if c in df.columns]
     df = string_ids(df, ["system", *keys, "qid"], f"the first-hit-rank export{where}")
     _check_keys(df, ["system", *keys, "qid"], where)

@@ -22,7 +22,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.io.detect import detect_format, read_table_file
-from pairedframe.io.endpoints import endpoints_from_ranks, is_rank_export
+from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import InputFormatError, SchemaError
 
@@ -134,7 +134,7 @@ def _read_one(path: Path) -> pl.DataFrame:
 
 def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, source: str) -> pl.DataFrame:
     require_rows(df, what=source or "the per-query table", why="no data rows (only a header, or nothing)")
-    df = drop_unused_keys(drop_flagged_summary_rows(df))
+    df = drop_flagged_summary_rows(df)
     refuse_null_ids(df, source or "the per-query table")
     if is_rank_export(df):
         return endpoints_from_ranks(df, ks=ks, system=system, source=source)
@@ -179,6 +179,7 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     EmptyResultError
         A file without data rows.
     """
+    ks = check_ks(ks)
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     frames = []
@@ -192,7 +193,8 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
 
 
 def as_results(data: Any, *, ks: Iterable[int] = (1, 5, 10)) -> pl.DataFrame:
-    """Per-query table from an Evaluation, a table (values or first-hit ranks), or path(s).
+    """Per-query table from an Evaluation, a table (values or first-hit ranks), or path(s), without
+    the columns no measured row fills (:func:`drop_unused_keys`): ready to be paired.
 
     Parameters
     ----------
@@ -210,6 +212,10 @@ def as_results(data: Any, *, ks: Iterable[int] = (1, 5, 10)) -> pl.DataFrame:
     SchemaError, InputFormatError, FileNotFoundError
         As :func:`read_results`.
     """
+    return drop_unused_keys(_as_results(data, ks=ks))
+
+
+def _as_results(data: Any, *, ks: Iterable[int]) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     if isinstance(per_query, pl.DataFrame):
         return per_query
