@@ -160,6 +160,8 @@ EVAL_CASES: list[Case] = [
          side="qrels", forms=tuple(f for f in FRAME_FORMS if f != "dict") + TEXT_FORMS),
     Case("run_query_not_in_qrels", _run(_add_run_rows([("a", "4", "d1", 1.0), ("b", "4", "d2", 1.0)])), side="run"),
     Case("qrels_query_not_in_run", _qrels(_add_qrels_rows([("5", "d1", 1)])), side="qrels"),
+    # a grade no other judgment has, on a query no run retrieved
+    Case("unmatched_judgment_of_a_new_grade", _qrels(_add_qrels_rows([("8", "d1", 4)])), side="qrels"),
     Case("unrelated_system_and_query", _both(_add_run_rows([("z", "1", "d1", 1.0), ("z", "6", "d6", 2.0),
                                                              ("a", "6", "d6", 1.0)]),
                                              _add_qrels_rows([("6", "d6", 1)]))),

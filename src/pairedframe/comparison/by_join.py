@@ -45,7 +45,7 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.comparison._validate import nonfinite_error
-from pairedframe.comparison.engine_tables import EngineTable
+from pairedframe.comparison.engine_tables import _NUMERIC, EngineTable, check_id_types, check_ids
 from pairedframe.comparison.paired import (
     DELTA_TOLERANCE,
     SUMMARY_QID,
@@ -64,7 +64,7 @@ from pairedframe.comparison.paired import (
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import _t_stats
 from pairedframe.comparison.verdicts import smallest_pvalue
-from pairedframe.checks import require_rows, warn_numeric_ids
+from pairedframe.checks import require_rows
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import _interval_from_probs
@@ -75,8 +75,6 @@ from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, studentize, symmetri
 
 __all__ = ["compare_by_join", "Paired", "pair_in_engine", "resampled_sums"]
 
-_NUMERIC = ("double", "float", "real", "int", "bigint", "smallint", "tinyint", "hugeint", "decimal", "long",
-            "short", "byte", "ubigint", "uinteger", "usmallint", "utinyint", "numeric")
 BASE = ("system", "qid", "measure", "value")
 
 
@@ -94,27 +92,6 @@ class Paired:
 
 def _frame(rows: list[tuple], names: Sequence[str]) -> pa.Table:
     return pl.DataFrame(rows, schema=list(names), orient="row").to_arrow()
-
-
-def _check_id_types(types: dict[str, str]) -> None:
-    """Float ids refused, integer ids warned about, as :func:`pairedframe.checks.string_ids` does."""
-    floats = [f"{c} ({types[c]})" for c in ("system", "qid") if types[c].lower().startswith(("double", "float", "real"))]
-    if floats:
-        raise SchemaError(f"id column(s) {floats} of the per-query table hold floats: ids are strings ('007', 'd1'), "
-                          "and a float such as 1.0 does not match the id '1' of another table; cast the ids to "
-                          "strings, or whole-number ids to integers first")
-    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(_NUMERIC)], "the per-query table")
-
-
-def check_ids(table: EngineTable) -> None:
-    """The id checks of :func:`pair_in_engine` on the user's table, before anything joins on its ids."""
-    _check_id_types(table.column_types())
-    nulls = table.collect(f"SELECT count(*) - count(system) AS system, count(*) - count(qid) AS qid, "
-                          f"count(*) - count(measure) AS measure FROM {table.source}").row(0, named=True)
-    columns = [c for c, n in nulls.items() if n]
-    if columns:
-        raise SchemaError(f"the per-query table has null values in column(s) {columns}; every row needs a system, "
-                          "qid and measure (a null value means 'not measured', a null id means nothing)")
 
 
 def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | str | None,
@@ -138,7 +115,7 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                           f"(has {columns})")
     if not types["value"].lower().startswith(_NUMERIC):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
-    _check_id_types(types)
+    check_id_types(types)
     flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
     extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
     filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))

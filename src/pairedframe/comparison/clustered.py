@@ -174,7 +174,7 @@ def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[s
     on = [c for c in cmap.columns if c != "cluster" and c in columns and c not in ("value",)]
     if "qid" not in on:
         on.append("qid")
-    cmap = string_ids(cmap.select(*on, "cluster"), [*on, "cluster"], "clusters=")
+    cmap = string_ids(cmap.select(*on, "cluster"), [*on, "cluster"], "the cluster table")
     dup = cmap.select(on).is_duplicated()
     if dup.any():
         raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")

@@ -504,7 +504,9 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
     Raises
     ------
     SchemaError
-        If a required column is missing or ``value`` is not numeric.
+        If a required column is missing, ``value`` is not numeric, or an id is null or a float
+        (names the column). A column no measured row fills (all null, or relstring's ``text``) is
+        not a key and is dropped.
     DuplicateError
         If a (system, keys, measure, qid) appears twice.
     EmptyResultError

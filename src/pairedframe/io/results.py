@@ -175,7 +175,8 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     InputFormatError
         Unknown extension or unreadable file (names the file).
     SchemaError
-        Required columns missing, or a bad first-hit rank (names file and row).
+        Required columns missing, a null or float id (names the column), or a bad first-hit rank
+        (names file and row).
     EmptyResultError
         A file without data rows.
     """
