@@ -22,10 +22,11 @@ def cells(doors: dict[str, Door], cases: list[Case]) -> Iterator:
             if door.cases is not None and case.name not in door.cases:
                 continue
             about_form = case.retype is not None or case.style.label != "plain"
-            for form in door.forms if about_form else door.content_forms or door.forms:
-                if not case.applies(form):
+            forms = door.forms if about_form else door.content_forms or door.forms
+            for form in (*forms, "spark") if case.name in door.spark_cases else forms:
+                if not case.applies(form) and form != "spark":
                     continue
-                marks = [pytest.mark.spark] if door.spark else []
+                marks = [pytest.mark.spark] if door.spark or form == "spark" else []
                 reason = next((door.xfail[k] for k in (f"{case.name}@{form}", case.name, f"*@{form}")
                                if k in door.xfail), None)
                 if reason:

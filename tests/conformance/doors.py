@@ -63,7 +63,8 @@ class Door:
     skip: dict[str, str] = field(default_factory=dict)        # case -> why it does not apply to this door
     params: dict[str, tuple[tuple[Any, ...], str]] = field(default_factory=dict)  # option -> (values, pattern)
     empty: EmptyCase | None = None
-    spark: bool = False
+    spark: bool = False                         # a Spark door: every cell marked ``spark``
+    spark_cases: frozenset[str] = frozenset()   # cases also tried on a Spark DataFrame (marked ``spark``)
 
 
 # ---- the command line -----------------------------------------------------------------------------
@@ -319,6 +320,9 @@ def _judgment_set_table() -> pl.DataFrame:
     return ev
 
 
+#: Cases tried on Spark DataFrames by the comparisons that run in the engine (Spark is slow to start).
+_ON_SPARK = frozenset({"clean", "nan_value", "none_qid", "duplicate_key", "all_null_key_column",
+                       "relstring_text_column", "qid_float"})
 _OWN_QIDS = {"qid_integer": "its cluster / segment table spells query ids 'q1', which integer ids never match"}
 
 _AGREEMENT = "issue 20, rank agreement (branch agreement): "
@@ -340,12 +344,13 @@ _RANK_AGREEMENT_FAULTS = {
 TABLE_DOORS: dict[str, Door] = {
     "compare": Door("table", lambda t, **kw: pf.compare(t, baseline="a", systems=SYSTEMS, measures=TABLE_MEASURES,
                                                         **{**_RESAMPLING, **kw}),
-                    _frame_value, TABLE_FORMS, public="pf.compare", params=_COMPARE_PARAMS,
+                    _frame_value, TABLE_FORMS, public="pf.compare", params=_COMPARE_PARAMS, spark_cases=_ON_SPARK,
                     empty=(lambda t: pf.compare(DISJOINT, baseline="a"), EmptyResultError, "no common query")),
     "compare_clustered": Door(
         "table", lambda t, **kw: pf.compare_clustered(t, baseline="a", clusters=CLUSTERS, systems=SYSTEMS,
                                                       measures=TABLE_MEASURES, **{**_RESAMPLING, **kw}),
         _frame_value, TABLE_FORMS, public="pf.compare_clustered", params=_COMPARE_PARAMS, skip=_OWN_QIDS,
+        spark_cases=_ON_SPARK,
         expect={"query_of_one_system_only": Raises(r"'q9'.*no cluster in clusters="),
                 "unrelated_query": Raises(r"'q9'.*no cluster in clusters=")},
         empty=(lambda t: pf.compare_clustered(DISJOINT.with_columns(cluster=pl.col("qid")), baseline="a"),
@@ -382,6 +387,7 @@ TABLE_DOORS: dict[str, Door] = {
         "table", lambda t, **kw: pf.compare_segments(t, SEGMENTS, baseline="a", systems=SYSTEMS,
                                                      measures=TABLE_MEASURES, **{**_RESAMPLING, **kw}),
         _frame_value, TABLE_FORMS, public="pf.compare_segments", params=_COMPARE_PARAMS, skip=_OWN_QIDS,
+        spark_cases=_ON_SPARK,
         empty=(lambda t: pf.compare_segments(pf.evaluate(RUN, QRELS, "AP"), {"qid": ["x"], "segment_set": ["s"],
                                                                                "segment": ["g"]}, baseline="a"),
                EmptyResultError, "no paired query")),

@@ -150,7 +150,8 @@ FILE_FORMS = ("trec", "csv", "tsv", "parquet")
 
 
 def as_form(frame: pl.DataFrame, form: str) -> Any:
-    """``frame`` as a polars / pandas / pyarrow table or a DuckDB relation."""
+    """``frame`` as a polars / pandas / pyarrow table, a DuckDB relation or a Spark DataFrame (of the
+    active session: the ``spark`` fixture's)."""
     if form == "polars":
         return frame
     if form == "pandas":
@@ -162,6 +163,10 @@ def as_form(frame: pl.DataFrame, form: str) -> Any:
 
         arrow = frame.to_arrow()  # noqa: F841  (read by DuckDB's replacement scan)
         return duckdb.sql("SELECT * FROM arrow")
+    if form == "spark":
+        from pyspark.sql import SparkSession
+
+        return SparkSession.getActiveSession().createDataFrame(frame.to_arrow())
     raise ValueError(form)
 
 

@@ -17,7 +17,7 @@ _REFERENCES: dict[tuple[str, str], object] = {}
 
 
 @pytest.mark.parametrize("name, case, form", list(cells(TABLE_DOORS, TABLE_CASES)))
-def test_per_query_doors_give_the_value_or_a_clear_error(name, case, form, tmp_path):
+def test_per_query_doors_give_the_value_or_a_clear_error(name, case, form, tmp_path, spark_if_needed):
     door = TABLE_DOORS[name]
     data = deliver_table(case.change(TableContent()), form, tmp_path, case.style, case.retype)
     expect = door.expect.get(case.name, case.expectation(form))
