@@ -18,7 +18,8 @@ import polars as pl
 from scipy import stats
 
 import pairedframe as pf
-from pairedframe.errors import EmptyResultError, InsufficientSampleError, PlanError, SchemaError, UnknownMeasureError
+from pairedframe.errors import (EmptyResultError, InsufficientSampleError, PartlyEmptyWarning, PlanError, SchemaError,
+                                UnknownMeasureError)
 from tests.conformance.doors import PLAN, EmptyCase, _write
 from tests.conformance.expect import Expect, Raises, Value
 
@@ -295,6 +296,34 @@ PPI_COMPARE_SEGMENTS = OtherDoor("pf.ppi_compare_segments", call_with=lambda **k
     empty=(lambda t: _ppi_segments(_JS, gold_qids=["99"]), EmptyResultError, "no gold value"))
 
 
+# ---- compare_segments: its segment table --------------------------------------------------------------
+
+def _segments(table: Any) -> pl.DataFrame:
+    from tests.conformance.inputs import PER_QUERY
+
+    return pf.compare_segments(PER_QUERY, table, baseline="a", systems=["b"], measures=["AP"], n_resamples=200)
+
+
+def _segment_table() -> pl.DataFrame:
+    from tests.conformance.inputs import SEGMENTS
+
+    return SEGMENTS
+
+
+COMPARE_SEGMENTS_TABLE = OtherDoor("pf.compare_segments", cells={
+    "clean": Cell(lambda t: _segments(_segment_table()), reference=lambda t: _segments(_segment_table().reverse())),
+    "float_ids": Cell(lambda t: _segments(_segment_table().with_columns(pl.col("qid").str.slice(1).cast(pl.Float64))),
+                      Raises(r"\bqid\b.*float|float.*\bqid\b")),
+    "none_qid": Cell(lambda t: _segments(_set(_segment_table(), "qid", None, row=2)), Raises(r"null")),
+    "duplicate_query_in_a_segment": Cell(lambda t: _segments(pl.concat([_segment_table(), _segment_table().head(1)])),
+                                         Raises(r"q1|twice|repeated|duplicate")),
+    "segment_of_unknown_queries": Cell(
+        lambda t: _segments(pl.concat([_segment_table(), pl.DataFrame({"qid": ["x1"], "segment_set": ["length"],
+                                                                       "segment": ["other"]})])),
+        Value(warns=PartlyEmptyWarning), reference=lambda t: _segments(_segment_table())),
+})
+
+
 # ---- label_agreement: a judgment in one set only, of a grade between the others ------------------------
 
 _A = {"q": {"a": 0, "b": 1, "c": 3}}
@@ -308,4 +337,5 @@ LABEL_AGREEMENT_GRADES = OtherDoor("pf.label_agreement", value=lambda r: (r.kapp
 
 OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for door in (
     COMPARE_PAIR, PPI_COMPARE, ENDPOINTS_FROM_RANKS, PARSE_MEASURE, PARSE_MEASURES, LOAD_PLAN, PLAN_FROM_TOML,
-    RESAMPLE_INDEX, PPI_COMPARE_SEGMENTS)} | {"label_agreement[grades]": LABEL_AGREEMENT_GRADES}
+    RESAMPLE_INDEX, PPI_COMPARE_SEGMENTS)} | {"label_agreement[grades]": LABEL_AGREEMENT_GRADES,
+                                              "compare_segments[segments]": COMPARE_SEGMENTS_TABLE}
