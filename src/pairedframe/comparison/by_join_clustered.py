@@ -24,6 +24,7 @@ from pairedframe.comparison.by_join import (
     _elements,
     _means_table,
     bootstrap_from_engine,
+    check_ids,
     comparison_moments,
     pair_in_engine,
     query_set_groups,
@@ -32,7 +33,7 @@ from pairedframe.comparison.by_join import (
     wide_deltas,
 )
 from pairedframe.comparison.clustered import (_check_cluster_counts, _clustered_table, _zero_spread_interval,
-                                              check_cluster_cost, cluster_map)
+                                              check_cluster_cost, cluster_map, where_clusters)
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
@@ -49,6 +50,7 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
     """A table of the user's rows with a String ``cluster`` column, and its columns; the checks of
     :func:`pairedframe.comparison.clustered.attach_clusters` (each query in exactly one cluster)."""
     q = table.quote
+    check_ids(table)
     column = "cluster"
     if isinstance(clusters, str):
         column, clusters = clusters, None
@@ -77,7 +79,7 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
     if lost.height:
         row = lost.row(0, named=True)
         raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) "
-                         f"has no cluster; {lost.height} row(s) lack one")
+                         f"has no cluster {where_clusters(clusters is not None, column)}; {lost.height} row(s) lack one")
     key_sql = ", ".join(q(c) for c in [*keys, "qid"])
     two = table.collect(f"SELECT {key_sql}, min(cluster) AS c1, max(cluster) AS c2 FROM {source} "
                         f"WHERE value IS NOT NULL GROUP BY {key_sql} HAVING count(DISTINCT cluster) > 1")

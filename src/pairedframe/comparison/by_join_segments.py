@@ -53,7 +53,10 @@ def _segments(table: EngineTable, segments: Any) -> str:
         if missing:
             raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
                               f"(has {segments.columns})")
-        warn_numeric_ids(["qid"] if dict(segments.dtypes)["qid"].startswith(_NUMERIC) else [], "the segment table")
+        qid_type = dict(segments.dtypes)["qid"]
+        if qid_type.startswith(("double", "float")):
+            raise SchemaError(f"id column(s) ['qid ({qid_type})'] of the segment table hold floats: ids are strings")
+        warn_numeric_ids(["qid"] if qid_type.startswith(_NUMERIC) else [], "the segment table")
         view = table.name("segs_in")
         segments.createOrReplaceTempView(view)
         table._made.append(view)

@@ -64,7 +64,7 @@ from pairedframe.comparison._equivalence import with_tost
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
-from pairedframe.checks import warn_numeric_ids
+from pairedframe.checks import string_ids
 from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
                                              verdict_levels, verdict_notes,
@@ -154,12 +154,22 @@ def cluster_streams(seed: int, qids: Sequence[Any], clusters: Sequence[Any]
 # attaching a cluster column
 # ----------------------------------------------------------------------------------------------
 
+def _no_id(value: Any) -> bool:
+    """None, or a float NaN (pandas' missing value): no cluster id at all."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def where_clusters(mapped: bool, column: str = "cluster") -> str:
+    """Where a query's cluster was looked for, for messages: the argument or the column."""
+    return "in clusters=" if mapped else f"(its {column!r} column is null)"
+
+
 def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[str]]:
     """A ``{qid: cluster}`` mapping or a ``qid, cluster[, keys]`` table as a checked table, and the
     columns (of ``columns``, qid always) it maps on; ids and clusters as strings."""
     if isinstance(clusters, dict):
         cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
-                             "cluster": [None if v is None else str(v) for v in clusters.values()]},
+                             "cluster": [None if _no_id(v) else str(v) for v in clusters.values()]},
                             schema={"qid": pl.String, "cluster": pl.String})
     else:
         cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
@@ -169,8 +179,7 @@ def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[s
     on = [c for c in cmap.columns if c != "cluster" and c in columns and c not in ("value",)]
     if "qid" not in on:
         on.append("qid")
-    warn_numeric_ids([c for c in on if c in ("system", "qid") and cmap.schema[c].is_numeric()], "the cluster table")
-    cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in on)
+    cmap = string_ids(cmap.select(*on, "cluster"), [*on, "cluster"], "the cluster table")
     dup = cmap.select(on).is_duplicated()
     if dup.any():
         raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
@@ -203,9 +212,9 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
     ValueError
         A query without a cluster (names it), or a query in two clusters (names it).
     """
-    df = _as_frame(data)
     if isinstance(clusters, str):
         cluster_column, clusters = clusters, None
+    df = _as_frame(data, keep_columns=(cluster_column,) if clusters is None else ())
     if clusters is None:
         if cluster_column not in df.columns:
             raise SchemaError(f"no cluster column {cluster_column!r} in the per-query table (columns {df.columns}); "
@@ -220,11 +229,12 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
             raise SchemaError("the per-query table already has a 'cluster' column; do not also pass clusters=")
         cmap, on = cluster_map(clusters, df.columns)
         df = df.join(cmap.unique(), on=on, how="left")
-    df = df.with_columns(pl.col("cluster").cast(pl.String))
+    df = string_ids(df, ["cluster"], "the per-query table")  # float (and NaN) cluster ids refused
     if df["cluster"].null_count():
         row = df.filter(pl.col("cluster").is_null()).row(0, named=True)
-        raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) "
-                         f"has no cluster; {df['cluster'].null_count()} row(s) lack one")
+        raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) has no "
+                         f"cluster {where_clusters(clusters is not None, cluster_column)}; "
+                         f"{df['cluster'].null_count()} row(s) lack one")
     keys = [c for c in df.columns if c not in (*BASE_COLUMNS, "cluster")]
     per_q = df.select(*keys, "qid", "cluster").unique()
     two = per_q.select(*keys, "qid").is_duplicated()

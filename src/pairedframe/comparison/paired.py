@@ -88,13 +88,14 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.checks import require_names, require_rows, sample, warn_numeric_ids
+from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
                                              verdict, verdict_levels,
                                              verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
                                 PartlyEmptyWarning, SmallSampleWarning, user_stacklevel)
-from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
+from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
+                                    refuse_null_ids)
 from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
@@ -322,7 +323,7 @@ def _oriented(verdict: str, higher_is_better_: bool) -> str:
 
 
 
-def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
+def _as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
@@ -349,9 +350,10 @@ def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
                           f"(has {data.columns})")
     if not data.schema["value"].is_numeric():
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
-    warn_numeric_ids([c for c in ("system", "qid") if data.schema[c].is_numeric()], "the per-query table")
-    data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
-                             pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    data = ids_as_strings(data, "the per-query table")
+    data = data.with_columns(pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    refuse_null_ids(data)
+    data = drop_unused_keys(data, keep_columns)  # an all-null column (or relstring's text) is no key
     require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
                  "with no judged query in common gives one")
     require_rows(data.filter(pl.col("value").is_not_null()), what="the per-query table",
@@ -545,7 +547,9 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
     Raises
     ------
     SchemaError
-        If a required column is missing or ``value`` is not numeric.
+        If a required column is missing, ``value`` is not numeric, or an id is null or a float
+        (names the column). A column no measured row fills (all null, or relstring's ``text``) is
+        not a key and is dropped.
     DuplicateError
         If a (system, keys, measure, qid) appears twice.
     EmptyResultError

@@ -140,11 +140,11 @@ class Plan:
             Invalid TOML, a missing / unknown key or a bad value (the message names the key).
         """
         raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-        try:
-            doc = tomllib.loads(raw.decode("utf-8"))
+        try:  # utf-8-sig: a byte order mark, as Windows editors write, is not TOML's business
+            doc = tomllib.loads(raw.decode("utf-8-sig"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise PlanError(f"plan {source}: not valid TOML: {exc}") from exc
-        return _parse(doc, sha256=hashlib.sha256(raw).hexdigest(), source=source, text=raw.decode("utf-8"))
+        return _parse(doc, sha256=hashlib.sha256(raw).hexdigest(), source=source, text=raw.decode("utf-8-sig"))
 
     def as_dict(self) -> dict[str, Any]:
         """The plan's content (without its text) as plain data."""

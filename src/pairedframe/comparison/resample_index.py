@@ -34,7 +34,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.checks import require_rows
+from pairedframe.checks import require_rows, scalar_ids
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.clustered import cluster_layout, cluster_streams
 from pairedframe.comparison.paired import resample_generators
@@ -221,8 +221,9 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
         raise ValueError("pass `clusters` or `segment`, not both")
     elements = DEFAULT_CHUNK_ELEMENTS if chunk_elements is None else _check_int(chunk_elements, "chunk_elements",
                                                                                 minimum=1)
-    ids = [str(q) for q in query_ids]
+    ids = scalar_ids(list(query_ids), "query_ids")
     if clusters is not None:
+        clusters = scalar_ids(list(clusters), "clusters")
         if len(clusters) != len(ids):
             raise ValueError(f"`clusters` must have one id per query ({len(ids)}), got {len(clusters)}")
         if len(set(ids)) != len(ids):

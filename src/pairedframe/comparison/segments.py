@@ -78,7 +78,7 @@ from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.paired import _pair
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.measures import higher_is_better
-from pairedframe.checks import require_each, warn_numeric_ids
+from pairedframe.checks import require_each, string_ids
 from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
@@ -385,7 +385,7 @@ def _as_segments(segments: Any) -> pl.DataFrame:
     if missing:
         raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
                           f"(has {segments.columns})")
-    warn_numeric_ids(["qid"] if segments.schema["qid"].is_numeric() else [], "the segment table")
+    segments = string_ids(segments, ["qid"], "the segment table")  # float query ids refused
     seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
                           pl.col("segment").cast(pl.String))
     if seg.null_count().sum_horizontal().item():

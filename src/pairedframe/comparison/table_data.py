@@ -38,6 +38,7 @@ import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
+from pairedframe.comparison.paired import _as_frame as per_query_frame
 from pairedframe.errors import user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
 
@@ -100,6 +101,11 @@ def reject_text_measures(measures: Any) -> None:
         raise ValueError(f"measure(s) {text} cannot be tabulated: {_TEXT_WHY}")
 
 
+def is_table(data: Any) -> bool:
+    """A pandas / pyarrow table or a DuckDB relation (converted like compare's input)."""
+    return type(data).__module__.split(".")[0] in ("pandas", "pyarrow", "duckdb") or callable(getattr(data, "pl", None))
+
+
 def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFrame | None, Any, list[str] | None,
                                                                        str | None]:
     if data is None:
@@ -113,8 +119,9 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
     elif judgments is not None:
         raise TypeError("`judgments` applies only to the result of evaluate_judgment_sets")
     per_query = getattr(data, "per_query", data)
-    if not isinstance(per_query, pl.DataFrame):
+    if not isinstance(per_query, pl.DataFrame) and not is_table(per_query):
         raise TypeError(f"`data` must be an Evaluation, judgment sets or a per-query table, got {type(data).__name__}")
+    per_query = per_query_frame(per_query, keep_nulls=True)  # the checks of compare's input
     missing = [c for c in ("system", "qid", "measure", "value") if c not in per_query.columns]
     if missing:
         raise ValueError(f"per-query table lacks column(s) {missing}")
