@@ -62,7 +62,7 @@ __all__ = [
     "PairedComparison", "PairedFrameError", "PartlyEmptyWarning", "Plan", "PlanError", "RankAgreement",
     "ResultsTable",
     "SchemaError", "SkewWarning", "SmallSampleWarning", "TiedQueriesWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
-    "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
+    "compare_clustered", "compare_pair", "compare_segments", "duckdb", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
     "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_prefs", "read_qrels",
     "read_results", "read_run", "read_zscores", "resample_index", "results_table", "worst_queries", "ResampleIndex",

@@ -339,3 +339,8 @@ OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for d
     COMPARE_PAIR, PPI_COMPARE, ENDPOINTS_FROM_RANKS, PARSE_MEASURE, PARSE_MEASURES, LOAD_PLAN, PLAN_FROM_TOML,
     RESAMPLE_INDEX, PPI_COMPARE_SEGMENTS)} | {"label_agreement[grades]": LABEL_AGREEMENT_GRADES,
                                               "compare_segments[segments]": COMPARE_SEGMENTS_TABLE}
+
+# trec_eval's other judgment files and the DuckDB macros (imported last: they build on Cell and OtherDoor)
+from tests.conformance.judgment_file_doors import DUCKDB_REGISTER, READ_PREFS, READ_ZSCORES  # noqa: E402
+
+OTHER_DOORS |= {"read_prefs": READ_PREFS, "read_zscores": READ_ZSCORES, "duckdb.register": DUCKDB_REGISTER}
