@@ -49,6 +49,7 @@ from pairedframe.evaluation import (
 from pairedframe.io import as_qrels, as_run, read_qrels, read_run
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
+from pairedframe.report.html_report import Report, report
 from pairedframe.report.results_table import ResultsTable, results_table
 
 __version__ = "0.1.0"
@@ -57,10 +58,10 @@ __all__ = [
     "AnalysisResult", "DuplicateError", "EmptyResultError", "Evaluation", "EvaluationSettings",
     "InputFormatError", "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure",
     "PairedComparison", "PairedFrameError", "PartlyEmptyWarning", "Plan", "PlanError", "RankAgreement",
-    "ResultsTable",
+    "Report", "ResultsTable",
     "SchemaError", "SkewWarning", "SmallSampleWarning", "TiedQueriesWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
     "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_qrels",
-    "read_results", "read_run", "resample_index", "results_table", "worst_queries", "ResampleIndex",
+    "read_results", "read_run", "report", "resample_index", "results_table", "worst_queries", "ResampleIndex",
 ]
