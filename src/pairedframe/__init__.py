@@ -49,7 +49,8 @@ from pairedframe.evaluation import (
 from pairedframe.io import as_qrels, as_run, read_qrels, read_run
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
-from pairedframe.report.html_report import Report, report
+from pairedframe import report  # the package, callable as the HTML report (pairedframe.report.html_report.report)
+from pairedframe.report.html_report import Report
 from pairedframe.report.results_table import ResultsTable, results_table
 
 __version__ = "0.1.0"

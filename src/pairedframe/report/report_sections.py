@@ -174,7 +174,7 @@ def _comparisons(root: str, comparison: pl.DataFrame) -> str:
     intro = (f'<p class="pf-note">delta = system − baseline over the queries measured for both ({esc(how)}). '
              "The verdict follows the p-value named in verdict_on, adjusted over every row below; verdict_note "
              "says why a verdict reads as it does.</p>")
-    body = intro + plain_table(cols, rows, table_id=f"{root}-comparisons", digits=4, row_classes=classes)
+    body = intro + plain_table(cols, rows, table_id=f"{root}-comparisons-table", digits=4, row_classes=classes)
     if notes:
         body += f'<h3>Verdict notes</h3><ul class="pf-note">{"".join(notes)}</ul>'
     return _section(root, "comparisons", "Every comparison", body)

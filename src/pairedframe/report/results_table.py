@@ -335,6 +335,14 @@ class ResultsTable:
     def __str__(self) -> str:
         return self.to_terminal()
 
+    def _repr_html_(self) -> str:
+        """A notebook shows the HTML table (its CSS scoped to a fresh id); plain text when great_tables
+        is not installed."""
+        try:
+            return self.to_html()
+        except ImportError:
+            return f"<pre>{html.escape(self.to_terminal())}</pre>"
+
 
 #: Letter marks run from a to z.
 MAX_LETTERED = 26
