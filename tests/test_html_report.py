@@ -273,22 +273,3 @@ def test_cli_report_without_runs_is_a_usage_error(tmp_path):
     proc = _cli(str(qrels), "-o", str(tmp_path / "r.html"))
     assert proc.returncode == 2 and "runs" in proc.stderr.lower() and "Missing argument" in proc.stderr
     assert not (tmp_path / "r.html").exists()
-
-
-@pytest.mark.shared_data
-@pytest.mark.slow
-def test_cli_report_on_63_dl2021_runs_is_under_5_mb(shared_data, tmp_path):
-    root = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
-    runs = sorted((root / "passages-runs").glob("*.gz"))
-    if len(runs) != 63:
-        pytest.skip(f"expected the 63 DL-2021 passage runs under {root}, found {len(runs)}")
-    out = tmp_path / "dl21.html"
-    proc = subprocess.run([*CLI, "report", str(root / "qrels-pass.txt"), *map(str, runs), "--baseline", "p_bm25",
-                           "-o", str(out)], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert out.stat().st_size <= 5_000_000
-    page = _Page(out.read_text(encoding="utf-8"))
-    root_id = page.tags[[t for t, _ in page.tags].index("div")][1]["id"]
-    assert page.count("tr") > 62 * 2                 # results table, heatmaps, comparisons
-    assert sum(i.startswith(f"{root_id}-forest-") for i in page.ids) == 2
-    assert sum(i.startswith(f"{root_id}-heatmap-") for i in page.ids) == 2
