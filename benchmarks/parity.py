@@ -7,7 +7,7 @@ Usage::
 
 Two sets of expected outputs from ``../shared/data`` (``--data``; see its README):
 
-* ``trec_eval/``: the eight expected outputs of trec_eval's Makefile (``make quicktest``), run here with
+* ``trec_eval/``: the twelve expected outputs of trec_eval's Makefile (``make quicktest``), run here with
   the same arguments through ``pairedframe evaluate --format trec``;
 * ``trec_eval10_real/``: trec_eval 10.0's ``-q -m all_trec`` on 11 real run/option cases (DL-2019 with
   grades 0-3 and ``-l 2``, Robust03 with ``-c -M 50``, DL-2021), from ``commands.txt``.
@@ -30,20 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from _tee import output_to  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-#: trec_eval's Makefile tests: expected output, arguments, qrels, run (as tests/test_against_trec_eval_suite.py).
-MAKEFILE = [
-    ("out.test", [], "qrels.test", "results.test"),
-    ("out.comment.test", [], "qrels.comment.test", "results.comment.test"),
-    ("out.test.a", ["-m", "all_trec"], "qrels.test", "results.test"),
-    ("out.test.aq", ["-m", "all_trec", "-q"], "qrels.test", "results.test"),
-    ("out.test.aqc", ["-m", "all_trec", "-q", "-c"], "qrels.test", "results.trunc"),
-    ("out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M", "100"], "qrels.test", "results.trunc"),
-    ("out.test.aql", ["-m", "all_trec", "-m", "relstring.20", "-q", "-l", "2"], "qrels.rel_level", "results.test"),
-    ("out.test.meas_params", ["-q", "-m", "iprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m",
-                              "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-m", "utility.2,-1,0,0", "-m",
-                              "11pt_avg..25,.5,.75", "-m", "ndcg.1=3,2=9,4=4.5", "-m", "ndcg_cut.10,20,23.4",
-                              "-m", "success.2,5,20"], "qrels.test", "results.test"),
-]
+# trec_eval's Makefile tests (expected output, arguments, qrels, run): the list the tests assert on.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.test_against_trec_eval_suite import MAKEFILE, _cli_args  # noqa: E402
 
 
 def _cli(args: list[str]) -> list[str]:
@@ -103,11 +92,12 @@ def main() -> None:
         print("| expected output | trec_eval arguments | lines | equal | first difference |\n|---|---|---|---|---|")
         totals = [0, 0]
         for expected, options, qrels, run in MAKEFILE:
-            got = _cli(["--engine", args.engine, *options, str(suite / qrels), str(suite / run)])
+            options = [str(suite / a) if a == "zscores_file" else a for a in options]   # -Z's file
+            got = _cli(["--engine", args.engine, *_cli_args(options), str(suite / qrels), str(suite / run)])
             want = (suite / expected).read_text().splitlines(keepends=True)
             lines, equal, first = _compare(got, want)
             totals = [totals[0] + lines, totals[1] + equal]
-            shown = f"`{shlex.join(options)}`" if options else "(none)"
+            shown = f"`{shlex.join(a.replace(str(suite) + '/', '') for a in options)}`" if options else "(none)"
             print(f"| {expected} | {shown} | {lines:,} | {equal:,} | {first} |")
         print(f"| **all** | | **{totals[0]:,}** | **{totals[1]:,}** | |\n")
         print(f"## trec_eval 10.0 `-q -m all_trec` on real runs (engine {args.engine})\n")

@@ -56,3 +56,5 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
 }
 html_static_path: list[str] = []
+# dataclasses' generated __init__ has no docstring of its own: the class docstring documents it.
+numpydoc_validation_exclude = {r"\.__init__$"}

@@ -41,6 +41,7 @@ def api_text() -> str:
         groups[_group(name, getattr(pairedframe, name))].append(f"~{target}" if target else name)
     parts = [HEADER]
     for title, names in groups.items():
+        names = ["~" + n[1:].removeprefix("pairedframe.") if n.startswith("~") else n for n in names]
         parts.append(f"{title}\n{'-' * len(title)}\n\n.. autosummary::\n   :toctree: generated\n\n"
                      + "".join(f"   {n}\n" for n in names))
     return "\n".join(parts)

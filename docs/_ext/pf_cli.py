@@ -17,53 +17,57 @@ def _text(help_text: str | None) -> str:
     return text.replace("*", "\\*").replace("`", "\\`").replace("|", "\\|").replace("_", "\\_")
 
 
-def _param_rows(command) -> list[tuple[str, str, str]]:
-    import click
+def _type_name(p, ctx) -> str:
+    """The value's type as the help shows it (typer >= 0.20 ``display_type``; click's ``type.name``)."""
+    if callable(getattr(p, "display_type", None)):
+        return str(p.display_type(ctx)).strip("<>")
+    return str(getattr(getattr(p, "type", None), "name", "") or "")
 
+
+def _param_rows(command, ctx) -> list[tuple[str, str, str]]:
     rows = []
     for p in command.params:
         if p.name == "help":
             continue
-        if isinstance(p, click.Argument):
-            name = p.human_readable_name.upper() + (" ..." if p.nargs == -1 else "")
+        if p.param_type_name == "argument":
+            name = (p.metavar or p.name).upper() + (" ..." if p.nargs == -1 else "")
             kind = "argument" + ("" if p.required else ", optional")
         else:
-            name = ", ".join(p.opts + p.secondary_opts)
-            kind = "flag" if p.is_flag else p.type.name.upper()
+            name = ", ".join([*p.opts, *p.secondary_opts])
+            flag = bool(getattr(p, "is_flag", False))
+            kind = "flag" if flag else _type_name(p, ctx)
             if p.multiple:
                 kind += ", repeatable"
-            default = p.default
-            if callable(default) or default in (None, (), [], False) or p.is_flag and not default:
-                pass
-            else:
-                kind += f"; default {default}"
+            if not flag and not callable(p.default) and p.default not in (None, (), []):
+                kind += f"; default {p.default}"
         rows.append((name, kind, _text(getattr(p, "help", "") or "")))
     return rows
 
 
 def cli_rst() -> list[str]:
     """RST lines: one section per subcommand, in name order."""
-    import click
     import typer
 
     from pairedframe.cli import app
 
     group = typer.main.get_command(app)
+    ctx = group.make_context("pairedframe", [], resilient_parsing=True)
     lines: list[str] = []
-    ctx = click.Context(group, info_name="pairedframe")
     for name in sorted(group.list_commands(ctx)):
         command = group.get_command(ctx, name)
-        sub = click.Context(command, info_name=name, parent=ctx)
-        usage = " ".join(["pairedframe", name, *command.collect_usage_pieces(sub)])
+        sub = command.make_context(name, [], parent=ctx, resilient_parsing=True)
+        pieces = [piece.replace("{", "").replace("}", "").upper() if piece.startswith("{") else piece
+                  for piece in command.collect_usage_pieces(sub)]
+        usage = " ".join(["pairedframe", name, *pieces])
         doc = (command.help or "").strip()
         title = f"pairedframe {name}"
-        lines += [title, "-" * len(title), "", f".. code-block:: text", "", f"   {usage}", ""]
+        lines += [title, "-" * len(title), "", ".. code-block:: text", "", f"   {usage}", ""]
         for para in re.split(r"\n\s*\n", doc):
             lines += [_text(" ".join(para.split())), ""]
         lines += [".. list-table::", "   :header-rows: 1", "   :widths: 25 20 55", "",
                   "   * - argument / option", "     - kind", "     - meaning"]
-        for opt, kind, help_text in _param_rows(command):
-            lines += [f"   * - ``{opt}``", f"     - {kind}", f"     - {help_text}"]
+        for opt, kind, help_text in _param_rows(command, sub):
+            lines += [f"   * - ``{opt}``", f"     - {_text(kind)}", f"     - {help_text}"]
         lines.append("")
     return lines
 

@@ -183,10 +183,6 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         system, bar charts of a few), agreement between judgment sets (with ``judgments``), every
         comparison row with its verdict, and the settings and package versions that reproduce it.
 
-    Warns
-    -----
-    Every warning of the evaluation and the comparison (also listed in the report).
-
     Raises
     ------
     ValueError
@@ -199,10 +195,15 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     ImportError
         matplotlib or great_tables missing (``pip install "pairedframe[plot,report]"``).
 
+    Warns
+    -----
+    Every warning of the evaluation and the comparison (also listed in the report).
+
     Examples
     --------
     >>> rep = pf.report(["input.bm25", "input.reranker"], "qrels.txt", baseline="bm25")  # doctest: +SKIP
     >>> rep.save("report.html")                                                          # doctest: +SKIP
+
     """
     measures = _check_options(measures, baseline, judgments, max_delta_plots)
     from pairedframe.report.plots import pyplot
