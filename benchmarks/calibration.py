@@ -1,4 +1,4 @@
-"""Calibration of pairedframe's intervals and tests on real per-query deltas (the figures README quotes).
+"""Calibration of pairedframe's intervals and tests on real per-query deltas (the figures docs/how/calibration.md quotes).
 
 Usage::
 

@@ -1,5 +1,5 @@
 """The evaluate benchmark script runs end to end on tiny sizes (a smoke run: no timing is asserted;
-speed claims come from running the script itself, see README's Benchmarks)."""
+speed claims come from running the script itself, see docs/how/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.
 @pytest.mark.shared_data
 def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
     """Smoke run on the real data: every interval, test and section runs (no rate is asserted here;
-    the figures come from the full run, README 'Calibration')."""
+    the figures come from the full run, docs/how/calibration.md)."""
     proc = subprocess.run([sys.executable, str(CALIBRATION), "--quick", "--data", str(shared_data)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
