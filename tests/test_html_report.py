@@ -273,3 +273,26 @@ def test_cli_report_without_runs_is_a_usage_error(tmp_path):
     proc = _cli(str(qrels), "-o", str(tmp_path / "r.html"))
     assert proc.returncode == 2 and "runs" in proc.stderr.lower() and "Missing argument" in proc.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def test_report_of_empty_or_disjoint_inputs_raises_saying_why(tmp_path):
+    qrels, runs = example_paths()
+    disjoint = tmp_path / "other.qrels"
+    disjoint.write_text("q-none 0 d1 1\n")
+    with pytest.raises(pf.EmptyResultError, match="no judged query in common"):
+        pf.report(runs, str(disjoint), "nDCG@10", baseline="bm25")
+    empty = tmp_path / "empty.run"
+    empty.write_text("")
+    with pytest.raises((pf.EmptyResultError, pf.InputFormatError), match="empty"):
+        pf.report([str(empty)], qrels, "nDCG@10")
+    proc = _cli(str(disjoint), *map(str, runs), "-o", str(tmp_path / "r.html"))
+    assert proc.returncode == 2 and "no judged query in common" in proc.stderr, proc.stderr
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_is_the_callable_package_and_its_modules_stay_reachable():
+    import pairedframe.report.plots as plots
+    from pairedframe.report.html_report import report
+
+    assert callable(pf.report) and pf.report.plots is plots
+    assert type(pf.report).__call__ is not None and type(pf.report).__dict__["__call__"].__func__ is report
