@@ -58,3 +58,5 @@ html_theme_options = {
 html_static_path: list[str] = []
 # dataclasses' generated __init__ has no docstring of its own: the class docstring documents it.
 numpydoc_validation_exclude = {r"\.__init__$"}
+# Options such as --plan stay two hyphens (no typographic dashes or quotes).
+smartquotes = False

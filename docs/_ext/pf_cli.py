@@ -14,7 +14,8 @@ def _text(help_text: str | None) -> str:
     """A typer help text as plain RST: rich-markup escapes removed, RST specials escaped."""
     text = (help_text or "").replace("\\[", "[")
     text = re.sub(r"\[/?(bold|italic|dim|red|green|blue|yellow)\]", "", text)
-    return text.replace("*", "\\*").replace("`", "\\`").replace("|", "\\|").replace("_", "\\_")
+    return (text.replace("*", "\\*").replace("`", "\\`").replace("|", "\\|").replace("_", "\\_")
+            .replace("@", "\\@"))
 
 
 def _type_name(p, ctx) -> str:
