@@ -241,6 +241,7 @@ CLI_EMPTY_CASES = {
     "compare": _cli_two_runs_other_qrels("compare"),
     "segments": _cli_segments_empty,
     "analyze": _cli_analyze_empty,
+    "report": lambda tmp: [*_cli_two_runs_other_qrels("report")(tmp), "-o", str(tmp / "r.html")],
 }
 #: Commands whose input cannot be empty, and why.
 CLI_EXEMPT = {"example": "takes no input: evaluates the bundled example"}

@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.comparison import compare
+from pairedframe.errors import user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate, evaluate_judgment_sets
 from pairedframe.report.html_page import new_report_id, page
 from pairedframe.report.output import require_output_folder
@@ -242,7 +243,7 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         agreement = _agreements(sets, qrels, judgments, names, rel_level, n_resamples, confidence_level, seed)
     unique = {str(w.message): w for w in caught}
     for w in unique.values():                          # the caller sees them too, pointing at the call
-        warnings.warn(str(w.message), w.category, stacklevel=2)
+        warnings.warn(str(w.message), w.category, stacklevel=user_stacklevel())
     messages = tuple(unique)
     title = title or (f"pairedframe report: {len(systems) - 1} system{'s' if len(systems) != 2 else ''} "
                       f"vs {baseline}" if baseline else "pairedframe report")
