@@ -52,7 +52,8 @@ window.addEventListener("load", () => {
   const rect = (el) => { const r = el.getBoundingClientRect(); return {x: r.left, y: r.top + window.scrollY,
                                                                        width: r.width, height: r.height}; };
   const style = (el) => { const s = getComputedStyle(el); return {color: s.color, background: s.backgroundColor,
-      border: s.borderTopStyle, padding: s.paddingTop, margin: s.marginTop, font: s.fontFamily, size: s.fontSize, align: s.textAlign}; };
+      border: s.borderTopStyle, padding: s.paddingTop, margin: s.marginTop, font: s.fontFamily, size: s.fontSize,
+      align: s.textAlign}; };
   const out = {};
   const table = document.querySelector("[id$='-results'] table, div[id^='pf-table-'] table");
   if (table) {

@@ -138,6 +138,23 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, meas
     return out
 
 
+def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[str, Any] | None,
+                options: dict[str, Any]) -> tuple[Evaluation, Any, dict[str, Any]]:
+    """(the evaluation under ``qrels``, all judgment sets or None, the inputs as the settings record them)."""
+    if isinstance(runs, Evaluation):
+        if qrels is not None or judgments is not None:
+            raise ValueError("give an Evaluation alone: `qrels` and `judgments` need the runs, not an Evaluation")
+        return runs, None, {"runs": "Evaluation", "qrels": None}
+    if qrels is None:
+        raise ValueError("`qrels` is missing: the judgments to evaluate the runs against")
+    inputs = _input_names(runs, qrels)
+    if not judgments:
+        return evaluate(runs, qrels, measures, **options), None, inputs
+    sets = evaluate_judgment_sets(runs, {PRIMARY_JUDGMENTS: qrels, **judgments}, measures, **options)
+    inputs["judgments"] = {str(k): _input_names([], v)["qrels"] for k, v in judgments.items()}
+    return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs
+
+
 def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = None, *, baseline: str | None = None,
            judgments: Mapping[str, Any] | None = None, n_resamples: int = 10_000, seed: int = 0,
            test: str = "randomization", confidence_level: float = 0.95, correction: str = "holm",
@@ -204,46 +221,33 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     --------
     >>> rep = pf.report(["input.bm25", "input.reranker"], "qrels.txt", baseline="bm25")  # doctest: +SKIP
     >>> rep.save("report.html")                                                          # doctest: +SKIP
-
     """
     measures = _check_options(measures, baseline, judgments, max_delta_plots)
     from pairedframe.report.plots import pyplot
 
     pyplot()                                           # ImportError naming the extra before any work
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        sets = None
-        if isinstance(runs, Evaluation):
-            if qrels is not None or judgments is not None:
-                raise ValueError("give an Evaluation alone: `qrels` and `judgments` need the runs, not an Evaluation")
-            ev = runs
-            inputs: dict[str, Any] = {"runs": "Evaluation", "qrels": None}
-        else:
-            if qrels is None:
-                raise ValueError("`qrels` is missing: the judgments to evaluate the runs against")
-            inputs = _input_names(runs, qrels)
-            options = dict(complete=complete, rel_level=rel_level, depth=depth)
-            if judgments:
-                sets = evaluate_judgment_sets(runs, {PRIMARY_JUDGMENTS: qrels, **judgments}, measures, **options)
-                ev = sets.evaluation(PRIMARY_JUDGMENTS)
-                inputs["judgments"] = {str(k): _input_names([], v)["qrels"] for k, v in judgments.items()}
-            else:
-                ev = evaluate(runs, qrels, measures, **options)
-        systems = ev.systems
-        if baseline is None and len(systems) > 1:
-            raise ValueError(f"name the `baseline` to compare with: one of {systems}")
-        if baseline is not None and baseline not in systems:
-            raise ValueError(f"`baseline` {baseline!r} is not one of the systems {systems}")
-        names = [m.name for m in ev.measures]
-        cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level)
-        comparison = compare(ev, baseline=baseline, **cmp_options) if len(systems) > 1 else pl.DataFrame()
-        order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
-        table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
-                              correction=correction, confidence_level=confidence_level)
-        agreement = _agreements(sets, qrels, judgments, names, rel_level, n_resamples, confidence_level, seed)
-    unique = {str(w.message): w for w in caught}
-    for w in unique.values():                          # the caller sees them too, pointing at the call
-        warnings.warn(str(w.message), w.category, stacklevel=user_stacklevel())
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ev, sets, inputs = _evaluation(runs, qrels, measures, judgments,
+                                           dict(complete=complete, rel_level=rel_level, depth=depth))
+            systems = ev.systems
+            if baseline is None and len(systems) > 1:
+                raise ValueError(f"name the `baseline` to compare with: one of {systems}")
+            if baseline is not None and baseline not in systems:
+                raise ValueError(f"`baseline` {baseline!r} is not one of the systems {systems}")
+            names = [m.name for m in ev.measures]
+            cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level)
+            comparison = compare(ev, baseline=baseline, **cmp_options) if len(systems) > 1 else pl.DataFrame()
+            order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
+            table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
+                                  correction=correction, confidence_level=confidence_level)
+            agreement = _agreements(sets, qrels, judgments, names, rel_level, n_resamples, confidence_level, seed)
+    finally:                                           # the caller sees them too (also when a step fails)
+        unique = {str(w.message): w for w in caught}
+        for w in unique.values():
+            warnings.warn(str(w.message), w.category, stacklevel=user_stacklevel())
     messages = tuple(unique)
     title = title or (f"pairedframe report: {len(systems) - 1} system{'s' if len(systems) != 2 else ''} "
                       f"vs {baseline}" if baseline else "pairedframe report")
