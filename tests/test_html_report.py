@@ -296,3 +296,19 @@ def test_report_is_the_callable_package_and_its_modules_stay_reachable():
 
     assert callable(pf.report) and pf.report.plots is plots
     assert type(pf.report).__call__ is not None and type(pf.report).__dict__["__call__"].__func__ is report
+
+
+def test_cli_report_with_another_judgment_set_adds_the_agreement_section(tmp_path):
+    qrels, runs = example_paths()
+    other = tmp_path / "llm.qrels"
+    other.write_text("".join(f"{q} 0 {d} {min(3, int(r) + 1)}\n" if i % 4 == 0 else f"{q} 0 {d} {r}\n"
+                             for i, (q, _, d, r) in enumerate(line.split() for line in
+                                                              Path(qrels).read_text().splitlines() if line.strip())))
+    out = tmp_path / "r.html"
+    proc = _cli(str(qrels), *map(str, runs), "-m", "nDCG@10", "-B", "99", "--judgments", f"llm={other}", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    page = _Page(out.read_text(encoding="utf-8"))
+    root = page.tags[[t for t, _ in page.tags].index("div")][1]["id"]
+    assert {f"{root}-agreement", f"{root}-labels-0", f"{root}-ranks-0"} <= set(page.ids)
+    la = pf.label_agreement(qrels, str(other), names=("qrels", "llm"), binary_at=1)
+    assert f'<td class="pf-num">{la.kappa:.3f}</td>' in out.read_text(encoding="utf-8")
