@@ -148,3 +148,15 @@ def test_report_benchmark_quick_run_writes_its_table_with_the_command(shared_dat
     rows = re.findall(r"^\| pairedframe (report|table|--help)[^|]*\| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", text, flags=re.M)
     assert [r[0] for r in rows] == ["report", "table", "--help"] and rows[1][3] == "1.00"
     assert re.search(r"report: [\d.]+ MB \(within 5 MB\)", text)
+
+
+def test_cluster_edgeworth_small_g_quick_run_shows_no_correction_at_two_clusters():
+    script = SCRIPT.parent / "cluster_edgeworth_small_g.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = {int(line.split()[0]): line.split() for line in proc.stdout.splitlines()
+            if re.match(r"\s*\d+\s+\d+\s", line)}
+    assert sorted(rows) == [2, 3, 4, 5, 6, 8, 10]
+    assert rows[2][-2:] == ["1.000", "1.000"]                 # G = 2: the Edgeworth quantile is the t quantile
+    assert float(rows[3][-1]) < 1.01                           # G = 3: under 1 % at most
+    assert rows[2][2] == rows[2][5]                            # so the two coverages are the same

@@ -54,6 +54,7 @@ from pairedframe.measures import Measure, parse_measure, parse_measures
 from pairedframe import report  # the package, callable as the HTML report (pairedframe.report.html_report.report)
 from pairedframe.report.html_report import Report
 from pairedframe.report.results_table import ResultsTable, results_table
+from pairedframe import sql_macros as duckdb  # pf.duckdb.register(con): the DuckDB macros
 
 __version__ = "0.1.0"
 

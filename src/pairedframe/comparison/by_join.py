@@ -60,6 +60,7 @@ from pairedframe.comparison.paired import (
     _no_common_query,
     _require_pairable,
     _warn_summary_rows,
+    check_cost,
 )
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import _t_stats
@@ -398,8 +399,10 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
         stats = {name: np.full(k_total, np.nan) for name in names}
         stats["exact"] = np.zeros(k_total, dtype=bool)
         stats["zero_spread"] = np.zeros(k_total, dtype=bool)
+        groups = query_set_groups(paired, moments)
+        check_cost(opt, [(members.height, len(comps)) for comps, members in groups])
         done = 0
-        for comps, members in query_set_groups(paired, moments):
+        for comps, members in groups:
             idx = np.asarray(comps)
             res = _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt)
             for name in stats:

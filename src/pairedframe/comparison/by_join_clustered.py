@@ -31,7 +31,8 @@ from pairedframe.comparison.by_join import (
     sign_flips_from_engine,
     wide_deltas,
 )
-from pairedframe.comparison.clustered import _check_cluster_counts, _clustered_table, _zero_spread_interval, cluster_map
+from pairedframe.comparison.clustered import (_check_cluster_counts, _clustered_table, _zero_spread_interval,
+                                              check_cluster_cost, cluster_map)
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
@@ -155,8 +156,10 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             if is_binary:
                 m = mcnemar_exact([1] * b + [0] * c, [0] * b + [1] * c)
                 mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
+        groups = query_set_groups(paired, moments, match=("qid", "cluster"))
+        check_cluster_cost(opt, [(int(G_all[comps[0]]), len(comps)) for comps, _ in groups], interval)
         done = 0
-        for comps, members in query_set_groups(paired, moments, match=("qid", "cluster")):
+        for comps, members in groups:
             idx = np.asarray(comps)
             sub = rows[idx]
             qids, cl = members["qid"].to_list(), members["cluster"].to_list()

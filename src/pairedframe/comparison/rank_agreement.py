@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.paired import resample_generators
 from pairedframe.checks import sample
 from pairedframe.errors import (InsufficientSampleError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
@@ -268,6 +269,9 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         Fewer than 2 common systems, or fewer than 2 queries both evaluations measure for every system
         (the message gives each side's query count and examples).
@@ -319,6 +323,9 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     sign = 1.0 if higher_is_better(name) else -1.0
     oa, ob = sign * ma, sign * mb
 
+    # means and their signed copies per resample, then five coefficients from k x k pair comparisons
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=n_resamples, units=[n, k * k],
+                          columns=[2 * k, 5], kept=4 * k + 5)
     boot_rng, _ = resample_generators(seed, qids)
     means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(n, n_resamples, rng=boot_rng))
     ra, rb = means[:, :k], means[:, k:]

@@ -6,9 +6,12 @@ so that :mod:`pairedframe.report.results_table` only formats.
 Marks
 -----
 ``p`` is the comparison's p-value column chosen by ``correction`` (``pvalue``, ``pvalue_holm``,
-``pvalue_bh`` or ``pvalue_tukey``); a pair is significant when ``p < alpha``, and the winner is the
-system with the better mean: the higher one, or the lower one for ranks such as FirstRelRank
-(:func:`pairedframe.measures.higher_is_better`).
+``pvalue_bh``, or for ``"tukey"`` ``pvalue_max_tukey_raw``: the randomised Tukey HSD p-value or the
+pair's own p-value, whichever is larger, so a mark needs both tests to reject -- the Tukey HSD alone
+let the family-wise error reach 0.113-0.184 on real values whose pairs differ in spread, the larger
+of the two held 0.035-0.053, ``benchmarks/tukey_calibration.py``); a pair is significant when
+``p < alpha``, and the winner is the system with the better mean: the higher one, or the lower one for ranks
+such as FirstRelRank (:func:`pairedframe.measures.higher_is_better`).
 
 - One baseline (``mode = "dagger"``): a system's cell gets ``†`` when it is significantly better
   than the baseline and ``‡`` when significantly worse; the baseline's own cells get no mark.
@@ -40,7 +43,8 @@ from pairedframe.measures import higher_is_better, parse_measure
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
 
-CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_tukey"}
+#: correction -> the p-value column that decides a mark; "tukey" takes max(pvalue_tukey, pvalue) (module docstring).
+CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_max_tukey_raw"}
 CI_STYLES = (None, "halfwidth", "range")
 DAGGER, DOUBLE_DAGGER = "†", "‡"
 
@@ -174,7 +178,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several (the caption names it).
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
-        Which p-value column decides significance (``"tukey"`` needs an all-pairs comparison).
+        Which p-value column decides significance (``"tukey"``: ``pvalue_max_tukey_raw`` of an
+        all-pairs comparison, the randomised Tukey HSD and the pair's own test both rejecting).
     alpha : float, optional
         Significance level; default ``1 - confidence_level`` of the comparison.
     ci : {None, "halfwidth", "range"}

@@ -19,7 +19,7 @@ __all__ = ["ANALYSIS_FORMATS", "format_analysis"]
 ANALYSIS_FORMATS = ("table", "json", "csv", "markdown")
 
 _SHORT = ["endpoint", "role", "family", "n_queries", "n_clusters", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
-          "pvalue_tost", "mdd", "mcnemar_pvalue", "verdict"]
+          "pvalue_tost", "pvalue_tost_holm", "mdd", "mcnemar_pvalue", "verdict"]
 
 
 def _num(v: Any, digits: int = 4) -> str:

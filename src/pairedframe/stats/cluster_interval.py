@@ -18,7 +18,11 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
 - :func:`cluster_edgeworth_interval` widens (or narrows) cluster-t's quantile by the second-order
   Edgeworth term estimated from the clusters' residual sums ``S_g - theta n_g``
   (:mod:`pairedframe.stats.edgeworth`): skewed cluster effects make cluster-t short of its level at
-  ``G = 10`` (0.939-0.952 on real deltas), the corrected interval is not (0.946-0.956).
+  ``G = 10`` (0.939-0.952 on real deltas), the corrected interval is not (0.946-0.956).  With very
+  few clusters it corrects nothing: the term is estimated from ``G`` residual sums, exactly 0 at
+  ``G = 2`` (two residuals have no skewness) and under 1 % of the quantile at ``G = 3``; with Exp(1)
+  cluster sums both intervals cover 0.88-0.89 at ``G = 3-4``
+  (``benchmarks/cluster_edgeworth_small_g.py``).
 - :func:`cluster_sign_flip_interval_many` inverts the cluster sign-flip test of
   :mod:`pairedframe.stats.cluster`: shifting every delta by ``delta`` shifts cluster ``g``'s sum by
   ``delta n_g``, so a pattern's null statistic becomes ``a - delta c`` with ``c = sum s_g n_g / N``
@@ -201,7 +205,8 @@ def cluster_edgeworth_interval(sums, sizes, *, se=None, confidence_level: float 
         ``theta -/+ q * se`` with ``theta = sum(sums) / sum(sizes)``, ``se`` the CR2 standard error
         (:func:`cluster_robust_se`) and ``q`` = :func:`~pairedframe.stats.edgeworth.edgeworth_t_quantile`
         of the residual sums ``S_g - theta n_g`` on :func:`cluster_df` degrees of freedom (``G - 1``
-        for equal sizes).
+        for equal sizes).  The correction vanishes at ``G = 2`` and is below 1 % at ``G = 3``: it
+        does not make up for skewed cluster effects with so few clusters (module docstring).
 
     Raises
     ------
