@@ -145,7 +145,8 @@ def test_report_benchmark_quick_run_writes_its_table_with_the_command(shared_dat
     text = out.read_text(encoding="utf-8")
     assert text.startswith("<!-- printed by: python benchmarks/report_dl2021.py --quick")
     assert proc.stdout.strip() in text
-    rows = re.findall(r"^\| pairedframe (report|table|--help)[^|]*\| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", text, flags=re.M)
+    row = r"^\| pairedframe (report|table|--help)[^|]*\| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$"
+    rows = re.findall(row, text, flags=re.M)
     assert [r[0] for r in rows] == ["report", "table", "--help"] and rows[1][3] == "1.00"
     assert re.search(r"report: [\d.]+ MB \(within 5 MB\)", text)
 
