@@ -1,5 +1,6 @@
-"""Every ```python block of the documentation runs, in order, one namespace per page (so the guides
-cannot drift from the code); the docs' structure holds every guide and every public name."""
+"""Every ```python block of the documentation (README's tour, getting started, the guides) runs, in
+order, one namespace per page (so the docs cannot drift from the code); the docs' structure holds
+every guide and every public name."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from tests.conftest import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"
-PAGES = sorted([DOCS / "getting_started.md", *(DOCS / "guide").glob("*.md")])
+PAGES = [REPO_ROOT / "README.md", *sorted([DOCS / "getting_started.md", *(DOCS / "guide").glob("*.md")])]
 _BLOCK = re.compile(r"^```python\n(.*?)^```", flags=re.S | re.M)
 
 
