@@ -65,9 +65,13 @@ def cli_rst() -> list[str]:
         lines += [title, "-" * len(title), "", ".. code-block:: text", "", f"   {usage}", ""]
         for para in re.split(r"\n\s*\n", doc):
             lines += [_text(" ".join(para.split())), ""]
+        rows = _param_rows(command, sub)
+        if not rows:
+            lines += ["No arguments or options.", ""]
+            continue
         lines += [".. list-table::", "   :header-rows: 1", "   :widths: 25 20 55", "",
                   "   * - argument / option", "     - kind", "     - meaning"]
-        for opt, kind, help_text in _param_rows(command, sub):
+        for opt, kind, help_text in rows:
             lines += [f"   * - ``{opt}``", f"     - {_text(kind)}", f"     - {help_text}"]
         lines.append("")
     return lines

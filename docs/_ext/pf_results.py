@@ -16,13 +16,26 @@ COMMANDS = {
 }
 
 
+def _nest(text: str) -> str:
+    """The file's headings under the including page's ``##`` section: a ``#`` title becomes a bold line,
+    every other heading a ``###``."""
+    out = []
+    for line in text.splitlines():
+        level = len(line) - len(line.lstrip("#"))
+        if level and line[level:level + 1] == " ":
+            title = line[level + 1:].strip()
+            line = f"**{title}**" if level == 1 else f"### {title}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def _copy(app) -> None:
     src = Path(app.srcdir)
     out = src / "_generated"
     out.mkdir(exist_ok=True)
     for name, command in COMMANDS.items():
         result = src / "results" / name
-        text = result.read_text(encoding="utf-8") if result.exists() else (
+        text = _nest(result.read_text(encoding="utf-8")) if result.exists() else (
             f"*Not generated in this checkout: run* `{command}` *to print this table.*\n")
         target = out / name
         if not target.exists() or target.read_text(encoding="utf-8") != text:
