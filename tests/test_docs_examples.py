@@ -119,3 +119,22 @@ def test_docs_build_without_warnings(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS),
                            str(tmp_path / "html")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_included_results_nest_under_the_page_and_a_missing_one_names_its_command(tmp_path):
+    import sys
+    from types import SimpleNamespace
+
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import pf_results
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    assert pf_results._nest("<!-- x -->\n# Title\n\n## A\n### B\n#notaheading\n") == \
+        "<!-- x -->\n**Title**\n\n### A\n### B\n#notaheading\n"
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "parity.md").write_text("## counts\n| a |\n")
+    pf_results._copy(SimpleNamespace(srcdir=str(tmp_path)))
+    assert (tmp_path / "_generated" / "parity.md").read_text() == "### counts\n| a |\n"
+    missing = (tmp_path / "_generated" / "report_dl2021.md").read_text()
+    assert "Not generated in this checkout" in missing and "benchmarks/report_dl2021.py --output" in missing
