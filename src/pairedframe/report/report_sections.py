@@ -180,6 +180,18 @@ def _comparisons(root: str, comparison: pl.DataFrame) -> str:
     return _section(root, "comparisons", "Every comparison", body)
 
 
+def _input_text(value: Any) -> str:
+    """An input as the settings table shows it: ``path (N bytes)``, several joined by ``; ``."""
+    if isinstance(value, dict) and "path" in value:
+        size = value.get("bytes")
+        return value["path"] + (f" ({size:,} bytes)" if isinstance(size, int) else "")
+    if isinstance(value, dict):
+        return "; ".join(f"{name}: {_input_text(v)}" for name, v in value.items())
+    if isinstance(value, list):
+        return "; ".join(_input_text(v) for v in value)
+    return str(value)
+
+
 def _settings(root: str, settings: dict[str, Any]) -> str:
     ev = settings["evaluation"]
     rows = [(k, settings[k]) for k in ("measures", "baseline", "test", "n_resamples", "seed", "confidence_level",
@@ -187,9 +199,9 @@ def _settings(root: str, settings: dict[str, Any]) -> str:
     rows = [(k, ", ".join(v) if isinstance(v, list) else v) for k, v in rows]
     rows += [(f"evaluation: {k}", v) for k, v in ev.items()]
     inputs = settings["inputs"]
-    rows += [("inputs: qrels", inputs.get("qrels")), ("inputs: runs", inputs.get("runs"))]
+    rows += [("inputs: qrels", _input_text(inputs.get("qrels"))), ("inputs: runs", _input_text(inputs.get("runs")))]
     if inputs.get("judgments"):
-        rows.append(("inputs: other judgment sets", inputs["judgments"]))
+        rows.append(("inputs: other judgment sets", _input_text(inputs["judgments"])))
     body = plain_table(["setting", "value"], [(k, str(v)) for k, v in rows], table_id=f"{root}-settings-table")
     body += "<h3>Versions</h3>" + plain_table(["package", "version"], list(versions().items()),
                                               table_id=f"{root}-versions")
