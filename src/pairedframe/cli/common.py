@@ -75,7 +75,7 @@ def friendly_errors(fn: Callable) -> Callable:
 
 
 #: The library's parameter -> the command's option, where the names differ (``measures=`` is ``-m/--measure``).
-_PARAMETER_OF_OPTION = {"measures": "measure"}
+_PARAMETER_OF_OPTION = {"measures": "measure", "max_delta_plots": "delta_plots"}
 
 
 def command_flags(command: Callable) -> dict[str, str]:

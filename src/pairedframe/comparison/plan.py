@@ -310,6 +310,7 @@ class AnalysisResult:
 
     @property
     def plan_sha256(self) -> str:
+        """SHA-256 of the plan file's bytes, as the report records it."""
         return self.plan.sha256
 
     def to_dict(self) -> dict[str, Any]:

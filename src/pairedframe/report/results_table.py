@@ -336,6 +336,14 @@ class ResultsTable:
     def __str__(self) -> str:
         return self.to_terminal()
 
+    def _repr_html_(self) -> str:
+        """A notebook shows the HTML table (its CSS scoped to a fresh id); plain text when great_tables
+        is not installed."""
+        try:
+            return self.to_html()
+        except ImportError:
+            return f"<pre>{html.escape(self.to_terminal())}</pre>"
+
 
 #: Letter marks run from a to z.
 MAX_LETTERED = 26
@@ -409,21 +417,22 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     ResultsTable
         ``to_latex()``, ``to_markdown()``, ``to_html()``, ``to_terminal()``, ``caption``, ``frame``.
 
-    Warns
-    -----
-    UserWarning
-        String-valued measures (RelString) in ``data`` are left out (named in the warning).
-
     Raises
     ------
     ValueError
         See :func:`pairedframe.comparison.table_data.results_table_data`; ``baseline``/``pairs``
         together with ``comparison``; ``measures`` naming a string-valued measure.
 
+    Warns
+    -----
+    UserWarning
+        String-valued measures (RelString) in ``data`` are left out (named in the warning).
+
     Examples
     --------
     >>> t = pf.results_table(ev, baseline="bm25", measures=["nDCG@10", "AP"])  # doctest: +SKIP
     >>> print(t.to_latex())                                                     # doctest: +SKIP
+
     """
     if comparison is not None and (baseline is not None or pairs is not None):
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")

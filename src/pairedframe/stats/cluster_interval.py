@@ -9,7 +9,7 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
   query per cluster it is ``sd(ddof=1) / sqrt(n)``.  :func:`cluster_df` gives its Bell-McCaffrey
   degrees of freedom: ``G - 1`` for equal sizes, fewer when a few clusters hold most queries (CR1 with
   ``G - 1`` then under-covers badly: with one cluster of 21 queries and nine of 1 the Edgeworth
-  interval on them covered 0.719-0.861, on CR2 with these df 0.956-0.990; README "Calibration").
+  interval on them covered 0.719-0.861, on CR2 with these df 0.956-0.990; docs/how/calibration.md).
   With equal sizes the cluster bootstrap's spread of resampled means is this SE times
   ``sqrt((G - 1) / G)``, 5 % too small at ``G = 10``.
 - :func:`cluster_t_interval` is ``theta -/+ t(df) * SE`` (Bell & McCaffrey 2002; Cameron, Gelbach &
@@ -31,7 +31,7 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
 
 On real TREC deltas grouped into clusters (``benchmarks/calibration.py --section clustered``) the
 cluster percentile bootstrap covers 0.885-0.899 at ``G = 10``, cluster-t and the inverted test
-0.939-0.952, the Edgeworth-corrected interval 0.946-0.956 (README "Calibration").
+0.939-0.952, the Edgeworth-corrected interval 0.946-0.956 (docs/how/calibration.md).
 
 References
 ----------

@@ -27,7 +27,7 @@ second-order Edgeworth term of the rectifier's skew and kurtosis
 (:mod:`pairedframe.stats.edgeworth`; conservative when the proxy-only part of
 the variance is large) and takes the p-value dual to that interval.
 Calibration on TREC DL-2019 (NIST gold, Llama-3.3-70B proxy, gold queries drawn
-i.i.d.): README "Calibration" (``benchmarks/calibration.py --section ppi``).
+i.i.d.): docs/how/calibration.md (``benchmarks/calibration.py --section ppi``).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ PPI_METHODS = ("jackknife-edgeworth", "jackknife-t", "t", "z")
 #: ``method="z"``: the normal approximation of the rectifier's mean is doubtful.
 SMALL_GOLD_N = 30
 
-#: Below this many gold queries every method warns: the calibration (README "Calibration") starts at
+#: Below this many gold queries every method warns: the calibration (docs/how/calibration.md) starts at
 #: 10, and with a tuned ``lam`` the t reference has ``max(n - 2, 1)`` degrees of freedom.
 CALIBRATED_GOLD_N = 10
 
