@@ -184,6 +184,7 @@ def _two_runs_other_qrels(command: str) -> Callable[[Path], Any]:
         a = _write(tmp, "a.run", "1 Q0 d1 1 2.0 a\n1 Q0 d2 2 1.0 a\n")
         b = _write(tmp, "b.run", "1 Q0 d1 1 1.0 b\n1 Q0 d2 2 2.0 b\n")
         extra = ["--segments", _write(tmp, "s.csv", "qid,segment_set,segment\n1,s,g\n")] if command == "segments" else []
+        extra += ["-o", str(tmp / "report.html")] if command == "report" else []
         return run_cli([command, _write(tmp, "qrels", "9 0 d1 1\n"), a, b, "-m", "AP", *extra])
     return call
 
@@ -269,11 +270,45 @@ EVAL_DOORS: dict[str, Door] = {
 }
 
 
+def _report(run: Any, qrels: Any, **kw: Any) -> Any:
+    options = {"baseline": "a", "n_resamples": 200, "max_delta_plots": 1, **kw}
+    return pf.report(run, qrels, options.pop("measures", list(MEASURES)), **options)
+
+
+def _report_value(report: Any) -> pl.DataFrame:
+    """The evaluation behind the report (checked against trec_eval's logic), and that it rendered."""
+    assert report.fragment.startswith("<div") and "<table" in report.fragment
+    return sorted_per_query(report.evaluation.per_query)
+
+
+def _cli_report(run: Any, qrels: Any, *extra: str) -> str:
+    out = Path(qrels).parent / "report.html"
+    run_cli(["report", qrels, *_paths(run), "-m", "AP", "-B", "200", "-o", str(out), *extra])
+    text = out.read_text(encoding="utf-8")
+    assert "<table" in text and "http://" not in text.replace("http://www.w3.org", "")
+    return text
+
+
 def _cli_segments(run: Any, qrels: Any, *extra: str) -> str:
     tmp = Path(qrels).parent
     return _cli("segments", "-B", "200", "-f", "csv", "--segments", _segments_file(tmp))(run, qrels, *extra)
 
 
+EVAL_DOORS["report"] = Door("evaluation", _report, _report_value, ("polars", "trec"), public="pf.report",
+                            reference=oracle_per_query, cases=ENGINE_CASES | {"one_row_per_run", "nan_score"},
+                            expect={"one_row_per_run": Raises(r"fewer than 2 common queries|single paired query")},
+                            params={"confidence_level": _COMPARE_PARAMS["confidence_level"],
+                                    "n_resamples": _COMPARE_PARAMS["n_resamples"],
+                                    "max_delta_plots": ((-1, 1.5), r"max_delta_plots"),
+                                    "measures": ((["P@0"], []), r"P@0|cutoff|measures")},
+                            empty=(lambda t: pf.report(RUN, OTHER_QRELS, "AP", baseline="a"), EmptyResultError,
+                                   "no judged query in common"))
+EVAL_DOORS["cli report"] = Door("evaluation", _cli_report, lambda out: "<table" in out, ("trec",), public="cli report",
+                                cases=frozenset({"clean", "nan_score", "one_row_per_run", "file_bom"}),
+                                reference_form="trec", expect=_TOO_FEW,
+                                params={"-B": _CLI_COMPARE_PARAMS["-B"], "--delta-plots": (("-1",), r"delta.plots")},
+                                empty=(lambda t: _two_runs_other_qrels("report")(t), CliExit,
+                                       "no judged query in common"))
 EVAL_DOORS["cli segments"] = Door("evaluation", _cli_segments, lambda out: out, ("trec",), public="cli segments",
                                   cases=frozenset({"clean", "duplicate_qrels_pair", "one_row_per_run"}),
                                   reference_form="trec", params=_CLI_COMPARE_PARAMS, expect=_TOO_FEW,

@@ -20,13 +20,18 @@ def _registered() -> set[str]:
     return {door.public for door in DOORS.values()} | {door.public for door in OTHER_DOORS.values()}
 
 
+def _callable_module(obj: object) -> bool:
+    """``pf.report``: a subpackage that is also the function of its name."""
+    return inspect.ismodule(obj) and callable(obj)
+
+
 def _public_functions() -> set[str]:
     """``pf.NAME`` for each function in ``pf.__all__``, and ``pf.MODULE.NAME`` for each function in the
     ``__all__`` of a public module (``pf.duckdb``)."""
-    found = {f"pf.{name}" for name in pf.__all__ if inspect.isfunction(getattr(pf, name))}
+    found = {f"pf.{name}" for name in pf.__all__ if inspect.isfunction(getattr(pf, name)) or _callable_module(getattr(pf, name))}
     for name in pf.__all__:
         module = getattr(pf, name)
-        if inspect.ismodule(module):
+        if inspect.ismodule(module) and not _callable_module(module):
             found |= {f"pf.{name}.{attr}" for attr in getattr(module, "__all__", ())
                       if inspect.isfunction(getattr(module, attr))}
     return found
