@@ -181,7 +181,7 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     label_points : bool, default True
         Write each system's name next to its point.
     title : str, optional
-        Default: measure, tau_b with its interval, tau_AP, numbers of systems, queries and swaps.
+        Default: measure, tau_b with its (approximate) interval, tau_AP, numbers of systems, queries and swaps.
 
     Returns
     -------
@@ -209,7 +209,8 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     low, high = tau.confidence_interval
     ax.set_xlabel(f"mean {agreement.measure} under {name_a}")
     ax.set_ylabel(f"mean {agreement.measure} under {name_b}")
-    ax.set_title(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}], "
+    ax.set_title(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}] "
+                           f"(approx.), "
                            f"τ_AP = {agreement.tau_ap.statistic:.3f}\n{agreement.n_systems} systems, "
                            f"{agreement.n_queries} queries, {agreement.n_swapped} swapped pairs"), fontsize=9)
     return _save(fig, out)
