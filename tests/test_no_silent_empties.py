@@ -65,6 +65,8 @@ EMPTY_CASES = {
     "as_qrels": (lambda t: pf.as_qrels(QRELS.head(0)), SchemaError, "empty"),
     "read_run": (lambda t: pf.read_run(_write(t, "r.run", "# nothing\n")), InputFormatError, "empty file"),
     "read_qrels": (lambda t: pf.read_qrels(_write(t, "q.txt", "\n")), InputFormatError, "empty file"),
+    "read_prefs": (lambda t: pf.read_prefs(_write(t, "p.txt", "# none\n")), InputFormatError, "empty file"),
+    "read_zscores": (lambda t: pf.read_zscores(_write(t, "z.txt", "\n\n")), InputFormatError, "empty file"),
     "read_results": (lambda t: pf.read_results(_write(t, "x.csv", "system,qid,measure,value\n")),
                      EmptyResultError, "no data rows"),
     "endpoints_from_ranks": (lambda t: pf.endpoints_from_ranks(pl.DataFrame(

@@ -172,9 +172,9 @@ def test_cli_analyze(tmp_path):
     out = subprocess.run(cmd + ["--plan", str(plan), str(data), "-f", "json", "-o", str(tmp_path / "r.json")],
                          capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
-    rep = json.loads(out.stdout)
+    assert out.stdout == ""                       # -o: the file, not also stdout
+    rep = json.loads((tmp_path / "r.json").read_text())
     assert rep["plan"]["sha256"] == hashlib.sha256(plan.read_bytes()).hexdigest()
-    assert json.loads((tmp_path / "r.json").read_text()) == rep
     table = subprocess.run(cmd + ["--plan", str(plan), str(data)], capture_output=True, text=True, env=env)
     assert table.returncode == 0 and rep["plan"]["sha256"] in table.stdout and "verdict" in table.stdout
     none = subprocess.run(cmd + [str(data)], capture_output=True, text=True, env=env)

@@ -12,7 +12,8 @@ import pytest
 import pairedframe as pf
 from pairedframe._sql import load_sql, sql_dir, strip_comments
 from pairedframe.engines import EvalOptions
-from pairedframe.engines.duckdb_engine import RUN_STEPS, prepare
+from pairedframe.engines.base import STEPS
+from pairedframe.engines.duckdb_engine import prepare
 from pairedframe.measures import REGISTRY
 
 DIALECT = "dialect_duckdb.sql"
@@ -48,7 +49,7 @@ def _ordered_aggregates(text: str) -> list[str]:
 
 # The evaluation's SQL: the prep steps and every measure's file (the input checks of prepare() are
 # DuckDB's own validation queries).
-EVALUATION_SQL = sorted({*RUN_STEPS, *(spec.sql_file for spec in REGISTRY.values())})
+EVALUATION_SQL = sorted({*(f for steps in STEPS.values() for f in steps), *(spec.sql_file for spec in REGISTRY.values())})
 
 
 @pytest.mark.parametrize("name", EVALUATION_SQL)

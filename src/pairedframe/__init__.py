@@ -47,6 +47,8 @@ from pairedframe.evaluation import (
     evaluate_judgment_sets,
 )
 from pairedframe.io import as_qrels, as_run, read_qrels, read_run
+from pairedframe.io.prefs import read_prefs
+from pairedframe.io.zscores import read_zscores
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
 from pairedframe.report.results_table import ResultsTable, results_table
@@ -61,6 +63,6 @@ __all__ = [
     "SchemaError", "SkewWarning", "SmallSampleWarning", "TiedQueriesWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
-    "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_qrels",
-    "read_results", "read_run", "resample_index", "results_table", "worst_queries", "ResampleIndex",
+    "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_prefs", "read_qrels",
+    "read_results", "read_run", "read_zscores", "resample_index", "results_table", "worst_queries", "ResampleIndex",
 ]

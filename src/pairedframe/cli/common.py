@@ -19,11 +19,14 @@ import duckdb
 import polars as pl
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pairedframe.errors import PairedFrameError
 from pairedframe.io.detect import run_name
 from pairedframe.report.output import json_text
+from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_markdown import markdown_escape
 
 app = typer.Typer(
     name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -181,10 +184,10 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
     elif fmt == "table":
         table = Table(title=title, show_lines=False)
         for name, dtype in frame.schema.items():
-            table.add_column(name, justify="right" if dtype.is_numeric() else "left", no_wrap=True)
+            table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left", no_wrap=True)
         cells = _cells(frame, float_digits)
-        for row in cells:
-            table.add_row(*row)
+        for row in cells:                            # names are text, not rich markup
+            table.add_row(*map(escape, row))
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
         widths = [max([len(name), *(len(r[i]) for r in cells)]) for i, name in enumerate(frame.columns)]
         console = Console(soft_wrap=False)
@@ -212,22 +215,18 @@ def _cells(frame: pl.DataFrame, digits: int) -> list[list[str]]:
 
 
 def to_markdown(frame: pl.DataFrame, digits: int = 4) -> str:
-    head = "| " + " | ".join(frame.columns) + " |"
+    """A GFM pipe table; names escaped to render as themselves (:func:`~pairedframe.report.table_markdown.markdown_escape`)."""
+    head = "| " + " | ".join(map(markdown_escape, frame.columns)) + " |"
     rule = "| " + " | ".join("---:" if t.is_numeric() else "---" for t in frame.dtypes) + " |"
-    rows = ["| " + " | ".join(row) + " |" for row in _cells(frame, digits)]
+    rows = ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in _cells(frame, digits)]
     return "\n".join([head, rule, *rows])
 
 
 def to_latex(frame: pl.DataFrame, digits: int = 4) -> str:
-    def esc(text: str) -> str:
-        for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
-                     ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
-            text = text.replace(a, b) if a != "\\" else text.replace(a, b)
-        return text
-
+    """A booktabs ``tabular``; names escaped for pdflatex (:func:`~pairedframe.report.table_latex.latex_escape`)."""
     cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
-    lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(esc(c) for c in frame.columns) + r" \\",
+    lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(map(latex_escape, frame.columns)) + r" \\",
              r"\midrule"]
-    lines += [" & ".join(esc(cell) for cell in row) + r" \\" for row in _cells(frame, digits)]
+    lines += [" & ".join(map(latex_escape, row)) + r" \\" for row in _cells(frame, digits)]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)

@@ -54,9 +54,9 @@ default, so the verdicts of a whole call control the family-wise error rate):
     and NaN at zero spread (no spread seen, nothing to base it on) (:mod:`pairedframe.comparison.verdicts`).
 ``"not significant"``
     ``p >= alpha`` although ``mde <= |delta|`` (the observed effect is large for this sample, yet the
-    test did not reject: typically outlying deltas, or a Monte-Carlo p-value close to alpha), or the
-    delta points away from a one-sided ``alternative``.  Never read it as "no difference" (that
-    needs an equivalence test).
+    test did not reject: typically outlying deltas, or a Monte-Carlo p-value close to alpha).  Never
+    read it as "no difference" (that needs an equivalence test).  The same rule holds for every
+    ``alternative``; a delta pointing away from a one-sided one is named in ``verdict_note``.
 ``"identical"``
     every paired delta is exactly 0.
 ``"equivalent"``

@@ -63,8 +63,9 @@ class TableData:
     mode : {"none", "dagger", "letters"}
     settings : dict
         For the caption: test, interval, correction, family, alpha, n_resamples, seed, alternative,
-        n_queries (min, max), ci (style, confidence level), digits, baselines, tie rule, and the
-        judgment set (``judgments``) when the data held several.
+        n_queries (min, max), ci (style, confidence level), digits, baselines, tie rule, the
+        smallest p-value deciding the marks and the smallest raw one (``smallest_p``,
+        ``smallest_raw_p``), and the judgment set (``judgments``) when the data held several.
     """
 
     frame: pl.DataFrame
@@ -276,6 +277,9 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
                 vals = cmp[key].unique(maintain_order=True).to_list()
                 settings[key] = vals[0] if len(vals) == 1 else vals
         settings.update(alpha=alpha, baselines=baselines, n_comparisons=cmp.height, mode=mode)
+        for key, col in (("smallest_p", column), ("smallest_raw_p", "pvalue")):   # why a table has no mark
+            values = cmp[col].drop_nulls().drop_nans()
+            settings[key] = float(values.min()) if values.len() else None
 
     shown = means.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures)).with_columns(
         pl.col("mean").round(digits).alias("_shown"))

@@ -56,13 +56,14 @@ TIED_COVERAGE_AT_20 = 0.93
 
 def verdict(p: float, delta: float, mde: float, all_zero: bool, alpha: float,
             alternative: str = "two-sided") -> str:
-    """One of :data:`VERDICTS` (module docstring of :mod:`pairedframe.comparison.paired`)."""
+    """One of :data:`VERDICTS` (module docstring of :mod:`pairedframe.comparison.paired`); the same
+    words for every ``alternative`` (it enters through ``p`` and ``mde``)."""
     if all_zero:
         return "identical"
     if not math.isnan(p) and p < alpha:
         return "better" if delta > 0 else "worse"
-    if _opposite(delta, alternative):
-        return "not significant"
+    # One wording for every alternative: the MDE decides; a delta pointing away from a one-sided
+    # alternative is explained in verdict_note, not by another word.
     if mde > abs(delta):
         return "inconclusive"
     return "not significant"

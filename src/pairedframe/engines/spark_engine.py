@@ -22,8 +22,8 @@ from typing import Any
 import polars as pl
 
 from pairedframe._sql import load_sql, sql_params
-from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
-from pairedframe.engines.duckdb_engine import RANKED_STEPS, RUN_STEPS, measures_union_sql
+from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
+from pairedframe.engines.duckdb_engine import measures_union_sql
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
@@ -257,25 +257,32 @@ class SparkEngine:
         measures such as relstring, else null) as a Spark DataFrame (lazy; the prep views stay
         cached on the session until the result is collected by :meth:`evaluate`).
 
-        ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`). ``ranked``:
-        ``(ranks, retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already)."""
+        ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`); ``qrels`` may
+        also be a local table of judgments of any kind (:mod:`pairedframe.io.judgments`: qrels with
+        judgment groups, preferences), whose tables are sent to Spark. ``ranked``: ``(ranks,
+        retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already)."""
         prefix = f"pf{uuid.uuid4().hex[:8]}_{next(_IDS)}_"
-        qrels.createOrReplaceTempView(prefix + "pf_qrels")
+        kind = "qrels"
+        if isinstance(qrels, pl.DataFrame):
+            kind, tables = kind_tables(qrels)
+            for name, table in tables.items():
+                self._local(table).createOrReplaceTempView(prefix + name)
+            qrels = self.spark.table(prefix + "pf_qrels")
+        else:
+            qrels.createOrReplaceTempView(prefix + "pf_qrels")
         if ranked is None:
             run.createOrReplaceTempView(prefix + "pf_run")
-            steps = RUN_STEPS
         else:
             ranked[0].createOrReplaceTempView(prefix + "pf_ranks")
             ranked[1].createOrReplaceTempView(prefix + "pf_retrieved")
-            steps = RANKED_STEPS
         self._register_parameters(prefix, qrels, measures)
         from pairedframe.engines.spark_sql import to_spark
 
         parts = []
-        for (level, judged_only), group in group_by_level(measures).items():
+        for (own, level, judged_only), group in group_by_level(measures, kind).items():
             values = {"rel_level": level, "complete": options.complete, "depth": options.depth,
                       "float32": options.score_precision == "float32", "judged_only": judged_only}
-            self._cached += self._run_steps(prefix, steps, values)
+            self._cached += self._run_steps(prefix, STEPS[own, "run" if ranked is None else "ranked"], values)
             text, params = measures_union_sql(group)
             # analysed now: the views of this group are bound before the next group replaces them
             parts.append(self.spark.sql(to_spark(text, prefix)[1], args=params))
@@ -289,13 +296,18 @@ class SparkEngine:
         top = qrels.selectExpr("coalesce(max(rel), 0) AS top").first()["top"]
         tables = {"pf_gains": gain_table(gain_keys(measures), max(int(top), 0)), "pf_lists": list_table(measures)}
         for name, table in tables.items():
-            frame = self.spark.createDataFrame(table.to_arrow()) if table.height else \
-                self.spark.createDataFrame([], _spark_schema(table))
-            frame.createOrReplaceTempView(prefix + name)
+            self._local(table).createOrReplaceTempView(prefix + name)
+
+    def _local(self, table: pl.DataFrame) -> Any:
+        """A local table as a Spark DataFrame (typed even when empty)."""
+        if table.height:
+            return self.spark.createDataFrame(table.to_arrow())
+        return self.spark.createDataFrame([], _spark_schema(table))
 
     def evaluate(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         run_frame = run if _is_spark_frame(run) else self.run_frame(run)
-        qrels_frame = qrels if _is_spark_frame(qrels) else self.qrels_frame(qrels)
+        local = isinstance(qrels, pl.DataFrame) and "jg" in qrels.columns  # judgment groups or preferences
+        qrels_frame = qrels if _is_spark_frame(qrels) or local else self.qrels_frame(qrels)
         try:
             return _collect(self.per_query(run_frame, qrels_frame, measures, options))
         finally:
@@ -305,8 +317,7 @@ class SparkEngine:
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         frames = tuple(self.spark.createDataFrame(t.to_arrow()) for t in (ranks, retrieved))
         try:
-            return _collect(self.per_query(None, self.spark.createDataFrame(qrels.to_arrow()), measures, options,
-                                           ranked=frames))
+            return _collect(self.per_query(None, qrels, measures, options, ranked=frames))
         finally:
             self.release()
 

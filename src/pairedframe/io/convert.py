@@ -21,6 +21,7 @@ import polars as pl
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
+from pairedframe.io.grades import Grades, check_grades_option, table_grades
 from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
 
@@ -234,11 +235,13 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     return frame
 
 
-def as_qrels(obj: Any) -> pl.DataFrame:
+def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
     """A qrels table (``qid, docno, rel``) from a path, table or dict.
 
     A path may be a TREC qrels file or a table (Parquet, Arrow IPC, CSV/TSV with a header row),
-    told apart by its first bytes (:mod:`pairedframe.io.detect`).
+    told apart by its first bytes (:mod:`pairedframe.io.detect`). ``grades`` says how a grade that
+    is not an integer is read (see :func:`pairedframe.read_qrels`): refused (``"strict"``) or
+    truncated to its integer prefix as trec_eval does, with one warning (``"trec_eval"``).
 
     Raises
     ------
@@ -252,28 +255,30 @@ def as_qrels(obj: Any) -> pl.DataFrame:
     Warns
     -----
     UserWarning
-        Numeric id columns, converted to strings (leading zeros were lost before pairedframe saw them).
+        Numeric id columns, converted to strings (leading zeros were lost before pairedframe saw them);
+        grades read as trec_eval reads them (``grades="trec_eval"``).
     """
+    check_grades_option(grades)
     if isinstance(obj, (str, os.PathLike)):
         fmt = detect_format(obj, what="qrels")
-        return read_qrels(obj) if fmt == "trec" else as_qrels(read_table_file(obj, what="qrels", fmt=fmt))
+        return read_qrels(obj, grades=grades) if fmt == "trec" else as_qrels(
+            read_table_file(obj, what="qrels", fmt=fmt), grades=grades)
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else _to_polars(obj, "qrels")
     frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:
         raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
     rel = frame["rel"]
     if rel.dtype == pl.Object or rel.dtype == pl.String:
-        values = rel.to_list()
-        bad = [v for v in values if not _is_integral(v)]
-        if bad:
-            raise SchemaError(f"qrels grades must be integers, got {bad[0]!r}")
-        frame = frame.with_columns(pl.Series("rel", [int(float(v)) for v in values], dtype=pl.Int64))
+        if grades == "trec_eval":
+            frame = frame.with_columns(table_grades(rel, grades))
+        else:
+            values = rel.to_list()
+            bad = [v for v in values if not _is_integral(v)]
+            if bad:
+                raise SchemaError(f"qrels grades must be integers, got {bad[0]!r}")
+            frame = frame.with_columns(pl.Series("rel", [int(float(v)) for v in values], dtype=pl.Int64))
     elif rel.dtype.is_float():
-        if rel.is_nan().any() or rel.is_infinite().any():
-            raise SchemaError("qrels grades must be integers, got NaN or inf")
-        if not (rel.is_null() | (rel == rel.round(0))).all():
-            raise SchemaError(f"qrels grades must be integers, got {rel.filter(rel != rel.round(0))[0]}")
-        frame = frame.with_columns(pl.col("rel").cast(pl.Int64))
+        frame = frame.with_columns(table_grades(rel, grades))
     else:
         frame = frame.with_columns(pl.col("rel").cast(pl.Int64))
     frame = check_schema(frame, QRELS_SCHEMA, what="qrels").select(list(QRELS_SCHEMA))
