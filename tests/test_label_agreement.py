@@ -174,3 +174,22 @@ def test_label_agreement_of_one_query_warns_and_has_no_interval():
     assert {w.filename for w in record} == {__file__}
     assert np.isfinite(la.kappa) and la.n_queries == 1
     assert la.to_frame()["ci_low"].is_nan().all()
+
+
+def test_kappa_interval_is_nan_with_a_warning_when_a_query_holds_every_disagreement():
+    """Without query 2 both sets give every pair grade 0: kappa is undefined there, so is the jackknife."""
+    a = _qrels([("1", "a", 0), ("1", "b", 0), ("2", "a", 1), ("2", "b", 0)])
+    b = _qrels([("1", "a", 0), ("1", "b", 0), ("2", "a", 1), ("2", "b", 1)])
+    with pytest.warns(SmallSampleWarning, match="without one of the 2 queries the kappa is undefined"):
+        la = pf.label_agreement(a, b)
+    assert la.kappa == pytest.approx(_sklearn([0, 0, 1, 0], [0, 0, 1, 1]))
+    assert np.isnan(la.confidence_intervals["kappa"].low)
+
+
+def test_label_agreement_of_a_wide_grade_scale_stays_small():
+    """Grades 0 and 1000: the kappas use the grades present, the confusion lists the whole default set."""
+    a = _qrels([("1", "a", 0), ("1", "b", 1000), ("2", "a", 0), ("2", "b", 1000), ("3", "c", 1000)])
+    b = _qrels([("1", "a", 0), ("1", "b", 1000), ("2", "a", 1000), ("2", "b", 1000), ("3", "c", 0)])
+    la = pf.label_agreement(a, b)
+    assert la.grades == tuple(range(1001)) and la.confusion["count"].sum() == 5
+    assert la.kappa_linear == pytest.approx(_sklearn([0, 1, 0, 1, 1], [0, 1, 1, 1, 0], weights="linear"))

@@ -182,7 +182,8 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     Warns
     -----
     SmallSampleWarning
-        The common pairs come from fewer than 2 queries: the intervals are NaN.
+        The common pairs come from fewer than 2 queries, or leaving one query out leaves a single grade
+        in both sets (kappa undefined): those intervals are NaN.
 
     Notes
     -----
@@ -217,7 +218,8 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     cm = confusion_matrix(ga, gb, grade_set)
     c = grade_set.size
     qids = common["qid"].to_numpy()
-    per_query = per_query_confusions(qids, np.searchsorted(grade_set, ga), np.searchsorted(grade_set, gb), c)
+    used = np.union1d(ga, gb)                         # unused grades change no kappa: leave them out of the stacks
+    per_query = per_query_confusions(qids, np.searchsorted(used, ga), np.searchsorted(used, gb), used.size)
     binary = None if binary_at is None else per_query_confusions(
         qids, (ga >= binary_at).astype(np.int64), (gb >= binary_at).astype(np.int64), 2)
     n_queries = per_query.shape[0]
@@ -225,7 +227,12 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
         warnings.warn(f"the {common.height} common pairs all belong to query {sample(np.unique(qids).tolist(), 1)}: "
                       "an interval over queries needs at least 2, so the intervals are NaN",
                       SmallSampleWarning, stacklevel=user_stacklevel())
-    results = kappa_intervals(per_query, grade_set.astype(np.float64), binary, confidence_level)
+    results = kappa_intervals(per_query, used.astype(np.float64), binary, confidence_level)
+    undefined = [name for name, (stat, ci) in results.items() if np.isfinite(stat) and not np.isfinite(ci.low)]
+    if n_queries >= 2 and undefined:
+        warnings.warn(f"{', '.join(undefined)}: without one of the {n_queries} queries the kappa is undefined (the "
+                      "rest have one grade in both sets), so its interval is NaN", SmallSampleWarning,
+                      stacklevel=user_stacklevel())
     confusion = pl.DataFrame({"grade_a": np.repeat(grade_set, c), "grade_b": np.tile(grade_set, c),
                               "count": cm.ravel()}, schema={"grade_a": pl.Int64, "grade_b": pl.Int64, "count": pl.Int64})
     listed = np.union1d(grade_set, np.union1d(qa["rel"].to_numpy(), qb["rel"].to_numpy()))
