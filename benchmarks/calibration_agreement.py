@@ -154,7 +154,8 @@ def _contrasts(estimate: float, boot: np.ndarray, loo: np.ndarray, half: np.ndar
     spread = float(np.quantile(np.abs(boot - estimate), 0.95))
     mlo, mhi = np.quantile(half, [0.025, 0.975])
     raw = {"basic": (2 * estimate - hi, 2 * estimate - lo), "BCa": tuple(np.quantile(boot, levels)),
-           "symmetric": (estimate - spread, estimate + spread), "m-out-of-n basic": (2 * estimate - mhi, 2 * estimate - mlo)}
+           "symmetric": (estimate - spread, estimate + spread),
+           "m-out-of-n basic": (2 * estimate - mhi, 2 * estimate - mlo)}
     return {m: (max(bounds[0], a), min(bounds[1], b)) for m, (a, b) in raw.items()}
 
 
@@ -251,7 +252,8 @@ def kappa_cell(per_query: np.ndarray, binary: np.ndarray, n: int, reps: int, B: 
             tables = (binary if name == "kappa_binary" else per_query)[idx]
             vals = None if name == "kappa_binary" else values
             rep = cohen_kappa_many(np.einsum("bn,nij->bij", counts, tables), weights=weights[name], values=vals)
-            _record(rec, ("percentile (bootstrap)", name), truth[name], stat, tuple(np.nanquantile(rep, [0.025, 0.975])))
+            _record(rec, ("percentile (bootstrap)", name), truth[name], stat,
+                    tuple(np.nanquantile(rep, [0.025, 0.975])))
             _record(rec, ("i.i.d. (pairs)", name), truth[name], stat, _iid_interval(tables.sum(0), weights[name]))
     return {"truth": truth, "rec": {k: np.array(v, dtype=float) for k, v in rec.items()}}
 
@@ -323,8 +325,8 @@ def report_kappa(results: dict, reps: int, B: int) -> str:
         header += [m + (" (default)" if m == "jackknife" else ""), "misses below / above", "width"]
     out += table(header, rows)
     cov = {m: np.array([r["rec"][(m, c)][:, 0].mean() for r in results.values() for c in KAPPAS]) for m in methods}
-    out += "\n\nOver all cells: " + "; ".join(f"{m} coverage median {np.median(v):.3f}, range {v.min():.3f}-{v.max():.3f}"
-                                              for m, v in cov.items()) + ".\n"
+    out += "\n\nOver all cells: " + "; ".join(
+        f"{m} coverage median {np.median(v):.3f}, range {v.min():.3f}-{v.max():.3f}" for m, v in cov.items()) + ".\n"
     return out
 
 
