@@ -290,13 +290,15 @@ def report_rank(results: dict, reps: int, B: int) -> str:
              "percentile", "misses below / above", "width", "excl."], rows) + "\n"
     rows = []
     for (name, n), (_, rec) in results.items():
+        covs = [rec[(m, c)][:, 0] for m in (*RANK_METHODS, *CONTRASTS) for c in COEFFICIENT_NAMES]
+        worst_se = max(math.sqrt(v.mean() * (1 - v.mean()) / v.size) for v in covs)
         rows.append([name, str(n)] + [" ".join(f"{rec[(m, c)][:, 0].mean():.2f}" for c in COEFFICIENT_NAMES)
-                                      for m in (*RANK_METHODS, *CONTRASTS)])
+                                      for m in (*RANK_METHODS, *CONTRASTS)] + [f"({worst_se:.3f})"])
     out += ("\n#### Every interval tried: coverage of tau_b, rho, tau_AP, tau_AP sym, RBO (in this order)\n\n"
             "basic = reversed percentile; BCa = bias-corrected and accelerated percentile; symmetric = estimate +- "
             "the 95 % quantile of |replicate - estimate|; m-out-of-n basic = basic with resamples of n / 2 queries "
             f"({B // 2} of them).\n\n")
-    out += table(["cell", "n", *RANK_METHODS, *CONTRASTS], rows) + "\n"
+    out += table(["cell", "n", *RANK_METHODS, *CONTRASTS, "largest MC SE"], rows) + "\n"
     out += "\nOver all cells and coefficients:\n\n"
     for m in (*RANK_METHODS, *CONTRASTS):
         cov = np.array([rec[(m, c)][:, 0].mean() for _, rec in results.values() for c in COEFFICIENT_NAMES])
