@@ -1,4 +1,4 @@
-"""Calibration of pairedframe's intervals and tests on real per-query deltas (the figures README quotes).
+"""Calibration of pairedframe's intervals and tests on real per-query deltas (the figures docs/how/calibration.md quotes).
 
 Usage::
 
@@ -48,6 +48,7 @@ import calibration_data  # noqa: E402
 import calibration_paired  # noqa: E402
 import calibration_ppi  # noqa: E402
 import calibration_segments  # noqa: E402
+from _tee import output_to  # noqa: E402
 
 SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments", "agreement")
 #: Replications per cell by default (agreement: each replication runs a bootstrap of every coefficient).
@@ -71,7 +72,14 @@ def main(argv: list[str] | None = None) -> None:
                     help="measures of the delta populations (default nDCG@10 AP; e.g. RR@10)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: 60 replications, B = 99, few runs and sizes (every method still runs)")
+    ap.add_argument("--output", type=Path, default=None,
+                    help="also write the printed tables to this file (e.g. docs/results/calibration_paired.md)")
     args = ap.parse_args(argv)
+    with output_to(args.output):
+        _run(args)
+
+
+def _run(args: argparse.Namespace) -> None:
     quick = args.quick
     reps = 60 if quick else args.reps or DEFAULT_REPS
     agreement_reps = 60 if quick else args.reps or AGREEMENT_REPS

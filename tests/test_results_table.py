@@ -158,7 +158,7 @@ def test_results_table_errors(per_query):
         pf.results_table()
     with pytest.raises(ValueError, match="correction"):
         pf.results_table(per_query, baseline="bm25", correction="bonferroni")
-    with pytest.raises(ValueError, match="pvalue_tukey"):
+    with pytest.raises(ValueError, match="pvalue_max_tukey_raw"):
         pf.results_table(per_query, baseline="bm25", correction="tukey", n_resamples=299)
     with pytest.raises(ValueError, match="not both"):
         pf.results_table(per_query, pf.compare(per_query, baseline="bm25", n_resamples=299), baseline="bm25")

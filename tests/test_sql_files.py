@@ -68,7 +68,7 @@ def test_every_family_has_its_sql_file():
     assert not missing
 
 
-def test_readme_duckdb_snippet_against_evaluate(tmp_path):
+def test_prepare_and_a_measure_file_by_hand_against_evaluate(tmp_path):
     run = pl.DataFrame({"qid": ["1", "1", "1", "2"], "docno": ["a", "b", "c", "x"], "score": [3.0, 2.0, 1.0, 1.0]})
     qrels = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "c", "x"], "rel": [1, 3, 2]})
     run.write_parquet(tmp_path / "run.parquet")

@@ -51,7 +51,10 @@ from pairedframe.io.prefs import read_prefs
 from pairedframe.io.zscores import read_zscores
 from pairedframe.io.results import read_results
 from pairedframe.measures import Measure, parse_measure, parse_measures
+from pairedframe import report  # the package, callable as the HTML report (pairedframe.report.html_report.report)
+from pairedframe.report.html_report import Report
 from pairedframe.report.results_table import ResultsTable, results_table
+from pairedframe import sql_macros as duckdb  # pf.duckdb.register(con): the DuckDB macros
 
 __version__ = "0.1.0"
 
@@ -59,10 +62,11 @@ __all__ = [
     "AnalysisResult", "DuplicateError", "EmptyResultError", "Evaluation", "EvaluationSettings",
     "InputFormatError", "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure",
     "PairedComparison", "PairedFrameError", "PartlyEmptyWarning", "Plan", "PlanError", "RankAgreement",
-    "ResultsTable",
+    "Report", "ResultsTable",
     "SchemaError", "SkewWarning", "SmallSampleWarning", "TiedQueriesWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
-    "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
+    "compare_clustered", "compare_pair", "compare_segments", "duckdb", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
     "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_prefs", "read_qrels",
-    "read_results", "read_run", "read_zscores", "resample_index", "results_table", "worst_queries", "ResampleIndex",
+    "read_results", "read_run", "read_zscores", "report", "resample_index", "results_table", "worst_queries",
+    "ResampleIndex",
 ]

@@ -75,7 +75,7 @@ def friendly_errors(fn: Callable) -> Callable:
 
 
 #: The library's parameter -> the command's option, where the names differ (``measures=`` is ``-m/--measure``).
-_PARAMETER_OF_OPTION = {"measures": "measure"}
+_PARAMETER_OF_OPTION = {"measures": "measure", "max_delta_plots": "delta_plots"}
 
 
 def command_flags(command: Callable) -> dict[str, str]:
@@ -117,25 +117,46 @@ def name_flags(message: str, flags: dict[str, str]) -> str:
     return message
 
 
-def named_runs(runs: list[Path]) -> dict[str, str]:
-    """RUN arguments -> {system name: path}. ``PATH`` is named as :func:`pairedframe.evaluate` names run
-    files (TREC's naming: the file name without ``.gz`` and a leading ``input.``; a table loses its
-    extension too); ``NAME=PATH`` names it (two ``run.txt`` in different folders). An argument that is
-    an existing file is a path even if it holds ``=``."""
-    named: dict[str, str] = {}
+def named_runs(runs: list[Path]) -> dict[str, Any]:
+    """RUN arguments -> {system name: path, or the rows of one system}. ``PATH`` is named as
+    :func:`pairedframe.evaluate` names run files (TREC's naming: the file name without ``.gz`` and a
+    leading ``input.``; a table loses its extension too), except a table file with a ``system`` (or
+    ``run_id``) column, which holds its own systems: each becomes one entry. ``NAME=PATH`` names it
+    (two ``run.txt`` in different folders). An argument that is an existing file is a path even if it
+    holds ``=``."""
+    named: dict[str, Any] = {}
+    where: dict[str, str] = {}
     for arg in map(str, runs):
         name, sep, path = arg.partition("=")
-        if os.path.exists(arg) or not sep:
+        given = not os.path.exists(arg) and bool(sep)
+        if not given:
             name, path = run_name(arg) if os.path.exists(arg) else arg, arg
         elif not name or not path:
             raise ValueError(f"run argument {arg!r}: expected PATH or NAME=PATH")
         if not os.path.exists(path):
             raise FileNotFoundError(path)
-        if name in named:
-            raise ValueError(f"runs {named[name]} and {path} are both named {name!r}; name them apart with "
-                             f"NAME=PATH, e.g. {name}_a={named[name]} {name}_b={path}")
-        named[name] = path
+        for name, source in (_systems_of_table(path) if not given else None) or [(name, path)]:
+            if name in named:
+                raise ValueError(f"runs {where[name]} and {path} are both named {name!r}; name them apart with "
+                                 f"NAME=PATH, e.g. {name}_a={where[name]} {name}_b={path}")
+            named[name], where[name] = source, path
     return named
+
+
+def _systems_of_table(path: str) -> list[tuple[str, pl.DataFrame]] | None:
+    """(system, its rows) of a run table file with a system column, in order of appearance; None for
+    TREC text and for tables without one (they are named after the file)."""
+    from pairedframe.io.convert import as_run
+    from pairedframe.io.detect import detect_format, read_table_file
+
+    fmt = detect_format(path, what="run")
+    if fmt == "trec":
+        return None
+    table = read_table_file(path, what="run", fmt=fmt)
+    if "system" not in table.columns and "run_id" not in table.columns:
+        return None
+    run = as_run(table)
+    return [(s, run.filter(pl.col("system") == s)) for s in run["system"].unique(maintain_order=True).to_list()]
 
 
 class _WarningPrinter:

@@ -95,8 +95,6 @@ def compare_cmd(
 
     Exit codes: 0 = done (no gate violated), 1 = a --fail-if gate holds, 2 = error, 3 = internal error (a bug).
     """
-    if len(runs) < 2:
-        raise ValueError("compare needs at least two runs (the baseline and one system)")
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if gate_on not in _GATE_COLUMN:
@@ -109,6 +107,8 @@ def compare_cmd(
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
     gates = [parse_gate(g, rel_level) for g in fail_if]
     named = named_runs(runs)
+    if len(named) < 2:  # counted after a table file's own systems are known
+        raise ValueError("compare needs at least two runs (the baseline and one system)")
     names = list(named)
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")

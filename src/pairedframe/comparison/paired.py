@@ -39,15 +39,20 @@ mean that way, and ``verdict_note`` says so.
 Verdicts
 --------
 With ``alpha = 1 - confidence_level`` and ``p`` the column named by ``verdict_on`` (Holm-adjusted by
-default, so the verdicts of a whole call control the family-wise error rate):
+default, so the verdicts of a family control its family-wise error rate; a family is one value of the
+key columns -- one judgment set, one dataset -- or every row of a call without key columns, unless
+``family_by`` says otherwise; the ``family`` column says which, :mod:`pairedframe.comparison._families`):
 
 ``"better"`` / ``"worse"``
     ``p < alpha`` and the mean delta is positive / negative (negative / positive for measures where
     lower is better, such as FirstRelRank).
 ``"inconclusive"``
     ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
-    the observed size; this is *not* evidence of no difference.  ``mde`` is the noncentral-t minimum
-    detectable effect (80 % power) of the test used, at the level a single effect needs in its family
+    the observed size; this is *not* evidence of no difference.  ``mde`` is the minimum detectable
+    effect (80 % power) of the *paired t-test* (noncentral t on ``n - 1`` df) -- with the default
+    sign-flip test too, whose own MDE is not computed: the t-test's approximates it (the two tests
+    have the same Pitman efficiency, Hoeffding 1952), less well with few or skewed deltas -- at the
+    level a single effect needs in its family
     (``alpha`` raw, ``alpha / m`` for Holm over ``m`` comparisons, ``alpha * R / m`` for BH with ``R``
     rejections in the family -- BH's threshold on raw p-values), infinite when the test's smallest
     attainable p-value (``2/2**n`` exact, ``1/(n_resamples+1)`` Monte Carlo) cannot reach that level,
@@ -77,17 +82,20 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._cost import check_resampling_cost, column_slices
+from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.checks import require_names, require_rows, sample, warn_numeric_ids
+from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
                                              verdict, verdict_levels,
                                              verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
                                 PartlyEmptyWarning, SmallSampleWarning, user_stacklevel)
-from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
+from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
+                                    refuse_null_ids)
 from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
@@ -184,8 +192,44 @@ def _check_options(n_resamples, confidence_level, alternative, test, interval, s
                     chunk_size, float(power), adaptive, float(decision_error), int(max_resamples))
 
 
+def _kept_per_column(opt: _Options) -> int:
+    """float64 values per resample and column an interval keeps (sorted copies included)."""
+    return 5 if opt.interval == "signflip" else 3 if opt.interval in ("percentile", "bca", "studentized") else 0
+
+
+def check_cost(opt: _Options, shapes: Sequence[tuple[int, int]], argument: str = "n_resamples") -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of query sets of ``(n, k)``:
+    ``n`` queries, ``k`` comparisons each; the kept statistics are those of one column slice."""
+    kept = _kept_per_column(opt)
+    B = opt.n_resamples
+    draws, units, columns, held = [], [], [], []
+    for n, k in shapes:
+        per = column_slices(k, B, kept)[0] if kept else slice(0, k)
+        slice_k = min(k, per.stop - per.start)
+        if opt.interval in ("percentile", "bca", "studentized"):
+            draws.append(B), units.append(n), columns.append(k), held.append(kept * slice_k)
+        if (opt.test == "randomization" and not opt.adaptive) or opt.interval == "signflip":
+            patterns = min(B, 2 ** n) if n < 63 else B
+            draws.append(patterns), units.append(n), columns.append(k)
+            held.append((kept * slice_k + 1) if opt.interval == "signflip" else 0)
+    advice = "" if opt.test == "t" else " (p-values below 1e-4 need test='t' or resampling='adaptive')"
+    check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=held, advice=advice)
+
+
 def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
-    """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids."""
+    """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids; the
+    columns in slices whose kept statistics fit ``KEPT_BYTES``, each slice from the query set's
+    streams (the same draws: counts equal, sums to ~1e-15)."""
+    kept = _kept_per_column(opt)
+    parts = column_slices(D.shape[1], opt.n_resamples, kept) if kept else [slice(None)]
+    if len(parts) == 1:
+        return _analyse_columns(D, qids, opt)
+    outs = [_analyse_columns(D[:, part], qids, opt) for part in parts]
+    return {name: np.concatenate([o[name] for o in outs]) for name in outs[0]}
+
+
+def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
+    """:func:`_analyse_block` of one slice of columns."""
     n, k = D.shape
     boot_rng, flip_rng = resample_generators(opt.seed, qids)
     out: dict[str, np.ndarray] = {}
@@ -279,7 +323,7 @@ def _oriented(verdict: str, higher_is_better_: bool) -> str:
 
 
 
-def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
+def _as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
@@ -306,9 +350,10 @@ def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
                           f"(has {data.columns})")
     if not data.schema["value"].is_numeric():
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
-    warn_numeric_ids([c for c in ("system", "qid") if data.schema[c].is_numeric()], "the per-query table")
-    data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
-                             pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    data = ids_as_strings(data, "the per-query table")
+    data = data.with_columns(pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    refuse_null_ids(data)
+    data = drop_unused_keys(data, keep_columns)  # an all-null column (or relstring's text) is no key
     require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
                  "with no judged query in common gives one")
     require_rows(data.filter(pl.col("value").is_not_null()), what="the per-query table",
@@ -502,7 +547,9 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
     Raises
     ------
     SchemaError
-        If a required column is missing or ``value`` is not numeric.
+        If a required column is missing, ``value`` is not numeric, or an id is null or a float
+        (names the column). A column no measured row fills (all null, or relstring's ``text``) is
+        not a key and is dropped.
     DuplicateError
         If a (system, keys, measure, qid) appears twice.
     EmptyResultError
@@ -594,17 +641,9 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     pv = stats["pvalue"]
     p_holm = np.full(k_total, np.nan)
     p_bh = np.full(k_total, np.nan)
-    if family_by is None:
-        fam_ids = np.zeros(k_total, dtype=np.int64)
-    else:
-        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        allowed = ["system", *extras, "measure", "baseline"]
-        unknown = [c for c in fam_cols if c not in allowed]
-        if unknown:
-            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-        fam_cols = [c for c in fam_cols if c != "baseline"]     # one baseline per call here: constant
-        fam_ids = (rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
-                   if fam_cols else np.zeros(k_total, dtype=np.int64))
+    fam_cols = family_columns(family_by, keys=extras, allowed=["system", *extras, "measure", "baseline"])
+    # one baseline per call here: a constant column splits nothing
+    fam_ids = family_ids(rows, [c for c in fam_cols if c != "baseline"])
     flips = None
     if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
         flips = query_set_adaptive(
@@ -656,6 +695,7 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
         pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
+        pl.lit(family_text(fam_cols, fam_sizes)).alias("family"),
     )
     if opt.adaptive:
         out = out.with_columns(adaptive_columns(flips, k_total))
@@ -708,8 +748,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     seed : int, default 0
         With the query set, determines every resample (see :func:`resample_generators`).
     family_by : str or sequence of str, optional
-        Output columns that split the multiple-comparison family (e.g. ``"measure"``); default one
-        family = every row of the call.
+        Output columns that split the multiple-comparison family (e.g. ``"measure"``).  Default: the
+        key columns (one family per judgment set of :func:`~pairedframe.evaluate_judgment_sets`, per
+        dataset, ...: each is its own experiment, as a results table of one of them shows), every row
+        of the call without key columns; ``[]``: one family over every row of the call.
     chunk_size : int, optional
         Resample rows held in memory at once (memory knob; results do not depend on it).
     interval : {"signflip", "percentile", "bca", "t", "studentized"}, optional
@@ -752,17 +794,19 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
-        exact, seed``; with ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval
-        bracketing the exact p-value), ``resamples_used``, ``certified``, ``resampling`` and
-        ``decision_error`` (``pvalue`` is ``(b+1)/(B+1)`` clipped to that interval, so the adjusted
-        columns reproduce every certified decision).
+        exact, seed, family`` (``family``: the Holm/BH family rule in words with its size, e.g. ``"per
+        judgments, 4 comparisons each"`` or ``"all 6 comparisons of the call"``); with
+        ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value),
+        ``resamples_used``, ``certified``, ``resampling`` and ``decision_error`` (``pvalue`` is
+        ``(b+1)/(B+1)`` clipped to that interval, so the adjusted columns reproduce every certified decision).
 
         Means are over the paired queries (which can differ from the evaluation summary when the
         query sets differ).  ``se`` is ``sd / sqrt(n)`` (the bootstrap standard error for the
         percentile and BCa intervals); ``sd`` is the standard deviation of the deltas (ddof=1; 0 when
         their spread is float noise, at most 1e-12 of their magnitude); ``skewness`` their adjusted
-        sample skewness (NaN below 3 queries or at zero spread); ``mde`` the minimum detectable effect
-        at ``power`` of the test used, at the level the verdict needs (module docstring; inf when the
+        sample skewness (NaN below 3 queries or at zero spread); ``mde`` the paired t-test's minimum
+        detectable effect at ``power`` (also with the sign-flip test, which it approximates; module
+        docstring), at the level the verdict needs (inf when the
         test cannot reach that level, NaN at zero spread); p-values lie in ``[0, 1]`` (randomization:
         ``[1/(n_resamples+1), 1]``, or ``[2^-n, 1]`` when exact; the t-test never reports 0 or
         certainty for zero spread, it then gives the exact sign-flip result).  Holm and
@@ -772,6 +816,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         A comparison with no common query, or with a single one.
     SchemaError, DuplicateError, ValueError, TypeError
@@ -843,6 +890,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         qid_lists[r] = qids
         delta_lists[r] = np.asarray(deltas, dtype=np.float64)
         groups.setdefault(query_set_key(qids), []).append(r)
+    check_cost(opt, [(len(qid_lists[m[0]]), len(m)) for m in groups.values()])
     done = 0
     flip_blocks = []
     for members in groups.values():
@@ -887,7 +935,8 @@ class PairedComparison:
     wins, losses, ties : int
         Queries with ``b > a``, ``b < a``, ``b == a``.
     sd, mde : float
-        Standard deviation of the deltas (ddof=1) and minimum detectable effect.
+        Standard deviation of the deltas (ddof=1) and the paired t-test's minimum detectable effect
+        (also for the sign-flip test, which it approximates).
     verdict : str
         One of :data:`VERDICTS` (on the raw p-value: a single comparison is its own family).
     test, interval, alternative : str
@@ -951,6 +1000,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         If ``n < 2``.
     ValueError
@@ -983,6 +1035,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
     d = np.where(noise, 0.0, raw)[order]
+    check_cost(opt, [(n, 1)])
     res = _analyse_block(d[:, None], [ids[i] for i in order], opt)
     delta = float(res["delta"][0])
     p = float(res["pvalue"][0])

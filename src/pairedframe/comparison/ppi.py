@@ -30,8 +30,9 @@ import numpy as np
 import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
-from pairedframe.errors import (EmptyResultError, InsufficientSampleError, SchemaError, SmallSampleWarning,
-                                user_stacklevel)
+from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
+                                SmallSampleWarning, user_stacklevel)
+from pairedframe.io.results import ids_as_strings, refuse_null_ids
 from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
@@ -220,9 +221,15 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     if unknown:
         raise EmptyResultError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
                          "with the names given to evaluate_judgment_sets")
+    per_query = ids_as_strings(per_query, "the per-query table")
+    refuse_null_ids(per_query)
     df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
                           pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
                           pl.col("value").cast(pl.Float64))
+    repeated = df.filter(pl.struct("system", "judgments", "measure", "qid").is_duplicated())
+    if repeated.height:
+        raise DuplicateError(f"per-query table has {repeated.height} rows with a repeated key (system, judgments, "
+                             f"measure, qid), e.g. {repeated.row(0, named=True)}")
     require_rows(df, what="the per-query table", why="no (system, judgments, qid, measure, value) row")
     where = "the per-query table"
     if gold_qids is not None:

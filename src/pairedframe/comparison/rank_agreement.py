@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.paired import resample_generators
 from pairedframe.checks import sample
 from pairedframe.errors import (InsufficientSampleError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
@@ -267,8 +268,12 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
         values = agreement_coefficients_many(loo[:, :k], loo[:, k:], higher_is_better=higher, rbo_p=rbo_p)
         return {name: (jackknife_t_interval(point[name], values[name], confidence_level=confidence_level,
                                             bounds=_bounds(name)), APPROXIMATE) for name in COEFFICIENTS}
+    n = A.shape[0]
+    # means and their signed copies per resample, then five coefficients from k x k pair comparisons
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=n_resamples, units=[n, k * k],
+                          columns=[2 * k, 5], kept=4 * k + 5)
     boot_rng, _ = resample_generators(seed, qids)
-    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(A.shape[0], n_resamples, rng=boot_rng))
+    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(n, n_resamples, rng=boot_rng))
     values = agreement_coefficients_many(means[:, :k], means[:, k:], higher_is_better=higher, rbo_p=rbo_p)
     out = {}
     for name in COEFFICIENTS:
@@ -347,6 +352,10 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
 
     Raises
     ------
+    ResamplingCostError
+        With ``interval="percentile"``: ``n_resamples`` would take absurd time or memory for this data,
+        estimated before any resampling (:mod:`pairedframe.comparison._cost`; the message gives the
+        largest value that fits).
     InsufficientSampleError
         Fewer than 2 common systems, or fewer than 2 queries both evaluations measure for every system
         (the message gives each side's query count and examples).

@@ -6,9 +6,12 @@ so that :mod:`pairedframe.report.results_table` only formats.
 Marks
 -----
 ``p`` is the comparison's p-value column chosen by ``correction`` (``pvalue``, ``pvalue_holm``,
-``pvalue_bh`` or ``pvalue_tukey``); a pair is significant when ``p < alpha``, and the winner is the
-system with the better mean: the higher one, or the lower one for ranks such as FirstRelRank
-(:func:`pairedframe.measures.higher_is_better`).
+``pvalue_bh``, or for ``"tukey"`` ``pvalue_max_tukey_raw``: the randomised Tukey HSD p-value or the
+pair's own p-value, whichever is larger, so a mark needs both tests to reject -- the Tukey HSD alone
+let the family-wise error reach 0.113-0.184 on real values whose pairs differ in spread, the larger
+of the two held 0.035-0.053, ``benchmarks/tukey_calibration.py``); a pair is significant when
+``p < alpha``, and the winner is the system with the better mean: the higher one, or the lower one for ranks
+such as FirstRelRank (:func:`pairedframe.measures.higher_is_better`).
 
 - One baseline (``mode = "dagger"``): a system's cell gets ``†`` when it is significantly better
   than the baseline and ``‡`` when significantly worse; the baseline's own cells get no mark.
@@ -35,12 +38,14 @@ import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
+from pairedframe.comparison.paired import _as_frame as per_query_frame
 from pairedframe.errors import user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
 
-CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_tukey"}
+#: correction -> the p-value column that decides a mark; "tukey" takes max(pvalue_tukey, pvalue) (module docstring).
+CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_max_tukey_raw"}
 CI_STYLES = (None, "halfwidth", "range")
 DAGGER, DOUBLE_DAGGER = "†", "‡"
 
@@ -96,6 +101,11 @@ def reject_text_measures(measures: Any) -> None:
         raise ValueError(f"measure(s) {text} cannot be tabulated: {_TEXT_WHY}")
 
 
+def is_table(data: Any) -> bool:
+    """A pandas / pyarrow table or a DuckDB relation (converted like compare's input)."""
+    return type(data).__module__.split(".")[0] in ("pandas", "pyarrow", "duckdb") or callable(getattr(data, "pl", None))
+
+
 def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFrame | None, Any, list[str] | None,
                                                                        str | None]:
     if data is None:
@@ -109,8 +119,9 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
     elif judgments is not None:
         raise TypeError("`judgments` applies only to the result of evaluate_judgment_sets")
     per_query = getattr(data, "per_query", data)
-    if not isinstance(per_query, pl.DataFrame):
+    if not isinstance(per_query, pl.DataFrame) and not is_table(per_query):
         raise TypeError(f"`data` must be an Evaluation, judgment sets or a per-query table, got {type(data).__name__}")
+    per_query = per_query_frame(per_query, keep_nulls=True)  # the checks of compare's input
     missing = [c for c in ("system", "qid", "measure", "value") if c not in per_query.columns]
     if missing:
         raise ValueError(f"per-query table lacks column(s) {missing}")
@@ -174,7 +185,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several (the caption names it).
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
-        Which p-value column decides significance (``"tukey"`` needs an all-pairs comparison).
+        Which p-value column decides significance (``"tukey"``: ``pvalue_max_tukey_raw`` of an
+        all-pairs comparison, the randomised Tukey HSD and the pair's own test both rejecting).
     alpha : float, optional
         Significance level; default ``1 - confidence_level`` of the comparison.
     ci : {None, "halfwidth", "range"}

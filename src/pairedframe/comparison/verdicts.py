@@ -114,8 +114,9 @@ def smallest_pvalue(test: str, exact: bool, n: int, alternative: str, n_resample
 
 def t_mde(se: float, df: float, level: float, power: float, alternative: str, floor: float,
           zero_spread: bool) -> float:
-    """Noncentral-t MDE at ``level``; NaN for zero spread (no spread seen: the detectable effect is
-    unknown, not 0); inf when ``floor >= level``."""
+    """Noncentral-t MDE at ``level`` (the t-test's; for a sign-flip test an approximation, not its own);
+    NaN for zero spread (no spread seen: the detectable effect is unknown, not 0); inf when
+    ``floor >= level``."""
     if floor >= level:
         return math.inf
     if zero_spread or not se > 0:

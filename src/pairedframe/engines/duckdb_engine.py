@@ -52,7 +52,7 @@ def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOpti
 
     With ``validate`` (default) pf_run and pf_qrels are first checked as the readers check files
     (:func:`pairedframe.engines.duckdb_checks.check_inputs`: columns, string ids, duplicates,
-    non-finite scores, non-integer grades); the engine passes False for tables the readers made.
+    null or NaN scores, non-integer grades); the engine passes False for tables the readers made.
     ``judged_only`` ranks the judged documents among themselves (trec_eval -J). Registers the
     default ``pf_gains`` and ``pf_lists`` (:func:`register_parameters`) unless the connection has
     them.

@@ -121,7 +121,8 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     Parameters
     ----------
     run : polars.DataFrame
-        ``system, qid, docno, score``; one row per retrieved (system, qid, docno), finite scores.
+        ``system, qid, docno, score``; one row per retrieved (system, qid, docno); scores not NaN
+        (``inf`` / ``-inf`` rank first / last, ties among them broken by docno, as in trec_eval).
     qrels : polars.DataFrame
         ``qid, docno, rel``; one row per judged (qid, docno).
     score_precision : {"float64", "float32"}

@@ -303,12 +303,6 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         ``per_query`` (``system, qid, measure, value``), ``summary()``, ``settings``, ``excluded``,
         ``text`` (string-valued measures such as relstring).
 
-    Notes
-    -----
-    Ranking: score descending, then docno descending in byte order (trec_eval's rule); the rank
-    column and the file order are ignored. A judged query without relevant documents scores 0
-    on every ratio measure, never NaN.
-
     Raises
     ------
     InputFormatError, DuplicateError, SchemaError
@@ -331,6 +325,12 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         spelling mismatch that would otherwise score 0 silently).
     UserWarning
         Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`).
+
+    Notes
+    -----
+    Ranking: score descending, then docno descending in byte order (trec_eval's rule); the rank
+    column and the file order are ignored. A judged query without relevant documents scores 0
+    on every ratio measure, never NaN.
     """
     if score_precision not in ("float64", "float32"):
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")

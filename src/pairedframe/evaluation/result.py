@@ -31,11 +31,13 @@ class EvaluationSettings:
 
     @property
     def query_set(self) -> str:
+        """Which queries are evaluated, in words (trec_eval's default, or every judged one with ``-c``)."""
         if self.complete:
             return "all judged queries; not retrieved = 0 (trec_eval -c)"
         return "queries both retrieved and judged (trec_eval default)"
 
     def as_dict(self) -> dict[str, Any]:
+        """The settings as a plain dict (what reports and JSON outputs record)."""
         return {"rel_level": self.rel_level, "complete": self.complete, "depth": self.depth,
                 "score_precision": self.score_precision, "engine": self.engine,
                 "tie_rule": self.tie_rule, "query_set": self.query_set,

@@ -49,18 +49,18 @@ def table_grades(rel: pl.Series, grades: Grades) -> pl.Series:
         pattern = INTEGER if grades == "strict" else NUMBER
         ok = text.str.strip_chars().str.contains(pattern).fill_null(False)
         if not ok.all():
-            raise SchemaError(f"qrels grades must be integers{'' if grades == 'strict' else ' or numbers'}, "
+            raise SchemaError(f"qrels column 'rel' must hold integer grades{'' if grades == 'strict' else ' or numbers'}, "
                               f"got {text.filter(~ok)[0]!r}")
         strict = text.str.strip_chars().str.contains(INTEGER)
         values = pl.select(atol(pl.lit(text.str.strip_chars()))).to_series()
         _warn_first(text, values, ~strict)
         return values.rename("rel")
     if rel.is_nan().any() or rel.is_infinite().any():
-        raise SchemaError("qrels grades must be integers, got NaN or inf")
+        raise SchemaError("qrels column 'rel' must hold integer grades, got NaN or inf")
     whole = rel.is_null() | (rel == rel.round(0))
     if not whole.all():
         if grades == "strict":
-            raise SchemaError(f"qrels grades must be integers, got {rel.filter(~whole)[0]} (grades='trec_eval' reads "
+            raise SchemaError(f"qrels column 'rel' must hold integer grades, got {rel.filter(~whole)[0]} (grades='trec_eval' reads "
                               "it as trec_eval does: 1.5 -> 1)")
         values = rel.cast(pl.Int64)  # truncation toward zero, as atol of the printed number
         _warn_first(rel, values, ~whole)

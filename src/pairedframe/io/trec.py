@@ -301,7 +301,7 @@ def _has_duplicate_pairs(frame: pl.DataFrame, pairs: pl.Series | None = None) ->
 def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     path = os.fspath(path)
     fast = _fast_fields(path, _RUN_FIELDS, ragged=True, dtypes={"score": pl.Float64()})
-    if fast is not None and bool(fast["score"].is_finite().all()) and not _has_duplicate_pairs(fast):
+    if fast is not None and not bool(fast["score"].is_nan().any()) and not _has_duplicate_pairs(fast):
         return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
     fields = _split_fields(_read_data_lines(path, "run"), _RUN_FIELDS)
     short = _first_bad(fields, pl.col("tag").is_null())
@@ -314,9 +314,10 @@ def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     bad = _first_bad(fields, pl.col("_score").is_null())
     if bad:
         _fail(f"score {bad['score']!r} is not a number" + _looks_like(bad["line"], "run"), bad, path, "run", column=5)
-    bad = _first_bad(fields, ~pl.col("_score").is_finite())
+    bad = _first_bad(fields, pl.col("_score").is_nan())
     if bad:
-        _fail(f"score {bad['score']!r} is not finite", bad, path, "run", column=5)
+        _fail(f"score {bad['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", bad, path,
+              "run", column=5)
     _check_duplicates(fields, path, "run")
     return fields.select(
         pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", pl.col("_score").alias("score"))
@@ -343,8 +344,10 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
     Raises
     ------
     InputFormatError
-        Empty file, fewer than 6 fields, a non-numeric or non-finite score (the message names the
-        file, the line, the column and the text).
+        Empty file, fewer than 6 fields, a non-numeric or NaN score (the message names the file, the
+        line, the column and the text). Scores ``inf`` / ``-inf`` (any spelling C's ``atof`` reads,
+        e.g. ``Infinity``, ``1e400``) are kept and rank first / last, ties broken by docno, as in
+        trec_eval.
     DuplicateError
         The same (qid, docno) twice in one run.
     ValueError

@@ -273,6 +273,7 @@ class Measure:
 
     @property
     def spec(self) -> Family:
+        """The measure family's declaration in the registry (parameters, defaults, trec_eval names)."""
         return REGISTRY[self.family]
 
     def param(self, name: str) -> Any:
@@ -296,6 +297,8 @@ class Measure:
 
     @property
     def name(self) -> str:
+        """The canonical name (ir_measures style, or trec_eval's spelling when it was given so): the
+        ``measure`` column of results."""
         if self._trec_named():
             text = self._trec_text()
             if self._trec_parses_back(text):

@@ -41,7 +41,8 @@ def _describe_test(s: dict[str, Any]) -> str:
     alt = s.get("alternative", "two-sided")
     if s.get("correction") == "tukey":
         n = s.get("n_resamples")
-        return f"randomised Tukey HSD with {n:,} permutations" if isinstance(n, int) else "randomised Tukey HSD"
+        tukey = f"randomised Tukey HSD with {n:,} permutations" if isinstance(n, int) else "randomised Tukey HSD"
+        return f"{tukey}, marked only where the pair's own test also rejects"
     if s.get("test") == "t":
         return f"{alt} paired t-test"
     n = s.get("n_resamples")
@@ -335,6 +336,14 @@ class ResultsTable:
     def __str__(self) -> str:
         return self.to_terminal()
 
+    def _repr_html_(self) -> str:
+        """A notebook shows the HTML table (its CSS scoped to a fresh id); plain text when great_tables
+        is not installed."""
+        try:
+            return self.to_html()
+        except ImportError:
+            return f"<pre>{html.escape(self.to_terminal())}</pre>"
+
 
 #: Letter marks run from a to z.
 MAX_LETTERED = 26
@@ -386,8 +395,9 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several; the caption names it.
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
-        The p-values deciding significance; ``"tukey"`` is the randomised Tukey HSD of an all-pairs
-        comparison.
+        The p-values deciding significance; ``"tukey"``: the randomised Tukey HSD of an all-pairs
+        comparison where the pair's own test also rejects (``pvalue_max_tukey_raw``; the Tukey HSD
+        alone assumes systems exchangeable within a query).
     alpha : float, optional
         Default ``1 - confidence_level`` of the comparison (0.05).
     ci : {None, "halfwidth", "range"}
@@ -407,21 +417,22 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     ResultsTable
         ``to_latex()``, ``to_markdown()``, ``to_html()``, ``to_terminal()``, ``caption``, ``frame``.
 
-    Warns
-    -----
-    UserWarning
-        String-valued measures (RelString) in ``data`` are left out (named in the warning).
-
     Raises
     ------
     ValueError
         See :func:`pairedframe.comparison.table_data.results_table_data`; ``baseline``/``pairs``
         together with ``comparison``; ``measures`` naming a string-valued measure.
 
+    Warns
+    -----
+    UserWarning
+        String-valued measures (RelString) in ``data`` are left out (named in the warning).
+
     Examples
     --------
     >>> t = pf.results_table(ev, baseline="bm25", measures=["nDCG@10", "AP"])  # doctest: +SKIP
     >>> print(t.to_latex())                                                     # doctest: +SKIP
+
     """
     if comparison is not None and (baseline is not None or pairs is not None):
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
@@ -432,8 +443,11 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
         from pairedframe.comparison import compare
 
-        source = data.evaluation(judgments) if judgments is not None and callable(getattr(data, "evaluation", None)) \
-            else data
+        source = data
+        if judgments is not None and callable(getattr(data, "check_names", None)):
+            data.check_names(judgments)
+            # the set stays a key column, so the family reads as pf.compare's on every set: per judgments
+            source = data.per_query.filter(pl.col("judgments") == judgments)
         if callable(getattr(source, "check_names", None)):
             raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {source.names}")
         if pairs == "all":
