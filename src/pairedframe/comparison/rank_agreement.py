@@ -24,10 +24,10 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison.paired import resample_generators
+from pairedframe.comparison.paired import _as_frame, resample_generators
 from pairedframe.checks import sample
-from pairedframe.errors import (InsufficientSampleError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
-                                user_stacklevel)
+from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
+                                SmallSampleWarning, user_stacklevel)
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
@@ -141,15 +141,19 @@ class RankAgreement:
 
 
 def _per_query(obj: Any, what: str) -> pl.DataFrame:
-    frame = getattr(obj, "per_query", obj)
-    if isinstance(frame, pl.LazyFrame):
-        frame = frame.collect()
-    if not isinstance(frame, pl.DataFrame):
+    """``obj`` as compare reads a per-query table (any table form; ids as strings, float or null ids, NaN /
+    inf values and empty tables refused, null values dropped), without repeated (system, qid, measure)."""
+    if isinstance(obj, (str, bytes)) or obj is None:
         raise TypeError(f"`{what}` must be an Evaluation or a per-query table (system, qid, measure, value); "
                         f"got {type(obj).__name__}")
-    missing = [c for c in ("system", "qid", "measure", "value") if c not in frame.columns]
-    if missing:
-        raise SchemaError(f"`{what}` lacks column(s) {missing} (has {frame.columns})")
+    try:
+        frame = _as_frame(obj)
+    except (SchemaError, InsufficientSampleError, TypeError) as exc:
+        raise type(exc)(f"`{what}`: {exc}") from exc
+    keys = [c for c in frame.columns if c != "value"]
+    if frame.select(pl.struct(keys).is_duplicated().any()).item():
+        example = frame.filter(pl.struct(keys).is_duplicated()).row(0, named=True)
+        raise DuplicateError(f"`{what}` has rows with a repeated key {keys}, e.g. { {k: example[k] for k in keys} }")
     return frame
 
 
@@ -212,8 +216,10 @@ def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] |
     else:
         chosen = list(dict.fromkeys(systems))
         unknown = [s for s in chosen if s not in sys_b or s not in sys_a]
-        if unknown:
-            raise ValueError(f"system(s) {unknown} not measured in both evaluations")
+        if unknown:          # a name the data lacks: too few systems to rank, an InsufficientSampleError
+            raise InsufficientSampleError(f"system(s) {unknown} not measured in both evaluations (measure "
+                                          f"{measure!r}: {len(sys_a)} system(s) under {names[0]!r}, {len(sys_b)} under "
+                                          f"{names[1]!r})")
     if len(chosen) < 2:
         raise InsufficientSampleError(f"rank agreement needs at least 2 systems in both evaluations, got {chosen}")
     chosen = sorted(chosen)                          # the RBO tie rule: equal means ordered by name
@@ -268,12 +274,8 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
         values = agreement_coefficients_many(loo[:, :k], loo[:, k:], higher_is_better=higher, rbo_p=rbo_p)
         return {name: (jackknife_t_interval(point[name], values[name], confidence_level=confidence_level,
                                             bounds=_bounds(name)), APPROXIMATE) for name in COEFFICIENTS}
-    n = A.shape[0]
-    # means and their signed copies per resample, then five coefficients from k x k pair comparisons
-    check_resampling_cost(n_resamples, argument="n_resamples", draws=n_resamples, units=[n, k * k],
-                          columns=[2 * k, 5], kept=4 * k + 5)
     boot_rng, _ = resample_generators(seed, qids)
-    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(n, n_resamples, rng=boot_rng))
+    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(A.shape[0], n_resamples, rng=boot_rng))
     values = agreement_coefficients_many(means[:, :k], means[:, k:], higher_is_better=higher, rbo_p=rbo_p)
     out = {}
     for name in COEFFICIENTS:
@@ -334,7 +336,8 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         How the (approximate) intervals are computed: the delete-one-query jackknife t interval, or
         the percentile bootstrap over queries.  See Notes for their coverage.
     n_resamples : int, default 10_000
-        Bootstrap resamples of the queries (``>= 2``); used by ``interval="percentile"`` only.
+        Bootstrap resamples of the queries (``>= 2``); used by ``interval="percentile"`` only (an absurd
+        value is refused either way).
     confidence_level : float in (0, 1), default 0.95
     seed : int, default 0
         Keys the bootstrap's resample stream together with the query set (as
@@ -353,9 +356,9 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     Raises
     ------
     ResamplingCostError
-        With ``interval="percentile"``: ``n_resamples`` would take absurd time or memory for this data,
+        ``n_resamples`` would take absurd time or memory for this data with ``interval="percentile"``,
         estimated before any resampling (:mod:`pairedframe.comparison._cost`; the message gives the
-        largest value that fits).
+        largest value that fits); checked whichever interval is asked for.
     InsufficientSampleError
         Fewer than 2 common systems, or fewer than 2 queries both evaluations measure for every system
         (the message gives each side's query count and examples).
@@ -430,6 +433,10 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         "tau_ap_symmetric": (float(tau_ap_many(oa, ob, symmetric=True)[0]), float("nan")),
         "rbo": (float(rbo(order_a, order_b, p=rbo_p).rbo_ext), float("nan")),
     }
+    # the percentile path: means and their signed copies per resample, then five coefficients from k x k pair
+    # comparisons; an absurd n_resamples is refused whichever interval is asked for
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=n_resamples, units=[n, k * k],
+                          columns=[2 * k, 5], kept=4 * k + 5)
     intervals = coefficient_intervals(A, B, {key: stat for key, (stat, _) in point.items()}, method=interval,
                                       higher=higher, rbo_p=rbo_p, confidence_level=float(confidence_level),
                                       n_resamples=int(n_resamples), seed=int(seed), qids=qids)
