@@ -51,13 +51,15 @@ def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     for heading in ("### compare:", "### compare_clustered:", "### compare_clustered with unequal cluster sizes",
-                    "### Equivalence:", "### PPI++", "### compare_segments:"):
+                    "### Equivalence:", "### PPI++", "### compare_segments:",
+                    "### rank_agreement:", "### label_agreement:"):
         assert heading in out
     for column in ("edgeworth (default)", "| signflip |", "| t |", "studentized", "percentile", "BCa",
                    "randomization centred", "t symmetric", "power randomization", "skew warning", "cluster-t",
                    "type-I sign-flip", "t-based TOST (default)", "z on bootstrap SE", "jackknife-edgeworth (default)",
                    "| jackknife-t |", "z (ppi_py)",
-                   "gold-only t", "FDR t", "FDR randomization"):
+                   "gold-only t", "FDR t", "FDR randomization", "jackknife (default)", "m-out-of-n basic",
+                   "i.i.d. (pairs)", "| near-tie (8 systems) |"):
         assert column in out, column
     # every table row carries rates with their Monte-Carlo SE
     rows = [line for line in out.splitlines() if line.startswith("| DL-2019") or line.startswith("| nDCG@10")]

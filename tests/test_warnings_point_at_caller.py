@@ -115,6 +115,7 @@ WARN_CASES = {
                                                   measure="AP", n_resamples=50), PartlyEmptyWarning),
                        (lambda: pf.rank_agreement(_per_query(30, systems="abc"), _per_query(30, systems="abd"),
                                                   measure="AP", n_resamples=50), UserWarning)],
+    "label_agreement": [(lambda: pf.label_agreement(QRELS.filter(pl.col("qid") == "1"), QRELS), SmallSampleWarning)],
     "evaluate_judgment_sets": [(lambda: pf.evaluate_judgment_sets(
         pl.concat([RUN, RUN.head(2).with_columns(system=pl.lit("c"), qid=pl.lit("9"))]), {"gold": QRELS}, "AP"),
         PartlyEmptyWarning)],

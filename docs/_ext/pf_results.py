@@ -13,6 +13,8 @@ COMMANDS = {
     "report_dl2021.md": "python benchmarks/report_dl2021.py --output docs/results/report_dl2021.md",
     "calibration_paired.md": ("PYTHONPATH=src python benchmarks/calibration.py --section paired "
                               "--output docs/results/calibration_paired.md"),
+    "calibration_agreement.md": ("PYTHONPATH=src python benchmarks/calibration.py --section agreement "
+                                 "--output docs/results/calibration_agreement.md"),
 }
 
 

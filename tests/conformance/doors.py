@@ -247,7 +247,9 @@ EVAL_DOORS: dict[str, Door] = {
                        "only one of the runs")),
     "label_agreement": Door("evaluation", lambda run, qrels, **kw: pf.label_agreement(qrels, QRELS_B, **kw),
                             _agreement_value, ("polars", "dict", "trec", "csv"), public="pf.label_agreement",
-                            sides=frozenset({"qrels"}), params={"binary_at": ((1.5, "2"), r"binary_at")},
+                            sides=frozenset({"qrels"}),
+                            params={"binary_at": ((1.5, "2"), r"binary_at"), "confidence_level": ((0, 1.5), r"confidence_level"),
+                                    "grades": (([], [0, 0], "0123", [0.5]), r"grades")},
                             skip=_OWN_IDS,
                             empty=(lambda t: pf.label_agreement(QRELS, OTHER_QRELS), InsufficientSampleError,
                                    "judged in both")),
@@ -360,22 +362,6 @@ _ON_SPARK = frozenset({"clean", "nan_value", "none_qid", "duplicate_key", "all_n
                        "relstring_text_column", "qid_float"})
 _OWN_QIDS = {"qid_integer": "its cluster / segment table spells query ids 'q1', which integer ids never match"}
 
-_AGREEMENT = "issue 20, rank agreement (branch agreement): "
-_RANK_AGREEMENT_FAULTS = {
-    **{f"*@{form}": _AGREEMENT + "takes polars tables and Evaluations only (TypeError)" for form in ("pandas", "arrow",
-                                                                                                    "duckdb")},
-    "empty": _AGREEMENT + "an empty table is a ValueError about measures, not 'empty'",
-    "one_row": _AGREEMENT + "one row is a ValueError about systems, not InsufficientSampleError",
-    **{c: _AGREEMENT + "a NaN/inf value is refused by the statistics ('`X` must contain only finite values') "
-       "without naming the row" for c in ("nan_value", "inf_value", "minus_inf_value")},
-    **{c: _AGREEMENT + "a null id is taken for an id" for c in ("none_qid", "none_system", "none_measure")},
-    "duplicate_key": _AGREEMENT + "a repeated (system, qid, measure) reaches polars ('aggregation item expected "
-                                  "no or a single value')",
-    **{c: _AGREEMENT + "categorical query ids fail a polars join (str vs cat)" for c in ("qid_categorical", "qid_enum")},
-    "qid_float": _AGREEMENT + "float query ids are not refused (they match nothing)",
-    "qid_null": _AGREEMENT + "a query id column without values is not refused",
-}
-
 TABLE_DOORS: dict[str, Door] = {
     "compare": Door("table", lambda t, **kw: pf.compare(t, baseline="a", systems=SYSTEMS, measures=TABLE_MEASURES,
                                                         **{**_RESAMPLING, **kw}),
@@ -413,9 +399,8 @@ TABLE_DOORS: dict[str, Door] = {
         "table", lambda t, **kw: pf.rank_agreement(t, PER_QUERY_B, measure="AP", systems=["a", "b", "c"],
                                                    **{**_RESAMPLING, **kw}),
         lambda result: result.to_frame(), TABLE_FORMS, public="pf.rank_agreement", skip=_OWN_QIDS,
-        xfail=_RANK_AGREEMENT_FAULTS,
         params={"confidence_level": ((0, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
-                "rbo_p": ((0, 1, 1.5), r"rbo_p")},
+                "rbo_p": ((0, 1, 1.5), r"rbo_p"), "interval": (("bca", None), r"interval")},
         empty=(lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"), measure="AP"),
                InsufficientSampleError, "at least 2 queries measured for every system")),
     "compare_segments": Door(

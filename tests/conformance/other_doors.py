@@ -332,8 +332,7 @@ _B = {"q": {"a": 0, "b": 3, "c": 3}}
 LABEL_AGREEMENT_GRADES = OtherDoor("pf.label_agreement", value=lambda r: (r.kappa, r.kappa_linear, r.kappa_quadratic), cells={
     "judgment_in_one_set_only": Cell(lambda t: pf.label_agreement({"q": {**_A["q"], "x": 2}}, _B),
                                      reference=lambda t: pf.label_agreement(_A, _B)),
-}, xfail={"judgment_in_one_set_only": "issue 20 item 2 (branch agreement): weighted kappa weighs a grade by its "
-                                      "position among all grades seen, so a judgment outside the common pairs moves it"})
+})
 
 OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for door in (
     COMPARE_PAIR, PPI_COMPARE, ENDPOINTS_FROM_RANKS, PARSE_MEASURE, PARSE_MEASURES, LOAD_PLAN, PLAN_FROM_TOML,

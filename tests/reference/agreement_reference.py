@@ -43,10 +43,11 @@ def kendall_tau_b_loop(x, y):
     return float("nan") if den == 0 else s / den
 
 
-def cohen_kappa_loop(a, b, weights=None):
-    """Cohen's kappa from two label lists; weights on category positions (sorted union of labels)."""
+def cohen_kappa_loop(a, b, weights=None, by_value=False):
+    """Cohen's kappa from two label lists; weights on category positions (sorted union of labels), or on
+    the labels' values with ``by_value``."""
     cats = sorted(set(a) | set(b))
-    pos = {c: i for i, c in enumerate(cats)}
+    pos = {c: c for c in cats} if by_value else {c: i for i, c in enumerate(cats)}
     n = len(a)
 
     def w(i, j):

@@ -233,7 +233,7 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
         evaluations first, then the best.  A note in the corner says how many systems are named when
         not all could be.
     title : str, optional
-        Default: measure, tau_b with its interval, tau_AP, numbers of systems, queries and swaps.
+        Default: measure, tau_b with its (approximate) interval, tau_AP, numbers of systems, queries and swaps.
 
     Returns
     -------
@@ -261,7 +261,8 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     xlabel = f"mean {agreement.measure} under {name_a}"
     ax.set_xlabel(xlabel + ("\n(names: ... )" if label_points and means.height else ""))   # two lines for the layout
     ax.set_ylabel(f"mean {agreement.measure} under {name_b}")
-    ax.set_title(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}], "
+    ax.set_title(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}] "
+                           f"(approx.), "
                            f"τ_AP = {agreement.tau_ap.statistic:.3f}\n{agreement.n_systems} systems, "
                            f"{agreement.n_queries} queries, {agreement.n_swapped} swapped pairs"), fontsize=9)
     if not (label_points and means.height):

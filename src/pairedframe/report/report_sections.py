@@ -138,13 +138,17 @@ def _agreement(root: str, agreement: list[tuple[str, Any, dict[str, Any]]]) -> s
     parts = []
     for k, (name, labels, ranks) in enumerate(agreement):
         parts.append(f"<h3>qrels vs {esc(name)}</h3>")
-        kappa = [("Cohen's kappa (grades)", labels.kappa), ("kappa, linear weights", labels.kappa_linear),
-                 ("kappa, quadratic weights", labels.kappa_quadratic),
-                 (f"kappa, relevant = grade >= {labels.binary_at}", labels.kappa_binary),
-                 ("exact agreement", labels.exact_agreement), ("pairs judged in both", labels.n_common),
-                 (f"share of qrels missing from {name}", labels.missing_from_b),
-                 (f"share of {name} missing from qrels", labels.missing_from_a)]
-        parts.append(plain_table(["labels", "value"], kappa, table_id=f"{root}-labels-{k}", digits=3))
+        ci = labels.confidence_intervals
+        kappa = [(title, getattr(labels, key), *(ci[key] if key in ci else (None, None)))
+                 for title, key in (("Cohen's kappa (grades)", "kappa"), ("kappa, linear weights", "kappa_linear"),
+                                    ("kappa, quadratic weights", "kappa_quadratic"),
+                                    (f"kappa, relevant = grade >= {labels.binary_at}", "kappa_binary"))]
+        kappa += [("exact agreement", labels.exact_agreement, None, None),
+                  ("pairs judged in both", labels.n_common, None, None),
+                  (f"share of qrels missing from {name}", labels.missing_from_b, None, None),
+                  (f"share of {name} missing from qrels", labels.missing_from_a, None, None)]
+        parts.append(plain_table(["labels", "value", "ci_low", "ci_high"], kappa, table_id=f"{root}-labels-{k}",
+                                 digits=3))
         rows = []
         for m, r in ranks.items():
             for coef in ("kendall_tau_b", "tau_ap", "spearman_rho", "rbo"):
@@ -158,7 +162,8 @@ def _agreement(root: str, agreement: list[tuple[str, Any, dict[str, Any]]]) -> s
             data = render_figure(partial(agreement_scatter, first))
             parts.append(figure_html(data, alt=f"system means under qrels and {name}", figure_id=f"{root}-scatter-{k}",
                                      caption=f"Mean {first.measure} of each system under qrels (x) and {name} (y); "
-                                             "intervals: percentile bootstrap over queries."))
+                                             f"intervals: approximate, {first.settings['method']} over queries; "
+                                             "kappa intervals: jackknife over queries."))
     return _section(root, "agreement", "Agreement between judgment sets", "".join(parts))
 
 
