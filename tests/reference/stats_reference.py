@@ -156,10 +156,12 @@ def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-si
     return low, high
 
 
-def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-sided"):
+def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-sided", max_quantile_ratio=1.5):
     """Symmetric bootstrap-t interval by loops: T*_b = (mean*_b - mean) / (sd*_b / sqrt(n)) per resample
     row of ``idx``; the half-width is se times the k-th largest |T*| with k the least count whose
-    (count + 1) / (B + 1) >= alpha (one-sided: the k-th largest T* or k-th smallest)."""
+    (count + 1) / (B + 1) >= alpha (one-sided: the k-th largest T* or k-th smallest), but at most
+    ``max_quantile_ratio`` times scipy.stats.t's quantile with n - 1 df (None: no cap)."""
+    from scipy import stats
     n = len(x)
     m = sum(x) / n
     se = sd_loop(x) / math.sqrt(n)
@@ -178,12 +180,14 @@ def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-si
     k = next(c for c in range(B + 1) if (c + 1) / (B + 1) >= alpha)
     if k == 0:
         return -math.inf, math.inf
+    level = (1 + confidence_level) / 2 if alternative == "two-sided" else confidence_level
+    cap = math.inf if max_quantile_ratio is None else max_quantile_ratio * float(stats.t.ppf(level, n - 1))
     if alternative == "two-sided":
-        q = sorted((abs(t) for t in ts), reverse=True)[k - 1]
+        q = min(sorted((abs(t) for t in ts), reverse=True)[k - 1], cap)
         return m - q * se, m + q * se
     if alternative == "greater":
-        return m - sorted(ts, reverse=True)[k - 1] * se, math.inf
-    return -math.inf, m - sorted(ts)[k - 1] * se
+        return m - min(sorted(ts, reverse=True)[k - 1], cap) * se, math.inf
+    return -math.inf, m + min(-sorted(ts)[k - 1], cap) * se
 
 
 def ppi_jackknife_loop(y, fy, fu):

@@ -346,7 +346,7 @@ def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str
         for c in range(k):
             t_star[resample, c] = studentize(m[:, c], var[:, c], more["hi"][:, c] - more["lo"][:, c], scale[c], n)
     t.drop(wide)
-    return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative)
+    return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative, df=n - 1)
 
 
 def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,

@@ -81,6 +81,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
+from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.checks import require_names, require_rows, sample, warn_numeric_ids
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
                                              verdict, verdict_levels,
@@ -249,7 +250,8 @@ def _mc_patterns(opt: _Options) -> int:
 
 def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
             fam_sizes: np.ndarray, all_zero: np.ndarray, stats: dict[str, np.ndarray], opt: _Options,
-            verdict_on: str, rejections: np.ndarray | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
+            verdict_on: str, rejections: np.ndarray | None = None,
+            interval_notes: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
     """MDE at the verdict's level, verdicts and notes for rows of one call."""
     alpha = 1.0 - opt.confidence_level
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
@@ -263,7 +265,7 @@ def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray,
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
                           n_resamples=_mc_patterns(opt),
                           resamples_name="max_resamples" if opt.adaptive else "n_resamples",
-                          p_estimated=opt.adaptive and opt.test == "randomization")
+                          p_estimated=opt.adaptive and opt.test == "randomization", interval_notes=interval_notes)
     return mde, verdicts, notes
 
 
@@ -627,9 +629,13 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     n_q = rows["n_queries"].to_numpy().astype(np.int64)
     all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
     t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
+    stats["ci_low"], stats["ci_high"], interval_notes = finish_paired_intervals(
+        measures=rows["measure"].to_list(), delta=stats["delta"], ci_low=stats["ci_low"], ci_high=stats["ci_high"],
+        se=t_se, n=n_q.astype(np.float64), flat=flat.astype(bool), interval=opt.interval,
+        confidence_level=opt.confidence_level, alternative=opt.alternative)
     rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
     mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
-                                   verdict_on, rejections)
+                                   verdict_on, rejections, interval_notes)
     verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
     alpha = 1.0 - opt.confidence_level
     warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
@@ -929,7 +935,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
                  test: Literal["randomization", "t"] = "randomization", seed: int = 0,
                  chunk_size: int | None = None,
                  interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
-                 power: float = 0.8) -> PairedComparison:
+                 power: float = 0.8, measure: str | None = None) -> PairedComparison:
     """Compare two paired samples ``a`` (baseline) and ``b``, scipy style.
 
     Parameters
@@ -942,6 +948,11 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         :func:`compare`.
     n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
         As :func:`compare`.
+    measure : str, optional
+        The measure's name (``"nDCG@10"``): its value range from the registry keeps the interval inside
+        the range of a mean delta (``[-1, 1]`` for measures in [0, 1]) and bounds the default interval of
+        deltas without spread, as :func:`compare` does.  None or a name the registry does not know: no
+        range.
 
     Returns
     -------
@@ -964,6 +975,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         As :func:`compare`.
     """
     opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    if measure is not None and not isinstance(measure, str):
+        raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.ndim != 1 or a.shape != b.shape:
@@ -989,8 +1002,12 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     one = np.ones(1, dtype=np.int64)
     all_zero = np.array([bool(np.all(d == 0))])
     se_t = np.array([0.0 if res["zero_spread"][0] else float(res["sd"][0]) / math.sqrt(n)])
+    res["ci_low"], res["ci_high"], interval_notes = finish_paired_intervals(
+        measures=[measure or ""], delta=res["delta"], ci_low=res["ci_low"], ci_high=res["ci_high"], se=se_t,
+        n=np.array([float(n)]), flat=np.asarray(res["zero_spread"], dtype=bool), interval=opt.interval,
+        confidence_level=opt.confidence_level, alternative=opt.alternative)
     mde, verdicts, notes = _decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
-                                   res, opt, "pvalue")
+                                   res, opt, "pvalue", interval_notes=interval_notes)
     warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
     resampled = opt.test == "randomization" or opt.interval != "t"

@@ -30,16 +30,33 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.special import stdtrit
 
 from ._results import BootstrapResult, ConfidenceInterval
 from .resample import (_check_2d, _check_alternative, _check_chunk_size, _check_int, _check_probability,
                        _column_means, bootstrap_index_chunks, kernel_block_rows, reblock)
 from .signflip_interval import least_count
 
-__all__ = ["studentized_bootstrap_many", "ZERO_SPREAD_RTOL", "zero_spread", "studentize", "symmetric_interval"]
+__all__ = ["studentized_bootstrap_many", "ZERO_SPREAD_RTOL", "MAX_QUANTILE_RATIO", "zero_spread", "studentize",
+           "symmetric_interval", "quantile_cap"]
 
 #: A spread (max - min) of at most this fraction of the values' magnitude is float noise: zero spread.
 ZERO_SPREAD_RTOL: float = 1e-12
+#: Largest ratio of the bootstrap-t quantile to Student's t quantile (n - 1 df) the interval uses
+#: (module docstring: beyond it the quantile measures resamples that left out the few dominant values).
+MAX_QUANTILE_RATIO: float = 1.5
+
+
+def quantile_cap(df, confidence_level: float, alternative: str,
+                 max_quantile_ratio: float | None = MAX_QUANTILE_RATIO) -> np.ndarray:
+    """The largest bootstrap-t quantile used: ``max_quantile_ratio`` times Student's t quantile with
+    ``df`` degrees of freedom at the interval's level (two-sided: ``(1 + level) / 2``); ``inf`` when
+    ``max_quantile_ratio`` is None (Hall's uncapped interval)."""
+    df = np.asarray(df, dtype=np.float64)
+    if max_quantile_ratio is None:
+        return np.full(df.shape, np.inf)
+    level = 0.5 + confidence_level / 2.0 if alternative == "two-sided" else confidence_level
+    return max_quantile_ratio * stdtrit(df, level)
 
 
 def zero_spread(X) -> np.ndarray:
@@ -65,23 +82,25 @@ def studentize(mean: np.ndarray, var: np.ndarray, spread: np.ndarray, scale: flo
 
 
 def symmetric_interval(t_star: np.ndarray, mean: np.ndarray, se: np.ndarray, flat: np.ndarray,
-                       n_resamples: int, confidence_level: float, alternative: str
-                       ) -> tuple[np.ndarray, np.ndarray]:
+                       n_resamples: int, confidence_level: float, alternative: str, *, df: float,
+                       max_quantile_ratio: float | None = MAX_QUANTILE_RATIO) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) of the symmetric bootstrap-t interval from ``T*`` (B, k), the means, the
-    studentizing SEs and the zero-spread columns (those get ``[mean, mean]``): the rule of
+    studentizing SEs and the zero-spread columns (those get ``[mean, mean]``), its quantile capped at
+    :func:`quantile_cap` (``df``: Student's degrees of freedom, ``n - 1``): the rule of
     :func:`studentized_bootstrap_many`."""
     k = mean.shape[0]
     need = least_count(1.0 - confidence_level, n_resamples, False)
+    cap = quantile_cap(df, confidence_level, alternative, max_quantile_ratio)
     low = np.full(k, -np.inf)
     high = np.full(k, np.inf)
     with np.errstate(invalid="ignore"):      # q = inf times se = 0 on zero-spread columns, set to the mean below
         if need > 0 and alternative == "two-sided":
-            q = -np.partition(-np.abs(t_star), need - 1, axis=0)[need - 1]
+            q = np.minimum(-np.partition(-np.abs(t_star), need - 1, axis=0)[need - 1], cap)
             low, high = mean - q * se, mean + q * se
         elif need > 0 and alternative == "greater":
-            low = mean - -np.partition(-t_star, need - 1, axis=0)[need - 1] * se
+            low = mean - np.minimum(-np.partition(-t_star, need - 1, axis=0)[need - 1], cap) * se
         elif need > 0:
-            high = mean - np.partition(t_star, need - 1, axis=0)[need - 1] * se
+            high = mean + np.minimum(-np.partition(t_star, need - 1, axis=0)[need - 1], cap) * se
         low = np.where(flat & np.isfinite(low), mean, low)
         high = np.where(flat & np.isfinite(high), mean, high)
         low = np.where(np.isnan(low), -np.inf, low)      # q = inf and se = 0 cannot happen together
@@ -146,8 +165,8 @@ def _t_star_exact(x: np.ndarray, counts: np.ndarray, mean: np.ndarray, scale: fl
 
 
 def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                               alternative: str = "two-sided", rng=None,
-                               chunk_size: int | None = None) -> BootstrapResult:
+                               alternative: str = "two-sided", rng=None, chunk_size: int | None = None,
+                               max_quantile_ratio: float | None = MAX_QUANTILE_RATIO) -> BootstrapResult:
     """Symmetric studentized (bootstrap-t) intervals of the means of many columns, one resample stream.
 
     Parameters
@@ -164,6 +183,10 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
         bootstrap_mean_many`).
     chunk_size : int, optional
         Resample rows drawn at once (memory knob; results do not depend on it).
+    max_quantile_ratio : float >= 1 or None, default MAX_QUANTILE_RATIO (1.5)
+        The bootstrap-t quantile is capped at this multiple of Student's t quantile (n - 1 df), so the
+        interval is never more than this much wider than the t interval; None: Hall's uncapped
+        interval (unbounded when many resamples are constant, as with mostly tied deltas).
 
     Returns
     -------
@@ -188,6 +211,9 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
     n_resamples = _check_int(n_resamples, "n_resamples", minimum=2)
     confidence_level = _check_probability(confidence_level, "confidence_level")
     alternative = _check_alternative(alternative)
+    if max_quantile_ratio is not None and not (isinstance(max_quantile_ratio, (int, float))
+                                               and not isinstance(max_quantile_ratio, bool) and max_quantile_ratio >= 1):
+        raise ValueError(f"`max_quantile_ratio` must be a number >= 1 or None, got {max_quantile_ratio!r}")
     n, k = X.shape
     chunk_size = _check_chunk_size(chunk_size, n)
     mean = _column_means(X)
@@ -195,7 +221,8 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
     flat = zero_spread(X)
     se[flat] = 0.0
     t_star = _t_star(X - mean, bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size), n)
-    low, high = symmetric_interval(t_star, mean, se, flat, n_resamples, confidence_level, alternative)
+    low, high = symmetric_interval(t_star, mean, se, flat, n_resamples, confidence_level, alternative, df=n - 1,
+                                   max_quantile_ratio=max_quantile_ratio)
     return BootstrapResult(statistic=mean, confidence_interval=ConfidenceInterval(low, high),
                            standard_error=se, n_resamples=n_resamples,
                            confidence_level=confidence_level, method="studentized")
