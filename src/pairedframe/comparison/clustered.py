@@ -57,6 +57,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.engine_tables import engine_table
+from pairedframe.comparison.interval_range import clip_delta_intervals, clip_deltas
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.measures import higher_is_better
@@ -533,13 +534,15 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
     verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
                         opt.alternative) for i in range(k_total)]
     # in the measure's direction: a rank such as FirstRelRank is better when lower
-    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows.sort("_row")["measure"].to_list())]
+    measures = rows.sort("_row")["measure"].to_list()
+    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
+    st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures)
     notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
                           exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
                           interval=f"cluster {interval}",
-                          unit="clusters", n_resamples=opt.n_resamples)
+                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=clip_notes)
     warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
                      test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
@@ -557,10 +560,10 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
     if margin is not None:
         res = [_tost(float(d), float(s), margin, alpha, float(f), int(g))
                for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
+        tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures)
         out = out.with_columns(
             pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", [r[0] for r in res], dtype=pl.Float64),
-            pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),
-            pl.Series("tost_high", [r[2] for r in res], dtype=pl.Float64),
+            pl.Series("tost_low", tost_low, dtype=pl.Float64), pl.Series("tost_high", tost_high, dtype=pl.Float64),
             pl.Series("equivalent", [r[3] for r in res], dtype=pl.Boolean))
         # a non-significant difference that TOST bounds within the margin is evidence of equivalence
         open_verdict = pl.col("verdict").is_in(["inconclusive", "not significant"])

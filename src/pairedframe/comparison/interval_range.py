@@ -26,12 +26,14 @@ from pairedframe.measures.base import value_range
 from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, quantile_cap
 from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
 
-__all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "finish_paired_intervals"]
+__all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "clip_delta_intervals",
+           "finish_paired_intervals"]
 
 
 def mean_ranges(measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """(lo, hi) per row: the range of one query's value of each row's measure (``-inf, inf`` if unknown)."""
-    ranges = np.array([value_range(str(m)) for m in measures], dtype=np.float64).reshape(-1, 2)
+    names, inverse = np.unique(np.asarray([str(m) for m in measures], dtype=object), return_inverse=True)
+    ranges = np.array([value_range(m) for m in names], dtype=np.float64).reshape(-1, 2)[inverse.reshape(-1)]
     return ranges[:, 0], ranges[:, 1]
 
 
@@ -55,6 +57,19 @@ def clip_deltas(low, high, measures: Sequence[str]) -> tuple[np.ndarray, np.ndar
 
 def _range_text(lo: float, hi: float) -> str:
     return f"[{lo:g}, {hi:g}]"
+
+
+def _clip_text(measure: str, lo: float, hi: float) -> str:
+    return f"interval clipped to the range of a mean delta of {measure}, {_range_text(lo, hi)}"
+
+
+def clip_delta_intervals(low, high, measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+    """:func:`clip_deltas` with a note per clipped row (None elsewhere), for ``verdict_note``."""
+    lo, hi = delta_ranges(measures)
+    low, high, clipped = clip_to_range(low, high, lo, hi)
+    notes = [_clip_text(str(measures[i]), float(lo[i]), float(hi[i])) if clipped[i] else None
+             for i in range(low.shape[0])]
+    return low, high, notes
 
 
 def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
@@ -85,8 +100,7 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
                 notes[i].append(_zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i])))
     low, high, clipped = clip_to_range(low, high, lo, hi)
     for i in np.flatnonzero(clipped):
-        notes[i].append(f"interval clipped to the range of a mean delta of {measures[i]}, "
-                        f"{_range_text(float(lo[i]), float(hi[i]))}")
+        notes[i].append(_clip_text(str(measures[i]), float(lo[i]), float(hi[i])))
     return low, high, ["; ".join(parts) if parts else None for parts in notes]
 
 
