@@ -22,19 +22,27 @@ Intervals and tests
 -------------------
 By default the p-value is the sign-flip randomization test (exact under the null of symmetric
 deltas; Fisher, as used in IR by Smucker et al. 2007) and the interval is the symmetric studentized
-bootstrap interval (bootstrap-t, Hall 1992; :mod:`pairedframe.stats.studentized`): the only interval
-that covers 0.94-0.96 on real TREC deltas at every size measured, skewed ones included (README
-"Calibration", ``benchmarks/calibration.py --section paired``: 0.946-0.959 at n = 20, 50 and 100,
-4-10 % wider than the t interval at n = 20 and 0-1 % at n = 100).  The interval that inverts the
-sign-flip test (``"signflip"``: the shifts the test does not reject, so it excludes 0 exactly when
-``p < alpha``) covers only 0.930 at n = 20 on DL-2019 nDCG@10, where skewed deltas make the test
-itself reject 6.5 % of true nulls.  The two rarely disagree (the studentized interval is a little
-wider at small n); where they do, or where a multiplicity-adjusted p-value disagrees with the
-unadjusted interval, the verdict follows the test and ``verdict_note`` says so and why.
-``test="t"`` pairs with the t interval, which inverts it.  ``"percentile"`` (bit for bit scipy's) and
-``"bca"`` cover 0.894-0.923 at n = 20.  With mostly tied deltas (near-duplicate systems) the
-studentized interval can be unbounded (many resamples have zero spread): the data cannot bound the
-mean that way, and ``verdict_note`` says so.
+bootstrap interval (bootstrap-t, Hall 1992) with its quantile capped at 1.5 x Student's t quantile
+(:mod:`pairedframe.stats.studentized`): the interval that covers 0.94-0.96 on real TREC deltas at every
+size measured, skewed ones included (README "Calibration", ``benchmarks/calibration.py --section
+paired``: 0.946-0.959 at n = 20, 50 and 100, median width 1.02-1.04 x the t interval's at n = 20 and
+1.00-1.01 at n = 100), and never more than 1.5 x as wide as the t interval where a few queries dominate
+the deltas (Hall's uncapped interval is then many times wider, or unbounded; ``verdict_note`` says
+when the cap binds).  The interval that inverts the sign-flip test (``"signflip"``: the shifts the test
+does not reject, so it excludes 0 exactly when ``p < alpha``) covers only 0.930 at n = 20 on DL-2019
+nDCG@10, where skewed deltas make the test itself reject 6.5 % of true nulls.  The two rarely disagree
+(the studentized interval is a little wider at small n); where they do, or where a
+multiplicity-adjusted p-value disagrees with the unadjusted interval, the verdict follows the test and
+``verdict_note`` says so and why.  ``test="t"`` pairs with the t interval, which inverts it.
+``"percentile"`` (bit for bit scipy's) and ``"bca"`` cover 0.894-0.923 at n = 20.
+
+Every interval stays inside the range of a mean delta of its measure (``[-1, 1]`` for measures in
+``[0, 1]``; the measure registry, :attr:`pairedframe.measures.Measure.value_range`): finite ends beyond
+it are clipped, which cannot remove the true mean, so coverage is unchanged
+(:mod:`pairedframe.comparison.interval_range`).  Deltas without spread (all equal) get, as the default
+interval, not the point ``[c, c]`` but the mean deltas of every population in that range that gives
+``n`` equal deltas with at least the level's probability (Clopper-Pearson's bound for ``n`` equal
+outcomes, :mod:`pairedframe.stats.value_range`); with no known range, the whole line.
 
 Verdicts
 --------
@@ -720,13 +728,14 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         Resample rows held in memory at once (memory knob; results do not depend on it).
     interval : {"signflip", "percentile", "bca", "t", "studentized"}, optional
         Default: ``"studentized"`` for the randomization test (the symmetric bootstrap-t, Hall 1992,
-        on the bootstrap stream; covers 0.946-0.959 on real TREC deltas at n = 20-100), ``"t"`` for the
-        t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
+        on the bootstrap stream, its quantile at most 1.5 x Student's; covers 0.946-0.959 on real TREC
+        deltas at n = 20-100, never wider than 1.5 x the t interval), ``"t"`` for the t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
         patterns; Garthwaite 1996, Ernst 2004), so it agrees with the raw p-value by construction, but
         covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
         and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20).  Where the interval and the
         verdict disagree, ``verdict_note`` says which decides and why.  Coverage on real TREC deltas:
-        README "Calibration" (``benchmarks/calibration.py``).
+        README "Calibration" (``benchmarks/calibration.py``).  Every interval is clipped to the range
+        of a mean delta of its measure (module docstring).
     power : float in (0, 1), default 0.8
         Power for the minimum detectable effect.
     verdict_on : {"pvalue", "pvalue_holm", "pvalue_bh"}, default "pvalue_holm"
