@@ -103,6 +103,10 @@ def intervals(D: np.ndarray, B: int, seed, measure: str, candidates: bool = True
         out.update(_candidates(D, B, boot_ss, out["signflip"], out["t"]))
     lo, hi = delta_range(measure)
     flat = zero_spread(D)
+    n = D.shape[0]
+    se = D.std(axis=0, ddof=1) / math.sqrt(n)
+    cap = MAX_QUANTILE_RATIO * float(stdtrit(n - 1, 1 - ALPHA / 2))
+    capped = ~flat & (se > 0) & (D.mean(axis=0) - out[DEFAULT][0] >= cap * se * (1 - 1e-9))
     if flat.any():       # compare's default on deltas without spread: the range-based interval
         cl, ch = constant_sample_interval(D[0, flat], D.shape[0], lo, hi)
         for name in (k for k in RANGE_RULE if k in out):
@@ -114,6 +118,7 @@ def intervals(D: np.ndarray, B: int, seed, measure: str, candidates: bool = True
         clipped[name] = (a, b)
         if name == DEFAULT:
             clipped["_clipped"] = (c, c)
+    clipped["_capped"] = (capped, capped)
     return clipped
 
 
@@ -182,6 +187,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int, sym_reps: int | None = None
     cat = lambda x: np.concatenate(x) if x else np.empty(0, dtype=bool)  # noqa: E731
     return {"cover": {k[1]: cat(v) for k, v in store.items() if k[0] == "cover"},
             "width": {k[1]: cat(v) for k, v in store.items() if k[0] == "width"}, "clipped": cat(store["_clipped"]),
+            "capped": cat(store["_capped"]),
             "rej": {k: cat(v) for k, v in rej.items()}, "warn": cat(warn), "tied": cat(tied)}
 
 
@@ -211,15 +217,16 @@ def report(results: dict, reps: int, B: int, n_pairs: dict) -> str:
     rows = []
     for (c, m, n), r in results.items():
         rows.append([c, m, str(n)] + [rate(r["cover"][k]) for k in INTERVALS]
-                    + [median_ratio(r["width"][k]) for k in WIDTHS] + [rate(r["clipped"])])
+                    + [median_ratio(r["width"][k]) for k in WIDTHS] + [rate(r["clipped"]), rate(r["capped"])])
     out = head + ("Coverage of the truth (full-set mean delta) by the intervals as compare prints them (finite ends "
                   "clipped to [-1, 1]; clipping cannot remove the truth, so coverage is that of the unclipped "
                   "interval); width = median over samples of the interval's width / the t interval's width (MC SE "
                   "of the median from 200 bootstrap resamples); clipped = share of samples whose default interval "
-                  "was clipped.\n\n")
+                  f"was clipped; capped = share whose default quantile reached its cap, {MAX_QUANTILE_RATIO:g} x "
+                  "Student's.\n\n")
     out += table(["collection", "measure", "n", "studentized (default)", "bootstrap-t (Hall)", "signflip", "t",
                   "percentile", "BCa", "width studentized", "width bootstrap-t", "width signflip", "width percentile",
-                  "clipped"], rows)
+                  "clipped", "capped"], rows)
     rows = [[c, m, str(n)] + [f"{rate(r['cover'][k])}; {median_ratio(r['width'][k])}" for k in CANDIDATES]
             for (c, m, n), r in results.items()]
     out += ("\n\nThe other candidates for the default, on the same resamples (coverage; median width / t): Hall's "

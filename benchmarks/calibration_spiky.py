@@ -82,20 +82,21 @@ def run(pops: dict, rr_pops: dict, reps: int, B: int, seed: int, log=print, quic
         results[(design, collection, n)] = {
             "cover": {k[1]: cat(k) for k in store if k[0] == "cover"},
             "width": {k[1]: cat(k) for k in store if k[0] == "width"},
-            "clipped": cat("_clipped"), "unbounded": cat("_unbounded")}
+            "clipped": cat("_clipped"), "capped": cat("_capped"), "unbounded": cat("_unbounded")}
         log(f"  spiky {design} {collection} n={n} done")
     return results
 
 
 def report(results: dict, reps: int, B: int) -> str:
     rows = [[d, c, str(n)] + [f"{rate(r['cover'][k])}; {median_ratio(r['width'][k])}" for k in SHOWN]
-            + [rate(r["clipped"]), rate(r["unbounded"])] for (d, c, n), r in results.items()]
+            + [rate(r["clipped"]), rate(r["capped"]), rate(r["unbounded"])] for (d, c, n), r in results.items()]
     out = (f"### compare: spiky cells (a few queries dominate the mean)\n\n{reps} replications per cell, B = {B}; "
            "designs in benchmarks/calibration_spiky.py. Each entry: coverage (MC SE); median width / the t "
-           "interval's (MC SE). clipped: share of samples whose default interval was clipped to [-1, 1]; "
-           "bootstrap-t unbounded: share where Hall's bootstrap-t has an infinite end.\n\n")
+           "interval's (MC SE). clipped: share of samples whose default interval was clipped to [-1, 1]; capped: "
+           "share whose default quantile reached its cap; bootstrap-t unbounded: share where Hall's bootstrap-t "
+           "has an infinite end.\n\n")
     out += table(["design", "collection", "n", "studentized (default)", "bootstrap-t (Hall)", "t", "signflip",
-                  "percentile", "clipped", "bootstrap-t unbounded"], rows)
+                  "percentile", "clipped", "capped", "bootstrap-t unbounded"], rows)
     rows = [[d, c, str(n)] + [f"{rate(r['cover'][k])}; {median_ratio(r['width'][k])}" for k in CANDIDATES]
             for (d, c, n), r in results.items()]
     out += "\n\nThe other candidates on the same samples (coverage; median width / t).\n\n"

@@ -12,7 +12,7 @@ Shared by :func:`pairedframe.compare` (in memory and in an engine: both finish i
 - The default (studentized) interval of deltas without spread is the range-based interval of
   :func:`pairedframe.stats.value_range.constant_sample_interval` instead of a point.
 - Where the bootstrap-t quantile reached its cap (:data:`pairedframe.stats.studentized.MAX_QUANTILE_RATIO`
-  times Student's), a note says that a few queries dominate the deltas.
+  times Student's; rare once resample SEs are floored), a note says that a few queries dominate.
 """
 
 from __future__ import annotations
@@ -88,10 +88,9 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
         half = high - delta if alternative == "less" else delta - low
         capped = ~flat & (se > 0) & (half >= cap * se * (1.0 - 1e-9))
         for i in np.flatnonzero(capped):
-            notes[i].append(f"a few queries dominate these deltas: the bootstrap-t quantile ran past "
-                            f"{MAX_QUANTILE_RATIO:g} x Student's t quantile (resamples that leave those queries "
-                            f"out have almost no spread), so the interval is capped at {MAX_QUANTILE_RATIO:g} x the "
-                            "t interval's half-width; read worst_queries and wins / losses")
+            notes[i].append(f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
+                            f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
+                            f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
         if flat.any():
             cl, ch = constant_sample_interval(delta[flat], n[flat], lo[flat], hi[flat],
                                               confidence_level=confidence_level, alternative=alternative)

@@ -22,13 +22,14 @@ Intervals and tests
 -------------------
 By default the p-value is the sign-flip randomization test (exact under the null of symmetric
 deltas; Fisher, as used in IR by Smucker et al. 2007) and the interval is the symmetric studentized
-bootstrap interval (bootstrap-t, Hall 1992) with its quantile capped at 1.5 x Student's t quantile
-(:mod:`pairedframe.stats.studentized`): the interval that covers 0.94-0.96 on real TREC deltas at every
-size measured, skewed ones included (README "Calibration", ``benchmarks/calibration.py --section
-paired``: 0.946-0.959 at n = 20, 50 and 100, median width 1.02-1.04 x the t interval's at n = 20 and
-1.00-1.01 at n = 100), and never more than 1.5 x as wide as the t interval where a few queries dominate
-the deltas (Hall's uncapped interval is then many times wider, or unbounded; ``verdict_note`` says
-when the cap binds).  The interval that inverts the sign-flip test (``"signflip"``: the shifts the test
+bootstrap interval (bootstrap-t, Hall 1992), stabilised: each resample is studentized by at least half
+the sample's SE, and its quantile is at most 1.5 x Student's t quantile
+(:mod:`pairedframe.stats.studentized`).  It covers 0.94-0.96 on real TREC deltas at every size
+measured, skewed ones included, as Hall's does (README "Calibration", ``benchmarks/calibration.py
+--section paired``: 0.945-0.959 at n = 20, 50 and 100, median width 1.02-1.04 x the t interval's at
+n = 20 and 1.00-1.01 at n = 100), and stays near the t interval where a few queries dominate the
+deltas, where Hall's interval is many times wider or unbounded (never more than 1.5 x the t interval;
+``verdict_note`` says when that cap binds).  The interval that inverts the sign-flip test (``"signflip"``: the shifts the test
 does not reject, so it excludes 0 exactly when ``p < alpha``) covers only 0.930 at n = 20 on DL-2019
 nDCG@10, where skewed deltas make the test itself reject 6.5 % of true nulls.  The two rarely disagree
 (the studentized interval is a little wider at small n); where they do, or where a
@@ -728,8 +729,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         Resample rows held in memory at once (memory knob; results do not depend on it).
     interval : {"signflip", "percentile", "bca", "t", "studentized"}, optional
         Default: ``"studentized"`` for the randomization test (the symmetric bootstrap-t, Hall 1992,
-        on the bootstrap stream, its quantile at most 1.5 x Student's; covers 0.946-0.959 on real TREC
-        deltas at n = 20-100, never wider than 1.5 x the t interval), ``"t"`` for the t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
+        on the bootstrap stream, stabilised: resample SEs at least half the sample's, quantile at most
+        1.5 x Student's; covers 0.945-0.959 on real TREC deltas at n = 20-100, never wider than 1.5 x the
+        t interval), ``"t"`` for the t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
         patterns; Garthwaite 1996, Ernst 2004), so it agrees with the raw p-value by construction, but
         covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
         and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20).  Where the interval and the
