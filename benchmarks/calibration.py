@@ -14,8 +14,9 @@ queries, pairs in turn; truth = the pair's full-set mean delta (centred deltas f
 
 Sections (modules ``calibration_*.py``):
 
-``paired``      compare: coverage and width of every interval, type-I of both tests, power at the MDE,
-                Cochran's skew rule (n = 20, 50, 100);
+``paired``      compare: coverage and median width / t of every interval, type-I of both tests, power at
+                the MDE, Cochran's skew rule (n = 20, 50, 100); spiky cells (RR@10, one dominant
+                query, occasional jumps: ``calibration_spiky.py``);
 ``clustered``   compare_clustered: coverage of the cluster intervals, type-I of the cluster sign-flip
                 test (G = 6 ... 30 clusters of 5 queries, icc 0, 0.3, 0.6);
 ``equivalence`` TOST with the true delta on the margin (G = 10, 20, 30; 1 or 3 queries per cluster);
@@ -48,6 +49,7 @@ import calibration_data  # noqa: E402
 import calibration_paired  # noqa: E402
 import calibration_ppi  # noqa: E402
 import calibration_segments  # noqa: E402
+import calibration_spiky  # noqa: E402
 from _tee import output_to  # noqa: E402
 
 SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments", "agreement")
@@ -102,6 +104,10 @@ def _run(args: argparse.Namespace) -> None:
         res = calibration_paired.run(pops, sizes, reps, B, args.seed, log=log,
                                      sym_reps=None if quick else args.symmetric_reps)
         print(calibration_paired.report(res, reps, B, n_pairs), "\n", flush=True)
+        rr = calibration_data.load(args.data, collections=collections, measures=("RR@10",), seed=args.seed,
+                                   max_runs=max_runs)
+        res = calibration_spiky.run(pops, rr, reps, B, args.seed, log=log, quick=quick)
+        print(calibration_spiky.report(res, reps, B), "\n", flush=True)
     if "clustered" in args.section:
         Gs, iccs = ((10,), (0.3,)) if quick else (tuple(args.clusters or (6, 8, 10, 20, 30)), (0.0, 0.3, 0.6))
         res = calibration_clustered.run(pops, Gs, iccs, reps, B, args.seed, log=log)

@@ -50,11 +50,13 @@ def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for heading in ("### compare:", "### compare_clustered:", "### compare_clustered with unequal cluster sizes",
+    for heading in ("### compare:", "### compare: spiky cells", "### compare_clustered:", "### compare_clustered with unequal cluster sizes",
                     "### Equivalence:", "### PPI++", "### compare_segments:",
                     "### rank_agreement:", "### label_agreement:"):
         assert heading in out
     for column in ("edgeworth (default)", "| signflip |", "| t |", "studentized", "percentile", "BCa",
+                   "bootstrap-t (Hall)", "width studentized", "equal-tailed", "t fallback", "capped only",
+                   "one dominant, synthetic", "jumps, synthetic", "| RR@10 |", "| synthetic |",
                    "randomization centred", "t symmetric", "power randomization", "skew warning", "cluster-t",
                    "type-I sign-flip", "t-based TOST (default)", "z on bootstrap SE", "jackknife-edgeworth (default)",
                    "| jackknife-t |", "z (ppi_py)",

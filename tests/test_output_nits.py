@@ -143,7 +143,9 @@ def test_json_outputs_are_standard_json_with_null_for_unbounded_ends():
 
     rng = np.random.default_rng(0)
     a = rng.uniform(size=25)
-    rows = [{"system": s, "qid": f"q{i:02d}", "measure": "m", "value": float(v)}
+    # deltas 0.05 up to float noise (zero spread): a [0, 1] measure bounds the lower end (a name without a
+    # known range would leave both ends open)
+    rows = [{"system": s, "qid": f"q{i:02d}", "measure": "nDCG@10", "value": float(v)}
             for s, arr in (("A", a), ("B", np.clip(a + 0.05, 0, 1))) for i, v in enumerate(arr)]
     res = pf.compare(pl.DataFrame(rows), baseline="A", alternative="greater", n_resamples=199)
     assert res["ci_high"][0] == float("inf")

@@ -7,10 +7,12 @@ family; ``equivalent`` follows the one matching ``verdict_on``."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison.interval_range import clip_deltas
 from pairedframe.stats.equivalence import tost
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 
@@ -37,13 +39,14 @@ TOST_COLUMN = {"pvalue": "pvalue_tost", "pvalue_holm": "pvalue_tost_holm", "pval
 
 
 def with_tost(out: pl.DataFrame, st: dict[str, np.ndarray], G_all: np.ndarray, fam: np.ndarray, *, margin: float,
-              alpha: float, verdict_on: str) -> pl.DataFrame:
+              alpha: float, verdict_on: str, measures: Sequence[str]) -> pl.DataFrame:
     """TOST columns, and the verdict "equivalent" where the difference is not significant and TOST, adjusted
     within the family as the difference test is (Holm / BH / none by ``verdict_on``), rejects non-equivalence:
     an equivalence claim is a claim too, so a family's claims of either kind keep its error rate."""
     res = [_tost(float(d), float(s), margin, alpha, float(f), int(g))
            for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
     p_tost = np.array([r[0] for r in res], dtype=float)
+    tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures)
     p_holm, p_bh = np.full(p_tost.shape, np.nan), np.full(p_tost.shape, np.nan)
     for f in np.unique(fam):
         sel = fam == f
@@ -53,8 +56,7 @@ def with_tost(out: pl.DataFrame, st: dict[str, np.ndarray], G_all: np.ndarray, f
     out = out.with_columns(
         pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", p_tost, dtype=pl.Float64),
         pl.Series("pvalue_tost_holm", p_holm, dtype=pl.Float64), pl.Series("pvalue_tost_bh", p_bh, dtype=pl.Float64),
-        pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),
-        pl.Series("tost_high", [r[2] for r in res], dtype=pl.Float64),
+        pl.Series("tost_low", tost_low, dtype=pl.Float64), pl.Series("tost_high", tost_high, dtype=pl.Float64),
         pl.Series("equivalent", decisive < alpha, dtype=pl.Boolean),
         pl.Series("_inside", [r[3] for r in res], dtype=pl.Boolean))
     # a non-significant difference that TOST bounds within the margin is evidence of equivalence

@@ -72,7 +72,7 @@ from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.signflip_interval import inverted_interval
 from pairedframe.stats.skewness import skewness_from_moments
-from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, studentize, symmetric_interval
+from pairedframe.stats.studentized import MIN_SE_RATIO, ZERO_SPREAD_RTOL, studentize, symmetric_interval
 
 __all__ = ["compare_by_join", "Paired", "pair_in_engine", "resampled_sums"]
 
@@ -340,7 +340,8 @@ def bootstrap_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta
 def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str], delta: np.ndarray,
                             se: np.ndarray, flat: np.ndarray, scale: np.ndarray, opt: _Options
                             ) -> tuple[np.ndarray, np.ndarray]:
-    """The symmetric bootstrap-t interval of :func:`pairedframe.stats.studentized.studentized_bootstrap_many`
+    """The stabilised symmetric bootstrap-t interval of :func:`pairedframe.stats.studentized.
+    studentized_bootstrap_many` (each resample's SE at least MIN_SE_RATIO x ``se``, the quantile capped)
     from per-resample sums of the centred deltas (mean, variance and drawn range of each resample).
 
     ``se``: the studentizing SEs (0 at zero spread); ``scale``: ``max |d - mean|`` per column."""
@@ -353,9 +354,10 @@ def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str
         m = s1 / n
         var = np.maximum(more["s2"] / n - m * m, 0.0)
         for c in range(k):
-            t_star[resample, c] = studentize(m[:, c], var[:, c], more["hi"][:, c] - more["lo"][:, c], scale[c], n)
+            t_star[resample, c] = studentize(m[:, c], var[:, c], more["hi"][:, c] - more["lo"][:, c], scale[c], n,
+                                             MIN_SE_RATIO * se[c])
     t.drop(wide)
-    return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative)
+    return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative, df=n - 1)
 
 
 def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,

@@ -63,6 +63,7 @@ from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._equivalence import with_tost
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.engine_tables import engine_table
+from pairedframe.comparison.interval_range import clip_delta_intervals, clip_deltas
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
 from pairedframe.checks import string_ids
 from pairedframe.measures import higher_is_better
@@ -566,13 +567,15 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
     verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
                         opt.alternative) for i in range(k_total)]
     # in the measure's direction: a rank such as FirstRelRank is better when lower
-    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows.sort("_row")["measure"].to_list())]
+    measures = rows.sort("_row")["measure"].to_list()
+    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
+    st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures)
     notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
                           exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
                           interval=f"cluster {interval}",
-                          unit="clusters", n_resamples=opt.n_resamples)
+                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=clip_notes)
     warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
                      test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
@@ -588,7 +591,8 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
         pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
     )
     if margin is not None:
-        out = with_tost(out, st, G_all, fam, margin=margin, alpha=alpha, verdict_on=verdict_on)
+        out = with_tost(out, st, G_all, fam, margin=margin, alpha=alpha, verdict_on=verdict_on,
+                        measures=measures)
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),

@@ -22,19 +22,28 @@ Intervals and tests
 -------------------
 By default the p-value is the sign-flip randomization test (exact under the null of symmetric
 deltas; Fisher, as used in IR by Smucker et al. 2007) and the interval is the symmetric studentized
-bootstrap interval (bootstrap-t, Hall 1992; :mod:`pairedframe.stats.studentized`): the only interval
-that covers 0.94-0.96 on real TREC deltas at every size measured, skewed ones included (README
-"Calibration", ``benchmarks/calibration.py --section paired``: 0.946-0.959 at n = 20, 50 and 100,
-4-10 % wider than the t interval at n = 20 and 0-1 % at n = 100).  The interval that inverts the
-sign-flip test (``"signflip"``: the shifts the test does not reject, so it excludes 0 exactly when
-``p < alpha``) covers only 0.930 at n = 20 on DL-2019 nDCG@10, where skewed deltas make the test
-itself reject 6.5 % of true nulls.  The two rarely disagree (the studentized interval is a little
-wider at small n); where they do, or where a multiplicity-adjusted p-value disagrees with the
-unadjusted interval, the verdict follows the test and ``verdict_note`` says so and why.
-``test="t"`` pairs with the t interval, which inverts it.  ``"percentile"`` (bit for bit scipy's) and
-``"bca"`` cover 0.894-0.923 at n = 20.  With mostly tied deltas (near-duplicate systems) the
-studentized interval can be unbounded (many resamples have zero spread): the data cannot bound the
-mean that way, and ``verdict_note`` says so.
+bootstrap interval (bootstrap-t, Hall 1992), stabilised: each resample is studentized by at least half
+the sample's SE, and its quantile is at most 1.5 x Student's t quantile
+(:mod:`pairedframe.stats.studentized`).  It covers 0.94-0.96 on real TREC deltas at every size
+measured, skewed ones included, as Hall's does (README "Calibration", ``benchmarks/calibration.py
+--section paired``: 0.945-0.959 at n = 20, 50 and 100, median width 1.02-1.04 x the t interval's at
+n = 20 and 1.00-1.01 at n = 100), and stays near the t interval where a few queries dominate the
+deltas, where Hall's interval is many times wider or unbounded (never more than 1.5 x the t interval;
+``verdict_note`` says when that cap binds).  The interval that inverts the sign-flip test (``"signflip"``: the shifts the test
+does not reject, so it excludes 0 exactly when ``p < alpha``) covers only 0.930 at n = 20 on DL-2019
+nDCG@10, where skewed deltas make the test itself reject 6.5 % of true nulls.  The two rarely disagree
+(the studentized interval is a little wider at small n); where they do, or where a
+multiplicity-adjusted p-value disagrees with the unadjusted interval, the verdict follows the test and
+``verdict_note`` says so and why.  ``test="t"`` pairs with the t interval, which inverts it.
+``"percentile"`` (bit for bit scipy's) and ``"bca"`` cover 0.894-0.923 at n = 20.
+
+Every interval stays inside the range of a mean delta of its measure (``[-1, 1]`` for measures in
+``[0, 1]``; the measure registry, :attr:`pairedframe.measures.Measure.value_range`): finite ends beyond
+it are clipped, which cannot remove the true mean, so coverage is unchanged
+(:mod:`pairedframe.comparison.interval_range`).  Deltas without spread (all equal) get, as the default
+interval, not the point ``[c, c]`` but the mean deltas of every population in that range that gives
+``n`` equal deltas with at least the level's probability (Clopper-Pearson's bound for ``n`` equal
+outcomes, :mod:`pairedframe.stats.value_range`); with no known range, the whole line.
 
 Verdicts
 --------
@@ -88,6 +97,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
+from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
                                              verdict, verdict_levels,
@@ -293,7 +303,8 @@ def _mc_patterns(opt: _Options) -> int:
 
 def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
             fam_sizes: np.ndarray, all_zero: np.ndarray, stats: dict[str, np.ndarray], opt: _Options,
-            verdict_on: str, rejections: np.ndarray | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
+            verdict_on: str, rejections: np.ndarray | None = None,
+            interval_notes: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
     """MDE at the verdict's level, verdicts and notes for rows of one call."""
     alpha = 1.0 - opt.confidence_level
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
@@ -307,7 +318,7 @@ def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray,
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
                           n_resamples=_mc_patterns(opt),
                           resamples_name="max_resamples" if opt.adaptive else "n_resamples",
-                          p_estimated=opt.adaptive and opt.test == "randomization")
+                          p_estimated=opt.adaptive and opt.test == "randomization", interval_notes=interval_notes)
     return mde, verdicts, notes
 
 
@@ -666,9 +677,13 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     n_q = rows["n_queries"].to_numpy().astype(np.int64)
     all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
     t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
+    stats["ci_low"], stats["ci_high"], interval_notes = finish_paired_intervals(
+        measures=rows["measure"].to_list(), delta=stats["delta"], ci_low=stats["ci_low"], ci_high=stats["ci_high"],
+        se=t_se, n=n_q.astype(np.float64), flat=flat.astype(bool), interval=opt.interval,
+        confidence_level=opt.confidence_level, alternative=opt.alternative)
     rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
     mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
-                                   verdict_on, rejections)
+                                   verdict_on, rejections, interval_notes)
     verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
     alpha = 1.0 - opt.confidence_level
     warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
@@ -756,13 +771,15 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         Resample rows held in memory at once (memory knob; results do not depend on it).
     interval : {"signflip", "percentile", "bca", "t", "studentized"}, optional
         Default: ``"studentized"`` for the randomization test (the symmetric bootstrap-t, Hall 1992,
-        on the bootstrap stream; covers 0.946-0.959 on real TREC deltas at n = 20-100), ``"t"`` for the
-        t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
+        on the bootstrap stream, stabilised: resample SEs at least half the sample's, quantile at most
+        1.5 x Student's; covers 0.945-0.959 on real TREC deltas at n = 20-100, never wider than 1.5 x the
+        t interval), ``"t"`` for the t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
         patterns; Garthwaite 1996, Ernst 2004), so it agrees with the raw p-value by construction, but
         covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
         and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20).  Where the interval and the
         verdict disagree, ``verdict_note`` says which decides and why.  Coverage on real TREC deltas:
-        README "Calibration" (``benchmarks/calibration.py``).
+        README "Calibration" (``benchmarks/calibration.py``).  Every interval is clipped to the range
+        of a mean delta of its measure (module docstring).
     power : float in (0, 1), default 0.8
         Power for the minimum detectable effect.
     verdict_on : {"pvalue", "pvalue_holm", "pvalue_bh"}, default "pvalue_holm"
@@ -978,7 +995,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
                  test: Literal["randomization", "t"] = "randomization", seed: int = 0,
                  chunk_size: int | None = None,
                  interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
-                 power: float = 0.8) -> PairedComparison:
+                 power: float = 0.8, measure: str | None = None) -> PairedComparison:
     """Compare two paired samples ``a`` (baseline) and ``b``, scipy style.
 
     Parameters
@@ -991,6 +1008,11 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         :func:`compare`.
     n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
         As :func:`compare`.
+    measure : str, optional
+        The measure's name (``"nDCG@10"``): its value range from the registry keeps the interval inside
+        the range of a mean delta (``[-1, 1]`` for measures in [0, 1]) and bounds the default interval of
+        deltas without spread, as :func:`compare` does.  None or a name the registry does not know: no
+        range.
 
     Returns
     -------
@@ -1016,6 +1038,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         As :func:`compare`.
     """
     opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    if measure is not None and not isinstance(measure, str):
+        raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.ndim != 1 or a.shape != b.shape:
@@ -1042,8 +1066,12 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     one = np.ones(1, dtype=np.int64)
     all_zero = np.array([bool(np.all(d == 0))])
     se_t = np.array([0.0 if res["zero_spread"][0] else float(res["sd"][0]) / math.sqrt(n)])
+    res["ci_low"], res["ci_high"], interval_notes = finish_paired_intervals(
+        measures=[measure or ""], delta=res["delta"], ci_low=res["ci_low"], ci_high=res["ci_high"], se=se_t,
+        n=np.array([float(n)]), flat=np.asarray(res["zero_spread"], dtype=bool), interval=opt.interval,
+        confidence_level=opt.confidence_level, alternative=opt.alternative)
     mde, verdicts, notes = _decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
-                                   res, opt, "pvalue")
+                                   res, opt, "pvalue", interval_notes=interval_notes)
     warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
     resampled = opt.test == "randomization" or opt.interval != "t"

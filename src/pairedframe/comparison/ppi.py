@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
+from pairedframe.comparison.interval_range import clip_deltas
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
 from pairedframe.io.results import ids_as_strings, refuse_null_ids
@@ -298,6 +299,11 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
               "gold_only_delta": pl.Float64, "gold_only_ci_low": pl.Float64, "gold_only_ci_high": pl.Float64,
               "warning": pl.String}
     out = pl.DataFrame(rows, schema=schema)
+    measure_names = out["measure"].to_list()         # intervals inside the range of a mean delta ([-1, 1] on [0, 1])
+    for low, high in (("ci_low", "ci_high"), ("gold_only_ci_low", "gold_only_ci_high")):
+        lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names)
+        out = out.with_columns(pl.Series(low, lo, dtype=pl.Float64, nan_to_null=True),
+                               pl.Series(high, hi, dtype=pl.Float64, nan_to_null=True))
     units = [(r["system"], r["measure"], r["segment_set"], r["segment"]) for r in rows]
     estimated = [u for u, r in zip(units, rows) if r.get("delta") is not None]
     require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "

@@ -75,6 +75,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
+from pairedframe.comparison.interval_range import clip_deltas
 from pairedframe.comparison.paired import _pair
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.measures import higher_is_better
@@ -766,6 +767,8 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
                          np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
                                   None))
     resampled = test == "randomization" or interval in ("signflip", "percentile")
+    # inside the range of a mean delta of the measure ([-1, 1] for measures in [0, 1]): coverage unchanged
+    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"].to_list())
     out = units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",

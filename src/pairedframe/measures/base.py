@@ -35,6 +35,11 @@ MIN_GEO_MEAN = 0.00001
 
 Gains = tuple[tuple[int, float], ...]
 
+#: The value range of a family that declares none: no bound is known.
+UNBOUNDED: tuple[float, float] = (-math.inf, math.inf)
+#: The families whose per-query values are shares, probabilities or normalised gains.
+UNIT: tuple[float, float] = (0.0, 1.0)
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -180,6 +185,7 @@ class Family:
     judgments: JudgmentsKind = "qrels"
     trec_named: bool = False
     ranking_based: bool = True
+    value_range: tuple[float, float] = UNBOUNDED
 
     @property
     def uses_rel(self) -> bool:
@@ -287,6 +293,19 @@ class Measure:
         if spec.at == "cutoff":
             return self.cutoff
         return self.param(spec.at)
+
+    @property
+    def value_range(self) -> tuple[float, float]:
+        """``(low, high)``: the values one query's value can take (``-inf`` / ``inf`` where unbounded).
+
+        The family's range, except that a gain map with a negative gain (``nDCG(gains={0:-1})``) can
+        push gain-based values below 0 (RBP rescales its gains to [0, 1] and keeps its range); then no
+        bound is claimed.
+        """
+        spec = self.spec
+        if spec.uses_gain and self.family != "RBP" and any(g < 0 for _, g in self.gains or ()):
+            return UNBOUNDED
+        return spec.value_range
 
     @property
     def gain_key(self) -> str:
@@ -428,7 +447,7 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
            value_kind: Literal["number", "text"] = "number", per_query_printed: bool = True,
            higher_is_better: bool = True, max_grade: int | None = None,
            examples: tuple[str, ...] = (), judgments: JudgmentsKind = "qrels", trec_named: bool = False,
-           ranking_based: bool = True) -> Callable:
+           ranking_based: bool = True, value_range: tuple[float, float] = UNBOUNDED) -> Callable:
     """Register a measure family; decorates its polars implementation.
 
     The decorated function takes a :class:`PolarsContext` and a resolved :class:`Measure` and
@@ -439,6 +458,9 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
     ``judgments``: the judgments it reads (see :data:`JudgmentsKind`); its implementation then takes
     that kind's context. ``trec_named``: its canonical name is trec_eval's (a family ir_measures
     lacks). ``ranking_based``: trec_eval's ``-J`` changes its value.
+    ``value_range`` is ``(low, high)``, the values one query's value can take with non-negative gains
+    (:attr:`Measure.value_range`; ``tests/test_measures_properties.py`` checks it against the reference
+    implementations); intervals of means and deltas stay inside it.
     """
     forms = (trec,) if isinstance(trec, TrecForm) else tuple(trec)
 
@@ -452,10 +474,25 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
             uses_gain=uses_gain, sql_file=sql_file, empty_value=empty_value, polars=fn, doc=fn.__doc__ or "",
             params=params, at=at, value_kind=value_kind, per_query_printed=per_query_printed,
             higher_is_better=higher_is_better, max_grade=max_grade, examples=examples, judgments=judgments,
-            trec_named=trec_named, ranking_based=ranking_based)
+            trec_named=trec_named, ranking_based=ranking_based,
+            value_range=(float(value_range[0]), float(value_range[1])))
         return fn
 
     return register
+
+
+@lru_cache(maxsize=4096)
+def value_range(name: str) -> tuple[float, float]:
+    """``(low, high)`` of one query's value of the measure called ``name`` (:attr:`Measure.value_range`);
+    ``(-inf, inf)`` for names that are not pairedframe measures (nothing is known about them)."""
+    from pairedframe.measures.parse import parse_measure  # parse imports this module
+
+    try:
+        parsed = parse_measure(name)
+    except ValueError:
+        return UNBOUNDED
+    ranges = [m.value_range for m in parsed] or [UNBOUNDED]
+    return min(r[0] for r in ranges), max(r[1] for r in ranges)
 
 
 @lru_cache(maxsize=4096)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import divide, per_query, quotient, within_cutoff
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="Unjudged", aliases=("unj",), trec=TrecForm("unj", "long_cutoffs", 560, (5, 10, 20)),
+@family(key="Unjudged", value_range=UNIT, aliases=("unj",), trec=TrecForm("unj", "long_cutoffs", 560, (5, 10, 20)),
         sql_file="unjudged.sql", cutoff="required", rel="none", empty_value="0")
 def unjudged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Unjudged at k: documents in the top k without a grade >= 0 (not in the qrels, or a negative
@@ -22,7 +22,8 @@ def unjudged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
                      judged=pl.col("is_judged").filter(within_cutoff(measure)).sum())
 
 
-@family(key="Judged", trec=TrecForm("judged", "long_cutoffs", 600), sql_file="judged.sql", cutoff="optional",
+@family(key="Judged", value_range=UNIT,
+        trec=TrecForm("judged", "long_cutoffs", 600), sql_file="judged.sql", cutoff="optional",
         rel="none", empty_value="0")
 def judged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Judged@k (ir_measures): the share of the top k documents that have a qrels line, whatever its

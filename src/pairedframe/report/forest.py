@@ -223,7 +223,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         ax.plot([max(a, left), min(b, right)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
         ax.plot([d], [yi], "o", color=colour, ms=4)[0].set_gid(f"pf-segment-{yi}")  # countable in an SVG
         for end, edge, marker in ((a, left, "<"), (b, right, ">")):
-            if math.isinf(end):       # unbounded (one-sided, or a studentized interval on tied deltas)
+            if math.isinf(end):       # unbounded (one-sided, or no spread and no known range)
                 ax.plot([edge], [yi], marker, color=colour, ms=6)
         unbounded = "unbounded" if math.isinf(a) or math.isinf(b) else None
         for key in (decision, "interval disagrees" if disagrees else None, unbounded):

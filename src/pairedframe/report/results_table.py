@@ -107,7 +107,12 @@ def _caption_text(data: TableData) -> str:
     parts = [f"Mean {', '.join(data.measures)}{judged} over {queries}."]
     if s.get("ci"):
         form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
-        parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries.")
+        special = "halfwidth" in data.frame.columns and data.frame.filter(
+            pl.col("ci_low").is_not_null() & pl.col("halfwidth").is_null()).height > 0
+        where = ("[low, high] where it is clipped to the measure's range or the values have no spread"
+                 if s["ci"] == "halfwidth" else "inside the measure's range")
+        parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries"
+                     + (f", {where}." if special else "."))
     if data.mode != "none":
         correction = {"holm": "Holm-adjusted", "bh": "Benjamini-Hochberg-adjusted", "none": "unadjusted",
                       "tukey": "family-wise adjusted"}[s["correction"]]
@@ -140,8 +145,8 @@ def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, 
     number = _number(row["mean"], digits)
     if row["mean"] is None or ci is None or row["ci_low"] is None:
         return number, ""
-    if ci == "halfwidth":
-        return number, f" ± {(row['ci_high'] - row['ci_low']) / 2:.{digits}f}"
+    if ci == "halfwidth" and row.get("halfwidth") is not None:
+        return number, f" ± {row['halfwidth']:.{digits}f}"
     return number, f" [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]"
 
 
