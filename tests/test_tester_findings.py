@@ -167,6 +167,21 @@ def test_docnos_that_lost_leading_zeros_warn_naming_a_pair(tmp_path):
         pf.evaluate(run, qrels, ["AP"])
 
 
+def test_a_small_run_matching_only_after_case_folding_warns(tmp_path):
+    """Three documents, none judged as spelled and all judged up to case: every measure would be 0."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("007 0 d1 1\n007 0 d2 0\n007 0 d3 2\n")
+    run = tmp_path / "run"
+    run.write_text("007 Q0 D1 1 3 t\n007 Q0 D2 2 2 t\n007 Q0 D3 3 1 t\n")
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"only 0 of 3 .*3 more match.*run 'D1' ~ qrels 'd1'"):
+        pf.evaluate(run, qrels, ["AP"])
+    run.write_text("007 Q0 d1 1 3 t\n007 Q0 D2 2 2 t\n007 Q0 d3 3 1 t\n")   # some match as spelled: 1 of 3 is below 5
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.evaluate(run, qrels, ["AP"])
+    assert _docno_warnings(caught) == []
+
+
 def test_a_big_run_is_checked_on_a_sample_and_says_so(shared_data, tmp_path, monkeypatch):
     from pairedframe.evaluation import docno_check
     monkeypatch.setattr(docno_check, "SAMPLE_ROWS", 400)

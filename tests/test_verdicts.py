@@ -42,8 +42,21 @@ def test_two_equal_deltas_are_not_certain_and_six_are_the_exact_sign_flip_result
     assert ("2 queries" if test == "randomization" else "zero spread") in r.verdict_note
     six = compare_pair(np.zeros(6), np.full(6, 0.25), test=test)     # 2/2^6 = 0.03125 < 0.05
     assert six.pvalue == pytest.approx(2 / 64) and six.verdict == "better"
-    if test == "t":     # the t interval inverts the t-test's exact sign-flip answer; the default: next test
-        assert six.confidence_interval.low == pytest.approx(0.25) and six.confidence_interval.high == pytest.approx(0.25)
+    # no interval is a point: without a measure nothing bounds the mean (with one: the next test)
+    assert (six.confidence_interval.low, six.confidence_interval.high) == (-math.inf, math.inf)
+
+
+@pytest.mark.parametrize("interval", ["t", "signflip", "percentile", "bca"])
+def test_every_interval_of_equal_deltas_is_the_range_bound_not_a_point(interval):
+    """Six or thirty equal deltas: t's zero-width interval and the sign-flip inversion's point would
+    claim certainty; every interval is the default's range bound (Clopper-Pearson, next test)."""
+    for n in (3, 6, 30):
+        base = compare_pair(np.zeros(n), np.full(n, 0.05), measure="nDCG@10")
+        r = compare_pair(np.zeros(n), np.full(n, 0.05), measure="nDCG@10", interval=interval,
+                         test="t" if interval == "t" else "randomization")
+        assert (r.confidence_interval.low, r.confidence_interval.high) == (base.confidence_interval.low,
+                                                                          base.confidence_interval.high)
+        assert -1 < r.confidence_interval.low < 0.05 < r.confidence_interval.high < 1
 
 
 @pytest.mark.parametrize("n", [6, 20, 43])

@@ -191,6 +191,29 @@ def zero_spread_means(per_query: pl.DataFrame, agg: pl.DataFrame) -> np.ndarray:
     return np.nan_to_num(ptp, nan=np.inf) <= ZERO_SPREAD_RTOL * np.nan_to_num(mag, nan=0.0)
 
 
+def _check_same_queries(per_query: pl.DataFrame | None, cmp: pl.DataFrame) -> None:
+    """Refuse a comparison computed on other queries than the per-query table's: its marks would
+    test one sample while the cells show the means of another."""
+    if per_query is None or "n_queries" not in cmp.columns or not cmp.height:
+        return
+    if set(per_query.columns) - {"system", "qid", "measure", "value"}:
+        return          # extra key columns (dataset, judgments): the caller has chosen one slice
+    values = per_query.filter(pl.col("value").is_not_null()).select("system", "qid", "measure")
+    pairs = cmp.select("system", "baseline", "measure", "n_queries").unique()
+    common = (pairs.join(values, on=["system", "measure"])
+              .join(values.rename({"system": "baseline"}), on=["baseline", "measure", "qid"])
+              .group_by("system", "baseline", "measure").agg(pl.len().alias("_common")))
+    bad = (pairs.join(common, on=["system", "baseline", "measure"], how="left")
+           .with_columns(pl.col("_common").fill_null(0))
+           .filter(pl.col("_common") != pl.col("n_queries")))
+    if bad.height:
+        r = bad.row(0, named=True)
+        raise ValueError(f"`comparison` does not match `data`: {r['system']} vs {r['baseline']} on {r['measure']} was "
+                         f"compared over {r['n_queries']} queries, but the per-query table has {r['_common']} queries "
+                         f"both systems measured ({bad.height} such row(s)); pass the per-query table the comparison "
+                         "was computed from, or only the comparison")
+
+
 def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> list[tuple[str, str, str]]:
     """(winner, loser, measure) of every significant row, in the measure's direction."""
     sig = comparison.filter(pl.col(column).is_not_null() & (pl.col(column) < alpha) & (pl.col("delta") != 0))
@@ -305,6 +328,7 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         alpha = alpha if alpha is not None else 1.0 - float(levels[0])
         if not 0 < alpha < 1:
             raise ValueError(f"`alpha` must be in (0, 1), got {alpha!r}")
+        _check_same_queries(per_query, cmp)
         wins = _significant_wins(cmp, column, alpha)
         baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]
         pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
@@ -321,7 +345,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
             if key in cmp.columns and cmp.height:
                 vals = cmp[key].unique(maintain_order=True).to_list()
                 settings[key] = vals[0] if len(vals) == 1 else vals
-        settings.update(alpha=alpha, baselines=baselines, n_comparisons=cmp.height, mode=mode)
+        settings.update(alpha=alpha, baselines=baselines, n_comparisons=cmp.height, mode=mode,
+                        untested_measures=[m for m in measures if m not in set(cmp["measure"].to_list())])
         for key, col in (("smallest_p", column), ("smallest_raw_p", "pvalue")):   # why a table has no mark
             values = cmp[col].drop_nulls().drop_nans()
             settings[key] = float(values.min()) if values.len() else None

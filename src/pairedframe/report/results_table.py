@@ -128,7 +128,11 @@ def _caption_text(data: TableData) -> str:
             parts.append(f"{DAGGER} / {DOUBLE_DAGGER}: significantly better / worse than {s['baselines'][0]} ({detail}).")
         else:
             parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
-        if not any(data.frame["marks"]):
+        untested = s.get("untested_measures") or []
+        if untested:
+            parts.append(f"{', '.join(untested)}: not tested (the comparison has no rows for "
+                         f"{'it' if len(untested) == 1 else 'them'}), so no marks.")
+        if not any(data.frame["marks"]) and len(untested) < len(data.measures):
             parts.append(_why_no_marks(s, correction))
     parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
     if s.get("ranking_tie_rule"):
