@@ -6,6 +6,7 @@ Every element id starts with the report's own id, every figure is a data URI, ev
 from __future__ import annotations
 
 import datetime
+import functools
 import platform
 import shlex
 from functools import partial
@@ -28,15 +29,21 @@ _COMPARISON_COLUMNS = ("system", "measure", "n_queries", "baseline_mean", "syste
                        "pvalue", "pvalue_holm", "pvalue_bh", "wins", "losses", "ties", "verdict", "verdict_note")
 
 
-def versions() -> dict[str, str]:
-    """{package: installed version} of Python and the packages behind the numbers and figures."""
-    out = {"python": platform.python_version()}
+@functools.cache
+def _installed_versions() -> tuple[tuple[str, str], ...]:
+    out = [("python", platform.python_version())]
     for name in _PACKAGES:
         try:
-            out[name] = metadata.version(name)
+            out.append((name, metadata.version(name)))
         except metadata.PackageNotFoundError:
-            out[name] = "not installed"
-    return out
+            out.append((name, "not installed"))
+    return tuple(out)
+
+
+def versions() -> dict[str, str]:
+    """{package: installed version} of Python and the packages behind the numbers and figures (read
+    once per process: the report asks twice)."""
+    return dict(_installed_versions())
 
 
 def delta_plot_systems(comparison: pl.DataFrame, measure: str, most: int) -> list[str]:
