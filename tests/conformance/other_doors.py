@@ -127,7 +127,7 @@ PPI_COMPARE = OtherDoor("pf.ppi_compare", value=_ppi_value, call_with=lambda **k
     "gold_query_without_proxy": Cell(lambda t: _ppi(ga=_put(_GOLD_A, "x", 0.3), gb=_put(_GOLD_B, "x", 0.3)),
                                      Raises(r"'x'|proxy", SchemaError)),
     "unrelated_proxy_of_one_system": Cell(lambda t: _ppi(pa=_put(_PROXY_A, "z", 0.5)), Raises(r"'z'|different queries")),
-}, params={"alpha": ((0, 1, 1.5), r"alpha"), "ddof": ((2, -1), r"ddof"), "lam": ((-0.5, 1.5), r"lam"),
+}, params={"confidence_level": ((0, 1, 1.5), r"confidence_level"), "ddof": ((2, -1), r"ddof"), "lam": ((-0.5, 1.5), r"lam"),
            "method": (("exact",), r"method")},
     empty=(lambda t: pf.ppi_compare({}, {}, {}, {}), InsufficientSampleError, "at least 2"))
 
@@ -292,7 +292,7 @@ PPI_COMPARE_SEGMENTS = OtherDoor("pf.ppi_compare_segments", call_with=lambda **k
     "unrelated_system": Cell(lambda t: _ppi_segments(pl.concat([_JS, _JS.filter(pl.col("system") == "b")
                                                                  .with_columns(pl.lit("z").alias("system"))])),
                              reference=lambda t: _ppi_segments(_JS)),
-}, params={"alpha": ((0, 1, 1.5), r"alpha")},
+}, params={"confidence_level": ((0, 1, 1.5), r"confidence_level")},
     empty=(lambda t: _ppi_segments(_JS, gold_qids=["99"]), EmptyResultError, "no gold value"))
 
 
