@@ -75,7 +75,7 @@ def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
         k = hi - lo
         X, truth = draw_clusters(pops, G, m, icc, k, rng)
         flip_ss, boot_ss = np.random.SeedSequence([seed, G, key, bi]).spawn(2)
-        sf = cluster_sign_flip_interval_many(X, labels, n_resamples=B, rng=np.random.default_rng(flip_ss))
+        sf = cluster_sign_flip_interval_many(X, labels, n_resamples=B, seed=np.random.default_rng(flip_ss))
         sums, sizes = cluster_summaries(X, labels)
         theta = sums.sum(axis=0) / sizes.sum()
         ct = cluster_t_interval(theta, cluster_robust_se(sums, sizes), G, df=cluster_df(sizes))
@@ -95,7 +95,7 @@ def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
             width[name].append(high - low)
         Xc, _ = draw_clusters(pops, G, m, icc, k, rng, centre=True)
         p = cluster_sign_flip_interval_many(Xc, labels, n_resamples=B,
-                                            rng=np.random.default_rng([seed, G, key, bi, 3])).pvalue
+                                            seed=np.random.default_rng([seed, G, key, bi, 3])).pvalue
         reject.append(np.asarray(p) < ALPHA)
     cat = lambda x: np.concatenate(x)  # noqa: E731
     return {"cover": {k: cat(v) for k, v in cover.items()}, "width": {k: cat(v) for k, v in width.items()},

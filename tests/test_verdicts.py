@@ -79,7 +79,7 @@ def test_mde_is_at_holms_first_step_level():
     assert row["pvalue"] == pytest.approx(0.0056, abs=2e-4) and row["pvalue_holm"] > 0.05
     assert row["mde"] == pytest.approx(noncentral_t_mde(0.1 / math.sqrt(50), 49, alpha=0.005), rel=1e-9)
     assert row["mde"] > 0.041 and set(res["verdict"]) == {"inconclusive"}
-    raw = compare(frame_of(a, bs), baseline="A", test="t", verdict_on="pvalue")
+    raw = compare(frame_of(a, bs), baseline="A", test="t", correction="none")
     assert set(raw["verdict"]) == {"better"}
 
 
@@ -98,7 +98,7 @@ def test_exact_test_that_cannot_reach_holm_level_warns_and_says_why():
         warnings.simplefilter("error", UserWarning)
         warnings.simplefilter("ignore", SkewWarning)
         warnings.simplefilter("ignore", SmallSampleWarning)
-        raw = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue")
+        raw = compare(frame_of(a, bs), baseline="A", correction="none")
     assert set(raw["verdict"]) == {"better"}
 
 
@@ -123,12 +123,12 @@ def test_signflip_interval_agrees_with_the_p_value_in_every_row_and_the_default_
     rng = np.random.default_rng(4)
     a = rng.uniform(size=25)
     bs = {f"S{i}": np.clip(a + rng.normal(0.02 * i, 0.15, 25), 0, 1) for i in range(12)}
-    res = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999, interval="signflip")
+    res = compare(frame_of(a, bs), baseline="A", correction="none", n_resamples=999, interval="signflip")
     excludes = (res["ci_low"] > 0) | (res["ci_high"] < 0)
     assert (excludes == (res["pvalue"] < 0.05)).all()
     assert (excludes == res["verdict"].is_in(["better", "worse"])).all()
     # the default (studentized) interval is not the test's inversion: every disagreement is explained
-    default = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999)
+    default = compare(frame_of(a, bs), baseline="A", correction="none", n_resamples=999)
     assert default["interval"].unique().to_list() == ["studentized"]
     split = 0
     for row in default.iter_rows(named=True):
@@ -196,7 +196,7 @@ def test_bh_verdicts_use_bh_threshold_not_bonferroni():
     table = frame_of(base, {f"S{i:02d}": base + rng.normal(0.2, 0.1, 30) for i in range(20)})
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="no comparison can be significant")
-        res = compare(table, baseline="A", n_resamples=99, seed=0, verdict_on="pvalue_bh")
+        res = compare(table, baseline="A", n_resamples=99, seed=0, correction="bh")
     assert (res["pvalue_bh"] < 0.05).all() and set(res["verdict"]) == {"better"}
     assert np.isfinite(res["mde"].to_numpy()).all()
     se = res["sd"].to_numpy() / math.sqrt(30)

@@ -323,7 +323,7 @@ SYSTEMS, TABLE_MEASURES = ["b", "c"], ["AP", "nDCG@10"]
 _RESAMPLING = {"n_resamples": 400}
 DISJOINT = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "3", "4"], "measure": "AP",
                          "value": [0.1, 0.2, 0.3, 0.4]})
-PLAN = """alpha = 0.05
+PLAN = """confidence_level = 0.95
 margin = 0.02
 seed = 1
 n_resamples = 400

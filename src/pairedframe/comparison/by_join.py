@@ -56,7 +56,6 @@ from pairedframe.comparison.paired import (
     _finish_table,
     _mc_patterns,
     _Options,
-    _VERDICT_ON,
     _no_common_query,
     _require_pairable,
     _warn_summary_rows,
@@ -64,9 +63,10 @@ from pairedframe.comparison.paired import (
 )
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import _t_stats
-from pairedframe.comparison.verdicts import smallest_pvalue
+from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
+from pairedframe.comparison.verdicts import smallest_pvalue, verdict_column
 from pairedframe.checks import require_rows
-from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.errors import USE_CORRECTION, DuplicateError, SchemaError, renamed_keywords
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL
@@ -380,19 +380,20 @@ def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delt
                              same_sign, c == 1.0)
 
 
+@renamed_keywords(verdict_on=USE_CORRECTION)
 def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str] | str | None = None,
                     measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
                     confidence_level: float = 0.95, alternative: str = "two-sided", test: str = "randomization",
                     seed: int = 0, family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
-                    interval: str | None = None, power: float = 0.8, verdict_on: str = "pvalue_holm",
+                    interval: str | None = None, power: float = 0.8, correction: str = "holm",
                     progress: Callable[[int, int], None] | None = None, resampling: str = "fixed",
-                    decision_error: float = 1e-3, max_resamples: int = 2**27) -> pl.DataFrame:
+                    decision_error: float = DEFAULT_DECISION_ERROR,
+                    max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
     try:
         opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
                              resampling, decision_error, max_resamples)
-        if verdict_on not in _VERDICT_ON:
-            raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
+        verdict_on = verdict_column(correction)
         not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
         moments = comparison_moments(paired)

@@ -31,8 +31,8 @@ import pyarrow as pa
 from pairedframe.comparison.by_join import _NUMERIC, _wins_in_measure_direction, not_in_engine, pair_in_engine
 from pairedframe.comparison.engine_tables import EngineTable, is_spark_dataframe
 from pairedframe.comparison.segments import (_as_segments, _no_segment_query, _require_segments_matched,
-                                             _require_two_queries, _row_seeds, _segments_table, _t_stats,
-                                             check_segments_cost, segment_keys)
+                                             _require_two_queries, _segments_table, _t_stats, check_segments_cost)
+from pairedframe.comparison.streams import row_seeds, segment_keys
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.stats.randomization import TIE_RTOL
@@ -193,8 +193,8 @@ def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resampl
     distinct = units.select("segment_set", "segment").unique(maintain_order=True)
     keys = np.array([segment_keys(seed, s, g) for s, g in distinct.iter_rows()], dtype=np.uint64).reshape(-1, 2)
     rows = np.arange(B)
-    boot_seeds = _row_seeds(keys[:, 0], rows).astype(np.int64)     # (B, S)
-    flip_seeds = _row_seeds(keys[:, 1], rows).astype(np.int64)
+    boot_seeds = row_seeds(keys[:, 0], rows).astype(np.int64)     # (B, S)
+    flip_seeds = row_seeds(keys[:, 1], rows).astype(np.int64)
     S = distinct.height
     seeds = t.name("seeds")
     t.register(seeds, pa.table({

@@ -50,7 +50,6 @@ on what else is in the call.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -65,19 +64,21 @@ from pairedframe.comparison._families import family_columns, family_ids, family_
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.interval_range import clip_delta_intervals, clip_deltas
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
+from pairedframe.comparison.streams import cluster_layout, cluster_streams, partition_key
 from pairedframe.checks import string_ids
 from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
-                                             verdict_levels, verdict_notes,
+                                             verdict_column, verdict_levels, verdict_notes,
                                              warn_unreachable)
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import (USE_CORRECTION, InsufficientSampleError, SchemaError, SmallSampleWarning,
+                                renamed_keywords, user_stacklevel)
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
 from pairedframe.stats.cluster_interval import (_flip_interval, cluster_df, cluster_edgeworth_interval,
                                                 cluster_robust_se, cluster_t_interval)
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, zero_spread
 from pairedframe.stats.mcnemar import mcnemar_exact
 from pairedframe.stats.multiple import benjamini_hochberg, holm
-from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from pairedframe.stats.resample import query_set_key
 
 __all__ = ["CLUSTER_POLICY", "compare_clustered", "cluster_streams", "cluster_layout", "attach_clusters"]
 
@@ -91,65 +92,6 @@ _INTERVALS = ("edgeworth", "signflip", "t", "percentile")
 # ----------------------------------------------------------------------------------------------
 # clusters as a partition of a query set
 # ----------------------------------------------------------------------------------------------
-
-def cluster_layout(qids: Sequence[str], clusters: Sequence[Any]) -> tuple[np.ndarray, list[list[str]]]:
-    """Canonical cluster order of a query set.
-
-    Parameters
-    ----------
-    qids : sequence of str, shape (n,)
-        Distinct query ids.
-    clusters : sequence, shape (n,)
-        Cluster id of each query (any hashable; only equality is used).
-
-    Returns
-    -------
-    codes : ndarray of intp, shape (n,)
-        Canonical cluster number ``0..G-1`` of each query: clusters are numbered in code-point order
-        of their smallest qid, so the numbering depends only on the partition, not on the labels.
-    members : list of G lists of str
-        The qids of each cluster, sorted, in canonical order.
-    """
-    groups: dict[Any, list[str]] = {}
-    for q, c in zip(qids, clusters):
-        groups.setdefault(c, []).append(str(q))
-    members = sorted((sorted(m) for m in groups.values()), key=lambda m: m[0])
-    where = {q: g for g, m in enumerate(members) for q in m}
-    codes = np.fromiter((where[str(q)] for q in qids), dtype=np.intp, count=len(qids))
-    return codes, members
-
-
-def _partition_key(members: list[list[str]]) -> bytes:
-    h = hashlib.blake2b(digest_size=32, person=b"pf-partition")
-    for m in members:
-        h.update(query_set_key(m))
-    return h.digest()
-
-
-def cluster_streams(seed: int, qids: Sequence[Any], clusters: Sequence[Any]
-                    ) -> tuple[np.random.Generator, np.random.Generator]:
-    """The (cluster bootstrap, cluster sign-flip) generators :func:`compare_clustered` uses.
-
-    Parameters
-    ----------
-    seed : int
-        Non-negative user seed.
-    qids, clusters : sequences of shape (n,)
-        The paired queries of a comparison and their cluster ids.
-
-    Returns
-    -------
-    (numpy.random.Generator, numpy.random.Generator)
-        Keyed by the seed, the query set and the partition into clusters (module docstring).  With
-        singleton clusters these are exactly :func:`pairedframe.comparison.resample_generators`.
-    """
-    qids = [str(q) for q in qids]
-    _, members = cluster_layout(qids, clusters)
-    qkey = query_set_key(qids)
-    key: Any = qkey if len(members) == len(qids) else ("cluster", qkey, _partition_key(members))
-    return (np.random.default_rng(keyed_seed_sequence(seed, key)),
-            np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key))))
-
 
 # ----------------------------------------------------------------------------------------------
 # attaching a cluster column
@@ -293,13 +235,14 @@ def _check_cluster_counts(rows: pl.DataFrame, n_queries: np.ndarray, n_clusters:
                       SmallSampleWarning, stacklevel=user_stacklevel())
 
 
+@renamed_keywords(verdict_on=USE_CORRECTION)
 def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems: Sequence[str] | str | None = None,
                       measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
                       confidence_level: float = 0.95,
                       alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
                       margin: float | None = None, power: float = 0.8,
                       family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
-                      verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
+                      correction: Literal["none", "holm", "bh"] = "holm",
                       progress: Callable[[int, int], None] | None = None,
                       interval: Literal["edgeworth", "signflip", "t", "percentile"] = "edgeworth") -> pl.DataFrame:
     """Compare systems with a baseline when queries come in clusters.
@@ -334,7 +277,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         degrees of freedom.
     power : float in (0, 1), default 0.8
         For the minimum detectable difference.
-    family_by, chunk_size, verdict_on, progress
+    family_by, chunk_size, correction, progress
         As :func:`pairedframe.compare`.
     interval : {"edgeworth", "signflip", "t", "percentile"}, default "edgeworth"
         ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(df)`` quantile (``df`` the Bell-McCaffrey
@@ -369,8 +312,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         ``tost_low/high`` is the unadjusted ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, df)
         se``, which lies inside ``(-margin, margin)`` iff ``pvalue_tost < alpha``; ``pvalue_tost_holm``
         / ``pvalue_tost_bh`` adjust the TOST p-values within the family (as ``pvalue_holm`` /
-        ``pvalue_bh``), and ``equivalent`` is true iff the one matching ``verdict_on`` is below
-        ``alpha`` (``pvalue_tost`` for ``verdict_on="pvalue"``): an equivalence claim is adjusted for
+        ``pvalue_bh``), and ``equivalent`` is true iff the one matching ``correction`` is below
+        ``alpha`` (``pvalue_tost`` for ``correction="none"``): an equivalence claim is adjusted for
         multiplicity exactly as a difference claim, so the family's claims of either kind keep its
         error rate.  A row that is not significant but equivalent has the verdict ``"equivalent"``;
         ``verdict_note`` gives the TOST p-value used and the interval, and says so where the interval
@@ -417,8 +360,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not (margin > 0 and math.isfinite(margin)):
             raise ValueError(f"`margin` must be a positive number, got {margin!r}")
         margin = float(margin)
-    if verdict_on not in ("pvalue", "pvalue_holm", "pvalue_bh"):
-        raise ValueError(f"`verdict_on` must be 'pvalue', 'pvalue_holm' or 'pvalue_bh', got {verdict_on!r}")
+    verdict_on = verdict_column(correction)
     in_engine = engine_table(data)
     if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: resampled as joins there
         from pairedframe.comparison.by_join_clustered import compare_clustered_by_join
@@ -445,7 +387,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     for r, qids, cl, a, b, d in per_row.iter_rows():
         codes, members = cluster_layout(qids, cl)
         data_of[r] = (qids, cl, codes, members, np.asarray(a, float), np.asarray(b, float), np.asarray(d, float))
-        groups.setdefault((query_set_key(qids), _partition_key(members)), []).append(r)
+        groups.setdefault((query_set_key(qids), partition_key(members)), []).append(r)
     _check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
                           np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
                           keys=keys, baseline=baseline)

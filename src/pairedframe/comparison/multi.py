@@ -114,7 +114,7 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
         wide = wide.sort("qid")
         qids = wide["qid"].to_list()
         rng = np.random.default_rng(keyed_seed_sequence(seed, ("tukey-hsd", query_set_key(qids), tuple(sorted(present)))))
-        res = randomised_tukey_hsd(wide.select(present).to_numpy(), n_resamples=n_resamples, rng=rng)
+        res = randomised_tukey_hsd(wide.select(present).to_numpy(), n_resamples=n_resamples, seed=rng)
         for i, a in enumerate(present):
             for j, b in enumerate(present):
                 lookup[(*key, a, b)] = float(res.pvalue[i, j])
@@ -173,7 +173,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         ``pvalue_max_tukey_raw``, the larger of it and the row's own ``pvalue`` (module docstring).
     **options
         ``n_resamples``, ``confidence_level``, ``alternative``, ``test``, ``seed``, ``chunk_size``,
-        ``interval``, ``power``, ``verdict_on``, ``progress``: as the single-baseline ``compare``.
+        ``interval``, ``power``, ``correction``, ``progress``: as the single-baseline ``compare``.
 
     Returns
     -------

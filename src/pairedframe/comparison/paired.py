@@ -98,12 +98,14 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
 from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.interval_range import finish_paired_intervals
+from pairedframe.comparison.streams import resample_generators
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
-                                             verdict, verdict_levels,
+                                             verdict, verdict_column, verdict_levels,
                                              verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
-from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
-                                PartlyEmptyWarning, SmallSampleWarning, user_stacklevel)
+from pairedframe.errors import (USE_CORRECTION, DuplicateError, EmptyResultError, InsufficientSampleError,
+                                PartlyEmptyWarning, SchemaError, SmallSampleWarning, renamed_keywords,
+                                user_stacklevel)
 from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
                                     refuse_null_ids)
 from pairedframe.measures import higher_is_better
@@ -112,7 +114,7 @@ from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import sign_flip_test_many
-from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from pairedframe.stats.resample import query_set_key
 from pairedframe.stats.signflip_interval import sign_flip_interval_many
 from pairedframe.stats.skewness import sample_skewness
 from pairedframe.stats.studentized import studentized_bootstrap_many, zero_spread
@@ -143,35 +145,11 @@ _TESTS = ("randomization", "t")
 _INTERVALS = ("signflip", "percentile", "bca", "t", "studentized")
 #: The default interval of each test (the t-test's inverts it; module docstring for the randomization test's).
 DEFAULT_INTERVAL = {"randomization": "studentized", "t": "t"}
-_VERDICT_ON = ("pvalue", "pvalue_holm", "pvalue_bh")
 
 
 # ----------------------------------------------------------------------------------------------
 # numpy core: one query set, k comparison columns
 # ----------------------------------------------------------------------------------------------
-
-def resample_generators(seed: int, qids: Iterable[Any]) -> tuple[np.random.Generator, np.random.Generator]:
-    """The (bootstrap, sign-flip) generators :func:`compare` uses for a query set.
-
-    Parameters
-    ----------
-    seed : int
-        Non-negative user seed.
-    qids : iterable
-        The query ids of the comparison (order and duplicates ignored; converted with ``str``).
-
-    Returns
-    -------
-    (numpy.random.Generator, numpy.random.Generator)
-        ``default_rng(keyed_seed_sequence(seed, query_set_key(qids)))`` for the bootstrap index, and
-        ``default_rng(keyed_seed_sequence(seed, ("sign-flip", query_set_key(qids))))`` for sign flips.
-        With the deltas in code-point order of ``qid``, ``scipy.stats.bootstrap((d,), np.mean,
-        rng=<first generator>, method="percentile")`` reproduces the interval of :func:`compare`.
-    """
-    key = query_set_key([str(q) for q in qids])
-    return (np.random.default_rng(keyed_seed_sequence(seed, key)),
-            np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key))))
-
 
 @dataclass(frozen=True)
 class _Options:
@@ -254,14 +232,14 @@ def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[
     out["se"] = sd / math.sqrt(n)
     if opt.interval in ("percentile", "bca"):
         boot = bootstrap_mean_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                   method=opt.interval, alternative=opt.alternative, rng=boot_rng,
+                                   method=opt.interval, alternative=opt.alternative, seed=boot_rng,
                                    chunk_size=opt.chunk_size)
         out["ci_low"], out["ci_high"] = (np.asarray(boot.confidence_interval.low, dtype=float),
                                          np.asarray(boot.confidence_interval.high, dtype=float))
         out["se"] = np.asarray(boot.standard_error, dtype=float)
     elif opt.interval == "studentized":
         boot = studentized_bootstrap_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                          alternative=opt.alternative, rng=boot_rng, chunk_size=opt.chunk_size)
+                                          alternative=opt.alternative, seed=boot_rng, chunk_size=opt.chunk_size)
         out["ci_low"] = np.asarray(boot.confidence_interval.low, dtype=float)
         out["ci_high"] = np.asarray(boot.confidence_interval.high, dtype=float)
     tt = None
@@ -275,7 +253,7 @@ def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[
     flips = None
     if opt.interval == "signflip":
         flips = sign_flip_interval_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                        alternative=opt.alternative, rng=flip_rng, chunk_size=opt.chunk_size)
+                                        alternative=opt.alternative, seed=flip_rng, chunk_size=opt.chunk_size)
         out["ci_low"] = np.asarray(flips.confidence_interval.low, dtype=float)
         out["ci_high"] = np.asarray(flips.confidence_interval.high, dtype=float)
     if opt.test == "randomization" and opt.adaptive:
@@ -285,7 +263,7 @@ def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[
         out["exact"] = np.full(k, n < 63 and (1 << n) <= opt.max_resamples)
     elif opt.test == "randomization":
         res = flips if flips is not None else sign_flip_test_many(
-            D, n_resamples=opt.n_resamples, alternative=opt.alternative, rng=flip_rng, chunk_size=opt.chunk_size)
+            D, n_resamples=opt.n_resamples, alternative=opt.alternative, seed=flip_rng, chunk_size=opt.chunk_size)
         out["pvalue"] = np.asarray(res.pvalue, dtype=float)
         out["exact"] = np.full(k, bool(res.exact))
     else:
@@ -719,13 +697,14 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     return out
 
 
+@renamed_keywords(verdict_on=USE_CORRECTION)
 def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
             measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
             confidence_level: float = 0.95, alternative: Literal["two-sided", "greater", "less"] = "two-sided",
             test: Literal["randomization", "t"] = "randomization", seed: int = 0,
             family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
             interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
-            power: float = 0.8, verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
+            power: float = 0.8, correction: Literal["none", "holm", "bh"] = "holm",
             progress: Callable[[int, int], None] | None = None,
             resampling: Literal["fixed", "adaptive"] = "fixed", decision_error: float = DEFAULT_DECISION_ERROR,
             max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
@@ -782,17 +761,18 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         of a mean delta of its measure (module docstring).
     power : float in (0, 1), default 0.8
         Power for the minimum detectable effect.
-    verdict_on : {"pvalue", "pvalue_holm", "pvalue_bh"}, default "pvalue_holm"
-        The p-value column the verdict uses.
+    correction : {"none", "holm", "bh"}, default "holm"
+        The multiple-testing correction within each ``family_by`` family behind the verdict: the
+        verdict reads ``pvalue``, ``pvalue_holm`` or ``pvalue_bh`` (the ``verdict_on`` column says which).
     progress : callable, optional
         Called as ``progress(done, total)`` (in comparisons) after each query set is analysed.
     resampling : {"fixed", "adaptive"}, default "fixed"
         ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
-        only for the comparisons whose decision ``p < alpha`` on the ``verdict_on`` column is still
+        only for the comparisons whose decision ``p < alpha`` on the ``correction``'s column is still
         open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
         Guarantee: for any data, with probability at least ``1 - decision_error`` over the draws,
         every comparison of a family with ``certified = true`` gets the significant / not
-        significant decision that ``verdict_on`` gives on the *exact* sign-flip p-values (fractions
+        significant decision that ``correction`` gives on the *exact* sign-flip p-values (fractions
         of all ``2**n`` sign patterns, the limit ``B -> infinity``).  Patterns are the rows of the
         query set's sign-flip generator (:func:`resample_generators`), so after ``B`` patterns a
         count equals the fixed-``B`` count; ``n_resamples`` still sets the bootstrap of the interval
@@ -875,12 +855,11 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         return compare_by_join(in_engine, baseline=baseline, systems=systems, measures=measures,
                                n_resamples=n_resamples, confidence_level=confidence_level, alternative=alternative,
                                test=test, seed=seed, family_by=family_by, chunk_size=chunk_size, interval=interval,
-                               power=power, verdict_on=verdict_on, progress=progress, resampling=resampling,
+                               power=power, correction=correction, progress=progress, resampling=resampling,
                                decision_error=decision_error, max_resamples=max_resamples)
     opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
                          resampling, decision_error, max_resamples)
-    if verdict_on not in _VERDICT_ON:
-        raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
+    verdict_on = verdict_column(correction)
     p = _pair(data, baseline, systems, measures)
     extras = p.extras
     gain = _gain_expr(p.paired)  # delta with the sign of an improvement (ranks: lower is better)

@@ -24,7 +24,8 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison.paired import _as_frame, resample_generators
+from pairedframe.comparison.paired import _as_frame
+from pairedframe.comparison.streams import resample_generators
 from pairedframe.checks import sample
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
@@ -275,7 +276,7 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
         return {name: (jackknife_t_interval(point[name], values[name], confidence_level=confidence_level,
                                             bounds=_bounds(name)), APPROXIMATE) for name in COEFFICIENTS}
     boot_rng, _ = resample_generators(seed, qids)
-    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(A.shape[0], n_resamples, rng=boot_rng))
+    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(A.shape[0], n_resamples, seed=boot_rng))
     values = agreement_coefficients_many(means[:, :k], means[:, k:], higher_is_better=higher, rbo_p=rbo_p)
     out = {}
     for name in COEFFICIENTS:

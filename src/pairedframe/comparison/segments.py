@@ -77,17 +77,17 @@ from pairedframe.comparison._validate import check_resampling_options, resolve_i
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.interval_range import clip_deltas
 from pairedframe.comparison.paired import _pair
+from pairedframe.comparison.streams import mix32_inplace, row_seeds, segment_keys
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.measures import higher_is_better
 from pairedframe.checks import require_each, string_ids
-from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
-                                user_stacklevel)
+from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, SchemaError,
+                                SmallSampleWarning, renamed_keywords, user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.signflip_interval import inverted_interval_units
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import TIE_RTOL, _extreme
-from pairedframe.stats.resample import keyed_seed_sequence
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.ttest import _zero_spread_result
@@ -107,63 +107,10 @@ CHUNK_ELEMENTS: int = 2**16
 #: Cap on (n_resamples x units) bootstrap means held at once per block (float64: 64 MiB).
 THETA_ELEMENTS: int = 2**23
 
-_G64 = np.uint64(0x9E3779B97F4A7C15)
-_M64A = np.uint64(0xBF58476D1CE4E5B9)
-_M64B = np.uint64(0x94D049BB133111EB)
-_G32 = np.uint32(0x9E3779B9)
-_M32A = np.uint32(0x7FEB352D)
-_M32B = np.uint32(0x846CA68B)
 _TESTS = ("randomization", "t")
 _INTERVALS = ("signflip", "percentile", "t")
 _DEFAULT_INTERVAL = {"randomization": "signflip", "t": "t"}
 _CORRECTIONS = ("bh", "holm")
-
-
-# ----------------------------------------------------------------------------------------------
-# counter-based streams
-# ----------------------------------------------------------------------------------------------
-
-def segment_keys(seed: int, segment_set: str, segment: str) -> tuple[int, int]:
-    """The (bootstrap, sign-flip) 64-bit stream keys of a segment.
-
-    Parameters
-    ----------
-    seed : int
-        Non-negative user seed.
-    segment_set, segment : str
-        The segment's identity.
-
-    Returns
-    -------
-    (int, int)
-        ``keyed_seed_sequence(seed, ("segment", segment_set, segment)).generate_state(2, np.uint64)``.
-    """
-    k = keyed_seed_sequence(seed, ("segment", str(segment_set), str(segment))).generate_state(2, np.uint64)
-    return int(k[0]), int(k[1])
-
-
-def _row_seeds(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """uint32 row seeds (len(rows), len(keys)): top half of SplitMix64 output ``row`` of each key."""
-    with np.errstate(over="ignore"):
-        z = keys[None, :] + (rows.astype(np.uint64)[:, None] + np.uint64(1)) * _G64
-        z ^= z >> np.uint64(30)
-        z *= _M64A
-        z ^= z >> np.uint64(27)
-        z *= _M64B
-        z ^= z >> np.uint64(31)
-    return (z >> np.uint64(32)).astype(np.uint32)
-
-
-def _mix32_inplace(x: np.ndarray, tmp: np.ndarray) -> None:
-    """lowbias32 on a uint32 array, in place (``tmp`` is scratch of the same shape)."""
-    np.right_shift(x, np.uint32(16), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
-    np.multiply(x, _M32A, out=x)
-    np.right_shift(x, np.uint32(15), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
-    np.multiply(x, _M32B, out=x)
-    np.right_shift(x, np.uint32(16), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -265,9 +212,9 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
             for b0 in range(0, B, rows_per):
                 r = min(rows_per, B - b0)
                 x, t, f, ii, v = X[:r], T[:r], F[:r], II[:r], V[:r]
-                np.take(_row_seeds(keys, np.arange(b0, b0 + r)), unit_e, axis=1, out=x)
+                np.take(row_seeds(keys, np.arange(b0, b0 + r)), unit_e, axis=1, out=x)
                 np.add(x, base_e, out=x)
-                _mix32_inplace(x, t)
+                mix32_inplace(x, t)
                 np.multiply(x, scale_e, out=f)
                 np.add(f, off_e, out=f)          # exact: off + u*n/2^32 < off + n <= 2^14 (or off = 0)
                 np.copyto(ii, f, casting="unsafe")
@@ -300,9 +247,9 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
                 r = min(rows_per, B - b0)
                 x, t, v = X[:r], T[:r], V[:r]
                 rows = np.arange(b0, b0 + r)
-                np.take(_row_seeds(keys, rows), unit_e, axis=1, out=x)
+                np.take(row_seeds(keys, rows), unit_e, axis=1, out=x)
                 np.add(x, base_e, out=x)
-                _mix32_inplace(x, t)
+                mix32_inplace(x, t)
                 np.right_shift(x, np.uint32(31), out=x)
                 if ex_idx.size:
                     x[:, ex_idx] = (rows[:, None] >> ex_pos[None, :]) & 1
@@ -417,6 +364,7 @@ def _require_two_queries(n_queries: np.ndarray) -> None:
                                "query: no statistic can be computed (each needs 2)")
 
 
+@renamed_keywords(fdr_level=USE_CONFIDENCE_LEVEL)
 def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      measures: Sequence[str] | str | None = None,
                      systems: Sequence[str] | str | None = None,
@@ -424,7 +372,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      confidence_level: float = 0.95,
                      alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
                      family_by: Sequence[str] | str | None = None,
-                     correction: Literal["bh", "holm"] = "bh", fdr_level: float | None = None,
+                     correction: Literal["bh", "holm"] = "bh",
                      interval: Literal["signflip", "percentile", "t"] | None = None,
                      resampling: Literal["fixed", "adaptive"] = "fixed",
                      decision_error: float = DEFAULT_DECISION_ERROR,
@@ -458,10 +406,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Output columns that define a multiple-comparison family; default
         ``("system", <keys>, "measure", "segment_set")``.
     correction : {"bh", "holm"}, default "bh"
-        The adjustment that drives ``significant`` and ``resolution_limited``; both adjusted columns
-        are always returned.
-    fdr_level : float in (0, 1), optional
-        Level of the BH / Holm decision; default ``1 - confidence_level``.
+        The adjustment within each ``family_by`` family that drives ``significant`` and
+        ``resolution_limited`` at level ``1 - confidence_level``; both adjusted columns are always
+        returned.
     interval : {"signflip", "percentile", "t"}, optional
         Default: the interval that inverts the test -- ``"signflip"`` for the randomization test (the
         shifts the segment's sign-flip test does not reject, on the same patterns, so it excludes 0
@@ -546,9 +493,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         raise ValueError(f"`correction` must be one of {_CORRECTIONS}, got {correction!r}")
     check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
                              alternative=alternative, seed=seed)
-    level = 1 - confidence_level if fdr_level is None else fdr_level
-    if not (isinstance(level, (int, float)) and 0 < level < 1):
-        raise ValueError(f"`fdr_level` must be in (0, 1), got {fdr_level!r}")
+    level = 1 - confidence_level
     adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
                                       max_resamples=max_resamples)
     n_resamples = int(n_resamples)
