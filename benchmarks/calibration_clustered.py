@@ -25,7 +25,7 @@ import numpy as np
 
 from calibration_common import ALPHA, batches, rate, ratio, table
 from pairedframe.errors import SmallSampleWarning
-from pairedframe.stats.cluster import _cluster_boot, cluster_summaries
+from pairedframe.stats.cluster import cluster_bootstrap_columns, cluster_summaries
 from pairedframe.stats.cluster_interval import (cluster_df, cluster_edgeworth_interval, cluster_robust_se,
                                                 cluster_sign_flip_interval_many, cluster_t_interval)
 from pairedframe.stats._results import ConfidenceInterval
@@ -87,7 +87,7 @@ def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
         cr1 = ConfidenceInterval(theta - q1 * se1, theta + q1 * se1)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
-            _, pct, _ = _cluster_boot(X, sums, sizes, B, 0.95, "two-sided", np.random.default_rng(boot_ss), None)
+            _, pct, _ = cluster_bootstrap_columns(X, sums, sizes, B, 0.95, "two-sided", np.random.default_rng(boot_ss), None)
         for name, ci in (("edgeworth", ce), ("signflip", sf.confidence_interval), ("t", ct), ("percentile", pct),
                          ("CR1", cr1)):
             low, high = np.asarray(ci.low, float), np.asarray(ci.high, float)
@@ -114,7 +114,7 @@ def equivalence_cell(pops, G: int, m: int, icc: float, reps: int, B: int, seed: 
         se = cluster_robust_se(sums, sizes)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
-            _, _, boot_se = _cluster_boot(X, sums, sizes, B, 0.95, "two-sided",
+            _, _, boot_se = cluster_bootstrap_columns(X, sums, sizes, B, 0.95, "two-sided",
                                           np.random.default_rng([seed, G, m, bi, 5]), None)
         for c in range(X.shape[1]):
             eq_t.append(se[c] > 0 and tost(theta[c], se[c], margin=margin, alpha=ALPHA, df=G - 1).equivalent)

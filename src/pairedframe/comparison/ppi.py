@@ -255,8 +255,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     if segments is None:
         seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
     else:
-        from pairedframe.comparison.segments import _as_segments
-        seg = _as_segments(segments)
+        from pairedframe.comparison.segment_tables import as_segments
+        seg = as_segments(segments)
     rows = []
     n_small = 0
     for system in systems:

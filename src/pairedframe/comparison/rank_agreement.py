@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison.paired import _as_frame
+from pairedframe.comparison.pairing import as_frame
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.checks import sample
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
@@ -148,7 +148,7 @@ def _per_query(obj: Any, what: str) -> pl.DataFrame:
         raise TypeError(f"`{what}` must be an Evaluation or a per-query table (system, qid, measure, value); "
                         f"got {type(obj).__name__}")
     try:
-        frame = _as_frame(obj)
+        frame = as_frame(obj)
     except (SchemaError, InsufficientSampleError, TypeError) as exc:
         raise type(exc)(f"`{what}`: {exc}") from exc
     keys = [c for c in frame.columns if c != "value"]

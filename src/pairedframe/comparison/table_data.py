@@ -38,7 +38,7 @@ import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
-from pairedframe.comparison.paired import _as_frame as per_query_frame
+from pairedframe.comparison.pairing import as_frame as per_query_frame
 from pairedframe.comparison.interval_range import clip_means, mean_ranges
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.value_range import constant_sample_interval

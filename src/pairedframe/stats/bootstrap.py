@@ -88,7 +88,7 @@ def _alpha(confidence_level: float, alternative: str) -> float:
     return (1 - confidence_level) / 2 if alternative == "two-sided" else (1 - confidence_level)
 
 
-def _interval_from_probs(theta_b: np.ndarray, probs: np.ndarray,
+def interval_from_probs(theta_b: np.ndarray, probs: np.ndarray,
                          alternative: str) -> tuple[np.ndarray, np.ndarray]:
     """theta_b (k, B); probs (k, 2) -> (low, high) arrays of shape (k,)."""
     y = np.sort(theta_b, axis=-1)
@@ -129,7 +129,7 @@ def percentile_interval(theta_b, *, confidence_level: float = 0.95,
     tb = np.atleast_2d(tb)
     a = _alpha(confidence_level, alternative)
     probs = np.broadcast_to(np.array([a, 1 - a]), (tb.shape[0], 2))
-    low, high = _interval_from_probs(tb, probs, alternative)
+    low, high = interval_from_probs(tb, probs, alternative)
     if one:
         return ConfidenceInterval(float(low[0]), float(high[0]))
     return ConfidenceInterval(low, high)
@@ -313,7 +313,7 @@ def _finish(X, theta_hat, theta_b, confidence_level, method, alternative):
                           "estimate); returning NaN.", RuntimeWarning, stacklevel=user_stacklevel())
     else:
         probs = np.broadcast_to(np.array([a, 1 - a]), (theta_b.shape[0], 2))
-    low, high = _interval_from_probs(theta_b, probs, alternative)
+    low, high = interval_from_probs(theta_b, probs, alternative)
     # constant columns: zero-width interval at the mean
     if constant.any():
         low = np.where(constant & np.isfinite(low), theta_hat, low)

@@ -195,7 +195,7 @@ def _prepare(values, clusters, *, many: bool, min_clusters: int):
 # cluster bootstrap
 # --------------------------------------------------------------------------
 
-def _cluster_boot(X, sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size):
+def cluster_bootstrap_columns(X, sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size):
     G, k = sums.shape
     chunk_size = _check_chunk_size(chunk_size, G)
     theta_b = np.empty((n_resamples, k))
@@ -313,7 +313,7 @@ def cluster_bootstrap(values, clusters, *, n_resamples: int = 10_000,
         n_resamples, confidence_level, alternative)
     X, sums, sizes = _prepare(values, clusters, many=False, min_clusters=2)
     _warn_few_clusters(sums.shape[0])
-    theta_hat, ci, se = _cluster_boot(X, sums, sizes, n_resamples, confidence_level,
+    theta_hat, ci, se = cluster_bootstrap_columns(X, sums, sizes, n_resamples, confidence_level,
                                       alternative, seed, chunk_size)
     return BootstrapResult(statistic=float(theta_hat[0]),
                            confidence_interval=ConfidenceInterval(float(ci.low[0]), float(ci.high[0])),
@@ -357,7 +357,7 @@ def cluster_bootstrap_many(values, clusters, *, n_resamples: int = 10_000,
         n_resamples, confidence_level, alternative)
     X, sums, sizes = _prepare(values, clusters, many=True, min_clusters=2)
     _warn_few_clusters(sums.shape[0])
-    theta_hat, ci, se = _cluster_boot(X, sums, sizes, n_resamples, confidence_level,
+    theta_hat, ci, se = cluster_bootstrap_columns(X, sums, sizes, n_resamples, confidence_level,
                                       alternative, seed, chunk_size)
     return BootstrapResult(statistic=theta_hat, confidence_interval=ci, standard_error=se,
                            n_resamples=n_resamples, confidence_level=confidence_level,

@@ -233,7 +233,7 @@ def cluster_edgeworth_interval(sums, sizes, *, se=None, confidence_level: float 
         return ConfidenceInterval(float(ci.low[0]), float(ci.high[0]))
     return ci
 
-def _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size):
+def flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size):
     """Cluster sign-flip p-values and inverted intervals (same patterns and tie rule as the test)."""
     k = sums.shape[1]
     n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, seed, chunk_size)
@@ -298,7 +298,7 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     confidence_level = _check_probability(confidence_level, "confidence_level")
     alternative = _check_alternative(alternative)
     chunk_size = _check_chunk_size(chunk_size, sums.shape[0])
-    obs, p, low, high, m, exact = _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, seed,
+    obs, p, low, high, m, exact = flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternative, seed,
                                                  chunk_size)
     return SignFlipIntervalResult(statistic=obs, pvalue=p, confidence_interval=ConfidenceInterval(low, high),
                                   n_resamples=m, confidence_level=confidence_level, alternative=alternative,

@@ -63,7 +63,7 @@ def _tie_tolerance(observed: np.ndarray, D: np.ndarray) -> np.ndarray:
     return TIE_RTOL * scale
 
 
-def _extreme(null: np.ndarray, observed: np.ndarray, gamma: np.ndarray, alternative: str) -> np.ndarray:
+def is_extreme(null: np.ndarray, observed: np.ndarray, gamma: np.ndarray, alternative: str) -> np.ndarray:
     """null (rows, k), observed/gamma (k,) -> (rows, k): is each null statistic at least as extreme as
     the observed one (tie tolerance gamma)? The one rule of every sign-flip test here."""
     if alternative == "two-sided":
@@ -76,7 +76,7 @@ def _extreme(null: np.ndarray, observed: np.ndarray, gamma: np.ndarray, alternat
 def _count_extreme(null: np.ndarray, observed: np.ndarray, gamma: np.ndarray,
                    alternative: str) -> np.ndarray:
     """null (rows, k), observed/gamma (k,) -> counts (k,)."""
-    return np.count_nonzero(_extreme(null, observed, gamma, alternative), axis=0)
+    return np.count_nonzero(is_extreme(null, observed, gamma, alternative), axis=0)
 
 
 def sign_flip_pvalue_from_null(null_distribution, observed, *, alternative: str = "two-sided",

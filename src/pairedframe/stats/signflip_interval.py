@@ -50,7 +50,7 @@ import numpy as np
 from pairedframe.errors import USE_SEED, renamed_keywords
 
 from ._results import ConfidenceInterval, SignFlipIntervalResult
-from .randomization import _byte_tables, _extreme, _pattern_words, _tie_tolerance, _word_chunks
+from .randomization import _byte_tables, _pattern_words, _tie_tolerance, _word_chunks, is_extreme
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, _check_int,
                        _check_probability, _column_means)
 
@@ -169,7 +169,7 @@ def inverted_interval(null: np.ndarray, c: np.ndarray, observed: np.ndarray, gam
     (p, low, high) : arrays of shape (k,)
     """
     k = null.shape[1]
-    counted = _extreme(null, observed, gamma, alternative)
+    counted = is_extreme(null, observed, gamma, alternative)
     b = np.count_nonzero(counted, axis=0)
     p = np.minimum(b / n_patterns if exact else (b + 1) / (n_patterns + 1), 1.0)
     need = least_count(1.0 - confidence_level, n_patterns, exact)
@@ -208,7 +208,7 @@ def inverted_interval_units(null: np.ndarray, flips: np.ndarray, n: np.ndarray, 
     inside exactly when the unit's test gives ``p >= alpha`` (same patterns, same tie rule).
     """
     B, k = null.shape
-    counted = _extreme(null, observed, gamma, alternative)
+    counted = is_extreme(null, observed, gamma, alternative)
     c = (n - 2.0 * flips) / n
     lo, hi = _breakpoints(null, c, observed, alternative, (flips == 0) | (flips == n), flips == 0)
     _agree_at_zero(lo, hi, counted, observed, alternative)
