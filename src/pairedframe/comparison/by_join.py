@@ -53,7 +53,7 @@ from pairedframe.comparison.pairing import (DELTA_TOLERANCE, check_sizes, choose
 from pairedframe.io.results import SUMMARY_QID
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
-from pairedframe.comparison.verdicts import smallest_pvalue, verdict_column
+from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.checks import require_rows
 from pairedframe.errors import USE_CORRECTION, DuplicateError, SchemaError, renamed_keywords
 from pairedframe.measures import higher_is_better
@@ -382,8 +382,8 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
     """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
     try:
         opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
-                            resampling, decision_error, max_resamples)
-        verdict_on = verdict_column(correction)
+                            resampling, decision_error, max_resamples, correction)
+        verdict_on = opt.verdict_column
         not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
         moments = comparison_moments(paired)

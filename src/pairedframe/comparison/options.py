@@ -1,7 +1,9 @@
 """The options of a paired comparison: one frozen record, checked once (issue 21).
 
-:func:`check_options` validates every resampling option of :func:`pairedframe.compare` and returns
-:class:`Options`; :func:`check_cost` refuses a call whose resampling would take absurd time or memory.
+:func:`check_options` validates every option of :func:`pairedframe.compare` (resampling, level,
+alternative, test, interval, seed, power, the adaptive settings and the multiple-testing ``correction``;
+each error names its argument) and returns :class:`Options`, which the in-memory and the in-engine
+backends share; :func:`check_cost` refuses a call whose resampling would take absurd time or memory.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, check_adaptive_options
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison.verdicts import CORRECTIONS, verdict_column
 
 __all__ = ["DEFAULT_INTERVAL", "Options", "check_options", "kept_per_column", "check_cost", "mc_patterns"]
 
@@ -36,11 +39,17 @@ class Options:
     adaptive: bool = False
     decision_error: float = DEFAULT_DECISION_ERROR
     max_resamples: int = DEFAULT_MAX_RESAMPLES
+    correction: str = "holm"
+
+    @property
+    def verdict_column(self) -> str:
+        """The p-value column the verdicts read (``pvalue``, ``pvalue_holm`` or ``pvalue_bh``)."""
+        return CORRECTIONS[self.correction]
 
 
 def check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size,
                   power, resampling="fixed", decision_error=DEFAULT_DECISION_ERROR,
-                  max_resamples=DEFAULT_MAX_RESAMPLES) -> Options:
+                  max_resamples=DEFAULT_MAX_RESAMPLES, correction="holm") -> Options:
     """Check every resampling option of :func:`pairedframe.compare` once (errors name the argument);
     ``interval=None`` becomes the test's default interval."""
     interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS, defaults=DEFAULT_INTERVAL)
@@ -50,8 +59,9 @@ def check_options(n_resamples, confidence_level, alternative, test, interval, se
         raise ValueError(f"`power` must be in (0, 1), got {power!r}")
     adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
                                       max_resamples=max_resamples)
+    verdict_column(correction)
     return Options(int(n_resamples), float(confidence_level), alternative, test, interval, int(seed),
-                    chunk_size, float(power), adaptive, float(decision_error), int(max_resamples))
+                   chunk_size, float(power), adaptive, float(decision_error), int(max_resamples), correction)
 
 
 def kept_per_column(opt: Options) -> int:

@@ -99,8 +99,7 @@ from pairedframe.comparison.pairing import DELTA_TOLERANCE, check_sizes, pair_sy
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.comparison.streams import resample_generators
-from pairedframe.comparison.verdicts import (VERDICTS, smallest_pvalue, verdict, verdict_column, warn_many_ties,
-                                             warn_skewed)
+from pairedframe.comparison.verdicts import VERDICTS, smallest_pvalue, verdict, warn_many_ties, warn_skewed
 from pairedframe.errors import (USE_CORRECTION, InsufficientSampleError, SmallSampleWarning, renamed_keywords,
                                 user_stacklevel)
 from pairedframe.measures import higher_is_better
@@ -460,8 +459,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
                                power=power, correction=correction, progress=progress, resampling=resampling,
                                decision_error=decision_error, max_resamples=max_resamples)
     opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
-                        resampling, decision_error, max_resamples)
-    verdict_on = verdict_column(correction)
+                        resampling, decision_error, max_resamples, correction)
+    verdict_on = opt.verdict_column
     p = pair_systems(data, baseline, systems, measures)
     extras = p.extras
     gain = _gain_expr(p.paired)  # delta with the sign of an improvement (ranks: lower is better)
