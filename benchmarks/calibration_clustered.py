@@ -117,8 +117,8 @@ def equivalence_cell(pops, G: int, m: int, icc: float, reps: int, B: int, seed: 
             _, _, boot_se = cluster_bootstrap_columns(X, sums, sizes, B, 0.95, "two-sided",
                                           np.random.default_rng([seed, G, m, bi, 5]), None)
         for c in range(X.shape[1]):
-            eq_t.append(se[c] > 0 and tost(theta[c], se[c], margin=margin, alpha=ALPHA, df=G - 1).equivalent)
-            eq_z.append(boot_se[c] > 0 and tost(theta[c], boot_se[c], margin=margin, alpha=ALPHA).equivalent)
+            eq_t.append(se[c] > 0 and tost(theta[c], se[c], margin=margin, confidence_level=1 - ALPHA, df=G - 1).equivalent)
+            eq_z.append(boot_se[c] > 0 and tost(theta[c], boot_se[c], margin=margin, confidence_level=1 - ALPHA).equivalent)
     return {"t": np.array(eq_t), "z": np.array(eq_z)}
 
 

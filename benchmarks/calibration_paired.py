@@ -36,7 +36,7 @@ from calibration_common import ALPHA, batches, draw, rate, table
 from pairedframe.comparison.verdicts import TIED_SHARE
 from pairedframe.measures.base import value_range
 from pairedframe.stats.bootstrap import bootstrap_mean_many
-from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.stats.power import mde_at_level
 from pairedframe.stats.randomization import sign_flip_test_many
 from pairedframe.stats.resample import bootstrap_index_chunks
 from pairedframe.stats.signflip_interval import least_count, sign_flip_interval_many
@@ -161,7 +161,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int, sym_reps: int | None = None
     rej = {f"{t}_{null}": [] for t in ("randomization", "t", "studentized") for null in ("centred", "symmetric", "mde")}
     warn, tied = [], []
     sd = np.array([p.deltas.std() for p in pops])
-    mde = np.array([noncentral_t_mde(s / math.sqrt(n), n - 1, alpha=ALPHA) if s > 0 else 0.0 for s in sd])
+    mde = np.array([mde_at_level(s / math.sqrt(n), n - 1, ALPHA) if s > 0 else 0.0 for s in sd])
     nulls = ("centred", "symmetric", "mde")
     for b, (lo, hi) in enumerate(batches(reps)):
         k = hi - lo

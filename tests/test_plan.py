@@ -88,8 +88,8 @@ def test_analyze_runs_exactly_the_plan_with_holm_and_hash(tmp_path):
     assert (r["delta"], r["pvalue"], r["pvalue_tost"], r["mcnemar_pvalue"]) == (
         one["delta"], one["pvalue"], one["pvalue_tost"], one["mcnemar_pvalue"])
     # the MDD is at Holm's first-step level of the endpoint's family: the 2 secondaries (t, Bell-McCaffrey df, CR2 SE)
-    from pairedframe.stats.power import noncentral_t_mde
-    assert r["mdd"] == pytest.approx(noncentral_t_mde(one["se"], one["df"], alpha=0.05 / 2), rel=1e-12)
+    from pairedframe.stats.power import mde_at_level
+    assert r["mdd"] == pytest.approx(mde_at_level(one["se"], one["df"], 0.05 / 2), rel=1e-12)
     assert r["margin"] == 0.1 and t["margin"][0] == 0.02 and r["mcnemar_b"] is not None
     assert t["mcnemar_pvalue"][0] is None                                  # not a 0/1 endpoint
     assert set(t["verdict"]) <= set(ANALYSIS_VERDICTS)

@@ -17,6 +17,8 @@ import pairedframe as pf
 from pairedframe.errors import PairedFrameError, RenamedKeywordError, renamed_keywords
 from pairedframe.stats.bootstrap import bootstrap_mean
 from pairedframe.stats.cluster import cluster_sign_flip_test
+from pairedframe.stats.equivalence import minimum_detectable_difference, tost
+from pairedframe.stats.power import minimum_detectable_effect, noncentral_t_mde, required_queries
 from pairedframe.stats.ppi import ppi_mean
 from pairedframe.stats.randomization import sign_flip_test
 from pairedframe.stats.resample import bootstrap_index_chunks
@@ -43,6 +45,11 @@ CALLS = {
     "cluster_sign_flip_test": lambda **kw: cluster_sign_flip_test([0.1, 0.2, 0.4], ["a", "b", "c"], **kw),
     "bootstrap_index_chunks": lambda **kw: next(bootstrap_index_chunks(3, 10, **kw)),
     "randomised_tukey_hsd": lambda **kw: randomised_tukey_hsd(np.eye(3), **kw),
+    "tost": lambda **kw: tost(0.01, 0.02, margin=0.05, **kw),
+    "minimum_detectable_difference": lambda **kw: minimum_detectable_difference(0.02, **kw),
+    "minimum_detectable_effect": lambda **kw: minimum_detectable_effect(0.1, 20, **kw),
+    "noncentral_t_mde": lambda **kw: noncentral_t_mde(0.02, 19, **kw),
+    "required_queries": lambda **kw: required_queries(0.05, 0.1, **kw),
     "compare": lambda **kw: pf.compare(_per_query(), baseline="A", **kw),
     "compare_clustered": lambda **kw: pf.compare_clustered(_per_query(), baseline="A", clusters={}, **kw),
     "compare_segments": lambda **kw: pf.compare_segments(_per_query(), {"qid": ["q1"], "segment_set": ["s"],
@@ -59,6 +66,11 @@ CASES = [
     ("cluster_sign_flip_test", "rng", 0, "seed="),
     ("bootstrap_index_chunks", "rng", 0, "seed="),
     ("randomised_tukey_hsd", "rng", 0, "seed="),
+    ("tost", "alpha", 0.05, "confidence_level="),
+    ("minimum_detectable_difference", "alpha", 0.05, "confidence_level="),
+    ("minimum_detectable_effect", "alpha", 0.05, "confidence_level="),
+    ("noncentral_t_mde", "alpha", 0.05, "confidence_level="),
+    ("required_queries", "alpha", 0.05, "confidence_level="),
     ("compare", "verdict_on", "pvalue", 'correction= ("none", "holm" or "bh"'),
     ("compare_clustered", "verdict_on", "pvalue_bh", 'correction= ("none", "holm" or "bh"'),
     ("compare_segments", "fdr_level", 0.05, "confidence_level="),
@@ -98,3 +110,12 @@ def test_correction_names_the_verdict_column(correction, column):
 def test_unknown_correction_is_refused_naming_the_argument():
     with pytest.raises(ValueError, match=r"`correction` must be one of \('none', 'holm', 'bh'\), got 'pvalue_holm'"):
         pf.compare(_per_query(), baseline="A", correction="pvalue_holm")
+
+
+def test_power_functions_at_confidence_level_equal_the_level_path():
+    """confidence_level = 1 - alpha gives the MDE of a test of size alpha (to rounding of 1 - level)."""
+    from pairedframe.stats.power import mde_at_level
+
+    assert noncentral_t_mde(0.02, 19, confidence_level=0.99) == pytest.approx(mde_at_level(0.02, 19, 0.01),
+                                                                             rel=1e-12)
+    assert tost(0.01, 0.02, margin=0.05, confidence_level=0.9).confidence_level == 0.9

@@ -12,7 +12,7 @@ import pytest
 
 from pairedframe.comparison import compare, compare_pair
 from pairedframe.errors import SkewWarning, SmallSampleWarning
-from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.stats.power import mde_at_level
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairedframe.errors.SmallSampleWarning",
                                         "ignore::pairedframe.errors.SkewWarning")
@@ -77,7 +77,7 @@ def test_mde_is_at_holms_first_step_level():
     res = compare(frame_of(a, bs), baseline="A", test="t")
     row = res.row(0, named=True)
     assert row["pvalue"] == pytest.approx(0.0056, abs=2e-4) and row["pvalue_holm"] > 0.05
-    assert row["mde"] == pytest.approx(noncentral_t_mde(0.1 / math.sqrt(50), 49, alpha=0.005), rel=1e-9)
+    assert row["mde"] == pytest.approx(mde_at_level(0.1 / math.sqrt(50), 49, 0.005), rel=1e-9)
     assert row["mde"] > 0.041 and set(res["verdict"]) == {"inconclusive"}
     raw = compare(frame_of(a, bs), baseline="A", test="t", correction="none")
     assert set(raw["verdict"]) == {"better"}
@@ -200,7 +200,7 @@ def test_bh_verdicts_use_bh_threshold_not_bonferroni():
     assert (res["pvalue_bh"] < 0.05).all() and set(res["verdict"]) == {"better"}
     assert np.isfinite(res["mde"].to_numpy()).all()
     se = res["sd"].to_numpy() / math.sqrt(30)
-    want = [noncentral_t_mde(s, 29, alpha=0.05 * 20 / 20, power=0.8) for s in se]   # R = m = 20
+    want = [mde_at_level(s, 29, 0.05 * 20 / 20, power=0.8) for s in se]   # R = m = 20
     np.testing.assert_allclose(res["mde"].to_numpy(), want, rtol=1e-12)
     assert not res["verdict_note"].fill_null("").str.contains("cannot go below").any()
     # Holm's first step does need alpha / m: there the floor 0.01 > 0.05 / 20 is unreachable

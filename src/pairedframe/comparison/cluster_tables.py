@@ -167,8 +167,8 @@ def clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[st
         pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
     )
     if margin is not None:
-        out = with_tost(out, st, G_all, fam, margin=margin, alpha=alpha, verdict_on=verdict_on,
-                        measures=measures)
+        out = with_tost(out, st, G_all, fam, margin=margin, confidence_level=opt.confidence_level,
+                        verdict_on=verdict_on, measures=measures)
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
-from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.stats.power import mde_at_level
 from pairedframe.stats.skewness import cochran_fails, cochran_minimum_n
 
 __all__ = ["CORRECTIONS", "VERDICTS", "verdict_column", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
@@ -139,7 +139,7 @@ def t_mde(se: float, df: float, level: float, power: float, alternative: str, fl
         return math.inf
     if zero_spread or not se > 0:
         return math.nan
-    return noncentral_t_mde(se, df, alpha=level, power=power, alternative=alternative)
+    return mde_at_level(se, df, level, power=power, alternative=alternative)
 
 
 def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
