@@ -12,7 +12,7 @@ import pytest
 
 from pairedframe.comparison import compare, compare_pair
 from pairedframe.errors import SkewWarning, SmallSampleWarning
-from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.stats.power import mde_at_level
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairedframe.errors.SmallSampleWarning",
                                         "ignore::pairedframe.errors.SkewWarning")
@@ -90,9 +90,9 @@ def test_mde_is_at_holms_first_step_level():
     res = compare(frame_of(a, bs), baseline="A", test="t")
     row = res.row(0, named=True)
     assert row["pvalue"] == pytest.approx(0.0056, abs=2e-4) and row["pvalue_holm"] > 0.05
-    assert row["mde"] == pytest.approx(noncentral_t_mde(0.1 / math.sqrt(50), 49, alpha=0.005), rel=1e-9)
+    assert row["mde"] == pytest.approx(mde_at_level(0.1 / math.sqrt(50), 49, 0.005), rel=1e-9)
     assert row["mde"] > 0.041 and set(res["verdict"]) == {"inconclusive"}
-    raw = compare(frame_of(a, bs), baseline="A", test="t", verdict_on="pvalue")
+    raw = compare(frame_of(a, bs), baseline="A", test="t", correction="none")
     assert set(raw["verdict"]) == {"better"}
 
 
@@ -111,7 +111,7 @@ def test_exact_test_that_cannot_reach_holm_level_warns_and_says_why():
         warnings.simplefilter("error", UserWarning)
         warnings.simplefilter("ignore", SkewWarning)
         warnings.simplefilter("ignore", SmallSampleWarning)
-        raw = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue")
+        raw = compare(frame_of(a, bs), baseline="A", correction="none")
     assert set(raw["verdict"]) == {"better"}
 
 
@@ -136,12 +136,12 @@ def test_signflip_interval_agrees_with_the_p_value_in_every_row_and_the_default_
     rng = np.random.default_rng(4)
     a = rng.uniform(size=25)
     bs = {f"S{i}": np.clip(a + rng.normal(0.02 * i, 0.15, 25), 0, 1) for i in range(12)}
-    res = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999, interval="signflip")
+    res = compare(frame_of(a, bs), baseline="A", correction="none", n_resamples=999, interval="signflip")
     excludes = (res["ci_low"] > 0) | (res["ci_high"] < 0)
     assert (excludes == (res["pvalue"] < 0.05)).all()
     assert (excludes == res["verdict"].is_in(["better", "worse"])).all()
     # the default (studentized) interval is not the test's inversion: every disagreement is explained
-    default = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999)
+    default = compare(frame_of(a, bs), baseline="A", correction="none", n_resamples=999)
     assert default["interval"].unique().to_list() == ["studentized"]
     split = 0
     for row in default.iter_rows(named=True):
@@ -209,11 +209,11 @@ def test_bh_verdicts_use_bh_threshold_not_bonferroni():
     table = frame_of(base, {f"S{i:02d}": base + rng.normal(0.2, 0.1, 30) for i in range(20)})
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="no comparison can be significant")
-        res = compare(table, baseline="A", n_resamples=99, seed=0, verdict_on="pvalue_bh")
+        res = compare(table, baseline="A", n_resamples=99, seed=0, correction="bh")
     assert (res["pvalue_bh"] < 0.05).all() and set(res["verdict"]) == {"better"}
     assert np.isfinite(res["mde"].to_numpy()).all()
     se = res["sd"].to_numpy() / math.sqrt(30)
-    want = [noncentral_t_mde(s, 29, alpha=0.05 * 20 / 20, power=0.8) for s in se]   # R = m = 20
+    want = [mde_at_level(s, 29, 0.05 * 20 / 20, power=0.8) for s in se]   # R = m = 20
     np.testing.assert_allclose(res["mde"].to_numpy(), want, rtol=1e-12)
     assert not res["verdict_note"].fill_null("").str.contains("cannot go below").any()
     # Holm's first step does need alpha / m: there the floor 0.01 > 0.05 / 20 is unreachable

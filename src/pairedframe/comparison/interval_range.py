@@ -1,7 +1,7 @@
 """Intervals kept inside the measure's range, and the default interval's two special cases.
 
 Shared by :func:`pairedframe.compare` (in memory and in an engine: both finish in
-:func:`pairedframe.comparison.paired._finish_table`), :func:`pairedframe.compare_clustered`,
+:func:`pairedframe.comparison.assemble.finish_table`), :func:`pairedframe.compare_clustered`,
 :func:`pairedframe.compare_segments`, :func:`pairedframe.ppi_compare` and :func:`pairedframe.results_table`.
 
 - Ranges come from the measure registry (:attr:`pairedframe.measures.Measure.value_range`): a mean of

@@ -38,11 +38,11 @@ import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
-from pairedframe.comparison.paired import _as_frame as per_query_frame
+from pairedframe.comparison.pairing import as_frame as per_query_frame
 from pairedframe.comparison.interval_range import clip_means, mean_ranges
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.value_range import constant_sample_interval
-from pairedframe.errors import user_stacklevel
+from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
@@ -221,9 +221,10 @@ def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> li
             for s, b, m, d in sig.select("system", "baseline", "measure", "delta").iter_rows()]
 
 
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None, *, measures: Any = None,
                        systems: Any = None, judgments: str | None = None, correction: str = "holm",
-                       alpha: float | None = None, ci: str | None = None, confidence_level: float | None = None,
+                       ci: str | None = None, confidence_level: float | None = None,
                        digits: int = 3, all_pairs: bool | None = None) -> TableData:
     """Means, intervals, marks and places of a results table (see the module docstring).
 
@@ -241,16 +242,14 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
         Which p-value column decides significance (``"tukey"``: ``pvalue_max_tukey_raw`` of an
         all-pairs comparison, the randomised Tukey HSD and the pair's own test both rejecting).
-    alpha : float, optional
-        Significance level; default ``1 - confidence_level`` of the comparison.
     ci : {None, "halfwidth", "range"}
         Show the t interval of each mean over its queries as ``± half-width`` or ``[low, high]``
         (needs ``data``).  Intervals stay inside the measure's range (:attr:`pairedframe.measures.Measure.
         value_range`; the RR@10 mean 0.953 reads [0.898, 1.000], not [0.898, 1.008]); a clipped interval is
         not a half-width, so ``"halfwidth"`` prints it as ``[low, high]``.
     confidence_level : float, optional
-        Of that interval; default the comparison's confidence level (so the intervals and
-        ``alpha = 1 - level`` agree), or 0.95 without a comparison.
+        Of that interval; default the comparison's confidence level, or 0.95 without a comparison.
+        The marks' significance level is ``alpha = 1 - level`` of the comparison.
     digits : int, default 3
         Decimals shown; best/second are decided on the shown values.
     all_pairs : bool, optional
@@ -325,9 +324,7 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
             raise ValueError(f"correction={correction!r} needs a {column!r} column in the comparison"
                              + ("; compare with pairs='all' for the Tukey HSD test" if correction == "tukey" else ""))
         levels = cmp["confidence_level"].unique().to_list() if "confidence_level" in cmp.columns else [0.95]
-        alpha = alpha if alpha is not None else 1.0 - float(levels[0])
-        if not 0 < alpha < 1:
-            raise ValueError(f"`alpha` must be in (0, 1), got {alpha!r}")
+        alpha = 1.0 - float(levels[0])
         _check_same_queries(per_query, cmp)
         wins = _significant_wins(cmp, column, alpha)
         baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]
