@@ -191,6 +191,21 @@ def zero_spread_means(per_query: pl.DataFrame, agg: pl.DataFrame) -> np.ndarray:
     return np.nan_to_num(ptp, nan=np.inf) <= ZERO_SPREAD_RTOL * np.nan_to_num(mag, nan=0.0)
 
 
+def _comparison_settings(cmp: pl.DataFrame, column: str, measures: list[str]) -> dict[str, Any]:
+    """What the caption states of the comparison: its settings, the measures it did not test and the
+    smallest p-values (why a table has no mark)."""
+    settings: dict[str, Any] = {}
+    for key in ("test", "interval", "alternative", "n_resamples", "seed", "family", "exact"):
+        if key in cmp.columns and cmp.height:
+            vals = cmp[key].unique(maintain_order=True).to_list()
+            settings[key] = vals[0] if len(vals) == 1 else vals
+    settings["untested_measures"] = [m for m in measures if m not in set(cmp["measure"].to_list())]
+    for key, col in (("smallest_p", column), ("smallest_raw_p", "pvalue")):
+        values = cmp[col].drop_nulls().drop_nans()
+        settings[key] = float(values.min()) if values.len() else None
+    return settings
+
+
 def _check_same_queries(per_query: pl.DataFrame | None, cmp: pl.DataFrame) -> None:
     """Refuse a comparison computed on other queries than the per-query table's: its marks would
     test one sample while the cells show the means of another."""
@@ -338,15 +353,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
             if len(lettered) > 26:
                 raise ValueError(f"letter marks need at most 26 lettered systems, got {len(lettered)}")
             letters = dict(zip(lettered, string.ascii_lowercase))
-        for key in ("test", "interval", "alternative", "n_resamples", "seed", "family", "exact"):
-            if key in cmp.columns and cmp.height:
-                vals = cmp[key].unique(maintain_order=True).to_list()
-                settings[key] = vals[0] if len(vals) == 1 else vals
-        settings.update(alpha=alpha, baselines=baselines, n_comparisons=cmp.height, mode=mode,
-                        untested_measures=[m for m in measures if m not in set(cmp["measure"].to_list())])
-        for key, col in (("smallest_p", column), ("smallest_raw_p", "pvalue")):   # why a table has no mark
-            values = cmp[col].drop_nulls().drop_nans()
-            settings[key] = float(values.min()) if values.len() else None
+        settings.update(_comparison_settings(cmp, column, measures), alpha=alpha, baselines=baselines,
+                        n_comparisons=cmp.height, mode=mode)
 
     shown = means.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures)).with_columns(
         pl.col("mean").round(digits).alias("_shown"))
