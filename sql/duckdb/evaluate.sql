@@ -44,7 +44,7 @@ CREATE OR REPLACE TEMP MACRO pf__sql_list(xs) AS '[' || coalesce(array_to_string
 -- stops at once when there are none.
 CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     'pf_rows AS (' || pf__run_rows_sql(o['paths'], o['names']) || '), '
-    || 'pf_scan AS MATERIALIZED (SELECT file_no, qid, count(*) AS n, len(list_distinct(list(hash(docno)))) < count(*) AS suspect, '
+    || 'pf_scan AS MATERIALIZED (SELECT file_no, qid, count(*) AS n, list_unique(list(hash(docno))) < count(*) AS suspect, '
     || 'list({''docno'': docno, ''rank'': rank, ''rel'': rel}) FILTER (WHERE rel IS NOT NULL) AS judged '
     || 'FROM (SELECT w.file_no, w.qid, w.docno, w.rank, j.rel FROM (SELECT qid, docno, file_no, '
     || 'row_number() OVER (PARTITION BY file_no, qid ORDER BY ' || pf__score_key(o['float32']) || ' DESC, docno DESC) AS rank '
