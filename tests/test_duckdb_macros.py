@@ -130,6 +130,19 @@ def test_measure_names_against_parse_measure(con, rel_level):
         assert got == expected, name
 
 
+def test_infinite_scores_through_the_macros_against_evaluate(con, tmp_path):
+    """Log-probabilities of -inf, 'Infinity' and an overflowing 1e400 rank as pf.evaluate ranks them."""
+    (tmp_path / "run.txt").write_text("q1 Q0 d1 1 -inf t\nq1 Q0 d2 2 Infinity t\nq1 Q0 d3 3 1e400 t\n"
+                                      "q1 Q0 d4 4 -1.5 t\nq1 Q0 d5 5 -inf t\n")
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq1 0 d3 0\nq1 0 d4 2\nq1 0 d5 1\n")
+    run, qrels = str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt")
+    measures = ["AP", "nDCG@3", "P@2", "RR"]
+    want = sorted(pf.evaluate(run, qrels, measures).per_query.select("measure", "value").rows())
+    got = sorted(con.sql(f"SELECT measure, value FROM pf_evaluate(?, ?, {measures!r})",
+                         params=[run, qrels]).fetchall())
+    assert got == want and len(got) == 4
+
+
 RUN_OK = "301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 1.5 tag\n"
 QRELS_OK = "301 0 d1 1\n301 0 d2 0\n"
 
@@ -138,7 +151,7 @@ QRELS_OK = "301 0 d1 1\n301 0 d2 0\n"
     ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2\n", QRELS_OK,
      r"run file \S+run.txt, line 2: expected at least 6 fields \(qid Q0 docno rank score tag\), found 4"),
     ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 high tag\n", QRELS_OK, r"line 2, column 5: score 'high' is not a number"),
-    ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 inf tag\n", QRELS_OK, r"line 2, column 5: score 'inf' is not finite"),
+    ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 nan tag\n", QRELS_OK, r"line 2, column 5: score 'nan' is NaN \(not a number\)"),
     ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 1 tag\n301 Q0 d1 3 0.5 tag\n", QRELS_OK,
      r"run file \S+run.txt, line 1: duplicate \(qid, docno\) = \(301, d1\) in run, also on line\(s\) \[3\]"),
     ("301 Q0 d1 1 2.5 tag\n302 Q0 d7 1 3 tag\n302 Q0 d8 2 2 tag\n302 Q0 d7 3 1 tag\n302 Q0 d7 4 0 tag\n", QRELS_OK,
@@ -248,8 +261,9 @@ def test_duckdb_shell_reads_the_script_against_evaluate(tmp_path, shared_data):
     _assert_same(_evaluate(runs, folder / "qrels.test", names).per_query, got)
 
 
-def test_readme_duckdb_lines_against_evaluate():
-    """README's DuckDB lines (register, then a pf_evaluate query), run on the bundled example."""
+def test_readme_duckdb_lines_against_compare():
+    """README's DuckDB lines (register, then a pf_compare query), run on the bundled example: the
+    macros' paired t-test equals pf.compare(test="t") on pf.evaluate's values."""
     import re
 
     from pairedframe.example import example_paths
@@ -258,11 +272,16 @@ def test_readme_duckdb_lines_against_evaluate():
     block = readme[readme.rindex("```python", 0, readme.index("pf.duckdb.register(")):]
     block = block[:block.index("```", len("```python"))]
     assert "con = pf.duckdb.register(duckdb.connect())" in block
-    query = re.search(r'con\.sql\(f"(SELECT \* FROM pf_evaluate\(.*\))"\)', block).group(1)
+    text = re.search(r'con\.sql\(f"""(.*?)"""\)', block, re.S).group(1)
     qrels, runs = example_paths()
-    con = pf.duckdb.register(duckdb.connect())
-    got = con.sql(query.replace("{runs[0]}", str(runs[0])).replace("{qrels}", str(qrels))).pl()
-    _assert_same(_evaluate(runs[0], qrels, "nDCG@10").per_query, got)
+    query = eval('f"""' + text + '"""', {"runs": runs, "qrels": qrels})   # the f-string README shows
+    got = pf.duckdb.register(duckdb.connect()).sql(query).pl()
+    want = pf.compare(pf.evaluate(runs, qrels, ["nDCG@10", "AP"]), baseline="bm25", test="t")
+    assert got.height == want.height == 2
+    for row in got.iter_rows(named=True):
+        ref = want.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"])).row(0, named=True)
+        assert row["delta"] == pytest.approx(ref["delta"], rel=1e-12)
+        assert row["pvalue"] == pytest.approx(ref["pvalue"], rel=1e-9)
 
 
 @pytest.mark.shared_data
@@ -285,7 +304,7 @@ def test_compare_through_the_macros_against_scipy(con, shared_data, confidence_l
         assert row["n"] == len(d) and row["df"] == len(d) - 1
         assert row["delta"] == pytest.approx(d.mean(), rel=1e-12, abs=1e-15)
         assert row["t"] == pytest.approx(expected.statistic, rel=1e-10)
-        assert row["p_value"] == pytest.approx(expected.pvalue, rel=1e-10)
+        assert row["pvalue"] == pytest.approx(expected.pvalue, rel=1e-10)
         assert (row["ci_low"], row["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-10, abs=1e-14)
 
 
@@ -312,9 +331,16 @@ def test_compare_of_identical_runs_and_bad_options_through_the_macros(con, tmp_p
     (tmp_path / "a.txt").write_text(RUN_OK + "302 Q0 d1 1 1.0 tag\n")
     (tmp_path / "b.txt").write_text(RUN_OK + "302 Q0 d1 1 1.0 tag\n")
     runs = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
-    row = con.sql("SELECT t, p_value, ci_low, ci_high FROM pf_compare(?, ?, 'AP', baseline := 'a.txt')",
+    row = con.sql("SELECT t, pvalue, ci_low, ci_high FROM pf_compare(?, ?, 'AP', baseline := 'a.txt')",
                   params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
     assert row == [(0.0, 1.0, float("-inf"), float("inf"))]  # zero spread: the exact sign-flip test, n = 2
+    six = "".join(f"3{i:02d} 0 d1 1\n3{i:02d} 0 d2 0\n" for i in range(6))
+    (tmp_path / "qrels6.txt").write_text(six)
+    (tmp_path / "a.txt").write_text("".join(f"3{i:02d} Q0 d2 1 2 t\n3{i:02d} Q0 d1 2 1 t\n" for i in range(6)))
+    (tmp_path / "b.txt").write_text("".join(f"3{i:02d} Q0 d1 1 2 t\n3{i:02d} Q0 d2 2 1 t\n" for i in range(6)))
+    row = con.sql("SELECT delta, pvalue, ci_low, ci_high FROM pf_compare(?, ?, 'RR', baseline := 'a.txt')",
+                  params=[runs, str(tmp_path / "qrels6.txt")]).fetchall()
+    assert row == [(0.5, 2.0 ** -5, float("-inf"), float("inf"))]   # six equal deltas: significant, never a point
     with pytest.raises(duckdb.Error, match=r"baseline 'c.txt' is not one of the systems"):
         con.sql("SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'c.txt')", params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
     with pytest.raises(duckdb.Error, match=r"confidence_level must be one of 0.8, 0.9, 0.95"):

@@ -53,18 +53,16 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || pf__double_list_sql(pf__t_quantiles(confidence_level)) || ') AS q) '
                || 'SELECT t.system, t.baseline, t.measure, t.n, t.baseline_mean, t.system_mean, t.delta, CASE WHEN t.flat THEN CAST(0 AS DOUBLE) ELSE t.se END AS se, '
                || 't.t, t.df, CASE WHEN t.t = 0 THEN CAST(1 AS DOUBLE) WHEN t.flat THEN greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) '
-               || 'ELSE least(CAST(1 AS DOUBLE), p.p) END AS p_value, '
-               || 'CASE WHEN t.flat AND greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) < ' || pf__sql_double(1 - confidence_level) || ' THEN t.delta '
-               || 'WHEN t.flat THEN CAST(''-inf'' AS DOUBLE) ELSE t.delta - coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_low, '
-               || 'CASE WHEN t.flat AND greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) < ' || pf__sql_double(1 - confidence_level) || ' THEN t.delta '
-               || 'WHEN t.flat THEN CAST(''inf'' AS DOUBLE) ELSE t.delta + coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_high, '
+               || 'ELSE least(CAST(1 AS DOUBLE), p.p) END AS pvalue, '
+               || 'CASE WHEN t.flat THEN CAST(''-inf'' AS DOUBLE) ELSE t.delta - coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_low, '
+               || 'CASE WHEN t.flat THEN CAST(''inf'' AS DOUBLE) ELSE t.delta + coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_high, '
                || pf__sql_double(confidence_level) || ' AS confidence_level '
                || 'FROM pf_t t LEFT JOIN pf_p p ON p.system = t.system AND p.measure = t.measure LEFT JOIN pf_q q ON q.df = t.df '
                || 'ORDER BY t.pos, t.system' END
      FOR o IN [o_in]][1];
 
 -- pf_compare(run, qrels, measures, baseline := 'name' [, confidence_level := 0.95, and pf_evaluate's
--- options]): system, baseline, measure, n, baseline_mean, system_mean, delta, se, t, df, p_value,
+-- options]): system, baseline, measure, n, baseline_mean, system_mean, delta, se, t, df, pvalue,
 -- ci_low, ci_high, confidence_level: the two-sided paired t-test of each system against the baseline.
 CREATE OR REPLACE TEMP MACRO pf_compare(run, qrels, measures, baseline := NULL, confidence_level := 0.95, complete := false,
                                         rel_level := 1, depth := NULL, score_precision := 'float64', system := NULL,

@@ -59,7 +59,7 @@ CREATE OR REPLACE TEMP MACRO pf__looks_like(f, line, what) AS
          ELSE '' END;
 
 -- The data lines of one run file as system, qid, docno, score, line_no; a line with fewer than 6
--- fields or a score that is not a finite number raises.
+-- fields or a score that is not a number (or NaN) raises; inf and -inf rank as pf.read_run ranks them.
 CREATE OR REPLACE TEMP MACRO pf__run_file(path, system) AS TABLE
 SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no
 FROM (SELECT line_no, line, f, TRY_CAST(f[5] AS DOUBLE) AS score
@@ -70,8 +70,9 @@ WHERE CASE WHEN len(f) < 6
            WHEN score IS NULL
                 THEN error(pf__at('run', path, line_no, 5) || 'score ' || pf__lit(f[5]) || ' is not a number'
                            || pf__looks_like(f, line, 'run') || ': ' || pf__lit(line))
-           WHEN NOT isfinite(score)
-                THEN error(pf__at('run', path, line_no, 5) || 'score ' || pf__lit(f[5]) || ' is not finite: ' || pf__lit(line))
+           WHEN isnan(score)
+                THEN error(pf__at('run', path, line_no, 5) || 'score ' || pf__lit(f[5])
+                           || ' is NaN (not a number), which cannot be ranked (inf and -inf can): ' || pf__lit(line))
            ELSE true END;
 
 -- The data lines of one qrels file as qid, docno, rel, line_no; a line without exactly 4 fields or
