@@ -368,39 +368,26 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
 
 def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
                        system: str | None, rel_level: int) -> Evaluation:
-    """evaluate() with engine="spark": inputs read or converted by Spark, the values collected."""
-    run_frame = eng.run_frame(run, system)
-    qrels_frame = eng.qrels_frame(qrels)
-    top = pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow())  # the checks read the largest grade
-    _check_grades(resolved, top)
-    _warn_levels_above_grades(resolved, top)
-    values = eng.evaluate(run_frame, qrels_frame, list(resolved), options)
-    retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
-    judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
-    excluded = _excluded(retrieved, judged, options.complete)
-    _warn_near_miss_ids(excluded, judged)
-    _warn_near_miss_docnos_on_spark(run_frame, qrels_frame)
-    per_query, text = _ordered_values(values, resolved)
+    """evaluate() with engine="spark": inputs read or converted by Spark, the values and the facts the
+    checks read collected in one evaluation (:meth:`~pairedframe.engines.spark_engine.SparkEngine.evaluate_inputs`)."""
+    from pairedframe.evaluation.docno_check import SAMPLE_ROWS
+
+    if any(m.spec.max_grade is not None for m in resolved):  # refuse before the work
+        _check_grades(resolved, eng.top_grade(qrels))
+    facts = eng.evaluate_inputs(run, qrels, list(resolved), options, system=system, sample_rows=SAMPLE_ROWS)
+    _check_grades(resolved, facts.top)
+    _warn_levels_above_grades(resolved, facts.top)
+    excluded = _excluded(facts.retrieved, facts.judged, options.complete)
+    _warn_near_miss_ids(excluded, facts.judged)
+    sample = DocnoSample([facts.sample.sort("system", "qid", "docno")], partial=set(facts.partial))
+    warn_near_miss_docnos(sample, facts.sample_qrels)
+    per_query, text = _ordered_values(facts.values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name)
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=excluded, run_tags=tags, text=text)
-
-
-def _warn_near_miss_docnos_on_spark(run_frame: Any, qrels_frame: Any) -> None:
-    """:func:`warn_near_miss_docnos` on a bounded sample collected from Spark (the first
-    :data:`~pairedframe.evaluation.docno_check.SAMPLE_ROWS` rows and the qrels of their queries)."""
-    from pairedframe.evaluation.docno_check import SAMPLE_ROWS
-
-    head = run_frame.select("system", "qid", "docno").limit(SAMPLE_ROWS + 1)
-    rows = pl.from_arrow(head.toArrow())
-    sample = DocnoSample([rows.head(SAMPLE_ROWS)])
-    if rows.height > SAMPLE_ROWS:
-        sample.partial = set(rows["system"].unique().to_list())
-    own = qrels_frame.select("qid", "docno").join(head.select("qid").distinct(), on="qid", how="left_semi")
-    warn_near_miss_docnos(sample, pl.from_arrow(own.toArrow()))
 
 
 def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tuple[pl.DataFrame, pl.DataFrame]:
