@@ -208,3 +208,26 @@ def test_workers_without_pairedframe_fall_back_to_sql_with_a_warning(spark, monk
 def test_probe_reports_what_the_workers_lack(spark):
     assert sp.probe_workers(spark, "duckdb") is None
     assert "local engine 'spark'" in sp.probe_workers(spark, "spark")
+
+
+@pytest.mark.spark
+def test_spark_per_query_stays_lazy_and_equals_duckdb(spark):
+    from pyspark.errors import PySparkException
+
+    qrels, runs = example_paths()
+    run, judged = pf.read_run(runs), pf.read_qrels(qrels)
+    engine = _engine(spark)
+    measures = [m.resolved(1) for m in parse_measures(["AP", "nDCG@10"])]
+    lazy = engine.per_query(spark.createDataFrame(run.to_arrow()), spark.createDataFrame(judged.to_arrow()), measures,
+                            EvalOptions())
+    assert type(lazy).__name__ == "DataFrame" and lazy.columns == ["system", "qid", "measure", "value", "text"]
+    got = pl.from_arrow(lazy.toArrow()).drop("text")
+    want = pf.evaluate(run, judged, ["AP", "nDCG@10"]).per_query
+    joined = want.join(got, on=["system", "qid", "measure"], how="full", coalesce=True)
+    assert joined.height == want.height == got.height
+    assert (joined["value"] - joined["value_right"]).abs().max() <= 1e-12
+    flawed = run.with_columns(pl.when(pl.int_range(pl.len()) == 3).then(None).otherwise(pl.col("score")).alias("score"))
+    lazy = engine.per_query(spark.createDataFrame(flawed.to_arrow()), spark.createDataFrame(judged.to_arrow()),
+                            measures, EvalOptions())
+    with pytest.raises(PySparkException, match="score that is null or not finite"):
+        lazy.collect()

@@ -37,8 +37,8 @@ from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
 from pairedframe.engines.duckdb_engine import RANKED_STEPS, RUN_STEPS, measures_union_sql
 from pairedframe.engines.spark_files import read_qrels, read_run
 from pairedframe.engines.spark_files import union as _union
-from pairedframe.engines.spark_partitions import SparkFacts
-from pairedframe.errors import DuplicateError, SchemaError, user_stacklevel
+from pairedframe.engines.spark_partitions import SparkFacts, problem_error
+from pairedframe.errors import SchemaError, user_stacklevel
 from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
@@ -131,7 +131,8 @@ class SparkEngine:
         run = _run_columns(run, system)
         dup = run.groupBy("system", "qid", "docno").count().filter("count > 1").first()
         if dup is not None:
-            raise _run_duplicate(dup["system"], dup["qid"], dup["docno"])
+            raise problem_error({"measure": "run-duplicate", "system": dup["system"], "qid": dup["qid"],
+                                 "text": dup["docno"]})
         return run
 
     def qrels_frame(self, qrels: Any) -> Any:
@@ -145,7 +146,7 @@ class SparkEngine:
         qrels = _qrels_columns(qrels)
         dup = qrels.groupBy("qid", "docno").count().filter("count > 1").first()
         if dup is not None:
-            raise _qrels_duplicate(dup["qid"], dup["docno"])
+            raise problem_error({"measure": "qrels-duplicate", "system": None, "qid": dup["qid"], "text": dup["docno"]})
         return qrels
 
     def _table(self, data: Any) -> Any:
@@ -193,7 +194,7 @@ class SparkEngine:
         systems = list(files) if files else None
         if options.complete and systems is None:
             systems = [r[0] for r in runs.select("system").distinct().collect()]
-        partitions = sp.partition_count(self.spark, [*files.values(), qrels_file or ""])
+        partitions = sp.partition_count(self.spark, [*files.values(), qrels_file or ""], None if files else runs)
         out = sp.evaluate_partitions(runs.unionByName(judged), measures, options, systems=systems,
                                      partitions=partitions, engine=self.local_engine,
                                      sample_rows=max(sample_rows // partitions, 1))
@@ -233,18 +234,14 @@ class SparkEngine:
     def _raise_problem(self, problem: dict, files: dict[str, str], qrels_file: str | None) -> None:
         """Raise the error of a partition's ``problem`` row: the exact reader names the file and the
         line; a table's error names the row."""
-        check, system, qid, docno = problem["measure"], problem["system"], problem["qid"], problem["text"]
+        from pairedframe.engines.spark_partitions import problem_error
+
+        check, system = problem["measure"], problem["system"]
         if check.startswith("run") and system in files:
             read_run(self.spark, files[system], system=system)  # raises, naming the line
         if check.startswith("qrels") and qrels_file is not None:
             read_qrels(self.spark, qrels_file)                 # raises, naming the line
-        if check == "run-duplicate":
-            raise _run_duplicate(system, qid, docno)
-        if check == "qrels-duplicate":
-            raise _qrels_duplicate(qid, docno)
-        what = f"run of system {system!r}" if check.startswith("run") else "qrels"
-        value = "score that is null or not finite" if check.startswith("run") else "null grade"
-        raise SchemaError(f"{what} has a {value} at (qid, docno) = ({qid}, {docno})")
+        raise problem_error(problem)
 
     def _sql_facts(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, system: str | None,
                    sample_rows: int) -> SparkFacts:
@@ -281,11 +278,28 @@ class SparkEngine:
     def per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
                   ranked: tuple[Any, Any] | None = None) -> Any:
         """Per-query values ``system, qid, measure, value, text`` (``text`` for string-valued
-        measures such as relstring, else null) as a Spark DataFrame (lazy; the prep views stay
-        cached on the session until the result is collected by :meth:`evaluate`).
+        measures such as relstring, else null) as a Spark DataFrame (lazy: a malformed or repeated
+        row fails the job that computes it; by the SQL method the prep views stay cached on the
+        session until :meth:`release`).
 
         ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`). ``ranked``:
-        ``(ranks, retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already)."""
+        ``(ranks, retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already; SQL method)."""
+        if ranked is None and self.method == "partitions" and self._workers_ready():
+            from pairedframe.engines import spark_partitions as sp
+            from pyspark.sql import functions as F
+
+            run = _run_columns(run, None)
+            rows = sp.table_rows(run=run).unionByName(sp.table_rows(qrels=_qrels_columns(qrels)))
+            systems = [r[0] for r in run.select("system").distinct().collect()] if options.complete else None
+            out = sp.evaluate_partitions(rows, measures, options, systems=systems,
+                                         partitions=sp.partition_count(self.spark, frame=run),
+                                         engine=self.local_engine,
+                                         raise_problems=True)
+            return out.filter(F.col("kind") == "value").select(*RESULT_SCHEMA)
+        return self._sql_per_query(run, qrels, measures, options, ranked=ranked)
+
+    def _sql_per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
+                       ranked: tuple[Any, Any] | None = None) -> Any:
         prefix = f"pf{uuid.uuid4().hex[:8]}_{next(_IDS)}_"
         qrels.createOrReplaceTempView(prefix + "pf_qrels")
         if ranked is None:
@@ -326,7 +340,7 @@ class SparkEngine:
         run_frame = run if _is_spark_frame(run) else self.run_frame(run)
         qrels_frame = qrels if _is_spark_frame(qrels) else self.qrels_frame(qrels)
         try:
-            return _collect(self.per_query(run_frame, qrels_frame, measures, options))
+            return _collect(self._sql_per_query(run_frame, qrels_frame, measures, options))
         finally:
             self.release()
 
@@ -334,8 +348,8 @@ class SparkEngine:
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         frames = tuple(self.spark.createDataFrame(t.to_arrow()) for t in (ranks, retrieved))
         try:
-            return _collect(self.per_query(None, self.spark.createDataFrame(qrels.to_arrow()), measures, options,
-                                           ranked=frames))
+            return _collect(self._sql_per_query(None, self.spark.createDataFrame(qrels.to_arrow()), measures,
+                                                options, ranked=frames))
         finally:
             self.release()
 
@@ -382,16 +396,6 @@ def _qrels_columns(qrels: Any) -> Any:
     if missing:
         raise SchemaError(f"qrels table lacks column(s) {missing}; it has {qrels.columns}")
     return qrels.select(F.col("qid").cast("string"), F.col("docno").cast("string"), F.col("rel").cast("long"))
-
-
-def _run_duplicate(system: str, qid: str, docno: str) -> DuplicateError:
-    return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in run of system {system!r}; trec_eval "
-                          "refuses duplicates, remove them")
-
-
-def _qrels_duplicate(qid: str, docno: str) -> DuplicateError:
-    return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in qrels; trec_eval refuses duplicates, "
-                          "remove them")
 
 
 def _spark_schema(table: pl.DataFrame) -> str:

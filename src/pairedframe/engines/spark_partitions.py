@@ -35,6 +35,7 @@ import pyarrow as pa
 from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions
 from pairedframe.engines.ranking import rank_judged
 from pairedframe.engines.spark_files import _BLANKS, _EDGES
+from pairedframe.errors import DuplicateError, PairedFrameError, SchemaError
 from pairedframe.io.trec import pair_hash
 from pairedframe.measures import Measure
 
@@ -113,16 +114,19 @@ def table_rows(run: Any = None, qrels: Any = None) -> Any:
                         F.lit(None).cast("double").alias("score"), "rel", F.col("rel").isNull().alias("bad"))
 
 
-def partition_count(spark: Any, paths: Sequence[str] = ()) -> int:
-    """Partitions of the shuffle: two per core, more when the files would make partitions of more
-    than :data:`PARTITION_BYTES` (a worker holds its partition whole)."""
+def partition_count(spark: Any, paths: Sequence[str] = (), frame: Any = None) -> int:
+    """Partitions of the shuffle: two per core, more when the input is large -- one per
+    :data:`PARTITION_BYTES` of the files, two per input partition of a Spark DataFrame ``frame``
+    (a worker holds its partition whole)."""
     cores = max(int(spark.sparkContext.defaultParallelism), 1)
     size = sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
-    return max(2 * cores, math.ceil(size / PARTITION_BYTES))
+    inputs = 2 * frame.rdd.getNumPartitions() if frame is not None else 0
+    return max(2 * cores, math.ceil(size / PARTITION_BYTES), inputs)
 
 
 def evaluate_partitions(rows: Any, measures: list[Measure], options: EvalOptions, *, systems: list[str] | None,
-                        partitions: int, engine: str = "duckdb", sample_rows: int = 0) -> Any:
+                        partitions: int, engine: str = "duckdb", sample_rows: int = 0,
+                        raise_problems: bool = False) -> Any:
     """The lazy Spark DataFrame (:data:`OUTPUT_SCHEMA`) of every partition's values and facts.
 
     ``rows``: run and qrels rows together (:func:`run_rows`, :func:`qrels_rows`, :func:`table_rows`).
@@ -130,17 +134,20 @@ def evaluate_partitions(rows: Any, measures: list[Measure], options: EvalOptions
     system did not retrieve is scored 0 in whichever partition holds its judgments). ``engine``:
     the local engine of the workers (``"duckdb"`` or ``"polars"``). ``sample_rows``: run rows (of
     its first queries) each partition returns per system (``sample``, their judgments ``sample-judged``)
-    for the near-miss docno check.
+    for the near-miss docno check. ``raise_problems``: a malformed or repeated row fails the job
+    with :func:`problem_error`'s error (for a result that stays lazy) instead of a ``problem`` row.
     """
     import functools
 
     work = functools.partial(evaluate_partition, measures=list(measures), options=options,
-                             systems=list(systems or []), engine=engine, sample_rows=sample_rows)
+                             systems=list(systems or []), engine=engine, sample_rows=sample_rows,
+                             raise_problems=raise_problems)
     return rows.repartition(partitions, "qid").mapInArrow(work, OUTPUT_SCHEMA)
 
 
 def evaluate_partition(batches: Iterable[pa.RecordBatch], *, measures: list[Measure], options: EvalOptions,
-                       systems: list[str], engine: str, sample_rows: int = 0) -> Iterator[pa.RecordBatch]:
+                       systems: list[str], engine: str, sample_rows: int = 0,
+                       raise_problems: bool = False) -> Iterator[pa.RecordBatch]:
     """One partition, in a Python worker: run rows (``system`` set) and qrels rows (``system``
     null) of whole queries -> :data:`OUTPUT_SCHEMA` batches."""
     batches = [b for b in batches if b.num_rows]
@@ -151,6 +158,8 @@ def evaluate_partition(batches: Iterable[pa.RecordBatch], *, measures: list[Meas
     run = frame.filter(is_run).select("system", "qid", "docno", "score", "bad")
     qrels = frame.filter(~is_run).select("qid", "docno", pl.col("rel").cast(pl.Int64), "bad")
     problems = _problems(run, qrels)
+    if problems.height and raise_problems:
+        raise problem_error(problems.row(0, named=True))
     if problems.height:
         yield _batch(problems.with_columns(pl.lit("problem").alias("kind")))
         return
@@ -209,6 +218,21 @@ def _problems(run: pl.DataFrame, qrels: pl.DataFrame) -> pl.DataFrame:
     schema = {"measure": pl.String, "system": pl.String, "qid": pl.String, "text": pl.String}
     return pl.concat([f.select([pl.col(c).cast(t) if c in f.columns else pl.lit(None, dtype=t).alias(c)
                                 for c, t in schema.items()]) for f in found]) if found else pl.DataFrame(schema=schema)
+
+
+def problem_error(problem: dict) -> PairedFrameError:
+    """The error of a ``problem`` row of a table's rows (``measure`` names the check)."""
+    check, system, qid, docno = problem["measure"], problem["system"], problem["qid"], problem["text"]
+    if check == "run-duplicate":
+        return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in run of system {system!r}; trec_eval "
+                              "refuses duplicates, remove them")
+    if check == "qrels-duplicate":
+        return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in qrels; trec_eval refuses duplicates, "
+                              "remove them")
+    if check == "run-format":
+        return SchemaError(f"run of system {system!r} has a score that is null or not finite at (qid, docno) = "
+                           f"({qid}, {docno})")
+    return SchemaError(f"qrels has a null grade at (qid, docno) = ({qid}, {docno})")
 
 
 def _first_duplicate(table: pl.DataFrame, keys: list[str]) -> pl.DataFrame | None:

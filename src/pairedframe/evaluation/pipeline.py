@@ -28,6 +28,9 @@ from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
 #: Judged ranks (plus ranking sizes) the engine evaluates at a time: the memory knob of the last step.
 EVAL_RANK_ROWS = 2**19
+#: Helper threads that check and rank blocks (and read the qrels first); as many blocks wait for them at most.
+#: Two keep both cores busy while a parse thread or the other helper waits.
+RANK_THREADS = 2
 
 
 def _retrieved_pairs(run: pl.DataFrame) -> pl.DataFrame:
@@ -139,9 +142,9 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
 
     Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
-    small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`). ``pool``'s one thread
-    checks and ranks block i while the next ones are parsed (after reading the qrels, the ``qrels``
-    future). The third value is the first lines of each file, for :func:`warn_near_miss_docnos`."""
+    small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`). ``pool``'s threads
+    (:data:`RANK_THREADS`) check and rank blocks while the next ones are parsed (after reading the
+    qrels, the ``qrels`` future). The third value is the first lines of each file, for :func:`warn_near_miss_docnos`."""
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
@@ -203,13 +206,14 @@ def _evaluate_in_chunks(done: list[tuple[pl.DataFrame, pl.DataFrame]], retrieved
 
 def _ranked_blocks(blocks: Iterator[QueryBlock], judgments: Future, options: EvalOptions,
                    pool: ThreadPoolExecutor) -> list[tuple[pl.DataFrame, pl.DataFrame]]:
-    """Ranks and ranking sizes of every block; the helper ranks block i while block i + 1 is read."""
+    """Ranks and ranking sizes of every block, in block order; the helpers rank blocks while the
+    next ones are read."""
     done = []
-    pending: deque[Future] = deque()  # at most one block waits for the helper: bounded memory
+    pending: deque[Future] = deque()  # at most RANK_THREADS blocks wait for the helpers: bounded memory
     try:
         for block in blocks:
             pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
-            while len(pending) > 1:
+            while len(pending) > RANK_THREADS:
                 done.append(pending.popleft().result())
         done.extend(future.result() for future in pending)
     finally:
@@ -335,7 +339,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
 
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
               system: str | None, rel_level: int) -> Evaluation:
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with ThreadPoolExecutor(max_workers=RANK_THREADS) as pool:
         if isinstance(qrels, (str, os.PathLike)):
             qrels_read = pool.submit(as_qrels, qrels)  # read while a run file's first block is parsed
         else:  # tables convert here, so that their warnings point at the caller
