@@ -1,4 +1,4 @@
-"""Calibration of pairedframe's intervals and tests on real per-query deltas (the figures README quotes).
+"""Calibration of pairedframe's intervals and tests on real per-query deltas (the figures docs/how/calibration.md quotes).
 
 Usage::
 
@@ -14,13 +14,17 @@ queries, pairs in turn; truth = the pair's full-set mean delta (centred deltas f
 
 Sections (modules ``calibration_*.py``):
 
-``paired``      compare: coverage and width of every interval, type-I of both tests, power at the MDE,
-                Cochran's skew rule (n = 20, 50, 100);
+``paired``      compare: coverage and median width / t of every interval, type-I of both tests, power at
+                the MDE, Cochran's skew rule (n = 20, 50, 100); spiky cells (RR@10, one dominant
+                query, occasional jumps: ``calibration_spiky.py``);
 ``clustered``   compare_clustered: coverage of the cluster intervals, type-I of the cluster sign-flip
                 test (G = 6 ... 30 clusters of 5 queries, icc 0, 0.3, 0.6);
 ``equivalence`` TOST with the true delta on the margin (G = 10, 20, 30; 1 or 3 queries per cluster);
 ``ppi``         PPI++ on DL-2019 (n_gold = 10, 20, 30);
-``segments``    FDR of compare_segments' BH.
+``segments``    FDR of compare_segments' BH;
+``agreement``   rank_agreement's intervals (tau_b, rho, tau_AP, RBO) on DL-2019 NIST vs 7 LLM label sets,
+                DL-2021 nDCG@10 vs AP and a near-tie design, and label_agreement's kappa interval
+                (n = 20, 30 queries; 500 replications per cell by default).
 
 Every rate is printed with its Monte-Carlo standard error sqrt(p (1 - p) / R).  Replications are
 vectorised: each batch of 250 is one (n, 250) matrix fed to the library's many-column kernels with its
@@ -39,19 +43,26 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import calibration_agreement  # noqa: E402
 import calibration_clustered  # noqa: E402
 import calibration_data  # noqa: E402
 import calibration_paired  # noqa: E402
 import calibration_ppi  # noqa: E402
 import calibration_segments  # noqa: E402
+import calibration_spiky  # noqa: E402
+from _tee import output_to  # noqa: E402
 
-SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments")
+SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments", "agreement")
+#: Replications per cell by default (agreement: each replication runs a bootstrap of every coefficient).
+DEFAULT_REPS = 3000
+AGREEMENT_REPS = 500
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--section", nargs="*", choices=SECTIONS, default=list(SECTIONS))
-    ap.add_argument("--reps", type=int, default=3000, help="replications per cell (default 3,000)")
+    ap.add_argument("--reps", type=int, default=None,
+                    help=f"replications per cell (default {DEFAULT_REPS:,}; agreement {AGREEMENT_REPS})")
     ap.add_argument("--n-resamples", type=int, default=999, help="B for bootstrap and sign flips (default 999)")
     ap.add_argument("--symmetric-reps", type=int, default=20_000,
                     help="paired: replications per cell of the symmetric null for the two tests (default 20,000)")
@@ -63,9 +74,17 @@ def main(argv: list[str] | None = None) -> None:
                     help="measures of the delta populations (default nDCG@10 AP; e.g. RR@10)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: 60 replications, B = 99, few runs and sizes (every method still runs)")
+    ap.add_argument("--output", type=Path, default=None,
+                    help="also write the printed tables to this file (e.g. docs/results/calibration_paired.md)")
     args = ap.parse_args(argv)
+    with output_to(args.output):
+        _run(args)
+
+
+def _run(args: argparse.Namespace) -> None:
     quick = args.quick
-    reps = 60 if quick else args.reps
+    reps = 60 if quick else args.reps or DEFAULT_REPS
+    agreement_reps = 60 if quick else args.reps or AGREEMENT_REPS
     B = 99 if quick else args.n_resamples
     max_runs = 4 if quick else None
     t0 = time.perf_counter()
@@ -85,6 +104,10 @@ def main(argv: list[str] | None = None) -> None:
         res = calibration_paired.run(pops, sizes, reps, B, args.seed, log=log,
                                      sym_reps=None if quick else args.symmetric_reps)
         print(calibration_paired.report(res, reps, B, n_pairs), "\n", flush=True)
+        rr = calibration_data.load(args.data, collections=collections, measures=("RR@10",), seed=args.seed,
+                                   max_runs=max_runs)
+        res = calibration_spiky.run(pops, rr, reps, B, args.seed, log=log, quick=quick)
+        print(calibration_spiky.report(res, reps, B), "\n", flush=True)
     if "clustered" in args.section:
         Gs, iccs = ((10,), (0.3,)) if quick else (tuple(args.clusters or (6, 8, 10, 20, 30)), (0.0, 0.3, 0.6))
         res = calibration_clustered.run(pops, Gs, iccs, reps, B, args.seed, log=log)
@@ -105,6 +128,15 @@ def main(argv: list[str] | None = None) -> None:
         seg_pops = pops if not quick else dict(list(pops.items())[:1])
         res = calibration_segments.run(seg_pops, reps, B, args.seed, log=log)
         print(calibration_segments.report(res, reps, B), "\n", flush=True)
+    if "agreement" in args.section:
+        cells = calibration_agreement.load_rankings(args.data, max_runs=max_runs, label_sets=1 if quick else None)
+        res = calibration_agreement.run_rank(cells, agreement_reps, B, args.seed, sizes=(20,) if quick else (20, 30),
+                                             log=log)
+        print(calibration_agreement.report_rank(res, agreement_reps, B), "\n", flush=True)
+        labels = calibration_agreement.load_labels(args.data, label_sets=1 if quick else None)
+        res = calibration_agreement.run_kappa(labels, agreement_reps, B, args.seed, sizes=(20,) if quick else (20, 30),
+                                              log=log)
+        print(calibration_agreement.report_kappa(res, agreement_reps, B), "\n", flush=True)
     print(f"({time.perf_counter() - t0:.0f} s)")
 
 

@@ -1,4 +1,4 @@
-"""Make the README's figure: DL-2019 system means under NIST vs Llama-3.3-70B labels (nDCG@10).
+"""Make the agreement guide's figure (docs/guide/agreement.md): DL-2019 system means under NIST vs Llama-3.3-70B labels (nDCG@10).
 
 Usage::
 

@@ -6,8 +6,9 @@ SELECT * FROM (
     FROM pf_run WHERE system IS NULL OR qid IS NULL OR docno IS NULL LIMIT 1)
 UNION ALL
 SELECT * FROM (
-    SELECT 'non-finite score', system, qid, docno, CAST(score AS VARCHAR), 1
-    FROM pf_run WHERE score IS NULL OR NOT isfinite(CAST(score AS DOUBLE))
+    SELECT 'null or NaN score (inf and -inf rank first / last, as trec_eval ranks them)', system, qid, docno,
+           CAST(score AS VARCHAR), 1
+    FROM pf_run WHERE score IS NULL OR isnan(CAST(score AS DOUBLE))
     ORDER BY system, qid, docno LIMIT 1)
 UNION ALL
 SELECT * FROM (

@@ -1,8 +1,9 @@
--- Judged@k (ir_measures): documents in the top $k with a grade >= 0, divided by min($k, num_ret)
--- (the whole ranking when $k IS NULL); 0 for an empty ranking.
+-- Judged@k (ir_measures): documents in the top $k with a qrels line, whatever the grade (ir_measures
+-- counts a negative grade as judged; trec_eval's unj does not), divided by min($k, num_ret) (the whole
+-- ranking when $k IS NULL); 0 for an empty ranking. pf_ranked holds exactly the documents with a qrels line.
 WITH judged AS (
     SELECT qkey, count(*) AS n
-    FROM pf_ranked WHERE is_judged AND ($k IS NULL OR rank <= $k)
+    FROM pf_ranked WHERE $k IS NULL OR rank <= $k
     GROUP BY qkey
 ),
 tops AS (

@@ -4,7 +4,9 @@
 -- $rel_level:   minimum grade that counts as relevant (trec_eval -l). Negative grades are neither
 --               relevant nor judged non-relevant (trec_eval: in the pool but unjudged).
 -- $complete:    false = queries both retrieved and judged (trec_eval default);
---               true  = every judged query for every system (trec_eval -c).
+--               true  = every judged query for every system (trec_eval -c); a query the system
+--               did not retrieve is ranked as trec_eval ranks it: one unjudged placeholder
+--               document (num_ret 1; 0 with $judged_only, which drops it).
 -- $depth:       num_ret counts at most $depth documents (trec_eval -M); NULL = no cut.
 -- $judged_only: num_ret counts only the retrieved documents with a grade >= 0 (trec_eval -J).
 -- max_grade is the query's largest grade >= 0 (NULL when it has none). qkey: an integer key of the
@@ -36,7 +38,8 @@ FROM (
     FROM retrieved r JOIN judged j ON r.qid = j.qid
     WHERE NOT $complete
     UNION ALL
-    SELECT s.system, j.qid, j.num_rel, j.num_nonrel, j.max_grade, coalesce(r.num_ret, 0) AS num_ret
+    SELECT s.system, j.qid, j.num_rel, j.num_nonrel, j.max_grade,
+           coalesce(r.num_ret, CASE WHEN $judged_only THEN 0 ELSE 1 END) AS num_ret
     FROM (SELECT DISTINCT system FROM pf_retrieved) s CROSS JOIN judged j
     LEFT JOIN retrieved r ON r.system = s.system AND r.qid = j.qid
     WHERE $complete

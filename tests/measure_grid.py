@@ -29,5 +29,12 @@ def family_grid(key: str) -> list[Measure]:
     return list(dict.fromkeys(out))
 
 
-def every_measure() -> list[Measure]:
-    return [m for key in REGISTRY for m in family_grid(key)]
+def families(*kinds: str) -> list[str]:
+    """Keys of the families that read these kinds of judgments (default: qrels, and num_q which reads any)."""
+    kinds = kinds or ("qrels", "any")
+    return [key for key, spec in REGISTRY.items() if spec.judgments in kinds]
+
+
+def every_measure(*kinds: str) -> list[Measure]:
+    """The grids of the families of ``kinds`` (see :func:`families`)."""
+    return [m for key in families(*kinds) for m in family_grid(key)]

@@ -1,8 +1,9 @@
 """pairedframe against trec_eval 10's own test suite and its outputs on real runs.
 
-* ``../shared/data/trec_eval``: the eight expected outputs of trec_eval's Makefile (``quicktest``),
+* ``../shared/data/trec_eval``: the twelve expected outputs of trec_eval's Makefile (``quicktest``),
   reproduced byte for byte by ``pairedframe evaluate --format trec`` run with the same arguments:
-  1,795 lines.
+  2,674 lines (preference judgments ``-R prefs`` / ``qrels_prefs``, judgment groups ``-R qrels_jg``
+  and z-scores ``-Z`` included).
 * ``../shared/data/trec_eval10_real``: trec_eval 10.0's ``-q -m all_trec`` output on 11 real
   run/option cases (DL-2019 with grades 0-3 and ``-l 2``, Robust03 with ``-c -M 50``, DL-2021),
   reproduced line by line.
@@ -39,11 +40,18 @@ MAKEFILE = [
                               "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75",
                               "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20"],
      "qrels.test", "results.test"),
+    ("out.test.prefs", ["-m", "all_prefs", "-q", "-R", "prefs"], "prefs.test", "prefs.results.test"),
+    ("out.test.qrels_prefs", ["-m", "all_prefs", "-q", "-R", "qrels_prefs"], "qrels.test", "results.test"),
+    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg"], "qrels.123", "results.test"),
+    ("out.test.aqZ", ["-q", "-m", "all_trec", "-Z", "zscores_file"], "qrels.test", "results.test"),
 ]
-# The same outputs from the qrels with '#' comment lines (trec_eval's Makefile checks this too).
+# The same outputs from judgments with '#' comment lines (trec_eval's Makefile checks this too).
 WITH_COMMENTS = [("out.test", [], "qrels.test.with-comments", "results.test"),
-                 ("out.test.aq", ["-m", "all_trec", "-q"], "qrels.test.with-comments", "results.test")]
-EXPECTED_LINES = 1795
+                 ("out.test.aq", ["-m", "all_trec", "-q"], "qrels.test.with-comments", "results.test"),
+                 ("out.test.prefs", ["-m", "all_prefs", "-q", "-R", "prefs"], "prefs.comment.test",
+                  "prefs.results.test"),
+                 ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg"], "qrels.comments.123", "results.test")]
+EXPECTED_LINES = 2674
 
 
 def _cli_args(args: list[str]) -> list[str]:
@@ -58,6 +66,7 @@ def _cli_args(args: list[str]) -> list[str]:
 
 
 def _run_cli(folder: Path, args: list[str], qrels: str, run: str, engine: str) -> list[str]:
+    args = [str(folder / a) if a == "zscores_file" else a for a in args]  # -Z's file, in the data folder
     result = CliRunner().invoke(app, ["evaluate", "--format", "trec", "--engine", engine, *_cli_args(args),
                                       str(folder / qrels), str(folder / run)])
     assert result.exit_code == 0, result.output
@@ -79,7 +88,7 @@ def test_every_makefile_output_against_trec_eval_suite(shared_data, engine):
     assert (reproduced, total) == (EXPECTED_LINES, EXPECTED_LINES)
 
 
-@pytest.mark.parametrize(("expected", "args", "qrels", "run"), WITH_COMMENTS, ids=[c[0] for c in WITH_COMMENTS])
+@pytest.mark.parametrize(("expected", "args", "qrels", "run"), WITH_COMMENTS, ids=[c[2] for c in WITH_COMMENTS])
 def test_qrels_with_comments_against_trec_eval_suite(shared_data, expected, args, qrels, run):
     folder = shared_data / "trec_eval"
     assert _run_cli(folder, args, qrels, run, "duckdb") == (folder / expected).read_text().splitlines(keepends=True)
@@ -174,3 +183,21 @@ def test_rbp_and_residual_against_trec_eval_10_lines(shared_data):
         want = {(name.strip(), q): v.strip() for name, q, v in (line.split("\t") for line in fh)
                 if name.strip() in ("rbp", "rbp_resid") and q != "all"}
     assert len(want) == 2 * 43 and got == want
+
+
+def test_num_rel_all_under_complete_and_level_2_against_trec_eval_10(shared_data):
+    """trec_eval 10 prints ``num_rel all 4102`` for DL-2019 under ``-c -l 2`` (issue 23): under -c,
+    m_num_rel.c counts the qrels lines with a grade > 0 whatever -l says. The per-query num_rel (grade
+    >= 2) sum to 2501, which summary() keeps; --format trec prints trec_eval's line."""
+    (case,) = [c for c in _real_cases(shared_data) if c[0] == "idst_bert_p1.dl19"]
+    _, _, qrels, run = case
+    result = CliRunner().invoke(app, ["evaluate", "--format", "trec", "-c", "-l", "2", "-m", "all_trec", str(qrels),
+                                      str(run)])
+    assert result.exit_code == 0, result.output
+    (line,) = [x for x in result.stdout.splitlines() if x.startswith("num_rel ") and "\tall\t" in x]
+    assert line == "num_rel               \tall\t4102"
+    positive = sum(1 for x in Path(qrels).read_text().splitlines() if x.strip() and int(x.split()[3]) > 0)
+    assert positive == 4102
+    ev = pf.evaluate(run, qrels, ["num_rel"], complete=True, rel_level=2)
+    assert ev.trec_num_rel_all == 4102
+    assert ev.summary()["value"].to_list() == [2501.0] == [ev.per_query["value"].sum()]

@@ -45,7 +45,7 @@ def test_rank_agreement_orders_swaps_and_matches_scipy():
 def test_rank_agreement_bootstrap_uses_the_keyed_query_stream():
     a = _per_query({f"s{i}": 0.1 * i for i in range(6)}, noise=0.3, seed=1)
     b = _per_query({f"s{i}": 0.1 * i for i in range(6)}, noise=0.3, seed=2)
-    r = pf.rank_agreement(a, b, measure="AP", n_resamples=500, seed=7)
+    r = pf.rank_agreement(a, b, measure="AP", interval="percentile", n_resamples=500, seed=7)
     qids = sorted(a["qid"].unique().to_list())
     systems = sorted(a["system"].unique().to_list())
     A = a.pivot(on="system", index="qid", values="value").sort("qid").select(systems).to_numpy()
@@ -55,10 +55,11 @@ def test_rank_agreement_bootstrap_uses_the_keyed_query_stream():
     taus = kendall_tau_b_many(means[:, :6], means[:, 6:])
     assert r.kendall_tau_b.confidence_interval.low == pytest.approx(np.quantile(taus, 0.025))
     assert r.kendall_tau_b.confidence_interval.high == pytest.approx(np.quantile(taus, 0.975))
-    again = pf.rank_agreement(a, b, measure="AP", n_resamples=500, seed=7)
+    again = pf.rank_agreement(a, b, measure="AP", interval="percentile", n_resamples=500, seed=7)
     assert again.to_frame().equals(r.to_frame())
     # the result does not depend on the row order of the input
-    shuffled = pf.rank_agreement(a.sample(fraction=1.0, shuffle=True, seed=3), b, measure="AP", n_resamples=500, seed=7)
+    shuffled = pf.rank_agreement(a.sample(fraction=1.0, shuffle=True, seed=3), b, measure="AP", interval="percentile",
+                                 n_resamples=500, seed=7)
     assert shuffled.to_frame().equals(r.to_frame())
 
 

@@ -1,5 +1,5 @@
 """The evaluate benchmark script runs end to end on tiny sizes (a smoke run: no timing is asserted;
-speed claims come from running the script itself, see README's Benchmarks)."""
+speed claims come from running the script itself, see docs/how/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -45,19 +45,23 @@ CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.
 @pytest.mark.shared_data
 def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
     """Smoke run on the real data: every interval, test and section runs (no rate is asserted here;
-    the figures come from the full run, README 'Calibration')."""
+    the figures come from the full run, docs/how/calibration.md)."""
     proc = subprocess.run([sys.executable, str(CALIBRATION), "--quick", "--data", str(shared_data)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for heading in ("### compare:", "### compare_clustered:", "### compare_clustered with unequal cluster sizes",
-                    "### Equivalence:", "### PPI++", "### compare_segments:"):
+    for heading in ("### compare:", "### compare: spiky cells", "### compare_clustered:", "### compare_clustered with unequal cluster sizes",
+                    "### Equivalence:", "### PPI++", "### compare_segments:",
+                    "### rank_agreement:", "### label_agreement:"):
         assert heading in out
     for column in ("edgeworth (default)", "| signflip |", "| t |", "studentized", "percentile", "BCa",
+                   "bootstrap-t (Hall)", "width studentized", "equal-tailed", "t fallback", "capped only",
+                   "one dominant, synthetic", "jumps, synthetic", "| RR@10 |", "| synthetic |",
                    "randomization centred", "t symmetric", "power randomization", "skew warning", "cluster-t",
                    "type-I sign-flip", "t-based TOST (default)", "z on bootstrap SE", "jackknife-edgeworth (default)",
                    "| jackknife-t |", "z (ppi_py)",
-                   "gold-only t", "FDR t", "FDR randomization"):
+                   "gold-only t", "FDR t", "FDR randomization", "jackknife (default)", "m-out-of-n basic",
+                   "i.i.d. (pairs)", "| near-tie (8 systems) |"):
         assert column in out, column
     # every table row carries rates with their Monte-Carlo SE
     rows = [line for line in out.splitlines() if line.startswith("| DL-2019") or line.startswith("| nDCG@10")]
@@ -131,3 +135,33 @@ def test_tukey_calibration_quick_run_prints_fwer_with_monte_carlo_errors(shared_
     assert proc.returncode == 0, proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| DL-2019")]
     assert len(rows) == 2 and all(re.search(r"\d\.\d{3} \(\d\.\d{3}\)", row) for row in rows)
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_report_benchmark_quick_run_writes_its_table_with_the_command(shared_data, tmp_path):
+    """benchmarks/report_dl2021.py times the report next to ``pairedframe table`` and, with --output,
+    writes what it printed under a first line naming the command (docs/how/benchmarks.md includes it)."""
+    out = tmp_path / "report.md"
+    proc = subprocess.run([sys.executable, str(SCRIPT.parent / "report_dl2021.py"), "--quick", "--data",
+                           str(shared_data), "--output", str(out)], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<!-- printed by: python benchmarks/report_dl2021.py --quick")
+    assert proc.stdout.strip() in text
+    row = r"^\| pairedframe (report|table|--help)[^|]*\| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$"
+    rows = re.findall(row, text, flags=re.M)
+    assert [r[0] for r in rows] == ["report", "table", "--help"] and rows[1][3] == "1.00"
+    assert re.search(r"report: [\d.]+ MB \(within 5 MB\)", text)
+
+
+def test_cluster_edgeworth_small_g_quick_run_shows_no_correction_at_two_clusters():
+    script = SCRIPT.parent / "cluster_edgeworth_small_g.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = {int(line.split()[0]): line.split() for line in proc.stdout.splitlines()
+            if re.match(r"\s*\d+\s+\d+\s", line)}
+    assert sorted(rows) == [2, 3, 4, 5, 6, 8, 10]
+    assert rows[2][-2:] == ["1.000", "1.000"]                 # G = 2: the Edgeworth quantile is the t quantile
+    assert float(rows[3][-1]) < 1.01                           # G = 3: under 1 % at most
+    assert rows[2][2] == rows[2][5]                            # so the two coverages are the same

@@ -74,3 +74,28 @@ def test_string_valued_measure_has_a_text_column_in_csv():
     assert set(strings["text"].str.len_chars().to_list()) <= set(range(6))
     ev = pf.evaluate(runs[0], qrels, ["relstring.5"])
     assert ev.per_query.height == 0 and ev.text["text"].to_list() == strings.sort("qid")["text"].to_list()
+
+
+def test_every_evaluate_format_lists_runs_in_argument_order():
+    """One rule for every command: the runs in the order given (the library sorts them by name)."""
+    import io
+    import re
+
+    qrels, runs = example_paths()
+    args = ["evaluate", str(qrels), f"zeta={runs[0]}", f"alpha={runs[1]}", f"mid={runs[0]}", "-m", "AP", "-m", "P@5"]
+    order = ["zeta", "alpha", "mid"]
+    trec = runner.invoke(app, [*args, "-f", "trec", "-q"])
+    assert trec.exit_code == 0, trec.output
+    assert re.findall(r"^# run: (\S+)", trec.stdout, flags=re.M) == order
+    blocks = trec.stdout.split("# run: ")[1:]
+    single = runner.invoke(app, ["evaluate", str(qrels), str(runs[1]), "-m", "AP", "-m", "P@5", "-f", "trec", "-q"])
+    assert blocks[1].split("\n", 1)[1] == single.stdout             # alpha's block is trec_eval's text for it
+    table = runner.invoke(app, args)
+    assert re.findall(r"^│ (\w+) ", table.stdout, flags=re.M) == order
+    for fmt, read in (("csv", lambda t: pl.read_csv(io.StringIO(t), infer_schema=False)), ("json", lambda t: pl.DataFrame(json.loads(t)))):
+        for extra in ([], ["-q"]):
+            out = runner.invoke(app, [*args, "-f", fmt, *extra])
+            assert out.exit_code == 0, out.output
+            assert read(out.stdout)["system"].unique(maintain_order=True).to_list() == order, (fmt, extra)
+    compared = runner.invoke(app, ["compare", *args[1:], "-B", "99", "-f", "csv"])
+    assert pl.read_csv(io.StringIO(compared.stdout))["system"].unique(maintain_order=True).to_list() == order[1:]

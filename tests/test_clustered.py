@@ -400,3 +400,50 @@ def test_equal_cluster_sums_up_to_float_noise_are_zero_spread():
     for row in (r, duck):
         assert row["se"] == 0 and (row["ci_low"], row["ci_high"]) == (-np.inf, np.inf)
         assert row["pvalue_tost"] == 1 / 2 ** 4 and row["verdict"] != "equivalent" and not math.isfinite(row["mde"])
+
+
+def _three_near_equal_systems(n: int = 30) -> tuple[pl.DataFrame, float]:
+    """Baseline A and systems B, C, D whose deltas are the same standardised noise (mean 0, sd 0.02),
+    and the margin at which each row's TOST p-value is 0.03."""
+    from scipy.special import stdtrit
+
+    rng = np.random.default_rng(7)
+    z = rng.normal(size=n)
+    d = (z - z.mean()) / z.std(ddof=1) * 0.02
+    qids = [f"q{i:02d}" for i in range(n)]
+    frames = [pl.DataFrame({"system": "A", "qid": qids, "measure": "m", "value": np.full(n, 0.5)})]
+    frames += [pl.DataFrame({"system": s, "qid": qids, "measure": "m", "value": 0.5 + d}) for s in "BCD"]
+    return pl.concat(frames), float(stdtrit(n - 1, 0.97) * 0.02 / math.sqrt(n))
+
+
+def test_equivalence_is_adjusted_in_the_family_as_the_difference_test_against_statsmodels():
+    mt = pytest.importorskip("statsmodels.stats.multitest")
+    df, margin = _three_near_equal_systems()
+    clusters = {q: q for q in df["qid"].unique().to_list()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = {v: compare_clustered(df, baseline="A", clusters=clusters, margin=margin, verdict_on=v)
+               for v in ("pvalue", "pvalue_holm", "pvalue_bh")}
+    raw = out["pvalue_holm"]["pvalue_tost"].to_numpy()
+    assert raw == pytest.approx([0.03] * 3, rel=1e-9)
+    np.testing.assert_allclose(out["pvalue_holm"]["pvalue_tost_holm"].to_numpy(),
+                               mt.multipletests(raw, method="holm")[1], rtol=1e-12)
+    np.testing.assert_allclose(out["pvalue_holm"]["pvalue_tost_bh"].to_numpy(),
+                               mt.multipletests(raw, method="fdr_bh")[1], rtol=1e-12)
+    # each 90 % interval lies inside the margin, but three claims at 0.03 each are not 5 % after Holm
+    holm_rows = out["pvalue_holm"]
+    assert (holm_rows["tost_high"] < margin).all() and not holm_rows["equivalent"].any()
+    assert holm_rows["verdict"].to_list() == ["inconclusive"] * 3
+    assert all("pvalue_tost_holm" in note and "not equivalent" in note for note in holm_rows["verdict_note"])
+    for v in ("pvalue", "pvalue_bh"):   # unadjusted, and BH (0.03 * 3 / 3): each claim passes
+        assert out[v]["equivalent"].all() and out[v]["verdict"].to_list() == ["equivalent"] * 3
+    assert "pvalue_tost_bh 0.03 < 0.05" in out["pvalue_bh"]["verdict_note"][0]
+
+
+def test_a_lone_comparison_is_equivalent_as_before_since_its_family_is_itself():
+    df, margin = _three_near_equal_systems()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = compare_clustered(df, baseline="A", systems="B", clusters={q: q for q in df["qid"].unique().to_list()},
+                              margin=margin).row(0, named=True)
+    assert r["pvalue_tost"] == r["pvalue_tost_holm"] == r["pvalue_tost_bh"] and r["equivalent"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -140,12 +141,13 @@ values = st.one_of(st.floats(0, 1, allow_nan=False, allow_subnormal=False),
 def small_tables(draw):
     n = draw(st.integers(2, 14))
     n_sys = draw(st.integers(2, 4))
+    measure = draw(st.sampled_from(["m", "nDCG@10"]))   # no known range / [0, 1]: intervals clipped to [-1, 1]
     rows = []
     for s in range(n_sys):
         for j in range(n):
             if s > 0 and j > 1 and draw(st.booleans()) and draw(st.booleans()):
                 continue   # some systems miss some queries: several query sets
-            rows.append({"system": f"S{s}", "qid": f"q{j}", "measure": "m", "value": draw(values)})
+            rows.append({"system": f"S{s}", "qid": f"q{j}", "measure": measure, "value": draw(values)})
     return pl.DataFrame(rows)
 
 
@@ -247,13 +249,23 @@ def test_small_sample_warning_points_to_mde():
 
 
 def test_identical_and_constant_deltas():
-    a = np.linspace(0, 1, 30)
-    same = compare_pair(a, a)
+    """Equal deltas: the exact sign-flip p and verdict; the default interval is no point but the range's
+    bound (Clopper-Pearson for n equal outcomes), and the t interval keeps the test's inversion."""
+    a = np.linspace(0, 0.75, 30)
+    same = compare_pair(a, a, measure="nDCG@10")
+    share = 1 - 0.025 ** (1 / 30)
     assert same.verdict == "identical" and same.pvalue == 1.0
-    assert same.confidence_interval.low == same.confidence_interval.high == 0.0
-    shifted = compare_pair(a, a + 0.25)
-    assert shifted.verdict == "better" and shifted.confidence_interval.low == pytest.approx(0.25)
-    assert shifted.pvalue == pytest.approx(1 / 10_001)
+    assert (same.confidence_interval.low, same.confidence_interval.high) == pytest.approx((-share, share), rel=1e-12)
+    assert "no spread" in same.verdict_note
+    shifted = compare_pair(a, a + 0.25, measure="nDCG@10")
+    assert shifted.verdict == "better" and shifted.pvalue == pytest.approx(1 / 10_001)
+    assert shifted.confidence_interval.low == pytest.approx(0.25 - share * 1.25, rel=1e-12)
+    assert shifted.confidence_interval.high == pytest.approx(0.25 + share * 0.75, rel=1e-12)
+    t = compare_pair(a, a + 0.25, test="t", measure="nDCG@10")
+    assert t.confidence_interval.low == t.confidence_interval.high == pytest.approx(0.25)
+    unknown = compare_pair(a, a + 0.25)          # no measure named: no range, nothing bounds the mean
+    assert (unknown.confidence_interval.low, unknown.confidence_interval.high) == (-math.inf, math.inf)
+    assert "no range is known" in unknown.verdict_note
 
 
 def test_verdicts():

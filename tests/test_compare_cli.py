@@ -104,7 +104,7 @@ def test_example_prints_comparison():
     (["--confidence-level", "1.5"], "--confidence-level must be in (0, 1), got 1.5", "confidence_level"),
     (["--alternative", "up"], "--alternative must be 'two-sided', 'greater' or 'less', got 'up'", "alternative"),
     (["--baseline", "bm25", "--baseline", "reranker", "--family-by", "colour"],
-     "--family-by column(s) ['colour'] unknown; choose from", "family_by"),
+     "--family-by column(s) ['colour'] not among", "family_by"),
 ])
 def test_library_errors_name_the_flag_not_the_parameter(args, flag, parameter):
     res = run("-m", "AP", *args)

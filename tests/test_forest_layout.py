@@ -104,3 +104,46 @@ def test_unbounded_interval_ends_become_arrows_not_the_axis_range(tmp_path):
     out = forest_plot(res, tmp_path / "one_sided.svg")
     svg = out.read_text()
     assert "unbounded on that side" in svg and "1e9" not in svg
+
+
+def test_forest_plot_of_62_systems_shows_every_significant_row_and_counts_what_it_shows(shared_data, tmp_path,
+                                                                                       monkeypatch):
+    """DL-2021, 63 runs against its BM25 run: 62 rows, max_rows=60.  The old rule kept the 30 lowest and
+    30 highest deltas, dropping the two middle rows (both significant here) and titling it "60 systems"."""
+    folder = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
+    runs = sorted((folder / "passages-runs").glob("*.gz"))
+    if len(runs) != 63:
+        pytest.skip("the 63 DL-2021 runs are not in the shared data")
+    ev = pf.evaluate([str(r) for r in runs], str(folder / "qrels-pass.txt"), ["nDCG@10"])
+    result = pf.compare(ev, baseline="p_bm25", n_resamples=2000, seed=0)
+    by_delta = result.sort("delta")
+    decided = set(result.filter(pl.col("verdict").is_in(["better", "worse"]))["system"])
+    assert result.height == 62 and set(by_delta["system"][30:32]) <= decided        # the middle two are decided
+    kept = []
+    plt = forest.pyplot()
+    monkeypatch.setattr(plt, "close", kept.append)
+    forest.forest_plot(result, tmp_path / "f.png")
+    ax = kept[0].axes[0]
+    shown = [t.get_text().rsplit(" (n=", 1)[0] for t in ax.get_yticklabels()]
+    left_out = set(result["system"]) - set(shown)
+    assert len(shown) == 60 and decided <= set(shown) and len(left_out) == 2
+    assert shown == [s for s in by_delta["system"] if s in set(shown)]              # still sorted by delta
+    assert kept[0].get_suptitle() == "nDCG@10: 60 of 62 systems − baseline p_bm25"
+    assert "2 of 62 rows not shown: not significant, nearest the middle; max_rows=60" in ax.get_xlabel()
+    plt.close(kept[0])
+
+
+def test_rows_to_show_prefers_decided_rows_then_the_extremes():
+    frame = pl.DataFrame({"delta": [float(i) for i in range(10)]})
+    decisions = ["not significant"] * 10
+    decisions[4] = decisions[5] = "better"
+    shown, note = forest.rows_to_show(frame, decisions, 6)
+    assert shown["delta"].to_list() == [0.0, 1.0, 4.0, 5.0, 8.0, 9.0]
+    assert note == "4 of 10 rows not shown: not significant, nearest the middle; max_rows=6"
+    every = ["worse"] * 10
+    shown, note = forest.rows_to_show(frame, every, 4)                    # more decided rows than room
+    assert shown["delta"].to_list() == [0.0, 1.0, 8.0, 9.0]
+    assert note == "6 of 10 rows not shown: 6 of them significant, nearest the middle; max_rows=4"
+    assert forest.rows_to_show(frame, decisions, 10) == (frame, None)
+    with pytest.raises(ValueError, match="max_rows"):
+        forest.rows_to_show(frame, decisions, 0)

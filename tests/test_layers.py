@@ -22,7 +22,7 @@ LAYERS = {
     "io": 1,
     "measures": 2,
     "engines": 3,
-    "evaluation": 4,
+    "evaluation": 4, "sql_macros": 4,
     "stats": 5,
     "comparison": 6,
     "report": 7,

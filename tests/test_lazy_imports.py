@@ -8,6 +8,7 @@ test process has long imported everything.
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import os
 import subprocess
@@ -83,12 +84,15 @@ def test_lazy_map_type_checking_imports_and_all_agree():
     same module as the import type checkers read under TYPE_CHECKING."""
     tree = ast.parse(Path(pairedframe.__file__).read_text())
     checking = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
-    typed = {alias.name: node.module for node in checking.body if isinstance(node, ast.ImportFrom)
-             for alias in node.names}
+    imports = [node for node in checking.body if isinstance(node, ast.ImportFrom)]
+    typed = {alias.name: node.module for node in imports if node.module != "pairedframe" for alias in node.names}
+    modules = {alias.asname or alias.name: f"pairedframe.{alias.name}" for node in imports
+               if node.module == "pairedframe" for alias in node.names}
     eager = {alias.name for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "pairedframe.errors"
              for alias in node.names}
     assert typed == pairedframe._LAZY
-    assert set(pairedframe.__all__) == eager | set(pairedframe._LAZY)
+    assert modules == pairedframe._MODULES
+    assert set(pairedframe.__all__) == eager | set(pairedframe._LAZY) | set(pairedframe._MODULES)
     assert len(pairedframe.__all__) == len(set(pairedframe.__all__))
 
 
@@ -97,6 +101,20 @@ def test_lazy_names_are_the_defining_modules_objects():
 
     for name, module in pairedframe._LAZY.items():
         assert getattr(pairedframe, name) is getattr(importlib.import_module(module), name), name
+
+
+def test_module_names_are_the_modules_and_report_stays_callable():
+    """``pf.duckdb`` is :mod:`pairedframe.sql_macros`; ``pf.report`` the report package, callable as the
+    HTML report, whose plain-output modules load without the comparison layer."""
+    modules = _modules_after("import pairedframe as pf\nimport pairedframe.report.output\n"
+                             "assert callable(pf.report) and pf.duckdb.register\nimport pairedframe.report.plots\n"
+                             "assert pf.report.plots.__name__ == 'pairedframe.report.plots'")
+    assert "pairedframe.sql_macros" in modules
+    assert pairedframe.duckdb is importlib.import_module("pairedframe.sql_macros")
+    assert pairedframe.report is importlib.import_module("pairedframe.report")
+    assert pairedframe.report.Report is pairedframe.Report
+    plain = _modules_after("import pairedframe.report.output")
+    assert not _loaded(plain, NEVER_FOR_EVALUATE)
 
 
 def test_subpackages_are_attributes_and_unknown_names_raise():

@@ -3,6 +3,7 @@ measure family (the engines bit for bit); the row order of the run does not matt
 
 from __future__ import annotations
 
+import math
 import random
 import warnings
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 import pairedframe as pf
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning
 from pairedframe.measures import REGISTRY, Measure
-from tests.measure_grid import every_measure
+from tests.measure_grid import every_measure, families
 from tests.reference.trec_reference import REFERENCE, evaluate_reference
 from tests.strategies import Case, budget, cases
 
@@ -59,14 +60,16 @@ def evaluate_or_none(case: Case, *args, **kwargs):
 
 
 def test_every_family_has_a_reference_function():
-    missing = sorted(set(REGISTRY) - set(REFERENCE))
+    """Qrels families here; the preference and judgment-group families in tests/test_prefs_measures.py
+    and tests/test_judgment_groups.py."""
+    missing = sorted(set(families()) - set(REFERENCE))
     assert not missing, (f"measure families without a reference in tests/reference/trec_reference.py: "
                          f"{missing}; add one with @reference(key)")
     assert not set(REFERENCE) - set(REGISTRY), "reference functions for unregistered families"
 
 
 def test_all_measures_cover_every_family():
-    assert {m.family for m in all_measures()} == set(REGISTRY)
+    assert {m.family for m in all_measures()} == set(families())
 
 
 options = st.fixed_dictionaries({
@@ -161,3 +164,25 @@ def test_float32_ties_break_by_docno_descending_against_reference(precision: str
     case = Case(runs={"s": {"q": [("a", 1.0 + 2.0 ** -30), ("b", 1.0)]}}, qrels={"q": {first: 1}})
     result = pf.evaluate(case.run_frame(), case.qrels_frame(), ["RR"], score_precision=precision)
     assert result.per_query["value"].to_list() == [1.0]
+
+
+@settings(max_examples=budget(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), opts=options)
+def test_per_query_values_inside_the_declared_value_range_against_reference(case: Case, opts: dict):
+    """Measure.value_range (what compare and results_table clip intervals to) holds for every value the
+    reference implementations give, on every family of the registry, up to rounding (RBPResid's sum of
+    a geometric series can read 1.0000000000000002)."""
+    resolved = list(dict.fromkeys(m.resolved(opts["rel_level"]) for m in all_measures()))
+    values = evaluate_reference(case.runs, case.qrels, resolved, complete=opts["complete"], depth=opts["depth"],
+                                score_precision=opts["score_precision"])
+    ranges = {m.name: m.value_range for m in resolved}
+    outside = [(key, v, ranges[key[2]]) for key, v in values.items()
+               if isinstance(v, float) and not ranges[key[2]][0] - TOL <= v <= ranges[key[2]][1] + TOL]
+    assert not outside, f"{len(outside)} values outside their measure's declared range, e.g. {outside[:3]}"
+
+
+def test_value_range_of_gain_maps_with_a_negative_gain_is_unbounded():
+    assert Measure("nDCG", 10).value_range == (0.0, 1.0)
+    assert Measure("nDCG", 10, gains=((0, -1.0),)).value_range == (-math.inf, math.inf)
+    assert Measure("RBP", gains=((0, -1.0),)).value_range == (0.0, 1.0)    # RBP rescales its gains to [0, 1]
+    assert pf.measures.base.value_range("not a measure") == (-math.inf, math.inf)

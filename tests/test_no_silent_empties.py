@@ -1,13 +1,14 @@
-"""No silent empties (issue 12 item 1): every public function and CLI command whose result would be
-empty, or all-null for what was asked, raises saying why (or warns when only part is empty).
+"""No silent empties (issue 12 item 1): a result that would be empty, or all-null for what was asked,
+raises saying why; one that is partly empty warns naming the part.
 
-``EMPTY_CASES`` walks ``pairedframe.__all__``: a public function added without a case here fails
-``test_every_public_function_has_an_empty_case``; the same holds for CLI commands.
+Each public function's and CLI command's empty case lives with its door in the conformance suite
+(``tests/conformance/doors.py``, run by ``tests/conformance/test_empty.py``; a door without one fails
+``tests/conformance/test_registry.py``). Here: names that match nothing, all-null results, partly
+empty results, and the shared checks.
 """
 
 from __future__ import annotations
 
-import inspect
 import re
 import warnings
 from pathlib import Path
@@ -19,8 +20,7 @@ from typer.testing import CliRunner
 import pairedframe as pf
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.cli import app
-from pairedframe.errors import (EmptyResultError, InputFormatError, InsufficientSampleError, PartlyEmptyWarning,
-                                PlanError, SchemaError, UnknownMeasureError)
+from pairedframe.errors import EmptyResultError, PartlyEmptyWarning
 
 runner = CliRunner()
 HERE = Path(__file__).resolve()
@@ -28,7 +28,6 @@ HERE = Path(__file__).resolve()
 RUN = pl.DataFrame({"system": ["a"] * 4 + ["b"] * 4, "qid": ["1", "1", "2", "2"] * 2,
                     "docno": ["d1", "d2"] * 4, "score": [2.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 2.0]})
 QRELS = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["d1", "d2", "d1", "d2"], "rel": [1, 0, 0, 1]})
-OTHER_QRELS = pl.DataFrame({"qid": ["9", "9"], "docno": ["d1", "d2"], "rel": [1, 0]})
 # per-query values whose systems share no query
 DISJOINT = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "3", "4"], "measure": "AP",
                          "value": [0.1, 0.2, 0.3, 0.4]})
@@ -54,78 +53,6 @@ def _write(tmp: Path, name: str, text: str) -> str:
     path = tmp / name
     path.write_text(text)
     return str(path)
-
-
-# name -> (call(tmp_path), exception, message fragment): the empty case of each public function.
-EMPTY_CASES = {
-    "evaluate": (lambda t: pf.evaluate(RUN, OTHER_QRELS, "AP"), EmptyResultError, "no judged query in common"),
-    "evaluate_judgment_sets": (lambda t: pf.evaluate_judgment_sets(RUN, {"gold": OTHER_QRELS}, "AP"),
-                               EmptyResultError, "judgment set 'gold'"),
-    "as_run": (lambda t: pf.as_run(RUN.head(0)), SchemaError, "empty"),
-    "as_qrels": (lambda t: pf.as_qrels(QRELS.head(0)), SchemaError, "empty"),
-    "read_run": (lambda t: pf.read_run(_write(t, "r.run", "# nothing\n")), InputFormatError, "empty file"),
-    "read_qrels": (lambda t: pf.read_qrels(_write(t, "q.txt", "\n")), InputFormatError, "empty file"),
-    "read_results": (lambda t: pf.read_results(_write(t, "x.csv", "system,qid,measure,value\n")),
-                     EmptyResultError, "no data rows"),
-    "endpoints_from_ranks": (lambda t: pf.endpoints_from_ranks(pl.DataFrame(
-        schema={"qid": pl.String, "first_hit_rank": pl.Float64}), system="s"), EmptyResultError, "empty"),
-    "parse_measure": (lambda t: pf.parse_measure(""), UnknownMeasureError, "unknown measure"),
-    "parse_measures": (lambda t: pf.parse_measures([]), UnknownMeasureError, "no measures"),
-    "load_plan": (lambda t: pf.load_plan(_write(t, "p.toml", "")), PlanError, "missing"),
-    "analyze": (lambda t: pf.analyze(pf.Plan.from_toml(PLAN), DISJOINT), EmptyResultError, "no common query"),
-    "compare": (lambda t: pf.compare(DISJOINT, baseline="a"), EmptyResultError, "no common query"),
-    "compare_clustered": (lambda t: pf.compare_clustered(DISJOINT.with_columns(cluster=pl.col("qid")),
-                                                         baseline="a"), EmptyResultError, "no common query"),
-    "compare_pair": (lambda t: pf.compare_pair([], []), InsufficientSampleError, "at least 2"),
-    "compare_segments": (lambda t: pf.compare_segments(
-        pf.evaluate(RUN, QRELS, "AP"), {"qid": ["x"], "segment_set": ["s"], "segment": ["g"]}, baseline="a"),
-        EmptyResultError, "no paired query"),
-    "paired_per_query": (lambda t: pf.paired_per_query(DISJOINT, baseline="a"), EmptyResultError,
-                         "no common query"),
-    "worst_queries": (lambda t: pf.worst_queries(DISJOINT, baseline="a"), EmptyResultError, "no common query"),
-    "ppi_compare": (lambda t: pf.ppi_compare({}, {}, {}, {}), InsufficientSampleError, "at least 2"),
-    "ppi_compare_segments": (lambda t: pf.ppi_compare_segments(_judgment_sets(), baseline="a", gold_qids=["99"]),
-                             EmptyResultError, "no gold value"),
-    "label_agreement": (lambda t: pf.label_agreement(QRELS, OTHER_QRELS), InsufficientSampleError,
-                        "judged in both"),
-    "rank_agreement": (lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"),
-                                                   measure="AP"), InsufficientSampleError, "at least 2 queries measured for every system"),
-    "resample_index": (lambda t: pf.resample_index([], n_resamples=10), EmptyResultError, "needs at least one query"),
-    "results_table": (lambda t: pf.results_table(DISJOINT.head(0)), EmptyResultError, "per-query table is empty"),
-    "rbo": (lambda t: pf.rbo(RUN.filter(pl.col("system") == "a"),
-                             RUN.filter(pl.col("system") == "b").with_columns(pl.col("qid") + "x")),
-            EmptyResultError, "only one of the runs"),
-}
-
-
-def _public_functions() -> set[str]:
-    return {name for name in pf.__all__ if inspect.isfunction(getattr(pf, name))}
-
-
-def test_every_public_function_has_an_empty_case():
-    missing = _public_functions() - EMPTY_CASES.keys()
-    assert not missing, f"add the empty-input case of {sorted(missing)} to EMPTY_CASES"
-
-
-@pytest.mark.parametrize("name", sorted(EMPTY_CASES))
-def test_empty_result_raises_saying_why(name, tmp_path):
-    call, error, fragment = EMPTY_CASES[name]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(error, match=fragment):
-            call(tmp_path)
-
-
-def test_issue_example_dl19_run_against_dl20_qrels_raises(shared_data):
-    run = shared_data / "llm_labels_dl" / "dl2019_runs" / "input.bm25base_p.gz"
-    qrels = shared_data / "anserini_tools" / "qrels.dl20-passage.txt"
-    with pytest.raises(EmptyResultError, match=r"'bm25base_p' has no judged query in common with the qrels"):
-        pf.evaluate(run, qrels, "nDCG@10")
-    for command in ("evaluate", "compare"):
-        args = [command, str(qrels), str(run), str(run.with_name("input.bm25base_ax_p.gz")), "-m", "nDCG@10"]
-        result = runner.invoke(app, args)
-        assert result.exit_code == 2, result.output
-        assert "no judged query in common" in result.stderr and "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize("call, fragment", [
@@ -214,49 +141,6 @@ def test_require_rows():
 
 
 # ---- the command line ------------------------------------------------------------------------
-
-def _cli_analyze_empty(tmp: Path) -> list[str]:
-    results = tmp / "results.csv"
-    DISJOINT.write_csv(results)
-    return ["analyze", "--plan", _write(tmp, "plan.toml", PLAN), str(results)]
-
-
-def _cli_two_runs_other_qrels(command: str):
-    def args(tmp: Path) -> list[str]:
-        a = _write(tmp, "a.run", "1 Q0 d1 1 2.0 a\n1 Q0 d2 2 1.0 a\n")
-        b = _write(tmp, "b.run", "1 Q0 d1 1 1.0 b\n1 Q0 d2 2 2.0 b\n")
-        return [command, _write(tmp, "qrels", "9 0 d1 1\n"), a, b, "-m", "AP"]
-    return args
-
-
-def _cli_segments_empty(tmp: Path) -> list[str]:
-    return [*_cli_two_runs_other_qrels("segments")(tmp), "--segments", _write(tmp, "s.csv", "qid,segment_set,segment\n1,s,g\n")]
-
-
-CLI_EMPTY_CASES = {
-    "evaluate": _cli_two_runs_other_qrels("evaluate"),
-    "table": _cli_two_runs_other_qrels("table"),
-    "compare": _cli_two_runs_other_qrels("compare"),
-    "segments": _cli_segments_empty,
-    "analyze": _cli_analyze_empty,
-}
-#: Commands whose input cannot be empty, and why.
-CLI_EXEMPT = {"example": "takes no input: evaluates the bundled example"}
-
-
-def test_every_cli_command_has_an_empty_case():
-    commands = {c.name or c.callback.__name__ for c in app.registered_commands}
-    missing = commands - CLI_EMPTY_CASES.keys() - CLI_EXEMPT.keys()
-    assert not missing, f"add the empty-input case of command(s) {sorted(missing)} to CLI_EMPTY_CASES"
-
-
-@pytest.mark.parametrize("command", sorted(CLI_EMPTY_CASES))
-def test_cli_empty_result_exits_2_saying_why(command, tmp_path):
-    result = runner.invoke(app, CLI_EMPTY_CASES[command](tmp_path))
-    assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("pairedframe: error:") and "Traceback" not in result.stderr
-    assert "no judged query in common" in result.stderr or "no common query" in result.stderr
-
 
 def test_cli_partly_empty_warns_on_stderr_and_exits_0(tmp_path):
     a = _write(tmp_path, "a.run", "1 Q0 d1 1 2.0 a\n1 Q0 d2 2 1.0 a\n")

@@ -143,7 +143,9 @@ def test_json_outputs_are_standard_json_with_null_for_unbounded_ends():
 
     rng = np.random.default_rng(0)
     a = rng.uniform(size=25)
-    rows = [{"system": s, "qid": f"q{i:02d}", "measure": "m", "value": float(v)}
+    # deltas 0.05 up to float noise (zero spread): a [0, 1] measure bounds the lower end (a name without a
+    # known range would leave both ends open)
+    rows = [{"system": s, "qid": f"q{i:02d}", "measure": "nDCG@10", "value": float(v)}
             for s, arr in (("A", a), ("B", np.clip(a + 0.05, 0, 1))) for i, v in enumerate(arr)]
     res = pf.compare(pl.DataFrame(rows), baseline="A", alternative="greater", n_resamples=199)
     assert res["ci_high"][0] == float("inf")
@@ -153,3 +155,59 @@ def test_json_outputs_are_standard_json_with_null_for_unbounded_ends():
 
     parsed = json.loads(format_comparison(res, "json"), parse_constant=refuse)
     assert parsed["rows"][0]["ci_high"] is None and parsed["rows"][0]["ci_low"] == res["ci_low"][0]
+
+
+def test_analyze_writes_its_report_to_the_output_file_only(tmp_path):
+    """-o FILE takes the report instead of stdout (as table -o); the format is -f's, else the suffix's."""
+    from pathlib import Path
+
+    qrels, runs = example_paths()
+    results = tmp_path / "results.csv"
+    pf.evaluate(runs, qrels, ["nDCG@10", "Success@1"]).per_query.write_csv(results)
+    plan = Path(__file__).parents[1] / "examples" / "bundled_example_plan.toml"
+    base = ["analyze", "--plan", str(plan), str(results)]
+    to_stdout = runner.invoke(app, [*base, "-f", "json"])
+    assert to_stdout.exit_code == 0, to_stdout.output
+    report = json.loads(to_stdout.stdout)
+    for args, name in ((["-f", "json"], "r.out"), ([], "r.json")):
+        res = runner.invoke(app, [*base, *args, "-o", str(tmp_path / name)])
+        assert res.exit_code == 0, res.output
+        assert res.stdout == "" and f"wrote {tmp_path / name}" in res.stderr
+        assert json.loads((tmp_path / name).read_text()) == report
+    for name, fmt in (("r.md", "markdown"), ("r.csv", "csv"), ("r.txt", "table")):
+        res = runner.invoke(app, [*base, "-o", str(tmp_path / name)])
+        assert res.stdout == "" and (tmp_path / name).read_text() == runner.invoke(app, [*base, "-f", fmt]).stdout
+
+
+def test_help_texts_show_no_raw_markup():
+    """--help of every command reads as plain text: no reST ``literal`` or :role:, no rich escape."""
+    import re
+
+    commands = [c.name for c in app.registered_commands]
+    assert {"evaluate", "compare", "table", "analyze"} <= set(commands)
+    for command in [None, *commands]:
+        res = runner.invoke(app, [command, "--help"] if command else ["--help"], env={"COLUMNS": "300"})
+        assert res.exit_code == 0, (command, res.output)
+        raw = re.findall(r"``|`\w|:(?:func|class|meth|mod|data):|\\\[|\[/?(?:bold|italic|dim)\]", res.output)
+        assert not raw, (command, raw)
+    text = runner.invoke(app, ["evaluate", "--help"], env={"COLUMNS": "300"}).output
+    assert 'several runs each start with a "# run: NAME" line' in text and "-m map and -m AP both give AP" in text
+
+
+def test_verdict_words_are_the_same_for_one_and_two_sided_tests():
+    """A small delta the test cannot detect is "inconclusive" whichever side the alternative looks at;
+    a one-sided test facing the other way says so in verdict_note, not with another word."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    a = rng.uniform(0.2, 0.8, 30)
+    frame = pl.DataFrame({"system": ["A"] * 30 + ["B"] * 30, "qid": [f"q{i}" for i in range(30)] * 2,
+                          "measure": "AP", "value": np.r_[a, a - 0.01 + rng.normal(0, 0.1, 30)]})
+    rows = {alt: pf.compare(frame, baseline="A", alternative=alt, n_resamples=999).row(0, named=True)
+            for alt in ("two-sided", "greater", "less")}
+    assert all(r["pvalue"] >= 0.05 and r["mde"] > abs(r["delta"]) for r in rows.values())   # underpowered, all three
+    assert {alt: r["verdict"] for alt, r in rows.items()} == dict.fromkeys(rows, "inconclusive")
+    assert "points away from alternative='greater'" in rows["greater"]["verdict_note"]
+    big = frame.with_columns(pl.when(pl.col("system") == "B").then(pl.col("value") - 0.3).otherwise(pl.col("value")))
+    far = pf.compare(big, baseline="A", alternative="greater", n_resamples=999).row(0, named=True)
+    assert far["mde"] < abs(far["delta"]) and far["verdict"] == "not significant"   # detectable, but the other way

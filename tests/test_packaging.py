@@ -76,3 +76,13 @@ def test_import_does_not_load_scipy_stats():
     code = "import sys, pairedframe, pairedframe.cli; print('scipy.stats' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_readme_is_short_and_links_to_existing_docs():
+    """README stays a front page (at most 150 lines); the details live in docs/, and every docs/ link of
+    the README points at a file that exists."""
+    text = (REPO_ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 150
+    links = re.findall(r"\]\((docs/[^)#]+)", text)
+    assert links and all((REPO_ROOT / link).is_file() for link in links), \
+        [link for link in links if not (REPO_ROOT / link).is_file()]

@@ -74,6 +74,13 @@ def test_analyze_runs_exactly_the_plan_with_holm_and_hash(tmp_path):
     assert t["pvalue_holm"][0] == t["pvalue"][0]
     np.testing.assert_allclose(t["pvalue_holm"].to_numpy()[1:],
                                mt.multipletests(t["pvalue"].to_numpy()[1:], method="holm")[1], rtol=1e-15)
+    # equivalence claims adjusted alike: TOST p-values Holm-adjusted within the same role family
+    assert t["pvalue_tost_holm"][0] == t["pvalue_tost"][0]
+    np.testing.assert_allclose(t["pvalue_tost_holm"].to_numpy()[1:],
+                               mt.multipletests(t["pvalue_tost"].to_numpy()[1:], method="holm")[1], rtol=1e-15)
+    assert t["equivalent"].to_list() == (t["pvalue_tost_holm"] < 0.05).to_list()
+    assert t["verdict"].to_list() == [_verdict(bool(ph < 0.05), bool(pt < 0.05)) for ph, pt in
+                                      zip(t["pvalue_holm"], t["pvalue_tost_holm"])]
     # per endpoint = compare_clustered on that measure with the plan's seed and margin
     one = compare_clustered(results().filter(pl.col("system").is_in(["unfused", "fused"])), baseline="unfused",
                             measures="hit@1", n_resamples=2000, seed=3, margin=0.1).row(0, named=True)
@@ -172,9 +179,9 @@ def test_cli_analyze(tmp_path):
     out = subprocess.run(cmd + ["--plan", str(plan), str(data), "-f", "json", "-o", str(tmp_path / "r.json")],
                          capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
-    rep = json.loads(out.stdout)
+    assert out.stdout == ""                       # -o: the file, not also stdout
+    rep = json.loads((tmp_path / "r.json").read_text())
     assert rep["plan"]["sha256"] == hashlib.sha256(plan.read_bytes()).hexdigest()
-    assert json.loads((tmp_path / "r.json").read_text()) == rep
     table = subprocess.run(cmd + ["--plan", str(plan), str(data)], capture_output=True, text=True, env=env)
     assert table.returncode == 0 and rep["plan"]["sha256"] in table.stdout and "verdict" in table.stdout
     none = subprocess.run(cmd + [str(data)], capture_output=True, text=True, env=env)

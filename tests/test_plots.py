@@ -50,7 +50,7 @@ def test_means_plot_and_agreement_scatter(per_query, tmp_path):
     agreement = pf.rank_agreement(per_query, other, measure="nDCG@10", n_resamples=200)
     out = agreement_scatter(agreement, tmp_path / "s.svg")
     text = out.read_text()
-    assert _svg_ids(out, "pf-point-") == 5 and "Kendall" in text
+    assert _svg_ids(out, "pf-point-") == 5 and "Kendall" in text and "(approx.)" in text
     assert agreement_scatter(agreement, tmp_path / "s.png").stat().st_size > 1000
 
 
@@ -128,3 +128,53 @@ def test_missing_output_folder_is_refused_before_the_work(per_query, tmp_path):
         means_plot(per_query, missing, measure="nDCG@10")
     with pytest.raises(ValueError, match="does not exist"):
         forest_plot(pl.DataFrame({"segment": ["s"], "delta": [0.1], "ci_low": [0.0], "ci_high": [0.2]}), missing)
+
+
+def _kept_figure(monkeypatch, draw):
+    """The figure ``draw()`` saves, kept open."""
+    from pairedframe.report.plots import pyplot
+
+    kept = []
+    plt = pyplot()
+    monkeypatch.setattr(plt, "close", kept.append)
+    draw()
+    return kept[0]
+
+
+def test_agreement_scatter_names_points_readably_without_overlap(monkeypatch, tmp_path):
+    """Fifteen systems, twelve of them crowded into a corner: every name written is at least 8 pt, inside
+    the axes and clear of every other name and point; the names left out are counted below the axis."""
+    from pairedframe.report.plots import LABEL_FONTSIZE
+
+    rng = np.random.default_rng(4)
+    centres = [0.5 + 0.002 * i for i in range(12)] + [0.2, 0.35, 0.8]
+    rows = [(f"system_{i:02d}", f"q{q:02d}", "AP", float(np.clip(c + 0.05 * rng.standard_normal(), 0, 1)))
+            for i, c in enumerate(centres) for q in range(30)]
+    a = pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+    agreement = pf.rank_agreement(a, a.with_columns(pl.col("value") * 0.8 + 0.1), measure="AP", n_resamples=50)
+    fig = _kept_figure(monkeypatch, lambda: agreement_scatter(agreement, tmp_path / "s.png"))
+    ax = fig.axes[0]
+    renderer = fig.canvas.get_renderer()
+    names = [t for t in ax.texts if (t.get_gid() or "").startswith("pf-label-")]
+    boxes = [t.get_window_extent(renderer) for t in names]
+    points = ax.transData.transform(list(zip(agreement.means["mean_a"], agreement.means["mean_b"])))
+    frame = ax.get_window_extent(renderer)
+    assert 3 <= len(names) < 15 and LABEL_FONTSIZE >= 8
+    for i, (text, box) in enumerate(zip(names, boxes)):
+        assert text.get_fontsize() >= 8 and text.get_text() in set(agreement.means["system"])
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+        assert not any(box.overlaps(other) for other in boxes[i + 1:])
+        assert not any(box.contains(x, y) for x, y in points)
+        own = points[agreement.means["system"].to_list().index(text.get_text())]
+        nearest = min(range(len(points)), key=lambda j: np.hypot(max(box.x0 - points[j][0], 0, points[j][0] - box.x1),
+                                                                 max(box.y0 - points[j][1], 0, points[j][1] - box.y1)))
+        assert tuple(points[nearest]) == tuple(own), text.get_text()      # a name sits nearest its own point
+    for far in ("system_12", "system_13", "system_14"):                    # the outlying points are named
+        assert far in {t.get_text() for t in names}
+    assert ax.get_xlabel().endswith(f"({len(names)} of 15 systems named; the others' names would overlap)")
+    assert _svg_ids(agreement_scatter(agreement, tmp_path / "s.svg"), "pf-label-") == len(names)
+    few = pf.rank_agreement(a.filter(pl.col("system").is_in(["system_00", "system_12", "system_14"])),
+                            a.filter(pl.col("system").is_in(["system_00", "system_12", "system_14"])),
+                            measure="AP", n_resamples=50)
+    fig = _kept_figure(monkeypatch, lambda: agreement_scatter(few, tmp_path / "few.png"))
+    assert fig.axes[0].get_xlabel().endswith("(all systems named)") and len(fig.axes[0].texts) == 3

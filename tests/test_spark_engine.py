@@ -21,11 +21,12 @@ import pytest
 
 import pairedframe as pf
 from pairedframe._sql import sql_dir
-from pairedframe.engines.duckdb_engine import DIALECT, RUN_STEPS
+from pairedframe.engines.base import STEPS
+from pairedframe.engines.duckdb_engine import DIALECT
 from pairedframe.engines.spark_engine import SparkEngine
 from pairedframe.example import example_paths
 from pairedframe.measures import REGISTRY, Measure
-from tests.measure_grid import family_grid
+from tests.measure_grid import families, family_grid
 
 pytestmark = pytest.mark.spark
 TOL = 1e-12
@@ -35,7 +36,7 @@ FULL = os.environ.get("PAIREDFRAME_SPARK_FULL") == "1"
 def _every_family() -> list[Measure]:
     """One measure of every registered family, an exponential-gain and a judged-only variant of
     nDCG: every file of sql/ with the parameters it reads."""
-    out = [family_grid(key)[0] for key in REGISTRY]
+    out = [family_grid(key)[0] for key in families()]
     ndcg = family_grid("nDCG")
     out += [next(m for m in ndcg if m.gain == "exp"), next(m for m in ndcg if m.judged_only)]
     return list(dict.fromkeys(out))
@@ -64,12 +65,34 @@ METHODS = ["partitions", "sql"]
 def test_every_sql_file_is_run_on_spark_against_duckdb(spark, method):
     measures = _every_family()
     files = {p.name for p in sql_dir().glob("*.sql")} - {"check_run.sql", "check_qrels.sql", DIALECT}
-    covered = set(RUN_STEPS) | {m.spec.sql_file for m in measures}
+    covered = set(STEPS["qrels", "run"]) | {m.spec.sql_file for m in measures} | OTHER_JUDGMENTS_SQL
     assert files <= covered, f"SQL files neither a prep step nor a registered measure's: {sorted(files - covered)}"
     qrels, runs = example_paths()
     run, judged = pf.read_run(runs), pf.read_qrels(qrels)
     _same(pf.evaluate(run, judged, measures, engine=SparkEngine(spark, method=method)),
           pf.evaluate(run, judged, measures))
+
+
+#: The SQL of the preference and judgment-group measures, run by the next test.
+OTHER_JUDGMENTS_SQL = ({f for kind in ("prefs", "qrels_jg") for f in STEPS[kind, "run"]}
+                       | {REGISTRY[key].sql_file for key in families("prefs", "qrels_jg")})
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("method", METHODS)
+def test_prefs_and_judgment_groups_on_spark_against_duckdb(spark, shared_data: Path, method):
+    """-R prefs and -R qrels_jg on trec_eval's test files: every prefs_* and *_avgjg SQL file and its
+    prep steps on Spark, with -c, -M and -J, against DuckDB (which reproduces trec_eval's outputs)."""
+    folder = shared_data / "trec_eval"
+    cases = [("prefs", "prefs.test", "prefs.results.test", "all_prefs", {"complete": True, "depth": 7}),
+             ("qrels_jg", "qrels.123", "results.trunc", "qrels_jg", {"complete": True, "depth": 50, "judged_only": True})]
+    for fmt, judgments, run, measures, options in cases:
+        for opts in ({}, options):
+            got = pf.evaluate(pf.read_run(folder / run), str(folder / judgments), measures, judgments_format=fmt,
+                              engine=SparkEngine(spark, method=method), **opts)
+            want = pf.evaluate(pf.read_run(folder / run), str(folder / judgments), measures, judgments_format=fmt, **opts)
+            assert _same(got, want) == want.per_query.height
+            assert got.to_trec() == want.to_trec()
 
 
 @pytest.mark.parametrize("method", METHODS)

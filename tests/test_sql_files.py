@@ -12,7 +12,8 @@ import pytest
 import pairedframe as pf
 from pairedframe._sql import load_sql, sql_dir, strip_comments
 from pairedframe.engines import EvalOptions
-from pairedframe.engines.duckdb_engine import RUN_STEPS, prepare
+from pairedframe.engines.base import STEPS
+from pairedframe.engines.duckdb_engine import prepare
 from pairedframe.measures import REGISTRY
 
 DIALECT = "dialect_duckdb.sql"
@@ -48,7 +49,7 @@ def _ordered_aggregates(text: str) -> list[str]:
 
 # The evaluation's SQL: the prep steps and every measure's file (the input checks of prepare() are
 # DuckDB's own validation queries).
-EVALUATION_SQL = sorted({*RUN_STEPS, *(spec.sql_file for spec in REGISTRY.values())})
+EVALUATION_SQL = sorted({*(f for steps in STEPS.values() for f in steps), *(spec.sql_file for spec in REGISTRY.values())})
 
 
 @pytest.mark.parametrize("name", EVALUATION_SQL)
@@ -67,7 +68,7 @@ def test_every_family_has_its_sql_file():
     assert not missing
 
 
-def test_readme_duckdb_snippet_against_evaluate(tmp_path):
+def test_prepare_and_a_measure_file_by_hand_against_evaluate(tmp_path):
     run = pl.DataFrame({"qid": ["1", "1", "1", "2"], "docno": ["a", "b", "c", "x"], "score": [3.0, 2.0, 1.0, 1.0]})
     qrels = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "c", "x"], "rel": [1, 3, 2]})
     run.write_parquet(tmp_path / "run.parquet")

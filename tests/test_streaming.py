@@ -118,7 +118,7 @@ def test_simple_variants_stream_and_equal_the_exact_reader(tmp_path, small_chunk
 
 
 @pytest.mark.parametrize("change", ["tab inside a field", "empty rank field", "trailing blank, five fields",
-                                    "extra trailing field", "infinite score", "not UTF-8", "leading blank",
+                                    "extra trailing field", "NaN score", "not UTF-8", "leading blank",
                                     "empty Q0 field", "empty tag field, CRLF"])
 def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, small_chunks, change):
     qrels, lines = _lines(tmp_path)
@@ -128,7 +128,7 @@ def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, 
         "empty rank field": f"{qid} {q0} {docno}  {score} {tag}\n",
         "trailing blank, five fields": f"{qid} {q0} {docno} {rank} {score} \n",
         "extra trailing field": f"{qid} {q0} {docno} {rank} {score} {tag} extra\n",
-        "infinite score": f"{qid} {q0} {docno} {rank} inf {tag}\n",
+        "NaN score": f"{qid} {q0} {docno} {rank} nan {tag}\n",
         "not UTF-8": f"{qid} {q0} {docno}\udcff {rank} {score} {tag}\n",
         "leading blank": f" {qid} {q0} {docno} {rank} {score} {tag}\n",
         "empty Q0 field": f"{qid}  {docno} {rank} {score} {tag}\n",

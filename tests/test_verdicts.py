@@ -42,7 +42,22 @@ def test_two_equal_deltas_are_not_certain_and_six_are_the_exact_sign_flip_result
     assert ("2 queries" if test == "randomization" else "zero spread") in r.verdict_note
     six = compare_pair(np.zeros(6), np.full(6, 0.25), test=test)     # 2/2^6 = 0.03125 < 0.05
     assert six.pvalue == pytest.approx(2 / 64) and six.verdict == "better"
-    assert six.confidence_interval.low == pytest.approx(0.25) and six.confidence_interval.high == pytest.approx(0.25)
+    if test == "t":     # the t interval inverts the t-test's exact sign-flip answer; the default: next test
+        assert six.confidence_interval.low == pytest.approx(0.25) and six.confidence_interval.high == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize("n", [6, 20, 43])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_default_interval_of_equal_deltas_is_the_range_bound_against_clopper_pearson(n, alternative):
+    """n equal deltas of +1 (a [0, 1] measure: deltas in [-1, 1]): not the point [1, 1] but, mapped to
+    (delta + 1) / 2 in [0, 1], scipy's exact Clopper-Pearson interval for n successes in n trials."""
+    stats = pytest.importorskip("scipy.stats")
+    r = compare_pair(np.zeros(n), np.ones(n), measure="Success@1", alternative=alternative)
+    cp = stats.binomtest(n, n, alternative=alternative).proportion_ci(0.95, method="exact")
+    want_low = -math.inf if alternative == "less" else 2 * cp.low - 1
+    assert r.confidence_interval.low == pytest.approx(want_low, rel=1e-9)
+    assert r.confidence_interval.high == (math.inf if alternative == "greater" else 1.0)
+    assert "no spread" in r.verdict_note
 
 
 def test_t_mde_is_the_noncentral_t_one_and_labels_small_samples_inconclusive():
@@ -199,24 +214,32 @@ def test_zero_spread_mde_is_unknown_not_zero():
     assert res["verdict"] == "identical" and math.isnan(res["mde"])
 
 
-def test_unbounded_studentized_interval_is_explained():
+def test_default_interval_bounded_with_mostly_tied_deltas():
+    """18 of 20 deltas tie: many resamples are constant and Hall's bootstrap-t quantile is infinite; the
+    default studentizes each resample by at least half the sample's SE and caps its quantile at 1.5 x
+    scipy's t quantile: finite and at most 1.5 x the t interval."""
+    stats = pytest.importorskip("scipy.stats")
     d = np.zeros(20)
-    d[:2] = [0.5, 0.3]                  # 18 ties: many resamples have zero spread
-    r = compare(frame_of(np.full(20, 0.5), {"B": np.full(20, 0.5) + d}), baseline="A",
-                interval="studentized").row(0, named=True)
-    assert math.isinf(r["ci_high"]) and "studentized interval is unbounded" in r["verdict_note"]
+    d[:2] = [0.5, 0.3]
+    r = compare(frame_of(np.full(20, 0.4), {"B": np.full(20, 0.4) + d}), baseline="A").row(0, named=True)
+    half = stats.t.ppf(0.975, 19) * d.std(ddof=1) / math.sqrt(20)
+    assert np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])
+    assert r["ci_high"] - r["ci_low"] <= 2 * 1.5 * half * (1 + 1e-12)
+    assert (r["ci_low"] + r["ci_high"]) / 2 == pytest.approx(d.mean(), abs=1e-15)
 
 
-def test_unbounded_default_interval_on_mostly_tied_deltas_is_explained():
-    """Two of 43 queries differ: most bootstrap resamples have zero spread, the studentized interval has
-    no finite bound, and the note says why instead of printing certainty or a silent infinity."""
+def test_default_interval_bounded_with_two_of_43_queries_differing():
+    """Two of 43 queries differ (the case that gave an unbounded interval): finite, inside [-1, 1], at most
+    1.5 x the t interval; the sign-flip inversion stays finite too."""
     a = np.zeros(43)
     b = a.copy()
     b[:2] = [1.0, 0.5]
-    row = compare(frame_of(a, {"B": b}), baseline="A", n_resamples=999).row(0, named=True)
+    frame = frame_of(a, {"B": b}).with_columns(pl.lit("nDCG@10").alias("measure"))
+    row = compare(frame, baseline="A", n_resamples=999).row(0, named=True)
+    t = compare(frame, baseline="A", test="t").row(0, named=True)
     assert row["interval"] == "studentized"
-    assert row["ci_low"] == -np.inf and row["ci_high"] == np.inf
+    assert -1 <= row["ci_low"] < row["ci_high"] <= 1
+    assert row["ci_high"] - row["ci_low"] <= 1.5 * (t["ci_high"] - t["ci_low"]) * (1 + 1e-12)
     assert row["verdict"] in ("inconclusive", "not significant")
-    assert "the studentized interval is unbounded" in row["verdict_note"]
     finite = compare(frame_of(a, {"B": b}), baseline="A", n_resamples=999, interval="signflip").row(0, named=True)
     assert np.isfinite(finite["ci_low"]) and np.isfinite(finite["ci_high"])

@@ -35,6 +35,15 @@ def _per_query(n: int, systems=("a", "b"), measure: str = "AP", shift: float = 0
     return pl.concat(rows)
 
 
+def _graded_qrels() -> str:
+    """A qrels file whose grades trec_eval would read by their integer prefix (1.5 -> 1)."""
+    import tempfile
+
+    path = Path(tempfile.mkdtemp()) / "qrels.txt"
+    path.write_text("1 0 d1 1.5\n1 0 d2 0\n")
+    return str(path)
+
+
 def _mostly_tied(n: int) -> pl.DataFrame:
     """Two systems equal on all but n // 3 queries (a near-duplicate pair)."""
     a = _per_query(n, systems="a")
@@ -82,8 +91,8 @@ WARN_CASES = {
         baseline="a", n_resamples=200), SmallSampleWarning),
         (lambda: pf.compare_segments(
             _per_query(60), {"qid": [f"q{j:03d}" for j in range(60)], "segment_set": "s",
-                             "segment": [str(j % 3) for j in range(60)]}, baseline="a", n_resamples=20),
-         UserWarning)],
+                             "segment": [str(j % 3) for j in range(60)]}, baseline="a", n_resamples=20,
+            correction="holm"), UserWarning)],     # Holm over 3 at the floor 1/21: nothing can pass
     "analyze": [(lambda: pf.analyze(pf.Plan.from_toml(PLAN), _per_query(10)), SmallSampleWarning)],
     "ppi_compare": [(_ppi_small_gold, SmallSampleWarning)],
     "ppi_compare_segments": [(lambda: pf.ppi_compare_segments(_judgment_sets(), baseline="a", method="z"), SmallSampleWarning)],
@@ -91,7 +100,9 @@ WARN_CASES = {
                                       QRELS, "AP"), PartlyEmptyWarning),
                  (lambda: pf.evaluate(RUN.with_columns(pl.col("qid").cast(pl.Int64)), QRELS, "AP"), UserWarning)],
     "as_run": [(lambda: pf.as_run(RUN.with_columns(pl.col("qid").cast(pl.Int64))), UserWarning)],
-    "as_qrels": [(lambda: pf.as_qrels(QRELS.with_columns(pl.col("qid").cast(pl.Int64))), UserWarning)],
+    "as_qrels": [(lambda: pf.as_qrels(QRELS.with_columns(pl.col("qid").cast(pl.Int64))), UserWarning),
+                 (lambda: pf.as_qrels(QRELS.with_columns(pl.col("rel") + 0.5), grades="trec_eval"), UserWarning)],
+    "read_qrels": [(lambda: pf.read_qrels(_graded_qrels(), grades="trec_eval"), UserWarning)],
     "rbo": [(lambda: pf.rbo(RUN.filter(pl.col("system") == "a"), RUN.filter(pl.col("system") == "b").head(2)),
              PartlyEmptyWarning)],
     "paired_per_query": [(lambda: pf.paired_per_query(pl.concat([_per_query(5), _per_query(5).head(1).with_columns(
@@ -104,6 +115,7 @@ WARN_CASES = {
                                                   measure="AP", n_resamples=50), PartlyEmptyWarning),
                        (lambda: pf.rank_agreement(_per_query(30, systems="abc"), _per_query(30, systems="abd"),
                                                   measure="AP", n_resamples=50), UserWarning)],
+    "label_agreement": [(lambda: pf.label_agreement(QRELS.filter(pl.col("qid") == "1"), QRELS), SmallSampleWarning)],
     "evaluate_judgment_sets": [(lambda: pf.evaluate_judgment_sets(
         pl.concat([RUN, RUN.head(2).with_columns(system=pl.lit("c"), qid=pl.lit("9"))]), {"gold": QRELS}, "AP"),
         PartlyEmptyWarning)],

@@ -48,9 +48,14 @@ if TYPE_CHECKING:  # the same names, imported eagerly for type checkers and IDEs
                                         evaluate_judgment_sets)
     from pairedframe.io import as_qrels, as_run, read_qrels, read_run
     from pairedframe.io.endpoints import endpoints_from_ranks
+    from pairedframe.io.prefs import read_prefs
     from pairedframe.io.results import read_results
+    from pairedframe.io.zscores import read_zscores
     from pairedframe.measures import Measure, parse_measure, parse_measures
+    from pairedframe.report.html_report import Report
     from pairedframe.report.results_table import ResultsTable, results_table
+    from pairedframe import report  # the package, callable as the HTML report (html_report.report)
+    from pairedframe import sql_macros as duckdb  # pf.duckdb.register(con): the DuckDB macros
 
 __version__ = "0.1.0"
 
@@ -88,28 +93,36 @@ _LAZY: dict[str, str] = {
     "read_qrels": "pairedframe.io",
     "read_run": "pairedframe.io",
     "endpoints_from_ranks": "pairedframe.io.endpoints",
+    "read_prefs": "pairedframe.io.prefs",
     "read_results": "pairedframe.io.results",
+    "read_zscores": "pairedframe.io.zscores",
     "Measure": "pairedframe.measures",
     "parse_measure": "pairedframe.measures",
     "parse_measures": "pairedframe.measures",
+    "Report": "pairedframe.report.html_report",
     "ResultsTable": "pairedframe.report.results_table",
     "results_table": "pairedframe.report.results_table",
 }
 
+#: Public names that are modules: ``pf.report`` (the report subpackage, callable as the HTML report)
+#: and ``pf.duckdb`` (:mod:`pairedframe.sql_macros`, the DuckDB macros).
+_MODULES: dict[str, str] = {"duckdb": "pairedframe.sql_macros", "report": "pairedframe.report"}
+
 #: Subpackages reachable as attributes (``pf.io.as_run``) without an import of their own.
 _SUBPACKAGES = frozenset({"checks", "comparison", "engines", "errors", "evaluation", "example", "io", "measures",
-                          "report", "stats", "tables"})
+                          "sql_macros", "stats", "tables"})
 
 __all__ = [
     "AnalysisResult", "DuplicateError", "EmptyResultError", "Evaluation", "EvaluationSettings",
     "InputFormatError", "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure",
     "PairedComparison", "PairedFrameError", "PartlyEmptyWarning", "Plan", "PlanError", "RankAgreement",
-    "ResultsTable",
+    "Report", "ResultsTable",
     "SchemaError", "SkewWarning", "SmallSampleWarning", "TiedQueriesWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
-    "compare_clustered", "compare_pair", "compare_segments", "endpoints_from_ranks", "evaluate",
+    "compare_clustered", "compare_pair", "compare_segments", "duckdb", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
-    "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_qrels",
-    "read_results", "read_run", "resample_index", "results_table", "worst_queries", "ResampleIndex",
+    "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_prefs", "read_qrels",
+    "read_results", "read_run", "read_zscores", "report", "resample_index", "results_table", "worst_queries",
+    "ResampleIndex",
 ]
 
 
@@ -118,6 +131,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is not None:
         value = getattr(importlib.import_module(module), name)
+    elif name in _MODULES:
+        value = importlib.import_module(_MODULES[name])
     elif name in _SUBPACKAGES:
         value = importlib.import_module(f"{__name__}.{name}")
     else:

@@ -21,9 +21,11 @@ import warnings
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from typing import Any
 
-from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, user_stacklevel
+import polars as pl
 
-__all__ = ["require_each", "require_names", "require_rows", "sample", "warn_numeric_ids"]
+from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, SchemaError, user_stacklevel
+
+__all__ = ["require_each", "require_names", "require_rows", "sample", "scalar_ids", "string_ids", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
 SHOWN = 5
@@ -44,6 +46,43 @@ def warn_numeric_ids(columns: Sequence[str], what: str) -> None:
         warnings.warn(f"numeric id column(s) {list(columns)} of {what} converted to strings: '007' became '7' "
                       "before pairedframe saw it (leading zeros may be lost, and such ids then miss '007' "
                       "elsewhere); read ids as strings to keep them", UserWarning, stacklevel=user_stacklevel())
+
+
+def string_ids(frame: pl.DataFrame, columns: Sequence[str], what: str) -> pl.DataFrame:
+    """``frame`` with its id ``columns`` (those present) as strings: text and categorical ids as they
+    are, integer ids with :func:`warn_numeric_ids`'s warning; float ids are refused (``1.0`` never equals
+    the id ``"1"`` of a file, and NaN is no id), as is a column with no value at all (dtype Null).
+
+    Raises
+    ------
+    SchemaError
+        A float id column or a Null-typed one (the message names the columns and ``what``).
+    """
+    present = [c for c in columns if c in frame.columns]
+    floats = [f"{c} ({frame.schema[c]})" for c in present if frame.schema[c].is_float()]
+    if floats:
+        raise SchemaError(f"id column(s) {floats} of {what} hold floats: ids are strings ('007', 'd1'), and a float "
+                          "such as 1.0 does not match the id '1' of another table (NaN is no id at all); read the "
+                          "ids as strings, or cast whole-number ids to integers first")
+    empty = [c for c in present if frame.schema[c] == pl.Null]
+    if empty:
+        raise SchemaError(f"id column(s) {empty} of {what} hold no value (every value is null)")
+    warn_numeric_ids([c for c in present if frame.schema[c].is_numeric()], what)
+    return frame.with_columns(pl.col(c).cast(pl.String) for c in present if frame.schema[c] != pl.String)
+
+
+def scalar_ids(values: Sequence[Any], parameter: str) -> list[str]:
+    """``values`` (ids given one by one: query ids, cluster ids) as strings; None and floats are refused
+    naming ``parameter`` (``str(None)`` would make the id ``"None"``, NaN the id ``"nan"``)."""
+    bad = next((v for v in values if v is None or isinstance(v, (float, bool)) or
+                (not isinstance(v, (str, int)) and type(v).__name__.startswith("float"))), _NONE)
+    if bad is not _NONE:
+        raise SchemaError(f"`{parameter}` holds {bad!r} ({type(bad).__name__}); ids are strings (or integers), "
+                          "never None, NaN or another float")
+    return [str(v) for v in values]
+
+
+_NONE = object()
 
 
 def require_rows(rows: Any, *, what: str, why: str) -> None:

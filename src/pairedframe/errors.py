@@ -80,6 +80,17 @@ class PlanError(PairedFrameError, ValueError):
     """An analysis plan is missing, malformed, or does not match the results."""
 
 
+class ResamplingCostError(PairedFrameError, ValueError):
+    """A resampling option (``n_resamples``, ...) would take an absurd time or memory for the call; the
+    message names the argument, the estimated time and memory, and the largest value that fits
+    (:mod:`pairedframe.comparison._cost`)."""
+
+    def __init__(self, message: str, *, argument: str | None = None, value: int | None = None,
+                 largest: int | None = None) -> None:
+        super().__init__(message)
+        self.argument, self.value, self.largest = argument, value, largest
+
+
 class PartlyEmptyWarning(UserWarning):
     """Part of a requested result is empty or all-null (the message names which part and why)."""
 

@@ -43,10 +43,11 @@ def kendall_tau_b_loop(x, y):
     return float("nan") if den == 0 else s / den
 
 
-def cohen_kappa_loop(a, b, weights=None):
-    """Cohen's kappa from two label lists; weights on category positions (sorted union of labels)."""
+def cohen_kappa_loop(a, b, weights=None, by_value=False):
+    """Cohen's kappa from two label lists; weights on category positions (sorted union of labels), or on
+    the labels' values with ``by_value``."""
     cats = sorted(set(a) | set(b))
-    pos = {c: i for i, c in enumerate(cats)}
+    pos = {c: c for c in cats} if by_value else {c: i for i, c in enumerate(cats)}
     n = len(a)
 
     def w(i, j):
@@ -85,3 +86,30 @@ def tukey_hsd_loop(X, n_resamples, rng):
                 b = sum(1 for r in ranges if r >= d - gamma)
                 p[i][j] = (b + 1) / (n_resamples + 1)
     return p
+
+
+def tukey_hsd_shuffle_loop(X, n_resamples, seed):
+    """Randomised Tukey HSD as the IR literature describes it (Sakai 2018, ch. 4; Carterette 2012) and
+    as elinor implements it, with its own stream: Python's ``random.Random(seed).shuffle`` of every
+    query's row per permutation; ``p_ij`` = share of permutations whose range of system means reaches
+    ``|mean_i - mean_j|`` (rounded to 12 decimals on both sides, as the values are on a 0.01 grid),
+    with the +1 of Phipson & Smyth."""
+    import random
+
+    gen = random.Random(seed)
+    n, m = len(X), len(X[0])
+    means = [round(sum(X[q][s] for q in range(n)) / n, 12) for s in range(m)]
+    hits = [[0] * m for _ in range(m)]
+    for _ in range(n_resamples):
+        sums = [0.0] * m
+        for q in range(n):
+            row = list(X[q])
+            gen.shuffle(row)
+            for s in range(m):
+                sums[s] += row[s]
+        shuffled = [v / n for v in sums]
+        spread = round(max(shuffled) - min(shuffled), 12)
+        for i in range(m):
+            for j in range(m):
+                hits[i][j] += spread >= round(abs(means[i] - means[j]), 12)
+    return [[1.0 if i == j else (hits[i][j] + 1) / (n_resamples + 1) for j in range(m)] for i in range(m)]

@@ -8,11 +8,12 @@ documented resample streams drawn in one piece (no chunks, no matmul kernel):
 - sign flips: ``default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))``, ``ceil(n/64)`` full-range
   uint64 words per resample, bit ``j % 64`` of word ``j // 64`` set = flip observation ``j``
   (all ``2**n`` patterns when ``2**n <= B``);
-- interval: by default the symmetric studentized bootstrap interval on that index
-  (:func:`stats_reference.studentized_interval_loop`; equal deltas get the exact sign-flip test's
-  inversion: the point when ``2 / 2**n < alpha``, else the whole line), or the closure of the shifts
-  the sign-flip test does not reject (:func:`stats_reference.sign_flip_interval_loop`), or the
-  percentile interval of the bootstrap means;
+- interval: by default the symmetric studentized bootstrap interval on that index, its quantile at most
+  1.5 x scipy's t quantile (:func:`stats_reference.studentized_interval_loop`; n equal deltas ``c`` of a
+  measure in ``[lo, hi]`` get ``c - s (c + w), c + s (w - c)`` with ``w = hi - lo``, ``s = 1 - (alpha/2)**(1/n)``,
+  the whole line for a measure without a known range), or the closure of the shifts the sign-flip test
+  does not reject (:func:`stats_reference.sign_flip_interval_loop`), or the percentile interval of the
+  bootstrap means; finite ends clipped to ``[-w, w]``;
 - Holm / BH over all rows (one family).
 """
 
@@ -22,6 +23,7 @@ import math
 
 import numpy as np
 
+from pairedframe.measures.base import value_range
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from tests.reference import stats_reference as sref
 
@@ -79,9 +81,12 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
                 frng = np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))
                 signs = _signs_loop(n, n_resamples, frng)
             p = sref.sign_flip_p_loop(d, signs, exact=exact)
+            lo, hi = value_range(m)
+            w = hi - lo
             if interval == "studentized" and max(d) == min(d):
-                point = 2 / 2 ** n < 1 - confidence_level
-                low, high = (d[0], d[0]) if point else (-math.inf, math.inf)
+                share = 1 - ((1 - confidence_level) / 2) ** (1 / n)
+                low = -math.inf if math.isinf(w) else d[0] - share * (d[0] + w)
+                high = math.inf if math.isinf(w) else d[0] + share * (w - d[0])
                 se = 0.0
             elif interval == "studentized":
                 low, high = sref.studentized_interval_loop(d, idx.tolist(), confidence_level)
@@ -96,6 +101,8 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
                 low = sref.quantile_type7_loop(means, a)
                 high = sref.quantile_type7_loop(means, 1 - a)
                 se = sref.sd_loop(means)
+            low = low if math.isinf(low) else min(max(low, -w), w)
+            high = high if math.isinf(high) else min(max(high, -w), w)
             out.append({"system": s, "measure": m, "n_queries": n, "delta": sum(d) / n,
                         "ci_low": low, "ci_high": high, "se": se, "pvalue": min(1.0, p),
                         "wins": sum(x > 0 for x in d), "losses": sum(x < 0 for x in d),

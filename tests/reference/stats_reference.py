@@ -156,10 +156,14 @@ def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-si
     return low, high
 
 
-def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-sided"):
-    """Symmetric bootstrap-t interval by loops: T*_b = (mean*_b - mean) / (sd*_b / sqrt(n)) per resample
-    row of ``idx``; the half-width is se times the k-th largest |T*| with k the least count whose
-    (count + 1) / (B + 1) >= alpha (one-sided: the k-th largest T* or k-th smallest)."""
+def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-sided", max_quantile_ratio=1.5,
+                              min_se_ratio=0.5):
+    """Symmetric bootstrap-t interval by loops: T*_b = (mean*_b - mean) / max(sd*_b / sqrt(n), min_se_ratio * se)
+    per resample row of ``idx`` (Hall's sd*_b / sqrt(n) alone when ``min_se_ratio`` is None); the half-width
+    is se times the k-th largest |T*| with k the least count whose (count + 1) / (B + 1) >= alpha
+    (one-sided: the k-th largest T* or k-th smallest), but at most ``max_quantile_ratio`` times
+    scipy.stats.t's quantile with n - 1 df (None: no cap)."""
+    from scipy import stats
     n = len(x)
     m = sum(x) / n
     se = sd_loop(x) / math.sqrt(n)
@@ -169,21 +173,24 @@ def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-si
         xs = [x[i] - m for i in row]
         mb = sum(xs) / n
         sb = math.sqrt(max(0.0, sum((v - mb) ** 2 for v in xs) / (n - 1))) / math.sqrt(n)
+        floor = 0.0 if min_se_ratio is None else min_se_ratio * se
         if max(xs) - min(xs) <= 1e-12 * scale:      # a constant resample
-            ts.append(0.0 if abs(mb) <= 1e-12 * scale else math.copysign(math.inf, mb))
+            ts.append(0.0 if abs(mb) <= 1e-12 * scale else mb / floor if floor > 0 else math.copysign(math.inf, mb))
         else:
-            ts.append(mb / sb)
+            ts.append(mb / max(sb, floor))
     B = len(ts)
     alpha = 1 - confidence_level
     k = next(c for c in range(B + 1) if (c + 1) / (B + 1) >= alpha)
     if k == 0:
         return -math.inf, math.inf
+    level = (1 + confidence_level) / 2 if alternative == "two-sided" else confidence_level
+    cap = math.inf if max_quantile_ratio is None else max_quantile_ratio * float(stats.t.ppf(level, n - 1))
     if alternative == "two-sided":
-        q = sorted((abs(t) for t in ts), reverse=True)[k - 1]
+        q = min(sorted((abs(t) for t in ts), reverse=True)[k - 1], cap)
         return m - q * se, m + q * se
     if alternative == "greater":
-        return m - sorted(ts, reverse=True)[k - 1] * se, math.inf
-    return -math.inf, m - sorted(ts)[k - 1] * se
+        return m - min(sorted(ts, reverse=True)[k - 1], cap) * se, math.inf
+    return -math.inf, m + min(-sorted(ts)[k - 1], cap) * se
 
 
 def ppi_jackknife_loop(y, fy, fu):

@@ -477,10 +477,10 @@ def unjudged(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
 
 @reference("Judged")
 def judged(ranking: Ranking, qrels: Qrels, measure: Measure) -> float:
-    """ir_measures' Judged@k (judged = a grade >= 0), divided by min(k, retrieved)."""
+    """ir_measures' Judged@k (judged = in the qrels, any grade, negative too), divided by min(k, retrieved)."""
     rr = res_rels(ranking, qrels, 1)
     top = rr.rel_list if measure.cutoff is None else rr.rel_list[:measure.cutoff]
-    return sum(1 for rel in top if rel >= 0) / len(top) if top else 0.0
+    return sum(1 for rel in top if rel != NONPOOL) / len(top) if top else 0.0
 
 
 @reference("RelString")

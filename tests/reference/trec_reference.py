@@ -225,21 +225,33 @@ def evaluate_reference(runs: Mapping[str, Mapping[str, Ranking]], qrels: Mapping
     """``(system, qid, measure name) -> value`` for resolved measures.
 
     Query set: queries both retrieved and judged (trec_eval), or with ``complete`` every judged
-    query for every system (an unretrieved query is an empty ranking). A query is judged when it
-    has at least one qrels line, whatever its grades. A measure with ``judged_only`` sees the
-    ranking (after ``depth``) without the documents that lack a grade >= 0 (trec_eval -J).
+    query for every system: an unretrieved query is trec_eval.c's placeholder, a ranking of one
+    document outside the qrels, whose num_ret, unj_*, utility, rbp_resid (0) and relstring ('')
+    values trec_eval then resets when named without parameters. A query is judged when it has at
+    least one qrels line, whatever its grades. A measure with ``judged_only`` sees the ranking (after
+    ``depth``) without the documents that lack a grade >= 0 (trec_eval -J).
     """
     measures = list(measures)
     out: dict[tuple[str, str, str], float | str | None] = {}
     for system, by_qid in runs.items():
         qids = set(qrels) if complete else set(by_qid) & set(qrels)
         for qid in qids:
-            ranking = prepare_ranking(by_qid.get(qid, []), depth=depth, score_precision=score_precision)
+            placeholder = qid not in by_qid
+            ranking = prepare_ranking(by_qid.get(qid, [(PLACEHOLDER, 1.0)]), depth=depth,
+                                      score_precision=score_precision)
             condensed = [(d, s) for d, s in ranking if qrels[qid].get(d, -1) >= 0]
             for m in measures:
-                out[(system, qid, m.name)] = REFERENCE[m.family](condensed if m.judged_only else ranking,
-                                                                 qrels[qid], m)
+                value = REFERENCE[m.family](condensed if m.judged_only else ranking, qrels[qid], m)
+                if placeholder and (m.family in ("NumRet", "Unjudged") or m.trec_name in ("utility", "rbp_resid")):
+                    value = 0.0
+                elif placeholder and m.trec_name == "relstring":
+                    value = ""
+                out[(system, qid, m.name)] = value
     return out
+
+
+#: trec_eval.c's document of the placeholder ranking of a query a run lacks under -c (never judged).
+PLACEHOLDER = "ceci_nest_pas_un_docno"
 
 
 from tests.reference import trec10_reference  # noqa: E402,F401  (registers the other families)

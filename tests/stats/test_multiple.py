@@ -53,3 +53,56 @@ def test_nan_rule_against_family_without_nans():
         holm([0.5, 1.5])
     with pytest.raises(ValueError, match="p"):
         benjamini_hochberg([[0.5]])
+
+
+floors = st.sampled_from([0.0, 1 / 10_001, 1 / 100, 2 / 2**5, 2 / 2**3, 0.5])
+
+
+@settings(max_examples=300, deadline=None)
+@given(p=pvals, data=st.data(), level=st.sampled_from([0.01, 0.05, 0.1, 0.2]),
+       method=st.sampled_from(["bh", "holm"]))
+def test_rejected_at_floor_against_the_corrections_recomputed_with_each_p_at_its_floor(p, data, level, method):
+    from pairedframe.stats.multiple import rejected_at_floor
+
+    floor = np.array(data.draw(st.lists(floors, min_size=p.size, max_size=p.size)))
+    adjust = benjamini_hochberg if method == "bh" else holm
+    expected = []
+    for i in range(p.size):
+        q = p.copy()
+        q[i] = min(q[i], floor[i])
+        expected.append(bool(adjust(q)[i] <= level))
+    got = rejected_at_floor(p, floor, level, method)
+    assert got.tolist() == expected
+    assert not np.any((adjust(p) <= level) & ~got)          # monotone: rejected stays rejected
+
+
+@settings(max_examples=15, deadline=None)       # multipletests is slow: ~0.1 s a call
+@given(p=arrays(np.float64, st.integers(1, 10), elements=st.floats(0, 1)), data=st.data(),
+       method=st.sampled_from(["bh", "holm"]))
+def test_rejected_at_floor_against_statsmodels_multipletests(p, data, method):
+    mt = pytest.importorskip("statsmodels.stats.multitest")
+    from pairedframe.stats.multiple import rejected_at_floor
+
+    floor = np.array(data.draw(st.lists(st.floats(0, 1), min_size=p.size, max_size=p.size)))
+    name = {"bh": "fdr_bh", "holm": "holm"}[method]
+    expected = []
+    for i in range(p.size):
+        q = p.copy()
+        q[i] = min(q[i], floor[i])
+        expected.append(bool(mt.multipletests(q, alpha=0.05, method=name)[0][i]))
+    got = rejected_at_floor(p, floor, 0.05, method)
+    # statsmodels compares p with alpha * j / m where we compare the adjusted p with alpha: equal but
+    # at float ties on the boundary, which continuous draws make improbable
+    assert got.tolist() == expected
+
+
+def test_rejected_at_floor_leaves_nan_out_and_checks_its_arguments():
+    from pairedframe.stats.multiple import rejected_at_floor
+
+    p = np.array([0.02, np.nan, 0.9])
+    got = rejected_at_floor(p, np.array([0.001, 0.0, 0.001]), 0.05, "bh")
+    assert got.tolist() == [True, False, True]        # m = 2: 0.001 <= 0.05 * 1 / 2 for either row
+    with pytest.raises(ValueError, match="floor"):
+        rejected_at_floor(p, np.zeros(2), 0.05, "bh")
+    with pytest.raises(ValueError, match="method"):
+        rejected_at_floor(p, np.zeros(3), 0.05, "by")

@@ -159,17 +159,22 @@ rounded = st.one_of(finite.map(lambda v: round(v, 9)), discrete)     # no square
 @given(X=arrays(np.float64, st.tuples(st.integers(2, 12), st.integers(1, 3)), elements=rounded),
        alt=alternatives, seed=st.integers(0, 2**32 - 1), B=st.sampled_from([30, 199]))
 def test_studentized_interval_against_plain_loops(X, alt, seed, B):
+    """The default (resample SEs floored at half the sample's, quantile capped at 1.5 x scipy.stats.t's),
+    each rule alone, and Hall's bootstrap-t, against loops."""
     from pairedframe.stats.studentized import zero_spread
-    got = studentized_bootstrap_many(X, n_resamples=B, alternative=alt, rng=seed)
     idx = np.concatenate(list(bootstrap_index_chunks(X.shape[0], B, rng=np.random.default_rng(seed))))
     flat = zero_spread(X)
-    for c in range(X.shape[1]):
-        if flat[c]:
-            continue
-        low, high = ref.studentized_interval_loop(list(X[:, c]), idx.tolist(), alternative=alt)
-        # near-constant resamples (values 1e-9 apart) amplify rounding into T*: 1e-6 relative
-        assert got.confidence_interval.low[c] == pytest.approx(low, rel=1e-6, abs=1e-12)
-        assert got.confidence_interval.high[c] == pytest.approx(high, rel=1e-6, abs=1e-12)
+    for floor, cap in ((0.5, 1.5), (None, 1.5), (0.5, None), (None, None)):
+        got = studentized_bootstrap_many(X, n_resamples=B, alternative=alt, rng=seed, min_se_ratio=floor,
+                                         max_quantile_ratio=cap)
+        for c in range(X.shape[1]):
+            if flat[c]:
+                continue
+            low, high = ref.studentized_interval_loop(list(X[:, c]), idx.tolist(), alternative=alt,
+                                                      max_quantile_ratio=cap, min_se_ratio=floor)
+            # near-constant resamples (values 1e-9 apart) amplify rounding into T*: 1e-6 relative
+            assert got.confidence_interval.low[c] == pytest.approx(low, rel=1e-6, abs=1e-12)
+            assert got.confidence_interval.high[c] == pytest.approx(high, rel=1e-6, abs=1e-12)
 
 
 def test_studentized_is_symmetric_about_the_mean_and_wider_than_t_for_skewed_data():

@@ -22,8 +22,9 @@ def analyze_cmd(
     plan: Annotated[Path | None, typer.Option("--plan", "-p", help="the pre-registered plan (TOML); required")] = None,
     clusters: Annotated[Path | None, typer.Option("--clusters", help="optional qid,cluster[,dataset] table (CSV/Parquet/JSON) "
                                                                      "when the results have no cluster column")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown")] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="also write the JSON report to this file")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="table | json | csv | markdown (default: table, or with -o "
+                                                                    "the file's suffix: .json, .csv, .md)")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write the report to this file instead of stdout")] = None,
 ) -> None:
     """Run exactly the endpoints of a pre-registered plan: delta, CI, cluster p, Holm p, TOST p, MDD, McNemar, verdict.
 
@@ -36,6 +37,9 @@ def analyze_cmd(
 
     if plan is None:
         raise PlanError("--plan is required: analyze runs only a pre-registered plan (see examples/plan.toml)")
+    if fmt is None:
+        suffix = output.suffix.lower() if output is not None else ""
+        fmt = {".json": "json", ".csv": "csv", ".md": "markdown"}.get(suffix, "table")
     if fmt not in ANALYSIS_FORMATS:
         raise ValueError(f"--format must be one of {', '.join(ANALYSIS_FORMATS)}, got {fmt!r}")
     if output is not None:
@@ -47,6 +51,9 @@ def analyze_cmd(
 
         cmap = _read_one(clusters)
     result = analyze(the_plan, [str(r) for r in results], clusters=cmap)
-    sys.stdout.write(format_analysis(result, fmt))
-    if output is not None:
-        output.write_text(format_analysis(result, "json"), encoding="utf-8")
+    text = format_analysis(result, fmt)
+    if output is None:
+        sys.stdout.write(text)
+    else:                                  # one destination, as the table command: the file, not also stdout
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}", err=True)

@@ -19,11 +19,14 @@ import duckdb
 import polars as pl
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pairedframe.errors import PairedFrameError
 from pairedframe.io.detect import run_name
 from pairedframe.report.output import json_text
+from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_markdown import markdown_escape
 
 app = typer.Typer(
     name="pairedframe", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -72,7 +75,7 @@ def friendly_errors(fn: Callable) -> Callable:
 
 
 #: The library's parameter -> the command's option, where the names differ (``measures=`` is ``-m/--measure``).
-_PARAMETER_OF_OPTION = {"measures": "measure"}
+_PARAMETER_OF_OPTION = {"measures": "measure", "max_delta_plots": "delta_plots"}
 
 
 def command_flags(command: Callable) -> dict[str, str]:
@@ -114,25 +117,46 @@ def name_flags(message: str, flags: dict[str, str]) -> str:
     return message
 
 
-def named_runs(runs: list[Path]) -> dict[str, str]:
-    """RUN arguments -> {system name: path}. ``PATH`` is named as :func:`pairedframe.evaluate` names run
-    files (TREC's naming: the file name without ``.gz`` and a leading ``input.``; a table loses its
-    extension too); ``NAME=PATH`` names it (two ``run.txt`` in different folders). An argument that is
-    an existing file is a path even if it holds ``=``."""
-    named: dict[str, str] = {}
+def named_runs(runs: list[Path]) -> dict[str, Any]:
+    """RUN arguments -> {system name: path, or the rows of one system}. ``PATH`` is named as
+    :func:`pairedframe.evaluate` names run files (TREC's naming: the file name without ``.gz`` and a
+    leading ``input.``; a table loses its extension too), except a table file with a ``system`` (or
+    ``run_id``) column, which holds its own systems: each becomes one entry. ``NAME=PATH`` names it
+    (two ``run.txt`` in different folders). An argument that is an existing file is a path even if it
+    holds ``=``."""
+    named: dict[str, Any] = {}
+    where: dict[str, str] = {}
     for arg in map(str, runs):
         name, sep, path = arg.partition("=")
-        if os.path.exists(arg) or not sep:
+        given = not os.path.exists(arg) and bool(sep)
+        if not given:
             name, path = run_name(arg) if os.path.exists(arg) else arg, arg
         elif not name or not path:
             raise ValueError(f"run argument {arg!r}: expected PATH or NAME=PATH")
         if not os.path.exists(path):
             raise FileNotFoundError(path)
-        if name in named:
-            raise ValueError(f"runs {named[name]} and {path} are both named {name!r}; name them apart with "
-                             f"NAME=PATH, e.g. {name}_a={named[name]} {name}_b={path}")
-        named[name] = path
+        for name, source in (_systems_of_table(path) if not given else None) or [(name, path)]:
+            if name in named:
+                raise ValueError(f"runs {where[name]} and {path} are both named {name!r}; name them apart with "
+                                 f"NAME=PATH, e.g. {name}_a={where[name]} {name}_b={path}")
+            named[name], where[name] = source, path
     return named
+
+
+def _systems_of_table(path: str) -> list[tuple[str, pl.DataFrame]] | None:
+    """(system, its rows) of a run table file with a system column, in order of appearance; None for
+    TREC text and for tables without one (they are named after the file)."""
+    from pairedframe.io.convert import as_run
+    from pairedframe.io.detect import detect_format, read_table_file
+
+    fmt = detect_format(path, what="run")
+    if fmt == "trec":
+        return None
+    table = read_table_file(path, what="run", fmt=fmt)
+    if "system" not in table.columns and "run_id" not in table.columns:
+        return None
+    run = as_run(table)
+    return [(s, run.filter(pl.col("system") == s)) for s in run["system"].unique(maintain_order=True).to_list()]
 
 
 class _WarningPrinter:
@@ -181,10 +205,10 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
     elif fmt == "table":
         table = Table(title=title, show_lines=False)
         for name, dtype in frame.schema.items():
-            table.add_column(name, justify="right" if dtype.is_numeric() else "left", no_wrap=True)
+            table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left", no_wrap=True)
         cells = _cells(frame, float_digits)
-        for row in cells:
-            table.add_row(*row)
+        for row in cells:                            # names are text, not rich markup
+            table.add_row(*map(escape, row))
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
         widths = [max([len(name), *(len(r[i]) for r in cells)]) for i, name in enumerate(frame.columns)]
         console = Console(soft_wrap=False)
@@ -212,22 +236,18 @@ def _cells(frame: pl.DataFrame, digits: int) -> list[list[str]]:
 
 
 def to_markdown(frame: pl.DataFrame, digits: int = 4) -> str:
-    head = "| " + " | ".join(frame.columns) + " |"
+    """A GFM pipe table; names escaped to render as themselves (:func:`~pairedframe.report.table_markdown.markdown_escape`)."""
+    head = "| " + " | ".join(map(markdown_escape, frame.columns)) + " |"
     rule = "| " + " | ".join("---:" if t.is_numeric() else "---" for t in frame.dtypes) + " |"
-    rows = ["| " + " | ".join(row) + " |" for row in _cells(frame, digits)]
+    rows = ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in _cells(frame, digits)]
     return "\n".join([head, rule, *rows])
 
 
 def to_latex(frame: pl.DataFrame, digits: int = 4) -> str:
-    def esc(text: str) -> str:
-        for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
-                     ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
-            text = text.replace(a, b) if a != "\\" else text.replace(a, b)
-        return text
-
+    """A booktabs ``tabular``; names escaped for pdflatex (:func:`~pairedframe.report.table_latex.latex_escape`)."""
     cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
-    lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(esc(c) for c in frame.columns) + r" \\",
+    lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(map(latex_escape, frame.columns)) + r" \\",
              r"\midrule"]
-    lines += [" & ".join(esc(cell) for cell in row) + r" \\" for row in _cells(frame, digits)]
+    lines += [" & ".join(map(latex_escape, row)) + r" \\" for row in _cells(frame, digits)]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)

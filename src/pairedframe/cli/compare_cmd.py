@@ -97,8 +97,6 @@ def compare_cmd(
     from pairedframe.evaluation import evaluate
     from pairedframe.report.compare import FORMATS, format_comparison
 
-    if len(runs) < 2:
-        raise ValueError("compare needs at least two runs (the baseline and one system)")
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if gate_on not in _GATE_COLUMN:
@@ -111,6 +109,8 @@ def compare_cmd(
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
     gates = [parse_gate(g, rel_level) for g in fail_if]
     named = named_runs(runs)
+    if len(named) < 2:  # counted after a table file's own systems are known
+        raise ValueError("compare needs at least two runs (the baseline and one system)")
     names = list(named)
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")

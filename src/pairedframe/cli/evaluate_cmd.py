@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -10,9 +11,20 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
-from pairedframe.evaluation import evaluate
+from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.measures import RUNID_NICKNAMES
 from pairedframe.report.output import json_text
+
+
+def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
+    """``ev`` with its systems in the command line's order (the library sorts them by name): every
+    command prints runs in the order they were given, as compare and table do."""
+    rank = {name: i for i, name in enumerate(names)}
+
+    def ordered(frame: pl.DataFrame) -> pl.DataFrame:
+        key = pl.col("system").replace_strict(rank, default=len(rank), return_dtype=pl.Int64)
+        return frame.sort(key, maintain_order=True)
+    return replace(ev, per_query=ordered(ev.per_query), text=ordered(ev.text))
 
 
 @app.command("evaluate")
@@ -28,18 +40,26 @@ def evaluate_cmd(
     score_precision: Annotated[str, typer.Option("--score-precision", help="float64 (trec_eval 10) or float32 (trec_eval 9 / pytrec_eval)")] = "float64",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | trec (byte-identical to trec_eval [-q])")] = "table",
     engine: Annotated[str, typer.Option("--engine", help="duckdb or polars")] = "duckdb",
+    judgments_format: Annotated[str, typer.Option("-R", "--judgments-format", help="layout of QRELS (trec_eval -R): qrels, qrels_jg (iter column = judgment group; -m qrels_jg), prefs or qrels_prefs (preference judgments; -m all_prefs)")] = "qrels",
+    judged_only: Annotated[bool, typer.Option("-J", "--judged-only", help="drop unjudged documents from every ranking first (trec_eval -J)")] = False,
+    zscores: Annotated[Path | None, typer.Option("-Z", "--zscores", help="print z-scores against the per-query means and standard deviations in this file: lines qid measure mean stddev (trec_eval -Z)")] = None,
+    grades: Annotated[str, typer.Option("--grades", help="strict (integer grades only) or trec_eval (read 1.5 as 1, as trec_eval's atol does; warns)")] = "strict",
 ) -> None:
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
 
-    Without -m, trec_eval's default (``official``) set; ``-m all_trec`` is every trec_eval measure.
-    ``--format trec`` prints what trec_eval prints; several runs each start with a ``# run: NAME``
-    line. String-valued measures (relstring) appear in csv/json/table output in a ``text`` column.
+    Without -m, trec_eval's default set (official); -m all_trec is every trec_eval measure.
+    --format trec prints what trec_eval prints; several runs each start with a "# run: NAME" line.
+    Every format lists the runs in the order given. String-valued measures (relstring) appear in
+    csv/json/table output in a text column.
 
-    Measure names: ``--format trec`` prints trec_eval's names (``map``, ``P_10``); table, csv and json
-    print each measure's canonical name, whatever spelling -m used (``-m map`` and ``-m AP`` both give
-    ``AP``), so that files from different commands join on one name. Under ``-l N`` with N other
-    than 1 the canonical name states the level used: ``-l 2 -m P@10`` gives ``P(rel=2)@10`` and
-    ``-l 2 -m "P(rel=1)@10"`` gives ``P(rel=1)@10``.
+    -R reads QRELS in another of trec_eval's layouts: qrels_jg (assessors in the iteration column;
+    -m qrels_jg), prefs and qrels_prefs (preference judgments; -m all_prefs). -Z FILE prints
+    z-scores (Z-prefixed names). -J evaluates judged documents only.
+
+    Measure names: --format trec prints trec_eval's names (map, P_10); table, csv and json print each
+    measure's canonical name, whatever spelling -m used (-m map and -m AP both give AP), so that files
+    from different commands join on one name. Under -l N with N other than 1 the canonical name
+    states the level used: -l 2 -m P@10 gives P(rel=2)@10, and -l 2 -m "P(rel=1)@10" gives P(rel=1)@10.
     """
     if fmt not in ("table", "csv", "json", "trec"):
         raise ValueError(f"--format must be table, csv, json or trec, got {fmt!r}")
@@ -47,15 +67,20 @@ def evaluate_cmd(
     measure = [m for m in measure if m.strip() != "runid"]
     if not measure and not wants_runid:
         raise ValueError("-m runid names no measure; add one, e.g. -m map")
-    ev = evaluate(named_runs(runs), str(qrels), measure or "official", complete=complete,
-                  rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine)  # type: ignore[arg-type]
+    named = named_runs(runs)
+    ev = evaluate(named, str(qrels), measure or "official", complete=complete,
+                  rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine,  # type: ignore[arg-type]
+                  judgments_format=judgments_format, judged_only=judged_only, grades=grades)  # type: ignore[arg-type]
+    if zscores is not None:
+        ev = ev.zscore(str(zscores))
+    ev = in_argument_order(ev, list(named))
     if fmt == "trec":
         sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
         return
-    summary = ev.summary()
+    summary = _z_named(ev.summary(), ev.settings.zscores)
     if fmt == "table" and not per_query:
         wide = summary.pivot(on="measure", index="system", values="value")
-        counts = [m.name for m in ev.measures if m.spec.aggregate == "sum"]
+        counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
         n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
         print_frame(n.join(wide, on="system", how="left"), "table", title="mean over queries")
@@ -65,12 +90,12 @@ def evaluate_cmd(
     # trec_eval's "all" rows; the summary column tells them from a query whose id is "all"
     rows = summary.select("system", pl.lit("all").alias("qid"), "measure", "value", pl.lit(True).alias("summary"))
     if per_query:
-        rows = pl.concat([ev.per_query.with_columns(pl.lit(False).alias("summary")), rows])
+        rows = pl.concat([_z_named(ev.per_query, ev.settings.zscores).with_columns(pl.lit(False).alias("summary")), rows])
         if ev.text.height:  # string-valued measures (relstring): a text column, value null
             rows = pl.concat([rows.with_columns(pl.lit(None, dtype=pl.String).alias("text")),
                               ev.text.select("system", "qid", "measure", pl.lit(None, dtype=pl.Float64).alias("value"),
                                              pl.lit(False).alias("summary"), "text")])
-    counts = [m.name for m in ev.measures if m.spec.aggregate == "sum"]
+    counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
     if fmt == "csv":  # counts (num_ret, ...) print as integers, not 2.0
         rows = rows.with_columns(pl.when(pl.col("measure").is_in(counts))
                                  .then(pl.col("value").round(0).cast(pl.Int64).cast(pl.String))
@@ -81,3 +106,8 @@ def evaluate_cmd(
         sys.stdout.write(json_text(records))
         return
     print_frame(rows, fmt)
+
+
+def _z_named(frame: pl.DataFrame, zscores: bool) -> pl.DataFrame:
+    """z-scores (-Z) carry a ``Z`` before each measure name, as trec_eval prints them."""
+    return frame.with_columns(("Z" + pl.col("measure")).alias("measure")) if zscores else frame

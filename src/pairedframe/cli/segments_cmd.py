@@ -56,8 +56,6 @@ def segments_cmd(
 
     if segments is None:
         raise ValueError("--segments FILE is required: a table with columns qid, segment_set, segment")
-    if len(runs) < 2:
-        raise ValueError("segments needs at least two runs (the baseline and one system)")
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if not measure:
@@ -65,6 +63,8 @@ def segments_cmd(
     if plot is not None:
         require_output_folder(plot, "--plot")            # before the work, not after it
     named = named_runs(runs)
+    if len(named) < 2:  # counted after a table file's own systems are known
+        raise ValueError("segments needs at least two runs (the baseline and one system)")
     base = baseline if baseline is not None else next(iter(named))
     if base not in named:
         raise ValueError(f"--baseline {base!r} is not one of the runs {list(named)}")

@@ -23,6 +23,7 @@ def table_cmd(
     correction: Annotated[str, typer.Option("--correction", help="holm | bh | none | tukey (all pairs)")] = "holm",
     family_by: Annotated[list[str], typer.Option("--family-by", help="split the Holm/BH family: baseline, measure, system; repeatable")] = [],  # noqa: B006
     ci: Annotated[str | None, typer.Option("--ci", help="show each mean's t interval: halfwidth | range")] = None,
+    ci_layout: Annotated[str, typer.Option("--ci-layout", help="LaTeX: stacked (each interval below its number) | inline")] = "stacked",
     digits: Annotated[int, typer.Option("--digits", help="decimals shown")] = 3,
     fmt: Annotated[str, typer.Option("--format", "-f", help="terminal | latex | markdown | html")] = "terminal",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file instead of stdout")] = None,
@@ -42,7 +43,8 @@ def table_cmd(
     # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
     from pairedframe.comparison.table_data import CORRECTIONS
     from pairedframe.evaluation import evaluate
-    from pairedframe.report.results_table import TABLE_FORMATS, results_table
+    from pairedframe.report.results_table import MAX_LETTERED, TABLE_FORMATS, results_table
+    from pairedframe.report.table_latex import CI_LAYOUTS
 
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
@@ -50,6 +52,8 @@ def table_cmd(
         raise ValueError(f"--format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
+    if ci_layout not in CI_LAYOUTS:
+        raise ValueError(f"--ci-layout must be one of {', '.join(CI_LAYOUTS)}, got {ci_layout!r}")
     if correction not in CORRECTIONS:
         raise ValueError(f"--correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
     if correction == "tukey" and pairs != "all":
@@ -61,6 +65,12 @@ def table_cmd(
     for b in baseline:
         if b not in names:
             raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
+    # Letters run a-z: refuse what cannot be rendered before evaluating and comparing (63 runs: minutes).
+    lettered = len(names) if pairs == "all" else len(dict.fromkeys(baseline)) if len(baseline) > 1 else 0
+    if lettered > MAX_LETTERED:
+        flag = "--pairs all letters every run" if pairs == "all" else "several --baseline are lettered"
+        raise ValueError(f"{flag} (a-z), so at most {MAX_LETTERED} fit, got {lettered} runs: give at most "
+                         f"{MAX_LETTERED} runs, or one --baseline (daggers, no letters)")
     if not baseline and not pairs and len(names) > 1:
         baseline = [names[0]]                          # as compare: the first run is the baseline
     with held_warnings():
@@ -76,6 +86,8 @@ def table_cmd(
                               confidence_level=confidence_level, **options)
     if fmt == "terminal":
         text = table.to_terminal(ansi=output is None and sys.stdout.isatty())
+    elif fmt == "latex":
+        text = table.to_latex(ci_layout=ci_layout)
     else:
         text = table.render(fmt)
     if output is None:

@@ -45,7 +45,7 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.comparison._validate import nonfinite_error
-from pairedframe.comparison.engine_tables import EngineTable
+from pairedframe.comparison.engine_tables import _NUMERIC, EngineTable, check_id_types, check_ids
 from pairedframe.comparison.paired import (
     DELTA_TOLERANCE,
     SUMMARY_QID,
@@ -60,23 +60,22 @@ from pairedframe.comparison.paired import (
     _no_common_query,
     _require_pairable,
     _warn_summary_rows,
+    check_cost,
 )
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.segments import _t_stats
 from pairedframe.comparison.verdicts import smallest_pvalue
-from pairedframe.checks import require_rows, warn_numeric_ids
+from pairedframe.checks import require_rows
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.signflip_interval import inverted_interval
 from pairedframe.stats.skewness import skewness_from_moments
-from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, studentize, symmetric_interval
+from pairedframe.stats.studentized import MIN_SE_RATIO, ZERO_SPREAD_RTOL, studentize, symmetric_interval
 
 __all__ = ["compare_by_join", "Paired", "pair_in_engine", "resampled_sums"]
 
-_NUMERIC = ("double", "float", "real", "int", "bigint", "smallint", "tinyint", "hugeint", "decimal", "long",
-            "short", "byte", "ubigint", "uinteger", "usmallint", "utinyint", "numeric")
 BASE = ("system", "qid", "measure", "value")
 
 
@@ -117,14 +116,24 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                           f"(has {columns})")
     if not types["value"].lower().startswith(_NUMERIC):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
-    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(_NUMERIC)], "the per-query table")
+    check_id_types(types)
     flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
     extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
-    keep = [*extras, *extra_keys]
-    counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured FROM {source}").row(0, named=True)
+    filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))
+    counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured, "
+                           f"count(*) - count(system) AS null_system, count(*) - count(qid) AS null_qid, "
+                           f"count(*) - count(measure) AS null_measure{', ' + filled if filled else ''} "
+                           f"FROM {source}").row(0, named=True)
     require_rows(int(counts["n_rows"]), what="the per-query table", why="no (system, qid, measure, value) row; "
                  "an evaluation with no judged query in common gives one")
     require_rows(int(counts["measured"]), what="the per-query table", why="every value is null (not measured)")
+    nulls = [c for c in ("system", "qid", "measure") if counts[f"null_{c}"]]
+    if nulls:
+        raise SchemaError(f"the per-query table has null values in column(s) {nulls}; every row needs a system, qid "
+                          "and measure (a null value means 'not measured', a null id means nothing)")
+    # a column that no measured row fills (all null, or relstring's text) is no key: it would pair nothing
+    extras = [c for i, c in enumerate(extras) if counts[f"pf_filled_{i}"]]
+    keep = [*extras, *extra_keys]
     pq = table.name("pq")
     cols = ", ".join(q(c) for c in keep)
     unflagged = " AND NOT coalesce(lower(CAST(summary AS STRING)) = 'true', false)" if flagged else ""
@@ -331,7 +340,8 @@ def bootstrap_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta
 def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str], delta: np.ndarray,
                             se: np.ndarray, flat: np.ndarray, scale: np.ndarray, opt: _Options
                             ) -> tuple[np.ndarray, np.ndarray]:
-    """The symmetric bootstrap-t interval of :func:`pairedframe.stats.studentized.studentized_bootstrap_many`
+    """The stabilised symmetric bootstrap-t interval of :func:`pairedframe.stats.studentized.
+    studentized_bootstrap_many` (each resample's SE at least MIN_SE_RATIO x ``se``, the quantile capped)
     from per-resample sums of the centred deltas (mean, variance and drawn range of each resample).
 
     ``se``: the studentizing SEs (0 at zero spread); ``scale``: ``max |d - mean|`` per column."""
@@ -344,9 +354,10 @@ def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str
         m = s1 / n
         var = np.maximum(more["s2"] / n - m * m, 0.0)
         for c in range(k):
-            t_star[resample, c] = studentize(m[:, c], var[:, c], more["hi"][:, c] - more["lo"][:, c], scale[c], n)
+            t_star[resample, c] = studentize(m[:, c], var[:, c], more["hi"][:, c] - more["lo"][:, c], scale[c], n,
+                                             MIN_SE_RATIO * se[c])
     t.drop(wide)
-    return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative)
+    return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative, df=n - 1)
 
 
 def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,
@@ -398,8 +409,10 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
         stats = {name: np.full(k_total, np.nan) for name in names}
         stats["exact"] = np.zeros(k_total, dtype=bool)
         stats["zero_spread"] = np.zeros(k_total, dtype=bool)
+        groups = query_set_groups(paired, moments)
+        check_cost(opt, [(members.height, len(comps)) for comps, members in groups])
         done = 0
-        for comps, members in query_set_groups(paired, moments):
+        for comps, members in groups:
             idx = np.asarray(comps)
             res = _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt)
             for name in stats:

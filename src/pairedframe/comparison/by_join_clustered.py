@@ -24,6 +24,7 @@ from pairedframe.comparison.by_join import (
     _elements,
     _means_table,
     bootstrap_from_engine,
+    check_ids,
     comparison_moments,
     pair_in_engine,
     query_set_groups,
@@ -31,7 +32,8 @@ from pairedframe.comparison.by_join import (
     sign_flips_from_engine,
     wide_deltas,
 )
-from pairedframe.comparison.clustered import _check_cluster_counts, _clustered_table, _zero_spread_interval, cluster_map
+from pairedframe.comparison.clustered import (_check_cluster_counts, _clustered_table, _zero_spread_interval,
+                                              check_cluster_cost, cluster_map, where_clusters)
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
@@ -48,6 +50,7 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
     """A table of the user's rows with a String ``cluster`` column, and its columns; the checks of
     :func:`pairedframe.comparison.clustered.attach_clusters` (each query in exactly one cluster)."""
     q = table.quote
+    check_ids(table)
     column = "cluster"
     if isinstance(clusters, str):
         column, clusters = clusters, None
@@ -76,7 +79,7 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
     if lost.height:
         row = lost.row(0, named=True)
         raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) "
-                         f"has no cluster; {lost.height} row(s) lack one")
+                         f"has no cluster {where_clusters(clusters is not None, column)}; {lost.height} row(s) lack one")
     key_sql = ", ".join(q(c) for c in [*keys, "qid"])
     two = table.collect(f"SELECT {key_sql}, min(cluster) AS c1, max(cluster) AS c2 FROM {source} "
                         f"WHERE value IS NOT NULL GROUP BY {key_sql} HAVING count(DISTINCT cluster) > 1")
@@ -155,8 +158,10 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             if is_binary:
                 m = mcnemar_exact([1] * b + [0] * c, [0] * b + [1] * c)
                 mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
+        groups = query_set_groups(paired, moments, match=("qid", "cluster"))
+        check_cluster_cost(opt, [(int(G_all[comps[0]]), len(comps)) for comps, _ in groups], interval)
         done = 0
-        for comps, members in query_set_groups(paired, moments, match=("qid", "cluster")):
+        for comps, members in groups:
             idx = np.asarray(comps)
             sub = rows[idx]
             qids, cl = members["qid"].to_list(), members["cluster"].to_list()

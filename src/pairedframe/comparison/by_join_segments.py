@@ -32,7 +32,7 @@ from pairedframe.comparison.by_join import _NUMERIC, _wins_in_measure_direction,
 from pairedframe.comparison.engine_tables import EngineTable, is_spark_dataframe
 from pairedframe.comparison.segments import (_as_segments, _no_segment_query, _require_segments_matched,
                                              _require_two_queries, _row_seeds, _segments_table, _t_stats,
-                                             segment_keys)
+                                             check_segments_cost, segment_keys)
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.stats.randomization import TIE_RTOL
@@ -53,7 +53,10 @@ def _segments(table: EngineTable, segments: Any) -> str:
         if missing:
             raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
                               f"(has {segments.columns})")
-        warn_numeric_ids(["qid"] if dict(segments.dtypes)["qid"].startswith(_NUMERIC) else [], "the segment table")
+        qid_type = dict(segments.dtypes)["qid"]
+        if qid_type.startswith(("double", "float")):
+            raise SchemaError(f"id column(s) ['qid ({qid_type})'] of the segment table hold floats: ids are strings")
+        warn_numeric_ids(["qid"] if qid_type.startswith(_NUMERIC) else [], "the segment table")
         view = table.name("segs_in")
         segments.createOrReplaceTempView(view)
         table._made.append(view)
@@ -151,6 +154,8 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok] = tt[c]
         invert = interval == "signflip"
+        check_segments_cost(n_resamples, n_all, bootstrap=interval == "percentile", sign_flip=test == "randomization",
+                            invert=invert)
         if (interval == "percentile" or test == "randomization" or invert) and ok.any():
             got = _resampled(t, units_sql, units.filter(pl.Series(ok)), n_resamples=n_resamples,
                              confidence_level=confidence_level, alternative=alternative, seed=seed,

@@ -11,7 +11,10 @@ systems) and then treats whole *clusters* as the unit:
   cluster sizes; CR2 standard error, CR1 for equal sizes) with its
   quantile corrected for the skew and kurtosis of the cluster sums (``interval="edgeworth"``,
   :func:`~pairedframe.stats.cluster_interval.cluster_edgeworth_interval`): plain cluster-t and the
-  inverted sign-flip test fall short of 95 % at ``G = 10`` when cluster effects are skewed.  It is not
+  inverted sign-flip test fall short of 95 % at ``G = 10`` when cluster effects are skewed.  With
+  ``G = 2-4`` clusters (1-3 df) the correction changes next to nothing (0 at ``G = 2``, under 1 % at
+  ``G = 3``) and skewed cluster effects leave the interval short (0.88-0.89 with Exp(1) cluster sums,
+  ``benchmarks/cluster_edgeworth_small_g.py``).  It is not
   the inverted test, so it can exclude 0 where ``p >= alpha`` (or hold it where ``p < alpha``);
   ``verdict_note`` says so and the verdict follows the test.  ``interval="signflip"`` is the set of
   shifts the test does not reject (same sign patterns; excludes 0 exactly when ``p < alpha``),
@@ -56,9 +59,13 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._cost import check_resampling_cost, column_slices
+from pairedframe.comparison._equivalence import with_tost
+from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.engine_tables import engine_table
+from pairedframe.comparison.interval_range import clip_delta_intervals, clip_deltas
 from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
-from pairedframe.checks import warn_numeric_ids
+from pairedframe.checks import string_ids
 from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
                                              verdict_levels, verdict_notes,
@@ -67,7 +74,6 @@ from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSample
 from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
 from pairedframe.stats.cluster_interval import (_flip_interval, cluster_df, cluster_edgeworth_interval,
                                                 cluster_robust_se, cluster_t_interval)
-from pairedframe.stats.equivalence import tost
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, zero_spread
 from pairedframe.stats.mcnemar import mcnemar_exact
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -149,12 +155,22 @@ def cluster_streams(seed: int, qids: Sequence[Any], clusters: Sequence[Any]
 # attaching a cluster column
 # ----------------------------------------------------------------------------------------------
 
+def _no_id(value: Any) -> bool:
+    """None, or a float NaN (pandas' missing value): no cluster id at all."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def where_clusters(mapped: bool, column: str = "cluster") -> str:
+    """Where a query's cluster was looked for, for messages: the argument or the column."""
+    return "in clusters=" if mapped else f"(its {column!r} column is null)"
+
+
 def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[str]]:
     """A ``{qid: cluster}`` mapping or a ``qid, cluster[, keys]`` table as a checked table, and the
     columns (of ``columns``, qid always) it maps on; ids and clusters as strings."""
     if isinstance(clusters, dict):
         cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
-                             "cluster": [None if v is None else str(v) for v in clusters.values()]},
+                             "cluster": [None if _no_id(v) else str(v) for v in clusters.values()]},
                             schema={"qid": pl.String, "cluster": pl.String})
     else:
         cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
@@ -164,8 +180,7 @@ def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[s
     on = [c for c in cmap.columns if c != "cluster" and c in columns and c not in ("value",)]
     if "qid" not in on:
         on.append("qid")
-    warn_numeric_ids([c for c in on if c in ("system", "qid") and cmap.schema[c].is_numeric()], "the cluster table")
-    cmap = cmap.select(*on, "cluster").with_columns(pl.col(c).cast(pl.String) for c in on)
+    cmap = string_ids(cmap.select(*on, "cluster"), [*on, "cluster"], "the cluster table")
     dup = cmap.select(on).is_duplicated()
     if dup.any():
         raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
@@ -198,9 +213,9 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
     ValueError
         A query without a cluster (names it), or a query in two clusters (names it).
     """
-    df = _as_frame(data)
     if isinstance(clusters, str):
         cluster_column, clusters = clusters, None
+    df = _as_frame(data, keep_columns=(cluster_column,) if clusters is None else ())
     if clusters is None:
         if cluster_column not in df.columns:
             raise SchemaError(f"no cluster column {cluster_column!r} in the per-query table (columns {df.columns}); "
@@ -215,11 +230,12 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
             raise SchemaError("the per-query table already has a 'cluster' column; do not also pass clusters=")
         cmap, on = cluster_map(clusters, df.columns)
         df = df.join(cmap.unique(), on=on, how="left")
-    df = df.with_columns(pl.col("cluster").cast(pl.String))
+    df = string_ids(df, ["cluster"], "the per-query table")  # float (and NaN) cluster ids refused
     if df["cluster"].null_count():
         row = df.filter(pl.col("cluster").is_null()).row(0, named=True)
-        raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) "
-                         f"has no cluster; {df['cluster'].null_count()} row(s) lack one")
+        raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) has no "
+                         f"cluster {where_clusters(clusters is not None, cluster_column)}; "
+                         f"{df['cluster'].null_count()} row(s) lack one")
     keys = [c for c in df.columns if c not in (*BASE_COLUMNS, "cluster")]
     per_q = df.select(*keys, "qid", "cluster").unique()
     two = per_q.select(*keys, "qid").is_duplicated()
@@ -237,21 +253,6 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
 
 def _binary(x: np.ndarray) -> bool:
     return bool(np.all((x == 0) | (x == 1)))
-
-
-def _tost(delta: float, se: float, margin: float, alpha: float, df: float,
-          G: int) -> tuple[float, float, float, bool]:
-    """(p, low, high, equivalent) of the t-based TOST at +-margin with the 1 - 2 alpha interval.  With
-    se == 0 (no spread between clusters) there is no error to estimate: each one-sided test is the exact
-    sign-flip test on G clusters shifted wholly past its bound, p = 1 / 2**G (never 0), and the interval
-    is the point when that is below alpha, else unbounded."""
-    if se > 0:
-        r = tost(delta, se, margin=margin, alpha=alpha, df=df)
-        return r.pvalue, float(r.confidence_interval.low), float(r.confidence_interval.high), r.equivalent
-    p = math.ldexp(1.0, -G) if -margin < delta < margin else 1.0
-    if p < alpha:
-        return p, delta, delta, True
-    return p, -math.inf, math.inf, False
 
 
 def _zero_spread_interval(theta: np.ndarray, se: np.ndarray, low: np.ndarray, high: np.ndarray, G: int,
@@ -339,11 +340,11 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(df)`` quantile (``df`` the Bell-McCaffrey
         degrees of freedom, ``G - 1`` for equal cluster sizes) corrected by the
         second-order Edgeworth term of the cluster sums' skew and kurtosis (one-sided: plain
-        ``t(df)``; :mod:`pairedframe.stats.edgeworth`); ``"signflip"``: the shifts the cluster
-        sign-flip test does not reject (agrees with ``pvalue`` by construction); ``"t"``: cluster-t,
-        ``delta -/+ t(df) se``; ``"percentile"``: the cluster
-        bootstrap percentile interval (bit for bit scipy's on the cluster summaries; too narrow below
-        about 30 clusters).
+        ``t(df)``; :mod:`pairedframe.stats.edgeworth`; no correction to speak of below 4 clusters);
+        ``"signflip"``: the shifts the cluster sign-flip test does not reject (agrees with ``pvalue`` by
+        construction); ``"t"``: cluster-t, ``delta -/+ t(df) se``; ``"percentile"``: the cluster bootstrap
+        percentile interval (bit for bit scipy's on the cluster summaries; too narrow below about 30
+        clusters).
 
     Returns
     -------
@@ -353,21 +354,27 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         n_queries, n_clusters, baseline_mean, system_mean, delta, ci_low, ci_high, se, df, pvalue,
         pvalue_holm, pvalue_bh, wins, losses, ties, mde, verdict, verdict_note`` -- then ``mcnemar_pvalue,
         mcnemar_b, mcnemar_c`` (exact McNemar on the paired values when both are 0/1, a reference that
-        ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, tost_low,
-        tost_high, equivalent``; and ``test, interval, confidence_level, alternative, n_resamples,
-        exact, seed``.
+        ignores clusters; null otherwise), with ``margin``: ``margin, pvalue_tost, pvalue_tost_holm,
+        pvalue_tost_bh, tost_low, tost_high, equivalent``; and ``test, interval, confidence_level,
+        alternative, n_resamples, exact, seed, family`` (the Holm/BH family in words, as :func:`~pairedframe.compare`).
 
         ``se`` is the cluster-robust CR2 standard error (CR1 for equal cluster sizes; a dominant cluster's
         residual weighs more) and ``df`` its Bell-McCaffrey degrees of freedom, the t reference of the
-        interval, TOST and MDE; ``mde`` the noncentral-t minimum detectable difference (Bell-McCaffrey
+        interval, TOST and MDE; ``mde`` the noncentral-t minimum detectable difference of cluster-t (not of the
+        cluster sign-flip test that decides the verdict, which it approximates; Bell-McCaffrey
         degrees of freedom, :func:`~pairedframe.stats.cluster_interval.cluster_df`: ``G - 1`` for equal
         sizes) at the level the verdict needs (``alpha``, or
         ``alpha / m`` for Holm and BH over ``m`` comparisons), inf when the cluster sign-flip test
         cannot reach that level (``2/2^G`` exact, ``1/(n_resamples+1)`` Monte Carlo);
-        ``tost_low/high`` is the ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, df) se``;
-        ``equivalent`` is true iff it lies inside ``(-margin, margin)`` (same as ``pvalue_tost <
-        alpha``); a row that is not significant but equivalent has the verdict ``"equivalent"``
-        (``verdict_note`` gives the TOST interval).  A comparison whose deltas are all 0 has
+        ``tost_low/high`` is the unadjusted ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, df)
+        se``, which lies inside ``(-margin, margin)`` iff ``pvalue_tost < alpha``; ``pvalue_tost_holm``
+        / ``pvalue_tost_bh`` adjust the TOST p-values within the family (as ``pvalue_holm`` /
+        ``pvalue_bh``), and ``equivalent`` is true iff the one matching ``verdict_on`` is below
+        ``alpha`` (``pvalue_tost`` for ``verdict_on="pvalue"``): an equivalence claim is adjusted for
+        multiplicity exactly as a difference claim, so the family's claims of either kind keep its
+        error rate.  A row that is not significant but equivalent has the verdict ``"equivalent"``;
+        ``verdict_note`` gives the TOST p-value used and the interval, and says so where the interval
+        lies inside the margin but the adjusted p-value does not pass.  A comparison whose deltas are all 0 has
         ``se = 0``, ``mde`` NaN and the verdict ``"identical"``.  With ``se = 0`` (no spread between
         clusters: constant deltas, or equal cluster sums) nothing is certain: the ``"edgeworth"`` / ``"t"``
         interval is the point only when the exact sign-flip test on G clusters could reject
@@ -375,6 +382,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         A comparison with fewer than 2 common queries or fewer than 2 clusters.
     SchemaError, DuplicateError, ValueError, TypeError
@@ -439,6 +449,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     _check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
                           np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
                           keys=keys, baseline=baseline)
+    check_cluster_cost(opt, [(len(data_of[m[0]][3]), len(m)) for m in groups.values()], interval)
     done = 0
     for members_rows in groups.values():
         qids, cl, codes, members, *_ = data_of[members_rows[0]]
@@ -449,30 +460,10 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         starts = np.zeros(G, dtype=np.intp)
         np.cumsum(sizes[:-1].astype(np.intp), out=starts[1:])
         sums = np.ascontiguousarray(np.add.reduceat(D[order], starts, axis=0))   # (G, k) canonical order
-        boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
-        theta, pv, lo_f, hi_f, _, ex = _flip_interval(sums, sizes, opt.n_resamples, opt.confidence_level,
-                                                      opt.alternative, flip_rng, opt.chunk_size)
-        se = cluster_robust_se(sums, sizes)
-        se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
-        se[se <= ZERO_SPREAD_RTOL * np.max(np.abs(D), axis=0)] = 0.0     # equal cluster sums up to float noise
-        df = cluster_df(sizes)            # G - 1 for equal sizes, fewer when a few clusters dominate
-        if interval == "signflip":
-            ci_low, ci_high = lo_f, hi_f
-        elif interval == "edgeworth":
-            ci_low, ci_high = cluster_edgeworth_interval(sums, sizes, se=se, confidence_level=opt.confidence_level,
-                                                         alternative=opt.alternative)
-        elif interval == "t":
-            ci_low, ci_high = cluster_t_interval(theta, se, G, confidence_level=opt.confidence_level,
-                                                 alternative=opt.alternative, df=df)
-        else:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", SmallSampleWarning)
-                _, ci, _ = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
-                                         boot_rng, opt.chunk_size)
-            ci_low, ci_high = ci.low, ci.high
-        if interval in ("edgeworth", "t"):
-            ci_low, ci_high = _zero_spread_interval(theta, se, ci_low, ci_high, G, 1.0 - opt.confidence_level,
-                                                    opt.alternative)
+        parts = column_slices(D.shape[1], opt.n_resamples, 3 if interval == "percentile" else 5)
+        res = [_cluster_columns(D[:, part], sums[:, part], sizes, qids, cl, opt, interval) for part in parts]
+        theta, pv, ci_low, ci_high, se = (np.concatenate([r[i] for r in res]) for i in range(5))
+        ex, df = res[0][5], cluster_df(sizes)      # G - 1 for equal sizes, fewer when a few clusters dominate
         idx = np.asarray(members_rows)
         st["delta"][idx] = theta
         st["ci_low"][idx] = np.asarray(ci_low, float)
@@ -501,6 +492,55 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                             family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
 
 
+def check_cluster_cost(opt: Any, shapes: Sequence[tuple[int, int]], interval: str,
+                       argument: str = "n_resamples") -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of partitions of ``(G, k)``: ``G``
+    clusters, ``k`` comparisons; the sign-flip test and its inversion always run, the bootstrap for
+    ``interval="percentile"``."""
+    B = opt.n_resamples
+    draws, units, columns, kept = [], [], [], []
+    for G, k in shapes:
+        patterns = min(B, 2 ** G) if G < 63 else B
+        part = column_slices(k, B, 5)[0]
+        draws.append(patterns), units.append(G), columns.append(k), kept.append(5 * (part.stop - part.start) + 3)
+        if interval == "percentile":
+            part = column_slices(k, B, 3)[0]
+            draws.append(B), units.append(G), columns.append(k), kept.append(3 * (part.stop - part.start))
+    check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=kept)
+
+
+def _cluster_columns(D: np.ndarray, sums: np.ndarray, sizes: np.ndarray, qids: list[str], cl: list[Any], opt: Any,
+                     interval: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+    """(delta, p, ci_low, ci_high, se, exact) of the columns of one query set and partition (a slice of
+    them, from the set's own streams: the same draws whatever the slice)."""
+    G = sums.shape[0]
+    boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
+    theta, pv, lo_f, hi_f, _, ex = _flip_interval(sums, sizes, opt.n_resamples, opt.confidence_level,
+                                                  opt.alternative, flip_rng, opt.chunk_size)
+    se = cluster_robust_se(sums, sizes)
+    se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
+    se[se <= ZERO_SPREAD_RTOL * np.max(np.abs(D), axis=0)] = 0.0     # equal cluster sums up to float noise
+    df = cluster_df(sizes)            # G - 1 for equal sizes, fewer when a few clusters dominate
+    if interval == "signflip":
+        ci_low, ci_high = lo_f, hi_f
+    elif interval == "edgeworth":
+        ci_low, ci_high = cluster_edgeworth_interval(sums, sizes, se=se, confidence_level=opt.confidence_level,
+                                                     alternative=opt.alternative)
+    elif interval == "t":
+        ci_low, ci_high = cluster_t_interval(theta, se, G, confidence_level=opt.confidence_level,
+                                             alternative=opt.alternative, df=df)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SmallSampleWarning)
+            _, ci, _ = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
+                                     boot_rng, opt.chunk_size)
+        ci_low, ci_high = ci.low, ci.high
+    if interval in ("edgeworth", "t"):
+        ci_low, ci_high = _zero_spread_interval(theta, se, ci_low, ci_high, G, 1.0 - opt.confidence_level,
+                                                opt.alternative)
+    return theta, pv, np.asarray(ci_low, float), np.asarray(ci_high, float), se, ex
+
+
 def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[str, np.ndarray], exact: np.ndarray,
                      all_zero: np.ndarray, mc: dict[str, list], opt: Any, *, keys: list[str], baseline: str,
                      family_by: Sequence[str] | str | None, verdict_on: str, margin: float | None,
@@ -512,14 +552,8 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
     alpha = 1.0 - opt.confidence_level
     pv = st["pvalue"]
     p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
-    if family_by is None:
-        fam = np.zeros(k_total, dtype=np.int64)
-    else:
-        cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        unknown = [c for c in cols if c not in ["system", *keys, "measure"]]
-        if unknown:
-            raise ValueError(f"`family_by` column(s) {unknown} not among {['system', *keys, 'measure']}")
-        fam = rows.select(pl.struct(cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
+    fam_cols = family_columns(family_by, keys=keys, allowed=["system", *keys, "measure", "baseline"])
+    fam = family_ids(rows.sort("_row"), [c for c in fam_cols if c != "baseline"])   # one baseline: constant
     fam_sizes = np.zeros(k_total, dtype=np.int64)
     for f in np.unique(fam):
         sel = fam == f
@@ -533,13 +567,15 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
     verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
                         opt.alternative) for i in range(k_total)]
     # in the measure's direction: a rank such as FirstRelRank is better when lower
-    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows.sort("_row")["measure"].to_list())]
+    measures = rows.sort("_row")["measure"].to_list()
+    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
+    st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures)
     notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
                           exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
                           interval=f"cluster {interval}",
-                          unit="clusters", n_resamples=opt.n_resamples)
+                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=clip_notes)
     warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
                      test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
@@ -555,30 +591,11 @@ def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[s
         pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
     )
     if margin is not None:
-        res = [_tost(float(d), float(s), margin, alpha, float(f), int(g))
-               for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
-        out = out.with_columns(
-            pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", [r[0] for r in res], dtype=pl.Float64),
-            pl.Series("tost_low", [r[1] for r in res], dtype=pl.Float64),
-            pl.Series("tost_high", [r[2] for r in res], dtype=pl.Float64),
-            pl.Series("equivalent", [r[3] for r in res], dtype=pl.Boolean))
-        # a non-significant difference that TOST bounds within the margin is evidence of equivalence
-        open_verdict = pl.col("verdict").is_in(["inconclusive", "not significant"])
-        why = pl.format("TOST: the {}% interval [{}, {}] lies inside +-{} (pvalue_tost {})",
-                        pl.lit(round(100 * (1 - 2 * alpha))), pl.col("tost_low").round(4),
-                        pl.col("tost_high").round(4), pl.lit(margin), pl.col("pvalue_tost").round(6))
-        out = out.with_columns(
-            pl.when(pl.col("equivalent") & open_verdict).then(pl.lit("equivalent")).otherwise(pl.col("verdict"))
-            .alias("verdict"),
-            pl.when(pl.col("equivalent") & open_verdict)
-            .then(pl.when(pl.col("verdict_note").is_null()).then(why)
-                  # the notes above describe the difference test's verdict, which TOST has just replaced
-                  .otherwise(pl.concat_str([pl.col("verdict_note").str.replace_all(
-                      "but the verdict is '", "but the difference test's verdict is '", literal=True),
-                      pl.lit("; the verdict is 'equivalent': "), why])))
-            .otherwise(pl.col("verdict_note")).alias("verdict_note"))
+        out = with_tost(out, st, G_all, fam, margin=margin, alpha=alpha, verdict_on=verdict_on,
+                        measures=measures)
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", exact),
-        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"))
+        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
+

@@ -17,6 +17,9 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
+from pairedframe.checks import warn_numeric_ids
+from pairedframe.errors import SchemaError
+
 _NAMES = itertools.count()
 
 
@@ -225,3 +228,30 @@ def engine_table(data: Any) -> EngineTable | None:
     if is_spark_dataframe(data):
         return SparkTable(data)
     return None
+
+
+_NUMERIC = ("double", "float", "real", "int", "bigint", "smallint", "tinyint", "hugeint", "decimal", "long",
+            "short", "byte", "ubigint", "uinteger", "usmallint", "utinyint", "numeric")
+
+
+def check_id_types(types: dict[str, str]) -> None:
+    """Float ids refused, integer ids warned about (``types``: column -> the engine's type name), as
+    :func:`pairedframe.checks.string_ids` does for polars tables."""
+    floats = [f"{c} ({types[c]})" for c in ("system", "qid") if types[c].lower().startswith(("double", "float", "real"))]
+    if floats:
+        raise SchemaError(f"id column(s) {floats} of the per-query table hold floats: ids are strings ('007', 'd1'), "
+                          "and a float such as 1.0 does not match the id '1' of another table; cast the ids to "
+                          "strings, or whole-number ids to integers first")
+    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(_NUMERIC)], "the per-query table")
+
+
+def check_ids(table: EngineTable) -> None:
+    """The id checks of a comparison in the engine, before anything joins on the user's ids: float ids
+    refused, integer ids warned about, null system / qid / measure refused naming the column."""
+    check_id_types(table.column_types())
+    nulls = table.collect(f"SELECT count(*) - count(system) AS system, count(*) - count(qid) AS qid, "
+                          f"count(*) - count(measure) AS measure FROM {table.source}").row(0, named=True)
+    columns = [c for c, n in nulls.items() if n]
+    if columns:
+        raise SchemaError(f"the per-query table has null values in column(s) {columns}; every row needs a system, "
+                          "qid and measure (a null value means 'not measured', a null id means nothing)")

@@ -6,17 +6,25 @@ call of the single-baseline ``compare`` with the placeholder as baseline.  So ev
 through exactly the code of a single-baseline comparison: the same pairing, the same keyed resample
 streams (keyed by the seed and the pair's query set only -- a pair's interval and p-value do not
 depend on what else is in the call), the same verdict rules; and Holm / Benjamini-Hochberg run over
-the family chosen with ``family_by`` (default: every row of the call; ``family_by="baseline"``:
-one family per baseline).  Every unordered pair of systems is one row, so it counts once in its
-family: two baselines are compared once, the earlier one as baseline.
+the family chosen with ``family_by`` (default: one family per value of the key columns, e.g. per
+judgment set, else every row of the call; ``family_by="baseline"``: one family per baseline).
+Every unordered pair of systems is one row, so it counts once in its family: two baselines are
+compared once, the earlier one as baseline.
 
 For all pairs the randomised Tukey HSD test (:mod:`pairedframe.stats.tukey`) adds ``pvalue_tukey``:
 per measure (and key), one set of within-query permutations over every system, on the queries
-measured for all of them; it controls the family-wise error over all pairs of that measure.
+measured for all of them; it controls the family-wise error over all pairs of that measure when the
+systems are exchangeable within a query (its permutation null).  It is the randomised Tukey HSD
+p-value of the literature (Carterette 2012; Sakai 2018; about 0.10 for X vs Z of Sakai's Table 5.1),
+so it can be *below* the pair's own ``pvalue``: the two are different tests (Tukey's null spreads
+the pooled within-query variation of every system; the pair's sign-flip test uses only its own
+deltas).  ``pvalue_max_tukey_raw = max(pvalue_tukey, pvalue)`` is significant only where both reject:
+the more cautious choice when spreads differ between pairs, where Tukey's exchangeability fails.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -26,13 +34,17 @@ import polars as pl
 
 from pairedframe.checks import require_names
 from pairedframe.comparison import paired
-from pairedframe.errors import InsufficientSampleError, SchemaError, user_stacklevel
+from pairedframe.comparison._cost import check_resampling_cost
+from pairedframe.comparison._families import family_columns
+from pairedframe.errors import InsufficientSampleError, ResamplingCostError, SchemaError, user_stacklevel
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
 
-__all__ = ["PAIRS", "compare"]
+__all__ = ["MAX_TUKEY_RAW", "PAIRS", "compare"]
 
 PAIRS = ("all", "ordered")
+#: max(pvalue_tukey, pvalue): significant where both the Tukey HSD and the pair's own test reject.
+MAX_TUKEY_RAW = "pvalue_max_tukey_raw"
 _PLACEHOLDER = "[each baseline]"
 _KEY = "vs_baseline"
 
@@ -110,6 +122,18 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
     return pl.Series("pvalue_tukey", [lookup.get(tuple(r), float("nan")) for r in rows], dtype=pl.Float64)
 
 
+def _check_tukey_cost(frame: pl.DataFrame, systems: list[str], keys: list[str], n_resamples: Any) -> None:
+    """The up-front cost check of the Tukey HSD permutations (one set per measure and key value: ``n``
+    queries x ``m`` systems shuffled, argsorted and summed per permutation; the ranges kept)."""
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        return                                   # the option check of compare names it
+    sizes = (frame.filter(pl.col("system").is_in(systems)).group_by([*keys, "measure"])
+             .agg(pl.col("qid").n_unique().alias("n"))["n"].to_numpy())
+    m = len(systems)
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=int(n_resamples),
+                          units=sizes * m * (1 + math.log2(max(m, 2))), columns=1, kept=2)
+
+
 def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: str | None = None,
             systems: Sequence[str] | str | None = None, measures: Sequence[str] | str | None = None,
             family_by: Sequence[str] | str | None = None, tukey: bool = True, **options: Any) -> pl.DataFrame:
@@ -140,11 +164,13 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         Default: every measure.
     family_by : str or sequence of str, optional
         Columns splitting the Holm / Benjamini-Hochberg family: ``"baseline"``, ``"system"``,
-        ``"measure"`` or a key column.  Default: one family, every row of the call.
+        ``"measure"`` or a key column.  Default: one family per value of the key columns (e.g. per
+        judgment set of :func:`~pairedframe.evaluate_judgment_sets`, or per dataset), every row of
+        the call without key columns; ``[]``: one family over every row of the call.
     tukey : bool, default True
         With ``pairs``, add ``pvalue_tukey`` (randomised Tukey HSD, ``n_resamples`` permutations,
-        two-sided, over the queries every system has; NaN for a one-sided ``alternative``), never
-        below the row's own ``pvalue`` (two Monte-Carlo estimates could otherwise cross).
+        two-sided, over the queries every system has; NaN for a one-sided ``alternative``) and
+        ``pvalue_max_tukey_raw``, the larger of it and the row's own ``pvalue`` (module docstring).
     **options
         ``n_resamples``, ``confidence_level``, ``alternative``, ``test``, ``seed``, ``chunk_size``,
         ``interval``, ``power``, ``verdict_on``, ``progress``: as the single-baseline ``compare``.
@@ -154,11 +180,15 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     polars.DataFrame
         The columns of :func:`pairedframe.comparison.paired.compare`, one row per (baseline,
         system, keys, measure), sorted by baseline, system (both in ``systems`` order) and measure;
-        ``baseline`` holds each row's baseline.  With several baselines or pairs, also ``family``
-        (the Holm/BH family, in words) and, for pairs, ``pvalue_tukey``.
+        ``baseline`` holds each row's baseline; ``family`` the Holm/BH family rule in words, with
+        its size (e.g. ``"per judgments, 4 comparisons each"``); for pairs also ``pvalue_tukey``
+        and ``pvalue_max_tukey_raw``.
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     TypeError
         ``baseline`` and ``pairs`` both or neither given, or a bad ``baseline``.
     ValueError
@@ -203,18 +233,17 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
             pl.when(pl.col("system") == base).then(pl.lit(_PLACEHOLDER)).otherwise(pl.col("system")).alias("system"),
             pl.lit(base).alias(_KEY)))
     stacked = pl.concat(copies)
-    fam = None if family_by is None else [family_by] if isinstance(family_by, str) else list(family_by)
-    if fam is not None:
-        allowed = ["baseline", "system", "measure", *[c for c in frame.columns
-                                                      if c not in ("system", "qid", "measure", "value")]]
-        unknown = [c for c in fam if c not in allowed]
-        if unknown:
-            raise ValueError(f"family_by column(s) {unknown} unknown; choose from {allowed}")
-    fam_cols = None if fam is None else [_KEY if c == "baseline" else c for c in fam]
+    keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value")]
+    fam = family_columns(family_by, keys=keys, allowed=["baseline", "system", "measure", *keys])
+    fam_cols = [_KEY if c == "baseline" else c for c in fam]       # default: the key columns, not per baseline
+    if pairs is not None and tukey and options.get("alternative", "two-sided") == "two-sided":
+        _check_tukey_cost(frame, chosen, keys, options.get("n_resamples", 10_000))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             out = paired.compare(stacked, baseline=_PLACEHOLDER, measures=measures, family_by=fam_cols, **options)
+        except ResamplingCostError:
+            raise                       # names no system: nothing to make readable, and keeps its fields
         except (InsufficientSampleError, ValueError) as exc:
             raise type(exc)(_readable(str(exc))) from None
     _reissue(caught)
@@ -225,20 +254,18 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
            .with_columns(pl.col("baseline").replace_strict(base_order, return_dtype=pl.Int64).alias("_b"),
                          pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"))
            .with_row_index("_r").sort("_b", "_s", "_r").drop("_b", "_s", "_r", _KEY))
-    n_rows = out.height
-    family = (f"all {n_rows} comparisons of the call" if fam is None
-              else "per " + ", ".join(fam))
-    out = out.with_columns(pl.lit(family).alias("family"))
+    out = out.with_columns(pl.col("family").str.replace_all(_KEY, "baseline", literal=True))
     if pairs is not None and tukey:
         alternative = options.get("alternative", "two-sided")
         if alternative == "two-sided":
             out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, int(options.get("n_resamples", 10_000)),
                                                   int(options.get("seed", 0))))
-            # An adjusted p-value is never below the raw one; two Monte-Carlo estimates could say otherwise.
+            # Significant only where both the joint test and the pair's own test reject (module docstring).
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("pvalue_tukey"))
-                                   .otherwise(pl.max_horizontal("pvalue_tukey", "pvalue")).alias("pvalue_tukey"))
+                                   .otherwise(pl.max_horizontal("pvalue_tukey", "pvalue")).alias(MAX_TUKEY_RAW))
         else:
-            out = out.with_columns(pl.lit(float("nan")).alias("pvalue_tukey"))
+            out = out.with_columns(pl.lit(float("nan")).alias("pvalue_tukey"),
+                                   pl.lit(float("nan")).alias(MAX_TUKEY_RAW))
     return out
 
 

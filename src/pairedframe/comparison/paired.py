@@ -22,41 +22,55 @@ Intervals and tests
 -------------------
 By default the p-value is the sign-flip randomization test (exact under the null of symmetric
 deltas; Fisher, as used in IR by Smucker et al. 2007) and the interval is the symmetric studentized
-bootstrap interval (bootstrap-t, Hall 1992; :mod:`pairedframe.stats.studentized`): the only interval
-that covers 0.94-0.96 on real TREC deltas at every size measured, skewed ones included (README
-"Calibration", ``benchmarks/calibration.py --section paired``: 0.946-0.959 at n = 20, 50 and 100,
-4-10 % wider than the t interval at n = 20 and 0-1 % at n = 100).  The interval that inverts the
-sign-flip test (``"signflip"``: the shifts the test does not reject, so it excludes 0 exactly when
-``p < alpha``) covers only 0.930 at n = 20 on DL-2019 nDCG@10, where skewed deltas make the test
-itself reject 6.5 % of true nulls.  The two rarely disagree (the studentized interval is a little
-wider at small n); where they do, or where a multiplicity-adjusted p-value disagrees with the
-unadjusted interval, the verdict follows the test and ``verdict_note`` says so and why.
-``test="t"`` pairs with the t interval, which inverts it.  ``"percentile"`` (bit for bit scipy's) and
-``"bca"`` cover 0.894-0.923 at n = 20.  With mostly tied deltas (near-duplicate systems) the
-studentized interval can be unbounded (many resamples have zero spread): the data cannot bound the
-mean that way, and ``verdict_note`` says so.
+bootstrap interval (bootstrap-t, Hall 1992), stabilised: each resample is studentized by at least half
+the sample's SE, and its quantile is at most 1.5 x Student's t quantile
+(:mod:`pairedframe.stats.studentized`).  It covers 0.94-0.96 on real TREC deltas at every size
+measured, skewed ones included, as Hall's does (README "Calibration", ``benchmarks/calibration.py
+--section paired``: 0.945-0.959 at n = 20, 50 and 100, median width 1.02-1.04 x the t interval's at
+n = 20 and 1.00-1.01 at n = 100), and stays near the t interval where a few queries dominate the
+deltas, where Hall's interval is many times wider or unbounded (never more than 1.5 x the t interval;
+``verdict_note`` says when that cap binds).  The interval that inverts the sign-flip test (``"signflip"``: the shifts the test
+does not reject, so it excludes 0 exactly when ``p < alpha``) covers only 0.930 at n = 20 on DL-2019
+nDCG@10, where skewed deltas make the test itself reject 6.5 % of true nulls.  The two rarely disagree
+(the studentized interval is a little wider at small n); where they do, or where a
+multiplicity-adjusted p-value disagrees with the unadjusted interval, the verdict follows the test and
+``verdict_note`` says so and why.  ``test="t"`` pairs with the t interval, which inverts it.
+``"percentile"`` (bit for bit scipy's) and ``"bca"`` cover 0.894-0.923 at n = 20.
+
+Every interval stays inside the range of a mean delta of its measure (``[-1, 1]`` for measures in
+``[0, 1]``; the measure registry, :attr:`pairedframe.measures.Measure.value_range`): finite ends beyond
+it are clipped, which cannot remove the true mean, so coverage is unchanged
+(:mod:`pairedframe.comparison.interval_range`).  Deltas without spread (all equal) get, as the default
+interval, not the point ``[c, c]`` but the mean deltas of every population in that range that gives
+``n`` equal deltas with at least the level's probability (Clopper-Pearson's bound for ``n`` equal
+outcomes, :mod:`pairedframe.stats.value_range`); with no known range, the whole line.
 
 Verdicts
 --------
 With ``alpha = 1 - confidence_level`` and ``p`` the column named by ``verdict_on`` (Holm-adjusted by
-default, so the verdicts of a whole call control the family-wise error rate):
+default, so the verdicts of a family control its family-wise error rate; a family is one value of the
+key columns -- one judgment set, one dataset -- or every row of a call without key columns, unless
+``family_by`` says otherwise; the ``family`` column says which, :mod:`pairedframe.comparison._families`):
 
 ``"better"`` / ``"worse"``
     ``p < alpha`` and the mean delta is positive / negative (negative / positive for measures where
     lower is better, such as FirstRelRank).
 ``"inconclusive"``
     ``p >= alpha`` and ``mde > |delta|``: the experiment could not have reliably detected an effect of
-    the observed size; this is *not* evidence of no difference.  ``mde`` is the noncentral-t minimum
-    detectable effect (80 % power) of the test used, at the level a single effect needs in its family
+    the observed size; this is *not* evidence of no difference.  ``mde`` is the minimum detectable
+    effect (80 % power) of the *paired t-test* (noncentral t on ``n - 1`` df) -- with the default
+    sign-flip test too, whose own MDE is not computed: the t-test's approximates it (the two tests
+    have the same Pitman efficiency, Hoeffding 1952), less well with few or skewed deltas -- at the
+    level a single effect needs in its family
     (``alpha`` raw, ``alpha / m`` for Holm over ``m`` comparisons, ``alpha * R / m`` for BH with ``R``
     rejections in the family -- BH's threshold on raw p-values), infinite when the test's smallest
     attainable p-value (``2/2**n`` exact, ``1/(n_resamples+1)`` Monte Carlo) cannot reach that level,
     and NaN at zero spread (no spread seen, nothing to base it on) (:mod:`pairedframe.comparison.verdicts`).
 ``"not significant"``
     ``p >= alpha`` although ``mde <= |delta|`` (the observed effect is large for this sample, yet the
-    test did not reject: typically outlying deltas, or a Monte-Carlo p-value close to alpha), or the
-    delta points away from a one-sided ``alternative``.  Never read it as "no difference" (that
-    needs an equivalence test).
+    test did not reject: typically outlying deltas, or a Monte-Carlo p-value close to alpha).  Never
+    read it as "no difference" (that needs an equivalence test).  The same rule holds for every
+    ``alternative``; a delta pointing away from a one-sided one is named in ``verdict_note``.
 ``"identical"``
     every paired delta is exactly 0.
 ``"equivalent"``
@@ -77,17 +91,21 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison._cost import check_resampling_cost, column_slices
+from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, query_set_adaptive, warn_uncertified)
 from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.checks import require_names, require_rows, sample, warn_numeric_ids
+from pairedframe.comparison.interval_range import finish_paired_intervals
+from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
                                              verdict, verdict_levels,
                                              verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
                                 PartlyEmptyWarning, SmallSampleWarning, user_stacklevel)
-from pairedframe.io.results import SUMMARY_QID, drop_flagged_summary_rows
+from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
+                                    refuse_null_ids)
 from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
@@ -184,8 +202,44 @@ def _check_options(n_resamples, confidence_level, alternative, test, interval, s
                     chunk_size, float(power), adaptive, float(decision_error), int(max_resamples))
 
 
+def _kept_per_column(opt: _Options) -> int:
+    """float64 values per resample and column an interval keeps (sorted copies included)."""
+    return 5 if opt.interval == "signflip" else 3 if opt.interval in ("percentile", "bca", "studentized") else 0
+
+
+def check_cost(opt: _Options, shapes: Sequence[tuple[int, int]], argument: str = "n_resamples") -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of query sets of ``(n, k)``:
+    ``n`` queries, ``k`` comparisons each; the kept statistics are those of one column slice."""
+    kept = _kept_per_column(opt)
+    B = opt.n_resamples
+    draws, units, columns, held = [], [], [], []
+    for n, k in shapes:
+        per = column_slices(k, B, kept)[0] if kept else slice(0, k)
+        slice_k = min(k, per.stop - per.start)
+        if opt.interval in ("percentile", "bca", "studentized"):
+            draws.append(B), units.append(n), columns.append(k), held.append(kept * slice_k)
+        if (opt.test == "randomization" and not opt.adaptive) or opt.interval == "signflip":
+            patterns = min(B, 2 ** n) if n < 63 else B
+            draws.append(patterns), units.append(n), columns.append(k)
+            held.append((kept * slice_k + 1) if opt.interval == "signflip" else 0)
+    advice = "" if opt.test == "t" else " (p-values below 1e-4 need test='t' or resampling='adaptive')"
+    check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=held, advice=advice)
+
+
 def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
-    """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids."""
+    """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids; the
+    columns in slices whose kept statistics fit ``KEPT_BYTES``, each slice from the query set's
+    streams (the same draws: counts equal, sums to ~1e-15)."""
+    kept = _kept_per_column(opt)
+    parts = column_slices(D.shape[1], opt.n_resamples, kept) if kept else [slice(None)]
+    if len(parts) == 1:
+        return _analyse_columns(D, qids, opt)
+    outs = [_analyse_columns(D[:, part], qids, opt) for part in parts]
+    return {name: np.concatenate([o[name] for o in outs]) for name in outs[0]}
+
+
+def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
+    """:func:`_analyse_block` of one slice of columns."""
     n, k = D.shape
     boot_rng, flip_rng = resample_generators(opt.seed, qids)
     out: dict[str, np.ndarray] = {}
@@ -249,7 +303,8 @@ def _mc_patterns(opt: _Options) -> int:
 
 def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
             fam_sizes: np.ndarray, all_zero: np.ndarray, stats: dict[str, np.ndarray], opt: _Options,
-            verdict_on: str, rejections: np.ndarray | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
+            verdict_on: str, rejections: np.ndarray | None = None,
+            interval_notes: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
     """MDE at the verdict's level, verdicts and notes for rows of one call."""
     alpha = 1.0 - opt.confidence_level
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
@@ -263,7 +318,7 @@ def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray,
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
                           n_resamples=_mc_patterns(opt),
                           resamples_name="max_resamples" if opt.adaptive else "n_resamples",
-                          p_estimated=opt.adaptive and opt.test == "randomization")
+                          p_estimated=opt.adaptive and opt.test == "randomization", interval_notes=interval_notes)
     return mde, verdicts, notes
 
 
@@ -279,7 +334,7 @@ def _oriented(verdict: str, higher_is_better_: bool) -> str:
 
 
 
-def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
+def _as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
@@ -306,9 +361,10 @@ def _as_frame(data: Any, keep_nulls: bool = False) -> pl.DataFrame:
                           f"(has {data.columns})")
     if not data.schema["value"].is_numeric():
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
-    warn_numeric_ids([c for c in ("system", "qid") if data.schema[c].is_numeric()], "the per-query table")
-    data = data.with_columns(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String),
-                             pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    data = ids_as_strings(data, "the per-query table")
+    data = data.with_columns(pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    refuse_null_ids(data)
+    data = drop_unused_keys(data, keep_columns)  # an all-null column (or relstring's text) is no key
     require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
                  "with no judged query in common gives one")
     require_rows(data.filter(pl.col("value").is_not_null()), what="the per-query table",
@@ -502,7 +558,9 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
     Raises
     ------
     SchemaError
-        If a required column is missing or ``value`` is not numeric.
+        If a required column is missing, ``value`` is not numeric, or an id is null or a float
+        (names the column). A column no measured row fills (all null, or relstring's ``text``) is
+        not a key and is dropped.
     DuplicateError
         If a (system, keys, measure, qid) appears twice.
     EmptyResultError
@@ -594,17 +652,9 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     pv = stats["pvalue"]
     p_holm = np.full(k_total, np.nan)
     p_bh = np.full(k_total, np.nan)
-    if family_by is None:
-        fam_ids = np.zeros(k_total, dtype=np.int64)
-    else:
-        fam_cols = [family_by] if isinstance(family_by, str) else list(family_by)
-        allowed = ["system", *extras, "measure", "baseline"]
-        unknown = [c for c in fam_cols if c not in allowed]
-        if unknown:
-            raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-        fam_cols = [c for c in fam_cols if c != "baseline"]     # one baseline per call here: constant
-        fam_ids = (rows.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy()
-                   if fam_cols else np.zeros(k_total, dtype=np.int64))
+    fam_cols = family_columns(family_by, keys=extras, allowed=["system", *extras, "measure", "baseline"])
+    # one baseline per call here: a constant column splits nothing
+    fam_ids = family_ids(rows, [c for c in fam_cols if c != "baseline"])
     flips = None
     if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
         flips = query_set_adaptive(
@@ -627,9 +677,13 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
     n_q = rows["n_queries"].to_numpy().astype(np.int64)
     all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
     t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
+    stats["ci_low"], stats["ci_high"], interval_notes = finish_paired_intervals(
+        measures=rows["measure"].to_list(), delta=stats["delta"], ci_low=stats["ci_low"], ci_high=stats["ci_high"],
+        se=t_se, n=n_q.astype(np.float64), flat=flat.astype(bool), interval=opt.interval,
+        confidence_level=opt.confidence_level, alternative=opt.alternative)
     rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
     mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
-                                   verdict_on, rejections)
+                                   verdict_on, rejections, interval_notes)
     verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
     alpha = 1.0 - opt.confidence_level
     warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
@@ -656,6 +710,7 @@ def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Option
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
         pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
+        pl.lit(family_text(fam_cols, fam_sizes)).alias("family"),
     )
     if opt.adaptive:
         out = out.with_columns(adaptive_columns(flips, k_total))
@@ -708,19 +763,23 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     seed : int, default 0
         With the query set, determines every resample (see :func:`resample_generators`).
     family_by : str or sequence of str, optional
-        Output columns that split the multiple-comparison family (e.g. ``"measure"``); default one
-        family = every row of the call.
+        Output columns that split the multiple-comparison family (e.g. ``"measure"``).  Default: the
+        key columns (one family per judgment set of :func:`~pairedframe.evaluate_judgment_sets`, per
+        dataset, ...: each is its own experiment, as a results table of one of them shows), every row
+        of the call without key columns; ``[]``: one family over every row of the call.
     chunk_size : int, optional
         Resample rows held in memory at once (memory knob; results do not depend on it).
     interval : {"signflip", "percentile", "bca", "t", "studentized"}, optional
         Default: ``"studentized"`` for the randomization test (the symmetric bootstrap-t, Hall 1992,
-        on the bootstrap stream; covers 0.946-0.959 on real TREC deltas at n = 20-100), ``"t"`` for the
-        t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
+        on the bootstrap stream, stabilised: resample SEs at least half the sample's, quantile at most
+        1.5 x Student's; covers 0.945-0.959 on real TREC deltas at n = 20-100, never wider than 1.5 x the
+        t interval), ``"t"`` for the t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
         patterns; Garthwaite 1996, Ernst 2004), so it agrees with the raw p-value by construction, but
         covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
         and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20).  Where the interval and the
         verdict disagree, ``verdict_note`` says which decides and why.  Coverage on real TREC deltas:
-        README "Calibration" (``benchmarks/calibration.py``).
+        README "Calibration" (``benchmarks/calibration.py``).  Every interval is clipped to the range
+        of a mean delta of its measure (module docstring).
     power : float in (0, 1), default 0.8
         Power for the minimum detectable effect.
     verdict_on : {"pvalue", "pvalue_holm", "pvalue_bh"}, default "pvalue_holm"
@@ -752,17 +811,19 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
-        exact, seed``; with ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval
-        bracketing the exact p-value), ``resamples_used``, ``certified``, ``resampling`` and
-        ``decision_error`` (``pvalue`` is ``(b+1)/(B+1)`` clipped to that interval, so the adjusted
-        columns reproduce every certified decision).
+        exact, seed, family`` (``family``: the Holm/BH family rule in words with its size, e.g. ``"per
+        judgments, 4 comparisons each"`` or ``"all 6 comparisons of the call"``); with
+        ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value),
+        ``resamples_used``, ``certified``, ``resampling`` and ``decision_error`` (``pvalue`` is
+        ``(b+1)/(B+1)`` clipped to that interval, so the adjusted columns reproduce every certified decision).
 
         Means are over the paired queries (which can differ from the evaluation summary when the
         query sets differ).  ``se`` is ``sd / sqrt(n)`` (the bootstrap standard error for the
         percentile and BCa intervals); ``sd`` is the standard deviation of the deltas (ddof=1; 0 when
         their spread is float noise, at most 1e-12 of their magnitude); ``skewness`` their adjusted
-        sample skewness (NaN below 3 queries or at zero spread); ``mde`` the minimum detectable effect
-        at ``power`` of the test used, at the level the verdict needs (module docstring; inf when the
+        sample skewness (NaN below 3 queries or at zero spread); ``mde`` the paired t-test's minimum
+        detectable effect at ``power`` (also with the sign-flip test, which it approximates; module
+        docstring), at the level the verdict needs (inf when the
         test cannot reach that level, NaN at zero spread); p-values lie in ``[0, 1]`` (randomization:
         ``[1/(n_resamples+1), 1]``, or ``[2^-n, 1]`` when exact; the t-test never reports 0 or
         certainty for zero spread, it then gives the exact sign-flip result).  Holm and
@@ -772,6 +833,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         A comparison with no common query, or with a single one.
     SchemaError, DuplicateError, ValueError, TypeError
@@ -843,6 +907,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         qid_lists[r] = qids
         delta_lists[r] = np.asarray(deltas, dtype=np.float64)
         groups.setdefault(query_set_key(qids), []).append(r)
+    check_cost(opt, [(len(qid_lists[m[0]]), len(m)) for m in groups.values()])
     done = 0
     flip_blocks = []
     for members in groups.values():
@@ -887,7 +952,8 @@ class PairedComparison:
     wins, losses, ties : int
         Queries with ``b > a``, ``b < a``, ``b == a``.
     sd, mde : float
-        Standard deviation of the deltas (ddof=1) and minimum detectable effect.
+        Standard deviation of the deltas (ddof=1) and the paired t-test's minimum detectable effect
+        (also for the sign-flip test, which it approximates).
     verdict : str
         One of :data:`VERDICTS` (on the raw p-value: a single comparison is its own family).
     test, interval, alternative : str
@@ -929,7 +995,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
                  test: Literal["randomization", "t"] = "randomization", seed: int = 0,
                  chunk_size: int | None = None,
                  interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
-                 power: float = 0.8) -> PairedComparison:
+                 power: float = 0.8, measure: str | None = None) -> PairedComparison:
     """Compare two paired samples ``a`` (baseline) and ``b``, scipy style.
 
     Parameters
@@ -942,6 +1008,11 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         :func:`compare`.
     n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
         As :func:`compare`.
+    measure : str, optional
+        The measure's name (``"nDCG@10"``): its value range from the registry keeps the interval inside
+        the range of a mean delta (``[-1, 1]`` for measures in [0, 1]) and bounds the default interval of
+        deltas without spread, as :func:`compare` does.  None or a name the registry does not know: no
+        range.
 
     Returns
     -------
@@ -951,6 +1022,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     InsufficientSampleError
         If ``n < 2``.
     ValueError
@@ -964,6 +1038,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         As :func:`compare`.
     """
     opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    if measure is not None and not isinstance(measure, str):
+        raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.ndim != 1 or a.shape != b.shape:
@@ -983,14 +1059,19 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
     d = np.where(noise, 0.0, raw)[order]
+    check_cost(opt, [(n, 1)])
     res = _analyse_block(d[:, None], [ids[i] for i in order], opt)
     delta = float(res["delta"][0])
     p = float(res["pvalue"][0])
     one = np.ones(1, dtype=np.int64)
     all_zero = np.array([bool(np.all(d == 0))])
     se_t = np.array([0.0 if res["zero_spread"][0] else float(res["sd"][0]) / math.sqrt(n)])
+    res["ci_low"], res["ci_high"], interval_notes = finish_paired_intervals(
+        measures=[measure or ""], delta=res["delta"], ci_low=res["ci_low"], ci_high=res["ci_high"], se=se_t,
+        n=np.array([float(n)]), flat=np.asarray(res["zero_spread"], dtype=bool), interval=opt.interval,
+        confidence_level=opt.confidence_level, alternative=opt.alternative)
     mde, verdicts, notes = _decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
-                                   res, opt, "pvalue")
+                                   res, opt, "pvalue", interval_notes=interval_notes)
     warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
     resampled = opt.test == "randomization" or opt.interval != "t"

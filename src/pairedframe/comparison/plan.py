@@ -13,15 +13,16 @@ clusters), the minimum detectable difference (noncentral t, at Holm's first-step
 ``"difference"``
     significant after Holm (``pvalue_holm < alpha``) and *not* equivalent within the margin;
 ``"difference within the margin"``
-    significant after Holm *and* TOST-equivalent (a real but practically negligible difference);
+    significant after Holm *and* TOST-equivalent after Holm (a real but practically negligible difference);
 ``"equivalent within ±margin"``
-    not significant, TOST-equivalent (``pvalue_tost < alpha``: the 90 % interval lies inside
-    ``(-margin, margin)`` for ``alpha = 0.05``);
+    not significant, TOST-equivalent after Holm (``pvalue_tost_holm < alpha``; with one endpoint in
+    the family: the 90 % interval lies inside ``(-margin, margin)`` for ``alpha = 0.05``);
 ``"inconclusive"``
     neither: the data cannot tell.
 
-TOST p-values are not adjusted (each endpoint's equivalence claim is at level ``alpha``). Holm
-families follow the roles: the primary endpoints alone form the confirmatory family (adding
+TOST p-values are Holm-adjusted in the same family as the difference p-values (``pvalue_tost_holm``):
+an equivalence verdict is a claim too, so the family-wise error rate covers claims of either kind.
+Holm families follow the roles: the primary endpoints alone form the confirmatory family (adding
 secondaries never weakens the primary claim), and the secondary endpoints form their own family; the
 ``family`` column and the JSON say which.
 
@@ -58,7 +59,7 @@ from pairedframe.comparison.clustered import CLUSTER_POLICY, compare_clustered
 from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
 from pairedframe.io.endpoints import parse_hit_measure
 from pairedframe.measures.parse import parse_measure
-from pairedframe.errors import PlanError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import PlanError, ResamplingCostError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import holm
 
 __all__ = ["ANALYSIS_VERDICTS", "Endpoint", "Plan", "AnalysisResult", "load_plan", "analyze"]
@@ -139,11 +140,11 @@ class Plan:
             Invalid TOML, a missing / unknown key or a bad value (the message names the key).
         """
         raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-        try:
-            doc = tomllib.loads(raw.decode("utf-8"))
+        try:  # utf-8-sig: a byte order mark, as Windows editors write, is not TOML's business
+            doc = tomllib.loads(raw.decode("utf-8-sig"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise PlanError(f"plan {source}: not valid TOML: {exc}") from exc
-        return _parse(doc, sha256=hashlib.sha256(raw).hexdigest(), source=source, text=raw.decode("utf-8"))
+        return _parse(doc, sha256=hashlib.sha256(raw).hexdigest(), source=source, text=raw.decode("utf-8-sig"))
 
     def as_dict(self) -> dict[str, Any]:
         """The plan's content (without its text) as plain data."""
@@ -309,6 +310,7 @@ class AnalysisResult:
 
     @property
     def plan_sha256(self) -> str:
+        """SHA-256 of the plan file's bytes, as the report records it."""
         return self.plan.sha256
 
     def to_dict(self) -> dict[str, Any]:
@@ -348,7 +350,8 @@ def _method_descriptions(unit: str, alpha: float, power: float) -> dict[str, str
         "interval": f"{1 - alpha:.0%} interval of the mean delta (candidate - baseline): the shifts the {test} "
                     "test does not reject",
         "test": f"{test} randomization test, two-sided (exact when {exact})",
-        "equivalence": f"TOST at ±margin, t with {dof} on {se}; {1 - 2 * alpha:.0%} interval; not adjusted",
+        "equivalence": f"TOST at ±margin, t with {dof} on {se}; {1 - 2 * alpha:.0%} interval (unadjusted); "
+                       "p-values Holm-adjusted within the endpoint's family (pvalue_tost_holm), as the difference",
         "mdd": f"noncentral t ({dof}, {se}) at power {power} and level alpha / m, m = the size of the "
                "endpoint's Holm family (Holm's first step)",
     }
@@ -383,8 +386,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         ``table`` has one row per endpoint in plan order with columns ``endpoint, role, family, dataset,
         measure, direction, baseline, candidate, n_queries, n_clusters, baseline_mean,
         candidate_mean, delta, ci_low, ci_high, confidence_level, pvalue, pvalue_holm, margin,
-        pvalue_tost, tost_low, tost_high, mdd, mcnemar_pvalue, mcnemar_b, mcnemar_c, verdict,
-        favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` interval inverting the cluster
+        pvalue_tost, pvalue_tost_holm, tost_low, tost_high, equivalent, mdd, mcnemar_pvalue, mcnemar_b,
+        mcnemar_c, verdict, favours, resampling_unit``.  ``ci_*`` is the ``1 - alpha`` interval inverting the cluster
         sign-flip test (each query its own cluster with ``resampling_unit = "query"``); ``pvalue`` the cluster sign-flip p-value (two-sided); ``tost_*`` the ``1 - 2
         alpha`` interval ``delta -/+ t(1 - alpha, df) se`` with the CR2 cluster SE and its Bell-McCaffrey
         ``df`` (``G - 1`` for equal cluster sizes); ``mdd`` the
@@ -393,10 +396,15 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         c = candidate only) for 0/1 endpoints, else null -- a reference that ignores clusters;
         ``favours`` names the better system when the verdict is a difference.  ``pvalue_holm`` is
         Holm-adjusted within the endpoint's ``family``: the primaries alone (the confirmatory claim)
-        or the secondaries alone.
+        or the secondaries alone; ``pvalue_tost_holm`` the TOST p-value adjusted likewise, and
+        ``equivalent`` is ``pvalue_tost_holm < alpha`` (``tost_*`` stays the unadjusted interval).
 
     Raises
     ------
+    ResamplingCostError
+        The plan's ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message names the plan key and gives the
+        largest value that fits).
     PlanError
         No plan; an endpoint's ``direction`` contradicts its measure's (``lower is better`` for
         ``nDCG@10``; raised when the plan is parsed); a system of the plan is not in the results (exact names only, never a suffix or
@@ -464,11 +472,16 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         with warnings.catch_warnings():
             if unit == "query":  # the plain test warns below, on queries
                 warnings.simplefilter("ignore", SmallSampleWarning)
-            res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
-                                    measures=[ep.measure], n_resamples=plan.n_resamples,
-                                    confidence_level=1.0 - alpha, seed=plan.seed, margin=ep.margin,
-                                    power=plan.power, verdict_on="pvalue",
-                                    interval="signflip")     # a plan's interval agrees with its test
+            try:
+                res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
+                                        measures=[ep.measure], n_resamples=plan.n_resamples,
+                                        confidence_level=1.0 - alpha, seed=plan.seed, margin=ep.margin,
+                                        power=plan.power, verdict_on="pvalue",
+                                        interval="signflip")     # a plan's interval agrees with its test
+            except ResamplingCostError as exc:       # checked before any resampling: name the plan's key
+                raise ResamplingCostError(str(exc).replace("`n_resamples`", "plan key n_resamples", 1),
+                                          argument="plan key n_resamples", value=exc.value,
+                                          largest=exc.largest) from None
         r = res.row(0, named=True)
         if unit == "query" and r["n_queries"] < 20:
             warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,
@@ -485,25 +498,29 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
                      "mcnemar_b": r["mcnemar_b"], "mcnemar_c": r["mcnemar_c"]})
     pvalues = np.array([r["pvalue"] for r in rows], dtype=float)
     roles = np.array([r["role"] for r in rows])
-    p_holm = np.full(len(rows), np.nan)
+    p_tost = np.array([r["pvalue_tost"] for r in rows], dtype=float)
+    p_holm, p_tost_holm = np.full(len(rows), np.nan), np.full(len(rows), np.nan)
     for role in _ROLES:  # one Holm family per role: secondaries never dilute the confirmatory claim
         p_holm[roles == role] = holm(pvalues[roles == role])
+        p_tost_holm[roles == role] = holm(p_tost[roles == role])    # equivalence claims, adjusted alike
     for r in rows:
         level = alpha / int(np.sum(roles == r["role"]))   # Holm's first step: what a lone true difference must reach
         floor = smallest_pvalue("randomization", bool(r["exact"]), int(r["n_clusters"]), "two-sided",
                                 plan.n_resamples)
         r["mdd"] = t_mde(float(r["se"]), float(r["df"]), level, plan.power, "two-sided", floor,
                          bool(r["se"] == 0))
-    for r, ph in zip(rows, p_holm):
-        r["pvalue_holm"] = float(ph)
+    for r, ph, pth in zip(rows, p_holm, p_tost_holm):
+        r["pvalue_holm"], r["pvalue_tost_holm"] = float(ph), float(pth)
         r["family"] = FAMILIES[r["role"]]
         sig = bool(ph < alpha)
-        r["verdict"] = _verdict(sig, bool(r["pvalue_tost"] < alpha))
+        r["equivalent"] = bool(pth < alpha)
+        r["verdict"] = _verdict(sig, r["equivalent"])
         r["favours"] = _favours(r["delta"], r["direction"], plan, sig)
         r["resampling_unit"] = unit
     order = ["endpoint", "role", "family", "dataset", "measure", "direction", "baseline", "candidate",
              "n_queries", "n_clusters", "baseline_mean", "candidate_mean", "delta", "ci_low", "ci_high", "confidence_level",
-             "se", "pvalue", "pvalue_holm", "exact", "margin", "pvalue_tost", "tost_low", "tost_high",
+             "se", "pvalue", "pvalue_holm", "exact", "margin", "pvalue_tost", "pvalue_tost_holm", "tost_low",
+             "tost_high",
              "equivalent", "mdd", "mcnemar_pvalue", "mcnemar_b", "mcnemar_c", "verdict", "favours",
              "resampling_unit"]
     schema = {"dataset": pl.String, "mcnemar_pvalue": pl.Float64, "mcnemar_b": pl.Int64, "mcnemar_c": pl.Int64,

@@ -30,8 +30,10 @@ import numpy as np
 import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
-from pairedframe.errors import (EmptyResultError, InsufficientSampleError, SchemaError, SmallSampleWarning,
-                                user_stacklevel)
+from pairedframe.comparison.interval_range import clip_deltas
+from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
+                                SmallSampleWarning, user_stacklevel)
+from pairedframe.io.results import ids_as_strings, refuse_null_ids
 from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
@@ -220,9 +222,15 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     if unknown:
         raise EmptyResultError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
                          "with the names given to evaluate_judgment_sets")
+    per_query = ids_as_strings(per_query, "the per-query table")
+    refuse_null_ids(per_query)
     df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
                           pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
                           pl.col("value").cast(pl.Float64))
+    repeated = df.filter(pl.struct("system", "judgments", "measure", "qid").is_duplicated())
+    if repeated.height:
+        raise DuplicateError(f"per-query table has {repeated.height} rows with a repeated key (system, judgments, "
+                             f"measure, qid), e.g. {repeated.row(0, named=True)}")
     require_rows(df, what="the per-query table", why="no (system, judgments, qid, measure, value) row")
     where = "the per-query table"
     if gold_qids is not None:
@@ -291,6 +299,11 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
               "gold_only_delta": pl.Float64, "gold_only_ci_low": pl.Float64, "gold_only_ci_high": pl.Float64,
               "warning": pl.String}
     out = pl.DataFrame(rows, schema=schema)
+    measure_names = out["measure"].to_list()         # intervals inside the range of a mean delta ([-1, 1] on [0, 1])
+    for low, high in (("ci_low", "ci_high"), ("gold_only_ci_low", "gold_only_ci_high")):
+        lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names)
+        out = out.with_columns(pl.Series(low, lo, dtype=pl.Float64, nan_to_null=True),
+                               pl.Series(high, hi, dtype=pl.Float64, nan_to_null=True))
     units = [(r["system"], r["measure"], r["segment_set"], r["segment"]) for r in rows]
     estimated = [u for u, r in zip(units, rows) if r.get("delta") is not None]
     require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "

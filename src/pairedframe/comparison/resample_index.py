@@ -34,7 +34,8 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.checks import require_rows
+from pairedframe.checks import require_rows, scalar_ids
+from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.clustered import cluster_layout, cluster_streams
 from pairedframe.comparison.paired import resample_generators
 from pairedframe.comparison.segments import _mix32_inplace, _row_seeds, segment_keys
@@ -91,7 +92,16 @@ class ResampleIndex:
             yield pl.DataFrame({"resample": resample, "qid": qids.gather(position), self.weight: weight})
 
     def collect(self) -> pl.DataFrame:
-        """The whole table in one frame (``B * n`` rows or fewer: mind the size)."""
+        """The whole table in one frame (``B * n`` rows or fewer: mind the size).
+
+        Raises
+        ------
+        ResamplingCostError
+            The table would not fit in memory (about 48 bytes a row; :mod:`pairedframe.comparison._cost`).
+        """
+        n = len(self.qids)
+        check_resampling_cost(self.n_resamples, argument="n_resamples", draws=self.n_resamples, units=n,
+                              kept=6 * n, advice=" or iterate over the chunks instead of collecting them")
         chunks = list(self)
         if not chunks:
             return pl.DataFrame(schema={"resample": pl.Int64, "qid": pl.String, self.weight: pl.Int64})
@@ -189,6 +199,9 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     EmptyResultError
         No query id.
     ValueError, TypeError
@@ -208,8 +221,9 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
         raise ValueError("pass `clusters` or `segment`, not both")
     elements = DEFAULT_CHUNK_ELEMENTS if chunk_elements is None else _check_int(chunk_elements, "chunk_elements",
                                                                                 minimum=1)
-    ids = [str(q) for q in query_ids]
+    ids = scalar_ids(list(query_ids), "query_ids")
     if clusters is not None:
+        clusters = scalar_ids(list(clusters), "clusters")
         if len(clusters) != len(ids):
             raise ValueError(f"`clusters` must have one id per query ({len(ids)}), got {len(clusters)}")
         if len(set(ids)) != len(ids):
@@ -222,6 +236,8 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
     n = len(qids)
     require_rows(n, what="`query_ids`", why="a resample index needs at least one query")
     exact = kind == "sign-flip" and n < 63 and (1 << n) <= n_resamples
+    # made in chunks, never held whole: the time to produce every row is what can be absurd
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=(1 << n) if exact else n_resamples, units=n)
 
     if segment is not None:
         k_boot, k_flip = segment_keys(seed, *segment)

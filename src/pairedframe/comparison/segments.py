@@ -46,8 +46,10 @@ Monte-Carlo resolution and the false discovery rate
 A Monte-Carlo p-value is never below ``1/(B+1)``.  In a family of ``m`` tests BH at level ``q``
 rejects the smallest p-value only if ``p <= q j / m`` for some ``j``; with every one of ``j``
 segments at the floor that needs ``j >= m / (q (B+1))`` (``min_discoveries``), and Holm cannot
-reject anything once ``m / (B+1) > q``.  Such rows are flagged ``resolution_limited``, a warning
-names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests ``test="t"`` for screening.
+reject anything once ``m / (B+1) > q``.  A row that is not rejected and would not be even at its
+floor (the family's other p-values as they are) is flagged ``resolution_limited`` (never a
+``significant`` one), a warning names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests
+``test="t"`` for screening.
 
 ``resampling="adaptive"`` removes the problem without drawing ``m/q`` patterns everywhere: patterns
 are drawn in rounds (256, 512, ...) only for the units whose BH / Holm decision is still open, until
@@ -70,17 +72,19 @@ from scipy.special import stdtr, stdtrit
 
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               check_adaptive_options, segment_adaptive, warn_uncertified)
+from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
+from pairedframe.comparison.interval_range import clip_deltas
 from pairedframe.comparison.paired import _pair
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.measures import higher_is_better
-from pairedframe.checks import require_each, warn_numeric_ids
+from pairedframe.checks import require_each, string_ids
 from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
                                 user_stacklevel)
 from pairedframe.stats.bootstrap import _interval_from_probs
 from pairedframe.stats.signflip_interval import inverted_interval_units
-from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import TIE_RTOL, _extreme
 from pairedframe.stats.resample import keyed_seed_sequence
@@ -382,7 +386,7 @@ def _as_segments(segments: Any) -> pl.DataFrame:
     if missing:
         raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
                           f"(has {segments.columns})")
-    warn_numeric_ids(["qid"] if segments.schema["qid"].is_numeric() else [], "the segment table")
+    segments = string_ids(segments, ["qid"], "the segment table")  # float query ids refused
     seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
                           pl.col("segment").cast(pl.String))
     if seg.null_count().sum_horizontal().item():
@@ -501,11 +505,17 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         of the unit's deltas, as :func:`compare`'s (``scipy.stats.skew(bias=False)``; NaN below 3
         queries or at zero spread).  ``small_sample`` is ``n_queries < MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
         reach the smallest attainable p-value before ``correction`` can reject any (1 for the
-        t-test); ``resolution_limited`` is true when it exceeds 1 (for Holm: when nothing can be
-        rejected).
+        t-test).  ``resolution_limited`` is true for a row that is not ``significant`` and would not be
+        even if its p-value were the smallest its test can give (``2/2^n`` two-sided exact, ``1/(B+1)``
+        Monte Carlo), the other p-values of its family as they are: more queries or resamples (or
+        ``test="t"``), not a larger effect, would be needed.  It is never true where ``significant``
+        is (:func:`pairedframe.stats.multiple.rejected_at_floor`); always false for the t-test.
 
     Raises
     ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
     SchemaError, DuplicateError, ValueError, TypeError
         Bad tables or options (as :func:`compare`).
     EmptyResultError
@@ -625,6 +635,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         need_boot = interval == "percentile"
         need_flip = test == "randomization"
         invert = interval == "signflip"     # the segment's own fixed patterns, even when p is adaptive
+        check_segments_cost(n_resamples, n_ok, bootstrap=need_boot, sign_flip=need_flip and not adaptive,
+                            invert=invert)
         if need_boot or need_flip or invert:
             seg_ids = units.select("segment_set", "segment")[ok_idx]
             distinct = seg_ids.unique(maintain_order=True)
@@ -660,6 +672,22 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                            correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
                            alternative=alternative, seed=seed, flip_units=flip_units, adaptive=adaptive,
                            decision_error=decision_error, max_resamples=max_resamples)
+
+
+def check_segments_cost(n_resamples: int, n_queries: np.ndarray, *, bootstrap: bool, sign_flip: bool,
+                        invert: bool) -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of units of ``n_queries`` (those with
+    at least 2): every resample of every unit is drawn (exact units too), and a block keeps its
+    bootstrap means or null statistics for at most ``max(B, THETA_ELEMENTS)`` resamples x units."""
+    total = float(np.sum(n_queries[n_queries >= 2]))
+    per_draw = max(1, THETA_ELEMENTS // max(1, int(n_resamples)))       # units held per resample in a block
+    draws, kept = [], []
+    if bootstrap:
+        draws.append(n_resamples), kept.append(3 * per_draw)
+    if sign_flip or invert:
+        draws.append(n_resamples), kept.append(5 * per_draw if invert else 0)
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=draws, units=total, columns=1, kept=kept,
+                          advice=" (screening thousands of segments: test='t' or resampling='adaptive')")
 
 
 def _unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
@@ -721,11 +749,13 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
         need = np.maximum(need, 1)
         if correction == "bh":
             min_disc = need
-            limited = (need > 1) | (p_floor > level)
         else:
-            impossible = fam_size * p_floor > level
-            min_disc = np.where(impossible, fam_size + 1, 1)
-            limited = impossible
+            min_disc = np.where(fam_size * p_floor > level, fam_size + 1, 1)
+        # limited: not rejected, and not even at the floor with the family's other p-values as they are
+        limited = np.zeros(k, dtype=bool)
+        for sel in np.split(order, bounds):
+            limited[sel] = ~rejected_at_floor(pv[sel], p_floor[sel], level, correction)
+        limited &= ~significant
     else:
         min_disc = np.ones(k, dtype=np.int64)
         limited = np.zeros(k, dtype=bool)
@@ -737,6 +767,8 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
                          np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
                                   None))
     resampled = test == "randomization" or interval in ("signflip", "percentile")
+    # inside the range of a mean delta of the measure ([-1, 1] for measures in [0, 1]): coverage unchanged
+    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"].to_list())
     out = units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
@@ -767,9 +799,10 @@ def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np
                       "'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
     tiny = limited & exact
     if tiny.any():
-        warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons have so few queries that even the "
-                      f"most extreme sign pattern cannot reach level {level:g} after correction (exact p >= "
-                      f"2/2^n two-sided); they are flagged in 'resolution_limited'", UserWarning,
+        warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons are not significant and could not be "
+                      f"with their few queries: even the most extreme sign pattern (exact p = 2/2^n two-sided, 1/2^n "
+                      f"one-sided) would not reach level {level:g} after {correction.upper()} with the other p-values "
+                      "of their family; they are flagged in 'resolution_limited'", UserWarning,
                       stacklevel=user_stacklevel())
     limited_mc = limited & ~exact
     if limited_mc.any():

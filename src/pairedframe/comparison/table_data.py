@@ -6,9 +6,12 @@ so that :mod:`pairedframe.report.results_table` only formats.
 Marks
 -----
 ``p`` is the comparison's p-value column chosen by ``correction`` (``pvalue``, ``pvalue_holm``,
-``pvalue_bh`` or ``pvalue_tukey``); a pair is significant when ``p < alpha``, and the winner is the
-system with the better mean: the higher one, or the lower one for ranks such as FirstRelRank
-(:func:`pairedframe.measures.higher_is_better`).
+``pvalue_bh``, or for ``"tukey"`` ``pvalue_max_tukey_raw``: the randomised Tukey HSD p-value or the
+pair's own p-value, whichever is larger, so a mark needs both tests to reject -- the Tukey HSD alone
+let the family-wise error reach 0.113-0.184 on real values whose pairs differ in spread, the larger
+of the two held 0.035-0.053, ``benchmarks/tukey_calibration.py``); a pair is significant when
+``p < alpha``, and the winner is the system with the better mean: the higher one, or the lower one for ranks
+such as FirstRelRank (:func:`pairedframe.measures.higher_is_better`).
 
 - One baseline (``mode = "dagger"``): a system's cell gets ``†`` when it is significantly better
   than the baseline and ``‡`` when significantly worse; the baseline's own cells get no mark.
@@ -25,22 +28,27 @@ rank 2 underlined; systems equal at the shown precision share a rank (dense rank
 
 from __future__ import annotations
 
-import math
 import string
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
+from pairedframe.comparison.paired import _as_frame as per_query_frame
+from pairedframe.comparison.interval_range import clip_means, mean_ranges
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+from pairedframe.stats.value_range import constant_sample_interval
 from pairedframe.errors import user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
 
-CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_tukey"}
+#: correction -> the p-value column that decides a mark; "tukey" takes max(pvalue_tukey, pvalue) (module docstring).
+CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_max_tukey_raw"}
 CI_STYLES = (None, "halfwidth", "range")
 DAGGER, DOUBLE_DAGGER = "†", "‡"
 
@@ -52,8 +60,10 @@ class TableData:
     Attributes
     ----------
     frame : polars.DataFrame
-        ``system, letter, measure, mean, ci_low, ci_high, n_queries, place, marks, better_than``: one
-        row per (system, measure) in row and column order.  ``place`` is 1 (best), 2 (second) or
+        ``system, letter, measure, mean, ci_low, ci_high, n_queries, place, marks, better_than, halfwidth``:
+        one row per (system, measure) in row and column order.  ``ci_low, ci_high`` is the t interval of the
+        mean inside the measure's range (clipped; values without spread get the range-based interval of n
+        equal values); ``halfwidth`` is t's half-width where the interval is ``mean -/+ halfwidth``, else null.  ``place`` is 1 (best), 2 (second) or
         null; ``marks`` the string to print after the number (``"†"``, ``"‡"``, ``"ab"`` or ``""``);
         ``better_than`` the systems this one is significantly better than.
     systems, measures : list of str
@@ -63,8 +73,9 @@ class TableData:
     mode : {"none", "dagger", "letters"}
     settings : dict
         For the caption: test, interval, correction, family, alpha, n_resamples, seed, alternative,
-        n_queries (min, max), ci (style, confidence level), digits, baselines, tie rule, and the
-        judgment set (``judgments``) when the data held several.
+        n_queries (min, max), ci (style, confidence level), digits, baselines, tie rule, the
+        smallest p-value deciding the marks and the smallest raw one (``smallest_p``,
+        ``smallest_raw_p``), and the judgment set (``judgments``) when the data held several.
     """
 
     frame: pl.DataFrame
@@ -95,6 +106,11 @@ def reject_text_measures(measures: Any) -> None:
         raise ValueError(f"measure(s) {text} cannot be tabulated: {_TEXT_WHY}")
 
 
+def is_table(data: Any) -> bool:
+    """A pandas / pyarrow table or a DuckDB relation (converted like compare's input)."""
+    return type(data).__module__.split(".")[0] in ("pandas", "pyarrow", "duckdb") or callable(getattr(data, "pl", None))
+
+
 def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFrame | None, Any, list[str] | None,
                                                                        str | None]:
     if data is None:
@@ -108,8 +124,9 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
     elif judgments is not None:
         raise TypeError("`judgments` applies only to the result of evaluate_judgment_sets")
     per_query = getattr(data, "per_query", data)
-    if not isinstance(per_query, pl.DataFrame):
+    if not isinstance(per_query, pl.DataFrame) and not is_table(per_query):
         raise TypeError(f"`data` must be an Evaluation, judgment sets or a per-query table, got {type(data).__name__}")
+    per_query = per_query_frame(per_query, keep_nulls=True)  # the checks of compare's input
     missing = [c for c in ("system", "qid", "measure", "value") if c not in per_query.columns]
     if missing:
         raise ValueError(f"per-query table lacks column(s) {missing}")
@@ -132,20 +149,46 @@ def _choose(requested: Any, available: list[str], what: str) -> list[str]:
 
 
 def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, confidence_level: float) -> pl.DataFrame:
+    """``system, measure, mean, n_queries, ci_low, ci_high, halfwidth``: the t interval of each mean, inside
+    the measure's range (values without spread: the range-based interval of n equal values,
+    :mod:`pairedframe.comparison.interval_range`); ``halfwidth`` is t's, null where the interval is not
+    ``mean -/+ halfwidth`` (clipped, or without spread)."""
     if per_query is not None:
         agg = per_query.group_by("system", "measure", maintain_order=True).agg(
             pl.col("value").mean().alias("mean"), pl.col("value").std(ddof=1).alias("sd"),
             pl.col("value").count().cast(pl.Int64).alias("n_queries"))     # null = undefined for that query
-        half = [(stdtrit(n - 1, 0.5 + confidence_level / 2) * sd / math.sqrt(n)) if n > 1 and sd is not None
-                else float("nan") for n, sd in zip(agg["n_queries"], agg["sd"])]
-        return agg.with_columns((pl.col("mean") - pl.Series(half)).alias("ci_low"),
-                                (pl.col("mean") + pl.Series(half)).alias("ci_high")).drop("sd")
+        n, sd = agg["n_queries"].to_numpy().astype(float), agg["sd"].to_numpy().astype(float)
+        mean = agg["mean"].to_numpy().astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            half = np.where(n > 1, stdtrit(np.maximum(n - 1, 1), 0.5 + confidence_level / 2) * sd / np.sqrt(n), np.nan)
+        low, high = mean - half, mean + half
+        measures = agg["measure"].to_list()
+        flat = (n > 1) & zero_spread_means(per_query, agg)
+        if flat.any():
+            lo, hi = mean_ranges([m for m, f in zip(measures, flat) if f])
+            low[flat], high[flat] = constant_sample_interval(mean[flat], n[flat], lo, hi,
+                                                             confidence_level=confidence_level)
+        low, high, clipped = clip_means(low, high, measures)
+        symmetric = ~flat & ~clipped
+        return agg.drop("sd").with_columns(pl.Series("ci_low", low, nan_to_null=True),
+                                           pl.Series("ci_high", high, nan_to_null=True),
+                                           pl.Series("halfwidth", np.where(symmetric, half, np.nan), nan_to_null=True))
     rows = pl.concat([
         comparison.select("system", "measure", pl.col("system_mean").alias("mean"), "n_queries"),
         comparison.select(pl.col("baseline").alias("system"), "measure", pl.col("baseline_mean").alias("mean"),
                           "n_queries")])
     return (rows.unique(["system", "measure"], keep="first", maintain_order=True)
-            .with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_low"), pl.lit(None, dtype=pl.Float64).alias("ci_high")))
+            .with_columns(*(pl.lit(None, dtype=pl.Float64).alias(c) for c in ("ci_low", "ci_high", "halfwidth"))))
+
+
+def zero_spread_means(per_query: pl.DataFrame, agg: pl.DataFrame) -> np.ndarray:
+    """Per row of ``agg`` (system, measure): whether its values have zero spread (max - min at most
+    1e-12 of their magnitude, :func:`pairedframe.stats.studentized.zero_spread`)."""
+    spread = per_query.group_by("system", "measure").agg(
+        (pl.col("value").max() - pl.col("value").min()).alias("_ptp"), pl.col("value").abs().max().alias("_mag"))
+    joined = agg.select("system", "measure").join(spread, on=["system", "measure"], how="left", maintain_order="left")
+    ptp, mag = joined["_ptp"].to_numpy().astype(float), joined["_mag"].to_numpy().astype(float)
+    return np.nan_to_num(ptp, nan=np.inf) <= ZERO_SPREAD_RTOL * np.nan_to_num(mag, nan=0.0)
 
 
 def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> list[tuple[str, str, str]]:
@@ -173,12 +216,15 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several (the caption names it).
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
-        Which p-value column decides significance (``"tukey"`` needs an all-pairs comparison).
+        Which p-value column decides significance (``"tukey"``: ``pvalue_max_tukey_raw`` of an
+        all-pairs comparison, the randomised Tukey HSD and the pair's own test both rejecting).
     alpha : float, optional
         Significance level; default ``1 - confidence_level`` of the comparison.
     ci : {None, "halfwidth", "range"}
         Show the t interval of each mean over its queries as ``± half-width`` or ``[low, high]``
-        (needs ``data``).
+        (needs ``data``).  Intervals stay inside the measure's range (:attr:`pairedframe.measures.Measure.
+        value_range`; the RR@10 mean 0.953 reads [0.898, 1.000], not [0.898, 1.008]); a clipped interval is
+        not a half-width, so ``"halfwidth"`` prints it as ``[low, high]``.
     confidence_level : float, optional
         Of that interval; default the comparison's confidence level (so the intervals and
         ``alpha = 1 - level`` agree), or 0.95 without a comparison.
@@ -276,6 +322,9 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
                 vals = cmp[key].unique(maintain_order=True).to_list()
                 settings[key] = vals[0] if len(vals) == 1 else vals
         settings.update(alpha=alpha, baselines=baselines, n_comparisons=cmp.height, mode=mode)
+        for key, col in (("smallest_p", column), ("smallest_raw_p", "pvalue")):   # why a table has no mark
+            values = cmp[col].drop_nulls().drop_nans()
+            settings[key] = float(values.min()) if values.len() else None
 
     shown = means.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures)).with_columns(
         pl.col("mean").round(digits).alias("_shown"))
@@ -293,7 +342,7 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         for m in measures:
             r = index.get((s, m))
             if r is None:
-                rows.append((s, letters.get(s), m, None, None, None, None, None, "", []))
+                rows.append((s, letters.get(s), m, None, None, None, None, None, "", [], None))
                 continue
             beaten = [x for x in systems if x in better_than.get((s, m), [])]
             if mode == "dagger":      # against the one baseline only; the baseline's own row has no mark
@@ -306,11 +355,11 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
                 marks = ""
             place = int(r["_rank"]) if r["_rank"] is not None and r["_rank"] <= 2 else None
             rows.append((s, letters.get(s), m, r["mean"], r["ci_low"], r["ci_high"], r["n_queries"], place, marks,
-                         beaten))
+                         beaten, r["halfwidth"]))
     frame = pl.DataFrame(rows, orient="row", schema={
         "system": pl.String, "letter": pl.String, "measure": pl.String, "mean": pl.Float64, "ci_low": pl.Float64,
         "ci_high": pl.Float64, "n_queries": pl.Int64, "place": pl.Int64, "marks": pl.String,
-        "better_than": pl.List(pl.String)})
+        "better_than": pl.List(pl.String), "halfwidth": pl.Float64})
     n = frame["n_queries"].drop_nulls()
     settings["n_queries"] = (int(n.min()), int(n.max())) if n.len() else (0, 0)
     return TableData(frame=frame, systems=systems, measures=measures, letters=letters, mode=mode, settings=settings)

@@ -7,7 +7,9 @@ from typing import Literal, Protocol
 
 import polars as pl
 
-from pairedframe.measures import Measure
+from pairedframe.io.judgments import kind_of, plain_qrels
+from pairedframe.io.prefs import preferences
+from pairedframe.measures import REGISTRY, Measure
 
 ScorePrecision = Literal["float64", "float32"]
 
@@ -24,6 +26,46 @@ class EvalOptions:
     complete: bool = False
     depth: int | None = None
     score_precision: ScorePrecision = "float64"
+
+
+#: The DuckDB / Spark SQL steps that build the tables a kind of judgments' measures read, from a run
+#: (``pf_run``) or from a ranked run (``pf_ranks`` and ``pf_retrieved`` given). Every kind builds
+#: ``pf_queries`` (the evaluated queries; num_q reads it).
+STEPS = {
+    ("qrels", "run"): ("prep_retrieved.sql", "prep_ranks.sql", "prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql"),
+    ("qrels", "ranked"): ("prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql"),
+    ("qrels_jg", "run"): ("prep_retrieved.sql", "prep_ranks.sql", "prep_queries.sql", "prep_jg_queries.sql",
+                          "prep_jg_ranked.sql"),
+    ("qrels_jg", "ranked"): ("prep_queries.sql", "prep_jg_queries.sql", "prep_jg_ranked.sql"),
+    ("prefs", "run"): ("prep_retrieved.sql", "prep_pref_ranks.sql", "prep_queries.sql", "prep_pref_dids.sql",
+                       "prep_pref_ranked.sql", "prep_pref_members.sql", "prep_pref_groups.sql"),
+    ("prefs", "ranked"): ("prep_queries.sql", "prep_pref_dids.sql", "prep_pref_ranked.sql", "prep_pref_members.sql",
+                          "prep_pref_groups.sql"),
+}
+
+
+def kind_tables(judgments: pl.DataFrame) -> tuple[str, dict[str, pl.DataFrame]]:
+    """The kind of a judgments table (``qrels``, ``qrels_jg``, ``prefs``) and the tables the SQL reads:
+    ``pf_qrels`` (each judged (qid, docno) once: the ranking and the query set) plus ``pf_qrels_jg``,
+    or the ``pf_pref_*`` tables of :func:`pairedframe.io.prefs.preferences`."""
+    kind = kind_of(judgments)
+    tables = {"pf_qrels": plain_qrels(judgments)}
+    if kind == "qrels_jg":
+        tables["pf_qrels_jg"] = judgments
+    elif kind == "prefs":
+        prefs = preferences(judgments)
+        tables.update(pf_pref_groups=prefs.groups, pf_pref_docs=prefs.docs, pf_pref_members=prefs.members,
+                      pf_pref_pairs=prefs.pairs)
+    return kind, tables
+
+
+def check_kinds(measures: list[Measure], kind: str) -> None:
+    """Refuse measures that read another kind of judgments than the one given."""
+    wrong = [m.name for m in measures if m.spec.judgments not in (kind, "any")]
+    if wrong:
+        needs = sorted({REGISTRY[m.family].judgments for m in measures if m.name in wrong})
+        raise ValueError(f"{wrong[:5]} read {' / '.join(needs)} judgments, but the judgments given are {kind}; "
+                         "evaluate them separately, with judgments_format (-R) naming the judgments' format")
 
 
 class Engine(Protocol):
@@ -46,9 +88,11 @@ class Engine(Protocol):
         ...
 
 
-def group_by_level(measures: list[Measure]) -> dict[tuple[int, bool], list[Measure]]:
-    """Measures grouped by (relevance level, judged_only): the ranked table is built once per group."""
-    groups: dict[tuple[int, bool], list[Measure]] = {}
+def group_by_level(measures: list[Measure], kind: str = "qrels") -> dict[tuple[str, int, bool], list[Measure]]:
+    """Measures grouped by (kind of judgments, relevance level, judged_only): the prep tables are built
+    once per group. ``kind``: the judgments given (the kind of num_q, which reads any)."""
+    groups: dict[tuple[str, int, bool], list[Measure]] = {}
     for m in measures:
-        groups.setdefault((m.rel if m.rel is not None else 1, m.judged_only), []).append(m)
+        own = kind if m.spec.judgments == "any" else m.spec.judgments
+        groups.setdefault((own, m.rel if m.rel is not None else 1, m.judged_only), []).append(m)
     return groups

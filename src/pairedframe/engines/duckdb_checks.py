@@ -1,6 +1,6 @@
 """Validation of user-made ``pf_run`` / ``pf_qrels`` relations before the SQL path runs on them.
 
-The readers (:mod:`pairedframe.io`) refuse duplicate (qid, docno) pairs, non-finite scores, grades
+The readers (:mod:`pairedframe.io`) refuse duplicate (qid, docno) pairs, null or NaN scores, grades
 that are not integers and missing columns; a user who builds ``pf_run`` and ``pf_qrels`` on a DuckDB
 connection and calls :func:`pairedframe.engines.duckdb_engine.prepare` gets the same checks here
 (``sql/check_run.sql``, ``sql/check_qrels.sql``), each error naming the table and an offending row.
@@ -51,7 +51,7 @@ def check_inputs(con: duckdb.DuckDBPyConnection) -> None:
     ------
     SchemaError
         A missing table or column, an id column that is not VARCHAR, a score or grade that is not a
-        number, a null, a non-finite score or a grade that is not an integer (names the table and row).
+        number, a null, a NaN score or a grade that is not an integer (names the table and row).
     DuplicateError
         The same (system, qid, docno) twice in ``pf_run`` or (qid, docno) twice in ``pf_qrels``.
     """

@@ -16,15 +16,15 @@ import duckdb
 import polars as pl
 
 from pairedframe._sql import PARAM_PATTERN, load_sql, sql_params, strip_comments
-from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
+from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
 from pairedframe.engines.duckdb_checks import check_inputs
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
 
 # The portable steps; DIALECT (DuckDB's definitions of the pf_seqsum / pf_concat macros) runs first.
 DIALECT = "dialect_duckdb.sql"
-RUN_STEPS = ("prep_retrieved.sql", "prep_ranks.sql", "prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
-RANKED_STEPS = ("prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql")
+RUN_STEPS = STEPS["qrels", "run"]
+RANKED_STEPS = STEPS["qrels", "ranked"]
 
 
 def _execute(con: duckdb.DuckDBPyConnection, text: str, values: dict) -> duckdb.DuckDBPyRelation | None:
@@ -52,7 +52,7 @@ def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOpti
 
     With ``validate`` (default) pf_run and pf_qrels are first checked as the readers check files
     (:func:`pairedframe.engines.duckdb_checks.check_inputs`: columns, string ids, duplicates,
-    non-finite scores, non-integer grades); the engine passes False for tables the readers made.
+    null or NaN scores, non-integer grades); the engine passes False for tables the readers made.
     ``judged_only`` ranks the judged documents among themselves (trec_eval -J). Registers the
     default ``pf_gains`` and ``pf_lists`` (:func:`register_parameters`) unless the connection has
     them.
@@ -121,7 +121,9 @@ class DuckDBEngine:
 
     def evaluate(self, run: pl.DataFrame, qrels: pl.DataFrame, measures: list[Measure],
                  options: EvalOptions) -> pl.DataFrame:
-        return self._run_sql({"pf_run": run, "pf_qrels": qrels}, RUN_STEPS, measures, options)
+        """Per-query values of ``run`` against ``qrels``: judgments of any kind (qrels, qrels with
+        judgment groups, preferences; see :mod:`pairedframe.io.judgments`)."""
+        return self._run_sql({"pf_run": run, "pf_qrels": qrels}, "run", measures, options)
 
     def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
@@ -130,23 +132,25 @@ class DuckDBEngine:
         con = self._connection()
         # The SQL path leaves tables of these names; the inputs take their place as views.
         con.sql("DROP TABLE IF EXISTS pf_ranks; DROP TABLE IF EXISTS pf_retrieved")
-        return self._run_sql({"pf_qrels": qrels, "pf_ranks": ranks, "pf_retrieved": retrieved}, RANKED_STEPS,
+        return self._run_sql({"pf_qrels": qrels, "pf_ranks": ranks, "pf_retrieved": retrieved}, "ranked",
                              measures, options)
 
-    def _run_sql(self, inputs: dict[str, pl.DataFrame], steps: tuple[str, ...], measures: list[Measure],
+    def _run_sql(self, inputs: dict[str, pl.DataFrame], source: str, measures: list[Measure],
                  options: EvalOptions) -> pl.DataFrame:
         con = self._connection()
         if self._con is not None:
             con.sql("SET enable_progress_bar = false")
-        qrels = inputs["pf_qrels"]
+        kind, tables = kind_tables(inputs["pf_qrels"])
+        qrels = tables["pf_qrels"]
         max_grade = int(qrels["rel"].max() or 0) if qrels.height else 0
-        inputs = {**inputs, "pf_gains": gain_table(gain_keys(measures), max_grade), "pf_lists": list_table(measures)}
+        inputs = {**inputs, **tables, "pf_gains": gain_table(gain_keys(measures), max_grade),
+                  "pf_lists": list_table(measures)}
         try:
             for name, frame in inputs.items():
                 con.register(name, frame)
             parts = []
-            for (level, judged_only), group in group_by_level(measures).items():
-                prepare(con, rel_level=level, options=options, steps=steps, judged_only=judged_only,
+            for (own, level, judged_only), group in group_by_level(measures, kind).items():
+                prepare(con, rel_level=level, options=options, steps=STEPS[own, source], judged_only=judged_only,
                         validate=False)
                 text, values = measures_union_sql(group)
                 parts.append(con.sql(text, params=values).pl())

@@ -6,8 +6,12 @@ import polars as pl
 
 from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
 from pairedframe.engines.ranking import rank_judged
+from pairedframe.io.judgments import kind_of, plain_qrels
+from pairedframe.io.prefs import preferences
 from pairedframe.measures import Measure, PolarsContext
 from pairedframe.measures._polars import log2_of_ranks
+from pairedframe.measures._prefs import build_prefs_context
+from pairedframe.measures.avgjg import build_groups_context
 from pairedframe.measures.gains import gain_keys, parse_gain_key
 
 KEYS = ["system", "qid"]
@@ -31,7 +35,8 @@ def build_context(ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFr
         retrieved = sizes.select(*KEYS, pl.col("n_judged").fill_null(0).alias("n"))
     if options.complete:
         queries = (retrieved.select(pl.col("system").unique()).join(judged, how="cross")
-                   .join(retrieved, on=KEYS, how="left").with_columns(pl.col("n").fill_null(0)))
+                   .join(retrieved, on=KEYS, how="left")  # missing: trec_eval's one unjudged placeholder
+                   .with_columns(pl.col("n").fill_null(0 if judged_only else 1)))
     else:
         queries = retrieved.join(judged, on="qid", how="inner")
     depth = None if judged_only else options.depth
@@ -64,17 +69,29 @@ class PolarsEngine:
 
     def evaluate(self, run: pl.DataFrame, qrels: pl.DataFrame, measures: list[Measure],
                  options: EvalOptions) -> pl.DataFrame:
-        ranks, retrieved = rank_judged(run, qrels, score_precision=options.score_precision)
+        """Per-query values of ``run`` against judgments of any kind (see :mod:`pairedframe.io.judgments`)."""
+        ranks, retrieved = rank_judged(run, plain_qrels(qrels), score_precision=options.score_precision,
+                                       docno_descending=kind_of(qrels) != "prefs")
         return self.evaluate_ranked(ranks, retrieved, qrels, measures, options)
 
     def evaluate_ranked(self, ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
+        """The same from ranks (for preferences: form_prefs_counts.c's, docno ascending on ties)."""
         parts = []
         maps = {key: parse_gain_key(key) for key in gain_keys(measures)}
-        for (level, judged_only), group in group_by_level(measures).items():
-            ctx = build_context(ranks, retrieved, qrels, rel_level=level, options=options, judged_only=judged_only,
+        kind, plain = kind_of(qrels), plain_qrels(qrels)
+        prefs = preferences(qrels) if kind == "prefs" else None
+        for (own, level, judged_only), group in group_by_level(measures, kind).items():
+            ctx = build_context(ranks, retrieved, plain, rel_level=level, options=options, judged_only=judged_only,
                                 gain_maps=maps)
-            frames = [_as_result(m.spec.polars(ctx, m), m) for m in group]
+            queries = ctx.queries.collect()
+            if own == "qrels_jg":
+                special = build_groups_context(ranks, queries, qrels, rel_level=level, depth=options.depth,
+                                               judged_only=judged_only)
+            elif own == "prefs":
+                special = build_prefs_context(ranks, queries, prefs, options.depth)
+            frames = [_as_result(m.spec.polars(ctx if m.spec.judgments in ("qrels", "any") else special, m), m)
+                      for m in group]
             parts.extend(pl.collect_all(frames))
         return pl.concat(parts) if parts else pl.DataFrame(schema=RESULT_SCHEMA)
 

@@ -114,14 +114,15 @@ def _score_order(run: pl.DataFrame, keys: np.ndarray, group_starts: np.ndarray |
 
 
 def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: ScorePrecision = "float64",
-                group_starts: np.ndarray | None = None, pairs: pl.Series | None = None
-                ) -> tuple[pl.DataFrame, pl.DataFrame]:
+                group_starts: np.ndarray | None = None, pairs: pl.Series | None = None,
+                docno_descending: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """trec_eval's rank of every retrieved document that is in the qrels, and the ranking sizes.
 
     Parameters
     ----------
     run : polars.DataFrame
-        ``system, qid, docno, score``; one row per retrieved (system, qid, docno), finite scores.
+        ``system, qid, docno, score``; one row per retrieved (system, qid, docno); scores not NaN
+        (``inf`` / ``-inf`` rank first / last, ties among them broken by docno, as in trec_eval).
     qrels : polars.DataFrame
         ``qid, docno, rel``; one row per judged (qid, docno).
     score_precision : {"float64", "float32"}
@@ -131,6 +132,9 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
         each begins, ascending from 0. It spares hashing the ids; wrong starts give wrong ranks.
     pairs : polars.Series, optional
         :func:`pairedframe.io.trec.pair_hash` of ``run``, when the caller already has it.
+    docno_descending : bool
+        Break score ties by docno descending (form_res_rels.c, every measure but the preference
+        ones), else ascending (form_prefs_counts.c).
 
     Returns
     -------
@@ -171,7 +175,9 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     rank = tie_start[tie] - group_start[group] + 1
     tied = tie_size[tie] > 1
     if tied.any():
-        rank += _docno_tie_offsets(run["docno"], order, tie_start, tie_size, tie, tied, pos)
+        greater = _docno_tie_offsets(run["docno"], order, tie_start, tie_size, tie, tied, pos)
+        # ascending: the tie's members with a smaller docno come first (docnos of a ranking are distinct)
+        rank += greater if docno_descending else np.where(tied, tie_size[tie] - 1 - greater, 0)
     ranks = hits.with_columns(pl.Series("rank", rank, dtype=pl.Int64), rel)
     return ranks, retrieved
 

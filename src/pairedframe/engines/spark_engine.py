@@ -33,8 +33,8 @@ from typing import Any, Literal
 import polars as pl
 
 from pairedframe._sql import load_sql, sql_params
-from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
-from pairedframe.engines.duckdb_engine import RANKED_STEPS, RUN_STEPS, measures_union_sql
+from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
+from pairedframe.engines.duckdb_engine import measures_union_sql
 from pairedframe.engines.spark_files import read_qrels, read_run
 from pairedframe.engines.spark_files import union as _union
 from pairedframe.engines.spark_partitions import SparkFacts, problem_error
@@ -167,9 +167,14 @@ class SparkEngine:
         qrels in any form :meth:`run_frame` / :meth:`qrels_frame` take (also ``{name: path}``); by
         partitions one Spark job. ``sample_rows``: run rows (of whole queries) sampled for the
         near-miss docno check."""
-        if self.method == "partitions" and self._workers_ready():
+        if self._by_partitions(qrels):
             return self._partition_facts(run, qrels, measures, options, system, sample_rows)
         return self._sql_facts(run, qrels, measures, options, system, sample_rows)
+
+    def _by_partitions(self, qrels: Any) -> bool:
+        """Whether to evaluate by partitions: the method, judgments that are qrels (judgment groups and
+        preferences go by SQL), and workers that run pairedframe."""
+        return self.method == "partitions" and not _other_judgments(qrels) and self._workers_ready()
 
     def _workers_ready(self) -> bool:
         """Whether the session's Python workers import pairedframe (one tiny job per application)."""
@@ -246,11 +251,14 @@ class SparkEngine:
     def _sql_facts(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, system: str | None,
                    sample_rows: int) -> SparkFacts:
         """The facts by the SQL method: the values, then a Spark job for each fact."""
+        from pairedframe.io.judgments import plain_qrels
+
         named = _named_paths(self._table(run), system)
         run_frame = self.run_frame(run, system) if named is None else \
             read_run(self.spark, list(named.values()), system=list(named))
-        qrels_frame = qrels if _is_spark_frame(qrels) else self.qrels_frame(qrels)
-        values = self.evaluate(run_frame, qrels_frame, measures, options)
+        local = _other_judgments(qrels)
+        qrels_frame = qrels if _is_spark_frame(qrels) else self.qrels_frame(plain_qrels(qrels) if local else qrels)
+        values = self.evaluate(run_frame, qrels if local else qrels_frame, measures, options)
         head = run_frame.select("system", "qid", "docno").limit(sample_rows + 1)
         rows = pl.from_arrow(head.toArrow())
         own = qrels_frame.select("qid", "docno").join(head.select("qid").distinct(), on="qid", how="left_semi")
@@ -258,6 +266,7 @@ class SparkEngine:
             values=values, retrieved=pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow()),
             judged=pl.from_arrow(qrels_frame.select("qid").distinct().toArrow()),
             top=pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow()),
+            positive=int(qrels_frame.filter("rel > 0").count()) if options.complete else 0,
             sample=rows.head(sample_rows), sample_qrels=pl.from_arrow(own.toArrow()),
             partial=frozenset(rows["system"].unique().to_list()) if rows.height > sample_rows else frozenset())
     # -- the SQL -------------------------------------------------------------------------------
@@ -282,9 +291,11 @@ class SparkEngine:
         row fails the job that computes it; by the SQL method the prep views stay cached on the
         session until :meth:`release`).
 
-        ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`). ``ranked``:
+        ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`); ``qrels`` may
+        also be a local table of judgments of any kind (:mod:`pairedframe.io.judgments`: qrels with
+        judgment groups, preferences), whose tables are sent to Spark (SQL method). ``ranked``:
         ``(ranks, retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already; SQL method)."""
-        if ranked is None and self.method == "partitions" and self._workers_ready():
+        if ranked is None and _is_spark_frame(qrels) and self.method == "partitions" and self._workers_ready():
             from pairedframe.engines import spark_partitions as sp
             from pyspark.sql import functions as F
 
@@ -301,22 +312,27 @@ class SparkEngine:
     def _sql_per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
                        ranked: tuple[Any, Any] | None = None) -> Any:
         prefix = f"pf{uuid.uuid4().hex[:8]}_{next(_IDS)}_"
-        qrels.createOrReplaceTempView(prefix + "pf_qrels")
+        kind = "qrels"
+        if isinstance(qrels, pl.DataFrame):
+            kind, tables = kind_tables(qrels)
+            for name, table in tables.items():
+                self._local(table).createOrReplaceTempView(prefix + name)
+            qrels = self.spark.table(prefix + "pf_qrels")
+        else:
+            qrels.createOrReplaceTempView(prefix + "pf_qrels")
         if ranked is None:
             run.createOrReplaceTempView(prefix + "pf_run")
-            steps = RUN_STEPS
         else:
             ranked[0].createOrReplaceTempView(prefix + "pf_ranks")
             ranked[1].createOrReplaceTempView(prefix + "pf_retrieved")
-            steps = RANKED_STEPS
         self._register_parameters(prefix, qrels, measures)
         from pairedframe.engines.spark_sql import to_spark
 
         parts = []
-        for (level, judged_only), group in group_by_level(measures).items():
+        for (own, level, judged_only), group in group_by_level(measures, kind).items():
             values = {"rel_level": level, "complete": options.complete, "depth": options.depth,
                       "float32": options.score_precision == "float32", "judged_only": judged_only}
-            self._cached += self._run_steps(prefix, steps, values)
+            self._cached += self._run_steps(prefix, STEPS[own, "run" if ranked is None else "ranked"], values)
             text, params = measures_union_sql(group)
             # analysed now: the views of this group are bound before the next group replaces them
             parts.append(self.spark.sql(to_spark(text, prefix)[1], args=params))
@@ -330,15 +346,19 @@ class SparkEngine:
         top = qrels.selectExpr("coalesce(max(rel), 0) AS top").first()["top"]
         tables = {"pf_gains": gain_table(gain_keys(measures), max(int(top), 0)), "pf_lists": list_table(measures)}
         for name, table in tables.items():
-            frame = self.spark.createDataFrame(table.to_arrow()) if table.height else \
-                self.spark.createDataFrame([], _spark_schema(table))
-            frame.createOrReplaceTempView(prefix + name)
+            self._local(table).createOrReplaceTempView(prefix + name)
+
+    def _local(self, table: pl.DataFrame) -> Any:
+        """A local table as a Spark DataFrame (typed even when empty)."""
+        if table.height:
+            return self.spark.createDataFrame(table.to_arrow())
+        return self.spark.createDataFrame([], _spark_schema(table))
 
     def evaluate(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
-        if self.method == "partitions" and self._workers_ready():
+        if self._by_partitions(qrels):
             return self._partition_facts(run, qrels, measures, options, None, 0).values
         run_frame = run if _is_spark_frame(run) else self.run_frame(run)
-        qrels_frame = qrels if _is_spark_frame(qrels) else self.qrels_frame(qrels)
+        qrels_frame = qrels if _is_spark_frame(qrels) or _other_judgments(qrels) else self.qrels_frame(qrels)
         try:
             return _collect(self._sql_per_query(run_frame, qrels_frame, measures, options))
         finally:
@@ -348,10 +368,14 @@ class SparkEngine:
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         frames = tuple(self.spark.createDataFrame(t.to_arrow()) for t in (ranks, retrieved))
         try:
-            return _collect(self._sql_per_query(None, self.spark.createDataFrame(qrels.to_arrow()), measures,
-                                                options, ranked=frames))
+            return _collect(self._sql_per_query(None, qrels, measures, options, ranked=frames))
         finally:
             self.release()
+
+
+def _other_judgments(qrels: Any) -> bool:
+    """A local table of judgment groups or preferences (:mod:`pairedframe.io.judgments`), not qrels."""
+    return isinstance(qrels, pl.DataFrame) and "jg" in qrels.columns
 
 
 def _paths(data: Any) -> list[str] | None:

@@ -17,7 +17,8 @@ from pairedframe.io.trec import system_name_from_path
 __all__ = ["read_qrels", "read_run", "union"]
 
 _BLANKS = "[ \\t\\r\\x0B\\x0C]+"
-_EDGES = "^[ \\t\\r\\n\\x0B\\x0C]+|[ \\t\\r\\n\\x0B\\x0C]+$"
+# a UTF-8 byte order mark (spreadsheet exports) starts the first line; the local reader drops it too
+_EDGES = "^[\\uFEFF \\t\\r\\n\\x0B\\x0C]+|[ \\t\\r\\n\\x0B\\x0C]+$"
 
 
 def _lines(spark: Any, path: str, *, numbered: bool) -> Any:
@@ -70,8 +71,8 @@ def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[s
     """TREC run files read by Spark into ``system, qid, docno, score`` (trec_eval's parse rules).
 
     Same rules and errors as :func:`pairedframe.read_run`: fields split on runs of blanks, blank and
-    ``#`` lines skipped, at least 6 fields, a finite numeric score, no (qid, docno) twice; system
-    names from the file names unless given. A bad line is named by file and line number.
+    ``#`` lines skipped, at least 6 fields, a numeric score other than NaN (``inf`` / ``-inf`` rank
+    first / last), no (qid, docno) twice; system names from the file names unless given. A bad line is named by file and line number.
     """
     from pyspark.sql import functions as F
 
@@ -87,16 +88,15 @@ def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[s
             F.lit(name).alias("system"), "qid", "docno", F.col("score").alias("_text"), "_n",
             F.expr("try_cast(score AS DOUBLE)").alias("score"))
         checks = frame.agg(F.sum(F.when(F.col("_n") < 6, 1).otherwise(0)).alias("short"),
-                           F.sum(F.when(F.col("score").isNull() | F.isnan("score")
-                                        | (F.abs("score") == float("inf")), 1).otherwise(0)).alias("bad"),
+                           F.sum(F.when(F.col("score").isNull() | F.isnan("score"), 1).otherwise(0)).alias("bad"),
                            (F.count(F.lit(1)) - F.countDistinct("qid", "docno")).alias("dup")).first()
         if checks["short"] or checks["bad"]:
             score = F.expr("try_cast(score AS DOUBLE)")
             _fail(spark, path, fields, F.col("_n") < 6, lambda r: (
                 f"expected at least 6 fields (qid Q0 docno rank score tag), found {r['_n']}", None))
             _fail(spark, path, fields, score.isNull(), lambda r: (f"score {r['score']!r} is not a number", 5))
-            _fail(spark, path, fields, F.isnan(score) | (F.abs(score) == float("inf")),
-                  lambda r: (f"score {r['score']!r} is not finite", 5))
+            _fail(spark, path, fields, F.isnan(score),
+                  lambda r: (f"score {r['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", 5))
         if checks["dup"]:
             _duplicate(spark, path, fields, "run")
         frames.append(frame.select("system", "qid", "docno", "score"))

@@ -63,7 +63,8 @@ def _split(spark: Any, path: str, fields: int) -> Any:
     value = F.col("value")
     fast = F.split(value, " ")
     simple = (F.size(fast) == fields) & ~F.array_contains(fast, "") & ~(
-        value.contains("\t") | value.contains("\r") | value.contains("\x0b") | value.contains("\x0c"))
+        value.contains("\t") | value.contains("\r") | value.contains("\x0b") | value.contains("\x0c")
+        | value.startswith("\ufeff"))  # a byte order mark is stripped as the local reader strips it
     stripped = F.regexp_replace(value, _EDGES, "")
     line = F.when(simple, value).otherwise(stripped)
     parts = F.when(simple, fast).otherwise(F.split(stripped, _BLANKS))
@@ -79,11 +80,11 @@ def _item(i: int) -> Any:
 
 def run_rows(spark: Any, path: str, system: str) -> Any:
     """``system, qid, docno, score, rel, bad`` of a run file, lazily (``rel`` null; ``bad``: fewer
-    than six fields or a score that is not a finite number)."""
+    than six fields, or a score that is not a number or is NaN; ``inf`` / ``-inf`` rank first / last)."""
     from pyspark.sql import functions as F
 
     score = F.expr("try_cast(try_element_at(parts, 5) AS DOUBLE)")
-    bad = (F.size("parts") < 6) | score.isNull() | F.isnan(score) | (F.abs(score) == float("inf"))
+    bad = (F.size("parts") < 6) | score.isNull() | F.isnan(score)
     return _split(spark, path, 6).select(F.lit(system).alias("system"), _item(0).alias("qid"), _item(2).alias("docno"),
                                          score.alias("score"), F.lit(None).cast("long").alias("rel"), bad.alias("bad"))
 
@@ -103,12 +104,12 @@ def qrels_rows(spark: Any, path: str) -> Any:
 
 def table_rows(run: Any = None, qrels: Any = None) -> Any:
     """The same columns from a Spark run table (``system, qid, docno, score``) or qrels table
-    (``qid, docno, rel``); a null or non-finite score or a null grade is ``bad``."""
+    (``qid, docno, rel``); a null or NaN score or a null grade is ``bad``."""
     from pyspark.sql import functions as F
 
     if run is not None:
         score = F.col("score")
-        bad = score.isNull() | F.isnan(score) | (F.abs(score) == float("inf"))
+        bad = score.isNull() | F.isnan(score)
         return run.select("system", "qid", "docno", "score", F.lit(None).cast("long").alias("rel"), bad.alias("bad"))
     return qrels.select(F.lit(None).cast("string").alias("system"), "qid", "docno",
                         F.lit(None).cast("double").alias("score"), "rel", F.col("rel").isNull().alias("bad"))
@@ -166,15 +167,16 @@ def evaluate_partition(batches: Iterable[pa.RecordBatch], *, measures: list[Meas
     run, qrels = run.drop("bad"), qrels.drop("bad")
     ranks, retrieved = rank_judged(run, qrels, score_precision=options.score_precision)
     sizes = retrieved
-    if options.complete and systems:  # judged queries a system did not retrieve: rankings of size 0
-        missing = (pl.DataFrame({"system": systems}, schema={"system": pl.String})
+    if options.complete and systems:  # judged queries a system did not retrieve: trec_eval -c's placeholder,
+        missing = (pl.DataFrame({"system": systems}, schema={"system": pl.String})  # a ranking of one unjudged document
                    .join(qrels.select("qid").unique(), how="cross").join(retrieved, on=["system", "qid"], how="anti")
-                   .with_columns(pl.lit(0, dtype=pl.Int64).alias("n")))
+                   .with_columns(pl.lit(1, dtype=retrieved.schema["n"]).alias("n")))
         sizes = pl.concat([retrieved, missing])
         options = dataclasses.replace(options, complete=False)
     parts = [retrieved.select(pl.lit("retrieved").alias("kind"), "system", "qid", "n"),
              qrels.select(pl.lit("judged").alias("kind"), "qid").unique(),
-             qrels.select(pl.lit("grade").alias("kind"), pl.col("rel").max().alias("n"))]
+             qrels.select(pl.lit("grade").alias("kind"), pl.col("rel").max().alias("n")),
+             qrels.select(pl.lit("positive").alias("kind"), (pl.col("rel") > 0).sum().cast(pl.Int64).alias("n"))]
     if sizes.height:
         values = _local_engine(engine).evaluate_ranked(ranks, sizes, qrels, measures, options)
         parts.insert(0, values.select(pl.lit("value").alias("kind"), *RESULT_SCHEMA))
@@ -230,7 +232,7 @@ def problem_error(problem: dict) -> PairedFrameError:
         return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in qrels; trec_eval refuses duplicates, "
                               "remove them")
     if check == "run-format":
-        return SchemaError(f"run of system {system!r} has a score that is null or not finite at (qid, docno) = "
+        return SchemaError(f"run of system {system!r} has a score that is null or NaN at (qid, docno) = "
                            f"({qid}, {docno})")
     return SchemaError(f"qrels has a null grade at (qid, docno) = ({qid}, {docno})")
 
@@ -273,8 +275,9 @@ def _batch(frame: pl.DataFrame) -> pa.RecordBatch:
 class SparkFacts:
     """What ``evaluate`` needs from one Spark evaluation, collected: ``values`` (:data:`RESULT_SCHEMA`),
     ``retrieved`` (system, qid), ``judged`` (qid), ``top`` (the qrels' largest grade, a one-row
-    ``rel`` frame), and a bounded ``sample`` of run rows (system, qid, docno) with the qrels rows of
-    its queries (``sample_qrels``: qid, docno) and the systems it holds only part of (``partial``)."""
+    ``rel`` frame), ``positive`` (the judgments with a grade > 0: trec_eval's ``num_rel all`` under
+    ``-c``), and a bounded ``sample`` of run rows (system, qid, docno) with the qrels rows of its
+    queries (``sample_qrels``: qid, docno) and the systems it holds only part of (``partial``)."""
 
     values: pl.DataFrame
     retrieved: pl.DataFrame
@@ -282,6 +285,7 @@ class SparkFacts:
     top: pl.DataFrame
     sample: pl.DataFrame
     sample_qrels: pl.DataFrame
+    positive: int = 0
     partial: frozenset[str] = frozenset()
 
 
@@ -297,6 +301,7 @@ def facts_of(out: pl.DataFrame) -> SparkFacts:
         top=out.filter(kind == "grade").select(pl.col("n").max().alias("rel")),
         sample=sample.select("system", "qid", pl.col("text").alias("docno")),
         sample_qrels=out.filter(kind == "sample-judged").select("qid", pl.col("text").alias("docno")),
+        positive=int(out.filter(kind == "positive")["n"].sum()),
         partial=frozenset(sample.filter(pl.col("n") == 1)["system"].unique().to_list()))
 
 

@@ -15,12 +15,16 @@ import polars as pl
 from pairedframe.checks import require_each, sample
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
-from pairedframe.engines.base import Engine
+from pairedframe.engines.base import Engine, check_kinds
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
+from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
+                                              warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
-from pairedframe.io.convert import as_qrels, as_run
+from pairedframe.io.convert import as_run
 from pairedframe.io.detect import is_table_file
+from pairedframe.io.grades import Grades, check_grades_option
+from pairedframe.io.judgments import KIND, JudgmentsFormat, as_judgments, check_format, kind_of, plain_qrels
 from pairedframe.io.partition import duplicate_error, iter_partitioned_blocks
 from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
@@ -182,12 +186,13 @@ def _evaluate_in_chunks(done: list[tuple[pl.DataFrame, pl.DataFrame]], retrieved
     engine's temporary tables grow with its input (DuckDB's by ~400 bytes a rank), a query's value
     depends on its own rows only, so chunks bound the memory and give the same values.
 
-    With ``complete`` the pairs no run retrieved are added as rankings of size 0 (what trec_eval -c
-    scores), so that each chunk is evaluated without the cross join of systems and judged queries."""
+    With ``complete`` the pairs no run retrieved are added as rankings of one unjudged document (the
+    placeholder trec_eval -c scores), so that each chunk is evaluated without the cross join of
+    systems and judged queries."""
     if options.complete:
         missing = (retrieved.select("system").unique().join(qrels.select("qid").unique(), how="cross")
                    .join(retrieved, on=["system", "qid"], how="anti")
-                   .select("system", "qid", pl.lit(0, dtype=retrieved.schema["n"]).alias("n")))
+                   .select("system", "qid", pl.lit(1, dtype=retrieved.schema["n"]).alias("n")))
         empty_ranks = done[0][0].clear()
         done = done + [(empty_ranks, missing.slice(i, EVAL_RANK_ROWS))
                        for i in range(0, missing.height, EVAL_RANK_ROWS)]
@@ -225,7 +230,8 @@ def _ranked_blocks(blocks: Iterator[QueryBlock], judgments: Future, options: Eva
 def _rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     pairs = checked_pairs(block)
     qrels = judgments.result().of(block.run["qid"].gather(block.starts).to_list())
-    return rank_judged(block.run, qrels, score_precision=score_precision, group_starts=block.starts, pairs=pairs)
+    return rank_judged(block.run, plain_qrels(qrels), score_precision=score_precision, group_starts=block.starts,
+                       pairs=pairs, docno_descending=kind_of(qrels) != "prefs")
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:
@@ -242,7 +248,9 @@ def _run_tags(run: Any, system: str | None) -> dict[str, str]:
 def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Measure] = "official", *,
              complete: bool = False, rel_level: int = DEFAULT_REL_LEVEL, depth: int | None = None,
              score_precision: Literal["float64", "float32"] = "float64",
-             engine: Literal["duckdb", "polars", "spark"] | Engine = "duckdb", system: str | None = None) -> Evaluation:
+             engine: Literal["duckdb", "polars", "spark"] | Engine = "duckdb", system: str | None = None,
+             judgments_format: JudgmentsFormat = "qrels", judged_only: bool = False,
+             grades: Grades = "strict") -> Evaluation:
     """Evaluate runs against qrels, per query, with trec_eval's semantics.
 
     Parameters
@@ -252,7 +260,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         ``{"bm25": "a/run.txt", "rerank": "b/run.txt"}`` names run files (two files of the same
         name in different folders).
     qrels : path, table or dict
-        Judgments (see :func:`pairedframe.io.as_qrels`). Negative grades mean "unjudged".
+        Judgments (see :func:`pairedframe.io.as_qrels`). Negative grades mean "unjudged". With
+        another ``judgments_format``: its file or table (:mod:`pairedframe.io.judgments`).
     measures : str, Measure or iterable
         Names in ir_measures style (``nDCG@10``, ``AP``, ``P@10``, ``R@100``, ``RR@10``,
         ``nDCG(dcg='exp-log2')@10``, ``Judged@10``, ``ERR@20``, ``RBP(p=0.8)``) or trec_eval style
@@ -261,7 +270,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         :func:`pairedframe.measures.parse_measure`).
     complete : bool, default False
         False: evaluate queries both retrieved and judged (trec_eval). True (trec_eval ``-c``):
-        judged queries a system did not retrieve count with value 0 (num_rel keeps its count).
+        judged queries a system did not retrieve count with value 0 (num_rel keeps its count):
+        trec_eval's placeholder ranking of one unjudged document, then its clean-up by name
+        (``relstring_5`` is ``'-'``, ``utility_2,-1,0,0`` -1, as in trec_eval).
     rel_level : int, default 1
         Minimum grade counted as relevant (trec_eval ``-l``); a ``rel=`` in a measure name wins.
         nDCG uses the grades as gains and ignores the level, as trec_eval does.
@@ -278,18 +289,23 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     system : str, optional
         Name of a single run given as a file, a table without a ``system`` column, or a dict
         (default for a dict: ``"run"``).
+    judgments_format : {"qrels", "qrels_jg", "prefs", "qrels_prefs"}
+        The layout of ``qrels`` (trec_eval ``-R``; :mod:`pairedframe.io.judgments`): qrels;
+        qrels whose iteration column names a judgment group (for ``P_avgjg``, ``map_avgjg``,
+        ``Rprec_mult_avgjg``: ``-m qrels_jg``); preference judgments, or qrels read as preferences
+        (for the ``prefs_*`` measures: ``-m all_prefs``). num_q goes with any.
+    judged_only : bool, default False
+        trec_eval ``-J``: every measure whose value depends on the ranking drops the unjudged
+        documents first (``judged_only=True`` in each measure name).
+    grades : {"strict", "trec_eval"}
+        How a qrels grade that is not an integer is read (see :func:`pairedframe.read_qrels`):
+        refused, or as trec_eval reads it (``1.5`` -> 1), with one warning.
 
     Returns
     -------
     Evaluation
         ``per_query`` (``system, qid, measure, value``), ``summary()``, ``settings``, ``excluded``,
         ``text`` (string-valued measures such as relstring).
-
-    Notes
-    -----
-    Ranking: score descending, then docno descending in byte order (trec_eval's rule); the rank
-    column and the file order are ignored. A judged query without relevant documents scores 0
-    on every ratio measure, never NaN.
 
     Raises
     ------
@@ -301,7 +317,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         No run shares a judged query with the qrels (nothing to evaluate; also with ``complete=True``,
         where every value would be 0: a run and qrels of different collections or years).
     ValueError
-        Bad option values.
+        Bad option values, or measures of another judgments format than ``judgments_format``.
 
     Warns
     -----
@@ -313,6 +329,12 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         spelling mismatch that would otherwise score 0 silently).
     UserWarning
         Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`).
+
+    Notes
+    -----
+    Ranking: score descending, then docno descending in byte order (trec_eval's rule); the rank
+    column and the file order are ignored. A judged query without relevant documents scores 0
+    on every ratio measure, never NaN.
     """
     if score_precision not in ("float64", "float32"):
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")
@@ -321,11 +343,20 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     if not isinstance(rel_level, int) or isinstance(rel_level, bool) or rel_level < 0:
         raise ValueError(f"rel_level must be an integer >= 0 (negative grades mean unjudged and are never "
                          f"relevant), got {rel_level!r}")
-    resolved = tuple(dict.fromkeys(m.resolved(rel_level) for m in parse_measures(measures)))
+    check_format(judgments_format)
+    check_grades_option(grades)
+    if not isinstance(judged_only, bool):
+        raise ValueError(f"judged_only must be True or False, got {judged_only!r}")
+    resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only) for m in parse_measures(measures)))
+    check_kinds(list(resolved), KIND[judgments_format])
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
+    reading = Reading(judgments_format, grades)
     if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
-        return _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level)
+        if reading.local:
+            qrels = reading.read(qrels)
+        return _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
+                                  reading=reading)
     run_paths = _run_paths(run) or []
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
@@ -334,64 +365,80 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
                    if isinstance(run, Mapping) else readable[:len(run_paths)])
         if qrels_paths:
             qrels = readable[-1]
-        return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level)
+        return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading)
 
 
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
-              system: str | None, rel_level: int) -> Evaluation:
+              system: str | None, rel_level: int, reading: Reading) -> Evaluation:
     with ThreadPoolExecutor(max_workers=RANK_THREADS) as pool:
-        if isinstance(qrels, (str, os.PathLike)):
-            qrels_read = pool.submit(as_qrels, qrels)  # read while a run file's first block is parsed
-        else:  # tables convert here, so that their warnings point at the caller
+        if isinstance(qrels, (str, os.PathLike)) and reading.grades == "strict":
+            qrels_read = pool.submit(reading.read, qrels)  # read while a run file's first block is parsed
+        else:  # tables (and grades read with a warning) convert here, so that warnings point at the caller
             qrels_read = Future()
-            qrels_read.set_result(as_qrels(qrels))
+            qrels_read.set_result(reading.read(qrels))
         if any(m.spec.max_grade is not None for m in resolved):
-            _check_grades(resolved, qrels_read.result())
+            check_grades(resolved, plain_qrels(qrels_read.result()))
         streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool)
-        qrels_table = qrels_read.result()
+        judgments = qrels_read.result()
+        qrels_table = plain_qrels(judgments)
     if streamed is not None:
         values, retrieved, sample = streamed
     else:
         run_table = as_run(run, system=system)
-        values = eng.evaluate(run_table, qrels_table, list(resolved), options)
+        values = eng.evaluate(run_table, judgments, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
         sample = DocnoSample.of_table(run_table)
     _check_judged_overlap(retrieved, qrels_table, options.complete)
+    if options.complete:
+        values = clean_up_placeholders(values, retrieved, resolved)
     judged = qrels_table.select("qid").unique()
     excluded = _excluded(retrieved, judged, options.complete)
     _warn_near_miss_ids(excluded, judged)
     warn_near_miss_docnos(sample, qrels_table)
-    _warn_levels_above_grades(resolved, qrels_table)
+    if kind_of(judgments) != "prefs":
+        warn_levels_above_grades(resolved, judgments)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
-                                  score_precision=options.score_precision, engine=eng.name)
+                                  score_precision=options.score_precision, engine=eng.name,
+                                  judgments_format=reading.judgments_format)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=excluded, run_tags=_run_tags(run, system),
-                      text=text)
+                      text=text, trec_num_rel_all=num_rel_all(judgments, options.complete))
 
 
 def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
-                       system: str | None, rel_level: int) -> Evaluation:
+                       system: str | None, rel_level: int, reading: Reading) -> Evaluation:
     """evaluate() with engine="spark": inputs read or converted by Spark, the values and the facts the
-    checks read collected in one evaluation (:meth:`~pairedframe.engines.spark_engine.SparkEngine.evaluate_inputs`)."""
+    checks read collected in one evaluation (:meth:`~pairedframe.engines.spark_engine.SparkEngine.evaluate_inputs`);
+    judgments read locally (``reading.local``) are sent to Spark as tables."""
     from pairedframe.evaluation.docno_check import SAMPLE_ROWS
 
-    if any(m.spec.max_grade is not None for m in resolved):  # refuse before the work
-        _check_grades(resolved, eng.top_grade(qrels))
+    judgments = qrels if reading.local else None
+    if judgments is None and any(m.spec.max_grade is not None for m in resolved):  # refuse before the work
+        check_grades(resolved, eng.top_grade(qrels))
+    elif judgments is not None and "rel" in judgments.columns:
+        check_grades(resolved, judgments)
     facts = eng.evaluate_inputs(run, qrels, list(resolved), options, system=system, sample_rows=SAMPLE_ROWS)
-    _check_grades(resolved, facts.top)
-    _warn_levels_above_grades(resolved, facts.top)
+    graded = facts.top if judgments is None else judgments
+    if "rel" in graded.columns:  # the checks read the largest grade (preferences have levels, not grades)
+        check_grades(resolved, graded)
+        warn_levels_above_grades(resolved, graded)
+    values = facts.values
+    if options.complete:
+        values = clean_up_placeholders(values, facts.retrieved, resolved)
     excluded = _excluded(facts.retrieved, facts.judged, options.complete)
     _warn_near_miss_ids(excluded, facts.judged)
     sample = DocnoSample([facts.sample.sort("system", "qid", "docno")], partial=set(facts.partial))
     warn_near_miss_docnos(sample, facts.sample_qrels)
-    per_query, text = _ordered_values(facts.values, resolved)
+    per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
-                                  score_precision=options.score_precision, engine=eng.name)
+                                  score_precision=options.score_precision, engine=eng.name,
+                                  judgments_format=reading.judgments_format)
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
+    positive = (facts.positive if judgments is None else num_rel_all(judgments, True)) if options.complete else None
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
-                      excluded=excluded, run_tags=tags, text=text)
+                      excluded=excluded, run_tags=tags, text=text, trec_num_rel_all=positive)
 
 
 def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -403,26 +450,3 @@ def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tupl
     textual = [m.name for m in resolved if m.spec.value_kind == "text"]
     return values.filter(~pl.col("measure").is_in(textual)).drop("text"), \
         values.filter(pl.col("measure").is_in(textual)).drop("value")
-
-
-def _warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
-    """Warn when a measure's relevance level is above every grade of the qrels: nothing is relevant
-    at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels)."""
-    top = qrels["rel"].max() if qrels.height else None
-    if top is None:
-        return
-    above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
-    if above:
-        warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
-                      "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",
-                      PartlyEmptyWarning, stacklevel=user_stacklevel())
-
-
-def _check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
-    """Refuse grades a measure cannot take (ERR's stopping probabilities stop at grade 4)."""
-    top = qrels["rel"].max() if qrels.height else None
-    for m in measures:
-        limit = m.spec.max_grade
-        if limit is not None and top is not None and top > limit:
-            raise ValueError(f"{m.name} takes grades up to {limit} (as gdeval), but the qrels have grade {top}; "
-                             f"map the grades first (e.g. pl.col('rel').clip(upper_bound={limit}))")

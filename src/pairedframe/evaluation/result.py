@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import polars as pl
@@ -26,17 +26,22 @@ class EvaluationSettings:
     score_precision: str
     engine: str
     tie_rule: str = TIE_RULE
+    judgments_format: str = "qrels"
+    zscores: bool = False
 
     @property
     def query_set(self) -> str:
+        """Which queries are evaluated, in words (trec_eval's default, or every judged one with ``-c``)."""
         if self.complete:
             return "all judged queries; not retrieved = 0 (trec_eval -c)"
         return "queries both retrieved and judged (trec_eval default)"
 
     def as_dict(self) -> dict[str, Any]:
+        """The settings as a plain dict (what reports and JSON outputs record)."""
         return {"rel_level": self.rel_level, "complete": self.complete, "depth": self.depth,
                 "score_precision": self.score_precision, "engine": self.engine,
                 "tie_rule": self.tie_rule, "query_set": self.query_set,
+                "judgments_format": self.judgments_format, "zscores": self.zscores,
                 "gain": "the grade unless a measure says dcg='exp-log2' or gains={...}"}
 
 
@@ -61,6 +66,11 @@ class Evaluation:
         ``system, qid, measure, text``: the values of string-valued measures (trec_eval's
         ``relstring``), which ``per_query`` (numeric) does not hold; one row per (system,
         evaluated query, measure).
+    trec_num_rel_all : int or None
+        With ``complete=True``, the number of judgments with a grade > 0 in the qrels: what
+        trec_eval prints as ``num_rel all`` under ``-c`` whatever ``-l`` says (m_num_rel.c), and
+        :meth:`to_trec` too. ``summary()`` keeps the sum of the per-query num_rel (at the relevance
+        level used), which differs from it under ``-l 2``.
     """
 
     per_query: pl.DataFrame
@@ -69,6 +79,7 @@ class Evaluation:
     excluded: pl.DataFrame = field(repr=False)
     run_tags: dict[str, str] = field(default_factory=dict, repr=False)
     text: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=TEXT_SCHEMA), repr=False)
+    trec_num_rel_all: int | None = field(default=None, repr=False)
 
     @property
     def systems(self) -> list[str]:
@@ -89,13 +100,52 @@ class Evaluation:
             without a value (null, e.g. FirstRelRank when nothing relevant is retrieved) are left
             out, and ``n_queries`` counts the queries with a value; value is null when none has
             one. String-valued measures (relstring) have no summary, as in trec_eval.
+
+            For z-scores (:meth:`zscore`), as trec_eval ``-Z``: the mean (the sum for counts) of the
+            z-scores, ``exp`` of their mean for gm_map and gm_bpref, and num_q the number of queries.
         """
-        return summarise(self.per_query, self.measures)
+        return summarise(self.per_query, self.measures, zscored=self.settings.zscores)
+
+    def zscore(self, reference: Any) -> "Evaluation":
+        """The same evaluation with every value a z-score, as trec_eval ``-Z FILE`` prints it.
+
+        Parameters
+        ----------
+        reference : path or table
+            ``qid measure mean stddev`` lines (:func:`pairedframe.io.zscores.read_zscores`) or a
+            table with those columns: each query's mean and standard deviation of each measure
+            over a reference set of runs; ``measure`` is trec_eval's name (``P_5``, ``map``).
+
+        Returns
+        -------
+        Evaluation
+            ``per_query`` values (value - mean) / stddev, ``settings.zscores`` True. A query or
+            measure missing from the reference, and a value other than the mean when stddev is 0,
+            give -1000000 (trec_eval's MISSING_ZSCORE_VALUE); a value equal to its mean with
+            stddev 0 gives 0. gm_map and gm_bpref are standardized on the log of the value, as
+            trec_eval stores them. Text measures (relstring) are unchanged. See :meth:`summary`.
+
+        Raises
+        ------
+        InputFormatError, SchemaError, DuplicateError
+            A malformed reference (see :func:`pairedframe.io.zscores.read_zscores`).
+        ValueError
+            The evaluation holds z-scores already.
+        """
+        from pairedframe.evaluation.zscores import standardize
+        from pairedframe.io.zscores import as_zscores
+
+        if self.settings.zscores:
+            raise ValueError("this evaluation holds z-scores already; call zscore() on the raw evaluation")
+        values = standardize(self.per_query, self.measures, as_zscores(reference))
+        return replace(self, per_query=values, settings=replace(self.settings, zscores=True))
 
     def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None, runid: bool = True) -> str:
-        """trec_eval's text output (``trec_eval -q`` when ``per_query``); see :func:`pairedframe.evaluation.trec_text.format_trec`."""
+        """trec_eval's text output (``trec_eval -q`` when ``per_query``; ``-Z`` names and numbers after
+        :meth:`zscore`); see :func:`pairedframe.evaluation.trec_text.format_trec`."""
         return format_trec(self.per_query, self.summary(), self.measures, systems=self.systems,
-                           run_tags=self.run_tags, per_query=per_query, runids=runids, runid=runid, text=self.text)
+                           run_tags=self.run_tags, per_query=per_query, runids=runids, runid=runid, text=self.text,
+                           zscores=self.settings.zscores, num_rel_all=self.trec_num_rel_all)
 
 
 def _c_math(fn) -> Any:
@@ -111,9 +161,14 @@ def _c_math(fn) -> Any:
     return lambda s: pl.Series([safe(v) for v in s.to_list()], dtype=pl.Float64)
 
 
-def summarise(per_query: pl.DataFrame, measures: tuple[Measure, ...] | list[Measure]) -> pl.DataFrame:
-    """The ``all`` rows of a per-query table (see :meth:`Evaluation.summary`)."""
+def summarise(per_query: pl.DataFrame, measures: tuple[Measure, ...] | list[Measure], *,
+              zscored: bool = False) -> pl.DataFrame:
+    """The ``all`` rows of a per-query table (see :meth:`Evaluation.summary`); ``zscored``: the
+    values are z-scores (gm_* take ``exp`` of their mean, num_q counts the queries)."""
     kinds = {m.name: m.spec.aggregate for m in measures if m.spec.aggregate != "none"}
+    if zscored:
+        kinds = {m.name: "count" if m.family == "NumQ" else "zgmean" if m.spec.aggregate == "gmean"
+                 else m.spec.aggregate for m in measures if m.spec.aggregate != "none"}
     order = {name: i for i, name in enumerate(kinds)}
     kind = pl.col("measure").replace_strict(kinds, return_dtype=pl.String)
     rows = (per_query.filter(pl.col("measure").is_in(list(kinds)))
@@ -131,7 +186,9 @@ def summarise(per_query: pl.DataFrame, measures: tuple[Measure, ...] | list[Meas
     table = everyone.join(sums, on=["system", "measure"], how="left").with_columns(pl.col("n_queries").fill_null(0))
     mean = quotient(pl.col("_total"), pl.col("n_queries"))  # divided as C does, however polars stores n
     value = (pl.when(pl.col("_kind") == "sum").then(pl.col("_total"))
-             .when(pl.col("_kind") == "gmean").then(mean.map_batches(_c_math(math.exp), return_dtype=pl.Float64))
+             .when(pl.col("_kind").is_in(["gmean", "zgmean"])).then(mean.map_batches(_c_math(math.exp),
+                                                                                    return_dtype=pl.Float64))
+             .when(pl.col("_kind") == "count").then(pl.col("n_queries").cast(pl.Float64))
              .otherwise(mean))
     systems = {s: i for i, s in enumerate(per_query["system"].unique(maintain_order=True).to_list())}
     return (table.with_columns(value.alias("value"),

@@ -28,7 +28,8 @@ def _number(value: float | None, count: bool) -> str:
 
 def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence["Measure"], *,
                 systems: Sequence[str], run_tags: Mapping[str, str] | None = None, per_query: bool = True,
-                runids: Mapping[str, str] | None = None, runid: bool = True, text: pl.DataFrame | None = None) -> str:
+                runids: Mapping[str, str] | None = None, runid: bool = True, text: pl.DataFrame | None = None,
+                zscores: bool = False, num_rel_all: int | None = None) -> str:
     """Render like ``trec_eval [-q]``: per system, the per-query blocks (queries in byte order,
     measures in trec_eval's order) and then the ``all`` block (``runid`` first when ``runid``).
 
@@ -47,6 +48,11 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     ``trec_eval`` prints for that run, and ``grep -v '^# run: '`` gives the concatenation of the
     runs' trec_eval outputs. A single run has no header.
 
+    ``zscores`` (values are z-scores): as ``trec_eval -Z``, every measure's name gets a ``Z`` in
+    front and every value, counts included, prints as ``%6.4f`` (relstring and runid unchanged).
+    ``num_rel_all``: the value of num_rel's ``all`` line (trec_eval under ``-c``: the judgments with a
+    grade > 0, whatever ``-l``; see :attr:`pairedframe.Evaluation.trec_num_rel_all`).
+
     Raises
     ------
     ValueError
@@ -61,7 +67,8 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
                              f"format; evaluate them separately or use another format")
         names[m.trec_name] = m.name
     runids = {**(run_tags or {}), **(runids or {})}
-    counts = {m.name for m in measures if m.spec.aggregate == "sum"}
+    counts = set() if zscores else {m.name for m in measures if m.spec.aggregate == "sum"}
+    z = "Z" if zscores else ""
     all_values = {(r["system"], r["measure"]): r["value"] for r in summary.iter_rows(named=True)}
     strings = {} if text is None else {(s, q, m): t for s, q, m, t in text.select(
         "system", "qid", "measure", "text").iter_rows()}
@@ -80,11 +87,14 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
                     if is_text:
                         out.append(_line(trec_name, qid, f"'{strings[(system, qid, name)]}'"))
                     else:
-                        out.append(_line(trec_name, qid, _number(cells[(qid, name)], count)))
+                        out.append(z + _line(trec_name, qid, _number(cells[(qid, name)], count)))
         if runid:
             out.append(_line("runid", "all", runids.get(system, system)))
         for m in measures:
             if m.spec.aggregate == "none":
                 continue
-            out.append(_line(m.trec_name, "all", _number(all_values[(system, m.name)], m.name in counts)))
+            value = all_values[(system, m.name)]
+            if num_rel_all is not None and m.family == "NumRel":
+                value = float(num_rel_all)
+            out.append(z + _line(m.trec_name, "all", _number(value, m.name in counts)))
     return "".join(out)

@@ -18,9 +18,10 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.checks import warn_numeric_ids
+from pairedframe.checks import string_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
+from pairedframe.io.grades import Grades, check_grades_option, table_grades
 from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
 
@@ -76,18 +77,30 @@ def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
     return pl.DataFrame({f: pl.Series(f, column, strict=False) for f, column in zip(fields, zip(*records))})
 
 
+def _dict_id(key: Any, column: str, what: str) -> str:
+    """A dict key as an id: strings as they are, integers spelled out; anything else is refused."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, int) and not isinstance(key, bool):
+        return str(key)
+    raise SchemaError(f"{what} dict: a {column} key is {key!r} ({type(key).__name__}); ids are strings (or "
+                      f"integers), so that they match the ids of the other table")
+
+
 def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
     qids, docnos, values = [], [], []
     for qid, docs in obj.items():
         if not isinstance(docs, Mapping):
             raise TypeError(f"{what} dict must map qid -> {{docno: {value_col}}}; qid {qid!r} maps to "
                             f"{type(docs).__name__}")
+        qid = _dict_id(qid, "qid", what)
         for docno, value in docs.items():
-            qids.append(str(qid))
-            docnos.append(str(docno))
+            qids.append(qid)
+            docnos.append(_dict_id(docno, "docno", what))
             values.append(value)
     return pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
-                        schema_overrides={value_col: pl.Float64 if value_col == "score" else pl.Object})
+                        schema_overrides={"qid": pl.String, "docno": pl.String,
+                                          value_col: pl.Float64 if value_col == "score" else pl.Object})
 
 
 def _normalise_columns(frame: pl.DataFrame, what: str) -> pl.DataFrame:
@@ -97,10 +110,27 @@ def _normalise_columns(frame: pl.DataFrame, what: str) -> pl.DataFrame:
         if len(candidates) > 1:  # never guess which of them holds the ids
             raise SchemaError(f"{what} table has {candidates} but no {target!r}: it is ambiguous which is the "
                               f"{target}; rename that one to {target!r}")
-    frame = frame.rename(renames)
-    ids = [c for c in ("system", "qid", "docno") if c in frame.columns and frame.schema[c] != pl.String]
-    warn_numeric_ids([c for c in ids if frame.schema[c].is_numeric()], f"the {what} table")
-    return frame.with_columns([pl.col(c).cast(pl.String) for c in ids])
+    return string_ids(frame.rename(renames), ("system", "qid", "docno"), f"the {what} table")
+
+
+def _refuse_nulls(frame: pl.DataFrame, what: str) -> None:
+    """SchemaError naming the columns with null values and the first such row."""
+    counts = frame.null_count().row(0, named=True)
+    columns = [c for c, n in counts.items() if n]
+    if columns:
+        row = frame.filter(pl.any_horizontal(pl.col(columns).is_null())).row(0, named=True)
+        raise SchemaError(f"{what} table has null values in column(s) {columns} ({sum(counts.values())} in all), "
+                          f"e.g. the row {row}; every row needs {', '.join(frame.columns)}")
+
+
+def _refuse_nan_scores(frame: pl.DataFrame) -> None:
+    """NaN scores cannot be ranked (trec_eval's order is undefined for them); +-inf can, as C compares them."""
+    bad = frame.filter(pl.col("score").is_nan())
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise SchemaError(f"run table: column 'score' is NaN (not a number) in {bad.height} row(s), e.g. (system, "
+                          f"qid, docno) = ({row['system']}, {row['qid']}, {row['docno']}); NaN cannot be ranked "
+                          "(+-inf can)")
 
 
 def _check_unique(frame: pl.DataFrame, keys: list[str], what: str) -> None:
@@ -175,29 +205,25 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     InputFormatError
         A file that is neither TREC text nor a table (the message names the run argument).
     SchemaError
-        Missing columns, non-numeric or non-finite scores, null ids, or no system name.
+        Missing columns, non-numeric or NaN scores, null values, float ids, or no system name. Scores
+        ``inf`` / ``-inf`` are kept: they rank first / last, as trec_eval ranks them.
     DuplicateError
         The same (system, qid, docno) twice.
 
     Warns
     -----
     UserWarning
-        Numeric id columns, converted to strings (leading zeros were lost before pairedframe saw them).
+        Integer id columns, converted to strings (leading zeros were lost before pairedframe saw them).
     """
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return _read_run_paths(obj, system)
-    if isinstance(obj, Mapping) and obj and all(isinstance(v, (str, os.PathLike)) for v in obj.values()):
-        # {system: path}: run files named by the caller (e.g. two "run.txt" in different folders).
+    if isinstance(obj, Mapping) and obj and all(not isinstance(v, (bytes, Mapping)) for v in obj.values()):
+        # {system: path or table}: run files named by the caller (e.g. two "run.txt" in different folders),
+        # or runs already loaded (polars, pandas, arrow, DuckDB).
         if system is not None:
             raise SchemaError("system= names a single run, but the mapping names its runs itself")
-        return pl.concat([as_run(path, system=str(name)) for name, path in obj.items()])
-    if isinstance(obj, Mapping) and obj and all(not isinstance(v, (str, bytes, os.PathLike, Mapping))
-                                                for v in obj.values()):
-        # {system: table}: runs already loaded (polars, pandas, arrow, DuckDB), named by the caller.
-        if system is not None:
-            raise SchemaError("system= names a single run, but the mapping names its runs itself")
-        return pl.concat([as_run(table, system=str(name)) for name, table in obj.items()])
+        return pl.concat([as_run(source, system=str(name)) for name, source in obj.items()])
     if isinstance(obj, Mapping) and obj and all(
             isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
         # {system: {qid: {docno: score}}}: several runs at once.
@@ -221,64 +247,63 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     except pl.exceptions.PolarsError as exc:
         raise SchemaError(f"run scores must be numbers: {exc}") from None
     frame = check_schema(frame, RUN_SCHEMA, what="run").select(list(RUN_SCHEMA))
-    if frame.select(pl.any_horizontal(pl.all().is_null()).any()).item():
-        raise SchemaError("run table has null values")
-    bad = frame.filter(~pl.col("score").is_finite())
-    if bad.height:
-        row = bad.row(0, named=True)
-        raise SchemaError(f"run has a non-finite score {row['score']} for (system, qid, docno) = "
-                          f"({row['system']}, {row['qid']}, {row['docno']})")
+    _refuse_nulls(frame, "run")
+    _refuse_nan_scores(frame)
     if frame.height == 0:
         raise SchemaError("the run is empty: no (qid, docno, score) rows")
     _check_unique(frame, ["system", "qid", "docno"], "run")
     return frame
 
 
-def as_qrels(obj: Any) -> pl.DataFrame:
+def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
     """A qrels table (``qid, docno, rel``) from a path, table or dict.
 
     A path may be a TREC qrels file or a table (Parquet, Arrow IPC, CSV/TSV with a header row),
-    told apart by its first bytes (:mod:`pairedframe.io.detect`).
+    told apart by its first bytes (:mod:`pairedframe.io.detect`). ``grades`` says how a grade that
+    is not an integer is read (see :func:`pairedframe.read_qrels`): refused (``"strict"``) or
+    truncated to its integer prefix as trec_eval does, with one warning (``"trec_eval"``).
 
     Raises
     ------
     InputFormatError
         A file that is neither TREC text nor a table (the message names the qrels argument).
     SchemaError
-        Missing columns, null values, no rows, or a grade that is not an integer (``1.0`` is accepted as 1).
+        Missing columns, null values (named by column), float ids, no rows, or a grade that is not an
+        integer (``1.0`` is accepted as 1).
     DuplicateError
         The same (qid, docno) judged twice.
 
     Warns
     -----
     UserWarning
-        Numeric id columns, converted to strings (leading zeros were lost before pairedframe saw them).
+        Integer id columns, converted to strings (leading zeros were lost before pairedframe saw them);
+        grades read as trec_eval reads them (``grades="trec_eval"``).
     """
+    check_grades_option(grades)
     if isinstance(obj, (str, os.PathLike)):
         fmt = detect_format(obj, what="qrels")
-        return read_qrels(obj) if fmt == "trec" else as_qrels(read_table_file(obj, what="qrels", fmt=fmt))
+        return read_qrels(obj, grades=grades) if fmt == "trec" else as_qrels(
+            read_table_file(obj, what="qrels", fmt=fmt), grades=grades)
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else _to_polars(obj, "qrels")
     frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:
         raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
     rel = frame["rel"]
     if rel.dtype == pl.Object or rel.dtype == pl.String:
-        values = rel.to_list()
-        bad = [v for v in values if not _is_integral(v)]
-        if bad:
-            raise SchemaError(f"qrels grades must be integers, got {bad[0]!r}")
-        frame = frame.with_columns(pl.Series("rel", [int(float(v)) for v in values], dtype=pl.Int64))
+        if grades == "trec_eval":
+            frame = frame.with_columns(table_grades(rel, grades))
+        else:
+            values = rel.to_list()
+            bad = [v for v in values if not _is_integral(v)]
+            if bad:
+                raise SchemaError(f"qrels column 'rel' must hold integer grades, got {bad[0]!r}")
+            frame = frame.with_columns(pl.Series("rel", [int(float(v)) for v in values], dtype=pl.Int64))
     elif rel.dtype.is_float():
-        if rel.is_nan().any() or rel.is_infinite().any():
-            raise SchemaError("qrels grades must be integers, got NaN or inf")
-        if not (rel.is_null() | (rel == rel.round(0))).all():
-            raise SchemaError(f"qrels grades must be integers, got {rel.filter(rel != rel.round(0))[0]}")
-        frame = frame.with_columns(pl.col("rel").cast(pl.Int64))
+        frame = frame.with_columns(table_grades(rel, grades))
     else:
         frame = frame.with_columns(pl.col("rel").cast(pl.Int64))
     frame = check_schema(frame, QRELS_SCHEMA, what="qrels").select(list(QRELS_SCHEMA))
-    if frame.select(pl.any_horizontal(pl.all().is_null()).any()).item():
-        raise SchemaError("qrels table has null values")
+    _refuse_nulls(frame, "qrels")
     if frame.height == 0:
         raise SchemaError("the qrels are empty: no (qid, docno, rel) rows")
     _check_unique(frame, ["qid", "docno"], "qrels")

@@ -4,7 +4,8 @@ Detection reads the first bytes, never trusts the extension alone:
 
 - ``PAR1`` at the start: Parquet;
 - ``ARROW1`` (IPC file / Feather v2) or the ``0xFFFFFFFF`` continuation marker (IPC stream): Arrow IPC;
-- text (plain, gzip or zstd) whose first non-blank, non-``#`` line is a header naming the columns
+- text (plain, gzip or zstd, with or without a UTF-8 byte order mark) whose first non-blank,
+  non-``#`` line is a header naming the columns
   -- split by a tab or a comma, it holds a query-id column (``qid``, ``query_id``, ``query``) and, for
   runs and qrels, a document column (``docno``, ``doc_id``, ``docid``, ``doc``): TSV or CSV;
 - other text: TREC text (``qid Q0 docno rank score tag`` / ``qid iter docno rel``);
@@ -39,19 +40,25 @@ _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 def _head(path: str) -> tuple[bytes, bool]:
-    """First bytes of the file (decompressed when gzip) and whether it is compressed (gzip/zstd)."""
+    """First bytes of the file (decompressed when gzip or zstd) and whether it is compressed."""
     with open(path, "rb") as fh:
         raw = fh.read(_HEAD_BYTES)
-    if raw[:2] == b"\x1f\x8b":
-        try:
+    if raw[:2] != b"\x1f\x8b" and raw[:4] != _ZSTD_MAGIC:
+        return raw, False
+    import pyarrow as pa  # zstd, as the TREC reader decompresses it
+
+    try:
+        if raw[:2] == b"\x1f\x8b":
             with gzip.open(path, "rb") as fh:
                 return fh.read(_HEAD_BYTES), True
-        except (OSError, EOFError, zlib.error):
-            return b"", True            # the TREC reader reports the corrupt gzip file exactly
-    return raw, raw[:4] == _ZSTD_MAGIC
+        with pa.input_stream(path, compression="zstd") as fh:
+            return fh.read(_HEAD_BYTES), True
+    except (OSError, EOFError, zlib.error, pa.ArrowException):
+        return b"", True            # the TREC reader reports the corrupt file exactly
 
 
 def _header_format(text: bytes, needs_doc: bool) -> Format | None:
+    text = text.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark, as spreadsheets write CSV
     for raw in text.split(b"\n"):
         line = raw.strip(b" \t\r").decode("utf-8", "replace")
         if not line or line.startswith("#"):

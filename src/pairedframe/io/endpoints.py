@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pairedframe.checks import require_rows
+from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import SchemaError
 
-__all__ = ["RANK_COLUMNS", "endpoints_from_ranks", "parse_hit_measure", "is_rank_export"]
+__all__ = ["RANK_COLUMNS", "check_ks", "endpoints_from_ranks", "parse_hit_measure", "is_rank_export"]
 
 #: Columns of a first-hit-rank export (``system`` may instead come from the file name).
 RANK_COLUMNS = ("qid", "first_hit_rank")
@@ -79,6 +79,26 @@ def _ranks(frame: pl.DataFrame, source: str) -> np.ndarray:
     return arr
 
 
+def check_ks(ks: Iterable[int]) -> list[int]:
+    """The ``hit@k`` cutoffs, sorted and distinct; ValueError naming ``ks`` unless all are integers >= 1."""
+    given = list(ks)
+    if not given or any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 for k in given):
+        raise ValueError(f"`ks` must hold positive integer cutoffs, got {given}")
+    return sorted({int(k) for k in given})
+
+
+def _check_keys(df: pl.DataFrame, keys: list[str], where: str) -> None:
+    """SchemaError naming a null id column or a repeated (system, keys, qid) of a first-hit-rank export."""
+    nulls = [c for c in keys if df[c].null_count()]
+    if nulls:
+        raise SchemaError(f"first-hit-rank export{where} has null values in column(s) {nulls}")
+    repeated = df.filter(pl.struct(keys).is_duplicated())
+    if repeated.height:
+        row = {k: repeated.row(0, named=True)[k] for k in keys}
+        raise SchemaError(f"first-hit-rank export{where} has {repeated.height} rows with a repeated {tuple(keys)}, "
+                          f"e.g. {row}: one first-hit rank per query")
+
+
 def endpoints_from_ranks(frame: Any, *, ks: Iterable[int] = (1, 5, 10), system: str | None = None,
                          source: str = "") -> pl.DataFrame:
     """Per-query hit@k, reciprocal rank and AP from a first-hit-rank export.
@@ -122,11 +142,11 @@ def endpoints_from_ranks(frame: Any, *, ks: Iterable[int] = (1, 5, 10), system: 
         if system is None:
             raise SchemaError(f"first-hit-rank export{where} has no 'system' column; give the system name")
         df = df.with_columns(pl.lit(system).alias("system"))
-    ks = sorted({int(k) for k in ks})
-    if not ks or ks[0] < 1:
-        raise ValueError(f"`ks` must hold positive cutoffs, got {ks}")
-    ranks = _ranks(df, source)
+    ks = check_ks(ks)
     keys = [c for c in ("dataset", "cluster") if c in df.columns]
+    df = string_ids(df, ["system", *keys, "qid"], f"the first-hit-rank export{where}")
+    _check_keys(df, ["system", *keys, "qid"], where)
+    ranks = _ranks(df, source)
     base = df.select(pl.col("system").cast(pl.String), *(pl.col(c).cast(pl.String) for c in keys),
                      pl.col("qid").cast(pl.String))
     parts = []

@@ -22,16 +22,19 @@ from typing import Any
 import polars as pl
 
 from pairedframe.io.detect import detect_format, read_table_file
-from pairedframe.io.endpoints import endpoints_from_ranks, is_rank_export
-from pairedframe.checks import require_rows
+from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
+from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import InputFormatError, SchemaError
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "read_results", "as_results", "system_name_from_results_path",
-           "drop_flagged_summary_rows"]
+           "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_ids", "ID_COLUMNS"]
 
 RESULT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".txt": "tsv",
                   ".json": "json", ".jsonl": "ndjson", ".ndjson": "ndjson"}
 _TEXT_COLUMNS = ("system", "qid", "measure", "dataset", "cluster")
+#: Columns holding ids: strings, never floats (checks.string_ids).
+ID_COLUMNS = ("system", "qid", "dataset", "cluster")
+_VALUE_COLUMNS = ("system", "qid", "measure", "value", "summary")
 #: trec_eval's id of its summary ("all") rows, which ``pairedframe evaluate -q -f csv|json`` also writes.
 SUMMARY_QID = "all"
 
@@ -45,6 +48,43 @@ def drop_flagged_summary_rows(frame: pl.DataFrame) -> pl.DataFrame:
     if flag.dtype == pl.String:
         flag = flag.str.to_lowercase() == "true"
     return frame.filter(~flag.cast(pl.Boolean).fill_null(False)).drop("summary")
+
+
+def drop_unused_keys(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> pl.DataFrame:
+    """``frame`` without the extra columns that no measured row fills (null wherever ``value`` is not):
+    such a column -- all null, or the ``text`` of string-valued measures (relstring) that
+    ``pairedframe evaluate -q -f csv`` and Spark's per-query tables carry -- is not a key that pairs
+    queries (pairing on it would pair nothing). ``keep``: columns kept all the same (a cluster column
+    the caller named, whose nulls are then reported as such)."""
+    extras = [c for c in frame.columns if c not in _VALUE_COLUMNS and c not in keep]
+    if not extras or "value" not in frame.columns:
+        return frame
+    measured = frame.filter(pl.col("value").is_not_null())
+    unused = [c for c in extras if measured[c].null_count() == measured.height]
+    return frame.drop(unused) if measured.height else frame
+
+
+def refuse_null_ids(frame: pl.DataFrame, what: str = "the per-query table") -> None:
+    """SchemaError naming the id columns (system, qid, measure) that hold a null, and the first such row."""
+    columns = [c for c in ("system", "qid", "measure") if c in frame.columns and frame[c].null_count()]
+    if columns:
+        row = frame.filter(pl.any_horizontal(pl.col(columns).is_null())).row(0, named=True)
+        raise SchemaError(f"{what} has null values in column(s) {columns}, e.g. the row {row}; every row needs a "
+                          "system, qid and measure (a null value means 'not measured', a null id means nothing)")
+
+
+def ids_as_strings(df: pl.DataFrame, what: str) -> pl.DataFrame:
+    """The id columns as strings (float ids refused, :func:`~pairedframe.checks.string_ids`); a key
+    column (dataset, cluster) without any value becomes an all-null string column, which
+    :func:`drop_unused_keys` then drops."""
+    df = df.with_columns(pl.col(c).cast(pl.String) for c in ID_COLUMNS[2:] if c in df.columns and df.schema[c] == pl.Null)
+    return string_ids(df, [c for c in ID_COLUMNS if c in df.columns], what)
+
+
+def _text_ids(df: pl.DataFrame, what: str) -> pl.DataFrame:
+    """:func:`ids_as_strings`, and ``measure`` as text."""
+    df = ids_as_strings(df, what)
+    return df.with_columns(pl.col("measure").cast(pl.String)) if "measure" in df.columns else df
 
 
 def system_name_from_results_path(path: str | os.PathLike) -> str:
@@ -68,8 +108,7 @@ def _read_one(path: Path) -> pl.DataFrame:
     if kind not in ("json", "ndjson"):
         detected = detect_format(path, what="results")   # the first bytes decide, not the extension
         if detected == "arrow":
-            df = read_table_file(path, what="results", fmt="arrow")
-            return df.with_columns(pl.col(c).cast(pl.String) for c in _TEXT_COLUMNS if c in df.columns)
+            return _text_ids(read_table_file(path, what="results", fmt="arrow"), str(path))
         if detected != "trec" or kind is None:
             kind = detected if detected != "trec" else None
     if kind is None:
@@ -82,20 +121,21 @@ def _read_one(path: Path) -> pl.DataFrame:
             head = pl.read_csv(path, separator="," if kind == "csv" else "\t", n_rows=0, glob=False)
             overrides = {c: pl.String for c in _TEXT_COLUMNS + ("first_hit_rank",) if c in head.columns}
             df = pl.read_csv(path, separator="," if kind == "csv" else "\t", schema_overrides=overrides, glob=False)
-        elif kind == "json":  # file objects: polars would read a path with [ * ? as a glob
+        else:  # file objects: polars would read a path with [ * ? as a glob
             with open(path, "rb") as fh:
-                df = pl.read_json(fh)
-        else:
-            with open(path, "rb") as fh:
-                df = pl.read_ndjson(fh)
+                data = fh.read()
+            if not data.strip() or data.strip() == b"[]":
+                return pl.DataFrame()
+            df = pl.read_json(data) if kind == "json" else pl.read_ndjson(data)
     except (pl.exceptions.ComputeError, pl.exceptions.PolarsError) as exc:
         raise InputFormatError(f"cannot read as {kind}: {exc}", path=str(path)) from exc
-    return df.with_columns(pl.col(c).cast(pl.String) for c in _TEXT_COLUMNS if c in df.columns)
+    return _text_ids(df, str(path))
 
 
 def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, source: str) -> pl.DataFrame:
     require_rows(df, what=source or "the per-query table", why="no data rows (only a header, or nothing)")
     df = drop_flagged_summary_rows(df)
+    refuse_null_ids(df, source or "the per-query table")
     if is_rank_export(df):
         return endpoints_from_ranks(df, ks=ks, system=system, source=source)
     if "system" not in df.columns:
@@ -135,10 +175,12 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     InputFormatError
         Unknown extension or unreadable file (names the file).
     SchemaError
-        Required columns missing, or a bad first-hit rank (names file and row).
+        Required columns missing, a null or float id (names the column), or a bad first-hit rank
+        (names file and row).
     EmptyResultError
         A file without data rows.
     """
+    ks = check_ks(ks)
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     frames = []
@@ -152,7 +194,8 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
 
 
 def as_results(data: Any, *, ks: Iterable[int] = (1, 5, 10)) -> pl.DataFrame:
-    """Per-query table from an Evaluation, a table (values or first-hit ranks), or path(s).
+    """Per-query table from an Evaluation, a table (values or first-hit ranks), or path(s), without
+    the columns no measured row fills (:func:`drop_unused_keys`): ready to be paired.
 
     Parameters
     ----------
@@ -170,6 +213,10 @@ def as_results(data: Any, *, ks: Iterable[int] = (1, 5, 10)) -> pl.DataFrame:
     SchemaError, InputFormatError, FileNotFoundError
         As :func:`read_results`.
     """
+    return drop_unused_keys(_as_results(data, ks=ks))
+
+
+def _as_results(data: Any, *, ks: Iterable[int]) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     if isinstance(per_query, pl.DataFrame):
         return per_query
@@ -182,5 +229,4 @@ def as_results(data: Any, *, ks: Iterable[int] = (1, 5, 10)) -> pl.DataFrame:
         data = data.collect()
     if not isinstance(data, pl.DataFrame):
         data = pl.from_pandas(data) if type(data).__module__.startswith("pandas") else pl.DataFrame(data)
-    data = data.with_columns(pl.col(c).cast(pl.String) for c in _TEXT_COLUMNS if c in data.columns)
-    return _normalise(data, ks=ks, system=None, source="")
+    return _normalise(_text_ids(data, "the per-query table"), ks=ks, system=None, source="")

@@ -142,7 +142,7 @@ def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
     if any(column.null_count for column in table.columns):
         raise NotStreamable("a line is not simple")
     frame = pl.from_arrow(table)
-    ok = frame.select(pl.col("score").is_finite().all() & ~pl.col("qid").str.starts_with("#").any()).item()
+    ok = frame.select(~pl.col("score").is_nan().any() & ~pl.col("qid").str.starts_with("#").any()).item()
     if not ok:
         raise NotStreamable("a line is not simple")
     return frame
@@ -206,7 +206,7 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
     ------
     NotStreamable
         The file has comment lines, runs of blanks, mixed separators, other than six fields on a
-        line, a non-numeric or non-finite score, text that is not UTF-8, or a query whose lines
+        line, a non-numeric or NaN score, text that is not UTF-8, or a query whose lines
         are not together. Nothing is wrong with such files per se: read them with ``read_run``.
     """
     path = os.fspath(path)

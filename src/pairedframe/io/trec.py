@@ -26,13 +26,12 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.errors import DuplicateError, InputFormatError
+from pairedframe.io.grades import INTEGER, NUMBER, Grades, atol, check_grades_option, warn_read_as_trec_eval
 
 PathLike = str | os.PathLike[str]
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("qid", "iter", "docno", "rel")
-# An integer grade, optionally written as a float with a zero fraction (``1.`` or ``1.0``).
-_GRADE_PATTERN = r"^[+-]?\d+(\.0*)?$"
 
 
 def system_name_from_path(path: PathLike) -> str:
@@ -227,14 +226,14 @@ def _looks_like(line: str, what: str) -> str:
     return ""
 
 
-def _check_duplicates(frame: pl.DataFrame, path: str, what: str) -> None:
-    dup = frame.filter(pl.struct("qid", "docno").is_duplicated())
+def _check_duplicates(frame: pl.DataFrame, path: str, what: str, keys: Sequence[str] = ("qid", "docno")) -> None:
+    dup = frame.filter(pl.struct(*keys).is_duplicated())
     if dup.height:
         first = dup.sort("line_no").row(0, named=True)
-        twin = dup.filter((pl.col("qid") == first["qid"]) & (pl.col("docno") == first["docno"]))
+        twin = dup.filter(pl.all_horizontal([pl.col(k) == first[k] for k in keys]))
         lines = twin["line_no"].sort().to_list()
         raise DuplicateError(
-            f"duplicate (qid, docno) = ({first['qid']}, {first['docno']}) in {what}, also on line(s) "
+            f"duplicate ({', '.join(keys)}) = ({', '.join(first[k] for k in keys)}) in {what}, also on line(s) "
             f"{lines[1:6]}; trec_eval refuses duplicates, remove them",
             path=path, line=lines[0], text=first["line"], argument=what)
 
@@ -302,7 +301,7 @@ def _has_duplicate_pairs(frame: pl.DataFrame, pairs: pl.Series | None = None) ->
 def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     path = os.fspath(path)
     fast = _fast_fields(path, _RUN_FIELDS, ragged=True, dtypes={"score": pl.Float64()})
-    if fast is not None and bool(fast["score"].is_finite().all()) and not _has_duplicate_pairs(fast):
+    if fast is not None and not bool(fast["score"].is_nan().any()) and not _has_duplicate_pairs(fast):
         return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
     fields = _split_fields(_read_data_lines(path, "run"), _RUN_FIELDS)
     short = _first_bad(fields, pl.col("tag").is_null())
@@ -315,9 +314,10 @@ def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     bad = _first_bad(fields, pl.col("_score").is_null())
     if bad:
         _fail(f"score {bad['score']!r} is not a number" + _looks_like(bad["line"], "run"), bad, path, "run", column=5)
-    bad = _first_bad(fields, ~pl.col("_score").is_finite())
+    bad = _first_bad(fields, pl.col("_score").is_nan())
     if bad:
-        _fail(f"score {bad['score']!r} is not finite", bad, path, "run", column=5)
+        _fail(f"score {bad['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", bad, path,
+              "run", column=5)
     _check_duplicates(fields, path, "run")
     return fields.select(
         pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", pl.col("_score").alias("score"))
@@ -344,8 +344,10 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
     Raises
     ------
     InputFormatError
-        Empty file, fewer than 6 fields, a non-numeric or non-finite score (the message names the
-        file, the line, the column and the text).
+        Empty file, fewer than 6 fields, a non-numeric or NaN score (the message names the file, the
+        line, the column and the text). Scores ``inf`` / ``-inf`` (any spelling C's ``atof`` reads,
+        e.g. ``Infinity``, ``1e400``) are kept and rank first / last, ties broken by docno, as in
+        trec_eval.
     DuplicateError
         The same (qid, docno) twice in one run.
     ValueError
@@ -379,49 +381,73 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
     return pl.concat(frames, rechunk=True)
 
 
-def read_qrels(path: PathLike) -> pl.DataFrame:
+def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bool = False) -> pl.DataFrame:
     """Read a TREC qrels file (plain or ``.gz``).
 
     Parameters
     ----------
     path : path
         Lines ``qid iter docno rel`` with exactly 4 fields. ``rel`` is an integer grade; ``1.`` and
-        ``1.0`` read as 1, anything else (``1.5``, ``x``) is an error. Negative grades are kept: they
-        mean "in the pool but unjudged" (trec_eval), i.e. never relevant, gain 0, and not judged
-        non-relevant.
+        ``1.0`` read as 1. Negative grades are kept: they mean "in the pool but unjudged"
+        (trec_eval), i.e. never relevant, gain 0, and not judged non-relevant.
+    grades : {"strict", "trec_eval"}
+        ``"strict"`` (default): any other grade (``1.5``, ``1e3``, ``x``) is an error naming the
+        line. ``"trec_eval"``: a grade that is a number is read as trec_eval reads it, by C's atol
+        (its integer prefix: ``1.5`` -> 1, ``2.7`` -> 2, ``1e3`` -> 1, ``.5`` -> 0), with one
+        UserWarning naming the first such line and its value; text that is not a number stays an error.
+    judgment_groups : bool
+        Keep the iteration column as ``jg``, the judgment group (assessor) of each line (trec_eval
+        ``-R qrels_jg``); a document may then be judged once per group.
 
     Returns
     -------
     polars.DataFrame
-        Columns ``qid, docno`` (str) and ``rel`` (int64), one row per judgment.
+        Columns ``qid, docno`` (str) and ``rel`` (int64), one row per judgment; with
+        ``judgment_groups``, ``qid, jg, docno, rel``.
 
     Raises
     ------
     InputFormatError
-        Empty file, a line without exactly 4 fields, a non-integer grade.
+        Empty file, a line without exactly 4 fields, a grade that is not an integer (a number, with
+        ``grades="trec_eval"``).
     DuplicateError
-        The same (qid, docno) judged twice.
+        The same (qid, docno) judged twice (twice in one group, with ``judgment_groups``).
+
+    Warns
+    -----
+    UserWarning
+        Grades read as trec_eval reads them (``grades="trec_eval"``): once, naming the first line.
     """
+    check_grades_option(grades)
     with spooled([path]) as (readable,):
-        return _read_qrels(readable)
+        return _read_qrels(readable, grades, judgment_groups)
 
 
-def _read_qrels(path: str) -> pl.DataFrame:
+def _read_qrels(path: str, grades: Grades = "strict", groups: bool = False) -> pl.DataFrame:
+    columns = ["qid", "iter", "docno", "rel"] if groups else ["qid", "docno", "rel"]
+    keys = ["qid", "iter", "docno"] if groups else ["qid", "docno"]
     fast = _fast_fields(path, _QRELS_FIELDS, ragged=False, dtypes={"rel": pl.Int64()})
-    if fast is not None and not _has_duplicate_pairs(fast):
-        return fast.select("qid", "docno", "rel")
+    if fast is not None and not (fast.select(pl.struct(keys).is_duplicated().any()).item() if groups
+                                 else _has_duplicate_pairs(fast)):
+        return fast.select(columns).rename({"iter": "jg"}, strict=False)
     fields = _split_fields(_read_data_lines(path, "qrels"), _QRELS_FIELDS)
     bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
     if bad:
         _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}"
               + _looks_like(bad["line"], "qrels"), bad, path, "qrels")
-    bad = _first_bad(fields, ~pl.col("rel").str.contains(_GRADE_PATTERN))
+    bad = _first_bad(fields, ~pl.col("rel").str.contains(INTEGER if grades == "strict" else NUMBER))
     if bad:
-        _fail(f"relevance grade {bad['rel']!r} is not an integer" + _looks_like(bad["line"], "qrels"), bad, path,
-              "qrels", column=4)
-    _check_duplicates(fields, path, "qrels")
-    rel = pl.col("rel").str.replace(r"\.0*$", "").cast(pl.Int64)
-    return fields.select("qid", "docno", rel.alias("rel"))
+        hint = "; grades='trec_eval' (--grades trec_eval) reads a number as trec_eval does (1.5 -> 1)" \
+            if grades == "strict" and re.fullmatch(NUMBER, bad["rel"]) else ""
+        _fail(f"relevance grade {bad['rel']!r} is not {'an integer' if grades == 'strict' else 'a number'}"
+              + hint + _looks_like(bad["line"], "qrels"), bad, path, "qrels", column=4)
+    _check_duplicates(fields, path, "qrels", keys)
+    fields = fields.with_columns(atol(pl.col("rel")).alias("_grade"))
+    odd = fields.filter(~pl.col("rel").str.contains(INTEGER))
+    if odd.height:
+        first = odd.row(0, named=True)
+        warn_read_as_trec_eval(odd.height, f"qrels file {path}, line {first['line_no']}", first["rel"], first["_grade"])
+    return fields.select(*columns[:-1], pl.col("_grade").alias("rel")).rename({"iter": "jg"}, strict=False)
 
 
 def read_run_tag(path: PathLike) -> str:

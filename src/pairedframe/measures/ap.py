@@ -6,10 +6,10 @@ import polars as pl
 
 from pairedframe.measures._polars import ordered_sum, per_query, quotient, ratio, with_row_columns, within_cutoff
 from pairedframe.measures._trec import TREC_CUTOFFS
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="AP", aliases=("map",), trec=(TrecForm("map", "single", 50),
+@family(key="AP", value_range=UNIT, aliases=("map",), trec=(TrecForm("map", "single", 50),
                                           TrecForm("map_cut", "long_cutoffs", 270, TREC_CUTOFFS)),
         sql_file="ap.sql", cutoff="optional", empty_value="0")
 def ap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:

@@ -24,6 +24,9 @@ Gain = Literal["linear", "exp"]
 RelRule = Literal["level", "optional", "none"]
 ParamKind = Literal["float", "int", "floats"]
 TrecKind = Literal["single", "long_cutoffs", "double_cutoffs", "params"]
+#: The judgments a family reads: qrels (``qid, docno, rel``), qrels with judgment groups (trec_eval
+#: ``-R qrels_jg``), preferences (``-R prefs`` / ``qrels_prefs``), or any of them (num_q).
+JudgmentsKind = Literal["qrels", "qrels_jg", "prefs", "any"]
 
 DEFAULT_REL_LEVEL = 1
 
@@ -31,6 +34,11 @@ DEFAULT_REL_LEVEL = 1
 MIN_GEO_MEAN = 0.00001
 
 Gains = tuple[tuple[int, float], ...]
+
+#: The value range of a family that declares none: no bound is known.
+UNBOUNDED: tuple[float, float] = (-math.inf, math.inf)
+#: The families whose per-query values are shares, probabilities or normalised gains.
+UNIT: tuple[float, float] = (0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -174,6 +182,10 @@ class Family:
     higher_is_better: bool = True
     max_grade: int | None = None
     examples: tuple[str, ...] = ()
+    judgments: JudgmentsKind = "qrels"
+    trec_named: bool = False
+    ranking_based: bool = True
+    value_range: tuple[float, float] = UNBOUNDED
 
     @property
     def uses_rel(self) -> bool:
@@ -267,6 +279,7 @@ class Measure:
 
     @property
     def spec(self) -> Family:
+        """The measure family's declaration in the registry (parameters, defaults, trec_eval names)."""
         return REGISTRY[self.family]
 
     def param(self, name: str) -> Any:
@@ -282,6 +295,19 @@ class Measure:
         return self.param(spec.at)
 
     @property
+    def value_range(self) -> tuple[float, float]:
+        """``(low, high)``: the values one query's value can take (``-inf`` / ``inf`` where unbounded).
+
+        The family's range, except that a gain map with a negative gain (``nDCG(gains={0:-1})``) can
+        push gain-based values below 0 (RBP rescales its gains to [0, 1] and keeps its range); then no
+        bound is claimed.
+        """
+        spec = self.spec
+        if spec.uses_gain and self.family != "RBP" and any(g < 0 for _, g in self.gains or ()):
+            return UNBOUNDED
+        return spec.value_range
+
+    @property
     def gain_key(self) -> str:
         """Identifies the gain of a grade: ``''`` (the grade), ``'exp'``, or the map's text."""
         if self.gains:
@@ -290,6 +316,15 @@ class Measure:
 
     @property
     def name(self) -> str:
+        """The canonical name (ir_measures style, or trec_eval's spelling when it was given so): the
+        ``measure`` column of results."""
+        if self._trec_named():
+            text = self._trec_text()
+            if self._trec_parses_back(text):
+                return text
+        return self._generic_name()
+
+    def _generic_name(self) -> str:
         spec = self.spec
         parts = []
         if spec.uses_rel and self.rel is not None and (self.rel != DEFAULT_REL_LEVEL or self.rel_in_name):
@@ -306,6 +341,13 @@ class Measure:
         if spec.at != "cutoff":
             return f"{text}@{_fmt_number(at)}"
         return text + (f"@{self.cutoff}" if self.cutoff is not None else "")
+
+    def _trec_named(self) -> bool:
+        """Whether the canonical name is trec_eval's (families ir_measures lacks), i.e. no ``rel``
+        to state and no judged_only."""
+        spec = self.spec
+        rel_stated = spec.uses_rel and self.rel is not None and (self.rel != DEFAULT_REL_LEVEL or self.rel_in_name)
+        return spec.trec_named and not rel_stated and not self.judged_only
 
     def _trec_form(self) -> TrecForm:
         forms = self.spec.trec
@@ -329,14 +371,17 @@ class Measure:
         if self.trec_label is not None:
             return self.trec_label
         text = self._trec_text()
+        return text if self._trec_parses_back(text) else self.name
+
+    def _trec_parses_back(self, text: str) -> bool:
+        """Whether trec_eval's ``text`` names this measure (up to rel and judged_only, which are options)."""
         from pairedframe.measures.parse import parse_measure  # parse imports this module
 
         plain = Measure(self.family, self.cutoff, None, self.gain, self.params, self.gains)
         try:
-            same = parse_measure(text) == [plain]
+            return parse_measure(text) == [plain]
         except ValueError:
-            same = False
-        return text if same else self.name
+            return False
 
     def _trec_text(self) -> str:
         form = self._trec_form()
@@ -355,14 +400,17 @@ class Measure:
         at = self.at
         return (self._trec_form().order, float(at) if at is not None else 0.0)
 
-    def resolved(self, rel_level: int) -> "Measure":
-        """This measure with ``rel`` filled from the call's level when the name did not set it.
+    def resolved(self, rel_level: int, judged_only: bool = False) -> "Measure":
+        """This measure with ``rel`` filled from the call's level when the name did not set it, and
+        judged-only when the call asks for it (trec_eval ``-J``; not for families whose value does
+        not depend on the ranking, such as num_q, num_rel and the preference measures).
 
         Under a level other than the default 1 the name always states the level used, ``rel=1``
         included (``P(rel=1)@10`` under ``-l 2``), so that a plain ``P@10`` never means two things."""
         rule = self.spec.rel_rule
         rel = None if rule == "none" else self.rel if (self.rel is not None or rule == "optional") else rel_level
-        return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, self.judged_only,
+        judged = self.judged_only or (judged_only and self.spec.ranking_based)
+        return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, judged,
                        self.trec_label, rel_in_name=rel_level != DEFAULT_REL_LEVEL)
 
     def sql_values(self) -> dict[str, Any]:
@@ -398,7 +446,8 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
            rel: RelRule = "level", uses_gain: bool = False, params: tuple[Param, ...] = (), at: str = "cutoff",
            value_kind: Literal["number", "text"] = "number", per_query_printed: bool = True,
            higher_is_better: bool = True, max_grade: int | None = None,
-           examples: tuple[str, ...] = ()) -> Callable:
+           examples: tuple[str, ...] = (), judgments: JudgmentsKind = "qrels", trec_named: bool = False,
+           ranking_based: bool = True, value_range: tuple[float, float] = UNBOUNDED) -> Callable:
     """Register a measure family; decorates its polars implementation.
 
     The decorated function takes a :class:`PolarsContext` and a resolved :class:`Measure` and
@@ -406,6 +455,12 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
     row per evaluated query. Its docstring is the family's documentation (formula, value for an
     empty ranking, the trec_eval source file it follows). ``examples`` are names the tests
     evaluate besides the generic cutoff/rel/gain combinations (parameters worth checking).
+    ``judgments``: the judgments it reads (see :data:`JudgmentsKind`); its implementation then takes
+    that kind's context. ``trec_named``: its canonical name is trec_eval's (a family ir_measures
+    lacks). ``ranking_based``: trec_eval's ``-J`` changes its value.
+    ``value_range`` is ``(low, high)``, the values one query's value can take with non-negative gains
+    (:attr:`Measure.value_range`; ``tests/test_measures_properties.py`` checks it against the reference
+    implementations); intervals of means and deltas stay inside it.
     """
     forms = (trec,) if isinstance(trec, TrecForm) else tuple(trec)
 
@@ -418,10 +473,26 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
             key=key, aliases=aliases, trec=forms, cutoff=cutoff, aggregate=aggregate, rel_rule=rel,
             uses_gain=uses_gain, sql_file=sql_file, empty_value=empty_value, polars=fn, doc=fn.__doc__ or "",
             params=params, at=at, value_kind=value_kind, per_query_printed=per_query_printed,
-            higher_is_better=higher_is_better, max_grade=max_grade, examples=examples)
+            higher_is_better=higher_is_better, max_grade=max_grade, examples=examples, judgments=judgments,
+            trec_named=trec_named, ranking_based=ranking_based,
+            value_range=(float(value_range[0]), float(value_range[1])))
         return fn
 
     return register
+
+
+@lru_cache(maxsize=4096)
+def value_range(name: str) -> tuple[float, float]:
+    """``(low, high)`` of one query's value of the measure called ``name`` (:attr:`Measure.value_range`);
+    ``(-inf, inf)`` for names that are not pairedframe measures (nothing is known about them)."""
+    from pairedframe.measures.parse import parse_measure  # parse imports this module
+
+    try:
+        parsed = parse_measure(name)
+    except ValueError:
+        return UNBOUNDED
+    ranges = [m.value_range for m in parsed] or [UNBOUNDED]
+    return min(r[0] for r in ranges), max(r[1] for r in ranges)
 
 
 @lru_cache(maxsize=4096)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import ordered_sum, per_query, quotient, ratio, with_row_columns
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
 def bpref_terms() -> pl.Expr:
@@ -17,7 +17,7 @@ def bpref_terms() -> pl.Expr:
                        pl.min_horizontal(pl.col("num_nonrel"), pl.col("num_rel")))).otherwise(1.0)
 
 
-@family(key="Bpref", aliases=("bpref",), trec=TrecForm("bpref", "single", 80), sql_file="bpref.sql",
+@family(key="Bpref", value_range=UNIT, aliases=("bpref",), trec=TrecForm("bpref", "single", 80), sql_file="bpref.sql",
         cutoff="none", empty_value="0")
 def bpref(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """bpref (Buckley & Voorhees, SIGIR 2004) as trec_eval computes it.

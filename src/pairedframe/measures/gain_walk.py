@@ -8,7 +8,7 @@ import polars as pl
 from pairedframe.measures._polars import (KEYS, c_log2, gain_expr, ordered_sum, per_query, quotient, ratio,
                                           with_row_columns)
 from pairedframe.measures._trec import parse_gain_pairs, printable_gains
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
 def _gain_form(name: str, order: int) -> TrecForm:
@@ -34,7 +34,8 @@ def ideal_prefix(ctx: PolarsContext, measure: Measure) -> tuple[pl.LazyFrame, pl
     return ideal, lens
 
 
-@family(key="BinG", aliases=("bing",), trec=TrecForm("binG", "single", 190), sql_file="bing.sql", cutoff="none",
+@family(key="BinG", value_range=UNIT,
+        aliases=("bing",), trec=TrecForm("binG", "single", 190), sql_file="bing.sql", cutoff="none",
         empty_value="0")
 def bin_g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Binary G: the mean over the R relevant documents (grade >= rel) of ``1 / log2(2 + n)`` for
@@ -46,7 +47,8 @@ def bin_g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     return per_query(ctx, ratio(pl.col("total"), pl.col("num_rel")), total=ordered_sum(pl.col("term"), pl.col("is_rel"), presorted=True))
 
 
-@family(key="G", trec=_gain_form("G", 200), sql_file="g.sql", cutoff="none", rel="none", uses_gain=True,
+@family(key="G", value_range=UNIT,
+        trec=_gain_form("G", 200), sql_file="g.sql", cutoff="none", rel="none", uses_gain=True,
         empty_value="0", examples=("G(gains={1:3,2:0.5})", "G(gains={1:0.3,2:0.7,3:0.1})", "G.0=2,1=1"))
 def g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Normalised gain G: each retrieved document of gain g at rank r adds
@@ -71,7 +73,8 @@ def g(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
             .select(*KEYS, ratio(pl.col("g").fill_null(0.0), pl.col("ideal_gain").fill_null(0.0)).alias("value")))
 
 
-@family(key="nDCGRel", aliases=("ndcg_rel",), trec=_gain_form("ndcg_rel", 240), sql_file="ndcg_rel.sql",
+@family(key="nDCGRel", value_range=UNIT,
+        aliases=("ndcg_rel",), trec=_gain_form("ndcg_rel", 240), sql_file="ndcg_rel.sql",
         cutoff="none", rel="none", uses_gain=True, empty_value="0", examples=("nDCGRel(gains={1:3,2:9})",))
 def ndcg_rel(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """nDCG averaged over the relevant documents (gain > 0): for each of the L documents of the
@@ -100,7 +103,8 @@ def ndcg_rel(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
             .select(*KEYS, pl.col("value").fill_null(0.0)))
 
 
-@family(key="RnDCG", aliases=("rndcg",), trec=_gain_form("Rndcg", 250), sql_file="rndcg.sql", cutoff="none",
+@family(key="RnDCG", value_range=UNIT,
+        aliases=("rndcg",), trec=_gain_form("Rndcg", 250), sql_file="rndcg.sql", cutoff="none",
         empty_value="0", examples=("RnDCG(gains={1:3,2:3,3:1})",), uses_gain=True)
 def rndcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """nDCG averaged at the R levels: the mean of nDCG at each rank where the ideal gain changes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import ordered_sum, per_query, quotient, ratio, with_row_columns
-from pairedframe.measures.base import MIN_GEO_MEAN, Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, MIN_GEO_MEAN, Measure, PolarsContext, TrecForm, family
 from pairedframe.measures.bpref import bpref_terms
 
 
@@ -13,7 +13,8 @@ def _floored(value: pl.Expr) -> pl.Expr:
     return pl.max_horizontal(value, pl.lit(MIN_GEO_MEAN))
 
 
-@family(key="GMAP", aliases=("gm_map",), trec=TrecForm("gm_map", "single", 60), sql_file="gm_map.sql",
+@family(key="GMAP", value_range=UNIT,
+        aliases=("gm_map",), trec=TrecForm("gm_map", "single", 60), sql_file="gm_map.sql",
         cutoff="none", aggregate="gmean", per_query_printed=False, empty_value="0.00001")
 def gm_map(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Geometric mean average precision: per query ``max(AP, 0.00001)`` (AP as trec_eval's ``map``),
@@ -28,7 +29,8 @@ def gm_map(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     return per_query(ctx, _floored(ratio(pl.col("total"), pl.col("num_rel"))), total=total)
 
 
-@family(key="GMBpref", aliases=("gm_bpref",), trec=TrecForm("gm_bpref", "single", 150), sql_file="gm_bpref.sql",
+@family(key="GMBpref", value_range=UNIT,
+        aliases=("gm_bpref",), trec=TrecForm("gm_bpref", "single", 150), sql_file="gm_bpref.sql",
         cutoff="none", aggregate="gmean", per_query_printed=False, empty_value="0.00001")
 def gm_bpref(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """bpref, geometric mean over queries: per query ``max(bpref, 0.00001)`` (bpref as trec_eval's),

@@ -5,12 +5,13 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import ordered_sum, per_query, quotient, ratio, with_row_columns
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 EPSILON = 0.00001  # INFAP_EPSILON in trec_eval.h
 
 
-@family(key="infAP", aliases=("infap",), trec=TrecForm("infAP", "single", 140), sql_file="infap.sql",
+@family(key="infAP", value_range=UNIT,
+        aliases=("infap",), trec=TrecForm("infAP", "single", 140), sql_file="infap.sql",
         cutoff="none", empty_value="0")
 def infap(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Inferred AP for a judgment pool of which only a sample was judged: documents with a

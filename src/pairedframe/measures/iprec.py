@@ -7,7 +7,7 @@ import polars as pl
 
 from pairedframe.measures._polars import KEYS, divide, quotient
 from pairedframe.measures._trec import doubles, number_text
-from pairedframe.measures.base import Interval, Measure, Param, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Interval, Measure, Param, PolarsContext, TrecForm, family
 
 RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -32,7 +32,7 @@ def interpolated(ctx: PolarsContext, recalls: pl.LazyFrame) -> pl.LazyFrame:
             .select(*KEYS, "level", "recall", pl.col("iprec").fill_null(0.0)))
 
 
-@family(key="IPrec", trec=TrecForm("iprec_at_recall", "double_cutoffs", 100, RECALL_LEVELS),
+@family(key="IPrec", value_range=UNIT, trec=TrecForm("iprec_at_recall", "double_cutoffs", 100, RECALL_LEVELS),
         sql_file="iprec.sql", cutoff="none", at="recall", params=(Param("recall", "float", None, "recall level", Interval(0.0, 1.0)),),
         empty_value="0", examples=("IPrec@0.25", "IPrec@1", "iprec_at_recall..35,.5"))
 def iprec(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
@@ -58,7 +58,7 @@ def _printable_levels(measure: Measure) -> str:
     return "" if levels == RECALL_LEVELS else ",".join(number_text(v) for v in levels)
 
 
-@family(key="IPrecAvg", aliases=("11pt_avg",),
+@family(key="IPrecAvg", value_range=UNIT, aliases=("11pt_avg",),
         trec=TrecForm("11pt_avg", "params", 180, parse=_parse_levels, printable=_printable_levels),
         sql_file="iprec_avg.sql", cutoff="none", params=(Param("levels", "floats", RECALL_LEVELS, "recall levels", Interval(0.0, 1.0)),),
         empty_value="0", examples=("IPrecAvg(levels=(0.25,0.5,0.75))", "11pt_avg..25,.5,.75"))

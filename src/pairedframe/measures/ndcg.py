@@ -7,12 +7,12 @@ import polars as pl
 from pairedframe.measures._polars import (gain_expr, ordered_sum, per_query, quotient, ratio, with_row_columns,
                                           within_cutoff)
 from pairedframe.measures._trec import TREC_CUTOFFS, parse_gain_pairs, printable_gains
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 __all__ = ["TREC_CUTOFFS", "ndcg"]
 
 
-@family(key="nDCG", aliases=("ndcg",),
+@family(key="nDCG", value_range=UNIT, aliases=("ndcg",),
         trec=(TrecForm("ndcg", "params", 230, parse=parse_gain_pairs, printable=printable_gains),
               TrecForm("ndcg_cut", "long_cutoffs", 260, TREC_CUTOFFS)),
         sql_file="ndcg.sql", cutoff="optional", rel="none", uses_gain=True, empty_value="0",

@@ -26,7 +26,14 @@ ALL_TREC = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rpre
             "num_nonrel_judged_ret")
 SET = ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P",
        "set_map", "set_F")
-NICKNAMES = {"official": OFFICIAL, "all_trec": ALL_TREC, "set": SET}
+ALL_PREFS = ("num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
+             "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+             "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")
+PREFS = ("num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
+         "prefs_avgjg")
+QRELS_JG = ("num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
+NICKNAMES = {"official": OFFICIAL, "all_trec": ALL_TREC, "set": SET, "all_prefs": ALL_PREFS, "prefs": PREFS,
+             "qrels_jg": QRELS_JG}
 #: Nicknames whose trec_eval output starts the summary with the ``runid`` line.
 RUNID_NICKNAMES = frozenset(NICKNAMES) | {"runid"}
 
@@ -249,6 +256,8 @@ def _split_trec(text: str) -> tuple[str, TrecForm, str | None, str] | None:
         name, params = text.split(".", 1)  # trec_eval splits -m at the first '.'
         if name in forms:
             return (*forms[name], params, ".")
+    if "(" in text or "@" in text:  # ir_measures style (P_avgjg(rel=2)@10), never trec_eval's
+        return None
     for name in sorted(forms, key=len, reverse=True):
         if text.startswith(name + "_") and len(text) > len(name) + 1:
             return (*forms[name], text[len(name) + 1:], "_")
@@ -304,7 +313,9 @@ def parse_measure(text: str) -> list[Measure]:
         ``Rprec_mult.0.5``, ``utility.2,-1,0,0``, ``11pt_avg..25,.5``, ``ndcg.1=3,2=9``,
         ``rbp.p=0.8``, ``relstring.20``; a bare ``P``, ``recall``, ``ndcg_cut``, ... expands to
         trec_eval's default cutoffs), or a nickname: ``official`` (trec_eval's default set),
-        ``all_trec``, ``set``.
+        ``all_trec``, ``set``, ``all_prefs`` and ``prefs`` (preference measures: judgments_format
+        ``"prefs"`` or ``"qrels_prefs"``), ``qrels_jg`` (measures averaged over judgment groups:
+        judgments_format ``"qrels_jg"``).
 
     Returns
     -------

@@ -6,10 +6,10 @@ import polars as pl
 
 from pairedframe.measures._polars import divide, per_query, within_cutoff
 from pairedframe.measures._trec import TREC_CUTOFFS
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="P", aliases=("precision",), trec=TrecForm("P", "long_cutoffs", 110, TREC_CUTOFFS),
+@family(key="P", value_range=UNIT, aliases=("precision",), trec=TrecForm("P", "long_cutoffs", 110, TREC_CUTOFFS),
         sql_file="precision.sql", cutoff="required", empty_value="0")
 def precision(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Precision at k: relevant documents among the top k, divided by k (even when fewer than k

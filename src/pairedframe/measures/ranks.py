@@ -3,6 +3,8 @@ query's highest grade (pairedframe; for compare, worst_queries and the regressio
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from pairedframe.measures._polars import KEYS, within_cutoff
@@ -15,7 +17,8 @@ def _first(ctx: PolarsContext, where: pl.Expr) -> pl.LazyFrame:
             .select(*KEYS, pl.col("first").cast(pl.Float64).alias("value")))
 
 
-@family(key="FirstRelRank", aliases=("first_rel_rank",), trec=TrecForm("first_rel_rank", "long_cutoffs", 620),
+@family(key="FirstRelRank", value_range=(1.0, math.inf),
+        aliases=("first_rel_rank",), trec=TrecForm("first_rel_rank", "long_cutoffs", 620),
         sql_file="first_rel_rank.sql", cutoff="optional", higher_is_better=False,
         empty_value="null (not retrieved)")
 def first_rel_rank(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
@@ -28,7 +31,8 @@ def first_rel_rank(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     return _first(ctx, pl.col("is_rel") & within_cutoff(measure))
 
 
-@family(key="TopGradeRank", aliases=("top_grade_rank",), trec=TrecForm("top_grade_rank", "long_cutoffs", 630),
+@family(key="TopGradeRank", value_range=(1.0, math.inf),
+        aliases=("top_grade_rank",), trec=TrecForm("top_grade_rank", "long_cutoffs", 630),
         sql_file="top_grade_rank.sql", cutoff="optional", rel="none", higher_is_better=False,
         empty_value="null (not retrieved)")
 def top_grade_rank(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:

@@ -8,7 +8,7 @@ import polars as pl
 from pairedframe.measures._polars import (KEYS, c_pow, divide, gain_expr, ordered_sum, per_query, quotient,
                                           with_row_columns)
 from pairedframe.measures._trec import gains_from_pairs, number_text, pairs
-from pairedframe.measures.base import Interval, Measure, Param, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Interval, Measure, Param, PolarsContext, TrecForm, family
 from pairedframe.measures.gains import rbp_bounds
 
 TREC_P = 0.9  # trec_eval's default persistence; ir_measures' is 0.8
@@ -44,7 +44,7 @@ def _graded(ctx: PolarsContext, measure: Measure) -> tuple[pl.LazyFrame, pl.Expr
     return ranked, pl.when(pl.col("rel") >= 0).then(rescaled).otherwise(0.0)  # unjudged: gain 0, not rescaled
 
 
-@family(key="RBP", trec=TrecForm("rbp", "params", 540, parse=_parse, printable=_printable,
+@family(key="RBP", value_range=UNIT, trec=TrecForm("rbp", "params", 540, parse=_parse, printable=_printable,
                                          bare={"params": {"p": TREC_P}}), sql_file="rbp.sql",
         cutoff="optional", rel="optional", uses_gain=True, params=(PERSISTENCE,),
         empty_value="0", examples=("RBP(p=0.9)", "RBP(p=0.5,rel=2)@5", "rbp.p=0.95,1=2", "RBP(gains={0:-1})"))
@@ -75,7 +75,7 @@ def rbp(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
             .select(*KEYS, (pl.lit(1.0 - p) * pl.col("total").fill_null(0.0)).alias("value")))
 
 
-@family(key="RBPResid", aliases=("rbp_resid",),
+@family(key="RBPResid", value_range=UNIT, aliases=("rbp_resid",),
         trec=TrecForm("rbp_resid", "params", 550, parse=_parse_resid, printable=_printable,
                       bare={"params": {"p": TREC_P}}),
         sql_file="rbp_resid.sql", cutoff="none", rel="none", params=(PERSISTENCE,),

@@ -6,10 +6,10 @@ import polars as pl
 
 from pairedframe.measures._polars import per_query, ratio, within_cutoff
 from pairedframe.measures._trec import TREC_CUTOFFS
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="R", aliases=("recall",), trec=TrecForm("recall", "long_cutoffs", 130, TREC_CUTOFFS),
+@family(key="R", value_range=UNIT, aliases=("recall",), trec=TrecForm("recall", "long_cutoffs", 130, TREC_CUTOFFS),
         sql_file="recall.sql", cutoff="required", empty_value="0")
 def recall(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Recall at k: relevant documents among the top k divided by all relevant documents of the

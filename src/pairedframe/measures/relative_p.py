@@ -6,10 +6,11 @@ import polars as pl
 
 from pairedframe.measures._polars import per_query, quotient, within_cutoff
 from pairedframe.measures._trec import TREC_CUTOFFS
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="RelP", aliases=("relative_p",), trec=TrecForm("relative_P", "long_cutoffs", 280, TREC_CUTOFFS),
+@family(key="RelP", value_range=UNIT,
+        aliases=("relative_p",), trec=TrecForm("relative_P", "long_cutoffs", 280, TREC_CUTOFFS),
         sql_file="relative_p.sql", cutoff="required", empty_value="0")
 def relative_p(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Relative precision at k: relevant documents in the top k divided by min(k, R), the most a

@@ -5,10 +5,10 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import per_query, ratio
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="Rprec", aliases=("r_prec", "rprecision"), trec=TrecForm("Rprec", "single", 70),
+@family(key="Rprec", value_range=UNIT, aliases=("r_prec", "rprecision"), trec=TrecForm("Rprec", "single", 70),
         sql_file="rprec.sql", cutoff="none", empty_value="0")
 def rprec(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """R-precision: relevant documents among the top R divided by R, where R is the number of

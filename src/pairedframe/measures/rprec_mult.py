@@ -5,12 +5,13 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import KEYS, quotient
-from pairedframe.measures.base import Interval, Measure, Param, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Interval, Measure, Param, PolarsContext, TrecForm, family
 
 MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
 
-@family(key="RprecMult", aliases=("rprec_mult",), trec=TrecForm("Rprec_mult", "double_cutoffs", 160, MULTIPLES),
+@family(key="RprecMult", value_range=UNIT,
+        aliases=("rprec_mult",), trec=TrecForm("Rprec_mult", "double_cutoffs", 160, MULTIPLES),
         sql_file="rprec_mult.sql", cutoff="none", at="mult", params=(Param("mult", "float", None, "multiple of R", Interval(0.0, open_low=True)),),
         empty_value="0", examples=("RprecMult@0.5", "RprecMult@3", "Rprec_mult.5.0,0.35"))
 def rprec_mult(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:

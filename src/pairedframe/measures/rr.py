@@ -5,10 +5,10 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import per_query, quotient, within_cutoff
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="RR", aliases=("mrr",), trec=(TrecForm("recip_rank", "single", 90),
+@family(key="RR", value_range=UNIT, aliases=("mrr",), trec=(TrecForm("recip_rank", "single", 90),
                                           TrecForm("recip_rank_cut", "long_cutoffs", 95)),
         sql_file="rr.sql", cutoff="optional", empty_value="0")
 def rr(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:

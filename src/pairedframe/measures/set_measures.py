@@ -7,7 +7,7 @@ import polars as pl
 
 from pairedframe.measures._polars import per_query, quotient, ratio
 from pairedframe.measures._trec import doubles, number_text
-from pairedframe.measures.base import Interval, Measure, Param, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Interval, Measure, Param, PolarsContext, TrecForm, family
 
 A = pl.col("a")  # relevant retrieved
 RET, REL = pl.col("num_ret"), pl.col("num_rel")
@@ -17,7 +17,7 @@ def _set(ctx: PolarsContext, value: pl.Expr) -> pl.LazyFrame:
     return per_query(ctx, value, a=pl.col("is_rel").sum())
 
 
-@family(key="SetP", aliases=("set_p",), trec=TrecForm("set_P", "single", 300), sql_file="set_p.sql",
+@family(key="SetP", value_range=UNIT, aliases=("set_p",), trec=TrecForm("set_P", "single", 300), sql_file="set_p.sql",
         cutoff="none", empty_value="0")
 def set_p(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Set precision: relevant retrieved / retrieved (after the depth cut). ``trec_eval -M 50 -m
@@ -27,7 +27,7 @@ def set_p(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     return _set(ctx, ratio(A, RET))
 
 
-@family(key="SetRelP", aliases=("set_relative_p",), trec=TrecForm("set_relative_P", "single", 310),
+@family(key="SetRelP", value_range=UNIT, aliases=("set_relative_p",), trec=TrecForm("set_relative_P", "single", 310),
         sql_file="set_rel_p.sql", cutoff="none", empty_value="0")
 def set_rel_p(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Relative set precision: relevant retrieved / min(retrieved, R), the precision relative to the
@@ -37,14 +37,16 @@ def set_rel_p(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     return _set(ctx, pl.when((RET > 0) & (REL > 0)).then(quotient(A, pl.min_horizontal(RET, REL))).otherwise(0.0))
 
 
-@family(key="SetR", aliases=("set_recall",), trec=TrecForm("set_recall", "single", 320), sql_file="set_recall.sql",
+@family(key="SetR", value_range=UNIT,
+        aliases=("set_recall",), trec=TrecForm("set_recall", "single", 320), sql_file="set_recall.sql",
         cutoff="none", empty_value="0")
 def set_recall(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Set recall: relevant retrieved / R. 0 when R = 0. Source: trec_eval m_set_recall.c."""
     return _set(ctx, ratio(A, REL))
 
 
-@family(key="SetAP", aliases=("set_map",), trec=TrecForm("set_map", "single", 330), sql_file="set_map.sql",
+@family(key="SetAP", value_range=UNIT,
+        aliases=("set_map",), trec=TrecForm("set_map", "single", 330), sql_file="set_map.sql",
         cutoff="none", empty_value="0")
 def set_map(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Unranked set AP: a^2 / (retrieved * R) = set precision x set recall (a relevant retrieved).
@@ -63,7 +65,7 @@ def _printable_beta(measure: Measure) -> str:
     return "" if beta == 1.0 else number_text(beta)
 
 
-@family(key="SetF", aliases=("set_f",), trec=TrecForm("set_F", "params", 340, parse=_parse_beta,
+@family(key="SetF", value_range=UNIT, aliases=("set_f",), trec=TrecForm("set_F", "params", 340, parse=_parse_beta,
                                                        printable=_printable_beta),
         sql_file="set_f.sql", cutoff="none", params=(Param("beta", "float", 1.0, "weight of recall", Interval(0.0)),),
         empty_value="0", examples=("SetF(beta=0.5)", "set_F.2"))

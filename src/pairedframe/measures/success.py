@@ -5,10 +5,11 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures._polars import per_query, within_cutoff
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="Success", aliases=("success",), trec=TrecForm("success", "long_cutoffs", 290, (1, 5, 10)),
+@family(key="Success", value_range=UNIT,
+        aliases=("success",), trec=TrecForm("success", "long_cutoffs", 290, (1, 5, 10)),
         sql_file="success.sql", cutoff="required", empty_value="0")
 def success(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Success at k: 1 if a relevant document (grade >= rel) is in the top k, else 0.

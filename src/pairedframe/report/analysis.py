@@ -19,7 +19,7 @@ __all__ = ["ANALYSIS_FORMATS", "format_analysis"]
 ANALYSIS_FORMATS = ("table", "json", "csv", "markdown")
 
 _SHORT = ["endpoint", "role", "family", "n_queries", "n_clusters", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
-          "pvalue_tost", "mdd", "mcnemar_pvalue", "verdict"]
+          "pvalue_tost", "pvalue_tost_holm", "mdd", "mcnemar_pvalue", "verdict"]
 
 
 def _num(v: Any, digits: int = 4) -> str:
@@ -80,10 +80,18 @@ def format_analysis(result: Any, fmt: str = "table", *, digits: int = 4) -> str:
         return buf.getvalue()
     cols = [c for c in _SHORT if c in table.columns]
     if fmt == "markdown":
-        lines = ["" + "\n".join(f"<!-- {h} -->" for h in _header(result)), "",
+        from pairedframe.report.table_markdown import markdown_escape
+
+        # names are shown in a table of their own (escaped), not in the comments, where "-->" would end one
+        header = [h for h in _header(result) if not h.startswith("candidate: ")]
+        plan = result.plan
+        lines = ["\n".join(f"<!-- {h} -->" for h in header), "",
+                 "| candidate | baseline |", "| --- | --- |",
+                 f"| {markdown_escape(str(plan.candidate))} | {markdown_escape(str(plan.baseline))} |", "",
                  "| " + " | ".join(cols) + " |",
                  "| " + " | ".join("---:" if table.schema[c].is_numeric() else "---" for c in cols) + " |"]
-        lines += ["| " + " | ".join(_num(r[c], digits) for c in cols) + " |" for r in table.iter_rows(named=True)]
+        lines += ["| " + " | ".join(markdown_escape(_num(r[c], digits)) for c in cols) + " |"
+                  for r in table.iter_rows(named=True)]
         return "\n".join(lines) + "\n"
     if fmt == "table":
         from rich.console import Console

@@ -14,6 +14,8 @@ import polars as pl
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
 from pairedframe.report.output import json_text
+from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_markdown import markdown_escape
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
 
@@ -130,16 +132,13 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
     short = _short(frame)
     cells = [[_num(v, float_digits) for v in row] for row in short.iter_rows()]
     if fmt == "markdown":
-        lines = ["| " + " | ".join(short.columns) + " |",
+        lines = ["| " + " | ".join(map(markdown_escape, short.columns)) + " |",
                  "| " + " | ".join("---:" if t.is_numeric() else "---" for t in short.dtypes) + " |"]
-        lines += ["| " + " | ".join(r) + " |" for r in cells]
-        lines += [""] + [f"- {line}" for line in _footer(settings, frame)]
+        lines += ["| " + " | ".join(map(markdown_escape, r)) + " |" for r in cells]
+        lines += [""] + [f"- {markdown_escape(line)}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
-        def esc(text: str) -> str:
-            table = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#",
-                     "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
-            return "".join(table.get(ch, ch) for ch in text)
+        esc = latex_escape
         spec = "".join("r" if t.is_numeric() else "l" for t in short.dtypes)
         lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(esc(c) for c in short.columns) + r" \\",
                  r"\midrule"]
@@ -147,13 +146,14 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=title or "paired comparison vs baseline (delta = system - baseline)")
+    table = Table(title=escape(title or "paired comparison vs baseline (delta = system - baseline)"))
     for name, dtype in short.schema.items():
-        table.add_column(name, justify="right" if dtype.is_numeric() else "left")
-    for r in cells:
-        table.add_row(*r)
+        table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left")
+    for r in cells:                                  # names are text, not rich markup
+        table.add_row(*map(escape, r))
     buf = io.StringIO()
     Console(file=buf, width=max(100, 12 * len(short.columns)), soft_wrap=False, no_color=True,
             highlight=False).print(table)

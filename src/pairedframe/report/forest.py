@@ -12,7 +12,7 @@ from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.plots import pyplot
 
-__all__ = ["forest_plot", "row_styles", "x_limits", "COLOURS"]
+__all__ = ["forest_plot", "row_styles", "rows_to_show", "x_limits", "COLOURS"]
 
 #: Colour of a row by its decision: the verdict of compare / compare_clustered, or for compare_segments
 #: ``significant`` with the sign of the delta.  The colour never comes from the interval.
@@ -51,19 +51,22 @@ def _unique(df: pl.DataFrame, col: str) -> list:
     return df[col].unique(maintain_order=True).to_list() if col in df.columns else []
 
 
-def _names(values: list, noun: str, most: int = 3) -> str:
-    """Up to ``most`` names, else their count ("16 systems"): a title that always fits."""
-    if len(values) <= most:
+def _names(values: list, noun: str, most: int = 3, of: int | None = None) -> str:
+    """Up to ``most`` names, else their count ("16 systems"; "60 of 62 systems" when ``of`` more exist):
+    a title that always fits and never counts rows it does not show."""
+    if len(values) <= most and (of is None or of == len(values)):
         return ", ".join(map(str, values))
-    return f"{len(values)} {noun}"
+    return f"{len(values)} of {of} {noun}" if of is not None and of > len(values) else f"{len(values)} {noun}"
 
 
-def _default_title(df: pl.DataFrame, *, per_segment: bool) -> str:
+def _default_title(df: pl.DataFrame, *, per_segment: bool, full: pl.DataFrame | None = None) -> str:
     """Names the measure(s) and the baseline(s), and the system(s) when few: "nDCG@10: 16 systems −
-    baseline bm25base_p"; "per segment" only for a compare_segments result."""
+    baseline bm25base_p"; "60 of 62 systems" when ``full`` (the rows before :func:`rows_to_show`) has
+    more; "per segment" only for a compare_segments result."""
+    full = df if full is None else full
     measures, systems, baselines = _unique(df, "measure"), _unique(df, "system"), _unique(df, "baseline")
-    what = _names(measures, "measures") or "delta"
-    who = _names(systems, "systems") or "system"
+    what = _names(measures, "measures", of=len(_unique(full, "measure"))) or "delta"
+    who = _names(systems, "systems", of=len(_unique(full, "system"))) or "system"
     if len(baselines) > 2:
         vs = f"{len(baselines)} baselines"
     else:
@@ -97,6 +100,32 @@ def _row_labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool) 
     return labels
 
 
+def rows_to_show(df: pl.DataFrame, decisions: list[str], max_rows: int) -> tuple[pl.DataFrame, str | None]:
+    """At most ``max_rows`` rows of ``df`` (sorted), chosen so that no decided row is hidden for an
+    undecided one: every "better" / "worse" row first, then the undecided rows farthest from the middle
+    of the sort order; the rows keep their order.  Also the note naming what was left out (None when
+    nothing was).
+
+    Raises
+    ------
+    ValueError
+        ``max_rows`` below 1.
+    """
+    if isinstance(max_rows, bool) or not isinstance(max_rows, int) or max_rows < 1:
+        raise ValueError(f"`max_rows` must be an integer >= 1, got {max_rows!r}")
+    n = df.height
+    if n <= max_rows:
+        return df, None
+    middle = (n - 1) / 2
+    priority = sorted(range(n), key=lambda i: (decisions[i] == "not significant", -abs(i - middle), i))
+    keep = sorted(priority[:max_rows])
+    left_out = [i for i in range(n) if i not in set(keep)]
+    decided = sum(decisions[i] != "not significant" for i in left_out)
+    detail = ("not significant" if not decided else
+              f"{decided} of them significant" + (", the others not" if decided < len(left_out) else ""))
+    return df[keep], f"{len(left_out)} of {n} rows not shown: {detail}, nearest the middle; max_rows={max_rows}"
+
+
 def x_limits(delta: list[float], low: list[float], high: list[float]) -> tuple[float, float]:
     """The x range of a forest plot: every delta, every finite interval end and 0, padded by 8 %;
     infinite ends are drawn as arrows at its edge instead of stretching it."""
@@ -128,7 +157,10 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     sort_by : str, default "delta"
         Column to sort segments by (ascending, drawn bottom to top).
     max_rows : int, default 60
-        Keep the ``max_rows // 2`` lowest and highest rows when there are more (a note says so).
+        With more rows, show ``max_rows`` of them: every significant row ("better" / "worse") first,
+        then the undecided rows farthest from the middle of the sort order (:func:`rows_to_show`); the
+        x label says how many were left out and which, the default title counts what is shown
+        ("60 of 62 systems").
     title : str, optional
         Default: the measure(s) and baseline(s), and the systems (their count when more than three),
         e.g. ``nDCG@10: 16 systems − baseline bm25`` ("per segment" appended for compare_segments
@@ -151,7 +183,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     ImportError
         matplotlib is not installed (``pip install 'pairedframe[plot]'``).
     ValueError
-        No row left after filtering, missing columns, or a missing output folder.
+        No row left after filtering, missing columns, ``max_rows`` below 1, or a missing output folder.
     """
     out = require_output_folder(path, "path")
     need = ["delta", "ci_low", "ci_high"]
@@ -170,11 +202,10 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     df = df.filter(pl.col("delta").is_not_null()).sort(sort_by)
     if df.height == 0:
         raise ValueError("no segment with a delta left to plot")
-    note = None
-    if df.height > max_rows:
-        half = max_rows // 2
-        note = f"{df.height - 2 * half} middle {'segments' if per_segment else 'rows'} omitted"
-        df = pl.concat([df.head(half), df.tail(half)])
+    full = df
+    decisions = [decision for decision, _ in row_styles(df, verdict_column=verdict_column,
+                                                        significant_column=significant_column)]
+    df, note = rows_to_show(df, decisions, max_rows)
     plt = pyplot()
     labels = _row_labels(df, per_segment=per_segment,
                          show_segment_set="segment_set" in df.columns and segment_set is None)
@@ -192,7 +223,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         ax.plot([max(a, left), min(b, right)], [yi, yi], color=colour, lw=1.6, ls="--" if disagrees else "-")
         ax.plot([d], [yi], "o", color=colour, ms=4)[0].set_gid(f"pf-segment-{yi}")  # countable in an SVG
         for end, edge, marker in ((a, left, "<"), (b, right, ">")):
-            if math.isinf(end):       # unbounded (one-sided, or a studentized interval on tied deltas)
+            if math.isinf(end):       # unbounded (one-sided, or no spread and no known range)
                 ax.plot([edge], [yi], marker, color=colour, ms=6)
         unbounded = "unbounded" if math.isinf(a) or math.isinf(b) else None
         for key in (decision, "interval disagrees" if disagrees else None, unbounded):
@@ -208,7 +239,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         xlabel = f"delta {df['measure'][0]}"
         if {"system", "baseline"} <= set(df.columns) and df["system"].n_unique() == df["baseline"].n_unique() == 1:
             xlabel += f": {df['system'][0]} − {df['baseline'][0]}"
-    ax.set_xlabel(xlabel + (f"  ({note})" if note else ""))
+    ax.set_xlabel(xlabel + (f"\n({note})" if note else ""))
     from matplotlib.lines import Line2D
 
     names = {"better": "better (significant)", "worse": "worse (significant)",
@@ -221,7 +252,8 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
                for k in sorted(seen, key=list(names).index)]
     fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncols=min(len(handles), 3),
                frameon=False)
-    fig.suptitle(textwrap.fill(title or _default_title(df, per_segment=per_segment), width=70), fontsize=11)
+    fig.suptitle(textwrap.fill(title or _default_title(df, per_segment=per_segment, full=full), width=70),
+                 fontsize=11)
     fig.savefig(out)
     plt.close(fig)
     return out

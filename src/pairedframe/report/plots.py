@@ -13,6 +13,7 @@ and returns its path.  Every mark carries an SVG id (``pf-bar-<i>``, ``pf-mean-<
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +50,10 @@ def _output(path: str | Path) -> Path:
     return require_output_folder(out, "path")
 
 
-def _save(fig, path: Path) -> Path:
+def _save(fig, path: Path, *, relayout: bool = True) -> Path:
     plt = pyplot()
-    fig.tight_layout()
+    if relayout:
+        fig.tight_layout()
     fig.savefig(path, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
     plt.close(fig)
     return path
@@ -169,6 +171,53 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
     return _save(fig, out)
 
 
+#: Font size of the point labels (points): readable in print at the figure's size.
+LABEL_FONTSIZE = 8
+#: Where a label may sit relative to its point (offset in points, alignment), tried in this order.
+_LABEL_SPOTS = ((4, 3, "left", "bottom"), (-4, 3, "right", "bottom"), (4, -3, "left", "top"),
+                (-4, -3, "right", "top"))
+
+
+def _label_order(means: pl.DataFrame) -> list[int]:
+    """Row indices of ``means``, the most telling first: the systems whose rank moves most between the
+    two evaluations, then the best under ``a``."""
+    shift = [abs(a - b) for a, b in zip(means["rank_a"], means["rank_b"])]
+    return sorted(range(means.height), key=lambda i: (-shift[i], means["rank_a"][i], i))
+
+
+def _distance(box, x: float, y: float) -> float:
+    """Distance (pixels) from the point (x, y) to the box, 0 inside it."""
+    return math.hypot(max(box.x0 - x, 0.0, x - box.x1), max(box.y0 - y, 0.0, y - box.y1))
+
+
+def _place_labels(fig, ax, means: pl.DataFrame) -> int:
+    """Label points with their system names where a label stays inside the axes, overlaps no other
+    label or point, and lies nearer its own point than any other (so it names one point only), trying
+    four spots around each point, the most telling systems first; returns how many were labelled."""
+    renderer = fig.canvas.get_renderer()
+    axes_box = ax.get_window_extent(renderer)
+    xy = ax.transData.transform(list(zip(means["mean_a"], means["mean_b"])))
+    pad = 3.0                                          # pixels around a point marker kept free
+    taken = [(x - pad, y - pad, x + pad, y + pad) for x, y in xy]
+    placed = 0
+    for i in _label_order(means):
+        for dx, dy, ha, va in _LABEL_SPOTS:
+            note = ax.annotate(str(means["system"][i]), (means["mean_a"][i], means["mean_b"][i]), xytext=(dx, dy),
+                               textcoords="offset points", ha=ha, va=va, fontsize=LABEL_FONTSIZE)
+            box = note.get_window_extent(renderer).padded(1.5)   # a hair of space between names
+            inside = axes_box.x0 <= box.x0 and box.x1 <= axes_box.x1 and axes_box.y0 <= box.y0 and box.y1 <= axes_box.y1
+            clear = all(box.x1 < x0 or x1 < box.x0 or box.y1 < y0 or y1 < box.y0 for x0, y0, x1, y1 in taken)
+            own = _distance(box, *xy[i])
+            unambiguous = all(_distance(box, x, y) > own + pad for j, (x, y) in enumerate(xy) if j != i)
+            if inside and clear and unambiguous:
+                note.set_gid(f"pf-label-{i}")
+                taken.append((box.x0, box.y0, box.x1, box.y1))
+                placed += 1
+                break
+            note.remove()
+    return placed
+
+
 def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = True, title: str | None = None) -> Path:
     """Scatter of system means under two evaluations, Kendall's tau and tau_AP in the title.
 
@@ -179,14 +228,18 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     path : str or Path
         ``.png``, ``.svg`` or ``.pdf``.
     label_points : bool, default True
-        Write each system's name next to its point.
+        Write system names next to their points, in a readable size (:data:`LABEL_FONTSIZE`), where a
+        name overlaps no other name or point: the systems whose rank moves most between the two
+        evaluations first, then the best.  A note in the corner says how many systems are named when
+        not all could be.
     title : str, optional
-        Default: measure, tau_b with its interval, tau_AP, numbers of systems, queries and swaps.
+        Default: measure, tau_b with its (approximate) interval, tau_AP, numbers of systems, queries and swaps.
 
     Returns
     -------
     Path
-        One point per system (SVG ids ``pf-point-0`` ... in the order of ``agreement.means``).
+        One point per system (SVG ids ``pf-point-0`` ... in the order of ``agreement.means``) and one
+        ``pf-label-<i>`` per name written.
 
     Raises
     ------
@@ -199,17 +252,27 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     means = agreement.means
     name_a, name_b = agreement.names
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(5.6, 5.0))
+    fig, ax = plt.subplots(figsize=(6.4, 5.6))
     for i, r in enumerate(means.iter_rows(named=True)):
         (point,) = ax.plot([r["mean_a"]], [r["mean_b"]], "o", color=WIN_COLOUR, ms=5)
         point.set_gid(f"pf-point-{i}")
-        if label_points:
-            ax.annotate(r["system"], (r["mean_a"], r["mean_b"]), fontsize=6, xytext=(3, 2), textcoords="offset points")
     tau = agreement.kendall_tau_b
     low, high = tau.confidence_interval
-    ax.set_xlabel(f"mean {agreement.measure} under {name_a}")
+    xlabel = f"mean {agreement.measure} under {name_a}"
+    ax.set_xlabel(xlabel + ("\n(names: ... )" if label_points and means.height else ""))   # two lines for the layout
     ax.set_ylabel(f"mean {agreement.measure} under {name_b}")
-    ax.set_title(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}], "
+    ax.set_title(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}] "
+                           f"(approx.), "
                            f"τ_AP = {agreement.tau_ap.statistic:.3f}\n{agreement.n_systems} systems, "
                            f"{agreement.n_queries} queries, {agreement.n_swapped} swapped pairs"), fontsize=9)
-    return _save(fig, out)
+    if not (label_points and means.height):
+        return _save(fig, out)
+    ax.margins(0.08)
+    fig.tight_layout()                                 # the final layout first: label boxes are measured in it
+    ax.set_xlim(ax.get_xlim())
+    ax.set_ylim(ax.get_ylim())
+    placed = _place_labels(fig, ax, means)
+    named = "all systems named" if placed == means.height else \
+        f"{placed} of {means.height} systems named; the others' names would overlap"
+    ax.set_xlabel(f"{xlabel}\n({named})")
+    return _save(fig, out, relayout=False)

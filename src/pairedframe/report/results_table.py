@@ -3,13 +3,14 @@
 :func:`results_table` gathers the numbers (:mod:`pairedframe.comparison.table_data`) and returns a
 :class:`ResultsTable` that renders
 
-- LaTeX and HTML through great_tables (``pip install "pairedframe[report]"``).  great_tables does not
-  apply cell styles (bold, underline) in LaTeX output, so the marks are written into the cells as
-  markup for each output (``\\textbf``, ``\\underline``, ``\\rlap{$^{ab}$}`` / ``<strong>``, ``<u>``,
-  ``<sup>``); the table itself -- booktabs rules, column alignment, escaping of names -- is great_tables'.
-  The LaTeX needs only ``\\usepackage{booktabs}`` in a plain ``article``; marks sit in ``\\rlap`` so
-  right-aligned numbers with equal decimals stay aligned.
-- markdown through polars' own markdown table formatting (``pl.Config(tbl_formatting="MARKDOWN")``);
+- LaTeX for pdflatex in a plain ``article`` with ``\\usepackage{booktabs}``
+  (:mod:`pairedframe.report.table_latex`): every special character of a name escaped, booktabs
+  rules, marks in a column of their own, intervals beside or below their numbers;
+- HTML through great_tables (``pip install "pairedframe[report]"``), with a fresh element id per
+  table and CSS scoped to it (:mod:`pairedframe.report.table_html`); the marks are written into the
+  cells as ``<strong>``, ``<u>``, ``<sup>``;
+- markdown as a GFM pipe table whose names survive any CommonMark renderer
+  (:mod:`pairedframe.report.table_markdown`);
 - the terminal through rich.
 """
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import html
 import io
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,27 +27,22 @@ import polars as pl
 from pairedframe.comparison.table_data import (DAGGER, DOUBLE_DAGGER, TableData, reject_text_measures,
                                                results_table_data)
 from pairedframe.report.output import require_output_folder
+from pairedframe.report.table_html import check_table_id, new_table_id, scope_css
+from pairedframe.report.table_latex import CI_LAYOUTS, render_latex
+from pairedframe.report.table_markdown import render_markdown
 
-__all__ = ["ResultsTable", "results_table", "TABLE_FORMATS"]
+__all__ = ["ResultsTable", "results_table", "check_letters", "TABLE_FORMATS", "MAX_LETTERED"]
 
 TABLE_FORMATS = ("latex", "markdown", "html", "terminal")
 _UNLIMITED = 100_000                                   # console width to measure a table's natural width
-_LATEX_SPECIALS = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#", "$": r"\$",
-                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}", "α": r"$\alpha$",
-                   "±": r"$\pm$", "†": r"$\dagger$", "‡": r"$\ddagger$", "≥": r"$\geq$", "–": "--",
-                   "<": r"$<$", ">": r"$>$"}
-
-
-def _latex_escape(text: str) -> str:
-    """Text with LaTeX's special characters (and the symbols the captions use) escaped."""
-    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
 
 
 def _describe_test(s: dict[str, Any]) -> str:
     alt = s.get("alternative", "two-sided")
     if s.get("correction") == "tukey":
         n = s.get("n_resamples")
-        return f"randomised Tukey HSD with {n:,} permutations" if isinstance(n, int) else "randomised Tukey HSD"
+        tukey = f"randomised Tukey HSD with {n:,} permutations" if isinstance(n, int) else "randomised Tukey HSD"
+        return f"{tukey}, marked only where the pair's own test also rejects"
     if s.get("test") == "t":
         return f"{alt} paired t-test"
     n = s.get("n_resamples")
@@ -80,6 +75,29 @@ def _baselines_first(data: TableData) -> TableData:
     return replace(data, systems=order, frame=frame)
 
 
+def _why_no_marks(s: dict[str, Any], correction: str) -> str:
+    """The caption's sentence for a table without a single mark: the smallest deciding p-value, and
+    when the raw p-values sit at the smallest value the test can give, that this floor is the cause."""
+    p, raw, alpha = s.get("smallest_p"), s.get("smallest_raw_p"), s["alpha"]
+    if p is None:
+        return "No cell is marked: the comparison has no p-value."
+    text = f"No cell is marked: the smallest {correction} p is {p:.3g} ≥ α = {alpha:g}."
+    n_resamples, lo_hi = s.get("n_resamples"), s["n_queries"]
+    if s.get("test") == "t" or raw is None or raw >= alpha or not isinstance(lo_hi, tuple):
+        return text
+    if s.get("exact") is True:
+        floor = (2.0 if s.get("alternative", "two-sided") == "two-sided" else 1.0) * 2.0 ** -lo_hi[1]
+        how, more = f"the exact sign-flip test over {lo_hi[1]} queries", "more queries"
+    elif isinstance(n_resamples, int):
+        floor = 1.0 / (n_resamples + 1)
+        how, more = f"{n_resamples:,} resamples", "more resamples"
+    else:
+        return text
+    if raw <= floor * (1 + 1e-9):
+        text += f" The raw p-values reach {raw:.3g}, the least {how} can give: {more} could mark cells."
+    return text
+
+
 def _caption_text(data: TableData) -> str:
     """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules."""
     s = data.settings
@@ -89,13 +107,19 @@ def _caption_text(data: TableData) -> str:
     parts = [f"Mean {', '.join(data.measures)}{judged} over {queries}."]
     if s.get("ci"):
         form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
-        parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries.")
+        special = "halfwidth" in data.frame.columns and data.frame.filter(
+            pl.col("ci_low").is_not_null() & pl.col("halfwidth").is_null()).height > 0
+        where = ("[low, high] where it is clipped to the measure's range or the values have no spread"
+                 if s["ci"] == "halfwidth" else "inside the measure's range")
+        parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries"
+                     + (f", {where}." if special else "."))
     if data.mode != "none":
         correction = {"holm": "Holm-adjusted", "bh": "Benjamini-Hochberg-adjusted", "none": "unadjusted",
                       "tukey": "family-wise adjusted"}[s["correction"]]
         family = s.get("family")
+        n = s["n_comparisons"]
         scope = ("family: all pairs of each measure" if s["correction"] == "tukey"
-                 else f"family: {family}" if isinstance(family, str) else f"{s['n_comparisons']} comparisons")
+                 else f"family: {family}" if isinstance(family, str) else f"{n} comparison{'s' if n != 1 else ''}")
         detail = (f"{_describe_test(s)}; {correction} p ({scope}) < α = {s['alpha']:g}; "
                   f"seed {s.get('seed', '?')}")
         if s.get("interval"):
@@ -104,6 +128,8 @@ def _caption_text(data: TableData) -> str:
             parts.append(f"{DAGGER} / {DOUBLE_DAGGER}: significantly better / worse than {s['baselines'][0]} ({detail}).")
         else:
             parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
+        if not any(data.frame["marks"]):
+            parts.append(_why_no_marks(s, correction))
     parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
     if s.get("ranking_tie_rule"):
         parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
@@ -119,29 +145,19 @@ def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, 
     number = _number(row["mean"], digits)
     if row["mean"] is None or ci is None or row["ci_low"] is None:
         return number, ""
-    if ci == "halfwidth":
-        return number, f" ± {(row['ci_high'] - row['ci_low']) / 2:.{digits}f}"
+    if ci == "halfwidth" and row.get("halfwidth") is not None:
+        return number, f" ± {row['halfwidth']:.{digits}f}"
     return number, f" [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]"
 
 
 def _render_cell(row: dict[str, Any], digits: int, ci: str | None, fmt: str) -> str:
+    """One cell for the terminal (``fmt`` "ansi": rich styles; "terminal": plain) or HTML."""
     number, interval = _cell_parts(row, digits, ci)
     marks, place = row["marks"], row["place"]
-    if fmt == "latex":
-        body = _latex_escape(number) + _latex_escape(interval)
-        body = rf"\textbf{{{body}}}" if place == 1 else rf"\underline{{{body}}}" if place == 2 else body
-        if marks:
-            sup = {DAGGER: r"\dagger", DOUBLE_DAGGER: r"\ddagger"}.get(marks, rf"\mathrm{{{marks}}}")
-            body += rf"\rlap{{$^{{{sup}}}$}}"
-        return body
     if fmt == "html":
         body = html.escape(number + interval)
         body = f"<strong>{body}</strong>" if place == 1 else f"<u>{body}</u>" if place == 2 else body
         return body + (f"<sup>{html.escape(marks)}</sup>" if marks else "")
-    if fmt == "markdown":
-        body = number + interval
-        body = f"**{body}**" if place == 1 else f"<u>{body}</u>" if place == 2 else body
-        return body + (f"<sup>{marks}</sup>" if marks else "")
     from rich.markup import escape
 
     body = escape(number + interval)
@@ -184,76 +200,87 @@ class ResultsTable:
 
     def _wide(self, fmt: str) -> pl.DataFrame:
         digits, ci = self.data.settings["digits"], self.data.settings["ci"]
-        labels = [self._label(s) for s in self.data.systems]
-        if fmt == "markdown":                          # a | inside a name would end the cell
-            labels = [label.replace("|", "\\|") for label in labels]
-        cells: dict[str, list[str]] = {"System": labels}
+        cells: dict[str, list[str]] = {"System": [self._label(s) for s in self.data.systems]}
         by_key = {(r["system"], r["measure"]): r for r in self.data.frame.iter_rows(named=True)}
         for m in self.data.measures:
             cells[m] = [_render_cell(by_key[(s, m)], digits, ci, fmt) for s in self.data.systems]
         return pl.DataFrame(cells)
 
-    def _gt(self, fmt: str):
-        try:
-            from great_tables import GT
-        except ImportError as exc:
-            raise ImportError("LaTeX and HTML tables need great_tables: pip install 'pairedframe[report]'") from exc
-        measures = self.data.measures
-        # The cells already hold this output's markup: an identity formatter makes great_tables pass them
-        # through unescaped (its LaTeX output does not apply tab_style bold/underline).
-        return (GT(self._wide(fmt), rowname_col="System", id="pairedframe-results")
-                .fmt(lambda text: text, columns=measures).cols_align("right", columns=measures))
+    def _cells(self) -> list[list[tuple[str, str, str, int | None]]]:
+        """(number, interval, marks, place) per row and measure, for the LaTeX and markdown writers."""
+        digits, ci = self.data.settings["digits"], self.data.settings["ci"]
+        by_key = {(r["system"], r["measure"]): r for r in self.data.frame.iter_rows(named=True)}
+        return [[(*_cell_parts(by_key[(s, m)], digits, ci), by_key[(s, m)]["marks"], by_key[(s, m)]["place"])
+                 for m in self.data.measures] for s in self.data.systems]
 
-    def to_latex(self, *, label: str | None = None) -> str:
-        """LaTeX ``table`` float with booktabs rules and a ``\\caption`` (needs ``\\usepackage{booktabs}``).
+    def to_latex(self, *, label: str | None = None, ci_layout: str = "stacked") -> str:
+        """LaTeX ``table`` float with booktabs rules and a ``\\caption``, for pdflatex in a plain
+        ``article`` with ``\\usepackage{booktabs}`` (:mod:`pairedframe.report.table_latex`).
 
         Parameters
         ----------
         label : str, optional
             Adds ``\\label{label}`` after the caption.
+        ci_layout : {"stacked", "inline"}, default "stacked"
+            Where the ``ci=`` interval goes: on a second line below its number in ``\\footnotesize``
+            (narrow enough for four measures with ``[low, high]`` intervals and 20 names in an
+            article's text width), or beside it (as the markdown and terminal renderings).
 
         Returns
         -------
         str
-            ``\\begin{table}`` ... ``\\end{table}``: a ``tabular*`` with booktabs rules, one row per
-            system, one right-aligned column per measure.
+            ``\\begin{table}`` ... ``\\end{table}``: caption, then a ``tabular`` with one row per
+            system (two with a stacked interval) and per measure a right-aligned number column
+            followed by its marks column.
+
+        Raises
+        ------
+        ValueError
+            ``ci_layout`` not one of "inline", "stacked".
+        """
+        if ci_layout not in CI_LAYOUTS:
+            raise ValueError(f"`ci_layout` must be one of {CI_LAYOUTS}, got {ci_layout!r}")
+        return render_latex([self._label(s) for s in self.data.systems], self.data.measures, self._cells(),
+                            self.caption, label=label, ci_layout=ci_layout)
+
+    def to_html(self, *, table_id: str | None = None) -> str:
+        """An HTML fragment (great_tables' ``as_raw_html``) with the caption as a source note and
+        ``title`` as its header.
+
+        Parameters
+        ----------
+        table_id : str, optional
+            The element id of the table's ``<div>``; every selector of its ``<style>`` is scoped to
+            it, so the CSS styles this table only.  Default: a fresh ``pf-table-<12 hex digits>``, so
+            two tables on one page never share an id.
 
         Raises
         ------
         ImportError
             great_tables is not installed (``pip install "pairedframe[report]"``).
+        ValueError
+            ``table_id`` is not a letter followed by letters, digits, ``-`` or ``_``.
         """
-        tex = self._gt("latex").as_latex()
-        tex = re.sub(r"^\\fontsize\{[^}]*\}\{[^}]*\}\\selectfont\n", "", tex, flags=re.M)  # use the document's size
-        caption = rf"\caption{{{_latex_escape(self.caption)}}}" + (rf"\label{{{label}}}" if label else "")
-        tex, n = re.subn(r"^(\\begin\{table\}(\[[^\]]*\])?)\n", lambda m: m.group(1) + "\n" + caption + "\n", tex,
-                         count=1, flags=re.M)
-        if n != 1:                                     # pragma: no cover - a great_tables layout change
-            raise RuntimeError("unexpected great_tables LaTeX layout: no table environment to caption")
-        return tex.strip() + "\n"
-
-    def to_html(self) -> str:
-        """An HTML fragment (great_tables' ``as_raw_html``, table id ``pairedframe-results``) with the
-        caption as a source note and ``title`` as its header.
-
-        Raises
-        ------
-        ImportError
-            great_tables is not installed (``pip install "pairedframe[report]"``).
-        """
-        gt = self._gt("html").tab_source_note(self.caption)
+        table_id = new_table_id() if table_id is None else check_table_id(table_id)
+        try:
+            from great_tables import GT
+        except ImportError as exc:
+            raise ImportError("HTML tables need great_tables: pip install 'pairedframe[report]'") from exc
+        measures = self.data.measures
+        # The cells already hold their HTML markup: an identity formatter makes great_tables pass them
+        # through unescaped.
+        gt = (GT(self._wide("html"), rowname_col="System", id=table_id)
+              .fmt(lambda text: text, columns=measures).cols_align("right", columns=measures)
+              .tab_source_note(self.caption))
         if self.title:
             gt = gt.tab_header(title=self.title)
-        return gt.as_raw_html()
+        return scope_css(gt.as_raw_html(), table_id)
 
     def to_markdown(self) -> str:
-        """A GitHub markdown table (polars' markdown formatting) followed by the caption."""
-        wide = self._wide("markdown")
-        with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
-                       tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=10_000, tbl_width_chars=30_000):
-            table = str(wide)
-        head = f"**{self.title}**\n\n" if self.title else ""
-        return f"{head}{table}\n\n{self.caption}\n"
+        """A GitHub (GFM) pipe table followed by the caption; names, title and caption escaped so that
+        they render as themselves (:mod:`pairedframe.report.table_markdown`)."""
+        return render_markdown([self._label(s) for s in self.data.systems], self.data.measures, self._cells(),
+                               self.caption, title=self.title)
 
     def to_terminal(self, *, width: int | None = None, ansi: bool = False) -> str:
         """A rich table as text.
@@ -275,12 +302,14 @@ class ResultsTable:
         from rich.console import Console
         from rich.table import Table
 
+        from rich.markup import escape
+
         wide = self._wide("ansi" if ansi else "terminal")
-        table = Table(title=self.title)
-        for name in wide.columns:
-            table.add_column(name, justify="left" if name == "System" else "right", no_wrap=True)
-        for row in wide.iter_rows():
-            table.add_row(*row)
+        table = Table(title=None if self.title is None else escape(self.title))
+        for name in wide.columns:                    # names are text, not rich markup ("[bold]x" stays)
+            table.add_column(escape(name), justify="left" if name == "System" else "right", no_wrap=True)
+        for label, *cells in wide.iter_rows():
+            table.add_row(escape(label), *cells)
         buf = io.StringIO()
         console = Console(file=buf, width=_UNLIMITED, highlight=False, force_terminal=ansi, no_color=not ansi)
         # rich shrinks a table to the console by cutting cells with an ellipsis, marks first: widen instead.
@@ -312,6 +341,40 @@ class ResultsTable:
     def __str__(self) -> str:
         return self.to_terminal()
 
+    def _repr_html_(self) -> str:
+        """A notebook shows the HTML table (its CSS scoped to a fresh id); plain text when great_tables
+        is not installed."""
+        try:
+            return self.to_html()
+        except ImportError:
+            return f"<pre>{html.escape(self.to_terminal())}</pre>"
+
+
+#: Letter marks run from a to z.
+MAX_LETTERED = 26
+
+
+def _count_systems(source: Any, systems: Any) -> int:
+    """How many rows the table will have, known before any comparison is computed."""
+    if systems is not None:
+        return 1 if isinstance(systems, str) else len(list(systems))
+    if hasattr(source, "systems"):
+        return len(source.systems)
+    frame = getattr(source, "per_query", source)
+    return frame["system"].n_unique() if isinstance(frame, pl.DataFrame) and "system" in frame.columns else 0
+
+
+def check_letters(n_lettered: int, *, pairs: bool) -> None:
+    """ValueError when the letter marks cannot name ``n_lettered`` systems (more than :data:`MAX_LETTERED`),
+    raised before the comparison is computed; the message names ``pairs=`` or ``baseline=``."""
+    if n_lettered <= MAX_LETTERED:
+        return
+    if pairs:
+        raise ValueError(f"pairs='all' letters every system (a-z), so it can mark at most {MAX_LETTERED} systems, "
+                         f"got {n_lettered}: choose at most {MAX_LETTERED} with systems=, or compare with one "
+                         "baseline= (daggers, no letters)")
+    raise ValueError(f"several baseline= systems are lettered a-z, so at most {MAX_LETTERED} fit, got {n_lettered}")
+
 
 def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
                   pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
@@ -337,8 +400,9 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several; the caption names it.
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
-        The p-values deciding significance; ``"tukey"`` is the randomised Tukey HSD of an all-pairs
-        comparison.
+        The p-values deciding significance; ``"tukey"``: the randomised Tukey HSD of an all-pairs
+        comparison where the pair's own test also rejects (``pvalue_max_tukey_raw``; the Tukey HSD
+        alone assumes systems exchangeable within a query).
     alpha : float, optional
         Default ``1 - confidence_level`` of the comparison (0.05).
     ci : {None, "halfwidth", "range"}
@@ -358,21 +422,22 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     ResultsTable
         ``to_latex()``, ``to_markdown()``, ``to_html()``, ``to_terminal()``, ``caption``, ``frame``.
 
-    Warns
-    -----
-    UserWarning
-        String-valued measures (RelString) in ``data`` are left out (named in the warning).
-
     Raises
     ------
     ValueError
         See :func:`pairedframe.comparison.table_data.results_table_data`; ``baseline``/``pairs``
         together with ``comparison``; ``measures`` naming a string-valued measure.
 
+    Warns
+    -----
+    UserWarning
+        String-valued measures (RelString) in ``data`` are left out (named in the warning).
+
     Examples
     --------
     >>> t = pf.results_table(ev, baseline="bm25", measures=["nDCG@10", "AP"])  # doctest: +SKIP
     >>> print(t.to_latex())                                                     # doctest: +SKIP
+
     """
     if comparison is not None and (baseline is not None or pairs is not None):
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
@@ -383,10 +448,17 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
         from pairedframe.comparison import compare
 
-        source = data.evaluation(judgments) if judgments is not None and callable(getattr(data, "evaluation", None)) \
-            else data
+        source = data
+        if judgments is not None and callable(getattr(data, "check_names", None)):
+            data.check_names(judgments)
+            # the set stays a key column, so the family reads as pf.compare's on every set: per judgments
+            source = data.per_query.filter(pl.col("judgments") == judgments)
         if callable(getattr(source, "check_names", None)):
             raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {source.names}")
+        if pairs == "all":
+            check_letters(_count_systems(source, systems), pairs=True)
+        elif not isinstance(baseline, str) and baseline is not None:
+            check_letters(len(list(baseline)), pairs=False)
         level = 0.95 if confidence_level is None else confidence_level
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
                              confidence_level=level, **compare_options)

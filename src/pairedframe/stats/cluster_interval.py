@@ -9,7 +9,7 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
   query per cluster it is ``sd(ddof=1) / sqrt(n)``.  :func:`cluster_df` gives its Bell-McCaffrey
   degrees of freedom: ``G - 1`` for equal sizes, fewer when a few clusters hold most queries (CR1 with
   ``G - 1`` then under-covers badly: with one cluster of 21 queries and nine of 1 the Edgeworth
-  interval on them covered 0.719-0.861, on CR2 with these df 0.956-0.990; README "Calibration").
+  interval on them covered 0.719-0.861, on CR2 with these df 0.956-0.990; docs/how/calibration.md).
   With equal sizes the cluster bootstrap's spread of resampled means is this SE times
   ``sqrt((G - 1) / G)``, 5 % too small at ``G = 10``.
 - :func:`cluster_t_interval` is ``theta -/+ t(df) * SE`` (Bell & McCaffrey 2002; Cameron, Gelbach &
@@ -18,7 +18,11 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
 - :func:`cluster_edgeworth_interval` widens (or narrows) cluster-t's quantile by the second-order
   Edgeworth term estimated from the clusters' residual sums ``S_g - theta n_g``
   (:mod:`pairedframe.stats.edgeworth`): skewed cluster effects make cluster-t short of its level at
-  ``G = 10`` (0.939-0.952 on real deltas), the corrected interval is not (0.946-0.956).
+  ``G = 10`` (0.939-0.952 on real deltas), the corrected interval is not (0.946-0.956).  With very
+  few clusters it corrects nothing: the term is estimated from ``G`` residual sums, exactly 0 at
+  ``G = 2`` (two residuals have no skewness) and under 1 % of the quantile at ``G = 3``; with Exp(1)
+  cluster sums both intervals cover 0.88-0.89 at ``G = 3-4``
+  (``benchmarks/cluster_edgeworth_small_g.py``).
 - :func:`cluster_sign_flip_interval_many` inverts the cluster sign-flip test of
   :mod:`pairedframe.stats.cluster`: shifting every delta by ``delta`` shifts cluster ``g``'s sum by
   ``delta n_g``, so a pattern's null statistic becomes ``a - delta c`` with ``c = sum s_g n_g / N``
@@ -27,7 +31,7 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
 
 On real TREC deltas grouped into clusters (``benchmarks/calibration.py --section clustered``) the
 cluster percentile bootstrap covers 0.885-0.899 at ``G = 10``, cluster-t and the inverted test
-0.939-0.952, the Edgeworth-corrected interval 0.946-0.956 (README "Calibration").
+0.939-0.952, the Edgeworth-corrected interval 0.946-0.956 (docs/how/calibration.md).
 
 References
 ----------
@@ -201,7 +205,8 @@ def cluster_edgeworth_interval(sums, sizes, *, se=None, confidence_level: float 
         ``theta -/+ q * se`` with ``theta = sum(sums) / sum(sizes)``, ``se`` the CR2 standard error
         (:func:`cluster_robust_se`) and ``q`` = :func:`~pairedframe.stats.edgeworth.edgeworth_t_quantile`
         of the residual sums ``S_g - theta n_g`` on :func:`cluster_df` degrees of freedom (``G - 1``
-        for equal sizes).
+        for equal sizes).  The correction vanishes at ``G = 2`` and is below 1 % at ``G = 3``: it
+        does not make up for skewed cluster effects with so few clusters (module docstring).
 
     Raises
     ------

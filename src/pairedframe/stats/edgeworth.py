@@ -15,8 +15,8 @@ Joanes & Gill 1998), so a normal sample gets the t quantile on average rather th
 is the analytic twin of the symmetric bootstrap-t interval, without its resampling noise and without
 its unbounded ends on samples with many tied values.
 
-Calibration on real TREC deltas (``benchmarks/calibration.py --section clustered ppi``): README
-"Calibration".
+Calibration on real TREC deltas (``benchmarks/calibration.py --section clustered ppi``):
+docs/how/calibration.md.
 
 References
 ----------

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["holm", "benjamini_hochberg"]
+__all__ = ["holm", "benjamini_hochberg", "rejected_at_floor"]
 
 
 def _prepare(p) -> tuple[np.ndarray, np.ndarray]:
@@ -108,4 +108,69 @@ def benjamini_hochberg(p) -> np.ndarray:
     res = np.empty(m)
     res[order] = adj
     out[finite] = res
+    return out
+
+
+def rejected_at_floor(p, floor, level: float, method: str) -> np.ndarray:
+    """Would each p-value be rejected if it were its test's smallest attainable p-value?
+
+    For each ``i`` the family's p-values are taken as they are, except ``p[i]``, which is replaced
+    by ``min(p[i], floor[i])``; the result says whether ``method`` (adjusted p-value ``<= level``)
+    then rejects ``i``.  False means the test's resolution (few queries for an exact test, or few
+    Monte-Carlo patterns), not the size of the effect, keeps ``i`` from being rejected.  Both
+    corrections are monotone, so an actually rejected p-value is also rejected at its floor.
+
+    Parameters
+    ----------
+    p : array_like, shape (m_total,)
+        p-values in [0, 1]; NaN allowed (left out of the family, result False).
+    floor : array_like, shape (m_total,)
+        Smallest p-value each test can give (e.g. ``2 / 2**n`` exact two-sided, ``1 / (B + 1)``).
+    level : float in (0, 1)
+    method : {"bh", "holm"}
+
+    Returns
+    -------
+    ndarray of bool, shape (m_total,)
+
+    Raises
+    ------
+    ValueError
+        Bad shapes, values outside [0, 1] or an unknown ``method``.
+    """
+    arr, finite = _prepare(p)
+    fl = np.asarray(floor, dtype=np.float64)
+    if fl.shape != arr.shape:
+        raise ValueError(f"`floor` must have the shape of `p` {arr.shape}, got {fl.shape}")
+    if method not in ("bh", "holm"):
+        raise ValueError(f"`method` must be 'bh' or 'holm', got {method!r}")
+    out = np.zeros(arr.shape, dtype=bool)
+    vals = arr[finite]
+    m = vals.shape[0]
+    if m == 0:
+        return out
+    order = np.argsort(vals, kind="stable")
+    s = vals[order]                                   # sorted p-values, s[j - 1] = p_(j)
+    f = np.minimum(fl[finite][order], s)              # the floor of the p-value at each sorted position
+    j = np.arange(1, m + 1)
+    if method == "bh":
+        actual = benjamini_hochberg(s) <= level
+        # rank of the floor among the *other* p-values, tied ones before it (step-up: ties pass together)
+        pos = np.searchsorted(s, f, side="right") + 1
+        pos = np.minimum(pos, j)                      # the row's own p-value is not among the others
+        passes_self = f / (pos / m) <= level
+        # others between the floor's rank and the row's own rank move up by one position
+        up = np.concatenate([[0], np.cumsum(s / (np.minimum(j + 1, m) / m) <= level)])
+        moved = up[j - 1] - up[pos - 1] > 0
+        after = np.concatenate([np.logical_or.accumulate((s / (j / m) <= level)[::-1])[::-1], [False]])
+        res = passes_self | moved | after[j]          # after[j]: some p_(t), t > j, passes at rank t
+    else:
+        actual = holm(s) <= level
+        pos = np.minimum(np.searchsorted(s, f, side="left") + 1, j)   # first among ties (step-down)
+        ok = np.concatenate([[True], np.logical_and.accumulate((m - j + 1) * s <= level)])
+        res = ok[pos - 1] & ((m - pos + 1) * f <= level)
+    res |= actual
+    back = np.empty(m, dtype=bool)
+    back[order] = res
+    out[finite] = back
     return out

@@ -27,7 +27,7 @@ second-order Edgeworth term of the rectifier's skew and kurtosis
 (:mod:`pairedframe.stats.edgeworth`; conservative when the proxy-only part of
 the variance is large) and takes the p-value dual to that interval.
 Calibration on TREC DL-2019 (NIST gold, Llama-3.3-70B proxy, gold queries drawn
-i.i.d.): README "Calibration" (``benchmarks/calibration.py --section ppi``).
+i.i.d.): docs/how/calibration.md (``benchmarks/calibration.py --section ppi``).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ PPI_METHODS = ("jackknife-edgeworth", "jackknife-t", "t", "z")
 #: ``method="z"``: the normal approximation of the rectifier's mean is doubtful.
 SMALL_GOLD_N = 30
 
-#: Below this many gold queries every method warns: the calibration (README "Calibration") starts at
+#: Below this many gold queries every method warns: the calibration (docs/how/calibration.md) starts at
 #: 10, and with a tuned ``lam`` the t reference has ``max(n - 2, 1)`` degrees of freedom.
 CALIBRATED_GOLD_N = 10
 
@@ -71,11 +71,22 @@ class PPIResult:
     statistic : float
         The PPI++ point estimate ``mean(lam * f_unlab) + mean(gold - lam * f_gold)``.
     confidence_interval : ConfidenceInterval
-        Normal interval at level ``1 - alpha`` (one-sided bounds are infinite).
+        At level ``1 - alpha`` (one-sided bounds are infinite), ``statistic -/+ q * standard_error``
+        with ``q`` by ``method``: the default ``"jackknife-edgeworth"`` takes the ``t(df)`` quantile
+        corrected by the Edgeworth term of the rectifier's skew and kurtosis (two-sided; one-sided
+        plain ``t(df)``), ``"jackknife-t"`` and ``"t"`` the ``t(df)`` quantile, ``"z"`` the normal
+        one.  With no spread (``standard_error = 0``) the point when the exact sign-flip test on the
+        gold values rejects, else unbounded.
     pvalue : float
-        z-test of H0: mean = 0 against ``alternative``.
+        Of H0: mean = 0 against ``alternative``, dual to the interval: the Edgeworth-corrected t
+        p-value (``"jackknife-edgeworth"``, two-sided), a t-test on ``df`` (``"jackknife-t"``,
+        ``"t"``, and one-sided ``"jackknife-edgeworth"``) or a z-test (``"z"``); the exact sign-flip
+        p-value ``2 / 2**n`` (one-sided ``1 / 2**n``; 1 for a zero estimate) with no spread.
     standard_error : float
-        ``sqrt(var(lam * f_unlab) / N + var(gold - lam * f_gold) / n)``.
+        ``sqrt(V_gold + var(lam * f_unlab) / N)`` (the second term only when ``lam != 0``), where
+        ``V_gold`` is the delete-one jackknife variance of the estimator over the gold queries, ``lam``
+        re-tuned per deletion (jackknife methods with a tuned ``lam``), else the plug-in
+        ``var(gold - lam * f_gold) / n``; variances with ``ddof``.  0 with no spread.
     lam : float
         The power-tuning parameter used (estimated or fixed).
     n_gold : int
@@ -85,7 +96,7 @@ class PPIResult:
     alpha : float
     alternative : str
     ddof : int
-        Delta degrees of freedom of the variances in ``standard_error``.
+        Delta degrees of freedom of the plug-in variances in ``standard_error``.
     method : str
         ``"jackknife-edgeworth"``, ``"jackknife-t"``, ``"t"`` or ``"z"`` (see :func:`ppi_mean`).
     df : float or None

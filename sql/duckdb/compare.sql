@@ -1,0 +1,73 @@
+-- pf_compare: the paired t-test of pairedframe.stats.ttest.paired_t_test in SQL, for each system
+-- against a baseline and each measure, from DuckDB's own aggregates: per-query deltas d = system -
+-- baseline over the queries both have a value for, their mean, sd (n - 1), se = sd / sqrt(n),
+-- t = mean / se, df = n - 1; the two-sided p-value 2 P(T > |t|) = I_{df/(df+t^2)}(df/2, 1/2), the
+-- regularised incomplete beta function by its continued fraction (Numerical Recipes' betacf, run
+-- as a recursive CTE); the interval mean +- q se with q the t quantile: pf__t_quantiles() ships them
+-- for df 1..1000 (scipy's stdtrit), Hill's expansion (Abramowitz & Stegun 26.7.5) beyond (relative
+-- error < 3e-14 there). Zero spread (max - min <= 1e-12 max|d|) gives what the exact sign-flip test
+-- gives, as paired_t_test does. Resampling (bootstrap, randomisation) stays in Python (pf.compare).
+
+-- The comparison's SQL, after the evaluation's CTEs (pf_values).
+-- NR's guard against a zero denominator in the continued fraction.
+CREATE OR REPLACE TEMP MACRO pf__cf_fix(x) AS CASE WHEN abs(x) < 1e-300 THEN 1e-300 ELSE x END;
+
+-- A list of doubles as exact SQL text.
+CREATE OR REPLACE TEMP MACRO pf__double_list_sql(xs) AS
+    'CAST([' || coalesce(array_to_string([pf__lit(CAST(x AS VARCHAR)) FOR x IN xs], ', '), '') || '] AS DOUBLE[])';
+
+CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) AS
+    [CASE WHEN baseline IS NULL THEN error('pf_compare: give the baseline system, e.g. baseline := ''bm25''')
+          WHEN confidence_level IS NULL OR pf__t_quantiles(confidence_level) IS NULL
+               THEN error('pf_compare: confidence_level must be one of ' || pf__confidence_levels()
+                          || ' (t quantiles are shipped for these), got ' || coalesce(CAST(confidence_level AS VARCHAR), 'NULL'))
+          WHEN NOT list_contains(o['names'], baseline)
+               THEN error('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ' || CAST(o['names'] AS VARCHAR))
+          ELSE ', pf_pairs AS (SELECT s.system, b.system AS baseline, s.measure, s.pos, s.qid, s.value AS a, b.value AS b, s.value - b.value AS d '
+               || 'FROM pf_values s JOIN pf_values b ON b.qid = s.qid AND b.measure = s.measure AND b.system = ' || pf__lit(baseline)
+               || ' AND s.system <> b.system WHERE s.value IS NOT NULL AND b.value IS NOT NULL AND (SELECT ok FROM pf_check)), '
+               || 'pf_stats AS (SELECT system, baseline, measure, pos, count(*) AS n, avg(a) AS system_mean, avg(b) AS baseline_mean, '
+               || 'avg(d) AS delta, stddev_samp(d) AS sd, max(d) - min(d) <= 1e-12 * max(abs(d)) AS flat FROM pf_pairs GROUP BY ALL), '
+               || 'pf_t AS (SELECT *, sd / sqrt(n) AS se, n - 1 AS df, CASE WHEN flat THEN CASE WHEN delta = 0 THEN CAST(0 AS DOUBLE) ELSE delta / CAST(0 AS DOUBLE) END '
+               || 'ELSE delta / (sd / sqrt(n)) END AS t FROM pf_stats WHERE n >= 2), '
+               -- I_x(a, b) with x = df / (df + t^2), a = df / 2, b = 1 / 2; the fraction in x when x < (a + 1) / (a + b + 2), else in 1 - x
+               || 'pf_beta AS (SELECT system, measure, df, t, CAST(df AS DOUBLE) / (df + t * t) AS x, CAST(df AS DOUBLE) / 2 AS a0, CAST(0.5 AS DOUBLE) AS b0, '
+               || '(CAST(df AS DOUBLE) / (df + t * t)) < (CAST(df AS DOUBLE) / 2 + 1) / (CAST(df AS DOUBLE) / 2 + CAST(2.5 AS DOUBLE)) AS direct FROM pf_t WHERE NOT flat AND t <> 0), '
+               || 'pf_cf(system, measure, a, b, x, m, c, d, h, done) AS (SELECT system, measure, a, b, x, 0, CAST(1 AS DOUBLE), '
+               || 'CASE WHEN abs(1 - (a + b) * x / (a + 1)) < 1e-300 THEN CAST(1e300 AS DOUBLE) ELSE 1 / (1 - (a + b) * x / (a + 1)) END, '
+               || 'CASE WHEN abs(1 - (a + b) * x / (a + 1)) < 1e-300 THEN CAST(1e300 AS DOUBLE) ELSE 1 / (1 - (a + b) * x / (a + 1)) END, false '
+               || 'FROM (SELECT system, measure, CASE WHEN direct THEN a0 ELSE b0 END AS a, CASE WHEN direct THEN b0 ELSE a0 END AS b, '
+               || 'CASE WHEN direct THEN x ELSE 1 - x END AS x FROM pf_beta) '
+               || 'UNION ALL SELECT system, measure, a, b, x, m1, c2, d2, h1 * d2 * c2, abs(d2 * c2 - 1) < 1e-15 FROM ('
+               || 'SELECT *, 1 / pf__cf_fix(1 + e2 * d1) AS d2, pf__cf_fix(1 + e2 / c1) AS c2 FROM ('
+               || 'SELECT *, -(a + m1) * (a + b + m1) * x / ((a + 2 * m1) * (a + 1 + 2 * m1)) AS e2, h * d1 * c1 AS h1 FROM ('
+               || 'SELECT *, 1 / pf__cf_fix(1 + e1 * d) AS d1, pf__cf_fix(1 + e1 / c) AS c1 FROM ('
+               || 'SELECT *, m + 1 AS m1, (m + 1) * (b - m - 1) * x / ((a - 1 + 2 * (m + 1)) * (a + 2 * (m + 1))) AS e1 '
+               || 'FROM pf_cf WHERE NOT done AND m < 1000))))), '
+               || 'pf_p AS (SELECT b.system, b.measure, CASE WHEN b.direct THEN f.front * f.h / f.a ELSE 1 - f.front * f.h / f.a END AS p '
+               || 'FROM pf_beta b JOIN (SELECT system, measure, arg_max(h, m) AS h, any_value(a) AS a, any_value(b) AS b, any_value(x) AS x, '
+               || 'exp(lgamma(any_value(a) + any_value(b)) - lgamma(any_value(a)) - lgamma(any_value(b)) + any_value(a) * ln(any_value(x)) '
+               || '+ any_value(b) * ln(1 - any_value(x))) AS front FROM pf_cf GROUP BY system, measure) f '
+               || 'ON f.system = b.system AND f.measure = b.measure), '
+               || 'pf_q AS (SELECT unnest(range(1, ' || CAST(len(pf__t_quantiles(confidence_level)) + 1 AS VARCHAR) || ')) AS df, unnest('
+               || pf__double_list_sql(pf__t_quantiles(confidence_level)) || ') AS q) '
+               || 'SELECT t.system, t.baseline, t.measure, t.n, t.baseline_mean, t.system_mean, t.delta, CASE WHEN t.flat THEN CAST(0 AS DOUBLE) ELSE t.se END AS se, '
+               || 't.t, t.df, CASE WHEN t.t = 0 THEN CAST(1 AS DOUBLE) WHEN t.flat THEN greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) '
+               || 'ELSE least(CAST(1 AS DOUBLE), p.p) END AS p_value, '
+               || 'CASE WHEN t.flat AND greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) < ' || pf__sql_double(1 - confidence_level) || ' THEN t.delta '
+               || 'WHEN t.flat THEN CAST(''-inf'' AS DOUBLE) ELSE t.delta - coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_low, '
+               || 'CASE WHEN t.flat AND greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) < ' || pf__sql_double(1 - confidence_level) || ' THEN t.delta '
+               || 'WHEN t.flat THEN CAST(''inf'' AS DOUBLE) ELSE t.delta + coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_high, '
+               || pf__sql_double(confidence_level) || ' AS confidence_level '
+               || 'FROM pf_t t LEFT JOIN pf_p p ON p.system = t.system AND p.measure = t.measure LEFT JOIN pf_q q ON q.df = t.df '
+               || 'ORDER BY t.pos, t.system' END
+     FOR o IN [o_in]][1];
+
+-- pf_compare(run, qrels, measures, baseline := 'name' [, confidence_level := 0.95, and pf_evaluate's
+-- options]): system, baseline, measure, n, baseline_mean, system_mean, delta, se, t, df, p_value,
+-- ci_low, ci_high, confidence_level: the two-sided paired t-test of each system against the baseline.
+CREATE OR REPLACE TEMP MACRO pf_compare(run, qrels, measures, baseline := NULL, confidence_level := 0.95, complete := false,
+                                        rel_level := 1, depth := NULL, score_precision := 'float64', system := NULL,
+                                        tables := false) AS TABLE
+SELECT * FROM query(['WITH RECURSIVE ' || substr(pf__eval_sql(o, 'ctes'), 6) || pf__compare_sql(o, baseline, confidence_level)
+                     FOR o IN [pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables)]][1]);

@@ -1,0 +1,175 @@
+-- pf_evaluate and pf_summary: the evaluation of pairedframe.evaluate as one DuckDB query. The query's
+-- text is built when DuckDB binds the call (constant folding) and run by query(): the measures'
+-- SELECTs and the preparation steps are the files in sql/ (pf__measure_sql, pf__prep_*: generated),
+-- so the values are the DuckDB engine's. A run file is scanned once: parsed, ranked by a window
+-- (trec_eval's order: score descending, then docno descending), and reduced to the judged documents'
+-- ranks and each ranking's size, as the streamed engine reduces it (pairedframe.engines.ranking).
+-- Duplicates are the rows whose (system, qid, docno) partition has more than one row (cheaper than a
+-- count(DISTINCT docno) per ranking: 0.4 against 1.3 CPU seconds a million lines).
+
+-- Checked options.
+CREATE OR REPLACE TEMP MACRO pf__flag(x, what) AS
+    CASE WHEN x IS NULL OR typeof(x) <> 'BOOLEAN' THEN error(what || ' must be true or false, got ' || coalesce(CAST(x AS VARCHAR), 'NULL'))
+         ELSE CAST(x AS BOOLEAN) END;
+CREATE OR REPLACE TEMP MACRO pf__depth(x) AS
+    CASE WHEN x IS NULL THEN NULL
+         WHEN TRY_CAST(x AS BIGINT) IS NULL OR CAST(x AS BIGINT) < 1 OR CAST(x AS DOUBLE) <> CAST(x AS BIGINT)
+              THEN error('depth must be a positive integer or NULL, got ' || CAST(x AS VARCHAR))
+         ELSE CAST(x AS BIGINT) END;
+CREATE OR REPLACE TEMP MACRO pf__float32(x) AS
+    CASE WHEN x = 'float64' THEN false WHEN x = 'float32' THEN true
+         ELSE error('score_precision must be ''float64'' or ''float32'', got ' || coalesce(pf__lit(x), 'NULL')) END;
+
+-- The options of one call as a struct (each macro argument is read once here).
+CREATE OR REPLACE TEMP MACRO pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables) AS
+    {'ms': pf_measures(measures, rel_level := rel_level),
+     'tables': pf__flag(tables, 'tables'),
+     'paths': CASE WHEN pf__flag(tables, 'tables') THEN pf__aslist(run) ELSE pf__paths(pf__aslist(run), 'pf_evaluate') END,
+     'names': CASE WHEN pf__flag(tables, 'tables') THEN pf__aslist(run)
+                   ELSE pf__systems(pf__paths(pf__aslist(run), 'pf_evaluate'), system) END,
+     'qrels': CASE WHEN qrels IS NULL THEN error('pf_evaluate: qrels is NULL') ELSE CAST(qrels AS VARCHAR) END,
+     'complete': pf__flag(complete, 'complete'), 'depth': pf__depth(depth), 'float32': pf__float32(score_precision)};
+
+-- The ranking key of a score: the double, or its float32 rounding (beyond float32's range +-inf).
+CREATE OR REPLACE TEMP MACRO pf__score_key(float32) AS
+    CASE WHEN float32 THEN 'coalesce(CAST(TRY_CAST(score AS FLOAT) AS DOUBLE), CASE WHEN score > 0 THEN CAST(''inf'' AS DOUBLE) '
+                           || 'ELSE CAST(''-inf'' AS DOUBLE) END)'
+         ELSE 'score' END;
+
+-- A list of strings as SQL text: ['a', 'b'].
+CREATE OR REPLACE TEMP MACRO pf__sql_list(xs) AS '[' || coalesce(array_to_string([pf__lit(x) FOR x IN xs], ', '), '') || ']';
+
+-- pf_run's part of the query for run files: one scan, ranked, reduced to pf_retrieved and pf_ranks.
+CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
+    'pf_rows AS (' || pf__run_rows_sql(o['paths'], o['names']) || '), '
+    || 'pf_scan AS MATERIALIZED (SELECT ' || replace(pf__file_name_sql(o['names']), 'file_no', 'w.file_no') || ' AS system, '
+    || 'w.qid, w.docno, w.rank, w.n, w.copies > 1 AS dup, w.line_no, w.file_no, j.rel '
+    || 'FROM (SELECT qid, docno, line_no, file_no, '
+    || 'row_number() OVER (PARTITION BY file_no, qid ORDER BY ' || pf__score_key(o['float32']) || ' DESC, docno DESC) AS rank, '
+    || 'count(*) OVER (PARTITION BY file_no, qid) AS n, count(*) OVER (PARTITION BY file_no, qid, docno) AS copies '
+    || 'FROM pf_rows) AS w '
+    || 'LEFT JOIN pf_qrels j ON j.qid = w.qid AND j.docno = w.docno '
+    || 'WHERE w.rank = 1 OR w.copies > 1 OR j.rel IS NOT NULL), '
+    || 'pf_retrieved AS MATERIALIZED (SELECT system, qid, n FROM pf_scan WHERE rank = 1), '
+    || 'pf_ranks AS MATERIALIZED (SELECT system, qid, docno, rank, rel FROM pf_scan WHERE rel IS NOT NULL), '
+    || 'pf_run_problems AS ('
+    || '(SELECT 1 AS k, ''run file '' || ' || pf__file_name_sql(o['paths']) || ' || '', line '' '
+    || '|| CAST(lines[1] AS VARCHAR) || '': duplicate (qid, docno) = ('' || qid || '', '' || docno || '') in run, also on line(s) '' '
+    || '|| CAST(lines[2:6] AS VARCHAR) || ''; trec_eval refuses duplicates, remove them'' AS msg '
+    || 'FROM (SELECT file_no, qid, docno, list(line_no ORDER BY line_no) AS lines FROM pf_scan WHERE dup '
+    || 'GROUP BY file_no, qid, docno HAVING count(*) > 1) ORDER BY file_no, lines[1] LIMIT 1) UNION ALL '
+    || '(SELECT 2, ''run file '' || ' || pf__file_name_sql(o['paths']) || ' || '': empty file: no data lines (blank and # lines are skipped)'' '
+    || 'FROM (SELECT unnest(range(1, ' || CAST(len(o['paths']) + 1 AS VARCHAR) || ')) AS file_no, unnest('
+    || pf__sql_list(o['names']) || ') AS system) f WHERE system NOT IN (SELECT system FROM pf_retrieved) ORDER BY file_no LIMIT 1))';
+
+-- pf_run's part of the query for tables (system, qid, docno, score): the preparation steps of sql/,
+-- after the checks of check_run.sql and check_qrels.sql and of the column types.
+CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
+    'pf_run_raw AS (' || coalesce(array_to_string(['SELECT system, qid, docno, score FROM query_table(' || pf__lit(t) || ')' FOR t IN o['paths']],
+                                        ' UNION ALL '), '') || '), '
+    || 'pf_run AS (SELECT CAST(system AS VARCHAR) AS system, CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
+    || 'TRY_CAST(score AS DOUBLE) AS score FROM pf_run_raw), '
+    || pf__prep_run_sql(o['float32']) || ', '
+    || 'pf_run_problems AS ('
+    || '(SELECT 1 AS k, ''run table: column '' || c || '' is '' || t || CASE WHEN c = ''score'' THEN ''; it must be a number'' '
+    || 'ELSE ''; ids are strings (CAST('' || c || '' AS VARCHAR)), so that 007 stays 007 and run and qrels ids compare equal'' END AS msg '
+    || 'FROM (SELECT unnest([''system'', ''qid'', ''docno'', ''score'']) AS c, unnest([typeof(system), typeof(qid), typeof(docno), typeof(score)]) AS t '
+    || 'FROM (SELECT * FROM pf_run_raw LIMIT 1)) WHERE (c <> ''score'' AND t <> ''VARCHAR'') OR (c = ''score'' AND NOT regexp_full_match(t, '
+    || '''(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|REAL|DECIMAL.*)''))) UNION ALL '
+    || '(SELECT 2, ''qrels table: column '' || c || '' is '' || t || CASE WHEN c = ''rel'' THEN ''; it must be an integer grade'' '
+    || 'ELSE ''; ids are strings'' END FROM (SELECT unnest([''qid'', ''docno'', ''rel'']) AS c, unnest([typeof(qid), typeof(docno), typeof(rel)]) AS t '
+    || 'FROM (SELECT * FROM pf_qrels_raw LIMIT 1)) WHERE (c <> ''rel'' AND t <> ''VARCHAR'') OR (c = ''rel'' AND NOT regexp_full_match(t, '
+    || '''(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|REAL|DECIMAL.*)''))) UNION ALL '
+    || '(SELECT 3, ''run table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (system, qid, docno) = ('' || system || '', '' || qid '
+    || '|| '', '' || docno || '') ('' || CAST(n AS VARCHAR) || '' rows); trec_eval refuses duplicates'' ELSE '': score = '' || coalesce(value, ''NULL'') '
+    || '|| '' at (system, qid, docno) = ('' || coalesce(system, ''NULL'') || '', '' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
+    || 'FROM (' || replace(pf__check_run_sql(), 'pf_run', 'pf_run_raw') || ') LIMIT 1) UNION ALL '
+    || '(SELECT 4, ''qrels table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (qid, docno) = ('' || qid || '', '' || docno '
+    || '|| '') ('' || CAST(n AS VARCHAR) || '' rows); trec_eval refuses duplicates'' ELSE '': rel = '' || coalesce(value, ''NULL'') '
+    || '|| '' at (qid, docno) = ('' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
+    || 'FROM (' || replace(pf__check_qrels_sql(), 'pf_qrels', 'pf_qrels_raw') || ') LIMIT 1))';
+
+-- The distinct values of a list, in order of first appearance.
+CREATE OR REPLACE TEMP MACRO pf__distinct(xs) AS [x FOR x, i IN xs IF list_position(xs, x) = i];
+
+-- The (relevance level, judged_only) group of a measure: the prepared tables it reads.
+CREATE OR REPLACE TEMP MACRO pf__group(m) AS {'rel': coalesce(m['rel'], 1), 'judged_only': m['judged_only']};
+
+-- pf_gains (the gain of every grade under each gain map in use) and pf_lists (list parameters).
+CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
+    'pf_gain_keys AS (SELECT DISTINCT gain_map FROM (VALUES '
+    || coalesce(array_to_string(['('''')'] || ['(' || pf__lit(pf__gain_key(m)) || ')' FOR m IN ms IF pf__family(m['family']).uses_gain], ', '), '')
+    || ') AS t(gain_map)), '
+    || 'pf_gain_entries AS (SELECT DISTINCT CAST(gain_map AS VARCHAR) AS gain_map, CAST(rel AS BIGINT) AS rel, CAST(gain AS DOUBLE) AS gain FROM (VALUES '
+    || coalesce(array_to_string(flatten([['(' || pf__lit(pf__gain_key(m)) || ', ' || CAST(x['l'] AS VARCHAR) || ', ' || pf__sql_double(x['g']) || ')' FOR x IN CAST(m['gains'] AS STRUCT(l BIGINT, g DOUBLE)[])]
+                                FOR m IN ms IF m['gains'] IS NOT NULL AND pf__family(m['family']).uses_gain]) || ['(NULL, NULL, NULL)'], ', '), '')
+    || ') AS t(gain_map, rel, gain) WHERE gain_map IS NOT NULL), '
+    || 'pf_gains AS MATERIALIZED (SELECT k.gain_map, l.rel, coalesce(e.gain, CASE WHEN k.gain_map = ''exp'' THEN pow(2.0, l.rel) - 1 '
+    || 'ELSE CAST(l.rel AS DOUBLE) END) AS gain, e.gain IS NOT NULL AS explicit FROM pf_gain_keys k '
+    || 'JOIN (SELECT DISTINCT gain_map, rel FROM (SELECT k.gain_map, unnest(range(0, g.top + 1)) AS rel FROM pf_gain_keys k, '
+    || '(SELECT CAST(greatest(coalesce(max(rel), 0), 0) AS BIGINT) AS top FROM pf_qrels) g UNION ALL SELECT gain_map, rel FROM pf_gain_entries)) l '
+    || 'ON l.gain_map = k.gain_map LEFT JOIN pf_gain_entries e ON e.gain_map = k.gain_map AND e.rel = l.rel), '
+    || 'pf_lists AS (SELECT DISTINCT CAST(list_key AS VARCHAR) AS list_key, CAST(pos AS BIGINT) AS pos, CAST(value AS DOUBLE) AS value FROM (VALUES '
+    || coalesce(array_to_string(flatten([['(' || pf__lit(pf__list_key(xs)) || ', ' || CAST(i AS VARCHAR) || ', ' || pf__sql_double(x) || ')' FOR x, i IN xs]
+                                FOR xs IN flatten([pf__lists(m) FOR m IN ms])]) || ['(NULL, NULL, NULL)'], ', '), '')
+    || ') AS t(list_key, pos, value) WHERE list_key IS NOT NULL)';
+
+-- Problems that stop the evaluation, first one first (each branch keeps its first row).
+CREATE OR REPLACE TEMP MACRO pf__problems_sql(o) AS
+    'pf_problems AS (SELECT k, msg FROM pf_run_problems UNION ALL '
+    || '(SELECT 10, ''pf_evaluate: no run query is in the qrels (run queries e.g. '' || (SELECT CAST(list(DISTINCT qid)[1:3] AS VARCHAR) FROM pf_retrieved) '
+    || '|| '', qrels queries e.g. '' || (SELECT CAST(list(DISTINCT qid)[1:3] AS VARCHAR) FROM pf_qrels) '
+    || '|| ''): are run and qrels of the same collection and year?'' WHERE NOT EXISTS (SELECT 1 FROM pf_retrieved WHERE qid IN (SELECT qid FROM pf_qrels)))'
+    || coalesce(array_to_string([' UNION ALL (SELECT 20, ' || pf__lit(m['name'] || ' takes grades up to ' || CAST(pf__family(m['family']).max_grade AS VARCHAR)
+                                                              || ' (as gdeval), but the qrels have grade ')
+                        || ' || CAST(top AS VARCHAR) || ' || pf__lit('; map the grades first (e.g. least(rel, ' || CAST(pf__family(m['family']).max_grade AS VARCHAR) || '))')
+                        || ' FROM (SELECT max(rel) AS top FROM pf_qrels) WHERE top > ' || CAST(pf__family(m['family']).max_grade AS VARCHAR) || ')'
+                        FOR m IN o['ms'] IF pf__family(m['family']).max_grade IS NOT NULL], ''), '')
+    || '), pf_check AS (SELECT CASE WHEN count(*) = 0 THEN true ELSE error(arg_min(msg, k)) END AS ok FROM pf_problems)';
+
+-- The per-query values of every measure: system, qid, measure, pos (its place in the list), agg
+-- (how the summary aggregates it), value.
+CREATE OR REPLACE TEMP MACRO pf__values_sql(ms, groups) AS
+    'pf_values AS (' || coalesce(array_to_string(
+        ['SELECT system, qid, ' || pf__lit(m['name']) || ' AS measure, ' || CAST(i AS VARCHAR) || ' AS pos, '
+         || pf__lit(pf__family(m['family']).aggregate) || ' AS agg, CAST(value AS DOUBLE) AS value FROM ('
+         || pf__measure_sql(m, list_position(groups, pf__group(m))) || ') AS m' || CAST(i AS VARCHAR)
+         FOR m, i IN ms], ' UNION ALL '), '') || ')';
+
+-- The whole query: kind 'per_query' (system, qid, measure, value) or 'summary' (system, measure,
+-- value, n_queries: trec_eval's "all" rows, sums added in query-id order).
+CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
+    [[CASE WHEN o['tables']
+           THEN 'WITH pf_qrels_raw AS (SELECT qid, docno, rel FROM query_table(' || pf__lit(o['qrels']) || ')), '
+                || 'pf_qrels AS MATERIALIZED (SELECT CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
+                || 'TRY_CAST(rel AS BIGINT) AS rel FROM pf_qrels_raw), '
+                || pf__run_tables_sql(o)
+           ELSE 'WITH pf_qrels AS MATERIALIZED (' || pf__read_qrels_sql(o['qrels']) || '), ' || pf__run_files_sql(o) END
+      || ', ' || pf__parameter_tables_sql(o['ms']) || ', '
+      || coalesce(array_to_string([pf__prep_group_sql(i, g['rel'], g['judged_only'], o['complete'], o['depth']) FOR g, i IN groups], ', '), '')
+      || ', ' || pf__problems_sql(o) || ', ' || pf__values_sql(o['ms'], groups) || ' '
+      || CASE WHEN kind = 'summary'
+              THEN 'SELECT system, measure, CASE agg WHEN ''sum'' THEN sum(value ORDER BY qid) '
+                   || 'WHEN ''gmean'' THEN exp(sum(CASE WHEN agg = ''gmean'' THEN ln(value) END ORDER BY qid) / count(value)) '
+                   || 'ELSE sum(value ORDER BY qid) / count(value) END AS value, count(value) AS n_queries '
+                   || 'FROM pf_values WHERE (SELECT ok FROM pf_check) GROUP BY system, measure, pos, agg ORDER BY system, pos'
+              WHEN kind = 'ctes' THEN ''
+              ELSE 'SELECT system, qid, measure, value FROM pf_values WHERE (SELECT ok FROM pf_check) ORDER BY system, qid, pos' END
+      FOR groups IN [pf__distinct([pf__group(m) FOR m IN o['ms']])]][1]
+     FOR o IN [o_in]][1];
+
+-- pf_evaluate(run, qrels, measures [, complete, rel_level, depth, score_precision, system, tables]):
+-- system, qid, measure, value as pairedframe.evaluate's per_query. run: a run file or a list of them
+-- (system: a name, or one per file; default TREC's naming), qrels: a qrels file; with tables := true,
+-- names of tables or views (run: system, qid, docno, score; qrels: qid, docno, rel).
+CREATE OR REPLACE TEMP MACRO pf_evaluate(run, qrels, measures, complete := false, rel_level := 1, depth := NULL,
+                                         score_precision := 'float64', system := NULL, tables := false) AS TABLE
+SELECT * FROM query(pf__eval_sql(pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables),
+                                 'per_query'));
+
+-- pf_summary(...): system, measure, value, n_queries, as Evaluation.summary() (the mean over the
+-- evaluated queries; the sum for counts; the geometric mean for gm_map and gm_bpref).
+CREATE OR REPLACE TEMP MACRO pf_summary(run, qrels, measures, complete := false, rel_level := 1, depth := NULL,
+                                        score_precision := 'float64', system := NULL, tables := false) AS TABLE
+SELECT * FROM query(pf__eval_sql(pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables),
+                                 'summary'));

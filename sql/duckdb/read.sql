@@ -1,0 +1,162 @@
+-- TREC run and qrels files read by DuckDB itself, with the rules of pairedframe.io.trec (trec_eval's):
+-- fields split on runs of blanks (space, tab, CR, VT, FF), blank lines and lines whose first
+-- non-blank character is '#' skipped, ids kept as strings ('007' stays '007'). Every check the
+-- Python readers make raises here too, naming the file, the line and the offending text.
+-- DuckDB-only SQL (read_csv, lists, error(), query()); pairedframe.sql_macros assembles it.
+
+-- The fields of a line whose blanks are all spaces (regular expressions only for runs of blanks).
+CREATE OR REPLACE TEMP MACRO pf__fields(t) AS
+    CASE WHEN strpos(t, '  ') > 0 OR starts_with(t, ' ') OR ends_with(t, ' ')
+         THEN string_split_regex(trim(t), ' +') ELSE string_split(t, ' ') END;
+
+-- A value quoted as SQL text ('it''s'): the SQL the builders write never pastes a raw value.
+CREATE OR REPLACE TEMP MACRO pf__lit(s) AS '''' || replace(CAST(s AS VARCHAR), '''', '''''') || '''';
+
+-- One string or a list of strings, as a list.
+CREATE OR REPLACE TEMP MACRO pf__aslist(x) AS
+    CASE WHEN typeof(x) LIKE '%[]' THEN CAST(x AS VARCHAR[]) ELSE [CAST(x AS VARCHAR)] END;
+
+-- A parameter tuple as Python writes it: (0.25,0.5), (1.0,).
+CREATE OR REPLACE TEMP MACRO pf__tuple(xs) AS
+    '(' || replace(substr(CAST(xs AS VARCHAR), 2, length(CAST(xs AS VARCHAR)) - 2), ', ', ',') || CASE WHEN len(xs) = 1 THEN ',' ELSE '' END || ')';
+
+-- Every line of one file (plain, .gz or .zst by its extension): 1-based number, text, fields.
+-- The line is read whole (a control byte as the separator); row_number() OVER () numbers the lines
+-- in file order (DuckDB's streaming window keeps the scan's order).
+CREATE OR REPLACE TEMP MACRO pf__lines(path) AS TABLE
+SELECT line_no, line, pf__fields(t) AS f
+FROM (SELECT row_number() OVER () AS line_no, coalesce(line, '') AS line,
+             translate(coalesce(line, ''), chr(9) || chr(13) || chr(11) || chr(12), '    ') AS t
+      FROM read_csv(path, columns = {'line': 'VARCHAR'}, delim = chr(1), quote = '', escape = '',
+                    header = false, auto_detect = false)) AS l;
+
+-- Whether a line holds data: not blank and its first non-blank character is not '#'. Tested on the
+-- raw line, first by its first byte (DuckDB pushes this filter below the split and would repeat it).
+CREATE OR REPLACE TEMP MACRO pf__data_line(line) AS
+    CASE WHEN substr(line, 1, 1) NOT IN ('', ' ', chr(9), chr(13), chr(11), chr(12), '#') THEN true
+         ELSE regexp_matches(line, '^[ \t\r\x0b\x0c]*[^ \t\r\x0b\x0c#]') END;
+
+-- "run file x.txt, line 3, column 5: " (InputFormatError's wording).
+CREATE OR REPLACE TEMP MACRO pf__at(what, path, line_no, col) AS
+    what || ' file ' || path || ', line ' || CAST(line_no AS VARCHAR) || coalesce(', column ' || CAST(col AS VARCHAR), '') || ': ';
+
+-- What a line that is not a TREC line of kind `what` looks like (the readers' hints).
+CREATE OR REPLACE TEMP MACRO pf__looks_like(f, line, what) AS
+    CASE WHEN starts_with(f[1], '{') OR starts_with(f[1], '[') THEN '; it looks like JSON, not TREC text'
+         WHEN starts_with(f[1], '<') THEN '; it looks like XML or HTML, not TREC text'
+         WHEN strpos(line, ',') > 0 AND len(f) < 4
+              THEN '; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)'
+         WHEN what = 'run' AND len(f) = 4
+              THEN '; it looks like a qrels line (qid iter docno rel): are the arguments swapped? pf_evaluate(run, qrels, ...) takes the run first'
+         WHEN what = 'qrels' AND len(f) >= 6
+              THEN '; it looks like a run line (qid Q0 docno rank score tag): are the arguments swapped? pf_evaluate(run, qrels, ...) takes the run first'
+         ELSE '' END;
+
+-- The data lines of one run file as system, qid, docno, score, line_no; a line with fewer than 6
+-- fields or a score that is not a finite number raises.
+CREATE OR REPLACE TEMP MACRO pf__run_file(path, system) AS TABLE
+SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no
+FROM (SELECT line_no, line, f, TRY_CAST(f[5] AS DOUBLE) AS score
+      FROM pf__lines(path) WHERE pf__data_line(line)) AS l
+WHERE CASE WHEN len(f) < 6
+                THEN error(pf__at('run', path, line_no, NULL) || 'expected at least 6 fields (qid Q0 docno rank score tag), found '
+                           || CAST(len(f) AS VARCHAR) || pf__looks_like(f, line, 'run') || ': ' || pf__lit(line))
+           WHEN score IS NULL
+                THEN error(pf__at('run', path, line_no, 5) || 'score ' || pf__lit(f[5]) || ' is not a number'
+                           || pf__looks_like(f, line, 'run') || ': ' || pf__lit(line))
+           WHEN NOT isfinite(score)
+                THEN error(pf__at('run', path, line_no, 5) || 'score ' || pf__lit(f[5]) || ' is not finite: ' || pf__lit(line))
+           ELSE true END;
+
+-- The data lines of one qrels file as qid, docno, rel, line_no; a line without exactly 4 fields or
+-- a grade that is not an integer (1, -1, 1.0 and 1. are) raises.
+CREATE OR REPLACE TEMP MACRO pf__qrels_file(path) AS TABLE
+SELECT f[1] AS qid, f[3] AS docno, rel, line_no
+FROM (SELECT line_no, line, f,
+             CASE WHEN regexp_full_match(f[4], '[+-]?[0-9]+(\.0*)?')
+                  THEN TRY_CAST(regexp_replace(f[4], '\.0*$', '') AS BIGINT) END AS rel
+      FROM pf__lines(path) WHERE pf__data_line(line)) AS l
+WHERE CASE WHEN len(f) <> 4
+                THEN error(pf__at('qrels', path, line_no, NULL) || 'expected exactly 4 fields (qid iter docno rel), found '
+                           || CAST(len(f) AS VARCHAR) || pf__looks_like(f, line, 'qrels') || ': ' || pf__lit(line))
+           WHEN rel IS NULL
+                THEN error(pf__at('qrels', path, line_no, 4) || 'relevance grade ' || pf__lit(f[4]) || ' is not an integer'
+                           || pf__looks_like(f, line, 'qrels') || ': ' || pf__lit(line))
+           ELSE true END;
+
+-- TREC's system name of a run file: the file name without .gz and without a leading 'input.'.
+CREATE OR REPLACE TEMP MACRO pf__trec_name(p) AS
+    regexp_replace(regexp_replace(parse_filename(p), '\.gz$', ''), '^input\.(.)', '\1');
+
+-- The run paths, refused when one is a glob pattern (each path is one run, named after its file).
+CREATE OR REPLACE TEMP MACRO pf__paths(paths, what) AS
+    CASE WHEN len(paths) = 0 THEN error(what || ': no ' || what || ' file given')
+         WHEN len([p for p in paths if p IS NULL OR regexp_matches(p, '[*?]')]) > 0
+              THEN error(what || ': ' || coalesce(pf__lit([p for p in paths if p IS NULL OR regexp_matches(p, '[*?]')][1]), 'NULL')
+                         || ' is not a file path (a NULL or a glob pattern); list the files, one system each')
+         ELSE paths END;
+
+-- System names of the run files: `system` (a name, or a list with one name per file) or TREC's naming.
+CREATE OR REPLACE TEMP MACRO pf__systems(paths, system) AS
+    [CASE WHEN len(names) <> len(paths)
+               THEN error('pf_read_run: ' || CAST(len(names) AS VARCHAR) || ' system name(s) for '
+                          || CAST(len(paths) AS VARCHAR) || ' run files')
+          WHEN len(list_distinct(names)) < len(names)
+               THEN error('pf_read_run: duplicate system name ' || pf__lit([n for n, i in names if list_position(names, n) < i][1])
+                          || '; rename the files or pass system := [...] with one name per file')
+          WHEN len([n for n in names if n IS NULL OR n = '']) > 0 THEN error('pf_read_run: a system name is empty')
+          ELSE names END
+     FOR names IN [CASE WHEN system IS NULL THEN [pf__trec_name(p) for p in paths] ELSE pf__aslist(system) END]][1];
+
+-- SQL of the checked rows of run files (system, qid, docno, score, line_no, file_no).
+CREATE OR REPLACE TEMP MACRO pf__run_rows_sql(paths, names) AS
+    coalesce(array_to_string([
+        'SELECT system, qid, docno, score, line_no, ' || CAST(i AS VARCHAR) || ' AS file_no FROM pf__run_file('
+        || pf__lit(paths[i]) || ', ' || pf__lit(names[i]) || ')'
+        FOR i IN range(1, len(paths) + 1)], ' UNION ALL '), '');
+
+-- A CASE naming the file of each file_no, for error messages.
+CREATE OR REPLACE TEMP MACRO pf__file_name_sql(paths) AS
+    'CASE file_no ' || coalesce(array_to_string(['WHEN ' || CAST(i AS VARCHAR) || ' THEN ' || pf__lit(paths[i])
+                                        FOR i IN range(1, len(paths) + 1)], ' '), '') || ' END';
+
+-- SQL of the run table of files: rows checked, then duplicates and empty files refused.
+CREATE OR REPLACE TEMP MACRO pf__read_run_sql(paths, names) AS
+    'WITH pf_rows AS MATERIALIZED (' || pf__run_rows_sql(paths, names) || '), '
+    || 'pf_dup AS (SELECT file_no, qid, docno, list(line_no ORDER BY line_no) AS lines FROM pf_rows '
+    || 'GROUP BY file_no, qid, docno HAVING count(*) > 1 ORDER BY file_no, lines[1] LIMIT 1), '
+    || 'pf_files AS (SELECT unnest(range(1, ' || CAST(len(paths) + 1 AS VARCHAR) || ')) AS file_no), '
+    || 'pf_empty AS (SELECT min(file_no) AS file_no FROM pf_files WHERE file_no NOT IN (SELECT file_no FROM pf_rows)), '
+    || 'pf_ok AS (SELECT CASE WHEN d.file_no IS NOT NULL THEN error(''run file '' || (SELECT '
+    || replace(pf__file_name_sql(paths), 'file_no', 'd.file_no') || ') || '', line '' || CAST(d.lines[1] AS VARCHAR) '
+    || '|| '': duplicate (qid, docno) = ('' || d.qid || '', '' || d.docno || '') in run, also on line(s) '' '
+    || '|| CAST(d.lines[2:6] AS VARCHAR) || ''; trec_eval refuses duplicates, remove them'') '
+    || 'WHEN e.file_no IS NOT NULL THEN error(''run file '' || (SELECT '
+    || replace(pf__file_name_sql(paths), 'file_no', 'e.file_no')
+    || ') || '': empty file: no data lines (blank and # lines are skipped)'') ELSE true END AS ok '
+    || 'FROM pf_empty e LEFT JOIN pf_dup d ON true) '
+    || 'SELECT system, qid, docno, score FROM pf_rows WHERE (SELECT ok FROM pf_ok)';
+
+-- SQL of the checked qrels table of one file (qid, docno, rel).
+CREATE OR REPLACE TEMP MACRO pf__read_qrels_sql(path) AS
+    'WITH pf_rows AS MATERIALIZED (SELECT qid, docno, rel, line_no FROM pf__qrels_file(' || pf__lit(path) || ')), '
+    || 'pf_dup AS (SELECT qid, docno, list(line_no ORDER BY line_no) AS lines FROM pf_rows '
+    || 'GROUP BY qid, docno HAVING count(*) > 1 ORDER BY lines[1] LIMIT 1), '
+    || 'pf_ok AS (SELECT CASE WHEN d.qid IS NOT NULL THEN error(' || pf__lit('qrels file ' || path || ', line ')
+    || ' || CAST(d.lines[1] AS VARCHAR) || '': duplicate (qid, docno) = ('' || d.qid || '', '' || d.docno '
+    || '|| '') in qrels, also on line(s) '' || CAST(d.lines[2:6] AS VARCHAR) || ''; trec_eval refuses duplicates, remove them'') '
+    || 'WHEN n.n = 0 THEN error(' || pf__lit('qrels file ' || path || ': empty file: no data lines (blank and # lines are skipped)')
+    || ') ELSE true END AS ok FROM (SELECT count(*) AS n FROM pf_rows) n LEFT JOIN pf_dup d ON true) '
+    || 'SELECT qid, docno, rel FROM pf_rows WHERE (SELECT ok FROM pf_ok)';
+
+-- pf_read_run(path [, system := name or [names]]): system, qid, docno, score of one run file or a
+-- list of them. Raises on a malformed line, a non-numeric or non-finite score, a duplicate
+-- (qid, docno) in one file, an empty file, a glob pattern.
+CREATE OR REPLACE TEMP MACRO pf_read_run(path, system := NULL) AS TABLE
+SELECT * FROM query(pf__read_run_sql(pf__paths(pf__aslist(path), 'pf_read_run'),
+                                     pf__systems(pf__paths(pf__aslist(path), 'pf_read_run'), system)));
+
+-- pf_read_qrels(path): qid, docno, rel of a qrels file. Raises on a line without exactly 4 fields,
+-- a grade that is not an integer, a duplicate (qid, docno), an empty file.
+CREATE OR REPLACE TEMP MACRO pf_read_qrels(path) AS TABLE
+SELECT * FROM query(pf__read_qrels_sql(path));

@@ -1,0 +1,80 @@
+"""``pairedframe report QRELS RUN [RUN ...] -o report.html``: one self-contained HTML report."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pairedframe.cli.common import app, friendly_errors, named_runs
+from pairedframe.report.output import require_output_folder
+
+
+def _judgment_sets(items: list[str]) -> dict[str, str]:
+    """``--judgments NAME=PATH`` arguments -> {name: path}."""
+    sets: dict[str, str] = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise ValueError(f"--judgments {item!r}: expected NAME=PATH, e.g. llm=llm_qrels.txt")
+        if not Path(path).exists():
+            raise FileNotFoundError(path)
+        if name in sets:
+            raise ValueError(f"--judgments names the set {name!r} twice")
+        sets[name] = path
+    return sets
+
+
+@app.command("report")
+@friendly_errors
+def report_cmd(
+    qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz) or a Parquet/Arrow/CSV/TSV table")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one)")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="the HTML file to write")] = Path("report.html"),
+    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10; repeatable (default nDCG@10, AP)")] = [],  # noqa: B006
+    baseline: Annotated[str | None, typer.Option("--baseline", "-b", help="the system every other is compared with (default: the first run)")] = None,
+    judgments: Annotated[list[str], typer.Option("--judgments", help="another judgment set NAME=PATH (e.g. llm=llm.qrels): agreement with QRELS; repeatable")] = [],  # noqa: B006
+    n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="sign flips / bootstrap resamples")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
+    test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
+    confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the tests (alpha = 1 - level) and intervals")] = 0.95,
+    correction: Annotated[str, typer.Option("--correction", help="the table's marks: holm | bh | none")] = "holm",
+    delta_plots: Annotated[int, typer.Option("--delta-plots", help="bar charts of per-query deltas per measure (the decided systems first)")] = 3,
+    title: Annotated[str | None, typer.Option("--title", help="the report's title")] = None,
+    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
+    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
+    depth: Annotated[int | None, typer.Option("-M", "--depth", help="only the top N documents of each ranking (trec_eval -M)")] = None,
+) -> None:
+    """One self-contained HTML file: results table, forest plots, per-query deltas, agreement, settings.
+
+    CSS and figures are inside the file (no network, no script), so it opens anywhere and can be sent
+    as it is.  The first run is the baseline unless --baseline names another.
+    """
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise ValueError(f"--output must end in .html or .htm, got {output.name!r}")
+    require_output_folder(output, "--output")
+    if output.is_dir():
+        raise ValueError(f"--output {str(output)!r} is a folder; name the HTML file to write")
+    named = named_runs(runs)
+    names = list(named)
+    if baseline is None:
+        baseline = names[0] if len(names) > 1 else None
+    elif baseline not in names:
+        raise ValueError(f"--baseline {baseline!r} is not one of the runs {names}")
+    sets = _judgment_sets(judgments)
+    from pairedframe.report.html_report import report
+
+    command = shlex.join(["pairedframe", *sys.argv[1:]]) if sys.argv[1:2] == ["report"] else None
+    rep = report(named, str(qrels), measure or None, baseline=baseline, judgments=sets or None,
+                 n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level,
+                 correction=correction, max_delta_plots=delta_plots, title=title, complete=complete,
+                 rel_level=rel_level, depth=depth, command=command)
+    try:
+        rep.save(output)
+    except OSError as exc:
+        raise ValueError(f"--output {str(output)!r}: cannot write it ({exc.strerror or exc})") from None
+    size = output.stat().st_size
+    typer.echo(f"wrote {output} ({size / 1e6:.1f} MB)", err=True)

@@ -1,0 +1,85 @@
+"""TOST equivalence columns of :func:`~pairedframe.compare_clustered`, adjusted for multiplicity as its
+difference test is: an equivalence claim is a claim too, so a family's claims of either kind (difference
+or equivalence) keep its error rate.  ``pvalue_tost`` is each row's TOST p-value (t reference on the
+Bell-McCaffrey df of the CR2 cluster SE); ``pvalue_tost_holm`` / ``pvalue_tost_bh`` adjust it within the
+family; ``equivalent`` follows the one matching ``verdict_on``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from pairedframe.comparison.interval_range import clip_deltas
+from pairedframe.stats.equivalence import tost
+from pairedframe.stats.multiple import benjamini_hochberg, holm
+
+__all__ = ["TOST_COLUMN", "with_tost"]
+
+
+def _tost(delta: float, se: float, margin: float, alpha: float, df: float,
+          G: int) -> tuple[float, float, float, bool]:
+    """(p, low, high, equivalent) of the t-based TOST at +-margin with the 1 - 2 alpha interval.  With
+    se == 0 (no spread between clusters) there is no error to estimate: each one-sided test is the exact
+    sign-flip test on G clusters shifted wholly past its bound, p = 1 / 2**G (never 0), and the interval
+    is the point when that is below alpha, else unbounded."""
+    if se > 0:
+        r = tost(delta, se, margin=margin, alpha=alpha, df=df)
+        return r.pvalue, float(r.confidence_interval.low), float(r.confidence_interval.high), r.equivalent
+    p = math.ldexp(1.0, -G) if -margin < delta < margin else 1.0
+    if p < alpha:
+        return p, delta, delta, True
+    return p, -math.inf, math.inf, False
+
+
+#: The TOST column adjusted as the difference test's ``verdict_on`` column is.
+TOST_COLUMN = {"pvalue": "pvalue_tost", "pvalue_holm": "pvalue_tost_holm", "pvalue_bh": "pvalue_tost_bh"}
+
+
+def with_tost(out: pl.DataFrame, st: dict[str, np.ndarray], G_all: np.ndarray, fam: np.ndarray, *, margin: float,
+              alpha: float, verdict_on: str, measures: Sequence[str]) -> pl.DataFrame:
+    """TOST columns, and the verdict "equivalent" where the difference is not significant and TOST, adjusted
+    within the family as the difference test is (Holm / BH / none by ``verdict_on``), rejects non-equivalence:
+    an equivalence claim is a claim too, so a family's claims of either kind keep its error rate."""
+    res = [_tost(float(d), float(s), margin, alpha, float(f), int(g))
+           for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
+    p_tost = np.array([r[0] for r in res], dtype=float)
+    tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures)
+    p_holm, p_bh = np.full(p_tost.shape, np.nan), np.full(p_tost.shape, np.nan)
+    for f in np.unique(fam):
+        sel = fam == f
+        p_holm[sel], p_bh[sel] = holm(p_tost[sel]), benjamini_hochberg(p_tost[sel])
+    column = TOST_COLUMN[verdict_on]
+    decisive = {"pvalue_tost": p_tost, "pvalue_tost_holm": p_holm, "pvalue_tost_bh": p_bh}[column]
+    out = out.with_columns(
+        pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", p_tost, dtype=pl.Float64),
+        pl.Series("pvalue_tost_holm", p_holm, dtype=pl.Float64), pl.Series("pvalue_tost_bh", p_bh, dtype=pl.Float64),
+        pl.Series("tost_low", tost_low, dtype=pl.Float64), pl.Series("tost_high", tost_high, dtype=pl.Float64),
+        pl.Series("equivalent", decisive < alpha, dtype=pl.Boolean),
+        pl.Series("_inside", [r[3] for r in res], dtype=pl.Boolean))
+    # a non-significant difference that TOST bounds within the margin is evidence of equivalence
+    open_verdict = pl.col("verdict").is_in(["inconclusive", "not significant"])
+    level = pl.lit(round(100 * (1 - 2 * alpha)))
+    interval = pl.format("[{}, {}]", pl.col("tost_low").round(4), pl.col("tost_high").round(4))
+    adjusted = "" if column == "pvalue_tost" else " (adjusted in the family as the difference test)"
+    why = pl.format(f"TOST at +-{{}}: {column} {{}} < {alpha:g}{adjusted}; the unadjusted {{}}% interval {{}} lies "
+                    "inside the margin", pl.lit(margin), pl.col(column).round(6), level, interval)
+    short = pl.format(f"TOST: the unadjusted {{}}% interval {{}} lies inside +-{{}}, but {column} = {{}} >= {alpha:g} "
+                      "after adjusting in the family as the difference test: not equivalent",
+                      level, interval, pl.lit(margin), pl.col(column).round(6))
+    out = out.with_columns(
+        pl.when(pl.col("equivalent") & open_verdict).then(pl.lit("equivalent")).otherwise(pl.col("verdict"))
+        .alias("verdict"),
+        pl.when(pl.col("equivalent") & open_verdict)
+        .then(pl.when(pl.col("verdict_note").is_null()).then(why)
+              # the notes above describe the difference test's verdict, which TOST has just replaced
+              .otherwise(pl.concat_str([pl.col("verdict_note").str.replace_all(
+                  "but the verdict is '", "but the difference test's verdict is '", literal=True),
+                  pl.lit("; the verdict is 'equivalent': "), why])))
+        .when(pl.col("_inside") & ~pl.col("equivalent") & open_verdict)
+        .then(pl.when(pl.col("verdict_note").is_null()).then(short)
+              .otherwise(pl.concat_str([pl.col("verdict_note"), pl.lit("; "), short])))
+        .otherwise(pl.col("verdict_note")).alias("verdict_note"))
+    return out.drop("_inside")

@@ -1,0 +1,112 @@
+"""Intervals kept inside the measure's range, and the default interval's two special cases.
+
+Shared by :func:`pairedframe.compare` (in memory and in an engine: both finish in
+:func:`pairedframe.comparison.paired._finish_table`), :func:`pairedframe.compare_clustered`,
+:func:`pairedframe.compare_segments`, :func:`pairedframe.ppi_compare` and :func:`pairedframe.results_table`.
+
+- Ranges come from the measure registry (:attr:`pairedframe.measures.Measure.value_range`): a mean of
+  a measure in ``[lo, hi]`` lies in ``[lo, hi]``, a mean delta in ``[lo - hi, hi - lo]`` (``[-1, 1]``
+  for measures in ``[0, 1]``).  Finite interval ends beyond it are clipped to it
+  (:func:`pairedframe.stats.value_range.clip_to_range`: coverage unchanged); names the registry does
+  not know get no range and no clipping.
+- The default (studentized) interval of deltas without spread is the range-based interval of
+  :func:`pairedframe.stats.value_range.constant_sample_interval` instead of a point.
+- Where the bootstrap-t quantile reached its cap (:data:`pairedframe.stats.studentized.MAX_QUANTILE_RATIO`
+  times Student's; rare once resample SEs are floored), a note says that a few queries dominate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from pairedframe.measures.base import value_range
+from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, quantile_cap
+from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
+
+__all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "clip_delta_intervals",
+           "finish_paired_intervals"]
+
+
+def mean_ranges(measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) per row: the range of one query's value of each row's measure (``-inf, inf`` if unknown)."""
+    names, inverse = np.unique(np.asarray([str(m) for m in measures], dtype=object), return_inverse=True)
+    ranges = np.array([value_range(m) for m in names], dtype=np.float64).reshape(-1, 2)[inverse.reshape(-1)]
+    return ranges[:, 0], ranges[:, 1]
+
+
+def delta_ranges(measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) per row of a mean delta ``b - a``: ``[lo - hi, hi - lo]`` of the measure's range."""
+    lo, hi = mean_ranges(measures)
+    with np.errstate(invalid="ignore"):
+        width = hi - lo
+    return -width, width
+
+
+def clip_means(low, high, measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Interval ends of means clipped to their measure's range; also which rows were clipped."""
+    return clip_to_range(low, high, *mean_ranges(measures))
+
+
+def clip_deltas(low, high, measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Interval ends of mean deltas clipped to ``[lo - hi, hi - lo]``; also which rows were clipped."""
+    return clip_to_range(low, high, *delta_ranges(measures))
+
+
+def _range_text(lo: float, hi: float) -> str:
+    return f"[{lo:g}, {hi:g}]"
+
+
+def _clip_text(measure: str, lo: float, hi: float) -> str:
+    return f"interval clipped to the range of a mean delta of {measure}, {_range_text(lo, hi)}"
+
+
+def clip_delta_intervals(low, high, measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+    """:func:`clip_deltas` with a note per clipped row (None elsewhere), for ``verdict_note``."""
+    lo, hi = delta_ranges(measures)
+    low, high, clipped = clip_to_range(low, high, lo, hi)
+    notes = [_clip_text(str(measures[i]), float(lo[i]), float(hi[i])) if clipped[i] else None
+             for i in range(low.shape[0])]
+    return low, high, notes
+
+
+def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
+                            se: np.ndarray, n: np.ndarray, flat: np.ndarray, interval: str, confidence_level: float,
+                            alternative: str) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+    """compare's intervals inside the delta range, the default's zero-spread and capped cases, and a
+    note per row (None where nothing needs saying).
+
+    ``se``: the studentizing SE ``sd / sqrt(n)``; ``flat``: rows whose deltas have zero spread.
+    """
+    lo, hi = delta_ranges(measures)
+    low, high = np.array(ci_low, dtype=np.float64), np.array(ci_high, dtype=np.float64)
+    notes: list[list[str]] = [[] for _ in range(low.shape[0])]
+    if interval == "studentized":
+        cap = quantile_cap(np.maximum(n - 1.0, 1.0), confidence_level, alternative)
+        half = high - delta if alternative == "less" else delta - low
+        capped = ~flat & (se > 0) & (half >= cap * se * (1.0 - 1e-9))
+        for i in np.flatnonzero(capped):
+            notes[i].append(f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
+                            f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
+                            f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
+        if flat.any():
+            cl, ch = constant_sample_interval(delta[flat], n[flat], lo[flat], hi[flat],
+                                              confidence_level=confidence_level, alternative=alternative)
+            low[flat], high[flat] = cl, ch
+            for i in np.flatnonzero(flat):
+                notes[i].append(_zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i])))
+    low, high, clipped = clip_to_range(low, high, lo, hi)
+    for i in np.flatnonzero(clipped):
+        notes[i].append(_clip_text(str(measures[i]), float(lo[i]), float(hi[i])))
+    return low, high, ["; ".join(parts) if parts else None for parts in notes]
+
+
+def _zero_spread_text(c: float, n: int, lo: float, hi: float) -> str:
+    if math.isinf(lo) and math.isinf(hi):
+        bound = "no range is known for this measure, so nothing bounds the mean"
+    else:
+        bound = (f"the interval holds the mean deltas of populations in {_range_text(lo, hi)} that give {n} equal "
+                 "deltas with at least the level's probability (Clopper-Pearson's bound), not a point")
+    return f"every delta equals {c:+.4g} (no spread): {bound}"

@@ -1,0 +1,84 @@
+"""How evaluate() reads the judgments argument, the checks on grades it makes, and trec_eval's
+clean-up of the placeholder ranking it scores under ``-c``."""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from typing import Any
+
+import polars as pl
+
+from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
+from pairedframe.io.judgments import as_judgments
+from pairedframe.measures import Measure
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """How the judgments argument is read: its format and how grades are read."""
+
+    judgments_format: str
+    grades: str
+
+    @property
+    def local(self) -> bool:
+        """Read by pairedframe even for Spark: other formats than qrels, trec_eval's grades."""
+        return self.judgments_format != "qrels" or self.grades != "strict"
+
+    def read(self, qrels: Any) -> pl.DataFrame:
+        return as_judgments(qrels, self.judgments_format, grades=self.grades)  # type: ignore[arg-type]
+
+
+def num_rel_all(judgments: pl.DataFrame, complete: bool) -> int | None:
+    """trec_eval's ``num_rel all`` under ``-c``: the judgments with a grade > 0, whatever ``-l``
+    (m_num_rel.c); None without ``complete`` or for preferences (trec_eval has no num_rel there)."""
+    if not complete or "rel" not in judgments.columns:
+        return None
+    return int((judgments["rel"] > 0).sum())
+
+
+def warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
+    """Warn when a measure's relevance level is above every grade of the qrels: nothing is relevant
+    at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels)."""
+    top = qrels["rel"].max() if qrels.height else None
+    if top is None:
+        return
+    above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
+    if above:
+        warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
+                      "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",
+                      PartlyEmptyWarning, stacklevel=user_stacklevel())
+
+
+def check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
+    """Refuse grades a measure cannot take (ERR's stopping probabilities stop at grade 4)."""
+    top = qrels["rel"].max() if qrels.height else None
+    for m in measures:
+        limit = m.spec.max_grade
+        if limit is not None and top is not None and top > limit:
+            raise ValueError(f"{m.name} takes grades up to {limit} (as gdeval), but the qrels have grade {top}; "
+                             f"map the grades first (e.g. pl.col('rel').clip(upper_bound={limit}))")
+
+
+def clean_up_placeholders(values: pl.DataFrame, retrieved: pl.DataFrame, measures: tuple[Measure, ...]) -> pl.DataFrame:
+    """trec_eval ``-c`` scores a judged query a run lacks as a ranking of one unjudged placeholder
+    document, then resets a few values by name (trec_eval.c): num_ret and unj_* to 0, and the
+    measures named exactly ``utility`` and ``rbp_resid`` to 0 and ``relstring`` to ''. A
+    parameterised name (``utility_2,-1,0,0``, ``rbp_resid_p=0.5``, ``relstring_5``) keeps the
+    placeholder's value, as in trec_eval. ``values``: an engine's rows; ``retrieved``: the (system,
+    qid) pairs the runs have."""
+    zero = [m.name for m in measures if m.family in ("NumRet", "Unjudged") or m.trec_name in ("utility", "rbp_resid")]
+    empty = [m.name for m in measures if m.trec_name == "relstring"]
+    if not zero and not empty:
+        return values
+    keys = ["system", "qid"]
+    placeholders = values.select(keys).unique().join(retrieved.select(keys), on=keys, how="anti")
+    if not placeholders.height:
+        return values
+    flagged = values.join(placeholders.with_columns(pl.lit(True).alias("_placeholder")), on=keys, how="left")
+    hit = pl.col("_placeholder").fill_null(False)
+    return flagged.with_columns(
+        pl.when(hit & pl.col("measure").is_in(zero)).then(0.0).otherwise(pl.col("value")).alias("value"),
+        pl.when(hit & pl.col("measure").is_in(empty)).then(pl.lit("")).otherwise(pl.col("text")).alias("text"),
+    ).select(values.columns)

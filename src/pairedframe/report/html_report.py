@@ -1,0 +1,263 @@
+"""One HTML file to open or send: :func:`report` evaluates, compares and draws; :class:`Report` holds it.
+
+The file is self-contained (CSS and figures inside, no script, no network) and its CSS is scoped to
+the report's element id, so the same HTML also shows inside a notebook (``_repr_html_``) or another
+page without restyling it.  The sections are written by :mod:`pairedframe.report.report_sections`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pairedframe.comparison import compare
+from pairedframe.errors import user_stacklevel
+from pairedframe.evaluation import Evaluation, evaluate, evaluate_judgment_sets
+from pairedframe.report.html_page import new_report_id, page
+from pairedframe.report.output import require_output_folder
+from pairedframe.report.results_table import ResultsTable, results_table
+
+__all__ = ["Report", "report", "DEFAULT_MEASURES", "PRIMARY_JUDGMENTS"]
+
+#: Measures of a report when none are named.
+DEFAULT_MEASURES = ("nDCG@10", "AP")
+#: The name of ``qrels`` among the judgment sets when ``judgments=`` adds others.
+PRIMARY_JUDGMENTS = "qrels"
+
+
+@dataclass(frozen=True)
+class Report:
+    """A self-contained HTML report (from :func:`report`).
+
+    Attributes
+    ----------
+    fragment : str
+        The report as one ``<div>`` with its own element id (``pf-report-<12 hex digits>``) and a
+        ``<style>`` whose every selector starts with that id: embeddable in any page.
+    title : str
+    evaluation : Evaluation
+        The evaluation under ``qrels``.
+    comparison : polars.DataFrame
+        The :func:`pairedframe.compare` result behind the marks, forest plots and verdicts (empty
+        for a single system).
+    table : ResultsTable
+        The results table shown first.
+    warnings : tuple of str
+        Every warning raised while the report was computed, in words (also shown in the report).
+    settings : dict
+        What reproduces the report: the options, the inputs, the package versions.
+    """
+
+    fragment: str = field(repr=False)
+    title: str
+    evaluation: Evaluation = field(repr=False)
+    comparison: pl.DataFrame = field(repr=False)
+    table: ResultsTable = field(repr=False)
+    warnings: tuple[str, ...]
+    settings: dict[str, Any] = field(repr=False)
+
+    @property
+    def html(self) -> str:
+        """The whole HTML document: ``<!DOCTYPE html>`` and the fragment as its body."""
+        return page(self.fragment, title=self.title)
+
+    def save(self, path: str | Path) -> Path:
+        """Write :attr:`html` to ``path`` (UTF-8); ValueError when its folder does not exist."""
+        out = require_output_folder(path, "path")
+        out.write_text(self.html, encoding="utf-8")
+        return out
+
+    def _repr_html_(self) -> str:
+        return self.fragment
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _check_options(measures: Any, baseline: Any, judgments: Any, max_delta_plots: Any) -> list[str]:
+    """The measures as a list, after the checks that need no data."""
+    if measures is None:
+        measures = list(DEFAULT_MEASURES)
+    elif isinstance(measures, str):
+        measures = [measures]
+    else:
+        measures = list(measures)
+    if not measures:
+        raise ValueError("`measures` is empty: name at least one measure, e.g. ['nDCG@10', 'AP']")
+    if baseline is not None and not _is_text(baseline):
+        raise TypeError(f"`baseline` must be one system name (a non-empty string), got {baseline!r}")
+    if judgments is not None:
+        if not isinstance(judgments, Mapping) or not judgments:
+            raise TypeError("`judgments` must be a non-empty mapping name -> qrels of the other judgment sets")
+        if PRIMARY_JUDGMENTS in map(str, judgments):
+            raise ValueError(f"`judgments` names a set {PRIMARY_JUDGMENTS!r}, the name of `qrels` in the "
+                             "report: name it otherwise")
+    if isinstance(max_delta_plots, bool) or not isinstance(max_delta_plots, int) or max_delta_plots < 0:
+        raise ValueError(f"`max_delta_plots` must be an integer >= 0, got {max_delta_plots!r}")
+    return measures
+
+
+def _input_names(runs: Any, qrels: Any) -> dict[str, Any]:
+    """The inputs as the settings record them: paths (with their size) or the kind of table."""
+    def describe(obj: Any) -> Any:
+        if isinstance(obj, (str, Path)):
+            p = Path(obj)
+            return {"path": str(p), "bytes": p.stat().st_size if p.is_file() else None}
+        return type(obj).__name__
+
+    if isinstance(runs, Mapping):
+        run_info = {str(k): describe(v) for k, v in runs.items()}
+    elif isinstance(runs, (list, tuple)):
+        run_info = [describe(r) for r in runs]
+    else:
+        run_info = describe(runs)
+    return {"runs": run_info, "qrels": describe(qrels)}
+
+
+def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, measures: list[str], rel_level: int,
+                n_resamples: int, confidence_level: float, seed: int) -> list[tuple[str, Any, dict[str, Any]]]:
+    """Per other judgment set: (name, its label agreement with ``qrels``, {measure: rank agreement})."""
+    if sets is None or not judgments:
+        return []
+    from pairedframe.comparison.label_agreement import label_agreement
+    from pairedframe.comparison.rank_agreement import rank_agreement
+
+    out = []
+    for name, other in judgments.items():
+        labels = label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, str(name)), binary_at=max(rel_level, 1))
+        ranks = {m: rank_agreement(sets, measure=m, judgments=(PRIMARY_JUDGMENTS, str(name)),
+                                   n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
+                 for m in measures} if len(sets.systems) > 1 else {}
+        out.append((str(name), labels, ranks))
+    return out
+
+
+def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[str, Any] | None,
+                options: dict[str, Any]) -> tuple[Evaluation, Any, dict[str, Any]]:
+    """(the evaluation under ``qrels``, all judgment sets or None, the inputs as the settings record them)."""
+    if isinstance(runs, Evaluation):
+        if qrels is not None or judgments is not None:
+            raise ValueError("give an Evaluation alone: `qrels` and `judgments` need the runs, not an Evaluation")
+        return runs, None, {"runs": "Evaluation", "qrels": None}
+    if qrels is None:
+        raise ValueError("`qrels` is missing: the judgments to evaluate the runs against")
+    inputs = _input_names(runs, qrels)
+    if not judgments:
+        return evaluate(runs, qrels, measures, **options), None, inputs
+    sets = evaluate_judgment_sets(runs, {PRIMARY_JUDGMENTS: qrels, **judgments}, measures, **options)
+    inputs["judgments"] = {str(k): _input_names([], v)["qrels"] for k, v in judgments.items()}
+    return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs
+
+
+def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = None, *, baseline: str | None = None,
+           judgments: Mapping[str, Any] | None = None, n_resamples: int = 10_000, seed: int = 0,
+           test: str = "randomization", confidence_level: float = 0.95, correction: str = "holm",
+           max_delta_plots: int = 3, title: str | None = None, complete: bool = False, rel_level: int = 1,
+           depth: int | None = None, command: str | None = None) -> Report:
+    """Evaluate runs, compare them with a baseline and write it all into one self-contained HTML report.
+
+    Parameters
+    ----------
+    runs : paths, mapping name -> path, table, or Evaluation
+        As :func:`pairedframe.evaluate`; an :class:`~pairedframe.Evaluation` is used as it is (then
+        ``qrels`` and ``judgments`` must be None).
+    qrels : path, table or dict
+        The judgments the report is about (named ``"qrels"`` when ``judgments`` adds others).
+    measures : str or sequence of str, optional
+        Default ``("nDCG@10", "AP")``.  String-valued measures (RelString) are refused.
+    baseline : str, optional
+        The system every other is compared with (needed with two or more systems).
+    judgments : mapping name -> qrels, optional
+        Other judgment sets (e.g. ``{"llm": "llm_qrels.txt"}``): the report adds how far they agree
+        with ``qrels`` on the ranking of the systems (:func:`pairedframe.rank_agreement`) and on the
+        labels (:func:`pairedframe.label_agreement`).
+    n_resamples, seed, test, confidence_level : optional
+        Of :func:`pairedframe.compare` (sign flips, key of the resample streams, ``"randomization"``
+        or ``"t"``, level of the intervals; alpha = 1 - level).
+    correction : {"holm", "bh", "none"}, default "holm"
+        The p-values that decide the table's marks (:func:`pairedframe.results_table`).
+    max_delta_plots : int, default 3
+        Per measure, the systems that get a bar chart of their per-query deltas: the decided ones
+        first, then the largest absolute deltas.  Every system is in the heatmap above them.
+    title : str, optional
+        Default: "pairedframe report: <n> systems vs <baseline>".
+    complete, rel_level, depth : optional
+        trec_eval's ``-c``, ``-l``, ``-M`` (:func:`pairedframe.evaluate`).
+    command : str, optional
+        The command line that made the report, recorded under "Reproduce" (the CLI passes it).
+
+    Returns
+    -------
+    Report
+        ``save(path)`` writes the HTML file; ``fragment`` is the embeddable ``<div>``; a notebook
+        shows the report itself.  Sections: warnings (when any), the results table (marks,
+        intervals, caption), forest plots, per-query deltas against the baseline (a heatmap of every
+        system, bar charts of a few), agreement between judgment sets (with ``judgments``), every
+        comparison row with its verdict, and the settings and package versions that reproduce it.
+
+    Raises
+    ------
+    ValueError
+        ``baseline`` missing with several systems or not one of them; ``measures`` empty;
+        ``max_delta_plots`` below 0; ``judgments`` naming a set ``"qrels"``; an Evaluation given
+        with ``qrels`` or ``judgments``; and what :func:`pairedframe.evaluate` and
+        :func:`pairedframe.compare` raise.
+    TypeError
+        ``baseline`` not a string, ``judgments`` not a mapping.
+    ImportError
+        matplotlib or great_tables missing (``pip install "pairedframe[plot,report]"``).
+
+    Warns
+    -----
+    Every warning of the evaluation and the comparison (also listed in the report).
+
+    Examples
+    --------
+    >>> rep = pf.report(["input.bm25", "input.reranker"], "qrels.txt", baseline="bm25")  # doctest: +SKIP
+    >>> rep.save("report.html")                                                          # doctest: +SKIP
+    """
+    measures = _check_options(measures, baseline, judgments, max_delta_plots)
+    from pairedframe.report.plots import pyplot
+
+    pyplot()                                           # ImportError naming the extra before any work
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ev, sets, inputs = _evaluation(runs, qrels, measures, judgments,
+                                           dict(complete=complete, rel_level=rel_level, depth=depth))
+            systems = ev.systems
+            if baseline is None and len(systems) > 1:
+                raise ValueError(f"name the `baseline` to compare with: one of {systems}")
+            if baseline is not None and baseline not in systems:
+                raise ValueError(f"`baseline` {baseline!r} is not one of the systems {systems}")
+            names = [m.name for m in ev.measures]
+            cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level)
+            comparison = compare(ev, baseline=baseline, **cmp_options) if len(systems) > 1 else pl.DataFrame()
+            order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
+            table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
+                                  correction=correction, confidence_level=confidence_level)
+            agreement = _agreements(sets, qrels, judgments, names, rel_level, n_resamples, confidence_level, seed)
+    finally:                                           # the caller sees them too (also when a step fails)
+        unique = {str(w.message): w for w in caught}
+        for w in unique.values():
+            warnings.warn(str(w.message), w.category, stacklevel=user_stacklevel())
+    messages = tuple(unique)
+    title = title or (f"pairedframe report: {len(systems) - 1} system{'s' if len(systems) != 2 else ''} "
+                      f"vs {baseline}" if baseline else "pairedframe report")
+    settings = {"measures": names, "baseline": baseline, "n_resamples": n_resamples, "seed": seed, "test": test,
+                "confidence_level": confidence_level, "correction": correction, "max_delta_plots": max_delta_plots,
+                "evaluation": ev.settings.as_dict(), "inputs": inputs, "command": command}
+    from pairedframe.report.report_sections import render_report
+
+    root = new_report_id()
+    fragment = render_report(root, title=title, evaluation=ev, comparison=comparison, table=table,
+                             agreement=agreement, warnings=messages, settings=settings, baseline=baseline)
+    return Report(fragment=fragment, title=title, evaluation=ev, comparison=comparison, table=table,
+                  warnings=messages, settings=settings)

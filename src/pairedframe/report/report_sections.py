@@ -1,0 +1,248 @@
+"""The sections of the HTML report (:func:`pairedframe.report.html_report.report`), each a piece of HTML.
+
+Every element id starts with the report's own id, every figure is a data URI, every text escaped.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+import shlex
+from functools import partial
+from importlib import metadata
+from typing import Any
+
+import polars as pl
+
+from pairedframe.report.html_heatmap import heatmap_html
+from pairedframe.report.html_page import esc, figure_html, plain_table, render_figure, report_css
+
+__all__ = ["render_report", "delta_plot_systems", "versions", "reproduce_command"]
+
+#: Packages whose versions the report records (those that shape its numbers or its pictures).
+_PACKAGES = ("pairedframe", "polars", "duckdb", "numpy", "scipy", "pyarrow", "matplotlib", "great-tables")
+#: Columns of the comparison section, in order.
+_COMPARISON_COLUMNS = ("system", "measure", "n_queries", "baseline_mean", "system_mean", "delta", "ci_low", "ci_high",
+                       "pvalue", "pvalue_holm", "pvalue_bh", "wins", "losses", "ties", "verdict", "verdict_note")
+
+
+def versions() -> dict[str, str]:
+    """{package: installed version} of Python and the packages behind the numbers and figures."""
+    out = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def delta_plot_systems(comparison: pl.DataFrame, measure: str, most: int) -> list[str]:
+    """The systems whose per-query deltas get a bar chart: the decided ones (better / worse) first,
+    then the largest absolute deltas; at most ``most``."""
+    rows = comparison.filter(pl.col("measure") == measure).with_columns(
+        pl.col("verdict").is_in(["better", "worse"]).alias("_decided"), pl.col("delta").abs().alias("_size"))
+    rows = rows.sort(["_decided", "_size", "system"], descending=[True, True, False], nulls_last=True)
+    return rows["system"].head(most).to_list()
+
+
+def reproduce_command(settings: dict[str, Any]) -> str | None:
+    """The ``pairedframe report`` command that makes the same report, when the inputs were files."""
+    inputs = settings["inputs"]
+    runs, qrels = inputs.get("runs"), inputs.get("qrels")
+    if not isinstance(qrels, dict):
+        return None
+    if isinstance(runs, dict) and all(isinstance(v, dict) for v in runs.values()):
+        run_args = [f"{k}={v['path']}" for k, v in runs.items()]
+    elif isinstance(runs, list) and runs and all(isinstance(v, dict) for v in runs):
+        run_args = [v["path"] for v in runs]
+    elif isinstance(runs, dict) and "path" in runs:
+        run_args = [runs["path"]]
+    else:
+        return None
+    args = ["pairedframe", "report", qrels["path"], *run_args]
+    if settings["baseline"]:
+        args += ["--baseline", settings["baseline"]]
+    for m in settings["measures"]:
+        args += ["-m", m]
+    for name, q in (inputs.get("judgments") or {}).items():
+        if not isinstance(q, dict):
+            return None
+        args += ["--judgments", f"{name}={q['path']}"]
+    ev = settings["evaluation"]
+    args += ["-B", str(settings["n_resamples"]), "--seed", str(settings["seed"]), "--test", settings["test"],
+             "--confidence-level", str(settings["confidence_level"]), "--correction", settings["correction"],
+             "--delta-plots", str(settings["max_delta_plots"])]
+    args += ["-c"] if ev["complete"] else []
+    args += ["-l", str(ev["rel_level"])] if ev["rel_level"] != 1 else []
+    args += ["-M", str(ev["depth"])] if ev["depth"] is not None else []
+    return shlex.join(args) + " -o report.html"
+
+
+def _section(root: str, key: str, heading: str, body: str) -> str:
+    return f'<section id="{root}-{key}"><h2>{esc(heading)}</h2>{body}</section>'
+
+
+def _warnings(root: str, messages: tuple[str, ...], excluded: pl.DataFrame) -> str:
+    items = [f"<li>{esc(m)}</li>" for m in messages]
+    if excluded.height:
+        reasons = excluded.group_by("reason").len().sort("len", descending=True)
+        text = "; ".join(f"{n} ({r})" for r, n in reasons.iter_rows())
+        items.append(f"<li>{excluded.height} (system, query) pairs were left out of the evaluation: {esc(text)}.</li>")
+    if not items:
+        return ""
+    return _section(root, "warnings", "Warnings", f'<ul class="pf-warnings">{"".join(items)}</ul>')
+
+
+def _forests(root: str, comparison: pl.DataFrame, measures: list[str]) -> str:
+    from pairedframe.report.forest import forest_plot
+
+    parts = []
+    for i, m in enumerate(measures):
+        data = render_figure(partial(forest_plot, comparison, measure=m))
+        parts.append(figure_html(data, alt=f"forest plot of {m}", figure_id=f"{root}-forest-{i}",
+                                 caption=f"{m}: each system's mean delta against the baseline with its interval; "
+                                         "blue better, red worse (significant after the correction), grey "
+                                         "otherwise; dashed where the interval and the verdict disagree."))
+    note = '<p class="pf-note">The verdict follows the test (after the correction); see the comparisons below.</p>'
+    return _section(root, "forest", "Forest plots", note + "".join(parts))
+
+
+def _deltas(root: str, evaluation: Any, comparison: pl.DataFrame, measures: list[str], baseline: str,
+            most: int) -> str:
+    from pairedframe.report.plots import delta_plot
+
+    parts = []
+    for i, m in enumerate(measures):
+        parts.append(f"<h3>{esc(m)}</h3>")
+        compared = comparison.filter(pl.col("measure") == m)["system"].unique().to_list()
+        if len(compared) > 1:
+            parts.append(heatmap_html(evaluation, baseline=baseline, measure=m, systems=compared,
+                                      table_id=f"{root}-heatmap-{i}"))
+        chosen = delta_plot_systems(comparison, m, most)
+        for j, system in enumerate(chosen):
+            data = render_figure(partial(delta_plot, evaluation, baseline=baseline, system=system, measure=m))
+            parts.append(figure_html(data, alt=f"per-query {m} deltas of {system}", figure_id=f"{root}-delta-{i}-{j}",
+                                     caption=f"{system} − {baseline} per query, sorted; blue: {system} better, "
+                                             f"red: {baseline} better, grey: tie."))
+        if len(compared) > len(chosen):
+            parts.append(f'<p class="pf-note">Bar charts for {len(chosen)} of {len(compared)} systems (the '
+                         "significant ones first, then the largest deltas; max_delta_plots / --delta-plots "
+                         "draws more); every system is in the heatmap.</p>")
+    return _section(root, "deltas", f"Per-query deltas against {baseline}", "".join(parts))
+
+
+def _agreement(root: str, agreement: list[tuple[str, Any, dict[str, Any]]]) -> str:
+    from pairedframe.report.plots import agreement_scatter
+
+    parts = []
+    for k, (name, labels, ranks) in enumerate(agreement):
+        parts.append(f"<h3>qrels vs {esc(name)}</h3>")
+        ci = labels.confidence_intervals
+        kappa = [(title, getattr(labels, key), *(ci[key] if key in ci else (None, None)))
+                 for title, key in (("Cohen's kappa (grades)", "kappa"), ("kappa, linear weights", "kappa_linear"),
+                                    ("kappa, quadratic weights", "kappa_quadratic"),
+                                    (f"kappa, relevant = grade >= {labels.binary_at}", "kappa_binary"))]
+        kappa += [("exact agreement", labels.exact_agreement, None, None),
+                  ("pairs judged in both", labels.n_common, None, None),
+                  (f"share of qrels missing from {name}", labels.missing_from_b, None, None),
+                  (f"share of {name} missing from qrels", labels.missing_from_a, None, None)]
+        parts.append(plain_table(["labels", "value", "ci_low", "ci_high"], kappa, table_id=f"{root}-labels-{k}",
+                                 digits=3))
+        rows = []
+        for m, r in ranks.items():
+            for coef in ("kendall_tau_b", "tau_ap", "spearman_rho", "rbo"):
+                c = getattr(r, coef)
+                rows.append((m, coef, c.statistic, c.confidence_interval.low, c.confidence_interval.high,
+                             r.n_systems, r.n_queries, r.n_swapped))
+        if rows:
+            parts.append(plain_table(["measure", "coefficient", "statistic", "ci_low", "ci_high", "systems",
+                                      "queries", "swapped pairs"], rows, table_id=f"{root}-ranks-{k}", digits=3))
+            first = next(iter(ranks.values()))
+            data = render_figure(partial(agreement_scatter, first))
+            parts.append(figure_html(data, alt=f"system means under qrels and {name}", figure_id=f"{root}-scatter-{k}",
+                                     caption=f"Mean {first.measure} of each system under qrels (x) and {name} (y); "
+                                             f"intervals: approximate, {first.settings['method']} over queries; "
+                                             "kappa intervals: jackknife over queries."))
+    return _section(root, "agreement", "Agreement between judgment sets", "".join(parts))
+
+
+def _comparisons(root: str, comparison: pl.DataFrame) -> str:
+    cols = [c for c in (*_COMPARISON_COLUMNS[:-1], "verdict_on") if c in comparison.columns]
+    rows = comparison.select(cols).rows()
+    notes = [f"<li><b>{esc(r['system'])}, {esc(r['measure'])}</b>: {esc(r['verdict_note'])}</li>"
+             for r in comparison.iter_rows(named=True) if r.get("verdict_note")]
+    classes = [f"pf-{v}" if v in ("better", "worse") else "" for v in comparison["verdict"]]
+    first = comparison.row(0, named=True)
+    how = (f"{first['test']} test, {first['interval']} interval, {first['confidence_level']:.0%}, "
+           f"{first['alternative']}, n_resamples {first['n_resamples']}, seed {first['seed']}")
+    intro = (f'<p class="pf-note">delta = system − baseline over the queries measured for both ({esc(how)}). '
+             "The verdict follows the p-value named in verdict_on, adjusted over every row below; verdict_note "
+             "says why a verdict reads as it does.</p>")
+    body = intro + plain_table(cols, rows, table_id=f"{root}-comparisons-table", digits=4, row_classes=classes)
+    if notes:
+        body += f'<h3>Verdict notes</h3><ul class="pf-note">{"".join(notes)}</ul>'
+    return _section(root, "comparisons", "Every comparison", body)
+
+
+def _input_text(value: Any) -> str:
+    """An input as the settings table shows it: ``path (N bytes)``, several joined by ``; ``."""
+    if isinstance(value, dict) and "path" in value:
+        size = value.get("bytes")
+        return value["path"] + (f" ({size:,} bytes)" if isinstance(size, int) else "")
+    if isinstance(value, dict):
+        return "; ".join(f"{name}: {_input_text(v)}" for name, v in value.items())
+    if isinstance(value, list):
+        return "; ".join(_input_text(v) for v in value)
+    return str(value)
+
+
+def _settings(root: str, settings: dict[str, Any]) -> str:
+    ev = settings["evaluation"]
+    rows = [(k, settings[k]) for k in ("measures", "baseline", "test", "n_resamples", "seed", "confidence_level",
+                                        "correction", "max_delta_plots")]
+    rows = [(k, ", ".join(v) if isinstance(v, list) else v) for k, v in rows]
+    rows += [(f"evaluation: {k}", v) for k, v in ev.items()]
+    inputs = settings["inputs"]
+    rows += [("inputs: qrels", _input_text(inputs.get("qrels"))), ("inputs: runs", _input_text(inputs.get("runs")))]
+    if inputs.get("judgments"):
+        rows.append(("inputs: other judgment sets", _input_text(inputs["judgments"])))
+    body = plain_table(["setting", "value"], [(k, str(v)) for k, v in rows], table_id=f"{root}-settings-table")
+    body += "<h3>Versions</h3>" + plain_table(["package", "version"], list(versions().items()),
+                                              table_id=f"{root}-versions")
+    command = settings.get("command") or reproduce_command(settings)
+    body += "<h3>Reproduce</h3>"
+    body += (f"<pre>{esc(command)}</pre>" if command else
+             '<p class="pf-note">The inputs were tables, not files: call pf.report with the same tables and '
+             "the settings above.</p>")
+    return _section(root, "settings", "Settings and versions", body)
+
+
+def render_report(root: str, *, title: str, evaluation: Any, comparison: pl.DataFrame, table: Any,
+                  agreement: list[tuple[str, Any, dict[str, Any]]], warnings: tuple[str, ...],
+                  settings: dict[str, Any], baseline: str | None) -> str:
+    """The report's ``<div id=root>``: header, warnings, results table, forest plots, per-query deltas,
+    agreement, comparisons, settings."""
+    measures = settings["measures"]
+    n = evaluation.per_query.group_by("system").agg(pl.col("qid").n_unique())["qid"]
+    queries = f"{n.min()} queries" if n.min() == n.max() else f"{n.min()}–{n.max()} queries per system"
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lead = (f"{len(evaluation.systems)} systems, {queries}, measures {', '.join(measures)}"
+            + (f"; baseline {baseline}" if baseline else "") + f". Made by pairedframe {versions()['pairedframe']} "
+            f"on {stamp}.")
+    sections = [("table", "Results table", True), ("forest", "Forest plots", comparison.height > 0),
+                ("deltas", "Per-query deltas", comparison.height > 0), ("agreement", "Agreement", bool(agreement)),
+                ("comparisons", "Every comparison", comparison.height > 0), ("settings", "Settings and versions", True)]
+    nav = " ".join(f'<a href="#{root}-{key}">{esc(label)}</a>' for key, label, shown in sections if shown)
+    parts = [report_css(root), f"<h1>{esc(title)}</h1>", f'<p class="pf-lead">{esc(lead)}</p>',
+             f'<nav class="pf-nav">{nav}</nav>', _warnings(root, warnings, evaluation.excluded),
+             _section(root, "table", "Results table", table.to_html(table_id=f"{root}-results"))]
+    if comparison.height:
+        parts += [_forests(root, comparison, measures),
+                  _deltas(root, evaluation, comparison, measures, baseline, settings["max_delta_plots"])]
+    if agreement:
+        parts.append(_agreement(root, agreement))
+    if comparison.height:
+        parts.append(_comparisons(root, comparison))
+    parts.append(_settings(root, settings))
+    return f'<div id="{root}" class="pf-report">{"".join(parts)}</div>'

@@ -1,0 +1,143 @@
+"""LaTeX of a results table for pdflatex in a plain ``article`` with ``\\usepackage{booktabs}``.
+
+- Every character LaTeX treats specially (``& % _ # $ { } < > \\ ~ ^ |``, and the ligatures ``--``,
+  ``''``, `````) is written so that it prints as itself in the default OT1 font encoding, where a
+  bare ``|`` prints an em dash and ``<`` an inverted exclamation mark.
+- booktabs rules and no vertical rule (booktabs leaves gaps around its rules that would cut one).
+- Each measure is one right-aligned column; a number's significance marks follow it in a space as
+  wide as the column's widest marks (``\\rlap`` plus ``\\hphantom``), so equal-decimal numbers stay
+  aligned, every mark counts in the table's width instead of sticking out past the rules, and a
+  stacked interval below a number shares that space.
+- ``ci_layout="stacked"`` writes each interval on a second line in ``\\footnotesize`` below its
+  number, with 4 pt column padding instead of 6 pt (local to the float), which keeps four measures
+  with ``[low, high]`` intervals inside an article's text width, and 20 such systems on one page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["latex_escape", "render_latex", "CI_LAYOUTS"]
+
+CI_LAYOUTS = ("inline", "stacked")
+
+_SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
+             "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
+             ">": r"\textgreater{}", "|": r"\textbar{}", "`": r"\textasciigrave{}", '"': r'\texttt{"}',
+             # OT1's roman fonts have no straight " (typewriter has); the captions' symbols for OT1:
+             "α": r"$\alpha$", "±": r"$\pm$", "†": r"$\dagger$", "‡": r"$\ddagger$", "≥": r"$\geq$",
+             "≤": r"$\leq$", "–": "--", "−": "$-$", "×": r"$\times$"}
+#: Characters that join a repeat of themselves into a ligature (``--`` en dash, ``''`` a closing quote).
+_LIGATURES = set("-',")
+
+
+def latex_escape(text: str) -> str:
+    """``text`` with every LaTeX special character written to print as itself under pdflatex.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+        ``a|b_c`` -> ``a\\textbar{}b\\_c``; ``a--b`` -> ``a-{}-b`` (no en dash ligature); the
+        captions' symbols (α, ±, †, ‡, ≥, ≤, –) in math mode or as their LaTeX spelling.
+    """
+    out = []
+    for i, ch in enumerate(text):
+        out.append(_SPECIALS.get(ch, ch))
+        if ch in _LIGATURES and text[i + 1:i + 2] == ch:
+            out.append("{}")
+    return "".join(out)
+
+
+def _number(number: str, place: int | None) -> str:
+    body = latex_escape(number)
+    return rf"\textbf{{{body}}}" if place == 1 else rf"\underline{{{body}}}" if place == 2 else body
+
+
+def _superscript(marks: str) -> str:
+    sup = {"†": r"\dagger", "‡": r"\ddagger"}.get(marks, rf"\mathrm{{{latex_escape(marks)}}}")
+    return rf"$^{{{sup}}}$"
+
+
+#: Widths of the lower-case letters in Computer Modern Roman (em), to find a column's widest marks.
+_CMR_WIDTH = dict(zip("abcdefghijklmnopqrstuvwxyz", (
+    .500, .556, .444, .556, .444, .306, .500, .556, .278, .306, .528, .278, .833, .556, .500, .556, .528, .392,
+    .394, .389, .556, .528, .722, .528, .528, .444)))
+
+
+def _widest(marks: Sequence[str]) -> str:
+    """The marks of a column that print widest (letters by their Computer Modern widths)."""
+    return max(marks, key=lambda m: sum(_CMR_WIDTH.get(ch, .6) for ch in m), default="")
+
+
+def _with_marks(body: str, marks: str, widest: str) -> str:
+    """``body`` followed by its marks in a space as wide as the column's widest marks: the numbers stay
+    right-aligned on their last digit, and every mark lies inside the column (and the table's rules)."""
+    if not widest:
+        return body
+    return body + (rf"\rlap{{{_superscript(marks)}}}" if marks else "") + rf"\hphantom{{{_superscript(widest)}}}"
+
+
+def _interval(interval: str) -> str:
+    """``[low, high]`` or ``± half`` escaped, with a thin space after the comma (narrower columns)."""
+    return latex_escape(interval.strip()).replace(", ", r",\,")
+
+
+def render_latex(labels: Sequence[str], measures: Sequence[str],
+                 cells: Sequence[Sequence[tuple[str, str, str, int | None]]], caption: str, *,
+                 label: str | None = None, ci_layout: str = "inline") -> str:
+    """A ``table`` float: caption on top, then a booktabs ``tabular`` of one row per label.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Row names (plain text; escaped here).
+    measures : sequence of str
+        Column names (plain text; escaped here).
+    cells : sequence of sequences of (number, interval, marks, place)
+        ``cells[i][j]`` for row ``i``, measure ``j``: the number and interval as text (interval
+        ``""`` when none), the marks (``"†"``, ``"‡"``, letters or ``""``) and the place (1 bold,
+        2 underlined, None).
+    caption : str
+        Plain text; escaped here.
+    label : str, optional
+        ``\\label{label}`` after the caption (written as given).
+    ci_layout : {"inline", "stacked"}, default "inline"
+        Interval beside its number, or on a second line below it.
+
+    Returns
+    -------
+    str
+        ``\\begin{table}`` ... ``\\end{table}`` ending with a newline.
+
+    Raises
+    ------
+    ValueError
+        ``ci_layout`` not one of :data:`CI_LAYOUTS`.
+    """
+    if ci_layout not in CI_LAYOUTS:
+        raise ValueError(f"`ci_layout` must be one of {CI_LAYOUTS}, got {ci_layout!r}")
+    stacked = ci_layout == "stacked" and any(cell[1] for row in cells for cell in row)
+    widest = [_widest([row[j][2] for row in cells if row[j][2]]) for j in range(len(measures))]
+    lines = [r"\begin{table}[!t]", r"\centering", r"\setlength{\tabcolsep}{4pt}" if stacked else "",
+             rf"\caption{{{latex_escape(caption)}}}" + (rf"\label{{{label}}}" if label else ""),
+             r"\begin{tabular}{l" + "r" * len(measures) + "}", r"\toprule",
+             " & ".join(["", *(latex_escape(m) for m in measures)]) + r" \\", r"\midrule"]
+    for name, row in zip(labels, cells):
+        name = latex_escape(name)
+        if name.startswith(("*", "[")):              # else read as \\* or \\[...] / \midrule[...] of the line above
+            name = "{}" + name
+        if stacked:
+            first = [_with_marks(_number(number, place), marks, w) for (number, _, marks, place), w in zip(row, widest)]
+            second = [rf"{{\footnotesize {_interval(interval)}}}" for _, interval, _, _ in row]
+            lines.append(" & ".join([name, *first]) + r" \\[-2pt]")   # the small line sits closer
+            lines.append(" & ".join(["", *second]) + r" \\")
+        else:
+            parts = [_with_marks(_number(number + interval, place), marks, w)
+                     for (number, interval, marks, place), w in zip(row, widest)]
+            lines.append(" & ".join([name, *parts]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(line for line in lines if line) + "\n"

@@ -1,0 +1,276 @@
+"""The bad-input classes, per kind of input, with what each door must do with them.
+
+A :class:`Case` changes a clean content (``inputs.py``) and says what is expected: the value the
+changed content means (:class:`~tests.conformance.expect.Value`), or a clear error
+(:class:`~tests.conformance.expect.Raises`) whose pattern may differ by the form the content came
+in: ``frame`` (polars, pandas, pyarrow, DuckDB, dict, Parquet), ``trec`` (TREC text) or
+``delimited`` (CSV / TSV). ``ids`` maps the changed content to what its ids mean as strings, and
+``means`` to what an analysis must see in it (a reader returns what it read, rows and all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import polars as pl
+
+from pairedframe.errors import DuplicateError, EmptyResultError, InsufficientSampleError
+from tests.conformance.expect import Expect, Raises, Value
+from tests.conformance.inputs import FILE_STYLES, PLAIN, EvalContent, FileStyle, TableContent
+
+FRAME_FORMS = ("polars", "pandas", "arrow", "duckdb", "dict", "parquet")
+TEXT_FORMS = ("trec", "csv", "tsv")
+
+
+def family_of(form: str) -> str:
+    return "trec" if form == "trec" else "delimited" if form in ("csv", "tsv") else "frame"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad-input class: how it changes the content, where it applies, what is expected."""
+
+    name: str
+    change: Callable[[Any], Any] = lambda c: c
+    expect: Expect | dict[str, Expect] = field(default_factory=Value)
+    side: str = "both"                      # "run" | "qrels" | "both" | "table": what it changes
+    forms: tuple[str, ...] | None = None    # forms it applies to (None: all)
+    style: FileStyle = PLAIN                # how files are finished (BOM, CRLF, compression)
+    retype: tuple[tuple[str, ...], str] | None = None  # (id columns, kind) for inputs.retype
+    ids: Callable[[Any], Any] | None = None    # what the changed content's ids mean as strings (default: as given)
+    means: Callable[[Any], Any] | None = None  # what an analysis sees in it (rows it must ignore dropped)
+
+    def expectation(self, form: str) -> Expect:
+        if isinstance(self.expect, dict):
+            return self.expect.get(family_of(form), self.expect.get("*", Value()))
+        return self.expect
+
+    def applies(self, form: str) -> bool:
+        return self.forms is None or form in self.forms
+
+    def meant(self, content: Any, *, reader: bool = False) -> Any:
+        """The content the case means: the changed content with ids as strings, and for a door that
+        analyses it (not a reader, which returns what it read) without the rows it must ignore."""
+        meant = self.change(content)
+        if self.ids is not None:
+            meant = self.ids(meant)
+        if self.means is not None and not reader:
+            meant = self.means(meant)
+        return meant
+
+
+# ---- runs and qrels ------------------------------------------------------------------------------
+
+def _set(column: str, value: Any, row: int = 1, dtype: pl.DataType | None = None) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    """Set ``column`` of one row (0-based ``row``) to ``value``."""
+    def change(frame: pl.DataFrame) -> pl.DataFrame:
+        col = frame[column].to_list()
+        col[row] = value
+        return frame.with_columns(pl.Series(column, col, dtype=dtype or frame.schema[column], strict=False))
+    return change
+
+
+def _run(change: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[EvalContent], EvalContent]:
+    return lambda c: c.with_run(change(c.run))
+
+
+def _qrels(change: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[EvalContent], EvalContent]:
+    return lambda c: c.with_qrels(change(c.qrels))
+
+
+def _add_run_rows(rows: list[tuple]) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    return lambda run: pl.concat([run, pl.DataFrame(rows, schema=run.schema, orient="row")])
+
+
+def _add_qrels_rows(rows: list[tuple]) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    return lambda qrels: pl.concat([qrels, pl.DataFrame(rows, schema=qrels.schema, orient="row")])
+
+
+def _both(run_change, qrels_change) -> Callable[[EvalContent], EvalContent]:
+    return lambda c: EvalContent(run_change(c.run), qrels_change(c.qrels))
+
+
+def _digits(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
+    """What integer-typed ids mean once read as strings: their digits (``d1`` -> ``1``)."""
+    return frame.with_columns(pl.col(c).str.extract(r"(\d+)") for c in columns if c in frame.columns)
+
+
+NAMES_COLUMN = r"(qid|docno|system|score|rel)"
+# The error of a value that is missing or not a number, per form family: frames name the column,
+# TREC text the line (and column), CSV / TSV the column.
+_NAMES_SCORE = {"frame": Raises(r"score"), "trec": Raises(r"line 2\b.*(column 5|score)"), "delimited": Raises(r"score")}
+_NAMES_REL = {"frame": Raises(r"\brel\b|grade"), "trec": Raises(r"line 2\b.*(column 4|grade)"),
+              "delimited": Raises(r"\brel\b|grade")}
+
+
+def _missing(column: str, line: int = 2) -> dict[str, Raises]:
+    return {"frame": Raises(rf"\b{column}\b.*null|null.*\b{column}\b"), "trec": Raises(rf"line {line}\b"),
+            "delimited": Raises(rf"\b{column}\b")}
+
+
+def _integer_ids(c: EvalContent) -> EvalContent:
+    return EvalContent(_digits(c.run, ("qid", "docno")), _digits(c.qrels, ("qid", "docno")))
+
+
+def _id_type_cases() -> list[Case]:
+    cases = []
+    for kind, forms, expect in [
+        ("categorical", ("polars",), Value()),
+        ("enum", ("polars",), Value()),
+        ("dictionary", ("arrow",), Value()),
+        ("large_string", ("arrow",), Value()),
+        ("integer", ("polars", "pandas", "arrow", "parquet"), Value(warns=UserWarning)),
+        ("float", ("polars", "pandas", "arrow", "parquet"), Raises(r"float.*\b(qid|docno)\b|\b(qid|docno)\b.*float")),
+        ("null", ("polars", "arrow", "parquet"), Raises(r"\b(qid|docno)\b.*(no value|null)")),
+    ]:
+        reference = _integer_ids if kind == "integer" else None
+        cases.append(Case(f"ids_{kind}", retype=(("qid", "docno"), kind), forms=forms, expect=expect,
+                          ids=reference))
+    return cases
+
+
+EVAL_CASES: list[Case] = [
+    Case("clean"),
+    Case("one_row_per_run", _run(lambda r: r.group_by("system", maintain_order=True).head(1)), side="run"),
+    Case("empty_run", _run(lambda r: r.head(0)), Raises(r"empty"), side="run"),
+    Case("empty_qrels", _qrels(lambda q: q.head(0)), Raises(r"empty"), side="qrels"),
+    Case("nan_score", _run(_set("score", float("nan"))), _NAMES_SCORE, side="run"),
+    Case("inf_score", _run(_set("score", float("inf"))), side="run"),
+    Case("minus_inf_score", _run(_set("score", float("-inf"), row=0)), side="run"),
+    Case("tied_inf_scores", _run(lambda r: _set("score", float("inf"), row=1)(_set("score", float("inf"), row=2)(r))),
+         side="run"),
+    Case("none_score", _run(_set("score", None)), _missing("score"), side="run", forms=FRAME_FORMS[:4] + TEXT_FORMS),
+    Case("none_qid", _run(_set("qid", None)), _missing("qid"), side="run", forms=FRAME_FORMS[:4] + TEXT_FORMS),
+    Case("none_docno", _run(_set("docno", None)), _missing("docno"), side="run", forms=FRAME_FORMS[:4] + TEXT_FORMS),
+    Case("none_system", _run(_set("system", None)), _missing("system"), side="run",
+         forms=("polars", "pandas", "arrow", "duckdb", "csv", "tsv")),
+    Case("all_null_qid", _run(lambda r: r.with_columns(pl.lit(None, dtype=pl.String).alias("qid"))),
+         _missing("qid", line=1), side="run", forms=FRAME_FORMS[:4] + ("parquet", "csv", "tsv")),
+    Case("none_rel", _qrels(_set("rel", None)), _missing("rel"), side="qrels", forms=FRAME_FORMS[:4] + TEXT_FORMS),
+    Case("nan_rel", _qrels(_set("rel", float("nan"), dtype=pl.Float64)), _NAMES_REL, side="qrels"),
+    Case("inf_rel", _qrels(_set("rel", float("inf"), dtype=pl.Float64)), _NAMES_REL, side="qrels"),
+    Case("fractional_rel", _qrels(_set("rel", 1.5, dtype=pl.Float64)), _NAMES_REL, side="qrels"),
+    Case("negative_grade", _qrels(_set("rel", -1, row=0)), side="qrels"),
+    Case("duplicate_run_pair", _run(_add_run_rows([("a", "1", "d2", 0.1)])),
+         {"*": Raises(r"duplicate.*\b1\b.*\bd2\b", DuplicateError), "trec": Raises(r"line \d+.*duplicate.*d2", DuplicateError)},
+         side="run", forms=tuple(f for f in FRAME_FORMS if f != "dict") + TEXT_FORMS),
+    Case("duplicate_qrels_pair", _qrels(_add_qrels_rows([("1", "d1", 0)])),
+         {"*": Raises(r"duplicate.*\b1\b.*\bd1\b", DuplicateError), "trec": Raises(r"line \d+.*duplicate.*d1", DuplicateError)},
+         side="qrels", forms=tuple(f for f in FRAME_FORMS if f != "dict") + TEXT_FORMS),
+    Case("run_query_not_in_qrels", _run(_add_run_rows([("a", "4", "d1", 1.0), ("b", "4", "d2", 1.0)])), side="run"),
+    Case("qrels_query_not_in_run", _qrels(_add_qrels_rows([("5", "d1", 1)])), side="qrels"),
+    # a grade no other judgment has, on a query no run retrieved
+    Case("unmatched_judgment_of_a_new_grade", _qrels(_add_qrels_rows([("8", "d1", 4)])), side="qrels"),
+    Case("unrelated_system_and_query", _both(_add_run_rows([("z", "1", "d1", 1.0), ("z", "6", "d6", 2.0),
+                                                             ("a", "6", "d6", 1.0)]),
+                                             _add_qrels_rows([("6", "d6", 1)]))),
+    *_id_type_cases(),
+    *[Case(f"file_{style.label}", style=style, forms=TEXT_FORMS) for style in FILE_STYLES],
+]
+
+
+# ---- per-query tables ----------------------------------------------------------------------------
+
+def _table(change: Callable[[pl.DataFrame], pl.DataFrame]) -> Callable[[TableContent], TableContent]:
+    return lambda c: TableContent(change(c.table))
+
+
+def _add(rows: list[tuple]) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    return lambda t: pl.concat([t, pl.DataFrame(rows, schema=t.schema, orient="row")], how="diagonal_relaxed")
+
+
+def _other_system(name: str = "d", qids: range = range(1, 9), measure: str | None = None) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    def change(t: pl.DataFrame) -> pl.DataFrame:
+        extra = t.filter(pl.col("system") == "c").with_columns(pl.lit(name).alias("system"), pl.col("value") * 0.9)
+        extra = extra.filter(pl.col("qid").is_in([f"q{i}" for i in qids]))
+        if measure:
+            extra = extra.filter(pl.col("measure") == "AP").with_columns(pl.lit(measure).alias("measure"))
+        return pl.concat([t, extra])
+    return change
+
+
+def _other_measure(t: pl.DataFrame) -> pl.DataFrame:
+    return pl.concat([t, t.filter(pl.col("measure") == "AP").with_columns(pl.lit("P@5").alias("measure"),
+                                                                          (pl.col("value") * 0.5).round(4))])
+
+
+def _drop_row(system: str, qid: str, measure: str) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    return lambda t: t.filter(~((pl.col("system") == system) & (pl.col("qid") == qid) & (pl.col("measure") == measure)))
+
+
+def _set_where(column: str, value: Any, system: str = "b", qid: str = "q2", measure: str = "AP",
+               dtype: pl.DataType | None = None) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    def change(t: pl.DataFrame) -> pl.DataFrame:
+        hit = (pl.col("system") == system) & (pl.col("qid") == qid) & (pl.col("measure") == measure)
+        return t.with_columns(pl.when(hit).then(pl.lit(value, dtype=dtype or t.schema[column]))
+                              .otherwise(pl.col(column)).alias(column))
+    return change
+
+
+_NAMES_NONFINITE = Raises(r"finite.*system='b'.*qid='q2'|qid='q2'.*finite")
+
+
+def _table_id_cases() -> list[Case]:
+    cases = []
+    for kind, forms, expect in [
+        ("categorical", ("polars",), Value()),
+        ("enum", ("polars",), Value()),
+        ("dictionary", ("arrow",), Value()),
+        ("large_string", ("arrow",), Value()),
+        ("integer", ("polars", "pandas", "arrow", "duckdb", "parquet"), Value(warns=UserWarning)),
+        ("float", ("polars", "pandas", "arrow", "duckdb", "parquet"), Raises(r"\bqid\b.*float|float.*\bqid\b")),
+        ("null", ("polars", "arrow"), Raises(r"\bqid\b.*(no value|null)")),
+    ]:
+        reference = (lambda c: TableContent(_digits(c.table, ("qid",)))) if kind == "integer" else None
+        cases.append(Case(f"qid_{kind}", retype=(("qid",), kind), forms=forms, expect=expect, side="table",
+                          ids=reference))
+    cases.append(Case("system_categorical", retype=(("system", "measure"), "categorical"), forms=("polars",),
+                      side="table"))
+    return cases
+
+
+TABLE_FORMS_ALL = ("polars", "pandas", "arrow", "duckdb", "csv", "tsv", "parquet", "json", "ndjson")
+#: The forms that can hold a NaN value (JSON has none; pandas reads NaN as missing).
+_HOLDS_NAN = ("polars", "arrow", "duckdb", "csv", "tsv", "parquet")
+
+TABLE_CASES: list[Case] = [
+    Case("clean", side="table"),
+    Case("empty", _table(lambda t: t.head(0)), Raises(r"empty|no data rows", EmptyResultError), side="table"),
+    Case("one_row", _table(lambda t: t.head(1)), Raises(r"system|query|queries", InsufficientSampleError), side="table"),
+    Case("nan_value", _table(_set_where("value", float("nan"))), _NAMES_NONFINITE, side="table", forms=_HOLDS_NAN),
+    # pandas marks a missing value with NaN: it reads as null, 'not measured', like None
+    Case("nan_value_in_pandas", _table(_set_where("value", float("nan"))), side="table", forms=("pandas",),
+         means=lambda c: TableContent(_drop_row("b", "q2", "AP")(c.table))),
+    Case("inf_value", _table(_set_where("value", float("inf"))), _NAMES_NONFINITE, side="table",
+         forms=("pandas", *_HOLDS_NAN)),
+    Case("minus_inf_value", _table(_set_where("value", float("-inf"))), _NAMES_NONFINITE, side="table",
+         forms=("pandas", *_HOLDS_NAN)),
+    Case("none_value", _table(_set_where("value", None)), side="table",
+         means=lambda c: TableContent(_drop_row("b", "q2", "AP")(c.table))),
+    Case("none_qid", _table(_set_where("qid", None)), Raises(r"\bqid\b.*null|null.*\bqid\b"), side="table"),
+    Case("none_system", _table(_set_where("system", None)), Raises(r"\bsystem\b.*null|null.*\bsystem\b"), side="table"),
+    Case("none_measure", _table(_set_where("measure", None)), Raises(r"\bmeasure\b.*null|null.*\bmeasure\b"),
+         side="table"),
+    Case("duplicate_key", _table(_add([("b", "q2", "AP", 0.5)])), Raises(r"repeated|duplicate", DuplicateError),
+         side="table"),
+    Case("query_of_one_system_only", _table(_add([("b", "q9", "AP", 0.5), ("b", "q9", "nDCG@10", 0.5)])),
+         side="table", means=lambda c: TableContent(c.table.filter(pl.col("qid") != "q9"))),
+    Case("all_null_key_column", _table(lambda t: t.with_columns(pl.lit(None, dtype=pl.String).alias("dataset"))),
+         side="table", means=lambda c: TableContent(c.table.drop("dataset"))),
+    Case("relstring_text_column", _table(lambda t: pl.concat([
+        t.with_columns(pl.lit(None, dtype=pl.String).alias("text")),
+        t.filter(pl.col("measure") == "AP").select("system", "qid", pl.lit("RelString@5").alias("measure"),
+                                                   pl.lit(None, dtype=pl.Float64).alias("value"),
+                                                   pl.lit("10.2.").alias("text"))])),
+         side="table", means=lambda c: TableContent(c.table.filter(pl.col("measure") != "RelString@5").drop("text"))),
+    Case("unrelated_system", _table(_other_system()), side="table",
+         means=lambda c: TableContent(c.table.filter(pl.col("system") != "d"))),
+    Case("unrelated_query", _table(_add([("d", "q9", "AP", 0.5)])), side="table",
+         means=lambda c: TableContent(c.table.filter(pl.col("system") != "d"))),
+    Case("unrelated_measure", _table(_other_measure), side="table",
+         means=lambda c: TableContent(c.table.filter(pl.col("measure") != "P@5"))),
+    *_table_id_cases(),
+    *[Case(f"file_{style.label}", style=style, forms=("csv", "tsv"), side="table") for style in FILE_STYLES
+      if style.compression != "zstd"],
+]

@@ -1,0 +1,449 @@
+"""The registry of doors: every public entry point that takes user data, and how to call it.
+
+A :class:`Door` is called with a content delivered in one of its ``forms`` (``inputs.deliver_*``):
+
+- ``kind="evaluation"``: ``call(run, qrels, **params)``; it reads the sides in ``sides``;
+- ``kind="table"``: ``call(per_query, **params)`` on a per-query table.
+
+``value(result)`` turns its result into something comparable (a sorted frame, a dict); the cell's
+expected value is ``reference(meant_content)`` when given (the evaluation doors: trec_eval's logic),
+else the door's own value on the meant content as a plain polars table (``reference_form``).
+``params`` lists absurd values of its options, each of which must raise an error naming the option.
+``empty`` is its empty-*result* case (no query in common, names that match nothing; issue 12).
+Doors whose inputs fit neither kind (``compare_pair``, ``ppi_compare``, measure names, plans, ...)
+list their cells in ``OTHER_CELLS`` (``test_other_doors.py``).
+
+Other branches' doors are registered by adding an entry here (and, for a new kind of input, its
+cases in ``cases.py``); ``test_registry.py`` fails for a public function or CLI command without one.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import polars as pl
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+from pairedframe.errors import EmptyResultError, InputFormatError, InsufficientSampleError, PlanError, SchemaError, \
+    UnknownMeasureError
+from tests.conformance.expect import CliExit, Expect, Raises, Value
+from tests.conformance.inputs import CLUSTERS, MEASURES, PER_QUERY, QRELS, RUN, SEGMENTS
+from tests.conformance.oracle import oracle_per_query, sorted_per_query
+
+EVAL_FORMS = ("polars", "pandas", "arrow", "duckdb", "dict", "trec", "csv", "tsv", "parquet")
+FILE_EVAL_FORMS = ("trec", "csv", "tsv", "parquet")
+TABLE_FORMS = ("polars", "pandas", "arrow", "duckdb")
+RESULT_FILE_FORMS = ("csv", "tsv", "parquet", "json", "ndjson")
+
+#: (call(tmp), error, message pattern): an input whose *result* would be empty.
+EmptyCase = tuple[Callable[[Path], Any], type[BaseException], str]
+
+
+@dataclass(frozen=True)
+class Door:
+    kind: str                                   # "evaluation" | "table"
+    call: Callable[..., Any]
+    value: Callable[[Any], Any]
+    forms: tuple[str, ...]                      # every form it takes (file and type cases run on these)
+    public: str = ""                            # the pf.* function or CLI command it exercises
+    content_forms: tuple[str, ...] | None = None  # the forms content cases run on (default: forms)
+    cases: frozenset[str] | None = None         # the cases it runs (default: all; slow doors run fewer)
+    sides: frozenset[str] = frozenset({"run", "qrels"})
+    reader: bool = False                        # returns what it read (rows and all), analyses nothing
+    reference: Callable[[Any], Any] | None = None
+    reference_form: str = "polars"
+    expect: dict[str, Expect] = field(default_factory=dict)   # case -> what this door must do instead
+    xfail: dict[str, str] = field(default_factory=dict)       # case -> reason (a fault another branch fixes)
+    skip: dict[str, str] = field(default_factory=dict)        # case -> why it does not apply to this door
+    params: dict[str, tuple[tuple[Any, ...], str]] = field(default_factory=dict)  # option -> (values, pattern)
+    empty: EmptyCase | None = None
+    spark: bool = False                         # a Spark door: every cell marked ``spark``
+    spark_cases: frozenset[str] = frozenset()   # cases also tried on a Spark DataFrame (marked ``spark``)
+
+
+# ---- the command line -----------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def run_cli(args: list[str]) -> str:
+    """stdout of ``pairedframe ARGS``; exit code 2 raises :class:`CliExit` (stderr), any other failure fails."""
+    result = runner.invoke(app, [str(a) for a in args])
+    for line in result.stderr.splitlines():  # the command's warnings, as the Python door gives them
+        if line.startswith("pairedframe: warning:"):
+            warnings.warn(line, UserWarning, stacklevel=2)
+    if result.exit_code == 2:  # the error (warnings may come first)
+        raise CliExit(result.stderr[max(result.stderr.find("pairedframe: error:"), 0):].strip())
+    assert result.exit_code == 0 and result.exception is None or isinstance(result.exception, SystemExit), \
+        f"exit {result.exit_code}: {result.output}\n{result.exception!r}"
+    assert result.exit_code == 0, f"exit {result.exit_code}: {result.output}"
+    return result.stdout
+
+
+def _paths(run: Any) -> list[str]:
+    return [str(p) for p in run] if isinstance(run, (list, tuple)) else [str(run)]
+
+
+def _measure_flags(measures: tuple[str, ...]) -> list[str]:
+    return [x for m in measures for x in ("-m", m)]
+
+
+def _cli_evaluate(run: Any, qrels: Any, *extra: str) -> pl.DataFrame:
+    out = run_cli(["evaluate", qrels, *_paths(run), *_measure_flags(MEASURES), "-q", "-f", "csv", "--engine", "polars",
+                   *extra])
+    frame = pl.read_csv(io.StringIO(out), schema_overrides={"system": pl.String, "qid": pl.String})
+    return frame.filter(~pl.col("summary")).drop("summary")
+
+
+def _cli(command: str, *options: str) -> Callable[..., str]:
+    def call(run: Any, qrels: Any, *extra: str) -> str:
+        return run_cli([command, qrels, *_paths(run), "-m", "AP", "-m", "nDCG@10", *options, *extra])
+    return call
+
+
+def _segments_file(tmp: Path) -> str:
+    path = tmp / "segments.csv"
+    path.write_text("qid,segment_set,segment\n1,all,all\n2,all,all\n3,all,all\n")
+    return str(path)
+
+
+# ---- evaluation doors -----------------------------------------------------------------------------
+
+_EVALUATE_PARAMS = {
+    "depth": ((0, -1, 1.5), r"depth"),
+    "rel_level": ((-1, 1.5), r"rel_level"),
+    "score_precision": (("float16",), r"score_precision"),
+    "measures": ((["P@0"], ["nDCG@-1"], ["RBP(p=1.5)"], ["R@0.5"]), r"P@0|nDCG@-1|RBP|R@0\.5|cutoff|\bp\b"),
+}
+_CLI_EVAL_PARAMS = {
+    "-M": (("0", "-1"), r"-M|--depth|depth"),
+    "-l": (("-1",), r"-l|--rel-level|rel.level"),
+    "--score-precision": (("float16",), r"score.precision"),
+    "-m": (("P@0", "nDCG@-1"), r"P@0|nDCG@-1|cutoff"),
+}
+_COMPARE_PARAMS = {
+    "confidence_level": ((0, 1, 1.5, -0.1, float("nan")), r"confidence_level"),
+    "n_resamples": ((0, -1, 1.5), r"n_resamples"),
+    "alternative": (("bigger",), r"alternative"),
+    "seed": ((-1,), r"seed"),
+}
+_CLI_COMPARE_PARAMS = {
+    "-B": (("0", "-1"), r"-B|--n-resamples|n.resamples"),
+    "--confidence-level": (("0", "1", "1.5"), r"confidence.level"),
+}
+
+
+#: The cases that reach an engine (the others fail in the readers, whatever the engine).
+ENGINE_CASES = frozenset({"clean", "inf_score", "minus_inf_score", "tied_inf_scores", "negative_grade",
+                          "unrelated_system_and_query"})
+#: Spark reads files with its own reader: these cases try it too.
+SPARK_CASES = ENGINE_CASES | {"one_row_per_run", "run_query_not_in_qrels", "nan_score", "duplicate_run_pair", "duplicate_qrels_pair", "empty_run", "file_bom",
+                              "file_crlf", "file_gzip"}
+
+
+def _evaluate(engine: str) -> Callable[..., Any]:
+    return lambda run, qrels, **kw: pf.evaluate(run, qrels, kw.pop("measures", list(MEASURES)), engine=engine, **kw)
+
+
+def _judgment_sets(run: Any, qrels: Any, **kw: Any) -> Any:
+    return pf.evaluate_judgment_sets(run, {"nist": qrels}, kw.pop("measures", list(MEASURES)), engine="polars", **kw)
+
+
+def _eval_value(ev: Any) -> pl.DataFrame:
+    return sorted_per_query(ev.per_query)
+
+
+def _sorted_run(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.select("system", "qid", "docno", pl.col("score").cast(pl.Float64)).sort("system", "qid", "docno")
+
+
+def _sorted_qrels(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.select("qid", "docno", pl.col("rel").cast(pl.Int64)).sort("qid", "docno")
+
+
+OTHER_QRELS = pl.DataFrame({"qid": ["9", "9"], "docno": ["d1", "d2"], "rel": [1, 0]})
+#: A second qrels (another assessor) and a second run, for the doors that take two.
+QRELS_B = QRELS.with_columns(pl.when(pl.col("docno") == "d3").then(0).otherwise(pl.col("rel")).alias("rel"))
+RUN_B = RUN.filter(pl.col("system") == "b").with_columns(pl.lit("r").alias("system"))
+
+
+def _write(tmp: Path, name: str, text: str) -> str:
+    path = tmp / name
+    path.write_text(text)
+    return str(path)
+
+
+def _two_runs_other_qrels(command: str) -> Callable[[Path], Any]:
+    def call(tmp: Path) -> Any:
+        a = _write(tmp, "a.run", "1 Q0 d1 1 2.0 a\n1 Q0 d2 2 1.0 a\n")
+        b = _write(tmp, "b.run", "1 Q0 d1 1 1.0 b\n1 Q0 d2 2 2.0 b\n")
+        extra = ["--segments", _write(tmp, "s.csv", "qid,segment_set,segment\n1,s,g\n")] if command == "segments" else []
+        extra += ["-o", str(tmp / "report.html")] if command == "report" else []
+        return run_cli([command, _write(tmp, "qrels", "9 0 d1 1\n"), a, b, "-m", "AP", *extra])
+    return call
+
+
+def _system_a(run: Any) -> Any:
+    """System a's run: its file of a TREC-text content, its rows of a table."""
+    if isinstance(run, (list, tuple)):
+        return run[0]
+    return run.filter(pl.col("system").cast(pl.String) == "a")
+
+
+def _rbo_value(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.sort("qid")
+
+
+def _agreement_value(result: Any) -> dict:
+    return {k: getattr(result, k) for k in ("kappa", "kappa_linear", "kappa_quadratic", "exact_agreement",
+                                            "n_common", "missing_from_a", "missing_from_b")}
+
+
+#: What the comparing commands say about runs they cannot compare.
+_TOO_FEW = {"one_row_per_run": Raises(r"fewer than 2 common queries|single paired query"),
+            "empty_run": Raises(r"empty|at least two runs")}
+_OWN_IDS = {"ids_integer": "its second input spells ids as strings ('d1'), which integer ids ('1') never match"}
+
+EVAL_DOORS: dict[str, Door] = {
+    "evaluate[duckdb]": Door("evaluation", _evaluate("duckdb"), _eval_value, ("polars", "trec"), public="pf.evaluate",
+                             reference=oracle_per_query, cases=ENGINE_CASES,
+                             empty=(lambda t: pf.evaluate(RUN, OTHER_QRELS, "AP"), EmptyResultError,
+                                    "no judged query in common")),
+    "evaluate[polars]": Door("evaluation", _evaluate("polars"), _eval_value, EVAL_FORMS, public="pf.evaluate",
+                             content_forms=("polars", "pandas", "dict", "trec", "csv", "parquet"),
+                             reference=oracle_per_query, params=_EVALUATE_PARAMS),
+    "evaluate[spark]": Door("evaluation", _evaluate("spark"), _eval_value, ("trec", "polars"), public="pf.evaluate",
+                            reference=oracle_per_query, cases=SPARK_CASES, spark=True),
+    "evaluate_judgment_sets": Door(
+        "evaluation", _judgment_sets, _eval_value, ("polars", "trec"), public="pf.evaluate_judgment_sets",
+        reference=oracle_per_query, params={"measures": _EVALUATE_PARAMS["measures"]},
+        empty=(lambda t: pf.evaluate_judgment_sets(RUN, {"gold": OTHER_QRELS}, "AP"), EmptyResultError,
+               "judgment set 'gold'")),
+    "as_run": Door("evaluation", lambda run, qrels: pf.as_run(run), _sorted_run, EVAL_FORMS, public="pf.as_run",
+                   sides=frozenset({"run"}), reader=True, reference=lambda c: _sorted_run(c.run),
+                   empty=(lambda t: pf.as_run(RUN.head(0)), SchemaError, "empty")),
+    "as_qrels": Door("evaluation", lambda run, qrels: pf.as_qrels(qrels), _sorted_qrels, EVAL_FORMS, public="pf.as_qrels",
+                     sides=frozenset({"qrels"}), reader=True, reference=lambda c: _sorted_qrels(c.qrels),
+                     empty=(lambda t: pf.as_qrels(QRELS.head(0)), SchemaError, "empty")),
+    "read_run": Door("evaluation", lambda run, qrels: pf.read_run(run), _sorted_run, ("trec",), public="pf.read_run",
+                     sides=frozenset({"run"}), reader=True, reference=lambda c: _sorted_run(c.run),
+                     empty=(lambda t: pf.read_run(_write(t, "r.run", "# nothing\n")), InputFormatError, "empty file")),
+    "read_qrels": Door("evaluation", lambda run, qrels: pf.read_qrels(qrels), _sorted_qrels, ("trec",),
+                       public="pf.read_qrels", sides=frozenset({"qrels"}), reader=True,
+                       reference=lambda c: _sorted_qrels(c.qrels),
+                       empty=(lambda t: pf.read_qrels(_write(t, "q.txt", "\n")), InputFormatError, "empty file")),
+    "rbo": Door("evaluation", lambda run, qrels, **kw: pf.rbo(_system_a(run), RUN_B, **kw), _rbo_value,
+                ("polars", "trec"), public="pf.rbo", sides=frozenset({"run"}),
+                skip={**_OWN_IDS, "none_system": "the door takes system a's rows"},
+                params={"p": ((0, 1, 1.5, -0.5), r"\bp\b"), "depth": ((0, -1), r"depth")},
+                empty=(lambda t: pf.rbo(RUN.filter(pl.col("system") == "a"),
+                                        RUN_B.with_columns(pl.col("qid") + "x")), EmptyResultError,
+                       "only one of the runs")),
+    "label_agreement": Door("evaluation", lambda run, qrels, **kw: pf.label_agreement(qrels, QRELS_B, **kw),
+                            _agreement_value, ("polars", "dict", "trec", "csv"), public="pf.label_agreement",
+                            sides=frozenset({"qrels"}),
+                            params={"binary_at": ((1.5, "2"), r"binary_at"), "confidence_level": ((0, 1.5), r"confidence_level"),
+                                    "grades": (([], [0, 0], "0123", [0.5]), r"grades")},
+                            skip=_OWN_IDS,
+                            empty=(lambda t: pf.label_agreement(QRELS, OTHER_QRELS), InsufficientSampleError,
+                                   "judged in both")),
+    "cli evaluate": Door("evaluation", _cli_evaluate, sorted_per_query, FILE_EVAL_FORMS, public="cli evaluate",
+                         content_forms=("trec", "csv"),
+                         cases=frozenset({"clean", "one_row_per_run", "empty_qrels", "nan_score", "none_qid", "inf_score",
+                                          "duplicate_run_pair", "unrelated_system_and_query", "ids_integer",
+                                          "ids_float", "file_bom", "file_zstd"}),
+                         reference=oracle_per_query, params=_CLI_EVAL_PARAMS,
+                         empty=(_two_runs_other_qrels("evaluate"), CliExit, "no judged query in common")),
+    "cli compare": Door("evaluation", _cli("compare", "-B", "200", "-f", "csv"), lambda out: out, ("trec", "csv"),
+                        cases=frozenset({"clean", "nan_score", "one_row_per_run", "file_bom"}),
+                        public="cli compare", reference_form="trec", params=_CLI_COMPARE_PARAMS, expect=_TOO_FEW,
+                        empty=(_two_runs_other_qrels("compare"), CliExit, "no judged query in common")),
+    "cli table": Door("evaluation", _cli("table", "-B", "200", "-f", "markdown"), lambda out: out, ("trec",),
+                      cases=frozenset({"clean", "nan_score", "one_row_per_run"}),
+                      public="cli table", reference_form="trec", expect=_TOO_FEW,
+                      params={"-B": _CLI_COMPARE_PARAMS["-B"], "--digits": (("-1",), r"digits")},
+                      empty=(_two_runs_other_qrels("table"), CliExit, "no judged query in common")),
+}
+
+
+def _report(run: Any, qrels: Any, **kw: Any) -> Any:
+    options = {"baseline": "a", "n_resamples": 200, "max_delta_plots": 1, **kw}
+    return pf.report(run, qrels, options.pop("measures", list(MEASURES)), **options)
+
+
+def _report_value(report: Any) -> pl.DataFrame:
+    """The evaluation behind the report (checked against trec_eval's logic), and that it rendered."""
+    assert report.fragment.startswith("<div") and "<table" in report.fragment
+    return sorted_per_query(report.evaluation.per_query)
+
+
+def _cli_report(run: Any, qrels: Any, *extra: str) -> str:
+    out = Path(qrels).parent / "report.html"
+    run_cli(["report", qrels, *_paths(run), "-m", "AP", "-B", "200", "-o", str(out), *extra])
+    text = out.read_text(encoding="utf-8")
+    assert "<table" in text and "http://" not in text.replace("http://www.w3.org", "")
+    return text
+
+
+def _cli_segments(run: Any, qrels: Any, *extra: str) -> str:
+    tmp = Path(qrels).parent
+    return _cli("segments", "-B", "200", "-f", "csv", "--segments", _segments_file(tmp))(run, qrels, *extra)
+
+
+EVAL_DOORS["report"] = Door("evaluation", _report, _report_value, ("polars", "trec"), public="pf.report",
+                            reference=oracle_per_query, cases=ENGINE_CASES | {"one_row_per_run", "nan_score"},
+                            expect={"one_row_per_run": Raises(r"fewer than 2 common queries|single paired query")},
+                            params={"confidence_level": _COMPARE_PARAMS["confidence_level"],
+                                    "n_resamples": _COMPARE_PARAMS["n_resamples"],
+                                    "max_delta_plots": ((-1, 1.5), r"max_delta_plots"),
+                                    "measures": ((["P@0"], []), r"P@0|cutoff|measures")},
+                            empty=(lambda t: pf.report(RUN, OTHER_QRELS, "AP", baseline="a"), EmptyResultError,
+                                   "no judged query in common"))
+EVAL_DOORS["cli report"] = Door("evaluation", _cli_report, lambda out: "<table" in out, ("trec",), public="cli report",
+                                cases=frozenset({"clean", "nan_score", "one_row_per_run", "file_bom"}),
+                                reference_form="trec", expect=_TOO_FEW,
+                                params={"-B": _CLI_COMPARE_PARAMS["-B"], "--delta-plots": (("-1",), r"delta.plots")},
+                                empty=(lambda t: _two_runs_other_qrels("report")(t), CliExit,
+                                       "no judged query in common"))
+EVAL_DOORS["cli segments"] = Door("evaluation", _cli_segments, lambda out: out, ("trec",), public="cli segments",
+                                  cases=frozenset({"clean", "duplicate_qrels_pair", "one_row_per_run"}),
+                                  reference_form="trec", params=_CLI_COMPARE_PARAMS, expect=_TOO_FEW,
+                                  empty=(_two_runs_other_qrels("segments"), CliExit, "no judged query in common"))
+
+
+# ---- per-query doors --------------------------------------------------------------------------------
+
+SYSTEMS, TABLE_MEASURES = ["b", "c"], ["AP", "nDCG@10"]
+_RESAMPLING = {"n_resamples": 400}
+DISJOINT = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "3", "4"], "measure": "AP",
+                         "value": [0.1, 0.2, 0.3, 0.4]})
+PLAN = """alpha = 0.05
+margin = 0.02
+seed = 1
+n_resamples = 400
+resampling_unit = "query"
+[systems]
+baseline = "a"
+candidate = "b"
+[[endpoints]]
+measure = "AP"
+direction = "higher is better"
+role = "primary"
+"""
+#: The per-query values of a second judgment set, for rank agreement.
+PER_QUERY_B = PER_QUERY.with_columns((pl.col("value") * 0.9 + 0.01).round(4))
+
+
+def _frame_value(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame
+
+
+def _analysis_value(result: Any) -> pl.DataFrame:
+    return result.table
+
+
+def _results_value(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.with_columns(pl.col("value").cast(pl.Float64)).sort("system", "qid", "measure")
+
+
+def _judgment_set_table() -> pl.DataFrame:
+    ev = pf.evaluate_judgment_sets(RUN, {"proxy": QRELS, "gold": QRELS}, "AP")
+    return ev
+
+
+#: Cases tried on Spark DataFrames by the comparisons that run in the engine (Spark is slow to start).
+_ON_SPARK = frozenset({"clean", "nan_value", "none_qid", "duplicate_key", "all_null_key_column",
+                       "relstring_text_column", "qid_float"})
+_OWN_QIDS = {"qid_integer": "its cluster / segment table spells query ids 'q1', which integer ids never match"}
+
+TABLE_DOORS: dict[str, Door] = {
+    "compare": Door("table", lambda t, **kw: pf.compare(t, baseline="a", systems=SYSTEMS, measures=TABLE_MEASURES,
+                                                        **{**_RESAMPLING, **kw}),
+                    _frame_value, TABLE_FORMS, public="pf.compare", params=_COMPARE_PARAMS, spark_cases=_ON_SPARK,
+                    empty=(lambda t: pf.compare(DISJOINT, baseline="a"), EmptyResultError, "no common query")),
+    "compare_clustered": Door(
+        "table", lambda t, **kw: pf.compare_clustered(t, baseline="a", clusters=CLUSTERS, systems=SYSTEMS,
+                                                      measures=TABLE_MEASURES, **{**_RESAMPLING, **kw}),
+        _frame_value, TABLE_FORMS, public="pf.compare_clustered", params=_COMPARE_PARAMS, skip=_OWN_QIDS,
+        spark_cases=_ON_SPARK,
+        expect={"query_of_one_system_only": Raises(r"'q9'.*no cluster in clusters="),
+                "unrelated_query": Raises(r"'q9'.*no cluster in clusters=")},
+        empty=(lambda t: pf.compare_clustered(DISJOINT.with_columns(cluster=pl.col("qid")), baseline="a"),
+               EmptyResultError, "no common query")),
+    "paired_per_query": Door("table", lambda t: pf.paired_per_query(t, baseline="a", systems=SYSTEMS,
+                                                                    measures=TABLE_MEASURES),
+                             _frame_value, TABLE_FORMS, public="pf.paired_per_query",
+                             empty=(lambda t: pf.paired_per_query(DISJOINT, baseline="a"), EmptyResultError,
+                                    "no common query")),
+    "worst_queries": Door("table", lambda t, **kw: pf.worst_queries(t, baseline="a", systems=SYSTEMS,
+                                                                    measures=TABLE_MEASURES, **{"k": 3, **kw}),
+                          _frame_value, TABLE_FORMS, public="pf.worst_queries", params={"k": ((0, -1, 1.5), r"\bk\b")},
+                          empty=(lambda t: pf.worst_queries(DISJOINT, baseline="a"), EmptyResultError,
+                                 "no common query")),
+    "results_table": Door(
+        "table", lambda t, **kw: pf.results_table(t, baseline="a", systems=["a", *SYSTEMS], measures=TABLE_MEASURES,
+                                                  **{**_RESAMPLING, **kw}),
+        lambda table: table.frame, TABLE_FORMS, public="pf.results_table",
+        skip={"query_of_one_system_only": "documented: a system's mean is over all its evaluated queries (as "
+                                          "trec_eval's), the marks over the paired ones"},
+        params={"alpha": ((0, 1, 1.5), r"alpha"), "confidence_level": ((0, 1.5), r"confidence_level"),
+                "digits": ((-1,), r"digits")},
+        empty=(lambda t: pf.results_table(DISJOINT.head(0)), EmptyResultError, "per-query table is empty")),
+    "rank_agreement": Door(
+        "table", lambda t, **kw: pf.rank_agreement(t, PER_QUERY_B, measure="AP", systems=["a", "b", "c"],
+                                                   **{**_RESAMPLING, **kw}),
+        lambda result: result.to_frame(), TABLE_FORMS, public="pf.rank_agreement", skip=_OWN_QIDS,
+        params={"confidence_level": ((0, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
+                "rbo_p": ((0, 1, 1.5), r"rbo_p"), "interval": (("bca", None), r"interval")},
+        empty=(lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"), measure="AP"),
+               InsufficientSampleError, "at least 2 queries measured for every system")),
+    "compare_segments": Door(
+        "table", lambda t, **kw: pf.compare_segments(t, SEGMENTS, baseline="a", systems=SYSTEMS,
+                                                     measures=TABLE_MEASURES, **{**_RESAMPLING, **kw}),
+        _frame_value, TABLE_FORMS, public="pf.compare_segments", params=_COMPARE_PARAMS, skip=_OWN_QIDS,
+        spark_cases=_ON_SPARK,
+        empty=(lambda t: pf.compare_segments(pf.evaluate(RUN, QRELS, "AP"), {"qid": ["x"], "segment_set": ["s"],
+                                                                               "segment": ["g"]}, baseline="a"),
+               EmptyResultError, "no paired query")),
+    "analyze": Door("table", lambda t: pf.analyze(pf.Plan.from_toml(PLAN), t), _analysis_value,
+                    TABLE_FORMS + RESULT_FILE_FORMS, public="pf.analyze",
+                    expect={"one_row": Raises(r"candidate = 'b' is not a system", PlanError)},
+                    empty=(lambda t: pf.analyze(pf.Plan.from_toml(PLAN), DISJOINT), EmptyResultError,
+                           "no common query")),
+    "read_results": Door("table", lambda path, **kw: pf.read_results(path, **kw), _results_value, RESULT_FILE_FORMS,
+                         public="pf.read_results", reader=True, reference_form="csv",
+                         # a reader returns the values as written; the doors that analyse them refuse these
+                         expect={c: Value() for c in ("one_row", "nan_value", "inf_value", "minus_inf_value",
+                                                      "duplicate_key")},
+                         params={"ks": (([0], [-1], [1.5]), r"\bks?\b")},
+                         empty=(lambda t: pf.read_results(_write(t, "x.csv", "system,qid,measure,value\n")),
+                                EmptyResultError, "no data rows")),
+}
+
+
+def _cli_analyze(path: str, *extra: str) -> str:
+    plan = Path(path).parent / "plan.toml"
+    plan.write_text(PLAN)
+    return run_cli(["analyze", "--plan", str(plan), path, "-f", "csv", *extra])
+
+
+def _cli_analyze_empty(tmp: Path) -> Any:
+    path = tmp / "results.csv"
+    DISJOINT.write_csv(path)
+    return _cli_analyze(str(path))
+
+
+TABLE_DOORS["cli analyze"] = Door("table", _cli_analyze, lambda out: out, RESULT_FILE_FORMS, public="cli analyze",
+                                  reference_form="csv", empty=(_cli_analyze_empty, CliExit, "no common query"))
+
+DOORS: dict[str, Door] = {**EVAL_DOORS, **TABLE_DOORS}
+
+#: CLI commands that take no user data, and why.
+CLI_EXEMPT = {"example": "takes no input: evaluates the bundled example",
+              "sql": "takes no input: prints the macro script (its macros are the door pf.duckdb.register)"}

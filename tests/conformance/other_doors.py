@@ -1,0 +1,345 @@
+"""Doors whose inputs are neither runs and qrels nor per-query tables: each lists its cells.
+
+An :class:`OtherDoor` maps a case name to a :class:`Cell`: ``call(tmp_path)`` and what it must do --
+raise clearly (``Raises``), or return a value equal to ``reference(tmp_path)`` (an oracle, or the
+same door on the plain input). The case names follow the input classes of ``cases.py`` (``clean``,
+``empty``, ``one_row``, ``nan``, ``inf``, ``none``, ``float_ids``, ``bom``, ``crlf``, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+import polars as pl
+from scipy import stats
+
+import pairedframe as pf
+from pairedframe.errors import (EmptyResultError, InsufficientSampleError, PartlyEmptyWarning, PlanError, SchemaError,
+                                UnknownMeasureError)
+from tests.conformance.doors import PLAN, EmptyCase, _write
+from tests.conformance.expect import Expect, Raises, Value
+
+
+@dataclass(frozen=True)
+class Cell:
+    call: Callable[[Path], Any]
+    expect: Expect = field(default_factory=Value)
+    reference: Callable[[Path], Any] | None = None  # a result of the door (its value is compared) ...
+    oracle: bool = False                            # ... or, when True, the expected value itself
+
+
+@dataclass(frozen=True)
+class OtherDoor:
+    public: str
+    cells: dict[str, Cell]
+    value: Callable[[Any], Any] = lambda result: result
+    params: dict[str, tuple[tuple[Any, ...], str]] = field(default_factory=dict)
+    call_with: Callable[..., Any] | None = None   # call(**params) on a clean input, for ``params``
+    empty: EmptyCase | None = None
+    xfail: dict[str, str] = field(default_factory=dict)
+
+
+# ---- compare_pair: two aligned samples -------------------------------------------------------------
+
+A = [0.20, 0.35, 0.10, 0.55, 0.40, 0.25, 0.60, 0.30, 0.45, 0.50]
+B = [0.30, 0.40, 0.30, 0.57, 0.55, 0.20, 0.68, 0.42, 0.47, 0.61]
+
+
+def _pair(a: Any, b: Any, **kw: Any) -> Any:
+    return pf.compare_pair(a, b, **{"test": "t", **kw})
+
+
+def _pair_value(result: Any) -> tuple[float, float, float, float]:
+    ci = result.confidence_interval
+    return (float(result.statistic), float(result.pvalue), float(ci.low), float(ci.high))
+
+
+def _ttest(a: Any, b: Any) -> tuple[float, float, float, float]:
+    """scipy's paired t-test and t interval of the mean of b - a."""
+    res = stats.ttest_rel(np.asarray(b, float), np.asarray(a, float))
+    ci = res.confidence_interval(0.95)
+    return (float(np.mean(np.subtract(b, a))), float(res.pvalue), float(ci.low), float(ci.high))
+
+
+def _with(values: list, i: int, v: Any) -> list:
+    out = list(values)
+    out[i] = v
+    return out
+
+
+COMPARE_PAIR = OtherDoor("pf.compare_pair", value=_pair_value, call_with=lambda **kw: _pair(A, B, **kw), cells={
+    "clean": Cell(lambda t: _pair(A, B), reference=lambda t: _ttest(A, B), oracle=True),
+    "numpy": Cell(lambda t: _pair(np.array(A), np.array(B)), reference=lambda t: _ttest(A, B), oracle=True),
+    "pandas": Cell(lambda t: _pair(pd.Series(A), pd.Series(B)), reference=lambda t: _ttest(A, B), oracle=True),
+    "polars": Cell(lambda t: _pair(pl.Series(A), pl.Series(B)), reference=lambda t: _ttest(A, B), oracle=True),
+    "integers": Cell(lambda t: _pair([1, 2, 3, 5], [2, 2, 5, 9]), reference=lambda t: _ttest([1, 2, 3, 5], [2, 2, 5, 9]), oracle=True),
+    "empty": Cell(lambda t: _pair([], []), Raises(r"at least 2", InsufficientSampleError)),
+    "one_row": Cell(lambda t: _pair([0.1], [0.2]), Raises(r"at least 2", InsufficientSampleError)),
+    "nan": Cell(lambda t: _pair(_with(A, 3, float("nan")), B), Raises(r"finite")),
+    "inf": Cell(lambda t: _pair(A, _with(B, 3, float("inf"))), Raises(r"finite")),
+    "none": Cell(lambda t: _pair(_with(A, 3, None), B), Raises(r"finite|number|None")),
+    "lengths_differ": Cell(lambda t: _pair(A, B[:-1]), Raises(r"10.*9|9.*10|shape|length")),
+    "duplicate_qids": Cell(lambda t: _pair(A[:3], B[:3], qids=["q1", "q1", "q2"]), Raises(r"`qids`.*distinct")),
+}, params={"confidence_level": ((0, 1, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
+           "alternative": (("bigger",), r"alternative")},
+    empty=(lambda t: pf.compare_pair([], []), InsufficientSampleError, "at least 2"))
+
+
+# ---- ppi_compare: proxy and gold values per query ------------------------------------------------------
+
+_QIDS = [f"q{i}" for i in range(12)]
+_PROXY_A = dict(zip(_QIDS, np.linspace(0.2, 0.6, 12).round(3)))
+_PROXY_B = {q: round(v + 0.05 + 0.01 * (i % 3), 3) for i, (q, v) in enumerate(_PROXY_A.items())}
+_GOLD = _QIDS[:8]
+_GOLD_A = {q: round(_PROXY_A[q] + 0.02 * ((i % 2) - 0.5), 3) for i, q in enumerate(_GOLD)}
+_GOLD_B = {q: round(_PROXY_B[q] + 0.03 * ((i % 3) - 1), 3) for i, q in enumerate(_GOLD)}
+
+
+def _ppi(pa: Any = None, pb: Any = None, ga: Any = None, gb: Any = None, **kw: Any) -> Any:
+    return pf.ppi_compare(_PROXY_A if pa is None else pa, _PROXY_B if pb is None else pb,
+                          _GOLD_A if ga is None else ga, _GOLD_B if gb is None else gb, **kw)
+
+
+def _ppi_value(result: Any) -> tuple[float, ...]:
+    ci = result.confidence_interval
+    return (float(result.statistic), float(ci.low), float(ci.high), float(result.lam))
+
+
+def _put(d: dict, key: Any, value: Any) -> dict:
+    return {**d, key: value}
+
+
+PPI_COMPARE = OtherDoor("pf.ppi_compare", value=_ppi_value, call_with=lambda **kw: _ppi(**kw), cells={
+    "clean": Cell(lambda t: _ppi()),
+    "pandas": Cell(lambda t: _ppi(pd.Series(_PROXY_A), pd.Series(_PROXY_B), pd.Series(_GOLD_A), pd.Series(_GOLD_B)),
+                   reference=lambda t: _ppi()),
+    "empty": Cell(lambda t: _ppi({}, {}, {}, {}), Raises(r"at least 2", InsufficientSampleError)),
+    "one_row": Cell(lambda t: _ppi(ga={"q0": 0.1}, gb={"q0": 0.2}), Raises(r"at least 2", InsufficientSampleError)),
+    "nan": Cell(lambda t: _ppi(ga=_put(_GOLD_A, "q1", float("nan"))), Raises(r"finite")),
+    "inf": Cell(lambda t: _ppi(pb=_put(_PROXY_B, "q9", float("inf"))), Raises(r"finite")),
+    "none": Cell(lambda t: _ppi(ga=_put(_GOLD_A, "q1", None)), Raises(r"finite|number|None|null")),
+    "nan_qid": Cell(lambda t: _ppi(ga=_put(_GOLD_A, float("nan"), 0.3), gb=_put(_GOLD_B, float("nan"), 0.3)),
+                    Raises(r"nan|qid|proxy")),
+    "gold_query_without_proxy": Cell(lambda t: _ppi(ga=_put(_GOLD_A, "x", 0.3), gb=_put(_GOLD_B, "x", 0.3)),
+                                     Raises(r"'x'|proxy", SchemaError)),
+    "unrelated_proxy_of_one_system": Cell(lambda t: _ppi(pa=_put(_PROXY_A, "z", 0.5)), Raises(r"'z'|different queries")),
+}, params={"alpha": ((0, 1, 1.5), r"alpha"), "ddof": ((2, -1), r"ddof"), "lam": ((-0.5, 1.5), r"lam"),
+           "method": (("exact",), r"method")},
+    empty=(lambda t: pf.ppi_compare({}, {}, {}, {}), InsufficientSampleError, "at least 2"))
+
+
+# ---- endpoints_from_ranks: first-hit ranks -----------------------------------------------------------
+
+_RANKS = pl.DataFrame({"qid": ["1", "2", "3", "4"], "first_hit_rank": [1.0, 4.0, float("inf"), 12.0]})
+
+
+def _ranks(frame: pl.DataFrame) -> pl.DataFrame:
+    return pf.endpoints_from_ranks(frame, system="s")
+
+
+def _ranks_reference(t: Path) -> pl.DataFrame:
+    """hit@k = [rank <= k], RR = 1 / rank (0 for no hit), by hand."""
+    rows = []
+    for k in (1, 5, 10):
+        rows += [("s", q, f"hit@{k}", float(r <= k)) for q, r in _RANKS.iter_rows()]
+    rows += [("s", q, "RR", 0.0 if r == float("inf") else 1 / r) for q, r in _RANKS.iter_rows()]
+    return pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+
+
+ENDPOINTS_FROM_RANKS = OtherDoor("pf.endpoints_from_ranks", call_with=lambda **kw: pf.endpoints_from_ranks(_RANKS, system="s", **kw), cells={
+    "clean": Cell(lambda t: _ranks(_RANKS), reference=_ranks_reference, oracle=True),
+    "integer_ranks_and_words": Cell(lambda t: _ranks(pl.DataFrame({"qid": ["1", "2", "3", "4"],
+                                                                   "first_hit_rank": ["1", "4", "none", "12"]})),
+                                    reference=_ranks_reference, oracle=True),
+    "empty": Cell(lambda t: _ranks(_RANKS.head(0)), Raises(r"empty", EmptyResultError)),
+    "nan": Cell(lambda t: _ranks(_RANKS.with_columns(pl.Series("first_hit_rank", [1.0, float("nan"), 2.0, 3.0]))),
+                Raises(r"row 2\b.*'2'")),
+    "none": Cell(lambda t: _ranks(_RANKS.with_columns(pl.Series("first_hit_rank", [1.0, None, 2.0, 3.0]))),
+                 Raises(r"row 2\b.*'2'")),
+    "zero": Cell(lambda t: _ranks(_RANKS.with_columns(pl.Series("first_hit_rank", [1.0, 0.0, 2.0, 3.0]))),
+                 Raises(r"row 2\b")),
+    "fractional": Cell(lambda t: _ranks(_RANKS.with_columns(pl.Series("first_hit_rank", [1.0, 1.5, 2.0, 3.0]))),
+                       Raises(r"row 2\b")),
+    "float_ids": Cell(lambda t: _ranks(_RANKS.with_columns(pl.col("qid").cast(pl.Float64))),
+                      Raises(r"\bqid\b.*float|float.*\bqid\b")),
+    "none_qid": Cell(lambda t: _ranks(_RANKS.with_columns(pl.Series("qid", ["1", None, "3", "4"]))),
+                     Raises(r"\bqid\b.*null|null.*\bqid\b")),
+    "duplicate_qid": Cell(lambda t: _ranks(pl.concat([_RANKS, _RANKS.head(1)])), Raises(r"repeated.*'qid': '1'")),
+}, params={"ks": (([0], [-1], [1.5]), r"\bks?\b")},
+    empty=(lambda t: pf.endpoints_from_ranks(pl.DataFrame(schema={"qid": pl.String, "first_hit_rank": pl.Float64}),
+                                             system="s"), EmptyResultError, "empty"))
+
+
+# ---- measure names --------------------------------------------------------------------------------
+
+def _names(measures: list) -> list[str]:
+    return [m.name for m in measures]
+
+
+PARSE_MEASURE = OtherDoor("pf.parse_measure", value=_names, cells={
+    "clean": Cell(lambda t: pf.parse_measure("ndcg_cut.10"), reference=lambda t: pf.parse_measure("nDCG@10")),
+    "empty": Cell(lambda t: pf.parse_measure(""), Raises(r"unknown measure", UnknownMeasureError)),
+    **{f"cutoff_{k}": Cell(lambda t, k=k: pf.parse_measure(f"P@{k}"), Raises(rf"P@{k}|cutoff", UnknownMeasureError))
+       for k in ("0", "-1", "1.5", "x")},
+    "parameter_outside_its_range": Cell(lambda t: pf.parse_measure("RBP(p=1.5)"), Raises(r"\bp\b", UnknownMeasureError)),
+    "not_a_string": Cell(lambda t: pf.parse_measure(None), Raises(r"str|measure|None")),
+}, empty=(lambda t: pf.parse_measure(""), UnknownMeasureError, "unknown measure"))
+
+PARSE_MEASURES = OtherDoor("pf.parse_measures", value=_names, cells={
+    "clean": Cell(lambda t: pf.parse_measures(["AP", "P.5,10"]), reference=lambda t: pf.parse_measures(["AP", "P@5", "P@10"])),
+    "empty": Cell(lambda t: pf.parse_measures([]), Raises(r"no measures", UnknownMeasureError)),
+    "one_bad_among_good": Cell(lambda t: pf.parse_measures(["AP", "nDCG@0"]), Raises(r"nDCG@0|cutoff", UnknownMeasureError)),
+}, empty=(lambda t: pf.parse_measures([]), UnknownMeasureError, "no measures"))
+
+
+# ---- plans --------------------------------------------------------------------------------------------
+
+def _plan_file(t: Path, text: str, data: bytes | None = None) -> str:
+    path = t / "plan.toml"
+    path.write_bytes(text.encode() if data is None else data)
+    return str(path)
+
+
+def _plan_value(plan: Any) -> tuple:
+    return (plan.baseline, plan.candidate, plan.alpha, plan.margin, plan.seed, plan.n_resamples,
+            tuple(e.measure for e in plan.endpoints))
+
+
+LOAD_PLAN = OtherDoor("pf.load_plan", value=_plan_value, cells={
+    "clean": Cell(lambda t: pf.load_plan(_plan_file(t, PLAN)), reference=lambda t: pf.Plan.from_toml(PLAN)),
+    "bom": Cell(lambda t: pf.load_plan(_plan_file(t, "", b"\xef\xbb\xbf" + PLAN.encode())),
+                reference=lambda t: pf.Plan.from_toml(PLAN)),
+    "crlf": Cell(lambda t: pf.load_plan(_plan_file(t, PLAN.replace("\n", "\r\n"))),
+                 reference=lambda t: pf.Plan.from_toml(PLAN)),
+    "empty": Cell(lambda t: pf.load_plan(_plan_file(t, "")), Raises(r"missing", PlanError)),
+    "missing_file": Cell(lambda t: pf.load_plan(t / "nowhere.toml"), Raises(r"nowhere\.toml")),
+    **{f"alpha_{v}": Cell(lambda t, v=v: pf.load_plan(_plan_file(t, PLAN.replace("alpha = 0.05", f"alpha = {v}"))),
+                          Raises(r"alpha", PlanError)) for v in ("0", "1", "1.5", "-0.1", "nan")},
+    **{f"n_resamples_{v}": Cell(lambda t, v=v: pf.load_plan(_plan_file(t, PLAN.replace("n_resamples = 400",
+                                                                                        f"n_resamples = {v}"))),
+                                Raises(r"n_resamples", PlanError)) for v in ("0", "-1", "1.5")},
+    "negative_margin": Cell(lambda t: pf.load_plan(_plan_file(t, PLAN.replace("margin = 0.02", "margin = -0.02"))),
+                            Raises(r"margin", PlanError)),
+}, empty=(lambda t: pf.load_plan(_write(t, "p.toml", "")), PlanError, "missing"))
+
+PLAN_FROM_TOML = OtherDoor("pf.Plan.from_toml", value=_plan_value, cells={
+    "clean": Cell(lambda t: pf.Plan.from_toml(PLAN.encode()), reference=lambda t: pf.Plan.from_toml(PLAN)),
+    "bom": Cell(lambda t: pf.Plan.from_toml(b"\xef\xbb\xbf" + PLAN.encode()), reference=lambda t: pf.Plan.from_toml(PLAN)),
+    "empty": Cell(lambda t: pf.Plan.from_toml(""), Raises(r"missing", PlanError)),
+    "not_toml": Cell(lambda t: pf.Plan.from_toml("alpha = = 1"), Raises(r"TOML|line 1", PlanError)),
+})
+
+
+# ---- resample_index: query ids ------------------------------------------------------------------------
+
+def _index_value(index: Any) -> pl.DataFrame:
+    return pl.concat(list(index))
+
+
+RESAMPLE_INDEX = OtherDoor("pf.resample_index", value=_index_value,
+                           call_with=lambda **kw: pf.resample_index(["q1", "q2", "q3"], **{"n_resamples": 5, **kw}),
+                           cells={
+    "clean": Cell(lambda t: pf.resample_index(["q1", "q2", "q3"], n_resamples=5),
+                  reference=lambda t: pf.resample_index(("q3", "q1", "q2"), n_resamples=5)),
+    "empty": Cell(lambda t: pf.resample_index([], n_resamples=5), Raises(r"at least one query", EmptyResultError)),
+    "none_qid": Cell(lambda t: pf.resample_index(["q1", None, "q3"], n_resamples=5), Raises(r"None|null|query id")),
+    "nan_qid": Cell(lambda t: pf.resample_index(["q1", float("nan"), "q3"], n_resamples=5),
+                    Raises(r"nan|NaN|float|query id")),
+    "nan_cluster": Cell(lambda t: pf.resample_index(["q1", "q2", "q3"], n_resamples=5,
+                                                    clusters=["c1", float("nan"), "c2"]), Raises(r"cluster")),
+    "clusters_not_aligned": Cell(lambda t: pf.resample_index(["q1", "q2", "q3"], n_resamples=5, clusters=["c1"]),
+                                 Raises(r"cluster")),
+}, params={"n_resamples": ((0, -1, 1.5), r"n_resamples"), "kind": (("jackknife",), r"kind")},
+    empty=(lambda t: pf.resample_index([], n_resamples=10), EmptyResultError, "needs at least one query"))
+
+
+# ---- ppi_compare_segments: a table of two judgment sets -------------------------------------------------
+
+def _judgment_sets_table() -> pl.DataFrame:
+    rows = []
+    for i, q in enumerate(_QIDS):
+        rows += [("a", "proxy", q, "AP", _PROXY_A[q]), ("b", "proxy", q, "AP", _PROXY_B[q])]
+        if q in _GOLD:
+            rows += [("a", "gold", q, "AP", _GOLD_A[q]), ("b", "gold", q, "AP", _GOLD_B[q])]
+    return pl.DataFrame(rows, schema=["system", "judgments", "qid", "measure", "value"], orient="row")
+
+
+_JS = _judgment_sets_table()
+
+
+def _ppi_segments(table: Any, **kw: Any) -> pl.DataFrame:
+    return pf.ppi_compare_segments(table, baseline="a", systems=["b"], **kw)
+
+
+def _set(table: pl.DataFrame, column: str, value: Any, row: int = 3) -> pl.DataFrame:
+    col = table[column].to_list()
+    col[row] = value
+    return table.with_columns(pl.Series(column, col, strict=False))
+
+
+PPI_COMPARE_SEGMENTS = OtherDoor("pf.ppi_compare_segments", call_with=lambda **kw: _ppi_segments(_JS, **kw), cells={
+    "clean": Cell(lambda t: _ppi_segments(_JS), reference=lambda t: _ppi_segments(_JS.sample(fraction=1, shuffle=True,
+                                                                                              seed=1))),
+    "nan": Cell(lambda t: _ppi_segments(_set(_JS, "value", float("nan"))), Raises(r"finite")),
+    "none_qid": Cell(lambda t: _ppi_segments(_set(_JS, "qid", None)), Raises(r"\bqid\b.*null|null.*\bqid\b")),
+    "float_ids": Cell(lambda t: _ppi_segments(_JS.with_columns(pl.col("qid").str.slice(1).cast(pl.Float64))),
+                      Raises(r"\bqid\b.*float|float.*\bqid\b")),
+    "duplicate_key": Cell(lambda t: _ppi_segments(pl.concat([_JS, _JS.head(1)])), Raises(r"repeated|duplicate|twice")),
+    "unrelated_system": Cell(lambda t: _ppi_segments(pl.concat([_JS, _JS.filter(pl.col("system") == "b")
+                                                                 .with_columns(pl.lit("z").alias("system"))])),
+                             reference=lambda t: _ppi_segments(_JS)),
+}, params={"alpha": ((0, 1, 1.5), r"alpha")},
+    empty=(lambda t: _ppi_segments(_JS, gold_qids=["99"]), EmptyResultError, "no gold value"))
+
+
+# ---- compare_segments: its segment table --------------------------------------------------------------
+
+def _segments(table: Any) -> pl.DataFrame:
+    from tests.conformance.inputs import PER_QUERY
+
+    return pf.compare_segments(PER_QUERY, table, baseline="a", systems=["b"], measures=["AP"], n_resamples=200)
+
+
+def _segment_table() -> pl.DataFrame:
+    from tests.conformance.inputs import SEGMENTS
+
+    return SEGMENTS
+
+
+COMPARE_SEGMENTS_TABLE = OtherDoor("pf.compare_segments", cells={
+    "clean": Cell(lambda t: _segments(_segment_table()), reference=lambda t: _segments(_segment_table().reverse())),
+    "float_ids": Cell(lambda t: _segments(_segment_table().with_columns(pl.col("qid").str.slice(1).cast(pl.Float64))),
+                      Raises(r"\bqid\b.*float|float.*\bqid\b")),
+    "none_qid": Cell(lambda t: _segments(_set(_segment_table(), "qid", None, row=2)), Raises(r"null")),
+    "duplicate_query_in_a_segment": Cell(lambda t: _segments(pl.concat([_segment_table(), _segment_table().head(1)])),
+                                         Raises(r"q1|twice|repeated|duplicate")),
+    "segment_of_unknown_queries": Cell(
+        lambda t: _segments(pl.concat([_segment_table(), pl.DataFrame({"qid": ["x1"], "segment_set": ["length"],
+                                                                       "segment": ["other"]})])),
+        Value(warns=PartlyEmptyWarning), reference=lambda t: _segments(_segment_table())),
+})
+
+
+# ---- label_agreement: a judgment in one set only, of a grade between the others ------------------------
+
+_A = {"q": {"a": 0, "b": 1, "c": 3}}
+_B = {"q": {"a": 0, "b": 3, "c": 3}}
+
+LABEL_AGREEMENT_GRADES = OtherDoor("pf.label_agreement", value=lambda r: (r.kappa, r.kappa_linear, r.kappa_quadratic), cells={
+    "judgment_in_one_set_only": Cell(lambda t: pf.label_agreement({"q": {**_A["q"], "x": 2}}, _B),
+                                     reference=lambda t: pf.label_agreement(_A, _B)),
+})
+
+OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for door in (
+    COMPARE_PAIR, PPI_COMPARE, ENDPOINTS_FROM_RANKS, PARSE_MEASURE, PARSE_MEASURES, LOAD_PLAN, PLAN_FROM_TOML,
+    RESAMPLE_INDEX, PPI_COMPARE_SEGMENTS)} | {"label_agreement[grades]": LABEL_AGREEMENT_GRADES,
+                                              "compare_segments[segments]": COMPARE_SEGMENTS_TABLE}
+
+# trec_eval's other judgment files and the DuckDB macros (imported last: they build on Cell and OtherDoor)
+from tests.conformance.judgment_file_doors import DUCKDB_REGISTER, READ_PREFS, READ_ZSCORES  # noqa: E402
+
+OTHER_DOORS |= {"read_prefs": READ_PREFS, "read_zscores": READ_ZSCORES, "duckdb.register": DUCKDB_REGISTER}

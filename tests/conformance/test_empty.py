@@ -1,0 +1,20 @@
+"""No silent empties (issue 12 item 1): every door whose *result* would be empty, or all-null for what
+was asked (no judged query in common, names that match nothing), raises saying why; a CLI command
+exits 2 with ``pairedframe: error: ...``. The cases are the doors' ``empty`` entries; partly empty
+results warn (tests/test_no_silent_empties.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conformance.doors import DOORS
+from tests.conformance.expect import Raises, assert_raises_clearly
+from tests.conformance.other_doors import OTHER_DOORS
+
+_EMPTY = {name: door.empty for name, door in [*DOORS.items(), *OTHER_DOORS.items()] if door.empty is not None}
+
+
+@pytest.mark.parametrize("name", sorted(_EMPTY))
+def test_empty_result_raises_saying_why(name, tmp_path):
+    call, error, fragment = _EMPTY[name]
+    assert_raises_clearly(lambda: call(tmp_path), Raises(fragment, error))

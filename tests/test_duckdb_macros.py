@@ -1,0 +1,314 @@
+"""pairedframe inside DuckDB (issue 25): the macros of ``pf.duckdb.register`` / ``pairedframe sql``
+give pf.evaluate's values, parse the names pf.evaluate parses, and refuse what the readers refuse."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.measures import parse_measures
+
+sys.path.insert(0, str(Path(__file__).parent))
+from measure_grid import every_measure  # noqa: E402
+
+REAL = {  # qrels: run globs (every run file of ../shared/data with TREC qrels), as tests/test_spark_engine.py
+    "syndl/TREC-DLs-files/TREC-DL-2021/qrels-pass.txt": ["syndl/TREC-DLs-files/TREC-DL-2021/passages-runs/*"],
+    "syndl/TREC-DLs-files/TREC-DL-2019/qrels-pass.txt": ["syndl/TREC-DLs-files/TREC-DL-2019/passages-runs/*",
+                                                          "llm_labels_dl/dl2019_runs/input.*"],
+    "trectools_robust03/qrel/robust03_qrels.txt": ["trectools_robust03/runs/input.*.gz"],
+    "trec_eval/qrels.test": ["trec_eval/results.test", "trec_eval/results.trunc"],
+    "dl_mia/qrels.txt": ["dl_mia/runs/*"],
+    "ranx/qrels.trec": ["ranx/run.trec"],
+    "ir_measures/compat.qrels": ["ir_measures/compat.run"],
+}
+#: Every family with its cutoffs, levels, gains and examples (tests/measure_grid.py), numbers only.
+GRID = [m.name for m in every_measure() if m.spec.value_kind == "number"]
+KEYS = ["system", "qid", "measure"]
+
+
+@pytest.fixture(scope="module")
+def con() -> duckdb.DuckDBPyConnection:
+    return pf.duckdb.register(duckdb.connect())
+
+
+def _evaluate(*args, **kwargs) -> pf.Evaluation:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # partly empty runs and levels above the grades warn; values are the point
+        return pf.evaluate(*args, **kwargs)
+
+
+def _assert_same(expected: pl.DataFrame, got: pl.DataFrame) -> None:
+    """Same rows and values bit for bit (both run the measure files of sql/ on DuckDB, sums in rank order)."""
+    joined = expected.join(got, on=KEYS, how="full", suffix="_sql", coalesce=True)
+    missing = joined.filter(pl.col("value").is_null() != pl.col("value_sql").is_null())
+    assert expected.height == got.height and missing.height == 0, missing.head()
+    differ = joined.filter(pl.col("value") != pl.col("value_sql"))
+    assert differ.height == 0, differ.head()
+
+
+def _paths(shared_data: Path, globs: list[str]) -> list[str]:
+    return [str(p) for p in sorted({p for g in globs for p in shared_data.glob(g) if p.is_file()})]
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+@pytest.mark.parametrize("qrels", list(REAL))
+def test_every_measure_through_the_macros_against_evaluate_on_real_runs(con, shared_data, qrels):
+    runs = _paths(shared_data, REAL[qrels])
+    assert runs
+    names = GRID
+    if pf.read_qrels(shared_data / qrels)["rel"].max() > 4:  # ir_measures' compat qrels grade 50: ERR refuses, in both
+        with pytest.raises(duckdb.Error, match=r"ERR@5 takes grades up to 4 \(as gdeval\), but the qrels have grade 50"):
+            con.sql("SELECT * FROM pf_evaluate(?, ?, 'ERR@5')", params=[runs, str(shared_data / qrels)]).fetchall()
+        names = [n for n in GRID if not n.startswith("ERR")]
+    got = con.sql("SELECT * FROM pf_evaluate(?, ?, ?)", params=[runs, str(shared_data / qrels), names]).pl()
+    _assert_same(_evaluate(runs, shared_data / qrels, names).per_query, got)
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("options", [
+    {"complete": True}, {"depth": 100}, {"rel_level": 2}, {"score_precision": "float32"},
+    {"complete": True, "depth": 50, "rel_level": 2},
+])
+def test_options_through_the_macros_against_evaluate(con, shared_data, options):
+    folder = shared_data / "trec_eval"
+    runs, qrels = [str(folder / "results.test"), str(folder / "results.trunc")], str(folder / "qrels.rel_level")
+    names = ["nDCG@10", "AP", "P@5", "R@100", "Bpref", "RR", "Judged@10", "IPrecAvg", "GMAP", "NumRel",
+             "AP(rel=1)", "nDCG(judged_only=True)@10", "RBP(p=0.5)", "infAP", "ERR@5"]
+    named = ", ".join(f"{k} := ?" for k in options)
+    got = con.sql(f"SELECT * FROM pf_evaluate(?, ?, ?, {named})", params=[runs, qrels, names, *options.values()]).pl()
+    _assert_same(_evaluate(runs, qrels, names, **options).per_query, got)
+
+
+@pytest.mark.shared_data
+def test_summary_through_the_macros_against_evaluation_summary(con, shared_data):
+    folder = shared_data / "trectools_robust03"
+    runs = _paths(shared_data, ["trectools_robust03/runs/input.*.gz"])[:4]
+    qrels = str(folder / "qrel" / "robust03_qrels.txt")
+    names = ["official", "nDCG@10", "gm_bpref", "FirstRelRank"]
+    got = con.sql("SELECT * FROM pf_summary(?, ?, ?, complete := true)", params=[runs, qrels, names]).pl()
+    expected = _evaluate(runs, qrels, names, complete=True).summary()
+    joined = expected.join(got, on=["system", "measure"], suffix="_sql")
+    assert joined.height == expected.height == got.height
+    assert (joined["n_queries"] == joined["n_queries_sql"]).all()
+    assert ((joined["value"] - joined["value_sql"]).abs() <= 1e-12 * joined["value"].abs().clip(lower_bound=1)).all()
+
+
+def test_tables_through_the_macros_against_evaluate(con):
+    run = pl.DataFrame({"system": ["a"] * 4 + ["b"] * 3, "qid": ["1", "1", "1", "2", "1", "1", "2"],
+                        "docno": ["x", "y", "z", "x", "y", "x", "w"], "score": [3.0, 2.0, 2.0, 1.0, 5.0, 4.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["x", "z", "x", "v"], "rel": [1, 2, 1, 0]})
+    con.register("my_run", run)
+    con.register("my_qrels", qrels)
+    got = con.sql("SELECT * FROM pf_evaluate('my_run', 'my_qrels', ['nDCG@10', 'AP', 'P@2'], tables := true)").pl()
+    _assert_same(_evaluate(run, qrels, ["nDCG@10", "AP", "P@2"]).per_query, got)
+
+
+NAMES = ["nDCG@10", "AP(rel=2)", "ndcg_cut.10", "ndcg_cut.10,20", "P", "P.5,10", "map", "map_cut.5,100", "official",
+         "all_trec", "set", "RBP(p=0.9)", "rbp", "rbp.p=0.95,1=2", "rbp_resid.p=0.5", "utility.2,-1,0,0",
+         "Utility(weights=(1,-1,-0.5,0.1),collection_size=500)", "11pt_avg..25,.5,.75", "IPrecAvg(levels=(0.25,0.5,0.75))",
+         "iprec_at_recall..35,.5", "IPrec@0.25", "Rprec_mult.5.0,0.35", "RprecMult@3", "ndcg.1=3,2=9,4=4.5",
+         "nDCG(gains={1:3,2:9,4:4.5})", "nDCG(dcg='exp-log2', judged_only=True)@10", "nDCG@10(judged_only=True)",
+         "G.0=2,1=1", "set_F.2", "SetF(beta=0.5)", "success.2,5", "recall_100", "NumRet(rel=2)", "judged", "Judged@10",
+         "ERR@20", "mrr", "r_prec", "num_q", "unj", "RBP(gains={0:-1})", "bpref", "gm_bpref", "infAP", "binG", "Rndcg"]
+
+
+@pytest.mark.parametrize("rel_level", [1, 2])
+def test_measure_names_against_parse_measure(con, rel_level):
+    for name in NAMES:
+        expected = list(dict.fromkeys(m.resolved(rel_level).name for m in parse_measures(name)
+                                      if m.spec.value_kind == "number"))
+        got = con.sql("SELECT [m['name'] FOR m IN pf_measures(?, rel_level := ?)]", params=[name, rel_level]).fetchall()[0][0]
+        assert got == expected, name
+
+
+RUN_OK = "301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 1.5 tag\n"
+QRELS_OK = "301 0 d1 1\n301 0 d2 0\n"
+
+
+@pytest.mark.parametrize("run, qrels, message", [
+    ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2\n", QRELS_OK,
+     r"run file \S+run.txt, line 2: expected at least 6 fields \(qid Q0 docno rank score tag\), found 4"),
+    ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 high tag\n", QRELS_OK, r"line 2, column 5: score 'high' is not a number"),
+    ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 inf tag\n", QRELS_OK, r"line 2, column 5: score 'inf' is not finite"),
+    ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 1 tag\n301 Q0 d1 3 0.5 tag\n", QRELS_OK,
+     r"run file \S+run.txt, line 1: duplicate \(qid, docno\) = \(301, d1\) in run, also on line\(s\) \[3\]"),
+    ("# nothing\n\n", QRELS_OK, r"run file \S+run.txt: empty file: no data lines"),
+    (RUN_OK, "301 0 d1 1\n301 0 d2 1.5\n", r"qrels file \S+qrels.txt, line 2, column 4: relevance grade '1.5' is not an integer"),
+    (RUN_OK, "301 0 d1 1\n301 0 d1 0\n", r"qrels file \S+qrels.txt, line 1: duplicate \(qid, docno\) = \(301, d1\) in qrels"),
+    (RUN_OK, "301 0 d1\n", r"expected exactly 4 fields \(qid iter docno rel\), found 3"),
+    (RUN_OK, "", r"qrels file \S+qrels.txt: empty file"),
+    (QRELS_OK, RUN_OK, r"it looks like a (run|qrels) line .*: are the arguments swapped\?"),  # either file may fail first
+    (RUN_OK, "999 0 d1 1\n", r"no run query is in the qrels"),
+])
+def test_bad_files_through_the_macros_name_the_problem(con, tmp_path, run, qrels, message):
+    (tmp_path / "run.txt").write_text(run)
+    (tmp_path / "qrels.txt").write_text(qrels)
+    with pytest.raises(duckdb.Error, match=message):
+        con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt")]).fetchall()
+
+
+@pytest.mark.parametrize("reader, content, message", [
+    ("pf_read_run", "301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 x tag\n", r"line 2, column 5: score 'x' is not a number"),
+    ("pf_read_run", "301 Q0 d1 1 2.5 tag\n301 Q0 d1 2 1.0 tag\n", r"duplicate \(qid, docno\) = \(301, d1\)"),
+    ("pf_read_qrels", "301 0 d1 x\n", r"relevance grade 'x' is not an integer"),
+])
+def test_bad_files_through_the_readers_name_the_problem(con, tmp_path, reader, content, message):
+    (tmp_path / "f.txt").write_text(content)
+    with pytest.raises(duckdb.Error, match=message):
+        con.sql(f"SELECT * FROM {reader}(?)", params=[str(tmp_path / "f.txt")]).fetchall()
+
+
+def test_readers_keep_ids_as_strings_and_follow_trec_eval_parse_rules(con, tmp_path):
+    (tmp_path / "run.txt").write_text("# comment\n007 Q0 d1 1 2.5 tag\n\n   \n  007\tQ0  d#2 2 1.5 tag extra\n")
+    got = con.sql("SELECT * FROM pf_read_run(?, system := 'mine')", params=[str(tmp_path / "run.txt")]).pl()
+    expected = pf.read_run(tmp_path / "run.txt", system="mine")
+    assert got.sort("docno").equals(expected.sort("docno"))
+
+
+@pytest.mark.parametrize("measures, options, message", [
+    ("nDGC@10", "", r"unknown measure 'nDGC@10'; did you mean nDCG@10"),
+    ("P", ", depth := 0", r"depth must be a positive integer"),
+    ("AP", ", rel_level := -1", r"rel_level must be an integer >= 0"),
+    ("AP", ", score_precision := 'float16'", r"score_precision must be 'float64' or 'float32'"),
+    ("RBP(p=1.5)", "", r"measure 'RBP\(p=1.5\)': parameter p=1.5 \(persistence\) is out of range"),
+    ("P@0", "", r"cutoff=0 is out of range"),
+    ("relstring", "", r"text-valued"),
+    ("AP(foo=1)", "", r"bad parameter 'foo': AP takes cutoff, rel, judged_only"),
+])
+def test_bad_measures_and_options_through_the_macros_name_the_problem(con, tmp_path, measures, options, message):
+    (tmp_path / "run.txt").write_text(RUN_OK)
+    (tmp_path / "qrels.txt").write_text(QRELS_OK)
+    with pytest.raises(duckdb.Error, match=message):
+        con.sql(f"SELECT * FROM pf_evaluate(?, ?, ?{options})",
+                params=[str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"), measures]).fetchall()
+
+
+def test_bad_tables_through_the_macros_name_the_problem(con):
+    con.sql("CREATE OR REPLACE TEMP TABLE bad_run AS SELECT * FROM (VALUES ('s', '1', 'x', 1.0), ('s', '1', 'x', 2.0)) "
+            "t(system, qid, docno, score)")
+    con.sql("CREATE OR REPLACE TEMP TABLE ok_qrels AS SELECT '1' AS qid, 'x' AS docno, 1 AS rel")
+    with pytest.raises(duckdb.Error, match=r"run table: duplicate \(system, qid, docno\) = \(s, 1, x\) \(2 rows\)"):
+        con.sql("SELECT * FROM pf_evaluate('bad_run', 'ok_qrels', 'AP', tables := true)").fetchall()
+    con.sql("CREATE OR REPLACE TEMP TABLE int_run AS SELECT 's' AS system, 1 AS qid, 'x' AS docno, 1.0 AS score")
+    with pytest.raises(duckdb.Error, match=r"run table: column qid is INTEGER; ids are strings"):
+        con.sql("SELECT * FROM pf_evaluate('int_run', 'ok_qrels', 'AP', tables := true)").fetchall()
+    con.sql("CREATE OR REPLACE TEMP TABLE half_qrels AS SELECT '1' AS qid, 'x' AS docno, 1.5 AS rel")
+    con.sql("CREATE OR REPLACE TEMP TABLE ok_run AS SELECT 's' AS system, '1' AS qid, 'x' AS docno, 1.0 AS score")
+    with pytest.raises(duckdb.Error, match=r"qrels table: grade not an integer: rel = 1.5"):
+        con.sql("SELECT * FROM pf_evaluate('ok_run', 'half_qrels', 'AP', tables := true)").fetchall()
+
+
+def _duckdb_shell() -> str:
+    found = shutil.which("duckdb") or str(Path(sys.executable).parent / "duckdb")
+    if not Path(found).is_file():
+        pytest.skip("the DuckDB shell is not installed (pip install duckdb-cli, the [test] extra)")
+    return found
+
+
+@pytest.mark.shared_data
+def test_duckdb_shell_reads_the_script_against_evaluate(tmp_path, shared_data):
+    shell = _duckdb_shell()
+    script = tmp_path / "pairedframe.sql"
+    done = subprocess.run([sys.executable, "-m", "pairedframe.cli", "sql"], capture_output=True, text=True)
+    if done.returncode != 0:  # the console script's module has no __main__: call the command's function
+        from pairedframe.sql_macros import script as text
+        script.write_text(text())
+    else:
+        script.write_text(done.stdout)
+    folder = shared_data / "trec_eval"
+    runs = [str(folder / "results.test"), str(folder / "results.trunc")]
+    names = ["nDCG@10", "AP", "P@5", "Bpref", "RBP(p=0.9)", "ndcg_cut.20", "utility.2,-1,0,0", "IPrecAvg", "GMAP"]
+    out = tmp_path / "values.csv"
+    query = (f"COPY (SELECT * FROM pf_evaluate({runs!r}, '{folder / 'qrels.test'}', {names!r})) TO '{out}' "
+             "(HEADER, DELIMITER ',')")
+    done = subprocess.run([shell, "-c", f".read {script}", "-c", query], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    got = pl.read_csv(out, schema={"system": pl.String, "qid": pl.String, "measure": pl.String, "value": pl.Float64})
+    _assert_same(_evaluate(runs, folder / "qrels.test", names).per_query, got)
+
+
+def test_readme_sql_recipe_against_evaluate(con, tmp_path, monkeypatch):
+    """README's "SQL on DuckDB" recipe, run on the bundled example (the .read line is what register did)."""
+    from pairedframe.example import example_paths
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    section = readme[readme.index("### SQL on DuckDB"):]
+    block = section[section.index("```sql") + len("```sql"):section.index("```", section.index("```sql") + 6)]
+    statements = [s.strip() for s in block.replace(".read pairedframe.sql", "").split(";") if s.strip()]
+    qrels, runs = example_paths()
+    for path in [qrels, *runs]:
+        shutil.copy(path, tmp_path / Path(path).name)
+    monkeypatch.chdir(tmp_path)
+    summary = con.sql(statements[0]).pl()
+    expected = _evaluate(["input.bm25", "input.reranker"], "qrels.txt", ["nDCG@10", "AP", "ndcg_cut.20"]).summary()
+    joined = expected.join(summary, on=["system", "measure"], suffix="_sql")
+    assert joined.height == expected.height == summary.height
+    assert (joined["value"] == joined["value_sql"]).all()
+    per_query = con.sql(statements[1]).pl()
+    _assert_same(_evaluate("input.bm25", "qrels.txt", "AP(rel=2)", complete=True).per_query, per_query)
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("confidence_level", [0.95, 0.99])
+def test_compare_through_the_macros_against_scipy(con, shared_data, confidence_level):
+    from scipy import stats
+
+    runs = _paths(shared_data, ["trectools_robust03/runs/input.*.gz"])[:3]
+    qrels = str(shared_data / "trectools_robust03" / "qrel" / "robust03_qrels.txt")
+    got = con.sql("SELECT * FROM pf_compare(?, ?, ['nDCG@10', 'AP', 'P@10'], baseline := 'InexpC2', confidence_level := ?)",
+                  params=[runs, qrels, confidence_level]).pl()
+    wide = _evaluate(runs, qrels, ["nDCG@10", "AP", "P@10"]).per_query.pivot(on="system", index=["qid", "measure"],
+                                                                               values="value")
+    assert got.height == 6
+    for row in got.iter_rows(named=True):
+        pairs = wide.filter(pl.col("measure") == row["measure"]).drop_nulls([row["system"], "InexpC2"])
+        d = (pairs[row["system"]] - pairs["InexpC2"]).to_numpy()
+        expected = stats.ttest_1samp(d, 0.0)
+        ci = expected.confidence_interval(confidence_level)
+        assert row["n"] == len(d) and row["df"] == len(d) - 1
+        assert row["delta"] == pytest.approx(d.mean(), rel=1e-12, abs=1e-15)
+        assert row["t"] == pytest.approx(expected.statistic, rel=1e-10)
+        assert row["p_value"] == pytest.approx(expected.pvalue, rel=1e-10)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-10, abs=1e-14)
+
+
+def test_t_quantiles_shipped_in_the_script_against_scipy():
+    from scipy.special import stdtrit
+
+    from pairedframe.sql_macros import CONFIDENCE_LEVELS, T_TABLE_DF, script
+
+    con = duckdb.connect()
+    con.execute(script())
+    for level in CONFIDENCE_LEVELS:
+        table = con.sql(f"SELECT pf__t_quantiles({level})").fetchall()[0][0]
+        assert len(table) == T_TABLE_DF and table[9] == stdtrit(10, 0.5 + level / 2)
+        hill = con.sql(f"SELECT pf__hill_sql({level})").fetchall()[0][0]
+        for df in (T_TABLE_DF + 1, 2000, 7000, 10**6):
+            value = con.sql(f"SELECT {hill} FROM (SELECT {df} AS df) t").fetchall()[0][0]
+            assert value == pytest.approx(stdtrit(df, 0.5 + level / 2), rel=5e-14)
+
+
+def test_compare_of_identical_runs_and_bad_options_through_the_macros(con, tmp_path):
+    (tmp_path / "a.txt").write_text(RUN_OK)
+    (tmp_path / "b.txt").write_text(RUN_OK)
+    (tmp_path / "qrels.txt").write_text(QRELS_OK + "302 0 d1 1\n")
+    (tmp_path / "a.txt").write_text(RUN_OK + "302 Q0 d1 1 1.0 tag\n")
+    (tmp_path / "b.txt").write_text(RUN_OK + "302 Q0 d1 1 1.0 tag\n")
+    runs = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    row = con.sql("SELECT t, p_value, ci_low, ci_high FROM pf_compare(?, ?, 'AP', baseline := 'a.txt')",
+                  params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+    assert row == [(0.0, 1.0, float("-inf"), float("inf"))]  # zero spread: the exact sign-flip test, n = 2
+    with pytest.raises(duckdb.Error, match=r"baseline 'c.txt' is not one of the systems"):
+        con.sql("SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'c.txt')", params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+    with pytest.raises(duckdb.Error, match=r"confidence_level must be one of 0.8, 0.9, 0.95"):
+        con.sql("SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'a.txt', confidence_level := 0.97)",
+                params=[runs, str(tmp_path / "qrels.txt")]).fetchall()

@@ -1,0 +1,314 @@
+"""pf.report / ``pairedframe report``: one self-contained HTML file whose numbers are the package's own,
+with CSS that styles nothing outside it, and clear errors for bad input (tests/test_report_browser.py
+opens it in a real browser)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import warnings
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.example import example_paths
+
+pytest.importorskip("matplotlib", reason="the report draws with matplotlib (pip install '.[plot]')")
+pytest.importorskip("great_tables", reason="the report's table renders through great_tables ('.[report]')")
+
+CLI = [sys.executable, "-c", "from pairedframe.cli import main; main()"]
+
+
+class _Page(HTMLParser):
+    """Ids, tags with attributes, text of <style> blocks and every element's text, from an HTML string."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.styles: list[str] = []
+        self._in_style = False
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append((tag, a))
+        if a.get("id"):
+            self.ids.append(a["id"])
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.styles.append(data)
+
+    def count(self, tag: str, **attrs: str) -> int:
+        return sum(t == tag and all(a.get(k) == v for k, v in attrs.items()) for t, a in self.tags)
+
+
+def _selectors(css: str) -> list[str]:
+    """Every selector of every rule (inside @media blocks too)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    css = re.sub(r"@import[^;]*;", "", css)
+    out = []
+    for prelude in re.findall(r"([^{}]+)\{[^{}]*\}", css):
+        prelude = prelude.strip()
+        if prelude.startswith("@"):
+            continue
+        out += [s.strip() for s in prelude.split(",") if s.strip()]
+    return out
+
+
+@pytest.fixture(scope="module")
+def example_report():
+    qrels, runs = example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pf.report(runs, qrels, ["nDCG@10", "AP", "P@10"], baseline="bm25", n_resamples=999, seed=3)
+
+
+def test_report_is_one_self_contained_document(example_report):
+    text = example_report.html
+    page = _Page(text)
+    assert text.startswith("<!DOCTYPE html>")
+    # nothing to fetch: no script, no link, every image a data URI, no url() or @import in the CSS
+    assert page.count("script") == 0 and page.count("link") == 0 and page.count("iframe") == 0
+    images = [a["src"] for t, a in page.tags if t == "img"]
+    assert images and all(src.startswith(("data:image/svg+xml;base64,", "data:image/png;base64,")) for src in images)
+    css = "".join(page.styles)
+    assert "url(" not in css and "@import" not in css
+    assert not re.search(r"""(src|href)=["']?(https?:|//)""", text)
+
+
+def test_report_ids_are_unique_and_every_css_rule_is_scoped(example_report):
+    page = _Page(example_report.fragment)
+    assert len(page.ids) == len(set(page.ids))
+    root = page.tags[0][1]["id"]
+    assert page.tags[0][0] == "div" and re.fullmatch(r"pf-report-[0-9a-f]{12}", root)
+    assert all(i.startswith(root) for i in page.ids)
+    selectors = _selectors("".join(page.styles))
+    assert selectors and all(s.startswith(f"#{root}") for s in selectors), \
+        [s for s in selectors if not s.startswith(f"#{root}")]
+    # two reports on one page never share an id
+    other = pf.report(example_report.evaluation, baseline="bm25", n_resamples=99)
+    assert not set(page.ids) & set(_Page(other.fragment).ids)
+
+
+def test_report_sections_hold_the_comparison_against_pf_compare(example_report):
+    """The report's comparison, table and verdicts are pf.compare's and pf.results_table's, run alone."""
+    ev = example_report.evaluation
+    alone = pf.compare(ev, baseline="bm25", n_resamples=999, seed=3)
+    assert example_report.comparison.equals(alone)
+    table = pf.results_table(ev, alone, ci="range")
+    assert example_report.table.frame.sort("system", "measure").equals(table.frame.sort("system", "measure"))
+    page = _Page(example_report.fragment)
+    root = page.tags[0][1]["id"]
+    assert page.count("table", id=f"{root}-comparisons-table") == 1
+    fragment = example_report.fragment
+    for row in alone.iter_rows(named=True):      # each delta as the comparison table prints it
+        assert f"{row['delta']:.4f}" in fragment
+    assert "Mean nDCG@10, AP, P@10 over 60 queries." in fragment            # the table's caption
+    assert "significantly better / worse than bm25" in fragment
+    # one forest plot per measure; one bar chart per measure for the single compared system
+    assert sum(i.startswith(f"{root}-forest-") for i in page.ids) == 3
+    assert sum(i.startswith(f"{root}-delta-") for i in page.ids) == 3
+    assert f"{root}-settings" in page.ids and f"{root}-versions" in page.ids
+
+
+def test_report_heatmap_cells_against_paired_per_query(four_systems_per_query):
+    from pairedframe.report.html_heatmap import heatmap_html
+
+    frame = heatmap_html(four_systems_per_query, baseline="bm25", measure="AP", systems=["rm3", "bert_base", "t5"],
+                         table_id="h")
+    pairs = pf.paired_per_query(four_systems_per_query, baseline="bm25", measures="AP")
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', frame)
+    means = pairs.group_by("system").agg(pl.col("delta").mean()).sort("delta", descending=True)
+    assert [r[0] for r in rows] == means["system"].to_list()              # largest mean gain on top
+    for system, cells in rows:
+        tips = dict(re.findall(r'title="([^:]+): ([^"]+)"', cells))
+        want = pairs.filter(pl.col("system") == system)
+        assert len(tips) == want.height == 30
+        for qid, delta in want.select("qid", "delta").iter_rows():
+            assert tips[qid] == f"{delta:+.4f}"
+
+
+def test_report_heatmap_colours_follow_the_measure_direction():
+    from pairedframe.report.html_heatmap import gain_colour
+
+    assert gain_colour(0.0, 1.0) == "#ffffff"
+    assert gain_colour(1.0, 1.0) == "#2166ac" and gain_colour(-1.0, 1.0) == "#b2182b"
+    assert gain_colour(None, 1.0) == "#dddddd"
+    half = gain_colour(0.5, 1.0)
+    assert half not in ("#ffffff", "#2166ac")
+
+
+def test_report_agreement_section_against_label_and_rank_agreement(tmp_path):
+    qrels, runs = example_paths()
+    lines = Path(qrels).read_text().splitlines()
+    # another judgment set: every third label moved one grade (bounded to 0..3)
+    other = tmp_path / "other.qrels"
+    moved = []
+    for i, line in enumerate(lines):
+        q, it, d, r = line.split()
+        g = int(r)
+        moved.append(f"{q} {it} {d} {min(3, g + 1) if i % 3 == 0 else g}")
+    other.write_text("\n".join(moved) + "\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(runs, qrels, "nDCG@10", baseline="bm25", judgments={"moved": str(other)}, n_resamples=199)
+    la = pf.label_agreement(qrels, str(other), names=("qrels", "moved"), binary_at=1)
+    page = _Page(rep.fragment)
+    root = page.tags[0][1]["id"]
+    assert f"{root}-agreement" in page.ids and f"{root}-labels-0" in page.ids
+    assert f"<td class=\"pf-num\">{la.kappa:.3f}</td>" in rep.fragment
+    assert f"<td class=\"pf-num\">{la.n_common}</td>" in rep.fragment
+    assert "--judgments moved=" in rep.settings["command"] if rep.settings["command"] else True
+
+
+def test_report_warnings_are_listed_and_point_at_the_caller():
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs, qrels, ["nDCG@10"])
+    few = ev.per_query.filter(pl.col("qid").is_in(ev.per_query["qid"].unique().sort().head(8).to_list()))
+    small = type(ev)(per_query=few, measures=ev.measures, settings=ev.settings, excluded=ev.excluded)
+    with pytest.warns(pf.SmallSampleWarning) as caught:
+        rep = pf.report(small, baseline="bm25", n_resamples=99)
+    assert any(Path(w.filename).name == Path(__file__).name for w in caught)
+    assert rep.warnings and any("queries" in m for m in rep.warnings)
+    assert "pf-warnings" in rep.fragment
+
+
+def test_report_and_results_table_show_themselves_in_a_notebook(example_report):
+    assert example_report._repr_html_() == example_report.fragment
+    html = example_report.table._repr_html_()
+    assert html.startswith('<div id="pf-table-')
+
+
+def test_report_of_one_system_has_the_table_only():
+    qrels, runs = example_paths()
+    rep = pf.report(runs[:1], qrels, "nDCG@10")
+    assert rep.comparison.height == 0
+    assert "-forest-" not in rep.fragment and "-comparisons" not in rep.fragment
+
+
+def test_report_save_writes_the_page(example_report, tmp_path):
+    out = example_report.save(tmp_path / "r.html")
+    assert out.read_text(encoding="utf-8") == example_report.html
+    with pytest.raises(ValueError, match="does not exist"):
+        example_report.save(tmp_path / "missing" / "r.html")
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    (dict(baseline=None), ValueError, "name the `baseline`"),
+    (dict(baseline="nope"), ValueError, r"`baseline` 'nope' is not one of the systems"),
+    (dict(baseline=["bm25"]), TypeError, "`baseline` must be one system name"),
+    (dict(baseline="bm25", measures=[]), ValueError, "`measures` is empty"),
+    (dict(baseline="bm25", measures=["nDCG@x"]), pf.UnknownMeasureError, "nDCG@x"),
+    (dict(baseline="bm25", judgments=["llm.txt"]), TypeError, "`judgments` must be a non-empty mapping"),
+    (dict(baseline="bm25", judgments={"qrels": "x"}), ValueError, "names a set 'qrels'"),
+    (dict(baseline="bm25", max_delta_plots=-1), ValueError, "`max_delta_plots` must be an integer >= 0"),
+])
+def test_report_bad_input_names_the_argument(kwargs, error, match):
+    qrels, runs = example_paths()
+    measures = kwargs.pop("measures", ["nDCG@10"])
+    with pytest.raises(error, match=match):
+        pf.report(runs, qrels, measures, **kwargs)
+
+
+def test_report_refuses_an_evaluation_with_qrels_and_runs_without_qrels():
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs, qrels, ["nDCG@10"])
+    with pytest.raises(ValueError, match="give an Evaluation alone"):
+        pf.report(ev, qrels, baseline="bm25")
+    with pytest.raises(ValueError, match="`qrels` is missing"):
+        pf.report(runs, baseline="bm25")
+
+
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, "report", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_cli_report_writes_one_html_file(tmp_path):
+    qrels, runs = example_paths()
+    out = tmp_path / "report.html"
+    proc = _cli(str(qrels), *map(str, runs), "-m", "nDCG@10", "-B", "199", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert f"wrote {out}" in proc.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "reranker" in text and "bm25 (baseline)" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]     # nothing beside it
+    assert "pairedframe report " in text and " -B 199 " in text              # the command that made it
+
+
+@pytest.mark.parametrize(("args", "match"), [
+    (["--baseline", "nope"], r"--baseline 'nope' is not one of the runs"),
+    (["-o", "{tmp}/missing/r.html"], r"--output .*does not exist"),
+    (["-o", "{tmp}/r.txt"], r"--output must end in .html"),
+    (["-o", "{tmp}/folder.html"], r"--output .* is a folder"),
+    (["--judgments", "llm"], r"--judgments 'llm': expected NAME=PATH"),
+    (["--judgments", "llm={tmp}/none.qrels"], r"no such file"),
+    (["--delta-plots", "-1"], r"--delta-plots must be an integer >= 0"),
+    (["-m", "nDCG@x"], r"nDCG@x"),
+    (["--test", "z"], r"--test"),
+])
+def test_cli_report_bad_input_exits_2_naming_the_option(tmp_path, args, match):
+    (tmp_path / "folder.html").mkdir()
+    qrels, runs = example_paths()
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    if "-o" not in args:
+        args += ["-o", str(tmp_path / "r.html")]
+    proc = _cli(str(qrels), *map(str, runs), "-B", "99", *args)
+    assert proc.returncode == 2, proc.stderr
+    assert re.search(match, proc.stderr), proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_report_without_runs_is_a_usage_error(tmp_path):
+    qrels, _ = example_paths()
+    proc = _cli(str(qrels), "-o", str(tmp_path / "r.html"))
+    assert proc.returncode == 2 and "runs" in proc.stderr.lower() and "Missing argument" in proc.stderr
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_of_empty_or_disjoint_inputs_raises_saying_why(tmp_path):
+    qrels, runs = example_paths()
+    disjoint = tmp_path / "other.qrels"
+    disjoint.write_text("q-none 0 d1 1\n")
+    with pytest.raises(pf.EmptyResultError, match="no judged query in common"):
+        pf.report(runs, str(disjoint), "nDCG@10", baseline="bm25")
+    empty = tmp_path / "empty.run"
+    empty.write_text("")
+    with pytest.raises((pf.EmptyResultError, pf.InputFormatError), match="empty"):
+        pf.report([str(empty)], qrels, "nDCG@10")
+    proc = _cli(str(disjoint), *map(str, runs), "-o", str(tmp_path / "r.html"))
+    assert proc.returncode == 2 and "no judged query in common" in proc.stderr, proc.stderr
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_is_the_callable_package_and_its_modules_stay_reachable():
+    import pairedframe.report.plots as plots
+    from pairedframe.report.html_report import report
+
+    assert callable(pf.report) and pf.report.plots is plots
+    assert type(pf.report).__call__ is not None and type(pf.report).__dict__["__call__"].__func__ is report
+
+
+def test_cli_report_with_another_judgment_set_adds_the_agreement_section(tmp_path):
+    qrels, runs = example_paths()
+    other = tmp_path / "llm.qrels"
+    other.write_text("".join(f"{q} 0 {d} {min(3, int(r) + 1)}\n" if i % 4 == 0 else f"{q} 0 {d} {r}\n"
+                             for i, (q, _, d, r) in enumerate(line.split() for line in
+                                                              Path(qrels).read_text().splitlines() if line.strip())))
+    out = tmp_path / "r.html"
+    proc = _cli(str(qrels), *map(str, runs), "-m", "nDCG@10", "-B", "99", "--judgments", f"llm={other}", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    page = _Page(out.read_text(encoding="utf-8"))
+    root = page.tags[[t for t, _ in page.tags].index("div")][1]["id"]
+    assert {f"{root}-agreement", f"{root}-labels-0", f"{root}-ranks-0"} <= set(page.ids)
+    la = pf.label_agreement(qrels, str(other), names=("qrels", "llm"), binary_at=1)
+    assert f'<td class="pf-num">{la.kappa:.3f}</td>' in out.read_text(encoding="utf-8")

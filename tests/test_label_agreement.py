@@ -1,0 +1,195 @@
+"""label_agreement: weighted kappa by grade value (scikit-learn, statsmodels), the grade set, judgments that
+are not common pairs, the jackknife interval over queries, and bad input."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import pairedframe as pf
+from pairedframe.errors import SmallSampleWarning
+
+
+def _qrels(pairs):
+    return pl.DataFrame(pairs, schema={"qid": pl.String, "docno": pl.String, "rel": pl.Int64}, orient="row")
+
+
+def _sklearn(a, b, **kw):
+    metrics = pytest.importorskip("sklearn.metrics")
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return metrics.cohen_kappa_score(a, b, **kw)
+
+
+def test_weighted_kappa_weighs_by_grade_value():
+    """Linear kappa of a = (0, 1, 3), b = (0, 3, 3) counts the 1-vs-3 disagreement as 2 grades apart,
+    not as neighbours among the grades seen."""
+    a = _qrels([("q", "a", 0), ("q", "b", 1), ("q", "c", 3)])
+    b = _qrels([("q", "a", 0), ("q", "b", 3), ("q", "c", 3)])
+    with pytest.warns(SmallSampleWarning, match="intervals are NaN"):        # one query: no interval
+        got = pf.label_agreement(a, b)
+    assert got.kappa_linear == pytest.approx(4 / 7)
+    assert got.grades == (0, 1, 2, 3)
+    # the position weighting of the grades seen (0, 1, 3) gave 2/3
+    assert got.kappa_linear != pytest.approx(2 / 3)
+
+
+@pytest.mark.oracle
+def test_weighted_kappa_against_sklearn():
+    rng = np.random.default_rng(0)
+    pairs = [(str(q), f"d{d}") for q in range(20) for d in range(15)]
+    ga = rng.choice([0, 1, 3, 4], len(pairs))                       # grade 2 unused by both
+    gb = np.clip(ga + rng.integers(-1, 2, len(pairs)), 0, 4)
+    gb[gb == 2] = 3
+    a = _qrels([(q, d, int(g)) for (q, d), g in zip(pairs, ga)])
+    b = _qrels([(q, d, int(g)) for (q, d), g in zip(pairs, gb)]).sample(fraction=1.0, shuffle=True, seed=1)
+    la = pf.label_agreement(a, b, binary_at=3)
+    labels = list(range(5))
+    assert la.grades == tuple(labels)
+    assert la.kappa == pytest.approx(_sklearn(ga, gb, labels=labels), abs=1e-12)
+    assert la.kappa_linear == pytest.approx(_sklearn(ga, gb, labels=labels, weights="linear"), abs=1e-12)
+    assert la.kappa_quadratic == pytest.approx(_sklearn(ga, gb, labels=labels, weights="quadratic"), abs=1e-12)
+    assert la.kappa_binary == pytest.approx(_sklearn(ga >= 3, gb >= 3), abs=1e-12)
+    # positions among the grades seen would be scikit-learn without labels: a different number
+    assert la.kappa_linear != pytest.approx(_sklearn(ga, gb, weights="linear"), abs=1e-6)
+
+
+@pytest.mark.oracle
+def test_weighted_kappa_with_negative_grades_against_statsmodels():
+    inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
+    rng = np.random.default_rng(4)
+    ga = rng.choice([-1, 0, 1, 2], 200)
+    gb = np.where(rng.random(200) < 0.5, ga, rng.choice([-1, 0, 1, 2], 200))
+    a = _qrels([(str(i % 10), f"d{i}", int(g)) for i, g in enumerate(ga)])
+    b = _qrels([(str(i % 10), f"d{i}", int(g)) for i, g in enumerate(gb)])
+    la = pf.label_agreement(a, b)
+    assert la.grades == (-1, 0, 1, 2)
+    table = la.confusion_matrix().drop("grade_a").to_numpy()
+    for weights, got in (("linear", la.kappa_linear), ("quadratic", la.kappa_quadratic)):
+        assert got == pytest.approx(inter_rater.cohens_kappa(table, weights=[-1, 0, 1, 2], wt=weights).kappa, abs=1e-12)
+        assert got == pytest.approx(_sklearn(ga, gb, labels=[-1, 0, 1, 2], weights=weights), abs=1e-12)
+
+
+def test_weighted_kappa_ignores_unpaired_judgments():
+    a = _qrels([("q", "a", 0), ("q", "b", 1), ("q", "c", 3), ("r", "a", 2), ("r", "b", 0)])
+    b = _qrels([("q", "a", 0), ("q", "b", 3), ("q", "c", 3), ("r", "a", 2), ("r", "b", 1)])
+    base = pf.label_agreement(a, b)
+    extra_a = pl.concat([a, _qrels([("q", "x", 2), ("s", "y", 4)])])        # grades no common pair has
+    extra_b = pl.concat([b, _qrels([("q", "z", -1)])])
+    got = pf.label_agreement(extra_a, extra_b)
+    assert got.to_frame().equals(base.to_frame())
+    assert got.grades == base.grades == (0, 1, 2, 3) and got.confusion.equals(base.confusion)
+    assert got.grade_counts["grade"].to_list() == [-1, 0, 1, 2, 3, 4]   # the whole sets are still counted
+
+
+judgment = st.tuples(st.sampled_from(["1", "2", "3", "4"]), st.sampled_from([f"d{i}" for i in range(8)]),
+                     st.integers(-1, 4))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(judgment, min_size=4, max_size=30, unique_by=lambda j: j[:2]),
+       st.lists(st.integers(-1, 4), min_size=30, max_size=30),
+       st.lists(judgment, min_size=1, max_size=5, unique_by=lambda j: j[:2]))
+def test_any_unpaired_judgment_leaves_every_kappa_and_interval_unchanged(common, grades_b, unpaired):
+    a = _qrels(common)
+    b = _qrels([(q, d, g) for (q, d, _), g in zip(common, grades_b)])
+    keys = {(q, d) for q, d, _ in common}
+    extra = _qrels([(q, "u" + d, g) for q, d, g in unpaired if (q, "u" + d) not in keys])
+    assume(len({q for q, _, _ in common}) >= 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        base = pf.label_agreement(a, b, binary_at=2)
+        got = pf.label_agreement(pl.concat([a, extra]), b, binary_at=2)
+    assert got.to_frame().equals(base.to_frame())
+
+
+def test_kappa_interval_is_the_query_jackknife_against_sklearn():
+    """The interval is kappa +- t(n - 1) * jackknife SE, each leave-one-query-out kappa from scikit-learn."""
+    scipy_stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(7)
+    rows_a, rows_b = [], []
+    for q in range(12):
+        bias = rng.integers(-1, 2)                                   # one judge's reading of the query
+        for d in range(int(rng.integers(5, 30))):
+            g = int(rng.integers(0, 4))
+            rows_a.append((f"q{q:02d}", f"d{d}", g))
+            rows_b.append((f"q{q:02d}", f"d{d}", int(np.clip(g + bias + rng.integers(-1, 2), 0, 3))))
+    la = pf.label_agreement(_qrels(rows_a), _qrels(rows_b))
+    assert la.n_queries == 12 and la.settings["interval"].startswith("jackknife over queries")
+    ga, gb = np.array([r[2] for r in rows_a]), np.array([r[2] for r in rows_b])
+    qs = np.array([r[0] for r in rows_a])
+    for name, weights in (("kappa", None), ("kappa_linear", "linear"), ("kappa_quadratic", "quadratic")):
+        loo = np.array([_sklearn(ga[qs != q], gb[qs != q], labels=range(4), weights=weights) for q in np.unique(qs)])
+        se = np.sqrt(11 / 12 * np.sum((loo - loo.mean()) ** 2))
+        half = scipy_stats.t.ppf(0.975, 11) * se
+        low, high = la.confidence_intervals[name]
+        assert low == pytest.approx(max(-1.0, getattr(la, name) - half), abs=1e-12)
+        assert high == pytest.approx(min(1.0, getattr(la, name) + half), abs=1e-12)
+    # pairs as the units (every pair its own query) would give a narrower interval: queries are the units
+    per_pair = pf.label_agreement(_qrels([(f"{q}-{d}", d, g) for q, d, g in rows_a]),
+                                  _qrels([(f"{q}-{d}", d, g) for q, d, g in rows_b]))
+    width = lambda ci: ci.high - ci.low  # noqa: E731
+    assert width(per_pair.confidence_intervals["kappa"]) < width(la.confidence_intervals["kappa"])
+
+
+def test_label_agreement_grades_option():
+    a = _qrels([("1", "a", 0), ("1", "b", 1), ("2", "a", 2), ("2", "b", 1)])
+    b = _qrels([("1", "a", 0), ("1", "b", 2), ("2", "a", 2), ("2", "b", 0)])
+    default = pf.label_agreement(a, b)
+    wide = pf.label_agreement(a, b, grades=range(5))
+    assert default.grades == (0, 1, 2) and wide.grades == (0, 1, 2, 3, 4)
+    assert wide.confusion.height == 25 and wide.confusion_matrix().columns == ["grade_a", "0", "1", "2", "3", "4"]
+    assert wide.to_frame().equals(default.to_frame())                   # unused grades change no kappa
+    with pytest.raises(ValueError, match=r"'a' grades a common pair 2, which is not in `grades` \[0, 1\]"):
+        pf.label_agreement(a, b, grades=[0, 1])
+    with pytest.raises(ValueError, match="distinct"):
+        pf.label_agreement(a, b, grades=[0, 1, 1, 2])
+    with pytest.raises(TypeError, match="`grades`"):
+        pf.label_agreement(a, b, grades=[0, 1.5, 2])
+    with pytest.raises(TypeError, match="`grades`"):
+        pf.label_agreement(a, b, grades="0123")
+    with pytest.raises(TypeError, match="`grades`"):
+        pf.label_agreement(a, b, grades=[])
+
+
+def test_label_agreement_rejects_bad_options():
+    a = _qrels([("1", "a", 0), ("2", "b", 1)])
+    for level in (0.0, 1.0, 1.5, -0.1, True, "0.95"):
+        with pytest.raises(ValueError, match="`confidence_level`"):
+            pf.label_agreement(a, a, confidence_level=level)
+    with pytest.raises(TypeError, match="`binary_at`"):
+        pf.label_agreement(a, a, binary_at=1.5)
+
+
+def test_label_agreement_of_one_query_warns_and_has_no_interval():
+    a = _qrels([("1", "a", 0), ("1", "b", 1), ("1", "c", 2)])
+    b = _qrels([("1", "a", 0), ("1", "b", 2), ("1", "c", 2)])
+    with pytest.warns(SmallSampleWarning, match="all belong to query") as record:
+        la = pf.label_agreement(a, b)
+    assert {w.filename for w in record} == {__file__}
+    assert np.isfinite(la.kappa) and la.n_queries == 1
+    assert la.to_frame()["ci_low"].is_nan().all()
+
+
+def test_kappa_interval_is_nan_with_a_warning_when_a_query_holds_every_disagreement():
+    """Without query 2 both sets give every pair grade 0: kappa is undefined there, so is the jackknife."""
+    a = _qrels([("1", "a", 0), ("1", "b", 0), ("2", "a", 1), ("2", "b", 0)])
+    b = _qrels([("1", "a", 0), ("1", "b", 0), ("2", "a", 1), ("2", "b", 1)])
+    with pytest.warns(SmallSampleWarning, match="without one of the 2 queries the kappa is undefined"):
+        la = pf.label_agreement(a, b)
+    assert la.kappa == pytest.approx(_sklearn([0, 0, 1, 0], [0, 0, 1, 1]))
+    assert np.isnan(la.confidence_intervals["kappa"].low)
+
+
+def test_label_agreement_of_a_wide_grade_scale_stays_small():
+    """Grades 0 and 1000: the kappas use the grades present, the confusion lists the whole default set."""
+    a = _qrels([("1", "a", 0), ("1", "b", 1000), ("2", "a", 0), ("2", "b", 1000), ("3", "c", 1000)])
+    b = _qrels([("1", "a", 0), ("1", "b", 1000), ("2", "a", 1000), ("2", "b", 1000), ("3", "c", 0)])
+    la = pf.label_agreement(a, b)
+    assert la.grades == tuple(range(1001)) and la.confusion["count"].sum() == 5
+    assert la.kappa_linear == pytest.approx(_sklearn([0, 1, 0, 1, 1], [0, 1, 1, 1, 0], weights="linear"))

@@ -1,0 +1,143 @@
+"""rank_agreement's intervals: the jackknife over queries (default) against a loop over scipy, its estimate always
+inside, the percentile bootstrap's note when it excludes its estimate (real DL-2019 data), bad options."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+import scipy.stats as sps
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import pairedframe as pf
+from pairedframe.stats.rank_agreement import agreement_coefficients_many, leave_one_out_means
+from pairedframe.stats.rbo import rbo
+from tests.reference.agreement_reference import tau_ap_loop
+
+
+def _frame(values: np.ndarray, measure: str = "AP") -> pl.DataFrame:
+    n, k = values.shape
+    return pl.DataFrame({"system": np.repeat([f"s{j}" for j in range(k)], n).tolist(),
+                         "qid": [f"q{i:03d}" for i in range(n)] * k, "measure": measure,
+                         "value": values.T.ravel()})
+
+
+def _coefficients_loop(ma, mb, rbo_p=0.9):
+    """Every coefficient of two mean vectors from scipy and the loop references (systems named s0, s1, ...)."""
+    names = [f"s{j}" for j in range(len(ma))]
+    order = lambda m: [names[i] for i in np.argsort(-np.asarray(m), kind="stable")]  # noqa: E731
+    return {"kendall_tau_b": sps.kendalltau(ma, mb).statistic, "spearman_rho": sps.spearmanr(ma, mb).statistic,
+            "tau_ap": tau_ap_loop(ma, mb), "tau_ap_symmetric": (tau_ap_loop(ma, mb) + tau_ap_loop(mb, ma)) / 2,
+            "rbo": rbo(order(ma), order(mb), p=rbo_p).rbo_ext}
+
+
+def test_rank_jackknife_interval_against_scipy_loop():
+    rng = np.random.default_rng(11)
+    n, k = 15, 6
+    A = np.linspace(0.2, 0.6, k) + rng.normal(0, 0.15, (n, k))
+    B = A + rng.normal(0, 0.1, (n, k))
+    r = pf.rank_agreement(_frame(A), _frame(B), measure="AP")
+    assert r.settings["method"] == "jackknife" and "n_resamples" not in r.settings
+    # s0..s5 sort by name as s0 < s1 < ...: the library's column order is the loop's
+    full = _coefficients_loop(A.mean(0), B.mean(0))
+    loo = [_coefficients_loop(np.delete(A, i, 0).mean(0), np.delete(B, i, 0).mean(0)) for i in range(n)]
+    t = sps.t.ppf(0.975, n - 1)
+    for name, bounds in (("kendall_tau_b", (-1, 1)), ("spearman_rho", (-1, 1)), ("tau_ap", (-1, 1)),
+                         ("tau_ap_symmetric", (-1, 1)), ("rbo", (0, 1))):
+        c = getattr(r, name)
+        assert c.statistic == pytest.approx(full[name], abs=1e-12)
+        v = np.array([x[name] for x in loo])
+        half = t * np.sqrt((n - 1) / n * np.sum((v - v.mean()) ** 2))
+        assert c.confidence_interval.low == pytest.approx(max(bounds[0], c.statistic - half), abs=1e-12)
+        assert c.confidence_interval.high == pytest.approx(min(bounds[1], c.statistic + half), abs=1e-12)
+        assert c.note == "approximate"
+    assert r.to_frame()["note"].to_list() == ["approximate"] * 5
+
+
+def test_agreement_coefficients_many_and_leave_one_out_means_against_loops():
+    rng = np.random.default_rng(2)
+    X = rng.random((9, 7))
+    loo = leave_one_out_means(X)
+    np.testing.assert_allclose(loo, [np.delete(X, i, 0).mean(0) for i in range(9)], rtol=0, atol=1e-15)
+    A, B = rng.random((5, 7)), rng.random((5, 7))
+    got = agreement_coefficients_many(A, B)
+    for row in range(5):
+        want = _coefficients_loop(A[row], B[row])
+        for name in want:
+            assert got[name][row] == pytest.approx(want[name], abs=1e-12)
+    lower = agreement_coefficients_many(A, B, higher_is_better=False)   # best first = lowest first
+    assert lower["tau_ap"][0] == pytest.approx(tau_ap_loop(-A[0], -B[0]), abs=1e-12)
+    assert lower["kendall_tau_b"][0] == pytest.approx(got["kendall_tau_b"][0], abs=1e-15)
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        leave_one_out_means(X[:1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 6), st.integers(3, 12), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.02, 0.3]))
+def test_rank_interval_contains_its_estimate(k, n, seed, spread):
+    """Whatever the data -- near ties (spread 0.02), exact ties (0), clear orders -- the default interval
+    holds its own coefficient."""
+    rng = np.random.default_rng(seed)
+    A = spread * np.arange(k) + rng.normal(0, 0.1, (n, k)).round(2)
+    B = A + rng.normal(0, 0.1, (n, k)).round(2)
+    assume(np.ptp(A.mean(0)) > 0 and np.ptp(B.mean(0)) > 0)
+    r = pf.rank_agreement(_frame(A), _frame(B), measure="AP")
+    for name in ("kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo"):
+        c = getattr(r, name)
+        low, high = c.confidence_interval
+        assert low <= c.statistic <= high
+        assert (-1.0 if name != "rbo" else 0.0) <= low and high <= 1.0
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_rank_interval_contains_its_estimate_on_dl19_where_the_percentile_one_does_not(shared_data):
+    """20 DL-2019 runs, NIST vs the sun-then-decomposed Flan-T5-large labels, nDCG@10: resampled queries pull
+    tau_AP below its value of 0.947, so the percentile interval excludes it -- and says so."""
+    from tests.test_paper_real import dl19_paths
+
+    runs, nist = dl19_paths(shared_data)
+    llm = shared_data / "llm_labels_dl" / "results" / "dl2019_test_sun_then_decomposed_flant5large.txt"
+    if not llm.exists():
+        pytest.skip("the Flan-T5-large label set is missing from the shared data")
+    js = pf.evaluate_judgment_sets(runs, {"nist": str(nist), "llm": str(llm)}, "nDCG@10")
+    default = pf.rank_agreement(js, measure="nDCG@10")
+    percentile = pf.rank_agreement(js, measure="nDCG@10", interval="percentile", n_resamples=2000)
+    assert default.tau_ap.statistic == pytest.approx(0.947, abs=5e-4)
+    for name in ("kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo"):
+        c = getattr(default, name)
+        assert c.confidence_interval.low <= c.statistic <= c.confidence_interval.high and c.note == "approximate"
+    ci = percentile.tau_ap.confidence_interval
+    assert ci.high < percentile.tau_ap.statistic
+    assert percentile.tau_ap.note.startswith("approximate; excludes the estimate")
+    assert percentile.settings["n_resamples"] == 2000 and percentile.settings["seed"] == 0
+
+
+def test_rank_percentile_interval_note_only_when_it_excludes_the_estimate():
+    rng = np.random.default_rng(5)
+    A = np.linspace(0.1, 0.9, 5) + rng.normal(0, 0.05, (30, 5))
+    r = pf.rank_agreement(_frame(A), _frame(A + rng.normal(0, 0.05, (30, 5))), measure="AP", interval="percentile",
+                          n_resamples=500)
+    for name in ("kendall_tau_b", "rbo"):
+        c = getattr(r, name)
+        inside = c.confidence_interval.low <= c.statistic <= c.confidence_interval.high
+        assert c.note == ("approximate" if inside else c.note) and (inside or "excludes" in c.note)
+
+
+def test_rank_agreement_rejects_bad_interval_options():
+    A = np.random.default_rng(0).random((5, 3))
+    a, b = _frame(A), _frame(A[::-1])
+    with pytest.raises(ValueError, match=r"`interval` must be one of \['jackknife', 'percentile'\], got 'bca'"):
+        pf.rank_agreement(a, b, measure="AP", interval="bca")
+    for bad in (0, 1, -5, 2.5, True):
+        with pytest.raises(ValueError, match="`n_resamples`"):
+            pf.rank_agreement(a, b, measure="AP", n_resamples=bad)
+    for level in (0.0, 1.0, 95, True):
+        with pytest.raises(ValueError, match="`confidence_level`"):
+            pf.rank_agreement(a, b, measure="AP", confidence_level=level)
+    for p in (0, 1, 1.5, True):
+        with pytest.raises(ValueError, match="`rbo_p`"):
+            pf.rank_agreement(a, b, measure="AP", rbo_p=p)
+    with pytest.raises(ValueError, match="`seed`"):
+        pf.rank_agreement(a, b, measure="AP", seed=-1)

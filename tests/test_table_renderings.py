@@ -1,0 +1,340 @@
+"""Results-table renderings of hostile names: LaTeX that pdflatex prints as the names (no overfull box,
+no vertical rule, marks inside the rules), markdown that a CommonMark parser renders back to the names,
+HTML tables that share a page; the caption's counts and its reason for a table without marks; letter
+marks refused before any work when they cannot name every system."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import pairedframe as pf
+import pairedframe.comparison
+from pairedframe.cli import app
+from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_markdown import markdown_escape
+
+SPECIALS = "|&%_#${}<>\\~^"
+#: 20 names holding every LaTeX special character (and markdown's * ` " -- '' ~~) at the start, inside and
+#: at the end of a name.
+NAMES = ["bm25|rm3", "<dense-v2>", r"run\{x}", "a&b", "100%_drop", "#7 $cheap", "~tilde^hat", "x--y''z",
+         "`tick`", "*star*", "_under_", "{braces}", "say \"hi\"", "50% <off>", "~~strike~~", "a^2|b",
+         r"back\slash", "$5 & #6", "p_{1}", "c++ & c#"]
+MEASURES = ["nDCG@10", "AP", "RR", "P@10"]
+
+
+def _per_query(names=NAMES, n_queries=30, seed=0):
+    """Per-query values with real differences between systems (so a comparison marks cells)."""
+    rng = np.random.default_rng(seed)
+    return pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k:02d}" for k in range(n_queries)], "measure": m,
+                                    "value": np.clip(rng.normal(0.3 + 0.02 * i, 0.15, n_queries), 0, 1)})
+                      for i, s in enumerate(names) for m in MEASURES])
+
+
+@pytest.fixture(scope="module")
+def hostile_tables():
+    """A 20-system x 4-measure table against one baseline (daggers) and one against three (letters),
+    both with [low, high] intervals."""
+    pq = _per_query()
+    return [pf.results_table(pq, baseline=NAMES[0], ci="range", n_resamples=9999, seed=0),
+            pf.results_table(pq, baseline=NAMES[:3], ci="range", n_resamples=9999, seed=0)]
+
+
+def _compile(tmp_path, bodies):
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed (apt-get install texlive-latex-base texlive-latex-recommended)")
+    doc = tmp_path / "tables.tex"
+    doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+                   + "\n\\clearpage\n".join(bodies) + "\\end{document}\n", encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    return proc.stdout, tmp_path / "tables.pdf"
+
+
+def test_latex_of_twenty_systems_and_four_measures_compiles_without_overfull_boxes(hostile_tables, tmp_path):
+    assert any(hostile_tables[0].frame["marks"]) and any(hostile_tables[1].frame["marks"])   # marks to place
+    log, _ = _compile(tmp_path, [t.to_latex() for t in hostile_tables])
+    bad = [line for line in log.splitlines() if re.search(r"Overfull|Underfull|too large|^! ", line)]
+    assert not bad, bad
+
+
+def test_latex_escapes_every_special_character_in_names(hostile_tables, tmp_path):
+    """The oracle is the PDF: pdftotext reads every name back as written (OT1 prints ~ and ^ as the
+    accents ˜ ˆ, ' as ’ and draws \\_ as a rule, which text extraction reads as a space)."""
+    _, pdf = _compile(tmp_path, [hostile_tables[0].to_latex()])
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext not installed (apt-get install poppler-utils) to read the PDF back")
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    text = " ".join(text.translate(str.maketrans({"˜": "~", "ˆ": "^", "’": "'"})).split())
+    for name in NAMES:
+        assert " ".join(name.replace("_", " ").split()) in text, name
+    assert not set("—–¡¿") & set(text)                 # | as an em dash, < > as ¡ ¿, -- as an en dash
+    assert hostile_tables[0].to_latex().count(r"\textbar{}") >= 2
+
+
+@pytest.mark.parametrize("char", list(SPECIALS) + ["`", '"'])
+def test_latex_escape_leaves_no_special_character_active(char):
+    escaped = latex_escape(f"a{char}b")
+    commands = re.sub(r"\\(text\w+|texttt)\{[^}]*\}|\\[&%_#${}]", "", escaped)   # the escapes themselves
+    assert commands == "ab", (char, escaped)
+
+
+def test_latex_breaks_the_dash_and_quote_ligatures():
+    assert latex_escape("a--b") == "a-{}-b" and latex_escape("it''s") == "it'{}'s" and latex_escape("a-b") == "a-b"
+
+
+def test_latex_has_no_vertical_rule_and_keeps_marks_inside_the_rules(hostile_tables):
+    """Each number's marks sit in a space as wide as its column's widest marks (so they count in the
+    table's width and stay inside the rules, last column included) and numbers stay aligned."""
+    t = hostile_tables[1]
+    tex = t.to_latex()
+    spec = re.search(r"^\\begin\{tabular\}\{(.*)\}$", tex, flags=re.M).group(1)
+    assert spec == "l" + "r" * 4                        # no vertical rule
+    last = t.frame.filter(pl.col("measure") == MEASURES[-1])
+    widest = max(last["marks"], key=len)
+    rows = [line for line in tex.splitlines() if line.endswith(r"\\[-2pt]")]
+    assert len(rows) == 20
+    for line, marks in zip(rows, last["marks"]):
+        cell = line.split(" & ")[-1].removesuffix(r" \\[-2pt]")
+        mark = rf"\rlap{{$^{{\mathrm{{{marks}}}}}$}}" if marks else ""
+        assert cell.endswith(mark + rf"\hphantom{{$^{{\mathrm{{{widest}}}}}$}}"), cell
+
+
+def test_stacked_and_inline_interval_layouts(hostile_tables):
+    t = hostile_tables[0]
+    row = t.frame.filter((pl.col("system") == NAMES[1]) & (pl.col("measure") == "AP")).row(0, named=True)
+    interval = f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+    stacked, inline = t.to_latex(), t.to_latex(ci_layout="inline")
+    number_line = next(line for line in stacked.splitlines() if line.startswith(latex_escape(NAMES[1])))
+    thin = interval.replace(", ", r",\,")                # a thin space after the comma
+    assert interval not in number_line and f"{{\\footnotesize {thin}}}" in stacked
+    assert f"{row['mean']:.3f} {interval}" in inline
+    with pytest.raises(ValueError, match="ci_layout"):
+        t.to_latex(ci_layout="below")
+
+
+def _markdown_cells(text: str) -> tuple[list[list[str]], list[str]]:
+    """The table's cells and the paragraphs, as text, after a CommonMark + GFM-table parse."""
+    markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py (a CommonMark parser) is not installed")
+    tokens = markdown_it.MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(text)
+
+    def plain(token) -> str:
+        return "".join(c.content for c in token.children if c.type in ("text", "code_inline"))
+    rows, row, paragraphs = [], None, []
+    for i, tok in enumerate(tokens):
+        if tok.type == "tr_open":
+            row = []
+            rows.append(row)
+        elif tok.type == "inline" and tokens[i - 1].type in ("th_open", "td_open"):
+            row.append(plain(tok))
+        elif tok.type == "inline" and tokens[i - 1].type == "paragraph_open":
+            paragraphs.append(plain(tok))
+    return rows, paragraphs
+
+
+def test_markdown_names_title_and_caption_round_trip_through_a_commonmark_parser(hostile_tables):
+    t = pf.results_table(_per_query(), baseline=NAMES[1], n_resamples=1999, seed=0, title="Runs <v2> & *all*")
+    rows, paragraphs = _markdown_cells(t.to_markdown())
+    assert [r[0] for r in rows[1:]] == [t._label(s) for s in t.data.systems]
+    assert rows[0] == ["System", *MEASURES]
+    assert paragraphs == ["Runs <v2> & *all*", t.caption]       # the title: bold text, then the caption
+    # every cell's number and mark survive as well
+    cell = t.frame.filter((pl.col("system") == t.data.systems[3]) & (pl.col("measure") == "AP")).row(0, named=True)
+    assert rows[4][2] == f"{cell['mean']:.3f}" + cell["marks"]
+
+
+@pytest.mark.parametrize("name", ["<dense-v2>", r"run\{x}", "a|b", "*x*", "_x_", "`x`", "~~x~~", "&amp;", "$x$",
+                                  "[x](y)", "a\nb", "bert_base", "p < 0.05"])
+def test_markdown_escape_round_trips_one_name(name):
+    rows, _ = _markdown_cells(f"| h |\n| --- |\n| {markdown_escape(name)} |\n")
+    assert rows[1] == [name.replace("\n", "\n")], (name, markdown_escape(name))
+
+
+class _Ids(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.stubs, self.styles, self._in = [], [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        self._in = "stub" if tag == "th" and "gt_stub" in (attrs.get("class") or "") else tag
+
+    def handle_data(self, data):
+        if self._in == "stub":
+            self.stubs.append(data)
+        elif self._in == "style":
+            self.styles.append(data)
+
+    def handle_endtag(self, tag):
+        self._in = None
+
+
+def test_two_html_tables_on_one_page_have_distinct_ids(hostile_tables):
+    pytest.importorskip("great_tables")
+    first, second = (t.to_html() for t in hostile_tables)
+    page = _Ids()
+    page.feed(f"<html><body><table><tr><td>host</td></tr></table>{first}{second}</body></html>")
+    assert len(page.ids) == len(set(page.ids))            # no id twice on the page
+    tops = [re.match(r'<div id="([^"]+)"', html).group(1) for html in (first, second)]
+    assert tops[0] != tops[1] and all(re.fullmatch(r"pf-table-[0-9a-f]{12}", i) for i in tops)
+    assert "pairedframe-results" not in first + second
+    assert hostile_tables[0].to_html(table_id="results-1").startswith('<div id="results-1"')
+
+
+def test_html_css_is_scoped_to_its_own_table(hostile_tables):
+    """Every selector of the table's style starts with its id: a host page's own tbody, tr, td, th
+    keep their style."""
+    pytest.importorskip("great_tables")
+    html = hostile_tables[0].to_html(table_id="t1")
+    page = _Ids()
+    page.feed(html)
+    css = re.sub(r"\{[^{}]*\}", "{}", "".join(page.styles))
+    selectors = [s.strip() for rule in css.split("{}") for s in rule.split(",") if s.strip()]
+    assert len(selectors) > 20
+    assert all(s == "#t1" or s.startswith(("#t1 ", "#t1.", "#t1:")) for s in selectors), \
+        [s for s in selectors if not s.startswith("#t1")]
+    assert {"#t1 tbody", "#t1 tr", "#t1 td", "#t1 th"} <= set(selectors)
+
+
+def test_html_shows_every_name_as_written(hostile_tables):
+    pytest.importorskip("great_tables")
+    t = hostile_tables[1]
+    page = _Ids()
+    page.feed(t.to_html())
+    assert page.stubs == [t._label(s) for s in t.data.systems]
+
+
+def test_html_table_id_must_be_an_identifier(hostile_tables):
+    pytest.importorskip("great_tables")
+    for bad in ("", "1table", "a b", "x{y}", 'a"b'):
+        with pytest.raises(ValueError, match="table_id"):
+            hostile_tables[0].to_html(table_id=bad)
+
+
+def test_caption_counts_one_comparison_in_the_singular():
+    pq = _per_query(names=["a", "b"]).filter(pl.col("measure") == "AP")
+    caption = pf.results_table(pq, baseline="a", n_resamples=199).caption
+    assert "the one comparison of the call" in caption and "1 comparisons" not in caption
+    several = pf.results_table(pq.vstack(_per_query(names=["c", "d", "e"]).filter(
+        pl.col("measure") == "AP")), baseline="a", n_resamples=199).caption
+    assert "4 comparisons" in several and "1 comparisons" not in several
+
+
+def test_caption_says_why_a_table_has_no_marks():
+    """Twelve clearly different systems, all pairs, 4 measures (264 comparisons) and 999 sign flips:
+    every raw p is at the floor 1/1000, Holm makes the smallest 0.264, and the caption says so."""
+    names = [f"s{i:02d}" for i in range(12)]
+    rng = np.random.default_rng(1)
+    pq = pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k}" for k in range(40)], "measure": m,
+                                  "value": 0.1 * i + rng.normal(0, 0.01, 40)})
+                    for i, s in enumerate(names) for m in MEASURES])
+    with pytest.warns(UserWarning, match="no comparison can be significant"):
+        t = pf.results_table(pq, pairs="all", n_resamples=999, seed=0)
+    cmp = pf.compare(pq, pairs="all", n_resamples=999, seed=0)
+    assert not any(t.frame["marks"]) and cmp["pvalue"].max() == pytest.approx(1 / 1000)
+    assert (f"No cell is marked: the smallest Holm-adjusted p is {cmp['pvalue_holm'].min():.3g} ≥ α = 0.05. "
+            "The raw p-values reach 0.001, the least 999 resamples can give: more resamples could mark cells.") \
+        in t.caption
+    t_test = pf.results_table(pq.with_columns(pl.lit(0.5).alias("value") + rng.normal(0, 0.1, pq.height)),
+                              baseline="s00", test="t")
+    assert "No cell is marked: the smallest Holm-adjusted p is" in t_test.caption
+    assert "could mark" not in t_test.caption                       # no floor to blame
+    marked = pf.results_table(pq, baseline="s00", n_resamples=9999, seed=0)
+    assert any(marked.frame["marks"]) and "No cell is marked" not in marked.caption
+
+
+def test_pairs_all_beyond_26_systems_is_refused_before_comparing(monkeypatch):
+    def no_compare(*args, **kwargs):
+        raise AssertionError("compare ran before the letters were checked")
+    monkeypatch.setattr(pairedframe.comparison, "compare", no_compare)
+    pq = _per_query(names=[f"s{i}" for i in range(27)], n_queries=5)
+    with pytest.raises(ValueError, match=r"pairs='all' letters every system .* at most 26 .* got 27"):
+        pf.results_table(pq, pairs="all")
+    with pytest.raises(ValueError, match=r"baseline= .*at most 26 fit, got 27"):
+        pf.results_table(pq, baseline=[f"s{i}" for i in range(27)])
+    with pytest.raises(ValueError, match="got 27"):
+        pf.results_table(pq, pairs="all", systems=[f"s{i}" for i in range(27)])
+
+
+def test_table_command_refuses_pairs_all_beyond_26_runs_before_evaluating(monkeypatch):
+    import pairedframe.cli.table_cmd as table_cmd
+
+    def no_evaluate(*args, **kwargs):
+        raise AssertionError("evaluated before the letters were checked")
+    monkeypatch.setattr(table_cmd, "evaluate", no_evaluate)
+    qrels, runs = pf.example.example_paths()
+    named = [f"r{i}={runs[i % 2]}" for i in range(27)]
+    res = CliRunner().invoke(app, ["table", str(qrels), *named, "-m", "AP", "--pairs", "all"])
+    assert res.exit_code == 2 and "--pairs all letters every run" in res.output and "got 27 runs" in res.output
+    res = CliRunner().invoke(app, ["table", str(qrels), *named, "-m", "AP", *(f for i in range(27) for f in ("-b", f"r{i}"))])
+    assert res.exit_code == 2 and "several --baseline" in res.output and "got 27" in res.output
+
+
+def test_compare_markdown_and_latex_escape_system_names():
+    """format_comparison (compare --format markdown / latex) writes the same escapes as the results table."""
+    from pairedframe.report.compare import format_comparison
+
+    names = ["a|b", "<dense-v2>", r"run\{x}", "x_y^z~"]
+    cmp = pf.compare(_per_query(names=names).filter(pl.col("measure") == "AP"), baseline=names[0], test="t")
+    rows, paragraphs = _markdown_cells(format_comparison(cmp, "markdown"))
+    assert [r[0] for r in rows[1:]] == names[1:] and rows[0][0] == "system"
+    assert f"baseline: {names[0]}" in paragraphs                       # the footer's list, as text
+    assert any(p.startswith("pvalue_tie_rule: sign-flip null statistics with |T*| >= |T| - 100*eps*max") for p in paragraphs)
+    tex = format_comparison(cmp, "latex")
+    for name in names[1:]:
+        assert latex_escape(name) + " & " in tex
+    assert "|" not in tex.split(r"\end{tabular}")[0].replace(r"\textbar{}", "")
+
+
+def test_terminal_shows_names_that_look_like_rich_markup_as_written():
+    names = ["[bold]a", "run[x]", "b\\[c]", "plain"]
+    pq = _per_query(names=names).with_columns(pl.col("measure").replace({"AP": "AP[red]"}))
+    t = pf.results_table(pq, baseline="plain", n_resamples=99, title="[i]title")
+    for text in (t.to_terminal(), t.to_terminal(ansi=True)):
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+        rows = [line.split("│")[1].strip() for line in plain.splitlines() if line.startswith("│")]
+        assert rows == ["plain (baseline)", *names[:3]]
+        assert "AP[red]" in plain and "[i]title" in plain
+
+
+def test_compare_and_evaluate_terminal_tables_show_bracketed_names_as_written(tmp_path):
+    from pairedframe.report.compare import format_comparison
+
+    names = ["base", "[bold]x", "run[y]"]
+    cmp = pf.compare(_per_query(names=names).filter(pl.col("measure") == "AP"), baseline="base", test="t")
+    text = format_comparison(cmp, "table")
+    assert "[bold]x" in text and "run[y]" in text
+    qrels, runs = pf.example.example_paths()
+    res = CliRunner().invoke(app, ["evaluate", str(qrels), f"[bold]x={runs[0]}", f"run[y]={runs[1]}", "-m", "AP"])
+    assert res.exit_code == 0 and "[bold]x" in res.stdout and "run[y]" in res.stdout
+
+
+def test_scope_css_keeps_statements_and_scopes_rules_inside_media_blocks():
+    from pairedframe.report.table_html import scope_css
+
+    css = ("<style>@import url('https://fonts.example/css?family=X');\n#t p { margin: 0; }\n tr { color: red; }\n"
+           "@media (max-width: 600px) { .gt_table { width: 100%; } td, th { padding: 0 } }</style><p>tr { x }</p>")
+    assert scope_css(css, "t") == (
+        "<style>@import url('https://fonts.example/css?family=X');\n#t p { margin: 0; }\n #t tr { color: red; }\n"
+        "@media (max-width: 600px) { #t .gt_table { width: 100%; } #t td, #t th { padding: 0 } }</style>"
+        "<p>tr { x }</p>")                                   # text outside <style> untouched
+
+
+def test_table_command_ci_layout_chooses_where_latex_puts_the_interval():
+    qrels, runs = pf.example.example_paths()
+    args = ["table", str(qrels), *map(str, runs), "-m", "AP", "-B", "99", "--ci", "range", "-f", "latex"]
+    stacked, inline = (CliRunner().invoke(app, [*args, *extra]) for extra in ([], ["--ci-layout", "inline"]))
+    assert stacked.exit_code == inline.exit_code == 0, stacked.output + inline.output
+    assert r"{\footnotesize [" in stacked.stdout and r"\footnotesize" not in inline.stdout
+    bad = CliRunner().invoke(app, [*args, "--ci-layout", "below"])
+    assert bad.exit_code == 2 and "--ci-layout must be one of inline, stacked" in bad.output
