@@ -27,6 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _tee import output_to  # noqa: E402
+
 CACHE = Path(__file__).parent / ".cache"
 
 
@@ -194,11 +197,18 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=7000)
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--output", type=Path, default=None, help="also write the printed tables to this file")
     parser.add_argument("--quick", action="store_true", help="200 x 100, one repeat")
     parser.add_argument("--tools", nargs="*", default=list(TOOLS))
     args = parser.parse_args()
     if args.quick:
         args.queries, args.docs, args.repeats = 200, 100, 1
+    with output_to(args.output):
+        report(args)
+
+
+def report(args: argparse.Namespace) -> None:
+    """The data, every tool's best run and the ratios, printed."""
     t = time.perf_counter()
     run, qrels = generate(args.queries, args.docs, CACHE)
     print(f"data: {args.queries} queries x {args.docs} docs ({run.stat().st_size / 1e6:.0f} MB run file), "

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _tee import output_to  # noqa: E402
 from evaluate import CACHE, generate  # noqa: E402  (the same cached run as benchmarks/evaluate.py)
 
 WRAPPER = """
@@ -182,10 +183,17 @@ def main() -> None:
     parser.add_argument("--jobs", nargs="*", default=["evaluate", "compare"])
     parser.add_argument("--methods", nargs="*", default=["partitions"], help="SparkEngine methods: partitions, sql")
     parser.add_argument("--repeats", type=int, default=2, help="evaluate job: best of this many, tools in turns")
+    parser.add_argument("--output", type=Path, default=None, help="also write the printed tables to this file")
     parser.add_argument("--quick", action="store_true", help="200 x 100 run; 20,000-query table, B = 100")
     args = parser.parse_args()
     if args.quick:
         args.run_queries, args.docs, args.queries, args.n_resamples, args.repeats = 200, 100, 20_000, 100, 1
+    with output_to(args.output):
+        run_jobs(args)
+
+
+def run_jobs(args: argparse.Namespace) -> None:
+    """The chosen jobs' tables, printed."""
     if "evaluate" in args.jobs:
         evaluate_job(args)
     if "compare" in args.jobs:

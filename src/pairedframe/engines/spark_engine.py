@@ -35,10 +35,10 @@ import polars as pl
 from pairedframe._sql import load_sql, sql_params
 from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
 from pairedframe.engines.duckdb_engine import measures_union_sql
-from pairedframe.engines.spark_files import read_qrels, read_run
+from pairedframe.engines.spark_files import EMPTY_FILE, read_qrels, read_run
 from pairedframe.engines.spark_files import union as _union
 from pairedframe.engines.spark_partitions import SparkFacts, problem_error
-from pairedframe.errors import SchemaError, user_stacklevel
+from pairedframe.errors import InputFormatError, SchemaError, user_stacklevel
 from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
@@ -207,7 +207,9 @@ class SparkEngine:
         problems = collected.filter(pl.col("kind") == "problem")
         if problems.height:
             self._raise_problem(problems.row(0, named=True), files, qrels_file)
-        return sp.facts_of(collected)
+        facts = sp.facts_of(collected)
+        _refuse_empty_files(facts, files, qrels_file)
+        return facts
 
     def _run_rows(self, run: Any, system: str | None) -> tuple[Any, dict[str, str]]:
         """The run as partition input rows, and {system: its file} when read from files."""
@@ -371,6 +373,16 @@ class SparkEngine:
             return _collect(self._sql_per_query(None, qrels, measures, options, ranked=frames))
         finally:
             self.release()
+
+
+def _refuse_empty_files(facts: SparkFacts, files: dict[str, str], qrels_file: str | None) -> None:
+    """Raise as the local readers do for a run or qrels file without a data line."""
+    read = set(facts.retrieved["system"].unique().to_list())
+    for system, path in files.items():
+        if system not in read:
+            raise InputFormatError(EMPTY_FILE, path=path, argument="run")
+    if qrels_file is not None and not facts.judged.height:
+        raise InputFormatError(EMPTY_FILE, path=qrels_file, argument="qrels")
 
 
 def _other_judgments(qrels: Any) -> bool:

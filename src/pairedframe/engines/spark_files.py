@@ -7,14 +7,40 @@ its one job instead and calls these only to name the line of a row it found malf
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Sequence
 from typing import Any
 
 from pairedframe.errors import DuplicateError, InputFormatError
-from pairedframe.io.trec import system_name_from_path
+from pairedframe.io.trec import compression, system_name_from_path
 
-__all__ = ["read_qrels", "read_run", "union"]
+__all__ = ["EMPTY_FILE", "read_qrels", "read_run", "spark_path", "union"]
+
+#: The local readers' words for a file without a data line.
+EMPTY_FILE = "empty file: no data lines (blank and '#' lines are skipped)"
+#: Spark picks a codec by the file name's suffix: compressed files named otherwise get a link that has it.
+_SUFFIX = {"gzip": ".gz", "zstd": ".zst"}
+_LINKS: list[str] = []
+
+
+def spark_path(path: str) -> str:
+    """``path`` as Spark should open it: a local gzip or zstd file whose name lacks the codec's
+    suffix (the local readers go by the magic number, Spark by the name) is reached through a
+    symbolic link that has it, in a temporary folder removed at exit."""
+    if not os.path.isfile(path):
+        return path
+    suffix = _SUFFIX.get(compression(path) or "")
+    if suffix is None or path.endswith(suffix):
+        return path
+    if not _LINKS:
+        _LINKS.append(tempfile.mkdtemp(prefix="pairedframe-spark-"))
+        atexit.register(shutil.rmtree, _LINKS[0], True)
+    link = os.path.join(_LINKS[0], f"{len(os.listdir(_LINKS[0]))}-{os.path.basename(path)}{suffix}")
+    os.symlink(os.path.abspath(path), link)
+    return link
 
 _BLANKS = "[ \\t\\r\\x0B\\x0C]+"
 # a UTF-8 byte order mark (spreadsheet exports) starts the first line; the local reader drops it too
@@ -26,6 +52,7 @@ def _lines(spark: Any, path: str, *, numbered: bool) -> Any:
     ``line_no`` (1-based, counting every line) when ``numbered`` -- the slower error path."""
     from pyspark.sql import functions as F
 
+    path = spark_path(path)
     if numbered:
         rdd = spark.sparkContext.textFile(path).zipWithIndex().map(lambda t: (t[0], t[1] + 1))
         frame = spark.createDataFrame(rdd, "value string, line_no long")
@@ -89,7 +116,10 @@ def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[s
             F.expr("try_cast(score AS DOUBLE)").alias("score"))
         checks = frame.agg(F.sum(F.when(F.col("_n") < 6, 1).otherwise(0)).alias("short"),
                            F.sum(F.when(F.col("score").isNull() | F.isnan("score"), 1).otherwise(0)).alias("bad"),
-                           (F.count(F.lit(1)) - F.countDistinct("qid", "docno")).alias("dup")).first()
+                           (F.count(F.lit(1)) - F.countDistinct("qid", "docno")).alias("dup"),
+                           F.count(F.lit(1)).alias("rows")).first()
+        if not checks["rows"]:
+            raise InputFormatError(EMPTY_FILE, path=path, argument="run")
         if checks["short"] or checks["bad"]:
             score = F.expr("try_cast(score AS DOUBLE)")
             _fail(spark, path, fields, F.col("_n") < 6, lambda r: (
@@ -121,7 +151,10 @@ def read_qrels(spark: Any, path: str) -> Any:
     frame = _fields(_lines(spark, path, numbered=False), fields)
     checks = frame.agg(F.sum(F.when(F.col("_n") != 4, 1).otherwise(0)).alias("width"),
                        F.sum(F.when(~grade, 1).otherwise(0)).alias("bad"),
-                       (F.count(F.lit(1)) - F.countDistinct("qid", "docno")).alias("dup")).first()
+                       (F.count(F.lit(1)) - F.countDistinct("qid", "docno")).alias("dup"),
+                       F.count(F.lit(1)).alias("rows")).first()
+    if not checks["rows"]:
+        raise InputFormatError(EMPTY_FILE, path=path, argument="qrels")
     if checks["width"] or checks["bad"]:
         _fail(spark, path, fields, F.col("_n") != 4, lambda r: (
             f"expected exactly 4 fields (qid iter docno rel), found {r['_n']}", None))

@@ -34,7 +34,7 @@ import pyarrow as pa
 
 from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions
 from pairedframe.engines.ranking import rank_judged
-from pairedframe.engines.spark_files import _BLANKS, _EDGES
+from pairedframe.engines.spark_files import _BLANKS, _EDGES, spark_path
 from pairedframe.errors import DuplicateError, PairedFrameError, SchemaError
 from pairedframe.io.trec import pair_hash
 from pairedframe.measures import Measure
@@ -68,7 +68,7 @@ def _split(spark: Any, path: str, fields: int) -> Any:
     stripped = F.regexp_replace(value, _EDGES, "")
     line = F.when(simple, value).otherwise(stripped)
     parts = F.when(simple, fast).otherwise(F.split(stripped, _BLANKS))
-    frame = spark.read.text(path).select(line.alias("line"), parts.alias("parts"))
+    frame = spark.read.text(spark_path(path)).select(line.alias("line"), parts.alias("parts"))
     return frame.filter((F.col("line") != "") & ~F.col("line").startswith("#"))
 
 
