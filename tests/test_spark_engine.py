@@ -199,3 +199,30 @@ def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, met
         pf.evaluate(str(path), str(qrels), ["AP"])
     with pytest.raises(pf.InputFormatError, match=error):
         pf.evaluate(str(path), str(qrels), ["AP"], engine=SparkEngine(spark, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_reads_compressed_files_by_their_bytes_against_duckdb(spark, tmp_path, method):
+    """A gzip run and qrels named without ``.gz`` (the local readers go by the magic number; Spark by
+    the name, so it reads them through a link that has the suffix)."""
+    qrels, runs = example_paths()
+    run_path, qrels_path = tmp_path / "input.zipped", tmp_path / "qrels.zipped"
+    run_path.write_bytes(gzip.compress(runs[0].read_bytes()))
+    qrels_path.write_bytes(gzip.compress(qrels.read_bytes()))
+    got = pf.evaluate(str(run_path), str(qrels_path), ["AP", "nDCG@10"], engine=SparkEngine(spark, method=method))
+    want = pf.evaluate(str(run_path), str(qrels_path), ["AP", "nDCG@10"])
+    assert _same(got, want) == want.per_query.height > 0
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("empty", ["run", "qrels"])
+def test_spark_refuses_an_empty_file_as_locally(spark, tmp_path, method, empty):
+    qrels, runs = example_paths()
+    path = tmp_path / f"{empty}.empty"
+    path.write_text("# no data\n\n")
+    run, judged = (str(path), str(qrels)) if empty == "run" else (str(runs[0]), str(path))
+    match = f"{empty} file {path}: empty file"
+    with pytest.raises(pf.InputFormatError, match=match):
+        pf.evaluate(run, judged, ["AP"])
+    with pytest.raises(pf.InputFormatError, match=match):
+        pf.evaluate(run, judged, ["AP"], engine=SparkEngine(spark, method=method))
