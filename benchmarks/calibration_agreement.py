@@ -180,7 +180,7 @@ def rank_cell(draw, truth: dict, reps: int, B: int, seed: int) -> dict:
             warnings.simplefilter("ignore")
             jack = coefficient_intervals(A, Bm, point, method="jackknife", higher=True, rbo_p=0.9,
                                          confidence_level=0.95, n_resamples=B, seed=key, qids=qids)
-            means = bootstrap_means_matrix(X, bootstrap_index_chunks(n, B, rng=resample_generators(key, qids)[0]))
+            means = bootstrap_means_matrix(X, bootstrap_index_chunks(n, B, seed=resample_generators(key, qids)[0]))
             boot = agreement_coefficients_many(means[:, :k], means[:, k:])
             loo_means = leave_one_out_means(X)
             loo = agreement_coefficients_many(loo_means[:, :k], loo_means[:, k:])

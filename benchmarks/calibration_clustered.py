@@ -25,7 +25,7 @@ import numpy as np
 
 from calibration_common import ALPHA, batches, rate, ratio, table
 from pairedframe.errors import SmallSampleWarning
-from pairedframe.stats.cluster import _cluster_boot, cluster_summaries
+from pairedframe.stats.cluster import cluster_bootstrap_columns, cluster_summaries
 from pairedframe.stats.cluster_interval import (cluster_df, cluster_edgeworth_interval, cluster_robust_se,
                                                 cluster_sign_flip_interval_many, cluster_t_interval)
 from pairedframe.stats._results import ConfidenceInterval
@@ -75,7 +75,7 @@ def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
         k = hi - lo
         X, truth = draw_clusters(pops, G, m, icc, k, rng)
         flip_ss, boot_ss = np.random.SeedSequence([seed, G, key, bi]).spawn(2)
-        sf = cluster_sign_flip_interval_many(X, labels, n_resamples=B, rng=np.random.default_rng(flip_ss))
+        sf = cluster_sign_flip_interval_many(X, labels, n_resamples=B, seed=np.random.default_rng(flip_ss))
         sums, sizes = cluster_summaries(X, labels)
         theta = sums.sum(axis=0) / sizes.sum()
         ct = cluster_t_interval(theta, cluster_robust_se(sums, sizes), G, df=cluster_df(sizes))
@@ -87,7 +87,7 @@ def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
         cr1 = ConfidenceInterval(theta - q1 * se1, theta + q1 * se1)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
-            _, pct, _ = _cluster_boot(X, sums, sizes, B, 0.95, "two-sided", np.random.default_rng(boot_ss), None)
+            _, pct, _ = cluster_bootstrap_columns(X, sums, sizes, B, 0.95, "two-sided", np.random.default_rng(boot_ss), None)
         for name, ci in (("edgeworth", ce), ("signflip", sf.confidence_interval), ("t", ct), ("percentile", pct),
                          ("CR1", cr1)):
             low, high = np.asarray(ci.low, float), np.asarray(ci.high, float)
@@ -95,7 +95,7 @@ def cell(pops, G: int, m, icc: float, reps: int, B: int, seed: int) -> dict:
             width[name].append(high - low)
         Xc, _ = draw_clusters(pops, G, m, icc, k, rng, centre=True)
         p = cluster_sign_flip_interval_many(Xc, labels, n_resamples=B,
-                                            rng=np.random.default_rng([seed, G, key, bi, 3])).pvalue
+                                            seed=np.random.default_rng([seed, G, key, bi, 3])).pvalue
         reject.append(np.asarray(p) < ALPHA)
     cat = lambda x: np.concatenate(x)  # noqa: E731
     return {"cover": {k: cat(v) for k, v in cover.items()}, "width": {k: cat(v) for k, v in width.items()},
@@ -114,11 +114,11 @@ def equivalence_cell(pops, G: int, m: int, icc: float, reps: int, B: int, seed: 
         se = cluster_robust_se(sums, sizes)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
-            _, _, boot_se = _cluster_boot(X, sums, sizes, B, 0.95, "two-sided",
+            _, _, boot_se = cluster_bootstrap_columns(X, sums, sizes, B, 0.95, "two-sided",
                                           np.random.default_rng([seed, G, m, bi, 5]), None)
         for c in range(X.shape[1]):
-            eq_t.append(se[c] > 0 and tost(theta[c], se[c], margin=margin, alpha=ALPHA, df=G - 1).equivalent)
-            eq_z.append(boot_se[c] > 0 and tost(theta[c], boot_se[c], margin=margin, alpha=ALPHA).equivalent)
+            eq_t.append(se[c] > 0 and tost(theta[c], se[c], margin=margin, confidence_level=1 - ALPHA, df=G - 1).equivalent)
+            eq_z.append(boot_se[c] > 0 and tost(theta[c], boot_se[c], margin=margin, confidence_level=1 - ALPHA).equivalent)
     return {"t": np.array(eq_t), "z": np.array(eq_z)}
 
 

@@ -36,7 +36,7 @@ from calibration_common import ALPHA, batches, draw, rate, table
 from pairedframe.comparison.verdicts import TIED_SHARE
 from pairedframe.measures.base import value_range
 from pairedframe.stats.bootstrap import bootstrap_mean_many
-from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.stats.power import mde_at_level
 from pairedframe.stats.randomization import sign_flip_test_many
 from pairedframe.stats.resample import bootstrap_index_chunks
 from pairedframe.stats.signflip_interval import least_count, sign_flip_interval_many
@@ -69,7 +69,7 @@ def _candidates(D: np.ndarray, B: int, boot_ss, flip: tuple[np.ndarray, np.ndarr
     n = D.shape[0]
     m = D.mean(axis=0)
     se = D.std(axis=0, ddof=1) / math.sqrt(n)
-    T = _t_star(D - m, bootstrap_index_chunks(n, B, rng=np.random.default_rng(boot_ss)), n)
+    T = _t_star(D - m, bootstrap_index_chunks(n, B, seed=np.random.default_rng(boot_ss)), n)
     tail = least_count(ALPHA / 2, B, False)
     upper, lower = -np.partition(-T, tail - 1, axis=0)[tail - 1], np.partition(T, tail - 1, axis=0)[tail - 1]
     need = least_count(ALPHA, B, False)
@@ -87,17 +87,17 @@ def intervals(D: np.ndarray, B: int, seed, measure: str, candidates: bool = True
     prints them: clipped to the delta range; the default's zero-spread columns get the range interval."""
     boot_ss, flip_ss = np.random.SeedSequence(seed).spawn(2)
     out = {}
-    sf = sign_flip_interval_many(D, n_resamples=B, rng=np.random.default_rng(flip_ss))
+    sf = sign_flip_interval_many(D, n_resamples=B, seed=np.random.default_rng(flip_ss))
     out["signflip"] = sf.confidence_interval
     out["t"] = paired_t_test_many(D).confidence_interval
-    out["studentized"] = studentized_bootstrap_many(D, n_resamples=B, rng=np.random.default_rng(boot_ss)).confidence_interval
-    out["bootstrap-t"] = studentized_bootstrap_many(D, n_resamples=B, rng=np.random.default_rng(boot_ss),
+    out["studentized"] = studentized_bootstrap_many(D, n_resamples=B, seed=np.random.default_rng(boot_ss)).confidence_interval
+    out["bootstrap-t"] = studentized_bootstrap_many(D, n_resamples=B, seed=np.random.default_rng(boot_ss),
                                                     min_se_ratio=None, max_quantile_ratio=None).confidence_interval
     with warnings.catch_warnings():      # BCa is NaN (and warns) for samples whose resamples lie on one side
         warnings.simplefilter("ignore", RuntimeWarning)
         for method in ("percentile", "bca"):
             out[method] = bootstrap_mean_many(D, n_resamples=B, method=method,
-                                              rng=np.random.default_rng(boot_ss)).confidence_interval
+                                              seed=np.random.default_rng(boot_ss)).confidence_interval
     out = {k: (np.asarray(v.low, float), np.asarray(v.high, float)) for k, v in out.items()}
     if candidates:
         out.update(_candidates(D, B, boot_ss, out["signflip"], out["t"]))
@@ -150,7 +150,7 @@ def median_ratio(ratios: np.ndarray, seed: int = 0) -> str:
 
 
 def _rejections(D: np.ndarray, B: int, seed) -> dict[str, np.ndarray]:
-    flip = sign_flip_test_many(D, n_resamples=B, rng=np.random.default_rng(np.random.SeedSequence(seed)))
+    flip = sign_flip_test_many(D, n_resamples=B, seed=np.random.default_rng(np.random.SeedSequence(seed)))
     return {"randomization": np.asarray(flip.pvalue) < ALPHA, "t": np.asarray(paired_t_test_many(D).pvalue) < ALPHA}
 
 
@@ -161,7 +161,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int, sym_reps: int | None = None
     rej = {f"{t}_{null}": [] for t in ("randomization", "t", "studentized") for null in ("centred", "symmetric", "mde")}
     warn, tied = [], []
     sd = np.array([p.deltas.std() for p in pops])
-    mde = np.array([noncentral_t_mde(s / math.sqrt(n), n - 1, alpha=ALPHA) if s > 0 else 0.0 for s in sd])
+    mde = np.array([mde_at_level(s / math.sqrt(n), n - 1, ALPHA) if s > 0 else 0.0 for s in sd])
     nulls = ("centred", "symmetric", "mde")
     for b, (lo, hi) in enumerate(batches(reps)):
         k = hi - lo
@@ -193,7 +193,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int, sym_reps: int | None = None
 
 def _studentized(D: np.ndarray, B: int, seed, measure: str) -> tuple[np.ndarray, np.ndarray]:
     """The default interval's ends as compare prints them (zero-spread columns: the range interval)."""
-    r = studentized_bootstrap_many(D, n_resamples=B, rng=np.random.default_rng(np.random.SeedSequence(seed)))
+    r = studentized_bootstrap_many(D, n_resamples=B, seed=np.random.default_rng(np.random.SeedSequence(seed)))
     low, high = np.asarray(r.confidence_interval.low, float), np.asarray(r.confidence_interval.high, float)
     flat = zero_spread(D)
     if flat.any():

@@ -47,8 +47,8 @@ def main() -> None:
 
     t_frame = best(lambda: compare_clustered(df, baseline="A", n_resamples=B, margin=0.01))
     d = b - a
-    t_boot = best(lambda: cluster_bootstrap(d, clusters, n_resamples=B, rng=1))
-    t_flip = best(lambda: cluster_sign_flip_test(d, clusters, n_resamples=B, rng=1))
+    t_boot = best(lambda: cluster_bootstrap(d, clusters, n_resamples=B, seed=1))
+    t_flip = best(lambda: cluster_sign_flip_test(d, clusters, n_resamples=B, seed=1))
     print(f"{G} clusters x {s} queries = {n} queries, {B} resamples")
     print(f"compare_clustered (frame, bootstrap + sign-flip + TOST): {t_frame:.3f} s  (target <= 0.5 s)")
     print(f"stats.cluster_bootstrap alone:                          {t_boot:.3f} s")

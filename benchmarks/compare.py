@@ -46,15 +46,15 @@ def _job(name: str, n: int, B: int):
     if name in ("pf_bootstrap_1", "pf_bootstrap_10"):
         from pairedframe.stats.bootstrap import bootstrap_mean_many
         D = _data(n, 1 if name.endswith("_1") else 10)
-        return lambda: bootstrap_mean_many(D, n_resamples=B, rng=0)
+        return lambda: bootstrap_mean_many(D, n_resamples=B, seed=0)
     if name in ("pf_signflip_1", "pf_signflip_10"):
         from pairedframe.stats.randomization import sign_flip_test_many
         D = _data(n, 1 if name.endswith("_1") else 10)
-        return lambda: sign_flip_test_many(D, n_resamples=B, rng=0)
+        return lambda: sign_flip_test_many(D, n_resamples=B, seed=0)
     if name == "pf_signflip_ci_1":
         from pairedframe.stats.signflip_interval import sign_flip_interval_many
         D = _data(n, 1)
-        return lambda: sign_flip_interval_many(D, n_resamples=B, rng=0)   # p-value + inverted interval
+        return lambda: sign_flip_interval_many(D, n_resamples=B, seed=0)   # p-value + inverted interval
     if name == "pf_compare_frame_1":
         import polars as pl
 

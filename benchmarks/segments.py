@@ -34,7 +34,7 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from pairedframe.comparison.paired import _pair  # noqa: E402
+from pairedframe.comparison.paired import pair_systems  # noqa: E402
 from pairedframe.comparison.segments import compare_segments  # noqa: E402
 
 DL21 = Path(__file__).resolve().parents[2] / "shared" / "data" / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
@@ -130,8 +130,8 @@ def main() -> None:
           f"{len(truth)} segments shifted by 0.5 sd; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} CPUs")
     t0 = time.perf_counter()
-    _pair(per_query, "A", None, None)
-    print(f"{'  of which pairing (comparison.paired._pair)':<52s} {time.perf_counter() - t0:7.2f} s")
+    pair_systems(per_query, "A", None, None)
+    print(f"{'  of which pairing (comparison.paired.pair_systems)':<52s} {time.perf_counter() - t0:7.2f} s")
     res_t = timed("t-test screening (test='t')",
                   lambda: compare_segments(per_query, segments, baseline="A", test="t"))
     print(f"    BH 0.05: {decisions(res_t, truth)}")

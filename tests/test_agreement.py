@@ -51,7 +51,7 @@ def test_rank_agreement_bootstrap_uses_the_keyed_query_stream():
     A = a.pivot(on="system", index="qid", values="value").sort("qid").select(systems).to_numpy()
     B = b.pivot(on="system", index="qid", values="value").sort("qid").select(systems).to_numpy()
     boot, _ = pf.comparison.resample_generators(7, qids)
-    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(len(qids), 500, rng=boot))
+    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(len(qids), 500, seed=boot))
     taus = kendall_tau_b_many(means[:, :6], means[:, 6:])
     assert r.kendall_tau_b.confidence_interval.low == pytest.approx(np.quantile(taus, 0.025))
     assert r.kendall_tau_b.confidence_interval.high == pytest.approx(np.quantile(taus, 0.975))

@@ -141,8 +141,9 @@ def test_tukey_calibration_quick_run_prints_fwer_with_monte_carlo_errors(shared_
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_report_benchmark_quick_run_writes_its_table_with_the_command(shared_data, tmp_path):
-    """benchmarks/report_dl2021.py times the report next to ``pairedframe table`` and, with --output,
-    writes what it printed under a first line naming the command (docs/how/benchmarks.md includes it)."""
+    """benchmarks/report_dl2021.py times the report next to ``pairedframe evaluate`` (the reference),
+    ``table`` and start-up and, with --output, writes what it printed under a first line naming the
+    command (docs/guide/report.md and docs/how/benchmarks.md include it)."""
     out = tmp_path / "report.md"
     proc = subprocess.run([sys.executable, str(SCRIPT.parent / "report_dl2021.py"), "--quick", "--data",
                            str(shared_data), "--output", str(out)], capture_output=True, text=True, timeout=900)
@@ -150,9 +151,11 @@ def test_report_benchmark_quick_run_writes_its_table_with_the_command(shared_dat
     text = out.read_text(encoding="utf-8")
     assert text.startswith("<!-- printed by: python benchmarks/report_dl2021.py --quick")
     assert proc.stdout.strip() in text
-    row = r"^\| pairedframe (report|table|--help)[^|]*\| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$"
+    row = r"^\| pairedframe (report|evaluate|table|--help)[^|]*((?:\| [\d.]+ ){5})\|$"
     rows = re.findall(row, text, flags=re.M)
-    assert [r[0] for r in rows] == ["report", "table", "--help"] and rows[1][3] == "1.00"
+    assert [r[0] for r in rows] == ["report", "evaluate", "table", "--help"]
+    wall, slowest, cpu, x_wall, x_cpu = rows[1][1].replace("|", "").split()
+    assert (x_wall, x_cpu) == ("1.00", "1.00") and float(slowest) >= float(wall) > 0 and float(cpu) > 0
     assert re.search(r"report: [\d.]+ MB \(within 5 MB\)", text)
 
 

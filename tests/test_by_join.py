@@ -73,9 +73,9 @@ def _segments(per_query: pl.DataFrame) -> pl.DataFrame:
     {},                                                    # sign-flip test and the interval inverting it
     {"test": "t"},                                         # t-test and t interval
     {"interval": "studentized"}, {"interval": "studentized", "alternative": "less"},
-    {"interval": "percentile"}, {"test": "t", "interval": "signflip", "verdict_on": "pvalue"},
+    {"interval": "percentile"}, {"test": "t", "interval": "signflip", "correction": "none"},
     {"alternative": "greater", "family_by": "measure"}, {"confidence_level": 0.9, "chunk_size": 97},
-    {"verdict_on": "pvalue_bh", "power": 0.9}])
+    {"correction": "bh", "power": 0.9}])
 def test_compare_on_duckdb_against_polars(per_query, options):
     pq = per_query
     want = _quiet(pf.compare, pq, baseline=_baseline(pq), n_resamples=1999, seed=7, **options)
@@ -118,7 +118,7 @@ def test_compare_on_duckdb_with_uneven_query_sets_and_keys():
 
 
 @pytest.mark.parametrize("options", [{}, {"margin": 0.02, "alternative": "less"}, {"interval": "t", "margin": 0.05},
-                                     {"interval": "percentile", "verdict_on": "pvalue"}])
+                                     {"interval": "percentile", "correction": "none"}])
 def test_compare_clustered_on_duckdb_against_polars(per_query, options):
     pq = per_query.join(_clusters(per_query), on="qid")
     want = _quiet(pf.compare_clustered, pq, baseline=_baseline(pq), n_resamples=1999, seed=5, **options)

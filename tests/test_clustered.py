@@ -139,7 +139,7 @@ def test_tost_and_mdd_use_t_with_bell_mccaffrey_df_and_equal_statsmodels_with_si
     ws = pytest.importorskip("statsmodels.stats.weightstats")
     smp = pytest.importorskip("statsmodels.stats.power")
     df, cmap = make(seed=3, G=40, effect=0.01)
-    r = compare_clustered(df, baseline="A", clusters=cmap, margin=0.05, verdict_on="pvalue").row(0, named=True)
+    r = compare_clustered(df, baseline="A", clusters=cmap, margin=0.05, correction="none").row(0, named=True)
     d, se, m = r["delta"], r["se"], 0.05
     dof = cluster_df(np.array(list(Counter(cmap.values()).values()), float))   # unequal sizes: < G - 1
     assert dof < r["n_clusters"] - 1
@@ -154,7 +154,7 @@ def test_tost_and_mdd_use_t_with_bell_mccaffrey_df_and_equal_statsmodels_with_si
     # one query per cluster: CR1 SE = sd / sqrt(n), so TOST is statsmodels' paired t TOST and the MDD its power
     x = np.array([_dicts(df, "B")[q] - _dicts(df, "A")[q] for q in sorted(cmap)])
     single = compare_clustered(df, baseline="A", clusters={q: q for q in cmap}, margin=m,
-                               verdict_on="pvalue").row(0, named=True)
+                               correction="none").row(0, named=True)
     assert single["se"] == pytest.approx(x.std(ddof=1) / np.sqrt(x.size), rel=1e-12)
     assert single["pvalue_tost"] == pytest.approx(ws.ttost_paired(x, np.zeros_like(x), -m, m)[0], rel=1e-10)
     assert smp.TTestPower().power(single["mde"] / x.std(ddof=1), x.size, 0.05) == pytest.approx(0.8, abs=1e-9)
@@ -422,22 +422,22 @@ def test_equivalence_is_adjusted_in_the_family_as_the_difference_test_against_st
     clusters = {q: q for q in df["qid"].unique().to_list()}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        out = {v: compare_clustered(df, baseline="A", clusters=clusters, margin=margin, verdict_on=v)
-               for v in ("pvalue", "pvalue_holm", "pvalue_bh")}
-    raw = out["pvalue_holm"]["pvalue_tost"].to_numpy()
+        out = {v: compare_clustered(df, baseline="A", clusters=clusters, margin=margin, correction=v)
+               for v in ("none", "holm", "bh")}
+    raw = out["holm"]["pvalue_tost"].to_numpy()
     assert raw == pytest.approx([0.03] * 3, rel=1e-9)
-    np.testing.assert_allclose(out["pvalue_holm"]["pvalue_tost_holm"].to_numpy(),
+    np.testing.assert_allclose(out["holm"]["pvalue_tost_holm"].to_numpy(),
                                mt.multipletests(raw, method="holm")[1], rtol=1e-12)
-    np.testing.assert_allclose(out["pvalue_holm"]["pvalue_tost_bh"].to_numpy(),
+    np.testing.assert_allclose(out["holm"]["pvalue_tost_bh"].to_numpy(),
                                mt.multipletests(raw, method="fdr_bh")[1], rtol=1e-12)
     # each 90 % interval lies inside the margin, but three claims at 0.03 each are not 5 % after Holm
-    holm_rows = out["pvalue_holm"]
+    holm_rows = out["holm"]
     assert (holm_rows["tost_high"] < margin).all() and not holm_rows["equivalent"].any()
     assert holm_rows["verdict"].to_list() == ["inconclusive"] * 3
     assert all("pvalue_tost_holm" in note and "not equivalent" in note for note in holm_rows["verdict_note"])
-    for v in ("pvalue", "pvalue_bh"):   # unadjusted, and BH (0.03 * 3 / 3): each claim passes
+    for v in ("none", "bh"):   # unadjusted, and BH (0.03 * 3 / 3): each claim passes
         assert out[v]["equivalent"].all() and out[v]["verdict"].to_list() == ["equivalent"] * 3
-    assert "pvalue_tost_bh 0.03 < 0.05" in out["pvalue_bh"]["verdict_note"][0]
+    assert "pvalue_tost_bh 0.03 < 0.05" in out["bh"]["verdict_note"][0]
 
 
 def test_a_lone_comparison_is_equivalent_as_before_since_its_family_is_itself():

@@ -57,7 +57,7 @@ def test_pvalue_equals_stats_layer():
     for row in res.iter_rows(named=True):
         qids, d = deltas(frame, row["system"], "A", row["measure"])
         _, flip_rng = resample_generators(3, qids)
-        assert row["pvalue"] == sign_flip_test(d, n_resamples=3000, rng=flip_rng).pvalue
+        assert row["pvalue"] == sign_flip_test(d, n_resamples=3000, seed=flip_rng).pvalue
 
 
 def test_t_test_equals_scipy_and_statsmodels():
@@ -107,10 +107,10 @@ def test_holm_bh_equal_statsmodels_over_family():
 def test_mde_against_statsmodels_power():
     power = pytest.importorskip("statsmodels.stats.power")
     frame = make_frame()
-    for verdict_on in ("pvalue_holm", "pvalue"):
-        res = compare(frame, baseline="A", test="t", verdict_on=verdict_on)
+    for correction in ("holm", "none"):
+        res = compare(frame, baseline="A", test="t", correction=correction)
         # the level a lone effect needs: alpha / m at Holm's first step, alpha for raw p-values
-        level = 0.05 / res.height if verdict_on == "pvalue_holm" else 0.05
+        level = 0.05 / res.height if correction == "holm" else 0.05
         for row in res.iter_rows(named=True):
             es = row["mde"] / row["sd"]
             assert power.TTestPower().power(es, row["n_queries"], level) == pytest.approx(0.8, abs=1e-9)
@@ -250,7 +250,7 @@ def test_small_sample_warning_points_to_mde():
 
 def test_identical_and_constant_deltas():
     """Equal deltas: the exact sign-flip p and verdict; the default interval is no point but the range's
-    bound (Clopper-Pearson for n equal outcomes), and the t interval keeps the test's inversion."""
+    bound (Clopper-Pearson for n equal outcomes), and so is the t interval (no zero-width certainty)."""
     a = np.linspace(0, 0.75, 30)
     same = compare_pair(a, a, measure="nDCG@10")
     share = 1 - 0.025 ** (1 / 30)
@@ -262,7 +262,8 @@ def test_identical_and_constant_deltas():
     assert shifted.confidence_interval.low == pytest.approx(0.25 - share * 1.25, rel=1e-12)
     assert shifted.confidence_interval.high == pytest.approx(0.25 + share * 0.75, rel=1e-12)
     t = compare_pair(a, a + 0.25, test="t", measure="nDCG@10")
-    assert t.confidence_interval.low == t.confidence_interval.high == pytest.approx(0.25)
+    assert (t.confidence_interval.low, t.confidence_interval.high) == (shifted.confidence_interval.low,
+                                                                       shifted.confidence_interval.high)
     unknown = compare_pair(a, a + 0.25)          # no measure named: no range, nothing bounds the mean
     assert (unknown.confidence_interval.low, unknown.confidence_interval.high) == (-math.inf, math.inf)
     assert "no range is known" in unknown.verdict_note
@@ -279,7 +280,7 @@ def test_verdicts():
 
 def test_holm_verdict_default_and_raw_option():
     frame = make_frame(shift=0.015, seed=3)
-    raw = compare(frame, baseline="A", n_resamples=2000, verdict_on="pvalue")
+    raw = compare(frame, baseline="A", n_resamples=2000, correction="none")
     adj = compare(frame, baseline="A", n_resamples=2000)
     sig_raw = (raw["pvalue"] < 0.05).sum()
     sig_adj = (adj["pvalue_holm"] < 0.05).sum()

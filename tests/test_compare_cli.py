@@ -154,7 +154,7 @@ def test_name_flags_on_the_library_messages():
 
 def test_plan_keys_stay_plan_keys(tmp_path):
     plan = tmp_path / "plan.toml"
-    plan.write_text('alpha = 0.05\nmargin = 0.02\nseed = 1\nn_resamples = 1\n[systems]\nbaseline = "bm25"\n'
+    plan.write_text('confidence_level = 0.95\nmargin = 0.02\nseed = 1\nn_resamples = 1\n[systems]\nbaseline = "bm25"\n'
                     'candidate = "reranker"\n[[endpoints]]\nmeasure = "AP"\ndirection = "higher is better"\n'
                     'role = "primary"\n', encoding="utf-8")
     res = runner.invoke(app, ["analyze", "--plan", str(plan), str(tmp_path / "results.csv")])

@@ -108,7 +108,7 @@ def test_tukey_column_is_the_stats_kernel(per_query):
     systems = list(SYSTEMS)
     rng = np.random.default_rng(keyed_seed_sequence(5, ("tukey-hsd", query_set_key(sub["qid"].to_list()),
                                                         tuple(sorted(systems)))))
-    want = randomised_tukey_hsd(sub.select(systems).to_numpy(), n_resamples=499, rng=rng).pvalue
+    want = randomised_tukey_hsd(sub.select(systems).to_numpy(), n_resamples=499, seed=rng).pvalue
     got = res.filter(pl.col("measure") == "AP")
     for b, s, p, raw in got.select("baseline", "system", "pvalue_tukey", "pvalue").iter_rows():
         assert p == max(want[systems.index(b), systems.index(s)], raw)   # adjusted p never below the raw p

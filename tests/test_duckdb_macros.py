@@ -141,6 +141,8 @@ QRELS_OK = "301 0 d1 1\n301 0 d2 0\n"
     ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 inf tag\n", QRELS_OK, r"line 2, column 5: score 'inf' is not finite"),
     ("301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 1 tag\n301 Q0 d1 3 0.5 tag\n", QRELS_OK,
      r"run file \S+run.txt, line 1: duplicate \(qid, docno\) = \(301, d1\) in run, also on line\(s\) \[3\]"),
+    ("301 Q0 d1 1 2.5 tag\n302 Q0 d7 1 3 tag\n302 Q0 d8 2 2 tag\n302 Q0 d7 3 1 tag\n302 Q0 d7 4 0 tag\n", QRELS_OK,
+     r"line 2: duplicate \(qid, docno\) = \(302, d7\) in run, also on line\(s\) \[4, 5\]"),  # unjudged, three scores
     ("# nothing\n\n", QRELS_OK, r"run file \S+run.txt: empty file: no data lines"),
     (RUN_OK, "301 0 d1 1\n301 0 d2 1.5\n", r"qrels file \S+qrels.txt, line 2, column 4: relevance grade '1.5' is not an integer"),
     (RUN_OK, "301 0 d1 1\n301 0 d1 0\n", r"qrels file \S+qrels.txt, line 1: duplicate \(qid, docno\) = \(301, d1\) in qrels"),
@@ -168,10 +170,20 @@ def test_bad_files_through_the_readers_name_the_problem(con, tmp_path, reader, c
 
 
 def test_readers_keep_ids_as_strings_and_follow_trec_eval_parse_rules(con, tmp_path):
-    (tmp_path / "run.txt").write_text("# comment\n007 Q0 d1 1 2.5 tag\n\n   \n  007\tQ0  d#2 2 1.5 tag extra\n")
+    (tmp_path / "run.txt").write_text("# comment\n007 Q0 d1 1 2.5 tag\n\n   \n  007\tQ0  d#2 2 1.5 tag extra\n \t# note\n"
+                                      "\t007 Q0 d3 3 1 tag\n\x0c007 Q0 d4 4 0.5 tag\n007 Q0 d5 5 0.25 tag \n007 Q0\x0bd6 6 0 tag\n")
     got = con.sql("SELECT * FROM pf_read_run(?, system := 'mine')", params=[str(tmp_path / "run.txt")]).pl()
     expected = pf.read_run(tmp_path / "run.txt", system="mine")
-    assert got.sort("docno").equals(expected.sort("docno"))
+    assert expected.height == 6 and got.sort("docno").equals(expected.sort("docno"))
+
+
+def test_pf_version_against_the_installed_package_metadata(con):
+    from importlib.metadata import version
+
+    from pairedframe.sql_macros import script
+
+    assert con.execute("SELECT pf_version()").fetchall() == [(version("pairedframe"),)]
+    assert script().startswith(f"-- pairedframe {version('pairedframe')}: DuckDB macros")
 
 
 @pytest.mark.parametrize("measures, options, message", [
@@ -236,25 +248,21 @@ def test_duckdb_shell_reads_the_script_against_evaluate(tmp_path, shared_data):
     _assert_same(_evaluate(runs, folder / "qrels.test", names).per_query, got)
 
 
-def test_readme_sql_recipe_against_evaluate(con, tmp_path, monkeypatch):
-    """README's "SQL on DuckDB" recipe, run on the bundled example (the .read line is what register did)."""
+def test_readme_duckdb_lines_against_evaluate():
+    """README's DuckDB lines (register, then a pf_evaluate query), run on the bundled example."""
+    import re
+
     from pairedframe.example import example_paths
 
     readme = (Path(__file__).parents[1] / "README.md").read_text()
-    section = readme[readme.index("### SQL on DuckDB"):]
-    block = section[section.index("```sql") + len("```sql"):section.index("```", section.index("```sql") + 6)]
-    statements = [s.strip() for s in block.replace(".read pairedframe.sql", "").split(";") if s.strip()]
+    block = readme[readme.rindex("```python", 0, readme.index("pf.duckdb.register(")):]
+    block = block[:block.index("```", len("```python"))]
+    assert "con = pf.duckdb.register(duckdb.connect())" in block
+    query = re.search(r'con\.sql\(f"(SELECT \* FROM pf_evaluate\(.*\))"\)', block).group(1)
     qrels, runs = example_paths()
-    for path in [qrels, *runs]:
-        shutil.copy(path, tmp_path / Path(path).name)
-    monkeypatch.chdir(tmp_path)
-    summary = con.sql(statements[0]).pl()
-    expected = _evaluate(["input.bm25", "input.reranker"], "qrels.txt", ["nDCG@10", "AP", "ndcg_cut.20"]).summary()
-    joined = expected.join(summary, on=["system", "measure"], suffix="_sql")
-    assert joined.height == expected.height == summary.height
-    assert (joined["value"] == joined["value_sql"]).all()
-    per_query = con.sql(statements[1]).pl()
-    _assert_same(_evaluate("input.bm25", "qrels.txt", "AP(rel=2)", complete=True).per_query, per_query)
+    con = pf.duckdb.register(duckdb.connect())
+    got = con.sql(query.replace("{runs[0]}", str(runs[0])).replace("{qrels}", str(qrels))).pl()
+    _assert_same(_evaluate(runs[0], qrels, "nDCG@10").per_query, got)
 
 
 @pytest.mark.shared_data

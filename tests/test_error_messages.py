@@ -90,3 +90,17 @@ def test_unknown_name_suggests_names_that_contain_it_first():
         pf.compare(df, baseline="bm25")
     with pytest.raises(pf.EmptyResultError, match=r"did you mean \['bm25base_p'\]"):
         pf.compare(df, baseline="BM25BASE_P")
+
+
+def test_a_fractional_grade_error_names_the_grades_option_once_in_python_and_on_the_cli(tmp_path):
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1.5\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1 t\n")
+    with pytest.raises(ValueError) as info:
+        pf.evaluate(tmp_path / "run", tmp_path / "qrels", ["AP"])
+    assert str(info.value).count("grades") == 1 and "grades='trec_eval' reads a number" in str(info.value)
+    out = CliRunner().invoke(app, ["evaluate", str(tmp_path / "qrels"), str(tmp_path / "run")]).output
+    assert out.count("--grades") == 1 and "grades=" not in out

@@ -4,6 +4,7 @@ opens it in a real browser)."""
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
@@ -13,11 +14,13 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import pairedframe as pf
 from pairedframe.example import example_paths
 
-pytest.importorskip("matplotlib", reason="the report draws with matplotlib (pip install '.[plot]')")
+pytest.importorskip("matplotlib", reason="the agreement scatter draws with matplotlib (pip install '.[plot]')")
 pytest.importorskip("great_tables", reason="the report's table renders through great_tables ('.[report]')")
 
 CLI = [sys.executable, "-c", "from pairedframe.cli import main; main()"]
@@ -119,6 +122,96 @@ def test_report_sections_hold_the_comparison_against_pf_compare(example_report):
     assert sum(i.startswith(f"{root}-forest-") for i in page.ids) == 3
     assert sum(i.startswith(f"{root}-delta-") for i in page.ids) == 3
     assert f"{root}-settings" in page.ids and f"{root}-versions" in page.ids
+
+
+def _svgs(fragment: str, kind: str) -> list[str]:
+    """The SVG documents of the report's figures whose id contains ``-<kind>-``, in order."""
+    import base64
+
+    found = re.findall(rf'<figure id="[^"]*-{kind}-[^"]*" class="pf-figure"><img src="data:image/svg\+xml;base64,'
+                       r'([^"]+)"', fragment)
+    return [base64.b64decode(b).decode("utf-8") for b in found]
+
+
+def test_report_forest_rows_against_pf_compare(example_report):
+    """Each forest plot holds one circle per system whose title is that row of pf.compare: delta,
+    interval, verdict; coloured by the verdict (forest.COLOURS), in delta order from the bottom."""
+    from pairedframe.report.forest import COLOURS
+
+    alone = pf.compare(example_report.evaluation, baseline="bm25", n_resamples=999, seed=3)
+    forests = _svgs(example_report.fragment, "forest")
+    assert len(forests) == 3
+    for svg, measure in zip(forests, ["nDCG@10", "AP", "P@10"]):
+        assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+        marks = re.findall(r'<circle id="pf-segment-(\d+)"[^>]* fill="([^"]+)"><title>([^<]+)</title>', svg)
+        rows = alone.filter(pl.col("measure") == measure).sort("delta")
+        assert len(marks) == rows.height
+        for (i, colour, title), row in zip(marks, rows.iter_rows(named=True)):
+            assert title == (f"{row['system']}: delta {row['delta']:+.4f}, interval [{row['ci_low']:.4f}, "
+                             f"{row['ci_high']:.4f}], {row['verdict']}")
+            assert colour == COLOURS.get(row["verdict"], COLOURS["not significant"])
+
+
+def test_report_delta_bars_against_compare_wins_losses_and_paired_per_query(example_report):
+    """Each bar chart has one bar per paired query (title ``qid: delta`` as paired_per_query gives it),
+    and as many blue / red / grey bars as pf.compare counts wins / losses / ties."""
+    from pairedframe.report.plots import LOSS_COLOUR, TIE_COLOUR, WIN_COLOUR
+
+    ev = example_report.evaluation
+    alone = pf.compare(ev, baseline="bm25", n_resamples=999, seed=3)
+    pairs = pf.paired_per_query(ev, baseline="bm25")
+    charts = _svgs(example_report.fragment, "delta")
+    assert len(charts) == 3
+    for svg, measure in zip(charts, ["nDCG@10", "AP", "P@10"]):
+        bars = re.findall(r'<rect id="pf-bar-\d+"[^>]* fill="([^"]+)"><title>([^<]+)</title>', svg)
+        want = pairs.filter(pl.col("measure") == measure).sort("delta", "qid")
+        assert [t for _, t in bars] == [f"{q}: {d:+.4f}" for q, d in want.select("qid", "delta").iter_rows()]
+        row = alone.filter(pl.col("measure") == measure).row(0, named=True)
+        colours = [c for c, _ in bars]
+        assert (colours.count(WIN_COLOUR), colours.count(LOSS_COLOUR), colours.count(TIE_COLOUR)) == \
+            (row["wins"], row["losses"], row["ties"])
+        assert f"reranker better ({row['wins']})" in svg and f"tie ({row['ties']})" in svg
+
+
+def test_delta_bars_of_a_lower_is_better_measure_count_a_lower_value_as_a_win():
+    from pairedframe.report.html_svg import delta_bars_svg
+    from pairedframe.report.plots import LOSS_COLOUR, WIN_COLOUR
+
+    pairs = pl.DataFrame({"system": ["b"] * 3, "measure": ["FirstRelRank"] * 3, "qid": ["1", "2", "3"],
+                          "a": [3.0, 1.0, 2.0], "b": [1.0, 4.0, 2.0], "delta": [-2.0, 3.0, 0.0]})
+    svg = delta_bars_svg(pairs, baseline="a", system="b", measure="FirstRelRank")
+    colours = dict((t.split(":")[0], c) for c, t in
+                   re.findall(r'<rect id="pf-bar-\d+"[^>]* fill="([^"]+)"><title>([^<]+)</title>', svg))
+    assert colours["1"] == WIN_COLOUR and colours["2"] == LOSS_COLOUR
+    assert "(lower is better)" in svg
+    with pytest.raises(ValueError, match="no paired query of 'c'"):
+        delta_bars_svg(pairs, baseline="a", system="c", measure="FirstRelRank")
+
+
+@given(low=st.floats(-1e3, 1e3), span=st.floats(1e-6, 1e3), most=st.integers(2, 10))
+def test_nice_ticks_are_round_evenly_spaced_and_inside_the_range(low, span, most):
+    from pairedframe.report.html_svg import nice_ticks
+
+    high = low + span
+    assume(high > low and span > 1e-9 * max(1.0, abs(low)))
+    ticks = nice_ticks(low, high, most)
+    assert 1 <= len(ticks) <= 2 * most
+    assert all(low - 1e-9 * span <= t <= high + 1e-9 * span for t in ticks)
+    if len(ticks) > 1:
+        step = ticks[1] - ticks[0]
+        mantissa = step / 10 ** math.floor(math.log10(step))
+        assert min(abs(mantissa - f) for f in (1, 2, 5, 10)) < 1e-6
+        assert all(math.isclose(b - a, step, rel_tol=1e-6, abs_tol=1e-9 * span) for a, b in zip(ticks, ticks[1:]))
+
+
+def test_report_without_other_judgment_sets_does_not_import_matplotlib():
+    """Only the agreement scatter draws with matplotlib (importing it costs seconds on a 63-run report)."""
+    code = ("import sys, warnings, pairedframe as pf\nfrom pairedframe.example import example_paths\n"
+            "warnings.simplefilter('ignore')\nq, r = example_paths()\n"
+            "pf.report(r, q, 'nDCG@10', baseline='bm25', n_resamples=99)\nprint('matplotlib' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
 
 
 def test_report_heatmap_cells_against_paired_per_query(four_systems_per_query):

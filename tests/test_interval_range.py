@@ -56,7 +56,7 @@ def test_default_interval_bounded_with_one_dominant_delta(n):
     assert -1 <= low < high <= 1
     assert high - low <= 1.1 * (t_high - t_low)
     assert (low + high) / 2 == pytest.approx(d.mean(), abs=1e-12)
-    uncapped = studentized_bootstrap_many(d[:, None], min_se_ratio=None, max_quantile_ratio=None, rng=0).confidence_interval
+    uncapped = studentized_bootstrap_many(d[:, None], min_se_ratio=None, max_quantile_ratio=None, seed=0).confidence_interval
     assert uncapped.high[0] - uncapped.low[0] > 3 * (t_high - t_low)       # what the cap prevents
 
 
@@ -203,10 +203,10 @@ def test_quantile_cap_binds_at_the_given_multiple_of_scipy_t_quantile():
     """The cap is a guarantee (with the SE floor it binds on at most 1.4 % of the calibration's RR@10
     samples): forced to 1 x t's quantile, Hall's wider interval becomes exactly scipy's t interval."""
     x = np.random.default_rng(3).lognormal(0, 2, 12)
-    hall = studentized_bootstrap_many(x[:, None], min_se_ratio=None, max_quantile_ratio=None, rng=0).confidence_interval
+    hall = studentized_bootstrap_many(x[:, None], min_se_ratio=None, max_quantile_ratio=None, seed=0).confidence_interval
     t_low, t_high = _t_interval(x)
     assert hall.high[0] - hall.low[0] > t_high - t_low
-    capped = studentized_bootstrap_many(x[:, None], min_se_ratio=None, max_quantile_ratio=1.0, rng=0).confidence_interval
+    capped = studentized_bootstrap_many(x[:, None], min_se_ratio=None, max_quantile_ratio=1.0, seed=0).confidence_interval
     assert (capped.low[0], capped.high[0]) == pytest.approx((t_low, t_high), rel=1e-12)
 
 

@@ -31,7 +31,7 @@ QRELS = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["d1", "d2", "d1", "
 # per-query values whose systems share no query
 DISJOINT = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "3", "4"], "measure": "AP",
                          "value": [0.1, 0.2, 0.3, 0.4]})
-PLAN = """alpha = 0.05
+PLAN = """confidence_level = 0.95
 margin = 0.02
 seed = 1
 n_resamples = 100

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 PLAN = """
 title = "t"
-alpha = 0.05
+confidence_level = 0.95
 margin = 0.02
 seed = 3
 n_resamples = 2000
@@ -88,8 +88,8 @@ def test_analyze_runs_exactly_the_plan_with_holm_and_hash(tmp_path):
     assert (r["delta"], r["pvalue"], r["pvalue_tost"], r["mcnemar_pvalue"]) == (
         one["delta"], one["pvalue"], one["pvalue_tost"], one["mcnemar_pvalue"])
     # the MDD is at Holm's first-step level of the endpoint's family: the 2 secondaries (t, Bell-McCaffrey df, CR2 SE)
-    from pairedframe.stats.power import noncentral_t_mde
-    assert r["mdd"] == pytest.approx(noncentral_t_mde(one["se"], one["df"], alpha=0.05 / 2), rel=1e-12)
+    from pairedframe.stats.power import mde_at_level
+    assert r["mdd"] == pytest.approx(mde_at_level(one["se"], one["df"], 0.05 / 2), rel=1e-12)
     assert r["margin"] == 0.1 and t["margin"][0] == 0.02 and r["mcnemar_b"] is not None
     assert t["mcnemar_pvalue"][0] is None                                  # not a 0/1 endpoint
     assert set(t["verdict"]) <= set(ANALYSIS_VERDICTS)
@@ -120,12 +120,13 @@ def test_refuses_without_plan_and_names_bad_keys(tmp_path):
         PLAN.replace('role = "primary"', 'role = "main"'): r"endpoints\[0\].role",
         PLAN.replace('"AP"\ndirection = "higher is better"', '"AP"\ndirection = "down"'): r"endpoints\[2\].direction",
         PLAN.replace('candidate = "fused"', 'candidate = "unfused"'): "same system",
-        PLAN.replace("alpha = 0.05", "alpha = 0.7"): "alpha",
+        PLAN.replace("confidence_level = 0.95", "confidence_level = 0.3"): "confidence_level",
+        PLAN.replace("confidence_level = 0.95", "alpha = 0.05"): "plan key alpha was renamed: write confidence_level",
         PLAN.replace("margin = 0.02", "margin = -1"): "margin",
         PLAN.replace('baseline = "unfused"', ""): "systems.baseline",
         PLAN.replace('measure = "AP"', 'measure = "AP"\nmesure = 1'): r"endpoints\[2\].mesure",
         PLAN + "\n[[endpoints]]\nmeasure = \"AP\"\ndirection = \"higher\"\nrole = \"secondary\"\n": "repeated",
-        "alpha = ": "not valid TOML",
+        "confidence_level = ": "not valid TOML",
     }
     for text, msg in cases.items():
         with pytest.raises(PlanError, match=msg):

@@ -33,7 +33,7 @@ def _values(seed=0, n=200, n_gold=40):
 def test_against_ppi_py_on_differences(lam):
     ppi = pytest.importorskip("ppi_py")
     pa, pb, ga, gb = _values(seed=1)
-    res = ppi_compare(pa, pb, ga, gb, lam=lam, alpha=0.1, ddof=0, method="z")
+    res = ppi_compare(pa, pb, ga, gb, lam=lam, confidence_level=0.9, ddof=0, method="z")
     gq = sorted(ga)
     uq = sorted(set(pa) - set(ga))
     y = np.array([gb[q] - ga[q] for q in gq])
@@ -52,17 +52,17 @@ def test_lambda_zero_is_classical_paired_interval_on_gold():
     stats = pytest.importorskip("scipy.stats")
     pa, pb, ga, gb = _values(seed=2)
     d = np.array([gb[q] - ga[q] for q in ga])
-    z = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05, method="z")
+    z = ppi_compare(pa, pb, ga, gb, lam=0, confidence_level=0.95, method="z")
     half = NormalDist().inv_cdf(0.975) * d.std(ddof=1) / np.sqrt(d.size)
     assert tuple(z.confidence_interval) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-12)
-    res = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05, method="jackknife-t")      # the paired t interval
+    res = ppi_compare(pa, pb, ga, gb, lam=0, confidence_level=0.95, method="jackknife-t")      # the paired t interval
     half = stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
     assert res.statistic == pytest.approx(d.mean(), rel=1e-12)
     assert res.confidence_interval.low == pytest.approx(d.mean() - half, rel=1e-12)
     assert res.confidence_interval.high == pytest.approx(d.mean() + half, rel=1e-12)
     from tests.reference.stats_reference import edgeworth_t_quantile_loop
 
-    default = ppi_compare(pa, pb, ga, gb, lam=0, alpha=0.05)    # default: its quantile skew-corrected
+    default = ppi_compare(pa, pb, ga, gb, lam=0, confidence_level=0.95)    # default: its quantile skew-corrected
     q = edgeworth_t_quantile_loop(list(d), d.size - 1, 0.95)
     assert tuple(default.confidence_interval) == pytest.approx(
         (d.mean() - q * d.std(ddof=1) / np.sqrt(d.size), d.mean() + q * d.std(ddof=1) / np.sqrt(d.size)), rel=1e-12)

@@ -37,7 +37,7 @@ def test_bootstrap_table_against_the_numpy_stream(chunk_elements):
     assert table.columns == ["resample", "qid", "count"] and (table["count"] > 0).all()
     assert table.equals(table.sort("resample", "qid"))
     boot_rng, _ = pf.comparison.resample_generators(11, qids)
-    idx = np.concatenate(list(bootstrap_index_chunks(len(qids), 300, rng=boot_rng)))
+    idx = np.concatenate(list(bootstrap_index_chunks(len(qids), 300, seed=boot_rng)))
     want = np.stack([np.bincount(row, minlength=len(qids)) for row in idx])
     assert np.array_equal(_counts(table, qids, 300), want)
 
@@ -85,7 +85,7 @@ def test_sign_table_against_the_numpy_stream_and_exact_enumeration():
     qids = sorted(QIDS)
     table = pf.resample_index(QIDS, n_resamples=64, seed=2, kind="sign-flip").collect()
     _, flip_rng = pf.comparison.resample_generators(2, qids)
-    want = np.concatenate(list(sign_flip_chunks(len(qids), 64, rng=flip_rng))).astype(np.int64)
+    want = np.concatenate(list(sign_flip_chunks(len(qids), 64, seed=flip_rng))).astype(np.int64)
     assert np.array_equal(_counts(table, qids, 64, "sign"), want)
     small = pf.resample_index(["b", "a", "c"], n_resamples=8, kind="sign-flip")
     assert small.exact and small.n_resamples == 8
@@ -100,7 +100,7 @@ def test_cluster_table_gives_every_query_its_clusters_draws():
     order = sorted(range(len(QIDS)), key=QIDS.__getitem__)
     codes, members = cluster_layout(qids, [clusters[i] for i in order])
     boot_rng, _ = cluster_streams(4, qids, [clusters[i] for i in order])
-    idx = np.concatenate(list(bootstrap_index_chunks(len(members), 200, rng=boot_rng)))
+    idx = np.concatenate(list(bootstrap_index_chunks(len(members), 200, seed=boot_rng)))
     per_cluster = np.stack([np.bincount(row, minlength=len(members)) for row in idx])
     assert np.array_equal(_counts(table, qids, 200), per_cluster[:, codes])
 

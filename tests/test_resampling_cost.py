@@ -38,7 +38,7 @@ def _frame(k: int = 2, n: int = 30, seed: int = 0) -> pl.DataFrame:
 
 SEGMENTS = pl.DataFrame({"qid": [f"q{i:03d}" for i in range(30)], "segment_set": "s",
                          "segment": [f"g{i % 3}" for i in range(30)]})
-PLAN = """alpha = 0.05
+PLAN = """confidence_level = 0.95
 margin = 0.01
 seed = 0
 n_resamples = {B}

@@ -406,3 +406,23 @@ def test_two_baselines_among_three_systems_are_the_baselines(per_query):
     assert rows == ["(a) bm25 (baseline)", "(b) rm3 (baseline)", "bert_base"]
     every = pf.results_table(three, pairs="all", n_resamples=999)
     assert every.data.letters == {"bm25": "a", "rm3": "b", "bert_base": "c"} and "(baseline)" not in every.to_markdown()
+
+
+def test_results_table_refuses_a_comparison_over_other_queries(per_query):
+    """Marks from a comparison on a subset of the queries would sit on means over all of them."""
+    systems = per_query["system"].unique(maintain_order=True).to_list()
+    first = per_query["qid"].unique(maintain_order=True).to_list()[:10]
+    subset = pf.compare(per_query.filter(pl.col("qid").is_in(first)), baseline=systems[0], n_resamples=200, seed=0)
+    with pytest.raises(ValueError, match=r"`comparison` does not match `data`: .* compared over 10 queries"):
+        pf.results_table(per_query, subset)
+    pf.results_table(per_query.filter(pl.col("qid").is_in(first)), subset)    # the same queries: accepted
+
+
+def test_results_table_caption_names_measures_the_comparison_did_not_test(per_query):
+    systems = per_query["system"].unique(maintain_order=True).to_list()
+    measures = per_query["measure"].unique(maintain_order=True).to_list()
+    assert len(measures) >= 2
+    one = pf.compare(per_query.filter(pl.col("measure") == measures[0]), baseline=systems[0], n_resamples=200, seed=0)
+    caption = pf.results_table(per_query, one).caption
+    assert f"{measures[1]}: not tested" in caption
+    assert f"{measures[0]}: not tested" not in caption

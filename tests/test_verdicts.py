@@ -12,7 +12,7 @@ import pytest
 
 from pairedframe.comparison import compare, compare_pair
 from pairedframe.errors import SkewWarning, SmallSampleWarning
-from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.stats.power import mde_at_level
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairedframe.errors.SmallSampleWarning",
                                         "ignore::pairedframe.errors.SkewWarning")
@@ -42,8 +42,21 @@ def test_two_equal_deltas_are_not_certain_and_six_are_the_exact_sign_flip_result
     assert ("2 queries" if test == "randomization" else "zero spread") in r.verdict_note
     six = compare_pair(np.zeros(6), np.full(6, 0.25), test=test)     # 2/2^6 = 0.03125 < 0.05
     assert six.pvalue == pytest.approx(2 / 64) and six.verdict == "better"
-    if test == "t":     # the t interval inverts the t-test's exact sign-flip answer; the default: next test
-        assert six.confidence_interval.low == pytest.approx(0.25) and six.confidence_interval.high == pytest.approx(0.25)
+    # no interval is a point: without a measure nothing bounds the mean (with one: the next test)
+    assert (six.confidence_interval.low, six.confidence_interval.high) == (-math.inf, math.inf)
+
+
+@pytest.mark.parametrize("interval", ["t", "signflip", "percentile", "bca"])
+def test_every_interval_of_equal_deltas_is_the_range_bound_not_a_point(interval):
+    """Six or thirty equal deltas: t's zero-width interval and the sign-flip inversion's point would
+    claim certainty; every interval is the default's range bound (Clopper-Pearson, next test)."""
+    for n in (3, 6, 30):
+        base = compare_pair(np.zeros(n), np.full(n, 0.05), measure="nDCG@10")
+        r = compare_pair(np.zeros(n), np.full(n, 0.05), measure="nDCG@10", interval=interval,
+                         test="t" if interval == "t" else "randomization")
+        assert (r.confidence_interval.low, r.confidence_interval.high) == (base.confidence_interval.low,
+                                                                          base.confidence_interval.high)
+        assert -1 < r.confidence_interval.low < 0.05 < r.confidence_interval.high < 1
 
 
 @pytest.mark.parametrize("n", [6, 20, 43])
@@ -77,9 +90,9 @@ def test_mde_is_at_holms_first_step_level():
     res = compare(frame_of(a, bs), baseline="A", test="t")
     row = res.row(0, named=True)
     assert row["pvalue"] == pytest.approx(0.0056, abs=2e-4) and row["pvalue_holm"] > 0.05
-    assert row["mde"] == pytest.approx(noncentral_t_mde(0.1 / math.sqrt(50), 49, alpha=0.005), rel=1e-9)
+    assert row["mde"] == pytest.approx(mde_at_level(0.1 / math.sqrt(50), 49, 0.005), rel=1e-9)
     assert row["mde"] > 0.041 and set(res["verdict"]) == {"inconclusive"}
-    raw = compare(frame_of(a, bs), baseline="A", test="t", verdict_on="pvalue")
+    raw = compare(frame_of(a, bs), baseline="A", test="t", correction="none")
     assert set(raw["verdict"]) == {"better"}
 
 
@@ -98,7 +111,7 @@ def test_exact_test_that_cannot_reach_holm_level_warns_and_says_why():
         warnings.simplefilter("error", UserWarning)
         warnings.simplefilter("ignore", SkewWarning)
         warnings.simplefilter("ignore", SmallSampleWarning)
-        raw = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue")
+        raw = compare(frame_of(a, bs), baseline="A", correction="none")
     assert set(raw["verdict"]) == {"better"}
 
 
@@ -123,12 +136,12 @@ def test_signflip_interval_agrees_with_the_p_value_in_every_row_and_the_default_
     rng = np.random.default_rng(4)
     a = rng.uniform(size=25)
     bs = {f"S{i}": np.clip(a + rng.normal(0.02 * i, 0.15, 25), 0, 1) for i in range(12)}
-    res = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999, interval="signflip")
+    res = compare(frame_of(a, bs), baseline="A", correction="none", n_resamples=999, interval="signflip")
     excludes = (res["ci_low"] > 0) | (res["ci_high"] < 0)
     assert (excludes == (res["pvalue"] < 0.05)).all()
     assert (excludes == res["verdict"].is_in(["better", "worse"])).all()
     # the default (studentized) interval is not the test's inversion: every disagreement is explained
-    default = compare(frame_of(a, bs), baseline="A", verdict_on="pvalue", n_resamples=999)
+    default = compare(frame_of(a, bs), baseline="A", correction="none", n_resamples=999)
     assert default["interval"].unique().to_list() == ["studentized"]
     split = 0
     for row in default.iter_rows(named=True):
@@ -196,11 +209,11 @@ def test_bh_verdicts_use_bh_threshold_not_bonferroni():
     table = frame_of(base, {f"S{i:02d}": base + rng.normal(0.2, 0.1, 30) for i in range(20)})
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="no comparison can be significant")
-        res = compare(table, baseline="A", n_resamples=99, seed=0, verdict_on="pvalue_bh")
+        res = compare(table, baseline="A", n_resamples=99, seed=0, correction="bh")
     assert (res["pvalue_bh"] < 0.05).all() and set(res["verdict"]) == {"better"}
     assert np.isfinite(res["mde"].to_numpy()).all()
     se = res["sd"].to_numpy() / math.sqrt(30)
-    want = [noncentral_t_mde(s, 29, alpha=0.05 * 20 / 20, power=0.8) for s in se]   # R = m = 20
+    want = [mde_at_level(s, 29, 0.05 * 20 / 20, power=0.8) for s in se]   # R = m = 20
     np.testing.assert_allclose(res["mde"].to_numpy(), want, rtol=1e-12)
     assert not res["verdict_note"].fill_null("").str.contains("cannot go below").any()
     # Holm's first step does need alpha / m: there the floor 0.01 > 0.05 / 20 is unreachable

@@ -4,8 +4,6 @@
 -- so the values are the DuckDB engine's. A run file is scanned once: parsed, ranked by a window
 -- (trec_eval's order: score descending, then docno descending), and reduced to the judged documents'
 -- ranks and each ranking's size, as the streamed engine reduces it (pairedframe.engines.ranking).
--- Duplicates are the rows whose (system, qid, docno) partition has more than one row (cheaper than a
--- count(DISTINCT docno) per ranking: 0.4 against 1.3 CPU seconds a million lines).
 
 -- Checked options.
 CREATE OR REPLACE TEMP MACRO pf__flag(x, what) AS
@@ -40,24 +38,28 @@ CREATE OR REPLACE TEMP MACRO pf__score_key(float32) AS
 CREATE OR REPLACE TEMP MACRO pf__sql_list(xs) AS '[' || coalesce(array_to_string([pf__lit(x) FOR x IN xs], ', '), '') || ']';
 
 -- pf_run's part of the query for run files: one scan, ranked, reduced to pf_retrieved and pf_ranks.
+-- The ranked rows are grouped by ranking: its size, its judged documents (rank, grade) and whether
+-- two of its docnos hash alike. Only such rankings (those with a duplicate, or a hash collision)
+-- are read again, for the duplicate's lines: the second read is a semi join on them, which DuckDB
+-- stops at once when there are none.
 CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     'pf_rows AS (' || pf__run_rows_sql(o['paths'], o['names']) || '), '
-    || 'pf_scan AS MATERIALIZED (SELECT ' || replace(pf__file_name_sql(o['names']), 'file_no', 'w.file_no') || ' AS system, '
-    || 'w.qid, w.docno, w.rank, w.n, w.copies > 1 AS dup, w.line_no, w.file_no, j.rel '
-    || 'FROM (SELECT qid, docno, line_no, file_no, '
-    || 'row_number() OVER (PARTITION BY file_no, qid ORDER BY ' || pf__score_key(o['float32']) || ' DESC, docno DESC) AS rank, '
-    || 'count(*) OVER (PARTITION BY file_no, qid) AS n, count(*) OVER (PARTITION BY file_no, qid, docno) AS copies '
-    || 'FROM pf_rows) AS w '
-    || 'LEFT JOIN pf_qrels j ON j.qid = w.qid AND j.docno = w.docno '
-    || 'WHERE w.rank = 1 OR w.copies > 1 OR j.rel IS NOT NULL), '
-    || 'pf_retrieved AS MATERIALIZED (SELECT system, qid, n FROM pf_scan WHERE rank = 1), '
-    || 'pf_ranks AS MATERIALIZED (SELECT system, qid, docno, rank, rel FROM pf_scan WHERE rel IS NOT NULL), '
+    || 'pf_scan AS MATERIALIZED (SELECT file_no, qid, count(*) AS n, list_unique(list(hash(docno))) < count(*) AS suspect, '
+    || 'list({''docno'': docno, ''rank'': rank, ''rel'': rel}) FILTER (WHERE rel IS NOT NULL) AS judged '
+    || 'FROM (SELECT w.file_no, w.qid, w.docno, w.rank, j.rel FROM (SELECT qid, docno, file_no, '
+    || 'row_number() OVER (PARTITION BY file_no, qid ORDER BY ' || pf__score_key(o['float32']) || ' DESC, docno DESC) AS rank '
+    || 'FROM pf_rows) AS w LEFT JOIN pf_qrels j ON j.qid = w.qid AND j.docno = w.docno) GROUP BY file_no, qid), '
+    || 'pf_retrieved AS MATERIALIZED (SELECT ' || pf__file_name_sql(o['names']) || ' AS system, qid, n FROM pf_scan), '
+    || 'pf_ranks AS MATERIALIZED (SELECT system, qid, j.docno, j.rank, j.rel FROM (SELECT '
+    || pf__file_name_sql(o['names']) || ' AS system, qid, unnest(judged) AS j FROM pf_scan)), '
     || 'pf_run_problems AS ('
     || '(SELECT 1 AS k, ''run file '' || ' || pf__file_name_sql(o['paths']) || ' || '', line '' '
     || '|| CAST(lines[1] AS VARCHAR) || '': duplicate (qid, docno) = ('' || qid || '', '' || docno || '') in run, also on line(s) '' '
     || '|| CAST(lines[2:6] AS VARCHAR) || ''; trec_eval refuses duplicates, remove them'' AS msg '
-    || 'FROM (SELECT file_no, qid, docno, list(line_no ORDER BY line_no) AS lines FROM pf_scan WHERE dup '
-    || 'GROUP BY file_no, qid, docno HAVING count(*) > 1) ORDER BY file_no, lines[1] LIMIT 1) UNION ALL '
+    || 'FROM (SELECT r.file_no, r.qid, r.docno, list(r.line_no ORDER BY r.line_no) AS lines FROM ('
+    || pf__run_rows_sql(o['paths'], o['names']) || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
+    || 'ON s.file_no = r.file_no AND s.qid = r.qid GROUP BY r.file_no, r.qid, r.docno HAVING count(*) > 1) '
+    || 'ORDER BY file_no, lines[1] LIMIT 1) UNION ALL '
     || '(SELECT 2, ''run file '' || ' || pf__file_name_sql(o['paths']) || ' || '': empty file: no data lines (blank and # lines are skipped)'' '
     || 'FROM (SELECT unnest(range(1, ' || CAST(len(o['paths']) + 1 AS VARCHAR) || ')) AS file_no, unnest('
     || pf__sql_list(o['names']) || ') AS system) f WHERE system NOT IN (SELECT system FROM pf_retrieved) ORDER BY file_no LIMIT 1))';

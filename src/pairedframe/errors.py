@@ -6,8 +6,13 @@ refines, so ``except ValueError`` keeps working in callers that do not know us.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -89,6 +94,35 @@ class ResamplingCostError(PairedFrameError, ValueError):
                  largest: int | None = None) -> None:
         super().__init__(message)
         self.argument, self.value, self.largest = argument, value, largest
+
+
+class RenamedKeywordError(PairedFrameError, TypeError):
+    """A keyword of an older spelling (``alpha=``, ``rng=``, ``verdict_on=``, ...): the message names the
+    keyword to use instead (the package is 0.x and keeps no silent aliases)."""
+
+
+def renamed_keywords(**renamed: str) -> Callable[[_F], _F]:
+    """Decorator: calling the function with an old keyword raises :class:`RenamedKeywordError`.
+
+    ``renamed`` maps each old keyword to the text naming its replacement, e.g.
+    ``alpha="confidence_level= (= 1 - alpha)"``.  The wrapped function's signature is unchanged
+    (``inspect.signature`` follows ``__wrapped__``).
+    """
+    def decorate(func: _F) -> _F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not renamed.keys().isdisjoint(kwargs):
+                old = next(k for k in renamed if k in kwargs)
+                raise RenamedKeywordError(f"{func.__name__}() takes no {old}= any more; use {renamed[old]}")
+            return func(*args, **kwargs)
+        return wrapper  # type: ignore[return-value]
+    return decorate
+
+
+#: The replacement texts of the renamed keywords, one wording everywhere.
+USE_CONFIDENCE_LEVEL = "confidence_level= (the level; alpha = 1 - confidence_level)"
+USE_SEED = "seed= (an int, a SeedSequence or a numpy Generator)"
+USE_CORRECTION = "correction= (\"none\", \"holm\" or \"bh\"; the family is set by family_by=)"
 
 
 class PartlyEmptyWarning(UserWarning):

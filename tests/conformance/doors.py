@@ -323,7 +323,7 @@ SYSTEMS, TABLE_MEASURES = ["b", "c"], ["AP", "nDCG@10"]
 _RESAMPLING = {"n_resamples": 400}
 DISJOINT = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "3", "4"], "measure": "AP",
                          "value": [0.1, 0.2, 0.3, 0.4]})
-PLAN = """alpha = 0.05
+PLAN = """confidence_level = 0.95
 margin = 0.02
 seed = 1
 n_resamples = 400
@@ -392,7 +392,7 @@ TABLE_DOORS: dict[str, Door] = {
         lambda table: table.frame, TABLE_FORMS, public="pf.results_table",
         skip={"query_of_one_system_only": "documented: a system's mean is over all its evaluated queries (as "
                                           "trec_eval's), the marks over the paired ones"},
-        params={"alpha": ((0, 1, 1.5), r"alpha"), "confidence_level": ((0, 1.5), r"confidence_level"),
+        params={"confidence_level": ((0, 1, 1.5), r"confidence_level"),
                 "digits": ((-1,), r"digits")},
         empty=(lambda t: pf.results_table(DISJOINT.head(0)), EmptyResultError, "per-query table is empty")),
     "rank_agreement": Door(

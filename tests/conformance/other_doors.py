@@ -127,7 +127,7 @@ PPI_COMPARE = OtherDoor("pf.ppi_compare", value=_ppi_value, call_with=lambda **k
     "gold_query_without_proxy": Cell(lambda t: _ppi(ga=_put(_GOLD_A, "x", 0.3), gb=_put(_GOLD_B, "x", 0.3)),
                                      Raises(r"'x'|proxy", SchemaError)),
     "unrelated_proxy_of_one_system": Cell(lambda t: _ppi(pa=_put(_PROXY_A, "z", 0.5)), Raises(r"'z'|different queries")),
-}, params={"alpha": ((0, 1, 1.5), r"alpha"), "ddof": ((2, -1), r"ddof"), "lam": ((-0.5, 1.5), r"lam"),
+}, params={"confidence_level": ((0, 1, 1.5), r"confidence_level"), "ddof": ((2, -1), r"ddof"), "lam": ((-0.5, 1.5), r"lam"),
            "method": (("exact",), r"method")},
     empty=(lambda t: pf.ppi_compare({}, {}, {}, {}), InsufficientSampleError, "at least 2"))
 
@@ -205,7 +205,7 @@ def _plan_file(t: Path, text: str, data: bytes | None = None) -> str:
 
 
 def _plan_value(plan: Any) -> tuple:
-    return (plan.baseline, plan.candidate, plan.alpha, plan.margin, plan.seed, plan.n_resamples,
+    return (plan.baseline, plan.candidate, plan.confidence_level, plan.margin, plan.seed, plan.n_resamples,
             tuple(e.measure for e in plan.endpoints))
 
 
@@ -217,8 +217,11 @@ LOAD_PLAN = OtherDoor("pf.load_plan", value=_plan_value, cells={
                  reference=lambda t: pf.Plan.from_toml(PLAN)),
     "empty": Cell(lambda t: pf.load_plan(_plan_file(t, "")), Raises(r"missing", PlanError)),
     "missing_file": Cell(lambda t: pf.load_plan(t / "nowhere.toml"), Raises(r"nowhere\.toml")),
-    **{f"alpha_{v}": Cell(lambda t, v=v: pf.load_plan(_plan_file(t, PLAN.replace("alpha = 0.05", f"alpha = {v}"))),
-                          Raises(r"alpha", PlanError)) for v in ("0", "1", "1.5", "-0.1", "nan")},
+    **{f"confidence_level_{v}": Cell(lambda t, v=v: pf.load_plan(_plan_file(t, PLAN.replace(
+        "confidence_level = 0.95", f"confidence_level = {v}"))), Raises(r"confidence_level", PlanError))
+       for v in ("0", "0.5", "1", "1.5", "-0.1", "nan")},
+    "alpha_renamed": Cell(lambda t: pf.load_plan(_plan_file(t, PLAN.replace("confidence_level = 0.95", "alpha = 0.05"))),
+                          Raises(r"alpha was renamed: write confidence_level", PlanError)),
     **{f"n_resamples_{v}": Cell(lambda t, v=v: pf.load_plan(_plan_file(t, PLAN.replace("n_resamples = 400",
                                                                                         f"n_resamples = {v}"))),
                                 Raises(r"n_resamples", PlanError)) for v in ("0", "-1", "1.5")},
@@ -230,7 +233,7 @@ PLAN_FROM_TOML = OtherDoor("pf.Plan.from_toml", value=_plan_value, cells={
     "clean": Cell(lambda t: pf.Plan.from_toml(PLAN.encode()), reference=lambda t: pf.Plan.from_toml(PLAN)),
     "bom": Cell(lambda t: pf.Plan.from_toml(b"\xef\xbb\xbf" + PLAN.encode()), reference=lambda t: pf.Plan.from_toml(PLAN)),
     "empty": Cell(lambda t: pf.Plan.from_toml(""), Raises(r"missing", PlanError)),
-    "not_toml": Cell(lambda t: pf.Plan.from_toml("alpha = = 1"), Raises(r"TOML|line 1", PlanError)),
+    "not_toml": Cell(lambda t: pf.Plan.from_toml("confidence_level = = 1"), Raises(r"TOML|line 1", PlanError)),
 })
 
 
@@ -292,7 +295,7 @@ PPI_COMPARE_SEGMENTS = OtherDoor("pf.ppi_compare_segments", call_with=lambda **k
     "unrelated_system": Cell(lambda t: _ppi_segments(pl.concat([_JS, _JS.filter(pl.col("system") == "b")
                                                                  .with_columns(pl.lit("z").alias("system"))])),
                              reference=lambda t: _ppi_segments(_JS)),
-}, params={"alpha": ((0, 1, 1.5), r"alpha")},
+}, params={"confidence_level": ((0, 1, 1.5), r"confidence_level")},
     empty=(lambda t: _ppi_segments(_JS, gold_qids=["99"]), EmptyResultError, "no gold value"))
 
 

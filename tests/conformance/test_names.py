@@ -177,7 +177,7 @@ def _analyze(fmt: str) -> Callable[[Path], str]:
         path = tmp / "results.parquet"
         _per_query().write_parquet(path)
         plan = (tmp / "plan.toml")
-        plan.write_text(f"alpha = 0.05\nmargin = 0.02\nseed = 1\nn_resamples = 200\nresampling_unit = 'query'\n"
+        plan.write_text(f"confidence_level = 0.95\nmargin = 0.02\nseed = 1\nn_resamples = 200\nresampling_unit = 'query'\n"
                         f"[systems]\nbaseline = 'a'\ncandidate = '{NAMES[0]}'\n[[endpoints]]\nmeasure = 'AP'\n"
                         f"direction = 'higher is better'\nrole = 'primary'\n")
         return run_cli(["analyze", "--plan", str(plan), str(path), "-f", fmt])

@@ -36,7 +36,7 @@ def draws(key: int, b: int, n: int) -> list[int]:
     return [mix32((r + (i + 1) * 0x9E3779B9) & M32) for i in range(n)]
 
 
-def _extreme(t: float, stat: float, gamma: float, alternative: str) -> bool:
+def is_extreme(t: float, stat: float, gamma: float, alternative: str) -> bool:
     """Is the null statistic t at least as extreme as stat (tie tolerance gamma)?"""
     if alternative == "two-sided":
         return abs(t) >= abs(stat) - gamma
@@ -72,7 +72,7 @@ def unit_reference(d, *, seed: int, segment_set: str, segment: str, n_resamples:
     for b in range(patterns):
         bits = [(b >> i) & 1 for i in range(n)] if exact else [u >> 31 for u in draws(kf, b, n)]
         signs.append(np.where(np.array(bits) == 1, -1.0, 1.0))
-        count += _extreme(float(np.mean(np.where(np.array(bits) == 1, -d, d))), stat, gamma, alternative)
+        count += is_extreme(float(np.mean(np.where(np.array(bits) == 1, -d, d))), stat, gamma, alternative)
     p = count / patterns if exact else (count + 1) / (n_resamples + 1)
     sf_low, sf_high = inverted_interval_reference(d, np.array(signs), 1 - confidence_level, exact, alternative)
     return {"delta": stat, "ci_low": float(low), "ci_high": float(high),
@@ -146,5 +146,5 @@ def unit_flip_count_reference(d, key: int | None, start: int, stop: int, *, alte
     count = 0
     for b in range(start, stop):
         bits = [(b >> i) & 1 for i in range(n)] if exact else adaptive_pattern_bits(key, b, n)
-        count += _extreme(float(np.mean(np.where(np.array(bits) == 1, -d, d))), stat, gamma, alternative)
+        count += is_extreme(float(np.mean(np.where(np.array(bits) == 1, -d, d))), stat, gamma, alternative)
     return count

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pairedframe.comparison.segments import _row_seeds
+from pairedframe.comparison.streams import row_seeds
 from pairedframe.stats.adaptive import (AdaptiveSchedule, adaptive_sign_flip, clopper_pearson,
                                         family_rejections)
 from pairedframe.stats.randomization import sign_flip_test
@@ -73,7 +73,7 @@ def test_pattern_word_zero_is_the_segment_row_stream():
     keys = np.array([1, 2**63 + 12345, 987654321], dtype=np.uint64)
     rows = np.arange(50)
     words = splitmix64(keys[None, :], rows[:, None].astype(np.uint64))
-    np.testing.assert_array_equal((words >> np.uint64(32)).astype(np.uint32), _row_seeds(keys, rows))
+    np.testing.assert_array_equal((words >> np.uint64(32)).astype(np.uint32), row_seeds(keys, rows))
 
 
 def test_unit_flip_counts_rejects_out_of_range_patterns():

@@ -80,7 +80,7 @@ def test_cluster_bootstrap_against_scipy_bootstrap(seed, confidence_level):
                           n_resamples=3000, confidence_level=confidence_level,
                           rng=np.random.default_rng(seed))
     res = cluster_bootstrap(x, lab, n_resamples=3000, confidence_level=confidence_level,
-                            rng=np.random.default_rng(seed), chunk_size=700)
+                            seed=np.random.default_rng(seed), chunk_size=700)
     assert res.statistic == pytest.approx(x.mean(), rel=1e-13)
     # same index stream, same per-row summation (gather kernel): bit for bit
     assert res.confidence_interval.low == ref.confidence_interval.low
@@ -96,7 +96,7 @@ def test_cluster_bootstrap_one_sided_against_scipy_bootstrap(alternative):
     sums, sizes = cluster_summaries(x, lab)
     ref = stats.bootstrap((sums, sizes), _stat, paired=True, vectorized=True, method="percentile",
                           n_resamples=2000, alternative=alternative, rng=np.random.default_rng(7))
-    res = cluster_bootstrap(x, lab, n_resamples=2000, alternative=alternative, rng=np.random.default_rng(7))
+    res = cluster_bootstrap(x, lab, n_resamples=2000, alternative=alternative, seed=np.random.default_rng(7))
     assert tuple(res.confidence_interval) == tuple(ref.confidence_interval)
 
 
@@ -104,7 +104,7 @@ def test_cluster_bootstrap_against_loop_reference():
     x, lab = _clustered(3, G=12, max_size=4)
     sums, sizes = cluster_summaries(x, lab)
     stat, low, high, se, _ = ref_cluster_bootstrap(sums, sizes, n_resamples=1000, seed=11)
-    res = cluster_bootstrap(x, lab, n_resamples=1000, rng=11)
+    res = cluster_bootstrap(x, lab, n_resamples=1000, seed=11)
     assert res.statistic == pytest.approx(stat, rel=1e-13)
     assert res.confidence_interval.low == pytest.approx(low, rel=1e-12)
     assert res.confidence_interval.high == pytest.approx(high, rel=1e-12)
@@ -116,7 +116,7 @@ def test_cluster_bootstrap_many_against_loop_reference_shared_stream():
     rng = np.random.default_rng(0)
     X = np.column_stack([x, 2 * x + rng.normal(0, 0.01, x.size), rng.normal(0, 1, x.size)])
     sums, sizes = cluster_summaries(X, lab)
-    res = cluster_bootstrap_many(X, lab, n_resamples=800, rng=5)
+    res = cluster_bootstrap_many(X, lab, n_resamples=800, seed=5)
     for c in range(3):
         stat, low, high, se, _ = ref_cluster_bootstrap(sums[:, c], sizes, n_resamples=800, seed=5)
         assert res.statistic[c] == pytest.approx(stat, rel=1e-12)
@@ -127,8 +127,8 @@ def test_cluster_bootstrap_many_against_loop_reference_shared_stream():
 
 def test_cluster_bootstrap_many_single_column_equals_single():
     x, lab = _clustered(5)
-    one = cluster_bootstrap(x, lab, n_resamples=500, rng=2)
-    many = cluster_bootstrap_many(x[:, None], lab, n_resamples=500, rng=2)
+    one = cluster_bootstrap(x, lab, n_resamples=500, seed=2)
+    many = cluster_bootstrap_many(x[:, None], lab, n_resamples=500, seed=2)
     assert many.confidence_interval.low[0] == one.confidence_interval.low
     assert many.confidence_interval.high[0] == one.confidence_interval.high
     assert many.standard_error[0] == one.standard_error
@@ -136,14 +136,14 @@ def test_cluster_bootstrap_many_single_column_equals_single():
 
 def test_cluster_bootstrap_independent_of_chunk_size():
     x, lab = _clustered(6)
-    a = cluster_bootstrap(x, lab, n_resamples=1000, rng=3, chunk_size=1)
-    b = cluster_bootstrap(x, lab, n_resamples=1000, rng=3, chunk_size=333)
-    c = cluster_bootstrap(x, lab, n_resamples=1000, rng=3)
+    a = cluster_bootstrap(x, lab, n_resamples=1000, seed=3, chunk_size=1)
+    b = cluster_bootstrap(x, lab, n_resamples=1000, seed=3, chunk_size=333)
+    c = cluster_bootstrap(x, lab, n_resamples=1000, seed=3)
     assert a == b == c  # bit for bit (gather kernel)
 
 
 def test_cluster_bootstrap_constant_values():
-    res = cluster_bootstrap(np.full(40, 0.1), np.repeat(np.arange(20), 2), n_resamples=200, rng=0)
+    res = cluster_bootstrap(np.full(40, 0.1), np.repeat(np.arange(20), 2), n_resamples=200, seed=0)
     assert res.standard_error == 0.0
     assert res.confidence_interval.low == res.confidence_interval.high == res.statistic
 
@@ -153,8 +153,8 @@ def test_cluster_bootstrap_is_wider_than_naive_under_cluster_correlation():
     effect = rng.normal(0, 0.1, 60)
     x = np.repeat(effect, 8) + rng.normal(0, 0.01, 480)
     lab = np.repeat(np.arange(60), 8)
-    clustered = cluster_bootstrap(x, lab, n_resamples=2000, rng=1)
-    naive = cluster_bootstrap(x, np.arange(480), n_resamples=2000, rng=1)
+    clustered = cluster_bootstrap(x, lab, n_resamples=2000, seed=1)
+    naive = cluster_bootstrap(x, np.arange(480), n_resamples=2000, seed=1)
     assert clustered.standard_error > 2 * naive.standard_error
 
 
@@ -199,7 +199,7 @@ def test_cluster_sign_flip_monte_carlo_against_loop_reference(alternative):
     x, lab = _clustered(10, G=70, grid=0.05)  # 70 clusters: two uint64 words per pattern
     sums, sizes = cluster_summaries(x, lab)
     obs, p, exact = ref_cluster_sign_flip(sums, sizes, n_resamples=1500, alternative=alternative, seed=4)
-    res = cluster_sign_flip_test(x, lab, n_resamples=1500, alternative=alternative, rng=4, chunk_size=100)
+    res = cluster_sign_flip_test(x, lab, n_resamples=1500, alternative=alternative, seed=4, chunk_size=100)
     assert not exact and not res.exact and res.n_resamples == 1500
     assert res.statistic == pytest.approx(obs, rel=1e-13)
     assert res.pvalue == pytest.approx(p, abs=1e-15)
@@ -207,16 +207,16 @@ def test_cluster_sign_flip_monte_carlo_against_loop_reference(alternative):
 
 def test_cluster_sign_flip_all_zero_gives_one_and_never_zero():
     lab = np.repeat(np.arange(30), 2)
-    assert cluster_sign_flip_test(np.zeros(60), lab, rng=0).pvalue == 1.0
-    assert cluster_sign_flip_test(np.zeros(6), lab[:6], rng=0).pvalue == 1.0  # exact branch
-    strong = cluster_sign_flip_test(np.full(60, 0.3), lab, n_resamples=999, rng=0)
+    assert cluster_sign_flip_test(np.zeros(60), lab, seed=0).pvalue == 1.0
+    assert cluster_sign_flip_test(np.zeros(6), lab[:6], seed=0).pvalue == 1.0  # exact branch
+    strong = cluster_sign_flip_test(np.full(60, 0.3), lab, n_resamples=999, seed=0)
     assert strong.pvalue == 1 / 1000  # (0 + 1) / (999 + 1)
 
 
 def test_cluster_sign_flip_many_columns_share_stream():
     x, lab = _clustered(12, G=40)
     X = np.column_stack([x, -x, x + 0.01])
-    many = cluster_sign_flip_test_many(X, lab, n_resamples=2000, rng=1)
+    many = cluster_sign_flip_test_many(X, lab, n_resamples=2000, seed=1)
     for c in range(3):
         sums, sizes = cluster_summaries(X, lab)
         _, p, _ = ref_cluster_sign_flip(sums[:, c], sizes, n_resamples=2000, seed=1)
@@ -233,8 +233,8 @@ def test_cluster_singletons_against_plain_bootstrap_mean(ints, seed):
 
     x = np.asarray(ints, dtype=float) / 10
     labels = np.random.default_rng(seed).permutation(x.size) * 3  # one query per cluster
-    res = cluster_bootstrap(x, labels, n_resamples=400, rng=seed)
-    plain = bootstrap_mean(np.sort(x), n_resamples=400, rng=seed)  # canonical order = ascending
+    res = cluster_bootstrap(x, labels, n_resamples=400, seed=seed)
+    plain = bootstrap_mean(np.sort(x), n_resamples=400, seed=seed)  # canonical order = ascending
     assert res.statistic == pytest.approx(plain.statistic, abs=1e-14)
     assert res.confidence_interval.low == pytest.approx(plain.confidence_interval.low, abs=1e-13)
     assert res.confidence_interval.high == pytest.approx(plain.confidence_interval.high, abs=1e-13)
@@ -248,9 +248,9 @@ def test_cluster_singletons_against_plain_sign_flip_test(ints, seed, alternative
     randomization = pytest.importorskip("pairedframe.stats.randomization")
     x = np.asarray(ints, dtype=float) / 10
     labels = [f"q{i}" for i in np.random.default_rng(seed).permutation(x.size)]
-    res = cluster_sign_flip_test(x, labels, n_resamples=n_resamples, alternative=alternative, rng=seed)
+    res = cluster_sign_flip_test(x, labels, n_resamples=n_resamples, alternative=alternative, seed=seed)
     plain = randomization.sign_flip_test(np.sort(x), n_resamples=n_resamples,
-                                         alternative=alternative, rng=seed)
+                                         alternative=alternative, seed=seed)
     assert res.exact == plain.exact and res.n_resamples == plain.n_resamples
     assert res.statistic == pytest.approx(plain.statistic, abs=1e-14)
     assert res.pvalue == pytest.approx(plain.pvalue, abs=1e-15)
@@ -269,7 +269,7 @@ def test_cluster_results_invariant_to_relabelling_and_row_order(seed, G):
     for f, kw in ((cluster_bootstrap, dict(n_resamples=300)),
                   (cluster_sign_flip_test, dict(n_resamples=300)),
                   (cluster_sign_flip_test, dict(n_resamples=2**min(G, 10)))):  # exact when G <= 10
-        assert f(x, lab, rng=seed, **kw) == f(x2, lab2, rng=seed, **kw)
+        assert f(x, lab, seed=seed, **kw) == f(x2, lab2, seed=seed, **kw)
     s1, n1 = cluster_summaries(x, lab)
     s2, n2 = cluster_summaries(x2, lab2)
     np.testing.assert_array_equal(s1, s2)
@@ -301,7 +301,7 @@ def test_cluster_bootstrap_needs_two_clusters_and_warns_below_twenty():
     with warnings.catch_warnings():
         warnings.simplefilter("error", SmallSampleWarning)
         with pytest.raises(SmallSampleWarning, match="5 clusters"):
-            cluster_bootstrap(np.arange(10.0), np.repeat(np.arange(5), 2), n_resamples=10, rng=0)
+            cluster_bootstrap(np.arange(10.0), np.repeat(np.arange(5), 2), n_resamples=10, seed=0)
 
 
 @pytest.mark.parametrize(
@@ -312,7 +312,8 @@ def test_cluster_bootstrap_needs_two_clusters_and_warns_below_twenty():
         (dict(confidence_level=1.0), ValueError, "confidence_level"),
         (dict(alternative="both"), ValueError, "alternative"),
         (dict(chunk_size=0), ValueError, "chunk_size"),
-        (dict(rng="seed"), TypeError, "rng"),
+        (dict(seed="seed"), TypeError, "seed"),
+        (dict(rng=0), TypeError, "no rng= any more; use seed="),
     ],
 )
 def test_cluster_bootstrap_option_validation(kwargs, exc, match):

@@ -11,12 +11,12 @@ def test_normal_mde_and_required_queries_against_scipy_norm(alpha, power, alt):
     stats = pytest.importorskip("scipy.stats")
     a = alpha / 2 if alt == "two-sided" else alpha
     z = stats.norm.ppf(1 - a) + stats.norm.ppf(power)
-    assert minimum_detectable_effect(0.2, 50, alpha=alpha, power=power, alternative=alt, method="normal") == \
+    assert minimum_detectable_effect(0.2, 50, confidence_level=1 - alpha, power=power, alternative=alt, method="normal") == \
         pytest.approx(z * 0.2 / math.sqrt(50), rel=1e-12)
-    n = required_queries(0.05, 0.2, alpha=alpha, power=power, alternative=alt, method="normal")
+    n = required_queries(0.05, 0.2, confidence_level=1 - alpha, power=power, alternative=alt, method="normal")
     assert n == max(2, math.ceil((z * 0.2 / 0.05) ** 2))
     # consistency: with n queries the MDE is at most the target effect
-    assert minimum_detectable_effect(0.2, n, alpha=alpha, power=power, alternative=alt,
+    assert minimum_detectable_effect(0.2, n, confidence_level=1 - alpha, power=power, alternative=alt,
                                      method="normal") <= 0.05 * (1 + 1e-9)
 
 
@@ -26,7 +26,7 @@ def test_normal_mde_and_required_queries_against_scipy_norm(alpha, power, alt):
 def test_t_mde_against_statsmodels_ttest_power(n, alpha, power, alt):
     smp = pytest.importorskip("statsmodels.stats.power")
     sm_alt = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}[alt]
-    ours = minimum_detectable_effect(1.0, n, alpha=alpha, power=power, alternative=alt)
+    ours = minimum_detectable_effect(1.0, n, confidence_level=1 - alpha, power=power, alternative=alt)
     signed = -ours if alt == "less" else ours
     # statsmodels' power at our MDE is the target (its own solve_power stops at ~1e-5 relative)
     theirs = smp.TTestPower().power(signed, n, alpha, alternative=sm_alt)
@@ -41,7 +41,7 @@ def test_t_mde_against_statsmodels_ttest_power(n, alpha, power, alt):
 def test_noncentral_t_mde_against_scipy_nct(df, alt):
     stats = pytest.importorskip("scipy.stats")
     se, alpha = 0.03, 0.05
-    mde = noncentral_t_mde(se, df, alpha=alpha, power=0.8, alternative=alt)
+    mde = noncentral_t_mde(se, df, confidence_level=1 - alpha, power=0.8, alternative=alt)
     crit = stats.t.ppf(1 - (alpha / 2 if alt == "two-sided" else alpha), df)
     nc = mde / se
     power = stats.nct.sf(crit, df, nc) + (stats.nct.cdf(-crit, df, nc) if alt == "two-sided" else 0.0)
@@ -70,8 +70,10 @@ def test_required_queries_against_textbook_values():
         required_queries(0.0, 1.0)
     with pytest.raises(ValueError, match="sd"):
         minimum_detectable_effect(-1.0, 10)
-    with pytest.raises(ValueError, match="alpha"):
-        minimum_detectable_effect(1.0, 10, alpha=0)
+    with pytest.raises(ValueError, match="confidence_level"):
+        minimum_detectable_effect(1.0, 10, confidence_level=1)
+    with pytest.raises(TypeError, match="no alpha= any more; use confidence_level="):
+        minimum_detectable_effect(1.0, 10, alpha=0.05)
     with pytest.raises(ValueError, match="n"):
         minimum_detectable_effect(1.0, 1)
     with pytest.raises(ValueError, match="method"):

@@ -28,7 +28,7 @@ def _data(seed, n=60, big_n=500, noise=0.05, bias=0.02):
 def test_ppi_mean_against_ppi_py(seed, lam):
     ppi = pytest.importorskip("ppi_py")
     y, fy, fu = _data(seed, noise=0.02 + 0.1 * seed)
-    res = ppi_mean(y, fy, fu, lam=lam, alpha=0.1, ddof=0, method="z")
+    res = ppi_mean(y, fy, fu, lam=lam, confidence_level=0.9, ddof=0, method="z")
     lo, hi = ppi.ppi_mean_ci(y, fy, fu, alpha=0.1, lam=lam)
     est = ppi.ppi_mean_pointestimate(y, fy, fu, lam=lam)
     assert res.statistic == pytest.approx(float(np.ravel(est)[0]), rel=1e-12, abs=1e-15)
@@ -66,7 +66,7 @@ def test_ppi_one_sided_against_ppi_py(alternative, sm_alt):
 def test_ppi_lambda_zero_against_classical_paired_normal_interval(gold, seed):
     y = np.asarray(gold)
     rng = np.random.default_rng(seed)
-    res = ppi_mean(y, y + rng.normal(0, 0.1, y.size), rng.normal(0, 1, 40), lam=0.0, alpha=0.05, method="z")
+    res = ppi_mean(y, y + rng.normal(0, 0.1, y.size), rng.normal(0, 1, 40), lam=0.0, confidence_level=0.95, method="z")
     se = y.std(ddof=1) / math.sqrt(y.size)
     z = 1.959963984540054
     assert res.statistic == pytest.approx(y.mean(), abs=1e-15)
@@ -78,7 +78,7 @@ def test_ppi_lambda_zero_against_classical_paired_normal_interval(gold, seed):
 def test_ppi_lambda_zero_against_ppi_py_classical_mean_ci():
     ppi = pytest.importorskip("ppi_py")
     y, fy, fu = _data(2)
-    res = ppi_mean(y, fy, fu, lam=0, alpha=0.1, ddof=0, method="z")
+    res = ppi_mean(y, fy, fu, lam=0, confidence_level=0.9, ddof=0, method="z")
     lo, hi = ppi.classical_mean_ci(y, alpha=0.1)
     assert tuple(res.confidence_interval) == pytest.approx((lo, hi), rel=1e-12)
 
@@ -177,7 +177,7 @@ def test_ppi_zero_spread_falls_back_to_the_exact_sign_flip_test():
         (([1.0, 2.0], [1.0], [1.0, 2.0]), {}, ValueError, "proxy_on_gold"),
         (([1.0, np.nan], [1.0, 2.0], [1.0]), {}, ValueError, "gold"),
         (([1.0, 2.0], [1.0, 2.0], [[1.0]]), {}, ValueError, "proxy_unlabelled"),
-        (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"alpha": 1.5}, ValueError, "alpha"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"confidence_level": 1.5}, ValueError, "confidence_level"),
         (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"alternative": "larger"}, ValueError, "alternative"),
         (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"ddof": 2}, ValueError, "ddof"),
         (([1.0, 2.0], [1.0, 2.0], [1.0, 2.0]), {"lam": float("inf")}, ValueError, "lam"),
@@ -199,7 +199,7 @@ def test_ppi_jackknife_edgeworth_against_a_plain_loop(n, seed, level):
     from tests.reference.stats_reference import edgeworth_t_quantile_loop, ppi_jackknife_loop
 
     y, fy, fu = _data(seed, n=n, big_n=43, noise=0.05)
-    res = ppi_mean(y, fy, fu, alpha=1 - level)
+    res = ppi_mean(y, fy, fu, confidence_level=level)
     est, se = ppi_jackknife_loop(list(y), list(fy), list(fu))
     assert res.method == "jackknife-edgeworth" and res.df == n - 2
     q = edgeworth_t_quantile_loop(list(y - res.lam * fy), n - 2, level)
@@ -208,8 +208,8 @@ def test_ppi_jackknife_edgeworth_against_a_plain_loop(n, seed, level):
     if 1e-9 < res.pvalue < 1 - 1e-9:     # at level 1 - p the interval's end is exactly at 0
         q_at_p = edgeworth_t_quantile_loop(list(y - res.lam * fy), n - 2, 1 - res.pvalue)
         assert q_at_p == pytest.approx(abs(res.statistic) / res.standard_error, rel=1e-8)
-    one = ppi_mean(y, fy, fu, alpha=1 - level, alternative="greater")       # one-sided: plain jackknife-t
-    ref = ppi_mean(y, fy, fu, alpha=1 - level, alternative="greater", method="jackknife-t")
+    one = ppi_mean(y, fy, fu, confidence_level=level, alternative="greater")       # one-sided: plain jackknife-t
+    ref = ppi_mean(y, fy, fu, confidence_level=level, alternative="greater", method="jackknife-t")
     assert one.confidence_interval == ref.confidence_interval and one.pvalue == ref.pvalue
 
 

@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
 from pairedframe.errors import InsufficientSampleError
@@ -62,11 +62,10 @@ def test_exact_sign_flip_against_loop_reference(d, alt):
 @given(d=arrays(np.float64, st.integers(8, 30), elements=st.one_of(finite, discrete)),
        b=st.integers(1, 120), seed=st.integers(0, 2**32), alt=alternatives)
 def test_monte_carlo_sign_flip_against_loop_reference(d, b, seed, alt):
-    if 2 ** len(d) <= b:
-        return
-    signs = np.vstack(list(sign_flip_chunks(len(d), b, rng=seed))).tolist()
+    assume(2 ** len(d) > b)              # fewer resamples than sign patterns: Monte Carlo, not exact
+    signs = np.vstack(list(sign_flip_chunks(len(d), b, seed=seed))).tolist()
     want = ref.sign_flip_p_loop(d.tolist(), signs, alt, exact=False)
-    res = sign_flip_test(d, n_resamples=b, alternative=alt, rng=seed)
+    res = sign_flip_test(d, n_resamples=b, alternative=alt, seed=seed)
     assert not res.exact and res.n_resamples == b
     assert res.pvalue == pytest.approx(want, abs=1e-15)
     assert 1 / (b + 1) <= res.pvalue <= 1
@@ -76,12 +75,12 @@ def test_monte_carlo_sign_flip_against_loop_reference(d, b, seed, alt):
 @given(d=arrays(np.float64, st.integers(1, 30), elements=st.one_of(finite, discrete)),
        b=st.integers(1, 300), seed=st.integers(0, 2**32))
 def test_swap_against_negated_deltas(d, b, seed):
-    r = sign_flip_test(d, n_resamples=b, rng=seed)
-    s = sign_flip_test(-d, n_resamples=b, rng=seed)
+    r = sign_flip_test(d, n_resamples=b, seed=seed)
+    s = sign_flip_test(-d, n_resamples=b, seed=seed)
     assert s.statistic == -r.statistic
     assert s.pvalue == r.pvalue
-    g = sign_flip_test(d, n_resamples=b, rng=seed, alternative="greater")
-    ls = sign_flip_test(-d, n_resamples=b, rng=seed, alternative="less")
+    g = sign_flip_test(d, n_resamples=b, seed=seed, alternative="greater")
+    ls = sign_flip_test(-d, n_resamples=b, seed=seed, alternative="less")
     assert g.pvalue == ls.pvalue
     lo = 1 / (b + 1) if not r.exact else 1 / 2 ** len(d)
     assert lo <= r.pvalue <= 1 and lo <= g.pvalue <= 1
@@ -93,19 +92,19 @@ def test_swap_against_negated_deltas(d, b, seed):
        b=st.integers(1, 400), seed=st.integers(0, 2**32), c1=st.integers(1, 500),
        c2=st.integers(1, 500), alt=alternatives)
 def test_sign_flip_against_chunk_size_and_single_columns(D, b, seed, c1, c2, alt):
-    m1 = sign_flip_test_many(D, n_resamples=b, rng=seed, chunk_size=c1, alternative=alt)
-    m2 = sign_flip_test_many(D, n_resamples=b, rng=seed, chunk_size=c2, alternative=alt)
+    m1 = sign_flip_test_many(D, n_resamples=b, seed=seed, chunk_size=c1, alternative=alt)
+    m2 = sign_flip_test_many(D, n_resamples=b, seed=seed, chunk_size=c2, alternative=alt)
     np.testing.assert_array_equal(m1.pvalue, m2.pvalue)
     for c in range(D.shape[1]):
-        one = sign_flip_test(D[:, c], n_resamples=b, rng=seed, chunk_size=c1, alternative=alt)
+        one = sign_flip_test(D[:, c], n_resamples=b, seed=seed, chunk_size=c1, alternative=alt)
         assert one.pvalue == m1.pvalue[c]
         assert one.statistic == m1.statistic[c]
 
 
 def test_sign_flip_against_degenerate_input():
-    assert sign_flip_test(np.zeros(50), rng=0).pvalue == 1.0
+    assert sign_flip_test(np.zeros(50), seed=0).pvalue == 1.0
     assert sign_flip_test(np.zeros(5)).pvalue == 1.0
-    r = sign_flip_test(np.ones(50), n_resamples=999, rng=0)
+    r = sign_flip_test(np.ones(50), n_resamples=999, seed=0)
     assert r.pvalue == pytest.approx(1 / 1000)  # never 0
     assert sign_flip_test([0.3], n_resamples=10).pvalue == 1.0  # n=1: two patterns, both tie
     with pytest.raises(InsufficientSampleError):

@@ -11,7 +11,7 @@ from pairedframe.stats.resample import (
 @given(n=st.integers(1, 40), b=st.integers(1, 60), chunk=st.integers(1, 70),
        seed=st.integers(0, 2**32))
 def test_bootstrap_indices_against_single_draw(n, b, chunk, seed):
-    got = np.vstack(list(bootstrap_index_chunks(n, b, rng=seed, chunk_size=chunk)))
+    got = np.vstack(list(bootstrap_index_chunks(n, b, seed=seed, chunk_size=chunk)))
     want = np.random.default_rng(seed).integers(0, n, size=(b, n))
     assert got.dtype == np.int64 and got.shape == (b, n)
     np.testing.assert_array_equal(got, want)
@@ -21,7 +21,7 @@ def test_bootstrap_indices_against_scipy_rng_integers():
     pytest.importorskip("scipy")
     from scipy._lib._util import rng_integers
     want = rng_integers(np.random.default_rng(9), 0, 17, (50, 17))
-    chunks = bootstrap_index_chunks(17, 50, rng=np.random.default_rng(9), chunk_size=7)
+    chunks = bootstrap_index_chunks(17, 50, seed=np.random.default_rng(9), chunk_size=7)
     got = np.vstack(list(chunks))
     np.testing.assert_array_equal(got, want)
 
@@ -30,14 +30,14 @@ def test_bootstrap_indices_against_scipy_rng_integers():
 @given(n=st.integers(1, 150), b=st.integers(1, 40), chunk=st.integers(1, 50),
        seed=st.integers(0, 2**32))
 def test_sign_flip_chunks_against_any_chunk_size(n, b, chunk, seed):
-    a = np.vstack(list(sign_flip_chunks(n, b, rng=seed, chunk_size=chunk)))
-    c = np.vstack(list(sign_flip_chunks(n, b, rng=seed)))
+    a = np.vstack(list(sign_flip_chunks(n, b, seed=seed, chunk_size=chunk)))
+    c = np.vstack(list(sign_flip_chunks(n, b, seed=seed)))
     np.testing.assert_array_equal(a, c)
     assert set(np.unique(a)) <= {-1.0, 1.0}
 
 
 def test_sign_flip_chunks_are_balanced():
-    s = np.vstack(list(sign_flip_chunks(100, 2000, rng=1)))
+    s = np.vstack(list(sign_flip_chunks(100, 2000, seed=1)))
     assert abs(s.mean()) < 0.01
     # columns beyond the first 64-bit word are random too
     assert abs(s[:, 64:].mean()) < 0.02
@@ -89,12 +89,12 @@ def test_as_generator_against_invalid_inputs():
     g = np.random.default_rng(0)
     assert as_generator(g) is g
     assert as_generator(3).integers(100) == np.random.default_rng(3).integers(100)
-    with pytest.raises(TypeError, match="rng"):
+    with pytest.raises(TypeError, match="seed"):
         as_generator(np.random.RandomState(0))
-    with pytest.raises(TypeError, match="rng"):
+    with pytest.raises(TypeError, match="seed"):
         as_generator(True)
     with pytest.raises(ValueError, match="chunk_size"):
-        next(bootstrap_index_chunks(3, 3, rng=0, chunk_size=0))
+        next(bootstrap_index_chunks(3, 3, seed=0, chunk_size=0))
     assert DEFAULT_CHUNK_ELEMENTS > 0
 
 

@@ -27,8 +27,8 @@ values = st.one_of(finite, discrete)
 @given(D=arrays(np.float64, st.tuples(st.integers(1, 20), st.integers(1, 4)), elements=values),
        alt=alternatives, B=st.sampled_from([5, 64, 300]), seed=st.integers(0, 2**32 - 1))
 def test_pvalue_is_the_sign_flip_test_bit_for_bit(D, alt, B, seed):
-    got = sign_flip_interval_many(D, n_resamples=B, alternative=alt, rng=seed)
-    want = sign_flip_test_many(D, n_resamples=B, alternative=alt, rng=seed)
+    got = sign_flip_interval_many(D, n_resamples=B, alternative=alt, seed=seed)
+    want = sign_flip_test_many(D, n_resamples=B, alternative=alt, seed=seed)
     np.testing.assert_array_equal(got.pvalue, want.pvalue)
     assert (got.n_resamples, got.exact) == (want.n_resamples, want.exact)
     np.testing.assert_array_equal(got.statistic, want.statistic)
@@ -39,13 +39,13 @@ def test_pvalue_is_the_sign_flip_test_bit_for_bit(D, alt, B, seed):
        B=st.sampled_from([40, 99, 1000]), seed=st.integers(0, 2**32 - 1),
        level=st.sampled_from([0.8, 0.9, 0.95]))
 def test_interval_against_the_definition(d, alt, B, seed, level):
-    got = sign_flip_interval(d, n_resamples=B, alternative=alt, rng=seed, confidence_level=level)
+    got = sign_flip_interval(d, n_resamples=B, alternative=alt, seed=seed, confidence_level=level)
     n = len(d)
     exact = 2 ** n <= B
     if exact:
         signs = all_sign_patterns(n).tolist()
     else:
-        signs = np.concatenate(list(sign_flip_chunks(n, B, rng=np.random.default_rng(seed)))).tolist()
+        signs = np.concatenate(list(sign_flip_chunks(n, B, seed=np.random.default_rng(seed)))).tolist()
     low, high = ref.sign_flip_interval_loop(list(d), signs, level, alternative=alt, exact=exact)
     if math.isnan(low):      # the reference found no shift p >= alpha: cannot happen
         pytest.fail("reference interval empty")
@@ -58,7 +58,7 @@ def test_interval_against_the_definition(d, alt, B, seed, level):
        alt=alternatives, B=st.sampled_from([19, 199, 5000]), seed=st.integers(0, 2**32 - 1),
        level=st.sampled_from([0.5, 0.9, 0.95, 0.99]))
 def test_interval_excludes_zero_exactly_when_the_test_rejects(D, alt, B, seed, level):
-    r = sign_flip_interval_many(D, n_resamples=B, alternative=alt, rng=seed, confidence_level=level)
+    r = sign_flip_interval_many(D, n_resamples=B, alternative=alt, seed=seed, confidence_level=level)
     low, high = r.confidence_interval
     inside = (low <= 0) & (0 <= high)
     np.testing.assert_array_equal(inside, r.pvalue >= 1 - level)
@@ -70,11 +70,11 @@ def test_interval_excludes_zero_exactly_when_the_test_rejects(D, alt, B, seed, l
 @given(D=arrays(np.float64, st.tuples(st.integers(10, 40), st.integers(1, 3)), elements=values),
        seed=st.integers(0, 2**32 - 1), chunk=st.integers(1, 97))
 def test_interval_independent_of_chunk_size_and_of_other_columns(D, seed, chunk):
-    full = sign_flip_interval_many(D, n_resamples=500, rng=seed)
-    chunked = sign_flip_interval_many(D, n_resamples=500, rng=seed, chunk_size=chunk)
+    full = sign_flip_interval_many(D, n_resamples=500, seed=seed)
+    chunked = sign_flip_interval_many(D, n_resamples=500, seed=seed, chunk_size=chunk)
     np.testing.assert_array_equal(full.confidence_interval.low, chunked.confidence_interval.low)
     np.testing.assert_array_equal(full.confidence_interval.high, chunked.confidence_interval.high)
-    one = sign_flip_interval(D[:, 0], n_resamples=500, rng=seed)
+    one = sign_flip_interval(D[:, 0], n_resamples=500, seed=seed)
     assert one.confidence_interval.low == full.confidence_interval.low[0]
     assert one.pvalue == full.pvalue[0]
 
@@ -112,13 +112,13 @@ def test_cluster_interval_against_the_test_and_the_definition(data, alt, B, seed
     n = sum(sizes)
     X = data.draw(arrays(np.float64, (n, 2), elements=values))
     labels = np.repeat(np.arange(G), sizes)
-    got = cluster_sign_flip_interval_many(X, labels, n_resamples=B, alternative=alt, rng=seed)
-    want = cluster_sign_flip_test_many(X, labels, n_resamples=B, alternative=alt, rng=seed)
+    got = cluster_sign_flip_interval_many(X, labels, n_resamples=B, alternative=alt, seed=seed)
+    want = cluster_sign_flip_test_many(X, labels, n_resamples=B, alternative=alt, seed=seed)
     np.testing.assert_array_equal(got.pvalue, want.pvalue)
     sums, sz = cluster_summaries(X, labels)
     exact = 2 ** G <= B
     signs = (all_sign_patterns(G) if exact else
-             np.concatenate(list(sign_flip_chunks(G, B, rng=np.random.default_rng(seed))))).tolist()
+             np.concatenate(list(sign_flip_chunks(G, B, seed=np.random.default_rng(seed))))).tolist()
     for c in range(2):
         low, high = ref.sign_flip_interval_loop(list(sums[:, c]), signs, alternative=alt, exact=exact,
                                                 weights=list(sz), p0=float(got.pvalue[c]))
@@ -162,10 +162,10 @@ def test_studentized_interval_against_plain_loops(X, alt, seed, B):
     """The default (resample SEs floored at half the sample's, quantile capped at 1.5 x scipy.stats.t's),
     each rule alone, and Hall's bootstrap-t, against loops."""
     from pairedframe.stats.studentized import zero_spread
-    idx = np.concatenate(list(bootstrap_index_chunks(X.shape[0], B, rng=np.random.default_rng(seed))))
+    idx = np.concatenate(list(bootstrap_index_chunks(X.shape[0], B, seed=np.random.default_rng(seed))))
     flat = zero_spread(X)
     for floor, cap in ((0.5, 1.5), (None, 1.5), (0.5, None), (None, None)):
-        got = studentized_bootstrap_many(X, n_resamples=B, alternative=alt, rng=seed, min_se_ratio=floor,
+        got = studentized_bootstrap_many(X, n_resamples=B, alternative=alt, seed=seed, min_se_ratio=floor,
                                          max_quantile_ratio=cap)
         for c in range(X.shape[1]):
             if flat[c]:
@@ -180,7 +180,7 @@ def test_studentized_interval_against_plain_loops(X, alt, seed, B):
 def test_studentized_is_symmetric_about_the_mean_and_wider_than_t_for_skewed_data():
     stats = pytest.importorskip("scipy.stats")
     x = np.random.default_rng(0).exponential(0.1, 25) - 0.05
-    r = studentized_bootstrap_many(x[:, None], n_resamples=4000, rng=1)
+    r = studentized_bootstrap_many(x[:, None], n_resamples=4000, seed=1)
     lo, hi = r.confidence_interval.low[0], r.confidence_interval.high[0]
     assert (lo + hi) / 2 == pytest.approx(x.mean(), abs=1e-15)
     t = stats.ttest_1samp(x, 0).confidence_interval(0.95)

@@ -19,14 +19,15 @@ from pairedframe.stats.multiple import benjamini_hochberg, holm
 __all__ = ["TOST_COLUMN", "with_tost"]
 
 
-def _tost(delta: float, se: float, margin: float, alpha: float, df: float,
+def _tost(delta: float, se: float, margin: float, confidence_level: float, df: float,
           G: int) -> tuple[float, float, float, bool]:
     """(p, low, high, equivalent) of the t-based TOST at +-margin with the 1 - 2 alpha interval.  With
     se == 0 (no spread between clusters) there is no error to estimate: each one-sided test is the exact
     sign-flip test on G clusters shifted wholly past its bound, p = 1 / 2**G (never 0), and the interval
     is the point when that is below alpha, else unbounded."""
+    alpha = 1.0 - confidence_level
     if se > 0:
-        r = tost(delta, se, margin=margin, alpha=alpha, df=df)
+        r = tost(delta, se, margin=margin, confidence_level=confidence_level, df=df)
         return r.pvalue, float(r.confidence_interval.low), float(r.confidence_interval.high), r.equivalent
     p = math.ldexp(1.0, -G) if -margin < delta < margin else 1.0
     if p < alpha:
@@ -39,11 +40,12 @@ TOST_COLUMN = {"pvalue": "pvalue_tost", "pvalue_holm": "pvalue_tost_holm", "pval
 
 
 def with_tost(out: pl.DataFrame, st: dict[str, np.ndarray], G_all: np.ndarray, fam: np.ndarray, *, margin: float,
-              alpha: float, verdict_on: str, measures: Sequence[str]) -> pl.DataFrame:
+              confidence_level: float, verdict_on: str, measures: Sequence[str]) -> pl.DataFrame:
     """TOST columns, and the verdict "equivalent" where the difference is not significant and TOST, adjusted
     within the family as the difference test is (Holm / BH / none by ``verdict_on``), rejects non-equivalence:
     an equivalence claim is a claim too, so a family's claims of either kind keep its error rate."""
-    res = [_tost(float(d), float(s), margin, alpha, float(f), int(g))
+    alpha = 1.0 - confidence_level
+    res = [_tost(float(d), float(s), margin, confidence_level, float(f), int(g))
            for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
     p_tost = np.array([r[0] for r in res], dtype=float)
     tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures)

@@ -45,34 +45,24 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.comparison._validate import nonfinite_error
-from pairedframe.comparison.engine_tables import _NUMERIC, EngineTable, check_id_types, check_ids
-from pairedframe.comparison.paired import (
-    DELTA_TOLERANCE,
-    SUMMARY_QID,
-    _check_options,
-    _check_sizes,
-    _choose_comparisons,
-    _describe_row,
-    _finish_table,
-    _mc_patterns,
-    _Options,
-    _VERDICT_ON,
-    _no_common_query,
-    _require_pairable,
-    _warn_summary_rows,
-    check_cost,
-)
+from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types
+from pairedframe.comparison.assemble import finish_table
+from pairedframe.comparison.options import Options, check_cost, check_options, mc_patterns
+from pairedframe.comparison.pairing import (DELTA_TOLERANCE, check_sizes, choose_comparisons, describe_row,
+                                            no_common_query, require_pairable, warn_summary_rows)
+from pairedframe.io.results import SUMMARY_QID
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
-from pairedframe.comparison.segments import _t_stats
+from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.checks import require_rows
-from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.errors import USE_CORRECTION, DuplicateError, SchemaError, renamed_keywords
 from pairedframe.measures import higher_is_better
-from pairedframe.stats.bootstrap import _interval_from_probs
+from pairedframe.stats.bootstrap import interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.signflip_interval import inverted_interval
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import MIN_SE_RATIO, ZERO_SPREAD_RTOL, studentize, symmetric_interval
+from pairedframe.stats.ttest import t_test_from_moments
 
 __all__ = ["compare_by_join", "Paired", "pair_in_engine", "resampled_sums"]
 
@@ -100,7 +90,7 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                    source: str | None = None, columns: Sequence[str] | None = None) -> Paired:
     """Validate the user's per-query table and pair every system with ``baseline``, in the engine.
 
-    Same rules and messages as the polars path (:func:`pairedframe.comparison.paired._pair`): null
+    Same rules and messages as the polars path (:func:`pairedframe.comparison.pairing.pair_systems`): null
     values are 'not measured', ``qid == "all"`` rows are dropped with a warning, non-finite values and
     repeated keys are errors, systems and measures default to their order of first appearance.
     ``extra_keys`` are columns carried into ``pairs`` but not comparison keys (the cluster); ``source``
@@ -114,7 +104,7 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
                           f"(has {columns})")
-    if not types["value"].lower().startswith(_NUMERIC):
+    if not types["value"].lower().startswith(NUMERIC_TYPES):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
     check_id_types(types)
     flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
@@ -148,7 +138,7 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                            f"AS nonfinite FROM {pq}").row(0, named=True)
     summary = 0 if flagged else int(checks["summary"] or 0)
     if summary:
-        _warn_summary_rows(summary)
+        warn_summary_rows(summary)
         require_rows(int(checks["n_rows"]) - summary, what="the per-query table",
                      why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
     if checks["nonfinite"]:
@@ -169,8 +159,8 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
     def in_order(column: str) -> list[str]:
         return order.group_by(column).agg(pl.col("first").min()).sort("first")[column].to_list()
 
-    systems, measures = _choose_comparisons(in_order("system"), in_order("measure"), baseline, systems, measures)
-    _require_pairable(set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()),
+    systems, measures = choose_comparisons(in_order("system"), in_order("measure"), baseline, systems, measures)
+    require_pairable(set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()),
                       order.filter(pl.col("system") == baseline)["measure"].to_list(), systems, measures, baseline)
     chosen = table.name("chosen")
     table.register(chosen, _frame([(s, m) for s in systems for m in measures], ["system", "measure"]))
@@ -200,7 +190,7 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                   source=pq)
 
 
-def _wins_in_measure_direction(rows: pl.DataFrame) -> pl.DataFrame:
+def wins_in_measure_direction(rows: pl.DataFrame) -> pl.DataFrame:
     """wins and losses swapped for measures where lower is better (ranks such as FirstRelRank), as
     :func:`pairedframe.compare` counts them: a win is an improvement."""
     lower = [m for m in rows["measure"].unique().to_list() if not higher_is_better(m)]
@@ -225,7 +215,7 @@ def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str 
         f"FROM {paired.pairs} GROUP BY {keys}")
 
 
-def _means_table(paired: Paired, comps: Sequence[int], means: np.ndarray) -> str:
+def means_table(paired: Paired, comps: Sequence[int], means: np.ndarray) -> str:
     """A registered table ``comp, mu`` (the means travel as data, never as SQL text)."""
     name = paired.table.name("mu")
     paired.table.register(name, pa.table({"comp": pa.array(np.asarray(comps, dtype=np.int64)),
@@ -236,7 +226,7 @@ def _means_table(paired: Paired, comps: Sequence[int], means: np.ndarray) -> str
 def central_moments(paired: Paired, rows: pl.DataFrame) -> pl.DataFrame:
     """``comp, ss, s3``: sums of squared and cubed deviations of the deltas from their mean, per
     comparison (``rows``: ``_row, delta``) -- the two-pass moments numpy computes."""
-    mu = _means_table(paired, rows["_row"].to_list(), rows["delta"].to_numpy())
+    mu = means_table(paired, rows["_row"].to_list(), rows["delta"].to_numpy())
     got = paired.table.collect(
         f"SELECT p.comp, sum((p.delta - m.mu) * (p.delta - m.mu)) AS ss, "
         f"sum((p.delta - m.mu) * (p.delta - m.mu) * (p.delta - m.mu)) AS s3 "
@@ -281,7 +271,7 @@ def wide_deltas(paired: Paired, comps: list[int], qids: Sequence[str], centre: n
     t = paired.table
     qpos = t.name("qpos")
     t.register(qpos, pa.table({"qid": pa.array(list(qids), pa.string()), "pos": pa.array(np.arange(len(qids)))}))
-    mu = _means_table(paired, comps, centre) if centre is not None else None
+    mu = means_table(paired, comps, centre) if centre is not None else None
     value = "p.delta - m.mu" if mu else "p.delta"
     join_mu = f" JOIN {mu} m ON p.comp = m.comp" if mu else ""
     wide = t.name("wide")
@@ -316,7 +306,7 @@ def resampled_sums(t: EngineTable, wide: str, k: int, index: ResampleIndex, *, s
 
 
 def bootstrap_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,
-                          constant: np.ndarray, opt: _Options, *, ratio: bool = False
+                          constant: np.ndarray, opt: Options, *, ratio: bool = False
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Percentile interval and standard error of the mean delta of k columns from the join.
 
@@ -329,7 +319,7 @@ def bootstrap_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta
     theta[:, constant] = delta[constant]
     a = (1 - opt.confidence_level) / 2 if opt.alternative == "two-sided" else 1 - opt.confidence_level
     tb = np.ascontiguousarray(theta.T)
-    low, high = _interval_from_probs(tb, np.broadcast_to(np.array([a, 1 - a]), (k, 2)), opt.alternative)
+    low, high = interval_from_probs(tb, np.broadcast_to(np.array([a, 1 - a]), (k, 2)), opt.alternative)
     low = np.where(constant & np.isfinite(low), delta, low)
     high = np.where(constant & np.isfinite(high), delta, high)
     se = np.std(tb, axis=1, ddof=1)
@@ -338,7 +328,7 @@ def bootstrap_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta
 
 
 def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str], delta: np.ndarray,
-                            se: np.ndarray, flat: np.ndarray, scale: np.ndarray, opt: _Options
+                            se: np.ndarray, flat: np.ndarray, scale: np.ndarray, opt: Options
                             ) -> tuple[np.ndarray, np.ndarray]:
     """The stabilised symmetric bootstrap-t interval of :func:`pairedframe.stats.studentized.
     studentized_bootstrap_many` (each resample's SE at least MIN_SE_RATIO x ``se``, the quantile capped)
@@ -348,7 +338,7 @@ def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str
     t = paired.table
     k, n = delta.shape[0], len(qids)
     wide = wide_deltas(paired, comps, qids, centre=delta)
-    index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=_elements(opt, n))
+    index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=draws_per_chunk(opt, n))
     t_star = np.empty((index.n_resamples, k))
     for resample, _, s1, more in resampled_sums(t, wide, k, index, spread=True):
         m = s1 / n
@@ -380,19 +370,20 @@ def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delt
                              same_sign, c == 1.0)
 
 
+@renamed_keywords(verdict_on=USE_CORRECTION)
 def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str] | str | None = None,
                     measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
                     confidence_level: float = 0.95, alternative: str = "two-sided", test: str = "randomization",
                     seed: int = 0, family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
-                    interval: str | None = None, power: float = 0.8, verdict_on: str = "pvalue_holm",
+                    interval: str | None = None, power: float = 0.8, correction: str = "holm",
                     progress: Callable[[int, int], None] | None = None, resampling: str = "fixed",
-                    decision_error: float = 1e-3, max_resamples: int = 2**27) -> pl.DataFrame:
+                    decision_error: float = DEFAULT_DECISION_ERROR,
+                    max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
     try:
-        opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
-                             resampling, decision_error, max_resamples)
-        if verdict_on not in _VERDICT_ON:
-            raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
+        opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                            resampling, decision_error, max_resamples, correction)
+        verdict_on = opt.verdict_column
         not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
         moments = comparison_moments(paired)
@@ -401,7 +392,7 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
                 .with_columns(pl.col("n_queries").fill_null(0),
                               ((pl.col("dmin") != 0) | (pl.col("dmax") != 0)).fill_null(False).alias("_nonzero")))
         require_common_queries(paired, rows, baseline)
-        _check_sizes(rows, baseline, paired.extras)
+        check_sizes(rows, baseline, paired.extras)
         rows = rows.join(central_moments(paired, rows).rename({"comp": "_row"})
                          .with_columns(pl.col("_row").cast(pl.UInt32)), on="_row", how="left").sort("_row")
         k_total = rows.height
@@ -420,9 +411,9 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
-        rows = _wins_in_measure_direction(rows.with_columns(pl.col("n_queries").cast(pl.Int64)))
-        return _finish_table(rows, stats, opt, baseline=baseline, extras=paired.extras, family_by=family_by,
-                             verdict_on=verdict_on)
+        rows = wins_in_measure_direction(rows.with_columns(pl.col("n_queries").cast(pl.Int64)))
+        return finish_table(rows, stats, opt, baseline=baseline, extras=paired.extras, family_by=family_by,
+                            verdict_on=verdict_on)
     finally:
         table.close()
 
@@ -459,11 +450,11 @@ def require_common_queries(paired: Paired, rows: pl.DataFrame, baseline: str) ->
 
     own, base = queries("system"), queries("pf_baseline")
     t.drop(pick)
-    raise _no_common_query(empty.height, rows.height, baseline, _describe_row({k: first[k] for k in keys}), own, base)
+    raise no_common_query(empty.height, rows.height, baseline, describe_row({k: first[k] for k in keys}), own, base)
 
 
 def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: pl.DataFrame,
-                       opt: _Options) -> dict[str, np.ndarray]:
+                       opt: Options) -> dict[str, np.ndarray]:
     """The statistics of :func:`pairedframe.comparison.paired._analyse_block` for comparisons that
     share a query set, from the engine (``rows``: their moments)."""
     t = paired.table
@@ -477,7 +468,7 @@ def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: 
                                   "skewness": skewness_from_moments(ss / n, rows["s3"].to_numpy() / n, n, flat)}
     if opt.interval == "percentile":
         wide = wide_deltas(paired, comps, qids)
-        index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=_elements(opt, n))
+        index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=draws_per_chunk(opt, n))
         out["ci_low"], out["ci_high"], out["se"] = bootstrap_from_engine(t, wide, index, delta, dmin == dmax, opt)
         t.drop(wide)
     elif opt.interval == "studentized":
@@ -486,7 +477,7 @@ def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: 
                                                                 flat, scale, opt)
     tt = None
     if opt.test == "t" or opt.interval in ("t", "studentized"):
-        tt = _t_stats(delta, sd, np.full(k, float(n)), flat, opt.alternative, opt.confidence_level)
+        tt = t_test_from_moments(delta, sd, np.full(k, float(n)), flat, opt.alternative, opt.confidence_level)
     if opt.interval == "t" or (opt.interval == "studentized" and flat.any()):
         # zero spread: the exact sign-flip answer for equal deltas (pairedframe.stats.ttest), not certainty
         take = np.ones(k, dtype=bool) if opt.interval == "t" else flat
@@ -495,7 +486,7 @@ def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: 
     if opt.interval == "signflip" or opt.test == "randomization":
         wide = wide_deltas(paired, comps, qids)
         index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
-                               chunk_elements=_elements(opt, n))
+                               chunk_elements=draws_per_chunk(opt, n))
         p, low, high = sign_flips_from_engine(t, wide, index, delta, rows["mean_abs"].to_numpy().astype(np.float64),
                                               float(n), opt.confidence_level, opt.alternative)
         t.drop(wide)
@@ -507,11 +498,11 @@ def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: 
     else:
         out["pvalue"] = tt["pvalue"]
         out["exact"] = np.zeros(k, dtype=bool)
-    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, _mc_patterns(opt),
+    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, mc_patterns(opt),
                                              bool(flat[c])) for c in range(k)])
     return out
 
 
-def _elements(opt: _Options, n: int) -> int | None:
+def draws_per_chunk(opt: Options, n: int) -> int | None:
     """Draws per chunk of the index: ``chunk_size`` resamples when given, else the default."""
     return None if opt.chunk_size is None else max(1, int(opt.chunk_size)) * n

@@ -21,20 +21,19 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.by_join import (
-    _elements,
-    _means_table,
     bootstrap_from_engine,
-    check_ids,
     comparison_moments,
+    draws_per_chunk,
+    means_table,
     pair_in_engine,
     query_set_groups,
     require_common_queries,
     sign_flips_from_engine,
     wide_deltas,
 )
-from pairedframe.comparison.clustered import (_check_cluster_counts, _clustered_table, _zero_spread_interval,
-                                              check_cluster_cost, cluster_map, where_clusters)
-from pairedframe.comparison.engine_tables import EngineTable
+from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_cluster_counts, cluster_map,
+                                                   clustered_table, where_clusters, zero_spread_interval)
+from pairedframe.comparison.engine_tables import EngineTable, check_ids
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.errors import SchemaError
@@ -116,11 +115,11 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
                 .join(binary.rename({"comp": "_row"}), on="_row", how="left").sort("_row")
                 .with_columns(pl.col("n_queries").fill_null(0), pl.col("n_clusters").fill_null(0)))
         require_common_queries(paired, rows, baseline)
-        _check_cluster_counts(rows, rows["n_queries"].to_numpy(), rows["n_clusters"].to_numpy(), keys=keys,
+        check_cluster_counts(rows, rows["n_queries"].to_numpy(), rows["n_clusters"].to_numpy(), keys=keys,
                               baseline=baseline)
         k_total = rows.height
         delta_all = rows["delta"].to_numpy().astype(float)
-        mu = _means_table(paired, rows["_row"].to_list(), delta_all)
+        mu = means_table(paired, rows["_row"].to_list(), delta_all)
         # residual sums r_g = S_g - mu n_g with CR2 weights w_g = 1 / (1 - n_g / N): the CR2 SE and the
         # Bell-McCaffrey df (pairedframe.stats.cluster_interval), the 3rd and 4th moments the Edgeworth quantile
         resid = table.collect(
@@ -169,7 +168,7 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             delta = delta_all[idx]
             wide = wide_deltas(paired, comps, qids)
             flips = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
-                                   chunk_elements=_elements(opt, n))
+                                   chunk_elements=draws_per_chunk(opt, n))
             pv, low, high = sign_flips_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
                                                    opt.confidence_level, opt.alternative)
             pv[(sub["max_sum"] == 0).to_numpy()] = 1.0          # as the test: all-zero cluster sums give p = 1
@@ -183,12 +182,12 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
                 low, high = delta - q * se_all[idx], delta + q * se_all[idx]
             elif interval == "percentile":
                 boot = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed,
-                                      chunk_elements=_elements(opt, n))
+                                      chunk_elements=draws_per_chunk(opt, n))
                 low, high, _ = bootstrap_from_engine(table, wide, boot, delta, (sub["dmin"] == sub["dmax"]).to_numpy(),
                                                      opt, ratio=True)
             table.drop(wide)
             if interval in ("edgeworth", "t"):     # no certainty from zero spread, as the in-memory path
-                low, high = _zero_spread_interval(delta, se_all[idx], low, high, G, 1.0 - opt.confidence_level,
+                low, high = zero_spread_interval(delta, se_all[idx], low, high, G, 1.0 - opt.confidence_level,
                                                   opt.alternative)
             st["ci_low"][idx], st["ci_high"][idx], st["pvalue"][idx] = low, high, pv
             st["floor"][idx] = smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples)
@@ -196,7 +195,7 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
-        return _clustered_table(paired.rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
+        return clustered_table(paired.rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
                                 family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
     finally:
         table.close()

@@ -6,7 +6,7 @@ statistic of a unit (system, keys, measure, segment set, segment) is an aggregat
 - every test: the per-unit count, mean, variance and the second and third central moments (summed
   about the unit's mean, two passes as in numpy) in SQL, whence the skewness column;
 - ``test="t"`` (screening thousands of segments): the t tail and BH/Holm on the small result
-  (:func:`pairedframe.comparison.segments._t_stats`);
+  (:func:`pairedframe.stats.ttest.t_test_from_moments`);
 - the percentile bootstrap and the sign-flip test draw from the counter-based streams documented
   in :mod:`pairedframe.comparison.segments`, evaluated by the engine: a table of the 32-bit row
   seeds ``r(b)`` of each segment (``B`` rows per segment, computed here), and for each query
@@ -28,17 +28,18 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.by_join import _NUMERIC, _wins_in_measure_direction, not_in_engine, pair_in_engine
-from pairedframe.comparison.engine_tables import EngineTable, is_spark_dataframe
-from pairedframe.comparison.segments import (_as_segments, _no_segment_query, _require_segments_matched,
-                                             _require_two_queries, _row_seeds, _segments_table, _t_stats,
-                                             check_segments_cost, segment_keys)
+from pairedframe.comparison.by_join import not_in_engine, pair_in_engine, wins_in_measure_direction
+from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_spark_dataframe
+from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
+                                                   require_segments_matched, require_two_queries, segments_table)
+from pairedframe.comparison.streams import row_seeds, segment_keys
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.stats.randomization import TIE_RTOL
 from pairedframe.stats.signflip_interval import inverted_interval_units
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+from pairedframe.stats.ttest import t_test_from_moments
 
 __all__ = ["compare_segments_by_join"]
 
@@ -56,7 +57,7 @@ def _segments(table: EngineTable, segments: Any) -> str:
         qid_type = dict(segments.dtypes)["qid"]
         if qid_type.startswith(("double", "float")):
             raise SchemaError(f"id column(s) ['qid ({qid_type})'] of the segment table hold floats: ids are strings")
-        warn_numeric_ids(["qid"] if qid_type.startswith(_NUMERIC) else [], "the segment table")
+        warn_numeric_ids(["qid"] if qid_type.startswith(NUMERIC_TYPES) else [], "the segment table")
         view = table.name("segs_in")
         segments.createOrReplaceTempView(view)
         table._made.append(view)
@@ -75,7 +76,7 @@ def _segments(table: EngineTable, segments: Any) -> str:
         return name
     if is_spark_dataframe(segments):
         segments = pl.from_arrow(segments.toArrow())
-    table.register(name, _as_segments(segments).to_arrow())
+    table.register(name, as_segments(segments).to_arrow())
     return name
 
 
@@ -120,10 +121,10 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
             f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
             f"FROM {units_sql} GROUP BY comp, segment_set, segment")
         if moments.height == 0:
-            raise _no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs} LIMIT 3")["qid"].to_list(),
+            raise no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs} LIMIT 3")["qid"].to_list(),
                                     t.collect(f"SELECT DISTINCT qid FROM {segs} LIMIT 3")["qid"].to_list())
         every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
-        _require_segments_matched(list(every.iter_rows()),
+        require_segments_matched(list(every.iter_rows()),
                                   set(moments.select("segment_set", "segment").unique().iter_rows()))
         # zero spread (max - min <= 1e-12 max|d|) as the paired t-test rule: sd 0, no certainty from noise
         units = (moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32))
@@ -133,10 +134,10 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
                  .with_columns(pl.when(pl.col("n_queries") < 2).then(float("nan"))
                                .when(pl.col("_flat")).then(0.0).otherwise(pl.col("sd")).alias("sd")))
         n_q = units["n_queries"].to_numpy().astype(np.float64)   # two-pass moments, as numpy: skewness
-        units = _wins_in_measure_direction(units.with_columns(pl.Series("skewness", skewness_from_moments(
+        units = wins_in_measure_direction(units.with_columns(pl.Series("skewness", skewness_from_moments(
             units["ss"].to_numpy().astype(np.float64) / n_q, units["s3"].to_numpy().astype(np.float64) / n_q, n_q,
             units["_flat"].to_numpy()))))
-        _require_two_queries(units["n_queries"].to_numpy())
+        require_two_queries(units["n_queries"].to_numpy())
         k = units.height
         n_all = units["n_queries"].to_numpy().astype(np.int64)
         ok = n_all >= 2
@@ -146,7 +147,7 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
         constant = (units["dmin"] == units["dmax"]).to_numpy()
         stats["delta"][ok] = delta[ok]
         if test == "t" or interval == "t":
-            tt = _t_stats(delta[ok], units["sd"].to_numpy()[ok], n_all[ok].astype(float),
+            tt = t_test_from_moments(delta[ok], units["sd"].to_numpy()[ok], n_all[ok].astype(float),
                           units["_flat"].to_numpy()[ok], alternative, confidence_level)
             if test == "t":
                 stats["pvalue"][ok] = tt["pvalue"]
@@ -175,7 +176,7 @@ def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str
                 stats["pvalue"][where] = got["pvalue"]
                 exact[where] = got["exact"]
         units = units.drop("dmin", "dmax", "mean_abs", "max_abs", "ss", "s3", "_flat", "delta", "_row")
-        return _segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
+        return segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
                                correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
                                alternative=alternative, seed=seed)
     finally:
@@ -193,8 +194,8 @@ def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resampl
     distinct = units.select("segment_set", "segment").unique(maintain_order=True)
     keys = np.array([segment_keys(seed, s, g) for s, g in distinct.iter_rows()], dtype=np.uint64).reshape(-1, 2)
     rows = np.arange(B)
-    boot_seeds = _row_seeds(keys[:, 0], rows).astype(np.int64)     # (B, S)
-    flip_seeds = _row_seeds(keys[:, 1], rows).astype(np.int64)
+    boot_seeds = row_seeds(keys[:, 0], rows).astype(np.int64)     # (B, S)
+    flip_seeds = row_seeds(keys[:, 1], rows).astype(np.int64)
     S = distinct.height
     seeds = t.name("seeds")
     t.register(seeds, pa.table({

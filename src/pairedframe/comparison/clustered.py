@@ -50,7 +50,6 @@ on what else is in the call.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -59,25 +58,21 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.comparison._cost import check_resampling_cost, column_slices
-from pairedframe.comparison._equivalence import with_tost
-from pairedframe.comparison._families import family_columns, family_ids, family_text
+from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.comparison.interval_range import clip_delta_intervals, clip_deltas
-from pairedframe.comparison.paired import BASE_COLUMNS, _as_frame, _oriented, _pair
+from pairedframe.comparison.pairing import BASE_COLUMNS, as_frame, pair_systems
+from pairedframe.comparison.streams import cluster_layout, cluster_streams, partition_key
 from pairedframe.checks import string_ids
-from pairedframe.measures import higher_is_better
-from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
-                                             verdict_levels, verdict_notes,
-                                             warn_unreachable)
-from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
-from pairedframe.stats.cluster import MIN_CLUSTERS, _cluster_boot
-from pairedframe.stats.cluster_interval import (_flip_interval, cluster_df, cluster_edgeworth_interval,
-                                                cluster_robust_se, cluster_t_interval)
+from pairedframe.comparison.verdicts import smallest_pvalue, verdict_column
+from pairedframe.errors import USE_CORRECTION, SchemaError, SmallSampleWarning, renamed_keywords
+from pairedframe.stats.cluster import cluster_bootstrap_columns
+from pairedframe.stats.cluster_interval import (cluster_df, cluster_edgeworth_interval, cluster_robust_se,
+                                                cluster_t_interval, flip_interval_from_sums)
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, zero_spread
 from pairedframe.stats.mcnemar import mcnemar_exact
-from pairedframe.stats.multiple import benjamini_hochberg, holm
-from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from pairedframe.stats.resample import query_set_key
+from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_cluster_counts, cluster_map,
+                                                   clustered_table, where_clusters, zero_spread_interval)
 
 __all__ = ["CLUSTER_POLICY", "compare_clustered", "cluster_streams", "cluster_layout", "attach_clusters"]
 
@@ -92,99 +87,9 @@ _INTERVALS = ("edgeworth", "signflip", "t", "percentile")
 # clusters as a partition of a query set
 # ----------------------------------------------------------------------------------------------
 
-def cluster_layout(qids: Sequence[str], clusters: Sequence[Any]) -> tuple[np.ndarray, list[list[str]]]:
-    """Canonical cluster order of a query set.
-
-    Parameters
-    ----------
-    qids : sequence of str, shape (n,)
-        Distinct query ids.
-    clusters : sequence, shape (n,)
-        Cluster id of each query (any hashable; only equality is used).
-
-    Returns
-    -------
-    codes : ndarray of intp, shape (n,)
-        Canonical cluster number ``0..G-1`` of each query: clusters are numbered in code-point order
-        of their smallest qid, so the numbering depends only on the partition, not on the labels.
-    members : list of G lists of str
-        The qids of each cluster, sorted, in canonical order.
-    """
-    groups: dict[Any, list[str]] = {}
-    for q, c in zip(qids, clusters):
-        groups.setdefault(c, []).append(str(q))
-    members = sorted((sorted(m) for m in groups.values()), key=lambda m: m[0])
-    where = {q: g for g, m in enumerate(members) for q in m}
-    codes = np.fromiter((where[str(q)] for q in qids), dtype=np.intp, count=len(qids))
-    return codes, members
-
-
-def _partition_key(members: list[list[str]]) -> bytes:
-    h = hashlib.blake2b(digest_size=32, person=b"pf-partition")
-    for m in members:
-        h.update(query_set_key(m))
-    return h.digest()
-
-
-def cluster_streams(seed: int, qids: Sequence[Any], clusters: Sequence[Any]
-                    ) -> tuple[np.random.Generator, np.random.Generator]:
-    """The (cluster bootstrap, cluster sign-flip) generators :func:`compare_clustered` uses.
-
-    Parameters
-    ----------
-    seed : int
-        Non-negative user seed.
-    qids, clusters : sequences of shape (n,)
-        The paired queries of a comparison and their cluster ids.
-
-    Returns
-    -------
-    (numpy.random.Generator, numpy.random.Generator)
-        Keyed by the seed, the query set and the partition into clusters (module docstring).  With
-        singleton clusters these are exactly :func:`pairedframe.comparison.resample_generators`.
-    """
-    qids = [str(q) for q in qids]
-    _, members = cluster_layout(qids, clusters)
-    qkey = query_set_key(qids)
-    key: Any = qkey if len(members) == len(qids) else ("cluster", qkey, _partition_key(members))
-    return (np.random.default_rng(keyed_seed_sequence(seed, key)),
-            np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key))))
-
-
 # ----------------------------------------------------------------------------------------------
 # attaching a cluster column
 # ----------------------------------------------------------------------------------------------
-
-def _no_id(value: Any) -> bool:
-    """None, or a float NaN (pandas' missing value): no cluster id at all."""
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def where_clusters(mapped: bool, column: str = "cluster") -> str:
-    """Where a query's cluster was looked for, for messages: the argument or the column."""
-    return "in clusters=" if mapped else f"(its {column!r} column is null)"
-
-
-def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[str]]:
-    """A ``{qid: cluster}`` mapping or a ``qid, cluster[, keys]`` table as a checked table, and the
-    columns (of ``columns``, qid always) it maps on; ids and clusters as strings."""
-    if isinstance(clusters, dict):
-        cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
-                             "cluster": [None if _no_id(v) else str(v) for v in clusters.values()]},
-                            schema={"qid": pl.String, "cluster": pl.String})
-    else:
-        cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
-    missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
-    if missing:
-        raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")
-    on = [c for c in cmap.columns if c != "cluster" and c in columns and c not in ("value",)]
-    if "qid" not in on:
-        on.append("qid")
-    cmap = string_ids(cmap.select(*on, "cluster"), [*on, "cluster"], "the cluster table")
-    dup = cmap.select(on).is_duplicated()
-    if dup.any():
-        raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
-    return cmap, on
 
 
 def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "cluster") -> tuple[pl.DataFrame, list[str]]:
@@ -215,7 +120,7 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
     """
     if isinstance(clusters, str):
         cluster_column, clusters = clusters, None
-    df = _as_frame(data, keep_columns=(cluster_column,) if clusters is None else ())
+    df = as_frame(data, keep_columns=(cluster_column,) if clusters is None else ())
     if clusters is None:
         if cluster_column not in df.columns:
             raise SchemaError(f"no cluster column {cluster_column!r} in the per-query table (columns {df.columns}); "
@@ -255,51 +160,14 @@ def _binary(x: np.ndarray) -> bool:
     return bool(np.all((x == 0) | (x == 1)))
 
 
-def _zero_spread_interval(theta: np.ndarray, se: np.ndarray, low: np.ndarray, high: np.ndarray, G: int,
-                          alpha: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
-    """Where se == 0 the t-type interval would be a point whatever G: keep the point only when the exact
-    sign-flip test on G equal cluster deltas can reject (``2 / 2**G < alpha``, one-sided ``1 / 2**G``),
-    else leave the unbounded side(s) open -- no certainty from zero spread."""
-    low, high = np.array(low, dtype=float, copy=True), np.array(high, dtype=float, copy=True)
-    floor = math.ldexp(2.0 if alternative == "two-sided" else 1.0, -G)
-    if floor >= alpha:
-        flat = np.asarray(se) == 0
-        low[flat & (alternative != "less")] = -math.inf
-        high[flat & (alternative != "greater")] = math.inf
-    return low, high
-
-
-def _check_cluster_counts(rows: pl.DataFrame, n_queries: np.ndarray, n_clusters: np.ndarray, *, keys: list[str],
-                          baseline: str) -> None:
-    """InsufficientSampleError for a comparison with fewer than 2 queries or clusters (one with none
-    named first); SmallSampleWarning below MIN_CLUSTERS. ``rows``: one per comparison, in order."""
-    none = np.flatnonzero(n_queries == 0)
-    short = none if none.size else np.flatnonzero((n_queries < 2) | (n_clusters < 2))
-    if short.size:
-        r = int(short[0])
-        row = rows.row(r, named=True)
-        what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
-        raise InsufficientSampleError(
-            f"comparison with baseline {baseline!r} ({what}) has {int(n_queries[r])} common queries in "
-            f"{int(n_clusters[r])} clusters; a cluster comparison needs at least 2 clusters")
-    few = np.flatnonzero(n_clusters < MIN_CLUSTERS)
-    if few.size:
-        r = int(few[np.argmin(n_clusters[few])])
-        row = rows.row(r, named=True)
-        warnings.warn(f"{few.size} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
-                      f"(smallest: G = {int(n_clusters[r])}, {row['system']} / {row['measure']}); with so few clusters "
-                      "the exact sign-flip test has few sign patterns: coarse, conservative p-values (and wide intervals "
-                      "with interval='signflip')",
-                      SmallSampleWarning, stacklevel=user_stacklevel())
-
-
+@renamed_keywords(verdict_on=USE_CORRECTION)
 def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems: Sequence[str] | str | None = None,
                       measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
                       confidence_level: float = 0.95,
                       alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
                       margin: float | None = None, power: float = 0.8,
                       family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
-                      verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
+                      correction: Literal["none", "holm", "bh"] = "holm",
                       progress: Callable[[int, int], None] | None = None,
                       interval: Literal["edgeworth", "signflip", "t", "percentile"] = "edgeworth") -> pl.DataFrame:
     """Compare systems with a baseline when queries come in clusters.
@@ -334,7 +202,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         degrees of freedom.
     power : float in (0, 1), default 0.8
         For the minimum detectable difference.
-    family_by, chunk_size, verdict_on, progress
+    family_by, chunk_size, correction, progress
         As :func:`pairedframe.compare`.
     interval : {"edgeworth", "signflip", "t", "percentile"}, default "edgeworth"
         ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(df)`` quantile (``df`` the Bell-McCaffrey
@@ -369,8 +237,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         ``tost_low/high`` is the unadjusted ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, df)
         se``, which lies inside ``(-margin, margin)`` iff ``pvalue_tost < alpha``; ``pvalue_tost_holm``
         / ``pvalue_tost_bh`` adjust the TOST p-values within the family (as ``pvalue_holm`` /
-        ``pvalue_bh``), and ``equivalent`` is true iff the one matching ``verdict_on`` is below
-        ``alpha`` (``pvalue_tost`` for ``verdict_on="pvalue"``): an equivalence claim is adjusted for
+        ``pvalue_bh``), and ``equivalent`` is true iff the one matching ``correction`` is below
+        ``alpha`` (``pvalue_tost`` for ``correction="none"``): an equivalence claim is adjusted for
         multiplicity exactly as a difference claim, so the family's claims of either kind keep its
         error rate.  A row that is not significant but equivalent has the verdict ``"equivalent"``;
         ``verdict_note`` gives the TOST p-value used and the interval, and says so where the interval
@@ -407,18 +275,17 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     Romano & Shaikh (2017), Econometrica 85(3); Garthwaite (1996); Schuirmann (1987); McNemar (1947);
     Holm (1979).
     """
-    from pairedframe.comparison.paired import _check_options
+    from pairedframe.comparison.options import check_options
 
-    opt = _check_options(n_resamples, confidence_level, alternative, "randomization", "percentile", seed,
-                         chunk_size, power)
+    opt = check_options(n_resamples, confidence_level, alternative, "randomization", "percentile", seed,
+                        chunk_size, power)
     if interval not in _INTERVALS:
         raise ValueError(f"`interval` must be one of {_INTERVALS}, got {interval!r}")
     if margin is not None:
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not (margin > 0 and math.isfinite(margin)):
             raise ValueError(f"`margin` must be a positive number, got {margin!r}")
         margin = float(margin)
-    if verdict_on not in ("pvalue", "pvalue_holm", "pvalue_bh"):
-        raise ValueError(f"`verdict_on` must be 'pvalue', 'pvalue_holm' or 'pvalue_bh', got {verdict_on!r}")
+    verdict_on = verdict_column(correction)
     in_engine = engine_table(data)
     if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: resampled as joins there
         from pairedframe.comparison.by_join_clustered import compare_clustered_by_join
@@ -428,7 +295,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                                          verdict_on=verdict_on, progress=progress, interval=interval)
     df, keys = attach_clusters(data, clusters)
     cmap = df.select(*keys, "qid", "cluster").unique()
-    p = _pair(df.drop("cluster"), baseline, systems, measures)
+    p = pair_systems(df.drop("cluster"), baseline, systems, measures)
     paired = p.paired.join(cmap, on=[*keys, "qid"], how="left").sort("_row", "qid")
     rows = p.rows
     k_total = rows.height
@@ -445,8 +312,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     for r, qids, cl, a, b, d in per_row.iter_rows():
         codes, members = cluster_layout(qids, cl)
         data_of[r] = (qids, cl, codes, members, np.asarray(a, float), np.asarray(b, float), np.asarray(d, float))
-        groups.setdefault((query_set_key(qids), _partition_key(members)), []).append(r)
-    _check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
+        groups.setdefault((query_set_key(qids), partition_key(members)), []).append(r)
+    check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
                           np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
                           keys=keys, baseline=baseline)
     check_cluster_cost(opt, [(len(data_of[m[0]][3]), len(m)) for m in groups.values()], interval)
@@ -488,25 +355,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         if progress is not None:
             progress(done, k_total)
 
-    return _clustered_table(rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
+    return clustered_table(rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
                             family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
-
-
-def check_cluster_cost(opt: Any, shapes: Sequence[tuple[int, int]], interval: str,
-                       argument: str = "n_resamples") -> None:
-    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of partitions of ``(G, k)``: ``G``
-    clusters, ``k`` comparisons; the sign-flip test and its inversion always run, the bootstrap for
-    ``interval="percentile"``."""
-    B = opt.n_resamples
-    draws, units, columns, kept = [], [], [], []
-    for G, k in shapes:
-        patterns = min(B, 2 ** G) if G < 63 else B
-        part = column_slices(k, B, 5)[0]
-        draws.append(patterns), units.append(G), columns.append(k), kept.append(5 * (part.stop - part.start) + 3)
-        if interval == "percentile":
-            part = column_slices(k, B, 3)[0]
-            draws.append(B), units.append(G), columns.append(k), kept.append(3 * (part.stop - part.start))
-    check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=kept)
 
 
 def _cluster_columns(D: np.ndarray, sums: np.ndarray, sizes: np.ndarray, qids: list[str], cl: list[Any], opt: Any,
@@ -515,7 +365,7 @@ def _cluster_columns(D: np.ndarray, sums: np.ndarray, sizes: np.ndarray, qids: l
     them, from the set's own streams: the same draws whatever the slice)."""
     G = sums.shape[0]
     boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
-    theta, pv, lo_f, hi_f, _, ex = _flip_interval(sums, sizes, opt.n_resamples, opt.confidence_level,
+    theta, pv, lo_f, hi_f, _, ex = flip_interval_from_sums(sums, sizes, opt.n_resamples, opt.confidence_level,
                                                   opt.alternative, flip_rng, opt.chunk_size)
     se = cluster_robust_se(sums, sizes)
     se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
@@ -532,70 +382,12 @@ def _cluster_columns(D: np.ndarray, sums: np.ndarray, sizes: np.ndarray, qids: l
     else:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
-            _, ci, _ = _cluster_boot(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
+            _, ci, _ = cluster_bootstrap_columns(D, sums, sizes, opt.n_resamples, opt.confidence_level, opt.alternative,
                                      boot_rng, opt.chunk_size)
         ci_low, ci_high = ci.low, ci.high
     if interval in ("edgeworth", "t"):
-        ci_low, ci_high = _zero_spread_interval(theta, se, ci_low, ci_high, G, 1.0 - opt.confidence_level,
+        ci_low, ci_high = zero_spread_interval(theta, se, ci_low, ci_high, G, 1.0 - opt.confidence_level,
                                                 opt.alternative)
     return theta, pv, np.asarray(ci_low, float), np.asarray(ci_high, float), se, ex
 
-
-def _clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[str, np.ndarray], exact: np.ndarray,
-                     all_zero: np.ndarray, mc: dict[str, list], opt: Any, *, keys: list[str], baseline: str,
-                     family_by: Sequence[str] | str | None, verdict_on: str, margin: float | None,
-                     interval: str) -> pl.DataFrame:
-    """compare_clustered's result from per-comparison statistics (``st``: delta, ci_low, ci_high, se,
-    pvalue, floor, means; ``ints``: n_queries, n_clusters, wins, losses, ties): multiple testing,
-    MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
-    k_total = rows.height
-    alpha = 1.0 - opt.confidence_level
-    pv = st["pvalue"]
-    p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
-    fam_cols = family_columns(family_by, keys=keys, allowed=["system", *keys, "measure", "baseline"])
-    fam = family_ids(rows.sort("_row"), [c for c in fam_cols if c != "baseline"])   # one baseline: constant
-    fam_sizes = np.zeros(k_total, dtype=np.int64)
-    for f in np.unique(fam):
-        sel = fam == f
-        p_holm[sel], p_bh[sel] = holm(pv[sel]), benjamini_hochberg(pv[sel])
-        fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
-    chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-    levels = verdict_levels(alpha, verdict_on, fam_sizes, family_rejections(chosen, fam, alpha))
-    G_all = ints["n_clusters"]
-    mde = np.array([t_mde(float(st["se"][i]), float(st["df"][i]), float(levels[i]), opt.power, opt.alternative,
-                          float(st["floor"][i]), bool(st["se"][i] == 0)) for i in range(k_total)])
-    verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
-                        opt.alternative) for i in range(k_total)]
-    # in the measure's direction: a rank such as FirstRelRank is better when lower
-    measures = rows.sort("_row")["measure"].to_list()
-    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
-    st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures)
-    notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
-                          p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
-                          exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
-                          alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
-                          interval=f"cluster {interval}",
-                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=clip_notes)
-    warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
-                     test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
-    out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
-        pl.Series("n_queries", ints["n_queries"]), pl.Series("n_clusters", ints["n_clusters"]),
-        pl.Series("baseline_mean", st["baseline_mean"]), pl.Series("system_mean", st["system_mean"]),
-        *(pl.Series(n, st[n]) for n in ("delta", "ci_low", "ci_high", "se", "df", "pvalue")),
-        pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
-        *(pl.Series(n, ints[n]) for n in ("wins", "losses", "ties")),
-        pl.Series("mde", mde), pl.Series("verdict", verdicts, dtype=pl.String),
-        pl.Series("verdict_note", notes, dtype=pl.String),
-        pl.Series("mcnemar_pvalue", mc["mcnemar_pvalue"], dtype=pl.Float64),
-        pl.Series("mcnemar_b", mc["mcnemar_b"], dtype=pl.Int64),
-        pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
-    )
-    if margin is not None:
-        out = with_tost(out, st, G_all, fam, margin=margin, alpha=alpha, verdict_on=verdict_on,
-                        measures=measures)
-    return out.with_columns(
-        pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
-        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
-        pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", exact),
-        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
 

@@ -230,8 +230,8 @@ def engine_table(data: Any) -> EngineTable | None:
     return None
 
 
-_NUMERIC = ("double", "float", "real", "int", "bigint", "smallint", "tinyint", "hugeint", "decimal", "long",
-            "short", "byte", "ubigint", "uinteger", "usmallint", "utinyint", "numeric")
+NUMERIC_TYPES = ("double", "float", "real", "int", "bigint", "smallint", "tinyint", "hugeint", "decimal",
+                 "long", "short", "byte", "ubigint", "uinteger", "usmallint", "utinyint", "numeric")
 
 
 def check_id_types(types: dict[str, str]) -> None:
@@ -242,7 +242,7 @@ def check_id_types(types: dict[str, str]) -> None:
         raise SchemaError(f"id column(s) {floats} of the per-query table hold floats: ids are strings ('007', 'd1'), "
                           "and a float such as 1.0 does not match the id '1' of another table; cast the ids to "
                           "strings, or whole-number ids to integers first")
-    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(_NUMERIC)], "the per-query table")
+    warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(NUMERIC_TYPES)], "the per-query table")
 
 
 def check_ids(table: EngineTable) -> None:

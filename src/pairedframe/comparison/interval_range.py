@@ -1,7 +1,7 @@
 """Intervals kept inside the measure's range, and the default interval's two special cases.
 
 Shared by :func:`pairedframe.compare` (in memory and in an engine: both finish in
-:func:`pairedframe.comparison.paired._finish_table`), :func:`pairedframe.compare_clustered`,
+:func:`pairedframe.comparison.assemble.finish_table`), :func:`pairedframe.compare_clustered`,
 :func:`pairedframe.compare_segments`, :func:`pairedframe.ppi_compare` and :func:`pairedframe.results_table`.
 
 - Ranges come from the measure registry (:attr:`pairedframe.measures.Measure.value_range`): a mean of
@@ -9,8 +9,10 @@ Shared by :func:`pairedframe.compare` (in memory and in an engine: both finish i
   for measures in ``[0, 1]``).  Finite interval ends beyond it are clipped to it
   (:func:`pairedframe.stats.value_range.clip_to_range`: coverage unchanged); names the registry does
   not know get no range and no clipping.
-- The default (studentized) interval of deltas without spread is the range-based interval of
-  :func:`pairedframe.stats.value_range.constant_sample_interval` instead of a point.
+- Every interval of deltas without spread (the default, t, sign-flip, percentile, BCa) is the
+  range-based interval of :func:`pairedframe.stats.value_range.constant_sample_interval`: n equal
+  deltas make neither a point certain (t's zero width, the sign-flip inversion from n = 6) nor
+  nothing at all (the whole line below that n).
 - Where the bootstrap-t quantile reached its cap (:data:`pairedframe.stats.studentized.MAX_QUANTILE_RATIO`
   times Student's; rare once resample SEs are floored), a note says that a few queries dominate.
 """
@@ -75,7 +77,7 @@ def clip_delta_intervals(low, high, measures: Sequence[str]) -> tuple[np.ndarray
 def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
                             se: np.ndarray, n: np.ndarray, flat: np.ndarray, interval: str, confidence_level: float,
                             alternative: str) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
-    """compare's intervals inside the delta range, the default's zero-spread and capped cases, and a
+    """compare's intervals inside the delta range, the zero-spread and the default's capped cases, and a
     note per row (None where nothing needs saying).
 
     ``se``: the studentizing SE ``sd / sqrt(n)``; ``flat``: rows whose deltas have zero spread.
@@ -91,12 +93,12 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
             notes[i].append(f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
                             f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
                             f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
-        if flat.any():
-            cl, ch = constant_sample_interval(delta[flat], n[flat], lo[flat], hi[flat],
-                                              confidence_level=confidence_level, alternative=alternative)
-            low[flat], high[flat] = cl, ch
-            for i in np.flatnonzero(flat):
-                notes[i].append(_zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i])))
+    if flat.any():      # whatever the interval: n equal deltas never make a point (or the whole line) certain
+        cl, ch = constant_sample_interval(delta[flat], n[flat], lo[flat], hi[flat],
+                                          confidence_level=confidence_level, alternative=alternative)
+        low[flat], high[flat] = cl, ch
+        for i in np.flatnonzero(flat):
+            notes[i].append(_zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i])))
     low, high, clipped = clip_to_range(low, high, lo, hi)
     for i in np.flatnonzero(clipped):
         notes[i].append(_clip_text(str(measures[i]), float(lo[i]), float(hi[i])))

@@ -26,17 +26,19 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
 
 from pairedframe.checks import require_names
 from pairedframe.comparison import paired
+from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
-from pairedframe.errors import InsufficientSampleError, ResamplingCostError, SchemaError, user_stacklevel
+from pairedframe.errors import (USE_CORRECTION, InsufficientSampleError, ResamplingCostError, SchemaError,
+                                renamed_keywords, user_stacklevel)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
 
@@ -114,7 +116,7 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
         wide = wide.sort("qid")
         qids = wide["qid"].to_list()
         rng = np.random.default_rng(keyed_seed_sequence(seed, ("tukey-hsd", query_set_key(qids), tuple(sorted(present)))))
-        res = randomised_tukey_hsd(wide.select(present).to_numpy(), n_resamples=n_resamples, rng=rng)
+        res = randomised_tukey_hsd(wide.select(present).to_numpy(), n_resamples=n_resamples, seed=rng)
         for i, a in enumerate(present):
             for j, b in enumerate(present):
                 lookup[(*key, a, b)] = float(res.pvalue[i, j])
@@ -134,9 +136,17 @@ def _check_tukey_cost(frame: pl.DataFrame, systems: list[str], keys: list[str], 
                           units=sizes * m * (1 + math.log2(max(m, 2))), columns=1, kept=2)
 
 
+@renamed_keywords(verdict_on=USE_CORRECTION)
 def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: str | None = None,
             systems: Sequence[str] | str | None = None, measures: Sequence[str] | str | None = None,
-            family_by: Sequence[str] | str | None = None, tukey: bool = True, **options: Any) -> pl.DataFrame:
+            family_by: Sequence[str] | str | None = None, tukey: bool = True, n_resamples: int = 10_000,
+            confidence_level: float = 0.95, alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+            test: Literal["randomization", "t"] = "randomization", seed: int = 0, chunk_size: int | None = None,
+            interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
+            power: float = 0.8, correction: Literal["none", "holm", "bh"] = "holm",
+            progress: Callable[[int, int], None] | None = None, resampling: Literal["fixed", "adaptive"] = "fixed",
+            decision_error: float = DEFAULT_DECISION_ERROR,
+            max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with one baseline, several baselines, or every pair.
 
     Parameters
@@ -171,9 +181,11 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         With ``pairs``, add ``pvalue_tukey`` (randomised Tukey HSD, ``n_resamples`` permutations,
         two-sided, over the queries every system has; NaN for a one-sided ``alternative``) and
         ``pvalue_max_tukey_raw``, the larger of it and the row's own ``pvalue`` (module docstring).
-    **options
-        ``n_resamples``, ``confidence_level``, ``alternative``, ``test``, ``seed``, ``chunk_size``,
-        ``interval``, ``power``, ``verdict_on``, ``progress``: as the single-baseline ``compare``.
+    n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power, correction
+        As the single-baseline :func:`pairedframe.comparison.paired.compare`.
+    progress, resampling, decision_error, max_resamples
+        As the single-baseline :func:`pairedframe.comparison.paired.compare` (every option is checked
+        there, once, the errors naming the argument).
 
     Returns
     -------
@@ -206,6 +218,10 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     ----------
     Holm (1979); Benjamini & Hochberg (1995); Carterette (2012), TOIS 30(1); Sakai (2014), SIGIR Forum 48(1).
     """
+    options = {"n_resamples": n_resamples, "confidence_level": confidence_level, "alternative": alternative,
+               "test": test, "seed": seed, "chunk_size": chunk_size, "interval": interval, "power": power,
+               "correction": correction, "progress": progress, "resampling": resampling,
+               "decision_error": decision_error, "max_resamples": max_resamples}
     if (baseline is None) == (pairs is None):
         raise TypeError("give exactly one of baseline= (a name or a list of names) and pairs= ('all' or 'ordered')")
     if pairs is None and isinstance(baseline, str):
@@ -236,8 +252,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value")]
     fam = family_columns(family_by, keys=keys, allowed=["baseline", "system", "measure", *keys])
     fam_cols = [_KEY if c == "baseline" else c for c in fam]       # default: the key columns, not per baseline
-    if pairs is not None and tukey and options.get("alternative", "two-sided") == "two-sided":
-        _check_tukey_cost(frame, chosen, keys, options.get("n_resamples", 10_000))
+    if pairs is not None and tukey and alternative == "two-sided":
+        _check_tukey_cost(frame, chosen, keys, n_resamples)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -256,10 +272,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
            .with_row_index("_r").sort("_b", "_s", "_r").drop("_b", "_s", "_r", _KEY))
     out = out.with_columns(pl.col("family").str.replace_all(_KEY, "baseline", literal=True))
     if pairs is not None and tukey:
-        alternative = options.get("alternative", "two-sided")
         if alternative == "two-sided":
-            out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, int(options.get("n_resamples", 10_000)),
-                                                  int(options.get("seed", 0))))
+            out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, int(n_resamples), int(seed)))
             # Significant only where both the joint test and the pair's own test reject (module docstring).
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("pvalue_tukey"))
                                    .otherwise(pl.max_horizontal("pvalue_tukey", "pvalue")).alias(MAX_TUKEY_RAW))

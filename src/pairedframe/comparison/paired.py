@@ -84,35 +84,30 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import polars as pl
 
-from pairedframe.comparison._cost import check_resampling_cost, column_slices
-from pairedframe.comparison._families import family_columns, family_ids, family_text
-from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
-                                              check_adaptive_options, query_set_adaptive, warn_uncertified)
-from pairedframe.comparison._validate import check_resampling_options, nonfinite_error, resolve_interval
+from pairedframe.comparison._cost import column_slices
+from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
+from pairedframe.comparison.assemble import decide, finish_table
+from pairedframe.comparison.options import Options, check_cost, check_options, kept_per_column, mc_patterns
+from pairedframe.comparison.pairing import DELTA_TOLERANCE, check_sizes, pair_systems
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.interval_range import finish_paired_intervals
-from pairedframe.checks import require_names, require_rows, sample
-from pairedframe.comparison.verdicts import (VERDICTS, family_rejections, reachable_levels, smallest_pvalue, t_mde,
-                                             verdict, verdict_levels,
-                                             verdict_notes, warn_many_ties, warn_skewed, warn_unreachable)
-from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
-                                PartlyEmptyWarning, SmallSampleWarning, user_stacklevel)
-from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
-                                    refuse_null_ids)
+from pairedframe.comparison.streams import resample_generators
+from pairedframe.comparison.verdicts import VERDICTS, smallest_pvalue, verdict, warn_many_ties, warn_skewed
+from pairedframe.errors import (USE_CORRECTION, InsufficientSampleError, SmallSampleWarning, renamed_keywords,
+                                user_stacklevel)
 from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
-from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import sign_flip_test_many
-from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+from pairedframe.stats.resample import query_set_key
 from pairedframe.stats.signflip_interval import sign_flip_interval_many
 from pairedframe.stats.skewness import sample_skewness
 from pairedframe.stats.studentized import studentized_bootstrap_many, zero_spread
@@ -123,114 +118,24 @@ __all__ = [
     "compare", "compare_pair", "paired_per_query", "worst_queries", "resample_generators",
 ]
 
-BASE_COLUMNS = ("system", "qid", "measure", "value")
 QUERY_SET_POLICY = ("paired over the queries measured for both systems (inner join on qid and key columns); "
                     "one resample stream per distinct query set, keyed by seed and the set")
 PVALUE_TIE_RULE = ("sign-flip null statistics with |T*| >= |T| - 100*eps*max(|T|, mean|d|) count as extreme; "
                    "p = (b+1)/(m+1), or b/2^n when all 2^n sign patterns are enumerated")
-#: Relative size below which b - a is float noise (e.g. 0.1 + 0.2 vs 0.3) and counts as exactly 0.
-DELTA_TOLERANCE = 1e-12
 WIN_RULE = (f"delta = b - a, set to 0 when |b - a| <= {DELTA_TOLERANCE:g} * max(1, |a|, |b|) (float noise); "
             "win: delta > 0, loss: delta < 0, tie: delta == 0")
-
-
-def _delta_expr() -> pl.Expr:
-    """b - a with float noise (|b - a| <= DELTA_TOLERANCE * max(1, |a|, |b|)) turned into an exact 0."""
-    raw = pl.col("b") - pl.col("a")
-    scale = pl.max_horizontal(pl.lit(1.0), pl.col("a").abs(), pl.col("b").abs())
-    return pl.when(raw.abs() <= DELTA_TOLERANCE * scale).then(0.0).otherwise(raw)
-_TESTS = ("randomization", "t")
-_INTERVALS = ("signflip", "percentile", "bca", "t", "studentized")
-#: The default interval of each test (the t-test's inverts it; module docstring for the randomization test's).
-DEFAULT_INTERVAL = {"randomization": "studentized", "t": "t"}
-_VERDICT_ON = ("pvalue", "pvalue_holm", "pvalue_bh")
 
 
 # ----------------------------------------------------------------------------------------------
 # numpy core: one query set, k comparison columns
 # ----------------------------------------------------------------------------------------------
 
-def resample_generators(seed: int, qids: Iterable[Any]) -> tuple[np.random.Generator, np.random.Generator]:
-    """The (bootstrap, sign-flip) generators :func:`compare` uses for a query set.
 
-    Parameters
-    ----------
-    seed : int
-        Non-negative user seed.
-    qids : iterable
-        The query ids of the comparison (order and duplicates ignored; converted with ``str``).
-
-    Returns
-    -------
-    (numpy.random.Generator, numpy.random.Generator)
-        ``default_rng(keyed_seed_sequence(seed, query_set_key(qids)))`` for the bootstrap index, and
-        ``default_rng(keyed_seed_sequence(seed, ("sign-flip", query_set_key(qids))))`` for sign flips.
-        With the deltas in code-point order of ``qid``, ``scipy.stats.bootstrap((d,), np.mean,
-        rng=<first generator>, method="percentile")`` reproduces the interval of :func:`compare`.
-    """
-    key = query_set_key([str(q) for q in qids])
-    return (np.random.default_rng(keyed_seed_sequence(seed, key)),
-            np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key))))
-
-
-@dataclass(frozen=True)
-class _Options:
-    n_resamples: int
-    confidence_level: float
-    alternative: str
-    test: str
-    interval: str
-    seed: int
-    chunk_size: int | None
-    power: float
-    adaptive: bool = False
-    decision_error: float = DEFAULT_DECISION_ERROR
-    max_resamples: int = DEFAULT_MAX_RESAMPLES
-
-
-def _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size,
-                   power, resampling="fixed", decision_error=DEFAULT_DECISION_ERROR,
-                   max_resamples=DEFAULT_MAX_RESAMPLES) -> _Options:
-    interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS, defaults=DEFAULT_INTERVAL)
-    check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
-                             alternative=alternative, seed=seed)
-    if not (isinstance(power, (int, float)) and 0 < power < 1):
-        raise ValueError(f"`power` must be in (0, 1), got {power!r}")
-    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
-                                      max_resamples=max_resamples)
-    return _Options(int(n_resamples), float(confidence_level), alternative, test, interval, int(seed),
-                    chunk_size, float(power), adaptive, float(decision_error), int(max_resamples))
-
-
-def _kept_per_column(opt: _Options) -> int:
-    """float64 values per resample and column an interval keeps (sorted copies included)."""
-    return 5 if opt.interval == "signflip" else 3 if opt.interval in ("percentile", "bca", "studentized") else 0
-
-
-def check_cost(opt: _Options, shapes: Sequence[tuple[int, int]], argument: str = "n_resamples") -> None:
-    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of query sets of ``(n, k)``:
-    ``n`` queries, ``k`` comparisons each; the kept statistics are those of one column slice."""
-    kept = _kept_per_column(opt)
-    B = opt.n_resamples
-    draws, units, columns, held = [], [], [], []
-    for n, k in shapes:
-        per = column_slices(k, B, kept)[0] if kept else slice(0, k)
-        slice_k = min(k, per.stop - per.start)
-        if opt.interval in ("percentile", "bca", "studentized"):
-            draws.append(B), units.append(n), columns.append(k), held.append(kept * slice_k)
-        if (opt.test == "randomization" and not opt.adaptive) or opt.interval == "signflip":
-            patterns = min(B, 2 ** n) if n < 63 else B
-            draws.append(patterns), units.append(n), columns.append(k)
-            held.append((kept * slice_k + 1) if opt.interval == "signflip" else 0)
-    advice = "" if opt.test == "t" else " (p-values below 1e-4 need test='t' or resampling='adaptive')"
-    check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=held, advice=advice)
-
-
-def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
+def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: Options) -> dict[str, np.ndarray]:
     """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids; the
     columns in slices whose kept statistics fit ``KEPT_BYTES``, each slice from the query set's
     streams (the same draws: counts equal, sums to ~1e-15)."""
-    kept = _kept_per_column(opt)
+    kept = kept_per_column(opt)
     parts = column_slices(D.shape[1], opt.n_resamples, kept) if kept else [slice(None)]
     if len(parts) == 1:
         return _analyse_columns(D, qids, opt)
@@ -238,7 +143,7 @@ def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[st
     return {name: np.concatenate([o[name] for o in outs]) for name in outs[0]}
 
 
-def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[str, np.ndarray]:
+def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: Options) -> dict[str, np.ndarray]:
     """:func:`_analyse_block` of one slice of columns."""
     n, k = D.shape
     boot_rng, flip_rng = resample_generators(opt.seed, qids)
@@ -254,14 +159,14 @@ def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[
     out["se"] = sd / math.sqrt(n)
     if opt.interval in ("percentile", "bca"):
         boot = bootstrap_mean_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                   method=opt.interval, alternative=opt.alternative, rng=boot_rng,
+                                   method=opt.interval, alternative=opt.alternative, seed=boot_rng,
                                    chunk_size=opt.chunk_size)
         out["ci_low"], out["ci_high"] = (np.asarray(boot.confidence_interval.low, dtype=float),
                                          np.asarray(boot.confidence_interval.high, dtype=float))
         out["se"] = np.asarray(boot.standard_error, dtype=float)
     elif opt.interval == "studentized":
         boot = studentized_bootstrap_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                          alternative=opt.alternative, rng=boot_rng, chunk_size=opt.chunk_size)
+                                          alternative=opt.alternative, seed=boot_rng, chunk_size=opt.chunk_size)
         out["ci_low"] = np.asarray(boot.confidence_interval.low, dtype=float)
         out["ci_high"] = np.asarray(boot.confidence_interval.high, dtype=float)
     tt = None
@@ -275,7 +180,7 @@ def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[
     flips = None
     if opt.interval == "signflip":
         flips = sign_flip_interval_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                        alternative=opt.alternative, rng=flip_rng, chunk_size=opt.chunk_size)
+                                        alternative=opt.alternative, seed=flip_rng, chunk_size=opt.chunk_size)
         out["ci_low"] = np.asarray(flips.confidence_interval.low, dtype=float)
         out["ci_high"] = np.asarray(flips.confidence_interval.high, dtype=float)
     if opt.test == "randomization" and opt.adaptive:
@@ -285,47 +190,15 @@ def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: _Options) -> dict[
         out["exact"] = np.full(k, n < 63 and (1 << n) <= opt.max_resamples)
     elif opt.test == "randomization":
         res = flips if flips is not None else sign_flip_test_many(
-            D, n_resamples=opt.n_resamples, alternative=opt.alternative, rng=flip_rng, chunk_size=opt.chunk_size)
+            D, n_resamples=opt.n_resamples, alternative=opt.alternative, seed=flip_rng, chunk_size=opt.chunk_size)
         out["pvalue"] = np.asarray(res.pvalue, dtype=float)
         out["exact"] = np.full(k, bool(res.exact))
     else:
         out["pvalue"] = np.asarray(tt.pvalue, dtype=float)
         out["exact"] = np.zeros(k, dtype=bool)
-    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, _mc_patterns(opt),
+    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, mc_patterns(opt),
                                              bool(flat[c])) for c in range(k)])
     return out
-
-
-def _mc_patterns(opt: _Options) -> int:
-    """Most Monte-Carlo sign patterns a p-value can rest on (max_resamples when adaptive)."""
-    return opt.max_resamples if opt.adaptive else opt.n_resamples
-
-
-def _decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
-            fam_sizes: np.ndarray, all_zero: np.ndarray, stats: dict[str, np.ndarray], opt: _Options,
-            verdict_on: str, rejections: np.ndarray | None = None,
-            interval_notes: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
-    """MDE at the verdict's level, verdicts and notes for rows of one call."""
-    alpha = 1.0 - opt.confidence_level
-    levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
-    mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
-                          float(stats["floor"][i]), bool(stats["zero_spread"][i])) for i in range(delta.shape[0])])
-    verdicts = [verdict(float(p_used[i]), float(delta[i]), float(mde[i]), bool(all_zero[i]), alpha, opt.alternative)
-                for i in range(delta.shape[0])]
-    notes = verdict_notes(verdicts=verdicts, delta=delta, ci_low=stats["ci_low"], ci_high=stats["ci_high"],
-                          p_raw=p_raw, p_used=p_used, levels=levels, floors=stats["floor"], family_sizes=fam_sizes,
-                          exact=stats["exact"], n_units=n, skewness=stats["skewness"], alpha=alpha,
-                          alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
-                          n_resamples=_mc_patterns(opt),
-                          resamples_name="max_resamples" if opt.adaptive else "n_resamples",
-                          p_estimated=opt.adaptive and opt.test == "randomization", interval_notes=interval_notes)
-    return mde, verdicts, notes
-
-
-def _oriented(verdict: str, higher_is_better_: bool) -> str:
-    """The verdict in the measure's direction: for measures where lower is better (ranks such as
-    FirstRelRank) a significantly positive delta is "worse"."""
-    return verdict if higher_is_better_ else {"better": "worse", "worse": "better"}.get(verdict, verdict)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -333,202 +206,11 @@ def _oriented(verdict: str, higher_is_better_: bool) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-
-def _as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:
-    per_query = getattr(data, "per_query", None)
-    from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
-    if from_evaluation:
-        text = getattr(data, "text", None)
-        if isinstance(text, pl.DataFrame) and text.height and per_query.height == 0:
-            names = text["measure"].unique(maintain_order=True).to_list()
-            raise EmptyResultError(f"measure(s) {names} are string-valued (Evaluation.text): there are no numeric "
-                                   "per-query values to compare; evaluate a numeric measure")
-        data = per_query
-    if isinstance(data, pl.LazyFrame):
-        data = data.collect()
-    if not isinstance(data, pl.DataFrame):
-        if hasattr(data, "pl") and callable(data.pl):        # DuckDB relation
-            data = data.pl()
-        else:
-            try:
-                data = pl.from_pandas(data) if type(data).__module__.startswith("pandas") else pl.DataFrame(data)
-            except Exception as exc:  # noqa: BLE001
-                raise TypeError("expected an Evaluation or a per-query table (polars/pandas/arrow/DuckDB) "
-                                f"with columns system, qid, measure, value; got {type(data).__name__}") from exc
-    missing = [c for c in BASE_COLUMNS if c not in data.columns]
-    if missing:
-        raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
-                          f"(has {data.columns})")
-    if not data.schema["value"].is_numeric():
-        raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
-    data = ids_as_strings(data, "the per-query table")
-    data = data.with_columns(pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
-    refuse_null_ids(data)
-    data = drop_unused_keys(data, keep_columns)  # an all-null column (or relstring's text) is no key
-    require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
-                 "with no judged query in common gives one")
-    require_rows(data.filter(pl.col("value").is_not_null()), what="the per-query table",
-                 why="every value is null (not measured)")
-    if not keep_nulls:
-        data = data.filter(pl.col("value").is_not_null())
-    flagged = "summary" in data.columns
-    data = drop_flagged_summary_rows(data)
-    summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
-    if summary_rows:
-        # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
-        _warn_summary_rows(summary_rows)
-        data = data.filter(pl.col("qid") != SUMMARY_QID)
-        require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
-    if not data["value"].drop_nulls().is_finite().all():
-        bad = data.filter(~pl.col("value").is_finite())
-        raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
-    return data
-
-
-def _warn_summary_rows(count: int) -> None:
-    warnings.warn(f"dropped {count} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
-                  "rows are means over queries, not a query; a table with a boolean 'summary' column, as "
-                  "`pairedframe evaluate -q -f csv` writes, keeps a query named 'all')", UserWarning,
-                  stacklevel=user_stacklevel())
-
-
-@dataclass(frozen=True)
-class _Paired:
-    paired: pl.DataFrame          # _row, system, *extras, measure, qid, a, b, delta (sorted by _row, qid)
-    rows: pl.DataFrame            # _row, system, *extras, measure
-    extras: list[str]
-
-
-def _choose_comparisons(all_systems: list[str], all_measures: list[str], baseline: Any,
-                        systems: Sequence[str] | str | None, measures: Sequence[str] | str | None
-                        ) -> tuple[list[str], list[str]]:
-    """The systems compared with ``baseline`` and the measures, checked against those of the table
-    (given in order of appearance); errors name the unknown ones (:func:`pairedframe.checks.require_names`)."""
-    if not isinstance(baseline, str):
-        raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
-    require_names(baseline, all_systems, what="system", parameter="baseline", source="the per-query table")
-    others = [s for s in all_systems if s != baseline]
-    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
-                                        what="system", parameter="systems", source="the per-query table")
-               if s != baseline]
-    if not systems:
-        raise ValueError("nothing to compare: no system other than the baseline "
-                         f"{baseline!r} (systems in the table: {all_systems})")
-    measures = require_names(measures, all_measures, what="measure", parameter="measures",
-                             source="the per-query table")
-    return systems, measures
-
-
-def _require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str], systems: list[str],
-                      measures: list[str], baseline: str) -> None:
-    """InsufficientSampleError naming the (system, measure) comparisons with no values on one side:
-    a comparison asked for (or implied by the table) must not vanish from the family silently."""
-    present = measured & {(s, m) for m in baseline_measures for s in systems}
-    absent = [(s, m) for s in systems for m in measures if (s, m) not in present]
-    if absent:
-        raise InsufficientSampleError(
-            f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
-            f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
-            f"choose what to compare")
-
-
-def _pair(data: Any, baseline: str, systems: Sequence[str] | str | None,
-          measures: Sequence[str] | str | None) -> _Paired:
-    df = _as_frame(data, keep_nulls=True)
-    extras = [c for c in df.columns if c not in BASE_COLUMNS]
-    keys = ["system", *extras, "measure", "qid"]
-    present = df.select(keys)                       # null values count as present but not measured
-    df = df.filter(pl.col("value").is_not_null())
-    # A cheap grouped check first; the full row mask only when a duplicate exists.
-    if df.select(pl.col("qid").is_duplicated().over(keys[:-1]).any()).item():
-        dup = df.select(keys).is_duplicated()
-        example = df.filter(dup).row(0, named=True)
-        raise DuplicateError(f"per-query table has {int(dup.sum())} rows with a repeated key {keys}, "
-                             f"e.g. { {k: example[k] for k in keys} }")
-    systems, measures = _choose_comparisons(df["system"].unique(maintain_order=True).to_list(),
-                                            df["measure"].unique(maintain_order=True).to_list(),
-                                            baseline, systems, measures)
-    df = df.filter(pl.col("measure").is_in(measures))
-    a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
-    b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
-                                                           pl.col("value").alias("b"))
-    _require_pairable(set(b.select("system", "measure").unique().iter_rows()), a["measure"].unique().to_list(),
-                      systems, measures, baseline)
-    sys_order = {s: i for i, s in enumerate(systems)}
-    meas_order = {m: i for i, m in enumerate(measures)}
-    rows = (b.select("system", *extras, "measure").unique(maintain_order=True)
-            .with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
-                          pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
-            .with_row_index("_first")
-            .sort("_s", "_m", "_first").drop("_s", "_m", "_first").with_row_index("_row"))
-    paired = (b.join(a, on=[*extras, "measure", "qid"], how="inner")
-              .join(rows, on=["system", *extras, "measure"], how="left")
-              .with_columns(_delta_expr().alias("delta"))
-              .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
-              .sort("_row", "qid"))
-    _require_common_queries(rows, paired, a, b, baseline, extras)
-    _warn_unpaired(rows, paired, present, baseline, extras)
-    return _Paired(paired=paired, rows=rows, extras=extras)
-
-
-def _warn_unpaired(rows: pl.DataFrame, paired: pl.DataFrame, present: pl.DataFrame, baseline: str,
-                   extras: list[str]) -> None:
-    """One PartlyEmptyWarning when some comparison pairs fewer queries than its two systems have rows
-    for between them: a query with no value (null: undefined, e.g. FirstRelRank when nothing relevant is
-    retrieved) or no row on one side is left out, and the means and tests condition on it."""
-    keys = [*extras, "measure"]
-    base = present.filter(pl.col("system") == baseline).select(*keys, "qid")
-    own = present.join(rows.select("_row", "system", *keys), on=["system", *keys], how="inner").select("_row", *keys, "qid")
-    union = pl.concat([own, rows.select("_row", *keys).join(base, on=keys, how="inner").select(own.columns)]).unique()
-    counts = (union.group_by("_row").agg(pl.len().alias("n_union"))
-              .join(paired.group_by("_row").agg(pl.len().alias("n_paired")), on="_row", how="left")
-              .with_columns(pl.col("n_paired").fill_null(0))
-              .filter(pl.col("n_paired") < pl.col("n_union"))
-              .with_columns((pl.col("n_union") - pl.col("n_paired")).alias("left_out"))
-              .sort("left_out", "_row", descending=[True, False]))
-    if not counts.height:
-        return
-    worst = counts.row(0, named=True)
-    row = rows.filter(pl.col("_row") == worst["_row"]).drop("_row").row(0, named=True)
-    warnings.warn(
-        f"{counts.height} comparison(s) leave out queries that only one side has a value for; most: "
-        f"{worst['n_paired']} of {worst['n_union']} queries paired ({_describe_row(row)}, baseline={baseline}). "
-        "A null value means the measure is undefined for that query (e.g. FirstRelRank when no relevant "
-        "document is retrieved); means, intervals and tests are over the paired queries only, which for such "
-        "measures leaves out exactly the queries one system failed on", PartlyEmptyWarning,
-        stacklevel=user_stacklevel())
-
-
 def _gain_expr(paired: pl.DataFrame) -> pl.Expr:
     """``delta`` signed so that positive is an improvement: negated for measures where lower values
     are better (ranks such as FirstRelRank; :func:`pairedframe.measures.higher_is_better`)."""
     lower = [m for m in paired["measure"].unique().to_list() if not higher_is_better(m)]
     return pl.when(pl.col("measure").is_in(lower)).then(-pl.col("delta")).otherwise(pl.col("delta"))
-
-
-def _require_common_queries(rows: pl.DataFrame, paired: pl.DataFrame, a: pl.DataFrame, b: pl.DataFrame,
-                            baseline: str, extras: list[str]) -> None:
-    """Every comparison must pair at least one query: one with none would be an empty result."""
-    empty = rows.join(paired.select("_row").unique(), on="_row", how="anti").sort("_row")
-    if not empty.height:
-        return
-    first = empty.row(0, named=True)
-    keys = ["system", *extras, "measure"]
-    own = b.join(empty.head(1).select(keys), on=keys, how="semi")["qid"].unique(maintain_order=True).to_list()
-    base = a.join(empty.head(1).select(keys[1:]), on=keys[1:], how="semi")["qid"].unique(maintain_order=True).to_list()
-    raise _no_common_query(empty.height, rows.height, baseline, _describe_row({k: first[k] for k in keys}), own, base)
-
-
-def _no_common_query(n_empty: int, n_rows: int, baseline: str, first: str, own: list[str],
-                     base: list[str]) -> EmptyResultError:
-    return EmptyResultError(
-        f"{n_empty} of {n_rows} comparison(s) have no common query with the baseline {baseline!r}; first: "
-        f"{first}: its queries {sample(own, 3)}, the baseline's {sample(base, 3)}; were they evaluated "
-        "against the same qrels?")
-
-
-def _describe_row(row: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in row.items() if k != "_row")
 
 
 def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
@@ -573,7 +255,7 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
     UserWarning
         Rows with ``qid == "all"`` (trec_eval's summary rows) are dropped.
     """
-    p = _pair(data, baseline, systems, measures)
+    p = pair_systems(data, baseline, systems, measures)
     return p.paired.drop("_row")
 
 
@@ -608,7 +290,7 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"`k` must be a positive integer, got {k!r}")
-    p = _pair(data, baseline, systems, measures)
+    p = pair_systems(data, baseline, systems, measures)
     return (p.paired.with_columns(_gain_expr(p.paired).alias("_gain")).filter(pl.col("_gain") < 0)
             .sort("_row", "_gain", "qid")
             .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_row").alias("rank"))
@@ -616,116 +298,14 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
             .select("system", *p.extras, "measure", "rank", "qid", "a", "b", "delta"))
 
 
-def _check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str]) -> None:
-    """InsufficientSampleError for a comparison with fewer than 2 queries; SmallSampleWarning below
-    MIN_QUERIES. ``rows``: one row per comparison with ``n_queries``."""
-    bad = rows.filter(pl.col("n_queries") < 2)
-    if bad.height:
-        first = bad.row(0, named=True)
-        what = "no common query" if first["n_queries"] == 0 else "only one common query"
-        raise InsufficientSampleError(
-            f"{bad.height} comparison(s) with the baseline {baseline!r} have fewer than 2 common queries; "
-            f"first: {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})} ({what})")
-    small = rows.filter(pl.col("n_queries") < MIN_QUERIES)
-    if small.height:
-        first = small.sort("n_queries").row(0, named=True)
-        warnings.warn(
-            f"{small.height} comparison(s) have fewer than MIN_QUERIES = {MIN_QUERIES} common queries "
-            f"(smallest: n = {first['n_queries']}, {_describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
-            "intervals and p-values are unreliable. See the mde column and "
-            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
-            SmallSampleWarning, stacklevel=user_stacklevel())
-
-
-def _finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: _Options, *, baseline: str,
-                  extras: list[str], family_by: Sequence[str] | str | None, verdict_on: str,
-                  flip_blocks: Sequence[tuple] = ()) -> pl.DataFrame:
-    """compare's result from the comparisons and their statistics: multiple testing, verdicts, notes.
-
-    ``rows``: one row per comparison (``system, <keys>, measure, n_queries, baseline_mean,
-    system_mean, wins, losses, ties, _nonzero``); ``stats``: arrays over those rows (``delta, ci_low,
-    ci_high, se, pvalue, sd, skewness, floor, exact, zero_spread``), as :func:`_analyse_block` gives
-    them; ``flip_blocks``: the query sets' deltas for ``resampling="adaptive"``.
-    """
-    k_total = rows.height
-    exact, flat = stats["exact"], stats["zero_spread"]
-    pv = stats["pvalue"]
-    p_holm = np.full(k_total, np.nan)
-    p_bh = np.full(k_total, np.nan)
-    fam_cols = family_columns(family_by, keys=extras, allowed=["system", *extras, "measure", "baseline"])
-    # one baseline per call here: a constant column splits nothing
-    fam_ids = family_ids(rows, [c for c in fam_cols if c != "baseline"])
-    flips = None
-    if flip_blocks:     # resampling="adaptive": p-values drawn until the family's decisions are certified
-        flips = query_set_adaptive(
-            list(flip_blocks), k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
-                                                       "pvalue_bh": "bh"}[verdict_on],
-            level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
-            decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
-        pv = stats["pvalue"] = flips.pvalue
-        exact = stats["exact"] = flips.exact
-        stats["floor"] = np.array([smallest_pvalue(opt.test, bool(exact[i]), int(n), opt.alternative,
-                                                   opt.max_resamples, bool(flat[i]))
-                                   for i, n in enumerate(rows["n_queries"].to_numpy())])
-    fam_sizes = np.zeros(k_total, dtype=np.int64)
-    for f in np.unique(fam_ids):
-        sel = fam_ids == f
-        p_holm[sel] = holm(pv[sel])
-        p_bh[sel] = benjamini_hochberg(pv[sel])
-        fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
-    adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
-    n_q = rows["n_queries"].to_numpy().astype(np.int64)
-    all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
-    t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
-    stats["ci_low"], stats["ci_high"], interval_notes = finish_paired_intervals(
-        measures=rows["measure"].to_list(), delta=stats["delta"], ci_low=stats["ci_low"], ci_high=stats["ci_high"],
-        se=t_se, n=n_q.astype(np.float64), flat=flat.astype(bool), interval=opt.interval,
-        confidence_level=opt.confidence_level, alternative=opt.alternative)
-    rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
-    mde, verdicts, notes = _decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
-                                   verdict_on, rejections, interval_notes)
-    verdicts = [_oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
-    alpha = 1.0 - opt.confidence_level
-    warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
-                     verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
-                     n_resamples=_mc_patterns(opt) if opt.test == "randomization" else None,
-                     resamples_name="max_resamples" if opt.adaptive else "n_resamples")
-    labels = [_describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
-              for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
-    warn_skewed(stats["skewness"], n_q, labels)
-    warn_many_ties(rows["ties"].to_numpy(), n_q, labels)
-    resampled = opt.test == "randomization" or opt.interval in ("signflip", "percentile", "bca", "studentized")
-    out = rows.select(
-        "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
-        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
-    ).with_columns(
-        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
-        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
-        pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
-        rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
-        pl.Series("sd", stats["sd"]), pl.Series("skewness", stats["skewness"]), pl.Series("mde", mde),
-        pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
-        pl.Series("verdict_note", notes, dtype=pl.String),
-        pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
-        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
-        pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
-        pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
-        pl.lit(family_text(fam_cols, fam_sizes)).alias("family"),
-    )
-    if opt.adaptive:
-        out = out.with_columns(adaptive_columns(flips, k_total))
-        if flips is not None:
-            warn_uncertified(flips, opt.max_resamples, "comparisons")
-    return out
-
-
+@renamed_keywords(verdict_on=USE_CORRECTION)
 def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
             measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
             confidence_level: float = 0.95, alternative: Literal["two-sided", "greater", "less"] = "two-sided",
             test: Literal["randomization", "t"] = "randomization", seed: int = 0,
             family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
             interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
-            power: float = 0.8, verdict_on: Literal["pvalue", "pvalue_holm", "pvalue_bh"] = "pvalue_holm",
+            power: float = 0.8, correction: Literal["none", "holm", "bh"] = "holm",
             progress: Callable[[int, int], None] | None = None,
             resampling: Literal["fixed", "adaptive"] = "fixed", decision_error: float = DEFAULT_DECISION_ERROR,
             max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
@@ -782,17 +362,18 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         of a mean delta of its measure (module docstring).
     power : float in (0, 1), default 0.8
         Power for the minimum detectable effect.
-    verdict_on : {"pvalue", "pvalue_holm", "pvalue_bh"}, default "pvalue_holm"
-        The p-value column the verdict uses.
+    correction : {"none", "holm", "bh"}, default "holm"
+        The multiple-testing correction within each ``family_by`` family behind the verdict: the
+        verdict reads ``pvalue``, ``pvalue_holm`` or ``pvalue_bh`` (the ``verdict_on`` column says which).
     progress : callable, optional
         Called as ``progress(done, total)`` (in comparisons) after each query set is analysed.
     resampling : {"fixed", "adaptive"}, default "fixed"
         ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
-        only for the comparisons whose decision ``p < alpha`` on the ``verdict_on`` column is still
+        only for the comparisons whose decision ``p < alpha`` on the ``correction``'s column is still
         open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
         Guarantee: for any data, with probability at least ``1 - decision_error`` over the draws,
         every comparison of a family with ``certified = true`` gets the significant / not
-        significant decision that ``verdict_on`` gives on the *exact* sign-flip p-values (fractions
+        significant decision that ``correction`` gives on the *exact* sign-flip p-values (fractions
         of all ``2**n`` sign patterns, the limit ``B -> infinity``).  Patterns are the rows of the
         query set's sign-flip generator (:func:`resample_generators`), so after ``B`` patterns a
         count equals the fixed-``B`` count; ``n_resamples`` still sets the bootstrap of the interval
@@ -875,13 +456,12 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         return compare_by_join(in_engine, baseline=baseline, systems=systems, measures=measures,
                                n_resamples=n_resamples, confidence_level=confidence_level, alternative=alternative,
                                test=test, seed=seed, family_by=family_by, chunk_size=chunk_size, interval=interval,
-                               power=power, verdict_on=verdict_on, progress=progress, resampling=resampling,
+                               power=power, correction=correction, progress=progress, resampling=resampling,
                                decision_error=decision_error, max_resamples=max_resamples)
-    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
-                         resampling, decision_error, max_resamples)
-    if verdict_on not in _VERDICT_ON:
-        raise ValueError(f"`verdict_on` must be one of {_VERDICT_ON}, got {verdict_on!r}")
-    p = _pair(data, baseline, systems, measures)
+    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                        resampling, decision_error, max_resamples, correction)
+    verdict_on = opt.verdict_column
+    p = pair_systems(data, baseline, systems, measures)
     extras = p.extras
     gain = _gain_expr(p.paired)  # delta with the sign of an improvement (ranks: lower is better)
     counts = p.paired.with_columns(gain.alias("_gain")).group_by("_row").agg(
@@ -891,7 +471,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         (pl.col("delta") != 0).any().alias("_nonzero"))
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
-    _check_sizes(rows, baseline, extras)
+    check_sizes(rows, baseline, extras)
 
     k_total = rows.height
     names = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
@@ -925,8 +505,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             progress(done, k_total)
     stats["exact"], stats["zero_spread"] = exact, flat
 
-    return _finish_table(rows, stats, opt, baseline=baseline, extras=extras, family_by=family_by,
-                         verdict_on=verdict_on, flip_blocks=flip_blocks)
+    return finish_table(rows, stats, opt, baseline=baseline, extras=extras, family_by=family_by,
+                        verdict_on=verdict_on, flip_blocks=flip_blocks)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1037,7 +617,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     SkewWarning, TiedQueriesWarning
         As :func:`compare`.
     """
-    opt = _check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
     if measure is not None and not isinstance(measure, str):
         raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
     a = np.asarray(a, dtype=np.float64)
@@ -1070,7 +650,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         measures=[measure or ""], delta=res["delta"], ci_low=res["ci_low"], ci_high=res["ci_high"], se=se_t,
         n=np.array([float(n)]), flat=np.asarray(res["zero_spread"], dtype=bool), interval=opt.interval,
         confidence_level=opt.confidence_level, alternative=opt.alternative)
-    mde, verdicts, notes = _decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
+    mde, verdicts, notes = decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
                                    res, opt, "pvalue", interval_notes=interval_notes)
     warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])

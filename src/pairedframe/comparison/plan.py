@@ -1,4 +1,4 @@
-"""Pre-registered analyses: a TOML plan fixes systems, endpoints, margin, alpha and seed; ``analyze`` runs exactly it.
+"""Pre-registered analyses: a TOML plan fixes systems, endpoints, margin, confidence level and seed; ``analyze`` runs exactly it.
 
 A plan is written before any result is seen.  :func:`analyze` refuses to run without one, runs exactly
 its endpoints (no more, no fewer), applies Holm within each family (the primary endpoints alone; the
@@ -28,7 +28,8 @@ secondaries never weakens the primary claim), and the secondary endpoints form t
 
 Plan keys (TOML)
 ----------------
-Top level: ``alpha`` (in (0, 0.5)), ``margin`` (> 0, in the units of the measures), ``seed`` (int >= 0),
+Top level: ``confidence_level`` (in (0.5, 1); the tests' level is ``alpha = 1 - confidence_level``;
+the older key ``alpha`` is refused, naming it), ``margin`` (> 0, in the units of the measures), ``seed`` (int >= 0),
 ``n_resamples`` (int >= 2); optional ``title``, ``power`` (default 0.8), ``resampling_unit``
 (``"cluster"`` or ``"query"``; default ``"cluster"`` when the results have a ``cluster`` column, else
 ``"query"``).  ``[systems]``: ``baseline`` and ``candidate``, exact system names.  ``[[endpoints]]``
@@ -70,8 +71,8 @@ _DIRECTIONS = {"higher is better": "higher is better", "higher": "higher is bett
 _ROLES = ("primary", "secondary")
 #: The Holm family of each role, as the table's ``family`` column names it.
 FAMILIES = {"primary": "confirmatory (primary endpoints)", "secondary": "secondary endpoints"}
-_TOP_KEYS = {"title", "alpha", "margin", "seed", "n_resamples", "power", "resampling_unit", "systems", "endpoints"}
-_REQUIRED_TOP = ("alpha", "margin", "seed", "n_resamples", "systems", "endpoints")
+_TOP_KEYS = {"title", "confidence_level", "margin", "seed", "n_resamples", "power", "resampling_unit", "systems", "endpoints"}
+_REQUIRED_TOP = ("confidence_level", "margin", "seed", "n_resamples", "systems", "endpoints")
 _SYSTEM_KEYS = {"baseline", "candidate"}
 _ENDPOINT_KEYS = {"name", "dataset", "measure", "direction", "role", "margin"}
 
@@ -102,7 +103,7 @@ class Plan:
     baseline, candidate : str
         Exact system names.
     endpoints : tuple of Endpoint
-    alpha, margin : float
+    confidence_level, margin : float
     seed, n_resamples : int
     power : float
     resampling_unit : str or None
@@ -119,7 +120,7 @@ class Plan:
     baseline: str
     candidate: str
     endpoints: tuple[Endpoint, ...]
-    alpha: float
+    confidence_level: float
     margin: float
     seed: int
     n_resamples: int
@@ -149,7 +150,8 @@ class Plan:
     def as_dict(self) -> dict[str, Any]:
         """The plan's content (without its text) as plain data."""
         return {"title": self.title, "source": self.source, "sha256": self.sha256,
-                "baseline": self.baseline, "candidate": self.candidate, "alpha": self.alpha,
+                "baseline": self.baseline, "candidate": self.candidate,
+                "confidence_level": self.confidence_level,
                 "margin": self.margin, "seed": self.seed, "n_resamples": self.n_resamples, "power": self.power,
                 "resampling_unit": self.resampling_unit,
                 "endpoints": [{"name": e.name, "dataset": e.dataset, "measure": e.measure, "direction": e.direction,
@@ -218,12 +220,15 @@ def _known_direction(measure: str) -> str | None:
 
 
 def _parse(doc: dict, *, sha256: str, source: str, text: str) -> Plan:
+    if "alpha" in doc:
+        raise PlanError("plan key alpha was renamed: write confidence_level = 1 - alpha (e.g. "
+                        "confidence_level = 0.95 for alpha = 0.05)")
     unknown = sorted(set(doc) - _TOP_KEYS)
     if unknown:
         raise PlanError(f"plan has unknown key(s) {unknown}; allowed: {sorted(_TOP_KEYS)}")
     for k in _REQUIRED_TOP:
         _need(doc, k, "")
-    alpha = _number(doc["alpha"], "alpha", low=0.0, high=0.5)
+    confidence_level = _number(doc["confidence_level"], "confidence_level", low=0.5, high=1.0)
     margin = _number(doc["margin"], "margin", low=0.0, high=math.inf)
     seed = _integer(doc["seed"], "seed", 0)
     n_resamples = _integer(doc["n_resamples"], "n_resamples", 2)
@@ -281,7 +286,8 @@ def _parse(doc: dict, *, sha256: str, source: str, text: str) -> Plan:
         raise PlanError(f"plan endpoints must be distinct; repeated endpoint name(s) {dups}")
     if not any(e.role == "primary" for e in endpoints):
         raise PlanError("plan has no endpoint with role = 'primary'")
-    return Plan(baseline=baseline, candidate=candidate, endpoints=tuple(endpoints), alpha=alpha, margin=margin,
+    return Plan(baseline=baseline, candidate=candidate, endpoints=tuple(endpoints), confidence_level=confidence_level,
+                margin=margin,
                 seed=seed, n_resamples=n_resamples, power=power, resampling_unit=unit, title=title,
                 sha256=sha256, source=source, text=text)
 
@@ -448,7 +454,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
                         "system, qid, measure, value, dataset, cluster")
     df = df.filter(pl.col("system").is_in([plan.baseline, plan.candidate]))
     datasets = df["dataset"].unique(maintain_order=True).to_list() if "dataset" in df.columns else []
-    alpha = plan.alpha
+    alpha = 1.0 - plan.confidence_level
     rows: list[dict[str, Any]] = []
     for i, ep in enumerate(plan.endpoints):
         sub = df
@@ -475,8 +481,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
             try:
                 res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
                                         measures=[ep.measure], n_resamples=plan.n_resamples,
-                                        confidence_level=1.0 - alpha, seed=plan.seed, margin=ep.margin,
-                                        power=plan.power, verdict_on="pvalue",
+                                        confidence_level=plan.confidence_level, seed=plan.seed, margin=ep.margin,
+                                        power=plan.power, correction="none",
                                         interval="signflip")     # a plan's interval agrees with its test
             except ResamplingCostError as exc:       # checked before any resampling: name the plan's key
                 raise ResamplingCostError(str(exc).replace("`n_resamples`", "plan key n_resamples", 1),
@@ -491,7 +497,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
                      "n_queries": r["n_queries"], "n_clusters": r["n_clusters"],
                      "baseline_mean": r["baseline_mean"], "candidate_mean": r["system_mean"],
                      "delta": r["delta"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                     "confidence_level": 1.0 - alpha, "se": r["se"], "df": r["df"], "pvalue": r["pvalue"],
+                     "confidence_level": plan.confidence_level, "se": r["se"], "df": r["df"], "pvalue": r["pvalue"],
                      "exact": r["exact"], "margin": ep.margin,
                      "pvalue_tost": r["pvalue_tost"], "tost_low": r["tost_low"], "tost_high": r["tost_high"],
                      "equivalent": r["equivalent"], "mdd": r["mde"], "mcnemar_pvalue": r["mcnemar_pvalue"],
@@ -528,7 +534,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     table = pl.DataFrame([{k: r[k] for k in order} for r in rows], schema_overrides=schema,
                          infer_schema_length=None)
     settings = {
-        "plan_sha256": plan.sha256, "plan_source": plan.source, "alpha": alpha, "seed": plan.seed,
+        "plan_sha256": plan.sha256, "plan_source": plan.source, "confidence_level": plan.confidence_level,
+        "alpha": alpha, "seed": plan.seed,
         "n_resamples": plan.n_resamples, "power": plan.power, "resampling_unit": unit,
         **_method_descriptions(unit, alpha, plan.power),   # interval, test, equivalence, mdd
         "multiple_comparisons": "; ".join(f"Holm within the {FAMILIES[role]} ({int(np.sum(roles == role))})"

@@ -31,8 +31,8 @@ import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.comparison.interval_range import clip_deltas
-from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, SchemaError,
-                                SmallSampleWarning, user_stacklevel)
+from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
+                                SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
 from pairedframe.io.results import ids_as_strings, refuse_null_ids
 from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
@@ -78,7 +78,7 @@ def _deltas(a: dict[str, float], b: dict[str, float], what: str) -> dict[str, fl
     return {q: b[q] - a[q] for q in a}
 
 
-def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float | None, alpha: float,
+def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float | None, confidence_level: float,
                      alternative: str, ddof: int, *, warn: bool, method: str = "jackknife-edgeworth") -> PPIResult:
     missing = sorted(gold.keys() - proxy.keys())
     if missing:
@@ -96,12 +96,13 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
     with warnings.catch_warnings():
         if not warn:
             warnings.simplefilter("ignore", SmallSampleWarning)
-        return ppi_mean(y, f_gold, f_unlab, lam=lam, alpha=alpha, alternative=alternative, ddof=ddof,
+        return ppi_mean(y, f_gold, f_unlab, lam=lam, confidence_level=confidence_level, alternative=alternative, ddof=ddof,
                         method=method)
 
 
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: float | None = None,
-                alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1,
+                confidence_level: float = 0.95, alternative: str = "two-sided", ddof: int = 1,
                 method: str = "jackknife-edgeworth") -> PPIResult:
     """PPI++ estimate and interval of the mean gold delta ``b - a`` from proxy and gold per-query values.
 
@@ -114,8 +115,9 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     lam : float, optional
         ``None`` (default): PPI++ power tuning, clipped to ``[0, 1]``; ``0``: gold only (classical);
         ``1``: plain PPI.  With fewer than two proxy-only queries ``lam = 0``.
-    alpha : float, default 0.05
-        Interval coverage ``1 - alpha`` (``ppi_py`` defaults to 0.1).
+    confidence_level : float in (0, 1), default 0.95
+        Interval coverage; the test's level is ``1 - confidence_level`` (``ppi_py`` defaults to
+        ``alpha = 0.1``).
     alternative : {"two-sided", "greater", "less"}
     ddof : {1, 0}, default 1
         ``1`` makes ``lam = 0`` with ``method="t"`` the usual paired t interval; ``0`` with
@@ -152,13 +154,14 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     """
     proxy = _deltas(_as_values(proxy_a, "proxy_a"), _as_values(proxy_b, "proxy_b"), "proxy")
     gold = _deltas(_as_values(gold_a, "gold_a"), _as_values(gold_b, "gold_b"), "gold")
-    return _ppi_from_deltas(gold, proxy, lam, alpha, alternative, ddof, warn=True, method=method)
+    return _ppi_from_deltas(gold, proxy, lam, confidence_level, alternative, ddof, warn=True, method=method)
 
 
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Sequence[str] | str | None = None,
                          measures: Sequence[str] | str | None = None, segments: Any = None,
                          proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
-                         lam: float | None = None, alpha: float = 0.05, alternative: str = "two-sided",
+                         lam: float | None = None, confidence_level: float = 0.95, alternative: str = "two-sided",
                          ddof: int = 1, method: str = "jackknife-edgeworth") -> pl.DataFrame:
     """PPI++ comparisons for every (system, measure[, segment]) of a two-judgment per-query table.
 
@@ -178,7 +181,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         Values of the ``judgments`` column.
     gold_qids : sequence, optional
         Restrict the gold rows to these queries (the labelled sample); default all gold rows.
-    lam, alpha, alternative, ddof, method
+    lam, confidence_level, alternative, ddof, method
         As :func:`ppi_compare`.
 
     Returns
@@ -252,8 +255,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     if segments is None:
         seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
     else:
-        from pairedframe.comparison.segments import _as_segments
-        seg = _as_segments(segments)
+        from pairedframe.comparison.segment_tables import as_segments
+        seg = as_segments(segments)
     rows = []
     n_small = 0
     for system in systems:
@@ -277,8 +280,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                 row = {"system": system, "measure": measure, "segment_set": sset, "segment": sname,
                        "baseline": baseline}
                 try:
-                    r = _ppi_from_deltas(gdel, pdel, lam, alpha, alternative, ddof, warn=False, method=method)
-                    r0 = _ppi_from_deltas(gdel, pdel, 0.0, alpha, alternative, ddof, warn=False, method=method)
+                    r = _ppi_from_deltas(gdel, pdel, lam, confidence_level, alternative, ddof, warn=False, method=method)
+                    r0 = _ppi_from_deltas(gdel, pdel, 0.0, confidence_level, alternative, ddof, warn=False, method=method)
                 except InsufficientSampleError:
                     rows.append({**row, "n_gold": len(gdel), "n_proxy": len(pdel.keys() - gdel.keys()),
                                  "warning": "fewer than 2 gold queries: no estimate"})

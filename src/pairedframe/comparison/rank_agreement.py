@@ -24,7 +24,8 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison.paired import _as_frame, resample_generators
+from pairedframe.comparison.pairing import as_frame
+from pairedframe.comparison.streams import resample_generators
 from pairedframe.checks import sample
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
@@ -147,7 +148,7 @@ def _per_query(obj: Any, what: str) -> pl.DataFrame:
         raise TypeError(f"`{what}` must be an Evaluation or a per-query table (system, qid, measure, value); "
                         f"got {type(obj).__name__}")
     try:
-        frame = _as_frame(obj)
+        frame = as_frame(obj)
     except (SchemaError, InsufficientSampleError, TypeError) as exc:
         raise type(exc)(f"`{what}`: {exc}") from exc
     keys = [c for c in frame.columns if c != "value"]
@@ -275,7 +276,7 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
         return {name: (jackknife_t_interval(point[name], values[name], confidence_level=confidence_level,
                                             bounds=_bounds(name)), APPROXIMATE) for name in COEFFICIENTS}
     boot_rng, _ = resample_generators(seed, qids)
-    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(A.shape[0], n_resamples, rng=boot_rng))
+    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(A.shape[0], n_resamples, seed=boot_rng))
     values = agreement_coefficients_many(means[:, :k], means[:, k:], higher_is_better=higher, rbo_p=rbo_p)
     out = {}
     for name in COEFFICIENTS:

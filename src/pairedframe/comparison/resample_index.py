@@ -10,7 +10,7 @@ The draws are the numpy path's, from the same keyed streams, so with the same se
 reproduces :func:`~pairedframe.compare`'s resamples exactly:
 
 - queries are put in code-point order of ``qid`` and numbered ``0..n-1`` (position);
-- bootstrap: ``bootstrap_index_chunks(n, B, rng=resample_generators(seed, qids)[0])`` (the stream
+- bootstrap: ``bootstrap_index_chunks(n, B, seed=resample_generators(seed, qids)[0])`` (the stream
   ``scipy.stats.bootstrap`` draws from), counted per resample;
 - sign flips: the ``sign_flip_chunks`` words of ``resample_generators(seed, qids)[1]``, or, when
   ``2**n <= n_resamples``, all ``2**n`` patterns (pattern ``r`` flips query ``i`` iff bit ``i`` of ``r``
@@ -36,9 +36,8 @@ import polars as pl
 
 from pairedframe.checks import require_rows, scalar_ids
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison.clustered import cluster_layout, cluster_streams
-from pairedframe.comparison.paired import resample_generators
-from pairedframe.comparison.segments import _mix32_inplace, _row_seeds, segment_keys
+from pairedframe.comparison.streams import (cluster_layout, cluster_streams, mix32_inplace, resample_generators,
+                                            row_seeds, segment_keys)
 from pairedframe.stats.resample import (
     DEFAULT_CHUNK_ELEMENTS,
     _check_int,
@@ -155,8 +154,8 @@ def segment_index_chunks(key: int, n: int, n_resamples: int, chunk_rows: int, *,
     keys = np.array([key], dtype=np.uint64)
     for b0 in range(0, n_resamples, chunk_rows):
         rows = np.arange(b0, min(n_resamples, b0 + chunk_rows))
-        x = _row_seeds(keys, rows)[:, :1] + base[None, :]
-        _mix32_inplace(x, np.empty_like(x))
+        x = row_seeds(keys, rows)[:, :1] + base[None, :]
+        mix32_inplace(x, np.empty_like(x))
         if kind == "bootstrap":
             yield ((x.astype(np.float64) * (n * 2.0**-32)).astype(np.int64))
         else:
@@ -261,11 +260,11 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
             boot_rng, flip_rng = cluster_streams(seed, qids, cl)
             rows = max(1, chunk_elements // max(n, G))
             if kind == "bootstrap":
-                level = _counted(bootstrap_index_chunks(G, n_resamples, rng=boot_rng, chunk_size=rows))
+                level = _counted(bootstrap_index_chunks(G, n_resamples, seed=boot_rng, chunk_size=rows))
             elif exact:
                 level = _signed(sign_pattern_chunks(G, chunk_size=rows))
             else:
-                level = _signed(sign_flip_chunks(G, n_resamples, rng=flip_rng, chunk_size=rows))
+                level = _signed(sign_flip_chunks(G, n_resamples, seed=flip_rng, chunk_size=rows))
             return _expanded(level, codes, G)
     else:
         count = (1 << n) if exact else n_resamples
@@ -274,9 +273,9 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
             boot_rng, flip_rng = resample_generators(seed, qids)
             rows = max(1, chunk_elements // n)
             if kind == "bootstrap":
-                return _counted(bootstrap_index_chunks(n, n_resamples, rng=boot_rng, chunk_size=rows))
+                return _counted(bootstrap_index_chunks(n, n_resamples, seed=boot_rng, chunk_size=rows))
             if exact:
                 return _signed(sign_pattern_chunks(n, chunk_size=rows))
-            return _signed(sign_flip_chunks(n, n_resamples, rng=flip_rng, chunk_size=rows))
+            return _signed(sign_flip_chunks(n, n_resamples, seed=flip_rng, chunk_size=rows))
     return ResampleIndex(qids=tuple(qids), kind=kind, n_resamples=count, exact=exact, seed=seed,
                          _weights=weights, _chunk_elements=elements)

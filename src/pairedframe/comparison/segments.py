@@ -60,37 +60,27 @@ every decision equals that of the exact p-values with probability ``1 - decision
 
 from __future__ import annotations
 
-import functools
-import math
-import warnings
 from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
 import polars as pl
-from scipy.special import stdtr, stdtrit
 
-from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
-                                              check_adaptive_options, segment_adaptive, warn_uncertified)
-from pairedframe.comparison._cost import check_resampling_cost
+from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, check_adaptive_options
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.comparison.interval_range import clip_deltas
-from pairedframe.comparison.paired import _pair
-from pairedframe.comparison.verdicts import warn_skewed_segments
+from pairedframe.comparison.pairing import pair_systems
+from pairedframe.comparison.streams import mix32_inplace, row_seeds, segment_keys
 from pairedframe.measures import higher_is_better
-from pairedframe.checks import require_each, string_ids
-from pairedframe.errors import (DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning,
-                                user_stacklevel)
-from pairedframe.stats.bootstrap import _interval_from_probs
+from pairedframe.errors import USE_CONFIDENCE_LEVEL, SchemaError, renamed_keywords
+from pairedframe.stats.bootstrap import interval_from_probs
 from pairedframe.stats.signflip_interval import inverted_interval_units
-from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
-from pairedframe.stats.power import MIN_QUERIES
-from pairedframe.stats.randomization import TIE_RTOL, _extreme
-from pairedframe.stats.resample import keyed_seed_sequence
+from pairedframe.stats.randomization import TIE_RTOL, is_extreme
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
-from pairedframe.stats.ttest import _zero_spread_result
+from pairedframe.stats.ttest import t_test_from_moments
+from pairedframe.comparison.segment_tables import (THETA_ELEMENTS, as_segments, check_segments_cost, no_segment_query,
+                                                   require_segments_matched, require_two_queries, segments_table)
 
 __all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
            "BLOCK_ELEMENTS", "CHUNK_ELEMENTS"]
@@ -104,66 +94,11 @@ STREAM_POLICY = ("counter-based per segment: K = keyed_seed_sequence(seed, ('seg
 BLOCK_ELEMENTS: int = 2**14
 #: Target (resample rows x deltas) per inner chunk; 256 KiB per uint32 work array (cache-sized).
 CHUNK_ELEMENTS: int = 2**16
-#: Cap on (n_resamples x units) bootstrap means held at once per block (float64: 64 MiB).
-THETA_ELEMENTS: int = 2**23
 
-_G64 = np.uint64(0x9E3779B97F4A7C15)
-_M64A = np.uint64(0xBF58476D1CE4E5B9)
-_M64B = np.uint64(0x94D049BB133111EB)
-_G32 = np.uint32(0x9E3779B9)
-_M32A = np.uint32(0x7FEB352D)
-_M32B = np.uint32(0x846CA68B)
 _TESTS = ("randomization", "t")
 _INTERVALS = ("signflip", "percentile", "t")
 _DEFAULT_INTERVAL = {"randomization": "signflip", "t": "t"}
 _CORRECTIONS = ("bh", "holm")
-
-
-# ----------------------------------------------------------------------------------------------
-# counter-based streams
-# ----------------------------------------------------------------------------------------------
-
-def segment_keys(seed: int, segment_set: str, segment: str) -> tuple[int, int]:
-    """The (bootstrap, sign-flip) 64-bit stream keys of a segment.
-
-    Parameters
-    ----------
-    seed : int
-        Non-negative user seed.
-    segment_set, segment : str
-        The segment's identity.
-
-    Returns
-    -------
-    (int, int)
-        ``keyed_seed_sequence(seed, ("segment", segment_set, segment)).generate_state(2, np.uint64)``.
-    """
-    k = keyed_seed_sequence(seed, ("segment", str(segment_set), str(segment))).generate_state(2, np.uint64)
-    return int(k[0]), int(k[1])
-
-
-def _row_seeds(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """uint32 row seeds (len(rows), len(keys)): top half of SplitMix64 output ``row`` of each key."""
-    with np.errstate(over="ignore"):
-        z = keys[None, :] + (rows.astype(np.uint64)[:, None] + np.uint64(1)) * _G64
-        z ^= z >> np.uint64(30)
-        z *= _M64A
-        z ^= z >> np.uint64(27)
-        z *= _M64B
-        z ^= z >> np.uint64(31)
-    return (z >> np.uint64(32)).astype(np.uint32)
-
-
-def _mix32_inplace(x: np.ndarray, tmp: np.ndarray) -> None:
-    """lowbias32 on a uint32 array, in place (``tmp`` is scratch of the same shape)."""
-    np.right_shift(x, np.uint32(16), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
-    np.multiply(x, _M32A, out=x)
-    np.right_shift(x, np.uint32(15), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
-    np.multiply(x, _M32B, out=x)
-    np.right_shift(x, np.uint32(16), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -265,9 +200,9 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
             for b0 in range(0, B, rows_per):
                 r = min(rows_per, B - b0)
                 x, t, f, ii, v = X[:r], T[:r], F[:r], II[:r], V[:r]
-                np.take(_row_seeds(keys, np.arange(b0, b0 + r)), unit_e, axis=1, out=x)
+                np.take(row_seeds(keys, np.arange(b0, b0 + r)), unit_e, axis=1, out=x)
                 np.add(x, base_e, out=x)
-                _mix32_inplace(x, t)
+                mix32_inplace(x, t)
                 np.multiply(x, scale_e, out=f)
                 np.add(f, off_e, out=f)          # exact: off + u*n/2^32 < off + n <= 2^14 (or off = 0)
                 np.copyto(ii, f, casting="unsafe")
@@ -275,7 +210,7 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
                 theta[b0:b0 + r] = np.add.reduceat(v, ro, axis=1) / n_u
             tb = np.ascontiguousarray(theta.T)
             probs = np.broadcast_to(np.array([a_tail, 1 - a_tail]), (nu, 2))
-            low, high = _interval_from_probs(tb, probs, alternative)
+            low, high = interval_from_probs(tb, probs, alternative)
             constant = np.maximum.reduceat(dd, ro) == np.minimum.reduceat(dd, ro)
             low = np.where(constant & np.isfinite(low), stat, low)
             high = np.where(constant & np.isfinite(high), stat, high)
@@ -300,9 +235,9 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
                 r = min(rows_per, B - b0)
                 x, t, v = X[:r], T[:r], V[:r]
                 rows = np.arange(b0, b0 + r)
-                np.take(_row_seeds(keys, rows), unit_e, axis=1, out=x)
+                np.take(row_seeds(keys, rows), unit_e, axis=1, out=x)
                 np.add(x, base_e, out=x)
-                _mix32_inplace(x, t)
+                mix32_inplace(x, t)
                 np.right_shift(x, np.uint32(31), out=x)
                 if ex_idx.size:
                     x[:, ex_idx] = (rows[:, None] >> ex_pos[None, :]) & 1
@@ -313,7 +248,7 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
                 null = np.add.reduceat(v, ro, axis=1) / n_u
                 if invert:
                     null_all[b0:b0 + r] = null
-                cmp = _extreme(null, stat, gamma, alternative)
+                cmp = is_extreme(null, stat, gamma, alternative)
                 cmp &= rows[:, None] < n_pat[None, :]
                 count += np.count_nonzero(cmp, axis=0)
             p = np.where(exact_u, count / n_pat, (count + 1) / (B + 1))
@@ -331,92 +266,12 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
 # t statistics with per-unit degrees of freedom
 # ----------------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=4096)
-def _t_quantile(q: float, df: int) -> float:
-    return float(stdtrit(df, q))
-
-
-def _t_stats(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constant: np.ndarray, alternative: str,
-             confidence_level: float) -> dict[str, np.ndarray]:
-    """Paired t-test per unit (rules of :mod:`pairedframe.stats.ttest`: zero spread falls back to the exact
-    sign-flip result for equal deltas, never p = 0); only the tail is scalar."""
-    k = mean.shape[0]
-    se = np.where(constant, 0.0, sd / np.sqrt(n))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(constant, 0.0, mean / se)
-    p = np.empty(k)
-    q = np.empty(k)
-    low = np.empty(k)
-    high = np.empty(k)
-    tail_q = 0.5 + confidence_level / 2 if alternative == "two-sided" else confidence_level
-    for i in range(k):          # scalar special functions only (incomplete beta); no resampling here
-        df = int(n[i]) - 1
-        ti = float(t[i])
-        if constant[i]:
-            _, p[i], _, low[i], high[i] = _zero_spread_result(int(n[i]), float(mean[i]), alternative,
-                                                               confidence_level)
-            continue
-        if alternative == "two-sided":
-            p[i] = min(1.0, 2.0 * float(stdtr(df, -(abs(ti)))))
-        elif alternative == "greater":
-            p[i] = float(stdtr(df, -(ti)))
-        else:
-            p[i] = float(stdtr(df, -(-ti)))
-        q[i] = _t_quantile(tail_q, df)
-        low[i] = -np.inf if alternative == "less" else mean[i] - q[i] * se[i]
-        high[i] = np.inf if alternative == "greater" else mean[i] + q[i] * se[i]
-    return {"pvalue": p, "ci_low": low, "ci_high": high, "se": se}
-
-
 # ----------------------------------------------------------------------------------------------
 # frames
 # ----------------------------------------------------------------------------------------------
 
-def _as_segments(segments: Any) -> pl.DataFrame:
-    if isinstance(segments, pl.LazyFrame):
-        segments = segments.collect()
-    if not isinstance(segments, pl.DataFrame):
-        if hasattr(segments, "pl") and callable(segments.pl):
-            segments = segments.pl()
-        elif type(segments).__module__.startswith("pandas"):
-            segments = pl.from_pandas(segments)
-        else:
-            segments = pl.DataFrame(segments)
-    missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
-    if missing:
-        raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
-                          f"(has {segments.columns})")
-    segments = string_ids(segments, ["qid"], "the segment table")  # float query ids refused
-    seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
-                          pl.col("segment").cast(pl.String))
-    if seg.null_count().sum_horizontal().item():
-        raise SchemaError("segment table has null qid, segment_set or segment values")
-    if seg.select(pl.col("qid").is_duplicated().over("segment_set", "segment").any()).item():
-        dup = seg.is_duplicated()
-        row = seg.filter(dup).row(0, named=True)
-        raise DuplicateError(f"segment table repeats (qid, segment_set, segment) = "
-                             f"({row['qid']!r}, {row['segment_set']!r}, {row['segment']!r})")
-    return seg
 
-
-def _require_segments_matched(segments: Sequence[tuple[str, str]], found: set[tuple[str, str]]) -> None:
-    """Warn naming the segments (``segment_set, segment``) of the segment table that hold no paired
-    query (they get no row)."""
-    if len(found) < len(segments):
-        require_each(list(segments), found, what="segment", lacking="no paired query")
-
-
-def _no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
-    return EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
-                            f"(its queries e.g. {own[:3]}, the segment table's {theirs[:3]})")
-
-
-def _require_two_queries(n_queries: np.ndarray) -> None:
-    if not (n_queries >= 2).any():
-        raise EmptyResultError(f"every one of the {n_queries.shape[0]} segment comparison(s) has a single paired "
-                               "query: no statistic can be computed (each needs 2)")
-
-
+@renamed_keywords(fdr_level=USE_CONFIDENCE_LEVEL)
 def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      measures: Sequence[str] | str | None = None,
                      systems: Sequence[str] | str | None = None,
@@ -424,7 +279,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      confidence_level: float = 0.95,
                      alternative: Literal["two-sided", "greater", "less"] = "two-sided", seed: int = 0,
                      family_by: Sequence[str] | str | None = None,
-                     correction: Literal["bh", "holm"] = "bh", fdr_level: float | None = None,
+                     correction: Literal["bh", "holm"] = "bh",
                      interval: Literal["signflip", "percentile", "t"] | None = None,
                      resampling: Literal["fixed", "adaptive"] = "fixed",
                      decision_error: float = DEFAULT_DECISION_ERROR,
@@ -458,10 +313,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Output columns that define a multiple-comparison family; default
         ``("system", <keys>, "measure", "segment_set")``.
     correction : {"bh", "holm"}, default "bh"
-        The adjustment that drives ``significant`` and ``resolution_limited``; both adjusted columns
-        are always returned.
-    fdr_level : float in (0, 1), optional
-        Level of the BH / Holm decision; default ``1 - confidence_level``.
+        The adjustment within each ``family_by`` family that drives ``significant`` and
+        ``resolution_limited`` at level ``1 - confidence_level``; both adjusted columns are always
+        returned.
     interval : {"signflip", "percentile", "t"}, optional
         Default: the interval that inverts the test -- ``"signflip"`` for the randomization test (the
         shifts the segment's sign-flip test does not reject, on the same patterns, so it excludes 0
@@ -546,9 +400,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         raise ValueError(f"`correction` must be one of {_CORRECTIONS}, got {correction!r}")
     check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
                              alternative=alternative, seed=seed)
-    level = 1 - confidence_level if fdr_level is None else fdr_level
-    if not (isinstance(level, (int, float)) and 0 < level < 1):
-        raise ValueError(f"`fdr_level` must be in (0, 1), got {fdr_level!r}")
+    level = 1 - confidence_level
     adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
                                       max_resamples=max_resamples)
     n_resamples = int(n_resamples)
@@ -561,9 +413,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                                         confidence_level=confidence_level, alternative=alternative, seed=int(seed),
                                         family_by=family_by, correction=correction, level=level, adaptive=adaptive)
 
-    p = _pair(per_query, baseline, systems, measures)
+    p = pair_systems(per_query, baseline, systems, measures)
     extras = p.extras
-    seg = _as_segments(segments)
+    seg = as_segments(segments)
     clash = [c for c in ("segment_set", "segment") if c in extras]
     if clash:
         raise SchemaError(f"per-query table already has column(s) {clash}; rename them")
@@ -574,8 +426,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
         seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
     if joined.height == 0:
-        raise _no_segment_query(p.paired["qid"].unique().head(3).to_list(), seg["qid"].unique().head(3).to_list())
-    _require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
+        raise no_segment_query(p.paired["qid"].unique().head(3).to_list(), seg["qid"].unique().head(3).to_list())
+    require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
                               set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
                                   .select("segment_set", "segment").iter_rows()))
     row_e = joined["_row"].to_numpy().astype(np.int64)
@@ -618,7 +470,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                                    pl.when(down).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
-    _require_two_queries(n_all)
+    require_two_queries(n_all)
     k = units.height
     stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
     exact = np.zeros(k, dtype=bool)
@@ -661,162 +513,16 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                 flip_units = (d, offsets, key_pairs[code, 1])     # drawn per family, below
         if test == "t" or interval == "t":
             sd = units["sd"].to_numpy()[ok_idx]
-            tt = _t_stats(mean, sd, n_ok.astype(float), const, alternative, confidence_level)
+            tt = t_test_from_moments(mean, sd, n_ok.astype(float), const, alternative, confidence_level)
             if test == "t":
                 stats["pvalue"][ok_idx] = tt["pvalue"]
             if interval == "t":
                 for c in ("ci_low", "ci_high", "se"):
                     stats[c][ok_idx] = tt[c]
 
-    return _segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
+    return segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
                            correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
                            alternative=alternative, seed=seed, flip_units=flip_units, adaptive=adaptive,
                            decision_error=decision_error, max_resamples=max_resamples)
 
 
-def check_segments_cost(n_resamples: int, n_queries: np.ndarray, *, bootstrap: bool, sign_flip: bool,
-                        invert: bool) -> None:
-    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of units of ``n_queries`` (those with
-    at least 2): every resample of every unit is drawn (exact units too), and a block keeps its
-    bootstrap means or null statistics for at most ``max(B, THETA_ELEMENTS)`` resamples x units."""
-    total = float(np.sum(n_queries[n_queries >= 2]))
-    per_draw = max(1, THETA_ELEMENTS // max(1, int(n_resamples)))       # units held per resample in a block
-    draws, kept = [], []
-    if bootstrap:
-        draws.append(n_resamples), kept.append(3 * per_draw)
-    if sign_flip or invert:
-        draws.append(n_resamples), kept.append(5 * per_draw if invert else 0)
-    check_resampling_cost(n_resamples, argument="n_resamples", draws=draws, units=total, columns=1, kept=kept,
-                          advice=" (screening thousands of segments: test='t' or resampling='adaptive')")
-
-
-def _unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
-    """Row ``i`` of compare_segments' result named by its key columns."""
-    row = out.row(i, named=True)
-    return ", ".join(f"{c} {row[c]!r}" for c in ("system", *extras, "measure", "segment_set", "segment"))
-
-
-def _segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
-                    baseline: str, test: str, interval: str, correction: str, level: float,
-                    family_by: Sequence[str] | str | None, n_resamples: int, alternative: str,
-                    seed: int, flip_units: tuple | None = None, adaptive: bool = False,
-                    decision_error: float = DEFAULT_DECISION_ERROR,
-                    max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
-    """compare_segments' result from one row per unit (``system, <keys>, measure, segment_set,
-    segment, n_queries, baseline_mean, system_mean, sd, skewness, wins, losses, ties``) and its statistics:
-    families, BH / Holm (adaptive sign flips drawn here from ``flip_units``), Monte-Carlo resolution,
-    flags and warnings."""
-    k = units.height
-    n_all = units["n_queries"].to_numpy().astype(np.int64)
-    ok = n_all >= 2
-    ok_idx = np.flatnonzero(ok)
-    flips = None
-    # families and corrections
-    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
-                else [family_by] if isinstance(family_by, str) else list(family_by))
-    allowed = ["system", *extras, "measure", "segment_set", "segment"]
-    unknown = [c for c in fam_cols if c not in allowed]
-    if unknown:
-        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-    fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
-           if fam_cols else np.zeros(k, dtype=np.int64))
-    if flip_units is not None:     # resampling="adaptive": drawn until the family's decisions are certified
-        flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
-                                 alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
-        stats["pvalue"][ok_idx] = flips.pvalue
-        exact[ok_idx] = flips.exact
-    pv = stats["pvalue"]
-    p_bh = np.full(k, np.nan)
-    p_holm = np.full(k, np.nan)
-    order = np.argsort(fam, kind="stable")
-    bounds = np.flatnonzero(np.diff(fam[order])) + 1
-    fam_size = np.zeros(k, dtype=np.int64)
-    for sel in np.split(order, bounds):       # one call per family (not per segment)
-        p_bh[sel] = benjamini_hochberg(pv[sel])
-        p_holm[sel] = holm(pv[sel])
-        fam_size[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
-    adjusted = p_bh if correction == "bh" else p_holm
-    significant = np.where(np.isnan(adjusted), False, adjusted <= level)
-
-    # Monte-Carlo resolution
-    if test == "randomization":
-        # Smallest attainable p: 1/(B+1) by Monte Carlo; with exact enumeration of n sign patterns
-        # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
-        sides = 2.0 if alternative == "two-sided" else 1.0
-        exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
-        p_floor = np.where(exact, exact_floor, 1.0 / ((max_resamples if adaptive else n_resamples) + 1))
-        need = np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64)
-        need = np.maximum(need, 1)
-        if correction == "bh":
-            min_disc = need
-        else:
-            min_disc = np.where(fam_size * p_floor > level, fam_size + 1, 1)
-        # limited: not rejected, and not even at the floor with the family's other p-values as they are
-        limited = np.zeros(k, dtype=bool)
-        for sel in np.split(order, bounds):
-            limited[sel] = ~rejected_at_floor(pv[sel], p_floor[sel], level, correction)
-        limited &= ~significant
-    else:
-        min_disc = np.ones(k, dtype=np.int64)
-        limited = np.zeros(k, dtype=bool)
-    min_disc = np.where(ok, min_disc, 0)
-    limited &= ok
-
-    small = n_all < MIN_QUERIES
-    warn_text = np.where(~ok, "only 1 paired query: no statistics",
-                         np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
-                                  None))
-    resampled = test == "randomization" or interval in ("signflip", "percentile")
-    # inside the range of a mean delta of the measure ([-1, 1] for measures in [0, 1]): coverage unchanged
-    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"].to_list())
-    out = units.select(
-        "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
-        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
-    ).with_columns(
-        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
-        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
-        pl.Series("pvalue", pv), pl.Series("pvalue_bh", p_bh), pl.Series("pvalue_holm", p_holm),
-        pl.Series("significant", significant),
-        units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
-        units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small), pl.Series("warning", warn_text.tolist(), dtype=pl.String),
-        pl.Series("family_size", fam_size), pl.Series("min_discoveries", min_disc),
-        pl.Series("resolution_limited", limited),
-        pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
-        pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
-        pl.Series("exact", exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
-    ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
-                   for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
-    if adaptive:
-        out = out.with_columns(adaptive_columns(flips, k, ok_idx))
-        if flips is not None:
-            warn_uncertified(flips, max_resamples, "segment comparisons")
-
-    n_small = int(np.count_nonzero(small))
-    warn_skewed_segments(out["skewness"].to_numpy(), n_all, functools.partial(_unit_label, out, extras))
-    if n_small:
-        warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
-                      f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "
-                      "'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
-    tiny = limited & exact
-    if tiny.any():
-        warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons are not significant and could not be "
-                      f"with their few queries: even the most extreme sign pattern (exact p = 2/2^n two-sided, 1/2^n "
-                      f"one-sided) would not reach level {level:g} after {correction.upper()} with the other p-values "
-                      "of their family; they are flagged in 'resolution_limited'", UserWarning,
-                      stacklevel=user_stacklevel())
-    limited_mc = limited & ~exact
-    if limited_mc.any():
-        limited = limited_mc
-        worst = int(fam_size[limited].max())
-        needed = int(math.ceil(worst / level)) - 1
-        what = ("BH can only reject a segment if at least "
-                f"{int(min_disc[limited].max())} segments of its family reach that floor"
-                if correction == "bh" else "Holm cannot reject any segment")
-        name, B = ("max_resamples", max_resamples) if adaptive else ("n_resamples", n_resamples)
-        warnings.warn(
-            f"{name}={B} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
-            f"p-values are >= 1/({name}+1) = {1 / (B + 1):.2g}, and with families of up to "
-            f"{worst} segments {what}. Use {name} >= {needed} or test='t' for screening "
-            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning,
-            stacklevel=user_stacklevel())
-    return out

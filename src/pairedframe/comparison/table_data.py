@@ -38,11 +38,11 @@ import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
-from pairedframe.comparison.paired import _as_frame as per_query_frame
+from pairedframe.comparison.pairing import as_frame as per_query_frame
 from pairedframe.comparison.interval_range import clip_means, mean_ranges
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.value_range import constant_sample_interval
-from pairedframe.errors import user_stacklevel
+from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
@@ -191,6 +191,44 @@ def zero_spread_means(per_query: pl.DataFrame, agg: pl.DataFrame) -> np.ndarray:
     return np.nan_to_num(ptp, nan=np.inf) <= ZERO_SPREAD_RTOL * np.nan_to_num(mag, nan=0.0)
 
 
+def _comparison_settings(cmp: pl.DataFrame, column: str, measures: list[str]) -> dict[str, Any]:
+    """What the caption states of the comparison: its settings, the measures it did not test and the
+    smallest p-values (why a table has no mark)."""
+    settings: dict[str, Any] = {}
+    for key in ("test", "interval", "alternative", "n_resamples", "seed", "family", "exact"):
+        if key in cmp.columns and cmp.height:
+            vals = cmp[key].unique(maintain_order=True).to_list()
+            settings[key] = vals[0] if len(vals) == 1 else vals
+    settings["untested_measures"] = [m for m in measures if m not in set(cmp["measure"].to_list())]
+    for key, col in (("smallest_p", column), ("smallest_raw_p", "pvalue")):
+        values = cmp[col].drop_nulls().drop_nans()
+        settings[key] = float(values.min()) if values.len() else None
+    return settings
+
+
+def _check_same_queries(per_query: pl.DataFrame | None, cmp: pl.DataFrame) -> None:
+    """Refuse a comparison computed on other queries than the per-query table's: its marks would
+    test one sample while the cells show the means of another."""
+    if per_query is None or "n_queries" not in cmp.columns or not cmp.height:
+        return
+    if set(per_query.columns) - {"system", "qid", "measure", "value"}:
+        return          # extra key columns (dataset, judgments): the caller has chosen one slice
+    values = per_query.filter(pl.col("value").is_not_null()).select("system", "qid", "measure")
+    pairs = cmp.select("system", "baseline", "measure", "n_queries").unique()
+    common = (pairs.join(values, on=["system", "measure"])
+              .join(values.rename({"system": "baseline"}), on=["baseline", "measure", "qid"])
+              .group_by("system", "baseline", "measure").agg(pl.len().alias("_common")))
+    bad = (pairs.join(common, on=["system", "baseline", "measure"], how="left")
+           .with_columns(pl.col("_common").fill_null(0))
+           .filter(pl.col("_common") != pl.col("n_queries")))
+    if bad.height:
+        r = bad.row(0, named=True)
+        raise ValueError(f"`comparison` does not match `data`: {r['system']} vs {r['baseline']} on {r['measure']} was "
+                         f"compared over {r['n_queries']} queries, but the per-query table has {r['_common']} queries "
+                         f"both systems measured ({bad.height} such row(s)); pass the per-query table the comparison "
+                         "was computed from, or only the comparison")
+
+
 def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> list[tuple[str, str, str]]:
     """(winner, loser, measure) of every significant row, in the measure's direction."""
     sig = comparison.filter(pl.col(column).is_not_null() & (pl.col(column) < alpha) & (pl.col("delta") != 0))
@@ -198,9 +236,10 @@ def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> li
             for s, b, m, d in sig.select("system", "baseline", "measure", "delta").iter_rows()]
 
 
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None, *, measures: Any = None,
                        systems: Any = None, judgments: str | None = None, correction: str = "holm",
-                       alpha: float | None = None, ci: str | None = None, confidence_level: float | None = None,
+                       ci: str | None = None, confidence_level: float | None = None,
                        digits: int = 3, all_pairs: bool | None = None) -> TableData:
     """Means, intervals, marks and places of a results table (see the module docstring).
 
@@ -218,16 +257,14 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     correction : {"holm", "bh", "none", "tukey"}, default "holm"
         Which p-value column decides significance (``"tukey"``: ``pvalue_max_tukey_raw`` of an
         all-pairs comparison, the randomised Tukey HSD and the pair's own test both rejecting).
-    alpha : float, optional
-        Significance level; default ``1 - confidence_level`` of the comparison.
     ci : {None, "halfwidth", "range"}
         Show the t interval of each mean over its queries as ``± half-width`` or ``[low, high]``
         (needs ``data``).  Intervals stay inside the measure's range (:attr:`pairedframe.measures.Measure.
         value_range`; the RR@10 mean 0.953 reads [0.898, 1.000], not [0.898, 1.008]); a clipped interval is
         not a half-width, so ``"halfwidth"`` prints it as ``[low, high]``.
     confidence_level : float, optional
-        Of that interval; default the comparison's confidence level (so the intervals and
-        ``alpha = 1 - level`` agree), or 0.95 without a comparison.
+        Of that interval; default the comparison's confidence level, or 0.95 without a comparison.
+        The marks' significance level is ``alpha = 1 - level`` of the comparison.
     digits : int, default 3
         Decimals shown; best/second are decided on the shown values.
     all_pairs : bool, optional
@@ -302,9 +339,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
             raise ValueError(f"correction={correction!r} needs a {column!r} column in the comparison"
                              + ("; compare with pairs='all' for the Tukey HSD test" if correction == "tukey" else ""))
         levels = cmp["confidence_level"].unique().to_list() if "confidence_level" in cmp.columns else [0.95]
-        alpha = alpha if alpha is not None else 1.0 - float(levels[0])
-        if not 0 < alpha < 1:
-            raise ValueError(f"`alpha` must be in (0, 1), got {alpha!r}")
+        alpha = 1.0 - float(levels[0])
+        _check_same_queries(per_query, cmp)
         wins = _significant_wins(cmp, column, alpha)
         baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]
         pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
@@ -317,14 +353,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
             if len(lettered) > 26:
                 raise ValueError(f"letter marks need at most 26 lettered systems, got {len(lettered)}")
             letters = dict(zip(lettered, string.ascii_lowercase))
-        for key in ("test", "interval", "alternative", "n_resamples", "seed", "family", "exact"):
-            if key in cmp.columns and cmp.height:
-                vals = cmp[key].unique(maintain_order=True).to_list()
-                settings[key] = vals[0] if len(vals) == 1 else vals
-        settings.update(alpha=alpha, baselines=baselines, n_comparisons=cmp.height, mode=mode)
-        for key, col in (("smallest_p", column), ("smallest_raw_p", "pvalue")):   # why a table has no mark
-            values = cmp[col].drop_nulls().drop_nans()
-            settings[key] = float(values.min()) if values.len() else None
+        settings.update(_comparison_settings(cmp, column, measures), alpha=alpha, baselines=baselines,
+                        n_comparisons=cmp.height, mode=mode)
 
     shown = means.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures)).with_columns(
         pl.col("mean").round(digits).alias("_shown"))

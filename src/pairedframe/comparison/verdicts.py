@@ -31,13 +31,30 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
-from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.stats.power import mde_at_level
 from pairedframe.stats.skewness import cochran_fails, cochran_minimum_n
 
-__all__ = ["VERDICTS", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
+__all__ = ["CORRECTIONS", "VERDICTS", "verdict_column", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
            "warn_unreachable", "warn_skewed", "warn_skewed_segments"]
 
 VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical", "equivalent")
+
+#: ``correction=`` (one name for the multiple-testing correction within a ``family_by`` family): the
+#: p-value column the verdicts read.
+CORRECTIONS = {"none": "pvalue", "holm": "pvalue_holm", "bh": "pvalue_bh"}
+
+
+def verdict_column(correction: str) -> str:
+    """The p-value column the verdicts read under ``correction`` ("none", "holm" or "bh").
+
+    Raises
+    ------
+    ValueError
+        Any other ``correction``, naming the argument and the choices.
+    """
+    if not isinstance(correction, str) or correction not in CORRECTIONS:
+        raise ValueError(f"`correction` must be one of {tuple(CORRECTIONS)}, got {correction!r}")
+    return CORRECTIONS[correction]
 
 #: Largest type-I error (at alpha = 0.05, n = 20) of the two tests on skewed real deltas, quoted in the
 #: skew warning; ``benchmarks/calibration.py --section paired`` prints it (null "centred", DL-2019 nDCG@10).
@@ -122,7 +139,7 @@ def t_mde(se: float, df: float, level: float, power: float, alternative: str, fl
         return math.inf
     if zero_spread or not se > 0:
         return math.nan
-    return noncentral_t_mde(se, df, alpha=level, power=power, alternative=alternative)
+    return mde_at_level(se, df, level, power=power, alternative=alternative)
 
 
 def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,

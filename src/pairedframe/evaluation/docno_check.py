@@ -21,7 +21,8 @@ from pairedframe.io.stream import QueryBlock
 SAMPLE_ROWS = 2**14
 #: Stretches of consecutive rows a large run table is sampled in.
 STRETCHES = 8
-#: Fewest near matches (and at least 1 % of the sampled rows) that warn.
+#: Fewest near matches (and at least 1 % of the sampled rows) that warn while some documents match
+#: as spelled; with none matching, one near match warns (every measure would be 0).
 NEAR_MISS_MIN = 5
 
 _COLUMNS = ("system", "qid", "docno")
@@ -75,8 +76,8 @@ class DocnoSample:
 
 
 def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
-    """Warn, once per run, when some of its sampled documents (at least :data:`NEAR_MISS_MIN` and 1 %)
-    match a judged docno of their query only except for case, blanks or leading zeros: docnos are
+    """Warn, once per run, when some of its sampled documents (at least :data:`NEAR_MISS_MIN` and 1 %,
+    or any one when no sampled document matches as spelled) match a judged docno of their query only except for case, blanks or leading zeros: docnos are
     compared as strings, so those documents count as unjudged and lower every measure (to 0 when no
     document matches as spelled). A run that merely retrieves unjudged documents has no such near
     matches (a different document rarely equals a judged one up to case) and gets no warning."""
@@ -99,7 +100,8 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
                                                              pl.col("judged_docno").first())
     for system, n, exact, near_count, docno, judged_docno in (
             counts.join(found, on="system", how="inner", maintain_order="left")
-            .filter((pl.col("near") >= NEAR_MISS_MIN) & (pl.col("near") >= 0.01 * pl.col("n"))).iter_rows()):
+            .filter(((pl.col("near") >= NEAR_MISS_MIN) & (pl.col("near") >= 0.01 * pl.col("n")))
+                    | ((pl.col("exact") == 0) & (pl.col("near") >= 1))).iter_rows()):
         checked = "a sample of " if system in sample.partial else ""
         effect = "the measures are 0" if exact == 0 else "every measure is lower than it should be"
         warnings.warn(

@@ -437,7 +437,7 @@ def _read_qrels(path: str, grades: Grades = "strict", groups: bool = False) -> p
               + _looks_like(bad["line"], "qrels"), bad, path, "qrels")
     bad = _first_bad(fields, ~pl.col("rel").str.contains(INTEGER if grades == "strict" else NUMBER))
     if bad:
-        hint = "; grades='trec_eval' (--grades trec_eval) reads a number as trec_eval does (1.5 -> 1)" \
+        hint = "; grades='trec_eval' reads a number as trec_eval does (1.5 -> 1)" \
             if grades == "strict" and re.fullmatch(NUMBER, bad["rel"]) else ""
         _fail(f"relevance grade {bad['rel']!r} is not {'an integer' if grades == 'strict' else 'a number'}"
               + hint + _looks_like(bad["line"], "qrels"), bad, path, "qrels", column=4)

@@ -1,6 +1,6 @@
 """Renderings of :func:`pairedframe.comparison.plan.analyze` results: JSON and a text table, both with the plan hash.
 
-No computation here.  Every rendering names the plan file and its SHA-256, alpha, seed, n_resamples and
+No computation here.  Every rendering names the plan file and its SHA-256, confidence level, seed, n_resamples and
 the methods, so the analysis can be checked against the pre-registered plan.
 """
 
@@ -42,7 +42,7 @@ def _header(result: Any) -> list[str]:
     if plan.title:
         lines.append(f"title: {plan.title}")
     lines += [f"candidate: {plan.candidate}  baseline: {plan.baseline}  (exact names)",
-              f"alpha: {s['alpha']}  seed: {s['seed']}  n_resamples: {s['n_resamples']}  "
+              f"confidence_level: {s['confidence_level']}  seed: {s['seed']}  n_resamples: {s['n_resamples']}  "
               f"resampling unit: {s['resampling_unit']}",
               f"interval: {s['interval']}", f"test: {s['test']}", f"multiple comparisons: {s['multiple_comparisons']}",
               f"equivalence: {s['equivalence']}", f"mdd: {s['mdd']}", f"mcnemar: {s['mcnemar']}"]

@@ -15,7 +15,7 @@ from pairedframe.comparison import paired_per_query
 from pairedframe.measures import higher_is_better
 from pairedframe.report.html_page import esc
 
-__all__ = ["heatmap_html", "gain_colour"]
+__all__ = ["heatmap_html", "heatmap_from_pairs", "gain_colour"]
 
 #: The two ends of the colour scale: the system better (blue) and the baseline better (red).
 _BETTER, _WORSE, _MISSING = (33, 102, 172), (178, 24, 43), "#dddddd"
@@ -38,8 +38,15 @@ def heatmap_html(data: Any, *, baseline: str, measure: str, systems: Sequence[st
     measure's direction (:func:`gain_colour`; for ranks such as FirstRelRank a lower value is the gain);
     each cell's ``title`` names its query and delta; the last column is the system's mean delta.
     """
-    pq = paired_per_query(data, baseline=baseline, systems=list(systems), measures=measure)
-    pq = pq.filter(pl.col("system") != baseline)
+    pairs = paired_per_query(data, baseline=baseline, systems=list(systems), measures=measure)
+    return heatmap_from_pairs(pairs, baseline=baseline, measure=measure, table_id=table_id)
+
+
+def heatmap_from_pairs(pairs: pl.DataFrame, *, baseline: str, measure: str, table_id: str) -> str:
+    """:func:`heatmap_html` of a :func:`pairedframe.paired_per_query` result already computed (every
+    system in it except ``baseline``, rows of ``measure`` only): the report pairs each measure once
+    for the heatmap and the bar charts."""
+    pq = pairs.filter((pl.col("system") != baseline) & (pl.col("measure") == measure))
     sign = 1.0 if higher_is_better(measure) else -1.0
     pq = pq.with_columns((pl.col("delta") * sign).alias("gain"))
     rows = pq.group_by("system").agg(pl.col("gain").mean(), pl.col("delta").mean().alias("mean_delta")) \

@@ -211,7 +211,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     TypeError
         ``baseline`` not a string, ``judgments`` not a mapping.
     ImportError
-        matplotlib or great_tables missing (``pip install "pairedframe[plot,report]"``).
+        great_tables missing, or matplotlib with ``judgments`` (it draws the agreement scatter; the
+        other figures are SVG written directly) (``pip install "pairedframe[report]"``).
 
     Warns
     -----
@@ -223,9 +224,10 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     >>> rep.save("report.html")                                                          # doctest: +SKIP
     """
     measures = _check_options(measures, baseline, judgments, max_delta_plots)
-    from pairedframe.report.plots import pyplot
+    if judgments:                                      # only the agreement scatter draws with matplotlib:
+        from pairedframe.report.plots import pyplot    # an ImportError naming the extra before any work
 
-    pyplot()                                           # ImportError naming the extra before any work
+        pyplot()
     caught: list[warnings.WarningMessage] = []
     try:
         with warnings.catch_warnings(record=True) as caught:

@@ -6,6 +6,7 @@ Every element id starts with the report's own id, every figure is a data URI, ev
 from __future__ import annotations
 
 import datetime
+import functools
 import platform
 import shlex
 from functools import partial
@@ -14,8 +15,10 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.report.html_heatmap import heatmap_html
+from pairedframe.comparison import paired_per_query
+from pairedframe.report.html_heatmap import heatmap_from_pairs
 from pairedframe.report.html_page import esc, figure_html, plain_table, render_figure, report_css
+from pairedframe.report.html_svg import delta_bars_svg, forest_svg
 
 __all__ = ["render_report", "delta_plot_systems", "versions", "reproduce_command"]
 
@@ -26,15 +29,21 @@ _COMPARISON_COLUMNS = ("system", "measure", "n_queries", "baseline_mean", "syste
                        "pvalue", "pvalue_holm", "pvalue_bh", "wins", "losses", "ties", "verdict", "verdict_note")
 
 
-def versions() -> dict[str, str]:
-    """{package: installed version} of Python and the packages behind the numbers and figures."""
-    out = {"python": platform.python_version()}
+@functools.cache
+def _installed_versions() -> tuple[tuple[str, str], ...]:
+    out = [("python", platform.python_version())]
     for name in _PACKAGES:
         try:
-            out[name] = metadata.version(name)
+            out.append((name, metadata.version(name)))
         except metadata.PackageNotFoundError:
-            out[name] = "not installed"
-    return out
+            out.append((name, "not installed"))
+    return tuple(out)
+
+
+def versions() -> dict[str, str]:
+    """{package: installed version} of Python and the packages behind the numbers and figures (read
+    once per process: the report asks twice)."""
+    return dict(_installed_versions())
 
 
 def delta_plot_systems(comparison: pl.DataFrame, measure: str, most: int) -> list[str]:
@@ -95,12 +104,10 @@ def _warnings(root: str, messages: tuple[str, ...], excluded: pl.DataFrame) -> s
 
 
 def _forests(root: str, comparison: pl.DataFrame, measures: list[str]) -> str:
-    from pairedframe.report.forest import forest_plot
-
     parts = []
     for i, m in enumerate(measures):
-        data = render_figure(partial(forest_plot, comparison, measure=m))
-        parts.append(figure_html(data, alt=f"forest plot of {m}", figure_id=f"{root}-forest-{i}",
+        svg = forest_svg(comparison, m).encode()
+        parts.append(figure_html(svg, alt=f"forest plot of {m}", figure_id=f"{root}-forest-{i}",
                                  caption=f"{m}: each system's mean delta against the baseline with its interval; "
                                          "blue better, red worse (significant after the correction), grey "
                                          "otherwise; dashed where the interval and the verdict disagree."))
@@ -110,19 +117,17 @@ def _forests(root: str, comparison: pl.DataFrame, measures: list[str]) -> str:
 
 def _deltas(root: str, evaluation: Any, comparison: pl.DataFrame, measures: list[str], baseline: str,
             most: int) -> str:
-    from pairedframe.report.plots import delta_plot
-
     parts = []
     for i, m in enumerate(measures):
         parts.append(f"<h3>{esc(m)}</h3>")
-        compared = comparison.filter(pl.col("measure") == m)["system"].unique().to_list()
+        compared = comparison.filter(pl.col("measure") == m)["system"].unique(maintain_order=True).to_list()
+        pairs = paired_per_query(evaluation, baseline=baseline, systems=compared, measures=m)  # once per measure
         if len(compared) > 1:
-            parts.append(heatmap_html(evaluation, baseline=baseline, measure=m, systems=compared,
-                                      table_id=f"{root}-heatmap-{i}"))
+            parts.append(heatmap_from_pairs(pairs, baseline=baseline, measure=m, table_id=f"{root}-heatmap-{i}"))
         chosen = delta_plot_systems(comparison, m, most)
         for j, system in enumerate(chosen):
-            data = render_figure(partial(delta_plot, evaluation, baseline=baseline, system=system, measure=m))
-            parts.append(figure_html(data, alt=f"per-query {m} deltas of {system}", figure_id=f"{root}-delta-{i}-{j}",
+            svg = delta_bars_svg(pairs, baseline=baseline, system=system, measure=m).encode()
+            parts.append(figure_html(svg, alt=f"per-query {m} deltas of {system}", figure_id=f"{root}-delta-{i}-{j}",
                                      caption=f"{system} − {baseline} per query, sorted; blue: {system} better, "
                                              f"red: {baseline} better, grey: tie."))
         if len(compared) > len(chosen):

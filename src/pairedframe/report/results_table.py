@@ -26,6 +26,7 @@ import polars as pl
 
 from pairedframe.comparison.table_data import (DAGGER, DOUBLE_DAGGER, TableData, reject_text_measures,
                                                results_table_data)
+from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.table_html import check_table_id, new_table_id, scope_css
 from pairedframe.report.table_latex import CI_LAYOUTS, render_latex
@@ -128,7 +129,11 @@ def _caption_text(data: TableData) -> str:
             parts.append(f"{DAGGER} / {DOUBLE_DAGGER}: significantly better / worse than {s['baselines'][0]} ({detail}).")
         else:
             parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
-        if not any(data.frame["marks"]):
+        untested = s.get("untested_measures") or []
+        if untested:
+            parts.append(f"{', '.join(untested)}: not tested (the comparison has no rows for "
+                         f"{'it' if len(untested) == 1 else 'them'}), so no marks.")
+        if not any(data.frame["marks"]) and len(untested) < len(data.measures):
             parts.append(_why_no_marks(s, correction))
     parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
     if s.get("ranking_tie_rule"):
@@ -376,10 +381,10 @@ def check_letters(n_lettered: int, *, pairs: bool) -> None:
     raise ValueError(f"several baseline= systems are lettered a-z, so at most {MAX_LETTERED} fit, got {n_lettered}")
 
 
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
                   pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
-                  correction: str = "holm", alpha: float | None = None, ci: str | None = None,
-                  confidence_level: float | None = None, digits: int = 3, title: str | None = None,
+                  correction: str = "holm", ci: str | None = None, confidence_level: float | None = None, digits: int = 3, title: str | None = None,
                   **compare_options: Any) -> ResultsTable:
     """The results table of a paper: rows = systems, columns = measures, with significance marks.
 
@@ -403,14 +408,12 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         The p-values deciding significance; ``"tukey"``: the randomised Tukey HSD of an all-pairs
         comparison where the pair's own test also rejects (``pvalue_max_tukey_raw``; the Tukey HSD
         alone assumes systems exchangeable within a query).
-    alpha : float, optional
-        Default ``1 - confidence_level`` of the comparison (0.05).
     ci : {None, "halfwidth", "range"}
         Show each mean's t interval as ``± half-width`` or ``[low, high]``.
     confidence_level : float, optional
-        Of the comparison computed from ``baseline=``/``pairs=`` (so ``alpha = 1 - level``, as
-        :func:`pairedframe.compare`) and of the mean intervals; default 0.95, or the level of a
-        given ``comparison``.
+        Of the comparison computed from ``baseline=``/``pairs=`` (its tests' level is ``alpha = 1 - level``,
+        as :func:`pairedframe.compare`) and of the mean intervals; default 0.95, or the level of a given
+        ``comparison`` (whose level also sets the marks' ``alpha``).
     digits : int, default 3
     title : str, optional
         Title of the HTML, markdown and terminal renderings.
@@ -467,7 +470,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     elif compare_options:
         raise TypeError(f"unexpected keyword(s) {sorted(compare_options)} (compare options need baseline= or pairs=)")
     table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
-                               correction=correction, alpha=alpha, ci=ci, confidence_level=confidence_level,
+                               correction=correction, ci=ci, confidence_level=confidence_level,
                                digits=digits, all_pairs=all_pairs)
     if systems is None:                               # the caller's row order, else the baselines first
         table = _baselines_first(table)

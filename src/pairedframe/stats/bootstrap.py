@@ -49,7 +49,7 @@ from collections.abc import Iterable
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from pairedframe.errors import user_stacklevel
+from pairedframe.errors import USE_SEED, renamed_keywords, user_stacklevel
 
 from ._results import BootstrapResult, ConfidenceInterval
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
@@ -88,7 +88,7 @@ def _alpha(confidence_level: float, alternative: str) -> float:
     return (1 - confidence_level) / 2 if alternative == "two-sided" else (1 - confidence_level)
 
 
-def _interval_from_probs(theta_b: np.ndarray, probs: np.ndarray,
+def interval_from_probs(theta_b: np.ndarray, probs: np.ndarray,
                          alternative: str) -> tuple[np.ndarray, np.ndarray]:
     """theta_b (k, B); probs (k, 2) -> (low, high) arrays of shape (k,)."""
     y = np.sort(theta_b, axis=-1)
@@ -129,7 +129,7 @@ def percentile_interval(theta_b, *, confidence_level: float = 0.95,
     tb = np.atleast_2d(tb)
     a = _alpha(confidence_level, alternative)
     probs = np.broadcast_to(np.array([a, 1 - a]), (tb.shape[0], 2))
-    low, high = _interval_from_probs(tb, probs, alternative)
+    low, high = interval_from_probs(tb, probs, alternative)
     if one:
         return ConfidenceInterval(float(low[0]), float(high[0]))
     return ConfidenceInterval(low, high)
@@ -222,9 +222,10 @@ def _validate_common(n_resamples, confidence_level, method, alternative):
     return n_resamples, confidence_level, method, alternative
 
 
+@renamed_keywords(rng=USE_SEED)
 def bootstrap_mean(x, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                    method: str = "percentile", alternative: str = "two-sided",
-                   rng=None, chunk_size: int | None = None) -> BootstrapResult:
+                   seed=None, chunk_size: int | None = None) -> BootstrapResult:
     """Bootstrap confidence interval and standard error of the mean of ``x``.
 
     Parameters
@@ -240,7 +241,7 @@ def bootstrap_mean(x, *, n_resamples: int = 10_000, confidence_level: float = 0.
         percentile interval (module docstring).
     alternative : {"two-sided", "less", "greater"}
         As in scipy: one-sided intervals have an infinite bound.
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
         Source of the resample indices; a Generator is advanced in place.
     chunk_size : int, optional
         Resample rows processed at once (memory knob; results do not depend on it).
@@ -249,9 +250,9 @@ def bootstrap_mean(x, *, n_resamples: int = 10_000, confidence_level: float = 0.
     -------
     BootstrapResult
         ``statistic`` = ``np.mean(x)``; ``standard_error`` = std (ddof=1) of the
-        resampled means.  With ``rng`` in the same state,
+        resampled means.  With ``seed`` in the same state,
         ``scipy.stats.bootstrap((x,), np.mean, method='percentile',
-        n_resamples=n_resamples, rng=rng)`` gives the same interval and
+        n_resamples=n_resamples, seed=seed)`` gives the same interval and
         standard error bit for bit (any scipy ``batch``), and ``method='BCa'``
         agrees to ~1e-12.
 
@@ -282,7 +283,7 @@ def bootstrap_mean(x, *, n_resamples: int = 10_000, confidence_level: float = 0.
     chunk_size = _check_chunk_size(chunk_size, n)
     theta_b = np.empty(n_resamples)
     pos = 0
-    for idx in bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size):
+    for idx in bootstrap_index_chunks(n, n_resamples, seed=seed, chunk_size=chunk_size):
         rows = idx.shape[0]
         theta_b[pos:pos + rows] = np.mean(x[idx], axis=-1)
         pos += rows
@@ -312,7 +313,7 @@ def _finish(X, theta_hat, theta_b, confidence_level, method, alternative):
                           "estimate); returning NaN.", RuntimeWarning, stacklevel=user_stacklevel())
     else:
         probs = np.broadcast_to(np.array([a, 1 - a]), (theta_b.shape[0], 2))
-    low, high = _interval_from_probs(theta_b, probs, alternative)
+    low, high = interval_from_probs(theta_b, probs, alternative)
     # constant columns: zero-width interval at the mean
     if constant.any():
         low = np.where(constant & np.isfinite(low), theta_hat, low)
@@ -320,9 +321,10 @@ def _finish(X, theta_hat, theta_b, confidence_level, method, alternative):
     return low, high
 
 
+@renamed_keywords(rng=USE_SEED)
 def bootstrap_mean_many(X, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                         method: str = "percentile", alternative: str = "two-sided",
-                        rng=None, chunk_size: int | None = None) -> BootstrapResult:
+                        seed=None, chunk_size: int | None = None) -> BootstrapResult:
     """Bootstrap the means of many columns with ONE shared resample-index stream.
 
     Every column (e.g. system pair x measure over the same query set) is
@@ -333,7 +335,7 @@ def bootstrap_mean_many(X, *, n_resamples: int = 10_000, confidence_level: float
     ----------
     X : array_like, shape (n, k)
         Per-query deltas, one column per comparison; finite, ``n >= 2``.
-    n_resamples, confidence_level, method, alternative, rng, chunk_size
+    n_resamples, confidence_level, method, alternative, seed, chunk_size
         As :func:`bootstrap_mean`.
 
     Returns
@@ -341,7 +343,7 @@ def bootstrap_mean_many(X, *, n_resamples: int = 10_000, confidence_level: float
     BootstrapResult
         ``statistic``, interval bounds and ``standard_error`` are arrays of
         shape (k,).  Column ``c`` equals ``bootstrap_mean(X[:, c])`` for the
-        same ``rng`` state up to ~1e-15 relative rounding (the matmul kernel
+        same ``seed`` state up to ~1e-15 relative rounding (the matmul kernel
         sums in a different order).  Constant columns get zero-width intervals.
 
     Raises
@@ -354,7 +356,7 @@ def bootstrap_mean_many(X, *, n_resamples: int = 10_000, confidence_level: float
         n_resamples, confidence_level, method, alternative)
     n = X.shape[0]
     chunk_size = _check_chunk_size(chunk_size, n)
-    chunks = bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size)
+    chunks = bootstrap_index_chunks(n, n_resamples, seed=seed, chunk_size=chunk_size)
     if X.shape[1] == 1:
         # one column: the gather kernel of bootstrap_mean is ~2x faster than counts @ X and
         # bit-identical to bootstrap_mean (hence to scipy)

@@ -28,7 +28,7 @@ sum per column), so clusters are put in the order of
 The sum of a cluster is computed over its values *sorted*, so it is a function
 of the multiset of its values, bit for bit.  Clusters that tie on the whole key
 are indistinguishable to both statistics, so their relative order is
-irrelevant.  Guarantee (tested, bit for bit): for a fixed ``rng`` seed the
+irrelevant.  Guarantee (tested, bit for bit): for a fixed ``seed`` seed the
 results are invariant to any permutation of the rows, to any relabelling of
 the clusters (any injective map of labels, including one that changes their
 sort order or dtype), i.e. they depend only on the multiset of clusters.
@@ -47,7 +47,8 @@ import warnings
 
 import numpy as np
 
-from pairedframe.errors import InsufficientSampleError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import (USE_SEED, InsufficientSampleError, SmallSampleWarning, renamed_keywords,
+                                user_stacklevel)
 from pairedframe.stats._results import BootstrapResult, ConfidenceInterval, HypothesisTestResult
 from pairedframe.stats.bootstrap import percentile_interval
 from pairedframe.stats.randomization import _count_extreme
@@ -194,14 +195,14 @@ def _prepare(values, clusters, *, many: bool, min_clusters: int):
 # cluster bootstrap
 # --------------------------------------------------------------------------
 
-def _cluster_boot(X, sums, sizes, n_resamples, confidence_level, alternative, rng, chunk_size):
+def cluster_bootstrap_columns(X, sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size):
     G, k = sums.shape
     chunk_size = _check_chunk_size(chunk_size, G)
     theta_b = np.empty((n_resamples, k))
     pos = 0
     equal_sizes = bool(np.all(sizes == sizes[0]))
     row_offsets = np.arange(chunk_size, dtype=np.int64)[:, None] * G
-    for idx in bootstrap_index_chunks(G, n_resamples, rng=rng, chunk_size=chunk_size):
+    for idx in bootstrap_index_chunks(G, n_resamples, seed=seed, chunk_size=chunk_size):
         rows = idx.shape[0]
         if k == 1:
             # gather kernel: per-row pairwise sums in draw order, exactly as
@@ -242,9 +243,10 @@ def _warn_few_clusters(G: int) -> None:
                       stacklevel=user_stacklevel())
 
 
+@renamed_keywords(rng=USE_SEED)
 def cluster_bootstrap(values, clusters, *, n_resamples: int = 10_000,
                       confidence_level: float = 0.95, alternative: str = "two-sided",
-                      rng=None, chunk_size: int | None = None) -> BootstrapResult:
+                      seed=None, chunk_size: int | None = None) -> BootstrapResult:
     """Cluster bootstrap percentile interval of the mean delta.
 
     Parameters
@@ -259,7 +261,7 @@ def cluster_bootstrap(values, clusters, *, n_resamples: int = 10_000,
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "less", "greater"}
         One-sided intervals have an infinite bound, as scipy.
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
         Source of the cluster indices (a Generator is advanced in place).
     chunk_size : int, optional
         Resamples processed at once (memory knob; results do not depend on it).
@@ -311,24 +313,25 @@ def cluster_bootstrap(values, clusters, *, n_resamples: int = 10_000,
         n_resamples, confidence_level, alternative)
     X, sums, sizes = _prepare(values, clusters, many=False, min_clusters=2)
     _warn_few_clusters(sums.shape[0])
-    theta_hat, ci, se = _cluster_boot(X, sums, sizes, n_resamples, confidence_level,
-                                      alternative, rng, chunk_size)
+    theta_hat, ci, se = cluster_bootstrap_columns(X, sums, sizes, n_resamples, confidence_level,
+                                      alternative, seed, chunk_size)
     return BootstrapResult(statistic=float(theta_hat[0]),
                            confidence_interval=ConfidenceInterval(float(ci.low[0]), float(ci.high[0])),
                            standard_error=float(se[0]), n_resamples=n_resamples,
                            confidence_level=confidence_level, method="percentile")
 
 
+@renamed_keywords(rng=USE_SEED)
 def cluster_bootstrap_many(values, clusters, *, n_resamples: int = 10_000,
                            confidence_level: float = 0.95, alternative: str = "two-sided",
-                           rng=None, chunk_size: int | None = None) -> BootstrapResult:
+                           seed=None, chunk_size: int | None = None) -> BootstrapResult:
     """Cluster bootstrap of many columns with ONE shared cluster-index stream.
 
     Parameters
     ----------
     values : array_like, shape (n, k)
         Per-query deltas, one column per comparison (system pair x measure).
-    clusters, n_resamples, confidence_level, alternative, rng, chunk_size
+    clusters, n_resamples, confidence_level, alternative, seed, chunk_size
         As :func:`cluster_bootstrap`.
 
     Returns
@@ -354,8 +357,8 @@ def cluster_bootstrap_many(values, clusters, *, n_resamples: int = 10_000,
         n_resamples, confidence_level, alternative)
     X, sums, sizes = _prepare(values, clusters, many=True, min_clusters=2)
     _warn_few_clusters(sums.shape[0])
-    theta_hat, ci, se = _cluster_boot(X, sums, sizes, n_resamples, confidence_level,
-                                      alternative, rng, chunk_size)
+    theta_hat, ci, se = cluster_bootstrap_columns(X, sums, sizes, n_resamples, confidence_level,
+                                      alternative, seed, chunk_size)
     return BootstrapResult(statistic=theta_hat, confidence_interval=ci, standard_error=se,
                            n_resamples=n_resamples, confidence_level=confidence_level,
                            method="percentile")
@@ -365,7 +368,7 @@ def cluster_bootstrap_many(values, clusters, *, n_resamples: int = 10_000,
 # cluster sign-flip test
 # --------------------------------------------------------------------------
 
-def _flip_setup(sums, sizes, n_resamples, rng, chunk_size):
+def _flip_setup(sums, sizes, n_resamples, seed, chunk_size):
     """(N, observed, tie tolerance, exact, number of patterns, chunks of +-1 sign patterns) of the
     cluster sign-flip test: exact enumeration when 2**G <= n_resamples, else the Monte-Carlo stream."""
     G = sums.shape[0]
@@ -377,13 +380,13 @@ def _flip_setup(sums, sizes, n_resamples, rng, chunk_size):
     exact = G < 63 and (1 << G) <= n_resamples
     if exact:
         return n_total, observed, gamma, True, 1 << G, sign_pattern_chunks(G, chunk_size=chunk_size)
-    chunks = sign_flip_chunks(G, n_resamples, rng=as_generator(rng), chunk_size=chunk_size)
+    chunks = sign_flip_chunks(G, n_resamples, seed=as_generator(seed), chunk_size=chunk_size)
     return n_total, observed, gamma, False, n_resamples, chunks
 
 
-def _cluster_flip(sums, sizes, n_resamples, alternative, rng, chunk_size):
+def _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size):
     k = sums.shape[1]
-    n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, rng, chunk_size)
+    n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, seed, chunk_size)
     b = np.zeros(k, dtype=np.int64)
     for signs in chunks:
         null = (signs @ sums) / n_total
@@ -401,8 +404,9 @@ def _check_flip_options(n_resamples, alternative, chunk_size, G):
     return n_resamples, alternative, chunk_size
 
 
+@renamed_keywords(rng=USE_SEED)
 def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
-                           alternative: str = "two-sided", rng=None,
+                           alternative: str = "two-sided", seed=None,
                            chunk_size: int | None = None) -> HypothesisTestResult:
     """Cluster randomization (sign-flip) test of the mean delta.
 
@@ -415,10 +419,10 @@ def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
     n_resamples : int, default 10_000
         Random sign patterns for the Monte-Carlo test.  If ``2**G <=
         n_resamples`` all ``2**G`` patterns are enumerated instead (exact test;
-        ``rng`` unused).
+        ``seed`` unused).
     alternative : {"two-sided", "greater", "less"}
         Two-sided: ``|T*| >= |T|``; greater: ``T* >= T``; less: ``T* <= T``.
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
     chunk_size : int, optional
         Sign patterns processed at once (memory knob; results do not depend on it).
 
@@ -462,13 +466,14 @@ def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
     X, sums, sizes = _prepare(values, clusters, many=False, min_clusters=1)
     n_resamples, alternative, chunk_size = _check_flip_options(
         n_resamples, alternative, chunk_size, sums.shape[0])
-    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, rng, chunk_size)
+    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size)
     return HypothesisTestResult(statistic=float(obs[0]), pvalue=float(p[0]), n_resamples=m,
                                 alternative=alternative, method="cluster sign-flip", exact=exact)
 
 
+@renamed_keywords(rng=USE_SEED)
 def cluster_sign_flip_test_many(values, clusters, *, n_resamples: int = 10_000,
-                                alternative: str = "two-sided", rng=None,
+                                alternative: str = "two-sided", seed=None,
                                 chunk_size: int | None = None) -> HypothesisTestResult:
     """Cluster sign-flip test of many columns with ONE shared sign stream.
 
@@ -476,7 +481,7 @@ def cluster_sign_flip_test_many(values, clusters, *, n_resamples: int = 10_000,
     ----------
     values : array_like, shape (n, k)
         Per-query deltas, one column per comparison.
-    clusters, n_resamples, alternative, rng, chunk_size
+    clusters, n_resamples, alternative, seed, chunk_size
         As :func:`cluster_sign_flip_test`.
 
     Returns
@@ -494,6 +499,6 @@ def cluster_sign_flip_test_many(values, clusters, *, n_resamples: int = 10_000,
     X, sums, sizes = _prepare(values, clusters, many=True, min_clusters=1)
     n_resamples, alternative, chunk_size = _check_flip_options(
         n_resamples, alternative, chunk_size, sums.shape[0])
-    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, rng, chunk_size)
+    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size)
     return HypothesisTestResult(statistic=obs, pvalue=p, n_resamples=m,
                                 alternative=alternative, method="cluster sign-flip", exact=exact)

@@ -52,6 +52,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import stdtrit
 
+from pairedframe.errors import USE_SEED, renamed_keywords
+
 from ._results import ConfidenceInterval, SignFlipIntervalResult
 from .cluster import _flip_setup, _prepare
 from .edgeworth import edgeworth_t_quantile
@@ -231,10 +233,10 @@ def cluster_edgeworth_interval(sums, sizes, *, se=None, confidence_level: float 
         return ConfidenceInterval(float(ci.low[0]), float(ci.high[0]))
     return ci
 
-def _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, rng, chunk_size):
+def flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size):
     """Cluster sign-flip p-values and inverted intervals (same patterns and tie rule as the test)."""
     k = sums.shape[1]
-    n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, rng, chunk_size)
+    n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, seed, chunk_size)
     null = np.empty((m, k))
     c = np.empty(m)
     same = np.empty(m, dtype=bool)
@@ -253,9 +255,10 @@ def _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, rng,
     return observed, p, low, high, m, exact
 
 
+@renamed_keywords(rng=USE_SEED)
 def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_000,
                                     confidence_level: float = 0.95, alternative: str = "two-sided",
-                                    rng=None, chunk_size: int | None = None) -> SignFlipIntervalResult:
+                                    seed=None, chunk_size: int | None = None) -> SignFlipIntervalResult:
     """Cluster sign-flip p-values and the intervals that invert them, one sign stream for all columns.
 
     Parameters
@@ -268,7 +271,7 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
         Random sign patterns; all ``2**G`` are enumerated when ``2**G <= n_resamples`` (exact).
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "greater", "less"}
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
         The stream of :func:`~pairedframe.stats.cluster.cluster_sign_flip_test_many`.
     chunk_size : int, optional
         Patterns drawn at once (memory knob; results do not depend on it).
@@ -277,7 +280,7 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     -------
     SignFlipIntervalResult
         ``pvalue`` equals :func:`~pairedframe.stats.cluster.cluster_sign_flip_test_many` for the same
-        ``rng`` state, bit for bit; ``low <= 0 <= high`` iff ``pvalue >= 1 - confidence_level``.
+        ``seed`` state, bit for bit; ``low <= 0 <= high`` iff ``pvalue >= 1 - confidence_level``.
 
     Raises
     ------
@@ -295,7 +298,7 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     confidence_level = _check_probability(confidence_level, "confidence_level")
     alternative = _check_alternative(alternative)
     chunk_size = _check_chunk_size(chunk_size, sums.shape[0])
-    obs, p, low, high, m, exact = _flip_interval(sums, sizes, n_resamples, confidence_level, alternative, rng,
+    obs, p, low, high, m, exact = flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternative, seed,
                                                  chunk_size)
     return SignFlipIntervalResult(statistic=obs, pvalue=p, confidence_interval=ConfidenceInterval(low, high),
                                   n_resamples=m, confidence_level=confidence_level, alternative=alternative,

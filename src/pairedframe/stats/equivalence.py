@@ -20,7 +20,8 @@ from numbers import Real
 from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
 from pairedframe.stats._results import ConfidenceInterval
-from pairedframe.stats.power import noncentral_t_mde
+from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
+from pairedframe.stats.power import mde_at_level
 
 __all__ = ["TOSTResult", "tost", "minimum_detectable_difference"]
 
@@ -65,7 +66,7 @@ class TOSTResult:
     equivalent: bool
     margin: tuple[float, float]
     standard_error: float
-    alpha: float
+    confidence_level: float
     df: float | None = None
 
 
@@ -106,7 +107,8 @@ def _check_df(df) -> float | None:
     return df
 
 
-def tost(delta, se, *, margin, alpha: float = 0.05, df: float | None = None) -> TOSTResult:
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
+def tost(delta, se, *, margin, confidence_level: float = 0.95, df: float | None = None) -> TOSTResult:
     """Two one-sided tests (TOST) for equivalence of a paired delta (t reference with ``df``, else z).
 
     Parameters
@@ -118,8 +120,9 @@ def tost(delta, se, *, margin, alpha: float = 0.05, df: float | None = None) -> 
     margin : float or (float, float)
         Equivalence bounds.  A positive number ``m`` means ``(-m, m)``; a pair
         ``(low, high)`` with ``low < high`` gives asymmetric bounds.
-    alpha : float, default 0.05
-        Level of each one-sided test, in ``(0, 0.5)``.
+    confidence_level : float, default 0.95
+        Each one-sided test has size ``alpha = 1 - confidence_level``, in ``(0, 0.5)``; the interval
+        returned is the ``1 - 2 alpha`` one.
     df : float, optional
         Degrees of freedom of a Student-t reference (``n - 1`` for ``n`` queries with
         ``se = sd / sqrt(n)``; ``G - 1`` for ``G`` clusters with the CR1 cluster SE).  Default: normal.
@@ -155,9 +158,10 @@ def tost(delta, se, *, margin, alpha: float = 0.05, df: float | None = None) -> 
     delta = _finite(delta, "delta")
     se = _positive_se(se)
     df = _check_df(df)
-    alpha = _finite(alpha, "alpha")
-    if not 0.0 < alpha < 0.5:
-        raise ValueError(f"alpha must be in (0, 0.5), got {alpha!r}")
+    confidence_level = _finite(confidence_level, "confidence_level")
+    if not 0.5 < confidence_level < 1.0:
+        raise ValueError(f"confidence_level must be in (0.5, 1), got {confidence_level!r}")
+    alpha = 1.0 - confidence_level
     if isinstance(margin, (tuple, list)):
         if len(margin) != 2:
             raise ValueError(f"margin must be a positive number or a (low, high) pair, got {margin!r}")
@@ -186,12 +190,13 @@ def tost(delta, se, *, margin, alpha: float = 0.05, df: float | None = None) -> 
         equivalent=bool(low < ci.low and ci.high < high),
         margin=(low, high),
         standard_error=se,
-        alpha=alpha,
+        confidence_level=confidence_level,
         df=df,
     )
 
 
-def minimum_detectable_difference(se, *, alpha: float = 0.05, power: float = 0.8,
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
+def minimum_detectable_difference(se, *, confidence_level: float = 0.95, power: float = 0.8,
                                   alternative: str = "two-sided", df: float | None = None) -> float:
     """Smallest true delta a z-test (or a t-test with ``df``) with standard error ``se`` detects with ``power``.
 
@@ -199,8 +204,8 @@ def minimum_detectable_difference(se, *, alpha: float = 0.05, power: float = 0.8
     ----------
     se : float
         Standard error of the delta estimate, ``> 0``.
-    alpha : float, default 0.05
-        Significance level, in ``(0, 1)``.
+    confidence_level : float, default 0.95
+        The test's size is ``alpha = 1 - confidence_level``, in ``(0, 1)``.
     power : float, default 0.8
         Target power, in ``(0, 1)``.
     alternative : {"two-sided", "greater", "less"}
@@ -221,7 +226,7 @@ def minimum_detectable_difference(se, *, alpha: float = 0.05, power: float = 0.8
     Raises
     ------
     ValueError
-        If ``se <= 0``, ``alpha`` or ``power`` are outside ``(0, 1)``, or
+        If ``se <= 0``, ``confidence_level`` or ``power`` are outside ``(0, 1)``, or
         ``alternative`` is unknown.
 
     Notes
@@ -236,16 +241,17 @@ def minimum_detectable_difference(se, *, alpha: float = 0.05, power: float = 0.8
     2nd ed., ch. 2.
     """
     se = _positive_se(se)
-    alpha = _finite(alpha, "alpha")
+    confidence_level = _finite(confidence_level, "confidence_level")
     power = _finite(power, "power")
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    if not 0.0 < confidence_level < 1.0:
+        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+    alpha = 1.0 - confidence_level
     if not 0.0 < power < 1.0:
         raise ValueError(f"power must be in (0, 1), got {power!r}")
     if alternative not in _ALTERNATIVES:
         raise ValueError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}")
     df = _check_df(df)
     if df is not None:
-        return noncentral_t_mde(se, df, alpha=alpha, power=power, alternative=alternative)
+        return mde_at_level(se, df, alpha, power=power, alternative=alternative)
     tail = alpha / 2.0 if alternative == "two-sided" else alpha
     return (_ndtri(1.0 - tail) + _ndtri(power)) * se

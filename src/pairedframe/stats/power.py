@@ -19,6 +19,8 @@ import numbers
 from scipy.optimize import brentq
 from scipy.special import ndtri, nctdtr, stdtrit
 
+from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
+
 from .resample import _check_alternative, _check_probability
 
 __all__ = ["MIN_QUERIES", "minimum_detectable_effect", "noncentral_t_mde", "required_queries"]
@@ -48,7 +50,6 @@ def _check_positive(value, name: str) -> float:
 
 
 def _z_sum(alpha: float, power: float, alternative: str) -> float:
-    alpha = _check_probability(alpha, "alpha")
     power = _check_probability(power, "power")
     alternative = _check_alternative(alternative)
     a = alpha / 2 if alternative == "two-sided" else alpha
@@ -78,7 +79,8 @@ def _t_noncentrality(df: float, alpha: float, power: float, alternative: str) ->
     return float(brentq(target, 0.0, hi, xtol=1e-13, rtol=1e-13, maxiter=500))
 
 
-def noncentral_t_mde(se: float, df: float, *, alpha: float = 0.05, power: float = 0.8,
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
+def noncentral_t_mde(se: float, df: float, *, confidence_level: float = 0.95, power: float = 0.8,
                      alternative: str = "two-sided") -> float:
     """Smallest true effect a t-test with standard error ``se`` and ``df`` degrees of freedom detects.
 
@@ -88,8 +90,9 @@ def noncentral_t_mde(se: float, df: float, *, alpha: float = 0.05, power: float 
         Standard error of the estimate (> 0), e.g. ``sd / sqrt(n)`` or a cluster-robust SE.
     df : float
         Degrees of freedom of the t reference (> 0), e.g. ``n - 1`` or ``G - 1`` clusters.
-    alpha : float in (0, 1)
-        Level of the test (already adjusted for multiplicity if the verdict is).
+    confidence_level : float in (0, 1), default 0.95
+        The test's size is ``alpha = 1 - confidence_level`` (already adjusted for multiplicity if the
+        verdict is; :func:`mde_at_level` takes the size itself).
     power : float in (0, 1)
     alternative : {"two-sided", "greater", "less"}
 
@@ -110,15 +113,24 @@ def noncentral_t_mde(se: float, df: float, *, alpha: float = 0.05, power: float 
     ----------
     Cohen, J. (1988). *Statistical Power Analysis for the Behavioral Sciences*, 2nd ed., ch. 2.
     """
+    confidence_level = _check_probability(confidence_level, "confidence_level")
+    return mde_at_level(se, df, 1.0 - confidence_level, power=power, alternative=alternative)
+
+
+def mde_at_level(se: float, df: float, level: float, *, power: float = 0.8, alternative: str = "two-sided") -> float:
+    """:func:`noncentral_t_mde` for a test of size ``level`` (``alpha``, or the multiplicity-adjusted
+    ``alpha / m`` of a verdict), taken as given so that adjusted levels are not rounded through
+    ``1 - confidence_level``."""
     se = _check_positive(se, "se")
     df = _check_positive(df, "df")
-    alpha = _check_probability(alpha, "alpha")
+    level = _check_probability(level, "level")
     power = _check_probability(power, "power")
     alternative = _check_alternative(alternative)
-    return _t_noncentrality(df, alpha, power, alternative) * se
+    return _t_noncentrality(df, level, power, alternative) * se
 
 
-def minimum_detectable_effect(sd: float, n: int, *, alpha: float = 0.05, power: float = 0.8,
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
+def minimum_detectable_effect(sd: float, n: int, *, confidence_level: float = 0.95, power: float = 0.8,
                               alternative: str = "two-sided", method: str = "t") -> float:
     """Smallest true mean delta the paired t-test on ``n`` queries detects with the given power.
 
@@ -128,9 +140,10 @@ def minimum_detectable_effect(sd: float, n: int, *, alpha: float = 0.05, power: 
         Standard deviation of the per-query deltas (> 0).
     n : int
         Number of queries (>= 2).
-    alpha : float in (0, 1)
-        Level of the test (pass the multiplicity-adjusted level, e.g. ``alpha / m`` for the first
-        step of Holm over ``m`` comparisons, when the verdict uses adjusted p-values).
+    confidence_level : float in (0, 1), default 0.95
+        The test's size is ``alpha = 1 - confidence_level`` (pass the multiplicity-adjusted level,
+        e.g. ``1 - alpha / m`` for the first step of Holm over ``m`` comparisons, when the verdict
+        uses adjusted p-values).
     power : float in (0, 1)
     alternative : {"two-sided", "greater", "less"}
     method : {"t", "normal"}, default "t"
@@ -155,15 +168,16 @@ def minimum_detectable_effect(sd: float, n: int, *, alpha: float = 0.05, power: 
     sd = _check_positive(sd, "sd")
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 2:
         raise ValueError(f"`n` must be an integer >= 2, got {n!r}")
+    alpha = 1.0 - _check_probability(confidence_level, "confidence_level")
     if method == "normal":
         return _z_sum(alpha, power, alternative) * sd / math.sqrt(int(n))
     if method != "t":
         raise ValueError(f"`method` must be 't' or 'normal', got {method!r}")
-    return noncentral_t_mde(sd / math.sqrt(int(n)), int(n) - 1, alpha=alpha, power=power,
-                            alternative=alternative)
+    return mde_at_level(sd / math.sqrt(int(n)), int(n) - 1, alpha, power=power, alternative=alternative)
 
 
-def required_queries(delta: float, sd: float, *, alpha: float = 0.05, power: float = 0.8,
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
+def required_queries(delta: float, sd: float, *, confidence_level: float = 0.95, power: float = 0.8,
                      alternative: str = "two-sided", method: str = "t") -> int:
     """Number of queries needed to detect a true mean delta ``delta``.
 
@@ -173,7 +187,8 @@ def required_queries(delta: float, sd: float, *, alpha: float = 0.05, power: flo
         Effect to detect; its sign is ignored (must be non-zero).
     sd : float
         Standard deviation of per-query deltas (> 0).
-    alpha, power : float in (0, 1)
+    confidence_level, power : float in (0, 1)
+        The test's size is ``alpha = 1 - confidence_level``; ``power`` the target power.
     alternative : {"two-sided", "greater", "less"}
     method : {"t", "normal"}, default "t"
         ``"t"``: the least ``n >= 2`` whose noncentral-t MDE (:func:`minimum_detectable_effect`) is
@@ -196,7 +211,8 @@ def required_queries(delta: float, sd: float, *, alpha: float = 0.05, power: flo
     sd = _check_positive(sd, "sd")
     if method not in ("t", "normal"):
         raise ValueError(f"`method` must be 't' or 'normal', got {method!r}")
-    z = _z_sum(alpha, power, alternative)
+    confidence_level = _check_probability(confidence_level, "confidence_level")
+    z = _z_sum(1.0 - confidence_level, power, alternative)
     n = (z * sd / abs(float(delta))) ** 2
     # guard against 24.000000000000004 -> 25 from rounding noise
     n_int = max(2, math.ceil(n - 1e-9 * n))
@@ -204,6 +220,7 @@ def required_queries(delta: float, sd: float, *, alpha: float = 0.05, power: flo
         return n_int
     # the t-test needs at least the normal n; step up until its MDE reaches |delta|
     target = abs(float(delta)) * (1 + 1e-12)
-    while minimum_detectable_effect(sd, n_int, alpha=alpha, power=power, alternative=alternative) > target:
+    while minimum_detectable_effect(sd, n_int, confidence_level=confidence_level, power=power,
+                                    alternative=alternative) > target:
         n_int += 1
     return n_int

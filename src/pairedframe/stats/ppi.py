@@ -39,7 +39,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairedframe.errors import InsufficientSampleError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import (
+    USE_CONFIDENCE_LEVEL,
+    InsufficientSampleError,
+    SmallSampleWarning,
+    renamed_keywords,
+    user_stacklevel,
+)
 from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
 from pairedframe.stats._results import ConfidenceInterval
@@ -71,7 +77,7 @@ class PPIResult:
     statistic : float
         The PPI++ point estimate ``mean(lam * f_unlab) + mean(gold - lam * f_gold)``.
     confidence_interval : ConfidenceInterval
-        At level ``1 - alpha`` (one-sided bounds are infinite), ``statistic -/+ q * standard_error``
+        At ``confidence_level`` (one-sided bounds are infinite), ``statistic -/+ q * standard_error``
         with ``q`` by ``method``: the default ``"jackknife-edgeworth"`` takes the ``t(df)`` quantile
         corrected by the Edgeworth term of the rectifier's skew and kurtosis (two-sided; one-sided
         plain ``t(df)``), ``"jackknife-t"`` and ``"t"`` the ``t(df)`` quantile, ``"z"`` the normal
@@ -93,7 +99,7 @@ class PPIResult:
         Number of labelled queries ``n``.
     n_proxy : int
         Number of unlabelled queries ``N`` (proxy only).
-    alpha : float
+    confidence_level : float
     alternative : str
     ddof : int
         Delta degrees of freedom of the plug-in variances in ``standard_error``.
@@ -111,7 +117,7 @@ class PPIResult:
     lam: float
     n_gold: int
     n_proxy: int
-    alpha: float
+    confidence_level: float
     alternative: str
     ddof: int
     method: str = "z"
@@ -152,8 +158,9 @@ def _tuned_lambda(gold: np.ndarray, f_gold: np.ndarray, f_unlab: np.ndarray) -> 
     return float(min(1.0, max(0.0, lam)))
 
 
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
-             alpha: float = 0.05, alternative: str = "two-sided", ddof: int = 1,
+             confidence_level: float = 0.95, alternative: str = "two-sided", ddof: int = 1,
              method: str = "jackknife-edgeworth") -> PPIResult:
     """PPI++ estimate, confidence interval and p-value for a mean.
 
@@ -172,9 +179,9 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
         ``[0, 1]`` (PPI++ power tuning).  ``0`` gives the classical interval
         on the gold values only; ``1`` gives plain PPI.  A fixed value must be
         finite.
-    alpha : float, default 0.05
-        Error level; the interval has coverage ``1 - alpha``.  (``ppi_py``
-        defaults to 0.1.)
+    confidence_level : float in (0, 1), default 0.95
+        Coverage of the interval; the test's level is ``alpha = 1 - confidence_level``.  (``ppi_py``
+        defaults to ``alpha = 0.1``.)
     alternative : {"two-sided", "greater", "less"}
         For the p-value (H0: mean = 0) and the interval: ``"greater"`` gives
         ``[low, inf)``, ``"less"`` gives ``(-inf, high]``.
@@ -208,7 +215,7 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
         If ``n < 2``, or a fixed non-zero ``lam`` is given with ``N < 2``.
     ValueError
         On shape mismatch between ``gold`` and ``proxy_on_gold``, non-finite
-        values, non-1-D input, ``alpha`` outside ``(0, 1)``, unknown
+        values, non-1-D input, ``confidence_level`` outside ``(0, 1)``, unknown
         ``alternative`` or ``ddof`` not in {0, 1}.
     TypeError
         If ``lam`` is not a real number.
@@ -259,7 +266,8 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     if f_gold.shape != y.shape:
         raise ValueError(
             f"proxy_on_gold must have the same length as gold ({y.shape[0]}), got {f_gold.shape[0]}")
-    alpha = _check_probability(alpha, "alpha")
+    confidence_level = _check_probability(confidence_level, "confidence_level")
+    alpha = 1.0 - confidence_level
     alternative = _check_alternative(alternative)
     if isinstance(ddof, (bool, np.bool_)) or ddof not in (0, 1):
         raise ValueError(f"ddof must be 0 or 1, got {ddof!r}")
@@ -303,9 +311,9 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     se = math.sqrt(var)
     if zero_spread(rectifier)[0] and (lam_v == 0.0 or zero_spread(lam_v * f_unlab)[0]):
         # constant up to float noise: no certainty from it -- the exact sign-flip test on the n gold values
-        _, pvalue, _, low, high = _zero_spread_result(n, estimate, alternative, 1.0 - alpha)
+        _, pvalue, _, low, high = _zero_spread_result(n, estimate, alternative, confidence_level)
         return PPIResult(statistic=estimate, confidence_interval=ConfidenceInterval(low, high), pvalue=pvalue,
-                         standard_error=0.0, lam=lam_v, n_gold=n, n_proxy=big_n, alpha=alpha, alternative=alternative,
+                         standard_error=0.0, lam=lam_v, n_gold=n, n_proxy=big_n, confidence_level=confidence_level, alternative=alternative,
                          ddof=int(ddof), method=method, df=None)
     if method == "z":
         df = None
@@ -319,7 +327,7 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
 
     edgeworth = method == "jackknife-edgeworth" and alternative == "two-sided"
     if edgeworth:
-        half = float(edgeworth_t_quantile(rectifier, df, confidence_level=1.0 - alpha)) * se
+        half = float(edgeworth_t_quantile(rectifier, df, confidence_level=confidence_level)) * se
         ci = ConfidenceInterval(estimate - half, estimate + half)
     elif alternative == "two-sided":
         half = quantile(1.0 - alpha / 2.0) * se
@@ -353,4 +361,5 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
 
     return PPIResult(statistic=estimate, confidence_interval=ci, pvalue=pvalue,
                      standard_error=se, lam=lam_v, n_gold=n, n_proxy=big_n,
-                     alpha=alpha, alternative=alternative, ddof=int(ddof), method=method, df=df)
+                     confidence_level=confidence_level, alternative=alternative, ddof=int(ddof), method=method,
+                     df=df)

@@ -46,6 +46,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pairedframe.errors import USE_SEED, renamed_keywords
+
 from ._results import HypothesisTestResult
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
                        _check_int, _column_means)
@@ -61,7 +63,7 @@ def _tie_tolerance(observed: np.ndarray, D: np.ndarray) -> np.ndarray:
     return TIE_RTOL * scale
 
 
-def _extreme(null: np.ndarray, observed: np.ndarray, gamma: np.ndarray, alternative: str) -> np.ndarray:
+def is_extreme(null: np.ndarray, observed: np.ndarray, gamma: np.ndarray, alternative: str) -> np.ndarray:
     """null (rows, k), observed/gamma (k,) -> (rows, k): is each null statistic at least as extreme as
     the observed one (tie tolerance gamma)? The one rule of every sign-flip test here."""
     if alternative == "two-sided":
@@ -74,7 +76,7 @@ def _extreme(null: np.ndarray, observed: np.ndarray, gamma: np.ndarray, alternat
 def _count_extreme(null: np.ndarray, observed: np.ndarray, gamma: np.ndarray,
                    alternative: str) -> np.ndarray:
     """null (rows, k), observed/gamma (k,) -> counts (k,)."""
-    return np.count_nonzero(_extreme(null, observed, gamma, alternative), axis=0)
+    return np.count_nonzero(is_extreme(null, observed, gamma, alternative), axis=0)
 
 
 def sign_flip_pvalue_from_null(null_distribution, observed, *, alternative: str = "two-sided",
@@ -134,11 +136,11 @@ def _byte_tables(D: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(L.T).reshape(k, G, 256)
 
 
-def _word_chunks(n: int, n_resamples: int, rng, chunk_size: int):
+def _word_chunks(n: int, n_resamples: int, seed, chunk_size: int):
     """The uint64 words behind :func:`~pairedframe.stats.resample.sign_flip_chunks` (same draws)."""
     from .resample import as_generator
 
-    gen = as_generator(rng)
+    gen = as_generator(seed)
     n_words = -(-n // 64)
     for start in range(0, n_resamples, chunk_size):
         rows = min(chunk_size, n_resamples - start)
@@ -190,7 +192,7 @@ class _FlipCounter:
         return b
 
 
-def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, rng, chunk_size):
+def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, seed, chunk_size):
     """Sign-flip counts with byte lookup tables (:class:`_FlipCounter`), Monte Carlo or exact."""
     n, k = D.shape
     counter = _FlipCounter(D, alternative)
@@ -201,7 +203,7 @@ def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, rng, chunk_siz
         chunks = _pattern_words(n, chunk_size)
     else:
         m = n_resamples
-        chunks = _word_chunks(n, n_resamples, rng, chunk_size)
+        chunks = _word_chunks(n, n_resamples, seed, chunk_size)
     for words in chunks:
         b += counter.count(words)
     if exact:
@@ -218,8 +220,9 @@ def _validate(n_resamples, alternative, chunk_size, n):
     return n_resamples, alternative, chunk_size
 
 
+@renamed_keywords(rng=USE_SEED)
 def sign_flip_test(d, *, n_resamples: int = 10_000, alternative: str = "two-sided",
-                   rng=None, chunk_size: int | None = None) -> HypothesisTestResult:
+                   seed=None, chunk_size: int | None = None) -> HypothesisTestResult:
     """Paired sign-flip randomization test of H0: mean delta is 0 (symmetric null).
 
     Parameters
@@ -228,10 +231,10 @@ def sign_flip_test(d, *, n_resamples: int = 10_000, alternative: str = "two-side
         Per-query deltas A - B; finite, ``n >= 1``.
     n_resamples : int, default 10_000
         Monte-Carlo sign patterns.  If ``2**n <= n_resamples`` all ``2**n``
-        patterns are enumerated instead (exact test; ``rng`` is not used).
+        patterns are enumerated instead (exact test; ``seed`` is not used).
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: mean delta > 0 (A better than B when d = A - B).
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
     chunk_size : int, optional
         Sign-pattern rows processed at once; results do not depend on it.
 
@@ -241,7 +244,7 @@ def sign_flip_test(d, *, n_resamples: int = 10_000, alternative: str = "two-side
         ``statistic`` = ``mean(d)``; ``pvalue`` in ``[1/(n_resamples+1), 1]``
         (Monte Carlo) or ``[1/2**n, 1]`` (exact); ``n_resamples`` = number of
         patterns used; ``exact`` flags enumeration; ``method="sign-flip"``.
-        Negating ``d`` negates ``statistic`` and, for the same ``rng`` state,
+        Negating ``d`` negates ``statistic`` and, for the same ``seed`` state,
         leaves the two-sided p-value unchanged and swaps "greater"/"less".
 
     Raises
@@ -263,27 +266,28 @@ def sign_flip_test(d, *, n_resamples: int = 10_000, alternative: str = "two-side
     d = _check_1d(d, "d", min_n=1)
     n_resamples, alternative, chunk_size = _validate(n_resamples, alternative, chunk_size,
                                                      d.shape[0])
-    obs, p, m, exact = _sign_flip(d[:, None], n_resamples, alternative, rng, chunk_size)
+    obs, p, m, exact = _sign_flip(d[:, None], n_resamples, alternative, seed, chunk_size)
     return HypothesisTestResult(statistic=float(obs[0]), pvalue=float(p[0]), n_resamples=m,
                                 alternative=alternative, method="sign-flip", exact=exact)
 
 
+@renamed_keywords(rng=USE_SEED)
 def sign_flip_test_many(D, *, n_resamples: int = 10_000, alternative: str = "two-sided",
-                        rng=None, chunk_size: int | None = None) -> HypothesisTestResult:
+                        seed=None, chunk_size: int | None = None) -> HypothesisTestResult:
     """Sign-flip tests of many columns sharing ONE stream of sign patterns.
 
     Parameters
     ----------
     D : array_like, shape (n, k)
         Per-query deltas, one column per comparison (same query set).
-    n_resamples, alternative, rng, chunk_size
+    n_resamples, alternative, seed, chunk_size
         As :func:`sign_flip_test`.
 
     Returns
     -------
     HypothesisTestResult
         ``statistic`` and ``pvalue`` are arrays of shape (k,).  Column ``c``
-        equals ``sign_flip_test(D[:, c])`` for the same ``rng`` state (the same
+        equals ``sign_flip_test(D[:, c])`` for the same ``seed`` state (the same
         sign matrix is applied to every column: ``signs @ D / n``).
 
     Raises
@@ -294,6 +298,6 @@ def sign_flip_test_many(D, *, n_resamples: int = 10_000, alternative: str = "two
     D = _check_2d(D, "D", min_n=1)
     n_resamples, alternative, chunk_size = _validate(n_resamples, alternative, chunk_size,
                                                      D.shape[0])
-    obs, p, m, exact = _sign_flip(D, n_resamples, alternative, rng, chunk_size)
+    obs, p, m, exact = _sign_flip(D, n_resamples, alternative, seed, chunk_size)
     return HypothesisTestResult(statistic=obs, pvalue=p, n_resamples=m,
                                 alternative=alternative, method="sign-flip", exact=exact)

@@ -28,7 +28,7 @@ how rows are grouped:
   depend on chunking.  Bit ``j % 64`` (little-endian) of word ``j // 64`` set
   means the sign of observation ``j`` is flipped (``-1``).
 
-No global RNG state is used anywhere: ``rng`` is ``None`` (fresh OS entropy), an
+No global RNG state is used anywhere: ``seed`` is ``None`` (fresh OS entropy), an
 ``int`` seed, a :class:`~numpy.random.SeedSequence` or a
 :class:`~numpy.random.Generator` (used and advanced in place).
 """
@@ -41,7 +41,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from pairedframe.errors import InsufficientSampleError
+from pairedframe.errors import USE_SEED, InsufficientSampleError, renamed_keywords
 
 __all__ = [
     "DEFAULT_CHUNK_ELEMENTS",
@@ -144,12 +144,13 @@ def _column_means(X: np.ndarray) -> np.ndarray:
     return np.mean(np.ascontiguousarray(X.T), axis=1)
 
 
-def as_generator(rng=None) -> np.random.Generator:
-    """Normalise ``rng`` to a :class:`numpy.random.Generator`.
+@renamed_keywords(rng=USE_SEED)
+def as_generator(seed=None) -> np.random.Generator:
+    """Normalise ``seed`` to a :class:`numpy.random.Generator`.
 
     Parameters
     ----------
-    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
         ``None`` draws fresh OS entropy; an int or SeedSequence seeds a new
         PCG64 generator (``np.random.default_rng``); a Generator is returned
         as is (and will be advanced by the caller).
@@ -159,17 +160,17 @@ def as_generator(rng=None) -> np.random.Generator:
     TypeError
         For anything else, notably the legacy ``RandomState`` (its streams differ).
     """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, np.random.SeedSequence):
-        return np.random.default_rng(rng)
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
-        if int(rng) < 0:
-            raise ValueError(f"`rng` seed must be non-negative, got {rng}")
-        return np.random.default_rng(int(rng))
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return np.random.default_rng(seed)
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, (bool, np.bool_)):
+        if int(seed) < 0:
+            raise ValueError(f"`seed` must be non-negative, got {seed}")
+        return np.random.default_rng(int(seed))
     raise TypeError(
-        "`rng` must be None, a non-negative int seed, a numpy SeedSequence or a "
-        f"numpy Generator, got {type(rng).__name__}")
+        "`seed` must be None, a non-negative int, a numpy SeedSequence or a "
+        f"numpy Generator, got {type(seed).__name__}")
 
 
 # --------------------------------------------------------------------------
@@ -314,7 +315,8 @@ def _row_counts(n_resamples: int, chunk_size: int) -> Iterator[int]:
         yield min(chunk_size, n_resamples - start)
 
 
-def bootstrap_index_chunks(n: int, n_resamples: int, *, rng=None,
+@renamed_keywords(rng=USE_SEED)
+def bootstrap_index_chunks(n: int, n_resamples: int, *, seed=None,
                            chunk_size: int | None = None) -> Iterator[np.ndarray]:
     """Yield bootstrap resample indices in chunks of rows.
 
@@ -324,7 +326,7 @@ def bootstrap_index_chunks(n: int, n_resamples: int, *, rng=None,
         Sample size (>= 1); indices are in ``[0, n)``.
     n_resamples : int
         Total number of resample rows (>= 1).
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
         See :func:`as_generator`.  A Generator is advanced in place.
     chunk_size : int, optional
         Maximum rows per chunk; default ``DEFAULT_CHUNK_ELEMENTS // n``.
@@ -341,7 +343,7 @@ def bootstrap_index_chunks(n: int, n_resamples: int, *, rng=None,
     n = _check_int(n, "n", minimum=1)
     n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
     chunk_size = _check_chunk_size(chunk_size, n)
-    gen = as_generator(rng)
+    gen = as_generator(seed)
     for rows in _row_counts(n_resamples, chunk_size):
         yield gen.integers(0, n, size=(rows, n))
 
@@ -355,7 +357,8 @@ def _words_to_signs(words: np.ndarray, n: int) -> np.ndarray:
     return signs
 
 
-def sign_flip_chunks(n: int, n_resamples: int, *, rng=None,
+@renamed_keywords(rng=USE_SEED)
+def sign_flip_chunks(n: int, n_resamples: int, *, seed=None,
                      chunk_size: int | None = None) -> Iterator[np.ndarray]:
     """Yield random ±1 sign matrices in chunks of rows.
 
@@ -367,7 +370,7 @@ def sign_flip_chunks(n: int, n_resamples: int, *, rng=None,
         Total number of random sign patterns (>= 1).  Patterns are i.i.d. and
         may repeat, and may include the identity (Monte-Carlo sampling with
         replacement, as assumed by the ``(b + 1) / (m + 1)`` p-value).
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
     chunk_size : int, optional
         Maximum rows per chunk; default ``DEFAULT_CHUNK_ELEMENTS // n``.
 
@@ -381,7 +384,7 @@ def sign_flip_chunks(n: int, n_resamples: int, *, rng=None,
     n = _check_int(n, "n", minimum=1)
     n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
     chunk_size = _check_chunk_size(chunk_size, n)
-    gen = as_generator(rng)
+    gen = as_generator(seed)
     n_words = -(-n // 64)
     for rows in _row_counts(n_resamples, chunk_size):
         words = gen.integers(0, _UINT64_MAX, size=(rows, n_words), dtype=np.uint64,

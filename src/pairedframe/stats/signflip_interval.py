@@ -3,7 +3,7 @@
 The interval is the set of shifts ``delta`` whose shifted deltas ``d - delta`` the sign-flip test of
 :mod:`pairedframe.stats.randomization` does *not* reject at level ``alpha = 1 - confidence_level``,
 with the **same sign patterns for every shift** (those of :func:`~pairedframe.stats.randomization.
-sign_flip_test_many` for the same ``rng``).  At ``delta = 0`` it is that test, so the interval
+sign_flip_test_many` for the same ``seed``).  At ``delta = 0`` it is that test, so the interval
 excludes 0 exactly when ``p < alpha``: interval and p-value cannot contradict each other.
 
 Breakpoints
@@ -47,8 +47,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from pairedframe.errors import USE_SEED, renamed_keywords
+
 from ._results import ConfidenceInterval, SignFlipIntervalResult
-from .randomization import _byte_tables, _extreme, _pattern_words, _tie_tolerance, _word_chunks
+from .randomization import _byte_tables, _pattern_words, _tie_tolerance, _word_chunks, is_extreme
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, _check_int,
                        _check_probability, _column_means)
 
@@ -70,7 +72,7 @@ def least_count(alpha: float, n_patterns: int, exact: bool) -> int:
     return int(np.flatnonzero(p >= alpha)[0])
 
 
-def _null_statistics(D: np.ndarray, n_resamples: int, rng, chunk_size: int):
+def _null_statistics(D: np.ndarray, n_resamples: int, seed, chunk_size: int):
     """Null statistics (m, k), flip counts (m,) and exactness, pattern by pattern as the sign-flip test.
 
     The arithmetic is that of :func:`pairedframe.stats.randomization._sign_flip` (byte tables, the
@@ -83,7 +85,7 @@ def _null_statistics(D: np.ndarray, n_resamples: int, rng, chunk_size: int):
     G = -(-n // 8)
     L = _byte_tables(D).reshape(k, G * 256)
     offsets = (np.arange(G, dtype=np.intp) * 256)[None, :]
-    chunks = _pattern_words(n, chunk_size) if exact else _word_chunks(n, n_resamples, rng, chunk_size)
+    chunks = _pattern_words(n, chunk_size) if exact else _word_chunks(n, n_resamples, seed, chunk_size)
     null = np.empty((m, k))
     flips = np.empty(m, dtype=np.int64)
     # bits beyond observation n - 1 (Monte-Carlo words are full 64-bit) flip nothing
@@ -167,7 +169,7 @@ def inverted_interval(null: np.ndarray, c: np.ndarray, observed: np.ndarray, gam
     (p, low, high) : arrays of shape (k,)
     """
     k = null.shape[1]
-    counted = _extreme(null, observed, gamma, alternative)
+    counted = is_extreme(null, observed, gamma, alternative)
     b = np.count_nonzero(counted, axis=0)
     p = np.minimum(b / n_patterns if exact else (b + 1) / (n_patterns + 1), 1.0)
     need = least_count(1.0 - confidence_level, n_patterns, exact)
@@ -206,7 +208,7 @@ def inverted_interval_units(null: np.ndarray, flips: np.ndarray, n: np.ndarray, 
     inside exactly when the unit's test gives ``p >= alpha`` (same patterns, same tie rule).
     """
     B, k = null.shape
-    counted = _extreme(null, observed, gamma, alternative)
+    counted = is_extreme(null, observed, gamma, alternative)
     c = (n - 2.0 * flips) / n
     lo, hi = _breakpoints(null, c, observed, alternative, (flips == 0) | (flips == n), flips == 0)
     _agree_at_zero(lo, hi, counted, observed, alternative)
@@ -228,11 +230,11 @@ def inverted_interval_units(null: np.ndarray, flips: np.ndarray, n: np.ndarray, 
     return low, high
 
 
-def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternative: str, rng,
+def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternative: str, seed,
               chunk_size: int):
     n, k = D.shape
     observed = _column_means(D)
-    null, flips, m, exact = _null_statistics(D, n_resamples, rng, chunk_size)
+    null, flips, m, exact = _null_statistics(D, n_resamples, seed, chunk_size)
     gamma = _tie_tolerance(observed, D)
     p, low, high = inverted_interval(null, (n - 2 * flips) / n, observed, gamma, m, exact, confidence_level,
                                      alternative, (flips == 0) | (flips == n), flips == 0)
@@ -245,8 +247,9 @@ def _validate(n_resamples, confidence_level, alternative, chunk_size, n):
             _check_alternative(alternative), _check_chunk_size(chunk_size, n))
 
 
+@renamed_keywords(rng=USE_SEED)
 def sign_flip_interval_many(D, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                            alternative: str = "two-sided", rng=None,
+                            alternative: str = "two-sided", seed=None,
                             chunk_size: int | None = None) -> SignFlipIntervalResult:
     """Sign-flip p-values and the intervals that invert them, for many columns sharing one sign stream.
 
@@ -256,12 +259,12 @@ def sign_flip_interval_many(D, *, n_resamples: int = 10_000, confidence_level: f
         Per-query deltas, one column per comparison (same query set); finite, ``n >= 1``.
     n_resamples : int, default 10_000
         Monte-Carlo sign patterns (``>= 1``).  When ``2**n <= n_resamples`` all ``2**n`` patterns are
-        enumerated instead (exact; ``rng`` unused).
+        enumerated instead (exact; ``seed`` unused).
     confidence_level : float in (0, 1), default 0.95
         The interval is the set of shifts not rejected at ``alpha = 1 - confidence_level``.
     alternative : {"two-sided", "greater", "less"}
         Of the test; one-sided intervals have an infinite bound (``"greater"``: ``[low, inf)``).
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
         The sign stream of :func:`~pairedframe.stats.randomization.sign_flip_test_many`.
     chunk_size : int, optional
         Sign patterns drawn at once (memory knob; results do not depend on it).
@@ -270,7 +273,7 @@ def sign_flip_interval_many(D, *, n_resamples: int = 10_000, confidence_level: f
     -------
     SignFlipIntervalResult
         ``statistic`` (column means), ``pvalue`` (bit-identical to ``sign_flip_test_many`` with the
-        same ``rng`` state), ``confidence_interval`` (arrays of shape (k,)), ``n_resamples``
+        same ``seed`` state), ``confidence_interval`` (arrays of shape (k,)), ``n_resamples``
         (patterns used), ``exact``.  For every column ``low <= 0 <= high`` iff ``pvalue >= alpha``.
         A constant column ``c`` gets ``[c, c]`` (up to rounding) once ``n`` is large enough for the
         exact test to reject (two-sided 95 %: ``n >= 6``), the whole line before; all-zero deltas
@@ -298,14 +301,15 @@ def sign_flip_interval_many(D, *, n_resamples: int = 10_000, confidence_level: f
     D = _check_2d(D, "D", min_n=1)
     n_resamples, confidence_level, alternative, chunk_size = _validate(
         n_resamples, confidence_level, alternative, chunk_size, D.shape[0])
-    obs, p, low, high, m, exact = _interval(D, n_resamples, confidence_level, alternative, rng, chunk_size)
+    obs, p, low, high, m, exact = _interval(D, n_resamples, confidence_level, alternative, seed, chunk_size)
     return SignFlipIntervalResult(statistic=obs, pvalue=p, confidence_interval=ConfidenceInterval(low, high),
                                   n_resamples=m, confidence_level=confidence_level, alternative=alternative,
                                   exact=exact)
 
 
+@renamed_keywords(rng=USE_SEED)
 def sign_flip_interval(d, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                       alternative: str = "two-sided", rng=None,
+                       alternative: str = "two-sided", seed=None,
                        chunk_size: int | None = None) -> SignFlipIntervalResult:
     """One column of :func:`sign_flip_interval_many`; fields are floats.
 
@@ -313,14 +317,14 @@ def sign_flip_interval(d, *, n_resamples: int = 10_000, confidence_level: float 
     ----------
     d : array_like, shape (n,)
         Per-query deltas, finite, ``n >= 1``.
-    n_resamples, confidence_level, alternative, rng, chunk_size
+    n_resamples, confidence_level, alternative, seed, chunk_size
         As :func:`sign_flip_interval_many`.
 
     Returns
     -------
     SignFlipIntervalResult
         ``pvalue`` equals :func:`~pairedframe.stats.randomization.sign_flip_test` for the same
-        ``rng`` state; ``low <= 0 <= high`` iff ``pvalue >= 1 - confidence_level``.
+        ``seed`` state; ``low <= 0 <= high`` iff ``pvalue >= 1 - confidence_level``.
 
     Raises
     ------
@@ -330,7 +334,7 @@ def sign_flip_interval(d, *, n_resamples: int = 10_000, confidence_level: float 
     d = _check_1d(d, "d", min_n=1)
     n_resamples, confidence_level, alternative, chunk_size = _validate(
         n_resamples, confidence_level, alternative, chunk_size, d.shape[0])
-    obs, p, low, high, m, exact = _interval(d[:, None], n_resamples, confidence_level, alternative, rng,
+    obs, p, low, high, m, exact = _interval(d[:, None], n_resamples, confidence_level, alternative, seed,
                                             chunk_size)
     return SignFlipIntervalResult(statistic=float(obs[0]), pvalue=float(p[0]),
                                   confidence_interval=ConfidenceInterval(float(low[0]), float(high[0])),

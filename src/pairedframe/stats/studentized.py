@@ -30,7 +30,7 @@ cells (README "Calibration").  Polansky (2000) is the reference for stabilising 
 bootstrap-t intervals; the floor rule here is this package's own.
 
 Resamples draw from the stream of :func:`pairedframe.stats.bootstrap.bootstrap_mean_many` (same
-``rng`` => same indices).  A resample whose drawn values span at most ``1e-12`` of the data's scale
+``seed`` => same indices).  A resample whose drawn values span at most ``1e-12`` of the data's scale
 is constant: its ``T*`` is 0 if its mean equals the sample's (to that tolerance), else
 ``(mean*_b - mean) / (se / 2)`` (infinite in Hall's form).
 
@@ -55,6 +55,8 @@ import math
 
 import numpy as np
 from scipy.special import stdtrit
+
+from pairedframe.errors import USE_SEED, renamed_keywords
 
 from ._results import BootstrapResult, ConfidenceInterval
 from .resample import (_check_2d, _check_alternative, _check_chunk_size, _check_int, _check_probability,
@@ -205,8 +207,9 @@ def _check_ratio(value, name: str, ok, allowed: str) -> None:
         raise ValueError(f"`{name}` must be a number {allowed} or None, got {value!r}")
 
 
+@renamed_keywords(rng=USE_SEED)
 def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                               alternative: str = "two-sided", rng=None, chunk_size: int | None = None,
+                               alternative: str = "two-sided", seed=None, chunk_size: int | None = None,
                                min_se_ratio: float | None = MIN_SE_RATIO,
                                max_quantile_ratio: float | None = MAX_QUANTILE_RATIO) -> BootstrapResult:
     """Symmetric studentized (bootstrap-t) intervals of the means of many columns, one resample stream.
@@ -220,7 +223,7 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "greater", "less"}
         One-sided intervals have an infinite bound, as scipy.
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
         Source of the resample indices (the stream of :func:`~pairedframe.stats.bootstrap.
         bootstrap_mean_many`).
     chunk_size : int, optional
@@ -265,7 +268,7 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
     flat = zero_spread(X)
     se[flat] = 0.0
     floor = np.zeros(k) if min_se_ratio is None else min_se_ratio * se
-    t_star = _t_star(X - mean, bootstrap_index_chunks(n, n_resamples, rng=rng, chunk_size=chunk_size), n, floor)
+    t_star = _t_star(X - mean, bootstrap_index_chunks(n, n_resamples, seed=seed, chunk_size=chunk_size), n, floor)
     low, high = symmetric_interval(t_star, mean, se, flat, n_resamples, confidence_level, alternative, df=n - 1,
                                    max_quantile_ratio=max_quantile_ratio)
     return BootstrapResult(statistic=mean, confidence_interval=ConfidenceInterval(low, high),

@@ -19,6 +19,7 @@ gives what the **exact sign-flip test** gives for ``n`` equal deltas ``c = mean(
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -28,7 +29,7 @@ from ._results import ConfidenceInterval, TTestResult
 from .resample import _check_1d, _check_2d, _check_alternative, _check_probability
 from .studentized import zero_spread
 
-__all__ = ["paired_t_test", "paired_t_test_many"]
+__all__ = ["paired_t_test", "paired_t_test_many", "t_test_from_moments"]
 
 
 def _t_value(d: np.ndarray, mean: float, sd: float) -> tuple[float, float]:
@@ -158,3 +159,59 @@ def paired_t_test_many(D, *, alternative: str = "two-sided",
                        confidence_interval=ConfidenceInterval(arr[:, 3], arr[:, 4]),
                        standard_error=arr[:, 2], alternative=alternative,
                        confidence_level=confidence_level)
+
+
+@functools.lru_cache(maxsize=4096)
+def _t_quantile(q: float, df: int) -> float:
+    return float(stdtrit(df, q))
+
+
+def t_test_from_moments(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constant: np.ndarray, alternative: str,
+                        confidence_level: float) -> dict[str, np.ndarray]:
+    """Paired t-tests of many samples from their moments (the rules of :func:`paired_t_test`).
+
+    Parameters
+    ----------
+    mean, sd : ndarray of float, shape (k,)
+        Mean and standard deviation (ddof 1) of each sample of deltas.
+    n : ndarray, shape (k,)
+        Sample sizes (>= 2).
+    constant : ndarray of bool, shape (k,)
+        Samples with no spread: they fall back to the exact sign-flip result for equal deltas (never
+        ``p = 0``), as :func:`paired_t_test` does.
+    alternative : {"two-sided", "greater", "less"}
+    confidence_level : float in (0, 1)
+
+    Returns
+    -------
+    dict of ndarray, shape (k,)
+        ``pvalue``, ``ci_low``, ``ci_high`` (the t interval; infinite on the open side of a one-sided
+        test) and ``se`` (0 for constant samples).  Only the t tail is computed per sample (scalar
+        incomplete beta); no resampling.
+    """
+    k = mean.shape[0]
+    se = np.where(constant, 0.0, sd / np.sqrt(n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(constant, 0.0, mean / se)
+    p = np.empty(k)
+    q = np.empty(k)
+    low = np.empty(k)
+    high = np.empty(k)
+    tail_q = 0.5 + confidence_level / 2 if alternative == "two-sided" else confidence_level
+    for i in range(k):          # scalar special functions only (incomplete beta); no resampling here
+        df = int(n[i]) - 1
+        ti = float(t[i])
+        if constant[i]:
+            _, p[i], _, low[i], high[i] = _zero_spread_result(int(n[i]), float(mean[i]), alternative,
+                                                               confidence_level)
+            continue
+        if alternative == "two-sided":
+            p[i] = min(1.0, 2.0 * float(stdtr(df, -(abs(ti)))))
+        elif alternative == "greater":
+            p[i] = float(stdtr(df, -(ti)))
+        else:
+            p[i] = float(stdtr(df, -(-ti)))
+        q[i] = _t_quantile(tail_q, df)
+        low[i] = -np.inf if alternative == "less" else mean[i] - q[i] * se[i]
+        high[i] = np.inf if alternative == "greater" else mean[i] + q[i] * se[i]
+    return {"pvalue": p, "ci_low": low, "ci_high": high, "se": se}

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairedframe.errors import USE_SEED, renamed_keywords
+
 from .randomization import TIE_RTOL
 from .resample import DEFAULT_CHUNK_ELEMENTS, _check_2d, _check_int, as_generator
 
@@ -60,14 +62,15 @@ class TukeyHSDResult:
     n_resamples: int
 
 
-def _permuted_ranges(X: np.ndarray, rows: int, rng: np.random.Generator) -> np.ndarray:
+def _permuted_ranges(X: np.ndarray, rows: int, seed: np.random.Generator) -> np.ndarray:
     n, m = X.shape
-    perm = np.argsort(rng.random((rows, n, m)), axis=2, kind="stable")
+    perm = np.argsort(seed.random((rows, n, m)), axis=2, kind="stable")
     means = np.take_along_axis(np.broadcast_to(X, (rows, n, m)), perm, axis=2).sum(axis=1) / n
     return means.max(axis=1) - means.min(axis=1)
 
 
-def randomised_tukey_hsd(X, *, n_resamples: int = 10_000, rng=None, chunk_size: int | None = None
+@renamed_keywords(rng=USE_SEED)
+def randomised_tukey_hsd(X, *, n_resamples: int = 10_000, seed=None, chunk_size: int | None = None
                          ) -> TukeyHSDResult:
     """Randomised Tukey HSD over the columns (systems) of ``X``.
 
@@ -77,7 +80,7 @@ def randomised_tukey_hsd(X, *, n_resamples: int = 10_000, rng=None, chunk_size: 
         Per-query values: row = query, column = system; finite; ``n >= 2``, ``m >= 2``.
     n_resamples : int, default 10_000
         Permutations (``>= 1``).
-    rng : None, int, SeedSequence or Generator
+    seed : None, int, SeedSequence or Generator
         Source of the permutations (module docstring); a Generator is advanced in place.
     chunk_size : int, optional
         Permutations held in memory at once (default: about 4M values); results do not depend on it.
@@ -101,7 +104,7 @@ def randomised_tukey_hsd(X, *, n_resamples: int = 10_000, rng=None, chunk_size: 
     n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
     step = (max(1, DEFAULT_CHUNK_ELEMENTS // (n * m)) if chunk_size is None
             else _check_int(chunk_size, "chunk_size", minimum=1))
-    gen = as_generator(rng)
+    gen = as_generator(seed)
     null = np.concatenate([_permuted_ranges(X, min(step, n_resamples - start), gen)
                            for start in range(0, n_resamples, step)])
     means = np.mean(np.ascontiguousarray(X.T), axis=1)

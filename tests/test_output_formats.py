@@ -1,6 +1,7 @@
-"""Small output nits with one cause each (issue 12 item 6): integer counts in CSV/JSON, a query named
+"""Output formats and run-file reading: integer counts in CSV/JSON, a query named
 ``all`` told from the summary rows, ``NAME=PATH`` runs on the command line, ``.zst`` runs streamed,
-a ``.gz`` with trailing zero padding read as ``zcat`` reads it."""
+a ``.gz`` with trailing zero padding read as ``zcat`` reads it, standard JSON (null for an unbounded end),
+``analyze -o`` writing only the file, help texts without raw markup, and one set of verdict words."""
 
 from __future__ import annotations
 

@@ -1,0 +1,176 @@
+"""The cluster map and the result table of a clustered comparison, shared by the in-memory and the
+in-engine backends: reading ``{qid: cluster}`` or a cluster table, the cluster-count checks, the resampling
+cost, the zero-spread interval, and the final table (verdicts, TOST, notes).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from pairedframe.comparison._cost import check_resampling_cost, column_slices
+from pairedframe.comparison._equivalence import with_tost
+from pairedframe.comparison._families import family_columns, family_ids, family_text
+from pairedframe.comparison.interval_range import clip_delta_intervals
+from pairedframe.comparison.pairing import oriented
+from pairedframe.checks import string_ids
+from pairedframe.measures import higher_is_better
+from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, t_mde, verdict, verdict_levels,
+                                             verdict_notes, warn_unreachable)
+from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
+from pairedframe.stats.cluster import MIN_CLUSTERS
+from pairedframe.stats.multiple import benjamini_hochberg, holm
+
+__all__ = ["where_clusters", "cluster_map", "zero_spread_interval", "check_cluster_counts",
+           "check_cluster_cost", "clustered_table"]
+
+
+def _no_id(value: Any) -> bool:
+    """None, or a float NaN (pandas' missing value): no cluster id at all."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def where_clusters(mapped: bool, column: str = "cluster") -> str:
+    """Where a query's cluster was looked for, for messages: the argument or the column."""
+    return "in clusters=" if mapped else f"(its {column!r} column is null)"
+
+
+def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[str]]:
+    """A ``{qid: cluster}`` mapping or a ``qid, cluster[, keys]`` table as a checked table, and the
+    columns (of ``columns``, qid always) it maps on; ids and clusters as strings."""
+    if isinstance(clusters, dict):
+        cmap = pl.DataFrame({"qid": [str(k) for k in clusters],
+                             "cluster": [None if _no_id(v) else str(v) for v in clusters.values()]},
+                            schema={"qid": pl.String, "cluster": pl.String})
+    else:
+        cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
+    missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
+    if missing:
+        raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")
+    on = [c for c in cmap.columns if c != "cluster" and c in columns and c not in ("value",)]
+    if "qid" not in on:
+        on.append("qid")
+    cmap = string_ids(cmap.select(*on, "cluster"), [*on, "cluster"], "the cluster table")
+    dup = cmap.select(on).is_duplicated()
+    if dup.any():
+        raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
+    return cmap, on
+
+
+def zero_spread_interval(theta: np.ndarray, se: np.ndarray, low: np.ndarray, high: np.ndarray, G: int,
+                          alpha: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
+    """Where se == 0 the t-type interval would be a point whatever G: keep the point only when the exact
+    sign-flip test on G equal cluster deltas can reject (``2 / 2**G < alpha``, one-sided ``1 / 2**G``),
+    else leave the unbounded side(s) open -- no certainty from zero spread."""
+    low, high = np.array(low, dtype=float, copy=True), np.array(high, dtype=float, copy=True)
+    floor = math.ldexp(2.0 if alternative == "two-sided" else 1.0, -G)
+    if floor >= alpha:
+        flat = np.asarray(se) == 0
+        low[flat & (alternative != "less")] = -math.inf
+        high[flat & (alternative != "greater")] = math.inf
+    return low, high
+
+
+def check_cluster_counts(rows: pl.DataFrame, n_queries: np.ndarray, n_clusters: np.ndarray, *, keys: list[str],
+                          baseline: str) -> None:
+    """InsufficientSampleError for a comparison with fewer than 2 queries or clusters (one with none
+    named first); SmallSampleWarning below MIN_CLUSTERS. ``rows``: one per comparison, in order."""
+    none = np.flatnonzero(n_queries == 0)
+    short = none if none.size else np.flatnonzero((n_queries < 2) | (n_clusters < 2))
+    if short.size:
+        r = int(short[0])
+        row = rows.row(r, named=True)
+        what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
+        raise InsufficientSampleError(
+            f"comparison with baseline {baseline!r} ({what}) has {int(n_queries[r])} common queries in "
+            f"{int(n_clusters[r])} clusters; a cluster comparison needs at least 2 clusters")
+    few = np.flatnonzero(n_clusters < MIN_CLUSTERS)
+    if few.size:
+        r = int(few[np.argmin(n_clusters[few])])
+        row = rows.row(r, named=True)
+        warnings.warn(f"{few.size} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
+                      f"(smallest: G = {int(n_clusters[r])}, {row['system']} / {row['measure']}); with so few clusters "
+                      "the exact sign-flip test has few sign patterns: coarse, conservative p-values (and wide intervals "
+                      "with interval='signflip')",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
+
+
+def check_cluster_cost(opt: Any, shapes: Sequence[tuple[int, int]], interval: str,
+                       argument: str = "n_resamples") -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of partitions of ``(G, k)``: ``G``
+    clusters, ``k`` comparisons; the sign-flip test and its inversion always run, the bootstrap for
+    ``interval="percentile"``."""
+    B = opt.n_resamples
+    draws, units, columns, kept = [], [], [], []
+    for G, k in shapes:
+        patterns = min(B, 2 ** G) if G < 63 else B
+        part = column_slices(k, B, 5)[0]
+        draws.append(patterns), units.append(G), columns.append(k), kept.append(5 * (part.stop - part.start) + 3)
+        if interval == "percentile":
+            part = column_slices(k, B, 3)[0]
+            draws.append(B), units.append(G), columns.append(k), kept.append(3 * (part.stop - part.start))
+    check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=kept)
+
+
+def clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[str, np.ndarray], exact: np.ndarray,
+                     all_zero: np.ndarray, mc: dict[str, list], opt: Any, *, keys: list[str], baseline: str,
+                     family_by: Sequence[str] | str | None, verdict_on: str, margin: float | None,
+                     interval: str) -> pl.DataFrame:
+    """compare_clustered's result from per-comparison statistics (``st``: delta, ci_low, ci_high, se,
+    pvalue, floor, means; ``ints``: n_queries, n_clusters, wins, losses, ties): multiple testing,
+    MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
+    k_total = rows.height
+    alpha = 1.0 - opt.confidence_level
+    pv = st["pvalue"]
+    p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
+    fam_cols = family_columns(family_by, keys=keys, allowed=["system", *keys, "measure", "baseline"])
+    fam = family_ids(rows.sort("_row"), [c for c in fam_cols if c != "baseline"])   # one baseline: constant
+    fam_sizes = np.zeros(k_total, dtype=np.int64)
+    for f in np.unique(fam):
+        sel = fam == f
+        p_holm[sel], p_bh[sel] = holm(pv[sel]), benjamini_hochberg(pv[sel])
+        fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
+    chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
+    levels = verdict_levels(alpha, verdict_on, fam_sizes, family_rejections(chosen, fam, alpha))
+    G_all = ints["n_clusters"]
+    mde = np.array([t_mde(float(st["se"][i]), float(st["df"][i]), float(levels[i]), opt.power, opt.alternative,
+                          float(st["floor"][i]), bool(st["se"][i] == 0)) for i in range(k_total)])
+    verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
+                        opt.alternative) for i in range(k_total)]
+    # in the measure's direction: a rank such as FirstRelRank is better when lower
+    measures = rows.sort("_row")["measure"].to_list()
+    verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
+    st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures)
+    notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
+                          p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
+                          exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
+                          alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
+                          interval=f"cluster {interval}",
+                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=clip_notes)
+    warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
+                     test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
+    out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
+        pl.Series("n_queries", ints["n_queries"]), pl.Series("n_clusters", ints["n_clusters"]),
+        pl.Series("baseline_mean", st["baseline_mean"]), pl.Series("system_mean", st["system_mean"]),
+        *(pl.Series(n, st[n]) for n in ("delta", "ci_low", "ci_high", "se", "df", "pvalue")),
+        pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
+        *(pl.Series(n, ints[n]) for n in ("wins", "losses", "ties")),
+        pl.Series("mde", mde), pl.Series("verdict", verdicts, dtype=pl.String),
+        pl.Series("verdict_note", notes, dtype=pl.String),
+        pl.Series("mcnemar_pvalue", mc["mcnemar_pvalue"], dtype=pl.Float64),
+        pl.Series("mcnemar_b", mc["mcnemar_b"], dtype=pl.Int64),
+        pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
+    )
+    if margin is not None:
+        out = with_tost(out, st, G_all, fam, margin=margin, confidence_level=opt.confidence_level,
+                        verdict_on=verdict_on, measures=measures)
+    return out.with_columns(
+        pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
+        pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
+        pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", exact),
+        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))

@@ -1,0 +1,266 @@
+"""Inputs to oriented per-query deltas, once: the pairing step every comparison shares (issue 21).
+
+:func:`as_frame` reads any table form into a polars per-query frame; :func:`pair_systems` checks it
+(ids as strings, summary rows, non-finite values, repeated keys) and pairs every system with the baseline
+on common queries, with the delta oriented as ``b - a``; :func:`oriented` turns it into an improvement
+for measures where lower is better.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from pairedframe.comparison._validate import nonfinite_error
+from pairedframe.checks import require_names, require_rows, sample
+from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
+                                SchemaError, SmallSampleWarning, user_stacklevel)
+from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
+                                    refuse_null_ids)
+from pairedframe.stats.power import MIN_QUERIES
+
+__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
+           "choose_comparisons", "require_pairable", "pair_systems", "no_common_query", "describe_row",
+           "check_sizes"]
+
+BASE_COLUMNS = ("system", "qid", "measure", "value")
+#: Relative size below which b - a is float noise (e.g. 0.1 + 0.2 vs 0.3) and counts as exactly 0.
+DELTA_TOLERANCE = 1e-12
+
+
+def _delta_expr() -> pl.Expr:
+    """b - a with float noise (|b - a| <= DELTA_TOLERANCE * max(1, |a|, |b|)) turned into an exact 0."""
+    raw = pl.col("b") - pl.col("a")
+    scale = pl.max_horizontal(pl.lit(1.0), pl.col("a").abs(), pl.col("b").abs())
+    return pl.when(raw.abs() <= DELTA_TOLERANCE * scale).then(0.0).otherwise(raw)
+
+
+def oriented(verdict: str, higher_is_better_: bool) -> str:
+    """The verdict in the measure's direction: for measures where lower is better (ranks such as
+    FirstRelRank) a significantly positive delta is "worse"."""
+    return verdict if higher_is_better_ else {"better": "worse", "worse": "better"}.get(verdict, verdict)
+
+
+def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:
+    """Any per-query table form (Evaluation, polars, pandas, arrow, DuckDB, dicts) as a polars frame
+    ``system, qid, measure, value`` (+ key columns), ids as strings; null values dropped unless ``keep_nulls``."""
+    per_query = getattr(data, "per_query", None)
+    from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
+    if from_evaluation:
+        text = getattr(data, "text", None)
+        if isinstance(text, pl.DataFrame) and text.height and per_query.height == 0:
+            names = text["measure"].unique(maintain_order=True).to_list()
+            raise EmptyResultError(f"measure(s) {names} are string-valued (Evaluation.text): there are no numeric "
+                                   "per-query values to compare; evaluate a numeric measure")
+        data = per_query
+    if isinstance(data, pl.LazyFrame):
+        data = data.collect()
+    if not isinstance(data, pl.DataFrame):
+        if hasattr(data, "pl") and callable(data.pl):        # DuckDB relation
+            data = data.pl()
+        else:
+            try:
+                data = pl.from_pandas(data) if type(data).__module__.startswith("pandas") else pl.DataFrame(data)
+            except Exception as exc:  # noqa: BLE001
+                raise TypeError("expected an Evaluation or a per-query table (polars/pandas/arrow/DuckDB) "
+                                f"with columns system, qid, measure, value; got {type(data).__name__}") from exc
+    missing = [c for c in BASE_COLUMNS if c not in data.columns]
+    if missing:
+        raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
+                          f"(has {data.columns})")
+    if not data.schema["value"].is_numeric():
+        raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
+    data = ids_as_strings(data, "the per-query table")
+    data = data.with_columns(pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
+    refuse_null_ids(data)
+    data = drop_unused_keys(data, keep_columns)  # an all-null column (or relstring's text) is no key
+    require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
+                 "with no judged query in common gives one")
+    require_rows(data.filter(pl.col("value").is_not_null()), what="the per-query table",
+                 why="every value is null (not measured)")
+    if not keep_nulls:
+        data = data.filter(pl.col("value").is_not_null())
+    flagged = "summary" in data.columns
+    data = drop_flagged_summary_rows(data)
+    summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
+    if summary_rows:
+        # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
+        warn_summary_rows(summary_rows)
+        data = data.filter(pl.col("qid") != SUMMARY_QID)
+        require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
+    if not data["value"].drop_nulls().is_finite().all():
+        bad = data.filter(~pl.col("value").is_finite())
+        raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
+    return data
+
+
+def warn_summary_rows(count: int) -> None:
+    """Warn once that ``count`` trec_eval summary rows (``qid == "all"``) were dropped."""
+    warnings.warn(f"dropped {count} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
+                  "rows are means over queries, not a query; a table with a boolean 'summary' column, as "
+                  "`pairedframe evaluate -q -f csv` writes, keeps a query named 'all')", UserWarning,
+                  stacklevel=user_stacklevel())
+
+
+@dataclass(frozen=True)
+class PairedRows:
+    """The paired rows of a call: every comparison (``rows``) and its per-query deltas (``paired``)."""
+
+    paired: pl.DataFrame          # _row, system, *extras, measure, qid, a, b, delta (sorted by _row, qid)
+    rows: pl.DataFrame            # _row, system, *extras, measure
+    extras: list[str]
+
+
+def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline: Any,
+                        systems: Sequence[str] | str | None, measures: Sequence[str] | str | None
+                        ) -> tuple[list[str], list[str]]:
+    """The systems compared with ``baseline`` and the measures, checked against those of the table
+    (given in order of appearance); errors name the unknown ones (:func:`pairedframe.checks.require_names`)."""
+    if not isinstance(baseline, str):
+        raise TypeError(f"`baseline` must be a system name (str), got {baseline!r}")
+    require_names(baseline, all_systems, what="system", parameter="baseline", source="the per-query table")
+    others = [s for s in all_systems if s != baseline]
+    systems = [s for s in require_names(systems if systems is not None else others or [baseline], all_systems,
+                                        what="system", parameter="systems", source="the per-query table")
+               if s != baseline]
+    if not systems:
+        raise ValueError("nothing to compare: no system other than the baseline "
+                         f"{baseline!r} (systems in the table: {all_systems})")
+    measures = require_names(measures, all_measures, what="measure", parameter="measures",
+                             source="the per-query table")
+    return systems, measures
+
+
+def require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str], systems: list[str],
+                      measures: list[str], baseline: str) -> None:
+    """InsufficientSampleError naming the (system, measure) comparisons with no values on one side:
+    a comparison asked for (or implied by the table) must not vanish from the family silently."""
+    present = measured & {(s, m) for m in baseline_measures for s in systems}
+    absent = [(s, m) for s in systems for m in measures if (s, m) not in present]
+    if absent:
+        raise InsufficientSampleError(
+            f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
+            f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
+            f"choose what to compare")
+
+
+def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
+                 measures: Sequence[str] | str | None) -> PairedRows:
+    """Pair every chosen system with the baseline on their common queries: one row per comparison
+    (``rows``) and its per-query ``a, b, delta`` (``paired``), with every input check of
+    :func:`pairedframe.compare`."""
+    df = as_frame(data, keep_nulls=True)
+    extras = [c for c in df.columns if c not in BASE_COLUMNS]
+    keys = ["system", *extras, "measure", "qid"]
+    present = df.select(keys)                       # null values count as present but not measured
+    df = df.filter(pl.col("value").is_not_null())
+    # A cheap grouped check first; the full row mask only when a duplicate exists.
+    if df.select(pl.col("qid").is_duplicated().over(keys[:-1]).any()).item():
+        dup = df.select(keys).is_duplicated()
+        example = df.filter(dup).row(0, named=True)
+        raise DuplicateError(f"per-query table has {int(dup.sum())} rows with a repeated key {keys}, "
+                             f"e.g. { {k: example[k] for k in keys} }")
+    systems, measures = choose_comparisons(df["system"].unique(maintain_order=True).to_list(),
+                                            df["measure"].unique(maintain_order=True).to_list(),
+                                            baseline, systems, measures)
+    df = df.filter(pl.col("measure").is_in(measures))
+    a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
+    b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
+                                                           pl.col("value").alias("b"))
+    require_pairable(set(b.select("system", "measure").unique().iter_rows()), a["measure"].unique().to_list(),
+                      systems, measures, baseline)
+    sys_order = {s: i for i, s in enumerate(systems)}
+    meas_order = {m: i for i, m in enumerate(measures)}
+    rows = (b.select("system", *extras, "measure").unique(maintain_order=True)
+            .with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
+                          pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
+            .with_row_index("_first")
+            .sort("_s", "_m", "_first").drop("_s", "_m", "_first").with_row_index("_row"))
+    paired = (b.join(a, on=[*extras, "measure", "qid"], how="inner")
+              .join(rows, on=["system", *extras, "measure"], how="left")
+              .with_columns(_delta_expr().alias("delta"))
+              .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
+              .sort("_row", "qid"))
+    _require_common_queries(rows, paired, a, b, baseline, extras)
+    _warn_unpaired(rows, paired, present, baseline, extras)
+    return PairedRows(paired=paired, rows=rows, extras=extras)
+
+
+def _warn_unpaired(rows: pl.DataFrame, paired: pl.DataFrame, present: pl.DataFrame, baseline: str,
+                   extras: list[str]) -> None:
+    """One PartlyEmptyWarning when some comparison pairs fewer queries than its two systems have rows
+    for between them: a query with no value (null: undefined, e.g. FirstRelRank when nothing relevant is
+    retrieved) or no row on one side is left out, and the means and tests condition on it."""
+    keys = [*extras, "measure"]
+    base = present.filter(pl.col("system") == baseline).select(*keys, "qid")
+    own = present.join(rows.select("_row", "system", *keys), on=["system", *keys], how="inner").select("_row", *keys, "qid")
+    union = pl.concat([own, rows.select("_row", *keys).join(base, on=keys, how="inner").select(own.columns)]).unique()
+    counts = (union.group_by("_row").agg(pl.len().alias("n_union"))
+              .join(paired.group_by("_row").agg(pl.len().alias("n_paired")), on="_row", how="left")
+              .with_columns(pl.col("n_paired").fill_null(0))
+              .filter(pl.col("n_paired") < pl.col("n_union"))
+              .with_columns((pl.col("n_union") - pl.col("n_paired")).alias("left_out"))
+              .sort("left_out", "_row", descending=[True, False]))
+    if not counts.height:
+        return
+    worst = counts.row(0, named=True)
+    row = rows.filter(pl.col("_row") == worst["_row"]).drop("_row").row(0, named=True)
+    warnings.warn(
+        f"{counts.height} comparison(s) leave out queries that only one side has a value for; most: "
+        f"{worst['n_paired']} of {worst['n_union']} queries paired ({describe_row(row)}, baseline={baseline}). "
+        "A null value means the measure is undefined for that query (e.g. FirstRelRank when no relevant "
+        "document is retrieved); means, intervals and tests are over the paired queries only, which for such "
+        "measures leaves out exactly the queries one system failed on", PartlyEmptyWarning,
+        stacklevel=user_stacklevel())
+
+
+def _require_common_queries(rows: pl.DataFrame, paired: pl.DataFrame, a: pl.DataFrame, b: pl.DataFrame,
+                            baseline: str, extras: list[str]) -> None:
+    """Every comparison must pair at least one query: one with none would be an empty result."""
+    empty = rows.join(paired.select("_row").unique(), on="_row", how="anti").sort("_row")
+    if not empty.height:
+        return
+    first = empty.row(0, named=True)
+    keys = ["system", *extras, "measure"]
+    own = b.join(empty.head(1).select(keys), on=keys, how="semi")["qid"].unique(maintain_order=True).to_list()
+    base = a.join(empty.head(1).select(keys[1:]), on=keys[1:], how="semi")["qid"].unique(maintain_order=True).to_list()
+    raise no_common_query(empty.height, rows.height, baseline, describe_row({k: first[k] for k in keys}), own, base)
+
+
+def no_common_query(n_empty: int, n_rows: int, baseline: str, first: str, own: list[str],
+                    base: list[str]) -> EmptyResultError:
+    """The error for comparisons without a query in common with the baseline (names the first)."""
+    return EmptyResultError(
+        f"{n_empty} of {n_rows} comparison(s) have no common query with the baseline {baseline!r}; first: "
+        f"{first}: its queries {sample(own, 3)}, the baseline's {sample(base, 3)}; were they evaluated "
+        "against the same qrels?")
+
+
+def describe_row(row: dict[str, Any]) -> str:
+    """``key=value, ...`` of a comparison row, for messages."""
+    return ", ".join(f"{k}={v}" for k, v in row.items() if k != "_row")
+
+
+def check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str]) -> None:
+    """InsufficientSampleError for a comparison with fewer than 2 queries; SmallSampleWarning below
+    MIN_QUERIES. ``rows``: one row per comparison with ``n_queries``."""
+    bad = rows.filter(pl.col("n_queries") < 2)
+    if bad.height:
+        first = bad.row(0, named=True)
+        what = "no common query" if first["n_queries"] == 0 else "only one common query"
+        raise InsufficientSampleError(
+            f"{bad.height} comparison(s) with the baseline {baseline!r} have fewer than 2 common queries; "
+            f"first: {describe_row({k: first[k] for k in ['system', *extras, 'measure']})} ({what})")
+    small = rows.filter(pl.col("n_queries") < MIN_QUERIES)
+    if small.height:
+        first = small.sort("n_queries").row(0, named=True)
+        warnings.warn(
+            f"{small.height} comparison(s) have fewer than MIN_QUERIES = {MIN_QUERIES} common queries "
+            f"(smallest: n = {first['n_queries']}, {describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
+            "intervals and p-values are unreliable. See the mde column and "
+            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
+            SmallSampleWarning, stacklevel=user_stacklevel())

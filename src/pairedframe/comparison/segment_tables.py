@@ -1,0 +1,227 @@
+"""The segment table and the unit table of a segment comparison, shared by the in-memory and the in-engine
+backends: reading and checking ``qid, segment_set, segment``, the checks on units, the resampling cost,
+and the final table with BH / Holm within each family.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
+                                              segment_adaptive, warn_uncertified)
+from pairedframe.comparison._cost import check_resampling_cost
+from pairedframe.comparison.interval_range import clip_deltas
+from pairedframe.comparison.verdicts import warn_skewed_segments
+from pairedframe.checks import require_each, string_ids
+from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning, user_stacklevel
+from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
+from pairedframe.stats.power import MIN_QUERIES
+
+__all__ = ["THETA_ELEMENTS", "as_segments", "require_segments_matched", "no_segment_query",
+           "require_two_queries", "check_segments_cost", "unit_label", "segments_table"]
+
+#: Cap on (n_resamples x units) bootstrap means held at once per block (float64: 64 MiB).
+THETA_ELEMENTS: int = 2**23
+
+
+def as_segments(segments: Any) -> pl.DataFrame:
+    """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column."""
+    if isinstance(segments, pl.LazyFrame):
+        segments = segments.collect()
+    if not isinstance(segments, pl.DataFrame):
+        if hasattr(segments, "pl") and callable(segments.pl):
+            segments = segments.pl()
+        elif type(segments).__module__.startswith("pandas"):
+            segments = pl.from_pandas(segments)
+        else:
+            segments = pl.DataFrame(segments)
+    missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
+    if missing:
+        raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
+                          f"(has {segments.columns})")
+    segments = string_ids(segments, ["qid"], "the segment table")  # float query ids refused
+    seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
+                          pl.col("segment").cast(pl.String))
+    if seg.null_count().sum_horizontal().item():
+        raise SchemaError("segment table has null qid, segment_set or segment values")
+    if seg.select(pl.col("qid").is_duplicated().over("segment_set", "segment").any()).item():
+        dup = seg.is_duplicated()
+        row = seg.filter(dup).row(0, named=True)
+        raise DuplicateError(f"segment table repeats (qid, segment_set, segment) = "
+                             f"({row['qid']!r}, {row['segment_set']!r}, {row['segment']!r})")
+    return seg
+
+
+def require_segments_matched(segments: Sequence[tuple[str, str]], found: set[tuple[str, str]]) -> None:
+    """Warn naming the segments (``segment_set, segment``) of the segment table that hold no paired
+    query (they get no row)."""
+    if len(found) < len(segments):
+        require_each(list(segments), found, what="segment", lacking="no paired query")
+
+
+def no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
+    """The error when no paired query is in any segment (names a few of each side)."""
+    return EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
+                            f"(its queries e.g. {own[:3]}, the segment table's {theirs[:3]})")
+
+
+def require_two_queries(n_queries: np.ndarray) -> None:
+    """Refuse a call where every segment comparison holds a single paired query."""
+    if not (n_queries >= 2).any():
+        raise EmptyResultError(f"every one of the {n_queries.shape[0]} segment comparison(s) has a single paired "
+                               "query: no statistic can be computed (each needs 2)")
+
+
+def check_segments_cost(n_resamples: int, n_queries: np.ndarray, *, bootstrap: bool, sign_flip: bool,
+                        invert: bool) -> None:
+    """The up-front cost check (:mod:`pairedframe.comparison._cost`) of units of ``n_queries`` (those with
+    at least 2): every resample of every unit is drawn (exact units too), and a block keeps its
+    bootstrap means or null statistics for at most ``max(B, THETA_ELEMENTS)`` resamples x units."""
+    total = float(np.sum(n_queries[n_queries >= 2]))
+    per_draw = max(1, THETA_ELEMENTS // max(1, int(n_resamples)))       # units held per resample in a block
+    draws, kept = [], []
+    if bootstrap:
+        draws.append(n_resamples), kept.append(3 * per_draw)
+    if sign_flip or invert:
+        draws.append(n_resamples), kept.append(5 * per_draw if invert else 0)
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=draws, units=total, columns=1, kept=kept,
+                          advice=" (screening thousands of segments: test='t' or resampling='adaptive')")
+
+
+def unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
+    """Row ``i`` of compare_segments' result named by its key columns."""
+    row = out.row(i, named=True)
+    return ", ".join(f"{c} {row[c]!r}" for c in ("system", *extras, "measure", "segment_set", "segment"))
+
+
+def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
+                    baseline: str, test: str, interval: str, correction: str, level: float,
+                    family_by: Sequence[str] | str | None, n_resamples: int, alternative: str,
+                    seed: int, flip_units: tuple | None = None, adaptive: bool = False,
+                    decision_error: float = DEFAULT_DECISION_ERROR,
+                    max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
+    """compare_segments' result from one row per unit (``system, <keys>, measure, segment_set,
+    segment, n_queries, baseline_mean, system_mean, sd, skewness, wins, losses, ties``) and its statistics:
+    families, BH / Holm (adaptive sign flips drawn here from ``flip_units``), Monte-Carlo resolution,
+    flags and warnings."""
+    k = units.height
+    n_all = units["n_queries"].to_numpy().astype(np.int64)
+    ok = n_all >= 2
+    ok_idx = np.flatnonzero(ok)
+    flips = None
+    # families and corrections
+    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
+                else [family_by] if isinstance(family_by, str) else list(family_by))
+    allowed = ["system", *extras, "measure", "segment_set", "segment"]
+    unknown = [c for c in fam_cols if c not in allowed]
+    if unknown:
+        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
+    fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
+           if fam_cols else np.zeros(k, dtype=np.int64))
+    if flip_units is not None:     # resampling="adaptive": drawn until the family's decisions are certified
+        flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
+                                 alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
+        stats["pvalue"][ok_idx] = flips.pvalue
+        exact[ok_idx] = flips.exact
+    pv = stats["pvalue"]
+    p_bh = np.full(k, np.nan)
+    p_holm = np.full(k, np.nan)
+    order = np.argsort(fam, kind="stable")
+    bounds = np.flatnonzero(np.diff(fam[order])) + 1
+    fam_size = np.zeros(k, dtype=np.int64)
+    for sel in np.split(order, bounds):       # one call per family (not per segment)
+        p_bh[sel] = benjamini_hochberg(pv[sel])
+        p_holm[sel] = holm(pv[sel])
+        fam_size[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
+    adjusted = p_bh if correction == "bh" else p_holm
+    significant = np.where(np.isnan(adjusted), False, adjusted <= level)
+
+    # Monte-Carlo resolution
+    if test == "randomization":
+        # Smallest attainable p: 1/(B+1) by Monte Carlo; with exact enumeration of n sign patterns
+        # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
+        sides = 2.0 if alternative == "two-sided" else 1.0
+        exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
+        p_floor = np.where(exact, exact_floor, 1.0 / ((max_resamples if adaptive else n_resamples) + 1))
+        need = np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64)
+        need = np.maximum(need, 1)
+        if correction == "bh":
+            min_disc = need
+        else:
+            min_disc = np.where(fam_size * p_floor > level, fam_size + 1, 1)
+        # limited: not rejected, and not even at the floor with the family's other p-values as they are
+        limited = np.zeros(k, dtype=bool)
+        for sel in np.split(order, bounds):
+            limited[sel] = ~rejected_at_floor(pv[sel], p_floor[sel], level, correction)
+        limited &= ~significant
+    else:
+        min_disc = np.ones(k, dtype=np.int64)
+        limited = np.zeros(k, dtype=bool)
+    min_disc = np.where(ok, min_disc, 0)
+    limited &= ok
+
+    small = n_all < MIN_QUERIES
+    warn_text = np.where(~ok, "only 1 paired query: no statistics",
+                         np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
+                                  None))
+    resampled = test == "randomization" or interval in ("signflip", "percentile")
+    # inside the range of a mean delta of the measure ([-1, 1] for measures in [0, 1]): coverage unchanged
+    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"].to_list())
+    out = units.select(
+        "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
+        pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
+    ).with_columns(
+        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
+        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
+        pl.Series("pvalue", pv), pl.Series("pvalue_bh", p_bh), pl.Series("pvalue_holm", p_holm),
+        pl.Series("significant", significant),
+        units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
+        units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small), pl.Series("warning", warn_text.tolist(), dtype=pl.String),
+        pl.Series("family_size", fam_size), pl.Series("min_discoveries", min_disc),
+        pl.Series("resolution_limited", limited),
+        pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
+        pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
+        pl.Series("exact", exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
+    ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
+                   for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
+    if adaptive:
+        out = out.with_columns(adaptive_columns(flips, k, ok_idx))
+        if flips is not None:
+            warn_uncertified(flips, max_resamples, "segment comparisons")
+
+    n_small = int(np.count_nonzero(small))
+    warn_skewed_segments(out["skewness"].to_numpy(), n_all, functools.partial(unit_label, out, extras))
+    if n_small:
+        warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
+                      f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "
+                      "'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
+    tiny = limited & exact
+    if tiny.any():
+        warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons are not significant and could not be "
+                      f"with their few queries: even the most extreme sign pattern (exact p = 2/2^n two-sided, 1/2^n "
+                      f"one-sided) would not reach level {level:g} after {correction.upper()} with the other p-values "
+                      "of their family; they are flagged in 'resolution_limited'", UserWarning,
+                      stacklevel=user_stacklevel())
+    limited_mc = limited & ~exact
+    if limited_mc.any():
+        limited = limited_mc
+        worst = int(fam_size[limited].max())
+        needed = int(math.ceil(worst / level)) - 1
+        what = ("BH can only reject a segment if at least "
+                f"{int(min_disc[limited].max())} segments of its family reach that floor"
+                if correction == "bh" else "Holm cannot reject any segment")
+        name, B = ("max_resamples", max_resamples) if adaptive else ("n_resamples", n_resamples)
+        warnings.warn(
+            f"{name}={B} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
+            f"p-values are >= 1/({name}+1) = {1 / (B + 1):.2g}, and with families of up to "
+            f"{worst} segments {what}. Use {name} >= {needed} or test='t' for screening "
+            "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning,
+            stacklevel=user_stacklevel())
+    return out
