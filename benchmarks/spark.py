@@ -2,15 +2,20 @@
 
 Two jobs, each tool in its own subprocess (peak RSS is its own), ratios printed in one run:
 
-1. evaluate the 7,000-query x 1,000-doc run of ``benchmarks/evaluate.py`` (nDCG@10, AP, R@100,
-   RR@10): ``engine="spark"`` on ``local[2]`` (the file read by Spark; start-up timed apart) vs the
-   default DuckDB engine (the file streamed);
+1. evaluate runs of ``benchmarks/evaluate.py`` (nDCG@10, AP, R@100, RR@10) of RUN_QUERIES and 10 x
+   RUN_QUERIES queries x 1,000 docs with ``engine="spark"`` (the files read by Spark; start-up and a
+   warm-up evaluation excluded), on ``local[2]`` and ``local[1]``, against Spark's own floor on the
+   same file in the same session (read, split into columns, one ``row_number()`` window per query:
+   what any Spark job on this data pays) and the DuckDB engine (the file streamed). Printed as
+   ratios: evaluation / floor (target <= 2), 10 x the lines / 1 x (target <= 12), local[1] /
+   local[2] (target >= 1.6), and Spark / DuckDB; best of ``--repeats``, the tools in turns;
 2. ``compare`` of a per-query table of QUERIES queries x 10 systems (one measure, 9 comparisons
    with one baseline), bootstrap percentile CI + sign-flip test with N_RESAMPLES: the table in a
    DuckDB database (the bootstrap as a join there) vs the same table in polars (the numpy path).
 
-    python benchmarks/spark.py                              # 7,000 x 1,000; 1,000,000 x 10, B = 200
+    python benchmarks/spark.py                              # 700 and 7,000 x 1,000; 1,000,000 x 10, B = 200
     python benchmarks/spark.py --quick                      # small sizes, a smoke run
+    python benchmarks/spark.py --jobs evaluate --methods partitions sql   # also the SQL method
     python benchmarks/spark.py --jobs compare --n-resamples 1000
 
 Spark needs ``pip install ".[spark]"`` and Java 17+; without them job 1 says so and is skipped.
@@ -20,12 +25,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _tee import output_to  # noqa: E402
 from evaluate import CACHE, generate  # noqa: E402  (the same cached run as benchmarks/evaluate.py)
 
 WRAPPER = """
@@ -58,18 +65,43 @@ ev = pf.evaluate(args["run"], args["qrels"], ["nDCG@10", "AP", "R@100", "RR@10"]
 out["rows"] = ev.per_query.height
 """,
     "evaluate-spark": """
+import os
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # Python workers with this environment's packages
 import pairedframe as pf
 from pairedframe.engines.spark_engine import SparkEngine
-from pyspark.sql import SparkSession
+from pyspark.sql import SparkSession, Window, functions as F
 t = time.perf_counter()
-spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+spark = (SparkSession.builder.master(args["master"]).config("spark.ui.enabled", "false")
          .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "4")
          .config("spark.driver.memory", "2g").getOrCreate())
 spark.sparkContext.setLogLevel("ERROR")
 spark.range(1).count()
-out = {"setup": time.perf_counter() - t}
-ev = pf.evaluate(args["run"], args["qrels"], ["nDCG@10", "AP", "R@100", "RR@10"], engine=SparkEngine(spark))
-out["rows"] = ev.per_query.height
+MEASURES = ["nDCG@10", "AP", "R@100", "RR@10"]
+
+def floor(run):
+    # what any Spark job on this file pays: read, split into columns, one row_number() window per query
+    parts = F.split(F.col("value"), " ")
+    rows = spark.read.text(run).select(parts.getItem(0).alias("qid"), parts.getItem(2).alias("docno"),
+                                       parts.getItem(4).cast("double").alias("score"))
+    window = Window.partitionBy("qid").orderBy(F.col("score").desc(), F.col("docno").desc())
+    rows.select(F.row_number().over(window).alias("rank")).agg(F.max("rank")).collect()
+
+def evaluate(run, qrels, method):
+    return pf.evaluate(run, qrels, MEASURES, engine=SparkEngine(spark, method=method)).per_query.height
+
+first = args["files"][0]
+floor(first[0])                                  # warm-up: JIT, Python workers, imports
+for method in args["methods"]:
+    evaluate(first[0], first[1], method)
+out = {"setup": time.perf_counter() - t, "times": {}}
+for run, qrels in args["files"]:
+    best = {}
+    for _ in range(args["repeats"]):
+        for name in ["floor", *args["methods"]]:
+            s = time.perf_counter()
+            floor(run) if name == "floor" else evaluate(run, qrels, name)
+            best[name] = min(best.get(name, float("inf")), time.perf_counter() - s)
+    out["times"][run] = best
 """,
     "compare-numpy": PER_QUERY_TABLE + """
 out = {"setup": time.perf_counter() - t}
@@ -103,31 +135,67 @@ def measure(job: str, args: dict) -> dict | None:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def evaluate_job(args: argparse.Namespace) -> None:
+    """Job 1: every row a ratio from this one run."""
+    sizes = [args.run_queries, 10 * args.run_queries]
+    files = [generate(q, args.docs, CACHE) for q in sizes]
+    print(f"1. evaluate {' and '.join(f'{q:,}' for q in sizes)} queries x {args.docs:,} docs "
+          f"({', '.join(f'{r.stat().st_size / 1e6:.0f} MB' for r, _ in files)}), nDCG@10, AP, R@100, RR@10; "
+          f"{_load()}")
+    pairs = [[str(r), str(q)] for r, q in files]
+    spark = {}
+    for master in ("local[2]", "local[1]"):
+        result = measure("evaluate-spark", {"master": master, "files": pairs, "repeats": args.repeats,
+                                            "methods": args.methods})
+        if result is None:
+            print("  Spark unavailable (pip install '.[spark]' and Java 17+): skipped")
+            return
+        spark[master] = result
+        print(f"  {master}: start-up and warm-up {result['setup']:.1f} s (excluded); {_load()}")
+    duck = [measure("evaluate-duckdb", {"run": r, "qrels": q}) for r, q in pairs]
+    two, one = spark["local[2]"]["times"], spark["local[1]"]["times"]
+    print(f"{'file':<22}{'what':<24}{'local[2] s':>11}{'x floor':>9}{'local[1] s':>11}{'l1 / l2':>9}{'x duckdb':>10}")
+    for (run, _), d in zip(pairs, duck):
+        name = Path(run).stem.removeprefix("run_")
+        for what in ["floor", *args.methods]:
+            t2, t1 = two[run][what], one[run][what]
+            vs_duck = f"{t2 / d['seconds']:>10.1f}" if d else f"{'-':>10}"
+            print(f"{name:<22}{what:<24}{t2:>11.2f}{t2 / two[run]['floor']:>9.2f}{t1:>11.2f}{t1 / t2:>9.2f}{vs_duck}")
+        if d:
+            print(f"{name:<22}{'duckdb engine (streamed)':<24}{d['seconds']:>11.2f}")
+    small, large = (p[0] for p in pairs)
+    for what in ["floor", *args.methods]:
+        print(f"10x the lines, {what}: {two[large][what] / two[small][what]:.2f}x the time on local[2] "
+              f"({one[large][what] / one[small][what]:.2f}x on local[1])")
+    print("targets: x floor <= 2; 10x the lines <= 12x the time; l1 / l2 >= 1.6 (start-up excluded)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--run-queries", type=int, default=7000)
+    parser.add_argument("--run-queries", type=int, default=700, help="queries of the smaller run (the larger has 10x)")
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--queries", type=int, default=1_000_000, help="queries of the per-query table")
     parser.add_argument("--n-resamples", type=int, default=200)
     parser.add_argument("--jobs", nargs="*", default=["evaluate", "compare"])
+    parser.add_argument("--methods", nargs="*", default=["partitions"], help="SparkEngine methods: partitions, sql")
+    parser.add_argument("--repeats", type=int, default=2, help="evaluate job: best of this many, tools in turns")
+    parser.add_argument("--output", type=Path, default=None, help="also write the printed tables to this file")
     parser.add_argument("--quick", action="store_true", help="200 x 100 run; 20,000-query table, B = 100")
     args = parser.parse_args()
     if args.quick:
-        args.run_queries, args.docs, args.queries, args.n_resamples = 200, 100, 20_000, 100
+        args.run_queries, args.docs, args.queries, args.n_resamples, args.repeats = 200, 100, 20_000, 100, 1
+    with output_to(args.output):
+        run_jobs(args)
+
+
+def run_jobs(args: argparse.Namespace) -> None:
+    """The chosen jobs' tables, printed."""
     if "evaluate" in args.jobs:
-        run, qrels = generate(args.run_queries, args.docs, CACHE)
-        print(f"1. evaluate {args.run_queries} queries x {args.docs} docs ({run.stat().st_size / 1e6:.0f} MB), "
-              "nDCG@10, AP, R@100, RR@10")
-        duck = measure("evaluate-duckdb", {"run": str(run), "qrels": str(qrels)})
-        spark = measure("evaluate-spark", {"run": str(run), "qrels": str(qrels)})
-        print(f"{'engine':<28}{'seconds':>10}{'peak MB':>10}{'rows':>10}{'x duckdb':>10}")
-        for name, r in (("duckdb (streamed file)", duck), ("spark local[2] (file read by Spark)", spark)):
-            if r:
-                ratio = r["seconds"] / duck["seconds"] if duck else float("nan")
-                print(f"{name:<28}{r['seconds']:>10.1f}{r['peak_mb']:>10.0f}{r['rows']:>10}{ratio:>10.1f}")
-        if spark:
-            print(f"  Spark start-up (not included above): {spark['setup']:.1f} s; the JVM's memory is not in "
-                  "the peak (driver process only)")
+        evaluate_job(args)
     if "compare" in args.jobs:
         job = {"queries": args.queries, "B": args.n_resamples}
         print(f"2. compare: {args.queries:,} queries x 10 systems (9 comparisons), bootstrap CI + sign-flip, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,7 @@ def spark():
         pytest.skip("Spark needs Java 17+ and no working `java` was found (install a JDK or set JAVA_HOME)")
     from pyspark.sql import SparkSession
 
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # Python workers with this environment's packages
     session = (SparkSession.builder.master("local[2]").appName("pairedframe-tests")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "2").config("spark.default.parallelism", "2")

@@ -19,11 +19,12 @@ def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
                            "pytrec_eval", "pairedframe-all_trec"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     table = [line.split() for line in proc.stdout.splitlines()]
-    # tool, seconds, cpu s, peak MB, rows, x pairedframe
-    rows = {parts[0]: parts for parts in table if len(parts) == 6 and parts[4].isdigit()}
+    # tool, process s, script s, cpu s, peak MB, rows, x pairedframe
+    rows = {parts[0]: parts for parts in table if len(parts) == 7 and parts[5].isdigit()}
     assert {"pairedframe", "pairedframe-polars", "pytrec_eval", "pairedframe-all_trec"} <= set(rows)
-    assert rows["pairedframe"][4] == rows["pytrec_eval"][4] == "800"  # 200 queries x 4 measures each
-    assert rows["pairedframe-all_trec"][4] == str(200 * 98)  # all_trec: 98 numeric values per query
+    assert rows["pairedframe"][5] == rows["pytrec_eval"][5] == "800"  # 200 queries x 4 measures each
+    assert rows["pairedframe-all_trec"][5] == str(200 * 98)  # all_trec: 98 numeric values per query
+    assert "pytrec_eval / pairedframe" in proc.stdout  # the whole-process ratios against the targets
     assert "faster than the fastest peer" in proc.stdout
     assert re.search(r"pairedframe: all_trec costs [\d.]+x the four measures in wall time", proc.stdout)
 

@@ -163,12 +163,12 @@ def test_plan_keys_stay_plan_keys(tmp_path):
 
 def test_a_bug_exits_3_with_traceback_never_1_the_gate_code(monkeypatch):
     """A crash must not look like a holding --fail-if gate (exit 1) to a CI job."""
-    import pairedframe.cli.compare_cmd as compare_cmd
+    import pairedframe.comparison as comparison     # the command imports compare from there when it runs
 
     def boom(*args, **kwargs):
         raise OverflowError("simulated bug")
 
-    monkeypatch.setattr(compare_cmd, "compare", boom)
+    monkeypatch.setattr(comparison, "compare", boom)
     res = run("-m", "nDCG@10", "--fail-if", "nDCG@10 < -0.01")
     assert res.exit_code == 3, res.output
     assert "internal error (OverflowError): simulated bug" in res.stderr

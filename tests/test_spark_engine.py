@@ -1,4 +1,6 @@
-"""engine="spark": the metric SQL of sql/, translated, gives DuckDB's per-query values on Spark.
+"""engine="spark": both methods give DuckDB's per-query values on Spark -- the metric SQL of sql/,
+translated (method="sql"), and the partitions evaluated by the local engine in Python workers
+(method="partitions", the default).
 
 Few and coarse on purpose (one local[2] session; CI time matters; every Spark job costs a second
 or more): one measure of every family (so new families are covered without editing this file),
@@ -56,14 +58,19 @@ def _same(got: pf.Evaluation, want: pf.Evaluation) -> int:
     return joined.height
 
 
-def test_every_sql_file_is_run_on_spark_against_duckdb(spark):
+METHODS = ["partitions", "sql"]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_sql_file_is_run_on_spark_against_duckdb(spark, method):
     measures = _every_family()
     files = {p.name for p in sql_dir().glob("*.sql")} - {"check_run.sql", "check_qrels.sql", DIALECT}
     covered = set(STEPS["qrels", "run"]) | {m.spec.sql_file for m in measures} | OTHER_JUDGMENTS_SQL
     assert files <= covered, f"SQL files neither a prep step nor a registered measure's: {sorted(files - covered)}"
     qrels, runs = example_paths()
     run, judged = pf.read_run(runs), pf.read_qrels(qrels)
-    _same(pf.evaluate(run, judged, measures, engine=SparkEngine(spark)), pf.evaluate(run, judged, measures))
+    _same(pf.evaluate(run, judged, measures, engine=SparkEngine(spark, method=method)),
+          pf.evaluate(run, judged, measures))
 
 
 #: The SQL of the preference and judgment-group measures, run by the next test.
@@ -72,7 +79,8 @@ OTHER_JUDGMENTS_SQL = ({f for kind in ("prefs", "qrels_jg") for f in STEPS[kind,
 
 
 @pytest.mark.shared_data
-def test_prefs_and_judgment_groups_on_spark_against_duckdb(spark, shared_data: Path):
+@pytest.mark.parametrize("method", METHODS)
+def test_prefs_and_judgment_groups_on_spark_against_duckdb(spark, shared_data: Path, method):
     """-R prefs and -R qrels_jg on trec_eval's test files: every prefs_* and *_avgjg SQL file and its
     prep steps on Spark, with -c, -M and -J, against DuckDB (which reproduces trec_eval's outputs)."""
     folder = shared_data / "trec_eval"
@@ -81,19 +89,20 @@ def test_prefs_and_judgment_groups_on_spark_against_duckdb(spark, shared_data: P
     for fmt, judgments, run, measures, options in cases:
         for opts in ({}, options):
             got = pf.evaluate(pf.read_run(folder / run), str(folder / judgments), measures, judgments_format=fmt,
-                              engine=SparkEngine(spark), **opts)
+                              engine=SparkEngine(spark, method=method), **opts)
             want = pf.evaluate(pf.read_run(folder / run), str(folder / judgments), measures, judgments_format=fmt, **opts)
             assert _same(got, want) == want.per_query.height
             assert got.to_trec() == want.to_trec()
 
 
-def test_prep_options_on_spark_against_duckdb(spark):
+@pytest.mark.parametrize("method", METHODS)
+def test_prep_options_on_spark_against_duckdb(spark, method):
     """complete, depth, float32 ties, judged_only and a relevance level: the prep steps' parameters."""
     qrels, runs = example_paths()
     run, judged = pf.read_run(runs), pf.read_qrels(qrels)
     measures = ["AP", "nDCG(judged_only=True)@10", "P(rel=2)@5", "RelString@10", "NumRet"]
     options = {"complete": True, "depth": 5, "score_precision": "float32"}
-    _same(pf.evaluate(run, judged, measures, engine=SparkEngine(spark), **options),
+    _same(pf.evaluate(run, judged, measures, engine=SparkEngine(spark, method=method), **options),
           pf.evaluate(run, judged, measures, **options))
 
 
@@ -128,12 +137,13 @@ def _real_runs(shared_data: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 @pytest.mark.shared_data
 @pytest.mark.slow
-def test_spark_per_query_values_equal_duckdb_on_every_real_run(spark, shared_data: Path):
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_per_query_values_equal_duckdb_on_every_real_run(spark, shared_data: Path, method):
     """Every run file of every collection in one Spark evaluation (one union: a Spark job per step,
     not per run), representative measures of the main families."""
     run, qrels = _real_runs(shared_data)
     assert run["system"].n_unique() >= 100
-    compared = _same(pf.evaluate(run, qrels, REPRESENTATIVE, engine=SparkEngine(spark)),
+    compared = _same(pf.evaluate(run, qrels, REPRESENTATIVE, engine=SparkEngine(spark, method=method)),
                      pf.evaluate(run, qrels, REPRESENTATIVE))
     print(f"{compared} per-query values of {run['system'].n_unique()} runs equal on Spark and DuckDB")
 
@@ -156,7 +166,8 @@ def test_spark_all_trec_equals_duckdb_on_trec_evals_suite(spark, shared_data: Pa
         print(f"all_trec: {compared} per-query values of {len(paths)} run(s) equal on Spark and DuckDB")
 
 
-def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path):
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path, method):
     qrels, runs = example_paths()
     lines = runs[0].read_text().splitlines(keepends=True)
     lines.insert(3, "# a comment\n")
@@ -164,16 +175,17 @@ def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path):
     lines[8] = lines[8].replace(" ", " \t ", 2)
     path = tmp_path / "input.sys.gz"
     path.write_bytes(gzip.compress("".join(lines).encode()))
-    got = pf.evaluate(str(path), str(qrels), ["AP", "nDCG@10"], engine=SparkEngine(spark))
+    got = pf.evaluate(str(path), str(qrels), ["AP", "nDCG@10"], engine=SparkEngine(spark, method=method))
     want = pf.evaluate(str(path), str(qrels), ["AP", "nDCG@10"])
     _same(got, want)
     assert got.excluded.equals(want.excluded)
     assert got.per_query["system"].unique().to_list() == ["sys"]
 
 
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("change, error", [("score", "line 10, column 5: score 'high' is not a number"),
                                            ("duplicate", "line 10: duplicate \\(qid, docno\\)")])
-def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error):
+def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, method):
     qrels, runs = example_paths()
     lines = runs[0].read_text().splitlines(keepends=True)
     fields = lines[9].split()
@@ -186,4 +198,31 @@ def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error):
     with pytest.raises(pf.InputFormatError, match=error):
         pf.evaluate(str(path), str(qrels), ["AP"])
     with pytest.raises(pf.InputFormatError, match=error):
-        pf.evaluate(str(path), str(qrels), ["AP"], engine=SparkEngine(spark))
+        pf.evaluate(str(path), str(qrels), ["AP"], engine=SparkEngine(spark, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_reads_compressed_files_by_their_bytes_against_duckdb(spark, tmp_path, method):
+    """A gzip run and qrels named without ``.gz`` (the local readers go by the magic number; Spark by
+    the name, so it reads them through a link that has the suffix)."""
+    qrels, runs = example_paths()
+    run_path, qrels_path = tmp_path / "input.zipped", tmp_path / "qrels.zipped"
+    run_path.write_bytes(gzip.compress(runs[0].read_bytes()))
+    qrels_path.write_bytes(gzip.compress(qrels.read_bytes()))
+    got = pf.evaluate(str(run_path), str(qrels_path), ["AP", "nDCG@10"], engine=SparkEngine(spark, method=method))
+    want = pf.evaluate(str(run_path), str(qrels_path), ["AP", "nDCG@10"])
+    assert _same(got, want) == want.per_query.height > 0
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("empty", ["run", "qrels"])
+def test_spark_refuses_an_empty_file_as_locally(spark, tmp_path, method, empty):
+    qrels, runs = example_paths()
+    path = tmp_path / f"{empty}.empty"
+    path.write_text("# no data\n\n")
+    run, judged = (str(path), str(qrels)) if empty == "run" else (str(runs[0]), str(path))
+    match = f"{empty} file {path}: empty file"
+    with pytest.raises(pf.InputFormatError, match=match):
+        pf.evaluate(run, judged, ["AP"])
+    with pytest.raises(pf.InputFormatError, match=match):
+        pf.evaluate(run, judged, ["AP"], engine=SparkEngine(spark, method=method))

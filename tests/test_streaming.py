@@ -94,7 +94,7 @@ def _lines(tmp_path):
     return qrels, runs[0].read_text().splitlines(keepends=True)
 
 
-@pytest.mark.parametrize("layout", ["crlf", "no final newline", "blank lines", "tabs"])
+@pytest.mark.parametrize("layout", ["crlf", "no final newline", "blank lines", "tabs", "ids spelled like CSV nulls"])
 def test_simple_variants_stream_and_equal_the_exact_reader(tmp_path, small_chunks, layout):
     qrels, lines = _lines(tmp_path)
     if layout == "crlf":
@@ -106,6 +106,10 @@ def test_simple_variants_stream_and_equal_the_exact_reader(tmp_path, small_chunk
         lines.append("\n")
     elif layout == "tabs":
         lines = [ln.replace(" ", "\t") for ln in lines]
+    elif layout == "ids spelled like CSV nulls":  # text to trec_eval, null to a CSV reader's defaults
+        for i, text in zip((3, 4, 5), ("NA", "null", "N/A")):
+            qid, q0, _, rank, score, tag = lines[i].split()
+            lines[i] = f"{qid} {text} {text} {rank} {score} {text}\n"
     path = tmp_path / "input.sys"
     path.write_bytes("".join(lines).encode())
     blocks = [block.run for block in stream.iter_query_blocks(path, "sys")]  # no NotStreamable
@@ -114,7 +118,8 @@ def test_simple_variants_stream_and_equal_the_exact_reader(tmp_path, small_chunk
 
 
 @pytest.mark.parametrize("change", ["tab inside a field", "empty rank field", "trailing blank, five fields",
-                                    "extra trailing field", "NaN score", "not UTF-8", "leading blank"])
+                                    "extra trailing field", "NaN score", "not UTF-8", "leading blank",
+                                    "empty Q0 field", "empty tag field, CRLF"])
 def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, small_chunks, change):
     qrels, lines = _lines(tmp_path)
     qid, q0, docno, rank, score, tag = lines[9].split()
@@ -126,6 +131,8 @@ def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, 
         "NaN score": f"{qid} {q0} {docno} {rank} nan {tag}\n",
         "not UTF-8": f"{qid} {q0} {docno}\udcff {rank} {score} {tag}\n",
         "leading blank": f" {qid} {q0} {docno} {rank} {score} {tag}\n",
+        "empty Q0 field": f"{qid}  {docno} {rank} {score} {tag}\n",
+        "empty tag field, CRLF": f"{qid} {q0} {docno} {rank} {score} \r\n",
     }[change]
     path = tmp_path / "input.sys"
     path.write_bytes("".join(lines).encode("utf-8", "surrogateescape"))
@@ -148,6 +155,15 @@ def test_pieces_smaller_than_a_line_still_end_at_line_ends(tmp_path, chunk_bytes
     blocks = [block.run for block in stream.iter_query_blocks(runs[0], "bm25", chunk_bytes=chunk_bytes)]
     exact = pf.read_run(runs[0], system="bm25")
     assert pl.concat(blocks).sort("qid", "docno").equals(exact.sort("qid", "docno"))
+
+
+def test_a_blank_ending_the_file_stops_the_stream(tmp_path):
+    """The last line without its newline, ending in a blank: an empty sixth field, five to trec_eval."""
+    _, lines = _lines(tmp_path)
+    path = tmp_path / "input.sys"
+    path.write_text("".join(lines[:-1]) + " ".join(lines[-1].split()[:5]) + " ")
+    with pytest.raises(stream.NotStreamable):
+        list(stream.iter_query_blocks(path, "sys"))
 
 
 def test_an_empty_or_blank_file_does_not_stream(tmp_path):

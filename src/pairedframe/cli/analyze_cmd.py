@@ -9,9 +9,7 @@ from typing import Annotated
 import typer
 
 from pairedframe.cli.common import app, friendly_errors
-from pairedframe.comparison.plan import analyze, load_plan
 from pairedframe.errors import PlanError
-from pairedframe.report.analysis import ANALYSIS_FORMATS, format_analysis
 from pairedframe.report.output import require_output_folder
 
 
@@ -33,6 +31,10 @@ def analyze_cmd(
     Refuses to run without --plan. Systems are matched by exact name. The report records the SHA-256 of
     the plan file. Exit codes: 0 = done, 2 = error (bad plan, missing system/endpoint, bad input), 3 = internal error.
     """
+    # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
+    from pairedframe.comparison.plan import analyze, load_plan
+    from pairedframe.report.analysis import ANALYSIS_FORMATS, format_analysis
+
     if plan is None:
         raise PlanError("--plan is required: analyze runs only a pre-registered plan (see examples/plan.toml)")
     if fmt is None:

@@ -13,10 +13,7 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, show_warnings
-from pairedframe.comparison import compare, worst_queries
-from pairedframe.evaluation import evaluate
 from pairedframe.measures import parse_measure, parse_measures
-from pairedframe.report.compare import FORMATS, format_comparison
 
 EXIT_GATE = 1
 _GATE = re.compile(r"^\s*(?P<measure>[^<>=\s]+)\s*(?P<op><=|>=|<|>)\s*(?P<value>[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)\s*$")
@@ -95,6 +92,11 @@ def compare_cmd(
 
     Exit codes: 0 = done (no gate violated), 1 = a --fail-if gate holds, 2 = error, 3 = internal error (a bug).
     """
+    # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
+    from pairedframe.comparison import compare, worst_queries
+    from pairedframe.evaluation import evaluate
+    from pairedframe.report.compare import FORMATS, format_comparison
+
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if gate_on not in _GATE_COLUMN:

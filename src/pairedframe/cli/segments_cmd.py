@@ -10,8 +10,6 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
-from pairedframe.comparison.segments import STREAM_POLICY, compare_segments
-from pairedframe.evaluation import evaluate
 from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -52,6 +50,10 @@ def segments_cmd(
 
     Exit codes: 0 = done, 2 = error (bad input, or nothing to compare), 3 = internal error.
     """
+    # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
+    from pairedframe.comparison.segments import STREAM_POLICY, compare_segments
+    from pairedframe.evaluation import evaluate
+
     if segments is None:
         raise ValueError("--segments FILE is required: a table with columns qid, segment_set, segment")
     if fmt not in FORMATS:

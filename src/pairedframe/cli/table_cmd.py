@@ -9,11 +9,7 @@ from typing import Annotated
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
-from pairedframe.comparison.table_data import CORRECTIONS
-from pairedframe.evaluation import evaluate
 from pairedframe.report.output import require_output_folder
-from pairedframe.report.results_table import MAX_LETTERED, TABLE_FORMATS, results_table
-from pairedframe.report.table_latex import CI_LAYOUTS
 
 
 @app.command("table")
@@ -44,6 +40,12 @@ def table_cmd(
     (better) or double dagger (worse); several --baseline, or --pairs all, mark each cell with the
     letters of the systems it is significantly better than.  A single run gets means without marks.
     """
+    # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
+    from pairedframe.comparison.table_data import CORRECTIONS
+    from pairedframe.evaluation import evaluate
+    from pairedframe.report.results_table import MAX_LETTERED, TABLE_FORMATS, results_table
+    from pairedframe.report.table_latex import CI_LAYOUTS
+
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
     if fmt not in TABLE_FORMATS:

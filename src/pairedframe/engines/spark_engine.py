@@ -1,11 +1,20 @@
-"""Evaluation engine that runs the SQL of ``sql/`` on Spark (``pip install "pairedframe[spark]"``).
+"""Evaluation engine on Spark (``pip install "pairedframe[spark]"``): two methods, the same values.
 
-The same files as the DuckDB engine, translated by :func:`pairedframe.engines.spark_sql.to_spark`;
-each step becomes a materialised temporary view (``localCheckpoint``) (``<prefix>pf_queries``, ``<prefix>pf_ranked`` ...) on the
-session, and the measures one ``UNION ALL``. Runs and qrels are Spark DataFrames, names of tables,
-paths read by Spark (:func:`read_run` / :func:`read_qrels`: trec_eval's parse rules, errors naming
-the file and the line), or local tables (sent to Spark). :meth:`SparkEngine.per_query` returns the
-per-query values as a Spark DataFrame (for outputs too large to collect); ``evaluate`` collects them.
+``method="partitions"`` (the default): Spark reads and splits the files, hash-partitions run and
+qrels rows by ``qid`` in one shuffle, and a Python worker evaluates each partition with the exact
+local engine (:mod:`pairedframe.engines.spark_partitions`): one Spark job per evaluation, the
+scaling of Spark, the values of the local engine. The workers need pairedframe and its
+dependencies; when they cannot import them the engine says so and uses the SQL method.
+
+``method="sql"``: the SQL files of ``sql/``, translated by :func:`pairedframe.engines.spark_sql.to_spark`,
+run by Spark itself (no Python workers); each step becomes a materialised temporary view
+(``localCheckpoint``) (``<prefix>pf_queries``, ``<prefix>pf_ranked`` ...) on the session, and the
+measures one ``UNION ALL``.
+
+Runs and qrels are Spark DataFrames, names of tables, paths read by Spark (trec_eval's parse rules;
+:func:`read_run` / :func:`read_qrels` name the file and the line of a malformed or repeated row), or
+local tables (sent to Spark). :meth:`SparkEngine.per_query` returns the per-query values as a Spark
+DataFrame (for outputs too large to collect); ``evaluate`` collects them.
 
 The session is the caller's (``SparkEngine(spark)``), else the active one, else a new ``local[*]``
 session. Spark itself starts in 10-25 s on a 2-core machine.
@@ -15,25 +24,27 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 import uuid
+import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
 from pairedframe._sql import load_sql, sql_params
 from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
 from pairedframe.engines.duckdb_engine import measures_union_sql
-from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
+from pairedframe.engines.spark_files import EMPTY_FILE, read_qrels, read_run
+from pairedframe.engines.spark_files import union as _union
+from pairedframe.engines.spark_partitions import SparkFacts, problem_error
+from pairedframe.errors import InputFormatError, SchemaError, user_stacklevel
 from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
 
 __all__ = ["SparkEngine", "read_qrels", "read_run", "spark_session"]
 
-_BLANKS = "[ \\t\\r\\x0B\\x0C]+"
-# a UTF-8 byte order mark (spreadsheet exports) starts the first line; the local reader drops it too
-_EDGES = "^[\\uFEFF \\t\\r\\n\\x0B\\x0C]+|[ \\t\\r\\n\\x0B\\x0C]+$"
 _IDS = itertools.count()
 
 
@@ -48,6 +59,7 @@ def spark_session(spark: Any = None) -> Any:
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers with this environment's packages
     session = (SparkSession.builder.master("local[*]").appName("pairedframe")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", str(max(2, 2 * (os.cpu_count() or 1))))
@@ -60,124 +72,40 @@ def _is_spark_frame(data: Any) -> bool:
     return any(c.__module__.startswith("pyspark.sql") and c.__name__ == "DataFrame" for c in type(data).__mro__)
 
 
-def _lines(spark: Any, path: str, *, numbered: bool) -> Any:
-    """``line`` (stripped) of the data lines of a text file (plain or .gz, by Spark's codecs), with
-    ``line_no`` (1-based, counting every line) when ``numbered`` -- the slower error path."""
-    from pyspark.sql import functions as F
-
-    if numbered:
-        rdd = spark.sparkContext.textFile(path).zipWithIndex().map(lambda t: (t[0], t[1] + 1))
-        frame = spark.createDataFrame(rdd, "value string, line_no long")
-    else:
-        frame = spark.read.text(path)
-    stripped = F.regexp_replace(F.col("value"), _EDGES, "")
-    frame = frame.withColumn("line", stripped).filter((F.col("line") != "") & ~F.col("line").startswith("#"))
-    return frame
-
-
-def _fields(frame: Any, names: Sequence[str]) -> Any:
-    from pyspark.sql import functions as F
-
-    parts = F.split(F.col("line"), _BLANKS)
-    cols = [F.element_at(parts, i + 1).alias(n) if i else parts.getItem(0).alias(n) for i, n in enumerate(names)]
-    return frame.select("*", F.size(parts).alias("_n"), *cols)
-
-
-def _fail(spark: Any, path: str, names: Sequence[str], condition: Any, message) -> None:
-    """Raise InputFormatError for the first line of ``path`` meeting ``condition`` (error path)."""
-    from pyspark.sql import functions as F
-
-    bad = _fields(_lines(spark, path, numbered=True), names).filter(condition).orderBy(F.col("line_no")).first()
-    if bad is not None:
-        text, column = message(bad.asDict())
-        raise InputFormatError(text, path=path, line=bad["line_no"], column=column, text=bad["line"])
-
-
-def _duplicate(spark: Any, path: str, names: Sequence[str], what: str) -> None:
-    """Raise DuplicateError naming the lines of the first repeated (qid, docno) (error path)."""
-    from pyspark.sql import functions as F
-
-    numbered = _fields(_lines(spark, path, numbered=True), names)
-    twin = (numbered.groupBy("qid", "docno").agg(F.sort_array(F.collect_list("line_no")).alias("lines"))
-            .filter(F.size("lines") > 1).orderBy(F.element_at("lines", 1)).first())
-    first = numbered.filter(F.col("line_no") == twin["lines"][0]).first()
-    raise DuplicateError(f"duplicate (qid, docno) = ({twin['qid']}, {twin['docno']}) in {what}, also on line(s) "
-                         f"{list(twin['lines'][1:6])}; trec_eval refuses duplicates, remove them",
-                         path=path, line=twin["lines"][0], text=first["line"])
-
-
-def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[str] | None = None) -> Any:
-    """TREC run files read by Spark into ``system, qid, docno, score`` (trec_eval's parse rules).
-
-    Same rules and errors as :func:`pairedframe.read_run`: fields split on runs of blanks, blank and
-    ``#`` lines skipped, at least 6 fields, a numeric score other than NaN (``inf`` / ``-inf`` rank
-    first / last), no (qid, docno) twice; system
-    names from the file names unless given. A bad line is named by file and line number.
-    """
-    from pyspark.sql import functions as F
-
-    path_list = [paths] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
-    names = ([system] if isinstance(system, str) else list(system)) if system is not None else \
-        [system_name_from_path(p) for p in path_list]
-    if len(names) != len(path_list) or len(set(names)) != len(names):
-        raise ValueError(f"read_run: system names {names} do not name the {len(path_list)} files apart")
-    frames = []
-    fields = ("qid", "q0", "docno", "rank", "score", "tag")
-    for path, name in zip(map(os.fspath, path_list), names):
-        frame = _fields(_lines(spark, path, numbered=False), fields).select(
-            F.lit(name).alias("system"), "qid", "docno", F.col("score").alias("_text"), "_n",
-            F.expr("try_cast(score AS DOUBLE)").alias("score"))
-        checks = frame.agg(F.sum(F.when(F.col("_n") < 6, 1).otherwise(0)).alias("short"),
-                           F.sum(F.when(F.col("score").isNull() | F.isnan("score"), 1).otherwise(0)).alias("bad"),
-                           (F.count(F.lit(1)) - F.countDistinct("qid", "docno")).alias("dup")).first()
-        if checks["short"] or checks["bad"]:
-            score = F.expr("try_cast(score AS DOUBLE)")
-            _fail(spark, path, fields, F.col("_n") < 6, lambda r: (
-                f"expected at least 6 fields (qid Q0 docno rank score tag), found {r['_n']}", None))
-            _fail(spark, path, fields, score.isNull(), lambda r: (f"score {r['score']!r} is not a number", 5))
-            _fail(spark, path, fields, F.isnan(score),
-                  lambda r: (f"score {r['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", 5))
-        if checks["dup"]:
-            _duplicate(spark, path, fields, "run")
-        frames.append(frame.select("system", "qid", "docno", "score"))
-    return _union(frames)
-
-
-def _union(frames: list) -> Any:
-    out = frames[0]
-    for frame in frames[1:]:
-        out = out.unionByName(frame)
-    return out
-
-
-def read_qrels(spark: Any, path: str) -> Any:
-    """A TREC qrels file read by Spark into ``qid, docno, rel`` (rules of :func:`pairedframe.read_qrels`)."""
-    from pyspark.sql import functions as F
-
-    path = os.fspath(path)
-    fields = ("qid", "iter", "docno", "rel")
-    grade = F.col("rel").rlike("^[+-]?[0-9]+(\\.0*)?$")
-    frame = _fields(_lines(spark, path, numbered=False), fields)
-    checks = frame.agg(F.sum(F.when(F.col("_n") != 4, 1).otherwise(0)).alias("width"),
-                       F.sum(F.when(~grade, 1).otherwise(0)).alias("bad"),
-                       (F.count(F.lit(1)) - F.countDistinct("qid", "docno")).alias("dup")).first()
-    if checks["width"] or checks["bad"]:
-        _fail(spark, path, fields, F.col("_n") != 4, lambda r: (
-            f"expected exactly 4 fields (qid iter docno rel), found {r['_n']}", None))
-        _fail(spark, path, fields, ~grade, lambda r: (f"relevance grade {r['rel']!r} is not an integer", 4))
-    if checks["dup"]:
-        _duplicate(spark, path, fields, "qrels")
-    return frame.select("qid", "docno", F.regexp_replace("rel", "\\.0*$", "").cast("long").alias("rel"))
+#: Spark application id -> None when its Python workers run pairedframe, else why not (probed once).
+_WORKERS: dict[str, str | None] = {}
 
 
 class SparkEngine:
-    """Run pairedframe's SQL on a Spark session (see the module docstring)."""
+    """Evaluate on a Spark session (see the module docstring).
+
+    Parameters
+    ----------
+    spark : SparkSession, optional
+        The session; default the active one, else a new ``local[*]`` one (:func:`spark_session`).
+    method : {"partitions", "sql"}
+        ``"partitions"``: rows hash-partitioned by qid, each partition evaluated by the local engine
+        in a Python worker (one Spark job). ``"sql"``: the SQL of ``sql/`` run by Spark itself.
+    local_engine : {"duckdb", "polars"}
+        The engine of the workers under ``method="partitions"``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``method`` or ``local_engine``.
+    """
 
     name = "spark"
 
-    def __init__(self, spark: Any = None) -> None:
+    def __init__(self, spark: Any = None, *, method: Literal["partitions", "sql"] = "partitions",
+                 local_engine: Literal["duckdb", "polars"] = "duckdb") -> None:
+        if method not in ("partitions", "sql"):
+            raise ValueError(f"method must be 'partitions' or 'sql', got {method!r}")
+        if local_engine not in ("duckdb", "polars"):
+            raise ValueError(f"local_engine must be 'duckdb' or 'polars', got {local_engine!r}")
         self._spark = spark
         self._cached: list[Any] = []
+        self.method, self.local_engine = method, local_engine
 
     def release(self) -> None:
         """Drop the prep tables of earlier :meth:`per_query` calls (Spark frees their blocks once unused)."""
@@ -193,50 +121,156 @@ class SparkEngine:
     def run_frame(self, run: Any, system: str | None = None) -> Any:
         """A Spark DataFrame ``system, qid, docno, score`` from a Spark DataFrame, a table name, a path
         or list of paths (read by Spark), or a local table; duplicates raise as locally."""
-        from pyspark.sql import functions as F
-
-        if isinstance(run, (str, os.PathLike)) and not os.path.exists(run) and self.spark.catalog.tableExists(
-                os.fspath(run)):
-            run = self.spark.table(os.fspath(run))
-        if isinstance(run, (str, os.PathLike)) or (isinstance(run, (list, tuple)) and run
-                                                  and all(isinstance(p, (str, os.PathLike)) for p in run)):
+        run = self._table(run)
+        if _paths(run) is not None:
             return read_run(self.spark, run, system=system)
         if not _is_spark_frame(run):
             from pairedframe.io.convert import as_run
 
             return self.spark.createDataFrame(as_run(run, system=system).to_arrow())
-        if "system" not in run.columns:
-            run = run.withColumn("system", F.lit(system or "run"))
-        missing = [c for c in ("system", "qid", "docno", "score") if c not in run.columns]
-        if missing:
-            raise SchemaError(f"run table lacks column(s) {missing}; it has {run.columns}")
-        run = run.select(F.col("system").cast("string"), F.col("qid").cast("string"),
-                         F.col("docno").cast("string"), F.col("score").cast("double"))
+        run = _run_columns(run, system)
         dup = run.groupBy("system", "qid", "docno").count().filter("count > 1").first()
         if dup is not None:
-            raise DuplicateError(f"duplicate (qid, docno) = ({dup['qid']}, {dup['docno']}) in run of system "
-                                 f"{dup['system']!r}; trec_eval refuses duplicates, remove them")
+            raise problem_error({"measure": "run-duplicate", "system": dup["system"], "qid": dup["qid"],
+                                 "text": dup["docno"]})
         return run
 
     def qrels_frame(self, qrels: Any) -> Any:
-        from pyspark.sql import functions as F
-
+        qrels = self._table(qrels)
         if isinstance(qrels, (str, os.PathLike)):
-            if not os.path.exists(qrels) and self.spark.catalog.tableExists(os.fspath(qrels)):
-                qrels = self.spark.table(os.fspath(qrels))
-            else:
-                return read_qrels(self.spark, os.fspath(qrels))
+            return read_qrels(self.spark, os.fspath(qrels))
         if not _is_spark_frame(qrels):
             from pairedframe.io.convert import as_qrels
 
             return self.spark.createDataFrame(as_qrels(qrels).to_arrow())
-        qrels = qrels.select(F.col("qid").cast("string"), F.col("docno").cast("string"), F.col("rel").cast("long"))
+        qrels = _qrels_columns(qrels)
         dup = qrels.groupBy("qid", "docno").count().filter("count > 1").first()
         if dup is not None:
-            raise DuplicateError(f"duplicate (qid, docno) = ({dup['qid']}, {dup['docno']}) in qrels; "
-                                 "trec_eval refuses duplicates, remove them")
+            raise problem_error({"measure": "qrels-duplicate", "system": None, "qid": dup["qid"], "text": dup["docno"]})
         return qrels
 
+    def _table(self, data: Any) -> Any:
+        """A name of a table in the session's catalog (not an existing file) as that table."""
+        if isinstance(data, (str, os.PathLike)) and not os.path.exists(data) and self.spark.catalog.tableExists(
+                os.fspath(data)):
+            return self.spark.table(os.fspath(data))
+        return data
+
+    def top_grade(self, qrels: Any) -> pl.DataFrame:
+        """The qrels' largest grade, a one-row ``rel`` frame (a Spark job over the qrels)."""
+        return pl.from_arrow(self.qrels_frame(qrels).selectExpr("max(rel) AS rel").toArrow())
+
+    # -- one evaluation, everything evaluate needs ---------------------------------------------
+    def evaluate_inputs(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
+                        system: str | None = None, sample_rows: int = 2**14) -> SparkFacts:
+        """Values and facts (:class:`~pairedframe.engines.spark_partitions.SparkFacts`) of runs and
+        qrels in any form :meth:`run_frame` / :meth:`qrels_frame` take (also ``{name: path}``); by
+        partitions one Spark job. ``sample_rows``: run rows (of whole queries) sampled for the
+        near-miss docno check."""
+        if self._by_partitions(qrels):
+            return self._partition_facts(run, qrels, measures, options, system, sample_rows)
+        return self._sql_facts(run, qrels, measures, options, system, sample_rows)
+
+    def _by_partitions(self, qrels: Any) -> bool:
+        """Whether to evaluate by partitions: the method, judgments that are qrels (judgment groups and
+        preferences go by SQL), and workers that run pairedframe."""
+        return self.method == "partitions" and not _other_judgments(qrels) and self._workers_ready()
+
+    def _workers_ready(self) -> bool:
+        """Whether the session's Python workers import pairedframe (one tiny job per application)."""
+        from pairedframe.engines.spark_partitions import probe_workers
+
+        app = self.spark.sparkContext.applicationId
+        if app not in _WORKERS:
+            _WORKERS[app] = probe_workers(self.spark, self.local_engine)
+            if _WORKERS[app] is not None:
+                warnings.warn(f"engine='spark': Spark's Python workers cannot run pairedframe ({_WORKERS[app]}); "
+                              "evaluating with method='sql' instead, slower. Point PYSPARK_PYTHON (spark.pyspark.python) "
+                              "at an environment with pairedframe[spark], or pass SparkEngine(spark, method='sql')",
+                              UserWarning, stacklevel=user_stacklevel())
+        return _WORKERS[app] is None
+
+    def _partition_facts(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions,
+                         system: str | None, sample_rows: int) -> SparkFacts:
+        from pairedframe.engines import spark_partitions as sp
+
+        runs, files = self._run_rows(run, system)
+        judged, qrels_file = self._qrels_rows(qrels)
+        systems = list(files) if files else None
+        if options.complete and systems is None:
+            systems = [r[0] for r in runs.select("system").distinct().collect()]
+        partitions = sp.partition_count(self.spark, [*files.values(), qrels_file or ""], None if files else runs)
+        out = sp.evaluate_partitions(runs.unionByName(judged), measures, options, systems=systems,
+                                     partitions=partitions, engine=self.local_engine,
+                                     sample_rows=max(sample_rows // partitions, 1))
+        collected = pl.from_arrow(out.toArrow())
+        problems = collected.filter(pl.col("kind") == "problem")
+        if problems.height:
+            self._raise_problem(problems.row(0, named=True), files, qrels_file)
+        facts = sp.facts_of(collected)
+        _refuse_empty_files(facts, files, qrels_file)
+        return facts
+
+    def _run_rows(self, run: Any, system: str | None) -> tuple[Any, dict[str, str]]:
+        """The run as partition input rows, and {system: its file} when read from files."""
+        from pairedframe.engines import spark_partitions as sp
+
+        run = self._table(run)
+        named = _named_paths(run, system)
+        if named is not None:
+            return _union([sp.run_rows(self.spark, path, name) for name, path in named.items()]), named
+        if not _is_spark_frame(run):
+            from pairedframe.io.convert import as_run
+
+            run = self.spark.createDataFrame(as_run(run, system=system).to_arrow())
+        return sp.table_rows(run=_run_columns(run, system)), {}
+
+    def _qrels_rows(self, qrels: Any) -> tuple[Any, str | None]:
+        """The qrels as partition input rows, and their file when read from one."""
+        from pairedframe.engines import spark_partitions as sp
+
+        qrels = self._table(qrels)
+        if isinstance(qrels, (str, os.PathLike)):
+            return sp.qrels_rows(self.spark, os.fspath(qrels)), os.fspath(qrels)
+        if not _is_spark_frame(qrels):
+            from pairedframe.io.convert import as_qrels
+
+            qrels = self.spark.createDataFrame(as_qrels(qrels).to_arrow())
+        return sp.table_rows(qrels=_qrels_columns(qrels)), None
+
+    def _raise_problem(self, problem: dict, files: dict[str, str], qrels_file: str | None) -> None:
+        """Raise the error of a partition's ``problem`` row: the exact reader names the file and the
+        line; a table's error names the row."""
+        from pairedframe.engines.spark_partitions import problem_error
+
+        check, system = problem["measure"], problem["system"]
+        if check.startswith("run") and system in files:
+            read_run(self.spark, files[system], system=system)  # raises, naming the line
+        if check.startswith("qrels") and qrels_file is not None:
+            read_qrels(self.spark, qrels_file)                 # raises, naming the line
+        raise problem_error(problem)
+
+    def _sql_facts(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, system: str | None,
+                   sample_rows: int) -> SparkFacts:
+        """The facts by the SQL method: the values, then a Spark job for each fact."""
+        from pairedframe.io.judgments import plain_qrels
+
+        named = _named_paths(self._table(run), system)
+        run_frame = self.run_frame(run, system) if named is None else \
+            read_run(self.spark, list(named.values()), system=list(named))
+        local = _other_judgments(qrels)
+        qrels_frame = qrels if _is_spark_frame(qrels) else self.qrels_frame(plain_qrels(qrels) if local else qrels)
+        values = self.evaluate(run_frame, qrels if local else qrels_frame, measures, options)
+        head = run_frame.select("system", "qid", "docno").limit(sample_rows + 1)
+        rows = pl.from_arrow(head.toArrow())
+        own = qrels_frame.select("qid", "docno").join(head.select("qid").distinct(), on="qid", how="left_semi")
+        return SparkFacts(
+            values=values, retrieved=pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow()),
+            judged=pl.from_arrow(qrels_frame.select("qid").distinct().toArrow()),
+            top=pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow()),
+            positive=int(qrels_frame.filter("rel > 0").count()) if options.complete else 0,
+            sample=rows.head(sample_rows), sample_qrels=pl.from_arrow(own.toArrow()),
+            partial=frozenset(rows["system"].unique().to_list()) if rows.height > sample_rows else frozenset())
     # -- the SQL -------------------------------------------------------------------------------
     def _run_steps(self, prefix: str, steps: Sequence[str], values: dict) -> list[Any]:
         from pairedframe.engines.spark_sql import to_spark
@@ -255,13 +289,30 @@ class SparkEngine:
     def per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
                   ranked: tuple[Any, Any] | None = None) -> Any:
         """Per-query values ``system, qid, measure, value, text`` (``text`` for string-valued
-        measures such as relstring, else null) as a Spark DataFrame (lazy; the prep views stay
-        cached on the session until the result is collected by :meth:`evaluate`).
+        measures such as relstring, else null) as a Spark DataFrame (lazy: a malformed or repeated
+        row fails the job that computes it; by the SQL method the prep views stay cached on the
+        session until :meth:`release`).
 
         ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`); ``qrels`` may
         also be a local table of judgments of any kind (:mod:`pairedframe.io.judgments`: qrels with
-        judgment groups, preferences), whose tables are sent to Spark. ``ranked``: ``(ranks,
-        retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already)."""
+        judgment groups, preferences), whose tables are sent to Spark (SQL method). ``ranked``:
+        ``(ranks, retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already; SQL method)."""
+        if ranked is None and _is_spark_frame(qrels) and self.method == "partitions" and self._workers_ready():
+            from pairedframe.engines import spark_partitions as sp
+            from pyspark.sql import functions as F
+
+            run = _run_columns(run, None)
+            rows = sp.table_rows(run=run).unionByName(sp.table_rows(qrels=_qrels_columns(qrels)))
+            systems = [r[0] for r in run.select("system").distinct().collect()] if options.complete else None
+            out = sp.evaluate_partitions(rows, measures, options, systems=systems,
+                                         partitions=sp.partition_count(self.spark, frame=run),
+                                         engine=self.local_engine,
+                                         raise_problems=True)
+            return out.filter(F.col("kind") == "value").select(*RESULT_SCHEMA)
+        return self._sql_per_query(run, qrels, measures, options, ranked=ranked)
+
+    def _sql_per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
+                       ranked: tuple[Any, Any] | None = None) -> Any:
         prefix = f"pf{uuid.uuid4().hex[:8]}_{next(_IDS)}_"
         kind = "qrels"
         if isinstance(qrels, pl.DataFrame):
@@ -306,11 +357,12 @@ class SparkEngine:
         return self.spark.createDataFrame([], _spark_schema(table))
 
     def evaluate(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
+        if self._by_partitions(qrels):
+            return self._partition_facts(run, qrels, measures, options, None, 0).values
         run_frame = run if _is_spark_frame(run) else self.run_frame(run)
-        local = isinstance(qrels, pl.DataFrame) and "jg" in qrels.columns  # judgment groups or preferences
-        qrels_frame = qrels if _is_spark_frame(qrels) or local else self.qrels_frame(qrels)
+        qrels_frame = qrels if _is_spark_frame(qrels) or _other_judgments(qrels) else self.qrels_frame(qrels)
         try:
-            return _collect(self.per_query(run_frame, qrels_frame, measures, options))
+            return _collect(self._sql_per_query(run_frame, qrels_frame, measures, options))
         finally:
             self.release()
 
@@ -318,9 +370,68 @@ class SparkEngine:
                         measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         frames = tuple(self.spark.createDataFrame(t.to_arrow()) for t in (ranks, retrieved))
         try:
-            return _collect(self.per_query(None, qrels, measures, options, ranked=frames))
+            return _collect(self._sql_per_query(None, qrels, measures, options, ranked=frames))
         finally:
             self.release()
+
+
+def _refuse_empty_files(facts: SparkFacts, files: dict[str, str], qrels_file: str | None) -> None:
+    """Raise as the local readers do for a run or qrels file without a data line."""
+    read = set(facts.retrieved["system"].unique().to_list())
+    for system, path in files.items():
+        if system not in read:
+            raise InputFormatError(EMPTY_FILE, path=path, argument="run")
+    if qrels_file is not None and not facts.judged.height:
+        raise InputFormatError(EMPTY_FILE, path=qrels_file, argument="qrels")
+
+
+def _other_judgments(qrels: Any) -> bool:
+    """A local table of judgment groups or preferences (:mod:`pairedframe.io.judgments`), not qrels."""
+    return isinstance(qrels, pl.DataFrame) and "jg" in qrels.columns
+
+
+def _paths(data: Any) -> list[str] | None:
+    if isinstance(data, (str, os.PathLike)):
+        return [os.fspath(data)]
+    if isinstance(data, (list, tuple)) and data and all(isinstance(p, (str, os.PathLike)) for p in data):
+        return [os.fspath(p) for p in data]
+    return None
+
+
+def _named_paths(run: Any, system: str | None) -> dict[str, str] | None:
+    """{system: file} of run files (``{name: path}``, a path or a list of paths, named as
+    :func:`read_run` names them), or None for a table."""
+    if isinstance(run, dict) and run and all(isinstance(p, (str, os.PathLike)) for p in run.values()):
+        return {str(name): os.fspath(p) for name, p in run.items()}
+    paths = _paths(run)
+    if paths is None:
+        return None
+    names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
+    if len(set(names)) != len(names):
+        raise ValueError(f"read_run: system names {names} do not name the {len(paths)} files apart")
+    return dict(zip(names, paths))
+
+
+def _run_columns(run: Any, system: str | None) -> Any:
+    """A Spark run table as ``system, qid, docno, score`` (strings and a double), ``system`` added when absent."""
+    from pyspark.sql import functions as F
+
+    if "system" not in run.columns:
+        run = run.withColumn("system", F.lit(system or "run"))
+    missing = [c for c in ("system", "qid", "docno", "score") if c not in run.columns]
+    if missing:
+        raise SchemaError(f"run table lacks column(s) {missing}; it has {run.columns}")
+    return run.select(F.col("system").cast("string"), F.col("qid").cast("string"),
+                      F.col("docno").cast("string"), F.col("score").cast("double"))
+
+
+def _qrels_columns(qrels: Any) -> Any:
+    from pyspark.sql import functions as F
+
+    missing = [c for c in ("qid", "docno", "rel") if c not in qrels.columns]
+    if missing:
+        raise SchemaError(f"qrels table lacks column(s) {missing}; it has {qrels.columns}")
+    return qrels.select(F.col("qid").cast("string"), F.col("docno").cast("string"), F.col("rel").cast("long"))
 
 
 def _spark_schema(table: pl.DataFrame) -> str:

@@ -32,6 +32,9 @@ from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
 #: Judged ranks (plus ranking sizes) the engine evaluates at a time: the memory knob of the last step.
 EVAL_RANK_ROWS = 2**19
+#: Helper threads that check and rank blocks (and read the qrels first); as many blocks wait for them at most.
+#: Two keep both cores busy while a parse thread or the other helper waits.
+RANK_THREADS = 2
 
 
 def _retrieved_pairs(run: pl.DataFrame) -> pl.DataFrame:
@@ -143,9 +146,9 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
 
     Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
-    small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`). ``pool``'s one thread
-    checks and ranks block i while the next ones are parsed (after reading the qrels, the ``qrels``
-    future). The third value is the first lines of each file, for :func:`warn_near_miss_docnos`."""
+    small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`). ``pool``'s threads
+    (:data:`RANK_THREADS`) check and rank blocks while the next ones are parsed (after reading the
+    qrels, the ``qrels`` future). The third value is the first lines of each file, for :func:`warn_near_miss_docnos`."""
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
@@ -208,13 +211,14 @@ def _evaluate_in_chunks(done: list[tuple[pl.DataFrame, pl.DataFrame]], retrieved
 
 def _ranked_blocks(blocks: Iterator[QueryBlock], judgments: Future, options: EvalOptions,
                    pool: ThreadPoolExecutor) -> list[tuple[pl.DataFrame, pl.DataFrame]]:
-    """Ranks and ranking sizes of every block; the helper ranks block i while block i + 1 is read."""
+    """Ranks and ranking sizes of every block, in block order; the helpers rank blocks while the
+    next ones are read."""
     done = []
-    pending: deque[Future] = deque()  # at most one block waits for the helper: bounded memory
+    pending: deque[Future] = deque()  # at most RANK_THREADS blocks wait for the helpers: bounded memory
     try:
         for block in blocks:
             pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
-            while len(pending) > 1:
+            while len(pending) > RANK_THREADS:
                 done.append(pending.popleft().result())
         done.extend(future.result() for future in pending)
     finally:
@@ -366,7 +370,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
 
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
               system: str | None, rel_level: int, reading: Reading) -> Evaluation:
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with ThreadPoolExecutor(max_workers=RANK_THREADS) as pool:
         if isinstance(qrels, (str, os.PathLike)) and reading.grades == "strict":
             qrels_read = pool.submit(reading.read, qrels)  # read while a run file's first block is parsed
         else:  # tables (and grades read with a warning) convert here, so that warnings point at the caller
@@ -404,48 +408,37 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
 
 def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
                        system: str | None, rel_level: int, reading: Reading) -> Evaluation:
-    """evaluate() with engine="spark": inputs read or converted by Spark, the values collected
-    (judgments read locally, ``reading.local``, are sent to Spark as tables)."""
-    run_frame = eng.run_frame(run, system)
+    """evaluate() with engine="spark": inputs read or converted by Spark, the values and the facts the
+    checks read collected in one evaluation (:meth:`~pairedframe.engines.spark_engine.SparkEngine.evaluate_inputs`);
+    judgments read locally (``reading.local``) are sent to Spark as tables."""
+    from pairedframe.evaluation.docno_check import SAMPLE_ROWS
+
     judgments = qrels if reading.local else None
-    qrels_frame = eng.qrels_frame(plain_qrels(qrels) if reading.local else qrels)
-    graded = judgments if judgments is not None else pl.from_arrow(qrels_frame.selectExpr("max(rel) AS rel").toArrow())
+    if judgments is None and any(m.spec.max_grade is not None for m in resolved):  # refuse before the work
+        check_grades(resolved, eng.top_grade(qrels))
+    elif judgments is not None and "rel" in judgments.columns:
+        check_grades(resolved, judgments)
+    facts = eng.evaluate_inputs(run, qrels, list(resolved), options, system=system, sample_rows=SAMPLE_ROWS)
+    graded = facts.top if judgments is None else judgments
     if "rel" in graded.columns:  # the checks read the largest grade (preferences have levels, not grades)
         check_grades(resolved, graded)
         warn_levels_above_grades(resolved, graded)
-    values = eng.evaluate(run_frame, qrels_frame if judgments is None else judgments, list(resolved), options)
-    retrieved = pl.from_arrow(run_frame.select("system", "qid").distinct().toArrow())
+    values = facts.values
     if options.complete:
-        values = clean_up_placeholders(values, retrieved, resolved)
-    judged = pl.from_arrow(qrels_frame.select("qid").distinct().toArrow())
-    excluded = _excluded(retrieved, judged, options.complete)
-    _warn_near_miss_ids(excluded, judged)
-    _warn_near_miss_docnos_on_spark(run_frame, qrels_frame)
+        values = clean_up_placeholders(values, facts.retrieved, resolved)
+    excluded = _excluded(facts.retrieved, facts.judged, options.complete)
+    _warn_near_miss_ids(excluded, facts.judged)
+    sample = DocnoSample([facts.sample.sort("system", "qid", "docno")], partial=set(facts.partial))
+    warn_near_miss_docnos(sample, facts.sample_qrels)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
                                   judgments_format=reading.judgments_format)
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
-    positive = None
-    if options.complete:
-        positive = int(qrels_frame.filter("rel > 0").count()) if judgments is None else num_rel_all(judgments, True)
+    positive = (facts.positive if judgments is None else num_rel_all(judgments, True)) if options.complete else None
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=excluded, run_tags=tags, text=text, trec_num_rel_all=positive)
-
-
-def _warn_near_miss_docnos_on_spark(run_frame: Any, qrels_frame: Any) -> None:
-    """:func:`warn_near_miss_docnos` on a bounded sample collected from Spark (the first
-    :data:`~pairedframe.evaluation.docno_check.SAMPLE_ROWS` rows and the qrels of their queries)."""
-    from pairedframe.evaluation.docno_check import SAMPLE_ROWS
-
-    head = run_frame.select("system", "qid", "docno").limit(SAMPLE_ROWS + 1)
-    rows = pl.from_arrow(head.toArrow())
-    sample = DocnoSample([rows.head(SAMPLE_ROWS)])
-    if rows.height > SAMPLE_ROWS:
-        sample.partial = set(rows["system"].unique().to_list())
-    own = qrels_frame.select("qid", "docno").join(head.select("qid").distinct(), on="qid", how="left_semi")
-    warn_near_miss_docnos(sample, pl.from_arrow(own.toArrow()))
 
 
 def _ordered_values(values: pl.DataFrame, resolved: tuple[Measure, ...]) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -120,28 +120,52 @@ def _read_line_chunks(fh: BinaryIO, chunk_bytes: int, other_blanks: tuple[bytes,
 def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
     """``qid, docno, score`` of whole lines of run text; NotStreamable unless every line is simple.
 
-    pyarrow's CSV reader insists on exactly six fields per line, so a doubled, leading or trailing
-    separator (an extra empty field) or a short line stops it, and an empty field between
-    separators reads as null; blank lines are skipped, as trec_eval skips them; a comment line
+    pyarrow's CSV reader insists on exactly six fields per line, so an extra or a missing field stops
+    it; an empty field (a doubled, leading or trailing separator) is found in the bytes
+    (:func:`_has_empty_field`), so that the fields no measure reads (Q0, rank, tag) are tokenized but
+    never built into columns. Blank lines are skipped, as trec_eval skips them; a comment line
     starts its qid with ``#``.
     """
-    types = {name: pa.large_string() for name in _RUN_FIELDS} | {"score": pa.float64()}
+    if _has_empty_field(text, sep):
+        raise NotStreamable("a line has an empty field")
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(text),
             read_options=pa_csv.ReadOptions(column_names=list(_RUN_FIELDS), block_size=READ_BLOCK_BYTES,
                                             use_threads=False),
             parse_options=pa_csv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
-            convert_options=pa_csv.ConvertOptions(column_types=types, strings_can_be_null=True))
+            # only the empty string is null: a docno "NA" is a docno, as the exact reader reads it
+            convert_options=pa_csv.ConvertOptions(column_types=_PARSED_TYPES, include_columns=list(_PARSED_TYPES),
+                                                  null_values=[""], strings_can_be_null=True))
     except pa.ArrowException as exc:
         raise NotStreamable(str(exc)) from None
     if any(column.null_count for column in table.columns):
         raise NotStreamable("a line is not simple")
-    frame = pl.from_arrow(table.select(["qid", "docno", "score"]))
+    frame = pl.from_arrow(table)
     ok = frame.select(~pl.col("score").is_nan().any() & ~pl.col("qid").str.starts_with("#").any()).item()
     if not ok:
         raise NotStreamable("a line is not simple")
     return frame
+
+
+#: The columns a streamed run keeps, as pyarrow builds them (32-bit offsets: a piece is far below 2 GB).
+_PARSED_TYPES = {"qid": pa.string(), "docno": pa.string(), "score": pa.float64()}
+_LINE_ENDS = (ord("\n"), ord("\r"))
+
+
+def _has_empty_field(text: pa.Buffer | bytes, sep: str) -> bool:
+    """Whether a separator touches another separator or a line end, or opens or ends the text: an
+    empty field to the CSV reader, one field fewer to trec_eval. A blank line (two line ends in a
+    row) is no field at all."""
+    data = np.frombuffer(text, dtype=np.uint8)
+    if not data.size:
+        return False
+    blank = ord(sep)
+    if data[0] == blank or data[-1] == blank:
+        return True
+    bounds = (data == blank) | (data == _LINE_ENDS[0]) | (data == _LINE_ENDS[1])
+    pairs = np.flatnonzero(bounds[:-1] & bounds[1:])
+    return bool(pairs.size) and bool(((data[pairs] == blank) | (data[pairs + 1] == blank)).any())
 
 
 def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFrame]:

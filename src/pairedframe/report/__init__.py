@@ -3,20 +3,35 @@
 The package is also callable: ``pf.report(runs, qrels, baseline=...)`` is
 :func:`pairedframe.report.html_report.report`, while ``import pairedframe.report.plots`` and
 ``pairedframe.report.forest`` still reach the modules (a function of the same name in the top-level
-package would hide them).
+package would hide them). The HTML report (and with it the comparison layer) loads on the first call
+or on ``Report``, so plain output (``pairedframe.report.output``) stays light for ``evaluate``.
 """
 
+from __future__ import annotations
+
+import importlib
 import sys
 import types
+from typing import TYPE_CHECKING, Any
 
-from pairedframe.report.html_report import Report, report as _report
+if TYPE_CHECKING:
+    from pairedframe.report.html_report import Report
 
 
 class _CallableModule(types.ModuleType):
-    """This package, callable as :func:`pairedframe.report.html_report.report` (no extra stack frame,
-    so the report's warnings still point at the caller's line)."""
+    """This package, callable as :func:`pairedframe.report.html_report.report` (its warnings find the
+    caller's line with ``user_stacklevel``, which skips this frame as it skips every pairedframe frame)."""
 
-    __call__ = staticmethod(_report)
+    def __call__(self, *args: Any, **kwargs: Any) -> Report:
+        from pairedframe.report.html_report import report
+
+        return report(*args, **kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Report":
+        return importlib.import_module("pairedframe.report.html_report").Report
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 sys.modules[__name__].__class__ = _CallableModule
