@@ -56,5 +56,7 @@ def _write(app) -> None:
 
 
 def setup(app):
-    app.connect("builder-inited", _write)
+    # config-inited runs before autosummary generates its stubs (on builder-inited), so a fresh
+    # checkout, where api.rst does not exist yet, builds in one pass
+    app.connect("config-inited", lambda app, config: _write(app))
     return {"parallel_read_safe": True, "version": "1"}
