@@ -388,7 +388,10 @@ def test_report_is_the_callable_package_and_its_modules_stay_reachable():
     from pairedframe.report.html_report import report
 
     assert callable(pf.report) and pf.report.plots is plots
-    assert type(pf.report).__call__ is not None and type(pf.report).__dict__["__call__"].__func__ is report
+    qrels, runs = example_paths()
+    called = pf.report(runs, qrels, measures=["nDCG@10"], baseline="bm25", n_resamples=99, seed=0)
+    direct = report(runs, qrels, measures=["nDCG@10"], baseline="bm25", n_resamples=99, seed=0)
+    assert type(called) is type(direct) and called.comparison.equals(direct.comparison)
 
 
 def test_cli_report_with_another_judgment_set_adds_the_agreement_section(tmp_path):
