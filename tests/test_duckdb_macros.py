@@ -346,3 +346,21 @@ def test_compare_of_identical_runs_and_bad_options_through_the_macros(con, tmp_p
     with pytest.raises(duckdb.Error, match=r"confidence_level must be one of 0.8, 0.9, 0.95"):
         con.sql("SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'a.txt', confidence_level := 0.97)",
                 params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+
+
+def test_compare_of_run_tables_names_systems_by_their_column_against_compare(con):
+    """Tables hold their systems in a column: the baseline is one of those, never a table name (which
+    used to pass the check and give no row at all)."""
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    con.execute(f"CREATE OR REPLACE TABLE run_x AS SELECT * FROM pf_read_run('{runs[0]}', system := 'x')")
+    con.execute(f"CREATE OR REPLACE TABLE run_y AS SELECT * FROM pf_read_run('{runs[1]}', system := 'y')")
+    con.execute(f"CREATE OR REPLACE TABLE qr AS SELECT * FROM pf_read_qrels('{qrels}')")
+    got = con.sql("SELECT system, delta, pvalue FROM pf_compare(['run_x', 'run_y'], 'qr', 'nDCG@10', tables := true, "
+                  "baseline := 'x')").fetchall()
+    want = pf.compare(pf.evaluate({"x": runs[0], "y": runs[1]}, qrels, ["nDCG@10"]), baseline="x", test="t")
+    assert len(got) == 1 and got[0][0] == "y"
+    assert got[0][1] == pytest.approx(want["delta"][0], rel=1e-12) and got[0][2] == pytest.approx(want["pvalue"][0], rel=1e-9)
+    with pytest.raises(duckdb.Error, match=r"baseline 'run_x' is not one of the systems \[x, y\]"):
+        con.sql("SELECT * FROM pf_compare(['run_x', 'run_y'], 'qr', 'nDCG@10', tables := true, baseline := 'run_x')").fetchall()

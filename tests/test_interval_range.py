@@ -219,3 +219,17 @@ def test_capped_default_interval_is_named_in_the_note():
         measures=["nDCG@10", "nDCG@10"], delta=np.zeros(2), ci_low=-half, ci_high=half, se=se, n=np.full(2, 20.0),
         flat=np.zeros(2, dtype=bool), interval="studentized", confidence_level=0.95, alternative="two-sided")
     assert "capped at 1.5 x the t interval" in notes[0] and notes[1] is None
+
+
+def test_values_outside_the_measure_range_warn_and_keep_their_interval_against_scipy_t():
+    """nDCG@10 exported x 100: clipping to [-1, 1] would give an interval that excludes its own delta;
+    instead a warning names the measure and the value, and the t interval is left as scipy gives it."""
+    from scipy import stats as sps
+
+    base = np.linspace(0, 50, 20)
+    deltas = 2.0 + np.arange(20) * 0.01
+    with pytest.warns(UserWarning, match=r"mean delta of nDCG@10 is 2.095, outside that measure's range \[-1, 1\]"):
+        r = pf.compare_pair(base, base + deltas, measure="nDCG@10", test="t")
+    want = sps.ttest_rel(base + deltas, base).confidence_interval(0.95)
+    assert (r.confidence_interval.low, r.confidence_interval.high) == pytest.approx((want.low, want.high), rel=1e-12)
+    assert r.confidence_interval.low <= r.statistic <= r.confidence_interval.high

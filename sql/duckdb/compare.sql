@@ -21,11 +21,16 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
           WHEN confidence_level IS NULL OR pf__t_quantiles(confidence_level) IS NULL
                THEN error('pf_compare: confidence_level must be one of ' || pf__confidence_levels()
                           || ' (t quantiles are shipped for these), got ' || coalesce(CAST(confidence_level AS VARCHAR), 'NULL'))
-          WHEN NOT list_contains(o['names'], baseline)
+          WHEN NOT o['tables'] AND NOT list_contains(o['names'], baseline)
                THEN error('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ' || CAST(o['names'] AS VARCHAR))
-          ELSE ', pf_pairs AS (SELECT s.system, b.system AS baseline, s.measure, s.pos, s.qid, s.value AS a, b.value AS b, s.value - b.value AS d '
+          -- tables hold their systems in a column: the baseline is checked against them when the query runs
+          ELSE ', pf_base AS (SELECT CASE WHEN bool_or(system = ' || pf__lit(baseline) || ') THEN true ELSE error('
+               || pf__lit('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ') || ' || '
+               || '''['' || string_agg(DISTINCT system, '', '' ORDER BY system) || '']'') END AS ok FROM pf_values), '
+               || 'pf_pairs AS (SELECT s.system, b.system AS baseline, s.measure, s.pos, s.qid, s.value AS a, b.value AS b, s.value - b.value AS d '
                || 'FROM pf_values s JOIN pf_values b ON b.qid = s.qid AND b.measure = s.measure AND b.system = ' || pf__lit(baseline)
-               || ' AND s.system <> b.system WHERE s.value IS NOT NULL AND b.value IS NOT NULL AND (SELECT ok FROM pf_check)), '
+               || ' AND s.system <> b.system WHERE s.value IS NOT NULL AND b.value IS NOT NULL AND (SELECT ok FROM pf_check) '
+               || 'AND (SELECT ok FROM pf_base)), '
                || 'pf_stats AS (SELECT system, baseline, measure, pos, count(*) AS n, avg(a) AS system_mean, avg(b) AS baseline_mean, '
                || 'avg(d) AS delta, stddev_samp(d) AS sd, max(d) - min(d) <= 1e-12 * max(abs(d)) AS flat FROM pf_pairs GROUP BY ALL), '
                || 'pf_t AS (SELECT *, sd / sqrt(n) AS se, n - 1 AS df, CASE WHEN flat THEN CASE WHEN delta = 0 THEN CAST(0 AS DOUBLE) ELSE delta / CAST(0 AS DOUBLE) END '

@@ -48,7 +48,7 @@ def with_tost(out: pl.DataFrame, st: dict[str, np.ndarray], G_all: np.ndarray, f
     res = [_tost(float(d), float(s), margin, confidence_level, float(f), int(g))
            for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
     p_tost = np.array([r[0] for r in res], dtype=float)
-    tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures)
+    tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures)  # warned at ci
     p_holm, p_bh = np.full(p_tost.shape, np.nan), np.full(p_tost.shape, np.nan)
     for f in np.unique(fam):
         sel = fam == f

@@ -145,7 +145,8 @@ def clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[st
     # in the measure's direction: a rank such as FirstRelRank is better when lower
     measures = rows.sort("_row")["measure"].to_list()
     verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
-    st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures)
+    st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures,
+                                                                  st["delta"])
     notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
                           exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,

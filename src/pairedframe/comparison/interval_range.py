@@ -20,9 +20,12 @@ Shared by :func:`pairedframe.compare` (in memory and in an engine: both finish i
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
+
+from pairedframe.errors import user_stacklevel
 
 from pairedframe.measures.base import value_range
 from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, quantile_cap
@@ -32,29 +35,50 @@ __all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "clip_del
            "finish_paired_intervals"]
 
 
-def mean_ranges(measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(lo, hi) per row: the range of one query's value of each row's measure (``-inf, inf`` if unknown)."""
+def mean_ranges(measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) per row: the range of one query's value of each row's measure (``-inf, inf`` if unknown,
+    or if the row's ``estimate`` lies outside it: see :func:`_unless_outside`)."""
     names, inverse = np.unique(np.asarray([str(m) for m in measures], dtype=object), return_inverse=True)
     ranges = np.array([value_range(m) for m in names], dtype=np.float64).reshape(-1, 2)[inverse.reshape(-1)]
-    return ranges[:, 0], ranges[:, 1]
+    return _unless_outside(ranges[:, 0], ranges[:, 1], estimate, measures, "mean")
 
 
-def delta_ranges(measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(lo, hi) per row of a mean delta ``b - a``: ``[lo - hi, hi - lo]`` of the measure's range."""
+def delta_ranges(measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) per row of a mean delta ``b - a``: ``[lo - hi, hi - lo]`` of the measure's range (none
+    where the row's ``estimate`` lies outside it)."""
     lo, hi = mean_ranges(measures)
     with np.errstate(invalid="ignore"):
         width = hi - lo
-    return -width, width
+    return _unless_outside(-width, width, estimate, measures, "mean delta")
 
 
-def clip_means(low, high, measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _unless_outside(lo: np.ndarray, hi: np.ndarray, estimate, measures: Sequence[str],
+                    what: str) -> tuple[np.ndarray, np.ndarray]:
+    """No range for rows whose estimate lies outside it (values on another scale, e.g. nDCG x 100, or a
+    measure named as pairedframe names another): clipping would make intervals that exclude their own
+    estimate. Warns once, naming the measure and the value."""
+    if estimate is None:
+        return lo, hi
+    est = np.asarray(estimate, dtype=np.float64)
+    outside = np.isfinite(est) & ((est < lo - 1e-9 * np.abs(lo)) | (est > hi + 1e-9 * np.abs(hi)))
+    if not outside.any():
+        return lo, hi
+    i = int(np.flatnonzero(outside)[0])
+    warnings.warn(f"a {what} of {measures[i]} is {est[i]:.6g}, outside that measure's range [{lo[i]:g}, {hi[i]:g}] "
+                  f"({int(outside.sum())} row(s)): are the values on another scale (e.g. x 100) or from another "
+                  "measure of that name? Their intervals are not kept inside the range", UserWarning,
+                  stacklevel=user_stacklevel())
+    return np.where(outside, -np.inf, lo), np.where(outside, np.inf, hi)
+
+
+def clip_means(low, high, measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interval ends of means clipped to their measure's range; also which rows were clipped."""
-    return clip_to_range(low, high, *mean_ranges(measures))
+    return clip_to_range(low, high, *mean_ranges(measures, estimate))
 
 
-def clip_deltas(low, high, measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def clip_deltas(low, high, measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interval ends of mean deltas clipped to ``[lo - hi, hi - lo]``; also which rows were clipped."""
-    return clip_to_range(low, high, *delta_ranges(measures))
+    return clip_to_range(low, high, *delta_ranges(measures, estimate))
 
 
 def _range_text(lo: float, hi: float) -> str:
@@ -65,9 +89,10 @@ def _clip_text(measure: str, lo: float, hi: float) -> str:
     return f"interval clipped to the range of a mean delta of {measure}, {_range_text(lo, hi)}"
 
 
-def clip_delta_intervals(low, high, measures: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+def clip_delta_intervals(low, high, measures: Sequence[str],
+                         estimate=None) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """:func:`clip_deltas` with a note per clipped row (None elsewhere), for ``verdict_note``."""
-    lo, hi = delta_ranges(measures)
+    lo, hi = delta_ranges(measures, estimate)
     low, high, clipped = clip_to_range(low, high, lo, hi)
     notes = [_clip_text(str(measures[i]), float(lo[i]), float(hi[i])) if clipped[i] else None
              for i in range(low.shape[0])]
@@ -82,7 +107,7 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
 
     ``se``: the studentizing SE ``sd / sqrt(n)``; ``flat``: rows whose deltas have zero spread.
     """
-    lo, hi = delta_ranges(measures)
+    lo, hi = delta_ranges(measures, delta)
     low, high = np.array(ci_low, dtype=np.float64), np.array(ci_high, dtype=np.float64)
     notes: list[list[str]] = [[] for _ in range(low.shape[0])]
     if interval == "studentized":

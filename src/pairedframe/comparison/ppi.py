@@ -303,8 +303,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
               "warning": pl.String}
     out = pl.DataFrame(rows, schema=schema)
     measure_names = out["measure"].to_list()         # intervals inside the range of a mean delta ([-1, 1] on [0, 1])
-    for low, high in (("ci_low", "ci_high"), ("gold_only_ci_low", "gold_only_ci_high")):
-        lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names)
+    for low, high, est in (("ci_low", "ci_high", "delta"), ("gold_only_ci_low", "gold_only_ci_high", "gold_only_delta")):
+        lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names, out[est].to_numpy())
         out = out.with_columns(pl.Series(low, lo, dtype=pl.Float64, nan_to_null=True),
                                pl.Series(high, hi, dtype=pl.Float64, nan_to_null=True))
     units = [(r["system"], r["measure"], r["segment_set"], r["segment"]) for r in rows]

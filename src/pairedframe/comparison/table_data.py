@@ -165,10 +165,10 @@ def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, conf
         measures = agg["measure"].to_list()
         flat = (n > 1) & zero_spread_means(per_query, agg)
         if flat.any():
-            lo, hi = mean_ranges([m for m, f in zip(measures, flat) if f])
+            lo, hi = mean_ranges([m for m, f in zip(measures, flat) if f], mean[flat])
             low[flat], high[flat] = constant_sample_interval(mean[flat], n[flat], lo, hi,
                                                              confidence_level=confidence_level)
-        low, high, clipped = clip_means(low, high, measures)
+        low, high, clipped = clip_means(low, high, measures, mean)
         symmetric = ~flat & ~clipped
         return agg.drop("sd").with_columns(pl.Series("ci_low", low, nan_to_null=True),
                                            pl.Series("ci_high", high, nan_to_null=True),
