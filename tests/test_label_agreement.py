@@ -193,3 +193,15 @@ def test_label_agreement_of_a_wide_grade_scale_stays_small():
     la = pf.label_agreement(a, b)
     assert la.grades == tuple(range(1001)) and la.confusion["count"].sum() == 5
     assert la.kappa_linear == pytest.approx(_sklearn([0, 1, 0, 1, 1], [0, 1, 1, 1, 0], weights="linear"))
+
+
+def test_label_agreement_fractional_grade_hint_names_read_qrels(tmp_path):
+    """label_agreement's grades= is the kappa grade set: the hint points at read_qrels' reading option."""
+    import pairedframe as pf
+
+    path = tmp_path / "q"
+    path.write_text("q1 0 d1 0.5\nq1 0 d2 1\n")
+    with pytest.raises(pf.InputFormatError, match=r"pf.read_qrels\(path, grades='trec_eval'\) reads a number"):
+        pf.label_agreement(path, path)
+    table = pf.read_qrels(path, grades="trec_eval")
+    assert pf.label_agreement(table, table).kappa == 1.0

@@ -122,3 +122,15 @@ def test_subpackages_are_attributes_and_unknown_names_raise():
     assert pairedframe.example.example_paths
     with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
         pairedframe.not_a_name  # noqa: B018
+
+
+def test_submodules_and_the_report_signature_are_reachable_after_import_pairedframe():
+    """pf.report.plots, pf.report.forest and pf.stats.<module> without importing them first; the report's
+    own parameters visible to inspect.signature (help() in a notebook)."""
+    code = ("import inspect, pairedframe as pf; "
+            "assert pf.report.plots.__name__ == 'pairedframe.report.plots'; "
+            "assert pf.report.forest.__name__ == 'pairedframe.report.forest'; "
+            "assert pf.stats.ttest.paired_t_test; "
+            "assert {'baseline', 'judgments', 'max_delta_plots'} <= set(inspect.signature(pf.report).parameters)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr

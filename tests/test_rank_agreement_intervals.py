@@ -141,3 +141,20 @@ def test_rank_agreement_rejects_bad_interval_options():
             pf.rank_agreement(a, b, measure="AP", rbo_p=p)
     with pytest.raises(ValueError, match="`seed`"):
         pf.rank_agreement(a, b, measure="AP", seed=-1)
+
+
+def test_rank_agreement_refuses_a_table_mixing_two_judgment_sets():
+    """A per-query table with a judgments (or dataset) column holding two values is two orderings, not one."""
+    import pairedframe as pf
+    import polars as pl
+
+    rows = [(s, j, f"q{i}", "AP", float((i * 7 + k * 3 + len(j)) % 10) / 10)
+            for k, s in enumerate(["a", "b", "c"]) for j in ("nist", "llm") for i in range(6)]
+    mixed = pl.DataFrame(rows, schema=["system", "judgments", "qid", "measure", "value"], orient="row")
+    with pytest.raises(ValueError, match=r"several values of its key column 'judgments' \(\['nist', 'llm'\]\)"):
+        pf.rank_agreement(mixed, mixed.filter(pl.col("judgments") == "llm"), measure="AP")
+    one = pf.rank_agreement(mixed.filter(pl.col("judgments") == "nist"), mixed.filter(pl.col("judgments") == "llm"),
+                            measure="AP")
+    plain = pf.rank_agreement(mixed.filter(pl.col("judgments") == "nist").drop("judgments"),
+                              mixed.filter(pl.col("judgments") == "llm").drop("judgments"), measure="AP")
+    assert one.kendall_tau_b.statistic == plain.kendall_tau_b.statistic and one.rbo.statistic == plain.rbo.statistic

@@ -119,3 +119,18 @@ def test_power_functions_at_confidence_level_equal_the_level_path():
     assert noncentral_t_mde(0.02, 19, confidence_level=0.99) == pytest.approx(mde_at_level(0.02, 19, 0.01),
                                                                              rel=1e-12)
     assert tost(0.01, 0.02, margin=0.05, confidence_level=0.9).confidence_level == 0.9
+
+
+PUBLIC_WITH_A_LEVEL = ["compare", "compare_pair", "compare_clustered", "compare_segments", "ppi_compare",
+                       "ppi_compare_segments", "results_table", "rank_agreement", "label_agreement", "report"]
+PUBLIC_WITH_A_SEED = ["compare", "compare_pair", "compare_clustered", "compare_segments", "results_table",
+                      "rank_agreement", "report"]
+
+
+@pytest.mark.parametrize("old, names", [("alpha", PUBLIC_WITH_A_LEVEL), ("rng", PUBLIC_WITH_A_SEED)])
+def test_every_public_function_refuses_an_old_keyword_by_name(old, names):
+    """The old spelling is refused before any input is read, naming the keyword to use."""
+    for name in names:
+        with pytest.raises(RenamedKeywordError, match=rf"{name}\(\) takes no {old}= any more; use "
+                                                      rf"{'confidence_level' if old == 'alpha' else 'seed'}="):
+            getattr(pf, name)(None, None, **{old: 0.05})

@@ -123,6 +123,8 @@ def renamed_keywords(**renamed: str) -> Callable[[_F], _F]:
 USE_CONFIDENCE_LEVEL = "confidence_level= (the level; alpha = 1 - confidence_level)"
 USE_SEED = "seed= (an int, a SeedSequence or a numpy Generator)"
 USE_CORRECTION = "correction= (\"none\", \"holm\" or \"bh\"; the family is set by family_by=)"
+#: The old spellings every public function that takes a level or a seed refuses by name.
+OLD_LEVEL_AND_SEED = {"alpha": USE_CONFIDENCE_LEVEL, "rng": USE_SEED}
 
 
 class PartlyEmptyWarning(UserWarning):

@@ -58,6 +58,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.pairing import BASE_COLUMNS, as_frame, pair_systems
@@ -160,7 +161,7 @@ def _binary(x: np.ndarray) -> bool:
     return bool(np.all((x == 0) | (x == 1)))
 
 
-@renamed_keywords(verdict_on=USE_CORRECTION)
+@renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems: Sequence[str] | str | None = None,
                       measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
                       confidence_level: float = 0.95,

@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
 from pairedframe.checks import sample
-from pairedframe.errors import InsufficientSampleError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import InputFormatError, InsufficientSampleError, SmallSampleWarning, user_stacklevel
 from pairedframe.io.convert import as_qrels
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.kappa import cohen_kappa_many, confusion_matrix
@@ -142,6 +143,20 @@ def kappa_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarra
     return out
 
 
+def _read_labels(qrels: Any) -> pl.DataFrame:
+    """``as_qrels``; its hint for a fractional grade names read_qrels' option, since ``grades=`` here is
+    the grade set of the weighted kappas."""
+    try:
+        return as_qrels(qrels)
+    except InputFormatError as exc:
+        hint = "grades='trec_eval' reads a number as trec_eval does (1.5 -> 1)"
+        if hint not in str(exc):
+            raise
+        raise InputFormatError(str(exc).replace(hint, "pf.read_qrels(path, grades='trec_eval') reads a number as trec_eval "
+                                                      "does (1.5 -> 1); pass the table it returns")) from None
+
+
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), binary_at: int | None = None,
                     grades: Any = None, confidence_level: float = 0.95) -> LabelAgreement:
     """Cohen's kappa with intervals, confusion matrix and coverage of two qrels on their common (qid, docno).
@@ -211,7 +226,7 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, (float, int)) \
             or not 0 < confidence_level < 1:
         raise ValueError(f"`confidence_level` must be a float in (0, 1), got {confidence_level!r}")
-    qa, qb = as_qrels(a), as_qrels(b)
+    qa, qb = _read_labels(a), _read_labels(b)
     common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
     if common.height == 0:
         raise InsufficientSampleError(f"no (qid, docno) pair is judged in both {names[0]!r} ({qa.height} pairs) "

@@ -32,6 +32,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.checks import require_names
 from pairedframe.comparison import paired
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
@@ -136,7 +137,7 @@ def _check_tukey_cost(frame: pl.DataFrame, systems: list[str], keys: list[str], 
                           units=sizes * m * (1 + math.log2(max(m, 2))), columns=1, kept=2)
 
 
-@renamed_keywords(verdict_on=USE_CORRECTION)
+@renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: str | None = None,
             systems: Sequence[str] | str | None = None, measures: Sequence[str] | str | None = None,
             family_by: Sequence[str] | str | None = None, tukey: bool = True, n_resamples: int = 10_000,

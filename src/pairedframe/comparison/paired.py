@@ -91,6 +91,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.assemble import decide, finish_table
@@ -298,7 +299,7 @@ def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str
             .select("system", *p.extras, "measure", "rank", "qid", "a", "b", "delta"))
 
 
-@renamed_keywords(verdict_on=USE_CORRECTION)
+@renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
             measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
             confidence_level: float = 0.95, alternative: Literal["two-sided", "greater", "less"] = "two-sided",
@@ -569,6 +570,7 @@ class PairedComparison:
     verdict_note: str | None = None
 
 
+@renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resamples: int = 10_000,
                  confidence_level: float = 0.95,
                  alternative: Literal["two-sided", "greater", "less"] = "two-sided",

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.pairing import as_frame
 from pairedframe.comparison.streams import resample_generators
@@ -155,7 +156,13 @@ def _per_query(obj: Any, what: str) -> pl.DataFrame:
     if frame.select(pl.struct(keys).is_duplicated().any()).item():
         example = frame.filter(pl.struct(keys).is_duplicated()).row(0, named=True)
         raise DuplicateError(f"`{what}` has rows with a repeated key {keys}, e.g. { {k: example[k] for k in keys} }")
-    return frame
+    for column in [c for c in keys if c not in ("system", "qid", "measure")]:
+        values = frame[column].unique(maintain_order=True).to_list()
+        if len(values) > 1:      # one ordering per table: two judgment sets or datasets would be mixed
+            raise ValueError(f"`{what}` has several values of its key column {column!r} ({values[:5]}): rank agreement "
+                             f"compares one ordering with another; filter `{what}` to one {column} (or give judgment "
+                             "sets with judgments=(reference, other))")
+    return frame.drop([c for c in keys if c not in ("system", "qid", "measure")])
 
 
 def _resolve_inputs(a: Any, b: Any, judgments: Any) -> tuple[pl.DataFrame, pl.DataFrame, tuple[str, str]]:
@@ -315,6 +322,7 @@ def _swaps(chosen: list[str], ma: np.ndarray, mb: np.ndarray, oa: np.ndarray, ob
         "mean_b_x": pl.Float64, "mean_b_y": pl.Float64})
 
 
+@renamed_keywords(**OLD_LEVEL_AND_SEED)
 def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None, systems: Any = None,
                    interval: str = "jackknife", n_resamples: int = 10_000, confidence_level: float = 0.95,
                    seed: int = 0, rbo_p: float = 0.9) -> RankAgreement:

@@ -66,6 +66,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, check_adaptive_options
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
@@ -271,7 +272,7 @@ def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.nda
 # ----------------------------------------------------------------------------------------------
 
 
-@renamed_keywords(fdr_level=USE_CONFIDENCE_LEVEL)
+@renamed_keywords(fdr_level=USE_CONFIDENCE_LEVEL, verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      measures: Sequence[str] | str | None = None,
                      systems: Sequence[str] | str | None = None,

@@ -10,6 +10,7 @@ or on ``Report``, so plain output (``pairedframe.report.output``) stays light fo
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,12 @@ class _CallableModule(types.ModuleType):
 def __getattr__(name: str) -> Any:
     if name == "Report":
         return importlib.import_module("pairedframe.report.html_report").Report
+    if name == "__signature__":      # inspect.signature(pf.report) and notebooks' help show the report's own
+        import inspect
+
+        return inspect.signature(importlib.import_module("pairedframe.report.html_report").report)
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")      # pf.report.plots without importing it first
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison import compare
 from pairedframe.errors import user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate, evaluate_judgment_sets
@@ -155,6 +156,7 @@ def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[s
     return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs
 
 
+@renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = None, *, baseline: str | None = None,
            judgments: Mapping[str, Any] | None = None, n_resamples: int = 10_000, seed: int = 0,
            test: str = "randomization", confidence_level: float = 0.95, correction: str = "holm",

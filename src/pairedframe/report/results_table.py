@@ -24,6 +24,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
 from pairedframe.comparison.table_data import (DAGGER, DOUBLE_DAGGER, TableData, reject_text_measures,
                                                results_table_data)
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
@@ -381,7 +382,7 @@ def check_letters(n_lettered: int, *, pairs: bool) -> None:
     raise ValueError(f"several baseline= systems are lettered a-z, so at most {MAX_LETTERED} fit, got {n_lettered}")
 
 
-@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
+@renamed_keywords(**OLD_LEVEL_AND_SEED)
 def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
                   pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
                   correction: str = "holm", ci: str | None = None, confidence_level: float | None = None, digits: int = 3, title: str | None = None,
