@@ -257,3 +257,19 @@ def test_a_gate_on_the_infinite_end_of_a_one_sided_interval_is_refused():
 def test_string_valued_measure_says_so():
     res = run("-m", "RelString@20", "-B", "99")
     assert res.exit_code == 2 and "string-valued" in res.stderr and "no judged query" not in res.stderr
+
+
+@pytest.mark.parametrize("correction, column", [("bh", "pvalue_bh"), ("none", "pvalue"), ("holm", "pvalue_holm")])
+def test_compare_command_correction_chooses_the_verdict_column_as_python_does(correction, column):
+    import pairedframe as pf
+
+    qrels, runs = example_paths()
+    res = runner.invoke(app, ["compare", str(qrels), *map(str, runs), "-m", "AP", "-m", "nDCG@10", "-B", "200",
+                              "--correction", correction, "-f", "json"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    rows = rows["rows"] if isinstance(rows, dict) else rows
+    want = pf.compare(pf.evaluate(runs, qrels, ["AP", "nDCG@10"]), baseline="bm25", n_resamples=200,
+                      correction=correction)
+    assert {r["verdict_on"] for r in rows} == {column} == set(want["verdict_on"].to_list())
+    assert sorted(r["verdict"] for r in rows) == sorted(want["verdict"].to_list())

@@ -74,6 +74,7 @@ def compare_cmd(
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system name (default: the first run); repeat for several")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all' (every unordered pair once) or 'ordered' instead of a baseline")] = None,
     family_by: Annotated[list[str], typer.Option("--family-by", help="split the Holm/BH family: baseline, system, measure; repeatable")] = [],  # noqa: B006
+    correction: Annotated[str, typer.Option("--correction", help="holm | bh | none: the adjusted p-value the verdict follows")] = "holm",
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples and sign-flip patterns")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
@@ -153,7 +154,7 @@ def compare_cmd(
         result = compare(ev, baseline=base if base is not None else (bases or None), pairs=pairs, systems=systems,
                          measures=measure_names, n_resamples=n_resamples, family_by=family_by or None,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
-                         seed=seed, interval=interval, progress=callback)  # type: ignore[arg-type]
+                         seed=seed, interval=interval, correction=correction, progress=callback)  # type: ignore[arg-type]
     show_warnings(caught)
     sys.stdout.write(format_comparison(result, fmt, evaluation_settings=ev.settings))
     if not gates:

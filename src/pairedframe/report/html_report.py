@@ -49,7 +49,9 @@ class Report:
     table : ResultsTable
         The results table shown first.
     warnings : tuple of str
-        Every warning raised while the report was computed, in words (also shown in the report).
+        Every warning raised while the report was computed, in words (also shown in the report's
+        Warnings section, which adds one line for the (system, query) pairs left out of the evaluation:
+        those are ``evaluation.excluded``, not a warning).
     settings : dict
         What reproduces the report: the options, the inputs, the package versions.
     """
