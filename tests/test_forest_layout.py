@@ -147,3 +147,16 @@ def test_rows_to_show_prefers_decided_rows_then_the_extremes():
     assert forest.rows_to_show(frame, decisions, 10) == (frame, None)
     with pytest.raises(ValueError, match="max_rows"):
         forest.rows_to_show(frame, decisions, 0)
+
+
+def test_forest_plot_refuses_a_path_without_a_format_suffix(tmp_path):
+    """matplotlib would write 'forest.png' while the function returned 'forest', a path that does not exist."""
+    import polars as pl
+
+    from pairedframe.report.forest import forest_plot
+
+    rows = pl.DataFrame({"system": ["b"], "baseline": ["a"], "measure": ["AP"], "delta": [0.1], "ci_low": [0.0],
+                         "ci_high": [0.2], "verdict": ["better"]})
+    with pytest.raises(ValueError, match=r"`path` must end in .png, .pdf or .svg, got 'forest'"):
+        forest_plot(rows, tmp_path / "forest")
+    assert list(tmp_path.iterdir()) == []

@@ -183,8 +183,11 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     ImportError
         matplotlib is not installed (``pip install 'pairedframe[plot]'``).
     ValueError
-        No row left after filtering, missing columns, ``max_rows`` below 1, or a missing output folder.
+        No row left after filtering, missing columns, ``max_rows`` below 1, a path without a .png / .pdf /
+        .svg suffix, or a missing output folder.
     """
+    if Path(path).suffix.lower() not in (".png", ".pdf", ".svg"):   # matplotlib would add .png to another name
+        raise ValueError(f"`path` must end in .png, .pdf or .svg, got {Path(path).name!r}")
     out = require_output_folder(path, "path")
     need = ["delta", "ci_low", "ci_high"]
     missing = [c for c in need if c not in result.columns]
