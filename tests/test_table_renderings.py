@@ -267,11 +267,11 @@ def test_pairs_all_beyond_26_systems_is_refused_before_comparing(monkeypatch):
 
 
 def test_table_command_refuses_pairs_all_beyond_26_runs_before_evaluating(monkeypatch):
-    import pairedframe.cli.table_cmd as table_cmd
+    import pairedframe.evaluation as evaluation
 
     def no_evaluate(*args, **kwargs):
         raise AssertionError("evaluated before the letters were checked")
-    monkeypatch.setattr(table_cmd, "evaluate", no_evaluate)
+    monkeypatch.setattr(evaluation, "evaluate", no_evaluate)    # the command imports it when it runs
     qrels, runs = pf.example.example_paths()
     named = [f"r{i}={runs[i % 2]}" for i in range(27)]
     res = CliRunner().invoke(app, ["table", str(qrels), *named, "-m", "AP", "--pairs", "all"])
