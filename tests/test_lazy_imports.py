@@ -134,3 +134,11 @@ def test_submodules_and_the_report_signature_are_reachable_after_import_pairedfr
             "assert {'baseline', 'judgments', 'max_delta_plots'} <= set(inspect.signature(pf.report).parameters)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_dir_of_the_package_lists_public_names_not_its_imported_helpers():
+    import pairedframe as pf
+
+    names = set(dir(pf))
+    assert set(pf.__all__) <= names and "stats" in names and "report" in names
+    assert not names & {"Any", "TYPE_CHECKING", "importlib", "annotations"}

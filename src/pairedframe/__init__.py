@@ -142,4 +142,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__, *_SUBPACKAGES})
+    dunder = {name for name in globals() if name.startswith("__")}   # not the helpers this module imports
+    return sorted({*dunder, *__all__, *_SUBPACKAGES, "__version__"} & ({*globals(), *__all__, *_SUBPACKAGES}))
