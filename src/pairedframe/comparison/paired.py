@@ -91,7 +91,6 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.assemble import decide, finish_table
@@ -101,8 +100,8 @@ from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.comparison.verdicts import VERDICTS, smallest_pvalue, verdict, warn_many_ties, warn_skewed
-from pairedframe.errors import (USE_CORRECTION, InsufficientSampleError, SmallSampleWarning, renamed_keywords,
-                                user_stacklevel)
+from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
+                                renamed_keywords, user_stacklevel)
 from pairedframe.measures import higher_is_better
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_mean_many
@@ -657,8 +656,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
     resampled = opt.test == "randomization" or opt.interval != "t"
-    return PairedComparison(
-        statistic=delta, pvalue=p,
+    return PairedComparison(statistic=delta, pvalue=p,
         confidence_interval=ConfidenceInterval(float(res["ci_low"][0]), float(res["ci_high"][0])),
         standard_error=float(res["se"][0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
         ties=int(np.sum(d == 0)), sd=float(res["sd"][0]), mde=float(mde[0]), verdict=verdicts[0],

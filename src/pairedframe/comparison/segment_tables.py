@@ -173,8 +173,7 @@ def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.
                                   None))
     resampled = test == "randomization" or interval in ("signflip", "percentile")
     # inside the range of a mean delta of the measure ([-1, 1] for measures in [0, 1]): coverage unchanged
-    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"].to_list(),
-                                                       stats.get("delta"))
+    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"], stats["delta"])
     out = units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",

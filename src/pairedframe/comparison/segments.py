@@ -66,14 +66,13 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, check_adaptive_options
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.pairing import pair_systems
 from pairedframe.comparison.streams import mix32_inplace, row_seeds, segment_keys
 from pairedframe.measures import higher_is_better
-from pairedframe.errors import USE_CONFIDENCE_LEVEL, SchemaError, renamed_keywords
+from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CONFIDENCE_LEVEL, USE_CORRECTION, SchemaError, renamed_keywords
 from pairedframe.stats.bootstrap import interval_from_probs
 from pairedframe.stats.signflip_interval import inverted_interval_units
 from pairedframe.stats.randomization import TIE_RTOL, is_extreme
