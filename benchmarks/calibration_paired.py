@@ -34,7 +34,7 @@ from scipy.special import stdtrit
 
 from calibration_common import ALPHA, batches, draw, rate, table
 from pairedframe.comparison.verdicts import TIED_SHARE
-from pairedframe.measures.base import value_range
+from pairedframe.measures.parse import value_range
 from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.power import mde_at_level
 from pairedframe.stats.randomization import sign_flip_test_many

@@ -185,4 +185,4 @@ def test_value_range_of_gain_maps_with_a_negative_gain_is_unbounded():
     assert Measure("nDCG", 10).value_range == (0.0, 1.0)
     assert Measure("nDCG", 10, gains=((0, -1.0),)).value_range == (-math.inf, math.inf)
     assert Measure("RBP", gains=((0, -1.0),)).value_range == (0.0, 1.0)    # RBP rescales its gains to [0, 1]
-    assert pf.measures.base.value_range("not a measure") == (-math.inf, math.inf)
+    assert pf.measures.parse.value_range("not a measure") == (-math.inf, math.inf)

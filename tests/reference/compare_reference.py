@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from pairedframe.measures.base import value_range
+from pairedframe.measures.parse import value_range
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from tests.reference import stats_reference as sref
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from pairedframe.errors import user_stacklevel
 
-from pairedframe.measures.base import value_range
+from pairedframe.measures.parse import value_range
 from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, quantile_cap
 from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
 

@@ -9,9 +9,9 @@ imported here; the tests pick the family up from the registry.
 import importlib
 import pkgutil
 
-from pairedframe.measures.base import (DEFAULT_REL_LEVEL, REGISTRY, Family, Measure, Param, PolarsContext,
-                                       TrecForm, higher_is_better)
-from pairedframe.measures.parse import NICKNAMES, OFFICIAL, RUNID_NICKNAMES, known_names, parse_measure, parse_measures
+from pairedframe.measures.base import DEFAULT_REL_LEVEL, REGISTRY, Family, Measure, Param, PolarsContext, TrecForm
+from pairedframe.measures.parse import (NICKNAMES, OFFICIAL, RUNID_NICKNAMES, higher_is_better, known_names,
+                                        parse_measure, parse_measures)
 
 #: Modules of this package that declare no family.
 _INFRASTRUCTURE = {"base", "parse", "gains"}

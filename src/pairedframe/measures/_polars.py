@@ -15,23 +15,10 @@ from dataclasses import replace
 import numpy as np
 import polars as pl
 
+from pairedframe.measures._ideal import log2_of_ranks
 from pairedframe.measures.base import Measure, PolarsContext
 
 KEYS = ["system", "qid"]
-
-_LOG2 = np.zeros(2, dtype=np.float64)
-
-
-def log2_of_ranks(ranks: np.ndarray) -> np.ndarray:
-    """log2(r) for integer ranks r >= 1 via C's log2 (``math.log2``), the function DuckDB and trec_eval
-    call: polars' own logarithm differs in the last bit for about a third of integers, which would
-    make the two engines disagree by 1e-16 and a comparison of a run with itself non-zero."""
-    global _LOG2
-    top = int(ranks.max(initial=1))
-    if top >= len(_LOG2):
-        _LOG2 = np.array([0.0] + [math.log2(i) for i in range(1, 2 * top + 2)])
-    return _LOG2[ranks]
-
 
 def c_log2(values: pl.Expr) -> pl.Expr:
     """log2 of a float column through C's log2 (integers from the cached table, others one by one)."""
@@ -92,20 +79,6 @@ def gain_expr(measure: Measure, column: str = "rel") -> pl.Expr:
     if explicit:
         base = rel.replace_strict(list(explicit), list(explicit.values()), default=base, return_dtype=pl.Float64)
     return pl.when(rel >= 0).then(base).otherwise(0.0)
-
-
-def ideal_ranking(judgments: pl.LazyFrame, explicit: dict[int, float] | None, *, exp: bool) -> pl.LazyFrame:
-    """qid, irank, gain, log2_irank1: positive gains of the judged documents, descending (prep_ideal.sql)."""
-    rel = pl.col("rel")
-    gain = (pl.lit(2.0).pow(rel.cast(pl.Float64)) - 1.0) if exp else rel.cast(pl.Float64)
-    if explicit:
-        gain = rel.replace_strict(list(explicit), list(explicit.values()), default=gain, return_dtype=pl.Float64)
-    ideal = (judgments.select("qid", gain.alias("gain")).filter(pl.col("gain") > 0)
-             .sort(["qid", "gain"], descending=[False, True])
-             .select("qid", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("irank"), "gain")
-             .collect())
-    return ideal.with_columns(pl.Series("log2_irank1", log2_of_ranks(ideal["irank"].to_numpy() + 1),
-                                        dtype=pl.Float64)).lazy()
 
 
 def ordered_sum(values: pl.Expr, where: pl.Expr | None = None, order: str = "rank", *,

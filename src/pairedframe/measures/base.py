@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, Literal
 
 import polars as pl
 
 from pairedframe.errors import UnknownMeasureError
+from pairedframe.measures._ideal import ideal_ranking
 
 Aggregate = Literal["mean", "sum", "gmean", "none"]
 CutoffRule = Literal["none", "optional", "required"]
@@ -34,6 +35,11 @@ DEFAULT_REL_LEVEL = 1
 MIN_GEO_MEAN = 0.00001
 
 Gains = tuple[tuple[int, float], ...]
+
+#: The name parser (:func:`pairedframe.measures.parse.parse_measure`), which registers itself here when
+#: it loads, as the families register in :data:`REGISTRY`: it reads this module, so this module cannot
+#: import it, and :attr:`Measure.trec_name` parses its trec_eval text back with it.
+NAME_PARSER: list[Callable[[str], list[Measure]]] = []
 
 #: The value range of a family that declares none: no bound is known.
 UNBOUNDED: tuple[float, float] = (-math.inf, math.inf)
@@ -154,8 +160,6 @@ class PolarsContext:
         ``key`` (``''`` the grade, ``'exp'`` 2**grade - 1), sorted descending: the ideal ranking
         (rows sorted by qid, irank)."""
         if key not in self._ideal:
-            from pairedframe.measures._polars import ideal_ranking  # one helper, shared by every gain measure
-
             self._ideal[key] = ideal_ranking(self.judgments, self.gain_maps.get(key), exp=key == "exp")
         return self._ideal[key]
 
@@ -375,11 +379,9 @@ class Measure:
 
     def _trec_parses_back(self, text: str) -> bool:
         """Whether trec_eval's ``text`` names this measure (up to rel and judged_only, which are options)."""
-        from pairedframe.measures.parse import parse_measure  # parse imports this module
-
         plain = Measure(self.family, self.cutoff, None, self.gain, self.params, self.gains)
         try:
-            return parse_measure(text) == [plain]
+            return NAME_PARSER[0](text) == [plain]
         except ValueError:
             return False
 
@@ -479,30 +481,3 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
         return fn
 
     return register
-
-
-@lru_cache(maxsize=4096)
-def value_range(name: str) -> tuple[float, float]:
-    """``(low, high)`` of one query's value of the measure called ``name`` (:attr:`Measure.value_range`);
-    ``(-inf, inf)`` for names that are not pairedframe measures (nothing is known about them)."""
-    from pairedframe.measures.parse import parse_measure  # parse imports this module
-
-    try:
-        parsed = parse_measure(name)
-    except ValueError:
-        return UNBOUNDED
-    ranges = [m.value_range for m in parsed] or [UNBOUNDED]
-    return min(r[0] for r in ranges), max(r[1] for r in ranges)
-
-
-@lru_cache(maxsize=4096)
-def higher_is_better(name: str) -> bool:
-    """Whether larger values of the measure called ``name`` are better (False for ranks such as
-    ``FirstRelRank``); True for names that are not pairedframe measures."""
-    from pairedframe.measures.parse import parse_measure  # parse imports this module
-
-    try:
-        parsed = parse_measure(name)
-    except ValueError:
-        return True
-    return all(m.spec.higher_is_better for m in parsed)

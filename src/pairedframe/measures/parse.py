@@ -11,10 +11,11 @@ import re
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pairedframe.errors import UnknownMeasureError, user_stacklevel
-from pairedframe.measures.base import REGISTRY, Measure, TrecForm
+from pairedframe.measures.base import NAME_PARSER, REGISTRY, UNBOUNDED, Measure, TrecForm
 
 # trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
 OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
@@ -406,3 +407,29 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
     if not out:
         raise UnknownMeasureError("no measures given")
     return out
+
+
+NAME_PARSER.append(parse_measure)
+
+
+@lru_cache(maxsize=4096)
+def value_range(name: str) -> tuple[float, float]:
+    """``(low, high)`` of one query's value of the measure called ``name`` (:attr:`Measure.value_range`);
+    ``(-inf, inf)`` for names that are not pairedframe measures (nothing is known about them)."""
+    try:
+        parsed = parse_measure(name)
+    except ValueError:
+        return UNBOUNDED
+    ranges = [m.value_range for m in parsed] or [UNBOUNDED]
+    return min(r[0] for r in ranges), max(r[1] for r in ranges)
+
+
+@lru_cache(maxsize=4096)
+def higher_is_better(name: str) -> bool:
+    """Whether larger values of the measure called ``name`` are better (False for ranks such as
+    ``FirstRelRank``); True for names that are not pairedframe measures."""
+    try:
+        parsed = parse_measure(name)
+    except ValueError:
+        return True
+    return all(m.spec.higher_is_better for m in parsed)
