@@ -22,31 +22,14 @@ less so).  Needs the shared data (``--data``, default
 from __future__ import annotations
 
 import argparse
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _dl2021 import BASELINE, CLI, dl2021_files, timed  # noqa: E402
 from _tee import output_to  # noqa: E402
-
-CLI = [sys.executable, "-c", "from pairedframe.cli import main; main()"]
-
-
-def _timed(cmd: list[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds -- user + sys, all threads) of one run of a command."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd[3:6])} ... failed: {proc.stderr[-2000:]}")
-    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
 
 def _load() -> str:
     with open("/proc/loadavg") as fh:
@@ -61,17 +44,11 @@ def main() -> None:
     ap.add_argument("--n-resamples", type=int, default=10_000)
     ap.add_argument("--output", type=Path, default=None, help="also write the table to this file")
     args = ap.parse_args()
-    root = Path(args.data) / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
-    runs = sorted((root / "passages-runs").glob("*.gz"))
-    qrels = root / "qrels-pass.txt"
-    if not runs or not qrels.exists():
-        raise SystemExit(f"DL-2021 runs not found under {root} (pass --data)")
-    baseline = root / "passages-runs" / "p_bm25.gz"
     if args.quick:
-        runs = [baseline, *[r for r in runs if r != baseline][:5]]
         args.n_resamples, args.repeat = 1_000, 1
+    qrels, runs = dl2021_files(args.data, quick=args.quick)
     files = [str(qrels), *map(str, runs)]
-    common = ["-m", "nDCG@10", "-m", "AP", "--baseline", "p_bm25", "-B", str(args.n_resamples)]
+    common = ["-m", "nDCG@10", "-m", "AP", "--baseline", BASELINE, "-B", str(args.n_resamples)]
     jobs = {"report": [*CLI, "report", *files, *common],
             "evaluate": [*CLI, "evaluate", *files, "-m", "nDCG@10", "-m", "AP"],
             "table": [*CLI, "table", *files, *common, "--format", "latex"],
@@ -83,7 +60,7 @@ def main() -> None:
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in jobs}
         for _ in range(args.repeat):
             for name, cmd in jobs.items():
-                times[name].append(_timed(cmd))
+                times[name].append(timed(cmd))
         # best wall time; least CPU time (the run least disturbed by the other processes)
         best = {name: (min(w for w, _ in rounds), min(c for _, c in rounds)) for name, rounds in times.items()}
         size = out.stat().st_size

@@ -18,30 +18,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-CLI = [sys.executable, "-c", "from pairedframe.cli import main; main()"]
-
-
-def _best(cmd: list[str], repeat: int) -> tuple[float, float]:
-    """(best wall seconds, CPU seconds -- user + sys, all threads -- of that run) of a command."""
-    best, cpu = float("inf"), float("nan")
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        elapsed = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if proc.returncode != 0:
-            raise SystemExit(f"{' '.join(cmd[3:6])} ... failed: {proc.stderr[-2000:]}")
-        if elapsed < best:
-            best = elapsed
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return best, cpu
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _dl2021 import BASELINE, CLI, best_of, dl2021_files  # noqa: E402
 
 
 def _read_trec(path: Path, kind: str) -> dict:
@@ -98,20 +80,14 @@ def main() -> None:
     ap.add_argument("--n-resamples", type=int, default=10_000)
     ap.add_argument("--no-ranx", action="store_true", help="skip ranx's compare (slow on 63 runs)")
     args = ap.parse_args()
-    root = Path(args.data) / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
-    runs = sorted((root / "passages-runs").glob("*.gz"))
-    qrels = root / "qrels-pass.txt"
-    if not runs or not qrels.exists():
-        raise SystemExit(f"DL-2021 runs not found under {root} (pass --data)")
-    baseline = root / "passages-runs" / "p_bm25.gz"
     if args.quick:
-        runs = [baseline, *[r for r in runs if r != baseline][:5]]
         args.n_resamples, args.repeat = 1_000, 1
+    qrels, runs = dl2021_files(args.data, quick=args.quick)
     files = [str(qrels), *map(str, runs)]
-    table, table_cpu = _best([*CLI, "table", *files, "-m", "nDCG@10", "--baseline", "p_bm25",
+    table, table_cpu = best_of([*CLI, "table", *files, "-m", "nDCG@10", "--baseline", BASELINE,
                               "-B", str(args.n_resamples), "--format", "latex"], args.repeat)
-    evaluate, evaluate_cpu = _best([*CLI, "evaluate", *files, "-m", "nDCG@10"], args.repeat)
-    start, _ = _best([*CLI, "--help"], args.repeat)
+    evaluate, evaluate_cpu = best_of([*CLI, "evaluate", *files, "-m", "nDCG@10"], args.repeat)
+    start, _ = best_of([*CLI, "--help"], args.repeat)
     rows = [("pairedframe table (evaluate + compare + LaTeX)", table, table_cpu),
             ("pairedframe evaluate", evaluate, evaluate_cpu), ("pairedframe --help (start-up only)", start, float("nan"))]
     pytrec = _pytrec_eval(qrels, runs, args.repeat)

@@ -18,17 +18,8 @@ from pairedframe.measures import parse_measures
 
 sys.path.insert(0, str(Path(__file__).parent))
 from measure_grid import every_measure  # noqa: E402
+from real_runs import REAL_RUNS, run_paths  # noqa: E402
 
-REAL = {  # qrels: run globs (every run file of ../shared/data with TREC qrels), as tests/test_spark_engine.py
-    "syndl/TREC-DLs-files/TREC-DL-2021/qrels-pass.txt": ["syndl/TREC-DLs-files/TREC-DL-2021/passages-runs/*"],
-    "syndl/TREC-DLs-files/TREC-DL-2019/qrels-pass.txt": ["syndl/TREC-DLs-files/TREC-DL-2019/passages-runs/*",
-                                                          "llm_labels_dl/dl2019_runs/input.*"],
-    "trectools_robust03/qrel/robust03_qrels.txt": ["trectools_robust03/runs/input.*.gz"],
-    "trec_eval/qrels.test": ["trec_eval/results.test", "trec_eval/results.trunc"],
-    "dl_mia/qrels.txt": ["dl_mia/runs/*"],
-    "ranx/qrels.trec": ["ranx/run.trec"],
-    "ir_measures/compat.qrels": ["ir_measures/compat.run"],
-}
 #: Every family with its cutoffs, levels, gains and examples (tests/measure_grid.py), numbers only.
 GRID = [m.name for m in every_measure() if m.spec.value_kind == "number"]
 KEYS = ["system", "qid", "measure"]
@@ -54,15 +45,15 @@ def _assert_same(expected: pl.DataFrame, got: pl.DataFrame) -> None:
     assert differ.height == 0, differ.head()
 
 
-def _paths(shared_data: Path, globs: list[str]) -> list[str]:
-    return [str(p) for p in sorted({p for g in globs for p in shared_data.glob(g) if p.is_file()})]
+def _str_paths(shared_data: Path, globs: list[str]) -> list[str]:
+    return [str(p) for p in run_paths(shared_data, globs)]
 
 
 @pytest.mark.shared_data
 @pytest.mark.slow
-@pytest.mark.parametrize("qrels", list(REAL))
+@pytest.mark.parametrize("qrels", list(REAL_RUNS))
 def test_every_measure_through_the_macros_against_evaluate_on_real_runs(con, shared_data, qrels):
-    runs = _paths(shared_data, REAL[qrels])
+    runs = _str_paths(shared_data, REAL_RUNS[qrels])
     assert runs
     names = GRID
     if pf.read_qrels(shared_data / qrels)["rel"].max() > 4:  # ir_measures' compat qrels grade 50: ERR refuses, in both
@@ -91,7 +82,7 @@ def test_options_through_the_macros_against_evaluate(con, shared_data, options):
 @pytest.mark.shared_data
 def test_summary_through_the_macros_against_evaluation_summary(con, shared_data):
     folder = shared_data / "trectools_robust03"
-    runs = _paths(shared_data, ["trectools_robust03/runs/input.*.gz"])[:4]
+    runs = _str_paths(shared_data, ["trectools_robust03/runs/input.*.gz"])[:4]
     qrels = str(folder / "qrel" / "robust03_qrels.txt")
     names = ["official", "nDCG@10", "gm_bpref", "FirstRelRank"]
     got = con.sql("SELECT * FROM pf_summary(?, ?, ?, complete := true)", params=[runs, qrels, names]).pl()
@@ -289,7 +280,7 @@ def test_readme_duckdb_lines_against_compare():
 def test_compare_through_the_macros_against_scipy(con, shared_data, confidence_level):
     from scipy import stats
 
-    runs = _paths(shared_data, ["trectools_robust03/runs/input.*.gz"])[:3]
+    runs = _str_paths(shared_data, ["trectools_robust03/runs/input.*.gz"])[:3]
     qrels = str(shared_data / "trectools_robust03" / "qrel" / "robust03_qrels.txt")
     got = con.sql("SELECT * FROM pf_compare(?, ?, ['nDCG@10', 'AP', 'P@10'], baseline := 'InexpC2', confidence_level := ?)",
                   params=[runs, qrels, confidence_level]).pl()

@@ -27,6 +27,7 @@ from pairedframe.engines.spark_engine import SparkEngine
 from pairedframe.example import example_paths
 from pairedframe.measures import REGISTRY, Measure
 from tests.measure_grid import families, family_grid
+from tests.real_runs import REAL_RUNS, run_paths
 
 pytestmark = pytest.mark.spark
 TOL = 1e-12
@@ -106,16 +107,6 @@ def test_prep_options_on_spark_against_duckdb(spark, method):
           pf.evaluate(run, judged, measures, **options))
 
 
-REAL = {  # qrels: run globs (every run file of ../shared/data with TREC qrels)
-    "syndl/TREC-DLs-files/TREC-DL-2021/qrels-pass.txt": ["syndl/TREC-DLs-files/TREC-DL-2021/passages-runs/*"],
-    "syndl/TREC-DLs-files/TREC-DL-2019/qrels-pass.txt": ["syndl/TREC-DLs-files/TREC-DL-2019/passages-runs/*",
-                                                          "llm_labels_dl/dl2019_runs/input.*"],
-    "trectools_robust03/qrel/robust03_qrels.txt": ["trectools_robust03/runs/input.*.gz"],
-    "trec_eval/qrels.test": ["trec_eval/results.test", "trec_eval/results.trunc"],
-    "dl_mia/qrels.txt": ["dl_mia/runs/*"],
-    "ranx/qrels.trec": ["ranx/run.trec"],
-    "ir_measures/compat.qrels": ["ir_measures/compat.run"],
-}
 REPRESENTATIVE = ["nDCG@10", "nDCG", "AP", "P@10", "R@100", "RR", "Rprec", "Bpref", "infAP", "ERR@20",
                   "RBP(p=0.8)", "IPrecAvg", "Judged@10", "NumRelRet"]
 
@@ -124,8 +115,8 @@ def _real_runs(shared_data: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The run files of every collection as one run table and one qrels table: systems and qids
     prefixed with the collection's number."""
     runs, judgments = [], []
-    for number, (qrels, globs) in enumerate(REAL.items()):
-        paths = sorted({p for g in globs for p in shared_data.glob(g) if p.is_file()})
+    for number, (qrels, globs) in enumerate(REAL_RUNS.items()):
+        paths = run_paths(shared_data, globs)
         assert paths, f"no run found for {globs}"
         tag = pl.lit(f"c{number}:")
         runs.append(pf.read_run(paths).with_columns(pl.concat_str(tag, "system").alias("system"),
