@@ -21,6 +21,7 @@ import pairedframe as pf
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.cli import app
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning
+from tests.conformance.doors import DISJOINT  # per-query values whose systems share no query
 
 runner = CliRunner()
 HERE = Path(__file__).resolve()
@@ -28,21 +29,6 @@ HERE = Path(__file__).resolve()
 RUN = pl.DataFrame({"system": ["a"] * 4 + ["b"] * 4, "qid": ["1", "1", "2", "2"] * 2,
                     "docno": ["d1", "d2"] * 4, "score": [2.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 2.0]})
 QRELS = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["d1", "d2", "d1", "d2"], "rel": [1, 0, 0, 1]})
-# per-query values whose systems share no query
-DISJOINT = pl.DataFrame({"system": ["a", "a", "b", "b"], "qid": ["1", "2", "3", "4"], "measure": "AP",
-                         "value": [0.1, 0.2, 0.3, 0.4]})
-PLAN = """confidence_level = 0.95
-margin = 0.02
-seed = 1
-n_resamples = 100
-[systems]
-baseline = "a"
-candidate = "b"
-[[endpoints]]
-measure = "AP"
-direction = "higher is better"
-role = "primary"
-"""
 
 
 def _judgment_sets() -> pl.DataFrame:
