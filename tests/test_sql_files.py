@@ -81,3 +81,15 @@ def test_prepare_and_a_measure_file_by_hand_against_evaluate(tmp_path):
         got = con.sql(load_sql("ndcg.sql"), params={"k": 10, "gain_map": gain_map}).pl().sort("qid")
         want = pf.evaluate(run.with_columns(pl.lit("mysys").alias("system")), qrels, [name]).per_query.sort("qid")
         assert got["value"].to_list() == want["value"].to_list()
+
+
+def test_the_spark_translator_folds_ordered_sums_and_refuses_other_ordered_aggregates_by_name():
+    """sum(x ORDER BY k) becomes a sorted fold (Spark adds in DuckDB's order); an ordered aggregate it
+    cannot translate is a ValueError naming the aggregate, not a NotImplementedError from inside."""
+    pytest.importorskip("sqlglot")
+    from pairedframe.engines.spark_sql import to_spark
+
+    _, select = to_spark("SELECT qid, sum(x ORDER BY k) AS s FROM t GROUP BY qid")
+    assert "ARRAY_SORT" in select and "ORDER BY" not in select
+    with pytest.raises(ValueError, match=r"no Spark translation for the ordered aggregate 'MAX\(x ORDER BY k\)'"):
+        to_spark("SELECT qid, max(x ORDER BY k) AS s FROM t GROUP BY qid")

@@ -21,7 +21,7 @@ of its own on top of sqlglot's:
    ``concat_ws('', transform(array_sort(...), e -> e.v))`` over the same sorted structs (NULL when
    no string, as ``string_agg``). An ordered aggregate written inline, ``sum(x ORDER BY k)``
    (``DESC`` sorts by ``-k``), is folded the same way; other ordered aggregates raise
-   :class:`NotImplementedError`.
+   :class:`ValueError` naming the aggregate (our own SQL never writes one).
 3. Decimal literals (``1.0``, ``1e-12``) are cast to DOUBLE: Spark reads them as DECIMAL, whose
    division rounds to a fixed scale; DuckDB divides them as doubles.
 4. A window call inside arithmetic is parenthesised: Spark parses ``sum(x) OVER w - y`` as a window
@@ -73,8 +73,8 @@ def _ordered_fold(node: exp.Expression) -> exp.Expression:
     if not isinstance(agg, exp.Order):
         return node
     if not isinstance(node, exp.Sum):
-        raise NotImplementedError(f"no Spark translation for the ordered aggregate {node.sql('duckdb')!r}; "
-                                  "only sum(x ORDER BY k) and the macros of sql/dialect_duckdb.sql are translated")
+        raise ValueError(f"no Spark translation for the ordered aggregate {node.sql('duckdb')!r}; "
+                         "only sum(x ORDER BY k) and the macros of sql/dialect_duckdb.sql are translated")
     return _fold("sum", agg.this, "DOUBLE", [(o.this, bool(o.args.get("desc"))) for o in agg.expressions])
 
 
