@@ -33,12 +33,12 @@ def output_to(path: str | Path | None) -> Iterator[None]:
         return
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    script = Path(sys.argv[0])
+    # the command as typed (``sys.orig_argv``): a folder's entry rewrites sys.argv for its section
+    script, *args = getattr(sys, "orig_argv", [sys.executable, *sys.argv])[1:]
     try:
-        script = script.resolve().relative_to(Path(__file__).resolve().parents[1])
+        script = str(Path(script).resolve().relative_to(Path(__file__).resolve().parents[1]))
     except ValueError:
         pass
-    args = [a for a in sys.argv[1:]]
     with open(out, "w", encoding="utf-8") as fh:
         stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
         fh.write(f"<!-- printed by: python {shlex.join([str(script), *args])} ({stamp}) -->\n\n")

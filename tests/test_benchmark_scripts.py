@@ -1,5 +1,6 @@
-"""The evaluate benchmark script runs end to end on tiny sizes (a smoke run: no timing is asserted;
-speed claims come from running the script itself, see docs/how/benchmarks.md)."""
+"""The benchmark sections run end to end on tiny sizes through their folder's one entry (``python benchmarks/speed
+--section NAME``, ``python benchmarks/calibration --section NAME``; a smoke run: no timing is asserted, speed
+claims come from running the script itself, see docs/how/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,22 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "evaluate.py"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def speed(section: str) -> list[str]:
+    """The command of a speed section, before its options."""
+    return [sys.executable, str(BENCHMARKS / "speed"), "--section", section]
+
+
+def calibration(*section: str) -> list[str]:
+    """The command of the calibration runner, or of one study with its section name."""
+    return [sys.executable, str(BENCHMARKS / "calibration"), *(["--section", *section] if section else [])]
 
 
 def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
     pytest.importorskip("pytrec_eval", reason="pytrec_eval is in the oracles extra")
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--tools", "pairedframe", "pairedframe-polars",
+    proc = subprocess.run([*speed("evaluate"), "--quick", "--tools", "pairedframe", "pairedframe-polars",
                            "pytrec_eval", "pairedframe-all_trec"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     table = [line.split() for line in proc.stdout.splitlines()]
@@ -30,8 +41,7 @@ def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
 
 
 def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):
-    script = SCRIPT.parent / "interleaved.py"
-    proc = subprocess.run([sys.executable, str(script), "--queries", "300", "--docs", "50", "--dir", str(tmp_path)],
+    proc = subprocess.run([*speed("interleaved"), "--queries", "300", "--docs", "50", "--dir", str(tmp_path)],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "x the grouped time" in proc.stdout
@@ -40,14 +50,11 @@ def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):
     assert not list(tmp_path.iterdir())                               # the generated files are gone
 
 
-CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py"
-
-
 @pytest.mark.shared_data
 def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
     """Smoke run on the real data: every interval, test and section runs (no rate is asserted here;
     the figures come from the full run, docs/how/calibration.md)."""
-    proc = subprocess.run([sys.executable, str(CALIBRATION), "--quick", "--data", str(shared_data)],
+    proc = subprocess.run([*calibration(), "--quick", "--data", str(shared_data)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
@@ -72,11 +79,10 @@ def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_table_benchmark_quick_run(shared_data):
-    """benchmarks/table_dl2021.py runs end to end on 6 DL-2021 runs (no timing asserted)."""
+    """benchmarks/speed --section table_dl2021 runs end to end on 6 DL-2021 runs (no timing asserted)."""
     if not (shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021" / "passages-runs" / "p_bm25.gz").exists():
         pytest.skip("DL-2021 runs missing from the shared data")
-    script = SCRIPT.parent / "table_dl2021.py"
-    proc = subprocess.run([sys.executable, str(script), "--quick", "--no-ranx", "--data", str(shared_data)],
+    proc = subprocess.run([*speed("table_dl2021"), "--quick", "--no-ranx", "--data", str(shared_data)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "pairedframe table (evaluate + compare + LaTeX)" in proc.stdout and "5 s target" in proc.stdout
@@ -85,8 +91,7 @@ def test_table_benchmark_quick_run(shared_data):
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_adaptive_calibration_quick_run_prints_rates_with_monte_carlo_errors(shared_data):
-    script = SCRIPT.parent / "adaptive_calibration.py"
-    proc = subprocess.run([sys.executable, str(script), "--quick", "--data", str(shared_data)],
+    proc = subprocess.run([*calibration("adaptive"), "--quick", "--data", str(shared_data)],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
     rows = [line.split("|")[1:-1] for line in proc.stdout.splitlines() if line.startswith("| ") and "+-" in line]
@@ -99,8 +104,8 @@ def test_adaptive_calibration_quick_run_prints_rates_with_monte_carlo_errors(sha
         assert 0 <= fdr <= 1 and 0 <= power <= 1 and fdr_se >= 0 and power_se >= 0
 
 
-def _quick_dl21(script: str, shared_data) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, str(SCRIPT.parent / script), "--quick", "--data",
+def _quick_dl21(section: str, shared_data) -> subprocess.CompletedProcess:
+    proc = subprocess.run([*speed(section), "--quick", "--data",
                            str(shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021")],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
@@ -110,7 +115,7 @@ def _quick_dl21(script: str, shared_data) -> subprocess.CompletedProcess:
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_segments_benchmark_quick_run_reports_the_adaptive_row(shared_data):
-    proc = _quick_dl21("segments.py", shared_data)
+    proc = _quick_dl21("segments", shared_data)
     assert "real DL-2021 nDCG@10 pairs" in proc.stdout
     assert "adaptive randomization + t CI" in proc.stdout
     assert "certified 200 of 200 rows" in proc.stdout
@@ -121,7 +126,7 @@ def test_segments_benchmark_quick_run_reports_the_adaptive_row(shared_data):
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_adaptive_compare_quick_run_certifies_the_family(shared_data):
-    proc = _quick_dl21("adaptive_compare.py", shared_data)
+    proc = _quick_dl21("adaptive_compare", shared_data)
     adaptive = [line.split() for line in proc.stdout.splitlines() if ": adaptive" in line]
     assert len(adaptive) == 2                                   # Holm and BH
     assert all(row[-1] == "35/35" for row in adaptive)
@@ -130,8 +135,7 @@ def test_adaptive_compare_quick_run_certifies_the_family(shared_data):
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_tukey_calibration_quick_run_prints_fwer_with_monte_carlo_errors(shared_data):
-    script = SCRIPT.parent / "tukey_calibration.py"
-    proc = subprocess.run([sys.executable, str(script), "--quick", "--data", str(shared_data)],
+    proc = subprocess.run([*calibration("tukey"), "--quick", "--data", str(shared_data)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| DL-2019")]
@@ -141,15 +145,15 @@ def test_tukey_calibration_quick_run_prints_fwer_with_monte_carlo_errors(shared_
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_report_benchmark_quick_run_writes_its_table_with_the_command(shared_data, tmp_path):
-    """benchmarks/report_dl2021.py times the report next to ``pairedframe evaluate`` (the reference),
+    """benchmarks/speed --section report_dl2021 times the report next to ``pairedframe evaluate`` (the reference),
     ``table`` and start-up and, with --output, writes what it printed under a first line naming the
     command (docs/guide/report.md and docs/how/benchmarks.md include it)."""
     out = tmp_path / "report.md"
-    proc = subprocess.run([sys.executable, str(SCRIPT.parent / "report_dl2021.py"), "--quick", "--data",
+    proc = subprocess.run([*speed("report_dl2021"), "--quick", "--data",
                            str(shared_data), "--output", str(out)], capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("<!-- printed by: python benchmarks/report_dl2021.py --quick")
+    assert text.startswith("<!-- printed by: python benchmarks/speed --section report_dl2021 --quick")
     assert proc.stdout.strip() in text
     row = r"^\| pairedframe (report|evaluate|table|--help)[^|]*((?:\| [\d.]+ ){5})\|$"
     rows = re.findall(row, text, flags=re.M)
@@ -160,8 +164,7 @@ def test_report_benchmark_quick_run_writes_its_table_with_the_command(shared_dat
 
 
 def test_cluster_edgeworth_small_g_quick_run_shows_no_correction_at_two_clusters():
-    script = SCRIPT.parent / "cluster_edgeworth_small_g.py"
-    proc = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([*calibration("edgeworth"), "--quick"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     rows = {int(line.split()[0]): line.split() for line in proc.stdout.splitlines()
             if re.match(r"\s*\d+\s+\d+\s", line)}
@@ -169,3 +172,18 @@ def test_cluster_edgeworth_small_g_quick_run_shows_no_correction_at_two_clusters
     assert rows[2][-2:] == ["1.000", "1.000"]                 # G = 2: the Edgeworth quantile is the t quantile
     assert float(rows[3][-1]) < 1.01                           # G = 3: under 1 % at most
     assert rows[2][2] == rows[2][5]                            # so the two coverages are the same
+
+
+def test_each_benchmark_folder_has_one_entry_that_lists_its_sections_and_refuses_an_unknown_one():
+    """benchmarks/speed and benchmarks/calibration are the two entries (issue 21 item 6); every module of a
+    folder other than shared helpers is a section of its entry."""
+    listing = subprocess.run([*speed("evaluate")[:2], "--help"], capture_output=True, text=True, timeout=120)
+    assert listing.returncode == 0
+    sections = {p.stem for p in (BENCHMARKS / "speed").glob("*.py") if not p.stem.startswith("_")}
+    assert sections and all(f"  {name} " in listing.stdout for name in sections)
+    studies = subprocess.run([*calibration(), "--help"], capture_output=True, text=True, timeout=120)
+    assert studies.returncode == 0 and "--section" in studies.stdout
+    for name in ("adaptive", "cluster_fpr", "edgeworth", "tukey", "ppi_dl19"):
+        assert f"  {name} " in studies.stdout
+    unknown = subprocess.run(speed("nope"), capture_output=True, text=True, timeout=120)
+    assert unknown.returncode == 2 and "unknown section 'nope'" in unknown.stderr

@@ -92,7 +92,7 @@ def test_unh_bm25_interval_and_verdict_agree_on_dl19(shared_data, tmp_path):
 
 def test_near_duplicate_runs_warn_about_tied_queries_on_dl19(shared_data):
     """TUA1-1 and test1 (DL-2019) are near-duplicates: equal nDCG@10 on most of the 43 queries.  The
-    mean delta then rests on a few queries and intervals under-cover (benchmarks/calibration.py), so
+    mean delta then rests on a few queries and intervals under-cover (benchmarks/calibration), so
     compare says so, naming the ties; a pair of different systems does not warn."""
     import warnings
 

@@ -137,4 +137,4 @@ def test_included_results_nest_under_the_page_and_a_missing_one_names_its_comman
     pf_results._copy(SimpleNamespace(srcdir=str(tmp_path)))
     assert (tmp_path / "_generated" / "parity.md").read_text() == "### counts\n| a |\n"
     missing = (tmp_path / "_generated" / "report_dl2021.md").read_text()
-    assert "Not generated in this checkout" in missing and "benchmarks/report_dl2021.py --output" in missing
+    assert "Not generated in this checkout" in missing and "benchmarks/speed --section report_dl2021 --output" in missing

@@ -133,7 +133,7 @@ def test_skew_warning_names_the_consequence_and_points_at_the_caller():
     assert f"with n = {worst['n_queries']} (system 'B', measure 'm', segment_set 'third', " \
            f"segment '{worst['segment']}')" in message
     assert f"skewness {worst['skewness']:+.2f}" in message
-    assert "0.054-0.079" in message and "0.025-0.039" in message and "calibration_segments.py" in message
+    assert "0.054-0.079" in message and "0.025-0.039" in message and "calibration/segments.py" in message
 
 
 def test_no_skew_warning_for_symmetric_deltas_or_segments_below_three_queries():

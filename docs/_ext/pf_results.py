@@ -10,13 +10,13 @@ from pathlib import Path
 #: results file -> the command that writes it.
 COMMANDS = {
     "parity.md": "PYTHONPATH=src python benchmarks/parity.py --output docs/results/parity.md",
-    "report_dl2021.md": "python benchmarks/report_dl2021.py --output docs/results/report_dl2021.md",
-    "calibration_paired.md": ("PYTHONPATH=src python benchmarks/calibration.py --section paired "
+    "report_dl2021.md": "python benchmarks/speed --section report_dl2021 --output docs/results/report_dl2021.md",
+    "calibration_paired.md": ("PYTHONPATH=src python benchmarks/calibration --section paired "
                               "--output docs/results/calibration_paired.md"),
-    "calibration_agreement.md": ("PYTHONPATH=src python benchmarks/calibration.py --section agreement "
+    "calibration_agreement.md": ("PYTHONPATH=src python benchmarks/calibration --section agreement "
                                  "--output docs/results/calibration_agreement.md"),
-    "evaluate.md": "PYTHONPATH=src python benchmarks/evaluate.py --output docs/results/evaluate.md",
-    "spark.md": "PYTHONPATH=src python benchmarks/spark.py --jobs evaluate --output docs/results/spark.md",
+    "evaluate.md": "PYTHONPATH=src python benchmarks/speed --section evaluate --output docs/results/evaluate.md",
+    "spark.md": "PYTHONPATH=src python benchmarks/speed --section spark --jobs evaluate --output docs/results/spark.md",
 }
 
 

@@ -18,7 +18,7 @@ Before any resampling, the entry point describes its work as blocks run one afte
 resample; :func:`check_resampling_cost` estimates
 
 - time: ``sum(draws * units * (columns + PER_DRAW_COLUMNS)) / ELEMENTS_PER_SECOND``, a lower bound
-  (the kernels measured 2-20x slower on a 2-core machine, ``benchmarks/compare.py``);
+  (the kernels measured 2-20x slower on a 2-core machine, ``benchmarks/speed --section compare``);
 - memory: ``max(draws * kept * 8) + WORK_BYTES``,
 
 and raises :class:`~pairedframe.errors.ResamplingCostError` naming the argument (the CLI replaces it

@@ -14,7 +14,7 @@ systems) and then treats whole *clusters* as the unit:
   inverted sign-flip test fall short of 95 % at ``G = 10`` when cluster effects are skewed.  With
   ``G = 2-4`` clusters (1-3 df) the correction changes next to nothing (0 at ``G = 2``, under 1 % at
   ``G = 3``) and skewed cluster effects leave the interval short (0.88-0.89 with Exp(1) cluster sums,
-  ``benchmarks/cluster_edgeworth_small_g.py``).  It is not
+  ``benchmarks/calibration --section edgeworth``).  It is not
   the inverted test, so it can exclude 0 where ``p >= alpha`` (or hold it where ``p < alpha``);
   ``verdict_note`` says so and the verdict follows the test.  ``interval="signflip"`` is the set of
   shifts the test does not reject (same sign patterns; excludes 0 exactly when ``p < alpha``),
@@ -26,7 +26,7 @@ systems) and then treats whole *clusters* as the unit:
   deltas).
 
 Calibration on real TREC deltas grouped into clusters: README "Calibration"
-(``benchmarks/calibration.py --section clustered``), which also sets :data:`MIN_CLUSTERS`.
+(``benchmarks/calibration --section clustered``), which also sets :data:`MIN_CLUSTERS`.
 
 ``G`` is the number of *distinct* cluster ids among the paired queries (never ``max id + 1``);
 cluster sizes may differ.

@@ -124,7 +124,7 @@ def per_query_confusions(qids: np.ndarray, ia: np.ndarray, ib: np.ndarray, c: in
 def kappa_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarray | None,
                            confidence_level: float) -> dict[str, tuple[float, ConfidenceInterval]]:
     """Each kappa and its jackknife interval over queries (the kernel of :func:`label_agreement`, also run
-    by ``benchmarks/calibration_agreement.py``).
+    by ``benchmarks/calibration/agreement.py``).
 
     ``per_query``: (n_queries, c, c) confusions (:func:`per_query_confusions`); ``values``: the c grade
     values; ``binary``: the per-query 2 x 2 tables of ``grade >= binary_at`` or None.  Returns
@@ -210,7 +210,7 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     too: -1 and 2 differ by 3.  Pairs of one query share its documents and the judge's reading of
     it, so they are not independent: the interval resamples *queries* (the delete-one-query
     jackknife), not pairs.  Coverage of the 43-query kappa on DL-2019 (NIST vs 7 LLM label sets, 20
-    and 30 queries drawn from the 43, 4 kappas: 56 cells; ``benchmarks/calibration.py --section
+    and 30 queries drawn from the 43, 4 kappas: 56 cells; ``benchmarks/calibration --section
     agreement``, docs/guide/agreement.md): median 0.948, range 0.874-0.976 (lowest: quadratic kappa);
     the percentile bootstrap over queries 0.926 (0.854-0.950), the i.i.d. Fleiss-Cohen-Everitt
     interval 0.335 (0.236-0.484).

@@ -25,7 +25,7 @@ deltas; Fisher, as used in IR by Smucker et al. 2007) and the interval is the sy
 bootstrap interval (bootstrap-t, Hall 1992), stabilised: each resample is studentized by at least half
 the sample's SE, and its quantile is at most 1.5 x Student's t quantile
 (:mod:`pairedframe.stats.studentized`).  It covers 0.94-0.96 on real TREC deltas at every size
-measured, skewed ones included, as Hall's does (README "Calibration", ``benchmarks/calibration.py
+measured, skewed ones included, as Hall's does (README "Calibration", ``benchmarks/calibration
 --section paired``: 0.945-0.959 at n = 20, 50 and 100, median width 1.02-1.04 x the t interval's at
 n = 20 and 1.00-1.01 at n = 100), and stays near the t interval where a few queries dominate the
 deltas, where Hall's interval is many times wider or unbounded (never more than 1.5 x the t interval;
@@ -358,7 +358,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
         and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20).  Where the interval and the
         verdict disagree, ``verdict_note`` says which decides and why.  Coverage on real TREC deltas:
-        README "Calibration" (``benchmarks/calibration.py``).  Every interval is clipped to the range
+        README "Calibration" (``benchmarks/calibration``).  Every interval is clipped to the range
         of a mean delta of its measure (module docstring).
     power : float in (0, 1), default 0.8
         Power for the minimum detectable effect.

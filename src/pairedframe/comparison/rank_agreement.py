@@ -10,7 +10,7 @@ resample index is drawn from the keyed stream :func:`pairedframe.compare` uses f
 (:func:`~pairedframe.comparison.resample_generators`).  Both are approximate: a rank coefficient of
 sample means is biased toward disagreement (near-tied systems swap at random), more than any
 resampling of the sample can see, so no interval of either kind reaches its nominal coverage on
-every real data set (docs/guide/agreement.md; ``benchmarks/calibration.py --section agreement``).
+every real data set (docs/guide/agreement.md; ``benchmarks/calibration --section agreement``).
 """
 
 from __future__ import annotations
@@ -270,7 +270,7 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
                           rbo_p: float, confidence_level: float, n_resamples: int, seed: int, qids: list[str]
                           ) -> dict[str, tuple[ConfidenceInterval, str]]:
     """Each coefficient's interval over the queries and its note (the kernel of :func:`rank_agreement`,
-    also run by ``benchmarks/calibration_agreement.py``).
+    also run by ``benchmarks/calibration/agreement.py``).
 
     ``A``, ``B``: (n queries, k systems) values under ``a`` and ``b``; ``point``: the coefficients
     of the column means; ``method``: a key of :data:`RANK_INTERVALS`; ``n_resamples``, ``seed`` and
@@ -404,7 +404,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     then says.  Coverage of the whole-set coefficient by 95 % intervals from samples of 20 and 30
     queries drawn from DL-2019 (20 runs, NIST vs 7 LLM label sets, nDCG@10), DL-2021 (63 runs,
     nDCG@10 vs AP orderings) and a near-tie design, 18 cells x 5 coefficients
-    (``benchmarks/calibration.py --section agreement``; docs/guide/agreement.md): jackknife median
+    (``benchmarks/calibration --section agreement``; docs/guide/agreement.md): jackknife median
     0.975, range 0.744-1.000 (on the real data tau_b and rho 0.95-1.00, tau_AP 0.85-0.99, RBO
     0.74-0.96), 1.5 times the percentile interval's width; percentile median 0.732, range
     0.000-0.992.

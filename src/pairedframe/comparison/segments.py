@@ -321,7 +321,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         shifts the segment's sign-flip test does not reject, on the same patterns, so it excludes 0
         exactly when the raw ``p < 1 - confidence_level``; ``se`` is then ``sd / sqrt(n)``), ``"t"``
         for the t-test.  ``"percentile"``: bootstrap percentile interval (under-covers at n = 20:
-        benchmarks/calibration.py).  With ``resampling="adaptive"`` the sign-flip interval uses the
+        benchmarks/calibration).  With ``resampling="adaptive"`` the sign-flip interval uses the
         segment's ``n_resamples`` fixed patterns, so it need not invert the adaptive p-value exactly.
     resampling : {"fixed", "adaptive"}, default "fixed"
         ``"adaptive"`` (randomization test only) draws sign patterns in rounds until every decision
@@ -382,7 +382,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     SkewWarning
         Once, when some units' deltas fail Cochran's rule ``n > 25 skewness^2`` (units with fewer than
         3 queries never do): how many, the most skewed (its keys, skewness and n) and the FDR BH
-        reached on skewed segments in ``benchmarks/calibration_segments.py``.
+        reached on skewed segments in ``benchmarks/calibration/segments.py``.
     SmallSampleWarning
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning

@@ -9,7 +9,7 @@ Marks
 ``pvalue_bh``, or for ``"tukey"`` ``pvalue_max_tukey_raw``: the randomised Tukey HSD p-value or the
 pair's own p-value, whichever is larger, so a mark needs both tests to reject -- the Tukey HSD alone
 let the family-wise error reach 0.113-0.184 on real values whose pairs differ in spread, the larger
-of the two held 0.035-0.053, ``benchmarks/tukey_calibration.py``); a pair is significant when
+of the two held 0.035-0.053, ``benchmarks/calibration --section tukey``); a pair is significant when
 ``p < alpha``, and the winner is the system with the better mean: the higher one, or the lower one for ranks
 such as FirstRelRank (:func:`pairedframe.measures.higher_is_better`).
 

@@ -57,17 +57,17 @@ def verdict_column(correction: str) -> str:
     return CORRECTIONS[correction]
 
 #: Largest type-I error (at alpha = 0.05, n = 20) of the two tests on skewed real deltas, quoted in the
-#: skew warning; ``benchmarks/calibration.py --section paired`` prints it (null "centred", DL-2019 nDCG@10).
+#: skew warning; ``benchmarks/calibration --section paired`` prints it (null "centred", DL-2019 nDCG@10).
 SKEWED_TYPE_I_AT_20 = 0.065
 #: False discovery rate of BH at q = 0.05 over 20 segments of 20 real TREC deltas (5 truly shifted),
 #: quoted in the segment skew warning: centred skewed null segments where it exceeded q (DL-2019 and
-#: DL-2021 AP), and symmetric ones; ``benchmarks/calibration_segments.py`` prints both (README Calibration).
+#: DL-2021 AP), and symmetric ones; ``benchmarks/calibration/segments.py`` prints both (README Calibration).
 SEGMENT_FDR_SKEWED = "0.054-0.079"
 SEGMENT_FDR_SYMMETRIC = "0.025-0.039"
 #: Share of exactly tied queries (delta 0) above which :func:`warn_many_ties` warns.
 TIED_SHARE = 0.25
 #: Coverage of the default (studentized) 95 % interval on samples of 20 DL-2019 nDCG@10 deltas with
-#: more than TIED_SHARE ties (near-duplicate run pairs), as benchmarks/calibration.py prints it
+#: more than TIED_SHARE ties (near-duplicate run pairs), as benchmarks/calibration prints it
 #: (0.919, MC SE 0.022; the interval inverting the sign-flip test: 0.791).
 TIED_COVERAGE_AT_20 = 0.92
 
@@ -227,7 +227,7 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
 
     Near-duplicate systems (an ablation that changes a few queries) give deltas that are mostly 0 and
     a few large values; a sample of such deltas often misses the rare large ones, so every interval
-    for the mean under-covers (benchmarks/calibration.py), whatever the test.
+    for the mean under-covers (benchmarks/calibration), whatever the test.
     """
     share = np.asarray(ties, dtype=float) / np.maximum(np.asarray(n_units, dtype=float), 1.0)
     bad = np.flatnonzero((share > TIED_SHARE) & (share < 1.0))   # all tied: "identical", nothing to warn
@@ -238,7 +238,7 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
         f"{bad.size} comparison(s) tie exactly on more than {TIED_SHARE:.0%} of their {unit}; most: "
         f"{int(ties[i])} of {int(n_units[i])} ({labels[i]}). The mean delta rests on the few {unit} that "
         f"differ, and intervals for it under-cover: {TIED_COVERAGE_AT_20:.2f} for the default 95 % interval "
-        f"on such samples of 20 real TREC deltas, 0.79 for interval='signflip' (benchmarks/calibration.py). "
+        f"on such samples of 20 real TREC deltas, 0.79 for interval='signflip' (benchmarks/calibration). "
         "Read the wins / losses / ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
 
 
@@ -260,7 +260,7 @@ def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], un
         f"n > 25 x skewness^2 fails); most skewed: skewness {skewness[i]:+.2f} with n = {int(n_units[i])} "
         f"({labels[i]}). The t-test, the sign-flip test and the intervals inverting them assume nearly "
         f"symmetric deltas: on skewed real TREC deltas at n = 20 both tests rejected up to "
-        f"{SKEWED_TYPE_I_AT_20:.1%} at alpha = 5% (benchmarks/calibration.py); the default studentized "
+        f"{SKEWED_TYPE_I_AT_20:.1%} at alpha = 5% (benchmarks/calibration); the default studentized "
         "interval covers best there (so it may hold 0 where the test rejects). See the verdict_note column", SkewWarning, stacklevel=user_stacklevel())
 
 
@@ -278,5 +278,5 @@ def warn_skewed_segments(skewness: np.ndarray, n_units: np.ndarray, label: Calla
         f"n = {int(n_units[i])} ({label(i)}). The per-segment tests assume nearly symmetric deltas: with BH at "
         f"q = 0.05 over segments of 20 skewed real TREC deltas the false discovery rate was "
         f"{SEGMENT_FDR_SKEWED} on DL-2019 and DL-2021 AP (above q), against {SEGMENT_FDR_SYMMETRIC} with symmetric deltas "
-        "(benchmarks/calibration_segments.py, README Calibration). Read discoveries in such segments with "
+        "(benchmarks/calibration/segments.py, README Calibration). Read discoveries in such segments with "
         "their 'skewness' column", SkewWarning, stacklevel=user_stacklevel())

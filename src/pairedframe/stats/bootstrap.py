@@ -24,7 +24,7 @@ with ``u = x - mean(x)``).  Both under-cover at small ``n``: the percentile
 interval is too narrow by about ``sqrt((n-1)/n)`` on top of its normal-quantile
 width, and BCa's corrections are asymptotic (second-order accuracy, Efron
 1987; Hall 1992 sec. 3.10) and estimated from the same few queries.  On real
-TREC deltas (docs/how/calibration.md, ``benchmarks/calibration.py``) BCa covers
+TREC deltas (docs/how/calibration.md, ``benchmarks/calibration``) BCa covers
 *no better* than the percentile interval at n = 20-100 -- slightly worse at
 n = 20 -- and both fall short of 0.95 where the intervals that invert a test
 (:mod:`pairedframe.stats.signflip_interval`, the t interval) do not.

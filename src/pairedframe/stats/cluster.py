@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 #: Below this many clusters :func:`pairedframe.compare_clustered` warns.  Set from
-#: ``benchmarks/calibration.py --section clustered`` (real deltas in clusters of 5, icc
+#: ``benchmarks/calibration --section clustered`` (real deltas in clusters of 5, icc
 #: 0-0.6, 10,000 replications): at G = 6 the exact cluster sign-flip test, which decides the verdict,
 #: has 2^6 sign patterns and rejects only 3.1-4.0 % of centred nulls (4.4-6.0 % from G = 8), and the
 #: interval inverting it covers 0.959-0.972 at 1.27 times the cluster-t width; for G <= 5 it cannot

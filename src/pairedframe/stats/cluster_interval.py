@@ -22,14 +22,14 @@ With ``G`` clusters of summed deltas ``S_g`` and sizes ``n_g`` (``N = sum n_g``)
   few clusters it corrects nothing: the term is estimated from ``G`` residual sums, exactly 0 at
   ``G = 2`` (two residuals have no skewness) and under 1 % of the quantile at ``G = 3``; with Exp(1)
   cluster sums both intervals cover 0.88-0.89 at ``G = 3-4``
-  (``benchmarks/cluster_edgeworth_small_g.py``).
+  (``benchmarks/calibration --section edgeworth``).
 - :func:`cluster_sign_flip_interval_many` inverts the cluster sign-flip test of
   :mod:`pairedframe.stats.cluster`: shifting every delta by ``delta`` shifts cluster ``g``'s sum by
   ``delta n_g``, so a pattern's null statistic becomes ``a - delta c`` with ``c = sum s_g n_g / N``
   and the breakpoints of :mod:`pairedframe.stats.signflip_interval` apply unchanged.  Same patterns as
   the test, same tie rule: the interval excludes 0 exactly when the test's ``p < alpha``.
 
-On real TREC deltas grouped into clusters (``benchmarks/calibration.py --section clustered``) the
+On real TREC deltas grouped into clusters (``benchmarks/calibration --section clustered``) the
 cluster percentile bootstrap covers 0.885-0.899 at ``G = 10``, cluster-t and the inverted test
 0.939-0.952, the Edgeworth-corrected interval 0.946-0.956 (docs/how/calibration.md).
 

@@ -15,7 +15,7 @@ Joanes & Gill 1998), so a normal sample gets the t quantile on average rather th
 is the analytic twin of the symmetric bootstrap-t interval, without its resampling noise and without
 its unbounded ends on samples with many tied values.
 
-Calibration on real TREC deltas (``benchmarks/calibration.py --section clustered ppi``):
+Calibration on real TREC deltas (``benchmarks/calibration --section clustered ppi``):
 docs/how/calibration.md.
 
 References

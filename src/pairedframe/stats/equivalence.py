@@ -7,7 +7,7 @@ deltas in 10 clusters of 3 and the true delta on the margin, a z-based TOST on t
 SE says "equivalent" 7.2 % of the time instead of 5 % (theory for singletons:
 ``P(t_9 < -1.645 sqrt(0.9)) = 0.077``); with ``df = G - 1`` and the unbiased (CR1) SE it says so
 4.7 % of the time, and at most 5.1 % on real TREC deltas at G = 10, 20, 30
-(``benchmarks/calibration.py --section equivalence``).
+(``benchmarks/calibration --section equivalence``).
 Distribution functions from :mod:`scipy.special`.
 """
 

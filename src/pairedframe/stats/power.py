@@ -29,7 +29,7 @@ __all__ = ["MIN_QUERIES", "minimum_detectable_effect", "noncentral_t_mde", "requ
 #: paired statistics here are trusted.  Below ~20 queries the t-test and the
 #: sign-flip test (and the intervals that invert them) lean heavily on the
 #: symmetry of the deltas -- on skewed real deltas both reject up to 6.5 % at
-#: a nominal 5 % at n = 20 (``benchmarks/calibration.py``) -- and the
+#: a nominal 5 % at n = 20 (``benchmarks/calibration``) -- and the
 #: exact sign-flip test has few distinct sign patterns.  TREC tracks use 25-50 topics per year and Voorhees & Buckley
 #: (2002) found 50 topics the practical minimum for stable system rankings;
 #: 20 is a lower bound under which callers should emit

@@ -27,7 +27,7 @@ second-order Edgeworth term of the rectifier's skew and kurtosis
 (:mod:`pairedframe.stats.edgeworth`; conservative when the proxy-only part of
 the variance is large) and takes the p-value dual to that interval.
 Calibration on TREC DL-2019 (NIST gold, Llama-3.3-70B proxy, gold queries drawn
-i.i.d.): docs/how/calibration.md (``benchmarks/calibration.py --section ppi``).
+i.i.d.): docs/how/calibration.md (``benchmarks/calibration --section ppi``).
 """
 
 from __future__ import annotations

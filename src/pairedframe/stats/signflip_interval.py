@@ -28,7 +28,7 @@ when the reported ``p >= alpha``.
 
 The interval assumes what the test assumes for a shift: that ``d - delta`` is symmetric about 0 at
 the true ``delta`` (Fisher's sign-flip model for a location shift).  On real per-query deltas it
-covers like the t interval (``benchmarks/calibration.py``), less than nominal when the deltas are
+covers like the t interval (``benchmarks/calibration``), less than nominal when the deltas are
 strongly skewed and ``n`` is small.
 
 References

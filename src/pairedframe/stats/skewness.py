@@ -3,7 +3,7 @@
 Cochran (1977, sec. 2.15) gives ``n > 25 * G1**2`` (``G1`` the skewness of the values) as the sample
 size above which the mean of ``n`` values is close enough to normal for 95 % statements; below it
 the t-test, the sign-flip test and every interval that inverts them err in the direction of the skew.
-On real per-query deltas (``benchmarks/calibration.py``) the rows that fail the rule are where the
+On real per-query deltas (``benchmarks/calibration``) the rows that fail the rule are where the
 tests' type-I error exceeds 5 %.
 
 References

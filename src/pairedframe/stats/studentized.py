@@ -23,7 +23,7 @@ has probability ``P(chi2(19) < 19 / 4) < 1 / 2,500`` at n = 20 -- so its ``T*`` 
 ``se / 2`` instead (:data:`MIN_SE_RATIO`); the dominant-delta samples then get about the t interval.
 The cap is a guarantee on top (never more than 1.5 times the t interval's width); with the floor it
 bound on none of the real nDCG@10 / AP samples and on at most 1.4 % of the RR@10 ones.  On real TREC deltas the stabilised interval covers
-as Hall's does (at most 0.002 less in any cell, half an MC SE); ``benchmarks/calibration.py --section
+as Hall's does (at most 0.002 less in any cell, half an MC SE); ``benchmarks/calibration --section
 paired`` prints both, the other candidates considered (the equal-tailed form, the cap alone, a fall-back
 to the t interval or to the sign-flip inversion where Hall's quantile passes the cap) and the spiky
 cells (README "Calibration").  Polansky (2000) is the reference for stabilising small-sample

@@ -4,7 +4,7 @@ Clipping
 --------
 The mean of values in ``[lo, hi]`` lies in ``[lo, hi]``, so replacing a finite interval end beyond it
 by the bound never removes the true mean: coverage is unchanged, sample by sample, and the interval
-only gets shorter (``benchmarks/calibration.py --section paired`` prints coverage and width after
+only gets shorter (``benchmarks/calibration --section paired`` prints coverage and width after
 clipping, as :func:`pairedframe.compare` reports them).  An infinite end (a one-sided interval, as
 scipy writes it) is kept: it says the data give no bound on that side.
 

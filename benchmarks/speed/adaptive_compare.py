@@ -7,8 +7,8 @@ force with a large fixed B.  Each prints seconds (interval="t", so only the p-va
 patterns drawn, significant comparisons and their agreement with the brute force.  Timings on a
 shared machine are noisy: compare rows of the same run.  A script, not a CI test::
 
-    PYTHONPATH=src python benchmarks/adaptive_compare.py [--brute-resamples 1000000]
-    PYTHONPATH=src python benchmarks/adaptive_compare.py --quick
+    PYTHONPATH=src python benchmarks/speed --section adaptive_compare [--brute-resamples 1000000]
+    PYTHONPATH=src python benchmarks/speed --section adaptive_compare --quick
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 import pairedframe as pf  # noqa: E402
 
-DL21 = Path(__file__).resolve().parents[2] / "shared" / "data" / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
+DL21 = Path(__file__).resolve().parents[3] / "shared" / "data" / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
 MEASURES = ["nDCG@10", "AP", "RR@10", "R@100", "P@10"]
 #: The verdict column each printed section reads, and the correction= that picks it.
 CORRECTION_OF = {"pvalue_holm": "holm", "pvalue_bh": "bh"}

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import polars as pl
 
-from calibration_common import table
+from common import table
 from pairedframe.comparison.segments import compare_segments
 
 

@@ -2,8 +2,8 @@
 
 Usage::
 
-    PYTHONPATH=src python benchmarks/compare.py --n-queries 7000 --n-resamples 10000
-    PYTHONPATH=src python benchmarks/compare.py --quick          # tiny sizes (CI smoke run)
+    PYTHONPATH=src python benchmarks/speed --section compare --n-queries 7000 --n-resamples 10000
+    PYTHONPATH=src python benchmarks/speed --section compare --quick          # tiny sizes (CI smoke run)
 
 Every measurement runs in its own subprocess (``--worker NAME``) so peak memory (``ru_maxrss`` of
 that process, and the tracemalloc peak of the timed call, which numpy reports to) is not polluted
@@ -42,7 +42,7 @@ def _data(n: int, k: int) -> np.ndarray:
 def _job(name: str, n: int, B: int):
     """Return a zero-argument callable doing the measured work."""
     if name.startswith("pf_"):
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
     if name in ("pf_bootstrap_1", "pf_bootstrap_10"):
         from pairedframe.stats.bootstrap import bootstrap_mean_many
         D = _data(n, 1 if name.endswith("_1") else 10)

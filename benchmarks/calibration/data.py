@@ -1,4 +1,4 @@
-"""Real per-query delta populations for the calibration sections (``benchmarks/calibration.py``).
+"""Real per-query delta populations for the calibration sections (``benchmarks/calibration``).
 
 Collections (under ``../shared/data``, see its README.md):
 
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 MEASURES = ("nDCG@10", "AP")
 COLLECTIONS = ("DL-2019", "DL-2021", "Robust03")
 MAX_PAIRS = 200

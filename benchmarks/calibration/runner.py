@@ -2,21 +2,21 @@
 
 Usage::
 
-    PYTHONPATH=src python benchmarks/calibration.py                     # every section, 3,000 reps per cell
-    PYTHONPATH=src python benchmarks/calibration.py --section paired    # one section
-    PYTHONPATH=src python benchmarks/calibration.py --quick             # smoke run (tiny, every method)
+    PYTHONPATH=src python benchmarks/calibration                     # every section, 3,000 reps per cell
+    PYTHONPATH=src python benchmarks/calibration --section paired    # one section
+    PYTHONPATH=src python benchmarks/calibration --quick             # smoke run (tiny, every method)
 
 Data: ``../shared/data`` (``--data``): TREC DL-2019 (17 runs, 43 queries, NIST qrels; Llama-3.3-70B
 labels for PPI), DL-2021 (63 runs, 53 queries; a seeded sample of 200 run pairs) and Robust03 (17
 runs, 100 topics), nDCG@10 and AP; every run pair is a population of real per-query deltas
-(``calibration_data.py``).  Replications draw query subsets i.i.d. (with replacement) from a pair's
+(``data.py``).  Replications draw query subsets i.i.d. (with replacement) from a pair's
 queries, pairs in turn; truth = the pair's full-set mean delta (centred deltas for type-I error).
 
-Sections (modules ``calibration_*.py``):
+Sections (modules of this folder; ``python benchmarks/calibration --help`` also lists the studies run alone):
 
 ``paired``      compare: coverage and median width / t of every interval, type-I of both tests, power at
                 the MDE, Cochran's skew rule (n = 20, 50, 100); spiky cells (RR@10, one dominant
-                query, occasional jumps: ``calibration_spiky.py``);
+                query, occasional jumps: ``spiky.py``);
 ``clustered``   compare_clustered: coverage of the cluster intervals, type-I of the cluster sign-flip
                 test (G = 6 ... 30 clusters of 5 queries, icc 0, 0.3, 0.6);
 ``equivalence`` TOST with the true delta on the margin (G = 10, 20, 30; 1 or 3 queries per cluster);
@@ -41,15 +41,16 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-import calibration_agreement  # noqa: E402
-import calibration_clustered  # noqa: E402
-import calibration_data  # noqa: E402
-import calibration_paired  # noqa: E402
-import calibration_ppi  # noqa: E402
-import calibration_segments  # noqa: E402
-import calibration_spiky  # noqa: E402
+import agreement  # noqa: E402
+import clustered  # noqa: E402
+import data  # noqa: E402
+import paired  # noqa: E402
+import ppi  # noqa: E402
+import segments  # noqa: E402
+import spiky  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # _tee, shared with the other folder
 from _tee import output_to  # noqa: E402
 
 SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments", "agreement")
@@ -69,13 +70,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--clusters", type=int, nargs="*", default=None,
                     help="clustered / equivalence: numbers of clusters G (default 6 8 10 20 30 / 10 20 30)")
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--data", type=Path, default=calibration_data.DATA)
-    ap.add_argument("--measures", nargs="*", default=list(calibration_data.MEASURES),
+    ap.add_argument("--data", type=Path, default=data.DATA)
+    ap.add_argument("--measures", nargs="*", default=list(data.MEASURES),
                     help="measures of the delta populations (default nDCG@10 AP; e.g. RR@10)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: 60 replications, B = 99, few runs and sizes (every method still runs)")
     ap.add_argument("--output", type=Path, default=None,
-                    help="also write the printed tables to this file (e.g. docs/results/calibration_paired.md)")
+                    help="also write the printed tables to this file (e.g. docs/results/paired.md)")
     args = ap.parse_args(argv)
     with output_to(args.output):
         _run(args)
@@ -92,51 +93,51 @@ def _run(args: argparse.Namespace) -> None:
     def log(msg: str) -> None:
         print(f"[{time.perf_counter() - t0:6.0f} s]{msg}", file=sys.stderr, flush=True)
 
-    collections = ("DL-2019",) if quick else calibration_data.COLLECTIONS
+    collections = ("DL-2019",) if quick else data.COLLECTIONS
     need_pops = {"paired", "clustered", "unequal", "equivalence", "segments"} & set(args.section)
-    pops = calibration_data.load(args.data, collections=collections, measures=tuple(args.measures), seed=args.seed,
+    pops = data.load(args.data, collections=collections, measures=tuple(args.measures), seed=args.seed,
                                  max_runs=max_runs) if need_pops else {}
     n_pairs = {k: len(v) for k, v in pops.items()}
-    print(f"# Calibration on real per-query deltas (benchmarks/calibration.py{' --quick' if quick else ''}; "
+    print(f"# Calibration on real per-query deltas (benchmarks/calibration{' --quick' if quick else ''}; "
           f"seed {args.seed})\n")
     if "paired" in args.section:
         sizes = (20,) if quick else (20, 50, 100)
-        res = calibration_paired.run(pops, sizes, reps, B, args.seed, log=log,
+        res = paired.run(pops, sizes, reps, B, args.seed, log=log,
                                      sym_reps=None if quick else args.symmetric_reps)
-        print(calibration_paired.report(res, reps, B, n_pairs), "\n", flush=True)
-        rr = calibration_data.load(args.data, collections=collections, measures=("RR@10",), seed=args.seed,
+        print(paired.report(res, reps, B, n_pairs), "\n", flush=True)
+        rr = data.load(args.data, collections=collections, measures=("RR@10",), seed=args.seed,
                                    max_runs=max_runs)
-        res = calibration_spiky.run(pops, rr, reps, B, args.seed, log=log, quick=quick)
-        print(calibration_spiky.report(res, reps, B), "\n", flush=True)
+        res = spiky.run(pops, rr, reps, B, args.seed, log=log, quick=quick)
+        print(spiky.report(res, reps, B), "\n", flush=True)
     if "clustered" in args.section:
         Gs, iccs = ((10,), (0.3,)) if quick else (tuple(args.clusters or (6, 8, 10, 20, 30)), (0.0, 0.3, 0.6))
-        res = calibration_clustered.run(pops, Gs, iccs, reps, B, args.seed, log=log)
-        print(calibration_clustered.report(res, reps, B), "\n", flush=True)
+        res = clustered.run(pops, Gs, iccs, reps, B, args.seed, log=log)
+        print(clustered.report(res, reps, B), "\n", flush=True)
     if "unequal" in args.section:
-        res = calibration_clustered.run_unequal(pops, (0.3,) if quick else (0.0, 0.3), reps, B, args.seed, log=log)
-        print(calibration_clustered.report_unequal(res, reps, B), "\n", flush=True)
+        res = clustered.run_unequal(pops, (0.3,) if quick else (0.0, 0.3), reps, B, args.seed, log=log)
+        print(clustered.report_unequal(res, reps, B), "\n", flush=True)
     if "equivalence" in args.section:
         Gs = (10,) if quick else tuple(args.clusters or (10, 20, 30))
-        res = calibration_clustered.run_equivalence(pops, Gs, (1, 3), reps, B, args.seed, log=log)
-        print(calibration_clustered.report_equivalence(res, reps, B), "\n", flush=True)
+        res = clustered.run_equivalence(pops, Gs, (1, 3), reps, B, args.seed, log=log)
+        print(clustered.report_equivalence(res, reps, B), "\n", flush=True)
     if "ppi" in args.section:
-        ppi_pops = calibration_data.load_ppi(args.data, max_runs=max_runs)
+        ppi_pops = data.load_ppi(args.data, max_runs=max_runs)
         sizes = (10,) if quick else (10, 20, 30)
-        res = calibration_ppi.run(ppi_pops, sizes, reps, args.seed, log=log)
-        print(calibration_ppi.report(res, reps, {m: len(p) for m, p in ppi_pops.items()}), "\n", flush=True)
+        res = ppi.run(ppi_pops, sizes, reps, args.seed, log=log)
+        print(ppi.report(res, reps, {m: len(p) for m, p in ppi_pops.items()}), "\n", flush=True)
     if "segments" in args.section:
         seg_pops = pops if not quick else dict(list(pops.items())[:1])
-        res = calibration_segments.run(seg_pops, reps, B, args.seed, log=log)
-        print(calibration_segments.report(res, reps, B), "\n", flush=True)
+        res = segments.run(seg_pops, reps, B, args.seed, log=log)
+        print(segments.report(res, reps, B), "\n", flush=True)
     if "agreement" in args.section:
-        cells = calibration_agreement.load_rankings(args.data, max_runs=max_runs, label_sets=1 if quick else None)
-        res = calibration_agreement.run_rank(cells, agreement_reps, B, args.seed, sizes=(20,) if quick else (20, 30),
+        cells = agreement.load_rankings(args.data, max_runs=max_runs, label_sets=1 if quick else None)
+        res = agreement.run_rank(cells, agreement_reps, B, args.seed, sizes=(20,) if quick else (20, 30),
                                              log=log)
-        print(calibration_agreement.report_rank(res, agreement_reps, B), "\n", flush=True)
-        labels = calibration_agreement.load_labels(args.data, label_sets=1 if quick else None)
-        res = calibration_agreement.run_kappa(labels, agreement_reps, B, args.seed, sizes=(20,) if quick else (20, 30),
+        print(agreement.report_rank(res, agreement_reps, B), "\n", flush=True)
+        labels = agreement.load_labels(args.data, label_sets=1 if quick else None)
+        res = agreement.run_kappa(labels, agreement_reps, B, args.seed, sizes=(20,) if quick else (20, 30),
                                               log=log)
-        print(calibration_agreement.report_kappa(res, agreement_reps, B), "\n", flush=True)
+        print(agreement.report_kappa(res, agreement_reps, B), "\n", flush=True)
     print(f"({time.perf_counter() - t0:.0f} s)")
 
 

@@ -20,7 +20,7 @@ replacement) from one run pair's deltas (pairs in turn); truth = the pair's full
   interval's coverage with and without the warning;
 - the tied-queries rule (more than TIED_SHARE of the deltas exactly 0, near-duplicate systems) likewise.
 
-Spiky cells (RR@10, one dominant query, occasional jumps) are in ``calibration_spiky.py``.
+Spiky cells (RR@10, one dominant query, occasional jumps) are in ``spiky.py``.
 Every statistic comes from the library's many-column kernels, one (n, batch) matrix per batch.
 """
 
@@ -32,7 +32,7 @@ import warnings
 import numpy as np
 from scipy.special import stdtrit
 
-from calibration_common import ALPHA, batches, draw, rate, table
+from common import ALPHA, batches, draw, rate, table
 from pairedframe.comparison.verdicts import TIED_SHARE
 from pairedframe.measures.parse import value_range
 from pairedframe.stats.bootstrap import bootstrap_mean_many

@@ -2,7 +2,7 @@
 
 Two jobs, each tool in its own subprocess (peak RSS is its own), ratios printed in one run:
 
-1. evaluate runs of ``benchmarks/evaluate.py`` (nDCG@10, AP, R@100, RR@10) of RUN_QUERIES and 10 x
+1. evaluate runs of ``benchmarks/speed --section evaluate`` (nDCG@10, AP, R@100, RR@10) of RUN_QUERIES and 10 x
    RUN_QUERIES queries x 1,000 docs with ``engine="spark"`` (the files read by Spark; start-up and a
    warm-up evaluation excluded), on ``local[2]`` and ``local[1]``, against Spark's own floor on the
    same file in the same session (read, split into columns, one ``row_number()`` window per query:
@@ -13,10 +13,10 @@ Two jobs, each tool in its own subprocess (peak RSS is its own), ratios printed 
    with one baseline), bootstrap percentile CI + sign-flip test with N_RESAMPLES: the table in a
    DuckDB database (the bootstrap as a join there) vs the same table in polars (the numpy path).
 
-    python benchmarks/spark.py                              # 700 and 7,000 x 1,000; 1,000,000 x 10, B = 200
-    python benchmarks/spark.py --quick                      # small sizes, a smoke run
-    python benchmarks/spark.py --jobs evaluate --methods partitions sql   # also the SQL method
-    python benchmarks/spark.py --jobs compare --n-resamples 1000
+    python benchmarks/speed --section spark                              # 700 and 7,000 x 1,000; 1,000,000 x 10, B = 200
+    python benchmarks/speed --section spark --quick                      # small sizes, a smoke run
+    python benchmarks/speed --section spark --jobs evaluate --methods partitions sql   # also the SQL method
+    python benchmarks/speed --section spark --jobs compare --n-resamples 1000
 
 Spark needs ``pip install ".[spark]"`` and Java 17+; without them job 1 says so and is skipped.
 """
@@ -32,8 +32,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # _tee, shared with the other folder
 from _tee import output_to  # noqa: E402
-from evaluate import CACHE, generate  # noqa: E402  (the same cached run as benchmarks/evaluate.py)
+from evaluate import CACHE, generate  # noqa: E402  (the same cached run as benchmarks/speed --section evaluate)
 
 WRAPPER = """
 import json, resource, sys, time

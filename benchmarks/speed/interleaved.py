@@ -6,10 +6,10 @@ TREC runs are) and once in a uniformly shuffled line order (as parallel workers 
 file leave it), then evaluates each with nDCG@10, AP, R@100, RR@10 in its own subprocess and
 prints seconds, peak RSS and the ratio shuffled / grouped. A script, not a test:
 
-    python benchmarks/interleaved.py                     # 100,000 x 1,000 = 100 M lines (3.5 GB each)
-    python benchmarks/interleaved.py --queries 7000      # 7 M lines
-    python benchmarks/interleaved.py --quick             # 2,000 x 100, a smoke run
-    python benchmarks/interleaved.py --keep; python benchmarks/interleaved.py --data /tmp/pf-interleaved-...
+    python benchmarks/speed --section interleaved                     # 100,000 x 1,000 = 100 M lines (3.5 GB each)
+    python benchmarks/speed --section interleaved --queries 7000      # 7 M lines
+    python benchmarks/speed --section interleaved --quick             # 2,000 x 100, a smoke run
+    python benchmarks/speed --section interleaved --keep; python benchmarks/speed --section interleaved --data /tmp/pf-interleaved-...
                                                          # time again on the files kept
 
 Targets (issue 13): the shuffled file within 1.5 GB peak and at most 3x the grouped time.

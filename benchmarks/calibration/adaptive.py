@@ -2,8 +2,8 @@
 
 Usage::
 
-    PYTHONPATH=src python benchmarks/adaptive_calibration.py            # 100 families per cell
-    PYTHONPATH=src python benchmarks/adaptive_calibration.py --quick    # smoke run
+    PYTHONPATH=src python benchmarks/calibration --section adaptive            # 100 families per cell
+    PYTHONPATH=src python benchmarks/calibration --section adaptive --quick    # smoke run
 
 Delta populations: per-query nDCG@10 differences of every pair of real runs of TREC DL 2021 (53
 queries; runs in ``syndl``), TREC DL 2019 (43 queries; the 3 runs in ``syndl``) and TREC 2003
@@ -37,13 +37,13 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as sps
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 from pairedframe.comparison._adaptive import segment_adaptive  # noqa: E402
 from pairedframe.stats.multiple import benjamini_hochberg  # noqa: E402
 from pairedframe.stats.sign_flip_units import unit_flip_counts  # noqa: E402
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
 def _pair_deltas(per_query) -> list[np.ndarray]:

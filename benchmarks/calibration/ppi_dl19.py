@@ -9,7 +9,7 @@ method, jackknife-edgeworth), of the gold-only interval with the same method (``
 interval with the skew-corrected quantile) and of the classical gold-only t interval, with Monte-Carlo
 SEs, mean widths relative to the classical t, and the mean absolute errors.
 
-    PYTHONPATH=src python benchmarks/ppi_dl19.py [--gold 10 20 30] [--seeds 25] [--measure nDCG@10]
+    PYTHONPATH=src python benchmarks/calibration --section ppi_dl19 [--gold 10 20 30] [--seeds 25] [--measure nDCG@10]
 
 Proxy: Llama-3.3-70B labels (``llm_labels_dl/results/dl2019_test_4prompts_llama70b.txt``).
 """
@@ -42,7 +42,7 @@ def main() -> None:
     ap.add_argument("--gold", type=int, nargs="*", default=[10, 20, 30])
     ap.add_argument("--seeds", type=int, default=25)
     ap.add_argument("--measure", default="nDCG@10")
-    ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    ap.add_argument("--data", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     ap.add_argument("--max-runs", type=int, default=None, help="first runs only (smoke run)")
     args = ap.parse_args()
     root = Path(args.data)

@@ -1,7 +1,7 @@
 """How much the Edgeworth step of the default cluster interval changes cluster-t with few clusters.
 
-    PYTHONPATH=src python benchmarks/cluster_edgeworth_small_g.py            # 20,000 samples per G
-    PYTHONPATH=src python benchmarks/cluster_edgeworth_small_g.py --quick    # 2,000
+    PYTHONPATH=src python benchmarks/calibration --section edgeworth            # 20,000 samples per G
+    PYTHONPATH=src python benchmarks/calibration --section edgeworth --quick    # 2,000
 
 G equal clusters whose sums are i.i.d. Exp(1) - 1 (true mean 0, skewness 2: strongly skewed cluster
 effects).  For each G it prints the two-sided 95 % coverage of 0 by plain cluster-t

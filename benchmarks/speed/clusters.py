@@ -3,7 +3,7 @@
 Target (issue 4): <= 0.5 s for one comparison through the frame layer (compare_clustered), on this
 2-core machine.  Also times the stats-layer kernels alone and scipy.stats.bootstrap on the same summaries.
 
-Usage: PYTHONPATH=src python benchmarks/clusters.py [--clusters 1400] [--size 5] [--n-resamples 10000]
+Usage: PYTHONPATH=src python benchmarks/speed --section clusters [--clusters 1400] [--size 5] [--n-resamples 10000]
 """
 
 from __future__ import annotations

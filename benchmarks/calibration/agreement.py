@@ -40,8 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration_common import rate, table
-from calibration_data import DATA
+from common import rate, table
+from data import DATA
 
 RANK_METHODS = ("jackknife", "percentile")
 #: Intervals tried and not chosen, reported for comparison (computed in :func:`_contrasts`).
@@ -80,7 +80,7 @@ def _wide(per_query, systems: list[str] | None = None, qids: list[str] | None = 
 
 def load_rankings(data: Path = DATA, max_runs: int | None = None, label_sets: int | None = None) -> dict:
     """``{cell name: (A, B)}``: per-query values (queries x systems) of the two orderings of each cell.
-    A run without a value on a judged query scores 0 there (as ``calibration_data.load``)."""
+    A run without a value on a judged query scores 0 there (as ``data.load``)."""
     import polars as pl
 
     import pairedframe as pf
@@ -333,4 +333,4 @@ def report_kappa(results: dict, reps: int, B: int) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit("run benchmarks/calibration.py --section agreement")
+    sys.exit("run benchmarks/calibration --section agreement")

@@ -2,15 +2,15 @@
 ``pairedframe sql``, ``SET memory_limit='1GB'``) against pairedframe's streamed engine
 (``pf.evaluate`` on the file), in one run. Issue 25 asks for at most 3x the streamed engine.
 
-The run is benchmarks/evaluate.py's (generated once under benchmarks/.cache: tied scores, graded
+The run is benchmarks/speed --section evaluate's (generated once under benchmarks/.cache: tied scores, graded
 qrels). Each side runs in its own process, so peak RSS is its own. The two sides alternate
 ``--repeats`` times; each round's ratio is printed with the load average before it, then the ratios'
 median and range (the machine may be shared: a round's two runs see about the same load), and the
 fixed cost of a call (the shell loading the macros and building the query, no data read). A
 script, not a test:
 
-    python benchmarks/duckdb_sql.py              # 7,000 queries x 1,000 docs
-    python benchmarks/duckdb_sql.py --quick      # 200 x 100
+    python benchmarks/speed --section duckdb_sql              # 7,000 queries x 1,000 docs
+    python benchmarks/speed --section duckdb_sql --quick      # 200 x 100
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from calibration_common import rate, table
+from common import rate, table
 from pairedframe.errors import SmallSampleWarning
 from pairedframe.stats.ppi import PPI_METHODS, ppi_mean
 

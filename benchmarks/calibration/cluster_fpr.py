@@ -7,7 +7,7 @@ Each replication runs, on the same frame, ``compare`` (query-level sign-flip tes
 ``compare_clustered`` (cluster sign-flip + cluster bootstrap) and records rejections at alpha and whether
 the 95% interval covers 0.  The query-level rate should be inflated, the cluster rate near alpha.
 
-Usage: PYTHONPATH=src python benchmarks/cluster_calibration.py [--reps 1000] [--clusters 30] [--size 5]
+Usage: PYTHONPATH=src python benchmarks/calibration --section cluster_fpr [--reps 1000] [--clusters 30] [--size 5]
        [--icc 0.5] [--n-resamples 999]
 """
 

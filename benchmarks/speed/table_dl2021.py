@@ -2,8 +2,8 @@
 
 Usage::
 
-    python benchmarks/table_dl2021.py                  # 63 runs, nDCG@10, 10,000 resamples, best of 2
-    python benchmarks/table_dl2021.py --quick          # 6 runs, 1,000 resamples (smoke run)
+    python benchmarks/speed --section table_dl2021                  # 63 runs, nDCG@10, 10,000 resamples, best of 2
+    python benchmarks/speed --section table_dl2021 --quick          # 6 runs, 1,000 resamples (smoke run)
 
 Times the whole command in a fresh process (start-up, reading 63 gzipped runs, trec_eval-exact
 evaluation, 62 paired comparisons, rendering), and, measured in the same run as peers:
@@ -74,7 +74,7 @@ def _ranx_compare(qrels: Path, runs: list[Path], n_permutations: int) -> float |
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    ap.add_argument("--data", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     ap.add_argument("--quick", action="store_true", help="6 runs, 1,000 resamples")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--n-resamples", type=int, default=10_000)

@@ -11,8 +11,8 @@ with pyarrow's CSV reader (all threads) -- and the imports alone, and prints as 
 pytrec_eval / pairedframe (target >= 6), pairedframe / floor (target <= 1.5) and ``import
 pairedframe`` / importing the four libraries (target <= 1.6). A script, not a test:
 
-    python benchmarks/evaluate.py                 # 7,000 queries x 1,000 docs
-    python benchmarks/evaluate.py --quick         # 200 x 100, a smoke run
+    python benchmarks/speed --section evaluate                 # 7,000 queries x 1,000 docs
+    python benchmarks/speed --section evaluate --quick         # 200 x 100, a smoke run
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # _tee, shared with the other folder
 from _tee import output_to  # noqa: E402
 
 CACHE = Path(__file__).parent / ".cache"

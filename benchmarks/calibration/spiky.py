@@ -13,15 +13,15 @@ Designs (every sample n deltas; truth = the mean of the distribution the sample 
 - ``jumps``: each real nDCG@10 delta replaced by 0.6 with probability 0.05 (truth ``0.95 mu + 0.03``),
   n = 20; ``jumps, synthetic``: the same on ``abs(N(0.02, 0.01))`` deltas.
 
-Intervals as compare prints them (clipped to the delta range of the measure; :mod:`calibration_paired`).
+Intervals as compare prints them (clipped to the delta range of the measure; :mod:`paired`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from calibration_common import batches, rate, table
-from calibration_paired import CANDIDATES, accumulate, intervals, median_ratio
+from common import batches, rate, table
+from paired import CANDIDATES, accumulate, intervals, median_ratio
 
 SHOWN = ("studentized", "bootstrap-t", "t", "signflip", "percentile")
 SPIKE, JUMP, JUMP_P = 0.9, 0.6, 0.05
@@ -91,7 +91,7 @@ def report(results: dict, reps: int, B: int) -> str:
     rows = [[d, c, str(n)] + [f"{rate(r['cover'][k])}; {median_ratio(r['width'][k])}" for k in SHOWN]
             + [rate(r["clipped"]), rate(r["capped"]), rate(r["unbounded"])] for (d, c, n), r in results.items()]
     out = (f"### compare: spiky cells (a few queries dominate the mean)\n\n{reps} replications per cell, B = {B}; "
-           "designs in benchmarks/calibration_spiky.py. Each entry: coverage (MC SE); median width / the t "
+           "designs in benchmarks/spiky.py. Each entry: coverage (MC SE); median width / the t "
            "interval's (MC SE). clipped: share of samples whose default interval was clipped to [-1, 1]; capped: "
            "share whose default quantile reached its cap; bootstrap-t unbounded: share where Hall's bootstrap-t "
            "has an infinite end.\n\n")

@@ -3,8 +3,8 @@ one HTML file <= 5 MB in <= 10 s).
 
 Usage::
 
-    python benchmarks/report_dl2021.py --output docs/results/report_dl2021.md
-    python benchmarks/report_dl2021.py --quick          # 6 runs, 1,000 resamples, once (smoke run)
+    python benchmarks/speed --section report_dl2021 --output docs/results/report_dl2021.md
+    python benchmarks/speed --section report_dl2021 --quick          # 6 runs, 1,000 resamples, once (smoke run)
 
 Times, each in a fresh process, in rounds that run every job once (so a change in the machine's load
 reaches all of them alike): the whole report (start-up, reading 63 gzipped runs, evaluation of nDCG@10
@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _dl2021 import BASELINE, CLI, dl2021_files, timed  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # _tee, shared with the other folder
 from _tee import output_to  # noqa: E402
 
 def _load() -> str:
@@ -38,7 +39,7 @@ def _load() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    ap.add_argument("--data", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     ap.add_argument("--quick", action="store_true", help="6 runs, 1,000 resamples, once")
     ap.add_argument("--repeat", type=int, default=3, help="rounds")
     ap.add_argument("--n-resamples", type=int, default=10_000)

@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from calibration_common import ALPHA, batches, rate, ratio, table
+from common import ALPHA, batches, rate, ratio, table
 from pairedframe.errors import SmallSampleWarning
 from pairedframe.stats.cluster import cluster_bootstrap_columns, cluster_summaries
 from pairedframe.stats.cluster_interval import (cluster_df, cluster_edgeworth_interval, cluster_robust_se,

@@ -1,7 +1,7 @@
 """Family-wise error of all-pairs comparisons on real per-query values: randomised Tukey HSD, Holm, raw.
 
-    PYTHONPATH=src python benchmarks/tukey_calibration.py            # 1,000 replications per cell
-    PYTHONPATH=src python benchmarks/tukey_calibration.py --quick    # smoke run
+    PYTHONPATH=src python benchmarks/calibration --section tukey            # 1,000 replications per cell
+    PYTHONPATH=src python benchmarks/calibration --section tukey --quick    # smoke run
 
 Each replication draws ``n`` queries i.i.d. from a collection's judged queries and ``k`` of its real
 runs (nDCG@10), then makes every null true in one of two ways:
@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from calibration_data import DATA, _paths, _wide  # noqa: E402
+from data import DATA, _paths, _wide  # noqa: E402
 
 import pairedframe as pf  # noqa: E402
 

@@ -14,8 +14,8 @@ rows, its BH decisions against the t-test's and against the truth, and against a
 fixed-B run (``--brute-resamples``) of a subset family (``--brute-segments`` segments as their own
 segment set).  A script, not a CI test::
 
-    PYTHONPATH=src python benchmarks/segments.py [--queries 1000000] [--segments 10000] [--resamples 1000]
-    PYTHONPATH=src python benchmarks/segments.py --quick
+    PYTHONPATH=src python benchmarks/speed --section segments [--queries 1000000] [--segments 10000] [--resamples 1000]
+    PYTHONPATH=src python benchmarks/speed --section segments --quick
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 from pairedframe.comparison.paired import pair_systems  # noqa: E402
 from pairedframe.comparison.segments import compare_segments  # noqa: E402
 
-DL21 = Path(__file__).resolve().parents[2] / "shared" / "data" / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
+DL21 = Path(__file__).resolve().parents[3] / "shared" / "data" / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
 RUNS = ["pash_f3", "NLE_P_v1", "TUW_DR_Base", "Fast_Forward_3", "uogTrPCP", "WLUPassage"]
 
 
