@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import warnings
 
+import polars as pl
 import pytest
 
 import pairedframe as pf
@@ -144,3 +145,43 @@ def test_partly_lower_cased_docnos_warn_too(shared_data, tmp_path):
     with pytest.warns(pf.PartlyEmptyWarning, match=r"run 'half.run': only [1-9][\d,]* of 1,500 .*more match .*"
                                                     r"every measure is lower"):
         pf.evaluate(path, shared_data / "trec_eval" / "qrels.test", ["AP"])
+
+
+def _nothing_judged(caught) -> list[str]:
+    return [str(w.message) for w in caught if "retrieved documents of" in str(w.message) and "is in the qrels" in str(w.message)]
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_a_run_scored_against_another_collections_qrels_warns_that_nothing_is_judged(shared_data, engine):
+    """DL-2019 passage runs against the DL-2019 document qrels share topic ids but no docno: every measure
+    is 0, so a warning names a run docno beside a judged one (from a file and from a table alike)."""
+    run = shared_data / "llm_labels_dl" / "dl2019_runs" / "input.bm25base_p.gz"
+    qrels = shared_data / "anserini_tools" / "qrels.dl19-doc.txt"
+    for source in (run, pf.read_run(run)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ev = pf.evaluate(source, qrels, ["nDCG@10"], engine=engine)
+        (message,) = _nothing_judged(caught)
+        assert re.search(r"run 'bm25base_p': none of (a sample of )?[\d,]+ retrieved documents of \d+ judged queries "
+                         r"is in the qrels \(e\.g\. query '\d+': run docno '\d+', a judged docno 'D\d+'\)", message)
+        assert "qrels of this run's collection" in message
+        assert ev.per_query["value"].max() == 0
+
+
+def test_a_tiny_run_retrieving_no_judged_document_gives_no_warning():
+    """Below NO_MATCH_MIN sampled rows a run that retrieves nothing judged is plausible (a toy run)."""
+    from pairedframe.evaluation.docno_check import NO_MATCH_MIN
+
+    docs = NO_MATCH_MIN // 2 - 1
+    run = pl.DataFrame({"system": "r", "qid": ["1"] * docs + ["2"] * docs,
+                        "docno": [f"x{i}" for i in range(2 * docs)], "score": [float(-i) for i in range(2 * docs)]})
+    qrels = pl.DataFrame({"qid": ["1", "2"], "docno": ["D1", "D2"], "rel": [1, 1]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.evaluate(run, qrels, ["AP"])
+    assert not _nothing_judged(caught)
+    wide = pl.concat([run, run.with_columns(pl.concat_str(pl.lit("y"), "docno").alias("docno"))])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.evaluate(wide, qrels, ["AP"])
+    assert len(_nothing_judged(caught)) == 1

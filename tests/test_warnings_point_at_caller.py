@@ -19,7 +19,7 @@ import pytest
 
 import pairedframe as pf
 from pairedframe.errors import PartlyEmptyWarning, SmallSampleWarning
-from tests.test_no_silent_empties import PLAN as EMPTY_CASE_PLAN
+from tests.conformance.doors import PLAN as DOOR_PLAN
 
 HERE = str(Path(__file__).resolve())
 PACKAGE = Path(pf.__file__).parent
@@ -56,7 +56,7 @@ RUN = pl.DataFrame({"system": ["a"] * 4 + ["b"] * 4, "qid": ["1", "1", "2", "2"]
                     "docno": ["d1", "d2"] * 4, "score": [2.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 2.0]})
 QRELS = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["d1", "d2", "d1", "d2"], "rel": [1, 0, 0, 1]})
 # the plan of the empty-input cases, resampling queries (no cluster column here)
-PLAN = EMPTY_CASE_PLAN.replace("n_resamples = 100\n", 'n_resamples = 200\nresampling_unit = "query"\n')
+PLAN = DOOR_PLAN.replace("n_resamples = 400\n", "n_resamples = 200\n")
 
 
 def _ppi_small_gold():

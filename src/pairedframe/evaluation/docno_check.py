@@ -24,6 +24,9 @@ STRETCHES = 8
 #: Fewest near matches (and at least 1 % of the sampled rows) that warn while some documents match
 #: as spelled; with none matching, one near match warns (every measure would be 0).
 NEAR_MISS_MIN = 5
+#: Fewest sampled rows of judged queries (over at least 2 queries) before a run none of whose documents
+#: is judged warns: a real ranking of a judged query retrieves some judged document; a tiny test run may not.
+NO_MATCH_MIN = 100
 
 _COLUMNS = ("system", "qid", "docno")
 
@@ -92,10 +95,8 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
     unjudged = rows.filter(pl.col("_judged").is_null()).with_columns(docno_key().alias("_key"))
     if not unjudged.height:
         return
-    keys = (own.join(unjudged.select("qid").unique(), on="qid", how="semi")
-            .select("qid", pl.col("docno").alias("judged_docno"), docno_key().alias("_key"))
-            .unique(subset=["qid", "_key"], keep="first", maintain_order=True))
-    near = unjudged.join(keys, on=["qid", "_key"], how="inner", maintain_order="left")
+    near = _near_matches(unjudged, own)
+    _warn_nothing_judged(rows, counts, own, near["system"], sample)
     found = near.group_by("system", maintain_order=True).agg(pl.len().alias("near"), pl.col("docno").first(),
                                                              pl.col("judged_docno").first())
     for system, n, exact, near_count, docno, judged_docno in (
@@ -109,4 +110,34 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
             f"qrels as spelled, while {near_count:,} more match a judged docno of their query except for case, blanks "
             f"or leading zeros (e.g. run {docno!r} ~ qrels {judged_docno!r}): docnos are compared as strings, so "
             f"those documents count as unjudged and {effect}; rewrite the docnos of one file to match the other",
+            PartlyEmptyWarning, stacklevel=user_stacklevel())
+
+
+def _near_matches(unjudged: pl.DataFrame, own: pl.DataFrame) -> pl.DataFrame:
+    """The unjudged sampled rows whose docno equals a judged docno of their query up to case, blanks
+    and leading zeros (with that ``judged_docno``)."""
+    keys = (own.join(unjudged.select("qid").unique(), on="qid", how="semi")
+            .select("qid", pl.col("docno").alias("judged_docno"), docno_key().alias("_key"))
+            .unique(subset=["qid", "_key"], keep="first", maintain_order=True))
+    return unjudged.join(keys, on=["qid", "_key"], how="inner", maintain_order="left")
+
+
+def _warn_nothing_judged(rows: pl.DataFrame, counts: pl.DataFrame, own: pl.DataFrame, near_systems: pl.Series,
+                         sample: DocnoSample) -> None:
+    """Warn, once per run, when none of at least :data:`NO_MATCH_MIN` sampled documents of 2 or more judged
+    queries is judged, nor a near match (those warn above): the qrels are most likely another
+    collection's (DL-2019 passage runs against the document qrels), and every measure is 0."""
+    empty = counts.filter((pl.col("exact") == 0) & (pl.col("n") >= NO_MATCH_MIN)
+                          & ~pl.col("system").is_in(near_systems.implode()))
+    for system, n in empty.select("system", "n").iter_rows():
+        mine = rows.filter(pl.col("system") == system)
+        if mine["qid"].n_unique() < 2:
+            continue
+        qid, docno = mine.row(0)[1:3]
+        judged = own.filter(pl.col("qid") == qid)["docno"][0]
+        checked = "a sample of " if system in sample.partial else ""
+        warnings.warn(
+            f"run {system!r}: none of {checked}{n:,} retrieved documents of {mine['qid'].n_unique():,} judged "
+            f"queries is in the qrels (e.g. query {qid!r}: run docno {docno!r}, a judged docno {judged!r}), so "
+            f"every measure is 0: are these the qrels of this run's collection?",
             PartlyEmptyWarning, stacklevel=user_stacklevel())
