@@ -27,7 +27,7 @@ import pyarrow.csv as pa_csv
 from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, compression, pair_hash
 
 #: Bytes of run text parsed at a time and handed on as one block of queries (the memory knob).
-CHUNK_BYTES = 6 * 2**20
+CHUNK_BYTES = 4 * 2**20
 #: Threads parsing pieces ahead of the caller.
 PARSE_THREADS = 2
 #: pyarrow's CSV block size inside a piece (a line must fit in one).
