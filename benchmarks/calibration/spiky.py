@@ -91,7 +91,7 @@ def report(results: dict, reps: int, B: int) -> str:
     rows = [[d, c, str(n)] + [f"{rate(r['cover'][k])}; {median_ratio(r['width'][k])}" for k in SHOWN]
             + [rate(r["clipped"]), rate(r["capped"]), rate(r["unbounded"])] for (d, c, n), r in results.items()]
     out = (f"### compare: spiky cells (a few queries dominate the mean)\n\n{reps} replications per cell, B = {B}; "
-           "designs in benchmarks/spiky.py. Each entry: coverage (MC SE); median width / the t "
+           "designs in benchmarks/calibration/spiky.py. Each entry: coverage (MC SE); median width / the t "
            "interval's (MC SE). clipped: share of samples whose default interval was clipped to [-1, 1]; capped: "
            "share whose default quantile reached its cap; bootstrap-t unbounded: share where Hall's bootstrap-t "
            "has an infinite end.\n\n")

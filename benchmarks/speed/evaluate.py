@@ -7,7 +7,8 @@ and graded qrels, then times each tool end to end in its own subprocess (so peak
 and prints seconds, peak RSS and the ratio to pairedframe. The tools take turns (round-robin, best of
 ``--repeats`` each), so that load from other work hits them alike. Beside the peers it times the
 physical floor -- a process that imports numpy, polars, duckdb and pyarrow and parses the run file
-with pyarrow's CSV reader (all threads) -- and the imports alone, and prints as whole-process ratios:
+with pyarrow's CSV reader (all threads; qid and docno as strings, score as a double, the other fields
+not built) -- and the imports alone, and prints as whole-process ratios:
 pytrec_eval / pairedframe (target >= 6), pairedframe / floor (target <= 1.5) and ``import
 pairedframe`` / importing the four libraries (target <= 1.6). A script, not a test:
 
@@ -61,10 +62,16 @@ def generate(n_queries: int, docs: int, folder: Path) -> tuple[Path, Path]:
 TOOLS = {
     "floor": """
 import numpy, polars, duckdb, pyarrow, pyarrow.csv
+# What any evaluator of this file must pay: qid and docno as strings (007 stays 007), score as a double;
+# the other three fields are tokenized, never built (a floor that built them, qid inferred as an integer,
+# cost 3-10x more here: pyarrow's threads then spent most of the time in the kernel).
 table = pyarrow.csv.read_csv(RUN, read_options=pyarrow.csv.ReadOptions(column_names=["qid", "q0", "docno", "rank",
                                                                                    "score", "tag"]),
                              parse_options=pyarrow.csv.ParseOptions(delimiter=" ", quote_char=False),
-                             convert_options=pyarrow.csv.ConvertOptions(column_types={"score": pyarrow.float64()}))
+                             convert_options=pyarrow.csv.ConvertOptions(
+                                 column_types={"qid": pyarrow.string(), "docno": pyarrow.string(),
+                                               "score": pyarrow.float64()},
+                                 include_columns=["qid", "docno", "score"]))
 n = table.num_rows
 """,
     "import-libraries": """

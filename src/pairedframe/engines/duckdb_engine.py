@@ -110,6 +110,11 @@ class DuckDBEngine:
         self._con = con
         self._own: duckdb.DuckDBPyConnection | None = None
 
+    def warm_up(self) -> None:
+        """Open the engine's own connection now (about 0.1 s), e.g. in a helper thread while a run
+        file is read; evaluating opens it anyway. Not thread-safe with a call that evaluates."""
+        self._connection()
+
     def _connection(self) -> duckdb.DuckDBPyConnection:
         if self._con is not None:
             return self._con

@@ -157,6 +157,8 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
         return None  # read_run reports the clash
     done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
     judgments = pool.submit(lambda: JudgmentsByQuery(qrels.result()))
+    # the engine's start-up (a DuckDB connection) overlaps the reading instead of following it
+    warmed = pool.submit(getattr(engine, "warm_up", lambda: None))
     sample = DocnoSample()
     try:
         for path, name in zip(paths, names):
@@ -174,6 +176,7 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     except NotStreamable:
         return None
     retrieved = pl.concat([r for _, r in done])
+    warmed.result()
     values = pl.concat(list(_evaluate_in_chunks(done, retrieved, qrels.result(), judgments.result(), measures,
                                                 options, engine)))
     return values, retrieved.select("system", "qid"), sample

@@ -27,7 +27,7 @@ import pyarrow.csv as pa_csv
 from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, compression, pair_hash
 
 #: Bytes of run text parsed at a time and handed on as one block of queries (the memory knob).
-CHUNK_BYTES = 6 * 2**20
+CHUNK_BYTES = 4 * 2**20
 #: Threads parsing pieces ahead of the caller.
 PARSE_THREADS = 2
 #: pyarrow's CSV block size inside a piece (a line must fit in one).
@@ -70,12 +70,13 @@ def checked_pairs(block: QueryBlock) -> pl.Series:
     return pairs
 
 
-def _line_chunks(path: str, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -> Iterator[pa.Buffer | bytes]:
+def _line_chunks(path: str, chunk_bytes: int, sep: str) -> Iterator[pa.Buffer | bytes]:
     """The file's bytes in pieces of about ``chunk_bytes`` that end at a line end (the last piece
     may lack its final newline): zero-copy slices of a memory map for a plain file, decompressed
-    bytes for a gzip or zstd one. NotStreamable when one of ``other_blanks`` (a tab in a space-separated
-    file, a vertical tab, a form feed) occurs: inside a field it would be data to the CSV reader
-    but a separator to trec_eval."""
+    bytes for a gzip or zstd one. NotStreamable when another blank than ``sep`` occurs (a tab in
+    a space-separated file, a vertical tab, a form feed): inside a field it would be data to the
+    CSV reader but a separator to trec_eval."""
+    other_blanks = (b" " if sep == "\t" else b"\t", b"\x0b", b"\x0c")
     with _open_bytes(path) as fh:
         if compression(path) is not None:  # gzip or zstd: decompressed piece by piece
             yield from _read_line_chunks(fh, chunk_bytes, other_blanks)
@@ -92,8 +93,7 @@ def _line_chunks(path: str, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -
         cut = mapped.rfind(b"\n", start, end) + 1 if end < size else size
         if cut <= start:  # a line longer than a piece
             cut = mapped.find(b"\n", end) + 1 or size
-        if any(mapped.find(blank, start, cut) != -1 for blank in other_blanks):
-            raise NotStreamable("mixed separators")
+        _check_blanks(mapped, start, cut, other_blanks)
         yield whole.slice(start, cut - start)
         starts.append(start)
         if len(starts) > PARSE_THREADS + 1:  # pieces that far back are parsed: their pages leave
@@ -106,41 +106,45 @@ def _line_chunks(path: str, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -
 def _read_line_chunks(fh: BinaryIO, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -> Iterator[bytes]:
     rest = b""
     while data := fh.read(chunk_bytes):
-        if any(blank in data for blank in other_blanks):
-            raise NotStreamable("mixed separators")
         block = rest + data if rest else data
         cut = block.rfind(b"\n") + 1
         block, rest = (block[:cut], block[cut:]) if cut < len(block) else (block, b"")
         if block:
+            _check_blanks(block, 0, len(block), other_blanks)
             yield block
     if rest:
+        _check_blanks(rest, 0, len(rest), other_blanks)
         yield rest
+
+
+def _check_blanks(text: mmap.mmap | bytes, start: int, end: int, other_blanks: tuple[bytes, ...]) -> None:
+    """NotStreamable when ``text[start:end]`` holds another blank than the separator (memchr speed)."""
+    if any(text.find(blank, start, end) != -1 for blank in other_blanks):
+        raise NotStreamable("mixed separators")
 
 
 def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
     """``qid, docno, score`` of whole lines of run text; NotStreamable unless every line is simple.
 
     pyarrow's CSV reader insists on exactly six fields per line, so an extra or a missing field stops
-    it; an empty field (a doubled, leading or trailing separator) is found in the bytes
-    (:func:`_has_empty_field`), so that the fields no measure reads (Q0, rank, tag) are tokenized but
-    never built into columns. Blank lines are skipped, as trec_eval skips them; a comment line
-    starts its qid with ``#``.
+    it; text that is not UTF-8 and an empty field (a doubled, leading or trailing separator) are
+    found in the bytes (:func:`_check_text`), so that the fields no measure reads (Q0, rank, tag)
+    are tokenized but never built into columns. Blank lines are skipped, as trec_eval skips them; a
+    comment line starts its qid with ``#``.
     """
-    if _has_empty_field(text, sep):
-        raise NotStreamable("a line has an empty field")
+    _check_text(text, sep)
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(text),
             read_options=pa_csv.ReadOptions(column_names=list(_RUN_FIELDS), block_size=READ_BLOCK_BYTES,
                                             use_threads=False),
             parse_options=pa_csv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
-            # only the empty string is null: a docno "NA" is a docno, as the exact reader reads it
+            # no null values: a docno "NA" is a docno, as the exact reader reads it (no field is empty
+            # here); the text is UTF-8 (checked above), so each field between ASCII separators is too
             convert_options=pa_csv.ConvertOptions(column_types=_PARSED_TYPES, include_columns=list(_PARSED_TYPES),
-                                                  null_values=[""], strings_can_be_null=True))
+                                                  null_values=[], check_utf8=False))
     except pa.ArrowException as exc:
         raise NotStreamable(str(exc)) from None
-    if any(column.null_count for column in table.columns):
-        raise NotStreamable("a line is not simple")
     frame = pl.from_arrow(table)
     ok = frame.select(~pl.col("score").is_nan().any() & ~pl.col("qid").str.starts_with("#").any()).item()
     if not ok:
@@ -150,22 +154,25 @@ def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
 
 #: The columns a streamed run keeps, as pyarrow builds them (32-bit offsets: a piece is far below 2 GB).
 _PARSED_TYPES = {"qid": pa.string(), "docno": pa.string(), "score": pa.float64()}
-_LINE_ENDS = (ord("\n"), ord("\r"))
 
 
-def _has_empty_field(text: pa.Buffer | bytes, sep: str) -> bool:
-    """Whether a separator touches another separator or a line end, or opens or ends the text: an
-    empty field to the CSV reader, one field fewer to trec_eval. A blank line (two line ends in a
-    row) is no field at all."""
-    data = np.frombuffer(text, dtype=np.uint8)
-    if not data.size:
-        return False
-    blank = ord(sep)
-    if data[0] == blank or data[-1] == blank:
-        return True
-    bounds = (data == blank) | (data == _LINE_ENDS[0]) | (data == _LINE_ENDS[1])
-    pairs = np.flatnonzero(bounds[:-1] & bounds[1:])
-    return bool(pairs.size) and bool(((data[pairs] == blank) | (data[pairs + 1] == blank)).any())
+def _check_text(text: pa.Buffer | bytes, sep: str) -> None:
+    """NotStreamable unless ``text`` (whole lines) is UTF-8 without an empty field: a separator that
+    touches another separator or a line end, or opens or ends the text (an empty field to the CSV
+    reader, one field fewer to trec_eval). A blank line (two line ends in a row) is no field at all.
+    One UTF-8 validation and one regex pass in polars (SIMD literal search): numpy passes over the
+    bytes cost as much as the parse."""
+    view = memoryview(text)
+    if not view.nbytes:
+        return
+    if view[0] == ord(sep) or view[-1] == ord(sep):
+        raise NotStreamable("a line has an empty field")
+    try:
+        whole = pl.Series([view.tobytes()], dtype=pl.Binary).cast(pl.String)
+    except pl.exceptions.PolarsError:
+        raise NotStreamable("not UTF-8") from None
+    if whole.str.contains(f"[{sep}\r\n]{sep}|{sep}[\r\n]").item():
+        raise NotStreamable("a line has an empty field")
 
 
 def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFrame]:
@@ -174,7 +181,7 @@ def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFra
     with ThreadPoolExecutor(max_workers=PARSE_THREADS) as pool:
         pending: deque[Future] = deque()
         try:
-            for text in _line_chunks(path, chunk_bytes, (b" " if sep == "\t" else b"\t", b"\x0b", b"\x0c")):
+            for text in _line_chunks(path, chunk_bytes, sep):
                 pending.append(pool.submit(_parse_chunk, text, sep))
                 if len(pending) > PARSE_THREADS:
                     yield pending.popleft().result()
