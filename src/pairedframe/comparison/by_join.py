@@ -376,7 +376,7 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
                     confidence_level: float = 0.95, alternative: str = "two-sided", test: str = "randomization",
                     seed: int = 0, family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
                     interval: str | None = None, power: float = 0.8, correction: str = "holm",
-                    progress: Callable[[int, int], None] | None = None, resampling: str = "fixed",
+                    progress: Callable[[int, int], None] | None = None, resampling: str = "auto",
                     decision_error: float = DEFAULT_DECISION_ERROR,
                     max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
