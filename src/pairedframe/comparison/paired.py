@@ -468,7 +468,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     verdict_on = opt.verdict_column
     p = pair_systems(data, baseline, systems, measures)
     extras = p.extras
-    gain = _gain_expr(p.paired)  # delta with the sign of an improvement (ranks: lower is better)
+    gain = _gain_expr(p.rows)  # delta with the sign of an improvement (ranks: lower is better)
     counts = p.paired.with_columns(gain.alias("_gain")).group_by("_row").agg(
         pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
         pl.col("b").mean().alias("system_mean"), (pl.col("_gain") > 0).sum().alias("wins"),
