@@ -25,8 +25,8 @@ from pairedframe.stats.moments import one_pass_statistics
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
-__all__ = ["LARGE_N", "METHODS", "STAT_NAMES", "one_pass_rows", "row_statistics", "method_of", "moments_table",
-           "from_moments"]
+__all__ = ["LARGE_N", "METHODS", "STAT_NAMES", "one_pass_rows", "row_statistics", "engine_row_statistics",
+           "method_of", "moments_table", "from_moments"]
 
 #: Non-zero deltas above which ``resampling="auto"`` computes a comparison in one pass.
 LARGE_N = 10_000
@@ -85,15 +85,33 @@ def from_moments(m: pl.DataFrame, opt: Options) -> dict[str, np.ndarray]:
 
 
 def row_statistics(paired: pl.DataFrame, rows: pl.DataFrame, opt: Options) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Statistics arrays over every comparison of ``rows`` (NaN / false where the resampling path fills
-    them in), with the one-pass comparisons (:func:`one_pass_rows`) already computed, and their indices."""
+    """Statistics arrays over every comparison of ``rows`` (``_row, n_queries, ties``, sorted by ``_row``;
+    NaN / false where the resampling path fills them in), with the one-pass comparisons
+    (:func:`one_pass_rows`) already computed from ``paired`` (``_row, delta``), and their indices."""
+    return _fill(rows, opt, lambda large: moments_table(paired, large))
+
+
+def engine_row_statistics(rows: pl.DataFrame, opt: Options) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """:func:`row_statistics` of the in-engine backend, from the moments the engine returned per comparison
+    (``rows``: ``_row, n_queries, ties, delta, dmin, dmax, max_abs, ss, s3``; sums of squared and cubed
+    deviations ``ss, s3``), so no delta leaves the engine."""
+    def moments(large: np.ndarray) -> pl.DataFrame:
+        n = pl.col("n_queries").cast(pl.Float64)
+        return rows.filter(pl.col("_row").is_in(large.tolist())).select(
+            "_row", n.alias("n"), pl.col("delta").alias("mean"), (pl.col("ss") / (n - 1)).sqrt().alias("sd"),
+            (pl.col("ss") / n + pl.col("delta") ** 2).alias("mean_square"), (pl.col("ss") / n).alias("m2"),
+            (pl.col("s3") / n).alias("m3"), (pl.col("dmax") - pl.col("dmin")).alias("ptp"), "max_abs").sort("_row")
+    return _fill(rows, opt, moments)
+
+
+def _fill(rows: pl.DataFrame, opt: Options, moments) -> tuple[dict[str, np.ndarray], np.ndarray]:
     k = rows.height
     stats = {name: np.full(k, np.nan) for name in STAT_NAMES}
     stats["exact"], stats["zero_spread"] = np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
     stats["method"] = np.full(k, method_of(opt), dtype=object)
     large = one_pass_rows(rows, opt)
     if large.size:
-        done = from_moments(moments_table(paired, large), opt)
+        done = from_moments(moments(large), opt)
         for name, values in done.items():
             stats[name][large] = values
         stats["method"][large] = "one-pass" if method_of(opt) == "resampling" else "analytic"
