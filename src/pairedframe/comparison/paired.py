@@ -35,7 +35,8 @@ nDCG@10, where skewed deltas make the test itself reject 6.5 % of true nulls.  T
 (the studentized interval is a little wider at small n); where they do, or where a
 multiplicity-adjusted p-value disagrees with the unadjusted interval, the verdict follows the test and
 ``verdict_note`` says so and why.  ``test="t"`` pairs with the t interval, which inverts it.
-``"percentile"`` (bit for bit scipy's) and ``"bca"`` cover 0.894-0.923 at n = 20.
+``"percentile"`` (bit for bit scipy's) and ``"bca"`` cover 0.894-0.923 at n = 20.  Above 10,000 non-zero
+deltas ``resampling="auto"`` (the default) computes their one-pass limits (:mod:`~pairedframe.comparison.large_n`).
 
 Every interval stays inside the range of a mean delta of its measure (``[-1, 1]`` for measures in
 ``[0, 1]``; the measure registry, :attr:`pairedframe.measures.Measure.value_range`): finite ends beyond
@@ -584,7 +585,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     qids : sequence, optional
         Query ids of the positions (default ``"0", "1", ...``).  They key the resample streams exactly
         as :func:`compare`, so with the same ids and seed the result equals the matching row of
-        :func:`compare`.
+        :func:`compare` (of ``resampling="fixed"``: this function always resamples).
     n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
         As :func:`compare`.
     measure : str, optional
