@@ -80,10 +80,11 @@ def report(res: dict[int, dict], reps: int, B: int, n_pops: int, collections) ->
 
     rows = []
     for n, r in res.items():
+        differ = lambda x, y: int(np.sum(r[x] != r[y]))  # noqa: E731
         rows.append([f"{n:,}", rate(r["cover_boot"]), rate(r["cover_t"]),
-                     f"{int(np.sum(r['cover_boot'] != r['cover_t']))} / {int(np.sum(r['cover_boot'] != r['cover_boot2']))}",
+                     f"{differ('cover_boot', 'cover_t')} / {differ('cover_boot', 'cover_boot2')}",
                      f"{median(r['shift'])} / {median(r['shift2'])}", rate(r["rej_mc"]), rate(r["rej_normal"]),
-                     f"{int(np.sum(r['rej_mc'] != r['rej_normal']))} / {int(np.sum(r['rej_mc'] != r['rej_mc2']))}"])
+                     f"{differ('rej_mc', 'rej_normal')} / {differ('rej_mc', 'rej_mc2')}"])
     head = (f"## Large n: the one-pass path against the resampling default ({reps:,} replications per n, "
             f"B = {B:,}; {n_pops} run pairs of {', '.join(sorted({c for c, _ in collections}))} on "
             f"{', '.join(sorted({m for _, m in collections}))}, in turn)\n\n"

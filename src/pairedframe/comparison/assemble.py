@@ -55,7 +55,8 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
     ``rows``: one row per comparison (``system, <keys>, measure, n_queries, baseline_mean,
     system_mean, wins, losses, ties, _nonzero``); ``stats``: arrays over those rows (``delta, ci_low,
     ci_high, se, pvalue, sd, skewness, floor, exact, zero_spread``, optionally ``method`` per row,
-    :mod:`pairedframe.comparison.large_n`), as :func:`_analyse_block` gives them; ``flip_blocks``: the query sets' deltas for ``resampling="adaptive"``.
+    :mod:`pairedframe.comparison.large_n`), as :func:`_analyse_block` gives them; ``flip_blocks``: the
+    query sets' deltas for ``resampling="adaptive"``.
     """
     k_total = rows.height
     exact, flat = stats["exact"], stats["zero_spread"]

@@ -1,9 +1,9 @@
 """The options of a paired comparison: one frozen record, checked once (issue 21).
 
-:func:`check_options` validates every option of :func:`pairedframe.compare` (resampling, level,
-alternative, test, interval, seed, power, ``resampling`` with its adaptive settings and the
-multiple-testing ``correction``; each error names its argument) and returns :class:`Options`, which the in-memory and the in-engine
-backends share; :func:`check_cost` refuses a call whose resampling would take absurd time or memory.
+:func:`check_options` validates every option of :func:`pairedframe.compare` (n_resamples, level,
+alternative, test, interval, seed, power, ``resampling`` with its adaptive settings, the multiple-testing
+``correction``; each error names its argument) and returns :class:`Options`, which the in-memory and the
+in-engine backends share; :func:`check_cost` refuses a call whose resampling would take absurd time or memory.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.verdicts import CORRECTIONS, verdict_column
 
-__all__ = ["DEFAULT_INTERVAL", "RESAMPLING_MODES", "Options", "check_options", "kept_per_column", "check_cost", "mc_patterns"]
+__all__ = ["DEFAULT_INTERVAL", "RESAMPLING_MODES", "Options", "check_options", "kept_per_column", "check_cost",
+           "mc_patterns"]
 
 _TESTS = ("randomization", "t")
 _INTERVALS = ("signflip", "percentile", "bca", "t", "studentized")
