@@ -24,7 +24,10 @@ Sections (modules of this folder; ``python benchmarks/calibration --help`` also 
 ``segments``    FDR of compare_segments' BH;
 ``agreement``   rank_agreement's intervals (tau_b, rho, tau_AP, RBO) on DL-2019 NIST vs 7 LLM label sets,
                 DL-2021 nDCG@10 vs AP and a near-tie design, and label_agreement's kappa interval
-                (n = 20, 30 queries; 500 replications per cell by default).
+                (n = 20, 30 queries; 500 replications per cell by default);
+``large_n``     compare's one-pass path above LARGE_N non-zero deltas against the resampling default, on the
+                same replications (n = 10,000 and 20,000; ``--reps`` default 500, B = 499:
+                ``large_n.py``; docs/results/large_n.md).
 
 Every rate is printed with its Monte-Carlo standard error sqrt(p (1 - p) / R).  Replications are
 vectorised: each batch of 250 is one (n, 250) matrix fed to the library's many-column kernels with its
@@ -46,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 import agreement  # noqa: E402
 import clustered  # noqa: E402
 import data  # noqa: E402
+import large_n  # noqa: E402
 import paired  # noqa: E402
 import ppi  # noqa: E402
 import segments  # noqa: E402
@@ -53,10 +57,12 @@ import spiky  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # _tee, shared with the other folder
 from _tee import output_to  # noqa: E402
 
-SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments", "agreement")
+SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments", "agreement", "large_n")
 #: Replications per cell by default (agreement: each replication runs a bootstrap of every coefficient).
 DEFAULT_REPS = 3000
 AGREEMENT_REPS = 500
+#: large_n: replications per n and B (n = 10,000 and 20,000 queries per replication: the cost is n x B per column).
+LARGE_N_REPS, LARGE_N_B = 500, 499
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -94,7 +100,7 @@ def _run(args: argparse.Namespace) -> None:
         print(f"[{time.perf_counter() - t0:6.0f} s]{msg}", file=sys.stderr, flush=True)
 
     collections = ("DL-2019",) if quick else data.COLLECTIONS
-    need_pops = {"paired", "clustered", "unequal", "equivalence", "segments"} & set(args.section)
+    need_pops = {"paired", "clustered", "unequal", "equivalence", "segments", "large_n"} & set(args.section)
     pops = data.load(args.data, collections=collections, measures=tuple(args.measures), seed=args.seed,
                                  max_runs=max_runs) if need_pops else {}
     n_pairs = {k: len(v) for k, v in pops.items()}
@@ -138,6 +144,11 @@ def _run(args: argparse.Namespace) -> None:
         res = agreement.run_kappa(labels, agreement_reps, B, args.seed, sizes=(20,) if quick else (20, 30),
                                               log=log)
         print(agreement.report_kappa(res, agreement_reps, B), "\n", flush=True)
+    if "large_n" in args.section:
+        large_reps, large_B = (60, 99) if quick else (args.reps or LARGE_N_REPS, LARGE_N_B)
+        res = large_n.run(pops, large_reps, large_B, args.seed, log=log,
+                          sizes=(2_000,) if quick else large_n.SIZES)
+        print(large_n.report(res, large_reps, large_B, sum(n_pairs.values()), list(pops)), "\n", flush=True)
     print(f"({time.perf_counter() - t0:.0f} s)")
 
 

@@ -15,6 +15,8 @@ COMMANDS = {
                               "--output docs/results/calibration_paired.md"),
     "calibration_agreement.md": ("PYTHONPATH=src python benchmarks/calibration --section agreement "
                                  "--output docs/results/calibration_agreement.md"),
+    "calibration_large_n.md": ("PYTHONPATH=src python benchmarks/calibration --section large_n "
+                               "--output docs/results/calibration_large_n.md"),
     "evaluate.md": "PYTHONPATH=src python benchmarks/speed --section evaluate --output docs/results/evaluate.md",
     "spark.md": "PYTHONPATH=src python benchmarks/speed --section spark --jobs evaluate --output docs/results/spark.md",
 }

@@ -365,7 +365,9 @@ _OWN_QIDS = {"qid_integer": "its cluster / segment table spells query ids 'q1', 
 TABLE_DOORS: dict[str, Door] = {
     "compare": Door("table", lambda t, **kw: pf.compare(t, baseline="a", systems=SYSTEMS, measures=TABLE_MEASURES,
                                                         **{**_RESAMPLING, **kw}),
-                    _frame_value, TABLE_FORMS, public="pf.compare", params=_COMPARE_PARAMS, spark_cases=_ON_SPARK,
+                    _frame_value, TABLE_FORMS, public="pf.compare",
+                    params={**_COMPARE_PARAMS, "resampling": (("sometimes", "Auto", None), r"resampling")},
+                    spark_cases=_ON_SPARK,
                     empty=(lambda t: pf.compare(DISJOINT, baseline="a"), EmptyResultError, "no common query")),
     "compare_clustered": Door(
         "table", lambda t, **kw: pf.compare_clustered(t, baseline="a", clusters=CLUSTERS, systems=SYSTEMS,

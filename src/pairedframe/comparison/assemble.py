@@ -14,6 +14,7 @@ import polars as pl
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison._adaptive import adaptive_columns, query_set_adaptive, warn_uncertified
 from pairedframe.comparison.interval_range import finish_paired_intervals
+from pairedframe.comparison.large_n import method_of
 from pairedframe.comparison.options import Options, mc_patterns
 from pairedframe.comparison.pairing import describe_row, oriented
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
@@ -53,8 +54,9 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
 
     ``rows``: one row per comparison (``system, <keys>, measure, n_queries, baseline_mean,
     system_mean, wins, losses, ties, _nonzero``); ``stats``: arrays over those rows (``delta, ci_low,
-    ci_high, se, pvalue, sd, skewness, floor, exact, zero_spread``), as :func:`_analyse_block` gives
-    them; ``flip_blocks``: the query sets' deltas for ``resampling="adaptive"``.
+    ci_high, se, pvalue, sd, skewness, floor, exact, zero_spread``, optionally ``method`` per row,
+    :mod:`pairedframe.comparison.large_n`), as :func:`_analyse_block` gives them; ``flip_blocks``: the
+    query sets' deltas for ``resampling="adaptive"``.
     """
     k_total = rows.height
     exact, flat = stats["exact"], stats["zero_spread"]
@@ -103,7 +105,7 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
     warn_skewed(stats["skewness"], n_q, labels)
     warn_many_ties(rows["ties"].to_numpy(), n_q, labels)
-    resampled = opt.test == "randomization" or opt.interval in ("signflip", "percentile", "bca", "studentized")
+    method = stats.get("method", np.full(k_total, method_of(opt), dtype=object))
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
@@ -117,8 +119,9 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
         pl.Series("verdict_note", notes, dtype=pl.String),
         pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
-        pl.lit(opt.n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
-        pl.Series("exact", exact), pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
+        pl.Series("n_resamples", [opt.n_resamples if m == "resampling" else None for m in method], dtype=pl.Int64),
+        pl.Series("exact", exact), pl.Series("method", list(method), dtype=pl.String),
+        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
         pl.lit(family_text(fam_cols, fam_sizes)).alias("family"),
     )
     if opt.adaptive:

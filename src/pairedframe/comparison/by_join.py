@@ -23,7 +23,8 @@ the numpy code of the in-memory path turns them into statistics:
   (:func:`pairedframe.stats.studentized.studentize`, :func:`~pairedframe.stats.studentized.symmetric_interval`);
 - the t-test and t interval, zero spread, skewness, MDE, verdicts and notes from per-comparison
   moments (count, sums, central second and third moments, min, max), with the code of
-  :mod:`pairedframe.comparison.paired` and :mod:`pairedframe.comparison.verdicts`.
+  :mod:`pairedframe.comparison.paired` and :mod:`pairedframe.comparison.verdicts`; from those moments
+  alone, with no resampling, a comparison above ``LARGE_N`` non-zero deltas (:mod:`~pairedframe.comparison.large_n`).
 
 The sums run in the engine's order, not numpy's, so results agree to ~1e-15 relative (tested
 <= 1e-12), not bit for bit; Monte-Carlo counts agree exactly unless a resampled statistic falls
@@ -48,6 +49,7 @@ from pairedframe.comparison._validate import nonfinite_error
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types
 from pairedframe.comparison.assemble import finish_table
 from pairedframe.comparison.options import Options, check_cost, check_options, mc_patterns
+from pairedframe.comparison.large_n import STAT_NAMES, engine_row_statistics
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, check_sizes, choose_comparisons, describe_row,
                                             no_common_query, require_pairable, warn_summary_rows)
 from pairedframe.io.results import SUMMARY_QID
@@ -376,7 +378,7 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
                     confidence_level: float = 0.95, alternative: str = "two-sided", test: str = "randomization",
                     seed: int = 0, family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
                     interval: str | None = None, power: float = 0.8, correction: str = "holm",
-                    progress: Callable[[int, int], None] | None = None, resampling: str = "fixed",
+                    progress: Callable[[int, int], None] | None = None, resampling: str = "auto",
                     decision_error: float = DEFAULT_DECISION_ERROR,
                     max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
@@ -396,17 +398,14 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
         rows = rows.join(central_moments(paired, rows).rename({"comp": "_row"})
                          .with_columns(pl.col("_row").cast(pl.UInt32)), on="_row", how="left").sort("_row")
         k_total = rows.height
-        names = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
-        stats = {name: np.full(k_total, np.nan) for name in names}
-        stats["exact"] = np.zeros(k_total, dtype=bool)
-        stats["zero_spread"] = np.zeros(k_total, dtype=bool)
-        groups = query_set_groups(paired, moments)
+        stats, large = engine_row_statistics(rows, opt)     # above LARGE_N non-zero deltas: one pass (large_n.py)
+        groups = query_set_groups(paired, moments.filter(~pl.col("comp").is_in(large.tolist())))
         check_cost(opt, [(members.height, len(comps)) for comps, members in groups])
-        done = 0
+        done = large.size
         for comps, members in groups:
             idx = np.asarray(comps)
             res = _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt)
-            for name in stats:
+            for name in (*STAT_NAMES, "exact", "zero_spread"):
                 stats[name][idx] = res[name]
             done += len(comps)
             if progress is not None:

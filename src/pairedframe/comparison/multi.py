@@ -145,8 +145,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
             test: Literal["randomization", "t"] = "randomization", seed: int = 0, chunk_size: int | None = None,
             interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
             power: float = 0.8, correction: Literal["none", "holm", "bh"] = "holm",
-            progress: Callable[[int, int], None] | None = None, resampling: Literal["fixed", "adaptive"] = "fixed",
-            decision_error: float = DEFAULT_DECISION_ERROR,
+            progress: Callable[[int, int], None] | None = None,
+            resampling: Literal["auto", "fixed", "adaptive"] = "auto", decision_error: float = DEFAULT_DECISION_ERROR,
             max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with one baseline, several baselines, or every pair.
 

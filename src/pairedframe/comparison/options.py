@@ -1,9 +1,9 @@
 """The options of a paired comparison: one frozen record, checked once (issue 21).
 
-:func:`check_options` validates every option of :func:`pairedframe.compare` (resampling, level,
-alternative, test, interval, seed, power, the adaptive settings and the multiple-testing ``correction``;
-each error names its argument) and returns :class:`Options`, which the in-memory and the in-engine
-backends share; :func:`check_cost` refuses a call whose resampling would take absurd time or memory.
+:func:`check_options` validates every option of :func:`pairedframe.compare` (n_resamples, level,
+alternative, test, interval, seed, power, ``resampling`` with its adaptive settings, the multiple-testing
+``correction``; each error names its argument) and returns :class:`Options`, which the in-memory and the
+in-engine backends share; :func:`check_cost` refuses a call whose resampling would take absurd time or memory.
 """
 
 from __future__ import annotations
@@ -16,12 +16,16 @@ from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.verdicts import CORRECTIONS, verdict_column
 
-__all__ = ["DEFAULT_INTERVAL", "Options", "check_options", "kept_per_column", "check_cost", "mc_patterns"]
+__all__ = ["DEFAULT_INTERVAL", "RESAMPLING_MODES", "Options", "check_options", "kept_per_column", "check_cost",
+           "mc_patterns"]
 
 _TESTS = ("randomization", "t")
 _INTERVALS = ("signflip", "percentile", "bca", "t", "studentized")
 #: The default interval of each test (the t-test's inverts it; module docstring for the randomization test's).
 DEFAULT_INTERVAL = {"randomization": "studentized", "t": "t"}
+#: ``resampling=``: "auto" resamples up to :data:`pairedframe.comparison.large_n.LARGE_N` non-zero deltas and
+#: computes larger comparisons in one pass; "fixed" resamples at every size; "adaptive" draws sign patterns in rounds.
+RESAMPLING_MODES = ("auto", "fixed", "adaptive")
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class Options:
     decision_error: float = DEFAULT_DECISION_ERROR
     max_resamples: int = DEFAULT_MAX_RESAMPLES
     correction: str = "holm"
+    one_pass: bool = False      # resampling="auto": comparisons above LARGE_N non-zero deltas in one pass
 
     @property
     def verdict_column(self) -> str:
@@ -57,11 +62,14 @@ def check_options(n_resamples, confidence_level, alternative, test, interval, se
                              alternative=alternative, seed=seed)
     if not (isinstance(power, (int, float)) and 0 < power < 1):
         raise ValueError(f"`power` must be in (0, 1), got {power!r}")
-    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
-                                      max_resamples=max_resamples)
+    if not isinstance(resampling, str) or resampling not in RESAMPLING_MODES:
+        raise ValueError(f"`resampling` must be one of {RESAMPLING_MODES}, got {resampling!r}")
+    adaptive = check_adaptive_options(resampling="fixed" if resampling == "auto" else resampling, test=test,
+                                      decision_error=decision_error, max_resamples=max_resamples)
     verdict_column(correction)
     return Options(int(n_resamples), float(confidence_level), alternative, test, interval, int(seed),
-                   chunk_size, float(power), adaptive, float(decision_error), int(max_resamples), correction)
+                   chunk_size, float(power), adaptive, float(decision_error), int(max_resamples), correction,
+                   resampling == "auto")
 
 
 def kept_per_column(opt: Options) -> int:

@@ -35,7 +35,8 @@ nDCG@10, where skewed deltas make the test itself reject 6.5 % of true nulls.  T
 (the studentized interval is a little wider at small n); where they do, or where a
 multiplicity-adjusted p-value disagrees with the unadjusted interval, the verdict follows the test and
 ``verdict_note`` says so and why.  ``test="t"`` pairs with the t interval, which inverts it.
-``"percentile"`` (bit for bit scipy's) and ``"bca"`` cover 0.894-0.923 at n = 20.
+``"percentile"`` (bit for bit scipy's) and ``"bca"`` cover 0.894-0.923 at n = 20.  Above 10,000 non-zero
+deltas ``resampling="auto"`` (the default) computes their one-pass limits (:mod:`~pairedframe.comparison.large_n`).
 
 Every interval stays inside the range of a mean delta of its measure (``[-1, 1]`` for measures in
 ``[0, 1]``; the measure registry, :attr:`pairedframe.measures.Measure.value_range`): finite ends beyond
@@ -98,6 +99,7 @@ from pairedframe.comparison.options import Options, check_cost, check_options, k
 from pairedframe.comparison.pairing import DELTA_TOLERANCE, check_sizes, pair_systems
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.interval_range import finish_paired_intervals
+from pairedframe.comparison.large_n import STAT_NAMES, row_statistics
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.comparison.verdicts import VERDICTS, smallest_pvalue, verdict, warn_many_ties, warn_skewed
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
@@ -307,7 +309,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
             interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
             power: float = 0.8, correction: Literal["none", "holm", "bh"] = "holm",
             progress: Callable[[int, int], None] | None = None,
-            resampling: Literal["fixed", "adaptive"] = "fixed", decision_error: float = DEFAULT_DECISION_ERROR,
+            resampling: Literal["auto", "fixed", "adaptive"] = "auto", decision_error: float = DEFAULT_DECISION_ERROR,
             max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """Compare systems with a baseline, query by query, with honest paired statistics.
 
@@ -367,8 +369,11 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         verdict reads ``pvalue``, ``pvalue_holm`` or ``pvalue_bh`` (the ``verdict_on`` column says which).
     progress : callable, optional
         Called as ``progress(done, total)`` (in comparisons) after each query set is analysed.
-    resampling : {"fixed", "adaptive"}, default "fixed"
-        ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
+    resampling : {"auto", "fixed", "adaptive"}, default "auto"
+        ``"auto"``: ``"fixed"`` up to 10,000 non-zero deltas (:data:`~pairedframe.comparison.large_n.LARGE_N`),
+        above it the one-pass limits of the same statistics (normal approximation of the sign-flip test, t
+        interval; :mod:`pairedframe.comparison.large_n`, which shows they agree).  ``"fixed"``: ``n_resamples``
+        at every size.  ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
         only for the comparisons whose decision ``p < alpha`` on the ``correction``'s column is still
         open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
         Guarantee: for any data, with probability at least ``1 - decision_error`` over the draws,
@@ -392,7 +397,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
-        exact, seed, family`` (``family``: the Holm/BH family rule in words with its size, e.g. ``"per
+        exact, method, seed, family`` (``method``: ``"resampling"``, ``"analytic"`` or ``"one-pass"``,
+        :data:`~pairedframe.comparison.large_n.METHODS`; ``n_resamples`` is null where nothing was
+        resampled; ``family``: the Holm/BH family rule in words with its size, e.g. ``"per
         judgments, 4 comparisons each"`` or ``"all 6 comparisons of the call"``); with
         ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value),
         ``resamples_used``, ``certified``, ``resampling`` and ``decision_error`` (``pvalue`` is
@@ -463,7 +470,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     verdict_on = opt.verdict_column
     p = pair_systems(data, baseline, systems, measures)
     extras = p.extras
-    gain = _gain_expr(p.paired)  # delta with the sign of an improvement (ranks: lower is better)
+    gain = _gain_expr(p.rows)  # delta with the sign of an improvement (ranks: lower is better)
     counts = p.paired.with_columns(gain.alias("_gain")).group_by("_row").agg(
         pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
         pl.col("b").mean().alias("system_mean"), (pl.col("_gain") > 0).sum().alias("wins"),
@@ -474,12 +481,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     check_sizes(rows, baseline, extras)
 
     k_total = rows.height
-    names = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
-    stats = {name: np.full(k_total, np.nan) for name in names}
-    exact = np.zeros(k_total, dtype=bool)
-    flat = np.zeros(k_total, dtype=bool)
-    # group comparisons by query set
-    qsets = p.paired.group_by("_row", maintain_order=True).agg(pl.col("qid"), pl.col("delta"))
+    stats, large = row_statistics(p.paired, rows, opt)      # above LARGE_N non-zero deltas: one pass (large_n.py)
+    small = p.paired.filter(~pl.col("_row").is_in(large.tolist())) if large.size else p.paired
+    qsets = small.group_by("_row", maintain_order=True).agg(pl.col("qid"), pl.col("delta"))  # by query set
     groups: dict[bytes, list[int]] = {}
     qid_lists: dict[int, list[str]] = {}
     delta_lists: dict[int, np.ndarray] = {}
@@ -488,22 +492,18 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         delta_lists[r] = np.asarray(deltas, dtype=np.float64)
         groups.setdefault(query_set_key(qids), []).append(r)
     check_cost(opt, [(len(qid_lists[m[0]]), len(m)) for m in groups.values()])
-    done = 0
-    flip_blocks = []
+    done, flip_blocks = large.size, []
     for members in groups.values():
         D = np.column_stack([delta_lists[r] for r in members])
         res = _analyse_block(D, qid_lists[members[0]], opt)
         idx = np.asarray(members)
-        for name in stats:
+        for name in (*STAT_NAMES, "exact", "zero_spread"):
             stats[name][idx] = res[name]
-        exact[idx] = res["exact"]
-        flat[idx] = res["zero_spread"]
         if opt.adaptive and opt.test == "randomization":
             flip_blocks.append((D, idx, resample_generators(opt.seed, qid_lists[members[0]])[1]))
         done += len(members)
         if progress is not None:
             progress(done, k_total)
-    stats["exact"], stats["zero_spread"] = exact, flat
 
     return finish_table(rows, stats, opt, baseline=baseline, extras=extras, family_by=family_by,
                         verdict_on=verdict_on, flip_blocks=flip_blocks)
@@ -586,7 +586,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     qids : sequence, optional
         Query ids of the positions (default ``"0", "1", ...``).  They key the resample streams exactly
         as :func:`compare`, so with the same ids and seed the result equals the matching row of
-        :func:`compare`.
+        :func:`compare` (of ``resampling="fixed"``: this function always resamples).
     n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
         As :func:`compare`.
     measure : str, optional

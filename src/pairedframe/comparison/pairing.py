@@ -158,8 +158,9 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
     keys = ["system", *extras, "measure", "qid"]
     present = df.select(keys)                       # null values count as present but not measured
     df = df.filter(pl.col("value").is_not_null())
-    # A cheap grouped check first; the full row mask only when a duplicate exists.
-    if df.select(pl.col("qid").is_duplicated().over(keys[:-1]).any()).item():
+    # A hashed screen first (equal keys hash equal), then the grouped check; the row mask only for a duplicate.
+    if (df.select(pl.struct(keys).hash(7).n_unique()).item() < df.height
+            and df.select(pl.col("qid").is_duplicated().over(keys[:-1]).any()).item()):
         dup = df.select(keys).is_duplicated()
         example = df.filter(dup).row(0, named=True)
         raise DuplicateError(f"per-query table has {int(dup.sum())} rows with a repeated key {keys}, "
@@ -171,11 +172,12 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
                                                            pl.col("value").alias("b"))
-    require_pairable(set(b.select("system", "measure").unique().iter_rows()), a["measure"].unique().to_list(),
+    found = b.select("system", *extras, "measure").unique(maintain_order=True)
+    require_pairable(set(found.select("system", "measure").iter_rows()), a["measure"].unique().to_list(),
                       systems, measures, baseline)
     sys_order = {s: i for i, s in enumerate(systems)}
     meas_order = {m: i for i, m in enumerate(measures)}
-    rows = (b.select("system", *extras, "measure").unique(maintain_order=True)
+    rows = (found
             .with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
                           pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
             .with_row_index("_first")
@@ -196,6 +198,13 @@ def _warn_unpaired(rows: pl.DataFrame, paired: pl.DataFrame, present: pl.DataFra
     for between them: a query with no value (null: undefined, e.g. FirstRelRank when nothing relevant is
     retrieved) or no row on one side is left out, and the means and tests condition on it."""
     keys = [*extras, "measure"]
+    # cheap first: row counts per side equal to the paired count mean both sides hold exactly the paired queries
+    sizes = present.group_by("system", *keys).agg(pl.len().alias("n"))
+    sides = (rows.join(paired.group_by("_row").agg(pl.len().alias("n_paired")), on="_row", how="left")
+             .join(sizes, on=["system", *keys], how="left")
+             .join(sizes.filter(pl.col("system") == baseline).drop("system"), on=keys, how="left", suffix="_base"))
+    if sides.select(((pl.col("n") == pl.col("n_paired")) & (pl.col("n_base") == pl.col("n_paired"))).all()).item():
+        return
     base = present.filter(pl.col("system") == baseline).select(*keys, "qid")
     own = present.join(rows.select("_row", "system", *keys), on=["system", *keys], how="inner").select("_row", *keys, "qid")
     union = pl.concat([own, rows.select("_row", *keys).join(base, on=keys, how="inner").select(own.columns)]).unique()

@@ -25,7 +25,7 @@ FORMATS = ("table", "json", "csv", "markdown", "latex")
 _SHORT = ["n_queries", "baseline_mean", "system_mean", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
           "pvalue_tukey", "wins", "losses", "ties", "mde", "verdict", "certified"]
 _CONSTANT = ["baseline", "verdict_on", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed",
-             "family", "resampling", "decision_error"]
+             "family", "resampling", "decision_error", "method"]
 _HIDDEN = ("se", "pvalue_bh", "sd", "exact", "pvalue_low", "pvalue_high", "resamples_used", "skewness",
            "verdict_note")
 

@@ -1,0 +1,118 @@
+"""Comparisons with many queries in one pass over their deltas: cost that grows with n, not n x B (issue 22).
+
+Above :data:`LARGE_N` non-zero deltas the default resampling statistics of :func:`pairedframe.compare`
+and their normal-theory limits coincide far within Monte-Carlo error (``benchmarks/calibration
+--section large_n``: coverage and type-I error equal on the same replications), so with
+``resampling="auto"`` (the default) such a comparison is computed from the moments of its deltas
+(:mod:`pairedframe.stats.moments`): the sign-flip test by its normal approximation (null variance
+``sum(d**2) / n**2``), the t interval in place of a bootstrap interval, the inversion of that
+approximation for ``interval="signflip"``.  Deltas equal to 0 are counted out because the sign-flip
+test ignores them: a million queries of which 300 differ still get the resampling they need.
+``resampling="fixed"`` resamples at every size.
+
+The moments are polars aggregations over the paired rows (no per-query Python objects, no sort, no
+resample index), and every output row names what produced it in the ``method`` column (:data:`METHODS`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from pairedframe.comparison.options import Options
+from pairedframe.comparison.verdicts import smallest_pvalue
+from pairedframe.stats.moments import one_pass_statistics
+from pairedframe.stats.skewness import skewness_from_moments
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+
+__all__ = ["LARGE_N", "METHODS", "STAT_NAMES", "one_pass_rows", "row_statistics", "engine_row_statistics",
+           "method_of", "moments_table", "from_moments"]
+
+#: Non-zero deltas above which ``resampling="auto"`` computes a comparison in one pass.
+LARGE_N = 10_000
+#: The values of the ``method`` column of :func:`pairedframe.compare`.
+METHODS = {
+    "resampling": "p-value and/or interval from resamples (bootstrap, Monte-Carlo or enumerated sign flips)",
+    "analytic": "test='t' with the t interval: nothing resampled",
+    "one-pass": (f"more than {LARGE_N:,} non-zero deltas with resampling='auto': the sign-flip test by its normal "
+                 "approximation and the t interval (interval='signflip': that test's inversion), from the moments"),
+}
+#: The per-comparison statistics the kernels hand to :func:`pairedframe.comparison.assemble.finish_table`.
+STAT_NAMES = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
+
+
+def method_of(opt: Options) -> str:
+    """The ``method`` of a resampled-path row under ``opt`` (``"analytic"`` when nothing is resampled)."""
+    return "analytic" if opt.test == "t" and opt.interval == "t" else "resampling"
+
+
+def one_pass_rows(rows: pl.DataFrame, opt: Options) -> np.ndarray:
+    """Indices (``_row``) of the comparisons computed in one pass: more than :data:`LARGE_N` non-zero
+    deltas (``n_queries - ties``), under ``resampling="auto"`` -- or at any setting when nothing would be
+    resampled (``test="t"`` with the t interval: the same statistics either way)."""
+    if not (opt.one_pass or method_of(opt) == "analytic"):
+        return np.zeros(0, dtype=np.int64)
+    nonzero = rows["n_queries"].to_numpy().astype(np.int64) - rows["ties"].to_numpy().astype(np.int64)
+    return rows["_row"].to_numpy().astype(np.int64)[nonzero > LARGE_N]
+
+
+def moments_table(paired: pl.DataFrame, chosen: np.ndarray) -> pl.DataFrame:
+    """``_row, n, mean, sd, mean_square, m2, m3, ptp, max_abs`` of the deltas of the ``chosen`` rows of
+    ``paired`` (``_row, delta``), one grouped pass (central moments within each group, as numpy's two-pass)."""
+    d = pl.col("delta")
+    dev = d - d.mean()
+    part = paired if len(chosen) == paired["_row"].n_unique() else paired.filter(pl.col("_row").is_in(chosen.tolist()))
+    return (part.group_by("_row").agg(
+        pl.len().alias("n"), d.mean().alias("mean"), d.std(ddof=1).alias("sd"), (d * d).mean().alias("mean_square"),
+        (dev * dev).mean().alias("m2"), (dev * dev * dev).mean().alias("m3"), (d.max() - d.min()).alias("ptp"),
+        d.abs().max().alias("max_abs")).sort("_row"))
+
+
+def from_moments(m: pl.DataFrame, opt: Options) -> dict[str, np.ndarray]:
+    """The statistics of :data:`STAT_NAMES` (plus ``exact``, ``zero_spread``) of comparisons from their
+    moments (:func:`moments_table`'s columns), by :func:`pairedframe.stats.moments.one_pass_statistics`."""
+    col = {c: m[c].to_numpy().astype(np.float64) for c in ("n", "mean", "sd", "mean_square", "m2", "m3")}
+    flat = m["ptp"].to_numpy() <= ZERO_SPREAD_RTOL * m["max_abs"].to_numpy()
+    sd = np.where(flat, 0.0, col["sd"])
+    res = one_pass_statistics(col["n"], col["mean"], sd, col["mean_square"], flat, test=opt.test,
+                              interval=opt.interval, alternative=opt.alternative,
+                              confidence_level=opt.confidence_level)
+    floor = np.array([smallest_pvalue("t", False, int(n), opt.alternative, opt.n_resamples, bool(f))
+                      for n, f in zip(col["n"], flat)])
+    return {"delta": col["mean"], "ci_low": res["ci_low"], "ci_high": res["ci_high"], "se": res["se"],
+            "pvalue": res["pvalue"], "sd": sd, "floor": floor, "exact": res["exact"], "zero_spread": flat,
+            "skewness": skewness_from_moments(col["m2"], col["m3"], col["n"], flat)}
+
+
+def row_statistics(paired: pl.DataFrame, rows: pl.DataFrame, opt: Options) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Statistics arrays over every comparison of ``rows`` (``_row, n_queries, ties``, sorted by ``_row``;
+    NaN / false where the resampling path fills them in), with the one-pass comparisons
+    (:func:`one_pass_rows`) already computed from ``paired`` (``_row, delta``), and their indices."""
+    return _fill(rows, opt, lambda large: moments_table(paired, large))
+
+
+def engine_row_statistics(rows: pl.DataFrame, opt: Options) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """:func:`row_statistics` of the in-engine backend, from the moments the engine returned per comparison
+    (``rows``: ``_row, n_queries, ties, delta, dmin, dmax, max_abs, ss, s3``; sums of squared and cubed
+    deviations ``ss, s3``), so no delta leaves the engine."""
+    def moments(large: np.ndarray) -> pl.DataFrame:
+        n = pl.col("n_queries").cast(pl.Float64)
+        return rows.filter(pl.col("_row").is_in(large.tolist())).select(
+            "_row", n.alias("n"), pl.col("delta").alias("mean"), (pl.col("ss") / (n - 1)).sqrt().alias("sd"),
+            (pl.col("ss") / n + pl.col("delta") ** 2).alias("mean_square"), (pl.col("ss") / n).alias("m2"),
+            (pl.col("s3") / n).alias("m3"), (pl.col("dmax") - pl.col("dmin")).alias("ptp"), "max_abs").sort("_row")
+    return _fill(rows, opt, moments)
+
+
+def _fill(rows: pl.DataFrame, opt: Options, moments) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    k = rows.height
+    stats = {name: np.full(k, np.nan) for name in STAT_NAMES}
+    stats["exact"], stats["zero_spread"] = np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
+    stats["method"] = np.full(k, method_of(opt), dtype=object)
+    large = one_pass_rows(rows, opt)
+    if large.size:
+        done = from_moments(moments(large), opt)
+        for name, values in done.items():
+            stats[name][large] = values
+        stats["method"][large] = "one-pass" if method_of(opt) == "resampling" else "analytic"
+    return stats, large
