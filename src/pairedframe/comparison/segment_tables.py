@@ -23,12 +23,11 @@ from pairedframe.checks import require_each, string_ids
 from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
+from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
 
 __all__ = ["THETA_ELEMENTS", "as_segments", "require_segments_matched", "no_segment_query",
            "require_two_queries", "check_segments_cost", "unit_label", "segments_table"]
 
-#: Cap on (n_resamples x units) bootstrap means held at once per block (float64: 64 MiB).
-THETA_ELEMENTS: int = 2**23
 
 
 def as_segments(segments: Any) -> pl.DataFrame:
