@@ -23,7 +23,6 @@ LONG_FUNCTIONS = {
     "by_join_segments.py:compare_segments_by_join": 84,
     "by_join_segments.py:_resampled": 86,
     "plan.py:analyze": 121,
-    "ppi.py:ppi_compare_segments": 102,
     "segment_tables.py:segments_table": 105,
     "table_data.py:results_table_data": 108,
 }
