@@ -25,12 +25,12 @@ from pairedframe.comparison.by_join import (
     comparison_moments,
     draws_per_chunk,
     means_table,
-    pair_in_engine,
     query_set_groups,
     require_common_queries,
     sign_flips_from_engine,
     wide_deltas,
 )
+from pairedframe.comparison.engine_pairing import pair_in_engine
 from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_cluster_counts, cluster_map,
                                                    clustered_table, where_clusters, zero_spread_interval)
 from pairedframe.comparison.engine_tables import EngineTable, check_ids

@@ -28,7 +28,8 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.by_join import not_in_engine, pair_in_engine, wins_in_measure_direction
+from pairedframe.comparison.by_join import not_in_engine, wins_in_measure_direction
+from pairedframe.comparison.engine_pairing import pair_in_engine
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_spark_dataframe
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
                                                    require_segments_matched, require_two_queries, segments_table)
