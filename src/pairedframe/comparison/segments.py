@@ -372,11 +372,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: every statistic is SQL there
         from pairedframe.comparison.by_join_segments import compare_segments_by_join
 
-        return compare_segments_by_join(in_engine, segments, baseline=baseline, measures=measures, systems=systems,
-                                        test=opt.test, interval=opt.interval, n_resamples=opt.n_resamples,
-                                        confidence_level=opt.confidence_level, alternative=opt.alternative,
-                                        seed=opt.seed, family_by=family_by, correction=opt.correction,
-                                        level=opt.level, adaptive=opt.adaptive)
+        return compare_segments_by_join(in_engine, segments, opt, baseline=baseline, measures=measures,
+                                        systems=systems, family_by=family_by)
     p = pair_systems(per_query, baseline, systems, measures)
     units, d_all = _units(p, as_segments(segments))
     stats, exact, flip_units = _unit_statistics(opt, units, d_all)
