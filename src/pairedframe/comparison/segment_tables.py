@@ -17,6 +17,7 @@ import polars as pl
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               segment_adaptive, warn_uncertified)
 from pairedframe.comparison._cost import check_resampling_cost
+from pairedframe.comparison._families import family_columns, family_ids
 from pairedframe.comparison.interval_range import clip_deltas
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.checks import require_each, string_ids
@@ -150,14 +151,9 @@ def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.
 
 def _family_codes(units: pl.DataFrame, extras: list[str], family_by: Sequence[str] | str | None) -> np.ndarray:
     """The family of every unit, 0-based (default: one per system, keys, measure and segment set)."""
-    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
-                else [family_by] if isinstance(family_by, str) else list(family_by))
-    allowed = ["system", *extras, "measure", "segment_set", "segment"]
-    unknown = [c for c in fam_cols if c not in allowed]
-    if unknown:
-        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-    return (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
-            if fam_cols else np.zeros(units.height, dtype=np.int64))
+    cols = family_columns(family_by, keys=["system", *extras, "measure", "segment_set"],
+                          allowed=["system", *extras, "measure", "segment_set", "segment"])
+    return family_ids(units, cols)
 
 
 class _Families:
