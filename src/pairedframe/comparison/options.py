@@ -4,6 +4,13 @@
 alternative, test, interval, seed, power, the adaptive settings and the multiple-testing ``correction``;
 each error names its argument) and returns :class:`Options`, which the in-memory and the in-engine
 backends share; :func:`check_cost` refuses a call whose resampling would take absurd time or memory.
+
+The other entry points check theirs the same way, once, into a frozen record built on the shared
+:class:`Resampling` part (``n_resamples, confidence_level, alternative, seed``; :func:`check_resampling`):
+:class:`SegmentOptions` (:func:`pairedframe.compare_segments`), :class:`RankOptions`
+(:func:`pairedframe.rank_agreement`); :class:`PPIOptions` (the closed-form ``ppi_compare*``) and
+:func:`check_level` (``label_agreement``, ``results_table``) check the level alone.  Every error quotes
+the parameter (```seed` must be ...``), so the CLI can name its flag instead.
 """
 
 from __future__ import annotations
@@ -166,7 +173,7 @@ def check_segment_options(*, test: Any, interval: Any, correction: Any, n_resamp
     adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
                                       max_resamples=max_resamples)
     return SegmentOptions(base.n_resamples, base.confidence_level, base.alternative, base.seed, test, interval,
-                          correction, adaptive, decision_error, max_resamples)
+                          correction, adaptive, float(decision_error), int(max_resamples))
 
 
 _RANK_INTERVALS = ("jackknife", "percentile")

@@ -379,6 +379,6 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     stats, exact, flip_units = _unit_statistics(opt, units, d_all)
     return segments_table(units, stats, exact, extras=p.extras, baseline=baseline, test=opt.test,
                           interval=opt.interval, correction=opt.correction, level=opt.level, family_by=family_by,
-                          n_resamples=opt.n_resamples, alternative=opt.alternative, seed=seed,
-                          flip_units=flip_units, adaptive=opt.adaptive, decision_error=decision_error,
-                          max_resamples=max_resamples)
+                          n_resamples=opt.n_resamples, alternative=opt.alternative, seed=opt.seed,
+                          flip_units=flip_units, adaptive=opt.adaptive, decision_error=opt.decision_error,
+                          max_resamples=opt.max_resamples)
