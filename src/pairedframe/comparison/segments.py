@@ -5,8 +5,9 @@ several segment sets (e.g. ``"length"`` and ``"num_rel"``) and a segment set may
 :func:`compare_segments` pairs every system with the baseline (as :func:`pairedframe.compare`)
 and analyses the deltas of every (system, keys, measure, segment set, segment) -- a *unit* -- at once:
 the deltas of all units are laid end to end in one array and every statistic is a segmented
-reduction (``np.add.reduceat`` on unit offsets).  Python loops run only over blocks of units (a
-memory knob) and resample chunks, never over segments.
+reduction (``np.add.reduceat`` on unit offsets; the pure-numpy kernel is
+:func:`pairedframe.stats.segment_resample.segment_resample_stats`).  Python loops run only over blocks
+of units (a memory knob) and resample chunks, never over segments.
 
 Random streams (counter-based, per segment)
 -------------------------------------------
