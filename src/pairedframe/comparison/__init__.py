@@ -14,13 +14,39 @@ Layout (imports point down this list; ``tests/test_layers.py`` refuses an import
   :func:`pairedframe.compare_clustered`, :func:`pairedframe.compare_segments`; each checks its options,
   hands an engine table to its in-engine backend, and runs its numpy kernel otherwise.
 
-Adding a comparison type (rank intervals across many systems and LLM-judge budgets are next): write one
-module with its entry point and kernel; read the input with ``pairing.as_frame`` / ``pairing.pair_systems``,
-draw from a new keyed stream added to ``streams.py`` (a key naming the type, so no other type's draws
-move), hand the per-comparison statistics to ``assemble.finish_table`` (or a sibling in the shared
-layer), and touch ``options.py`` only for a new option.  The vocabulary is scipy's: ``confidence_level``,
+Options: every entry point takes explicit keywords (scipy's vocabulary: ``confidence_level``,
 ``alternative``, ``n_resamples``, ``seed``; the multiple-testing correction is ``correction=`` within the
-families of ``family_by=``; an old spelling raises :class:`pairedframe.errors.RenamedKeywordError`.
+families of ``family_by=``; an old spelling raises :class:`pairedframe.errors.RenamedKeywordError`) and
+checks them once, before any table is read, into a frozen record of :mod:`~pairedframe.comparison.options`:
+``Options`` (:func:`pairedframe.compare`, ``compare_clustered``, the in-engine ``compare``),
+``SegmentOptions`` (``compare_segments``), ``RankOptions`` (``rank_agreement``) -- each built on the shared
+``Resampling`` base (``check_resampling``) -- ``PPIOptions`` (``ppi_compare*``, closed form) and
+``check_level`` (``label_agreement``, ``results_table``); :func:`pairedframe.analyze` reads its options from
+the plan file, checked once into the frozen :class:`~pairedframe.comparison.plan_file.Plan` (errors name
+the plan key).  Every option error quotes the parameter in backquotes (```confidence_level` must be
+...``), which is what lets the CLI name the flag the user typed instead (``--confidence-level must be
+...``; :func:`pairedframe.cli.common.name_flags` maps every option of the command, so a new command
+needs nothing more).
+
+Adding a comparison type (rank intervals across many systems and LLM-judge budgets are next): write one
+module with its entry point and kernel; check its options with the records above -- only an option no
+record has touches ``options.py``: append a frozen record subclassing ``Resampling`` and a
+``check_<type>_options`` that calls ``check_resampling`` for the shared part (append; never reorder a
+record's fields); read the input with ``pairing.as_frame`` / ``pairing.pair_systems``, draw from a new
+keyed stream added to ``streams.py`` (a key naming the type, so no other type's draws move), put pure
+numpy kernels in :mod:`pairedframe.stats`, and hand the per-comparison statistics to
+``assemble.finish_table`` (or a sibling in the shared layer); register its door in
+``tests/conformance``.
+
+Return types, one rule: an answer that is rows -- one per comparison, pair, unit or segment -- is a polars
+``DataFrame`` (``compare``, ``compare_clustered``, ``compare_segments``, ``ppi_compare_segments``,
+``paired_per_query``, ``worst_queries``, ``rbo``); an answer that is one comparison, or has several parts,
+is a frozen dataclass with scipy's field names (``statistic``, ``pvalue``, ``confidence_interval``) whose
+rows, if it has any, are a polars frame in ``.table`` (``analyze`` -> ``AnalysisResult.table``).  A new
+comparison type follows it.  Exceptions kept this round, since renaming would break the 0.x API without a
+deprecation: ``rank_agreement`` / ``label_agreement`` give their rows by ``to_frame()`` (``RankAgreement``,
+``LabelAgreement``), ``results_table`` by ``ResultsTable.frame``, and ``compare_pair`` / ``ppi_compare``
+answer one comparison with no table (``PairedComparison``, ``PPIResult``).
 """
 
 from pairedframe.comparison.paired import (

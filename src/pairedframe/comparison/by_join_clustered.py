@@ -25,12 +25,12 @@ from pairedframe.comparison.by_join import (
     comparison_moments,
     draws_per_chunk,
     means_table,
-    pair_in_engine,
     query_set_groups,
     require_common_queries,
     sign_flips_from_engine,
     wide_deltas,
 )
+from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
 from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_cluster_counts, cluster_map,
                                                    clustered_table, where_clusters, zero_spread_interval)
 from pairedframe.comparison.engine_tables import EngineTable, check_ids
@@ -100,102 +100,132 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
                                 columns=columns)
         keys = paired.extras
         moments = comparison_moments(paired, fingerprint="concat(qid, '|', cluster)")
-        sums = table.name("csums")                  # per (comparison, cluster): summed delta, size
-        table.create(sums, f"SELECT comp, cluster, sum(delta) AS s, count(*) AS size FROM {paired.pairs} "
-                           f"GROUP BY comp, cluster")
-        per_cluster = table.collect(f"SELECT comp, count(*) AS n_clusters, sum(abs(s)) AS abs_sum, "
-                                    f"max(abs(s)) AS max_sum FROM {sums} GROUP BY comp")
-        binary = table.collect(
-            f"SELECT comp, CAST(min(CASE WHEN a IN (0, 1) AND b IN (0, 1) THEN 1 ELSE 0 END) AS BIGINT) AS binary, "
-            f"CAST(sum(CASE WHEN a = 1 AND b = 0 THEN 1 ELSE 0 END) AS BIGINT) AS mb, "
-            f"CAST(sum(CASE WHEN a = 0 AND b = 1 THEN 1 ELSE 0 END) AS BIGINT) AS mc FROM {paired.pairs} GROUP BY comp")
-        rows = (paired.rows.with_columns(pl.col("_row").cast(pl.Int64))
-                .join(moments.rename({"comp": "_row"}), on="_row", how="left")
-                .join(per_cluster.rename({"comp": "_row"}), on="_row", how="left")
-                .join(binary.rename({"comp": "_row"}), on="_row", how="left").sort("_row")
-                .with_columns(pl.col("n_queries").fill_null(0), pl.col("n_clusters").fill_null(0)))
+        sums, rows = _cluster_rows(table, paired, moments)
         require_common_queries(paired, rows, baseline)
         check_cluster_counts(rows, rows["n_queries"].to_numpy(), rows["n_clusters"].to_numpy(), keys=keys,
                               baseline=baseline)
         k_total = rows.height
-        delta_all = rows["delta"].to_numpy().astype(float)
-        mu = means_table(paired, rows["_row"].to_list(), delta_all)
-        # residual sums r_g = S_g - mu n_g with CR2 weights w_g = 1 / (1 - n_g / N): the CR2 SE and the
-        # Bell-McCaffrey df (pairedframe.stats.cluster_interval), the 3rd and 4th moments the Edgeworth quantile
-        resid = table.collect(
-            f"SELECT comp, sum(r * r) AS rss, sum(w * r * r) AS wrss, sum(power(r, 3)) AS r3, sum(power(r, 4)) AS r4, "
-            f"sum(w * size) AS a, sum(w * size * size) AS b, sum(power(w * size - w * size * size / n, 2)) AS c, "
-            f"sum(w * w * power(size, 4)) AS d, min(size) AS smallest, max(size) AS largest FROM ("
-            f"SELECT comp, size, r, n, 1.0 / (1.0 - size / n) AS w FROM ("
-            f"SELECT c.comp, CAST(c.size AS DOUBLE) AS size, c.s - m.mu * c.size AS r, "
-            f"CAST(sum(c.size) OVER (PARTITION BY c.comp) AS DOUBLE) AS n FROM {sums} c JOIN {mu} m ON c.comp = m.comp"
-            f") AS resid) AS weighted GROUP BY comp")
-        table.drop(mu)
-        resid = rows.select("_row").join(resid.rename({"comp": "_row"}), on="_row", how="left")
-        rss, wrss, r3, r4, a, b, c, d = (resid[k].to_numpy().astype(float)
-                                         for k in ("rss", "wrss", "r3", "r4", "a", "b", "c", "d"))
-        G_all = rows["n_clusters"].to_numpy().astype(np.int64)
-        N_all = rows["n_queries"].to_numpy().astype(float)
-        equal = (resid["smallest"] == resid["largest"]).to_numpy()
-        # CR2 SE (CR1 for equal sizes) and Bell-McCaffrey df (G - 1 for equal sizes), as cluster_robust_se
-        # and cluster_df do; float noise is no spread
-        se_all = np.where(equal, np.sqrt(G_all / (G_all - 1.0) * rss), np.sqrt(wrss)) / N_all
-        with np.errstate(divide="ignore", invalid="ignore"):
-            df_all = np.where(equal, G_all - 1.0, bell_mccaffrey_df(a, b, c, d, N_all))
-        flat = ((rows["dmax"] - rows["dmin"]).to_numpy() <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy())
-        se_all[flat] = 0.0
-        se_all[se_all <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy()] = 0.0   # equal cluster sums up to float noise
+        cm = _cluster_moments(table, paired, rows, sums)
         st = {n: np.full(k_total, np.nan) for n in ("ci_low", "ci_high", "pvalue", "floor")}
-        st.update(delta=delta_all, se=se_all, df=df_all, baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
+        st.update(delta=cm["delta"], se=cm["se"], df=cm["df"],
+                  baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
                   system_mean=rows["system_mean"].to_numpy().astype(float))
         ints = {n: rows[n].fill_null(0).to_numpy().astype(np.int64)
                 for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
         exact = np.zeros(k_total, dtype=bool)
         all_zero = ((rows["dmin"] == 0) & (rows["dmax"] == 0)).to_numpy()
-        mc: dict[str, list] = {n: [None] * k_total for n in ("mcnemar_pvalue", "mcnemar_b", "mcnemar_c")}
-        for r, (is_binary, b, c) in enumerate(rows.select("binary", "mb", "mc").iter_rows()):
-            if is_binary:
-                m = mcnemar_exact([1] * b + [0] * c, [0] * b + [1] * c)
-                mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
         groups = query_set_groups(paired, moments, match=("qid", "cluster"))
-        check_cluster_cost(opt, [(int(G_all[comps[0]]), len(comps)) for comps, _ in groups], interval)
+        check_cluster_cost(opt, [(int(ints["n_clusters"][comps[0]]), len(comps)) for comps, _ in groups], interval)
         done = 0
         for comps, members in groups:
             idx = np.asarray(comps)
-            sub = rows[idx]
-            qids, cl = members["qid"].to_list(), members["cluster"].to_list()
-            n, G = len(qids), int(G_all[idx[0]])
-            delta = delta_all[idx]
-            wide = wide_deltas(paired, comps, qids)
-            flips = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
-                                   chunk_elements=draws_per_chunk(opt, n))
-            pv, low, high = sign_flips_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
-                                                   opt.confidence_level, opt.alternative)
-            pv[(sub["max_sum"] == 0).to_numpy()] = 1.0          # as the test: all-zero cluster sums give p = 1
-            if interval == "t" or (interval == "edgeworth" and opt.alternative != "two-sided"):
-                ci = cluster_t_interval(delta, se_all[idx], G, confidence_level=opt.confidence_level,
-                                        alternative=opt.alternative, df=float(df_all[idx[0]]))
-                low, high = ci.low, ci.high
-            elif interval == "edgeworth":          # as cluster_edgeworth_interval, from the engine's moments
-                q = edgeworth_t_quantile_from_moments(rss[idx] / G, r3[idx] / G, r4[idx] / G, G, float(df_all[idx[0]]),
-                                                      confidence_level=opt.confidence_level)
-                low, high = delta - q * se_all[idx], delta + q * se_all[idx]
-            elif interval == "percentile":
-                boot = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed,
-                                      chunk_elements=draws_per_chunk(opt, n))
-                low, high, _ = bootstrap_from_engine(table, wide, boot, delta, (sub["dmin"] == sub["dmax"]).to_numpy(),
-                                                     opt, ratio=True)
-            table.drop(wide)
-            if interval in ("edgeworth", "t"):     # no certainty from zero spread, as the in-memory path
-                low, high = zero_spread_interval(delta, se_all[idx], low, high, G, 1.0 - opt.confidence_level,
-                                                  opt.alternative)
+            low, high, pv, flips = _query_set_statistics(table, paired, opt, interval, comps, members, rows[idx], cm)
+            G = int(cm["G"][idx[0]])
             st["ci_low"][idx], st["ci_high"][idx], st["pvalue"][idx] = low, high, pv
             st["floor"][idx] = smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples)
             exact[idx] = flips.exact
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
-        return clustered_table(paired.rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
-                                family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
+        return clustered_table(paired.rows, st, ints, exact, all_zero, _mcnemar_columns(rows), opt, keys=keys,
+                               baseline=baseline, family_by=family_by, verdict_on=verdict_on, margin=margin,
+                               interval=interval)
     finally:
         table.close()
+
+
+def _cluster_rows(table: EngineTable, paired: Paired, moments: pl.DataFrame) -> tuple[str, pl.DataFrame]:
+    """The engine table of per (comparison, cluster) sums and sizes, and one row per comparison with its
+    moments, cluster counts and the 0/1 discordant counts McNemar needs."""
+    sums = table.name("csums")                  # per (comparison, cluster): summed delta, size
+    table.create(sums, f"SELECT comp, cluster, sum(delta) AS s, count(*) AS size FROM {paired.pairs} "
+                       f"GROUP BY comp, cluster")
+    per_cluster = table.collect(f"SELECT comp, count(*) AS n_clusters, sum(abs(s)) AS abs_sum, "
+                                f"max(abs(s)) AS max_sum FROM {sums} GROUP BY comp")
+    binary = table.collect(
+        f"SELECT comp, CAST(min(CASE WHEN a IN (0, 1) AND b IN (0, 1) THEN 1 ELSE 0 END) AS BIGINT) AS binary, "
+        f"CAST(sum(CASE WHEN a = 1 AND b = 0 THEN 1 ELSE 0 END) AS BIGINT) AS mb, "
+        f"CAST(sum(CASE WHEN a = 0 AND b = 1 THEN 1 ELSE 0 END) AS BIGINT) AS mc FROM {paired.pairs} GROUP BY comp")
+    rows = (paired.rows.with_columns(pl.col("_row").cast(pl.Int64))
+            .join(moments.rename({"comp": "_row"}), on="_row", how="left")
+            .join(per_cluster.rename({"comp": "_row"}), on="_row", how="left")
+            .join(binary.rename({"comp": "_row"}), on="_row", how="left").sort("_row")
+            .with_columns(pl.col("n_queries").fill_null(0), pl.col("n_clusters").fill_null(0)))
+    return sums, rows
+
+
+def _cluster_moments(table: EngineTable, paired: Paired, rows: pl.DataFrame, sums: str) -> dict[str, np.ndarray]:
+    """Per comparison: delta, the CR2 SE (CR1 for equal sizes), Bell-McCaffrey df (G - 1 for equal sizes),
+    the residual sums of squares, cubes and fourth powers the Edgeworth quantile needs, and G."""
+    delta_all = rows["delta"].to_numpy().astype(float)
+    mu = means_table(paired, rows["_row"].to_list(), delta_all)
+    # residual sums r_g = S_g - mu n_g with CR2 weights w_g = 1 / (1 - n_g / N): the CR2 SE and the
+    # Bell-McCaffrey df (pairedframe.stats.cluster_interval), the 3rd and 4th moments the Edgeworth quantile
+    resid = table.collect(
+        f"SELECT comp, sum(r * r) AS rss, sum(w * r * r) AS wrss, sum(power(r, 3)) AS r3, sum(power(r, 4)) AS r4, "
+        f"sum(w * size) AS a, sum(w * size * size) AS b, sum(power(w * size - w * size * size / n, 2)) AS c, "
+        f"sum(w * w * power(size, 4)) AS d, min(size) AS smallest, max(size) AS largest FROM ("
+        f"SELECT comp, size, r, n, 1.0 / (1.0 - size / n) AS w FROM ("
+        f"SELECT c.comp, CAST(c.size AS DOUBLE) AS size, c.s - m.mu * c.size AS r, "
+        f"CAST(sum(c.size) OVER (PARTITION BY c.comp) AS DOUBLE) AS n FROM {sums} c JOIN {mu} m ON c.comp = m.comp"
+        f") AS resid) AS weighted GROUP BY comp")
+    table.drop(mu)
+    resid = rows.select("_row").join(resid.rename({"comp": "_row"}), on="_row", how="left")
+    rss, wrss, r3, r4, a, b, c, d = (resid[k].to_numpy().astype(float)
+                                     for k in ("rss", "wrss", "r3", "r4", "a", "b", "c", "d"))
+    G_all = rows["n_clusters"].to_numpy().astype(np.int64)
+    N_all = rows["n_queries"].to_numpy().astype(float)
+    equal = (resid["smallest"] == resid["largest"]).to_numpy()
+    # CR2 SE (CR1 for equal sizes) and Bell-McCaffrey df (G - 1 for equal sizes), as cluster_robust_se
+    # and cluster_df do; float noise is no spread
+    se_all = np.where(equal, np.sqrt(G_all / (G_all - 1.0) * rss), np.sqrt(wrss)) / N_all
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df_all = np.where(equal, G_all - 1.0, bell_mccaffrey_df(a, b, c, d, N_all))
+    flat = ((rows["dmax"] - rows["dmin"]).to_numpy() <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy())
+    se_all[flat] = 0.0
+    se_all[se_all <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy()] = 0.0   # equal cluster sums up to float noise
+    return {"delta": delta_all, "se": se_all, "df": df_all, "rss": rss, "r3": r3, "r4": r4, "G": G_all}
+
+
+def _mcnemar_columns(rows: pl.DataFrame) -> dict[str, list]:
+    """The exact McNemar test of each comparison whose values are all 0/1 (None elsewhere)."""
+    k_total = rows.height
+    mc: dict[str, list] = {n: [None] * k_total for n in ("mcnemar_pvalue", "mcnemar_b", "mcnemar_c")}
+    for r, (is_binary, b, c) in enumerate(rows.select("binary", "mb", "mc").iter_rows()):
+        if is_binary:
+            m = mcnemar_exact([1] * b + [0] * c, [0] * b + [1] * c)
+            mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
+    return mc
+
+
+def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval: str, comps: list[int],
+                          members: pl.DataFrame, sub: pl.DataFrame, cm: dict[str, np.ndarray]) -> tuple:
+    """Interval, sign-flip p-value and the sign-flip index of the comparisons ``comps`` sharing one clustered
+    query set (``members``: its qid and cluster; ``sub``: their rows), resampled as joins."""
+    idx = np.asarray(comps)
+    qids, cl = members["qid"].to_list(), members["cluster"].to_list()
+    n, G = len(qids), int(cm["G"][idx[0]])
+    delta, se, df = cm["delta"][idx], cm["se"][idx], float(cm["df"][idx[0]])
+    wide = wide_deltas(paired, comps, qids)
+    flips = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
+                           chunk_elements=draws_per_chunk(opt, n))
+    pv, low, high = sign_flips_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
+                                           opt.confidence_level, opt.alternative)
+    pv[(sub["max_sum"] == 0).to_numpy()] = 1.0          # as the test: all-zero cluster sums give p = 1
+    if interval == "t" or (interval == "edgeworth" and opt.alternative != "two-sided"):
+        ci = cluster_t_interval(delta, se, G, confidence_level=opt.confidence_level, alternative=opt.alternative,
+                                df=df)
+        low, high = ci.low, ci.high
+    elif interval == "edgeworth":          # as cluster_edgeworth_interval, from the engine's moments
+        q = edgeworth_t_quantile_from_moments(cm["rss"][idx] / G, cm["r3"][idx] / G, cm["r4"][idx] / G, G, df,
+                                              confidence_level=opt.confidence_level)
+        low, high = delta - q * se, delta + q * se
+    elif interval == "percentile":
+        boot = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed,
+                              chunk_elements=draws_per_chunk(opt, n))
+        low, high, _ = bootstrap_from_engine(table, wide, boot, delta, (sub["dmin"] == sub["dmax"]).to_numpy(),
+                                             opt, ratio=True)
+    table.drop(wide)
+    if interval in ("edgeworth", "t"):     # no certainty from zero spread, as the in-memory path
+        low, high = zero_spread_interval(delta, se, low, high, G, 1.0 - opt.confidence_level, opt.alternative)
+    return low, high, pv, flips

@@ -28,8 +28,10 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.by_join import not_in_engine, pair_in_engine, wins_in_measure_direction
+from pairedframe.comparison.by_join import not_in_engine, wins_in_measure_direction
+from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_spark_dataframe
+from pairedframe.comparison.options import SegmentOptions
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
                                                    require_segments_matched, require_two_queries, segments_table)
 from pairedframe.comparison.streams import row_seeds, segment_keys
@@ -90,107 +92,118 @@ def _mix32(t: EngineTable, x: str) -> str:
     return f"({t.xor(x, t.shift_right(x, 16))})"
 
 
-def compare_segments_by_join(table: EngineTable, segments: Any, *, baseline: str,
-                             measures: Sequence[str] | str | None, systems: Sequence[str] | str | None, test: str,
-                             interval: str, n_resamples: int, confidence_level: float, alternative: str, seed: int,
-                             family_by: Sequence[str] | str | None, correction: str, level: float,
-                             adaptive: bool = False) -> pl.DataFrame:
-    """:func:`~pairedframe.compare_segments` of a per-query table in an engine (options checked)."""
+def compare_segments_by_join(table: EngineTable, segments: Any, opt: SegmentOptions, *, baseline: str,
+                             measures: Sequence[str] | str | None, systems: Sequence[str] | str | None,
+                             family_by: Sequence[str] | str | None) -> pl.DataFrame:
+    """:func:`~pairedframe.compare_segments` of a per-query table in an engine (``opt`` checked)."""
     try:
-        not_in_engine(adaptive=adaptive)
+        not_in_engine(adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
-        extras = paired.extras
-        clash = [c for c in ("segment_set", "segment") if c in extras]
+        clash = [c for c in ("segment_set", "segment") if c in paired.extras]
         if clash:
             raise SchemaError(f"per-query table already has column(s) {clash}; rename them")
-        segs = _segments(table, segments)
-        t = table
-        units_sql = t.name("units")
-        t.create(units_sql, f"SELECT p.comp, s.segment_set, s.segment, p.qid, p.a, p.b, p.delta, "
-                            f"row_number() OVER (PARTITION BY p.comp, s.segment_set, s.segment ORDER BY p.qid) - 1 AS i, "
-                            f"count(*) OVER (PARTITION BY p.comp, s.segment_set, s.segment) AS n, "
-                            f"avg(p.delta) OVER (PARTITION BY p.comp, s.segment_set, s.segment) AS mu "
-                            f"FROM {paired.pairs} p JOIN {segs} s ON p.qid = s.qid")
-        moments = t.collect(
-            f"SELECT comp, segment_set, segment, count(*) AS n_queries, avg(a) AS baseline_mean, "
-            f"avg(b) AS system_mean, avg(delta) AS delta, stddev_samp(delta) AS sd, min(delta) AS dmin, "
-            f"max(delta) AS dmax, avg(abs(delta)) AS mean_abs, max(abs(delta)) AS max_abs, "
-            f"sum((delta - mu) * (delta - mu)) AS ss, sum((delta - mu) * (delta - mu) * (delta - mu)) AS s3, "
-            f"CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
-            f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
-            f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
-            f"FROM {units_sql} GROUP BY comp, segment_set, segment")
-        if moments.height == 0:
-            raise no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs} LIMIT 3")["qid"].to_list(),
-                                    t.collect(f"SELECT DISTINCT qid FROM {segs} LIMIT 3")["qid"].to_list())
-        every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
-        require_segments_matched(list(every.iter_rows()),
-                                  set(moments.select("segment_set", "segment").unique().iter_rows()))
-        # zero spread (max - min <= 1e-12 max|d|) as the paired t-test rule: sd 0, no certainty from noise
-        units = (moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32))
-                 .join(paired.rows, on="_row", how="left").sort("_row", "segment_set", "segment")
-                 .with_columns(((pl.col("dmax") - pl.col("dmin")) <= ZERO_SPREAD_RTOL * pl.col("max_abs"))
-                               .alias("_flat"))
-                 .with_columns(pl.when(pl.col("n_queries") < 2).then(float("nan"))
-                               .when(pl.col("_flat")).then(0.0).otherwise(pl.col("sd")).alias("sd")))
-        n_q = units["n_queries"].to_numpy().astype(np.float64)   # two-pass moments, as numpy: skewness
-        units = wins_in_measure_direction(units.with_columns(pl.Series("skewness", skewness_from_moments(
-            units["ss"].to_numpy().astype(np.float64) / n_q, units["s3"].to_numpy().astype(np.float64) / n_q, n_q,
-            units["_flat"].to_numpy()))))
+        units_sql, moments = _unit_moments(table, paired, _segments(table, segments))
+        units = _units(moments, paired)
         require_two_queries(units["n_queries"].to_numpy())
-        k = units.height
-        n_all = units["n_queries"].to_numpy().astype(np.int64)
-        ok = n_all >= 2
-        stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
-        exact = np.zeros(k, dtype=bool)
-        delta = units["delta"].to_numpy().astype(float)
-        constant = (units["dmin"] == units["dmax"]).to_numpy()
-        stats["delta"][ok] = delta[ok]
-        if test == "t" or interval == "t":
-            tt = t_test_from_moments(delta[ok], units["sd"].to_numpy()[ok], n_all[ok].astype(float),
-                          units["_flat"].to_numpy()[ok], alternative, confidence_level)
-            if test == "t":
-                stats["pvalue"][ok] = tt["pvalue"]
-            if interval == "t":
-                for c in ("ci_low", "ci_high", "se"):
-                    stats[c][ok] = tt[c]
-        invert = interval == "signflip"
-        check_segments_cost(n_resamples, n_all, bootstrap=interval == "percentile", sign_flip=test == "randomization",
-                            invert=invert)
-        if (interval == "percentile" or test == "randomization" or invert) and ok.any():
-            got = _resampled(t, units_sql, units.filter(pl.Series(ok)), n_resamples=n_resamples,
-                             confidence_level=confidence_level, alternative=alternative, seed=seed,
-                             bootstrap=interval == "percentile", sign_flip=test == "randomization" or invert,
-                             invert=invert)
-            where = np.flatnonzero(ok)
-            if invert:     # as compare_segments: the shifts the segment's own patterns do not reject
-                stats["ci_low"][where], stats["ci_high"][where] = got["ci_low"], got["ci_high"]
-                stats["se"][where] = units["sd"].to_numpy()[ok] / np.sqrt(n_all[ok])
-            if interval == "percentile":
-                low, high = got["ci_low"], got["ci_high"]
-                c_ok = constant[ok]
-                stats["ci_low"][where] = np.where(c_ok & np.isfinite(low), delta[ok], low)
-                stats["ci_high"][where] = np.where(c_ok & np.isfinite(high), delta[ok], high)
-                stats["se"][where] = np.where(c_ok, 0.0, got["se"])
-            if test == "randomization":
-                stats["pvalue"][where] = got["pvalue"]
-                exact[where] = got["exact"]
+        stats, exact = _unit_statistics(opt, table, units_sql, units)
         units = units.drop("dmin", "dmax", "mean_abs", "max_abs", "ss", "s3", "_flat", "delta", "_row")
-        return segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
-                               correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
-                               alternative=alternative, seed=seed)
+        return segments_table(units, stats, exact, extras=paired.extras, baseline=baseline, test=opt.test,
+                              interval=opt.interval, correction=opt.correction, level=opt.level,
+                              family_by=family_by, n_resamples=opt.n_resamples, alternative=opt.alternative,
+                              seed=opt.seed)
     finally:
         table.close()
 
 
-def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resamples: int, confidence_level: float,
-               alternative: str, seed: int, bootstrap: bool, sign_flip: bool,
-               invert: bool = False) -> dict[str, np.ndarray]:
-    """Percentile interval, bootstrap SE and sign-flip p of each unit (rows of ``units``, n >= 2);
-    with ``invert`` the interval inverting the sign-flip test instead (each pattern's null
-    statistic and flip count, B rows per unit, go to
-    :func:`pairedframe.stats.signflip_interval.inverted_interval_units`, as in memory)."""
-    B = int(n_resamples)
+def _unit_moments(t: EngineTable, paired: Paired, segs: str) -> tuple[str, pl.DataFrame]:
+    """The engine table of every unit's deltas (position ``i`` in qid order, size ``n``, mean ``mu``) and
+    the units' moments; refuses a call where no paired query is in a segment, warns about empty segments."""
+    units_sql = t.name("units")
+    t.create(units_sql, f"SELECT p.comp, s.segment_set, s.segment, p.qid, p.a, p.b, p.delta, "
+                        f"row_number() OVER (PARTITION BY p.comp, s.segment_set, s.segment ORDER BY p.qid) - 1 AS i, "
+                        f"count(*) OVER (PARTITION BY p.comp, s.segment_set, s.segment) AS n, "
+                        f"avg(p.delta) OVER (PARTITION BY p.comp, s.segment_set, s.segment) AS mu "
+                        f"FROM {paired.pairs} p JOIN {segs} s ON p.qid = s.qid")
+    moments = t.collect(
+        f"SELECT comp, segment_set, segment, count(*) AS n_queries, avg(a) AS baseline_mean, "
+        f"avg(b) AS system_mean, avg(delta) AS delta, stddev_samp(delta) AS sd, min(delta) AS dmin, "
+        f"max(delta) AS dmax, avg(abs(delta)) AS mean_abs, max(abs(delta)) AS max_abs, "
+        f"sum((delta - mu) * (delta - mu)) AS ss, sum((delta - mu) * (delta - mu) * (delta - mu)) AS s3, "
+        f"CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
+        f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
+        f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
+        f"FROM {units_sql} GROUP BY comp, segment_set, segment")
+    if moments.height == 0:
+        raise no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs} LIMIT 3")["qid"].to_list(),
+                               t.collect(f"SELECT DISTINCT qid FROM {segs} LIMIT 3")["qid"].to_list())
+    every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
+    require_segments_matched(list(every.iter_rows()), set(moments.select("segment_set", "segment").unique().iter_rows()))
+    return units_sql, moments
+
+
+def _units(moments: pl.DataFrame, paired: Paired) -> pl.DataFrame:
+    """One row per unit, keyed and sorted as in memory, with its sd (0 at zero spread), skewness and wins
+    in the measure's direction."""
+    # zero spread (max - min <= 1e-12 max|d|) as the paired t-test rule: sd 0, no certainty from noise
+    units = (moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32))
+             .join(paired.rows, on="_row", how="left").sort("_row", "segment_set", "segment")
+             .with_columns(((pl.col("dmax") - pl.col("dmin")) <= ZERO_SPREAD_RTOL * pl.col("max_abs"))
+                           .alias("_flat"))
+             .with_columns(pl.when(pl.col("n_queries") < 2).then(float("nan"))
+                           .when(pl.col("_flat")).then(0.0).otherwise(pl.col("sd")).alias("sd")))
+    n_q = units["n_queries"].to_numpy().astype(np.float64)   # two-pass moments, as numpy: skewness
+    return wins_in_measure_direction(units.with_columns(pl.Series("skewness", skewness_from_moments(
+        units["ss"].to_numpy().astype(np.float64) / n_q, units["s3"].to_numpy().astype(np.float64) / n_q, n_q,
+        units["_flat"].to_numpy()))))
+
+
+def _unit_statistics(opt: SegmentOptions, t: EngineTable, units_sql: str, units: pl.DataFrame
+                     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """delta, ci_low, ci_high, se, pvalue and exactness of every unit (NaN below 2 queries), as in memory."""
+    k = units.height
+    n_all = units["n_queries"].to_numpy().astype(np.int64)
+    ok = n_all >= 2
+    stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
+    exact = np.zeros(k, dtype=bool)
+    delta = units["delta"].to_numpy().astype(float)
+    constant = (units["dmin"] == units["dmax"]).to_numpy()
+    stats["delta"][ok] = delta[ok]
+    if opt.test == "t" or opt.interval == "t":
+        tt = t_test_from_moments(delta[ok], units["sd"].to_numpy()[ok], n_all[ok].astype(float),
+                                 units["_flat"].to_numpy()[ok], opt.alternative, opt.confidence_level)
+        if opt.test == "t":
+            stats["pvalue"][ok] = tt["pvalue"]
+        if opt.interval == "t":
+            for c in ("ci_low", "ci_high", "se"):
+                stats[c][ok] = tt[c]
+    boot, flip, invert = opt.interval == "percentile", opt.test == "randomization", opt.interval == "signflip"
+    check_segments_cost(opt.n_resamples, n_all, bootstrap=boot, sign_flip=flip, invert=invert)
+    if not ((boot or flip or invert) and ok.any()):
+        return stats, exact
+    got = _resampled(t, units_sql, units.filter(pl.Series(ok)), n_resamples=opt.n_resamples,
+                     confidence_level=opt.confidence_level, alternative=opt.alternative, seed=opt.seed,
+                     bootstrap=boot, sign_flip=flip or invert, invert=invert)
+    where = np.flatnonzero(ok)
+    if invert:     # as compare_segments: the shifts the segment's own patterns do not reject
+        stats["ci_low"][where], stats["ci_high"][where] = got["ci_low"], got["ci_high"]
+        stats["se"][where] = units["sd"].to_numpy()[ok] / np.sqrt(n_all[ok])
+    if boot:
+        low, high, c_ok = got["ci_low"], got["ci_high"], constant[ok]
+        stats["ci_low"][where] = np.where(c_ok & np.isfinite(low), delta[ok], low)
+        stats["ci_high"][where] = np.where(c_ok & np.isfinite(high), delta[ok], high)
+        stats["se"][where] = np.where(c_ok, 0.0, got["se"])
+    if flip:
+        stats["pvalue"][where] = got["pvalue"]
+        exact[where] = got["exact"]
+    return stats, exact
+
+
+_ON = "u.segment_set = s.segment_set AND u.segment = s.segment"
+_UNIT = ["comp", "segment_set", "segment"]
+
+
+def _seed_table(t: EngineTable, units: pl.DataFrame, seed: int, B: int) -> str:
+    """The engine table of every segment's row seeds (``segment_set, segment, resample, rb, rf``)."""
     distinct = units.select("segment_set", "segment").unique(maintain_order=True)
     keys = np.array([segment_keys(seed, s, g) for s, g in distinct.iter_rows()], dtype=np.uint64).reshape(-1, 2)
     rows = np.arange(B)
@@ -203,76 +216,104 @@ def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resampl
         "segment": pa.array(np.repeat(distinct["segment"].to_numpy(), B), pa.string()),
         "resample": pa.array(np.tile(rows, S)), "rb": pa.array(boot_seeds.T.ravel()),
         "rf": pa.array(flip_seeds.T.ravel())}))
+    return seeds
+
+
+def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resamples: int, confidence_level: float,
+               alternative: str, seed: int, bootstrap: bool, sign_flip: bool,
+               invert: bool = False) -> dict[str, np.ndarray]:
+    """Percentile interval, bootstrap SE and sign-flip p of each unit (rows of ``units``, n >= 2);
+    with ``invert`` the interval inverting the sign-flip test instead (each pattern's null
+    statistic and flip count, B rows per unit, go to
+    :func:`pairedframe.stats.signflip_interval.inverted_interval_units`, as in memory)."""
+    B = int(n_resamples)
+    seeds = _seed_table(t, units, seed, B)
+    order = units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment")
+    out: dict[str, np.ndarray] = {}
+    if bootstrap:
+        out.update(_bootstrap(t, units_sql, seeds, order, confidence_level, alternative))
+    if sign_flip:
+        out.update(_sign_flips(t, units_sql, seeds, order, units, B, confidence_level, alternative, invert))
+    return out
+
+
+def _bootstrap(t: EngineTable, units_sql: str, seeds: str, order: pl.DataFrame, confidence_level: float,
+               alternative: str) -> dict[str, np.ndarray]:
+    """Percentile interval and bootstrap SE of each unit, the resampled means computed as a join."""
+    a_tail = (1 - confidence_level) / 2 if alternative == "two-sided" else 1 - confidence_level
+    same_unit = "d.comp = x.comp AND d.segment_set = x.segment_set AND d.segment = x.segment"
+    word = _mix32(t, f"((s.rb + (u.i + 1) * {0x9E3779B9}) & {_MASK})")
+    theta = t.name("theta")
+    t.create(theta, f"SELECT x.comp, x.segment_set, x.segment, x.resample, sum(d.delta) / max(x.n) AS theta "
+                    f"FROM (SELECT u.comp, u.segment_set, u.segment, u.n, s.resample, "
+                    f"CAST(floor(CAST({word} AS DOUBLE) * (CAST(u.n AS DOUBLE) / 4294967296.0)) AS BIGINT) AS j "
+                    f"FROM {units_sql} u JOIN {seeds} s ON {_ON} WHERE u.n >= 2) x "
+                    f"JOIN {units_sql} d ON {same_unit} AND d.i = x.j "
+                    f"GROUP BY x.comp, x.segment_set, x.segment, x.resample")
+    got = t.collect(f"SELECT comp, segment_set, segment, {t.quantile('theta', a_tail)} AS lo, "
+                    f"{t.quantile('theta', 1 - a_tail)} AS hi, stddev_samp(theta) AS se "
+                    f"FROM {theta} GROUP BY comp, segment_set, segment")
+    got = order.join(got, on=_UNIT, how="left", maintain_order="left")
+    low, high = got["lo"].to_numpy().astype(float), got["hi"].to_numpy().astype(float)
+    if alternative == "less":
+        low = np.full_like(low, -np.inf)
+    elif alternative == "greater":
+        high = np.full_like(high, np.inf)
+    t.drop(theta)
+    return {"ci_low": low, "ci_high": high, "se": got["se"].to_numpy().astype(float)}
+
+
+def _sign_flips(t: EngineTable, units_sql: str, seeds: str, order: pl.DataFrame, units: pl.DataFrame, B: int,
+                confidence_level: float, alternative: str, invert: bool) -> dict[str, np.ndarray]:
+    """Sign-flip p-value and exactness of each unit (with ``invert`` also the interval inverting the test),
+    each pattern's null statistic computed as a join."""
+    word = _mix32(t, f"((s.rf + (u.i + 1) * {0x9E3779B9}) & {_MASK})")
+    two_to_n = t.shift_right("4611686018427387904", "62 - least(u.n, 62)")    # 2**n for n <= 62
+    exact_unit = f"(u.n < 63 AND {two_to_n} <= {B})"
+    bit = (f"CASE WHEN {exact_unit} THEN ({t.shift_right('s.resample', 'least(u.i, 62)')} & 1) "
+           f"ELSE {t.shift_right(word, 31)} END")
+    patterns = f"CASE WHEN {exact_unit} THEN {two_to_n} ELSE {B} END"
+    null = t.name("null")
+    t.create(null, f"SELECT u.comp, u.segment_set, u.segment, s.resample, "
+                   f"sum(CASE WHEN {bit} = 1 THEN -u.delta ELSE u.delta END) / max(u.n) AS t, "
+                   f"CAST(sum({bit}) AS BIGINT) AS flips, "
+                   f"max({patterns}) AS m, max(CASE WHEN {exact_unit} THEN 1 ELSE 0 END) AS exact "
+                   f"FROM {units_sql} u JOIN {seeds} s ON {_ON} WHERE u.n >= 2 "
+                   f"GROUP BY u.comp, u.segment_set, u.segment, s.resample")
     stat = t.name("stat")
     t.register(stat, units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment",
                                   "delta", "mean_abs").to_arrow())
-    on = "u.segment_set = s.segment_set AND u.segment = s.segment"
-    same_unit = "d.comp = x.comp AND d.segment_set = x.segment_set AND d.segment = x.segment"
-    out: dict[str, np.ndarray] = {}
-    order = units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment")
-    a_tail = (1 - confidence_level) / 2 if alternative == "two-sided" else 1 - confidence_level
-    if bootstrap:
-        word = _mix32(t, f"((s.rb + (u.i + 1) * {0x9E3779B9}) & {_MASK})")
-        theta = t.name("theta")
-        t.create(theta, f"SELECT x.comp, x.segment_set, x.segment, x.resample, sum(d.delta) / max(x.n) AS theta "
-                        f"FROM (SELECT u.comp, u.segment_set, u.segment, u.n, s.resample, "
-                        f"CAST(floor(CAST({word} AS DOUBLE) * (CAST(u.n AS DOUBLE) / 4294967296.0)) AS BIGINT) AS j "
-                        f"FROM {units_sql} u JOIN {seeds} s ON {on} WHERE u.n >= 2) x "
-                        f"JOIN {units_sql} d ON {same_unit} AND d.i = x.j "
-                        f"GROUP BY x.comp, x.segment_set, x.segment, x.resample")
-        got = t.collect(f"SELECT comp, segment_set, segment, {t.quantile('theta', a_tail)} AS lo, "
-                        f"{t.quantile('theta', 1 - a_tail)} AS hi, stddev_samp(theta) AS se "
-                        f"FROM {theta} GROUP BY comp, segment_set, segment")
-        got = order.join(got, on=["comp", "segment_set", "segment"], how="left", maintain_order="left")
-        low, high = got["lo"].to_numpy().astype(float), got["hi"].to_numpy().astype(float)
-        if alternative == "less":
-            low = np.full_like(low, -np.inf)
-        elif alternative == "greater":
-            high = np.full_like(high, np.inf)
-        out.update(ci_low=low, ci_high=high, se=got["se"].to_numpy().astype(float))
-        t.drop(theta)
-    if sign_flip:
-        word = _mix32(t, f"((s.rf + (u.i + 1) * {0x9E3779B9}) & {_MASK})")
-        two_to_n = t.shift_right("4611686018427387904", "62 - least(u.n, 62)")    # 2**n for n <= 62
-        exact_unit = f"(u.n < 63 AND {two_to_n} <= {B})"
-        bit = (f"CASE WHEN {exact_unit} THEN ({t.shift_right('s.resample', 'least(u.i, 62)')} & 1) "
-               f"ELSE {t.shift_right(word, 31)} END")
-        patterns = f"CASE WHEN {exact_unit} THEN {two_to_n} ELSE {B} END"
-        null = t.name("null")
-        t.create(null, f"SELECT u.comp, u.segment_set, u.segment, s.resample, "
-                       f"sum(CASE WHEN {bit} = 1 THEN -u.delta ELSE u.delta END) / max(u.n) AS t, "
-                       f"CAST(sum({bit}) AS BIGINT) AS flips, "
-                       f"max({patterns}) AS m, max(CASE WHEN {exact_unit} THEN 1 ELSE 0 END) AS exact "
-                       f"FROM {units_sql} u JOIN {seeds} s ON {on} WHERE u.n >= 2 "
-                       f"GROUP BY u.comp, u.segment_set, u.segment, s.resample")
-        gamma = f"{float(TIE_RTOL)!r} * greatest(abs(o.delta), o.mean_abs)"
-        extreme = {"two-sided": f"abs(x.t) >= abs(o.delta) - {gamma}", "greater": f"x.t >= o.delta - {gamma}",
-                   "less": f"x.t <= o.delta + {gamma}"}[alternative]
-        got = t.collect(f"SELECT x.comp, x.segment_set, x.segment, max(x.m) AS m, max(x.exact) AS exact, "
-                        f"CAST(sum(CASE WHEN x.resample < x.m AND {extreme} THEN 1 ELSE 0 END) AS BIGINT) AS b "
-                        f"FROM {null} x JOIN {stat} o ON x.comp = o.comp AND x.segment_set = o.segment_set "
-                        f"AND x.segment = o.segment GROUP BY x.comp, x.segment_set, x.segment")
-        got = order.join(got, on=["comp", "segment_set", "segment"], how="left", maintain_order="left")
-        b = got["b"].to_numpy().astype(float)
-        m = got["m"].to_numpy().astype(float)
-        is_exact = got["exact"].to_numpy().astype(bool)
-        out["pvalue"] = np.minimum(np.where(is_exact, b / m, (b + 1) / (B + 1)), 1.0)
-        out["exact"] = is_exact
-        if invert:
-            every = t.collect(f"SELECT comp, segment_set, segment, resample, t, flips FROM {null}")
-            every = every.join(order.with_row_index("_unit"), on=["comp", "segment_set", "segment"])
-            cell = every["resample"].to_numpy() * order.height + every["_unit"].to_numpy().astype(np.int64)
-            null_all = np.empty(B * order.height)
-            flips_all = np.empty(B * order.height, dtype=np.int64)
-            null_all[cell], flips_all[cell] = every["t"].to_numpy(), every["flips"].to_numpy()
-            own = order.join(units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment",
-                                          "delta", "mean_abs", "n_queries"),
-                             on=["comp", "segment_set", "segment"], how="left", maintain_order="left")
-            observed = own["delta"].to_numpy().astype(float)
-            gamma = TIE_RTOL * np.maximum(np.abs(observed), own["mean_abs"].to_numpy().astype(float))
-            out["ci_low"], out["ci_high"] = inverted_interval_units(
-                null_all.reshape(B, order.height), flips_all.reshape(B, order.height),
-                own["n_queries"].to_numpy().astype(float), observed, gamma, m, is_exact, confidence_level,
-                alternative)
-        t.drop(null)
+    gamma = f"{float(TIE_RTOL)!r} * greatest(abs(o.delta), o.mean_abs)"
+    extreme = {"two-sided": f"abs(x.t) >= abs(o.delta) - {gamma}", "greater": f"x.t >= o.delta - {gamma}",
+               "less": f"x.t <= o.delta + {gamma}"}[alternative]
+    got = t.collect(f"SELECT x.comp, x.segment_set, x.segment, max(x.m) AS m, max(x.exact) AS exact, "
+                    f"CAST(sum(CASE WHEN x.resample < x.m AND {extreme} THEN 1 ELSE 0 END) AS BIGINT) AS b "
+                    f"FROM {null} x JOIN {stat} o ON x.comp = o.comp AND x.segment_set = o.segment_set "
+                    f"AND x.segment = o.segment GROUP BY x.comp, x.segment_set, x.segment")
+    got = order.join(got, on=_UNIT, how="left", maintain_order="left")
+    b, m = got["b"].to_numpy().astype(float), got["m"].to_numpy().astype(float)
+    is_exact = got["exact"].to_numpy().astype(bool)
+    out = {"pvalue": np.minimum(np.where(is_exact, b / m, (b + 1) / (B + 1)), 1.0), "exact": is_exact}
+    if invert:
+        out["ci_low"], out["ci_high"] = _inverted(t, null, order, units, B, m, is_exact, confidence_level,
+                                                  alternative)
+    t.drop(null)
     return out
+
+
+def _inverted(t: EngineTable, null: str, order: pl.DataFrame, units: pl.DataFrame, B: int, m: np.ndarray,
+              is_exact: np.ndarray, confidence_level: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
+    """The interval inverting each unit's sign-flip test, from every pattern's null statistic and flip count."""
+    every = t.collect(f"SELECT comp, segment_set, segment, resample, t, flips FROM {null}")
+    every = every.join(order.with_row_index("_unit"), on=_UNIT)
+    cell = every["resample"].to_numpy() * order.height + every["_unit"].to_numpy().astype(np.int64)
+    null_all = np.empty(B * order.height)
+    flips_all = np.empty(B * order.height, dtype=np.int64)
+    null_all[cell], flips_all[cell] = every["t"].to_numpy(), every["flips"].to_numpy()
+    own = order.join(units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment",
+                                  "delta", "mean_abs", "n_queries"), on=_UNIT, how="left", maintain_order="left")
+    observed = own["delta"].to_numpy().astype(float)
+    gamma = TIE_RTOL * np.maximum(np.abs(observed), own["mean_abs"].to_numpy().astype(float))
+    return inverted_interval_units(null_all.reshape(B, order.height), flips_all.reshape(B, order.height),
+                                   own["n_queries"].to_numpy().astype(float), observed, gamma, m, is_exact,
+                                   confidence_level, alternative)

@@ -58,7 +58,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
+from pairedframe.errors import OLD_LEVEL_AND_SEED
 from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.pairing import BASE_COLUMNS, as_frame, pair_systems

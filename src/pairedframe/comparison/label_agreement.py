@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison.options import check_level
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
 from pairedframe.checks import sample
 from pairedframe.errors import InputFormatError, InsufficientSampleError, SmallSampleWarning, user_stacklevel
@@ -223,9 +224,7 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     """
     if binary_at is not None and (isinstance(binary_at, bool) or not isinstance(binary_at, (int, np.integer))):
         raise TypeError(f"`binary_at` must be an integer grade, got {binary_at!r}")
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, (float, int)) \
-            or not 0 < confidence_level < 1:
-        raise ValueError(f"`confidence_level` must be a float in (0, 1), got {confidence_level!r}")
+    confidence_level = check_level(confidence_level)
     qa, qb = _read_labels(a), _read_labels(b)
     common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
     if common.height == 0:

@@ -32,14 +32,14 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.checks import require_names
 from pairedframe.comparison import paired
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
-from pairedframe.errors import (USE_CORRECTION, InsufficientSampleError, ResamplingCostError, SchemaError,
-                                renamed_keywords, user_stacklevel)
+from pairedframe.comparison.options import check_options
+from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
+                                SchemaError, renamed_keywords, user_stacklevel)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
 
@@ -125,15 +125,13 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
     return pl.Series("pvalue_tukey", [lookup.get(tuple(r), float("nan")) for r in rows], dtype=pl.Float64)
 
 
-def _check_tukey_cost(frame: pl.DataFrame, systems: list[str], keys: list[str], n_resamples: Any) -> None:
+def _check_tukey_cost(frame: pl.DataFrame, systems: list[str], keys: list[str], n_resamples: int) -> None:
     """The up-front cost check of the Tukey HSD permutations (one set per measure and key value: ``n``
     queries x ``m`` systems shuffled, argsorted and summed per permutation; the ranges kept)."""
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        return                                   # the option check of compare names it
     sizes = (frame.filter(pl.col("system").is_in(systems)).group_by([*keys, "measure"])
              .agg(pl.col("qid").n_unique().alias("n"))["n"].to_numpy())
     m = len(systems)
-    check_resampling_cost(n_resamples, argument="n_resamples", draws=int(n_resamples),
+    check_resampling_cost(n_resamples, argument="n_resamples", draws=n_resamples,
                           units=sizes * m * (1 + math.log2(max(m, 2))), columns=1, kept=2)
 
 
@@ -219,6 +217,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     ----------
     Holm (1979); Benjamini & Hochberg (1995); Carterette (2012), TOIS 30(1); Sakai (2014), SIGIR Forum 48(1).
     """
+    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                        resampling, decision_error, max_resamples, correction)     # once, before any table is read
+    # forwarded as given (interval=None included): the single-baseline compare records them so
     options = {"n_resamples": n_resamples, "confidence_level": confidence_level, "alternative": alternative,
                "test": test, "seed": seed, "chunk_size": chunk_size, "interval": interval, "power": power,
                "correction": correction, "progress": progress, "resampling": resampling,
@@ -254,7 +255,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     fam = family_columns(family_by, keys=keys, allowed=["baseline", "system", "measure", *keys])
     fam_cols = [_KEY if c == "baseline" else c for c in fam]       # default: the key columns, not per baseline
     if pairs is not None and tukey and alternative == "two-sided":
-        _check_tukey_cost(frame, chosen, keys, n_resamples)
+        _check_tukey_cost(frame, chosen, keys, opt.n_resamples)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -274,7 +275,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     out = out.with_columns(pl.col("family").str.replace_all(_KEY, "baseline", literal=True))
     if pairs is not None and tukey:
         if alternative == "two-sided":
-            out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, int(n_resamples), int(seed)))
+            out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, opt.n_resamples, opt.seed))
             # Significant only where both the joint test and the pair's own test reject (module docstring).
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("pvalue_tukey"))
                                    .otherwise(pl.max_horizontal("pvalue_tukey", "pvalue")).alias(MAX_TUKEY_RAW))

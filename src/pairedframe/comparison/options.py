@@ -4,12 +4,21 @@
 alternative, test, interval, seed, power, ``resampling`` with its adaptive settings, the multiple-testing
 ``correction``; each error names its argument) and returns :class:`Options`, which the in-memory and the
 in-engine backends share; :func:`check_cost` refuses a call whose resampling would take absurd time or memory.
+
+The other entry points check theirs the same way, once, into a frozen record built on the shared
+:class:`Resampling` part (``n_resamples, confidence_level, alternative, seed``; :func:`check_resampling`):
+:class:`SegmentOptions` (:func:`pairedframe.compare_segments`), :class:`RankOptions`
+(:func:`pairedframe.rank_agreement`); :class:`PPIOptions` (the closed-form ``ppi_compare*``) and
+:func:`check_level` (``label_agreement``, ``results_table``) check the level alone.  Every error quotes
+the parameter (```seed` must be ...``), so the CLI can name its flag instead.
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, check_adaptive_options
@@ -99,3 +108,129 @@ def check_cost(opt: Options, shapes: Sequence[tuple[int, int]], argument: str = 
 def mc_patterns(opt: Options) -> int:
     """Most Monte-Carlo sign patterns a p-value can rest on (max_resamples when adaptive)."""
     return opt.max_resamples if opt.adaptive else opt.n_resamples
+
+
+__all__ += ["check_level", "Resampling", "check_resampling", "SegmentOptions", "check_segment_options",
+            "RankOptions", "check_rank_options", "PPIOptions", "check_ppi_options"]
+
+
+# ----------------------------------------------------------------------------------------------
+# the shared part of every other entry point (compare_segments, ppi_compare*, rank_agreement,
+# label_agreement, results_table): one record per entry point, built on one checked base
+# ----------------------------------------------------------------------------------------------
+
+def check_level(confidence_level: Any, parameter: str = "confidence_level") -> float:
+    """``confidence_level`` as a float in (0, 1); the error names ``parameter`` (bools refused)."""
+    if isinstance(confidence_level, bool) or not (isinstance(confidence_level, (int, float))
+                                                  and 0 < confidence_level < 1):
+        raise ValueError(f"`{parameter}` must be in (0, 1), got {confidence_level!r}")
+    return float(confidence_level)
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """The checked options every resampling entry point shares: scipy's ``n_resamples``,
+    ``confidence_level``, ``alternative`` and the non-negative integer ``seed``."""
+
+    n_resamples: int
+    confidence_level: float
+    alternative: str
+    seed: int
+
+    @property
+    def level(self) -> float:
+        """The test's level, ``1 - confidence_level``."""
+        return 1 - self.confidence_level
+
+
+def check_resampling(n_resamples: Any, confidence_level: Any, alternative: Any = "two-sided",
+                     seed: Any = 0) -> Resampling:
+    """The shared options checked once (errors name the argument: ```n_resamples` must be ...``)."""
+    check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
+                             alternative=alternative, seed=seed)
+    return Resampling(int(n_resamples), check_level(confidence_level), alternative, int(seed))
+
+
+_SEGMENT_TESTS = ("randomization", "t")
+_SEGMENT_INTERVALS = ("signflip", "percentile", "t")
+_SEGMENT_CORRECTIONS = ("bh", "holm")
+
+
+@dataclass(frozen=True)
+class SegmentOptions(Resampling):
+    """The checked options of :func:`pairedframe.compare_segments` (:func:`check_segment_options`)."""
+
+    test: str
+    interval: str
+    correction: str
+    adaptive: bool
+    decision_error: float
+    max_resamples: int
+
+
+def check_segment_options(*, test: Any, interval: Any, correction: Any, n_resamples: Any, confidence_level: Any,
+                          alternative: Any, seed: Any, resampling: Any, decision_error: Any,
+                          max_resamples: Any) -> SegmentOptions:
+    """Every option of :func:`pairedframe.compare_segments` checked once; ``interval=None`` becomes the
+    interval inverting the test (sign flips for the randomization test, t for the t-test)."""
+    interval = resolve_interval(test, interval, tests=_SEGMENT_TESTS, intervals=_SEGMENT_INTERVALS,
+                                defaults={"randomization": "signflip", "t": "t"})
+    if correction not in _SEGMENT_CORRECTIONS:
+        raise ValueError(f"`correction` must be one of {_SEGMENT_CORRECTIONS}, got {correction!r}")
+    base = check_resampling(n_resamples, confidence_level, alternative, seed)
+    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
+                                      max_resamples=max_resamples)
+    return SegmentOptions(base.n_resamples, base.confidence_level, base.alternative, base.seed, test, interval,
+                          correction, adaptive, float(decision_error), int(max_resamples))
+
+
+_RANK_INTERVALS = ("jackknife", "percentile")
+
+
+@dataclass(frozen=True)
+class RankOptions(Resampling):
+    """The checked options of :func:`pairedframe.rank_agreement` (its intervals are two-sided)."""
+
+    interval: str
+    rbo_p: float
+
+
+def check_rank_options(*, interval: Any, n_resamples: Any, confidence_level: Any, seed: Any,
+                       rbo_p: Any) -> RankOptions:
+    """Every option of :func:`pairedframe.rank_agreement` checked once (errors name the argument)."""
+    if interval not in _RANK_INTERVALS:
+        raise ValueError(f"`interval` must be one of {sorted(_RANK_INTERVALS)}, got {interval!r}")
+    base = check_resampling(n_resamples, confidence_level, "two-sided", seed)
+    if isinstance(rbo_p, bool) or not (isinstance(rbo_p, (int, float)) and 0 < rbo_p < 1):
+        raise ValueError(f"`rbo_p` must be in the open interval (0, 1), got {rbo_p!r}")
+    return RankOptions(base.n_resamples, base.confidence_level, base.alternative, base.seed, interval, float(rbo_p))
+
+
+_PPI_METHODS = ("jackknife-edgeworth", "jackknife-t", "t", "z")
+
+
+@dataclass(frozen=True)
+class PPIOptions:
+    """The checked options of :func:`pairedframe.ppi_compare` and ``ppi_compare_segments`` (closed form:
+    no resampling, so only the level and alternative of :class:`Resampling`)."""
+
+    confidence_level: float
+    alternative: str
+    lam: float | None
+    ddof: int
+    method: str
+
+
+def check_ppi_options(*, lam: Any, confidence_level: Any, alternative: Any, ddof: Any, method: Any) -> PPIOptions:
+    """Every option of the PPI++ comparisons checked once, before any unit is estimated."""
+    level = check_level(confidence_level)
+    check_resampling_options(n_resamples=2, confidence_level=level, alternative=alternative, seed=0)
+    if lam is not None and (isinstance(lam, bool) or not isinstance(lam, numbers.Real)):
+        raise TypeError(f"`lam` must be None or a real number, got {lam!r}")
+    if lam is not None and not 0 <= lam <= 1:
+        raise ValueError(f"`lam` must be in [0, 1] (0 = gold only, 1 = plain PPI), got {lam!r}")
+    if isinstance(ddof, bool) or ddof not in (0, 1):
+        raise ValueError(f"`ddof` must be 0 or 1, got {ddof!r}")
+    if method not in _PPI_METHODS:
+        raise ValueError(f"`method` must be one of {_PPI_METHODS}, got {method!r}")
+    return PPIOptions(level, alternative, None if lam is None else float(lam), int(ddof), method)

@@ -101,7 +101,7 @@ from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.comparison.large_n import STAT_NAMES, row_statistics
 from pairedframe.comparison.streams import resample_generators
-from pairedframe.comparison.verdicts import VERDICTS, smallest_pvalue, verdict, warn_many_ties, warn_skewed
+from pairedframe.comparison.verdicts import VERDICTS, smallest_pvalue, warn_many_ties, warn_skewed
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
                                 renamed_keywords, user_stacklevel)
 from pairedframe.measures import higher_is_better

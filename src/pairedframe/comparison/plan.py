@@ -26,270 +26,31 @@ Holm families follow the roles: the primary endpoints alone form the confirmator
 secondaries never weakens the primary claim), and the secondary endpoints form their own family; the
 ``family`` column and the JSON say which.
 
-Plan keys (TOML)
-----------------
-Top level: ``confidence_level`` (in (0.5, 1); the tests' level is ``alpha = 1 - confidence_level``;
-the older key ``alpha`` is refused, naming it), ``margin`` (> 0, in the units of the measures), ``seed`` (int >= 0),
-``n_resamples`` (int >= 2); optional ``title``, ``power`` (default 0.8), ``resampling_unit``
-(``"cluster"`` or ``"query"``; default ``"cluster"`` when the results have a ``cluster`` column, else
-``"query"``).  ``[systems]``: ``baseline`` and ``candidate``, exact system names.  ``[[endpoints]]``
-(at least one): ``measure`` (a measure name of the results, e.g. ``nDCG@10``, ``AP``, ``RR`` or
-``hit@10``), ``direction`` (``"higher is better"`` or ``"lower is better"``: the measure's own
-direction, which ``favours`` follows; it must match the direction pairedframe knows for its measures
--- ``lower is better`` for ``nDCG@10`` is an error, never a silent reversal -- and is the only
-source for a custom measure of a results table), ``role`` (``"primary"``
-or ``"secondary"``); optional ``dataset`` (required when the results have several datasets),
-``name``, ``margin`` (overrides the top-level margin).  Any other key is an error.
+The plan file and its keys: :mod:`pairedframe.comparison.plan_file`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
-import tomllib
 import warnings
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from pairedframe.comparison.clustered import CLUSTER_POLICY, compare_clustered
+from pairedframe.comparison.plan_file import ROLES as _ROLES, Endpoint, Plan, load_plan
 from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
-from pairedframe.io.endpoints import parse_hit_measure
-from pairedframe.measures.parse import parse_measure
 from pairedframe.errors import PlanError, ResamplingCostError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import holm
 
 __all__ = ["ANALYSIS_VERDICTS", "Endpoint", "Plan", "AnalysisResult", "load_plan", "analyze"]
 
 ANALYSIS_VERDICTS = ("difference", "difference within the margin", "equivalent within ±margin", "inconclusive")
-_DIRECTIONS = {"higher is better": "higher is better", "higher": "higher is better",
-               "lower is better": "lower is better", "lower": "lower is better"}
-_ROLES = ("primary", "secondary")
 #: The Holm family of each role, as the table's ``family`` column names it.
 FAMILIES = {"primary": "confirmatory (primary endpoints)", "secondary": "secondary endpoints"}
-_TOP_KEYS = {"title", "confidence_level", "margin", "seed", "n_resamples", "power", "resampling_unit", "systems", "endpoints"}
-_REQUIRED_TOP = ("confidence_level", "margin", "seed", "n_resamples", "systems", "endpoints")
-_SYSTEM_KEYS = {"baseline", "candidate"}
-_ENDPOINT_KEYS = {"name", "dataset", "measure", "direction", "role", "margin"}
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """One pre-registered endpoint: a measure (on a dataset) with its direction and role."""
-
-    name: str
-    measure: str
-    direction: str
-    role: str
-    margin: float
-    dataset: str | None = None
-
-    @property
-    def hit_k(self) -> int | None:
-        """``k`` of a ``hit@k`` endpoint, else None."""
-        return parse_hit_measure(self.measure)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A parsed analysis plan; build it with :func:`load_plan` or :meth:`Plan.from_toml`.
-
-    Attributes
-    ----------
-    baseline, candidate : str
-        Exact system names.
-    endpoints : tuple of Endpoint
-    confidence_level, margin : float
-    seed, n_resamples : int
-    power : float
-    resampling_unit : str or None
-        ``"cluster"``, ``"query"`` or None (decided by the presence of a ``cluster`` column).
-    title : str
-    sha256 : str
-        SHA-256 (hex) of the plan file's bytes, as read.
-    source : str
-        Where the plan came from (a path or ``"<string>"``).
-    text : str
-        The plan text.
-    """
-
-    baseline: str
-    candidate: str
-    endpoints: tuple[Endpoint, ...]
-    confidence_level: float
-    margin: float
-    seed: int
-    n_resamples: int
-    power: float = 0.8
-    resampling_unit: str | None = None
-    title: str = ""
-    sha256: str = ""
-    source: str = "<string>"
-    text: str = field(default="", repr=False)
-
-    @classmethod
-    def from_toml(cls, text: str | bytes, *, source: str = "<string>") -> Plan:
-        """Parse and validate a plan from TOML text or bytes (the hash is over the UTF-8 bytes).
-
-        Raises
-        ------
-        PlanError
-            Invalid TOML, a missing / unknown key or a bad value (the message names the key).
-        """
-        raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-        try:  # utf-8-sig: a byte order mark, as Windows editors write, is not TOML's business
-            doc = tomllib.loads(raw.decode("utf-8-sig"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise PlanError(f"plan {source}: not valid TOML: {exc}") from exc
-        return _parse(doc, sha256=hashlib.sha256(raw).hexdigest(), source=source, text=raw.decode("utf-8-sig"))
-
-    def as_dict(self) -> dict[str, Any]:
-        """The plan's content (without its text) as plain data."""
-        return {"title": self.title, "source": self.source, "sha256": self.sha256,
-                "baseline": self.baseline, "candidate": self.candidate,
-                "confidence_level": self.confidence_level,
-                "margin": self.margin, "seed": self.seed, "n_resamples": self.n_resamples, "power": self.power,
-                "resampling_unit": self.resampling_unit,
-                "endpoints": [{"name": e.name, "dataset": e.dataset, "measure": e.measure, "direction": e.direction,
-                               "role": e.role, "margin": e.margin} for e in self.endpoints]}
-
-
-def load_plan(path: str | os.PathLike) -> Plan:
-    """Read a plan file (TOML); its SHA-256 is computed over the file's bytes.
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    Plan
-
-    Raises
-    ------
-    PlanError
-        The file does not exist, is not TOML, or the plan is invalid (names the key).
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise PlanError(f"plan file not found: {p}")
-    return Plan.from_toml(p.read_bytes(), source=str(p))
-
-
-def _need(doc: dict, key: str, where: str) -> Any:
-    if key not in doc:
-        raise PlanError(f"plan is missing the key {where}{key}")
-    return doc[key]
-
-
-def _number(value: Any, key: str, *, low: float, high: float, open_low: bool = True) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise PlanError(f"plan key {key} must be a number, got {value!r}")
-    ok = (value > low if open_low else value >= low) and value < high
-    if not ok:
-        raise PlanError(f"plan key {key} = {value!r} is out of range ({low}, {high})")
-    return float(value)
-
-
-def _integer(value: Any, key: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise PlanError(f"plan key {key} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def _string(value: Any, key: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise PlanError(f"plan key {key} must be a non-empty string, got {value!r}")
-    return value
-
-
-def _known_direction(measure: str) -> str | None:
-    """The direction of a measure pairedframe knows (``hit@k`` included), else None: the plan's own
-    ``direction`` is then the only word on it (a custom measure of a results table)."""
-    if parse_hit_measure(measure) is not None:
-        return "higher is better"
-    try:
-        parsed = parse_measure(measure)
-    except ValueError:
-        return None
-    return "higher is better" if all(m.spec.higher_is_better for m in parsed) else "lower is better"
-
-
-def _parse(doc: dict, *, sha256: str, source: str, text: str) -> Plan:
-    if "alpha" in doc:
-        raise PlanError("plan key alpha was renamed: write confidence_level = 1 - alpha (e.g. "
-                        "confidence_level = 0.95 for alpha = 0.05)")
-    unknown = sorted(set(doc) - _TOP_KEYS)
-    if unknown:
-        raise PlanError(f"plan has unknown key(s) {unknown}; allowed: {sorted(_TOP_KEYS)}")
-    for k in _REQUIRED_TOP:
-        _need(doc, k, "")
-    confidence_level = _number(doc["confidence_level"], "confidence_level", low=0.5, high=1.0)
-    margin = _number(doc["margin"], "margin", low=0.0, high=math.inf)
-    seed = _integer(doc["seed"], "seed", 0)
-    n_resamples = _integer(doc["n_resamples"], "n_resamples", 2)
-    power = _number(doc.get("power", 0.8), "power", low=0.0, high=1.0)
-    unit = doc.get("resampling_unit")
-    if unit is not None and unit not in ("cluster", "query"):
-        raise PlanError(f"plan key resampling_unit must be 'cluster' or 'query', got {unit!r}")
-    title = doc.get("title", "")
-    if not isinstance(title, str):
-        raise PlanError(f"plan key title must be a string, got {title!r}")
-    systems = doc["systems"]
-    if not isinstance(systems, dict):
-        raise PlanError("plan key systems must be a table: [systems] baseline = \"...\" candidate = \"...\"")
-    unknown = sorted(set(systems) - _SYSTEM_KEYS)
-    if unknown:
-        raise PlanError(f"plan has unknown key(s) {['systems.' + u for u in unknown]}; allowed: systems.baseline, "
-                        "systems.candidate")
-    baseline = _string(_need(systems, "baseline", "systems."), "systems.baseline")
-    candidate = _string(_need(systems, "candidate", "systems."), "systems.candidate")
-    if baseline == candidate:
-        raise PlanError(f"plan keys systems.baseline and systems.candidate name the same system {baseline!r}")
-    eps = doc["endpoints"]
-    if not isinstance(eps, list) or not eps or not all(isinstance(e, dict) for e in eps):
-        raise PlanError("plan key endpoints must be a non-empty array of tables ([[endpoints]])")
-    endpoints = []
-    for i, e in enumerate(eps):
-        where = f"endpoints[{i}]."
-        unknown = sorted(set(e) - _ENDPOINT_KEYS)
-        if unknown:
-            raise PlanError(f"plan has unknown key(s) {[where + u for u in unknown]}; allowed: {sorted(_ENDPOINT_KEYS)}")
-        measure = _string(_need(e, "measure", where), where + "measure")
-        direction = _need(e, "direction", where)
-        if direction not in _DIRECTIONS:
-            raise PlanError(f"plan key {where}direction must be 'higher is better' or 'lower is better', "
-                            f"got {direction!r}")
-        role = _need(e, "role", where)
-        if role not in _ROLES:
-            raise PlanError(f"plan key {where}role must be 'primary' or 'secondary', got {role!r}")
-        dataset = e.get("dataset")
-        if dataset is not None:
-            dataset = _string(dataset, where + "dataset")
-        m = _number(e["margin"], where + "margin", low=0.0, high=math.inf) if "margin" in e else margin
-        name = _string(e.get("name", f"{dataset}/{measure}" if dataset else measure), where + "name")
-        known = _known_direction(measure)
-        if known is not None and known != _DIRECTIONS[direction]:
-            raise PlanError(f"plan key {where}direction = {direction!r} for endpoint {name!r}: its measure "
-                            f"{measure!r} is {known}; the direction states the measure's own direction and "
-                            "cannot reverse it (to test the other way, swap systems.baseline and "
-                            "systems.candidate)")
-        endpoints.append(Endpoint(name=name, measure=measure, direction=_DIRECTIONS[direction], role=role,
-                                  margin=m, dataset=dataset))
-    names = [e.name for e in endpoints]
-    dups = sorted({n for n in names if names.count(n) > 1})
-    if dups:
-        raise PlanError(f"plan endpoints must be distinct; repeated endpoint name(s) {dups}")
-    if not any(e.role == "primary" for e in endpoints):
-        raise PlanError("plan has no endpoint with role = 'primary'")
-    return Plan(baseline=baseline, candidate=candidate, endpoints=tuple(endpoints), confidence_level=confidence_level,
-                margin=margin,
-                seed=seed, n_resamples=n_resamples, power=power, resampling_unit=unit, title=title,
-                sha256=sha256, source=source, text=text)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -424,15 +185,52 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     SmallSampleWarning
         An endpoint with fewer than 20 clusters.
     """
+    plan = _as_plan(plan)
+    df, unit = _analysis_frame(_results_frame(results, plan), plan, clusters)
+    datasets = df["dataset"].unique(maintain_order=True).to_list() if "dataset" in df.columns else []
+    rows = [_endpoint_row(_endpoint_values(df, i, ep, datasets), ep, plan, unit, clusters)
+            for i, ep in enumerate(plan.endpoints)]
+    roles = _adjust(rows, plan, unit)
+    table = pl.DataFrame([{k: r[k] for k in _COLUMNS} for r in rows], schema_overrides=_SCHEMA,
+                         infer_schema_length=None)
+    alpha = 1.0 - plan.confidence_level
+    settings = {
+        "plan_sha256": plan.sha256, "plan_source": plan.source, "confidence_level": plan.confidence_level,
+        "alpha": alpha, "seed": plan.seed,
+        "n_resamples": plan.n_resamples, "power": plan.power, "resampling_unit": unit,
+        **_method_descriptions(unit, alpha, plan.power),   # interval, test, equivalence, mdd
+        "multiple_comparisons": "; ".join(f"Holm within the {FAMILIES[role]} ({int(np.sum(roles == role))})"
+                                          for role in _ROLES if np.any(roles == role)),
+        "mcnemar": "exact two-sided McNemar on 0/1 endpoints, reference only (assumes independent queries)",
+        "cluster_policy": CLUSTER_POLICY if unit == "cluster" else "each query its own cluster (= plain paired test)",
+        "verdicts": list(ANALYSIS_VERDICTS),
+    }
+    return AnalysisResult(table=table, plan=plan, settings=settings)
+
+
+_COLUMNS = ["endpoint", "role", "family", "dataset", "measure", "direction", "baseline", "candidate",
+            "n_queries", "n_clusters", "baseline_mean", "candidate_mean", "delta", "ci_low", "ci_high",
+            "confidence_level", "se", "pvalue", "pvalue_holm", "exact", "margin", "pvalue_tost", "pvalue_tost_holm",
+            "tost_low", "tost_high", "equivalent", "mdd", "mcnemar_pvalue", "mcnemar_b", "mcnemar_c", "verdict",
+            "favours", "resampling_unit"]
+_SCHEMA = {"dataset": pl.String, "mcnemar_pvalue": pl.Float64, "mcnemar_b": pl.Int64, "mcnemar_c": pl.Int64,
+           "favours": pl.String}
+
+
+def _as_plan(plan: Any) -> Plan:
+    """The plan given (a Plan or a plan file's path); refuses to run without one."""
     if plan is None:
         raise PlanError("no analysis plan given: analyze runs only a pre-registered plan (a TOML file; see "
                         "examples/plan.toml); write it before looking at results")
-    if not isinstance(plan, Plan):
-        if isinstance(plan, (str, os.PathLike)):
-            plan = load_plan(plan)
-        else:
-            raise PlanError(f"plan must be a Plan or the path of a TOML plan file, got {type(plan).__name__}")
-    df = _results_frame(results, plan)
+    if isinstance(plan, Plan):
+        return plan
+    if isinstance(plan, (str, os.PathLike)):
+        return load_plan(plan)
+    raise PlanError(f"plan must be a Plan or the path of a TOML plan file, got {type(plan).__name__}")
+
+
+def _analysis_frame(df: pl.DataFrame, plan: Plan, clusters: Any) -> tuple[pl.DataFrame, str]:
+    """The results of the plan's two systems (exact names), and the resampling unit (cluster or query)."""
     if clusters is not None and "cluster" in df.columns:
         raise PlanError("results already have a 'cluster' column; do not also pass clusters=")
     systems = df["system"].cast(pl.String).unique(maintain_order=True).to_list()
@@ -452,56 +250,66 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     if extra:
         raise PlanError(f"results have key column(s) {extra} that the plan cannot resolve; keep only "
                         "system, qid, measure, value, dataset, cluster")
-    df = df.filter(pl.col("system").is_in([plan.baseline, plan.candidate]))
-    datasets = df["dataset"].unique(maintain_order=True).to_list() if "dataset" in df.columns else []
+    return df.filter(pl.col("system").is_in([plan.baseline, plan.candidate])), unit
+
+
+def _endpoint_values(df: pl.DataFrame, i: int, ep: Endpoint, datasets: list[str]) -> pl.DataFrame:
+    """The rows of endpoint ``i``: its dataset (required when the results hold several) and measure."""
+    sub = df
+    if ep.dataset is not None:
+        if "dataset" not in df.columns:
+            raise PlanError(f"plan key endpoints[{i}].dataset = {ep.dataset!r} but the results have no "
+                            "'dataset' column")
+        if ep.dataset not in datasets:
+            raise PlanError(f"plan key endpoints[{i}].dataset = {ep.dataset!r} is not a dataset of the "
+                            f"results {datasets}")
+        sub = sub.filter(pl.col("dataset") == ep.dataset)
+    elif len(datasets) > 1:
+        raise PlanError(f"plan key endpoints[{i}].dataset is required: the results hold datasets {datasets}")
+    measures = sub["measure"].unique(maintain_order=True).to_list()
+    if ep.measure not in measures:
+        raise PlanError(f"plan key endpoints[{i}].measure = {ep.measure!r} is not a measure of the results "
+                        f"{measures} (exact names)")
+    return sub.filter(pl.col("measure") == ep.measure)
+
+
+def _endpoint_row(sub: pl.DataFrame, ep: Endpoint, plan: Plan, unit: str, clusters: Any) -> dict[str, Any]:
+    """One endpoint compared (clustered, or each query its own cluster), before the Holm step."""
+    if unit == "query":
+        sub = sub.with_columns(pl.col("qid").cast(pl.String).alias("cluster"))
+    with warnings.catch_warnings():
+        if unit == "query":  # the plain test warns below, on queries
+            warnings.simplefilter("ignore", SmallSampleWarning)
+        try:
+            res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
+                                    measures=[ep.measure], n_resamples=plan.n_resamples,
+                                    confidence_level=plan.confidence_level, seed=plan.seed, margin=ep.margin,
+                                    power=plan.power, correction="none",
+                                    interval="signflip")     # a plan's interval agrees with its test
+        except ResamplingCostError as exc:       # checked before any resampling: name the plan's key
+            raise ResamplingCostError(str(exc).replace("`n_resamples`", "plan key n_resamples", 1),
+                                      argument="plan key n_resamples", value=exc.value,
+                                      largest=exc.largest) from None
+    r = res.row(0, named=True)
+    if unit == "query" and r["n_queries"] < 20:
+        warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,
+                      stacklevel=user_stacklevel())
+    return {"endpoint": ep.name, "role": ep.role, "dataset": ep.dataset, "measure": ep.measure,
+            "direction": ep.direction, "baseline": plan.baseline, "candidate": plan.candidate,
+            "n_queries": r["n_queries"], "n_clusters": r["n_clusters"],
+            "baseline_mean": r["baseline_mean"], "candidate_mean": r["system_mean"],
+            "delta": r["delta"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+            "confidence_level": plan.confidence_level, "se": r["se"], "df": r["df"], "pvalue": r["pvalue"],
+            "exact": r["exact"], "margin": ep.margin,
+            "pvalue_tost": r["pvalue_tost"], "tost_low": r["tost_low"], "tost_high": r["tost_high"],
+            "equivalent": r["equivalent"], "mdd": r["mde"], "mcnemar_pvalue": r["mcnemar_pvalue"],
+            "mcnemar_b": r["mcnemar_b"], "mcnemar_c": r["mcnemar_c"]}
+
+
+def _adjust(rows: list[dict[str, Any]], plan: Plan, unit: str) -> np.ndarray:
+    """Holm within each role's family (differences and equivalences alike), the MDD at Holm's first step,
+    and each row's verdict, in place; returns the rows' roles."""
     alpha = 1.0 - plan.confidence_level
-    rows: list[dict[str, Any]] = []
-    for i, ep in enumerate(plan.endpoints):
-        sub = df
-        if ep.dataset is not None:
-            if "dataset" not in df.columns:
-                raise PlanError(f"plan key endpoints[{i}].dataset = {ep.dataset!r} but the results have no "
-                                "'dataset' column")
-            if ep.dataset not in datasets:
-                raise PlanError(f"plan key endpoints[{i}].dataset = {ep.dataset!r} is not a dataset of the "
-                                f"results {datasets}")
-            sub = sub.filter(pl.col("dataset") == ep.dataset)
-        elif len(datasets) > 1:
-            raise PlanError(f"plan key endpoints[{i}].dataset is required: the results hold datasets {datasets}")
-        measures = sub["measure"].unique(maintain_order=True).to_list()
-        if ep.measure not in measures:
-            raise PlanError(f"plan key endpoints[{i}].measure = {ep.measure!r} is not a measure of the results "
-                            f"{measures} (exact names)")
-        sub = sub.filter(pl.col("measure") == ep.measure)
-        if unit == "query":
-            sub = sub.with_columns(pl.col("qid").cast(pl.String).alias("cluster"))
-        with warnings.catch_warnings():
-            if unit == "query":  # the plain test warns below, on queries
-                warnings.simplefilter("ignore", SmallSampleWarning)
-            try:
-                res = compare_clustered(sub, baseline=plan.baseline, systems=[plan.candidate], clusters=clusters,
-                                        measures=[ep.measure], n_resamples=plan.n_resamples,
-                                        confidence_level=plan.confidence_level, seed=plan.seed, margin=ep.margin,
-                                        power=plan.power, correction="none",
-                                        interval="signflip")     # a plan's interval agrees with its test
-            except ResamplingCostError as exc:       # checked before any resampling: name the plan's key
-                raise ResamplingCostError(str(exc).replace("`n_resamples`", "plan key n_resamples", 1),
-                                          argument="plan key n_resamples", value=exc.value,
-                                          largest=exc.largest) from None
-        r = res.row(0, named=True)
-        if unit == "query" and r["n_queries"] < 20:
-            warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,
-                          stacklevel=user_stacklevel())
-        rows.append({"endpoint": ep.name, "role": ep.role, "dataset": ep.dataset, "measure": ep.measure,
-                     "direction": ep.direction, "baseline": plan.baseline, "candidate": plan.candidate,
-                     "n_queries": r["n_queries"], "n_clusters": r["n_clusters"],
-                     "baseline_mean": r["baseline_mean"], "candidate_mean": r["system_mean"],
-                     "delta": r["delta"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                     "confidence_level": plan.confidence_level, "se": r["se"], "df": r["df"], "pvalue": r["pvalue"],
-                     "exact": r["exact"], "margin": ep.margin,
-                     "pvalue_tost": r["pvalue_tost"], "tost_low": r["tost_low"], "tost_high": r["tost_high"],
-                     "equivalent": r["equivalent"], "mdd": r["mde"], "mcnemar_pvalue": r["mcnemar_pvalue"],
-                     "mcnemar_b": r["mcnemar_b"], "mcnemar_c": r["mcnemar_c"]})
     pvalues = np.array([r["pvalue"] for r in rows], dtype=float)
     roles = np.array([r["role"] for r in rows])
     p_tost = np.array([r["pvalue_tost"] for r in rows], dtype=float)
@@ -523,25 +331,4 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         r["verdict"] = _verdict(sig, r["equivalent"])
         r["favours"] = _favours(r["delta"], r["direction"], plan, sig)
         r["resampling_unit"] = unit
-    order = ["endpoint", "role", "family", "dataset", "measure", "direction", "baseline", "candidate",
-             "n_queries", "n_clusters", "baseline_mean", "candidate_mean", "delta", "ci_low", "ci_high", "confidence_level",
-             "se", "pvalue", "pvalue_holm", "exact", "margin", "pvalue_tost", "pvalue_tost_holm", "tost_low",
-             "tost_high",
-             "equivalent", "mdd", "mcnemar_pvalue", "mcnemar_b", "mcnemar_c", "verdict", "favours",
-             "resampling_unit"]
-    schema = {"dataset": pl.String, "mcnemar_pvalue": pl.Float64, "mcnemar_b": pl.Int64, "mcnemar_c": pl.Int64,
-              "favours": pl.String}
-    table = pl.DataFrame([{k: r[k] for k in order} for r in rows], schema_overrides=schema,
-                         infer_schema_length=None)
-    settings = {
-        "plan_sha256": plan.sha256, "plan_source": plan.source, "confidence_level": plan.confidence_level,
-        "alpha": alpha, "seed": plan.seed,
-        "n_resamples": plan.n_resamples, "power": plan.power, "resampling_unit": unit,
-        **_method_descriptions(unit, alpha, plan.power),   # interval, test, equivalence, mdd
-        "multiple_comparisons": "; ".join(f"Holm within the {FAMILIES[role]} ({int(np.sum(roles == role))})"
-                                          for role in _ROLES if np.any(roles == role)),
-        "mcnemar": "exact two-sided McNemar on 0/1 endpoints, reference only (assumes independent queries)",
-        "cluster_policy": CLUSTER_POLICY if unit == "cluster" else "each query its own cluster (= plain paired test)",
-        "verdicts": list(ANALYSIS_VERDICTS),
-    }
-    return AnalysisResult(table=table, plan=plan, settings=settings)
+    return roles

@@ -21,6 +21,7 @@ qids are compared as strings.  ``proxy_a`` and ``proxy_b`` must cover the same q
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Mapping, Sequence
@@ -31,6 +32,7 @@ import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.comparison.interval_range import clip_deltas
+from pairedframe.comparison.options import PPIOptions, check_ppi_options
 from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
 from pairedframe.io.results import ids_as_strings, refuse_null_ids
@@ -78,8 +80,7 @@ def _deltas(a: dict[str, float], b: dict[str, float], what: str) -> dict[str, fl
     return {q: b[q] - a[q] for q in a}
 
 
-def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float | None, confidence_level: float,
-                     alternative: str, ddof: int, *, warn: bool, method: str = "jackknife-edgeworth") -> PPIResult:
+def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], opt: PPIOptions, *, warn: bool) -> PPIResult:
     missing = sorted(gold.keys() - proxy.keys())
     if missing:
         raise SchemaError(f"{len(missing)} gold quer{'y has' if len(missing) == 1 else 'ies have'} no proxy "
@@ -89,6 +90,7 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
     y = np.array([gold[q] for q in qg])
     f_gold = np.array([proxy[q] for q in qg])
     f_unlab = np.array([proxy[q] for q in qu])
+    lam = opt.lam
     if len(qu) < 2 and lam not in (None, 0, 0.0):
         warnings.warn(f"only {len(qu)} proxy-only queries: lam={lam} cannot be used, lam = 0 (gold only)",
                       UserWarning, stacklevel=user_stacklevel())
@@ -96,8 +98,8 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], lam: float
     with warnings.catch_warnings():
         if not warn:
             warnings.simplefilter("ignore", SmallSampleWarning)
-        return ppi_mean(y, f_gold, f_unlab, lam=lam, confidence_level=confidence_level, alternative=alternative, ddof=ddof,
-                        method=method)
+        return ppi_mean(y, f_gold, f_unlab, lam=lam, confidence_level=opt.confidence_level,
+                        alternative=opt.alternative, ddof=opt.ddof, method=opt.method)
 
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
@@ -152,9 +154,11 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     ----------
     Angelopoulos, Duchi & Zrnic (2023), PPI++: Efficient prediction-powered inference, arXiv:2311.01453.
     """
+    opt = check_ppi_options(lam=lam, confidence_level=confidence_level, alternative=alternative, ddof=ddof,
+                            method=method)
     proxy = _deltas(_as_values(proxy_a, "proxy_a"), _as_values(proxy_b, "proxy_b"), "proxy")
     gold = _deltas(_as_values(gold_a, "gold_a"), _as_values(gold_b, "gold_b"), "gold")
-    return _ppi_from_deltas(gold, proxy, lam, confidence_level, alternative, ddof, warn=True, method=method)
+    return _ppi_from_deltas(gold, proxy, opt, warn=True)
 
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
@@ -214,6 +218,26 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     -----
     The estimator is closed-form, so this loops over units in Python (cheap: no resampling).
     """
+    opt = check_ppi_options(lam=lam, confidence_level=confidence_level, alternative=alternative, ddof=ddof,
+                            method=method)
+    df = _two_judgment_table(per_query, proxy, gold, gold_qids)
+    systems, measures = _systems_and_measures(df, baseline, systems, measures)
+    if segments is None:
+        seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
+    else:
+        from pairedframe.comparison.segment_tables import as_segments
+        seg = as_segments(segments)
+    rows = [_unit_row(vals, members, opt, {"system": system, "measure": measure, "segment_set": sset,
+                                           "segment": sname, "baseline": baseline}, proxy, gold, baseline, system)
+            for system in systems for measure in measures
+            for vals in [_values_by_side(df, measure, proxy, gold, baseline, system)]
+            for (sset, sname), members in seg.group_by(["segment_set", "segment"], maintain_order=True)]
+    return _ppi_table(rows, opt.method)
+
+
+def _two_judgment_table(per_query: Any, proxy: str, gold: str, gold_qids: Sequence[Any] | None) -> pl.DataFrame:
+    """``system, judgments, qid, measure, value`` of a two-judgment per-query table, checked (columns, the two
+    judgment sets, repeated keys, rows), with the gold rows restricted to ``gold_qids``."""
     if isinstance(getattr(per_query, "per_query", None), pl.DataFrame):   # a JudgmentSetsEvaluation
         per_query = per_query.per_query
     need = ["system", "judgments", "qid", "measure", "value"]
@@ -235,7 +259,6 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         raise DuplicateError(f"per-query table has {repeated.height} rows with a repeated key (system, judgments, "
                              f"measure, qid), e.g. {repeated.row(0, named=True)}")
     require_rows(df, what="the per-query table", why="no (system, judgments, qid, measure, value) row")
-    where = "the per-query table"
     if gold_qids is not None:
         keep = [str(q) for q in gold_qids]
         gold_rows = df.filter(pl.col("judgments") == gold)["qid"].unique().to_list()
@@ -243,6 +266,13 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                      lacking="no gold value",
                      consequence="left out of the sample")
         df = df.filter((pl.col("judgments") != gold) | pl.col("qid").is_in(keep))
+    return df
+
+
+def _systems_and_measures(df: pl.DataFrame, baseline: str, systems: Any, measures: Any
+                          ) -> tuple[list[str], list[str]]:
+    """The systems compared with ``baseline`` and the measures, checked against the table."""
+    where = "the per-query table"
     all_systems = df["system"].unique(maintain_order=True).to_list()
     require_names(baseline, all_systems, what="system", parameter="baseline", source=where)
     others = [s for s in all_systems if s != baseline]
@@ -252,56 +282,57 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         raise ValueError(f"nothing to compare: no system other than the baseline {baseline!r} (systems: {all_systems})")
     measures = require_names(measures, df["measure"].unique(maintain_order=True).to_list(), what="measure",
                              parameter="measures", source=where)
-    if segments is None:
-        seg = df.select("qid").unique().with_columns(pl.lit("all").alias("segment_set"), pl.lit("all").alias("segment"))
-    else:
-        from pairedframe.comparison.segment_tables import as_segments
-        seg = as_segments(segments)
-    rows = []
-    n_small = 0
-    for system in systems:
-        for measure in measures:
-            sub = df.filter(pl.col("measure") == measure)
-            vals = {}
-            for j in (proxy, gold):
-                for s in (baseline, system):
-                    t = sub.filter((pl.col("system") == s) & (pl.col("judgments") == j))
-                    vals[(j, s)] = dict(zip(t["qid"].to_list(), t["value"].to_list()))
-            for (sset, sname), members in seg.group_by(["segment_set", "segment"], maintain_order=True):
-                qs = set(members["qid"].to_list())
-                pa = {q: v for q, v in vals[(proxy, baseline)].items() if q in qs}
-                pb = {q: v for q, v in vals[(proxy, system)].items() if q in qs}
-                ga = {q: v for q, v in vals[(gold, baseline)].items() if q in qs}
-                gb = {q: v for q, v in vals[(gold, system)].items() if q in qs}
-                common_p = pa.keys() & pb.keys()
-                common_g = ga.keys() & gb.keys()
-                pdel = {q: pb[q] - pa[q] for q in common_p}
-                gdel = {q: gb[q] - ga[q] for q in common_g}
-                row = {"system": system, "measure": measure, "segment_set": sset, "segment": sname,
-                       "baseline": baseline}
-                try:
-                    r = _ppi_from_deltas(gdel, pdel, lam, confidence_level, alternative, ddof, warn=False, method=method)
-                    r0 = _ppi_from_deltas(gdel, pdel, 0.0, confidence_level, alternative, ddof, warn=False, method=method)
-                except InsufficientSampleError:
-                    rows.append({**row, "n_gold": len(gdel), "n_proxy": len(pdel.keys() - gdel.keys()),
-                                 "warning": "fewer than 2 gold queries: no estimate"})
-                    continue
-                small = r.n_gold < SMALL_GOLD_N and method == "z"
-                few = r.n_gold < CALIBRATED_GOLD_N
-                n_small += small or few
-                rows.append({**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
-                             "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,
-                             "lam": r.lam, "n_gold": r.n_gold, "n_proxy": r.n_proxy,
-                             "gold_only_delta": r0.statistic, "gold_only_ci_low": r0.confidence_interval.low,
-                             "gold_only_ci_high": r0.confidence_interval.high,
-                             "warning": f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small
-                             else f"n_gold < {CALIBRATED_GOLD_N}: below the calibrated 10-30" if few else None})
-    schema = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, "segment": pl.String,
-              "baseline": pl.String, "delta": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
-              "pvalue": pl.Float64, "se": pl.Float64, "lam": pl.Float64, "n_gold": pl.Int64, "n_proxy": pl.Int64,
-              "gold_only_delta": pl.Float64, "gold_only_ci_low": pl.Float64, "gold_only_ci_high": pl.Float64,
-              "warning": pl.String}
-    out = pl.DataFrame(rows, schema=schema)
+    return systems, measures
+
+
+def _values_by_side(df: pl.DataFrame, measure: str, proxy: str, gold: str, baseline: str, system: str
+                    ) -> dict[tuple[str, str], dict[str, float]]:
+    """{(judgments, system): {qid: value}} of one measure, for the two judgment sets and the two systems."""
+    sub = df.filter(pl.col("measure") == measure)
+    vals = {}
+    for j in (proxy, gold):
+        for s in (baseline, system):
+            t = sub.filter((pl.col("system") == s) & (pl.col("judgments") == j))
+            vals[(j, s)] = dict(zip(t["qid"].to_list(), t["value"].to_list()))
+    return vals
+
+
+def _unit_row(vals: dict[tuple[str, str], dict[str, float]], members: pl.DataFrame, opt: PPIOptions,
+              row: dict[str, Any], proxy: str, gold: str, baseline: str, system: str) -> dict[str, Any]:
+    """The result row of one (system, measure, segment): the PPI++ and the gold-only estimate on its queries."""
+    qs = set(members["qid"].to_list())
+    pa, pb, ga, gb = ({q: v for q, v in vals[key].items() if q in qs}
+                      for key in ((proxy, baseline), (proxy, system), (gold, baseline), (gold, system)))
+    pdel = {q: pb[q] - pa[q] for q in pa.keys() & pb.keys()}
+    gdel = {q: gb[q] - ga[q] for q in ga.keys() & gb.keys()}
+    try:
+        r = _ppi_from_deltas(gdel, pdel, opt, warn=False)
+        r0 = _ppi_from_deltas(gdel, pdel, dataclasses.replace(opt, lam=0.0), warn=False)
+    except InsufficientSampleError:
+        return {**row, "n_gold": len(gdel), "n_proxy": len(pdel.keys() - gdel.keys()),
+                "warning": "fewer than 2 gold queries: no estimate"}
+    small = r.n_gold < SMALL_GOLD_N and opt.method == "z"
+    few = r.n_gold < CALIBRATED_GOLD_N
+    return {**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
+            "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,
+            "lam": r.lam, "n_gold": r.n_gold, "n_proxy": r.n_proxy,
+            "gold_only_delta": r0.statistic, "gold_only_ci_low": r0.confidence_interval.low,
+            "gold_only_ci_high": r0.confidence_interval.high,
+            "warning": f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small
+            else f"n_gold < {CALIBRATED_GOLD_N}: below the calibrated 10-30" if few else None}
+
+
+_SCHEMA = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, "segment": pl.String,
+           "baseline": pl.String, "delta": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+           "pvalue": pl.Float64, "se": pl.Float64, "lam": pl.Float64, "n_gold": pl.Int64, "n_proxy": pl.Int64,
+           "gold_only_delta": pl.Float64, "gold_only_ci_low": pl.Float64, "gold_only_ci_high": pl.Float64,
+           "warning": pl.String}
+
+
+def _ppi_table(rows: list[dict[str, Any]], method: str) -> pl.DataFrame:
+    """The rows as a frame, intervals inside the measure's range, units without an estimate and small
+    gold samples warned about once each."""
+    out = pl.DataFrame(rows, schema=_SCHEMA)
     measure_names = out["measure"].to_list()         # intervals inside the range of a mean delta ([-1, 1] on [0, 1])
     for low, high, est in (("ci_low", "ci_high", "delta"), ("gold_only_ci_low", "gold_only_ci_high", "gold_only_delta")):
         lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names, out[est].to_numpy())
@@ -311,6 +342,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     estimated = [u for u, r in zip(units, rows) if r.get("delta") is not None]
     require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "
                  "queries paired with the baseline (no estimate)", consequence="null in the result")
+    n_small = sum(1 for r in rows if r.get("warning") and r.get("delta") is not None)
     if n_small:
         few = SMALL_GOLD_N if method == "z" else CALIBRATED_GOLD_N
         warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {few} gold queries; "

@@ -25,6 +25,7 @@ import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
 from pairedframe.comparison._cost import check_resampling_cost
+from pairedframe.comparison.options import check_rank_options
 from pairedframe.comparison.pairing import as_frame
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.checks import sample
@@ -296,20 +297,6 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
     return out
 
 
-def _check_options(interval: Any, n_resamples: Any, seed: Any, confidence_level: Any, rbo_p: Any) -> None:
-    if interval not in RANK_INTERVALS:
-        raise ValueError(f"`interval` must be one of {sorted(RANK_INTERVALS)}, got {interval!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 2:
-        raise ValueError(f"`n_resamples` must be an integer >= 2, got {n_resamples!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, (float, int)) \
-            or not 0 < confidence_level < 1:
-        raise ValueError(f"`confidence_level` must be a float in (0, 1), got {confidence_level!r}")
-    if isinstance(rbo_p, bool) or not (isinstance(rbo_p, (int, float)) and 0 < rbo_p < 1):
-        raise ValueError(f"`rbo_p` must be in the open interval (0, 1), got {rbo_p!r}")
-
-
 def _swaps(chosen: list[str], ma: np.ndarray, mb: np.ndarray, oa: np.ndarray, ob: np.ndarray,
            order_a: list[str]) -> pl.DataFrame:
     position = {s: i for i, s in enumerate(order_a)}
@@ -416,7 +403,8 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     (2009), Using the bootstrap to quantify the authority of an empirical ranking, Ann. Statist.
     37(6B); Efron & Tibshirani (1993), ch. 11 (jackknife).
     """
-    _check_options(interval, n_resamples, seed, confidence_level, rbo_p)
+    opt = check_rank_options(interval=interval, n_resamples=n_resamples, confidence_level=confidence_level,
+                             seed=seed, rbo_p=rbo_p)
     fa, fb, names = _resolve_inputs(a, b, judgments)
     name = _measure_name(measure, fa, fb)
     chosen, qids = _common(fa, fb, name, systems, names)
@@ -447,8 +435,8 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     check_resampling_cost(n_resamples, argument="n_resamples", draws=n_resamples, units=[n, k * k],
                           columns=[2 * k, 5], kept=4 * k + 5)
     intervals = coefficient_intervals(A, B, {key: stat for key, (stat, _) in point.items()}, method=interval,
-                                      higher=higher, rbo_p=rbo_p, confidence_level=float(confidence_level),
-                                      n_resamples=int(n_resamples), seed=int(seed), qids=qids)
+                                      higher=higher, rbo_p=rbo_p, confidence_level=opt.confidence_level,
+                                      n_resamples=opt.n_resamples, seed=opt.seed, qids=qids)
     coefficients = {key: Coefficient(statistic=stat, pvalue=p, confidence_interval=intervals[key][0],
                                      note=intervals[key][1])
                     for key, (stat, p) in point.items()}
@@ -456,11 +444,11 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     rank = lambda m: pl.Series(m).rank("min", descending=True).cast(pl.Int64)  # noqa: E731
     table = pl.DataFrame({"system": chosen, "mean_a": ma, "mean_b": mb}).with_columns(
         rank(oa).alias("rank_a"), rank(ob).alias("rank_b"))
-    settings = {"method": interval, "interval": RANK_INTERVALS[interval], "confidence_level": float(confidence_level),
+    settings = {"method": interval, "interval": RANK_INTERVALS[interval], "confidence_level": opt.confidence_level,
                 "rbo_p": rbo_p, "query_set": "queries measured for every system under both evaluations",
                 "tie_rule": ORDERING_TIE_RULE}
     if interval == "percentile":
-        settings.update(n_resamples=int(n_resamples), seed=int(seed))
+        settings.update(n_resamples=opt.n_resamples, seed=opt.seed)
     best_first = table.with_columns((sign * pl.col("mean_a")).alias("_o")).sort("_o", "system", descending=[True, False])
     return RankAgreement(**coefficients, means=best_first.drop("_o"),
                          swapped=_swaps(chosen, ma, mb, oa, ob, order_a), n_queries=n, n_systems=k, measure=name,

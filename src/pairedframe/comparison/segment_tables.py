@@ -17,18 +17,18 @@ import polars as pl
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               segment_adaptive, warn_uncertified)
 from pairedframe.comparison._cost import check_resampling_cost
+from pairedframe.comparison._families import family_columns, family_ids
 from pairedframe.comparison.interval_range import clip_deltas
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.checks import require_each, string_ids
 from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
+from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
 
 __all__ = ["THETA_ELEMENTS", "as_segments", "require_segments_matched", "no_segment_query",
            "require_two_queries", "check_segments_cost", "unit_label", "segments_table"]
 
-#: Cap on (n_resamples x units) bootstrap means held at once per block (float64: 64 MiB).
-THETA_ELEMENTS: int = 2**23
 
 
 def as_segments(segments: Any) -> pl.DataFrame:
@@ -116,74 +116,108 @@ def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.
     ok = n_all >= 2
     ok_idx = np.flatnonzero(ok)
     flips = None
-    # families and corrections
-    fam_cols = (["system", *extras, "measure", "segment_set"] if family_by is None
-                else [family_by] if isinstance(family_by, str) else list(family_by))
-    allowed = ["system", *extras, "measure", "segment_set", "segment"]
-    unknown = [c for c in fam_cols if c not in allowed]
-    if unknown:
-        raise ValueError(f"`family_by` column(s) {unknown} not among {allowed}")
-    fam = (units.select(pl.struct(fam_cols).rank("dense").cast(pl.Int64)).to_series().to_numpy() - 1
-           if fam_cols else np.zeros(k, dtype=np.int64))
+    fam = _family_codes(units, extras, family_by)
     if flip_units is not None:     # resampling="adaptive": drawn until the family's decisions are certified
         flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
                                  alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
         stats["pvalue"][ok_idx] = flips.pvalue
         exact[ok_idx] = flips.exact
+    families = _Families(fam)
     pv = stats["pvalue"]
-    p_bh = np.full(k, np.nan)
-    p_holm = np.full(k, np.nan)
-    order = np.argsort(fam, kind="stable")
-    bounds = np.flatnonzero(np.diff(fam[order])) + 1
-    fam_size = np.zeros(k, dtype=np.int64)
-    for sel in np.split(order, bounds):       # one call per family (not per segment)
-        p_bh[sel] = benjamini_hochberg(pv[sel])
-        p_holm[sel] = holm(pv[sel])
-        fam_size[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
+    p_bh, p_holm, fam_size = families.adjusted(pv)
     adjusted = p_bh if correction == "bh" else p_holm
     significant = np.where(np.isnan(adjusted), False, adjusted <= level)
-
-    # Monte-Carlo resolution
+    B = max_resamples if adaptive else n_resamples
     if test == "randomization":
-        # Smallest attainable p: 1/(B+1) by Monte Carlo; with exact enumeration of n sign patterns
-        # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
-        sides = 2.0 if alternative == "two-sided" else 1.0
-        exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
-        p_floor = np.where(exact, exact_floor, 1.0 / ((max_resamples if adaptive else n_resamples) + 1))
-        need = np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64)
-        need = np.maximum(need, 1)
-        if correction == "bh":
-            min_disc = need
-        else:
-            min_disc = np.where(fam_size * p_floor > level, fam_size + 1, 1)
-        # limited: not rejected, and not even at the floor with the family's other p-values as they are
-        limited = np.zeros(k, dtype=bool)
-        for sel in np.split(order, bounds):
-            limited[sel] = ~rejected_at_floor(pv[sel], p_floor[sel], level, correction)
-        limited &= ~significant
+        min_disc, limited = _resolution(families, pv, exact, n_all, fam_size, significant, correction=correction,
+                                        level=level, alternative=alternative, B=B)
     else:
-        min_disc = np.ones(k, dtype=np.int64)
-        limited = np.zeros(k, dtype=bool)
+        min_disc, limited = np.ones(k, dtype=np.int64), np.zeros(k, dtype=bool)
     min_disc = np.where(ok, min_disc, 0)
     limited &= ok
+    out = _result_frame(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
+                        n_resamples=n_resamples, seed=seed, adjusted=(p_bh, p_holm, significant),
+                        flags=(fam_size, min_disc, limited))
+    if adaptive:
+        out = out.with_columns(adaptive_columns(flips, k, ok_idx))
+        if flips is not None:
+            warn_uncertified(flips, max_resamples, "segment comparisons")
+    warn_skewed_segments(out["skewness"].to_numpy(), n_all, functools.partial(unit_label, out, extras))
+    _warn_small(n_all)
+    _warn_resolution(limited, exact, fam_size, min_disc, correction=correction, level=level,
+                     name="max_resamples" if adaptive else "n_resamples", B=B)
+    return out
 
+
+def _family_codes(units: pl.DataFrame, extras: list[str], family_by: Sequence[str] | str | None) -> np.ndarray:
+    """The family of every unit, 0-based (default: one per system, keys, measure and segment set)."""
+    cols = family_columns(family_by, keys=["system", *extras, "measure", "segment_set"],
+                          allowed=["system", *extras, "measure", "segment_set", "segment"])
+    return family_ids(units, cols)
+
+
+class _Families:
+    """The units of each family (one numpy call per family, never per segment)."""
+
+    def __init__(self, fam: np.ndarray) -> None:
+        order = np.argsort(fam, kind="stable")
+        self.k = fam.shape[0]
+        self.members = np.split(order, np.flatnonzero(np.diff(fam[order])) + 1)
+
+    def adjusted(self, pv: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """BH and Holm p-values within each family, and each unit's family size (its non-NaN p-values)."""
+        p_bh, p_holm = np.full(self.k, np.nan), np.full(self.k, np.nan)
+        fam_size = np.zeros(self.k, dtype=np.int64)
+        for sel in self.members:
+            p_bh[sel] = benjamini_hochberg(pv[sel])
+            p_holm[sel] = holm(pv[sel])
+            fam_size[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
+        return p_bh, p_holm, fam_size
+
+
+def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, n_all: np.ndarray, fam_size: np.ndarray,
+                significant: np.ndarray, *, correction: str, level: float, alternative: str, B: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Monte-Carlo resolution of the randomization test: ``min_discoveries`` and ``resolution_limited``
+    (not rejected, and not even at the floor with the family's other p-values as they are)."""
+    # Smallest attainable p: 1/(B+1) by Monte Carlo; with exact enumeration of n sign patterns
+    # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
+    sides = 2.0 if alternative == "two-sided" else 1.0
+    exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
+    p_floor = np.where(exact, exact_floor, 1.0 / (B + 1))
+    need = np.maximum(np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64), 1)
+    min_disc = need if correction == "bh" else np.where(fam_size * p_floor > level, fam_size + 1, 1)
+    limited = np.zeros(families.k, dtype=bool)
+    for sel in families.members:
+        limited[sel] = ~rejected_at_floor(pv[sel], p_floor[sel], level, correction)
+    return min_disc, limited & ~significant
+
+
+def _result_frame(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
+                  baseline: str, test: str, interval: str, n_resamples: int, seed: int,
+                  adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...]) -> pl.DataFrame:
+    """The result's columns, in order; the statistics of units with a single query null."""
+    p_bh, p_holm, significant = adjusted
+    fam_size, min_disc, limited = flags
+    n_all = units["n_queries"].to_numpy()
     small = n_all < MIN_QUERIES
-    warn_text = np.where(~ok, "only 1 paired query: no statistics",
+    warn_text = np.where(n_all < 2, "only 1 paired query: no statistics",
                          np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
                                   None))
     resampled = test == "randomization" or interval in ("signflip", "percentile")
     # inside the range of a mean delta of the measure ([-1, 1] for measures in [0, 1]): coverage unchanged
     stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"], stats["delta"])
-    out = units.select(
+    return units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
     ).with_columns(
         pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
         pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
-        pl.Series("pvalue", pv), pl.Series("pvalue_bh", p_bh), pl.Series("pvalue_holm", p_holm),
+        pl.Series("pvalue", stats["pvalue"]), pl.Series("pvalue_bh", p_bh), pl.Series("pvalue_holm", p_holm),
         pl.Series("significant", significant),
         units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
-        units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small), pl.Series("warning", warn_text.tolist(), dtype=pl.String),
+        units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small),
+        pl.Series("warning", warn_text.tolist(), dtype=pl.String),
         pl.Series("family_size", fam_size), pl.Series("min_discoveries", min_disc),
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
@@ -191,17 +225,20 @@ def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.
         pl.Series("exact", exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
                    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
-    if adaptive:
-        out = out.with_columns(adaptive_columns(flips, k, ok_idx))
-        if flips is not None:
-            warn_uncertified(flips, max_resamples, "segment comparisons")
 
-    n_small = int(np.count_nonzero(small))
-    warn_skewed_segments(out["skewness"].to_numpy(), n_all, functools.partial(unit_label, out, extras))
+
+def _warn_small(n_all: np.ndarray) -> None:
+    """One SmallSampleWarning counting the units below MIN_QUERIES paired queries."""
+    n_small = int(np.count_nonzero(n_all < MIN_QUERIES))
     if n_small:
-        warnings.warn(f"{n_small} of {k} segment comparisons have fewer than MIN_QUERIES = {MIN_QUERIES} "
-                      f"paired queries ({int(np.count_nonzero(~ok))} with only one); see the 'warning' and "
-                      "'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
+        warnings.warn(f"{n_small} of {n_all.shape[0]} segment comparisons have fewer than MIN_QUERIES = "
+                      f"{MIN_QUERIES} paired queries ({int(np.count_nonzero(n_all < 2))} with only one); see the "
+                      "'warning' and 'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
+
+
+def _warn_resolution(limited: np.ndarray, exact: np.ndarray, fam_size: np.ndarray, min_disc: np.ndarray, *,
+                     correction: str, level: float, name: str, B: int) -> None:
+    """Warn once about rows that few queries (exact) or too few resamples (Monte Carlo) keep from rejecting."""
     tiny = limited & exact
     if tiny.any():
         warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons are not significant and could not be "
@@ -211,17 +248,14 @@ def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.
                       stacklevel=user_stacklevel())
     limited_mc = limited & ~exact
     if limited_mc.any():
-        limited = limited_mc
-        worst = int(fam_size[limited].max())
+        worst = int(fam_size[limited_mc].max())
         needed = int(math.ceil(worst / level)) - 1
         what = ("BH can only reject a segment if at least "
-                f"{int(min_disc[limited].max())} segments of its family reach that floor"
+                f"{int(min_disc[limited_mc].max())} segments of its family reach that floor"
                 if correction == "bh" else "Holm cannot reject any segment")
-        name, B = ("max_resamples", max_resamples) if adaptive else ("n_resamples", n_resamples)
         warnings.warn(
             f"{name}={B} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
             f"p-values are >= 1/({name}+1) = {1 / (B + 1):.2g}, and with families of up to "
             f"{worst} segments {what}. Use {name} >= {needed} or test='t' for screening "
             "(see the 'min_discoveries' and 'resolution_limited' columns).", UserWarning,
             stacklevel=user_stacklevel())
-    return out

@@ -5,8 +5,9 @@ several segment sets (e.g. ``"length"`` and ``"num_rel"``) and a segment set may
 :func:`compare_segments` pairs every system with the baseline (as :func:`pairedframe.compare`)
 and analyses the deltas of every (system, keys, measure, segment set, segment) -- a *unit* -- at once:
 the deltas of all units are laid end to end in one array and every statistic is a segmented
-reduction (``np.add.reduceat`` on unit offsets).  Python loops run only over blocks of units (a
-memory knob) and resample chunks, never over segments.
+reduction (``np.add.reduceat`` on unit offsets; the pure-numpy kernel is
+:func:`pairedframe.stats.segment_resample.segment_resample_stats`).  Python loops run only over blocks
+of units (a memory knob) and resample chunks, never over segments.
 
 Random streams (counter-based, per segment)
 -------------------------------------------
@@ -66,20 +67,18 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, check_adaptive_options
-from pairedframe.comparison._validate import check_resampling_options, resolve_interval
+from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.comparison.pairing import pair_systems
-from pairedframe.comparison.streams import mix32_inplace, row_seeds, segment_keys
+from pairedframe.comparison.options import SegmentOptions, check_segment_options
+from pairedframe.comparison.pairing import PairedRows, pair_systems
+from pairedframe.comparison.streams import segment_keys
 from pairedframe.measures import higher_is_better
 from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CONFIDENCE_LEVEL, USE_CORRECTION, SchemaError, renamed_keywords
-from pairedframe.stats.bootstrap import interval_from_probs
-from pairedframe.stats.signflip_interval import inverted_interval_units
-from pairedframe.stats.randomization import TIE_RTOL, is_extreme
+from pairedframe.stats.segment_resample import BLOCK_ELEMENTS, CHUNK_ELEMENTS, segment_resample_stats
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.ttest import t_test_from_moments
-from pairedframe.comparison.segment_tables import (THETA_ELEMENTS, as_segments, check_segments_cost, no_segment_query,
+from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
                                                    require_segments_matched, require_two_queries, segments_table)
 
 __all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
@@ -89,185 +88,157 @@ STREAM_POLICY = ("counter-based per segment: K = keyed_seed_sequence(seed, ('seg
                  "row seed mix64(K+(b+1)*golden64)>>32; draw mix32(row+(i+1)*golden32) (lowbias32); "
                  "bootstrap index floor(u*n/2^32); sign flip = top bit (exact enumeration when 2^n <= B)")
 
-#: Largest number of deltas in a multi-unit block (a unit larger than this forms its own block).
-#: Memory/speed knob only: results do not depend on it.
-BLOCK_ELEMENTS: int = 2**14
-#: Target (resample rows x deltas) per inner chunk; 256 KiB per uint32 work array (cache-sized).
-CHUNK_ELEMENTS: int = 2**16
 
-_TESTS = ("randomization", "t")
-_INTERVALS = ("signflip", "percentile", "t")
-_DEFAULT_INTERVAL = {"randomization": "signflip", "t": "t"}
-_CORRECTIONS = ("bh", "holm")
+# ----------------------------------------------------------------------------------------------
+# units: the paired deltas of every (system, keys, measure, segment_set, segment), end to end
+# ----------------------------------------------------------------------------------------------
+
+def _segment_deltas(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray, np.ndarray, np.ndarray,
+                                                             np.ndarray, np.ndarray]:
+    """The coded segments and every paired delta joined to its segments, sorted into units: returns
+    ``distinct`` (``segment_set, segment, _sc``), and per delta ``row, segment code, a, b, delta``."""
+    clash = [c for c in ("segment_set", "segment") if c in p.extras]
+    if clash:
+        raise SchemaError(f"per-query table already has column(s) {clash}; rename them")
+    # integer codes for segments (code-point order); the paired table is already sorted by (_row, qid),
+    # so a stable integer sort on (_row, segment code) yields units with their queries in qid order
+    distinct = seg.select("segment_set", "segment").unique().sort("segment_set", "segment").with_row_index("_sc")
+    seg_coded = seg.join(distinct, on=["segment_set", "segment"], how="left", maintain_order="left")
+    joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
+        seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
+    if joined.height == 0:
+        raise no_segment_query(p.paired["qid"].unique().head(3).to_list(), seg["qid"].unique().head(3).to_list())
+    require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
+                              set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
+                                  .select("segment_set", "segment").iter_rows()))
+    row_e = joined["_row"].to_numpy().astype(np.int64)
+    sc_e = joined["_sc"].to_numpy().astype(np.int64)
+    perm = np.lexsort((sc_e, row_e))                       # stable: keeps qid order within a unit
+    return (distinct, row_e[perm], sc_e[perm], joined["a"].to_numpy()[perm], joined["b"].to_numpy()[perm],
+            joined["delta"].to_numpy()[perm])
+
+
+def _unit_moments(d_all: np.ndarray, first: np.ndarray, n_all: np.ndarray) -> dict[str, np.ndarray]:
+    """Per unit (deltas ``d_all[first[u]:first[u+1]]``): sd (0 at zero spread), skewness, zero spread."""
+    seg_mean = np.add.reduceat(d_all, first) / n_all
+    dev = d_all - np.repeat(seg_mean, n_all)
+    dev2 = dev * dev
+    ss_all = np.add.reduceat(dev2, first)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd_all = np.where(n_all >= 2, np.sqrt(ss_all / (n_all - 1)), np.nan)
+    # zero spread (max - min <= 1e-12 max|d|, float noise included) as the paired t-test rule
+    spread = np.maximum.reduceat(d_all, first) - np.minimum.reduceat(d_all, first)
+    constant_all = spread <= ZERO_SPREAD_RTOL * np.maximum.reduceat(np.abs(d_all), first)
+    sd_all = np.where(constant_all & (n_all >= 2), 0.0, sd_all)
+    skew_all = skewness_from_moments(ss_all / n_all, np.add.reduceat(dev2 * dev, first) / n_all, n_all, constant_all)
+    return {"sd": sd_all, "skewness": skew_all, "_constant": constant_all}
+
+
+def _units(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
+    """One row per unit (``system, <keys>, measure, segment_set, segment, n_queries, baseline_mean,
+    system_mean, sd, skewness, _constant, wins, losses, ties``) and the units' deltas end to end."""
+    distinct, row_e, sc_e, a_e, b_e, d_all = _segment_deltas(p, seg)
+    first = np.flatnonzero(np.concatenate([[True], (np.diff(row_e) != 0) | (np.diff(sc_e) != 0)]))
+    n_all = np.diff(np.concatenate([first, [row_e.shape[0]]])).astype(np.int64)
+    count = lambda hit: np.add.reduceat(hit.astype(np.int64), first)  # noqa: E731
+    keys = pl.DataFrame({"_row": row_e[first], "_sc": sc_e[first]}, schema={"_row": p.rows.schema["_row"],
+                                                                             "_sc": distinct.schema["_sc"]})
+    moments = _unit_moments(d_all, first, n_all)
+    units = (keys.join(p.rows, on="_row", how="left", maintain_order="left")
+             .join(distinct, on="_sc", how="left", maintain_order="left")
+             .with_columns(pl.Series("n_queries", n_all),
+                           pl.Series("baseline_mean", np.add.reduceat(a_e, first) / n_all),
+                           pl.Series("system_mean", np.add.reduceat(b_e, first) / n_all),
+                           *(pl.Series(name, values) for name, values in moments.items()),
+                           pl.Series("wins", count(d_all > 0)), pl.Series("losses", count(d_all < 0)),
+                           pl.Series("ties", count(d_all == 0))))
+    # a win is an improvement in the measure's direction (a lower FirstRelRank), as in compare
+    lower = [m for m in units["measure"].unique().to_list() if not higher_is_better(m)]
+    if lower:
+        down = pl.col("measure").is_in(lower)
+        units = units.with_columns(pl.when(down).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
+                                   pl.when(down).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
+    return units, d_all
 
 
 # ----------------------------------------------------------------------------------------------
-# numpy kernel
+# statistics of the units with at least 2 queries
 # ----------------------------------------------------------------------------------------------
 
-def _blocks(offsets: np.ndarray, n_units: int, max_units: int, block_elements: int) -> list[tuple[int, int]]:
-    """Contiguous unit ranges with at most block_elements deltas (or one unit) and max_units units."""
-    out = []
-    a = 0
-    while a < n_units:
-        limit = offsets[a] + block_elements
-        b = int(np.searchsorted(offsets, limit, side="right")) - 1   # offsets[b] <= limit
-        b = max(a + 1, min(b, n_units, a + max_units))
-        out.append((a, b))
-        a = b
-    return out
+def _unit_stream_keys(units: pl.DataFrame, ok_idx: np.ndarray, seed: int) -> np.ndarray:
+    """(bootstrap, sign-flip) stream keys of every unit of ``ok_idx``: its segment's, shape (len(ok_idx), 2)."""
+    seg_ids = units.select("segment_set", "segment")[ok_idx]
+    distinct = seg_ids.unique(maintain_order=True)
+    key_pairs = np.array([segment_keys(seed, s, g) for s, g in distinct.iter_rows()],
+                         dtype=np.uint64).reshape(-1, 2)
+    code = seg_ids.join(distinct.with_row_index("_k"), on=["segment_set", "segment"],
+                        how="left", maintain_order="left")["_k"].to_numpy()
+    return key_pairs[code]
 
 
-def segment_resample_stats(d: np.ndarray, offsets: np.ndarray, boot_keys: np.ndarray, flip_keys: np.ndarray,
-                           *, n_resamples: int, confidence_level: float = 0.95,
-                           alternative: str = "two-sided", bootstrap: bool = True, sign_flip: bool = True,
-                           invert: bool = False,
-                           block_elements: int = BLOCK_ELEMENTS,
-                           chunk_elements: int = CHUNK_ELEMENTS) -> dict[str, np.ndarray]:
-    """Percentile bootstrap and sign-flip test of the mean of many units of deltas at once.
-
-    Parameters
-    ----------
-    d : ndarray of float64, shape (N,)
-        The deltas of all units laid end to end; unit ``u`` is ``d[offsets[u]:offsets[u+1]]`` (its
-        positions are the ``i`` of the module docstring).
-    offsets : ndarray of int64, shape (U + 1,)
-        Increasing unit boundaries, ``offsets[0] = 0``, ``offsets[-1] = N``; every unit has >= 2 deltas.
-    boot_keys, flip_keys : ndarray of uint64, shape (U,)
-        Stream keys of each unit (:func:`segment_keys` of its segment).
-    n_resamples : int
-        ``B``: bootstrap resamples and Monte-Carlo sign patterns.
-    confidence_level : float
-    alternative : {"two-sided", "greater", "less"}
-    bootstrap, sign_flip : bool
-        Which of the two to compute.
-    invert : bool, default False
-        With ``sign_flip``: also the interval inverting each unit's test on its own patterns
-        (:func:`pairedframe.stats.signflip_interval.inverted_interval_units`), as ``ci_low, ci_high``;
-        not with ``bootstrap``.
-    block_elements, chunk_elements : int
-        Memory knobs (results do not depend on them).
-
-    Returns
-    -------
-    dict of ndarray, each shape (U,)
-        ``statistic`` (mean, as ``sum/n`` of the sequential segment sum), and when requested
-        ``ci_low, ci_high, se`` (percentile interval, std (ddof=1) of the bootstrap means) and
-        ``pvalue, exact`` (sign-flip; tie rule of :mod:`pairedframe.stats.randomization`).
-    """
-    d = np.ascontiguousarray(d, dtype=np.float64)
-    offsets = np.asarray(offsets, dtype=np.int64)
-    n_units = offsets.shape[0] - 1
-    sizes = np.diff(offsets)
-    if n_units and sizes.min() < 2:
-        raise ValueError("every unit needs at least 2 deltas")
-    B = int(n_resamples)
-    out = {"statistic": np.empty(n_units)}
-    if bootstrap:
-        out.update(ci_low=np.empty(n_units), ci_high=np.empty(n_units), se=np.empty(n_units))
-    if sign_flip:
-        out.update(pvalue=np.empty(n_units), exact=np.zeros(n_units, dtype=bool))
+def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: np.ndarray, offsets: np.ndarray,
+               stats: dict[str, np.ndarray], exact: np.ndarray) -> tuple | None:
+    """The bootstrap / sign-flip statistics of the units of ``ok_idx`` written into ``stats`` and ``exact``;
+    with ``resampling="adaptive"`` the sign flips are left to the family step: returns their units."""
+    n_ok = np.diff(offsets)
+    need_boot = opt.interval == "percentile"
+    need_flip = opt.test == "randomization"
+    invert = opt.interval == "signflip"     # the segment's own fixed patterns, even when p is adaptive
+    check_segments_cost(opt.n_resamples, n_ok, bootstrap=need_boot, sign_flip=need_flip and not opt.adaptive,
+                        invert=invert)
+    if not (need_boot or need_flip or invert):
+        return None
+    keys = _unit_stream_keys(units, ok_idx, opt.seed)
+    res = segment_resample_stats(d, offsets, keys[:, 0], keys[:, 1], n_resamples=opt.n_resamples,
+                                 confidence_level=opt.confidence_level, alternative=opt.alternative,
+                                 bootstrap=need_boot, sign_flip=(need_flip and not opt.adaptive) or invert,
+                                 invert=invert)
+    if need_boot:
+        for c in ("ci_low", "ci_high", "se"):
+            stats[c][ok_idx] = res[c]
     if invert:
-        if bootstrap or not sign_flip:
-            raise ValueError("invert needs sign_flip and excludes bootstrap (both give ci_low, ci_high)")
-        out.update(ci_low=np.empty(n_units), ci_high=np.empty(n_units))
-    a_tail = (1 - confidence_level) / 2 if alternative == "two-sided" else 1 - confidence_level
-    max_units = max(1, THETA_ELEMENTS // B) if bootstrap or invert else n_units
-    for ua, ub in _blocks(offsets, n_units, max_units, block_elements):
-        lo, hi = int(offsets[ua]), int(offsets[ub])
-        m = hi - lo
-        n_u = sizes[ua:ub]
-        nu = ub - ua
-        ro = offsets[ua:ub] - lo
-        unit_e = np.repeat(np.arange(nu), n_u)
-        pos_e = np.arange(m) - ro[unit_e]
-        base_e = ((pos_e.astype(np.uint64) + 1) * np.uint64(0x9E3779B9) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-        dd = d[lo:hi]
-        sums = np.add.reduceat(dd, ro)
-        stat = sums / n_u
-        out["statistic"][ua:ub] = stat
-        rows_per = max(1, chunk_elements // m)
-        X = np.empty((min(rows_per, B), m), dtype=np.uint32)
-        T = np.empty_like(X)
-        if bootstrap:
-            theta = np.empty((B, nu))
-            scale_e = n_u[unit_e] * 2.0**-32
-            off_e = ro[unit_e].astype(np.float64)
-            F = np.empty(X.shape)
-            II = np.empty(X.shape, dtype=np.intp)
-            V = np.empty(X.shape)
-            keys = boot_keys[ua:ub]
-            for b0 in range(0, B, rows_per):
-                r = min(rows_per, B - b0)
-                x, t, f, ii, v = X[:r], T[:r], F[:r], II[:r], V[:r]
-                np.take(row_seeds(keys, np.arange(b0, b0 + r)), unit_e, axis=1, out=x)
-                np.add(x, base_e, out=x)
-                mix32_inplace(x, t)
-                np.multiply(x, scale_e, out=f)
-                np.add(f, off_e, out=f)          # exact: off + u*n/2^32 < off + n <= 2^14 (or off = 0)
-                np.copyto(ii, f, casting="unsafe")
-                np.take(dd, ii, out=v)
-                theta[b0:b0 + r] = np.add.reduceat(v, ro, axis=1) / n_u
-            tb = np.ascontiguousarray(theta.T)
-            probs = np.broadcast_to(np.array([a_tail, 1 - a_tail]), (nu, 2))
-            low, high = interval_from_probs(tb, probs, alternative)
-            constant = np.maximum.reduceat(dd, ro) == np.minimum.reduceat(dd, ro)
-            low = np.where(constant & np.isfinite(low), stat, low)
-            high = np.where(constant & np.isfinite(high), stat, high)
-            out["ci_low"][ua:ub], out["ci_high"][ua:ub] = low, high
-            out["se"][ua:ub] = np.where(constant, 0.0, np.std(tb, axis=1, ddof=1))
-            del theta, tb
-        if sign_flip:
-            exact_u = (n_u < 63) & (np.left_shift(1, np.minimum(n_u, 62)) <= B)
-            n_pat = np.where(exact_u, np.left_shift(1, np.minimum(n_u, 62)), B)
-            exact_e = exact_u[unit_e]
-            ex_idx = np.flatnonzero(exact_e)
-            ex_pos = pos_e[ex_idx].astype(np.int64)
-            gamma = TIE_RTOL * np.maximum(np.abs(stat), np.add.reduceat(np.abs(dd), ro) / n_u)
-            neg2d = -2.0 * dd
-            count = np.zeros(nu, dtype=np.int64)
-            if invert:     # every pattern's null statistic and flip count, per unit
-                null_all = np.empty((B, nu))
-                flips_all = np.empty((B, nu), dtype=np.int64)
-            keys = flip_keys[ua:ub]
-            V = np.empty(X.shape)
-            for b0 in range(0, B, rows_per):
-                r = min(rows_per, B - b0)
-                x, t, v = X[:r], T[:r], V[:r]
-                rows = np.arange(b0, b0 + r)
-                np.take(row_seeds(keys, rows), unit_e, axis=1, out=x)
-                np.add(x, base_e, out=x)
-                mix32_inplace(x, t)
-                np.right_shift(x, np.uint32(31), out=x)
-                if ex_idx.size:
-                    x[:, ex_idx] = (rows[:, None] >> ex_pos[None, :]) & 1
-                if invert:
-                    flips_all[b0:b0 + r] = np.add.reduceat(x, ro, axis=1, dtype=np.int64)
-                np.multiply(x, neg2d, out=v)      # bit * (-2d) + d: exactly -d or d
-                np.add(v, dd, out=v)
-                null = np.add.reduceat(v, ro, axis=1) / n_u
-                if invert:
-                    null_all[b0:b0 + r] = null
-                cmp = is_extreme(null, stat, gamma, alternative)
-                cmp &= rows[:, None] < n_pat[None, :]
-                count += np.count_nonzero(cmp, axis=0)
-            p = np.where(exact_u, count / n_pat, (count + 1) / (B + 1))
-            out["pvalue"][ua:ub] = np.minimum(p, 1.0)
-            out["exact"][ua:ub] = exact_u
-            if invert:
-                out["ci_low"][ua:ub], out["ci_high"][ua:ub] = inverted_interval_units(
-                    null_all, flips_all, n_u.astype(np.float64), stat, gamma, n_pat, exact_u, confidence_level,
-                    alternative)
-                del null_all, flips_all
-    return out
+        stats["ci_low"][ok_idx], stats["ci_high"][ok_idx] = res["ci_low"], res["ci_high"]
+        stats["se"][ok_idx] = units["sd"].to_numpy()[ok_idx] / np.sqrt(n_ok)
+    if need_flip and not opt.adaptive:
+        stats["pvalue"][ok_idx] = res["pvalue"]
+        exact[ok_idx] = res["exact"]
+    elif need_flip:
+        return (d, offsets, keys[:, 1])     # drawn per family, in segments_table
+    return None
+
+
+def _unit_statistics(opt: SegmentOptions, units: pl.DataFrame, d_all: np.ndarray
+                     ) -> tuple[dict[str, np.ndarray], np.ndarray, tuple | None]:
+    """delta, ci_low, ci_high, se, pvalue and exactness of every unit (NaN below 2 queries), and the
+    units whose sign flips the adaptive family step draws (None unless ``resampling="adaptive"``)."""
+    n_all = units["n_queries"].to_numpy().astype(np.int64)
+    ok = n_all >= 2
+    require_two_queries(n_all)
+    k = units.height
+    stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
+    exact = np.zeros(k, dtype=bool)
+    ok_idx = np.flatnonzero(ok)
+    if not ok_idx.size:
+        return stats, exact, None
+    d = np.ascontiguousarray(d_all[np.repeat(ok, n_all)])
+    offsets = np.concatenate([[0], np.cumsum(n_all[ok_idx])]).astype(np.int64)
+    n_ok = n_all[ok_idx]
+    mean = np.add.reduceat(d, offsets[:-1]) / n_ok
+    stats["delta"][ok_idx] = mean
+    flip_units = _resampled(opt, units, ok_idx, d, offsets, stats, exact)
+    if opt.test == "t" or opt.interval == "t":
+        tt = t_test_from_moments(mean, units["sd"].to_numpy()[ok_idx], n_ok.astype(float),
+                                 units["_constant"].to_numpy()[ok_idx], opt.alternative, opt.confidence_level)
+        if opt.test == "t":
+            stats["pvalue"][ok_idx] = tt["pvalue"]
+        if opt.interval == "t":
+            for c in ("ci_low", "ci_high", "se"):
+                stats[c][ok_idx] = tt[c]
+    return stats, exact, flip_units
 
 
 # ----------------------------------------------------------------------------------------------
-# t statistics with per-unit degrees of freedom
-# ----------------------------------------------------------------------------------------------
-
-# ----------------------------------------------------------------------------------------------
-# frames
+# the entry point
 # ----------------------------------------------------------------------------------------------
 
 
@@ -395,134 +366,20 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     Steele, Lea & Flood (2014), "Fast splittable pseudorandom number generators", OOPSLA;
     Gandy & Hahn (2014), "MMCTest", Scand. J. Stat. 41(4).
     """
-    interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS, defaults=_DEFAULT_INTERVAL)
-    if correction not in _CORRECTIONS:
-        raise ValueError(f"`correction` must be one of {_CORRECTIONS}, got {correction!r}")
-    check_resampling_options(n_resamples=n_resamples, confidence_level=confidence_level,
-                             alternative=alternative, seed=seed)
-    level = 1 - confidence_level
-    adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
-                                      max_resamples=max_resamples)
-    n_resamples = int(n_resamples)
+    opt = check_segment_options(test=test, interval=interval, correction=correction, n_resamples=n_resamples,
+                                confidence_level=confidence_level, alternative=alternative, seed=seed,
+                                resampling=resampling, decision_error=decision_error, max_resamples=max_resamples)
     in_engine = engine_table(per_query)
     if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: every statistic is SQL there
         from pairedframe.comparison.by_join_segments import compare_segments_by_join
 
-        return compare_segments_by_join(in_engine, segments, baseline=baseline, measures=measures, systems=systems,
-                                        test=test, interval=interval, n_resamples=n_resamples,
-                                        confidence_level=confidence_level, alternative=alternative, seed=int(seed),
-                                        family_by=family_by, correction=correction, level=level, adaptive=adaptive)
-
+        return compare_segments_by_join(in_engine, segments, opt, baseline=baseline, measures=measures,
+                                        systems=systems, family_by=family_by)
     p = pair_systems(per_query, baseline, systems, measures)
-    extras = p.extras
-    seg = as_segments(segments)
-    clash = [c for c in ("segment_set", "segment") if c in extras]
-    if clash:
-        raise SchemaError(f"per-query table already has column(s) {clash}; rename them")
-    # integer codes for segments (code-point order); the paired table is already sorted by (_row, qid),
-    # so a stable integer sort on (_row, segment code) yields units with their queries in qid order
-    distinct = seg.select("segment_set", "segment").unique().sort("segment_set", "segment").with_row_index("_sc")
-    seg_coded = seg.join(distinct, on=["segment_set", "segment"], how="left", maintain_order="left")
-    joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
-        seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
-    if joined.height == 0:
-        raise no_segment_query(p.paired["qid"].unique().head(3).to_list(), seg["qid"].unique().head(3).to_list())
-    require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
-                              set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
-                                  .select("segment_set", "segment").iter_rows()))
-    row_e = joined["_row"].to_numpy().astype(np.int64)
-    sc_e = joined["_sc"].to_numpy().astype(np.int64)
-    perm = np.lexsort((sc_e, row_e))                       # stable: keeps qid order within a unit
-    row_e, sc_e = row_e[perm], sc_e[perm]
-    a_e = joined["a"].to_numpy()[perm]
-    b_e = joined["b"].to_numpy()[perm]
-    d_all = joined["delta"].to_numpy()[perm]
-    first = np.flatnonzero(np.concatenate([[True], (np.diff(row_e) != 0) | (np.diff(sc_e) != 0)]))
-    n_all = np.diff(np.concatenate([first, [row_e.shape[0]]])).astype(np.int64)
-    seg_mean = np.add.reduceat(d_all, first) / n_all
-    dev = d_all - np.repeat(seg_mean, n_all)
-    dev2 = dev * dev
-    ss_all = np.add.reduceat(dev2, first)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        sd_all = np.where(n_all >= 2, np.sqrt(ss_all / (n_all - 1)), np.nan)
-    # zero spread (max - min <= 1e-12 max|d|, float noise included) as the paired t-test rule
-    spread = np.maximum.reduceat(d_all, first) - np.minimum.reduceat(d_all, first)
-    constant_all = spread <= ZERO_SPREAD_RTOL * np.maximum.reduceat(np.abs(d_all), first)
-    sd_all = np.where(constant_all & (n_all >= 2), 0.0, sd_all)
-    skew_all = skewness_from_moments(ss_all / n_all, np.add.reduceat(dev2 * dev, first) / n_all, n_all, constant_all)
-    keys = pl.DataFrame({"_row": row_e[first], "_sc": sc_e[first]}, schema={"_row": p.rows.schema["_row"],
-                                                                             "_sc": distinct.schema["_sc"]})
-    units = (keys.join(p.rows, on="_row", how="left", maintain_order="left")
-             .join(distinct, on="_sc", how="left", maintain_order="left")
-             .with_columns(pl.Series("n_queries", n_all),
-                           pl.Series("baseline_mean", np.add.reduceat(a_e, first) / n_all),
-                           pl.Series("system_mean", np.add.reduceat(b_e, first) / n_all),
-                           pl.Series("sd", sd_all), pl.Series("skewness", skew_all),
-                           pl.Series("_constant", constant_all),
-                           pl.Series("wins", np.add.reduceat((d_all > 0).astype(np.int64), first)),
-                           pl.Series("losses", np.add.reduceat((d_all < 0).astype(np.int64), first)),
-                           pl.Series("ties", np.add.reduceat((d_all == 0).astype(np.int64), first))))
-    # a win is an improvement in the measure's direction (a lower FirstRelRank), as in compare
-    lower = [m for m in units["measure"].unique().to_list() if not higher_is_better(m)]
-    if lower:
-        down = pl.col("measure").is_in(lower)
-        units = units.with_columns(pl.when(down).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
-                                   pl.when(down).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
-    n_all = units["n_queries"].to_numpy().astype(np.int64)
-    ok = n_all >= 2
-    require_two_queries(n_all)
-    k = units.height
-    stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
-    exact = np.zeros(k, dtype=bool)
-    ok_idx = np.flatnonzero(ok)
-    flip_units = None
-    if ok_idx.size:
-        keep = np.repeat(ok, n_all)
-        d = np.ascontiguousarray(d_all[keep])
-        offsets = np.concatenate([[0], np.cumsum(n_all[ok_idx])]).astype(np.int64)
-        n_ok = n_all[ok_idx]
-        const = units["_constant"].to_numpy()[ok_idx]
-        mean = np.add.reduceat(d, offsets[:-1]) / n_ok
-        stats["delta"][ok_idx] = mean
-        need_boot = interval == "percentile"
-        need_flip = test == "randomization"
-        invert = interval == "signflip"     # the segment's own fixed patterns, even when p is adaptive
-        check_segments_cost(n_resamples, n_ok, bootstrap=need_boot, sign_flip=need_flip and not adaptive,
-                            invert=invert)
-        if need_boot or need_flip or invert:
-            seg_ids = units.select("segment_set", "segment")[ok_idx]
-            distinct = seg_ids.unique(maintain_order=True)
-            key_pairs = np.array([segment_keys(int(seed), s, g) for s, g in distinct.iter_rows()],
-                                 dtype=np.uint64).reshape(-1, 2)
-            code = seg_ids.join(distinct.with_row_index("_k"), on=["segment_set", "segment"],
-                                how="left", maintain_order="left")["_k"].to_numpy()
-            res = segment_resample_stats(d, offsets, key_pairs[code, 0], key_pairs[code, 1],
-                                         n_resamples=n_resamples, confidence_level=confidence_level,
-                                         alternative=alternative, bootstrap=need_boot,
-                                         sign_flip=(need_flip and not adaptive) or invert, invert=invert)
-            if need_boot:
-                for c in ("ci_low", "ci_high", "se"):
-                    stats[c][ok_idx] = res[c]
-            if invert:
-                stats["ci_low"][ok_idx], stats["ci_high"][ok_idx] = res["ci_low"], res["ci_high"]
-                stats["se"][ok_idx] = units["sd"].to_numpy()[ok_idx] / np.sqrt(n_ok)
-            if need_flip and not adaptive:
-                stats["pvalue"][ok_idx] = res["pvalue"]
-                exact[ok_idx] = res["exact"]
-            elif need_flip:
-                flip_units = (d, offsets, key_pairs[code, 1])     # drawn per family, below
-        if test == "t" or interval == "t":
-            sd = units["sd"].to_numpy()[ok_idx]
-            tt = t_test_from_moments(mean, sd, n_ok.astype(float), const, alternative, confidence_level)
-            if test == "t":
-                stats["pvalue"][ok_idx] = tt["pvalue"]
-            if interval == "t":
-                for c in ("ci_low", "ci_high", "se"):
-                    stats[c][ok_idx] = tt[c]
-
-    return segments_table(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
-                           correction=correction, level=level, family_by=family_by, n_resamples=n_resamples,
-                           alternative=alternative, seed=seed, flip_units=flip_units, adaptive=adaptive,
-                           decision_error=decision_error, max_resamples=max_resamples)
-
-
+    units, d_all = _units(p, as_segments(segments))
+    stats, exact, flip_units = _unit_statistics(opt, units, d_all)
+    return segments_table(units, stats, exact, extras=p.extras, baseline=baseline, test=opt.test,
+                          interval=opt.interval, correction=opt.correction, level=opt.level, family_by=family_by,
+                          n_resamples=opt.n_resamples, alternative=opt.alternative, seed=opt.seed,
+                          flip_units=flip_units, adaptive=opt.adaptive, decision_error=opt.decision_error,
+                          max_resamples=opt.max_resamples)

@@ -8,7 +8,8 @@ on the other comparisons of the call, the order of the rows or the backend:
   sign flips;
 - a clustered query set (:func:`cluster_streams`): the same, keyed by the partition into clusters too
   (:func:`cluster_layout` numbers clusters canonically); singleton clusters give the query-set streams;
-- a segment (:func:`segment_keys`, :func:`row_seeds`, :func:`mix32_inplace`): counter-based SplitMix
+- a segment (:func:`segment_keys`; the words drawn from its keys, :func:`row_seeds` and
+  :func:`mix32_inplace`, live in :mod:`pairedframe.stats.segment_resample`): counter-based SplitMix
   streams (:mod:`pairedframe.comparison.segments` describes them), so thousands of segments resample
   in one vectorised pass.
 
@@ -25,16 +26,12 @@ from typing import Any
 import numpy as np
 
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
+# the counter-based words of a segment's resamples (pure numpy, beside the kernel that draws them)
+from pairedframe.stats.segment_resample import mix32_inplace, row_seeds
 
 __all__ = ["resample_generators", "cluster_layout", "cluster_streams", "partition_key", "segment_keys", "row_seeds",
            "mix32_inplace"]
 
-_G64 = np.uint64(0x9E3779B97F4A7C15)
-_M64A = np.uint64(0xBF58476D1CE4E5B9)
-_M64B = np.uint64(0x94D049BB133111EB)
-_G32 = np.uint32(0x9E3779B9)
-_M32A = np.uint32(0x7FEB352D)
-_M32B = np.uint32(0x846CA68B)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -145,27 +142,3 @@ def segment_keys(seed: int, segment_set: str, segment: str) -> tuple[int, int]:
     """
     k = keyed_seed_sequence(seed, ("segment", str(segment_set), str(segment))).generate_state(2, np.uint64)
     return int(k[0]), int(k[1])
-
-
-def row_seeds(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """uint32 row seeds (len(rows), len(keys)): top half of SplitMix64 output ``row`` of each key."""
-    with np.errstate(over="ignore"):
-        z = keys[None, :] + (rows.astype(np.uint64)[:, None] + np.uint64(1)) * _G64
-        z ^= z >> np.uint64(30)
-        z *= _M64A
-        z ^= z >> np.uint64(27)
-        z *= _M64B
-        z ^= z >> np.uint64(31)
-    return (z >> np.uint64(32)).astype(np.uint32)
-
-
-def mix32_inplace(x: np.ndarray, tmp: np.ndarray) -> None:
-    """lowbias32 on a uint32 array, in place (``tmp`` is scratch of the same shape)."""
-    np.right_shift(x, np.uint32(16), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
-    np.multiply(x, _M32A, out=x)
-    np.right_shift(x, np.uint32(15), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
-    np.multiply(x, _M32B, out=x)
-    np.right_shift(x, np.uint32(16), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)

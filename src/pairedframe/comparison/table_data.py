@@ -40,6 +40,7 @@ from scipy.special import stdtrit
 from pairedframe.checks import require_names, require_rows
 from pairedframe.comparison.pairing import as_frame as per_query_frame
 from pairedframe.comparison.interval_range import clip_means, mean_ranges
+from pairedframe.comparison.options import check_level
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.value_range import constant_sample_interval
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
@@ -288,32 +289,10 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         string-valued measure; ``correction="tukey"`` without a comparison; a correction column
         missing from the comparison; ``ci`` without ``data``.
     """
-    if data is None and comparison is None:
-        raise ValueError("results_table needs an evaluation, a comparison, or both")
-    if correction not in CORRECTIONS:
-        raise ValueError(f"`correction` must be one of {sorted(CORRECTIONS)}, got {correction!r}")
-    if correction == "tukey" and comparison is None:
-        raise ValueError("correction='tukey' is the Tukey HSD test of all pairs: compare with pairs='all' "
-                         "(CLI: --pairs all); without a comparison the table would carry no marks")
-    reject_text_measures(measures)
-    if ci not in CI_STYLES:
-        raise ValueError(f"`ci` must be one of {CI_STYLES}, got {ci!r}")
-    if ci is not None and data is None:
-        raise ValueError("`ci` needs the per-query values: pass the evaluation as `data`")
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 10:
-        raise ValueError(f"`digits` must be an integer in [0, 10], got {digits!r}")
+    _check_table_options(data, comparison, measures, correction, ci, confidence_level, digits)
     per_query, eval_settings, measure_order, judgment_set = _per_query_and_settings(data, judgments)
     if comparison is not None:
-        missing = [c for c in ("system", "baseline", "measure", "delta", "pvalue") if c not in comparison.columns]
-        if missing:
-            raise ValueError(f"`comparison` lacks column(s) {missing}; pass a pairedframe.compare result")
-        extras = [c for c in comparison.columns if c in ("dataset", "judgments") and comparison[c].n_unique() > 1]
-        if extras:
-            raise ValueError(f"the comparison has several values of {extras}; filter it to one first")
-        if judgment_set is None and "judgments" in comparison.columns and comparison.height:
-            judgment_set = comparison["judgments"][0]
-        if confidence_level is None and "confidence_level" in comparison.columns and comparison.height:
-            confidence_level = float(comparison["confidence_level"][0])
+        judgment_set, confidence_level = _comparison_defaults(comparison, judgment_set, confidence_level)
     confidence_level = 0.95 if confidence_level is None else confidence_level
     if per_query is not None:
         require_rows(per_query, what="the per-query table", why="no (system, qid, measure, value) row")
@@ -329,33 +308,102 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         settings["judgments"] = judgment_set
     if eval_settings is not None:
         settings["ranking_tie_rule"] = eval_settings.tie_rule
-    wins: list[tuple[str, str, str]] = []
-    mode, letters = "none", {}
+    marking = _Marking()
     if comparison is not None:
-        cmp = comparison.filter(pl.col("measure").is_in(measures) & pl.col("system").is_in(systems)
-                                & pl.col("baseline").is_in(systems))
-        column = CORRECTIONS[correction]
-        if column not in cmp.columns:
-            raise ValueError(f"correction={correction!r} needs a {column!r} column in the comparison"
-                             + ("; compare with pairs='all' for the Tukey HSD test" if correction == "tukey" else ""))
-        levels = cmp["confidence_level"].unique().to_list() if "confidence_level" in cmp.columns else [0.95]
-        alpha = 1.0 - float(levels[0])
-        _check_same_queries(per_query, cmp)
-        wins = _significant_wins(cmp, column, alpha)
-        baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]
-        pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
-        every_pair = len(systems) > 2 and len(pairs) == len(systems) * (len(systems) - 1) // 2
-        lettered = systems if (all_pairs if all_pairs is not None else every_pair) else baselines
-        if len(baselines) == 1 and lettered == baselines:
-            mode = "dagger"
-        elif lettered:
-            mode = "letters"
-            if len(lettered) > 26:
-                raise ValueError(f"letter marks need at most 26 lettered systems, got {len(lettered)}")
-            letters = dict(zip(lettered, string.ascii_lowercase))
-        settings.update(_comparison_settings(cmp, column, measures), alpha=alpha, baselines=baselines,
-                        n_comparisons=cmp.height, mode=mode)
+        marking = _marking(comparison, per_query, systems, measures, correction, all_pairs)
+        settings.update(marking.settings)
+    frame = _rows(means, systems, measures, digits, marking)
+    n = frame["n_queries"].drop_nulls()
+    settings["n_queries"] = (int(n.min()), int(n.max())) if n.len() else (0, 0)
+    return TableData(frame=frame, systems=systems, measures=measures, letters=marking.letters, mode=marking.mode,
+                     settings=settings)
 
+
+def _check_table_options(data: Any, comparison: Any, measures: Any, correction: Any, ci: Any,
+                         confidence_level: Any, digits: Any) -> None:
+    """results_table's options checked once, before any table is read (errors name the argument)."""
+    if data is None and comparison is None:
+        raise ValueError("results_table needs an evaluation, a comparison, or both")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"`correction` must be one of {sorted(CORRECTIONS)}, got {correction!r}")
+    if correction == "tukey" and comparison is None:
+        raise ValueError("correction='tukey' is the Tukey HSD test of all pairs: compare with pairs='all' "
+                         "(CLI: --pairs all); without a comparison the table would carry no marks")
+    reject_text_measures(measures)
+    if ci not in CI_STYLES:
+        raise ValueError(f"`ci` must be one of {CI_STYLES}, got {ci!r}")
+    if ci is not None and data is None:
+        raise ValueError("`ci` needs the per-query values: pass the evaluation as `data`")
+    if confidence_level is not None:
+        check_level(confidence_level)
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 10:
+        raise ValueError(f"`digits` must be an integer in [0, 10], got {digits!r}")
+
+
+def _comparison_defaults(comparison: pl.DataFrame, judgment_set: str | None, confidence_level: float | None
+                         ) -> tuple[str | None, float | None]:
+    """The comparison checked (a compare result of one dataset and judgment set), and the judgment set and
+    level it supplies where the caller gave none."""
+    missing = [c for c in ("system", "baseline", "measure", "delta", "pvalue") if c not in comparison.columns]
+    if missing:
+        raise ValueError(f"`comparison` lacks column(s) {missing}; pass a pairedframe.compare result")
+    extras = [c for c in comparison.columns if c in ("dataset", "judgments") and comparison[c].n_unique() > 1]
+    if extras:
+        raise ValueError(f"the comparison has several values of {extras}; filter it to one first")
+    if judgment_set is None and "judgments" in comparison.columns and comparison.height:
+        judgment_set = comparison["judgments"][0]
+    if confidence_level is None and "confidence_level" in comparison.columns and comparison.height:
+        confidence_level = float(comparison["confidence_level"][0])
+    return judgment_set, confidence_level
+
+
+@dataclass
+class _Marking:
+    """How the table marks significant wins: ``mode`` (none, dagger, letters), the letters, the wins
+    ``(winner, loser, measure)``, the baselines and the comparison's settings."""
+
+    mode: str = "none"
+    letters: dict[str, str] = field(default_factory=dict)
+    wins: list[tuple[str, str, str]] = field(default_factory=list)
+    baselines: list[str] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: list[str], measures: list[str],
+             correction: str, all_pairs: bool | None) -> _Marking:
+    """The marks of the comparison's rows among ``systems`` and ``measures``: daggers against one baseline,
+    letters for several baselines or all pairs."""
+    cmp = comparison.filter(pl.col("measure").is_in(measures) & pl.col("system").is_in(systems)
+                            & pl.col("baseline").is_in(systems))
+    column = CORRECTIONS[correction]
+    if column not in cmp.columns:
+        raise ValueError(f"correction={correction!r} needs a {column!r} column in the comparison"
+                         + ("; compare with pairs='all' for the Tukey HSD test" if correction == "tukey" else ""))
+    levels = cmp["confidence_level"].unique().to_list() if "confidence_level" in cmp.columns else [0.95]
+    alpha = 1.0 - float(levels[0])
+    _check_same_queries(per_query, cmp)
+    wins = _significant_wins(cmp, column, alpha)
+    baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]
+    pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
+    every_pair = len(systems) > 2 and len(pairs) == len(systems) * (len(systems) - 1) // 2
+    lettered = systems if (all_pairs if all_pairs is not None else every_pair) else baselines
+    mode, letters = "none", {}
+    if len(baselines) == 1 and lettered == baselines:
+        mode = "dagger"
+    elif lettered:
+        mode = "letters"
+        if len(lettered) > 26:
+            raise ValueError(f"letter marks need at most 26 lettered systems, got {len(lettered)}")
+        letters = dict(zip(lettered, string.ascii_lowercase))
+    settings = {**_comparison_settings(cmp, column, measures), "alpha": alpha, "baselines": baselines,
+                "n_comparisons": cmp.height, "mode": mode}
+    return _Marking(mode, letters, wins, baselines, settings)
+
+
+def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: int, marking: _Marking
+          ) -> pl.DataFrame:
+    """One row per (system, measure): mean, interval, queries, place (best / second on the shown values)
+    and marks."""
     shown = means.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures)).with_columns(
         pl.col("mean").round(digits).alias("_shown"))
     lower = [m for m in measures if not higher_is_better(m)]
@@ -363,9 +411,10 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     shown = shown.with_columns(best_first.rank("dense", descending=True).over("measure").alias("_rank"))
     better_than: dict[tuple[str, str], list[str]] = {}
     worse_than: dict[tuple[str, str], list[str]] = {}
-    for winner, loser, measure in wins:
+    for winner, loser, measure in marking.wins:
         better_than.setdefault((winner, measure), []).append(loser)
         worse_than.setdefault((loser, measure), []).append(winner)
+    letters = marking.letters
     rows = []
     index = {(s, m): r for s, m, r in zip(shown["system"], shown["measure"], shown.iter_rows(named=True))}
     for s in systems:
@@ -375,22 +424,18 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
                 rows.append((s, letters.get(s), m, None, None, None, None, None, "", [], None))
                 continue
             beaten = [x for x in systems if x in better_than.get((s, m), [])]
-            if mode == "dagger":      # against the one baseline only; the baseline's own row has no mark
-                base = baselines[0]
+            if marking.mode == "dagger":      # against the one baseline only; the baseline's own row has no mark
+                base = marking.baselines[0]
                 marks = ("" if s == base else DAGGER if base in better_than.get((s, m), [])
                          else DOUBLE_DAGGER if base in worse_than.get((s, m), []) else "")
-            elif mode == "letters":
+            elif marking.mode == "letters":
                 marks = "".join(sorted(letters[x] for x in beaten if x in letters))
             else:
                 marks = ""
             place = int(r["_rank"]) if r["_rank"] is not None and r["_rank"] <= 2 else None
             rows.append((s, letters.get(s), m, r["mean"], r["ci_low"], r["ci_high"], r["n_queries"], place, marks,
                          beaten, r["halfwidth"]))
-    frame = pl.DataFrame(rows, orient="row", schema={
+    return pl.DataFrame(rows, orient="row", schema={
         "system": pl.String, "letter": pl.String, "measure": pl.String, "mean": pl.Float64, "ci_low": pl.Float64,
         "ci_high": pl.Float64, "n_queries": pl.Int64, "place": pl.Int64, "marks": pl.String,
         "better_than": pl.List(pl.String), "halfwidth": pl.Float64})
-    n = frame["n_queries"].drop_nulls()
-    settings["n_queries"] = (int(n.min()), int(n.max())) if n.len() else (0, 0)
-    return TableData(frame=frame, systems=systems, measures=measures, letters=letters, mode=mode, settings=settings)
-

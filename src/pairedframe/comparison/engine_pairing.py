@@ -1,0 +1,177 @@
+"""Pairing in the engine: a per-query table in DuckDB or Spark checked and paired with the baseline, as SQL
+(the in-engine twin of :func:`pairedframe.comparison.pairing.pair_systems`; same rules and messages).
+
+The result, :class:`Paired`, names the engine table ``pairs`` (``comp, qid, a, b, delta``) and describes
+each comparison ``comp`` in polars (``rows``); :mod:`pairedframe.comparison.by_join` and its clustered and
+segment siblings resample it as joins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from pairedframe.checks import require_rows
+from pairedframe.comparison._validate import nonfinite_error
+from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types
+from pairedframe.comparison.pairing import DELTA_TOLERANCE, choose_comparisons, require_pairable, warn_summary_rows
+from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.io.results import SUMMARY_QID
+
+__all__ = ["BASE", "Paired", "pair_in_engine"]
+
+BASE = ("system", "qid", "measure", "value")
+
+
+@dataclass
+class Paired:
+    """The paired deltas of every comparison, as a table ``pairs`` (``comp, qid, a, b, delta``) in
+    the engine, and ``rows`` (polars: ``_row, system, <keys>, measure``) describing each ``comp``."""
+
+    table: EngineTable
+    pairs: str
+    rows: pl.DataFrame
+    extras: list[str]
+    source: str         # the validated user rows: system, qid, measure, <keys>, value, pf_row
+
+
+def _frame(rows: list[tuple], names: Sequence[str]) -> pa.Table:
+    return pl.DataFrame(rows, schema=list(names), orient="row").to_arrow()
+
+
+def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | str | None,
+                   measures: Sequence[str] | str | None, *, extra_keys: Sequence[str] = (),
+                   source: str | None = None, columns: Sequence[str] | None = None) -> Paired:
+    """Validate the user's per-query table and pair every system with ``baseline``, in the engine.
+
+    Same rules and messages as the polars path (:func:`pairedframe.comparison.pairing.pair_systems`): null
+    values are 'not measured', ``qid == "all"`` rows are dropped with a warning, non-finite values and
+    repeated keys are errors, systems and measures default to their order of first appearance.
+    ``extra_keys`` are columns carried into ``pairs`` but not comparison keys (the cluster); ``source``
+    and ``columns`` name a table made from the user's (default: the user's table itself).
+    """
+    source = table.source if source is None else source
+    columns = table.columns if columns is None else list(columns)
+    flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
+    extras = _key_columns(table, source, columns, extra_keys)
+    keep = [*extras, *extra_keys]
+    pq = _measured_rows(table, source, keep, flagged)
+    real = "TRUE" if flagged else f"qid <> '{SUMMARY_QID}'"    # a flagged table keeps a query named 'all'
+    _check_rows(table, pq, keep, flagged, real)
+    rows = _comparison_rows(table, pq, extras, real, baseline, systems, measures)
+    comps = table.name("comps")
+    table.register(comps, rows.rename({"_row": "comp"}).with_columns(pl.col("comp").cast(pl.Int64))
+                   .with_columns(pl.lit(baseline).alias("pf_baseline")).to_arrow())
+    q = table.quote
+    same = "".join(f" AND b.{q(c)} = c.{q(c)}" for c in extras)
+    same_ab = "".join(f" AND a.{q(c)} = b.{q(c)}" for c in keep)
+    pairs = table.name("pairs")
+    raw = "b.value - a.value"
+    table.create(pairs, f"SELECT c.comp, b.qid, {', '.join('b.' + q(c) + ', ' for c in extra_keys)}"
+                        f"a.value AS a, b.value AS b, "
+                        f"CASE WHEN abs({raw}) <= {DELTA_TOLERANCE!r} * greatest(1.0, abs(a.value), abs(b.value)) "
+                        f"THEN 0.0 ELSE {raw} END AS delta "
+                        f"FROM {pq} b JOIN {comps} c ON b.system = c.system AND b.measure = c.measure{same} "
+                        f"JOIN {pq} a ON a.system = c.pf_baseline AND a.measure = b.measure AND a.qid = b.qid{same_ab} "
+                        f"WHERE {real.replace('qid', 'b.qid')}")
+    return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras,
+                  source=pq)
+
+
+def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys: Sequence[str]) -> list[str]:
+    """The key columns of the user's table (those some measured row fills), after the schema checks:
+    the four base columns, a numeric value, string-like ids, rows, measured values, no null id."""
+    q = table.quote
+    types = table.column_types()
+    missing = [c for c in BASE if c not in columns]
+    if missing:
+        raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
+                          f"(has {columns})")
+    if not types["value"].lower().startswith(NUMERIC_TYPES):
+        raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
+    check_id_types(types)
+    extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
+    filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))
+    counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured, "
+                           f"count(*) - count(system) AS null_system, count(*) - count(qid) AS null_qid, "
+                           f"count(*) - count(measure) AS null_measure{', ' + filled if filled else ''} "
+                           f"FROM {source}").row(0, named=True)
+    require_rows(int(counts["n_rows"]), what="the per-query table", why="no (system, qid, measure, value) row; "
+                 "an evaluation with no judged query in common gives one")
+    require_rows(int(counts["measured"]), what="the per-query table", why="every value is null (not measured)")
+    nulls = [c for c in ("system", "qid", "measure") if counts[f"null_{c}"]]
+    if nulls:
+        raise SchemaError(f"the per-query table has null values in column(s) {nulls}; every row needs a system, qid "
+                          "and measure (a null value means 'not measured', a null id means nothing)")
+    # a column that no measured row fills (all null, or relstring's text) is no key: it would pair nothing
+    return [c for i, c in enumerate(extras) if counts[f"pf_filled_{i}"]]
+
+
+def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bool) -> str:
+    """The engine table of the measured rows, ids as strings, values as doubles, with their row order."""
+    q = table.quote
+    pq = table.name("pq")
+    cols = ", ".join(q(c) for c in keep)
+    unflagged = " AND NOT coalesce(lower(CAST(summary AS STRING)) = 'true', false)" if flagged else ""
+    table.create(pq, f"SELECT CAST(system AS STRING) AS system, CAST(qid AS STRING) AS qid, "
+                     f"CAST(measure AS STRING) AS measure, {cols + ', ' if cols else ''}"
+                     f"CAST(value AS DOUBLE) AS value, {table.row_order()} AS pf_row "
+                     f"FROM {source} WHERE value IS NOT NULL{unflagged}")
+    return pq
+
+
+def _check_rows(table: EngineTable, pq: str, keep: list[str], flagged: bool, real: str) -> None:
+    """Summary rows warned about and dropped; non-finite values and repeated keys refused (the first named)."""
+    q = table.quote
+    cols = ", ".join(q(c) for c in keep)
+    checks = table.collect(f"SELECT count(*) AS n_rows, "
+                           f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
+                           f"CAST(sum(CASE WHEN {real} AND NOT (value - value = 0) THEN 1 ELSE 0 END) AS BIGINT) "
+                           f"AS nonfinite FROM {pq}").row(0, named=True)
+    summary = 0 if flagged else int(checks["summary"] or 0)
+    if summary:
+        warn_summary_rows(summary)
+        require_rows(int(checks["n_rows"]) - summary, what="the per-query table",
+                     why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
+    if checks["nonfinite"]:
+        first = table.collect(f"SELECT system, {cols + ', ' if cols else ''}qid, measure, value FROM {pq} "
+                              f"WHERE {real} AND NOT (value - value = 0) ORDER BY pf_row LIMIT 1").row(0, named=True)
+        raise nonfinite_error(int(checks["nonfinite"]), first)
+    keys = ["system", *keep, "measure", "qid"]
+    key_sql = ", ".join(q(c) for c in keys)
+    dup = table.collect(f"SELECT {key_sql}, count(*) AS n, min(pf_row) AS first FROM {pq} "
+                        f"WHERE {real} GROUP BY {key_sql} HAVING count(*) > 1")
+    if dup.height:
+        example = dup.sort("first").row(0, named=True)
+        raise DuplicateError(f"per-query table has {int(dup['n'].sum())} rows with a repeated key {keys}, "
+                             f"e.g. { {k: example[k] for k in keys} }")
+
+
+def _comparison_rows(table: EngineTable, pq: str, extras: list[str], real: str, baseline: str, systems: Any,
+                     measures: Any) -> pl.DataFrame:
+    """One row per comparison (``_row, system, <keys>, measure``): systems and measures chosen and checked
+    as the polars path does, in their order of first appearance."""
+    q = table.quote
+    order = table.collect(f"SELECT system, measure, min(pf_row) AS first FROM {pq} "
+                          f"WHERE {real} GROUP BY system, measure")
+
+    def in_order(column: str) -> list[str]:
+        return order.group_by(column).agg(pl.col("first").min()).sort("first")[column].to_list()
+
+    systems, measures = choose_comparisons(in_order("system"), in_order("measure"), baseline, systems, measures)
+    require_pairable(set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()),
+                      order.filter(pl.col("system") == baseline)["measure"].to_list(), systems, measures, baseline)
+    chosen = table.name("chosen")
+    table.register(chosen, _frame([(s, m) for s in systems for m in measures], ["system", "measure"]))
+    group = ", ".join("p." + q(c) for c in ["system", *extras, "measure"])
+    found = table.collect(f"SELECT {group}, min(p.pf_row) AS first FROM {pq} p JOIN {chosen} c "
+                          f"ON p.system = c.system AND p.measure = c.measure GROUP BY {group}")
+    sys_order = {s: i for i, s in enumerate(systems)}
+    meas_order = {m: i for i, m in enumerate(measures)}
+    return (found.with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
+                               pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
+            .sort("_s", "_m", "first").drop("_s", "_m", "first").with_row_index("_row"))

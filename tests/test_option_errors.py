@@ -1,0 +1,147 @@
+"""Every entry point refuses a bad option by its name before any work (issue 21 item 1: one checked options
+record per entry point, built on options.py's shared base), and the CLI names the flag the user typed."""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+from pairedframe.comparison.plan import analyze
+from pairedframe.errors import PlanError
+from pairedframe.example import example_paths
+
+QRELS, RUNS = example_paths()
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def ev():
+    return pf.evaluate(RUNS, QRELS, ["AP"])
+
+
+@pytest.fixture(scope="module")
+def segments(ev):
+    qids = ev.per_query["qid"].unique().sort().to_list()
+    return pl.DataFrame({"qid": qids, "segment_set": "parity", "segment": [str(int(q) % 2) for q in qids]})
+
+
+def _two_judgments(ev):
+    pq = ev.per_query
+    return pl.concat([pq.with_columns(pl.lit("proxy").alias("judgments")),
+                      pq.with_columns(pl.lit("gold").alias("judgments"))])
+
+
+def _values(ev, system):
+    return dict(ev.per_query.filter(pl.col("system") == system).select("qid", "value").iter_rows())
+
+
+# (entry point, the bad option, the text the error must hold: the parameter's name in backquotes)
+CASES = {
+    "compare": (lambda ev, seg, **kw: pf.compare(ev, baseline="bm25", **kw), [
+        ({"confidence_level": 2}, "`confidence_level` must be in (0, 1)"),
+        ({"n_resamples": 1}, "`n_resamples` must be an integer >= 2"),
+        ({"seed": -1}, "`seed` must be a non-negative integer"),
+        ({"alternative": "up"}, "`alternative` must be"),
+        ({"correction": "bonferroni"}, "`correction` must be one of")]),
+    "compare_clustered": (lambda ev, seg, **kw: pf.compare_clustered(
+        ev.per_query.with_columns(pl.col("qid").alias("cluster")), baseline="bm25", **kw), [
+        ({"confidence_level": 0}, "`confidence_level` must be in (0, 1)"),
+        ({"n_resamples": 1.5}, "`n_resamples` must be an integer >= 2"),
+        ({"seed": True}, "`seed` must be a non-negative integer")]),
+    "compare_segments": (lambda ev, seg, **kw: pf.compare_segments(ev, seg, baseline="bm25", **kw), [
+        ({"confidence_level": 1.5}, "`confidence_level` must be in (0, 1)"),
+        ({"n_resamples": 1}, "`n_resamples` must be an integer >= 2"),
+        ({"seed": -2}, "`seed` must be a non-negative integer"),
+        ({"alternative": "up"}, "`alternative` must be"),
+        ({"correction": "none"}, "`correction` must be one of ('bh', 'holm')"),
+        ({"test": "z"}, "`test` must be one of"),
+        ({"interval": "bca"}, "`interval` must be one of")]),
+    "ppi_compare": (lambda ev, seg, **kw: pf.ppi_compare(_values(ev, "bm25"), _values(ev, "reranker"),
+                                                         _values(ev, "bm25"), _values(ev, "reranker"), **kw), [
+        ({"confidence_level": 2}, "`confidence_level` must be in (0, 1)"),
+        ({"alternative": "up"}, "`alternative` must be"),
+        ({"lam": 2}, "`lam` must be in [0, 1]"),
+        ({"ddof": 2}, "`ddof` must be 0 or 1"),
+        ({"method": "bootstrap"}, "`method` must be one of")]),
+    "ppi_compare_segments": (lambda ev, seg, **kw: pf.ppi_compare_segments(_two_judgments(ev), baseline="bm25",
+                                                                           **kw), [
+        ({"confidence_level": -1}, "`confidence_level` must be in (0, 1)"),
+        ({"lam": "x"}, "`lam` must be None or a real number"),
+        ({"method": "bootstrap"}, "`method` must be one of")]),
+    "rank_agreement": (lambda ev, seg, **kw: pf.rank_agreement(ev, ev, measure="AP", **kw), [
+        ({"confidence_level": 2}, "`confidence_level` must be in (0, 1)"),
+        ({"n_resamples": 1}, "`n_resamples` must be an integer >= 2"),
+        ({"seed": -1}, "`seed` must be a non-negative integer"),
+        ({"rbo_p": 1}, "`rbo_p` must be in the open interval (0, 1)")]),
+    "label_agreement": (lambda ev, seg, **kw: pf.label_agreement(QRELS, QRELS, **kw), [
+        ({"confidence_level": 1}, "`confidence_level` must be in (0, 1)")]),
+    "results_table": (lambda ev, seg, **kw: pf.results_table(ev, **kw), [
+        ({"confidence_level": 95}, "`confidence_level` must be in (0, 1)"),
+        ({"digits": 11}, "`digits` must be an integer in [0, 10]"),
+        ({"correction": "bonferroni"}, "`correction` must be one of")]),
+}
+
+
+@pytest.mark.parametrize(("door", "option", "message"), [
+    (door, option, message) for door, (_, bad) in CASES.items() for option, message in bad],
+    ids=lambda v: v if isinstance(v, str) and not v.startswith("`") else None)
+def test_entry_point_refuses_a_bad_option_by_its_name(ev, segments, door, option, message):
+    call = CASES[door][0]
+    with pytest.raises((ValueError, TypeError)) as err:
+        call(ev, segments, **option)
+    assert message in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize(("key", "value"), [("confidence_level", "1.5"), ("seed", "-1"), ("n_resamples", "1"),
+                                            ("margin", "-0.1")])
+def test_analyze_refuses_a_bad_plan_option_by_its_plan_key(tmp_path, ev, key, value):
+    """analyze's options are the plan's keys: the frozen Plan is checked once when the file is read."""
+    keys = {"confidence_level": "0.95", "margin": "0.01", "seed": "0", "n_resamples": "200", key: value}
+    path = tmp_path / "plan.toml"
+    path.write_text("".join(f"{k} = {v}\n" for k, v in keys.items()) + '[systems]\nbaseline = "bm25"\n'
+                    'candidate = "reranker"\n[[endpoints]]\nmeasure = "AP"\ndirection = "higher is better"\n'
+                    'role = "primary"\n')
+    with pytest.raises(PlanError, match=f"^plan key {key} "):
+        analyze(path, ev.per_query)
+
+
+def _cli(*args):
+    return runner.invoke(app, list(args))
+
+
+def _segments_file(tmp_path, segments):
+    path = tmp_path / "segments.csv"
+    segments.write_csv(path)
+    return str(path)
+
+
+@pytest.mark.parametrize(("args", "flag", "parameter"), [
+    (["--confidence-level", "2"], "--confidence-level must be in (0, 1), got 2.0", "confidence_level"),
+    (["-B", "1"], "--n-resamples must be an integer >= 2, got 1", "n_resamples"),
+    (["--seed", "-1"], "--seed must be a non-negative integer, got -1", "seed"),
+    (["--correction", "none"], "--correction must be one of ('bh', 'holm'), got 'none'", "correction"),
+    (["--test", "z"], "--test must be one of ('randomization', 't'), got 'z'", "test"),
+    (["--alternative", "up"], "--alternative must be 'two-sided', 'greater' or 'less', got 'up'", "alternative"),
+])
+def test_segments_cli_option_errors_name_the_flag(tmp_path, segments, args, flag, parameter):
+    res = _cli("segments", str(QRELS), *map(str, RUNS), "--segments", _segments_file(tmp_path, segments), "-m", "AP",
+               *args)
+    assert res.exit_code == 2, res.output
+    assert flag in res.stderr and re.search(rf"(?<![-\w]){parameter}\b", res.stderr) is None, res.stderr
+
+
+@pytest.mark.parametrize(("command", "args", "flag", "parameter"), [
+    ("compare", ["--confidence-level", "2"], "--confidence-level must be in (0, 1), got 2.0", "confidence_level"),
+    ("compare", ["--seed", "-1"], "--seed must be a non-negative integer, got -1", "seed"),
+    ("compare", ["--correction", "bonferroni"], "--correction must be one of", "correction"),
+    ("table", ["--confidence-level", "2"], "--confidence-level must be in (0, 1), got 2.0", "confidence_level"),
+])
+def test_compare_and_table_cli_option_errors_name_the_flag(command, args, flag, parameter):
+    res = _cli(command, str(QRELS), *map(str, RUNS), "-m", "AP", *args)
+    assert res.exit_code == 2, res.output
+    assert flag in res.stderr and re.search(rf"(?<![-\w]){parameter}\b", res.stderr) is None, res.stderr
