@@ -19,7 +19,7 @@ MAX_MODULE_LINES = 500
 #: Still too long (issue 21 item 1 and 3 split them): ``module:function`` -> lines of code today.
 LONG_FUNCTIONS: dict[str, int] = {}
 #: Still too large: module -> lines today.
-LARGE_MODULES = {"paired.py": 665}
+LARGE_MODULES: dict[str, int] = {}
 
 
 def _code_lines(source: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:

@@ -212,9 +212,9 @@ def test_package_has_no_import_circle(layer):
 
 #: The comparison entry points and the in-engine backends they hand engine tables to.
 ENTRY_POINTS = {"pairedframe.comparison.paired", "pairedframe.comparison.multi", "pairedframe.comparison.clustered",
-                "pairedframe.comparison.segments"}
+                "pairedframe.comparison.segments", "pairedframe.comparison.pair"}
 BACKENDS = ("by_join", "by_join_clustered", "by_join_segments", "resample_index", "streams", "options", "pairing",
-            "assemble", "segment_tables", "cluster_tables")
+            "assemble", "segment_tables", "cluster_tables", "kernels", "per_query")
 
 
 @pytest.mark.parametrize("module", BACKENDS)

@@ -49,17 +49,9 @@ deprecation: ``rank_agreement`` / ``label_agreement`` give their rows by ``to_fr
 answer one comparison with no table (``PairedComparison``, ``PPIResult``).
 """
 
-from pairedframe.comparison.paired import (
-    PVALUE_TIE_RULE,
-    QUERY_SET_POLICY,
-    VERDICTS,
-    WIN_RULE,
-    PairedComparison,
-    compare_pair,
-    paired_per_query,
-    resample_generators,
-    worst_queries,
-)
+from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, VERDICTS, WIN_RULE, resample_generators
+from pairedframe.comparison.pair import PairedComparison, compare_pair
+from pairedframe.comparison.per_query import paired_per_query, worst_queries
 from pairedframe.comparison.multi import compare  # one baseline, several, or all pairs
 
 __all__ = ["PVALUE_TIE_RULE", "QUERY_SET_POLICY", "VERDICTS", "WIN_RULE", "PairedComparison", "compare",

@@ -328,7 +328,7 @@ def require_common_queries(paired: Paired, rows: pl.DataFrame, baseline: str) ->
 
 def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: pl.DataFrame,
                        opt: Options) -> dict[str, np.ndarray]:
-    """The statistics of :func:`pairedframe.comparison.paired._analyse_block` for comparisons that
+    """The statistics of :func:`pairedframe.comparison.kernels.analyse_block` for comparisons that
     share a query set, from the engine (``rows``: their moments)."""
     t = paired.table
     k, n = len(comps), len(qids)

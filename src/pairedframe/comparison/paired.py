@@ -83,41 +83,27 @@ key columns -- one judgment set, one dataset -- or every row of a call without k
 
 from __future__ import annotations
 
-import math
-import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import polars as pl
 
-from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
-from pairedframe.comparison.assemble import decide, finish_table
-from pairedframe.comparison.options import Options, check_cost, check_options, kept_per_column, mc_patterns
+from pairedframe.comparison.assemble import finish_table
+from pairedframe.comparison.options import check_cost, check_options
 from pairedframe.comparison.pairing import DELTA_TOLERANCE, check_sizes, pair_systems
 from pairedframe.comparison.engine_tables import engine_table
-from pairedframe.comparison.interval_range import finish_paired_intervals
+from pairedframe.comparison.kernels import analyse_block
+from pairedframe.comparison.per_query import gain_expr
 from pairedframe.comparison.large_n import STAT_NAMES, row_statistics
 from pairedframe.comparison.streams import resample_generators
-from pairedframe.comparison.verdicts import VERDICTS, smallest_pvalue, warn_many_ties, warn_skewed
-from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
-                                renamed_keywords, user_stacklevel)
-from pairedframe.measures import higher_is_better
-from pairedframe.stats._results import ConfidenceInterval
-from pairedframe.stats.bootstrap import bootstrap_mean_many
-from pairedframe.stats.power import MIN_QUERIES
-from pairedframe.stats.randomization import sign_flip_test_many
+from pairedframe.comparison.verdicts import VERDICTS
+from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CORRECTION, renamed_keywords
 from pairedframe.stats.resample import query_set_key
-from pairedframe.stats.signflip_interval import sign_flip_interval_many
-from pairedframe.stats.skewness import sample_skewness
-from pairedframe.stats.studentized import studentized_bootstrap_many, zero_spread
-from pairedframe.stats.ttest import paired_t_test_many
 
 __all__ = [
-    "QUERY_SET_POLICY", "PVALUE_TIE_RULE", "WIN_RULE", "VERDICTS", "PairedComparison",
-    "compare", "compare_pair", "paired_per_query", "worst_queries", "resample_generators",
+    "QUERY_SET_POLICY", "PVALUE_TIE_RULE", "WIN_RULE", "VERDICTS", "compare", "resample_generators",
 ]
 
 QUERY_SET_POLICY = ("paired over the queries measured for both systems (inner join on qid and key columns); "
@@ -126,178 +112,6 @@ PVALUE_TIE_RULE = ("sign-flip null statistics with |T*| >= |T| - 100*eps*max(|T|
                    "p = (b+1)/(m+1), or b/2^n when all 2^n sign patterns are enumerated")
 WIN_RULE = (f"delta = b - a, set to 0 when |b - a| <= {DELTA_TOLERANCE:g} * max(1, |a|, |b|) (float noise); "
             "win: delta > 0, loss: delta < 0, tie: delta == 0")
-
-
-# ----------------------------------------------------------------------------------------------
-# numpy core: one query set, k comparison columns
-# ----------------------------------------------------------------------------------------------
-
-
-def _analyse_block(D: np.ndarray, qids: Sequence[str], opt: Options) -> dict[str, np.ndarray]:
-    """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids; the
-    columns in slices whose kept statistics fit ``KEPT_BYTES``, each slice from the query set's
-    streams (the same draws: counts equal, sums to ~1e-15)."""
-    kept = kept_per_column(opt)
-    parts = column_slices(D.shape[1], opt.n_resamples, kept) if kept else [slice(None)]
-    if len(parts) == 1:
-        return _analyse_columns(D, qids, opt)
-    outs = [_analyse_columns(D[:, part], qids, opt) for part in parts]
-    return {name: np.concatenate([o[name] for o in outs]) for name in outs[0]}
-
-
-def _analyse_columns(D: np.ndarray, qids: Sequence[str], opt: Options) -> dict[str, np.ndarray]:
-    """:func:`_analyse_block` of one slice of columns."""
-    n, k = D.shape
-    boot_rng, flip_rng = resample_generators(opt.seed, qids)
-    out: dict[str, np.ndarray] = {}
-    Dt = np.ascontiguousarray(D.T)
-    out["delta"] = np.mean(Dt, axis=1)
-    flat = zero_spread(D)
-    sd = np.std(Dt, axis=1, ddof=1)
-    sd[flat] = 0.0
-    out["sd"] = sd
-    out["zero_spread"] = flat
-    out["skewness"] = sample_skewness(D)
-    out["se"] = sd / math.sqrt(n)
-    if opt.interval in ("percentile", "bca"):
-        boot = bootstrap_mean_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                   method=opt.interval, alternative=opt.alternative, seed=boot_rng,
-                                   chunk_size=opt.chunk_size)
-        out["ci_low"], out["ci_high"] = (np.asarray(boot.confidence_interval.low, dtype=float),
-                                         np.asarray(boot.confidence_interval.high, dtype=float))
-        out["se"] = np.asarray(boot.standard_error, dtype=float)
-    elif opt.interval == "studentized":
-        boot = studentized_bootstrap_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                          alternative=opt.alternative, seed=boot_rng, chunk_size=opt.chunk_size)
-        out["ci_low"] = np.asarray(boot.confidence_interval.low, dtype=float)
-        out["ci_high"] = np.asarray(boot.confidence_interval.high, dtype=float)
-    tt = None
-    if opt.test == "t" or opt.interval in ("t", "studentized"):
-        tt = paired_t_test_many(D, alternative=opt.alternative, confidence_level=opt.confidence_level)
-    if opt.interval == "t" or (opt.interval == "studentized" and flat.any()):
-        # zero spread: the exact sign-flip answer for equal deltas (pairedframe.stats.ttest), not certainty
-        take = np.ones(k, dtype=bool) if opt.interval == "t" else flat
-        out["ci_low"] = np.where(take, np.asarray(tt.confidence_interval.low, dtype=float), out.get("ci_low"))
-        out["ci_high"] = np.where(take, np.asarray(tt.confidence_interval.high, dtype=float), out.get("ci_high"))
-    flips = None
-    if opt.interval == "signflip":
-        flips = sign_flip_interval_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                                        alternative=opt.alternative, seed=flip_rng, chunk_size=opt.chunk_size)
-        out["ci_low"] = np.asarray(flips.confidence_interval.low, dtype=float)
-        out["ci_high"] = np.asarray(flips.confidence_interval.high, dtype=float)
-    if opt.test == "randomization" and opt.adaptive:
-        # p-values come from the adaptive rounds over the whole family (comparison/_adaptive.py);
-        # exact = the 2**n patterns can be enumerated within max_resamples
-        out["pvalue"] = np.full(k, np.nan)
-        out["exact"] = np.full(k, n < 63 and (1 << n) <= opt.max_resamples)
-    elif opt.test == "randomization":
-        res = flips if flips is not None else sign_flip_test_many(
-            D, n_resamples=opt.n_resamples, alternative=opt.alternative, seed=flip_rng, chunk_size=opt.chunk_size)
-        out["pvalue"] = np.asarray(res.pvalue, dtype=float)
-        out["exact"] = np.full(k, bool(res.exact))
-    else:
-        out["pvalue"] = np.asarray(tt.pvalue, dtype=float)
-        out["exact"] = np.zeros(k, dtype=bool)
-    out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, mc_patterns(opt),
-                                             bool(flat[c])) for c in range(k)])
-    return out
-
-
-# ----------------------------------------------------------------------------------------------
-# frames
-# ----------------------------------------------------------------------------------------------
-
-
-def _gain_expr(paired: pl.DataFrame) -> pl.Expr:
-    """``delta`` signed so that positive is an improvement: negated for measures where lower values
-    are better (ranks such as FirstRelRank; :func:`pairedframe.measures.higher_is_better`)."""
-    lower = [m for m in paired["measure"].unique().to_list() if not higher_is_better(m)]
-    return pl.when(pl.col("measure").is_in(lower)).then(-pl.col("delta")).otherwise(pl.col("delta"))
-
-
-def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str | None = None,
-                     measures: Sequence[str] | str | None = None) -> pl.DataFrame:
-    """Per-query view of paired comparisons against a baseline.
-
-    Parameters
-    ----------
-    data : Evaluation or table
-        An :class:`~pairedframe.evaluation.Evaluation` or a per-query table with columns
-        ``system, qid, measure, value`` (polars, pandas, arrow or a DuckDB relation); any other
-        column is a key carried through (e.g. ``dataset``).  Null values mean "not measured".
-    baseline : str
-        The system ``a`` of every pair.
-    systems : str or sequence of str, optional
-        Systems ``b`` (default: every system except the baseline, in order of appearance).
-    measures : str or sequence of str, optional
-        Measures to keep (default: all, in order of appearance).
-
-    Returns
-    -------
-    polars.DataFrame
-        ``system, <extra keys>, measure, qid, a, b, delta``: one row per (system, keys, measure, query
-        measured for both the system and the baseline), ``delta = b - a``; sorted by system (given
-        order), keys, measure (given order) and qid (code-point order).
-
-    Raises
-    ------
-    SchemaError
-        If a required column is missing, ``value`` is not numeric, or an id is null or a float
-        (names the column). A column no measured row fills (all null, or relstring's ``text``) is
-        not a key and is dropped.
-    DuplicateError
-        If a (system, keys, measure, qid) appears twice.
-    EmptyResultError
-        Names that match nothing, an empty table, or a comparison with no common query.
-    ValueError
-        Non-finite values.
-
-    Warns
-    -----
-    UserWarning
-        Rows with ``qid == "all"`` (trec_eval's summary rows) are dropped.
-    """
-    p = pair_systems(data, baseline, systems, measures)
-    return p.paired.drop("_row")
-
-
-def worst_queries(data: Any, *, baseline: str, k: int = 5, systems: Sequence[str] | str | None = None,
-                  measures: Sequence[str] | str | None = None) -> pl.DataFrame:
-    """The ``k`` queries on which each system lost most against the baseline.
-
-    Parameters
-    ----------
-    data, baseline, systems, measures
-        As :func:`paired_per_query`.
-    k : int, default 5
-        Queries per (system, keys, measure); only losses are listed (``delta < 0``; ``delta > 0`` for
-        measures where lower is better, such as FirstRelRank).
-
-    Returns
-    -------
-    polars.DataFrame
-        ``system, <extra keys>, measure, rank, qid, a, b, delta``: at most ``k`` rows per comparison,
-        ``rank`` 1 = largest loss; ties in delta are ordered by qid.  A comparison without losses
-        has no row (an empty table when no system lost anywhere).
-
-    Raises
-    ------
-    EmptyResultError, SchemaError, DuplicateError, ValueError
-        As :func:`paired_per_query`.
-
-    Warns
-    -----
-    UserWarning
-        As :func:`paired_per_query`.
-    """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"`k` must be a positive integer, got {k!r}")
-    p = pair_systems(data, baseline, systems, measures)
-    return (p.paired.with_columns(_gain_expr(p.paired).alias("_gain")).filter(pl.col("_gain") < 0)
-            .sort("_row", "_gain", "qid")
-            .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_row").alias("rank"))
-            .filter(pl.col("rank") <= k)
-            .select("system", *p.extras, "measure", "rank", "qid", "a", "b", "delta"))
 
 
 @renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
@@ -470,7 +284,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     verdict_on = opt.verdict_column
     p = pair_systems(data, baseline, systems, measures)
     extras = p.extras
-    gain = _gain_expr(p.rows)  # delta with the sign of an improvement (ranks: lower is better)
+    gain = gain_expr(p.rows)  # delta with the sign of an improvement (ranks: lower is better)
     counts = p.paired.with_columns(gain.alias("_gain")).group_by("_row").agg(
         pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
         pl.col("b").mean().alias("system_mean"), (pl.col("_gain") > 0).sum().alias("wins"),
@@ -495,7 +309,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     done, flip_blocks = large.size, []
     for members in groups.values():
         D = np.column_stack([delta_lists[r] for r in members])
-        res = _analyse_block(D, qid_lists[members[0]], opt)
+        res = analyse_block(D, qid_lists[members[0]], opt)
         idx = np.asarray(members)
         for name in (*STAT_NAMES, "exact", "zero_spread"):
             stats[name][idx] = res[name]
@@ -509,157 +323,3 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
                         verdict_on=verdict_on, flip_blocks=flip_blocks)
 
 
-# ----------------------------------------------------------------------------------------------
-# a single comparison on arrays
-# ----------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PairedComparison:
-    """Result of :func:`compare_pair`, with scipy's field names.
-
-    Attributes
-    ----------
-    statistic : float
-        Mean delta ``mean(b - a)``.
-    pvalue : float
-        Of the chosen test (randomization: in ``[1/(n_resamples+1), 1]`` unless exact).
-    confidence_interval : ConfidenceInterval
-        ``.low`` / ``.high`` of the mean delta.
-    standard_error : float
-        ``sd/sqrt(n)`` (bootstrap standard error for the percentile and BCa intervals).
-    n : int
-        Paired observations.
-    wins, losses, ties : int
-        Queries with ``b > a``, ``b < a``, ``b == a``.
-    sd, mde : float
-        Standard deviation of the deltas (ddof=1) and the paired t-test's minimum detectable effect
-        (also for the sign-flip test, which it approximates).
-    verdict : str
-        One of :data:`VERDICTS` (on the raw p-value: a single comparison is its own family).
-    test, interval, alternative : str
-    confidence_level : float
-    n_resamples : int or None
-    exact : bool
-    seed : int
-    skewness : float
-        Adjusted sample skewness of the deltas (NaN below 3 queries or at zero spread).
-    verdict_note : str or None
-        Why the verdict is what it is, where it could be misread (as :func:`compare`).
-    """
-
-    statistic: float
-    pvalue: float
-    confidence_interval: ConfidenceInterval
-    standard_error: float
-    n: int
-    wins: int
-    losses: int
-    ties: int
-    sd: float
-    mde: float
-    verdict: str
-    test: str
-    interval: str
-    alternative: str
-    confidence_level: float
-    n_resamples: int | None
-    exact: bool
-    seed: int
-    skewness: float = math.nan
-    verdict_note: str | None = None
-
-
-@renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
-def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resamples: int = 10_000,
-                 confidence_level: float = 0.95,
-                 alternative: Literal["two-sided", "greater", "less"] = "two-sided",
-                 test: Literal["randomization", "t"] = "randomization", seed: int = 0,
-                 chunk_size: int | None = None,
-                 interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
-                 power: float = 0.8, measure: str | None = None) -> PairedComparison:
-    """Compare two paired samples ``a`` (baseline) and ``b``, scipy style.
-
-    Parameters
-    ----------
-    a, b : array_like, shape (n,)
-        Per-query values of the baseline and the system, aligned; finite, ``n >= 2``.
-    qids : sequence, optional
-        Query ids of the positions (default ``"0", "1", ...``).  They key the resample streams exactly
-        as :func:`compare`, so with the same ids and seed the result equals the matching row of
-        :func:`compare` (of ``resampling="fixed"``: this function always resamples).
-    n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
-        As :func:`compare`.
-    measure : str, optional
-        The measure's name (``"nDCG@10"``): its value range from the registry keeps the interval inside
-        the range of a mean delta (``[-1, 1]`` for measures in [0, 1]) and bounds the default interval of
-        deltas without spread, as :func:`compare` does.  None or a name the registry does not know: no
-        range.
-
-    Returns
-    -------
-    PairedComparison
-        ``statistic`` (mean of ``b - a``), ``pvalue``, ``confidence_interval.low/high``,
-        ``standard_error``, counts, ``sd``, ``mde`` and ``verdict``.
-
-    Raises
-    ------
-    ResamplingCostError
-        ``n_resamples`` would take absurd time or memory for this data, estimated before any
-        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
-    InsufficientSampleError
-        If ``n < 2``.
-    ValueError
-        On shape mismatch, non-finite values, repeated qids or bad options.
-
-    Warns
-    -----
-    SmallSampleWarning
-        If ``n < MIN_QUERIES``.
-    SkewWarning, TiedQueriesWarning
-        As :func:`compare`.
-    """
-    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
-    if measure is not None and not isinstance(measure, str):
-        raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    if a.ndim != 1 or a.shape != b.shape:
-        raise ValueError(f"`a` and `b` must be 1-D of the same length, got shapes {a.shape} and {b.shape}")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("`a` and `b` must be finite")
-    n = a.shape[0]
-    if n < 2:
-        raise InsufficientSampleError(f"a paired comparison needs at least 2 queries, got {n}")
-    ids = [str(i) for i in range(n)] if qids is None else [str(q) for q in qids]
-    if len(ids) != n or len(set(ids)) != n:
-        raise ValueError("`qids` must hold n distinct ids")
-    if n < MIN_QUERIES:
-        warnings.warn(f"only {n} paired queries (< MIN_QUERIES = {MIN_QUERIES}); see mde and "
-                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=user_stacklevel())
-    order = sorted(range(n), key=lambda i: ids[i])
-    raw = b - a
-    noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
-    d = np.where(noise, 0.0, raw)[order]
-    check_cost(opt, [(n, 1)])
-    res = _analyse_block(d[:, None], [ids[i] for i in order], opt)
-    delta = float(res["delta"][0])
-    p = float(res["pvalue"][0])
-    one = np.ones(1, dtype=np.int64)
-    all_zero = np.array([bool(np.all(d == 0))])
-    se_t = np.array([0.0 if res["zero_spread"][0] else float(res["sd"][0]) / math.sqrt(n)])
-    res["ci_low"], res["ci_high"], interval_notes = finish_paired_intervals(
-        measures=[measure or ""], delta=res["delta"], ci_low=res["ci_low"], ci_high=res["ci_high"], se=se_t,
-        n=np.array([float(n)]), flat=np.asarray(res["zero_spread"], dtype=bool), interval=opt.interval,
-        confidence_level=opt.confidence_level, alternative=opt.alternative)
-    mde, verdicts, notes = decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
-                                   res, opt, "pvalue", interval_notes=interval_notes)
-    warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
-    warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
-    resampled = opt.test == "randomization" or opt.interval != "t"
-    return PairedComparison(statistic=delta, pvalue=p,
-        confidence_interval=ConfidenceInterval(float(res["ci_low"][0]), float(res["ci_high"][0])),
-        standard_error=float(res["se"][0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
-        ties=int(np.sum(d == 0)), sd=float(res["sd"][0]), mde=float(mde[0]), verdict=verdicts[0],
-        test=opt.test, interval=opt.interval, alternative=opt.alternative,
-        confidence_level=opt.confidence_level, n_resamples=opt.n_resamples if resampled else None,
-        exact=bool(res["exact"][0]), seed=opt.seed, skewness=float(res["skewness"][0]), verdict_note=notes[0])

@@ -1,0 +1,180 @@
+"""One paired comparison of two arrays: :func:`compare_pair` and its result :class:`PairedComparison`.
+
+The same statistics as one row of :func:`pairedframe.compare` (with ``resampling="fixed"``): the numpy
+core of :mod:`~pairedframe.comparison.kernels`, the intervals kept in range, the verdict and its note.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from pairedframe.comparison.assemble import decide
+from pairedframe.comparison.interval_range import finish_paired_intervals
+from pairedframe.comparison.kernels import analyse_block
+from pairedframe.comparison.options import check_cost, check_options
+from pairedframe.comparison.pairing import DELTA_TOLERANCE
+from pairedframe.comparison.verdicts import warn_many_ties, warn_skewed
+from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
+                                renamed_keywords, user_stacklevel)
+from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.power import MIN_QUERIES
+
+__all__ = ["PairedComparison", "compare_pair"]
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Result of :func:`compare_pair`, with scipy's field names.
+
+    Attributes
+    ----------
+    statistic : float
+        Mean delta ``mean(b - a)``.
+    pvalue : float
+        Of the chosen test (randomization: in ``[1/(n_resamples+1), 1]`` unless exact).
+    confidence_interval : ConfidenceInterval
+        ``.low`` / ``.high`` of the mean delta.
+    standard_error : float
+        ``sd/sqrt(n)`` (bootstrap standard error for the percentile and BCa intervals).
+    n : int
+        Paired observations.
+    wins, losses, ties : int
+        Queries with ``b > a``, ``b < a``, ``b == a``.
+    sd, mde : float
+        Standard deviation of the deltas (ddof=1) and the paired t-test's minimum detectable effect
+        (also for the sign-flip test, which it approximates).
+    verdict : str
+        One of :data:`VERDICTS` (on the raw p-value: a single comparison is its own family).
+    test, interval, alternative : str
+    confidence_level : float
+    n_resamples : int or None
+    exact : bool
+    seed : int
+    skewness : float
+        Adjusted sample skewness of the deltas (NaN below 3 queries or at zero spread).
+    verdict_note : str or None
+        Why the verdict is what it is, where it could be misread (as :func:`compare`).
+    """
+
+    statistic: float
+    pvalue: float
+    confidence_interval: ConfidenceInterval
+    standard_error: float
+    n: int
+    wins: int
+    losses: int
+    ties: int
+    sd: float
+    mde: float
+    verdict: str
+    test: str
+    interval: str
+    alternative: str
+    confidence_level: float
+    n_resamples: int | None
+    exact: bool
+    seed: int
+    skewness: float = math.nan
+    verdict_note: str | None = None
+
+
+@renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
+def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resamples: int = 10_000,
+                 confidence_level: float = 0.95,
+                 alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+                 test: Literal["randomization", "t"] = "randomization", seed: int = 0,
+                 chunk_size: int | None = None,
+                 interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
+                 power: float = 0.8, measure: str | None = None) -> PairedComparison:
+    """Compare two paired samples ``a`` (baseline) and ``b``, scipy style.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (n,)
+        Per-query values of the baseline and the system, aligned; finite, ``n >= 2``.
+    qids : sequence, optional
+        Query ids of the positions (default ``"0", "1", ...``).  They key the resample streams exactly
+        as :func:`compare`, so with the same ids and seed the result equals the matching row of
+        :func:`compare` (of ``resampling="fixed"``: this function always resamples).
+    n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
+        As :func:`compare`.
+    measure : str, optional
+        The measure's name (``"nDCG@10"``): its value range from the registry keeps the interval inside
+        the range of a mean delta (``[-1, 1]`` for measures in [0, 1]) and bounds the default interval of
+        deltas without spread, as :func:`compare` does.  None or a name the registry does not know: no
+        range.
+
+    Returns
+    -------
+    PairedComparison
+        ``statistic`` (mean of ``b - a``), ``pvalue``, ``confidence_interval.low/high``,
+        ``standard_error``, counts, ``sd``, ``mde`` and ``verdict``.
+
+    Raises
+    ------
+    ResamplingCostError
+        ``n_resamples`` would take absurd time or memory for this data, estimated before any
+        resampling (:mod:`pairedframe.comparison._cost`; the message gives the largest value that fits).
+    InsufficientSampleError
+        If ``n < 2``.
+    ValueError
+        On shape mismatch, non-finite values, repeated qids or bad options.
+
+    Warns
+    -----
+    SmallSampleWarning
+        If ``n < MIN_QUERIES``.
+    SkewWarning, TiedQueriesWarning
+        As :func:`compare`.
+    """
+    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    if measure is not None and not isinstance(measure, str):
+        raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ValueError(f"`a` and `b` must be 1-D of the same length, got shapes {a.shape} and {b.shape}")
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("`a` and `b` must be finite")
+    n = a.shape[0]
+    if n < 2:
+        raise InsufficientSampleError(f"a paired comparison needs at least 2 queries, got {n}")
+    ids = [str(i) for i in range(n)] if qids is None else [str(q) for q in qids]
+    if len(ids) != n or len(set(ids)) != n:
+        raise ValueError("`qids` must hold n distinct ids")
+    if n < MIN_QUERIES:
+        warnings.warn(f"only {n} paired queries (< MIN_QUERIES = {MIN_QUERIES}); see mde and "
+                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=user_stacklevel())
+    order = sorted(range(n), key=lambda i: ids[i])
+    raw = b - a
+    noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+    d = np.where(noise, 0.0, raw)[order]
+    check_cost(opt, [(n, 1)])
+    res = analyse_block(d[:, None], [ids[i] for i in order], opt)
+    delta = float(res["delta"][0])
+    p = float(res["pvalue"][0])
+    one = np.ones(1, dtype=np.int64)
+    all_zero = np.array([bool(np.all(d == 0))])
+    se_t = np.array([0.0 if res["zero_spread"][0] else float(res["sd"][0]) / math.sqrt(n)])
+    res["ci_low"], res["ci_high"], interval_notes = finish_paired_intervals(
+        measures=[measure or ""], delta=res["delta"], ci_low=res["ci_low"], ci_high=res["ci_high"], se=se_t,
+        n=np.array([float(n)]), flat=np.asarray(res["zero_spread"], dtype=bool), interval=opt.interval,
+        confidence_level=opt.confidence_level, alternative=opt.alternative)
+    mde, verdicts, notes = decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
+                                   res, opt, "pvalue", interval_notes=interval_notes)
+    warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
+    warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
+    resampled = opt.test == "randomization" or opt.interval != "t"
+    return PairedComparison(statistic=delta, pvalue=p,
+        confidence_interval=ConfidenceInterval(float(res["ci_low"][0]), float(res["ci_high"][0])),
+        standard_error=float(res["se"][0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
+        ties=int(np.sum(d == 0)), sd=float(res["sd"][0]), mde=float(mde[0]), verdict=verdicts[0],
+        test=opt.test, interval=opt.interval, alternative=opt.alternative,
+        confidence_level=opt.confidence_level, n_resamples=opt.n_resamples if resampled else None,
+        exact=bool(res["exact"][0]), seed=opt.seed, skewness=float(res["skewness"][0]), verdict_note=notes[0])
