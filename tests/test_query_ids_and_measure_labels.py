@@ -118,3 +118,20 @@ def test_a_measure_resolved_under_another_level_round_trips_through_its_name():
             assert parse_measure(resolved.name)[0].resolved(level) == resolved
 
 
+
+
+def test_trec_eval_names_select_the_tables_measures_in_compare_and_results_table_against_canonical_names():
+    """evaluate accepts trec_eval's names (map, ndcg_cut_10); so do the functions that read its per-query
+    table: a name that parses to exactly one of the table's measures selects it, a name that does not is
+    still refused by name."""
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs, qrels, ["nDCG@10", "AP"])
+    baseline = ev.per_query["system"][0]
+    by_trec = pf.compare(ev, baseline=baseline, measures=["map", "ndcg_cut_10"], n_resamples=200)
+    canonical = pf.compare(ev, baseline=baseline, measures=["AP", "nDCG@10"], n_resamples=200)
+    assert by_trec.equals(canonical)
+    assert pf.results_table(ev, measures="map").frame.equals(pf.results_table(ev, measures="AP").frame)
+    with pytest.raises(pf.EmptyResultError, match=r"'P_10'.*match nothing"):
+        pf.compare(ev, baseline=baseline, measures=["P_10"])

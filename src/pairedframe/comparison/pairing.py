@@ -21,6 +21,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSa
                                 SchemaError, SmallSampleWarning, user_stacklevel)
 from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
                                     refuse_null_ids)
+from pairedframe.measures import parse_measure
 from pairedframe.stats.power import MIN_QUERIES
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
@@ -130,9 +131,32 @@ def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline
     if not systems:
         raise ValueError("nothing to compare: no system other than the baseline "
                          f"{baseline!r} (systems in the table: {all_systems})")
-    measures = require_names(measures, all_measures, what="measure", parameter="measures",
-                             source="the per-query table")
+    measures = require_names(table_measure_names(measures, all_measures), all_measures, what="measure",
+                             parameter="measures", source="the per-query table")
     return systems, measures
+
+
+def table_measure_names(requested: str | Sequence[str] | None, available: Sequence[str]) -> list[str] | None:
+    """``requested`` with each name the table lacks but that spells one of its measures another way
+    (trec_eval's ``map``, ``ndcg_cut_10``; an alias) replaced by the table's name, as :func:`pairedframe.evaluate`
+    accepted it: a measure's canonical name is its identity (:func:`pairedframe.parse_measure`)."""
+    if requested is None:
+        return None
+    names = [requested] if isinstance(requested, str) else list(requested)
+    present = set(available)
+    out = []
+    for name in names:
+        if name not in present and isinstance(name, str):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # a nickname's notes belong to evaluate, not here
+                try:
+                    parsed = parse_measure(name)
+                except ValueError:
+                    parsed = []
+            if len(parsed) == 1 and parsed[0].name in present:
+                name = parsed[0].name
+        out.append(name)
+    return out
 
 
 def require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str], systems: list[str],

@@ -32,6 +32,7 @@ import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.comparison.interval_range import clip_deltas
+from pairedframe.comparison.pairing import table_measure_names
 from pairedframe.comparison.options import PPIOptions, check_ppi_options
 from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
@@ -280,8 +281,9 @@ def _systems_and_measures(df: pl.DataFrame, baseline: str, systems: Any, measure
                                         what="system", parameter="systems", source=where) if s != baseline]
     if not systems:
         raise ValueError(f"nothing to compare: no system other than the baseline {baseline!r} (systems: {all_systems})")
-    measures = require_names(measures, df["measure"].unique(maintain_order=True).to_list(), what="measure",
-                             parameter="measures", source=where)
+    present = df["measure"].unique(maintain_order=True).to_list()
+    measures = require_names(table_measure_names(measures, present), present, what="measure", parameter="measures",
+                             source=where)
     return systems, measures
 
 

@@ -38,7 +38,7 @@ import polars as pl
 from scipy.special import stdtrit
 
 from pairedframe.checks import require_names, require_rows
-from pairedframe.comparison.pairing import as_frame as per_query_frame
+from pairedframe.comparison.pairing import as_frame as per_query_frame, table_measure_names
 from pairedframe.comparison.interval_range import clip_means, mean_ranges
 from pairedframe.comparison.options import check_level
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
@@ -146,6 +146,8 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
 
 
 def _choose(requested: Any, available: list[str], what: str) -> list[str]:
+    if what == "measure":
+        requested = table_measure_names(requested, available)
     return require_names(requested, available, what=what, parameter=f"{what}s", source="the table")
 
 
