@@ -271,3 +271,17 @@ def test_header_describes_the_test_in_the_resampling_unit():
     by_cluster = format_analysis(analyze(Plan.from_toml(PLAN), results()))
     assert "test: cluster sign-flip randomization test" in by_cluster and "CR2 cluster SE" in by_cluster
     assert "Bell-McCaffrey df (G - 1 for equal cluster sizes)" in by_cluster
+
+
+def test_a_cluster_plans_settings_describe_the_interval_its_numbers_follow_against_compare_clustered(tmp_path):
+    """analyze's interval inverts the cluster sign-flip test (its numbers equal compare_clustered's
+    interval='signflip'); settings['cluster_policy'] says so instead of compare_clustered's default."""
+    path = tmp_path / "plan.toml"
+    path.write_text(PLAN)
+    res = analyze(path, results())
+    policy = res.settings["cluster_policy"]
+    assert "does not reject" in policy and "Edgeworth" not in policy
+    one = compare_clustered(results().filter(pl.col("system").is_in(["unfused", "fused"])), baseline="unfused",
+                            measures="hit@1", n_resamples=2000, seed=3, interval="signflip").row(0, named=True)
+    r = res.table.row(1, named=True)
+    assert (r["ci_low"], r["ci_high"]) == pytest.approx((one["ci_low"], one["ci_high"]), rel=1e-12)

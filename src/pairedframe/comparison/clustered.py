@@ -75,12 +75,18 @@ from pairedframe.stats.resample import query_set_key
 from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_cluster_counts, cluster_map,
                                                    clustered_table, where_clusters, zero_spread_interval)
 
-__all__ = ["CLUSTER_POLICY", "compare_clustered", "cluster_streams", "cluster_layout", "attach_clusters"]
+__all__ = ["CLUSTER_POLICY", "cluster_policy", "compare_clustered", "cluster_streams", "cluster_layout", "attach_clusters"]
 
-CLUSTER_POLICY = ("clusters = distinct cluster ids among the paired queries; sign-flip: each cluster's summed "
-                  "delta flips as one; interval: cluster-t with the Edgeworth-corrected quantile; SE: cluster-robust CR2 (CR1 for equal sizes), Bell-McCaffrey df; bootstrap (on "
-                  "request): ratio of drawn cluster sums to sizes; canonical cluster order by smallest qid; "
-                  "one stream per (query set, clusters)")
+def cluster_policy(interval: str = "cluster-t with the Edgeworth-corrected quantile") -> str:
+    """How clusters are formed and resampled, with the ``interval`` a caller computes (``analyze``: the
+    inversion of the cluster sign-flip test)."""
+    return ("clusters = distinct cluster ids among the paired queries; sign-flip: each cluster's summed "
+            f"delta flips as one; interval: {interval}; SE: cluster-robust CR2 (CR1 for equal sizes), "
+            "Bell-McCaffrey df; bootstrap (on request): ratio of drawn cluster sums to sizes; canonical cluster "
+            "order by smallest qid; one stream per (query set, clusters)")
+
+
+CLUSTER_POLICY = cluster_policy()
 _INTERVALS = ("edgeworth", "signflip", "t", "percentile")
 
 

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pairedframe.comparison.clustered import CLUSTER_POLICY, compare_clustered
+from pairedframe.comparison.clustered import cluster_policy, compare_clustered
 from pairedframe.comparison.plan_file import ROLES as _ROLES, Endpoint, Plan, load_plan
 from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
 from pairedframe.errors import PlanError, ResamplingCostError, SmallSampleWarning, user_stacklevel
@@ -202,7 +202,8 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
         "multiple_comparisons": "; ".join(f"Holm within the {FAMILIES[role]} ({int(np.sum(roles == role))})"
                                           for role in _ROLES if np.any(roles == role)),
         "mcnemar": "exact two-sided McNemar on 0/1 endpoints, reference only (assumes independent queries)",
-        "cluster_policy": CLUSTER_POLICY if unit == "cluster" else "each query its own cluster (= plain paired test)",
+        "cluster_policy": cluster_policy("the shifts the cluster sign-flip test does not reject (the plan's test)")
+        if unit == "cluster" else "each query its own cluster (= plain paired test)",
         "verdicts": list(ANALYSIS_VERDICTS),
     }
     return AnalysisResult(table=table, plan=plan, settings=settings)
