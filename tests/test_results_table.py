@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -426,3 +427,25 @@ def test_results_table_caption_names_measures_the_comparison_did_not_test(per_qu
     caption = pf.results_table(per_query, one).caption
     assert f"{measures[1]}: not tested" in caption
     assert f"{measures[0]}: not tested" not in caption
+
+
+def test_no_best_or_second_is_marked_among_means_over_different_query_sets():
+    """A system lacking values on some queries has a mean over other queries (a truncated run's
+    FirstRelRank over the queries it still found something for): bold / underline would compare
+    incomparable means, so that measure gets no place and the caption says why; a measure over the same
+    queries keeps its places."""
+    qids = [f"q{i}" for i in range(6)]
+    rows = []
+    for system, ap, rank in [("full", 0.5, 4.0), ("cut", 0.4, 1.0)]:
+        for i, q in enumerate(qids):
+            rows.append((system, q, "AP", ap + 0.01 * i))
+            if system == "full" or i < 3:        # the cut run found nothing relevant on q3..q5
+                rows.append((system, q, "FirstRelRank", rank + i))
+    per_query = pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = pf.results_table(per_query)
+    frame = table.frame
+    assert frame.filter(pl.col("measure") == "FirstRelRank")["place"].is_null().all()
+    assert frame.filter(pl.col("measure") == "AP").sort("system")["place"].to_list() == [2, 1]
+    assert "No best or second for FirstRelRank: its means are over different numbers of queries" in table.caption

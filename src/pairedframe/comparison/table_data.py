@@ -23,7 +23,10 @@ Best and second
 ---------------
 Per measure, the means *as shown* (rounded to ``digits``) are ranked best first (descending, or
 ascending where lower is better): rank 1 is bold,
-rank 2 underlined; systems equal at the shown precision share a rank (dense ranking).
+rank 2 underlined; systems equal at the shown precision share a rank (dense ranking).  A measure whose
+means are over different numbers of queries (a system without a value for some queries: a run missing
+queries, a rank measure where nothing relevant was retrieved) gets no best or second: such means are
+not comparable (``settings["unranked_measures"]``, and the caption says so).
 """
 
 from __future__ import annotations
@@ -317,6 +320,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     frame = _rows(means, systems, measures, digits, marking)
     n = frame["n_queries"].drop_nulls()
     settings["n_queries"] = (int(n.min()), int(n.max())) if n.len() else (0, 0)
+    spread = frame.group_by("measure", maintain_order=True).agg(pl.col("n_queries").drop_nulls().n_unique())
+    settings["unranked_measures"] = spread.filter(pl.col("n_queries") > 1)["measure"].to_list()
     return TableData(frame=frame, systems=systems, measures=measures, letters=marking.letters, mode=marking.mode,
                      settings=settings)
 
@@ -411,6 +416,9 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
     lower = [m for m in measures if not higher_is_better(m)]
     best_first = pl.when(pl.col("measure").is_in(lower)).then(-pl.col("_shown")).otherwise(pl.col("_shown"))
     shown = shown.with_columns(best_first.rank("dense", descending=True).over("measure").alias("_rank"))
+    # means over different query sets are not comparable: no best or second in that measure
+    shown = shown.with_columns(pl.when(pl.col("n_queries").n_unique().over("measure") > 1).then(None)
+                               .otherwise(pl.col("_rank")).alias("_rank"))
     better_than: dict[tuple[str, str], list[str]] = {}
     worse_than: dict[tuple[str, str], list[str]] = {}
     for winner, loser, measure in marking.wins:

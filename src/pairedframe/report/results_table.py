@@ -137,6 +137,11 @@ def _caption_text(data: TableData) -> str:
         if not any(data.frame["marks"]) and len(untested) < len(data.measures):
             parts.append(_why_no_marks(s, correction))
     parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
+    unranked = s.get("unranked_measures") or []
+    if unranked:
+        their = "its" if len(unranked) == 1 else "their"
+        parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
+                     "queries per system, so they are not comparable.")
     if s.get("ranking_tie_rule"):
         parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
     return " ".join(parts)
