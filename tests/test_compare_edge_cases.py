@@ -59,3 +59,34 @@ def test_too_few_queries_for_an_exact_test_are_flagged():
         warnings.simplefilter("ignore")
         out = pf.compare_segments(pq, seg, baseline="bm25", n_resamples=2000)
     assert out["exact"].item() and out["resolution_limited"].item()
+
+
+def test_a_comparison_leaving_out_queries_one_system_failed_on_is_never_identical_and_says_why():
+    """FirstRelRank is undefined where nothing relevant is retrieved: a truncated run keeps its value only
+    where it still found something, so every paired delta is 0 although the runs differ on the other
+    queries.  The verdict cannot be 'identical' and the note names the queries left out; compare_segments
+    and compare_clustered carry no helper column."""
+    rows = []
+    for i in range(30):
+        rows.append(("full", f"q{i:02d}", "FirstRelRank", 1.0 + (i % 3)))
+        rows.append(("cut", f"q{i:02d}", "FirstRelRank", 1.0 if i % 3 == 0 else None))   # null: found nothing
+    per_query = pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+    with pytest.warns(pf.PartlyEmptyWarning, match="only one side has a value"):
+        row = pf.compare(per_query, baseline="full", n_resamples=500).row(0, named=True)
+    assert row["verdict"] != "identical" and row["n_queries"] == 10
+    assert "20 queries where only one system found anything are left out (10 paired)" in row["verdict_note"]
+    missing = pf.compare(per_query.drop_nulls(), baseline="full", n_resamples=500).row(0, named=True)
+    assert missing["verdict"] == "identical"        # no row at all is missing data, not a failure
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same = pf.compare(per_query.filter(pl.col("qid").is_in([f"q{i:02d}" for i in range(0, 30, 3)])),
+                          baseline="full", n_resamples=500).row(0, named=True)
+        segments = pl.DataFrame({"qid": [f"q{i:02d}" for i in range(30)], "segment_set": "s", "segment": "all"})
+        seg = pf.compare_segments(per_query, segments, baseline="full", n_resamples=200)
+        clusters = per_query.with_columns(pl.col("qid").alias("cluster"))
+        clu = pf.compare_clustered(clusters, baseline="full", n_resamples=200)
+    assert same["verdict"] == "identical" and "left out" not in (same["verdict_note"] or "")
+    ap = pf.compare(per_query.with_columns(pl.lit("AP").alias("measure"), pl.col("value") / 10), baseline="full",
+                    n_resamples=500).row(0, named=True)
+    assert ap["verdict"] == "identical"             # a null AP is an undefined value, not a miss
+    assert "_left_out" not in seg.columns and "_left_out" not in clu.columns

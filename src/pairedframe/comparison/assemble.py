@@ -86,7 +86,8 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
         fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
     adjusted = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
     n_q = rows["n_queries"].to_numpy().astype(np.int64)
-    all_zero = ~rows["_nonzero"].to_numpy().astype(bool)
+    left_out = rows["_left_out"].to_numpy() if "_left_out" in rows.columns else np.zeros(k_total, dtype=np.int64)
+    all_zero = ~rows["_nonzero"].to_numpy().astype(bool) & (left_out == 0)   # "identical" needs the same queries
     t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
     stats["ci_low"], stats["ci_high"], interval_notes = finish_paired_intervals(
         measures=rows["measure"].to_list(), delta=stats["delta"], ci_low=stats["ci_low"], ci_high=stats["ci_high"],
@@ -96,6 +97,7 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
     mde, verdicts, notes = decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
                                    verdict_on, rejections, interval_notes)
     verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
+    notes = [_with_left_out(note, int(k), int(n)) for note, k, n in zip(notes, left_out, n_q)]
     alpha = 1.0 - opt.confidence_level
     warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
@@ -129,3 +131,13 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
         if flips is not None:
             warn_uncertified(flips, opt.max_resamples, "comparisons")
     return out
+
+
+def _with_left_out(note: str | None, left_out: int, n: int) -> str | None:
+    """The verdict note, and what the queries only one system has a value for mean for it."""
+    if not left_out:
+        return note
+    text = (f"{left_out} queries where only one system found anything are left out ({n} paired): this "
+            "measure is undefined when nothing is found, so the comparison cannot see that difference "
+            "(RR, 0 there, compares every query)")
+    return text if note is None else f"{note}; {text}"

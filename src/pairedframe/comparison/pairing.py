@@ -181,6 +181,7 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
     extras = [c for c in df.columns if c not in BASE_COLUMNS]
     keys = ["system", *extras, "measure", "qid"]
     present = df.select(keys)                       # null values count as present but not measured
+    nulls = df.filter(pl.col("value").is_null()).select(keys)
     df = df.filter(pl.col("value").is_not_null())
     # A hashed screen first (equal keys hash equal), then the grouped check; the row mask only for a duplicate.
     if (df.select(pl.struct(keys).hash(7).n_unique()).item() < df.height
@@ -213,7 +214,41 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
               .sort("_row", "qid"))
     _require_common_queries(rows, paired, a, b, baseline, extras)
     _warn_unpaired(rows, paired, present, baseline, extras)
+    left_out = _one_sided_nulls(nulls, rows, a, b, baseline, extras)
+    rows = rows.join(left_out, on="_row", how="left").with_columns(pl.col("_left_out").fill_null(0))
     return PairedRows(paired=paired, rows=rows, extras=extras)
+
+
+def _null_is_a_miss(name: str) -> bool:
+    """Whether the measure called ``name`` is null where a system found nothing (FirstRelRank,
+    TopGradeRank: ``empty_value`` "null (not retrieved)"), rather than undefined for the query."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            parsed = parse_measure(name)
+        except ValueError:
+            return False
+    return len(parsed) == 1 and parsed[0].spec.empty_value.startswith("null (not retrieved)")
+
+
+def _one_sided_nulls(nulls: pl.DataFrame, rows: pl.DataFrame, a: pl.DataFrame, b: pl.DataFrame, baseline: str,
+                     extras: list[str]) -> pl.DataFrame:
+    """``_row, _left_out``: per comparison of a measure that is null where a system found nothing
+    (FirstRelRank), the queries one system has a null for while the other has a value: that system
+    failed there.  A null of another measure, or no row at all, is missing data, not counted."""
+    none = pl.DataFrame(schema={"_row": pl.UInt32, "_left_out": pl.UInt32})
+    nulls = nulls.filter(pl.col("measure").is_in([m for m in nulls["measure"].unique().to_list() if _null_is_a_miss(m)]))
+    if not nulls.height:
+        return none
+    keys = [*extras, "measure"]
+    b_null = (nulls.filter(pl.col("system") != baseline).join(rows, on=["system", *keys], how="inner")
+              .join(a, on=[*keys, "qid"], how="semi").select("_row", "qid"))
+    a_null = (nulls.filter(pl.col("system") == baseline).drop("system").join(rows, on=keys, how="inner")
+              .join(b.select("system", *keys, "qid"), on=["system", *keys, "qid"], how="semi").select("_row", "qid"))
+    both = pl.concat([b_null, a_null])
+    if not both.height:
+        return none
+    return both.group_by("_row").agg(pl.len().cast(pl.UInt32).alias("_left_out"))
 
 
 def _warn_unpaired(rows: pl.DataFrame, paired: pl.DataFrame, present: pl.DataFrame, baseline: str,
