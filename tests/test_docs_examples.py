@@ -48,8 +48,8 @@ def test_guide_examples_run(page, tmp_path, monkeypatch, request):
     needs = requirements(page)
     if "shared_data" in needs:
         namespace["DATA"] = request.getfixturevalue("shared_data")
-    if "spark" in needs:
-        namespace["spark"] = request.getfixturevalue("spark")
+    if "spark" in needs:  # skips without pyspark or Java; the page makes its own session (never a given name)
+        request.getfixturevalue("spark")
     from pairedframe.example import example_paths
 
     qrels, runs = example_paths()

@@ -339,6 +339,34 @@ def test_compare_of_identical_runs_and_bad_options_through_the_macros(con, tmp_p
                 params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
 
 
+def test_compare_through_the_macros_refuses_fewer_than_two_common_queries_like_compare(con, tmp_path):
+    """A system sharing fewer than 2 queries with the baseline is an error naming the pair and the
+    count, where pf.compare raises too: never rows dropped in silence, nor an empty result."""
+    qrels = "".join(f"q{i} 0 d{j} {int(j == i % 3)}\n" for i in range(5) for j in range(3)) + "q5 0 d0 1\n"
+    (tmp_path / "qrels.txt").write_text(qrels)
+    (tmp_path / "a.txt").write_text("".join(f"q{i} Q0 d{j} {j} {3 - j} a\n" for i in range(5) for j in range(3)))
+    (tmp_path / "b.txt").write_text("".join(f"q{i} Q0 d{j} {j} {j} b\n" for i in range(5) for j in range(3)))
+    (tmp_path / "one.txt").write_text("".join(f"q0 Q0 d{j} {j} {3 - j} c\n" for j in range(3)))
+    (tmp_path / "none.txt").write_text("q5 Q0 d0 1 1.0 e\n")
+    for other, baseline, n_bad, first, what in [
+            ("one.txt", "a.txt", 2, "system=one.txt, baseline=a.txt", "only one common query"),
+            ("one.txt", "one.txt", 4, "system=a.txt, baseline=one.txt", "only one common query"),
+            ("none.txt", "a.txt", 2, "system=none.txt, baseline=a.txt", "no common query"),
+            ("none.txt", "none.txt", 4, "system=a.txt, baseline=none.txt", "no common query")]:
+        runs = [str(tmp_path / name) for name in ("a.txt", "b.txt", other)]
+        with pytest.raises(pf.errors.PairedFrameError, match=rf"\b{n_bad} (of \d+ )?comparison"):
+            pf.compare(_evaluate(runs, str(tmp_path / "qrels.txt"), ["P@1", "RR"]), baseline=baseline, test="t")
+        with pytest.raises(duckdb.InvalidInputException,
+                           match=rf"pf_compare: {n_bad} comparison\(s\) with the baseline '{baseline}' have fewer than 2 "
+                                 rf"common queries.*first: {first}, measure=P@1 \({what}\)"):
+            con.sql("SELECT * FROM pf_compare(?, ?, ['P@1', 'RR'], baseline := ?)",
+                    params=[runs, str(tmp_path / "qrels.txt"), baseline]).fetchall()
+    runs = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]  # every pair has 5 queries: rows as before
+    got = con.sql("SELECT system, measure, n FROM pf_compare(?, ?, ['P@1', 'RR'], baseline := 'a.txt')",
+                  params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+    assert got == [("b.txt", "P@1", 5), ("b.txt", "RR", 5)]
+
+
 def test_compare_of_run_tables_names_systems_by_their_column_against_compare(con):
     """Tables hold their systems in a column: the baseline is one of those, never a table name (which
     used to pass the check and give no row at all)."""

@@ -104,3 +104,30 @@ def test_a_fractional_grade_error_names_the_grades_option_once_in_python_and_on_
     assert str(info.value).count("grades") == 1 and "grades='trec_eval' reads a number" in str(info.value)
     out = CliRunner().invoke(app, ["evaluate", str(tmp_path / "qrels"), str(tmp_path / "run")]).output
     assert out.count("--grades") == 1 and "grades=" not in out
+
+
+def test_list_of_runs_given_as_qrels_suggests_swapped_arguments(files, tmp_path):
+    run, qrels = files
+    other = tmp_path / "s.run"
+    other.write_text(RUN_TEXT.replace(" a\n", " b\n"))
+    swap = r"are the arguments swapped\? On the command line QRELS comes first"
+    with pytest.raises(InputFormatError, match=rf"the qrels is a list of 2 paths .*r\.run.*s\.run.*{swap}") as exc:
+        pf.evaluate(qrels, [run, other], "AP")
+    assert exc.value.argument == "qrels"
+    with pytest.raises(InputFormatError, match=rf"the qrels is a list of 2 tables.*{swap}"):
+        pf.evaluate(qrels, [pf.read_run(run), pf.read_run(other)], "AP")
+
+
+@pytest.mark.parametrize("what", ["run", "qrels"])
+def test_topics_file_is_described_as_two_columns_not_as_swapped_arguments(tmp_path, what):
+    """qid<TAB>query text: a topics file has 2 columns whatever its number of words (never 'a run line')."""
+    topics = tmp_path / "topics.tsv"
+    topics.write_text("156493\tdo goldfish grow\n1110199\twhat is wifi vs bluetooth\n")
+    reader = pf.read_run if what == "run" else pf.read_qrels
+    with pytest.raises(InputFormatError, match=rf"^{what} file .*topics\.tsv, line \d+.*it has 2 tab-separated columns "
+                                               rf"\(qid, text\), like a topics / queries file, not a TREC {what} file") as exc:
+        reader(topics)
+    assert "swapped" not in str(exc.value)
+    topics.write_text("101 goldfish\n")
+    with pytest.raises(InputFormatError, match=r"it has 2 fields, like a topics / queries file"):
+        reader(topics)

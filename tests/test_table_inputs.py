@@ -115,3 +115,41 @@ def test_runs_as_a_mapping_of_names_to_tables():
     assert got == {"first": 1.0, "second": 0.5}
     with pytest.raises(pf.SchemaError, match="names its runs itself"):
         pf.evaluate({"first": one}, qrels, ["P@1"], system="x")
+
+
+@pytest.mark.parametrize("form", ["polars", "pandas", "arrow", "duckdb"])
+def test_list_of_run_tables_evaluates_as_their_concatenation(example, form):
+    """[pf.read_run(a), pf.read_run(b)]: the tables one after the other, as pl.concat of them."""
+    import duckdb
+
+    qrels, runs, _, _ = example
+    tables = [pf.read_run(path) for path in runs]
+    convert = {"polars": lambda t: t, "pandas": lambda t: t.to_pandas(), "arrow": lambda t: t.to_arrow(),
+               "duckdb": lambda t: duckdb.from_arrow(t.to_arrow())}[form]
+    want = pf.evaluate(pl.concat(tables), qrels, ["nDCG@10", "AP"]).per_query
+    got = pf.evaluate([convert(t) for t in tables], qrels, ["nDCG@10", "AP"]).per_query
+    assert got.sort("system", "qid", "measure").equals(want.sort("system", "qid", "measure"))
+    assert pf.as_run(tuple(convert(t) for t in tables)).sort("system", "qid", "docno").equals(
+        pl.concat(tables).sort("system", "qid", "docno"))
+
+
+def test_list_of_run_tables_refuses_a_system_in_two_tables_and_unnamed_tables(example):
+    from pairedframe.errors import DuplicateError, SchemaError
+
+    qrels, runs, _, _ = example
+    bm25 = pf.read_run(runs[0])
+    first, second = bm25.filter(pl.col("qid") == bm25["qid"][0]), bm25.filter(pl.col("qid") != bm25["qid"][0])
+    name = bm25["system"][0]
+    with pytest.raises(DuplicateError, match=rf"run tables 0 and 1 of the list both hold system '{name}'"):
+        pf.evaluate([first, second], qrels, ["AP"])   # never merged in silence, even without a duplicate row
+    with pytest.raises(SchemaError, match=r"run table 1 of the list has no 'system' column.*mapping"):
+        pf.evaluate([bm25, pf.read_run(runs[1]).drop("system")], qrels, ["AP"])
+    with pytest.raises(SchemaError, match=r"system='x' names a single run, but a list of 2 run tables"):
+        pf.as_run([bm25, pf.read_run(runs[1])], system="x")
+    assert pf.as_run([bm25.drop("system")], system="x")["system"].unique().to_list() == ["x"]
+
+
+def test_read_run_of_a_table_says_tables_are_runs_already(example):
+    _, runs, _, _ = example
+    with pytest.raises(InputFormatError, match=r"read_run reads run files, but got a DataFrame"):
+        pf.read_run([pf.read_run(runs[0])])

@@ -296,6 +296,41 @@ def test_compare_markdown_and_latex_escape_system_names():
     assert "|" not in tex.split(r"\end{tabular}")[0].replace(r"\textbar{}", "")
 
 
+def test_one_sided_interval_ends_print_as_infinity_in_latex_markdown_and_html(tmp_path):
+    """compare --format latex / markdown and the HTML tables write an unbounded end (one-sided
+    interval) as $\\infty$ / ∞, never the text inf; the LaTeX compiles and pdflatex prints ∞."""
+    import math
+
+    from pairedframe.report.compare import format_comparison
+    from pairedframe.report.html_page import plain_table
+    from pairedframe.report.results_table import _cell_parts
+    from pairedframe.report.table_latex import render_latex
+
+    per_query = _per_query(names=["base", "new"]).filter(pl.col("measure") == "AP")
+    greater = pf.compare(per_query, baseline="base", test="t", alternative="greater")
+    less = pf.compare(per_query, baseline="base", test="t", alternative="less")
+    assert greater["ci_high"][0] == math.inf and less["ci_low"][0] == -math.inf
+    rows, _ = _markdown_cells(format_comparison(pl.concat([greater, less]), "markdown"))
+    header = rows[0]
+    assert [r[header.index("ci_high")] for r in rows[1:]][0] == "∞"
+    assert [r[header.index("ci_low")] for r in rows[1:]][1] == "−∞"
+    tex = format_comparison(pl.concat([greater, less]), "latex")
+    body = tex.split(r"\end{tabular}")[0]
+    assert body.count(r"& $\infty$ &") == 1 and body.count(r"& $-\infty$ &") == 1
+    assert not re.search(r"(?<![\\\w])-?inf\b", body)
+    assert latex_escape("[−∞, 0.5]") == r"[$-\infty$, 0.5]" and latex_escape("∞−") == r"$\infty-$"
+    cell = _cell_parts({"mean": 0.3, "ci_low": -math.inf, "ci_high": 0.45, "halfwidth": None}, 3, "range")
+    assert cell == ("0.300", " [−∞, 0.450]")                  # the results table's cell text
+    results = render_latex(["new"], ["AP"], [[(*cell, "", None)]], "One-sided.", ci_layout="stacked")
+    assert r"[$-\infty$,\,0.450]" in results
+    html_table = plain_table(["ci_low", "ci_high"], [[-math.inf, math.inf]], table_id="t")
+    assert ">−∞</td>" in html_table and ">∞</td>" in html_table and "inf" not in html_table
+    _, pdf = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n", results])
+    if shutil.which("pdftotext") is not None:
+        text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+        assert text.count("∞") >= 3 and "inf" not in text.replace("infinity", "")
+
+
 def test_terminal_shows_names_that_look_like_rich_markup_as_written():
     names = ["[bold]a", "run[x]", "b\\[c]", "plain"]
     pq = _per_query(names=names).with_columns(pl.col("measure").replace({"AP": "AP[red]"}))

@@ -33,8 +33,15 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || 'AND (SELECT ok FROM pf_base)), '
                || 'pf_stats AS (SELECT system, baseline, measure, pos, count(*) AS n, avg(a) AS system_mean, avg(b) AS baseline_mean, '
                || 'avg(d) AS delta, stddev_samp(d) AS sd, max(d) - min(d) <= 1e-12 * max(abs(d)) AS flat FROM pf_pairs GROUP BY ALL), '
+               -- a comparison over fewer than 2 common queries is an error, as in pf.compare (never a dropped row)
+               || 'pf_size AS (SELECT CASE WHEN count(*) = 0 THEN true ELSE error(''pf_compare: '' || count(*) || '' comparison(s) with the baseline '' || '
+               || pf__lit(pf__lit(baseline)) || ' || '' have fewer than 2 common queries (the paired t-test needs 2); first: system='' '
+               || '|| arg_min(k.system, [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) || '', baseline='' || ' || pf__lit(baseline) || ' || '', measure='' '
+               || '|| arg_min(k.measure, [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) || '' ('' || CASE arg_min(coalesce(s.n, 0), [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) '
+               || 'WHEN 0 THEN ''no common query'' ELSE ''only one common query'' END || '')'') END AS ok FROM (SELECT DISTINCT system, measure, pos FROM pf_values WHERE system <> ' || pf__lit(baseline)
+               || ') k LEFT JOIN pf_stats s ON s.system = k.system AND s.measure = k.measure WHERE coalesce(s.n, 0) < 2), '
                || 'pf_t AS (SELECT *, sd / sqrt(n) AS se, n - 1 AS df, CASE WHEN flat THEN CASE WHEN delta = 0 THEN CAST(0 AS DOUBLE) ELSE delta / CAST(0 AS DOUBLE) END '
-               || 'ELSE delta / (sd / sqrt(n)) END AS t FROM pf_stats WHERE n >= 2), '
+               || 'ELSE delta / (sd / sqrt(n)) END AS t FROM pf_stats WHERE n >= 2 AND (SELECT ok FROM pf_size)), '
                -- I_x(a, b) with x = df / (df + t^2), a = df / 2, b = 1 / 2; the fraction in x when x < (a + 1) / (a + b + 2), else in 1 - x
                || 'pf_beta AS (SELECT system, measure, df, t, CAST(df AS DOUBLE) / (df + t * t) AS x, CAST(df AS DOUBLE) / 2 AS a0, CAST(0.5 AS DOUBLE) AS b0, '
                || '(CAST(df AS DOUBLE) / (df + t * t)) < (CAST(df AS DOUBLE) / 2 + 1) / (CAST(df AS DOUBLE) / 2 + CAST(2.5 AS DOUBLE)) AS direct FROM pf_t WHERE NOT flat AND t <> 0), '

@@ -271,6 +271,10 @@ def deliver_eval(content: EvalContent, form: str, tmp: Path, style: FileStyle = 
         runs = {s: _nested(content.run.filter(pl.col("system") == s), "score")
                 for s in content.run["system"].unique(maintain_order=True).to_list()}
         return runs, _nested(content.qrels, "rel")
+    if form == "table_list":  # the run as one polars table per system, in a list ([read_run(a), read_run(b)])
+        systems = content.run["system"].unique(maintain_order=True).to_list()
+        run = _typed(content.run, retype_spec, "polars")
+        return [run.filter(pl.col("system") == s) for s in systems] or [run], _typed(content.qrels, retype_spec, "polars")
     if form in FILE_FORMS and form != "parquet":
         files = write_eval_files(content, form, tmp, style)
         return (files.runs if form == "trec" else files.runs[0]), files.qrels

@@ -108,6 +108,19 @@ def _macros(t: Path, run: str = RUN, qrels: str = QRELS, measure: str = "AP") ->
         ["system", "qid", "measure"])
 
 
+def _macro_compare(t: Path, other: str) -> list:
+    """pf_compare of run.txt against the baseline other.txt (an error() of the macros as MacroError)."""
+    import duckdb
+
+    con = pf.duckdb.register(duckdb.connect())
+    runs = [_file(t, "run.txt", RUN), _file(t, "other.txt", other)]
+    try:
+        return con.execute("SELECT system, measure, n FROM pf_compare(?, ?, 'AP', baseline := 'other.txt')",
+                           [runs, _file(t, "qrels.txt", QRELS)]).fetchall()
+    except duckdb.InvalidInputException as error:
+        raise MacroError(str(error)) from None
+
+
 def _evaluate(t: Path, run: str = RUN, qrels: str = QRELS, measure: str = "AP") -> pl.DataFrame:
     per_query = pf.evaluate({"run.txt": _file(t, "run.txt", run)}, _file(t, "qrels.txt", qrels), measure).per_query
     return per_query.select("system", "qid", "measure", "value").with_columns(pl.lit("run.txt").alias("system")).sort(
@@ -132,4 +145,6 @@ DUCKDB_REGISTER = OtherDoor("pf.duckdb.register", value=_values, cells={
     "fractional_grade": Cell(lambda t: _macros(t, qrels=QRELS + "3 0 d1 1.5\n"), Raises(r"grade|integer")),
     "unknown_measure": Cell(lambda t: _macros(t, measure="nDGC@10"), Raises(r"nDGC@10")),
     "empty_run": Cell(lambda t: _macros(t, run="\n"), Raises(r"empty")),
+    "compare_one_common_query": Cell(lambda t: _macro_compare(t, "1 Q0 d2 1 1.0 o\n"),
+                                     Raises(r"system=run\.txt, baseline=other\.txt.*only one common query", MacroError)),
 }, empty=(lambda t: _macros(t, qrels="9 0 d1 1\n"), MacroError, r"no run query is in the qrels"))

@@ -318,6 +318,11 @@ COMPARE_SEGMENTS_TABLE = OtherDoor("pf.compare_segments", cells={
     "float_ids": Cell(lambda t: _segments(_segment_table().with_columns(pl.col("qid").str.slice(1).cast(pl.Float64))),
                       Raises(r"\bqid\b.*float|float.*\bqid\b")),
     "none_qid": Cell(lambda t: _segments(_set(_segment_table(), "qid", None, row=2)), Raises(r"null")),
+    "mapping_of_query_to_segment": Cell(lambda t: _segments(dict(_segment_table().select("qid", "segment").rows())),
+                                        Raises(r"segments is a dict .* without the columns qid, segment_set, segment",
+                                               SchemaError)),
+    "dict_of_columns": Cell(lambda t: _segments(_segment_table().to_dict(as_series=False)),
+                            reference=lambda t: _segments(_segment_table())),
     "duplicate_query_in_a_segment": Cell(lambda t: _segments(pl.concat([_segment_table(), _segment_table().head(1)])),
                                          Raises(r"q1|twice|repeated|duplicate")),
     "segment_of_unknown_queries": Cell(

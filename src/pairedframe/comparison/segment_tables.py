@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,7 @@ def as_segments(segments: Any) -> pl.DataFrame:
         elif type(segments).__module__.startswith("pandas"):
             segments = pl.from_pandas(segments)
         else:
+            _refuse_query_mapping(segments)
             segments = pl.DataFrame(segments)
     missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
     if missing:
@@ -57,6 +58,18 @@ def as_segments(segments: Any) -> pl.DataFrame:
         raise DuplicateError(f"segment table repeats (qid, segment_set, segment) = "
                              f"({row['qid']!r}, {row['segment_set']!r}, {row['segment']!r})")
     return seg
+
+
+def _refuse_query_mapping(segments: Any) -> None:
+    """A dict without the columns' names is read as {qid: segment}, whose segment set is unnamed: refused
+    with the shape expected (else its qids would be reported as the table's columns)."""
+    if not isinstance(segments, Mapping) or not segments or {"qid", "segment_set", "segment"} & set(segments):
+        return
+    key, value = next(iter(segments.items()))
+    raise SchemaError(f"segments is a dict of {len(segments)} key(s) (e.g. {key!r}: {value!r}) without the columns "
+                      "qid, segment_set, segment: a table (or a dict of columns) of one row per (query, segment) is "
+                      "expected; for {qid: segment}, pl.DataFrame({'qid': list(d), 'segment_set': 'length', "
+                      "'segment': list(d.values())})")
 
 
 def require_segments_matched(segments: Sequence[tuple[str, str]], found: set[tuple[str, str]]) -> None:

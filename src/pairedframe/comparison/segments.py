@@ -266,7 +266,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     segments : table
         ``qid, segment_set, segment`` (polars, pandas, DuckDB relation or a dict of columns); one row
         per (query, segment) membership.  A query may belong to several segment sets (and segments);
-        queries absent from it are simply not in any segment.
+        queries absent from it are in no segment. A dict ``{qid: segment}`` is refused (no segment set).
     baseline : str
         System ``a``; deltas are ``b - a``.
     measures, systems : str or sequence of str, optional

@@ -1,7 +1,7 @@
 """Turn anything run- or qrels-like into pairedframe's tables.
 
-Accepted: paths (TREC files; ``{name: path}`` names them), polars / pandas / pyarrow tables, DuckDB
-relations, the dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` /
+Accepted: paths (TREC files; ``{name: path}`` names them), polars / pandas / pyarrow tables and DuckDB
+relations (a list of run tables is their concatenation), the dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` /
 ``{qid: {docno: rel}}``), and namedtuple records: ir_measures' ``Qrel`` / ``ScoredDoc``, ir_datasets'
 ``qrels_iter()`` / ``scoreddocs_iter()`` (or the dataset itself). Column names map explicitly
 (``_ALIASES``): ir_measures / ir_datasets ``query_id, doc_id, relevance, score``; PyTerrier
@@ -22,7 +22,7 @@ from pairedframe.checks import string_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import Grades, check_grades_option, table_grades
-from pairedframe.io.trec import read_qrels, read_run
+from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
 
 # Column names of the IR ecosystem's shapes -> ours, applied only when ours is absent and exactly one
@@ -32,6 +32,47 @@ _ALIASES = {"query_id": "qid", "doc_id": "docno", "relevance": "rel", "run_id": 
             "query": "qid", "docid": "docno", "doc": "docno", "label": "rel"}
 #: The method of an ir_datasets dataset that yields its records, per kind of table.
 _RECORD_ITERATORS = {"run": "scoreddocs_iter", "qrels": "qrels_iter"}
+
+
+def _is_table(obj: Any) -> bool:
+    """A polars / pandas / pyarrow table or a DuckDB relation (what :func:`_to_polars` converts whole)."""
+    return isinstance(obj, (pl.DataFrame, pl.LazyFrame)) or (
+        type(obj).__module__.startswith(("pandas", "pyarrow", "duckdb")) and hasattr(obj, "columns"))
+
+
+def _refuse_list_as_qrels(obj: Any) -> None:
+    """A list of paths or tables given as the qrels is, almost always, the runs in the qrels' place."""
+    if not isinstance(obj, (list, tuple)) or not obj:
+        return
+    if all(isinstance(p, (str, os.PathLike)) for p in obj):
+        shown = [os.fspath(p) for p in obj[:3]]
+        raise InputFormatError(f"the qrels is a list of {len(obj)} paths {shown}{' ...' if len(obj) > 3 else ''}, "
+                               f"but qrels are one file or table; it looks like runs: {SWAPPED_HINT}", argument="qrels")
+    if all(_is_table(t) for t in obj):
+        raise InputFormatError(f"the qrels is a list of {len(obj)} tables, but qrels are one table; "
+                               f"if these are runs: {SWAPPED_HINT}", argument="qrels")
+
+
+def _run_tables(tables: list | tuple, system: str | None, default_system: str | None) -> pl.DataFrame:
+    """Run tables given in a list, one after the other; a system in two of them is an error (never merged)."""
+    if system is not None and len(tables) > 1:
+        raise SchemaError(f"system={system!r} names a single run, but a list of {len(tables)} run tables was given; "
+                          "pass a mapping {name: table} to name them")
+    frames, held_by = [], {}
+    for i, table in enumerate(tables):
+        table = _to_polars(table, "run")
+        if len(tables) > 1 and "system" not in table.columns and "run_id" not in table.columns:
+            raise SchemaError(f"run table {i} of the list has no 'system' column, so its system is unnamed; "
+                              "pass a mapping {name: table} (pf.evaluate({'bm25': t1, 'dense': t2}, qrels)) instead")
+        frame = as_run(table, system=system, default_system=default_system)
+        for name in frame["system"].unique(maintain_order=True).to_list():
+            if name in held_by:
+                raise DuplicateError(f"run tables {held_by[name]} and {i} of the list both hold system {name!r}; "
+                                     "systems must be distinct across the tables (rename one, or concatenate them "
+                                     "yourself if they are parts of one run)", argument="run")
+            held_by[name] = i
+        frames.append(frame)
+    return pl.concat(frames)
 
 
 def _to_polars(obj: Any, what: str) -> pl.DataFrame:
@@ -182,8 +223,9 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
 
     Parameters
     ----------
-    obj : path, list of paths, mapping name -> path, mapping name -> table, table or dict
-        See the module docstring. A table without a ``system`` column gets ``system`` (required then).
+    obj : path, list of paths, mapping name -> path, mapping name -> table, table, list of tables or dict
+        See the module docstring. A list (or tuple) of tables is their concatenation; each table has
+        its own ``system`` column (a system in two tables is a DuplicateError). A table without a ``system`` column gets ``system`` (required then).
         Paths may be TREC run files or tables -- Parquet, Arrow IPC, CSV/TSV with a header row --
         told apart by their first bytes (:mod:`pairedframe.io.detect`); a table file without a
         ``system`` column is named after the file (``input.bm25.parquet`` -> ``bm25``).
@@ -208,7 +250,7 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
         Missing columns, non-numeric or NaN scores, null values, float ids, or no system name. Scores
         ``inf`` / ``-inf`` are kept: they rank first / last, as trec_eval ranks them.
     DuplicateError
-        The same (system, qid, docno) twice.
+        The same (system, qid, docno) twice; in a list of tables, a system in two of them.
 
     Warns
     -----
@@ -218,6 +260,8 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return _read_run_paths(obj, system)
+    if isinstance(obj, (list, tuple)) and obj and all(_is_table(t) for t in obj):
+        return _run_tables(obj, system, default_system)  # [pf.read_run(a), pf.read_run(b)]
     if isinstance(obj, Mapping) and obj and all(not isinstance(v, (bytes, Mapping)) for v in obj.values()):
         # {system: path or table}: run files named by the caller (e.g. two "run.txt" in different folders),
         # or runs already loaded (polars, pandas, arrow, DuckDB).
@@ -284,6 +328,7 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         fmt = detect_format(obj, what="qrels")
         return read_qrels(obj, grades=grades) if fmt == "trec" else as_qrels(
             read_table_file(obj, what="qrels", fmt=fmt), grades=grades)
+    _refuse_list_as_qrels(obj)
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else _to_polars(obj, "qrels")
     frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:

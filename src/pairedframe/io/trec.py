@@ -206,23 +206,28 @@ def _fail(message: str, row: dict, path: str, what: str, column: int | None = No
                            argument=what)
 
 
-_SWAPPED = ("are the arguments swapped? On the command line QRELS comes first, then RUN (as in trec_eval); "
-            "in Python pf.evaluate(run, qrels) takes the run first")
+SWAPPED_HINT = ("are the arguments swapped? On the command line QRELS comes first, then RUN (as in trec_eval); "
+                "in Python pf.evaluate(run, qrels) takes the run first")
 
 
 def _looks_like(line: str, what: str) -> str:
     """What a line that is not a TREC ``what`` line looks like, as the tail of an error message."""
     n = _field_count(line)
+    fields = re.split(_BLANKS, line)
+    if len(line.split("\t")) == 2 and n > 2:  # qid<TAB>free text: a topics file (its text has any number of words)
+        return f"; it has 2 tab-separated columns (qid, text), like a topics / queries file, not a TREC {what} file"
+    if n == 2:
+        return f"; it has 2 fields, like a topics / queries file (qid, text), not a TREC {what} file"
     if line[:1] in ("{", "["):
         return "; it looks like JSON, not TREC text"
     if line[:1] == "<":
         return "; it looks like XML or HTML, not TREC text"
     if "," in line and n < 4:
         return "; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)"
-    if what == "run" and n == 4:
-        return f"; it looks like a qrels line (qid iter docno rel): {_SWAPPED}"
-    if what == "qrels" and n >= 6:
-        return f"; it looks like a run line (qid Q0 docno rank score tag): {_SWAPPED}"
+    if what == "run" and n == 4 and re.fullmatch(NUMBER, fields[3]):
+        return f"; it looks like a qrels line (qid iter docno rel): {SWAPPED_HINT}"
+    if what == "qrels" and n >= 6 and re.fullmatch(NUMBER, fields[3]) and re.fullmatch(NUMBER, fields[4]):
+        return f"; it looks like a run line (qid Q0 docno rank score tag): {SWAPPED_HINT}"
     return ""
 
 
@@ -356,6 +361,10 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
     path_list = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     if not path_list:
         raise ValueError("read_run: no run files given")
+    odd = next((p for p in path_list if not isinstance(p, (str, os.PathLike))), None)
+    if odd is not None:  # e.g. tables already read: they are runs as they are
+        raise InputFormatError(f"read_run reads run files, but got a {type(odd).__name__}; a run table is used as it "
+                               "is (pf.evaluate and pf.as_run take a table or a list of tables)", argument="run")
     if system is None:
         names = [system_name_from_path(p) for p in path_list]
     elif isinstance(system, str):

@@ -79,6 +79,17 @@ def _num(v: Any, digits: int) -> str:
     return str(v)
 
 
+#: Unbounded interval ends (one-sided intervals) as each format writes infinity; the terminal keeps ``inf``.
+_INFINITY = {"markdown": ("−∞", "∞"), "latex": (r"$-\infty$", r"$\infty$")}
+
+
+def _text_cell(v: Any, digits: int, fmt: str) -> str:
+    """A value as escaped markdown / LaTeX text, an infinite one as the format's infinity sign."""
+    if isinstance(v, float) and math.isinf(v):
+        return _INFINITY[fmt][v > 0]
+    return (latex_escape if fmt == "latex" else markdown_escape)(_num(v, digits))
+
+
 def _short(frame: pl.DataFrame) -> pl.DataFrame:
     keys = [c for c in frame.columns if c not in _SHORT and c not in _CONSTANT and c not in _HIDDEN]
     if "baseline" in frame.columns and frame["baseline"].n_unique() > 1:   # several baselines or all pairs
@@ -130,11 +141,10 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
             extra = extra.with_columns(pl.lit(settings["ranking_tie_rule"]).alias("ranking_tie_rule"))
         return extra.write_csv()
     short = _short(frame)
-    cells = [[_num(v, float_digits) for v in row] for row in short.iter_rows()]
     if fmt == "markdown":
         lines = ["| " + " | ".join(map(markdown_escape, short.columns)) + " |",
                  "| " + " | ".join("---:" if t.is_numeric() else "---" for t in short.dtypes) + " |"]
-        lines += ["| " + " | ".join(map(markdown_escape, r)) + " |" for r in cells]
+        lines += ["| " + " | ".join(_text_cell(v, float_digits, fmt) for v in r) + " |" for r in short.iter_rows()]
         lines += [""] + [f"- {markdown_escape(line)}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
@@ -142,12 +152,14 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         spec = "".join("r" if t.is_numeric() else "l" for t in short.dtypes)
         lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(esc(c) for c in short.columns) + r" \\",
                  r"\midrule"]
-        lines += [" & ".join(esc(c) for c in r) + r" \\" for r in cells]
+        lines += [" & ".join(_text_cell(v, float_digits, fmt) for v in r) + r" \\" for r in short.iter_rows()]
         lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+
+    cells = [[_num(v, float_digits) for v in row] for row in short.iter_rows()]
 
     table = Table(title=escape(title or "paired comparison vs baseline (delta = system - baseline)"))
     for name, dtype in short.schema.items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import tempfile
 import uuid
 from collections.abc import Callable, Sequence
@@ -92,6 +93,8 @@ def _cell(value: Any, digits: int) -> tuple[str, bool]:
     if isinstance(value, bool):
         return str(value).lower(), False
     if isinstance(value, float):
+        if math.isinf(value):                         # an unbounded interval end (one-sided)
+            return ("∞" if value > 0 else "−∞"), True
         return (f"{value:.{digits}f}" if abs(value) >= 10 ** -digits or value == 0 else f"{value:.2e}"), True
     if isinstance(value, int):
         return str(value), True

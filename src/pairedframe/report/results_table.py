@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import io
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -158,7 +159,12 @@ def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, 
         return number, ""
     if ci == "halfwidth" and row.get("halfwidth") is not None:
         return number, f" ± {row['halfwidth']:.{digits}f}"
-    return number, f" [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]"
+    return number, f" [{_end(row['ci_low'], digits)}, {_end(row['ci_high'], digits)}]"
+
+
+def _end(v: float, digits: int) -> str:
+    """An interval end; an unbounded one as −∞ / ∞ (LaTeX writes them $-\\infty$ / $\\infty$)."""
+    return ("∞" if v > 0 else "−∞") if math.isinf(v) else f"{v:.{digits}f}"
 
 
 def _render_cell(row: dict[str, Any], digits: int, ci: str | None, fmt: str) -> str:

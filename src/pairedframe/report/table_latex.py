@@ -26,7 +26,7 @@ _SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&":
              ">": r"\textgreater{}", "|": r"\textbar{}", "`": r"\textasciigrave{}", '"': r'\texttt{"}',
              # OT1's roman fonts have no straight " (typewriter has); the captions' symbols for OT1:
              "α": r"$\alpha$", "±": r"$\pm$", "†": r"$\dagger$", "‡": r"$\ddagger$", "≥": r"$\geq$",
-             "≤": r"$\leq$", "–": "--", "−": "$-$", "×": r"$\times$"}
+             "≤": r"$\leq$", "–": "--", "−": "$-$", "×": r"$\times$", "∞": r"$\infty$"}
 #: Characters that join a repeat of themselves into a ligature (``--`` en dash, ``''`` a closing quote).
 _LIGATURES = set("-',")
 
@@ -42,11 +42,16 @@ def latex_escape(text: str) -> str:
     -------
     str
         ``a|b_c`` -> ``a\\textbar{}b\\_c``; ``a--b`` -> ``a-{}-b`` (no en dash ligature); the
-        captions' symbols (α, ±, †, ‡, ≥, ≤, –) in math mode or as their LaTeX spelling.
+        captions' symbols (α, ±, †, ‡, ≥, ≤, –, −, ×, ∞) in math mode or as their LaTeX spelling (``−∞`` ->
+        ``$-\\infty$``: adjacent symbols share one math span).
     """
-    out = []
+    out: list[str] = []
     for i, ch in enumerate(text):
-        out.append(_SPECIALS.get(ch, ch))
+        piece = _SPECIALS.get(ch, ch)
+        if piece.startswith("$") and out and out[-1].endswith("$") and out[-1] != r"\$":
+            out[-1] = out[-1][:-1] + piece[1:]        # one math span: "−∞" is $-\infty$, never $-$$\infty$ ($$ is display math)
+            continue
+        out.append(piece)
         if ch in _LIGATURES and text[i + 1:i + 2] == ch:
             out.append("{}")
     return "".join(out)
