@@ -269,7 +269,9 @@ def test_few_clusters_warn_and_constant_deltas_are_degenerate_but_defined():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = compare_clustered(same, baseline="A", clusters=cmap, margin=0.01).row(0, named=True)
-    assert (r["delta"], r["ci_low"], r["ci_high"], r["se"], r["pvalue"]) == (0, 0, 0, 0, 1)
+    assert (r["delta"], r["se"], r["pvalue"]) == (0, 0, 1)
+    # no spread: compare's interval for equal deltas, never the point [0, 0] (the measure 'm' has no range: the line)
+    assert (r["ci_low"], r["ci_high"]) == compare(same, baseline="A").select("ci_low", "ci_high").row(0) == (-np.inf, np.inf)
     assert math.isnan(r["mde"])          # no spread seen: the detectable effect is unknown, not 0
     assert r["verdict"] == "identical" and r["equivalent"] and r["pvalue_tost"] == 1 / 2 ** 6   # exact, never 0
 
@@ -367,8 +369,9 @@ def test_note_of_an_equivalent_row_names_the_final_verdict():
 
 
 def test_zero_spread_between_clusters_gives_no_certainty():
-    """Equal cluster sums (or constant deltas) leave no spread: the interval is a point only when the exact
-    sign-flip test on G clusters can reject, and TOST's p is 1 / 2**G, never 0 (newcomer findings)."""
+    """Equal cluster sums (or constant deltas) leave no spread: the interval is never a point (compare's
+    range-based interval over G clusters; the whole line for a measure with no known range), and TOST's p
+    is 1 / 2**G, never 0."""
     df = pl.DataFrame({"system": ["A"] * 4 + ["B"] * 4, "qid": ["a", "b", "c", "d"] * 2, "measure": "m",
                        "value": [0.0] * 4 + [0.30, 0.31, 0.29, 0.32]})
     with warnings.catch_warnings():
@@ -383,7 +386,13 @@ def test_zero_spread_between_clusters_gives_no_certainty():
         warnings.simplefilter("ignore")
         r = compare_clustered(const, baseline="A", clusters={f"q{i}": i // 2 for i in range(n)},
                               margin=0.05).row(0, named=True)
-    assert (r["ci_low"], r["ci_high"]) == (0.01, 0.01) and r["pvalue_tost"] == 1 / 2 ** 6 and r["equivalent"]
+    assert (r["ci_low"], r["ci_high"]) == (-np.inf, np.inf) and r["pvalue_tost"] == 1 / 2 ** 6 and r["equivalent"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ap = compare_clustered(const.with_columns(pl.lit("AP").alias("measure")), baseline="A",
+                               clusters={f"q{i}": i // 2 for i in range(n)}).row(0, named=True)
+    share = 1 - 0.025 ** (1 / 6)                 # Clopper-Pearson's bound for 6 equal cluster deltas in [-1, 1]
+    assert (ap["ci_low"], ap["ci_high"]) == pytest.approx((0.01 - share * 1.01, 0.01 + share * 0.99), rel=1e-12)
 
 
 def test_equal_cluster_sums_up_to_float_noise_are_zero_spread():

@@ -233,3 +233,27 @@ def test_values_outside_the_measure_range_warn_and_keep_their_interval_against_s
     want = sps.ttest_rel(base + deltas, base).confidence_interval(0.95)
     assert (r.confidence_interval.low, r.confidence_interval.high) == pytest.approx((want.low, want.high), rel=1e-12)
     assert r.confidence_interval.low <= r.statistic <= r.confidence_interval.high
+
+
+def test_equal_deltas_get_compares_range_interval_in_segments_and_clustered_too():
+    """Thirty queries all improved by exactly 0.1: compare, compare_segments (one segment of every query)
+    and compare_clustered (one query per cluster, any interval) give the same range-based interval, never
+    the point [0.1, 0.1], and the clustered note says why."""
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.2, 0.6, 30)
+    qids = [f"q{i:02d}" for i in range(30)]
+    per_query = pl.DataFrame({"system": ["base"] * 30 + ["plus"] * 30, "qid": qids * 2, "measure": "AP",
+                              "value": np.concatenate([a, a + 0.1])})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = pf.compare(per_query, baseline="base").select("ci_low", "ci_high").row(0)
+        segments = pl.DataFrame({"qid": qids, "segment_set": "s", "segment": "all"})
+        seg = pf.compare_segments(per_query, segments, baseline="base").select("ci_low", "ci_high").row(0)
+        clustered = [pf.compare_clustered(per_query.with_columns(pl.col("qid").alias("cluster")), baseline="base",
+                                          interval=interval).row(0, named=True)
+                     for interval in ("edgeworth", "signflip", "t", "percentile")]
+    assert want[0] < 0.1 < want[1]
+    assert seg == pytest.approx(want, rel=1e-12)
+    for row in clustered:
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(want, rel=1e-12)
+        assert "every delta equals +0.1 (no spread)" in row["verdict_note"]

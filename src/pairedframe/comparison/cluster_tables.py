@@ -16,7 +16,7 @@ import polars as pl
 from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._equivalence import with_tost
 from pairedframe.comparison._families import family_columns, family_ids, family_text
-from pairedframe.comparison.interval_range import clip_delta_intervals
+from pairedframe.comparison.interval_range import clip_delta_intervals, zero_spread_deltas
 from pairedframe.comparison.pairing import oriented
 from pairedframe.checks import string_ids
 from pairedframe.measures import higher_is_better
@@ -145,8 +145,14 @@ def clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[st
     # in the measure's direction: a rank such as FirstRelRank is better when lower
     measures = rows.sort("_row")["measure"].to_list()
     verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
+    # G equal cluster deltas: compare's range-based interval over G units, never a point (whatever the interval)
+    st["ci_low"], st["ci_high"], flat_notes = zero_spread_deltas(
+        st["ci_low"], st["ci_high"], measures=measures, delta=st["delta"], n=G_all,
+        flat=(np.asarray(st["se"]) == 0) & (G_all >= 2), confidence_level=opt.confidence_level,
+        alternative=opt.alternative)
     st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures,
                                                                   st["delta"])
+    clip_notes = ["; ".join(x for x in pair if x) or None for pair in zip(flat_notes, clip_notes)]
     notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
                           exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,

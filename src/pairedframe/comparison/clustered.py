@@ -251,9 +251,11 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         ``verdict_note`` gives the TOST p-value used and the interval, and says so where the interval
         lies inside the margin but the adjusted p-value does not pass.  A comparison whose deltas are all 0 has
         ``se = 0``, ``mde`` NaN and the verdict ``"identical"``.  With ``se = 0`` (no spread between
-        clusters: constant deltas, or equal cluster sums) nothing is certain: the ``"edgeworth"`` / ``"t"``
-        interval is the point only when the exact sign-flip test on G clusters could reject
-        (``2 / 2**G < alpha``), else unbounded, and TOST's p is ``1 / 2**G`` (equivalent from 5 clusters).
+        clusters: constant deltas, or equal cluster sums) nothing is certain: whatever ``interval``, it is
+        :func:`compare`'s interval for equal deltas over G units (the mean deltas of populations in the
+        measure's range that give G equal cluster deltas with at least the level's probability; the whole
+        line for a measure with no known range), never a point, and TOST's p is ``1 / 2**G`` (equivalent
+        from 5 clusters).
 
     Raises
     ------

@@ -32,7 +32,7 @@ from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, quantile_cap
 from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
 
 __all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "clip_delta_intervals",
-           "finish_paired_intervals"]
+           "finish_paired_intervals", "zero_spread_deltas"]
 
 
 def mean_ranges(measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray]:
@@ -118,16 +118,35 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
             notes[i].append(f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
                             f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
                             f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
-    if flat.any():      # whatever the interval: n equal deltas never make a point (or the whole line) certain
-        cl, ch = constant_sample_interval(delta[flat], n[flat], lo[flat], hi[flat],
-                                          confidence_level=confidence_level, alternative=alternative)
-        low[flat], high[flat] = cl, ch
-        for i in np.flatnonzero(flat):
-            notes[i].append(_zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i])))
+    # whatever the interval: n equal deltas never make a point (or the whole line) certain
+    low, high, flat_notes = zero_spread_deltas(low, high, measures=measures, delta=delta, n=n, flat=flat,
+                                               confidence_level=confidence_level, alternative=alternative)
+    for i, text in enumerate(flat_notes):
+        if text:
+            notes[i].append(text)
     low, high, clipped = clip_to_range(low, high, lo, hi)
     for i in np.flatnonzero(clipped):
         notes[i].append(_clip_text(str(measures[i]), float(lo[i]), float(hi[i])))
     return low, high, ["; ".join(parts) if parts else None for parts in notes]
+
+
+def zero_spread_deltas(low, high, *, measures: Sequence[str], delta: np.ndarray, n: np.ndarray, flat: np.ndarray,
+                       confidence_level: float, alternative: str
+                       ) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+    """Intervals where the ``flat`` rows (``n`` equal deltas, or ``n`` equal cluster deltas) get the
+    range-based interval compare gives them (:func:`~pairedframe.stats.value_range.constant_sample_interval`):
+    never a point, whatever the interval method; other rows unchanged.  Also compare's note per flat row."""
+    low, high = np.array(low, dtype=np.float64), np.array(high, dtype=np.float64)
+    flat = np.asarray(flat, dtype=bool)
+    notes: list[str | None] = [None] * low.shape[0]
+    if flat.any():
+        lo, hi = delta_ranges(measures, delta)
+        n = np.asarray(n, dtype=float)
+        low[flat], high[flat] = constant_sample_interval(np.asarray(delta)[flat], n[flat], lo[flat], hi[flat],
+                                                         confidence_level=confidence_level, alternative=alternative)
+        for i in np.flatnonzero(flat):
+            notes[i] = _zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i]))
+    return low, high, notes
 
 
 def _zero_spread_text(c: float, n: int, lo: float, hi: float) -> str:

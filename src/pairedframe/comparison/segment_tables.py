@@ -18,7 +18,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               segment_adaptive, warn_uncertified)
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns, family_ids
-from pairedframe.comparison.interval_range import clip_deltas
+from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.checks import require_each, string_ids
 from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning, user_stacklevel
@@ -149,7 +149,7 @@ def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.
     min_disc = np.where(ok, min_disc, 0)
     limited &= ok
     out = _result_frame(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
-                        n_resamples=n_resamples, seed=seed, adjusted=(p_bh, p_holm, significant),
+                        n_resamples=n_resamples, seed=seed, level=level, alternative=alternative, adjusted=(p_bh, p_holm, significant),
                         flags=(fam_size, min_disc, limited))
     if adaptive:
         out = out.with_columns(adaptive_columns(flips, k, ok_idx))
@@ -207,7 +207,7 @@ def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, n_all: n
 
 
 def _result_frame(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
-                  baseline: str, test: str, interval: str, n_resamples: int, seed: int,
+                  baseline: str, test: str, interval: str, n_resamples: int, seed: int, level: float, alternative: str,
                   adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...]) -> pl.DataFrame:
     """The result's columns, in order; the statistics of units with a single query null."""
     p_bh, p_holm, significant = adjusted
@@ -218,7 +218,11 @@ def _result_frame(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.n
                          np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
                                   None))
     resampled = test == "randomization" or interval in ("signflip", "percentile")
-    # inside the range of a mean delta of the measure ([-1, 1] for measures in [0, 1]): coverage unchanged
+    # n equal deltas: compare's range-based interval, never a point; then inside the range of a mean delta
+    flat = (n_all >= 2) & (units["sd"].to_numpy() == 0)
+    stats["ci_low"], stats["ci_high"], _ = zero_spread_deltas(
+        stats["ci_low"], stats["ci_high"], measures=units["measure"].to_list(), delta=stats["delta"], n=n_all,
+        flat=flat, confidence_level=1.0 - level, alternative=alternative)
     stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"], stats["delta"])
     return units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),

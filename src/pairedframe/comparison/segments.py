@@ -328,7 +328,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Units with one paired query get null statistics and ``warning = "only 1 paired query"``
         (NaN p-values are left out of their family).  ``skewness`` is the adjusted sample skewness
         of the unit's deltas, as :func:`compare`'s (``scipy.stats.skew(bias=False)``; NaN below 3
-        queries or at zero spread).  ``small_sample`` is ``n_queries < MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
+        queries or at zero spread); a unit whose deltas are all equal gets :func:`compare`'s interval for
+        equal deltas, never a point.  ``small_sample`` is ``n_queries < MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
         reach the smallest attainable p-value before ``correction`` can reject any (1 for the
         t-test).  ``resolution_limited`` is true for a row that is not ``significant`` and would not be
         even if its p-value were the smallest its test can give (``2/2^n`` two-sided exact, ``1/(B+1)``
