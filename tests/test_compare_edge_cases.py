@@ -90,3 +90,16 @@ def test_a_comparison_leaving_out_queries_one_system_failed_on_is_never_identica
                     n_resamples=500).row(0, named=True)
     assert ap["verdict"] == "identical"             # a null AP is an undefined value, not a miss
     assert "_left_out" not in seg.columns and "_left_out" not in clu.columns
+
+
+def test_geometric_mean_measures_are_refused_by_name_and_left_out_of_all_measures_with_a_warning():
+    """A mean delta of GMAP's per-query values is AP's: compare refuses GMAP when asked for it, and
+    leaves it out with a warning when every measure of the table is compared."""
+    rows = [(s, f"q{i}", m, v + (0.05 if s == "b" else 0.0) + 0.01 * i)
+            for s in ("a", "b") for i in range(10) for m, v in (("AP", 0.3), ("GMAP", 0.3))]
+    per_query = pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+    with pytest.raises(ValueError, match=r"`measures`: GMAP summarises by a geometric mean"):
+        pf.compare(per_query, baseline="a", measures=["GMAP"])
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"left out of the comparison: GMAP summarises"):
+        out = pf.compare(per_query, baseline="a", n_resamples=200)
+    assert out["measure"].to_list() == ["AP"]

@@ -158,3 +158,23 @@ def test_rank_agreement_refuses_a_table_mixing_two_judgment_sets():
     plain = pf.rank_agreement(mixed.filter(pl.col("judgments") == "nist").drop("judgments"),
                               mixed.filter(pl.col("judgments") == "llm").drop("judgments"), measure="AP")
     assert one.kendall_tau_b.statistic == plain.kendall_tau_b.statistic and one.rbo.statistic == plain.rbo.statistic
+
+
+def test_rank_agreement_on_gmap_ranks_systems_by_their_geometric_means_against_scipy_kendalltau():
+    """GMAP ranks systems by the geometric mean of AP (trec_eval's gm_map), not by MAP: tau_b equals
+    scipy's on the two judgment sets' geometric means, and mean_a / mean_b are those geometric means."""
+    rng = np.random.default_rng(3)
+    rows = []
+    for s in range(8):
+        ap = rng.uniform(0.0, 0.6, 20) ** (1 + s / 4)       # skewed: GMAP and MAP orderings differ
+        for judged, scale in (("nist", 1.0), ("llm", 0.9)):
+            noisy = np.clip(ap * scale + rng.normal(0, 0.02, 20), 0, 1)
+            rows += [(judged, f"s{s}", f"q{i}", "GMAP", float(v)) for i, v in enumerate(noisy)]
+    table = pl.DataFrame(rows, schema=["judgments", "system", "qid", "measure", "value"], orient="row")
+    res = pf.rank_agreement(table.filter(pl.col("judgments") == "nist").drop("judgments"),
+                            table.filter(pl.col("judgments") == "llm").drop("judgments"), measure="GMAP")
+    geo = (table.group_by("judgments", "system").agg(pl.col("value").clip(lower_bound=1e-5).log().mean().exp())
+           .pivot(on="judgments", index="system", values="value").sort("system"))
+    assert res.kendall_tau_b.statistic == pytest.approx(sps.kendalltau(geo["nist"], geo["llm"]).statistic, abs=1e-12)
+    frame = res.means.sort("system")
+    np.testing.assert_allclose(frame["mean_a"].to_numpy(), geo["nist"].to_numpy(), rtol=1e-12)

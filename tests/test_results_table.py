@@ -449,3 +449,21 @@ def test_no_best_or_second_is_marked_among_means_over_different_query_sets():
     assert frame.filter(pl.col("measure") == "FirstRelRank")["place"].is_null().all()
     assert frame.filter(pl.col("measure") == "AP").sort("system")["place"].to_list() == [2, 1]
     assert "No best or second for FirstRelRank: its means are over different numbers of queries" in table.caption
+
+
+def test_geometric_mean_measures_show_trec_evals_all_value_against_trec_eval_output(shared_data):
+    """GMAP and GMBpref are summarised by a geometric mean: the table shows trec_eval's `all` value
+    (out.test.a: gm_map 0.1051, gm_bpref 0.0083), not the arithmetic mean of per-query AP / bpref, with an
+    interval for the geometric mean inside [0, 1], and the caption says so."""
+    root = shared_data / "trec_eval"
+    ev = pf.evaluate(root / "results.test", root / "qrels.test", ["map", "gm_map", "gm_bpref"])
+    table = pf.results_table(ev, ci="range")
+    means = dict(zip(table.frame["measure"], table.frame["mean"]))
+    summary = dict(ev.summary().select("measure", "value").iter_rows())
+    expected = {line.split()[0]: float(line.split()[2]) for line in (root / "out.test.a").read_text().splitlines()
+                if line.split()[0] in ("gm_map", "gm_bpref")}
+    assert round(means["GMAP"], 4) == expected["gm_map"] and round(means["GMBpref"], 4) == expected["gm_bpref"]
+    assert means["GMAP"] == pytest.approx(summary["GMAP"], rel=1e-12)
+    row = table.frame.filter(pl.col("measure") == "GMAP").row(0, named=True)
+    assert 0 <= row["ci_low"] < row["mean"] < row["ci_high"] <= 1 and row["halfwidth"] is None
+    assert "GMAP, GMBpref: geometric mean" in table.caption

@@ -22,6 +22,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSa
 from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
                                     refuse_null_ids)
 from pairedframe.measures import parse_measure
+from pairedframe.measures.parse import aggregate_of
 from pairedframe.stats.power import MIN_QUERIES
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
@@ -131,9 +132,27 @@ def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline
     if not systems:
         raise ValueError("nothing to compare: no system other than the baseline "
                          f"{baseline!r} (systems in the table: {all_systems})")
-    measures = require_names(table_measure_names(measures, all_measures), all_measures, what="measure",
-                             parameter="measures", source="the per-query table")
-    return systems, measures
+    chosen = require_names(table_measure_names(measures, all_measures), all_measures, what="measure",
+                           parameter="measures", source="the per-query table")
+    return systems, _without_geometric_means(chosen, everything=measures is None)
+
+
+def _without_geometric_means(measures: list[str], *, everything: bool) -> list[str]:
+    """The measures a paired comparison of mean deltas can compare: not GMAP / GMBpref, whose summary is a
+    geometric mean (a mean delta of their per-query values would be AP's or Bpref's).  Left out with a
+    warning when every measure of the table was asked for; refused by name when asked for."""
+    geometric = [m for m in measures if aggregate_of(m) == "gmean"]
+    if not geometric:
+        return measures
+    verb = "summarises" if len(geometric) == 1 else "summarise"
+    why = (f"{', '.join(geometric)} {verb} by a geometric mean, which a mean delta of per-query values "
+           "does not compare (it would be the arithmetic mean's: AP's for GMAP); compare AP / Bpref, or the "
+           "logs of the values as a measure of their own")
+    rest = [m for m in measures if m not in geometric]
+    if not everything or not rest:
+        raise ValueError(f"`measures`: {why}")
+    warnings.warn(f"left out of the comparison: {why}", PartlyEmptyWarning, stacklevel=user_stacklevel())
+    return rest
 
 
 def table_measure_names(requested: str | Sequence[str] | None, available: Sequence[str]) -> list[str] | None:

@@ -32,6 +32,8 @@ from pairedframe.checks import sample
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
 from pairedframe.measures import higher_is_better, parse_measure
+from pairedframe.measures.base import MIN_GEO_MEAN
+from pairedframe.measures.parse import aggregate_of
 from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
 from pairedframe.stats.jackknife import jackknife_t_interval
@@ -205,7 +207,10 @@ def _matrix(frame: pl.DataFrame, measure: str, systems: list[str], qids: list[st
     wide = (frame.filter(pl.col("measure") == measure).select("qid", "system", "value")
             .pivot(on="system", index="qid", values="value"))
     wide = pl.DataFrame({"qid": qids}).join(wide, on="qid", how="left")
-    return wide.select(systems).to_numpy().astype(np.float64)
+    values = wide.select(systems).to_numpy().astype(np.float64)
+    if aggregate_of(measure) == "gmean":     # GMAP: systems ranked by the geometric mean, i.e. the mean log
+        values = np.log(np.maximum(values, MIN_GEO_MEAN))
+    return values
 
 
 def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] | None, names: tuple[str, str]
@@ -442,6 +447,8 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
                     for key, (stat, p) in point.items()}
 
     rank = lambda m: pl.Series(m).rank("min", descending=True).cast(pl.Int64)  # noqa: E731
+    if aggregate_of(name) == "gmean":        # report trec_eval's value, the geometric mean
+        ma, mb = np.exp(ma), np.exp(mb)
     table = pl.DataFrame({"system": chosen, "mean_a": ma, "mean_b": mb}).with_columns(
         rank(oa).alias("rank_a"), rank(ob).alias("rank_b"))
     settings = {"method": interval, "interval": RANK_INTERVALS[interval], "confidence_level": opt.confidence_level,

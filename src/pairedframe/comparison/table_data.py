@@ -31,6 +31,7 @@ not comparable (``settings["unranked_measures"]``, and the caption says so).
 
 from __future__ import annotations
 
+import math
 import string
 import warnings
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.value_range import constant_sample_interval
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
+from pairedframe.measures.base import MIN_GEO_MEAN
+from pairedframe.measures.parse import aggregate_of
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
 
@@ -160,6 +163,15 @@ def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, conf
     :mod:`pairedframe.comparison.interval_range`); ``halfwidth`` is t's, null where the interval is not
     ``mean -/+ halfwidth`` (clipped, or without spread)."""
     if per_query is not None:
+        geometric = [m for m in per_query["measure"].unique(maintain_order=True).to_list() if aggregate_of(m) == "gmean"]
+        if geometric:
+            order = per_query.select("system", "measure").unique(maintain_order=True).with_row_index("_order")
+            parts = [_geometric_means(per_query.filter(pl.col("measure").is_in(geometric)), confidence_level)]
+            rest = per_query.filter(~pl.col("measure").is_in(geometric))
+            if rest.height:
+                parts.append(_means(rest, None, confidence_level))
+            return (order.join(pl.concat(parts, how="diagonal_relaxed"), on=["system", "measure"], how="inner")
+                    .sort("_order").drop("_order"))
         agg = per_query.group_by("system", "measure", maintain_order=True).agg(
             pl.col("value").mean().alias("mean"), pl.col("value").std(ddof=1).alias("sd"),
             pl.col("value").count().cast(pl.Int64).alias("n_queries"))     # null = undefined for that query
@@ -185,6 +197,30 @@ def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, conf
                           "n_queries")])
     return (rows.unique(["system", "measure"], keep="first", maintain_order=True)
             .with_columns(*(pl.lit(None, dtype=pl.Float64).alias(c) for c in ("ci_low", "ci_high", "halfwidth"))))
+
+
+def _geometric_means(per_query: pl.DataFrame, confidence_level: float) -> pl.DataFrame:
+    """:func:`_means` of measures trec_eval summarises by a geometric mean (GMAP, GMBpref): ``mean`` is
+    ``exp(mean(log(max(v, MIN_GEO_MEAN))))``, trec_eval's ``all`` value, and the interval is the t interval
+    of the mean log, exponentiated (an interval for the geometric mean; ``halfwidth`` null: not symmetric);
+    values without spread get the range-based interval on the log scale of ``[MIN_GEO_MEAN, 1]``."""
+    logs = per_query.with_columns(pl.col("value").clip(lower_bound=MIN_GEO_MEAN).log())
+    agg = logs.group_by("system", "measure", maintain_order=True).agg(
+        pl.col("value").mean().alias("mean"), pl.col("value").std(ddof=1).alias("sd"),
+        pl.col("value").count().cast(pl.Int64).alias("n_queries"))
+    n, sd = agg["n_queries"].to_numpy().astype(float), agg["sd"].to_numpy().astype(float)
+    mean = agg["mean"].to_numpy().astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = np.where(n > 1, stdtrit(np.maximum(n - 1, 1), 0.5 + confidence_level / 2) * sd / np.sqrt(n), np.nan)
+    low, high = mean - half, mean + half
+    flat = (n > 1) & zero_spread_means(logs, agg)
+    if flat.any():
+        low[flat], high[flat] = constant_sample_interval(mean[flat], n[flat], math.log(MIN_GEO_MEAN), 0.0,
+                                                         confidence_level=confidence_level)
+    low, high, _ = clip_means(np.exp(low), np.exp(high), agg["measure"].to_list(), np.exp(mean))
+    return agg.drop("sd").with_columns(pl.Series("mean", np.exp(mean)), pl.Series("ci_low", low, nan_to_null=True),
+                                       pl.Series("ci_high", high, nan_to_null=True),
+                                       pl.lit(None, dtype=pl.Float64).alias("halfwidth"))
 
 
 def zero_spread_means(per_query: pl.DataFrame, agg: pl.DataFrame) -> np.ndarray:

@@ -24,7 +24,7 @@ from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.io.convert import as_run
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
-from pairedframe.io.judgments import KIND, JudgmentsFormat, as_judgments, check_format, kind_of, plain_qrels
+from pairedframe.io.judgments import KIND, JudgmentsFormat, check_format, kind_of, plain_qrels
 from pairedframe.io.partition import duplicate_error, iter_partitioned_blocks
 from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path

@@ -433,3 +433,16 @@ def higher_is_better(name: str) -> bool:
     except ValueError:
         return True
     return all(m.spec.higher_is_better for m in parsed)
+
+
+@lru_cache(maxsize=4096)
+def aggregate_of(name: str) -> str:
+    """How trec_eval summarises the measure called ``name`` over queries: ``"mean"``, ``"gmean"`` (GMAP,
+    GMBpref: the geometric mean of values floored at MIN_GEO_MEAN), ``"sum"`` (counts) or ``"none"``;
+    ``"mean"`` for names that are not pairedframe measures."""
+    try:
+        parsed = parse_measure(name)
+    except ValueError:
+        return "mean"
+    kinds = {m.spec.aggregate for m in parsed}
+    return kinds.pop() if len(kinds) == 1 else "mean"

@@ -26,9 +26,9 @@ from typing import Any
 import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
+from pairedframe.measures.parse import aggregate_of
 from pairedframe.comparison.table_data import (DAGGER, DOUBLE_DAGGER, TableData, reject_text_measures,
                                                results_table_data)
-from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.table_html import check_table_id, new_table_id, scope_css
 from pairedframe.report.table_latex import CI_LAYOUTS, render_latex
@@ -108,6 +108,10 @@ def _caption_text(data: TableData) -> str:
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
     judged = f" under the {s['judgments']} judgments" if s.get("judgments") else ""
     parts = [f"Mean {', '.join(data.measures)}{judged} over {queries}."]
+    geometric = [m for m in data.measures if aggregate_of(m) == "gmean"]
+    if geometric:
+        parts.append(f"{', '.join(geometric)}: geometric mean, as trec_eval (values floored at 1e-5); its interval "
+                     "is the t interval of the mean log, exponentiated.")
     if s.get("ci"):
         form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
         special = "halfwidth" in data.frame.columns and data.frame.filter(
