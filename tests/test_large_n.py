@@ -164,3 +164,17 @@ def test_one_pass_in_duckdb_against_the_polars_path():
         assert eng["method"].to_list() == mem["method"].to_list()
         for column in ("delta", "ci_low", "ci_high", "pvalue", "sd", "skewness", "mde"):
             np.testing.assert_allclose(eng[column].to_numpy(), mem[column].to_numpy(), rtol=1e-12, atol=1e-15)
+
+
+def test_results_table_caption_names_the_one_pass_method_not_resampling():
+    """Above LARGE_N non-zero deltas nothing is resampled: the caption describes the normal
+    approximation of the sign-flip test and its inverted interval, not bootstrap and sign flips."""
+    rng = np.random.default_rng(0)
+    n = 12_000
+    a = rng.uniform(size=n)
+    qids = [f"q{i}" for i in range(n)]
+    big = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": qids * 2, "measure": "nDCG@10",
+                        "value": np.concatenate([a, np.clip(a + rng.normal(0.003, 0.1, n), 0, 1)])})
+    caption = pf.results_table(big, baseline="a", seed=0).caption
+    assert "sign-flip test by its normal approximation" in caption and "inverting the test's normal" in caption
+    assert "bootstrap" not in caption and "sign flips" not in caption

@@ -237,7 +237,7 @@ def _comparison_settings(cmp: pl.DataFrame, column: str, measures: list[str]) ->
     """What the caption states of the comparison: its settings, the measures it did not test and the
     smallest p-values (why a table has no mark)."""
     settings: dict[str, Any] = {}
-    for key in ("test", "interval", "alternative", "n_resamples", "seed", "family", "exact"):
+    for key in ("test", "interval", "alternative", "n_resamples", "seed", "family", "exact", "method"):
         if key in cmp.columns and cmp.height:
             vals = cmp[key].unique(maintain_order=True).to_list()
             settings[key] = vals[0] if len(vals) == 1 else vals

@@ -26,10 +26,10 @@ from typing import Any
 import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
-from pairedframe.measures.parse import aggregate_of
-from pairedframe.comparison.table_data import (DAGGER, DOUBLE_DAGGER, TableData, reject_text_measures,
+from pairedframe.comparison.table_data import (TableData, reject_text_measures,
                                                results_table_data)
 from pairedframe.report.output import require_output_folder
+from pairedframe.report.table_caption import caption_text
 from pairedframe.report.table_html import check_table_id, new_table_id, scope_css
 from pairedframe.report.table_latex import CI_LAYOUTS, render_latex
 from pairedframe.report.table_markdown import render_markdown
@@ -38,25 +38,6 @@ __all__ = ["ResultsTable", "results_table", "check_letters", "TABLE_FORMATS", "M
 
 TABLE_FORMATS = ("latex", "markdown", "html", "terminal")
 _UNLIMITED = 100_000                                   # console width to measure a table's natural width
-
-
-def _describe_test(s: dict[str, Any]) -> str:
-    alt = s.get("alternative", "two-sided")
-    if s.get("correction") == "tukey":
-        n = s.get("n_resamples")
-        tukey = f"randomised Tukey HSD with {n:,} permutations" if isinstance(n, int) else "randomised Tukey HSD"
-        return f"{tukey}, marked only where the pair's own test also rejects"
-    if s.get("test") == "t":
-        return f"{alt} paired t-test"
-    n = s.get("n_resamples")
-    how = "all sign patterns" if s.get("exact") is True else f"{n:,} sign flips" if isinstance(n, int) else "sign flips"
-    return f"{alt} paired randomization test with {how}"
-
-
-#: Caption wording of compare's interval names.
-_INTERVAL_NAMES = {"studentized": "studentized bootstrap (symmetric bootstrap-t)",
-                   "signflip": "the shifts the sign-flip test accepts", "t": "t", "percentile": "bootstrap percentile",
-                   "bca": "bootstrap BCa"}
 
 
 def _baselines(data: TableData) -> list[str]:
@@ -76,80 +57,6 @@ def _baselines_first(data: TableData) -> TableData:
     rank = {s: i for i, s in enumerate(order)}
     frame = data.frame.sort(pl.col("system").replace_strict(rank, return_dtype=pl.Int64), maintain_order=True)
     return replace(data, systems=order, frame=frame)
-
-
-def _why_no_marks(s: dict[str, Any], correction: str) -> str:
-    """The caption's sentence for a table without a single mark: the smallest deciding p-value, and
-    when the raw p-values sit at the smallest value the test can give, that this floor is the cause."""
-    p, raw, alpha = s.get("smallest_p"), s.get("smallest_raw_p"), s["alpha"]
-    if p is None:
-        return "No cell is marked: the comparison has no p-value."
-    text = f"No cell is marked: the smallest {correction} p is {p:.3g} ≥ α = {alpha:g}."
-    n_resamples, lo_hi = s.get("n_resamples"), s["n_queries"]
-    if s.get("test") == "t" or raw is None or raw >= alpha or not isinstance(lo_hi, tuple):
-        return text
-    if s.get("exact") is True:
-        floor = (2.0 if s.get("alternative", "two-sided") == "two-sided" else 1.0) * 2.0 ** -lo_hi[1]
-        how, more = f"the exact sign-flip test over {lo_hi[1]} queries", "more queries"
-    elif isinstance(n_resamples, int):
-        floor = 1.0 / (n_resamples + 1)
-        how, more = f"{n_resamples:,} resamples", "more resamples"
-    else:
-        return text
-    if raw <= floor * (1 + 1e-9):
-        text += f" The raw p-values reach {raw:.3g}, the least {how} can give: {more} could mark cells."
-    return text
-
-
-def _caption_text(data: TableData) -> str:
-    """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules."""
-    s = data.settings
-    lo, hi = s["n_queries"]
-    queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
-    judged = f" under the {s['judgments']} judgments" if s.get("judgments") else ""
-    parts = [f"Mean {', '.join(data.measures)}{judged} over {queries}."]
-    geometric = [m for m in data.measures if aggregate_of(m) == "gmean"]
-    if geometric:
-        parts.append(f"{', '.join(geometric)}: geometric mean, as trec_eval (values floored at 1e-5); its interval "
-                     "is the t interval of the mean log, exponentiated.")
-    if s.get("ci"):
-        form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
-        special = "halfwidth" in data.frame.columns and data.frame.filter(
-            pl.col("ci_low").is_not_null() & pl.col("halfwidth").is_null()).height > 0
-        where = ("[low, high] where it is clipped to the measure's range or the values have no spread"
-                 if s["ci"] == "halfwidth" else "inside the measure's range")
-        parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries"
-                     + (f", {where}." if special else "."))
-    if data.mode != "none":
-        correction = {"holm": "Holm-adjusted", "bh": "Benjamini-Hochberg-adjusted", "none": "unadjusted",
-                      "tukey": "family-wise adjusted"}[s["correction"]]
-        family = s.get("family")
-        n = s["n_comparisons"]
-        scope = ("family: all pairs of each measure" if s["correction"] == "tukey"
-                 else f"family: {family}" if isinstance(family, str) else f"{n} comparison{'s' if n != 1 else ''}")
-        detail = (f"{_describe_test(s)}; {correction} p ({scope}) < α = {s['alpha']:g}; "
-                  f"seed {s.get('seed', '?')}")
-        if s.get("interval"):
-            detail += f"; delta intervals: {_INTERVAL_NAMES.get(s['interval'], s['interval'])}"
-        if data.mode == "dagger":
-            parts.append(f"{DAGGER} / {DOUBLE_DAGGER}: significantly better / worse than {s['baselines'][0]} ({detail}).")
-        else:
-            parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
-        untested = s.get("untested_measures") or []
-        if untested:
-            parts.append(f"{', '.join(untested)}: not tested (the comparison has no rows for "
-                         f"{'it' if len(untested) == 1 else 'them'}), so no marks.")
-        if not any(data.frame["marks"]) and len(untested) < len(data.measures):
-            parts.append(_why_no_marks(s, correction))
-    parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
-    unranked = s.get("unranked_measures") or []
-    if unranked:
-        their = "its" if len(unranked) == 1 else "their"
-        parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
-                     "queries per system, so they are not comparable.")
-    if s.get("ranking_tie_rule"):
-        parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
-    return " ".join(parts)
 
 
 def _number(v: float | None, digits: int) -> str:
@@ -212,7 +119,7 @@ class ResultsTable:
     @property
     def caption(self) -> str:
         """Plain-text caption naming test, interval, correction, alpha, n_queries, seed and tie rules."""
-        return _caption_text(self.data)
+        return caption_text(self.data)
 
     def _label(self, system: str) -> str:
         letter = self.data.letters.get(system)

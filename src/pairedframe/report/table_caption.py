@@ -1,0 +1,126 @@
+"""The caption of a results table: what the cells are, how the marks were decided and what the layout means."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from pairedframe.comparison.large_n import LARGE_N
+from pairedframe.comparison.table_data import DAGGER, DOUBLE_DAGGER, TableData
+from pairedframe.measures.parse import aggregate_of
+
+__all__ = ["caption_text"]
+
+
+def _describe_test(s: dict[str, Any]) -> str:
+    alt = s.get("alternative", "two-sided")
+    if s.get("correction") == "tukey":
+        n = s.get("n_resamples")
+        tukey = f"randomised Tukey HSD with {n:,} permutations" if isinstance(n, int) else "randomised Tukey HSD"
+        return f"{tukey}, marked only where the pair's own test also rejects"
+    if s.get("test") == "t":
+        return f"{alt} paired t-test"
+    methods = _methods(s)
+    if methods == ["one-pass"]:
+        return (f"{alt} paired sign-flip test by its normal approximation (more than {LARGE_N:,} non-zero "
+                "deltas: one pass over them)")
+    n = s.get("n_resamples")
+    n = next((v for v in n if isinstance(v, int)), None) if isinstance(n, list) else n
+    how = "all sign patterns" if s.get("exact") is True else f"{n:,} sign flips" if isinstance(n, int) else "sign flips"
+    text = f"{alt} paired randomization test with {how}"
+    if "one-pass" in methods:
+        text += f" (by its normal approximation where more than {LARGE_N:,} deltas are non-zero)"
+    return text
+
+
+#: Caption wording of compare's interval names.
+_INTERVAL_NAMES = {"studentized": "studentized bootstrap (symmetric bootstrap-t)",
+                   "signflip": "the shifts the sign-flip test accepts", "t": "t", "percentile": "bootstrap percentile",
+                   "bca": "bootstrap BCa"}
+
+
+def _methods(s: dict[str, Any]) -> list[Any]:
+    return s.get("method") if isinstance(s.get("method"), list) else [s.get("method")]
+
+
+def _interval_text(s: dict[str, Any]) -> str:
+    inverted = "the interval inverting the test's normal approximation"
+    name = _INTERVAL_NAMES.get(s["interval"], s["interval"])
+    if _methods(s) == ["one-pass"]:
+        return inverted
+    return f"{name} ({inverted} above {LARGE_N:,} non-zero deltas)" if "one-pass" in _methods(s) else name
+
+
+def _why_no_marks(s: dict[str, Any], correction: str) -> str:
+    """The caption's sentence for a table without a single mark: the smallest deciding p-value, and
+    when the raw p-values sit at the smallest value the test can give, that this floor is the cause."""
+    p, raw, alpha = s.get("smallest_p"), s.get("smallest_raw_p"), s["alpha"]
+    if p is None:
+        return "No cell is marked: the comparison has no p-value."
+    text = f"No cell is marked: the smallest {correction} p is {p:.3g} ≥ α = {alpha:g}."
+    n_resamples, lo_hi = s.get("n_resamples"), s["n_queries"]
+    if s.get("test") == "t" or raw is None or raw >= alpha or not isinstance(lo_hi, tuple):
+        return text
+    if s.get("exact") is True:
+        floor = (2.0 if s.get("alternative", "two-sided") == "two-sided" else 1.0) * 2.0 ** -lo_hi[1]
+        how, more = f"the exact sign-flip test over {lo_hi[1]} queries", "more queries"
+    elif isinstance(n_resamples, int):
+        floor = 1.0 / (n_resamples + 1)
+        how, more = f"{n_resamples:,} resamples", "more resamples"
+    else:
+        return text
+    if raw <= floor * (1 + 1e-9):
+        text += f" The raw p-values reach {raw:.3g}, the least {how} can give: {more} could mark cells."
+    return text
+
+
+def caption_text(data: TableData) -> str:
+    """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules."""
+    s = data.settings
+    lo, hi = s["n_queries"]
+    queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
+    judged = f" under the {s['judgments']} judgments" if s.get("judgments") else ""
+    parts = [f"Mean {', '.join(data.measures)}{judged} over {queries}."]
+    geometric = [m for m in data.measures if aggregate_of(m) == "gmean"]
+    if geometric:
+        parts.append(f"{', '.join(geometric)}: geometric mean, as trec_eval (values floored at 1e-5); its interval "
+                     "is the t interval of the mean log, exponentiated.")
+    if s.get("ci"):
+        form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
+        special = "halfwidth" in data.frame.columns and data.frame.filter(
+            pl.col("ci_low").is_not_null() & pl.col("halfwidth").is_null()).height > 0
+        where = ("[low, high] where it is clipped to the measure's range or the values have no spread"
+                 if s["ci"] == "halfwidth" else "inside the measure's range")
+        parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries"
+                     + (f", {where}." if special else "."))
+    if data.mode != "none":
+        correction = {"holm": "Holm-adjusted", "bh": "Benjamini-Hochberg-adjusted", "none": "unadjusted",
+                      "tukey": "family-wise adjusted"}[s["correction"]]
+        family = s.get("family")
+        n = s["n_comparisons"]
+        scope = ("family: all pairs of each measure" if s["correction"] == "tukey"
+                 else f"family: {family}" if isinstance(family, str) else f"{n} comparison{'s' if n != 1 else ''}")
+        detail = (f"{_describe_test(s)}; {correction} p ({scope}) < α = {s['alpha']:g}; "
+                  f"seed {s.get('seed', '?')}")
+        if s.get("interval"):
+            detail += f"; delta intervals: {_interval_text(s)}"
+        if data.mode == "dagger":
+            parts.append(f"{DAGGER} / {DOUBLE_DAGGER}: significantly better / worse than {s['baselines'][0]} ({detail}).")
+        else:
+            parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
+        untested = s.get("untested_measures") or []
+        if untested:
+            parts.append(f"{', '.join(untested)}: not tested (the comparison has no rows for "
+                         f"{'it' if len(untested) == 1 else 'them'}), so no marks.")
+        if not any(data.frame["marks"]) and len(untested) < len(data.measures):
+            parts.append(_why_no_marks(s, correction))
+    parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
+    unranked = s.get("unranked_measures") or []
+    if unranked:
+        their = "its" if len(unranked) == 1 else "their"
+        parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
+                     "queries per system, so they are not comparable.")
+    if s.get("ranking_tie_rule"):
+        parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
+    return " ".join(parts)
