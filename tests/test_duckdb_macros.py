@@ -367,6 +367,19 @@ def test_compare_through_the_macros_refuses_fewer_than_two_common_queries_like_c
     assert got == [("b.txt", "P@1", 5), ("b.txt", "RR", 5)]
 
 
+def test_compare_of_one_run_alone_is_an_error_like_compare(con, tmp_path):
+    """One run and its baseline are the same system: nothing to compare, an error in both (the macro
+    returned 0 rows)."""
+    (tmp_path / "qrels.txt").write_text("".join(f"q{i} 0 d{j} {int(j == i % 3)}\n" for i in range(5) for j in range(3)))
+    (tmp_path / "a.txt").write_text("".join(f"q{i} Q0 d{j} {j} {3 - j} a\n" for i in range(5) for j in range(3)))
+    runs, qrels = [str(tmp_path / "a.txt")], str(tmp_path / "qrels.txt")
+    with pytest.raises(ValueError, match="nothing to compare: no system other than the baseline 'a.txt'"):
+        pf.compare(_evaluate(runs, qrels, ["P@1"]), baseline="a.txt", test="t")
+    with pytest.raises(duckdb.InvalidInputException,
+                       match="pf_compare: nothing to compare: no system other than the baseline 'a.txt'"):
+        con.sql("SELECT * FROM pf_compare(?, ?, 'P@1', baseline := 'a.txt')", params=[runs, qrels]).fetchall()
+
+
 def test_compare_of_run_tables_names_systems_by_their_column_against_compare(con):
     """Tables hold their systems in a column: the baseline is one of those, never a table name (which
     used to pass the check and give no row at all)."""

@@ -24,9 +24,13 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
           WHEN NOT o['tables'] AND NOT list_contains(o['names'], baseline)
                THEN error('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ' || CAST(o['names'] AS VARCHAR))
           -- tables hold their systems in a column: the baseline is checked against them when the query runs
-          ELSE ', pf_base AS (SELECT CASE WHEN bool_or(system = ' || pf__lit(baseline) || ') THEN true ELSE error('
+          ELSE ', pf_base AS (SELECT CASE WHEN NOT bool_or(system = ' || pf__lit(baseline) || ') THEN error('
                || pf__lit('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ') || ' || '
-               || '''['' || string_agg(DISTINCT system, '', '' ORDER BY system) || '']'') END AS ok FROM pf_values), '
+               || '''['' || string_agg(DISTINCT system, '', '' ORDER BY system) || '']'') '
+               -- one run alone: nothing to compare, an error as in pf.compare (never an empty result)
+               || 'WHEN NOT bool_or(system <> ' || pf__lit(baseline) || ') THEN error('
+               || pf__lit('pf_compare: nothing to compare: no system other than the baseline ' || pf__lit(baseline)) || ') '
+               || 'ELSE true END AS ok FROM pf_values), '
                || 'pf_pairs AS (SELECT s.system, b.system AS baseline, s.measure, s.pos, s.qid, s.value AS a, b.value AS b, s.value - b.value AS d '
                || 'FROM pf_values s JOIN pf_values b ON b.qid = s.qid AND b.measure = s.measure AND b.system = ' || pf__lit(baseline)
                || ' AND s.system <> b.system WHERE s.value IS NOT NULL AND b.value IS NOT NULL AND (SELECT ok FROM pf_check) '
