@@ -3,6 +3,7 @@ are not common pairs, the jackknife interval over queries, and bad input."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -205,3 +206,17 @@ def test_label_agreement_fractional_grade_hint_names_read_qrels(tmp_path):
         pf.label_agreement(path, path)
     table = pf.read_qrels(path, grades="trec_eval")
     assert pf.label_agreement(table, table).kappa == 1.0
+
+
+def test_an_undefined_kappa_warns_why_instead_of_a_silent_nan():
+    """binary_at above every grade puts all pairs in one class in both sets: chance agreement 1, kappa
+    0 / 0 = NaN, as sklearn gives; a warning names the coefficient and the cause."""
+    a = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["x", "y", "x", "y"], "rel": [0, 1, 2, 1]})
+    b = a.with_columns(pl.Series("rel", [0, 2, 2, 1]))
+    with pytest.warns(SmallSampleWarning, match=r"kappa_binary undefined \(NaN\): `binary_at=9` puts every common pair"):
+        res = pf.label_agreement(a, b, binary_at=9)
+    frame = res.to_frame()
+    assert math.isnan(frame.filter(pl.col(frame.columns[0]) == "kappa_binary")["statistic"][0])
+    same = a.with_columns(pl.lit(1).alias("rel"))
+    with pytest.warns(SmallSampleWarning, match=r"kappa.*undefined \(NaN\): every common pair has one label"):
+        pf.label_agreement(same, same)

@@ -245,6 +245,12 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
                       "an interval over queries needs at least 2, so the intervals are NaN",
                       SmallSampleWarning, stacklevel=user_stacklevel())
     results = kappa_intervals(per_query, used.astype(np.float64), binary, confidence_level)
+    nan_kappas = [name for name, (stat, _) in results.items() if not np.isfinite(stat)]
+    if nan_kappas:
+        why = (f"`binary_at={binary_at}` puts every common pair on one side in both sets"
+               if nan_kappas == ["kappa_binary"] else "every common pair has one label in both sets")
+        warnings.warn(f"{', '.join(nan_kappas)} undefined (NaN): {why}, so chance agreement is 1 and kappa "
+                      "0 / 0", SmallSampleWarning, stacklevel=user_stacklevel())
     undefined = [name for name, (stat, ci) in results.items() if np.isfinite(stat) and not np.isfinite(ci.low)]
     if n_queries >= 2 and undefined:
         warnings.warn(f"{', '.join(undefined)}: without one of the {n_queries} queries the kappa is undefined (the "
