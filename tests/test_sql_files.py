@@ -85,7 +85,7 @@ def test_prepare_and_a_measure_file_by_hand_against_evaluate(tmp_path):
 
 def test_the_spark_translator_folds_ordered_sums_and_refuses_other_ordered_aggregates_by_name():
     """sum(x ORDER BY k) becomes a sorted fold (Spark adds in DuckDB's order); an ordered aggregate it
-    cannot translate is a ValueError naming the aggregate, not a NotImplementedError from inside."""
+    cannot translate is a ValueError naming the aggregate (a project-style refusal, never an unfinished stub)."""
     pytest.importorskip("sqlglot")
     from pairedframe.engines.spark_sql import to_spark
 
