@@ -60,7 +60,7 @@ def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
     out = proc.stdout
     for heading in ("### compare:", "### compare: spiky cells", "### compare_clustered:", "### compare_clustered with unequal cluster sizes",
                     "### Equivalence:", "### PPI++", "### compare_segments:",
-                    "### rank_agreement:", "### label_agreement:"):
+                    "### rank_agreement:", "### label_agreement:", "### results_table:"):
         assert heading in out
     for column in ("edgeworth (default)", "| signflip |", "| t |", "studentized", "percentile", "BCa",
                    "bootstrap-t (Hall)", "width studentized", "equal-tailed", "t fallback", "capped only",
@@ -69,7 +69,8 @@ def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
                    "type-I sign-flip", "t-based TOST (default)", "z on bootstrap SE", "jackknife-edgeworth (default)",
                    "| jackknife-t |", "z (ppi_py)",
                    "gold-only t", "FDR t", "FDR randomization", "jackknife (default)", "m-out-of-n basic",
-                   "i.i.d. (pairs)", "| near-tie (8 systems) |"):
+                   "i.i.d. (pairs)", "| near-tie (8 systems) |", "| GMAP | exp(t of mean log) |",
+                   "| AP | t, clipped to range |"):
         assert column in out, column
     # every table row carries rates with their Monte-Carlo SE
     rows = [line for line in out.splitlines() if line.startswith("| DL-2019") or line.startswith("| nDCG@10")]

@@ -27,7 +27,10 @@ Sections (modules of this folder; ``python benchmarks/calibration --help`` also 
                 (n = 20, 30 queries; 500 replications per cell by default);
 ``large_n``     compare's one-pass path above LARGE_N non-zero deltas against the resampling default, on the
                 same replications (n = 10,000 and 20,000; ``--reps`` default 500, B = 499:
-                ``large_n.py``; docs/results/large_n.md).
+                ``large_n.py``; docs/results/large_n.md);
+``means``       results_table's interval of each system's mean: the clipped t interval of nDCG@10 and AP, the
+                exponentiated t interval of GMAP's mean log (n = 20, 50, 100; every run of each collection:
+                ``means.py``).
 
 Every rate is printed with its Monte-Carlo standard error sqrt(p (1 - p) / R).  Replications are
 vectorised: each batch of 250 is one (n, 250) matrix fed to the library's many-column kernels with its
@@ -50,6 +53,7 @@ import agreement  # noqa: E402
 import clustered  # noqa: E402
 import data  # noqa: E402
 import large_n  # noqa: E402
+import means  # noqa: E402
 import paired  # noqa: E402
 import ppi  # noqa: E402
 import segments  # noqa: E402
@@ -57,7 +61,7 @@ import spiky  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # _tee, shared with the other folder
 from _tee import output_to  # noqa: E402
 
-SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments", "agreement", "large_n")
+SECTIONS = ("paired", "clustered", "unequal", "equivalence", "ppi", "segments", "agreement", "large_n", "means")
 #: Replications per cell by default (agreement: each replication runs a bootstrap of every coefficient).
 DEFAULT_REPS = 3000
 AGREEMENT_REPS = 500
@@ -149,6 +153,10 @@ def _run(args: argparse.Namespace) -> None:
         res = large_n.run(pops, large_reps, large_B, args.seed, log=log,
                           sizes=(2_000,) if quick else large_n.SIZES)
         print(large_n.report(res, large_reps, large_B, sum(n_pairs.values()), list(pops)), "\n", flush=True)
+    if "means" in args.section:
+        mean_pops = means.load(args.data, collections=collections, max_runs=max_runs)
+        res = means.run(mean_pops, reps, args.seed, sizes=(20,) if quick else means.SIZES, log=log)
+        print(means.report(res, reps), "\n", flush=True)
     print(f"({time.perf_counter() - t0:.0f} s)")
 
 
