@@ -36,6 +36,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # _tee, shared with the other folder
+from _tee import output_to  # noqa: E402
+
 WORKERS = ["pf_bootstrap_1", "pf_bootstrap_10", "pf_signflip_1", "pf_signflip_10", "pf_signflip_ci_1",
            "pf_compare_frame_1",
            "scipy_bootstrap_1", "scipy_bootstrap_10", "scipy_permutation_1", "ranx_fisher_1"]
@@ -212,18 +215,25 @@ def main() -> None:
     ap.add_argument("--large", action="store_true", help="10^6 queries x 10 systems vs the polars floor (issue 22)")
     ap.add_argument("--queries", type=int, default=1_000_000, help="--large: queries of the per-query table")
     ap.add_argument("--large-worker", help=argparse.SUPPRESS)
+    ap.add_argument("--output", type=Path, default=None, help="also write the printed table to this file")
     args = ap.parse_args()
     if args.large_worker:
         print(json.dumps(large_worker(args.large_worker, args.queries, args.repeat)))
         return
     if args.large:
-        large_main(args)
+        with output_to(args.output):
+            large_main(args)
         return
     if args.quick:
         args.n_queries, args.n_resamples, args.repeat = 500, 1000, 1
     if args.worker:
         print(json.dumps(worker(args.worker, args.n_queries, args.n_resamples, args.repeat)))
         return
+    with output_to(args.output):
+        peers_main(args)
+
+
+def peers_main(args: argparse.Namespace) -> None:
     results = {}
     for name in args.only or WORKERS:
         proc = subprocess.run([sys.executable, __file__, "--worker", name, "--n-queries", str(args.n_queries),

@@ -20,6 +20,8 @@ COMMANDS = {
     "calibration_means.md": ("PYTHONPATH=src python benchmarks/calibration --section means "
                              "--output docs/results/calibration_means.md"),
     "evaluate.md": "PYTHONPATH=src python benchmarks/speed --section evaluate --output docs/results/evaluate.md",
+    "compare_large.md": ("PYTHONPATH=src python benchmarks/speed --section compare --large --repeat 2 "
+                         "--output docs/results/compare_large.md"),
     "spark.md": "PYTHONPATH=src python benchmarks/speed --section spark --jobs evaluate --output docs/results/spark.md",
 }
 

@@ -1,0 +1,109 @@
+"""README's speed table, regenerated from the tables the speed benchmarks printed (``docs/results/``).
+
+Usage: ``python benchmarks/readme_table.py`` rewrites the block between the two markers in README.md;
+``--check`` exits 1 when README's block differs from what the results files say (tests/test_readme_speed_table.py
+runs it).  Each row quotes a ratio as the benchmark printed it and names the file and the command.
+
+Sources: ``evaluate.md`` (``benchmarks/speed --section evaluate``), ``compare_large.md``
+(``--section compare --large``) and ``spark.md`` (``--section spark --jobs evaluate``).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "docs" / "results"
+README = ROOT / "README.md"
+START = "<!-- speed table: written by benchmarks/readme_table.py from docs/results/ -->"
+END = "<!-- end of speed table -->"
+
+
+def _find(pattern: str, text: str, source: str) -> re.Match:
+    match = re.search(pattern, text, re.MULTILINE)
+    if match is None:
+        raise ValueError(f"{source}: no line matches {pattern!r}; re-run the benchmark that writes it")
+    return match
+
+
+def _load(name: str) -> str:
+    path = RESULTS / name
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing; run the command in its header (docs/how/benchmarks.md)")
+    return path.read_text(encoding="utf-8")
+
+
+def _printed_on(text: str) -> str:
+    match = re.search(r"\((\d{4}-\d\d-\d\d)\) -->", text)
+    return match.group(1) if match else "?"
+
+
+def evaluate_rows() -> list[list[str]]:
+    text = _load("evaluate.md")
+    peer = _find(r"pytrec_eval / pairedframe\s+([\d.]+)", text, "evaluate.md").group(1)
+    floor = _find(r"pairedframe / floor .*?\s([\d.]+)\s+target", text, "evaluate.md").group(1)
+    peak = _find(r"\(peak (\d+) MB", text, "evaluate.md").group(1)
+    shape = _find(r"data: (\d+) queries x (\d+) docs", text, "evaluate.md")
+    lines = int(shape.group(1)) * int(shape.group(2))
+    return [[f"`pairedframe evaluate`, {lines / 1e6:.0f}M-line run, 4 measures (whole process)",
+             f"{peer}× faster than pytrec_eval; {floor}× the floor (imports + pyarrow parse); peak {peak} MB",
+             f"evaluate.md ({_printed_on(text)})"]]
+
+
+def compare_rows() -> list[list[str]]:
+    text = _load("compare_large.md")
+    head = _find(r"--large: ([\d,]+) queries x (\d+) systems", text, "compare_large.md")
+    out = []
+    for case, label in (("defaults", "defaults"), ("t", '`test="t"`'), ("duckdb_defaults", "defaults, by join in DuckDB")):
+        row = _find(rf"^{case}\s+([\d.]+)\s+[\d.]+\s+\d+\s+([\d.]+)\s+([\d.]+)", text, "compare_large.md")
+        out.append([f"`pf.compare`, {head.group(1)} queries × {head.group(2)} systems, {label}",
+                    f"{row.group(1)} s: {row.group(2)}× the one-pass polars floor, peak {row.group(3)}× its memory",
+                    f"compare_large.md ({_printed_on(text)})"])
+    return out
+
+
+def spark_rows() -> list[list[str]]:
+    text = _load("spark.md")
+    rows = re.findall(r"^(\d+x\d+)\s+partitions\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)",
+                      text, re.MULTILINE)
+    if not rows:
+        raise ValueError("spark.md: no 'partitions' row; re-run the benchmark that writes it")
+    growth = _find(r"10x the lines, partitions: ([\d.]+)x the time on local\[2\]", text, "spark.md").group(1)
+    floors = ", ".join(f"{r[2]}×" for r in rows)
+    scaling = ", ".join(f"{r[4]}×" for r in rows)
+    duck = ", ".join(f"{r[5]}×" for r in rows)
+    return [[f"`engine=\"spark\"` on `local[2]`, {' and '.join(r[0] for r in rows)} run",
+             f"{floors} Spark's own floor; 10× the lines {growth}× the time; local[1] → local[2] {scaling}; "
+             f"{duck} the DuckDB engine's time", f"spark.md ({_printed_on(text)})"]]
+
+
+def render() -> str:
+    rows = evaluate_rows() + compare_rows() + spark_rows()
+    lines = [START, "", "| job | measured (ratios in the same run) | printed in docs/results/ |", "| --- | --- | --- |"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines + ["", END])
+
+
+def readme_block(text: str) -> str:
+    if START not in text or END not in text:
+        raise ValueError(f"README.md lacks the markers {START!r} ... {END!r}")
+    return text[text.index(START):text.index(END) + len(END)]
+
+
+def main(argv: list[str]) -> int:
+    text = README.read_text(encoding="utf-8")
+    block, fresh = readme_block(text), render()
+    if "--check" in argv:
+        if block != fresh:
+            print("README.md's speed table differs from docs/results/; run python benchmarks/readme_table.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    README.write_text(text.replace(block, fresh), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
