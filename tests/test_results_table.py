@@ -467,3 +467,22 @@ def test_geometric_mean_measures_show_trec_evals_all_value_against_trec_eval_out
     row = table.frame.filter(pl.col("measure") == "GMAP").row(0, named=True)
     assert 0 <= row["ci_low"] < row["mean"] < row["ci_high"] <= 1 and row["halfwidth"] is None
     assert "GMAP, GMBpref: geometric mean" in table.caption
+
+
+@pytest.mark.shared_data
+def test_count_measures_show_trec_evals_summed_all_value_against_trec_eval_output(shared_data):
+    """Counts (num_ret, num_rel_ret) are summed over queries by trec_eval: the table shows that `all`
+    value as a whole number (out.test.a), without an interval, and the
+    caption says so instead of calling it a mean."""
+    root = shared_data / "trec_eval"
+    ev = pf.evaluate(root / "results.test", root / "qrels.test", ["num_ret", "num_rel_ret", "map"])
+    table = pf.results_table(ev, ci="halfwidth")
+    means = dict(zip(table.frame["measure"], table.frame["mean"]))
+    expected = {line.split()[0]: float(line.split()[2]) for line in (root / "out.test.a").read_text().splitlines()
+                if line.split()[0] in ("num_ret", "num_rel_ret")}
+    assert means["NumRet"] == expected["num_ret"] and means["NumRelRet"] == expected["num_rel_ret"]
+    row = table.frame.filter(pl.col("measure") == "NumRet").row(0, named=True)
+    assert row["ci_low"] is None and row["ci_high"] is None and row["halfwidth"] is None
+    assert f"| {expected['num_ret']:.0f} " in table.to_markdown().replace("**", "")
+    assert "NumRet, NumRelRet: summed over queries, as trec_eval; no interval." in table.caption
+    assert table.caption.startswith("Mean AP over")

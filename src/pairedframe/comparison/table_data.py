@@ -163,11 +163,14 @@ def _means(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None, conf
     :mod:`pairedframe.comparison.interval_range`); ``halfwidth`` is t's, null where the interval is not
     ``mean -/+ halfwidth`` (clipped, or without spread)."""
     if per_query is not None:
-        geometric = [m for m in per_query["measure"].unique(maintain_order=True).to_list() if aggregate_of(m) == "gmean"]
-        if geometric:
+        kinds = {m: aggregate_of(m) for m in per_query["measure"].unique(maintain_order=True).to_list()}
+        special = [m for m, kind in kinds.items() if kind in ("gmean", "sum")]
+        if special:
             order = per_query.select("system", "measure").unique(maintain_order=True).with_row_index("_order")
-            parts = [_geometric_means(per_query.filter(pl.col("measure").is_in(geometric)), confidence_level)]
-            rest = per_query.filter(~pl.col("measure").is_in(geometric))
+            parts = [part(per_query.filter(pl.col("measure").is_in(names)), confidence_level)
+                     for part, names in ((_geometric_means, [m for m in special if kinds[m] == "gmean"]),
+                                         (_sums, [m for m in special if kinds[m] == "sum"])) if names]
+            rest = per_query.filter(~pl.col("measure").is_in(special))
             if rest.height:
                 parts.append(_means(rest, None, confidence_level))
             return (order.join(pl.concat(parts, how="diagonal_relaxed"), on=["system", "measure"], how="inner")
@@ -221,6 +224,14 @@ def _geometric_means(per_query: pl.DataFrame, confidence_level: float) -> pl.Dat
     return agg.drop("sd").with_columns(pl.Series("mean", np.exp(mean)), pl.Series("ci_low", low, nan_to_null=True),
                                        pl.Series("ci_high", high, nan_to_null=True),
                                        pl.lit(None, dtype=pl.Float64).alias("halfwidth"))
+
+
+def _sums(per_query: pl.DataFrame, confidence_level: float) -> pl.DataFrame:
+    """:func:`_means` of counts trec_eval sums over queries (NumRet, NumRelRet, ...): ``mean`` is the sum,
+    trec_eval's ``all`` value; no interval (a total over the evaluated queries, not an estimate)."""
+    return (per_query.group_by("system", "measure", maintain_order=True)
+            .agg(pl.col("value").sum().alias("mean"), pl.col("value").count().cast(pl.Int64).alias("n_queries"))
+            .with_columns(*(pl.lit(None, dtype=pl.Float64).alias(c) for c in ("ci_low", "ci_high", "halfwidth"))))
 
 
 def zero_spread_means(per_query: pl.DataFrame, agg: pl.DataFrame) -> np.ndarray:

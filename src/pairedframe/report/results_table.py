@@ -28,6 +28,7 @@ import polars as pl
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
 from pairedframe.comparison.table_data import (TableData, reject_text_measures,
                                                results_table_data)
+from pairedframe.measures.parse import aggregate_of
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.table_caption import caption_text
 from pairedframe.report.table_html import check_table_id, new_table_id, scope_css
@@ -64,8 +65,9 @@ def _number(v: float | None, digits: int) -> str:
 
 
 def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, str]:
-    """(number text, interval text) of one cell."""
-    number = _number(row["mean"], digits)
+    """(number text, interval text) of one cell; a count trec_eval sums (NumRet, ...) is a whole number."""
+    summed = row["mean"] is not None and aggregate_of(row["measure"]) == "sum" and float(row["mean"]).is_integer()
+    number = f"{row['mean']:.0f}" if summed else _number(row["mean"], digits)
     if row["mean"] is None or ci is None or row["ci_low"] is None:
         return number, ""
     if ci == "halfwidth" and row.get("halfwidth") is not None:

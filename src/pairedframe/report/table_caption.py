@@ -81,7 +81,12 @@ def caption_text(data: TableData) -> str:
     lo, hi = s["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
     judged = f" under the {s['judgments']} judgments" if s.get("judgments") else ""
-    parts = [f"Mean {', '.join(data.measures)}{judged} over {queries}."]
+    summed = [m for m in data.measures if aggregate_of(m) == "sum"]
+    averaged = [m for m in data.measures if m not in summed]
+    parts = [f"Mean {', '.join(averaged)}{judged} over {queries}." if averaged else
+             f"{', '.join(summed)}{judged} over {queries}."]
+    if summed:
+        parts.append(f"{', '.join(summed)}: summed over queries, as trec_eval; no interval.")
     geometric = [m for m in data.measures if aggregate_of(m) == "gmean"]
     if geometric:
         parts.append(f"{', '.join(geometric)}: geometric mean, as trec_eval (values floored at 1e-5); its interval "
