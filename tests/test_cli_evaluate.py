@@ -99,3 +99,19 @@ def test_every_evaluate_format_lists_runs_in_argument_order():
             assert read(out.stdout)["system"].unique(maintain_order=True).to_list() == order, (fmt, extra)
     compared = runner.invoke(app, ["compare", *args[1:], "-B", "99", "-f", "csv"])
     assert pl.read_csv(io.StringIO(compared.stdout))["system"].unique(maintain_order=True).to_list() == order[1:]
+
+
+def test_evaluate_table_says_which_means_are_over_fewer_queries_against_the_summary(tmp_path):
+    """A run truncated to its top document has no FirstRelRank on the queries it finds nothing relevant
+    for: the table's n_queries column is the row's largest count, so a line names the measure's own."""
+    qrels, runs = example_paths()
+    top1 = tmp_path / "input.bm25top1"
+    top1.write_text("".join(line for line in open(runs[0]) if line.split()[3] == "1"))
+    result = runner.invoke(app, ["evaluate", "-m", "FirstRelRank", "-m", "RR", str(qrels), str(top1), str(runs[1])])
+    assert result.exit_code == 0, result.output
+    summary = pf.evaluate({"bm25top1": top1}, qrels, ["FirstRelRank", "RR"]).summary()
+    n = summary.filter(pl.col("measure") == "FirstRelRank")["n_queries"][0]
+    total = summary["n_queries"].max()
+    assert n < total
+    assert f"bm25top1 FirstRelRank: mean over {n} of {total} queries" in result.stdout
+    assert "reranker FirstRelRank" not in result.stdout

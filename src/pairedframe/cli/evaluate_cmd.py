@@ -84,6 +84,11 @@ def evaluate_cmd(
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
         n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
         print_frame(n.join(wide, on="system", how="left"), "table", title="mean over queries")
+        fewer = (summary.join(n.rename({"n_queries": "_all"}), on="system")
+                 .filter(pl.col("n_queries") < pl.col("_all")))
+        for row in fewer.iter_rows(named=True):     # n_queries is the most any measure of the row has
+            typer.echo(f"{row['system']} {row['measure']}: mean over {row['n_queries']} of {row['_all']} queries "
+                       "(the others have no value for it)")
         typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"
                    f"relevance level: {ev.settings.rel_level}; scores as {ev.settings.score_precision}")
         return
