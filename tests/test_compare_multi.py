@@ -158,3 +158,19 @@ def test_warnings_point_at_the_caller(per_query):
         with pytest.warns(pf.SmallSampleWarning) as record:
             pf.compare(small, n_resamples=999, **kwargs)
         assert {Path(w.filename).name for w in record} == {"test_compare_multi.py"}
+
+
+def test_all_pairs_warning_on_left_out_queries_names_each_rows_baseline_once():
+    import warnings as _w
+
+    rows = []
+    for system, shift in (("a", 0.0), ("b", 0.1), ("c", 0.05)):
+        for i in range(12):
+            value = None if (system == "c" and i < 2) else 0.3 + shift + 0.01 * ((i * 7) % 5)
+            rows.append({"system": system, "qid": f"q{i:02d}", "measure": "AP", "value": value})
+    per_query = pl.DataFrame(rows)
+    with _w.catch_warnings(record=True) as caught:
+        _w.simplefilter("always")
+        pf.results_table(per_query, pairs="all", n_resamples=99)
+    text = next(str(w.message) for w in caught if "leave out queries" in str(w.message))
+    assert text.count("baseline=") == 1 and "each baseline" not in text, text

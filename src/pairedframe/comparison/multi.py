@@ -293,5 +293,7 @@ def _reissue(caught: list) -> None:
 
 
 def _readable(message: str) -> str:
+    if f"{_KEY}=" in message:       # the row names its own baseline: drop the placeholder's
+        message = message.replace(f", baseline={_PLACEHOLDER}", "").replace(f", baseline={_PLACEHOLDER!r}", "")
     return (message.replace(f"the baseline {_PLACEHOLDER!r}", "their baseline")
             .replace(f"{_KEY}=", "baseline=").replace(repr(_PLACEHOLDER), "each baseline"))
