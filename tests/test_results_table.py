@@ -449,6 +449,12 @@ def test_no_best_or_second_is_marked_among_means_over_different_query_sets():
     assert frame.filter(pl.col("measure") == "FirstRelRank")["place"].is_null().all()
     assert frame.filter(pl.col("measure") == "AP").sort("system")["place"].to_list() == [2, 1]
     assert "No best or second for FirstRelRank: its means are over different numbers of queries" in table.caption
+    assert "Bold: best" in table.caption
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        only = pf.results_table(per_query.filter(pl.col("measure") == "FirstRelRank"))
+    assert only.frame["place"].is_null().all()
+    assert "Bold: best" not in only.caption and "No best or second for FirstRelRank" in only.caption
 
 
 def test_geometric_mean_measures_show_trec_evals_all_value_against_trec_eval_output(shared_data):

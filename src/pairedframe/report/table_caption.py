@@ -120,8 +120,9 @@ def caption_text(data: TableData) -> str:
                          f"{'it' if len(untested) == 1 else 'them'}), so no marks.")
         if not any(data.frame["marks"]) and len(untested) < len(data.measures):
             parts.append(_why_no_marks(s, correction))
-    parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
     unranked = s.get("unranked_measures") or []
+    if len(unranked) < len(data.measures):
+        parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
     if unranked:
         their = "its" if len(unranked) == 1 else "their"
         parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
