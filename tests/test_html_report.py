@@ -408,3 +408,18 @@ def test_cli_report_with_another_judgment_set_adds_the_agreement_section(tmp_pat
     assert {f"{root}-agreement", f"{root}-labels-0", f"{root}-ranks-0"} <= set(page.ids)
     la = pf.label_agreement(qrels, str(other), names=("qrels", "llm"), binary_at=1)
     assert f'<td class="pf-num">{la.kappa:.3f}</td>' in out.read_text(encoding="utf-8")
+
+
+def test_report_issues_each_warning_once_when_queries_are_left_out(tmp_path):
+    """A run truncated to its top document has no FirstRelRank where it finds nothing relevant: the
+    comparison warns once that queries are left out; drawing the per-query deltas does not warn again."""
+    import warnings
+
+    qrels, runs = example_paths()
+    top1 = tmp_path / "input.bm25top1"
+    top1.write_text("".join(line for line in open(runs[0]) if line.split()[3] == "1"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep = pf.report([top1, runs[1]], qrels, ["FirstRelRank", "RR"], baseline="reranker", n_resamples=99)
+    left_out = [str(w.message) for w in caught if "leave out queries" in str(w.message)]
+    assert len(left_out) == 1 and left_out[0] in rep.warnings

@@ -9,6 +9,7 @@ import datetime
 import functools
 import platform
 import shlex
+import warnings
 from functools import partial
 from importlib import metadata
 from typing import Any
@@ -121,7 +122,9 @@ def _deltas(root: str, evaluation: Any, comparison: pl.DataFrame, measures: list
     for i, m in enumerate(measures):
         parts.append(f"<h3>{esc(m)}</h3>")
         compared = comparison.filter(pl.col("measure") == m)["system"].unique(maintain_order=True).to_list()
-        pairs = paired_per_query(evaluation, baseline=baseline, systems=compared, measures=m)  # once per measure
+        with warnings.catch_warnings():      # the comparison already warned about these pairs
+            warnings.simplefilter("ignore")
+            pairs = paired_per_query(evaluation, baseline=baseline, systems=compared, measures=m)  # once per measure
         if len(compared) > 1:
             parts.append(heatmap_from_pairs(pairs, baseline=baseline, measure=m, table_id=f"{root}-heatmap-{i}"))
         chosen = delta_plot_systems(comparison, m, most)
