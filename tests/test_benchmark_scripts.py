@@ -188,3 +188,19 @@ def test_each_benchmark_folder_has_one_entry_that_lists_its_sections_and_refuses
         assert f"  {name} " in studies.stdout
     unknown = subprocess.run(speed("nope"), capture_output=True, text=True, timeout=120)
     assert unknown.returncode == 2 and "unknown section 'nope'" in unknown.stderr
+
+
+@pytest.mark.shared_data
+def test_small_n_calibration_quick_run_shows_the_default_equal_to_t_below_five_queries(shared_data):
+    proc = subprocess.run([*calibration("small_n"), "--quick", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split("|")[1:-1] for line in proc.stdout.splitlines() if line.startswith("| DL-2019")]
+    assert {int(r[2]) for r in rows} == {2, 3, 4, 5, 6, 10}
+    for r in rows:
+        default, resampled, t = (cell.strip() for cell in r[3:6])
+        assert "(" in default and "(" in t                      # rates with their Monte-Carlo SE
+        if int(r[2]) < 5:
+            assert default == t and r[6].strip() == "1.00"      # below MIN_BOOTSTRAP_N: the t interval
+        else:
+            assert default == resampled

@@ -28,7 +28,7 @@ import numpy as np
 from pairedframe.errors import user_stacklevel
 
 from pairedframe.measures.parse import value_range
-from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, quantile_cap
+from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, MIN_BOOTSTRAP_N, quantile_cap
 from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
 
 __all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "clip_delta_intervals",
@@ -114,7 +114,10 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
         cap = quantile_cap(np.maximum(n - 1.0, 1.0), confidence_level, alternative)
         half = high - delta if alternative == "less" else delta - low
         capped = ~flat & (se > 0) & (half >= cap * se * (1.0 - 1e-9))
-        for i in np.flatnonzero(capped):
+        for i in np.flatnonzero(~flat & (n < MIN_BOOTSTRAP_N)):
+            notes[i].append(f"fewer than {MIN_BOOTSTRAP_N} queries have too few distinct bootstrap resamples: "
+                            "the interval is Student's t interval")
+        for i in np.flatnonzero(capped & (n >= MIN_BOOTSTRAP_N)):
             notes[i].append(f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
                             f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
                             f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
