@@ -28,24 +28,33 @@ from _tee import output_to  # noqa: E402
 from common import ALPHA, batches, draw, rate, table  # noqa: E402
 from pairedframe.stats.resample import bootstrap_index_chunks  # noqa: E402
 from pairedframe.stats.signflip_interval import least_count  # noqa: E402
-from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, MIN_BOOTSTRAP_N, MIN_SE_RATIO, _t_star  # noqa: E402
+from pairedframe.stats.studentized import (MAX_QUANTILE_RATIO, MIN_BOOTSTRAP_N, MIN_SE_RATIO, _t_star,  # noqa: E402
+                                           studentized_bootstrap_many)
+from pairedframe.stats.ttest import paired_t_test_many  # noqa: E402
 from pairedframe.stats.value_range import clip_to_range  # noqa: E402
 
 SIZES = (2, 3, 4, 5, 6, 10)
 
 
-def resampled_at_any_n(D: np.ndarray, B: int, seed, measure: str) -> tuple[np.ndarray, np.ndarray]:
-    """The stabilised symmetric bootstrap-t interval without the small-n rule, clipped as compare clips."""
+def _clipped(low, high, measure: str) -> tuple[np.ndarray, np.ndarray]:
+    lo, hi = paired.delta_range(measure)
+    low, high, _ = clip_to_range(np.asarray(low, float), np.asarray(high, float), lo, hi)
+    return low, high
+
+
+def intervals(D: np.ndarray, B: int, seed, measure: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The default as compare prints it, the stabilised bootstrap-t without the small-n rule (same
+    resamples), and the t interval; each clipped to the delta range as compare clips."""
     n = D.shape[0]
     m, se = D.mean(axis=0), D.std(axis=0, ddof=1) / math.sqrt(n)
-    boot_ss, _ = np.random.SeedSequence(seed).spawn(2)      # the default's bootstrap stream (paired.intervals)
-    T = _t_star(D - m, bootstrap_index_chunks(n, B, seed=np.random.default_rng(boot_ss)), n, MIN_SE_RATIO * se)
+    default = studentized_bootstrap_many(D, n_resamples=B, seed=np.random.default_rng(seed)).confidence_interval
+    T = _t_star(D - m, bootstrap_index_chunks(n, B, seed=np.random.default_rng(seed)), n, MIN_SE_RATIO * se)
     need = least_count(ALPHA, B, False)
     q = np.minimum(-np.partition(-np.abs(T), need - 1, axis=0)[need - 1],
                    MAX_QUANTILE_RATIO * float(stdtrit(n - 1, 1 - ALPHA / 2)))
-    lo, hi = paired.delta_range(measure)
-    low, high, _ = clip_to_range(m - q * se, m + q * se, lo, hi)
-    return low, high
+    t = paired_t_test_many(D).confidence_interval
+    return {"default (as printed)": _clipped(default.low, default.high, measure),
+            "bootstrap-t at any n": _clipped(m - q * se, m + q * se, measure), "t": _clipped(t.low, t.high, measure)}
 
 
 def cell(pops, n: int, reps: int, B: int, seed: int) -> dict[str, dict[str, np.ndarray]]:
@@ -55,9 +64,7 @@ def cell(pops, n: int, reps: int, B: int, seed: int) -> dict[str, dict[str, np.n
     for b, (lo, hi) in enumerate(batches(reps)):
         D, truth, _ = draw(pops, n, hi - lo, rng)
         spread = np.ptp(D, axis=0) > 0          # equal deltas: the range rule, the same for all three
-        got = paired.intervals(D, B, [seed, n, b, 1], measure, candidates=False)
-        got = {"default (as printed)": got["studentized"], "bootstrap-t at any n": resampled_at_any_n(
-            D, B, [seed, n, b, 1], measure), "t": got["t"]}
+        got = intervals(D, B, [seed, n, b, 1], measure)
         t_width = got["t"][1] - got["t"][0]
         for name, (low, high) in got.items():
             out["cover"].setdefault(name, []).append(((low <= truth) & (truth <= high))[spread])

@@ -78,7 +78,7 @@ MIN_SE_RATIO: float = 0.5
 MAX_QUANTILE_RATIO: float = 1.5
 #: Below this many deltas the interval is Student's t interval: n values have only C(2n - 1, n) distinct
 #: resamples (35 at n = 4), too few for a 95 % quantile of |T*|; on real TREC deltas the bootstrap-t covered
-#: 0.73-0.74 at n = 2, 0.87-0.89 at 3, 0.91-0.95 at 4 where t covered 0.93-0.96 (calibration study small_n).
+#: 0.70-0.74 at n = 2, 0.88-0.90 at 3, 0.91-0.94 at 4 where t covered 0.93-0.96 (calibration study small_n).
 MIN_BOOTSTRAP_N: int = 5
 
 
