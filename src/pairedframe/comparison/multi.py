@@ -38,6 +38,8 @@ from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
 from pairedframe.comparison.options import check_options
+from pairedframe.comparison.pairing import PER_QUERY_FORMS
+from pairedframe.io.convert import to_polars
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
                                 SchemaError, renamed_keywords, user_stacklevel)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
@@ -53,16 +55,7 @@ _KEY = "vs_baseline"
 
 
 def _frame(data: Any) -> pl.DataFrame:
-    frame = getattr(data, "per_query", data)
-    if isinstance(frame, pl.LazyFrame):
-        frame = frame.collect()
-    if not isinstance(frame, pl.DataFrame):
-        if hasattr(frame, "pl") and callable(frame.pl):
-            frame = frame.pl()
-        elif type(frame).__module__.startswith("pandas"):
-            frame = pl.from_pandas(frame)
-        else:
-            frame = pl.DataFrame(frame)
+    frame = to_polars(getattr(data, "per_query", data), "per-query table", expected=PER_QUERY_FORMS)
     if "system" not in frame.columns:
         raise SchemaError(f"per-query table lacks column 'system' (has {frame.columns})")
     for reserved in (_KEY,):

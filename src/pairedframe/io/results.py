@@ -21,6 +21,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.io.convert import to_polars
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
 from pairedframe.checks import require_rows, string_ids
@@ -225,8 +226,5 @@ def _as_results(data: Any, *, ks: Iterable[int]) -> pl.DataFrame:
         return read_results(data, ks=ks)
     if isinstance(data, (list, tuple)):
         return pl.concat([as_results(d, ks=ks) for d in data], how="diagonal_relaxed")
-    if isinstance(data, pl.LazyFrame):
-        data = data.collect()
-    if not isinstance(data, pl.DataFrame):
-        data = pl.from_pandas(data) if type(data).__module__.startswith("pandas") else pl.DataFrame(data)
-    return _normalise(_text_ids(data, "the per-query table"), ks=ks, system=None, source="")
+    return _normalise(_text_ids(to_polars(data, "per-query table"), "the per-query table"), ks=ks, system=None,
+                      source="")
