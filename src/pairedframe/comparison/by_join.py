@@ -49,13 +49,11 @@ import pyarrow as pa
 from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.assemble import finish_table
-from pairedframe.comparison.options import Options, check_cost, check_options, mc_patterns
+from pairedframe.comparison.options import Options, check_cost, mc_patterns
 from pairedframe.comparison.large_n import STAT_NAMES, engine_row_statistics
 from pairedframe.comparison.pairing import check_sizes, describe_row, no_common_query
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
-from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.verdicts import smallest_pvalue
-from pairedframe.errors import USE_CORRECTION, renamed_keywords
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL
@@ -246,19 +244,12 @@ def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delt
                              same_sign, c == 1.0)
 
 
-@renamed_keywords(verdict_on=USE_CORRECTION)
-def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str] | str | None = None,
-                    measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
-                    confidence_level: float = 0.95, alternative: str = "two-sided", test: str = "randomization",
-                    seed: int = 0, family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
-                    interval: str | None = None, power: float = 0.8, correction: str = "holm",
-                    progress: Callable[[int, int], None] | None = None, resampling: str = "auto",
-                    decision_error: float = DEFAULT_DECISION_ERROR,
-                    max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
-    """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
+def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems: Sequence[str] | str | None = None,
+                    measures: Sequence[str] | str | None = None, family_by: Sequence[str] | str | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+    """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring), with the
+    options checked by its caller into ``opt``; the table is closed on return."""
     try:
-        opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
-                            resampling, decision_error, max_resamples, correction)
         verdict_on = opt.verdict_column
         not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
