@@ -22,7 +22,7 @@ from pairedframe.comparison.pairing import DELTA_TOLERANCE
 from pairedframe.comparison.verdicts import warn_many_ties, warn_skewed
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
                                 renamed_keywords, user_stacklevel)
-from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.power import MIN_QUERIES
 
 __all__ = ["PairedComparison", "compare_pair"]
