@@ -50,7 +50,8 @@ from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.assemble import finish_table
 from pairedframe.comparison.options import Options, check_cost, mc_patterns
-from pairedframe.comparison.large_n import STAT_NAMES, engine_row_statistics
+from pairedframe.comparison.comparison_stats import ComparisonStats
+from pairedframe.comparison.large_n import engine_row_statistics
 from pairedframe.comparison.pairing import check_sizes, describe_row, no_common_query
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
@@ -269,9 +270,7 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
         done = large.size
         for comps, members in groups:
             idx = np.asarray(comps)
-            res = _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt)
-            for name in (*STAT_NAMES, "exact", "zero_spread"):
-                stats[name][idx] = res[name]
+            stats.put(idx, _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt))
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
@@ -318,7 +317,7 @@ def require_common_queries(paired: Paired, rows: pl.DataFrame, baseline: str) ->
 
 
 def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: pl.DataFrame,
-                       opt: Options) -> dict[str, np.ndarray]:
+                       opt: Options) -> ComparisonStats:
     """The statistics of :func:`pairedframe.comparison.kernels.analyse_block` for comparisons that
     share a query set, from the engine (``rows``: their moments)."""
     t = paired.table
@@ -364,7 +363,7 @@ def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: 
         out["exact"] = np.zeros(k, dtype=bool)
     out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, mc_patterns(opt),
                                              bool(flat[c])) for c in range(k)])
-    return out
+    return ComparisonStats(**out)
 
 
 def draws_per_chunk(opt: Options, n: int) -> int | None:

@@ -96,7 +96,7 @@ from pairedframe.comparison.pairing import DELTA_TOLERANCE, check_sizes, pair_sy
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.kernels import analyse_block
 from pairedframe.comparison.per_query import gain_expr
-from pairedframe.comparison.large_n import STAT_NAMES, row_statistics
+from pairedframe.comparison.large_n import row_statistics
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.comparison.verdicts import VERDICTS
 from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CORRECTION, renamed_keywords
@@ -315,10 +315,8 @@ def compare_checked(data: Any, opt: Options, *, baseline: str, systems: Sequence
     done, flip_blocks = large.size, []
     for members in groups.values():
         D = np.column_stack([delta_lists[r] for r in members])
-        res = analyse_block(D, qid_lists[members[0]], opt)
         idx = np.asarray(members)
-        for name in (*STAT_NAMES, "exact", "zero_spread"):
-            stats[name][idx] = res[name]
+        stats.put(idx, analyse_block(D, qid_lists[members[0]], opt))
         if opt.adaptive and opt.test == "randomization":
             flip_blocks.append((D, idx, resample_generators(opt.seed, qid_lists[members[0]])[1]))
         done += len(members)
