@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
-from pairedframe._sql import load_sql
+from pairedframe.sql_files import load_sql
 from pairedframe.engines import EvalOptions
 from pairedframe.engines.duckdb_engine import prepare
 from pairedframe.errors import DuplicateError, SchemaError

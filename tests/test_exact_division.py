@@ -9,7 +9,7 @@ import math
 import polars as pl
 import pytest
 
-from pairedframe.measures._polars import quotient
+from pairedframe.measures.polars_exprs import quotient
 
 LOG2_3 = math.log2(3)
 

@@ -20,7 +20,7 @@ PACKAGE = Path(pairedframe.__file__).parent
 
 # Lower number = lower layer; a module may import its own layer and any layer below it.
 LAYERS = {
-    "errors": 0, "checks": 0, "tables": 0, "_sql": 0, "example": 0,
+    "errors": 0, "checks": 0, "tables": 0, "sql_files": 0, "example": 0,
     "io": 1,
     "measures": 2,
     "engines": 3,
@@ -49,9 +49,13 @@ def _module_name(path: Path) -> str:
 def _all_imports(path: Path) -> list[tuple[int, str, tuple[str, ...]]]:
     """Every import of ``path`` (top-level or inside a function): line, absolute module, names taken."""
     module = _module_name(path)
-    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    return _parse_imports(path.read_text(), module if path.name == "__init__.py" else module.rsplit(".", 1)[0])
+
+
+def _parse_imports(source: str, package: str) -> list[tuple[int, str, tuple[str, ...]]]:
+    """The imports of a module of ``package`` (relative imports resolved against it)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found += [(node.lineno, a.name, ()) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -214,7 +218,7 @@ def test_package_has_no_import_circle(layer):
 ENTRY_POINTS = {"pairedframe.comparison.paired", "pairedframe.comparison.multi", "pairedframe.comparison.clustered",
                 "pairedframe.comparison.segments", "pairedframe.comparison.pair"}
 BACKENDS = ("by_join", "by_join_clustered", "by_join_segments", "resample_index", "streams", "options", "pairing",
-            "assemble", "segment_tables", "cluster_tables", "kernels", "per_query")
+            "assemble", "segment_tables", "cluster_tables", "kernels", "per_query", "comparison_stats")
 
 
 @pytest.mark.parametrize("module", BACKENDS)
@@ -223,3 +227,49 @@ def test_shared_comparison_steps_import_no_entry_point(module):
     (so an entry point may dispatch to its backend without an import circle)."""
     graph = _import_graph()
     assert not graph[f"pairedframe.comparison.{module}"] & ENTRY_POINTS
+
+
+def _subpackage(module: str) -> str:
+    """``pairedframe.io.convert`` -> ``io``; a top-level module is its own (``errors``); the package ``""``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _private_imports_across(module: str, imports: list[tuple[int, str, tuple[str, ...]]]) -> list[str]:
+    """The imports of ``module`` that reach into another subpackage's privates: an underscore name
+    (``from pairedframe.io.stream import _x``) or a name in an underscore module (``stats._results``)."""
+    found = []
+    for line, target, names in imports:
+        if not target.startswith("pairedframe.") or _subpackage(target) == _subpackage(module):
+            continue
+        taken = [n for n in names if _private(n)] + [p for p in target.split(".")[1:] if _private(p)]
+        if taken:
+            found.append(f"{module}:{line} takes {taken} from {target}")
+    return found
+
+
+def test_private_import_finder_against_known_imports():
+    """The finder sees a private name and a private module of another subpackage, resolves relative
+    imports, and lets a subpackage use its own privates."""
+    source = ("from pairedframe.io.stream import _starts, frames\n"
+              "from ..stats._results import Result\n"
+              "from ._adaptive import counter\n"
+              "def f():\n    from pairedframe.errors import _hint\n")
+    found = _private_imports_across("pairedframe.comparison.kernels",
+                                    _parse_imports(source, "pairedframe.comparison"))
+    assert [f.split(" takes ")[1] for f in found] == [
+        "['_starts'] from pairedframe.io.stream", "['_results'] from pairedframe.stats._results",
+        "['_hint'] from pairedframe.errors"]
+
+
+def test_no_private_name_is_imported_across_subpackages():
+    """A name another subpackage needs is public in its module (issue 21): no underscore name or
+    underscore module is imported from outside its subpackage, lazy imports included."""
+    found = []
+    for path in [*_sources(), PACKAGE / "__init__.py"]:
+        found += _private_imports_across(_module_name(path), _all_imports(path))
+    assert not found, "private names imported across subpackages:\n" + "\n".join(found)

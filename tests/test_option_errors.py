@@ -145,3 +145,17 @@ def test_compare_and_table_cli_option_errors_name_the_flag(command, args, flag, 
     res = _cli(command, str(QRELS), *map(str, RUNS), "-m", "AP", *args)
     assert res.exit_code == 2, res.output
     assert flag in res.stderr and re.search(rf"(?<![-\w]){parameter}\b", res.stderr) is None, res.stderr
+
+
+@pytest.mark.parametrize("how", [{"baseline": "bm25"}, {"baseline": ["bm25", "reranker"]},
+                                 {"pairs": "all"}])
+def test_compare_checks_its_options_once(ev, monkeypatch, how):
+    """pf.compare checks its options into one record and hands it down: the single-baseline layer and the
+    pairing do not check them again (issue 21)."""
+    from pairedframe.comparison import options
+
+    calls = []
+    checked = options.check_resampling
+    monkeypatch.setattr(options, "check_resampling", lambda *a, **k: calls.append(a) or checked(*a, **k))
+    pf.compare(ev, **how, n_resamples=200)
+    assert len(calls) == 1, calls

@@ -44,7 +44,7 @@ def test_wheel_contains_sql_and_example(tmp_path):
 
 
 def test_sql_loader_finds_every_measure_file():
-    from pairedframe._sql import load_sql
+    from pairedframe.sql_files import load_sql
     from pairedframe.measures import REGISTRY
 
     for spec in REGISTRY.values():

@@ -20,7 +20,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
-from pairedframe._sql import sql_dir
+from pairedframe.sql_files import sql_dir
 from pairedframe.engines.base import STEPS
 from pairedframe.engines.duckdb_engine import DIALECT
 from pairedframe.engines.spark_engine import SparkEngine

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
-from pairedframe._sql import load_sql, sql_dir, strip_comments
+from pairedframe.sql_files import load_sql, sql_dir, strip_comments
 from pairedframe.engines import EvalOptions
 from pairedframe.engines.base import STEPS
 from pairedframe.engines.duckdb_engine import prepare

@@ -28,7 +28,7 @@ from pairedframe.errors import SmallSampleWarning
 from pairedframe.stats.cluster import cluster_bootstrap_columns, cluster_summaries
 from pairedframe.stats.cluster_interval import (cluster_df, cluster_edgeworth_interval, cluster_robust_se,
                                                 cluster_sign_flip_interval_many, cluster_t_interval)
-from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.edgeworth import edgeworth_t_quantile
 from pairedframe.stats.equivalence import tost
 

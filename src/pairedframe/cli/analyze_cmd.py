@@ -47,9 +47,9 @@ def analyze_cmd(
     the_plan = load_plan(plan)
     cmap = None
     if clusters is not None:
-        from pairedframe.io.results import _read_one
+        from pairedframe.io.results import read_one
 
-        cmap = _read_one(clusters)
+        cmap = read_one(clusters)
     result = analyze(the_plan, [str(r) for r in results], clusters=cmap)
     text = format_analysis(result, fmt)
     if output is None:

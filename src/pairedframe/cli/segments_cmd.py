@@ -20,9 +20,9 @@ _SHORT = ["segment_set", "segment", "n_queries", "delta", "ci_low", "ci_high", "
 
 def read_segments(path: Path) -> pl.DataFrame:
     """A ``qid, segment_set, segment`` table from CSV/TSV, Parquet or JSON (ids and names read as text)."""
-    from pairedframe.io.results import _read_one
+    from pairedframe.io.results import read_one
 
-    table = _read_one(path)
+    table = read_one(path)
     return table.with_columns(pl.col(c).cast(pl.String) for c in ("qid", "segment_set", "segment") if c in table.columns)
 
 

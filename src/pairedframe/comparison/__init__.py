@@ -35,7 +35,8 @@ record has touches ``options.py``: append a frozen record subclassing ``Resampli
 record's fields); read the input with ``pairing.as_frame`` / ``pairing.pair_systems``, draw from a new
 keyed stream added to ``streams.py`` (a key naming the type, so no other type's draws move), put pure
 numpy kernels in :mod:`pairedframe.stats`, and hand the per-comparison statistics to
-``assemble.finish_table`` (or a sibling in the shared layer); register its door in
+``assemble.finish_table`` as a ``comparison_stats.ComparisonStats`` record (or to a sibling in the shared
+layer); register its door in
 ``tests/conformance``.
 
 Return types, one rule: an answer that is rows -- one per comparison, pair, unit or segment -- is a polars

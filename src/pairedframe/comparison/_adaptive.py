@@ -19,7 +19,7 @@ import polars as pl
 from pairedframe.errors import user_stacklevel
 from pairedframe.stats.adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, AdaptiveResult,
                                         AdaptiveSchedule, adaptive_sign_flip)
-from pairedframe.stats.randomization import _FlipCounter, _pattern_words
+from pairedframe.stats.randomization import FlipCounter, pattern_words
 from pairedframe.stats.resample import default_chunk_rows
 from pairedframe.stats.sign_flip_units import unit_flip_counts
 
@@ -94,7 +94,7 @@ def query_set_adaptive(blocks: Sequence[tuple[np.ndarray, np.ndarray, np.random.
         for sel, j, D, gen in per_block(tests):
             if drawn[j] != start:      # every undecided comparison of a set is at the same checkpoint
                 raise RuntimeError("adaptive rounds out of step with the query set's pattern stream")
-            counter = _FlipCounter(D, alternative)
+            counter = FlipCounter(D, alternative)
             n_words = -(-D.shape[0] // 64)
             rows = default_chunk_rows(D.shape[0]) if chunk_size is None else int(chunk_size)
             counts = np.zeros(sel.shape[0], dtype=np.int64)
@@ -110,9 +110,9 @@ def query_set_adaptive(blocks: Sequence[tuple[np.ndarray, np.ndarray, np.random.
         out = np.zeros(tests.shape[0], dtype=np.int64)
         pos = {t: i for i, t in enumerate(tests.tolist())}
         for sel, _, D, _ in per_block(tests):
-            counter = _FlipCounter(D, alternative)
+            counter = FlipCounter(D, alternative)
             rows = default_chunk_rows(n) if chunk_size is None else int(chunk_size)
-            counts = sum(counter.count(w) for w in _pattern_words(n, rows))
+            counts = sum(counter.count(w) for w in pattern_words(n, rows))
             out[[pos[t] for t in sel.tolist()]] = counts
         return out
 

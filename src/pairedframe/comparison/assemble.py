@@ -13,6 +13,7 @@ import polars as pl
 
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison._adaptive import adaptive_columns, query_set_adaptive, warn_uncertified
+from pairedframe.comparison.comparison_stats import ComparisonStats
 from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.comparison.large_n import method_of
 from pairedframe.comparison.options import Options, mc_patterns
@@ -27,19 +28,19 @@ __all__ = ["decide", "finish_table"]
 
 
 def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
-           fam_sizes: np.ndarray, all_zero: np.ndarray, stats: dict[str, np.ndarray], opt: Options,
+           fam_sizes: np.ndarray, all_zero: np.ndarray, stats: ComparisonStats, opt: Options,
            verdict_on: str, rejections: np.ndarray | None = None,
            interval_notes: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
     """MDE at the verdict's level, verdicts and notes for rows of one call."""
     alpha = 1.0 - opt.confidence_level
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
     mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
-                          float(stats["floor"][i]), bool(stats["zero_spread"][i])) for i in range(delta.shape[0])])
+                          float(stats.floor[i]), bool(stats.zero_spread[i])) for i in range(delta.shape[0])])
     verdicts = [verdict(float(p_used[i]), float(delta[i]), float(mde[i]), bool(all_zero[i]), alpha, opt.alternative)
                 for i in range(delta.shape[0])]
-    notes = verdict_notes(verdicts=verdicts, delta=delta, ci_low=stats["ci_low"], ci_high=stats["ci_high"],
-                          p_raw=p_raw, p_used=p_used, levels=levels, floors=stats["floor"], family_sizes=fam_sizes,
-                          exact=stats["exact"], n_units=n, skewness=stats["skewness"], alpha=alpha,
+    notes = verdict_notes(verdicts=verdicts, delta=delta, ci_low=stats.ci_low, ci_high=stats.ci_high,
+                          p_raw=p_raw, p_used=p_used, levels=levels, floors=stats.floor, family_sizes=fam_sizes,
+                          exact=stats.exact, n_units=n, skewness=stats.skewness, alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
                           n_resamples=mc_patterns(opt),
                           resamples_name="max_resamples" if opt.adaptive else "n_resamples",
@@ -47,20 +48,19 @@ def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, 
     return mde, verdicts, notes
 
 
-def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options, *, baseline: str,
+def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, baseline: str,
                  extras: list[str], family_by: Sequence[str] | str | None, verdict_on: str,
                  flip_blocks: Sequence[tuple] = ()) -> pl.DataFrame:
     """compare's result from the comparisons and their statistics: multiple testing, verdicts, notes.
 
     ``rows``: one row per comparison (``system, <keys>, measure, n_queries, baseline_mean,
-    system_mean, wins, losses, ties, _nonzero``); ``stats``: arrays over those rows (``delta, ci_low,
-    ci_high, se, pvalue, sd, skewness, floor, exact, zero_spread``, optionally ``method`` per row,
-    :mod:`pairedframe.comparison.large_n`), as :func:`_analyse_block` gives them; ``flip_blocks``: the
-    query sets' deltas for ``resampling="adaptive"``.
+    system_mean, wins, losses, ties, _nonzero``); ``stats``: their statistics, as the kernels give them
+    (:class:`~pairedframe.comparison.comparison_stats.ComparisonStats`); ``flip_blocks``: the query sets'
+    deltas for ``resampling="adaptive"``.
     """
     k_total = rows.height
-    exact, flat = stats["exact"], stats["zero_spread"]
-    pv = stats["pvalue"]
+    exact, flat = stats.exact, stats.zero_spread
+    pv = stats.pvalue
     p_holm = np.full(k_total, np.nan)
     p_bh = np.full(k_total, np.nan)
     fam_cols = family_columns(family_by, keys=extras, allowed=["system", *extras, "measure", "baseline"])
@@ -73,11 +73,10 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
                                                        "pvalue_bh": "bh"}[verdict_on],
             level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
             decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
-        pv = stats["pvalue"] = flips.pvalue
-        exact = stats["exact"] = flips.exact
-        stats["floor"] = np.array([smallest_pvalue(opt.test, bool(exact[i]), int(n), opt.alternative,
-                                                   opt.max_resamples, bool(flat[i]))
-                                   for i, n in enumerate(rows["n_queries"].to_numpy())])
+        pv, exact = flips.pvalue, flips.exact
+        stats = stats.replace(pvalue=pv, exact=exact, floor=np.array([
+            smallest_pvalue(opt.test, bool(exact[i]), int(n), opt.alternative, opt.max_resamples, bool(flat[i]))
+            for i, n in enumerate(rows["n_queries"].to_numpy())]))
     fam_sizes = np.zeros(k_total, dtype=np.int64)
     for f in np.unique(fam_ids):
         sel = fam_ids == f
@@ -88,35 +87,36 @@ def finish_table(rows: pl.DataFrame, stats: dict[str, np.ndarray], opt: Options,
     n_q = rows["n_queries"].to_numpy().astype(np.int64)
     left_out = rows["_left_out"].to_numpy() if "_left_out" in rows.columns else np.zeros(k_total, dtype=np.int64)
     all_zero = ~rows["_nonzero"].to_numpy().astype(bool) & (left_out == 0)   # "identical" needs the same queries
-    t_se = np.where(flat, 0.0, stats["sd"] / np.sqrt(n_q))
-    stats["ci_low"], stats["ci_high"], interval_notes = finish_paired_intervals(
-        measures=rows["measure"].to_list(), delta=stats["delta"], ci_low=stats["ci_low"], ci_high=stats["ci_high"],
+    t_se = np.where(flat, 0.0, stats.sd / np.sqrt(n_q))
+    ci_low, ci_high, interval_notes = finish_paired_intervals(
+        measures=rows["measure"].to_list(), delta=stats.delta, ci_low=stats.ci_low, ci_high=stats.ci_high,
         se=t_se, n=n_q.astype(np.float64), flat=flat.astype(bool), interval=opt.interval,
         confidence_level=opt.confidence_level, alternative=opt.alternative)
+    stats = stats.replace(ci_low=ci_low, ci_high=ci_high)
     rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
-    mde, verdicts, notes = decide(stats["delta"], t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
+    mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
                                    verdict_on, rejections, interval_notes)
     verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
     notes = [_with_left_out(note, int(k), int(n)) for note, k, n in zip(notes, left_out, n_q)]
     alpha = 1.0 - opt.confidence_level
-    warn_unreachable(stats["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
+    warn_unreachable(stats.floor, reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
                      n_resamples=mc_patterns(opt) if opt.test == "randomization" else None,
                      resamples_name="max_resamples" if opt.adaptive else "n_resamples")
     labels = [describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
-    warn_skewed(stats["skewness"], n_q, labels)
+    warn_skewed(stats.skewness, n_q, labels)
     warn_many_ties(rows["ties"].to_numpy(), n_q, labels)
-    method = stats.get("method", np.full(k_total, method_of(opt), dtype=object))
+    method = stats.method if stats.method is not None else np.full(k_total, method_of(opt), dtype=object)
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
     ).with_columns(
-        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
-        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
+        pl.Series("delta", stats.delta), pl.Series("ci_low", stats.ci_low),
+        pl.Series("ci_high", stats.ci_high), pl.Series("se", stats.se),
         pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
         rows["wins"].cast(pl.Int64), rows["losses"].cast(pl.Int64), rows["ties"].cast(pl.Int64),
-        pl.Series("sd", stats["sd"]), pl.Series("skewness", stats["skewness"]), pl.Series("mde", mde),
+        pl.Series("sd", stats.sd), pl.Series("skewness", stats.skewness), pl.Series("mde", mde),
         pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
         pl.Series("verdict_note", notes, dtype=pl.String),
         pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),

@@ -49,13 +49,12 @@ import pyarrow as pa
 from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.assemble import finish_table
-from pairedframe.comparison.options import Options, check_cost, check_options, mc_patterns
-from pairedframe.comparison.large_n import STAT_NAMES, engine_row_statistics
+from pairedframe.comparison.options import Options, check_cost, mc_patterns
+from pairedframe.comparison.comparison_stats import ComparisonStats
+from pairedframe.comparison.large_n import engine_row_statistics
 from pairedframe.comparison.pairing import check_sizes, describe_row, no_common_query
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
-from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.verdicts import smallest_pvalue
-from pairedframe.errors import USE_CORRECTION, renamed_keywords
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL
@@ -246,19 +245,12 @@ def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delt
                              same_sign, c == 1.0)
 
 
-@renamed_keywords(verdict_on=USE_CORRECTION)
-def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str] | str | None = None,
-                    measures: Sequence[str] | str | None = None, n_resamples: int = 10_000,
-                    confidence_level: float = 0.95, alternative: str = "two-sided", test: str = "randomization",
-                    seed: int = 0, family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
-                    interval: str | None = None, power: float = 0.8, correction: str = "holm",
-                    progress: Callable[[int, int], None] | None = None, resampling: str = "auto",
-                    decision_error: float = DEFAULT_DECISION_ERROR,
-                    max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
-    """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring)."""
+def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems: Sequence[str] | str | None = None,
+                    measures: Sequence[str] | str | None = None, family_by: Sequence[str] | str | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+    """:func:`~pairedframe.compare` of a per-query table in an engine (see the module docstring), with the
+    options checked by its caller into ``opt``; the table is closed on return."""
     try:
-        opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
-                            resampling, decision_error, max_resamples, correction)
         verdict_on = opt.verdict_column
         not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
@@ -278,9 +270,7 @@ def compare_by_join(table: EngineTable, *, baseline: str, systems: Sequence[str]
         done = large.size
         for comps, members in groups:
             idx = np.asarray(comps)
-            res = _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt)
-            for name in (*STAT_NAMES, "exact", "zero_spread"):
-                stats[name][idx] = res[name]
+            stats.put(idx, _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt))
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
@@ -327,7 +317,7 @@ def require_common_queries(paired: Paired, rows: pl.DataFrame, baseline: str) ->
 
 
 def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: pl.DataFrame,
-                       opt: Options) -> dict[str, np.ndarray]:
+                       opt: Options) -> ComparisonStats:
     """The statistics of :func:`pairedframe.comparison.kernels.analyse_block` for comparisons that
     share a query set, from the engine (``rows``: their moments)."""
     t = paired.table
@@ -373,7 +363,7 @@ def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: 
         out["exact"] = np.zeros(k, dtype=bool)
     out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, mc_patterns(opt),
                                              bool(flat[c])) for c in range(k)])
-    return out
+    return ComparisonStats(**out)
 
 
 def draws_per_chunk(opt: Options, n: int) -> int | None:

@@ -22,6 +22,7 @@ from pairedframe.checks import string_ids
 from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, t_mde, verdict, verdict_levels,
                                              verdict_notes, warn_unreachable)
+from pairedframe.io.convert import to_polars
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS
 from pairedframe.stats.multiple import benjamini_hochberg, holm
@@ -48,7 +49,7 @@ def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[s
                              "cluster": [None if _no_id(v) else str(v) for v in clusters.values()]},
                             schema={"qid": pl.String, "cluster": pl.String})
     else:
-        cmap = clusters if isinstance(clusters, pl.DataFrame) else pl.DataFrame(clusters)
+        cmap = to_polars(clusters, "cluster table")
     missing = [c for c in ("qid", "cluster") if c not in cmap.columns]
     if missing:
         raise SchemaError(f"cluster table lacks column(s) {missing}; needs qid, cluster (has {cmap.columns})")

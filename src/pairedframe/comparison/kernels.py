@@ -2,8 +2,8 @@
 
 Rows are the set's queries in code-point order of their ids, which key the resample streams
 (:func:`~pairedframe.comparison.streams.resample_generators`), so a comparison's draws depend only on
-the seed and its query set.  :func:`analyse_block` returns one array per statistic (``STAT_NAMES`` of
-:mod:`~pairedframe.comparison.large_n`, ``exact``, ``zero_spread``); :func:`pairedframe.compare_pair`
+the seed and its query set.  :func:`analyse_block` returns a
+:class:`~pairedframe.comparison.comparison_stats.ComparisonStats` of the columns; :func:`pairedframe.compare_pair`
 runs it on one column, and :func:`pairedframe.compare` on every query set of a table.
 """
 
@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pairedframe.comparison._cost import column_slices
+from pairedframe.comparison.comparison_stats import ComparisonStats
 from pairedframe.comparison.options import Options, kept_per_column, mc_patterns
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.comparison.verdicts import smallest_pvalue
@@ -28,7 +29,7 @@ from pairedframe.stats.ttest import paired_t_test_many
 __all__ = ["analyse_block", "analyse_columns"]
 
 
-def analyse_block(D: np.ndarray, qids: Sequence[str], opt: Options) -> dict[str, np.ndarray]:
+def analyse_block(D: np.ndarray, qids: Sequence[str], opt: Options) -> ComparisonStats:
     """Statistics of the k columns of D (n, k), rows = queries in code-point order of qids; the
     columns in slices whose kept statistics fit ``KEPT_BYTES``, each slice from the query set's
     streams (the same draws: counts equal, sums to ~1e-15)."""
@@ -36,11 +37,10 @@ def analyse_block(D: np.ndarray, qids: Sequence[str], opt: Options) -> dict[str,
     parts = column_slices(D.shape[1], opt.n_resamples, kept) if kept else [slice(None)]
     if len(parts) == 1:
         return analyse_columns(D, qids, opt)
-    outs = [analyse_columns(D[:, part], qids, opt) for part in parts]
-    return {name: np.concatenate([o[name] for o in outs]) for name in outs[0]}
+    return ComparisonStats.concat([analyse_columns(D[:, part], qids, opt) for part in parts])
 
 
-def analyse_columns(D: np.ndarray, qids: Sequence[str], opt: Options) -> dict[str, np.ndarray]:
+def analyse_columns(D: np.ndarray, qids: Sequence[str], opt: Options) -> ComparisonStats:
     """:func:`analyse_block` of one slice of columns."""
     n, k = D.shape
     boot_rng, flip_rng = resample_generators(opt.seed, qids)
@@ -95,4 +95,4 @@ def analyse_columns(D: np.ndarray, qids: Sequence[str], opt: Options) -> dict[st
         out["exact"] = np.zeros(k, dtype=bool)
     out["floor"] = np.array([smallest_pvalue(opt.test, bool(out["exact"][c]), n, opt.alternative, mc_patterns(opt),
                                              bool(flat[c])) for c in range(k)])
-    return out
+    return ComparisonStats(**out)

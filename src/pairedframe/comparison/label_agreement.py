@@ -14,7 +14,7 @@ from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
 from pairedframe.checks import sample
 from pairedframe.errors import InputFormatError, InsufficientSampleError, SmallSampleWarning, user_stacklevel
 from pairedframe.io.convert import as_qrels
-from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.kappa import cohen_kappa_many, confusion_matrix
 from pairedframe.stats.jackknife import jackknife_t_interval
 

@@ -19,13 +19,14 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from pairedframe.comparison.comparison_stats import ComparisonStats
 from pairedframe.comparison.options import Options
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.stats.moments import one_pass_statistics
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
-__all__ = ["LARGE_N", "METHODS", "STAT_NAMES", "one_pass_rows", "row_statistics", "engine_row_statistics",
+__all__ = ["LARGE_N", "METHODS", "one_pass_rows", "row_statistics", "engine_row_statistics",
            "method_of", "moments_table", "from_moments"]
 
 #: Non-zero deltas above which ``resampling="auto"`` computes a comparison in one pass.
@@ -37,8 +38,6 @@ METHODS = {
     "one-pass": (f"more than {LARGE_N:,} non-zero deltas with resampling='auto': the sign-flip test by its normal "
                  "approximation and the t interval (interval='signflip': that test's inversion), from the moments"),
 }
-#: The per-comparison statistics the kernels hand to :func:`pairedframe.comparison.assemble.finish_table`.
-STAT_NAMES = ("delta", "ci_low", "ci_high", "se", "pvalue", "sd", "skewness", "floor")
 
 
 def method_of(opt: Options) -> str:
@@ -68,9 +67,8 @@ def moments_table(paired: pl.DataFrame, chosen: np.ndarray) -> pl.DataFrame:
         d.abs().max().alias("max_abs")).sort("_row"))
 
 
-def from_moments(m: pl.DataFrame, opt: Options) -> dict[str, np.ndarray]:
-    """The statistics of :data:`STAT_NAMES` (plus ``exact``, ``zero_spread``) of comparisons from their
-    moments (:func:`moments_table`'s columns), by :func:`pairedframe.stats.moments.one_pass_statistics`."""
+def from_moments(m: pl.DataFrame, opt: Options) -> ComparisonStats:
+    """The statistics of comparisons from their moments (:func:`moments_table`'s columns), by :func:`pairedframe.stats.moments.one_pass_statistics`."""
     col = {c: m[c].to_numpy().astype(np.float64) for c in ("n", "mean", "sd", "mean_square", "m2", "m3")}
     flat = m["ptp"].to_numpy() <= ZERO_SPREAD_RTOL * m["max_abs"].to_numpy()
     sd = np.where(flat, 0.0, col["sd"])
@@ -79,19 +77,19 @@ def from_moments(m: pl.DataFrame, opt: Options) -> dict[str, np.ndarray]:
                               confidence_level=opt.confidence_level)
     floor = np.array([smallest_pvalue("t", False, int(n), opt.alternative, opt.n_resamples, bool(f))
                       for n, f in zip(col["n"], flat)])
-    return {"delta": col["mean"], "ci_low": res["ci_low"], "ci_high": res["ci_high"], "se": res["se"],
-            "pvalue": res["pvalue"], "sd": sd, "floor": floor, "exact": res["exact"], "zero_spread": flat,
-            "skewness": skewness_from_moments(col["m2"], col["m3"], col["n"], flat)}
+    return ComparisonStats(delta=col["mean"], ci_low=res["ci_low"], ci_high=res["ci_high"], se=res["se"],
+                           pvalue=res["pvalue"], sd=sd, floor=floor, exact=res["exact"], zero_spread=flat,
+                           skewness=skewness_from_moments(col["m2"], col["m3"], col["n"], flat))
 
 
-def row_statistics(paired: pl.DataFrame, rows: pl.DataFrame, opt: Options) -> tuple[dict[str, np.ndarray], np.ndarray]:
+def row_statistics(paired: pl.DataFrame, rows: pl.DataFrame, opt: Options) -> tuple[ComparisonStats, np.ndarray]:
     """Statistics arrays over every comparison of ``rows`` (``_row, n_queries, ties``, sorted by ``_row``;
     NaN / false where the resampling path fills them in), with the one-pass comparisons
     (:func:`one_pass_rows`) already computed from ``paired`` (``_row, delta``), and their indices."""
     return _fill(rows, opt, lambda large: moments_table(paired, large))
 
 
-def engine_row_statistics(rows: pl.DataFrame, opt: Options) -> tuple[dict[str, np.ndarray], np.ndarray]:
+def engine_row_statistics(rows: pl.DataFrame, opt: Options) -> tuple[ComparisonStats, np.ndarray]:
     """:func:`row_statistics` of the in-engine backend, from the moments the engine returned per comparison
     (``rows``: ``_row, n_queries, ties, delta, dmin, dmax, max_abs, ss, s3``; sums of squared and cubed
     deviations ``ss, s3``), so no delta leaves the engine."""
@@ -104,15 +102,10 @@ def engine_row_statistics(rows: pl.DataFrame, opt: Options) -> tuple[dict[str, n
     return _fill(rows, opt, moments)
 
 
-def _fill(rows: pl.DataFrame, opt: Options, moments) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    k = rows.height
-    stats = {name: np.full(k, np.nan) for name in STAT_NAMES}
-    stats["exact"], stats["zero_spread"] = np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
-    stats["method"] = np.full(k, method_of(opt), dtype=object)
+def _fill(rows: pl.DataFrame, opt: Options, moments) -> tuple[ComparisonStats, np.ndarray]:
+    stats = ComparisonStats.unfilled(rows.height, method=np.full(rows.height, method_of(opt), dtype=object))
     large = one_pass_rows(rows, opt)
     if large.size:
-        done = from_moments(moments(large), opt)
-        for name, values in done.items():
-            stats[name][large] = values
-        stats["method"][large] = "one-pass" if method_of(opt) == "resampling" else "analytic"
+        stats.put(large, from_moments(moments(large), opt))
+        stats.method[large] = "one-pass" if method_of(opt) == "resampling" else "analytic"
     return stats, large

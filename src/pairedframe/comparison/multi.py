@@ -38,6 +38,8 @@ from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
 from pairedframe.comparison.options import check_options
+from pairedframe.comparison.pairing import PER_QUERY_FORMS
+from pairedframe.io.convert import to_polars
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
                                 SchemaError, renamed_keywords, user_stacklevel)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
@@ -53,16 +55,7 @@ _KEY = "vs_baseline"
 
 
 def _frame(data: Any) -> pl.DataFrame:
-    frame = getattr(data, "per_query", data)
-    if isinstance(frame, pl.LazyFrame):
-        frame = frame.collect()
-    if not isinstance(frame, pl.DataFrame):
-        if hasattr(frame, "pl") and callable(frame.pl):
-            frame = frame.pl()
-        elif type(frame).__module__.startswith("pandas"):
-            frame = pl.from_pandas(frame)
-        else:
-            frame = pl.DataFrame(frame)
+    frame = to_polars(getattr(data, "per_query", data), "per-query table", expected=PER_QUERY_FORMS)
     if "system" not in frame.columns:
         raise SchemaError(f"per-query table lacks column 'system' (has {frame.columns})")
     for reserved in (_KEY,):
@@ -184,7 +177,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         As the single-baseline :func:`pairedframe.comparison.paired.compare`.
     progress, resampling, decision_error, max_resamples
         As the single-baseline :func:`pairedframe.comparison.paired.compare` (every option is checked
-        there, once, the errors naming the argument).
+        once, here, before any table is read; the errors name the argument).
 
     Returns
     -------
@@ -219,18 +212,13 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     """
     opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
                         resampling, decision_error, max_resamples, correction)     # once, before any table is read
-    # forwarded as given (interval=None included): the single-baseline compare records them so
-    options = {"n_resamples": n_resamples, "confidence_level": confidence_level, "alternative": alternative,
-               "test": test, "seed": seed, "chunk_size": chunk_size, "interval": interval, "power": power,
-               "correction": correction, "progress": progress, "resampling": resampling,
-               "decision_error": decision_error, "max_resamples": max_resamples}
     if (baseline is None) == (pairs is None):
         raise TypeError("give exactly one of baseline= (a name or a list of names) and pairs= ('all' or 'ordered')")
     if pairs is None and isinstance(baseline, str):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            single = paired.compare(data, baseline=baseline, systems=systems, measures=measures, family_by=family_by,
-                                    **options)
+            single = paired.compare_checked(data, opt, baseline=baseline, systems=systems, measures=measures,
+                                            family_by=family_by, progress=progress)
         _reissue(caught)
         return single
     frame = _frame(data)
@@ -259,7 +247,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            out = paired.compare(stacked, baseline=_PLACEHOLDER, measures=measures, family_by=fam_cols, **options)
+            out = paired.compare_checked(stacked, opt, baseline=_PLACEHOLDER, measures=measures, family_by=fam_cols,
+                                         progress=progress)
         except ResamplingCostError:
             raise                       # names no system: nothing to make readable, and keeps its fields
         except (InsufficientSampleError, ValueError) as exc:

@@ -22,7 +22,7 @@ from pairedframe.comparison.pairing import DELTA_TOLERANCE
 from pairedframe.comparison.verdicts import warn_many_ties, warn_skewed
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
                                 renamed_keywords, user_stacklevel)
-from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.power import MIN_QUERIES
 
 __all__ = ["PairedComparison", "compare_pair"]
@@ -157,24 +157,25 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     d = np.where(noise, 0.0, raw)[order]
     check_cost(opt, [(n, 1)])
     res = analyse_block(d[:, None], [ids[i] for i in order], opt)
-    delta = float(res["delta"][0])
-    p = float(res["pvalue"][0])
+    delta = float(res.delta[0])
+    p = float(res.pvalue[0])
     one = np.ones(1, dtype=np.int64)
     all_zero = np.array([bool(np.all(d == 0))])
-    se_t = np.array([0.0 if res["zero_spread"][0] else float(res["sd"][0]) / math.sqrt(n)])
-    res["ci_low"], res["ci_high"], interval_notes = finish_paired_intervals(
-        measures=[measure or ""], delta=res["delta"], ci_low=res["ci_low"], ci_high=res["ci_high"], se=se_t,
-        n=np.array([float(n)]), flat=np.asarray(res["zero_spread"], dtype=bool), interval=opt.interval,
+    se_t = np.array([0.0 if res.zero_spread[0] else float(res.sd[0]) / math.sqrt(n)])
+    ci_low, ci_high, interval_notes = finish_paired_intervals(
+        measures=[measure or ""], delta=res.delta, ci_low=res.ci_low, ci_high=res.ci_high, se=se_t,
+        n=np.array([float(n)]), flat=np.asarray(res.zero_spread, dtype=bool), interval=opt.interval,
         confidence_level=opt.confidence_level, alternative=opt.alternative)
-    mde, verdicts, notes = decide(res["delta"], se_t, np.array([n]), res["pvalue"], res["pvalue"], one, all_zero,
+    res = res.replace(ci_low=ci_low, ci_high=ci_high)
+    mde, verdicts, notes = decide(res.delta, se_t, np.array([n]), res.pvalue, res.pvalue, one, all_zero,
                                    res, opt, "pvalue", interval_notes=interval_notes)
-    warn_skewed(res["skewness"], np.array([n]), ["this comparison"])
+    warn_skewed(res.skewness, np.array([n]), ["this comparison"])
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
     resampled = opt.test == "randomization" or opt.interval != "t"
     return PairedComparison(statistic=delta, pvalue=p,
-        confidence_interval=ConfidenceInterval(float(res["ci_low"][0]), float(res["ci_high"][0])),
-        standard_error=float(res["se"][0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
-        ties=int(np.sum(d == 0)), sd=float(res["sd"][0]), mde=float(mde[0]), verdict=verdicts[0],
+        confidence_interval=ConfidenceInterval(float(res.ci_low[0]), float(res.ci_high[0])),
+        standard_error=float(res.se[0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
+        ties=int(np.sum(d == 0)), sd=float(res.sd[0]), mde=float(mde[0]), verdict=verdicts[0],
         test=opt.test, interval=opt.interval, alternative=opt.alternative,
         confidence_level=opt.confidence_level, n_resamples=opt.n_resamples if resampled else None,
-        exact=bool(res["exact"][0]), seed=opt.seed, skewness=float(res["skewness"][0]), verdict_note=notes[0])
+        exact=bool(res.exact[0]), seed=opt.seed, skewness=float(res.skewness[0]), verdict_note=notes[0])

@@ -91,19 +91,19 @@ import polars as pl
 
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.assemble import finish_table
-from pairedframe.comparison.options import check_cost, check_options
+from pairedframe.comparison.options import Options, check_cost, check_options
 from pairedframe.comparison.pairing import DELTA_TOLERANCE, check_sizes, pair_systems
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.kernels import analyse_block
 from pairedframe.comparison.per_query import gain_expr
-from pairedframe.comparison.large_n import STAT_NAMES, row_statistics
+from pairedframe.comparison.large_n import row_statistics
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.comparison.verdicts import VERDICTS
 from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CORRECTION, renamed_keywords
 from pairedframe.stats.resample import query_set_key
 
 __all__ = [
-    "QUERY_SET_POLICY", "PVALUE_TIE_RULE", "WIN_RULE", "VERDICTS", "compare", "resample_generators",
+    "QUERY_SET_POLICY", "PVALUE_TIE_RULE", "WIN_RULE", "VERDICTS", "compare", "compare_checked", "resample_generators",
 ]
 
 QUERY_SET_POLICY = ("paired over the queries measured for both systems (inner join on qid and key columns); "
@@ -270,17 +270,23 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     Expansion*; Smucker, Allan & Carterette (2007), CIKM; Cohen (1988); Cochran (1977); Holm (1979);
     Benjamini & Hochberg (1995).
     """
+    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                        resampling, decision_error, max_resamples, correction)
+    return compare_checked(data, opt, baseline=baseline, systems=systems, measures=measures, family_by=family_by,
+                           progress=progress)
+
+
+def compare_checked(data: Any, opt: Options, *, baseline: str, systems: Sequence[str] | str | None = None,
+                    measures: Sequence[str] | str | None = None, family_by: Sequence[str] | str | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
+    """:func:`compare` with its options already checked into ``opt`` (:func:`~pairedframe.comparison.options.
+    check_options`): ``pf.compare`` checks them once and calls this, for one baseline or for its stacked copies."""
     in_engine = engine_table(data)
     if in_engine is not None:  # a DuckDB relation or a Spark DataFrame: the resampling runs as joins there
         from pairedframe.comparison.by_join import compare_by_join
 
-        return compare_by_join(in_engine, baseline=baseline, systems=systems, measures=measures,
-                               n_resamples=n_resamples, confidence_level=confidence_level, alternative=alternative,
-                               test=test, seed=seed, family_by=family_by, chunk_size=chunk_size, interval=interval,
-                               power=power, correction=correction, progress=progress, resampling=resampling,
-                               decision_error=decision_error, max_resamples=max_resamples)
-    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
-                        resampling, decision_error, max_resamples, correction)
+        return compare_by_join(in_engine, opt, baseline=baseline, systems=systems, measures=measures,
+                               family_by=family_by, progress=progress)
     verdict_on = opt.verdict_column
     p = pair_systems(data, baseline, systems, measures)
     extras = p.extras
@@ -309,10 +315,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     done, flip_blocks = large.size, []
     for members in groups.values():
         D = np.column_stack([delta_lists[r] for r in members])
-        res = analyse_block(D, qid_lists[members[0]], opt)
         idx = np.asarray(members)
-        for name in (*STAT_NAMES, "exact", "zero_spread"):
-            stats[name][idx] = res[name]
+        stats.put(idx, analyse_block(D, qid_lists[members[0]], opt))
         if opt.adaptive and opt.test == "randomization":
             flip_blocks.append((D, idx, resample_generators(opt.seed, qid_lists[members[0]])[1]))
         done += len(members)

@@ -19,17 +19,20 @@ from pairedframe.comparison._validate import nonfinite_error
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
                                 SchemaError, SmallSampleWarning, user_stacklevel)
+from pairedframe.io.convert import TABLE_FORMS, to_polars
 from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
                                     refuse_null_ids)
 from pairedframe.measures import parse_measure
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.stats.power import MIN_QUERIES
 
-__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
+__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
            "choose_comparisons", "require_pairable", "pair_systems", "no_common_query", "describe_row",
            "check_sizes"]
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
+#: What a per-query table may be, as the TypeError for anything else names it.
+PER_QUERY_FORMS = f"an Evaluation or a per-query table with columns system, qid, measure, value ({TABLE_FORMS})"
 #: Relative size below which b - a is float noise (e.g. 0.1 + 0.2 vs 0.3) and counts as exactly 0.
 DELTA_TOLERANCE = 1e-12
 
@@ -59,17 +62,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
             raise EmptyResultError(f"measure(s) {names} are string-valued (Evaluation.text): there are no numeric "
                                    "per-query values to compare; evaluate a numeric measure")
         data = per_query
-    if isinstance(data, pl.LazyFrame):
-        data = data.collect()
-    if not isinstance(data, pl.DataFrame):
-        if hasattr(data, "pl") and callable(data.pl):        # DuckDB relation
-            data = data.pl()
-        else:
-            try:
-                data = pl.from_pandas(data) if type(data).__module__.startswith("pandas") else pl.DataFrame(data)
-            except Exception as exc:  # noqa: BLE001
-                raise TypeError("expected an Evaluation or a per-query table (polars/pandas/arrow/DuckDB) "
-                                f"with columns system, qid, measure, value; got {type(data).__name__}") from exc
+    data = to_polars(data, "per-query table", expected=PER_QUERY_FORMS)
     missing = [c for c in BASE_COLUMNS if c not in data.columns]
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "

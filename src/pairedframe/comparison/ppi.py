@@ -36,6 +36,7 @@ from pairedframe.comparison.pairing import table_measure_names
 from pairedframe.comparison.options import PPIOptions, check_ppi_options
 from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
+from pairedframe.io.convert import is_table, to_polars
 from pairedframe.io.results import ids_as_strings, refuse_null_ids
 from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
@@ -48,16 +49,10 @@ def _as_values(obj: Any, name: str) -> dict[str, float]:
     elif type(obj).__module__.startswith("pandas") and hasattr(obj, "index") and not hasattr(obj, "columns"):
         items = zip(obj.index, obj.to_numpy())
     else:
-        if isinstance(obj, pl.LazyFrame):
-            obj = obj.collect()
-        if not isinstance(obj, pl.DataFrame):
-            if hasattr(obj, "pl") and callable(obj.pl):
-                obj = obj.pl()
-            elif type(obj).__module__.startswith("pandas"):
-                obj = pl.from_pandas(obj)
-            else:
-                raise TypeError(f"`{name}` must be a dict {{qid: value}}, a pandas Series indexed by qid or a "
-                                f"table with columns qid, value; got {type(obj).__name__}")
+        if not is_table(obj):
+            raise TypeError(f"`{name}` must be a dict {{qid: value}}, a pandas Series indexed by qid or a "
+                            f"table with columns qid, value; got {type(obj).__name__}")
+        obj = to_polars(obj, f"`{name}` table")
         missing = [c for c in ("qid", "value") if c not in obj.columns]
         if missing:
             raise SchemaError(f"`{name}` lacks column(s) {missing} (has {obj.columns})")

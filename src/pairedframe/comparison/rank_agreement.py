@@ -34,7 +34,7 @@ from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyE
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of
-from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
 from pairedframe.stats.jackknife import jackknife_t_interval
 from pairedframe.stats.rank_agreement import (

@@ -40,7 +40,7 @@ from pairedframe.comparison.streams import (cluster_layout, cluster_streams, mix
                                             row_seeds, segment_keys)
 from pairedframe.stats.resample import (
     DEFAULT_CHUNK_ELEMENTS,
-    _check_int,
+    check_int,
     bootstrap_index_chunks,
     sign_flip_chunks,
     sign_pattern_chunks,
@@ -212,13 +212,13 @@ def resample_index(query_ids: Sequence[Any], *, n_resamples: int, seed: int = 0,
     The bootstrap mean of resample ``r`` is ``sum(count * d) / sum(count)`` over its rows, which with
     the deltas in code-point order of qid reproduces the interval of ``compare`` (to ~1e-15).
     """
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
-    seed = _check_int(seed, "seed", minimum=0)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    seed = check_int(seed, "seed", minimum=0)
     if kind not in _KINDS:
         raise ValueError(f"`kind` must be one of {_KINDS}, got {kind!r}")
     if clusters is not None and segment is not None:
         raise ValueError("pass `clusters` or `segment`, not both")
-    elements = DEFAULT_CHUNK_ELEMENTS if chunk_elements is None else _check_int(chunk_elements, "chunk_elements",
+    elements = DEFAULT_CHUNK_ELEMENTS if chunk_elements is None else check_int(chunk_elements, "chunk_elements",
                                                                                 minimum=1)
     ids = scalar_ids(list(query_ids), "query_ids")
     if clusters is not None:

@@ -21,6 +21,7 @@ from pairedframe.comparison._families import family_columns, family_ids
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.checks import require_each, string_ids
+from pairedframe.io.convert import to_polars
 from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
@@ -33,16 +34,8 @@ __all__ = ["THETA_ELEMENTS", "as_segments", "require_segments_matched", "no_segm
 
 def as_segments(segments: Any) -> pl.DataFrame:
     """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column."""
-    if isinstance(segments, pl.LazyFrame):
-        segments = segments.collect()
-    if not isinstance(segments, pl.DataFrame):
-        if hasattr(segments, "pl") and callable(segments.pl):
-            segments = segments.pl()
-        elif type(segments).__module__.startswith("pandas"):
-            segments = pl.from_pandas(segments)
-        else:
-            _refuse_query_mapping(segments)
-            segments = pl.DataFrame(segments)
+    _refuse_query_mapping(segments)
+    segments = to_polars(segments, "segment table")
     missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
     if missing:
         raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "

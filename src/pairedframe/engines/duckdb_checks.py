@@ -13,7 +13,7 @@ import re
 
 import duckdb
 
-from pairedframe._sql import load_sql
+from pairedframe.sql_files import load_sql
 from pairedframe.errors import DuplicateError, SchemaError
 
 _COLUMNS = {"pf_run": ("system", "qid", "docno", "score"), "pf_qrels": ("qid", "docno", "rel")}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from pairedframe._sql import PARAM_PATTERN, load_sql, sql_params, strip_comments
+from pairedframe.sql_files import PARAM_PATTERN, load_sql, sql_params, strip_comments
 from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
 from pairedframe.engines.duckdb_checks import check_inputs
 from pairedframe.measures import Measure

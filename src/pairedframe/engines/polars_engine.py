@@ -9,8 +9,8 @@ from pairedframe.engines.ranking import rank_judged
 from pairedframe.io.judgments import kind_of, plain_qrels
 from pairedframe.io.prefs import preferences
 from pairedframe.measures import Measure, PolarsContext
-from pairedframe.measures._ideal import log2_of_ranks
-from pairedframe.measures._prefs import build_prefs_context
+from pairedframe.measures.ideal import log2_of_ranks
+from pairedframe.measures.prefs_context import build_prefs_context
 from pairedframe.measures.avgjg import build_groups_context
 from pairedframe.measures.gains import gain_keys, parse_gain_key
 

@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.engines.base import ScorePrecision
-from pairedframe.io.stream import _query_starts
+from pairedframe.io.stream import query_starts
 from pairedframe.io.trec import pair_hash
 
 RANKS_SCHEMA = {"system": pl.String, "qid": pl.String, "docno": pl.String, "rank": pl.Int64, "rel": pl.Int64}
@@ -34,7 +34,7 @@ class JudgmentsByQuery:
     def __init__(self, qrels: pl.DataFrame) -> None:
         self._judged = qrels
         self._order: np.ndarray | None = None
-        starts = _query_starts(qrels)
+        starts = query_starts(qrels)
         heads = qrels["qid"].gather(starts)
         if heads.n_unique() != heads.len():  # a query's lines are not together
             codes = qrels.select(pl.col("qid").cast(pl.Categorical).to_physical()).to_series().to_numpy()

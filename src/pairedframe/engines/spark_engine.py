@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe._sql import load_sql, sql_params
+from pairedframe.sql_files import load_sql, sql_params
 from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
 from pairedframe.engines.duckdb_engine import measures_union_sql
 from pairedframe.engines.spark_files import EMPTY_FILE, read_qrels, read_run

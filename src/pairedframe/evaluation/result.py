@@ -10,7 +10,7 @@ import polars as pl
 
 from pairedframe.evaluation.trec_text import format_trec
 from pairedframe.measures import Measure
-from pairedframe.measures._polars import quotient
+from pairedframe.measures.polars_exprs import quotient
 
 TEXT_SCHEMA = {"system": pl.String, "qid": pl.String, "measure": pl.String, "text": pl.String}
 TIE_RULE = "score descending, then docno descending (byte order), as trec_eval; rank column ignored"

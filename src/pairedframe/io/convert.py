@@ -34,9 +34,10 @@ _ALIASES = {"query_id": "qid", "doc_id": "docno", "relevance": "rel", "run_id": 
 _RECORD_ITERATORS = {"run": "scoreddocs_iter", "qrels": "qrels_iter"}
 
 
-def _is_table(obj: Any) -> bool:
-    """A polars / pandas / pyarrow table or a DuckDB relation (what :func:`_to_polars` converts whole)."""
-    return isinstance(obj, (pl.DataFrame, pl.LazyFrame)) or (
+def is_table(obj: Any) -> bool:
+    """Whether ``obj`` is a polars / pandas / pyarrow table or a DuckDB relation (what :func:`to_polars`
+    converts whole, whatever it holds)."""
+    return isinstance(obj, (pl.DataFrame, pl.LazyFrame)) or callable(getattr(obj, "pl", None)) or (
         type(obj).__module__.startswith(("pandas", "pyarrow", "duckdb")) and hasattr(obj, "columns"))
 
 
@@ -48,7 +49,7 @@ def _refuse_list_as_qrels(obj: Any) -> None:
         shown = [os.fspath(p) for p in obj[:3]]
         raise InputFormatError(f"the qrels is a list of {len(obj)} paths {shown}{' ...' if len(obj) > 3 else ''}, "
                                f"but qrels are one file or table; it looks like runs: {SWAPPED_HINT}", argument="qrels")
-    if all(_is_table(t) for t in obj):
+    if all(is_table(t) for t in obj):
         raise InputFormatError(f"the qrels is a list of {len(obj)} tables, but qrels are one table; "
                                f"if these are runs: {SWAPPED_HINT}", argument="qrels")
 
@@ -60,7 +61,7 @@ def _run_tables(tables: list | tuple, system: str | None, default_system: str | 
                           "pass a mapping {name: table} to name them")
     frames, held_by = [], {}
     for i, table in enumerate(tables):
-        table = _to_polars(table, "run")
+        table = to_polars(table, "run")
         if len(tables) > 1 and "system" not in table.columns and "run_id" not in table.columns:
             raise SchemaError(f"run table {i} of the list has no 'system' column, so its system is unnamed; "
                               "pass a mapping {name: table} (pf.evaluate({'bm25': t1, 'dense': t2}, qrels)) instead")
@@ -75,7 +76,56 @@ def _run_tables(tables: list | tuple, system: str | None, default_system: str | 
     return pl.concat(frames)
 
 
-def _to_polars(obj: Any, what: str) -> pl.DataFrame:
+#: The forms :func:`to_polars` reads for a table other than a run or qrels (named in its TypeError).
+TABLE_FORMS = "a polars / pandas / pyarrow table, a DuckDB relation or a dict of columns"
+
+
+def to_polars(obj: Any, what: str, *, expected: str = TABLE_FORMS) -> pl.DataFrame:
+    """``obj`` as a polars frame: the one conversion of every table the package reads from memory.
+
+    Parameters
+    ----------
+    obj : table
+        A polars DataFrame or LazyFrame (collected), a pandas DataFrame, a pyarrow Table or a DuckDB
+        relation (a pandas Series / pyarrow Array becomes a one-column frame). For ``what`` ``"run"`` /
+        ``"qrels"`` also namedtuple records (ir_measures' ``Qrel`` / ``ScoredDoc``, ir_datasets'
+        ``scoreddocs_iter()`` / ``qrels_iter()`` or the dataset itself); for any other ``what`` whatever
+        ``polars.DataFrame`` reads (a dict of columns, a list of rows).
+    what : str
+        What the table is (``"run"``, ``"qrels"``, ``"per-query table"``, ...), as the error names it.
+    expected : str
+        The forms the caller accepts, as a TypeError names them (not used for a run or qrels).
+
+    Returns
+    -------
+    polars.DataFrame
+        The columns as given: no renaming, casting or checks (each caller checks its own columns).
+
+    Raises
+    ------
+    TypeError
+        ``obj`` is none of these forms (the message names ``what``, the type given and the forms read).
+    SchemaError
+        Records that yield no row.
+    """
+    frame = _table_as_polars(obj)
+    if frame is not None:
+        return frame.to_frame() if isinstance(frame, pl.Series) else frame
+    if what in _RECORD_ITERATORS:
+        records = _from_records(obj, what)
+        if records is not None:
+            return records
+        raise TypeError(f"cannot read a {what} from {type(obj).__name__}; pass a path, a polars/pandas/"
+                        f"pyarrow table, a DuckDB relation, a dict {{qid: {{docno: value}}}} or namedtuple records "
+                        f"(ir_measures' Qrel / ScoredDoc, ir_datasets' {_RECORD_ITERATORS[what]}())")
+    try:
+        return pl.DataFrame(obj)
+    except (TypeError, ValueError, pl.exceptions.PolarsError) as exc:
+        raise TypeError(f"cannot read the {what} from {type(obj).__name__}; pass {expected}") from exc
+
+
+def _table_as_polars(obj: Any) -> pl.DataFrame | pl.Series | None:
+    """A table object converted whole (None when ``obj`` is no table of a library we know)."""
     if isinstance(obj, pl.LazyFrame):
         return obj.collect()
     if isinstance(obj, pl.DataFrame):
@@ -84,15 +134,10 @@ def _to_polars(obj: Any, what: str) -> pl.DataFrame:
     if module.startswith("pandas"):
         return pl.from_pandas(obj)
     if module.startswith("pyarrow"):
-        return pl.from_arrow(obj)  # type: ignore[return-value]
-    if module.startswith("duckdb") or hasattr(obj, "pl") and hasattr(obj, "arrow"):
+        return pl.from_arrow(obj)
+    if callable(getattr(obj, "pl", None)):  # a DuckDB relation (its module is duckdb or _duckdb)
         return obj.pl()
-    records = _from_records(obj, what)
-    if records is not None:
-        return records
-    raise TypeError(f"cannot read a {what} from {type(obj).__name__}; pass a path, a polars/pandas/"
-                    f"pyarrow table, a DuckDB relation, a dict {{qid: {{docno: value}}}} or namedtuple records "
-                    f"(ir_measures' Qrel / ScoredDoc, ir_datasets' {_RECORD_ITERATORS[what]}())")
+    return None
 
 
 def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
@@ -260,7 +305,7 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return _read_run_paths(obj, system)
-    if isinstance(obj, (list, tuple)) and obj and all(_is_table(t) for t in obj):
+    if isinstance(obj, (list, tuple)) and obj and all(is_table(t) for t in obj):
         return _run_tables(obj, system, default_system)  # [pf.read_run(a), pf.read_run(b)]
     if isinstance(obj, Mapping) and obj and all(not isinstance(v, (bytes, Mapping)) for v in obj.values()):
         # {system: path or table}: run files named by the caller (e.g. two "run.txt" in different folders),
@@ -277,7 +322,7 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     if isinstance(obj, Mapping):
         frame, system = _from_nested(obj, "score", "run"), system or "run"
     else:
-        frame = _to_polars(obj, "run")
+        frame = to_polars(obj, "run")
     frame = _normalise_columns(frame, "run")
     if "system" not in frame.columns or system is not None:
         system = system if system is not None else default_system
@@ -329,7 +374,7 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         return read_qrels(obj, grades=grades) if fmt == "trec" else as_qrels(
             read_table_file(obj, what="qrels", fmt=fmt), grades=grades)
     _refuse_list_as_qrels(obj)
-    frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else _to_polars(obj, "qrels")
+    frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else to_polars(obj, "qrels")
     frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:
         raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
@@ -371,4 +416,4 @@ def _is_integral(v: Any) -> bool:
     return False
 
 
-__all__ = ["as_qrels", "as_run", "InputFormatError"]
+__all__ = ["TABLE_FORMS", "as_qrels", "as_run", "is_table", "to_polars", "InputFormatError"]

@@ -25,6 +25,7 @@ import polars as pl
 
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import SchemaError
+from pairedframe.io.convert import to_polars
 
 __all__ = ["RANK_COLUMNS", "check_ks", "endpoints_from_ranks", "parse_hit_measure", "is_rank_export"]
 
@@ -131,7 +132,7 @@ def endpoints_from_ranks(frame: Any, *, ks: Iterable[int] = (1, 5, 10), system: 
     EmptyResultError
         The export has no rows.
     """
-    df = frame if isinstance(frame, pl.DataFrame) else pl.DataFrame(frame)
+    df = to_polars(frame, "first-hit-rank export")
     where = f" in {source}" if source else ""
     require_rows(df, what=f"the first-hit-rank export{where}", why="no (qid, first_hit_rank) rows")
     missing = [c for c in RANK_COLUMNS if c not in df.columns]

@@ -18,7 +18,7 @@ from typing import Any, Literal
 import polars as pl
 
 from pairedframe.errors import SchemaError
-from pairedframe.io.convert import _check_unique, _to_polars, as_qrels
+from pairedframe.io.convert import _check_unique, to_polars, as_qrels
 from pairedframe.io.grades import Grades, check_grades_option, table_grades
 from pairedframe.io.prefs import as_prefs
 from pairedframe.io.trec import read_qrels
@@ -50,7 +50,7 @@ def as_qrels_jg(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
     check_grades_option(grades)
     if isinstance(obj, (str, os.PathLike)):
         return read_qrels(obj, grades=grades, judgment_groups=True)
-    frame = _to_polars(obj, "qrels")
+    frame = to_polars(obj, "qrels")
     if "jg" not in frame.columns and "iter" in frame.columns:
         frame = frame.rename({"iter": "jg"})
     missing = [c for c in ("qid", "jg", "docno", "rel") if c not in frame.columns]

@@ -34,7 +34,7 @@ from pairedframe.io.stream import (
     NotStreamable,
     QueryBlock,
     _parsed_chunks,
-    _query_starts,
+    query_starts,
     _separator,
     _with_system,
 )
@@ -122,7 +122,7 @@ def _grouped(frame: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
     by_score = np.argsort(frame["score"].to_numpy())[::-1]  # equal scores: any order (ties are ranked later)
     order = by_score[np.argsort(codes[by_score], kind="stable")]
     frame = frame.rechunk()[order]
-    return frame, _query_starts(frame)
+    return frame, query_starts(frame)
 
 
 def iter_partitioned_blocks(path: str | os.PathLike[str], system: str, *, chunk_bytes: int | None = None,

@@ -22,6 +22,7 @@ from typing import Any, Literal
 import polars as pl
 
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
+from pairedframe.io.convert import to_polars
 from pairedframe.io.trec import PathLike, _field_count, _first_bad, _fail, _read_data_lines, _split_fields, spooled
 
 PrefsFormat = Literal["prefs", "qrels_prefs"]
@@ -134,7 +135,7 @@ def as_prefs(obj: Any, *, format: PrefsFormat = "prefs") -> pl.DataFrame:  # noq
     """
     if isinstance(obj, (str, os.PathLike)):
         return read_prefs(obj, format=format)
-    frame = obj if isinstance(obj, pl.DataFrame) else pl.DataFrame(obj)
+    frame = to_polars(obj, "prefs table")
     if format == "qrels_prefs":
         frame = frame.rename({"rel": "level"}) if "rel" in frame.columns and "level" not in frame.columns else frame
         frame = frame.rename({"iter": "jg"}) if "iter" in frame.columns and "jg" not in frame.columns else frame

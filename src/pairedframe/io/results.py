@@ -21,13 +21,15 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.io.convert import to_polars
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import InputFormatError, SchemaError
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "read_results", "as_results", "system_name_from_results_path",
-           "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_ids", "ID_COLUMNS"]
+           "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_ids", "ID_COLUMNS",
+           "read_one"]
 
 RESULT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".txt": "tsv",
                   ".json": "json", ".jsonl": "ndjson", ".ndjson": "ndjson"}
@@ -100,7 +102,17 @@ def system_name_from_results_path(path: str | os.PathLike) -> str:
     return name
 
 
-def _read_one(path: Path) -> pl.DataFrame:
+def read_one(path: Path) -> pl.DataFrame:
+    """One table file as it is (Parquet, Arrow IPC, CSV/TSV, JSON/NDJSON; the first bytes decide over the
+    extension), id columns as text; no column checks (the CLI reads cluster and segment tables with it).
+
+    Raises
+    ------
+    FileNotFoundError
+        ``path`` does not exist.
+    InputFormatError
+        A format it cannot tell or read (the message names the file).
+    """
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     kind = RESULT_FORMATS.get(os.path.splitext(name)[1].lower())
     if not path.exists():
@@ -186,7 +198,7 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     frames = []
     for p in paths:
         path = Path(p)
-        frames.append(_normalise(_read_one(path), ks=ks, system=system_name_from_results_path(path),
+        frames.append(_normalise(read_one(path), ks=ks, system=system_name_from_results_path(path),
                                  source=str(path)))
     if not frames:
         raise ValueError("no results files given")
@@ -225,8 +237,5 @@ def _as_results(data: Any, *, ks: Iterable[int]) -> pl.DataFrame:
         return read_results(data, ks=ks)
     if isinstance(data, (list, tuple)):
         return pl.concat([as_results(d, ks=ks) for d in data], how="diagonal_relaxed")
-    if isinstance(data, pl.LazyFrame):
-        data = data.collect()
-    if not isinstance(data, pl.DataFrame):
-        data = pl.from_pandas(data) if type(data).__module__.startswith("pandas") else pl.DataFrame(data)
-    return _normalise(_text_ids(data, "the per-query table"), ks=ks, system=None, source="")
+    return _normalise(_text_ids(to_polars(data, "per-query table"), "the per-query table"), ks=ks, system=None,
+                      source="")

@@ -198,7 +198,8 @@ def _separator(path: str) -> str:
     return "\t" if b"\t" in first else " "
 
 
-def _query_starts(frame: pl.DataFrame) -> np.ndarray:
+def query_starts(frame: pl.DataFrame) -> np.ndarray:
+    """Row indices (int64) where a new query starts in ``frame`` (rows of a query together, first row 0)."""
     return (frame.select((pl.col("qid") != pl.col("qid").shift(1)).fill_null(True).arg_true())
             .to_series().to_numpy().astype(np.int64))
 
@@ -226,7 +227,7 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
             if not batch.height:
                 continue
             frame = batch if carry is None else pl.concat([carry, batch])
-            starts = _query_starts(frame)
+            starts = query_starts(frame)
             heads = frame["qid"].gather(starts).to_list()
             if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
                 raise Interleaved("a query's lines are not together")

@@ -9,6 +9,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.io.convert import to_polars
 from pairedframe.io.trec import PathLike, _check_duplicates, _field_count, _fail, _first_bad, _read_data_lines, \
     _split_fields, spooled
 
@@ -61,7 +62,7 @@ def as_zscores(obj: Any) -> pl.DataFrame:
     """
     if isinstance(obj, (str, os.PathLike)):
         return read_zscores(obj)
-    frame = obj if isinstance(obj, pl.DataFrame) else pl.DataFrame(obj)
+    frame = to_polars(obj, "zscores table")
     missing = [c for c in ZSCORES_SCHEMA if c not in frame.columns]
     if missing:
         raise SchemaError(f"zscores table lacks column(s) {missing}; it has {frame.columns}")

@@ -14,7 +14,7 @@ from pairedframe.measures.parse import (NICKNAMES, OFFICIAL, RUNID_NICKNAMES, hi
                                         parse_measure, parse_measures)
 
 #: Modules of this package that declare no family.
-_INFRASTRUCTURE = {"base", "parse", "gains"}
+_INFRASTRUCTURE = {"base", "parse", "gains", "ideal", "polars_exprs", "prefs_context"}
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if not _module.startswith("_") and _module not in _INFRASTRUCTURE:

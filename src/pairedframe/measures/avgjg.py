@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from pairedframe.measures._polars import divide, quotient
+from pairedframe.measures.polars_exprs import divide, quotient
 from pairedframe.measures._trec import TREC_CUTOFFS
 from pairedframe.measures.base import Interval, Measure, Param, TrecForm, family
 from pairedframe.measures.rprec_mult import MULTIPLES

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import polars as pl
 
 from pairedframe.errors import UnknownMeasureError
-from pairedframe.measures._ideal import ideal_ranking
+from pairedframe.measures.ideal import ideal_ranking
 
 Aggregate = Literal["mean", "sum", "gmean", "none"]
 CutoffRule = Literal["none", "optional", "required"]
@@ -143,7 +143,7 @@ class PolarsContext:
              (0 <= rel < level), num_rel, num_nonrel, rel_cum, nonrel_cum, unjudged_cum (relevant /
              judged non-relevant / negative-grade documents at ranks <= rank), log2_rank1
              (log2(rank + 1) from C's log2, as DuckDB and trec_eval compute it). Sorted by system,
-             qid, rank (:func:`~pairedframe.measures._polars.ordered_sum` relies on it).
+             qid, rank (:func:`~pairedframe.measures.polars_exprs.ordered_sum` relies on it).
     queries : system, qid, num_rel, num_nonrel, num_ret, max_grade: the evaluated query set.
     judgments : qid, rel: the judged documents (grade >= 0) of the evaluated queries.
     gain_maps : gain-map key -> {grade: gain} for the maps of the measures evaluated.

@@ -6,7 +6,7 @@ import math
 
 import polars as pl
 
-from pairedframe.measures._polars import per_query
+from pairedframe.measures.polars_exprs import per_query
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS, c_pow, ordered_sum, per_query, quotient
+from pairedframe.measures.polars_exprs import KEYS, c_pow, ordered_sum, per_query, quotient
 from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 MAX_GRADE = 4  # gdeval's $MAX_JUDGMENT: the stopping probability of grade g is (2**g - 1) / 2**4

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import (KEYS, c_log2, gain_expr, ordered_sum, per_query, quotient, ratio,
+from pairedframe.measures.polars_exprs import (KEYS, c_log2, gain_expr, ordered_sum, per_query, quotient, ratio,
                                           with_row_columns)
 from pairedframe.measures._trec import parse_gain_pairs, printable_gains
 from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family

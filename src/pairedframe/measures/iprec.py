@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS, divide, quotient
+from pairedframe.measures.polars_exprs import KEYS, divide, quotient
 from pairedframe.measures._trec import doubles, number_text
 from pairedframe.measures.base import UNIT, Interval, Measure, Param, PolarsContext, TrecForm, family
 

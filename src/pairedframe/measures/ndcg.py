@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import (gain_expr, ordered_sum, per_query, quotient, ratio, with_row_columns,
+from pairedframe.measures.polars_exprs import (gain_expr, ordered_sum, per_query, quotient, ratio, with_row_columns,
                                           within_cutoff)
 from pairedframe.measures._trec import TREC_CUTOFFS, parse_gain_pairs, printable_gains
 from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family

@@ -1,5 +1,5 @@
 """Preference measures from the counts of each judgment group (trec_eval ``-R prefs`` / ``qrels_prefs``):
-prefs_num_prefs_*, prefs_simp*, prefs_avgjg (m_prefs_*.c). See :mod:`pairedframe.measures._prefs` for
+prefs_num_prefs_*, prefs_simp*, prefs_avgjg (m_prefs_*.c). See :mod:`pairedframe.measures.prefs_context` for
 the terms (fulfilled, retrieved, implied). They read the preference judgments, not qrels grades, so
 neither the relevance level nor ``judged_only`` applies.
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import ratio
-from pairedframe.measures._prefs import COUNTS, PrefsContext, jg_ratio_mean, per_query_counts
+from pairedframe.measures.polars_exprs import ratio
+from pairedframe.measures.prefs_context import COUNTS, PrefsContext, jg_ratio_mean, per_query_counts
 from pairedframe.measures.base import Measure, TrecForm, family
 
 FUL, FUL_RET = pl.col("ful_ret") + pl.col("ful_imp"), pl.col("ful_ret")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import quotient
-from pairedframe.measures._prefs import KEYS, PrefsContext
+from pairedframe.measures.polars_exprs import quotient
+from pairedframe.measures.prefs_context import KEYS, PrefsContext
 from pairedframe.measures.base import Measure, TrecForm, family
 
 

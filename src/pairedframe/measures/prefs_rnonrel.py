@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import quotient
-from pairedframe.measures._prefs import COUNTS, GROUP, PrefsContext, jg_ratio_mean
+from pairedframe.measures.polars_exprs import quotient
+from pairedframe.measures.prefs_context import COUNTS, GROUP, PrefsContext, jg_ratio_mean
 from pairedframe.measures.base import Measure, TrecForm, family
 
 _FLAGS = ["ec", "_recalc", "_r", "n_rel", "n_docs", "n_docs_ret"]

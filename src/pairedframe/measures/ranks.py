@@ -7,7 +7,7 @@ import math
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS, within_cutoff
+from pairedframe.measures.polars_exprs import KEYS, within_cutoff
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 

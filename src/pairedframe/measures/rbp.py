@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import (KEYS, c_pow, divide, gain_expr, ordered_sum, per_query, quotient,
+from pairedframe.measures.polars_exprs import (KEYS, c_pow, divide, gain_expr, ordered_sum, per_query, quotient,
                                           with_row_columns)
 from pairedframe.measures._trec import gains_from_pairs, number_text, pairs
 from pairedframe.measures.base import UNIT, Interval, Measure, Param, PolarsContext, TrecForm, family

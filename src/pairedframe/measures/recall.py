@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import per_query, ratio, within_cutoff
+from pairedframe.measures.polars_exprs import per_query, ratio, within_cutoff
 from pairedframe.measures._trec import TREC_CUTOFFS
 from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 

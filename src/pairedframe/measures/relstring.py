@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS
+from pairedframe.measures.polars_exprs import KEYS
 from pairedframe.measures._trec import atof
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import KEYS, quotient
+from pairedframe.measures.polars_exprs import KEYS, quotient
 from pairedframe.measures.base import UNIT, Interval, Measure, Param, PolarsContext, TrecForm, family
 
 MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pairedframe.measures._polars import per_query, quotient, within_cutoff
+from pairedframe.measures.polars_exprs import per_query, quotient, within_cutoff
 from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 

@@ -74,7 +74,7 @@ import numpy as np
 from scipy.special import betaincinv
 
 from .multiple import benjamini_hochberg, holm
-from .resample import _check_int, _check_probability
+from .resample import check_int, _check_probability
 
 __all__ = ["AdaptiveSchedule", "AdaptiveResult", "clopper_pearson", "family_rejections",
            "adaptive_sign_flip", "CORRECTIONS", "DEFAULT_DECISION_ERROR", "DEFAULT_MAX_RESAMPLES"]
@@ -105,9 +105,9 @@ class AdaptiveSchedule:
     max_resamples: int = DEFAULT_MAX_RESAMPLES
 
     def __post_init__(self) -> None:
-        _check_int(self.initial, "initial", minimum=1)
-        _check_int(self.growth, "growth", minimum=2)
-        _check_int(self.max_resamples, "max_resamples", minimum=int(self.initial))
+        check_int(self.initial, "initial", minimum=1)
+        check_int(self.growth, "growth", minimum=2)
+        check_int(self.max_resamples, "max_resamples", minimum=int(self.initial))
 
     def checkpoints(self) -> np.ndarray:
         """The increasing checkpoints, shape (K,); the last is ``max_resamples``."""

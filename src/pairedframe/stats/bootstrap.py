@@ -51,9 +51,9 @@ from scipy.special import ndtr, ndtri
 
 from pairedframe.errors import USE_SEED, renamed_keywords, user_stacklevel
 
-from ._results import BootstrapResult, ConfidenceInterval
+from .results import BootstrapResult, ConfidenceInterval
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
-                       _check_int, _column_means, _check_probability, bootstrap_index_chunks,
+                       check_int, _column_means, _check_probability, bootstrap_index_chunks,
                        kernel_block_rows, reblock)
 
 __all__ = [
@@ -214,7 +214,7 @@ def _chunk_means(X: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 
 def _validate_common(n_resamples, confidence_level, method, alternative):
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=2)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=2)
     confidence_level = _check_probability(confidence_level, "confidence_level")
     if method not in _METHODS:
         raise ValueError(f"`method` must be one of {_METHODS}, got {method!r}")

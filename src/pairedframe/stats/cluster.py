@@ -49,13 +49,13 @@ import numpy as np
 
 from pairedframe.errors import (USE_SEED, InsufficientSampleError, SmallSampleWarning, renamed_keywords,
                                 user_stacklevel)
-from pairedframe.stats._results import BootstrapResult, ConfidenceInterval, HypothesisTestResult
+from pairedframe.stats.results import BootstrapResult, ConfidenceInterval, HypothesisTestResult
 from pairedframe.stats.bootstrap import percentile_interval
 from pairedframe.stats.randomization import _count_extreme
 from pairedframe.stats.resample import (
     _check_alternative,
     _check_chunk_size,
-    _check_int,
+    check_int,
     _check_probability,
     as_generator,
     bootstrap_index_chunks,
@@ -229,7 +229,7 @@ def cluster_bootstrap_columns(X, sums, sizes, n_resamples, confidence_level, alt
 
 
 def _check_boot_options(n_resamples, confidence_level, alternative):
-    return (_check_int(n_resamples, "n_resamples", minimum=2),
+    return (check_int(n_resamples, "n_resamples", minimum=2),
             _check_probability(confidence_level, "confidence_level"),
             _check_alternative(alternative))
 
@@ -398,7 +398,7 @@ def _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size):
 
 
 def _check_flip_options(n_resamples, alternative, chunk_size, G):
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     alternative = _check_alternative(alternative)
     chunk_size = _check_chunk_size(chunk_size, G)
     return n_resamples, alternative, chunk_size

@@ -54,10 +54,10 @@ from scipy.special import stdtrit
 
 from pairedframe.errors import USE_SEED, renamed_keywords
 
-from ._results import ConfidenceInterval, SignFlipIntervalResult
+from .results import ConfidenceInterval, SignFlipIntervalResult
 from .cluster import _flip_setup, _prepare
 from .edgeworth import edgeworth_t_quantile
-from .resample import _check_alternative, _check_chunk_size, _check_int, _check_probability
+from .resample import _check_alternative, _check_chunk_size, check_int, _check_probability
 from .signflip_interval import inverted_interval
 
 __all__ = ["cluster_robust_se", "cluster_df", "bell_mccaffrey_df", "cluster_t_interval", "cluster_edgeworth_interval",
@@ -170,7 +170,7 @@ def cluster_t_interval(theta, se, G: int, *, confidence_level: float = 0.95,
     -------
     ConfidenceInterval
     """
-    G = _check_int(G, "G", minimum=2)
+    G = check_int(G, "G", minimum=2)
     confidence_level = _check_probability(confidence_level, "confidence_level")
     alternative = _check_alternative(alternative)
     theta = np.asarray(theta, dtype=np.float64)
@@ -294,7 +294,7 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     Garthwaite (1996), Biometrics 52(4); Canay, Romano & Shaikh (2017), Econometrica 85(3).
     """
     X, sums, sizes = _prepare(values, clusters, many=True, min_clusters=1)
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     confidence_level = _check_probability(confidence_level, "confidence_level")
     alternative = _check_alternative(alternative)
     chunk_size = _check_chunk_size(chunk_size, sums.shape[0])

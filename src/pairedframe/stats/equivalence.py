@@ -19,7 +19,7 @@ from numbers import Real
 
 from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
-from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
 from pairedframe.stats.power import mde_at_level
 

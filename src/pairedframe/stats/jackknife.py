@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ._results import ConfidenceInterval
+from .results import ConfidenceInterval
 
 __all__ = ["jackknife_se", "jackknife_t_interval"]
 

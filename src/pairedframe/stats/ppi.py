@@ -48,7 +48,7 @@ from pairedframe.errors import (
 )
 from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
-from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.edgeworth import edgeworth_t_pvalue, edgeworth_t_quantile
 from pairedframe.stats.studentized import zero_spread
 from pairedframe.stats.ttest import _zero_spread_result

@@ -48,11 +48,11 @@ import numpy as np
 
 from pairedframe.errors import USE_SEED, renamed_keywords
 
-from ._results import HypothesisTestResult
+from .results import HypothesisTestResult
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size,
-                       _check_int, _column_means)
+                       check_int, _column_means)
 
-__all__ = ["sign_flip_test", "sign_flip_test_many", "sign_flip_pvalue_from_null"]
+__all__ = ["sign_flip_test", "sign_flip_test_many", "sign_flip_pvalue_from_null", "FlipCounter", "pattern_words"]
 
 #: Relative tolerance factor for ties (as scipy: 100 machine epsilons).
 TIE_RTOL: float = 100 * np.finfo(np.float64).eps
@@ -147,13 +147,15 @@ def _word_chunks(n: int, n_resamples: int, seed, chunk_size: int):
         yield gen.integers(0, _UINT64_MAX, size=(rows, n_words), dtype=np.uint64, endpoint=True)
 
 
-def _pattern_words(n: int, chunk_size: int):
+def pattern_words(n: int, chunk_size: int):
+    """All ``2**n`` sign patterns of ``n`` observations (``n <= 63``) as pattern numbers, in chunks of
+    ``chunk_size``: uint64 arrays of shape (rows, 1) for :meth:`FlipCounter.count`."""
     total = 1 << n
     for start in range(0, total, chunk_size):
         yield np.arange(start, min(total, start + chunk_size), dtype=np.uint64)[:, None]
 
 
-class _FlipCounter:
+class FlipCounter:
     """Counts of extreme sign-flipped means of the columns of D for given pattern words.
 
     A pattern's null statistic is ``(S - 2 F) / n`` with ``S = sum(d)`` and ``F`` the sum of the
@@ -193,14 +195,14 @@ class _FlipCounter:
 
 
 def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, seed, chunk_size):
-    """Sign-flip counts with byte lookup tables (:class:`_FlipCounter`), Monte Carlo or exact."""
+    """Sign-flip counts with byte lookup tables (:class:`FlipCounter`), Monte Carlo or exact."""
     n, k = D.shape
-    counter = _FlipCounter(D, alternative)
+    counter = FlipCounter(D, alternative)
     exact = n < 63 and (1 << n) <= n_resamples
     b = np.zeros(k, dtype=np.int64)
     if exact:
         m = 1 << n
-        chunks = _pattern_words(n, chunk_size)
+        chunks = pattern_words(n, chunk_size)
     else:
         m = n_resamples
         chunks = _word_chunks(n, n_resamples, seed, chunk_size)
@@ -214,7 +216,7 @@ def _sign_flip(D: np.ndarray, n_resamples: int, alternative: str, seed, chunk_si
 
 
 def _validate(n_resamples, alternative, chunk_size, n):
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     alternative = _check_alternative(alternative)
     chunk_size = _check_chunk_size(chunk_size, n)
     return n_resamples, alternative, chunk_size

@@ -47,6 +47,7 @@ __all__ = [
     "DEFAULT_CHUNK_ELEMENTS",
     "MAX_EXACT_SIGN_N",
     "as_generator",
+    "check_int",
     "keyed_seed_sequence",
     "query_set_key",
     "default_chunk_rows",
@@ -76,7 +77,16 @@ _UINT64_MAX = np.iinfo(np.uint64).max
 # validation helpers (shared by the stats modules; messages name the parameter)
 # --------------------------------------------------------------------------
 
-def _check_int(value, name: str, *, minimum: int | None = None) -> int:
+def check_int(value, name: str, *, minimum: int | None = None) -> int:
+    """``value`` as an int (numpy integers accepted, bools refused); the error names ``name``.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not an integer.
+    ValueError
+        ``value`` is below ``minimum``.
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"`{name}` must be an integer, got {type(value).__name__}: {value!r}")
     value = int(value)
@@ -88,7 +98,7 @@ def _check_int(value, name: str, *, minimum: int | None = None) -> int:
 def _check_chunk_size(chunk_size, n: int) -> int:
     if chunk_size is None:
         return default_chunk_rows(n)
-    return _check_int(chunk_size, "chunk_size", minimum=1)
+    return check_int(chunk_size, "chunk_size", minimum=1)
 
 
 def _check_probability(value, name: str) -> float:
@@ -218,7 +228,7 @@ def keyed_seed_sequence(seed: int, key) -> np.random.SeedSequence:
     TypeError, ValueError
         If ``seed`` is not a non-negative int or ``key`` has an unsupported type.
     """
-    seed = _check_int(seed, "seed", minimum=0)
+    seed = check_int(seed, "seed", minimum=0)
     digest = hashlib.blake2b(_encode_key(key), digest_size=16,
                              person=b"pairedframe-rng").digest()
     words = [int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4)]
@@ -340,8 +350,8 @@ def bootstrap_index_chunks(n: int, n_resamples: int, *, seed=None,
         from the same generator state; the result does not depend on
         ``chunk_size``.
     """
-    n = _check_int(n, "n", minimum=1)
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
+    n = check_int(n, "n", minimum=1)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     chunk_size = _check_chunk_size(chunk_size, n)
     gen = as_generator(seed)
     for rows in _row_counts(n_resamples, chunk_size):
@@ -381,8 +391,8 @@ def sign_flip_chunks(n: int, n_resamples: int, *, seed=None,
         ``j % 64`` (little-endian) of word ``j // 64`` set means ``-1``.
         The concatenation does not depend on ``chunk_size``.
     """
-    n = _check_int(n, "n", minimum=1)
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
+    n = check_int(n, "n", minimum=1)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     chunk_size = _check_chunk_size(chunk_size, n)
     gen = as_generator(seed)
     n_words = -(-n // 64)
@@ -400,7 +410,7 @@ def _patterns(start: int, stop: int, n: int) -> np.ndarray:
 
 def sign_pattern_chunks(n: int, *, chunk_size: int | None = None) -> Iterator[np.ndarray]:
     """Yield all ``2**n`` sign patterns of :func:`all_sign_patterns` in row chunks."""
-    n = _check_int(n, "n", minimum=1)
+    n = check_int(n, "n", minimum=1)
     if n > 62:
         raise ValueError(f"`n` = {n} is too large to enumerate 2**n sign patterns")
     chunk_size = _check_chunk_size(chunk_size, n)
@@ -429,7 +439,7 @@ def all_sign_patterns(n: int) -> np.ndarray:
     ValueError
         If ``n > MAX_EXACT_SIGN_N`` (use :func:`sign_pattern_chunks`).
     """
-    n = _check_int(n, "n", minimum=1)
+    n = check_int(n, "n", minimum=1)
     if n > MAX_EXACT_SIGN_N:
         raise ValueError(
             f"`n` = {n} exceeds MAX_EXACT_SIGN_N = {MAX_EXACT_SIGN_N}; "

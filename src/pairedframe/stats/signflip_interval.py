@@ -49,9 +49,9 @@ import numpy as np
 
 from pairedframe.errors import USE_SEED, renamed_keywords
 
-from ._results import ConfidenceInterval, SignFlipIntervalResult
-from .randomization import _byte_tables, _pattern_words, _tie_tolerance, _word_chunks, is_extreme
-from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, _check_int,
+from .results import ConfidenceInterval, SignFlipIntervalResult
+from .randomization import _byte_tables, pattern_words, _tie_tolerance, _word_chunks, is_extreme
+from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, check_int,
                        _check_probability, _column_means)
 
 __all__ = ["sign_flip_interval", "sign_flip_interval_many", "least_count", "inverted_interval",
@@ -85,7 +85,7 @@ def _null_statistics(D: np.ndarray, n_resamples: int, seed, chunk_size: int):
     G = -(-n // 8)
     L = _byte_tables(D).reshape(k, G * 256)
     offsets = (np.arange(G, dtype=np.intp) * 256)[None, :]
-    chunks = _pattern_words(n, chunk_size) if exact else _word_chunks(n, n_resamples, seed, chunk_size)
+    chunks = pattern_words(n, chunk_size) if exact else _word_chunks(n, n_resamples, seed, chunk_size)
     null = np.empty((m, k))
     flips = np.empty(m, dtype=np.int64)
     # bits beyond observation n - 1 (Monte-Carlo words are full 64-bit) flip nothing
@@ -242,7 +242,7 @@ def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternat
 
 
 def _validate(n_resamples, confidence_level, alternative, chunk_size, n):
-    return (_check_int(n_resamples, "n_resamples", minimum=1),
+    return (check_int(n_resamples, "n_resamples", minimum=1),
             _check_probability(confidence_level, "confidence_level"),
             _check_alternative(alternative), _check_chunk_size(chunk_size, n))
 

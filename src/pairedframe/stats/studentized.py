@@ -60,8 +60,8 @@ from scipy.special import stdtrit
 
 from pairedframe.errors import USE_SEED, renamed_keywords
 
-from ._results import BootstrapResult, ConfidenceInterval
-from .resample import (_check_2d, _check_alternative, _check_chunk_size, _check_int, _check_probability,
+from .results import BootstrapResult, ConfidenceInterval
+from .resample import (_check_2d, _check_alternative, _check_chunk_size, check_int, _check_probability,
                        _column_means, bootstrap_index_chunks, kernel_block_rows, reblock)
 from .signflip_interval import least_count
 
@@ -266,7 +266,7 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
     Hall (1988), Ann. Statist. 16(3); Hall (1992), sec. 3.6; Efron & Tibshirani (1993), ch. 12.5, 16.4.
     """
     X = _check_2d(X, "X", min_n=2)
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=2)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=2)
     confidence_level = _check_probability(confidence_level, "confidence_level")
     alternative = _check_alternative(alternative)
     _check_ratio(max_quantile_ratio, "max_quantile_ratio", lambda v: v >= 1, ">= 1")

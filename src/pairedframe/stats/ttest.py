@@ -25,7 +25,7 @@ import math
 import numpy as np
 from scipy.special import stdtr, stdtrit
 
-from ._results import ConfidenceInterval, TTestResult
+from .results import ConfidenceInterval, TTestResult
 from .resample import _check_1d, _check_2d, _check_alternative, _check_probability
 from .studentized import zero_spread
 

@@ -36,7 +36,7 @@ import numpy as np
 from pairedframe.errors import USE_SEED, renamed_keywords
 
 from .randomization import TIE_RTOL
-from .resample import DEFAULT_CHUNK_ELEMENTS, _check_2d, _check_int, as_generator
+from .resample import DEFAULT_CHUNK_ELEMENTS, _check_2d, check_int, as_generator
 
 __all__ = ["TukeyHSDResult", "randomised_tukey_hsd"]
 
@@ -101,9 +101,9 @@ def randomised_tukey_hsd(X, *, n_resamples: int = 10_000, seed=None, chunk_size:
     n, m = X.shape
     if m < 2:
         raise ValueError(f"Tukey HSD needs at least 2 systems (columns), got {m}")
-    n_resamples = _check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     step = (max(1, DEFAULT_CHUNK_ELEMENTS // (n * m)) if chunk_size is None
-            else _check_int(chunk_size, "chunk_size", minimum=1))
+            else check_int(chunk_size, "chunk_size", minimum=1))
     gen = as_generator(seed)
     null = np.concatenate([_permuted_ranges(X, min(step, n_resamples - start), gen)
                            for start in range(0, n_resamples, step)])

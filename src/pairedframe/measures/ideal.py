@@ -1,7 +1,7 @@
 """The ideal ranking of a query's judged documents and the C log2 of ranks both engines read.
 
-Kept apart from :mod:`pairedframe.measures._polars` because :class:`~pairedframe.measures.base.PolarsContext`
-builds ideal rankings and ``_polars`` imports ``base``: this module imports no other measures module.
+Kept apart from :mod:`pairedframe.measures.polars_exprs` because :class:`~pairedframe.measures.base.PolarsContext`
+builds ideal rankings and ``polars_exprs`` imports ``base``: this module imports no other measures module.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from pairedframe.io.prefs import Preferences
-from pairedframe.measures._polars import quotient
+from pairedframe.measures.polars_exprs import quotient
 
 KEYS = ["system", "qid"]
 GROUP = ["qkey", "g"]  # integer keys: joins of 10^5..10^6 preferences on two strings would dominate

@@ -15,7 +15,7 @@ from dataclasses import replace
 import numpy as np
 import polars as pl
 
-from pairedframe.measures._ideal import log2_of_ranks
+from pairedframe.measures.ideal import log2_of_ranks
 from pairedframe.measures.base import Measure, PolarsContext
 
 KEYS = ["system", "qid"]
