@@ -157,7 +157,10 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     -------
     PPIResult
         ``statistic`` (the delta), ``confidence_interval``, ``pvalue`` (H0: delta = 0),
-        ``standard_error``, ``lam``, ``n_gold``, ``n_proxy`` (proxy-only queries).
+        ``standard_error``, ``lam``, ``n_gold``, ``n_proxy`` (proxy-only queries).  Plain values name no
+        measure, so the interval is *not* clipped to a measure's range (it may reach beyond ``[-1, 1]``
+        for a ``[0, 1]`` measure with few gold queries); :func:`ppi_compare_segments` clips each row
+        to its measure's range.
 
     Raises
     ------
@@ -224,7 +227,9 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     Returns
     -------
     polars.DataFrame
-        One row per (system, measure, segment_set, segment): ``delta, ci_low, ci_high, pvalue, se, lam,
+        One row per (system, measure, segment_set, segment), intervals inside the range of the measure's
+        mean delta (an unbounded end becomes the range's end, except a one-sided interval's open side):
+        ``delta, ci_low, ci_high, pvalue, se, lam,
         n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
         columns are the classical (``lam = 0``, same ``method``: by default the paired t interval with
         the skew-corrected quantile)
@@ -265,7 +270,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
             for system in systems for measure in measures
             for vals in [_values_by_side(df, measure, proxy, gold, baseline, system)]
             for (sset, sname), members in seg.group_by(["segment_set", "segment"], maintain_order=True)]
-    return _ppi_table(rows, opt.method)
+    return _ppi_table(rows, opt.method, opt.alternative)
 
 
 def _two_judgment_table(per_query: Any, proxy: str, gold: str, gold_qids: Sequence[Any] | None) -> pl.DataFrame:
@@ -369,13 +374,14 @@ _SCHEMA = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, 
            "warning": pl.String}
 
 
-def _ppi_table(rows: list[dict[str, Any]], method: str) -> pl.DataFrame:
+def _ppi_table(rows: list[dict[str, Any]], method: str, alternative: str) -> pl.DataFrame:
     """The rows as a frame, intervals inside the measure's range, units without an estimate and small
     gold samples warned about once each."""
     out = pl.DataFrame(rows, schema=_SCHEMA)
     measure_names = out["measure"].to_list()         # intervals inside the range of a mean delta ([-1, 1] on [0, 1])
     for low, high, est in (("ci_low", "ci_high", "delta"), ("gold_only_ci_low", "gold_only_ci_high", "gold_only_delta")):
-        lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names, out[est].to_numpy())
+        lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names, out[est].to_numpy(),
+                               alternative=alternative)
         out = out.with_columns(pl.Series(low, lo, dtype=pl.Float64, nan_to_null=True),
                                pl.Series(high, hi, dtype=pl.Float64, nan_to_null=True))
     units = [(r["system"], r["measure"], r["segment_set"], r["segment"]) for r in rows]
