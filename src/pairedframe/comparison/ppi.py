@@ -114,15 +114,10 @@ def _without_spread(r: PPIResult, measure: str, *, warn: bool) -> PPIResult:
                                           flat=np.array([True]), confidence_level=r.confidence_level,
                                           alternative=r.alternative)
     if warn:
-        warnings.warn(f"no standard error: {zero_spread_note(notes[0])}; p is the exact sign-flip test's on the "
-                      f"{r.n_gold} gold deltas", SmallSampleWarning,
-                      stacklevel=user_stacklevel())
+        said_of_gold = notes[0].replace("every delta equals", "every gold delta equals", 1)
+        warnings.warn(f"no standard error: {said_of_gold}; p is the exact sign-flip test's on the {r.n_gold} gold "
+                      "deltas", SmallSampleWarning, stacklevel=user_stacklevel())
     return dataclasses.replace(r, confidence_interval=ConfidenceInterval(float(low[0]), float(high[0])))
-
-
-def zero_spread_note(note: str) -> str:
-    """compare's note on equal deltas, said of the gold deltas."""
-    return note.replace("every delta equals", "every gold delta equals", 1)
 
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
@@ -354,7 +349,7 @@ def _unit_row(vals: dict[tuple[str, str], dict[str, float]], members: pl.DataFra
     few = r.n_gold < CALIBRATED_GOLD_N
     size = (f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small
             else f"n_gold < {CALIBRATED_GOLD_N}: below the calibrated 10-30" if few else None)
-    flat = zero_spread_note(_FLAT) if r.standard_error == 0.0 else None
+    flat = _FLAT if r.standard_error == 0.0 else None
     return {**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
             "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,
             "lam": r.lam, "n_gold": r.n_gold, "n_proxy": r.n_proxy,
@@ -364,7 +359,8 @@ def _unit_row(vals: dict[tuple[str, str], dict[str, float]], members: pl.DataFra
 
 
 #: The ``warning`` of a unit whose gold deltas have no spread (its interval: :func:`_without_spread`).
-_FLAT = "every delta equals the estimate (no spread): the interval is the range of means that n equal deltas allow"
+_FLAT = ("every gold delta equals the estimate (no spread): the interval is the range of means that n equal deltas "
+         "allow")
 
 
 _SCHEMA = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, "segment": pl.String,
@@ -388,7 +384,7 @@ def _ppi_table(rows: list[dict[str, Any]], method: str, alternative: str) -> pl.
     estimated = [u for u, r in zip(units, rows) if r.get("delta") is not None]
     require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "
                  "queries paired with the baseline (no estimate)", consequence="null in the result")
-    n_flat = sum(1 for r in rows if (r.get("warning") or "").startswith(zero_spread_note(_FLAT)))
+    n_flat = sum(1 for r in rows if (r.get("warning") or "").startswith(_FLAT))
     if n_flat:
         warnings.warn(f"{n_flat} of {out.height} PPI comparisons have gold deltas without spread: no standard error, "
                       "so their interval is the range of means that n equal deltas allow (unbounded without a known "
