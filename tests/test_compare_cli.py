@@ -273,3 +273,9 @@ def test_compare_command_correction_chooses_the_verdict_column_as_python_does(co
                       correction=correction)
     assert {r["verdict_on"] for r in rows} == {column} == set(want["verdict_on"].to_list())
     assert sorted(r["verdict"] for r in rows) == sorted(want["verdict"].to_list())
+
+
+def test_run_independent_measures_named_on_the_command_line_are_refused():
+    res = run("-m", "num_rel", "-m", "num_q", "-m", "map", "-B", "99", "-f", "csv")
+    assert res.exit_code == 2, res.output
+    assert "NumRel, NumQ depend on the judgments only, not on the run" in res.stderr and "Traceback" not in res.output

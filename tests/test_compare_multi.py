@@ -3,6 +3,7 @@ streams), families as documented, Tukey HSD from the stats kernel, errors."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -174,3 +175,30 @@ def test_all_pairs_warning_on_left_out_queries_names_each_rows_baseline_once():
         pf.results_table(per_query, pairs="all", n_resamples=99)
     text = next(str(w.message) for w in caught if "leave out queries" in str(w.message))
     assert text.count("baseline=") == 1 and "each baseline" not in text, text
+
+
+def test_run_independent_measures_left_out_of_the_holm_family_against_statsmodels():
+    """NumQ and NumRel come from the judgments alone: every measure of 'official' compared leaves them out
+    (warned), so Holm runs over the comparisons that are hypotheses; named, they are refused."""
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    from pairedframe.errors import PartlyEmptyWarning
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs, qrels, "official")
+    per_query = ev.per_query if hasattr(ev, "per_query") else ev
+    for m in ("NumQ", "NumRel"):           # the registry's flag: equal per-query values whatever the run
+        vals = per_query.filter(pl.col("measure") == m).pivot("system", index="qid", values="value")
+        assert vals["bm25"].to_list() == vals["reranker"].to_list()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("always", PartlyEmptyWarning)
+        with pytest.warns(PartlyEmptyWarning, match="NumQ, NumRel depend on the judgments only"):
+            res = pf.compare(ev, baseline="bm25", test="t")
+    assert not set(res["measure"]) & {"NumQ", "NumRel"} and "AP" in set(res["measure"])
+    p = res["pvalue"].to_numpy()
+    keep = ~np.isnan(p)
+    want = multitest.multipletests(p[keep], method="holm")[1]
+    assert res["pvalue_holm"].to_numpy()[keep] == pytest.approx(want, rel=1e-12)
+    with pytest.raises(ValueError, match=r"`measures`: NumRel depends on the judgments only"):
+        pf.compare(ev, baseline="bm25", measures=["AP", "num_rel"])

@@ -170,10 +170,40 @@ def test_results_table_mean_without_spread_against_clopper_pearson(n):
 
 # ---------------------------------------------------------------- the numpy helpers and bad options
 
-def test_clip_to_range_keeps_infinite_ends_and_nan():
+def test_clip_to_range_clips_infinite_ends_except_a_one_sided_open_side_and_keeps_nan():
     low, high, clipped = clip_to_range([-2.0, -math.inf, math.nan, 0.2], [0.5, 3.0, math.nan, 0.4], -1.0, 1.0)
-    assert low.tolist()[:2] == [-1.0, -math.inf] and high.tolist()[:2] == [0.5, 1.0]
+    assert low.tolist()[:2] == [-1.0, -1.0] and high.tolist()[:2] == [0.5, 1.0]
     assert math.isnan(low[2]) and clipped.tolist() == [True, True, False, False]
+    low, high, clipped = clip_to_range([-math.inf, 0.2], [math.inf, math.inf], -1.0, 1.0, alternative="greater")
+    assert low.tolist() == [-1.0, 0.2] and high.tolist() == [math.inf, math.inf] and clipped.tolist() == [True, False]
+    low, high, _ = clip_to_range([-math.inf], [math.inf], -1.0, 1.0, alternative="less")
+    assert (low[0], high[0]) == (-math.inf, 1.0)
+    low, high, clipped = clip_to_range([-math.inf], [math.inf], -math.inf, math.inf)     # no known range
+    assert (low[0], high[0], clipped[0]) == (-math.inf, math.inf, False)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_unbounded_signflip_interval_becomes_the_delta_range_in_every_door(n):
+    """n = 2 or 3 distinct deltas: no shift is rejected by the exact sign-flip test (smallest p 2 / 2**n > 0.05),
+    so the inverted interval is the whole line; a [0, 1] measure's mean delta lies in [-1, 1], which is the
+    interval compare, compare_segments, compare_clustered and ppi_compare_segments print."""
+    deltas = np.array([0.9, 0.05, 0.8])[:n]
+    frame = _frame({"A": np.zeros(n), "B": deltas}, "AP")
+    for interval in ("signflip", "t", None, "percentile", "bca"):
+        row = _quiet(compare, frame, baseline="A", interval=interval, n_resamples=500).row(0, named=True)
+        assert -1.0 <= row["ci_low"] <= row["ci_high"] <= 1.0, interval
+    assert _quiet(compare, frame, baseline="A", interval="signflip")[["ci_low", "ci_high"]].row(0) == (-1.0, 1.0)
+    one = _quiet(compare, frame, baseline="A", interval="signflip", alternative="greater").row(0, named=True)
+    assert (one["ci_low"], one["ci_high"]) == (-1.0, math.inf)                  # scipy's [low, inf) kept
+    segs = pl.DataFrame({"qid": [f"q{j:02d}" for j in range(n)], "segment_set": "s", "segment": "all"})
+    seg = _quiet(pf.compare_segments, frame, segs, baseline="A", interval="signflip").row(0, named=True)
+    assert (seg["ci_low"], seg["ci_high"]) == (-1.0, 1.0)
+    clusters = {f"q{j:02d}": f"c{j}" for j in range(n)}
+    cl = _quiet(pf.compare_clustered, frame, baseline="A", clusters=clusters).row(0, named=True)
+    assert -1.0 <= cl["ci_low"] <= cl["ci_high"] <= 1.0
+    pq = pl.concat([frame.with_columns(pl.lit(j).alias("judgments")) for j in ("proxy", "gold")])
+    ppi = _quiet(ppi_compare_segments, pq.select("system", "judgments", "qid", "measure", "value"), baseline="A")
+    assert -1.0 <= ppi["ci_low"][0] <= ppi["ci_high"][0] <= 1.0
 
 
 def test_constant_sample_interval_with_an_unbounded_side_is_unbounded_there():

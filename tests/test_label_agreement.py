@@ -220,3 +220,21 @@ def test_an_undefined_kappa_warns_why_instead_of_a_silent_nan():
     same = a.with_columns(pl.lit(1).alias("rel"))
     with pytest.warns(SmallSampleWarning, match=r"kappa.*undefined \(NaN\): every common pair has one label"):
         pf.label_agreement(same, same)
+
+
+def test_kappa_interval_is_nan_when_every_leave_one_query_out_kappa_is_equal_against_sklearn():
+    """Two queries whose leave-one-out kappas (scikit-learn) are both 0: the jackknife SE is 0, which is no
+    certainty about a kappa of 1/3, so the interval is NaN with a warning saying why, never a point."""
+    a = {"q1": {"a": -1, "b": 2}, "q2": {"a": 0, "b": 1}}
+    b = {"q1": {"a": 2, "b": 2}, "q2": {"a": 0, "b": 0}}
+    with pytest.warns(SmallSampleWarning, match="the kappa is the same without any one of the 2 queries"):
+        la = pf.label_agreement(a, b)
+    assert la.kappa == pytest.approx(_sklearn([-1, 2, 0, 1], [2, 2, 0, 0]), abs=1e-12)
+    assert [_sklearn([0, 1], [0, 0]), _sklearn([-1, 2], [2, 2])] == [0.0, 0.0]        # the leave-one-out kappas
+    assert la.kappa != 0.0 and all(math.isnan(v) for v in la.confidence_intervals["kappa"])
+    # a third query that changes the leave-one-out kappas gives an interval again
+    c, d = {**a, "q3": {"a": 1, "b": 1, "c": 0}}, {**b, "q3": {"a": 1, "b": 0, "c": 0}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
+        low, high = pf.label_agreement(c, d).confidence_intervals["kappa"]
+    assert low < high

@@ -178,3 +178,18 @@ def test_agreement_scatter_names_points_readably_without_overlap(monkeypatch, tm
                             measure="AP", n_resamples=50)
     fig = _kept_figure(monkeypatch, lambda: agreement_scatter(few, tmp_path / "few.png"))
     assert fig.axes[0].get_xlabel().endswith("(all systems named)") and len(fig.axes[0].texts) == 3
+
+
+def test_forest_plot_with_nothing_to_plot_names_what_it_got(per_query, tmp_path):
+    """An empty compare result is 'no comparison rows', filters that match nothing are named."""
+    from pairedframe.errors import EmptyResultError
+
+    res = pf.compare(per_query, baseline="bm25", n_resamples=200)
+    with pytest.raises(EmptyResultError, match="the result has no comparison rows"):
+        forest_plot(res.head(0), tmp_path / "f0.svg")
+    with pytest.raises(EmptyResultError, match=r"no comparison row of the 4 matches system='nope'"):
+        forest_plot(res, tmp_path / "f0.svg", system="nope")
+    segs = pl.DataFrame({"qid": [f"q{q:02d}" for q in range(25)], "segment_set": "s", "segment": "all"})
+    with pytest.raises(EmptyResultError, match="the result has no segment rows"):
+        forest_plot(pf.compare_segments(per_query, segs, baseline="bm25", n_resamples=200).head(0), tmp_path / "f.svg")
+    assert not (tmp_path / "f0.svg").exists()

@@ -157,3 +157,53 @@ def test_judgment_set_names_must_match(tmp_path):
         ppi_compare_segments(js, baseline="a")
     with pytest.raises(ValueError, match="not present"):
         js.evaluation("gold")
+
+
+def _equal_gold_deltas(n_gold=15, delta=0.1):
+    rng = np.random.default_rng(0)
+    qs = [f"q{i}" for i in range(40)]
+    pa = {q: rng.uniform() for q in qs}
+    pb = {q: pa[q] + rng.normal(0.05, 0.1) for q in qs}
+    g = qs[:n_gold]
+    return pa, pb, {q: 0.3 for q in g}, {q: 0.3 + delta for q in g}
+
+
+@pytest.mark.parametrize("method", ["jackknife-edgeworth", "jackknife-t", "t", "z"])
+@pytest.mark.parametrize("delta", [0.1, 0.0])
+def test_ppi_equal_gold_deltas_pvalue_against_scipy_permutation_test(method, delta):
+    """Equal gold deltas give no standard error: lam is exactly 0, p the exact sign-flip test's, no point."""
+    stats = pytest.importorskip("scipy.stats")
+    pa, pb, ga, gb = _equal_gold_deltas(delta=delta)
+    with pytest.warns(SmallSampleWarning, match="no spread"):
+        r = ppi_compare(pa, pb, ga, gb, method=method)
+    d = np.array([gb[q] - ga[q] for q in ga])
+    ref = stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=np.inf).pvalue
+    assert r.lam == 0.0 and r.standard_error == 0.0
+    assert r.pvalue == pytest.approx(ref, rel=1e-12)
+    # plain dicts: no measure, so no range bounds the mean of equal deltas
+    assert tuple(r.confidence_interval) == (-np.inf, np.inf)
+
+
+def test_ppi_segments_equal_gold_deltas_interval_against_clopper_pearson():
+    """A [0, 1] measure: n equal gold deltas c give compare's range interval, whose share of the range
+    beyond c is the Clopper-Pearson bound of n equal outcomes -- the interval pf.compare gives."""
+    stats = pytest.importorskip("scipy.stats")
+    pa, pb, ga, gb = _equal_gold_deltas(delta=0.1)
+    rows = []
+    for j, (a, b) in {"proxy": (pa, pb), "gold": (ga, gb)}.items():
+        for s, m in (("A", a), ("B", b)):
+            rows += [{"system": s, "judgments": j, "qid": q, "measure": "nDCG@10", "value": v} for q, v in m.items()]
+    with pytest.warns(SmallSampleWarning, match="without spread"):
+        res = ppi_compare_segments(pl.DataFrame(rows), baseline="A").row(0, named=True)
+    n = len(ga)
+    share = stats.binomtest(0, n).proportion_ci(0.95, method="exact").high
+    assert res["ci_low"] == pytest.approx(0.1 - share * 1.1, rel=1e-9)
+    assert res["ci_high"] == pytest.approx(0.1 + share * 0.9, rel=1e-9)
+    assert (res["gold_only_ci_low"], res["gold_only_ci_high"]) == (res["ci_low"], res["ci_high"])
+    assert res["lam"] == 0.0 and "no spread" in res["warning"]
+    gold = pl.DataFrame([r for r in rows if r["judgments"] == "gold"]).drop("judgments")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cmp = __import__("pairedframe").compare(gold, baseline="A", test="t").row(0, named=True)
+    assert (cmp["ci_low"], cmp["ci_high"]) == pytest.approx((res["ci_low"], res["ci_high"]), rel=1e-12)
+    assert cmp["pvalue"] == pytest.approx(res["pvalue"], rel=1e-12)

@@ -144,3 +144,19 @@ def test_preference_cycle_is_refused_naming_query_group_and_documents():
     run = run_frame({"sys": {"q1": [("A", 1.0)]}})
     with pytest.raises(InputFormatError, match=r"preference cycle in query 'q1', judgment group 'u'.*'A' and 'B'"):
         pf.evaluate(run, judgments, "prefs_simp", judgments_format="prefs")
+
+
+@settings(max_examples=budget(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=prefs_cases(), other=st.lists(st.tuples(st.sampled_from(DOCS + ("yy",)), st.sampled_from(TIE_SCORES)),
+                                          max_size=8, unique_by=lambda p: p[0]))
+def test_run_independent_prefs_measures_against_reference(case, other):
+    """A preference measure the registry flags as run-independent (compare leaves it out) takes the reference's
+    one value per query whatever the ranking; at least one such measure exists (prefs_num_prefs_poss)."""
+    from pairedframe.measures.parse import run_independent
+
+    lines, _ = case
+    flagged = [name for name in NAMES if run_independent(name)]
+    assert "prefs_num_prefs_poss" in flagged
+    for qid, judged in lines.items():
+        empty, ranked = prefs_query([], judged, None), prefs_query(other, judged, None)
+        assert all(empty[name] == ranked[name] for name in flagged), qid

@@ -152,7 +152,7 @@ def clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[st
         flat=(np.asarray(st["se"]) == 0) & (G_all >= 2), confidence_level=opt.confidence_level,
         alternative=opt.alternative)
     st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures,
-                                                                  st["delta"])
+                                                                  st["delta"], alternative=opt.alternative)
     clip_notes = ["; ".join(x for x in pair if x) or None for pair in zip(flat_notes, clip_notes)]
     notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
                           p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,

@@ -6,9 +6,10 @@ Shared by :func:`pairedframe.compare` (in memory and in an engine: both finish i
 
 - Ranges come from the measure registry (:attr:`pairedframe.measures.Measure.value_range`): a mean of
   a measure in ``[lo, hi]`` lies in ``[lo, hi]``, a mean delta in ``[lo - hi, hi - lo]`` (``[-1, 1]``
-  for measures in ``[0, 1]``).  Finite interval ends beyond it are clipped to it
-  (:func:`pairedframe.stats.value_range.clip_to_range`: coverage unchanged); names the registry does
-  not know get no range and no clipping.
+  for measures in ``[0, 1]``).  Interval ends beyond it, infinite ones included, are clipped to it
+  (:func:`pairedframe.stats.value_range.clip_to_range`: coverage unchanged); only the open side of a
+  one-sided interval stays infinite (scipy's ``[low, inf)``).  Names the registry does not know get no
+  range and no clipping.
 - Every interval of deltas without spread (the default, t, sign-flip, percentile, BCa) is the
   range-based interval of :func:`pairedframe.stats.value_range.constant_sample_interval`: n equal
   deltas make neither a point certain (t's zero width, the sign-flip inversion from n = 6) nor
@@ -71,14 +72,16 @@ def _unless_outside(lo: np.ndarray, hi: np.ndarray, estimate, measures: Sequence
     return np.where(outside, -np.inf, lo), np.where(outside, np.inf, hi)
 
 
-def clip_means(low, high, measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def clip_means(low, high, measures: Sequence[str], estimate=None, *,
+               alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interval ends of means clipped to their measure's range; also which rows were clipped."""
-    return clip_to_range(low, high, *mean_ranges(measures, estimate))
+    return clip_to_range(low, high, *mean_ranges(measures, estimate), alternative=alternative)
 
 
-def clip_deltas(low, high, measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def clip_deltas(low, high, measures: Sequence[str], estimate=None, *,
+                alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interval ends of mean deltas clipped to ``[lo - hi, hi - lo]``; also which rows were clipped."""
-    return clip_to_range(low, high, *delta_ranges(measures, estimate))
+    return clip_to_range(low, high, *delta_ranges(measures, estimate), alternative=alternative)
 
 
 def _range_text(lo: float, hi: float) -> str:
@@ -89,11 +92,11 @@ def _clip_text(measure: str, lo: float, hi: float) -> str:
     return f"interval clipped to the range of a mean delta of {measure}, {_range_text(lo, hi)}"
 
 
-def clip_delta_intervals(low, high, measures: Sequence[str],
-                         estimate=None) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+def clip_delta_intervals(low, high, measures: Sequence[str], estimate=None, *,
+                         alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """:func:`clip_deltas` with a note per clipped row (None elsewhere), for ``verdict_note``."""
     lo, hi = delta_ranges(measures, estimate)
-    low, high, clipped = clip_to_range(low, high, lo, hi)
+    low, high, clipped = clip_to_range(low, high, lo, hi, alternative=alternative)
     notes = [_clip_text(str(measures[i]), float(lo[i]), float(hi[i])) if clipped[i] else None
              for i in range(low.shape[0])]
     return low, high, notes
@@ -127,7 +130,7 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
     for i, text in enumerate(flat_notes):
         if text:
             notes[i].append(text)
-    low, high, clipped = clip_to_range(low, high, lo, hi)
+    low, high, clipped = clip_to_range(low, high, lo, hi, alternative=alternative)
     for i in np.flatnonzero(clipped):
         notes[i].append(_clip_text(str(measures[i]), float(lo[i]), float(hi[i])))
     return low, high, ["; ".join(parts) if parts else None for parts in notes]

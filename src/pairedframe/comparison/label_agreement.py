@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,7 @@ from pairedframe.errors import InputFormatError, InsufficientSampleError, SmallS
 from pairedframe.io.convert import as_qrels
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.kappa import cohen_kappa_many, confusion_matrix
-from pairedframe.stats.jackknife import jackknife_t_interval
+from pairedframe.stats.jackknife import jackknife_se, jackknife_t_interval
 
 __all__ = ["LabelAgreement", "label_agreement", "KAPPA_INTERVAL"]
 
@@ -139,8 +140,10 @@ def kappa_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarra
         total = pq.sum(axis=0)
         statistic = float(cohen_kappa_many(total[None], weights=weights, values=vals)[0])
         leave_one_out = cohen_kappa_many(total[None] - pq, weights=weights, values=vals)
-        out[name] = (statistic, jackknife_t_interval(statistic, leave_one_out, confidence_level=confidence_level,
-                                                     bounds=(-1.0, 1.0)))
+        ci = jackknife_t_interval(statistic, leave_one_out, confidence_level=confidence_level, bounds=(-1.0, 1.0))
+        if jackknife_se(leave_one_out) == 0.0:   # equal leave-one-out kappas: no spread seen, which is no certainty
+            ci = ConfidenceInterval(math.nan, math.nan)
+        out[name] = (statistic, ci)
     return out
 
 
@@ -158,6 +161,28 @@ def _read_labels(qrels: Any) -> pl.DataFrame:
 
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
+def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarray | None,
+                              undefined: list[str]) -> None:
+    """Say why each finite kappa got a NaN interval: a leave-one-query-out kappa is undefined (the rest have one
+    grade in both sets), or every leave-one-query-out kappa is the same (the jackknife sees no spread)."""
+    n = per_query.shape[0]
+    weights = dict(_KAPPAS)
+    nan_loo, flat = [], []
+    for name in undefined:
+        pq = binary if name == "kappa_binary" else per_query
+        loo = cohen_kappa_many(pq.sum(axis=0)[None] - pq, weights=weights.get(name),
+                               values=None if name == "kappa_binary" else values)
+        (flat if np.isfinite(loo).all() else nan_loo).append(name)
+    if nan_loo:
+        warnings.warn(f"{', '.join(nan_loo)}: without one of the {n} queries the kappa is undefined (the rest have "
+                      "one grade in both sets), so its interval is NaN", SmallSampleWarning, stacklevel=user_stacklevel())
+    if flat:
+        warnings.warn(f"{', '.join(flat)}: the kappa is the same without any one of the {n} queries, so the "
+                      "jackknife sees no spread between queries and its standard error is 0; that is no certainty "
+                      "(with few queries it is common), so the interval is NaN, not a point", SmallSampleWarning,
+                      stacklevel=user_stacklevel())
+
+
 def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), binary_at: int | None = None,
                     grades: Any = None, confidence_level: float = 0.95) -> LabelAgreement:
     """Cohen's kappa with intervals, confusion matrix and coverage of two qrels on their common (qid, docno).
@@ -198,8 +223,10 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     Warns
     -----
     SmallSampleWarning
-        The common pairs come from fewer than 2 queries, or leaving one query out leaves a single grade
-        in both sets (kappa undefined): those intervals are NaN.
+        The common pairs come from fewer than 2 queries, leaving one query out leaves a single grade
+        in both sets (kappa undefined), or the kappa is the same without any one query (a jackknife
+        standard error of 0, as with two queries that agree alike: no spread seen, which is no
+        certainty): those intervals are NaN, never a point.
 
     Notes
     -----
@@ -253,9 +280,7 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
                       "0 / 0", SmallSampleWarning, stacklevel=user_stacklevel())
     undefined = [name for name, (stat, ci) in results.items() if np.isfinite(stat) and not np.isfinite(ci.low)]
     if n_queries >= 2 and undefined:
-        warnings.warn(f"{', '.join(undefined)}: without one of the {n_queries} queries the kappa is undefined (the "
-                      "rest have one grade in both sets), so its interval is NaN", SmallSampleWarning,
-                      stacklevel=user_stacklevel())
+        _warn_undefined_intervals(per_query, used.astype(np.float64), binary, undefined)
     confusion = pl.DataFrame({"grade_a": np.repeat(grade_set, c), "grade_b": np.tile(grade_set, c),
                               "count": cm.ravel()}, schema={"grade_a": pl.Int64, "grade_b": pl.Int64, "count": pl.Int64})
     listed = np.union1d(grade_set, np.union1d(qa["rel"].to_numpy(), qb["rel"].to_numpy()))

@@ -151,7 +151,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         ``"greater"``: delta > 0, the system is better than the baseline (for measures where lower
         is better, such as FirstRelRank, ``"less"`` is the improvement; ``wins``, ``losses`` and
         ``verdict`` follow the measure's direction).  One-sided intervals have an
-        infinite bound, as in scipy.
+        infinite bound on their open side, as in scipy; every other end lies inside the range of the
+        measure's mean delta (an end the data do not bound becomes the range's end).
     test : {"randomization", "t"}, default "randomization"
         Paired sign-flip randomization test (p never below ``1/(n_resamples + 1)`` unless exact) or
         the paired t-test (analytic; use it when p-values must be very small, e.g. before a

@@ -23,7 +23,7 @@ from pairedframe.io.convert import TABLE_FORMS, to_polars
 from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
                                     refuse_null_ids)
 from pairedframe.measures import parse_measure
-from pairedframe.measures.parse import aggregate_of
+from pairedframe.measures.parse import aggregate_of, run_independent
 from pairedframe.stats.power import MIN_QUERIES
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
@@ -127,7 +127,25 @@ def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline
                          f"{baseline!r} (systems in the table: {all_systems})")
     chosen = require_names(table_measure_names(measures, all_measures), all_measures, what="measure",
                            parameter="measures", source="the per-query table")
+    chosen = _without_run_independent(chosen, everything=measures is None)
     return systems, _without_geometric_means(chosen, everything=measures is None)
+
+
+def _without_run_independent(measures: list[str], *, everything: bool) -> list[str]:
+    """The measures two runs can differ in: not NumQ, NumRel (:func:`~pairedframe.measures.parse.run_independent`),
+    whose per-query values come from the judgments alone -- no hypothesis to test, yet they would enlarge
+    every Holm / BH family.  Left out with a warning when every measure was asked for; refused when named."""
+    fixed = [m for m in measures if run_independent(m)]
+    if not fixed:
+        return measures
+    why = (f"{', '.join(fixed)} depend{'s' if len(fixed) == 1 else ''} on the judgments only, not on the run: "
+           "systems on the same queries cannot differ in them, so they are no hypothesis (and would only "
+           "enlarge the Holm / BH family)")
+    rest = [m for m in measures if m not in fixed]
+    if not everything or not rest:
+        raise ValueError(f"`measures`: {why}; compare measures of the rankings")
+    warnings.warn(f"left out of the comparison: {why}", PartlyEmptyWarning, stacklevel=user_stacklevel())
+    return rest
 
 
 def _without_geometric_means(measures: list[str], *, everything: bool) -> list[str]:

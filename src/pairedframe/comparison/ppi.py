@@ -31,13 +31,14 @@ import numpy as np
 import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
-from pairedframe.comparison.interval_range import clip_deltas
+from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.pairing import table_measure_names
 from pairedframe.comparison.options import PPIOptions, check_ppi_options
 from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
 from pairedframe.io.convert import is_table, to_polars
 from pairedframe.io.results import ids_as_strings, refuse_null_ids
+from pairedframe.stats._results import ConfidenceInterval
 from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
@@ -76,7 +77,8 @@ def _deltas(a: dict[str, float], b: dict[str, float], what: str) -> dict[str, fl
     return {q: b[q] - a[q] for q in a}
 
 
-def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], opt: PPIOptions, *, warn: bool) -> PPIResult:
+def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], opt: PPIOptions, *, warn: bool,
+                     measure: str = "") -> PPIResult:
     missing = sorted(gold.keys() - proxy.keys())
     if missing:
         raise SchemaError(f"{len(missing)} gold quer{'y has' if len(missing) == 1 else 'ies have'} no proxy "
@@ -94,8 +96,23 @@ def _ppi_from_deltas(gold: dict[str, float], proxy: dict[str, float], opt: PPIOp
     with warnings.catch_warnings():
         if not warn:
             warnings.simplefilter("ignore", SmallSampleWarning)
-        return ppi_mean(y, f_gold, f_unlab, lam=lam, confidence_level=opt.confidence_level,
-                        alternative=opt.alternative, ddof=opt.ddof, method=opt.method)
+        r = ppi_mean(y, f_gold, f_unlab, lam=lam, confidence_level=opt.confidence_level,
+                     alternative=opt.alternative, ddof=opt.ddof, method=opt.method)
+    return r if r.standard_error > 0.0 else _without_spread(r, measure, warn=warn)
+
+
+def _without_spread(r: PPIResult, measure: str, *, warn: bool) -> PPIResult:
+    """A result without spread (equal gold deltas, ``lam = 0``) with compare's interval for equal deltas: the
+    range of means ``n`` equal values allow (unbounded for a measure without a known range), never a point."""
+    low, high, notes = zero_spread_deltas([r.confidence_interval.low], [r.confidence_interval.high],
+                                          measures=[measure], delta=np.array([r.statistic]), n=np.array([r.n_gold]),
+                                          flat=np.array([True]), confidence_level=r.confidence_level,
+                                          alternative=r.alternative)
+    if warn:
+        said_of_gold = notes[0].replace("every delta equals", "every gold delta equals", 1)
+        warnings.warn(f"no standard error: {said_of_gold}; p is the exact sign-flip test's on the {r.n_gold} gold "
+                      "deltas", SmallSampleWarning, stacklevel=user_stacklevel())
+    return dataclasses.replace(r, confidence_interval=ConfidenceInterval(float(low[0]), float(high[0])))
 
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
@@ -130,7 +147,10 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     -------
     PPIResult
         ``statistic`` (the delta), ``confidence_interval``, ``pvalue`` (H0: delta = 0),
-        ``standard_error``, ``lam``, ``n_gold``, ``n_proxy`` (proxy-only queries).
+        ``standard_error``, ``lam``, ``n_gold``, ``n_proxy`` (proxy-only queries).  Plain values name no
+        measure, so the interval is *not* clipped to a measure's range (it may reach beyond ``[-1, 1]``
+        for a ``[0, 1]`` measure with few gold queries); :func:`ppi_compare_segments` clips each row
+        to its measure's range.
 
     Raises
     ------
@@ -144,7 +164,17 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     Warns
     -----
     SmallSampleWarning
-        Fewer than 30 gold queries with ``method="z"`` (the normal interval under-covers there).
+        Fewer than 30 gold queries with ``method="z"`` (the normal interval under-covers there); gold
+        deltas without spread (below).
+
+    Notes
+    -----
+    Gold deltas that are all equal (up to float noise) give no standard error: ``lam`` is 0, ``pvalue``
+    the exact sign-flip test's (``2 / 2**n``, 1 when they are 0) and the interval the one
+    :func:`pairedframe.compare` gives ``n`` equal deltas (the range of means they allow,
+    :func:`~pairedframe.stats.value_range.constant_sample_interval`), never a point.  Plain values name
+    no measure, so that range is unknown and the interval unbounded; :func:`ppi_compare_segments` knows
+    each measure's range.
 
     References
     ----------
@@ -187,7 +217,9 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     Returns
     -------
     polars.DataFrame
-        One row per (system, measure, segment_set, segment): ``delta, ci_low, ci_high, pvalue, se, lam,
+        One row per (system, measure, segment_set, segment), intervals inside the range of the measure's
+        mean delta (an unbounded end becomes the range's end, except a one-sided interval's open side):
+        ``delta, ci_low, ci_high, pvalue, se, lam,
         n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
         columns are the classical (``lam = 0``, same ``method``: by default the paired t interval with
         the skew-corrected quantile)
@@ -228,7 +260,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
             for system in systems for measure in measures
             for vals in [_values_by_side(df, measure, proxy, gold, baseline, system)]
             for (sset, sname), members in seg.group_by(["segment_set", "segment"], maintain_order=True)]
-    return _ppi_table(rows, opt.method)
+    return _ppi_table(rows, opt.method, opt.alternative)
 
 
 def _two_judgment_table(per_query: Any, proxy: str, gold: str, gold_qids: Sequence[Any] | None) -> pl.DataFrame:
@@ -303,20 +335,27 @@ def _unit_row(vals: dict[tuple[str, str], dict[str, float]], members: pl.DataFra
     pdel = {q: pb[q] - pa[q] for q in pa.keys() & pb.keys()}
     gdel = {q: gb[q] - ga[q] for q in ga.keys() & gb.keys()}
     try:
-        r = _ppi_from_deltas(gdel, pdel, opt, warn=False)
-        r0 = _ppi_from_deltas(gdel, pdel, dataclasses.replace(opt, lam=0.0), warn=False)
+        r = _ppi_from_deltas(gdel, pdel, opt, warn=False, measure=row["measure"])
+        r0 = _ppi_from_deltas(gdel, pdel, dataclasses.replace(opt, lam=0.0), warn=False, measure=row["measure"])
     except InsufficientSampleError:
         return {**row, "n_gold": len(gdel), "n_proxy": len(pdel.keys() - gdel.keys()),
                 "warning": "fewer than 2 gold queries: no estimate"}
     small = r.n_gold < SMALL_GOLD_N and opt.method == "z"
     few = r.n_gold < CALIBRATED_GOLD_N
+    size = (f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small
+            else f"n_gold < {CALIBRATED_GOLD_N}: below the calibrated 10-30" if few else None)
+    flat = _FLAT if r.standard_error == 0.0 else None
     return {**row, "delta": r.statistic, "ci_low": r.confidence_interval.low,
             "ci_high": r.confidence_interval.high, "pvalue": r.pvalue, "se": r.standard_error,
             "lam": r.lam, "n_gold": r.n_gold, "n_proxy": r.n_proxy,
             "gold_only_delta": r0.statistic, "gold_only_ci_low": r0.confidence_interval.low,
             "gold_only_ci_high": r0.confidence_interval.high,
-            "warning": f"n_gold < {SMALL_GOLD_N}: normal interval may under-cover" if small
-            else f"n_gold < {CALIBRATED_GOLD_N}: below the calibrated 10-30" if few else None}
+            "warning": "; ".join(w for w in (flat, size) if w) or None}
+
+
+#: The ``warning`` of a unit whose gold deltas have no spread (its interval: :func:`_without_spread`).
+_FLAT = ("every gold delta equals the estimate (no spread): the interval is the range of means that n equal deltas "
+         "allow")
 
 
 _SCHEMA = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, "segment": pl.String,
@@ -326,20 +365,27 @@ _SCHEMA = {"system": pl.String, "measure": pl.String, "segment_set": pl.String, 
            "warning": pl.String}
 
 
-def _ppi_table(rows: list[dict[str, Any]], method: str) -> pl.DataFrame:
+def _ppi_table(rows: list[dict[str, Any]], method: str, alternative: str) -> pl.DataFrame:
     """The rows as a frame, intervals inside the measure's range, units without an estimate and small
     gold samples warned about once each."""
     out = pl.DataFrame(rows, schema=_SCHEMA)
     measure_names = out["measure"].to_list()         # intervals inside the range of a mean delta ([-1, 1] on [0, 1])
     for low, high, est in (("ci_low", "ci_high", "delta"), ("gold_only_ci_low", "gold_only_ci_high", "gold_only_delta")):
-        lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names, out[est].to_numpy())
+        lo, hi, _ = clip_deltas(out[low].to_numpy(), out[high].to_numpy(), measure_names, out[est].to_numpy(),
+                               alternative=alternative)
         out = out.with_columns(pl.Series(low, lo, dtype=pl.Float64, nan_to_null=True),
                                pl.Series(high, hi, dtype=pl.Float64, nan_to_null=True))
     units = [(r["system"], r["measure"], r["segment_set"], r["segment"]) for r in rows]
     estimated = [u for u, r in zip(units, rows) if r.get("delta") is not None]
     require_each(units, estimated, what="(system, measure, segment_set, segment) unit", lacking="fewer than 2 gold "
                  "queries paired with the baseline (no estimate)", consequence="null in the result")
-    n_small = sum(1 for r in rows if r.get("warning") and r.get("delta") is not None)
+    n_flat = sum(1 for r in rows if (r.get("warning") or "").startswith(_FLAT))
+    if n_flat:
+        warnings.warn(f"{n_flat} of {out.height} PPI comparisons have gold deltas without spread: no standard error, "
+                      "so their interval is the range of means that n equal deltas allow (unbounded without a known "
+                      "range), never a point, and p the exact sign-flip test's; see the 'warning' column",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
+    n_small = sum(1 for r in rows if "n_gold <" in (r.get("warning") or "") and r.get("delta") is not None)
     if n_small:
         few = SMALL_GOLD_N if method == "z" else CALIBRATED_GOLD_N
         warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {few} gold queries; "

@@ -216,7 +216,8 @@ def _result_frame(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.n
     stats["ci_low"], stats["ci_high"], _ = zero_spread_deltas(
         stats["ci_low"], stats["ci_high"], measures=units["measure"].to_list(), delta=stats["delta"], n=n_all,
         flat=flat, confidence_level=1.0 - level, alternative=alternative)
-    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"], stats["delta"])
+    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"], stats["delta"],
+                                                  alternative=alternative)
     return units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",

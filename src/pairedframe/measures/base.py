@@ -190,6 +190,7 @@ class Family:
     trec_named: bool = False
     ranking_based: bool = True
     value_range: tuple[float, float] = UNBOUNDED
+    run_independent: bool = False
 
     @property
     def uses_rel(self) -> bool:
@@ -449,7 +450,8 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
            value_kind: Literal["number", "text"] = "number", per_query_printed: bool = True,
            higher_is_better: bool = True, max_grade: int | None = None,
            examples: tuple[str, ...] = (), judgments: JudgmentsKind = "qrels", trec_named: bool = False,
-           ranking_based: bool = True, value_range: tuple[float, float] = UNBOUNDED) -> Callable:
+           ranking_based: bool = True, value_range: tuple[float, float] = UNBOUNDED,
+           run_independent: bool = False) -> Callable:
     """Register a measure family; decorates its polars implementation.
 
     The decorated function takes a :class:`PolarsContext` and a resolved :class:`Measure` and
@@ -462,7 +464,9 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
     lacks). ``ranking_based``: trec_eval's ``-J`` changes its value.
     ``value_range`` is ``(low, high)``, the values one query's value can take with non-negative gains
     (:attr:`Measure.value_range`; ``tests/test_measures_properties.py`` checks it against the reference
-    implementations); intervals of means and deltas stay inside it.
+    implementations); intervals of means and deltas stay inside it.  ``run_independent``: its value
+    depends on the judgments only (NumQ, NumRel), so two runs on the same queries never differ in it
+    and comparisons leave it out.
     """
     forms = (trec,) if isinstance(trec, TrecForm) else tuple(trec)
 
@@ -477,7 +481,7 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
             params=params, at=at, value_kind=value_kind, per_query_printed=per_query_printed,
             higher_is_better=higher_is_better, max_grade=max_grade, examples=examples, judgments=judgments,
             trec_named=trec_named, ranking_based=ranking_based,
-            value_range=(float(value_range[0]), float(value_range[1])))
+            value_range=(float(value_range[0]), float(value_range[1])), run_independent=run_independent)
         return fn
 
     return register

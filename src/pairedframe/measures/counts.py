@@ -13,7 +13,7 @@ from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 @family(key="NumQ", value_range=(0.0, math.inf),
         aliases=("num_q",), trec=TrecForm("num_q", "single", 10), sql_file="num_q.sql",
         cutoff="none", aggregate="sum", rel="none", empty_value="1", per_query_printed=False,
-        judgments="any", ranking_based=False)
+        judgments="any", ranking_based=False, run_independent=True)
 def num_q(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Number of evaluated queries: 1 per query, summed over queries; printed only in the summary, as
     trec_eval does. Source: trec_eval m_num_q.c."""
@@ -30,7 +30,7 @@ def num_ret(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 
 @family(key="NumRel", value_range=(0.0, math.inf),
         aliases=("num_rel",), trec=TrecForm("num_rel", "single", 30), sql_file="num_rel.sql",
-        cutoff="none", aggregate="sum", empty_value="num_rel", ranking_based=False)
+        cutoff="none", aggregate="sum", empty_value="num_rel", ranking_based=False, run_independent=True)
 def num_rel(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Number of relevant documents (grade >= rel) in the qrels, retrieved or not; a query that
     retrieved nothing keeps its count. Summed over queries. Source: trec_eval m_num_rel.c.

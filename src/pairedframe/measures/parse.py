@@ -435,6 +435,17 @@ def higher_is_better(name: str) -> bool:
     return all(m.spec.higher_is_better for m in parsed)
 
 
+def run_independent(name: str) -> bool:
+    """Whether the measure called ``name`` depends on the judgments only, never on the run (NumQ, NumRel,
+    prefs_num_prefs_poss): two runs on the same queries cannot differ in it.  False for names that are not
+    pairedframe measures."""
+    try:
+        parsed = parse_measure(name)
+    except ValueError:
+        return False
+    return all(m.spec.run_independent for m in parsed)
+
+
 @lru_cache(maxsize=4096)
 def aggregate_of(name: str) -> str:
     """How trec_eval summarises the measure called ``name`` over queries: ``"mean"``, ``"gmean"`` (GMAP,

@@ -18,12 +18,13 @@ POSS_RET = pl.col("ful_ret") + pl.col("unf_ret")
 POSS_IMP = POSS_RET + pl.col("ful_imp") + pl.col("unf_imp")
 
 
-def _prefs(key: str, order: int, aggregate: str = "mean"):
+def _prefs(key: str, order: int, aggregate: str = "mean", run_independent: bool = False):
     return family(key=key, trec=TrecForm(key, "single", order), sql_file=f"{key}.sql", cutoff="none", rel="none",
-                  aggregate=aggregate, empty_value="0", judgments="prefs", trec_named=True, ranking_based=False)
+                  aggregate=aggregate, empty_value="0", judgments="prefs", trec_named=True, ranking_based=False,
+                  run_independent=run_independent)
 
 
-@_prefs("prefs_num_prefs_poss", 360, "sum")
+@_prefs("prefs_num_prefs_poss", 360, "sum", run_independent=True)
 def num_prefs_poss(ctx: PrefsContext, measure: Measure) -> pl.LazyFrame:
     """Number of preferences the judgments express for the query (over all judgment groups, retrieved
     or not); summed over queries. Source: trec_eval m_prefs_num_prefs_poss.c."""

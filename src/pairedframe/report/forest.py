@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pairedframe.errors import EmptyResultError
 from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.plots import pyplot
@@ -135,6 +136,17 @@ def x_limits(delta: list[float], low: list[float], high: list[float]) -> tuple[f
     return lo - pad, hi + pad
 
 
+def _nothing_to_plot(n_rows: int, kept: int, filters: dict[str, str], per_segment: bool) -> str:
+    """Why no row is left to plot: the input was empty, the filters matched nothing, or no delta."""
+    what = "segment" if per_segment else "comparison"
+    if n_rows == 0:
+        return f"nothing to plot: the result has no {what} rows"
+    if kept == 0:
+        chosen = ", ".join(f"{k}={v!r}" for k, v in filters.items())
+        return f"nothing to plot: no {what} row of the {n_rows} matches {chosen}"
+    return f"nothing to plot: every one of the {kept} {what} rows left has a null delta (too few paired queries)"
+
+
 def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = None,
                 measure: str | None = None, segment_set: str | None = None, sort_by: str = "delta",
                 max_rows: int = 60, title: str | None = None, significant_column: str = "significant",
@@ -199,12 +211,14 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     per_segment = "segment" in df.columns
     if not per_segment:   # a compare / compare_clustered result: the rows are (system, measure) pairs
         df = df.with_columns(pl.concat_str([pl.col("system"), pl.col("measure")], separator=" / ").alias("segment"))
-    for col, val in (("system", system), ("measure", measure), ("segment_set", segment_set)):
-        if val is not None:
-            df = df.filter(pl.col(col) == val)
+    filters = {col: val for col, val in (("system", system), ("measure", measure), ("segment_set", segment_set))
+               if val is not None}
+    for col, val in filters.items():
+        df = df.filter(pl.col(col) == val)
+    kept = df.height
     df = df.filter(pl.col("delta").is_not_null()).sort(sort_by)
     if df.height == 0:
-        raise ValueError("no segment with a delta left to plot")
+        raise EmptyResultError(_nothing_to_plot(result.height, kept, filters, per_segment))
     full = df
     decisions = [decision for decision, _ in row_styles(df, verdict_column=verdict_column,
                                                         significant_column=significant_column)]

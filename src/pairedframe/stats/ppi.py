@@ -148,8 +148,8 @@ def _jackknife_gold_variance(y: np.ndarray, f_gold: np.ndarray, f_unlab: np.ndar
 def _tuned_lambda(gold: np.ndarray, f_gold: np.ndarray, f_unlab: np.ndarray) -> float:
     """Power-tuned lambda, computed exactly as ``ppi_py`` (0.2.x) does for the mean."""
     n, big_n = gold.shape[0], f_unlab.shape[0]
-    if big_n < 2:
-        return 0.0
+    if big_n < 2 or zero_spread(gold)[0]:
+        return 0.0     # equal gold values: their covariance with the proxy is 0 (float noise otherwise)
     cov = float(np.mean((gold - gold.mean()) * (f_gold - f_gold.mean())))  # 1/n, as ppi_py
     var_f = float(np.var(np.concatenate([f_gold, f_unlab]), ddof=1))  # np.cov of pooled proxies
     if not var_f > 0.0:
@@ -228,8 +228,8 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
 
     Notes
     -----
-    *Degenerate inputs.*  With ``N < 2`` unlabelled proxies (and ``lam=None``)
-    or a constant proxy, ``lam = 0``.  If the rectifier ``gold - lam * proxy_on_gold`` (and, for
+    *Degenerate inputs.*  With ``N < 2`` unlabelled proxies (and ``lam=None``),
+    a constant proxy or gold values without spread (up to float noise), ``lam = 0``.  If the rectifier ``gold - lam * proxy_on_gold`` (and, for
     ``lam != 0``, the imputed proxies) is constant up to float noise (spread <= 1e-12 of its scale),
     there is no spread to estimate an error from, and the result is that of the exact sign-flip test
     on the ``n`` gold values (as :func:`~pairedframe.stats.ttest.paired_t_test` does): ``p = 2 / 2**n``

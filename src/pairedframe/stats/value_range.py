@@ -5,8 +5,10 @@ Clipping
 The mean of values in ``[lo, hi]`` lies in ``[lo, hi]``, so replacing a finite interval end beyond it
 by the bound never removes the true mean: coverage is unchanged, sample by sample, and the interval
 only gets shorter (``benchmarks/calibration --section paired`` prints coverage and width after
-clipping, as :func:`pairedframe.compare` reports them).  An infinite end (a one-sided interval, as
-scipy writes it) is kept: it says the data give no bound on that side.
+clipping, as :func:`pairedframe.compare` reports them).  So does an infinite end where the data
+bound nothing (a sign-flip inversion at small n): it becomes the range's end.  Only the open side
+of a one-sided interval keeps its infinite end, as scipy writes it (``[low, inf)`` for
+``alternative="greater"``, ``(-inf, high]`` for ``"less"``): it is no bound by construction.
 
 Samples without spread
 ----------------------
@@ -39,15 +41,19 @@ import numpy as np
 __all__ = ["clip_to_range", "constant_sample_interval"]
 
 
-def clip_to_range(low, high, lo, hi) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Finite interval ends moved inside ``[lo, hi]``; infinite ends and NaN kept.
+def clip_to_range(low, high, lo, hi, *, alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Interval ends moved inside ``[lo, hi]``, infinite ones included, except the open side of a
+    one-sided interval; NaN kept.
 
     Parameters
     ----------
     low, high : array_like, shape (k,)
-        Interval ends (``low <= high``, ``-inf`` / ``inf`` for one-sided intervals).
+        Interval ends (``low <= high``; ``-inf`` / ``inf`` where nothing bounds that side).
     lo, hi : array_like, shape (k,) or scalar
         Range of the quantity (``-inf`` / ``inf`` where unbounded).
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"`` keeps ``high`` as it is (``inf`` in scipy's convention for ``[low, inf)``),
+        ``"less"`` keeps ``low``.
 
     Returns
     -------
@@ -56,8 +62,8 @@ def clip_to_range(low, high, lo, hi) -> tuple[np.ndarray, np.ndarray, np.ndarray
     """
     low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
     lo, hi = np.broadcast_to(np.asarray(lo, np.float64), low.shape), np.broadcast_to(np.asarray(hi, np.float64), low.shape)
-    new_low = np.where(np.isfinite(low), np.clip(low, lo, hi), low)
-    new_high = np.where(np.isfinite(high), np.clip(high, lo, hi), high)
+    new_low = low if alternative == "less" else np.where(np.isnan(low), low, np.clip(low, lo, hi))
+    new_high = high if alternative == "greater" else np.where(np.isnan(high), high, np.clip(high, lo, hi))
     clipped = (new_low != low) | (new_high != high)
     return new_low, new_high, clipped & ~np.isnan(low) & ~np.isnan(high)
 
