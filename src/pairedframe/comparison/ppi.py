@@ -38,7 +38,7 @@ from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResul
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
 from pairedframe.io.convert import is_table, to_polars
 from pairedframe.io.results import ids_as_strings, refuse_null_ids
-from pairedframe.stats._results import ConfidenceInterval
+from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
 __all__ = ["ppi_compare", "ppi_compare_segments"]
