@@ -160,7 +160,6 @@ def _read_labels(qrels: Any) -> pl.DataFrame:
                                                       "does (1.5 -> 1); pass the table it returns")) from None
 
 
-@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarray | None,
                               undefined: list[str]) -> None:
     """Say why each finite kappa got a NaN interval: a leave-one-query-out kappa is undefined (the rest have one
@@ -183,6 +182,7 @@ def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary:
                       stacklevel=user_stacklevel())
 
 
+@renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), binary_at: int | None = None,
                     grades: Any = None, confidence_level: float = 0.95) -> LabelAgreement:
     """Cohen's kappa with intervals, confusion matrix and coverage of two qrels on their common (qid, docno).
