@@ -240,6 +240,10 @@ class Measure:
     judged_only : bool
         Drop documents without a grade >= 0 from the ranking first and rank the rest (trec_eval
         ``-J``, ir_measures ``judged_only=True``): condensed lists.
+    judged_only_stated : bool
+        The name says ``judged_only=False``: the call's ``judged_only`` (``-J``) does not apply, as a
+        ``rel=`` in a name overrides the call's level. Only for families whose value depends on the
+        ranking (``Family.ranking_based``) and with ``judged_only`` False; cleared by :meth:`resolved`.
     params : tuple of (name, value) pairs
         Family-specific parameters (``p`` of RBP, ``beta`` of SetF, ...), defaults left out.
     trec_label : str, optional
@@ -247,6 +251,9 @@ class Measure:
         parameter text as typed: ``utility_2,-1,0,0``). Not part of the identity.
     rel_in_name : bool
         Name ``rel`` even when it is the default 1 (set by :meth:`resolved` under another level).
+        Not part of the identity.
+    judged_in_name : bool
+        Name ``judged_only=False`` when it is False (set by :meth:`resolved` under a judged-only call).
         Not part of the identity.
     """
 
@@ -259,9 +266,13 @@ class Measure:
     judged_only: bool = False
     trec_label: str | None = field(default=None, compare=False, repr=False)
     rel_in_name: bool = field(default=False, compare=False, repr=False)
+    judged_only_stated: bool = False
+    judged_in_name: bool = field(default=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         spec = REGISTRY[self.family]
+        if self.judged_only or not spec.ranking_based:  # judged_only=False then says nothing the default doesn't
+            object.__setattr__(self, "judged_only_stated", False)
         kept = []
         for name, value in self.params:
             p = spec.param(name)
@@ -337,8 +348,8 @@ class Measure:
             parts.append("dcg='exp-log2'")
         if self.gains:
             parts.append("gains={" + gains_text(self.gains) + "}")
-        if self.judged_only:
-            parts.append("judged_only=True")
+        if self.judged_only or self._judged_false_named():
+            parts.append(f"judged_only={bool(self.judged_only)}")
         parts += [f"{k}={_fmt_number(v)}" for k, v in self.params if k != spec.at]
         text = self.family + (f"({','.join(parts)})" if parts else "")
         at = self.at
@@ -351,7 +362,11 @@ class Measure:
         to state and no judged_only."""
         spec = self.spec
         rel_stated = spec.uses_rel and self.rel is not None and (self.rel != DEFAULT_REL_LEVEL or self.rel_in_name)
-        return spec.trec_named and not rel_stated and not self.judged_only
+        return spec.trec_named and not rel_stated and not self.judged_only and not self._judged_false_named()
+
+    def _judged_false_named(self) -> bool:
+        """Whether the name states ``judged_only=False``: given so in the name, or under a judged-only call."""
+        return not self.judged_only and (self.judged_only_stated or self.judged_in_name)
 
     def _trec_form(self) -> TrecForm:
         forms = self.spec.trec
@@ -408,12 +423,15 @@ class Measure:
         not depend on the ranking, such as num_q, num_rel and the preference measures).
 
         Under a level other than the default 1 the name always states the level used, ``rel=1``
-        included (``P(rel=1)@10`` under ``-l 2``), so that a plain ``P@10`` never means two things."""
+        included (``P(rel=1)@10`` under ``-l 2``), so that a plain ``P@10`` never means two things.
+        Likewise a name's ``judged_only=False`` overrides a judged-only call, and under such a call the
+        name states it (``nDCG(judged_only=False)@10`` beside ``nDCG(judged_only=True)@10``)."""
         rule = self.spec.rel_rule
         rel = None if rule == "none" else self.rel if (self.rel is not None or rule == "optional") else rel_level
-        judged = self.judged_only or (judged_only and self.spec.ranking_based)
+        call_judged = judged_only and self.spec.ranking_based
+        judged = self.judged_only or (call_judged and not self.judged_only_stated)
         return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, judged,
-                       self.trec_label, rel_in_name=rel_level != DEFAULT_REL_LEVEL)
+                       self.trec_label, rel_in_name=rel_level != DEFAULT_REL_LEVEL, judged_in_name=call_judged)
 
     def sql_values(self) -> dict[str, Any]:
         """Values bound to the SQL's ``$parameters``: ``k`` (cutoff), ``gain_map`` (see

@@ -79,7 +79,7 @@ def _bad_parameter(text: str, why: str) -> UnknownMeasureError:
 
 
 def _make(family: str, text: str, *, cutoff: int | None = None, rel: int | None = None, gain: str = "linear",
-          gains: Any = None, judged_only: bool = False, params: dict | None = None,
+          gains: Any = None, judged_only: bool | None = None, params: dict | None = None,
           trec_label: str | None = None) -> Measure:
     spec = REGISTRY[family]
     params = dict(params or {})
@@ -118,8 +118,8 @@ def _make(family: str, text: str, *, cutoff: int | None = None, rel: int | None 
             raise _bad_parameter(text, why)
     gain_map = _gains(gains, text)
     try:
-        return Measure(family, cutoff, rel, gain, tuple(params.items()), gain_map, judged_only,  # type: ignore[arg-type]
-                       trec_label)
+        return Measure(family, cutoff, rel, gain, tuple(params.items()), gain_map, bool(judged_only),  # type: ignore[arg-type]
+                       trec_label, judged_only_stated=judged_only is False)
     except (TypeError, ValueError) as exc:
         raise _unknown(text, str(exc)) from None
 
