@@ -359,7 +359,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         if reading.local:
             qrels = reading.read(qrels)
         return _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
-                                  reading=reading)
+                                  reading=reading, judged_only=judged_only)
     run_paths = _run_paths(run) or []
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
@@ -368,11 +368,12 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
                    if isinstance(run, Mapping) else readable[:len(run_paths)])
         if qrels_paths:
             qrels = readable[-1]
-        return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading)
+        return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading,
+                         judged_only=judged_only)
 
 
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
-              system: str | None, rel_level: int, reading: Reading) -> Evaluation:
+              system: str | None, rel_level: int, reading: Reading, judged_only: bool) -> Evaluation:
     with ThreadPoolExecutor(max_workers=RANK_THREADS) as pool:
         if isinstance(qrels, (str, os.PathLike)) and reading.grades == "strict":
             qrels_read = pool.submit(reading.read, qrels)  # read while a run file's first block is parsed
@@ -403,14 +404,14 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
-                                  judgments_format=reading.judgments_format)
+                                  judgments_format=reading.judgments_format, judged_only=judged_only)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=excluded, run_tags=_run_tags(run, system),
                       text=text, trec_num_rel_all=num_rel_all(judgments, options.complete))
 
 
 def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
-                       system: str | None, rel_level: int, reading: Reading) -> Evaluation:
+                       system: str | None, rel_level: int, reading: Reading, judged_only: bool) -> Evaluation:
     """evaluate() with engine="spark": inputs read or converted by Spark, the values and the facts the
     checks read collected in one evaluation (:meth:`~pairedframe.engines.spark_engine.SparkEngine.evaluate_inputs`);
     judgments read locally (``reading.local``) are sent to Spark as tables."""
@@ -436,7 +437,7 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
-                                  judgments_format=reading.judgments_format)
+                                  judgments_format=reading.judgments_format, judged_only=judged_only)
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
     positive = (facts.positive if judgments is None else num_rel_all(judgments, True)) if options.complete else None

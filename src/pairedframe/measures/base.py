@@ -392,6 +392,12 @@ class Measure:
         text = self._trec_text()
         return text if self._trec_parses_back(text) else self.name
 
+    @property
+    def has_trec_name(self) -> bool:
+        """Whether trec_eval's syntax names this measure (up to ``rel`` and ``judged_only``, its ``-l``
+        and ``-J`` options): False for a parameter it has no name for (``nDCG(dcg='exp-log2')@10``)."""
+        return self.trec_label is not None or self._trec_parses_back(self._trec_text())
+
     def _trec_parses_back(self, text: str) -> bool:
         """Whether trec_eval's ``text`` names this measure (up to rel and judged_only, which are options)."""
         plain = Measure(self.family, self.cutoff, None, self.gain, self.params, self.gains)
