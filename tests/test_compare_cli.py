@@ -152,6 +152,19 @@ def test_name_flags_on_the_library_messages():
     assert name_flags(str(info.value), {"margin": "--margin"}).startswith("--margin must be")
 
 
+def test_name_flags_leave_measure_names_unchanged():
+    """A measure name's parameters are its text: ``judged_only=True`` inside ``P(...)@10`` is not the
+    ``--judged-only`` flag (the same words outside a name are)."""
+    from pairedframe.cli.common import name_flags
+
+    ev_flags = {"judged_only": "--judged-only", "rel_level": "--rel-level", "measures": "--measure"}
+    assert name_flags("P(rel=2,judged_only=True)@10 and P(judged_only=True)@10 are both 'P_10'; judged_only=True "
+                      "or rel_level=2", ev_flags) == ("P(rel=2,judged_only=True)@10 and P(judged_only=True)@10 are "
+                                                      "both 'P_10'; --judged-only True or --rel-level 2")
+    assert name_flags("Utility(weights=(2,-1,0,0),judged_only=True) needs rel_level=1", ev_flags) \
+        == "Utility(weights=(2,-1,0,0),judged_only=True) needs --rel-level 1"
+
+
 def test_plan_keys_stay_plan_keys(tmp_path):
     plan = tmp_path / "plan.toml"
     plan.write_text('confidence_level = 0.95\nmargin = 0.02\nseed = 1\nn_resamples = 1\n[systems]\nbaseline = "bm25"\n'
