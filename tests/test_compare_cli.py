@@ -59,6 +59,22 @@ def test_gate_exit_codes():
     assert run("-m", "nDCG@10", "-B", "500", "--fail-if", "nDCG@10 < 0.01", "--gate-on", "ci-low").exit_code == 1
 
 
+def test_fail_if_reads_measure_names_with_parameters():
+    """MEASURE is everything before the last operator outside parentheses and quotes, read as -m reads
+    it: a gate on P(rel=2)@10 or nDCG(dcg='exp-log2')@10 tests that measure's row."""
+    measures = ["-m", "P(rel=2)@10", "-m", "RBP(p=0.5)", "-m", "nDCG(dcg='exp-log2')@10", "-B", "200"]
+    for gate in ("P(rel=2)@10 < -2", "RBP(p=0.5)<-2", "nDCG(dcg='exp-log2')@10 <= -2", "p(rel=2)@10 < -2"):
+        res = run(*measures, "--fail-if", gate, "-f", "csv")
+        assert res.exit_code == 0 and "gate passed" in res.stderr, (gate, res.output)
+    held = run(*measures, "--fail-if", "nDCG(dcg='exp-log2')@10 > -2", "-f", "csv")
+    assert held.exit_code == 1 and "GATE FAILED: reranker nDCG(dcg='exp-log2')@10: delta" in held.stderr
+    other = run(*measures, "--fail-if", "RBP(p=0.8) < 0")
+    assert other.exit_code == 2 and "--fail-if measure 'RBP' is not among the compared measures" in other.stderr
+    for bad in ("P(rel=2)@10 <", "AP <> 1", "< 1"):
+        res = run(*measures, "--fail-if", bad)
+        assert res.exit_code == 2 and "expected 'MEASURE OP NUMBER'" in res.stderr, (bad, res.stderr)
+
+
 def test_baseline_option_swaps_sign():
     a = json.loads(run("-m", "AP", "-B", "300", "-f", "json").stdout)["rows"][0]
     b = json.loads(run("-m", "AP", "-B", "300", "-f", "json", "--baseline", "reranker").stdout)["rows"][0]
