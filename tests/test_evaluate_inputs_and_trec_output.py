@@ -142,3 +142,11 @@ def test_readme_analyze_example_runs(tmp_path):
     assert "nDCG@10" in out.stdout and "sha256" in out.stdout.lower()
 
 
+def test_system_names_one_run_and_is_refused_with_several():
+    """system= names a single run: with several run files or a {name: path} mapping it would be
+    dropped silently; it is an error naming system= and the mapping to use."""
+    qrels, (bm25, reranker) = example_paths()
+    for run in ([bm25, reranker], {"a": bm25, "b": reranker}):
+        with pytest.raises(pf.errors.SchemaError, match=r"system='x' names a single run.*mapping"):
+            pf.evaluate(run, qrels, ["RR"], system="x")
+    assert pf.evaluate([bm25], qrels, ["RR"], system="x").systems == ["x"]

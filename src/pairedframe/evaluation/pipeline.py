@@ -14,7 +14,7 @@ import polars as pl
 
 from pairedframe.checks import require_each, sample
 from pairedframe.engines import EvalOptions, get_engine
-from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
+from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
@@ -130,6 +130,20 @@ def _run_paths(run: Any) -> list[str] | None:
     if isinstance(run, Mapping) and run and all(isinstance(p, (str, os.PathLike)) for p in run.values()):
         return [os.fspath(p) for p in run.values()]  # {name: path}
     return None
+
+
+def _check_system_names_one_run(run: Any, system: str | None) -> None:
+    """``system=`` names a single run: several run files, or a mapping naming its runs, are an error
+    (the name would otherwise be dropped without a word)."""
+    if system is None:
+        return
+    if isinstance(run, Mapping):
+        raise SchemaError(f"system={system!r} names a single run, but the mapping names its runs itself; "
+                          "drop system= (the mapping's keys are the names)")
+    paths = _run_paths(run) or []
+    if len(paths) > 1:
+        raise SchemaError(f"system={system!r} names a single run, but {len(paths)} run files were given; pass a "
+                          "mapping {name: path} to name them (pf.evaluate({'bm25': path_a, 'dense': path_b}, qrels))")
 
 
 def _run_names(run: Any, system: str | None, paths: list[str]) -> list[str]:
@@ -291,7 +305,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         (:mod:`pairedframe.engines.spark_engine`).
     system : str, optional
         Name of a single run given as a file, a table without a ``system`` column, or a dict
-        (default for a dict: ``"run"``).
+        (default for a dict: ``"run"``). With several run files, or a ``{name: path}`` mapping, it is a
+        SchemaError (name several runs with the mapping).
     judgments_format : {"qrels", "qrels_jg", "prefs", "qrels_prefs"}
         The layout of ``qrels`` (trec_eval ``-R``; :mod:`pairedframe.io.judgments`): qrels;
         qrels whose iteration column names a judgment group (for ``P_avgjg``, ``map_avgjg``,
@@ -350,6 +365,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     check_grades_option(grades)
     if not isinstance(judged_only, bool):
         raise ValueError(f"judged_only must be True or False, got {judged_only!r}")
+    _check_system_names_one_run(run, system)
     resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only) for m in parse_measures(measures)))
     check_kinds(list(resolved), KIND[judgments_format])
     eng = get_engine(engine)
