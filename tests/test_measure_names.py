@@ -222,3 +222,22 @@ def test_judged_only_in_a_name_overrides_the_calls_judged_only():
     assert [m.name for m in pf.evaluate(runs, qrels, names[:2]).measures] == ["nDCG@10"]
     (m,) = parse_measure("nDCG(judged_only=False)@10")
     assert parse_measure(m.name) == [m] and m != parse_measure("nDCG@10")[0]
+
+
+def test_bare_family_with_parameters_keeps_trec_eval_rule_and_warns_at_the_caller():
+    """trec_eval (trec_eval.c mark_measure, meas_init.c) evaluates a family named bare and with a
+    parameter list with the parameters only: -m P -m P.5 prints P_5 alone, -m official -m P.7 drops
+    P's nine default cutoffs. pairedframe keeps that (CLI parity) and warns which cutoffs are lost."""
+    with pytest.warns(UserWarning, match=r"'P' was named bare, .*P@10, P@15.*P@1000 are not computed.*"
+                                         r"P\.5,10,15,20,30,100,200,500,1000") as caught:
+        got = parse_measures(["P", "P.5"])
+    assert caught[0].filename == __file__ and [m.name for m in got] == ["P@5"]
+    with pytest.warns(UserWarning, match=r"'P' was named bare \(through 'official'\).*P@5, P@10") as caught:
+        got = parse_measures(["official", "P.7"])
+    assert [m.name for m in got if m.family == "P"] == ["P@7"] and "AP" in [m.name for m in got]
+    import warnings
+    with warnings.catch_warnings():      # nothing lost, or ir_measures names: no warning
+        warnings.simplefilter("error")
+        assert len(parse_measures(["P", "P.5,10,15,20,30,100,200,500,1000"])) == 9
+        assert [m.name for m in parse_measures(["P", "P@7"])][-1] == "P@7"
+        assert parse_measures(["all_trec", "relstring.20"])
