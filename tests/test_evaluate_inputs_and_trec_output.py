@@ -150,3 +150,22 @@ def test_system_names_one_run_and_is_refused_with_several():
         with pytest.raises(pf.errors.SchemaError, match=r"system='x' names a single run.*mapping"):
             pf.evaluate(run, qrels, ["RR"], system="x")
     assert pf.evaluate([bm25], qrels, ["RR"], system="x").systems == ["x"]
+
+
+def test_system_names_drop_every_compression_suffix(tmp_path):
+    """A run read from input.bm25.zst is bm25, as from input.bm25.gz (both are decompressed), and the
+    help texts say that QRELS and RUN may be .zst."""
+    from pairedframe.io.trec import system_name_from_path
+
+    assert [system_name_from_path(p) for p in ("d/input.bm25.gz", "d/input.bm25.zst", "run.txt", "x.zst")] \
+        == ["bm25", "bm25", "run.txt", "x"]
+    import pyarrow as pa  # the readers' zstd codec
+
+    qrels, (bm25, _) = example_paths()
+    path = tmp_path / "input.bm25.zst"
+    with pa.output_stream(str(path), compression="zstd") as out:
+        out.write(bm25.read_bytes())
+    assert pf.evaluate(path, qrels, ["AP"]).systems == ["bm25"]
+    for command in ("evaluate", "compare"):
+        help_text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "400"}).stdout
+        assert "plain, .gz or .zst" in help_text and "plain or .gz" not in help_text

@@ -133,7 +133,7 @@ _CALL_PARAMETERS = re.compile(r"(?<=\w)\((?:[^()]|\([^()]*\))*\)")
 
 def named_runs(runs: list[Path]) -> dict[str, Any]:
     """RUN arguments -> {system name: path, or the rows of one system}. ``PATH`` is named as
-    :func:`pairedframe.evaluate` names run files (TREC's naming: the file name without ``.gz`` and a
+    :func:`pairedframe.evaluate` names run files (TREC's naming: the file name without ``.gz`` / ``.zst`` and a
     leading ``input.``; a table loses its extension too), except a table file with a ``system`` (or
     ``run_id``) column, which holds its own systems: each becomes one entry. ``NAME=PATH`` names it
     (two ``run.txt`` in different folders). An argument that is an existing file is a path even if it

@@ -92,8 +92,8 @@ def _progress_context(total_work: int):
 @app.command("compare")
 @friendly_errors
 def compare_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="two or more run files (NAME=PATH names one); the first is the baseline unless --baseline")],
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
+    runs: Annotated[list[Path], typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system name (default: the first run); repeat for several")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all' (every unordered pair once) or 'ordered' instead of a baseline")] = None,

@@ -30,8 +30,8 @@ def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
 @app.command("evaluate")
 @friendly_errors
 def evaluate_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst; NAME=PATH names one")],
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst, or tables; NAME=PATH names one")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10, all_trec; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
