@@ -38,7 +38,7 @@ def evaluate_cmd(
     rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
     depth: Annotated[int | None, typer.Option("-M", "--depth", help="keep the top N documents per query (trec_eval -M)")] = None,
     score_precision: Annotated[str, typer.Option("--score-precision", help="float64 (trec_eval 10) or float32 (trec_eval 9 / pytrec_eval)")] = "float64",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | trec (byte-identical to trec_eval [-q])")] = "table",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | markdown | trec (byte-identical to trec_eval [-q])")] = "table",
     engine: Annotated[str, typer.Option("--engine", help="duckdb or polars")] = "duckdb",
     judgments_format: Annotated[str, typer.Option("-R", "--judgments-format", help="layout of QRELS (trec_eval -R): qrels, qrels_jg (iter column = judgment group; -m qrels_jg), prefs or qrels_prefs (preference judgments; -m all_prefs)")] = "qrels",
     judged_only: Annotated[bool, typer.Option("-J", "--judged-only", help="drop unjudged documents from every ranking first (trec_eval -J)")] = False,
@@ -49,7 +49,8 @@ def evaluate_cmd(
 
     Without -m, trec_eval's default set (official); -m all_trec is every trec_eval measure.
     --format trec prints what trec_eval prints; several runs each start with a "# run: NAME" line.
-    Every format lists the runs in the order given. String-valued measures (relstring) appear in
+    --format markdown prints the table of means as a GFM pipe table, names escaped as in compare's
+    markdown (per-query rows with -q). Every format lists the runs in the order given. String-valued measures (relstring) appear in
     csv/json/table output in a text column.
 
     -R reads QRELS in another of trec_eval's layouts: qrels_jg (assessors in the iteration column;
@@ -61,8 +62,8 @@ def evaluate_cmd(
     from different commands join on one name. Under -l N with N other than 1 the canonical name
     states the level used: -l 2 -m P@10 gives P(rel=2)@10, and -l 2 -m "P(rel=1)@10" gives P(rel=1)@10.
     """
-    if fmt not in ("table", "csv", "json", "trec"):
-        raise ValueError(f"--format must be table, csv, json or trec, got {fmt!r}")
+    if fmt not in ("table", "csv", "json", "markdown", "trec"):
+        raise ValueError(f"--format must be table, csv, json, markdown or trec, got {fmt!r}")
     wants_runid = not measure or any(m.strip() in RUNID_NICKNAMES for m in measure)
     measure = [m for m in measure if m.strip() != "runid"]
     if not measure and not wants_runid:
@@ -78,13 +79,13 @@ def evaluate_cmd(
         sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
         return
     summary = _z_named(ev.summary(), ev.settings.zscores)
-    if fmt == "table" and not per_query:
+    if fmt in ("table", "markdown") and not per_query:
         wide = summary.pivot(on="measure", index="system", values="value")
         counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
         n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
-        print_frame(n.join(wide, on="system", how="left"), "table", title="mean over queries")
-        typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"
+        print_frame(n.join(wide, on="system", how="left"), fmt, title="mean over queries")
+        typer.echo(("\n" if fmt == "markdown" else "") + f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"
                    f"relevance level: {ev.settings.rel_level}; scores as {ev.settings.score_precision}")
         return
     # trec_eval's "all" rows; the summary column tells them from a query whose id is "all"
@@ -96,7 +97,7 @@ def evaluate_cmd(
                               ev.text.select("system", "qid", "measure", pl.lit(None, dtype=pl.Float64).alias("value"),
                                              pl.lit(False).alias("summary"), "text")])
     counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
-    if fmt == "csv":  # counts (num_ret, ...) print as integers, not 2.0
+    if fmt in ("csv", "markdown"):  # counts (num_ret, ...) print as integers, not 2.0
         rows = rows.with_columns(pl.when(pl.col("measure").is_in(counts))
                                  .then(pl.col("value").round(0).cast(pl.Int64).cast(pl.String))
                                  .otherwise(pl.col("value").cast(pl.String)).alias("value"))
