@@ -99,3 +99,12 @@ def test_every_evaluate_format_lists_runs_in_argument_order():
             assert read(out.stdout)["system"].unique(maintain_order=True).to_list() == order, (fmt, extra)
     compared = runner.invoke(app, ["compare", *args[1:], "-B", "99", "-f", "csv"])
     assert pl.read_csv(io.StringIO(compared.stdout))["system"].unique(maintain_order=True).to_list() == order[1:]
+
+
+def test_engine_help_lists_every_engine_evaluate_accepts():
+    """--engine's help names each engine get_engine accepts (spark included: it runs from the CLI too)."""
+    from pairedframe.engines import ENGINES
+
+    text = CliRunner().invoke(app, ["evaluate", "--help"], env={"COLUMNS": "400"}).stdout
+    line = next(line for line in text.splitlines() if "--engine" in line)
+    assert all(name in line for name in ENGINES) and "duckdb or polars" not in line
