@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe.checks import require_each, sample
+from pairedframe.checks import near_miss_ids, require_each, sample
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
@@ -77,12 +77,6 @@ def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete
                       f"are {sample(judged.to_list(), 3)}: are run and qrels of the same collection and year?")
 
 
-def _id_key(qid: str) -> str:
-    """A query id with case, surrounding blanks and leading zeros ignored: how two spellings of one
-    id usually differ ('0301' / '301', 'Q5' / 'q5')."""
-    return qid.strip().lower().lstrip("0") or "0"
-
-
 def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:
     """Warn when run queries that are not in the qrels equal qrels queries but for leading zeros, case or
     blanks: ids are strings (``007`` is not ``7``), so they are left out as unjudged, which is rarely meant.
@@ -91,8 +85,7 @@ def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:
     unjudged = excluded.filter(pl.col("reason") == _UNJUDGED)["qid"].unique().sort()
     if not unjudged.len():
         return
-    keys = {_id_key(q): q for q in judged["qid"].to_list()}
-    near = [(q, keys[_id_key(q)]) for q in unjudged.to_list() if _id_key(q) in keys]
+    near = near_miss_ids(unjudged.to_list(), judged["qid"].to_list())
     if near:
         pairs = ", ".join(f"{a!r} ~ {b!r}" for a, b in near[:3])
         warnings.warn(
