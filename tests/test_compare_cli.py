@@ -302,3 +302,24 @@ def test_compare_command_correction_chooses_the_verdict_column_as_python_does(co
                       correction=correction)
     assert {r["verdict_on"] for r in rows} == {column} == set(want["verdict_on"].to_list())
     assert sorted(r["verdict"] for r in rows) == sorted(want["verdict"].to_list())
+
+
+def test_printed_pvalue_tie_rule_is_the_one_of_the_alternative():
+    """The settings state the extremeness rule the sign-flip p-value used: |T*| >= |T| two-sided, T* >= T
+    for greater, T* <= T for less (stats.randomization.is_extreme: a null -2 against T = 1 is extreme
+    two-sided only)."""
+    import numpy as np
+
+    from pairedframe.stats.randomization import is_extreme
+
+    null, observed, gamma = np.array([[-2.0]]), np.array([1.0]), np.array([0.0])
+    assert [bool(is_extreme(null, observed, gamma, a)[0, 0]) for a in ("two-sided", "greater", "less")] \
+        == [True, False, True]
+    rules = {}
+    for alternative in ("two-sided", "greater", "less"):
+        res = run("-m", "AP", "-B", "99", "--alternative", alternative, "-f", "json")
+        assert res.exit_code == 0, res.output
+        rules[alternative] = json.loads(res.stdout)["settings"]["pvalue_tie_rule"]
+    assert "|T*| >= |T| - " in rules["two-sided"]
+    assert "T* >= T - " in rules["greater"] and "|T*|" not in rules["greater"]
+    assert "T* <= T + " in rules["less"] and "|T*|" not in rules["less"]
