@@ -241,9 +241,8 @@ class Measure:
         Drop documents without a grade >= 0 from the ranking first and rank the rest (trec_eval
         ``-J``, ir_measures ``judged_only=True``): condensed lists.
     judged_only_stated : bool
-        The name says ``judged_only=False``: the call's ``judged_only`` (``-J``) does not apply, as a
-        ``rel=`` in a name overrides the call's level. Only for families whose value depends on the
-        ranking (``Family.ranking_based``) and with ``judged_only`` False; cleared by :meth:`resolved`.
+        The name says ``judged_only=False``, overriding the call's ``judged_only`` (``-J``) as ``rel=``
+        overrides its level (ranking-based families only; kept by :meth:`resolved` under ``-J`` only).
     params : tuple of (name, value) pairs
         Family-specific parameters (``p`` of RBP, ``beta`` of SetF, ...), defaults left out.
     trec_label : str, optional
@@ -251,9 +250,6 @@ class Measure:
         parameter text as typed: ``utility_2,-1,0,0``). Not part of the identity.
     rel_in_name : bool
         Name ``rel`` even when it is the default 1 (set by :meth:`resolved` under another level).
-        Not part of the identity.
-    judged_in_name : bool
-        Name ``judged_only=False`` when it is False (set by :meth:`resolved` under a judged-only call).
         Not part of the identity.
     """
 
@@ -267,7 +263,6 @@ class Measure:
     trec_label: str | None = field(default=None, compare=False, repr=False)
     rel_in_name: bool = field(default=False, compare=False, repr=False)
     judged_only_stated: bool = False
-    judged_in_name: bool = field(default=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         spec = REGISTRY[self.family]
@@ -348,7 +343,7 @@ class Measure:
             parts.append("dcg='exp-log2'")
         if self.gains:
             parts.append("gains={" + gains_text(self.gains) + "}")
-        if self.judged_only or self._judged_false_named():
+        if self.judged_only or self.judged_only_stated:
             parts.append(f"judged_only={bool(self.judged_only)}")
         parts += [f"{k}={_fmt_number(v)}" for k, v in self.params if k != spec.at]
         text = self.family + (f"({','.join(parts)})" if parts else "")
@@ -362,11 +357,7 @@ class Measure:
         to state and no judged_only."""
         spec = self.spec
         rel_stated = spec.uses_rel and self.rel is not None and (self.rel != DEFAULT_REL_LEVEL or self.rel_in_name)
-        return spec.trec_named and not rel_stated and not self.judged_only and not self._judged_false_named()
-
-    def _judged_false_named(self) -> bool:
-        """Whether the name states ``judged_only=False``: given so in the name, or under a judged-only call."""
-        return not self.judged_only and (self.judged_only_stated or self.judged_in_name)
+        return spec.trec_named and not rel_stated and not self.judged_only and not self.judged_only_stated
 
     def _trec_form(self) -> TrecForm:
         forms = self.spec.trec
@@ -394,8 +385,7 @@ class Measure:
 
     @property
     def has_trec_name(self) -> bool:
-        """Whether trec_eval's syntax names this measure (up to ``rel`` and ``judged_only``, its ``-l``
-        and ``-J`` options): False for a parameter it has no name for (``nDCG(dcg='exp-log2')@10``)."""
+        """Whether trec_eval names it (up to its -l and -J): not ``nDCG(dcg='exp-log2')@10``."""
         return self.trec_label is not None or self._trec_parses_back(self._trec_text())
 
     def _trec_parses_back(self, text: str) -> bool:
@@ -436,8 +426,8 @@ class Measure:
         rel = None if rule == "none" else self.rel if (self.rel is not None or rule == "optional") else rel_level
         call_judged = judged_only and self.spec.ranking_based
         judged = self.judged_only or (call_judged and not self.judged_only_stated)
-        return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, judged,
-                       self.trec_label, rel_in_name=rel_level != DEFAULT_REL_LEVEL, judged_in_name=call_judged)
+        return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, judged, self.trec_label,
+                       rel_in_name=rel_level != DEFAULT_REL_LEVEL, judged_only_stated=call_judged and not judged)
 
     def sql_values(self) -> dict[str, Any]:
         """Values bound to the SQL's ``$parameters``: ``k`` (cutoff), ``gain_map`` (see
