@@ -115,3 +115,12 @@ def test_evaluate_table_says_which_means_are_over_fewer_queries_against_the_summ
     assert n < total
     assert f"bm25top1 FirstRelRank: mean over {n} of {total} queries" in result.stdout
     assert "reranker FirstRelRank" not in result.stdout
+
+
+def test_engine_help_lists_every_engine_evaluate_accepts():
+    """--engine's help names each engine get_engine accepts (spark included: it runs from the CLI too)."""
+    from pairedframe.engines import ENGINES
+
+    text = CliRunner().invoke(app, ["evaluate", "--help"], env={"COLUMNS": "400"}).stdout
+    line = next(line for line in text.splitlines() if "--engine" in line)
+    assert all(name in line for name in ENGINES) and "duckdb or polars" not in line

@@ -456,3 +456,18 @@ def test_a_lone_comparison_is_equivalent_as_before_since_its_family_is_itself():
         r = compare_clustered(df, baseline="A", systems="B", clusters={q: q for q in df["qid"].unique().to_list()},
                               margin=margin).row(0, named=True)
     assert r["pvalue_tost"] == r["pvalue_tost_holm"] == r["pvalue_tost_bh"] and r["equivalent"]
+
+
+def test_cluster_ids_differing_by_leading_zeros_are_named_in_the_error():
+    """A clusters mapping keyed 1..6 against queries 001..006: the error names the near misses, on polars
+    and on a DuckDB relation."""
+    import duckdb
+
+    qids = [f"{i:03d}" for i in range(1, 7)]
+    df = pl.DataFrame({"system": ["A"] * 6 + ["B"] * 6, "qid": qids * 2, "measure": "m",
+                       "value": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.2, 0.2, 0.5, 0.3, 0.9, 0.7]})
+    cmap = {str(i): str(i % 3) for i in range(1, 7)}
+    for table in (df, duckdb.sql("SELECT * FROM df")):
+        with pytest.raises(ValueError, match=r"has no cluster.*6 query id\(s\) of the per-query table match ids of "
+                                             r"the clusters except for leading zeros.*'001' ~ '1'"):
+            compare_clustered(table, baseline="A", clusters=cmap, n_resamples=99)

@@ -59,6 +59,22 @@ def test_gate_exit_codes():
     assert run("-m", "nDCG@10", "-B", "500", "--fail-if", "nDCG@10 < 0.01", "--gate-on", "ci-low").exit_code == 1
 
 
+def test_fail_if_reads_measure_names_with_parameters():
+    """MEASURE is everything before the last operator outside parentheses and quotes, read as -m reads
+    it: a gate on P(rel=2)@10 or nDCG(dcg='exp-log2')@10 tests that measure's row."""
+    measures = ["-m", "P(rel=2)@10", "-m", "RBP(p=0.5)", "-m", "nDCG(dcg='exp-log2')@10", "-B", "200"]
+    for gate in ("P(rel=2)@10 < -2", "RBP(p=0.5)<-2", "nDCG(dcg='exp-log2')@10 <= -2", "p(rel=2)@10 < -2"):
+        res = run(*measures, "--fail-if", gate, "-f", "csv")
+        assert res.exit_code == 0 and "gate passed" in res.stderr, (gate, res.output)
+    held = run(*measures, "--fail-if", "nDCG(dcg='exp-log2')@10 > -2", "-f", "csv")
+    assert held.exit_code == 1 and "GATE FAILED: reranker nDCG(dcg='exp-log2')@10: delta" in held.stderr
+    other = run(*measures, "--fail-if", "RBP(p=0.8) < 0")
+    assert other.exit_code == 2 and "--fail-if measure 'RBP' is not among the compared measures" in other.stderr
+    for bad in ("P(rel=2)@10 <", "AP <> 1", "< 1"):
+        res = run(*measures, "--fail-if", bad)
+        assert res.exit_code == 2 and "expected 'MEASURE OP NUMBER'" in res.stderr, (bad, res.stderr)
+
+
 def test_baseline_option_swaps_sign():
     a = json.loads(run("-m", "AP", "-B", "300", "-f", "json").stdout)["rows"][0]
     b = json.loads(run("-m", "AP", "-B", "300", "-f", "json", "--baseline", "reranker").stdout)["rows"][0]
@@ -150,6 +166,19 @@ def test_name_flags_on_the_library_messages():
         tost(0.1, 0.05, margin=-1.0)
     assert name_flags(str(info.value), command_flags(analyze_cmd.analyze_cmd.__wrapped__)) == str(info.value)
     assert name_flags(str(info.value), {"margin": "--margin"}).startswith("--margin must be")
+
+
+def test_name_flags_leave_measure_names_unchanged():
+    """A measure name's parameters are its text: ``judged_only=True`` inside ``P(...)@10`` is not the
+    ``--judged-only`` flag (the same words outside a name are)."""
+    from pairedframe.cli.common import name_flags
+
+    ev_flags = {"judged_only": "--judged-only", "rel_level": "--rel-level", "measures": "--measure"}
+    assert name_flags("P(rel=2,judged_only=True)@10 and P(judged_only=True)@10 are both 'P_10'; judged_only=True "
+                      "or rel_level=2", ev_flags) == ("P(rel=2,judged_only=True)@10 and P(judged_only=True)@10 are "
+                                                      "both 'P_10'; --judged-only True or --rel-level 2")
+    assert name_flags("Utility(weights=(2,-1,0,0),judged_only=True) needs rel_level=1", ev_flags) \
+        == "Utility(weights=(2,-1,0,0),judged_only=True) needs --rel-level 1"
 
 
 def test_plan_keys_stay_plan_keys(tmp_path):
@@ -279,3 +308,24 @@ def test_run_independent_measures_named_on_the_command_line_are_refused():
     res = run("-m", "num_rel", "-m", "num_q", "-m", "map", "-B", "99", "-f", "csv")
     assert res.exit_code == 2, res.output
     assert "NumRel, NumQ depend on the judgments only, not on the run" in res.stderr and "Traceback" not in res.output
+
+
+def test_printed_pvalue_tie_rule_is_the_one_of_the_alternative():
+    """The settings state the extremeness rule the sign-flip p-value used: |T*| >= |T| two-sided, T* >= T
+    for greater, T* <= T for less (stats.randomization.is_extreme: a null -2 against T = 1 is extreme
+    two-sided only)."""
+    import numpy as np
+
+    from pairedframe.stats.randomization import is_extreme
+
+    null, observed, gamma = np.array([[-2.0]]), np.array([1.0]), np.array([0.0])
+    assert [bool(is_extreme(null, observed, gamma, a)[0, 0]) for a in ("two-sided", "greater", "less")] \
+        == [True, False, True]
+    rules = {}
+    for alternative in ("two-sided", "greater", "less"):
+        res = run("-m", "AP", "-B", "99", "--alternative", alternative, "-f", "json")
+        assert res.exit_code == 0, res.output
+        rules[alternative] = json.loads(res.stdout)["settings"]["pvalue_tie_rule"]
+    assert "|T*| >= |T| - " in rules["two-sided"]
+    assert "T* >= T - " in rules["greater"] and "|T*|" not in rules["greater"]
+    assert "T* <= T + " in rules["less"] and "|T*|" not in rules["less"]

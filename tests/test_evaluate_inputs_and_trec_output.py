@@ -4,6 +4,7 @@ rows fed back as per-query results, relevance levels, table inputs, and the anal
 from __future__ import annotations
 
 import gzip
+import re
 import warnings
 
 import polars as pl
@@ -45,8 +46,35 @@ def test_python_to_trec_prints_the_run_tag(tiny):
 def test_ambiguous_trec_names_are_refused(tiny):
     qrels, run = tiny
     ev = pf.evaluate(run, qrels, ["AP", "AP(rel=2)"])
-    with pytest.raises(ValueError, match="both 'map'"):
+    with pytest.raises(ValueError, match=r"AP\(rel=2\) cannot be printed.*'map' is AP at the evaluation's relevance "
+                                         r"level.*here 1.*rel_level=2"):
         ev.to_trec()
+
+
+def test_trec_format_prints_parameters_equal_to_the_calls_against_trec_eval_suite(shared_data):
+    """AP(rel=2) is trec_eval's map only under -l 2: there it prints trec_eval's line (out.test.aql is
+    trec_eval -l2 on these files); under -l 1 it is refused, as are a judged_only and a gain trec_eval
+    cannot name, instead of printing another quantity under map / ndcg_cut_10."""
+    base = shared_data / "trec_eval"
+    qrels, run = str(base / "qrels.rel_level"), str(base / "results.test")
+    want = [line for line in (base / "out.test.aql").read_text().splitlines(keepends=True)
+            if line.split("\t")[1] == "all" and line.split()[0] in ("map", "P_10")]
+    got = pf.evaluate(run, qrels, ["AP(rel=2)", "P(rel=2)@10"], rel_level=2).to_trec(per_query=False, runid=False)
+    assert got.splitlines(keepends=True) == want
+    refused = {("AP(rel=2)", 1, False): r"rel=2.*rel_level=2 \(trec_eval -l 2\)",
+               ("P(rel=1)@10", 2, False): r"here 2.*uses rel=1.*rel_level=1",
+               ("nDCG(judged_only=True)@10", 1, False): r"judged documents only.*trec_eval -J",
+               ("nDCG(judged_only=False)@10", 1, True): r"every document.*without -J",
+               ("nDCG(dcg='exp-log2')@10", 1, False): "no name for its parameters",
+               ("RBP(rel=2)", 1, False): "weighs every grade"}
+    for (name, level, judged), why in refused.items():
+        ev = pf.evaluate(run, qrels, [name], rel_level=level, judged_only=judged)
+        with pytest.raises(ValueError, match=rf"{re.escape(ev.measures[0].name)} cannot be printed.*{why}"):
+            ev.to_trec()
+    # judged_only under -J is trec_eval's ndcg_cut_10 under -J: the same line as -J -m ndcg_cut.10
+    lines = [pf.evaluate(run, qrels, [name], judged_only=True).to_trec(per_query=False, runid=False)
+             for name in ("nDCG(judged_only=True)@10", "ndcg_cut.10")]
+    assert lines[0] == lines[1] and lines[0].startswith("ndcg_cut_10 ")
 
 
 def test_float32_overflow_engines_agree(tiny):
@@ -114,3 +142,30 @@ def test_readme_analyze_example_runs(tmp_path):
     assert "nDCG@10" in out.stdout and "sha256" in out.stdout.lower()
 
 
+def test_system_names_one_run_and_is_refused_with_several():
+    """system= names a single run: with several run files or a {name: path} mapping it would be
+    dropped silently; it is an error naming system= and the mapping to use."""
+    qrels, (bm25, reranker) = example_paths()
+    for run in ([bm25, reranker], {"a": bm25, "b": reranker}):
+        with pytest.raises(pf.errors.SchemaError, match=r"system='x' names a single run.*mapping"):
+            pf.evaluate(run, qrels, ["RR"], system="x")
+    assert pf.evaluate([bm25], qrels, ["RR"], system="x").systems == ["x"]
+
+
+def test_system_names_drop_every_compression_suffix(tmp_path):
+    """A run read from input.bm25.zst is bm25, as from input.bm25.gz (both are decompressed), and the
+    help texts say that QRELS and RUN may be .zst."""
+    from pairedframe.io.trec import system_name_from_path
+
+    assert [system_name_from_path(p) for p in ("d/input.bm25.gz", "d/input.bm25.zst", "run.txt", "x.zst")] \
+        == ["bm25", "bm25", "run.txt", "x"]
+    import pyarrow as pa  # the readers' zstd codec
+
+    qrels, (bm25, _) = example_paths()
+    path = tmp_path / "input.bm25.zst"
+    with pa.output_stream(str(path), compression="zstd") as out:
+        out.write(bm25.read_bytes())
+    assert pf.evaluate(path, qrels, ["AP"]).systems == ["bm25"]
+    for command in ("evaluate", "compare"):
+        help_text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "400"}).stdout
+        assert "plain, .gz or .zst" in help_text and "plain or .gz" not in help_text

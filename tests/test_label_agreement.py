@@ -167,6 +167,14 @@ def test_label_agreement_rejects_bad_options():
         pf.label_agreement(a, a, binary_at=1.5)
 
 
+def test_label_agreement_names_must_be_exactly_two_labels():
+    a = _qrels([("1", "a", 0), ("2", "b", 1)])
+    for names in (("a", "b", "c"), ("a",), "ab", None):
+        with pytest.raises(ValueError, match="`names` must be two labels"):
+            pf.label_agreement(a, a, names=names)
+    assert pf.label_agreement(a, a, names=["nist", "llm"]).kappa == 1.0
+
+
 def test_label_agreement_of_one_query_warns_and_has_no_interval():
     a = _qrels([("1", "a", 0), ("1", "b", 1), ("1", "c", 2)])
     b = _qrels([("1", "a", 0), ("1", "b", 2), ("1", "c", 2)])

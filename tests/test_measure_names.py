@@ -197,3 +197,47 @@ def test_ir_measures_objects_are_taken_by_name():
     ir_measures = pytest.importorskip("ir_measures")
     got = parse_measures([ir_measures.nDCG @ 10, ir_measures.AP(rel=2), ir_measures.R @ 1000, "RR@10"])
     assert [m.name for m in got] == ["nDCG@10", "AP(rel=2)", "R@1000", "RR@10"]
+
+
+def test_judged_only_in_a_name_overrides_the_calls_judged_only():
+    """``judged_only=False`` in a name wins over ``judged_only=True`` of the call, as ``rel=`` wins over
+    rel_level: both measures are computed, named apart, each equal to its own evaluation alone."""
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    names = ["nDCG(judged_only=False)@10", "nDCG@10", "P(judged_only=False)@5"]
+    got = pf.evaluate(runs, qrels, names, judged_only=True, rel_level=2).summary()
+    plain = pf.evaluate(runs, qrels, ["nDCG@10", "P(rel=2)@5"], rel_level=2).summary()
+    judged = pf.evaluate(runs, qrels, ["nDCG(judged_only=True)@10"]).summary()
+    assert got["measure"].unique(maintain_order=True).to_list() == [
+        "nDCG(judged_only=False)@10", "nDCG(judged_only=True)@10", "P(rel=2,judged_only=False)@5"]
+    value = {(s, m): v for s, m, v, _ in got.iter_rows()}
+    for s, m, v, _ in plain.iter_rows():
+        want = {"nDCG@10": "nDCG(judged_only=False)@10", "P(rel=2)@5": "P(rel=2,judged_only=False)@5"}[m]
+        assert value[(s, want)] == v
+    for s, m, v, _ in judged.iter_rows():
+        assert value[(s, m)] == v
+    assert value[("bm25", "nDCG(judged_only=False)@10")] != value[("bm25", "nDCG(judged_only=True)@10")]
+    # without a judged-only call the explicit False is the default: one measure, the plain name
+    assert [m.name for m in pf.evaluate(runs, qrels, names[:2]).measures] == ["nDCG@10"]
+    (m,) = parse_measure("nDCG(judged_only=False)@10")
+    assert parse_measure(m.name) == [m] and m != parse_measure("nDCG@10")[0]
+
+
+def test_bare_family_with_parameters_keeps_trec_eval_rule_and_warns_at_the_caller():
+    """trec_eval (trec_eval.c mark_measure, meas_init.c) evaluates a family named bare and with a
+    parameter list with the parameters only: -m P -m P.5 prints P_5 alone, -m official -m P.7 drops
+    P's nine default cutoffs. pairedframe keeps that (CLI parity) and warns which cutoffs are lost."""
+    with pytest.warns(UserWarning, match=r"'P' was named bare, .*P@10, P@15.*P@1000 are not computed.*"
+                                         r"P\.5,10,15,20,30,100,200,500,1000") as caught:
+        got = parse_measures(["P", "P.5"])
+    assert caught[0].filename == __file__ and [m.name for m in got] == ["P@5"]
+    with pytest.warns(UserWarning, match=r"'P' was named bare \(through 'official'\).*P@5, P@10") as caught:
+        got = parse_measures(["official", "P.7"])
+    assert [m.name for m in got if m.family == "P"] == ["P@7"] and "AP" in [m.name for m in got]
+    import warnings
+    with warnings.catch_warnings():      # nothing lost, or ir_measures names: no warning
+        warnings.simplefilter("error")
+        assert len(parse_measures(["P", "P.5,10,15,20,30,100,200,500,1000"])) == 9
+        assert [m.name for m in parse_measures(["P", "P@7"])][-1] == "P@7"
+        assert parse_measures(["all_trec", "relstring.20"])

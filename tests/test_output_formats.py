@@ -212,3 +212,21 @@ def test_verdict_words_are_the_same_for_one_and_two_sided_tests():
     big = frame.with_columns(pl.when(pl.col("system") == "B").then(pl.col("value") - 0.3).otherwise(pl.col("value")))
     far = pf.compare(big, baseline="A", alternative="greater", n_resamples=999).row(0, named=True)
     assert far["mde"] < abs(far["delta"]) and far["verdict"] == "not significant"   # detectable, but the other way
+
+
+def test_evaluate_markdown_escapes_names_as_compare_markdown():
+    """evaluate -f markdown: a GFM table of the means whose system and measure names carry the escapes of
+    compare's markdown (report.table_markdown.markdown_escape), so ``a|b`` does not split a cell."""
+    from pairedframe.report.table_markdown import markdown_escape
+
+    qrels, (bm25, reranker) = example_paths()
+    names = ["a|b_<c>", "*x*"]
+    runs = [f"{names[0]}={bm25}", f"{names[1]}={reranker}"]
+    res = runner.invoke(app, ["evaluate", "-f", "markdown", "-m", "P@5", "-m", "NumRet", str(qrels), *runs])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "| system | n_queries | P@5 | NumRet |" and lines[1] == "| --- | ---: | ---: | ---: |"
+    assert [line.split(" | ")[0][2:] for line in lines[2:4]] == [markdown_escape(n) for n in names]
+    assert lines[2].endswith(" | 6000 |")        # a count prints as an integer
+    compared = runner.invoke(app, ["compare", "-f", "markdown", "-m", "P@5", "-B", "50", str(qrels), *runs])
+    assert compared.exit_code == 0 and markdown_escape(names[1]) in compared.stdout

@@ -8,6 +8,7 @@ between fields) and the line-by-line fallback (any run of blanks, comments, bad 
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import polars as pl
@@ -320,3 +321,16 @@ def test_written_files_read_back_against_tables(tmp_path_factory, case: Case, bl
     run = pf.read_run(d / "sys0")
     assert run.equals(case.run_frame())
     assert pf.read_qrels(d / "qrels").equals(case.qrels_frame())
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+@pytest.mark.parametrize("score", ["0x10", "0x1p3", "-0x1.8p1"])
+def test_hex_float_scores_are_refused_by_every_reader(tmp_path, engine, score):
+    """docs/guide/inputs.md: C99 hex floats (which glibc's atof reads) are an error naming the line in every
+    reader, never another value."""
+    path = write(tmp_path, "run", RUN + f"2 Q0 d2 2 {score} tag\n")
+    qrels = write(tmp_path, "qrels", "1 0 d1 1\n2 0 d2 1\n")
+    for read in (lambda: pf.read_run(path), lambda: pf.evaluate(path, qrels, ["RR"], engine=engine)):
+        with pytest.raises(InputFormatError, match=f"score '{re.escape(score)}' is not a number") as exc:
+            read()
+        assert_located(exc, path, 4, column=5)

@@ -260,3 +260,20 @@ def test_segment_wins_follow_the_measure_direction_against_compare():
         oracle.select("system", "measure", "wins", "losses", "ties").rows()
     frr = oracle.filter(pl.col("measure") == "FirstRelRank")
     assert (frr["wins"] != frr["losses"]).all()                 # the test can tell the directions apart
+
+
+def test_segment_ids_differing_by_leading_zeros_are_named_in_the_error():
+    """Query ids are strings: a segment table with 1..6 against queries 001..006 matches nothing, and the
+    error names the near misses, on polars and on a DuckDB relation, as the run-vs-qrels check does."""
+    import duckdb
+
+    from pairedframe.errors import EmptyResultError
+
+    qids = [f"{i:03d}" for i in range(1, 7)]
+    per_query = pl.DataFrame({"system": ["A"] * 6 + ["B"] * 6, "qid": qids * 2, "measure": "m",
+                              "value": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.2, 0.2, 0.5, 0.3, 0.9, 0.7]})
+    segs = pl.DataFrame({"qid": [str(i) for i in range(1, 7)], "segment_set": "s", "segment": ["x", "y"] * 3})
+    for table in (per_query, duckdb.sql("SELECT * FROM per_query")):
+        with pytest.raises(EmptyResultError, match=r"6 query id\(s\) of the per-query table match ids of the segment "
+                                                   r"table except for leading zeros.*'001' ~ '1'"):
+            compare_segments(table, segs, baseline="A", n_resamples=99)

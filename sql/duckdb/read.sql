@@ -91,9 +91,9 @@ WHERE CASE WHEN len(f) <> 4
                            || pf__looks_like(f, line, 'qrels') || ': ' || pf__lit(line))
            ELSE true END;
 
--- TREC's system name of a run file: the file name without .gz and without a leading 'input.'.
+-- TREC's system name of a run file: the file name without .gz or .zst and without a leading 'input.'.
 CREATE OR REPLACE TEMP MACRO pf__trec_name(p) AS
-    regexp_replace(regexp_replace(parse_filename(p), '\.gz$', ''), '^input\.(.)', '\1');
+    regexp_replace(regexp_replace(parse_filename(p), '(.)\.(gz|zst)$', '\1'), '^input\.(.)', '\1');
 
 -- The run paths, refused when one is a glob pattern (each path is one run, named after its file).
 CREATE OR REPLACE TEMP MACRO pf__paths(paths, what) AS

@@ -25,7 +25,8 @@ import polars as pl
 
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, SchemaError, user_stacklevel
 
-__all__ = ["require_each", "require_names", "require_rows", "sample", "scalar_ids", "string_ids", "warn_numeric_ids"]
+__all__ = ["near_miss_hint", "near_miss_ids", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
+           "string_ids", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
 SHOWN = 5
@@ -190,3 +191,29 @@ def _close_names(name: str, available: list[str]) -> list[str]:
         return same
     within = sorted((a for a in available if low in a.lower()), key=lambda a: (not a.lower().startswith(low), len(a)))
     return list(dict.fromkeys(within[:3] + difflib.get_close_matches(name, available, n=2)))[:3]
+
+
+def _id_key(qid: str) -> str:
+    """An id with case, surrounding blanks and leading zeros ignored: how two spellings of one id
+    usually differ ('0301' / '301', 'Q5' / 'q5')."""
+    return qid.strip().lower().lstrip("0") or "0"
+
+
+def near_miss_ids(ids: Iterable[str], known: Iterable[str]) -> list[tuple[str, str]]:
+    """(id, known id) pairs of the ``ids`` not in ``known`` that equal a known id but for leading zeros,
+    case or surrounding blanks (``'1'`` ~ ``'001'``), in the order of ``ids``."""
+    known = list(known)
+    present, keys = set(known), {_id_key(k): k for k in known}
+    return [(i, keys[_id_key(i)]) for i in dict.fromkeys(ids) if i not in present and _id_key(i) in keys]
+
+
+def near_miss_hint(ids: Iterable[str], known: Iterable[str], *, of: str, in_: str) -> str:
+    """``''``, or a sentence (starting ``"; "``) saying that ids ``of`` one table missing from ``in_``
+    another match its ids except for leading zeros, case or blanks, with a few examples: ids are strings."""
+    near = near_miss_ids(ids, known)
+    if not near:
+        return ""
+    pairs = ", ".join(f"{a!r} ~ {b!r}" for a, b in near[:3])
+    return (f"; {len(near)} query id(s) of {of} match ids of {in_} except for leading zeros, case or blanks "
+            f"({pairs}{', ...' if len(near) > 3 else ''}): ids are compared as strings ('007' is not '7'), so "
+            "rewrite the ids of one to match the other")

@@ -104,7 +104,16 @@ def name_flags(message: str, flags: dict[str, str]) -> str:
     ``--test 't'``; ``baseline=/pairs=`` -> ``--baseline/--pairs``), a name with an underscore anywhere
     (``family_by column(s)``: no word of prose has one) and a plain name opening the message as its
     subject (``margin must be``; ``baseline(s) ['x']`` -> ``--baseline ['x']``).  A plain word
-    elsewhere (``the baseline``) is prose and stays."""
+    elsewhere (``the baseline``) is prose and stays, and so is the parameter list of a measure name
+    (``nDCG(judged_only=True)@10``, ``P(rel=2)@10``): a name's text is never rewritten."""
+    kept: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        if "=" not in match.group(0):                # baseline(s): a plural, not parameters
+            return match.group(0)
+        kept.append(match.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+    message = _CALL_PARAMETERS.sub(keep, message)
     for name, flag in sorted(flags.items(), key=lambda item: -len(item[0])):
         n = re.escape(name)
         message = re.sub(rf"`{n}`", flag, message)
@@ -114,12 +123,17 @@ def name_flags(message: str, flags: dict[str, str]) -> str:
             message = re.sub(rf"(?<![\w-]){n}\b", flag, message)
         else:
             message = re.sub(rf"^{n}(?:\(s\))?(?= must | column| \[)", flag, message)
-    return message
+    return re.sub("\x00(\\d+)\x00", lambda m: kept[int(m.group(1))], message)
+
+
+#: The parenthesised parameters right after a word (a measure name's ``(rel=2,judged_only=True)``), one
+#: level of nested parentheses allowed (``Utility(weights=(2,-1,0,0))``).
+_CALL_PARAMETERS = re.compile(r"(?<=\w)\((?:[^()]|\([^()]*\))*\)")
 
 
 def named_runs(runs: list[Path]) -> dict[str, Any]:
     """RUN arguments -> {system name: path, or the rows of one system}. ``PATH`` is named as
-    :func:`pairedframe.evaluate` names run files (TREC's naming: the file name without ``.gz`` and a
+    :func:`pairedframe.evaluate` names run files (TREC's naming: the file name without ``.gz`` / ``.zst`` and a
     leading ``input.``; a table loses its extension too), except a table file with a ``system`` (or
     ``run_id``) column, which holds its own systems: each becomes one entry. ``NAME=PATH`` names it
     (two ``run.txt`` in different folders). An argument that is an existing file is a path even if it

@@ -16,7 +16,7 @@ from pairedframe.cli.common import app, friendly_errors, named_runs, show_warnin
 from pairedframe.measures import parse_measure, parse_measures
 
 EXIT_GATE = 1
-_GATE = re.compile(r"^\s*(?P<measure>[^<>=\s]+)\s*(?P<op><=|>=|<|>)\s*(?P<value>[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)\s*$")
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 _OPS = {"<": lambda x, t: x < t, "<=": lambda x, t: x <= t, ">": lambda x, t: x > t, ">=": lambda x, t: x >= t}
 _GATE_COLUMN = {"delta": "delta", "ci-low": "ci_low", "ci-high": "ci_high"}
 
@@ -42,16 +42,40 @@ def _ranks(ev, baseline: str, system: str, qids: list[str], rel_level: int) -> d
                f"best grade at rank {at(baseline, q, best)} -> {at(system, q, best)}" for q in qids}
 
 
+def _last_operator(text: str) -> tuple[int, str] | None:
+    """(position, operator) of the last ``<``, ``<=``, ``>`` or ``>=`` outside parentheses, braces and
+    quotes (a measure name's parameters, ``nDCG(dcg='exp-log2')@10``, may hold anything)."""
+    depth, quote, found = 0, "", None
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+        elif ch in "<>" and depth == 0:
+            found = (i, ch + "=" if text[i + 1:i + 2] == "=" else ch)
+    return found
+
+
 def parse_gate(text: str, rel_level: int) -> tuple[str, str, float]:
-    """``'nDCG@10 < -0.01'`` -> (resolved measure name, operator, threshold)."""
-    m = _GATE.match(text)
-    if not m:
+    """``'nDCG@10 < -0.01'``, ``"nDCG(dcg='exp-log2')@10 >= 0"`` -> (resolved measure name, operator,
+    threshold): MEASURE is everything before the last operator, read as -m reads a name."""
+    found = _last_operator(text)
+    value = text[found[0] + len(found[1]):].strip() if found else ""
+    measure = text[:found[0]].strip() if found else ""
+    if not found or not measure or _last_operator(measure) or not _NUMBER.fullmatch(value):
         raise ValueError(f"--fail-if {text!r}: expected 'MEASURE OP NUMBER' with OP one of <, <=, >, >= "
-                         "(e.g. 'nDCG@10 < -0.01')")
-    measures = parse_measure(m["measure"])
+                         "(e.g. 'nDCG@10 < -0.01', 'P(rel=2)@10 < 0')")
+    try:
+        measures = parse_measure(measure)
+    except ValueError as exc:
+        raise ValueError(f"--fail-if {text!r}: {exc}") from None
     if len(measures) != 1:
-        raise ValueError(f"--fail-if {text!r}: {m['measure']!r} names {len(measures)} measures; name one")
-    return measures[0].resolved(rel_level).name, m["op"], float(m["value"])
+        raise ValueError(f"--fail-if {text!r}: {measure!r} names {len(measures)} measures; name one")
+    return measures[0].resolved(rel_level).name, found[1], float(value)
 
 
 def _progress_context(total_work: int):
@@ -68,8 +92,8 @@ def _progress_context(total_work: int):
 @app.command("compare")
 @friendly_errors
 def compare_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="two or more run files (NAME=PATH names one); the first is the baseline unless --baseline")],
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
+    runs: Annotated[list[Path], typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system name (default: the first run); repeat for several")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all' (every unordered pair once) or 'ordered' instead of a baseline")] = None,

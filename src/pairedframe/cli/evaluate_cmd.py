@@ -30,16 +30,16 @@ def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
 @app.command("evaluate")
 @friendly_errors
 def evaluate_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain or .gz")],
-    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst; NAME=PATH names one")],
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
+    runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst, or tables; NAME=PATH names one")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10, all_trec; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
     rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
     depth: Annotated[int | None, typer.Option("-M", "--depth", help="keep the top N documents per query (trec_eval -M)")] = None,
     score_precision: Annotated[str, typer.Option("--score-precision", help="float64 (trec_eval 10) or float32 (trec_eval 9 / pytrec_eval)")] = "float64",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | trec (byte-identical to trec_eval [-q])")] = "table",
-    engine: Annotated[str, typer.Option("--engine", help="duckdb or polars")] = "duckdb",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | markdown | trec (byte-identical to trec_eval [-q])")] = "table",
+    engine: Annotated[str, typer.Option("--engine", help="duckdb, polars or spark (spark: pip install 'pairedframe\\[spark]', Java 17+; evaluates the files in a local Spark session)")] = "duckdb",
     judgments_format: Annotated[str, typer.Option("-R", "--judgments-format", help="layout of QRELS (trec_eval -R): qrels, qrels_jg (iter column = judgment group; -m qrels_jg), prefs or qrels_prefs (preference judgments; -m all_prefs)")] = "qrels",
     judged_only: Annotated[bool, typer.Option("-J", "--judged-only", help="drop unjudged documents from every ranking first (trec_eval -J)")] = False,
     zscores: Annotated[Path | None, typer.Option("-Z", "--zscores", help="print z-scores against the per-query means and standard deviations in this file: lines qid measure mean stddev (trec_eval -Z)")] = None,
@@ -49,7 +49,8 @@ def evaluate_cmd(
 
     Without -m, trec_eval's default set (official); -m all_trec is every trec_eval measure.
     --format trec prints what trec_eval prints; several runs each start with a "# run: NAME" line.
-    Every format lists the runs in the order given. String-valued measures (relstring) appear in
+    --format markdown prints the table of means as a GFM pipe table, names escaped as in compare's
+    markdown (per-query rows with -q). Every format lists the runs in the order given. String-valued measures (relstring) appear in
     csv/json/table output in a text column.
 
     -R reads QRELS in another of trec_eval's layouts: qrels_jg (assessors in the iteration column;
@@ -61,8 +62,8 @@ def evaluate_cmd(
     from different commands join on one name. Under -l N with N other than 1 the canonical name
     states the level used: -l 2 -m P@10 gives P(rel=2)@10, and -l 2 -m "P(rel=1)@10" gives P(rel=1)@10.
     """
-    if fmt not in ("table", "csv", "json", "trec"):
-        raise ValueError(f"--format must be table, csv, json or trec, got {fmt!r}")
+    if fmt not in ("table", "csv", "json", "markdown", "trec"):
+        raise ValueError(f"--format must be table, csv, json, markdown or trec, got {fmt!r}")
     wants_runid = not measure or any(m.strip() in RUNID_NICKNAMES for m in measure)
     measure = [m for m in measure if m.strip() != "runid"]
     if not measure and not wants_runid:
@@ -78,12 +79,14 @@ def evaluate_cmd(
         sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
         return
     summary = _z_named(ev.summary(), ev.settings.zscores)
-    if fmt == "table" and not per_query:
+    if fmt in ("table", "markdown") and not per_query:
         wide = summary.pivot(on="measure", index="system", values="value")
         counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
         n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
-        print_frame(n.join(wide, on="system", how="left"), "table", title="mean over queries")
+        print_frame(n.join(wide, on="system", how="left"), fmt, title="mean over queries")
+        if fmt == "markdown":       # the notes below are text, not table rows
+            typer.echo("")
         fewer = (summary.join(n.rename({"n_queries": "_all"}), on="system")
                  .filter(pl.col("n_queries") < pl.col("_all")))
         for row in fewer.iter_rows(named=True):     # n_queries is the most any measure of the row has
@@ -101,7 +104,7 @@ def evaluate_cmd(
                               ev.text.select("system", "qid", "measure", pl.lit(None, dtype=pl.Float64).alias("value"),
                                              pl.lit(False).alias("summary"), "text")])
     counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
-    if fmt == "csv":  # counts (num_ret, ...) print as integers, not 2.0
+    if fmt in ("csv", "markdown"):  # counts (num_ret, ...) print as integers, not 2.0
         rows = rows.with_columns(pl.when(pl.col("measure").is_in(counts))
                                  .then(pl.col("value").round(0).cast(pl.Int64).cast(pl.String))
                                  .otherwise(pl.col("value").cast(pl.String)).alias("value"))

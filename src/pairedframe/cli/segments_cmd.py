@@ -30,7 +30,7 @@ def read_segments(path: Path) -> pl.DataFrame:
 @friendly_errors
 def segments_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst")],
-    runs: Annotated[list[Path], typer.Argument(help="two or more run files (NAME=PATH names one); the first is the baseline unless --baseline")],
+    runs: Annotated[list[Path], typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline")],
     segments: Annotated[Path | None, typer.Option("--segments", "-s", help="qid,segment_set,segment table (.csv, .tsv, .parquet, .json); required")] = None,
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP; repeatable")] = [],  # noqa: B006
     baseline: Annotated[str | None, typer.Option("--baseline", "-b", help="baseline system name (default: the first run)")] = None,

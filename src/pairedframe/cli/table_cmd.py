@@ -15,7 +15,7 @@ from pairedframe.report.output import require_output_folder
 @app.command("table")
 @friendly_errors
 def table_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz) or a Parquet/Arrow/CSV/TSV table")],
+    qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table")],
     runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one); the first is the baseline unless --baseline or --pairs")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure (column), e.g. nDCG@10; repeatable")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system (default: the first run, as compare); repeat for several (letters)")] = [],  # noqa: B006

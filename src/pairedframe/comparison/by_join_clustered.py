@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from pairedframe.checks import near_miss_hint
 from pairedframe.comparison.by_join import (
     bootstrap_from_engine,
     comparison_moments,
@@ -77,8 +78,10 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
     lost = table.collect(f"SELECT qid, system, measure FROM {source} WHERE cluster IS NULL AND value IS NOT NULL")
     if lost.height:
         row = lost.row(0, named=True)
+        known = cmap["qid"].to_list() if clusters is not None and "qid" in on else []
         raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) "
-                         f"has no cluster {where_clusters(clusters is not None, column)}; {lost.height} row(s) lack one")
+                         f"has no cluster {where_clusters(clusters is not None, column)}; {lost.height} row(s) lack one"
+                         + near_miss_hint(lost["qid"].to_list(), known, of="the per-query table", in_="the clusters"))
     key_sql = ", ".join(q(c) for c in [*keys, "qid"])
     two = table.collect(f"SELECT {key_sql}, min(cluster) AS c1, max(cluster) AS c2 FROM {source} "
                         f"WHERE value IS NOT NULL GROUP BY {key_sql} HAVING count(DISTINCT cluster) > 1")

@@ -134,8 +134,8 @@ def _unit_moments(t: EngineTable, paired: Paired, segs: str) -> tuple[str, pl.Da
         f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
         f"FROM {units_sql} GROUP BY comp, segment_set, segment")
     if moments.height == 0:
-        raise no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs} LIMIT 3")["qid"].to_list(),
-                               t.collect(f"SELECT DISTINCT qid FROM {segs} LIMIT 3")["qid"].to_list())
+        raise no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs}")["qid"].to_list(),
+                               t.collect(f"SELECT DISTINCT qid FROM {segs}")["qid"].to_list())
     every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
     require_segments_matched(list(every.iter_rows()), set(moments.select("segment_set", "segment").unique().iter_rows()))
     return units_sql, moments

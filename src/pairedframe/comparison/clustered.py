@@ -63,7 +63,7 @@ from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.pairing import BASE_COLUMNS, as_frame, pair_systems
 from pairedframe.comparison.streams import cluster_layout, cluster_streams, partition_key
-from pairedframe.checks import string_ids
+from pairedframe.checks import near_miss_hint, string_ids
 from pairedframe.comparison.verdicts import smallest_pvalue, verdict_column
 from pairedframe.errors import USE_CORRECTION, SchemaError, SmallSampleWarning, renamed_keywords
 from pairedframe.stats.cluster import cluster_bootstrap_columns
@@ -145,9 +145,12 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
     df = string_ids(df, ["cluster"], "the per-query table")  # float (and NaN) cluster ids refused
     if df["cluster"].null_count():
         row = df.filter(pl.col("cluster").is_null()).row(0, named=True)
+        known = cmap["qid"].to_list() if clusters is not None and "qid" in on else []
         raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) has no "
                          f"cluster {where_clusters(clusters is not None, cluster_column)}; "
-                         f"{df['cluster'].null_count()} row(s) lack one")
+                         f"{df['cluster'].null_count()} row(s) lack one"
+                         + near_miss_hint(df.filter(pl.col("cluster").is_null())["qid"].to_list(), known,
+                                          of="the per-query table", in_="the clusters"))
     keys = [c for c in df.columns if c not in (*BASE_COLUMNS, "cluster")]
     per_q = df.select(*keys, "qid", "cluster").unique()
     two = per_q.select(*keys, "qid").is_duplicated()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,8 +216,8 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     InsufficientSampleError
         No (qid, docno) is judged in both.
     ValueError, TypeError
-        Bad ``grades`` (not integers, repeated, or missing a grade of a common pair), ``binary_at``
-        or ``confidence_level``.
+        Bad ``grades`` (not integers, repeated, or missing a grade of a common pair), ``binary_at``,
+        ``confidence_level``, or ``names`` other than two labels.
     InputFormatError, SchemaError, DuplicateError
         Malformed qrels (see the readers).
 
@@ -252,6 +253,8 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     if binary_at is not None and (isinstance(binary_at, bool) or not isinstance(binary_at, (int, np.integer))):
         raise TypeError(f"`binary_at` must be an integer grade, got {binary_at!r}")
     confidence_level = check_level(confidence_level)
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence) or len(names) != 2:
+        raise ValueError(f"`names` must be two labels, one for a and one for b, e.g. ('nist', 'llm'); got {names!r}")
     qa, qb = _read_labels(a), _read_labels(b)
     common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
     if common.height == 0:

@@ -20,7 +20,7 @@ from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns, family_ids
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.verdicts import warn_skewed_segments
-from pairedframe.checks import require_each, string_ids
+from pairedframe.checks import near_miss_hint, require_each, string_ids
 from pairedframe.io.convert import to_polars
 from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
@@ -73,9 +73,11 @@ def require_segments_matched(segments: Sequence[tuple[str, str]], found: set[tup
 
 
 def no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
-    """The error when no paired query is in any segment (names a few of each side)."""
+    """The error when no paired query is in any segment: names a few of each side's distinct query ids
+    (``own``, ``theirs``), and the ids that differ only by leading zeros, case or blanks."""
     return EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
-                            f"(its queries e.g. {own[:3]}, the segment table's {theirs[:3]})")
+                            f"(its queries e.g. {own[:3]}, the segment table's {theirs[:3]})"
+                            + near_miss_hint(own, theirs, of="the per-query table", in_="the segment table"))
 
 
 def require_two_queries(n_queries: np.ndarray) -> None:

@@ -107,7 +107,8 @@ def _segment_deltas(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.
     joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
         seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
     if joined.height == 0:
-        raise no_segment_query(p.paired["qid"].unique().head(3).to_list(), seg["qid"].unique().head(3).to_list())
+        raise no_segment_query(p.paired["qid"].unique(maintain_order=True).to_list(),
+                               seg["qid"].unique(maintain_order=True).to_list())
     require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
                               set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
                                   .select("segment_set", "segment").iter_rows()))

@@ -12,9 +12,9 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe.checks import require_each, sample
+from pairedframe.checks import near_miss_ids, require_each, sample
 from pairedframe.engines import EvalOptions, get_engine
-from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
+from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
 from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
@@ -77,12 +77,6 @@ def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete
                       f"are {sample(judged.to_list(), 3)}: are run and qrels of the same collection and year?")
 
 
-def _id_key(qid: str) -> str:
-    """A query id with case, surrounding blanks and leading zeros ignored: how two spellings of one
-    id usually differ ('0301' / '301', 'Q5' / 'q5')."""
-    return qid.strip().lower().lstrip("0") or "0"
-
-
 def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:
     """Warn when run queries that are not in the qrels equal qrels queries but for leading zeros, case or
     blanks: ids are strings (``007`` is not ``7``), so they are left out as unjudged, which is rarely meant.
@@ -91,8 +85,7 @@ def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:
     unjudged = excluded.filter(pl.col("reason") == _UNJUDGED)["qid"].unique().sort()
     if not unjudged.len():
         return
-    keys = {_id_key(q): q for q in judged["qid"].to_list()}
-    near = [(q, keys[_id_key(q)]) for q in unjudged.to_list() if _id_key(q) in keys]
+    near = near_miss_ids(unjudged.to_list(), judged["qid"].to_list())
     if near:
         pairs = ", ".join(f"{a!r} ~ {b!r}" for a, b in near[:3])
         warnings.warn(
@@ -130,6 +123,20 @@ def _run_paths(run: Any) -> list[str] | None:
     if isinstance(run, Mapping) and run and all(isinstance(p, (str, os.PathLike)) for p in run.values()):
         return [os.fspath(p) for p in run.values()]  # {name: path}
     return None
+
+
+def _check_system_names_one_run(run: Any, system: str | None) -> None:
+    """``system=`` names a single run: several run files, or a mapping naming its runs, are an error
+    (the name would otherwise be dropped without a word)."""
+    if system is None:
+        return
+    if isinstance(run, Mapping):
+        raise SchemaError(f"system={system!r} names a single run, but the mapping names its runs itself; "
+                          "drop system= (the mapping's keys are the names)")
+    paths = _run_paths(run) or []
+    if len(paths) > 1:
+        raise SchemaError(f"system={system!r} names a single run, but {len(paths)} run files were given; pass a "
+                          "mapping {name: path} to name them (pf.evaluate({'bm25': path_a, 'dense': path_b}, qrels))")
 
 
 def _run_names(run: Any, system: str | None, paths: list[str]) -> list[str]:
@@ -291,7 +298,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         (:mod:`pairedframe.engines.spark_engine`).
     system : str, optional
         Name of a single run given as a file, a table without a ``system`` column, or a dict
-        (default for a dict: ``"run"``).
+        (default for a dict: ``"run"``). With several run files, or a ``{name: path}`` mapping, it is a
+        SchemaError (name several runs with the mapping).
     judgments_format : {"qrels", "qrels_jg", "prefs", "qrels_prefs"}
         The layout of ``qrels`` (trec_eval ``-R``; :mod:`pairedframe.io.judgments`): qrels;
         qrels whose iteration column names a judgment group (for ``P_avgjg``, ``map_avgjg``,
@@ -350,6 +358,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     check_grades_option(grades)
     if not isinstance(judged_only, bool):
         raise ValueError(f"judged_only must be True or False, got {judged_only!r}")
+    _check_system_names_one_run(run, system)
     resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only) for m in parse_measures(measures)))
     check_kinds(list(resolved), KIND[judgments_format])
     eng = get_engine(engine)
@@ -359,7 +368,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         if reading.local:
             qrels = reading.read(qrels)
         return _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
-                                  reading=reading)
+                                  reading=reading, judged_only=judged_only)
     run_paths = _run_paths(run) or []
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
@@ -368,11 +377,12 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
                    if isinstance(run, Mapping) else readable[:len(run_paths)])
         if qrels_paths:
             qrels = readable[-1]
-        return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading)
+        return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading,
+                         judged_only=judged_only)
 
 
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
-              system: str | None, rel_level: int, reading: Reading) -> Evaluation:
+              system: str | None, rel_level: int, reading: Reading, judged_only: bool) -> Evaluation:
     with ThreadPoolExecutor(max_workers=RANK_THREADS) as pool:
         if isinstance(qrels, (str, os.PathLike)) and reading.grades == "strict":
             qrels_read = pool.submit(reading.read, qrels)  # read while a run file's first block is parsed
@@ -403,14 +413,14 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
-                                  judgments_format=reading.judgments_format)
+                                  judgments_format=reading.judgments_format, judged_only=judged_only)
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=excluded, run_tags=_run_tags(run, system),
                       text=text, trec_num_rel_all=num_rel_all(judgments, options.complete))
 
 
 def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
-                       system: str | None, rel_level: int, reading: Reading) -> Evaluation:
+                       system: str | None, rel_level: int, reading: Reading, judged_only: bool) -> Evaluation:
     """evaluate() with engine="spark": inputs read or converted by Spark, the values and the facts the
     checks read collected in one evaluation (:meth:`~pairedframe.engines.spark_engine.SparkEngine.evaluate_inputs`);
     judgments read locally (``reading.local``) are sent to Spark as tables."""
@@ -436,7 +446,7 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
-                                  judgments_format=reading.judgments_format)
+                                  judgments_format=reading.judgments_format, judged_only=judged_only)
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
     positive = (facts.positive if judgments is None else num_rel_all(judgments, True)) if options.complete else None

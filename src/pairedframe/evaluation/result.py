@@ -28,6 +28,7 @@ class EvaluationSettings:
     tie_rule: str = TIE_RULE
     judgments_format: str = "qrels"
     zscores: bool = False
+    judged_only: bool = False
 
     @property
     def query_set(self) -> str:
@@ -41,7 +42,7 @@ class EvaluationSettings:
         return {"rel_level": self.rel_level, "complete": self.complete, "depth": self.depth,
                 "score_precision": self.score_precision, "engine": self.engine,
                 "tie_rule": self.tie_rule, "query_set": self.query_set,
-                "judgments_format": self.judgments_format, "zscores": self.zscores,
+                "judgments_format": self.judgments_format, "zscores": self.zscores, "judged_only": self.judged_only,
                 "gain": "the grade unless a measure says dcg='exp-log2' or gains={...}"}
 
 
@@ -142,10 +143,19 @@ class Evaluation:
 
     def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None, runid: bool = True) -> str:
         """trec_eval's text output (``trec_eval -q`` when ``per_query``; ``-Z`` names and numbers after
-        :meth:`zscore`); see :func:`pairedframe.evaluation.trec_text.format_trec`."""
+        :meth:`zscore`); see :func:`pairedframe.evaluation.trec_text.format_trec`.
+
+        Raises
+        ------
+        ValueError
+            A measure trec_eval cannot print under this evaluation's settings: a ``rel=`` other than
+            ``rel_level`` (trec_eval ``-l``), a ``judged_only`` other than the call's (``-J``), or a
+            parameter trec_eval has no name for (``nDCG(dcg='exp-log2')@10``); or two measures
+            sharing a trec_eval name."""
         return format_trec(self.per_query, self.summary(), self.measures, systems=self.systems,
                            run_tags=self.run_tags, per_query=per_query, runids=runids, runid=runid, text=self.text,
-                           zscores=self.settings.zscores, num_rel_all=self.trec_num_rel_all)
+                           zscores=self.settings.zscores, num_rel_all=self.trec_num_rel_all,
+                           rel_level=self.settings.rel_level, judged_only=self.settings.judged_only)
 
 
 def _c_math(fn) -> Any:

@@ -29,7 +29,8 @@ def _number(value: float | None, count: bool) -> str:
 def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence["Measure"], *,
                 systems: Sequence[str], run_tags: Mapping[str, str] | None = None, per_query: bool = True,
                 runids: Mapping[str, str] | None = None, runid: bool = True, text: pl.DataFrame | None = None,
-                zscores: bool = False, num_rel_all: int | None = None) -> str:
+                zscores: bool = False, num_rel_all: int | None = None, rel_level: int | None = None,
+                judged_only: bool = False) -> str:
     """Render like ``trec_eval [-q]``: per system, the per-query blocks (queries in byte order,
     measures in trec_eval's order) and then the ``all`` block (``runid`` first when ``runid``).
 
@@ -53,13 +54,23 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     ``num_rel_all``: the value of num_rel's ``all`` line (trec_eval under ``-c``: the judgments with a
     grade > 0, whatever ``-l``; see :attr:`pairedframe.Evaluation.trec_num_rel_all`).
 
+    ``rel_level`` and ``judged_only`` are the evaluation's (trec_eval ``-l``, ``-J``): trec_eval's
+    names carry neither, so a measure is printed under its trec_eval name only when its own level
+    and judged_only are the evaluation's (``AP(rel=2)`` is ``map`` under ``-l 2`` only).
+
     Raises
     ------
     ValueError
-        Two measures share a trec_eval name (e.g. ``AP`` and ``AP(rel=2)``, both ``map``): the text
-        would be ambiguous.
+        A measure trec_eval cannot print under these settings: its ``rel`` is not ``rel_level``, its
+        ``judged_only`` not the call's, or trec_eval has no name for a parameter
+        (``nDCG(dcg='exp-log2')@10``, ``RBP(rel=2)``); or two measures share a trec_eval name.
     """
     measures = sorted(measures, key=lambda m: m.trec_sort_key)
+    for m in measures:
+        why = unprintable(m, rel_level, judged_only)
+        if why is not None:
+            raise ValueError(f"{m.name} cannot be printed in trec_eval's format: {why}. Other formats (csv, json, "
+                             "table) print it under its own name")
     names: dict[str, str] = {}
     for m in measures:
         if m.trec_name in names:
@@ -98,3 +109,25 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
                 value = float(num_rel_all)
             out.append(z + _line(m.trec_name, "all", _number(value, m.name in counts)))
     return "".join(out)
+
+
+def unprintable(m: "Measure", rel_level: int | None, judged_only: bool) -> str | None:
+    """Why trec_eval's name of ``m`` would name another quantity under an evaluation at ``rel_level``
+    (None: not checked) and ``judged_only`` (trec_eval ``-l``, ``-J``), or None when it names ``m``."""
+    spec = m.spec
+    if not m.has_trec_name:
+        return "trec_eval has no name for its parameters"
+    if spec.rel_rule == "optional" and m.rel is not None:
+        return (f"trec_eval's {spec.trec_name!r} weighs every grade and has no name for rel={m.rel}; evaluate "
+                f"{m.family} without rel=")
+    if spec.rel_rule == "level" and rel_level is not None and m.rel is not None and m.rel != rel_level:
+        return (f"trec_eval's {m.trec_name!r} is {m.family} at the evaluation's relevance level (trec_eval -l), "
+                f"here {rel_level}, and {m.name} uses rel={m.rel}; evaluate it with rel_level={m.rel} "
+                f"(trec_eval -l {m.rel})")
+    if spec.ranking_based and m.judged_only != judged_only:
+        if m.judged_only:
+            return (f"it ranks judged documents only, which trec_eval names by -J, not in {m.trec_name!r}; "
+                    "evaluate with `judged_only` set (trec_eval -J)")
+        return (f"it ranks every document, and trec_eval under -J ranks judged ones only under {m.trec_name!r}; "
+                "evaluate it without `judged_only` (trec_eval without -J)")
+    return None

@@ -34,11 +34,18 @@ _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 
 
+#: File name endings of the compressions the readers decompress (recognised by magic number, not by name).
+COMPRESSED_SUFFIXES = (".gz", ".zst")
+
+
 def system_name_from_path(path: PathLike) -> str:
-    """TREC's naming: the file name without ``.gz`` and without a leading ``input.``."""
+    """TREC's naming: the file name without a compression suffix (``.gz``, ``.zst``) and without a
+    leading ``input.``."""
     name = Path(path).name
-    if name.endswith(".gz"):
-        name = name[:-3]
+    for suffix in COMPRESSED_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[:-len(suffix)]
+            break
     if name.startswith("input.") and len(name) > len("input."):
         name = name[len("input."):]
     return name
@@ -338,7 +345,7 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
         (trec_eval's ``results.trunc`` has them). The rank column, the tag and the file order are
         ignored: ranking is always by score descending, then docno descending (trec_eval).
     system : str or sequence of str, optional
-        System names, one per file. Default: the file name without ``.gz`` and without a leading
+        System names, one per file. Default: the file name without ``.gz`` / ``.zst`` and without a leading
         ``input.`` (TREC's naming). The tag column is not used because real runs share tags.
 
     Returns

@@ -241,6 +241,9 @@ class Measure:
     judged_only : bool
         Drop documents without a grade >= 0 from the ranking first and rank the rest (trec_eval
         ``-J``, ir_measures ``judged_only=True``): condensed lists.
+    judged_only_stated : bool
+        The name says ``judged_only=False``, overriding the call's ``judged_only`` (``-J``) as ``rel=``
+        overrides its level (ranking-based families only; kept by :meth:`resolved` under ``-J`` only).
     params : tuple of (name, value) pairs
         Family-specific parameters (``p`` of RBP, ``beta`` of SetF, ...), defaults left out.
     trec_label : str, optional
@@ -260,9 +263,12 @@ class Measure:
     judged_only: bool = False
     trec_label: str | None = field(default=None, compare=False, repr=False)
     rel_in_name: bool = field(default=False, compare=False, repr=False)
+    judged_only_stated: bool = False
 
     def __post_init__(self) -> None:
         spec = REGISTRY[self.family]
+        if self.judged_only or not spec.ranking_based:  # judged_only=False then says nothing the default doesn't
+            object.__setattr__(self, "judged_only_stated", False)
         kept = []
         for name, value in self.params:
             p = spec.param(name)
@@ -338,8 +344,8 @@ class Measure:
             parts.append("dcg='exp-log2'")
         if self.gains:
             parts.append("gains={" + gains_text(self.gains) + "}")
-        if self.judged_only:
-            parts.append("judged_only=True")
+        if self.judged_only or self.judged_only_stated:
+            parts.append(f"judged_only={bool(self.judged_only)}")
         parts += [f"{k}={_fmt_number(v)}" for k, v in self.params if k != spec.at]
         text = self.family + (f"({','.join(parts)})" if parts else "")
         at = self.at
@@ -352,7 +358,7 @@ class Measure:
         to state and no judged_only."""
         spec = self.spec
         rel_stated = spec.uses_rel and self.rel is not None and (self.rel != DEFAULT_REL_LEVEL or self.rel_in_name)
-        return spec.trec_named and not rel_stated and not self.judged_only
+        return spec.trec_named and not rel_stated and not self.judged_only and not self.judged_only_stated
 
     def _trec_form(self) -> TrecForm:
         forms = self.spec.trec
@@ -377,6 +383,11 @@ class Measure:
             return self.trec_label
         text = self._trec_text()
         return text if self._trec_parses_back(text) else self.name
+
+    @property
+    def has_trec_name(self) -> bool:
+        """Whether trec_eval names it (up to its -l and -J): not ``nDCG(dcg='exp-log2')@10``."""
+        return self.trec_label is not None or self._trec_parses_back(self._trec_text())
 
     def _trec_parses_back(self, text: str) -> bool:
         """Whether trec_eval's ``text`` names this measure (up to rel and judged_only, which are options)."""
@@ -409,12 +420,15 @@ class Measure:
         not depend on the ranking, such as num_q, num_rel and the preference measures).
 
         Under a level other than the default 1 the name always states the level used, ``rel=1``
-        included (``P(rel=1)@10`` under ``-l 2``), so that a plain ``P@10`` never means two things."""
+        included (``P(rel=1)@10`` under ``-l 2``), so that a plain ``P@10`` never means two things.
+        Likewise a name's ``judged_only=False`` overrides a judged-only call, and under such a call the
+        name states it (``nDCG(judged_only=False)@10`` beside ``nDCG(judged_only=True)@10``)."""
         rule = self.spec.rel_rule
         rel = None if rule == "none" else self.rel if (self.rel is not None or rule == "optional") else rel_level
-        judged = self.judged_only or (judged_only and self.spec.ranking_based)
-        return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, judged,
-                       self.trec_label, rel_in_name=rel_level != DEFAULT_REL_LEVEL)
+        call_judged = judged_only and self.spec.ranking_based
+        judged = self.judged_only or (call_judged and not self.judged_only_stated)
+        return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, judged, self.trec_label,
+                       rel_in_name=rel_level != DEFAULT_REL_LEVEL, judged_only_stated=call_judged and not judged)
 
     def sql_values(self) -> dict[str, Any]:
         """Values bound to the SQL's ``$parameters``: ``k`` (cutoff), ``gain_map`` (see

@@ -79,7 +79,7 @@ def _bad_parameter(text: str, why: str) -> UnknownMeasureError:
 
 
 def _make(family: str, text: str, *, cutoff: int | None = None, rel: int | None = None, gain: str = "linear",
-          gains: Any = None, judged_only: bool = False, params: dict | None = None,
+          gains: Any = None, judged_only: bool | None = None, params: dict | None = None,
           trec_label: str | None = None) -> Measure:
     spec = REGISTRY[family]
     params = dict(params or {})
@@ -118,8 +118,8 @@ def _make(family: str, text: str, *, cutoff: int | None = None, rel: int | None 
             raise _bad_parameter(text, why)
     gain_map = _gains(gains, text)
     try:
-        return Measure(family, cutoff, rel, gain, tuple(params.items()), gain_map, judged_only,  # type: ignore[arg-type]
-                       trec_label)
+        return Measure(family, cutoff, rel, gain, tuple(params.items()), gain_map, bool(judged_only),  # type: ignore[arg-type]
+                       trec_label, judged_only_stated=judged_only is False)
     except (TypeError, ValueError) as exc:
         raise _unknown(text, str(exc)) from None
 
@@ -353,6 +353,7 @@ class _Marked:
 
     name: str
     params: str | None = None
+    bare: str | None = None     # the text that named it without parameters (``P``, ``official``), if any
 
 
 def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measure]:
@@ -361,7 +362,8 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
     trec_eval's rule for its own syntax holds: a family named bare or through a nickname
     (``all_trec``) and with parameters (``relstring.20``) is evaluated once, with the parameters;
     the first parameter list given for a family wins, and a later one warns (``P.5`` then ``P.10``
-    evaluates P_5 only: write ``P.5,10`` or ``P@5``, ``P@10``). ir_measures names are taken as given,
+    evaluates P_5 only: write ``P.5,10`` or ``P@5``, ``P@10``); a bare family whose default cutoffs
+    the parameters drop warns too (``P`` and ``P.5``, ``official`` and ``P.7``: P_5 / P_7 only). ir_measures names are taken as given,
     and so are ir_measures measure objects (``nDCG@10``, ``AP(rel=2)``: by their names).
     """
     if isinstance(names, (str, Measure)):
@@ -385,6 +387,8 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
                 if form not in marked:
                     marked[form] = _Marked(form)
                     items.append(marked[form])
+                if split[2] is None and marked[form].bare is None:
+                    marked[form].bare = text
                 if split[2] is not None and marked[form].params is None:
                     marked[form].params = split[2]
                 elif split[2] is not None and not (set(parse_measure(name))
@@ -401,12 +405,34 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
         if isinstance(entry, _Marked):
             text = entry.name if entry.params is None else f"{entry.name}.{entry.params}"
             parsed = parse_measure(text)
+            _warn_replaced_defaults(entry, parsed)
         else:
             parsed = [entry]
         out.extend(m for m in parsed if m not in out)
     if not out:
         raise UnknownMeasureError("no measures given")
     return out
+
+
+def _warn_replaced_defaults(entry: _Marked, parsed: list[Measure]) -> None:
+    """Warn when a family named bare (its default cutoffs: ``P``, or through ``official``) and with
+    parameters (``P.5``) loses default cutoffs: trec_eval evaluates it with the parameters only."""
+    if entry.bare is None or entry.params is None:
+        return
+    form = _trec_forms()[entry.name][1]
+    if form.kind not in ("long_cutoffs", "double_cutoffs") or not form.defaults:
+        return
+    defaults = parse_measure(entry.name)
+    lost = [m for m in defaults if m not in parsed]
+    if lost:
+        via = "" if entry.bare == entry.name else f" (through {entry.bare!r})"
+        union = sorted([*parsed, *lost], key=lambda m: m.at)
+        warnings.warn(
+            f"{entry.name!r} was named bare{via}, which means its default cutoffs, and as "
+            f"'{entry.name}.{entry.params}': trec_eval then evaluates the family with the parameters only, so "
+            f"{', '.join(m.name for m in lost)} are not computed; to get both, write "
+            f"{entry.name}.{','.join(f'{m.at:g}' for m in union)} or one ir_measures name per cutoff "
+            f"({', '.join(m.name for m in union[:3])} ...)", UserWarning, stacklevel=user_stacklevel())
 
 
 NAME_PARSER.append(parse_measure)

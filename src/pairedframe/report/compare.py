@@ -30,6 +30,22 @@ _HIDDEN = ("se", "pvalue_bh", "sd", "exact", "pvalue_low", "pvalue_high", "resam
            "verdict_note")
 
 
+#: The sign-flip extremeness rule of a one-sided alternative (stats.randomization.is_extreme).
+_ONE_SIDED_RULE = {"greater": "T* >= T - 100*eps*max(|T|, mean|d|)", "less": "T* <= T + 100*eps*max(|T|, mean|d|)"}
+
+
+def pvalue_tie_rule(alternative: Any) -> str:
+    """How the sign-flip p-value counts a null statistic as extreme under ``alternative``: two-sided
+    ``|T*| >= |T|`` (:data:`~pairedframe.comparison.PVALUE_TIE_RULE`), ``T* >= T`` for ``"greater"``,
+    ``T* <= T`` for ``"less"`` (each with its rounding tolerance); several alternatives: each one's."""
+    if isinstance(alternative, list):
+        return "; ".join(f"{a}: {pvalue_tie_rule(a)}" for a in alternative)
+    if alternative not in _ONE_SIDED_RULE:
+        return PVALUE_TIE_RULE
+    return (f"sign-flip null statistics with {_ONE_SIDED_RULE[alternative]} count as extreme (alternative "
+            f"{alternative!r}); p = (b+1)/(m+1), or b/2^n when all 2^n sign patterns are enumerated")
+
+
 def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) -> dict[str, Any]:
     """Everything needed to reproduce a comparison, as a flat dict.
 
@@ -48,7 +64,7 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
     if "exact" in frame.columns and frame.height:
         out["exact_enumeration"] = bool(frame["exact"].any())
     out["pairing"] = QUERY_SET_POLICY
-    out["pvalue_tie_rule"] = PVALUE_TIE_RULE
+    out["pvalue_tie_rule"] = pvalue_tie_rule(out.get("alternative"))
     out["win_rule"] = WIN_RULE
     family = out.pop("family", None)
     out["multiple_comparisons"] = (f"Holm and Benjamini-Hochberg, family: {family}" if isinstance(family, str) else
