@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -329,3 +330,14 @@ def test_printed_pvalue_tie_rule_is_the_one_of_the_alternative():
     assert "|T*| >= |T| - " in rules["two-sided"]
     assert "T* >= T - " in rules["greater"] and "|T*|" not in rules["greater"]
     assert "T* <= T + " in rules["less"] and "|T*|" not in rules["less"]
+
+
+def test_compare_with_a_measure_set_leaves_out_untestable_measures_with_a_warning():
+    """-m official compares every measure of the set that is a paired hypothesis, like pf.compare without
+    measures=: NumQ, NumRel (judgments only) and GMAP (a geometric mean) are left out with a warning."""
+    qrels, runs = example_paths()
+    result = runner.invoke(app, ["compare", str(qrels), *map(str, runs), "-m", "official", "-B", "99", "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    assert "left out of the comparison: NumQ, NumRel, GMAP" in result.stderr
+    measures = set(pl.read_csv(io.StringIO(result.stdout))["measure"])
+    assert {"AP", "RR", "NumRet"} <= measures and not measures & {"NumQ", "NumRel", "GMAP"}

@@ -13,6 +13,7 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, show_warnings
+from pairedframe.errors import PartlyEmptyWarning
 from pairedframe.measures import parse_measure, parse_measures
 
 EXIT_GATE = 1
@@ -58,6 +59,24 @@ def _last_operator(text: str) -> tuple[int, str] | None:
         elif ch in "<>" and depth == 0:
             found = (i, ch + "=" if text[i + 1:i + 2] == "=" else ch)
     return found
+
+
+def _comparable(measure: list[str], rel_level: int) -> list[str]:
+    """The names -m asks to compare; a set (official, all_trec) drops what compare cannot test -- measures of
+    the judgments alone (NumQ, NumRel) and geometric means (GMAP) -- with a warning, as pf.compare does when
+    every measure is compared; named one by one they are refused by compare itself."""
+    from pairedframe.measures.parse import aggregate_of, run_independent
+
+    names, left = [], []
+    for token in measure:
+        parsed = [m.resolved(rel_level).name for m in parse_measure(token)]
+        for name in parsed:
+            untestable = len(parsed) > 1 and (run_independent(name) or aggregate_of(name) == "gmean")
+            (left if untestable else names).append(name)
+    if left:
+        warnings.warn(f"left out of the comparison: {', '.join(dict.fromkeys(left))} (of a measure set: measures of "
+                      "the judgments alone and geometric means are no paired hypothesis)", PartlyEmptyWarning)
+    return list(dict.fromkeys(names))
 
 
 def parse_gate(text: str, rel_level: int) -> tuple[str, str, float]:
@@ -146,7 +165,7 @@ def compare_cmd(
     if gates and len(bases) != 1:
         raise ValueError("--fail-if needs a single baseline")
     base = bases[0] if len(bases) == 1 else None
-    measure_names = list(dict.fromkeys(m.resolved(rel_level).name for m in parse_measures(measure)))
+    measure_names = _comparable(measure, rel_level)
     # A failing gate shows where each worst query's first relevant and best document went.
     context = [m.resolved(rel_level).name for m in parse_measures(DIFF_RANKS)]
     context = [name for name in context if name not in measure_names]
