@@ -13,7 +13,7 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, show_warnings
-from pairedframe.errors import PartlyEmptyWarning
+from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.measures import parse_measure, parse_measures
 
 EXIT_GATE = 1
@@ -75,7 +75,8 @@ def _comparable(measure: list[str], rel_level: int) -> list[str]:
             (left if untestable else names).append(name)
     if left:
         warnings.warn(f"left out of the comparison: {', '.join(dict.fromkeys(left))} (of a measure set: measures of "
-                      "the judgments alone and geometric means are no paired hypothesis)", PartlyEmptyWarning)
+                      "the judgments alone and geometric means are no paired hypothesis)", PartlyEmptyWarning,
+                      stacklevel=user_stacklevel())
     return list(dict.fromkeys(names))
 
 
