@@ -141,11 +141,7 @@ def _without_run_independent(measures: list[str], *, everything: bool) -> list[s
     why = (f"{', '.join(fixed)} depend{'s' if len(fixed) == 1 else ''} on the judgments only, not on the run: "
            "systems on the same queries cannot differ in them, so they are no hypothesis (and would only "
            "enlarge the Holm / BH family)")
-    rest = [m for m in measures if m not in fixed]
-    if not everything or not rest:
-        raise ValueError(f"`measures`: {why}; compare measures of the rankings")
-    warnings.warn(f"left out of the comparison: {why}", PartlyEmptyWarning, stacklevel=user_stacklevel())
-    return rest
+    return _leave_out(measures, fixed, why, everything=everything, refusal=f"{why}; compare measures of the rankings")
 
 
 def _without_geometric_means(measures: list[str], *, everything: bool) -> list[str]:
@@ -159,9 +155,15 @@ def _without_geometric_means(measures: list[str], *, everything: bool) -> list[s
     why = (f"{', '.join(geometric)} {verb} by a geometric mean, which a mean delta of per-query values "
            "does not compare (it would be the arithmetic mean's: AP's for GMAP); compare AP / Bpref, or the "
            "logs of the values as a measure of their own")
-    rest = [m for m in measures if m not in geometric]
+    return _leave_out(measures, geometric, why, everything=everything, refusal=why)
+
+
+def _leave_out(measures: list[str], untestable: list[str], why: str, *, everything: bool, refusal: str) -> list[str]:
+    """``measures`` without ``untestable``: warned when every measure was asked for (and some remain),
+    refused otherwise (the error says ``refusal``)."""
+    rest = [m for m in measures if m not in untestable]
     if not everything or not rest:
-        raise ValueError(f"`measures`: {why}")
+        raise ValueError(f"`measures`: {refusal}")
     warnings.warn(f"left out of the comparison: {why}", PartlyEmptyWarning, stacklevel=user_stacklevel())
     return rest
 
