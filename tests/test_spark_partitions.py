@@ -108,6 +108,19 @@ def test_partitions_report_malformed_and_repeated_rows(flaw):
     assert out.filter(pl.col("kind") == "value").height < out.height  # the flawed partition returns no values
 
 
+def test_partitions_drop_blank_and_comment_lines_against_evaluate():
+    """Blank and ``#`` lines reach the partitions with a null ``bad`` flag (the split needs no
+    filter); they are dropped, not read as rows or reported as malformed."""
+    qrels, runs = example_paths()
+    rows = _input_rows(pf.read_run(runs), pf.read_qrels(qrels))
+    skipped = pl.DataFrame({"system": ["bm25", None], "qid": ["#", ""], "docno": [None, None],
+                            "score": [None, None], "rel": [None, None], "bad": [None, None]}, schema=rows.schema)
+    with_skipped = _partitioned(pl.concat([rows, skipped]), 3)
+    assert with_skipped.filter(pl.col("kind") == "problem").height == 0
+    keys = ["kind", "system", "qid", "measure", "value", "text", "n"]
+    assert with_skipped.sort(keys, nulls_last=True).equals(_partitioned(rows, 3).sort(keys, nulls_last=True))
+
+
 def test_an_empty_partition_returns_nothing():
     measures = [m.resolved(1) for m in parse_measures(["AP"])]
     assert list(sp.evaluate_partition([], measures=measures, options=EvalOptions(), systems=[], engine="duckdb")) == []
@@ -125,6 +138,8 @@ def test_partition_count_grows_with_the_files(tmp_path):
     large.write_bytes(b"x" * (5 * sp.PARTITION_BYTES + 1))
     assert sp.partition_count(Session(), [str(small)]) == 4
     assert sp.partition_count(Session(), [str(large), str(small)]) == 6
+    large.write_bytes(b"x" * (4 * sp.PARTITION_BYTES + 1))  # 5 partitions' worth: 6, no last wave on one core
+    assert sp.partition_count(Session(), [str(large)]) == 6
 
 
 def test_spark_engine_refuses_unknown_options():

@@ -1,6 +1,6 @@
 """Benchmark: beyond one machine -- Spark (local[2]) vs DuckDB, and the bootstrap by join vs numpy.
 
-Two jobs, each tool in its own subprocess (peak RSS is its own), ratios printed in one run:
+Three jobs, each tool in its own subprocess (peak RSS is its own), ratios printed in one run:
 
 1. evaluate runs of ``benchmarks/speed --section evaluate`` (nDCG@10, AP, R@100, RR@10) of RUN_QUERIES and 10 x
    RUN_QUERIES queries x 1,000 docs with ``engine="spark"`` (the files read by Spark; start-up and a
@@ -11,12 +11,17 @@ Two jobs, each tool in its own subprocess (peak RSS is its own), ratios printed 
    local[2] (target >= 1.6), and Spark / DuckDB; best of ``--repeats``, the tools in turns;
 2. ``compare`` of a per-query table of QUERIES queries x 10 systems (one measure, 9 comparisons
    with one baseline), bootstrap percentile CI + sign-flip test with N_RESAMPLES: the table in a
-   DuckDB database (the bootstrap as a join there) vs the same table in polars (the numpy path).
+   DuckDB database (the bootstrap as a join there) vs the same table in polars (the numpy path);
+3. ``compare`` of a Spark per-query table (SPARK_QUERIES queries x 2 systems, a Parquet file written
+   once by Spark) with the defaults and with ``test="t"``, on ``local[2]``, against one Spark pass
+   over the same file (join to the baseline, mean and sd of the deltas); above ``LARGE_N`` deltas
+   the statistics come from per-comparison moments, so no resample index is shipped.
 
     python benchmarks/speed --section spark                              # 700 and 7,000 x 1,000; 1,000,000 x 10, B = 200
     python benchmarks/speed --section spark --quick                      # small sizes, a smoke run
     python benchmarks/speed --section spark --jobs evaluate --methods partitions sql   # also the SQL method
     python benchmarks/speed --section spark --jobs compare --n-resamples 1000
+    python benchmarks/speed --section spark --jobs spark-compare --spark-queries 1000000
 
 Spark needs ``pip install ".[spark]"`` and Java 17+; without them job 1 says so and is skipped.
 """
@@ -104,6 +109,50 @@ for run, qrels in args["files"]:
             best[name] = min(best.get(name, float("inf")), time.perf_counter() - s)
     out["times"][run] = best
 """,
+    "compare-spark": """
+import os
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+import pairedframe as pf
+from pyspark.sql import SparkSession, functions as F
+t = time.perf_counter()
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "4")
+         .config("spark.driver.memory", "2g").getOrCreate())
+spark.sparkContext.setLogLevel("ERROR")
+path = args["path"]
+if not os.path.exists(path):   # QUERIES x 2 systems, one measure, written once by Spark itself
+    base = spark.range(args["queries"]).select(F.format_string("q%08d", "id").alias("qid"), F.rand(1).alias("v"))
+    other = F.least(F.lit(1.0), F.greatest(F.lit(0.0), F.col("v") + F.lit(0.01) + 0.1 * F.randn(2)))
+    (base.select(F.lit("s0").alias("system"), "qid", F.lit("nDCG@10").alias("measure"), F.col("v").alias("value"))
+     .unionByName(base.select(F.lit("s1").alias("system"), "qid", F.lit("nDCG@10").alias("measure"),
+                              other.alias("value"))).write.parquet(path))
+
+def floor():
+    # one pass any Spark job pays: pair each query with the baseline's, mean and sd of the deltas
+    table = spark.read.parquet(path)
+    a = table.filter("system = 's0'").select("qid", "measure", F.col("value").alias("a"))
+    b = table.filter("system = 's1'").select("qid", "measure", F.col("value").alias("b"))
+    delta = F.col("b") - F.col("a")
+    return a.join(b, ["qid", "measure"]).agg(F.mean(delta), F.stddev(delta), F.count(F.lit(1))).first()
+
+def compare(**options):
+    return pf.compare(spark.read.parquet(path), baseline="s0", seed=0, **options)
+
+floor()                       # warm-up: JIT, the file cached by the OS
+out = {"setup": time.perf_counter() - t, "times": {}}
+try:
+    for name, work in (("floor", floor), ("defaults", compare), ("t", lambda: compare(test="t"))):
+        s = time.perf_counter()
+        res = work()
+        out["times"][name] = time.perf_counter() - s
+        if name != "floor":
+            out[name] = {"method": res["method"].to_list() if "method" in res.columns else None,
+                         "ci_low": res["ci_low"].to_list(), "pvalue": res["pvalue"].to_list()}
+        else:
+            out["floor_mean"], out["floor_n"] = res[0], res[2]
+finally:
+    spark.stop()
+""",
     "compare-numpy": PER_QUERY_TABLE + """
 out = {"setup": time.perf_counter() - t}
 res = pf.compare(pq, baseline="s0", n_resamples=args["B"], seed=0)
@@ -175,13 +224,35 @@ def evaluate_job(args: argparse.Namespace) -> None:
     print("targets: x floor <= 2; 10x the lines <= 12x the time; l1 / l2 >= 1.6 (start-up excluded)")
 
 
+def spark_compare_job(args: argparse.Namespace) -> None:
+    """Job 3: compare on a Spark per-query table against one pass of Spark over the same file."""
+    path = CACHE / f"per_query_{args.spark_queries}x2.parquet"
+    print(f"3. compare on Spark (local[2]): {args.spark_queries:,} queries x 2 systems (a Parquet file), "
+          f"defaults and test='t', vs one Spark pass (join to the baseline, mean and sd); {_load()}")
+    r = measure("compare-spark", {"queries": args.spark_queries, "path": str(path)})
+    if r is None:
+        print("  Spark unavailable (pip install '.[spark]' and Java 17+): skipped")
+        return
+    times = r["times"]
+    print(f"  start-up and warm-up {r['setup']:.1f} s (excluded); peak RSS of the driver's Python "
+          f"{r['peak_mb']:.0f} MB; {_load()}")
+    print(f"{'what':<30}{'seconds':>9}{'x floor':>9}  method")
+    for name, label in (("floor", "one pass (join, mean, sd)"), ("defaults", "pf.compare, defaults"),
+                        ("t", "pf.compare, test='t'")):
+        method = ", ".join(sorted(set(r[name]["method"]))) if name in r and r[name]["method"] else ""
+        print(f"{label:<30}{times[name]:>9.1f}{times[name] / times['floor']:>9.1f}  {method}")
+    print("targets (issue 22 item 2): the same order of cost as the floor; no B x n resample index")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--run-queries", type=int, default=700, help="queries of the smaller run (the larger has 10x)")
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--queries", type=int, default=1_000_000, help="queries of the per-query table")
     parser.add_argument("--n-resamples", type=int, default=200)
-    parser.add_argument("--jobs", nargs="*", default=["evaluate", "compare"])
+    parser.add_argument("--jobs", nargs="*", default=["evaluate", "compare", "spark-compare"])
+    parser.add_argument("--spark-queries", type=int, default=10_000_000,
+                        help="spark-compare job: queries of the per-query table (x 2 systems, a Parquet file)")
     parser.add_argument("--methods", nargs="*", default=["partitions"], help="SparkEngine methods: partitions, sql")
     parser.add_argument("--repeats", type=int, default=2, help="evaluate job: best of this many, tools in turns")
     parser.add_argument("--output", type=Path, default=None, help="also write the printed tables to this file")
@@ -189,6 +260,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.run_queries, args.docs, args.queries, args.n_resamples, args.repeats = 200, 100, 20_000, 100, 1
+        args.spark_queries = 50_000
     with output_to(args.output):
         run_jobs(args)
 
@@ -197,6 +269,8 @@ def run_jobs(args: argparse.Namespace) -> None:
     """The chosen jobs' tables, printed."""
     if "evaluate" in args.jobs:
         evaluate_job(args)
+    if "spark-compare" in args.jobs:
+        spark_compare_job(args)
     if "compare" in args.jobs:
         job = {"queries": args.queries, "B": args.n_resamples}
         print(f"2. compare: {args.queries:,} queries x 10 systems (9 comparisons), bootstrap CI + sign-flip, "
