@@ -66,7 +66,8 @@ def _number(v: float | None, digits: int) -> str:
 
 def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, str]:
     """(number text, interval text) of one cell; a count trec_eval sums (NumRet, ...) is a whole number."""
-    summed = row["mean"] is not None and aggregate_of(row["measure"]) == "sum" and float(row["mean"]).is_integer()
+    summed = (row["mean"] is not None and aggregate_of(row.get("measure", "")) == "sum"
+              and float(row["mean"]).is_integer())
     number = f"{row['mean']:.0f}" if summed else _number(row["mean"], digits)
     if row["mean"] is None or ci is None or row["ci_low"] is None:
         return number, ""
