@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from pairedframe.measures.base import Measure, gains_text
+from pairedframe.measures.base import Measure
+from pairedframe.measures.param_text import gains_text
 
 #: trec_eval's default cutoffs of P, recall, ndcg_cut, map_cut, relative_P.
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)

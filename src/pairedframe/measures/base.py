@@ -18,6 +18,7 @@ import polars as pl
 
 from pairedframe.errors import UnknownMeasureError
 from pairedframe.measures.ideal import ideal_ranking
+from pairedframe.measures.param_text import Gains, exact_gains, fmt_number, gains_text, list_key
 
 Aggregate = Literal["mean", "sum", "gmean", "none"]
 CutoffRule = Literal["none", "optional", "required"]
@@ -33,8 +34,6 @@ DEFAULT_REL_LEVEL = 1
 
 #: trec_eval's floor for the geometric means (gm_map, gm_bpref): MIN_GEO_MEAN in trec_eval.h.
 MIN_GEO_MEAN = 0.00001
-
-Gains = tuple[tuple[int, float], ...]
 
 #: The name parser (:func:`pairedframe.measures.parse.parse_measure`), which registers itself here when
 #: it loads, as the families register in :data:`REGISTRY`: it reads this module, so this module cannot
@@ -89,7 +88,7 @@ class Param:
     def problem(self, value: Any) -> str | None:
         """Why ``value`` (of the right kind) is not allowed, naming the parameter, the value and the
         allowed range; None when it is allowed."""
-        what = f"{self.name}={_fmt_number(value)}" + (f" ({self.doc})" if self.doc else "")
+        what = f"{self.name}={fmt_number(value)}" + (f" ({self.doc})" if self.doc else "")
         values = tuple(value) if self.kind == "floats" else (value,)
         if self.length is not None and len(values) != self.length:
             return f"parameter {what} has {len(values)} values; it takes exactly {self.length}"
@@ -206,18 +205,6 @@ class Family:
     def trec_name(self) -> str:
         """trec_eval's main name of the family (the first form)."""
         return self.trec[0].name
-
-
-def _fmt_number(value: Any) -> str:
-    """A parameter value as Python writes it (ir_measures' repr): 0.8, 1.0, 2, (0.25, 0.5)."""
-    if isinstance(value, tuple):
-        return "(" + ",".join(_fmt_number(v) for v in value) + ("," if len(value) == 1 else "") + ")"
-    return repr(value)
-
-
-def gains_text(gains: Gains, sep: str = ":") -> str:
-    """``{1:3.0,2:9.0}`` body: grade<sep>gain pairs, sorted by grade."""
-    return ",".join(f"{level}{sep}{_fmt_number(gain)}" for level, gain in gains)
 
 
 @dataclass(frozen=True)
@@ -346,11 +333,11 @@ class Measure:
             parts.append("gains={" + gains_text(self.gains) + "}")
         if self.judged_only or self.judged_only_stated:
             parts.append(f"judged_only={bool(self.judged_only)}")
-        parts += [f"{k}={_fmt_number(v)}" for k, v in self.params if k != spec.at]
+        parts += [f"{k}={fmt_number(v)}" for k, v in self.params if k != spec.at]
         text = self.family + (f"({','.join(parts)})" if parts else "")
         at = self.at
         if spec.at != "cutoff":
-            return f"{text}@{_fmt_number(at)}"
+            return f"{text}@{fmt_number(at)}"
         return text + (f"@{self.cutoff}" if self.cutoff is not None else "")
 
     def _trec_named(self) -> bool:
@@ -442,17 +429,6 @@ class Measure:
 
     def __str__(self) -> str:
         return self.name
-
-
-def exact_gains(gains: Gains | None) -> bool:
-    """Whether sums of these gains (and of the grades) are exact in any order: every gain a multiple
-    of 2**-20 below 2**20 (grades, 2**grade - 1 up to grade 20, 4.5, 0.25 are; 0.1 is not)."""
-    return all(abs(g) < 2 ** 20 and (g * 2 ** 20).is_integer() for _, g in (gains or ()))
-
-
-def list_key(values: tuple[float, ...]) -> str:
-    """Key of a list parameter's rows in the ``pf_lists`` table."""
-    return ",".join(repr(float(v)) for v in values)
 
 
 REGISTRY: dict[str, Family] = {}

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from pairedframe.measures.base import Measure, list_key
+from pairedframe.measures.base import Measure
+from pairedframe.measures.param_text import list_key
 
 GAINS_SCHEMA = {"gain_map": pl.String, "rel": pl.Int64, "gain": pl.Float64, "explicit": pl.Boolean}
 LISTS_SCHEMA = {"list_key": pl.String, "pos": pl.Int64, "value": pl.Float64}

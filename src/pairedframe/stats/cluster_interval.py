@@ -55,7 +55,8 @@ from scipy.special import stdtrit
 from pairedframe.errors import USE_SEED, renamed_keywords
 
 from .results import ConfidenceInterval, SignFlipIntervalResult
-from .cluster import _flip_setup, _prepare
+from .cluster import _flip_setup
+from .cluster_summaries import prepare_clusters
 from .edgeworth import edgeworth_t_quantile
 from .resample import _check_alternative, _check_chunk_size, check_int, _check_probability
 from .signflip_interval import inverted_interval
@@ -293,7 +294,7 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     ----------
     Garthwaite (1996), Biometrics 52(4); Canay, Romano & Shaikh (2017), Econometrica 85(3).
     """
-    X, sums, sizes = _prepare(values, clusters, many=True, min_clusters=1)
+    X, sums, sizes = prepare_clusters(values, clusters, many=True, min_clusters=1)
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     confidence_level = _check_probability(confidence_level, "confidence_level")
     alternative = _check_alternative(alternative)

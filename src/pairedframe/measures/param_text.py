@@ -1,0 +1,34 @@
+"""Parameter values as text and as keys: how a measure's name writes its numbers and gain maps
+(ir_measures' repr), and the keys that bind list parameters and gain maps to the SQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Gains", "exact_gains", "fmt_number", "gains_text", "list_key"]
+
+#: A gain map: ``(grade, gain)`` pairs sorted by grade.
+Gains = tuple[tuple[int, float], ...]
+
+
+def fmt_number(value: Any) -> str:
+    """A parameter value as Python writes it (ir_measures' repr): 0.8, 1.0, 2, (0.25, 0.5)."""
+    if isinstance(value, tuple):
+        return "(" + ",".join(fmt_number(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return repr(value)
+
+
+def gains_text(gains: Gains, sep: str = ":") -> str:
+    """``{1:3.0,2:9.0}`` body: grade<sep>gain pairs, sorted by grade."""
+    return ",".join(f"{level}{sep}{fmt_number(gain)}" for level, gain in gains)
+
+
+def exact_gains(gains: Gains | None) -> bool:
+    """Whether sums of these gains (and of the grades) are exact in any order: every gain a multiple
+    of 2**-20 below 2**20 (grades, 2**grade - 1 up to grade 20, 4.5, 0.25 are; 0.1 is not)."""
+    return all(abs(g) < 2 ** 20 and (g * 2 ** 20).is_integer() for _, g in (gains or ()))
+
+
+def list_key(values: tuple[float, ...]) -> str:
+    """Key of a list parameter's rows in the ``pf_lists`` table."""
+    return ",".join(repr(float(v)) for v in values)
