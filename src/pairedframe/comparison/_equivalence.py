@@ -39,14 +39,14 @@ def _tost(delta: float, se: float, margin: float, confidence_level: float, df: f
 TOST_COLUMN = {"pvalue": "pvalue_tost", "pvalue_holm": "pvalue_tost_holm", "pvalue_bh": "pvalue_tost_bh"}
 
 
-def with_tost(out: pl.DataFrame, st: dict[str, np.ndarray], G_all: np.ndarray, fam: np.ndarray, *, margin: float,
-              confidence_level: float, verdict_on: str, measures: Sequence[str]) -> pl.DataFrame:
+def with_tost(out: pl.DataFrame, delta: np.ndarray, se: np.ndarray, df: np.ndarray, G_all: np.ndarray,
+              fam: np.ndarray, *, margin: float, confidence_level: float, verdict_on: str, measures: Sequence[str]) -> pl.DataFrame:
     """TOST columns, and the verdict "equivalent" where the difference is not significant and TOST, adjusted
     within the family as the difference test is (Holm / BH / none by ``verdict_on``), rejects non-equivalence:
     an equivalence claim is a claim too, so a family's claims of either kind keep its error rate."""
     alpha = 1.0 - confidence_level
     res = [_tost(float(d), float(s), margin, confidence_level, float(f), int(g))
-           for d, s, f, g in zip(st["delta"], st["se"], st["df"], G_all)]
+           for d, s, f, g in zip(delta, se, df, G_all)]
     p_tost = np.array([r[0] for r in res], dtype=float)
     tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures)  # warned at ci
     p_holm, p_bh = np.full(p_tost.shape, np.nan), np.full(p_tost.shape, np.nan)

@@ -15,6 +15,7 @@ are :mod:`pairedframe.comparison.clustered`'s. See :mod:`pairedframe.comparison.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,7 @@ from pairedframe.comparison.by_join import (
 from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
 from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_cluster_counts, cluster_map,
                                                    clustered_table, where_clusters, zero_spread_interval)
+from pairedframe.comparison.clustered_stats import COUNTS, ClusteredStats, McNemarColumns
 from pairedframe.comparison.engine_tables import EngineTable, check_ids
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
@@ -109,30 +111,26 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
                               baseline=baseline)
         k_total = rows.height
         cm = _cluster_moments(table, paired, rows, sums)
-        st = {n: np.full(k_total, np.nan) for n in ("ci_low", "ci_high", "pvalue", "floor")}
-        st.update(delta=cm["delta"], se=cm["se"], df=cm["df"],
-                  baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
-                  system_mean=rows["system_mean"].to_numpy().astype(float))
-        ints = {n: rows[n].fill_null(0).to_numpy().astype(np.int64)
-                for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
-        exact = np.zeros(k_total, dtype=bool)
-        all_zero = ((rows["dmin"] == 0) & (rows["dmax"] == 0)).to_numpy()
+        st = ClusteredStats.unfilled(
+            k_total, delta=cm.delta, se=cm.se, df=cm.df, baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
+            system_mean=rows["system_mean"].to_numpy().astype(float),
+            **{n: rows[n].fill_null(0).to_numpy().astype(np.int64) for n in COUNTS},
+            all_zero=((rows["dmin"] == 0) & (rows["dmax"] == 0)).to_numpy(), mcnemar=_mcnemar_columns(rows))
         groups = query_set_groups(paired, moments, match=("qid", "cluster"))
-        check_cluster_cost(opt, [(int(ints["n_clusters"][comps[0]]), len(comps)) for comps, _ in groups], interval)
+        check_cluster_cost(opt, [(int(st.n_clusters[comps[0]]), len(comps)) for comps, _ in groups], interval)
         done = 0
         for comps, members in groups:
             idx = np.asarray(comps)
             low, high, pv, flips = _query_set_statistics(table, paired, opt, interval, comps, members, rows[idx], cm)
-            G = int(cm["G"][idx[0]])
-            st["ci_low"][idx], st["ci_high"][idx], st["pvalue"][idx] = low, high, pv
-            st["floor"][idx] = smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples)
-            exact[idx] = flips.exact
+            G = int(cm.G[idx[0]])
+            st.ci_low[idx], st.ci_high[idx], st.pvalue[idx] = low, high, pv
+            st.floor[idx] = smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples)
+            st.exact[idx] = flips.exact
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
-        return clustered_table(paired.rows, st, ints, exact, all_zero, _mcnemar_columns(rows), opt, keys=keys,
-                               baseline=baseline, family_by=family_by, verdict_on=verdict_on, margin=margin,
-                               interval=interval)
+        return clustered_table(paired.rows, st, opt, keys=keys, baseline=baseline, family_by=family_by,
+                               verdict_on=verdict_on, margin=margin, interval=interval)
     finally:
         table.close()
 
@@ -157,7 +155,21 @@ def _cluster_rows(table: EngineTable, paired: Paired, moments: pl.DataFrame) -> 
     return sums, rows
 
 
-def _cluster_moments(table: EngineTable, paired: Paired, rows: pl.DataFrame, sums: str) -> dict[str, np.ndarray]:
+@dataclass(frozen=True)
+class _ClusterMoments:
+    """Per comparison, shape ``(k,)``: delta, the CR2 SE (CR1 for equal sizes), Bell-McCaffrey df, the
+    residual sums of squares, cubes and fourth powers (the Edgeworth quantile's), and G."""
+
+    delta: np.ndarray
+    se: np.ndarray
+    df: np.ndarray
+    rss: np.ndarray
+    r3: np.ndarray
+    r4: np.ndarray
+    G: np.ndarray
+
+
+def _cluster_moments(table: EngineTable, paired: Paired, rows: pl.DataFrame, sums: str) -> _ClusterMoments:
     """Per comparison: delta, the CR2 SE (CR1 for equal sizes), Bell-McCaffrey df (G - 1 for equal sizes),
     the residual sums of squares, cubes and fourth powers the Edgeworth quantile needs, and G."""
     delta_all = rows["delta"].to_numpy().astype(float)
@@ -187,28 +199,27 @@ def _cluster_moments(table: EngineTable, paired: Paired, rows: pl.DataFrame, sum
     flat = ((rows["dmax"] - rows["dmin"]).to_numpy() <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy())
     se_all[flat] = 0.0
     se_all[se_all <= ZERO_SPREAD_RTOL * rows["max_abs"].to_numpy()] = 0.0   # equal cluster sums up to float noise
-    return {"delta": delta_all, "se": se_all, "df": df_all, "rss": rss, "r3": r3, "r4": r4, "G": G_all}
+    return _ClusterMoments(delta=delta_all, se=se_all, df=df_all, rss=rss, r3=r3, r4=r4, G=G_all)
 
 
-def _mcnemar_columns(rows: pl.DataFrame) -> dict[str, list]:
+def _mcnemar_columns(rows: pl.DataFrame) -> McNemarColumns:
     """The exact McNemar test of each comparison whose values are all 0/1 (None elsewhere)."""
-    k_total = rows.height
-    mc: dict[str, list] = {n: [None] * k_total for n in ("mcnemar_pvalue", "mcnemar_b", "mcnemar_c")}
+    mc = McNemarColumns.empty(rows.height)
     for r, (is_binary, b, c) in enumerate(rows.select("binary", "mb", "mc").iter_rows()):
         if is_binary:
             m = mcnemar_exact([1] * b + [0] * c, [0] * b + [1] * c)
-            mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
+            mc.put(r, m.pvalue, m.b, m.c)
     return mc
 
 
 def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval: str, comps: list[int],
-                          members: pl.DataFrame, sub: pl.DataFrame, cm: dict[str, np.ndarray]) -> tuple:
+                          members: pl.DataFrame, sub: pl.DataFrame, cm: _ClusterMoments) -> tuple:
     """Interval, sign-flip p-value and the sign-flip index of the comparisons ``comps`` sharing one clustered
     query set (``members``: its qid and cluster; ``sub``: their rows), resampled as joins."""
     idx = np.asarray(comps)
     qids, cl = members["qid"].to_list(), members["cluster"].to_list()
-    n, G = len(qids), int(cm["G"][idx[0]])
-    delta, se, df = cm["delta"][idx], cm["se"][idx], float(cm["df"][idx[0]])
+    n, G = len(qids), int(cm.G[idx[0]])
+    delta, se, df = cm.delta[idx], cm.se[idx], float(cm.df[idx[0]])
     wide = wide_deltas(paired, comps, qids)
     flips = resample_index(qids, clusters=cl, n_resamples=opt.n_resamples, seed=opt.seed, kind="sign-flip",
                            chunk_elements=draws_per_chunk(opt, n))
@@ -220,7 +231,7 @@ def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval
                                 df=df)
         low, high = ci.low, ci.high
     elif interval == "edgeworth":          # as cluster_edgeworth_interval, from the engine's moments
-        q = edgeworth_t_quantile_from_moments(cm["rss"][idx] / G, cm["r3"][idx] / G, cm["r4"][idx] / G, G, df,
+        q = edgeworth_t_quantile_from_moments(cm.rss[idx] / G, cm.r3[idx] / G, cm.r4[idx] / G, G, df,
                                               confidence_level=opt.confidence_level)
         low, high = delta - q * se, delta + q * se
     elif interval == "percentile":

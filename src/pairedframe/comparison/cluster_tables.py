@@ -15,6 +15,7 @@ import polars as pl
 
 from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._equivalence import with_tost
+from pairedframe.comparison.clustered_stats import ClusteredStats
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.interval_range import clip_delta_intervals, zero_spread_deltas
 from pairedframe.comparison.pairing import oriented
@@ -118,16 +119,14 @@ def check_cluster_cost(opt: Any, shapes: Sequence[tuple[int, int]], interval: st
     check_resampling_cost(B, argument=argument, draws=draws, units=units, columns=columns, kept=kept)
 
 
-def clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[str, np.ndarray], exact: np.ndarray,
-                     all_zero: np.ndarray, mc: dict[str, list], opt: Any, *, keys: list[str], baseline: str,
+def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: list[str], baseline: str,
                      family_by: Sequence[str] | str | None, verdict_on: str, margin: float | None,
                      interval: str) -> pl.DataFrame:
-    """compare_clustered's result from per-comparison statistics (``st``: delta, ci_low, ci_high, se,
-    pvalue, floor, means; ``ints``: n_queries, n_clusters, wins, losses, ties): multiple testing,
-    MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
+    """compare_clustered's result from per-comparison statistics (``st``, in ``rows``' ``_row`` order):
+    multiple testing, MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
     k_total = rows.height
     alpha = 1.0 - opt.confidence_level
-    pv = st["pvalue"]
+    pv = st.pvalue
     p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
     fam_cols = family_columns(family_by, keys=keys, allowed=["system", *keys, "measure", "baseline"])
     fam = family_ids(rows.sort("_row"), [c for c in fam_cols if c != "baseline"])   # one baseline: constant
@@ -138,47 +137,53 @@ def clustered_table(rows: pl.DataFrame, st: dict[str, np.ndarray], ints: dict[st
         fam_sizes[sel] = int(np.count_nonzero(~np.isnan(pv[sel])))
     chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
     levels = verdict_levels(alpha, verdict_on, fam_sizes, family_rejections(chosen, fam, alpha))
-    G_all = ints["n_clusters"]
-    mde = np.array([t_mde(float(st["se"][i]), float(st["df"][i]), float(levels[i]), opt.power, opt.alternative,
-                          float(st["floor"][i]), bool(st["se"][i] == 0)) for i in range(k_total)])
-    verdicts = [verdict(float(chosen[i]), float(st["delta"][i]), float(mde[i]), bool(all_zero[i]), alpha,
+    G_all = st.n_clusters
+    mde = np.array([t_mde(float(st.se[i]), float(st.df[i]), float(levels[i]), opt.power, opt.alternative,
+                          float(st.floor[i]), bool(st.se[i] == 0)) for i in range(k_total)])
+    verdicts = [verdict(float(chosen[i]), float(st.delta[i]), float(mde[i]), bool(st.all_zero[i]), alpha,
                         opt.alternative) for i in range(k_total)]
     # in the measure's direction: a rank such as FirstRelRank is better when lower
     measures = rows.sort("_row")["measure"].to_list()
     verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
-    # G equal cluster deltas: compare's range-based interval over G units, never a point (whatever the interval)
-    st["ci_low"], st["ci_high"], flat_notes = zero_spread_deltas(
-        st["ci_low"], st["ci_high"], measures=measures, delta=st["delta"], n=G_all,
-        flat=(np.asarray(st["se"]) == 0) & (G_all >= 2), confidence_level=opt.confidence_level,
-        alternative=opt.alternative)
-    st["ci_low"], st["ci_high"], clip_notes = clip_delta_intervals(st["ci_low"], st["ci_high"], measures,
-                                                                  st["delta"], alternative=opt.alternative)
-    clip_notes = ["; ".join(x for x in pair if x) or None for pair in zip(flat_notes, clip_notes)]
-    notes = verdict_notes(verdicts=verdicts, delta=st["delta"], ci_low=st["ci_low"], ci_high=st["ci_high"],
-                          p_raw=pv, p_used=chosen, levels=levels, floors=st["floor"], family_sizes=fam_sizes,
-                          exact=exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
+    st, interval_notes = _finished_intervals(st, measures, opt)
+    notes = verdict_notes(verdicts=verdicts, delta=st.delta, ci_low=st.ci_low, ci_high=st.ci_high,
+                          p_raw=pv, p_used=chosen, levels=levels, floors=st.floor, family_sizes=fam_sizes,
+                          exact=st.exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
                           interval=f"cluster {interval}",
-                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=clip_notes)
-    warn_unreachable(st["floor"], reachable_levels(alpha, verdict_on, fam_sizes), exact, G_all, fam_sizes, verdict_on=verdict_on,
-                     test="cluster sign-flip", alpha=alpha, unit="clusters", n_resamples=opt.n_resamples)
+                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=interval_notes)
+    warn_unreachable(st.floor, reachable_levels(alpha, verdict_on, fam_sizes), st.exact, G_all, fam_sizes,
+                     verdict_on=verdict_on, test="cluster sign-flip", alpha=alpha, unit="clusters",
+                     n_resamples=opt.n_resamples)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
-        pl.Series("n_queries", ints["n_queries"]), pl.Series("n_clusters", ints["n_clusters"]),
-        pl.Series("baseline_mean", st["baseline_mean"]), pl.Series("system_mean", st["system_mean"]),
-        *(pl.Series(n, st[n]) for n in ("delta", "ci_low", "ci_high", "se", "df", "pvalue")),
+        *(pl.Series(n, getattr(st, n)) for n in ("n_queries", "n_clusters", "baseline_mean", "system_mean",
+                                                  "delta", "ci_low", "ci_high", "se", "df", "pvalue")),
         pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
-        *(pl.Series(n, ints[n]) for n in ("wins", "losses", "ties")),
+        *(pl.Series(n, getattr(st, n)) for n in ("wins", "losses", "ties")),
         pl.Series("mde", mde), pl.Series("verdict", verdicts, dtype=pl.String),
         pl.Series("verdict_note", notes, dtype=pl.String),
-        pl.Series("mcnemar_pvalue", mc["mcnemar_pvalue"], dtype=pl.Float64),
-        pl.Series("mcnemar_b", mc["mcnemar_b"], dtype=pl.Int64),
-        pl.Series("mcnemar_c", mc["mcnemar_c"], dtype=pl.Int64),
+        pl.Series("mcnemar_pvalue", st.mcnemar.pvalue, dtype=pl.Float64),
+        pl.Series("mcnemar_b", st.mcnemar.b, dtype=pl.Int64),
+        pl.Series("mcnemar_c", st.mcnemar.c, dtype=pl.Int64),
     )
     if margin is not None:
-        out = with_tost(out, st, G_all, fam, margin=margin, confidence_level=opt.confidence_level,
-                        verdict_on=verdict_on, measures=measures)
+        out = with_tost(out, st.delta, st.se, st.df, G_all, fam, margin=margin,
+                        confidence_level=opt.confidence_level, verdict_on=verdict_on, measures=measures)
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
-        pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", exact),
+        pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", st.exact),
         pl.lit(opt.seed, dtype=pl.Int64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
+
+
+def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any) -> tuple[ClusteredStats, list[str | None]]:
+    """G equal cluster deltas get compare's range-based interval over G units (never a point, whatever the
+    interval); every interval is clipped to the measure's range of deltas; the notes say where."""
+    G_all = st.n_clusters
+    low, high, flat_notes = zero_spread_deltas(
+        st.ci_low, st.ci_high, measures=measures, delta=st.delta, n=G_all,
+        flat=(np.asarray(st.se) == 0) & (G_all >= 2), confidence_level=opt.confidence_level,
+        alternative=opt.alternative)
+    low, high, clip_notes = clip_delta_intervals(low, high, measures, st.delta, alternative=opt.alternative)
+    notes = ["; ".join(x for x in pair if x) or None for pair in zip(flat_notes, clip_notes)]
+    return st.replace(ci_low=low, ci_high=high), notes

@@ -62,6 +62,7 @@ from pairedframe.errors import OLD_LEVEL_AND_SEED
 from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.pairing import BASE_COLUMNS, as_frame, pair_systems
+from pairedframe.comparison.clustered_stats import ClusteredStats
 from pairedframe.comparison.streams import cluster_layout, cluster_streams, partition_key
 from pairedframe.checks import near_miss_hint, string_ids
 from pairedframe.comparison.verdicts import smallest_pvalue, verdict_column
@@ -309,15 +310,18 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     cmap = df.select(*keys, "qid", "cluster").unique()
     p = pair_systems(df.drop("cluster"), baseline, systems, measures)
     paired = p.paired.join(cmap, on=[*keys, "qid"], how="left").sort("_row", "qid")
-    rows = p.rows
-    k_total = rows.height
-    names = ("delta", "ci_low", "ci_high", "se", "df", "pvalue", "floor", "baseline_mean", "system_mean")
-    st = {n: np.full(k_total, np.nan) for n in names}
-    ints = {n: np.zeros(k_total, dtype=np.int64) for n in ("n_queries", "n_clusters", "wins", "losses", "ties")}
-    exact = np.zeros(k_total, dtype=bool)
-    all_zero = np.zeros(k_total, dtype=bool)
-    mc = {n: [None] * k_total for n in ("mcnemar_pvalue", "mcnemar_b", "mcnemar_c")}
+    st = _clustered_statistics(p.rows, paired, opt, keys=keys, baseline=baseline, interval=interval,
+                               progress=progress)
+    return clustered_table(p.rows, st, opt, keys=keys, baseline=baseline, family_by=family_by,
+                           verdict_on=verdict_on, margin=margin, interval=interval)
 
+
+def _clustered_statistics(rows: pl.DataFrame, paired: pl.DataFrame, opt: Any, *, keys: list[str], baseline: str,
+                          interval: str, progress: Callable[[int, int], None] | None) -> ClusteredStats:
+    """The statistics of every comparison (``rows``), computed per shared (query set, partition): each such
+    group's comparisons are resampled together, from the group's own streams."""
+    k_total = rows.height
+    st = ClusteredStats.unfilled(k_total)
     per_row = paired.group_by("_row", maintain_order=True).agg("qid", "cluster", "a", "b", "delta")
     groups: dict[tuple[bytes, bytes], list[int]] = {}
     data_of: dict[int, tuple] = {}
@@ -331,44 +335,41 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     check_cluster_cost(opt, [(len(data_of[m[0]][3]), len(m)) for m in groups.values()], interval)
     done = 0
     for members_rows in groups.values():
-        qids, cl, codes, members, *_ = data_of[members_rows[0]]
-        G = len(members)
-        D = np.column_stack([data_of[r][6] for r in members_rows])           # (n, k), qid code-point order
-        order = np.argsort(codes, kind="stable")
-        sizes = np.bincount(codes, minlength=G).astype(np.float64)
-        starts = np.zeros(G, dtype=np.intp)
-        np.cumsum(sizes[:-1].astype(np.intp), out=starts[1:])
-        sums = np.ascontiguousarray(np.add.reduceat(D[order], starts, axis=0))   # (G, k) canonical order
-        parts = column_slices(D.shape[1], opt.n_resamples, 3 if interval == "percentile" else 5)
-        res = [_cluster_columns(D[:, part], sums[:, part], sizes, qids, cl, opt, interval) for part in parts]
-        theta, pv, ci_low, ci_high, se = (np.concatenate([r[i] for r in res]) for i in range(5))
-        ex, df = res[0][5], cluster_df(sizes)      # G - 1 for equal sizes, fewer when a few clusters dominate
-        idx = np.asarray(members_rows)
-        st["delta"][idx] = theta
-        st["ci_low"][idx] = np.asarray(ci_low, float)
-        st["ci_high"][idx] = np.asarray(ci_high, float)
-        st["se"][idx] = se
-        st["df"][idx] = df
-        st["pvalue"][idx] = pv
-        st["floor"][idx] = smallest_pvalue("randomization", ex, G, opt.alternative, opt.n_resamples)
-        exact[idx] = ex
-        for r in members_rows:
-            _, _, _, _, a, b, d = data_of[r]
-            st["baseline_mean"][r] = a.mean()
-            st["system_mean"][r] = b.mean()
-            ints["n_queries"][r] = d.shape[0]
-            ints["n_clusters"][r] = G
-            ints["wins"][r], ints["losses"][r], ints["ties"][r] = (d > 0).sum(), (d < 0).sum(), (d == 0).sum()
-            all_zero[r] = not np.any(d != 0)
-            if _binary(a) and _binary(b):
-                m = mcnemar_exact(a, b)
-                mc["mcnemar_pvalue"][r], mc["mcnemar_b"][r], mc["mcnemar_c"][r] = m.pvalue, m.b, m.c
+        _fill_query_set(st, members_rows, data_of, opt, interval)
         done += len(members_rows)
         if progress is not None:
             progress(done, k_total)
+    return st
 
-    return clustered_table(rows, st, ints, exact, all_zero, mc, opt, keys=keys, baseline=baseline,
-                            family_by=family_by, verdict_on=verdict_on, margin=margin, interval=interval)
+
+def _fill_query_set(st: ClusteredStats, members_rows: list[int], data_of: dict[int, tuple], opt: Any,
+                    interval: str) -> None:
+    """Write the statistics of the comparisons ``members_rows`` (one query set and partition) into ``st``."""
+    qids, cl, codes, members, *_ = data_of[members_rows[0]]
+    G = len(members)
+    D = np.column_stack([data_of[r][6] for r in members_rows])           # (n, k), qid code-point order
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes, minlength=G).astype(np.float64)
+    starts = np.zeros(G, dtype=np.intp)
+    np.cumsum(sizes[:-1].astype(np.intp), out=starts[1:])
+    sums = np.ascontiguousarray(np.add.reduceat(D[order], starts, axis=0))   # (G, k) canonical order
+    parts = column_slices(D.shape[1], opt.n_resamples, 3 if interval == "percentile" else 5)
+    res = [_cluster_columns(D[:, part], sums[:, part], sizes, qids, cl, opt, interval) for part in parts]
+    idx = np.asarray(members_rows)
+    st.delta[idx], st.pvalue[idx], st.ci_low[idx], st.ci_high[idx], st.se[idx] = (
+        np.concatenate([r[i] for r in res]) for i in range(5))
+    st.df[idx] = cluster_df(sizes)      # G - 1 for equal sizes, fewer when a few clusters dominate
+    st.exact[idx] = res[0][5]
+    st.floor[idx] = smallest_pvalue("randomization", res[0][5], G, opt.alternative, opt.n_resamples)
+    for r in members_rows:
+        _, _, _, _, a, b, d = data_of[r]
+        st.baseline_mean[r], st.system_mean[r] = a.mean(), b.mean()
+        st.n_queries[r], st.n_clusters[r] = d.shape[0], G
+        st.wins[r], st.losses[r], st.ties[r] = (d > 0).sum(), (d < 0).sum(), (d == 0).sum()
+        st.all_zero[r] = not np.any(d != 0)
+        if _binary(a) and _binary(b):
+            m = mcnemar_exact(a, b)
+            st.mcnemar.put(r, m.pvalue, m.b, m.c)
 
 
 def _cluster_columns(D: np.ndarray, sums: np.ndarray, sizes: np.ndarray, qids: list[str], cl: list[Any], opt: Any,
