@@ -118,8 +118,8 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
                     max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """compare_segments' result from one row per unit (``system, <keys>, measure, segment_set,
     segment, n_queries, baseline_mean, system_mean, sd, skewness, wins, losses, ties``) and its statistics
-    (``stats``, in the units' order): families, BH / Holm (adaptive sign flips drawn here from ``flip_units``), Monte-Carlo resolution,
-    flags and warnings."""
+    (``stats``, in the units' order): families, BH / Holm (adaptive sign flips drawn here from
+    ``flip_units``), Monte-Carlo resolution, flags and warnings."""
     k = units.height
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
