@@ -6,7 +6,8 @@ Layout (imports point down this list; ``tests/test_layers.py`` refuses an import
   :mod:`~pairedframe.comparison.pairing` (any table form -> per-query frame -> pairs with ``b - a``, once),
   :mod:`~pairedframe.comparison.streams` (every seed derivation), :mod:`~pairedframe.comparison.assemble`
   (statistics -> adjusted p-values, verdicts, notes), :mod:`~pairedframe.comparison.verdicts`,
-  :mod:`~pairedframe.comparison.segment_tables`, :mod:`~pairedframe.comparison.cluster_tables`;
+  :mod:`~pairedframe.comparison.segment_tables`, :mod:`~pairedframe.comparison.cluster_tables`, and the
+  per-comparison statistics records :mod:`~pairedframe.comparison.comparison_stats` and ``segment_stats``;
 - backends: the in-engine ones (:mod:`~pairedframe.comparison.by_join`, ``by_join_clustered``,
   ``by_join_segments``: DuckDB / Spark, resampled as joins) use only the shared steps, the engine helpers
   of ``by_join`` and ``resample_index`` -- never an entry-point module;
@@ -35,9 +36,11 @@ record has touches ``options.py``: append a frozen record subclassing ``Resampli
 record's fields); read the input with ``pairing.as_frame`` / ``pairing.pair_systems``, draw from a new
 keyed stream added to ``streams.py`` (a key naming the type, so no other type's draws move), put pure
 numpy kernels in :mod:`pairedframe.stats`, and hand the per-comparison statistics to
-``assemble.finish_table`` as a ``comparison_stats.ComparisonStats`` record (or to a sibling in the shared
-layer); register its door in
-``tests/conformance``.
+``assemble.finish_table`` as a ``comparison_stats.ComparisonStats`` record -- or, when its statistics do
+not fit those fields, to a sibling table step in the shared layer as its own frozen record of arrays, as
+the segment comparison hands a ``segment_stats.SegmentStats`` to ``segment_tables.segments_table``
+(never a dict keyed by strings; a changed interval is a ``dataclasses.replace`` copy); register its door
+in ``tests/conformance``.
 
 Return types, one rule: an answer that is rows -- one per comparison, pair, unit or segment -- is a polars
 ``DataFrame`` (``compare``, ``compare_clustered``, ``compare_segments``, ``ppi_compare_segments``,

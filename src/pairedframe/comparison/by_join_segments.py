@@ -22,7 +22,7 @@ deviations and sums run in its own order, so results agree to ~1e-15, not bit fo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import polars as pl
@@ -32,6 +32,7 @@ from pairedframe.comparison.by_join import not_in_engine, wins_in_measure_direct
 from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_spark_dataframe
 from pairedframe.comparison.options import SegmentOptions
+from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
                                                    require_segments_matched, require_two_queries, segments_table)
 from pairedframe.comparison.streams import row_seeds, segment_keys
@@ -105,9 +106,9 @@ def compare_segments_by_join(table: EngineTable, segments: Any, opt: SegmentOpti
         units_sql, moments = _unit_moments(table, paired, _segments(table, segments))
         units = _units(moments, paired)
         require_two_queries(units["n_queries"].to_numpy())
-        stats, exact = _unit_statistics(opt, table, units_sql, units)
+        stats = _unit_statistics(opt, table, units_sql, units)
         units = units.drop("dmin", "dmax", "mean_abs", "max_abs", "ss", "s3", "_flat", "delta", "_row")
-        return segments_table(units, stats, exact, extras=paired.extras, baseline=baseline, test=opt.test,
+        return segments_table(units, stats, extras=paired.extras, baseline=baseline, test=opt.test,
                               interval=opt.interval, correction=opt.correction, level=opt.level,
                               family_by=family_by, n_resamples=opt.n_resamples, alternative=opt.alternative,
                               seed=opt.seed)
@@ -157,45 +158,48 @@ def _units(moments: pl.DataFrame, paired: Paired) -> pl.DataFrame:
         units["_flat"].to_numpy()))))
 
 
-def _unit_statistics(opt: SegmentOptions, t: EngineTable, units_sql: str, units: pl.DataFrame
-                     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """delta, ci_low, ci_high, se, pvalue and exactness of every unit (NaN below 2 queries), as in memory."""
-    k = units.height
+def _unit_statistics(opt: SegmentOptions, t: EngineTable, units_sql: str, units: pl.DataFrame) -> SegmentStats:
+    """The statistics of every unit (NaN below 2 queries), as in memory."""
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
-    stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
-    exact = np.zeros(k, dtype=bool)
+    where = np.flatnonzero(ok)
     delta = units["delta"].to_numpy().astype(float)
     constant = (units["dmin"] == units["dmax"]).to_numpy()
-    stats["delta"][ok] = delta[ok]
+    interval = tested = None
     if opt.test == "t" or opt.interval == "t":
         tt = t_test_from_moments(delta[ok], units["sd"].to_numpy()[ok], n_all[ok].astype(float),
                                  units["_flat"].to_numpy()[ok], opt.alternative, opt.confidence_level)
         if opt.test == "t":
-            stats["pvalue"][ok] = tt["pvalue"]
+            tested = (tt["pvalue"], None)
         if opt.interval == "t":
-            for c in ("ci_low", "ci_high", "se"):
-                stats[c][ok] = tt[c]
+            interval = (tt["ci_low"], tt["ci_high"], tt["se"])
     boot, flip, invert = opt.interval == "percentile", opt.test == "randomization", opt.interval == "signflip"
     check_segments_cost(opt.n_resamples, n_all, bootstrap=boot, sign_flip=flip, invert=invert)
-    if not ((boot or flip or invert) and ok.any()):
-        return stats, exact
-    got = _resampled(t, units_sql, units.filter(pl.Series(ok)), n_resamples=opt.n_resamples,
-                     confidence_level=opt.confidence_level, alternative=opt.alternative, seed=opt.seed,
-                     bootstrap=boot, sign_flip=flip or invert, invert=invert)
-    where = np.flatnonzero(ok)
-    if invert:     # as compare_segments: the shifts the segment's own patterns do not reject
-        stats["ci_low"][where], stats["ci_high"][where] = got["ci_low"], got["ci_high"]
-        stats["se"][where] = units["sd"].to_numpy()[ok] / np.sqrt(n_all[ok])
-    if boot:
-        low, high, c_ok = got["ci_low"], got["ci_high"], constant[ok]
-        stats["ci_low"][where] = np.where(c_ok & np.isfinite(low), delta[ok], low)
-        stats["ci_high"][where] = np.where(c_ok & np.isfinite(high), delta[ok], high)
-        stats["se"][where] = np.where(c_ok, 0.0, got["se"])
-    if flip:
-        stats["pvalue"][where] = got["pvalue"]
-        exact[where] = got["exact"]
-    return stats, exact
+    if (boot or flip or invert) and ok.any():
+        got_boot, got_flips = _resampled(t, units_sql, units.filter(pl.Series(ok)), n_resamples=opt.n_resamples,
+                                         confidence_level=opt.confidence_level, alternative=opt.alternative,
+                                         seed=opt.seed, bootstrap=boot, sign_flip=flip or invert, invert=invert)
+        if invert:     # as compare_segments: the shifts the segment's own patterns do not reject
+            interval = (*got_flips.interval, units["sd"].to_numpy()[ok] / np.sqrt(n_all[ok]))
+        if boot:
+            low, high, se = got_boot
+            c_ok = constant[ok]
+            interval = (np.where(c_ok & np.isfinite(low), delta[ok], low),
+                        np.where(c_ok & np.isfinite(high), delta[ok], high), np.where(c_ok, 0.0, se))
+        if flip:
+            tested = (got_flips.pvalue, got_flips.exact)
+    pvalue, exact = tested if tested is not None else (None, None)
+    return SegmentStats.of_units(units.height, where, delta=delta[ok], interval=interval, pvalue=pvalue,
+                                 exact=exact)
+
+
+class _SignFlips(NamedTuple):
+    """Per unit (n >= 2): the sign-flip ``pvalue``, ``exact`` (bool, every pattern enumerated) and, with
+    ``invert``, the ``interval`` (``ci_low, ci_high``) inverting the test (else None)."""
+
+    pvalue: np.ndarray
+    exact: np.ndarray
+    interval: tuple[np.ndarray, np.ndarray] | None
 
 
 _ON = "u.segment_set = s.segment_set AND u.segment = s.segment"
@@ -221,25 +225,25 @@ def _seed_table(t: EngineTable, units: pl.DataFrame, seed: int, B: int) -> str:
 
 def _resampled(t: EngineTable, units_sql: str, units: pl.DataFrame, *, n_resamples: int, confidence_level: float,
                alternative: str, seed: int, bootstrap: bool, sign_flip: bool,
-               invert: bool = False) -> dict[str, np.ndarray]:
-    """Percentile interval, bootstrap SE and sign-flip p of each unit (rows of ``units``, n >= 2);
+               invert: bool = False) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray] | None, _SignFlips | None]:
+    """Percentile interval and bootstrap SE (``ci_low, ci_high, se``; None without ``bootstrap``) and the
+    sign flips (None without ``sign_flip``) of each unit (rows of ``units``, n >= 2);
     with ``invert`` the interval inverting the sign-flip test instead (each pattern's null
     statistic and flip count, B rows per unit, go to
     :func:`pairedframe.stats.signflip_interval.inverted_interval_units`, as in memory)."""
     B = int(n_resamples)
     seeds = _seed_table(t, units, seed, B)
     order = units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment")
-    out: dict[str, np.ndarray] = {}
-    if bootstrap:
-        out.update(_bootstrap(t, units_sql, seeds, order, confidence_level, alternative))
-    if sign_flip:
-        out.update(_sign_flips(t, units_sql, seeds, order, units, B, confidence_level, alternative, invert))
-    return out
+    boot = _bootstrap(t, units_sql, seeds, order, confidence_level, alternative) if bootstrap else None
+    flips = (_sign_flips(t, units_sql, seeds, order, units, B, confidence_level, alternative, invert)
+             if sign_flip else None)
+    return boot, flips
 
 
 def _bootstrap(t: EngineTable, units_sql: str, seeds: str, order: pl.DataFrame, confidence_level: float,
-               alternative: str) -> dict[str, np.ndarray]:
-    """Percentile interval and bootstrap SE of each unit, the resampled means computed as a join."""
+               alternative: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Percentile interval and bootstrap SE of each unit (``ci_low, ci_high, se``), the resampled means
+    computed as a join."""
     a_tail = (1 - confidence_level) / 2 if alternative == "two-sided" else 1 - confidence_level
     same_unit = "d.comp = x.comp AND d.segment_set = x.segment_set AND d.segment = x.segment"
     word = _mix32(t, f"((s.rb + (u.i + 1) * {0x9E3779B9}) & {_MASK})")
@@ -260,11 +264,11 @@ def _bootstrap(t: EngineTable, units_sql: str, seeds: str, order: pl.DataFrame, 
     elif alternative == "greater":
         high = np.full_like(high, np.inf)
     t.drop(theta)
-    return {"ci_low": low, "ci_high": high, "se": got["se"].to_numpy().astype(float)}
+    return low, high, got["se"].to_numpy().astype(float)
 
 
 def _sign_flips(t: EngineTable, units_sql: str, seeds: str, order: pl.DataFrame, units: pl.DataFrame, B: int,
-                confidence_level: float, alternative: str, invert: bool) -> dict[str, np.ndarray]:
+                confidence_level: float, alternative: str, invert: bool) -> _SignFlips:
     """Sign-flip p-value and exactness of each unit (with ``invert`` also the interval inverting the test),
     each pattern's null statistic computed as a join."""
     word = _mix32(t, f"((s.rf + (u.i + 1) * {0x9E3779B9}) & {_MASK})")
@@ -293,12 +297,10 @@ def _sign_flips(t: EngineTable, units_sql: str, seeds: str, order: pl.DataFrame,
     got = order.join(got, on=_UNIT, how="left", maintain_order="left")
     b, m = got["b"].to_numpy().astype(float), got["m"].to_numpy().astype(float)
     is_exact = got["exact"].to_numpy().astype(bool)
-    out = {"pvalue": np.minimum(np.where(is_exact, b / m, (b + 1) / (B + 1)), 1.0), "exact": is_exact}
-    if invert:
-        out["ci_low"], out["ci_high"] = _inverted(t, null, order, units, B, m, is_exact, confidence_level,
-                                                  alternative)
+    interval = (_inverted(t, null, order, units, B, m, is_exact, confidence_level, alternative) if invert
+                else None)
     t.drop(null)
-    return out
+    return _SignFlips(np.minimum(np.where(is_exact, b / m, (b + 1) / (B + 1)), 1.0), is_exact, interval)
 
 
 def _inverted(t: EngineTable, null: str, order: pl.DataFrame, units: pl.DataFrame, B: int, m: np.ndarray,

@@ -19,6 +19,7 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns, family_ids
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
+from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.checks import near_miss_hint, require_each, string_ids
 from pairedframe.io.convert import to_polars
@@ -109,16 +110,16 @@ def unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
     return ", ".join(f"{c} {row[c]!r}" for c in ("system", *extras, "measure", "segment_set", "segment"))
 
 
-def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
+def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str],
                     baseline: str, test: str, interval: str, correction: str, level: float,
                     family_by: Sequence[str] | str | None, n_resamples: int, alternative: str,
                     seed: int, flip_units: tuple | None = None, adaptive: bool = False,
                     decision_error: float = DEFAULT_DECISION_ERROR,
                     max_resamples: int = DEFAULT_MAX_RESAMPLES) -> pl.DataFrame:
     """compare_segments' result from one row per unit (``system, <keys>, measure, segment_set,
-    segment, n_queries, baseline_mean, system_mean, sd, skewness, wins, losses, ties``) and its statistics:
-    families, BH / Holm (adaptive sign flips drawn here from ``flip_units``), Monte-Carlo resolution,
-    flags and warnings."""
+    segment, n_queries, baseline_mean, system_mean, sd, skewness, wins, losses, ties``) and its statistics
+    (``stats``, in the units' order): families, BH / Holm (adaptive sign flips drawn here from
+    ``flip_units``), Monte-Carlo resolution, flags and warnings."""
     k = units.height
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
@@ -128,10 +129,9 @@ def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.
     if flip_units is not None:     # resampling="adaptive": drawn until the family's decisions are certified
         flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
                                  alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
-        stats["pvalue"][ok_idx] = flips.pvalue
-        exact[ok_idx] = flips.exact
+        stats = stats.with_tests(ok_idx, flips.pvalue, flips.exact)
     families = _Families(fam)
-    pv = stats["pvalue"]
+    pv, exact = stats.pvalue, stats.exact
     p_bh, p_holm, fam_size = families.adjusted(pv)
     adjusted = p_bh if correction == "bh" else p_holm
     significant = np.where(np.isnan(adjusted), False, adjusted <= level)
@@ -143,7 +143,7 @@ def segments_table(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.
         min_disc, limited = np.ones(k, dtype=np.int64), np.zeros(k, dtype=bool)
     min_disc = np.where(ok, min_disc, 0)
     limited &= ok
-    out = _result_frame(units, stats, exact, extras=extras, baseline=baseline, test=test, interval=interval,
+    out = _result_frame(units, stats, extras=extras, baseline=baseline, test=test, interval=interval,
                         n_resamples=n_resamples, seed=seed, level=level, alternative=alternative, adjusted=(p_bh, p_holm, significant),
                         flags=(fam_size, min_disc, limited))
     if adaptive:
@@ -201,7 +201,7 @@ def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, n_all: n
     return min_disc, limited & ~significant
 
 
-def _result_frame(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.ndarray, *, extras: list[str],
+def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str],
                   baseline: str, test: str, interval: str, n_resamples: int, seed: int, level: float, alternative: str,
                   adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...]) -> pl.DataFrame:
     """The result's columns, in order; the statistics of units with a single query null."""
@@ -215,18 +215,18 @@ def _result_frame(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.n
     resampled = test == "randomization" or interval in ("signflip", "percentile")
     # n equal deltas: compare's range-based interval, never a point; then inside the range of a mean delta
     flat = (n_all >= 2) & (units["sd"].to_numpy() == 0)
-    stats["ci_low"], stats["ci_high"], _ = zero_spread_deltas(
-        stats["ci_low"], stats["ci_high"], measures=units["measure"].to_list(), delta=stats["delta"], n=n_all,
-        flat=flat, confidence_level=1.0 - level, alternative=alternative)
-    stats["ci_low"], stats["ci_high"], _ = clip_deltas(stats["ci_low"], stats["ci_high"], units["measure"], stats["delta"],
-                                                  alternative=alternative)
+    low, high, _ = zero_spread_deltas(stats.ci_low, stats.ci_high, measures=units["measure"].to_list(),
+                                      delta=stats.delta, n=n_all, flat=flat, confidence_level=1.0 - level,
+                                      alternative=alternative)
+    low, high, _ = clip_deltas(low, high, units["measure"], stats.delta, alternative=alternative)
+    stats = stats.replace(ci_low=low, ci_high=high)
     return units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
     ).with_columns(
-        pl.Series("delta", stats["delta"]), pl.Series("ci_low", stats["ci_low"]),
-        pl.Series("ci_high", stats["ci_high"]), pl.Series("se", stats["se"]),
-        pl.Series("pvalue", stats["pvalue"]), pl.Series("pvalue_bh", p_bh), pl.Series("pvalue_holm", p_holm),
+        pl.Series("delta", stats.delta), pl.Series("ci_low", stats.ci_low),
+        pl.Series("ci_high", stats.ci_high), pl.Series("se", stats.se),
+        pl.Series("pvalue", stats.pvalue), pl.Series("pvalue_bh", p_bh), pl.Series("pvalue_holm", p_holm),
         pl.Series("significant", significant),
         units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
         units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small),
@@ -235,7 +235,7 @@ def _result_frame(units: pl.DataFrame, stats: dict[str, np.ndarray], exact: np.n
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
         pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
-        pl.Series("exact", exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
+        pl.Series("exact", stats.exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
                    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
 

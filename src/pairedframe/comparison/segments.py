@@ -71,6 +71,7 @@ from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.options import SegmentOptions, check_segment_options
 from pairedframe.comparison.pairing import PairedRows, pair_systems
+from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.streams import segment_keys
 from pairedframe.measures import higher_is_better
 from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CONFIDENCE_LEVEL, USE_CORRECTION, SchemaError, renamed_keywords
@@ -119,8 +120,9 @@ def _segment_deltas(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.
             joined["delta"].to_numpy()[perm])
 
 
-def _unit_moments(d_all: np.ndarray, first: np.ndarray, n_all: np.ndarray) -> dict[str, np.ndarray]:
-    """Per unit (deltas ``d_all[first[u]:first[u+1]]``): sd (0 at zero spread), skewness, zero spread."""
+def _unit_moments(d_all: np.ndarray, first: np.ndarray, n_all: np.ndarray) -> tuple[pl.Series, ...]:
+    """Per unit (deltas ``d_all[first[u]:first[u+1]]``) the unit table's columns ``sd`` (0 at zero spread),
+    ``skewness`` and ``_constant`` (zero spread)."""
     seg_mean = np.add.reduceat(d_all, first) / n_all
     dev = d_all - np.repeat(seg_mean, n_all)
     dev2 = dev * dev
@@ -132,7 +134,7 @@ def _unit_moments(d_all: np.ndarray, first: np.ndarray, n_all: np.ndarray) -> di
     constant_all = spread <= ZERO_SPREAD_RTOL * np.maximum.reduceat(np.abs(d_all), first)
     sd_all = np.where(constant_all & (n_all >= 2), 0.0, sd_all)
     skew_all = skewness_from_moments(ss_all / n_all, np.add.reduceat(dev2 * dev, first) / n_all, n_all, constant_all)
-    return {"sd": sd_all, "skewness": skew_all, "_constant": constant_all}
+    return pl.Series("sd", sd_all), pl.Series("skewness", skew_all), pl.Series("_constant", constant_all)
 
 
 def _units(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
@@ -144,13 +146,12 @@ def _units(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
     count = lambda hit: np.add.reduceat(hit.astype(np.int64), first)  # noqa: E731
     keys = pl.DataFrame({"_row": row_e[first], "_sc": sc_e[first]}, schema={"_row": p.rows.schema["_row"],
                                                                              "_sc": distinct.schema["_sc"]})
-    moments = _unit_moments(d_all, first, n_all)
     units = (keys.join(p.rows, on="_row", how="left", maintain_order="left")
              .join(distinct, on="_sc", how="left", maintain_order="left")
              .with_columns(pl.Series("n_queries", n_all),
                            pl.Series("baseline_mean", np.add.reduceat(a_e, first) / n_all),
                            pl.Series("system_mean", np.add.reduceat(b_e, first) / n_all),
-                           *(pl.Series(name, values) for name, values in moments.items()),
+                           *_unit_moments(d_all, first, n_all),
                            pl.Series("wins", count(d_all > 0)), pl.Series("losses", count(d_all < 0)),
                            pl.Series("ties", count(d_all == 0))))
     # a win is an improvement in the measure's direction (a lower FirstRelRank), as in compare
@@ -177,10 +178,11 @@ def _unit_stream_keys(units: pl.DataFrame, ok_idx: np.ndarray, seed: int) -> np.
     return key_pairs[code]
 
 
-def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: np.ndarray, offsets: np.ndarray,
-               stats: dict[str, np.ndarray], exact: np.ndarray) -> tuple | None:
-    """The bootstrap / sign-flip statistics of the units of ``ok_idx`` written into ``stats`` and ``exact``;
-    with ``resampling="adaptive"`` the sign flips are left to the family step: returns their units."""
+def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: np.ndarray, offsets: np.ndarray
+               ) -> tuple[tuple[np.ndarray, ...] | None, tuple[np.ndarray, np.ndarray] | None, tuple | None]:
+    """The resampled statistics of the units of ``ok_idx``: the interval (``ci_low, ci_high, se``) and the
+    test (``pvalue, exact``), each None when not resampled; with ``resampling="adaptive"`` the sign flips
+    are left to the family step, and the third item is their units (else None)."""
     n_ok = np.diff(offsets)
     need_boot = opt.interval == "percentile"
     need_flip = opt.test == "randomization"
@@ -188,54 +190,49 @@ def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: 
     check_segments_cost(opt.n_resamples, n_ok, bootstrap=need_boot, sign_flip=need_flip and not opt.adaptive,
                         invert=invert)
     if not (need_boot or need_flip or invert):
-        return None
+        return None, None, None
     keys = _unit_stream_keys(units, ok_idx, opt.seed)
     res = segment_resample_stats(d, offsets, keys[:, 0], keys[:, 1], n_resamples=opt.n_resamples,
                                  confidence_level=opt.confidence_level, alternative=opt.alternative,
                                  bootstrap=need_boot, sign_flip=(need_flip and not opt.adaptive) or invert,
                                  invert=invert)
+    interval = tested = flip_units = None
     if need_boot:
-        for c in ("ci_low", "ci_high", "se"):
-            stats[c][ok_idx] = res[c]
+        interval = (res["ci_low"], res["ci_high"], res["se"])
     if invert:
-        stats["ci_low"][ok_idx], stats["ci_high"][ok_idx] = res["ci_low"], res["ci_high"]
-        stats["se"][ok_idx] = units["sd"].to_numpy()[ok_idx] / np.sqrt(n_ok)
+        interval = (res["ci_low"], res["ci_high"], units["sd"].to_numpy()[ok_idx] / np.sqrt(n_ok))
     if need_flip and not opt.adaptive:
-        stats["pvalue"][ok_idx] = res["pvalue"]
-        exact[ok_idx] = res["exact"]
+        tested = (res["pvalue"], res["exact"])
     elif need_flip:
-        return (d, offsets, keys[:, 1])     # drawn per family, in segments_table
-    return None
+        flip_units = (d, offsets, keys[:, 1])     # drawn per family, in segments_table
+    return interval, tested, flip_units
 
 
 def _unit_statistics(opt: SegmentOptions, units: pl.DataFrame, d_all: np.ndarray
-                     ) -> tuple[dict[str, np.ndarray], np.ndarray, tuple | None]:
-    """delta, ci_low, ci_high, se, pvalue and exactness of every unit (NaN below 2 queries), and the
-    units whose sign flips the adaptive family step draws (None unless ``resampling="adaptive"``)."""
+                     ) -> tuple[SegmentStats, tuple | None]:
+    """The statistics of every unit (NaN below 2 queries), and the units whose sign flips the adaptive
+    family step draws (None unless ``resampling="adaptive"``)."""
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
     require_two_queries(n_all)
     k = units.height
-    stats = {c: np.full(k, np.nan) for c in ("delta", "ci_low", "ci_high", "se", "pvalue")}
-    exact = np.zeros(k, dtype=bool)
     ok_idx = np.flatnonzero(ok)
     if not ok_idx.size:
-        return stats, exact, None
+        return SegmentStats.of_units(k, ok_idx), None
     d = np.ascontiguousarray(d_all[np.repeat(ok, n_all)])
     offsets = np.concatenate([[0], np.cumsum(n_all[ok_idx])]).astype(np.int64)
     n_ok = n_all[ok_idx]
     mean = np.add.reduceat(d, offsets[:-1]) / n_ok
-    stats["delta"][ok_idx] = mean
-    flip_units = _resampled(opt, units, ok_idx, d, offsets, stats, exact)
+    interval, tested, flip_units = _resampled(opt, units, ok_idx, d, offsets)
     if opt.test == "t" or opt.interval == "t":
         tt = t_test_from_moments(mean, units["sd"].to_numpy()[ok_idx], n_ok.astype(float),
                                  units["_constant"].to_numpy()[ok_idx], opt.alternative, opt.confidence_level)
         if opt.test == "t":
-            stats["pvalue"][ok_idx] = tt["pvalue"]
+            tested = (tt["pvalue"], None)
         if opt.interval == "t":
-            for c in ("ci_low", "ci_high", "se"):
-                stats[c][ok_idx] = tt[c]
-    return stats, exact, flip_units
+            interval = (tt["ci_low"], tt["ci_high"], tt["se"])
+    pvalue, exact = tested if tested is not None else (None, None)
+    return SegmentStats.of_units(k, ok_idx, delta=mean, interval=interval, pvalue=pvalue, exact=exact), flip_units
 
 
 # ----------------------------------------------------------------------------------------------
@@ -379,8 +376,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                                         systems=systems, family_by=family_by)
     p = pair_systems(per_query, baseline, systems, measures)
     units, d_all = _units(p, as_segments(segments))
-    stats, exact, flip_units = _unit_statistics(opt, units, d_all)
-    return segments_table(units, stats, exact, extras=p.extras, baseline=baseline, test=opt.test,
+    stats, flip_units = _unit_statistics(opt, units, d_all)
+    return segments_table(units, stats, extras=p.extras, baseline=baseline, test=opt.test,
                           interval=opt.interval, correction=opt.correction, level=opt.level, family_by=family_by,
                           n_resamples=opt.n_resamples, alternative=opt.alternative, seed=opt.seed,
                           flip_units=flip_units, adaptive=opt.adaptive, decision_error=opt.decision_error,
