@@ -218,7 +218,8 @@ def test_package_has_no_import_circle(layer):
 ENTRY_POINTS = {"pairedframe.comparison.paired", "pairedframe.comparison.multi", "pairedframe.comparison.clustered",
                 "pairedframe.comparison.segments", "pairedframe.comparison.pair"}
 BACKENDS = ("by_join", "by_join_clustered", "by_join_segments", "resample_index", "streams", "options", "pairing",
-            "assemble", "segment_tables", "cluster_tables", "kernels", "per_query", "comparison_stats")
+            "assemble", "segment_tables", "cluster_tables", "kernels", "per_query", "comparison_stats",
+            "segment_stats", "clustered_stats")
 
 
 @pytest.mark.parametrize("module", BACKENDS)
