@@ -256,3 +256,31 @@ def test_default_interval_bounded_with_two_of_43_queries_differing():
     assert row["verdict"] in ("inconclusive", "not significant")
     finite = compare(frame_of(a, {"B": b}), baseline="A", n_resamples=999, interval="signflip").row(0, named=True)
     assert np.isfinite(finite["ci_low"]) and np.isfinite(finite["ci_high"])
+
+
+def test_verdict_note_quotes_the_verdict_in_the_measures_direction_for_lower_is_better_measures():
+    """FirstRelRank (lower is better): the note that explains an interval/test disagreement quotes the
+    oriented verdict of its own row, never the raw delta's sign (a newcomer saw 'better' beside a note
+    saying the verdict is 'worse')."""
+    rng = np.random.default_rng(0)
+    for trial in range(400):
+        a = rng.integers(1, 30, size=20).astype(float)
+        b = np.maximum(1.0, a - rng.exponential(3.0, 20) + 2.0)
+        per_query = frame_of(a, {"B": b}).with_columns(pl.lit("FirstRelRank").alias("measure"))
+        row = compare(per_query, baseline="A", n_resamples=999, seed=trial).row(0, named=True)
+        note = row["verdict_note"] or ""
+        if "but the verdict is" in note:
+            assert f"but the verdict is '{row['verdict']}'" in note
+            assert row["verdict"] == ("better" if row["delta"] < 0 else "worse")
+            return
+    pytest.fail("no interval/test disagreement in 400 trials: the check never ran")
+
+
+def test_compare_pair_verdict_is_oriented_by_the_measure_against_compare():
+    a = np.arange(1.0, 21.0)
+    b = a + 3.0 + np.linspace(0.0, 1.0, 20)          # every rank worse by 3-4 places
+    pair = compare_pair(a, b, measure="FirstRelRank", seed=0)
+    row = compare(frame_of(a, {"B": b}).with_columns(pl.lit("FirstRelRank").alias("measure")),
+                  baseline="A", seed=0, correction="none").row(0, named=True)
+    assert pair.verdict == row["verdict"] == "worse"
+    assert compare_pair(a, b, seed=0).verdict == "better"      # no measure: higher is better

@@ -30,14 +30,18 @@ __all__ = ["decide", "finish_table"]
 def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
            fam_sizes: np.ndarray, all_zero: np.ndarray, stats: ComparisonStats, opt: Options,
            verdict_on: str, rejections: np.ndarray | None = None,
-           interval_notes: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
-    """MDE at the verdict's level, verdicts and notes for rows of one call."""
+           interval_notes: Sequence[str | None] | None = None,
+           measures: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
+    """MDE at the verdict's level, verdicts and notes for rows of one call; verdicts (and the notes that
+    quote them) in each row's measure's direction (``measures``; None or "": higher is better)."""
     alpha = 1.0 - opt.confidence_level
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
     mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
                           float(stats.floor[i]), bool(stats.zero_spread[i])) for i in range(delta.shape[0])])
     verdicts = [verdict(float(p_used[i]), float(delta[i]), float(mde[i]), bool(all_zero[i]), alpha, opt.alternative)
                 for i in range(delta.shape[0])]
+    if measures is not None:      # a lower rank (FirstRelRank) is better: a positive delta is "worse"
+        verdicts = [oriented(v, higher_is_better(m)) if m else v for v, m in zip(verdicts, measures)]
     notes = verdict_notes(verdicts=verdicts, delta=delta, ci_low=stats.ci_low, ci_high=stats.ci_high,
                           p_raw=p_raw, p_used=p_used, levels=levels, floors=stats.floor, family_sizes=fam_sizes,
                           exact=stats.exact, n_units=n, skewness=stats.skewness, alpha=alpha,
@@ -95,8 +99,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
     stats = stats.replace(ci_low=ci_low, ci_high=ci_high)
     rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
     mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
-                                   verdict_on, rejections, interval_notes)
-    verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, rows["measure"].to_list())]
+                                   verdict_on, rejections, interval_notes, measures=rows["measure"].to_list())
     notes = [_with_left_out(note, int(k), int(n)) for note, k, n in zip(notes, left_out, n_q)]
     alpha = 1.0 - opt.confidence_level
     warn_unreachable(stats.floor, reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,

@@ -107,8 +107,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     measure : str, optional
         The measure's name (``"nDCG@10"``): its value range from the registry keeps the interval inside
         the range of a mean delta (``[-1, 1]`` for measures in [0, 1]) and bounds the default interval of
-        deltas without spread, as :func:`compare` does.  None or a name the registry does not know: no
-        range.
+        deltas without spread, as :func:`compare` does, and orients the verdict (a lower rank, e.g.
+        ``FirstRelRank``, is better: a positive delta is "worse").  None or a name the registry does not
+        know: no range, higher is better.
 
     Returns
     -------
@@ -168,7 +169,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         confidence_level=opt.confidence_level, alternative=opt.alternative)
     res = res.replace(ci_low=ci_low, ci_high=ci_high)
     mde, verdicts, notes = decide(res.delta, se_t, np.array([n]), res.pvalue, res.pvalue, one, all_zero,
-                                   res, opt, "pvalue", interval_notes=interval_notes)
+                                   res, opt, "pvalue", interval_notes=interval_notes, measures=[measure])
     warn_skewed(res.skewness, np.array([n]), ["this comparison"])
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
     resampled = opt.test == "randomization" or opt.interval != "t"
