@@ -246,3 +246,29 @@ def test_kappa_interval_is_nan_when_every_leave_one_query_out_kappa_is_equal_aga
         warnings.simplefilter("error", SmallSampleWarning)
         low, high = pf.label_agreement(c, d).confidence_intervals["kappa"]
     assert low < high
+
+
+def test_a_set_with_one_label_warns_that_its_kappa_is_zero_by_construction_against_sklearn():
+    """The LLM set grades every common pair 0 (a newcomer's real case): kappa is 0 (scikit-learn agrees) whatever
+    the queries, and the warning names that set and that cause, not the number of queries."""
+    a = {f"q{i}": {"d1": i % 3, "d2": (i + 1) % 4, "d3": 1} for i in range(25)}
+    b = {q: {d: 0 for d in docs} for q, docs in a.items()}
+    with pytest.warns(SmallSampleWarning) as caught:
+        la = pf.label_agreement(a, b, names=("nist", "llm"), binary_at=2)
+    texts = [str(w.message) for w in caught]
+    assert any("'llm' gives every common pair the same label" in t and "0 by construction" in t for t in texts)
+    assert not any("with few queries" in t for t in texts)
+    flat_a = [g for docs in a.values() for g in docs.values()]
+    assert la.kappa == _sklearn(flat_a, [0] * len(flat_a)) == 0.0
+    assert all(math.isnan(v) for v in la.confidence_intervals["kappa_binary"])
+
+
+def test_label_agreement_errors_name_the_files_given_as_paths(tmp_path):
+    pa, pb = tmp_path / "nist.txt", tmp_path / "llm.txt"
+    pa.write_text("1 0 d1 1\n1 0 d2 0\n")
+    pb.write_text("2 0 d1 1\n")
+    with pytest.raises(pf.errors.InsufficientSampleError, match=r"'a' \(file .*nist\.txt\).*'b' \(file .*llm\.txt\)"):
+        pf.label_agreement(str(pa), pb)
+    pb.write_text("1 0 d1 3\n")
+    with pytest.raises(ValueError, match=r"'b' \(file .*llm\.txt\) grades a common pair 3"):
+        pf.label_agreement(pa, pb, grades=[0, 1])

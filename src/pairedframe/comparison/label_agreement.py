@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -93,6 +94,11 @@ class LabelAgreement:
                                           "ci_high": pl.Float64}, orient="row")
 
 
+def _described(name: Any, source: Any) -> str:
+    """A set's label for messages, with its file when it was given as a path: ``'a' (file nist.txt)``."""
+    return f"{str(name)!r} (file {os.fspath(source)})" if isinstance(source, (str, os.PathLike)) else repr(str(name))
+
+
 def _grade_set(grades: Any, ga: np.ndarray, gb: np.ndarray, names: tuple[str, str]) -> np.ndarray:
     """The sorted grade set: given, or every integer from min(0, lowest) to the highest common grade."""
     if grades is None:
@@ -109,7 +115,7 @@ def _grade_set(grades: Any, ga: np.ndarray, gb: np.ndarray, names: tuple[str, st
     for name, g in zip(names, (ga, gb)):
         outside = np.setdiff1d(np.unique(g), out)
         if outside.size:
-            raise ValueError(f"{name!r} grades a common pair {int(outside[0])}, which is not in `grades` "
+            raise ValueError(f"{name} grades a common pair {int(outside[0])}, which is not in `grades` "
                              f"{out.tolist()}")
     return out
 
@@ -159,6 +165,29 @@ def _read_labels(qrels: Any) -> pl.DataFrame:
             raise
         raise InputFormatError(str(exc).replace(hint, "pf.read_qrels(path, grades='trec_eval') reads a number as trec_eval "
                                                       "does (1.5 -> 1); pass the table it returns")) from None
+
+
+def _one_label_sets(ga: np.ndarray, gb: np.ndarray, binary_at: int | None, said: tuple[str, str]) -> dict[str, str]:
+    """kappa name -> the set (described) that gives every common pair one label while the other set does not:
+    its agreement is exactly chance, so that kappa is 0 by construction, without any one query too."""
+    out = {}
+    for name, (xa, xb) in {"kappa": (ga, gb),
+                           **({} if binary_at is None else {"kappa_binary": (ga >= binary_at, gb >= binary_at)})}.items():
+        one = [who for who, x in zip(said, (xa, xb)) if np.unique(x).size == 1]
+        if len(one) == 1:
+            for kappa in (("kappa", "kappa_linear", "kappa_quadratic") if name == "kappa" else (name,)):
+                out[kappa] = one[0]
+    return out
+
+
+def _warn_one_label(one_label: dict[str, str], names: list[str]) -> None:
+    """Say that these kappas' NaN intervals come from a set with one label, not from too few queries."""
+    for who in dict.fromkeys(one_label[n] for n in names):
+        which = [n for n in names if one_label[n] == who]
+        warnings.warn(f"{', '.join(which)}: {who} gives every common pair the same label, so its agreement with "
+                      "the other set is exactly chance and the kappa is 0 by construction (without any one query "
+                      "too); more queries would not change that, so the interval is NaN, not a point",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarray | None,
@@ -227,7 +256,8 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
         The common pairs come from fewer than 2 queries, leaving one query out leaves a single grade
         in both sets (kappa undefined), or the kappa is the same without any one query (a jackknife
         standard error of 0, as with two queries that agree alike: no spread seen, which is no
-        certainty): those intervals are NaN, never a point.
+        certainty): those intervals are NaN, never a point.  When one set gives every common pair the
+        same label (the other does not), the warning says so instead: that kappa is 0 by construction.
 
     Notes
     -----
@@ -257,11 +287,12 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
         raise ValueError(f"`names` must be two labels, one for a and one for b, e.g. ('nist', 'llm'); got {names!r}")
     qa, qb = _read_labels(a), _read_labels(b)
     common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
+    said = (_described(names[0], a), _described(names[1], b))
     if common.height == 0:
-        raise InsufficientSampleError(f"no (qid, docno) pair is judged in both {names[0]!r} ({qa.height} pairs) "
-                                      f"and {names[1]!r} ({qb.height} pairs)")
+        raise InsufficientSampleError(f"no (qid, docno) pair is judged in both {said[0]} ({qa.height} pairs) "
+                                      f"and {said[1]} ({qb.height} pairs)")
     ga, gb = common["rel"].to_numpy(), common["rel_b"].to_numpy()
-    grade_set = _grade_set(grades, ga, gb, (str(names[0]), str(names[1])))
+    grade_set = _grade_set(grades, ga, gb, said)
     cm = confusion_matrix(ga, gb, grade_set)
     c = grade_set.size
     qids = common["qid"].to_numpy()
@@ -282,6 +313,9 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
         warnings.warn(f"{', '.join(nan_kappas)} undefined (NaN): {why}, so chance agreement is 1 and kappa "
                       "0 / 0", SmallSampleWarning, stacklevel=user_stacklevel())
     undefined = [name for name, (stat, ci) in results.items() if np.isfinite(stat) and not np.isfinite(ci.low)]
+    one_label = _one_label_sets(ga, gb, binary_at, said)
+    _warn_one_label(one_label, [name for name in undefined if name in one_label])
+    undefined = [name for name in undefined if name not in one_label]
     if n_queries >= 2 and undefined:
         _warn_undefined_intervals(per_query, used.astype(np.float64), binary, undefined)
     confusion = pl.DataFrame({"grade_a": np.repeat(grade_set, c), "grade_b": np.tile(grade_set, c),
