@@ -125,3 +125,22 @@ def test_zscores_table_errors():
     with pytest.raises(DuplicateError, match="duplicate"):
         evaluation().zscore(pl.DataFrame({"qid": ["1", "1"], "measure": ["map", "map"], "mean": [0.1, 0.2],
                                           "stddev": [1.0, 1.0]}))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "trec"])
+def test_cli_zscores_warn_that_minus_1000000_is_a_marker_outside_trec_format(tmp_path, fmt):
+    """-Z with csv / json: trec_eval's -1000000 reads as a number there, so the CLI says which values are the
+    marker; -f trec prints trec_eval's text unchanged and quietly."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, runs = example_paths()
+    first = evaluation().per_query["qid"].unique().sort()[0]
+    zfile = tmp_path / "z.txt"
+    zfile.write_text(f"{first} map 0.5 0.25\n")           # every other query and measure: missing
+    result = CliRunner().invoke(app, ["evaluate", "-f", fmt, "-q", "-m", "map", "-Z", str(zfile), str(qrels), str(runs[0])])
+    assert result.exit_code == 0, result.output
+    assert "-1000000" in result.stdout or "-1e+06" in result.stdout or "-1000000.0" in result.stdout
+    warned = "trec_eval's -1000000" in result.stderr and "a marker, not a z-score" in result.stderr
+    assert warned == (fmt != "trec")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -12,6 +13,7 @@ import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.evaluation import Evaluation, evaluate
+from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
 from pairedframe.measures import RUNID_NICKNAMES
 from pairedframe.report.output import json_text
 
@@ -74,6 +76,8 @@ def evaluate_cmd(
                   judgments_format=judgments_format, judged_only=judged_only, grades=grades)  # type: ignore[arg-type]
     if zscores is not None:
         ev = ev.zscore(str(zscores))
+        if fmt != "trec":
+            _warn_missing_zscores(ev.per_query, zscores)
     ev = in_argument_order(ev, list(named))
     if fmt == "trec":
         sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
@@ -114,6 +118,18 @@ def evaluate_cmd(
         sys.stdout.write(json_text(records))
         return
     print_frame(rows, fmt)
+
+
+def _warn_missing_zscores(per_query: pl.DataFrame, path: Path) -> None:
+    """In csv / json / table output trec_eval's -1000000 "no z-score" value reads as a number: say where."""
+    missing = per_query.filter(pl.col("value") == MISSING_ZSCORE)
+    if missing.height:
+        names = ", ".join(f"Z{m}" for m in missing["measure"].unique(maintain_order=True).to_list()[:5])
+        warnings.warn(f"{missing.height} per-query value(s) ({names}) are trec_eval's -1000000 for a query or "
+                      f"measure missing from {path} (or a value other than its mean where its stddev is 0): a marker, not a "
+                      "z-score; leave them out before "
+                      "averaging or comparing (the summary rows include them, as trec_eval's do)", UserWarning,
+                      stacklevel=2)
 
 
 def _z_named(frame: pl.DataFrame, zscores: bool) -> pl.DataFrame:
