@@ -21,7 +21,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSa
                                 SchemaError, SmallSampleWarning, user_stacklevel)
 from pairedframe.io.convert import TABLE_FORMS, to_polars
 from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
-                                    refuse_null_ids)
+                                    read_if_paths, refuse_null_ids)
 from pairedframe.measures import parse_measure
 from pairedframe.measures.parse import aggregate_of, run_independent
 from pairedframe.stats.power import MIN_QUERIES
@@ -32,7 +32,8 @@ __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
 #: What a per-query table may be, as the TypeError for anything else names it.
-PER_QUERY_FORMS = f"an Evaluation or a per-query table with columns system, qid, measure, value ({TABLE_FORMS})"
+PER_QUERY_FORMS = (f"an Evaluation, a per-query table with columns system, qid, measure, value ({TABLE_FORMS}) "
+                   "or the path of a per-query results file (as pf.read_results reads)")
 #: Relative size below which b - a is float noise (e.g. 0.1 + 0.2 vs 0.3) and counts as exactly 0.
 DELTA_TOLERANCE = 1e-12
 
@@ -51,8 +52,9 @@ def oriented(verdict: str, higher_is_better_: bool) -> str:
 
 
 def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:
-    """Any per-query table form (Evaluation, polars, pandas, arrow, DuckDB, dicts) as a polars frame
-    ``system, qid, measure, value`` (+ key columns), ids as strings; null values dropped unless ``keep_nulls``."""
+    """Any per-query table form (Evaluation, polars, pandas, arrow, DuckDB, dicts, a results file's path read
+    by :func:`pairedframe.read_results`) as a polars frame ``system, qid, measure, value`` (+ key columns), ids
+    as strings; null values dropped unless ``keep_nulls``."""
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
@@ -62,7 +64,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
             raise EmptyResultError(f"measure(s) {names} are string-valued (Evaluation.text): there are no numeric "
                                    "per-query values to compare; evaluate a numeric measure")
         data = per_query
-    data = to_polars(data, "per-query table", expected=PER_QUERY_FORMS)
+    data = to_polars(read_if_paths(data), "per-query table", expected=PER_QUERY_FORMS)
     missing = [c for c in BASE_COLUMNS if c not in data.columns]
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
