@@ -373,3 +373,29 @@ def test_family_by_baseline_with_one_baseline_is_one_family():
     assert by["pvalue_holm"].to_list() == compare(frame, baseline="A", n_resamples=199)["pvalue_holm"].to_list()
     with pytest.raises(ValueError, match=r"`family_by` column\(s\) \['nope'\] not among"):
         compare(frame, baseline="A", family_by="nope", n_resamples=199)
+
+
+def test_the_left_out_warning_names_null_values_only_where_values_are_null():
+    """Queries with no row on one side are said to have no row; queries with a null (FirstRelRank where
+    nothing relevant is retrieved) are said to be undefined there; a table with both says both."""
+    from pairedframe.errors import PartlyEmptyWarning
+
+    values = [("full", f"q{i:02d}", "FirstRelRank", 1.0 + i % 3) for i in range(30)]
+    cut = [("cut", f"q{i:02d}", "FirstRelRank", None if i < 4 else 2.0) for i in range(30)]
+    frame = pl.DataFrame(values + cut, schema=["system", "qid", "measure", "value"], orient="row")
+
+    def left_out_message(table: pl.DataFrame) -> str:
+        with pytest.warns(PartlyEmptyWarning) as caught:
+            compare(table, baseline="full", n_resamples=199)
+        (message,) = [str(w.message) for w in caught if "leave out queries" in str(w.message)]
+        return message
+
+    nulls = left_out_message(frame)
+    assert "26 of 30 queries paired" in nulls and "4 have a null value on one side" in nulls
+    assert "no row" not in nulls
+    absent = left_out_message(frame.drop_nulls())
+    assert "26 of 30 queries paired" in absent and "4 have no row on one side" in absent
+    assert "null" not in absent and "undefined" not in absent
+    both = left_out_message(frame.filter(~((pl.col("system") == "cut") & pl.col("qid").is_in(["q00", "q04"]))))
+    assert "25 of 30 queries paired" in both and "2 have no row on one side" in both
+    assert "3 have a null value on one side" in both

@@ -341,3 +341,23 @@ def test_compare_with_a_measure_set_leaves_out_untestable_measures_with_a_warnin
     assert "left out of the comparison: NumQ, NumRel, GMAP" in result.stderr
     measures = set(pl.read_csv(io.StringIO(result.stdout))["measure"])
     assert {"AP", "RR", "NumRet"} <= measures and not measures & {"NumQ", "NumRel", "GMAP"}
+
+
+def test_a_run_missing_judged_queries_is_warned_as_missing_rows_not_as_undefined_values(shared_data, tmp_path):
+    """DL-2021 passages: pash_f3 without two judged queries. The second warning names the real cause
+    (no row on one side), not null values of an undefined measure: nDCG@10 is never null."""
+    import gzip
+
+    folder = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
+    gone = {"1006728", "1040198"}
+    with gzip.open(folder / "passages-runs" / "pash_f3.gz", "rt") as full, \
+            gzip.open(tmp_path / "pash_f3_missing.gz", "wt") as cut:
+        cut.writelines(line for line in full if line.split()[0] not in gone)
+    res = CliRunner().invoke(app, ["compare", str(folder / "qrels-pass.txt"), str(folder / "passages-runs" / "p_bm25.gz"),
+                                   str(tmp_path / "pash_f3_missing.gz"), "-m", "nDCG@10", "-B", "99"])
+    assert res.exit_code == 0, res.output
+    lines = [" ".join(line.split()) for line in _warning_lines(res.stderr)]
+    assert any("no ranking for 2 of 53" in line for line in lines), lines
+    (left_out,) = [line for line in lines if "leave out queries" in line]
+    assert "51 of 53 queries paired" in left_out and "2 have no row on one side" in left_out, left_out
+    assert "null" not in left_out and "undefined" not in left_out, left_out

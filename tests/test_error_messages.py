@@ -4,6 +4,7 @@ argument it was given as and says what it looks like; a run given as qrels sugge
 from __future__ import annotations
 
 import gzip
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -131,3 +132,30 @@ def test_topics_file_is_described_as_two_columns_not_as_swapped_arguments(tmp_pa
     topics.write_text("101 goldfish\n")
     with pytest.raises(InputFormatError, match=r"it has 2 fields, like a topics / queries file"):
         reader(topics)
+
+
+@pytest.mark.parametrize("run_ids, qrels_ids, pairs", [
+    (("7", "8"), ("007", "008"), r"'7' ~ '007', '8' ~ '008'"),
+    (("Q7", "Q8"), ("q7", "q8"), r"'Q7' ~ 'q7', 'Q8' ~ 'q8'"),
+], ids=["leading_zeros", "case"])
+def test_no_judged_query_in_common_names_the_ids_that_differ_only_in_spelling(tmp_path, run_ids, qrels_ids, pairs):
+    """Every run query spelled otherwise than in the qrels: the error says so (as the warning does when
+    some queries match), in Python and on the command line."""
+    run, qrels = tmp_path / "r.txt", tmp_path / "q.txt"
+    run.write_text("".join(f"{q} Q0 d1 1 {2.0 + i} r\n" for i, q in enumerate(run_ids)))
+    qrels.write_text("".join(f"{q} 0 d1 {1 + i}\n" for i, q in enumerate(qrels_ids)))
+    hint = rf"2 query id\(s\) of the run match ids of the qrels except for leading zeros, case or blanks \({pairs}\)"
+    with pytest.raises(pf.EmptyResultError, match=rf"no judged query in common with the qrels.*{hint}"):
+        pf.evaluate(run, qrels, "RR")
+    result = runner.invoke(app, ["evaluate", "-m", "RR", str(qrels), str(run)])
+    assert result.exit_code == 2 and "pairedframe: error:" in result.stderr
+    assert re.search(hint, " ".join(result.stderr.split())), result.stderr
+
+
+def test_no_judged_query_in_common_without_near_ids_asks_about_the_collection(tmp_path):
+    run, qrels = tmp_path / "r.txt", tmp_path / "q.txt"
+    run.write_text("7 Q0 d1 1 2.0 r\n8 Q0 d1 1 3.0 r\n")
+    qrels.write_text("301 0 d1 1\n302 0 d1 2\n")
+    with pytest.raises(pf.EmptyResultError, match=r"same collection and year\?$") as info:
+        pf.evaluate(run, qrels, "RR")
+    assert "except for leading zeros" not in str(info.value)

@@ -183,3 +183,48 @@ def test_bad_qrels_tables(bad, error, match):
 def test_unsupported_input_type():
     with pytest.raises(TypeError, match="cannot read"):
         pf.as_run(42)
+
+
+# ---- per-query tables given as the path of a results file ------------------------------------------
+
+_PER_QUERY = pl.DataFrame(
+    [(s, f"q{q}", m, round((q * 7 + i * 3 + len(m)) % 11 / 11, 4))
+     for i, s in enumerate("abc") for q in range(1, 9) for m in ("AP", "nDCG@10")],
+    schema=["system", "qid", "measure", "value"], orient="row")
+_SEGMENTS = pl.DataFrame({"qid": [f"q{q}" for q in range(1, 9)], "segment_set": "s", "segment": ["x", "y"] * 4})
+_CLUSTERS = pl.DataFrame({"qid": [f"q{q}" for q in range(1, 9)], "cluster": ["x", "y"] * 4})
+_PER_QUERY_DOORS = {
+    "compare": lambda d: pf.compare(d, baseline="a", n_resamples=200),
+    "compare_all_pairs": lambda d: pf.compare(d, pairs="all", n_resamples=200),
+    "compare_clustered": lambda d: pf.compare_clustered(d, baseline="a", clusters=_CLUSTERS, n_resamples=200),
+    "compare_segments": lambda d: pf.compare_segments(d, _SEGMENTS, baseline="a", n_resamples=200),
+    "results_table": lambda d: pf.results_table(d, baseline="a", n_resamples=200).frame,
+    "rank_agreement_a": lambda d: pf.rank_agreement(d, _PER_QUERY, measure="AP", n_resamples=200).to_frame(),
+    "rank_agreement_b": lambda d: pf.rank_agreement(_PER_QUERY, d, measure="AP", n_resamples=200).to_frame(),
+    "paired_per_query": lambda d: pf.paired_per_query(d, baseline="a"),
+    "worst_queries": lambda d: pf.worst_queries(d, baseline="a"),
+}
+
+
+@pytest.mark.parametrize("door", sorted(_PER_QUERY_DOORS))
+@pytest.mark.parametrize("as_path", [str, Path], ids=["str", "Path"])
+def test_per_query_doors_read_a_results_path_as_read_results_does(door, as_path, tmp_path):
+    """A path is the file pf.read_results reads, never a one-column table of the path's text."""
+    path = tmp_path / "results.csv"
+    _PER_QUERY.write_csv(path)
+    call = _PER_QUERY_DOORS[door]
+    assert call(as_path(path)).equals(call(pf.read_results(path)))
+
+
+def test_per_query_door_given_a_missing_path_names_the_path(tmp_path):
+    missing = tmp_path / "no-such-results.csv"
+    with pytest.raises(FileNotFoundError, match="no-such-results.csv"):
+        pf.compare(str(missing), baseline="a")
+
+
+def test_a_table_read_from_memory_given_a_path_says_it_got_a_path(tmp_path):
+    """A segment table is read from memory only: its path is refused as a path (not read as a column)."""
+    path = tmp_path / "segments.csv"
+    _SEGMENTS.write_csv(path)
+    with pytest.raises(TypeError, match=r"segment table from the path .*segments\.csv.*read the file first"):
+        pf.compare_segments(_PER_QUERY, str(path), baseline="a", n_resamples=200)

@@ -28,7 +28,7 @@ LAYERS = {
     "stats": 5,
     "comparison": 6,
     "report": 7,
-    "cli": 8,
+    "cli": 8, "__main__": 8,
 }
 
 

@@ -86,3 +86,21 @@ def test_readme_is_short_and_links_to_existing_docs():
     links = re.findall(r"\]\((docs/[^)#]+)", text)
     assert links and all((REPO_ROOT / link).is_file() for link in links), \
         [link for link in links if not (REPO_ROOT / link).is_file()]
+
+
+def test_python_dash_m_pairedframe_runs_the_console_scripts_app():
+    """``python -m pairedframe --help`` exits 0 and lists the commands of ``pairedframe --help``."""
+    import os
+
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    src = str(REPO_ROOT / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "pairedframe", "--help"], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    script = CliRunner().invoke(app, ["--help"])
+    for command in ("evaluate", "compare", "table", "report", "segments", "analyze", "example", "sql"):
+        assert command in script.stdout and re.search(rf"\b{command}\b", proc.stdout), (command, proc.stdout)

@@ -40,6 +40,8 @@ EVAL_FORMS = ("polars", "pandas", "arrow", "duckdb", "dict", "trec", "csv", "tsv
 FILE_EVAL_FORMS = ("trec", "csv", "tsv", "parquet")
 TABLE_FORMS = ("polars", "pandas", "arrow", "duckdb")
 RESULT_FILE_FORMS = ("csv", "tsv", "parquet", "json", "ndjson")
+#: A per-query door takes a table or the path of a results file (read as pf.read_results reads it).
+PER_QUERY_FORMS = TABLE_FORMS + RESULT_FILE_FORMS
 
 #: (call(tmp), error, message pattern): an input whose *result* would be empty.
 EmptyCase = tuple[Callable[[Path], Any], type[BaseException], str]
@@ -366,14 +368,14 @@ _OWN_QIDS = {"qid_integer": "its cluster / segment table spells query ids 'q1', 
 TABLE_DOORS: dict[str, Door] = {
     "compare": Door("table", lambda t, **kw: pf.compare(t, baseline="a", systems=SYSTEMS, measures=TABLE_MEASURES,
                                                         **{**_RESAMPLING, **kw}),
-                    _frame_value, TABLE_FORMS, public="pf.compare",
+                    _frame_value, PER_QUERY_FORMS, public="pf.compare",
                     params={**_COMPARE_PARAMS, "resampling": (("sometimes", "Auto", None), r"resampling")},
                     spark_cases=_ON_SPARK,
                     empty=(lambda t: pf.compare(DISJOINT, baseline="a"), EmptyResultError, "no common query")),
     "compare_clustered": Door(
         "table", lambda t, **kw: pf.compare_clustered(t, baseline="a", clusters=CLUSTERS, systems=SYSTEMS,
                                                       measures=TABLE_MEASURES, **{**_RESAMPLING, **kw}),
-        _frame_value, TABLE_FORMS, public="pf.compare_clustered", params=_COMPARE_PARAMS, skip=_OWN_QIDS,
+        _frame_value, PER_QUERY_FORMS, public="pf.compare_clustered", params=_COMPARE_PARAMS, skip=_OWN_QIDS,
         spark_cases=_ON_SPARK,
         expect={"query_of_one_system_only": Raises(r"'q9'.*no cluster in clusters="),
                 "unrelated_query": Raises(r"'q9'.*no cluster in clusters=")},
@@ -381,18 +383,18 @@ TABLE_DOORS: dict[str, Door] = {
                EmptyResultError, "no common query")),
     "paired_per_query": Door("table", lambda t: pf.paired_per_query(t, baseline="a", systems=SYSTEMS,
                                                                     measures=TABLE_MEASURES),
-                             _frame_value, TABLE_FORMS, public="pf.paired_per_query",
+                             _frame_value, PER_QUERY_FORMS, public="pf.paired_per_query",
                              empty=(lambda t: pf.paired_per_query(DISJOINT, baseline="a"), EmptyResultError,
                                     "no common query")),
     "worst_queries": Door("table", lambda t, **kw: pf.worst_queries(t, baseline="a", systems=SYSTEMS,
                                                                     measures=TABLE_MEASURES, **{"k": 3, **kw}),
-                          _frame_value, TABLE_FORMS, public="pf.worst_queries", params={"k": ((0, -1, 1.5), r"\bk\b")},
+                          _frame_value, PER_QUERY_FORMS, public="pf.worst_queries", params={"k": ((0, -1, 1.5), r"\bk\b")},
                           empty=(lambda t: pf.worst_queries(DISJOINT, baseline="a"), EmptyResultError,
                                  "no common query")),
     "results_table": Door(
         "table", lambda t, **kw: pf.results_table(t, baseline="a", systems=["a", *SYSTEMS], measures=TABLE_MEASURES,
                                                   **{**_RESAMPLING, **kw}),
-        lambda table: table.frame, TABLE_FORMS, public="pf.results_table",
+        lambda table: table.frame, PER_QUERY_FORMS, public="pf.results_table",
         skip={"query_of_one_system_only": "documented: a system's mean is over all its evaluated queries (as "
                                           "trec_eval's), the marks over the paired ones"},
         params={"confidence_level": ((0, 1, 1.5), r"confidence_level"),
@@ -401,7 +403,7 @@ TABLE_DOORS: dict[str, Door] = {
     "rank_agreement": Door(
         "table", lambda t, **kw: pf.rank_agreement(t, PER_QUERY_B, measure="AP", systems=["a", "b", "c"],
                                                    **{**_RESAMPLING, **kw}),
-        lambda result: result.to_frame(), TABLE_FORMS, public="pf.rank_agreement", skip=_OWN_QIDS,
+        lambda result: result.to_frame(), PER_QUERY_FORMS, public="pf.rank_agreement", skip=_OWN_QIDS,
         params={"confidence_level": ((0, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
                 "rbo_p": ((0, 1, 1.5), r"rbo_p"), "interval": (("bca", None), r"interval")},
         empty=(lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"), measure="AP"),
@@ -409,7 +411,7 @@ TABLE_DOORS: dict[str, Door] = {
     "compare_segments": Door(
         "table", lambda t, **kw: pf.compare_segments(t, SEGMENTS, baseline="a", systems=SYSTEMS,
                                                      measures=TABLE_MEASURES, **{**_RESAMPLING, **kw}),
-        _frame_value, TABLE_FORMS, public="pf.compare_segments", params=_COMPARE_PARAMS, skip=_OWN_QIDS,
+        _frame_value, PER_QUERY_FORMS, public="pf.compare_segments", params=_COMPARE_PARAMS, skip=_OWN_QIDS,
         spark_cases=_ON_SPARK,
         empty=(lambda t: pf.compare_segments(pf.evaluate(RUN, QRELS, "AP"), {"qid": ["x"], "segment_set": ["s"],
                                                                                "segment": ["g"]}, baseline="a"),

@@ -105,7 +105,7 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
 
     Parameters
     ----------
-    data : Evaluation or table
+    data : Evaluation, table or path
         ``system, qid, measure, value`` plus optional key columns (e.g. ``dataset``) and, when
         ``clusters`` is None, the column ``cluster_column``.
     clusters : None, str, mapping or table
@@ -185,12 +185,13 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
 
     Parameters
     ----------
-    data : Evaluation or table
+    data : Evaluation, table or path
         Per-query ``system, qid, measure, value`` (polars, pandas, arrow, DuckDB relation, or an
         :class:`~pairedframe.evaluation.Evaluation`), optionally with a ``cluster`` column and other
         key columns (e.g. ``dataset``), which are carried through and define separate comparisons.
         A DuckDB relation or a Spark DataFrame is resampled as joins in its engine, same result
         (:mod:`pairedframe.comparison.by_join_clustered`).
+        A path (or list of paths) is read with :func:`pairedframe.read_results`.
     baseline : str
         System ``a`` (exact name); deltas are ``b - a``.
     clusters : None, str, mapping or table, optional

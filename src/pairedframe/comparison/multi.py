@@ -40,6 +40,7 @@ from pairedframe.comparison._families import family_columns
 from pairedframe.comparison.options import check_options
 from pairedframe.comparison.pairing import PER_QUERY_FORMS
 from pairedframe.io.convert import to_polars
+from pairedframe.io.results import read_if_paths
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
                                 SchemaError, renamed_keywords, user_stacklevel)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
@@ -55,7 +56,7 @@ _KEY = "vs_baseline"
 
 
 def _frame(data: Any) -> pl.DataFrame:
-    frame = to_polars(getattr(data, "per_query", data), "per-query table", expected=PER_QUERY_FORMS)
+    frame = to_polars(read_if_paths(getattr(data, "per_query", data)), "per-query table", expected=PER_QUERY_FORMS)
     if "system" not in frame.columns:
         raise SchemaError(f"per-query table lacks column 'system' (has {frame.columns})")
     for reserved in (_KEY,):

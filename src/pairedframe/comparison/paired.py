@@ -129,13 +129,14 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
 
     Parameters
     ----------
-    data : Evaluation or table
+    data : Evaluation, table or path
         An :class:`~pairedframe.evaluation.Evaluation` or a per-query table ``system, qid, measure,
         value`` (polars, pandas, arrow, DuckDB relation, Spark DataFrame).  Other columns (e.g.
         ``dataset``, ``cluster``) are keys: they are carried through and define separate comparisons.
         A DuckDB relation or a Spark DataFrame is compared where it lives: the bootstrap and the
         sign-flip test run as joins with :func:`~pairedframe.resample_index` in the engine, with the
         same result to ~1e-15 (:mod:`pairedframe.comparison.by_join`; not ``interval="bca"``).
+        A path (or list of paths) is read with :func:`pairedframe.read_results`.
     baseline : str
         System ``a``; deltas are ``b - a`` (positive = the system beats the baseline).
     systems : str or sequence of str, optional

@@ -21,7 +21,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSa
                                 SchemaError, SmallSampleWarning, user_stacklevel)
 from pairedframe.io.convert import TABLE_FORMS, to_polars
 from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
-                                    refuse_null_ids)
+                                    read_if_paths, refuse_null_ids)
 from pairedframe.measures import parse_measure
 from pairedframe.measures.parse import aggregate_of, run_independent
 from pairedframe.stats.power import MIN_QUERIES
@@ -32,7 +32,8 @@ __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
 #: What a per-query table may be, as the TypeError for anything else names it.
-PER_QUERY_FORMS = f"an Evaluation or a per-query table with columns system, qid, measure, value ({TABLE_FORMS})"
+PER_QUERY_FORMS = (f"an Evaluation, a per-query table with columns system, qid, measure, value ({TABLE_FORMS}) "
+                   "or the path of a per-query results file (as pf.read_results reads)")
 #: Relative size below which b - a is float noise (e.g. 0.1 + 0.2 vs 0.3) and counts as exactly 0.
 DELTA_TOLERANCE = 1e-12
 
@@ -51,8 +52,9 @@ def oriented(verdict: str, higher_is_better_: bool) -> str:
 
 
 def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:
-    """Any per-query table form (Evaluation, polars, pandas, arrow, DuckDB, dicts) as a polars frame
-    ``system, qid, measure, value`` (+ key columns), ids as strings; null values dropped unless ``keep_nulls``."""
+    """Any per-query table form (Evaluation, polars, pandas, arrow, DuckDB, dicts, a results file's path read
+    by :func:`pairedframe.read_results`) as a polars frame ``system, qid, measure, value`` (+ key columns), ids
+    as strings; null values dropped unless ``keep_nulls``."""
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
@@ -62,7 +64,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
             raise EmptyResultError(f"measure(s) {names} are string-valued (Evaluation.text): there are no numeric "
                                    "per-query values to compare; evaluate a numeric measure")
         data = per_query
-    data = to_polars(data, "per-query table", expected=PER_QUERY_FORMS)
+    data = to_polars(read_if_paths(data), "per-query table", expected=PER_QUERY_FORMS)
     missing = [c for c in BASE_COLUMNS if c not in data.columns]
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
@@ -245,7 +247,7 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
               .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
               .sort("_row", "qid"))
     _require_common_queries(rows, paired, a, b, baseline, extras)
-    _warn_unpaired(rows, paired, present, baseline, extras)
+    _warn_unpaired(rows, paired, present, nulls, baseline, extras)
     left_out = _one_sided_nulls(nulls, rows, a, b, baseline, extras)
     rows = rows.join(left_out, on="_row", how="left").with_columns(pl.col("_left_out").fill_null(0))
     return PairedRows(paired=paired, rows=rows, extras=extras)
@@ -283,11 +285,12 @@ def _one_sided_nulls(nulls: pl.DataFrame, rows: pl.DataFrame, a: pl.DataFrame, b
     return both.group_by("_row").agg(pl.len().cast(pl.UInt32).alias("_left_out"))
 
 
-def _warn_unpaired(rows: pl.DataFrame, paired: pl.DataFrame, present: pl.DataFrame, baseline: str,
-                   extras: list[str]) -> None:
+def _warn_unpaired(rows: pl.DataFrame, paired: pl.DataFrame, present: pl.DataFrame, nulls: pl.DataFrame,
+                   baseline: str, extras: list[str]) -> None:
     """One PartlyEmptyWarning when some comparison pairs fewer queries than its two systems have rows
     for between them: a query with no value (null: undefined, e.g. FirstRelRank when nothing relevant is
-    retrieved) or no row on one side is left out, and the means and tests condition on it."""
+    retrieved) or no row on one side is left out, and the means and tests condition on it. The warning
+    names the cause its worst comparison has (:func:`_left_out_causes`)."""
     keys = [*extras, "measure"]
     # cheap first: row counts per side equal to the paired count mean both sides hold exactly the paired queries
     sizes = present.group_by("system", *keys).agg(pl.len().alias("n"))
@@ -309,13 +312,30 @@ def _warn_unpaired(rows: pl.DataFrame, paired: pl.DataFrame, present: pl.DataFra
         return
     worst = counts.row(0, named=True)
     row = rows.filter(pl.col("_row") == worst["_row"]).drop("_row").row(0, named=True)
+    left = (union.filter(pl.col("_row") == worst["_row"]).select("qid")
+            .join(paired.filter(pl.col("_row") == worst["_row"]).select("qid"), on="qid", how="anti"))
+    null_qids = nulls.filter(pl.col("system").is_in([row["system"], baseline])).join(
+        pl.DataFrame([{k: row[k] for k in keys}]), on=keys, how="semi").select("qid")
+    n_null = left.join(null_qids, on="qid", how="semi").height
     warnings.warn(
         f"{counts.height} comparison(s) leave out queries that only one side has a value for; most: "
-        f"{worst['n_paired']} of {worst['n_union']} queries paired ({describe_row(row)}, baseline={baseline}). "
-        "A null value means the measure is undefined for that query (e.g. FirstRelRank when no relevant "
-        "document is retrieved); means, intervals and tests are over the paired queries only, which for such "
-        "measures leaves out exactly the queries one system failed on", PartlyEmptyWarning,
-        stacklevel=user_stacklevel())
+        f"{worst['n_paired']} of {worst['n_union']} queries paired ({describe_row(row)}, baseline={baseline}): "
+        f"{_left_out_causes(left.height - n_null, n_null)}; means, intervals and tests are over the paired "
+        "queries only", PartlyEmptyWarning, stacklevel=user_stacklevel())
+
+
+def _left_out_causes(n_absent: int, n_null: int) -> str:
+    """Why queries are left out, as the warning says: no row on one side (a run without a ranking for
+    the query), or a null value (a measure undefined there, e.g. FirstRelRank)."""
+    causes = []
+    if n_absent:
+        causes.append(f"{n_absent} have no row on one side (that system or the baseline has no value for the "
+                      "query, e.g. a run with no ranking for it; complete=True (-c) scores such a query 0)")
+    if n_null:
+        causes.append(f"{n_null} have a null value on one side: the measure is undefined for that query (e.g. "
+                      "FirstRelRank when no relevant document is retrieved), so for such measures the queries "
+                      "one system failed on are left out")
+    return "; ".join(causes)
 
 
 def _require_common_queries(rows: pl.DataFrame, paired: pl.DataFrame, a: pl.DataFrame, b: pl.DataFrame,

@@ -27,10 +27,11 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
 
     Parameters
     ----------
-    data : Evaluation or table
+    data : Evaluation, table or path
         An :class:`~pairedframe.evaluation.Evaluation` or a per-query table with columns
         ``system, qid, measure, value`` (polars, pandas, arrow or a DuckDB relation); any other
         column is a key carried through (e.g. ``dataset``).  Null values mean "not measured".
+        A path (or list of paths) is read with :func:`pairedframe.read_results`.
     baseline : str
         The system ``a`` of every pair.
     systems : str or sequence of str, optional

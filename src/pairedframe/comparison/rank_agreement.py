@@ -148,7 +148,7 @@ class RankAgreement:
 def _per_query(obj: Any, what: str) -> pl.DataFrame:
     """``obj`` as compare reads a per-query table (any table form; ids as strings, float or null ids, NaN /
     inf values and empty tables refused, null values dropped), without repeated (system, qid, measure)."""
-    if isinstance(obj, (str, bytes)) or obj is None:
+    if isinstance(obj, bytes) or obj is None:
         raise TypeError(f"`{what}` must be an Evaluation or a per-query table (system, qid, measure, value); "
                         f"got {type(obj).__name__}")
     try:
@@ -322,10 +322,11 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
 
     Parameters
     ----------
-    a, b : Evaluation or per-query table
+    a, b : Evaluation, per-query table or path
         ``system, qid, measure, value`` (e.g. the same runs under NIST and under LLM qrels); ``a``
         is the reference ranking for tau_AP.  Or ``a`` a
         :class:`~pairedframe.evaluation.JudgmentSetsEvaluation` and ``b`` omitted.
+        A path (or list of paths) is read with :func:`pairedframe.read_results`.
     measure : str
         Measure name as in the ``measure`` column (``"nDCG@10"``; trec_eval names are resolved).
     judgments : (str, str), optional

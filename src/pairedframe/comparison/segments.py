@@ -257,10 +257,11 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
 
     Parameters
     ----------
-    per_query : Evaluation or table
+    per_query : Evaluation, table or path
         ``system, qid, measure, value`` (plus optional key columns, as :func:`compare`). A DuckDB
         relation or a Spark DataFrame is analysed in its engine, streams included, same result
         (:mod:`pairedframe.comparison.by_join_segments`); ``segments`` may then be a Spark DataFrame.
+        A path (or list of paths) is read with :func:`pairedframe.read_results`.
     segments : table
         ``qid, segment_set, segment`` (polars, pandas, DuckDB relation or a dict of columns); one row
         per (query, segment) membership.  A query may belong to several segment sets (and segments);

@@ -48,6 +48,7 @@ from pairedframe.comparison.options import check_level
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.value_range import constant_sample_interval
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
+from pairedframe.io.results import read_if_paths
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of
@@ -130,9 +131,9 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
         data = data.evaluation(judgments)
     elif judgments is not None:
         raise TypeError("`judgments` applies only to the result of evaluate_judgment_sets")
-    per_query = getattr(data, "per_query", data)
+    per_query = read_if_paths(getattr(data, "per_query", data))
     if not isinstance(per_query, pl.DataFrame) and not is_table(per_query):
-        raise TypeError(f"`data` must be an Evaluation, judgment sets or a per-query table, got {type(data).__name__}")
+        raise TypeError(f"`data` must be an Evaluation, judgment sets, a per-query table or its path, got {type(data).__name__}")
     per_query = per_query_frame(per_query, keep_nulls=True)  # the checks of compare's input
     missing = [c for c in ("system", "qid", "measure", "value") if c not in per_query.columns]
     if missing:
@@ -298,8 +299,9 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
 
     Parameters
     ----------
-    data : Evaluation, JudgmentSetsEvaluation or per-query table, optional
+    data : Evaluation, JudgmentSetsEvaluation, per-query table or path, optional
         Source of the means (over each system's evaluated queries, as trec_eval) and intervals.
+        A path (or list of paths) is read with :func:`pairedframe.read_results`.
     comparison : polars.DataFrame, optional
         A :func:`pairedframe.compare` result (one or several baselines, or all pairs); source of the
         marks (and of the means when ``data`` is None).

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe.checks import near_miss_ids, require_each, sample
+from pairedframe.checks import near_miss_hint, near_miss_ids, require_each, sample
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
@@ -70,11 +70,14 @@ def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete
             _warn_uneven_query_sets(retrieved.join(qrels.select("qid").unique(), on="qid", how="semi"))
         return
     unjudged = retrieved.filter(~pl.col("system").is_in(with_judged))["qid"].unique().sort()
+    # Ids spelled differently ('7' / '007') are the likelier cause than another collection: say so.
+    near = near_miss_hint(unjudged.to_list(), judged.to_list(), of="the run", in_="the qrels")
     require_each(systems, with_judged, what="system", lacking="no judged query in common with the qrels",
                  consequence=("scored 0 on every judged query (complete=True)" if complete
                               else "left out of the result"),
                  hint=f"their queries {sample(unjudged.to_list(), 3)} are not in the qrels, whose queries "
-                      f"are {sample(judged.to_list(), 3)}: are run and qrels of the same collection and year?")
+                      f"are {sample(judged.to_list(), 3)}"
+                      + (near or ": are run and qrels of the same collection and year?"))
 
 
 def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:

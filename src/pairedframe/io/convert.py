@@ -104,7 +104,8 @@ def to_polars(obj: Any, what: str, *, expected: str = TABLE_FORMS) -> pl.DataFra
     Raises
     ------
     TypeError
-        ``obj`` is none of these forms (the message names ``what``, the type given and the forms read).
+        ``obj`` is none of these forms (the message names ``what``, the type given and the forms read),
+        or a path (the callers that read files read them first).
     SchemaError
         Records that yield no row.
     """
@@ -118,6 +119,9 @@ def to_polars(obj: Any, what: str, *, expected: str = TABLE_FORMS) -> pl.DataFra
         raise TypeError(f"cannot read a {what} from {type(obj).__name__}; pass a path, a polars/pandas/"
                         f"pyarrow table, a DuckDB relation, a dict {{qid: {{docno: value}}}} or namedtuple records "
                         f"(ir_measures' Qrel / ScoredDoc, ir_datasets' {_RECORD_ITERATORS[what]}())")
+    if isinstance(obj, (str, os.PathLike)):  # else polars reads the path as a one-column table of its text
+        raise TypeError(f"cannot read the {what} from the path {os.fspath(obj)!r}: pass {expected} (read the file "
+                        "first, e.g. with polars.read_csv; a per-query results file with pf.read_results)")
     try:
         return pl.DataFrame(obj)
     except (TypeError, ValueError, pl.exceptions.PolarsError) as exc:

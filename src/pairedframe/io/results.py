@@ -29,7 +29,7 @@ from pairedframe.errors import InputFormatError, SchemaError
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "read_results", "as_results", "system_name_from_results_path",
            "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_ids", "ID_COLUMNS",
-           "read_one"]
+           "read_one", "is_paths", "read_if_paths"]
 
 RESULT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".txt": "tsv",
                   ".json": "json", ".jsonl": "ndjson", ".ndjson": "ndjson"}
@@ -116,7 +116,7 @@ def read_one(path: Path) -> pl.DataFrame:
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     kind = RESULT_FORMATS.get(os.path.splitext(name)[1].lower())
     if not path.exists():
-        raise FileNotFoundError(str(path))
+        raise FileNotFoundError(f"no such file: {path}")
     if kind not in ("json", "ndjson"):
         detected = detect_format(path, what="results")   # the first bytes decide, not the extension
         if detected == "arrow":
@@ -205,6 +205,18 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     return pl.concat(frames, how="diagonal_relaxed")
 
 
+def is_paths(data: Any) -> bool:
+    """Whether ``data`` is a path (str or os.PathLike) or a non-empty list / tuple of paths."""
+    return isinstance(data, (str, os.PathLike)) or (isinstance(data, (list, tuple)) and bool(data)
+                                                     and all(isinstance(d, (str, os.PathLike)) for d in data))
+
+
+def read_if_paths(data: Any) -> Any:
+    """``data`` read with :func:`read_results` when it is a path or a list of paths, else as given: so
+    every door that takes a per-query table takes its file too (never a one-column table of the path)."""
+    return read_results(data) if is_paths(data) else data
+
+
 def as_results(data: Any, *, ks: Iterable[int] = (1, 5, 10)) -> pl.DataFrame:
     """Per-query table from an Evaluation, a table (values or first-hit ranks), or path(s), without
     the columns no measured row fills (:func:`drop_unused_keys`): ready to be paired.
@@ -232,8 +244,7 @@ def _as_results(data: Any, *, ks: Iterable[int]) -> pl.DataFrame:
     per_query = getattr(data, "per_query", None)
     if isinstance(per_query, pl.DataFrame):
         return per_query
-    if isinstance(data, (str, os.PathLike)) or (isinstance(data, (list, tuple)) and data
-                                                 and all(isinstance(d, (str, os.PathLike)) for d in data)):
+    if is_paths(data):
         return read_results(data, ks=ks)
     if isinstance(data, (list, tuple)):
         return pl.concat([as_results(d, ks=ks) for d in data], how="diagonal_relaxed")

@@ -26,6 +26,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
+from pairedframe.io.results import read_if_paths
 from pairedframe.comparison.table_data import (TableData, reject_text_measures,
                                                results_table_data)
 from pairedframe.measures.parse import aggregate_of
@@ -316,8 +317,9 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
 
     Parameters
     ----------
-    data : Evaluation, JudgmentSetsEvaluation or per-query table, optional
+    data : Evaluation, JudgmentSetsEvaluation, per-query table or path, optional
         The means (over each system's evaluated queries, as trec_eval's ``all`` rows) and intervals.
+        A path (or list of paths) is read with :func:`pairedframe.read_results`.
     comparison : polars.DataFrame, optional
         A :func:`pairedframe.compare` result to take the marks from.  Without it, ``baseline=`` or
         ``pairs=`` runs :func:`pairedframe.compare` on ``data`` (with ``compare_options``).
@@ -371,6 +373,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     if comparison is not None and (baseline is not None or pairs is not None):
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
     reject_text_measures(measures)
+    data = read_if_paths(data)  # once, for the comparison and the means
     all_pairs = None
     if comparison is None and (baseline is not None or pairs is not None):
         if data is None:
