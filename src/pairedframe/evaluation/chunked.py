@@ -3,6 +3,7 @@ while the next blocks are read (see :func:`pairedframe.evaluation.pipeline.evalu
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -102,4 +103,6 @@ class ChunkedEvaluation:
         sizes_all = pl.concat(sizes)
         judgments: JudgmentsByQuery = self._judgments.result()
         own = judgments.of(sizes_all["qid"].unique().to_list())
-        return self._engine.evaluate_ranked(pl.concat(ranks), sizes_all, own, self._measures, self._options)
+        # the reading keeps the cores busy: an engine that can evaluates on one thread meanwhile
+        with getattr(self._engine, "one_thread", contextlib.nullcontext)():
+            return self._engine.evaluate_ranked(pl.concat(ranks), sizes_all, own, self._measures, self._options)
