@@ -24,15 +24,31 @@ class _Sent:
 
 
 class ChunkedEvaluation:
-    """Evaluate ranked blocks (``ranks``, ``sizes`` as :func:`pairedframe.engines.ranking.rank_judged`
-    gives them) about ``max_rows`` judged ranks at a time, on one helper thread (one user of the
-    engine's connection at a time) while the caller reads on: an engine's temporary tables grow with
-    its input (DuckDB's by ~400 bytes a rank), a query's value depends on its own rows only, so
-    chunks bound the memory and give the same values. A chunk of at least ``min_rows`` goes as soon
-    as the helper is idle, so that little is left to evaluate when the reading ends.
+    """Evaluate ranked blocks on one helper thread, in chunks, while the caller reads on.
 
-    ``judgments`` and ``warmed`` are futures (the qrels grouped by query, the engine's start-up):
-    the helper waits for them. Use as a context manager: leaving waits for the helper."""
+    An engine's temporary tables grow with its input (DuckDB's by ~400 bytes a rank) and a query's
+    value depends on its own rows only, so chunks bound the memory and give the same values; one
+    helper keeps one user of the engine's connection at a time. Use as a context manager: leaving
+    waits for the helper.
+
+    Parameters
+    ----------
+    engine : Engine
+        Evaluates each chunk (:meth:`~pairedframe.engines.base.Engine.evaluate_ranked`); one that
+        has ``one_thread()`` evaluates inside it (the reading keeps the other cores busy).
+    measures : list of Measure
+        Resolved measures.
+    options : EvalOptions
+        With ``complete``, :meth:`finish` adds the placeholder rankings trec_eval -c scores.
+    judgments, warmed : concurrent.futures.Future
+        The qrels grouped by query (:class:`~pairedframe.engines.ranking.JudgmentsByQuery`) and the
+        engine's start-up: the helper waits for them.
+    max_rows : int
+        Judged ranks plus ranking sizes of a chunk, at most (about: whole blocks).
+    min_rows : int
+        A chunk this large goes as soon as the helper is idle, so that little is left to evaluate
+        when the reading ends.
+    """
 
     def __init__(self, engine: Engine, measures: list[Measure], options: EvalOptions, judgments: Future,
                  warmed: Future, *, max_rows: int, min_rows: int) -> None:
