@@ -172,3 +172,25 @@ def test_an_empty_or_blank_file_does_not_stream(tmp_path):
         path.write_text(text)
         with pytest.raises(stream.NotStreamable, match="empty"):
             list(stream.iter_query_blocks(path, "empty"))
+
+
+def test_streamed_chunks_run_on_one_duckdb_thread_and_leave_a_given_connection_as_it_was(small_chunks, monkeypatch):
+    import duckdb
+
+    from pairedframe.engines.duckdb_engine import DuckDBEngine
+
+    con = duckdb.connect()
+    con.sql("SET threads = 3")
+    engine = DuckDBEngine(con)
+    seen = []
+    evaluate_ranked = engine.evaluate_ranked
+
+    def spy(*args, **kwargs):
+        seen.append(con.sql("SELECT current_setting('threads')").fetchall()[0][0])
+        return evaluate_ranked(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "evaluate_ranked", spy)
+    qrels, runs = example_paths()
+    pf.evaluate(runs, qrels, ["nDCG@10"], engine=engine)
+    assert len(seen) > 1 and set(seen) == {1}
+    assert con.sql("SELECT current_setting('threads')").fetchall()[0][0] == 3

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import warnings
 from collections import deque
@@ -17,6 +16,7 @@ from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
 from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
+from pairedframe.evaluation.chunked import ChunkedEvaluation
 from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
 from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
                                               warn_levels_above_grades)
@@ -30,8 +30,11 @@ from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, Que
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 
-#: Judged ranks (plus ranking sizes) the engine evaluates at a time: the memory knob of the last step.
+#: Judged ranks (plus ranking sizes) the engine evaluates at a time at most: the memory knob of the last step.
 EVAL_RANK_ROWS = 2**19
+#: Fewest judged ranks (plus ranking sizes) sent to the engine while it is idle: smaller chunks leave
+#: less to evaluate after the reading, but each costs the engine's per-call work.
+EVAL_MIN_ROWS = 2**15
 #: Helper threads that check and rank blocks (and read the qrels first); as many blocks wait for them at most.
 #: Two keep both cores busy while a parse thread or the other helper waits.
 RANK_THREADS = 2
@@ -156,88 +159,68 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
 
     Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
-    small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`). ``pool``'s threads
-    (:data:`RANK_THREADS`) check and rank blocks while the next ones are parsed (after reading the
-    qrels, the ``qrels`` future). The third value is the first lines of each file, for :func:`warn_near_miss_docnos`."""
+    small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`) on a helper thread
+    while the next blocks are read (:class:`~pairedframe.evaluation.chunked.ChunkedEvaluation`).
+    ``pool``'s threads (:data:`RANK_THREADS`) check and rank blocks while the next ones are parsed
+    (after reading the qrels, the ``qrels`` future). The third value is the first lines of each
+    file, for :func:`warn_near_miss_docnos`."""
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
     names = _run_names(run, system, paths)
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
-    done: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+    sizes: list[pl.DataFrame] = []
     judgments = pool.submit(lambda: JudgmentsByQuery(qrels.result()))
     # the engine's start-up (a DuckDB connection) overlaps the reading instead of following it
     warmed = pool.submit(getattr(engine, "warm_up", lambda: None))
     sample = DocnoSample()
-    try:
-        for path, name in zip(paths, names):
-            sampled = len(sample.parts)
-            try:
-                done.extend(_ranked_blocks(sample.first_rows(iter_query_blocks(path, name)), judgments, options,
-                                           pool))
-            except Interleaved:  # a query's lines are scattered: partition the file by query first
-                del sample.parts[sampled:]
+    with ChunkedEvaluation(engine, measures, options, judgments, warmed, max_rows=EVAL_RANK_ROWS,
+                           min_rows=EVAL_MIN_ROWS) as chunks:
+        try:
+            for path, name in zip(paths, names):
+                sampled = len(sample.parts)
                 try:
-                    done.extend(_ranked_blocks(sample.first_rows(iter_partitioned_blocks(path, name)), judgments,
-                                               options, pool))
-                except DuplicatePair as dup:  # named by a second pass, not by reading the file whole
-                    raise duplicate_error(path, dup.qid, dup.docno) from None
-    except NotStreamable:
-        return None
-    retrieved = pl.concat([r for _, r in done])
-    warmed.result()
-    values = pl.concat(list(_evaluate_in_chunks(done, retrieved, qrels.result(), judgments.result(), measures,
-                                                options, engine)))
+                    sizes.extend(_ranked_blocks(sample.first_rows(iter_query_blocks(path, name)), name, judgments,
+                                                options, pool, chunks))
+                except Interleaved:  # a query's lines are scattered: partition the file by query first
+                    del sample.parts[sampled:]
+                    chunks.drop(name)
+                    try:
+                        sizes.extend(_ranked_blocks(sample.first_rows(iter_partitioned_blocks(path, name)), name,
+                                                    judgments, options, pool, chunks))
+                    except DuplicatePair as dup:  # named by a second pass, not by reading the file whole
+                        raise duplicate_error(path, dup.qid, dup.docno) from None
+        except NotStreamable:
+            return None
+        retrieved = pl.concat(sizes)
+        values = chunks.finish(retrieved, qrels.result())
     return values, retrieved.select("system", "qid"), sample
 
 
-def _evaluate_in_chunks(done: list[tuple[pl.DataFrame, pl.DataFrame]], retrieved: pl.DataFrame,
-                        qrels: pl.DataFrame, judgments: JudgmentsByQuery, measures: list[Measure],
-                        options: EvalOptions, engine: Engine) -> Iterator[pl.DataFrame]:
-    """The engine's values of the ranked blocks, about EVAL_RANK_ROWS judged ranks at a time: an
-    engine's temporary tables grow with its input (DuckDB's by ~400 bytes a rank), a query's value
-    depends on its own rows only, so chunks bound the memory and give the same values.
-
-    With ``complete`` the pairs no run retrieved are added as rankings of one unjudged document (the
-    placeholder trec_eval -c scores), so that each chunk is evaluated without the cross join of
-    systems and judged queries."""
-    if options.complete:
-        missing = (retrieved.select("system").unique().join(qrels.select("qid").unique(), how="cross")
-                   .join(retrieved, on=["system", "qid"], how="anti")
-                   .select("system", "qid", pl.lit(1, dtype=retrieved.schema["n"]).alias("n")))
-        empty_ranks = done[0][0].clear()
-        done = done + [(empty_ranks, missing.slice(i, EVAL_RANK_ROWS))
-                       for i in range(0, missing.height, EVAL_RANK_ROWS)]
-        options = dataclasses.replace(options, complete=False)
-    chunk: list[tuple[pl.DataFrame, pl.DataFrame]] = []
-    rows = 0
-    for i, (ranks, sizes) in enumerate(done):
-        chunk.append((ranks, sizes))
-        rows += ranks.height + sizes.height
-        if rows >= EVAL_RANK_ROWS or i == len(done) - 1:
-            sizes = pl.concat([s for _, s in chunk])
-            own = judgments.of(sizes["qid"].unique().to_list())
-            yield engine.evaluate_ranked(pl.concat([r for r, _ in chunk]), sizes, own, measures, options)
-            chunk, rows = [], 0
-
-
-def _ranked_blocks(blocks: Iterator[QueryBlock], judgments: Future, options: EvalOptions,
-                   pool: ThreadPoolExecutor) -> list[tuple[pl.DataFrame, pl.DataFrame]]:
-    """Ranks and ranking sizes of every block, in block order; the helpers rank blocks while the
-    next ones are read."""
-    done = []
+def _ranked_blocks(blocks: Iterator[QueryBlock], name: str, judgments: Future, options: EvalOptions,
+                   pool: ThreadPoolExecutor, chunks: ChunkedEvaluation) -> list[pl.DataFrame]:
+    """Rank every block of run ``name`` and hand the ranks to ``chunks``; the ranking sizes, in block
+    order. The helpers rank blocks while the next ones are read."""
+    sizes = []
     pending: deque[Future] = deque()  # at most RANK_THREADS blocks wait for the helpers: bounded memory
+
+    def take() -> None:
+        ranks, block_sizes = pending.popleft().result()
+        chunks.add(name, ranks, block_sizes)
+        sizes.append(block_sizes)
+
     try:
         for block in blocks:
             pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
             while len(pending) > RANK_THREADS:
-                done.append(pending.popleft().result())
-        done.extend(future.result() for future in pending)
+                take()
+        while pending:
+            take()
     finally:
         for future in pending:
             future.cancel()
-    return done
+    return sizes
 
 
 def _rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
