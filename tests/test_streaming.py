@@ -194,3 +194,46 @@ def test_streamed_chunks_run_on_one_duckdb_thread_and_leave_a_given_connection_a
     pf.evaluate(runs, qrels, ["nDCG@10"], engine=engine)
     assert len(seen) > 1 and set(seen) == {1}
     assert con.sql("SELECT current_setting('threads')").fetchall()[0][0] == 3
+
+
+def test_chunked_evaluation_holds_at_most_two_chunks_when_the_engine_is_slower_than_the_reading():
+    """A slow engine (all_trec on a big file) must not let chunks pile up in the helper's queue: memory stays
+    bounded by one chunk evaluated and one being filled, whatever the file's size."""
+    import threading
+    import time
+    from concurrent.futures import Future
+
+    from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions
+    from pairedframe.engines.ranking import RANKS_SCHEMA
+    from pairedframe.evaluation.chunked import ChunkedEvaluation
+
+    class SlowEngine:
+        def __init__(self):
+            self.lock, self.alive, self.most_alive = threading.Lock(), 0, 0
+
+        def evaluate_ranked(self, ranks, sizes, judgments, measures, options):
+            time.sleep(0.02)
+            with self.lock:
+                self.alive -= 1
+            return pl.DataFrame({"system": ["s"], "qid": [sizes["qid"][0]], "measure": ["m"], "value": [1.0],
+                                 "text": [None]},
+                                schema=RESULT_SCHEMA)
+
+    class Judgments:
+        def of(self, qids):
+            return None
+
+    done_judgments, warmed = Future(), Future()
+    done_judgments.set_result(Judgments())
+    warmed.set_result(None)
+    engine = SlowEngine()
+    ranks = pl.DataFrame(schema=RANKS_SCHEMA)
+    with ChunkedEvaluation(engine, [], EvalOptions(), done_judgments, warmed, max_rows=1, min_rows=1) as chunks:
+        for i in range(30):                         # every block is a full chunk: the reading outruns the engine
+            chunks.add("s", ranks, pl.DataFrame({"qid": [f"q{i}"], "n": [1]}))
+            with engine.lock:
+                engine.alive += 1
+                engine.most_alive = max(engine.most_alive, engine.alive)
+        values = chunks.finish(pl.DataFrame({"system": ["s"], "qid": ["q0"], "n": [1]}), pl.DataFrame())
+    assert values.height == 30
+    assert engine.most_alive <= 2

@@ -111,6 +111,8 @@ class ChunkedEvaluation:
         if not self._chunk:
             return
         chunk, self._chunk, self._rows = self._chunk, [], 0
+        for sent in self._sent:         # memory stays bounded: one chunk evaluated, at most one waiting
+            sent.values.result()
         self._sent.append(_Sent(self._pool.submit(self._evaluate, [r for _, r, _ in chunk],
                                                   [s for _, _, s in chunk])))
 

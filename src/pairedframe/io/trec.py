@@ -21,7 +21,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
-import numpy as np
 import polars as pl
 import pyarrow as pa
 
