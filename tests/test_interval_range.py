@@ -287,3 +287,48 @@ def test_equal_deltas_get_compares_range_interval_in_segments_and_clustered_too(
     for row in clustered:
         assert (row["ci_low"], row["ci_high"]) == pytest.approx(want, rel=1e-12)
         assert "every delta equals +0.1 (no spread)" in row["verdict_note"]
+
+
+def test_default_interval_with_too_few_resamples_for_its_level_is_capped_at_one_and_a_half_t_against_scipy():
+    """B = 100 at 99.9 %: the bootstrap quantile lies beyond every resample; the default stays what its
+    docs promise -- never wider than 1.5 x the t interval (scipy's t quantile) -- and the note says B is too
+    few, not that a few queries dominate; the sign-flip interval is unbounded (clipped) and says why."""
+    import polars as pl
+    from scipy import stats as sps
+
+    import pairedframe as pf
+
+    rng = np.random.default_rng(3)
+    a = rng.uniform(0.2, 0.6, 40)
+    b = np.clip(a + rng.normal(0.02, 0.05, 40), 0, 1)
+    frame = pl.DataFrame({"system": ["A"] * 40 + ["B"] * 40, "qid": [f"q{i}" for i in range(40)] * 2,
+                          "measure": "AP", "value": np.concatenate([a, b])})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        row = pf.compare(frame, baseline="A", n_resamples=100, confidence_level=0.999, seed=0).row(0, named=True)
+        flip = pf.compare(frame, baseline="A", n_resamples=100, confidence_level=0.999, interval="signflip",
+                          seed=0).row(0, named=True)
+    d = b - a
+    half_t = sps.t.ppf(0.9995, 39) * d.std(ddof=1) / np.sqrt(40)
+    assert row["ci_high"] - row["ci_low"] == pytest.approx(2 * 1.5 * half_t, rel=1e-9)
+    assert "n_resamples = 100 is too few for a 0.999 interval" in row["verdict_note"]
+    assert "a few queries dominate" not in row["verdict_note"]
+    assert (flip["ci_low"], flip["ci_high"]) == (-1.0, 1.0)
+    assert "sign-flip interval is unbounded; use n_resamples >= 1000" in flip["verdict_note"]
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_default_interval_with_too_few_resamples_equals_the_loop_reference(alternative):
+    """B = 40 at 99 %: (count + 1) / (B + 1) >= alpha already at count 0, so the reference's quantile is
+    the cap (1.5 x scipy's t quantile), on compare_pair's own resamples."""
+    from pairedframe.comparison.paired import resample_generators
+    from tests.reference.stats_reference import studentized_interval_loop
+
+    rng = np.random.default_rng(5)
+    d = rng.normal(0.02, 0.1, 15)
+    r = _quiet(compare_pair, np.zeros(15), d, n_resamples=40, confidence_level=0.99, alternative=alternative)
+    order = sorted(range(15), key=str)
+    idx = resample_generators(0, [str(i) for i in range(15)])[0].integers(0, 15, size=(40, 15))
+    want = studentized_interval_loop(list(d[order]), idx.tolist(), confidence_level=0.99, alternative=alternative)
+    assert tuple(r.confidence_interval) == pytest.approx(want, rel=1e-9)
+    assert all(np.isfinite(v) for v in want if alternative == "two-sided")

@@ -29,6 +29,7 @@ import numpy as np
 from pairedframe.errors import user_stacklevel
 
 from pairedframe.measures.parse import value_range
+from pairedframe.stats.signflip_interval import least_count
 from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, MIN_BOOTSTRAP_N, quantile_cap
 from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
 
@@ -104,15 +105,18 @@ def clip_delta_intervals(low, high, measures: Sequence[str], estimate=None, *,
 
 def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
                             se: np.ndarray, n: np.ndarray, flat: np.ndarray, interval: str, confidence_level: float,
-                            alternative: str) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+                            alternative: str, n_resamples: int | None = None
+                            ) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """compare's intervals inside the delta range, the zero-spread and the default's capped cases, and a
     note per row (None where nothing needs saying).
 
-    ``se``: the studentizing SE ``sd / sqrt(n)``; ``flat``: rows whose deltas have zero spread.
+    ``se``: the studentizing SE ``sd / sqrt(n)``; ``flat``: rows whose deltas have zero spread;
+    ``n_resamples``: the Monte-Carlo resamples of a resampled interval (None: not said).
     """
     lo, hi = delta_ranges(measures, delta)
     low, high = np.array(ci_low, dtype=np.float64), np.array(ci_high, dtype=np.float64)
     notes: list[list[str]] = [[] for _ in range(low.shape[0])]
+    too_few = n_resamples is not None and least_count(1.0 - confidence_level, n_resamples, False) == 0
     if interval == "studentized":
         cap = quantile_cap(np.maximum(n - 1.0, 1.0), confidence_level, alternative)
         half = high - delta if alternative == "less" else delta - low
@@ -121,9 +125,16 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
             notes[i].append(f"fewer than {MIN_BOOTSTRAP_N} queries have too few distinct bootstrap resamples: "
                             "the interval is Student's t interval")
         for i in np.flatnonzero(capped & (n >= MIN_BOOTSTRAP_N)):
-            notes[i].append(f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
+            notes[i].append(_too_few_text(n_resamples, confidence_level, "the bootstrap-t quantile is taken at its "
+                                          f"cap, {MAX_QUANTILE_RATIO:g} x Student's, the widest the default gives")
+                            if too_few else
+                            f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
                             f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
                             f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
+    if interval == "signflip" and too_few:
+        for i in np.flatnonzero(~flat & ((n >= 63) | (2.0 ** np.minimum(n, 62) > n_resamples))):   # Monte Carlo
+            notes[i].append(_too_few_text(n_resamples, confidence_level, "no shift can be rejected, so the "
+                                          "sign-flip interval is unbounded"))
     # whatever the interval: n equal deltas never make a point (or the whole line) certain
     low, high, flat_notes = zero_spread_deltas(low, high, measures=measures, delta=delta, n=n, flat=flat,
                                                confidence_level=confidence_level, alternative=alternative)
@@ -134,6 +145,15 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
     for i in np.flatnonzero(clipped):
         notes[i].append(_clip_text(str(measures[i]), float(lo[i]), float(hi[i])))
     return low, high, ["; ".join(parts) if parts else None for parts in notes]
+
+
+def _too_few_text(n_resamples: int, confidence_level: float, what: str) -> str:
+    """The note of an interval whose level needs more Monte-Carlo resamples than it got."""
+    want = int(math.ceil(1.0 / (1.0 - confidence_level)))      # as the p-value's note: B >= 1 / alpha
+    while least_count(1.0 - confidence_level, want, False) == 0:
+        want += 1
+    return (f"n_resamples = {n_resamples} is too few for a {confidence_level:g} interval (its quantile lies beyond "
+            f"every resample): {what}; use n_resamples >= {want}")
 
 
 def zero_spread_deltas(low, high, *, measures: Sequence[str], delta: np.ndarray, n: np.ndarray, flat: np.ndarray,

@@ -132,7 +132,13 @@ def symmetric_interval(t_star: np.ndarray, mean: np.ndarray, se: np.ndarray, fla
     if df + 1 < MIN_BOOTSTRAP_N:       # too few distinct resamples: Student's quantile (MIN_BOOTSTRAP_N)
         t_star = np.broadcast_to(quantile_cap(df, confidence_level, alternative, 1.0), (1, k))
         t_star = -t_star if alternative == "less" else t_star
-        need = 1 if need > 0 else 0
+        need = 1                       # Student's quantile needs no resamples
+    if need == 0 and np.all(np.isfinite(cap)):
+        # too few resamples to estimate the quantile at this level (B < 2 / alpha): it is beyond every
+        # resample's |T*|, so the capped quantile can only be the cap -- never wider than cap x t's interval
+        t_star = np.broadcast_to(cap, (1, k))
+        t_star = -t_star if alternative == "less" else t_star
+        need = 1
     low = np.full(k, -np.inf)
     high = np.full(k, np.inf)
     with np.errstate(invalid="ignore"):      # q = inf times se = 0 on zero-spread columns, set to the mean below
@@ -243,8 +249,11 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
         module docstring); None: Hall's ``se*_b``.
     max_quantile_ratio : float >= 1 or None, default MAX_QUANTILE_RATIO (1.5)
         The bootstrap-t quantile is capped at this multiple of Student's t quantile (n - 1 df), so the
-        interval is never more than this many times as wide as the t interval; None: no cap.  With both
-        None, Hall's interval (unbounded when many resamples are constant, as with mostly tied deltas).
+        interval is never more than this many times as wide as the t interval -- also when ``B`` is too
+        small for the level (``(B + 1) * (1 - confidence_level) <= 1``: the quantile lies beyond every
+        resample, so the capped quantile is the cap); None: no cap (then such ``B`` gives an unbounded
+        interval).  With both None, Hall's interval (unbounded when many resamples are constant, as with
+        mostly tied deltas).
 
     Returns
     -------
