@@ -45,7 +45,7 @@ def evaluate_cmd(
     judgments_format: Annotated[str, typer.Option("-R", "--judgments-format", help="layout of QRELS (trec_eval -R): qrels, qrels_jg (iter column = judgment group; -m qrels_jg), prefs or qrels_prefs (preference judgments; -m all_prefs)")] = "qrels",
     judged_only: Annotated[bool, typer.Option("-J", "--judged-only", help="drop unjudged documents from every ranking first (trec_eval -J)")] = False,
     zscores: Annotated[Path | None, typer.Option("-Z", "--zscores", help="print z-scores against the per-query means and standard deviations in this file: lines qid measure mean stddev (trec_eval -Z)")] = None,
-    grades: Annotated[str, typer.Option("--grades", help="strict (integer grades only) or trec_eval (read 1.5 as 1, as trec_eval's atol does; warns)")] = "strict",
+    grades: Annotated[str, typer.Option("--grades", help="strict (integer grades only; 1. and 2.0 are integers) or trec_eval (read 1.5 as 1, as trec_eval's atol does; warns)")] = "strict",
 ) -> None:
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
 
