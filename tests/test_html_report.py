@@ -423,3 +423,21 @@ def test_report_issues_each_warning_once_when_queries_are_left_out(tmp_path):
         rep = pf.report([top1, runs[1]], qrels, ["FirstRelRank", "RR"], baseline="reranker", n_resamples=99)
     left_out = [str(w.message) for w in caught if "leave out queries" in str(w.message)]
     assert len(left_out) == 1 and left_out[0] in rep.warnings
+
+
+@pytest.mark.parametrize("correction, column", [("bh", "pvalue_bh"), ("holm", "pvalue_holm"), ("none", "pvalue")])
+def test_report_decides_by_its_correction_in_every_section(correction, column):
+    """At alpha 0.065 the example's t-test p-values are significant after BH (0.060) but not after Holm
+    (0.071): the verdicts, forest colours and the table's marks must all follow the chosen correction."""
+    qrels, runs = example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(runs, qrels, ["nDCG@10", "AP"], baseline="bm25", test="t", correction=correction,
+                        n_resamples=99, confidence_level=0.935)
+    assert set(rep.comparison["verdict_on"]) == {column}
+    alpha = 1 - 0.935
+    for row in rep.comparison.iter_rows(named=True):
+        assert (row["verdict"] == "better") == (row[column] < alpha)
+        marked = rep.table.frame.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"]))
+        assert ("bm25" in marked["better_than"][0]) == (row["verdict"] == "better")
+    assert set(rep.comparison["verdict"]) == ({"inconclusive"} if correction == "holm" else {"better"})

@@ -185,7 +185,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         Of :func:`pairedframe.compare` (sign flips, key of the resample streams, ``"randomization"``
         or ``"t"``, level of the intervals; alpha = 1 - level).
     correction : {"holm", "bh", "none"}, default "holm"
-        The p-values that decide the table's marks (:func:`pairedframe.results_table`).
+        The p-values that decide everything the report marks: the table's marks
+        (:func:`pairedframe.results_table`), the verdicts and the forest plots' colours.
     max_delta_plots : int, default 3
         Per measure, the systems that get a bar chart of their per-query deltas: the decided ones
         first, then the largest absolute deltas.  Every system is in the heatmap above them.
@@ -244,7 +245,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
             if baseline is not None and baseline not in systems:
                 raise ValueError(f"`baseline` {baseline!r} is not one of the systems {systems}")
             names = [m.name for m in ev.measures]
-            cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level)
+            # one correction decides the marks, verdicts and colours alike
+            cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level,
+                               correction=correction)
             comparison = compare(ev, baseline=baseline, **cmp_options) if len(systems) > 1 else pl.DataFrame()
             order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
             table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
