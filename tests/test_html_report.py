@@ -441,3 +441,19 @@ def test_report_decides_by_its_correction_in_every_section(correction, column):
         marked = rep.table.frame.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"]))
         assert ("bm25" in marked["better_than"][0]) == (row["verdict"] == "better")
     assert set(rep.comparison["verdict"]) == ({"inconclusive"} if correction == "holm" else {"better"})
+
+
+def test_report_with_a_judgment_set_sharing_no_pair_renders_and_says_why(tmp_path):
+    """A label set of other documents (no (qid, docno) in common with the qrels) leaves the rest of the
+    report standing: the agreement section quotes why kappa cannot be computed, and a warning says so."""
+    qrels, runs = example_paths()
+    other = tmp_path / "elsewhere.qrels"
+    other.write_text("".join(f"{q} 0 x{d} {r}\n" for q, _, d, r in
+                             (line.split() for line in Path(qrels).read_text().splitlines() if line.strip())))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep = pf.report(runs, qrels, "nDCG@10", baseline="bm25", judgments={"elsewhere": str(other)}, n_resamples=99)
+    said = [str(w.message) for w in caught if issubclass(w.category, pf.errors.PartlyEmptyWarning)]
+    assert any("no (qid, docno) pair is judged in both" in m and "'elsewhere'" in m for m in said), said
+    assert "kappa cannot be computed for elsewhere: no (qid, docno) pair is judged in both" in rep.fragment
+    assert rep.comparison.height == 1 and any(m.startswith("the label agreement (kappa)") for m in rep.warnings)
