@@ -141,7 +141,7 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, meas
             return compute()
         except InsufficientSampleError as exc:
             warnings.warn(f"the {what} of {PRIMARY_JUDGMENTS} and {name!r} cannot be computed, so the report "
-                          f"leaves it out: {exc}", PartlyEmptyWarning, stacklevel=2)
+                          f"leaves it out: {exc}", PartlyEmptyWarning, stacklevel=user_stacklevel())
             return str(exc)
 
     out = []
