@@ -457,3 +457,15 @@ def test_report_with_a_judgment_set_sharing_no_pair_renders_and_says_why(tmp_pat
     assert any("no (qid, docno) pair is judged in both" in m and "'elsewhere'" in m for m in said), said
     assert "kappa cannot be computed for elsewhere: no (qid, docno) pair is judged in both" in rep.fragment
     assert rep.comparison.height == 1 and any(m.startswith("the label agreement (kappa)") for m in rep.warnings)
+
+
+def test_report_settings_say_the_t_test_draws_no_resamples():
+    """With test='t' "Every comparison" shows n_resamples None: Settings must not claim 10000 were used."""
+    qrels, runs = example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(runs, qrels, "AP", baseline="bm25", test="t", n_resamples=777)
+    assert rep.comparison["n_resamples"].to_list() == [None]
+    settings = rep.fragment[rep.fragment.index("-settings-table"):]
+    assert "<td>none: the t test and its t interval draw no resamples (777 asked)</td>" in settings
+    assert "<td>777</td>" not in settings and "-B 777" in rep.fragment

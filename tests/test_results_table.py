@@ -475,6 +475,14 @@ def test_geometric_mean_measures_show_trec_evals_all_value_against_trec_eval_out
     assert "GMAP, GMBpref: geometric mean" in table.caption
 
 
+def test_geometric_mean_caption_names_its_interval_only_when_intervals_are_shown():
+    qrels, runs = pf.example.example_paths()
+    ev = pf.evaluate(runs, qrels, ["GMAP"])
+    shown, hidden = pf.results_table(ev, ci="range").caption, pf.results_table(ev).caption
+    assert "GMAP: geometric mean" in hidden and "interval of the mean log" not in hidden
+    assert "its interval is the t interval of the mean log" in shown
+
+
 @pytest.mark.shared_data
 def test_count_measures_show_trec_evals_summed_all_value_against_trec_eval_output(shared_data):
     """Counts (num_ret, num_rel_ret) are summed over queries by trec_eval: the table shows that `all`

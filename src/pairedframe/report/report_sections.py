@@ -219,6 +219,9 @@ def _settings(root: str, settings: dict[str, Any]) -> str:
     rows = [(k, settings[k]) for k in ("measures", "baseline", "test", "n_resamples", "seed", "confidence_level",
                                         "correction", "max_delta_plots")]
     rows = [(k, ", ".join(v) if isinstance(v, list) else v) for k, v in rows]
+    if settings["test"] == "t":                        # as "Every comparison" shows: nothing was resampled
+        rows = [(k, f"none: the t test and its t interval draw no resamples ({v} asked)" if k == "n_resamples"
+                 else v) for k, v in rows]
     rows += [(f"evaluation: {k}", v) for k, v in ev.items()]
     inputs = settings["inputs"]
     rows += [("inputs: qrels", _input_text(inputs.get("qrels"))), ("inputs: runs", _input_text(inputs.get("runs")))]
