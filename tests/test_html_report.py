@@ -423,3 +423,49 @@ def test_report_issues_each_warning_once_when_queries_are_left_out(tmp_path):
         rep = pf.report([top1, runs[1]], qrels, ["FirstRelRank", "RR"], baseline="reranker", n_resamples=99)
     left_out = [str(w.message) for w in caught if "leave out queries" in str(w.message)]
     assert len(left_out) == 1 and left_out[0] in rep.warnings
+
+
+@pytest.mark.parametrize("correction, column", [("bh", "pvalue_bh"), ("holm", "pvalue_holm"), ("none", "pvalue")])
+def test_report_decides_by_its_correction_in_every_section(correction, column):
+    """At alpha 0.065 the example's t-test p-values are significant after BH (0.060) but not after Holm
+    (0.071): the verdicts, forest colours and the table's marks must all follow the chosen correction."""
+    qrels, runs = example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(runs, qrels, ["nDCG@10", "AP"], baseline="bm25", test="t", correction=correction,
+                        n_resamples=99, confidence_level=0.935)
+    assert set(rep.comparison["verdict_on"]) == {column}
+    alpha = 1 - 0.935
+    for row in rep.comparison.iter_rows(named=True):
+        assert (row["verdict"] == "better") == (row[column] < alpha)
+        marked = rep.table.frame.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"]))
+        assert ("bm25" in marked["better_than"][0]) == (row["verdict"] == "better")
+    assert set(rep.comparison["verdict"]) == ({"inconclusive"} if correction == "holm" else {"better"})
+
+
+def test_report_with_a_judgment_set_sharing_no_pair_renders_and_says_why(tmp_path):
+    """A label set of other documents (no (qid, docno) in common with the qrels) leaves the rest of the
+    report standing: the agreement section quotes why kappa cannot be computed, and a warning says so."""
+    qrels, runs = example_paths()
+    other = tmp_path / "elsewhere.qrels"
+    other.write_text("".join(f"{q} 0 x{d} {r}\n" for q, _, d, r in
+                             (line.split() for line in Path(qrels).read_text().splitlines() if line.strip())))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep = pf.report(runs, qrels, "nDCG@10", baseline="bm25", judgments={"elsewhere": str(other)}, n_resamples=99)
+    said = [str(w.message) for w in caught if issubclass(w.category, pf.errors.PartlyEmptyWarning)]
+    assert any("no (qid, docno) pair is judged in both" in m and "'elsewhere'" in m for m in said), said
+    assert "kappa cannot be computed for elsewhere: no (qid, docno) pair is judged in both" in rep.fragment
+    assert rep.comparison.height == 1 and any(m.startswith("the label agreement (kappa)") for m in rep.warnings)
+
+
+def test_report_settings_say_the_t_test_draws_no_resamples():
+    """With test='t' "Every comparison" shows n_resamples None: Settings must not claim 10000 were used."""
+    qrels, runs = example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(runs, qrels, "AP", baseline="bm25", test="t", n_resamples=777)
+    assert rep.comparison["n_resamples"].to_list() == [None]
+    settings = rep.fragment[rep.fragment.index("-settings-table"):]
+    assert "<td>none: the t test and its t interval draw no resamples (777 asked)</td>" in settings
+    assert "<td>777</td>" not in settings and "-B 777" in rep.fragment

@@ -475,6 +475,14 @@ def test_geometric_mean_measures_show_trec_evals_all_value_against_trec_eval_out
     assert "GMAP, GMBpref: geometric mean" in table.caption
 
 
+def test_geometric_mean_caption_names_its_interval_only_when_intervals_are_shown():
+    qrels, runs = pf.example.example_paths()
+    ev = pf.evaluate(runs, qrels, ["GMAP"])
+    shown, hidden = pf.results_table(ev, ci="range").caption, pf.results_table(ev).caption
+    assert "GMAP: geometric mean" in hidden and "interval of the mean log" not in hidden
+    assert "its interval is the t interval of the mean log" in shown
+
+
 @pytest.mark.shared_data
 def test_count_measures_show_trec_evals_summed_all_value_against_trec_eval_output(shared_data):
     """Counts (num_ret, num_rel_ret) are summed over queries by trec_eval: the table shows that `all`
@@ -492,3 +500,21 @@ def test_count_measures_show_trec_evals_summed_all_value_against_trec_eval_outpu
     assert f"| {expected['num_ret']:.0f} " in table.to_markdown().replace("**", "")
     assert "NumRet, NumRelRet: summed over queries, as trec_eval; no interval." in table.caption
     assert table.caption.startswith("Mean AP over")
+
+
+@pytest.mark.parametrize("name, starts", [("t.tex", "\\begin{table}"), ("t.md", "|"), ("t.html", "<")])
+def test_table_command_output_suffix_picks_the_format(tmp_path, name, starts):
+    """-o t.tex without --format writes LaTeX (not the terminal box table), as analyze -o does."""
+    qrels, runs = pf.example.example_paths()
+    out = tmp_path / name
+    res = CliRunner().invoke(app, ["table", str(qrels), *map(str, runs), "-m", "AP", "-B", "99", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text(encoding="utf-8")
+    assert text.lstrip().startswith(starts) and "│" not in text and "┃" not in text
+
+
+def test_table_command_refuses_an_output_suffix_of_no_table_format(tmp_path):
+    qrels, runs = pf.example.example_paths()
+    res = CliRunner().invoke(app, ["table", str(qrels), *map(str, runs), "-m", "AP", "-o", str(tmp_path / "t.csv")])
+    assert res.exit_code == 2 and "'.csv'" in res.output and "--format" in res.output
+    assert not (tmp_path / "t.csv").exists()

@@ -184,6 +184,27 @@ def test_skewed_small_sample_warns_with_skewness_and_n():
     assert "skewed deltas" in r.verdict_note
 
 
+@pytest.mark.parametrize("options, in_use", [
+    (dict(test="t", confidence_level=0.9), "the interval here is t at 90 %"),
+    (dict(), "used here covers best"),
+])
+def test_skew_and_tie_warnings_name_the_interval_in_use(options, in_use):
+    """The calibrated figures are for the default 95 % studentized interval; a t interval at 90 % is
+    named as the one in use, not passed off as the default."""
+    from pairedframe.errors import TiedQueriesWarning
+
+    d = np.array([0.0] * 17 + [0.5, 0.6, 0.9])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compare_pair(np.zeros(20), d, n_resamples=199, **options)
+    skew = [str(w.message) for w in caught if issubclass(w.category, SkewWarning)]
+    ties = [str(w.message) for w in caught if issubclass(w.category, TiedQueriesWarning)]
+    assert len(skew) == 1 and in_use in skew[0]
+    assert len(ties) == 1 and "the default 95 % studentized interval covered" in ties[0]
+    if options:
+        assert "the default studentized interval covers" not in skew[0] and in_use in ties[0]
+
+
 def test_forest_colour_follows_the_decision_never_the_interval():
     from pairedframe.report.forest import row_styles
 

@@ -59,8 +59,9 @@ def friendly_errors(fn: Callable) -> Callable:
                 return fn(*args, **kwargs)
         except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
                 pl.exceptions.PolarsError, duckdb.Error) as exc:
-            if isinstance(exc, FileNotFoundError):
-                fail(f"no such file: {exc.filename or exc}")
+            if isinstance(exc, FileNotFoundError):       # the library's own message may say it already
+                said = str(exc.filename or exc)
+                fail(said if said.startswith("no such file") else f"no such file: {said}")
             fail(name_flags(str(exc), command_flags(fn)))
         except Exception as exc:  # noqa: BLE001 -- anything else is a bug: say so, keep the traceback
             if type(exc).__module__.split(".")[0] in ("typer", "click"):    # Exit, Abort, usage errors

@@ -41,7 +41,7 @@ def report_cmd(
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the tests (alpha = 1 - level) and intervals")] = 0.95,
-    correction: Annotated[str, typer.Option("--correction", help="the table's marks: holm | bh | none")] = "holm",
+    correction: Annotated[str, typer.Option("--correction", help="what decides the marks, verdicts and colours: holm | bh | none")] = "holm",
     delta_plots: Annotated[int, typer.Option("--delta-plots", help="bar charts of per-query deltas per measure (the decided systems first)")] = 3,
     title: Annotated[str | None, typer.Option("--title", help="the report's title")] = None,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,

@@ -12,6 +12,22 @@ from pairedframe.cli.common import app, friendly_errors, held_warnings, named_ru
 from pairedframe.report.output import require_output_folder
 
 
+#: The format a ``-o`` file's suffix asks for when ``--format`` is not given.
+_FORMAT_OF_SUFFIX = {".tex": "latex", ".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html",
+                     ".txt": "terminal", "": "terminal"}
+
+
+def _format_of(output: Path | None) -> str:
+    """The table format of an ``-o`` file by its suffix (terminal without -o); ValueError naming an unknown one."""
+    if output is None:
+        return "terminal"
+    suffix = output.suffix.lower()
+    if suffix not in _FORMAT_OF_SUFFIX:
+        raise ValueError(f"--output {output.name!r}: the suffix {output.suffix!r} names no table format; use "
+                         f"{', '.join(s for s in _FORMAT_OF_SUFFIX if s)}, or give --format")
+    return _FORMAT_OF_SUFFIX[suffix]
+
+
 @app.command("table")
 @friendly_errors
 def table_cmd(
@@ -25,7 +41,8 @@ def table_cmd(
     ci: Annotated[str | None, typer.Option("--ci", help="show each mean's t interval: halfwidth | range")] = None,
     ci_layout: Annotated[str, typer.Option("--ci-layout", help="LaTeX: stacked (each interval below its number) | inline")] = "stacked",
     digits: Annotated[int, typer.Option("--digits", help="decimals shown")] = 3,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="terminal | latex | markdown | html")] = "terminal",
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="terminal | latex | markdown | html (default: terminal, "
+                                                                    "or with -o the file's suffix: .tex, .md, .html, .txt)")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file instead of stdout")] = None,
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="sign flips / permutations")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
@@ -48,6 +65,8 @@ def table_cmd(
 
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
+    if fmt is None:
+        fmt = _format_of(output)
     if fmt not in TABLE_FORMATS:
         raise ValueError(f"--format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
     if baseline and pairs:

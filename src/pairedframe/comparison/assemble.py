@@ -108,8 +108,9 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
                      resamples_name="max_resamples" if opt.adaptive else "n_resamples")
     labels = [describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
-    warn_skewed(stats.skewness, n_q, labels)
-    warn_many_ties(rows["ties"].to_numpy(), n_q, labels)
+    in_use = dict(interval=opt.interval, confidence_level=opt.confidence_level)
+    warn_skewed(stats.skewness, n_q, labels, **in_use)
+    warn_many_ties(rows["ties"].to_numpy(), n_q, labels, **in_use)
     method = stats.method if stats.method is not None else np.full(k_total, method_of(opt), dtype=object)
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),

@@ -170,8 +170,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     res = res.replace(ci_low=ci_low, ci_high=ci_high)
     mde, verdicts, notes = decide(res.delta, se_t, np.array([n]), res.pvalue, res.pvalue, one, all_zero,
                                    res, opt, "pvalue", interval_notes=interval_notes, measures=[measure])
-    warn_skewed(res.skewness, np.array([n]), ["this comparison"])
-    warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"])
+    in_use = dict(interval=opt.interval, confidence_level=opt.confidence_level)
+    warn_skewed(res.skewness, np.array([n]), ["this comparison"], **in_use)
+    warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"], **in_use)
     resampled = opt.test == "randomization" or opt.interval != "t"
     return PairedComparison(statistic=delta, pvalue=p,
         confidence_interval=ConfidenceInterval(float(res.ci_low[0]), float(res.ci_high[0])),

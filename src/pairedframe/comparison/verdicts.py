@@ -221,9 +221,16 @@ def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, 
     warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
 
 
-def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
+def _interval_in_use(interval: str, confidence_level: float) -> str:
+    """E.g. "the interval here is t at 90 %"."""
+    return f"the interval here is {interval} at {100 * confidence_level:g} %"
+
+
+def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries", *,
+                   interval: str = "studentized", confidence_level: float = 0.95) -> None:
     """One :class:`TiedQueriesWarning` naming the row with the largest share of exact ties (delta 0)
-    when more than :data:`TIED_SHARE` of a comparison's units tie.
+    when more than :data:`TIED_SHARE` of a comparison's units tie.  ``interval`` and
+    ``confidence_level`` are those in use: the message sets them beside the calibrated figures.
 
     Near-duplicate systems (an ablation that changes a few queries) give deltas that are mostly 0 and
     a few large values; a sample of such deltas often misses the rare large ones, so every interval
@@ -237,8 +244,9 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
     warnings.warn(
         f"{bad.size} comparison(s) tie exactly on more than {TIED_SHARE:.0%} of their {unit}; most: "
         f"{int(ties[i])} of {int(n_units[i])} ({labels[i]}). The mean delta rests on the few {unit} that "
-        f"differ, and intervals for it under-cover: {TIED_COVERAGE_AT_20:.2f} for the default 95 % interval "
-        f"on such samples of 20 real TREC deltas, 0.79 for interval='signflip' (benchmarks/calibration). "
+        f"differ, and intervals for it under-cover: on such samples of 20 real TREC deltas the default 95 % "
+        f"studentized interval covered {TIED_COVERAGE_AT_20:.2f} and interval='signflip' 0.79 "
+        f"(benchmarks/calibration); {_interval_in_use(interval, confidence_level)}. "
         "Read the wins / losses / ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
 
 
@@ -249,19 +257,24 @@ def _most_skewed(skewness: np.ndarray, n_units: np.ndarray) -> tuple[int, int] |
         return None
     return int(bad.size), int(bad[np.argmax(np.abs(skewness[bad]))])
 
-def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries") -> None:
-    """One :class:`SkewWarning` naming the worst row whose deltas fail Cochran's rule ``n > 25 g1^2``."""
+def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries", *,
+                interval: str = "studentized", confidence_level: float = 0.95) -> None:
+    """One :class:`SkewWarning` naming the worst row whose deltas fail Cochran's rule ``n > 25 g1^2``;
+    ``interval`` and ``confidence_level`` (those in use) decide how it points at the studentized interval."""
     found = _most_skewed(skewness, n_units)
     if found is None:
         return
     count, i = found
+    best = ("the studentized interval used here covers best there (so it may hold 0 where the test rejects)"
+            if interval == "studentized" else "the studentized interval (interval='studentized', the randomization "
+            f"test's default) covers best there; {_interval_in_use(interval, confidence_level)}")
     warnings.warn(
         f"{count} comparison(s) have deltas too skewed for their number of {unit} (Cochran's rule "
         f"n > 25 x skewness^2 fails); most skewed: skewness {skewness[i]:+.2f} with n = {int(n_units[i])} "
         f"({labels[i]}). The t-test, the sign-flip test and the intervals inverting them assume nearly "
         f"symmetric deltas: on skewed real TREC deltas at n = 20 both tests rejected up to "
-        f"{SKEWED_TYPE_I_AT_20:.1%} at alpha = 5% (benchmarks/calibration); the default studentized "
-        "interval covers best there (so it may hold 0 where the test rejects). See the verdict_note column", SkewWarning, stacklevel=user_stacklevel())
+        f"{SKEWED_TYPE_I_AT_20:.1%} at alpha = 5% (benchmarks/calibration); {best}. "
+        "See the verdict_note column", SkewWarning, stacklevel=user_stacklevel())
 
 
 def warn_skewed_segments(skewness: np.ndarray, n_units: np.ndarray, label: Callable[[int], str]) -> None:

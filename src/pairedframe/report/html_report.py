@@ -17,7 +17,7 @@ import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison import compare
-from pairedframe.errors import user_stacklevel
+from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate, evaluate_judgment_sets
 from pairedframe.report.html_page import new_report_id, page
 from pairedframe.report.output import require_output_folder
@@ -125,19 +125,34 @@ def _input_names(runs: Any, qrels: Any) -> dict[str, Any]:
 
 def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, measures: list[str], rel_level: int,
                 n_resamples: int, confidence_level: float, seed: int) -> list[tuple[str, Any, dict[str, Any]]]:
-    """Per other judgment set: (name, its label agreement with ``qrels``, {measure: rank agreement})."""
+    """Per other judgment set: (name, its label agreement with ``qrels``, {measure: rank agreement}).
+
+    An agreement that cannot be computed (e.g. no (qid, docno) judged in both sets) is the reason in
+    words instead, with a PartlyEmptyWarning: one label set that misses the qrels should not cost the
+    rest of the report.
+    """
     if sets is None or not judgments:
         return []
     from pairedframe.comparison.label_agreement import label_agreement
     from pairedframe.comparison.rank_agreement import rank_agreement
 
+    def attempt(what: str, name: str, compute: Any) -> Any:
+        try:
+            return compute()
+        except InsufficientSampleError as exc:
+            warnings.warn(f"the {what} of {PRIMARY_JUDGMENTS} and {name!r} cannot be computed, so the report "
+                          f"leaves it out: {exc}", PartlyEmptyWarning, stacklevel=user_stacklevel())
+            return str(exc)
+
     out = []
-    for name, other in judgments.items():
-        labels = label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, str(name)), binary_at=max(rel_level, 1))
-        ranks = {m: rank_agreement(sets, measure=m, judgments=(PRIMARY_JUDGMENTS, str(name)),
-                                   n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
+    for name, other in map(lambda kv: (str(kv[0]), kv[1]), judgments.items()):
+        labels = attempt("label agreement (kappa)", name, lambda: label_agreement(
+            qrels, other, names=(PRIMARY_JUDGMENTS, name), binary_at=max(rel_level, 1)))
+        ranks = {m: attempt(f"rank agreement on {m}", name, lambda m=m: rank_agreement(
+                     sets, measure=m, judgments=(PRIMARY_JUDGMENTS, name), n_resamples=n_resamples,
+                     confidence_level=confidence_level, seed=seed))
                  for m in measures} if len(sets.systems) > 1 else {}
-        out.append((str(name), labels, ranks))
+        out.append((name, labels, ranks))
     return out
 
 
@@ -185,7 +200,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         Of :func:`pairedframe.compare` (sign flips, key of the resample streams, ``"randomization"``
         or ``"t"``, level of the intervals; alpha = 1 - level).
     correction : {"holm", "bh", "none"}, default "holm"
-        The p-values that decide the table's marks (:func:`pairedframe.results_table`).
+        The p-values that decide everything the report marks: the table's marks
+        (:func:`pairedframe.results_table`), the verdicts and the forest plots' colours.
     max_delta_plots : int, default 3
         Per measure, the systems that get a bar chart of their per-query deltas: the decided ones
         first, then the largest absolute deltas.  Every system is in the heatmap above them.
@@ -221,6 +237,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     Warns
     -----
     Every warning of the evaluation and the comparison (also listed in the report).
+    PartlyEmptyWarning
+        An agreement with a judgment set that cannot be computed (e.g. no (qid, docno) judged in
+        both): the agreement section says why instead of the report failing.
 
     Examples
     --------
@@ -244,7 +263,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
             if baseline is not None and baseline not in systems:
                 raise ValueError(f"`baseline` {baseline!r} is not one of the systems {systems}")
             names = [m.name for m in ev.measures]
-            cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level)
+            # one correction decides the marks, verdicts and colours alike
+            cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level,
+                               correction=correction)
             comparison = compare(ev, baseline=baseline, **cmp_options) if len(systems) > 1 else pl.DataFrame()
             order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
             table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",

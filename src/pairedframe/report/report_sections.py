@@ -140,25 +140,34 @@ def _deltas(root: str, evaluation: Any, comparison: pl.DataFrame, measures: list
     return _section(root, "deltas", f"Per-query deltas against {baseline}", "".join(parts))
 
 
+def _labels_table(root: str, k: int, name: str, labels: Any) -> str:
+    """The label agreement of ``qrels`` and ``name`` as a table, or why it could not be computed."""
+    if isinstance(labels, str):
+        return f'<p class="pf-note">Cohen\'s kappa cannot be computed for {esc(name)}: {esc(labels)}</p>'
+    ci = labels.confidence_intervals
+    kappa = [(title, getattr(labels, key), *(ci[key] if key in ci else (None, None)))
+             for title, key in (("Cohen's kappa (grades)", "kappa"), ("kappa, linear weights", "kappa_linear"),
+                                ("kappa, quadratic weights", "kappa_quadratic"),
+                                (f"kappa, relevant = grade >= {labels.binary_at}", "kappa_binary"))]
+    kappa += [("exact agreement", labels.exact_agreement, None, None),
+              ("pairs judged in both", labels.n_common, None, None),
+              (f"share of qrels missing from {name}", labels.missing_from_b, None, None),
+              (f"share of {name} missing from qrels", labels.missing_from_a, None, None)]
+    return plain_table(["labels", "value", "ci_low", "ci_high"], kappa, table_id=f"{root}-labels-{k}", digits=3)
+
+
 def _agreement(root: str, agreement: list[tuple[str, Any, dict[str, Any]]]) -> str:
     from pairedframe.report.plots import agreement_scatter
 
     parts = []
     for k, (name, labels, ranks) in enumerate(agreement):
         parts.append(f"<h3>qrels vs {esc(name)}</h3>")
-        ci = labels.confidence_intervals
-        kappa = [(title, getattr(labels, key), *(ci[key] if key in ci else (None, None)))
-                 for title, key in (("Cohen's kappa (grades)", "kappa"), ("kappa, linear weights", "kappa_linear"),
-                                    ("kappa, quadratic weights", "kappa_quadratic"),
-                                    (f"kappa, relevant = grade >= {labels.binary_at}", "kappa_binary"))]
-        kappa += [("exact agreement", labels.exact_agreement, None, None),
-                  ("pairs judged in both", labels.n_common, None, None),
-                  (f"share of qrels missing from {name}", labels.missing_from_b, None, None),
-                  (f"share of {name} missing from qrels", labels.missing_from_a, None, None)]
-        parts.append(plain_table(["labels", "value", "ci_low", "ci_high"], kappa, table_id=f"{root}-labels-{k}",
-                                 digits=3))
+        parts.append(_labels_table(root, k, name, labels))
         rows = []
         for m, r in ranks.items():
+            if isinstance(r, str):                     # why this rank agreement could not be computed
+                parts.append(f'<p class="pf-note">Rank agreement on {esc(m)} cannot be computed: {esc(r)}</p>')
+                continue
             for coef in ("kendall_tau_b", "tau_ap", "spearman_rho", "rbo"):
                 c = getattr(r, coef)
                 rows.append((m, coef, c.statistic, c.confidence_interval.low, c.confidence_interval.high,
@@ -166,7 +175,7 @@ def _agreement(root: str, agreement: list[tuple[str, Any, dict[str, Any]]]) -> s
         if rows:
             parts.append(plain_table(["measure", "coefficient", "statistic", "ci_low", "ci_high", "systems",
                                       "queries", "swapped pairs"], rows, table_id=f"{root}-ranks-{k}", digits=3))
-            first = next(iter(ranks.values()))
+            first = next(r for r in ranks.values() if not isinstance(r, str))
             data = render_figure(partial(agreement_scatter, first))
             parts.append(figure_html(data, alt=f"system means under qrels and {name}", figure_id=f"{root}-scatter-{k}",
                                      caption=f"Mean {first.measure} of each system under qrels (x) and {name} (y); "
@@ -210,6 +219,9 @@ def _settings(root: str, settings: dict[str, Any]) -> str:
     rows = [(k, settings[k]) for k in ("measures", "baseline", "test", "n_resamples", "seed", "confidence_level",
                                         "correction", "max_delta_plots")]
     rows = [(k, ", ".join(v) if isinstance(v, list) else v) for k, v in rows]
+    if settings["test"] == "t":                        # as "Every comparison" shows: nothing was resampled
+        rows = [(k, f"none: the t test and its t interval draw no resamples ({v} asked)" if k == "n_resamples"
+                 else v) for k, v in rows]
     rows += [(f"evaluation: {k}", v) for k, v in ev.items()]
     inputs = settings["inputs"]
     rows += [("inputs: qrels", _input_text(inputs.get("qrels"))), ("inputs: runs", _input_text(inputs.get("runs")))]

@@ -89,8 +89,8 @@ def caption_text(data: TableData) -> str:
         parts.append(f"{', '.join(summed)}: summed over queries, as trec_eval; no interval.")
     geometric = [m for m in data.measures if aggregate_of(m) == "gmean"]
     if geometric:
-        parts.append(f"{', '.join(geometric)}: geometric mean, as trec_eval (values floored at 1e-5); its interval "
-                     "is the t interval of the mean log, exponentiated.")
+        interval = "; its interval is the t interval of the mean log, exponentiated" if s.get("ci") else ""
+        parts.append(f"{', '.join(geometric)}: geometric mean, as trec_eval (values floored at 1e-5){interval}.")
     if s.get("ci"):
         form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
         special = "halfwidth" in data.frame.columns and data.frame.filter(
