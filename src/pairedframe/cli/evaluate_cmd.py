@@ -13,6 +13,7 @@ import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.evaluation import Evaluation, evaluate
+from pairedframe.errors import user_stacklevel
 from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
 from pairedframe.measures import RUNID_NICKNAMES
 from pairedframe.report.output import json_text
@@ -126,10 +127,9 @@ def _warn_missing_zscores(per_query: pl.DataFrame, path: Path) -> None:
     if missing.height:
         names = ", ".join(f"Z{m}" for m in missing["measure"].unique(maintain_order=True).to_list()[:5])
         warnings.warn(f"{missing.height} per-query value(s) ({names}) are trec_eval's -1000000 for a query or "
-                      f"measure missing from {path} (or a value other than its mean where its stddev is 0): a marker, not a "
-                      "z-score; leave them out before "
-                      "averaging or comparing (the summary rows include them, as trec_eval's do)", UserWarning,
-                      stacklevel=2)
+                      f"measure missing from {path} (or a value other than its mean where its stddev is 0): a "
+                      "marker, not a z-score; leave them out before averaging or comparing (the summary rows "
+                      "include them, as trec_eval's do)", UserWarning, stacklevel=user_stacklevel())
 
 
 def _z_named(frame: pl.DataFrame, zscores: bool) -> pl.DataFrame:
