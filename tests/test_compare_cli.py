@@ -361,3 +361,40 @@ def test_a_run_missing_judged_queries_is_warned_as_missing_rows_not_as_undefined
     (left_out,) = [line for line in lines if "leave out queries" in line]
     assert "51 of 53 queries paired" in left_out and "2 have no row on one side" in left_out, left_out
     assert "null" not in left_out and "undefined" not in left_out, left_out
+
+
+def test_cli_warning_prefix_names_the_package_that_issued_it(capsys):
+    """Only pairedframe's own warnings read "pairedframe: warning:"; another package's (PySpark's
+    pandas warning under --engine spark) is printed as coming from that package -- also when held
+    back under a progress bar (held_warnings)."""
+    import types
+    import warnings
+
+    from pairedframe.cli.common import friendly_errors, held_warnings
+    from pairedframe.errors import SmallSampleWarning
+
+    foreign = types.ModuleType("sparkish.sql.pandas.utils")     # stands in for pyspark: not pairedframe
+    exec("import warnings\n"
+         "def check(text):\n"
+         "    warnings.warn(text, FutureWarning, stacklevel=2)\n", foreign.__dict__)
+    ours = types.ModuleType("pairedframe.some_step")           # a plain UserWarning issued by pairedframe code
+    exec("import warnings\n"
+         "def step():\n"
+         "    warnings.warn('3 queries have no judged document', UserWarning, stacklevel=2)\n", ours.__dict__)
+
+    @friendly_errors
+    def command():
+        foreign.check("sparkish does not yet fully support pandas >= 3.0.0")
+        ours.step()
+        warnings.warn("only 4 paired queries", SmallSampleWarning, stacklevel=1)
+        with held_warnings():
+            foreign.check("held: sparkish again")
+            ours.step()                                         # printed once per command
+        foreign.check("sparkish does not yet fully support pandas >= 3.0.0")
+
+    command()
+    assert capsys.readouterr().err.splitlines() == [
+        "warning (from sparkish): sparkish does not yet fully support pandas >= 3.0.0",
+        "pairedframe: warning: 3 queries have no judged document",
+        "pairedframe: warning: only 4 paired queries",
+        "warning (from sparkish): held: sparkish again"]

@@ -252,6 +252,33 @@ def test_duckdb_shell_reads_the_script_against_evaluate(tmp_path, shared_data):
     _assert_same(_evaluate(runs, folder / "qrels.test", names).per_query, got)
 
 
+
+def test_duckdb_shell_names_a_missing_baseline_and_an_unsupported_confidence_level(tmp_path):
+    """In the DuckDB 1.5 shell these two checks of pf_compare came out as 'syntax error at or near
+    "NULL"' (Python's duckdb gave the messages): each error names its problem there too."""
+    from pairedframe.example import example_paths
+    from pairedframe.sql_macros import script as text
+
+    shell = _duckdb_shell()
+    script = tmp_path / "pairedframe.sql"
+    script.write_text(text())
+    qrels, runs = example_paths()
+    call = f"SELECT * FROM pf_compare({[str(r) for r in runs]!r}, '{qrels}', ['nDCG@10']"
+    expected = {"": "pf_compare: give the baseline system, e.g. baseline := 'bm25'",
+                ", baseline := 'bm25', confidence_level := 0.93":
+                    "pf_compare: confidence_level must be one of 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999 "
+                    "(t quantiles are shipped for these), got 0.93",
+                ", baseline := 'nope'": "pf_compare: baseline 'nope' is not one of the systems"}
+    for options, message in expected.items():
+        done = subprocess.run([shell, "-c", f".read {script}", "-c", call + options + ")"], capture_output=True,
+                              text=True, timeout=600)
+        assert message in done.stderr + done.stdout, (options, done.stderr)
+        assert "Parser Error" not in done.stderr
+    done = subprocess.run([shell, "-csv", "-c", f".read {script}", "-c", call + ", baseline := 'bm25', "
+                           "confidence_level := 0.9)"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].endswith(",0.9")      # the last column: the level asked for
+
 def test_readme_duckdb_lines_against_compare():
     """README's DuckDB lines (register, then a pf_compare query), run on the bundled example: the
     macros' paired t-test equals pf.compare(test="t") on pf.evaluate's values."""

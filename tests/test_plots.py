@@ -193,3 +193,37 @@ def test_forest_plot_with_nothing_to_plot_names_what_it_got(per_query, tmp_path)
     with pytest.raises(EmptyResultError, match="the result has no segment rows"):
         forest_plot(pf.compare_segments(per_query, segs, baseline="bm25", n_resamples=200).head(0), tmp_path / "f.svg")
     assert not (tmp_path / "f0.svg").exists()
+
+
+def test_names_with_dollar_signs_are_drawn_as_themselves_not_as_mathtext(tmp_path):
+    """matplotlib reads text between two ``$`` as mathtext: ``$x$`` became an italic x and
+    ``run $^$ v2`` raised a ParseSyntaxException.  With text kept as text in the SVG, every figure
+    holds the names (systems, measure, segments) literally."""
+    import matplotlib
+
+    rng = np.random.default_rng(0)
+    systems = ["base", "$x$", "run $^$ v2"]
+    pq = pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k:02d}" for k in range(40)], "measure": "P$1$",
+                                  "value": np.clip(0.4 + 0.05 * i + rng.normal(0, 0.1, 40), 0, 1)})
+                    for i, s in enumerate(systems)])
+    segments = pl.DataFrame({"qid": [f"q{k:02d}" for k in range(40)], "segment_set": "$len$",
+                             "segment": ["$short$" if k < 20 else "long" for k in range(40)]})
+    agreement = pf.rank_agreement(pq, pq.with_columns(pl.col("value") * 0.9), measure="P$1$", n_resamples=50)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        figures = {
+            "forest": forest_plot(pf.compare(pq, baseline="base", n_resamples=200, seed=0), tmp_path / "f.svg"),
+            "segments": forest_plot(pf.compare_segments(pq, segments, baseline="base", n_resamples=200),
+                                    tmp_path / "s.svg"),
+            "delta": delta_plot(pq, tmp_path / "d.svg", baseline="base", system="run $^$ v2", measure="P$1$"),
+            "means": means_plot(pq, tmp_path / "m.svg", measure="P$1$"),
+            "scatter": agreement_scatter(agreement, tmp_path / "a.svg"),
+            "title": means_plot(pq, tmp_path / "t.svg", measure="P$1$", title="cost in $ and $$"),
+        }
+    texts = {name: path.read_text() for name, path in figures.items()}
+    for name, text in texts.items():
+        assert "\\$" not in text, name                        # the escape never shows
+    for name in ("forest", "means", "scatter"):
+        assert "$x$" in texts[name] and "run $^$ v2" in texts[name], name
+    assert "run $^$ v2 better" in texts["delta"] and "delta P$1$" in texts["delta"]
+    assert "$len$: $short$" in texts["segments"] and "run $^$ v2" in texts["segments"]
+    assert "cost in $ and $$" in texts["title"]

@@ -16,12 +16,22 @@ CREATE OR REPLACE TEMP MACRO pf__cf_fix(x) AS CASE WHEN abs(x) < 1e-300 THEN 1e-
 CREATE OR REPLACE TEMP MACRO pf__double_list_sql(xs) AS
     'CAST([' || coalesce(array_to_string([pf__lit(CAST(x AS VARCHAR)) FOR x IN xs], ', '), '') || '] AS DOUBLE[])';
 
+-- The options with baseline and confidence_level checked. Checked here, in the list the query's
+-- comprehension runs over (as pf__options checks its own): inside the comprehension, an error() whose
+-- other branch folds to NULL became "syntax error at or near NULL" in the DuckDB 1.5 shell.
+CREATE OR REPLACE TEMP MACRO pf__compare_options(o, baseline, confidence_level) AS
+    struct_insert(o, baseline := CASE WHEN baseline IS NULL
+                                      THEN error('pf_compare: give the baseline system, e.g. baseline := ''bm25''')
+                                      ELSE CAST(baseline AS VARCHAR) END,
+                  confidence_level := CASE WHEN confidence_level IS NULL OR pf__t_quantiles(confidence_level) IS NULL
+                      THEN error('pf_compare: confidence_level must be one of ' || pf__confidence_levels()
+                                 || ' (t quantiles are shipped for these), got '
+                                 || coalesce(CAST(confidence_level AS VARCHAR), 'NULL'))
+                      ELSE CAST(confidence_level AS DOUBLE) END);
+
+-- o_in: pf__compare_options (baseline and confidence_level checked).
 CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) AS
-    [CASE WHEN baseline IS NULL THEN error('pf_compare: give the baseline system, e.g. baseline := ''bm25''')
-          WHEN confidence_level IS NULL OR pf__t_quantiles(confidence_level) IS NULL
-               THEN error('pf_compare: confidence_level must be one of ' || pf__confidence_levels()
-                          || ' (t quantiles are shipped for these), got ' || coalesce(CAST(confidence_level AS VARCHAR), 'NULL'))
-          WHEN NOT o['tables'] AND NOT list_contains(o['names'], baseline)
+    [CASE WHEN NOT o['tables'] AND NOT list_contains(o['names'], baseline)
                THEN error('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ' || CAST(o['names'] AS VARCHAR))
           -- tables hold their systems in a column: the baseline is checked against them when the query runs
           ELSE ', pf_base AS (SELECT CASE WHEN NOT bool_or(system = ' || pf__lit(baseline) || ') THEN error('
@@ -83,5 +93,6 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
 CREATE OR REPLACE TEMP MACRO pf_compare(run, qrels, measures, baseline := NULL, confidence_level := 0.95, complete := false,
                                         rel_level := 1, depth := NULL, score_precision := 'float64', system := NULL,
                                         tables := false) AS TABLE
-SELECT * FROM query(['WITH RECURSIVE ' || substr(pf__eval_sql(o, 'ctes'), 6) || pf__compare_sql(o, baseline, confidence_level)
-                     FOR o IN [pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables)]][1]);
+SELECT * FROM query(['WITH RECURSIVE ' || substr(pf__eval_sql(o, 'ctes'), 6) || pf__compare_sql(o, o['baseline'], o['confidence_level'])
+                     FOR o IN [pf__compare_options(pf__options(run, qrels, measures, complete, rel_level, depth, score_precision,
+                                                               system, tables), baseline, confidence_level)]][1]);

@@ -47,7 +47,8 @@ def fail(message: str) -> None:
 def friendly_errors(fn: Callable) -> Callable:
     """Turn expected errors into one line on stderr and exit code 2, any other exception (a bug) into its
     traceback and exit code 3 (never 1, which means a --fail-if gate holds), and warnings into
-    ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line).
+    ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line;
+    ``warning (from pyspark): ...`` for another package's, :class:`_WarningPrinter`).
     An argument error of the library names the flag the user typed, not the Python parameter
     (:func:`name_flags`)."""
 
@@ -174,37 +175,57 @@ def _systems_of_table(path: str) -> list[tuple[str, pl.DataFrame]] | None:
     return [(s, run.filter(pl.col("system") == s)) for s in run["system"].unique(maintain_order=True).to_list()]
 
 
+def warning_source(category: type[Warning]) -> str:
+    """The top-level package a warning comes from, read while it is being issued: ``pairedframe`` for
+    pairedframe's own warning classes, else the package of the code that called ``warnings.warn`` (the
+    first frame outside the warnings machinery and this module; a warning pointed at the caller with
+    ``stacklevel`` still comes from the code that issued it)."""
+    if category.__module__.split(".")[0] == "pairedframe":
+        return "pairedframe"
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__") in ("warnings", __name__):
+        frame = frame.f_back
+    return str(frame.f_globals.get("__name__") or "").split(".")[0] if frame is not None else ""
+
+
 class _WarningPrinter:
-    """``warnings.showwarning`` of one command: ``pairedframe: warning: ...`` on stderr, each distinct
-    message once (evaluate, compare and the rendering may each meet the same problem)."""
+    """``warnings.showwarning`` of one command: each distinct message once on stderr (evaluate, compare
+    and the rendering may each meet the same problem), as ``pairedframe: warning: ...`` when pairedframe
+    issued it and ``warning (from pyspark): ...`` when another package did (pairedframe did not say it)."""
 
     def __init__(self) -> None:
         self.printed: set[str] = set()
 
     def __call__(self, message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
+        self.show(message, warning_source(category))
+
+    def show(self, message: Warning | str, source: str) -> None:
         if str(message) not in self.printed:
             self.printed.add(str(message))
-            typer.echo(f"pairedframe: warning: {message}", err=True)
-
-
-def show_warnings(caught: list[warnings.WarningMessage]) -> None:
-    """Print warnings recorded with ``catch_warnings(record=True)`` (e.g. held back under a progress bar)
-    through the command's printer, so each distinct one still appears once."""
-    for w in caught:
-        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+            prefix = "pairedframe: warning" if source == "pairedframe" else \
+                f"warning (from {source})" if source else "warning"
+            typer.echo(f"{prefix}: {message}", err=True)
 
 
 @contextlib.contextmanager
 def held_warnings() -> Iterator[None]:
-    """Record the block's warnings and print each distinct one after it -- also when the block fails,
-    so the warning that explains an error is not lost."""
-    caught: list[warnings.WarningMessage] = []
+    """Hold the block's warnings back (e.g. under a progress bar) and print each distinct one after it
+    through the command's printer -- also when the block fails, so the warning that explains an error
+    is not lost.  Each is recorded with the package that issued it (:func:`warning_source`)."""
+    caught: list[tuple[Any, ...]] = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        with warnings.catch_warnings():
             warnings.simplefilter("always")
+            warnings.showwarning = lambda message, category, filename, lineno, *_, **__: caught.append(
+                (message, category, filename, lineno, warning_source(category)))
             yield
     finally:
-        show_warnings(caught)
+        printer = warnings.showwarning
+        for message, category, filename, lineno, source in caught:
+            if isinstance(printer, _WarningPrinter):
+                printer.show(message, source)
+            else:                        # outside a command: whatever prints warnings there
+                printer(message, category, filename, lineno)
 
 
 def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4) -> None:

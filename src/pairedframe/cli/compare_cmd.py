@@ -12,7 +12,7 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, named_runs, show_warnings
+from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.measures import parse_measure, parse_measures
 
@@ -189,8 +189,7 @@ def compare_cmd(
     n_pairs = (len(systems) if base is not None else k * (len(names) - 1) - k * (k - 1) // 2) if not pairs \
         else len(names) * (len(names) - 1) // (2 if pairs == "all" else 1)
     work = n_q * n_resamples * n_pairs * len(measure_names)
-    with _progress_context(work) as bar, warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with held_warnings(), _progress_context(work) as bar:    # the bar closes before the warnings print
         callback = None
         if bar is not None:
             task = bar.add_task("resampling", total=n_pairs * len(measure_names))
@@ -199,7 +198,6 @@ def compare_cmd(
                          measures=measure_names, n_resamples=n_resamples, family_by=family_by or None,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
                          seed=seed, interval=interval, correction=correction, progress=callback)  # type: ignore[arg-type]
-    show_warnings(caught)
     sys.stdout.write(format_comparison(result, fmt, evaluation_settings=ev.settings))
     if not gates:
         return

@@ -11,7 +11,7 @@ import polars as pl
 from pairedframe.errors import EmptyResultError
 from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
-from pairedframe.report.plots import pyplot
+from pairedframe.report.plots import literal, pyplot
 
 __all__ = ["forest_plot", "row_styles", "rows_to_show", "x_limits", "COLOURS"]
 
@@ -176,7 +176,8 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     title : str, optional
         Default: the measure(s) and baseline(s), and the systems (their count when more than three),
         e.g. ``nDCG@10: 16 systems − baseline bm25`` ("per segment" appended for compare_segments
-        rows).  Long titles wrap; the legend sits below the axes, never over a row.
+        rows).  Long titles wrap; the legend sits below the axes, never over a row.  Titles and row
+        labels are drawn as written (a ``$`` never starts mathtext).
     significant_column : str, default "significant"
         Boolean column of the decision when there is no verdict column (compare_segments).
     verdict_column : str, default "verdict"
@@ -249,14 +250,14 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     ax.set_xlim(left, right)
     ax.axvline(0.0, color="black", lw=0.8, ls="--")
     ax.set_yticks(y)
-    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_yticklabels([literal(label) for label in labels], fontsize=8)
     ax.set_ylim(-0.6, df.height - 0.4)
     xlabel = "delta (system − baseline)"
     if "measure" in df.columns and df["measure"].n_unique() == 1:
         xlabel = f"delta {df['measure'][0]}"
         if {"system", "baseline"} <= set(df.columns) and df["system"].n_unique() == df["baseline"].n_unique() == 1:
             xlabel += f": {df['system'][0]} − {df['baseline'][0]}"
-    ax.set_xlabel(xlabel + (f"\n({note})" if note else ""))
+    ax.set_xlabel(literal(xlabel + (f"\n({note})" if note else "")))
     from matplotlib.lines import Line2D
 
     names = {"better": "better (significant)", "worse": "worse (significant)",
@@ -269,7 +270,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
                for k in sorted(seen, key=list(names).index)]
     fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncols=min(len(handles), 3),
                frameon=False)
-    fig.suptitle(textwrap.fill(title or _default_title(df, per_segment=per_segment, full=full), width=70),
+    fig.suptitle(literal(textwrap.fill(title or _default_title(df, per_segment=per_segment, full=full), width=70)),
                  fontsize=11)
     fig.savefig(out)
     plt.close(fig)

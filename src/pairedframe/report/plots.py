@@ -7,7 +7,8 @@
   Kendall's tau and tau_AP in the title.
 
 Each writes the file named by ``path`` (the format follows the suffix: ``.png``, ``.svg``, ``.pdf``)
-and returns its path.  Every mark carries an SVG id (``pf-bar-<i>``, ``pf-mean-<i>``,
+and returns its path.  Names, labels and titles are drawn as written (:func:`literal`: a ``$`` never
+starts mathtext).  Every mark carries an SVG id (``pf-bar-<i>``, ``pf-mean-<i>``,
 ``pf-point-<i>``), so a test -- or a reader of the SVG -- can count what was drawn.
 """
 
@@ -24,7 +25,7 @@ from pairedframe.comparison.table_data import results_table_data
 from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
 
-__all__ = ["WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "means_plot"]
+__all__ = ["WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "literal", "means_plot"]
 
 WIN_COLOUR, LOSS_COLOUR, TIE_COLOUR = "#1f6fb4", "#d1495b", "#9a9a9a"
 _FORMATS = (".png", ".svg", ".pdf")
@@ -40,6 +41,25 @@ def pyplot():
     except ImportError as exc:
         raise ImportError("plots need matplotlib: pip install 'pairedframe[plot]'") from exc
     return plt
+
+
+def literal(text: Any) -> str:
+    """``text`` as matplotlib should draw it: as itself, never as mathtext.
+
+    matplotlib reads a string with two ``$`` as mathtext, so a system named ``$x$`` would be drawn
+    as an italic x and one named ``run $^$ v2`` would fail to draw; every ``$`` is escaped.
+
+    Parameters
+    ----------
+    text : object
+        A name, label or title (converted with ``str``).
+
+    Returns
+    -------
+    str
+        The text with each ``$`` written ``\\$``, which matplotlib draws as ``$``.
+    """
+    return str(text).replace("$", r"\$")
 
 
 def _output(path: str | Path) -> Path:
@@ -108,13 +128,13 @@ def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measu
     ties = len(deltas) - wins - losses
     from matplotlib.patches import Patch
 
-    ax.legend(handles=[Patch(color=WIN_COLOUR, label=f"{system} better ({wins})"),
-                       Patch(color=LOSS_COLOUR, label=f"{baseline} better ({losses})"),
+    ax.legend(handles=[Patch(color=WIN_COLOUR, label=literal(f"{system} better ({wins})")),
+                       Patch(color=LOSS_COLOUR, label=literal(f"{baseline} better ({losses})")),
                        Patch(color=TIE_COLOUR, label=f"tie ({ties})")], fontsize=8, loc="upper left", frameon=False)
     ax.set_xticks([])
     ax.set_xlabel(f"queries, sorted by delta (n = {len(deltas)})")
-    ax.set_ylabel(f"delta {measure}" + ("" if higher_is_better(measure) else " (lower is better)"))
-    ax.set_title(title or f"{measure}: {system} − {baseline}, per query")
+    ax.set_ylabel(literal(f"delta {measure}" + ("" if higher_is_better(measure) else " (lower is better)")))
+    ax.set_title(literal(title or f"{measure}: {system} − {baseline}, per query"))
     return _save(fig, out)
 
 
@@ -162,12 +182,12 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
         container = ax.errorbar([r["mean"]], [i], xerr=[[low], [high]], fmt="o", color=WIN_COLOUR, ms=4, capsize=2)
         container.lines[0].set_gid(f"pf-mean-{df.height - 1 - i}")
     ax.set_yticks(range(df.height))
-    ax.set_yticklabels(df["system"].to_list(), fontsize=8)
+    ax.set_yticklabels([literal(s) for s in df["system"]], fontsize=8)
     lo, hi = table.settings["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries"
     direction = "" if up else ", lower is better"
-    ax.set_xlabel(f"mean {measure} ({confidence_level:.0%} t interval over {queries}{direction})")
-    ax.set_title(title or f"{measure} by system")
+    ax.set_xlabel(literal(f"mean {measure} ({confidence_level:.0%} t interval over {queries}{direction})"))
+    ax.set_title(literal(title or f"{measure} by system"))
     return _save(fig, out)
 
 
@@ -202,7 +222,7 @@ def _place_labels(fig, ax, means: pl.DataFrame) -> int:
     placed = 0
     for i in _label_order(means):
         for dx, dy, ha, va in _LABEL_SPOTS:
-            note = ax.annotate(str(means["system"][i]), (means["mean_a"][i], means["mean_b"][i]), xytext=(dx, dy),
+            note = ax.annotate(literal(means["system"][i]), (means["mean_a"][i], means["mean_b"][i]), xytext=(dx, dy),
                                textcoords="offset points", ha=ha, va=va, fontsize=LABEL_FONTSIZE)
             box = note.get_window_extent(renderer).padded(1.5)   # a hair of space between names
             inside = axes_box.x0 <= box.x0 and box.x1 <= axes_box.x1 and axes_box.y0 <= box.y0 and box.y1 <= axes_box.y1
@@ -259,12 +279,12 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     tau = agreement.kendall_tau_b
     low, high = tau.confidence_interval
     xlabel = f"mean {agreement.measure} under {name_a}"
-    ax.set_xlabel(xlabel + ("\n(names: ... )" if label_points and means.height else ""))   # two lines for the layout
-    ax.set_ylabel(f"mean {agreement.measure} under {name_b}")
-    ax.set_title(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}] "
+    ax.set_xlabel(literal(xlabel + ("\n(names: ... )" if label_points and means.height else "")))  # 2 lines: the layout
+    ax.set_ylabel(literal(f"mean {agreement.measure} under {name_b}"))
+    ax.set_title(literal(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}] "
                            f"(approx.), "
                            f"τ_AP = {agreement.tau_ap.statistic:.3f}\n{agreement.n_systems} systems, "
-                           f"{agreement.n_queries} queries, {agreement.n_swapped} swapped pairs"), fontsize=9)
+                           f"{agreement.n_queries} queries, {agreement.n_swapped} swapped pairs")), fontsize=9)
     if not (label_points and means.height):
         return _save(fig, out)
     ax.margins(0.08)
@@ -274,5 +294,5 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     placed = _place_labels(fig, ax, means)
     named = "all systems named" if placed == means.height else \
         f"{placed} of {means.height} systems named; the others' names would overlap"
-    ax.set_xlabel(f"{xlabel}\n({named})")
+    ax.set_xlabel(literal(f"{xlabel}\n({named})"))
     return _save(fig, out, relayout=False)
