@@ -80,13 +80,14 @@ def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str 
     ``fingerprint`` expression's values)."""
     t = paired.table
     keys = ", ".join(["comp", *(t.quote(c) for c in by)])
+    h = t.hash64(fingerprint)       # min / max of a hash, not of the strings: Spark's sort-free aggregate
     return t.collect(
         f"SELECT {keys}, count(*) AS n_queries, avg(a) AS baseline_mean, avg(b) AS system_mean, "
         f"avg(delta) AS delta, min(delta) AS dmin, max(delta) AS dmax, avg(abs(delta)) AS mean_abs, "
         f"max(abs(delta)) AS max_abs, CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
         f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
         f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties, "
-        f"min(qid) AS qmin, max(qid) AS qmax, {t.hash_sum(fingerprint)} AS qhash "
+        f"min({h}) AS qmin, max({h}) AS qmax, {t.hash_sum(fingerprint)} AS qhash "
         f"FROM {paired.pairs} GROUP BY {keys}")
 
 
@@ -115,7 +116,7 @@ def query_set_groups(paired: Paired, moments: pl.DataFrame, match: Sequence[str]
     """Comparisons with the same query set (each group: its comps, and the ``match`` columns of its
     queries in code-point order of qid; ``match = ("qid", "cluster")`` also asks for the same clusters).
 
-    Grouped by a fingerprint (size, smallest and largest qid, sum of 64-bit hashes), then checked in
+    Grouped by a fingerprint (size, smallest, largest and sum of 64-bit hashes), then checked in
     the engine: every member must share all its ``match`` rows with the group's first comparison."""
     t = paired.table
     cols = ", ".join(match)

@@ -59,10 +59,11 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
     flagged = "summary" in columns      # `pairedframe evaluate -q -f csv` flags its 'all' rows
     extras = _key_columns(table, source, columns, extra_keys)
     keep = [*extras, *extra_keys]
-    pq = _measured_rows(table, source, keep, flagged)
+    pq = _measured_rows(table, source, keep, flagged, partition_by=("measure", "qid", *keep))
     real = "TRUE" if flagged else f"qid <> '{SUMMARY_QID}'"    # a flagged table keeps a query named 'all'
-    _check_rows(table, pq, keep, flagged, real)
-    rows = _comparison_rows(table, pq, extras, real, baseline, systems, measures)
+    groups = _row_groups(table, pq, extras, real)
+    _check_rows(table, pq, groups, keep, flagged, real)
+    rows = _comparison_rows(groups, extras, baseline, systems, measures)
     comps = table.name("comps")
     table.register(comps, rows.rename({"_row": "comp"}).with_columns(pl.col("comp").cast(pl.Int64))
                    .with_columns(pl.lit(baseline).alias("pf_baseline")).to_arrow())
@@ -71,12 +72,16 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
     same_ab = "".join(f" AND a.{q(c)} = b.{q(c)}" for c in keep)
     pairs = table.name("pairs")
     raw = "b.value - a.value"
+    # the baseline's rows picked by a join with the (small) baseline list first, so only they are sorted on
+    # that side, and the join on qid has exactly the keys pq is partitioned by (no shuffle in Spark)
     table.create(pairs, f"SELECT c.comp, b.qid, {', '.join('b.' + q(c) + ', ' for c in extra_keys)}"
                         f"a.value AS a, b.value AS b, "
                         f"CASE WHEN abs({raw}) <= {DELTA_TOLERANCE!r} * greatest(1.0, abs(a.value), abs(b.value)) "
                         f"THEN 0.0 ELSE {raw} END AS delta "
                         f"FROM {pq} b JOIN {comps} c ON b.system = c.system AND b.measure = c.measure{same} "
-                        f"JOIN {pq} a ON a.system = c.pf_baseline AND a.measure = b.measure AND a.qid = b.qid{same_ab} "
+                        f"JOIN (SELECT r.* FROM {pq} r JOIN (SELECT DISTINCT pf_baseline, measure FROM {comps}) k "
+                        f"ON r.system = k.pf_baseline AND r.measure = k.measure) a "
+                        f"ON a.measure = b.measure AND a.qid = b.qid{same_ab} "
                         f"WHERE {real.replace('qid', 'b.qid')}")
     return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras,
                   source=pq)
@@ -111,8 +116,10 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     return [c for i, c in enumerate(extras) if counts[f"pf_filled_{i}"]]
 
 
-def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bool) -> str:
-    """The engine table of the measured rows, ids as strings, values as doubles, with their row order."""
+def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bool,
+                   partition_by: Sequence[str]) -> str:
+    """The engine table of the measured rows, ids as strings, values as doubles, with their row order
+    (``partition_by``: the keys the repeated-key check and the pairing join share, see :meth:`EngineTable.create`)."""
     q = table.quote
     pq = table.name("pq")
     cols = ", ".join(q(c) for c in keep)
@@ -120,27 +127,35 @@ def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bo
     table.create(pq, f"SELECT CAST(system AS STRING) AS system, CAST(qid AS STRING) AS qid, "
                      f"CAST(measure AS STRING) AS measure, {cols + ', ' if cols else ''}"
                      f"CAST(value AS DOUBLE) AS value, {table.row_order()} AS pf_row "
-                     f"FROM {source} WHERE value IS NOT NULL{unflagged}")
+                     f"FROM {source} WHERE value IS NOT NULL{unflagged}", partition_by=partition_by)
     return pq
 
 
-def _check_rows(table: EngineTable, pq: str, keep: list[str], flagged: bool, real: str) -> None:
+def _row_groups(table: EngineTable, pq: str, extras: list[str], real: str) -> pl.DataFrame:
+    """One pass over the measured rows: per ``system, <keys>, measure`` the row count, summary and
+    non-finite rows, and the first row (``first``) and first non-summary row (``first_real``)."""
+    group = ", ".join(table.quote(c) for c in ["system", *extras, "measure"])
+    return table.collect(f"SELECT {group}, count(*) AS n_rows, "
+                         f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
+                         f"CAST(sum(CASE WHEN {real} AND NOT (value - value = 0) THEN 1 ELSE 0 END) AS BIGINT) "
+                         f"AS nonfinite, min(pf_row) AS first, min(CASE WHEN {real} THEN pf_row END) AS first_real "
+                         f"FROM {pq} GROUP BY {group}")
+
+
+def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[str], flagged: bool, real: str) -> None:
     """Summary rows warned about and dropped; non-finite values and repeated keys refused (the first named)."""
     q = table.quote
     cols = ", ".join(q(c) for c in keep)
-    checks = table.collect(f"SELECT count(*) AS n_rows, "
-                           f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
-                           f"CAST(sum(CASE WHEN {real} AND NOT (value - value = 0) THEN 1 ELSE 0 END) AS BIGINT) "
-                           f"AS nonfinite FROM {pq}").row(0, named=True)
-    summary = 0 if flagged else int(checks["summary"] or 0)
+    summary = 0 if flagged else int(groups["summary"].sum() or 0)
     if summary:
         warn_summary_rows(summary)
-        require_rows(int(checks["n_rows"]) - summary, what="the per-query table",
+        require_rows(int(groups["n_rows"].sum()) - summary, what="the per-query table",
                      why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
-    if checks["nonfinite"]:
+    nonfinite = int(groups["nonfinite"].sum() or 0)
+    if nonfinite:
         first = table.collect(f"SELECT system, {cols + ', ' if cols else ''}qid, measure, value FROM {pq} "
                               f"WHERE {real} AND NOT (value - value = 0) ORDER BY pf_row LIMIT 1").row(0, named=True)
-        raise nonfinite_error(int(checks["nonfinite"]), first)
+        raise nonfinite_error(nonfinite, first)
     keys = ["system", *keep, "measure", "qid"]
     key_sql = ", ".join(q(c) for c in keys)
     dup = table.collect(f"SELECT {key_sql}, count(*) AS n, min(pf_row) AS first FROM {pq} "
@@ -151,13 +166,12 @@ def _check_rows(table: EngineTable, pq: str, keep: list[str], flagged: bool, rea
                              f"e.g. { {k: example[k] for k in keys} }")
 
 
-def _comparison_rows(table: EngineTable, pq: str, extras: list[str], real: str, baseline: str, systems: Any,
+def _comparison_rows(groups: pl.DataFrame, extras: list[str], baseline: str, systems: Any,
                      measures: Any) -> pl.DataFrame:
-    """One row per comparison (``_row, system, <keys>, measure``): systems and measures chosen and checked
-    as the polars path does, in their order of first appearance."""
-    q = table.quote
-    order = table.collect(f"SELECT system, measure, min(pf_row) AS first FROM {pq} "
-                          f"WHERE {real} GROUP BY system, measure")
+    """One row per comparison (``_row, system, <keys>, measure``) from :func:`_row_groups`: systems and
+    measures chosen and checked as the polars path does, in their order of first appearance."""
+    order = (groups.filter(pl.col("first_real").is_not_null()).group_by("system", "measure")
+             .agg(pl.col("first_real").min().alias("first")))
 
     def in_order(column: str) -> list[str]:
         return order.group_by(column).agg(pl.col("first").min()).sort("first")[column].to_list()
@@ -165,13 +179,10 @@ def _comparison_rows(table: EngineTable, pq: str, extras: list[str], real: str, 
     systems, measures = choose_comparisons(in_order("system"), in_order("measure"), baseline, systems, measures)
     require_pairable(set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()),
                       order.filter(pl.col("system") == baseline)["measure"].to_list(), systems, measures, baseline)
-    chosen = table.name("chosen")
-    table.register(chosen, _frame([(s, m) for s in systems for m in measures], ["system", "measure"]))
-    group = ", ".join("p." + q(c) for c in ["system", *extras, "measure"])
-    found = table.collect(f"SELECT {group}, min(p.pf_row) AS first FROM {pq} p JOIN {chosen} c "
-                          f"ON p.system = c.system AND p.measure = c.measure GROUP BY {group}")
     sys_order = {s: i for i, s in enumerate(systems)}
     meas_order = {m: i for i, m in enumerate(measures)}
-    return (found.with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
-                               pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
+    found = groups.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures))
+    return (found.select("system", *extras, "measure", "first")
+            .with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
+                          pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
             .sort("_s", "_m", "first").drop("_s", "_m", "first").with_row_index("_row"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import uuid
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -52,8 +53,11 @@ class EngineTable(ABC):
         """Column name -> the engine's type name, of the user table."""
 
     @abstractmethod
-    def create(self, name: str, select: str) -> None:
-        """Create the temporary (cached) table ``name`` from ``select``; dropped by ``close``."""
+    def create(self, name: str, select: str, partition_by: Sequence[str] = ()) -> None:
+        """Create the temporary (cached) table ``name`` from ``select``; dropped by ``close``.
+
+        ``partition_by``: columns that later joins and groupings of the table share (a hint: a Spark table
+        is stored hash-partitioned by them, so those queries need no shuffle; DuckDB ignores it)."""
 
     @abstractmethod
     def register(self, name: str, table: pa.Table) -> None:
@@ -70,6 +74,10 @@ class EngineTable(ABC):
     @abstractmethod
     def quote(self, identifier: str) -> str:
         """``identifier`` quoted for the engine's SQL."""
+
+    @abstractmethod
+    def hash64(self, column: str) -> str:
+        """Expression: a 64-bit integer hash of ``column``."""
 
     @abstractmethod
     def hash_sum(self, column: str) -> str:
@@ -118,7 +126,7 @@ class DuckDBTable(EngineTable):
     def column_types(self) -> dict[str, str]:
         return self._types
 
-    def create(self, name: str, select: str) -> None:
+    def create(self, name: str, select: str, partition_by: Sequence[str] = ()) -> None:
         self._run(f"CREATE OR REPLACE TEMP TABLE {name} AS {select}")
         self._made.append(name)
 
@@ -145,6 +153,9 @@ class DuckDBTable(EngineTable):
     def row_order(self) -> str:
         return "row_number() OVER ()"
 
+    def hash64(self, column: str) -> str:
+        return f"hash({column})"
+
     def hash_sum(self, column: str) -> str:
         return f"sum(CAST(hash({column}) AS HUGEINT))"
 
@@ -159,7 +170,8 @@ class DuckDBTable(EngineTable):
 
 
 class SparkTable(EngineTable):
-    """A Spark DataFrame: temporary views on its session; created tables are materialised (``localCheckpoint``) views."""
+    """A Spark DataFrame: temporary views on its session; created tables are views of cached (``persist``),
+    materialised frames, unpersisted by ``drop``."""
 
     dialect = "spark"
 
@@ -176,8 +188,14 @@ class SparkTable(EngineTable):
     def column_types(self) -> dict[str, str]:
         return self._types
 
-    def create(self, name: str, select: str) -> None:
-        frame = self.spark.sql(select).localCheckpoint()  # materialised, without the lineage of its plan
+    def create(self, name: str, select: str, partition_by: Sequence[str] = ()) -> None:
+        # cached in Spark's columnar format (compressed, scanned column by column, unlike a localCheckpoint's
+        # rows) and materialised now, so later queries read it instead of re-running its plan; freed by drop
+        frame = self.spark.sql(select)
+        if partition_by:
+            frame = frame.repartition(*partition_by)
+        frame = frame.persist()
+        frame.count()
         frame.createOrReplaceTempView(name)
         self._cached[name] = frame
         self._made.append(name)
@@ -199,14 +217,19 @@ class SparkTable(EngineTable):
             self.spark.catalog.dropTempView(name)
 
     def drop(self, name: str) -> None:
-        self._cached.pop(name, None)
+        frame = self._cached.pop(name, None)
         self.spark.catalog.dropTempView(name)
+        if frame is not None:
+            frame.unpersist()
 
     def quote(self, identifier: str) -> str:
         return "`" + identifier.replace("`", "``") + "`"
 
     def row_order(self) -> str:
         return "monotonically_increasing_id()"
+
+    def hash64(self, column: str) -> str:
+        return f"xxhash64({column})"
 
     def hash_sum(self, column: str) -> str:
         return f"sum(CAST(xxhash64({column}) AS DECIMAL(38, 0)))"
