@@ -5,7 +5,7 @@ Usage: ``python benchmarks/readme_table.py`` rewrites the block between the two 
 runs it).  Each row quotes a ratio as the benchmark printed it and names the file and the command.
 
 Sources: ``evaluate.md`` (``benchmarks/speed --section evaluate``), ``compare_large.md``
-(``--section compare --large``) and ``spark.md`` (``--section spark --jobs evaluate``).
+(``--section compare --large``) and ``spark.md`` (``--section spark --jobs evaluate`` and ``--jobs spark-compare``).
 """
 
 from __future__ import annotations
@@ -100,8 +100,26 @@ def spark_rows() -> list[list[str]]:
              f"{_span([r['growth'] for r in runs])} the time", f"spark.md ({_printed_on(text)})"]]
 
 
+def spark_compare_rows() -> list[list[str]]:
+    """The last ``--jobs spark-compare`` run in spark.md: compare on a Spark table against one Spark pass."""
+    text = _load("spark.md")
+    blocks = [b for b in text.split("<!-- printed by:")[1:] if "3. compare on Spark" in b]
+    if not blocks:
+        return []
+    block = blocks[-1]
+    size = _find(r"compare on Spark \((local\[\d\])\): ([\d,]+) queries x (\d+) systems", block, "spark.md")
+    cells = []
+    for label, name in (("pf.compare, defaults", "defaults"), ("pf.compare, test='t'", '`test="t"`')):
+        row = _find(rf"^{re.escape(label)}\s+([\d.]+)\s+([\d.]+)\s+(\S+)", block, "spark.md")
+        cells.append(f"{name} {row.group(1)} s = {row.group(2)}× it (method {row.group(3)})")
+    floor = _find(r"^one pass \(join, mean, sd\)\s+([\d.]+)", block, "spark.md").group(1)
+    return [[f"`pf.compare` of a Spark table, {size.group(2)} queries × {size.group(3)} systems, `{size.group(1)}`",
+             f"one Spark pass over the file (join, mean, sd) {floor} s; {'; '.join(cells)}",
+             f"spark.md ({_printed_on(block)})"]]
+
+
 def render() -> str:
-    rows = evaluate_rows() + compare_rows() + spark_rows()
+    rows = evaluate_rows() + compare_rows() + spark_rows() + spark_compare_rows()
     lines = [START, "", "| job | measured (ratios in the same run) | printed in docs/results/ |", "| --- | --- | --- |"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines + ["", END])
