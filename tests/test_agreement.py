@@ -39,7 +39,7 @@ def test_rank_agreement_orders_swaps_and_matches_scipy():
     assert r.n_queries == 30 and r.n_systems == 4
     # constant per-query values: every resample gives the same orderings -> degenerate intervals
     assert r.kendall_tau_b.confidence_interval.low == r.kendall_tau_b.confidence_interval.high
-    assert r.to_frame()["coefficient"].to_list() == ["kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo"]
+    assert r.table["coefficient"].to_list() == ["kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo"]
 
 
 def test_rank_agreement_bootstrap_uses_the_keyed_query_stream():
@@ -56,11 +56,11 @@ def test_rank_agreement_bootstrap_uses_the_keyed_query_stream():
     assert r.kendall_tau_b.confidence_interval.low == pytest.approx(np.quantile(taus, 0.025))
     assert r.kendall_tau_b.confidence_interval.high == pytest.approx(np.quantile(taus, 0.975))
     again = pf.rank_agreement(a, b, measure="AP", interval="percentile", n_resamples=500, seed=7)
-    assert again.to_frame().equals(r.to_frame())
+    assert again.table.equals(r.table)
     # the result does not depend on the row order of the input
     shuffled = pf.rank_agreement(a.sample(fraction=1.0, shuffle=True, seed=3), b, measure="AP", interval="percentile",
                                  n_resamples=500, seed=7)
-    assert shuffled.to_frame().equals(r.to_frame())
+    assert shuffled.table.equals(r.table)
 
 
 def test_rank_agreement_accepts_judgment_sets_and_checks_names():
@@ -104,7 +104,7 @@ def test_rank_agreement_of_evaluations_covering_different_queries_uses_the_commo
     assert {w.filename for w in record} == {__file__}                    # points at the caller's line
     common = pl.col("qid").is_between(pl.lit("q010"), pl.lit("q019"))
     want = pf.rank_agreement(a.filter(common), b.filter(common), measure="AP", n_resamples=200, seed=3)
-    assert got.n_queries == want.n_queries == 10 and got.to_frame().equals(want.to_frame())
+    assert got.n_queries == want.n_queries == 10 and got.table.equals(want.table)
     assert got.means.equals(want.means)
     with pytest.raises(InsufficientSampleError, match=r"0 in common \('a': 10 \(\['q000', .*same collection"):
         pf.rank_agreement(a.filter(pl.col("qid") < "q010"), b, measure="AP")

@@ -57,8 +57,8 @@ def test_results_table_of_one_judgment_set_marks_and_captions_as_compare_on_ever
         direct = pf.results_table(js, judgments="nist", baseline="TUA1-1")
         both = pf.compare(js, baseline="TUA1-1")
         from_compare = pf.results_table(js, both.filter(pl.col("judgments") == "nist"), judgments="nist")
-    assert direct.frame["marks"].to_list() == from_compare.frame["marks"].to_list()
-    marks = dict(zip(direct.frame["system"].to_list(), direct.frame["marks"].to_list()))
+    assert direct.table["marks"].to_list() == from_compare.table["marks"].to_list()
+    marks = dict(zip(direct.table["system"].to_list(), direct.table["marks"].to_list()))
     assert marks["ICT-BERT2"] == "‡" and marks["p_bert"] == ""
     assert "family: per judgments, 4 comparisons each" in direct.caption
     assert direct.caption == from_compare.caption

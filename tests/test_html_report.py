@@ -109,7 +109,7 @@ def test_report_sections_hold_the_comparison_against_pf_compare(example_report):
     alone = pf.compare(ev, baseline="bm25", n_resamples=999, seed=3)
     assert example_report.comparison.equals(alone)
     table = pf.results_table(ev, alone, ci="range")
-    assert example_report.table.frame.sort("system", "measure").equals(table.frame.sort("system", "measure"))
+    assert example_report.table.table.sort("system", "measure").equals(table.table.sort("system", "measure"))
     page = _Page(example_report.fragment)
     root = page.tags[0][1]["id"]
     assert page.count("table", id=f"{root}-comparisons-table") == 1
@@ -438,7 +438,7 @@ def test_report_decides_by_its_correction_in_every_section(correction, column):
     alpha = 1 - 0.935
     for row in rep.comparison.iter_rows(named=True):
         assert (row["verdict"] == "better") == (row[column] < alpha)
-        marked = rep.table.frame.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"]))
+        marked = rep.table.table.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"]))
         assert ("bm25" in marked["better_than"][0]) == (row["verdict"] == "better")
     assert set(rep.comparison["verdict"]) == ({"inconclusive"} if correction == "holm" else {"better"})
 

@@ -198,9 +198,9 @@ _PER_QUERY_DOORS = {
     "compare_all_pairs": lambda d: pf.compare(d, pairs="all", n_resamples=200),
     "compare_clustered": lambda d: pf.compare_clustered(d, baseline="a", clusters=_CLUSTERS, n_resamples=200),
     "compare_segments": lambda d: pf.compare_segments(d, _SEGMENTS, baseline="a", n_resamples=200),
-    "results_table": lambda d: pf.results_table(d, baseline="a", n_resamples=200).frame,
-    "rank_agreement_a": lambda d: pf.rank_agreement(d, _PER_QUERY, measure="AP", n_resamples=200).to_frame(),
-    "rank_agreement_b": lambda d: pf.rank_agreement(_PER_QUERY, d, measure="AP", n_resamples=200).to_frame(),
+    "results_table": lambda d: pf.results_table(d, baseline="a", n_resamples=200).table,
+    "rank_agreement_a": lambda d: pf.rank_agreement(d, _PER_QUERY, measure="AP", n_resamples=200).table,
+    "rank_agreement_b": lambda d: pf.rank_agreement(_PER_QUERY, d, measure="AP", n_resamples=200).table,
     "paired_per_query": lambda d: pf.paired_per_query(d, baseline="a"),
     "worst_queries": lambda d: pf.worst_queries(d, baseline="a"),
 }

@@ -148,10 +148,10 @@ def test_results_table_mean_interval_inside_measure_range_against_scipy_t():
     """RR@10 mean 0.8625 over 20 queries: t's interval passes 1; the table's ends at 1 with t's lower end."""
     frame = _frame({"A": NEAR_ONE, "B": np.full(20, 0.5) + np.linspace(-0.2, 0.2, 20)}, "RR@10")
     data = pf.results_table(frame, ci="halfwidth")
-    row = data.frame.filter(pl.col("system") == "A").row(0, named=True)
+    row = data.table.filter(pl.col("system") == "A").row(0, named=True)
     t_low, t_high = _t_interval(NEAR_ONE)
     assert row["ci_low"] == pytest.approx(t_low, rel=1e-12) and row["ci_high"] == 1.0 and row["halfwidth"] is None
-    other = data.frame.filter(pl.col("system") == "B").row(0, named=True)
+    other = data.table.filter(pl.col("system") == "B").row(0, named=True)
     assert other["halfwidth"] == pytest.approx((other["ci_high"] - other["ci_low"]) / 2, rel=1e-12)
     text = data.to_markdown()
     assert "[" in text and "clipped to the measure's range" in text
@@ -163,7 +163,7 @@ def test_results_table_mean_without_spread_against_clopper_pearson(n):
     frame = _frame({"A": np.zeros(n), "B": np.ones(n)}, "Success@1")
     data = pf.results_table(frame, ci="range")
     for system, k in (("A", 0), ("B", n)):
-        row = data.frame.filter(pl.col("system") == system).row(0, named=True)
+        row = data.table.filter(pl.col("system") == system).row(0, named=True)
         cp = stats.binomtest(k, n).proportion_ci(0.95, method="exact")
         assert (row["ci_low"], row["ci_high"]) == pytest.approx((cp.low, cp.high), rel=1e-9, abs=1e-15)
 

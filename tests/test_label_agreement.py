@@ -83,7 +83,7 @@ def test_weighted_kappa_ignores_unpaired_judgments():
     extra_a = pl.concat([a, _qrels([("q", "x", 2), ("s", "y", 4)])])        # grades no common pair has
     extra_b = pl.concat([b, _qrels([("q", "z", -1)])])
     got = pf.label_agreement(extra_a, extra_b)
-    assert got.to_frame().equals(base.to_frame())
+    assert got.table.equals(base.table)
     assert got.grades == base.grades == (0, 1, 2, 3) and got.confusion.equals(base.confusion)
     assert got.grade_counts["grade"].to_list() == [-1, 0, 1, 2, 3, 4]   # the whole sets are still counted
 
@@ -106,7 +106,7 @@ def test_any_unpaired_judgment_leaves_every_kappa_and_interval_unchanged(common,
         warnings.simplefilter("ignore", SmallSampleWarning)
         base = pf.label_agreement(a, b, binary_at=2)
         got = pf.label_agreement(pl.concat([a, extra]), b, binary_at=2)
-    assert got.to_frame().equals(base.to_frame())
+    assert got.table.equals(base.table)
 
 
 def test_kappa_interval_is_the_query_jackknife_against_sklearn():
@@ -145,7 +145,7 @@ def test_label_agreement_grades_option():
     wide = pf.label_agreement(a, b, grades=range(5))
     assert default.grades == (0, 1, 2) and wide.grades == (0, 1, 2, 3, 4)
     assert wide.confusion.height == 25 and wide.confusion_matrix().columns == ["grade_a", "0", "1", "2", "3", "4"]
-    assert wide.to_frame().equals(default.to_frame())                   # unused grades change no kappa
+    assert wide.table.equals(default.table)                   # unused grades change no kappa
     with pytest.raises(ValueError, match=r"'a' grades a common pair 2, which is not in `grades` \[0, 1\]"):
         pf.label_agreement(a, b, grades=[0, 1])
     with pytest.raises(ValueError, match="distinct"):
@@ -182,7 +182,7 @@ def test_label_agreement_of_one_query_warns_and_has_no_interval():
         la = pf.label_agreement(a, b)
     assert {w.filename for w in record} == {__file__}
     assert np.isfinite(la.kappa) and la.n_queries == 1
-    assert la.to_frame()["ci_low"].is_nan().all()
+    assert la.table["ci_low"].is_nan().all()
 
 
 def test_kappa_interval_is_nan_with_a_warning_when_a_query_holds_every_disagreement():
@@ -223,7 +223,7 @@ def test_an_undefined_kappa_warns_why_instead_of_a_silent_nan():
     b = a.with_columns(pl.Series("rel", [0, 2, 2, 1]))
     with pytest.warns(SmallSampleWarning, match=r"kappa_binary undefined \(NaN\): `binary_at=9` puts every common pair"):
         res = pf.label_agreement(a, b, binary_at=9)
-    frame = res.to_frame()
+    frame = res.table
     assert math.isnan(frame.filter(pl.col(frame.columns[0]) == "kappa_binary")["statistic"][0])
     same = a.with_columns(pl.lit(1).alias("rel"))
     with pytest.warns(SmallSampleWarning, match=r"kappa.*undefined \(NaN\): every common pair has one label"):

@@ -75,7 +75,7 @@ def test_dl19_results_table_17_runs_two_baselines_latex_and_markdown(shared_data
     baselines = ["bm25base_p", "bm25base_ax_p"]
     cmp = pf.compare(ev, baseline=baselines, n_resamples=10_000, seed=0)
     table = pf.results_table(ev, cmp)
-    frame = table.frame
+    frame = table.table
     assert frame.height == 17 * 3 and table.data.letters == {"bm25base_p": "a", "bm25base_ax_p": "b"}
     # every mark is a significant Holm-adjusted win over that baseline, and every such win is marked
     for r in frame.iter_rows(named=True):

@@ -112,7 +112,7 @@ def _tick_order(path, names):
 def test_means_plot_puts_the_best_on_top_against_results_table(first_rel_rank, tmp_path):
     out = means_plot(first_rel_rank, tmp_path / "m.svg", measure="FirstRelRank")
     bottom_to_top = _tick_order(out, ["base", "better", "worse"])
-    places = pf.results_table(first_rel_rank).frame                  # place 1 = bold = best (the oracle)
+    places = pf.results_table(first_rel_rank).table                  # place 1 = bold = best (the oracle)
     best = places.filter(pl.col("place") == 1)["system"].to_list()
     assert best == ["better"] and bottom_to_top == ["worse", "base", "better"]
     higher = first_rel_rank.with_columns(pl.lit("nDCG@10").alias("measure"), (1 / pl.col("value")).alias("value"))

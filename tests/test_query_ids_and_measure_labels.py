@@ -132,6 +132,6 @@ def test_trec_eval_names_select_the_tables_measures_in_compare_and_results_table
     by_trec = pf.compare(ev, baseline=baseline, measures=["map", "ndcg_cut_10"], n_resamples=200)
     canonical = pf.compare(ev, baseline=baseline, measures=["AP", "nDCG@10"], n_resamples=200)
     assert by_trec.equals(canonical)
-    assert pf.results_table(ev, measures="map").frame.equals(pf.results_table(ev, measures="AP").frame)
+    assert pf.results_table(ev, measures="map").table.equals(pf.results_table(ev, measures="AP").table)
     with pytest.raises(pf.EmptyResultError, match=r"'P_10'.*match nothing"):
         pf.compare(ev, baseline=baseline, measures=["P_10"])

@@ -52,7 +52,7 @@ def test_rank_jackknife_interval_against_scipy_loop():
         assert c.confidence_interval.low == pytest.approx(max(bounds[0], c.statistic - half), abs=1e-12)
         assert c.confidence_interval.high == pytest.approx(min(bounds[1], c.statistic + half), abs=1e-12)
         assert c.note == "approximate"
-    assert r.to_frame()["note"].to_list() == ["approximate"] * 5
+    assert r.table["note"].to_list() == ["approximate"] * 5
 
 
 def test_agreement_coefficients_many_and_leave_one_out_means_against_loops():

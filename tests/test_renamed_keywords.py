@@ -134,3 +134,25 @@ def test_every_public_function_refuses_an_old_keyword_by_name(old, names):
         with pytest.raises(RenamedKeywordError, match=rf"{name}\(\) takes no {old}= any more; use "
                                                       rf"{'confidence_level' if old == 'alpha' else 'seed'}="):
             getattr(pf, name)(None, None, **{old: 0.05})
+
+
+def test_result_rows_are_table_and_the_old_spellings_name_it():
+    """One rule for result objects: their rows are ``.table``; ``to_frame()`` / ``.frame`` raise an error
+    naming ``.table`` (0.x keeps no silent aliases)."""
+    import polars as pl
+
+    import pairedframe as pf
+
+    rows = [(s, f"q{i}", m, v) for s, base in (("a", 0.2), ("b", 0.4), ("c", 0.5))
+            for i in range(6) for m, v in (("AP", base + i / 20),)]
+    per_query = pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+    table = pf.results_table(per_query, baseline="a", n_resamples=200)
+    agreement = pf.rank_agreement(per_query, per_query.with_columns(pl.col("value") * 0.9), measure="AP",
+                                  n_resamples=200)
+    labels = pf.label_agreement({"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 2, "d3": 0}},
+                                {"q1": {"d1": 1, "d2": 1}, "q2": {"d1": 2, "d3": 0}})
+    for result, old in ((table, "frame"), (agreement, "to_frame"), (labels, "to_frame")):
+        assert isinstance(result.table, pl.DataFrame) and result.table.height > 0
+        with pytest.raises(AttributeError, match=r"is renamed \w+\.table"):
+            attribute = getattr(result, old)
+            attribute()

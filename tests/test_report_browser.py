@@ -126,7 +126,7 @@ def test_report_renders_in_chromium_with_table_marks_and_figures(example_report,
     # 2 systems; 2 forest plots + 1 bar chart per measure; no heatmap with one compared system
     _check_rendered_report(probe, n_systems=2, n_images=4)
     marks = "".join(probe["marks"])
-    expected = "".join(example_report.table.frame.filter(example_report.table.frame["marks"] != "")["marks"])
+    expected = "".join(example_report.table.table.filter(example_report.table.table["marks"] != "")["marks"])
     assert marks == expected
     img = _screenshot(path, tmp_path)
     table = probe["table"]

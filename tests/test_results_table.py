@@ -43,11 +43,11 @@ def test_dagger_marks_follow_the_holm_pvalues(per_query):
     cmp = pf.compare(per_query, baseline="bm25", n_resamples=999, seed=0)
     t = pf.results_table(per_query, cmp)
     for row in cmp.iter_rows(named=True):
-        cell = t.frame.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"])).row(0, named=True)
+        cell = t.table.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"])).row(0, named=True)
         significant = row["pvalue_holm"] < 0.05
         want = ("†" if row["delta"] > 0 else "‡") if significant else ""
         assert cell["marks"] == want
-    base = t.frame.filter(pl.col("system") == "bm25")
+    base = t.table.filter(pl.col("system") == "bm25")
     assert set(base["marks"]) == {""}        # "better / worse than bm25" never marks bm25 itself
     assert cmp.filter(pl.col("pvalue_holm") < 0.05).height > 0
 
@@ -63,19 +63,19 @@ def test_marks_and_places_follow_the_measure_direction():
     cmp = pf.compare(table, baseline="base", n_resamples=999, seed=0)
     assert cmp.filter(pl.col("system") == "good")["verdict"].item() == "better"
     t = pf.results_table(table, cmp)
-    marks = dict(zip(t.frame["system"], t.frame["marks"]))
-    places = dict(zip(t.frame["system"], t.frame["place"]))
+    marks = dict(zip(t.table["system"], t.table["marks"]))
+    places = dict(zip(t.table["system"], t.table["place"]))
     assert marks["good"] == "†" and marks["base"] == ""
     assert places["good"] == 1
     letters = pf.results_table(table, pf.compare(table, pairs="all", n_resamples=999, seed=0))
-    beaten = dict(zip(letters.frame["system"], letters.frame["better_than"]))
+    beaten = dict(zip(letters.table["system"], letters.table["better_than"]))
     assert set(beaten["good"].to_list()) == {"base", "same"}
     assert beaten["base"].to_list() == [] and beaten["same"].to_list() == []
 
 
 def test_places_means_and_intervals(per_query):
     t = pf.results_table(per_query, ci="halfwidth", digits=3)
-    nd = t.frame.filter(pl.col("measure") == "nDCG@10")
+    nd = t.table.filter(pl.col("measure") == "nDCG@10")
     means = per_query.filter(pl.col("measure") == "nDCG@10").group_by("system").agg(pl.col("value").mean())
     want = dict(means.iter_rows())
     for r in nd.iter_rows(named=True):
@@ -92,7 +92,7 @@ def test_letters_for_several_baselines_and_all_pairs(per_query):
     t = pf.results_table(per_query, baseline=["bm25", "rm3"], n_resamples=999)
     assert t.data.letters == {"bm25": "a", "rm3": "b"}
     cmp = pf.compare(per_query, baseline=["bm25", "rm3"], n_resamples=999)
-    for r in t.frame.iter_rows(named=True):
+    for r in t.table.iter_rows(named=True):
         sig = cmp.filter((pl.col("measure") == r["measure"]) & (pl.col("pvalue_holm") < 0.05))
         beaten = [*sig.filter((pl.col("system") == r["system"]) & (pl.col("delta") > 0))["baseline"],
                   *sig.filter((pl.col("baseline") == r["system"]) & (pl.col("delta") < 0))["system"]]  # rm3 vs bm25 once
@@ -195,7 +195,7 @@ def test_results_table_of_one_judgment_set():
     with pytest.raises(ValueError, match="judgments="):
         pf.results_table(js)
     t = pf.results_table(js, judgments="llm")
-    assert dict(zip(t.frame["system"], t.frame["mean"])) == {"x": 0.0, "y": 0.5, "z": 0.5}
+    assert dict(zip(t.table["system"], t.table["mean"])) == {"x": 0.0, "y": 0.5, "z": 0.5}
     with pytest.raises(ValueError, match="not present"):
         pf.results_table(js, judgments="gold")
 
@@ -204,7 +204,7 @@ def test_table_alpha_follows_the_confidence_level_against_compare(per_query):
     """alpha = 1 - confidence_level, as compare decides its verdicts; the caption states the same level."""
     cmp = pf.compare(per_query, baseline="bm25", n_resamples=999, seed=0, confidence_level=0.5)
     t = pf.results_table(per_query, baseline="bm25", confidence_level=0.5, ci="halfwidth", n_resamples=999, seed=0)
-    marks = {(s, m): x for s, m, x in t.frame.select("system", "measure", "marks").iter_rows()}
+    marks = {(s, m): x for s, m, x in t.table.select("system", "measure", "marks").iter_rows()}
     for row in cmp.iter_rows(named=True):                 # the oracle: compare's verdict at the same level
         assert marks[(row["system"], row["measure"])] == {"better": "†", "worse": "‡"}.get(row["verdict"], "")
     assert cmp.filter((pl.col("pvalue_holm") >= 0.05) & (pl.col("verdict") == "better")).height > 0
@@ -333,7 +333,7 @@ def test_terminal_table_keeps_every_mark_the_markdown_shows(per_query, tmp_path)
     assert "…" not in text
     rows = {line.split("│")[1].strip(): line for line in text.splitlines() if line.startswith("│")}
     digits = t.data.settings["digits"]
-    for r in t.frame.iter_rows(named=True):
+    for r in t.table.iter_rows(named=True):
         row = rows[t._label(r["system"])]
         cell = f"[{r['ci_low']:.{digits}f}, {r['ci_high']:.{digits}f}]"
         assert cell in row, (r["system"], r["measure"], row)
@@ -445,7 +445,7 @@ def test_no_best_or_second_is_marked_among_means_over_different_query_sets():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         table = pf.results_table(per_query)
-    frame = table.frame
+    frame = table.table
     assert frame.filter(pl.col("measure") == "FirstRelRank")["place"].is_null().all()
     assert frame.filter(pl.col("measure") == "AP").sort("system")["place"].to_list() == [2, 1]
     assert "No best or second for FirstRelRank: its means are over different numbers of queries" in table.caption
@@ -453,7 +453,7 @@ def test_no_best_or_second_is_marked_among_means_over_different_query_sets():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         only = pf.results_table(per_query.filter(pl.col("measure") == "FirstRelRank"))
-    assert only.frame["place"].is_null().all()
+    assert only.table["place"].is_null().all()
     assert "Bold: best" not in only.caption and "No best or second for FirstRelRank" in only.caption
 
 
@@ -464,13 +464,13 @@ def test_geometric_mean_measures_show_trec_evals_all_value_against_trec_eval_out
     root = shared_data / "trec_eval"
     ev = pf.evaluate(root / "results.test", root / "qrels.test", ["map", "gm_map", "gm_bpref"])
     table = pf.results_table(ev, ci="range")
-    means = dict(zip(table.frame["measure"], table.frame["mean"]))
+    means = dict(zip(table.table["measure"], table.table["mean"]))
     summary = dict(ev.summary().select("measure", "value").iter_rows())
     expected = {line.split()[0]: float(line.split()[2]) for line in (root / "out.test.a").read_text().splitlines()
                 if line.split()[0] in ("gm_map", "gm_bpref")}
     assert round(means["GMAP"], 4) == expected["gm_map"] and round(means["GMBpref"], 4) == expected["gm_bpref"]
     assert means["GMAP"] == pytest.approx(summary["GMAP"], rel=1e-12)
-    row = table.frame.filter(pl.col("measure") == "GMAP").row(0, named=True)
+    row = table.table.filter(pl.col("measure") == "GMAP").row(0, named=True)
     assert 0 <= row["ci_low"] < row["mean"] < row["ci_high"] <= 1 and row["halfwidth"] is None
     assert "GMAP, GMBpref: geometric mean" in table.caption
 
@@ -491,11 +491,11 @@ def test_count_measures_show_trec_evals_summed_all_value_against_trec_eval_outpu
     root = shared_data / "trec_eval"
     ev = pf.evaluate(root / "results.test", root / "qrels.test", ["num_ret", "num_rel_ret", "map"])
     table = pf.results_table(ev, ci="halfwidth")
-    means = dict(zip(table.frame["measure"], table.frame["mean"]))
+    means = dict(zip(table.table["measure"], table.table["mean"]))
     expected = {line.split()[0]: float(line.split()[2]) for line in (root / "out.test.a").read_text().splitlines()
                 if line.split()[0] in ("num_ret", "num_rel_ret")}
     assert means["NumRet"] == expected["num_ret"] and means["NumRelRet"] == expected["num_rel_ret"]
-    row = table.frame.filter(pl.col("measure") == "NumRet").row(0, named=True)
+    row = table.table.filter(pl.col("measure") == "NumRet").row(0, named=True)
     assert row["ci_low"] is None and row["ci_high"] is None and row["halfwidth"] is None
     assert f"| {expected['num_ret']:.0f} " in table.to_markdown().replace("**", "")
     assert "NumRet, NumRelRet: summed over queries, as trec_eval; no interval." in table.caption

@@ -60,7 +60,7 @@ def _compile(tmp_path, bodies):
 
 
 def test_latex_of_twenty_systems_and_four_measures_compiles_without_overfull_boxes(hostile_tables, tmp_path):
-    assert any(hostile_tables[0].frame["marks"]) and any(hostile_tables[1].frame["marks"])   # marks to place
+    assert any(hostile_tables[0].table["marks"]) and any(hostile_tables[1].table["marks"])   # marks to place
     log, _ = _compile(tmp_path, [t.to_latex() for t in hostile_tables])
     bad = [line for line in log.splitlines() if re.search(r"Overfull|Underfull|too large|^! ", line)]
     assert not bad, bad
@@ -98,7 +98,7 @@ def test_latex_has_no_vertical_rule_and_keeps_marks_inside_the_rules(hostile_tab
     tex = t.to_latex()
     spec = re.search(r"^\\begin\{tabular\}\{(.*)\}$", tex, flags=re.M).group(1)
     assert spec == "l" + "r" * 4                        # no vertical rule
-    last = t.frame.filter(pl.col("measure") == MEASURES[-1])
+    last = t.table.filter(pl.col("measure") == MEASURES[-1])
     widest = max(last["marks"], key=len)
     rows = [line for line in tex.splitlines() if line.endswith(r"\\[-2pt]")]
     assert len(rows) == 20
@@ -110,7 +110,7 @@ def test_latex_has_no_vertical_rule_and_keeps_marks_inside_the_rules(hostile_tab
 
 def test_stacked_and_inline_interval_layouts(hostile_tables):
     t = hostile_tables[0]
-    row = t.frame.filter((pl.col("system") == NAMES[1]) & (pl.col("measure") == "AP")).row(0, named=True)
+    row = t.table.filter((pl.col("system") == NAMES[1]) & (pl.col("measure") == "AP")).row(0, named=True)
     interval = f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
     stacked, inline = t.to_latex(), t.to_latex(ci_layout="inline")
     number_line = next(line for line in stacked.splitlines() if line.startswith(latex_escape(NAMES[1])))
@@ -147,7 +147,7 @@ def test_markdown_names_title_and_caption_round_trip_through_a_commonmark_parser
     assert rows[0] == ["System", *MEASURES]
     assert paragraphs == ["Runs <v2> & *all*", t.caption]       # the title: bold text, then the caption
     # every cell's number and mark survive as well
-    cell = t.frame.filter((pl.col("system") == t.data.systems[3]) & (pl.col("measure") == "AP")).row(0, named=True)
+    cell = t.table.filter((pl.col("system") == t.data.systems[3]) & (pl.col("measure") == "AP")).row(0, named=True)
     assert rows[4][2] == f"{cell['mean']:.3f}" + cell["marks"]
 
 
@@ -241,7 +241,7 @@ def test_caption_says_why_a_table_has_no_marks():
     with pytest.warns(UserWarning, match="no comparison can be significant"):
         t = pf.results_table(pq, pairs="all", n_resamples=999, seed=0)
     cmp = pf.compare(pq, pairs="all", n_resamples=999, seed=0)
-    assert not any(t.frame["marks"]) and cmp["pvalue"].max() == pytest.approx(1 / 1000)
+    assert not any(t.table["marks"]) and cmp["pvalue"].max() == pytest.approx(1 / 1000)
     assert (f"No cell is marked: the smallest Holm-adjusted p is {cmp['pvalue_holm'].min():.3g} ≥ α = 0.05. "
             "The raw p-values reach 0.001, the least 999 resamples can give: more resamples could mark cells.") \
         in t.caption
@@ -250,7 +250,7 @@ def test_caption_says_why_a_table_has_no_marks():
     assert "No cell is marked: the smallest Holm-adjusted p is" in t_test.caption
     assert "could mark" not in t_test.caption                       # no floor to blame
     marked = pf.results_table(pq, baseline="s00", n_resamples=9999, seed=0)
-    assert any(marked.frame["marks"]) and "No cell is marked" not in marked.caption
+    assert any(marked.table["marks"]) and "No cell is marked" not in marked.caption
 
 
 def test_pairs_all_beyond_26_systems_is_refused_before_comparing(monkeypatch):

@@ -96,6 +96,11 @@ class ResamplingCostError(PairedFrameError, ValueError):
         self.argument, self.value, self.largest = argument, value, largest
 
 
+def renamed_attribute(old: str, new: str) -> str:
+    """The message of an attribute an older version spelled ``old``: use ``new`` (no silent aliases)."""
+    return f"{old} is renamed {new}: a result's rows are its .table (pairedframe 0.x keeps no old spellings)"
+
+
 class RenamedKeywordError(PairedFrameError, TypeError):
     """A keyword of an older spelling (``alpha=``, ``rng=``, ``verdict_on=``, ...): the message names the
     keyword to use instead (the package is 0.x and keeps no silent aliases)."""

@@ -394,7 +394,7 @@ TABLE_DOORS: dict[str, Door] = {
     "results_table": Door(
         "table", lambda t, **kw: pf.results_table(t, baseline="a", systems=["a", *SYSTEMS], measures=TABLE_MEASURES,
                                                   **{**_RESAMPLING, **kw}),
-        lambda table: table.frame, PER_QUERY_FORMS, public="pf.results_table",
+        lambda table: table.table, PER_QUERY_FORMS, public="pf.results_table",
         skip={"query_of_one_system_only": "documented: a system's mean is over all its evaluated queries (as "
                                           "trec_eval's), the marks over the paired ones"},
         params={"confidence_level": ((0, 1, 1.5), r"confidence_level"),
@@ -403,7 +403,7 @@ TABLE_DOORS: dict[str, Door] = {
     "rank_agreement": Door(
         "table", lambda t, **kw: pf.rank_agreement(t, PER_QUERY_B, measure="AP", systems=["a", "b", "c"],
                                                    **{**_RESAMPLING, **kw}),
-        lambda result: result.to_frame(), PER_QUERY_FORMS, public="pf.rank_agreement", skip=_OWN_QIDS,
+        lambda result: result.table, PER_QUERY_FORMS, public="pf.rank_agreement", skip=_OWN_QIDS,
         params={"confidence_level": ((0, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
                 "rbo_p": ((0, 1, 1.5), r"rbo_p"), "interval": (("bca", None), r"interval")},
         empty=(lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"), measure="AP"),

@@ -46,11 +46,11 @@ Return types, one rule: an answer that is rows -- one per comparison, pair, unit
 ``DataFrame`` (``compare``, ``compare_clustered``, ``compare_segments``, ``ppi_compare_segments``,
 ``paired_per_query``, ``worst_queries``, ``rbo``); an answer that is one comparison, or has several parts,
 is a frozen dataclass with scipy's field names (``statistic``, ``pvalue``, ``confidence_interval``) whose
-rows, if it has any, are a polars frame in ``.table`` (``analyze`` -> ``AnalysisResult.table``).  A new
-comparison type follows it.  Exceptions kept this round, since renaming would break the 0.x API without a
-deprecation: ``rank_agreement`` / ``label_agreement`` give their rows by ``to_frame()`` (``RankAgreement``,
-``LabelAgreement``), ``results_table`` by ``ResultsTable.frame``, and ``compare_pair`` / ``ppi_compare``
-answer one comparison with no table (``PairedComparison``, ``PPIResult``).
+rows, if it has any, are a polars frame in ``.table`` (``analyze`` -> ``AnalysisResult.table``,
+``rank_agreement`` -> ``RankAgreement.table``, ``label_agreement`` -> ``LabelAgreement.table``,
+``results_table`` -> ``ResultsTable.table``; the old ``to_frame()`` / ``.frame`` raise an error naming
+``.table``); ``compare_pair`` / ``ppi_compare`` answer one comparison and have no rows
+(``PairedComparison``, ``PPIResult``).  A new comparison type follows it.
 """
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, VERDICTS, WIN_RULE, resample_generators

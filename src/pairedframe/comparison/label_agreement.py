@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.options import check_level
-from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
+from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_attribute, renamed_keywords
 from pairedframe.checks import sample
 from pairedframe.errors import InputFormatError, InsufficientSampleError, SmallSampleWarning, user_stacklevel
 from pairedframe.io.convert import as_qrels
@@ -88,6 +88,11 @@ class LabelAgreement:
                 .pivot(on="grade_b", index="grade_a", values="count", sort_columns=False))
 
     def to_frame(self) -> pl.DataFrame:
+        """Renamed: an answer's rows are ``.table`` (one rule for every result object)."""
+        raise AttributeError(renamed_attribute("LabelAgreement.to_frame()", "LabelAgreement.table"))
+
+    @property
+    def table(self) -> pl.DataFrame:
         """``coefficient, statistic, ci_low, ci_high``: one row per kappa (binary only when computed)."""
         rows = [(name, getattr(self, name), ci.low, ci.high) for name, ci in self.confidence_intervals.items()]
         return pl.DataFrame(rows, schema={"coefficient": pl.String, "statistic": pl.Float64, "ci_low": pl.Float64,
@@ -238,7 +243,7 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
         ``kappa``, ``kappa_linear``, ``kappa_quadratic``, ``kappa_binary`` with
         ``confidence_intervals``, ``exact_agreement``, ``n_common``, ``n_queries``,
         ``missing_from_b``, ``missing_from_a``, ``confusion``, ``grade_counts``, ``grades``;
-        ``to_frame()`` gives one row per kappa.
+        ``table`` has one row per kappa.
 
     Raises
     ------

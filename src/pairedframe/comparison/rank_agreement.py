@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_keywords
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.options import check_rank_options
 from pairedframe.comparison.pairing import as_frame
@@ -58,7 +58,7 @@ RANK_INTERVALS = {
                  "clipped to the coefficient's range",
     "percentile": "approximate: percentile bootstrap over queries (one shared resample index)",
 }
-#: The note every rank-agreement interval carries in ``to_frame()``.
+#: The note every rank-agreement interval carries in ``table``.
 APPROXIMATE = "approximate"
 EXCLUDES_ESTIMATE = ("approximate; excludes the estimate: resampled queries pull the coefficient down "
                      "(near-tied systems swap), use interval='jackknife'")
@@ -136,6 +136,11 @@ class RankAgreement:
         return self.swapped.height
 
     def to_frame(self) -> pl.DataFrame:
+        """Renamed: an answer's rows are ``.table`` (one rule for every result object)."""
+        raise AttributeError(renamed_attribute("RankAgreement.to_frame()", "RankAgreement.table"))
+
+    @property
+    def table(self) -> pl.DataFrame:
         """``coefficient, statistic, ci_low, ci_high, pvalue, note``: one row per coefficient; ``note``
         says the interval is approximate (and when it excludes the statistic)."""
         rows = [(name, c.statistic, c.confidence_interval.low, c.confidence_interval.high, c.pvalue, c.note)
@@ -352,7 +357,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     RankAgreement
         ``kendall_tau_b``, ``spearman_rho``, ``tau_ap``, ``tau_ap_symmetric``, ``rbo`` (each with
         ``statistic``, ``pvalue``, ``confidence_interval``, ``note``), ``means``, ``swapped`` pairs,
-        ``n_queries``, ``n_systems``, ``settings``; ``to_frame()`` gives one row per coefficient.
+        ``n_queries``, ``n_systems``, ``settings``; ``table`` has one row per coefficient.
         Coefficients lie in [-1, 1] (RBO in [0, 1]); NaN when a ranking is constant.
 
     Raises

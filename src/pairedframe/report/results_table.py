@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords
+from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_keywords
 from pairedframe.io.results import read_if_paths
 from pairedframe.comparison.table_data import (TableData, reject_text_measures,
                                                results_table_data)
@@ -116,9 +116,14 @@ class ResultsTable:
     title: str | None = None
 
     @property
-    def frame(self) -> pl.DataFrame:
+    def table(self) -> pl.DataFrame:
         """The numbers, one row per (system, measure) (see :class:`~pairedframe.comparison.table_data.TableData`)."""
         return self.data.frame
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """Renamed: an answer's rows are ``.table`` (one rule for every result object)."""
+        raise AttributeError(renamed_attribute("ResultsTable.frame", "ResultsTable.table"))
 
     @property
     def caption(self) -> str:
