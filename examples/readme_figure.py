@@ -60,7 +60,7 @@ def main() -> None:
     runs, judgments = _inputs(Path(args.data))
     js = pf.evaluate_judgment_sets(runs, judgments, "nDCG@10")
     agreement = pf.rank_agreement(js, measure="nDCG@10", seed=0)
-    print(agreement.to_frame())
+    print(agreement.table)
     out = agreement_scatter(agreement, args.out)
     print(f"wrote {out} ({out.stat().st_size:,} bytes)")
 
