@@ -116,7 +116,8 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
     lo, hi = delta_ranges(measures, delta)
     low, high = np.array(ci_low, dtype=np.float64), np.array(ci_high, dtype=np.float64)
     notes: list[list[str]] = [[] for _ in range(low.shape[0])]
-    too_few = n_resamples is not None and least_count(1.0 - confidence_level, n_resamples, False) == 0
+    # least_count(alpha, B) == 0, i.e. p(0) = 1 / (B + 1) >= alpha, without its array of B + 1 counts
+    too_few = n_resamples is not None and min(1.0 / (n_resamples + 1), 1.0) >= 1.0 - confidence_level
     if interval == "studentized":
         cap = quantile_cap(np.maximum(n - 1.0, 1.0), confidence_level, alternative)
         half = high - delta if alternative == "less" else delta - low
