@@ -156,6 +156,21 @@ def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-si
     return low, high
 
 
+def too_few_resamples_loop(alpha, B):
+    """B Monte-Carlo resamples are too few for level alpha when the least count c of resamples at least as
+    extreme whose p-value min((c + 1) / (B + 1), 1) is >= alpha is c = 0: no count gives p < alpha."""
+    k = next(c for c in range(B + 1) if min((c + 1) / (B + 1), 1.0) >= alpha)
+    return k == 0
+
+
+def least_resamples_loop(alpha):
+    """The first B = 0, 1, 2, ... that :func:`too_few_resamples_loop` does not call too few."""
+    B = 0
+    while too_few_resamples_loop(alpha, B):
+        B += 1
+    return B
+
+
 def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-sided", max_quantile_ratio=1.5,
                               min_se_ratio=0.5):
     """Symmetric bootstrap-t interval by loops: T*_b = (mean*_b - mean) / max(sd*_b / sqrt(n), min_se_ratio * se)

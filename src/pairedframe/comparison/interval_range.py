@@ -29,7 +29,7 @@ import numpy as np
 from pairedframe.errors import user_stacklevel
 
 from pairedframe.measures.parse import value_range
-from pairedframe.stats.signflip_interval import least_count
+from pairedframe.stats.signflip_interval import least_resamples, too_few_resamples
 from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, MIN_BOOTSTRAP_N, quantile_cap
 from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
 
@@ -116,8 +116,7 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
     lo, hi = delta_ranges(measures, delta)
     low, high = np.array(ci_low, dtype=np.float64), np.array(ci_high, dtype=np.float64)
     notes: list[list[str]] = [[] for _ in range(low.shape[0])]
-    # least_count(alpha, B) == 0, i.e. p(0) = 1 / (B + 1) >= alpha, without its array of B + 1 counts
-    too_few = n_resamples is not None and min(1.0 / (n_resamples + 1), 1.0) >= 1.0 - confidence_level
+    too_few = n_resamples is not None and too_few_resamples(1.0 - confidence_level, n_resamples)
     if interval == "studentized":
         cap = quantile_cap(np.maximum(n - 1.0, 1.0), confidence_level, alternative)
         half = high - delta if alternative == "less" else delta - low
@@ -150,9 +149,9 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
 
 def _too_few_text(n_resamples: int, confidence_level: float, what: str) -> str:
     """The note of an interval whose level needs more Monte-Carlo resamples than it got."""
-    want = int(math.ceil(1.0 / (1.0 - confidence_level)))      # as the p-value's note: B >= 1 / alpha
-    while least_count(1.0 - confidence_level, want, False) == 0:
-        want += 1
+    alpha = 1.0 - confidence_level
+    # as the p-value's note, B >= 1 / alpha; never below the least B that is not too few
+    want = max(int(math.ceil(1.0 / alpha)), least_resamples(alpha))
     return (f"n_resamples = {n_resamples} is too few for a {confidence_level:g} interval (its quantile lies beyond "
             f"every resample): {what}; use n_resamples >= {want}")
 

@@ -45,6 +45,8 @@ for information retrieval evaluation. CIKM.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from pairedframe.errors import USE_SEED, renamed_keywords
@@ -54,8 +56,8 @@ from .randomization import _byte_tables, pattern_words, _tie_tolerance, _word_ch
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, check_int,
                        _check_probability, _column_means)
 
-__all__ = ["sign_flip_interval", "sign_flip_interval_many", "least_count", "inverted_interval",
-           "inverted_interval_units"]
+__all__ = ["sign_flip_interval", "sign_flip_interval_many", "least_count", "too_few_resamples", "least_resamples",
+           "inverted_interval", "inverted_interval_units"]
 
 _POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
 
@@ -70,6 +72,87 @@ def least_count(alpha: float, n_patterns: int, exact: bool) -> int:
     p = counts / n_patterns if exact else (counts + 1) / (n_patterns + 1)
     p = np.minimum(p, 1.0)
     return int(np.flatnonzero(p >= alpha)[0])
+
+
+def too_few_resamples(alpha: float, n_resamples: int) -> bool:
+    """Whether ``n_resamples`` Monte-Carlo resamples are too few for level ``alpha``.
+
+    The smallest Monte-Carlo p-value is ``1 / (B + 1)`` (no resample at least as extreme as the
+    observed statistic); when it is ``>= alpha`` no count of resamples gives ``p < alpha``, so no test
+    can reject and no quantile at that level lies among the resamples.  This is
+    ``least_count(alpha, n_resamples, False) == 0``, by the same floating-point expression, without
+    its array of ``B + 1`` counts.
+
+    Parameters
+    ----------
+    alpha : float
+        Level, ``1 - confidence_level`` (or a family's per-test level).
+    n_resamples : int
+        Monte-Carlo resamples ``B >= 0``.
+
+    Returns
+    -------
+    bool
+        ``1 / (B + 1) >= alpha``; in exact arithmetic ``(B + 1) * alpha <= 1``.
+
+    See Also
+    --------
+    least_resamples : the least ``B`` for which this is False.
+
+    Examples
+    --------
+    >>> too_few_resamples(0.05, 19), too_few_resamples(0.05, 20)
+    (True, False)
+    """
+    return 1.0 / float(int(n_resamples) + 1) >= alpha
+
+
+def least_resamples(alpha: float) -> int:
+    """The least number of Monte-Carlo resamples whose p-value can go below ``alpha``.
+
+    The least ``B`` for which :func:`too_few_resamples` is False, found from ``B + 1 > 1 / alpha``
+    (exact arithmetic) and corrected, by the same floating-point test, where rounding moves the
+    boundary by a unit: no array, a few float operations whatever ``B`` is.
+
+    Parameters
+    ----------
+    alpha : float in (0, 1]
+        Level, ``1 - confidence_level`` (or a family's per-test level); at least the smallest normal
+        float.
+
+    Returns
+    -------
+    int
+        ``B`` with ``too_few_resamples(alpha, B)`` False and ``too_few_resamples(alpha, B - 1)`` True.
+        ``1 - confidence_level`` carries rounding: ``1 - 0.95`` is ``0.05000000000000004``, for which
+        ``B = 19`` suffices (``1 / 20 < alpha``), where ``alpha = 0.05`` needs 20.
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not in ``[2.2e-308, 1]``.
+
+    Examples
+    --------
+    >>> least_resamples(0.05), least_resamples(1 - 0.95), least_resamples(0.03)
+    (20, 19, 33)
+    """
+    alpha = float(alpha)
+    if not 2.2250738585072014e-308 <= alpha <= 1.0:
+        raise ValueError(f"`alpha` must be in [2.2e-308, 1], got {alpha!r}")
+    guess = max(int(math.floor(1.0 / alpha)) - 1, 0)
+    # bracket the boundary: too_few(low) and not too_few(high); 1 / (B + 1) falls with B, so the test
+    # is monotone and the rounding of 1 / alpha puts the guess within a unit or two of it
+    low, step = guess, 1
+    while low > 0 and not too_few_resamples(alpha, low):
+        low, step = max(low - step, 0), 2 * step
+    high, step = guess + 1, 1
+    while too_few_resamples(alpha, high):
+        high, step = high + step, 2 * step
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if too_few_resamples(alpha, mid) else (low, mid)
+    return high
 
 
 def _null_statistics(D: np.ndarray, n_resamples: int, seed, chunk_size: int):

@@ -63,7 +63,7 @@ from pairedframe.errors import USE_SEED, renamed_keywords
 from .results import BootstrapResult, ConfidenceInterval
 from .resample import (_check_2d, _check_alternative, _check_chunk_size, check_int, _check_probability,
                        _column_means, bootstrap_index_chunks, kernel_block_rows, reblock)
-from .signflip_interval import least_count
+from .signflip_interval import least_count, too_few_resamples
 
 __all__ = ["studentized_bootstrap_many", "ZERO_SPREAD_RTOL", "MIN_SE_RATIO", "MAX_QUANTILE_RATIO", "MIN_BOOTSTRAP_N",
            "zero_spread", "studentize", "symmetric_interval", "quantile_cap"]
@@ -127,15 +127,16 @@ def symmetric_interval(t_star: np.ndarray, mean: np.ndarray, se: np.ndarray, fla
     :func:`quantile_cap` (``df``: Student's degrees of freedom, ``n - 1``): the rule of
     :func:`studentized_bootstrap_many`."""
     k = mean.shape[0]
-    need = least_count(1.0 - confidence_level, n_resamples, False)
+    alpha = 1.0 - confidence_level
+    need = least_count(alpha, n_resamples, False)
     cap = quantile_cap(df, confidence_level, alternative, max_quantile_ratio)
     if df + 1 < MIN_BOOTSTRAP_N:       # too few distinct resamples: Student's quantile (MIN_BOOTSTRAP_N)
         t_star = np.broadcast_to(quantile_cap(df, confidence_level, alternative, 1.0), (1, k))
         t_star = -t_star if alternative == "less" else t_star
         need = 1                       # Student's quantile needs no resamples
-    if need == 0 and np.all(np.isfinite(cap)):
-        # too few resamples to estimate the quantile at this level (B < 2 / alpha): it is beyond every
-        # resample's |T*|, so the capped quantile can only be the cap -- never wider than cap x t's interval
+    elif too_few_resamples(alpha, n_resamples) and np.all(np.isfinite(cap)):
+        # too few resamples to estimate the quantile at this level ((B + 1) * alpha <= 1, need == 0): it is
+        # beyond every resample's |T*|, so the capped quantile can only be the cap -- never wider than cap x t's
         t_star = np.broadcast_to(cap, (1, k))
         t_star = -t_star if alternative == "less" else t_star
         need = 1
