@@ -184,7 +184,7 @@ def test_each_benchmark_folder_has_one_entry_that_lists_its_sections_and_refuses
     assert sections and all(f"  {name} " in listing.stdout for name in sections)
     studies = subprocess.run([*calibration(), "--help"], capture_output=True, text=True, timeout=120)
     assert studies.returncode == 0 and "--section" in studies.stdout
-    for name in ("adaptive", "cluster_fpr", "edgeworth", "tukey", "ppi_dl19"):
+    for name in ("adaptive", "cluster_fpr", "edgeworth", "tukey", "ppi_dl19", "too_few"):
         assert f"  {name} " in studies.stdout
     unknown = subprocess.run(speed("nope"), capture_output=True, text=True, timeout=120)
     assert unknown.returncode == 2 and "unknown section 'nope'" in unknown.stderr
@@ -204,3 +204,18 @@ def test_small_n_calibration_quick_run_shows_the_default_equal_to_t_below_five_q
             assert default == t and r[6].strip() == "1.00"      # below MIN_BOOTSTRAP_N: the t interval
         else:
             assert default == resampled
+
+
+@pytest.mark.shared_data
+def test_too_few_calibration_quick_run_shows_the_capped_default_containing_the_t_interval(shared_data):
+    proc = subprocess.run([*calibration("too_few"), "--quick", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in proc.stdout.splitlines()
+            if line.startswith("| DL-2019")]
+    assert {(r[3], r[4]) for r in rows} == {("0.999", "100 / 4999"), ("0.95", "18 / 999")}
+    for r in rows:
+        assert all("(" in cell for cell in r[5:8])                 # rates with their Monte-Carlo SE
+        capped, t, _ = (int(v) for v in r[8].split(" / "))
+        assert capped <= t                # 1.5 x t's quantile: the capped interval contains the t interval
+        assert r[9] == "1.50 (0.000)"     # the cap itself, on every sample with spread

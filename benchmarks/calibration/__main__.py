@@ -22,6 +22,7 @@ STUDIES = {
     "tukey": "family-wise error of all-pairs comparisons: randomised Tukey HSD, Holm, raw",
     "ppi_dl19": "PPI++ on DL-2019 with LLM labels as the proxy and NIST labels as gold",
     "small_n": "compare's default interval with 2 ... 10 queries: the t rule below MIN_BOOTSTRAP_N",
+    "too_few": "compare's default when n_resamples is too few for the level: the capped interval",
 }
 
 

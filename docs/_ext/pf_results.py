@@ -19,6 +19,8 @@ COMMANDS = {
                                "--output docs/results/calibration_large_n.md"),
     "calibration_small_n.md": ("PYTHONPATH=src python benchmarks/calibration --section small_n "
                                "--output docs/results/calibration_small_n.md"),
+    "calibration_too_few.md": ("PYTHONPATH=src python benchmarks/calibration --section too_few "
+                               "--output docs/results/calibration_too_few.md"),
     "calibration_means.md": ("PYTHONPATH=src python benchmarks/calibration --section means "
                              "--output docs/results/calibration_means.md"),
     "evaluate.md": "PYTHONPATH=src python benchmarks/speed --section evaluate --output docs/results/evaluate.md",

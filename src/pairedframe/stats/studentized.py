@@ -40,7 +40,10 @@ On real per-query deltas (DL-2019, DL-2021, Robust03, nDCG@10 and AP, 3,000 samp
 covers 0.945-0.959 at n = 20, 0.952-0.956 at 50 and 0.950-0.955 at 100, where the t interval covers
 0.935-0.951 at n = 20; its median width is 1.02-1.04 times the t interval's at n = 20 and 1.00-1.01 at
 n = 100.  On RR@10 deltas (most DL pairs tie on most queries) it covers 0.950-0.962 at n = 20-100 at
-1.00-1.08 times t's width (t: 0.875-0.949; Hall's: unbounded on 18 % of the samples of 20).
+1.00-1.08 times t's width (t: 0.875-0.949; Hall's: unbounded on 18 % of the samples of 20).  With ``B`` too
+few for the level the interval is the cap: on the same collections it covers 0.999-1.000 at 99.9 % with
+B = 100 and 0.988-0.997 at 95 % with B = 18, at 1.5 times t's width (``benchmarks/calibration --section
+too_few``).
 
 References
 ----------
