@@ -10,7 +10,9 @@ The MDE that separates ``"inconclusive"`` from ``"not significant"`` is computed
 number of comparisons in the family.  It is the MDE of the test actually used (noncentral t with the
 test's degrees of freedom: ``n - 1`` queries, ``G - 1`` clusters), and infinite when the smallest
 p-value the test can produce (``2 / 2**n`` two-sided for an exact sign-flip test, ``1 / (B + 1)`` for a
-Monte-Carlo one) cannot go below that level: then no effect, however large, can be declared.
+Monte-Carlo one) cannot go below that level: then no effect, however large, can be declared.  For a
+Monte-Carlo test that is :func:`pairedframe.stats.signflip_interval.too_few_resamples` at that level, and
+the note's advice is at least its :func:`~pairedframe.stats.signflip_interval.least_resamples`.
 
 Notes
 -----
@@ -32,6 +34,7 @@ import numpy as np
 
 from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
 from pairedframe.stats.power import mde_at_level
+from pairedframe.stats.signflip_interval import least_resamples
 from pairedframe.stats.skewness import cochran_fails, cochran_minimum_n
 
 __all__ = ["CORRECTIONS", "VERDICTS", "verdict_column", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
@@ -204,7 +207,9 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
     if exact:
         return (f"{n} {unit}: the exact sign-flip p cannot go below {floor:.3g}; {need}; use more {unit}"
                 f"{fewer}{t_option}")
-    want = int(math.ceil((m if family else 1) / alpha))
+    per_test = alpha / m if family else alpha
+    # B >= m / alpha, never below the least B whose p can go below the per-test level (the rule compare uses)
+    want = max(int(math.ceil((m if family else 1) / alpha)), least_resamples(per_test))
     return (f"the Monte-Carlo p cannot go below 1/({resamples_name}+1) = {floor:.3g}; {need}; "
             f"use {resamples_name} >= {want}{t_option}")
 
