@@ -111,7 +111,8 @@ def main(argv: list[str] | None = None) -> None:
               "left the truth out (the rates' third decimal hides them at 99.9 %); width = median over samples of the "
               "interval's width / the t interval's (MC SE of the median from 200 bootstrap resamples).\n")
         print(table(["collection", "measure", "n", "level", "B too few / enough", "capped (too few)", "t",
-                     "default (enough B)", "misses capped / t / default", "width capped / t", "width default / t"], rows))
+                     "default (enough B)", "misses capped / t / default", "width capped / t",
+                     "width default / t"], rows))
 
 
 if __name__ == "__main__":
