@@ -253,16 +253,54 @@ def test_capped_default_interval_is_named_in_the_note():
 
 def test_values_outside_the_measure_range_warn_and_keep_their_interval_against_scipy_t():
     """nDCG@10 exported x 100: clipping to [-1, 1] would give an interval that excludes its own delta;
-    instead a warning names the measure and the value, and the t interval is left as scipy gives it."""
+    instead a warning names the measure and the first mean outside its range, and the t interval is left
+    as scipy gives it."""
     from scipy import stats as sps
 
     base = np.linspace(0, 50, 20)
     deltas = 2.0 + np.arange(20) * 0.01
-    with pytest.warns(UserWarning, match=r"mean delta of nDCG@10 is 2.095, outside that measure's range \[-1, 1\]"):
+    with pytest.warns(UserWarning, match=r"a mean of nDCG@10 is 25, outside that measure's range \[0, 1\]"):
         r = pf.compare_pair(base, base + deltas, measure="nDCG@10", test="t")
     want = sps.ttest_rel(base + deltas, base).confidence_interval(0.95)
     assert (r.confidence_interval.low, r.confidence_interval.high) == pytest.approx((want.low, want.high), rel=1e-12)
     assert r.confidence_interval.low <= r.statistic <= r.confidence_interval.high
+
+
+SCALED_RR = np.r_[np.full(14, 100.0), np.full(6, 50.0), np.full(5, 33.3), np.zeros(5)]   # RR x 100, mean ~72
+
+
+@pytest.mark.parametrize("door", ["compare", "compare_duckdb", "compare_pair", "segments", "clustered"])
+def test_interval_is_not_clipped_when_the_means_are_on_another_scale_against_scipy_t(door):
+    """RR exported x 100 with a small mean delta: the delta (-0.5) lies inside [-1, 1], but the means (~72)
+    do not, so [-1, 1] is not the range of this delta; every door warns naming the mean and keeps its
+    interval unclipped (the tester's DL-2019 case: t interval [-7.07, 6.73] printed as [-1, 1])."""
+    rng = np.random.default_rng(3)
+    base = SCALED_RR.copy()
+    plus = np.clip(base + rng.choice([-50.0, 0.0, 0.0, 50.0], base.size), 0.0, 100.0)
+    plus[0] += -0.5 * base.size - (plus - base).sum()   # mean delta exactly -0.5
+    per_query = _frame({"base": base, "plus": plus}, "RR")
+    want = stats.ttest_rel(plus, base).confidence_interval(0.95)
+    with pytest.warns(UserWarning, match=r"a mean of RR is \d+(\.\d+)?, outside that measure's range \[0, 1\]"):
+        if door == "compare":
+            row = pf.compare(per_query, baseline="base", test="t").row(0, named=True)
+        elif door == "compare_duckdb":
+            con = duckdb.connect()
+            con.register("pq", per_query.to_arrow())
+            row = pf.compare(con.table("pq"), baseline="base", test="t").row(0, named=True)
+        elif door == "compare_pair":
+            r = pf.compare_pair(base, plus, measure="RR", test="t")
+            row = {"delta": r.statistic, "ci_low": r.confidence_interval.low, "ci_high": r.confidence_interval.high}
+        elif door == "segments":
+            segments = pl.DataFrame({"qid": per_query["qid"].unique().to_list(), "segment_set": "s",
+                                     "segment": "all"})
+            row = pf.compare_segments(per_query, segments, baseline="base", test="t").row(0, named=True)
+        else:
+            row = pf.compare_clustered(per_query.with_columns(pl.col("qid").alias("cluster")), baseline="base",
+                                       interval="t").row(0, named=True)
+    assert row["delta"] == pytest.approx(-0.5, abs=1e-9)
+    assert row["ci_low"] < -1.0 and row["ci_high"] > 1.0
+    if door != "clustered":     # the clustered t interval uses CR2's degrees of freedom, not n - 1
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((want.low, want.high), rel=1e-9)
 
 
 def test_equal_deltas_get_compares_range_interval_in_segments_and_clustered_too():

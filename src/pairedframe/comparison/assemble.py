@@ -95,7 +95,8 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
     ci_low, ci_high, interval_notes = finish_paired_intervals(
         measures=rows["measure"].to_list(), delta=stats.delta, ci_low=stats.ci_low, ci_high=stats.ci_high,
         se=t_se, n=n_q.astype(np.float64), flat=flat.astype(bool), interval=opt.interval,
-        confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples)
+        confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
+        means=(rows["baseline_mean"].to_numpy(), rows["system_mean"].to_numpy()))
     stats = stats.replace(ci_low=ci_low, ci_high=ci_high)
     rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
     mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,

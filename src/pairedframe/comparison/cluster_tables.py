@@ -180,10 +180,12 @@ def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any) -> tu
     """G equal cluster deltas get compare's range-based interval over G units (never a point, whatever the
     interval); every interval is clipped to the measure's range of deltas; the notes say where."""
     G_all = st.n_clusters
+    means = (st.baseline_mean, st.system_mean)
     low, high, flat_notes = zero_spread_deltas(
         st.ci_low, st.ci_high, measures=measures, delta=st.delta, n=G_all,
         flat=(np.asarray(st.se) == 0) & (G_all >= 2), confidence_level=opt.confidence_level,
-        alternative=opt.alternative)
-    low, high, clip_notes = clip_delta_intervals(low, high, measures, st.delta, alternative=opt.alternative)
+        alternative=opt.alternative, means=means)
+    low, high, clip_notes = clip_delta_intervals(low, high, measures, st.delta, means=means,
+                                                 alternative=opt.alternative)
     notes = ["; ".join(x for x in pair if x) or None for pair in zip(flat_notes, clip_notes)]
     return st.replace(ci_low=low, ci_high=high), notes

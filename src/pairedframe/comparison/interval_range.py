@@ -45,10 +45,15 @@ def mean_ranges(measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.
     return _unless_outside(ranges[:, 0], ranges[:, 1], estimate, measures, "mean")
 
 
-def delta_ranges(measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray]:
+def delta_ranges(measures: Sequence[str], estimate=None, *, means: Sequence = ()) -> tuple[np.ndarray, np.ndarray]:
     """(lo, hi) per row of a mean delta ``b - a``: ``[lo - hi, hi - lo]`` of the measure's range (none
-    where the row's ``estimate`` lies outside it)."""
+    where the row's ``estimate``, or one of its ``means`` -- each an array of one mean per row, e.g. the
+    baseline's and the system's -- lies outside it: a delta of 0.2 between means of 82 and 82.2 is on
+    another scale too)."""
     lo, hi = mean_ranges(measures)
+    if len(means):
+        lo, hi = _unless_outside(lo, hi, np.column_stack([np.asarray(m, dtype=np.float64) for m in means]),
+                                 measures, "mean")
     with np.errstate(invalid="ignore"):
         width = hi - lo
     return _unless_outside(-width, width, estimate, measures, "mean delta")
@@ -62,11 +67,15 @@ def _unless_outside(lo: np.ndarray, hi: np.ndarray, estimate, measures: Sequence
     if estimate is None:
         return lo, hi
     est = np.asarray(estimate, dtype=np.float64)
-    outside = np.isfinite(est) & ((est < lo - 1e-9 * np.abs(lo)) | (est > hi + 1e-9 * np.abs(hi)))
+    est = est.reshape(est.shape[0], -1)           # one column per estimate of the row
+    low, high = lo[:, None], hi[:, None]
+    beyond = np.isfinite(est) & ((est < low - 1e-9 * np.abs(low)) | (est > high + 1e-9 * np.abs(high)))
+    outside = beyond.any(axis=1)
     if not outside.any():
         return lo, hi
     i = int(np.flatnonzero(outside)[0])
-    warnings.warn(f"a {what} of {measures[i]} is {est[i]:.6g}, outside that measure's range [{lo[i]:g}, {hi[i]:g}] "
+    value = est[i, int(np.flatnonzero(beyond[i])[0])]
+    warnings.warn(f"a {what} of {measures[i]} is {value:.6g}, outside that measure's range [{lo[i]:g}, {hi[i]:g}] "
                   f"({int(outside.sum())} row(s)): are the values on another scale (e.g. x 100) or from another "
                   "measure of that name? Their intervals are not kept inside the range", UserWarning,
                   stacklevel=user_stacklevel())
@@ -79,10 +88,11 @@ def clip_means(low, high, measures: Sequence[str], estimate=None, *,
     return clip_to_range(low, high, *mean_ranges(measures, estimate), alternative=alternative)
 
 
-def clip_deltas(low, high, measures: Sequence[str], estimate=None, *,
+def clip_deltas(low, high, measures: Sequence[str], estimate=None, *, means: Sequence = (),
                 alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Interval ends of mean deltas clipped to ``[lo - hi, hi - lo]``; also which rows were clipped."""
-    return clip_to_range(low, high, *delta_ranges(measures, estimate), alternative=alternative)
+    """Interval ends of mean deltas clipped to ``[lo - hi, hi - lo]`` (see :func:`delta_ranges`); also
+    which rows were clipped."""
+    return clip_to_range(low, high, *delta_ranges(measures, estimate, means=means), alternative=alternative)
 
 
 def _range_text(lo: float, hi: float) -> str:
@@ -93,10 +103,10 @@ def _clip_text(measure: str, lo: float, hi: float) -> str:
     return f"interval clipped to the range of a mean delta of {measure}, {_range_text(lo, hi)}"
 
 
-def clip_delta_intervals(low, high, measures: Sequence[str], estimate=None, *,
+def clip_delta_intervals(low, high, measures: Sequence[str], estimate=None, *, means: Sequence = (),
                          alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """:func:`clip_deltas` with a note per clipped row (None elsewhere), for ``verdict_note``."""
-    lo, hi = delta_ranges(measures, estimate)
+    lo, hi = delta_ranges(measures, estimate, means=means)
     low, high, clipped = clip_to_range(low, high, lo, hi, alternative=alternative)
     notes = [_clip_text(str(measures[i]), float(lo[i]), float(hi[i])) if clipped[i] else None
              for i in range(low.shape[0])]
@@ -105,15 +115,16 @@ def clip_delta_intervals(low, high, measures: Sequence[str], estimate=None, *,
 
 def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
                             se: np.ndarray, n: np.ndarray, flat: np.ndarray, interval: str, confidence_level: float,
-                            alternative: str, n_resamples: int | None = None
+                            alternative: str, n_resamples: int | None = None, means: Sequence = ()
                             ) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """compare's intervals inside the delta range, the zero-spread and the default's capped cases, and a
     note per row (None where nothing needs saying).
 
     ``se``: the studentizing SE ``sd / sqrt(n)``; ``flat``: rows whose deltas have zero spread;
-    ``n_resamples``: the Monte-Carlo resamples of a resampled interval (None: not said).
+    ``n_resamples``: the Monte-Carlo resamples of a resampled interval (None: not said); ``means``: the
+    rows' means (baseline's, system's), which must lie in the measure's range for its range to bound them.
     """
-    lo, hi = delta_ranges(measures, delta)
+    lo, hi = delta_ranges(measures, delta, means=means)
     low, high = np.array(ci_low, dtype=np.float64), np.array(ci_high, dtype=np.float64)
     notes: list[list[str]] = [[] for _ in range(low.shape[0])]
     too_few = n_resamples is not None and too_few_resamples(1.0 - confidence_level, n_resamples)
@@ -137,7 +148,8 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
                                           "sign-flip interval is unbounded"))
     # whatever the interval: n equal deltas never make a point (or the whole line) certain
     low, high, flat_notes = zero_spread_deltas(low, high, measures=measures, delta=delta, n=n, flat=flat,
-                                               confidence_level=confidence_level, alternative=alternative)
+                                               confidence_level=confidence_level, alternative=alternative,
+                                               ranges=(lo, hi))
     for i, text in enumerate(flat_notes):
         if text:
             notes[i].append(text)
@@ -157,16 +169,18 @@ def _too_few_text(n_resamples: int, confidence_level: float, what: str) -> str:
 
 
 def zero_spread_deltas(low, high, *, measures: Sequence[str], delta: np.ndarray, n: np.ndarray, flat: np.ndarray,
-                       confidence_level: float, alternative: str
+                       confidence_level: float, alternative: str, means: Sequence = (), ranges=None
                        ) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """Intervals where the ``flat`` rows (``n`` equal deltas, or ``n`` equal cluster deltas) get the
     range-based interval compare gives them (:func:`~pairedframe.stats.value_range.constant_sample_interval`):
-    never a point, whatever the interval method; other rows unchanged.  Also compare's note per flat row."""
+    never a point, whatever the interval method; other rows unchanged.  Also compare's note per flat row.
+    The ranges are :func:`delta_ranges` of ``measures``, ``delta`` and ``means``, or ``ranges`` (lo, hi)
+    where the caller has them."""
     low, high = np.array(low, dtype=np.float64), np.array(high, dtype=np.float64)
     flat = np.asarray(flat, dtype=bool)
     notes: list[str | None] = [None] * low.shape[0]
     if flat.any():
-        lo, hi = delta_ranges(measures, delta)
+        lo, hi = delta_ranges(measures, delta, means=means) if ranges is None else ranges
         n = np.asarray(n, dtype=float)
         low[flat], high[flat] = constant_sample_interval(np.asarray(delta)[flat], n[flat], lo[flat], hi[flat],
                                                          confidence_level=confidence_level, alternative=alternative)

@@ -166,7 +166,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     ci_low, ci_high, interval_notes = finish_paired_intervals(
         measures=[measure or ""], delta=res.delta, ci_low=res.ci_low, ci_high=res.ci_high, se=se_t,
         n=np.array([float(n)]), flat=np.asarray(res.zero_spread, dtype=bool), interval=opt.interval,
-        confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples)
+        confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
+        means=(np.array([a.mean()]), np.array([b.mean()])))
     res = res.replace(ci_low=ci_low, ci_high=ci_high)
     mde, verdicts, notes = decide(res.delta, se_t, np.array([n]), res.pvalue, res.pvalue, one, all_zero,
                                    res, opt, "pvalue", interval_notes=interval_notes, measures=[measure])

@@ -215,10 +215,11 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
     resampled = test == "randomization" or interval in ("signflip", "percentile")
     # n equal deltas: compare's range-based interval, never a point; then inside the range of a mean delta
     flat = (n_all >= 2) & (units["sd"].to_numpy() == 0)
+    means = (units["baseline_mean"].to_numpy(), units["system_mean"].to_numpy())
     low, high, _ = zero_spread_deltas(stats.ci_low, stats.ci_high, measures=units["measure"].to_list(),
                                       delta=stats.delta, n=n_all, flat=flat, confidence_level=1.0 - level,
-                                      alternative=alternative)
-    low, high, _ = clip_deltas(low, high, units["measure"], stats.delta, alternative=alternative)
+                                      alternative=alternative, means=means)
+    low, high, _ = clip_deltas(low, high, units["measure"], stats.delta, means=means, alternative=alternative)
     stats = stats.replace(ci_low=low, ci_high=high)
     return units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
