@@ -17,7 +17,7 @@ import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison import compare
-from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, user_stacklevel
+from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, recorded_warnings, reissue, user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate, evaluate_judgment_sets
 from pairedframe.report.html_page import new_report_id, page
 from pairedframe.report.output import require_output_folder
@@ -251,10 +251,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         from pairedframe.report.plots import pyplot    # an ImportError naming the extra before any work
 
         pyplot()
-    caught: list[warnings.WarningMessage] = []
+    caught: list[tuple[Warning, str]] = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with recorded_warnings() as caught:
             ev, sets, inputs = _evaluation(runs, qrels, measures, judgments,
                                            dict(complete=complete, rel_level=rel_level, depth=depth))
             systems = ev.systems
@@ -272,9 +271,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
                                   correction=correction, confidence_level=confidence_level)
             agreement = _agreements(sets, qrels, judgments, names, rel_level, n_resamples, confidence_level, seed)
     finally:                                           # the caller sees them too (also when a step fails)
-        unique = {str(w.message): w for w in caught}
-        for w in unique.values():
-            warnings.warn(str(w.message), w.category, stacklevel=user_stacklevel())
+        unique = {str(warning): (warning, origin) for warning, origin in caught}
+        for warning, origin in unique.values():
+            reissue(warning, origin)
     messages = tuple(unique)
     title = title or (f"pairedframe report: {len(systems) - 1} system{'s' if len(systems) != 2 else ''} "
                       f"vs {baseline}" if baseline else "pairedframe report")
