@@ -398,3 +398,40 @@ def test_cli_warning_prefix_names_the_package_that_issued_it(capsys):
         "pairedframe: warning: 3 queries have no judged document",
         "pairedframe: warning: only 4 paired queries",
         "warning (from sparkish): held: sparkish again"]
+
+
+@pytest.mark.parametrize("command", [["compare", *BASE, "-m", "AP", "-B", "99"],
+                                     ["compare", *BASE, "--pairs", "all", "-m", "AP", "-B", "99"],
+                                     ["report", *BASE, "-m", "AP", "-B", "99"]],
+                         ids=["one_baseline", "pairs", "report"])
+def test_reissued_warnings_of_another_package_keep_their_origin(monkeypatch, tmp_path, command):
+    """compare records the warnings of its work and issues them again (pointing at the caller), and so
+    does report around compare: numpy's warning raised inside stays numpy's (its category, and
+    ``warning (from numpy):`` on the command line), as it reads when numpy's code is called directly."""
+    import warnings
+
+    import numpy as np
+
+    import pairedframe as pf
+    from pairedframe.comparison import paired
+
+    original = paired.compare_checked
+
+    def with_numpy_warning(*args, **kwargs):
+        np.mean(np.array([]))                           # numpy warns "Mean of empty slice"
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(paired, "compare_checked", with_numpy_warning)
+    if command[0] == "report":
+        command = [*command, "-o", str(tmp_path / "r.html")]
+    res = runner.invoke(app, command)
+    assert res.exit_code == 0, res.output
+    lines = res.stderr.splitlines()
+    assert "warning (from numpy): Mean of empty slice" in lines, lines
+    assert not any("pairedframe: warning: Mean of empty slice" in line for line in lines), lines
+    ev = pf.evaluate([str(r) for r in RUNS], str(QRELS), "AP")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(ev, baseline="bm25", n_resamples=99)
+    (numpy,) = [w for w in caught if str(w.message) == "Mean of empty slice"]
+    assert numpy.category is RuntimeWarning and numpy.filename == __file__

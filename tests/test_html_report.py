@@ -469,3 +469,44 @@ def test_report_settings_say_the_t_test_draws_no_resamples():
     settings = rep.fragment[rep.fragment.index("-settings-table"):]
     assert "<td>none: the t test and its t interval draw no resamples (777 asked)</td>" in settings
     assert "<td>777</td>" not in settings and "-B 777" in rep.fragment
+
+
+def test_report_with_a_judgment_set_of_other_queries_renders_and_says_why(shared_data, tmp_path):
+    """DL-2019 runs with the DL-2019 qrels, DL-2019 LLM labels and, by mistake, DL-2020 LLM labels (no
+    query of the runs): the report renders, names the DL-2020 set and its file where its results
+    would be and in a warning, and the DL-2019 labels' agreement tables are those of a report without
+    the DL-2020 set; on the command line too (exit 0)."""
+    dl = shared_data / "llm_labels_dl"
+    runs = {name: str(dl / "dl2019_runs" / f"input.{name}.gz") for name in ("bm25base_p", "p_bert", "bm25tuned_rm3_p")}
+    qrels = str(shared_data / "anserini_tools" / "qrels.dl19-passage.txt")
+    llm19 = str(dl / "results" / "dl2019_test_4prompts_llama70b.txt")
+    llm20 = str(dl / "results" / "dl2020_test_4prompts_llama70b.txt")
+    options = dict(baseline="bm25base_p", n_resamples=99)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep = pf.report(runs, qrels, "nDCG@10", judgments={"llm19": llm19, "llm20": llm20}, **options)
+        alone = pf.report(runs, qrels, "nDCG@10", judgments={"llm19": llm19}, **options)
+    why = f"judgment set 'llm20' ({llm20}) judges none of the runs' queries"
+    said = [w for w in caught if str(w.message).startswith(why)]
+    assert len(said) == 1 and said[0].category is pf.PartlyEmptyWarning and said[0].filename == __file__, said
+    assert "no judged query in common" in str(said[0].message) and str(said[0].message) in rep.warnings
+    page = _Page(rep.fragment)
+    root = page.tags[0][1]["id"]
+    assert f"{root}-no-results-1" in page.ids and f"{root}-ranks-1" not in page.ids
+    note = re.search(rf'<p class="pf-note" id="{root}-no-results-1">(.*?)</p>', rep.fragment).group(1)
+    assert note.startswith(why.replace("'", "&#x27;")), note
+
+    def tables(report, k: int) -> list[str]:
+        own = _Page(report.fragment).tags[0][1]["id"]
+        return [re.search(rf'<table id="{own}-{kind}-{k}".*?</table>', report.fragment).group(0).replace(own, "")
+                for kind in ("labels", "ranks")]
+
+    assert tables(rep, 0) == tables(alone, 0)
+    assert rep.comparison.equals(alone.comparison) and rep.evaluation.per_query.equals(alone.evaluation.per_query)
+    out = tmp_path / "r.html"
+    proc = _cli(qrels, *[f"{k}={v}" for k, v in runs.items()], "-m", "nDCG@10", "-B", "99", "--judgments",
+                f"llm19={llm19}", "--judgments", f"llm20={llm20}", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert f"pairedframe: warning: {why}" in " ".join(proc.stderr.split()), proc.stderr
+    html = out.read_text(encoding="utf-8")
+    assert "-no-results-1" in html and why.replace("'", "&#x27;") in html

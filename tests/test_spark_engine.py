@@ -217,3 +217,28 @@ def test_spark_refuses_an_empty_file_as_locally(spark, tmp_path, method, empty):
         pf.evaluate(run, judged, ["AP"])
     with pytest.raises(pf.InputFormatError, match=match):
         pf.evaluate(run, judged, ["AP"], engine=SparkEngine(spark, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_raises_and_warns_about_runs_without_judged_queries_as_duckdb(spark, tmp_path, method):
+    """A run sharing no judged query with the qrels raises, and one of two such runs warns, with DuckDB's
+    error class and words (the qrels' ids listed in the same order, though Spark's come in none)."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"{q} 0 d1 1\n" for q in ("9", "10", "11", "12")))
+    lost, judged = tmp_path / "lost.run", tmp_path / "judged.run"
+    lost.write_text("1 Q0 d1 1 2.0 lost\n2 Q0 d1 1 1.0 lost\n")
+    judged.write_text("9 Q0 d1 1 2.0 judged\n10 Q0 d2 1 1.0 judged\n")
+    engine = SparkEngine(spark, method=method)
+    errors = []
+    for on in ("duckdb", engine):
+        with pytest.raises(pf.EmptyResultError, match="no judged query in common") as info:
+            pf.evaluate(str(lost), str(qrels), ["AP"], engine=on)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1], errors
+    said = []
+    for on in ("duckdb", engine):
+        with pytest.warns(pf.PartlyEmptyWarning, match="1 of 2 systems have no judged query in common") as caught:
+            ev = pf.evaluate({"lost": str(lost), "judged": str(judged)}, str(qrels), ["AP"], engine=on)
+        said.append([(w.category, str(w.message)) for w in caught if w.filename == __file__])  # not Spark's own
+        assert ev.systems == ["judged"]
+    assert said[0] == said[1], said

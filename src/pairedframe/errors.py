@@ -6,10 +6,13 @@ refines, so ``except ValueError`` keeps working in callers that do not know us.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import functools
 import os
 import sys
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -24,6 +27,67 @@ def user_stacklevel() -> int:
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
     return level
+
+
+#: The attribute of a re-issued warning that names the package that first issued it (:func:`reissue`).
+WARNING_ORIGIN = "pairedframe_origin"
+
+
+def warning_source(message: Warning | str, category: type[Warning], *, skip: tuple[str, ...] = ()) -> str:
+    """The top-level package a warning comes from, read while it is being issued or shown.
+
+    The package recorded on a re-issued warning (:func:`reissue`) when there is one; else ``pairedframe``
+    for pairedframe's own warning classes; else the package of the code that called ``warnings.warn``:
+    the first frame outside the warnings machinery, this module and the modules in ``skip`` (the hook
+    that asks).  A warning pointed at the caller with ``stacklevel`` still comes from the code that
+    issued it.
+
+    Parameters
+    ----------
+    message : Warning or str
+        The warning as ``warnings.showwarning`` receives it.
+    category : type
+    skip : tuple of str
+        Names of further modules whose frames are passed over (the caller's own).
+
+    Returns
+    -------
+    str
+        e.g. ``"pairedframe"``, ``"pyspark"``; ``""`` when no frame is left.
+    """
+    origin = getattr(message, WARNING_ORIGIN, None)
+    if isinstance(origin, str):
+        return origin
+    if category.__module__.split(".")[0] == "pairedframe":
+        return "pairedframe"
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__") in ("warnings", __name__, *skip):
+        frame = frame.f_back
+    return str(frame.f_globals.get("__name__") or "").split(".")[0] if frame is not None else ""
+
+
+@contextlib.contextmanager
+def recorded_warnings() -> Iterator[list[tuple[Warning, str]]]:
+    """Record the block's warnings, every one (as ``catch_warnings(record=True)`` with ``"always"``),
+    each as ``(warning, the package that issued it)`` (:func:`warning_source`, read as it is issued),
+    for :func:`reissue`."""
+    caught: list[tuple[Warning, str]] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = lambda message, category, *_, **__: caught.append(
+            (message if isinstance(message, Warning) else category(message), warning_source(message, category)))
+        yield caught
+
+
+def reissue(warning: Warning, origin: str, text: str | None = None) -> None:
+    """Issue a recorded warning (:func:`recorded_warnings`) again, pointing at the first caller outside
+    pairedframe, with its category and the package that first issued it (so that the command line
+    still prints another package's as ``warning (from pyspark): ...``); ``text`` replaces its message."""
+    again = copy.copy(warning)
+    if text is not None:
+        again.args = (text,)
+    setattr(again, WARNING_ORIGIN, origin)
+    warnings.warn(again, stacklevel=user_stacklevel())
 
 
 class PairedFrameError(Exception):

@@ -221,7 +221,9 @@ EVAL_DOORS: dict[str, Door] = {
                              content_forms=("polars", "pandas", "dict", "trec", "csv", "parquet", "table_list"),
                              reference=oracle_per_query, params=_EVALUATE_PARAMS),
     "evaluate[spark]": Door("evaluation", _evaluate("spark"), _eval_value, ("trec", "polars"), public="pf.evaluate",
-                            reference=oracle_per_query, cases=SPARK_CASES, spark=True),
+                            reference=oracle_per_query, cases=SPARK_CASES, spark=True,
+                            empty=(lambda t: pf.evaluate(RUN, OTHER_QRELS, "AP", engine="spark"), EmptyResultError,
+                                   "no judged query in common")),
     "evaluate_judgment_sets": Door(
         "evaluation", _judgment_sets, _eval_value, ("polars", "trec"), public="pf.evaluate_judgment_sets",
         reference=oracle_per_query, params={"measures": _EVALUATE_PARAMS["measures"]},

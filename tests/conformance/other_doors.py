@@ -8,6 +8,7 @@ same door on the plain input). The case names follow the input classes of ``case
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -20,7 +21,8 @@ from scipy import stats
 import pairedframe as pf
 from pairedframe.errors import (EmptyResultError, InsufficientSampleError, PartlyEmptyWarning, PlanError, SchemaError,
                                 UnknownMeasureError)
-from tests.conformance.doors import PLAN, EmptyCase, _write
+from tests.conformance.doors import OTHER_QRELS, PLAN, QRELS_B, EmptyCase, _write, run_cli
+from tests.conformance.inputs import QRELS, RUN, trec_qrels_text, trec_run_text
 from tests.conformance.expect import Expect, Raises, Value
 
 
@@ -342,10 +344,48 @@ LABEL_AGREEMENT_GRADES = OtherDoor("pf.label_agreement", value=lambda r: (r.kapp
                                      reference=lambda t: pf.label_agreement(_A, _B)),
 })
 
+# ---- report: the other judgment sets (judgments= / --judgments) -----------------------------------------
+
+def _agreement_cells(html: str) -> pl.DataFrame:
+    """The cells of the agreement tables (labels and ranks) of the first other judgment set, in order."""
+    tables = re.findall(r'<table id="[^"]*-(?:labels|ranks)-0"[^>]*>(.*?)</table>', html, flags=re.S)
+    return pl.DataFrame({"cell": [c for t in tables for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", t)]})
+
+
+def _report(judgments: dict[str, Any], qrels: Any = QRELS) -> str:
+    return pf.report(RUN, qrels, "AP", baseline="a", n_resamples=99, judgments=judgments).fragment
+
+
+def _cli_report(t: Path, judgments: dict[str, pl.DataFrame]) -> str:
+    runs = [_write(t, f"input.{s}", trec_run_text(RUN.filter(pl.col("system") == s)).decode()) for s in ("a", "b")]
+    sets = [f"{name}={_write(t, f'{name}.qrels', trec_qrels_text(q).decode())}" for name, q in judgments.items()]
+    out = t / f"report-{len(sets)}.html"
+    run_cli(["report", _write(t, "qrels.txt", trec_qrels_text(QRELS).decode()), *runs, "-m", "AP", "-B", "99",
+             *[x for s in sets for x in ("--judgments", s)], "-o", str(out)])
+    return out.read_text(encoding="utf-8")
+
+
+#: A label set of other queries (e.g. another year's): left out with a warning naming it, the others unchanged.
+REPORT_JUDGMENTS = OtherDoor("pf.report", value=_agreement_cells, cells={
+    "clean": Cell(lambda t: _report({"second": QRELS_B})),
+    "judgment_set_of_other_queries": Cell(lambda t: _report({"second": QRELS_B, "other": OTHER_QRELS}),
+                                          Value(warns=PartlyEmptyWarning),
+                                          reference=lambda t: _report({"second": QRELS_B})),
+}, empty=(lambda t: _report({"second": QRELS_B}, OTHER_QRELS), EmptyResultError,
+          r"judgment set 'qrels': .*no judged query in common"))
+CLI_REPORT_JUDGMENTS = OtherDoor("cli report", value=_agreement_cells, cells={
+    "clean": Cell(lambda t: _cli_report(t, {"second": QRELS_B})),
+    "judgment_set_of_other_queries": Cell(lambda t: _cli_report(t, {"second": QRELS_B, "other": OTHER_QRELS}),
+                                          Value(warns=UserWarning),  # run_cli's form of a printed warning
+                                          reference=lambda t: _cli_report(t, {"second": QRELS_B})),
+})
+
 OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for door in (
     COMPARE_PAIR, PPI_COMPARE, ENDPOINTS_FROM_RANKS, PARSE_MEASURE, PARSE_MEASURES, LOAD_PLAN, PLAN_FROM_TOML,
     RESAMPLE_INDEX, PPI_COMPARE_SEGMENTS)} | {"label_agreement[grades]": LABEL_AGREEMENT_GRADES,
-                                              "compare_segments[segments]": COMPARE_SEGMENTS_TABLE}
+                                              "compare_segments[segments]": COMPARE_SEGMENTS_TABLE,
+                                              "report[judgments]": REPORT_JUDGMENTS,
+                                              "cli report[judgments]": CLI_REPORT_JUDGMENTS}
 
 # trec_eval's other judgment files and the DuckDB macros (imported last: they build on Cell and OtherDoor)
 from tests.conformance.judgment_file_doors import DUCKDB_REGISTER, READ_PREFS, READ_ZSCORES  # noqa: E402

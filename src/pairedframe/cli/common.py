@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pairedframe.errors import PairedFrameError
+from pairedframe.errors import PairedFrameError, warning_source
 from pairedframe.io.detect import run_name
 from pairedframe.report.output import json_text
 from pairedframe.report.table_latex import latex_escape
@@ -175,19 +175,6 @@ def _systems_of_table(path: str) -> list[tuple[str, pl.DataFrame]] | None:
     return [(s, run.filter(pl.col("system") == s)) for s in run["system"].unique(maintain_order=True).to_list()]
 
 
-def warning_source(category: type[Warning]) -> str:
-    """The top-level package a warning comes from, read while it is being issued: ``pairedframe`` for
-    pairedframe's own warning classes, else the package of the code that called ``warnings.warn`` (the
-    first frame outside the warnings machinery and this module; a warning pointed at the caller with
-    ``stacklevel`` still comes from the code that issued it)."""
-    if category.__module__.split(".")[0] == "pairedframe":
-        return "pairedframe"
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__") in ("warnings", __name__):
-        frame = frame.f_back
-    return str(frame.f_globals.get("__name__") or "").split(".")[0] if frame is not None else ""
-
-
 class _WarningPrinter:
     """``warnings.showwarning`` of one command: each distinct message once on stderr (evaluate, compare
     and the rendering may each meet the same problem), as ``pairedframe: warning: ...`` when pairedframe
@@ -197,7 +184,7 @@ class _WarningPrinter:
         self.printed: set[str] = set()
 
     def __call__(self, message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
-        self.show(message, warning_source(category))
+        self.show(message, warning_source(message, category, skip=(__name__,)))
 
     def show(self, message: Warning | str, source: str) -> None:
         if str(message) not in self.printed:
@@ -211,13 +198,13 @@ class _WarningPrinter:
 def held_warnings() -> Iterator[None]:
     """Hold the block's warnings back (e.g. under a progress bar) and print each distinct one after it
     through the command's printer -- also when the block fails, so the warning that explains an error
-    is not lost.  Each is recorded with the package that issued it (:func:`warning_source`)."""
+    is not lost.  Each is recorded with the package that issued it (:func:`pairedframe.errors.warning_source`)."""
     caught: list[tuple[Any, ...]] = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
             warnings.showwarning = lambda message, category, filename, lineno, *_, **__: caught.append(
-                (message, category, filename, lineno, warning_source(category)))
+                (message, category, filename, lineno, warning_source(message, category, skip=(__name__,))))
             yield
     finally:
         printer = warnings.showwarning

@@ -25,7 +25,6 @@ the more cautious choice when spreads differ between pairs, where Tukey's exchan
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
@@ -42,7 +41,7 @@ from pairedframe.comparison.pairing import PER_QUERY_FORMS
 from pairedframe.io.convert import to_polars
 from pairedframe.io.results import read_if_paths
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
-                                SchemaError, renamed_keywords, user_stacklevel)
+                                SchemaError, recorded_warnings, reissue, renamed_keywords)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
 
@@ -216,8 +215,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     if (baseline is None) == (pairs is None):
         raise TypeError("give exactly one of baseline= (a name or a list of names) and pairs= ('all' or 'ordered')")
     if pairs is None and isinstance(baseline, str):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with recorded_warnings() as caught:
             single = paired.compare_checked(data, opt, baseline=baseline, systems=systems, measures=measures,
                                             family_by=family_by, progress=progress)
         _reissue(caught)
@@ -245,8 +243,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     fam_cols = [_KEY if c == "baseline" else c for c in fam]       # default: the key columns, not per baseline
     if pairs is not None and tukey and alternative == "two-sided":
         _check_tukey_cost(frame, chosen, keys, opt.n_resamples)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with recorded_warnings() as caught:
         try:
             out = paired.compare_checked(stacked, opt, baseline=_PLACEHOLDER, measures=measures, family_by=fam_cols,
                                          progress=progress)
@@ -277,9 +274,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
 
 def _reissue(caught: list) -> None:
     """Re-issue recorded warnings so that they point at the first caller outside pairedframe (with the
-    placeholder names made readable); a plain function, so that no contextlib frame is in between."""
-    for w in caught:
-        warnings.warn(_readable(str(w.message)), w.category, stacklevel=user_stacklevel())
+    placeholder names made readable), each still from the package that issued it."""
+    for warning, origin in caught:
+        reissue(warning, origin, _readable(str(warning)))
 
 
 def _readable(message: str) -> str:

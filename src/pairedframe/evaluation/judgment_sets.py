@@ -13,7 +13,7 @@ from pairedframe.evaluation.pipeline import evaluate
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.measures import Measure
 
-__all__ = ["JudgmentSetsEvaluation", "evaluate_judgment_sets"]
+__all__ = ["JudgmentSetsEvaluation", "evaluate_judgment_sets", "evaluate_judgment_sets_leaving_out"]
 
 
 @dataclass(frozen=True)
@@ -161,19 +161,55 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     >>> js = evaluate_judgment_sets(runs, {"llm": llm, "nist": nist}, "nDCG@10")  # doctest: +SKIP
     >>> js.summary()                                                              # doctest: +SKIP
     """
+    every = list(judgments) if isinstance(judgments, Mapping) else []
+    return evaluate_judgment_sets_leaving_out(run, judgments, measures, required=every, **kwargs)[0]
+
+
+def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], measures: Any = "official", *,
+                                       required: Sequence[Any], **kwargs: Any
+                                       ) -> tuple[JudgmentSetsEvaluation, dict[str, str]]:
+    """:func:`evaluate_judgment_sets`, leaving out the sets not in ``required`` that share no judged query
+    with the runs (e.g. labels of another year), instead of raising: the report evaluates its ``qrels``
+    and says why another set has no results.
+
+    Parameters
+    ----------
+    run, judgments, measures, **kwargs
+        As :func:`evaluate_judgment_sets`.
+    required : sequence
+        The names (keys of ``judgments``; at least one) whose set must share a judged query with the
+        runs.
+
+    Returns
+    -------
+    (JudgmentSetsEvaluation, dict)
+        The evaluation under the sets that have results, and ``{name: why}`` for those left out, in
+        the order given (``why``: :func:`pairedframe.evaluate`'s EmptyResultError message).
+
+    Raises
+    ------
+    EmptyResultError
+        A required set shares no judged query with the runs (the message names the set).
+    TypeError, ValueError
+        As :func:`evaluate_judgment_sets`; ``required`` names no set, or one not in ``judgments``.
+    """
     if not isinstance(judgments, Mapping) or not judgments:
         raise TypeError("`judgments` must be a non-empty mapping name -> qrels")
     names = [str(n) for n in judgments]
     if len(set(names)) != len(names):
         raise ValueError(f"judgment-set names must be distinct as strings, got {list(judgments)}")
-    evaluations = {}
+    if not required or any(n not in judgments for n in required):
+        raise ValueError(f"`required` must name at least one of the judgment sets {list(judgments)}, got {required!r}")
+    evaluations, left_out = {}, {}
     for name, qrels in judgments.items():
         try:
             evaluations[str(name)] = evaluate(run, qrels, measures, **kwargs)
-        except EmptyResultError as exc:  # say which judgment set is empty
-            raise EmptyResultError(f"judgment set {name!r}: {exc}") from None
+        except EmptyResultError as exc:
+            if name in required:  # say which judgment set is empty
+                raise EmptyResultError(f"judgment set {name!r}: {exc}") from None
+            left_out[str(name)] = str(exc)
     first = next(iter(evaluations.values()))
     per_query = pl.concat([ev.per_query.select("system", pl.lit(name).alias("judgments"), "qid", "measure", "value")
                            for name, ev in evaluations.items()])
     return JudgmentSetsEvaluation(per_query=per_query, evaluations=evaluations, measures=first.measures,
-                                  settings=first.settings)
+                                  settings=first.settings), left_out

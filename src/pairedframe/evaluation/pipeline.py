@@ -65,7 +65,7 @@ def _excluded(retrieved: pl.DataFrame, judged: pl.DataFrame, complete: bool) -> 
 def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> None:
     """Raise when no system retrieved a judged query (an empty result: e.g. a DL-2019 run against
     DL-2020 qrels), warn naming the systems that did not while others did."""
-    judged = qrels["qid"].unique(maintain_order=True)
+    judged = qrels["qid"].unique().sort()  # sorted: Spark's distinct ids come in no order, the message must not vary
     systems = retrieved["system"].unique().sort().to_list()
     with_judged = retrieved.join(qrels.select("qid").unique(), on="qid", how="semi")["system"].unique().to_list()
     if len(with_judged) == len(systems):
@@ -421,7 +421,8 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     graded = facts.top if judgments is None else judgments
     if "rel" in graded.columns:  # the checks read the largest grade (preferences have levels, not grades)
         check_grades(resolved, graded)
-        warn_levels_above_grades(resolved, graded)
+    # the checks and warnings of _evaluate, in its order: the same errors and warnings on every engine
+    _check_judged_overlap(facts.retrieved, facts.judged, options.complete)
     values = facts.values
     if options.complete:
         values = clean_up_placeholders(values, facts.retrieved, resolved)
@@ -429,6 +430,8 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     _warn_near_miss_ids(excluded, facts.judged)
     sample = DocnoSample([facts.sample.sort("system", "qid", "docno")], partial=set(facts.partial))
     warn_near_miss_docnos(sample, facts.sample_qrels)
+    if "rel" in graded.columns:
+        warn_levels_above_grades(resolved, graded)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,

@@ -17,8 +17,9 @@ import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison import compare
-from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, user_stacklevel
-from pairedframe.evaluation import Evaluation, evaluate, evaluate_judgment_sets
+from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, recorded_warnings, reissue, user_stacklevel
+from pairedframe.evaluation import Evaluation, evaluate
+from pairedframe.evaluation.judgment_sets import evaluate_judgment_sets_leaving_out
 from pairedframe.report.html_page import new_report_id, page
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.results_table import ResultsTable, results_table
@@ -123,13 +124,15 @@ def _input_names(runs: Any, qrels: Any) -> dict[str, Any]:
     return {"runs": run_info, "qrels": describe(qrels)}
 
 
-def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, measures: list[str], rel_level: int,
-                n_resamples: int, confidence_level: float, seed: int) -> list[tuple[str, Any, dict[str, Any]]]:
+def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left_out: dict[str, str],
+                measures: list[str], rel_level: int, n_resamples: int, confidence_level: float,
+                seed: int) -> list[tuple[str, Any, dict[str, Any] | str]]:
     """Per other judgment set: (name, its label agreement with ``qrels``, {measure: rank agreement}).
 
     An agreement that cannot be computed (e.g. no (qid, docno) judged in both sets) is the reason in
     words instead, with a PartlyEmptyWarning: one label set that misses the qrels should not cost the
-    rest of the report.
+    rest of the report.  A set in ``left_out`` (it judges none of the runs' queries) has the reason
+    instead of the rank agreements.
     """
     if sets is None or not judgments:
         return []
@@ -148,29 +151,45 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, meas
     for name, other in map(lambda kv: (str(kv[0]), kv[1]), judgments.items()):
         labels = attempt("label agreement (kappa)", name, lambda: label_agreement(
             qrels, other, names=(PRIMARY_JUDGMENTS, name), binary_at=max(rel_level, 1)))
-        ranks = {m: attempt(f"rank agreement on {m}", name, lambda m=m: rank_agreement(
-                     sets, measure=m, judgments=(PRIMARY_JUDGMENTS, name), n_resamples=n_resamples,
-                     confidence_level=confidence_level, seed=seed))
-                 for m in measures} if len(sets.systems) > 1 else {}
+        if name in left_out:                           # nothing evaluated under it: say why instead
+            ranks: dict[str, Any] | str = left_out[name]
+        else:
+            ranks = {m: attempt(f"rank agreement on {m}", name, lambda m=m: rank_agreement(
+                         sets, measure=m, judgments=(PRIMARY_JUDGMENTS, name), n_resamples=n_resamples,
+                         confidence_level=confidence_level, seed=seed))
+                     for m in measures} if len(sets.systems) > 1 else {}
         out.append((name, labels, ranks))
     return out
 
 
 def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[str, Any] | None,
-                options: dict[str, Any]) -> tuple[Evaluation, Any, dict[str, Any]]:
-    """(the evaluation under ``qrels``, all judgment sets or None, the inputs as the settings record them)."""
+                options: dict[str, Any]) -> tuple[Evaluation, Any, dict[str, Any], dict[str, str]]:
+    """(the evaluation under ``qrels``, the judgment sets or None, the inputs as the settings record them,
+    {name: why} of the other sets that judge none of the runs' queries).
+
+    Such a set (e.g. labels of another year) is left out with a PartlyEmptyWarning naming it and its
+    file, as an agreement that cannot be computed is: it should not cost the rest of the report.
+    """
     if isinstance(runs, Evaluation):
         if qrels is not None or judgments is not None:
             raise ValueError("give an Evaluation alone: `qrels` and `judgments` need the runs, not an Evaluation")
-        return runs, None, {"runs": "Evaluation", "qrels": None}
+        return runs, None, {"runs": "Evaluation", "qrels": None}, {}
     if qrels is None:
         raise ValueError("`qrels` is missing: the judgments to evaluate the runs against")
     inputs = _input_names(runs, qrels)
     if not judgments:
-        return evaluate(runs, qrels, measures, **options), None, inputs
-    sets = evaluate_judgment_sets(runs, {PRIMARY_JUDGMENTS: qrels, **judgments}, measures, **options)
+        return evaluate(runs, qrels, measures, **options), None, inputs, {}
+    sets, empty = evaluate_judgment_sets_leaving_out(runs, {PRIMARY_JUDGMENTS: qrels, **judgments}, measures,
+                                                     required=[PRIMARY_JUDGMENTS], **options)
     inputs["judgments"] = {str(k): _input_names([], v)["qrels"] for k, v in judgments.items()}
-    return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs
+    left_out = {}
+    for name, why in empty.items():
+        source = inputs["judgments"][name]
+        where = f" ({source['path']})" if isinstance(source, dict) else ""
+        left_out[name] = (f"judgment set {name!r}{where} judges none of the runs' queries, so the report has no "
+                          f"results under it: {why}")
+        warnings.warn(left_out[name], PartlyEmptyWarning, stacklevel=user_stacklevel())
+    return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs, left_out
 
 
 @renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
@@ -230,6 +249,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         :func:`pairedframe.compare` raise.
     TypeError
         ``baseline`` not a string, ``judgments`` not a mapping.
+    EmptyResultError
+        The runs share no judged query with ``qrels`` (another judgment set that shares none is left
+        out instead, see Warns).
     ImportError
         great_tables missing, or matplotlib with ``judgments`` (it draws the agreement scatter; the
         other figures are SVG written directly) (``pip install "pairedframe[report]"``).
@@ -239,7 +261,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     Every warning of the evaluation and the comparison (also listed in the report).
     PartlyEmptyWarning
         An agreement with a judgment set that cannot be computed (e.g. no (qid, docno) judged in
-        both): the agreement section says why instead of the report failing.
+        both), or a judgment set that judges none of the runs' queries (e.g. labels of another
+        year; the warning names the set and its file): the agreement section says why instead of
+        the report failing.
 
     Examples
     --------
@@ -251,12 +275,11 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         from pairedframe.report.plots import pyplot    # an ImportError naming the extra before any work
 
         pyplot()
-    caught: list[warnings.WarningMessage] = []
+    caught: list[tuple[Warning, str]] = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            ev, sets, inputs = _evaluation(runs, qrels, measures, judgments,
-                                           dict(complete=complete, rel_level=rel_level, depth=depth))
+        with recorded_warnings() as caught:
+            ev, sets, inputs, left_out = _evaluation(runs, qrels, measures, judgments,
+                                                     dict(complete=complete, rel_level=rel_level, depth=depth))
             systems = ev.systems
             if baseline is None and len(systems) > 1:
                 raise ValueError(f"name the `baseline` to compare with: one of {systems}")
@@ -270,11 +293,12 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
             order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
             table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
                                   correction=correction, confidence_level=confidence_level)
-            agreement = _agreements(sets, qrels, judgments, names, rel_level, n_resamples, confidence_level, seed)
+            agreement = _agreements(sets, qrels, judgments, left_out, names, rel_level, n_resamples, confidence_level,
+                                    seed)
     finally:                                           # the caller sees them too (also when a step fails)
-        unique = {str(w.message): w for w in caught}
-        for w in unique.values():
-            warnings.warn(str(w.message), w.category, stacklevel=user_stacklevel())
+        unique = {str(warning): (warning, origin) for warning, origin in caught}
+        for warning, origin in unique.values():
+            reissue(warning, origin)
     messages = tuple(unique)
     title = title or (f"pairedframe report: {len(systems) - 1} system{'s' if len(systems) != 2 else ''} "
                       f"vs {baseline}" if baseline else "pairedframe report")

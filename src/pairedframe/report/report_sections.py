@@ -156,13 +156,16 @@ def _labels_table(root: str, k: int, name: str, labels: Any) -> str:
     return plain_table(["labels", "value", "ci_low", "ci_high"], kappa, table_id=f"{root}-labels-{k}", digits=3)
 
 
-def _agreement(root: str, agreement: list[tuple[str, Any, dict[str, Any]]]) -> str:
+def _agreement(root: str, agreement: list[tuple[str, Any, dict[str, Any] | str]]) -> str:
     from pairedframe.report.plots import agreement_scatter
 
     parts = []
     for k, (name, labels, ranks) in enumerate(agreement):
         parts.append(f"<h3>qrels vs {esc(name)}</h3>")
         parts.append(_labels_table(root, k, name, labels))
+        if isinstance(ranks, str):                     # why nothing was evaluated under this set
+            parts.append(f'<p class="pf-note" id="{root}-no-results-{k}">{esc(ranks)}</p>')
+            continue
         rows = []
         for m, r in ranks.items():
             if isinstance(r, str):                     # why this rank agreement could not be computed
@@ -239,7 +242,7 @@ def _settings(root: str, settings: dict[str, Any]) -> str:
 
 
 def render_report(root: str, *, title: str, evaluation: Any, comparison: pl.DataFrame, table: Any,
-                  agreement: list[tuple[str, Any, dict[str, Any]]], warnings: tuple[str, ...],
+                  agreement: list[tuple[str, Any, dict[str, Any] | str]], warnings: tuple[str, ...],
                   settings: dict[str, Any], baseline: str | None) -> str:
     """The report's ``<div id=root>``: header, warnings, results table, forest plots, per-query deltas,
     agreement, comparisons, settings."""
