@@ -21,7 +21,7 @@ import re
 from functools import cache
 from typing import Any
 
-from pairedframe.sql_files import load_sql, sql_dir
+from pairedframe.sql_files import load_sql
 from pairedframe.measures import NICKNAMES, REGISTRY, known_names
 from pairedframe.measures.base import Interval
 

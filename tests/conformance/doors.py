@@ -30,8 +30,7 @@ from typer.testing import CliRunner
 
 import pairedframe as pf
 from pairedframe.cli import app
-from pairedframe.errors import EmptyResultError, InputFormatError, InsufficientSampleError, PlanError, SchemaError, \
-    UnknownMeasureError
+from pairedframe.errors import EmptyResultError, InputFormatError, InsufficientSampleError, PlanError, SchemaError
 from tests.conformance.expect import CliExit, Expect, Raises, Value
 from tests.conformance.inputs import CLUSTERS, MEASURES, PER_QUERY, QRELS, RUN, SEGMENTS
 from tests.conformance.oracle import oracle_per_query, sorted_per_query
