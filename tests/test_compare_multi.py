@@ -95,7 +95,8 @@ def test_all_pairs_unordered_and_ordered(per_query):
     un = pf.compare(per_query, pairs="all", n_resamples=499)
     pairs = un.select("baseline", "system").unique(maintain_order=True).rows()
     assert pairs == [("bm25", "rm3"), ("bm25", "bert_base"), ("bm25", "t5"), ("rm3", "bert_base"), ("rm3", "t5"), ("bert_base", "t5")]
-    ordered = pf.compare(per_query, pairs="ordered", n_resamples=499)
+    with pytest.warns(UserWarning, match="counts each pair twice"):
+        ordered = pf.compare(per_query, pairs="ordered", n_resamples=499)
     assert ordered.height == 2 * un.height
     fwd = ordered.filter((pl.col("baseline") == "bm25") & (pl.col("system") == "bert_base"))
     back = ordered.filter((pl.col("baseline") == "bert_base") & (pl.col("system") == "bm25"))
@@ -202,3 +203,23 @@ def test_run_independent_measures_left_out_of_the_holm_family_against_statsmodel
     assert res["pvalue_holm"].to_numpy()[keep] == pytest.approx(want, rel=1e-12)
     with pytest.raises(ValueError, match=r"`measures`: NumRel depends on the judgments only"):
         pf.compare(ev, baseline="bm25", measures=["AP", "num_rel"])
+
+
+def test_ordered_pairs_with_a_two_sided_test_warn_that_holm_counts_each_pair_twice(per_query):
+    """a vs b and b vs a are one two-sided hypothesis: the ordered call's Holm p-values are those of a
+    family twice the size of pairs="all"'s (conservative), and the warning says so, at the caller's line;
+    a one-sided alternative (two hypotheses) and correction="none" do not warn."""
+    nd = per_query.filter(pl.col("measure") == per_query["measure"][0])
+    with pytest.warns(UserWarning, match=r"Holm counts each pair twice \(12 comparisons per measure for 6 "
+                      r"hypotheses\)") as record:
+        ordered = pf.compare(nd, pairs="ordered", n_resamples=499, tukey=False)
+    assert {Path(w.filename).name for w in record if "twice" in str(w.message)} == {"test_compare_multi.py"}
+    raw = ordered["pvalue"].to_numpy()
+    np.testing.assert_array_equal(ordered["pvalue_holm"].to_numpy(), holm(raw))
+    assert sorted(set(ordered["family"].to_list())) == ["all 12 comparisons of the call"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        warnings.simplefilter("ignore", pf.SmallSampleWarning)
+        warnings.filterwarnings("ignore", message=".*tie exactly.*")
+        pf.compare(nd, pairs="ordered", n_resamples=499, tukey=False, alternative="greater")
+        pf.compare(nd, pairs="ordered", n_resamples=499, tukey=False, correction="none")

@@ -25,6 +25,7 @@ the more cautious choice when spreads differ between pairs, where Tukey's exchan
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
@@ -41,7 +42,7 @@ from pairedframe.comparison.pairing import PER_QUERY_FORMS
 from pairedframe.io.convert import to_polars
 from pairedframe.io.results import read_if_paths
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
-                                SchemaError, recorded_warnings, reissue, renamed_keywords)
+                                SchemaError, recorded_warnings, reissue, renamed_keywords, user_stacklevel)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
 
@@ -82,6 +83,15 @@ def _plan(systems: list[str], baseline: Any, pairs: str | None) -> list[tuple[st
     if pairs == "all":
         return [(b, systems[i + 1:]) for i, b in enumerate(systems[:-1])]
     return [(b, [s for s in systems if s != b]) for b in systems]
+
+
+def _warn_mirrored_pairs(n_systems: int, correction: str) -> None:
+    """pairs="ordered" with a two-sided test: each pair's two rows are one hypothesis, counted twice."""
+    pairs = n_systems * (n_systems - 1) // 2
+    name = {"holm": "Holm", "bh": "Benjamini-Hochberg"}.get(correction, correction)
+    warnings.warn(f"pairs='ordered' with a two-sided test: a pair's two rows (a vs b, b vs a) test one hypothesis, so "
+                  f"{name} counts each pair twice ({2 * pairs} comparisons per measure for {pairs} hypotheses): "
+                  "conservative; pairs='all' counts each pair once", UserWarning, stacklevel=user_stacklevel())
 
 
 def _several_baselines(chosen: list[str], baselines: list[str]) -> list[tuple[str, list[str]]]:
@@ -227,6 +237,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         plan = _several_baselines(chosen, [b for b, _ in _plan(present, baseline, None)])
     else:
         plan = _plan(chosen, None, pairs)
+        if pairs == "ordered" and opt.alternative == "two-sided" and opt.correction != "none":
+            _warn_mirrored_pairs(len(chosen), opt.correction)
     if _PLACEHOLDER in present:
         raise ValueError(f"system name {_PLACEHOLDER!r} is reserved")
     copies = []
