@@ -73,6 +73,24 @@ def test_marks_and_places_follow_the_measure_direction():
     assert beaten["base"].to_list() == [] and beaten["same"].to_list() == []
 
 
+def test_counts_that_rank_no_run_get_no_best_or_second_and_the_caption_says_why():
+    """NumRet (what a run returned), NumQ and NumRel (the judgments') say nothing about which run is
+    better: the bundled example's two systems get no place in them, AP's places are unchanged, and the
+    caption names the counts (the tester's table bolded NumRet/NumRel for every system)."""
+    qrels, runs = pf.example.example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = pf.evaluate([str(r) for r in runs], str(qrels), ["NumQ", "NumRet", "NumRel", "NumRelRet", "AP"])
+        t = pf.results_table(ev)
+    places = {(s, m): p for s, m, p in t.table.select("system", "measure", "place").iter_rows()}
+    for m in ("NumQ", "NumRet", "NumRel"):
+        assert all(p is None for (s, mm), p in places.items() if mm == m)
+    assert sorted(p for (s, m), p in places.items() if m == "AP") == [1, 2]
+    assert sorted(p for (s, m), p in places.items() if m == "NumRelRet" and p is not None)[0] == 1
+    assert "No best or second for NumQ, NumRet, NumRel: counts that rank no run." in t.caption
+    assert not pf.measures.parse.ranks_runs("NumRet") and pf.measures.parse.ranks_runs("nDCG@10")
+
+
 def test_places_means_and_intervals(per_query):
     t = pf.results_table(per_query, ci="halfwidth", digits=3)
     nd = t.table.filter(pl.col("measure") == "nDCG@10")

@@ -26,7 +26,8 @@ ascending where lower is better): rank 1 is bold,
 rank 2 underlined; systems equal at the shown precision share a rank (dense ranking).  A measure whose
 means are over different numbers of queries (a system without a value for some queries: a run missing
 queries, a rank measure where nothing relevant was retrieved) gets no best or second: such means are
-not comparable (``settings["unranked_measures"]``, and the caption says so).
+not comparable (``settings["unranked_measures"]``, and the caption says so); nor do counts that rank no
+run, NumQ, NumRel and NumRet (``settings["unranked_counts"]``).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stac
 from pairedframe.io.results import read_if_paths
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
-from pairedframe.measures.parse import aggregate_of
+from pairedframe.measures.parse import aggregate_of, ranks_runs
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
 
@@ -371,6 +372,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     settings["n_queries"] = (int(n.min()), int(n.max())) if n.len() else (0, 0)
     spread = frame.group_by("measure", maintain_order=True).agg(pl.col("n_queries").drop_nulls().n_unique())
     settings["unranked_measures"] = spread.filter(pl.col("n_queries") > 1)["measure"].to_list()
+    settings["unranked_counts"] = [m for m in measures if not ranks_runs(m)
+                                   and m not in settings["unranked_measures"]]
     return TableData(frame=frame, systems=systems, measures=measures, letters=marking.letters, mode=marking.mode,
                      settings=settings)
 
@@ -465,8 +468,10 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
     lower = [m for m in measures if not higher_is_better(m)]
     best_first = pl.when(pl.col("measure").is_in(lower)).then(-pl.col("_shown")).otherwise(pl.col("_shown"))
     shown = shown.with_columns(best_first.rank("dense", descending=True).over("measure").alias("_rank"))
-    # means over different query sets are not comparable: no best or second in that measure
-    shown = shown.with_columns(pl.when(pl.col("n_queries").n_unique().over("measure") > 1).then(None)
+    # means over different query sets are not comparable, counts rank no run: no best or second there
+    counts = [m for m in measures if not ranks_runs(m)]
+    shown = shown.with_columns(pl.when((pl.col("n_queries").n_unique().over("measure") > 1)
+                                       | pl.col("measure").is_in(counts)).then(None)
                                .otherwise(pl.col("_rank")).alias("_rank"))
     better_than: dict[tuple[str, str], list[str]] = {}
     worse_than: dict[tuple[str, str], list[str]] = {}

@@ -190,6 +190,7 @@ class Family:
     ranking_based: bool = True
     value_range: tuple[float, float] = UNBOUNDED
     run_independent: bool = False
+    ranks_runs: bool = True
 
     @property
     def uses_rel(self) -> bool:
@@ -441,7 +442,7 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
            higher_is_better: bool = True, max_grade: int | None = None,
            examples: tuple[str, ...] = (), judgments: JudgmentsKind = "qrels", trec_named: bool = False,
            ranking_based: bool = True, value_range: tuple[float, float] = UNBOUNDED,
-           run_independent: bool = False) -> Callable:
+           run_independent: bool = False, ranks_runs: bool = True) -> Callable:
     """Register a measure family; decorates its polars implementation.
 
     The decorated function takes a :class:`PolarsContext` and a resolved :class:`Measure` and
@@ -456,7 +457,8 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
     (:attr:`Measure.value_range`; ``tests/test_measures_properties.py`` checks it against the reference
     implementations); intervals of means and deltas stay inside it.  ``run_independent``: its value
     depends on the judgments only (NumQ, NumRel), so two runs on the same queries never differ in it
-    and comparisons leave it out.
+    and comparisons leave it out.  ``ranks_runs``: a better run has a larger (or, with
+    ``higher_is_better=False``, smaller) value; False for a count of what the run returned (NumRet).
     """
     forms = (trec,) if isinstance(trec, TrecForm) else tuple(trec)
 
@@ -471,7 +473,8 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
             params=params, at=at, value_kind=value_kind, per_query_printed=per_query_printed,
             higher_is_better=higher_is_better, max_grade=max_grade, examples=examples, judgments=judgments,
             trec_named=trec_named, ranking_based=ranking_based,
-            value_range=(float(value_range[0]), float(value_range[1])), run_independent=run_independent)
+            value_range=(float(value_range[0]), float(value_range[1])), run_independent=run_independent,
+            ranks_runs=ranks_runs)
         return fn
 
     return register

@@ -461,6 +461,17 @@ def higher_is_better(name: str) -> bool:
     return all(m.spec.higher_is_better for m in parsed)
 
 
+def ranks_runs(name: str) -> bool:
+    """Whether the measure called ``name`` says which of two runs is better (its best mean is the best
+    run's): False for counts of the judgments (NumQ, NumRel) or of what a run returned (NumRet); True for
+    names that are not pairedframe measures."""
+    try:
+        parsed = parse_measure(name)
+    except ValueError:
+        return True
+    return all(m.spec.ranks_runs and not m.spec.run_independent for m in parsed)
+
+
 def run_independent(name: str) -> bool:
     """Whether the measure called ``name`` depends on the judgments only, never on the run (NumQ, NumRel,
     prefs_num_prefs_poss): two runs on the same queries cannot differ in it.  False for names that are not

@@ -121,12 +121,16 @@ def caption_text(data: TableData) -> str:
         if not any(data.frame["marks"]) and len(untested) < len(data.measures):
             parts.append(_why_no_marks(s, correction))
     unranked = s.get("unranked_measures") or []
-    if len(unranked) < len(data.measures):
+    counts = s.get("unranked_counts") or []
+    if len(unranked) + len(counts) < len(data.measures):
         parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
     if unranked:
         their = "its" if len(unranked) == 1 else "their"
         parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
                      "queries per system, so they are not comparable.")
+    if counts:
+        parts.append(f"No best or second for {', '.join(counts)}: "
+                     f"{'a count' if len(counts) == 1 else 'counts'} that rank no run.")
     if s.get("ranking_tie_rule"):
         parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
     return " ".join(parts)
