@@ -91,6 +91,24 @@ def test_counts_that_rank_no_run_get_no_best_or_second_and_the_caption_says_why(
     assert not pf.measures.parse.ranks_runs("NumRet") and pf.measures.parse.ranks_runs("nDCG@10")
 
 
+def test_caption_says_marks_of_a_measure_with_missing_values_compare_only_common_queries():
+    """FirstRelRank is undefined where nothing relevant is found: "sys" finds rank 1 on 20 queries and nothing
+    on 10, and is marked better over the 20 it shares with the baseline; the caption says the mark compares
+    only those queries (the tester read the dagger as "better" outright)."""
+    qrels = {f"q{i:02d}": {"rel": 1} for i in range(30)}
+    base = {q: {"x": 2.0, "rel": 1.0} for q in qrels}
+    sysb = {q: ({"rel": 2.0, "x": 1.0} if i < 20 else {"x": 2.0, "y": 1.0}) for i, q in enumerate(qrels)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = pf.evaluate({"base": base, "sys": sysb}, qrels, ["FirstRelRank", "Success@10"])
+        t = pf.results_table(ev, baseline="base", seed=0)
+    marks = {(s, m): k for s, m, k in t.table.select("system", "measure", "marks").iter_rows()}
+    assert marks[("sys", "FirstRelRank")] == "†" and marks[("sys", "Success@10")] == "‡"
+    assert ("Marks in FirstRelRank compare only the queries both systems have a value for" in
+            " ".join(t.caption.split()))
+    assert "Marks in Success@10" not in t.caption
+
+
 def test_places_means_and_intervals(per_query):
     t = pf.results_table(per_query, ci="halfwidth", digits=3)
     nd = t.table.filter(pl.col("measure") == "nDCG@10")

@@ -128,6 +128,12 @@ def caption_text(data: TableData) -> str:
         their = "its" if len(unranked) == 1 else "their"
         parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
                      "queries per system, so they are not comparable.")
+        marked = data.frame.filter(pl.col("measure").is_in(unranked) & (pl.col("marks") != ""))
+        if marked.height:
+            names = ", ".join(marked["measure"].unique(maintain_order=True).to_list())
+            parts.append(f"Marks in {names} compare only the queries both systems have a value for: a query where "
+                         "one has none (it found nothing relevant, or lacks the query) is left out, so a system that "
+                         "finds nothing more often can still be marked better.")
     if counts:
         parts.append(f"No best or second for {', '.join(counts)}: "
                      f"{'a count' if len(counts) == 1 else 'counts'} that rank no run.")
