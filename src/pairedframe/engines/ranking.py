@@ -162,7 +162,9 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     retrieved = (run.select("system", "qid")[first_rows]
                  .with_columns(pl.Series("n", np.diff(np.append(group_start, n)), dtype=pl.Int64)))
 
-    rows, rel = _judged_rows(run, qrels.filter(pl.col("qid").is_in(retrieved["qid"].unique().implode())), pairs)
+    if qrels.height > n:  # only a smaller build side for the join: other queries' lines never match
+        qrels = qrels.filter(pl.col("qid").is_in(retrieved["qid"].unique().implode()))
+    rows, rel = _judged_rows(run, qrels, pairs)
     hits = run.select("system", "qid", "docno")[rows]
     if order is None:
         pos = rows

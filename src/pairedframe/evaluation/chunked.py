@@ -35,7 +35,8 @@ class ChunkedEvaluation:
     ----------
     engine : Engine
         Evaluates each chunk (:meth:`~pairedframe.engines.base.Engine.evaluate_ranked`); one that
-        has ``one_thread()`` evaluates inside it (the reading keeps the other cores busy).
+        has ``one_thread()`` evaluates inside it (the reading keeps the other cores busy), but for
+        the chunk :meth:`finish` sends.
     measures : list of Measure
         Resolved measures.
     options : EvalOptions
@@ -97,7 +98,7 @@ class ChunkedEvaluation:
             empty = self._empty_ranks if self._empty_ranks is not None else pl.DataFrame(schema=RANKS_SCHEMA)
             for i in range(0, missing.height, self._max_rows):
                 self.add("", empty, missing.slice(i, self._max_rows))
-        self._send()
+        self._send(last=True)
         parts = []
         for sent in self._sent:
             values = sent.values.result()
@@ -107,20 +108,22 @@ class ChunkedEvaluation:
     def _idle(self) -> bool:
         return not self._sent or self._sent[-1].values.done()
 
-    def _send(self) -> None:
+    def _send(self, last: bool = False) -> None:
         if not self._chunk:
             return
         chunk, self._chunk, self._rows = self._chunk, [], 0
         for sent in self._sent:         # memory stays bounded: one chunk evaluated, at most one waiting
             sent.values.result()
         self._sent.append(_Sent(self._pool.submit(self._evaluate, [r for _, r, _ in chunk],
-                                                  [s for _, _, s in chunk])))
+                                                  [s for _, _, s in chunk], last)))
 
-    def _evaluate(self, ranks: list[pl.DataFrame], sizes: list[pl.DataFrame]) -> pl.DataFrame:
+    def _evaluate(self, ranks: list[pl.DataFrame], sizes: list[pl.DataFrame], last: bool) -> pl.DataFrame:
         self._warmed.result()
         sizes_all = pl.concat(sizes)
         judgments: JudgmentsByQuery = self._judgments.result()
         own = judgments.of(sizes_all["qid"].unique().to_list())
-        # the reading keeps the cores busy: an engine that can evaluates on one thread meanwhile
-        with getattr(self._engine, "one_thread", contextlib.nullcontext)():
+        # while the file is read the reading keeps the cores busy: an engine that can evaluates on one
+        # thread meanwhile; the last chunk, after the reading, has the cores to itself
+        one_thread = contextlib.nullcontext if last else getattr(self._engine, "one_thread", contextlib.nullcontext)
+        with one_thread():
             return self._engine.evaluate_ranked(pl.concat(ranks), sizes_all, own, self._measures, self._options)

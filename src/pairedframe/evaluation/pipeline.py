@@ -62,15 +62,17 @@ def _excluded(retrieved: pl.DataFrame, judged: pl.DataFrame, complete: bool) -> 
     return pl.concat(parts).sort("system", "qid")
 
 
-def _check_judged_overlap(retrieved: pl.DataFrame, qrels: pl.DataFrame, complete: bool) -> None:
+def _check_judged_overlap(retrieved: pl.DataFrame, judged_ids: pl.DataFrame, complete: bool) -> None:
     """Raise when no system retrieved a judged query (an empty result: e.g. a DL-2019 run against
-    DL-2020 qrels), warn naming the systems that did not while others did."""
-    judged = qrels["qid"].unique().sort()  # sorted: Spark's distinct ids come in no order, the message must not vary
+    DL-2020 qrels), warn naming the systems that did not while others did. ``judged_ids``: the
+    qrels' distinct ``qid`` (one row each)."""
+    judged = judged_ids["qid"].sort()  # sorted: Spark's distinct ids come in no order, the message must not vary
     systems = retrieved["system"].unique().sort().to_list()
-    with_judged = retrieved.join(qrels.select("qid").unique(), on="qid", how="semi")["system"].unique().to_list()
+    judged_retrieved = retrieved.join(judged_ids, on="qid", how="semi")
+    with_judged = judged_retrieved["system"].unique().to_list()
     if len(with_judged) == len(systems):
         if not complete:
-            _warn_uneven_query_sets(retrieved.join(qrels.select("qid").unique(), on="qid", how="semi"))
+            _warn_uneven_query_sets(judged_retrieved)
         return
     unjudged = retrieved.filter(~pl.col("system").is_in(with_judged))["qid"].unique().sort()
     # Ids spelled differently ('7' / '007') are the likelier cause than another collection: say so.
@@ -377,9 +379,12 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
             qrels_read.set_result(reading.read(qrels))
         if any(m.spec.max_grade is not None for m in resolved):
             check_grades(resolved, plain_qrels(qrels_read.result()))
+        # the checks after the evaluation need the judged queries: a helper finds them during the reading
+        judged_ids = pool.submit(lambda: plain_qrels(qrels_read.result()).select("qid").unique())
         streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool)
         judgments = qrels_read.result()
         qrels_table = plain_qrels(judgments)
+        judged = judged_ids.result()
     if streamed is not None:
         values, retrieved, sample = streamed
     else:
@@ -387,10 +392,9 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
         values = eng.evaluate(run_table, judgments, list(resolved), options)
         retrieved = _retrieved_pairs(run_table)
         sample = DocnoSample.of_table(run_table)
-    _check_judged_overlap(retrieved, qrels_table, options.complete)
+    _check_judged_overlap(retrieved, judged, options.complete)
     if options.complete:
         values = clean_up_placeholders(values, retrieved, resolved)
-    judged = qrels_table.select("qid").unique()
     excluded = _excluded(retrieved, judged, options.complete)
     _warn_near_miss_ids(excluded, judged)
     warn_near_miss_docnos(sample, qrels_table)
