@@ -149,6 +149,24 @@ def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, 
         _assert_same(pf.evaluate(path, qrels, ["AP"]).per_query, exact.per_query)
 
 
+@pytest.mark.parametrize("where", ["first line", "after \\n", "after \\r", "after \\r\\n"])
+def test_a_comment_line_stops_the_stream_after_any_line_end(tmp_path, small_chunks, where):
+    """The CSV reader ends a line at \\n, \\r or \\r\\n: a six-field line whose qid starts with # is a
+    comment to the exact reader wherever it starts, so the stream stops there."""
+    _, lines = _lines(tmp_path)
+    # between two queries, so that the comment's qid does not split a query's lines (which stops the stream too)
+    at = 0 if where == "first line" else next(i for i in range(1, len(lines))
+                                              if lines[i].split()[0] != lines[i - 1].split()[0])
+    if at:
+        ending = {"after \\n": "\n", "after \\r": "\r", "after \\r\\n": "\r\n"}[where]
+        lines[at - 1] = lines[at - 1].rstrip("\n") + ending
+    lines.insert(at, "#" + lines[at])
+    path = tmp_path / "input.sys"
+    path.write_bytes("".join(lines).encode())
+    with pytest.raises(stream.NotStreamable):
+        list(stream.iter_query_blocks(path, "sys"))
+
+
 @pytest.mark.parametrize("chunk_bytes", [16, 4096])
 def test_pieces_smaller_than_a_line_still_end_at_line_ends(tmp_path, chunk_bytes):
     qrels, runs = example_paths()
