@@ -252,6 +252,6 @@ def test_chunked_evaluation_holds_at_most_two_chunks_when_the_engine_is_slower_t
             with engine.lock:
                 engine.alive += 1
                 engine.most_alive = max(engine.most_alive, engine.alive)
-        values = chunks.finish(pl.DataFrame({"system": ["s"], "qid": ["q0"], "n": [1]}), pl.DataFrame())
+        values = chunks.finish(pl.DataFrame({"system": ["s"], "qid": ["q0"], "n": [1]}), pl.DataFrame()).result()
     assert values.height == 30
     assert engine.most_alive <= 2

@@ -87,10 +87,12 @@ class ChunkedEvaluation:
         for sent in self._sent:
             sent.void.add(system)
 
-    def finish(self, retrieved: pl.DataFrame, qrels: pl.DataFrame) -> pl.DataFrame:
-        """All values. ``retrieved`` (``system, qid, n``) is every ranking added. With ``complete``
-        the pairs no run retrieved are added as rankings of one unjudged document (the placeholder
-        trec_eval -c scores), so that no chunk needs the cross join of systems and judged queries."""
+    def finish(self, retrieved: pl.DataFrame, qrels: pl.DataFrame) -> Future:
+        """All values, as a future: the helper evaluates the last chunk while the caller goes on (with
+        checks that need no values); leaving the context waits for it. ``retrieved`` (``system, qid,
+        n``) is every ranking added. With ``complete`` the pairs no run retrieved are added as rankings
+        of one unjudged document (the placeholder trec_eval -c scores), so that no chunk needs the
+        cross join of systems and judged queries."""
         if self._complete:
             missing = (retrieved.select("system").unique().join(qrels.select("qid").unique(), how="cross")
                        .join(retrieved, on=["system", "qid"], how="anti")
@@ -99,11 +101,7 @@ class ChunkedEvaluation:
             for i in range(0, missing.height, self._max_rows):
                 self.add("", empty, missing.slice(i, self._max_rows))
         self._send(last=True)
-        parts = []
-        for sent in self._sent:
-            values = sent.values.result()
-            parts.append(values.filter(~pl.col("system").is_in(list(sent.void))) if sent.void else values)
-        return pl.concat(parts) if parts else pl.DataFrame(schema=RESULT_SCHEMA)
+        return self._pool.submit(_collect, list(self._sent))  # one helper: runs after the last chunk
 
     def _idle(self) -> bool:
         return not self._sent or self._sent[-1].values.done()
@@ -112,8 +110,9 @@ class ChunkedEvaluation:
         if not self._chunk:
             return
         chunk, self._chunk, self._rows = self._chunk, [], 0
-        for sent in self._sent:         # memory stays bounded: one chunk evaluated, at most one waiting
-            sent.values.result()
+        if not last:  # memory stays bounded: one chunk evaluated, at most one waiting (the last one queued)
+            for sent in self._sent:
+                sent.values.result()
         self._sent.append(_Sent(self._pool.submit(self._evaluate, [r for _, r, _ in chunk],
                                                   [s for _, _, s in chunk], last)))
 
@@ -127,3 +126,12 @@ class ChunkedEvaluation:
         one_thread = contextlib.nullcontext if last else getattr(self._engine, "one_thread", contextlib.nullcontext)
         with one_thread():
             return self._engine.evaluate_ranked(pl.concat(ranks), sizes_all, own, self._measures, self._options)
+
+
+def _collect(sent: list[_Sent]) -> pl.DataFrame:
+    """The values of every chunk, without the rows of systems voided after it was sent."""
+    parts = []
+    for chunk in sent:
+        values = chunk.values.result()
+        parts.append(values.filter(~pl.col("system").is_in(list(chunk.void))) if chunk.void else values)
+    return pl.concat(parts) if parts else pl.DataFrame(schema=RESULT_SCHEMA)

@@ -7,6 +7,7 @@ import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
 from typing import Any, Literal
 
 import polars as pl
@@ -155,8 +156,8 @@ def _run_names(run: Any, system: str | None, paths: list[str]) -> list[str]:
 
 
 def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: list[Measure],
-                        options: EvalOptions, engine: Engine, pool: ThreadPoolExecutor
-                        ) -> tuple[pl.DataFrame, pl.DataFrame, DocnoSample] | None:
+                        options: EvalOptions, engine: Engine, pool: ThreadPoolExecutor, stack: ExitStack
+                        ) -> tuple[Future, pl.DataFrame, DocnoSample] | None:
     """Evaluate run files block by block of whole queries (bounded memory); None when a file
     cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
 
@@ -164,8 +165,9 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`) on a helper thread
     while the next blocks are read (:class:`~pairedframe.evaluation.chunked.ChunkedEvaluation`).
     ``pool``'s threads (:data:`RANK_THREADS`) check and rank blocks while the next ones are parsed
-    (after reading the qrels, the ``qrels`` future). The third value is the first lines of each
-    file, for :func:`warn_near_miss_docnos`."""
+    (after reading the qrels, the ``qrels`` future). The values come as a future: the engine's
+    last chunk is still evaluated while the caller checks the inputs, and ``stack``, when it closes,
+    waits for it. The third value is the first lines of each file, for :func:`warn_near_miss_docnos`."""
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
@@ -177,8 +179,9 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     # the engine's start-up (a DuckDB connection) overlaps the reading instead of following it
     warmed = pool.submit(getattr(engine, "warm_up", lambda: None))
     sample = DocnoSample()
-    with ChunkedEvaluation(engine, measures, options, judgments, warmed, max_rows=EVAL_RANK_ROWS,
-                           min_rows=EVAL_MIN_ROWS) as chunks:
+    with ExitStack() as evaluating:  # closed here when the file cannot stream, else handed to the caller
+        chunks = evaluating.enter_context(ChunkedEvaluation(engine, measures, options, judgments, warmed,
+                                                            max_rows=EVAL_RANK_ROWS, min_rows=EVAL_MIN_ROWS))
         try:
             for path, name in zip(paths, names):
                 sampled = len(sample.parts)
@@ -197,6 +200,7 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
             return None
         retrieved = pl.concat(sizes)
         values = chunks.finish(retrieved, qrels.result())
+        stack.enter_context(evaluating.pop_all())
     return values, retrieved.select("system", "qid"), sample
 
 
@@ -371,6 +375,14 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
 
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
               system: str | None, rel_level: int, reading: Reading, judged_only: bool) -> Evaluation:
+    with ExitStack() as stack:  # a streamed run's last chunk is evaluated while the inputs are checked
+        return _evaluate_and_check(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
+                                   reading=reading, judged_only=judged_only, stack=stack)
+
+
+def _evaluate_and_check(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
+                        system: str | None, rel_level: int, reading: Reading, judged_only: bool,
+                        stack: ExitStack) -> Evaluation:
     with ThreadPoolExecutor(max_workers=RANK_THREADS) as pool:
         if isinstance(qrels, (str, os.PathLike)) and reading.grades == "strict":
             qrels_read = pool.submit(reading.read, qrels)  # read while a run file's first block is parsed
@@ -381,25 +393,28 @@ def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: Eval
             check_grades(resolved, plain_qrels(qrels_read.result()))
         # the checks after the evaluation need the judged queries: a helper finds them during the reading
         judged_ids = pool.submit(lambda: plain_qrels(qrels_read.result()).select("qid").unique())
-        streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool)
+        streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool, stack)
         judgments = qrels_read.result()
         qrels_table = plain_qrels(judgments)
         judged = judged_ids.result()
     if streamed is not None:
-        values, retrieved, sample = streamed
+        evaluated, retrieved, sample = streamed
     else:
         run_table = as_run(run, system=system)
-        values = eng.evaluate(run_table, judgments, list(resolved), options)
+        evaluated = Future()
+        evaluated.set_result(eng.evaluate(run_table, judgments, list(resolved), options))
         retrieved = _retrieved_pairs(run_table)
         sample = DocnoSample.of_table(run_table)
+    # checks of the inputs first: they need no values
     _check_judged_overlap(retrieved, judged, options.complete)
-    if options.complete:
-        values = clean_up_placeholders(values, retrieved, resolved)
     excluded = _excluded(retrieved, judged, options.complete)
     _warn_near_miss_ids(excluded, judged)
     warn_near_miss_docnos(sample, qrels_table)
     if kind_of(judgments) != "prefs":
         warn_levels_above_grades(resolved, judgments)
+    values = evaluated.result()
+    if options.complete:
+        values = clean_up_placeholders(values, retrieved, resolved)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
