@@ -23,7 +23,7 @@ import polars as pl
 
 from common import batches, rate, table
 from data import COLLECTIONS, DATA, _paths
-from pairedframe.comparison.table_data import _means
+from pairedframe.comparison.table_means import table_means
 from pairedframe.measures.parse import aggregate_of
 
 MEASURES = ("nDCG@10", "AP", "GMAP")
@@ -65,7 +65,7 @@ def cell(pops: list[np.ndarray], measure: str, n: int, reps: int, seed: int, lev
         frame = pl.DataFrame({"system": np.repeat([f"r{r:06d}" for r in range(lo, hi)], n),
                               "qid": np.tile(np.arange(n).astype(str), hi - lo),
                               "measure": measure, "value": values})
-        got = _means(frame, None, level).sort("system")
+        got = table_means(frame, None, level).sort("system")
         low, high = got["ci_low"].to_numpy(), got["ci_high"].to_numpy()
         cover.append((low <= truths[which]) & (truths[which] <= high))
         width.append(high - low)
