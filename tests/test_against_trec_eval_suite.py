@@ -94,6 +94,70 @@ def test_qrels_with_comments_against_trec_eval_suite(shared_data, expected, args
     assert _run_cli(folder, args, qrels, run, "duckdb") == (folder / expected).read_text().splitlines(keepends=True)
 
 
+def _python_call(folder: Path, args: list[str]) -> tuple[list[str], dict, bool, Path | None]:
+    """trec_eval's Makefile arguments as :func:`pairedframe.evaluate`'s: measures, keywords, -q, -Z's file."""
+    measures, kwargs, per_query, zscores = [], {}, False, None
+    words = iter(_cli_args(args))
+    for w in words:
+        if w == "-q":
+            per_query = True
+        elif w == "-c":
+            kwargs["complete"] = True
+        elif w == "-m":
+            measures.append(next(words))
+        elif w == "-l":
+            kwargs["rel_level"] = int(next(words))
+        elif w == "-M":
+            kwargs["depth"] = int(next(words))
+        elif w == "-R":
+            kwargs["judgments_format"] = next(words)
+        elif w == "-Z":
+            zscores = folder / next(words)
+        else:
+            raise AssertionError(f"unexpected trec_eval option {w!r}")
+    return measures or ["official"], kwargs, per_query, zscores
+
+
+@pytest.mark.parametrize(("expected", "args", "qrels", "run"), MAKEFILE, ids=[c[0] for c in MAKEFILE])
+def test_python_to_trec_of_every_makefile_output_against_trec_eval_suite(shared_data, expected, args, qrels, run):
+    """pf.evaluate(...).to_trec() with the Makefile's measure names is byte for byte trec_eval's text,
+    the runid line included exactly where trec_eval prints it (default set and nicknames, not -m lists:
+    out.test.meas_params has none)."""
+    folder = shared_data / "trec_eval"
+    measures, kwargs, per_query, zscores = _python_call(folder, args)
+    ev = pf.evaluate(str(folder / run), str(folder / qrels), measures, **kwargs)
+    if zscores is not None:
+        ev = ev.zscore(str(zscores))
+    assert ev.to_trec(per_query=per_query) == (folder / expected).read_text()
+
+
+def _lines_of(path: Path, name: str) -> str:
+    return "".join(line for line in path.read_text().splitlines(keepends=True) if line.startswith(name + " "))
+
+
+def test_relstring_alone_against_trec_eval_suite(shared_data):
+    """-m relstring.20 alone prints its per-query lines (out.test.aql's, trec_eval -l2 on qrels.rel_level)."""
+    folder = shared_data / "trec_eval"
+    want = _lines_of(folder / "out.test.aql", "relstring_20")
+    assert want.count("\n") == 3
+    assert "".join(_run_cli(folder, ["-q", "-l2", "-m", "relstring.20"], "qrels.rel_level", "results.test",
+                            "duckdb")) == want
+    ev = pf.evaluate(str(folder / "results.test"), str(folder / "qrels.rel_level"), ["relstring.20"], rel_level=2)
+    assert ev.to_trec() == want and ev.to_trec(per_query=False) == ""
+
+
+def test_runid_alone_against_trec_eval_suite(shared_data):
+    """-m runid prints trec_eval's runid line only (out.test's), from the CLI and from Python."""
+    folder = shared_data / "trec_eval"
+    want = _lines_of(folder / "out.test", "runid")
+    assert want == "runid                 \tall\tSTANDARD\n"
+    assert "".join(_run_cli(folder, ["-m", "runid"], "qrels.test", "results.test", "duckdb")) == want
+    ev = pf.evaluate(str(folder / "results.test"), str(folder / "qrels.test"), ["runid"])
+    assert ev.to_trec() == want and ev.measures == () and ev.systems == ["results.test"]
+    with_map = pf.evaluate(str(folder / "results.test"), str(folder / "qrels.test"), ["runid", "map"]).to_trec(per_query=False)
+    assert with_map == want + _lines_of(folder / "out.test", "map")
+
+
 def _real_cases(shared_data: Path) -> list[tuple[str, list[str], Path, Path]]:
     cases = []
     for line in (shared_data / "trec_eval10_real" / "commands.txt").read_text().splitlines():

@@ -38,9 +38,13 @@ def test_trec_runid_only_with_default_set_against_trec_eval_rule(tiny):
     assert default.stderr == ""
 
 
-def test_python_to_trec_prints_the_run_tag(tiny):
+def test_python_to_trec_prints_runid_where_trec_eval_does(tiny):
+    """runid (the run's tag) with the default set or "runid" named, as trec_eval; not for a measure list."""
     qrels, run = tiny
-    assert "\tall\tmytag\n" in pf.evaluate(run, qrels, ["AP"]).to_trec()
+    assert "runid                 \tall\tmytag\n" in pf.evaluate(run, qrels, ["runid", "AP"]).to_trec()
+    assert "runid                 \tall\tmytag\n" in pf.evaluate(run, qrels).to_trec()
+    assert "runid" not in pf.evaluate(run, qrels, ["AP"]).to_trec()
+    assert "\tall\tmytag\n" in pf.evaluate(run, qrels, ["AP"]).to_trec(runid=True)
 
 
 def test_ambiguous_trec_names_are_refused(tiny):

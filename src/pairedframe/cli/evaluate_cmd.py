@@ -15,7 +15,6 @@ from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.errors import user_stacklevel
 from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
-from pairedframe.measures import RUNID_NICKNAMES
 from pairedframe.report.output import json_text
 
 
@@ -27,7 +26,8 @@ def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
     def ordered(frame: pl.DataFrame) -> pl.DataFrame:
         key = pl.col("system").replace_strict(rank, default=len(rank), return_dtype=pl.Int64)
         return frame.sort(key, maintain_order=True)
-    return replace(ev, per_query=ordered(ev.per_query), text=ordered(ev.text))
+    return replace(ev, per_query=ordered(ev.per_query), text=ordered(ev.text),
+                   system_names=tuple(sorted(ev.system_names, key=lambda s: rank.get(s, len(rank)))))
 
 
 @app.command("evaluate")
@@ -67,10 +67,9 @@ def evaluate_cmd(
     """
     if fmt not in ("table", "csv", "json", "markdown", "trec"):
         raise ValueError(f"--format must be table, csv, json, markdown or trec, got {fmt!r}")
-    wants_runid = not measure or any(m.strip() in RUNID_NICKNAMES for m in measure)
-    measure = [m for m in measure if m.strip() != "runid"]
-    if not measure and not wants_runid:
-        raise ValueError("-m runid names no measure; add one, e.g. -m map")
+    if measure and all(m.strip() == "runid" for m in measure) and fmt != "trec":
+        raise ValueError("-m runid names no measure, only trec_eval's runid line: use it with --format trec, "
+                         "or add a measure, e.g. -m map")
     named = named_runs(runs)
     ev = evaluate(named, str(qrels), measure or "official", complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine,  # type: ignore[arg-type]
@@ -81,7 +80,7 @@ def evaluate_cmd(
             _warn_missing_zscores(ev.per_query, zscores)
     ev = in_argument_order(ev, list(named))
     if fmt == "trec":
-        sys.stdout.write(ev.to_trec(per_query=per_query, runid=wants_runid))
+        sys.stdout.write(ev.to_trec(per_query=per_query))
         return
     summary = _z_named(ev.summary(), ev.settings.zscores)
     if fmt in ("table", "markdown") and not per_query:

@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
+from dataclasses import replace
 from typing import Any, Literal
 
 import polars as pl
@@ -22,6 +23,7 @@ from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docno
 from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
                                               warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
+from pairedframe.evaluation.trec_text import split_runid
 from pairedframe.io.convert import as_run
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
@@ -269,7 +271,10 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         ``nDCG(dcg='exp-log2')@10``, ``Judged@10``, ``ERR@20``, ``RBP(p=0.8)``) or trec_eval style
         (``ndcg_cut_10``, ``map``, ``P.5,10``, ``utility.2,-1,0,0``); ``"official"`` (default) is
         trec_eval's default set, ``"all_trec"`` every trec_eval measure (see
-        :func:`pairedframe.measures.parse_measure`).
+        :func:`pairedframe.measures.parse_measure`). ``"runid"`` is trec_eval's ``-m runid``: it
+        names no measure but makes :meth:`Evaluation.to_trec` print the ``runid`` line, as the
+        default set and the other nicknames do (``["runid"]`` alone: an evaluation without
+        measures, whose ``to_trec()`` is the runid lines).
     complete : bool, default False
         False: evaluate queries both retrieved and judged (trec_eval). True (trec_eval ``-c``):
         judged queries a system did not retrieve count with value 0 (num_rel keeps its count):
@@ -351,7 +356,10 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     if not isinstance(judged_only, bool):
         raise ValueError(f"judged_only must be True or False, got {judged_only!r}")
     _check_system_names_one_run(run, system)
-    resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only) for m in parse_measures(measures)))
+    names, trec_runid = split_runid(measures)
+    runid_only = isinstance(names, list) and not names  # the runs are read for their names and tags only
+    resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only)
+                                   for m in parse_measures(["num_q"] if runid_only else names)))
     check_kinds(list(resolved), KIND[judgments_format])
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
@@ -359,8 +367,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
         if reading.local:
             qrels = reading.read(qrels)
-        return _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
-                                  reading=reading, judged_only=judged_only)
+        ev = _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
+                                reading=reading, judged_only=judged_only)
+        return _with_runid(ev, trec_runid, runid_only)
     run_paths = _run_paths(run) or []
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
@@ -369,8 +378,17 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
                    if isinstance(run, Mapping) else readable[:len(run_paths)])
         if qrels_paths:
             qrels = readable[-1]
-        return _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading,
-                         judged_only=judged_only)
+        ev = _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading,
+                       judged_only=judged_only)
+    return _with_runid(ev, trec_runid, runid_only)
+
+
+def _with_runid(ev: Evaluation, trec_runid: bool, runid_only: bool) -> Evaluation:
+    """``ev`` marked with whether trec_eval prints runid for its measure names; with runid alone, no measures."""
+    if runid_only:
+        return replace(ev, per_query=ev.per_query.clear(), measures=(), system_names=tuple(ev.systems),
+                       trec_runid=True)
+    return replace(ev, trec_runid=trec_runid)
 
 
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,

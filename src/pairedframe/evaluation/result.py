@@ -72,6 +72,12 @@ class Evaluation:
         trec_eval prints as ``num_rel all`` under ``-c`` whatever ``-l`` says (m_num_rel.c), and
         :meth:`to_trec` too. ``summary()`` keeps the sum of the per-query num_rel (at the relevance
         level used), which differs from it under ``-l 2``.
+    trec_runid : bool
+        Whether trec_eval, given the measure names of the call, prints the ``runid`` line: for its
+        default set (``official``), another nickname (``all_trec``) or ``runid`` named; not for a
+        list of measures (``trec_eval -m map -m P.5``). The default of :meth:`to_trec`'s ``runid``.
+    system_names : tuple of str
+        The runs evaluated, when no table holds them (``measures=["runid"]``: no measure).
     """
 
     per_query: pl.DataFrame
@@ -81,11 +87,16 @@ class Evaluation:
     run_tags: dict[str, str] = field(default_factory=dict, repr=False)
     text: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=TEXT_SCHEMA), repr=False)
     trec_num_rel_all: int | None = field(default=None, repr=False)
+    trec_runid: bool = field(default=False, repr=False)
+    system_names: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def systems(self) -> list[str]:
-        """System names in the order of ``per_query``."""
-        return self.per_query["system"].unique(maintain_order=True).to_list()
+        """System names in the order of ``per_query`` (then of ``text``, for string-valued measures
+        alone, or ``system_names``)."""
+        names = [*self.per_query["system"].unique(maintain_order=True).to_list(),
+                 *self.text["system"].unique(maintain_order=True).to_list(), *self.system_names]
+        return list(dict.fromkeys(names))
 
     def summary(self) -> pl.DataFrame:
         """One row per (system, measure), as trec_eval's ``all`` rows.
@@ -141,9 +152,27 @@ class Evaluation:
         values = standardize(self.per_query, self.measures, as_zscores(reference))
         return replace(self, per_query=values, settings=replace(self.settings, zscores=True))
 
-    def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None, runid: bool = True) -> str:
+    def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None,
+                runid: bool | None = None) -> str:
         """trec_eval's text output (``trec_eval -q`` when ``per_query``; ``-Z`` names and numbers after
         :meth:`zscore`); see :func:`pairedframe.evaluation.trec_text.format_trec`.
+
+        Parameters
+        ----------
+        per_query : bool, default True
+            Print the per-query lines (trec_eval ``-q``) before the ``all`` block.
+        runids : dict, optional
+            system -> the text of its ``runid`` line; default: the run file's tag, else the system name.
+        runid : bool, optional
+            Print the ``runid`` line first in the ``all`` block. Default (None): as trec_eval does for
+            the measure names given to :func:`pairedframe.evaluate` (:attr:`trec_runid`): yes for the
+            default set, ``all_trec`` and the other nicknames, or with ``"runid"`` among the names; no
+            for a list of measures (``["map", "P.5"]``, as ``trec_eval -m map -m P.5``).
+
+        Returns
+        -------
+        str
+            The text, byte for byte what trec_eval prints for the same measure names and options.
 
         Raises
         ------
@@ -153,7 +182,8 @@ class Evaluation:
             parameter trec_eval has no name for (``nDCG(dcg='exp-log2')@10``); or two measures
             sharing a trec_eval name."""
         return format_trec(self.per_query, self.summary(), self.measures, systems=self.systems,
-                           run_tags=self.run_tags, per_query=per_query, runids=runids, runid=runid, text=self.text,
+                           run_tags=self.run_tags, per_query=per_query, runids=runids,
+                           runid=self.trec_runid if runid is None else runid, text=self.text,
                            zscores=self.settings.zscores, num_rel_all=self.trec_num_rel_all,
                            rel_level=self.settings.rel_level, judged_only=self.settings.judged_only)
 

@@ -3,13 +3,28 @@ string-valued measures quoted; several runs each under a ``# run: NAME`` line.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from pairedframe.measures import RUNID_NICKNAMES
+
 if TYPE_CHECKING:
     from pairedframe.measures import Measure
+
+def split_runid(measures: Any) -> tuple[Any, bool]:
+    """``measures`` (as :func:`pairedframe.evaluate` takes them) without the name ``runid``, and whether
+    trec_eval, given these names, prints the ``runid`` line: for its default set (``official``),
+    another nickname (``all_trec``) or ``-m runid`` itself. ``[]`` left means runid alone."""
+    if isinstance(measures, str):
+        measures = [measures]
+    if not isinstance(measures, Iterable):
+        return measures, False
+    items = list(measures)
+    wanted = any(isinstance(m, str) and m.strip() in RUNID_NICKNAMES for m in items)
+    return [m for m in items if not (isinstance(m, str) and m.strip() == "runid")], wanted
+
 
 #: The line that starts each run's block when a text holds several runs (trec_eval prints one run).
 RUN_HEADER = "# run: {system}\n"
