@@ -113,8 +113,26 @@ def test_runs_as_a_mapping_of_names_to_tables():
     ev = pf.evaluate({"first": one, "second": two}, qrels, ["P@1"])
     got = dict(ev.per_query.group_by("system").agg(pl.col("value").mean()).iter_rows())
     assert got == {"first": 1.0, "second": 0.5}
-    with pytest.raises(pf.SchemaError, match="names its runs itself"):
+    with pytest.raises(pf.SchemaError, match=r"read as \{name: run file or table\}, its keys \('first'\)"):
         pf.evaluate({"first": one}, qrels, ["P@1"], system="x")
+
+
+def test_system_names_a_pytrec_eval_style_run_dict():
+    """{qid: {docno: score}} (pytrec_eval's run) is one run: system= names it (it was refused as if the
+    query ids were run names); {system: {qid: {docno: score}}} names its runs and refuses system=,
+    saying how it was read."""
+    import pairedframe as pf
+
+    qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
+    ev = pf.evaluate({"q1": {"d1": 1.0, "d3": 2.0}}, qrels, ["AP"], system="x")
+    assert ev.per_query.rows() == [("x", "q1", "AP", 1.0)]
+    assert pf.evaluate({"q1": {"d1": 1.0, "d3": 2.0}}, qrels, ["AP"]).systems == ["run"]
+    assert pf.as_run({"q1": {"d1": 1.0}}, system="x")["system"].to_list() == ["x"]
+    nested = {"a": {"q1": {"d1": 1.0}}, "b": {"q1": {"d3": 1.0}}}
+    for door in (lambda: pf.evaluate(nested, qrels, ["AP"], system="x"), lambda: pf.as_run(nested, system="x")):
+        with pytest.raises(pf.SchemaError, match=r"system='x'.*read as \{system: \{qid: \{docno: score\}\}\}, "
+                                                 r"its keys \('a', 'b'\) naming 2 system"):
+            door()
 
 
 @pytest.mark.parametrize("form", ["polars", "pandas", "arrow", "duckdb"])

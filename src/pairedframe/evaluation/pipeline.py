@@ -24,7 +24,7 @@ from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_pl
                                               warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.trec_text import split_runid
-from pairedframe.io.convert import as_run
+from pairedframe.io.convert import as_run, run_mapping_layout, system_names_runs_error
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
 from pairedframe.io.judgments import KIND, JudgmentsFormat, check_format, kind_of, plain_qrels
@@ -141,9 +141,8 @@ def _check_system_names_one_run(run: Any, system: str | None) -> None:
     (the name would otherwise be dropped without a word)."""
     if system is None:
         return
-    if isinstance(run, Mapping):
-        raise SchemaError(f"system={system!r} names a single run, but the mapping names its runs itself; "
-                          "drop system= (the mapping's keys are the names)")
+    if run_mapping_layout(run) in ("named", "systems"):
+        raise SchemaError(system_names_runs_error(run, system))
     paths = _run_paths(run) or []
     if len(paths) > 1:
         raise SchemaError(f"system={system!r} names a single run, but {len(paths)} run files were given; pass a "
@@ -295,8 +294,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         (:mod:`pairedframe.engines.spark_engine`).
     system : str, optional
         Name of a single run given as a file, a table without a ``system`` column, or a dict
-        (default for a dict: ``"run"``). With several run files, or a ``{name: path}`` mapping, it is a
-        SchemaError (name several runs with the mapping).
+        (pytrec_eval's ``{qid: {docno: score}}``; default for a dict: ``"run"``). With several run
+        files, a ``{name: path or table}`` mapping or a ``{system: {qid: {docno: score}}}`` dict, it is
+        a SchemaError (the mapping's keys name the runs; the message says which layout was read).
     judgments_format : {"qrels", "qrels_jg", "prefs", "qrels_prefs"}
         The layout of ``qrels`` (trec_eval ``-R``; :mod:`pairedframe.io.judgments`): qrels;
         qrels whose iteration column names a judgment group (for ``P_avgjg``, ``map_avgjg``,

@@ -267,6 +267,30 @@ def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:
     return run
 
 
+def run_mapping_layout(obj: Any) -> str | None:
+    """How :func:`as_run` reads a mapping: ``"named"`` (``{name: path or table}``), ``"systems"``
+    (``{system: {qid: {docno: score}}}``), ``"one run"`` (pytrec_eval's ``{qid: {docno: score}}``
+    and other dicts of one run), or None for anything else than a non-empty mapping."""
+    if not isinstance(obj, Mapping) or not obj:
+        return None
+    if all(not isinstance(v, (bytes, Mapping)) for v in obj.values()):
+        return "named"
+    if all(isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
+        return "systems"
+    return "one run"
+
+
+def system_names_runs_error(obj: Mapping, system: str) -> str:
+    """The message for ``system=`` given with a mapping whose keys name its runs (what was recognised)."""
+    keys = ", ".join(repr(str(k)) for k in list(obj)[:3]) + (", ..." if len(obj) > 3 else "")
+    if run_mapping_layout(obj) == "named":
+        read = f"{{name: run file or table}}, its keys ({keys}) naming {len(obj)} run(s)"
+    else:
+        read = f"{{system: {{qid: {{docno: score}}}}}}, its keys ({keys}) naming {len(obj)} system(s)"
+    return (f"system={system!r} names a single run, but the mapping was read as {read}; drop system= (the "
+            "keys are the names), or pass one run's {qid: {docno: score}} dict with system=")
+
+
 def as_run(obj: Any, *, system: str | None = None, default_system: str | None = None) -> pl.DataFrame:
     """A run table (``system, qid, docno, score``) from a path, table or dict.
 
@@ -311,17 +335,14 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
         return _read_run_paths(obj, system)
     if isinstance(obj, (list, tuple)) and obj and all(is_table(t) for t in obj):
         return _run_tables(obj, system, default_system)  # [pf.read_run(a), pf.read_run(b)]
-    if isinstance(obj, Mapping) and obj and all(not isinstance(v, (bytes, Mapping)) for v in obj.values()):
+    layout = run_mapping_layout(obj)
+    if layout is not None and layout != "one run" and system is not None:
+        raise SchemaError(system_names_runs_error(obj, system))
+    if layout == "named":
         # {system: path or table}: run files named by the caller (e.g. two "run.txt" in different folders),
         # or runs already loaded (polars, pandas, arrow, DuckDB).
-        if system is not None:
-            raise SchemaError("system= names a single run, but the mapping names its runs itself")
         return pl.concat([as_run(source, system=str(name)) for name, source in obj.items()])
-    if isinstance(obj, Mapping) and obj and all(
-            isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
-        # {system: {qid: {docno: score}}}: several runs at once.
-        if system is not None:
-            raise SchemaError("system= names a single run, but the dict holds several systems")
+    if layout == "systems":  # {system: {qid: {docno: score}}}: several runs at once.
         return pl.concat([as_run(run, system=str(name)) for name, run in obj.items()])
     if isinstance(obj, Mapping):
         frame, system = _from_nested(obj, "score", "run"), system or "run"
