@@ -101,8 +101,16 @@ def test_ambiguous_columns_are_an_error_not_a_guess():
     qrels = pl.DataFrame({"qid": ["1"], "docno": ["d1"], "label": [1], "relevance": [0]})
     with pytest.raises(SchemaError, match=r"qrels table has \['label', 'relevance'\] but no 'rel'"):
         pf.as_qrels(qrels)
-    # our own name wins over an alias: no ambiguity
-    assert pf.as_qrels(qrels.rename({"relevance": "rel"}))["rel"].to_list() == [0]
+    # our own name beside an alias is two candidates as well, for every column and every table
+    with pytest.raises(SchemaError, match=r"qrels table has both 'rel' and 'label'"):
+        pf.as_qrels(qrels.rename({"relevance": "rel"}))
+    run = pl.DataFrame({"qid": ["1"], "query_id": ["2"], "docno": ["d1"], "score": [1.0]})
+    with pytest.raises(SchemaError, match=r"run table has both 'qid' and 'query_id'"):
+        pf.evaluate(run, {"1": {"d1": 1}}, ["AP"], system="s")
+    table = pl.DataFrame({"system": ["a", "b"], "qid": ["1", "1"], "run_id": ["x", "y"], "measure": ["AP"] * 2,
+                          "value": [0.1, 0.2]})
+    with pytest.raises(SchemaError, match=r"per-query table has both 'system' and 'run_id'"):
+        pf.compare(table, baseline="a")
 
 
 def test_records_that_are_not_namedtuples_or_mixed_are_refused():

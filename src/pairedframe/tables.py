@@ -39,6 +39,22 @@ PER_QUERY_SCHEMA: dict[str, pl.DataType] = {
 }
 # Optional key columns carried through the comparison layers when present.
 KEY_COLUMNS: tuple[str, ...] = ("dataset", "cluster")
+#: Column names of the IR ecosystem's shapes -> ours (ir_measures / ir_datasets, PyTerrier, ranx).
+COLUMN_ALIASES: dict[str, str] = {"query_id": "qid", "doc_id": "docno", "relevance": "rel", "run_id": "system",
+                                  "query": "qid", "docid": "docno", "doc": "docno", "label": "rel"}
+#: Aliases that beside our own name mean something else (PyTerrier: ``query`` is the query's text,
+#: ``docid`` Terrier's internal document number): then they are no candidate for the column.
+OTHER_MEANING: frozenset[str] = frozenset({"query", "docid"})
+
+
+def refuse_aliases_beside(columns: list[str], what: str) -> None:
+    """SchemaError when ``columns`` hold one of ours and an alias of it (``qid`` and ``query_id``):
+    which one holds the ids is not ours to guess, whatever the reader (runs, qrels, per-query tables)."""
+    for alias in columns:
+        ours = COLUMN_ALIASES.get(alias)
+        if ours in columns and alias not in OTHER_MEANING:
+            raise SchemaError(f"{what} has both {ours!r} and {alias!r} ({alias!r} is another name of {ours!r}): "
+                              f"it is ambiguous which is the {ours}; drop or rename one of them")
 
 
 def check_schema(frame: pl.DataFrame, schema: dict[str, pl.DataType], *, what: str) -> pl.DataFrame:

@@ -167,6 +167,13 @@ EVAL_CASES: list[Case] = [
                                              _add_qrels_rows([("6", "d6", 1)]))),
     *_id_type_cases(),
     *[Case(f"file_{style.label}", style=style, forms=TEXT_FORMS) for style in FILE_STYLES],
+    # another name of one of our columns beside it (different ids): an error naming both, never a guess
+    Case("query_id_beside_qid", _run(lambda r: r.with_columns(("x" + pl.col("qid")).alias("query_id"))),
+         Raises(r"both 'qid' and 'query_id'"), side="run", forms=("polars", "pandas", "arrow", "duckdb", "parquet",
+                                                                  "csv", "tsv")),
+    Case("relevance_beside_rel", _qrels(lambda q: q.with_columns((1 - pl.col("rel")).alias("relevance"))),
+         Raises(r"both 'rel' and 'relevance'"), side="qrels",
+         forms=("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv")),
 ]
 
 
@@ -271,6 +278,8 @@ TABLE_CASES: list[Case] = [
     Case("unrelated_measure", _table(_other_measure), side="table",
          means=lambda c: TableContent(c.table.filter(pl.col("measure") != "P@5"))),
     *_table_id_cases(),
+    Case("query_id_beside_qid", _table(lambda t: t.with_columns(("x" + pl.col("qid")).alias("query_id"))),
+         Raises(r"both 'qid' and 'query_id'"), side="table"),
     *[Case(f"file_{style.label}", style=style, forms=("csv", "tsv"), side="table") for style in FILE_STYLES
       if style.compression != "zstd"],
 ]

@@ -21,6 +21,7 @@ from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, che
 from pairedframe.comparison.pairing import DELTA_TOLERANCE, choose_comparisons, require_pairable, warn_summary_rows
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.io.results import SUMMARY_QID
+from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE", "Paired", "pair_in_engine"]
 
@@ -99,6 +100,7 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     if not types["value"].lower().startswith(NUMERIC_TYPES):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
     check_id_types(types)
+    refuse_aliases_beside(columns, "the per-query table")
     extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
     filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))
     counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured, "

@@ -25,6 +25,7 @@ from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop
 from pairedframe.measures import parse_measure
 from pairedframe.measures.parse import aggregate_of, run_independent
 from pairedframe.stats.power import MIN_QUERIES
+from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
            "choose_comparisons", "require_pairable", "pair_systems", "no_common_query", "describe_row",
@@ -65,6 +66,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
                                    "per-query values to compare; evaluate a numeric measure")
         data = per_query
     data = to_polars(read_if_paths(data), "per-query table", expected=PER_QUERY_FORMS)
+    refuse_aliases_beside(data.columns, "the per-query table")
     missing = [c for c in BASE_COLUMNS if c not in data.columns]
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "

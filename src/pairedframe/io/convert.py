@@ -4,9 +4,11 @@ Accepted: paths (TREC files; ``{name: path}`` names them), polars / pandas / pya
 relations (a list of run tables is their concatenation), the dict-of-dicts used by pytrec_eval and ranx (``{qid: {docno: score}}`` /
 ``{qid: {docno: rel}}``), and namedtuple records: ir_measures' ``Qrel`` / ``ScoredDoc``, ir_datasets'
 ``qrels_iter()`` / ``scoreddocs_iter()`` (or the dataset itself). Column names map explicitly
-(``_ALIASES``): ir_measures / ir_datasets ``query_id, doc_id, relevance, score``; PyTerrier
-``qid, docno, score, rank`` and qrels ``qid, docno, label``; our own name always wins, and two aliases
-of one column without it are an error, never a guess. Ids stay strings.
+(:data:`pairedframe.tables.COLUMN_ALIASES`): ir_measures / ir_datasets ``query_id, doc_id, relevance, score``; PyTerrier
+``qid, docno, score, rank`` and qrels ``qid, docno, label``. Two candidates for one column (our own
+name and an alias, ``qid`` and ``query_id``, or two aliases, ``doc_id`` and ``docid``) are an error
+naming both, never a guess; only PyTerrier's ``query`` (the query's text) beside ``qid`` and ``docid``
+(Terrier's internal number) beside ``docno`` are other columns. Ids stay strings.
 """
 
 from __future__ import annotations
@@ -23,13 +25,8 @@ from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import Grades, check_grades_option, table_grades
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
-from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema
+from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
 
-# Column names of the IR ecosystem's shapes -> ours, applied only when ours is absent and exactly one
-# alias is present: ir_measures / ir_datasets (query_id, doc_id, relevance, score), PyTerrier
-# (qid, docno, score, rank; qrels qid, docno, label), ranx / others (run_id, docid, doc, query).
-_ALIASES = {"query_id": "qid", "doc_id": "docno", "relevance": "rel", "run_id": "system",
-            "query": "qid", "docid": "docno", "doc": "docno", "label": "rel"}
 #: The method of an ir_datasets dataset that yields its records, per kind of table.
 _RECORD_ITERATORS = {"run": "scoreddocs_iter", "qrels": "qrels_iter"}
 
@@ -194,13 +191,15 @@ def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
 
 
 def _normalise_columns(frame: pl.DataFrame, what: str) -> pl.DataFrame:
-    renames = {c: _ALIASES[c] for c in frame.columns if c in _ALIASES and _ALIASES[c] not in frame.columns}
-    for target in set(renames.values()):
-        candidates = sorted(c for c, t in renames.items() if t == target)
-        if len(candidates) > 1:  # never guess which of them holds the ids
-            raise SchemaError(f"{what} table has {candidates} but no {target!r}: it is ambiguous which is the "
+    refuse_aliases_beside(frame.columns, f"{what} table")
+    candidates = {c: COLUMN_ALIASES[c] for c in frame.columns
+                  if c in COLUMN_ALIASES and COLUMN_ALIASES[c] not in frame.columns}
+    for target in set(candidates.values()):
+        found = sorted(c for c, t in candidates.items() if t == target)
+        if len(found) > 1:  # never guess which of them holds the ids
+            raise SchemaError(f"{what} table has {found} but no {target!r}: it is ambiguous which is the "
                               f"{target}; rename that one to {target!r}")
-    return string_ids(frame.rename(renames), ("system", "qid", "docno"), f"the {what} table")
+    return string_ids(frame.rename(candidates), ("system", "qid", "docno"), f"the {what} table")
 
 
 def _refuse_nulls(frame: pl.DataFrame, what: str) -> None:

@@ -26,6 +26,7 @@ from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import InputFormatError, SchemaError
+from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "read_results", "as_results", "system_name_from_results_path",
            "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_ids", "ID_COLUMNS",
@@ -146,6 +147,7 @@ def read_one(path: Path) -> pl.DataFrame:
 
 def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, source: str) -> pl.DataFrame:
     require_rows(df, what=source or "the per-query table", why="no data rows (only a header, or nothing)")
+    refuse_aliases_beside(df.columns, source or "the per-query table")
     df = drop_flagged_summary_rows(df)
     refuse_null_ids(df, source or "the per-query table")
     if is_rank_export(df):
