@@ -554,3 +554,19 @@ def test_table_command_refuses_an_output_suffix_of_no_table_format(tmp_path):
     res = CliRunner().invoke(app, ["table", str(qrels), *map(str, runs), "-m", "AP", "-o", str(tmp_path / "t.csv")])
     assert res.exit_code == 2 and "'.csv'" in res.output and "--format" in res.output
     assert not (tmp_path / "t.csv").exists()
+
+
+def test_several_datasets_are_refused_naming_argument_column_and_values(per_query):
+    """A per-query table or comparison holding two datasets is one table per dataset: refused with
+    pairedframe's SchemaError naming the argument, the column and its values (was a bare ValueError)."""
+    two = pl.concat([per_query.with_columns(pl.lit("dl19").alias("dataset")),
+                     per_query.with_columns(pl.lit("dl20").alias("dataset"))])
+    with pytest.raises(pf.SchemaError, match=r"`data` has several values of its key column 'dataset' "
+                                             r"\(\['dl19', 'dl20'\]\).*filter `data` to one"):
+        pf.results_table(two)
+    cmp = pf.compare(two, baseline=two["system"][0], n_resamples=200, seed=0)
+    assert set(cmp["dataset"]) == {"dl19", "dl20"}    # compare gives rows per dataset
+    with pytest.raises(pf.SchemaError, match=r"`comparison` has several values of its key column 'dataset'"):
+        pf.results_table(comparison=cmp)
+    one = pf.results_table(two.filter(pl.col("dataset") == "dl19"))
+    assert one.table.equals(pf.results_table(per_query).table)

@@ -278,6 +278,11 @@ TABLE_CASES: list[Case] = [
     Case("unrelated_measure", _table(_other_measure), side="table",
          means=lambda c: TableContent(c.table.filter(pl.col("measure") != "P@5"))),
     *_table_id_cases(),
+    # two slices of one table (two datasets): compared per dataset; a door showing one slice refuses
+    Case("two_datasets", _table(lambda t: pl.concat([t.with_columns(pl.lit("x").alias("dataset")),
+                                                     t.with_columns(pl.lit("y").alias("dataset"),
+                                                                    (pl.col("value") * 0.5).round(4))])),
+         side="table"),
     Case("query_id_beside_qid", _table(lambda t: t.with_columns(("x" + pl.col("qid")).alias("query_id"))),
          Raises(r"both 'qid' and 'query_id'"), side="table"),
     *[Case(f"file_{style.label}", style=style, forms=("csv", "tsv"), side="table") for style in FILE_STYLES

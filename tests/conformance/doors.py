@@ -400,11 +400,15 @@ TABLE_DOORS: dict[str, Door] = {
                                           "trec_eval's), the marks over the paired ones"},
         params={"confidence_level": ((0, 1, 1.5), r"confidence_level"),
                 "digits": ((-1,), r"digits")},
+        expect={"two_datasets": Raises(r"`data` has several values of its key column 'dataset' \(\['x', 'y'\]\)",
+                                       SchemaError)},
         empty=(lambda t: pf.results_table(DISJOINT.head(0)), EmptyResultError, "per-query table is empty")),
     "rank_agreement": Door(
         "table", lambda t, **kw: pf.rank_agreement(t, PER_QUERY_B, measure="AP", systems=["a", "b", "c"],
                                                    **{**_RESAMPLING, **kw}),
         lambda result: result.table, PER_QUERY_FORMS, public="pf.rank_agreement", skip=_OWN_QIDS,
+        expect={"two_datasets": Raises(r"`a` has several values of its key column 'dataset' \(\['x', 'y'\]\)",
+                                       SchemaError)},
         params={"confidence_level": ((0, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
                 "rbo_p": ((0, 1, 1.5), r"rbo_p"), "interval": (("bca", None), r"interval")},
         empty=(lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"), measure="AP"),
@@ -419,7 +423,9 @@ TABLE_DOORS: dict[str, Door] = {
                EmptyResultError, "no paired query")),
     "analyze": Door("table", lambda t: pf.analyze(pf.Plan.from_toml(PLAN), t), _analysis_value,
                     TABLE_FORMS + RESULT_FILE_FORMS, public="pf.analyze",
-                    expect={"one_row": Raises(r"candidate = 'b' is not a system", PlanError)},
+                    expect={"one_row": Raises(r"candidate = 'b' is not a system", PlanError),
+                            "two_datasets": Raises(r"dataset is required: the results hold datasets \['x', 'y'\]",
+                                                   PlanError)},
                     empty=(lambda t: pf.analyze(pf.Plan.from_toml(PLAN), DISJOINT), EmptyResultError,
                            "no common query")),
     "read_results": Door("table", lambda path, **kw: pf.read_results(path, **kw), _results_value, RESULT_FILE_FORMS,
@@ -446,7 +452,9 @@ def _cli_analyze_empty(tmp: Path) -> Any:
 
 
 TABLE_DOORS["cli analyze"] = Door("table", _cli_analyze, lambda out: out, RESULT_FILE_FORMS, public="cli analyze",
-                                  reference_form="csv", empty=(_cli_analyze_empty, CliExit, "no common query"))
+                                  reference_form="csv", empty=(_cli_analyze_empty, CliExit, "no common query"),
+                                  expect={"two_datasets": Raises(r"dataset is required: the results hold datasets "
+                                                                 r"\['x', 'y'\]")})
 
 DOORS: dict[str, Door] = {**EVAL_DOORS, **TABLE_DOORS}
 

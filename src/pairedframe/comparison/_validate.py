@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import polars as pl
+
+from pairedframe.errors import SchemaError
 
 
 def check_resampling_options(*, n_resamples: Any, confidence_level: Any, alternative: Any, seed: Any) -> None:
@@ -39,3 +42,16 @@ def nonfinite_error(count: int, first: dict[str, Any]) -> ValueError:
                                                  "measure": first["measure"]}.items())
     return ValueError(f"per-query values must be finite: {count} row(s) are NaN/inf, the first ({where}) is "
                       f"{first['value']!r}; drop or fix those rows (null values are treated as 'not measured')")
+
+
+def require_one_slice(frame: pl.DataFrame, columns: list[str], argument: str) -> None:
+    """SchemaError naming ``argument``, the column and its values when a key column (``dataset``,
+    ``judgments``) holds several: a results table shows one slice, where compare gives rows per slice."""
+    for column in columns:
+        values = frame[column].unique(maintain_order=True).to_list()
+        if len(values) > 1:
+            shown = values[:5] + (["..."] if len(values) > 5 else [])
+            raise SchemaError(f"`{argument}` has several values of its key column {column!r} ({shown}): a results "
+                              f"table shows one {column}; filter `{argument}` to one first, e.g. "
+                              f"{argument}.filter(pl.col({column!r}) == {values[0]!r}) (compare gives rows per "
+                              f"{column})")

@@ -167,7 +167,7 @@ def _per_query(obj: Any, what: str) -> pl.DataFrame:
     for column in [c for c in keys if c not in ("system", "qid", "measure")]:
         values = frame[column].unique(maintain_order=True).to_list()
         if len(values) > 1:      # one ordering per table: two judgment sets or datasets would be mixed
-            raise ValueError(f"`{what}` has several values of its key column {column!r} ({values[:5]}): rank agreement "
+            raise SchemaError(f"`{what}` has several values of its key column {column!r} ({values[:5]}): rank agreement "
                              f"compares one ordering with another; filter `{what}` to one {column} (or give judgment "
                              "sets with judgments=(reference, other))")
     return frame.drop([c for c in keys if c not in ("system", "qid", "measure")])

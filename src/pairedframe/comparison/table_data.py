@@ -43,6 +43,7 @@ from pairedframe.checks import require_names, require_rows
 from pairedframe.comparison.pairing import as_frame as per_query_frame, table_measure_names
 from pairedframe.comparison.table_means import table_means
 from pairedframe.comparison.options import check_level
+from pairedframe.comparison._validate import require_one_slice
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
 from pairedframe.io.results import read_if_paths
 from pairedframe.measures import higher_is_better, parse_measure
@@ -134,9 +135,7 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
     if missing:
         raise ValueError(f"per-query table lacks column(s) {missing}")
     extras = [c for c in per_query.columns if c not in ("system", "qid", "measure", "value")]
-    for c in extras:
-        if per_query[c].n_unique() > 1:
-            raise ValueError(f"the per-query table has several values of {c!r}; filter it to one first")
+    require_one_slice(per_query, extras, "data")
     measures = None
     if hasattr(data, "measures"):
         text = [m.name for m in data.measures if m.spec.value_kind == "text"]
@@ -249,7 +248,9 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     ValueError
         Neither input given; unknown systems, measures or correction; ``measures`` naming a
         string-valued measure; ``correction="tukey"`` without a comparison; a correction column
-        missing from the comparison; ``ci`` without ``data``.
+        missing from the comparison; ``ci`` without ``data``. A key column of ``data`` or
+        ``comparison`` (``dataset``, ``judgments``) with several values is a SchemaError (a
+        ValueError) naming the argument, the column and its values.
     """
     _check_table_options(data, comparison, measures, correction, ci, confidence_level, digits)
     per_query, eval_settings, measure_order, judgment_set = _per_query_and_settings(data, judgments)
@@ -313,9 +314,7 @@ def _comparison_defaults(comparison: pl.DataFrame, judgment_set: str | None, con
     missing = [c for c in ("system", "baseline", "measure", "delta", "pvalue") if c not in comparison.columns]
     if missing:
         raise ValueError(f"`comparison` lacks column(s) {missing}; pass a pairedframe.compare result")
-    extras = [c for c in comparison.columns if c in ("dataset", "judgments") and comparison[c].n_unique() > 1]
-    if extras:
-        raise ValueError(f"the comparison has several values of {extras}; filter it to one first")
+    require_one_slice(comparison, [c for c in ("dataset", "judgments") if c in comparison.columns], "comparison")
     if judgment_set is None and "judgments" in comparison.columns and comparison.height:
         judgment_set = comparison["judgments"][0]
     if confidence_level is None and "confidence_level" in comparison.columns and comparison.height:
