@@ -124,3 +124,19 @@ def test_engine_help_lists_every_engine_evaluate_accepts():
     text = CliRunner().invoke(app, ["evaluate", "--help"], env={"COLUMNS": "400"}).stdout
     line = next(line for line in text.splitlines() if "--engine" in line)
     assert all(name in line for name in ENGINES) and "duckdb or polars" not in line
+
+
+def test_closed_stdout_ends_quietly_with_sigpipe_status():
+    """`pairedframe evaluate ... | head -1`: a reader that closes the pipe ends the command with 141
+    (128 + SIGPIPE, as cat or grep) and nothing on stderr (it printed '[Errno 32] Broken pipe', exit 2),
+    whatever the format (rich's table included, whose own handler exited with 1)."""
+    import subprocess
+    import sys
+
+    qrels, runs = example_paths()
+    for fmt in ("table", "trec", "csv"):
+        child = subprocess.Popen([sys.executable, "-m", "pairedframe", "evaluate", "-q", "-m", "P@2", "-f", fmt,
+                                  str(qrels), *map(str, runs)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        child.stdout.close()        # before the child has written anything: every write fails
+        stderr = child.stderr.read()
+        assert (child.wait(), stderr) == (141, b""), fmt

@@ -36,6 +36,25 @@ app = typer.Typer(
 EXIT_USAGE = 2
 #: A bug, not a verdict: distinct from 1 (a --fail-if gate holds) so a CI gate never mistakes a crash for it.
 EXIT_INTERNAL = 3
+#: stdout closed by the reader (``| head``): 128 + SIGPIPE, the status a shell reports for a tool that
+#: SIGPIPE ended (cat, grep), so ``set -o pipefail`` still sees the output was cut; nothing is printed.
+EXIT_BROKEN_PIPE = 141
+
+
+class _StdoutConsole(Console):
+    """rich's console, with a closed stdout left to :func:`friendly_errors` (rich's own exits with 1)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+def _quiet_broken_pipe() -> None:
+    """End quietly on a closed stdout: point it at /dev/null so that Python's flush at exit, which
+    would fail again, has nowhere to fail, then exit with :data:`EXIT_BROKEN_PIPE`."""
+    with contextlib.suppress(OSError, ValueError):  # not a real file (a test runner's buffer)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    raise typer.Exit(EXIT_BROKEN_PIPE)
 
 
 def fail(message: str) -> None:
@@ -50,14 +69,19 @@ def friendly_errors(fn: Callable) -> Callable:
     ``pairedframe: warning: ...`` lines on stderr (the caller's line means nothing on the command line;
     ``warning (from pyspark): ...`` for another package's, :class:`_WarningPrinter`).
     An argument error of the library names the flag the user typed, not the Python parameter
-    (:func:`name_flags`)."""
+    (:func:`name_flags`). A stdout closed by its reader (``| head -1``) ends the command quietly
+    with exit code 141 (:data:`EXIT_BROKEN_PIPE`), as a tool ended by SIGPIPE."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             with warnings.catch_warnings():
                 warnings.showwarning = _WarningPrinter()    # each distinct warning once per command
-                return fn(*args, **kwargs)
+                result = fn(*args, **kwargs)
+            sys.stdout.flush()      # a closed pipe shows here, not at exit, where it cannot be caught
+            return result
+        except BrokenPipeError:
+            _quiet_broken_pipe()
         except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
                 pl.exceptions.PolarsError, duckdb.Error) as exc:
             if isinstance(exc, FileNotFoundError):       # the library's own message may say it already
@@ -234,7 +258,7 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
             table.add_row(*map(escape, row))
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
         widths = [max([len(name), *(len(r[i]) for r in cells)]) for i, name in enumerate(frame.columns)]
-        console = Console(soft_wrap=False)
+        console = _StdoutConsole(soft_wrap=False)
         console.width = max(console.width, sum(widths) + 3 * len(widths) + 1)
         console.print(table)
     else:
