@@ -196,7 +196,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     alpha = 1.0 - plan.confidence_level
     settings = {
         "plan_sha256": plan.sha256, "plan_source": plan.source, "confidence_level": plan.confidence_level,
-        "alpha": alpha, "seed": plan.seed,
+        "alpha": round(alpha, 12), "seed": plan.seed,   # 1 - 0.95 prints 0.05, not 0.050000000000000044
         "n_resamples": plan.n_resamples, "power": plan.power, "resampling_unit": unit,
         **_method_descriptions(unit, alpha, plan.power),   # interval, test, equivalence, mdd
         "multiple_comparisons": "; ".join(f"Holm within the {FAMILIES[role]} ({int(np.sum(roles == role))})"
