@@ -483,7 +483,7 @@ def test_no_best_or_second_is_marked_among_means_over_different_query_sets():
         table = pf.results_table(per_query)
     frame = table.table
     assert frame.filter(pl.col("measure") == "FirstRelRank")["place"].is_null().all()
-    assert frame.filter(pl.col("measure") == "AP").sort("system")["place"].to_list() == [2, 1]
+    assert frame.filter(pl.col("measure") == "AP").sort("system")["place"].to_list() == [None, 1]  # two: best only
     assert "No best or second for FirstRelRank: its means are over different numbers of queries" in table.caption
     assert "Bold: best" in table.caption
     with warnings.catch_warnings():
@@ -570,3 +570,16 @@ def test_several_datasets_are_refused_naming_argument_column_and_values(per_quer
         pf.results_table(comparison=cmp)
     one = pf.results_table(two.filter(pl.col("dataset") == "dl19"))
     assert one.table.equals(pf.results_table(per_query).table)
+
+
+def test_two_systems_mark_only_the_best_and_the_caption_says_so(per_query):
+    """Of two systems the other is not 'second best': only the best is bold, nothing is underlined, and
+    the caption describes only bold; from three systems on, rank 2 is underlined and the caption says it."""
+    systems = per_query["system"].unique(maintain_order=True).to_list()
+    two = pf.results_table(per_query.filter(pl.col("system").is_in(systems[:2])), baseline=systems[0],
+                           n_resamples=200, seed=0)
+    assert set(two.table["place"].drop_nulls()) == {1} and two.table["place"].null_count() > 0
+    assert "Bold: best (systems equal" in two.caption and "underlined" not in two.caption
+    assert "\\underline" not in two.to_latex()
+    three = pf.results_table(per_query.filter(pl.col("system").is_in(systems[:3])))
+    assert 2 in set(three.table["place"]) and "underlined: second best" in three.caption

@@ -22,8 +22,8 @@ such as FirstRelRank (:func:`pairedframe.measures.higher_is_better`).
 Best and second
 ---------------
 Per measure, the means *as shown* (rounded to ``digits``) are ranked best first (descending, or
-ascending where lower is better): rank 1 is bold,
-rank 2 underlined; systems equal at the shown precision share a rank (dense ranking).  A measure whose
+ascending where lower is better): rank 1 is bold, rank 2 underlined
+(of two systems only the best is marked); systems equal at the shown precision share a rank (dense ranking).  A measure whose
 means are over different numbers of queries (a system without a value for some queries: a run missing
 queries, a rank measure where nothing relevant was retrieved) gets no best or second: such means are
 not comparable (``settings["unranked_measures"]``, and the caption says so); nor do counts that rank no
@@ -385,6 +385,7 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
         better_than.setdefault((winner, measure), []).append(loser)
         worse_than.setdefault((loser, measure), []).append(winner)
     letters = marking.letters
+    last_place = 2 if len(systems) >= 3 else 1   # of two systems the second is merely the other one
     rows = []
     index = {(s, m): r for s, m, r in zip(shown["system"], shown["measure"], shown.iter_rows(named=True))}
     for s in systems:
@@ -402,7 +403,7 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
                 marks = "".join(sorted(letters[x] for x in beaten if x in letters))
             else:
                 marks = ""
-            place = int(r["_rank"]) if r["_rank"] is not None and r["_rank"] <= 2 else None
+            place = int(r["_rank"]) if r["_rank"] is not None and r["_rank"] <= last_place else None
             rows.append((s, letters.get(s), m, r["mean"], r["ci_low"], r["ci_high"], r["n_queries"], place, marks,
                          beaten, r["halfwidth"]))
     return pl.DataFrame(rows, orient="row", schema={

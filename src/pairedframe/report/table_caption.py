@@ -123,7 +123,8 @@ def caption_text(data: TableData) -> str:
     unranked = s.get("unranked_measures") or []
     counts = s.get("unranked_counts") or []
     if len(unranked) + len(counts) < len(data.measures):
-        parts.append("Bold: best, underlined: second best (systems equal at the shown precision share the mark).")
+        second = ", underlined: second best" if len(data.systems) >= 3 else ""
+        parts.append(f"Bold: best{second} (systems equal at the shown precision share the mark).")
     if unranked:
         their = "its" if len(unranked) == 1 else "their"
         parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
