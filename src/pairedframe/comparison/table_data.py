@@ -22,12 +22,13 @@ such as FirstRelRank (:func:`pairedframe.measures.higher_is_better`).
 Best and second
 ---------------
 Per measure, the means *as shown* (rounded to ``digits``) are ranked best first (descending, or
-ascending where lower is better): rank 1 is bold, rank 2 underlined
-(of two systems only the best is marked); systems equal at the shown precision share a rank (dense ranking).  A measure whose
-means are over different numbers of queries (a system without a value for some queries: a run missing
-queries, a rank measure where nothing relevant was retrieved) gets no best or second: such means are
-not comparable (``settings["unranked_measures"]``, and the caption says so); nor do counts that rank no
-run, NumQ, NumRel and NumRet (``settings["unranked_counts"]``).
+ascending where lower is better): rank 1 is bold, rank 2 underlined (of two systems only the best is
+marked); systems equal at the shown precision share a rank (dense ranking). A measure whose means are
+over different numbers of queries (a system without a value for some queries: a run missing queries, a
+rank measure where nothing relevant was retrieved) gets no best or second: such means are not
+comparable (``settings["unranked_measures"]``, and the caption says so); nor do counts that rank no run,
+NumQ, NumRel and NumRet (``settings["unranked_counts"]``). A key column (``dataset``) with several
+values is refused: one table shows one slice.
 """
 
 from __future__ import annotations
