@@ -74,8 +74,10 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
         mapping = table.name("cmap")
         table.register(mapping, cmap.unique().to_arrow())
         cond = " AND ".join(f"CAST(u.{q(c)} AS STRING) = m.{q(c)}" for c in on)
-        table.create(source, f"SELECT {', '.join('u.' + q(c) for c in others)}, m.cluster FROM {table.source} u "
-                             f"LEFT JOIN {mapping} m ON {cond}")
+        # numbered before the join, which does not keep the rows' order (the order of appearance of datasets)
+        table.create(source, f"SELECT {', '.join('u.' + q(c) for c in others)}, m.cluster FROM (SELECT *, "
+                             f"{table.row_order()} AS pf_order FROM {table.source}) u LEFT JOIN {mapping} m ON {cond} "
+                             "ORDER BY u.pf_order")
     keys = [c for c in others if c not in ("system", "qid", "measure", "value")]
     lost = table.collect(f"SELECT qid, system, measure FROM {source} WHERE cluster IS NULL AND value IS NOT NULL")
     if lost.height:
