@@ -427,11 +427,12 @@ def test_reissued_warnings_of_another_package_keep_their_origin(monkeypatch, tmp
     res = runner.invoke(app, command)
     assert res.exit_code == 0, res.output
     lines = res.stderr.splitlines()
-    assert "warning (from numpy): Mean of empty slice" in lines, lines
+    # numpy 1.26 ends the message with a full stop, numpy 2 does not
+    assert any(line.rstrip(".") == "warning (from numpy): Mean of empty slice" for line in lines), lines
     assert not any("pairedframe: warning: Mean of empty slice" in line for line in lines), lines
     ev = pf.evaluate([str(r) for r in RUNS], str(QRELS), "AP")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pf.compare(ev, baseline="bm25", n_resamples=99)
-    (numpy,) = [w for w in caught if str(w.message) == "Mean of empty slice"]
+    (numpy,) = [w for w in caught if str(w.message).rstrip(".") == "Mean of empty slice"]
     assert numpy.category is RuntimeWarning and numpy.filename == __file__
