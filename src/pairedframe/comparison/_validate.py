@@ -44,14 +44,18 @@ def nonfinite_error(count: int, first: dict[str, Any]) -> ValueError:
                       f"{first['value']!r}; drop or fix those rows (null values are treated as 'not measured')")
 
 
-def require_one_slice(frame: pl.DataFrame, columns: list[str], argument: str) -> None:
+def require_one_slice(frame: pl.DataFrame, columns: list[str], argument: str, *,
+                      reason: str = "a results table shows one {column}",
+                      instead: str = "compare gives rows per {column}") -> None:
     """SchemaError naming ``argument``, the column and its values when a key column (``dataset``,
-    ``judgments``) holds several: a results table shows one slice, where compare gives rows per slice."""
+    ``judgments``) holds several, for a door that reads one slice (a results table, a rank agreement)
+    where compare gives rows per slice; ``reason`` and ``instead`` (``{column}`` filled in) say why and
+    what else to do."""
     for column in columns:
         values = frame[column].unique(maintain_order=True).to_list()
         if len(values) > 1:
             shown = values[:5] + (["..."] if len(values) > 5 else [])
-            raise SchemaError(f"`{argument}` has several values of its key column {column!r} ({shown}): a results "
-                              f"table shows one {column}; filter `{argument}` to one first, e.g. "
-                              f"{argument}.filter(pl.col({column!r}) == {values[0]!r}) (compare gives rows per "
-                              f"{column})")
+            raise SchemaError(f"`{argument}` has several values of its key column {column!r} ({shown}): "
+                              f"{reason.format(column=column)}; filter `{argument}` to one {column} first, e.g. "
+                              f"{argument}.filter(pl.col({column!r}) == {values[0]!r}) "
+                              f"({instead.format(column=column)})")

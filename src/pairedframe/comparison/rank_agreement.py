@@ -25,6 +25,7 @@ import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_keywords
 from pairedframe.comparison._cost import check_resampling_cost
+from pairedframe.comparison._validate import require_one_slice
 from pairedframe.comparison.options import check_rank_options
 from pairedframe.comparison.pairing import as_frame
 from pairedframe.comparison.streams import resample_generators
@@ -164,12 +165,10 @@ def _per_query(obj: Any, what: str) -> pl.DataFrame:
     if frame.select(pl.struct(keys).is_duplicated().any()).item():
         example = frame.filter(pl.struct(keys).is_duplicated()).row(0, named=True)
         raise DuplicateError(f"`{what}` has rows with a repeated key {keys}, e.g. { {k: example[k] for k in keys} }")
-    for column in [c for c in keys if c not in ("system", "qid", "measure")]:
-        values = frame[column].unique(maintain_order=True).to_list()
-        if len(values) > 1:      # one ordering per table: two judgment sets or datasets would be mixed
-            raise SchemaError(f"`{what}` has several values of its key column {column!r} ({values[:5]}): rank agreement "
-                             f"compares one ordering with another; filter `{what}` to one {column} (or give judgment "
-                             "sets with judgments=(reference, other))")
+    # one ordering per table: two judgment sets or datasets would be mixed
+    require_one_slice(frame, [c for c in keys if c not in ("system", "qid", "measure")], what,
+                      reason="rank agreement compares one ordering with another",
+                      instead="or give judgment sets with judgments=(reference, other)")
     return frame.drop([c for c in keys if c not in ("system", "qid", "measure")])
 
 
