@@ -370,3 +370,19 @@ def test_default_interval_with_too_few_resamples_equals_the_loop_reference(alter
     want = studentized_interval_loop(list(d[order]), idx.tolist(), confidence_level=0.99, alternative=alternative)
     assert tuple(r.confidence_interval) == pytest.approx(want, rel=1e-9)
     assert all(np.isfinite(v) for v in want if alternative == "two-sided")
+
+
+def test_tost_interval_on_another_scale_is_unclipped_and_warned_about_once():
+    """compare_clustered with an equivalence margin on RR x 100: the TOST interval, like the difference's,
+    is not cut to [-1, 1], and the off-scale mean is warned about once (at the difference's interval), not
+    again for TOST -- without a warnings filter that would also hide other warnings."""
+    rng = np.random.default_rng(3)
+    base = SCALED_RR.copy()
+    plus = np.clip(base + rng.choice([-50.0, 0.0, 0.0, 50.0], base.size), 0.0, 100.0)
+    per_query = _frame({"base": base, "plus": plus}, "RR").with_columns(pl.col("qid").alias("cluster"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        row = pf.compare_clustered(per_query, baseline="base", interval="t", margin=5.0).row(0, named=True)
+    scale = [w for w in caught if "outside that measure's range" in str(w.message)]
+    assert len(scale) == 1, [str(w.message) for w in caught]
+    assert row["tost_low"] < -1.0 and row["tost_low"] <= row["delta"] <= row["tost_high"]

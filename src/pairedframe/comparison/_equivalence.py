@@ -7,7 +7,6 @@ family; ``equivalent`` follows the one matching ``verdict_on``."""
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -50,9 +49,8 @@ def with_tost(out: pl.DataFrame, delta: np.ndarray, se: np.ndarray, df: np.ndarr
            for d, s, f, g in zip(delta, se, df, G_all)]
     p_tost = np.array([r[0] for r in res], dtype=float)
     means = (out["baseline_mean"].to_numpy(), out["system_mean"].to_numpy())
-    with warnings.catch_warnings():     # said once already, at the difference's interval
-        warnings.simplefilter("ignore", UserWarning)
-        tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures, means=means)
+    # means off the measure's scale were warned about once already, at the difference's interval
+    tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures, means=means, warn=False)
     p_holm, p_bh = np.full(p_tost.shape, np.nan), np.full(p_tost.shape, np.nan)
     for f in np.unique(fam):
         sel = fam == f

@@ -45,25 +45,26 @@ def mean_ranges(measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.
     return _unless_outside(ranges[:, 0], ranges[:, 1], estimate, measures, "mean")
 
 
-def delta_ranges(measures: Sequence[str], estimate=None, *, means: Sequence = ()) -> tuple[np.ndarray, np.ndarray]:
+def delta_ranges(measures: Sequence[str], estimate=None, *, means: Sequence = (),
+                 warn: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(lo, hi) per row of a mean delta ``b - a``: ``[lo - hi, hi - lo]`` of the measure's range (none
     where the row's ``estimate``, or one of its ``means`` -- each an array of one mean per row, e.g. the
     baseline's and the system's -- lies outside it: a delta of 0.2 between means of 82 and 82.2 is on
-    another scale too)."""
+    another scale too). ``warn=False``: a caller that already warned about those rows stays silent."""
     lo, hi = mean_ranges(measures)
     if len(means):
         lo, hi = _unless_outside(lo, hi, np.column_stack([np.asarray(m, dtype=np.float64) for m in means]),
-                                 measures, "mean")
+                                 measures, "mean", warn=warn)
     with np.errstate(invalid="ignore"):
         width = hi - lo
-    return _unless_outside(-width, width, estimate, measures, "mean delta")
+    return _unless_outside(-width, width, estimate, measures, "mean delta", warn=warn)
 
 
 def _unless_outside(lo: np.ndarray, hi: np.ndarray, estimate, measures: Sequence[str],
-                    what: str) -> tuple[np.ndarray, np.ndarray]:
+                    what: str, *, warn: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """No range for rows whose estimate lies outside it (values on another scale, e.g. nDCG x 100, or a
     measure named as pairedframe names another): clipping would make intervals that exclude their own
-    estimate. Warns once, naming the measure and the value."""
+    estimate. Warns once (unless ``warn`` is False), naming the measure and the value."""
     if estimate is None:
         return lo, hi
     est = np.asarray(estimate, dtype=np.float64)
@@ -73,6 +74,8 @@ def _unless_outside(lo: np.ndarray, hi: np.ndarray, estimate, measures: Sequence
     outside = beyond.any(axis=1)
     if not outside.any():
         return lo, hi
+    if not warn:
+        return np.where(outside, -np.inf, lo), np.where(outside, np.inf, hi)
     i = int(np.flatnonzero(outside)[0])
     value = est[i, int(np.flatnonzero(beyond[i])[0])]
     warnings.warn(f"a {what} of {measures[i]} is {value:.6g}, outside that measure's range [{lo[i]:g}, {hi[i]:g}] "
@@ -89,10 +92,10 @@ def clip_means(low, high, measures: Sequence[str], estimate=None, *,
 
 
 def clip_deltas(low, high, measures: Sequence[str], estimate=None, *, means: Sequence = (),
-                alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                alternative: str = "two-sided", warn: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interval ends of mean deltas clipped to ``[lo - hi, hi - lo]`` (see :func:`delta_ranges`); also
     which rows were clipped."""
-    return clip_to_range(low, high, *delta_ranges(measures, estimate, means=means), alternative=alternative)
+    return clip_to_range(low, high, *delta_ranges(measures, estimate, means=means, warn=warn), alternative=alternative)
 
 
 def _range_text(lo: float, hi: float) -> str:
