@@ -490,6 +490,8 @@ def test_report_with_a_judgment_set_of_other_queries_renders_and_says_why(shared
     said = [w for w in caught if str(w.message).startswith(why)]
     assert len(said) == 1 and said[0].category is pf.PartlyEmptyWarning and said[0].filename == __file__, said
     assert "no judged query in common" in str(said[0].message) and str(said[0].message) in rep.warnings
+    # evaluate's reason says "the qrels": the note says those are this set, not the report's qrels
+    assert "Evaluated against this set as the qrels, pairedframe says:" in str(said[0].message)
     page = _Page(rep.fragment)
     root = page.tags[0][1]["id"]
     assert f"{root}-no-results-1" in page.ids and f"{root}-ranks-1" not in page.ids

@@ -187,7 +187,7 @@ def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[s
         source = inputs["judgments"][name]
         where = f" ({source['path']})" if isinstance(source, dict) else ""
         left_out[name] = (f"judgment set {name!r}{where} judges none of the runs' queries, so the report has no "
-                          f"results under it: {why}")
+                          f"results under it. Evaluated against this set as the qrels, pairedframe says: {why}")
         warnings.warn(left_out[name], PartlyEmptyWarning, stacklevel=user_stacklevel())
     return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs, left_out
 
