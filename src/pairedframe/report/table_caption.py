@@ -137,7 +137,7 @@ def caption_text(data: TableData) -> str:
                          "finds nothing more often can still be marked better.")
     if counts:
         parts.append(f"No best or second for {', '.join(counts)}: "
-                     f"{'a count' if len(counts) == 1 else 'counts'} that rank no run.")
+                     f"{'a count that ranks' if len(counts) == 1 else 'counts that rank'} no run.")
     if s.get("ranking_tie_rule"):
         parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
     return " ".join(parts)
