@@ -311,6 +311,12 @@ def test_run_independent_measures_named_on_the_command_line_are_refused():
     assert "NumRel, NumQ depend on the judgments only, not on the run" in res.stderr and "Traceback" not in res.output
 
 
+def test_numret_named_on_the_command_line_is_refused():
+    res = run("-m", "num_ret", "-m", "map", "-B", "99", "-f", "csv")
+    assert res.exit_code == 2, res.output
+    assert "NumRet counts what a run returned" in res.stderr and "Traceback" not in res.output
+
+
 def test_printed_pvalue_tie_rule_is_the_one_of_the_alternative():
     """The settings state the extremeness rule the sign-flip p-value used: |T*| >= |T| two-sided, T* >= T
     for greater, T* <= T for less (stats.randomization.is_extreme: a null -2 against T = 1 is extreme
@@ -334,13 +340,14 @@ def test_printed_pvalue_tie_rule_is_the_one_of_the_alternative():
 
 def test_compare_with_a_measure_set_leaves_out_untestable_measures_with_a_warning():
     """-m official compares every measure of the set that is a paired hypothesis, like pf.compare without
-    measures=: NumQ, NumRel (judgments only) and GMAP (a geometric mean) are left out with a warning."""
+    measures=: NumQ, NumRel (judgments only), NumRet (a count of what a run returned) and GMAP (a geometric
+    mean) are left out with a warning."""
     qrels, runs = example_paths()
     result = runner.invoke(app, ["compare", str(qrels), *map(str, runs), "-m", "official", "-B", "99", "-f", "csv"])
     assert result.exit_code == 0, result.output
-    assert "left out of the comparison: NumQ, NumRel, GMAP" in result.stderr
+    assert "left out of the comparison: NumQ, NumRet, NumRel, GMAP" in result.stderr
     measures = set(pl.read_csv(io.StringIO(result.stdout))["measure"])
-    assert {"AP", "RR", "NumRet"} <= measures and not measures & {"NumQ", "NumRel", "GMAP"}
+    assert {"AP", "RR", "NumRelRet"} <= measures and not measures & {"NumQ", "NumRet", "NumRel", "GMAP"}
 
 
 def test_a_run_missing_judged_queries_is_warned_as_missing_rows_not_as_undefined_values(shared_data, tmp_path):

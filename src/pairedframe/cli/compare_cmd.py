@@ -63,19 +63,21 @@ def _last_operator(text: str) -> tuple[int, str] | None:
 
 def _comparable(measure: list[str], rel_level: int) -> list[str]:
     """The names -m asks to compare; a set (official, all_trec) drops what compare cannot test -- measures of
-    the judgments alone (NumQ, NumRel) and geometric means (GMAP) -- with a warning, as pf.compare does when
-    every measure is compared; named one by one they are refused by compare itself."""
-    from pairedframe.measures.parse import aggregate_of, run_independent
+    the judgments alone (NumQ, NumRel), the count of what a run returned (NumRet) and geometric means (GMAP) --
+    with a warning, as pf.compare does when every measure is compared; named one by one they are refused by
+    compare itself."""
+    from pairedframe.measures.parse import aggregate_of, ranks_runs
 
     names, left = [], []
     for token in measure:
         parsed = [m.resolved(rel_level).name for m in parse_measure(token)]
         for name in parsed:
-            untestable = len(parsed) > 1 and (run_independent(name) or aggregate_of(name) == "gmean")
+            untestable = len(parsed) > 1 and (not ranks_runs(name) or aggregate_of(name) == "gmean")
             (left if untestable else names).append(name)
     if left:
         warnings.warn(f"left out of the comparison: {', '.join(dict.fromkeys(left))} (of a measure set: measures of "
-                      "the judgments alone and geometric means are no paired hypothesis)", PartlyEmptyWarning,
+                      "the judgments alone, counts of what a run returned and geometric means are no paired "
+                      "hypothesis)", PartlyEmptyWarning,
                       stacklevel=user_stacklevel())
     return list(dict.fromkeys(names))
 

@@ -23,7 +23,7 @@ from pairedframe.io.convert import TABLE_FORMS, to_polars
 from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
                                     read_if_paths, refuse_null_ids)
 from pairedframe.measures import parse_measure
-from pairedframe.measures.parse import aggregate_of, run_independent
+from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import refuse_aliases_beside
 
@@ -132,6 +132,7 @@ def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline
     chosen = require_names(table_measure_names(measures, all_measures), all_measures, what="measure",
                            parameter="measures", source="the per-query table")
     chosen = _without_run_independent(chosen, everything=measures is None)
+    chosen = _without_run_counts(chosen, everything=measures is None)
     return systems, _without_geometric_means(chosen, everything=measures is None)
 
 
@@ -146,6 +147,20 @@ def _without_run_independent(measures: list[str], *, everything: bool) -> list[s
            "systems on the same queries cannot differ in them, so they are no hypothesis (and would only "
            "enlarge the Holm / BH family)")
     return _leave_out(measures, fixed, why, everything=everything, refusal=f"{why}; compare measures of the rankings")
+
+
+def _without_run_counts(measures: list[str], *, everything: bool) -> list[str]:
+    """The measures whose larger mean means a better run: not NumRet (:func:`~pairedframe.measures.parse.ranks_runs`),
+    a count of what a run returned, which says nothing of how well it ranks -- a 'better' verdict on it would
+    be meaningless, and in a family it would make every other measure's Holm / BH threshold stricter.  Left out
+    with a warning when every measure was asked for; refused when named."""
+    counts = [m for m in measures if not ranks_runs(m)]
+    if not counts:
+        return measures
+    why = (f"{', '.join(counts)} count{'s' if len(counts) == 1 else ''} what a run returned, not how well it "
+           "ranks: no run is better for a larger count (and it would only enlarge the Holm / BH family)")
+    return _leave_out(measures, counts, why, everything=everything,
+                      refusal=f"{why}; to test the counts anyway, rename the measure in the per-query table")
 
 
 def _without_geometric_means(measures: list[str], *, everything: bool) -> list[str]:
