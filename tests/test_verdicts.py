@@ -46,6 +46,25 @@ def test_two_equal_deltas_are_not_certain_and_six_are_the_exact_sign_flip_result
     assert (six.confidence_interval.low, six.confidence_interval.high) == (-math.inf, math.inf)
 
 
+@pytest.mark.parametrize("test", ["randomization", "t"])
+def test_equal_deltas_note_says_the_range_interval_and_the_test_differ_not_that_the_test_interval_does(test):
+    """Twenty deltas of +0.1 on AP: the sign-flip p says 'better' while the range bound holds 0.  The note
+    must not claim the t (or studentized) interval disagrees with its own test -- that interval is not the
+    one printed -- and says the rule is discontinuous (one delta moved by 1e-6 gives the usual interval)."""
+    a = np.linspace(0.1, 0.8, 20)
+    row = compare(frame_of(a, {"B": a + 0.1}).with_columns(measure=pl.lit("AP")), baseline="A",
+                  test=test, seed=0).row(0, named=True)
+    assert row["verdict"] == "better" and row["ci_low"] < 0 < row["ci_high"]
+    note = row["verdict_note"]
+    assert "is not the set of shifts" not in note and "all 20 queries moved the same way" in note
+    assert "discontinuous by design" in note
+    assert ("falls back to the exact sign-flip test" in note) == (test == "t")
+    nudged = a + 0.1 + np.r_[1e-6, np.zeros(19)]
+    near = compare(frame_of(a, {"B": nudged}).with_columns(measure=pl.lit("AP")), baseline="A", test=test,
+                   seed=0).row(0, named=True)
+    assert near["ci_high"] - near["ci_low"] < 1e-5 and "discontinuous" not in (near["verdict_note"] or "")
+
+
 @pytest.mark.parametrize("interval", ["t", "signflip", "percentile", "bca"])
 def test_every_interval_of_equal_deltas_is_the_range_bound_not_a_point(interval):
     """Six or thirty equal deltas: t's zero-width interval and the sign-flip inversion's point would

@@ -48,7 +48,8 @@ def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, 
                           alternative=opt.alternative, verdict_on=verdict_on, test=opt.test, interval=opt.interval,
                           n_resamples=mc_patterns(opt),
                           resamples_name="max_resamples" if opt.adaptive else "n_resamples",
-                          p_estimated=opt.adaptive and opt.test == "randomization", interval_notes=interval_notes)
+                          p_estimated=opt.adaptive and opt.test == "randomization", interval_notes=interval_notes,
+                          zero_spread=stats.zero_spread)
     return mde, verdicts, notes
 
 

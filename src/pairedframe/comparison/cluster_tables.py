@@ -151,7 +151,8 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
                           exact=st.exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
                           interval=f"cluster {interval}",
-                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=interval_notes)
+                          unit="clusters", n_resamples=opt.n_resamples, interval_notes=interval_notes,
+                          zero_spread=(np.asarray(st.se) == 0) & (G_all >= 2))
     warn_unreachable(st.floor, reachable_levels(alpha, verdict_on, fam_sizes), st.exact, G_all, fam_sizes,
                      verdict_on=verdict_on, test="cluster sign-flip", alpha=alpha, unit="clusters",
                      n_resamples=opt.n_resamples)

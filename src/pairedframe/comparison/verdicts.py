@@ -151,10 +151,13 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                   alpha: float, alternative: str, verdict_on: str, test: str, interval: str,
                   unit: str = "queries",
                   n_resamples: int | None = None, resamples_name: str = "n_resamples",
-                  p_estimated: bool = False, interval_notes: Sequence[str | None] | None = None) -> list[str | None]:
+                  p_estimated: bool = False, interval_notes: Sequence[str | None] | None = None,
+                  zero_spread: np.ndarray | None = None) -> list[str | None]:
     """One note (or None) per row; see the module docstring.  ``p_estimated``: the raw p-values are
     adaptive Monte-Carlo estimates, so they may disagree with an interval that inverts the test;
-    ``interval_notes``: what the interval's construction needs said per row (appended first)."""
+    ``interval_notes``: what the interval's construction needs said per row (appended first);
+    ``zero_spread``: rows whose deltas all equal, whose interval is the range-based bound, not ``interval``."""
+    flat = np.zeros(len(verdicts), dtype=bool) if zero_spread is None else np.asarray(zero_spread, dtype=bool)
     notes: list[str | None] = []
     for i, v in enumerate(verdicts):
         parts = [interval_notes[i]] if interval_notes is not None and interval_notes[i] else []
@@ -180,6 +183,9 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                 if verdict_on != "pvalue" and (p_raw[i] < alpha) == excludes:
                     why = (f"{verdict_on} = {p_used[i]:.3g} over {int(family_sizes[i])} comparisons decides; "
                            "the interval is not adjusted for multiplicity")
+                elif flat[i]:
+                    why = _zero_spread_disagreement(test, int(n_units[i]), unit, float(p_raw[i]), verdict_on,
+                                                    float(p_used[i]))
                 else:
                     why = (f"the {interval} interval is not the set of shifts the {test} test accepts, and here "
                            f"they disagree (p = {p_raw[i]:.3g}); the verdict follows the test, {verdict_on} = "
@@ -193,6 +199,15 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                              f"{need:.1f}): p-value and interval may be off")
         notes.append("; ".join(parts) if parts else None)
     return notes
+
+
+def _zero_spread_disagreement(test: str, n: int, unit: str, p: float, verdict_on: str, p_used: float) -> str:
+    """Why the range-based interval of equal deltas and the test disagree: they assume different things."""
+    test_p = (f"with no spread the t test falls back to the exact sign-flip test, whose p = {p:.3g}," if test == "t"
+              else f"the {test} test's p = {p:.3g}")
+    return (f"{test_p} says all {n} {unit} moved the same way, while the range-based interval allows for "
+            "populations with values never observed; any spread in the deltas gives the usual interval instead "
+            f"(the rule is discontinuous by design); the verdict follows the test, {verdict_on} = {p_used:.3g}")
 
 
 def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, verdict_on: str, test: str,
