@@ -235,7 +235,9 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
         for batch in _parsed_chunks(path, sep, chunk_bytes):
             if not batch.height:
                 continue
-            frame = batch if carry is None else pl.concat([carry, batch])
+            # one chunk: the ranking gathers rows (ties' docnos, judged rows) several times per block,
+            # and a gather over pyarrow's several record batches costs more than this copy
+            frame = (batch if carry is None else pl.concat([carry, batch])).rechunk()
             starts = query_starts(frame)
             heads = frame["qid"].gather(starts).to_list()
             if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
