@@ -43,6 +43,7 @@ def test_blocks_hold_whole_queries_and_every_line(tmp_path, small_chunks):
     _, runs = example_paths()
     blocks = [block.run for block in stream.iter_query_blocks(runs[0], "bm25")]
     assert len(blocks) > 1
+    assert all(b.n_chunks() == 1 for b in blocks)  # the ranking gathers from them: one chunk each
     qids = [b["qid"].unique().to_list() for b in blocks]
     assert sum(len(q) for q in qids) == len({q for qs in qids for q in qs})  # no query split
     assert pl.concat(blocks).sort("qid", "docno").equals(pf.read_run(runs[0], system="bm25").sort("qid", "docno"))
@@ -94,7 +95,8 @@ def _lines(tmp_path):
     return qrels, runs[0].read_text().splitlines(keepends=True)
 
 
-@pytest.mark.parametrize("layout", ["crlf", "no final newline", "blank lines", "tabs", "ids spelled like CSV nulls"])
+@pytest.mark.parametrize("layout", ["crlf", "no final newline", "blank lines", "tabs", "ids spelled like CSV nulls",
+                                    "long and non-ASCII ids"])
 def test_simple_variants_stream_and_equal_the_exact_reader(tmp_path, small_chunks, layout):
     qrels, lines = _lines(tmp_path)
     if layout == "crlf":
@@ -110,6 +112,10 @@ def test_simple_variants_stream_and_equal_the_exact_reader(tmp_path, small_chunk
         for i, text in zip((3, 4, 5), ("NA", "null", "N/A")):
             qid, q0, _, rank, score, tag = lines[i].split()
             lines[i] = f"{qid} {text} {text} {rank} {score} {text}\n"
+    elif layout == "long and non-ASCII ids":  # string views: ids over 12 bytes live outside the view
+        for i in range(0, len(lines), 3):
+            qid, q0, docno, rank, score, tag = lines[i].split()
+            lines[i] = f"{qid} {q0} {docno}-clueweb12-0000tw-00-0000-é {rank} {score} {tag}\n"
     path = tmp_path / "input.sys"
     path.write_bytes("".join(lines).encode())
     blocks = [block.run for block in stream.iter_query_blocks(path, "sys")]  # no NotStreamable
