@@ -49,6 +49,30 @@ def test_blocks_hold_whole_queries_and_every_line(tmp_path, small_chunks):
     assert pl.concat(blocks).sort("qid", "docno").equals(pf.read_run(runs[0], system="bm25").sort("qid", "docno"))
 
 
+def test_pieces_of_a_plain_file_end_where_a_query_ends(small_chunks):
+    _, runs = example_paths()
+    pieces = [bytes(piece) for piece in stream._line_chunks(str(runs[0]), small_chunks, " ")]
+    assert len(pieces) > 1 and b"".join(pieces) == runs[0].read_bytes()
+    for before, after in zip(pieces, pieces[1:]):  # so that no block waits to be joined with the next
+        assert before.splitlines()[-1].split()[0] != after.split(maxsplit=1)[0]
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_query_longer_than_a_piece_streams_in_one_block(tmp_path, compressed):
+    _, runs = example_paths()
+    lines = runs[0].read_text().splitlines(keepends=True)
+    long = [f"long Q0 doc{i} {i + 1} {-i / 7:.3f} tag\n" for i in range(1500)]  # ~50 kB, pieces of 4 kB
+    text = "".join(lines[:200] + long + lines[200:])  # between queries 002 and 003
+    path = tmp_path / ("input.sys.gz" if compressed else "input.sys")
+    path.write_bytes(gzip.compress(text.encode()) if compressed else text.encode())
+    blocks = [block.run for block in stream.iter_query_blocks(path, "sys", chunk_bytes=4096)]
+    assert [b["qid"].to_list().count("long") for b in blocks if "long" in b["qid"]] == [1500]
+    assert all(b.n_chunks() == 1 for b in blocks)
+    qids = [b["qid"].unique().to_list() for b in blocks]
+    assert sum(len(q) for q in qids) == len({q for qs in qids for q in qs})  # no query split
+    assert pl.concat(blocks).sort("qid", "docno").equals(pf.read_run(path, system="sys").sort("qid", "docno"))
+
+
 @pytest.mark.parametrize("layout", ["interleaved", "gzip", "double-space", "comment", "duplicate"])
 def test_files_that_cannot_stream_fall_back_to_the_exact_reader(tmp_path, small_chunks, layout):
     qrels, runs = example_paths()

@@ -2,11 +2,13 @@
 
 TREC run files list each query's documents together. :func:`iter_query_blocks` cuts a file into
 pieces of whole lines (``chunk_bytes``, default :data:`CHUNK_BYTES`), parses them with pyarrow's
-CSV reader in helper threads (the next pieces while the caller works on this one), carries the
-last, possibly unfinished query over to the next piece, and yields run tables whose queries are
-complete. It raises :class:`NotStreamable` as soon as the file is not a simple one-space (or
-one-tab) separated file of six fields with each query's lines together; the caller then reads the
-whole file with :func:`pairedframe.io.read_run`, whose exact path names the offending line.
+CSV reader in helper threads (the next pieces while the caller works on this one), and yields run
+tables whose queries are complete, each one chunk. A plain file's pieces end where a query ends
+(found by bisecting lines on their first field); a query that goes on in the next piece (a
+compressed file, a query longer than a piece) is joined to that piece. It raises
+:class:`NotStreamable` as soon as the file is not a simple one-space (or one-tab) separated file of
+six fields with each query's lines together; the caller then reads the whole file with
+:func:`pairedframe.io.read_run`, whose exact path names the offending line.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, 
 CHUNK_BYTES = 4 * 2**20
 #: Threads parsing pieces ahead of the caller.
 PARSE_THREADS = 2
-#: pyarrow's CSV block size inside a piece (a line must fit in one).
+#: pyarrow's CSV block size, at least (a piece is parsed as one block; a line must fit in one).
 READ_BLOCK_BYTES = 2**20
 
 
@@ -93,6 +95,8 @@ def _line_chunks(path: str, chunk_bytes: int, sep: str) -> Iterator[pa.Buffer | 
         cut = mapped.rfind(b"\n", start, end) + 1 if end < size else size
         if cut <= start:  # a line longer than a piece
             cut = mapped.find(b"\n", end) + 1 or size
+        elif cut < size:
+            cut = _last_query_start(mapped, start, cut, sep) or cut
         _check_blanks(mapped, start, cut, other_blanks)
         yield whole.slice(start, cut - start)
         starts.append(start)
@@ -101,6 +105,27 @@ def _line_chunks(path: str, chunk_bytes: int, sep: str) -> Iterator[pa.Buffer | 
             if hasattr(mapped, "madvise"):    # not on Windows
                 mapped.madvise(mmap.MADV_DONTNEED, 0, done - done % mmap.PAGESIZE)
         start = cut
+
+
+def _last_query_start(text: mmap.mmap, start: int, cut: int, sep: str) -> int | None:
+    """Where the lines of the last query of ``text[start:cut]`` (whole lines) begin, found by
+    bisecting lines on their first field, so that a piece ends with a whole query and needs no
+    join with the next; None when one query fills the piece. Only a hint: any line start is a
+    valid cut, and the reader joins a query that goes on in the next piece anyway."""
+    hi = text.rfind(b"\n", start, cut - 1) + 1 or start  # the last line
+    field = text.find(sep.encode(), hi, cut)
+    if hi <= start or field < 0:
+        return None
+    key = text[hi:field + 1]
+    lo = start  # a line start: lines from hi on start with key, those before lo are not known
+    while lo < hi:
+        mid = (lo + hi) // 2
+        line = max(lo, text.rfind(b"\n", lo, mid) + 1)
+        if text[line:line + len(key)] == key:
+            hi = line
+        else:
+            lo = text.find(b"\n", line, hi) + 1
+    return hi if hi > start else None
 
 
 def _read_line_chunks(fh: BinaryIO, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -> Iterator[bytes]:
@@ -136,8 +161,9 @@ def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(text),
-            read_options=pa_csv.ReadOptions(column_names=list(_RUN_FIELDS), block_size=READ_BLOCK_BYTES,
-                                            use_threads=False),
+            # the piece as one block: one record batch, so one chunk in polars
+            read_options=pa_csv.ReadOptions(column_names=list(_RUN_FIELDS),
+                                            block_size=max(READ_BLOCK_BYTES, len(text) + 1), use_threads=False),
             parse_options=pa_csv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
             # no null values: a docno "NA" is a docno, as the exact reader reads it (no field is empty
             # here); the text is UTF-8 (checked above), so each field between ASCII separators is too
@@ -229,29 +255,35 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
     path = os.fspath(path)
     chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
     seen: set[str] = set()
-    carry: pl.DataFrame | None = None  # the last query read so far: it may go on in the next piece
+    held: pl.DataFrame | None = None  # whole lines parsed; the last query may go on in the next piece
+
+    def block(frame: pl.DataFrame, starts: np.ndarray) -> QueryBlock:
+        heads = frame["qid"].gather(starts).to_list()
+        if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
+            raise Interleaved("a query's lines are not together")
+        seen.update(heads)
+        return QueryBlock(_with_system(frame, system), starts)
+
     try:
         sep = _separator(path)
         for batch in _parsed_chunks(path, sep, chunk_bytes):
             if not batch.height:
                 continue
-            # one chunk: the ranking gathers rows (ties' docnos, judged rows) several times per block,
-            # and a gather over pyarrow's several record batches costs more than this copy
-            frame = (batch if carry is None else pl.concat([carry, batch])).rechunk()
-            starts = query_starts(frame)
-            heads = frame["qid"].gather(starts).to_list()
-            if len(set(heads)) != len(heads) or not seen.isdisjoint(heads):
-                raise Interleaved("a query's lines are not together")
-            last = int(starts[-1])
-            frame, carry = frame.slice(0, last), frame.slice(last)
-            if frame.height:
-                seen.update(heads[:-1])
-                yield QueryBlock(_with_system(frame, system), starts[:-1])
+            if held is not None:
+                if batch["qid"][0] != held["qid"][-1]:  # pieces mostly end at a query's end (_line_chunks)
+                    yield block(held, query_starts(held))
+                else:  # the last query goes on: it joins this piece, as one chunk (the ranking gathers from it)
+                    starts = query_starts(held)
+                    last = int(starts[-1])
+                    if last:
+                        yield block(held.slice(0, last), starts[:-1])
+                    batch = pl.concat([held.slice(last), batch]).rechunk()
+            held = batch
     except (OSError, EOFError, zlib.error, pa.ArrowException) as exc:
         raise NotStreamable(f"unreadable: {exc}") from None
-    if carry is None:
+    if held is None:
         raise NotStreamable("empty file")
-    yield QueryBlock(_with_system(carry, system), np.zeros(1, dtype=np.int64))
+    yield block(held, query_starts(held))
 
 
 def _with_system(frame: pl.DataFrame, system: str) -> pl.DataFrame:
