@@ -74,14 +74,13 @@ def _unless_outside(lo: np.ndarray, hi: np.ndarray, estimate, measures: Sequence
     outside = beyond.any(axis=1)
     if not outside.any():
         return lo, hi
-    if not warn:
-        return np.where(outside, -np.inf, lo), np.where(outside, np.inf, hi)
-    i = int(np.flatnonzero(outside)[0])
-    value = est[i, int(np.flatnonzero(beyond[i])[0])]
-    warnings.warn(f"a {what} of {measures[i]} is {value:.6g}, outside that measure's range [{lo[i]:g}, {hi[i]:g}] "
-                  f"({int(outside.sum())} row(s)): are the values on another scale (e.g. x 100) or from another "
-                  "measure of that name? Their intervals are not kept inside the range", UserWarning,
-                  stacklevel=user_stacklevel())
+    if warn:
+        i = int(np.flatnonzero(outside)[0])
+        value = est[i, int(np.flatnonzero(beyond[i])[0])]
+        warnings.warn(f"a {what} of {measures[i]} is {value:.6g}, outside that measure's range [{lo[i]:g}, "
+                      f"{hi[i]:g}] ({int(outside.sum())} row(s)): are the values on another scale (e.g. x 100) or "
+                      "from another measure of that name? Their intervals are not kept inside the range",
+                      UserWarning, stacklevel=user_stacklevel())
     return np.where(outside, -np.inf, lo), np.where(outside, np.inf, hi)
 
 
