@@ -394,6 +394,27 @@ def test_compare_through_the_macros_refuses_fewer_than_two_common_queries_like_c
     assert got == [("b.txt", "P@1", 5), ("b.txt", "RR", 5)]
 
 
+@pytest.mark.parametrize("measures, named", [("['gm_map', 'map']", "GMAP is summarised by a geometric mean"),
+                                              ("['GMBpref', 'bpref']", "GMBpref is summarised by a geometric mean"),
+                                              ("['NumQ', 'NumRel', 'AP']", "NumQ depends on the judgments only"),
+                                              ("['num_ret', 'AP']", "NumRet counts what a run returned"),
+                                              ("'official'", "NumQ depends on the judgments only")])
+def test_compare_through_the_macros_refuses_what_compare_refuses_not_a_mislabelled_row(con, tmp_path, measures,
+                                                                                         named):
+    """GMAP's per-query values are AP's: a mean delta of them printed under GMAP's name was AP's
+    comparison; counts of the judgments or of what a run returned are no hypothesis. pf.compare refuses
+    them by name, and so does pf_compare (it cannot warn, so a set is refused too)."""
+    (tmp_path / "qrels.txt").write_text("".join(f"q{i} 0 d{j} {int(j == i % 3)}\n" for i in range(5) for j in range(3)))
+    (tmp_path / "a.txt").write_text("".join(f"q{i} Q0 d{j} {j} {3 - j} a\n" for i in range(5) for j in range(3)))
+    (tmp_path / "b.txt").write_text("".join(f"q{i} Q0 d{j} {j} {j} b\n" for i in range(5) for j in range(3)))
+    runs, qrels = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")], str(tmp_path / "qrels.txt")
+    with pytest.raises(duckdb.InvalidInputException, match=rf"pf_compare: `measures`: .*{named}"):
+        con.sql(f"SELECT * FROM pf_compare(?, ?, {measures}, baseline := 'a.txt')", params=[runs, qrels]).fetchall()
+    got = con.sql("SELECT measure FROM pf_compare(?, ?, ['NumRelRet', 'AP'], baseline := 'a.txt')",
+                  params=[runs, qrels]).fetchall()
+    assert got == [("NumRelRet",), ("AP",)]
+
+
 def test_compare_of_one_run_alone_is_an_error_like_compare(con, tmp_path):
     """One run and its baseline are the same system: nothing to compare, an error in both (the macro
     returned 0 rows)."""

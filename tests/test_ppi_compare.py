@@ -130,6 +130,28 @@ def test_segments_table_and_gold_only_columns():
     assert w["n_gold"] == 120 and w["n_proxy"] == 180
 
 
+def test_ppi_segments_refuse_geometric_means_and_counts_like_compare_not_ap_under_gmap_name():
+    """GMAP's per-query values are AP's: a PPI mean delta of them would be AP's comparison printed as GMAP's.
+    Named, GMAP and the counts are refused as pf.compare refuses them; every measure of a table asked for
+    leaves them out with a warning naming them."""
+    from pairedframe.errors import PartlyEmptyWarning
+    pa, pb, ga, gb = _values(seed=5, n=60, n_gold=40)
+    rows = []
+    for j, (a, b) in {"proxy": (pa, pb), "gold": (ga, gb)}.items():
+        for s, m in (("A", a), ("B", b)):
+            for measure in ("AP", "GMAP", "NumRet"):
+                rows += [{"system": s, "judgments": j, "qid": q, "measure": measure, "value": v} for q, v in m.items()]
+    pq = pl.DataFrame(rows)
+    for named, why in (("GMAP", "geometric mean"), ("NumRet", "counts what a run returned")):
+        with pytest.raises(ValueError, match=rf"`measures`: {named} .*{why}"):
+            ppi_compare_segments(pq, baseline="A", measures=[named, "AP"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        with pytest.warns(PartlyEmptyWarning, match="left out of the comparison: GMAP"):
+            every = ppi_compare_segments(pq, baseline="A")
+    assert every["measure"].to_list() == ["AP"]
+
+
 def test_evaluate_judgment_sets_one_liner(tmp_path):
     run = pl.DataFrame({"system": "r", "qid": ["1", "1", "2", "2"], "docno": ["a", "b", "a", "c"],
                         "score": [2.0, 1.0, 2.0, 1.0]})

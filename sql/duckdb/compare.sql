@@ -31,7 +31,11 @@ CREATE OR REPLACE TEMP MACRO pf__compare_options(o, baseline, confidence_level) 
 
 -- o_in: pf__compare_options (baseline and confidence_level checked).
 CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) AS
-    [CASE WHEN NOT o['tables'] AND NOT list_contains(o['names'], baseline)
+    [CASE WHEN len([m FOR m IN o['ms'] IF pf__family(m['family']).not_comparable IS NOT NULL]) > 0
+               THEN error('pf_compare: `measures`: ' || array_to_string([m['name'] || ' ' || pf__family(m['family']).not_comparable
+                                                                       FOR m IN o['ms'] IF pf__family(m['family']).not_comparable IS NOT NULL], '; ')
+                          || '; compare measures of the rankings (pf.compare leaves these out of a measure set with a warning)')
+          WHEN NOT o['tables'] AND NOT list_contains(o['names'], baseline)
                THEN error('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ' || CAST(o['names'] AS VARCHAR))
           -- tables hold their systems in a column: the baseline is checked against them when the query runs
           ELSE ', pf_base AS (SELECT CASE WHEN NOT bool_or(system = ' || pf__lit(baseline) || ') THEN error('

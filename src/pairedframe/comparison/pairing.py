@@ -28,7 +28,7 @@ from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
-           "choose_comparisons", "require_pairable", "pair_systems", "no_common_query", "describe_row",
+           "choose_comparisons", "comparable_measures", "require_pairable", "pair_systems", "no_common_query", "describe_row",
            "check_sizes"]
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
@@ -131,9 +131,16 @@ def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline
                          f"{baseline!r} (systems in the table: {all_systems})")
     chosen = require_names(table_measure_names(measures, all_measures), all_measures, what="measure",
                            parameter="measures", source="the per-query table")
-    chosen = _without_run_independent(chosen, everything=measures is None)
-    chosen = _without_run_counts(chosen, everything=measures is None)
-    return systems, _without_geometric_means(chosen, everything=measures is None)
+    return systems, comparable_measures(chosen, everything=measures is None)
+
+
+def comparable_measures(measures: list[str], *, everything: bool) -> list[str]:
+    """``measures`` a paired comparison of mean deltas can test: not counts of the judgments (NumQ, NumRel), nor
+    of what a run returned (NumRet), nor geometric means (GMAP, GMBpref).  ``everything`` (no measure was
+    named): those are left out with a warning naming them; otherwise naming one is a ValueError saying why."""
+    chosen = _without_run_independent(measures, everything=everything)
+    chosen = _without_run_counts(chosen, everything=everything)
+    return _without_geometric_means(chosen, everything=everything)
 
 
 def _without_run_independent(measures: list[str], *, everything: bool) -> list[str]:

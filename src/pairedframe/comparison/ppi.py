@@ -32,7 +32,7 @@ import polars as pl
 
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
-from pairedframe.comparison.pairing import table_measure_names
+from pairedframe.comparison.pairing import comparable_measures, table_measure_names
 from pairedframe.comparison.options import PPIOptions, check_ppi_options
 from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
@@ -309,9 +309,9 @@ def _systems_and_measures(df: pl.DataFrame, baseline: str, systems: Any, measure
     if not systems:
         raise ValueError(f"nothing to compare: no system other than the baseline {baseline!r} (systems: {all_systems})")
     present = df["measure"].unique(maintain_order=True).to_list()
-    measures = require_names(table_measure_names(measures, present), present, what="measure", parameter="measures",
-                             source=where)
-    return systems, measures
+    chosen = require_names(table_measure_names(measures, present), present, what="measure", parameter="measures",
+                           source=where)
+    return systems, comparable_measures(chosen, everything=measures is None)
 
 
 def _values_by_side(df: pl.DataFrame, measure: str, proxy: str, gold: str, baseline: str, system: str
