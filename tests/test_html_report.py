@@ -512,3 +512,25 @@ def test_report_with_a_judgment_set_of_other_queries_renders_and_says_why(shared
     assert f"pairedframe: warning: {why}" in " ".join(proc.stderr.split()), proc.stderr
     html = out.read_text(encoding="utf-8")
     assert "-no-results-1" in html and why.replace("'", "&#x27;") in html
+
+
+def test_report_of_a_measure_set_with_counts_and_gmap_plots_only_the_compared_measures(tmp_path):
+    """'official' holds NumQ, NumRet, NumRel and GMAP, which compare leaves out with a warning: the report
+    draws forests and delta bars for the compared measures only (it raised 'no comparison of NumQ')."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, runs = example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(runs, qrels, ["GMAP", "AP", "NumRet"], baseline="bm25", n_resamples=99)
+        only = pf.report(runs, qrels, ["GMAP", "NumQ"], baseline="bm25", n_resamples=99)
+    assert set(rep.comparison["measure"]) == {"AP"} and rep.fragment.count("forest plot of") == 1
+    assert "GMAP" in rep.table.table["measure"].to_list()
+    assert only.comparison.height == 0 and "-forest-" not in only.fragment
+    assert any("no comparison in the report" in m for m in only.warnings)
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(app, ["report", str(qrels), *map(str, runs), "-m", "official", "-B", "99", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "left out of the comparison" in res.stderr and out.stat().st_size > 0

@@ -28,7 +28,7 @@ from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
-           "choose_comparisons", "comparable_measures", "require_pairable", "pair_systems", "no_common_query", "describe_row",
+           "choose_comparisons", "comparable_measures", "is_comparable", "require_pairable", "pair_systems", "no_common_query", "describe_row",
            "check_sizes"]
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
@@ -132,6 +132,11 @@ def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline
     chosen = require_names(table_measure_names(measures, all_measures), all_measures, what="measure",
                            parameter="measures", source="the per-query table")
     return systems, comparable_measures(chosen, everything=measures is None)
+
+
+def is_comparable(measure: str) -> bool:
+    """Whether :func:`comparable_measures` keeps ``measure`` (a measure of the rankings summarised by its mean)."""
+    return ranks_runs(measure) and not run_independent(measure) and aggregate_of(measure) != "gmean"
 
 
 def comparable_measures(measures: list[str], *, everything: bool) -> list[str]:

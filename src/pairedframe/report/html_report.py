@@ -124,6 +124,20 @@ def _input_names(runs: Any, qrels: Any) -> dict[str, Any]:
     return {"runs": run_info, "qrels": describe(qrels)}
 
 
+def _comparison(ev: Any, names: list[str], baseline: str, options: dict[str, Any]) -> pl.DataFrame:
+    """compare's result for the measures it can compare (it warns naming those it leaves out); none
+    of them comparable (e.g. only GMAP or NumRet): no comparison, with a warning, and the report keeps
+    its results table."""
+    from pairedframe.comparison.pairing import is_comparable
+
+    if any(is_comparable(m) for m in names):
+        return compare(ev, baseline=baseline, **options)
+    warnings.warn(f"no comparison in the report: none of {', '.join(names)} is a paired hypothesis (counts and "
+                  "geometric means are not); the results table shows them", PartlyEmptyWarning,
+                  stacklevel=user_stacklevel())
+    return pl.DataFrame()
+
+
 def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left_out: dict[str, str],
                 measures: list[str], rel_level: int, n_resamples: int, confidence_level: float,
                 seed: int) -> list[tuple[str, Any, dict[str, Any] | str]]:
@@ -289,7 +303,7 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
             # one correction decides the marks, verdicts and colours alike
             cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level,
                                correction=correction)
-            comparison = compare(ev, baseline=baseline, **cmp_options) if len(systems) > 1 else pl.DataFrame()
+            comparison = _comparison(ev, names, baseline, cmp_options) if len(systems) > 1 else pl.DataFrame()
             order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
             table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
                                   correction=correction, confidence_level=confidence_level)

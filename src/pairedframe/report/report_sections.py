@@ -261,8 +261,9 @@ def render_report(root: str, *, title: str, evaluation: Any, comparison: pl.Data
              f'<nav class="pf-nav">{nav}</nav>', _warnings(root, warnings, evaluation.excluded),
              _section(root, "table", "Results table", table.to_html(table_id=f"{root}-results"))]
     if comparison.height:
-        parts += [_forests(root, comparison, measures),
-                  _deltas(root, evaluation, comparison, measures, baseline, settings["max_delta_plots"])]
+        compared = [m for m in measures if m in set(comparison["measure"])]     # compare leaves out counts, GMAP
+        parts += [_forests(root, comparison, compared),
+                  _deltas(root, evaluation, comparison, compared, baseline, settings["max_delta_plots"])]
     if agreement:
         parts.append(_agreement(root, agreement))
     if comparison.height:
