@@ -45,3 +45,21 @@ def test_spark_per_query_with_its_null_text_column_compares_like_the_evaluation(
     want = _reference()
     assert got.select("system", "measure", "n_queries", "delta", "pvalue").sort("system", "measure").equals(
         want.select("system", "measure", "n_queries", "delta", "pvalue").sort("system", "measure"))
+
+
+@pytest.mark.parametrize("door", ["compare", "compare_segments", "paired_per_query", "compare_duckdb"])
+def test_a_cluster_column_is_refused_as_a_key_naming_compare_clustered(door):
+    """The clusters guide's table shape (system, qid, measure, value, cluster) handed to a plain comparison:
+    it made one comparison per cluster of 2-4 queries, with no correction across them. Every such door
+    refuses naming compare_clustered; compare_clustered itself takes the table."""
+    per_query = pf.evaluate(RUN, QRELS, list(MEASURES)).per_query
+    clusters = per_query.with_columns(pl.col("qid").str.slice(0, 1).alias("cluster"))
+    segments = pl.DataFrame({"qid": per_query["qid"].unique(), "segment_set": "s", "segment": "all"})
+    call = {"compare": lambda t: pf.compare(t, baseline="a", **OPTIONS),
+            "compare_segments": lambda t: pf.compare_segments(t, segments, baseline="a", **OPTIONS),
+            "paired_per_query": lambda t: pf.paired_per_query(t, baseline="a"),
+            "compare_duckdb": lambda t: pf.compare(__import__("duckdb").from_arrow(t.to_arrow()), baseline="a",
+                                                   **OPTIONS)}[door]
+    with pytest.raises(ValueError, match=r"'cluster' column.*pf\.compare_clustered"):
+        call(clusters)
+    assert pf.compare_clustered(clusters, baseline="a", **OPTIONS).height > 0

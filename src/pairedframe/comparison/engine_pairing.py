@@ -18,7 +18,8 @@ import pyarrow as pa
 from pairedframe.checks import require_rows
 from pairedframe.comparison._validate import nonfinite_error
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types
-from pairedframe.comparison.pairing import DELTA_TOLERANCE, choose_comparisons, require_pairable, warn_summary_rows
+from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, refuse_cluster_key, require_pairable,
+                                            warn_summary_rows)
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.io.results import SUMMARY_QID
 from pairedframe.tables import refuse_aliases_beside
@@ -102,6 +103,7 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     check_id_types(types)
     refuse_aliases_beside(columns, "the per-query table")
     extras = [c for c in columns if c not in BASE and c not in extra_keys and c != "summary"]
+    refuse_cluster_key(extras)
     filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))
     counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured, "
                            f"count(*) - count(system) AS null_system, count(*) - count(qid) AS null_qid, "

@@ -28,7 +28,7 @@ from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
-           "choose_comparisons", "comparable_measures", "is_comparable", "require_pairable", "pair_systems", "no_common_query", "describe_row",
+           "choose_comparisons", "comparable_measures", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
            "check_sizes"]
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
@@ -235,6 +235,17 @@ def require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str
             f"choose what to compare")
 
 
+def refuse_cluster_key(keys: Sequence[str]) -> None:
+    """ValueError when a per-query table's key columns hold ``cluster``: a key makes one comparison per value,
+    so clusters of two to four queries would each be compared alone, with no comparison across them --
+    never what a table of clustered queries is for."""
+    if "cluster" in keys:
+        raise ValueError("the per-query table has a 'cluster' column, which this comparison would treat as a key "
+                         "(one comparison per cluster, each on its own few queries); for one comparison that "
+                         "resamples whole clusters use pf.compare_clustered (or `pairedframe analyze`); drop the "
+                         "column for a plain paired comparison, or rename it to compare cluster by cluster")
+
+
 def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
                  measures: Sequence[str] | str | None) -> PairedRows:
     """Pair every chosen system with the baseline on their common queries: one row per comparison
@@ -242,6 +253,7 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
     :func:`pairedframe.compare`."""
     df = as_frame(data, keep_nulls=True)
     extras = [c for c in df.columns if c not in BASE_COLUMNS]
+    refuse_cluster_key(extras)
     keys = ["system", *extras, "measure", "qid"]
     present = df.select(keys)                       # null values count as present but not measured
     nulls = df.filter(pl.col("value").is_null()).select(keys)
