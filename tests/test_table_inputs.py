@@ -239,3 +239,9 @@ def test_a_pandas_nan_score_is_reported_as_nan_not_null():
                                              r"a missing \(null\) score as NaN") as info:
         pf.evaluate(run, _QRELS, ["RR"], system="s")
     assert "null values" not in str(info.value)
+
+
+def test_integer_scores_beyond_2_53_in_a_run_dict_warn_too():
+    with pytest.warns(UserWarning, match=r"run dict: column 'score' holds 1 integer\(s\) beyond \+-2\*\*53"):
+        ev = pf.evaluate({"7": {"d1": 2**53 + 1, "d2": 2**53}}, _QRELS, ["RR"], system="s")
+    assert ev.per_query["value"].to_list() == [0.5]

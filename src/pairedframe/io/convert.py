@@ -25,7 +25,7 @@ from pairedframe.checks import string_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import Grades, check_grades_option, table_grades
-from pairedframe.io.table_values import numeric_scores, refuse_empty_ids, refuse_nan_scores
+from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
 
@@ -189,9 +189,12 @@ def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
             docnos.append(_dict_id(docno, "docno", what))
             values.append(value)
     try:
-        return pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
-                            schema_overrides={"qid": pl.String, "docno": pl.String,
-                                              value_col: pl.Float64 if value_col == "score" else pl.Object})
+        frame = pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
+                             schema_overrides={"qid": pl.String, "docno": pl.String,
+                                               value_col: pl.Float64 if value_col == "score" else pl.Object})
+        if value_col == "score":
+            inexact_dict_scores(values, frame["score"])
+        return frame
     except TypeError as exc:  # polars' own message names no row
         i = next((i for i, v in enumerate(values) if not isinstance(v, numbers.Real) and v is not None), None)
         if i is None:

@@ -55,15 +55,28 @@ def numeric_scores(frame: pl.DataFrame) -> pl.DataFrame:
 def _warn_inexact_integers(frame: pl.DataFrame) -> None:
     beyond = (pl.col("score") > EXACT_INTEGER_LIMIT) | (pl.col("score") < -EXACT_INTEGER_LIMIT)
     big = frame.filter(beyond)
-    if not big.height:
+    if big.height:
+        warn_inexact_integers(f"run table: column 'score' ({frame.schema['score']})", big.height, big["score"][0])
+
+
+def inexact_dict_scores(values: list, floats: pl.Series) -> None:
+    """Warn as :func:`numeric_scores` does for the Python integers of a run dict beyond +-2**53 (``floats``:
+    the scores as read; the values are looked at only when one is that large)."""
+    largest = floats.abs().max()
+    if largest is None or largest < EXACT_INTEGER_LIMIT:  # 2**53 + 1 reads as 2**53
         return
-    example = big["score"][0]
+    big = [v for v in values if isinstance(v, int) and not isinstance(v, bool) and abs(v) > EXACT_INTEGER_LIMIT]
+    if big:
+        warn_inexact_integers("run dict: column 'score'", len(big), big[0])
+
+
+def warn_inexact_integers(where: str, count: int, example: int) -> None:
+    """The warning about ``count`` integer scores beyond +-2**53 (rounded to doubles), at the caller's line."""
     warnings.warn(
-        f"run table: column 'score' ({frame.schema['score']}) holds {big.height:,} integer(s) beyond +-2**53 "
-        f"(e.g. {example}, read as {float(example):.17g}), which a double cannot hold exactly: they are rounded, "
-        "as trec_eval rounds the same numbers read as text, so scores that differ by less than the rounding step "
-        "tie (ties are ordered by docno); rescale the scores, or cast them to float yourself to silence this",
-        UserWarning, stacklevel=user_stacklevel())
+        f"{where} holds {count:,} integer(s) beyond +-2**53 (e.g. {example}, read as {float(example):.17g}), "
+        "which a double cannot hold exactly: they are rounded, as trec_eval rounds the same numbers read as text, "
+        "so scores that differ by less than the rounding step tie (ties are ordered by docno); rescale the "
+        "scores, or cast them to float yourself to silence this", UserWarning, stacklevel=user_stacklevel())
 
 
 def refuse_nan_scores(frame: pl.DataFrame, *, pandas: bool = False) -> None:
