@@ -39,14 +39,13 @@ def numeric_scores(frame: pl.DataFrame) -> pl.DataFrame:
         differ by less than the rounding step tie (ties are ordered by docno).
     """
     dtype = frame.schema["score"]
-    if dtype == pl.Null:
-        return frame.with_columns(pl.col("score").cast(pl.Float64))
     if not dtype.is_numeric():
         shown = frame["score"].drop_nulls().head(1).to_list()
-        example = f" (e.g. {shown[0]!r})" if shown else ""
-        raise SchemaError(f"run table: column 'score' holds {dtype} values{example}, not numbers; scores must "
-                          "be a numeric column (int or float): cast it yourself once you know what its values mean, "
-                          "e.g. pl.col('score').cast(pl.Float64)")
+        if not shown:  # no value at all (an empty CSV's columns are strings): the empty / null checks say so
+            return frame.with_columns(pl.col("score").cast(pl.Float64, strict=False))
+        raise SchemaError(f"run table: column 'score' holds {dtype} values (e.g. {shown[0]!r}), not numbers; scores "
+                          "must be a numeric column (int or float): cast it yourself once you know what its values "
+                          "mean, e.g. pl.col('score').cast(pl.Float64)")
     if dtype.is_integer() and dtype not in _SMALL_INTEGERS:
         _warn_inexact_integers(frame)
     return frame.with_columns(pl.col("score").cast(pl.Float64))
