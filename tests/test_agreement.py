@@ -3,6 +3,8 @@ bootstrap, judgment sets as input, errors; Cohen's kappa against scikit-learn on
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import polars as pl
 import pytest
@@ -238,3 +240,24 @@ def test_rank_agreement_above_the_exact_limit_uses_scipy():
     r = pf.rank_agreement(a, b, measure="AP", n_resamples=50)
     assert r.spearman_rho.pvalue == pytest.approx(sps.spearmanr(ma, mb).pvalue)
     assert r.kendall_tau_b.pvalue == pytest.approx(sps.kendalltau(ma, mb).pvalue)
+
+
+def test_swapped_pairs_name_their_means_after_the_judgment_sets():
+    """With judgments=("nist", "moved") the swapped pairs' means are mean_nist_x ... mean_moved_y (which set
+    each mean is under); two tables a and b keep mean_a_x ... mean_b_y."""
+    scores = {"s1": (2.0, 1.0), "s2": (1.0, 2.0), "s3": (2.0, 2.0)}   # d1, d2 of both queries; s3 ties (d2 first)
+    run = pl.DataFrame([(s, q, d, score[i]) for s, score in scores.items() for q in ("1", "2")
+                        for i, d in enumerate(("d1", "d2"))], schema=["system", "qid", "docno", "score"], orient="row")
+    nist = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["d1", "d2", "d1", "d2"], "rel": [1, 0, 1, 0]})
+    moved = nist.with_columns((1 - pl.col("rel")).alias("rel"))
+    js = pf.evaluate_judgment_sets(run, {"nist": nist, "moved": moved}, ["RR"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")        # three systems, two queries: small-sample warnings
+        r = pf.rank_agreement(js, measure="RR", judgments=("nist", "moved"))
+    assert r.swapped.columns == ["system_x", "system_y", "mean_nist_x", "mean_nist_y", "mean_moved_x", "mean_moved_y"]
+    assert r.swapped.row(0, named=True) == {"system_x": "s1", "system_y": "s2", "mean_nist_x": 1.0,
+                                            "mean_nist_y": 0.5, "mean_moved_x": 0.5, "mean_moved_y": 1.0}
+    a = _per_query({"s1": 0.5, "s2": 0.4, "s3": 0.3}, noise=0.0)
+    b = _per_query({"s1": 0.4, "s2": 0.5, "s3": 0.3}, noise=0.0)
+    assert pf.rank_agreement(a, b, measure="AP").swapped.columns == [
+        "system_x", "system_y", "mean_a_x", "mean_a_y", "mean_b_x", "mean_b_y"]

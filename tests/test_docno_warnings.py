@@ -4,6 +4,7 @@ giving silent zeros (files, tables, the CLI, Spark; sampled on big runs)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 
 import polars as pl
@@ -185,3 +186,62 @@ def test_a_tiny_run_retrieving_no_judged_document_gives_no_warning():
         warnings.simplefilter("always")
         pf.evaluate(wide, qrels, ["AP"])
     assert len(_nothing_judged(caught)) == 1
+
+
+# -- ids that are the same text in another Unicode normalisation form (NFD run, NFC qrels) -------------
+
+_NFC_DOCNOS = [f"caf\u00e9-{i}" for i in range(3)]       # 'é' as one code point
+_NFD = lambda s: unicodedata.normalize("NFD", s)         # noqa: E731  ('e' and a combining accent)
+
+
+def _nfd_run_text() -> str:
+    return "".join(f"q1 Q0 {_NFD(d)} {i + 1} {3 - i} t\n" for i, d in enumerate(_NFC_DOCNOS))
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_nfd_docnos_against_nfc_qrels_warn_naming_code_points_and_score_0_as_trec_eval(tmp_path, engine):
+    """trec_eval compares bytes: an NFD docno is not the NFC one, so the values stay 0; the warning says
+    why and escapes the code points, since printed the two spellings look the same."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"q1 0 {d} 1\n" for d in _NFC_DOCNOS), encoding="utf-8")
+    run = tmp_path / "nfd.run"
+    run.write_text(_nfd_run_text(), encoding="utf-8")
+    for given in (run, pf.read_run(run)):  # the streamed file and a table
+        with pytest.warns(pf.PartlyEmptyWarning, match=r"except for Unicode normalisation") as caught:
+            ev = pf.evaluate(given, qrels, ["AP", "RR"], engine=engine)
+        assert ev.summary()["value"].to_list() == [0.0, 0.0]
+        (message,) = [str(w.message) for w in caught if "Unicode" in str(w.message)]
+        assert "only 0 of 3 retrieved documents" in message
+        assert r"run 'cafe\u0301-0' ~ qrels 'caf\xe9-0'" in message
+        assert [w.filename for w in caught if "Unicode" in str(w.message)] == [__file__]
+
+
+def test_one_nfd_docno_among_matching_ones_warns():
+    """Case differences warn from NEAR_MISS_MIN near matches on, since two documents may differ only in
+    case; the same text in another normalisation form is never another document, so one warns."""
+    qrels = {"q1": {_NFC_DOCNOS[0]: 1, "d2": 0, "d3": 1}}
+    run = {"q1": {_NFD(_NFC_DOCNOS[0]): 3.0, "d2": 2.0, "d3": 1.0}}
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"only 2 of 3 .*1 more match.*Unicode normalisation"):
+        ev = pf.evaluate(run, qrels, ["RR"])
+    assert ev.per_query["value"].to_list() == [1 / 3]
+
+
+def test_nfd_query_ids_against_nfc_qrels_warn_as_near_miss_ids():
+    qid = "requ\u00eate"
+    qrels = {qid: {"d1": 1}, "2": {"d1": 1}}
+    run = {_NFD(qid): {"d1": 1.0}, "2": {"d1": 1.0}}
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"1 run query id\(s\) are not in the qrels but match qrels ids "
+                                                   r"except for Unicode normalisation.*\('reque\\u0302te' ~ "
+                                                   r"'requ\\xeate'\)"):
+        ev = pf.evaluate(run, qrels, ["RR"])
+    assert ev.per_query["qid"].to_list() == ["2"]  # left out as unjudged, as trec_eval leaves it
+
+
+def test_near_miss_ids_normalise_only_the_ids_that_do_not_match(monkeypatch):
+    """The query-id check reads the unmatched ids only: ids that all match are never normalised."""
+    from pairedframe import checks
+
+    calls = []
+    monkeypatch.setattr(checks, "_id_key", lambda qid: calls.append(qid) or qid)
+    assert checks.near_miss_ids(["1", "2"], ["1", "2", "3"]) == []
+    assert calls == []

@@ -173,3 +173,25 @@ def test_system_names_drop_every_compression_suffix(tmp_path):
     for command in ("evaluate", "compare"):
         help_text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "400"}).stdout
         assert "plain, .gz or .zst" in help_text and "plain or .gz" not in help_text
+
+
+def test_a_query_named_all_prints_as_trec_eval_prints_it_and_warns(tmp_path):
+    """trec_eval prints a query 'all' under its id, so its lines read like the summary's: the trec format
+    keeps trec_eval's bytes and warns at the caller's line; csv keeps the two apart (the summary column)."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("all 0 d1 1\n2 0 d1 0\n2 0 d2 1\n")
+    run.write_text("all Q0 d1 1 2.0 t\n2 Q0 d1 1 2.0 t\n2 Q0 d2 2 1.0 t\n")
+    ev = pf.evaluate(run, qrels, ["RR"])
+    with pytest.warns(UserWarning, match=r"a query is named 'all': in trec_eval's format its per-query lines read "
+                                         r"like the summary lines") as caught:
+        text = ev.to_trec()
+    assert [w.filename for w in caught] == [__file__]
+    assert text == ("recip_rank            \t2\t0.5000\n"
+                    "recip_rank            \tall\t1.0000\n"
+                    "recip_rank            \tall\t0.7500\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ev.to_trec(per_query=False)          # no per-query line: nothing to confuse
+    out = runner.invoke(app, ["evaluate", str(qrels), str(run), "-m", "recip_rank", "-q", "-f", "trec"])
+    assert out.exit_code == 0 and "a query is named 'all'" in out.stderr
+    assert out.stdout.count("\tall\t") == 2

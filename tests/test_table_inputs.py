@@ -4,6 +4,8 @@ errors naming the argument."""
 
 from __future__ import annotations
 
+import warnings
+
 import polars as pl
 import pytest
 
@@ -171,3 +173,75 @@ def test_read_run_of_a_table_says_tables_are_runs_already(example):
     _, runs, _, _ = example
     with pytest.raises(InputFormatError, match=r"read_run reads run files, but got a DataFrame"):
         pf.read_run([pf.read_run(runs[0])])
+
+
+# -- values a table can hold and trec_eval's text reader never produces ----------------------------------
+
+_QRELS = {"7": {"d1": 1, "d2": 0}}
+
+
+@pytest.mark.parametrize("form", ["polars", "pandas", "duckdb"])
+def test_string_scores_of_a_table_are_an_error_naming_the_column_and_its_dtype(form):
+    """Scores are numbers (docs/guide/inputs.md): a string column is refused, never parsed or cast."""
+    import duckdb
+
+    run = pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "score": ["1.0", "2.0"]})
+    table = {"polars": run, "pandas": run.to_pandas(), "duckdb": duckdb.sql("SELECT * FROM run")}[form]
+    with pytest.raises(pf.SchemaError, match=r"column 'score' holds String values \(e\.g\. '1\.0'\), not numbers"):
+        pf.evaluate(table, _QRELS, ["RR"], system="s")
+
+
+def test_a_string_score_in_a_run_dict_is_an_error_naming_its_query_and_document():
+    with pytest.raises(pf.SchemaError, match=r"run dict: the score of \(qid, docno\) = \('7', 'd2'\) is '2\.0' \(str\)"):
+        pf.evaluate({"7": {"d1": 1.0, "d2": "2.0"}}, _QRELS, ["RR"], system="s")
+
+
+@pytest.mark.parametrize("side", ["run", "qrels"])
+@pytest.mark.parametrize("column", ["qid", "docno"])
+def test_an_empty_id_is_an_error_naming_the_column_and_the_row(side, column):
+    run = pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "score": [2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "rel": [1, 0]})
+    if side == "run":
+        run = run.with_columns(pl.Series(column, ["7", ""] if column == "qid" else ["d1", ""]))
+    else:
+        qrels = qrels.with_columns(pl.Series(column, ["7", ""] if column == "qid" else ["d1", ""]))
+    with pytest.raises(pf.SchemaError, match=rf"{side} table: column '{column}' is an empty string in 1 row\(s\), "
+                                             r"e\.g\. row 1 \("):
+        pf.evaluate(run, qrels, ["RR"], system="s")
+
+
+def test_integer_scores_beyond_2_53_warn_at_the_callers_line_and_rank_as_trec_eval_reads_them():
+    """2**53 + 1 and 2**53 are one double: trec_eval reading them as text ties them too (ties by docno,
+    descending: d2 first), so the value is trec_eval's; the warning names the column and its dtype."""
+    run = pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "score": [2**53 + 1, 2**53]})
+    with pytest.warns(UserWarning, match=r"column 'score' \(Int64\) holds 1 integer\(s\) beyond \+-2\*\*53 "
+                                         r"\(e\.g\. 9007199254740993, read as 9007199254740992\)") as caught:
+        ev = pf.evaluate(run, _QRELS, ["RR"], system="s")
+    assert [w.filename for w in caught if "2**53" in str(w.message)] == [__file__]
+    text = pf.evaluate(pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"],
+                                     "score": [float(2**53 + 1), float(2**53)]}), _QRELS, ["RR"], system="s")
+    assert ev.per_query["value"].to_list() == text.per_query["value"].to_list() == [0.5]
+
+
+def test_integer_scores_a_double_holds_exactly_give_no_warning():
+    run = pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "score": [2**53, -(2**53)]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert pf.evaluate(run, _QRELS, ["RR"], system="s").per_query["value"].to_list() == [1.0]
+
+
+def test_a_pandas_nan_score_is_reported_as_nan_not_null():
+    import numpy as np
+    import pandas as pd
+
+    run = pd.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "score": [np.nan, 1.0]})
+    with pytest.raises(pf.SchemaError, match=r"column 'score' is NaN \(not a number\) in 1 row\(s\).*pandas writes "
+                                             r"a missing \(null\) score as NaN") as info:
+        pf.evaluate(run, _QRELS, ["RR"], system="s")
+    assert "null values" not in str(info.value)
+
+
+def test_integer_scores_beyond_2_53_in_a_run_dict_warn_too():
+    with pytest.warns(UserWarning, match=r"run dict: column 'score' holds 1 integer\(s\) beyond \+-2\*\*53"):
+        ev = pf.evaluate({"7": {"d1": 2**53 + 1, "d2": 2**53}}, _QRELS, ["RR"], system="s")
+    assert ev.per_query["value"].to_list() == [0.5]

@@ -17,6 +17,7 @@ Messages say what is empty and why, and show a few of the names involved (:func:
 from __future__ import annotations
 
 import difflib
+import unicodedata
 import warnings
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from typing import Any
@@ -25,7 +26,7 @@ import polars as pl
 
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, SchemaError, user_stacklevel
 
-__all__ = ["near_miss_hint", "near_miss_ids", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
+__all__ = ["near_miss_hint", "near_miss_ids", "near_miss_kind", "shown_ids", "shown_pair", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
            "string_ids", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
@@ -194,26 +195,58 @@ def _close_names(name: str, available: list[str]) -> list[str]:
 
 
 def _id_key(qid: str) -> str:
-    """An id with case, surrounding blanks and leading zeros ignored: how two spellings of one id
-    usually differ ('0301' / '301', 'Q5' / 'q5')."""
-    return qid.strip().lower().lstrip("0") or "0"
+    """An id with case, surrounding blanks, leading zeros and Unicode normalisation ignored: how two
+    spellings of one id usually differ ('0301' / '301', 'Q5' / 'q5', 'é' composed / 'e' + accent)."""
+    return unicodedata.normalize("NFC", qid).strip().lower().lstrip("0") or "0"
 
 
 def near_miss_ids(ids: Iterable[str], known: Iterable[str]) -> list[tuple[str, str]]:
     """(id, known id) pairs of the ``ids`` not in ``known`` that equal a known id but for leading zeros,
-    case or surrounding blanks (``'1'`` ~ ``'001'``), in the order of ``ids``."""
+    case, surrounding blanks or Unicode normalisation (``'1'`` ~ ``'001'``), in the order of ``ids``.
+    Only the ids not in ``known`` are normalised."""
     known = list(known)
-    present, keys = set(known), {_id_key(k): k for k in known}
-    return [(i, keys[_id_key(i)]) for i in dict.fromkeys(ids) if i not in present and _id_key(i) in keys]
+    present = set(known)
+    missing = [i for i in dict.fromkeys(ids) if i not in present]
+    if not missing:
+        return []
+    keys = {_id_key(k): k for k in known}
+    return [(i, keys[_id_key(i)]) for i in missing if _id_key(i) in keys]
+
+
+def _same_text(a: str, b: str) -> bool:
+    return unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b)
+
+
+def near_miss_kind(pairs: Iterable[tuple[str, str]], usual: str = "leading zeros, case or blanks") -> str:
+    """How the ids of ``pairs`` differ, as a message says it: only in Unicode normalisation (the same
+    text in other code points, which looks identical when printed), or in the ``usual`` ways."""
+    same = [_same_text(a, b) for a, b in pairs]
+    if same and all(same):
+        return "except for Unicode normalisation, i.e. the same text in other code points (NFC / NFD)"
+    return f"except for {usual}" + (" (or Unicode normalisation)" if any(same) else "")
+
+
+def shown_ids(a: str, b: str) -> tuple[str, str]:
+    """``repr`` of two ids; ids that differ only in Unicode normalisation are shown with their code points
+    escaped (``'caf\\xe9'``, ``'cafe\\u0301'``), since printed they look the same."""
+    if a != b and _same_text(a, b):
+        return ascii(a), ascii(b)
+    return repr(a), repr(b)
+
+
+def shown_pair(a: str, b: str) -> str:
+    """``'a' ~ 'b'``, spelled by :func:`shown_ids`."""
+    return " ~ ".join(shown_ids(a, b))
 
 
 def near_miss_hint(ids: Iterable[str], known: Iterable[str], *, of: str, in_: str) -> str:
     """``''``, or a sentence (starting ``"; "``) saying that ids ``of`` one table missing from ``in_``
-    another match its ids except for leading zeros, case or blanks, with a few examples: ids are strings."""
+    another match its ids except for leading zeros, case, blanks or Unicode normalisation, with a few
+    examples: ids are strings."""
     near = near_miss_ids(ids, known)
     if not near:
         return ""
-    pairs = ", ".join(f"{a!r} ~ {b!r}" for a, b in near[:3])
-    return (f"; {len(near)} query id(s) of {of} match ids of {in_} except for leading zeros, case or blanks "
+    pairs = ", ".join(shown_pair(a, b) for a, b in near[:3])
+    return (f"; {len(near)} query id(s) of {of} match ids of {in_} {near_miss_kind(near)} "
             f"({pairs}{', ...' if len(near) > 3 else ''}): ids are compared as strings ('007' is not '7'), so "
             "rewrite the ids of one to match the other")

@@ -105,9 +105,10 @@ class RankAgreement:
         (``mean_a`` descending, ascending for measures where lower is better such as FirstRelRank;
         ranks 1 = best; equal means share the lowest rank).
     swapped : polars.DataFrame
-        ``system_x, system_y, mean_a_x, mean_a_y, mean_b_x, mean_b_y``: one row per pair that ``a``
-        orders ``x`` above ``y`` and ``b`` orders ``y`` above ``x`` (strictly in both); sorted by
-        ``a``'s order of ``x`` then ``y``.
+        ``system_x, system_y, mean_A_x, mean_A_y, mean_B_x, mean_B_y``, where ``A`` and ``B`` are the
+        ``names`` (the judgment sets, ``mean_nist_x``; ``a`` and ``b`` for two tables, ``mean_a_x``): one row
+        per pair that ``a`` orders ``x`` above ``y`` and ``b`` orders ``y`` above ``x`` (strictly in both);
+        sorted by ``a``'s order of ``x`` then ``y``.
     n_queries, n_systems : int
     measure : str
     names : tuple of str
@@ -307,15 +308,18 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
 
 
 def _swaps(chosen: list[str], ma: np.ndarray, mb: np.ndarray, oa: np.ndarray, ob: np.ndarray,
-           order_a: list[str]) -> pl.DataFrame:
+           order_a: list[str], names: tuple[str, str]) -> pl.DataFrame:
+    """The swapped pairs; their means are named after the two sides (``mean_nist_x``, or ``mean_a_x`` for
+    two tables ``a`` and ``b``), so a table of judgment sets says which set each mean is under."""
+    a, b = names
     position = {s: i for i, s in enumerate(order_a)}
     swapped = [(x, y, ma[i], ma[j], mb[i], mb[j])
                for (i, x), (j, y) in itertools.permutations(enumerate(chosen), 2)
                if oa[i] > oa[j] and ob[i] < ob[j]]
     swapped.sort(key=lambda r: (position[r[0]], position[r[1]]))
     return pl.DataFrame(swapped, orient="row", schema={
-        "system_x": pl.String, "system_y": pl.String, "mean_a_x": pl.Float64, "mean_a_y": pl.Float64,
-        "mean_b_x": pl.Float64, "mean_b_y": pl.Float64})
+        "system_x": pl.String, "system_y": pl.String, f"mean_{a}_x": pl.Float64, f"mean_{a}_y": pl.Float64,
+        f"mean_{b}_x": pl.Float64, f"mean_{b}_y": pl.Float64})
 
 
 @renamed_keywords(**OLD_LEVEL_AND_SEED)
@@ -463,5 +467,5 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         settings.update(n_resamples=opt.n_resamples, seed=opt.seed)
     best_first = table.with_columns((sign * pl.col("mean_a")).alias("_o")).sort("_o", "system", descending=[True, False])
     return RankAgreement(**coefficients, means=best_first.drop("_o"),
-                         swapped=_swaps(chosen, ma, mb, oa, ob, order_a), n_queries=n, n_systems=k, measure=name,
+                         swapped=_swaps(chosen, ma, mb, oa, ob, order_a, names), n_queries=n, n_systems=k, measure=name,
                          names=names, settings=settings)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from pairedframe.checks import near_miss_kind, shown_ids
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.io.stream import QueryBlock
 
@@ -22,7 +23,8 @@ SAMPLE_ROWS = 2**14
 #: Stretches of consecutive rows a large run table is sampled in.
 STRETCHES = 8
 #: Fewest near matches (and at least 1 % of the sampled rows) that warn while some documents match
-#: as spelled; with none matching, one near match warns (every measure would be 0).
+#: as spelled; with none matching, one near match warns (every measure would be 0), and so does one
+#: that differs only in Unicode normalisation (the same text: never another document).
 NEAR_MISS_MIN = 5
 #: Fewest sampled rows of judged queries (over at least 2 queries) before a run none of whose documents
 #: is judged warns: a real ranking of a judged query retrieves some judged document; a tiny test run may not.
@@ -32,10 +34,17 @@ _COLUMNS = ("system", "qid", "docno")
 
 
 def docno_key(column: str = "docno") -> pl.Expr:
-    """A docno with case, surrounding blanks and leading zeros ignored: how two spellings of one
-    document usually differ ('FR940104-0-00001' / 'fr940104-0-00001', '0042' / '42')."""
-    key = pl.col(column).str.strip_chars().str.to_lowercase().str.strip_chars_start("0")
+    """A docno with case, surrounding blanks, leading zeros and Unicode normalisation ignored: how two
+    spellings of one document usually differ ('FR940104-0-00001' / 'fr940104-0-00001', '0042' / '42',
+    'é' as one code point (NFC) / as 'e' and a combining accent (NFD)). Applied to unmatched rows only."""
+    key = nfc(pl.col(column)).str.strip_chars().str.to_lowercase().str.strip_chars_start("0")
     return pl.when(key == "").then(pl.lit("0")).otherwise(key)
+
+
+def nfc(ids: pl.Expr) -> pl.Expr:
+    """``ids`` in Unicode normalisation form C; ASCII ids (already NFC) are left as they are, which is five
+    times faster than normalising them."""
+    return pl.when(ids.str.contains(r"[^\x00-\x7F]")).then(ids.str.normalize("NFC")).otherwise(ids)
 
 
 @dataclass
@@ -80,8 +89,8 @@ class DocnoSample:
 
 def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
     """Warn, once per run, when some of its sampled documents (at least :data:`NEAR_MISS_MIN` and 1 %,
-    or any one when no sampled document matches as spelled) match a judged docno of their query only except for case, blanks or leading zeros: docnos are
-    compared as strings, so those documents count as unjudged and lower every measure (to 0 when no
+    or any one when no sampled document matches as spelled) match a judged docno of their query only except
+    for case, blanks, leading zeros or Unicode normalisation (NFC / NFD): docnos are compared as strings, so those documents count as unjudged and lower every measure (to 0 when no
     document matches as spelled). A run that merely retrieves unjudged documents has no such near
     matches (a different document rarely equals a judged one up to case) and gets no warning."""
     rows = sample.rows
@@ -98,24 +107,39 @@ def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:
     near = _near_matches(unjudged, own)
     _warn_nothing_judged(rows, counts, own, near["system"], sample)
     found = near.group_by("system", maintain_order=True).agg(pl.len().alias("near"), pl.col("docno").first(),
-                                                             pl.col("judged_docno").first())
-    for system, n, exact, near_count, docno, judged_docno in (
+                                                             pl.col("judged_docno").first(),
+                                                             pl.struct("docno", "judged_docno").alias("pairs"),
+                                                             _same_text().sum().alias("same_text"))
+    for system, n, exact, near_count, docno, judged_docno, pairs, _ in (
             counts.join(found, on="system", how="inner", maintain_order="left")
             .filter(((pl.col("near") >= NEAR_MISS_MIN) & (pl.col("near") >= 0.01 * pl.col("n")))
-                    | ((pl.col("exact") == 0) & (pl.col("near") >= 1))).iter_rows()):
+                    | ((pl.col("exact") == 0) & (pl.col("near") >= 1)) | (pl.col("same_text") >= 1)).iter_rows()):
         checked = "a sample of " if system in sample.partial else ""
         effect = "the measures are 0" if exact == 0 else "every measure is lower than it should be"
+        shown_run, shown_judged = shown_ids(docno, judged_docno)
         warnings.warn(
             f"run {system!r}: only {exact:,} of {checked}{n:,} retrieved documents of judged queries are in the "
-            f"qrels as spelled, while {near_count:,} more match a judged docno of their query except for case, blanks "
-            f"or leading zeros (e.g. run {docno!r} ~ qrels {judged_docno!r}): docnos are compared as strings, so "
+            f"qrels as spelled, while {near_count:,} more match a judged docno of their query {_kind(pairs)} "
+            f"(e.g. run {shown_run} ~ qrels {shown_judged}): docnos are compared as strings, so "
             f"those documents count as unjudged and {effect}; rewrite the docnos of one file to match the other",
             PartlyEmptyWarning, stacklevel=user_stacklevel())
 
 
+def _same_text() -> pl.Expr:
+    """A near match that differs from the judged docno only in Unicode normalisation: the same text, so
+    (unlike a case difference) never another document; one such row warns."""
+    return nfc(pl.col("docno")) == nfc(pl.col("judged_docno"))
+
+
+def _kind(pairs: list[dict]) -> str:
+    """How a run's near-miss docnos differ from the judged ones: in case, blanks or leading zeros, or
+    only in Unicode normalisation (then the message says so: the two look the same when printed)."""
+    return near_miss_kind([(p["docno"], p["judged_docno"]) for p in pairs], usual="case, blanks or leading zeros")
+
+
 def _near_matches(unjudged: pl.DataFrame, own: pl.DataFrame) -> pl.DataFrame:
-    """The unjudged sampled rows whose docno equals a judged docno of their query up to case, blanks
-    and leading zeros (with that ``judged_docno``)."""
+    """The unjudged sampled rows whose docno equals a judged docno of their query up to case, blanks,
+    leading zeros and Unicode normalisation (with that ``judged_docno``)."""
     keys = (own.join(unjudged.select("qid").unique(), on="qid", how="semi")
             .select("qid", pl.col("docno").alias("judged_docno"), docno_key().alias("_key"))
             .unique(subset=["qid", "_key"], keep="first", maintain_order=True))

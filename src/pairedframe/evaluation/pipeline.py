@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe.checks import near_miss_hint, near_miss_ids, require_each, sample
+from pairedframe.checks import near_miss_hint, near_miss_ids, near_miss_kind, require_each, sample, shown_pair
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
@@ -89,8 +89,8 @@ def _check_judged_overlap(retrieved: pl.DataFrame, judged_ids: pl.DataFrame, com
 
 
 def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:
-    """Warn when run queries that are not in the qrels equal qrels queries but for leading zeros, case or
-    blanks: ids are strings (``007`` is not ``7``), so they are left out as unjudged, which is rarely meant.
+    """Warn when run queries that are not in the qrels equal qrels queries but for leading zeros, case,
+    blanks or Unicode normalisation: ids are strings (``007`` is not ``7``), so they are left out as unjudged, which is rarely meant.
     ``excluded`` is :func:`_excluded`'s table (its unjudged rows are the anti-join, computed once);
     ``judged`` the qrels' distinct ``qid``."""
     unjudged = excluded.filter(pl.col("reason") == _UNJUDGED)["qid"].unique().sort()
@@ -98,10 +98,10 @@ def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:
         return
     near = near_miss_ids(unjudged.to_list(), judged["qid"].to_list())
     if near:
-        pairs = ", ".join(f"{a!r} ~ {b!r}" for a, b in near[:3])
+        pairs = ", ".join(shown_pair(a, b) for a, b in near[:3])
         warnings.warn(
-            f"{len(near)} run query id(s) are not in the qrels but match qrels ids except for leading zeros, case "
-            f"or blanks ({pairs}{', ...' if len(near) > 3 else ''}): ids are compared as strings, so those queries "
+            f"{len(near)} run query id(s) are not in the qrels but match qrels ids {near_miss_kind(near)} "
+            f"({pairs}{', ...' if len(near) > 3 else ''}): ids are compared as strings, so those queries "
             "are left out as unjudged (Evaluation.excluded); rewrite the ids of one file to match the other",
             PartlyEmptyWarning, stacklevel=user_stacklevel())
 

@@ -3,11 +3,13 @@ string-valued measures quoted; several runs each under a ``# run: NAME`` line.""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from pairedframe.errors import user_stacklevel
 from pairedframe.measures import RUNID_NICKNAMES
 
 if TYPE_CHECKING:
@@ -73,6 +75,11 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     names carry neither, so a measure is printed under its trec_eval name only when its own level
     and judged_only are the evaluation's (``AP(rel=2)`` is ``map`` under ``-l 2`` only).
 
+    Warns
+    -----
+    UserWarning
+        A query named ``all`` (its lines read like the summary's; trec_eval prints them alike).
+
     Raises
     ------
     ValueError
@@ -92,6 +99,8 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
             raise ValueError(f"{names[m.trec_name]} and {m.name} are both {m.trec_name!r} in trec_eval's "
                              f"format; evaluate them separately or use another format")
         names[m.trec_name] = m.name
+    if per_query and values.height and (values["qid"] == "all").any():
+        _warn_query_named_all()
     runids = {**(run_tags or {}), **(runids or {})}
     counts = set() if zscores else {m.name for m in measures if m.spec.aggregate == "sum"}
     z = "Z" if zscores else ""
@@ -124,6 +133,14 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
                 value = float(num_rel_all)
             out.append(z + _line(m.trec_name, "all", _number(value, m.name in counts)))
     return "".join(out)
+
+
+def _warn_query_named_all() -> None:
+    """A query whose id is ``all`` prints per-query lines that read like the summary lines: trec_eval
+    prints them the same way (this format is its bytes), so it is a warning, not an error."""
+    warnings.warn("a query is named 'all': in trec_eval's format its per-query lines read like the summary lines "
+                  "('all'), as trec_eval prints them too; the csv / json formats and Evaluation.per_query keep the "
+                  "two apart (the summary column), or rename the query", UserWarning, stacklevel=user_stacklevel())
 
 
 def unprintable(m: "Measure", rel_level: int | None, judged_only: bool) -> str | None:

@@ -14,6 +14,7 @@ naming both, never a guess; only PyTerrier's ``query`` (the query's text) beside
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -24,6 +25,7 @@ from pairedframe.checks import string_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import Grades, check_grades_option, table_grades
+from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
 
@@ -106,7 +108,7 @@ def to_polars(obj: Any, what: str, *, expected: str = TABLE_FORMS) -> pl.DataFra
     SchemaError
         Records that yield no row.
     """
-    frame = _table_as_polars(obj)
+    frame = _table_as_polars(obj, nan_to_null=what != "run")
     if frame is not None:
         return frame.to_frame() if isinstance(frame, pl.Series) else frame
     if what in _RECORD_ITERATORS:
@@ -125,15 +127,16 @@ def to_polars(obj: Any, what: str, *, expected: str = TABLE_FORMS) -> pl.DataFra
         raise TypeError(f"cannot read the {what} from {type(obj).__name__}; pass {expected}") from exc
 
 
-def _table_as_polars(obj: Any) -> pl.DataFrame | pl.Series | None:
-    """A table object converted whole (None when ``obj`` is no table of a library we know)."""
+def _table_as_polars(obj: Any, *, nan_to_null: bool = True) -> pl.DataFrame | pl.Series | None:
+    """A table object converted whole (None when ``obj`` is no table of a library we know); a pandas
+    NaN is null unless ``nan_to_null`` is False (a run's NaN score is reported as NaN, as it was given)."""
     if isinstance(obj, pl.LazyFrame):
         return obj.collect()
     if isinstance(obj, pl.DataFrame):
         return obj
     module = type(obj).__module__
     if module.startswith("pandas"):
-        return pl.from_pandas(obj)
+        return pl.from_pandas(obj, nan_to_null=nan_to_null)
     if module.startswith("pyarrow"):
         return pl.from_arrow(obj)
     if callable(getattr(obj, "pl", None)):  # a DuckDB relation (its module is duckdb or _duckdb)
@@ -185,9 +188,19 @@ def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
             qids.append(qid)
             docnos.append(_dict_id(docno, "docno", what))
             values.append(value)
-    return pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
-                        schema_overrides={"qid": pl.String, "docno": pl.String,
-                                          value_col: pl.Float64 if value_col == "score" else pl.Object})
+    try:
+        frame = pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
+                             schema_overrides={"qid": pl.String, "docno": pl.String,
+                                               value_col: pl.Float64 if value_col == "score" else pl.Object})
+        if value_col == "score":
+            inexact_dict_scores(values, frame["score"])
+        return frame
+    except TypeError as exc:  # polars' own message names no row
+        i = next((i for i, v in enumerate(values) if not isinstance(v, numbers.Real) and v is not None), None)
+        if i is None:
+            raise SchemaError(f"{what} dict: scores must be numbers: {exc}") from None
+        raise SchemaError(f"{what} dict: the score of (qid, docno) = ({qids[i]!r}, {docnos[i]!r}) is {values[i]!r} "
+                          f"({type(values[i]).__name__}), not a number") from None
 
 
 def _normalise_columns(frame: pl.DataFrame, what: str) -> pl.DataFrame:
@@ -210,16 +223,6 @@ def _refuse_nulls(frame: pl.DataFrame, what: str) -> None:
         row = frame.filter(pl.any_horizontal(pl.col(columns).is_null())).row(0, named=True)
         raise SchemaError(f"{what} table has null values in column(s) {columns} ({sum(counts.values())} in all), "
                           f"e.g. the row {row}; every row needs {', '.join(frame.columns)}")
-
-
-def _refuse_nan_scores(frame: pl.DataFrame) -> None:
-    """NaN scores cannot be ranked (trec_eval's order is undefined for them); +-inf can, as C compares them."""
-    bad = frame.filter(pl.col("score").is_nan())
-    if bad.height:
-        row = bad.row(0, named=True)
-        raise SchemaError(f"run table: column 'score' is NaN (not a number) in {bad.height} row(s), e.g. (system, "
-                          f"qid, docno) = ({row['system']}, {row['qid']}, {row['docno']}); NaN cannot be ranked "
-                          "(+-inf can)")
 
 
 def _check_unique(frame: pl.DataFrame, keys: list[str], what: str) -> None:
@@ -356,12 +359,13 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     if "score" not in frame.columns:
         raise SchemaError(f"run table lacks column 'score'; it has {frame.columns}")
     try:
-        frame = frame.with_columns(pl.col("score").cast(pl.Float64))
+        frame = numeric_scores(frame)
     except pl.exceptions.PolarsError as exc:
         raise SchemaError(f"run scores must be numbers: {exc}") from None
     frame = check_schema(frame, RUN_SCHEMA, what="run").select(list(RUN_SCHEMA))
     _refuse_nulls(frame, "run")
-    _refuse_nan_scores(frame)
+    refuse_nan_scores(frame, pandas=type(obj).__module__.startswith("pandas"))
+    refuse_empty_ids(frame, "run")
     if frame.height == 0:
         raise SchemaError("the run is empty: no (qid, docno, score) rows")
     _check_unique(frame, ["system", "qid", "docno"], "run")
@@ -418,6 +422,7 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         frame = frame.with_columns(pl.col("rel").cast(pl.Int64))
     frame = check_schema(frame, QRELS_SCHEMA, what="qrels").select(list(QRELS_SCHEMA))
     _refuse_nulls(frame, "qrels")
+    refuse_empty_ids(frame, "qrels")
     if frame.height == 0:
         raise SchemaError("the qrels are empty: no (qid, docno, rel) rows")
     _check_unique(frame, ["qid", "docno"], "qrels")
