@@ -373,3 +373,26 @@ def test_table_command_ci_layout_chooses_where_latex_puts_the_interval():
     assert r"{\footnotesize [" in stacked.stdout and r"\footnotesize" not in inline.stdout
     bad = CliRunner().invoke(app, [*args, "--ci-layout", "below"])
     assert bad.exit_code == 2 and "--ci-layout must be one of inline, stacked" in bad.output
+
+
+def test_compare_and_segments_latex_protect_a_row_starting_with_a_bracket_or_star(tmp_path):
+    """'[x]run' after \\midrule is read as its optional width (pdflatex: fatal 'Missing number'), '*star'
+    after \\\\ as \\\\* (the star vanishes): compare's and the CLI tables' LaTeX put {} first, as the
+    results table does; the document compiles."""
+    from pairedframe.cli.common import to_latex
+    from pairedframe.report.compare import format_comparison
+
+    names = ["base", "[x]run", "*star"]
+    cmp = pf.compare(_per_query(names=names).filter(pl.col("measure") == "AP"), baseline="base", test="t")
+    tex = format_comparison(cmp, "latex")
+    cli = to_latex(cmp.select("system", "measure", "delta"))
+    for text in (tex, cli):
+        assert "\n{}[x]run & " in text and "\n{}*star & " in text
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    doc = tmp_path / "t.tex"
+    doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+                   + tex.split("\n%")[0] + "\n" + cli + "\n\\end{document}\n", encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:]

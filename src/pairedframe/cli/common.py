@@ -25,7 +25,7 @@ from rich.table import Table
 from pairedframe.errors import PairedFrameError, warning_source
 from pairedframe.io.detect import run_name
 from pairedframe.report.output import json_text
-from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_latex import latex_escape, latex_row
 from pairedframe.report.table_markdown import markdown_escape
 
 app = typer.Typer(
@@ -295,6 +295,6 @@ def to_latex(frame: pl.DataFrame, digits: int = 4) -> str:
     cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
     lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(map(latex_escape, frame.columns)) + r" \\",
              r"\midrule"]
-    lines += [" & ".join(map(latex_escape, row)) + r" \\" for row in _cells(frame, digits)]
+    lines += [latex_row(list(map(latex_escape, row))) for row in _cells(frame, digits)]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)

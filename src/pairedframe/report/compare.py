@@ -14,7 +14,7 @@ import polars as pl
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
 from pairedframe.report.output import json_text
-from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_latex import latex_escape, latex_row
 from pairedframe.report.table_markdown import markdown_escape
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
@@ -168,7 +168,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         spec = "".join("r" if t.is_numeric() else "l" for t in short.dtypes)
         lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(esc(c) for c in short.columns) + r" \\",
                  r"\midrule"]
-        lines += [" & ".join(_text_cell(v, float_digits, fmt) for v in r) + r" \\" for r in short.iter_rows()]
+        lines += [latex_row([_text_cell(v, float_digits, fmt) for v in r]) for r in short.iter_rows()]
         lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     from rich.console import Console

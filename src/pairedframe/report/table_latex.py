@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["latex_escape", "render_latex", "CI_LAYOUTS"]
+__all__ = ["latex_escape", "latex_row", "render_latex", "CI_LAYOUTS"]
 
 CI_LAYOUTS = ("inline", "stacked")
 
@@ -29,6 +29,16 @@ _SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&":
              "≤": r"$\leq$", "–": "--", "−": "$-$", "×": r"$\times$", "∞": r"$\infty$"}
 #: Characters that join a repeat of themselves into a ligature (``--`` en dash, ``''`` a closing quote).
 _LIGATURES = set("-',")
+
+
+def latex_row(cells: list[str]) -> str:
+    r"""One tabular row of escaped ``cells``, ended by ``\\``; a first cell that starts with ``*`` or ``[``
+    gets an empty group before it, which the line above would otherwise read as ``\\*`` or as
+    ``\\[...]`` / ``\midrule[...]``'s optional argument (a fatal "Missing number" for ``[x]run``)."""
+    first = cells[0] if cells else ""
+    if first.startswith(("*", "[")):
+        cells = ["{}" + first, *cells[1:]]
+    return " & ".join(cells) + r" \\"
 
 
 def latex_escape(text: str) -> str:
@@ -132,17 +142,14 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
              r"\begin{tabular}{l" + "r" * len(measures) + "}", r"\toprule",
              " & ".join(["", *(latex_escape(m) for m in measures)]) + r" \\", r"\midrule"]
     for name, row in zip(labels, cells):
-        name = latex_escape(name)
-        if name.startswith(("*", "[")):              # else read as \\* or \\[...] / \midrule[...] of the line above
-            name = "{}" + name
         if stacked:
             first = [_with_marks(_number(number, place), marks, w) for (number, _, marks, place), w in zip(row, widest)]
             second = [rf"{{\footnotesize {_interval(interval)}}}" for _, interval, _, _ in row]
-            lines.append(" & ".join([name, *first]) + r" \\[-2pt]")   # the small line sits closer
+            lines.append(latex_row([latex_escape(name), *first])[:-2] + r"\\[-2pt]")   # the small line sits closer
             lines.append(" & ".join(["", *second]) + r" \\")
         else:
             parts = [_with_marks(_number(number + interval, place), marks, w)
                      for (number, interval, marks, place), w in zip(row, widest)]
-            lines.append(" & ".join([name, *parts]) + r" \\")
+            lines.append(latex_row([latex_escape(name), *parts]))
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(line for line in lines if line) + "\n"
