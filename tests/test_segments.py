@@ -262,6 +262,42 @@ def test_segment_wins_follow_the_measure_direction_against_compare():
     assert (frr["wins"] != frr["losses"]).all()                 # the test can tell the directions apart
 
 
+def test_segment_ids_partly_missing_by_leading_zeros_warn_naming_the_near_misses():
+    """Half the segment table's ids lost their zeros ('1' for '001', e.g. a CSV read with ids as numbers):
+    those queries dropped out of their segments in silence. Now a warning counts them and names the near
+    misses, on polars and on a DuckDB relation; ids absent with no near miss stay quiet."""
+    import duckdb
+
+    from pairedframe.errors import PartlyEmptyWarning
+
+    qids = [f"{i:03d}" for i in range(1, 13)]
+    rng = np.random.default_rng(3)
+    per_query = pl.DataFrame({"system": ["A"] * 12 + ["B"] * 12, "qid": qids * 2, "measure": "m",
+                              "value": rng.uniform(size=24)})
+    seg_ids = qids[:6] + [str(int(q)) for q in qids[6:]]
+    segs = pl.DataFrame({"qid": seg_ids, "segment_set": "s", "segment": ["x", "y"] * 6})
+    for table in (per_query, duckdb.sql("SELECT * FROM per_query")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            warnings.simplefilter("always", PartlyEmptyWarning)
+            with pytest.warns(PartlyEmptyWarning, match=r"6 query id\(s\) of the segment table are in no paired "
+                                                        r"query.*'10' ~ '010'"):
+                compare_segments(table, segs, baseline="A", n_resamples=99)
+    other = segs.with_columns(pl.Series("qid", qids[:6] + [f"z{i}" for i in range(6)]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PartlyEmptyWarning)
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        compare_segments(per_query, other, baseline="A", n_resamples=99)
+
+
+def test_segments_cli_reads_segment_names_and_ids_as_text(tmp_path):
+    from pairedframe.io.results import read_one
+
+    (tmp_path / "s.csv").write_text("qid,segment_set,segment\n001,len,01\n002,len,02\n")
+    got = read_one(tmp_path / "s.csv")
+    assert got["qid"].to_list() == ["001", "002"] and got["segment"].to_list() == ["01", "02"]
+
+
 def test_segment_ids_differing_by_leading_zeros_are_named_in_the_error():
     """Query ids are strings: a segment table with 1..6 against queries 001..006 matches nothing, and the
     error names the near misses, on polars and on a DuckDB relation, as the run-vs-qrels check does."""

@@ -34,7 +34,8 @@ from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_
 from pairedframe.comparison.options import SegmentOptions
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
-                                                   require_segments_matched, require_two_queries, segments_table)
+                                                   require_segments_matched, require_two_queries, segments_table,
+                                                   warn_near_miss_segment_ids)
 from pairedframe.comparison.streams import row_seeds, segment_keys
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
@@ -134,9 +135,11 @@ def _unit_moments(t: EngineTable, paired: Paired, segs: str) -> tuple[str, pl.Da
         f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
         f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
         f"FROM {units_sql} GROUP BY comp, segment_set, segment")
+    own = t.collect(f"SELECT DISTINCT qid FROM {paired.pairs}")["qid"].to_list()
+    theirs = t.collect(f"SELECT DISTINCT qid FROM {segs}")["qid"].to_list()
     if moments.height == 0:
-        raise no_segment_query(t.collect(f"SELECT DISTINCT qid FROM {paired.pairs}")["qid"].to_list(),
-                               t.collect(f"SELECT DISTINCT qid FROM {segs}")["qid"].to_list())
+        raise no_segment_query(own, theirs)
+    warn_near_miss_segment_ids(own, theirs)
     every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
     require_segments_matched(list(every.iter_rows()), set(moments.select("segment_set", "segment").unique().iter_rows()))
     return units_sql, moments

@@ -23,12 +23,13 @@ from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.verdicts import warn_skewed_segments
 from pairedframe.checks import near_miss_hint, require_each, string_ids
 from pairedframe.io.convert import to_polars
-from pairedframe.errors import DuplicateError, EmptyResultError, SchemaError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
+                               user_stacklevel)
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
 
-__all__ = ["THETA_ELEMENTS", "as_segments", "require_segments_matched", "no_segment_query",
+__all__ = ["THETA_ELEMENTS", "as_segments", "require_segments_matched", "no_segment_query", "warn_near_miss_segment_ids",
            "require_two_queries", "check_segments_cost", "unit_label", "segments_table"]
 
 
@@ -79,6 +80,18 @@ def no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
     return EmptyResultError("no paired query of the per-query table is in any segment of the segment table "
                             f"(its queries e.g. {own[:3]}, the segment table's {theirs[:3]})"
                             + near_miss_hint(own, theirs, of="the per-query table", in_="the segment table"))
+
+
+def warn_near_miss_segment_ids(own: list[str], theirs: list[str]) -> None:
+    """Warn when query ids of the segment table that match no paired query (``theirs`` minus ``own``) match one
+    except for leading zeros, case, blanks or Unicode normalisation: those queries would leave their segments
+    in silence (a CSV read with its ids as numbers turns '001' into 1).  Other unmatched ids are the segment
+    table's own business (it may cover queries this evaluation has not)."""
+    unmatched = set(theirs) - set(own)
+    hint = near_miss_hint(sorted(unmatched), own, of="the segment table", in_="the per-query table") if unmatched else ""
+    if hint:
+        warnings.warn(f"{len(unmatched)} query id(s) of the segment table are in no paired query, so they count in "
+                      f"no segment{hint}", PartlyEmptyWarning, stacklevel=user_stacklevel())
 
 
 def require_two_queries(n_queries: np.ndarray) -> None:

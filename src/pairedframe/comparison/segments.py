@@ -80,7 +80,8 @@ from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.ttest import t_test_from_moments
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
-                                                   require_segments_matched, require_two_queries, segments_table)
+                                                   require_segments_matched, require_two_queries, segments_table,
+                                                   warn_near_miss_segment_ids)
 
 __all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
            "BLOCK_ELEMENTS", "CHUNK_ELEMENTS"]
@@ -107,9 +108,10 @@ def _segment_deltas(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.
     seg_coded = seg.join(distinct, on=["segment_set", "segment"], how="left", maintain_order="left")
     joined = p.paired.select("_row", "qid", "a", "b", "delta").join(
         seg_coded.select("qid", "_sc"), on="qid", how="inner", maintain_order="left")
+    own, theirs = p.paired["qid"].unique(maintain_order=True).to_list(), seg["qid"].unique(maintain_order=True).to_list()
     if joined.height == 0:
-        raise no_segment_query(p.paired["qid"].unique(maintain_order=True).to_list(),
-                               seg["qid"].unique(maintain_order=True).to_list())
+        raise no_segment_query(own, theirs)
+    warn_near_miss_segment_ids(own, theirs)
     require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
                               set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
                                   .select("segment_set", "segment").iter_rows()))

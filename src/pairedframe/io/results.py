@@ -132,7 +132,8 @@ def read_one(path: Path) -> pl.DataFrame:
             df = pl.read_parquet(path, glob=False)
         elif kind in ("csv", "tsv"):
             head = pl.read_csv(path, separator="," if kind == "csv" else "\t", n_rows=0, glob=False)
-            overrides = {c: pl.String for c in _TEXT_COLUMNS + ("first_hit_rank",) if c in head.columns}
+            overrides = {c: pl.String for c in _TEXT_COLUMNS + ("first_hit_rank", "segment_set", "segment")
+                         if c in head.columns}
             df = pl.read_csv(path, separator="," if kind == "csv" else "\t", schema_overrides=overrides, glob=False)
         else:  # file objects: polars would read a path with [ * ? as a glob
             with open(path, "rb") as fh:
