@@ -261,3 +261,9 @@ def test_swapped_pairs_name_their_means_after_the_judgment_sets():
     b = _per_query({"s1": 0.4, "s2": 0.5, "s3": 0.3}, noise=0.0)
     assert pf.rank_agreement(a, b, measure="AP").swapped.columns == [
         "system_x", "system_y", "mean_a_x", "mean_a_y", "mean_b_x", "mean_b_y"]
+
+
+def test_label_agreement_refuses_two_equal_names():
+    qrels = pl.DataFrame({"qid": ["q1"] * 4, "docno": ["d1", "d2", "d3", "d4"], "rel": [0, 1, 2, 1]})
+    with pytest.raises(ValueError, match=r"`names` must be two different labels"):
+        pf.label_agreement(qrels, qrels, names=("a", "a"))

@@ -583,3 +583,11 @@ def test_two_systems_mark_only_the_best_and_the_caption_says_so(per_query):
     assert "\\underline" not in two.to_latex()
     three = pf.results_table(per_query.filter(pl.col("system").is_in(systems[:3])))
     assert 2 in set(three.table["place"]) and "underlined: second best" in three.caption
+
+
+def test_results_table_names_the_method_a_rendering_option_belongs_to(per_query):
+    """ci_layout= reached compare as an unknown keyword ('compare() got an unexpected keyword')."""
+    with pytest.raises(TypeError, match=r"`ci_layout`: it belongs to the table's to_latex\(\)"):
+        pf.results_table(per_query, baseline="bm25", ci_layout="inline")
+    with pytest.raises(TypeError, match=r"`table_id`: it belongs to the table's to_html\(\)"):
+        pf.results_table(per_query, baseline="bm25", table_id="t1")

@@ -290,6 +290,9 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     confidence_level = check_level(confidence_level)
     if isinstance(names, (str, bytes)) or not isinstance(names, Sequence) or len(names) != 2:
         raise ValueError(f"`names` must be two labels, one for a and one for b, e.g. ('nist', 'llm'); got {names!r}")
+    if str(names[0]) == str(names[1]):
+        raise ValueError(f"`names` must be two different labels (the table's columns and notes tell the sets apart "
+                         f"by them); got {names!r}")
     qa, qb = _read_labels(a), _read_labels(b)
     common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
     said = (_described(names[0], a), _described(names[1], b))

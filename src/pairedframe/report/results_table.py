@@ -314,6 +314,16 @@ def check_letters(n_lettered: int, *, pairs: bool) -> None:
 
 
 @renamed_keywords(**OLD_LEVEL_AND_SEED)
+def _refuse_rendering_options(options: dict[str, Any]) -> None:
+    """TypeError naming the method a rendering option belongs to (it would reach compare as an unknown keyword)."""
+    rendering = {"ci_layout": "to_latex", "label": "to_latex", "table_id": "to_html"}
+    misplaced = [k for k in options if k in rendering]
+    if misplaced:
+        k = misplaced[0]
+        raise TypeError(f"results_table() got the rendering option `{k}`: it belongs to the table's "
+                        f"{rendering[k]}(), e.g. pf.results_table(...).{rendering[k]}({k}=...)")
+
+
 def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
                   pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
                   correction: str = "holm", ci: str | None = None, confidence_level: float | None = None, digits: int = 3, title: str | None = None,
@@ -397,6 +407,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         elif not isinstance(baseline, str) and baseline is not None:
             check_letters(len(list(baseline)), pairs=False)
         level = 0.95 if confidence_level is None else confidence_level
+        _refuse_rendering_options(compare_options)
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
                              confidence_level=level, **compare_options)
         # Known here, not guessed from the pairs: two baselines among three systems compare every pair too.
