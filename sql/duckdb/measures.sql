@@ -81,7 +81,6 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] = 'utility' THEN [pf__m(x['f']['family'], weights := pf__doubles(x['s']['params']))]
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] = 'levels' THEN [pf__m(x['f']['family'], levels := pf__doubles(x['s']['params']))]
         WHEN x['f']['kind'] = 'params' THEN [pf__m(x['f']['family'], beta := pf__doubles(x['s']['params'])[1])]
-        WHEN x['s']['params'] IS NULL AND len(x['f']['defaults']) = 0 AND x['spec']['cutoff'] = 'optional' AND x['spec']['nforms'] = 1 THEN [pf__m(x['f']['family'])]
         WHEN x['s']['params'] IS NULL AND len(x['f']['defaults']) = 0 THEN pf__unknown(x['t'], x['f']['name'] || ' needs a cutoff, e.g. ' || x['f']['name'] || '_10')
         WHEN x['f']['kind'] = 'long_cutoffs' AND x['s']['sep'] = '_' AND NOT regexp_full_match(x['s']['params'], '[0-9]+')
              THEN pf__unknown(x['t'], x['f']['name'] || '_<k> takes a positive integer cutoff')

@@ -74,7 +74,7 @@ def _case(subject: str, cases: list[tuple[str, str]], default: str = "NULL") -> 
 # --- the measure registry as SQL ----------------------------------------------------------------
 
 _FAMILY_TYPE = ("STRUCT(key VARCHAR, cutoff VARCHAR, rel_rule VARCHAR, uses_gain BOOLEAN, \"at\" VARCHAR, aggregate VARCHAR, "
-                "value_kind VARCHAR, max_grade BIGINT, allowed VARCHAR[], params VARCHAR[], nforms BIGINT, not_comparable VARCHAR)")
+                "value_kind VARCHAR, max_grade BIGINT, allowed VARCHAR[], params VARCHAR[], not_comparable VARCHAR)")
 _FORM_TYPE = ("STRUCT(family VARCHAR, kind VARCHAR, name VARCHAR, defaults DOUBLE[], reader VARCHAR, bare_cutoff BIGINT, "
               "bare_p DOUBLE)")
 
@@ -86,7 +86,7 @@ def _family_entry(key: str) -> dict:
         p.name for p in spec.params]
     return {"key": key, "cutoff": spec.cutoff, "rel_rule": spec.rel_rule, "uses_gain": spec.uses_gain, "at": spec.at,
             "aggregate": spec.aggregate, "value_kind": spec.value_kind, "max_grade": spec.max_grade,
-            "allowed": allowed, "params": [p.name for p in spec.params], "nforms": len(spec.trec),
+            "allowed": allowed, "params": [p.name for p in spec.params],
             "not_comparable": _not_comparable(spec)}
 
 

@@ -36,10 +36,8 @@ def _line(name: str, qid: str, value: str) -> str:
     return f"{name:<22}\t{qid}\t{value}\n"
 
 
-def _number(value: float | None, count: bool) -> str:
-    """C's ``%ld`` of a count, ``%6.4f`` of a value (``inf`` for a missing rank, as C prints it)."""
-    if value is None:
-        value = float("inf")
+def _number(value: float, count: bool) -> str:
+    """C's ``%ld`` of a count, ``%6.4f`` of a value."""
     return str(int(round(value))) if count else f"{value:6.4f}"
 
 
@@ -56,8 +54,7 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     measure, text``), as :class:`pairedframe.evaluation.Evaluation` holds them.
 
     As trec_eval: ``num_q``, ``gm_map`` and ``gm_bpref`` are printed in the ``all`` block only,
-    ``relstring`` per query only, quoted (``'0010-.'``); a missing rank (FirstRelRank) prints
-    ``inf``. ``runids`` maps system -> the run's tag (trec_eval prints the tag); default: the tags
+    ``relstring`` per query only, quoted (``'0010-.'``). ``runids`` maps system -> the run's tag (trec_eval prints the tag); default: the tags
     read from the run files, else the system name. trec_eval prints ``runid`` with its default
     measure set, not with ``-m`` lists.
 
@@ -84,21 +81,12 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     ------
     ValueError
         A measure trec_eval cannot print under these settings: its ``rel`` is not ``rel_level``, its
-        ``judged_only`` not the call's, or trec_eval has no name for a parameter
-        (``nDCG(dcg='exp-log2')@10``, ``RBP(rel=2)``); or two measures share a trec_eval name.
+        ``judged_only`` not the call's, trec_eval has no name for a parameter
+        (``nDCG(dcg='exp-log2')@10``, ``RBP(rel=2)``, ``RR@10``) or no such measure at all (``ERR@20``,
+        ``Judged@10``, ``FirstRelRank``); or two measures share a trec_eval name.
     """
     measures = sorted(measures, key=lambda m: m.trec_sort_key)
-    for m in measures:
-        why = unprintable(m, rel_level, judged_only)
-        if why is not None:
-            raise ValueError(f"{m.name} cannot be printed in trec_eval's format: {why}. Other formats (csv, json, "
-                             "table) print it under its own name")
-    names: dict[str, str] = {}
-    for m in measures:
-        if m.trec_name in names:
-            raise ValueError(f"{names[m.trec_name]} and {m.name} are both {m.trec_name!r} in trec_eval's "
-                             f"format; evaluate them separately or use another format")
-        names[m.trec_name] = m.name
+    require_printable(measures, rel_level, judged_only)
     if per_query and values.height and (values["qid"] == "all").any():
         _warn_query_named_all()
     runids = {**(run_tags or {}), **(runids or {})}
@@ -143,10 +131,30 @@ def _warn_query_named_all() -> None:
                   "two apart (the summary column), or rename the query", UserWarning, stacklevel=user_stacklevel())
 
 
+def require_printable(measures: Sequence["Measure"], rel_level: int | None, judged_only: bool) -> None:
+    """Raise ValueError naming the first measure trec_eval's format cannot print under ``rel_level`` and
+    ``judged_only`` (:func:`unprintable`), or two measures it would print under one name."""
+    for m in measures:
+        why = unprintable(m, rel_level, judged_only)
+        if why is not None:
+            raise ValueError(f"{m.name} cannot be printed in trec_eval's format: {why}. Other formats (table, "
+                             "csv, json, markdown) print it under its own name")
+    names: dict[str, str] = {}
+    for m in measures:
+        if m.trec_name in names:
+            raise ValueError(f"{names[m.trec_name]} and {m.name} are both {m.trec_name!r} in trec_eval's "
+                             f"format; evaluate them separately or use another format")
+        names[m.trec_name] = m.name
+
+
 def unprintable(m: "Measure", rel_level: int | None, judged_only: bool) -> str | None:
     """Why trec_eval's name of ``m`` would name another quantity under an evaluation at ``rel_level``
     (None: not checked) and ``judged_only`` (trec_eval ``-l``, ``-J``), or None when it names ``m``."""
     spec = m.spec
+    if not spec.trec:
+        return f"trec_eval 10 has no {m.family} measure"
+    if not m.has_trec_name and m.cutoff is not None and not any(f.kind == "long_cutoffs" for f in spec.trec):
+        return f"trec_eval's {spec.trec_name!r} takes no cutoff"
     if not m.has_trec_name:
         return "trec_eval has no name for its parameters"
     if spec.rel_rule == "optional" and m.rel is not None:
