@@ -45,7 +45,7 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
                 systems: Sequence[str], run_tags: Mapping[str, str] | None = None, per_query: bool = True,
                 runids: Mapping[str, str] | None = None, runid: bool = True, text: pl.DataFrame | None = None,
                 zscores: bool = False, num_rel_all: int | None = None, rel_level: int | None = None,
-                judged_only: bool = False) -> str:
+                judged_only: bool = False, summary_lines: bool = True) -> str:
     """Render like ``trec_eval [-q]``: per system, the per-query blocks (queries in byte order,
     measures in trec_eval's order) and then the ``all`` block (``runid`` first when ``runid``).
 
@@ -67,6 +67,8 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     front and every value, counts included, prints as ``%6.4f`` (relstring and runid unchanged).
     ``num_rel_all``: the value of num_rel's ``all`` line (trec_eval under ``-c``: the judgments with a
     grade > 0, whatever ``-l``; see :attr:`pairedframe.Evaluation.trec_num_rel_all`).
+
+    ``summary_lines=False`` leaves out the ``all`` block, ``runid`` included (trec_eval ``-n``).
 
     ``rel_level`` and ``judged_only`` are the evaluation's (trec_eval ``-l``, ``-J``): trec_eval's
     names carry neither, so a measure is printed under its trec_eval name only when its own level
@@ -111,6 +113,8 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
                         out.append(_line(trec_name, qid, f"'{strings[(system, qid, name)]}'"))
                     else:
                         out.append(z + _line(trec_name, qid, _number(cells[(qid, name)], count)))
+        if not summary_lines:
+            continue
         if runid:
             out.append(_line("runid", "all", runids.get(system, system)))
         for m in measures:
