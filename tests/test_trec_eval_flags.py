@@ -123,3 +123,12 @@ def test_trec_format_refuses_measures_trec_eval_lacks_before_reading_any_file(tm
     assert code == 2 and out == ""
     assert err.startswith(f"pairedframe: error: {measure} cannot be printed in trec_eval's format: {why}. Other "
                           "formats (table, csv, json, markdown) print it under its own name")
+
+
+def test_trec_format_names_every_measure_it_refuses_at_once(tmp_path):
+    code, out, err = _evaluate("-f", "trec", "-m", "RR@10", "-m", "map", "-m", "ERR@20", "-m", "Judged@10",
+                               str(tmp_path / "no qrels"), str(tmp_path / "no run"))
+    assert code == 2 and out == ""
+    assert err.startswith("pairedframe: error: 3 measures cannot be printed in trec_eval's format: RR@10 (trec_eval's "
+                          "'recip_rank' takes no cutoff); ERR@20 (trec_eval 10 has no ERR measure); Judged@10 "
+                          "(trec_eval 10 has no Judged measure). Other formats")

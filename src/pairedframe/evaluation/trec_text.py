@@ -136,13 +136,16 @@ def _warn_query_named_all() -> None:
 
 
 def require_printable(measures: Sequence["Measure"], rel_level: int | None, judged_only: bool) -> None:
-    """Raise ValueError naming the first measure trec_eval's format cannot print under ``rel_level`` and
-    ``judged_only`` (:func:`unprintable`), or two measures it would print under one name."""
-    for m in measures:
-        why = unprintable(m, rel_level, judged_only)
-        if why is not None:
-            raise ValueError(f"{m.name} cannot be printed in trec_eval's format: {why}. Other formats (table, "
-                             "csv, json, markdown) print it under its own name")
+    """Raise ValueError naming every measure trec_eval's format cannot print under ``rel_level`` and
+    ``judged_only`` (:func:`unprintable`) and why, or two measures it would print under one name."""
+    refused = [(m.name, why) for m in measures if (why := unprintable(m, rel_level, judged_only)) is not None]
+    if len(refused) == 1:
+        raise ValueError(f"{refused[0][0]} cannot be printed in trec_eval's format: {refused[0][1]}. Other formats "
+                         "(table, csv, json, markdown) print it under its own name")
+    if refused:
+        raise ValueError(f"{len(refused)} measures cannot be printed in trec_eval's format: "
+                         + "; ".join(f"{name} ({why})" for name, why in refused)
+                         + ". Other formats (table, csv, json, markdown) print them under their own names")
     names: dict[str, str] = {}
     for m in measures:
         if m.trec_name in names:
