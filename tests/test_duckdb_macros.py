@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
-from pairedframe.measures import parse_measures
+from pairedframe.measures import parse_measure, parse_measures
 
 sys.path.insert(0, str(Path(__file__).parent))
 from measure_grid import every_measure  # noqa: E402
@@ -188,6 +188,16 @@ def test_pf_version_against_the_installed_package_metadata(con):
 
     assert con.execute("SELECT pf_version()").fetchall() == [(version("pairedframe"),)]
     assert script().startswith(f"-- pairedframe {version('pairedframe')}: DuckDB macros")
+
+
+@pytest.mark.parametrize("text", ["recip_rank_cut.10", "recip_rank_cut", "err_20", "err.5,10", "err.", "judged_10",
+                                  "first_rel_rank.x", "top_grade_rank_5"])
+def test_trec_eval_style_names_trec_eval_lacks_through_the_macros_against_parse_measure(con, text):
+    with pytest.raises(pf.errors.UnknownMeasureError) as want:
+        parse_measure(text)
+    with pytest.raises(duckdb.Error) as got:
+        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
+    assert str(got.value).endswith(str(want.value))
 
 
 @pytest.mark.parametrize("measures, options, message", [

@@ -3,6 +3,8 @@ round-trip, ``rel=`` and ``gain=`` parameters, trec_eval list forms, and helpful
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import pairedframe as pf
@@ -19,7 +21,6 @@ PAIRS = [
     ("P@5", "P_5", "P@5"),
     ("R@1000", "recall_1000", "R@1000"),
     ("RR", "recip_rank", "RR"),
-    ("RR@10", "recip_rank_cut_10", "RR@10"),
     ("Rprec", "Rprec", "Rprec"),
     ("Success@5", "success_5", "Success@5"),
     ("Bpref", "bpref", "Bpref"),
@@ -44,6 +45,49 @@ def test_every_trec_eval_name_of_a_family_parses_to_it(key):
         text = form.name if form.kind != "long_cutoffs" else f"{form.name}_7"
         parsed = parse_measure(text)
         assert parsed and {m.family for m in parsed} == {key}, (text, parsed)
+
+
+#: The ``name`` of every ``TREC_MEAS`` in trec_eval 10.0's m_*.c files (usnistgov/trec_eval, measures.c's table).
+TREC_EVAL_10_MEASURES = frozenset("""
+    runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P relstring recall
+    infAP gm_bpref Rprec_mult utility 11pt_avg binG G dcg ideal_dcg ndcg ndcg_p ndcg_rel Rndcg ndcg_cut map_cut
+    relative_P success set_P set_relative_P set_recall set_map set_F num_nonrel_judged_ret prefs_num_prefs_poss
+    prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp prefs_pair prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret
+    prefs_pair_ret prefs_avgjg_ret prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp prefs_avgjg_imp map_avgjg
+    P_avgjg Rprec_mult_avgjg yaap rbp rbp_resid unj""".split())
+
+
+@pytest.mark.parametrize("key", sorted(REGISTRY))
+def test_every_trec_name_of_a_family_against_trec_eval_10_measure_table(key):
+    assert {form.name for form in REGISTRY[key].trec} <= TREC_EVAL_10_MEASURES
+
+
+@pytest.mark.parametrize("text, written", [
+    ("recip_rank_cut.10", "RR@10"), ("recip_rank_cut_10", "RR@10"), ("recip_rank_cut", "RR@k"), ("err_20", "ERR@20"),
+    ("err.5,10", "ERR@5, ERR@10"), ("judged_10", "Judged@10"), ("first_rel_rank_100", "FirstRelRank@100"),
+    ("top_grade_rank.5", "TopGradeRank@5"),
+])
+def test_trec_eval_style_names_of_measures_trec_eval_lacks_are_refused_naming_what_to_write(text, written):
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure(text)
+    assert f"measure {text!r}: trec_eval 10 has no measure" in str(exc.value)
+    assert f"pairedframe's is {written} " in str(exc.value)
+
+
+@pytest.mark.parametrize("text, family", [("judged", "Judged"), ("err", "ERR"), ("first_rel_rank", "FirstRelRank"),
+                                          ("top_grade_rank", "TopGradeRank")])
+def test_bare_lower_case_names_of_pairedframe_families_stay_ir_measures_aliases(text, family):
+    assert [m.name for m in parse_measure(text)] == [family]
+
+
+@pytest.mark.parametrize("name", ["RR@10", "ERR@20", "Judged@10", "Judged", "FirstRelRank", "TopGradeRank@5"])
+def test_measures_trec_eval_lacks_have_no_trec_name_and_trec_format_refuses_them(name):
+    measure = parse_measure(name)[0]
+    assert not measure.has_trec_name and measure.trec_name == name
+    ev = pf.evaluate({"r": {"1": {"a": 2.0, "b": 1.0}}}, {"1": {"a": 1, "b": 0}}, [name, "map"])
+    with pytest.raises(ValueError, match=rf"^{re.escape(name)} cannot be printed in trec_eval's format: .*Other "
+                                         r"formats \(table, csv, json, markdown\) print it"):
+        ev.to_trec()
 
 
 @pytest.mark.parametrize("alias, canonical", [
@@ -136,7 +180,7 @@ def test_unknown_names_suggest_close_matches(text, suggestion):
     ("P", None), ("P@0", "positive"), ("P_0", "positive"), ("Rprec@10", "no cutoff"),
     ("recip_rank_10", "no cutoff"), ("bpref_5", "no cutoff"), ("AP(rel=x)", "bad parameter"),
     ("AP(foo=1)", "bad parameter"), ("nDCG(gain=log)@10", "bad parameter"), ("P@5@5", None),
-    ("ERR(rel=2)@10", "relevance level"), ("", None), ("recip_rank_cut", "needs a cutoff"),
+    ("ERR(rel=2)@10", "relevance level"), ("", None), ("recip_rank_cut", "no measure 'recip_rank_cut'"),
     ("nDCG(rel=2)@10", "relevance level"), ("NumQ(rel=2)", "relevance level"),
     ("AP(gain=exp)", "gain"), ("IPrec", "needs its recall"), ("IPrec@5(rel=x)", "bad parameter"),
     ("utility.1,2", "4 coefficients"), ("ndcg.1", "malformed pair"), ("P.5,5", "duplicate"),

@@ -81,7 +81,6 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] = 'utility' THEN [pf__m(x['f']['family'], weights := pf__doubles(x['s']['params']))]
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] = 'levels' THEN [pf__m(x['f']['family'], levels := pf__doubles(x['s']['params']))]
         WHEN x['f']['kind'] = 'params' THEN [pf__m(x['f']['family'], beta := pf__doubles(x['s']['params'])[1])]
-        WHEN x['s']['params'] IS NULL AND len(x['f']['defaults']) = 0 AND x['spec']['cutoff'] = 'optional' AND x['spec']['nforms'] = 1 THEN [pf__m(x['f']['family'])]
         WHEN x['s']['params'] IS NULL AND len(x['f']['defaults']) = 0 THEN pf__unknown(x['t'], x['f']['name'] || ' needs a cutoff, e.g. ' || x['f']['name'] || '_10')
         WHEN x['f']['kind'] = 'long_cutoffs' AND x['s']['sep'] = '_' AND NOT regexp_full_match(x['s']['params'], '[0-9]+')
              THEN pf__unknown(x['t'], x['f']['name'] || '_<k> takes a positive integer cutoff')
@@ -254,10 +253,12 @@ CREATE OR REPLACE TEMP MACRO pf__name_parts(x) AS
                     THEN list_sort(CAST([coalesce(nullif(regexp_extract(p, '^\s*([+-]?[0-9]+)', 1), ''), '0') FOR p IN string_split(x['s']['params'], ',')] AS DOUBLE[]))
                WHEN pf__form(x['s']['form']).kind = 'double_cutoffs' THEN list_sort(pf__doubles(x['s']['params'])) END};
 
--- The unchecked measures of each name ({m, t}): trec_eval style, else ir_measures style, else an error.
+-- The unchecked measures of each name ({m, t}): trec_eval style, else ir_measures style, else an error (also for a
+-- trec_eval-style name of a family trec_eval lacks, pf__lacking).
 CREATE OR REPLACE TEMP MACRO pf__candidates(measures) AS
     flatten([[{'m': m, 't': x['t']}
-              FOR m IN CASE WHEN x['s'] IS NOT NULL THEN pf__trec(x)
+              FOR m IN CASE WHEN pf__lacking(x['t']) IS NOT NULL THEN [error(pf__lacking(x['t']))]
+                            WHEN x['s'] IS NOT NULL THEN pf__trec(x)
                             WHEN x['spec'] IS NULL THEN [pf__no_such(x['t'])]
                             ELSE pf__ir_measure(x) END]
              FOR x IN [struct_insert(y, kv := pf__ir_values(y['keys'], y['vals']),

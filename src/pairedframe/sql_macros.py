@@ -22,7 +22,7 @@ from functools import cache
 from typing import Any
 
 from pairedframe.sql_files import load_sql
-from pairedframe.measures import NICKNAMES, REGISTRY, known_names
+from pairedframe.measures import NICKNAMES, NOT_TREC_EVAL, REGISTRY, known_names
 from pairedframe.measures.base import Interval
 
 __all__ = ["MACRO_FILES", "register", "script"]
@@ -74,7 +74,7 @@ def _case(subject: str, cases: list[tuple[str, str]], default: str = "NULL") -> 
 # --- the measure registry as SQL ----------------------------------------------------------------
 
 _FAMILY_TYPE = ("STRUCT(key VARCHAR, cutoff VARCHAR, rel_rule VARCHAR, uses_gain BOOLEAN, \"at\" VARCHAR, aggregate VARCHAR, "
-                "value_kind VARCHAR, max_grade BIGINT, allowed VARCHAR[], params VARCHAR[], nforms BIGINT, not_comparable VARCHAR)")
+                "value_kind VARCHAR, max_grade BIGINT, allowed VARCHAR[], params VARCHAR[], not_comparable VARCHAR)")
 _FORM_TYPE = ("STRUCT(family VARCHAR, kind VARCHAR, name VARCHAR, defaults DOUBLE[], reader VARCHAR, bare_cutoff BIGINT, "
               "bare_p DOUBLE)")
 
@@ -86,7 +86,7 @@ def _family_entry(key: str) -> dict:
         p.name for p in spec.params]
     return {"key": key, "cutoff": spec.cutoff, "rel_rule": spec.rel_rule, "uses_gain": spec.uses_gain, "at": spec.at,
             "aggregate": spec.aggregate, "value_kind": spec.value_kind, "max_grade": spec.max_grade,
-            "allowed": allowed, "params": [p.name for p in spec.params], "nforms": len(spec.trec),
+            "allowed": allowed, "params": [p.name for p in spec.params],
             "not_comparable": _not_comparable(spec)}
 
 
@@ -174,6 +174,7 @@ def registry_sql() -> str:
         "names": {name.lower(): key for key, spec in REGISTRY.items() for name in (key, *spec.aliases)},
         "nicknames": {name: [n for n in members if not _text_valued(n)] for name, members in NICKNAMES.items()},
         "known": [n for n in known_names() if not _text_valued(n)],
+        "not_trec": NOT_TREC_EVAL,
     }
     text = lit(json.dumps(tables, sort_keys=True))
     return "\n\n".join([
@@ -199,9 +200,30 @@ def registry_sql() -> str:
                  FOR n IN names IF starts_with(t, n || '_') AND length(t) > length(n) + 1][1] END
       FOR names IN [CAST(json_extract(pf__registry(), '$.form_names') AS VARCHAR[])]][1]
      FOR t IN [t_in]][1];""",
+        _lacking_sql(),
         _parameter_checks(),
         _parameter_defaults(),
     ])
+
+
+def _lacking_sql() -> str:
+    """pf__lacking(t): the error message of a trec_eval-style name of a family trec_eval 10 lacks
+    (``recip_rank_cut.10``, ``err_20``), worded as ``measures._trec.not_in_trec_eval`` words it; NULL for
+    any other name. Its names are its own (lacking_t, lk): a macro's argument text is pasted in, so a
+    caller's ``x['t']`` must not meet a binding called x."""
+    pattern = "^(" + "|".join(map(re.escape, NOT_TREC_EVAL)) + ")([._].*)?$"
+    return f"""CREATE OR REPLACE TEMP MACRO pf__lacking(lacking_t) AS
+    [CASE WHEN lk['name'] <> '' AND (lk['rest'] <> '' OR lk['name'] = 'recip_rank_cut') THEN
+         'measure ' || pf__lit(lacking_t) || ': trec_eval 10 has no measure ' || pf__lit(lk['name'])
+         || CASE WHEN lk['family'] = 'RR' THEN ' (it has recip_rank, without a cutoff)' ELSE '' END
+         || '; pairedframe''s is '
+         || CASE WHEN regexp_full_match(substr(lk['rest'], 2), '[0-9]+(,[0-9]+)*')
+                 THEN array_to_string([lk['family'] || '@' || lk_k FOR lk_k IN string_split(substr(lk['rest'], 2), ',')], ', ')
+                 ELSE lk['family'] || '@k' END
+         || ' (csv, json and table print it; trec format refuses it)' END
+     FOR lk IN [{{'name': lk_name, 'rest': regexp_extract(lacking_t, {lit(pattern)}, 2),
+                'family': json_extract_string(pf__registry(), '$.not_trec.' || pf__json_key(lk_name))}}
+               FOR lk_name IN [regexp_extract(lacking_t, {lit(pattern)}, 1)]]][1];"""
 
 
 def _text_valued(name: str) -> bool:

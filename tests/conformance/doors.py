@@ -127,6 +127,8 @@ _CLI_EVAL_PARAMS = {
     "-l": (("-1",), r"-l|--rel-level|rel.level"),
     "--score-precision": (("float16",), r"score.precision"),
     "-m": (("P@0", "nDCG@-1"), r"P@0|nDCG@-1|cutoff"),
+    "-N": (("-1",), r"-N/--collection-size"),
+    "-T": (("trec_top",), r"-T/--results-format"),
 }
 _COMPARE_PARAMS = {
     "confidence_level": ((0, 1, 1.5, -0.1, float("nan")), r"confidence_level"),

@@ -188,6 +188,9 @@ PARSE_MEASURE = OtherDoor("pf.parse_measure", value=_names, cells={
     **{f"cutoff_{k}": Cell(lambda t, k=k: pf.parse_measure(f"P@{k}"), Raises(rf"P@{k}|cutoff", UnknownMeasureError))
        for k in ("0", "-1", "1.5", "x")},
     "parameter_outside_its_range": Cell(lambda t: pf.parse_measure("RBP(p=1.5)"), Raises(r"\bp\b", UnknownMeasureError)),
+    "trec_eval_style_name_trec_eval_lacks": Cell(lambda t: pf.parse_measure("err_20"),
+                                                 Raises(r"'err_20': trec_eval 10 has no measure 'err'.*ERR@20",
+                                                        UnknownMeasureError)),
     "not_a_string": Cell(lambda t: pf.parse_measure(None), Raises(r"str|measure|None")),
 }, empty=(lambda t: pf.parse_measure(""), UnknownMeasureError, "unknown measure"))
 
@@ -380,12 +383,46 @@ CLI_REPORT_JUDGMENTS = OtherDoor("cli report", value=_agreement_cells, cells={
                                           reference=lambda t: _cli_report(t, {"second": QRELS_B})),
 })
 
+# ---- evaluate: trec_eval's command line (its flags, and its text format's names) ------------------------
+
+def _cli_trec(t: Path, *args: str) -> str:
+    """stdout of ``pairedframe evaluate QRELS RUN -f trec ARGS`` on the clean run's system a."""
+    return run_cli(["evaluate", _write(t, "qrels.txt", trec_qrels_text(QRELS).decode()),
+                    _write(t, "input.a", trec_run_text(RUN.filter(pl.col("system") == "a")).decode()), "-f", "trec",
+                    *args])
+
+
+def _without_summary(text: str) -> str:
+    """trec_eval -q output without its summary lines: what trec_eval -q -n prints (m_runid.c, meas_print_final.c)."""
+    return "".join(line for line in text.splitlines(keepends=True) if line.split("\t")[1] != "all")
+
+
+#: trec_eval's flags: read as trec_eval reads them (-n, long names), or refused naming the flag and what to use.
+CLI_EVALUATE_TREC_EVAL = OtherDoor("cli evaluate", cells={
+    "clean": Cell(lambda t: _cli_trec(t, "-q", "-n", "-m", "map", "-m", "P.2"),
+                  reference=lambda t: _without_summary(_cli_trec(t, "-q", "-m", "map", "-m", "P.2")), oracle=True),
+    "long_option_names": Cell(lambda t: _cli_trec(t, "--query_eval_wanted", "--level_for_rel=2", "--nosummary"),
+                              reference=lambda t: _cli_trec(t, "-q", "-l", "2", "-n")),
+    "no_summary_without_per_query": Cell(lambda t: _cli_trec(t, "-n"), Raises(r"-n \(no summary\) without -q")),
+    "trec_eval_8_all_flag": Cell(lambda t: _cli_trec(t, "-a"), Raises(r"-a is trec_eval 8's .*use -m all_trec")),
+    "debug_flag": Cell(lambda t: _cli_trec(t, "-D", "1"), Raises(r"-D \(trec_eval's debug level\) is not supported")),
+    "obsolete_flag": Cell(lambda t: _cli_trec(t, "-o"), Raises(r"-o is trec_eval's obsolete .*trec_eval 10 ignores")),
+    "results_format_trec_eval_lacks": Cell(lambda t: _cli_trec(t, "-T", "trec_top"), Raises(r"-T/--results-format")),
+    "measure_trec_eval_lacks": Cell(lambda t: _cli_trec(t, "-m", "ERR@20"),
+                                    Raises(r"ERR@20 cannot be printed .*trec_eval 10 has no ERR measure")),
+    "cutoff_trec_eval_lacks": Cell(lambda t: _cli_trec(t, "-m", "RR@10"),
+                                   Raises(r"RR@10 cannot be printed .*'recip_rank' takes no cutoff")),
+    "trec_eval_style_name_trec_eval_lacks": Cell(lambda t: _cli_trec(t, "-m", "recip_rank_cut.10"),
+                                                 Raises(r"'recip_rank_cut.10': trec_eval 10 has no .*RR@10")),
+})
+
 OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for door in (
     COMPARE_PAIR, PPI_COMPARE, ENDPOINTS_FROM_RANKS, PARSE_MEASURE, PARSE_MEASURES, LOAD_PLAN, PLAN_FROM_TOML,
     RESAMPLE_INDEX, PPI_COMPARE_SEGMENTS)} | {"label_agreement[grades]": LABEL_AGREEMENT_GRADES,
                                               "compare_segments[segments]": COMPARE_SEGMENTS_TABLE,
                                               "report[judgments]": REPORT_JUDGMENTS,
-                                              "cli report[judgments]": CLI_REPORT_JUDGMENTS}
+                                              "cli report[judgments]": CLI_REPORT_JUDGMENTS,
+                                              "cli evaluate[trec_eval]": CLI_EVALUATE_TREC_EVAL}
 
 # trec_eval's other judgment files and the DuckDB macros (imported last: they build on Cell and OtherDoor)
 from tests.conformance.judgment_file_doors import DUCKDB_REGISTER, READ_PREFS, READ_ZSCORES  # noqa: E402

@@ -12,9 +12,12 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
+from pairedframe.cli.trec_eval_args import TrecEvalCommand
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.errors import user_stacklevel
+from pairedframe.evaluation.trec_text import require_printable, split_runid
 from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
+from pairedframe.measures import parse_measures
 from pairedframe.report.output import json_text
 
 
@@ -30,13 +33,14 @@ def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
                    system_names=tuple(sorted(ev.system_names, key=lambda s: rank.get(s, len(rank)))))
 
 
-@app.command("evaluate")
+@app.command("evaluate", cls=TrecEvalCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @friendly_errors
 def evaluate_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
     runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst, or tables; NAME=PATH names one")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10, all_trec; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
+    no_summary: Annotated[bool, typer.Option("-n", "--no-summary", help="print no summary ('all') lines, runid included (trec_eval -n); needs -q")] = False,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
     rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
     depth: Annotated[int | None, typer.Option("-M", "--depth", help="keep the top N documents per query (trec_eval -M)")] = None,
@@ -46,6 +50,8 @@ def evaluate_cmd(
     judgments_format: Annotated[str, typer.Option("-R", "--judgments-format", help="layout of QRELS (trec_eval -R): qrels, qrels_jg (iter column = judgment group; -m qrels_jg), prefs or qrels_prefs (preference judgments; -m all_prefs)")] = "qrels",
     judged_only: Annotated[bool, typer.Option("-J", "--judged-only", help="drop unjudged documents from every ranking first (trec_eval -J)")] = False,
     zscores: Annotated[Path | None, typer.Option("-Z", "--zscores", help="print z-scores against the per-query means and standard deviations in this file: lines qid measure mean stddev (trec_eval -Z)")] = None,
+    collection_size: Annotated[int | None, typer.Option("-N", "--collection-size", help="documents in the collection, for utility's fourth weight (trec_eval -N); sets collection_size of every utility measure that does not state one")] = None,
+    results_format: Annotated[str, typer.Option("-T", "--results-format", help="layout of RUN (trec_eval -T): trec_results, trec_eval 10's only one")] = "trec_results",
     grades: Annotated[str, typer.Option("--grades", help="strict (integer grades only; 1. and 2.0 are integers) or trec_eval (read 1.5 as 1, as trec_eval's atol does; warns)")] = "strict",
 ) -> None:
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
@@ -55,6 +61,10 @@ def evaluate_cmd(
     --format markdown prints the table of means as a GFM pipe table, names escaped as in compare's
     markdown (per-query rows with -q). Every format lists the runs in the order given. String-valued measures (relstring) appear in
     csv/json/table output in a text column.
+
+    trec_eval 10's options: -q -m -c -l -n -M -N -J -R -T -Z -h, and its long names (--nosummary,
+    --level_for_rel=2, ...). -n drops the summary lines (with -q); -N sets the collection size of
+    utility measures. -D, -o, -v and trec_eval 8's -a are refused, naming what to use instead.
 
     -R reads QRELS in another of trec_eval's layouts: qrels_jg (assessors in the iteration column;
     -m qrels_jg), prefs and qrels_prefs (preference judgments; -m all_prefs). -Z FILE prints
@@ -67,11 +77,23 @@ def evaluate_cmd(
     """
     if fmt not in ("table", "csv", "json", "markdown", "trec"):
         raise ValueError(f"--format must be table, csv, json, markdown or trec, got {fmt!r}")
+    if results_format != "trec_results":
+        raise ValueError(f"-T/--results-format must be trec_results (trec_eval 10's only results format), got "
+                         f"{results_format!r}")
+    if no_summary and not per_query:
+        raise ValueError("-n (no summary) without -q leaves nothing to print: add -q for the per-query values")
+    if collection_size is not None and collection_size < 0:
+        raise ValueError(f"-N/--collection-size must be an integer >= 0, got {collection_size}")
     if measure and all(m.strip() == "runid" for m in measure) and fmt != "trec":
         raise ValueError("-m runid names no measure, only trec_eval's runid line: use it with --format trec, "
                          "or add a measure, e.g. -m map")
+    measures = _with_collection_size(measure or ["official"], collection_size)
+    if fmt == "trec":       # before reading any file: a measure trec_eval cannot print is refused now
+        names, _ = split_runid(measures)
+        require_printable([m.resolved(rel_level, judged_only) for m in parse_measures(names or ["num_q"])],
+                          rel_level, judged_only)
     named = named_runs(runs)
-    ev = evaluate(named, str(qrels), measure or "official", complete=complete,
+    ev = evaluate(named, str(qrels), measures, complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine,  # type: ignore[arg-type]
                   judgments_format=judgments_format, judged_only=judged_only, grades=grades)  # type: ignore[arg-type]
     if zscores is not None:
@@ -80,7 +102,7 @@ def evaluate_cmd(
             _warn_missing_zscores(ev.per_query, zscores)
     ev = in_argument_order(ev, list(named))
     if fmt == "trec":
-        sys.stdout.write(ev.to_trec(per_query=per_query))
+        sys.stdout.write(ev.to_trec(per_query=per_query, summary=not no_summary))
         return
     summary = _z_named(ev.summary(), ev.settings.zscores)
     if fmt in ("table", "markdown") and not per_query:
@@ -101,6 +123,8 @@ def evaluate_cmd(
         return
     # trec_eval's "all" rows; the summary column tells them from a query whose id is "all"
     rows = summary.select("system", pl.lit("all").alias("qid"), "measure", "value", pl.lit(True).alias("summary"))
+    if no_summary:          # -n: the per-query rows alone (-q is required)
+        rows = rows.clear()
     if per_query:
         rows = pl.concat([_z_named(ev.per_query, ev.settings.zscores).with_columns(pl.lit(False).alias("summary")), rows])
         if ev.text.height:  # string-valued measures (relstring): a text column, value null
@@ -118,6 +142,18 @@ def evaluate_cmd(
         sys.stdout.write(json_text(records))
         return
     print_frame(rows, fmt)
+
+
+def _with_collection_size(measures: list[str], collection_size: int | None) -> list:
+    """The -m names, with trec_eval's -N set as the collection size of every utility measure that states
+    none (and ``runid`` kept when the names asked for trec_eval's runid line)."""
+    names, runid = split_runid(measures)
+    if collection_size is None or not names:
+        return measures
+    parsed = [replace(m, params=(*m.params, ("collection_size", collection_size)))
+              if m.family == "Utility" and "collection_size" not in dict(m.params) else m
+              for m in parse_measures(names)]
+    return [*parsed, "runid"] if runid else parsed
 
 
 def _warn_missing_zscores(per_query: pl.DataFrame, path: Path) -> None:

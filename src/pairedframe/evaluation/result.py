@@ -153,7 +153,7 @@ class Evaluation:
         return replace(self, per_query=values, settings=replace(self.settings, zscores=True))
 
     def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None,
-                runid: bool | None = None) -> str:
+                runid: bool | None = None, summary: bool = True) -> str:
         """trec_eval's text output (``trec_eval -q`` when ``per_query``; ``-Z`` names and numbers after
         :meth:`zscore`); see :func:`pairedframe.evaluation.trec_text.format_trec`.
 
@@ -168,6 +168,8 @@ class Evaluation:
             the measure names given to :func:`pairedframe.evaluate` (:attr:`trec_runid`): yes for the
             default set, ``all_trec`` and the other nicknames, or with ``"runid"`` among the names; no
             for a list of measures (``["map", "P.5"]``, as ``trec_eval -m map -m P.5``).
+        summary : bool, default True
+            Print the ``all`` block (``runid`` included); False is trec_eval's ``-n``.
 
         Returns
         -------
@@ -179,13 +181,18 @@ class Evaluation:
         ValueError
             A measure trec_eval cannot print under this evaluation's settings: a ``rel=`` other than
             ``rel_level`` (trec_eval ``-l``), a ``judged_only`` other than the call's (``-J``), or a
-            parameter trec_eval has no name for (``nDCG(dcg='exp-log2')@10``); or two measures
-            sharing a trec_eval name."""
+            parameter trec_eval has no name for (``nDCG(dcg='exp-log2')@10``, ``RR@10``), a measure
+            trec_eval 10 does not have (``ERR@20``, ``Judged@10``, ``FirstRelRank``); or two measures
+            sharing a trec_eval name; or neither ``per_query`` nor ``summary`` (nothing to print)."""
+        if not per_query and not summary:
+            raise ValueError("to_trec with per_query=False and summary=False prints nothing (trec_eval -n without "
+                             "-q): keep one of them")
         return format_trec(self.per_query, self.summary(), self.measures, systems=self.systems,
                            run_tags=self.run_tags, per_query=per_query, runids=runids,
                            runid=self.trec_runid if runid is None else runid, text=self.text,
                            zscores=self.settings.zscores, num_rel_all=self.trec_num_rel_all,
-                           rel_level=self.settings.rel_level, judged_only=self.settings.judged_only)
+                           rel_level=self.settings.rel_level, judged_only=self.settings.judged_only,
+                           summary_lines=summary)
 
 
 def _c_math(fn) -> Any:

@@ -36,10 +36,8 @@ def _line(name: str, qid: str, value: str) -> str:
     return f"{name:<22}\t{qid}\t{value}\n"
 
 
-def _number(value: float | None, count: bool) -> str:
-    """C's ``%ld`` of a count, ``%6.4f`` of a value (``inf`` for a missing rank, as C prints it)."""
-    if value is None:
-        value = float("inf")
+def _number(value: float, count: bool) -> str:
+    """C's ``%ld`` of a count, ``%6.4f`` of a value."""
     return str(int(round(value))) if count else f"{value:6.4f}"
 
 
@@ -47,7 +45,7 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
                 systems: Sequence[str], run_tags: Mapping[str, str] | None = None, per_query: bool = True,
                 runids: Mapping[str, str] | None = None, runid: bool = True, text: pl.DataFrame | None = None,
                 zscores: bool = False, num_rel_all: int | None = None, rel_level: int | None = None,
-                judged_only: bool = False) -> str:
+                judged_only: bool = False, summary_lines: bool = True) -> str:
     """Render like ``trec_eval [-q]``: per system, the per-query blocks (queries in byte order,
     measures in trec_eval's order) and then the ``all`` block (``runid`` first when ``runid``).
 
@@ -56,8 +54,7 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     measure, text``), as :class:`pairedframe.evaluation.Evaluation` holds them.
 
     As trec_eval: ``num_q``, ``gm_map`` and ``gm_bpref`` are printed in the ``all`` block only,
-    ``relstring`` per query only, quoted (``'0010-.'``); a missing rank (FirstRelRank) prints
-    ``inf``. ``runids`` maps system -> the run's tag (trec_eval prints the tag); default: the tags
+    ``relstring`` per query only, quoted (``'0010-.'``). ``runids`` maps system -> the run's tag (trec_eval prints the tag); default: the tags
     read from the run files, else the system name. trec_eval prints ``runid`` with its default
     measure set, not with ``-m`` lists.
 
@@ -70,6 +67,8 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     front and every value, counts included, prints as ``%6.4f`` (relstring and runid unchanged).
     ``num_rel_all``: the value of num_rel's ``all`` line (trec_eval under ``-c``: the judgments with a
     grade > 0, whatever ``-l``; see :attr:`pairedframe.Evaluation.trec_num_rel_all`).
+
+    ``summary_lines=False`` leaves out the ``all`` block, ``runid`` included (trec_eval ``-n``).
 
     ``rel_level`` and ``judged_only`` are the evaluation's (trec_eval ``-l``, ``-J``): trec_eval's
     names carry neither, so a measure is printed under its trec_eval name only when its own level
@@ -84,21 +83,12 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
     ------
     ValueError
         A measure trec_eval cannot print under these settings: its ``rel`` is not ``rel_level``, its
-        ``judged_only`` not the call's, or trec_eval has no name for a parameter
-        (``nDCG(dcg='exp-log2')@10``, ``RBP(rel=2)``); or two measures share a trec_eval name.
+        ``judged_only`` not the call's, trec_eval has no name for a parameter
+        (``nDCG(dcg='exp-log2')@10``, ``RBP(rel=2)``, ``RR@10``) or no such measure at all (``ERR@20``,
+        ``Judged@10``, ``FirstRelRank``); or two measures share a trec_eval name.
     """
     measures = sorted(measures, key=lambda m: m.trec_sort_key)
-    for m in measures:
-        why = unprintable(m, rel_level, judged_only)
-        if why is not None:
-            raise ValueError(f"{m.name} cannot be printed in trec_eval's format: {why}. Other formats (csv, json, "
-                             "table) print it under its own name")
-    names: dict[str, str] = {}
-    for m in measures:
-        if m.trec_name in names:
-            raise ValueError(f"{names[m.trec_name]} and {m.name} are both {m.trec_name!r} in trec_eval's "
-                             f"format; evaluate them separately or use another format")
-        names[m.trec_name] = m.name
+    require_printable(measures, rel_level, judged_only)
     if per_query and values.height and (values["qid"] == "all").any():
         _warn_query_named_all()
     runids = {**(run_tags or {}), **(runids or {})}
@@ -123,6 +113,8 @@ def format_trec(values: pl.DataFrame, summary: pl.DataFrame, measures: Sequence[
                         out.append(_line(trec_name, qid, f"'{strings[(system, qid, name)]}'"))
                     else:
                         out.append(z + _line(trec_name, qid, _number(cells[(qid, name)], count)))
+        if not summary_lines:
+            continue
         if runid:
             out.append(_line("runid", "all", runids.get(system, system)))
         for m in measures:
@@ -143,10 +135,33 @@ def _warn_query_named_all() -> None:
                   "two apart (the summary column), or rename the query", UserWarning, stacklevel=user_stacklevel())
 
 
+def require_printable(measures: Sequence["Measure"], rel_level: int | None, judged_only: bool) -> None:
+    """Raise ValueError naming every measure trec_eval's format cannot print under ``rel_level`` and
+    ``judged_only`` (:func:`unprintable`) and why, or two measures it would print under one name."""
+    refused = [(m.name, why) for m in measures if (why := unprintable(m, rel_level, judged_only)) is not None]
+    if len(refused) == 1:
+        raise ValueError(f"{refused[0][0]} cannot be printed in trec_eval's format: {refused[0][1]}. Other formats "
+                         "(table, csv, json, markdown) print it under its own name")
+    if refused:
+        raise ValueError(f"{len(refused)} measures cannot be printed in trec_eval's format: "
+                         + "; ".join(f"{name} ({why})" for name, why in refused)
+                         + ". Other formats (table, csv, json, markdown) print them under their own names")
+    names: dict[str, str] = {}
+    for m in measures:
+        if m.trec_name in names:
+            raise ValueError(f"{names[m.trec_name]} and {m.name} are both {m.trec_name!r} in trec_eval's "
+                             f"format; evaluate them separately or use another format")
+        names[m.trec_name] = m.name
+
+
 def unprintable(m: "Measure", rel_level: int | None, judged_only: bool) -> str | None:
     """Why trec_eval's name of ``m`` would name another quantity under an evaluation at ``rel_level``
     (None: not checked) and ``judged_only`` (trec_eval ``-l``, ``-J``), or None when it names ``m``."""
     spec = m.spec
+    if not spec.trec:
+        return f"trec_eval 10 has no {m.family} measure"
+    if not m.has_trec_name and m.cutoff is not None and not any(f.kind == "long_cutoffs" for f in spec.trec):
+        return f"trec_eval's {spec.trec_name!r} takes no cutoff"
     if not m.has_trec_name:
         return "trec_eval has no name for its parameters"
     if spec.rel_rule == "optional" and m.rel is not None:

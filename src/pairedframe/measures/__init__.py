@@ -9,6 +9,7 @@ imported here; the tests pick the family up from the registry.
 import importlib
 import pkgutil
 
+from pairedframe.measures._trec import NOT_TREC_EVAL
 from pairedframe.measures.base import DEFAULT_REL_LEVEL, REGISTRY, Family, Measure, Param, PolarsContext, TrecForm
 from pairedframe.measures.parse import (NICKNAMES, OFFICIAL, RUNID_NICKNAMES, higher_is_better, known_names,
                                         parse_measure, parse_measures)
@@ -20,5 +21,5 @@ for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if not _module.startswith("_") and _module not in _INFRASTRUCTURE:
         importlib.import_module(f"{__name__}.{_module}")
 
-__all__ = ["DEFAULT_REL_LEVEL", "NICKNAMES", "OFFICIAL", "REGISTRY", "RUNID_NICKNAMES", "Family", "Measure", "Param",
+__all__ = ["DEFAULT_REL_LEVEL", "NICKNAMES", "NOT_TREC_EVAL", "OFFICIAL", "REGISTRY", "RUNID_NICKNAMES", "Family", "Measure", "Param",
            "PolarsContext", "TrecForm", "higher_is_better", "known_names", "parse_measure", "parse_measures"]

@@ -1,10 +1,12 @@
 """trec_eval's measure-parameter syntax (meas_init.c): comma-separated doubles and ``name=value``
-pairs, read as C's atof reads them; and the texts trec_eval prints for them."""
+pairs, read as C's atof reads them; the texts trec_eval prints for them; and the refusal of
+trec_eval-style names of measures trec_eval 10 does not have."""
 
 from __future__ import annotations
 
 import re
 
+from pairedframe.errors import UnknownMeasureError
 from pairedframe.measures.base import Measure
 from pairedframe.measures.param_text import gains_text
 
@@ -55,3 +57,24 @@ def printable_gains(measure: Measure) -> str:
 def number_text(value: float) -> str:
     """A parameter as a short C-like text: 0.8 -> '0.8', 2.0 -> '2'."""
     return f"{value:g}"
+
+
+#: trec_eval-style spellings of families trec_eval 10 lacks (pairedframe once read them as its names) ->
+#: the family; bare, all but recip_rank_cut are ir_measures-style aliases and still parse as such.
+NOT_TREC_EVAL = {"recip_rank_cut": "RR", "err": "ERR", "judged": "Judged", "first_rel_rank": "FirstRelRank",
+                 "top_grade_rank": "TopGradeRank"}
+_NOT_TREC_EVAL_TEXT = re.compile(r"(?P<name>" + "|".join(NOT_TREC_EVAL) + r")(?:[._](?P<params>.*))?")
+
+
+def not_in_trec_eval(text: str) -> UnknownMeasureError | None:
+    """The error for a trec_eval-style name of a family trec_eval 10 does not have (``recip_rank_cut.10``,
+    ``err_20``), saying what to write; None for any other text."""
+    m = _NOT_TREC_EVAL_TEXT.fullmatch(text)
+    if m is None or (m["params"] is None and m["name"] != "recip_rank_cut"):
+        return None
+    family = NOT_TREC_EVAL[m["name"]]
+    cutoffs = (m["params"] or "").split(",")
+    written = ", ".join(f"{family}@{k}" for k in cutoffs) if all(k.isdigit() for k in cutoffs) else f"{family}@k"
+    has = " (it has recip_rank, without a cutoff)" if family == "RR" else ""
+    return UnknownMeasureError(f"measure {text!r}: trec_eval 10 has no measure {m['name']!r}{has}; pairedframe's is "
+                               f"{written} (csv, json and table print it; trec format refuses it)")

@@ -9,6 +9,7 @@ instance (``nDCG@10``, ``AP(rel=2)@100``, ``RBP(p=0.9)``) whose canonical name i
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -203,9 +204,9 @@ class Family:
         raise KeyError(name)
 
     @property
-    def trec_name(self) -> str:
-        """trec_eval's main name of the family (the first form)."""
-        return self.trec[0].name
+    def trec_name(self) -> str | None:
+        """trec_eval's main name of the family (the first form); None for a family trec_eval 10 lacks."""
+        return self.trec[0].name if self.trec else None
 
 
 @dataclass(frozen=True)
@@ -348,8 +349,10 @@ class Measure:
         rel_stated = spec.uses_rel and self.rel is not None and (self.rel != DEFAULT_REL_LEVEL or self.rel_in_name)
         return spec.trec_named and not rel_stated and not self.judged_only and not self.judged_only_stated
 
-    def _trec_form(self) -> TrecForm:
+    def _trec_form(self) -> TrecForm | None:
         forms = self.spec.trec
+        if not forms:
+            return None
         if self.at is not None:
             for form in forms:
                 if form.kind in ("long_cutoffs", "double_cutoffs"):
@@ -364,8 +367,9 @@ class Measure:
         """trec_eval's name (``ndcg_cut_10``, ``P_5``, ``map``, ``iprec_at_recall_0.10``).
 
         ``rel`` and ``judged_only`` are trec_eval command-line options (-l, -J), not part of its
-        names. A measure trec_eval cannot name (exponential gain, a gain map with a cutoff, RBP@k)
-        keeps its canonical name.
+        names. A measure trec_eval cannot name (exponential gain, a gain map with a cutoff, RBP@k,
+        RR@10, and the families trec_eval 10 lacks: ERR, Judged, FirstRelRank, TopGradeRank) keeps
+        its canonical name; :attr:`has_trec_name` tells them apart.
         """
         if self.trec_label is not None:
             return self.trec_label
@@ -374,19 +378,24 @@ class Measure:
 
     @property
     def has_trec_name(self) -> bool:
-        """Whether trec_eval names it (up to its -l and -J): not ``nDCG(dcg='exp-log2')@10``."""
+        """Whether trec_eval 10 names it (up to its -l and -J): not ``nDCG(dcg='exp-log2')@10``, not
+        ``RR@10`` (trec_eval's recip_rank has no cutoff), not ``ERR@20`` (no such trec_eval measure)."""
         return self.trec_label is not None or self._trec_parses_back(self._trec_text())
 
-    def _trec_parses_back(self, text: str) -> bool:
+    def _trec_parses_back(self, text: str | None) -> bool:
         """Whether trec_eval's ``text`` names this measure (up to rel and judged_only, which are options)."""
+        if text is None:
+            return False
         plain = Measure(self.family, self.cutoff, None, self.gain, self.params, self.gains)
         try:
             return NAME_PARSER[0](text) == [plain]
         except ValueError:
             return False
 
-    def _trec_text(self) -> str:
+    def _trec_text(self) -> str | None:
         form = self._trec_form()
+        if form is None:
+            return None
         if form.kind == "long_cutoffs" and self.cutoff is not None:
             return f"{form.name}_{self.cutoff}"
         if form.kind == "double_cutoffs":
@@ -398,9 +407,11 @@ class Measure:
 
     @property
     def trec_sort_key(self) -> tuple[int, float]:
-        """Position in trec_eval's output: its measure table order, then the cutoff."""
+        """Position in trec_eval's output: its measure table order, then the cutoff (families trec_eval
+        lacks last: they are never printed in its format, only sorted beside measures that are)."""
         at = self.at
-        return (self._trec_form().order, float(at) if at is not None else 0.0)
+        form = self._trec_form()
+        return (form.order if form is not None else sys.maxsize, float(at) if at is not None else 0.0)
 
     def resolved(self, rel_level: int, judged_only: bool = False) -> "Measure":
         """This measure with ``rel`` filled from the call's level when the name did not set it, and
@@ -450,6 +461,8 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
     row per evaluated query. Its docstring is the family's documentation (formula, value for an
     empty ranking, the trec_eval source file it follows). ``examples`` are names the tests
     evaluate besides the generic cutoff/rel/gain combinations (parameters worth checking).
+    ``trec``: trec_eval 10's names of the family (its ``m_*.c`` files); ``()`` for a family trec_eval
+    lacks (ERR, Judged@k), which trec format then refuses instead of printing an invented name.
     ``judgments``: the judgments it reads (see :data:`JudgmentsKind`); its implementation then takes
     that kind's context. ``trec_named``: its canonical name is trec_eval's (a family ir_measures
     lacks). ``ranking_based``: trec_eval's ``-J`` changes its value.

@@ -7,13 +7,13 @@ from dataclasses import replace
 import polars as pl
 
 from pairedframe.measures.polars_exprs import KEYS, c_pow, ordered_sum, per_query, quotient
-from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import UNIT, Measure, PolarsContext, family
 
 MAX_GRADE = 4  # gdeval's $MAX_JUDGMENT: the stopping probability of grade g is (2**g - 1) / 2**4
 
 
 @family(key="ERR", value_range=UNIT,
-        trec=TrecForm("err", "long_cutoffs", 610), sql_file="err.sql", cutoff="optional", rel="none",
+        trec=(), sql_file="err.sql", cutoff="optional", rel="none",
         max_grade=MAX_GRADE, empty_value="0", examples=("ERR@3",))
 def err(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Expected reciprocal rank: ``sum_{r <= k} R(g_r) / r * prod_{j < r} (1 - R(g_j))`` with the

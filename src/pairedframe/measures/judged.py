@@ -23,7 +23,7 @@ def unjudged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 
 
 @family(key="Judged", value_range=UNIT,
-        trec=TrecForm("judged", "long_cutoffs", 600), sql_file="judged.sql", cutoff="optional",
+        trec=(), sql_file="judged.sql", cutoff="optional",
         rel="none", empty_value="0")
 def judged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Judged@k (ir_measures): the share of the top k documents that have a qrels line, whatever its

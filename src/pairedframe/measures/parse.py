@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from pairedframe.errors import UnknownMeasureError, user_stacklevel
+from pairedframe.measures._trec import not_in_trec_eval
 from pairedframe.measures.base import NAME_PARSER, REGISTRY, UNBOUNDED, Measure, TrecForm
 
 # trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
@@ -272,8 +273,6 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
         return [_make(family, text)]
     if form.kind in ("long_cutoffs", "double_cutoffs"):
         if params is None:
-            if not form.defaults and REGISTRY[family].cutoff == "optional" and len(REGISTRY[family].trec) == 1:
-                return [_make(family, text)]  # a pairedframe extra such as judged: the whole ranking
             if not form.defaults:
                 raise _unknown(text, f"{form.name} needs a cutoff, e.g. {form.name}_10")
             values = list(form.defaults)
@@ -338,6 +337,9 @@ def parse_measure(text: str) -> list[Measure]:
     text = text.strip()
     if text in NICKNAMES:
         return [m for name in NICKNAMES[text] for m in parse_measure(name)]
+    lacking = not_in_trec_eval(text)
+    if lacking is not None:
+        raise lacking
     split = _split_trec(text)
     if split is not None:
         return _trec_style(*split, text)

@@ -8,7 +8,7 @@ import math
 import polars as pl
 
 from pairedframe.measures.polars_exprs import KEYS, within_cutoff
-from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
+from pairedframe.measures.base import Measure, PolarsContext, family
 
 
 def _first(ctx: PolarsContext, where: pl.Expr) -> pl.LazyFrame:
@@ -18,21 +18,21 @@ def _first(ctx: PolarsContext, where: pl.Expr) -> pl.LazyFrame:
 
 
 @family(key="FirstRelRank", value_range=(1.0, math.inf),
-        aliases=("first_rel_rank",), trec=TrecForm("first_rel_rank", "long_cutoffs", 620),
+        aliases=("first_rel_rank",), trec=(),
         sql_file="first_rel_rank.sql", cutoff="optional", higher_is_better=False,
         empty_value="null (not retrieved)")
 def first_rel_rank(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """The 1-based rank of the first relevant document (grade >= rel), within the top k; null when
-    none is retrieved there (``inf`` in trec_eval's text format). Lower is better: compare and
-    worst_queries treat an increase as a loss. Queries where a system retrieves no relevant
-    document have no value, so compare pairs only the queries where both systems found one; the
-    summary is the mean over the queries with a value. 1 / FirstRelRank is RR.
+    none is retrieved there. Lower is better: compare and worst_queries treat an increase as a
+    loss. Queries where a system retrieves no relevant document have no value, so compare pairs
+    only the queries where both systems found one; the summary is the mean over the queries with a
+    value. 1 / FirstRelRank is RR. trec_eval 10 has no such measure: trec format refuses it.
     """
     return _first(ctx, pl.col("is_rel") & within_cutoff(measure))
 
 
 @family(key="TopGradeRank", value_range=(1.0, math.inf),
-        aliases=("top_grade_rank",), trec=TrecForm("top_grade_rank", "long_cutoffs", 630),
+        aliases=("top_grade_rank",), trec=(),
         sql_file="top_grade_rank.sql", cutoff="optional", rel="none", higher_is_better=False,
         empty_value="null (not retrieved)")
 def top_grade_rank(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:

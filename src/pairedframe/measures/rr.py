@@ -8,8 +8,7 @@ from pairedframe.measures.polars_exprs import per_query, quotient, within_cutoff
 from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, family
 
 
-@family(key="RR", value_range=UNIT, aliases=("mrr",), trec=(TrecForm("recip_rank", "single", 90),
-                                          TrecForm("recip_rank_cut", "long_cutoffs", 95)),
+@family(key="RR", value_range=UNIT, aliases=("mrr",), trec=TrecForm("recip_rank", "single", 90),
         sql_file="rr.sql", cutoff="optional", empty_value="0")
 def rr(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Reciprocal rank of the first relevant document (grade >= rel) within the top k (the whole
