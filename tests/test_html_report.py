@@ -534,3 +534,19 @@ def test_report_of_a_measure_set_with_counts_and_gmap_plots_only_the_compared_me
     res = CliRunner().invoke(app, ["report", str(qrels), *map(str, runs), "-m", "official", "-B", "99", "-o", str(out)])
     assert res.exit_code == 0, res.output
     assert "left out of the comparison" in res.stderr and out.stat().st_size > 0
+
+
+def test_report_agreement_table_prints_a_dash_for_a_nan_interval(tmp_path):
+    """The qrels against themselves: every leave-one-query-out kappa and tau_b is 1, so their jackknife
+    intervals are NaN (no spread seen is no certainty); the tables print a dash, never "nan", and the
+    warnings say why."""
+    qrels, runs = example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(runs, qrels, "nDCG@10", baseline="bm25", judgments={"same": str(qrels)}, n_resamples=99)
+    root = _Page(rep.fragment).tags[0][1]["id"]
+    ranks = re.search(rf'<table id="{root}-ranks-0".*?</table>', rep.fragment, re.S).group(0)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", ranks)
+    assert "–" in cells and not any(c.lower() == "nan" for c in cells)
+    assert not re.search(r">\s*nan\s*<", rep.fragment, re.I)
+    assert any("NaN, not a point" in m for m in rep.warnings)

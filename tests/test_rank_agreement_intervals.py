@@ -3,6 +3,8 @@ inside, the percentile bootstrap's note when it excludes its estimate (real DL-2
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import polars as pl
 import pytest
@@ -11,6 +13,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import pairedframe as pf
+from pairedframe.comparison.rank_agreement import NO_SPREAD_NOTE
+from pairedframe.errors import SmallSampleWarning
 from pairedframe.stats.rank_agreement import agreement_coefficients_many, leave_one_out_means
 from pairedframe.stats.rbo import rbo
 from tests.reference.agreement_reference import tau_ap_loop
@@ -77,17 +81,47 @@ def test_agreement_coefficients_many_and_leave_one_out_means_against_loops():
 @given(st.integers(3, 6), st.integers(3, 12), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.02, 0.3]))
 def test_rank_interval_contains_its_estimate(k, n, seed, spread):
     """Whatever the data -- near ties (spread 0.02), exact ties (0), clear orders -- the default interval
-    holds its own coefficient."""
+    holds its own coefficient, or is NaN (with its note) when no query changes the coefficient."""
     rng = np.random.default_rng(seed)
     A = spread * np.arange(k) + rng.normal(0, 0.1, (n, k)).round(2)
     B = A + rng.normal(0, 0.1, (n, k)).round(2)
     assume(np.ptp(A.mean(0)) > 0 and np.ptp(B.mean(0)) > 0)
-    r = pf.rank_agreement(_frame(A), _frame(B), measure="AP")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        r = pf.rank_agreement(_frame(A), _frame(B), measure="AP")
     for name in ("kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo"):
         c = getattr(r, name)
         low, high = c.confidence_interval
+        if c.note == NO_SPREAD_NOTE:
+            assert np.isnan(low) and np.isnan(high)
+            continue
         assert low <= c.statistic <= high
         assert (-1.0 if name != "rbo" else 0.0) <= low and high <= 1.0
+
+
+def test_rank_jackknife_interval_is_nan_not_a_point_when_no_query_changes_the_coefficient():
+    """Three well separated systems ordered alike under both label sets: every leave-one-query-out tau_b is 1,
+    a jackknife standard error of 0 -- no spread seen, not certainty (the exact p-value is 1/3) -- so the
+    interval is NaN with a note and a SmallSampleWarning, as for kappa; it was the point [1, 1]."""
+    rng = np.random.default_rng(3)
+    A = np.array([0.2, 0.5, 0.8]) + rng.normal(0, 0.02, (12, 3))
+    B = A + rng.normal(0, 0.02, (12, 3))
+    with pytest.warns(SmallSampleWarning, match=r"kendall_tau_b.*same without any one of the 12 queries.*NaN, not a point"):
+        r = pf.rank_agreement(_frame(A), _frame(B), measure="AP")
+    tau = r.kendall_tau_b
+    assert tau.statistic == 1.0 and tau.pvalue == pytest.approx(1 / 3)
+    assert np.isnan(tau.confidence_interval.low) and np.isnan(tau.confidence_interval.high)
+    assert tau.note == NO_SPREAD_NOTE and "no interval (NaN)" in tau.note
+    row = r.table.filter(pl.col("coefficient") == "kendall_tau_b").row(0, named=True)
+    assert np.isnan(row["ci_low"]) and np.isnan(row["ci_high"])
+    # s0 above s1 under `a` only by query 0: without it they tie, tau_b drops; the jackknife sees spread
+    A[:, 0], B[:, 0] = A[:, 1], B[:, 1] + 0.1
+    A[0, 0] += 0.1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SmallSampleWarning)
+        r = pf.rank_agreement(_frame(A), _frame(B), measure="AP")
+    low, high = r.kendall_tau_b.confidence_interval
+    assert low < r.kendall_tau_b.statistic <= high and r.kendall_tau_b.note == "approximate"
 
 
 @pytest.mark.shared_data

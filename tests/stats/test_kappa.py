@@ -135,4 +135,6 @@ def test_jackknife_t_interval_against_scipy_t():
     assert jackknife_t_interval(0.98, loo, bounds=(-1.0, 1.0)).high == 1.0
     assert np.isnan(jackknife_t_interval(0.3, [0.3]).low)                  # one unit: no spread
     assert np.isnan(jackknife_t_interval(0.3, [0.3, np.nan]).high)
-    assert tuple(jackknife_t_interval(0.5, [0.5, 0.5, 0.5])) == (0.5, 0.5)
+    # equal leave-one-out values: a standard error of 0 is no spread seen, not certainty -- NaN, never a point
+    flat = jackknife_t_interval(0.5, [0.5, 0.5, 0.5])
+    assert np.isnan(flat.low) and np.isnan(flat.high)

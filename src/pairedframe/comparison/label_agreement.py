@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import warnings
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ from pairedframe.errors import InputFormatError, InsufficientSampleError, SmallS
 from pairedframe.io.convert import as_qrels
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.kappa import cohen_kappa_many, confusion_matrix
-from pairedframe.stats.jackknife import jackknife_se, jackknife_t_interval
+from pairedframe.stats.jackknife import NO_SPREAD, jackknife_t_interval
 
 __all__ = ["LabelAgreement", "label_agreement", "KAPPA_INTERVAL"]
 
@@ -153,8 +152,6 @@ def kappa_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarra
         statistic = float(cohen_kappa_many(total[None], weights=weights, values=vals)[0])
         leave_one_out = cohen_kappa_many(total[None] - pq, weights=weights, values=vals)
         ci = jackknife_t_interval(statistic, leave_one_out, confidence_level=confidence_level, bounds=(-1.0, 1.0))
-        if jackknife_se(leave_one_out) == 0.0:   # equal leave-one-out kappas: no spread seen, which is no certainty
-            ci = ConfidenceInterval(math.nan, math.nan)
         out[name] = (statistic, ci)
     return out
 
@@ -211,10 +208,8 @@ def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary:
         warnings.warn(f"{', '.join(nan_loo)}: without one of the {n} queries the kappa is undefined (the rest have "
                       "one grade in both sets), so its interval is NaN", SmallSampleWarning, stacklevel=user_stacklevel())
     if flat:
-        warnings.warn(f"{', '.join(flat)}: the kappa is the same without any one of the {n} queries, so the "
-                      "jackknife sees no spread between queries and its standard error is 0; that is no certainty "
-                      "(with few queries it is common), so the interval is NaN, not a point", SmallSampleWarning,
-                      stacklevel=user_stacklevel())
+        warnings.warn(f"{', '.join(flat)}: the kappa is the same without any one of the {n} queries, so "
+                      f"{NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)

@@ -37,7 +37,7 @@ from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
-from pairedframe.stats.jackknife import jackknife_t_interval
+from pairedframe.stats.jackknife import NO_SPREAD, jackknife_se, jackknife_t_interval
 from pairedframe.stats.rank_agreement import (
     COEFFICIENTS,
     agreement_coefficients_many,
@@ -56,11 +56,13 @@ ORDERING_TIE_RULE = ("systems ordered best first: by mean descending, ascending 
 #: The interval methods of :func:`rank_agreement` and how each is computed.
 RANK_INTERVALS = {
     "jackknife": "approximate: coefficient +- t(n_queries - 1) x the delete-one-query jackknife standard error, "
-                 "clipped to the coefficient's range",
+                 "clipped to the coefficient's range; NaN when no query changes the coefficient (standard error 0)",
     "percentile": "approximate: percentile bootstrap over queries (one shared resample index)",
 }
 #: The note every rank-agreement interval carries in ``table``.
 APPROXIMATE = "approximate"
+NO_SPREAD_NOTE = ("approximate; no interval (NaN): the coefficient is the same without any one query, a jackknife "
+                  "standard error of 0, which is no certainty")
 EXCLUDES_ESTIMATE = ("approximate; excludes the estimate: resampled queries pull the coefficient down "
                      "(near-tied systems swap), use interval='jackknife'")
 
@@ -82,7 +84,8 @@ class Coefficient:
         Approximate interval over queries (``low``, ``high``; see :func:`rank_agreement`'s Notes).
     note : str
         ``"approximate"``, or a longer note when the interval does not contain ``statistic``
-        (possible only with ``interval="percentile"``).
+        (possible only with ``interval="percentile"``) or is NaN because the coefficient is the same
+        without any one query (``interval="jackknife"``: no spread seen, which is no certainty).
     """
 
     statistic: float
@@ -292,7 +295,8 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
         loo = leave_one_out_means(np.hstack([A, B]))
         values = agreement_coefficients_many(loo[:, :k], loo[:, k:], higher_is_better=higher, rbo_p=rbo_p)
         return {name: (jackknife_t_interval(point[name], values[name], confidence_level=confidence_level,
-                                            bounds=_bounds(name)), APPROXIMATE) for name in COEFFICIENTS}
+                                            bounds=_bounds(name)),
+                       NO_SPREAD_NOTE if jackknife_se(values[name]) == 0.0 else APPROXIMATE) for name in COEFFICIENTS}
     boot_rng, _ = resample_generators(seed, qids)
     means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(A.shape[0], n_resamples, seed=boot_rng))
     values = agreement_coefficients_many(means[:, :k], means[:, k:], higher_is_better=higher, rbo_p=rbo_p)
@@ -305,6 +309,14 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
         inside = not np.isfinite(point[name]) or not np.isfinite(ci.low) or ci.low - tol <= point[name] <= ci.high + tol
         out[name] = (ci, APPROXIMATE if inside else EXCLUDES_ESTIMATE)
     return out
+
+
+def _warn_no_spread(intervals: dict[str, tuple[ConfidenceInterval, str]], n: int) -> None:
+    """Say which coefficients got a NaN jackknife interval because no query changes them."""
+    flat = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_NOTE]
+    if flat:
+        warnings.warn(f"{', '.join(flat)}: the coefficient is the same without any one of the {n} queries, so "
+                      f"{NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 def _swaps(chosen: list[str], ma: np.ndarray, mb: np.ndarray, oa: np.ndarray, ob: np.ndarray,
@@ -384,6 +396,11 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         how many queries each side lacks, with examples; the result is over the common ones.
     UserWarning
         Systems measured in only one evaluation are left out (without ``systems``).
+    SmallSampleWarning
+        Fewer than 3 systems; or (``interval="jackknife"``) a coefficient is the same without any one
+        query, e.g. every leave-one-out tau_b is 1 with a few well separated systems: a jackknife
+        standard error of 0 is no spread seen, not certainty, so that interval is NaN, never a point
+        (its ``note`` says so), as for :func:`pairedframe.label_agreement`'s kappas.
 
     Notes
     -----
@@ -400,7 +417,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     cannot see (the bootstrap is inconsistent near ties; Hall & Miller 2009), so no resampling
     interval reaches 95 % everywhere.  The jackknife interval (``coefficient +- t(n - 1) x`` the
     delete-one-query jackknife standard error, clipped to the range) always contains the
-    coefficient and is the most robust one measured; the percentile bootstrap sits below its
+    coefficient (or is NaN when no query changes it) and is the most robust one measured; the percentile bootstrap sits below its
     coefficient (nearly all its misses have the truth above) and can exclude it, which its ``note``
     then says.  Coverage of the whole-set coefficient by 95 % intervals from samples of 20 and 30
     queries drawn from DL-2019 (20 runs, NIST vs 7 LLM label sets, nDCG@10), DL-2021 (63 runs,
@@ -432,8 +449,8 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     oa, ob = sign * ma, sign * mb
     if k < 3:
         warnings.warn(f"only {k} systems are ranked: tau_b and rho can only be +1 or -1 (whether the two "
-                      "evaluations order the pair alike), their exact p-value is 1 and their intervals are "
-                      "degenerate; rank agreement needs at least 3 systems to show anything",
+                      "evaluations order the pair alike), their exact p-value is 1 and their intervals are NaN "
+                      "or uninformative; rank agreement needs at least 3 systems to show anything",
                       SmallSampleWarning, stacklevel=user_stacklevel())
     tests = rank_correlation_tests(ma, mb)           # exact permutation p-values up to EXACT_MAX_ITEMS systems
     order_a = [chosen[i] for i in np.argsort(-oa, kind="stable")]
@@ -451,6 +468,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     intervals = coefficient_intervals(A, B, {key: stat for key, (stat, _) in point.items()}, method=interval,
                                       higher=higher, rbo_p=rbo_p, confidence_level=opt.confidence_level,
                                       n_resamples=opt.n_resamples, seed=opt.seed, qids=qids)
+    _warn_no_spread(intervals, n)
     coefficients = {key: Coefficient(statistic=stat, pvalue=p, confidence_interval=intervals[key][0],
                                      note=intervals[key][1])
                     for key, (stat, p) in point.items()}

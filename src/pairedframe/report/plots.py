@@ -281,8 +281,8 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     xlabel = f"mean {agreement.measure} under {name_a}"
     ax.set_xlabel(literal(xlabel + ("\n(names: ... )" if label_points and means.height else "")))  # 2 lines: the layout
     ax.set_ylabel(literal(f"mean {agreement.measure} under {name_b}"))
-    ax.set_title(literal(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} [{low:.2f}, {high:.2f}] "
-                           f"(approx.), "
+    interval = f"[{low:.2f}, {high:.2f}] (approx.)" if math.isfinite(low) else "(no interval)"
+    ax.set_title(literal(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} {interval}, "
                            f"τ_AP = {agreement.tau_ap.statistic:.3f}\n{agreement.n_systems} systems, "
                            f"{agreement.n_queries} queries, {agreement.n_swapped} swapped pairs")), fontsize=9)
     if not (label_points and means.height):

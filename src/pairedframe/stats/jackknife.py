@@ -3,7 +3,10 @@
 ``statistic +- t_{n-1, (1 + level) / 2} * se_jack`` with
 ``se_jack = sqrt((n - 1) / n * sum_i (theta_(i) - mean_i theta_(i))^2)``, ``theta_(i)`` the
 statistic without unit ``i`` (Efron & Tibshirani 1993, ch. 11; Fleiss & Davies 1982 for kappa).
-Centred on the statistic (no jackknife bias correction) and clipped to the statistic's range.
+Centred on the statistic (no jackknife bias correction) and clipped to the statistic's range.  When
+every leave-one-out value is equal the standard error is 0: the jackknife saw no spread between units,
+which is no certainty (common with few units), so the interval is NaN, never a point
+(:data:`NO_SPREAD` says so in words).
 
 References
 ----------
@@ -20,7 +23,11 @@ import numpy as np
 
 from .results import ConfidenceInterval
 
-__all__ = ["jackknife_se", "jackknife_t_interval"]
+__all__ = ["NO_SPREAD", "jackknife_se", "jackknife_t_interval"]
+
+#: Why a statistic whose leave-one-out values are all equal gets a NaN jackknife interval (for warnings).
+NO_SPREAD = ("the jackknife sees no spread between queries and its standard error is 0; that is no certainty "
+             "(with few queries it is common), so the interval is NaN, not a point")
 
 
 def jackknife_se(leave_one_out) -> float:
@@ -62,10 +69,10 @@ def jackknife_t_interval(statistic: float, leave_one_out, *, confidence_level: f
     -------
     ConfidenceInterval
         Contains ``statistic`` whenever finite; NaN ends when ``statistic`` or a leave-one-out value is
-        NaN or ``n < 2``; a single point when every leave-one-out value is equal.
+        NaN, ``n < 2``, or every leave-one-out value is equal (a standard error of 0: :data:`NO_SPREAD`).
     """
     se = jackknife_se(leave_one_out)
-    if not (math.isfinite(statistic) and math.isfinite(se)):
+    if not (math.isfinite(statistic) and math.isfinite(se)) or se == 0.0:
         return ConfidenceInterval(math.nan, math.nan)
     from scipy.stats import t  # lazy: scipy.stats costs ~1 s at import
 
