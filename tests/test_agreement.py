@@ -267,3 +267,16 @@ def test_label_agreement_refuses_two_equal_names():
     qrels = pl.DataFrame({"qid": ["q1"] * 4, "docno": ["d1", "d2", "d3", "d4"], "rel": [0, 1, 2, 1]})
     with pytest.raises(ValueError, match=r"`names` must be two different labels"):
         pf.label_agreement(qrels, qrels, names=("a", "a"))
+
+
+@pytest.mark.parametrize("names", [("qid", "system", "measure", "value"), ("delta", "_qid", "qid", "judgments")])
+def test_rank_agreement_treats_system_names_as_data(names):
+    """Systems called like columns (``qid`` raised polars' DuplicateError in the pivot) rank as any name."""
+    means_a, means_b = {"s1": 0.5, "s2": 0.4, "s3": 0.3, "s4": 0.2}, {"s1": 0.4, "s2": 0.5, "s3": 0.35, "s4": 0.1}
+    a, b = _per_query(means_a), _per_query(means_b, seed=1)
+    rename = dict(zip(means_a, names))
+    want = pf.rank_agreement(a, b, measure="AP")
+    got = pf.rank_agreement(*(f.with_columns(pl.col("system").replace_strict(rename)) for f in (a, b)), measure="AP")
+    assert got.table.equals(want.table)
+    assert got.means.with_columns(pl.col("system").replace_strict({v: k for k, v in rename.items()})).sort("system") \
+        .equals(want.means.sort("system"))

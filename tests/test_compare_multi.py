@@ -248,3 +248,17 @@ def test_ordered_pairs_with_a_two_sided_test_warn_that_holm_counts_each_pair_twi
         warnings.filterwarnings("ignore", message=".*tie exactly.*")
         pf.compare(nd, pairs="ordered", n_resamples=499, tukey=False, alternative="greater")
         pf.compare(nd, pairs="ordered", n_resamples=499, tukey=False, correction="none")
+
+
+@pytest.mark.parametrize("names", [("qid", "system", "measure", "value"), ("delta", "_qid", "qid", "baseline")])
+def test_all_pairs_treat_system_names_as_data(per_query, names):
+    """Systems called like columns (``qid`` raised polars' DuplicateError in the Tukey pivot) compare as any
+    name: the rows equal those of the plain names, renamed."""
+    rename = dict(zip(SYSTEMS, names))
+    back = {v: k for k, v in rename.items()}
+    want = pf.compare(per_query, pairs="all", n_resamples=499, seed=5)
+    got = pf.compare(per_query.with_columns(pl.col("system").replace_strict(rename)), pairs="all", n_resamples=499,
+                     seed=5)
+    got = got.with_columns(pl.col("baseline", "system").replace_strict(back))
+    assert got.select("baseline", "system", "measure", *EXACT).equals(want.select("baseline", "system", "measure", *EXACT))
+    assert got["pvalue_tukey"].is_between(0, 1, closed="right").all()   # keyed by the names: values differ

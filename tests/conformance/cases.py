@@ -312,6 +312,10 @@ TABLE_CASES: list[Case] = [
          side="table", means=lambda c: TableContent(c.table.filter(pl.col("measure") != "RelString@5").drop("text"))),
     Case("unrelated_system", _table(_other_system()), side="table",
          means=lambda c: TableContent(c.table.filter(pl.col("system") != "d"))),
+    # systems called like the table's columns are names like any other (a system 'qid' broke pivots)
+    Case("systems_named_like_columns", _table(lambda t: _other_system("qid")(_other_system("value")(
+        _other_system("system")(_other_system("measure")(_other_system("delta")(t)))))), side="table",
+         means=lambda c: TableContent(c.table.filter(pl.col("system").is_in(["a", "b", "c"])))),
     Case("unrelated_query", _table(_add([("d", "q9", "AP", 0.5)])), side="table",
          means=lambda c: TableContent(c.table.filter(pl.col("system") != "d"))),
     Case("unrelated_measure", _table(_other_measure), side="table",

@@ -38,7 +38,7 @@ from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
 from pairedframe.comparison.options import check_options
-from pairedframe.comparison.pairing import PER_QUERY_FORMS
+from pairedframe.comparison.pairing import PER_QUERY_FORMS, by_system
 from pairedframe.io.convert import to_polars
 from pairedframe.io.results import read_if_paths
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
@@ -113,12 +113,13 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
     """``pvalue_tukey`` of every result row: one randomised Tukey HSD per (extras, measure)."""
     lookup: dict[tuple, float] = {}
     for key, group in frame.filter(pl.col("system").is_in(systems)).group_by([*extras, "measure"], maintain_order=True):
-        wide = group.pivot(on="system", index="qid", values="value").drop_nulls()
-        present = [s for s in systems if s in wide.columns]
+        wide, qid = by_system(group)
+        wide = wide.drop_nulls()
+        present = [s for s in systems if s in wide.columns and s != qid]   # qid: the query column
         if wide.height < 2 or len(present) < 2:
             continue
-        wide = wide.sort("qid")
-        qids = wide["qid"].to_list()
+        wide = wide.sort(qid)
+        qids = wide[qid].to_list()
         rng = np.random.default_rng(keyed_seed_sequence(seed, ("tukey-hsd", query_set_key(qids), tuple(sorted(present)))))
         res = randomised_tukey_hsd(wide.select(present).to_numpy(), n_resamples=n_resamples, seed=rng)
         for i, a in enumerate(present):

@@ -29,7 +29,7 @@ from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
            "choose_comparisons", "comparable_measures", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
-           "check_sizes"]
+           "check_sizes", "by_system"]
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
 #: What a per-query table may be, as the TypeError for anything else names it.
@@ -95,6 +95,18 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
         bad = data.filter(~pl.col("value").is_finite())
         raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
     return data
+
+
+def by_system(frame: pl.DataFrame) -> tuple[pl.DataFrame, str]:
+    """``frame``'s ``value`` wide, one column per system, and the name of its query column: ``qid``, or
+    (when a system is called ``qid``) ``_qid``, ``__qid``, ...  System names are data, so no name -- ``qid``,
+    ``value``, ``system`` -- may clash with the table's own columns."""
+    names = set(frame["system"].unique().to_list())
+    key = "qid"
+    while key in names:
+        key = "_" + key
+    wide = frame.select(pl.col("qid").alias(key), "system", "value").pivot(on="system", index=key, values="value")
+    return wide, key
 
 
 def warn_summary_rows(count: int) -> None:

@@ -27,7 +27,7 @@ from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_ke
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._validate import require_one_slice
 from pairedframe.comparison.options import check_rank_options
-from pairedframe.comparison.pairing import as_frame
+from pairedframe.comparison.pairing import as_frame, by_system
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.checks import sample
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
@@ -212,9 +212,8 @@ def _measure_name(measure: str, *frames: pl.DataFrame) -> str:
 
 
 def _matrix(frame: pl.DataFrame, measure: str, systems: list[str], qids: list[str]) -> np.ndarray:
-    wide = (frame.filter(pl.col("measure") == measure).select("qid", "system", "value")
-            .pivot(on="system", index="qid", values="value"))
-    wide = pl.DataFrame({"qid": qids}).join(wide, on="qid", how="left")
+    wide, key = by_system(frame.filter(pl.col("measure") == measure))
+    wide = pl.DataFrame({key: qids}).join(wide, on=key, how="left")
     values = wide.select(systems).to_numpy().astype(np.float64)
     if aggregate_of(measure) == "gmean":     # GMAP: systems ranked by the geometric mean, i.e. the mean log
         values = np.log(np.maximum(values, MIN_GEO_MEAN))
