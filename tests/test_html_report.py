@@ -536,6 +536,47 @@ def test_report_of_a_measure_set_with_counts_and_gmap_plots_only_the_compared_me
     assert "left out of the comparison" in res.stderr and out.stat().st_size > 0
 
 
+class _WarningItems(HTMLParser):
+    """The text of each item of the report's Warnings list."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.items: list[str] = []
+        self._in_list = self._in_item = False
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "ul" and dict(attrs).get("class") == "pf-warnings":
+            self._in_list = True
+        elif tag == "li" and self._in_list:
+            self.items.append("")
+            self._in_item = True
+
+    def handle_endtag(self, tag):
+        if tag == "li":
+            self._in_item = False
+        elif tag == "ul":
+            self._in_list = False
+
+    def handle_data(self, data):
+        if self._in_item:
+            self.items[-1] += data
+
+
+def test_report_warnings_are_the_warnings_section_of_the_file(tmp_path):
+    """A run with a query the qrels do not judge: the file said "1 (system, query) pairs were left out of the
+    evaluation" while Report.warnings lacked it; the two are now one list."""
+    qrels, runs = example_paths()
+    extra = tmp_path / "input.bm25"
+    extra.write_text(Path(runs[0]).read_text() + "zz9 Q0 dX 1 1.0 x\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report([extra, runs[1]], qrels, "nDCG@10", baseline="bm25", n_resamples=99)
+    assert rep.evaluation.excluded.height == 1
+    assert any(m.startswith("1 (system, query) pairs were left out of the evaluation") for m in rep.warnings)
+    assert _WarningItems(rep.fragment).items == list(rep.warnings)
+
+
 def test_report_agreement_table_prints_a_dash_for_a_nan_interval(tmp_path):
     """The qrels against themselves: every leave-one-query-out kappa and tau_b is 1, so their jackknife
     intervals are NaN (no spread seen is no certainty); the tables print a dash, never "nan", and the

@@ -50,9 +50,9 @@ class Report:
     table : ResultsTable
         The results table shown first.
     warnings : tuple of str
-        Every warning raised while the report was computed, in words (also shown in the report's
-        Warnings section, which adds one line for the (system, query) pairs left out of the evaluation:
-        those are ``evaluation.excluded``, not a warning).
+        Every warning raised while the report was computed, in words, and one line for the (system,
+        query) pairs left out of the evaluation (``evaluation.excluded``, which no Python warning
+        announces): exactly the report's Warnings section, in its order.
     settings : dict
         What reproduces the report: the options, the inputs, the package versions.
     """
@@ -313,14 +313,14 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         unique = {str(warning): (warning, origin) for warning, origin in caught}
         for warning, origin in unique.values():
             reissue(warning, origin)
-    messages = tuple(unique)
     title = title or (f"pairedframe report: {len(systems) - 1} system{'s' if len(systems) != 2 else ''} "
                       f"vs {baseline}" if baseline else "pairedframe report")
     settings = {"measures": names, "baseline": baseline, "n_resamples": n_resamples, "seed": seed, "test": test,
                 "confidence_level": confidence_level, "correction": correction, "max_delta_plots": max_delta_plots,
                 "evaluation": ev.settings.as_dict(), "inputs": inputs, "command": command}
-    from pairedframe.report.report_sections import render_report
+    from pairedframe.report.report_sections import left_out_of_evaluation, render_report
 
+    messages = tuple(unique) + left_out_of_evaluation(ev.excluded)   # the file lists exactly these
     root = new_report_id()
     fragment = render_report(root, title=title, evaluation=ev, comparison=comparison, table=table,
                              agreement=agreement, warnings=messages, settings=settings, baseline=baseline)

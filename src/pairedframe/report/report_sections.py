@@ -21,7 +21,7 @@ from pairedframe.report.html_heatmap import heatmap_from_pairs
 from pairedframe.report.html_page import esc, figure_html, plain_table, render_figure, report_css
 from pairedframe.report.html_svg import delta_bars_svg, forest_svg
 
-__all__ = ["render_report", "delta_plot_systems", "versions", "reproduce_command"]
+__all__ = ["render_report", "delta_plot_systems", "versions", "reproduce_command", "left_out_of_evaluation"]
 
 #: Packages whose versions the report records (those that shape its numbers or its pictures).
 _PACKAGES = ("pairedframe", "polars", "duckdb", "numpy", "scipy", "pyarrow", "matplotlib", "great-tables")
@@ -93,12 +93,18 @@ def _section(root: str, key: str, heading: str, body: str) -> str:
     return f'<section id="{root}-{key}"><h2>{esc(heading)}</h2>{body}</section>'
 
 
-def _warnings(root: str, messages: tuple[str, ...], excluded: pl.DataFrame) -> str:
+def left_out_of_evaluation(excluded: pl.DataFrame) -> tuple[str, ...]:
+    """The report's warning about the (system, query) pairs ``Evaluation.excluded`` holds (none when it is
+    empty): one of :attr:`Report.warnings <pairedframe.report.html_report.Report.warnings>`, as the others."""
+    if not excluded.height:
+        return ()
+    reasons = excluded.group_by("reason").len().sort("len", descending=True)
+    text = "; ".join(f"{n} ({r})" for r, n in reasons.iter_rows())
+    return (f"{excluded.height} (system, query) pairs were left out of the evaluation: {text}.",)
+
+
+def _warnings(root: str, messages: tuple[str, ...]) -> str:
     items = [f"<li>{esc(m)}</li>" for m in messages]
-    if excluded.height:
-        reasons = excluded.group_by("reason").len().sort("len", descending=True)
-        text = "; ".join(f"{n} ({r})" for r, n in reasons.iter_rows())
-        items.append(f"<li>{excluded.height} (system, query) pairs were left out of the evaluation: {esc(text)}.</li>")
     if not items:
         return ""
     return _section(root, "warnings", "Warnings", f'<ul class="pf-warnings">{"".join(items)}</ul>')
@@ -258,7 +264,7 @@ def render_report(root: str, *, title: str, evaluation: Any, comparison: pl.Data
                 ("comparisons", "Every comparison", comparison.height > 0), ("settings", "Settings and versions", True)]
     nav = " ".join(f'<a href="#{root}-{key}">{esc(label)}</a>' for key, label, shown in sections if shown)
     parts = [report_css(root), f"<h1>{esc(title)}</h1>", f'<p class="pf-lead">{esc(lead)}</p>',
-             f'<nav class="pf-nav">{nav}</nav>', _warnings(root, warnings, evaluation.excluded),
+             f'<nav class="pf-nav">{nav}</nav>', _warnings(root, warnings),
              _section(root, "table", "Results table", table.to_html(table_id=f"{root}-results"))]
     if comparison.height:
         compared = [m for m in measures if m in set(comparison["measure"])]     # compare leaves out counts, GMAP
