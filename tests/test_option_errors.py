@@ -3,7 +3,9 @@ record per entry point, built on options.py's shared base), and the CLI names th
 
 from __future__ import annotations
 
+import io
 import re
+import warnings
 
 import polars as pl
 import pytest
@@ -159,3 +161,27 @@ def test_compare_checks_its_options_once(ev, monkeypatch, how):
     monkeypatch.setattr(options, "check_resampling", lambda *a, **k: calls.append(a) or checked(*a, **k))
     pf.compare(ev, **how, n_resamples=200)
     assert len(calls) == 1, calls
+
+
+@pytest.mark.parametrize("door", ["compare", "compare_clustered", "compare_segments"])
+def test_every_seed_up_to_2_64_minus_1_is_recorded_as_given_and_a_larger_one_refused_before_any_work(ev, segments,
+                                                                                                    door):
+    """seed=2**63 failed after all the resampling, in polars' u64 -> i64 cast of the result's seed column; the
+    column is unsigned 64-bit now, and a seed it cannot hold is refused by name with the other options."""
+    call = CASES[door][0]
+    for seed in (2**63, 2**64 - 1):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = call(ev, segments, n_resamples=99, seed=seed)
+        assert got.schema["seed"] == pl.UInt64 and got["seed"].to_list() == [seed] * got.height
+    with pytest.raises(ValueError, match=r"`seed` must be at most 2\*\*64 - 1 \(18446744073709551615\), got "
+                                         r"18446744073709551616"):
+        call(ev, segments, n_resamples=10**12, seed=2**64)     # refused before the absurd n_resamples is costed
+
+
+def test_cli_compare_takes_a_seed_above_2_63(tmp_path):
+    res = _cli("compare", str(QRELS), *map(str, RUNS), "-m", "AP", "-B", "99", "--seed", str(2**63), "-f", "csv")
+    assert res.exit_code == 0, res.output
+    assert pl.read_csv(io.StringIO(res.stdout), schema_overrides={"seed": pl.UInt64})["seed"].to_list() == [2**63]
+    res = _cli("compare", str(QRELS), *map(str, RUNS), "-m", "AP", "--seed", str(2**64))
+    assert res.exit_code == 2 and "--seed must be at most 2**64 - 1" in res.stderr, res.output

@@ -134,11 +134,12 @@ _COMPARE_PARAMS = {
     "confidence_level": ((0, 1, 1.5, -0.1, float("nan")), r"confidence_level"),
     "n_resamples": ((0, -1, 1.5), r"n_resamples"),
     "alternative": (("bigger",), r"alternative"),
-    "seed": ((-1,), r"seed"),
+    "seed": ((-1, 2**64), r"seed"),    # 2**64: more than the result's unsigned 64-bit seed column holds
 }
 _CLI_COMPARE_PARAMS = {
     "-B": (("0", "-1"), r"-B|--n-resamples|n.resamples"),
     "--confidence-level": (("0", "1", "1.5"), r"confidence.level"),
+    "--seed": (("-1", str(2**64)), r"--seed"),
 }
 
 

@@ -9,6 +9,11 @@ import polars as pl
 
 from pairedframe.errors import SchemaError
 
+#: The largest seed: every result records its seed in an unsigned 64-bit column (a wider one, u128 or
+#: text, would not cross to Arrow, pandas or DuckDB as a number).  numpy's SeedSequence takes any
+#: non-negative integer; 2**64 distinct keys are plenty.
+MAX_SEED = 2**64 - 1
+
 
 def check_resampling_options(*, n_resamples: Any, confidence_level: Any, alternative: Any, seed: Any) -> None:
     """Raise ValueError naming the first bad option among the scipy-style resampling options."""
@@ -20,6 +25,9 @@ def check_resampling_options(*, n_resamples: Any, confidence_level: Any, alterna
         raise ValueError(f"`alternative` must be 'two-sided', 'greater' or 'less', got {alternative!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
+    if seed > MAX_SEED:     # before any work: the result's seed column could not hold it
+        raise ValueError(f"`seed` must be at most 2**64 - 1 ({MAX_SEED}), got {seed!r}: results record the seed "
+                         "in an unsigned 64-bit column")
 
 
 def resolve_interval(test: Any, interval: Any, *, tests: tuple[str, ...], intervals: tuple[str, ...],

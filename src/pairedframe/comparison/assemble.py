@@ -129,7 +129,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.Series("n_resamples", [opt.n_resamples if m == "resampling" else None for m in method], dtype=pl.Int64),
         pl.Series("exact", exact), pl.Series("method", list(method), dtype=pl.String),
-        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"),
+        pl.lit(opt.seed, dtype=pl.UInt64).alias("seed"),
         pl.lit(family_text(fam_cols, fam_sizes)).alias("family"),
     )
     if opt.adaptive:

@@ -174,7 +174,7 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
         pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", st.exact),
-        pl.lit(opt.seed, dtype=pl.Int64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
+        pl.lit(opt.seed, dtype=pl.UInt64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
 
 
 def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any) -> tuple[ClusteredStats, list[str | None]]:

@@ -249,7 +249,7 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
         pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
-        pl.Series("exact", stats.exact), pl.lit(int(seed), dtype=pl.Int64).alias("seed"),
+        pl.Series("exact", stats.exact), pl.lit(int(seed), dtype=pl.UInt64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
                    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
 
