@@ -103,3 +103,20 @@ def test_geometric_mean_measures_are_refused_by_name_and_left_out_of_all_measure
     with pytest.warns(pf.PartlyEmptyWarning, match=r"left out of the comparison: GMAP summarises"):
         out = pf.compare(per_query, baseline="a", n_resamples=200)
     assert out["measure"].to_list() == ["AP"]
+
+
+@pytest.mark.parametrize("form", ["polars", "duckdb"])
+def test_a_key_column_null_for_some_queries_is_refused_naming_it_its_null_rows_and_a_query(form):
+    """`dataset` null for 5 of 8 queries' rows: the error was "its queries [], the baseline's []; were they
+    evaluated against the same qrels?" (each null-dataset slice paired nothing); now it names the column."""
+    import duckdb
+
+    rows = [(s, f"q{i}", "AP", 0.1 * i + (0.05 if s == "b" else 0.0)) for s in ("a", "b") for i in range(8)]
+    table = pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row").with_columns(
+        pl.when(pl.col("qid").is_in(["q2", "q3", "q4", "q5", "q6"])).then(None).otherwise(pl.lit("dl19")).alias("dataset"))
+    data = duckdb.connect().from_arrow(table.to_arrow()) if form == "duckdb" else table
+    with pytest.raises(pf.SchemaError, match=r"key column 'dataset' is null in 10 of its 16 measured rows "
+                                             r"\(e\.g\. qid 'q\d', system '[ab]', measure 'AP'\)"):
+        pf.compare(data, baseline="a", n_resamples=99)
+    filled = table.with_columns(pl.col("dataset").fill_null("dl19"))
+    assert pf.compare(filled, baseline="a", n_resamples=99)["n_queries"].to_list() == [8]

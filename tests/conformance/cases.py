@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 import polars as pl
 
-from pairedframe.errors import DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning
+from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
+                               SchemaError)
 from tests.conformance.expect import Expect, Raises, Value
 from tests.conformance.inputs import FILE_STYLES, PLAIN, EvalContent, FileStyle, TableContent
 
@@ -304,6 +305,11 @@ TABLE_CASES: list[Case] = [
          side="table", means=lambda c: TableContent(c.table.filter(pl.col("qid") != "q9"))),
     Case("all_null_key_column", _table(lambda t: t.with_columns(pl.lit(None, dtype=pl.String).alias("dataset"))),
          side="table", means=lambda c: TableContent(c.table.drop("dataset"))),
+    # a key column some measured rows leave null: those rows would pair with nothing; an error naming it
+    Case("partly_null_key_column", _table(lambda t: t.with_columns(
+        pl.when(pl.col("qid") == "q3").then(None).otherwise(pl.lit("x")).alias("dataset"))),
+         Raises(r"key column 'dataset' is null in 6 of its 48 measured rows \(e\.g\. qid 'q3'", SchemaError),
+         side="table"),
     Case("relstring_text_column", _table(lambda t: pl.concat([
         t.with_columns(pl.lit(None, dtype=pl.String).alias("text")),
         t.filter(pl.col("measure") == "AP").select("system", "qid", pl.lit("RelString@5").alias("measure"),

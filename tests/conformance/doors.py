@@ -440,7 +440,7 @@ TABLE_DOORS: dict[str, Door] = {
                          public="pf.read_results", reader=True, reference_form="csv",
                          # a reader returns the values as written; the doors that analyse them refuse these
                          expect={c: Value() for c in ("one_row", "nan_value", "inf_value", "minus_inf_value",
-                                                      "duplicate_key")},
+                                                      "duplicate_key", "partly_null_key_column")},
                          params={"ks": (([0], [-1], [1.5]), r"\bks?\b")},
                          empty=(lambda t: pf.read_results(_write(t, "x.csv", "system,qid,measure,value\n")),
                                 EmptyResultError, "no data rows")),

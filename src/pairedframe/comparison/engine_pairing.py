@@ -21,7 +21,7 @@ from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, che
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, refuse_cluster_key, require_pairable,
                                             warn_summary_rows)
 from pairedframe.errors import DuplicateError, SchemaError
-from pairedframe.io.results import SUMMARY_QID
+from pairedframe.io.results import SUMMARY_QID, partly_null_key_error
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE", "Paired", "pair_in_engine"]
@@ -117,7 +117,15 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
         raise SchemaError(f"the per-query table has null values in column(s) {nulls}; every row needs a system, qid "
                           "and measure (a null value means 'not measured', a null id means nothing)")
     # a column that no measured row fills (all null, or relstring's text) is no key: it would pair nothing
-    return [c for i, c in enumerate(extras) if counts[f"pf_filled_{i}"]]
+    keys = [c for i, c in enumerate(extras) if counts[f"pf_filled_{i}"]]
+    for i, c in enumerate(extras):
+        n_null = int(counts["measured"]) - int(counts[f"pf_filled_{i}"])
+        if c in keys and n_null:          # a key some measured rows leave null: those rows would pair nothing
+            example = table.collect(f"SELECT CAST(qid AS STRING) AS qid, CAST(system AS STRING) AS system, "
+                                    f"CAST(measure AS STRING) AS measure FROM {source} "
+                                    f"WHERE value IS NOT NULL AND {q(c)} IS NULL LIMIT 1").row(0, named=True)
+            raise partly_null_key_error(c, n_null, int(counts["measured"]), example)
+    return keys
 
 
 def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bool,

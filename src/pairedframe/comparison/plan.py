@@ -125,10 +125,12 @@ def _method_descriptions(unit: str, alpha: float, power: float) -> dict[str, str
 
 
 def _results_frame(results: Any, plan: Plan) -> pl.DataFrame:
-    from pairedframe.io.results import as_results
+    from pairedframe.io.results import as_results, refuse_partly_null_keys
 
     ks = sorted({e.hit_k for e in plan.endpoints if e.hit_k is not None}) or [1, 5, 10]
-    return as_results(results, ks=ks)
+    frame = as_results(results, ks=ks)
+    refuse_partly_null_keys(frame, keep=("cluster",))    # a null cluster is reported with the clusters
+    return frame
 
 
 def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: Any = None) -> AnalysisResult:

@@ -30,6 +30,7 @@ from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "read_results", "as_results", "system_name_from_results_path",
            "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_ids", "ID_COLUMNS",
+           "refuse_partly_null_keys", "partly_null_key_error",
            "read_one", "is_paths", "read_if_paths"]
 
 RESULT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".txt": "tsv",
@@ -65,6 +66,26 @@ def drop_unused_keys(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> pl.Data
     measured = frame.filter(pl.col("value").is_not_null())
     unused = [c for c in extras if measured[c].null_count() == measured.height]
     return frame.drop(unused) if measured.height else frame
+
+
+def partly_null_key_error(column: str, n_null: int, n_measured: int, example: dict[str, Any]) -> SchemaError:
+    """The error for a key column that some measured rows leave null: the column, how many rows, one of them."""
+    where = ", ".join(f"{k} {example[k]!r}" for k in ("qid", "system", "measure") if k in example)
+    return SchemaError(f"the per-query table's key column {column!r} is null in {n_null} of its {n_measured} measured "
+                       f"rows (e.g. {where}): rows are paired within each {column}, so a null {column} pairs with "
+                       f"nothing; fill those rows' {column} or drop the column")
+
+
+def refuse_partly_null_keys(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> None:
+    """:func:`partly_null_key_error` for the first key column that some measured rows fill and others leave
+    null (one that none fills is no key: :func:`drop_unused_keys`); ``keep``: columns whose nulls the caller
+    reports."""
+    measured = frame.filter(pl.col("value").is_not_null()) if "value" in frame.columns else frame
+    for column in [c for c in frame.columns if c not in _VALUE_COLUMNS and c not in keep]:
+        n_null = measured[column].null_count()
+        if 0 < n_null < measured.height:        # none filled: no key (drop_unused_keys drops it)
+            example = measured.filter(pl.col(column).is_null()).row(0, named=True)
+            raise partly_null_key_error(column, n_null, measured.height, example)
 
 
 def refuse_null_ids(frame: pl.DataFrame, what: str = "the per-query table") -> None:
