@@ -47,11 +47,17 @@ def test_means_plot_and_agreement_scatter(per_query, tmp_path):
     out = means_plot(per_query, tmp_path / "m.svg", measure="nDCG@10")
     assert _svg_ids(out, "pf-mean-") == 5
     other = per_query.with_columns(pl.col("value") * 0.9 + 0.05)
-    agreement = pf.rank_agreement(per_query, other, measure="nDCG@10", n_resamples=200)
+    noisy = other.with_columns(pl.col("value") + pl.Series(np.random.default_rng(2).normal(0, 0.1, other.height)))
+    agreement = pf.rank_agreement(per_query, noisy, measure="nDCG@10", n_resamples=200)
     out = agreement_scatter(agreement, tmp_path / "s.svg")
     text = out.read_text()
     assert _svg_ids(out, "pf-point-") == 5 and "Kendall" in text and "(approx.)" in text
     assert agreement_scatter(agreement, tmp_path / "s.png").stat().st_size > 1000
+    # the same orderings without any one query: a NaN interval, which the title says instead of "[nan, nan]"
+    with pytest.warns(pf.SmallSampleWarning, match="NaN, not a point"):
+        flat = pf.rank_agreement(per_query, other, measure="nDCG@10")
+    text = agreement_scatter(flat, tmp_path / "flat.svg").read_text()
+    assert "(no interval)" in text and "[nan" not in text
 
 
 def test_forest_plot_labels_systems_and_names_baseline(tmp_path):
