@@ -34,6 +34,9 @@ class EvalOptions:
 STEPS = {
     ("qrels", "run"): ("prep_retrieved.sql", "prep_ranks.sql", "prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql"),
     ("qrels", "ranked"): ("prep_queries.sql", "prep_ranked.sql", "prep_ideal.sql"),
+    # a ranked run whose pf_ranks brings its running counts, and the ideal rankings given as pf_ideal_given
+    # (ranking.running_counts and ideal_gains; DuckDB's streamed path)
+    ("qrels", "counted"): ("prep_queries.sql", "prep_ranked_counted.sql", "prep_ideal_given.sql"),
     ("qrels_jg", "run"): ("prep_retrieved.sql", "prep_ranks.sql", "prep_queries.sql", "prep_jg_queries.sql",
                           "prep_jg_ranked.sql"),
     ("qrels_jg", "ranked"): ("prep_queries.sql", "prep_jg_queries.sql", "prep_jg_ranked.sql"),

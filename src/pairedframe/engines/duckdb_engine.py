@@ -3,7 +3,10 @@
 The pipeline is a sequence of named tables, each inspectable on the connection:
 ``pf_run``, ``pf_qrels`` (inputs) -> ``pf_retrieved`` -> ``pf_ranks`` -> ``pf_queries`` ->
 ``pf_ranked`` -> ``pf_ideal`` -> one SELECT per measure (sent together as one UNION ALL). A streamed
-run file enters at ``pf_retrieved`` and ``pf_ranks`` instead (see :meth:`DuckDBEngine.evaluate_ranked`).
+run file enters at ``pf_retrieved`` and ``pf_ranks`` instead (see :meth:`DuckDBEngine.evaluate_ranked`);
+when its ranks come in rank order, ``pf_ranked`` takes their running counts, and ``pf_ideal`` the
+ideal rankings, from numpy (``sql/prep_ranked_counted.sql``, ``prep_ideal_given.sql``) instead of
+window sorts.
 ``pf_gains`` (the gain of each grade under each gain map) and ``pf_lists`` (list parameters) are
 small tables the engine registers. Values are bound as parameters, never pasted into the SQL text.
 The DuckDB-specific constructs (ordered sums and concatenation) are macros defined in
@@ -21,6 +24,7 @@ import polars as pl
 from pairedframe.sql_files import PARAM_PATTERN, load_sql, sql_params, strip_comments
 from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
 from pairedframe.engines.duckdb_checks import check_inputs
+from pairedframe.engines.ranking import ideal_gains, running_counts
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
 
@@ -166,12 +170,22 @@ class DuckDBEngine:
         max_grade = int(qrels["rel"].max() or 0) if qrels.height else 0
         inputs = {**inputs, **tables, "pf_gains": gain_table(gain_keys(measures), max_grade),
                   "pf_lists": list_table(measures)}
+        ideal = ideal_gains(qrels, inputs["pf_gains"]) if source == "ranked" and kind == "qrels" else None
+        if ideal is not None:
+            inputs["pf_ideal_given"] = ideal
         try:
             for name, frame in inputs.items():
                 con.register(name, frame)
             parts = []
             for (own, level, judged_only), group in group_by_level(measures, kind).items():
-                prepare(con, rel_level=level, options=options, steps=STEPS[own, source], judged_only=judged_only,
+                steps = STEPS[own, source]
+                if ideal is not None and (own, judged_only) == ("qrels", False):
+                    # ranks in rank order bring their running counts (one level per group): no window sums
+                    counted = running_counts(inputs["pf_ranks"], level)
+                    if counted is not None:
+                        con.register("pf_ranks", counted)
+                        steps = STEPS[own, "counted"]
+                prepare(con, rel_level=level, options=options, steps=steps, judged_only=judged_only,
                         validate=False)
                 text, values = measures_union_sql(group)
                 parts.append(con.sql(text, params=values).pl())

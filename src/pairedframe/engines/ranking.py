@@ -141,7 +141,8 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     ranks : polars.DataFrame
         ``system, qid, docno, rank, rel``: one row per retrieved document in the qrels; rank is
         1-based among all retrieved documents of the (system, qid), by score descending then docno
-        descending in byte order (trec_eval's tie rule). Not cut at any depth.
+        descending in byte order (trec_eval's tie rule). Not cut at any depth. Each (system, qid)'s
+        rows are adjacent and by rank ascending (what :func:`running_counts` reads).
     retrieved : polars.DataFrame
         ``system, qid, n``: one row per (system, qid) in ``run``, n = documents retrieved.
     """
@@ -165,7 +166,6 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
     if qrels.height > n:  # only a smaller build side for the join: other queries' lines never match
         qrels = qrels.filter(pl.col("qid").is_in(retrieved["qid"].unique().implode()))
     rows, rel = _judged_rows(run, qrels, pairs)
-    hits = run.select("system", "qid", "docno")[rows]
     if order is None:
         pos = rows
     else:
@@ -180,8 +180,124 @@ def rank_judged(run: pl.DataFrame, qrels: pl.DataFrame, *, score_precision: Scor
         greater = _docno_tie_offsets(run["docno"], order, tie_start, tie_size, tie, tied, pos)
         # ascending: the tie's members with a smaller docno come first (docnos of a ranking are distinct)
         rank += greater if docno_descending else np.where(tied, tie_size[tie] - 1 - greater, 0)
-    ranks = hits.with_columns(pl.Series("rank", rank, dtype=pl.Int64), rel)
+    # each ranking's rows by rank (the join leaves them near that order; ties may swap): the engine's
+    # running counts then need no sort (see running_counts)
+    place = group_start[group] + rank
+    if not bool((place[1:] > place[:-1]).all()):
+        by_rank = np.argsort(place, kind="stable")
+        rows, rank, rel = rows[by_rank], rank[by_rank], rel.gather(by_rank)
+    ranks = run.select("system", "qid", "docno")[rows].with_columns(pl.Series("rank", rank, dtype=pl.Int64), rel)
     return ranks, retrieved
+
+
+def running_counts(ranks: pl.DataFrame, rel_level: int) -> pl.DataFrame | None:
+    """``ranks`` with ``rel_cum``, ``nonrel_cum`` and ``unjudged_cum``: the documents of the row's
+    (system, qid) at ranks <= its rank with a grade >= ``rel_level``, in ``[0, rel_level)``, and < 0
+    (``sql/prep_ranked.sql``'s window sums), as running sums over rows already in rank order.
+
+    Parameters
+    ----------
+    ranks : polars.DataFrame
+        ``system, qid, docno, rank, rel``, as :func:`rank_judged` gives them (also several of its
+        results concatenated).
+    rel_level : int
+        Minimum grade that counts as relevant.
+
+    Returns
+    -------
+    polars.DataFrame or None
+        None unless each (system, qid)'s rows are adjacent and by rank strictly ascending (then a
+        running sum is no count: the caller falls back to the window sums).
+    """
+    n = ranks.height
+    starts = _run_starts(ranks.select("system", "qid"))
+    if starts is None:
+        return None
+    changed = np.zeros(n, dtype=bool)
+    changed[starts] = True
+    rank = ranks["rank"].to_numpy()
+    if not bool((changed[1:] | (rank[1:] > rank[:-1])).all()):
+        return None
+    rel = ranks["rel"].to_numpy()
+    sizes = np.diff(np.append(starts, n))
+
+    def running(flag: np.ndarray) -> np.ndarray:
+        total = np.cumsum(flag, dtype=np.int64)
+        before = total[starts] - flag[starts]
+        return total - np.repeat(before, sizes)
+
+    return ranks.with_columns(pl.Series("rel_cum", running(rel >= rel_level)),
+                              pl.Series("nonrel_cum", running((rel >= 0) & (rel < rel_level))),
+                              pl.Series("unjudged_cum", running(rel < 0)))
+
+
+IDEAL_SCHEMA = {"qid": pl.String, "gain_map": pl.String, "irank": pl.Int64, "gain": pl.Float64}
+
+
+def ideal_gains(qrels: pl.DataFrame, gains: pl.DataFrame) -> pl.DataFrame | None:
+    """``sql/prep_ideal.sql``'s ideal rankings without a sort: each query's gains > 0 under each gain
+    map, descending, as ``qid, gain_map, irank, gain``, for every query of ``qrels``.
+
+    Parameters
+    ----------
+    qrels : polars.DataFrame
+        ``qid, docno, rel``; each judged (qid, docno) once.
+    gains : polars.DataFrame
+        ``gain_map, rel, gain``: the gain of each grade under each map
+        (:func:`pairedframe.measures.gains.gain_table`); a grade it lacks has no gain.
+
+    Returns
+    -------
+    polars.DataFrame or None
+        None unless each query's rows are adjacent (as :meth:`JudgmentsByQuery.of` gives them). A
+        ranking lists only gains, so it is built from each query's count of each gain: which
+        document of a tie gets which ideal rank cannot change a value.
+    """
+    starts = _run_starts(qrels.select("qid"))
+    if starts is None:
+        return None
+    sizes = np.diff(np.append(starts, qrels.height))
+    query = np.repeat(np.arange(len(starts), dtype=np.int64), sizes)
+    grade = qrels["rel"].to_numpy()
+    heads = qrels["qid"].gather(starts)
+    parts = [pl.DataFrame(schema=IDEAL_SCHEMA)]
+    for (key,), table in gains.group_by("gain_map", maintain_order=True):
+        table = table.filter(pl.col("rel") >= 0)
+        lookup = np.zeros(int(table["rel"].max() or 0) + 1)
+        lookup[table["rel"].to_numpy()] = table["gain"].to_numpy()
+        values = np.unique(lookup[lookup > 0])[::-1]  # the map's gains, descending
+        if not len(values):
+            continue
+        slot = np.full(len(lookup), -1)
+        slot[lookup > 0] = np.searchsorted(-values, -lookup[lookup > 0])
+        known = (grade >= 0) & (grade < len(lookup))
+        kept = known.copy()
+        kept[known] = slot[grade[known]] >= 0
+        width = len(values)
+        counts = np.bincount(query[kept] * width + slot[grade[kept]], minlength=len(starts) * width)
+        totals = counts.reshape(-1, width).sum(axis=1)
+        first = np.cumsum(totals) - totals
+        parts.append(pl.DataFrame({
+            "qid": heads.gather(np.repeat(np.arange(len(starts)), totals)),
+            "gain_map": pl.repeat(key, int(totals.sum()), dtype=pl.String, eager=True),
+            "irank": np.arange(int(totals.sum()), dtype=np.int64) - np.repeat(first, totals) + 1,
+            "gain": np.repeat(np.tile(values, len(starts)), counts)}, schema=IDEAL_SCHEMA))
+    return pl.concat(parts)
+
+
+def _run_starts(keys: pl.DataFrame) -> np.ndarray | None:
+    """Where each run of equal rows of ``keys`` begins, or None when a key has two runs (its rows
+    are not adjacent)."""
+    n = keys.height
+    changed = np.ones(n, dtype=bool)
+    if n > 1:
+        head, tail = keys.slice(0, n - 1), keys.slice(1)
+        differs = np.zeros(n - 1, dtype=bool)
+        for name in keys.columns:
+            differs |= tail[name].ne_missing(head[name]).to_numpy()
+        changed[1:] = differs
+    starts = np.flatnonzero(changed)
+    return starts if keys[starts].n_unique() == len(starts) else None
 
 
 # Above this many (judged document, tie member) pairs the tie fix-up sorts the ties instead.
