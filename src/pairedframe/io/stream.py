@@ -13,6 +13,7 @@ six fields with each query's lines together; the caller then reads the whole fil
 
 from __future__ import annotations
 
+import functools
 import mmap
 import os
 import zlib
@@ -173,11 +174,23 @@ def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
         raise NotStreamable(str(exc)) from None
     # polars holds strings as views: pyarrow's cast to views (short strings inline, long ones pointing
     # into the parsed buffer) costs a third of polars' own conversion of plain strings
-    frame = pl.from_arrow(pa.table([column.cast(pa.string_view()) if column.type == pa.string() else column
-                                    for column in table.columns], names=table.column_names))
+    as_views = _casts_to_string_views()
+    frame = pl.from_arrow(pa.table([column.cast(pa.string_view()) if as_views and column.type == pa.string()
+                                    else column for column in table.columns], names=table.column_names))
     if frame["score"].is_nan().any():  # comment lines were refused by _check_text
         raise NotStreamable("a line is not simple")
     return frame
+
+
+@functools.cache
+def _casts_to_string_views() -> bool:
+    """Whether this pyarrow casts strings to string views (pyarrow 16, the lowest supported, does not:
+    polars then converts the plain strings itself, a little slower, to the same values)."""
+    try:
+        pa.array(["x"]).cast(pa.string_view())
+    except (pa.ArrowNotImplementedError, AttributeError):
+        return False
+    return True
 
 
 #: The columns a streamed run keeps, as pyarrow builds them (32-bit offsets: a piece is far below 2 GB).
