@@ -313,7 +313,6 @@ def check_letters(n_lettered: int, *, pairs: bool) -> None:
     raise ValueError(f"several baseline= systems are lettered a-z, so at most {MAX_LETTERED} fit, got {n_lettered}")
 
 
-@renamed_keywords(**OLD_LEVEL_AND_SEED)
 def _refuse_rendering_options(options: dict[str, Any]) -> None:
     """TypeError naming the method a rendering option belongs to (it would reach compare as an unknown keyword)."""
     rendering = {"ci_layout": "to_latex", "label": "to_latex", "table_id": "to_html"}
@@ -324,6 +323,7 @@ def _refuse_rendering_options(options: dict[str, Any]) -> None:
                         f"{rendering[k]}(), e.g. pf.results_table(...).{rendering[k]}({k}=...)")
 
 
+@renamed_keywords(**OLD_LEVEL_AND_SEED)
 def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
                   pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
                   correction: str = "holm", ci: str | None = None, confidence_level: float | None = None, digits: int = 3, title: str | None = None,
