@@ -145,3 +145,32 @@ def test_segments_output_has_one_number_format_per_column(shared_data, tmp_path)
 def test_segments_help_names_the_plot_extra():
     result = runner.invoke(app, ["segments", "--help"], env={"COLUMNS": "300"})
     assert 'pip install "pairedframe[plot]"' in result.output
+
+
+def test_segments_cli_output_writes_the_file_instead_of_stdout(tmp_path, example):
+    printed = runner.invoke(app, _args(tmp_path, example, "-B", "200", "-f", "json"))
+    assert printed.exit_code == 0, printed.output
+    out = tmp_path / "segments.json"                 # the suffix names the format when -f is not given
+    written = runner.invoke(app, _args(tmp_path, example, "-B", "200", "-o", str(out)))
+    assert written.exit_code == 0, written.output
+    assert written.stdout == "" and f"wrote {out}" in written.stderr
+    assert json.loads(out.read_text(encoding="utf-8")) == json.loads(printed.stdout)
+    table = tmp_path / "segments.txt"
+    written = runner.invoke(app, _args(tmp_path, example, "-B", "200", "--output", str(table)))
+    assert written.exit_code == 0 and written.stdout == ""
+    text = table.read_text(encoding="utf-8")
+    assert "segments vs baseline bm25" in text and "correction: bh" in text and "\x1b[" not in text
+
+
+@pytest.mark.parametrize("where, fragment", [
+    ("missing/segments.csv", "--output '{path}': the folder '{parent}' does not exist"),
+    ("folder.csv", "--output '{path}' is a folder"),
+])
+def test_segments_cli_refuses_an_unwritable_output_before_the_work(tmp_path, example, where, fragment):
+    path = tmp_path / where
+    if where == "folder.csv":
+        path.mkdir()
+    result = runner.invoke(app, _args(tmp_path, example, "-B", "100", "-o", str(path)))
+    assert result.exit_code == 2, result.output
+    assert fragment.format(path=path, parent=path.parent) in result.stderr and "Traceback" not in result.stderr
+    assert "segments vs baseline" not in result.stdout              # nothing was computed or printed

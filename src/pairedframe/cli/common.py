@@ -239,16 +239,19 @@ def held_warnings() -> Iterator[None]:
                 printer(message, category, filename, lineno)
 
 
-def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4) -> None:
-    """Render a frame as a rich table, CSV, JSON (list of records), markdown or LaTeX on stdout."""
+def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4,
+                file: typing.TextIO | None = None) -> None:
+    """Render a frame as a rich table, CSV, JSON (list of records), markdown or LaTeX on ``file``
+    (default: stdout)."""
+    out = sys.stdout if file is None else file
     if fmt == "csv":
-        sys.stdout.write(frame.write_csv())
+        out.write(frame.write_csv())
     elif fmt == "json":
-        sys.stdout.write(json_text(frame.to_dicts()))
+        out.write(json_text(frame.to_dicts()))
     elif fmt == "markdown":
-        sys.stdout.write(to_markdown(frame, float_digits) + "\n")
+        out.write(to_markdown(frame, float_digits) + "\n")
     elif fmt == "latex":
-        sys.stdout.write(to_latex(frame, float_digits) + "\n")
+        out.write(to_latex(frame, float_digits) + "\n")
     elif fmt == "table":
         table = Table(title=title, show_lines=False)
         for name, dtype in frame.schema.items():
@@ -258,7 +261,7 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
             table.add_row(*map(escape, row))
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
         widths = [max([len(name), *(len(r[i]) for r in cells)]) for i, name in enumerate(frame.columns)]
-        console = _StdoutConsole(soft_wrap=False)
+        console = _StdoutConsole(file=file, soft_wrap=False)
         console.width = max(console.width, sum(widths) + 3 * len(widths) + 1)
         console.print(table)
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +14,8 @@ from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
+#: The format an ``-o`` file's suffix asks for when ``--format`` is not given (as ``analyze`` and ``table``).
+_FORMAT_OF_SUFFIX = {".json": "json", ".csv": "csv", ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 #: Columns of the human-readable formats; csv and json keep every column.
 _SHORT = ["segment_set", "segment", "n_queries", "delta", "ci_low", "ci_high", "pvalue", "pvalue_bh", "pvalue_holm",
           "significant", "warning"]
@@ -41,7 +44,9 @@ def segments_cmd(
     family_by: Annotated[list[str], typer.Option("--family-by", help="column(s) defining a multiple-comparison family; repeatable (default: system, measure, segment_set)")] = [],  # noqa: B006
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the intervals; the FDR / FWER level is 1 - level")] = 0.95,
     alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="table | json | csv | markdown | latex (default: table, or "
+                                                                    "with -o the file's suffix: .json, .csv, .md, .tex)")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file instead of stdout")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help='also write a forest plot (.png, .pdf, .svg; needs pip install "pairedframe\\[plot]")')] = None,
     complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
     rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
@@ -56,10 +61,16 @@ def segments_cmd(
 
     if segments is None:
         raise ValueError("--segments FILE is required: a table with columns qid, segment_set, segment")
+    if fmt is None:
+        fmt = _FORMAT_OF_SUFFIX.get(output.suffix.lower(), "table") if output is not None else "table"
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10)")
+    if output is not None:                               # checked before the work, as --plot
+        require_output_folder(output, "--output")
+        if output.is_dir():
+            raise ValueError(f"--output {str(output)!r} is a folder; name the file to write")
     if plot is not None:
         require_output_folder(plot, "--plot")            # before the work, not after it
     named = named_runs(runs)
@@ -78,15 +89,23 @@ def segments_cmd(
                 "n_resamples": result["n_resamples"][0], "seed": seed, "correction": correction,
                 "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
                 "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
+    buffer = io.StringIO()
+    out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":
-        sys.stdout.write(json_text({"settings": settings, "rows": result.to_dicts()}))
+        out.write(json_text({"settings": settings, "rows": result.to_dicts()}))
     elif fmt == "csv":
-        print_frame(result, "csv")
+        print_frame(result, "csv", file=out)
     else:
-        print_frame(result.select("system", "measure", *_SHORT), fmt,
+        print_frame(result.select("system", "measure", *_SHORT), fmt, file=out,
                     title=f"segments vs baseline {base} (delta = system - baseline; {correction.upper()} per family)")
         if fmt == "table":
-            typer.echo("\n".join(f"{k}: {v}" for k, v in settings.items()))
+            out.write("\n".join(f"{k}: {v}" for k, v in settings.items()) + "\n")
+    if output is not None:
+        try:
+            output.write_text(buffer.getvalue(), encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"--output {str(output)!r}: cannot write it ({exc.strerror or exc})") from None
+        typer.echo(f"wrote {output}", err=True)
     if plot is not None:
         from pairedframe.report.forest import forest_plot
 
