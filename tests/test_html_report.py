@@ -103,6 +103,20 @@ def test_report_ids_are_unique_and_every_css_rule_is_scoped(example_report):
     assert not set(page.ids) & set(_Page(other.fragment).ids)
 
 
+def test_report_shown_twice_repeats_no_id_and_each_copy_links_to_itself(example_report):
+    """A notebook displaying the same Report twice put two copies of one fragment on a page: every id twice."""
+    renderings = [example_report._repr_html_(), example_report._repr_html_(), example_report.fragment]
+    pages = [_Page(text) for text in renderings]
+    ids = [i for page in pages for i in page.ids]
+    assert len(ids) == len(set(ids)) and len(ids) == 3 * len(pages[0].ids)
+    for page in pages:
+        targets = [a["href"][1:] for tag, a in page.tags if tag == "a" and (a.get("href") or "").startswith("#")]
+        assert targets and set(targets) <= set(page.ids), set(targets) - set(page.ids)
+    # the same report under another root: nothing else differs
+    roots = [page.tags[0][1]["id"] for page in pages]
+    assert renderings[1].replace(roots[1], roots[0]) == renderings[0]
+
+
 def test_report_sections_hold_the_comparison_against_pf_compare(example_report):
     """The report's comparison, table and verdicts are pf.compare's and pf.results_table's, run alone."""
     ev = example_report.evaluation
@@ -277,7 +291,9 @@ def test_report_warnings_are_listed_and_point_at_the_caller():
 
 
 def test_report_and_results_table_show_themselves_in_a_notebook(example_report):
-    assert example_report._repr_html_() == example_report.fragment
+    shown, fragment = example_report._repr_html_(), example_report.fragment      # each display: a fresh root
+    root_shown, root = (re.match(r'<div id="(pf-report-[0-9a-f]{12})"', t).group(1) for t in (shown, fragment))
+    assert shown.replace(root_shown, root) == fragment
     html = example_report.table._repr_html_()
     assert html.startswith('<div id="pf-table-')
 

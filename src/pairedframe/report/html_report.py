@@ -40,7 +40,9 @@ class Report:
     ----------
     fragment : str
         The report as one ``<div>`` with its own element id (``pf-report-<12 hex digits>``) and a
-        ``<style>`` whose every selector starts with that id: embeddable in any page.
+        ``<style>`` whose every selector starts with that id: embeddable in any page.  A notebook
+        shows the report (``_repr_html_``) under a fresh id at each display, so the report shown
+        twice on one page never repeats an element id and each copy's links lead to its own sections.
     title : str
     evaluation : Evaluation
         The evaluation under ``qrels``.
@@ -77,7 +79,10 @@ class Report:
         return out
 
     def _repr_html_(self) -> str:
-        return self.fragment
+        # The root is "pf-report-" and 12 random hex digits: it occurs only as the ids, links and CSS
+        # selectors it prefixes (base64 figures hold no "-"), so replacing it renames exactly those.
+        root = self.fragment[len('<div id="'):].partition('"')[0]
+        return self.fragment.replace(root, new_report_id())
 
 
 def _is_text(value: Any) -> bool:
