@@ -159,3 +159,41 @@ def test_no_judged_query_in_common_without_near_ids_asks_about_the_collection(tm
     with pytest.raises(pf.EmptyResultError, match=r"same collection and year\?$") as info:
         pf.evaluate(run, qrels, "RR")
     assert "except for leading zeros" not in str(info.value)
+
+
+def _tagged_run(path, tags, *, grouped):
+    """A run file holding one system per tag, each retrieving d1 and d2 for queries 1 and 2: by query
+    (``grouped``, a query's lines together) or system after system (a query's lines scattered)."""
+    lines = [(q, t, f"{q} Q0 d{k} {k} {3.0 - k} {t}") for t in tags for q in ("1", "2") for k in (1, 2)]
+    lines = sorted(lines, key=lambda x: x[0]) if grouped else lines
+    path.write_text("".join(text + "\n" for _, _, text in lines))
+    return path
+
+
+@pytest.mark.parametrize("grouped", [True, False], ids=["lines-by-query", "lines-by-system"])
+def test_a_run_file_with_several_tags_is_named_so_on_the_cli_and_in_python(tmp_path, grouped):
+    """NAME=PATH on a file of two systems said only 'duplicate (qid, docno)', as if one run repeated a document."""
+    run = _tagged_run(tmp_path / "both.run", ["bm25", "reranker"], grouped=grouped)
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 d1 1\n2 0 d2 1\n")
+    # a file read in pieces names the tags of the colliding lines: "at least" those
+    says = r"the file holds several run tags \((at least )?'bm25', 'reranker'\): several systems in one file"
+    how = r"give each system its own file .* or a table with a system column"
+    for args in ([f"x={run}"], [str(run)]):
+        result = runner.invoke(app, ["evaluate", str(qrels), *args, "-m", "AP"])
+        assert result.exit_code == 2, result.output
+        assert re.search(says, result.stderr) and re.search(how, result.stderr), result.stderr
+        assert "NAME=PATH" in result.stderr and "trec_eval refuses duplicates" not in result.stderr
+    for call in (lambda: pf.evaluate({"x": run}, qrels, "AP"), lambda: pf.read_run(run, system="x")):
+        with pytest.raises(pf.DuplicateError, match=f"{says}.*duplicate \\(qid, docno\\) = \\(1, d1\\).*{how}"):
+            call()
+
+
+def test_a_run_file_with_many_tags_names_a_few_and_counts_the_rest(tmp_path):
+    run = _tagged_run(tmp_path / "six.run", ["a", "b", "c", "d", "e", "f"], grouped=True)
+    with pytest.raises(pf.DuplicateError, match=r"several run tags \('a', 'b', 'c', 'd' and 2 more\)"):
+        pf.read_run(run)
+    one = tmp_path / "one.run"                # one tag: a document repeated inside one run, as before
+    one.write_text("1 Q0 d1 1 2.0 a\n1 Q0 d1 2 1.0 a\n2 Q0 d1 1 1.0 b\n")
+    with pytest.raises(pf.DuplicateError, match=r"in run, also on line\(s\) \[2\]; trec_eval refuses duplicates"):
+        pf.read_run(one)

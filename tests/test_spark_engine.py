@@ -178,15 +178,19 @@ def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path, method):
 
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("change, error", [("score", "line 10, column 5: score 'high' is not a number"),
-                                           ("duplicate", "line 10: duplicate \\(qid, docno\\)")])
+                                           ("duplicate", "line 10: duplicate \\(qid, docno\\)"),
+                                           ("tags", "line 10: the file holds several run tags "
+                                                    "\\((at least )?'bm25', 'other'\\): several systems")])
 def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, method):
     qrels, runs = example_paths()
     lines = runs[0].read_text().splitlines(keepends=True)
     fields = lines[9].split()
     if change == "score":
         lines[9] = " ".join([*fields[:4], "high", fields[5]]) + "\n"
-    else:
+    elif change == "duplicate":
         lines.append(lines[9])
+    else:                                     # the same document under another run tag: a second system
+        lines.append(" ".join([*fields[:5], "other"]) + "\n")
     path = tmp_path / "input.bad"
     path.write_text("".join(lines))
     with pytest.raises(pf.InputFormatError, match=error):

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pairedframe.errors import DuplicateError, InputFormatError
+from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.trec import compression, system_name_from_path
 
 __all__ = ["EMPTY_FILE", "read_qrels", "read_run", "spark_path", "union"]
@@ -89,6 +90,11 @@ def _duplicate(spark: Any, path: str, names: Sequence[str], what: str) -> None:
     twin = (numbered.groupBy("qid", "docno").agg(F.sort_array(F.collect_list("line_no")).alias("lines"))
             .filter(F.size("lines") > 1).orderBy(F.element_at("lines", 1)).first())
     first = numbered.filter(F.col("line_no") == twin["lines"][0]).first()
+    if what == "run":                  # several run tags in the file are named: the likelier cause
+        texts = [r["line"] for r in numbered.filter(F.col("line_no").isin(list(twin["lines"]))).orderBy("line_no")
+                 .select("line").collect()]
+        tags = [r["tag"] for r in numbered.groupBy("tag").agg(F.min("line_no").alias("at")).orderBy("at").collect()]
+        raise run_duplicate_error(path, twin["qid"], twin["docno"], list(twin["lines"]), texts, tags=tags)
     raise DuplicateError(f"duplicate (qid, docno) = ({twin['qid']}, {twin['docno']}) in {what}, also on line(s) "
                          f"{list(twin['lines'][1:6])}; trec_eval refuses duplicates, remove them",
                          path=path, line=twin["lines"][0], text=first["line"])

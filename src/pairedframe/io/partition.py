@@ -39,6 +39,7 @@ from pairedframe.io.stream import (
     _with_system,
 )
 from pairedframe.errors import DuplicateError
+from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.trec import _BLANKS, _open_bytes
 
 #: Run text per partition (the memory knob of the second pass): ~1.5 M lines of a TREC run.
@@ -209,6 +210,4 @@ def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> Dupli
             number += block.count(b"\n")
             if not data:
                 break
-    return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in run, also on line(s) {lines[1:6]}; "
-                          "trec_eval refuses duplicates, remove them", path=path, line=lines[0] if lines else None,
-                          text=texts[0] if texts else None)
+    return run_duplicate_error(path, qid, docno, lines, texts)

@@ -25,6 +25,7 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.errors import DuplicateError, InputFormatError
+from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.grades import INTEGER, NUMBER, Grades, atol, check_grades_option, warn_read_as_trec_eval
 
 PathLike = str | os.PathLike[str]
@@ -241,8 +242,11 @@ def _check_duplicates(frame: pl.DataFrame, path: str, what: str, keys: Sequence[
     dup = frame.filter(pl.struct(*keys).is_duplicated())
     if dup.height:
         first = dup.sort("line_no").row(0, named=True)
-        twin = dup.filter(pl.all_horizontal([pl.col(k) == first[k] for k in keys]))
-        lines = twin["line_no"].sort().to_list()
+        twin = dup.filter(pl.all_horizontal([pl.col(k) == first[k] for k in keys])).sort("line_no")
+        lines = twin["line_no"].to_list()
+        if what == "run":          # several run tags in the file are named: the likelier cause
+            raise run_duplicate_error(path, first["qid"], first["docno"], lines, twin["line"].to_list(),
+                                      tags=frame["tag"].unique(maintain_order=True).to_list(), argument=what)
         raise DuplicateError(
             f"duplicate ({', '.join(keys)}) = ({', '.join(first[k] for k in keys)}) in {what}, also on line(s) "
             f"{lines[1:6]}; trec_eval refuses duplicates, remove them",
