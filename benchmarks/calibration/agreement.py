@@ -129,10 +129,32 @@ def _near_tie_draw(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.nda
     return NEAR_TIE_A + query + ea, NEAR_TIE_B + query + eb
 
 
-def _record(rec: dict, key, truth: float, estimate: float, ci) -> None:
+#: Columns of a replication's record (:func:`score_interval`).
+COVERS, BELOW, ABOVE, WIDTH, EXCLUDES, ESTIMATE, UNDEFINED = range(7)
+
+
+def score_interval(truth: float, estimate: float, ci) -> tuple[float, ...]:
+    """One replication's record of an interval ``ci = (low, high)``: (covers the truth, truth below it,
+    truth above it, width, excludes its own estimate, estimate, undefined), indexed by :data:`COVERS` ...
+    :data:`UNDEFINED`.  An interval with a NaN end is one the method declined to give (e.g. the jackknife
+    when no query changes the coefficient): undefined, neither a cover nor a miss, so its first five
+    entries are NaN and the scorers (:func:`coverage`) count it apart."""
     low, high = ci
-    rec.setdefault(key, []).append((low <= truth <= high, truth < low, truth > high, high - low,
-                                    not (low <= estimate <= high), estimate))
+    if math.isnan(low) or math.isnan(high):
+        return (math.nan,) * 5 + (estimate, 1.0)
+    return (float(low <= truth <= high), float(truth < low), float(truth > high), high - low,
+            float(not (low <= estimate <= high)), estimate, 0.0)
+
+
+def coverage(records: np.ndarray) -> tuple[np.ndarray, int]:
+    """(the rows of ``records`` whose interval is defined, how many are undefined): coverage, misses and
+    widths are taken over the first; the second is printed beside them."""
+    defined = records[:, UNDEFINED] == 0
+    return records[defined], int((~defined).sum())
+
+
+def _record(rec: dict, key, truth: float, estimate: float, ci) -> None:
+    rec.setdefault(key, []).append(score_interval(truth, estimate, ci))
 
 
 def _contrasts(estimate: float, boot: np.ndarray, loo: np.ndarray, half: np.ndarray, bounds) -> dict:
@@ -268,9 +290,37 @@ def run_kappa(label_sets: dict, reps: int, B: int, seed: int, sizes=SIZES, log=p
 
 
 def _cells(v: np.ndarray) -> list[str]:
-    miss = v[:, 1].sum() + v[:, 2].sum()
-    sides = f"{v[:, 1].mean():.3f} / {v[:, 2].mean():.3f}" if miss else "0 / 0"
-    return [rate(v[:, 0]), sides, f"{np.median(v[:, 3]):.3f}"]
+    """Coverage, misses below / above and median width over the defined intervals; the undefined count."""
+    d, undefined = coverage(v)
+    if not len(d):
+        return ["—", "—", "—", str(undefined)]
+    miss = d[:, BELOW].sum() + d[:, ABOVE].sum()
+    sides = f"{d[:, BELOW].mean():.3f} / {d[:, ABOVE].mean():.3f}" if miss else "0 / 0"
+    return [rate(d[:, COVERS]), sides, f"{np.median(d[:, WIDTH]):.3f}", str(undefined)]
+
+
+def _mean_coverage(v: np.ndarray) -> float:
+    """Coverage over the defined intervals (NaN when none is)."""
+    d, _ = coverage(v)
+    return float(d[:, COVERS].mean()) if len(d) else math.nan
+
+
+def _median_width(v: np.ndarray) -> float:
+    d, _ = coverage(v)
+    return float(np.median(d[:, WIDTH])) if len(d) else math.nan
+
+
+def _overall(covs: list[float], undefined: int, total: int) -> tuple[str, np.ndarray, str]:
+    """(median and range of the cell coverages, those coverages, "U of N intervals undefined"); a cell with
+    no defined interval (NaN coverage) is left out of the first two."""
+    cov = np.array([c for c in covs if not math.isnan(c)])
+    text = (f"coverage median {np.median(cov):.3f}, range {cov.min():.3f}-{cov.max():.3f}" if cov.size
+            else "coverage — (no interval defined)")
+    return text, cov, f"{undefined} of {total} intervals undefined"
+
+
+UNDEFINED_NOTE = ("'undefined' = intervals the method declined to give (a NaN end: e.g. the jackknife when no query "
+                  "changes the coefficient), counted apart: coverage, misses and widths are over the defined ones")
 
 
 def report_rank(results: dict, reps: int, B: int) -> str:
@@ -278,36 +328,46 @@ def report_rank(results: dict, reps: int, B: int) -> str:
            f"per cell (MC SE in parentheses); queries drawn i.i.d. from the full set; mean est. = the coefficient's "
            f"mean over the samples (its bias: truth - mean est.); misses = share of replications with the truth "
            f"below / above the interval; width = median; percentile B = {B}; 'excl.' = share of percentile "
-           f"intervals that exclude their own estimate (the jackknife's never does).\n")
+           f"intervals that exclude their own estimate (the jackknife's never does); {UNDEFINED_NOTE}.\n")
     for (name, n), (truth, rec) in results.items():
         rows = []
         for coef, label in COEFFICIENT_NAMES.items():
             jk, pc = rec[("jackknife", coef)], rec[("percentile", coef)]
-            rows.append([label, f"{truth[coef]:.3f}", f"{jk[:, 5].mean():.3f}", *_cells(jk), *_cells(pc),
-                         f"{pc[:, 4].mean():.3f}"])
+            pc_defined, _ = coverage(pc)
+            excl = f"{pc_defined[:, EXCLUDES].mean():.3f}" if len(pc_defined) else "—"
+            rows.append([label, f"{truth[coef]:.3f}", f"{jk[:, ESTIMATE].mean():.3f}", *_cells(jk), *_cells(pc), excl])
         out += f"\n#### {name}, n = {n}\n\n" + table(
-            ["coefficient", "truth", "mean est.", "jackknife (default)", "misses below / above", "width",
-             "percentile", "misses below / above", "width", "excl."], rows) + "\n"
+            ["coefficient", "truth", "mean est.", "jackknife (default)", "misses below / above", "width", "undefined",
+             "percentile", "misses below / above", "width", "undefined", "excl."], rows) + "\n"
+    methods = (*RANK_METHODS, *CONTRASTS)
     rows = []
     for (name, n), (_, rec) in results.items():
-        covs = [rec[(m, c)][:, 0] for m in (*RANK_METHODS, *CONTRASTS) for c in COEFFICIENT_NAMES]
-        worst_se = max(math.sqrt(v.mean() * (1 - v.mean()) / v.size) for v in covs)
-        rows.append([name, str(n)] + [" ".join(f"{rec[(m, c)][:, 0].mean():.2f}" for c in COEFFICIENT_NAMES)
-                                      for m in (*RANK_METHODS, *CONTRASTS)] + [f"({worst_se:.3f})"])
+        covs = [coverage(rec[(m, c)])[0][:, COVERS] for m in methods for c in COEFFICIENT_NAMES]
+        worst_se = max((math.sqrt(v.mean() * (1 - v.mean()) / v.size) for v in covs if v.size), default=math.nan)
+        cells = []
+        for m in methods:
+            text = " ".join(f"{_mean_coverage(rec[(m, c)]):.2f}" for c in COEFFICIENT_NAMES)
+            undefined = sum(coverage(rec[(m, c)])[1] for c in COEFFICIENT_NAMES)
+            cells.append(text + (f" ({undefined} undefined)" if undefined else ""))
+        rows.append([name, str(n), *cells, f"({worst_se:.3f})"])
     out += ("\n#### Every interval tried: coverage of tau_b, rho, tau_AP, tau_AP sym, RBO (in this order)\n\n"
             "basic = reversed percentile; BCa = bias-corrected and accelerated percentile; symmetric = estimate +- "
             "the 95 % quantile of |replicate - estimate|; m-out-of-n basic = basic with resamples of n / 2 queries "
-            f"({B // 2} of them).\n\n")
-    out += table(["cell", "n", *RANK_METHODS, *CONTRASTS, "largest MC SE"], rows) + "\n"
+            f"({B // 2} of them); coverage over the defined intervals, the undefined counted beside (nan: none "
+            "defined).\n\n")
+    out += table(["cell", "n", *methods, "largest MC SE"], rows) + "\n"
     out += "\nOver all cells and coefficients:\n\n"
-    for m in (*RANK_METHODS, *CONTRASTS):
-        cov = np.array([rec[(m, c)][:, 0].mean() for _, rec in results.values() for c in COEFFICIENT_NAMES])
-        width = np.array([np.median(rec[(m, c)][:, 3]) / np.median(rec[("percentile", c)][:, 3])
-                          for _, rec in results.values() for c in COEFFICIENT_NAMES
-                          if np.median(rec[("percentile", c)][:, 3]) > 0])
-        out += (f"- {m}: coverage median {np.median(cov):.3f}, range {cov.min():.3f}-{cov.max():.3f}, "
-                f"{np.mean((cov >= 0.93) & (cov <= 0.97)):.0%} of cells in 0.93-0.97, {np.mean(cov >= 0.90):.0%} "
-                f"at least 0.90; median width / percentile's {np.median(width):.2f}\n")
+    for m in methods:
+        recs = [rec[(m, c)] for _, rec in results.values() for c in COEFFICIENT_NAMES]
+        text, cov, undefined = _overall([_mean_coverage(v) for v in recs], sum(coverage(v)[1] for v in recs),
+                                        sum(len(v) for v in recs))
+        pairs = [(_median_width(rec[(m, c)]), _median_width(rec[("percentile", c)]))
+                 for _, rec in results.values() for c in COEFFICIENT_NAMES]
+        width = np.array([a / b for a, b in pairs if b > 0 and not math.isnan(a)])
+        share = (f"{np.mean((cov >= 0.93) & (cov <= 0.97)):.0%} of cells in 0.93-0.97, {np.mean(cov >= 0.90):.0%} "
+                 "at least 0.90" if cov.size else "no cell")
+        ratio = f"{np.median(width):.2f}" if width.size else "—"
+        out += f"- {m}: {text}, {share}; median width / percentile's {ratio}; {undefined}\n"
     return out
 
 
@@ -321,14 +381,18 @@ def report_kappa(results: dict, reps: int, B: int) -> str:
     out = (f"### label_agreement: coverage of the 43-query kappa by its 95 % interval (NIST vs DL-2019 LLM labels)\n\n"
            f"{reps} replications per cell (MC SE in parentheses); n queries drawn i.i.d. with all their pairs; "
            f"jackknife = the package's interval; percentile bootstrap over queries (B = {B}) and the i.i.d. "
-           f"Fleiss-Cohen-Everitt interval are contrasts the package does not print.\n\n")
+           f"Fleiss-Cohen-Everitt interval are contrasts the package does not print; {UNDEFINED_NOTE}.\n\n")
     header = ["label set", "n", "kappa", "truth"]
     for m in methods:
-        header += [m + (" (default)" if m == "jackknife" else ""), "misses below / above", "width"]
+        header += [m + (" (default)" if m == "jackknife" else ""), "misses below / above", "width", "undefined"]
     out += table(header, rows)
-    cov = {m: np.array([r["rec"][(m, c)][:, 0].mean() for r in results.values() for c in KAPPAS]) for m in methods}
-    out += "\n\nOver all cells: " + "; ".join(
-        f"{m} coverage median {np.median(v):.3f}, range {v.min():.3f}-{v.max():.3f}" for m, v in cov.items()) + ".\n"
+    summaries = []
+    for m in methods:
+        recs = [r["rec"][(m, c)] for r in results.values() for c in KAPPAS]
+        text, _, undefined = _overall([_mean_coverage(v) for v in recs], sum(coverage(v)[1] for v in recs),
+                                      sum(len(v) for v in recs))
+        summaries.append(f"{m} {text} ({undefined})")
+    out += "\n\nOver all cells: " + "; ".join(summaries) + ".\n"
     return out
 
 
