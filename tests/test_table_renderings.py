@@ -91,6 +91,11 @@ def test_latex_breaks_the_dash_and_quote_ligatures():
     assert latex_escape("a--b") == "a-{}-b" and latex_escape("it''s") == "it'{}'s" and latex_escape("a-b") == "a-b"
 
 
+def test_latex_composes_a_decomposed_accent_that_pdflatex_cannot_read():
+    """e + U+0301 (combining acute) stops pdflatex's utf8 input; its NFC form, the same text, is é."""
+    assert latex_escape("cafe\u0301_v2") == "caf\u00e9\\_v2"
+
+
 def test_latex_has_no_vertical_rule_and_keeps_marks_inside_the_rules(hostile_tables):
     """Each number's marks sit in a space as wide as its column's widest marks (so they count in the
     table's width and stay inside the rules, last column included) and numbers stay aligned."""

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 __all__ = ["latex_escape", "latex_row", "render_latex", "CI_LAYOUTS"]
@@ -53,8 +54,10 @@ def latex_escape(text: str) -> str:
     str
         ``a|b_c`` -> ``a\\textbar{}b\\_c``; ``a--b`` -> ``a-{}-b`` (no en dash ligature); the
         captions' symbols (α, ±, †, ‡, ≥, ≤, –, −, ×, ∞) in math mode or as their LaTeX spelling (``−∞`` ->
-        ``$-\\infty$``: adjacent symbols share one math span).
+        ``$-\\infty$``: adjacent symbols share one math span). Composed first (Unicode NFC, the same
+        text): pdflatex's utf8 input knows ``é`` but not ``e`` followed by a combining accent.
     """
+    text = unicodedata.normalize("NFC", text)
     out: list[str] = []
     for i, ch in enumerate(text):
         piece = _SPECIALS.get(ch, ch)
