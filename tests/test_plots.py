@@ -233,3 +233,20 @@ def test_names_with_dollar_signs_are_drawn_as_themselves_not_as_mathtext(tmp_pat
     assert "run $^$ v2 better" in texts["delta"] and "delta P$1$" in texts["delta"]
     assert "$len$: $short$" in texts["segments"] and "run $^$ v2" in texts["segments"]
     assert "cost in $ and $$" in texts["title"]
+
+
+def test_forest_plot_legend_names_the_column_that_explains_a_dashed_interval(tmp_path):
+    # 6 equal deltas: significant (exact p = 2/64) while the range-based interval holds 0, so dashed
+    import matplotlib
+
+    a = [0.3, 0.4, 0.2, 0.5, 0.3, 0.6]
+    pq = pl.DataFrame({"system": ["a"] * 6 + ["b"] * 6, "qid": [f"q{i}" for i in range(6)] * 2, "measure": "P@10",
+                       "value": a + [round(v + 0.1, 10) for v in a]})
+    seg = pl.DataFrame({"qid": [f"q{i}" for i in range(6)], "segment_set": "s", "segment": "short"})
+    with matplotlib.rc_context({"svg.fonttype": "none"}), pytest.warns(UserWarning):
+        segments = forest_plot(pf.compare_segments(pq, seg, baseline="a", n_resamples=1000), tmp_path / "s.svg")
+        compared = forest_plot(pf.compare(pq, baseline="a", n_resamples=1000), tmp_path / "c.svg")
+    segments, compared = segments.read_text(), compared.read_text()
+    assert "dashed: the interval contradicts the decision" in segments and "see warning" in segments
+    assert "verdict_note" not in segments
+    assert "(see verdict_note)" in compared

@@ -313,3 +313,40 @@ def test_segment_ids_differing_by_leading_zeros_are_named_in_the_error():
         with pytest.raises(EmptyResultError, match=r"6 query id\(s\) of the per-query table match ids of the segment "
                                                    r"table except for leading zeros.*'001' ~ '1'"):
             compare_segments(table, segs, baseline="A", n_resamples=99)
+
+
+def _equal_gain(n: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """System b gains exactly +0.1 P@10 over a on each of n queries, all in one segment."""
+    qids = [f"q{i}" for i in range(n)]
+    a = [0.3, 0.4, 0.2, 0.5, 0.3, 0.6] * (n // 6)
+    pq = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": qids * 2, "measure": "P@10",
+                       "value": a + [round(v + 0.1, 10) for v in a]})
+    return pq, pl.DataFrame({"qid": qids, "segment_set": "s", "segment": "short"})
+
+
+def test_segment_with_equal_deltas_labels_its_interval_as_compare_and_explains_the_clash():
+    # 6 equal deltas: exact sign-flip p = 2/64 < 0.05, yet the range-based interval of 6 equal deltas holds 0,
+    # so the interval no longer inverts the test: the warning column says so, as compare's verdict_note
+    import duckdb
+    import pairedframe as pf
+
+    pq, seg = _equal_gain(6)
+    oracle = _quiet(pf.compare, pq, baseline="a", interval="signflip", n_resamples=1000, seed=0).row(0, named=True)
+    for table in (pq, duckdb.sql("SELECT * FROM pq")):
+        row = _quiet(compare_segments, table, seg, baseline="a", n_resamples=1000, seed=0).row(0, named=True)
+        assert row["pvalue"] == 0.03125 and row["significant"] and row["ci_low"] < 0 < row["ci_high"]
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((oracle["ci_low"], oracle["ci_high"]))
+        assert row["interval"] == oracle["interval"] == "signflip"
+        equal_deltas = oracle["verdict_note"].split("; ")[0]
+        assert equal_deltas.startswith("every delta equals +0.1 (no spread)")
+        assert row["warning"].startswith("n < MIN_QUERIES")
+        assert f"; {equal_deltas}; the interval includes 0 although the raw p < 0.05: " in row["warning"]
+        assert row["warning"].endswith("significant follows the test, pvalue_bh = 0.0312")
+
+
+def test_segment_with_equal_deltas_whose_interval_agrees_with_p_notes_only_the_equal_deltas():
+    pq, seg = _equal_gain(48)
+    row = _quiet(compare_segments, pq, seg, baseline="a", n_resamples=1000, seed=0).row(0, named=True)
+    assert row["significant"] and row["ci_low"] > 0
+    assert row["warning"].startswith("every delta equals +0.1 (no spread): the interval holds the mean deltas")
+    assert "although" not in row["warning"] and "MIN_QUERIES" not in row["warning"]

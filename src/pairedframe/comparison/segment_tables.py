@@ -20,7 +20,7 @@ from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns, family_ids
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.segment_stats import SegmentStats
-from pairedframe.comparison.verdicts import warn_skewed_segments
+from pairedframe.comparison.verdicts import warn_skewed_segments, zero_spread_disagreement
 from pairedframe.checks import near_miss_hint, require_each, string_ids
 from pairedframe.io.convert import to_polars
 from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
@@ -157,8 +157,8 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
     min_disc = np.where(ok, min_disc, 0)
     limited &= ok
     out = _result_frame(units, stats, extras=extras, baseline=baseline, test=test, interval=interval,
-                        n_resamples=n_resamples, seed=seed, level=level, alternative=alternative, adjusted=(p_bh, p_holm, significant),
-                        flags=(fam_size, min_disc, limited))
+                        n_resamples=n_resamples, seed=seed, level=level, alternative=alternative, correction=correction,
+                        adjusted=(p_bh, p_holm, significant), flags=(fam_size, min_disc, limited))
     if adaptive:
         out = out.with_columns(adaptive_columns(flips, k, ok_idx))
         if flips is not None:
@@ -216,7 +216,7 @@ def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, n_all: n
 
 def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str],
                   baseline: str, test: str, interval: str, n_resamples: int, seed: int, level: float, alternative: str,
-                  adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...]) -> pl.DataFrame:
+                  correction: str, adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...]) -> pl.DataFrame:
     """The result's columns, in order; the statistics of units with a single query null."""
     p_bh, p_holm, significant = adjusted
     fam_size, min_disc, limited = flags
@@ -229,11 +229,15 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
     # n equal deltas: compare's range-based interval, never a point; then inside the range of a mean delta
     flat = (n_all >= 2) & (units["sd"].to_numpy() == 0)
     means = (units["baseline_mean"].to_numpy(), units["system_mean"].to_numpy())
-    low, high, _ = zero_spread_deltas(stats.ci_low, stats.ci_high, measures=units["measure"].to_list(),
-                                      delta=stats.delta, n=n_all, flat=flat, confidence_level=1.0 - level,
-                                      alternative=alternative, means=means)
+    low, high, flat_notes = zero_spread_deltas(stats.ci_low, stats.ci_high, measures=units["measure"].to_list(),
+                                               delta=stats.delta, n=n_all, flat=flat, confidence_level=1.0 - level,
+                                               alternative=alternative, means=means)
     low, high, _ = clip_deltas(low, high, units["measure"], stats.delta, means=means, alternative=alternative)
     stats = stats.replace(ci_low=low, ci_high=high)
+    p_used = p_bh if correction == "bh" else p_holm
+    warn_text = [_joined(w, _equal_deltas_note(note, stats, p_used, i, test=test, level=level, correction=correction,
+                                               n=int(n_all[i])))
+                 for i, (w, note) in enumerate(zip(warn_text.tolist(), flat_notes))]
     return units.select(
         "system", *extras, "measure", "segment_set", "segment", pl.lit(baseline).alias("baseline"),
         pl.col("n_queries").cast(pl.Int64), "baseline_mean", "system_mean",
@@ -244,7 +248,7 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         pl.Series("significant", significant),
         units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
         units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small),
-        pl.Series("warning", warn_text.tolist(), dtype=pl.String),
+        pl.Series("warning", warn_text, dtype=pl.String),
         pl.Series("family_size", fam_size), pl.Series("min_discoveries", min_disc),
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
@@ -252,6 +256,29 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         pl.Series("exact", stats.exact), pl.lit(int(seed), dtype=pl.UInt64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
                    for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
+
+
+def _equal_deltas_note(note: str | None, stats: SegmentStats, p_used: np.ndarray, i: int, *, test: str, level: float,
+                       correction: str, n: int) -> str | None:
+    """Unit ``i``'s note when its deltas are all equal (``note``, from the range-based interval it then gets
+    instead of ``interval``'s): as compare's ``verdict_note``, with why that interval and the test disagree
+    when one excludes 0 and the other does not reject (the interval no longer inverts the test)."""
+    if note is None:
+        return None
+    excludes = bool(stats.ci_low[i] > 0 or stats.ci_high[i] < 0)
+    p = float(stats.pvalue[i])
+    if math.isnan(p) or (p < level) == excludes:
+        return note
+    why = zero_spread_disagreement(test, n, "queries", p, f"pvalue_{correction}", float(p_used[i]),
+                                   decision="significant")
+    return (f"{note}; the interval {'excludes' if excludes else 'includes'} 0 although the raw p "
+            f"{'>=' if excludes else '<'} {level:g}: {why}")
+
+
+def _joined(*parts: str | None) -> str | None:
+    """The non-null parts, joined by "; " (None when there is none)."""
+    kept = [part for part in parts if part]
+    return "; ".join(kept) if kept else None
 
 
 def _warn_small(n_all: np.ndarray) -> None:

@@ -291,8 +291,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     interval : {"signflip", "percentile", "t"}, optional
         Default: the interval that inverts the test -- ``"signflip"`` for the randomization test (the
         shifts the segment's sign-flip test does not reject, on the same patterns, so it excludes 0
-        exactly when the raw ``p < 1 - confidence_level``; ``se`` is then ``sd / sqrt(n)``), ``"t"``
-        for the t-test.  ``"percentile"``: bootstrap percentile interval (under-covers at n = 20:
+        exactly when the raw ``p < 1 - confidence_level``, unless the deltas are all equal: see Returns;
+        ``se`` is then ``sd / sqrt(n)``), ``"t"`` for the t-test.  ``"percentile"``: bootstrap percentile interval (under-covers at n = 20:
         benchmarks/calibration).  With ``resampling="adaptive"`` the sign-flip interval uses the
         segment's ``n_resamples`` fixed patterns, so it need not invert the adaptive p-value exactly.
     resampling : {"fixed", "adaptive"}, default "fixed"
@@ -330,7 +330,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         (NaN p-values are left out of their family).  ``skewness`` is the adjusted sample skewness
         of the unit's deltas, as :func:`compare`'s (``scipy.stats.skew(bias=False)``; NaN below 3
         queries or at zero spread); a unit whose deltas are all equal gets :func:`compare`'s interval for
-        equal deltas, never a point.  ``small_sample`` is ``n_queries < MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
+        equal deltas, never a point, whatever ``interval`` (which, as in :func:`compare`, still names the
+        option); its ``warning`` then says so, and where that interval and the raw p-value disagree (it holds 0
+        while ``p < 1 - confidence_level``, or the reverse) why, in the words of :func:`compare`'s ``verdict_note``.  ``small_sample`` is ``n_queries < MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
         reach the smallest attainable p-value before ``correction`` can reject any (1 for the
         t-test).  ``resolution_limited`` is true for a row that is not ``significant`` and would not be
         even if its p-value were the smallest its test can give (``2/2^n`` two-sided exact, ``1/(B+1)``

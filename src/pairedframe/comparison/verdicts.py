@@ -38,7 +38,7 @@ from pairedframe.stats.signflip_interval import least_resamples
 from pairedframe.stats.skewness import cochran_fails, cochran_minimum_n
 
 __all__ = ["CORRECTIONS", "VERDICTS", "verdict_column", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
-           "warn_unreachable", "warn_skewed", "warn_skewed_segments"]
+           "zero_spread_disagreement", "warn_unreachable", "warn_skewed", "warn_skewed_segments"]
 
 VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical", "equivalent")
 
@@ -184,7 +184,7 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                     why = (f"{verdict_on} = {p_used[i]:.3g} over {int(family_sizes[i])} comparisons decides; "
                            "the interval is not adjusted for multiplicity")
                 elif flat[i]:
-                    why = _zero_spread_disagreement(test, int(n_units[i]), unit, float(p_raw[i]), verdict_on,
+                    why = zero_spread_disagreement(test, int(n_units[i]), unit, float(p_raw[i]), verdict_on,
                                                     float(p_used[i]))
                 else:
                     why = (f"the {interval} interval is not the set of shifts the {test} test accepts, and here "
@@ -201,13 +201,15 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
     return notes
 
 
-def _zero_spread_disagreement(test: str, n: int, unit: str, p: float, verdict_on: str, p_used: float) -> str:
-    """Why the range-based interval of equal deltas and the test disagree: they assume different things."""
+def zero_spread_disagreement(test: str, n: int, unit: str, p: float, verdict_on: str, p_used: float,
+                             decision: str = "the verdict") -> str:
+    """Why the range-based interval of equal deltas and the test disagree: they assume different things.
+    ``decision``: what follows the test (compare's verdict, compare_segments' ``significant``)."""
     test_p = (f"with no spread the t test falls back to the exact sign-flip test, whose p = {p:.3g}," if test == "t"
               else f"the {test} test's p = {p:.3g}")
     return (f"{test_p} says all {n} {unit} moved the same way, while the range-based interval allows for "
             "populations with values never observed; any spread in the deltas gives the usual interval instead "
-            f"(the rule is discontinuous by design); the verdict follows the test, {verdict_on} = {p_used:.3g}")
+            f"(the rule is discontinuous by design); {decision} follows the test, {verdict_on} = {p_used:.3g}")
 
 
 def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, verdict_on: str, test: str,
