@@ -124,6 +124,24 @@ def test_rank_jackknife_interval_is_nan_not_a_point_when_no_query_changes_the_co
     assert low < r.kendall_tau_b.statistic <= high and r.kendall_tau_b.note == "approximate"
 
 
+def test_rank_no_spread_warning_names_the_measure_and_the_two_judgment_sets():
+    """A report computes one rank agreement per measure and judgment set: its NaN-interval warning named only
+    the coefficients, so which measure and sets it was about was lost. Three systems put the one relevant
+    document 1st, 2nd and 3rd on each of 12 queries under both sets: no query changes any coefficient."""
+    order = {"s1": ("d1", "d2", "d3"), "s2": ("d2", "d1", "d3"), "s3": ("d2", "d3", "d1")}
+    run = pl.DataFrame([(s, str(q), d, 3.0 - r) for s, docs in order.items() for q in range(12)
+                        for r, d in enumerate(docs)], schema=["system", "qid", "docno", "score"], orient="row")
+    nist = pl.DataFrame({"qid": [str(q) for q in range(12)], "docno": "d1", "rel": 1})
+    js = pf.evaluate_judgment_sets(run, {"nist": nist, "llm": nist}, ["RR"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.rank_agreement(js, measure="RR", judgments=("nist", "llm"))
+    said = [str(w.message) for w in caught if "same without any one of the 12 queries" in str(w.message)]
+    assert len(said) == 1 and said[0].startswith("rank agreement on RR between 'nist' and 'llm': kendall_tau_b"), said
+    assert js.per_query.filter(pl.col("judgments") == "nist").group_by("system").agg(pl.col("value").mean()).sort(
+        "system")["value"].to_list() == pytest.approx([1.0, 0.5, 1 / 3])
+
+
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_rank_interval_contains_its_estimate_on_dl19_where_the_percentile_one_does_not(shared_data):

@@ -265,7 +265,7 @@ def test_segment_wins_follow_the_measure_direction_against_compare():
 def test_segment_ids_partly_missing_by_leading_zeros_warn_naming_the_near_misses():
     """Half the segment table's ids lost their zeros ('1' for '001', e.g. a CSV read with ids as numbers):
     those queries dropped out of their segments in silence. Now a warning counts them and names the near
-    misses, on polars and on a DuckDB relation; ids absent with no near miss stay quiet."""
+    misses, on polars and on a DuckDB relation."""
     import duckdb
 
     from pairedframe.errors import PartlyEmptyWarning
@@ -283,11 +283,34 @@ def test_segment_ids_partly_missing_by_leading_zeros_warn_naming_the_near_misses
             with pytest.warns(PartlyEmptyWarning, match=r"6 query id\(s\) of the segment table are in no paired "
                                                         r"query.*'10' ~ '010'"):
                 compare_segments(table, segs, baseline="A", n_resamples=99)
-    other = segs.with_columns(pl.Series("qid", qids[:6] + [f"z{i}" for i in range(6)]))
+
+
+def test_segment_ids_matching_no_paired_query_warn_with_their_count_and_a_few_ids():
+    """A segment id that matches no paired query at all (no near miss either) used to leave its segment in
+    silence (n_queries one short); now it warns with the count and a few ids, and a table whose ids all
+    match stays quiet."""
+    from pairedframe.errors import PartlyEmptyWarning
+
+    qids = [f"{i:03d}" for i in range(1, 13)]
+    rng = np.random.default_rng(3)
+    per_query = pl.DataFrame({"system": ["A"] * 12 + ["B"] * 12, "qid": qids * 2, "measure": "m",
+                              "value": rng.uniform(size=24)})
+    segs = pl.DataFrame({"qid": qids, "segment_set": "s", "segment": ["x", "y"] * 6})
+    other = pl.concat([segs, pl.DataFrame({"qid": [f"z{i}" for i in range(7)], "segment_set": "s",
+                                           "segment": "x"})])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("always", PartlyEmptyWarning)
+        got = compare_segments(per_query, other, baseline="A", n_resamples=99)
+    texts = [str(w.message) for w in caught if issubclass(w.category, PartlyEmptyWarning)]
+    assert len(texts) == 1 and texts[0].startswith("7 query id(s) of the segment table are in no paired query "
+                                                   "('z0', 'z1', 'z2', 'z3', 'z4', ...)"), texts
+    assert "leading zeros" not in texts[0]
+    assert got.filter(pl.col("segment") == "x")["n_queries"].item() == 6
     with warnings.catch_warnings():
         warnings.simplefilter("error", PartlyEmptyWarning)
         warnings.simplefilter("ignore", SmallSampleWarning)
-        compare_segments(per_query, other, baseline="A", n_resamples=99)
+        compare_segments(per_query, segs, baseline="A", n_resamples=99)
 
 
 def test_segments_cli_reads_segment_names_and_ids_as_text(tmp_path):

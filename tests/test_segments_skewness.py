@@ -133,7 +133,30 @@ def test_skew_warning_names_the_consequence_and_points_at_the_caller():
     assert f"with n = {worst['n_queries']} (system 'B', measure 'm', segment_set 'third', " \
            f"segment '{worst['segment']}')" in message
     assert f"skewness {worst['skewness']:+.2f}" in message
-    assert "0.054-0.079" in message and "0.025-0.039" in message and "calibration/segments.py" in message
+    assert "0.054-0.079" in message and "0.025-0.039" in message
+
+
+def test_skew_warning_points_at_the_docs_page_and_section_that_hold_the_segment_calibration():
+    """The warning's source used to be 'README Calibration', a section the README does not have: the page it
+    names now exists and quotes the FDRs, and the command it gives is a section the calibration script runs."""
+    import re
+    from pathlib import Path
+
+    rng = np.random.default_rng(3)
+    a = rng.uniform(size=60)
+    d = np.where(rng.uniform(size=60) < 0.15, rng.uniform(0.3, 0.6, 60), 0.0) + rng.normal(0, 0.01, 60)
+    seg = pl.DataFrame({"qid": [f"q{i:03d}" for i in range(60)], "segment_set": "third",
+                        "segment": [f"s{i % 3}" for i in range(60)]})
+    with pytest.warns(SkewWarning) as record:
+        compare_segments(_frame(a, {"B": a + d}), seg, baseline="A", n_resamples=199)
+    (message,) = _skew_warnings(record)
+    root = Path(__file__).resolve().parents[1]
+    page, heading = re.search(r"\((docs/[\w/]+\.md), '([^']+)'", message).groups()
+    text = (root / page).read_text(encoding="utf-8")
+    assert f"## {heading}" in text and "compare_segments" in text and "0.054" in text and "0.079" in text
+    section = re.search(r"python benchmarks/calibration --section (\w+)\)", message).group(1)
+    runner = (root / "benchmarks" / "calibration" / "runner.py").read_text(encoding="utf-8")
+    assert section == "segments" and f'"{section}"' in runner and "README" not in message
 
 
 def test_no_skew_warning_for_symmetric_deltas_or_segments_below_three_queries():

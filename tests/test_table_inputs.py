@@ -206,7 +206,7 @@ def test_an_empty_id_is_an_error_naming_the_column_and_the_row(side, column):
     else:
         qrels = qrels.with_columns(pl.Series(column, ["7", ""] if column == "qid" else ["d1", ""]))
     with pytest.raises(pf.SchemaError, match=rf"{side} table: column '{column}' is an empty string in 1 row\(s\), "
-                                             r"e\.g\. row 1 \("):
+                                             r"e\.g\. row 2 \("):
         pf.evaluate(run, qrels, ["RR"], system="s")
 
 
@@ -245,3 +245,16 @@ def test_integer_scores_beyond_2_53_in_a_run_dict_warn_too():
     with pytest.warns(UserWarning, match=r"run dict: column 'score' holds 1 integer\(s\) beyond \+-2\*\*53"):
         ev = pf.evaluate({"7": {"d1": 2**53 + 1, "d2": 2**53}}, _QRELS, ["RR"], system="s")
     assert ev.per_query["value"].to_list() == [0.5]
+
+
+def test_table_row_numbers_in_messages_count_from_1_alike():
+    """The second row of a table is 'row 2' in every message: as_qrels' trec_eval-grade warning and the empty-id
+    error said 'row 1' (0-based) where endpoints_from_ranks said 'row 2'."""
+    qrels = pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "rel": [1.0, 1.5]})
+    with pytest.warns(UserWarning, match=r"qrels table row 2: grade '1.5' read as 1"):
+        pf.as_qrels(qrels, grades="trec_eval")
+    with pytest.raises(pf.SchemaError, match=r"e\.g\. row 2 \("):
+        pf.as_qrels(qrels.with_columns(pl.Series("docno", ["d1", ""]), pl.col("rel").cast(pl.Int64)))
+    ranks = pl.DataFrame({"qid": ["a1", "a2"], "first_hit_rank": [1.0, 0.0]})
+    with pytest.raises(pf.SchemaError, match=r"^row 2 .*qid 'a2'"):
+        pf.endpoints_from_ranks(ranks, system="s")

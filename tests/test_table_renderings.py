@@ -359,6 +359,26 @@ def test_compare_and_evaluate_terminal_tables_show_bracketed_names_as_written(tm
     assert res.exit_code == 0 and "[bold]x" in res.stdout and "run[y]" in res.stdout
 
 
+def test_terminal_tables_show_names_ending_in_a_backslash_as_written():
+    """rich's escape() doubles a trailing backslash, so a system named c\\ printed as c\\\\ in the terminal
+    (LaTeX and markdown were right): the results table, the comparison table and the CLI tables."""
+    from pairedframe.report.compare import format_comparison
+
+    names = ["base", "c\\", "d\\\\", "e\\[x]"]
+    pq = _per_query(names=names)
+    t = pf.results_table(pq, baseline="base", test="t", title="t\\")
+    for text in (t.to_terminal(), t.to_terminal(ansi=True)):
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+        rows = [line.split("│")[1].strip() for line in plain.splitlines() if line.startswith("│")]
+        assert rows == ["base (baseline)", *names[1:]] and plain.splitlines()[0].strip() == "t\\"
+    text = format_comparison(pf.compare(pq.filter(pl.col("measure") == "AP"), baseline="base", test="t"), "table")
+    rows = [line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│")]
+    assert names[1:] == [r for r in rows if r in names], rows
+    qrels, runs = pf.example.example_paths()
+    res = CliRunner().invoke(app, ["evaluate", str(qrels), f"c\\={runs[0]}", f"run[y]={runs[1]}", "-m", "AP"])
+    assert res.exit_code == 0 and re.search(r"│ c\\ +│", res.stdout), res.stdout
+
+
 def test_scope_css_keeps_statements_and_scopes_rules_inside_media_blocks():
     from pairedframe.report.table_html import scope_css
 

@@ -54,7 +54,7 @@ def test_trec_eval_grades_of_a_table_truncate_toward_zero():
     table = pl.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "rel": [1.5, -2.5]})
     with pytest.raises(SchemaError, match=r"must hold integer grades, got 1.5 \(grades='trec_eval'"):
         pf.as_qrels(table)
-    with pytest.warns(UserWarning, match=r"qrels table row 0: grade '1.5' read as 1 \(2 grades in all\)"):
+    with pytest.warns(UserWarning, match=r"qrels table row 1: grade '1.5' read as 1 \(2 grades in all\)"):
         assert pf.as_qrels(table, grades="trec_eval")["rel"].to_list() == [1, -2]
 
 

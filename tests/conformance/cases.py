@@ -195,11 +195,11 @@ EVAL_CASES: list[Case] = [
          {"frame": Raises(r"'score' holds String values|score of .* is '.*' \(str\)"), "trec": Value(), "delimited": Value()},
          side="run", means=_as_doubles),
     # trec_eval's reader never yields an empty id; a file with one has a line with a field too few
-    Case("empty_docno", _run(_set("docno", "")), {"frame": Raises(r"column 'docno' is an empty string.*row 1\b"),
+    Case("empty_docno", _run(_set("docno", "")), {"frame": Raises(r"column 'docno' is an empty string.*row 2\b"),
                                                   "trec": Raises(r"line 2\b"), "delimited": Raises(r"\bdocno\b")},
          side="run"),
     Case("empty_qrels_docno", _qrels(_set("docno", "")),
-         {"frame": Raises(r"column 'docno' is an empty string.*row 1\b"), "trec": Raises(r"line 2\b"),
+         {"frame": Raises(r"column 'docno' is an empty string.*row 2\b"), "trec": Raises(r"line 2\b"),
           "delimited": Raises(r"\bdocno\b")}, side="qrels"),
     # integers a double cannot hold: rounded as trec_eval's atof rounds them as text, with a warning from tables
     Case("huge_integer_scores", _run(_huge_integer_scores),

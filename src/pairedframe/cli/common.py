@@ -19,8 +19,8 @@ import duckdb
 import polars as pl
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from pairedframe.errors import PairedFrameError, warning_source
 from pairedframe.io.detect import run_name
@@ -255,10 +255,10 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
     elif fmt == "table":
         table = Table(title=title, show_lines=False)
         for name, dtype in frame.schema.items():
-            table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left", no_wrap=True)
+            table.add_column(Text(name), justify="right" if dtype.is_numeric() else "left", no_wrap=True)
         cells = _cells(frame, float_digits)
-        for row in cells:                            # names are text, not rich markup
-            table.add_row(*map(escape, row))
+        for row in cells:      # names are text, not rich markup; escape() would double a trailing backslash
+            table.add_row(*map(Text, row))
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
         widths = [max([len(name), *(len(r[i]) for r in cells)]) for i, name in enumerate(frame.columns)]
         console = _StdoutConsole(file=file, soft_wrap=False)

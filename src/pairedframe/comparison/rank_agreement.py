@@ -310,12 +310,15 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
     return out
 
 
-def _warn_no_spread(intervals: dict[str, tuple[ConfidenceInterval, str]], n: int) -> None:
-    """Say which coefficients got a NaN jackknife interval because no query changes them."""
+def _warn_no_spread(intervals: dict[str, tuple[ConfidenceInterval, str]], n: int, measure: str,
+                    names: tuple[str, str]) -> None:
+    """Say which coefficients got a NaN jackknife interval because no query changes them, on which measure
+    and between which two sides (a report computes one agreement per measure and judgment set)."""
     flat = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_NOTE]
     if flat:
-        warnings.warn(f"{', '.join(flat)}: the coefficient is the same without any one of the {n} queries, so "
-                      f"{NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
+        warnings.warn(f"rank agreement on {measure} between {names[0]!r} and {names[1]!r}: {', '.join(flat)}: the "
+                      f"coefficient is the same without any one of the {n} queries, so {NO_SPREAD}",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 def _swaps(chosen: list[str], ma: np.ndarray, mb: np.ndarray, oa: np.ndarray, ob: np.ndarray,
@@ -467,7 +470,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     intervals = coefficient_intervals(A, B, {key: stat for key, (stat, _) in point.items()}, method=interval,
                                       higher=higher, rbo_p=rbo_p, confidence_level=opt.confidence_level,
                                       n_resamples=opt.n_resamples, seed=opt.seed, qids=qids)
-    _warn_no_spread(intervals, n)
+    _warn_no_spread(intervals, n, name, names)
     coefficients = {key: Coefficient(statistic=stat, pvalue=p, confidence_interval=intervals[key][0],
                                      note=intervals[key][1])
                     for key, (stat, p) in point.items()}

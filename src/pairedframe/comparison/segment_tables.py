@@ -83,15 +83,17 @@ def no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
 
 
 def warn_near_miss_segment_ids(own: list[str], theirs: list[str]) -> None:
-    """Warn when query ids of the segment table that match no paired query (``theirs`` minus ``own``) match one
-    except for leading zeros, case, blanks or Unicode normalisation: those queries would leave their segments
-    in silence (a CSV read with its ids as numbers turns '001' into 1).  Other unmatched ids are the segment
-    table's own business (it may cover queries this evaluation has not)."""
-    unmatched = set(theirs) - set(own)
-    hint = near_miss_hint(sorted(unmatched), own, of="the segment table", in_="the per-query table") if unmatched else ""
-    if hint:
-        warnings.warn(f"{len(unmatched)} query id(s) of the segment table are in no paired query, so they count in "
-                      f"no segment{hint}", PartlyEmptyWarning, stacklevel=user_stacklevel())
+    """Warn when query ids of the segment table match no paired query (``theirs`` minus ``own``): those
+    queries leave their segments in silence, so the warning names a few and their count, and says which match
+    a paired query except for leading zeros, case, blanks or Unicode normalisation (a CSV read with its ids as
+    numbers turns '001' into 1)."""
+    unmatched = sorted(set(theirs) - set(own))
+    if not unmatched:
+        return
+    hint = near_miss_hint(unmatched, own, of="the segment table", in_="the per-query table")
+    shown = ", ".join(repr(q) for q in unmatched[:5]) + (", ..." if len(unmatched) > 5 else "")
+    warnings.warn(f"{len(unmatched)} query id(s) of the segment table are in no paired query ({shown}), so they "
+                  f"count in no segment{hint}", PartlyEmptyWarning, stacklevel=user_stacklevel())
 
 
 def require_two_queries(n_queries: np.ndarray) -> None:

@@ -357,7 +357,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     SkewWarning
         Once, when some units' deltas fail Cochran's rule ``n > 25 skewness^2`` (units with fewer than
         3 queries never do): how many, the most skewed (its keys, skewness and n) and the FDR BH
-        reached on skewed segments in ``benchmarks/calibration/segments.py``.
+        reached on skewed segments (docs/how/calibration.md; ``python benchmarks/calibration --section segments``).
     SmallSampleWarning
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning

@@ -64,7 +64,8 @@ def verdict_column(correction: str) -> str:
 SKEWED_TYPE_I_AT_20 = 0.065
 #: False discovery rate of BH at q = 0.05 over 20 segments of 20 real TREC deltas (5 truly shifted),
 #: quoted in the segment skew warning: centred skewed null segments where it exceeded q (DL-2019 and
-#: DL-2021 AP), and symmetric ones; ``benchmarks/calibration/segments.py`` prints both (README Calibration).
+#: DL-2021 AP), and symmetric ones; ``python benchmarks/calibration --section segments`` prints both
+#: (docs/how/calibration.md, "What the runs showed").
 SEGMENT_FDR_SKEWED = "0.054-0.079"
 SEGMENT_FDR_SYMMETRIC = "0.025-0.039"
 #: Share of exactly tied queries (delta 0) above which :func:`warn_many_ties` warns.
@@ -313,5 +314,6 @@ def warn_skewed_segments(skewness: np.ndarray, n_units: np.ndarray, label: Calla
         f"n = {int(n_units[i])} ({label(i)}). The per-segment tests assume nearly symmetric deltas: with BH at "
         f"q = 0.05 over segments of 20 skewed real TREC deltas the false discovery rate was "
         f"{SEGMENT_FDR_SKEWED} on DL-2019 and DL-2021 AP (above q), against {SEGMENT_FDR_SYMMETRIC} with symmetric deltas "
-        "(benchmarks/calibration/segments.py, README Calibration). Read discoveries in such segments with "
+        "(docs/how/calibration.md, 'What the runs showed'; python benchmarks/calibration --section segments). "
+        "Read discoveries in such segments with "
         "their 'skewness' column", SkewWarning, stacklevel=user_stacklevel())

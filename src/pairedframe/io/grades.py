@@ -72,4 +72,4 @@ def _warn_first(original: pl.Series, values: pl.Series, changed: pl.Series) -> N
     count = int(changed.sum())
     if count:
         i = int(changed.arg_true()[0])
-        warn_read_as_trec_eval(count, f"qrels table row {i}", str(original[i]), int(values[i]))
+        warn_read_as_trec_eval(count, f"qrels table row {i + 1}", str(original[i]), int(values[i]))

@@ -92,7 +92,7 @@ def refuse_nan_scores(frame: pl.DataFrame, *, pandas: bool = False) -> None:
 
 
 def refuse_empty_ids(frame: pl.DataFrame, what: str) -> None:
-    """SchemaError naming the id column and the first row (0-based) holding an empty string: trec_eval
+    """SchemaError naming the id column and the first row (1-based, as every message numbers rows) holding an empty string: trec_eval
     reads ids as runs of non-blank bytes, so no file can give one, and it matches no id of a file."""
     columns = [c for c in ("qid", "docno") if c in frame.columns]
     if not frame.select(pl.any_horizontal(pl.col(c).str.len_bytes().eq(0).any() for c in columns)).item():
@@ -103,5 +103,5 @@ def refuse_empty_ids(frame: pl.DataFrame, what: str) -> None:
             row = rows.row(0, named=True)
             shown = ", ".join(f"{c}={row[c]!r}" for c in frame.columns if c != column)
             raise SchemaError(f"{what} table: column {column!r} is an empty string in {rows.height} row(s), e.g. "
-                              f"row {row['_row']} ({shown}); an id is never empty (trec_eval reads ids as runs of "
+                              f"row {row['_row'] + 1} ({shown}); an id is never empty (trec_eval reads ids as runs of "
                               f"non-blank characters): is it a missing value?")

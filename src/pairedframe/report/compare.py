@@ -172,16 +172,17 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     cells = [[_num(v, float_digits) for v in row] for row in short.iter_rows()]
 
-    table = Table(title=escape(title or "paired comparison vs baseline (delta = system - baseline)"))
+    # names are text, not rich markup: Text, since escape() doubles a trailing backslash ("c\\" for "c\")
+    table = Table(title=Text(title or "paired comparison vs baseline (delta = system - baseline)"))
     for name, dtype in short.schema.items():
-        table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left")
-    for r in cells:                                  # names are text, not rich markup
-        table.add_row(*map(escape, r))
+        table.add_column(Text(name), justify="right" if dtype.is_numeric() else "left")
+    for r in cells:
+        table.add_row(*map(Text, r))
     buf = io.StringIO()
     Console(file=buf, width=max(100, 12 * len(short.columns)), soft_wrap=False, no_color=True,
             highlight=False).print(table)

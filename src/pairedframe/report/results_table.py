@@ -238,15 +238,15 @@ class ResultsTable:
         """
         from rich.console import Console
         from rich.table import Table
-
-        from rich.markup import escape
+        from rich.text import Text
 
         wide = self._wide("ansi" if ansi else "terminal")
-        table = Table(title=None if self.title is None else escape(self.title))
-        for name in wide.columns:                    # names are text, not rich markup ("[bold]x" stays)
-            table.add_column(escape(name), justify="left" if name == "System" else "right", no_wrap=True)
+        # names are text, not rich markup ("[bold]x" stays): Text, as escape() doubles a trailing backslash
+        table = Table(title=None if self.title is None else Text(self.title))
+        for name in wide.columns:
+            table.add_column(Text(name), justify="left" if name == "System" else "right", no_wrap=True)
         for label, *cells in wide.iter_rows():
-            table.add_row(escape(label), *cells)
+            table.add_row(Text(label), *cells)
         buf = io.StringIO()
         console = Console(file=buf, width=_UNLIMITED, highlight=False, force_terminal=ansi, no_color=not ansi)
         # rich shrinks a table to the console by cutting cells with an ellipsis, marks first: widen instead.
