@@ -230,6 +230,14 @@ def test_an_undefined_kappa_warns_why_instead_of_a_silent_nan():
         pf.label_agreement(same, same)
 
 
+def test_kappa_no_spread_warning_names_the_two_judgment_sets():
+    """A report computes one label agreement per judgment set: the no-spread warning says between which two."""
+    a = {"q1": {"a": -1, "b": 2}, "q2": {"a": 0, "b": 1}}
+    b = {"q1": {"a": 2, "b": 2}, "q2": {"a": 0, "b": 0}}
+    with pytest.warns(SmallSampleWarning, match=r"^label agreement between 'nist' and 'gpt-4o': kappa.*the same without"):
+        pf.label_agreement(a, b, names=("nist", "gpt-4o"))
+
+
 def test_kappa_interval_is_nan_when_every_leave_one_query_out_kappa_is_equal_against_sklearn():
     """Two queries whose leave-one-out kappas (scikit-learn) are both 0: the jackknife SE is 0, which is no
     certainty about a kappa of 1/3, so the interval is NaN with a warning saying why, never a point."""

@@ -250,3 +250,15 @@ def test_forest_plot_legend_names_the_column_that_explains_a_dashed_interval(tmp
     assert "dashed: the interval contradicts the decision" in segments and "see warning" in segments
     assert "verdict_note" not in segments
     assert "(see verdict_note)" in compared
+
+
+def test_report_forest_svg_legend_names_the_column_that_explains_a_dashed_interval():
+    """The HTML report's SVG forest plot says where the table explains a dashed interval, as forest_plot does."""
+    from pairedframe.report.html_svg import forest_svg
+
+    a = [0.3, 0.4, 0.2, 0.5, 0.3, 0.6]
+    pq = pl.DataFrame({"system": ["a"] * 6 + ["b"] * 6, "qid": [f"q{i}" for i in range(6)] * 2, "measure": "P@10",
+                       "value": a + [round(v + 0.1, 10) for v in a]})
+    with pytest.warns(UserWarning):
+        svg = forest_svg(pf.compare(pq, baseline="a", n_resamples=1000), "P@10")
+    assert "dashed: the interval contradicts the decision (see verdict_note)" in svg

@@ -379,6 +379,17 @@ def test_terminal_tables_show_names_ending_in_a_backslash_as_written():
     assert res.exit_code == 0 and re.search(r"│ c\\ +│", res.stdout), res.stdout
 
 
+def test_cli_table_title_is_printed_as_written_not_read_as_rich_markup():
+    """segments' title names the baseline: a baseline called "[bold]b" must print as such, not vanish."""
+    import io
+
+    from pairedframe.cli.common import print_frame
+
+    out = io.StringIO()
+    print_frame(pl.DataFrame({"system": ["x"], "AP": [0.5]}), "table", title="vs baseline [bold]b\\", file=out)
+    assert " ".join(out.getvalue().split()).startswith("vs baseline [bold]b\\ ")  # rich wraps it to the table
+
+
 def test_scope_css_keeps_statements_and_scopes_rules_inside_media_blocks():
     from pairedframe.report.table_html import scope_css
 

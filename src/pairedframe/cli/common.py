@@ -253,7 +253,7 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
     elif fmt == "latex":
         out.write(to_latex(frame, float_digits) + "\n")
     elif fmt == "table":
-        table = Table(title=title, show_lines=False)
+        table = Table(title=None if title is None else Text(title), show_lines=False)  # text, not markup
         for name, dtype in frame.schema.items():
             table.add_column(Text(name), justify="right" if dtype.is_numeric() else "left", no_wrap=True)
         cells = _cells(frame, float_digits)

@@ -193,10 +193,11 @@ def _warn_one_label(one_label: dict[str, str], names: list[str]) -> None:
 
 
 def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarray | None,
-                              undefined: list[str]) -> None:
+                              undefined: list[str], names: tuple[str, str]) -> None:
     """Say why each finite kappa got a NaN interval: a leave-one-query-out kappa is undefined (the rest have one
     grade in both sets), or every leave-one-query-out kappa is the same (the jackknife sees no spread)."""
     n = per_query.shape[0]
+    between = f"label agreement between {names[0]!r} and {names[1]!r}"  # a report computes one per judgment set
     weights = dict(_KAPPAS)
     nan_loo, flat = [], []
     for name in undefined:
@@ -205,10 +206,10 @@ def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary:
                                values=None if name == "kappa_binary" else values)
         (flat if np.isfinite(loo).all() else nan_loo).append(name)
     if nan_loo:
-        warnings.warn(f"{', '.join(nan_loo)}: without one of the {n} queries the kappa is undefined (the rest have "
+        warnings.warn(f"{between}: {', '.join(nan_loo)}: without one of the {n} queries the kappa is undefined (the rest have "
                       "one grade in both sets), so its interval is NaN", SmallSampleWarning, stacklevel=user_stacklevel())
     if flat:
-        warnings.warn(f"{', '.join(flat)}: the kappa is the same without any one of the {n} queries, so "
+        warnings.warn(f"{between}: {', '.join(flat)}: the kappa is the same without any one of the {n} queries, so "
                       f"{NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
 
 
@@ -320,7 +321,8 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     _warn_one_label(one_label, [name for name in undefined if name in one_label])
     undefined = [name for name in undefined if name not in one_label]
     if n_queries >= 2 and undefined:
-        _warn_undefined_intervals(per_query, used.astype(np.float64), binary, undefined)
+        _warn_undefined_intervals(per_query, used.astype(np.float64), binary, undefined,
+                                  (str(names[0]), str(names[1])))
     confusion = pl.DataFrame({"grade_a": np.repeat(grade_set, c), "grade_b": np.tile(grade_set, c),
                               "count": cm.ravel()}, schema={"grade_a": pl.Int64, "grade_b": pl.Int64, "count": pl.Int64})
     listed = np.union1d(grade_set, np.union1d(qa["rel"].to_numpy(), qb["rel"].to_numpy()))

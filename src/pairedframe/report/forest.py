@@ -20,7 +20,7 @@ __all__ = ["forest_plot", "row_styles", "rows_to_show", "x_limits", "COLOURS"]
 COLOURS = {"better": "#1f4e9c", "worse": "#b2182b", "not significant": "#8a8a8a"}
 
 
-def _see_why(df: pl.DataFrame) -> str:
+def why_dashed(df: pl.DataFrame) -> str:
     """Where the table says why an interval contradicts the decision: compare's ``verdict_note``; in
     compare_segments' table, which has none, BH/Holm beside unadjusted intervals and ``warning`` for equal deltas."""
     if "verdict_note" in df.columns:
@@ -272,7 +272,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
 
     names = {"better": "better (significant)", "worse": "worse (significant)",
              "not significant": "not significant / inconclusive",
-             "interval disagrees": "dashed: the interval contradicts the decision" + _see_why(df),
+             "interval disagrees": "dashed: the interval contradicts the decision" + why_dashed(df),
              "unbounded": "arrow: the interval is unbounded on that side"}
     handles = [Line2D([], [], color=COLOURS.get(k, "#8a8a8a"), marker="o" if k in COLOURS else None,
                       ls="--" if k == "interval disagrees" else "-", ms=4, label=names[k])

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from pairedframe.measures import higher_is_better
-from pairedframe.report.forest import COLOURS, row_styles, rows_to_show, x_limits
+from pairedframe.report.forest import COLOURS, row_styles, rows_to_show, why_dashed, x_limits
 from pairedframe.report.html_page import esc
 from pairedframe.report.plots import LOSS_COLOUR, TIE_COLOUR, WIN_COLOUR
 
@@ -30,7 +30,7 @@ _FONT = "font-family=\"Helvetica, Arial, sans-serif\""
 _CHAR = 0.6
 _LEGEND_NAMES = {"better": "better (significant)", "worse": "worse (significant)",
                  "not significant": "not significant / inconclusive",
-                 "interval disagrees": "dashed: the interval contradicts the decision (see the verdict notes)",
+                 "interval disagrees": "dashed: the interval contradicts the decision",
                  "unbounded": "arrow: the interval is unbounded on that side"}
 
 
@@ -174,7 +174,8 @@ def forest_svg(comparison: pl.DataFrame, measure: str) -> str:
             body.append(f'<line x1="{x0:.1f}" y1="{y - 4:.1f}" x2="{x0 + 20:.1f}" y2="{y - 4:.1f}" '
                         f'stroke="{colour}" stroke-width="1.6"{dash}/>')
             body.append(f'<circle cx="{x0 + 10:.1f}" cy="{y - 4:.1f}" r="3" fill="{colour}"/>')
-        body.append(_text(x0 + 28, y, _LEGEND_NAMES[key], size=10))
+        legend = _LEGEND_NAMES[key] + (why_dashed(df) if key == "interval disagrees" else "")
+        body.append(_text(x0 + 28, y, legend, size=10))
     return _svg(width, y + 10, body, f"forest plot of {measure}")
 
 
