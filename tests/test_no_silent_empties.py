@@ -82,7 +82,6 @@ def test_partly_empty_results_warn_at_the_callers_line(call, fragment):
         warnings.simplefilter("always")
         call()
     partial = [w for w in caught if issubclass(w.category, PartlyEmptyWarning)]
-    # a segment of unmatched ids is warned of twice: as a segment and by its ids
     assert partial and all(w.filename == str(HERE) for w in partial), [str(w.message) for w in caught]
     assert sum(bool(re.search(fragment, str(w.message))) for w in partial) == 1, [str(w.message) for w in partial]
 

@@ -285,6 +285,25 @@ def test_segment_ids_partly_missing_by_leading_zeros_warn_naming_the_near_misses
                 compare_segments(table, segs, baseline="A", n_resamples=99)
 
 
+def test_a_segment_of_unmatched_ids_is_warned_of_once_naming_its_ids_and_the_segment():
+    """Segment 'h' holds only an id no paired query has: one warning names the id and the segment left out
+    (it used to warn twice, once per check)."""
+    from pairedframe.errors import PartlyEmptyWarning
+
+    per_query = pl.DataFrame({"system": ["A"] * 3 + ["B"] * 3, "qid": ["1", "2", "3"] * 2, "measure": "m",
+                              "value": [0.1, 0.5, 0.3, 0.4, 0.6, 0.2]})
+    segs = pl.DataFrame({"qid": ["1", "2", "3", "x"], "segment_set": "s", "segment": ["g", "g", "g", "h"]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("always", PartlyEmptyWarning)
+        got = compare_segments(per_query, segs, baseline="A", n_resamples=99)
+    texts = [str(w.message) for w in caught if issubclass(w.category, PartlyEmptyWarning)]
+    assert len(texts) == 1, texts
+    assert texts[0].startswith("1 query id(s) of the segment table are in no paired query ('x')") and \
+        "1 of 2 segments have no paired query, left out of the result: [('s', 'h')]" in texts[0], texts
+    assert got["segment"].to_list() == ["g"]
+
+
 def test_segment_ids_matching_no_paired_query_warn_with_their_count_and_a_few_ids():
     """A segment id that matches no paired query at all (no near miss either) used to leave its segment in
     silence (n_queries one short); now it warns with the count and a few ids, and a table whose ids all

@@ -34,8 +34,8 @@ from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_
 from pairedframe.comparison.options import SegmentOptions
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
-                                                   require_segments_matched, require_two_queries, segments_table,
-                                                   warn_near_miss_segment_ids)
+                                                   require_two_queries, segments_table,
+                                                   warn_unmatched_segment_ids)
 from pairedframe.comparison.streams import row_seeds, segment_keys
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import DuplicateError, SchemaError
@@ -139,9 +139,9 @@ def _unit_moments(t: EngineTable, paired: Paired, segs: str) -> tuple[str, pl.Da
     theirs = t.collect(f"SELECT DISTINCT qid FROM {segs}")["qid"].to_list()
     if moments.height == 0:
         raise no_segment_query(own, theirs)
-    warn_near_miss_segment_ids(own, theirs)
     every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
-    require_segments_matched(list(every.iter_rows()), set(moments.select("segment_set", "segment").unique().iter_rows()))
+    warn_unmatched_segment_ids(own, theirs, list(every.iter_rows()),
+                               set(moments.select("segment_set", "segment").unique().iter_rows()))
     return units_sql, moments
 
 

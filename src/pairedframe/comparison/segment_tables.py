@@ -21,7 +21,7 @@ from pairedframe.comparison._families import family_columns, family_ids
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.verdicts import warn_skewed_segments, zero_spread_disagreement
-from pairedframe.checks import near_miss_hint, require_each, string_ids
+from pairedframe.checks import near_miss_hint, sample, string_ids
 from pairedframe.io.convert import to_polars
 from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
                                user_stacklevel)
@@ -29,7 +29,7 @@ from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_flo
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
 
-__all__ = ["THETA_ELEMENTS", "as_segments", "require_segments_matched", "no_segment_query", "warn_near_miss_segment_ids",
+__all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_segment_ids",
            "require_two_queries", "check_segments_cost", "unit_label", "segments_table"]
 
 
@@ -67,13 +67,6 @@ def _refuse_query_mapping(segments: Any) -> None:
                       "'segment': list(d.values())})")
 
 
-def require_segments_matched(segments: Sequence[tuple[str, str]], found: set[tuple[str, str]]) -> None:
-    """Warn naming the segments (``segment_set, segment``) of the segment table that hold no paired
-    query (they get no row)."""
-    if len(found) < len(segments):
-        require_each(list(segments), found, what="segment", lacking="no paired query")
-
-
 def no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
     """The error when no paired query is in any segment: names a few of each side's distinct query ids
     (``own``, ``theirs``), and the ids that differ only by leading zeros, case or blanks."""
@@ -82,18 +75,24 @@ def no_segment_query(own: list[str], theirs: list[str]) -> EmptyResultError:
                             + near_miss_hint(own, theirs, of="the per-query table", in_="the segment table"))
 
 
-def warn_near_miss_segment_ids(own: list[str], theirs: list[str]) -> None:
-    """Warn when query ids of the segment table match no paired query (``theirs`` minus ``own``): those
-    queries leave their segments in silence, so the warning names a few and their count, and says which match
-    a paired query except for leading zeros, case, blanks or Unicode normalisation (a CSV read with its ids as
-    numbers turns '001' into 1)."""
+def warn_unmatched_segment_ids(own: list[str], theirs: list[str], segments: Sequence[tuple[str, str]],
+                               found: set[tuple[str, str]]) -> None:
+    """One warning when query ids of the segment table match no paired query (``theirs`` minus ``own``):
+    those queries leave their segments in silence, so it names a few and their count, the segments
+    (``segment_set, segment`` of ``segments`` not in ``found``) left with no paired query at all (they get
+    no row), and which ids match a paired query except for leading zeros, case, blanks or Unicode
+    normalisation (a CSV read with its ids as numbers turns '001' into 1). A segment is empty only when all
+    its ids are unmatched, so one message says both."""
     unmatched = sorted(set(theirs) - set(own))
     if not unmatched:
         return
     hint = near_miss_hint(unmatched, own, of="the segment table", in_="the per-query table")
     shown = ", ".join(repr(q) for q in unmatched[:5]) + (", ..." if len(unmatched) > 5 else "")
+    empty = [s for s in segments if s not in found]
+    left_out = (f"; {len(empty)} of {len(segments)} segments have no paired query, left out of the result: "
+                f"{sample(empty)}" if empty else "")
     warnings.warn(f"{len(unmatched)} query id(s) of the segment table are in no paired query ({shown}), so they "
-                  f"count in no segment{hint}", PartlyEmptyWarning, stacklevel=user_stacklevel())
+                  f"count in no segment{left_out}{hint}", PartlyEmptyWarning, stacklevel=user_stacklevel())
 
 
 def require_two_queries(n_queries: np.ndarray) -> None:

@@ -80,8 +80,8 @@ from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.ttest import t_test_from_moments
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
-                                                   require_segments_matched, require_two_queries, segments_table,
-                                                   warn_near_miss_segment_ids)
+                                                   require_two_queries, segments_table,
+                                                   warn_unmatched_segment_ids)
 
 __all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
            "BLOCK_ELEMENTS", "CHUNK_ELEMENTS"]
@@ -111,10 +111,9 @@ def _segment_deltas(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.
     own, theirs = p.paired["qid"].unique(maintain_order=True).to_list(), seg["qid"].unique(maintain_order=True).to_list()
     if joined.height == 0:
         raise no_segment_query(own, theirs)
-    warn_near_miss_segment_ids(own, theirs)
-    require_segments_matched(list(distinct.select("segment_set", "segment").iter_rows()),
-                              set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
-                                  .select("segment_set", "segment").iter_rows()))
+    warn_unmatched_segment_ids(own, theirs, list(distinct.select("segment_set", "segment").iter_rows()),
+                               set(distinct.join(joined.select("_sc").unique(), on="_sc", how="semi")
+                                   .select("segment_set", "segment").iter_rows()))
     row_e = joined["_row"].to_numpy().astype(np.int64)
     sc_e = joined["_sc"].to_numpy().astype(np.int64)
     perm = np.lexsort((sc_e, row_e))                       # stable: keeps qid order within a unit
