@@ -162,6 +162,20 @@ def test_bad_files_through_the_macros_name_the_problem(con, tmp_path, run, qrels
         con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt")]).fetchall()
 
 
+def test_a_duplicate_whose_lines_carry_different_run_tags_is_named_as_several_systems_through_the_macros(con, tmp_path):
+    """pf_evaluate names the tags of colliding lines and how to split the file, as pf.read_run does; lines of one
+    tag keep trec_eval's refusal."""
+    (tmp_path / "run.txt").write_text("1 Q0 a 1 2 tB\n1 Q0 b 2 1 tB\n1 Q0 a 1 2 tA\n")
+    (tmp_path / "one.txt").write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n")
+    (tmp_path / "qrels.txt").write_text("1 0 a 1\n")
+    with pytest.raises(duckdb.Error, match=r"run\.txt, line 1: the file holds several run tags \(at least 'tA', 'tB'\): "
+                                           r"several systems .* duplicate \(qid, docno\) = \(1, a\) in run, also on "
+                                           r"line\(s\) \[3\]; give each system its own file"):
+        con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt")]).fetchall()
+    with pytest.raises(duckdb.Error, match=r"one\.txt, line 1: duplicate .* also on line\(s\) \[3\]; trec_eval refuses"):
+        con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(tmp_path / "one.txt"), str(tmp_path / "qrels.txt")]).fetchall()
+
+
 @pytest.mark.parametrize("reader, content, message", [
     ("pf_read_run", "301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 x tag\n", r"line 2, column 5: score 'x' is not a number"),
     ("pf_read_run", "301 Q0 d1 1 2.5 tag\n301 Q0 d1 2 1.0 tag\n", r"duplicate \(qid, docno\) = \(301, d1\)"),

@@ -58,10 +58,10 @@ CREATE OR REPLACE TEMP MACRO pf__looks_like(f, line, what) AS
               THEN '; it looks like a run line (qid Q0 docno rank score tag): are the arguments swapped? pf_evaluate(run, qrels, ...) takes the run first'
          ELSE '' END;
 
--- The data lines of one run file as system, qid, docno, score, line_no; a line with fewer than 6
+-- The data lines of one run file as system, qid, docno, score, line_no, tag; a line with fewer than 6
 -- fields or a score that is not a number (or NaN) raises; inf and -inf rank as pf.read_run ranks them.
 CREATE OR REPLACE TEMP MACRO pf__run_file(path, system) AS TABLE
-SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no
+SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no, f[6] AS tag
 FROM (SELECT line_no, line, f, TRY_CAST(f[5] AS DOUBLE) AS score
       FROM pf__lines(path) WHERE pf__data_line(line)) AS l
 WHERE CASE WHEN len(f) < 6
@@ -115,10 +115,11 @@ CREATE OR REPLACE TEMP MACRO pf__systems(paths, system) AS
           ELSE names END
      FOR names IN [CASE WHEN system IS NULL THEN [pf__trec_name(p) for p in paths] ELSE pf__aslist(system) END]][1];
 
--- SQL of the checked rows of run files (system, qid, docno, score, line_no, file_no).
-CREATE OR REPLACE TEMP MACRO pf__run_rows_sql(paths, names) AS
+-- SQL of the checked rows of run files (system, qid, docno, score, line_no, file_no; or the columns
+-- `cols` of pf__run_file, and file_no).
+CREATE OR REPLACE TEMP MACRO pf__run_rows_sql(paths, names, cols := 'system, qid, docno, score, line_no') AS
     coalesce(array_to_string([
-        'SELECT system, qid, docno, score, line_no, ' || CAST(i AS VARCHAR) || ' AS file_no FROM pf__run_file('
+        'SELECT ' || cols || ', ' || CAST(i AS VARCHAR) || ' AS file_no FROM pf__run_file('
         || pf__lit(paths[i]) || ', ' || pf__lit(names[i]) || ')'
         FOR i IN range(1, len(paths) + 1)], ' UNION ALL '), '');
 
@@ -126,6 +127,18 @@ CREATE OR REPLACE TEMP MACRO pf__run_rows_sql(paths, names) AS
 CREATE OR REPLACE TEMP MACRO pf__file_name_sql(paths) AS
     'CASE file_no ' || coalesce(array_to_string(['WHEN ' || CAST(i AS VARCHAR) || ' THEN ' || pf__lit(paths[i])
                                         FOR i IN range(1, len(paths) + 1)], ' '), '') || ' END';
+
+-- The message (SQL text) of a duplicate (qid, docno) in a run file, from columns <d>qid, <d>docno,
+-- <d>lines (line numbers) and <d>tags (the run tags of those lines): lines with different tags are
+-- several systems in one file, as pf.read_run says.
+CREATE OR REPLACE TEMP MACRO pf__run_dup_msg_sql(file_sql, d) AS
+    '''run file '' || ' || file_sql || ' || '', line '' || CAST(' || d || 'lines[1] AS VARCHAR) || '': '' || '
+    || 'CASE WHEN len(' || d || 'tags) > 1 THEN ''the file holds several run tags (at least '' || array_to_string(['
+    || 'pf__lit(t) FOR t IN ' || d || 'tags], '', '') || ''): several systems in one file, which is read as one system '
+    || '(named after the file or by system := ...), so their rows collide: '' ELSE '''' END '
+    || '|| ''duplicate (qid, docno) = ('' || ' || d || 'qid || '', '' || ' || d || 'docno || '') in run, also on line(s) '' '
+    || '|| CAST(' || d || 'lines[2:6] AS VARCHAR) || CASE WHEN len(' || d || 'tags) > 1 THEN ''; give each system its own '
+    || 'file (split it by the 6th field) or a table with a system column'' ELSE ''; trec_eval refuses duplicates, remove them'' END';
 
 -- SQL of the run table of files: rows checked, then duplicates and empty files refused.
 CREATE OR REPLACE TEMP MACRO pf__read_run_sql(paths, names) AS
