@@ -217,6 +217,21 @@ def test_rank_agreement_small_pvalues_against_exact_enumeration(means_b):
         assert r.spearman_rho.pvalue == pytest.approx(1 / 3) and r.kendall_tau_b.pvalue == pytest.approx(1 / 3)
 
 
+def test_rank_agreement_exact_pvalue_with_tied_means_doubles_the_smaller_tail_against_scipy_permutation_test():
+    """The figures the agreement guide quotes: 5 systems in one order with one tie give p = 1/30 (scipy's two-sided
+    convention, twice the smaller tail), while counting orderings with |tau| >= 1 gives 1/60."""
+    import itertools
+
+    means = {"s1": 0.1, "s2": 0.2, "s3": 0.3, "s4": 0.3, "s5": 0.5}
+    r = pf.rank_agreement(_per_query(means, noise=0.0), _per_query(means, noise=0.0), measure="AP", n_resamples=50)
+    x = np.array(list(means.values()))
+    tau = lambda u: sps.kendalltau(x, u).statistic  # noqa: E731
+    ref = sps.permutation_test((x,), tau, permutation_type="pairings", vectorized=False, n_resamples=np.inf)
+    assert r.kendall_tau_b.pvalue == pytest.approx(ref.pvalue, abs=1e-12) == pytest.approx(1 / 30, abs=1e-12)
+    count = sum(abs(tau(np.array(p))) >= 1 - 1e-12 for p in itertools.permutations(x))
+    assert count / 120 == pytest.approx(1 / 60)
+
+
 def test_rank_agreement_of_two_systems_warns_and_has_pvalue_one():
     """Two systems: rho was 0.9999999999999999 with p NaN and no warning."""
     from pairedframe.errors import SmallSampleWarning

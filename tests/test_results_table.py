@@ -591,3 +591,12 @@ def test_results_table_names_the_method_a_rendering_option_belongs_to(per_query)
         pf.results_table(per_query, baseline="bm25", ci_layout="inline")
     with pytest.raises(TypeError, match=r"`table_id`: it belongs to the table's to_html\(\)"):
         pf.results_table(per_query, baseline="bm25", table_id="t1")
+
+
+def test_table_command_help_says_a_measure_is_required():
+    """report defaults to nDCG@10 and AP, table needs -m: its help says so before the error does."""
+    helped = CliRunner().invoke(app, ["table", "--help"], env={"COLUMNS": "300"})
+    assert "at least one (a paper table names its columns)" in " ".join(helped.output.split())
+    qrels, runs = pf.example.example_paths()
+    missing = CliRunner().invoke(app, ["table", str(qrels), str(runs[0])])
+    assert missing.exit_code == 2 and "name at least one measure with -m" in missing.stderr

@@ -432,3 +432,15 @@ def test_compare_and_segments_latex_protect_a_row_starting_with_a_bracket_or_sta
     proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:]
+
+
+def test_results_table_docstring_names_only_attributes_the_result_has():
+    """help(pf.results_table) promised ``frame``, which raises (renamed ``table``)."""
+    import re as _re
+
+    returns = pf.results_table.__doc__.split("Returns")[1].split("Raises")[0]
+    named = _re.findall(r"``(\w+)(?:\(\))?``", returns)
+    assert "table" in named and "frame" not in named
+    t = pf.results_table(_per_query(names=["base", "x"]), baseline="base", test="t")
+    for name in named:
+        assert getattr(t, name) is not None, name

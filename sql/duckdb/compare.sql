@@ -35,6 +35,9 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                THEN error('pf_compare: `measures`: ' || array_to_string([m['name'] || ' ' || pf__family(m['family']).not_comparable
                                                                        FOR m IN o['ms'] IF pf__family(m['family']).not_comparable IS NOT NULL], '; ')
                           || '; compare measures of the rankings (pf.compare leaves these out of a measure set with a warning)')
+          WHEN NOT o['tables'] AND len(o['names']) = 1
+               THEN error('pf_compare: nothing to compare: one run file (system ' || pf__lit(o['names'][1])
+                          || '); give the baseline''s run and at least one more')
           WHEN NOT o['tables'] AND NOT list_contains(o['names'], baseline)
                THEN error('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ' || CAST(o['names'] AS VARCHAR))
           -- tables hold their systems in a column: the baseline is checked against them when the query runs

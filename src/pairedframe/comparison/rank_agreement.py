@@ -79,7 +79,10 @@ class Coefficient:
         Two-sided p-value of "no association" (tau_b, rho); NaN for tau_AP and RBO.  Exact permutation
         p-value (all ``k!`` orderings of the systems, ``scipy.stats.permutation_test``) for up to
         :data:`~pairedframe.stats.rank_agreement.EXACT_MAX_ITEMS` (8) systems, so 1 for 2 systems
-        and at least 1/3 for 3; scipy's ``kendalltau`` / ``spearmanr`` p-value above.
+        and at least 1/3 for 3; scipy's ``kendalltau`` / ``spearmanr`` p-value above. Two-sided as
+        scipy's: twice the smaller tail, at most 1. With tied means the null distribution is not
+        symmetric and this is conservative beside counting orderings with ``|statistic|`` at least as
+        large (5 systems in one order with one tie: 1/30, not 1/60).
     confidence_interval : ConfidenceInterval
         Approximate interval over queries (``low``, ``high``; see :func:`rank_agreement`'s Notes).
     note : str

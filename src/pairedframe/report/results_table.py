@@ -366,7 +366,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     Returns
     -------
     ResultsTable
-        ``to_latex()``, ``to_markdown()``, ``to_html()``, ``to_terminal()``, ``caption``, ``frame``.
+        ``to_latex()``, ``to_markdown()``, ``to_html()``, ``to_terminal()``, ``caption``, ``table`` (the
+        table as polars, one row per system and measure).
 
     Raises
     ------
