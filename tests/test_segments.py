@@ -170,6 +170,23 @@ def test_resolution_warning_and_columns():
         h = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=499,
                              correction="holm")
     assert h["resolution_limited"].all()
+    assert h["min_discoveries"].null_count() == h.height   # 40 x 1/500 > 0.05: no number of discoveries suffices
+
+
+def test_min_discoveries_is_null_when_no_number_of_segments_at_the_floor_would_be_rejected():
+    """BH with 40 segments and B = 19 would need 40 * 0.05 / 0.05 = 40 at the floor, all of them: reachable;
+    with B = 9 it needs 80, more than the family: null (it printed the family size + 1 or 80), and the warning
+    says BH cannot reject any segment."""
+    per_query, _ = _data(n_q=1000, seed=4)
+    many = pl.DataFrame({"qid": [f"q{i:03d}" for i in range(1000)], "segment_set": "s",
+                         "segment": [f"g{i % 40}" for i in range(1000)]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reach = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=19)
+    assert (reach["min_discoveries"] == 40).all()
+    with pytest.warns(UserWarning, match=r"n_resamples=9 is too small for BH.* BH cannot reject any segment"):
+        none = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=9)
+    assert none["min_discoveries"].null_count() == none.height and none["resolution_limited"].all()
 
 
 def test_small_sample_warning_is_collected_once():

@@ -208,6 +208,7 @@ def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, n_all: n
     exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
     p_floor = np.where(exact, exact_floor, 1.0 / (B + 1))
     need = np.maximum(np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64), 1)
+    # fam_size + 1 (more than the family holds): no number of discoveries suffices; the result shows null
     min_disc = need if correction == "bh" else np.where(fam_size * p_floor > level, fam_size + 1, 1)
     limited = np.zeros(families.k, dtype=bool)
     for sel in families.members:
@@ -221,6 +222,8 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
     """The result's columns, in order; the statistics of units with a single query null."""
     p_bh, p_holm, significant = adjusted
     fam_size, min_disc, limited = flags
+    # more than the family holds: null, no number of discoveries suffices
+    reachable = pl.Series(min_disc, dtype=pl.Int64).set(pl.Series(min_disc > fam_size), None)
     n_all = units["n_queries"].to_numpy()
     small = n_all < MIN_QUERIES
     warn_text = np.where(n_all < 2, "only 1 paired query: no statistics",
@@ -250,7 +253,7 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
         units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small),
         pl.Series("warning", warn_text, dtype=pl.String),
-        pl.Series("family_size", fam_size), pl.Series("min_discoveries", min_disc),
+        pl.Series("family_size", fam_size), reachable.alias("min_discoveries"),
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
         pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
@@ -305,9 +308,9 @@ def _warn_resolution(limited: np.ndarray, exact: np.ndarray, fam_size: np.ndarra
     if limited_mc.any():
         worst = int(fam_size[limited_mc].max())
         needed = int(math.ceil(worst / level)) - 1
-        what = ("BH can only reject a segment if at least "
-                f"{int(min_disc[limited_mc].max())} segments of its family reach that floor"
-                if correction == "bh" else "Holm cannot reject any segment")
+        least, method = int(min_disc[limited_mc].max()), "BH" if correction == "bh" else "Holm"
+        what = (f"BH can only reject a segment if at least {least} segments of its family reach that floor"
+                if method == "BH" and least <= worst else f"{method} cannot reject any segment")
         warnings.warn(
             f"{name}={B} is too small for {correction.upper()} at level {level:g}: Monte-Carlo "
             f"p-values are >= 1/({name}+1) = {1 / (B + 1):.2g}, and with families of up to "
