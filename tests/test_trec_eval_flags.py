@@ -67,9 +67,11 @@ def test_collection_size_against_utility_formula():
     assert text.startswith("utility_1,-1,0,0.5    \tall\t")
 
 
-def test_collection_size_leaves_a_utility_that_states_its_own():
+@pytest.mark.parametrize("size", [10, 0])
+def test_collection_size_leaves_a_utility_that_states_its_own(size):
+    """collection_size=0 is the default, which parsing drops: -N overrode it as if unstated."""
     qrels, runs = example_paths()
-    name = "Utility(weights=(1,-1,0,0.5),collection_size=10)"
+    name = f"Utility(weights=(1,-1,0,0.5),collection_size={size})"
     code, out, err = _example("-f", "csv", "-m", name, "-N", "1000")
     assert code == 0, err
     want = pf.evaluate(runs[0], qrels, [name]).summary()["value"].to_list()

@@ -150,9 +150,10 @@ def _with_collection_size(measures: list[str], collection_size: int | None) -> l
     names, runid = split_runid(measures)
     if collection_size is None or not names:
         return measures
+    # a stated collection_size=0 is the default, which parsing drops: the text says whether one was stated
     parsed = [replace(m, params=(*m.params, ("collection_size", collection_size)))
-              if m.family == "Utility" and "collection_size" not in dict(m.params) else m
-              for m in parse_measures(names)]
+              if m.family == "Utility" and "collection_size" not in name else m
+              for name in names for m in parse_measures([name])]
     return [*parsed, "runid"] if runid else parsed
 
 
