@@ -3,6 +3,7 @@ bootstrap, judgment sets as input, errors; Cohen's kappa against scikit-learn on
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -230,6 +231,21 @@ def test_rank_agreement_exact_pvalue_with_tied_means_doubles_the_smaller_tail_ag
     assert r.kendall_tau_b.pvalue == pytest.approx(ref.pvalue, abs=1e-12) == pytest.approx(1 / 30, abs=1e-12)
     count = sum(abs(tau(np.array(p))) >= 1 - 1e-12 for p in itertools.permutations(x))
     assert count / 120 == pytest.approx(1 / 60)
+
+
+def test_percentile_rank_interval_is_nan_not_a_point_when_every_resample_gives_the_same_coefficient():
+    """Three well separated systems in one order under both sets: tau_b is 1 in every resample; the percentile
+    interval was the point [1, 1], now NaN with a note and a warning naming the measure and the sides."""
+    from pairedframe.errors import SmallSampleWarning
+
+    a = _per_query({"s1": 0.9, "s2": 0.5, "s3": 0.1})
+    b = _per_query({"s1": 0.8, "s2": 0.4, "s3": 0.2}, seed=1)
+    with pytest.warns(SmallSampleWarning, match=r"rank agreement on AP between 'a' and 'b': kendall_tau_b.*every "
+                                                r"bootstrap resample of the 30 queries gives the same coefficient"):
+        r = pf.rank_agreement(a, b, measure="AP", interval="percentile", n_resamples=200, seed=1)
+    assert r.kendall_tau_b.statistic == 1.0
+    assert all(math.isnan(v) for v in r.kendall_tau_b.confidence_interval)
+    assert r.kendall_tau_b.note.startswith("approximate; no interval (NaN): every bootstrap resample")
 
 
 def test_rank_agreement_of_two_systems_warns_and_has_pvalue_one():

@@ -63,6 +63,8 @@ RANK_INTERVALS = {
 APPROXIMATE = "approximate"
 NO_SPREAD_NOTE = ("approximate; no interval (NaN): the coefficient is the same without any one query, a jackknife "
                   "standard error of 0, which is no certainty")
+NO_SPREAD_BOOTSTRAP_NOTE = ("approximate; no interval (NaN): every bootstrap resample of the queries gives the same "
+                            "coefficient, which is no certainty")
 EXCLUDES_ESTIMATE = ("approximate; excludes the estimate: resampled queries pull the coefficient down "
                      "(near-tied systems swap), use interval='jackknife'")
 
@@ -88,7 +90,8 @@ class Coefficient:
     note : str
         ``"approximate"``, or a longer note when the interval does not contain ``statistic``
         (possible only with ``interval="percentile"``) or is NaN because the coefficient is the same
-        without any one query (``interval="jackknife"``: no spread seen, which is no certainty).
+        without any one query (``interval="jackknife"``) or in every resample (``"percentile"``): no
+        spread seen, which is no certainty.
     """
 
     statistic: float
@@ -305,8 +308,11 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
     out = {}
     for name in COEFFICIENTS:
         finite = values[name][np.isfinite(values[name])]    # NaN: a constant resampled ranking
-        ci = (percentile_interval(finite, confidence_level=confidence_level) if finite.size >= 2
-              else ConfidenceInterval(float("nan"), float("nan")))
+        nan = ConfidenceInterval(float("nan"), float("nan"))
+        if finite.size >= 2 and finite.min() == finite.max():  # a point would claim certainty, as the jackknife's
+            out[name] = (nan, NO_SPREAD_BOOTSTRAP_NOTE)
+            continue
+        ci = percentile_interval(finite, confidence_level=confidence_level) if finite.size >= 2 else nan
         tol = 1e-12                                          # the kernels and the point value differ by ~1e-16
         inside = not np.isfinite(point[name]) or not np.isfinite(ci.low) or ci.low - tol <= point[name] <= ci.high + tol
         out[name] = (ci, APPROXIMATE if inside else EXCLUDES_ESTIMATE)
@@ -315,13 +321,19 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
 
 def _warn_no_spread(intervals: dict[str, tuple[ConfidenceInterval, str]], n: int, measure: str,
                     names: tuple[str, str]) -> None:
-    """Say which coefficients got a NaN jackknife interval because no query changes them, on which measure
-    and between which two sides (a report computes one agreement per measure and judgment set)."""
+    """Say which coefficients got a NaN interval because no query changes them (jackknife) or every resample
+    gives the same value (percentile), on which measure and between which two sides (a report computes one
+    agreement per measure and judgment set)."""
+    where = f"rank agreement on {measure} between {names[0]!r} and {names[1]!r}"
     flat = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_NOTE]
     if flat:
-        warnings.warn(f"rank agreement on {measure} between {names[0]!r} and {names[1]!r}: {', '.join(flat)}: the "
-                      f"coefficient is the same without any one of the {n} queries, so {NO_SPREAD}",
-                      SmallSampleWarning, stacklevel=user_stacklevel())
+        warnings.warn(f"{where}: {', '.join(flat)}: the coefficient is the same without any one of the {n} queries, "
+                      f"so {NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
+    constant = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_BOOTSTRAP_NOTE]
+    if constant:
+        warnings.warn(f"{where}: {', '.join(constant)}: every bootstrap resample of the {n} queries gives the same "
+                      "coefficient; that is no certainty (with few well separated systems it is common), so the "
+                      "interval is NaN, not a point", SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 def _swaps(chosen: list[str], ma: np.ndarray, mb: np.ndarray, oa: np.ndarray, ob: np.ndarray,
