@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import pairedframe as pf
-from pairedframe.comparison.rank_agreement import NO_SPREAD_NOTE
+from pairedframe.comparison.rank_intervals import NO_SPREAD_NOTE
 from pairedframe.errors import SmallSampleWarning
 from pairedframe.stats.rank_agreement import agreement_coefficients_many, leave_one_out_means
 from pairedframe.stats.rbo import rbo

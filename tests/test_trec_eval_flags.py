@@ -105,6 +105,30 @@ def test_trec_eval_flags_evaluate_lacks_are_refused_naming_the_flag_and_what_to_
     assert err.startswith(f"pairedframe: error: {message}")
 
 
+@pytest.mark.parametrize("bundled, separate", [
+    (["-qc"], ["-q", "-c"]), (["-qcM5"], ["-q", "-c", "-M", "5"]), (["-qM", "5"], ["-q", "-M", "5"]),
+    (["-ql2"], ["-q", "-l", "2"]), (["--nosum", "-q"], ["-n", "-q"]), (["--Judged"], ["-J"]),
+    (["--level=2"], ["-l", "2"]), (["--no", "-q"], ["-n", "-q"]),   # --no begins two names of one option
+])
+def test_bundled_flags_and_long_prefixes_read_as_trec_eval_getopt_long_reads_them(bundled, separate):
+    """trec_eval parses its command line with getopt_long: short flags bundle (-qc) and a long option may be
+    cut to an unambiguous prefix (--nosum); evaluate read neither (typer's 'No such option')."""
+    got, want = _example("-f", "trec", "-m", "map", *bundled), _example("-f", "trec", "-m", "map", *separate)
+    assert want[0] == 0 and got == want
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-qa"], "-a is trec_eval 8's 'all measures' flag, not trec_eval 10's; use -m all_trec"),
+    (["-qD2"], "-D (trec_eval's debug level) is not supported"),
+    (["--R", "qrels"], "--R is ambiguous: it begins --Rel_info_format, --Results_format"),
+    (["--Deb=2"], "--Debug_level (trec_eval -D) is not supported"),
+])
+def test_a_refused_flag_in_a_bundle_or_an_ambiguous_prefix_is_named(args, message):
+    code, out, err = _example("-m", "map", *args)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith(f"pairedframe: error: {message}"), err
+
+
 def test_an_option_value_that_looks_like_a_refused_flag_is_read_as_the_value():
     code, _, err = _example("-m", "-a")
     assert code == 2 and "unknown measure '-a'" in err and "trec_eval 8" not in err

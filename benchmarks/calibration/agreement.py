@@ -16,7 +16,7 @@ Rank agreement (tau_b, rho, tau_AP, its symmetric form, RBO) of two orderings of
 
 Each replication draws n = 20 or 30 queries i.i.d. (with replacement) from the collection's queries (a
 fresh sample from the design for near-tie) and computes the package's intervals with the package's
-kernel (:func:`~pairedframe.comparison.rank_agreement.coefficient_intervals`); truth = the coefficient
+kernel (:func:`~pairedframe.comparison.rank_intervals.coefficient_intervals`); truth = the coefficient
 of the full set's means (of the population means for near-tie).  Reported per interval: coverage with
 its Monte-Carlo SE, the share of misses with the truth below / above the interval, the median width,
 the coefficient's mean over the samples (its bias), and for the percentile bootstrap how often it
@@ -185,7 +185,7 @@ def rank_cell(draw, truth: dict, reps: int, B: int, seed: int) -> dict:
     """One cell: the package's jackknife interval (its kernel), the percentile interval from the package's
     keyed bootstrap (checked equal to the kernel's on the first replication) and the contrasts."""
     from pairedframe.comparison.paired import resample_generators
-    from pairedframe.comparison.rank_agreement import coefficient_intervals
+    from pairedframe.comparison.rank_intervals import coefficient_intervals
     from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
     from pairedframe.stats.rank_agreement import agreement_coefficients_many, leave_one_out_means
     from pairedframe.stats.resample import bootstrap_index_chunks

@@ -47,15 +47,55 @@ def refused_flag(token: str) -> str | None:
     return REFUSED.get(name) if token.startswith("--") else None
 
 
+def unbundled(token: str, flags: set[str], takes_value: set[str]) -> tuple[list[str], bool]:
+    """A bundle of short options as getopt reads it (``-qc`` as ``-q -c``; ``-qM5`` as ``-q -M 5``: an
+    option that takes a value takes the rest of the token, or the next token), so that a refused flag in
+    it (``-qa``) is refused by name: the tokens, and whether the last option takes the next token. Any
+    other token as it is."""
+    if token.startswith("--") or len(token) <= 2 or not token.startswith("-") or token in flags | takes_value:
+        return [token], False
+    out = []
+    for i, letter in enumerate(token[1:], start=1):
+        option = "-" + letter
+        why = refused_flag(option)
+        if why is not None:
+            fail(f"{why} (in {token})")
+        if option in takes_value:
+            rest = token[i + 1:]
+            return out + [option] + ([rest] if rest else []), not rest
+        if option not in flags:
+            return [token], False                   # not a bundle of evaluate's flags: click decides
+        out.append(option)
+    return out, False
+
+
+def long_name(name: str, names: dict[str, str]) -> str:
+    """An unambiguous prefix of a long option as getopt_long reads it (``--nosum`` as ``--nosummary``;
+    ``names`` maps each long option to the option it sets: a prefix of several names of one option is
+    not ambiguous); any other name as it is."""
+    if not name.startswith("--") or name in names:
+        return name
+    matches = sorted(n for n in names if n.startswith(name))
+    if len({names[n] for n in matches}) > 1:
+        fail(f"{name} is ambiguous: it begins {', '.join(matches)}")
+    return matches[0] if matches else name
+
+
 class TrecEvalCommand(TyperCommand):
     """A typer command that reads trec_eval's long option names (``--nosummary`` as ``-n``,
-    ``--level_for_rel=2`` as ``-l 2``) and refuses the trec_eval flags it does not take, naming the
-    flag and what to use instead, with exit code 2 like the command's other errors."""
+    ``--level_for_rel=2`` as ``-l 2``, unambiguous prefixes as getopt_long does) and bundles of short flags
+    (``-qc``), and refuses the trec_eval flags it does not take, naming the flag and what to use instead,
+    with exit code 2 like the command's other errors."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         # typer may carry its own copy of click: options are told by their kind, not their class
-        takes_value = {opt for p in self.params if p.param_type_name == "option" and not getattr(p, "is_flag", False)
-                       for opt in p.opts}
+        options = [p for p in self.params if p.param_type_name == "option"]
+        takes_value = {opt for p in options if not getattr(p, "is_flag", False) for opt in p.opts}
+        flags = {opt for p in options if getattr(p, "is_flag", False) for opt in (*p.opts, *p.secondary_opts)}
+        # each long name -> the option it sets (trec_eval's names set evaluate's short ones)
+        sets = {opt: p.name for p in options for opt in (*p.opts, *getattr(p, "secondary_opts", ()))}
+        long_names = {o: sets.get(LONG_OPTIONS.get(o, o), o) for o in (*sets, *LONG_OPTIONS, *REFUSED)
+                      if o.startswith("--")}
         out: list[str] = []
         tokens = iter(args)
         for token in tokens:
@@ -63,6 +103,14 @@ class TrecEvalCommand(TyperCommand):
                 out += [token, *tokens]
                 break
             name, eq, value = token.partition("=")
+            if token.startswith("--"):
+                name = long_name(name, long_names)
+                token = name + eq + value
+            else:
+                expanded, needs_value = unbundled(token, flags, takes_value)
+                if expanded != [token]:
+                    out += expanded + (list(itertools.islice(tokens, 1)) if needs_value else [])
+                    continue
             if token.startswith("--") and name in LONG_OPTIONS:
                 token = LONG_OPTIONS[name]
                 out += [token, value] if eq else [token]

@@ -28,7 +28,7 @@ from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._validate import require_one_slice
 from pairedframe.comparison.options import check_rank_options
 from pairedframe.comparison.pairing import as_frame, by_system
-from pairedframe.comparison.streams import resample_generators
+from pairedframe.comparison.rank_intervals import APPROXIMATE, coefficient_intervals, warn_no_spread
 from pairedframe.checks import sample
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
@@ -36,17 +36,8 @@ from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.stats.results import ConfidenceInterval
-from pairedframe.stats.bootstrap import bootstrap_means_matrix, percentile_interval
-from pairedframe.stats.jackknife import NO_SPREAD, jackknife_se, jackknife_t_interval
-from pairedframe.stats.rank_agreement import (
-    COEFFICIENTS,
-    agreement_coefficients_many,
-    leave_one_out_means,
-    rank_correlation_tests,
-    tau_ap_many,
-)
+from pairedframe.stats.rank_agreement import COEFFICIENTS, rank_correlation_tests, tau_ap_many
 from pairedframe.stats.rbo import rbo
-from pairedframe.stats.resample import bootstrap_index_chunks
 
 __all__ = ["Coefficient", "RankAgreement", "ORDERING_TIE_RULE", "RANK_INTERVALS", "rank_agreement"]
 
@@ -59,16 +50,6 @@ RANK_INTERVALS = {
                  "clipped to the coefficient's range; NaN when no query changes the coefficient (standard error 0)",
     "percentile": "approximate: percentile bootstrap over queries (one shared resample index)",
 }
-#: The note every rank-agreement interval carries in ``table``.
-APPROXIMATE = "approximate"
-NO_SPREAD_NOTE = ("approximate; no interval (NaN): the coefficient is the same without any one query, a jackknife "
-                  "standard error of 0, which is no certainty")
-NO_SPREAD_BOOTSTRAP_NOTE = ("approximate; no interval (NaN): every bootstrap resample of the queries gives the same "
-                            "coefficient, which is no certainty")
-EXCLUDES_ESTIMATE = ("approximate; excludes the estimate: resampled queries pull the coefficient down "
-                     "(near-tied systems swap), use interval='jackknife'")
-
-
 @dataclass(frozen=True)
 class Coefficient:
     """One agreement coefficient, scipy style.
@@ -281,61 +262,6 @@ def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] |
     return chosen, qids
 
 
-def _bounds(name: str) -> tuple[float, float]:
-    return (0.0, 1.0) if name == "rbo" else (-1.0, 1.0)
-
-
-def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float], *, method: str, higher: bool,
-                          rbo_p: float, confidence_level: float, n_resamples: int, seed: int, qids: list[str]
-                          ) -> dict[str, tuple[ConfidenceInterval, str]]:
-    """Each coefficient's interval over the queries and its note (the kernel of :func:`rank_agreement`,
-    also run by ``benchmarks/calibration/agreement.py``).
-
-    ``A``, ``B``: (n queries, k systems) values under ``a`` and ``b``; ``point``: the coefficients
-    of the column means; ``method``: a key of :data:`RANK_INTERVALS`; ``n_resamples``, ``seed`` and
-    ``qids`` key the bootstrap (``"percentile"`` only).  Returns ``{coefficient: (interval, note)}``.
-    """
-    k = A.shape[1]
-    if method == "jackknife":
-        loo = leave_one_out_means(np.hstack([A, B]))
-        values = agreement_coefficients_many(loo[:, :k], loo[:, k:], higher_is_better=higher, rbo_p=rbo_p)
-        return {name: (jackknife_t_interval(point[name], values[name], confidence_level=confidence_level,
-                                            bounds=_bounds(name)),
-                       NO_SPREAD_NOTE if jackknife_se(values[name]) == 0.0 else APPROXIMATE) for name in COEFFICIENTS}
-    boot_rng, _ = resample_generators(seed, qids)
-    means = bootstrap_means_matrix(np.hstack([A, B]), bootstrap_index_chunks(A.shape[0], n_resamples, seed=boot_rng))
-    values = agreement_coefficients_many(means[:, :k], means[:, k:], higher_is_better=higher, rbo_p=rbo_p)
-    out = {}
-    for name in COEFFICIENTS:
-        finite = values[name][np.isfinite(values[name])]    # NaN: a constant resampled ranking
-        nan = ConfidenceInterval(float("nan"), float("nan"))
-        if finite.size >= 2 and finite.min() == finite.max():  # a point would claim certainty, as the jackknife's
-            out[name] = (nan, NO_SPREAD_BOOTSTRAP_NOTE)
-            continue
-        ci = percentile_interval(finite, confidence_level=confidence_level) if finite.size >= 2 else nan
-        tol = 1e-12                                          # the kernels and the point value differ by ~1e-16
-        inside = not np.isfinite(point[name]) or not np.isfinite(ci.low) or ci.low - tol <= point[name] <= ci.high + tol
-        out[name] = (ci, APPROXIMATE if inside else EXCLUDES_ESTIMATE)
-    return out
-
-
-def _warn_no_spread(intervals: dict[str, tuple[ConfidenceInterval, str]], n: int, measure: str,
-                    names: tuple[str, str]) -> None:
-    """Say which coefficients got a NaN interval because no query changes them (jackknife) or every resample
-    gives the same value (percentile), on which measure and between which two sides (a report computes one
-    agreement per measure and judgment set)."""
-    where = f"rank agreement on {measure} between {names[0]!r} and {names[1]!r}"
-    flat = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_NOTE]
-    if flat:
-        warnings.warn(f"{where}: {', '.join(flat)}: the coefficient is the same without any one of the {n} queries, "
-                      f"so {NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
-    constant = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_BOOTSTRAP_NOTE]
-    if constant:
-        warnings.warn(f"{where}: {', '.join(constant)}: every bootstrap resample of the {n} queries gives the same "
-                      "coefficient; that is no certainty (with few well separated systems it is common), so the "
-                      "interval is NaN, not a point", SmallSampleWarning, stacklevel=user_stacklevel())
-
-
 def _swaps(chosen: list[str], ma: np.ndarray, mb: np.ndarray, oa: np.ndarray, ob: np.ndarray,
            order_a: list[str], names: tuple[str, str]) -> pl.DataFrame:
     """The swapped pairs; their means are named after the two sides (``mean_nist_x``, or ``mean_a_x`` for
@@ -485,7 +411,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     intervals = coefficient_intervals(A, B, {key: stat for key, (stat, _) in point.items()}, method=interval,
                                       higher=higher, rbo_p=rbo_p, confidence_level=opt.confidence_level,
                                       n_resamples=opt.n_resamples, seed=opt.seed, qids=qids)
-    _warn_no_spread(intervals, n, name, names)
+    warn_no_spread(intervals, n, name, names)
     coefficients = {key: Coefficient(statistic=stat, pvalue=p, confidence_interval=intervals[key][0],
                                      note=intervals[key][1])
                     for key, (stat, p) in point.items()}
