@@ -262,3 +262,22 @@ def test_all_pairs_treat_system_names_as_data(per_query, names):
     got = got.with_columns(pl.col("baseline", "system").replace_strict(back))
     assert got.select("baseline", "system", "measure", *EXACT).equals(want.select("baseline", "system", "measure", *EXACT))
     assert got["pvalue_tukey"].is_between(0, 1, closed="right").all()   # keyed by the names: values differ
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_test_of_pairs_compared_once_is_refused_naming_pairs_ordered(per_query, alternative):
+    """pairs='all' (and two baselines) compare a pair once, the earlier system as baseline: a one-sided test
+    then asked only whether the later system beats the earlier one, and listing the systems in another order
+    changed which hypotheses were tested, silently (no cell of a results table marked)."""
+    with pytest.raises(ValueError, match=rf"alternative='{alternative}' with pairs='all' .*use pairs='ordered'"):
+        pf.compare(per_query, pairs="all", alternative=alternative, n_resamples=99)
+    names = per_query["system"].unique(maintain_order=True).to_list()
+    with pytest.raises(ValueError, match=rf"alternative='{alternative}' with several baselines \('{names[0]}' and "):
+        pf.compare(per_query, baseline=names[:2], alternative=alternative, n_resamples=99)
+    with pytest.raises(ValueError, match="correction='tukey' with alternative"):
+        pf.results_table(per_query, pairs="ordered", correction="tukey", alternative=alternative, n_resamples=99)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ordered = pf.compare(per_query, pairs="ordered", alternative=alternative, n_resamples=99)
+        single = pf.compare(per_query, baseline=names[:1], alternative=alternative, n_resamples=99)
+    assert ordered.height and single.height

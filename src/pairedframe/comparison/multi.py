@@ -85,6 +85,15 @@ def _plan(systems: list[str], baseline: Any, pairs: str | None) -> list[tuple[st
     return [(b, [s for s in systems if s != b]) for b in systems]
 
 
+def _refuse_one_sided_unordered(alternative: str, how: str | None) -> None:
+    """A one-sided test of a pair compared once asks only whether the later system beats (or trails) the
+    earlier one: the order the systems are given in would decide which hypotheses are tested."""
+    if how is not None and alternative != "two-sided":
+        raise ValueError(f"alternative={alternative!r} with {how}: the test would ask only whether the later system is "
+                         f"{alternative} than the earlier one, so the order of the systems would decide the hypotheses; "
+                         "use pairs='ordered' (each pair in both directions) or alternative='two-sided'")
+
+
 def _warn_mirrored_pairs(n_systems: int, correction: str) -> None:
     """pairs="ordered" with a two-sided test: each pair's two rows are one hypothesis, counted twice."""
     pairs = n_systems * (n_systems - 1) // 2
@@ -235,8 +244,13 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     present = frame["system"].unique(maintain_order=True).to_list()
     chosen = require_names(systems, present, what="system", parameter="systems", source="the per-query table")
     if pairs is None:
-        plan = _several_baselines(chosen, [b for b, _ in _plan(present, baseline, None)])
+        baselines = [b for b, _ in _plan(present, baseline, None)]
+        _refuse_one_sided_unordered(opt.alternative, f"several baselines ({baselines[0]!r} and {baselines[1]!r} "
+                                    f"are compared once, {baselines[0]!r} as baseline)" if len(baselines) > 1 else None)
+        plan = _several_baselines(chosen, baselines)
     else:
+        _refuse_one_sided_unordered(opt.alternative, "pairs='all' (each pair compared once, the earlier system "
+                                    "as baseline)" if pairs == "all" else None)
         plan = _plan(chosen, None, pairs)
         if pairs == "ordered" and opt.alternative == "two-sided" and opt.correction != "none":
             _warn_mirrored_pairs(len(chosen), opt.correction)

@@ -409,6 +409,11 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             check_letters(len(list(baseline)), pairs=False)
         level = 0.95 if confidence_level is None else confidence_level
         _refuse_rendering_options(compare_options)
+        alternative = compare_options.get("alternative", "two-sided")
+        if correction == "tukey" and alternative != "two-sided":
+            raise ValueError(f"correction='tukey' with alternative={alternative!r}: the randomised Tukey HSD is "
+                             "two-sided (it tests the largest absolute difference), so no cell could be marked; use "
+                             "correction='holm' or 'bh', or alternative='two-sided'")
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
                              confidence_level=level, **compare_options)
         # Known here, not guessed from the pairs: two baselines among three systems compare every pair too.
