@@ -3,6 +3,8 @@ titles naming what is compared, and errors for bad input."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import polars as pl
 import pytest
@@ -262,3 +264,28 @@ def test_report_forest_svg_legend_names_the_column_that_explains_a_dashed_interv
     with pytest.warns(UserWarning):
         svg = forest_svg(pf.compare(pq, baseline="a", n_resamples=1000), "P@10")
     assert "dashed: the interval contradicts the decision (see verdict_note)" in svg
+
+
+def test_names_with_control_characters_give_well_formed_svg_and_visible_escapes(tmp_path):
+    """A system named 'bert\\x1b[31m' made every SVG figure malformed XML (broken images in the report) and
+    printed raw control bytes into the HTML table; they are now written as their escapes."""
+    import xml.dom.minidom
+
+    from pairedframe.report.html_svg import forest_svg
+    from pairedframe.report.plots import means_plot
+
+    rng = np.random.default_rng(0)
+    names = ["base", "tab\x0bvt", "bert\x1b[31m"]
+    pq = pl.DataFrame({"system": [s for s in names for _ in range(20)], "qid": [f"q{i}" for i in range(20)] * 3,
+                       "measure": "AP", "value": rng.random(60) * 0.5})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compared = pf.compare(pq, baseline="base", n_resamples=200)
+        files = [forest_plot(compared, tmp_path / "f.svg"), delta_plot(pq, tmp_path / "d.svg", baseline="base",
+                                                                       system=names[2], measure="AP"),
+                 means_plot(pq, tmp_path / "m.svg", measure="AP")]
+        html = pf.results_table(pq, baseline="base", n_resamples=200).to_html()
+    texts = [forest_svg(compared, "AP")] + [f.read_text() for f in files]
+    for text in texts:
+        xml.dom.minidom.parseString(text.encode())          # raised on the raw control characters
+    assert "bert\\x1b[31m" in texts[0] and "\x1b" not in html and "bert\\x1b[31m" in html

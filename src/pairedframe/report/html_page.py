@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pairedframe.report.output import visible_controls
+
 __all__ = ["new_report_id", "report_css", "figure_html", "render_figure", "plain_table", "page", "esc"]
 
 #: The report's stylesheet; ``ROOT`` becomes the report's element id, so no rule reaches outside it.
@@ -62,8 +64,9 @@ def report_css(root: str) -> str:
 
 
 def esc(value: Any) -> str:
-    """Text for HTML: ``<``, ``>``, ``&`` and quotes escaped."""
-    return html.escape(str(value), quote=True)
+    """Text for HTML and SVG: ``<``, ``>``, ``&`` and quotes escaped, control characters written as their
+    escapes (:func:`~pairedframe.report.output.visible_controls`)."""
+    return html.escape(visible_controls(str(value)), quote=True)
 
 
 def render_figure(draw: Callable[[Path], Any], suffix: str = ".svg") -> bytes:

@@ -1,5 +1,5 @@
 """Output paths are checked before any work: a missing folder is an error naming the argument, not a
-"no such file" after minutes of computation."""
+"no such file" after minutes of computation; names with control characters are written visibly."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ import math
 from pathlib import Path
 from typing import Any
 
-__all__ = ["require_output_folder", "json_text"]
+__all__ = ["require_output_folder", "json_text", "visible_controls"]
+
+#: Control characters other than tab and newline: not allowed in XML (SVG), unprintable elsewhere.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
+
+
+def visible_controls(text: str) -> str:
+    """``text`` with each control character (not tab or newline) written as its escape, ``\\x1b``: a name
+    holding one made an SVG figure malformed XML (a broken image in the report) and printed as nothing."""
+    return text.translate(_CONTROLS)
 
 
 def _finite_or_none(obj: Any) -> Any:

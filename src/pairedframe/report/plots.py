@@ -23,7 +23,7 @@ import polars as pl
 from pairedframe.comparison import paired_per_query
 from pairedframe.comparison.table_data import results_table_data
 from pairedframe.measures import higher_is_better
-from pairedframe.report.output import require_output_folder
+from pairedframe.report.output import require_output_folder, visible_controls
 
 __all__ = ["WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "literal", "means_plot"]
 
@@ -57,9 +57,10 @@ def literal(text: Any) -> str:
     Returns
     -------
     str
-        The text with each ``$`` written ``\\$``, which matplotlib draws as ``$``.
+        The text with each ``$`` written ``\\$``, which matplotlib draws as ``$``, and control
+        characters as their escapes (``\\x1b``; in an SVG file they made it malformed XML).
     """
-    return str(text).replace("$", r"\$")
+    return visible_controls(str(text)).replace("$", r"\$")
 
 
 def _output(path: str | Path) -> Path:

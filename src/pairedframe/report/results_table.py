@@ -30,7 +30,7 @@ from pairedframe.io.results import read_if_paths
 from pairedframe.comparison.table_data import (TableData, reject_text_measures,
                                                results_table_data)
 from pairedframe.measures.parse import aggregate_of
-from pairedframe.report.output import require_output_folder
+from pairedframe.report.output import require_output_folder, visible_controls
 from pairedframe.report.table_caption import caption_text
 from pairedframe.report.table_html import check_table_id, new_table_id, scope_css
 from pairedframe.report.table_latex import CI_LAYOUTS, render_latex
@@ -206,7 +206,8 @@ class ResultsTable:
         measures = self.data.measures
         # The cells already hold their HTML markup: an identity formatter makes great_tables pass them
         # through unescaped.
-        gt = (GT(self._wide("html"), rowname_col="System", id=table_id)
+        wide = self._wide("html").with_columns(pl.col("System").map_elements(visible_controls, return_dtype=pl.String))
+        gt = (GT(wide, rowname_col="System", id=table_id)
               .fmt(lambda text: text, columns=measures).cols_align("right", columns=measures)
               .tab_source_note(self.caption))
         if self.title:
