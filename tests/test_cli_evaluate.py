@@ -20,6 +20,18 @@ def test_example_prints_both_systems():
     assert "bm25" in result.stdout and "reranker" in result.stdout and "nDCG@10" in result.stdout
 
 
+def test_example_json_is_one_document_and_csv_is_refused_naming_the_formats():
+    """example -f json printed the paths, then two JSON documents (json.loads failed at char 0); -f csv two CSVs,
+    and -f markdown was taken although the help does not list it."""
+    result = runner.invoke(app, ["example", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert set(doc) == {"qrels", "runs", "evaluation", "comparison"} and len(doc["runs"]) == 2
+    for fmt in ("csv", "markdown"):
+        refused = runner.invoke(app, ["example", "-f", fmt])
+        assert refused.exit_code == 2 and "must be table, json or trec" in refused.stderr
+
+
 def test_json_format_matches_python_api():
     qrels, runs = example_paths()
     result = runner.invoke(app, ["evaluate", "-q", "-m", "nDCG@10", "--format", "json", str(qrels), *map(str, runs)])
