@@ -152,3 +152,12 @@ def test_closed_stdout_ends_quietly_with_sigpipe_status():
         child.stdout.close()        # before the child has written anything: every write fails
         stderr = child.stderr.read()
         assert (child.wait(), stderr) == (141, b""), fmt
+
+
+def test_a_run_name_holding_an_equals_sign_splits_where_the_rest_is_a_file():
+    """The report's reproducing command writes a system named 'k=1' as k=1=PATH, which failed with 'no such
+    file: 1=PATH' (NAME=PATH split at the first '=')."""
+    qrels, runs = example_paths()
+    result = runner.invoke(app, ["evaluate", "-m", "AP", "-f", "csv", str(qrels), f"k=1={runs[0]}", f"b={runs[1]}"])
+    assert result.exit_code == 0, result.output
+    assert pl.read_csv(result.stdout.encode())["system"].to_list() == ["k=1", "b"]

@@ -163,11 +163,11 @@ def named_runs(runs: list[Path]) -> dict[str, Any]:
     leading ``input.``; a table loses its extension too), except a table file with a ``system`` (or
     ``run_id``) column, which holds its own systems: each becomes one entry. ``NAME=PATH`` names it
     (two ``run.txt`` in different folders). An argument that is an existing file is a path even if it
-    holds ``=``."""
+    holds ``=``; a NAME holding ``=`` splits where the rest is an existing file (``k=1=run.txt``)."""
     named: dict[str, Any] = {}
     where: dict[str, str] = {}
     for arg in map(str, runs):
-        name, sep, path = arg.partition("=")
+        name, sep, path = _name_and_path(arg)
         given = not os.path.exists(arg) and bool(sep)
         if not given:
             name, path = run_name(arg) if os.path.exists(arg) else arg, arg
@@ -181,6 +181,15 @@ def named_runs(runs: list[Path]) -> dict[str, Any]:
                                  f"NAME=PATH, e.g. {name}_a={where[name]} {name}_b={path}")
             named[name], where[name] = source, path
     return named
+
+
+def _name_and_path(arg: str) -> tuple[str, str, str]:
+    """``arg.partition("=")``, unless a later ``=`` leaves an existing file on its right (a name holding
+    ``=``, as the report's reproducing command writes it)."""
+    for i, char in enumerate(arg):
+        if char == "=" and i and os.path.exists(arg[i + 1:]):
+            return arg[:i], "=", arg[i + 1:]
+    return arg.partition("=")
 
 
 def _systems_of_table(path: str) -> list[tuple[str, pl.DataFrame]] | None:
