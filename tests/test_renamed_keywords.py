@@ -74,6 +74,9 @@ CASES = [
     ("compare", "verdict_on", "pvalue", 'correction= ("none", "holm" or "bh"'),
     ("compare_clustered", "verdict_on", "pvalue_bh", 'correction= ("none", "holm" or "bh"'),
     ("compare_segments", "fdr_level", 0.05, "confidence_level="),
+    ("compare", "fdr_level", 0.05, "confidence_level="),          # it gave a plain TypeError (newcomer round 7)
+    ("results_table", "fdr_level", 0.05, "confidence_level="),
+    ("compare", "rng", 0, "seed= (a non-negative integer"),       # it offered a Generator, which compare refuses
 ]
 
 

@@ -193,7 +193,9 @@ USE_CONFIDENCE_LEVEL = "confidence_level= (the level; alpha = 1 - confidence_lev
 USE_SEED = "seed= (an int, a SeedSequence or a numpy Generator)"
 USE_CORRECTION = "correction= (\"none\", \"holm\" or \"bh\"; the family is set by family_by=)"
 #: The old spellings every public function that takes a level or a seed refuses by name.
-OLD_LEVEL_AND_SEED = {"alpha": USE_CONFIDENCE_LEVEL, "rng": USE_SEED}
+#: The comparisons key their resample streams by a non-negative integer seed (no SeedSequence or Generator).
+USE_INT_SEED = "seed= (a non-negative integer: the resamples are keyed by it and the queries)"
+OLD_LEVEL_AND_SEED = {"alpha": USE_CONFIDENCE_LEVEL, "fdr_level": USE_CONFIDENCE_LEVEL, "rng": USE_INT_SEED}
 
 
 class PartlyEmptyWarning(UserWarning):

@@ -74,7 +74,7 @@ from pairedframe.comparison.pairing import PairedRows, pair_systems
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.streams import segment_keys
 from pairedframe.measures import higher_is_better
-from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CONFIDENCE_LEVEL, USE_CORRECTION, SchemaError, renamed_keywords
+from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CORRECTION, SchemaError, renamed_keywords
 from pairedframe.stats.segment_resample import BLOCK_ELEMENTS, CHUNK_ELEMENTS, segment_resample_stats
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
@@ -241,7 +241,7 @@ def _unit_statistics(opt: SegmentOptions, units: pl.DataFrame, d_all: np.ndarray
 # ----------------------------------------------------------------------------------------------
 
 
-@renamed_keywords(fdr_level=USE_CONFIDENCE_LEVEL, verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
+@renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def compare_segments(per_query: Any, segments: Any, *, baseline: str,
                      measures: Sequence[str] | str | None = None,
                      systems: Sequence[str] | str | None = None,
@@ -296,7 +296,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         segment's ``n_resamples`` fixed patterns, so it need not invert the adaptive p-value exactly.
     resampling : {"fixed", "adaptive"}, default "fixed"
         ``"adaptive"`` (randomization test only) draws sign patterns in rounds until every decision
-        of ``correction`` at ``fdr_level`` is certified (MMCTest, Gandy & Hahn 2014; see
+        of ``correction`` at level ``1 - confidence_level`` is certified (MMCTest, Gandy & Hahn 2014; see
         :mod:`pairedframe.stats.adaptive`).  Guarantee: for any data, with probability at least
         ``1 - decision_error`` over the draws, every row of a family with ``certified = true`` has the
         ``significant`` value that ``correction`` gives on the *exact* sign-flip p-values (the
@@ -362,7 +362,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Once, counting the units with fewer than ``MIN_QUERIES`` paired queries.
     UserWarning
         Once, when ``n_resamples`` (adaptive: ``max_resamples``) is too small for the correction at
-        ``fdr_level``; once, when adaptive decisions are left uncertified at ``max_resamples``.
+        level ``1 - confidence_level``; once, when adaptive decisions are left uncertified at ``max_resamples``.
 
     References
     ----------
