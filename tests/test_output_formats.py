@@ -178,6 +178,9 @@ def test_analyze_writes_its_report_to_the_output_file_only(tmp_path):
     for name, fmt in (("r.md", "markdown"), ("r.csv", "csv"), ("r.txt", "table")):
         res = runner.invoke(app, [*base, "-o", str(tmp_path / name)])
         assert res.stdout == "" and (tmp_path / name).read_text() == runner.invoke(app, [*base, "-f", fmt]).stdout
+    refused = runner.invoke(app, [*base, "-o", str(tmp_path / "a.tex")])      # wrote the terminal table into it
+    assert refused.exit_code == 2 and "the suffix '.tex' names no format" in refused.stderr
+    assert not (tmp_path / "a.tex").exists()
 
 
 def test_help_texts_show_no_raw_markup():

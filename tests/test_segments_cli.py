@@ -162,15 +162,17 @@ def test_segments_cli_output_writes_the_file_instead_of_stdout(tmp_path, example
     assert "segments vs baseline bm25" in text and "correction: bh" in text and "\x1b[" not in text
 
 
-@pytest.mark.parametrize("where, fragment", [
-    ("missing/segments.csv", "--output '{path}': the folder '{parent}' does not exist"),
-    ("folder.csv", "--output '{path}' is a folder"),
+@pytest.mark.parametrize("where, fragment, option", [
+    ("missing/segments.csv", "--output '{path}': the folder '{parent}' does not exist", "-o"),
+    ("folder.csv", "--output '{path}' is a folder", "-o"),
+    ("s.xlsx", "--output 's.xlsx': the suffix '.xlsx' names no format; use .txt, .json, .csv", "-o"),  # wrote a
+    ("f.jpg", "--plot 'f.jpg': a forest plot file must end in one of .png, .svg, .pdf", "--plot"),   # box table
 ])
-def test_segments_cli_refuses_an_unwritable_output_before_the_work(tmp_path, example, where, fragment):
+def test_segments_cli_refuses_an_unwritable_output_before_the_work(tmp_path, example, where, fragment, option):
     path = tmp_path / where
     if where == "folder.csv":
         path.mkdir()
-    result = runner.invoke(app, _args(tmp_path, example, "-B", "100", "-o", str(path)))
+    result = runner.invoke(app, _args(tmp_path, example, "-B", "100", option, str(path)))
     assert result.exit_code == 2, result.output
     assert fragment.format(path=path, parent=path.parent) in result.stderr and "Traceback" not in result.stderr
     assert "segments vs baseline" not in result.stdout              # nothing was computed or printed

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pairedframe.cli.common import app, friendly_errors
+from pairedframe.cli.common import app, format_of_suffix, friendly_errors
 from pairedframe.errors import PlanError
 from pairedframe.report.output import require_output_folder
 
@@ -38,8 +38,8 @@ def analyze_cmd(
     if plan is None:
         raise PlanError("--plan is required: analyze runs only a pre-registered plan (see examples/plan.toml)")
     if fmt is None:
-        suffix = output.suffix.lower() if output is not None else ""
-        fmt = {".json": "json", ".csv": "csv", ".md": "markdown"}.get(suffix, "table")
+        fmt = format_of_suffix(output, {".json": "json", ".csv": "csv", ".md": "markdown", ".markdown": "markdown"},
+                               "table")
     if fmt not in ANALYSIS_FORMATS:
         raise ValueError(f"--format must be one of {', '.join(ANALYSIS_FORMATS)}, got {fmt!r}")
     if output is not None:

@@ -157,6 +157,19 @@ def name_flags(message: str, flags: dict[str, str]) -> str:
 _CALL_PARAMETERS = re.compile(r"(?<=\w)\((?:[^()]|\([^()]*\))*\)")
 
 
+def format_of_suffix(output: Path | None, formats: dict[str, str], default: str) -> str:
+    """The format an ``-o`` file's suffix asks for (``default`` without -o, or for ``.txt`` or no suffix);
+    ValueError naming an unknown suffix, so that ``-o s.xlsx`` never writes a terminal table into it."""
+    if output is None:
+        return default
+    known = {".txt": default, "": default, **formats}
+    suffix = output.suffix.lower()
+    if suffix not in known:
+        raise ValueError(f"--output {output.name!r}: the suffix {output.suffix!r} names no format; use "
+                         f"{', '.join(s for s in known if s)}, or give --format")
+    return known[suffix]
+
+
 def named_runs(runs: list[Path]) -> dict[str, Any]:
     """RUN arguments -> {system name: path, or the rows of one system}. ``PATH`` is named as
     :func:`pairedframe.evaluate` names run files (TREC's naming: the file name without ``.gz`` / ``.zst`` and a

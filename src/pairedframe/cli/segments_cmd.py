@@ -10,7 +10,7 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
+from pairedframe.cli.common import app, format_of_suffix, friendly_errors, named_runs, print_frame
 from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -62,7 +62,7 @@ def segments_cmd(
     if segments is None:
         raise ValueError("--segments FILE is required: a table with columns qid, segment_set, segment")
     if fmt is None:
-        fmt = _FORMAT_OF_SUFFIX.get(output.suffix.lower(), "table") if output is not None else "table"
+        fmt = format_of_suffix(output, _FORMAT_OF_SUFFIX, "table")
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if not measure:
@@ -73,6 +73,9 @@ def segments_cmd(
             raise ValueError(f"--output {str(output)!r} is a folder; name the file to write")
     if plot is not None:
         require_output_folder(plot, "--plot")            # before the work, not after it
+        from pairedframe.report.plots import PLOT_FORMATS
+        if plot.suffix.lower() not in PLOT_FORMATS:
+            raise ValueError(f"--plot {plot.name!r}: a forest plot file must end in one of {', '.join(PLOT_FORMATS)}")
     named = named_runs(runs)
     if len(named) < 2:  # counted after a table file's own systems are known
         raise ValueError("segments needs at least two runs (the baseline and one system)")

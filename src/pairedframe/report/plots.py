@@ -25,10 +25,12 @@ from pairedframe.comparison.table_data import results_table_data
 from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder, visible_controls
 
-__all__ = ["WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "literal", "means_plot"]
+__all__ = ["PLOT_FORMATS", "WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "literal",
+           "means_plot"]
 
 WIN_COLOUR, LOSS_COLOUR, TIE_COLOUR = "#1f6fb4", "#d1495b", "#9a9a9a"
-_FORMATS = (".png", ".svg", ".pdf")
+#: The file suffixes a plot can be written as.
+PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 
 def pyplot():
@@ -66,8 +68,8 @@ def literal(text: Any) -> str:
 def _output(path: str | Path) -> Path:
     """The plot's path, checked before any work: a known suffix and an existing folder."""
     out = Path(path)
-    if out.suffix.lower() not in _FORMATS:
-        raise ValueError(f"plot file must end in one of {_FORMATS}, got {out.name!r}")
+    if out.suffix.lower() not in PLOT_FORMATS:
+        raise ValueError(f"plot file must end in one of {PLOT_FORMATS}, got {out.name!r}")
     return require_output_folder(out, "path")
 
 
