@@ -444,3 +444,12 @@ def test_results_table_docstring_names_only_attributes_the_result_has():
     t = pf.results_table(_per_query(names=["base", "x"]), baseline="base", test="t")
     for name in named:
         assert getattr(t, name) is not None, name
+
+
+def test_latex_label_with_a_character_latex_reads_as_markup_is_refused():
+    """to_latex(label='tab:a_b#%') wrote \\label{tab:a_b#%}, which stops LaTeX; table_id was checked, label not."""
+    t = pf.results_table(_per_query(names=["base", "x"]), baseline="base", test="t")
+    assert r"\label{tab:main_1.a-b/c}" in t.to_latex(label="tab:main_1.a-b/c")
+    for bad in ("tab:a_b#%", "tab a", "tab:{x}", "t$x$", "a\\b"):
+        with pytest.raises(ValueError, match=r"`label` .* holds a blank or one of # % & \{ \} \\ ~ \$ \^"):
+            t.to_latex(label=bad)

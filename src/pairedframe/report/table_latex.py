@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import re
+
 import unicodedata
 from collections.abc import Sequence
 
@@ -122,7 +124,8 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
     caption : str
         Plain text; escaped here.
     label : str, optional
-        ``\\label{label}`` after the caption (written as given).
+        ``\\label{label}`` after the caption (written as given: no blank and none of ``# % & { } \\ ~ $ ^``,
+        which would break the label or the document).
     ci_layout : {"inline", "stacked"}, default "inline"
         Interval beside its number, or on a second line below it.
 
@@ -134,8 +137,11 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
     Raises
     ------
     ValueError
-        ``ci_layout`` not one of :data:`CI_LAYOUTS`.
+        ``ci_layout`` not one of :data:`CI_LAYOUTS`; a ``label`` with a character LaTeX reads as markup.
     """
+    if label is not None and re.search(r"[\s#%&{}\\~$^]", label):
+        raise ValueError(f"`label` {label!r} holds a blank or one of # % & {{ }} \\ ~ $ ^, which LaTeX reads as "
+                         "markup inside \\label{}: use letters, digits and : - _ . / (e.g. 'tab:main')")
     if ci_layout not in CI_LAYOUTS:
         raise ValueError(f"`ci_layout` must be one of {CI_LAYOUTS}, got {ci_layout!r}")
     stacked = ci_layout == "stacked" and any(cell[1] for row in cells for cell in row)
