@@ -296,3 +296,13 @@ def test_settings_print_alpha_as_the_levels_complement_rounded_while_decisions_u
     t = res.table
     assert t["verdict"].to_list() == [_verdict(bool(ph < 1.0 - 0.95), bool(pt < 1.0 - 0.95)) for ph, pt in
                                       zip(t["pvalue_holm"], t["pvalue_tost_holm"])]
+
+
+def test_markdown_report_keeps_a_plan_title_holding_a_comment_end_inside_its_comment(tmp_path):
+    """A title 'a --> <b>x</b>' broke out of the markdown header's HTML comment and rendered."""
+    path = tmp_path / "plan.toml"
+    path.write_text(PLAN.replace('title = "t"', 'title = "a --> <b>x</b>"'))
+    text = format_analysis(analyze(path, results()), "markdown")
+    comments = [line for line in text.splitlines() if line.startswith("<!--")]
+    assert all(line.count("-->") == 1 and line.endswith("-->") for line in comments), comments
+    assert any("<b>x</b>" in line for line in comments)

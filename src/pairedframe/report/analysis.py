@@ -85,7 +85,8 @@ def format_analysis(result: Any, fmt: str = "table", *, digits: int = 4) -> str:
         # names are shown in a table of their own (escaped), not in the comments, where "-->" would end one
         header = [h for h in _header(result) if not h.startswith("candidate: ")]
         plan = result.plan
-        lines = ["\n".join(f"<!-- {h} -->" for h in header), "",
+        # other header lines may hold the plan's own text (its title): "--" never reaches a comment's end
+        lines = ["\n".join(f"<!-- {h.replace('--', '- -')} -->" for h in header), "",
                  "| candidate | baseline |", "| --- | --- |",
                  f"| {markdown_escape(str(plan.candidate))} | {markdown_escape(str(plan.baseline))} |", "",
                  "| " + " | ".join(cols) + " |",
