@@ -453,3 +453,12 @@ def test_latex_label_with_a_character_latex_reads_as_markup_is_refused():
     for bad in ("tab:a_b#%", "tab a", "tab:{x}", "t$x$", "a\\b"):
         with pytest.raises(ValueError, match=r"`label` .* holds a blank or one of # % & \{ \} \\ ~ \$ \^"):
             t.to_latex(label=bad)
+
+
+def test_cli_tables_write_unbounded_interval_ends_as_compare_does():
+    """segments -f latex / markdown wrote 'inf' where compare's tables write ∞ and $\\infty$."""
+    from pairedframe.cli.common import to_latex, to_markdown
+
+    frame = pl.DataFrame({"segment": ["a"], "ci_low": [float("-inf")], "ci_high": [float("inf")], "pvalue": [0.5]})
+    assert "| a | −∞ | ∞ | 0.5000 |" in to_markdown(frame)
+    assert r"a & $-\infty$ & $\infty$ & 0.5000 \\" in to_latex(frame) and "inf " not in to_latex(frame)

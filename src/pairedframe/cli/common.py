@@ -293,6 +293,8 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
 def _cell(value: Any, digits: int, scientific: bool = False) -> str:
     if value is None:
         return ""
+    if isinstance(value, float) and math.isinf(value):   # as compare's tables: LaTeX writes $\infty$
+        return "∞" if value > 0 else "−∞"
     if isinstance(value, float):
         return f"{value:.{max(digits - 2, 1)}e}" if scientific and math.isfinite(value) else f"{value:.{digits}f}"
     return str(value)
