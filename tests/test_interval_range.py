@@ -386,3 +386,23 @@ def test_tost_interval_on_another_scale_is_unclipped_and_warned_about_once():
     scale = [w for w in caught if "outside that measure's range" in str(w.message)]
     assert len(scale) == 1, [str(w.message) for w in caught]
     assert row["tost_low"] < -1.0 and row["tost_low"] <= row["delta"] <= row["tost_high"]
+
+
+@pytest.mark.parametrize("interval", ["percentile", "bca"])
+def test_percentile_and_bca_intervals_say_when_their_level_needs_more_resamples_than_given(interval):
+    """At 0.999 with B = 500 their ends were the extreme resampled means, silently (the studentized and sign-flip
+    intervals said n_resamples was too few); now the note says so too, and not at a level B resolves."""
+    import pairedframe as pf
+
+    rng = np.random.default_rng(3)
+    a = rng.uniform(0.2, 0.6, 40)
+    b = np.clip(a + rng.normal(0.02, 0.05, 40), 0, 1)
+    frame = pl.DataFrame({"system": ["A"] * 40 + ["B"] * 40, "qid": [f"q{i}" for i in range(40)] * 2,
+                          "measure": "AP", "value": np.concatenate([a, b])})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rough = pf.compare(frame, baseline="A", n_resamples=500, confidence_level=0.999, interval=interval)
+        fine = pf.compare(frame, baseline="A", n_resamples=500, confidence_level=0.95, interval=interval)
+    assert "n_resamples = 500 is too few for a 0.999 interval" in rough["verdict_note"][0]
+    assert "extreme resampled means" in rough["verdict_note"][0]
+    assert fine["verdict_note"][0] is None or "too few" not in fine["verdict_note"][0]

@@ -83,7 +83,9 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
             p = sref.sign_flip_p_loop(d, signs, exact=exact)
             lo, hi = value_range(m)
             w = hi - lo
-            if interval == "studentized" and max(d) == min(d):
+            # no spread: equal to within 1e-12 of the largest |delta| (0.8 - 0.7 and 0.1 - 0.0 differ in the last bit)
+            flat = max(d) - min(d) <= 1e-12 * max(abs(x) for x in d)
+            if interval == "studentized" and flat:
                 share = 1 - ((1 - confidence_level) / 2) ** (1 / n)
                 low = -math.inf if math.isinf(w) else d[0] - share * (d[0] + w)
                 high = math.inf if math.isinf(w) else d[0] + share * (w - d[0])
@@ -93,8 +95,8 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
                 se = sref.sd_loop(d) / math.sqrt(n)
             elif interval == "signflip":
                 low, high = sref.sign_flip_interval_loop(d, signs, confidence_level, exact=exact)
-                se = sref.sd_loop(d) / math.sqrt(n) if max(d) != min(d) else 0.0
-            elif max(d) == min(d):
+                se = sref.sd_loop(d) / math.sqrt(n) if not flat else 0.0
+            elif flat:
                 low = high = sum(d) / n
                 se = 0.0
             else:

@@ -144,6 +144,10 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
                             f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
                             f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
                             f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
+    if interval in ("percentile", "bca") and too_few:
+        for i in np.flatnonzero(~flat & (n >= 2)):
+            notes[i].append(_too_few_text(n_resamples, confidence_level, "its ends are the extreme resampled "
+                                          "means, not the level's quantiles"))
     if interval == "signflip" and too_few:
         for i in np.flatnonzero(~flat & ((n >= 63) | (2.0 ** np.minimum(n, 62) > n_resamples))):   # Monte Carlo
             notes[i].append(_too_few_text(n_resamples, confidence_level, "no shift can be rejected, so the "
