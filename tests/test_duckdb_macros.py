@@ -187,6 +187,27 @@ def test_bad_files_through_the_readers_name_the_problem(con, tmp_path, reader, c
         con.sql(f"SELECT * FROM {reader}(?)", params=[str(tmp_path / "f.txt")]).fetchall()
 
 
+@pytest.mark.parametrize("score", ["1_000", "1_0.5", "1e1_0", "Infinity", "-inf", "+INF", "1e400", "-1e400", ".5", "5.",
+                                   "+.5e-3", "1E+05", "nan", "-NaN", "0x10", "1,5", "infty"])
+def test_score_spellings_through_the_macros_against_read_run(con, tmp_path, score):
+    """A score DuckDB's cast reads but Python does not (1_000: digit separators) is refused as pf.read_run
+    refuses it, naming file, line and column; every other spelling is read or refused alike."""
+    path = tmp_path / "run.txt"
+    path.write_text(f"1 Q0 d1 1 3 t\n1 Q0 d2 2 {score} t\n")
+    try:
+        want = pf.read_run(path).filter(pl.col("docno") == "d2")["score"].to_list()
+    except pf.errors.InputFormatError as exc:
+        with pytest.raises(duckdb.Error) as got:
+            con.sql("SELECT * FROM pf_read_run(?)", params=[str(path)]).fetchall()
+        assert str(got.value).endswith(str(exc))
+        assert f"line 2, column 5: score '{score}' is" in str(got.value)
+        (tmp_path / "qrels.txt").write_text("1 0 d1 1\n")
+        with pytest.raises(duckdb.Error, match=r"line 2, column 5: score"):
+            con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(path), str(tmp_path / "qrels.txt")]).fetchall()
+    else:
+        assert con.sql("SELECT score FROM pf_read_run(?) WHERE docno = 'd2'", params=[str(path)]).fetchall() == [(want[0],)]
+
+
 def test_readers_keep_ids_as_strings_and_follow_trec_eval_parse_rules(con, tmp_path):
     (tmp_path / "run.txt").write_text("# comment\n007 Q0 d1 1 2.5 tag\n\n   \n  007\tQ0  d#2 2 1.5 tag extra\n \t# note\n"
                                       "\t007 Q0 d3 3 1 tag\n\x0c007 Q0 d4 4 0.5 tag\n007 Q0 d5 5 0.25 tag \n007 Q0\x0bd6 6 0 tag\n")
