@@ -3,6 +3,7 @@ give pf.evaluate's values, parse the names pf.evaluate parses, and refuse what t
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -251,6 +252,24 @@ def test_bad_measures_and_options_through_the_macros_name_the_problem(con, tmp_p
     with pytest.raises(duckdb.Error, match=message):
         con.sql(f"SELECT * FROM pf_evaluate(?, ?, ?{options})",
                 params=[str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"), measures]).fetchall()
+
+
+@pytest.mark.parametrize("rel_level", [-1, 1.5, 2.0, True, "x", None])
+@pytest.mark.parametrize("measures", [["nDCG@10"], ["AP"], ["RR", "bogus"]])
+def test_rel_level_through_the_macros_is_checked_like_evaluate_whatever_the_measures(con, tmp_path, rel_level, measures):
+    """pf.evaluate refuses a bad rel_level before anything else, whether or not a measure uses a level."""
+    (tmp_path / "run.txt").write_text(RUN_OK)
+    (tmp_path / "qrels.txt").write_text(QRELS_OK)
+    paths = [str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt")]
+    with pytest.raises(ValueError) as want:
+        pf.evaluate(*paths, measures, rel_level=rel_level)
+    wording = str(want.value).rsplit(", got ", 1)[0] + ", got "
+    for query in ["SELECT * FROM pf_evaluate(?, ?, ?, rel_level := ?)", "SELECT * FROM pf_summary(?, ?, ?, rel_level := ?)"]:
+        with pytest.raises(duckdb.Error) as got:
+            con.sql(query, params=[*paths, measures, rel_level]).fetchall()
+        assert wording in str(got.value)
+    with pytest.raises(duckdb.Error, match=re.escape(wording)):
+        con.sql("SELECT pf_measures(?, rel_level := ?)", params=[measures, rel_level]).fetchall()
 
 
 def test_bad_tables_through_the_macros_name_the_problem(con):

@@ -226,11 +226,11 @@ CREATE OR REPLACE TEMP MACRO pf__with_rel(m, rel) AS
                 judged_only := m['judged_only'], p := m['p'], beta := m['beta'], recall := m['recall'], mult := m['mult'],
                 levels := m['levels'], weights := m['weights'], collection_size := m['collection_size']);
 
--- rel_level checked: an integer >= 0.
+-- rel_level checked as pf.evaluate checks it: a value of an integer type, >= 0 (not 2.0, not true).
 CREATE OR REPLACE TEMP MACRO pf__level(x) AS
-    CASE WHEN x IS NULL OR TRY_CAST(x AS BIGINT) IS NULL OR CAST(x AS BIGINT) < 0 OR CAST(x AS DOUBLE) <> CAST(x AS BIGINT)
+    CASE WHEN x IS NULL OR NOT regexp_full_match(typeof(x), 'U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)') OR CAST(x AS HUGEINT) < 0
          THEN error('rel_level must be an integer >= 0 (negative grades mean unjudged and are never relevant), got '
-                    || coalesce(CAST(x AS VARCHAR), 'NULL'))
+                    || CASE WHEN typeof(x) = 'VARCHAR' THEN pf__lit(x) ELSE coalesce(CAST(x AS VARCHAR), 'NULL') END)
          ELSE CAST(x AS BIGINT) END;
 
 -- The names of `measures` (a name or a list; nicknames expanded), each with its trec_eval split s
@@ -277,10 +277,11 @@ CREATE OR REPLACE TEMP MACRO pf__unique(ms_in) AS
 -- pf_measures(measures [, rel_level]): the measures named (a name or a list of names; nicknames
 -- expand), checked as Measure checks them, resolved under rel_level (a family that takes a level and
 -- names none uses it), named canonically and without repeats, in order: a list of structs.
+-- rel_level is checked first, used or not (as pf.evaluate checks it).
 CREATE OR REPLACE TEMP MACRO pf_measures(measures, rel_level := 1) AS
-    pf__unique([struct_insert(y['m'], name := pf__name(y['m'], y['spec'], pf__level(rel_level)))
+    CASE WHEN pf__level(rel_level) IS NULL THEN NULL ELSE pf__unique([struct_insert(y['m'], name := pf__name(y['m'], y['spec'], pf__level(rel_level)))
                 FOR y IN [{'m': pf__with_rel(z['m'], CASE z['spec']['rel_rule'] WHEN 'none' THEN NULL WHEN 'optional' THEN z['m']['rel']
                                                                        ELSE coalesce(z['m']['rel'], pf__level(rel_level)) END),
                            'spec': z['spec']}
                           FOR z IN [{'m': pf__make(w['m'], w['spec'], w['t']), 'spec': w['spec']}
-                                    FOR w IN [{'m': v['m'], 't': v['t'], 'spec': pf__family(v['m']['family'])} FOR v IN pf__candidates(measures)]]]]);
+                                    FOR w IN [{'m': v['m'], 't': v['t'], 'spec': pf__family(v['m']['family'])} FOR v IN pf__candidates(measures)]]]]) END;
