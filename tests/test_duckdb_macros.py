@@ -94,6 +94,55 @@ def test_summary_through_the_macros_against_evaluation_summary(con, shared_data)
     assert ((joined["value"] - joined["value_sql"]).abs() <= 1e-12 * joined["value"].abs().clip(lower_bound=1)).all()
 
 
+#: The measures trec_eval -c resets on a query a run lacks (num_ret, unj_*, utility and rbp_resid by exact name),
+#: their parameterised names (which keep the placeholder ranking's value) and the rest of all_trec.
+PLACEHOLDER_NAMES = ["all_trec", "NumRet", "Unjudged@5", "Utility(weights=(1,-1,0,0))", "RBPResid(p=0.9)",
+                     "utility.2,-1,0,0", "rbp_resid.p=0.5", "Utility(collection_size=100)", "RBPResid(p=0.5)"]
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("tables", [False, True])
+def test_complete_scores_a_query_the_run_lacks_through_the_macros_against_evaluate(con, shared_data, tables):
+    """results.trunc lacks the judged query 302: complete := true scores it as pf.evaluate(complete=True)
+    (and trec_eval -c) does, num_ret, unj_10, utility and rbp_resid 0 there, per query and in the summary."""
+    folder = shared_data / "trec_eval"
+    run, qrels = str(folder / "results.trunc"), str(folder / "qrels.test")
+    expected = _evaluate(run, qrels, PLACEHOLDER_NAMES, complete=True)
+    if tables:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE trunc_run AS SELECT * FROM pf_read_run('{run}')")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE test_qrels AS SELECT * FROM pf_read_qrels('{qrels}')")
+        run, qrels = "trunc_run", "test_qrels"
+    named = ", tables := true" if tables else ""
+    got = con.sql(f"SELECT * FROM pf_evaluate(?, ?, ?, complete := true{named})", params=[run, qrels, PLACEHOLDER_NAMES]).pl()
+    _assert_same(expected.per_query, got)
+    lacking = dict(got.filter(pl.col("qid") == "302").select("measure", "value").rows())
+    assert [lacking[m] for m in ["NumRet", "Utility", "Unjudged@10", "RBPResid(p=0.9)"]] == [0, 0, 0, 0]
+    summary = con.sql(f"SELECT * FROM pf_summary(?, ?, ?, complete := true{named})", params=[run, qrels, PLACEHOLDER_NAMES]).pl()
+    joined = expected.summary().join(summary, on=["system", "measure"], suffix="_sql")
+    assert joined.height == expected.summary().height == summary.height
+    assert (joined["n_queries"] == joined["n_queries_sql"]).all()
+    assert ((joined["value"] - joined["value_sql"]).abs() <= 1e-12 * joined["value"].abs().clip(lower_bound=1)).all()
+    totals = dict(summary.select("measure", "value").rows())
+    assert totals["NumRet"] == 584 and totals["Utility"] == pytest.approx(-143.3333, abs=1e-4)  # out.test.aqc
+
+
+@pytest.mark.shared_data
+def test_compare_with_complete_against_compare_of_a_complete_evaluation(con, shared_data):
+    """A query one run lacks is 0 for Unjudged@10 in both runs (no delta), as in pf.compare."""
+    folder = shared_data / "trec_eval"
+    runs, qrels = [str(folder / "results.test"), str(folder / "results.trunc")], str(folder / "qrels.test")
+    measures = ["Unjudged@10", "AP", "RBPResid(p=0.9)"]
+    got = con.sql("SELECT measure, n, delta FROM pf_compare(?, ?, ?, complete := true, baseline := 'results.test')",
+                  params=[runs, qrels, measures]).fetchall()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # 3 queries: small-sample warnings; the deltas are the point
+        want = pf.compare(_evaluate(runs, qrels, measures, complete=True), baseline="results.test", test="t")
+    assert len(got) == 3
+    for (measure, n, delta), row in zip(sorted(got), sorted(want.select("measure", "n_queries", "delta").rows())):
+        assert (measure, n) == row[:2] and delta == pytest.approx(row[2], rel=1e-12, abs=1e-15)
+    assert [d for m, _, d in got if m == "Unjudged@10"] == [0]
+
+
 def test_tables_through_the_macros_against_evaluate(con):
     run = pl.DataFrame({"system": ["a"] * 4 + ["b"] * 3, "qid": ["1", "1", "1", "2", "1", "1", "2"],
                         "docno": ["x", "y", "z", "x", "y", "x", "w"], "score": [3.0, 2.0, 2.0, 1.0, 5.0, 4.0, 1.0]})
