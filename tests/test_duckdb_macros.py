@@ -3,6 +3,7 @@ give pf.evaluate's values, parse the names pf.evaluate parses, and refuse what t
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -91,6 +92,55 @@ def test_summary_through_the_macros_against_evaluation_summary(con, shared_data)
     assert joined.height == expected.height == got.height
     assert (joined["n_queries"] == joined["n_queries_sql"]).all()
     assert ((joined["value"] - joined["value_sql"]).abs() <= 1e-12 * joined["value"].abs().clip(lower_bound=1)).all()
+
+
+#: The measures trec_eval -c resets on a query a run lacks (num_ret, unj_*, utility and rbp_resid by exact name),
+#: their parameterised names (which keep the placeholder ranking's value) and the rest of all_trec.
+PLACEHOLDER_NAMES = ["all_trec", "NumRet", "Unjudged@5", "Utility(weights=(1,-1,0,0))", "RBPResid(p=0.9)",
+                     "utility.2,-1,0,0", "rbp_resid.p=0.5", "Utility(collection_size=100)", "RBPResid(p=0.5)"]
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("tables", [False, True])
+def test_complete_scores_a_query_the_run_lacks_through_the_macros_against_evaluate(con, shared_data, tables):
+    """results.trunc lacks the judged query 302: complete := true scores it as pf.evaluate(complete=True)
+    (and trec_eval -c) does, num_ret, unj_10, utility and rbp_resid 0 there, per query and in the summary."""
+    folder = shared_data / "trec_eval"
+    run, qrels = str(folder / "results.trunc"), str(folder / "qrels.test")
+    expected = _evaluate(run, qrels, PLACEHOLDER_NAMES, complete=True)
+    if tables:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE trunc_run AS SELECT * FROM pf_read_run('{run}')")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE test_qrels AS SELECT * FROM pf_read_qrels('{qrels}')")
+        run, qrels = "trunc_run", "test_qrels"
+    named = ", tables := true" if tables else ""
+    got = con.sql(f"SELECT * FROM pf_evaluate(?, ?, ?, complete := true{named})", params=[run, qrels, PLACEHOLDER_NAMES]).pl()
+    _assert_same(expected.per_query, got)
+    lacking = dict(got.filter(pl.col("qid") == "302").select("measure", "value").rows())
+    assert [lacking[m] for m in ["NumRet", "Utility", "Unjudged@10", "RBPResid(p=0.9)"]] == [0, 0, 0, 0]
+    summary = con.sql(f"SELECT * FROM pf_summary(?, ?, ?, complete := true{named})", params=[run, qrels, PLACEHOLDER_NAMES]).pl()
+    joined = expected.summary().join(summary, on=["system", "measure"], suffix="_sql")
+    assert joined.height == expected.summary().height == summary.height
+    assert (joined["n_queries"] == joined["n_queries_sql"]).all()
+    assert ((joined["value"] - joined["value_sql"]).abs() <= 1e-12 * joined["value"].abs().clip(lower_bound=1)).all()
+    totals = dict(summary.select("measure", "value").rows())
+    assert totals["NumRet"] == 584 and totals["Utility"] == pytest.approx(-143.3333, abs=1e-4)  # out.test.aqc
+
+
+@pytest.mark.shared_data
+def test_compare_with_complete_against_compare_of_a_complete_evaluation(con, shared_data):
+    """A query one run lacks is 0 for Unjudged@10 in both runs (no delta), as in pf.compare."""
+    folder = shared_data / "trec_eval"
+    runs, qrels = [str(folder / "results.test"), str(folder / "results.trunc")], str(folder / "qrels.test")
+    measures = ["Unjudged@10", "AP", "RBPResid(p=0.9)"]
+    got = con.sql("SELECT measure, n, delta FROM pf_compare(?, ?, ?, complete := true, baseline := 'results.test')",
+                  params=[runs, qrels, measures]).fetchall()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # 3 queries: small-sample warnings; the deltas are the point
+        want = pf.compare(_evaluate(runs, qrels, measures, complete=True), baseline="results.test", test="t")
+    assert len(got) == 3
+    for (measure, n, delta), row in zip(sorted(got), sorted(want.select("measure", "n_queries", "delta").rows())):
+        assert (measure, n) == row[:2] and delta == pytest.approx(row[2], rel=1e-12, abs=1e-15)
+    assert [d for m, _, d in got if m == "Unjudged@10"] == [0]
 
 
 def test_tables_through_the_macros_against_evaluate(con):
@@ -187,6 +237,27 @@ def test_bad_files_through_the_readers_name_the_problem(con, tmp_path, reader, c
         con.sql(f"SELECT * FROM {reader}(?)", params=[str(tmp_path / "f.txt")]).fetchall()
 
 
+@pytest.mark.parametrize("score", ["1_000", "1_0.5", "1e1_0", "Infinity", "-inf", "+INF", "1e400", "-1e400", ".5", "5.",
+                                   "+.5e-3", "1E+05", "nan", "-NaN", "0x10", "1,5", "infty"])
+def test_score_spellings_through_the_macros_against_read_run(con, tmp_path, score):
+    """A score DuckDB's cast reads but Python does not (1_000: digit separators) is refused as pf.read_run
+    refuses it, naming file, line and column; every other spelling is read or refused alike."""
+    path = tmp_path / "run.txt"
+    path.write_text(f"1 Q0 d1 1 3 t\n1 Q0 d2 2 {score} t\n")
+    try:
+        want = pf.read_run(path).filter(pl.col("docno") == "d2")["score"].to_list()
+    except pf.errors.InputFormatError as exc:
+        with pytest.raises(duckdb.Error) as got:
+            con.sql("SELECT * FROM pf_read_run(?)", params=[str(path)]).fetchall()
+        assert str(got.value).endswith(str(exc))
+        assert f"line 2, column 5: score '{score}' is" in str(got.value)
+        (tmp_path / "qrels.txt").write_text("1 0 d1 1\n")
+        with pytest.raises(duckdb.Error, match=r"line 2, column 5: score"):
+            con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(path), str(tmp_path / "qrels.txt")]).fetchall()
+    else:
+        assert con.sql("SELECT score FROM pf_read_run(?) WHERE docno = 'd2'", params=[str(path)]).fetchall() == [(want[0],)]
+
+
 def test_readers_keep_ids_as_strings_and_follow_trec_eval_parse_rules(con, tmp_path):
     (tmp_path / "run.txt").write_text("# comment\n007 Q0 d1 1 2.5 tag\n\n   \n  007\tQ0  d#2 2 1.5 tag extra\n \t# note\n"
                                       "\t007 Q0 d3 3 1 tag\n\x0c007 Q0 d4 4 0.5 tag\n007 Q0 d5 5 0.25 tag \n007 Q0\x0bd6 6 0 tag\n")
@@ -230,6 +301,24 @@ def test_bad_measures_and_options_through_the_macros_name_the_problem(con, tmp_p
     with pytest.raises(duckdb.Error, match=message):
         con.sql(f"SELECT * FROM pf_evaluate(?, ?, ?{options})",
                 params=[str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"), measures]).fetchall()
+
+
+@pytest.mark.parametrize("rel_level", [-1, 1.5, 2.0, True, "x", None])
+@pytest.mark.parametrize("measures", [["nDCG@10"], ["AP"], ["RR", "bogus"]])
+def test_rel_level_through_the_macros_is_checked_like_evaluate_whatever_the_measures(con, tmp_path, rel_level, measures):
+    """pf.evaluate refuses a bad rel_level before anything else, whether or not a measure uses a level."""
+    (tmp_path / "run.txt").write_text(RUN_OK)
+    (tmp_path / "qrels.txt").write_text(QRELS_OK)
+    paths = [str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt")]
+    with pytest.raises(ValueError) as want:
+        pf.evaluate(*paths, measures, rel_level=rel_level)
+    wording = str(want.value).rsplit(", got ", 1)[0] + ", got "
+    for query in ["SELECT * FROM pf_evaluate(?, ?, ?, rel_level := ?)", "SELECT * FROM pf_summary(?, ?, ?, rel_level := ?)"]:
+        with pytest.raises(duckdb.Error) as got:
+            con.sql(query, params=[*paths, measures, rel_level]).fetchall()
+        assert wording in str(got.value)
+    with pytest.raises(duckdb.Error, match=re.escape(wording)):
+        con.sql("SELECT pf_measures(?, rel_level := ?)", params=[measures, rel_level]).fetchall()
 
 
 def test_bad_tables_through_the_macros_name_the_problem(con):

@@ -129,12 +129,18 @@ CREATE OR REPLACE TEMP MACRO pf__problems_sql(o) AS
     || '), pf_check AS (SELECT CASE WHEN count(*) = 0 THEN true ELSE error(arg_min(msg, k)) END AS ok FROM pf_problems)';
 
 -- The per-query values of every measure: system, qid, measure, pos (its place in the list), agg
--- (how the summary aggregates it), value.
-CREATE OR REPLACE TEMP MACRO pf__values_sql(ms, groups) AS
+-- (how the summary aggregates it), value. With complete, a query the system did not retrieve (not in
+-- pf_retrieved) has 0 for the measures pf__placeholder_zero names, as pf.evaluate has.
+CREATE OR REPLACE TEMP MACRO pf__values_sql(ms, groups, complete) AS
     'pf_values AS (' || coalesce(array_to_string(
-        ['SELECT system, qid, ' || pf__lit(m['name']) || ' AS measure, ' || CAST(i AS VARCHAR) || ' AS pos, '
-         || pf__lit(pf__family(m['family']).aggregate) || ' AS agg, CAST(value AS DOUBLE) AS value FROM ('
-         || pf__measure_sql(m, list_position(groups, pf__group(m))) || ') AS m' || CAST(i AS VARCHAR)
+        ['SELECT m.system, m.qid, ' || pf__lit(m['name']) || ' AS measure, ' || CAST(i AS VARCHAR) || ' AS pos, '
+         || pf__lit(pf__family(m['family']).aggregate) || ' AS agg, '
+         || CASE WHEN complete AND m['placeholder_zero']
+                 THEN 'CASE WHEN r.qid IS NULL THEN 0.0 ELSE CAST(m.value AS DOUBLE) END AS value FROM ('
+                 ELSE 'CAST(m.value AS DOUBLE) AS value FROM (' END
+         || pf__measure_sql(m, list_position(groups, pf__group(m))) || ') AS m'
+         || CASE WHEN complete AND m['placeholder_zero']
+                 THEN ' LEFT JOIN pf_retrieved r ON r.system = m.system AND r.qid = m.qid' ELSE '' END
          FOR m, i IN ms], ' UNION ALL '), '') || ')';
 
 -- The whole query: kind 'per_query' (system, qid, measure, value) or 'summary' (system, measure,
@@ -148,7 +154,7 @@ CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
            ELSE 'WITH pf_qrels AS MATERIALIZED (' || pf__read_qrels_sql(o['qrels']) || '), ' || pf__run_files_sql(o) END
       || ', ' || pf__parameter_tables_sql(o['ms']) || ', '
       || coalesce(array_to_string([pf__prep_group_sql(i, g['rel'], g['judged_only'], o['complete'], o['depth']) FOR g, i IN groups], ', '), '')
-      || ', ' || pf__problems_sql(o) || ', ' || pf__values_sql(o['ms'], groups) || ' '
+      || ', ' || pf__problems_sql(o) || ', ' || pf__values_sql(o['ms'], groups, o['complete']) || ' '
       || CASE WHEN kind = 'summary'
               THEN 'SELECT system, measure, CASE agg WHEN ''sum'' THEN sum(value ORDER BY qid) '
                    || 'WHEN ''gmean'' THEN exp(sum(CASE WHEN agg = ''gmean'' THEN ln(value) END ORDER BY qid) / count(value)) '

@@ -226,12 +226,22 @@ CREATE OR REPLACE TEMP MACRO pf__with_rel(m, rel) AS
                 judged_only := m['judged_only'], p := m['p'], beta := m['beta'], recall := m['recall'], mult := m['mult'],
                 levels := m['levels'], weights := m['weights'], collection_size := m['collection_size']);
 
--- rel_level checked: an integer >= 0.
+-- rel_level checked as pf.evaluate checks it: a value of an integer type, >= 0 (not 2.0, not true).
 CREATE OR REPLACE TEMP MACRO pf__level(x) AS
-    CASE WHEN x IS NULL OR TRY_CAST(x AS BIGINT) IS NULL OR CAST(x AS BIGINT) < 0 OR CAST(x AS DOUBLE) <> CAST(x AS BIGINT)
+    CASE WHEN x IS NULL OR NOT regexp_full_match(typeof(x), 'U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)') OR CAST(x AS HUGEINT) < 0
          THEN error('rel_level must be an integer >= 0 (negative grades mean unjudged and are never relevant), got '
-                    || coalesce(CAST(x AS VARCHAR), 'NULL'))
+                    || CASE WHEN typeof(x) = 'VARCHAR' THEN pf__lit(x) ELSE coalesce(CAST(x AS VARCHAR), 'NULL') END)
          ELSE CAST(x AS BIGINT) END;
+
+-- Whether complete := true sets the measure to 0 on a query the run lacks, where its ranking is one
+-- unjudged placeholder document: trec_eval -c resets num_ret and unj_* there, and the measures named
+-- exactly utility and rbp_resid (pairedframe.evaluation.judgments.clean_up_placeholders, by trec_name:
+-- a trec_eval name with parameters, utility.1,-1,0,0, keeps the placeholder's value). m: normalised
+-- (parameters at their default are NULL); RBPResid's default p is 0.8, trec_eval's rbp_resid has 0.9.
+CREATE OR REPLACE TEMP MACRO pf__placeholder_zero(m, trec_params) AS
+    m['family'] IN ('NumRet', 'Unjudged')
+    OR (NOT trec_params AND m['family'] = 'Utility' AND m['weights'] IS NULL AND m['collection_size'] IS NULL)
+    OR (NOT trec_params AND m['family'] = 'RBPResid' AND m['p'] = 0.9);
 
 -- The names of `measures` (a name or a list; nicknames expanded), each with its trec_eval split s
 -- (pf__trec_split: NULL when it is not a trec_eval name) and its ir_measures parts r
@@ -253,10 +263,10 @@ CREATE OR REPLACE TEMP MACRO pf__name_parts(x) AS
                     THEN list_sort(CAST([coalesce(nullif(regexp_extract(p, '^\s*([+-]?[0-9]+)', 1), ''), '0') FOR p IN string_split(x['s']['params'], ',')] AS DOUBLE[]))
                WHEN pf__form(x['s']['form']).kind = 'double_cutoffs' THEN list_sort(pf__doubles(x['s']['params'])) END};
 
--- The unchecked measures of each name ({m, t}): trec_eval style, else ir_measures style, else an error (also for a
+-- The unchecked measures of each name ({m, t, trec_params: a trec_eval name with parameters}): trec_eval style, else ir_measures style, else an error (also for a
 -- trec_eval-style name of a family trec_eval lacks, pf__lacking).
 CREATE OR REPLACE TEMP MACRO pf__candidates(measures) AS
-    flatten([[{'m': m, 't': x['t']}
+    flatten([[{'m': m, 't': x['t'], 'trec_params': x['s']['params'] IS NOT NULL}
               FOR m IN CASE WHEN pf__lacking(x['t']) IS NOT NULL THEN [error(pf__lacking(x['t']))]
                             WHEN x['s'] IS NOT NULL THEN pf__trec(x)
                             WHEN x['spec'] IS NULL THEN [pf__no_such(x['t'])]
@@ -277,10 +287,13 @@ CREATE OR REPLACE TEMP MACRO pf__unique(ms_in) AS
 -- pf_measures(measures [, rel_level]): the measures named (a name or a list of names; nicknames
 -- expand), checked as Measure checks them, resolved under rel_level (a family that takes a level and
 -- names none uses it), named canonically and without repeats, in order: a list of structs.
+-- rel_level is checked first, used or not (as pf.evaluate checks it).
 CREATE OR REPLACE TEMP MACRO pf_measures(measures, rel_level := 1) AS
-    pf__unique([struct_insert(y['m'], name := pf__name(y['m'], y['spec'], pf__level(rel_level)))
+    CASE WHEN pf__level(rel_level) IS NULL THEN NULL ELSE pf__unique([struct_insert(y['m'], name := pf__name(y['m'], y['spec'], pf__level(rel_level)),
+                                                    placeholder_zero := pf__placeholder_zero(y['m'], y['trec_params']))
                 FOR y IN [{'m': pf__with_rel(z['m'], CASE z['spec']['rel_rule'] WHEN 'none' THEN NULL WHEN 'optional' THEN z['m']['rel']
                                                                        ELSE coalesce(z['m']['rel'], pf__level(rel_level)) END),
-                           'spec': z['spec']}
-                          FOR z IN [{'m': pf__make(w['m'], w['spec'], w['t']), 'spec': w['spec']}
-                                    FOR w IN [{'m': v['m'], 't': v['t'], 'spec': pf__family(v['m']['family'])} FOR v IN pf__candidates(measures)]]]]);
+                           'spec': z['spec'], 'trec_params': z['trec_params']}
+                          FOR z IN [{'m': pf__make(w['m'], w['spec'], w['t']), 'spec': w['spec'], 'trec_params': w['trec_params']}
+                                    FOR w IN [{'m': v['m'], 't': v['t'], 'spec': pf__family(v['m']['family']), 'trec_params': v['trec_params']}
+                                              FOR v IN pf__candidates(measures)]]]]) END;

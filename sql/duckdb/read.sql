@@ -60,9 +60,10 @@ CREATE OR REPLACE TEMP MACRO pf__looks_like(f, line, what) AS
 
 -- The data lines of one run file as system, qid, docno, score, line_no, tag; a line with fewer than 6
 -- fields or a score that is not a number (or NaN) raises; inf and -inf rank as pf.read_run ranks them.
+-- DuckDB's cast reads digit separators (1_000 as 1000); pf.read_run does not, so a '_' is no number.
 CREATE OR REPLACE TEMP MACRO pf__run_file(path, system) AS TABLE
 SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no, f[6] AS tag
-FROM (SELECT line_no, line, f, TRY_CAST(f[5] AS DOUBLE) AS score
+FROM (SELECT line_no, line, f, CASE WHEN strpos(f[5], '_') = 0 THEN TRY_CAST(f[5] AS DOUBLE) END AS score
       FROM pf__lines(path) WHERE pf__data_line(line)) AS l
 WHERE CASE WHEN len(f) < 6
                 THEN error(pf__at('run', path, line_no, NULL) || 'expected at least 6 fields (qid Q0 docno rank score tag), found '
