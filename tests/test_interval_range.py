@@ -327,20 +327,27 @@ def test_equal_deltas_get_compares_range_interval_in_segments_and_clustered_too(
         assert "every delta equals +0.1 (no spread)" in row["verdict_note"]
 
 
-def test_default_interval_with_too_few_resamples_for_its_level_is_capped_at_one_and_a_half_t_against_scipy():
-    """B = 100 at 99.9 %: the bootstrap quantile lies beyond every resample; the default stays what its
-    docs promise -- never wider than 1.5 x the t interval (scipy's t quantile) -- and the note says B is too
-    few, not that a few queries dominate; the sign-flip interval is unbounded (clipped) and says why."""
+def _forty_ap_deltas():
+    """40 AP values of A, B = A + N(0.02, 0.05) clipped, and their per-query table."""
     import polars as pl
-    from scipy import stats as sps
-
-    import pairedframe as pf
 
     rng = np.random.default_rng(3)
     a = rng.uniform(0.2, 0.6, 40)
     b = np.clip(a + rng.normal(0.02, 0.05, 40), 0, 1)
     frame = pl.DataFrame({"system": ["A"] * 40 + ["B"] * 40, "qid": [f"q{i}" for i in range(40)] * 2,
                           "measure": "AP", "value": np.concatenate([a, b])})
+    return a, b, frame
+
+
+def test_default_interval_with_too_few_resamples_for_its_level_is_capped_at_one_and_a_half_t_against_scipy():
+    """B = 100 at 99.9 %: the bootstrap quantile lies beyond every resample; the default stays what its
+    docs promise -- never wider than 1.5 x the t interval (scipy's t quantile) -- and the note says B is too
+    few, not that a few queries dominate; the sign-flip interval is unbounded (clipped) and says why."""
+    from scipy import stats as sps
+
+    import pairedframe as pf
+
+    a, b, frame = _forty_ap_deltas()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         row = pf.compare(frame, baseline="A", n_resamples=100, confidence_level=0.999, seed=0).row(0, named=True)
@@ -394,11 +401,7 @@ def test_percentile_and_bca_intervals_say_when_their_level_needs_more_resamples_
     intervals said n_resamples was too few); now the note says so too, and not at a level B resolves."""
     import pairedframe as pf
 
-    rng = np.random.default_rng(3)
-    a = rng.uniform(0.2, 0.6, 40)
-    b = np.clip(a + rng.normal(0.02, 0.05, 40), 0, 1)
-    frame = pl.DataFrame({"system": ["A"] * 40 + ["B"] * 40, "qid": [f"q{i}" for i in range(40)] * 2,
-                          "measure": "AP", "value": np.concatenate([a, b])})
+    a, b, frame = _forty_ap_deltas()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rough = pf.compare(frame, baseline="A", n_resamples=500, confidence_level=0.999, interval=interval)
