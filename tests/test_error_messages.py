@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import re
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -197,3 +198,37 @@ def test_a_run_file_with_many_tags_names_a_few_and_counts_the_rest(tmp_path):
     one.write_text("1 Q0 d1 1 2.0 a\n1 Q0 d1 2 1.0 a\n2 Q0 d1 1 1.0 b\n")
     with pytest.raises(pf.DuplicateError, match=r"in run, also on line\(s\) \[2\]; trec_eval refuses duplicates"):
         pf.read_run(one)
+
+
+@pytest.mark.parametrize("grade, says", [
+    ("２", r"relevance grade '２' is not (an integer|a number)"),  # full-width digit: polars' \d took it
+    ("9223372036854775808", r"relevance grade '9223372036854775808' does not fit in a 64-bit integer"),
+    ("-9223372036854775809", r"relevance grade '-9223372036854775809' does not fit in a 64-bit integer"),
+], ids=["full-width-digit", "above-int64", "below-int64"])
+@pytest.mark.parametrize("grades", ["strict", "trec_eval"])
+def test_a_grade_polars_cannot_cast_is_refused_naming_file_line_and_column(tmp_path, grade, says, grades):
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
+    qrels.write_text(f"1 0 b 1\n1 0 a {grade}\n", encoding="utf-8")
+    run.write_text(RUN_TEXT)
+    where = r"^qrels file .*q\.txt, line 2, column 4: "
+    for call in (lambda: pf.read_qrels(qrels, grades=grades), lambda: pf.evaluate(run, qrels, "AP", grades=grades)):
+        with pytest.raises(InputFormatError, match=where + says):
+            call()
+    result = runner.invoke(app, ["evaluate", "--grades", grades, "-m", "AP", str(qrels), str(run)])
+    assert result.exit_code == 2, result.output
+    assert re.search(says.replace("^", ""), result.stderr) and "line 2, column 4" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("rel, says", [
+    (pl.Series([1.0, 1e20]), r"row 2: relevance grade '1e\+20' does not fit in a 64-bit integer"),
+    (pl.Series([1, 2**63], dtype=pl.UInt64), r"row 2: relevance grade '9223372036854775808' does not fit"),
+    (pl.Series(["1", "9223372036854775808"]), r"row 2: relevance grade '9223372036854775808' does not fit"),
+    (pl.Series(["1", "２"]), r"must hold integer grades.*got '２' \(row 2\)"),
+], ids=["float-1e20", "uint64", "text-above-int64", "text-full-width-digit"])
+@pytest.mark.parametrize("grades", ["strict", "trec_eval"])
+def test_a_table_grade_polars_cannot_cast_is_refused_naming_column_and_row(rel, says, grades):
+    table = pl.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "rel": rel})
+    with pytest.raises(pf.SchemaError, match=r"qrels column 'rel'.*" + says):
+        pf.as_qrels(table, grades=grades)
+    with pytest.raises(pf.SchemaError, match=says):
+        pf.evaluate({"s": pl.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]})}, table, "AP", grades=grades)

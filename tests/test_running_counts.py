@@ -41,7 +41,7 @@ def _prepared(ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFrame,
               rel_level: int, depth: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """pf_ranked and pf_ideal, sorted, after ``steps``."""
     con = duckdb.connect()
-    gains = gain_table(GAIN_KEYS, int(qrels["rel"].max() or 0))
+    gains = gain_table(GAIN_KEYS, qrels["rel"].unique())
     ideal = ranking.ideal_gains(qrels, gains)
     assert ideal is not None
     for name, frame in {"pf_ranks": ranks, "pf_retrieved": retrieved, "pf_qrels": qrels, "pf_gains": gains,
@@ -145,6 +145,6 @@ def test_running_counts_of_no_ranks():
 
 
 def test_ideal_gains_refuse_judgments_of_a_query_in_two_pieces():
-    assert ranking.ideal_gains(TIES_QRELS, gain_table([""], 3)) is not None
+    assert ranking.ideal_gains(TIES_QRELS, gain_table([""], range(4))) is not None
     split = pl.concat([TIES_QRELS.slice(0, 2), TIES_QRELS.slice(6), TIES_QRELS.slice(2, 4)])
-    assert ranking.ideal_gains(split, gain_table([""], 3)) is None
+    assert ranking.ideal_gains(split, gain_table([""], range(4))) is None

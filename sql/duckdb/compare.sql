@@ -60,7 +60,8 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || '|| arg_min(k.system, [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) || '', baseline='' || ' || pf__lit(baseline) || ' || '', measure='' '
                || '|| arg_min(k.measure, [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) || '' ('' || CASE arg_min(coalesce(s.n, 0), [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) '
                || 'WHEN 0 THEN ''no common query'' ELSE ''only one common query'' END || '')'') END AS ok FROM (SELECT DISTINCT system, measure, pos FROM pf_values WHERE system <> ' || pf__lit(baseline)
-               || ') k LEFT JOIN pf_stats s ON s.system = k.system AND s.measure = k.measure WHERE coalesce(s.n, 0) < 2), '
+               -- pf_base first: a wrong baseline has no common query with anything, and must be said so
+               || ') k LEFT JOIN pf_stats s ON s.system = k.system AND s.measure = k.measure WHERE (SELECT ok FROM pf_base) AND coalesce(s.n, 0) < 2), '
                || 'pf_t AS (SELECT *, sd / sqrt(n) AS se, n - 1 AS df, CASE WHEN flat THEN CASE WHEN delta = 0 THEN CAST(0 AS DOUBLE) ELSE delta / CAST(0 AS DOUBLE) END '
                || 'ELSE delta / (sd / sqrt(n)) END AS t FROM pf_stats WHERE n >= 2 AND (SELECT ok FROM pf_size)), '
                -- I_x(a, b) with x = df / (df + t^2), a = df / 2, b = 1 / 2; the fraction in x when x < (a + 1) / (a + b + 2), else in 1 - x

@@ -96,7 +96,10 @@ CREATE OR REPLACE TEMP MACRO pf__distinct(xs) AS [x FOR x, i IN xs IF list_posit
 -- The (relevance level, judged_only) group of a measure: the prepared tables it reads.
 CREATE OR REPLACE TEMP MACRO pf__group(m) AS {'rel': coalesce(m['rel'], 1), 'judged_only': m['judged_only']};
 
--- pf_gains (the gain of every grade under each gain map in use) and pf_lists (list parameters).
+-- pf_gains (the gain of each grade under each gain map in use) and pf_lists (list parameters).
+-- pf_gains lists 0, the qrels' grades, the explicit entries and their neighbours e - 1, e + 1 up
+-- to the largest grade (gains.py gain_levels: all RBP's bounds need), not every grade up to the
+-- largest, which may be in the billions.
 CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
     'pf_gain_keys AS (SELECT DISTINCT gain_map FROM (VALUES '
     || coalesce(array_to_string(['('''')'] || ['(' || pf__lit(pf__gain_key(m)) || ')' FOR m IN ms IF pf__family(m['family']).uses_gain], ', '), '')
@@ -107,8 +110,11 @@ CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
     || ') AS t(gain_map, rel, gain) WHERE gain_map IS NOT NULL), '
     || 'pf_gains AS MATERIALIZED (SELECT k.gain_map, l.rel, coalesce(e.gain, CASE WHEN k.gain_map = ''exp'' THEN pow(2.0, l.rel) - 1 '
     || 'ELSE CAST(l.rel AS DOUBLE) END) AS gain, e.gain IS NOT NULL AS explicit FROM pf_gain_keys k '
-    || 'JOIN (SELECT DISTINCT gain_map, rel FROM (SELECT k.gain_map, unnest(range(0, g.top + 1)) AS rel FROM pf_gain_keys k, '
-    || '(SELECT CAST(greatest(coalesce(max(rel), 0), 0) AS BIGINT) AS top FROM pf_qrels) g UNION ALL SELECT gain_map, rel FROM pf_gain_entries)) l '
+    || 'JOIN (SELECT DISTINCT gain_map, rel FROM (SELECT k.gain_map, q.rel FROM pf_gain_keys k, '
+    || '(SELECT DISTINCT CAST(rel AS BIGINT) AS rel FROM pf_qrels WHERE rel >= 0 UNION ALL SELECT 0) q '
+    || 'UNION ALL SELECT gain_map, rel FROM pf_gain_entries '
+    || 'UNION ALL SELECT n.gain_map, n.rel FROM (SELECT gain_map, rel + unnest([-1, 1]) AS rel FROM pf_gain_entries) n, '
+    || '(SELECT CAST(greatest(coalesce(max(rel), 0), 0) AS BIGINT) AS top FROM pf_qrels) g WHERE n.rel BETWEEN 0 AND g.top)) l '
     || 'ON l.gain_map = k.gain_map LEFT JOIN pf_gain_entries e ON e.gain_map = k.gain_map AND e.rel = l.rel), '
     || 'pf_lists AS (SELECT DISTINCT CAST(list_key AS VARCHAR) AS list_key, CAST(pos AS BIGINT) AS pos, CAST(value AS DOUBLE) AS value FROM (VALUES '
     || coalesce(array_to_string(flatten([['(' || pf__lit(pf__list_key(xs)) || ', ' || CAST(i AS VARCHAR) || ', ' || pf__sql_double(x) || ')' FOR x, i IN xs]

@@ -15,7 +15,7 @@ The DuckDB-specific constructs (ordered sums and concatenation) are macros defin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 import duckdb
@@ -41,14 +41,14 @@ def _execute(con: duckdb.DuckDBPyConnection, text: str, values: dict) -> duckdb.
 
 
 def register_parameters(con: duckdb.DuckDBPyConnection, measures: list[Measure] | None = None,
-                        max_grade: int | None = None) -> None:
-    """Register ``pf_gains`` (gain of every grade under the measures' gain maps; ``''`` and ``'exp'``
-    without ``measures``) and ``pf_lists`` (their list parameters) on ``con``. ``max_grade``
-    defaults to the largest grade of ``pf_qrels``."""
-    if max_grade is None:
-        max_grade = con.sql("SELECT coalesce(max(rel), 0) FROM pf_qrels").fetchall()[0][0]
+                        grades: Iterable[int] | None = None) -> None:
+    """Register ``pf_gains`` (gain of each grade under the measures' gain maps; ``''`` and ``'exp'``
+    without ``measures``) and ``pf_lists`` (their list parameters) on ``con``. ``grades`` (the
+    grades to list, :func:`pairedframe.measures.gains.gain_table`) defaults to those of ``pf_qrels``."""
+    if grades is None:
+        grades = [row[0] for row in con.sql("SELECT DISTINCT rel FROM pf_qrels WHERE rel >= 0").fetchall()]
     keys = gain_keys(measures) if measures is not None else ["", "exp"]
-    con.register("pf_gains", gain_table(keys, int(max_grade)))
+    con.register("pf_gains", gain_table(keys, grades))
     con.register("pf_lists", list_table(measures or []))
 
 
@@ -167,8 +167,7 @@ class DuckDBEngine:
             con.sql("SET enable_progress_bar = false")
         kind, tables = kind_tables(inputs["pf_qrels"])
         qrels = tables["pf_qrels"]
-        max_grade = int(qrels["rel"].max() or 0) if qrels.height else 0
-        inputs = {**inputs, **tables, "pf_gains": gain_table(gain_keys(measures), max_grade),
+        inputs = {**inputs, **tables, "pf_gains": gain_table(gain_keys(measures), qrels["rel"].unique()),
                   "pf_lists": list_table(measures)}
         ideal = ideal_gains(qrels, inputs["pf_gains"]) if source == "ranked" and kind == "qrels" else None
         if ideal is not None:

@@ -262,19 +262,19 @@ def ideal_gains(qrels: pl.DataFrame, gains: pl.DataFrame) -> pl.DataFrame | None
     heads = qrels["qid"].gather(starts)
     parts = [pl.DataFrame(schema=IDEAL_SCHEMA)]
     for (key,), table in gains.group_by("gain_map", maintain_order=True):
-        table = table.filter(pl.col("rel") >= 0)
-        lookup = np.zeros(int(table["rel"].max() or 0) + 1)
-        lookup[table["rel"].to_numpy()] = table["gain"].to_numpy()
-        values = np.unique(lookup[lookup > 0])[::-1]  # the map's gains, descending
+        table = table.filter(pl.col("rel") >= 0).sort("rel")
+        levels, gain = table["rel"].to_numpy(), table["gain"].to_numpy()
+        values = np.unique(gain[gain > 0])[::-1]  # the map's gains, descending
         if not len(values):
             continue
-        slot = np.full(len(lookup), -1)
-        slot[lookup > 0] = np.searchsorted(-values, -lookup[lookup > 0])
-        known = (grade >= 0) & (grade < len(lookup))
-        kept = known.copy()
-        kept[known] = slot[grade[known]] >= 0
+        # the table lists some grades only (a grade may be in the billions): look each one up
+        slot = np.full(len(levels), -1)
+        slot[gain > 0] = np.searchsorted(-values, -gain[gain > 0])
+        at = np.minimum(np.searchsorted(levels, grade), len(levels) - 1)
+        kept = (levels[at] == grade) & (grade >= 0)
+        kept[kept] = slot[at[kept]] >= 0
         width = len(values)
-        counts = np.bincount(query[kept] * width + slot[grade[kept]], minlength=len(starts) * width)
+        counts = np.bincount(query[kept] * width + slot[at[kept]], minlength=len(starts) * width)
         totals = counts.reshape(-1, width).sum(axis=1)
         first = np.cumsum(totals) - totals
         parts.append(pl.DataFrame({

@@ -346,8 +346,8 @@ class SparkEngine:
 
     def _register_parameters(self, prefix: str, qrels: Any, measures: list[Measure]) -> None:
         """``pf_gains`` and ``pf_lists`` as the DuckDB engine registers them (small local tables)."""
-        top = qrels.selectExpr("coalesce(max(rel), 0) AS top").first()["top"]
-        tables = {"pf_gains": gain_table(gain_keys(measures), max(int(top), 0)), "pf_lists": list_table(measures)}
+        grades = [row["rel"] for row in qrels.selectExpr("rel").where("rel >= 0").distinct().collect()]
+        tables = {"pf_gains": gain_table(gain_keys(measures), grades), "pf_lists": list_table(measures)}
         for name, table in tables.items():
             self._local(table).createOrReplaceTempView(prefix + name)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,7 +25,7 @@ import polars as pl
 from pairedframe.checks import string_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
-from pairedframe.io.grades import Grades, check_grades_option, table_grades
+from pairedframe.io.grades import INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, out_of_range, table_grades
 from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
@@ -412,14 +413,14 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
             frame = frame.with_columns(table_grades(rel, grades))
         else:
             values = rel.to_list()
-            bad = [v for v in values if not _is_integral(v)]
-            if bad:
-                raise SchemaError(f"qrels column 'rel' must hold integer grades, got {bad[0]!r}")
-            frame = frame.with_columns(pl.Series("rel", [int(float(v)) for v in values], dtype=pl.Int64))
+            bad = next((i for i, v in enumerate(values) if not _is_integral(v)), None)
+            if bad is not None:
+                raise SchemaError(f"qrels column 'rel' must hold integer grades, got {values[bad]!r} (row {bad + 1})")
+            frame = frame.with_columns(_whole_grades(values))
     elif rel.dtype.is_float():
         frame = frame.with_columns(table_grades(rel, grades))
     else:
-        frame = frame.with_columns(pl.col("rel").cast(pl.Int64))
+        frame = frame.with_columns(int_grades(rel))
     frame = check_schema(frame, QRELS_SCHEMA, what="qrels").select(list(QRELS_SCHEMA))
     _refuse_nulls(frame, "qrels")
     refuse_empty_ids(frame, "qrels")
@@ -427,6 +428,18 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         raise SchemaError("the qrels are empty: no (qid, docno, rel) rows")
     _check_unique(frame, ["qid", "docno"], "qrels")
     return frame
+
+
+def _whole_grades(values: list) -> pl.Series:
+    """Grades that passed :func:`_is_integral` as int64 (text through int, not float, which would
+    round a long number), refusing (naming the row) one outside int64."""
+    ints = [v if isinstance(v, int) else int(v) if isinstance(v, float) else int(v.strip().split(".")[0])
+            for v in values]
+    low, high = INT64_RANGE
+    for i, v in enumerate(ints):
+        if not low <= v <= high:
+            raise SchemaError(f"qrels column 'rel' row {i + 1}: {out_of_range(str(values[i]))}")
+    return pl.Series("rel", ints, dtype=pl.Int64)
 
 
 def _is_integral(v: Any) -> bool:
@@ -437,11 +450,7 @@ def _is_integral(v: Any) -> bool:
     if isinstance(v, float):
         return math.isfinite(v) and v == int(v)
     if isinstance(v, str):
-        try:
-            f = float(v)
-        except ValueError:
-            return False
-        return math.isfinite(f) and f == int(f) and "e" not in v.lower()
+        return re.search(INTEGER, v.strip()) is not None  # ASCII digits: float('２') is 2.0
     return False
 
 

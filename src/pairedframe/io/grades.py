@@ -17,10 +17,13 @@ from pairedframe.errors import SchemaError, user_stacklevel
 
 Grades = Literal["strict", "trec_eval"]
 
+# [0-9], not \d: \d also matches other scripts' digits (full-width '２'), which atol does not read.
 #: An integer grade, optionally written as a float with a zero fraction (``1.`` or ``1.0``).
-INTEGER = r"^[+-]?\d+(\.0*)?$"
+INTEGER = r"^[+-]?[0-9]+(\.0*)?$"
 #: A decimal number as C's strtod reads one (what trec_eval's atol gets a prefix of).
-NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
+#: The grades an int64 holds.
+INT64_RANGE = (-(2**63), 2**63 - 1)
 
 
 def check_grades_option(grades: str) -> None:
@@ -29,9 +32,25 @@ def check_grades_option(grades: str) -> None:
 
 
 def atol(text: pl.Expr) -> pl.Expr:
-    """C's atol of a number's text: its sign and leading digits (0 when it starts with '.')."""
-    prefix = text.str.extract(r"^([+-]?\d+)", 1)
-    return prefix.fill_null("0").str.replace(r"^\+", "").cast(pl.Int64)
+    """C's atol of a number's text: its sign and leading digits (0 when it starts with '.'); null
+    when they do not fit in an int64 (:func:`out_of_range` says so)."""
+    prefix = text.str.extract(r"^([+-]?[0-9]+)", 1)
+    return prefix.fill_null("0").str.replace(r"^\+", "").cast(pl.Int64, strict=False)
+
+
+def out_of_range(text: str) -> str:
+    """Why a grade that does not fit in an int64 is refused."""
+    return f"relevance grade {text!r} does not fit in a 64-bit integer ({INT64_RANGE[0]} .. {INT64_RANGE[1]})"
+
+
+def int_grades(rel: pl.Series) -> pl.Series:
+    """A whole-numbered grade column as int64, refusing (naming the row) a grade outside int64."""
+    values = rel.cast(pl.Int64, strict=False)
+    lost = values.is_null() & rel.is_not_null()
+    if lost.any():
+        i = int(lost.arg_true()[0])
+        raise SchemaError(f"qrels column 'rel' row {i + 1}: {out_of_range(str(rel[i]))}")
+    return values.rename("rel")
 
 
 def warn_read_as_trec_eval(count: int, where: str, text: str, value: int) -> None:
@@ -49,10 +68,14 @@ def table_grades(rel: pl.Series, grades: Grades) -> pl.Series:
         pattern = INTEGER if grades == "strict" else NUMBER
         ok = text.str.strip_chars().str.contains(pattern).fill_null(False)
         if not ok.all():
+            i = int((~ok).arg_true()[0])
             raise SchemaError(f"qrels column 'rel' must hold integer grades{'' if grades == 'strict' else ' or numbers'}, "
-                              f"got {text.filter(~ok)[0]!r}")
+                              f"got {text[i]!r} (row {i + 1})")
         strict = text.str.strip_chars().str.contains(INTEGER)
         values = pl.select(atol(pl.lit(text.str.strip_chars()))).to_series()
+        if values.is_null().any():
+            i = int(values.is_null().arg_true()[0])
+            raise SchemaError(f"qrels column 'rel' row {i + 1}: {out_of_range(text[i])}")
         _warn_first(text, values, ~strict)
         return values.rename("rel")
     if rel.is_nan().any() or rel.is_infinite().any():
@@ -62,10 +85,10 @@ def table_grades(rel: pl.Series, grades: Grades) -> pl.Series:
         if grades == "strict":
             raise SchemaError(f"qrels column 'rel' must hold integer grades, got {rel.filter(~whole)[0]} (grades='trec_eval' reads "
                               "it as trec_eval does: 1.5 -> 1)")
-        values = rel.cast(pl.Int64)  # truncation toward zero, as atol of the printed number
+        values = int_grades(rel)  # truncation toward zero, as atol of the printed number
         _warn_first(rel, values, ~whole)
         return values.rename("rel")
-    return rel.cast(pl.Int64).rename("rel")
+    return int_grades(rel)
 
 
 def _warn_first(original: pl.Series, values: pl.Series, changed: pl.Series) -> None:

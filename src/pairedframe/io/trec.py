@@ -26,7 +26,8 @@ import pyarrow as pa
 
 from pairedframe.errors import DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
-from pairedframe.io.grades import INTEGER, NUMBER, Grades, atol, check_grades_option, warn_read_as_trec_eval
+from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
+                                   warn_read_as_trec_eval)
 
 PathLike = str | os.PathLike[str]
 
@@ -463,6 +464,9 @@ def _read_qrels(path: str, grades: Grades = "strict", groups: bool = False) -> p
               + hint + _looks_like(bad["line"], "qrels"), bad, path, "qrels", column=4)
     _check_duplicates(fields, path, "qrels", keys)
     fields = fields.with_columns(atol(pl.col("rel")).alias("_grade"))
+    bad = _first_bad(fields, pl.col("_grade").is_null())
+    if bad is not None:
+        _fail(out_of_range(bad["rel"]), bad, path, "qrels", column=4)
     odd = fields.filter(~pl.col("rel").str.contains(INTEGER))
     if odd.height:
         first = odd.row(0, named=True)

@@ -3,6 +3,7 @@ and the small parameter tables both engines read (``pf_gains``, ``pf_lists``).""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import polars as pl
@@ -29,18 +30,38 @@ def gain_of(key: str, grade: int) -> float:
     explicit = parse_gain_key(key)
     if grade in explicit:
         return explicit[grade]
-    return float(2.0 ** grade - 1.0) if key == "exp" else float(grade)
+    if key != "exp":
+        return float(grade)
+    return 2.0 ** grade - 1.0 if grade < 1024 else math.inf  # as polars and DuckDB: inf, not OverflowError
 
 
-def gain_table(keys: Iterable[str], max_level: int) -> pl.DataFrame:
-    """``gain_map, rel, gain, explicit``: the gain of every grade 0..max_level (and of every explicit
-    entry) under each map in ``keys``; ``explicit`` marks the map's own ``level=gain`` pairs, which
-    trec_eval counts among a query's gain levels even when no document has that grade (RBP's
-    normalisation)."""
+def gain_levels(explicit: Iterable[int], grades: Iterable[int]) -> list[int]:
+    """The grades a gain table lists: 0, the grades >= 0 of ``grades``, the explicit entries, and
+    each neighbour ``e - 1``, ``e + 1`` of an explicit entry e that is no entry itself, in 0..the
+    largest grade.
+
+    A query's RBP bounds take the smallest and largest gain over grades 0..its largest grade and
+    the explicit entries (trec_eval's gain levels). Off the entries the gain grows with the grade,
+    so the extremes over 0..m are at the smallest non-entry grade (0 or some e + 1) and at the
+    largest non-entry grade <= m (m or some e - 1): the table lists those, not every grade up to
+    a largest grade that may be in the billions."""
+    explicit = set(explicit)
+    occurring = {int(g) for g in grades if g is not None and g >= 0}
+    top = max(occurring, default=0)
+    near = {0} | {e + step for e in explicit for step in (-1, 1)}
+    return sorted(explicit | occurring | {g for g in near - explicit if 0 <= g <= top})
+
+
+def gain_table(keys: Iterable[str], grades: Iterable[int]) -> pl.DataFrame:
+    """``gain_map, rel, gain, explicit``: the gain of each grade of :func:`gain_levels` (the grades
+    occurring in ``grades`` and what RBP's bounds need) under each map in ``keys``; ``explicit``
+    marks the map's own ``level=gain`` pairs, which trec_eval counts among a query's gain levels
+    even when no document has that grade (RBP's normalisation)."""
+    grades = list(grades)
     rows = []
     for key in dict.fromkeys(keys):
         explicit = parse_gain_key(key)
-        for level in sorted(set(range(max(max_level, 0) + 1)) | set(explicit)):
+        for level in gain_levels(explicit, grades):
             rows.append((key, level, gain_of(key, level), level in explicit))
     return pl.DataFrame(rows, schema=GAINS_SCHEMA, orient="row")
 
@@ -63,13 +84,14 @@ def list_table(measures: Iterable[Measure]) -> pl.DataFrame:
                         schema=LISTS_SCHEMA, orient="row")
 
 
-def rbp_bounds(key: str, top_grade: int) -> pl.DataFrame:
+def rbp_bounds(key: str, max_grades: Iterable[int]) -> pl.DataFrame:
     """``max_grade, lo, hi``: for a query whose largest grade is max_grade, the smallest and largest
     gain among its gain levels as trec_eval 10's rbp sees them (grades 0..max_grade and the map's
-    own entries; m_rbp.c), for max_grade = 0..top_grade."""
-    table = gain_table([key], top_grade)
+    own entries; m_rbp.c), for each distinct max_grade >= 0 of ``max_grades``."""
+    tops = sorted({int(g) for g in max_grades if g is not None and g >= 0})
+    table = gain_table([key], tops)
     rows = []
-    for grade in range(max(top_grade, 0) + 1):
+    for grade in tops:
         values = table.filter((pl.col("rel") <= grade) | pl.col("explicit"))["gain"]
         rows.append((grade, float(values.min()), float(values.max())))
     return pl.DataFrame(rows, schema={"max_grade": pl.Int64, "lo": pl.Float64, "hi": pl.Float64}, orient="row")

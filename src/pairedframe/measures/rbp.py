@@ -36,8 +36,8 @@ def _printable(measure: Measure) -> str:
 def _graded(ctx: PolarsContext, measure: Measure) -> tuple[pl.LazyFrame, pl.Expr]:
     """The ranked rows with trec_eval's rbp gains: graded gains rescaled to [0, 1] by
     (g - lo) / (hi - lo) when some gain level of the query lies outside [0, 1]."""
-    top = int(ctx.ranked.select(pl.col("max_grade").max()).collect().item() or 0)
-    ranked = ctx.ranked.join(rbp_bounds(measure.gain_key, top).lazy(), on="max_grade", how="left")
+    tops = ctx.ranked.select(pl.col("max_grade").unique()).collect()["max_grade"]
+    ranked = ctx.ranked.join(rbp_bounds(measure.gain_key, tops).lazy(), on="max_grade", how="left")
     g, lo, hi = gain_expr(measure), pl.col("lo"), pl.col("hi")
     outside = (lo < 0) | (hi > 1)
     rescaled = pl.when(outside & (hi == lo)).then(0.0).when(outside).then(quotient(g - lo, hi - lo)).otherwise(g)
