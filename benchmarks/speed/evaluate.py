@@ -182,6 +182,14 @@ def _load() -> str:
         return "load average unknown"
 
 
+def _page_fault_probe() -> float:
+    """Seconds a new process takes to touch 512 MB of fresh memory: a virtual machine whose host takes
+    freed pages back makes every page fault cost (one day here: 4.8 s against 0.07 s for pages reused)."""
+    code = "import time, numpy as np; t = time.perf_counter(); np.ones(2**26); print(time.perf_counter() - t)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return float(out)
+
+
 def print_ratios(results: dict[str, dict | None]) -> None:
     """The whole-process ratios the targets are stated in."""
     def ratio(a: str, b: str) -> float | None:
@@ -221,6 +229,8 @@ def report(args: argparse.Namespace) -> None:
     run, qrels = generate(args.queries, args.docs, CACHE)
     print(f"data: {args.queries} queries x {args.docs} docs ({run.stat().st_size / 1e6:.0f} MB run file), "
           f"ready in {time.perf_counter() - t:.1f}s; {_load()}")
+    print(f"fresh memory: 512 MB touched in {_page_fault_probe():.2f} s by a new process (0.1 s where pages are "
+          "cheap; when it is seconds, every tool pays for the memory it takes, pytrec_eval most)")
     results = measure_all(args.tools, run, qrels, args.repeats)
     ours = results.get("pairedframe")
     peers = [r["process"] for name, r in results.items()
