@@ -47,6 +47,33 @@ def _assert_layout(boxes):
     assert legend.y1 <= axes.y0 + 1, "the legend overlaps the axes"          # below the x label
     assert fig.x0 - 1 <= title.x0 and title.x1 <= fig.x1 + 1, "the title is cut off"
     assert fig.x0 - 1 <= axes.x0 and axes.x1 <= fig.x1 + 1 and legend.y0 >= fig.y0 - 1
+    assert fig.x0 - 1 <= legend.x0 and legend.x1 <= fig.x1 + 1, "the legend is cut off at a side"
+    assert axes.width > 0.4 * fig.width, "the row labels squeeze the axes"
+
+
+def test_forest_plot_with_200_character_names_keeps_labels_axes_and_legend_inside(tmp_path, monkeypatch):
+    """A 200-character segment or system name pushed the row labels off the figure's left edge and
+    squeezed the axes to a sliver; a 4-entry legend in 3 columns ran off both sides."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    a = rng.uniform(size=40)
+    long = "run_" + "bert_rerank_with_a_long_configuration_name_" * 5
+    rows = [{"system": s, "qid": f"q{i:02d}", "measure": "m", "value": float(v)}
+            for s, arr in (("A", a), (long, np.clip(a + 0.05, 0, 1)), ("B", np.clip(a - 0.02, 0, 1)))
+            for i, v in enumerate(arr)]
+    per_query = pl.DataFrame(rows)
+    result = pf.compare(per_query, baseline="A", n_resamples=999, seed=0)
+    title, labels, boxes = _draw(monkeypatch, result, tmp_path / "long.png")
+    assert f"{long[:20]}…{long[-19:]} (n=40)" in labels and "B (n=40)" in labels
+    _assert_layout(boxes)
+    segments = pl.DataFrame({"qid": [f"q{i:02d}" for i in range(40)], "segment_set": "topic",
+                             "segment": ["topic " + "x" * 200 if i % 2 else "short" for i in range(40)]})
+    per_segment = pf.compare_segments(per_query.filter(pl.col("system") != long), segments, baseline="A",
+                                      seed=0, n_resamples=999)
+    title, labels, boxes = _draw(monkeypatch, per_segment, tmp_path / "segments.png")
+    assert max(map(len, labels)) < 60
+    _assert_layout(boxes)
 
 
 def test_forest_plot_of_compare_names_the_baseline_and_labels_each_row_once(dl19_ndcg, tmp_path, monkeypatch):

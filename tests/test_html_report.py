@@ -234,7 +234,7 @@ def test_report_heatmap_cells_against_paired_per_query(four_systems_per_query):
     frame = heatmap_html(four_systems_per_query, baseline="bm25", measure="AP", systems=["rm3", "bert_base", "t5"],
                          table_id="h")
     pairs = pf.paired_per_query(four_systems_per_query, baseline="bm25", measures="AP")
-    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', frame)
+    rows = re.findall(r'<tr><th scope="row" title="([^"]+)">\1</th>(.*?)</tr>', frame)
     means = pairs.group_by("system").agg(pl.col("delta").mean()).sort("delta", descending=True)
     assert [r[0] for r in rows] == means["system"].to_list()              # largest mean gain on top
     for system, cells in rows:

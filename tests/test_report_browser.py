@@ -69,6 +69,9 @@ window.addEventListener("load", () => {
   out.sections = [...document.querySelectorAll("section[id]")].map(s => s.id.replace(/^pf-report-[0-9a-f]+-/, ""));
   out.host = [...document.querySelectorAll(".host-probe")].map(style);
   out.page_width = document.documentElement.scrollWidth;
+  out.overflowing = [...document.querySelectorAll(".pf-scroll")].filter(e => e.scrollWidth > e.clientWidth + 1)
+                                                                .map(e => e.firstElementChild.id);
+  out.heat_names = [...document.querySelectorAll("table.pf-heat th")].map(e => e.getBoundingClientRect().width);
   const pre = document.createElement("pre"); pre.id = "pf-probe"; pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
 });
@@ -135,6 +138,33 @@ def test_report_renders_in_chromium_with_table_marks_and_figures(example_report,
                             int(min(img.height, table["y"] + table["height"]))))
     assert inside is not None and inside[2] - inside[0] > 0.8 * table["width"]   # the table was painted
     assert len(img.resize((64, 64)).getcolors(maxcolors=64 * 64)) > 8            # not a blank or one-colour page
+
+
+def test_report_with_a_200_character_run_name_keeps_every_table_and_figure_inside_the_page(tmp_path):
+    """A long run name (a config string) made the comparison tables scroll sideways, squeezed the
+    heatmap and pushed the forest plot's row labels off its left edge, its legend off its right."""
+    qrels, (bm25, reranker) = example_paths()
+    long = "reranker_" + "monoT5-3B_maxlen512_window256_stride128_" * 5
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = pf.report({"bm25": bm25, long: reranker, "reranker": reranker}, qrels, ["nDCG@10"],
+                           baseline="bm25", n_resamples=999, seed=0)
+    path = report.save(tmp_path / "long.html")
+    probe = _probe(path.read_text(encoding="utf-8"), tmp_path, "probe.html")
+    assert probe["page_width"] <= 1280 and probe["table"]["width"] <= 1200
+    assert probe["overflowing"] == [], probe["overflowing"]            # no table scrolls sideways
+    assert probe["heat_names"] and max(probe["heat_names"]) < 400       # the names column, not the cells, gives
+    assert all(i["w"] <= 1000 for i in probe["images"])                 # figures keep their width
+    from pairedframe.report.forest import legend_columns
+    from pairedframe.report.plots import shortened
+
+    assert shortened(long) == long[:20] + "…" + long[-19:] and len(shortened(long)) == 40
+    assert shortened("bm25") == "bm25"
+    assert legend_columns(["better (significant)", "worse (significant)",
+                           "dashed: the interval contradicts the decision (see verdict_note)",
+                           "arrow: the interval is unbounded on that side"]) == 2   # 3 columns overran 7 in
+    assert legend_columns(["better (significant)", "not significant / inconclusive"]) == 2
+    assert legend_columns(["x" * 120]) == 1
 
 
 #: A host page styled by plain element selectors (as simple pages and notebook themes are): an embedded

@@ -11,13 +11,29 @@ import polars as pl
 from pairedframe.errors import EmptyResultError
 from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
-from pairedframe.report.plots import literal, pyplot
+from pairedframe.report.plots import literal, pyplot, shortened
 
 __all__ = ["forest_plot", "row_styles", "rows_to_show", "x_limits", "COLOURS"]
 
 #: Colour of a row by its decision: the verdict of compare / compare_clustered, or for compare_segments
 #: ``significant`` with the sign of the delta.  The colour never comes from the interval.
 COLOURS = {"better": "#1f4e9c", "worse": "#b2182b", "not significant": "#8a8a8a"}
+#: The forest plot's width (inches) and the legend's: an entry is about 0.8 in of line and gap plus
+#: 0.055 in per character at its font size (7 pt), so the entries are set in as many columns as fit.
+FIGURE_INCHES = 7.0
+LEGEND_INCHES, ENTRY_INCHES, CHARACTER_INCHES = 6.6, 0.8, 0.055
+
+
+def legend_columns(labels: list[str]) -> int:
+    """How many columns of ``labels`` fit across the figure (at most 3, at least 1): each column is as
+    wide as its widest entry; matplotlib fills the columns in turn, the first ``len % columns`` one longer."""
+    for columns in range(min(3, len(labels)), 1, -1):
+        size, extra = divmod(len(labels), columns)
+        ends = [sum(size + (c < extra) for c in range(k + 1)) for k in range(columns)]
+        widths = [max(map(len, labels[end - size - (k < extra):end])) for k, end in enumerate(ends)]
+        if sum(ENTRY_INCHES + CHARACTER_INCHES * w for w in widths) <= LEGEND_INCHES:
+            return columns
+    return 1
 
 
 def why_dashed(df: pl.DataFrame) -> str:
@@ -66,7 +82,7 @@ def _names(values: list, noun: str, most: int = 3, of: int | None = None) -> str
     """Up to ``most`` names, else their count ("16 systems"; "60 of 62 systems" when ``of`` more exist):
     a title that always fits and never counts rows it does not show."""
     if len(values) <= most and (of is None or of == len(values)):
-        return ", ".join(map(str, values))
+        return ", ".join(map(shortened, values))
     return f"{len(values)} of {of} {noun}" if of is not None and of > len(values) else f"{len(values)} {noun}"
 
 
@@ -81,7 +97,7 @@ def _default_title(df: pl.DataFrame, *, per_segment: bool, full: pl.DataFrame | 
     if len(baselines) > 2:
         vs = f"{len(baselines)} baselines"
     else:
-        vs = ("baseline " if len(baselines) < 2 else "baselines ") + ", ".join(map(str, baselines))
+        vs = ("baseline " if len(baselines) < 2 else "baselines ") + ", ".join(map(shortened, baselines))
     return f"{what}: {who} − {vs.rstrip()}" + (" per segment" if per_segment else "")
 
 
@@ -98,12 +114,13 @@ def _row_labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool) 
     for row in df.iter_rows(named=True):
         parts = []
         if name_system:
-            parts.append(f"{row['system']} − {row['baseline']}" if varies("baseline") else str(row["system"]))
+            system = shortened(row["system"])
+            parts.append(f"{system} − {shortened(row['baseline'])}" if varies("baseline") else system)
         if name_measure:
-            parts.append(str(row["measure"]))
+            parts.append(shortened(row["measure"]))
         if per_segment:
-            seg = str(row["segment"])
-            parts.append(f"{row['segment_set']}: {seg}" if show_segment_set else seg)
+            seg = shortened(row["segment"])
+            parts.append(f"{shortened(row['segment_set'])}: {seg}" if show_segment_set else seg)
         label = " | ".join(parts)
         if row.get("n_queries") is not None:
             label += f" (n={row['n_queries']})"
@@ -187,7 +204,8 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         Default: the measure(s) and baseline(s), and the systems (their count when more than three),
         e.g. ``nDCG@10: 16 systems − baseline bm25`` ("per segment" appended for compare_segments
         rows).  Long titles wrap; the legend sits below the axes, never over a row.  Titles and row
-        labels are drawn as written (a ``$`` never starts mathtext).
+        labels are drawn as written (a ``$`` never starts mathtext); a name longer than 40 characters
+        is cut in the middle (``head…tail``) so that it cannot push the axes out of the figure.
     significant_column : str, default "significant"
         Boolean column of the decision when there is no verdict column (compare_segments).
     verdict_column : str, default "verdict"
@@ -240,7 +258,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     styles = row_styles(df, verdict_column=verdict_column, significant_column=significant_column)
     # constrained layout keeps the long row labels, the wrapped title and the legend below the axes
     # inside the figure; the legend never covers a row.
-    fig, ax = plt.subplots(figsize=(7, max(2.5, 0.28 * df.height + 1.8)), layout="constrained")
+    fig, ax = plt.subplots(figsize=(FIGURE_INCHES, max(2.5, 0.28 * df.height + 1.8)), layout="constrained")
     y = list(range(df.height))
     lo = [(-math.inf if v is None else v) for v in df["ci_low"]]
     hi = [(math.inf if v is None else v) for v in df["ci_high"]]
@@ -266,7 +284,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     if "measure" in df.columns and df["measure"].n_unique() == 1:
         xlabel = f"delta {df['measure'][0]}"
         if {"system", "baseline"} <= set(df.columns) and df["system"].n_unique() == df["baseline"].n_unique() == 1:
-            xlabel += f": {df['system'][0]} − {df['baseline'][0]}"
+            xlabel += f": {shortened(df['system'][0])} − {shortened(df['baseline'][0])}"
     ax.set_xlabel(literal(xlabel + (f"\n({note})" if note else "")))
     from matplotlib.lines import Line2D
 
@@ -278,8 +296,8 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
                       ls="--" if k == "interval disagrees" else "-", ms=4, label=names[k])
                if k != "unbounded" else Line2D([], [], color="#555555", marker=">", ls="", ms=6, label=names[k])
                for k in sorted(seen, key=list(names).index)]
-    fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncols=min(len(handles), 3),
-               frameon=False)
+    fig.legend(handles=handles, fontsize=7, loc="outside lower center",
+               ncols=legend_columns([h.get_label() for h in handles]), frameon=False)
     fig.suptitle(literal(textwrap.fill(title or _default_title(df, per_segment=per_segment, full=full), width=70)),
                  fontsize=11)
     fig.savefig(out)

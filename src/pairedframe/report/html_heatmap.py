@@ -63,7 +63,7 @@ def heatmap_from_pairs(pairs: pl.DataFrame, *, baseline: str, measure: str, tabl
             tip = f"{q}: {delta:+.4f}" if delta is not None else f"{q}: no value"
             tds.append(f'<td style="background:{gain_colour(gain, limit)}" title="{esc(tip)}"></td>')
         mean = "" if mean_delta is None else f"{mean_delta:+.3f}"
-        body.append(f'<tr><th scope="row">{esc(system)}</th>{"".join(tds)}<td class="pf-mean">{mean}</td></tr>')
+        body.append(f'<tr><th scope="row" title="{esc(system)}">{esc(system)}</th>{"".join(tds)}<td class="pf-mean">{mean}</td></tr>')
     direction = "" if sign > 0 else " (lower is better: blue where the system's value is lower)"
     caption = (f"Per-query {measure} delta of every system − {baseline}{direction}: one row per system (largest "
                f"mean gain on top; mean delta at the right), one column per query ({len(qids)}, sorted by the mean "

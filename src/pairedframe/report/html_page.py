@@ -37,7 +37,7 @@ _CSS = """
 #ROOT figcaption { font-size: 0.85em; color: #555; }
 #ROOT table.pf-plain { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 #ROOT table.pf-plain th, #ROOT table.pf-plain td { border-bottom: 1px solid #e4e4e4; padding: 2px 8px;
-        text-align: left; vertical-align: top; }
+        text-align: left; vertical-align: top; max-width: 24em; overflow-wrap: anywhere; }
 #ROOT table.pf-plain td.pf-num { text-align: right; font-variant-numeric: tabular-nums; }
 #ROOT table.pf-plain th { border-bottom: 2px solid #bbb; }
 #ROOT .pf-better { color: #1f4e9c; font-weight: 600; }
@@ -46,7 +46,8 @@ _CSS = """
 #ROOT pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 0.85em; white-space: pre-wrap; }
 #ROOT .pf-note { font-size: 0.85em; color: #555; }
 #ROOT table.pf-heat { border-collapse: collapse; font-size: 0.75em; margin: 0.5em 0; }
-#ROOT table.pf-heat th { text-align: right; font-weight: normal; padding: 0 6px 0 0; white-space: nowrap; }
+#ROOT table.pf-heat th { text-align: right; font-weight: normal; padding: 0 6px 0 0; white-space: nowrap;
+        max-width: 20em; overflow: hidden; text-overflow: ellipsis; }
 #ROOT table.pf-heat td { width: 9px; min-width: 9px; height: 13px; padding: 0; border: 1px solid #fff; }
 #ROOT table.pf-heat td.pf-mean { width: auto; padding: 0 0 0 6px; text-align: right; border: none;
         font-variant-numeric: tabular-nums; }

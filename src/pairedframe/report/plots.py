@@ -65,6 +65,20 @@ def literal(text: Any) -> str:
     return visible_controls(str(text)).replace("$", r"\$")
 
 
+#: Characters of a name drawn as a row label or in a legend; longer names keep their head and tail.
+NAME_CHARACTERS = 40
+
+
+def shortened(name: Any, most: int = NAME_CHARACTERS) -> str:
+    """``name`` cut in the middle to ``most`` characters (``head…tail``), so that a long run name
+    cannot squeeze the axes out of a figure; shorter names are returned unchanged (as ``str``)."""
+    text = str(name)
+    if len(text) <= most:
+        return text
+    head = most // 2
+    return text[:head] + "…" + text[len(text) - (most - 1 - head):]
+
+
 def _output(path: str | Path) -> Path:
     """The plot's path, checked before any work: a known suffix and an existing folder."""
     out = Path(path)
@@ -131,8 +145,8 @@ def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measu
     ties = len(deltas) - wins - losses
     from matplotlib.patches import Patch
 
-    ax.legend(handles=[Patch(color=WIN_COLOUR, label=literal(f"{system} better ({wins})")),
-                       Patch(color=LOSS_COLOUR, label=literal(f"{baseline} better ({losses})")),
+    ax.legend(handles=[Patch(color=WIN_COLOUR, label=literal(f"{shortened(system)} better ({wins})")),
+                       Patch(color=LOSS_COLOUR, label=literal(f"{shortened(baseline)} better ({losses})")),
                        Patch(color=TIE_COLOUR, label=f"tie ({ties})")], fontsize=8, loc="upper left", frameon=False)
     ax.set_xticks([])
     ax.set_xlabel(f"queries, sorted by delta (n = {len(deltas)})")
@@ -185,7 +199,7 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
         container = ax.errorbar([r["mean"]], [i], xerr=[[low], [high]], fmt="o", color=WIN_COLOUR, ms=4, capsize=2)
         container.lines[0].set_gid(f"pf-mean-{df.height - 1 - i}")
     ax.set_yticks(range(df.height))
-    ax.set_yticklabels([literal(s) for s in df["system"]], fontsize=8)
+    ax.set_yticklabels([literal(shortened(s)) for s in df["system"]], fontsize=8)
     lo, hi = table.settings["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries"
     direction = "" if up else ", lower is better"
