@@ -74,6 +74,11 @@ def test_forest_plot_with_200_character_names_keeps_labels_axes_and_legend_insid
     title, labels, boxes = _draw(monkeypatch, per_segment, tmp_path / "segments.png")
     assert max(map(len, labels)) < 60
     _assert_layout(boxes)
+    other = long.replace("with_a_long", "with_one_long")      # the same head and tail: cut alike
+    twin = per_query.filter(pl.col("system") == long).with_columns(system=pl.lit(other))
+    title, labels, boxes = _draw(monkeypatch, pf.compare(pl.concat([per_query, twin]), baseline="A", n_resamples=999,
+                                                         seed=0), tmp_path / "m.png")
+    assert sorted(labels) == sorted(f"{s} (n=40)" for s in ("B", long, other))   # drawn whole, not one label twice
 
 
 def test_forest_plot_of_compare_names_the_baseline_and_labels_each_row_once(dl19_ndcg, tmp_path, monkeypatch):

@@ -104,7 +104,14 @@ def _default_title(df: pl.DataFrame, *, per_segment: bool, full: pl.DataFrame | 
 def _row_labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool) -> list[str]:
     """One label per row, each piece once: the system (``system − baseline`` when baselines differ)
     and the measure when they vary between rows, then the segment; a compare row without segments is
-    always named by its system (or its measure when that is all there is)."""
+    always named by its system (or its measure when that is all there is).  Long names are
+    :func:`shortened`, unless that would give two rows one label (names differing in the middle)."""
+    short = _labels(df, per_segment=per_segment, show_segment_set=show_segment_set, cut=shortened)
+    full = _labels(df, per_segment=per_segment, show_segment_set=show_segment_set, cut=str)
+    return full if len(set(short)) < len(set(full)) else short
+
+
+def _labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool, cut) -> list[str]:
     def varies(col: str) -> bool:
         return col in df.columns and df[col].n_unique() > 1
 
@@ -114,13 +121,13 @@ def _row_labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool) 
     for row in df.iter_rows(named=True):
         parts = []
         if name_system:
-            system = shortened(row["system"])
-            parts.append(f"{system} − {shortened(row['baseline'])}" if varies("baseline") else system)
+            system = cut(row["system"])
+            parts.append(f"{system} − {cut(row['baseline'])}" if varies("baseline") else system)
         if name_measure:
-            parts.append(shortened(row["measure"]))
+            parts.append(cut(row["measure"]))
         if per_segment:
-            seg = shortened(row["segment"])
-            parts.append(f"{shortened(row['segment_set'])}: {seg}" if show_segment_set else seg)
+            seg = cut(row["segment"])
+            parts.append(f"{cut(row['segment_set'])}: {seg}" if show_segment_set else seg)
         label = " | ".join(parts)
         if row.get("n_queries") is not None:
             label += f" (n={row['n_queries']})"

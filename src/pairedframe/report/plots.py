@@ -199,7 +199,9 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
         container = ax.errorbar([r["mean"]], [i], xerr=[[low], [high]], fmt="o", color=WIN_COLOUR, ms=4, capsize=2)
         container.lines[0].set_gid(f"pf-mean-{df.height - 1 - i}")
     ax.set_yticks(range(df.height))
-    ax.set_yticklabels([literal(shortened(s)) for s in df["system"]], fontsize=8)
+    names = [shortened(s) for s in df["system"]]
+    names = names if len(set(names)) == df.height else df["system"].to_list()   # names differing in the middle
+    ax.set_yticklabels([literal(s) for s in names], fontsize=8)
     lo, hi = table.settings["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries"
     direction = "" if up else ", lower is better"
