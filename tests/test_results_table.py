@@ -149,6 +149,22 @@ def test_caption_names_test_interval_correction_alpha_queries_seed_and_tie_rule(
         assert part in c, part
 
 
+def test_caption_of_a_one_sided_or_t_test_says_which_side_and_names_no_seed_it_did_not_use(per_query):
+    """A one-sided caption read "greater paired randomization test" and listed † / ‡ though one of them
+    could not occur; a t-test with t intervals (nothing drawn) was captioned with a seed."""
+    one_sided = pf.results_table(per_query, baseline="bm25", alternative="greater", n_resamples=999, seed=3).caption
+    assert "one-sided (system − baseline > 0) paired randomization test with 999 sign flips" in one_sided
+    assert "greater paired" not in one_sided and "One-sided: only a delta above 0 can be marked." in one_sided
+    assert "seed 3" in one_sided
+    less = pf.results_table(per_query, baseline="bm25", alternative="less", test="t", interval="t").caption
+    assert "one-sided (system − baseline < 0) paired t-test" in less and "only a delta below 0" in less
+    assert "seed" not in less
+    two = pf.results_table(per_query, baseline="bm25", test="t", interval="studentized", n_resamples=999,
+                           seed=5).caption
+    assert "two-sided paired t-test" in two and "seed 5" in two          # its studentized intervals resample
+    assert "One-sided" not in two
+
+
 def _render_all(per_query):
     cmp = pf.compare(per_query, baseline=["bm25", "rm3"], n_resamples=999, seed=0)
     return pf.results_table(per_query, cmp, ci="halfwidth", title="Synthetic runs")

@@ -13,8 +13,15 @@ from pairedframe.measures.parse import aggregate_of
 __all__ = ["caption_text"]
 
 
+def _sided(alternative: str) -> str:
+    """"two-sided", or which side a one-sided test looks at, in words a reader of the table needs."""
+    if alternative == "two-sided":
+        return "two-sided"
+    return f"one-sided (system − baseline {'>' if alternative == 'greater' else '<'} 0)"
+
+
 def _describe_test(s: dict[str, Any]) -> str:
-    alt = s.get("alternative", "two-sided")
+    alt = _sided(s.get("alternative", "two-sided"))
     if s.get("correction") == "tukey":
         n = s.get("n_resamples")
         tukey = f"randomised Tukey HSD with {n:,} permutations" if isinstance(n, int) else "randomised Tukey HSD"
@@ -106,12 +113,17 @@ def caption_text(data: TableData) -> str:
         n = s["n_comparisons"]
         scope = ("family: all pairs of each measure" if s["correction"] == "tukey"
                  else f"family: {family}" if isinstance(family, str) else f"{n} comparison{'s' if n != 1 else ''}")
-        detail = (f"{_describe_test(s)}; {correction} p ({scope}) < α = {s['alpha']:g}; "
-                  f"seed {s.get('seed', '?')}")
+        random = not (s.get("test") == "t" and s.get("interval") in (None, "t") and s["correction"] != "tukey")
+        detail = f"{_describe_test(s)}; {correction} p ({scope}) < α = {s['alpha']:g}"
+        if random:   # a t-test with t intervals draws nothing: a seed would suggest it did
+            detail += f"; seed {s.get('seed', '?')}"
         if s.get("interval"):
             detail += f"; delta intervals: {_interval_text(s)}"
         if data.mode == "dagger":
             parts.append(f"{DAGGER} / {DOUBLE_DAGGER}: significantly better / worse than {s['baselines'][0]} ({detail}).")
+            if s.get("alternative", "two-sided") != "two-sided":
+                side = "above" if s["alternative"] == "greater" else "below"
+                parts.append(f"One-sided: only a delta {side} 0 can be marked.")
         else:
             parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
         untested = s.get("untested_measures") or []
