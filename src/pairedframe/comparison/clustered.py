@@ -206,7 +206,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
     confidence_level : float in (0, 1), default 0.95
         Of the interval; ``alpha = 1 - confidence_level`` for verdicts, TOST and the MDE.
     alternative : {"two-sided", "greater", "less"}
-        Of the difference test and interval (TOST is always the two one-sided tests).
+        Of the difference test and interval (TOST is always the two one-sided tests). The side of
+        the raw delta, as in :func:`pairedframe.compare`: ``"greater"`` is delta > 0, so for a measure
+        where lower is better (FirstRelRank) ``"less"`` is the improvement.
     seed : int, default 0
         With the query set and the clusters, determines every resample (:func:`cluster_streams`).
     margin : float, optional

@@ -278,6 +278,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Bootstrap resamples and (with ``resampling="fixed"``) Monte-Carlo sign patterns per unit.
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "greater", "less"}
+        The side of the raw delta, as in :func:`pairedframe.compare`: ``"greater"`` is delta > 0, so
+        for a measure where lower is better (FirstRelRank) ``"less"`` is the improvement.
     seed : int, default 0
         With the segment's identity, determines all its resamples (module docstring).
     family_by : str or sequence of str, optional
