@@ -341,7 +341,7 @@ def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
 
 
 def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str] | None = None) -> pl.DataFrame:
-    """Read one or more TREC run files (plain or ``.gz``) into one run table.
+    """Read one or more TREC run files (plain, gzip or zstd: ``.gz``, ``.zst``) into one run table.
 
     Parameters
     ----------
@@ -403,7 +403,7 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
 
 
 def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bool = False) -> pl.DataFrame:
-    """Read a TREC qrels file (plain or ``.gz``).
+    """Read a TREC qrels file (plain, gzip or zstd: ``.gz``, ``.zst``).
 
     Parameters
     ----------
