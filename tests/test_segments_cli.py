@@ -147,6 +147,24 @@ def test_segments_help_names_the_plot_extra():
     assert 'pip install "pairedframe[plot]"' in result.output
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_segments_help_says_qrels_may_be_a_table_as_a_table_works(tmp_path, example, suffix):
+    """The QRELS help said TREC text only, though a qrels table gives the same rows as the text file."""
+    help_text = runner.invoke(app, ["segments", "--help"], env={"COLUMNS": "400"}).stdout
+    assert "plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table" in help_text
+    qrels_text = example[0]
+    table = tmp_path / f"qrels{suffix}"
+    qrels = pf.read_qrels(qrels_text)
+    if suffix == ".csv":
+        qrels.write_csv(table)
+    else:
+        qrels.write_parquet(table)
+    args = _args(tmp_path, example, "-B", "200", "-f", "csv")
+    from_text = runner.invoke(app, args)
+    from_table = runner.invoke(app, [args[0], str(table), *args[2:]])
+    assert from_text.exit_code == 0 and from_table.exit_code == 0, from_table.output
+    assert from_table.stdout == from_text.stdout
+
 def test_segments_cli_output_writes_the_file_instead_of_stdout(tmp_path, example):
     printed = runner.invoke(app, _args(tmp_path, example, "-B", "200", "-f", "json"))
     assert printed.exit_code == 0, printed.output
