@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import math
 
 import polars as pl
 import pytest
@@ -11,6 +14,7 @@ from typer.testing import CliRunner
 
 import pairedframe as pf
 from pairedframe.cli import app
+from pairedframe.errors import SmallSampleWarning
 from pairedframe.example import example_paths
 
 runner = CliRunner()
@@ -194,3 +198,32 @@ def test_segments_cli_refuses_an_unwritable_output_before_the_work(tmp_path, exa
     assert result.exit_code == 2, result.output
     assert fragment.format(path=path, parent=path.parent) in result.stderr and "Traceback" not in result.stderr
     assert "segments vs baseline" not in result.stdout              # nothing was computed or printed
+
+
+def test_segments_csv_writes_every_missing_number_as_nan_as_compare_csv_does(tmp_path, example):
+    """A one-query segment's row had empty cells (ci, p-values: null) beside NaN ones (sd, skewness); compare's
+    CSV writes a number it cannot give as NaN, so segments' CSV now does so for both."""
+    qrels, runs, ev, _ = example
+    qids = ev.per_query["qid"].unique().sort().to_list()
+    segments = pl.DataFrame({"qid": qids, "segment_set": "tiny",
+                             "segment": ["one" if q == qids[0] else "rest" for q in qids]})
+    path = tmp_path / "segments.csv"
+    segments.write_csv(path)
+    res = runner.invoke(app, ["segments", str(qrels), *map(str, runs), "--segments", str(path), "-m", "AP",
+                              "-B", "200", "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    one = next(r for r in rows if r["segment"] == "one")
+    with pytest.warns(SmallSampleWarning, match="only one"):
+        want = pf.compare_segments(ev, segments, baseline="bm25", measures=["AP"], n_resamples=200)
+    want = want.filter(pl.col("segment") == "one")
+    assert want.height == 1 and len([r for r in rows if r["segment"] == "one"]) == 1
+    floats = [c for c, t in want.schema.items() if t.is_float()]
+    assert any(want.select(pl.col(floats).is_null()).row(0)) and any(want.select(pl.col(floats).is_nan()).row(0))
+    assert {c: one[c] for c in floats if one[c] in ("", "NaN")} == \
+        {c: "NaN" for c in floats if want[c][0] is None or math.isnan(want[c][0])}
+    identical = runner.invoke(app, ["compare", str(qrels), str(runs[0]), f"same={runs[0]}", "-m", "AP", "-B", "200",
+                                    "-f", "csv"])
+    assert identical.exit_code == 0, identical.output
+    cells = next(csv.DictReader(io.StringIO(identical.stdout)))
+    assert cells["skewness"] == "NaN"          # compare's own word for a number it cannot give (no spread)

@@ -96,8 +96,8 @@ def segments_cmd(
     out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":
         out.write(json_text({"settings": settings, "rows": result.to_dicts()}))
-    elif fmt == "csv":
-        print_frame(result, "csv", file=out)
+    elif fmt == "csv":  # a number not computed reads NaN, as the undefined ones beside it and in compare's CSV
+        print_frame(result.with_columns(pl.col(pl.Float32, pl.Float64).fill_null(float("nan"))), "csv", file=out)
     else:
         print_frame(result.select("system", "measure", *_SHORT), fmt, file=out,
                     title=f"segments vs baseline {base} (delta = system - baseline; {correction.upper()} per family)")
