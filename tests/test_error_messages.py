@@ -70,6 +70,25 @@ def test_binary_and_empty_files_name_the_argument(tmp_path, what):
         reader(empty)
 
 
+@pytest.mark.parametrize("encoding, sign", [("utf-16", "byte order mark FF FE"),      # Python's: LE with a BOM
+                                            ("utf-16-be-bom", "byte order mark FE FF"),
+                                            ("utf-16-le", "every other byte is NUL")])
+@pytest.mark.parametrize("what", ["run", "qrels"])
+def test_a_utf16_file_is_named_utf16_not_binary_in_python_and_on_the_cli(tmp_path, files, encoding, sign, what):
+    """Such a file was called binary (CLI) or got a line's mojibake (Python); it is text to save as UTF-8."""
+    text = RUN_TEXT if what == "run" else QRELS_TEXT
+    path = tmp_path / f"{what}.txt"
+    path.write_bytes(b"\xfe\xff" + text.encode("utf-16-be") if encoding == "utf-16-be-bom" else text.encode(encoding))
+    with pytest.raises(InputFormatError) as exc:
+        (pf.read_run if what == "run" else pf.read_qrels)(path)
+    run, qrels = files
+    args = [str(qrels), str(path)] if what == "run" else [str(path), str(run)]
+    cli = runner.invoke(app, ["evaluate", *args, "-m", "AP"])
+    assert cli.exit_code == 2
+    for message in (str(exc.value), cli.stderr):
+        assert "looks like UTF-16 text (" in message and sign in message and "save it as UTF-8" in message, message
+        assert "binary" not in message and str(path) in message and what in message, message
+
 def test_duplicate_and_bad_value_messages_name_the_argument(tmp_path):
     run = tmp_path / "dup.run"
     run.write_text("1 Q0 d1 1 2.0 a\n1 Q0 d1 2 1.0 a\n")

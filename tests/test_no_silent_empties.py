@@ -191,3 +191,42 @@ def test_run_ids_that_differ_from_qrels_ids_by_leading_zeros_warn(tmp_path, requ
     assert {Path(w.filename).name for w in record if "0301" in str(w.message)} == {"test_no_silent_empties.py"}
     assert ev.per_query["qid"].to_list() == ["302"]
     assert ev.excluded.filter(pl.col("qid") == "0301")["reason"].to_list() == ["retrieved but not judged (no qrels)"]
+
+
+def _summary_only_csv(tmp_path: Path) -> Path:
+    """What ``pairedframe evaluate -f csv`` writes without -q: one flagged 'all' row per system and measure."""
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    written = runner.invoke(app, ["evaluate", str(qrels), *map(str, runs), "-m", "AP", "-f", "csv"])
+    assert written.exit_code == 0, written.output
+    path = tmp_path / "summary.csv"
+    path.write_text(written.stdout)
+    assert set(pl.read_csv(path)["qid"]) == {"all"}
+    return path
+
+
+@pytest.mark.parametrize("form", ["path", "polars", "polars without the flag", "duckdb"])
+def test_a_summary_only_table_given_to_compare_says_per_query_values_are_needed(tmp_path, form):
+    """The error said only "the per-query table is empty"; it now names the summary rows and the -q that writes
+    per-query values, whatever form the table comes in."""
+    import duckdb
+
+    path = _summary_only_csv(tmp_path)
+    data = {"path": lambda: str(path), "polars": lambda: pl.read_csv(path),
+            "polars without the flag": lambda: pl.read_csv(path).drop("summary"),
+            "duckdb": lambda: duckdb.sql(f"SELECT * FROM read_csv('{path}')")}[form]()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")        # the unflagged 'all' rows are warned about first
+        with pytest.raises(EmptyResultError, match="only summary rows") as exc:
+            pf.compare(data, baseline="bm25")
+    assert "per-query values are needed" in str(exc.value) and "pairedframe evaluate -q" in str(exc.value)
+
+
+def test_analyze_on_a_summary_only_csv_says_per_query_values_are_needed(tmp_path):
+    from tests.conftest import REPO_ROOT
+
+    res = runner.invoke(app, ["analyze", "--plan", str(REPO_ROOT / "examples" / "bundled_example_plan.toml"),
+                              str(_summary_only_csv(tmp_path))])
+    assert res.exit_code == 2, res.output
+    assert "only summary rows" in res.stderr and "pairedframe evaluate -q" in res.stderr, res.stderr

@@ -149,6 +149,19 @@ def test_compare_and_table_cli_option_errors_name_the_flag(command, args, flag, 
     assert flag in res.stderr and re.search(rf"(?<![-\w]){parameter}\b", res.stderr) is None, res.stderr
 
 
+@pytest.mark.parametrize("command, extra", [("evaluate", []), ("report", ["-o", "r.html"])])
+@pytest.mark.parametrize("depth", ["0", "-3"])
+def test_cli_depth_error_says_what_a_cli_user_types_not_none(tmp_path, command, extra, depth):
+    """``or None`` is the Python API's word (pf.evaluate(depth=None)); on the command line no limit is
+    the option left out."""
+    extra = [str(tmp_path / e) if e.endswith(".html") else e for e in extra]
+    res = _cli(command, str(QRELS), *map(str, RUNS), "-m", "AP", "-M", depth, *extra)
+    assert res.exit_code == 2, res.output
+    assert "-M/--depth must be a positive integer" in res.stderr and "leave the option out" in res.stderr
+    assert "None" not in res.stderr and res.stderr.endswith(f"got {depth}\n"), res.stderr
+    with pytest.raises(ValueError, match=r"^depth must be a positive integer or None, got 0$"):
+        pf.evaluate(RUNS, QRELS, ["AP"], depth=0)
+
 @pytest.mark.parametrize("how", [{"baseline": "bm25"}, {"baseline": ["bm25", "reranker"]},
                                  {"pairs": "all"}])
 def test_compare_checks_its_options_once(ev, monkeypatch, how):

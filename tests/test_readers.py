@@ -232,6 +232,21 @@ def test_qrels_formats_accepted(tmp_path, fast_path_spy, variant, fast):
     assert fast_path_spy == [fast]
 
 
+
+@pytest.mark.parametrize("codec, suffix", [("gzip", ".gz"), ("zstd", ".zst")])
+def test_readers_docstrings_name_every_compression_they_read(tmp_path, codec, suffix):
+    """Each codec the readers open (by magic number) is named in their docstrings."""
+    import pyarrow as pa
+
+    for name, text, reader, want in [("run", RUN, pf.read_run, EXPECTED_RUN),
+                                     ("qrels", QRELS, pf.read_qrels, EXPECTED_QRELS)]:
+        path = tmp_path / (name + suffix)
+        path.write_bytes(pa.compress(text.encode(), codec=codec, asbytes=True) if codec == "zstd"
+                         else gzip.compress(text.encode()))
+        assert reader(path).equals(want)
+        summary = reader.__doc__.split("\n")[0]
+        assert codec in summary and suffix in summary, summary
+
 SPECIAL_RUN = ("007 Q0 MSMARCO#12_a 1 1e-05 t\n007 Q0 msmarco#12_A 2 -3 t\n7 Q0 01 1 42 t\n"
                "7 Q0 1 2 -2.5E+3 t\n01 Q0 #x 1 0 t\n")
 

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import math
 
 import polars as pl
 import pytest
@@ -11,6 +14,7 @@ from typer.testing import CliRunner
 
 import pairedframe as pf
 from pairedframe.cli import app
+from pairedframe.errors import SmallSampleWarning
 from pairedframe.example import example_paths
 
 runner = CliRunner()
@@ -147,6 +151,24 @@ def test_segments_help_names_the_plot_extra():
     assert 'pip install "pairedframe[plot]"' in result.output
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_segments_help_says_qrels_may_be_a_table_as_a_table_works(tmp_path, example, suffix):
+    """The QRELS help said TREC text only, though a qrels table gives the same rows as the text file."""
+    help_text = runner.invoke(app, ["segments", "--help"], env={"COLUMNS": "400"}).stdout
+    assert "plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table" in help_text
+    qrels_text = example[0]
+    table = tmp_path / f"qrels{suffix}"
+    qrels = pf.read_qrels(qrels_text)
+    if suffix == ".csv":
+        qrels.write_csv(table)
+    else:
+        qrels.write_parquet(table)
+    args = _args(tmp_path, example, "-B", "200", "-f", "csv")
+    from_text = runner.invoke(app, args)
+    from_table = runner.invoke(app, [args[0], str(table), *args[2:]])
+    assert from_text.exit_code == 0 and from_table.exit_code == 0, from_table.output
+    assert from_table.stdout == from_text.stdout
+
 def test_segments_cli_output_writes_the_file_instead_of_stdout(tmp_path, example):
     printed = runner.invoke(app, _args(tmp_path, example, "-B", "200", "-f", "json"))
     assert printed.exit_code == 0, printed.output
@@ -176,3 +198,32 @@ def test_segments_cli_refuses_an_unwritable_output_before_the_work(tmp_path, exa
     assert result.exit_code == 2, result.output
     assert fragment.format(path=path, parent=path.parent) in result.stderr and "Traceback" not in result.stderr
     assert "segments vs baseline" not in result.stdout              # nothing was computed or printed
+
+
+def test_segments_csv_writes_every_missing_number_as_nan_as_compare_csv_does(tmp_path, example):
+    """A one-query segment's row had empty cells (ci, p-values: null) beside NaN ones (sd, skewness); compare's
+    CSV writes a number it cannot give as NaN, so segments' CSV now does so for both."""
+    qrels, runs, ev, _ = example
+    qids = ev.per_query["qid"].unique().sort().to_list()
+    segments = pl.DataFrame({"qid": qids, "segment_set": "tiny",
+                             "segment": ["one" if q == qids[0] else "rest" for q in qids]})
+    path = tmp_path / "segments.csv"
+    segments.write_csv(path)
+    res = runner.invoke(app, ["segments", str(qrels), *map(str, runs), "--segments", str(path), "-m", "AP",
+                              "-B", "200", "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    one = next(r for r in rows if r["segment"] == "one")
+    with pytest.warns(SmallSampleWarning, match="only one"):
+        want = pf.compare_segments(ev, segments, baseline="bm25", measures=["AP"], n_resamples=200)
+    want = want.filter(pl.col("segment") == "one")
+    assert want.height == 1 and len([r for r in rows if r["segment"] == "one"]) == 1
+    floats = [c for c, t in want.schema.items() if t.is_float()]
+    assert any(want.select(pl.col(floats).is_null()).row(0)) and any(want.select(pl.col(floats).is_nan()).row(0))
+    assert {c: one[c] for c in floats if one[c] in ("", "NaN")} == \
+        {c: "NaN" for c in floats if want[c][0] is None or math.isnan(want[c][0])}
+    identical = runner.invoke(app, ["compare", str(qrels), str(runs[0]), f"same={runs[0]}", "-m", "AP", "-B", "200",
+                                    "-f", "csv"])
+    assert identical.exit_code == 0, identical.output
+    cells = next(csv.DictReader(io.StringIO(identical.stdout)))
+    assert cells["skewness"] == "NaN"          # compare's own word for a number it cannot give (no spread)

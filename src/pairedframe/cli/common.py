@@ -157,6 +157,14 @@ def name_flags(message: str, flags: dict[str, str]) -> str:
 _CALL_PARAMETERS = re.compile(r"(?<=\w)\((?:[^()]|\([^()]*\))*\)")
 
 
+def check_depth(depth: int | None) -> None:
+    """ValueError for a ``-M/--depth`` below 1, in the words of the command line: the library's message
+    says ``or None``, which a CLI user cannot type (leaving the option out is what means no limit)."""
+    if depth is not None and depth < 1:
+        raise ValueError(f"-M/--depth must be a positive integer (the top N documents of each ranking; leave "
+                         f"the option out to keep every document), got {depth}")
+
+
 def format_of_suffix(output: Path | None, formats: dict[str, str], default: str) -> str:
     """The format an ``-o`` file's suffix asks for (``default`` without -o, or for ``.txt`` or no suffix);
     ValueError naming an unknown suffix, so that ``-o s.xlsx`` never writes a terminal table into it."""

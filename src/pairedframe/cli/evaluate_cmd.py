@@ -11,7 +11,7 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
+from pairedframe.cli.common import app, check_depth, friendly_errors, named_runs, print_frame
 from pairedframe.cli.trec_eval_args import TrecEvalCommand
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.errors import user_stacklevel
@@ -82,6 +82,7 @@ def evaluate_cmd(
                          f"{results_format!r}")
     if no_summary and not per_query:
         raise ValueError("-n (no summary) without -q leaves nothing to print: add -q for the per-query values")
+    check_depth(depth)
     if collection_size is not None and collection_size < 0:
         raise ValueError(f"-N/--collection-size must be an integer >= 0, got {collection_size}")
     if measure and all(m.strip() == "runid" for m in measure) and fmt != "trec":

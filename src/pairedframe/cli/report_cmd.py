@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, named_runs
+from pairedframe.cli.common import app, check_depth, friendly_errors, named_runs
 from pairedframe.report.output import require_output_folder
 
 
@@ -58,6 +58,7 @@ def report_cmd(
     require_output_folder(output, "--output")
     if output.is_dir():
         raise ValueError(f"--output {str(output)!r} is a folder; name the HTML file to write")
+    check_depth(depth)
     named = named_runs(runs)
     names = list(named)
     if baseline is None:

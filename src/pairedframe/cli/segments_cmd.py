@@ -32,7 +32,7 @@ def read_segments(path: Path) -> pl.DataFrame:
 @app.command("segments")
 @friendly_errors
 def segments_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst")],
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
     runs: Annotated[list[Path], typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline")],
     segments: Annotated[Path | None, typer.Option("--segments", "-s", help="qid,segment_set,segment table (.csv, .tsv, .parquet, .json); required")] = None,
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP; repeatable")] = [],  # noqa: B006
@@ -96,8 +96,8 @@ def segments_cmd(
     out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":
         out.write(json_text({"settings": settings, "rows": result.to_dicts()}))
-    elif fmt == "csv":
-        print_frame(result, "csv", file=out)
+    elif fmt == "csv":  # a number not computed reads NaN, as the undefined ones beside it and in compare's CSV
+        print_frame(result.with_columns(pl.col(pl.Float32, pl.Float64).fill_null(float("nan"))), "csv", file=out)
     else:
         print_frame(result.select("system", "measure", *_SHORT), fmt, file=out,
                     title=f"segments vs baseline {base} (delta = system - baseline; {correction.upper()} per family)")

@@ -21,7 +21,7 @@ from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, che
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, refuse_cluster_key, require_pairable,
                                             warn_summary_rows)
 from pairedframe.errors import DuplicateError, SchemaError
-from pairedframe.io.results import SUMMARY_QID, partly_null_key_error
+from pairedframe.io.results import PER_QUERY_HINT, SUMMARY_QID, partly_null_key_error
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE", "Paired", "pair_in_engine"]
@@ -158,11 +158,14 @@ def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[st
     """Summary rows warned about and dropped; non-finite values and repeated keys refused (the first named)."""
     q = table.quote
     cols = ", ".join(q(c) for c in keep)
+    if flagged:       # its flagged rows are left out of pq: none left, none measured per query
+        require_rows(int(groups["n_rows"].sum() or 0), what="the per-query table",
+                     why=f"it holds only summary rows (flagged in column 'summary'); {PER_QUERY_HINT}")
     summary = 0 if flagged else int(groups["summary"].sum() or 0)
     if summary:
         warn_summary_rows(summary)
         require_rows(int(groups["n_rows"].sum()) - summary, what="the per-query table",
-                     why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
+                     why=f"it holds only summary rows (qid {SUMMARY_QID!r}); {PER_QUERY_HINT}")
     nonfinite = int(groups["nonfinite"].sum() or 0)
     if nonfinite:
         first = table.collect(f"SELECT system, {cols + ', ' if cols else ''}qid, measure, value FROM {pq} "

@@ -20,8 +20,8 @@ from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
                                 SchemaError, SmallSampleWarning, user_stacklevel)
 from pairedframe.io.convert import TABLE_FORMS, to_polars
-from pairedframe.io.results import (SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys, ids_as_strings,
-                                    read_if_paths, refuse_null_ids, refuse_partly_null_keys)
+from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys,
+                                    ids_as_strings, read_if_paths, refuse_null_ids, refuse_partly_null_keys)
 from pairedframe.measures import parse_measure
 from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 from pairedframe.stats.power import MIN_QUERIES
@@ -86,12 +86,15 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
         data = data.filter(pl.col("value").is_not_null())
     flagged = "summary" in data.columns
     data = drop_flagged_summary_rows(data)
+    require_rows(data, what="the per-query table",
+                 why=f"it holds only summary rows (flagged in column 'summary'); {PER_QUERY_HINT}")
     summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
     if summary_rows:
         # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
         warn_summary_rows(summary_rows)
         data = data.filter(pl.col("qid") != SUMMARY_QID)
-        require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r})")
+        require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r}); "
+                     f"{PER_QUERY_HINT}")
     if not data["value"].drop_nulls().is_finite().all():
         bad = data.filter(~pl.col("value").is_finite())
         raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))

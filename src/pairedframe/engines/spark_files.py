@@ -49,7 +49,7 @@ _EDGES = "^[\\uFEFF \\t\\r\\n\\x0B\\x0C]+|[ \\t\\r\\n\\x0B\\x0C]+$"
 
 
 def _lines(spark: Any, path: str, *, numbered: bool) -> Any:
-    """``line`` (stripped) of the data lines of a text file (plain or .gz, by Spark's codecs), with
+    """``line`` (stripped) of the data lines of a text file (plain, gzip or zstd, by Spark's codecs), with
     ``line_no`` (1-based, counting every line) when ``numbered`` -- the slower error path."""
     from pyspark.sql import functions as F
 

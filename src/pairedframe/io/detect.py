@@ -9,6 +9,8 @@ Detection reads the first bytes, never trusts the extension alone:
   -- split by a tab or a comma, it holds a query-id column (``qid``, ``query_id``, ``query``) and, for
   runs and qrels, a document column (``docno``, ``doc_id``, ``docid``, ``doc``): TSV or CSV;
 - other text: TREC text (``qid Q0 docno rank score tag`` / ``qid iter docno rel``);
+- UTF-16 text (a byte order mark FF FE / FE FF, or a NUL every other byte): an error saying so, to save
+  it as UTF-8;
 - anything else (a NUL byte in the first 64 KiB of a file that is not gzip or zstd): an error naming
   the argument (run, qrels, results) and the file.
 """
@@ -24,6 +26,7 @@ from typing import Literal
 import polars as pl
 
 from pairedframe.errors import InputFormatError
+from pairedframe.io.encoding import utf16_problem
 
 __all__ = ["TABLE_FORMATS", "detect_format", "is_table_file", "read_table_file", "run_name", "table_system_name"]
 
@@ -91,7 +94,7 @@ def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:
     FileNotFoundError
         No such file.
     InputFormatError
-        The file is binary but neither Parquet nor Arrow IPC (names the argument and the file).
+        The file is binary but neither Parquet nor Arrow IPC, or UTF-16 text (names the argument and the file).
     """
     path = os.fspath(path)
     if not os.path.exists(path):
@@ -105,6 +108,9 @@ def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:
     if magic[:6] == b"ARROW1" or magic[:4] == b"\xff\xff\xff\xff":
         return "arrow"
     head, compressed = _head(path)
+    problem = utf16_problem(head)
+    if problem is not None:
+        raise InputFormatError(f"the {what} argument {problem}", path=path)
     if not compressed and b"\x00" in head:
         raise InputFormatError(
             f"the {what} argument is neither a TREC text file nor a table (Parquet, Arrow IPC, or CSV/TSV with a "

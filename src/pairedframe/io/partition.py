@@ -133,7 +133,7 @@ def iter_partitioned_blocks(path: str | os.PathLike[str], system: str, *, chunk_
     Parameters
     ----------
     path : path
-        A plain or gzip'd run file that :func:`~pairedframe.io.stream.iter_query_blocks` can parse
+        A plain, gzip or zstd run file that :func:`~pairedframe.io.stream.iter_query_blocks` can parse
         (six simple fields a line) but whose queries' lines may be anywhere.
     system : str
         The system name of every row.

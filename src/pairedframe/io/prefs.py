@@ -34,7 +34,7 @@ _KEYS = ["qid", "jg", "jsg", "docno"]
 
 
 def read_prefs(path: PathLike, *, format: PrefsFormat = "prefs") -> pl.DataFrame:  # noqa: A002 - trec_eval's -R
-    """Read preference judgments (plain or ``.gz``).
+    """Read preference judgments (plain, gzip or zstd: ``.gz``, ``.zst``).
 
     Parameters
     ----------

@@ -28,7 +28,8 @@ from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import InputFormatError, SchemaError
 from pairedframe.tables import refuse_aliases_beside
 
-__all__ = ["RESULT_FORMATS", "SUMMARY_QID", "read_results", "as_results", "system_name_from_results_path",
+__all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "as_results",
+           "system_name_from_results_path",
            "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_ids", "ID_COLUMNS",
            "refuse_partly_null_keys", "partly_null_key_error",
            "read_one", "is_paths", "read_if_paths"]
@@ -41,6 +42,9 @@ ID_COLUMNS = ("system", "qid", "dataset", "cluster")
 _VALUE_COLUMNS = ("system", "qid", "measure", "value", "summary")
 #: trec_eval's id of its summary ("all") rows, which ``pairedframe evaluate -q -f csv|json`` also writes.
 SUMMARY_QID = "all"
+#: What a table of summary rows only lacks, and how to get it (the tail of the errors that refuse one).
+PER_QUERY_HINT = ("per-query values are needed, one row per query: write them with `pairedframe evaluate -q` "
+                  "(or trec_eval -q)")
 
 
 def drop_flagged_summary_rows(frame: pl.DataFrame) -> pl.DataFrame:
@@ -171,6 +175,8 @@ def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, sourc
     require_rows(df, what=source or "the per-query table", why="no data rows (only a header, or nothing)")
     refuse_aliases_beside(df.columns, source or "the per-query table")
     df = drop_flagged_summary_rows(df)
+    require_rows(df, what=source or "the per-query table",
+                 why=f"it holds only summary rows (flagged in column 'summary'); {PER_QUERY_HINT}")
     refuse_null_ids(df, source or "the per-query table")
     if is_rank_export(df):
         return endpoints_from_ranks(df, ks=ks, system=system, source=source)
