@@ -43,8 +43,8 @@ _VALUE_COLUMNS = ("system", "qid", "measure", "value", "summary")
 #: trec_eval's id of its summary ("all") rows, which ``pairedframe evaluate -q -f csv|json`` also writes.
 SUMMARY_QID = "all"
 #: What a table of summary rows only lacks, and how to get it (the tail of the errors that refuse one).
-PER_QUERY_HINT = ("per-query values are needed, one row per query: write them with `pairedframe evaluate -q` "
-                  "(or trec_eval -q)")
+PER_QUERY_HINT = ("per-query values are needed, one row per query: write them with "
+                  "`pairedframe evaluate -q -f csv` (trec_eval's own text output is not a table)")
 
 
 def drop_flagged_summary_rows(frame: pl.DataFrame) -> pl.DataFrame:
