@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-__all__ = ["utf16_problem"]
+import zlib
+from collections.abc import Callable
+from typing import BinaryIO
+
+from pairedframe.errors import InputFormatError
+
+__all__ = ["utf16_problem", "utf16_error"]
 
 
 def utf16_problem(head: bytes) -> str | None:
@@ -23,3 +29,18 @@ def utf16_problem(head: bytes) -> str | None:
             else "every other byte is NUL")
     return (f"looks like UTF-16 text ({sign}), not UTF-8: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8, "
             f"or UTF-8 in the editor's Save As)")
+
+
+def utf16_error(path: str, what: str, open_bytes: Callable[[str], BinaryIO]) -> InputFormatError | None:
+    """The error for a UTF-16 file (its bytes read through ``open_bytes``, which decompresses), else
+    None. Only on the error paths: such a file never parses (a NUL every other byte), so a good file
+    pays nothing for the check."""
+    import pyarrow as pa
+
+    try:
+        with open_bytes(path) as fh:
+            head = fh.read(4096)
+    except (OSError, EOFError, zlib.error, pa.ArrowException):
+        return None
+    problem = utf16_problem(head)
+    return None if problem is None else InputFormatError(problem, path=path, argument=what)

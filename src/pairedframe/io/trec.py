@@ -26,7 +26,7 @@ import pyarrow as pa
 
 from pairedframe.errors import DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
-from pairedframe.io.encoding import utf16_problem
+from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
 
@@ -134,7 +134,7 @@ def _first_undecodable_line(path: str) -> tuple[int, bytes] | None:
 def _unreadable(path: str, exc: Exception, what: str) -> InputFormatError:
     """An error naming the argument and file (and the line, for text that is not UTF-8) for a file
     polars cannot read."""
-    utf16 = _utf16_error(path, what)
+    utf16 = utf16_error(path, what, _open_bytes)
     if utf16 is not None:
         return utf16
     if _is_zstd(path):  # its raw bytes are not text: say what it is
@@ -213,23 +213,8 @@ def _first_bad(frame: pl.DataFrame, mask: pl.Expr) -> dict | None:
     return None if bad.height == 0 else bad.row(0, named=True)
 
 
-def _utf16_error(path: str, what: str) -> InputFormatError | None:
-    """The error for a UTF-16 file, else None. Only on the error paths: such a file never parses (a NUL
-    every other byte), so a good file pays nothing for the check."""
-    try:
-        with _open_bytes(path) as fh:
-            head = fh.read(4096)
-    except (OSError, EOFError, zlib.error, pa.ArrowException):
-        return None
-    problem = utf16_problem(head)
-    return None if problem is None else InputFormatError(problem, path=path, argument=what)
-
-
 def _fail(message: str, row: dict, path: str, what: str, column: int | None = None) -> None:
-    utf16 = _utf16_error(path, what)
-    if utf16 is not None:
-        raise utf16
-    raise InputFormatError(message, path=path, line=int(row["line_no"]), column=column, text=row["line"],
+    raise utf16_error(path, what, _open_bytes) or InputFormatError(message, path=path, line=int(row["line_no"]), column=column, text=row["line"],
                            argument=what)
 
 
