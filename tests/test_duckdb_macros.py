@@ -171,6 +171,30 @@ def test_measure_names_against_parse_measure(con, rel_level):
         assert got == expected, name
 
 
+#: Names whose -c reset hangs on the exact trec_eval name: bare, with parameters, ir_measures style, defaults.
+RESET_NAMES = ["utility", "utility.1,-1,0,0", "utility.2,-1,0,0", "Utility", "Utility(weights=(1,-1,0,0))",
+               "Utility(collection_size=100)", "Utility(rel=2)", "rbp_resid", "rbp_resid.p=0.9", "rbp_resid.p=0.5",
+               "RBPResid", "RBPResid(p=0.9)", "RBPResid(p=0.9,judged_only=True)", "num_ret", "NumRet(rel=2)", "unj",
+               "Unjudged@7", "rbp", "RBP(p=0.9)"]
+
+
+@pytest.mark.parametrize("rel_level", [1, 2])
+def test_placeholder_zero_of_pf_measures_against_complete_resets(con, rel_level):
+    """pf_measures' placeholder_zero (what complete := true sets to 0) is pf.evaluate's clean-up rule,
+    both read from Family.complete_reset, on every grid name and the names it hangs on."""
+    from pairedframe.evaluation.judgments import complete_resets
+
+    flagged = 0
+    for names in [GRID, *([name] for name in RESET_NAMES)]:  # one by one where a trec_eval label decides
+        expected = {m.resolved(rel_level).name: complete_resets(m) for m in parse_measures(names)
+                    if m.spec.value_kind == "number"}
+        got = con.sql("SELECT [(m['name'], m['placeholder_zero']) FOR m IN pf_measures(?, rel_level := ?)]",
+                      params=[names, rel_level]).fetchall()[0][0]
+        assert dict(got) == expected, names
+        flagged += sum(expected.values())
+    assert flagged >= 10  # both sides of the rule are met
+
+
 def test_infinite_scores_through_the_macros_against_evaluate(con, tmp_path):
     """Log-probabilities of -inf, 'Infinity' and an overflowing 1e400 rank as pf.evaluate ranks them."""
     (tmp_path / "run.txt").write_text("q1 Q0 d1 1 -inf t\nq1 Q0 d2 2 Infinity t\nq1 Q0 d3 3 1e400 t\n"
