@@ -171,6 +171,67 @@ def test_measure_names_against_parse_measure(con, rel_level):
         assert got == expected, name
 
 
+#: Names whose -c reset hangs on the exact trec_eval name: bare, with parameters, ir_measures style, defaults.
+RESET_NAMES = ["utility", "utility.1,-1,0,0", "utility.2,-1,0,0", "Utility", "Utility(weights=(1,-1,0,0))",
+               "Utility(collection_size=100)", "Utility(rel=2)", "rbp_resid", "rbp_resid.p=0.9", "rbp_resid.p=0.5",
+               "RBPResid", "RBPResid(p=0.9)", "RBPResid(p=0.9,judged_only=True)", "num_ret", "NumRet(rel=2)", "unj",
+               "Unjudged@7", "rbp", "RBP(p=0.9)"]
+
+
+@pytest.mark.parametrize("rel_level", [1, 2])
+def test_placeholder_zero_of_pf_measures_against_complete_resets(con, rel_level):
+    """pf_measures' placeholder_zero (what complete := true sets to 0) is pf.evaluate's clean-up rule,
+    both read from Family.complete_reset, on every grid name and the names it hangs on."""
+    from pairedframe.evaluation.judgments import complete_resets
+
+    flagged = 0
+    for names in [GRID, *([name] for name in RESET_NAMES)]:  # one by one where a trec_eval label decides
+        expected = {m.resolved(rel_level).name: complete_resets(m) for m in parse_measures(names)
+                    if m.spec.value_kind == "number"}
+        got = con.sql("SELECT [(m['name'], m['placeholder_zero']) FOR m IN pf_measures(?, rel_level := ?)]",
+                      params=[names, rel_level]).fetchall()[0][0]
+        assert dict(got) == expected, names
+        flagged += sum(expected.values())
+    assert flagged >= 10  # both sides of the rule are met
+
+
+#: Gain maps of every kind: the grade, 'exp' (inf from grade 1024 on, in both), explicit entries (one in the
+#: billions, one beyond the largest grade, a negative gain) and measures without a gain.
+GAIN_NAMES = ["nDCG@10", "nDCG(dcg='exp-log2')", "nDCG(gains={1:3,2:9})", "RBP(gains={0:-1,7:2})",
+              "nDCG(gains={3000000000:1.5,0:4})", "RBP(gains={1:0.5})", "Rndcg", "P@10"]
+#: Grade sets: none, only negative (unjudged), huge, around exp's overflow, and gaps around the entries.
+SYNTHETIC_GRADES = [[], [-1, -2], [0, 1, 2, 3], [3000000000, 0, 1, -5], [2000, 1023, 1024, 5], [8, 6, 7], [2**62]]
+
+
+def _gains_by_measure(table: pl.DataFrame, keys: dict[str, str]) -> pl.DataFrame:
+    """A gain table's rows by measure name (the two sides spell a gain map's key differently)."""
+    names = pl.DataFrame({"measure": list(keys), "gain_map": list(keys.values())})
+    return names.join(table, on="gain_map").drop("gain_map").sort("measure", "rel")
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("grades", [*SYNTHETIC_GRADES, "trec_eval/qrels.rel_level", "dl_mia/qrels.txt",
+                                    "syndl/TREC-DLs-files/TREC-DL-2019/qrels-pass.txt"])
+def test_gain_table_of_the_macros_against_gain_table(con, shared_data, grades):
+    """pf_gains as the macros build it in DuckDB (pf__parameter_tables_sql) lists the grades, gains and
+    explicit flags of measures.gains.gain_table, on real and synthetic grade sets. Two codes for one rule:
+    the macros compute it in-engine from the qrels table, with no Python to call (the DuckDB shell runs them)."""
+    from pairedframe.measures.gains import gain_keys, gain_table
+
+    if isinstance(grades, str):
+        grades = pf.read_qrels(shared_data / grades)["rel"].unique().to_list()
+    ms = parse_measures(GAIN_NAMES)
+    expected = _gains_by_measure(gain_table(gain_keys(ms), grades),
+                                 {m.name: m.gain_key if m.spec.uses_gain else "" for m in ms})
+    text, keys = con.sql("SELECT pf__parameter_tables_sql(ms), map_from_entries([(m['name'], pf__gain_key(m)) FOR m IN ms]) "
+                         "FROM (SELECT pf_measures(?) AS ms)", params=[GAIN_NAMES]).fetchall()[0]
+    con.execute("CREATE OR REPLACE TEMP TABLE gain_grades AS SELECT CAST(unnest(?) AS BIGINT) AS rel", [grades])
+    got = con.sql(f"WITH pf_qrels AS (SELECT 'q' AS qid, 'd' AS docno, rel FROM gain_grades), {text} "
+                  "SELECT gain_map, rel, gain, explicit FROM pf_gains").pl()
+    got = _gains_by_measure(got, keys)
+    assert expected.height > len(GAIN_NAMES) and got.equals(expected), (expected, got)
+
+
 def test_infinite_scores_through_the_macros_against_evaluate(con, tmp_path):
     """Log-probabilities of -inf, 'Infinity' and an overflowing 1e400 rank as pf.evaluate ranks them."""
     (tmp_path / "run.txt").write_text("q1 Q0 d1 1 -inf t\nq1 Q0 d2 2 Infinity t\nq1 Q0 d3 3 1e400 t\n"

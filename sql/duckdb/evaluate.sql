@@ -99,7 +99,8 @@ CREATE OR REPLACE TEMP MACRO pf__group(m) AS {'rel': coalesce(m['rel'], 1), 'jud
 -- pf_gains (the gain of each grade under each gain map in use) and pf_lists (list parameters).
 -- pf_gains lists 0, the qrels' grades, the explicit entries and their neighbours e - 1, e + 1 up
 -- to the largest grade (gains.py gain_levels: all RBP's bounds need), not every grade up to the
--- largest, which may be in the billions.
+-- largest, which may be in the billions. Computed here from pf_qrels, where no Python runs;
+-- test_gain_table_of_the_macros_against_gain_table holds the two to one rule.
 CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
     'pf_gain_keys AS (SELECT DISTINCT gain_map FROM (VALUES '
     || coalesce(array_to_string(['('''')'] || ['(' || pf__lit(pf__gain_key(m)) || ')' FOR m IN ms IF pf__family(m['family']).uses_gain], ', '), '')

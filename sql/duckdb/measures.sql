@@ -235,13 +235,13 @@ CREATE OR REPLACE TEMP MACRO pf__level(x) AS
 
 -- Whether complete := true sets the measure to 0 on a query the run lacks, where its ranking is one
 -- unjudged placeholder document: trec_eval -c resets num_ret and unj_* there, and the measures named
--- exactly utility and rbp_resid (pairedframe.evaluation.judgments.clean_up_placeholders, by trec_name:
--- a trec_eval name with parameters, utility.1,-1,0,0, keeps the placeholder's value). m: normalised
--- (parameters at their default are NULL); RBPResid's default p is 0.8, trec_eval's rbp_resid has 0.9.
+-- exactly utility and rbp_resid. The rule is the registry's (Family.complete_reset, read by
+-- pairedframe.evaluation.judgments.complete_resets too): 'all' of the family, or 'bare' only the
+-- measure of the bare trec_eval name (pf__bare_name; a name given with parameters, utility.1,-1,0,0,
+-- keeps the placeholder's value). m: normalised (parameters at their default are NULL).
 CREATE OR REPLACE TEMP MACRO pf__placeholder_zero(m, trec_params) AS
-    m['family'] IN ('NumRet', 'Unjudged')
-    OR (NOT trec_params AND m['family'] = 'Utility' AND m['weights'] IS NULL AND m['collection_size'] IS NULL)
-    OR (NOT trec_params AND m['family'] = 'RBPResid' AND m['p'] = 0.9);
+    coalesce(pf__family(m['family']).complete_reset = 'all'
+             OR (pf__family(m['family']).complete_reset = 'bare' AND NOT trec_params AND pf__bare_name(m)), false);
 
 -- The names of `measures` (a name or a list; nicknames expanded), each with its trec_eval split s
 -- (pf__trec_split: NULL when it is not a trec_eval name) and its ir_measures parts r

@@ -74,7 +74,8 @@ def _case(subject: str, cases: list[tuple[str, str]], default: str = "NULL") -> 
 # --- the measure registry as SQL ----------------------------------------------------------------
 
 _FAMILY_TYPE = ("STRUCT(key VARCHAR, cutoff VARCHAR, rel_rule VARCHAR, uses_gain BOOLEAN, \"at\" VARCHAR, aggregate VARCHAR, "
-                "value_kind VARCHAR, max_grade BIGINT, allowed VARCHAR[], params VARCHAR[], not_comparable VARCHAR)")
+                "value_kind VARCHAR, max_grade BIGINT, allowed VARCHAR[], params VARCHAR[], not_comparable VARCHAR, "
+                "complete_reset VARCHAR)")
 _FORM_TYPE = ("STRUCT(family VARCHAR, kind VARCHAR, name VARCHAR, defaults DOUBLE[], reader VARCHAR, bare_cutoff BIGINT, "
               "bare_p DOUBLE)")
 
@@ -87,7 +88,7 @@ def _family_entry(key: str) -> dict:
     return {"key": key, "cutoff": spec.cutoff, "rel_rule": spec.rel_rule, "uses_gain": spec.uses_gain, "at": spec.at,
             "aggregate": spec.aggregate, "value_kind": spec.value_kind, "max_grade": spec.max_grade,
             "allowed": allowed, "params": [p.name for p in spec.params],
-            "not_comparable": _not_comparable(spec)}
+            "not_comparable": _not_comparable(spec), "complete_reset": spec.complete_reset}
 
 
 def _not_comparable(spec) -> str | None:
@@ -203,7 +204,33 @@ def registry_sql() -> str:
         _lacking_sql(),
         _parameter_checks(),
         _parameter_defaults(),
+        _bare_name_sql(),
     ])
+
+
+def _bare_name_sql() -> str:
+    """pf__bare_name(m): whether the measure struct m (parameters at their default NULL) is the one of
+    its family's bare trec_eval name (``utility``, ``rbp_resid`` is RBPResid(p=0.9)), for the families
+    whose ``complete_reset`` is ``"bare"`` (``Measure.trec_name`` equal to the family's, as
+    ``evaluation.judgments.complete_resets`` asks); NULL for other families."""
+    cases = []
+    for key, spec in REGISTRY.items():
+        if spec.complete_reset != "bare":
+            continue
+        bare = dict(spec.trec[0].bare)
+        values = bare.pop("params", {})
+        if set(bare) - {"cutoff"} or set(values) - {p.name for p in spec.params}:
+            raise RuntimeError(f"{key}: pf__bare_name does not read the bare fields {sorted(bare)} / {sorted(values)}")
+        parts = [f"m['cutoff'] = {lit(bare['cutoff'])}" if "cutoff" in bare else "m['cutoff'] IS NULL"]
+        parts += ["m['gains'] IS NULL", "coalesce(m['gain'], 'linear') <> 'exp'"] if spec.uses_gain else []
+        for p in spec.params:
+            value = values.get(p.name, p.default)
+            value = list(value) if p.kind == "floats" else value
+            parts.append(f"m['{p.name}'] IS NULL" if value == (list(p.default) if p.kind == "floats" else p.default)
+                         else f"m['{p.name}'] = CAST({lit(value)} AS {PARAMETER_TYPES[p.name]})" if p.kind == "floats"
+                         else f"m['{p.name}'] = {lit(value)}")
+        cases.append((f"m['family'] = {lit(key)}", " AND ".join(parts)))
+    return "CREATE OR REPLACE TEMP MACRO pf__bare_name(m) AS " + _case("", cases).replace("\n", " ") + ";"
 
 
 def _lacking_sql() -> str:

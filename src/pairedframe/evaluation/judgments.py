@@ -61,15 +61,25 @@ def check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
                              f"map the grades first (e.g. pl.col('rel').clip(upper_bound={limit}))")
 
 
+def complete_resets(measure: Measure) -> bool:
+    """Whether trec_eval ``-c`` resets ``measure`` on a judged query a run lacks, by its family's
+    ``complete_reset`` (the rule the DuckDB macros read too, as ``pf_measures``' ``placeholder_zero``):
+    every measure of an ``"all"`` family (num_ret, unj_*), and of a ``"bare"`` family the one named
+    exactly the family's trec_eval name (``utility``, ``rbp_resid``, ``relstring``)."""
+    reset = measure.spec.complete_reset
+    return reset == "all" or (reset == "bare" and measure.trec_name == measure.spec.trec_name)
+
+
 def clean_up_placeholders(values: pl.DataFrame, retrieved: pl.DataFrame, measures: tuple[Measure, ...]) -> pl.DataFrame:
     """trec_eval ``-c`` scores a judged query a run lacks as a ranking of one unjudged placeholder
-    document, then resets a few values by name (trec_eval.c): num_ret and unj_* to 0, and the
-    measures named exactly ``utility`` and ``rbp_resid`` to 0 and ``relstring`` to ''. A
-    parameterised name (``utility_2,-1,0,0``, ``rbp_resid_p=0.5``, ``relstring_5``) keeps the
+    document, then resets a few values by name (trec_eval.c; :func:`complete_resets`): num_ret and
+    unj_* to 0, and the measures named exactly ``utility`` and ``rbp_resid`` to 0 and ``relstring``
+    to ''. A parameterised name (``utility_2,-1,0,0``, ``rbp_resid_p=0.5``, ``relstring_5``) keeps the
     placeholder's value, as in trec_eval. ``values``: an engine's rows; ``retrieved``: the (system,
     qid) pairs the runs have."""
-    zero = [m.name for m in measures if m.family in ("NumRet", "Unjudged") or m.trec_name in ("utility", "rbp_resid")]
-    empty = [m.name for m in measures if m.trec_name == "relstring"]
+    reset = [m for m in measures if complete_resets(m)]
+    zero = [m.name for m in reset if m.spec.value_kind == "number"]
+    empty = [m.name for m in reset if m.spec.value_kind == "text"]
     if not zero and not empty:
         return values
     keys = ["system", "qid"]

@@ -25,7 +25,8 @@ import polars as pl
 from pairedframe.checks import string_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
-from pairedframe.io.grades import INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, out_of_range, table_grades
+from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, row_out_of_range,
+                                   table_grades)
 from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
@@ -438,7 +439,7 @@ def _whole_grades(values: list) -> pl.Series:
     low, high = INT64_RANGE
     for i, v in enumerate(ints):
         if not low <= v <= high:
-            raise SchemaError(f"qrels column 'rel' row {i + 1}: {out_of_range(str(values[i]))}")
+            raise row_out_of_range(i + 1, str(values[i]))
     return pl.Series("rel", ints, dtype=pl.Int64)
 
 

@@ -43,13 +43,18 @@ def out_of_range(text: str) -> str:
     return f"relevance grade {text!r} does not fit in a 64-bit integer ({INT64_RANGE[0]} .. {INT64_RANGE[1]})"
 
 
+def row_out_of_range(row: int, text: str) -> SchemaError:
+    """The refusal of a qrels table's grade outside int64: ``row`` is 1-based, ``text`` the grade as given."""
+    return SchemaError(f"qrels column 'rel' row {row}: {out_of_range(text)}")
+
+
 def int_grades(rel: pl.Series) -> pl.Series:
     """A whole-numbered grade column as int64, refusing (naming the row) a grade outside int64."""
     values = rel.cast(pl.Int64, strict=False)
     lost = values.is_null() & rel.is_not_null()
     if lost.any():
         i = int(lost.arg_true()[0])
-        raise SchemaError(f"qrels column 'rel' row {i + 1}: {out_of_range(str(rel[i]))}")
+        raise row_out_of_range(i + 1, str(rel[i]))
     return values.rename("rel")
 
 
@@ -75,7 +80,7 @@ def table_grades(rel: pl.Series, grades: Grades) -> pl.Series:
         values = pl.select(atol(pl.lit(text.str.strip_chars()))).to_series()
         if values.is_null().any():
             i = int(values.is_null().arg_true()[0])
-            raise SchemaError(f"qrels column 'rel' row {i + 1}: {out_of_range(text[i])}")
+            raise row_out_of_range(i + 1, text[i])
         _warn_first(text, values, ~strict)
         return values.rename("rel")
     if rel.is_nan().any() or rel.is_infinite().any():

@@ -192,6 +192,7 @@ class Family:
     value_range: tuple[float, float] = UNBOUNDED
     run_independent: bool = False
     ranks_runs: bool = True
+    complete_reset: Literal["all", "bare"] | None = None
 
     @property
     def uses_rel(self) -> bool:
@@ -453,7 +454,8 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
            higher_is_better: bool = True, max_grade: int | None = None,
            examples: tuple[str, ...] = (), judgments: JudgmentsKind = "qrels", trec_named: bool = False,
            ranking_based: bool = True, value_range: tuple[float, float] = UNBOUNDED,
-           run_independent: bool = False, ranks_runs: bool = True) -> Callable:
+           run_independent: bool = False, ranks_runs: bool = True, complete_reset: Literal["all", "bare"] | None = None
+           ) -> Callable:
     """Register a measure family; decorates its polars implementation.
 
     The decorated function takes a :class:`PolarsContext` and a resolved :class:`Measure` and
@@ -472,6 +474,8 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
     depends on the judgments only (NumQ, NumRel), so two runs on the same queries never differ in it
     and comparisons leave it out.  ``ranks_runs``: a better run has a larger (or, with
     ``higher_is_better=False``, smaller) value; False for a count of what the run returned (NumRet).
+    ``complete_reset``: which of its measures trec_eval ``-c`` resets by name on a judged query a run lacks:
+    ``"all"``, or ``"bare"`` (the one named exactly the family's trec_eval name; ``evaluation.judgments``).
     """
     forms = (trec,) if isinstance(trec, TrecForm) else tuple(trec)
 
@@ -487,7 +491,7 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
             higher_is_better=higher_is_better, max_grade=max_grade, examples=examples, judgments=judgments,
             trec_named=trec_named, ranking_based=ranking_based,
             value_range=(float(value_range[0]), float(value_range[1])), run_independent=run_independent,
-            ranks_runs=ranks_runs)
+            ranks_runs=ranks_runs, complete_reset=complete_reset)
         return fn
 
     return register

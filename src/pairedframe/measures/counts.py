@@ -22,7 +22,7 @@ def num_q(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 
 @family(key="NumRet", value_range=(0.0, math.inf),
         aliases=("num_ret",), trec=TrecForm("num_ret", "single", 20), sql_file="num_ret.sql",
-        cutoff="none", aggregate="sum", rel="none", empty_value="0", ranks_runs=False)
+        cutoff="none", aggregate="sum", rel="none", empty_value="0", ranks_runs=False, complete_reset="all")
 def num_ret(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Number of retrieved documents (after the depth cut), summed over queries. Source: m_num_ret.c."""
     return per_query(ctx, pl.col("num_ret"))

@@ -44,7 +44,8 @@ def gain_levels(explicit: Iterable[int], grades: Iterable[int]) -> list[int]:
     the explicit entries (trec_eval's gain levels). Off the entries the gain grows with the grade,
     so the extremes over 0..m are at the smallest non-entry grade (0 or some e + 1) and at the
     largest non-entry grade <= m (m or some e - 1): the table lists those, not every grade up to
-    a largest grade that may be in the billions."""
+    a largest grade that may be in the billions. The DuckDB macros build the same list in SQL
+    (``pf__parameter_tables_sql``; tests/test_duckdb_macros.py compares them)."""
     explicit = set(explicit)
     occurring = {int(g) for g in grades if g is not None and g >= 0}
     top = max(occurring, default=0)

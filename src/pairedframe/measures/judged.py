@@ -10,7 +10,7 @@ from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, fa
 
 
 @family(key="Unjudged", value_range=UNIT, aliases=("unj",), trec=TrecForm("unj", "long_cutoffs", 560, (5, 10, 20)),
-        sql_file="unjudged.sql", cutoff="required", rel="none", empty_value="0")
+        sql_file="unjudged.sql", cutoff="required", rel="none", empty_value="0", complete_reset="all")
 def unjudged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Unjudged at k: documents in the top k without a grade >= 0 (not in the qrels, or a negative
     grade), divided by k; missing ranks beyond the ranking count as judged (so a ranking of 15

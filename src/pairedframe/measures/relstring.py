@@ -20,7 +20,7 @@ def _printable(measure: Measure) -> str:
 @family(key="RelString", aliases=("relstring",),
         trec=TrecForm("relstring", "params", 120, parse=_parse, printable=_printable, bare={"cutoff": 10}),
         sql_file="relstring.sql", cutoff="required", rel="none", aggregate="none", value_kind="text",
-        empty_value="''", examples=("relstring", "relstring.3"))
+        empty_value="''", examples=("relstring", "relstring.3"), complete_reset="bare")
 def relstring(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """The grades of the top k documents (trec_eval default k = 10) as a string, one character per
     rank: the grade 0-9, ``>`` above 9, ``-`` for a document not in the qrels, ``.`` for a negative

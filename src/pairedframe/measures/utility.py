@@ -24,7 +24,7 @@ def _printable(measure: Measure) -> str:
 
 
 @family(key="Utility", aliases=("utility",), trec=TrecForm("utility", "params", 170, parse=_parse, printable=_printable),
-        sql_file="utility.sql", cutoff="none",
+        sql_file="utility.sql", cutoff="none", complete_reset="bare",
         params=(Param("weights", "floats", WEIGHTS, "coefficients of a, b, c, d", length=4),
                 Param("collection_size", "int", 0, "documents in the collection (trec_eval -N)",
                       Interval(0.0))),
