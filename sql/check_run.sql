@@ -8,7 +8,7 @@ UNION ALL
 SELECT * FROM (
     SELECT 'null or NaN score (inf and -inf rank first / last, as trec_eval ranks them)', system, qid, docno,
            CAST(score AS VARCHAR), 1
-    FROM pf_run WHERE score IS NULL OR isnan(CAST(score AS DOUBLE))
+    FROM pf_run WHERE score IS NULL OR isnan(TRY_CAST(score AS DOUBLE))  -- TRY: a text score is refused by its type
     ORDER BY system, qid, docno LIMIT 1)
 UNION ALL
 SELECT * FROM (

@@ -397,6 +397,19 @@ def test_bad_tables_through_the_macros_name_the_problem(con):
         con.sql("SELECT * FROM pf_evaluate('ok_run', 'half_qrels', 'AP', tables := true)").fetchall()
 
 
+@pytest.mark.parametrize("macro", ["pf_evaluate('{run}', 'ok_qrels', 'RR', tables := true)",
+                                   "pf_compare('{run}', 'ok_qrels', 'RR', baseline := 's', tables := true)"])
+def test_a_text_score_that_is_no_number_is_refused_by_its_type_in_the_macros_not_by_a_cast_error(con, macro):
+    """A VARCHAR score 'high' failed in the NaN check's cast (DuckDB's ConversionException, naming no
+    table) before the column-type message could be chosen; '1.5' as text got the type message."""
+    con.sql("CREATE OR REPLACE TEMP TABLE ok_qrels AS SELECT '1' AS qid, 'x' AS docno, 1 AS rel")
+    for text in ("high", "1.5"):
+        con.sql(f"CREATE OR REPLACE TEMP TABLE text_run AS SELECT 's' AS system, '1' AS qid, 'x' AS docno, "
+                f"'{text}' AS score")
+        with pytest.raises(duckdb.InvalidInputException, match=r"run table: column score is VARCHAR; it must be a number"):
+            con.sql("SELECT * FROM " + macro.format(run="text_run")).fetchall()
+
+
 def _duckdb_shell() -> str:
     found = shutil.which("duckdb") or str(Path(sys.executable).parent / "duckdb")
     if not Path(found).is_file():
