@@ -233,6 +233,21 @@ def test_bad_inputs():
         compare_segments(per_query, segs, baseline="A", family_by="nope", test="t")
 
 
+def test_segments_given_as_a_file_path_equal_the_same_table(tmp_path):
+    """The CLI's --segments took a file, compare_segments refused the same path."""
+    per_query, segs = _data(n_q=60)
+    segs = segs.with_columns(pl.col("qid").str.replace("q", "0"))      # ids like 007 must stay text
+    per_query = per_query.with_columns(pl.col("qid").str.replace("q", "0"))
+    expected = _quiet(compare_segments, per_query, segs, baseline="A", n_resamples=999)
+    segs.write_csv(tmp_path / "segments.csv")
+    segs.write_parquet(tmp_path / "segments.parquet")
+    for path in (tmp_path / "segments.csv", str(tmp_path / "segments.parquet")):
+        got = _quiet(compare_segments, per_query, path, baseline="A", n_resamples=999)
+        assert got.equals(expected), path
+    with pytest.raises(FileNotFoundError, match="missing.csv"):
+        compare_segments(per_query, tmp_path / "missing.csv", baseline="A")
+
+
 def test_forest_plot_writes_file(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     from pairedframe.report import forest

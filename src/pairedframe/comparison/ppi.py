@@ -204,7 +204,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         System A.
     systems, measures : str or sequence, optional
         Default: every other system / every measure.
-    segments : table, optional
+    segments : table or path, optional
         ``qid, segment_set, segment`` (as :func:`compare_segments`); default one segment
         ``("all", "all")``.
     proxy, gold : str

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import warnings
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,6 +25,7 @@ from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.verdicts import warn_skewed_segments, zero_spread_disagreement
 from pairedframe.checks import near_miss_hint, sample, string_ids
 from pairedframe.io.convert import to_polars
+from pairedframe.io.results import read_one
 from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
                                user_stacklevel)
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
@@ -35,7 +38,10 @@ __all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_
 
 
 def as_segments(segments: Any) -> pl.DataFrame:
-    """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column."""
+    """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column.
+    A path is read as the CLI's ``--segments`` reads it (CSV/TSV, Parquet, Arrow, JSON; ids as text)."""
+    if isinstance(segments, (str, os.PathLike)):
+        segments = read_one(Path(segments))
     _refuse_query_mapping(segments)
     segments = to_polars(segments, "segment table")
     missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]

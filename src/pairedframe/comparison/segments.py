@@ -263,9 +263,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         relation or a Spark DataFrame is analysed in its engine, streams included, same result
         (:mod:`pairedframe.comparison.by_join_segments`); ``segments`` may then be a Spark DataFrame.
         A path (or list of paths) is read with :func:`pairedframe.read_results`.
-    segments : table
-        ``qid, segment_set, segment`` (polars, pandas, DuckDB relation or a dict of columns); one row
-        per (query, segment) membership.  A query may belong to several segment sets (and segments);
+    segments : table or path
+        ``qid, segment_set, segment`` (polars, pandas, DuckDB relation, a dict of columns, or a CSV /
+        TSV / Parquet / Arrow / JSON file, as the CLI's ``--segments``); one row per (query, segment) membership.  A query may belong to several segment sets (and segments);
         queries absent from it are in no segment. A dict ``{qid: segment}`` is refused (no segment set).
     baseline : str
         System ``a``; deltas are ``b - a``.
