@@ -45,6 +45,8 @@ def test_run_given_as_qrels_suggests_swapped_arguments(files):
     ("qid,docno,score\n1,d1,2.0\n", "it looks like CSV"),
     ('[{"qid": "1", "docno": "d1"}]\n', "it looks like JSON"),
     ("<html><body>404</body></html>\n", "it looks like XML or HTML"),
+    ("qid\tdocno\tscore\n1\td1\t2.0\n", "it looks like a table's header, not TREC text: pass the table file"),
+    ("system qid docno rel\n", "it looks like a table's header"),
 ])
 @pytest.mark.parametrize("what", ["run", "qrels"])
 def test_text_that_is_not_trec_names_the_argument_and_what_it_looks_like(tmp_path, text, looks, what):

@@ -236,6 +236,9 @@ def _looks_like(line: str, what: str) -> str:
         return "; it looks like XML or HTML, not TREC text"
     if "," in line and n < 4:
         return "; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)"
+    if {"qid", "docno"} <= {f.lower() for f in fields}:
+        return (f"; it looks like a table's header, not TREC text: pass the table file to pf.evaluate / the CLI, "
+                f"which read .csv / .tsv / .parquet {what} tables")
     if what == "run" and n == 4 and re.fullmatch(NUMBER, fields[3]):
         return f"; it looks like a qrels line (qid iter docno rel): {SWAPPED_HINT}"
     if what == "qrels" and n >= 6 and re.fullmatch(NUMBER, fields[3]) and re.fullmatch(NUMBER, fields[4]):
