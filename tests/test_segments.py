@@ -189,6 +189,17 @@ def test_min_discoveries_is_null_when_no_number_of_segments_at_the_floor_would_b
     assert none["min_discoveries"].null_count() == none.height and none["resolution_limited"].all()
 
 
+def test_min_discoveries_is_null_on_a_segment_of_one_query_which_has_no_test():
+    """A one-query segment (no p-value) printed min_discoveries 0 beside its null p-values."""
+    per_query, _ = _data(n_q=30)
+    segs = pl.DataFrame({"qid": [f"q{i:03d}" for i in range(30)], "segment_set": "x",
+                         "segment": ["one"] + ["rest"] * 29})
+    r = _quiet(compare_segments, per_query, segs, baseline="A", systems="B", measures="m1", n_resamples=999)
+    one, rest = r.filter(pl.col("segment") == "one").row(0, named=True), r.filter(pl.col("segment") == "rest")
+    assert one["pvalue"] is None and one["min_discoveries"] is None
+    assert rest["min_discoveries"].to_list() == [1]
+
+
 def test_small_sample_warning_is_collected_once():
     per_query, segs = _data(n_q=100)
     with warnings.catch_warnings(record=True) as caught:

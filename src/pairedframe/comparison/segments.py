@@ -336,7 +336,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         while ``p < 1 - confidence_level``, or the reverse) why, in the words of :func:`compare`'s ``verdict_note``.  ``small_sample`` is ``n_queries < MIN_QUERIES``.  ``min_discoveries`` is the least number of segments of the family that must
         reach the smallest attainable p-value before ``correction`` can reject any (1 for the
         t-test); null when even the whole family at that p-value could not be rejected (Holm: family
-        size times the smallest p-value above the level; BH: more than the family would be needed).  ``resolution_limited`` is true for a row that is not ``significant`` and would not be
+        size times the smallest p-value above the level; BH: more than the family would be needed), and
+        on a segment of one query (no test).  ``resolution_limited`` is true for a row that is not ``significant`` and would not be
         even if its p-value were the smallest its test can give (``2/2^n`` two-sided exact, ``1/(B+1)``
         Monte Carlo), the other p-values of its family as they are: more queries or resamples (or
         ``test="t"``), not a larger effect, would be needed.  It is never true where ``significant``
