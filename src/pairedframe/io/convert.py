@@ -151,7 +151,7 @@ def _dicts_in_a_list(records: list, what: str) -> str:
     value = "score" if what == "run" else "grade"
     if all(isinstance(r, Mapping) and r and all(isinstance(v, Mapping) for v in r.values()) for r in records):
         if what == "run":
-            return (f"cannot read runs from a list of dicts: give several dict runs as one dict "
+            return ("cannot read runs from a list of dicts: give several dict runs as one dict "
                     f"keyed by system, {{system: {{qid: {{docno: score}}}}}}, e.g. "
                     f"{{'bm25': run_1, 'rerank': run_2}} (a list holds paths or tables)")
         return (f"cannot read the {what} from a list of dicts: pass one dict {{qid: {{docno: "
