@@ -152,8 +152,8 @@ def _dicts_in_a_list(records: list, what: str) -> str:
     if all(isinstance(r, Mapping) and r and all(isinstance(v, Mapping) for v in r.values()) for r in records):
         if what == "run":
             return ("cannot read runs from a list of dicts: give several dict runs as one dict "
-                    f"keyed by system, {{system: {{qid: {{docno: score}}}}}}, e.g. "
-                    f"{{'bm25': run_1, 'rerank': run_2}} (a list holds paths or tables)")
+                    "keyed by system, {system: {qid: {docno: score}}}, e.g. "
+                    "{'bm25': run_1, 'rerank': run_2} (a list holds paths or tables)")
         return (f"cannot read the {what} from a list of dicts: pass one dict {{qid: {{docno: "
                 f"{value}}}}} (merge the judgments first)")
     return (f"cannot read a {what} from a list of dicts: pass a dict {{qid: {{docno: {value}}}}}, or rows as a "
