@@ -82,6 +82,31 @@ def test_rank_agreement_accepts_judgment_sets_and_checks_names():
         pf.rank_agreement(js, measure="AP")
 
 
+def test_rank_agreement_of_a_table_with_a_judgments_column_against_the_judgment_sets(tmp_path):
+    """docs/guide/inputs.md lists rank_agreement among the readers of per-query tables and paths: the
+    per_query of evaluate_judgment_sets (a table, or its CSV) is read as the judgment sets themselves."""
+    run = pl.DataFrame({"system": [s for s in "wxyz" for _ in range(8)],
+                        "qid": [str(q) for _ in range(4) for q in range(4) for _ in range(2)],
+                        "docno": ["d1", "d2"] * 16, "score": np.random.default_rng(0).uniform(size=32)})
+    q1 = pl.DataFrame({"qid": [str(q) for q in range(4) for _ in range(2)], "docno": ["d1", "d2"] * 4,
+                       "rel": [1, 0, 0, 1, 1, 1, 0, 1]})
+    js = pf.evaluate_judgment_sets(run, {"nist": q1, "llm": q1.with_columns(rel=pl.Series([1, 1, 0, 1, 0, 1, 0, 0]))},
+                                   "AP")
+    path = tmp_path / "sets.csv"
+    js.per_query.write_csv(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for order in (None, ("llm", "nist")):
+            want = pf.rank_agreement(js, measure="AP", judgments=order)
+            for given in (js.per_query, str(path)):
+                got = pf.rank_agreement(given, measure="AP", judgments=order)
+                assert got.names == want.names and got.table.equals(want.table)
+    with pytest.raises(ValueError, match=r"`judgments` must name two .*\['nist', 'llm'\]"):
+        pf.rank_agreement(js.per_query, measure="AP", judgments=("nist", "gold"))
+    with pytest.raises(TypeError, match="or a per-query table with a `judgments` column"):
+        pf.rank_agreement(js.evaluations["nist"], measure="AP")
+
+
 def test_rank_agreement_warns_about_dropped_systems_and_queries():
     a = _per_query({"s1": 0.5, "s2": 0.4, "s3": 0.3})
     b = _per_query({"s1": 0.5, "s2": 0.4, "s4": 0.3})

@@ -121,3 +121,17 @@ def test_records_that_are_not_namedtuples_or_mixed_are_refused():
         pf.as_qrels([Qrel("1", "d1", 1, "0"), ScoredDoc("1", "d1", 1.0)])
     with pytest.raises(SchemaError, match="iterator yielded no record"):
         pf.as_qrels(iter([]))
+
+
+def test_a_list_of_dict_runs_or_qrels_says_to_key_the_runs_by_system():
+    """pytrec_eval-style dicts in a list were called 'records that must be namedtuples'; several dict runs
+    are one dict keyed by system (evaluate's docstring), which evaluates them."""
+    run_1, run_2, qrels = {"q1": {"d1": 2.0, "d2": 1.0}}, {"q1": {"d1": 1.0, "d2": 2.0}}, {"q1": {"d1": 1}}
+    with pytest.raises(TypeError, match=r"several dict runs as one dict keyed by system, \{system: \{qid"):
+        pf.evaluate([run_1, run_2], qrels, "AP")
+    with pytest.raises(TypeError, match=r"qrels from a list of dicts: pass one dict \{qid: \{docno: grade\}\}"):
+        pf.evaluate(run_1, [qrels, qrels], "AP")
+    with pytest.raises(TypeError, match=r"rows as a table, e.g. polars.DataFrame\(rows\)"):
+        pf.as_run([{"qid": "q1", "docno": "d1", "score": 1.0}], system="s")
+    keyed = pf.evaluate({"bm25": run_1, "rerank": run_2}, qrels, "AP").per_query.sort("system")
+    assert keyed["system"].to_list() == ["bm25", "rerank"] and keyed["value"].to_list() == [1.0, 0.5]

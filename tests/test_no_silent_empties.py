@@ -230,3 +230,26 @@ def test_analyze_on_a_summary_only_csv_says_per_query_values_are_needed(tmp_path
                               str(_summary_only_csv(tmp_path))])
     assert res.exit_code == 2, res.output
     assert "only summary rows" in res.stderr and "pairedframe evaluate -q" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize("call, error, fragment", [
+    (lambda: pf.evaluate(RUN, QRELS, []), ValueError, "`measures` is empty"),
+    (lambda: pf.evaluate(RUN, QRELS, iter([])), ValueError, "`measures` is empty"),
+    (lambda: pf.evaluate(RUN, QRELS, None), TypeError, "`measures` is None"),
+    (lambda: pf.evaluate_judgment_sets(RUN, {"proxy": QRELS, "gold": QRELS}, []), ValueError, "`measures` is empty"),
+    (lambda: pf.evaluate_judgment_sets(RUN, {"proxy": QRELS}, None), TypeError, "`measures` is None"),
+    (lambda: pf.parse_measures(None), TypeError, "`names` must be"),
+])
+def test_evaluate_refuses_empty_or_none_measures_naming_the_argument(call, error, fragment):
+    with pytest.raises(error, match=fragment):
+        call()
+
+
+def test_runid_alone_stays_an_evaluation_without_measures():
+    ev = pf.evaluate(RUN, QRELS, ["runid"])
+    assert ev.per_query.is_empty() and ev.measures == () and ev.systems == ["a", "b"]
+
+
+def test_an_iterator_of_measures_is_read_once_for_every_judgment_set():
+    js = pf.evaluate_judgment_sets(RUN, {"proxy": QRELS, "gold": QRELS}, iter(["AP"]))
+    assert js.per_query.group_by("judgments").len().sort("judgments")["len"].to_list() == [4, 4]

@@ -267,6 +267,38 @@ def test_table_alpha_follows_the_confidence_level_against_compare(per_query):
     assert "90% t interval" in given.caption and "α = 0.1;" in given.caption   # the comparison's level, both
 
 
+def _bh_apart_from_holm() -> pl.DataFrame:
+    """A baseline and four systems over 30 queries where one system is significant at alpha 0.1 after BH
+    but not after Holm (asserted by the test that uses it)."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for q in range(30):
+        base = rng.uniform(0, 1)
+        rows.append(("UNH_bm25", str(q), "AP", base))
+        rows += [(s, str(q), "AP", base + effect + rng.normal(0, 0.12))
+                 for s, effect in [("a", 0.05), ("b", 0.06), ("c", 0.07), ("d", 0.0)]]
+    return pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+
+
+def test_table_marks_follow_the_correction_of_a_given_comparison_against_its_verdicts():
+    """A BH comparison marks by BH (as its level sets alpha), the caption names BH; an explicit correction wins."""
+    data = _bh_apart_from_holm()
+    cmp = pf.compare(data, baseline="UNH_bm25", correction="bh", confidence_level=0.9, n_resamples=999, seed=0)
+    assert cmp.filter((pl.col("pvalue_bh") < 0.1) & (pl.col("pvalue_holm") >= 0.1)).height > 0
+    t = pf.results_table(data, comparison=cmp)
+    marks = {(s, m): x for s, m, x in t.table.select("system", "measure", "marks").iter_rows()}
+    for row in cmp.iter_rows(named=True):                 # the oracle: the comparison's own verdicts
+        assert marks[(row["system"], row["measure"])] == {"better": "†", "worse": "‡"}.get(row["verdict"], "")
+    assert "Benjamini-Hochberg" in t.caption and "Holm" not in t.caption and "α = 0.1;" in t.caption
+    holm = pf.results_table(data, comparison=cmp, correction="holm")
+    for row in cmp.iter_rows(named=True):
+        want = ("†" if row["delta"] > 0 else "‡") if row["pvalue_holm"] < 0.1 else ""
+        assert holm.table.filter(pl.col("system") == row["system"])["marks"][0] == want
+    assert "Holm-adjusted" in holm.caption and holm.table["marks"].to_list() != t.table["marks"].to_list()
+    computed = pf.results_table(data, baseline="UNH_bm25", correction="bh", confidence_level=0.9, n_resamples=999, seed=0)
+    assert computed.table["marks"].to_list() == t.table["marks"].to_list()
+
+
 def test_table_command_confidence_level_sets_alpha_and_interval():
     qrels, runs = pf.example.example_paths()
     base = pf.io.system_name_from_path(runs[0])

@@ -120,7 +120,8 @@ _EVALUATE_PARAMS = {
     "depth": ((0, -1, 1.5), r"depth"),
     "rel_level": ((-1, 1.5), r"rel_level"),
     "score_precision": (("float16",), r"score_precision"),
-    "measures": ((["P@0"], ["nDCG@-1"], ["RBP(p=1.5)"], ["R@0.5"]), r"P@0|nDCG@-1|RBP|R@0\.5|cutoff|\bp\b"),
+    "measures": ((["P@0"], ["nDCG@-1"], ["RBP(p=1.5)"], ["R@0.5"], [], None, 3),
+                 r"P@0|nDCG@-1|RBP|R@0\.5|cutoff|\bp\b|`measures` (is empty|is None|must be)"),
 }
 _CLI_EVAL_PARAMS = {
     "-M": (("0", "-1"), r"-M|--depth|depth"),

@@ -176,10 +176,32 @@ def _resolve_inputs(a: Any, b: Any, judgments: Any) -> tuple[pl.DataFrame, pl.Da
         return (pq.filter(pl.col("judgments") == ref).drop("judgments"),
                 pq.filter(pl.col("judgments") == other).drop("judgments"), (ref, other))
     if b is None:
-        raise TypeError("rank_agreement needs two evaluations `a` and `b`, or judgment sets as `a`")
+        return _judgment_sets_table(a, judgments)
     if judgments is not None:
         raise TypeError("`judgments` applies only when `a` is the result of evaluate_judgment_sets")
     return _per_query(a, "a"), _per_query(b, "b"), ("a", "b")
+
+
+def _judgment_sets_table(a: Any, judgments: Any) -> tuple[pl.DataFrame, pl.DataFrame, tuple[str, str]]:
+    """``a`` alone: a per-query table (or path) with a ``judgments`` column, as evaluate_judgment_sets'
+    ``per_query``, split into the (reference, other) sets ``judgments`` names (default: its two sets)."""
+    if isinstance(a, bytes) or a is None:
+        raise TypeError(f"`a` must be an Evaluation, a per-query table or judgment sets; got {type(a).__name__}")
+    try:
+        frame = as_frame(a)
+    except (SchemaError, InsufficientSampleError, TypeError) as exc:
+        raise type(exc)(f"`a`: {exc}") from exc
+    if "judgments" not in frame.columns:
+        raise TypeError("rank_agreement needs two evaluations `a` and `b`; or, as `a` alone, judgment sets: an "
+                        "evaluate_judgment_sets result or a per-query table with a `judgments` column (the "
+                        "two sets to compare named with judgments=(reference, other))")
+    present = frame["judgments"].cast(pl.String).unique(maintain_order=True).to_list()
+    names = [str(n) for n in judgments] if judgments is not None and not isinstance(judgments, str) else present
+    if len(names) != 2 or len(set(names)) != 2 or any(n not in present for n in names):
+        raise ValueError(f"`judgments` must name two judgment sets (reference, other) of the table's judgments "
+                         f"column; the sets are {present}, got {judgments!r}")
+    sets = [frame.filter(pl.col("judgments").cast(pl.String) == n).drop("judgments") for n in names]
+    return _per_query(sets[0], "a"), _per_query(sets[1], "a"), (names[0], names[1])
 
 
 def _measure_name(measure: str, *frames: pl.DataFrame) -> str:
@@ -288,13 +310,14 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     a, b : Evaluation, per-query table or path
         ``system, qid, measure, value`` (e.g. the same runs under NIST and under LLM qrels); ``a``
         is the reference ranking for tau_AP.  Or ``a`` a
-        :class:`~pairedframe.evaluation.JudgmentSetsEvaluation` and ``b`` omitted.
+        :class:`~pairedframe.evaluation.JudgmentSetsEvaluation`, or a per-query table (or path)
+        with a ``judgments`` column (as its ``per_query``), and ``b`` omitted.
         A path (or list of paths) is read with :func:`pairedframe.read_results`.
     measure : str
         Measure name as in the ``measure`` column (``"nDCG@10"``; trec_eval names are resolved).
     judgments : (str, str), optional
         With judgment sets as ``a``: the (reference, other) set names; default the two sets when
-        there are exactly two.
+        there are exactly two (in a table: in order of appearance).
     systems : sequence of str, optional
         Systems to rank (default: every system measured in both).
     interval : {"jackknife", "percentile"}, default "jackknife"

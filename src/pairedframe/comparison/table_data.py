@@ -200,7 +200,7 @@ def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> li
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None, *, measures: Any = None,
-                       systems: Any = None, judgments: str | None = None, correction: str = "holm",
+                       systems: Any = None, judgments: str | None = None, correction: str | None = None,
                        ci: str | None = None, confidence_level: float | None = None,
                        digits: int = 3, all_pairs: bool | None = None) -> TableData:
     """Means, intervals, marks and places of a results table (see the module docstring).
@@ -217,9 +217,13 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         Columns and rows, in order (default: all, in order of appearance).
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several (the caption names it).
-    correction : {"holm", "bh", "none", "tukey"}, default "holm"
+    correction : {"holm", "bh", "none", "tukey"}, optional
         Which p-value column decides significance (``"tukey"``: ``pvalue_max_tukey_raw`` of an
         all-pairs comparison, the randomised Tukey HSD and the pair's own test both rejecting).
+        Default: the comparison's own correction (its ``verdict_on`` column: a ``correction="bh"``
+        comparison marks by ``pvalue_bh``), as its level sets ``alpha``; ``"holm"`` for a comparison
+        without ``verdict_on``.  One given explicitly wins: it reads that column of the comparison
+        (every correction of the same family is there; the caption names the one used).
     ci : {None, "halfwidth", "range"}
         Show the t interval of each mean over its queries as ``± half-width`` or ``[low, high]``
         (needs ``data``).  Intervals stay inside the measure's range (:attr:`pairedframe.measures.Measure.
@@ -257,6 +261,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     per_query, eval_settings, measure_order, judgment_set = _per_query_and_settings(data, judgments)
     if comparison is not None:
         judgment_set, confidence_level = _comparison_defaults(comparison, judgment_set, confidence_level)
+        correction = _comparison_correction(comparison) if correction is None else correction
+    correction = "holm" if correction is None else correction
     confidence_level = 0.95 if confidence_level is None else confidence_level
     if per_query is not None:
         require_rows(per_query, what="the per-query table", why="no (system, qid, measure, value) row")
@@ -292,7 +298,7 @@ def _check_table_options(data: Any, comparison: Any, measures: Any, correction: 
     """results_table's options checked once, before any table is read (errors name the argument)."""
     if data is None and comparison is None:
         raise ValueError("results_table needs an evaluation, a comparison, or both")
-    if correction not in CORRECTIONS:
+    if correction is not None and correction not in CORRECTIONS:
         raise ValueError(f"`correction` must be one of {sorted(CORRECTIONS)}, got {correction!r}")
     if correction == "tukey" and comparison is None:
         raise ValueError("correction='tukey' is the Tukey HSD test of all pairs: compare with pairs='all' "
@@ -321,6 +327,18 @@ def _comparison_defaults(comparison: pl.DataFrame, judgment_set: str | None, con
     if confidence_level is None and "confidence_level" in comparison.columns and comparison.height:
         confidence_level = float(comparison["confidence_level"][0])
     return judgment_set, confidence_level
+
+
+def _comparison_correction(comparison: pl.DataFrame) -> str:
+    """The correction behind the comparison's verdicts (its ``verdict_on`` column), ``"holm"`` without one."""
+    if "verdict_on" not in comparison.columns or not comparison.height:
+        return "holm"
+    by_column = {column: name for name, column in CORRECTIONS.items()}
+    used = comparison["verdict_on"].drop_nulls().unique().to_list()
+    if len(used) > 1:
+        raise ValueError(f"`comparison` mixes corrections (verdict_on: {sorted(used)}); pass `correction=` "
+                         f"to choose the one that marks the table, one of {sorted(CORRECTIONS)}")
+    return by_column.get(used[0], "holm") if used else "holm"
 
 
 @dataclass

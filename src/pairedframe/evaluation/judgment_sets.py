@@ -11,6 +11,7 @@ import polars as pl
 from pairedframe.errors import EmptyResultError
 from pairedframe.evaluation.pipeline import evaluate
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
+from pairedframe.evaluation.trec_text import measures_argument
 from pairedframe.measures import Measure
 
 __all__ = ["JudgmentSetsEvaluation", "evaluate_judgment_sets", "evaluate_judgment_sets_leaving_out"]
@@ -143,9 +144,9 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     Raises
     ------
     TypeError
-        ``judgments`` is not a non-empty mapping.
+        ``judgments`` is not a non-empty mapping; ``measures`` is None (as :func:`pairedframe.evaluate`).
     ValueError
-        Two names that are equal as strings.
+        Two names that are equal as strings; ``measures`` is empty.
     InputFormatError, SchemaError, DuplicateError, UnknownMeasureError
         As :func:`pairedframe.evaluate`.
     EmptyResultError
@@ -200,6 +201,7 @@ def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], m
         raise ValueError(f"judgment-set names must be distinct as strings, got {list(judgments)}")
     if not required or any(n not in judgments for n in required):
         raise ValueError(f"`required` must name at least one of the judgment sets {list(judgments)}, got {required!r}")
+    measures = measures_argument(measures)  # refused once, and an iterator read once for every set
     evaluations, left_out = {}, {}
     for name, qrels in judgments.items():
         try:

@@ -23,7 +23,7 @@ from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docno
 from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
                                               warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
-from pairedframe.evaluation.trec_text import split_runid
+from pairedframe.evaluation.trec_text import measures_argument, split_runid
 from pairedframe.io.convert import as_run, run_mapping_layout, system_names_runs_error
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
@@ -325,7 +325,10 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         No run shares a judged query with the qrels (nothing to evaluate; also with ``complete=True``,
         where every value would be 0: a run and qrels of different collections or years).
     ValueError
-        Bad option values, or measures of another judgments format than ``judgments_format``.
+        Bad option values, an empty ``measures``, or measures of another judgments format than
+        ``judgments_format``.
+    TypeError
+        ``measures`` is None or not a name, Measure or iterable of them.
 
     Warns
     -----
@@ -356,7 +359,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     if not isinstance(judged_only, bool):
         raise ValueError(f"judged_only must be True or False, got {judged_only!r}")
     _check_system_names_one_run(run, system)
-    names, trec_runid = split_runid(measures)
+    names, trec_runid = split_runid(measures_argument(measures))
     runid_only = isinstance(names, list) and not names  # the runs are read for their names and tags only
     resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only)
                                    for m in parse_measures(["num_q"] if runid_only else names)))

@@ -15,6 +15,24 @@ from pairedframe.measures import RUNID_NICKNAMES
 if TYPE_CHECKING:
     from pairedframe.measures import Measure
 
+def measures_argument(measures: Any) -> Any:
+    """``measures`` as :func:`pairedframe.evaluate` takes it, an iterable read once into a list; None,
+    another type or an empty iterable refused naming the argument (``[]`` once gave an empty evaluation
+    silently; ``["runid"]`` alone stays an evaluation without measures, as documented)."""
+    example = "e.g. ['nDCG@10', 'AP'], or 'official' (the default: trec_eval's set)"
+    if measures is None:
+        raise TypeError(f"`measures` is None: pass measure names, {example}")
+    if isinstance(measures, str) or type(measures).__module__.split(".")[0] in ("pairedframe", "ir_measures"):
+        return measures                      # one name, Measure or ir_measures measure object
+    if not isinstance(measures, Iterable) or isinstance(measures, Mapping):
+        raise TypeError(f"`measures` must be a measure name or a list of them, {example}; "
+                        f"got {type(measures).__name__}")
+    items = list(measures)
+    if not items:
+        raise ValueError(f"`measures` is empty: name at least one measure, {example}")
+    return items
+
+
 def split_runid(measures: Any) -> tuple[Any, bool]:
     """``measures`` (as :func:`pairedframe.evaluate` takes them) without the name ``runid``, and whether
     trec_eval, given these names, prints the ``runid`` line: for its default set (``official``),

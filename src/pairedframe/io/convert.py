@@ -146,6 +146,21 @@ def _table_as_polars(obj: Any, *, nan_to_null: bool = True) -> pl.DataFrame | pl
     return None
 
 
+def _dicts_in_a_list(records: list, what: str) -> str:
+    """What to pass instead of a list of dicts: nested dicts (pytrec_eval's layout) are one run or qrels
+    each, and several runs are one dict keyed by system; flat dicts are rows of a table."""
+    value = "score" if what == "run" else "grade"
+    if all(isinstance(r, Mapping) and r and all(isinstance(v, Mapping) for v in r.values()) for r in records):
+        if what == "run":
+            return ("cannot read runs from a list of dicts: give several dict runs as one dict "
+                    "keyed by system, {system: {qid: {docno: score}}}, e.g. "
+                    "{'bm25': run_1, 'rerank': run_2} (a list holds paths or tables)")
+        return (f"cannot read the {what} from a list of dicts: pass one dict {{qid: {{docno: "
+                f"{value}}}}} (merge the judgments first)")
+    return (f"cannot read a {what} from a list of dicts: pass a dict {{qid: {{docno: {value}}}}}, or rows as a "
+            f"table, e.g. polars.DataFrame(rows)")
+
+
 def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
     """A table of namedtuple records, one column per field (None when ``obj`` is not iterable):
     ir_datasets' ``qrels_iter()`` / ``scoreddocs_iter()`` (or a dataset that has them) and
@@ -160,6 +175,8 @@ def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
         raise SchemaError(f"the {what} is empty: its iterator yielded no record")
     kind = type(records[0])
     fields = getattr(kind, "_fields", None)
+    if isinstance(records[0], Mapping):
+        raise TypeError(_dicts_in_a_list(records, what))
     if not fields:
         raise TypeError(f"cannot read a {what} from an iterable of {kind.__name__}; records must be namedtuples "
                         f"such as ir_measures' Qrel / ScoredDoc or ir_datasets' TrecQrel / GenericScoredDoc")

@@ -327,7 +327,8 @@ def _refuse_rendering_options(options: dict[str, Any]) -> None:
 @renamed_keywords(**OLD_LEVEL_AND_SEED)
 def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
                   pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
-                  correction: str = "holm", ci: str | None = None, confidence_level: float | None = None, digits: int = 3, title: str | None = None,
+                  correction: str | None = None, ci: str | None = None, confidence_level: float | None = None,
+                  digits: int = 3, title: str | None = None,
                   **compare_options: Any) -> ResultsTable:
     """The results table of a paper: rows = systems, columns = measures, with significance marks.
 
@@ -348,10 +349,15 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         ``name (baseline)`` in every format (not for ``pairs="all"``, which has none).
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several; the caption names it.
-    correction : {"holm", "bh", "none", "tukey"}, default "holm"
+    correction : {"holm", "bh", "none", "tukey"}, optional
         The p-values deciding significance; ``"tukey"``: the randomised Tukey HSD of an all-pairs
         comparison where the pair's own test also rejects (``pvalue_max_tukey_raw``; the Tukey HSD
-        alone assumes systems exchangeable within a query).
+        alone assumes systems exchangeable within a query).  Default: a given ``comparison``'s own
+        correction (``pf.compare(..., correction="bh")`` marks by its BH-adjusted p-values, as its
+        level sets ``alpha``), else ``"holm"``.  Given explicitly, it wins: the marks read that
+        column of the comparison (compare computes Holm, BH and raw p-values over the same family),
+        and the comparison computed from ``baseline=``/``pairs=`` uses it for its verdicts.  The
+        caption names the correction used.
     ci : {None, "halfwidth", "range"}
         Show each mean's t interval as ``± half-width`` or ``[low, high]``.
     confidence_level : float, optional
@@ -415,8 +421,9 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             raise ValueError(f"correction='tukey' with alternative={alternative!r}: the randomised Tukey HSD is "
                              "two-sided (it tests the largest absolute difference), so no cell could be marked; use "
                              "correction='holm' or 'bh', or alternative='two-sided'")
+        verdicts = correction if correction in ("holm", "bh", "none") else "holm"  # tukey: marks only
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
-                             confidence_level=level, **compare_options)
+                             confidence_level=level, correction=verdicts, **compare_options)
         # Known here, not guessed from the pairs: two baselines among three systems compare every pair too.
         all_pairs = pairs is not None
     elif compare_options:
