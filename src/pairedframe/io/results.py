@@ -1,6 +1,7 @@
-"""Read per-query result tables (Parquet, CSV/TSV, JSON/NDJSON) written by pairedframe or another harness.
+"""Read per-query result tables (Parquet, CSV/TSV, JSON/NDJSON) written by pairedframe or another harness,
+and trec_eval's own text output (``trec_eval -q``, :mod:`pairedframe.io.trec_eval_output`).
 
-Two layouts are accepted, told apart by their columns:
+Two table layouts are accepted, told apart by their columns:
 
 - per-query values: ``system, qid, measure, value`` plus optional key columns (``dataset``,
   ``cluster``, ...), e.g. ``Evaluation.per_query`` written with ``write_parquet``;
@@ -24,6 +25,7 @@ import polars as pl
 from pairedframe.io.convert import to_polars
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
+from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import InputFormatError, SchemaError
 from pairedframe.tables import refuse_aliases_beside
@@ -44,7 +46,7 @@ _VALUE_COLUMNS = ("system", "qid", "measure", "value", "summary")
 SUMMARY_QID = "all"
 #: What a table of summary rows only lacks, and how to get it (the tail of the errors that refuse one).
 PER_QUERY_HINT = ("per-query values are needed, one row per query: write them with "
-                  "`pairedframe evaluate -q -f csv` (trec_eval's own text output is not a table)")
+                  "`pairedframe evaluate -q` (or trec_eval -q)")
 
 
 def drop_flagged_summary_rows(frame: pl.DataFrame) -> pl.DataFrame:
@@ -147,6 +149,8 @@ def read_one(path: Path) -> pl.DataFrame:
         detected = detect_format(path, what="results")   # the first bytes decide, not the extension
         if detected == "arrow":
             return _text_ids(read_table_file(path, what="results", fmt="arrow"), str(path))
+        if detected == "trec" and is_trec_eval_output(path):
+            return read_trec_eval_output(path, system_name_from_results_path(path))
         if detected != "trec" or kind is None:
             kind = detected if detected != "trec" else None
     if kind is None:
@@ -200,7 +204,11 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     ----------
     paths : path or iterable of paths
         ``.parquet``/``.pq``, ``.csv``, ``.tsv``/``.txt`` (tab-separated with a header), ``.json`` (an
-        array of records) or ``.jsonl``/``.ndjson``; see the module docstring for the two layouts.
+        array of records) or ``.jsonl``/``.ndjson``; see the module docstring for the two layouts. A
+        text file of trec_eval's output (``trec_eval -q``, ``pairedframe evaluate -q -f trec``; any
+        name) is read as its per-query lines: measures under trec_eval's names, text values
+        (``runid``, ``relstring``) and the summary (``all``) lines left out, the system named by a
+        ``# run:`` line or after the file.
     ks : iterable of int, default (1, 5, 10)
         Cutoffs of the ``hit@k`` measures derived from first-hit-rank exports.
 

@@ -371,8 +371,7 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
     if isinstance(names, (str, Measure)):
         names = [names]
     if not isinstance(names, Iterable):
-        raise TypeError(f"`names` must be a measure name or an iterable of them, e.g. ['nDCG@10', 'AP'], "
-                        f"got {type(names).__name__}")
+        raise TypeError(f"`names` must be a measure name or an iterable of them, got {type(names).__name__}")
     items: list[Measure | _Marked] = []
     marked: dict[str, _Marked] = {}
     for item in names:

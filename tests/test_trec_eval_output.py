@@ -1,0 +1,90 @@
+"""trec_eval's text output read as a per-query table: read_results, and every door that takes a results
+path (pf.compare), on trec_eval's own expected outputs and on `pairedframe evaluate -q -f trec`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.errors import EmptyResultError, InputFormatError
+from pairedframe.measures import parse_measure
+
+pytestmark = pytest.mark.shared_data
+
+
+def _canonical(frame: pl.DataFrame) -> pl.DataFrame:
+    names = {m: parse_measure(m)[0].name for m in frame["measure"].unique()}
+    return frame.with_columns(pl.col("measure").replace_strict(names))
+
+
+def test_trec_eval_q_output_against_evaluate(shared_data):
+    """trec_eval's own out.test.aq (-q -m all_trec): every per-query number, 4 decimals as it prints them."""
+    folder = shared_data / "trec_eval"
+    read = pf.read_results(folder / "out.test.aq")
+    assert set(read["qid"]) == {"301", "302", "303"} and read["system"].unique().to_list() == ["out.test.aq"]
+    assert "runid" not in set(read["measure"]) and not read["measure"].str.starts_with("relstring").any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = pf.evaluate(folder / "results.test", folder / "qrels.test", "all_trec").per_query
+    joined = _canonical(read).join(ours.drop("system"), on=["qid", "measure"], how="left", suffix="_pf")
+    assert joined["value_pf"].null_count() == 0 and joined.height == read.height > 250
+    assert (joined["value"] - joined["value_pf"]).abs().max() <= 5e-5
+
+
+def test_evaluate_trec_format_of_several_runs_reads_back_named_by_its_run_lines(shared_data, tmp_path):
+    """`pairedframe evaluate -q -f trec` of two runs: a '# run:' line names each block; the summary lines
+    and relstring's text values are left out; pf.compare takes the file as a results path."""
+    folder = shared_data / "trec_eval"
+    out = tmp_path / "two.eval"
+    done = subprocess.run([sys.executable, "-m", "pairedframe", "evaluate", "-q", "-f", "trec", "-m", "map",
+                           "-m", "ndcg_cut.10", "-m", "relstring", str(folder / "qrels.test"),
+                           str(folder / "results.test"), str(folder / "results.trunc")],
+                          capture_output=True, text=True, check=True)
+    out.write_text(done.stdout)
+    read = pf.read_results(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = pf.evaluate([folder / "results.test", folder / "results.trunc"], folder / "qrels.test",
+                           ["map", "ndcg_cut.10"]).per_query
+    joined = _canonical(read).join(ours, on=["system", "qid", "measure"], how="full", suffix="_pf")
+    assert joined.height == ours.height == read.height and joined["value"].null_count() == 0
+    assert (joined["value"] - joined["value_pf"]).abs().max() <= 5e-5
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from_file = pf.compare(out, baseline="results.test", test="t")
+        from_values = pf.compare(read, baseline="results.test", test="t")
+    assert from_file.equals(from_values) and from_file.height == 2
+
+
+def test_a_query_named_all_keeps_its_per_query_lines_and_only_the_trailing_ones_are_the_summary(tmp_path):
+    path = tmp_path / "all.txt"
+    path.write_text("runid                 \tall\tbm25\nmap                   \t1\t0.5000\nmap                   \tall\t0.2500\n"
+                    "map                   \tq2\t0.0000\nmap                   \tall\t0.2500\nnum_q                 \tall\t3\n")
+    read = pf.read_results(path)
+    assert read.sort("qid").select("qid", "value").rows() == [("1", 0.5), ("all", 0.25), ("q2", 0.0)]
+
+
+def test_trec_eval_output_without_per_query_lines_says_per_query_values_are_needed(shared_data):
+    with pytest.raises(EmptyResultError, match=r"only summary rows.*trec_eval -q"):
+        pf.read_results(shared_data / "trec_eval" / "out.test")
+
+
+def test_a_malformed_trec_eval_output_line_names_file_and_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("map                   \t1\t0.5000\nmap                   \t2\tfifty\n")
+    with pytest.raises(InputFormatError, match=r"bad\.txt.*line 2.*the value of map is not a number"):
+        pf.read_results(path)
+    path.write_text("map                   \t1\t0.5000\nmap 2 0.25\n")
+    with pytest.raises(InputFormatError, match=r"line 2.*not a trec_eval output line"):
+        pf.read_results(path)
+
+
+def test_a_three_column_tsv_with_a_header_is_read_as_a_table_not_as_trec_eval_output(tmp_path):
+    path = tmp_path / "bm25.tsv"
+    path.write_text("qid\tmeasure\tvalue\n007\tAP\t0.5\n")
+    assert pf.read_results(path).rows() == [("bm25", "007", "AP", 0.5)]
