@@ -154,6 +154,46 @@ def test_closed_stdout_ends_quietly_with_sigpipe_status():
         assert (child.wait(), stderr) == (141, b""), fmt
 
 
+def test_stdout_cut_after_a_partial_read_ends_with_sigpipe_status_also_unbuffered():
+    """`PYTHONUNBUFFERED=1 pairedframe evaluate ... | head -1` exited 0: unbuffered, the output went in one
+    write() straight to the pipe, which the kernel cut short when the reader left, and Python dropped the
+    short count without an error, so the cut was never seen.  The output (~400 KB) outgrows the pipe."""
+    import os
+    import subprocess
+    import sys
+
+    qrels, runs = example_paths()
+    for unbuffered in ("", "1"):
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+        env |= {"PYTHONUNBUFFERED": unbuffered} if unbuffered else {}
+        for fmt in ("trec", "csv"):
+            child = subprocess.Popen([sys.executable, "-m", "pairedframe", "evaluate", "-q", "-m", "all_trec",
+                                      "-f", fmt, str(qrels), *map(str, runs)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            assert child.stdout.readline()      # the child has begun writing, and is blocked on the full pipe
+            child.stdout.close()
+            stderr = child.stderr.read()
+            assert (child.wait(), stderr) == (141, b""), (unbuffered, fmt)
+
+
+def test_a_text_measure_alone_without_per_query_exits_2_naming_it_and_suggesting_q():
+    """`evaluate -m relstring.10` without -q printed an empty table (csv: a header, json: []) and exited 0:
+    relstring has no summary value.  -f trec still prints nothing, as trec_eval prints no relstring "all"
+    line (out.test.aql); beside another measure the summary prints, with a warning for the one left out."""
+    qrels, runs = example_paths()
+    for fmt in ("table", "csv", "json", "markdown"):
+        result = runner.invoke(app, ["evaluate", "-m", "relstring.10", "-f", fmt, str(qrels), str(runs[0])])
+        assert result.exit_code == 2, (fmt, result.output)
+        assert "RelString@10 has no summary value" in result.stderr and "add -q" in result.stderr, fmt
+        assert result.stdout == "", fmt
+    result = runner.invoke(app, ["evaluate", "-m", "relstring.10", "-f", "trec", str(qrels), str(runs[0])])
+    assert (result.exit_code, result.stdout) == (0, "")
+    result = runner.invoke(app, ["evaluate", "-m", "relstring.10", "-m", "AP", "-f", "csv", str(qrels), str(runs[0])])
+    assert result.exit_code == 0, result.output
+    assert pl.read_csv(result.stdout.encode())["measure"].to_list() == ["AP"]
+    assert "warning: RelString@10 has no summary value" in result.stderr and "add -q" in result.stderr
+
+
 def test_a_run_name_holding_an_equals_sign_splits_where_the_rest_is_a_file():
     """The report's reproducing command writes a system named 'k=1' as k=1=PATH, which failed with 'no such
     file: 1=PATH' (NAME=PATH split at the first '=')."""

@@ -260,9 +260,21 @@ def test_errors_name_the_problem():
         compare_clustered(df, baseline="A", clusters=cmap, margin=0)
 
 
+def test_a_cluster_table_mapping_a_query_twice_names_its_clusters():
+    """It read "cluster table maps {'qid': '146187', 'cluster': 'x'} more than once", naming one cluster."""
+    df, cmap = make(seed=0, G=10)
+    q0 = sorted(cmap)[0]
+    table = pl.DataFrame({"qid": list(cmap), "cluster": list(cmap.values())})
+    twice = pl.concat([table, pl.DataFrame({"qid": [q0], "cluster": ["zz"]})])
+    with pytest.raises(ValueError, match=f"maps qid '{q0}' to clusters '{cmap[q0]}' and 'zz': a query belongs to one"):
+        compare_clustered(df, baseline="A", clusters=twice)
+    with pytest.raises(ValueError, match=f"maps qid '{q0}' to cluster '{cmap[q0]}' 2 times: give each query one row"):
+        compare_clustered(df, baseline="A", clusters=pl.concat([table, table.filter(pl.col("qid") == q0)]))
+
+
 def test_few_clusters_warn_and_constant_deltas_are_degenerate_but_defined():
     df, cmap = make(seed=0, G=6)
-    with pytest.warns(SmallSampleWarning, match="MIN_CLUSTERS"):
+    with pytest.warns(SmallSampleWarning, match="fewer than 8 clusters, the fewest for a calibrated cluster test"):
         compare_clustered(df, baseline="A", clusters=cmap)
     same = pl.concat([df.filter(pl.col("system") == "A"),
                       df.filter(pl.col("system") == "A").with_columns(pl.lit("B").alias("system"))])

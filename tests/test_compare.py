@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -246,6 +247,19 @@ def test_small_sample_warning_points_to_mde():
         compare(frame, baseline="A", n_resamples=100)
     msgs = [str(x.message) for x in w if issubclass(x.category, SmallSampleWarning)]
     assert len(msgs) == 1 and "required_queries" in msgs[0] and "mde" in msgs[0]
+
+
+def test_small_sample_warnings_say_the_minimum_in_words_not_the_constant_name():
+    """They read 'fewer than MIN_QUERIES = 20', a name the user never sees."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        compare(make_frame(n=8), baseline="A", n_resamples=100)
+        compare_pair(np.linspace(0, 1, 8), np.linspace(0.1, 1, 8))
+    msgs = [str(x.message) for x in w if issubclass(x.category, SmallSampleWarning)]
+    assert len(msgs) == 2 and "MIN_QUERIES" not in "".join(msgs), msgs
+    assert re.match(r"\d+ comparison\(s\) have fewer than 20 common queries, the fewest for trusted paired "
+                    r"statistics \(smallest: n = 8", msgs[0])
+    assert msgs[1].startswith("only 8 paired queries, fewer than 20, the fewest for trusted paired statistics; ")
 
 
 def test_identical_and_constant_deltas():

@@ -75,11 +75,18 @@ def test_failing_gate_shows_ranks_of_worst_queries():
                                       "--fail-if", "nDCG@10 < 0.07"])
     assert result.exit_code == 1
     lines = [line for line in result.stderr.splitlines() if "worst #" in line]
-    assert lines and all(re.search(r"first relevant at rank (\d+|not retrieved) -> (\d+|not retrieved), "
-                                   r"best grade at rank (\d+|not retrieved) -> (\d+|not retrieved)", line)
+    # a sentence from the baseline's rank to the system's (it read 'best grade at rank not retrieved -> 213')
+    move = (r"(moves from rank \d+ to rank \d+|stays at rank \d+|was not retrieved, now at rank \d+"
+            r"|was at rank \d+, now not retrieved|is not retrieved by either run)")
+    assert lines and all(re.search(f"; first relevant document {move}; best-graded document {move}$", line)
                          for line in lines)
     ev = pf.evaluate([str(r) for r in runs], str(qrels), ["FirstRelRank"])
-    qid = re.search(r"qid (\S+):", lines[0]).group(1)
-    first = {s: v for s, q, _, v in ev.per_query.iter_rows() if q == qid}
-    shown = re.search(r"first relevant at rank (\S+) -> (\S+),", lines[0]).groups()
-    assert shown == tuple("not retrieved" if first[s] is None else str(int(first[s])) for s in ("bm25", "reranker"))
+    for line in lines:
+        qid = re.search(r"qid (\S+):", line).group(1)
+        a, b = ({s: v for s, q, _, v in ev.per_query.iter_rows() if q == qid}[s] for s in ("bm25", "reranker"))
+        shown = re.search(f"first relevant document {move};", line).group(1)
+        want = ("is not retrieved by either run" if a is None and b is None else
+                f"was not retrieved, now at rank {int(b)}" if a is None else
+                f"was at rank {int(a)}, now not retrieved" if b is None else
+                f"stays at rank {int(a)}" if a == b else f"moves from rank {int(a)} to rank {int(b)}")
+        assert shown == want, line

@@ -1,5 +1,8 @@
 """Command-line interface: ``pairedframe evaluate | compare | example | sql | ...``."""
 
+import io
+import sys
+
 from pairedframe.cli import evaluate_cmd, example_cmd  # noqa: F401  (registers the subcommands)
 from pairedframe.cli import compare_cmd  # noqa: F401,E402  (registers compare)
 from pairedframe.cli import analyze_cmd  # noqa: F401,E402  (registers analyze)
@@ -10,8 +13,19 @@ from pairedframe.cli import sql_cmd  # noqa: F401,E402  (registers sql)
 from pairedframe.cli.common import app
 
 
+def _buffer_unbuffered_stdout() -> None:
+    """Under ``python -u`` / ``PYTHONUNBUFFERED`` stdout writes straight to the raw file, and a write the
+    kernel cuts short when the reader leaves (``| head -1``) is dropped without an error, so the command
+    exited 0, not 141.  A line-buffered writer in between retries the rest and so sees the closed pipe."""
+    raw = getattr(sys.stdout, "buffer", None)
+    if isinstance(raw, io.RawIOBase):
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding=sys.stdout.encoding,
+                                      errors=sys.stdout.errors, line_buffering=True, write_through=True)
+
+
 def main() -> None:
     """Entry point of the ``pairedframe`` console script."""
+    _buffer_unbuffered_stdout()
     app()
 
 

@@ -31,16 +31,20 @@ DIFF_RANKS = ("FirstRelRank", "TopGradeRank")
 
 
 def _ranks(ev, baseline: str, system: str, qids: list[str], rel_level: int) -> dict[str, str]:
-    """qid -> 'first relevant at rank 1 -> 7, best grade at rank 2 -> not retrieved'."""
+    """qid -> 'first relevant document moves from rank 1 to rank 7; best-graded document was at rank 2,
+    now not retrieved' (from the baseline to the system)."""
     first, best = (m.resolved(rel_level).name for m in parse_measures(DIFF_RANKS))
     table = ev.per_query.filter(pl.col("qid").is_in(qids) & pl.col("measure").is_in([first, best]))
     value = {(s, q, m): v for s, q, m, v in table.iter_rows()}
 
-    def at(s: str, q: str, m: str) -> str:
-        v = value.get((s, q, m))
-        return "not retrieved" if v is None else f"{int(v)}"
-    return {q: f"first relevant at rank {at(baseline, q, first)} -> {at(system, q, first)}, "
-               f"best grade at rank {at(baseline, q, best)} -> {at(system, q, best)}" for q in qids}
+    def moved(q: str, m: str) -> str:
+        a, b = (value.get((s, q, m)) for s in (baseline, system))
+        a, b = (None if v is None else int(v) for v in (a, b))
+        if a is None or b is None:
+            return ("is not retrieved by either run" if a == b else
+                    f"was not retrieved, now at rank {b}" if a is None else f"was at rank {a}, now not retrieved")
+        return f"stays at rank {a}" if a == b else f"moves from rank {a} to rank {b}"
+    return {q: f"first relevant document {moved(q, first)}; best-graded document {moved(q, best)}" for q in qids}
 
 
 def _last_operator(text: str) -> tuple[int, str] | None:

@@ -93,6 +93,8 @@ def evaluate_cmd(
         names, _ = split_runid(measures)
         require_printable([m.resolved(rel_level, judged_only) for m in parse_measures(names or ["num_q"])],
                           rel_level, judged_only)
+    if fmt != "trec" and not per_query:
+        _check_summarised(measures)
     named = named_runs(runs)
     ev = evaluate(named, str(qrels), measures, complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine,  # type: ignore[arg-type]
@@ -143,6 +145,22 @@ def evaluate_cmd(
         sys.stdout.write(json_text(records))
         return
     print_frame(rows, fmt)
+
+
+def _check_summarised(measures: list) -> None:
+    """Without -q only summaries print, and a text measure (relstring) has none, as in trec_eval: refuse a
+    list of nothing else, which printed an empty table with exit 0; warn where others are left to print."""
+    names, _ = split_runid(measures)
+    parsed = parse_measures(names) if names else []
+    text = [m.name for m in parsed if m.spec.value_kind == "text"]
+    if not text:
+        return
+    said = ", ".join(text) + (" has" if len(text) == 1 else " have")
+    if len(text) == len(parsed):
+        raise ValueError(f"{said} no summary value (one string per query, as trec_eval's relstring), so "
+                         "without -q there is nothing to print: add -q for the per-query values")
+    warnings.warn(f"{said} no summary value (one string per query), so the summary leaves it out: add -q "
+                  "to print it", UserWarning, stacklevel=user_stacklevel())
 
 
 def _with_collection_size(measures: list[str], collection_size: int | None) -> list:

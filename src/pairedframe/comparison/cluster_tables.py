@@ -60,7 +60,13 @@ def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[s
     cmap = string_ids(cmap.select(*on, "cluster"), [*on, "cluster"], "the cluster table")
     dup = cmap.select(on).is_duplicated()
     if dup.any():
-        raise ValueError(f"cluster table maps {dict(cmap.filter(dup).row(0, named=True))} more than once")
+        key = cmap.filter(dup).select(on).row(0, named=True)
+        found = cmap.filter(pl.all_horizontal(pl.col(c) == v for c, v in key.items()))["cluster"].to_list()
+        said = " and ".join(repr(c) for c in dict.fromkeys(found))
+        where = ", ".join(f"{c} {v!r}" for c, v in key.items())
+        raise ValueError(f"the cluster table maps {where} to clusters {said}: a query belongs to one cluster"
+                         if len(set(found)) > 1 else f"the cluster table maps {where} to cluster {said} "
+                         f"{len(found)} times: give each query one row")
     return cmap, on
 
 
@@ -95,8 +101,9 @@ def check_cluster_counts(rows: pl.DataFrame, n_queries: np.ndarray, n_clusters: 
     if few.size:
         r = int(few[np.argmin(n_clusters[few])])
         row = rows.row(r, named=True)
-        warnings.warn(f"{few.size} comparison(s) have fewer than MIN_CLUSTERS = {MIN_CLUSTERS} clusters "
-                      f"(smallest: G = {int(n_clusters[r])}, {row['system']} / {row['measure']}); with so few clusters "
+        warnings.warn(f"{few.size} comparison(s) have fewer than {MIN_CLUSTERS} clusters, the fewest for a "
+                      f"calibrated cluster test (smallest: G = {int(n_clusters[r])}, {row['system']} / {row['measure']}); "
+                      "with so few clusters "
                       "the exact sign-flip test has few sign patterns: coarse, conservative p-values (and wide intervals "
                       "with interval='signflip')",
                       SmallSampleWarning, stacklevel=user_stacklevel())

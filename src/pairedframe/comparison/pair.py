@@ -150,8 +150,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     if len(ids) != n or len(set(ids)) != n:
         raise ValueError("`qids` must hold n distinct ids")
     if n < MIN_QUERIES:
-        warnings.warn(f"only {n} paired queries (< MIN_QUERIES = {MIN_QUERIES}); see mde and "
-                      "pairedframe.stats.power.required_queries", SmallSampleWarning, stacklevel=user_stacklevel())
+        warnings.warn(f"only {n} paired queries, fewer than {MIN_QUERIES}, the fewest for trusted paired "
+                      "statistics; see mde and pairedframe.stats.power.required_queries",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
     order = sorted(range(n), key=lambda i: ids[i])
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))

@@ -436,8 +436,8 @@ def check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str]) -> None:
     if small.height:
         first = small.sort("n_queries").row(0, named=True)
         warnings.warn(
-            f"{small.height} comparison(s) have fewer than MIN_QUERIES = {MIN_QUERIES} common queries "
-            f"(smallest: n = {first['n_queries']}, {describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
+            f"{small.height} comparison(s) have fewer than {MIN_QUERIES} common queries, the fewest for trusted "
+            f"paired statistics (smallest: n = {first['n_queries']}, {describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
             "intervals and p-values are unreliable. See the mde column and "
             "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
             SmallSampleWarning, stacklevel=user_stacklevel())

@@ -233,7 +233,7 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
     n_all = units["n_queries"].to_numpy()
     small = n_all < MIN_QUERIES
     warn_text = np.where(n_all < 2, "only 1 paired query: no statistics",
-                         np.where(small, f"n < MIN_QUERIES ({MIN_QUERIES}): unreliable interval and p-value",
+                         np.where(small, f"fewer than {MIN_QUERIES} paired queries: unreliable interval and p-value",
                                   None))
     resampled = test == "randomization" or interval in ("signflip", "percentile")
     # n equal deltas: compare's range-based interval, never a point; then inside the range of a mean delta
@@ -296,9 +296,10 @@ def _warn_small(n_all: np.ndarray) -> None:
     """One SmallSampleWarning counting the units below MIN_QUERIES paired queries."""
     n_small = int(np.count_nonzero(n_all < MIN_QUERIES))
     if n_small:
-        warnings.warn(f"{n_small} of {n_all.shape[0]} segment comparisons have fewer than MIN_QUERIES = "
-                      f"{MIN_QUERIES} paired queries ({int(np.count_nonzero(n_all < 2))} with only one); see the "
-                      "'warning' and 'small_sample' columns", SmallSampleWarning, stacklevel=user_stacklevel())
+        warnings.warn(f"{n_small} of {n_all.shape[0]} segment comparisons have fewer than {MIN_QUERIES} paired "
+                      f"queries, the fewest for trusted paired statistics ({int(np.count_nonzero(n_all < 2))} with "
+                      "only one); see the 'warning' and 'small_sample' columns",
+                      SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 def _warn_resolution(limited: np.ndarray, exact: np.ndarray, fam_size: np.ndarray, min_disc: np.ndarray, *,
