@@ -3,6 +3,7 @@ dict-of-dicts, paths) gives the same evaluation as the TREC files."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import duckdb
@@ -222,9 +223,13 @@ def test_per_query_door_given_a_missing_path_names_the_path(tmp_path):
         pf.compare(str(missing), baseline="a")
 
 
-def test_a_table_read_from_memory_given_a_path_says_it_got_a_path(tmp_path):
-    """A segment table is read from memory only: its path is refused as a path (not read as a column)."""
+def test_a_segment_table_given_as_a_path_is_read_as_the_cli_reads_it_not_taken_for_a_column(tmp_path):
+    """A segment table's path is read as a file (as the CLI's --segments reads it), never as a one-column
+    table of the path; it used to be refused, while the CLI took it."""
     path = tmp_path / "segments.csv"
     _SEGMENTS.write_csv(path)
-    with pytest.raises(TypeError, match=r"segment table from the path .*segments\.csv.*read the file first"):
-        pf.compare_segments(_PER_QUERY, str(path), baseline="a", n_resamples=200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from_path = pf.compare_segments(_PER_QUERY, str(path), baseline="a", n_resamples=200)
+        from_table = pf.compare_segments(_PER_QUERY, _SEGMENTS, baseline="a", n_resamples=200)
+    assert from_path.equals(from_table)
