@@ -266,6 +266,35 @@ def test_report_forest_svg_legend_names_the_column_that_explains_a_dashed_interv
     assert "dashed: the interval contradicts the decision (see verdict_note)" in svg
 
 
+def test_report_svg_figures_cut_long_run_names_so_rows_stay_apart_and_inside_the_label_column():
+    """The report's own SVG forest plot drew 70-character names right-aligned at x=362: their starts fell
+    off the image and rows read alike; its bar chart's title and legend ran off both sides."""
+    import re
+
+    from pairedframe.report.html_svg import delta_bars_svg, forest_svg
+
+    rng = np.random.default_rng(2)
+    base = rng.uniform(size=25)
+    stem = "idst_bert_p1_with_a_really_quite_long_descriptive_system_name"
+    names = [f"{stem}_v{k}" for k in range(3)] + [f"{stem[:20]}_middle_{k}_{stem[20:]}_v9" for k in range(2)]
+    frames = [pl.DataFrame({"system": "base", "qid": [f"q{i}" for i in range(25)], "measure": "AP", "value": base})]
+    frames += [pl.DataFrame({"system": n, "qid": [f"q{i}" for i in range(25)], "measure": "AP",
+                             "value": np.clip(base + rng.normal(0.02 * k, 0.05, 25), 0, 1)}) for k, n in enumerate(names)]
+    pq = pl.concat(frames)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        svg = forest_svg(pf.compare(pq.filter(~pl.col("system").str.contains("middle")), baseline="base",
+                                    n_resamples=999), "AP")
+        labels = re.findall(r'text-anchor="end">([^<]*\(n=25\))</text>', svg)
+        assert len(labels) == 3 == len(set(labels)) and max(map(len, labels)) <= 48, labels
+        alike = forest_svg(pf.compare(pq, baseline="base", n_resamples=999), "AP")   # two cut alike: whole names
+        assert len(set(re.findall(r'text-anchor="end">([^<]*\(n=25\))</text>', alike))) == 5
+        bars = delta_bars_svg(pf.paired_per_query(pq, baseline="base"), baseline="base", system=names[0],
+                              measure="AP")
+    title = re.findall(r'font-size="13" text-anchor="middle">([^<]*)</text>', bars)[0]
+    assert len(title) < 80 and "…" in title
+
+
 def test_names_with_control_characters_give_well_formed_svg_and_visible_escapes(tmp_path):
     """A system named 'bert\\x1b[31m' made every SVG figure malformed XML (broken images in the report) and
     printed raw control bytes into the HTML table; they are now written as their escapes."""

@@ -18,7 +18,7 @@ import polars as pl
 from pairedframe.measures import higher_is_better
 from pairedframe.report.forest import COLOURS, row_styles, rows_to_show, why_dashed, x_limits
 from pairedframe.report.html_page import esc
-from pairedframe.report.plots import LOSS_COLOUR, TIE_COLOUR, WIN_COLOUR
+from pairedframe.report.plots import LOSS_COLOUR, TIE_COLOUR, WIN_COLOUR, short_names, shortened
 
 __all__ = ["forest_svg", "delta_bars_svg", "nice_ticks", "FOREST_MAX_ROWS"]
 
@@ -113,7 +113,7 @@ def forest_svg(comparison: pl.DataFrame, measure: str) -> str:
     if df.height == 0:
         raise ValueError(f"no comparison of {measure!r} with a delta to plot")
     styles = row_styles(df)
-    labels = [f"{s} (n={n})" for s, n in zip(df["system"], df["n_queries"])]
+    labels = [f"{s} (n={n})" for s, n in zip(short_names(df["system"].to_list()), df["n_queries"])]
     delta = df["delta"].to_list()
     low = [-math.inf if v is None else v for v in df["ci_low"]]
     high = [math.inf if v is None else v for v in df["ci_high"]]
@@ -124,8 +124,8 @@ def forest_svg(comparison: pl.DataFrame, measure: str) -> str:
     systems = df["system"].n_unique()
     baseline = comparison["baseline"][0] if "baseline" in comparison.columns else "baseline"
     shown = f"{systems} of {full.height} systems" if full.height > df.height else \
-        (", ".join(df["system"]) if systems <= 3 else f"{systems} systems")
-    title_lines = _wrap(f"{measure}: {shown} − baseline {baseline}", 80)
+        (", ".join(map(shortened, df["system"])) if systems <= 3 else f"{systems} systems")
+    title_lines = _wrap(f"{measure}: {shown} − baseline {shortened(baseline)}", 80)
     top = 12 + 17 * len(title_lines)
     bottom = top + row_h * df.height + 6
 
@@ -211,9 +211,11 @@ def delta_bars_svg(pairs: pl.DataFrame, *, baseline: str, system: str, measure: 
     def y_of(v: float) -> float:
         return bottom - (v - lo) / (hi - lo) * (bottom - top)
 
-    body = [_text(width / 2, 18, f"{measure}: {system} − {baseline}, per query", size=13, anchor="middle")]
+    body = [_text(width / 2, 18, f"{measure}: {shortened(system)} − {shortened(baseline)}, per query", size=13,
+                  anchor="middle")]
     x = x0
-    for colour, text in ((WIN_COLOUR, f"{system} better ({wins})"), (LOSS_COLOUR, f"{baseline} better ({losses})"),
+    for colour, text in ((WIN_COLOUR, f"{shortened(system)} better ({wins})"),
+                         (LOSS_COLOUR, f"{shortened(baseline)} better ({losses})"),
                          (TIE_COLOUR, f"tie ({n - wins - losses})")):
         body.append(f'<rect x="{x:.1f}" y="32" width="10" height="10" fill="{colour}"/>')
         body.append(_text(x + 14, 41, text, size=10))

@@ -15,6 +15,8 @@ starts mathtext).  Every mark carries an SVG id (``pf-bar-<i>``, ``pf-mean-<i>``
 from __future__ import annotations
 
 import math
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +79,13 @@ def shortened(name: Any, most: int = NAME_CHARACTERS) -> str:
         return text
     head = most // 2
     return text[:head] + "…" + text[len(text) - (most - 1 - head):]
+
+
+def short_names(names: Sequence[Any]) -> list[str]:
+    """Each name :func:`shortened`, or all of them whole when two different names would cut alike
+    (they differ only in the middle): never one label for two rows."""
+    short = [shortened(n) for n in names]
+    return short if len(set(short)) == len({str(n) for n in names}) else [str(n) for n in names]
 
 
 def _output(path: str | Path) -> Path:
@@ -151,7 +160,7 @@ def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measu
     ax.set_xticks([])
     ax.set_xlabel(f"queries, sorted by delta (n = {len(deltas)})")
     ax.set_ylabel(literal(f"delta {measure}" + ("" if higher_is_better(measure) else " (lower is better)")))
-    ax.set_title(literal(title or f"{measure}: {system} − {baseline}, per query"))
+    ax.set_title(literal(title or f"{measure}: {shortened(system)} − {shortened(baseline)}, per query"))
     return _save(fig, out)
 
 
@@ -199,13 +208,13 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
         container = ax.errorbar([r["mean"]], [i], xerr=[[low], [high]], fmt="o", color=WIN_COLOUR, ms=4, capsize=2)
         container.lines[0].set_gid(f"pf-mean-{df.height - 1 - i}")
     ax.set_yticks(range(df.height))
-    names = [shortened(s) for s in df["system"]]
-    names = names if len(set(names)) == df.height else df["system"].to_list()   # names differing in the middle
-    ax.set_yticklabels([literal(s) for s in names], fontsize=8)
+    ax.set_yticklabels([literal(s) for s in short_names(df["system"].to_list())], fontsize=8)
     lo, hi = table.settings["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries"
     direction = "" if up else ", lower is better"
-    ax.set_xlabel(literal(f"mean {measure} ({confidence_level:.0%} t interval over {queries}{direction})"))
+    # wrapped: long system labels leave the axes (and so its label) narrow
+    ax.set_xlabel(literal(textwrap.fill(f"mean {measure} ({confidence_level:.0%} t interval over {queries}{direction})",
+                                        width=50)))
     ax.set_title(literal(title or f"{measure} by system"))
     return _save(fig, out)
 
