@@ -78,4 +78,5 @@ def report_cmd(
     except OSError as exc:
         raise ValueError(f"--output {str(output)!r}: cannot write it ({exc.strerror or exc})") from None
     size = output.stat().st_size
-    typer.echo(f"wrote {output} ({size / 1e6:.1f} MB)", err=True)
+    typer.echo(f"wrote {output} ({size / 1e6:.1f} MB)" if size >= 1e5 else f"wrote {output} ({size / 1e3:.0f} kB)",
+               err=True)
