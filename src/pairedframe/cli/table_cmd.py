@@ -35,7 +35,7 @@ def table_cmd(
     runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one); the first is the baseline unless --baseline or --pairs")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure (column), e.g. nDCG@10; repeatable; at least one (a paper table names its columns)")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system (default: the first run, as compare); repeat for several (letters)")] = [],  # noqa: B006
-    pairs: Annotated[str | None, typer.Option("--pairs", help="'all': compare every pair of runs (letters)")] = None,
+    pairs: Annotated[str | None, typer.Option("--pairs", help="'all': compare every pair of runs once (letters); 'ordered': each pair both ways")] = None,
     correction: Annotated[str, typer.Option("--correction", help="holm | bh | none | tukey (all pairs)")] = "holm",
     family_by: Annotated[list[str], typer.Option("--family-by", help="split the Holm/BH family: baseline, measure, system; repeatable")] = [],  # noqa: B006
     ci: Annotated[str | None, typer.Option("--ci", help="show each mean's t interval: halfwidth | range")] = None,
