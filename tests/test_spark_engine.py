@@ -177,7 +177,10 @@ def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path, method):
 
 
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("change, error", [("score", "line 10, column 5: score 'high' is not a number"),
+@pytest.mark.parametrize("change, error", [("score", "^run file .*input.bad, line 10, column 5: score 'high' is not a "
+                                                     "number"),
+                                           ("short", "^run file .*input.bad, line 10: expected at least 6 fields "
+                                                     "\\(qid Q0 docno rank score tag\\), found 5"),
                                            ("duplicate", "line 10: duplicate \\(qid, docno\\)"),
                                            ("tags", "line 10: the file holds several run tags "
                                                     "\\((at least )?'bm25', 'other'\\): several systems")])
@@ -187,6 +190,8 @@ def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, met
     fields = lines[9].split()
     if change == "score":
         lines[9] = " ".join([*fields[:4], "high", fields[5]]) + "\n"
+    elif change == "short":            # Spark 4's ANSI element_at failed on the missing field (a Java trace)
+        lines[9] = " ".join(fields[:5]) + "\n"
     elif change == "duplicate":
         lines.append(lines[9])
     else:                                     # the same document under another run tag: a second system
@@ -197,6 +202,37 @@ def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, met
         pf.evaluate(str(path), str(qrels), ["AP"])
     with pytest.raises(pf.InputFormatError, match=error):
         pf.evaluate(str(path), str(qrels), ["AP"], engine=SparkEngine(spark, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_names_a_short_qrels_line_as_locally(spark, tmp_path, method):
+    qrels, runs = example_paths()
+    lines = qrels.read_text().splitlines(keepends=True)
+    lines[5] = " ".join(lines[5].split()[:3]) + "\n"
+    path = tmp_path / "q3.txt"
+    path.write_text("".join(lines))
+    error = "^qrels file .*q3.txt, line 6: expected exactly 4 fields \\(qid iter docno rel\\), found 3"
+    with pytest.raises(pf.InputFormatError, match=error):
+        pf.evaluate(str(runs[0]), str(path), ["AP"])
+    with pytest.raises(pf.InputFormatError, match=error):
+        pf.evaluate(str(runs[0]), str(path), ["AP"], engine=SparkEngine(spark, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_names_a_missing_file_or_table_by_its_argument_not_by_a_spark_path_error(spark, tmp_path, method):
+    """A missing run path gave Spark's AnalysisException [PATH_NOT_FOUND]; an unknown table name as qrels read
+    as a path under the working folder. Both are FileNotFoundError naming the argument, as locally."""
+    qrels, runs = example_paths()
+    engine = SparkEngine(spark, method=method)
+    with pytest.raises(FileNotFoundError, match=r"^run: no such file, nor a table .*nonexistent\.run"):
+        pf.evaluate(str(tmp_path / "nonexistent.run"), str(qrels), ["AP"], engine=engine)
+    with pytest.raises(FileNotFoundError, match=r"^run: .*gone\.run"):
+        pf.evaluate({"a": str(runs[0]), "b": str(tmp_path / "gone.run")}, str(qrels), ["AP"], engine=engine)
+    with pytest.raises(FileNotFoundError, match=r"^qrels: no such file, nor a table .*no_such_table"):
+        pf.evaluate(str(runs[0]), "no_such_table", ["AP"], engine=engine)
+    spark.createDataFrame(pf.read_qrels(qrels).to_arrow()).createOrReplaceTempView("pf_test_qrels")
+    by_name = pf.evaluate(str(runs[0]), "pf_test_qrels", ["AP"], engine=engine)   # a table's name still reads it
+    assert _same(by_name, pf.evaluate(str(runs[0]), str(qrels), ["AP"])) > 0
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -122,7 +122,7 @@ class SparkEngine:
     def run_frame(self, run: Any, system: str | None = None) -> Any:
         """A Spark DataFrame ``system, qid, docno, score`` from a Spark DataFrame, a table name, a path
         or list of paths (read by Spark), or a local table; duplicates raise as locally."""
-        run = self._table(run)
+        run = self._table(run, "run")
         if _paths(run) is not None:
             return read_run(self.spark, run, system=system)
         if not _is_spark_frame(run):
@@ -137,7 +137,7 @@ class SparkEngine:
         return run
 
     def qrels_frame(self, qrels: Any) -> Any:
-        qrels = self._table(qrels)
+        qrels = self._table(qrels, "qrels")
         if isinstance(qrels, (str, os.PathLike)):
             return read_qrels(self.spark, os.fspath(qrels))
         if not _is_spark_frame(qrels):
@@ -150,12 +150,26 @@ class SparkEngine:
             raise problem_error({"measure": "qrels-duplicate", "system": None, "qid": dup["qid"], "text": dup["docno"]})
         return qrels
 
-    def _table(self, data: Any) -> Any:
-        """A name of a table in the session's catalog (not an existing file) as that table."""
-        if isinstance(data, (str, os.PathLike)) and not os.path.exists(data) and self.spark.catalog.tableExists(
-                os.fspath(data)):
+    def _table(self, data: Any, what: str) -> Any:
+        """A name of a table in the session's catalog (not an existing file) as that table. A local path
+        (no ``scheme://``) that is neither a file nor a table is a FileNotFoundError naming ``what``,
+        as locally (Spark's own error named a path under the working folder, not the argument)."""
+        if isinstance(data, (str, os.PathLike)) and not os.path.exists(data) and self._is_table(os.fspath(data)):
             return self.spark.table(os.fspath(data))
+        named = _paths(data) or (list(map(os.fspath, data.values())) if isinstance(data, dict) and data and all(
+            isinstance(p, (str, os.PathLike)) for p in data.values()) else [])
+        for path in named:
+            if "://" not in path and not os.path.exists(path):
+                raise FileNotFoundError(f"{what}: no such file, nor a table of that name in the Spark session: {path}")
         return data
+
+    def _is_table(self, name: str) -> bool:
+        from pyspark.errors import ParseException
+
+        try:
+            return self.spark.catalog.tableExists(name)
+        except ParseException:     # '/tmp/x.run' is no table name at all
+            return False
 
     def top_grade(self, qrels: Any) -> pl.DataFrame:
         """The qrels' largest grade, a one-row ``rel`` frame (a Spark job over the qrels)."""
@@ -216,7 +230,7 @@ class SparkEngine:
         """The run as partition input rows, and {system: its file} when read from files."""
         from pairedframe.engines import spark_partitions as sp
 
-        run = self._table(run)
+        run = self._table(run, "run")
         named = _named_paths(run, system)
         if named is not None:
             return _union([sp.run_rows(self.spark, path, name) for name, path in named.items()]), named
@@ -230,7 +244,7 @@ class SparkEngine:
         """The qrels as partition input rows, and their file when read from one."""
         from pairedframe.engines import spark_partitions as sp
 
-        qrels = self._table(qrels)
+        qrels = self._table(qrels, "qrels")
         if isinstance(qrels, (str, os.PathLike)):
             return sp.qrels_rows(self.spark, os.fspath(qrels)), os.fspath(qrels)
         if not _is_spark_frame(qrels):
@@ -256,7 +270,7 @@ class SparkEngine:
         """The facts by the SQL method: the values, then a Spark job for each fact."""
         from pairedframe.io.judgments import plain_qrels
 
-        named = _named_paths(self._table(run), system)
+        named = _named_paths(self._table(run, "run"), system)
         run_frame = self.run_frame(run, system) if named is None else \
             read_run(self.spark, list(named.values()), system=list(named))
         local = _other_judgments(qrels)

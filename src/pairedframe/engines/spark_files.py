@@ -68,18 +68,20 @@ def _fields(frame: Any, names: Sequence[str]) -> Any:
     from pyspark.sql import functions as F
 
     parts = F.split(F.col("line"), _BLANKS)
-    cols = [F.element_at(parts, i + 1).alias(n) if i else parts.getItem(0).alias(n) for i, n in enumerate(names)]
+    # try_: a short line has no field i (ANSI mode, Spark 4's default, fails element_at out of bounds)
+    cols = [F.try_element_at(parts, F.lit(i + 1)).alias(n) for i, n in enumerate(names)]
     return frame.select("*", F.size(parts).alias("_n"), *cols)
 
 
-def _fail(spark: Any, path: str, names: Sequence[str], condition: Any, message) -> None:
-    """Raise InputFormatError for the first line of ``path`` meeting ``condition`` (error path)."""
+def _fail(spark: Any, path: str, names: Sequence[str], condition: Any, message, what: str) -> None:
+    """Raise InputFormatError for the first line of ``path`` (the ``what`` argument) meeting ``condition``
+    (error path)."""
     from pyspark.sql import functions as F
 
     bad = _fields(_lines(spark, path, numbered=True), names).filter(condition).orderBy(F.col("line_no")).first()
     if bad is not None:
         text, column = message(bad.asDict())
-        raise InputFormatError(text, path=path, line=bad["line_no"], column=column, text=bad["line"])
+        raise InputFormatError(text, path=path, line=bad["line_no"], column=column, text=bad["line"], argument=what)
 
 
 def _duplicate(spark: Any, path: str, names: Sequence[str], what: str) -> None:
@@ -129,10 +131,11 @@ def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[s
         if checks["short"] or checks["bad"]:
             score = F.expr("try_cast(score AS DOUBLE)")
             _fail(spark, path, fields, F.col("_n") < 6, lambda r: (
-                f"expected at least 6 fields (qid Q0 docno rank score tag), found {r['_n']}", None))
-            _fail(spark, path, fields, score.isNull(), lambda r: (f"score {r['score']!r} is not a number", 5))
+                f"expected at least 6 fields (qid Q0 docno rank score tag), found {r['_n']}", None), "run")
+            _fail(spark, path, fields, score.isNull(), lambda r: (f"score {r['score']!r} is not a number", 5), "run")
             _fail(spark, path, fields, F.isnan(score),
-                  lambda r: (f"score {r['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", 5))
+                  lambda r: (f"score {r['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", 5),
+                  "run")
         if checks["dup"]:
             _duplicate(spark, path, fields, "run")
         frames.append(frame.select("system", "qid", "docno", "score"))
@@ -163,8 +166,8 @@ def read_qrels(spark: Any, path: str) -> Any:
         raise InputFormatError(EMPTY_FILE, path=path, argument="qrels")
     if checks["width"] or checks["bad"]:
         _fail(spark, path, fields, F.col("_n") != 4, lambda r: (
-            f"expected exactly 4 fields (qid iter docno rel), found {r['_n']}", None))
-        _fail(spark, path, fields, ~grade, lambda r: (f"relevance grade {r['rel']!r} is not an integer", 4))
+            f"expected exactly 4 fields (qid iter docno rel), found {r['_n']}", None), "qrels")
+        _fail(spark, path, fields, ~grade, lambda r: (f"relevance grade {r['rel']!r} is not an integer", 4), "qrels")
     if checks["dup"]:
         _duplicate(spark, path, fields, "qrels")
     return frame.select("qid", "docno", F.regexp_replace("rel", "\\.0*$", "").cast("long").alias("rel"))
