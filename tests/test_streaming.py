@@ -285,3 +285,19 @@ def test_chunked_evaluation_holds_at_most_two_chunks_when_the_engine_is_slower_t
         values = chunks.finish(pl.DataFrame({"system": ["s"], "qid": ["q0"], "n": [1]}), pl.DataFrame()).result()
     assert values.height == 30
     assert engine.most_alive <= 2
+
+
+def test_hashes_distinct_confirms_low_bit_repeats_on_the_whole_hash(monkeypatch):
+    import numpy as np
+
+    base = np.array([5, 9, 5 + 2**32, 7 + 2**40], dtype=np.uint64)  # 5 and 5 + 2**32 share their low 32 bits
+    assert stream.hashes_distinct(base)
+    assert not stream.hashes_distinct(np.append(base, np.uint64(5 + 2**32)))
+    assert stream.hashes_distinct(np.array([], dtype=np.uint64))
+    rng = np.random.default_rng(3)
+    hashes = rng.integers(0, 2**63, 50_000, dtype=np.int64).view(np.uint64)
+    with_repeat = np.append(hashes, hashes[123])
+    for rows in (stream.LOW_BITS_ROWS, 10):  # the low-bits path and the whole-hash sort agree
+        monkeypatch.setattr(stream, "LOW_BITS_ROWS", rows)
+        assert stream.hashes_distinct(hashes) == (len(np.unique(hashes)) == len(hashes))
+        assert not stream.hashes_distinct(with_repeat)
