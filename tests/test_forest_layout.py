@@ -197,3 +197,15 @@ def test_forest_plot_refuses_a_path_without_a_format_suffix(tmp_path):
     with pytest.raises(ValueError, match=r"`path` must end in .png, .pdf or .svg, got 'forest'"):
         forest_plot(rows, tmp_path / "forest")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_forest_row_labels_never_name_two_systems_alike_when_their_rows_differ_by_segment():
+    """Two 60-character systems differing only in the middle, on rows that their segments already tell
+    apart: the labels were cut as whole labels, so both systems read the same; each kind of name is now
+    cut by plots.short_names, so the systems are whole while the segment names still are cut."""
+    stem, segment = "x" * 30, "s" * 50
+    df = pl.DataFrame({"system": [f"{stem}_a_{stem}", f"{stem}_b_{stem}"], "segment_set": "half",
+                       "segment": [f"{segment}1", f"{segment}2"], "n_queries": [5, 6]})
+    labels = forest._row_labels(df, per_segment=True, show_segment_set=False)
+    assert labels == [f"{stem}_a_{stem} | {segment[:20]}…{segment[-18:]}1 (n=5)",
+                      f"{stem}_b_{stem} | {segment[:20]}…{segment[-18:]}2 (n=6)"]

@@ -243,6 +243,25 @@ def test_ir_measures_objects_are_taken_by_name():
     assert [m.name for m in got] == ["nDCG@10", "AP(rel=2)", "R@1000", "RR@10"]
 
 
+def test_one_ir_measures_object_as_measures_is_evaluated_as_its_name():
+    """measures_argument passed a lone ir_measures object on as it was, which parse_measures refused
+    ("`names` must be a measure name or an iterable of them, got _nDCG")."""
+    ir_measures = pytest.importorskip("ir_measures")
+    run, qrels = {"q1": {"d1": 1.0, "d2": 0.5}, "q2": {"d3": 1.0}}, {"q1": {"d2": 1}, "q2": {"d3": 2}}
+    got = pf.evaluate(run, qrels, ir_measures.nDCG @ 10).per_query
+    assert got.equals(pf.evaluate(run, qrels, "nDCG@10").per_query) and got.height == 2
+
+
+def test_a_pairedframe_object_that_is_no_measure_as_measures_is_refused_naming_measures():
+    """A measure object is told by its class, no longer by its module: a Family (or an Evaluation) given
+    as ``measures`` once reached parse_measures, whose error named its own argument `names`."""
+    run, qrels = {"q1": {"d1": 1.0}}, {"q1": {"d1": 1}}
+    for wrong in (REGISTRY["P"], pf.evaluate(run, qrels, "P@1")):
+        with pytest.raises(TypeError, match=rf"^`measures` must be a measure name or a list of them.*got "
+                                            rf"{type(wrong).__name__}$"):
+            pf.evaluate(run, qrels, wrong)
+
+
 def test_judged_only_in_a_name_overrides_the_calls_judged_only():
     """``judged_only=False`` in a name wins over ``judged_only=True`` of the call, as ``rel=`` wins over
     rel_level: both measures are computed, named apart, each equal to its own evaluation alone."""

@@ -88,3 +88,20 @@ def test_a_three_column_tsv_with_a_header_is_read_as_a_table_not_as_trec_eval_ou
     path = tmp_path / "bm25.tsv"
     path.write_text("qid\tmeasure\tvalue\n007\tAP\t0.5\n")
     assert pf.read_results(path).rows() == [("bm25", "007", "AP", 0.5)]
+
+
+def test_a_zstd_compressed_trec_eval_output_reads_as_the_plain_file(shared_data, tmp_path):
+    """Compression is told by the magic number, as by every TREC reader: zstd, and gzip under any name."""
+    import gzip
+
+    import pyarrow as pa  # the readers' zstd codec (zstandard is not a dependency)
+    plain = shared_data / "trec_eval" / "out.test.aq"
+    data = plain.read_bytes()
+    (tmp_path / "zstd").mkdir()
+    (tmp_path / "gzip").mkdir()
+    zstd = tmp_path / "zstd" / "out.test.aq"      # same name, so the same system name
+    zstd.write_bytes(pa.compress(data, codec="zstd", asbytes=True))
+    gzipped = tmp_path / "gzip" / "out.test.aq"   # no .gz ending
+    gzipped.write_bytes(gzip.compress(data))
+    expected = pf.read_results(plain)
+    assert pf.read_results(zstd).equals(expected) and pf.read_results(gzipped).equals(expected)

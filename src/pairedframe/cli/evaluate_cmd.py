@@ -17,7 +17,7 @@ from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.errors import user_stacklevel
 from pairedframe.evaluation.trec_text import require_printable, split_runid
 from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
-from pairedframe.measures import parse_measures
+from pairedframe.measures import Measure, parse_measures
 from pairedframe.report.output import json_text
 
 
@@ -89,12 +89,13 @@ def evaluate_cmd(
         raise ValueError("-m runid names no measure, only trec_eval's runid line: use it with --format trec, "
                          "or add a measure, e.g. -m map")
     measures = _with_collection_size(measure or ["official"], collection_size)
-    if fmt == "trec":       # before reading any file: a measure trec_eval cannot print is refused now
+    if fmt == "trec" or not per_query:     # checked before reading any file, on one parse of the names
         names, _ = split_runid(measures)
-        require_printable([m.resolved(rel_level, judged_only) for m in parse_measures(names or ["num_q"])],
-                          rel_level, judged_only)
-    if fmt != "trec" and not per_query:
-        _check_summarised(measures)
+        parsed = parse_measures(names or ["num_q"])
+        if fmt == "trec":   # a measure trec_eval cannot print is refused now
+            require_printable([m.resolved(rel_level, judged_only) for m in parsed], rel_level, judged_only)
+        else:
+            _check_summarised(parsed)
     named = named_runs(runs)
     ev = evaluate(named, str(qrels), measures, complete=complete,
                   rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine,  # type: ignore[arg-type]
@@ -147,11 +148,9 @@ def evaluate_cmd(
     print_frame(rows, fmt)
 
 
-def _check_summarised(measures: list) -> None:
+def _check_summarised(parsed: list[Measure]) -> None:
     """Without -q only summaries print, and a text measure (relstring) has none, as in trec_eval: refuse a
     list of nothing else, which printed an empty table with exit 0; warn where others are left to print."""
-    names, _ = split_runid(measures)
-    parsed = parse_measures(names) if names else []
     text = [m.name for m in parsed if m.spec.value_kind == "text"]
     if not text:
         return

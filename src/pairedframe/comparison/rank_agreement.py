@@ -172,9 +172,9 @@ def _resolve_inputs(a: Any, b: Any, judgments: Any) -> tuple[pl.DataFrame, pl.Da
         if len(names) != 2:
             raise ValueError(f"`judgments` must name two judgment sets (reference, other); the sets are {a.names}")
         ref, other = check(names, "judgments")
-        pq = a.per_query
-        return (pq.filter(pl.col("judgments") == ref).drop("judgments"),
-                pq.filter(pl.col("judgments") == other).drop("judgments"), (ref, other))
+        from pairedframe.evaluation.judgment_sets import split_judgment_sets  # lazy: evaluation loads the engines
+        fa, fb = split_judgment_sets(a.per_query, [ref, other])
+        return fa, fb, (ref, other)
     if b is None:
         return _judgment_sets_table(a, judgments)
     if judgments is not None:
@@ -200,7 +200,8 @@ def _judgment_sets_table(a: Any, judgments: Any) -> tuple[pl.DataFrame, pl.DataF
     if len(names) != 2 or len(set(names)) != 2 or any(n not in present for n in names):
         raise ValueError(f"`judgments` must name two judgment sets (reference, other) of the table's judgments "
                          f"column; the sets are {present}, got {judgments!r}")
-    sets = [frame.filter(pl.col("judgments").cast(pl.String) == n).drop("judgments") for n in names]
+    from pairedframe.evaluation.judgment_sets import split_judgment_sets  # lazy: evaluation loads the engines
+    sets = split_judgment_sets(frame, names)
     return _per_query(sets[0], "a"), _per_query(sets[1], "a"), (names[0], names[1])
 
 

@@ -14,7 +14,28 @@ from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.trec_text import measures_argument
 from pairedframe.measures import Measure
 
-__all__ = ["JudgmentSetsEvaluation", "evaluate_judgment_sets", "evaluate_judgment_sets_leaving_out"]
+__all__ = ["JudgmentSetsEvaluation", "evaluate_judgment_sets", "evaluate_judgment_sets_leaving_out",
+           "split_judgment_sets"]
+
+
+def split_judgment_sets(per_query: pl.DataFrame, names: Sequence[str]) -> list[pl.DataFrame]:
+    """The rows of a per-query table with a ``judgments`` column (as :attr:`JudgmentSetsEvaluation.per_query`)
+    under each named judgment set, in the order given, without that column.
+
+    Parameters
+    ----------
+    per_query : polars.DataFrame
+        Has a ``judgments`` column (compared as text, so a table read from a file with numeric set names
+        matches their string names).
+    names : sequence of str
+        The judgment sets; names are not checked (a set not present gives an empty table).
+
+    Returns
+    -------
+    list of polars.DataFrame
+    """
+    judgments = pl.col("judgments").cast(pl.String)
+    return [per_query.filter(judgments == name).drop("judgments") for name in names]
 
 
 @dataclass(frozen=True)
@@ -95,9 +116,8 @@ class JudgmentSetsEvaluation:
         ValueError
             Unknown judgment set, or no value for that system and measure.
         """
-        self.check_names(judgments)
-        rows = self.per_query.filter((pl.col("system") == system) & (pl.col("judgments") == judgments)
-                                     & (pl.col("measure") == measure))
+        rows = split_judgment_sets(self.per_query, self.check_names(judgments))[0]
+        rows = rows.filter((pl.col("system") == system) & (pl.col("measure") == measure))
         if rows.height == 0:
             raise ValueError(f"no values for system {system!r}, measure {measure!r} under {judgments!r}; systems: "
                              f"{self.systems}, measures: {[m.name for m in self.measures]}")

@@ -3,17 +3,23 @@ string-valued measures quoted; several runs each under a ``# run: NAME`` line.""
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
 from pairedframe.errors import user_stacklevel
-from pairedframe.measures import RUNID_NICKNAMES
+from pairedframe.measures import RUNID_NICKNAMES, Measure
 
-if TYPE_CHECKING:
-    from pairedframe.measures import Measure
+
+def _is_ir_measures_measure(obj: Any) -> bool:
+    """An ir_measures measure (``nDCG@10``); ir_measures is not imported for the check (an object of it
+    means it already was)."""
+    ir_base = sys.modules.get("ir_measures.measures.base")
+    return ir_base is not None and isinstance(obj, ir_base.Measure)
+
 
 def measures_argument(measures: Any) -> Any:
     """``measures`` as :func:`pairedframe.evaluate` takes it, an iterable read once into a list; None,
@@ -22,8 +28,10 @@ def measures_argument(measures: Any) -> Any:
     example = "e.g. ['nDCG@10', 'AP'], or 'official' (the default: trec_eval's set)"
     if measures is None:
         raise TypeError(f"`measures` is None: pass measure names, {example}")
-    if isinstance(measures, str) or type(measures).__module__.split(".")[0] in ("pairedframe", "ir_measures"):
-        return measures                      # one name, Measure or ir_measures measure object
+    if isinstance(measures, (str, Measure)):
+        return measures                      # one name or Measure
+    if _is_ir_measures_measure(measures):
+        return [measures]                    # parse_measures takes it by name in a list
     if not isinstance(measures, Iterable) or isinstance(measures, Mapping):
         raise TypeError(f"`measures` must be a measure name or a list of them, {example}; "
                         f"got {type(measures).__name__}")

@@ -10,13 +10,15 @@ out. Measure names stay trec_eval's (``map``, ``ndcg_cut_10``), which every door
 
 from __future__ import annotations
 
-import gzip
+import io
 import re
 from pathlib import Path
+from typing import TextIO
 
 import polars as pl
 
 from pairedframe.errors import InputFormatError
+from pairedframe.io.trec import _open_bytes
 
 __all__ = ["is_trec_eval_output", "read_trec_eval_output"]
 
@@ -24,22 +26,21 @@ __all__ = ["is_trec_eval_output", "read_trec_eval_output"]
 _LINE = re.compile(r"(\S+) *\t(\S+)\t(\S*)")
 #: Measures whose value is text, never a number (trec_eval prints them in the same layout).
 _TEXT_MEASURES = re.compile(r"runid|relstring(_\S+)?")
+#: A value trec_eval's printf can write: unlike grades.NUMBER (a grade for atol) also inf and nan.
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|[-+]?(inf|nan)", re.IGNORECASE)
 _RUN_LINE = re.compile(r"# run: (.+)")
 
 
-def _lines(path: Path) -> list[str]:
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", newline="") as fh:
-        return fh.read().splitlines()
+def _open_text(path: Path) -> TextIO:
+    """The file as UTF-8 text, decompressed (gzip or zstd, told by its magic number) as every TREC reader does."""
+    return io.TextIOWrapper(_open_bytes(str(path)), encoding="utf-8", newline="")
 
 
 def is_trec_eval_output(path: Path) -> bool:
     """Whether the first line that is neither blank nor ``# run:`` is a trec_eval output line whose
     value is a number or whose measure is ``runid`` (a three-column TSV with a header is not)."""
     try:
-        opener = gzip.open if path.name.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8", newline="") as fh:
+        with _open_text(path) as fh:
             for line in fh:
                 line = line.rstrip("\r\n")
                 if line.strip() and not _RUN_LINE.fullmatch(line):
@@ -62,7 +63,9 @@ def read_trec_eval_output(path: Path, system: str) -> pl.DataFrame:
     """
     rows: list[tuple[str, str, str, float, int]] = []      # system, qid, measure, value, block
     name, block = system, 0
-    for number, line in enumerate(_lines(path), start=1):
+    with _open_text(path) as fh:
+        lines = fh.read().splitlines()
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         run = _RUN_LINE.fullmatch(line)

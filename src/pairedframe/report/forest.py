@@ -11,7 +11,7 @@ import polars as pl
 from pairedframe.errors import EmptyResultError
 from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
-from pairedframe.report.plots import literal, pyplot, shortened
+from pairedframe.report.plots import literal, pyplot, short_names, shortened
 
 __all__ = ["forest_plot", "row_styles", "rows_to_show", "x_limits", "COLOURS"]
 
@@ -104,30 +104,30 @@ def _default_title(df: pl.DataFrame, *, per_segment: bool, full: pl.DataFrame | 
 def _row_labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool) -> list[str]:
     """One label per row, each piece once: the system (``system − baseline`` when baselines differ)
     and the measure when they vary between rows, then the segment; a compare row without segments is
-    always named by its system (or its measure when that is all there is).  Long names are
-    :func:`shortened`, unless that would give two rows one label (names differing in the middle)."""
-    short = _labels(df, per_segment=per_segment, show_segment_set=show_segment_set, cut=shortened)
-    full = _labels(df, per_segment=per_segment, show_segment_set=show_segment_set, cut=str)
-    return full if len(set(short)) < len(set(full)) else short
-
-
-def _labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool, cut) -> list[str]:
+    always named by its system (or its measure when that is all there is).  Long names are cut by
+    :func:`short_names`, per kind of name (systems with the baselines shown), so two names never share a label."""
     def varies(col: str) -> bool:
         return col in df.columns and df[col].n_unique() > 1
 
+    def names(*cols: str) -> dict:
+        values = list(dict.fromkeys(v for c in cols if c in df.columns for v in df[c].to_list()))
+        return dict(zip(values, short_names(values)))
+
     name_system = varies("system") or varies("baseline") or (not per_segment and "system" in df.columns)
     name_measure = varies("measure") or (not per_segment and not name_system)
+    systems = names("system", "baseline") if varies("baseline") else names("system")
+    measures, segments, segment_sets = names("measure"), names("segment"), names("segment_set")
     labels = []
     for row in df.iter_rows(named=True):
         parts = []
         if name_system:
-            system = cut(row["system"])
-            parts.append(f"{system} − {cut(row['baseline'])}" if varies("baseline") else system)
+            system = systems[row["system"]]
+            parts.append(f"{system} − {systems[row['baseline']]}" if varies("baseline") else system)
         if name_measure:
-            parts.append(cut(row["measure"]))
+            parts.append(measures[row["measure"]])
         if per_segment:
-            seg = cut(row["segment"])
-            parts.append(f"{cut(row['segment_set'])}: {seg}" if show_segment_set else seg)
+            seg = segments[row["segment"]]
+            parts.append(f"{segment_sets[row['segment_set']]}: {seg}" if show_segment_set else seg)
         label = " | ".join(parts)
         if row.get("n_queries") is not None:
             label += f" (n={row['n_queries']})"
