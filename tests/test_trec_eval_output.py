@@ -105,3 +105,15 @@ def test_a_zstd_compressed_trec_eval_output_reads_as_the_plain_file(shared_data,
     gzipped.write_bytes(gzip.compress(data))
     expected = pf.read_results(plain)
     assert pf.read_results(zstd).equals(expected) and pf.read_results(gzipped).equals(expected)
+
+
+def test_a_zst_ending_leaves_the_system_name_as_a_gz_ending_does(shared_data, tmp_path):
+    import gzip
+
+    import pyarrow as pa
+    data = (shared_data / "trec_eval" / "out.test.aq").read_bytes()
+    (tmp_path / "out.test.aq.zst").write_bytes(pa.compress(data, codec="zstd", asbytes=True))
+    (tmp_path / "out.test.aq.gz").write_bytes(gzip.compress(data))
+    zst, gz = pf.read_results(tmp_path / "out.test.aq.zst"), pf.read_results(tmp_path / "out.test.aq.gz")
+    assert zst.equals(gz)
+    assert set(zst["system"]) == set(pf.read_results(shared_data / "trec_eval" / "out.test.aq")["system"])
