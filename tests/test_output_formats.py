@@ -233,3 +233,24 @@ def test_evaluate_markdown_escapes_names_as_compare_markdown():
     assert lines[2].endswith(" | 6000 |")        # a count prints as an integer
     compared = runner.invoke(app, ["compare", "-f", "markdown", "-m", "P@5", "-B", "50", str(qrels), *runs])
     assert compared.exit_code == 0 and markdown_escape(names[1]) in compared.stdout
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_read_results_reads_the_cli_output_whose_text_measure_comes_after_polars_inference_rows(shared_data, tmp_path,
+                                                                                              fmt):
+    """all_trec per query puts relstring's first text after about 400 rows of numbers: JSON read with
+    polars' default 100-row inference failed ('error deserializing ... as null')."""
+    suite = shared_data / "trec_eval"
+    result = runner.invoke(app, ["evaluate", "-q", "-m", "all_trec", "-f", fmt, str(suite / "qrels.test"),
+                                 str(suite / "results.test")])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / f"all.{fmt}"
+    out.write_text(result.stdout)
+    keys = ["system", "qid", "measure"]
+    read = pf.read_results(out).sort(keys)
+    evaluation = pf.evaluate(suite / "results.test", suite / "qrels.test", "all_trec")
+    numbers, texts = read.filter(pl.col("text").is_null()), read.filter(pl.col("text").is_not_null())
+    expected = evaluation.per_query.sort(keys)
+    assert numbers.select(keys).equals(expected.select(keys))
+    assert (numbers["value"] - expected["value"]).abs().max() < 1e-12
+    assert texts.height == evaluation.text.height > 0 and texts["value"].is_null().all()

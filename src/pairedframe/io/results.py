@@ -176,7 +176,9 @@ def read_one(path: Path) -> pl.DataFrame:
                 data = fh.read()
             if not data.strip() or data.strip() == b"[]":
                 return pl.DataFrame()
-            df = pl.read_json(data) if kind == "json" else pl.read_ndjson(data)
+            # every row decides the types: a text measure's first value may come after polars' 100 rows
+            df = (pl.read_json(data, infer_schema_length=None) if kind == "json"
+                  else pl.read_ndjson(data, infer_schema_length=None))
     except (pl.exceptions.ComputeError, pl.exceptions.PolarsError) as exc:
         raise InputFormatError(f"cannot read as {kind}: {exc}", path=str(path)) from exc
     return _text_ids(df, str(path))
