@@ -633,3 +633,22 @@ def test_compare_of_run_tables_names_systems_by_their_column_against_compare(con
     assert got[0][1] == pytest.approx(want["delta"][0], rel=1e-12) and got[0][2] == pytest.approx(want["pvalue"][0], rel=1e-9)
     with pytest.raises(duckdb.Error, match=r"baseline 'run_x' is not one of the systems \[x, y\]"):
         con.sql("SELECT * FROM pf_compare(['run_x', 'run_y'], 'qr', 'nDCG@10', tables := true, baseline := 'run_x')").fetchall()
+
+
+@pytest.mark.parametrize("same_docs", [True, False])
+def test_two_run_tables_holding_one_system_name_are_refused_naming_both_tables(con, same_docs):
+    """inputs.md: one system name in two tables is an error, never a merge. The macros named a duplicate
+    (same documents) or merged the tables silently (other queries); pf.evaluate refuses both."""
+    other_qid = "1" if same_docs else "2"
+    con.sql("CREATE OR REPLACE TEMP TABLE run_a AS SELECT 'mysys' AS system, '1' AS qid, 'x' AS docno, 1.0 AS score")
+    con.sql(f"CREATE OR REPLACE TEMP TABLE run_b AS SELECT 'mysys' AS system, '{other_qid}' AS qid, 'x' AS docno, "
+            "2.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE two_qrels AS SELECT * FROM (VALUES ('1', 'x', 1), ('2', 'x', 1)) t(qid, docno, rel)")
+    want = r"run tables run_a and run_b both hold system mysys; systems must be distinct across the tables"
+    con.sql("CREATE OR REPLACE TEMP TABLE run_c AS SELECT 'other' AS system, '1' AS qid, 'x' AS docno, 1.0 AS score")
+    for macro, more in (("pf_evaluate", ""), ("pf_summary", ""), ("pf_compare", ", baseline := 'other'")):
+        with pytest.raises(duckdb.Error, match=want):
+            con.sql(f"SELECT * FROM {macro}(['run_a', 'run_b', 'run_c'], 'two_qrels', 'AP'{more}, tables := true)"
+                    ).fetchall()
+    with pytest.raises(pf.DuplicateError, match="both hold system 'mysys'"):
+        pf.evaluate([con.table("run_a").pl(), con.table("run_b").pl()], con.table("two_qrels").pl(), "AP")

@@ -66,7 +66,7 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
 -- pf_run's part of the query for tables (system, qid, docno, score): the preparation steps of sql/,
 -- after the checks of check_run.sql and check_qrels.sql and of the column types.
 CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
-    'pf_run_raw AS (' || coalesce(array_to_string(['SELECT system, qid, docno, score FROM query_table(' || pf__lit(t) || ')' FOR t IN o['paths']],
+    'pf_run_raw AS (' || coalesce(array_to_string(['SELECT ' || CAST(i AS VARCHAR) || ' AS pf_table, system, qid, docno, score FROM query_table(' || pf__lit(t) || ')' FOR t, i IN o['paths']],
                                         ' UNION ALL '), '') || '), '
     || 'pf_run AS (SELECT CAST(system AS VARCHAR) AS system, CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
     || 'TRY_CAST(score AS DOUBLE) AS score FROM pf_run_raw), '
@@ -81,11 +81,15 @@ CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
     || 'ELSE ''; ids are strings'' END FROM (SELECT unnest([''qid'', ''docno'', ''rel'']) AS c, unnest([typeof(qid), typeof(docno), typeof(rel)]) AS t '
     || 'FROM (SELECT * FROM pf_qrels_raw LIMIT 1)) WHERE (c <> ''rel'' AND t <> ''VARCHAR'') OR (c = ''rel'' AND NOT regexp_full_match(t, '
     || '''(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|REAL|DECIMAL.*)''))) UNION ALL '
-    || '(SELECT 3, ''run table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (system, qid, docno) = ('' || system || '', '' || qid '
+    || '(SELECT 3, ''run tables '' || ' || pf__sql_list(o['paths']) || '[a] || '' and '' || ' || pf__sql_list(o['paths']) || '[b] '
+    || '|| '' both hold system '' || CAST(system AS VARCHAR) || ''; systems must be distinct across the tables (rename one, or concatenate them '
+    || 'yourself if they are parts of one run)'' FROM (SELECT system, min(pf_table) AS a, max(pf_table) AS b FROM pf_run_raw GROUP BY system '
+    || 'HAVING min(pf_table) < max(pf_table)) ORDER BY a, b LIMIT 1) UNION ALL '
+    || '(SELECT 4, ''run table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (system, qid, docno) = ('' || system || '', '' || qid '
     || '|| '', '' || docno || '') ('' || CAST(n AS VARCHAR) || '' rows); trec_eval refuses duplicates'' ELSE '': score = '' || coalesce(value, ''NULL'') '
     || '|| '' at (system, qid, docno) = ('' || coalesce(system, ''NULL'') || '', '' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
     || 'FROM (' || replace(pf__check_run_sql(), 'pf_run', 'pf_run_raw') || ') LIMIT 1) UNION ALL '
-    || '(SELECT 4, ''qrels table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (qid, docno) = ('' || qid || '', '' || docno '
+    || '(SELECT 5, ''qrels table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (qid, docno) = ('' || qid || '', '' || docno '
     || '|| '') ('' || CAST(n AS VARCHAR) || '' rows); trec_eval refuses duplicates'' ELSE '': rel = '' || coalesce(value, ''NULL'') '
     || '|| '' at (qid, docno) = ('' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
     || 'FROM (' || replace(pf__check_qrels_sql(), 'pf_qrels', 'pf_qrels_raw') || ') LIMIT 1))';
