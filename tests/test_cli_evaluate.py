@@ -201,3 +201,19 @@ def test_a_run_name_holding_an_equals_sign_splits_where_the_rest_is_a_file():
     result = runner.invoke(app, ["evaluate", "-m", "AP", "-f", "csv", str(qrels), f"k=1={runs[0]}", f"b={runs[1]}"])
     assert result.exit_code == 0, result.output
     assert pl.read_csv(result.stdout.encode())["system"].to_list() == ["k=1", "b"]
+
+
+def test_per_query_table_formats_each_measure_by_row_counts_as_integers(tmp_path):
+    """-q's table holds every measure in one value column: an AP of 5e-05 (one of 20 relevant at rank 1000)
+    turned the whole column scientific, NumRet 1003 into 1.00e+03; counts print as in the summary table."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"q1 0 r{i} 1\n" for i in range(20)) + "q2 0 d0 1\n")
+    run.write_text("".join(f"q1 Q0 n{i} {i + 1} {2000 - i} s\n" for i in range(999)) + "q1 Q0 r0 1000 1 s\n"
+                   + "".join(f"q2 Q0 d{i} {i + 1} {10 - i} s\n" for i in range(3)))
+    result = runner.invoke(app, ["evaluate", "-q", "-m", "num_ret", "-m", "map", "-m", "P.5", str(qrels), str(run)])
+    assert result.exit_code == 0, result.output
+    cells = {tuple(line.split("│")[2:4]): line.split("│")[4].strip() for line in result.stdout.splitlines()
+             if line.count("│") == 6}
+    cells = {(q.strip(), m.strip()): v for (q, m), v in cells.items()}
+    assert [cells[q, "NumRet"] for q in ("q1", "q2", "all")] == ["1000", "3", "1003"]
+    assert cells["q1", "AP"] == "5.00e-05" and cells["q2", "P@5"] == "0.2000"  # P@5 keeps its own format

@@ -46,6 +46,17 @@ def test_text_ranks_inf_words_and_bad_ap():
         endpoints_from_ranks(export())
 
 
+@pytest.mark.parametrize("rank", [float("inf"), "inf", "none"])
+def test_ap_above_zero_without_a_relevant_item_retrieved_is_refused_naming_both_columns(rank):
+    """first_hit_rank inf says nothing relevant was retrieved, so AP is 0: ap = 0.5 there is an error."""
+    df = pl.DataFrame({"system": "s", "qid": ["1", "2"], "first_hit_rank": [3, rank], "ap": [0.4, 0.5]},
+                      strict=False)
+    with pytest.raises(ValueError, match=r"row 2 in ex\.csv \(qid '2'\): ap 0\.5 > 0 with first_hit_rank .*\(no relevant item retrieved\)"):
+        endpoints_from_ranks(df, source="ex.csv")
+    ok = endpoints_from_ranks(df.with_columns(pl.Series("ap", [0.4, 0.0])))  # AP 0 at inf is consistent
+    assert ok.filter(pl.col("measure") == "AP")["value"].to_list() == [0.4, 0.0]
+
+
 def test_parse_hit_measure():
     assert parse_hit_measure("hit@10") == 10 and parse_hit_measure("success@1") == 1
     assert parse_hit_measure("R@10") is None and parse_hit_measure("nDCG@10") is None

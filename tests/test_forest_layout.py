@@ -209,3 +209,28 @@ def test_forest_row_labels_never_name_two_systems_alike_when_their_rows_differ_b
     labels = forest._row_labels(df, per_segment=True, show_segment_set=False)
     assert labels == [f"{stem}_a_{stem} | {segment[:20]}…{segment[-18:]}1 (n=5)",
                       f"{stem}_b_{stem} | {segment[:20]}…{segment[-18:]}2 (n=6)"]
+
+
+def test_forest_plot_mixing_first_rel_rank_with_ap_labels_the_lower_is_better_rows(tmp_path, monkeypatch):
+    """On one delta axis a FirstRelRank row's gain is a negative delta, an AP row's a positive one: the
+    FirstRelRank rows (and the x label of a FirstRelRank-only plot, and the report's forest) say so."""
+    import numpy as np
+
+    from pairedframe.report.html_svg import forest_svg
+
+    rng = np.random.default_rng(3)
+    rows = [{"system": s, "qid": f"q{i:02d}", "measure": m, "value": float(v)}
+            for s, shift in (("base", 0), ("new", 1)) for m, values in
+            (("AP", np.clip(rng.uniform(size=30) + 0.05 * shift, 0, 1)), ("FirstRelRank", rng.integers(1, 20, 30) - shift))
+            for i, v in enumerate(values)]
+    result = pf.compare(pl.DataFrame(rows), baseline="base", n_resamples=999, seed=0)
+    _, labels, _ = _draw(monkeypatch, result, tmp_path / "mixed.png")
+    assert sorted(labels) == ["new | AP (n=30)", "new | FirstRelRank (lower is better) (n=30)"]
+    kept = []
+    monkeypatch.setattr(forest.pyplot(), "close", kept.append)
+    forest.forest_plot(result, tmp_path / "rank.png", measure="FirstRelRank")
+    forest.forest_plot(result, tmp_path / "ap.png", measure="AP")
+    assert [fig.axes[0].get_xlabel() for fig in kept] == ["delta FirstRelRank (lower is better): new − base",
+                                                          "delta AP: new − base"]
+    assert "delta FirstRelRank (lower is better)" in forest_svg(result, "FirstRelRank")
+    assert "lower is better" not in forest_svg(result, "AP")

@@ -3,6 +3,7 @@ dict-of-dicts, paths) gives the same evaluation as the TREC files."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from pathlib import Path
 
@@ -129,6 +130,25 @@ def test_dict_with_integer_ids_and_float_grades_against_files(expected, files):
     qrels = {7: {"01": 1.0, 1: 0.0}}
     got = pf.evaluate(pf.as_run(run, system="sysA"), qrels, MEASURES).per_query
     assert got.equals(expected.filter(pl.col("qid") == "7"))
+
+
+@pytest.mark.parametrize("read, obj, columns", [
+    (pf.as_run, {"1": {7: 1.0}}, "['docno'] of the run dict"),
+    (pf.as_qrels, {7: {"d1": 1}}, "['qid'] of the qrels dict"),
+    (pf.as_qrels, {7: {7: 1}}, "['qid', 'docno'] of the qrels dict"),
+])
+def test_integer_dict_keys_warn_as_integer_id_columns_do(read, obj, columns):
+    """A pytrec_eval dict keyed by integers has lost leading zeros as an integer id column has."""
+    with pytest.warns(UserWarning, match=re.escape(f"numeric id column(s) {columns} converted to strings") + ".*'007'") as got:
+        read(obj)
+    assert [w.filename for w in got if "numeric id" in str(w.message)] == [__file__]  # once, at the caller
+
+
+def test_string_dict_keys_give_no_id_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pf.as_run({"1": {"7": 1.0}})
+        pf.as_qrels({"1": {"7": 1}})
 
 
 def test_system_argument_for_a_single_table(expected):

@@ -648,3 +648,21 @@ def test_table_command_help_says_a_measure_is_required():
     qrels, runs = pf.example.example_paths()
     missing = CliRunner().invoke(app, ["table", str(qrels), str(runs[0])])
     assert missing.exit_code == 2 and "name at least one measure with -m" in missing.stderr
+
+
+def test_a_dagger_system_is_never_tied_for_best_with_the_baseline_it_beats_at_digits_0():
+    """--digits 0 showed AP 0.42 † and the baseline's 0.31 both as a bold 0 (equal at the shown precision share
+    the mark): the table called new both significantly better than base and tied with it. The mark splits the
+    tie; other (0.34, not significantly different) keeps the shared best; the caption says what happened."""
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.1, 0.5, 40)
+    values = {"base": base, "new": base + 0.1 + rng.normal(0, 0.02, 40), "other": base + 0.02 + rng.normal(0, 0.2, 40)}
+    pq = pl.DataFrame([{"system": s, "qid": f"q{i}", "measure": "AP", "value": float(v)}
+                       for s, arr in values.items() for i, v in enumerate(arr)])
+    t = pf.results_table(pq, baseline="base", digits=0, n_resamples=999, seed=0)
+    cells = {s: (p, m) for s, p, m in t.table.select("system", "place", "marks").iter_rows()}
+    assert cells == {"base": (2, ""), "new": (1, "†"), "other": (1, "")}
+    assert "In AP, a system significantly better than one it equals at the shown precision ranks above it" in t.caption
+    wide = pf.results_table(pq, baseline="base", digits=3, n_resamples=999, seed=0)   # no tie: the rule as before
+    assert dict(zip(wide.table["system"], wide.table["place"])) == {"base": None, "new": 1, "other": 2}
+    assert "In AP" not in wide.caption

@@ -4,6 +4,8 @@ and what to use; and trec format refusing, before any file is read, the measures
 
 from __future__ import annotations
 
+import warnings
+
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -76,6 +78,28 @@ def test_collection_size_leaves_a_utility_that_states_its_own(size):
     assert code == 0, err
     want = pf.evaluate(runs[0], qrels, [name]).summary()["value"].to_list()
     assert pl.read_csv(out.encode())["value"].to_list() == want
+
+
+def test_utility_fourth_weight_without_collection_size_warns_at_the_caller_keeping_trec_eval_value():
+    """d = N + a - ret - R is negative without N: the value stays trec_eval's (N = 0), with a warning."""
+    qrels, runs = example_paths()
+    with pytest.warns(UserWarning, match=r"fourth weight .* collection size") as record:
+        got = pf.evaluate(runs[0], qrels, ["utility.2,-1,0,1"]).summary()["value"].to_list()
+    assert [w.filename for w in record if "fourth weight" in str(w.message)] == [__file__]
+    sized = pf.evaluate(runs[0], qrels, ["Utility(weights=(2,-1,0,1),collection_size=1000)"])
+    # per query the size adds w4 * N = 1000, so the mean moves by exactly that
+    assert sized.summary()["value"].to_list() == pytest.approx([got[0] + 1000])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pf.evaluate(runs[0], qrels, ["utility.2,-1,0,0", "utility"])
+
+
+def test_utility_fourth_weight_without_minus_n_warns_in_the_cli():
+    code, out, err = _example("-f", "csv", "-m", "utility.2,-1,0,1")
+    assert code == 0 and out, err
+    assert "warning:" in err and "fourth weight" in err and "-N/--collection-size" in err
+    code, out, err = _example("-f", "csv", "-m", "utility.2,-1,0,1", "-N", "1000")
+    assert code == 0 and "fourth weight" not in err
 
 
 @pytest.mark.parametrize("long, short", [

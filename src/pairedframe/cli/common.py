@@ -270,23 +270,25 @@ def held_warnings() -> Iterator[None]:
 
 
 def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4,
-                file: typing.TextIO | None = None) -> None:
+                file: typing.TextIO | None = None, format_by: str | None = None,
+                integers: typing.Collection[str] = ()) -> None:
     """Render a frame as a rich table, CSV, JSON (list of records), markdown or LaTeX on ``file``
-    (default: stdout)."""
+    (default: stdout). ``format_by``: the column whose value picks each row's number format (a long
+    table's ``measure``), with the rows whose ``format_by`` is in ``integers`` (counts) as integers."""
     out = sys.stdout if file is None else file
     if fmt == "csv":
         out.write(frame.write_csv())
     elif fmt == "json":
         out.write(json_text(frame.to_dicts()))
     elif fmt == "markdown":
-        out.write(to_markdown(frame, float_digits) + "\n")
+        out.write(to_markdown(frame, float_digits, format_by, integers) + "\n")
     elif fmt == "latex":
-        out.write(to_latex(frame, float_digits) + "\n")
+        out.write(to_latex(frame, float_digits, format_by, integers) + "\n")
     elif fmt == "table":
         table = Table(title=None if title is None else Text(title), show_lines=False)  # text, not markup
         for name, dtype in frame.schema.items():
             table.add_column(Text(name), justify="right" if dtype.is_numeric() else "left", no_wrap=True)
-        cells = _cells(frame, float_digits)
+        cells = _cells(frame, float_digits, format_by, integers)
         for row in cells:      # names are text, not rich markup; escape() would double a trailing backslash
             table.add_row(*map(Text, row))
         # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
@@ -308,28 +310,44 @@ def _cell(value: Any, digits: int, scientific: bool = False) -> str:
     return str(value)
 
 
-def _cells(frame: pl.DataFrame, digits: int) -> list[list[str]]:
+def _scientific(frame: pl.DataFrame, digits: int) -> list[bool]:
+    """Per column: a float column holding a non-zero value that ``digits`` decimals would show as 0."""
+    return [dtype.is_float() and frame[name].abs().filter((frame[name] != 0) & frame[name].is_finite())
+            .lt(10 ** -digits).any() for name, dtype in frame.schema.items()]
+
+
+def _cells(frame: pl.DataFrame, digits: int, format_by: str | None = None,
+           integers: typing.Collection[str] = ()) -> list[list[str]]:
     """The frame's values as text, one number format per column: a float column holding a non-zero value
     that ``digits`` decimals would show as 0 is written in scientific notation throughout (``1.00e-04``
-    beside ``2.00e-02``, never beside ``0.0200``)."""
-    scientific = [dtype.is_float() and frame[name].abs().filter((frame[name] != 0) & frame[name].is_finite())
-                  .lt(10 ** -digits).any() for name, dtype in frame.schema.items()]
-    return [[_cell(v, digits, sci) for v, sci in zip(row, scientific)] for row in frame.iter_rows()]
+    beside ``2.00e-02``, never beside ``0.0200``). With ``format_by`` (a long table's ``measure``) the
+    format is per column and value of that column: a count (in ``integers``) is an integer, and one
+    measure's small values do not turn another's 1003 into ``1.00e+03``."""
+    if format_by is None:
+        scientific = _scientific(frame, digits)
+        return [[_cell(v, digits, sci) for v, sci in zip(row, scientific)] for row in frame.iter_rows()]
+    key = frame.columns.index(format_by)
+    groups = {k[0]: _scientific(part, digits) for k, part in frame.group_by(format_by)}
+    return [[str(round(v)) if row[key] in integers and isinstance(v, float) and math.isfinite(v)
+             else _cell(v, digits, sci) for v, sci in zip(row, groups[row[key]])] for row in frame.iter_rows()]
 
 
-def to_markdown(frame: pl.DataFrame, digits: int = 4) -> str:
+def to_markdown(frame: pl.DataFrame, digits: int = 4, format_by: str | None = None,
+                integers: typing.Collection[str] = ()) -> str:
     """A GFM pipe table; names escaped to render as themselves (:func:`~pairedframe.report.table_markdown.markdown_escape`)."""
     head = "| " + " | ".join(map(markdown_escape, frame.columns)) + " |"
     rule = "| " + " | ".join("---:" if t.is_numeric() else "---" for t in frame.dtypes) + " |"
-    rows = ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in _cells(frame, digits)]
+    rows = ["| " + " | ".join(map(markdown_escape, row)) + " |"
+            for row in _cells(frame, digits, format_by, integers)]
     return "\n".join([head, rule, *rows])
 
 
-def to_latex(frame: pl.DataFrame, digits: int = 4) -> str:
+def to_latex(frame: pl.DataFrame, digits: int = 4, format_by: str | None = None,
+             integers: typing.Collection[str] = ()) -> str:
     """A booktabs ``tabular``; names escaped for pdflatex (:func:`~pairedframe.report.table_latex.latex_escape`)."""
     cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
     lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(map(latex_escape, frame.columns)) + r" \\",
              r"\midrule"]
-    lines += [latex_row(list(map(latex_escape, row))) for row in _cells(frame, digits)]
+    lines += [latex_row(list(map(latex_escape, row))) for row in _cells(frame, digits, format_by, integers)]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)

@@ -145,7 +145,8 @@ def evaluate_cmd(
                     else r["value"]} for r in rows.to_dicts()]
         sys.stdout.write(json_text(records))
         return
-    print_frame(rows, fmt)
+    # one value column holds every measure: each measure gets its own number format, counts integers
+    print_frame(rows, fmt, format_by="measure", integers=counts)
 
 
 def _check_summarised(parsed: list[Measure]) -> None:

@@ -23,7 +23,10 @@ Best and second
 ---------------
 Per measure, the means *as shown* (rounded to ``digits``) are ranked best first (descending, or
 ascending where lower is better): rank 1 is bold, rank 2 underlined (of two systems only the best is
-marked); systems equal at the shown precision share a rank (dense ranking). A measure whose means are
+marked); systems equal at the shown precision share a rank (dense ranking), unless a mark says one is
+significantly better than the other (``digits=0``: ``0`` † beside the baseline's ``0``): then the
+significantly worse one ranks below it, never tied for best with a system that beats it, and the caption
+says so (``settings["ties_split_by_marks"]``). A measure whose means are
 over different numbers of queries (a system without a value for some queries: a run missing queries, a
 rank measure where nothing relevant was retrieved) gets no best or second: such means are not
 comparable (``settings["unranked_measures"]``, and the caption says so); nor do counts that rank no run,
@@ -233,7 +236,8 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         Of that interval; default the comparison's confidence level, or 0.95 without a comparison.
         The marks' significance level is ``alpha = 1 - level`` of the comparison.
     digits : int, default 3
-        Decimals shown; best/second are decided on the shown values.
+        Decimals shown; best/second are decided on the shown values (a tie there that a mark
+        separates is split: the significantly worse system ranks below).
     all_pairs : bool, optional
         Letter every system (all pairs); default: true when the comparison compares every system
         with every other.
@@ -289,6 +293,10 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     settings["unranked_measures"] = spread.filter(pl.col("n_queries") > 1)["measure"].to_list()
     settings["unranked_counts"] = [m for m in measures if not ranks_runs(m)
                                    and m not in settings["unranked_measures"]]
+    # equal shown means with different places: a tie _rows split because a mark separates them
+    split = (frame.filter(pl.col("mean").is_not_null()).group_by("measure", pl.col("mean").round(digits))
+             .agg(pl.col("place").fill_null(0).n_unique() > 1).filter(pl.col("place"))["measure"].to_list())
+    settings["ties_split_by_marks"] = [m for m in measures if m in split]
     return TableData(frame=frame, systems=systems, measures=measures, letters=marking.letters, mode=marking.mode,
                      settings=settings)
 
@@ -384,6 +392,27 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
     return _Marking(mode, letters, wins, baselines, settings)
 
 
+def _beaten_depth(shown: pl.DataFrame, wins: list[tuple[str, str, str]]) -> dict[tuple[str, str], int]:
+    """Per (system, measure) tied at the shown precision with a system significantly better than it: how
+    many such wins stand above it within its tie (0 when none; a chain a > b > c puts c at 2)."""
+    value = {(s, m): v for s, m, v in shown.select("system", "measure", "_shown").iter_rows()}
+    beaters: dict[tuple[str, str], list[str]] = {}
+    for winner, loser, measure in wins:
+        if (winner, measure) in value and value[(winner, measure)] == value.get((loser, measure)):
+            beaters.setdefault((loser, measure), []).append(winner)
+    depth: dict[tuple[str, str], int] = {}
+
+    def of(key: tuple[str, str], seen: frozenset = frozenset()) -> int:
+        if key not in depth:    # the winner's mean is the better one, so no chain comes back (seen: to be sure)
+            depth[key] = 1 + max((of((w, key[1]), seen | {key}) for w in beaters.get(key, [])
+                                  if (w, key[1]) not in seen), default=-1)
+        return depth[key]
+
+    for key in beaters:
+        of(key)
+    return {k: d for k, d in depth.items() if d}
+
+
 def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: int, marking: _Marking
           ) -> pl.DataFrame:
     """One row per (system, measure): mean, interval, queries, place (best / second on the shown values)
@@ -393,6 +422,12 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
     lower = [m for m in measures if not higher_is_better(m)]
     best_first = pl.when(pl.col("measure").is_in(lower)).then(-pl.col("_shown")).otherwise(pl.col("_shown"))
     shown = shown.with_columns(best_first.rank("dense", descending=True).over("measure").alias("_rank"))
+    # a shown tie that a mark separates is no tie: the significantly worse one drops below the other
+    depth = _beaten_depth(shown, marking.wins)
+    shown = shown.with_columns(pl.Series("_depth", [depth.get((s, m), 0) for s, m in zip(shown["system"],
+                                                                                        shown["measure"])]))
+    shown = shown.with_columns((pl.col("_rank") * (len(systems) + 1) + pl.col("_depth"))
+                               .rank("dense").over("measure").alias("_rank"))
     # means over different query sets are not comparable, counts rank no run: no best or second there
     counts = [m for m in measures if not ranks_runs(m)]
     shown = shown.with_columns(pl.when((pl.col("n_queries").n_unique().over("measure") > 1)

@@ -32,6 +32,7 @@ from pairedframe.io.partition import duplicate_error, iter_partitioned_blocks
 from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
+from pairedframe.measures.utility import warn_missing_collection_size
 
 #: Judged ranks (plus ranking sizes) the engine evaluates at a time at most: the memory knob of the last step.
 EVAL_RANK_ROWS = 2**19
@@ -339,7 +340,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         the qrels but match qrels ids / judged docnos except for case, blanks or leading zeros (a
         spelling mismatch that would otherwise score 0 silently).
     UserWarning
-        Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`).
+        Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`); a
+        utility measure with a nonzero fourth weight and no ``collection_size`` (its value is trec_eval's).
 
     Notes
     -----
@@ -364,6 +366,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only)
                                    for m in parse_measures(["num_q"] if runid_only else names)))
     check_kinds(list(resolved), KIND[judgments_format])
+    warn_missing_collection_size(resolved)
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
     reading = Reading(judgments_format, grades)

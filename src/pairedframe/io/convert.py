@@ -22,7 +22,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.checks import string_ids
+from pairedframe.checks import string_ids, warn_numeric_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, row_out_of_range,
@@ -186,11 +186,13 @@ def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
     return pl.DataFrame({f: pl.Series(f, column, strict=False) for f, column in zip(fields, zip(*records))})
 
 
-def _dict_id(key: Any, column: str, what: str) -> str:
-    """A dict key as an id: strings as they are, integers spelled out; anything else is refused."""
+def _dict_id(key: Any, column: str, what: str, numeric: dict[str, None]) -> str:
+    """A dict key as an id: strings as they are, integers spelled out (``column`` noted in ``numeric``,
+    for the warning integer id columns get); anything else is refused."""
     if isinstance(key, str):
         return key
     if isinstance(key, int) and not isinstance(key, bool):
+        numeric[column] = None
         return str(key)
     raise SchemaError(f"{what} dict: a {column} key is {key!r} ({type(key).__name__}); ids are strings (or "
                       f"integers), so that they match the ids of the other table")
@@ -198,15 +200,17 @@ def _dict_id(key: Any, column: str, what: str) -> str:
 
 def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
     qids, docnos, values = [], [], []
+    numeric: dict[str, None] = {}
     for qid, docs in obj.items():
         if not isinstance(docs, Mapping):
             raise TypeError(f"{what} dict must map qid -> {{docno: {value_col}}}; qid {qid!r} maps to "
                             f"{type(docs).__name__}")
-        qid = _dict_id(qid, "qid", what)
+        qid = _dict_id(qid, "qid", what, numeric)
         for docno, value in docs.items():
             qids.append(qid)
-            docnos.append(_dict_id(docno, "docno", what))
+            docnos.append(_dict_id(docno, "docno", what, numeric))
             values.append(value)
+    warn_numeric_ids(sorted(numeric, key=["qid", "docno"].index), f"the {what} dict")
     try:
         frame = pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
                              schema_overrides={"qid": pl.String, "docno": pl.String,
@@ -349,7 +353,8 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     Warns
     -----
     UserWarning
-        Integer id columns, converted to strings (leading zeros were lost before pairedframe saw them).
+        Integer id columns or dict keys, converted to strings (leading zeros were lost before pairedframe
+        saw them).
     """
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
@@ -412,7 +417,8 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
     Warns
     -----
     UserWarning
-        Integer id columns, converted to strings (leading zeros were lost before pairedframe saw them);
+        Integer id columns or dict keys, converted to strings (leading zeros were lost before pairedframe
+        saw them);
         grades read as trec_eval reads them (``grades="trec_eval"``).
     """
     check_grades_option(grades)

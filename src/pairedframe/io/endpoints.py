@@ -128,7 +128,8 @@ def endpoints_from_ranks(frame: Any, *, ks: Iterable[int] = (1, 5, 10), system: 
     ------
     SchemaError
         Missing ``qid``/``first_hit_rank``, no system name, or a rank that is missing, 0, negative or
-        fractional (the message names the 1-based row and its qid), or an AP outside [0, 1] / missing.
+        fractional (the message names the 1-based row and its qid), or an AP outside [0, 1] / missing,
+        or an AP > 0 where ``first_hit_rank`` is inf (no relevant item retrieved). SchemaError is a ValueError.
     EmptyResultError
         The export has no rows.
     """
@@ -163,5 +164,12 @@ def endpoints_from_ranks(frame: Any, *, ks: Iterable[int] = (1, 5, 10), system: 
             i = int(bad.arg_max())
             raise SchemaError(f"row {i + 1}{where} (qid {df['qid'][i]!r}): ap {df['ap'][i]!r} is missing or "
                               "outside [0, 1]")
+        # AP > 0 needs a relevant item retrieved, which a first hit at inf says there is not
+        hitless = (ap > 0).to_numpy() & ~np.isfinite(ranks)
+        if hitless.any():
+            i = int(np.argmax(hitless))
+            raise SchemaError(f"row {i + 1}{where} (qid {df['qid'][i]!r}): ap {df['ap'][i]!r} > 0 with first_hit_rank "
+                              f"{df['first_hit_rank'][i]!r} (no relevant item retrieved): AP is then 0; one of the two "
+                              "columns is wrong")
         parts.append(base.with_columns(pl.lit("AP").alias("measure"), ap.alias("value")))
     return pl.concat(parts).select("system", *keys, "qid", "measure", "value")

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Iterable
+
 import polars as pl
+
+from pairedframe.errors import user_stacklevel
 
 from pairedframe.measures.polars_exprs import per_query
 from pairedframe.measures._trec import doubles, number_text
@@ -21,6 +26,26 @@ def _parse(text: str) -> dict:
 def _printable(measure: Measure) -> str:
     weights = measure.param("weights")
     return "" if weights == WEIGHTS else ",".join(number_text(w) for w in weights)
+
+
+def warn_missing_collection_size(measures: Iterable[Measure]) -> None:
+    """Warn for each utility measure with a nonzero fourth weight and no collection size.
+
+    Its d (non-relevant not retrieved) is ``collection_size + a - retrieved - R``: with the default
+    size 0 it is negative, and the value is trec_eval's without -N, silently meaningless. The value is
+    kept (trec_eval's); the warning says how to give the size.
+
+    Parameters
+    ----------
+    measures : iterable of Measure
+    """
+    for m in measures:
+        if m.family == "Utility" and float(m.param("weights")[3]) != 0 and not m.param("collection_size"):
+            warnings.warn(
+                f"{m.name}: the fourth weight (non-relevant not retrieved, d = N + a - retrieved - R) needs the "
+                "collection size N, which is not given (0), so d is negative, as in trec_eval without -N: give "
+                "collection_size (Utility(weights=(...),collection_size=N); -N/--collection-size in the CLI)",
+                UserWarning, stacklevel=user_stacklevel())
 
 
 @family(key="Utility", aliases=("utility",), trec=TrecForm("utility", "params", 170, parse=_parse, printable=_printable),

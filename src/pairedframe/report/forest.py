@@ -13,7 +13,7 @@ from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.plots import literal, pyplot, short_names, shortened
 
-__all__ = ["forest_plot", "row_styles", "rows_to_show", "x_limits", "COLOURS"]
+__all__ = ["forest_plot", "lower_is_better_note", "row_styles", "rows_to_show", "x_limits", "COLOURS"]
 
 #: Colour of a row by its decision: the verdict of compare / compare_clustered, or for compare_segments
 #: ``significant`` with the sign of the delta.  The colour never comes from the interval.
@@ -22,6 +22,12 @@ COLOURS = {"better": "#1f4e9c", "worse": "#b2182b", "not significant": "#8a8a8a"
 #: 0.055 in per character at its font size (7 pt), so the entries are set in as many columns as fit.
 FIGURE_INCHES = 7.0
 LEGEND_INCHES, ENTRY_INCHES, CHARACTER_INCHES = 6.6, 0.8, 0.055
+
+
+def lower_is_better_note(measure: str) -> str:
+    """`` (lower is better)`` for a measure the registry marks so (FirstRelRank), else ``""``: on an axis
+    shared with higher-is-better measures, its row says which way is a gain."""
+    return "" if higher_is_better(measure) else " (lower is better)"
 
 
 def legend_columns(labels: list[str]) -> int:
@@ -124,7 +130,7 @@ def _row_labels(df: pl.DataFrame, *, per_segment: bool, show_segment_set: bool) 
             system = systems[row["system"]]
             parts.append(f"{system} − {systems[row['baseline']]}" if varies("baseline") else system)
         if name_measure:
-            parts.append(measures[row["measure"]])
+            parts.append(measures[row["measure"]] + lower_is_better_note(row["measure"]))
         if per_segment:
             seg = segments[row["segment"]]
             parts.append(f"{segment_sets[row['segment_set']]}: {seg}" if show_segment_set else seg)
@@ -199,7 +205,9 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     system, measure, segment_set : str, optional
         Filters.  Each row has one label: its system (``system − baseline`` when the baselines
         differ) and its measure when they vary between rows, then its segment; a compare row is
-        named by its system, followed by ``(n=...)`` queries.
+        named by its system, followed by ``(n=...)`` queries.  A measure where lower is better
+        (FirstRelRank, :func:`pairedframe.measures.higher_is_better`) says so in its label, or in the
+        x label when it is the only measure: ``FirstRelRank (lower is better)``.
     sort_by : str, default "delta"
         Column to sort segments by (ascending, drawn bottom to top).
     max_rows : int, default 60
@@ -289,7 +297,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     ax.set_ylim(-0.6, df.height - 0.4)
     xlabel = "delta (system − baseline)"
     if "measure" in df.columns and df["measure"].n_unique() == 1:
-        xlabel = f"delta {df['measure'][0]}"
+        xlabel = f"delta {df['measure'][0]}{lower_is_better_note(df['measure'][0])}"
         if {"system", "baseline"} <= set(df.columns) and df["system"].n_unique() == df["baseline"].n_unique() == 1:
             xlabel += f": {shortened(df['system'][0])} − {shortened(df['baseline'][0])}"
     ax.set_xlabel(literal(xlabel + (f"\n({note})" if note else "")))

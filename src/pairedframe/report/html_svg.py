@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from pairedframe.measures import higher_is_better
-from pairedframe.report.forest import COLOURS, row_styles, rows_to_show, why_dashed, x_limits
+from pairedframe.report.forest import COLOURS, lower_is_better_note, row_styles, rows_to_show, why_dashed, x_limits
 from pairedframe.report.html_page import esc
 from pairedframe.report.plots import LOSS_COLOUR, TIE_COLOUR, WIN_COLOUR, short_names, shortened
 
@@ -103,6 +103,7 @@ def forest_svg(comparison: pl.DataFrame, measure: str) -> str:
     :data:`FOREST_MAX_ROWS` rows the undecided ones nearest the middle are left out and the axis
     label says so (``rows_to_show``), as in :func:`pairedframe.forest_plot`.  Circles have ids
     ``pf-segment-<i>`` (``i`` from the bottom row) and a ``<title>``: system, delta, interval, verdict.
+    The axis label of a measure where lower is better says so (``delta FirstRelRank (lower is better)``).
 
     Raises
     ------
@@ -159,7 +160,7 @@ def forest_svg(comparison: pl.DataFrame, measure: str) -> str:
             if key is not None and key not in seen:
                 seen.append(key)
     body += _x_axis(scale, ticks, x0, x1, bottom)
-    body.append(_text((x0 + x1) / 2, bottom + 31, f"delta {measure}", anchor="middle"))
+    body.append(_text((x0 + x1) / 2, bottom + 31, f"delta {measure}{lower_is_better_note(measure)}", anchor="middle"))
     y = bottom + 31
     for line in _wrap(f"({note})", 110) if note else []:
         y += 14

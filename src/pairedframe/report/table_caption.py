@@ -137,6 +137,10 @@ def caption_text(data: TableData) -> str:
     if len(unranked) + len(counts) < len(data.measures):
         second = ", underlined: second best" if len(data.systems) >= 3 else ""
         parts.append(f"Bold: best{second} (systems equal at the shown precision share the mark).")
+        split = s.get("ties_split_by_marks") or []
+        if split:
+            parts.append(f"In {', '.join(split)}, a system significantly better than one it equals at the shown "
+                         "precision ranks above it (more digits show the difference).")
     if unranked:
         their = "its" if len(unranked) == 1 else "their"
         parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
