@@ -285,7 +285,9 @@ def test_few_clusters_warn_and_constant_deltas_are_degenerate_but_defined():
     # no spread: compare's interval for equal deltas, never the point [0, 0] (the measure 'm' has no range: the line)
     assert (r["ci_low"], r["ci_high"]) == compare(same, baseline="A").select("ci_low", "ci_high").row(0) == (-np.inf, np.inf)
     assert math.isnan(r["mde"])          # no spread seen: the detectable effect is unknown, not 0
-    assert r["verdict"] == "identical" and r["equivalent"] and r["pvalue_tost"] == 1 / 2 ** 6   # exact, never 0
+    # nor is TOST's: a measure with no range bounds nothing, so no margin holds the interval
+    assert r["verdict"] == "identical" and not r["equivalent"] and r["pvalue_tost"] == 1.0
+    assert (r["tost_low"], r["tost_high"]) == (-np.inf, np.inf)
 
 
 def test_cluster_layout_is_label_free():
@@ -382,15 +384,15 @@ def test_note_of_an_equivalent_row_names_the_final_verdict():
 
 def test_zero_spread_between_clusters_gives_no_certainty():
     """Equal cluster sums (or constant deltas) leave no spread: the interval is never a point (compare's
-    range-based interval over G clusters; the whole line for a measure with no known range), and TOST's p
-    is 1 / 2**G, never 0."""
+    range-based interval over G clusters; the whole line for a measure with no known range), and TOST's
+    interval is the same at 90 %, its p the one that interval inverts (1 with no known range), never 0."""
     df = pl.DataFrame({"system": ["A"] * 4 + ["B"] * 4, "qid": ["a", "b", "c", "d"] * 2, "measure": "m",
                        "value": [0.0] * 4 + [0.30, 0.31, 0.29, 0.32]})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = compare_clustered(df, baseline="A", clusters={"a": 1, "b": 1, "c": 2, "d": 2}, margin=0.5).row(0, named=True)
     assert r["se"] == 0 and (r["ci_low"], r["ci_high"]) == (-np.inf, np.inf)       # G = 2: 2/4 >= 0.05
-    assert r["pvalue_tost"] == 0.25 and not r["equivalent"]
+    assert r["pvalue_tost"] == 1.0 and not r["equivalent"]
     n = 12
     const = pl.DataFrame({"system": ["A"] * n + ["B"] * n, "qid": [f"q{i}" for i in range(n)] * 2, "measure": "m",
                           "value": [0.0] * n + [0.01] * n})
@@ -398,7 +400,7 @@ def test_zero_spread_between_clusters_gives_no_certainty():
         warnings.simplefilter("ignore")
         r = compare_clustered(const, baseline="A", clusters={f"q{i}": i // 2 for i in range(n)},
                               margin=0.05).row(0, named=True)
-    assert (r["ci_low"], r["ci_high"]) == (-np.inf, np.inf) and r["pvalue_tost"] == 1 / 2 ** 6 and r["equivalent"]
+    assert (r["ci_low"], r["ci_high"]) == (-np.inf, np.inf) and r["pvalue_tost"] == 1.0 and not r["equivalent"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ap = compare_clustered(const.with_columns(pl.lit("AP").alias("measure")), baseline="A",
@@ -420,7 +422,7 @@ def test_equal_cluster_sums_up_to_float_noise_are_zero_spread():
                                  margin=0.2).row(0, named=True)
     for row in (r, duck):
         assert row["se"] == 0 and (row["ci_low"], row["ci_high"]) == (-np.inf, np.inf)
-        assert row["pvalue_tost"] == 1 / 2 ** 4 and row["verdict"] != "equivalent" and not math.isfinite(row["mde"])
+        assert row["pvalue_tost"] == 1.0 and row["verdict"] != "equivalent" and not math.isfinite(row["mde"])
 
 
 def _three_near_equal_systems(n: int = 30) -> tuple[pl.DataFrame, float]:
@@ -503,3 +505,26 @@ def test_duckdb_clustered_rows_keep_the_datasets_order_of_appearance_like_polars
         got = compare_clustered(duckdb.connect().from_arrow(frame.to_arrow()), baseline="a", clusters=CLUSTERS,
                                 n_resamples=200, seed=0)
         assert got["dataset"].to_list() == want
+
+
+@pytest.mark.parametrize("margin", [0.02, 0.05])
+def test_tost_of_equal_deltas_inverts_the_range_based_interval_against_constant_sample_interval(margin):
+    """G equal cluster deltas (here two tied runs on 100 clusters of nDCG@10): TOST was p = 1 / 2**G with the
+    point [0, 0], "equivalent" at any margin.  Now its interval is compare's range-based one at 90 %, and its
+    p-value the level at which that interval's end reaches the margin (the interval inverts it)."""
+    from pairedframe.stats.value_range import constant_sample_interval
+
+    G = 100
+    v = np.random.default_rng(3).uniform(size=G)
+    df = pl.DataFrame({"system": ["A"] * G + ["B"] * G, "qid": [f"q{i}" for i in range(G)] * 2,
+                       "measure": "nDCG@10", "value": np.concatenate([v, v])})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = compare_clustered(df, baseline="A", clusters={f"q{i}": i for i in range(G)}, margin=margin).row(0, named=True)
+    low, high = constant_sample_interval([0.0], G, -1.0, 1.0, confidence_level=0.90)
+    assert (r["tost_low"], r["tost_high"]) == pytest.approx((low[0], high[0]), rel=1e-12)
+    assert r["equivalent"] == (high[0] < margin) == (r["pvalue_tost"] < 0.05) == (margin == 0.05)
+    # at the level 1 - 2 p the interval ends on the margin
+    _, at_p = constant_sample_interval([0.0], G, -1.0, 1.0, confidence_level=1 - 2 * r["pvalue_tost"])
+    assert at_p[0] == pytest.approx(margin, rel=1e-9)
+    assert r["verdict"] == "identical"

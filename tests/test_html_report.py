@@ -609,3 +609,30 @@ def test_report_agreement_table_prints_a_dash_for_a_nan_interval(tmp_path):
     assert "–" in cells and not any(c.lower() == "nan" for c in cells)
     assert not re.search(r">\s*nan\s*<", rep.fragment, re.I)
     assert any("NaN, not a point" in m for m in rep.warnings)
+
+
+@pytest.mark.filterwarnings("ignore::pairedframe.errors.PartlyEmptyWarning", "ignore::pairedframe.errors.TiedQueriesWarning")
+def test_one_run_report_names_one_system_says_nothing_is_compared_and_warns_of_few_queries_as_compare(
+        shared_data, tmp_path):
+    """``report qrels.test results.test``: the lead said "1 systems", the settings "baseline None", and
+    the 3 queries went unwarned (compare warns below 20 queries; a one-run report calls no compare)."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+    from pairedframe.errors import SmallSampleWarning
+
+    folder = shared_data / "trec_eval"
+    with pytest.warns(SmallSampleWarning, match=r"fewer than 20 queries.*n = 3, system=results.test"):
+        rep = pf.report([str(folder / "results.test")], str(folder / "qrels.test"))
+    text = re.sub(r"<[^>]+>", " ", rep.fragment)
+    assert "1 system," in text and "1 systems" not in text and "nothing to compare" in text
+    assert "None" not in re.sub(r"evaluation: depth\s+None", "", text)
+    assert any("fewer than 20 queries" in w for w in rep.warnings)
+    # the same words as compare's warning when two runs share so few queries
+    with pytest.warns(SmallSampleWarning) as two:
+        pf.compare(pf.evaluate([str(folder / "results.test"), str(folder / "results.trunc")], str(folder / "qrels.test")),
+                   baseline="results.test", measures="AP")
+    assert any("fewer than 20" in str(w.message) and "the fewest for trusted" in str(w.message) for w in two)
+    out = tmp_path / "r1.html"
+    res = CliRunner().invoke(app, ["report", str(folder / "qrels.test"), str(folder / "results.test"), "-o", str(out)])
+    assert res.exit_code == 0 and "fewer than 20 queries" in out.read_text()

@@ -306,3 +306,73 @@ def test_markdown_report_keeps_a_plan_title_holding_a_comment_end_inside_its_com
     comments = [line for line in text.splitlines() if line.startswith("<!--")]
     assert all(line.count("-->") == 1 and line.endswith("-->") for line in comments), comments
     assert any("<b>x</b>" in line for line in comments)
+
+
+_TIED_PLAN = """
+title = "tied"
+confidence_level = 0.95
+margin = 0.02
+seed = 1
+n_resamples = 2000
+{unit}
+[systems]
+baseline = "A"
+candidate = "B"
+[[endpoints]]
+measure = "{measure}"
+direction = "{direction}"
+role = "primary"
+"""
+
+
+def _tied(n: int, measure: str, clusters: bool) -> pl.DataFrame:
+    """A and B equal on every query (values in the measure's range)."""
+    v = np.random.default_rng(0).uniform(size=n)
+    v = (v > 0.5).astype(float) if measure == "Success@1" else v
+    frame = pl.DataFrame({"system": ["A"] * n + ["B"] * n, "qid": [f"q{i}" for i in range(n)] * 2,
+                          "measure": measure, "value": np.concatenate([v, v])})
+    return frame.with_columns(pl.Series("cluster", [f"c{i // 2}" for i in range(n)] * 2)) if clusters else frame
+
+
+@pytest.mark.parametrize("n, measure, unit", [(40, "nDCG@10", ""), (6, "Success@1", 'resampling_unit = "query"')])
+def test_tied_runs_are_equivalent_only_when_the_reported_tost_interval_is_inside_the_margin(n, measure, unit):
+    """A == B on every query (no spread): 20 tied clusters (or 6 tied queries) were called "equivalent
+    within ±margin" at margin 0.02 by a TOST p of 1 / 2**G, while the 95 % interval was [-0.168, 0.168].
+    The TOST interval is now the range-based one for equal deltas, and the verdict follows it, as
+    compare_clustered's ``equivalent`` does on the same data."""
+    table = _tied(n, measure, clusters=not unit)
+    plan = Plan.from_toml(_TIED_PLAN.format(unit=unit, measure=measure, direction="higher is better"))
+    r = analyze(plan, table).table.row(0, named=True)
+    assert r["delta"] == 0 and r["ci_low"] < -0.02 and r["ci_high"] > 0.02
+    assert r["tost_low"] < -0.02 and r["tost_high"] > 0.02 and r["pvalue_tost"] > 0.05
+    assert not r["equivalent"] and r["verdict"] == "inconclusive"
+    clusters = table["cluster"] if "cluster" in table.columns else table["qid"]
+    same = compare_clustered(table.drop("cluster", strict=False).with_columns(clusters.alias("cluster")),
+                             baseline="A", clusters="cluster", margin=0.02, n_resamples=2000, seed=1,
+                             interval="signflip").row(0, named=True)
+    assert (same["pvalue_tost"], same["tost_low"], same["tost_high"], same["equivalent"]) == (
+        r["pvalue_tost"], r["tost_low"], r["tost_high"], r["equivalent"])
+    # a margin wide enough to hold that interval is equivalence, as the interval says
+    wide = analyze(Plan.from_toml(_TIED_PLAN.replace("margin = 0.02", "margin = 0.9").format(
+        unit=unit, measure=measure, direction="higher is better")), table).table.row(0, named=True)
+    assert wide["equivalent"] == (-0.9 < wide["tost_low"] and wide["tost_high"] < 0.9) == (wide["pvalue_tost"] < 0.05)
+
+
+@pytest.mark.shared_data
+def test_tied_dl19_runs_are_not_equivalent_within_a_margin_their_interval_exceeds(shared_data):
+    """TUA1-1 and test1 (DL-2019) tie on all 43 queries for Success@1 and FirstRelRank: analyze called
+    both "equivalent within ±margin" with intervals [-0.082, 0.082] and (-inf, inf)."""
+    import pairedframe as pf
+
+    runs = [shared_data / "llm_labels_dl" / "dl2019_runs" / f"input.{r}.gz" for r in ("TUA1-1", "test1")]
+    if not all(r.exists() for r in runs):
+        pytest.skip("DL-2019 runs not in the shared data")
+    ev = pf.evaluate([str(r) for r in runs], str(shared_data / "anserini_tools" / "qrels.dl19-passage.txt"),
+                     ["Success@1", "FirstRelRank"])
+    plan = _TIED_PLAN.format(unit='resampling_unit = "query"', measure="Success@1", direction="higher is better")
+    plan = plan.replace('baseline = "A"', 'baseline = "TUA1-1"').replace('candidate = "B"', 'candidate = "test1"')
+    plan += '[[endpoints]]\nmeasure = "FirstRelRank"\ndirection = "lower is better"\nrole = "primary"\n'
+    t = analyze(Plan.from_toml(plan), ev).table
+    assert t["delta"].to_list() == [0, 0] and t["n_queries"].to_list() == [43, 43]
+    assert t["verdict"].to_list() == ["inconclusive"] * 2 and not t["equivalent"].any()
+    assert t["tost_low"][0] < -0.02 and t["tost_high"][0] > 0.02 and t["pvalue_tost"][1] == 1.0

@@ -106,7 +106,8 @@ _PARAMETER_OF_OPTION = {"measures": "measure", "max_delta_plots": "delta_plots"}
 
 def command_flags(command: Callable) -> dict[str, str]:
     """{library parameter name: the long flag the command spells it with} for every option of the typer
-    command function ``command`` (``family_by`` -> ``--family-by``).  Read from the command's own
+    command function ``command`` (``family_by`` -> ``--family-by``; ``measures`` -> ``--measure``, where the
+    command's parameter ``measure`` stands for the library's ``measures``).  Read from the command's own
     ``typer.Option`` declarations, so a name the command has no option for (such as a plan file's
     ``margin`` key under ``analyze``) is never renamed."""
     flags = {}
@@ -117,9 +118,11 @@ def command_flags(command: Callable) -> dict[str, str]:
                 first = [info.default] if isinstance(info.default, str) and info.default.startswith("-") else []
                 decls = [d for d in (*first, *(info.param_decls or ())) if d.startswith("--")]
                 flags[name] = decls[0] if decls else "--" + name.replace("_", "-")
+    # the command's own spelling (``measure``) is no library argument: in a library message ``measure=AP``
+    # names a row's column (``system=b, measure=AP``), never the option
     for library, option in _PARAMETER_OF_OPTION.items():
         if option in flags:
-            flags[library] = flags[option]
+            flags[library] = flags.pop(option)
     return flags
 
 

@@ -12,27 +12,35 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from pairedframe.comparison.interval_range import clip_deltas
+from pairedframe.comparison.interval_range import clip_deltas, delta_ranges
 from pairedframe.stats.equivalence import tost
 from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.value_range import constant_sample_interval
 
 __all__ = ["TOST_COLUMN", "with_tost"]
 
 
 def _tost(delta: float, se: float, margin: float, confidence_level: float, df: float,
-          G: int) -> tuple[float, float, float, bool]:
+          G: int, lo: float, hi: float) -> tuple[float, float, float, bool]:
     """(p, low, high, equivalent) of the t-based TOST at +-margin with the 1 - 2 alpha interval.  With
-    se == 0 (no spread between clusters) there is no error to estimate: each one-sided test is the exact
-    sign-flip test on G clusters shifted wholly past its bound, p = 1 / 2**G (never 0), and the interval
-    is the point when that is below alpha, else unbounded."""
+    se == 0 (G equal cluster deltas ``c``, no spread to estimate an error from) both come from the
+    measure's range of deltas ``[lo, hi]``, as compare's interval for equal deltas does: the interval is
+    :func:`~pairedframe.stats.value_range.constant_sample_interval` at ``1 - 2 alpha`` (never a point),
+    and each one-sided p-value is the largest chance that a population of that range with its mean on the
+    bound gives G draws all equal to ``c`` -- ``((-margin - lo) / (c - lo))**G`` below,
+    ``((hi - margin) / (hi - c))**G`` above (1 where the range is unknown) -- so ``p < alpha`` exactly
+    when that interval lies inside the margin."""
     alpha = 1.0 - confidence_level
     if se > 0:
         r = tost(delta, se, margin=margin, confidence_level=confidence_level, df=df)
         return r.pvalue, float(r.confidence_interval.low), float(r.confidence_interval.high), r.equivalent
-    p = math.ldexp(1.0, -G) if -margin < delta < margin else 1.0
-    if p < alpha:
-        return p, delta, delta, True
-    return p, -math.inf, math.inf, False
+    low, high = constant_sample_interval(np.array([delta]), G, lo, hi, confidence_level=1.0 - 2.0 * alpha)
+    low_f, high_f = float(low[0]), float(high[0])
+    if not -margin < delta < margin:
+        return 1.0, low_f, high_f, False
+    p_low = 0.0 if lo >= -margin else 1.0 if math.isinf(lo) else ((-margin - lo) / (delta - lo)) ** G
+    p_high = 0.0 if hi <= margin else 1.0 if math.isinf(hi) else ((hi - margin) / (hi - delta)) ** G
+    return max(p_low, p_high), low_f, high_f, bool(-margin < low_f and high_f < margin)
 
 
 #: The TOST column adjusted as the difference test's ``verdict_on`` column is.
@@ -45,10 +53,12 @@ def with_tost(out: pl.DataFrame, delta: np.ndarray, se: np.ndarray, df: np.ndarr
     within the family as the difference test is (Holm / BH / none by ``verdict_on``), rejects non-equivalence:
     an equivalence claim is a claim too, so a family's claims of either kind keep its error rate."""
     alpha = 1.0 - confidence_level
-    res = [_tost(float(d), float(s), margin, confidence_level, float(f), int(g))
-           for d, s, f, g in zip(delta, se, df, G_all)]
-    p_tost = np.array([r[0] for r in res], dtype=float)
     means = (out["baseline_mean"].to_numpy(), out["system_mean"].to_numpy())
+    # the range of a mean delta bounds the TOST of equal cluster deltas, as it bounds their interval
+    lo, hi = delta_ranges(measures, delta, means=means, warn=False)
+    res = [_tost(float(d), float(s), margin, confidence_level, float(f), int(g), float(a), float(b))
+           for d, s, f, g, a, b in zip(delta, se, df, G_all, lo, hi)]
+    p_tost = np.array([r[0] for r in res], dtype=float)
     # means off the measure's scale were warned about once already, at the difference's interval
     tost_low, tost_high, _ = clip_deltas([r[1] for r in res], [r[2] for r in res], measures, means=means, warn=False)
     p_holm, p_bh = np.full(p_tost.shape, np.nan), np.full(p_tost.shape, np.nan)

@@ -261,8 +261,11 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         clusters: constant deltas, or equal cluster sums) nothing is certain: whatever ``interval``, it is
         :func:`compare`'s interval for equal deltas over G units (the mean deltas of populations in the
         measure's range that give G equal cluster deltas with at least the level's probability; the whole
-        line for a measure with no known range), never a point, and TOST's p is ``1 / 2**G`` (equivalent
-        from 5 clusters).
+        line for a measure with no known range), never a point, and so is TOST's: ``tost_low/high`` is that
+        interval at ``1 - 2 alpha`` and ``pvalue_tost`` the exact p-value it inverts (the largest chance that
+        a population in the range with its mean on a margin gives G equal deltas; 1 for a measure with no
+        known range), so "equivalent" needs that interval inside ``(-margin, margin)`` -- G equal deltas alone
+        certify nothing.
 
     Raises
     ------

@@ -211,6 +211,22 @@ def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[s
     return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs, left_out
 
 
+def _warn_few_queries_of_one_run(ev: Evaluation) -> None:
+    """compare's SmallSampleWarning for a report of one run: no comparison warns there, yet the results
+    table's intervals rest on as few queries."""
+    from pairedframe.errors import SmallSampleWarning
+    from pairedframe.stats.power import MIN_QUERIES
+
+    counts = ev.per_query.group_by("system", "measure").agg(pl.col("qid").n_unique().alias("n")).sort("n", "measure")
+    small = counts.filter(pl.col("n") < MIN_QUERIES)
+    if small.height:
+        first = small.row(0, named=True)
+        warnings.warn(f"{small.height} mean(s) are over fewer than {MIN_QUERIES} queries, the fewest for trusted "
+                      f"statistics (smallest: n = {first['n']}, system={first['system']}, measure={first['measure']}); "
+                      "their intervals are unreliable. See pairedframe.stats.power.required_queries for the queries "
+                      "needed.", SmallSampleWarning, stacklevel=user_stacklevel())
+
+
 @renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = None, *, baseline: str | None = None,
            judgments: Mapping[str, Any] | None = None, n_resamples: int = 10_000, seed: int = 0,
@@ -229,7 +245,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     measures : str or sequence of str, optional
         Default ``("nDCG@10", "AP")``.  String-valued measures (RelString) are refused.
     baseline : str, optional
-        The system every other is compared with (needed with two or more systems).
+        The system every other is compared with (needed with two or more systems).  One run is compared
+        with nothing: the report says so, shows its results table, and warns as :func:`pairedframe.compare`
+        does when its means are over fewer than 20 queries.
     judgments : mapping name -> qrels, optional
         Other judgment sets (e.g. ``{"llm": "llm_qrels.txt"}``): the report adds how far they agree
         with ``qrels`` on the ranking of the systems (:func:`pairedframe.rank_agreement`) and on the
@@ -309,6 +327,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
             cmp_options = dict(n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level,
                                correction=correction)
             comparison = _comparison(ev, names, baseline, cmp_options) if len(systems) > 1 else pl.DataFrame()
+            if len(systems) == 1:
+                _warn_few_queries_of_one_run(ev)
             order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
             table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
                                   correction=correction, confidence_level=confidence_level)
@@ -319,7 +339,7 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         for warning, origin in unique.values():
             reissue(warning, origin)
     title = title or (f"pairedframe report: {len(systems) - 1} system{'s' if len(systems) != 2 else ''} "
-                      f"vs {baseline}" if baseline else "pairedframe report")
+                      f"vs {baseline}" if baseline and len(systems) > 1 else "pairedframe report")
     settings = {"measures": names, "baseline": baseline, "n_resamples": n_resamples, "seed": seed, "test": test,
                 "confidence_level": confidence_level, "correction": correction, "max_delta_plots": max_delta_plots,
                 "evaluation": ev.settings.as_dict(), "inputs": inputs, "command": command}

@@ -228,6 +228,8 @@ def _settings(root: str, settings: dict[str, Any]) -> str:
     rows = [(k, settings[k]) for k in ("measures", "baseline", "test", "n_resamples", "seed", "confidence_level",
                                         "correction", "max_delta_plots")]
     rows = [(k, ", ".join(v) if isinstance(v, list) else v) for k, v in rows]
+    # baseline None: one run (two or more need one), compared with nothing
+    rows = [(k, "none: one run, nothing to compare with" if k == "baseline" and v is None else v) for k, v in rows]
     if settings["test"] == "t":                        # as "Every comparison" shows: nothing was resampled
         rows = [(k, f"none: the t test and its t interval draw no resamples ({v} asked)" if k == "n_resamples"
                  else v) for k, v in rows]
@@ -256,9 +258,11 @@ def render_report(root: str, *, title: str, evaluation: Any, comparison: pl.Data
     n = evaluation.per_query.group_by("system").agg(pl.col("qid").n_unique())["qid"]
     queries = f"{n.min()} queries" if n.min() == n.max() else f"{n.min()}–{n.max()} queries per system"
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    lead = (f"{len(evaluation.systems)} systems, {queries}, measures {', '.join(measures)}"
-            + (f"; baseline {baseline}" if baseline else "") + f". Made by pairedframe {versions()['pairedframe']} "
-            f"on {stamp}.")
+    k = len(evaluation.systems)
+    against = (f"; baseline {baseline}" if k > 1 else
+               "; one run, so nothing to compare it with: no baseline, comparisons or plots (give two or more runs)")
+    lead = (f"{k} system{'' if k == 1 else 's'}, {queries}, measures {', '.join(measures)}{against}"
+            f". Made by pairedframe {versions()['pairedframe']} on {stamp}.")
     sections = [("table", "Results table", True), ("forest", "Forest plots", comparison.height > 0),
                 ("deltas", "Per-query deltas", comparison.height > 0), ("agreement", "Agreement", bool(agreement)),
                 ("comparisons", "Every comparison", comparison.height > 0), ("settings", "Settings and versions", True)]
