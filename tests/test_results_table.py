@@ -648,3 +648,37 @@ def test_table_command_help_says_a_measure_is_required():
     qrels, runs = pf.example.example_paths()
     missing = CliRunner().invoke(app, ["table", str(qrels), str(runs[0])])
     assert missing.exit_code == 2 and "name at least one measure with -m" in missing.stderr
+
+
+def test_several_baselines_mark_significant_losses_against_compare(shared_data):
+    """Against several baselines a cell listed only the baselines it beats: Fast_ForwardP_5, worse than
+    Fast_ForwardP_2 (Holm p 0.036), and TUW_DR_Base, worse than NLE_P_v1, read as "no difference".  Every
+    significant row of pf.compare is now a mark: the baseline's letter before ``‡`` for a win, after it
+    for a loss, in every rendering, and the caption says what ``‡`` means."""
+    folder = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
+    runs = sorted((folder / "passages-runs").glob("*.gz"))[:8]
+    ev = pf.evaluate(runs, folder / "qrels-pass.txt", ["nDCG@10", "AP"])
+    bases = ["Fast_ForwardP_2", "NLE_P_v1"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # Cochran's skewness warning, not the point here
+        cmp = pf.compare(ev, baseline=bases, seed=0)
+        t = pf.results_table(ev, baseline=bases, seed=0)
+    letter = {"Fast_ForwardP_2": "a", "NLE_P_v1": "b"}
+    want: dict[tuple[str, str], tuple[set, set]] = {}
+    significant = cmp.filter(pl.col("pvalue_holm") < 0.05)
+    for r in significant.iter_rows(named=True):
+        winner, loser = (r["system"], r["baseline"]) if r["delta"] > 0 else (r["baseline"], r["system"])
+        if loser in letter:
+            want.setdefault((winner, r["measure"]), (set(), set()))[0].add(letter[loser])
+        if winner in letter:
+            want.setdefault((loser, r["measure"]), (set(), set()))[1].add(letter[winner])
+    for r in t.table.iter_rows(named=True):
+        better, worse = want.get((r["system"], r["measure"]), (set(), set()))
+        assert r["marks"] == "".join(sorted(better)) + ("‡" + "".join(sorted(worse)) if worse else ""), r
+    assert significant.height == 18 and significant.filter(pl.col("delta") < 0).height > 0
+    cell = t.table.filter((pl.col("system") == "Fast_ForwardP_5") & (pl.col("measure") == "nDCG@10"))
+    assert cell["marks"].item() == "‡ab"
+    assert "0.514<sup>‡ab</sup>" in t.to_markdown()
+    assert r"0.514\rlap{$^{\ddagger\mathrm{ab}}$}" in t.to_latex()
+    assert "0.514  ‡ab" in t.to_terminal() and "0.514<sup>‡ab</sup>" in t.to_html()
+    assert "letters after ‡: significantly worse than those baselines" in t.caption

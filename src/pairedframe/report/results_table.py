@@ -341,7 +341,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         A :func:`pairedframe.compare` result to take the marks from.  Without it, ``baseline=`` or
         ``pairs=`` runs :func:`pairedframe.compare` on ``data`` (with ``compare_options``).
     baseline : str or sequence of str, optional
-        One baseline (marks: ``†`` better, ``‡`` worse) or several (letters, as ranx).
+        One baseline (marks: ``†`` better, ``‡`` worse) or several (letters, as ranx: the letters of
+        the baselines a cell is significantly better than, then ``‡`` and those it is worse than, ``a‡b``).
     pairs : {"all"}, optional
         Compare every pair of systems; cells list the letters of the systems they beat.
     measures, systems : str or sequence, optional

@@ -124,6 +124,9 @@ def caption_text(data: TableData) -> str:
             if s.get("alternative", "two-sided") != "two-sided":
                 side = "above" if s["alternative"] == "greater" else "below"
                 parts.append(f"One-sided: only a delta {side} 0 can be marked.")
+        elif s.get("losses_marked"):
+            parts.append(f"Letters: significantly better than the baseline with that letter; letters after "
+                         f"{DOUBLE_DAGGER}: significantly worse than those baselines ({detail}).")
         else:
             parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
         untested = s.get("untested_measures") or []

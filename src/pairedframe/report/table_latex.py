@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import re
-
 import unicodedata
 from collections.abc import Sequence
 
@@ -78,7 +77,10 @@ def _number(number: str, place: int | None) -> str:
 
 
 def _superscript(marks: str) -> str:
-    sup = {"†": r"\dagger", "‡": r"\ddagger"}.get(marks, rf"\mathrm{{{latex_escape(marks)}}}")
+    """Marks as one math superscript: daggers as math symbols, letters upright (``a‡b`` ->
+    ``$^{\\mathrm{a}\\ddagger\\mathrm{b}}$``; latex_escape's ``$\\ddagger$`` would end the math span)."""
+    sup = "".join({"†": r"\dagger", "‡": r"\ddagger"}.get(piece) or rf"\mathrm{{{latex_escape(piece)}}}"
+                  for piece in re.split("([†‡])", marks) if piece)
     return rf"$^{{{sup}}}$"
 
 
