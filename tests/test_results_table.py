@@ -682,3 +682,24 @@ def test_several_baselines_mark_significant_losses_against_compare(shared_data):
     assert r"0.514\rlap{$^{\ddagger\mathrm{ab}}$}" in t.to_latex()
     assert "0.514  ‡ab" in t.to_terminal() and "0.514<sup>‡ab</sup>" in t.to_html()
     assert "letters after ‡: significantly worse than those baselines" in t.caption
+
+
+def test_plain_terminal_caption_names_the_emphasis_its_cells_show():
+    """Two systems: the cells read ``*0.963 [0.925, 1.000]*`` while the caption said "Bold: best" (only
+    the three-system wording was rewritten for plain text).  The caption now names ``*x*`` for every
+    system count, and bold where the ANSI rendering really is bold."""
+    qrels, runs = pf.example.example_paths()
+    ev = pf.evaluate(runs, qrels, ["nDCG@10", "AP"])
+    assert len(ev.systems) == 2
+    t = pf.results_table(ev, baseline=ev.systems[0], n_resamples=999, seed=0, ci="range")
+    plain = t.to_terminal(width=1000)               # the caption on one line
+    assert re.search(r"\*\d\.\d{3} \[", plain) and "*x*: best (systems equal" in plain and "Bold" not in plain
+    assert "Bold: best" in t.to_terminal(width=1000, ansi=True) and "Bold: best" in t.caption
+    three = pf.results_table(_three_systems())
+    assert "*x*: best, _x_: second best" in three.to_terminal(width=1000) and "Bold" not in three.to_terminal()
+
+
+def _three_systems() -> pl.DataFrame:
+    rng = np.random.default_rng(5)
+    return pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k}" for k in range(20)], "measure": "AP",
+                                    "value": rng.uniform(0.1 * i, 0.1 * i + 0.5, 20)}) for i, s in enumerate("xyz")])

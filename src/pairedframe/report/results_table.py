@@ -253,9 +253,8 @@ class ResultsTable:
         # rich shrinks a table to the console by cutting cells with an ellipsis, marks first: widen instead.
         console.width = max(width or 100, console.measure(table).maximum)
         console.print(table)
-        caption = self.caption
-        if not ansi:
-            caption = caption.replace("Bold: best, underlined: second best", "*x*: best, _x_: second best")
+        # the caption names the emphasis the cells carry: plain text has *x* and _x_, not bold
+        caption = self.caption if ansi else caption_text(self.data, best="*x*", second="_x_")
         console.print(caption, markup=False)
         return buf.getvalue()
 

@@ -82,8 +82,9 @@ def _why_no_marks(s: dict[str, Any], correction: str) -> str:
     return text
 
 
-def caption_text(data: TableData) -> str:
-    """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules."""
+def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlined") -> str:
+    """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules;
+    ``best`` / ``second`` name how the rendering shows the best and second values (plain text: ``*x*``, ``_x_``)."""
     s = data.settings
     lo, hi = s["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
@@ -138,8 +139,8 @@ def caption_text(data: TableData) -> str:
     unranked = s.get("unranked_measures") or []
     counts = s.get("unranked_counts") or []
     if len(unranked) + len(counts) < len(data.measures):
-        second = ", underlined: second best" if len(data.systems) >= 3 else ""
-        parts.append(f"Bold: best{second} (systems equal at the shown precision share the mark).")
+        runner_up = f", {second}: second best" if len(data.systems) >= 3 else ""
+        parts.append(f"{best}: best{runner_up} (systems equal at the shown precision share the mark).")
     if unranked:
         their = "its" if len(unranked) == 1 else "their"
         parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "
