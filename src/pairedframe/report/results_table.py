@@ -78,8 +78,9 @@ def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, 
 
 
 def _end(v: float, digits: int) -> str:
-    """An interval end; an unbounded one as −∞ / ∞ (LaTeX writes them $-\\infty$ / $\\infty$)."""
-    return ("∞" if v > 0 else "−∞") if math.isinf(v) else f"{v:.{digits}f}"
+    """An interval end; an unbounded one as -∞ / ∞ with the hyphen-minus of the negative numbers (LaTeX
+    writes every sign as a math minus: $-\\infty$, $-$0.1)."""
+    return ("∞" if v > 0 else "-∞") if math.isinf(v) else f"{v:.{digits}f}"
 
 
 def _render_cell(row: dict[str, Any], digits: int, ci: str | None, fmt: str) -> str:

@@ -19,7 +19,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["latex_escape", "latex_row", "render_latex", "CI_LAYOUTS"]
+__all__ = ["latex_escape", "latex_number", "latex_row", "render_latex", "CI_LAYOUTS"]
 
 CI_LAYOUTS = ("inline", "stacked")
 
@@ -71,8 +71,20 @@ def latex_escape(text: str) -> str:
     return "".join(out)
 
 
+#: A number's sign: a hyphen-minus at the start or after ``[``, ``(`` or a blank, before a digit, ``.`` or ``∞``
+#: (never an exponent's, ``1.0e-05``).
+_SIGN = re.compile(r"(?<![\w.\-])-(?=[\d.∞])")
+
+
+def latex_number(text: str) -> str:
+    """``text`` (a number, or an interval of numbers) escaped with every sign as a math minus:
+    ``-0.018`` -> ``$-$0.018``, ``-∞`` -> ``$-\\infty$``; a text-mode hyphen would print shorter than
+    the minus of ``$-\\infty$`` in the same column."""
+    return latex_escape(_SIGN.sub("−", text))
+
+
 def _number(number: str, place: int | None) -> str:
-    body = latex_escape(number)
+    body = latex_number(number)
     return rf"\textbf{{{body}}}" if place == 1 else rf"\underline{{{body}}}" if place == 2 else body
 
 
@@ -105,7 +117,7 @@ def _with_marks(body: str, marks: str, widest: str) -> str:
 
 def _interval(interval: str) -> str:
     """``[low, high]`` or ``± half`` escaped, with a thin space after the comma (narrower columns)."""
-    return latex_escape(interval.strip()).replace(", ", r",\,")
+    return latex_number(interval.strip()).replace(", ", r",\,")
 
 
 def render_latex(labels: Sequence[str], measures: Sequence[str],
