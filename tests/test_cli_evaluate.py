@@ -217,3 +217,24 @@ def test_per_query_table_formats_each_measure_by_row_counts_as_integers(tmp_path
     cells = {(q.strip(), m.strip()): v for (q, m), v in cells.items()}
     assert [cells[q, "NumRet"] for q in ("q1", "q2", "all")] == ["1000", "3", "1003"]
     assert cells["q1", "AP"] == "5.00e-05" and cells["q2", "P@5"] == "0.2000"  # P@5 keeps its own format
+
+
+def test_summary_table_title_names_sums_and_geometric_means_against_summary(shared_data):
+    """``evaluate -m num_ret -m map`` titled its table "mean over queries" while NumRet (1500) is the sum
+    over the 3 queries.  The title names each measure's summary as Evaluation.summary computes it."""
+    folder = shared_data / "trec_eval"
+    qrels, run = str(folder / "qrels.test"), str(folder / "results.test")
+    res = runner.invoke(app, ["evaluate", "-m", "num_ret", "-m", "map", "-m", "num_rel", "-m", "gm_map", qrels, run])
+    assert res.exit_code == 0, res.output
+    title = " ".join(res.output.split("┏")[0].split())
+    assert title == "mean over queries, except NumRet, NumRel: sum; GMAP: geometric mean"
+    ev = pf.evaluate([run], qrels, ["num_ret", "map", "num_rel", "gm_map"])
+    summary = dict(zip(ev.summary()["measure"], ev.summary()["value"]))
+    per_query = ev.per_query.group_by("measure").agg(pl.col("value").sum(), pl.col("value").mean().alias("m"))
+    sums = dict(zip(per_query["measure"], per_query["value"]))
+    assert summary["NumRet"] == sums["NumRet"] == 1500 and summary["NumRel"] == sums["NumRel"]
+    assert summary["AP"] != sums["AP"] and summary["GMAP"] != sums["GMAP"]
+    only = runner.invoke(app, ["evaluate", "-m", "map", qrels, run])
+    assert only.output.split("┏")[0].strip() == "mean over queries"
+    counts = runner.invoke(app, ["evaluate", "-m", "num_ret", "-m", "num_q", qrels, run])
+    assert counts.output.split("┏")[0].strip() == "sum over queries"

@@ -77,12 +77,17 @@ def test_dl19_results_table_17_runs_two_baselines_latex_and_markdown(shared_data
     table = pf.results_table(ev, cmp)
     frame = table.table
     assert frame.height == 17 * 3 and table.data.letters == {"bm25base_p": "a", "bm25base_ax_p": "b"}
-    # every mark is a significant Holm-adjusted win over that baseline, and every such win is marked
+    # every mark is a significant Holm-adjusted win (letters) or loss (letters after ‡) against that baseline,
+    # and every such win and loss is marked
     for r in frame.iter_rows(named=True):
         sig = cmp.filter((pl.col("measure") == r["measure"]) & (pl.col("pvalue_holm") < 0.05))
         won = [*sig.filter((pl.col("system") == r["system"]) & (pl.col("delta") > 0))["baseline"],
                *sig.filter((pl.col("baseline") == r["system"]) & (pl.col("delta") < 0))["system"]]  # baselines: once
-        assert r["marks"] == "".join(sorted(table.data.letters[b] for b in won if b in table.data.letters))
+        lost = [*sig.filter((pl.col("system") == r["system"]) & (pl.col("delta") < 0))["baseline"],
+                *sig.filter((pl.col("baseline") == r["system"]) & (pl.col("delta") > 0))["system"]]
+        worse = "".join(sorted(table.data.letters[b] for b in lost if b in table.data.letters))
+        assert r["marks"] == "".join(sorted(table.data.letters[b] for b in won if b in table.data.letters)) \
+            + ("‡" + worse if worse else "")
     # trec_eval numbers (data README: idst_bert_p1 .7645, p_bert .7380, bm25base_p .5058 nDCG@10)
     nd = {r["system"]: r for r in frame.filter(pl.col("measure") == "nDCG@10").iter_rows(named=True)}
     assert (round(nd["idst_bert_p1"]["mean"], 4), round(nd["p_bert"]["mean"], 4), round(nd["bm25base_p"]["mean"], 4)) \

@@ -666,3 +666,58 @@ def test_a_dagger_system_is_never_tied_for_best_with_the_baseline_it_beats_at_di
     wide = pf.results_table(pq, baseline="base", digits=3, n_resamples=999, seed=0)   # no tie: the rule as before
     assert dict(zip(wide.table["system"], wide.table["place"])) == {"base": None, "new": 1, "other": 2}
     assert "In AP" not in wide.caption
+
+
+def test_several_baselines_mark_significant_losses_against_compare(shared_data):
+    """Against several baselines a cell listed only the baselines it beats: Fast_ForwardP_5, worse than
+    Fast_ForwardP_2 (Holm p 0.036), and TUW_DR_Base, worse than NLE_P_v1, read as "no difference".  Every
+    significant row of pf.compare is now a mark: the baseline's letter before ``‡`` for a win, after it
+    for a loss, in every rendering, and the caption says what ``‡`` means."""
+    folder = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
+    runs = sorted((folder / "passages-runs").glob("*.gz"))[:8]
+    ev = pf.evaluate(runs, folder / "qrels-pass.txt", ["nDCG@10", "AP"])
+    bases = ["Fast_ForwardP_2", "NLE_P_v1"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # Cochran's skewness warning, not the point here
+        cmp = pf.compare(ev, baseline=bases, seed=0)
+        t = pf.results_table(ev, baseline=bases, seed=0)
+    letter = {"Fast_ForwardP_2": "a", "NLE_P_v1": "b"}
+    want: dict[tuple[str, str], tuple[set, set]] = {}
+    significant = cmp.filter(pl.col("pvalue_holm") < 0.05)
+    for r in significant.iter_rows(named=True):
+        winner, loser = (r["system"], r["baseline"]) if r["delta"] > 0 else (r["baseline"], r["system"])
+        if loser in letter:
+            want.setdefault((winner, r["measure"]), (set(), set()))[0].add(letter[loser])
+        if winner in letter:
+            want.setdefault((loser, r["measure"]), (set(), set()))[1].add(letter[winner])
+    for r in t.table.iter_rows(named=True):
+        better, worse = want.get((r["system"], r["measure"]), (set(), set()))
+        assert r["marks"] == "".join(sorted(better)) + ("‡" + "".join(sorted(worse)) if worse else ""), r
+    assert significant.height == 18 and significant.filter(pl.col("delta") < 0).height > 0
+    cell = t.table.filter((pl.col("system") == "Fast_ForwardP_5") & (pl.col("measure") == "nDCG@10"))
+    assert cell["marks"].item() == "‡ab"
+    assert "0.514<sup>‡ab</sup>" in t.to_markdown()
+    assert r"0.514\rlap{$^{\ddagger\mathrm{ab}}$}" in t.to_latex()
+    assert "0.514  ‡ab" in t.to_terminal() and "0.514<sup>‡ab</sup>" in t.to_html()
+    assert "letters after ‡: significantly worse than those baselines" in t.caption
+
+
+def test_plain_terminal_caption_names_the_emphasis_its_cells_show():
+    """Two systems: the cells read ``*0.963 [0.925, 1.000]*`` while the caption said "Bold: best" (only
+    the three-system wording was rewritten for plain text).  The caption now names ``*x*`` for every
+    system count, and bold where the ANSI rendering really is bold."""
+    qrels, runs = pf.example.example_paths()
+    ev = pf.evaluate(runs, qrels, ["nDCG@10", "AP"])
+    assert len(ev.systems) == 2
+    t = pf.results_table(ev, baseline=ev.systems[0], n_resamples=999, seed=0, ci="range")
+    plain = t.to_terminal(width=1000)               # the caption on one line
+    assert re.search(r"\*\d\.\d{3} \[", plain) and "*x*: best (systems equal" in plain and "Bold" not in plain
+    assert "Bold: best" in t.to_terminal(width=1000, ansi=True) and "Bold: best" in t.caption
+    three = pf.results_table(_three_systems())
+    assert "*x*: best, _x_: second best" in three.to_terminal(width=1000) and "Bold" not in three.to_terminal()
+
+
+def _three_systems() -> pl.DataFrame:
+    rng = np.random.default_rng(5)
+    return pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k}" for k in range(20)], "measure": "AP",
+                                    "value": rng.uniform(0.1 * i, 0.1 * i + 0.5, 20)}) for i, s in enumerate("xyz")])

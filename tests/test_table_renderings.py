@@ -318,18 +318,18 @@ def test_one_sided_interval_ends_print_as_infinity_in_latex_markdown_and_html(tm
     rows, _ = _markdown_cells(format_comparison(pl.concat([greater, less]), "markdown"))
     header = rows[0]
     assert [r[header.index("ci_high")] for r in rows[1:]][0] == "∞"
-    assert [r[header.index("ci_low")] for r in rows[1:]][1] == "−∞"
+    assert [r[header.index("ci_low")] for r in rows[1:]][1] == "-∞"
     tex = format_comparison(pl.concat([greater, less]), "latex")
     body = tex.split(r"\end{tabular}")[0]
     assert body.count(r"& $\infty$ &") == 1 and body.count(r"& $-\infty$ &") == 1
     assert not re.search(r"(?<![\\\w])-?inf\b", body)
     assert latex_escape("[−∞, 0.5]") == r"[$-\infty$, 0.5]" and latex_escape("∞−") == r"$\infty-$"
     cell = _cell_parts({"mean": 0.3, "ci_low": -math.inf, "ci_high": 0.45, "halfwidth": None}, 3, "range")
-    assert cell == ("0.300", " [−∞, 0.450]")                  # the results table's cell text
+    assert cell == ("0.300", " [-∞, 0.450]")                  # the results table's cell text
     results = render_latex(["new"], ["AP"], [[(*cell, "", None)]], "One-sided.", ci_layout="stacked")
     assert r"[$-\infty$,\,0.450]" in results
     html_table = plain_table(["ci_low", "ci_high"], [[-math.inf, math.inf]], table_id="t")
-    assert ">−∞</td>" in html_table and ">∞</td>" in html_table and "inf" not in html_table
+    assert ">-∞</td>" in html_table and ">∞</td>" in html_table and "inf" not in html_table
     _, pdf = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n", results])
     if shutil.which("pdftotext") is not None:
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
@@ -460,5 +460,45 @@ def test_cli_tables_write_unbounded_interval_ends_as_compare_does():
     from pairedframe.cli.common import to_latex, to_markdown
 
     frame = pl.DataFrame({"segment": ["a"], "ci_low": [float("-inf")], "ci_high": [float("inf")], "pvalue": [0.5]})
-    assert "| a | −∞ | ∞ | 0.5000 |" in to_markdown(frame)
+    assert "| a | -∞ | ∞ | 0.5000 |" in to_markdown(frame)
     assert r"a & $-\infty$ & $\infty$ & 0.5000 \\" in to_latex(frame) and "inf " not in to_latex(frame)
+
+
+def test_negative_numbers_and_minus_infinity_share_one_sign_per_format():
+    """compare -f markdown wrote a one-sided interval's end as "−∞" (U+2212) beside "-0.0180" (hyphen-minus),
+    and LaTeX wrote $-\\infty$ (math minus) beside a text hyphen.  Each format now has one sign: markdown,
+    HTML and the terminal the hyphen-minus (a copied number still parses), LaTeX the math minus; csv keeps
+    -inf and json a number."""
+    import json
+    import math
+
+    from pairedframe.cli.common import to_latex, to_markdown
+    from pairedframe.report.compare import format_comparison
+    from pairedframe.report.html_page import plain_table
+    from pairedframe.report.results_table import _cell_parts
+    from pairedframe.report.table_latex import render_latex
+
+    per_query = _per_query(names=["base", "new"]).filter(pl.col("measure") == "AP")
+    less = pf.compare(per_query.with_columns(pl.when(pl.col("system") == "new").then(pl.col("value") - 0.2)
+                                             .otherwise(pl.col("value")).alias("value")),
+                      baseline="base", test="t", alternative="less")
+    assert less["ci_low"][0] == -math.inf and less["delta"][0] < 0 and less["ci_high"][0] < 0
+    rows, _ = _markdown_cells(format_comparison(less, "markdown"))
+    cells = dict(zip(rows[0], rows[1]))
+    assert cells["ci_low"] == "-∞" and cells["delta"].startswith("-0.") and cells["ci_high"].startswith("-0.")
+    md = format_comparison(less, "markdown").split("\n\n")[0]
+    assert "−" not in md
+    tex = format_comparison(less, "latex").split(r"\end{tabular}")[0]
+    assert r"& $-\infty$ &" in tex and re.search(r"& \$-\$0\.\d{4} &", tex)
+    assert not re.search(r"(?<![$\w])-\d", tex)                 # no text-mode hyphen before a digit
+    assert "| -∞ | -0.5000 |" in to_markdown(pl.DataFrame({"lo": [-math.inf], "x": [-0.5]}))
+    assert r"$-\infty$ & $-$0.5000 \\" in to_latex(pl.DataFrame({"lo": [-math.inf], "x": [-0.5]}))
+    assert r"$-$1.0e-05" not in to_latex(pl.DataFrame({"x": [-0.00001]}))      # never an exponent's sign...
+    assert r"e-05" in to_latex(pl.DataFrame({"x": [-0.00001]}))                  # ...which stays a hyphen
+    html_table = plain_table(["lo", "x"], [[-math.inf, -0.5]], table_id="t")
+    assert ">-∞</td>" in html_table and ">-0.5000</td>" in html_table
+    cell = _cell_parts({"mean": -0.3, "ci_low": -math.inf, "ci_high": -0.1, "halfwidth": None}, 3, "range")
+    assert cell == ("-0.300", " [-∞, -0.100]")
+    results = render_latex(["new"], ["Z"], [[(*cell, "", None)]], "One-sided.", ci_layout="inline")
+    assert r"$-$0.300 [$-\infty$, $-$0.100]" in results
+    assert "-inf" in format_comparison(less, "csv") and json.loads(format_comparison(less, "json"))["rows"][0]["delta"] < 0

@@ -25,7 +25,7 @@ from rich.text import Text
 from pairedframe.errors import PairedFrameError, warning_source
 from pairedframe.io.detect import run_name
 from pairedframe.report.output import json_text
-from pairedframe.report.table_latex import latex_escape, latex_row
+from pairedframe.report.table_latex import latex_escape, latex_number, latex_row
 from pairedframe.report.table_markdown import markdown_escape
 
 app = typer.Typer(
@@ -307,7 +307,7 @@ def _cell(value: Any, digits: int, scientific: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, float) and math.isinf(value):   # as compare's tables: LaTeX writes $\infty$
-        return "∞" if value > 0 else "−∞"
+        return "∞" if value > 0 else "-∞"                # the negative numbers' hyphen-minus
     if isinstance(value, float):
         return f"{value:.{max(digits - 2, 1)}e}" if scientific and math.isfinite(value) else f"{value:.{digits}f}"
     return str(value)
@@ -351,6 +351,8 @@ def to_latex(frame: pl.DataFrame, digits: int = 4, format_by: str | None = None,
     cols = "".join("r" if t.is_numeric() else "l" for t in frame.dtypes)
     lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(map(latex_escape, frame.columns)) + r" \\",
              r"\midrule"]
-    lines += [latex_row(list(map(latex_escape, row))) for row in _cells(frame, digits, format_by, integers)]
+    # numbers' signs as math minus, as $-\infty$ has
+    escapes = [latex_number if t.is_numeric() else latex_escape for t in frame.dtypes]
+    lines += [latex_row([esc(v) for esc, v in zip(escapes, row)]) for row in _cells(frame, digits, format_by, integers)]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -114,7 +115,7 @@ def evaluate_cmd(
         counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
         n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
-        print_frame(n.join(wide, on="system", how="left"), fmt, title="mean over queries")
+        print_frame(n.join(wide, on="system", how="left"), fmt, title=_summary_title(ev.measures, ev.settings.zscores))
         if fmt == "markdown":       # the notes below are text, not table rows
             typer.echo("")
         fewer = (summary.join(n.rename({"n_queries": "_all"}), on="system")
@@ -185,6 +186,29 @@ def _warn_missing_zscores(per_query: pl.DataFrame, path: Path) -> None:
                       f"measure missing from {path} (or a value other than its mean where its stddev is 0): a "
                       "marker, not a z-score; leave them out before averaging or comparing (the summary rows "
                       "include them, as trec_eval's do)", UserWarning, stacklevel=user_stacklevel())
+
+
+def _summary_title(measures: Sequence[Measure], zscores: bool) -> str:
+    """What the summary table's numbers are, as :func:`pairedframe.evaluation.result.summarise` computes
+    them: the mean over queries, except trec_eval's sums (NumRet, NumRel, NumRelRet, NumQ) and geometric
+    means (GMAP, GMBpref); under -Z the counts' z-scores are summed, ZNumQ counts queries and gm_* take
+    exp of the mean z-score."""
+    kinds: dict[str, list[str]] = {}
+    for m in measures:
+        if m.spec.aggregate == "none":
+            continue
+        if zscores:
+            kind = ("number of queries" if m.family == "NumQ" else "exp of the mean" if m.spec.aggregate == "gmean"
+                    else "sum" if m.spec.aggregate == "sum" else "mean")
+        else:
+            kind = {"sum": "sum", "gmean": "geometric mean"}.get(m.spec.aggregate, "mean")
+        kinds.setdefault(kind, []).append(("Z" if zscores else "") + m.name)
+    if set(kinds) <= {"mean"}:
+        return "mean over queries"
+    if len(kinds) == 1:
+        return f"{next(iter(kinds))} over queries"
+    others = "; ".join(f"{', '.join(names)}: {kind}" for kind, names in kinds.items() if kind != "mean")
+    return f"mean over queries, except {others}" if "mean" in kinds else f"{others} (over queries)"
 
 
 def _z_named(frame: pl.DataFrame, zscores: bool) -> pl.DataFrame:

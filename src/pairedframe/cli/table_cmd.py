@@ -55,7 +55,9 @@ def table_cmd(
 
     One baseline (--baseline, or by default the first run, as compare) marks cells with a dagger
     (better) or double dagger (worse); several --baseline, or --pairs all, mark each cell with the
-    letters of the systems it is significantly better than.  A single run gets means without marks.
+    letters of the systems it is significantly better than; against several --baseline, the letters
+    after a double dagger name the baselines it is significantly worse than ("a‡b").  A single run
+    gets means without marks.
     """
     # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
     from pairedframe.comparison.table_data import CORRECTIONS

@@ -17,7 +17,11 @@ such as FirstRelRank (:func:`pairedframe.measures.higher_is_better`).
   than the baseline and ``‡`` when significantly worse; the baseline's own cells get no mark.
 - Several baselines or all pairs (``mode = "letters"``, as ranx): the baselines in the order of
   the comparison (or, for all pairs, every system in row order) get letters ``a, b, ...``, and a
-  cell lists the letters of the lettered systems it is significantly better than.
+  cell lists the letters of the lettered systems it is significantly better than.  Against several
+  baselines the cell then lists, after ``‡``, the letters of the baselines it is significantly worse
+  than (``"a‡b"``: better than a, worse than b), as ``‡`` marks a loss against one baseline; a
+  system without a letter has no cell where its losses could show otherwise.  All pairs letter every
+  system, so a loss shows as the winner's letter in the winner's cell and is not repeated.
 
 Best and second
 ---------------
@@ -72,7 +76,7 @@ class TableData:
         one row per (system, measure) in row and column order.  ``ci_low, ci_high`` is the t interval of the
         mean inside the measure's range (clipped; values without spread get the range-based interval of n
         equal values); ``halfwidth`` is t's half-width where the interval is ``mean -/+ halfwidth``, else null.  ``place`` is 1 (best), 2 (second) or
-        null; ``marks`` the string to print after the number (``"†"``, ``"‡"``, ``"ab"`` or ``""``);
+        null; ``marks`` the string to print after the number (``"†"``, ``"‡"``, ``"ab"``, ``"a‡b"`` or ``""``);
         ``better_than`` the systems this one is significantly better than.
     systems, measures : list of str
         Row and column order.
@@ -359,6 +363,7 @@ class _Marking:
     wins: list[tuple[str, str, str]] = field(default_factory=list)
     baselines: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
+    losses: bool = False      # letters: also mark losses (several baselines; all pairs shows them as wins)
 
 
 def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: list[str], measures: list[str],
@@ -379,7 +384,7 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
     pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
     every_pair = len(systems) > 2 and len(pairs) == len(systems) * (len(systems) - 1) // 2
     lettered = systems if (all_pairs if all_pairs is not None else every_pair) else baselines
-    mode, letters = "none", {}
+    mode, letters, losses = "none", {}, False
     if len(baselines) == 1 and lettered == baselines:
         mode = "dagger"
     elif lettered:
@@ -387,9 +392,11 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
         if len(lettered) > 26:
             raise ValueError(f"letter marks need at most 26 lettered systems, got {len(lettered)}")
         letters = dict(zip(lettered, string.ascii_lowercase))
+        # an unlettered row's loss would show nowhere: only every system lettered shows it in the winner's cell
+        losses = lettered == baselines
     settings = {**_comparison_settings(cmp, column, measures), "alpha": alpha, "baselines": baselines,
-                "n_comparisons": cmp.height, "mode": mode}
-    return _Marking(mode, letters, wins, baselines, settings)
+                "n_comparisons": cmp.height, "mode": mode, "losses_marked": losses}
+    return _Marking(mode, letters, wins, baselines, settings, losses)
 
 
 def _beaten_depth(shown: pl.DataFrame, wins: list[tuple[str, str, str]]) -> dict[tuple[str, str], int]:
@@ -455,6 +462,9 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
                          else DOUBLE_DAGGER if base in worse_than.get((s, m), []) else "")
             elif marking.mode == "letters":
                 marks = "".join(sorted(letters[x] for x in beaten if x in letters))
+                lost_to = sorted(letters[x] for x in worse_than.get((s, m), []) if x in letters)
+                if marking.losses and lost_to:
+                    marks += DOUBLE_DAGGER + "".join(lost_to)
             else:
                 marks = ""
             place = int(r["_rank"]) if r["_rank"] is not None and r["_rank"] <= last_place else None

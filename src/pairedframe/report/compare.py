@@ -14,7 +14,7 @@ import polars as pl
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
 from pairedframe.report.output import json_text
-from pairedframe.report.table_latex import latex_escape, latex_row
+from pairedframe.report.table_latex import latex_escape, latex_number, latex_row
 from pairedframe.report.table_markdown import markdown_escape
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
@@ -95,15 +95,19 @@ def _num(v: Any, digits: int) -> str:
     return str(v)
 
 
-#: Unbounded interval ends (one-sided intervals) as each format writes infinity; the terminal keeps ``inf``.
-_INFINITY = {"markdown": ("−∞", "∞"), "latex": (r"$-\infty$", r"$\infty$")}
+#: Unbounded interval ends (one-sided intervals) as each format writes infinity, with the sign its negative
+#: numbers have (markdown: hyphen-minus, -0.0180; LaTeX: math minus, $-$0.0180); the terminal keeps ``inf``.
+_INFINITY = {"markdown": ("-∞", "∞"), "latex": (r"$-\infty$", r"$\infty$")}
 
 
 def _text_cell(v: Any, digits: int, fmt: str) -> str:
     """A value as escaped markdown / LaTeX text, an infinite one as the format's infinity sign."""
     if isinstance(v, float) and math.isinf(v):
         return _INFINITY[fmt][v > 0]
-    return (latex_escape if fmt == "latex" else markdown_escape)(_num(v, digits))
+    if fmt == "latex":
+        numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
+        return (latex_number if numeric else latex_escape)(_num(v, digits))
+    return markdown_escape(_num(v, digits))
 
 
 def _short(frame: pl.DataFrame) -> pl.DataFrame:

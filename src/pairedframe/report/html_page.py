@@ -98,7 +98,7 @@ def _cell(value: Any, digits: int) -> tuple[str, bool]:
         return str(value).lower(), False
     if isinstance(value, float):
         if math.isinf(value):                         # an unbounded interval end (one-sided)
-            return ("∞" if value > 0 else "−∞"), True
+            return ("∞" if value > 0 else "-∞"), True    # the negative numbers' hyphen-minus
         if math.isnan(value):                         # no value (e.g. no interval): a dash, not "nan"
             return "–", True
         return (f"{value:.{digits}f}" if abs(value) >= 10 ** -digits or value == 0 else f"{value:.2e}"), True

@@ -78,8 +78,9 @@ def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, 
 
 
 def _end(v: float, digits: int) -> str:
-    """An interval end; an unbounded one as −∞ / ∞ (LaTeX writes them $-\\infty$ / $\\infty$)."""
-    return ("∞" if v > 0 else "−∞") if math.isinf(v) else f"{v:.{digits}f}"
+    """An interval end; an unbounded one as -∞ / ∞ with the hyphen-minus of the negative numbers (LaTeX
+    writes every sign as a math minus: $-\\infty$, $-$0.1)."""
+    return ("∞" if v > 0 else "-∞") if math.isinf(v) else f"{v:.{digits}f}"
 
 
 def _render_cell(row: dict[str, Any], digits: int, ci: str | None, fmt: str) -> str:
@@ -253,9 +254,8 @@ class ResultsTable:
         # rich shrinks a table to the console by cutting cells with an ellipsis, marks first: widen instead.
         console.width = max(width or 100, console.measure(table).maximum)
         console.print(table)
-        caption = self.caption
-        if not ansi:
-            caption = caption.replace("Bold: best, underlined: second best", "*x*: best, _x_: second best")
+        # the caption names the emphasis the cells carry: plain text has *x* and _x_, not bold
+        caption = self.caption if ansi else caption_text(self.data, best="*x*", second="_x_")
         console.print(caption, markup=False)
         return buf.getvalue()
 
@@ -341,7 +341,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         A :func:`pairedframe.compare` result to take the marks from.  Without it, ``baseline=`` or
         ``pairs=`` runs :func:`pairedframe.compare` on ``data`` (with ``compare_options``).
     baseline : str or sequence of str, optional
-        One baseline (marks: ``†`` better, ``‡`` worse) or several (letters, as ranx).
+        One baseline (marks: ``†`` better, ``‡`` worse) or several (letters, as ranx: the letters of
+        the baselines a cell is significantly better than, then ``‡`` and those it is worse than, ``a‡b``).
     pairs : {"all"}, optional
         Compare every pair of systems; cells list the letters of the systems they beat.
     measures, systems : str or sequence, optional

@@ -82,8 +82,9 @@ def _why_no_marks(s: dict[str, Any], correction: str) -> str:
     return text
 
 
-def caption_text(data: TableData) -> str:
-    """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules."""
+def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlined") -> str:
+    """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules;
+    ``best`` / ``second`` name how the rendering shows the best and second values (plain text: ``*x*``, ``_x_``)."""
     s = data.settings
     lo, hi = s["n_queries"]
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
@@ -124,6 +125,9 @@ def caption_text(data: TableData) -> str:
             if s.get("alternative", "two-sided") != "two-sided":
                 side = "above" if s["alternative"] == "greater" else "below"
                 parts.append(f"One-sided: only a delta {side} 0 can be marked.")
+        elif s.get("losses_marked"):
+            parts.append(f"Letters: significantly better than the baseline with that letter; letters after "
+                         f"{DOUBLE_DAGGER}: significantly worse than those baselines ({detail}).")
         else:
             parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
         untested = s.get("untested_measures") or []
@@ -135,8 +139,8 @@ def caption_text(data: TableData) -> str:
     unranked = s.get("unranked_measures") or []
     counts = s.get("unranked_counts") or []
     if len(unranked) + len(counts) < len(data.measures):
-        second = ", underlined: second best" if len(data.systems) >= 3 else ""
-        parts.append(f"Bold: best{second} (systems equal at the shown precision share the mark).")
+        runner_up = f", {second}: second best" if len(data.systems) >= 3 else ""
+        parts.append(f"{best}: best{runner_up} (systems equal at the shown precision share the mark).")
         split = s.get("ties_split_by_marks") or []
         if split:
             parts.append(f"In {', '.join(split)}, a system significantly better than one it equals at the shown "

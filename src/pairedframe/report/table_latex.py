@@ -16,11 +16,10 @@
 from __future__ import annotations
 
 import re
-
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["latex_escape", "latex_row", "render_latex", "CI_LAYOUTS"]
+__all__ = ["latex_escape", "latex_number", "latex_row", "render_latex", "CI_LAYOUTS"]
 
 CI_LAYOUTS = ("inline", "stacked")
 
@@ -72,13 +71,28 @@ def latex_escape(text: str) -> str:
     return "".join(out)
 
 
+#: A number's sign: a hyphen-minus at the start or after ``[``, ``(`` or a blank, before a digit, ``.`` or ``∞``
+#: (never an exponent's, ``1.0e-05``).
+_SIGN = re.compile(r"(?<![\w.\-])-(?=[\d.∞])")
+
+
+def latex_number(text: str) -> str:
+    """``text`` (a number, or an interval of numbers) escaped with every sign as a math minus:
+    ``-0.018`` -> ``$-$0.018``, ``-∞`` -> ``$-\\infty$``; a text-mode hyphen would print shorter than
+    the minus of ``$-\\infty$`` in the same column."""
+    return latex_escape(_SIGN.sub("−", text))
+
+
 def _number(number: str, place: int | None) -> str:
-    body = latex_escape(number)
+    body = latex_number(number)
     return rf"\textbf{{{body}}}" if place == 1 else rf"\underline{{{body}}}" if place == 2 else body
 
 
 def _superscript(marks: str) -> str:
-    sup = {"†": r"\dagger", "‡": r"\ddagger"}.get(marks, rf"\mathrm{{{latex_escape(marks)}}}")
+    """Marks as one math superscript: daggers as math symbols, letters upright (``a‡b`` ->
+    ``$^{\\mathrm{a}\\ddagger\\mathrm{b}}$``; latex_escape's ``$\\ddagger$`` would end the math span)."""
+    sup = "".join({"†": r"\dagger", "‡": r"\ddagger"}.get(piece) or rf"\mathrm{{{latex_escape(piece)}}}"
+                  for piece in re.split("([†‡])", marks) if piece)
     return rf"$^{{{sup}}}$"
 
 
@@ -103,7 +117,7 @@ def _with_marks(body: str, marks: str, widest: str) -> str:
 
 def _interval(interval: str) -> str:
     """``[low, high]`` or ``± half`` escaped, with a thin space after the comma (narrower columns)."""
-    return latex_escape(interval.strip()).replace(", ", r",\,")
+    return latex_number(interval.strip()).replace(", ", r",\,")
 
 
 def render_latex(labels: Sequence[str], measures: Sequence[str],
