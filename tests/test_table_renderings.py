@@ -502,3 +502,10 @@ def test_negative_numbers_and_minus_infinity_share_one_sign_per_format():
     results = render_latex(["new"], ["Z"], [[(*cell, "", None)]], "One-sided.", ci_layout="inline")
     assert r"$-$0.300 [$-\infty$, $-$0.100]" in results
     assert "-inf" in format_comparison(less, "csv") and json.loads(format_comparison(less, "json"))["rows"][0]["delta"] < 0
+
+
+def test_letter_caption_explains_losses_only_when_a_cell_shows_one(hostile_tables):
+    """The loss sentence made the 20-system LaTeX table 7 pt too tall for its page with no loss in any cell."""
+    lettered = hostile_tables[1]
+    assert not any("‡" in m for m in lettered.table["marks"])
+    assert "‡" not in lettered.caption and "Letters: significantly better than the baseline" in lettered.caption

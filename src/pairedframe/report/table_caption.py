@@ -125,9 +125,10 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
             if s.get("alternative", "two-sided") != "two-sided":
                 side = "above" if s["alternative"] == "greater" else "below"
                 parts.append(f"One-sided: only a delta {side} 0 can be marked.")
-        elif s.get("losses_marked"):
-            parts.append(f"Letters: significantly better than the baseline with that letter; letters after "
-                         f"{DOUBLE_DAGGER}: significantly worse than those baselines ({detail}).")
+        elif s.get("losses_marked"):   # the losses' sentence only where a cell shows one (captions run long)
+            lost = any(DOUBLE_DAGGER in marks for marks in data.frame["marks"])
+            worse = f"; letters after {DOUBLE_DAGGER}: significantly worse than those baselines" if lost else ""
+            parts.append(f"Letters: significantly better than the baseline with that letter{worse} ({detail}).")
         else:
             parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
         untested = s.get("untested_measures") or []
