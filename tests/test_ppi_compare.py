@@ -229,3 +229,61 @@ def test_ppi_segments_equal_gold_deltas_interval_against_clopper_pearson():
         cmp = __import__("pairedframe").compare(gold, baseline="A", test="t").row(0, named=True)
     assert (cmp["ci_low"], cmp["ci_high"]) == pytest.approx((res["ci_low"], res["ci_high"]), rel=1e-12)
     assert cmp["pvalue"] == pytest.approx(res["pvalue"], rel=1e-12)
+
+
+def _three_systems_two_segment_sets(seed=11, n=240, n_gold=90):
+    """A per-query table of systems A (baseline), B, C under proxy and gold, and two segment sets."""
+    pa, pb, ga, gb = _values(seed=seed, n=n, n_gold=n_gold)
+    _, pc, _, gc = _values(seed=seed + 1, n=n, n_gold=n_gold)
+    gc = {q: pc[q] - 0.1 for q in gb}                  # C's gold sample on B's queries
+    rows = []
+    for j, by_system in {"proxy": {"A": pa, "B": pb, "C": pc}, "gold": {"A": ga, "B": gb, "C": gc}}.items():
+        for s, m in by_system.items():
+            rows += [{"system": s, "judgments": j, "qid": q, "measure": "m", "value": float(v)} for q, v in m.items()]
+    i = {q: int(q[1:]) for q in pa}
+    segs = pl.concat([pl.DataFrame({"qid": list(pa), "segment_set": "mod3", "segment": [str(i[q] % 3) for q in pa]}),
+                      pl.DataFrame({"qid": list(pa), "segment_set": "half", "segment": [str(i[q] * 2 // n) for q in pa]})])
+    return pl.DataFrame(rows), segs
+
+
+def test_ppi_segments_adjusted_pvalues_and_family_against_statsmodels_multipletests():
+    """BH / Holm within compare_segments' families (system, measure, segment_set by default; family_by=[]
+    pools the call), checked against statsmodels on the raw p-values; `family` names what was adjusted together."""
+    from statsmodels.stats.multitest import multipletests
+    pq, segs = _three_systems_two_segment_sets()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        res = ppi_compare_segments(pq, baseline="A", segments=segs)
+        pooled = ppi_compare_segments(pq, baseline="A", segments=segs, family_by=[], correction="holm")
+    assert res.columns[res.columns.index("pvalue"):][:4] == ["pvalue", "pvalue_bh", "pvalue_holm", "significant"]
+    assert res.height == 2 * (3 + 2)
+    for (system, sset), fam in res.group_by(["system", "segment_set"]):
+        raw = fam["pvalue"].to_numpy()
+        assert fam["pvalue_bh"].to_numpy() == pytest.approx(multipletests(raw, method="fdr_bh")[1], rel=1e-12)
+        assert fam["pvalue_holm"].to_numpy() == pytest.approx(multipletests(raw, method="holm")[1], rel=1e-12)
+        assert (fam["family_size"] == fam.height).all()
+        assert (fam["significant"] == (fam["pvalue_bh"] <= 0.05)).all()
+    assert set(res["family"]) == {"per system, measure, segment_set, 2-3 comparisons"}
+    raw = pooled["pvalue"].to_numpy()
+    assert pooled["pvalue_holm"].to_numpy() == pytest.approx(multipletests(raw, method="holm")[1], rel=1e-12)
+    assert pooled["pvalue_bh"].to_numpy() == pytest.approx(multipletests(raw, method="fdr_bh")[1], rel=1e-12)
+    assert (pooled["significant"] == (pooled["pvalue_holm"] <= 0.05)).all()
+    assert set(pooled["family"]) == {"all 10 comparisons of the call"} and (pooled["family_size"] == 10).all()
+    with pytest.raises(ValueError, match="`correction`"):
+        ppi_compare_segments(pq, baseline="A", segments=segs, correction="bonferroni")
+    with pytest.raises(ValueError, match="`family_by`"):
+        ppi_compare_segments(pq, baseline="A", segments=segs, family_by="judgments")
+    # a unit without an estimate (one gold query) is left out of its family, as compare_segments leaves NaN out
+    gold_q = sorted(pq.filter(pl.col("judgments") == "gold")["qid"].unique().to_list())
+    few = pl.DataFrame({"qid": pq["qid"].unique().to_list()}).with_columns(
+        pl.lit("few").alias("segment_set"), pl.when(pl.col("qid") == gold_q[0]).then(pl.lit("x")).otherwise(pl.lit("y"))
+        .alias("segment"))
+    from pairedframe.errors import PartlyEmptyWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        with pytest.warns(PartlyEmptyWarning, match="no estimate"):
+            lone = ppi_compare_segments(pq, baseline="A", segments=few)
+    assert lone.filter(pl.col("segment") == "x")["pvalue_bh"].null_count() == 2
+    y = lone.filter(pl.col("segment") == "y")
+    assert y["pvalue_bh"].to_list() == y["pvalue"].to_list() == y["pvalue_holm"].to_list()
+    assert (lone["family_size"] == 1).all() and set(lone["family"]) == {"per system, measure, segment_set, 1 comparison each"}

@@ -33,7 +33,7 @@ import polars as pl
 from pairedframe.checks import require_each, require_names, require_rows
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.pairing import comparable_measures, table_measure_names
-from pairedframe.comparison.options import PPIOptions, check_ppi_options
+from pairedframe.comparison.options import PPIOptions, check_ppi_options, check_segment_correction
 from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
 from pairedframe.io.convert import is_table, to_polars
@@ -192,7 +192,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                          measures: Sequence[str] | str | None = None, segments: Any = None,
                          proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
                          lam: float | None = None, confidence_level: float = 0.95, alternative: str = "two-sided",
-                         ddof: int = 1, method: str = "jackknife-edgeworth") -> pl.DataFrame:
+                         ddof: int = 1, method: str = "jackknife-edgeworth",
+                         family_by: Sequence[str] | str | None = None, correction: str = "bh") -> pl.DataFrame:
     """PPI++ comparisons for every (system, measure[, segment]) of a two-judgment per-query table.
 
     Parameters
@@ -213,14 +214,24 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         Restrict the gold rows to these queries (the labelled sample); default all gold rows.
     lam, confidence_level, alternative, ddof, method
         As :func:`ppi_compare`.
+    family_by : str or sequence of str, optional
+        Output columns that define a multiple-comparison family, as :func:`compare_segments`: default
+        ``("system", "measure", "segment_set")`` (without ``segments``, one row per family: nothing to
+        adjust); ``[]``: one family over every row of the call.
+    correction : {"bh", "holm"}, default "bh"
+        The adjustment within each family that drives ``significant`` at level ``1 - confidence_level``
+        (as :func:`compare_segments`); both adjusted columns are always returned.
 
     Returns
     -------
     polars.DataFrame
         One row per (system, measure, segment_set, segment), intervals inside the range of the measure's
         mean delta (an unbounded end becomes the range's end, except a one-sided interval's open side):
-        ``delta, ci_low, ci_high, pvalue, se, lam,
-        n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
+        ``delta, ci_low, ci_high, pvalue, pvalue_bh, pvalue_holm, significant, se, lam,
+        n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning, family_size, family``;
+        ``pvalue_bh`` / ``pvalue_holm`` adjust the PPI p-values within each ``family_by`` family
+        (:func:`compare_segments`' helper; null p-values are left out), ``family_size`` counts the
+        family's p-values and ``family`` says the rule in words; the gold-only
         columns are the classical (``lam = 0``, same ``method``: by default the paired t interval with
         the skew-corrected quantile)
         interval on the same gold queries.  Units with fewer
@@ -248,6 +259,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     """
     opt = check_ppi_options(lam=lam, confidence_level=confidence_level, alternative=alternative, ddof=ddof,
                             method=method)
+    correction = check_segment_correction(correction)
     df = _two_judgment_table(per_query, proxy, gold, gold_qids)
     systems, measures = _systems_and_measures(df, baseline, systems, measures)
     if segments is None:
@@ -260,7 +272,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
             for system in systems for measure in measures
             for vals in [_values_by_side(df, measure, proxy, gold, baseline, system)]
             for (sset, sname), members in seg.group_by(["segment_set", "segment"], maintain_order=True)]
-    return _ppi_table(rows, opt.method, opt.alternative)
+    return _adjusted(_ppi_table(rows, opt.method, opt.alternative), family_by, correction, 1.0 - opt.confidence_level)
 
 
 def _two_judgment_table(per_query: Any, proxy: str, gold: str, gold_qids: Sequence[Any] | None) -> pl.DataFrame:
@@ -391,3 +403,17 @@ def _ppi_table(rows: list[dict[str, Any]], method: str, alternative: str) -> pl.
         warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {few} gold queries; "
                       "see the 'warning' column", SmallSampleWarning, stacklevel=user_stacklevel())
     return out
+
+
+def _adjusted(out: pl.DataFrame, family_by: Any, correction: str, level: float) -> pl.DataFrame:
+    """The result with compare_segments' BH / Holm columns and families (same rule, same helper)."""
+    from pairedframe.comparison.segment_tables import family_adjusted
+    p_bh, p_holm, size, rule = family_adjusted(out, out["pvalue"].to_numpy(), family_by=family_by)
+    used = p_bh if correction == "bh" else p_holm
+    out = out.with_columns(pl.Series("pvalue_bh", p_bh, nan_to_null=True),
+                           pl.Series("pvalue_holm", p_holm, nan_to_null=True),
+                           pl.Series("significant", np.where(np.isnan(used), False, used <= level)),
+                           pl.Series("family_size", size, dtype=pl.Int64), pl.lit(rule).alias("family"))
+    first = out.columns[:out.columns.index("pvalue") + 1]
+    return out.select(*first, "pvalue_bh", "pvalue_holm", "significant",
+                      *[c for c in out.columns if c not in (*first, "pvalue_bh", "pvalue_holm", "significant")])
