@@ -11,7 +11,7 @@ import pytest
 
 from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
 from pairedframe.evaluation import evaluate_judgment_sets
-from pairedframe.errors import SchemaError, SmallSampleWarning
+from pairedframe.errors import EmptyResultError, SchemaError, SmallSampleWarning
 
 
 def _values(seed=0, n=200, n_gold=40):
@@ -287,3 +287,47 @@ def test_ppi_segments_adjusted_pvalues_and_family_against_statsmodels_multiplete
     y = lone.filter(pl.col("segment") == "y")
     assert y["pvalue_bh"].to_list() == y["pvalue"].to_list() == y["pvalue_holm"].to_list()
     assert (lone["family_size"] == 1).all() and set(lone["family"]) == {"per system, measure, segment_set, 1 comparison each"}
+
+
+def test_integer_qids_warn_and_float_qids_are_refused_in_ppi_gold_qids_and_values():
+    """Ids are strings: integer gold_qids (and ppi_compare's integer dict keys, Series index, qid column) are
+    spelled out with the numeric-id warning an integer id column gets, pointing at the caller; None and
+    floats are refused naming the argument; a lone string is one id."""
+    import pandas as pd
+    pa, pb, ga, gb = _values(seed=3, n=60, n_gold=30)
+    num = {q: int(q[1:]) for q in pa}
+    pa, pb, ga, gb = ({num[q]: v for q, v in d.items()} for d in (pa, pb, ga, gb))
+    rows = []
+    for j, (a, b) in {"proxy": (pa, pb), "gold": (ga, gb)}.items():
+        for s, m in (("A", a), ("B", b)):
+            rows += [{"system": s, "judgments": j, "qid": str(q), "measure": "m", "value": v} for q, v in m.items()]
+    pq = pl.DataFrame(rows)
+    sample = sorted(ga)[:20]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        with pytest.warns(UserWarning, match=r"numeric id column\(s\) \['qid'\] of `gold_qids`") as caught:
+            by_int = ppi_compare_segments(pq, baseline="A", gold_qids=sample)
+        assert {w.filename for w in caught if "numeric id" in str(w.message)} == {__file__}
+        by_str = ppi_compare_segments(pq, baseline="A", gold_qids=[str(q) for q in sample])
+        assert by_int.equals(by_str) and by_int["n_gold"].item() == 20
+        lone = next(q for q in sorted(ga) if q >= 10 and len(set(str(q))) == 2 and all(int(c) in ga for c in str(q)))
+        with pytest.raises(EmptyResultError, match="fewer than 2 gold"):   # one id, not the gold ids of its digits
+            ppi_compare_segments(pq, baseline="A", gold_qids=str(lone))
+        for bad in ([1.0, 2.0], [sample[0], None], np.array(sample, dtype=float)):
+            with pytest.raises(SchemaError, match="`gold_qids` holds"):
+                ppi_compare_segments(pq, baseline="A", gold_qids=bad)
+    as_str = [{str(q): v for q, v in d.items()} for d in (pa, pb, ga, gb)]
+    want = ppi_compare(*as_str)
+    for what, shaped in (("dict", (pa, pb, ga, gb)), ("Series index", [pd.Series(d) for d in (pa, pb, ga, gb)]),
+                         ("table", [pl.DataFrame({"qid": list(d), "value": list(d.values())}) for d in (pa, pb, ga, gb)])):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = ppi_compare(*shaped)
+        assert sorted(str(w.message).split("`")[1] for w in caught if f"` {what} converted" in str(w.message)) == [
+            "gold_a", "gold_b", "proxy_a", "proxy_b"]
+        assert {w.filename for w in caught} == {__file__}
+        assert (got.statistic, got.pvalue) == (want.statistic, want.pvalue)
+    with pytest.raises(SchemaError, match="`gold_a` holds 0.0"):
+        ppi_compare(pa, pb, {float(q): v for q, v in ga.items()}, gb)
+    with pytest.raises(SchemaError, match="`gold_b` table.*floats"):
+        ppi_compare(pa, pb, ga, pl.DataFrame({"qid": [float(q) for q in gb], "value": list(gb.values())}))
