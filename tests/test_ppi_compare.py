@@ -11,7 +11,7 @@ import pytest
 
 from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
 from pairedframe.evaluation import evaluate_judgment_sets
-from pairedframe.errors import SchemaError, SmallSampleWarning
+from pairedframe.errors import EmptyResultError, SchemaError, SmallSampleWarning
 
 
 def _values(seed=0, n=200, n_gold=40):
@@ -229,3 +229,105 @@ def test_ppi_segments_equal_gold_deltas_interval_against_clopper_pearson():
         cmp = __import__("pairedframe").compare(gold, baseline="A", test="t").row(0, named=True)
     assert (cmp["ci_low"], cmp["ci_high"]) == pytest.approx((res["ci_low"], res["ci_high"]), rel=1e-12)
     assert cmp["pvalue"] == pytest.approx(res["pvalue"], rel=1e-12)
+
+
+def _three_systems_two_segment_sets(seed=11, n=240, n_gold=90):
+    """A per-query table of systems A (baseline), B, C under proxy and gold, and two segment sets."""
+    pa, pb, ga, gb = _values(seed=seed, n=n, n_gold=n_gold)
+    _, pc, _, gc = _values(seed=seed + 1, n=n, n_gold=n_gold)
+    gc = {q: pc[q] - 0.1 for q in gb}                  # C's gold sample on B's queries
+    rows = []
+    for j, by_system in {"proxy": {"A": pa, "B": pb, "C": pc}, "gold": {"A": ga, "B": gb, "C": gc}}.items():
+        for s, m in by_system.items():
+            rows += [{"system": s, "judgments": j, "qid": q, "measure": "m", "value": float(v)} for q, v in m.items()]
+    i = {q: int(q[1:]) for q in pa}
+    segs = pl.concat([pl.DataFrame({"qid": list(pa), "segment_set": "mod3", "segment": [str(i[q] % 3) for q in pa]}),
+                      pl.DataFrame({"qid": list(pa), "segment_set": "half", "segment": [str(i[q] * 2 // n) for q in pa]})])
+    return pl.DataFrame(rows), segs
+
+
+def test_ppi_segments_adjusted_pvalues_and_family_against_statsmodels_multipletests():
+    """BH / Holm within compare_segments' families (system, measure, segment_set by default; family_by=[]
+    pools the call), checked against statsmodels on the raw p-values; `family` names what was adjusted together."""
+    from statsmodels.stats.multitest import multipletests
+    pq, segs = _three_systems_two_segment_sets()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        res = ppi_compare_segments(pq, baseline="A", segments=segs)
+        pooled = ppi_compare_segments(pq, baseline="A", segments=segs, family_by=[], correction="holm")
+    assert res.columns[res.columns.index("pvalue"):][:4] == ["pvalue", "pvalue_bh", "pvalue_holm", "significant"]
+    assert res.height == 2 * (3 + 2)
+    for (system, sset), fam in res.group_by(["system", "segment_set"]):
+        raw = fam["pvalue"].to_numpy()
+        assert fam["pvalue_bh"].to_numpy() == pytest.approx(multipletests(raw, method="fdr_bh")[1], rel=1e-12)
+        assert fam["pvalue_holm"].to_numpy() == pytest.approx(multipletests(raw, method="holm")[1], rel=1e-12)
+        assert (fam["family_size"] == fam.height).all()
+        assert (fam["significant"] == (fam["pvalue_bh"] <= 0.05)).all()
+    assert set(res["family"]) == {"per system, measure, segment_set, 2-3 comparisons"}
+    raw = pooled["pvalue"].to_numpy()
+    assert pooled["pvalue_holm"].to_numpy() == pytest.approx(multipletests(raw, method="holm")[1], rel=1e-12)
+    assert pooled["pvalue_bh"].to_numpy() == pytest.approx(multipletests(raw, method="fdr_bh")[1], rel=1e-12)
+    assert (pooled["significant"] == (pooled["pvalue_holm"] <= 0.05)).all()
+    assert set(pooled["family"]) == {"all 10 comparisons of the call"} and (pooled["family_size"] == 10).all()
+    with pytest.raises(ValueError, match="`correction`"):
+        ppi_compare_segments(pq, baseline="A", segments=segs, correction="bonferroni")
+    with pytest.raises(ValueError, match="`family_by`"):
+        ppi_compare_segments(pq, baseline="A", segments=segs, family_by="judgments")
+    # a unit without an estimate (one gold query) is left out of its family, as compare_segments leaves NaN out
+    gold_q = sorted(pq.filter(pl.col("judgments") == "gold")["qid"].unique().to_list())
+    few = pl.DataFrame({"qid": pq["qid"].unique().to_list()}).with_columns(
+        pl.lit("few").alias("segment_set"), pl.when(pl.col("qid") == gold_q[0]).then(pl.lit("x")).otherwise(pl.lit("y"))
+        .alias("segment"))
+    from pairedframe.errors import PartlyEmptyWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        with pytest.warns(PartlyEmptyWarning, match="no estimate"):
+            lone = ppi_compare_segments(pq, baseline="A", segments=few)
+    assert lone.filter(pl.col("segment") == "x")["pvalue_bh"].null_count() == 2
+    y = lone.filter(pl.col("segment") == "y")
+    assert y["pvalue_bh"].to_list() == y["pvalue"].to_list() == y["pvalue_holm"].to_list()
+    assert (lone["family_size"] == 1).all() and set(lone["family"]) == {"per system, measure, segment_set, 1 comparison each"}
+
+
+def test_integer_qids_warn_and_float_qids_are_refused_in_ppi_gold_qids_and_values():
+    """Ids are strings: integer gold_qids (and ppi_compare's integer dict keys, Series index, qid column) are
+    spelled out with the numeric-id warning an integer id column gets, pointing at the caller; None and
+    floats are refused naming the argument; a lone string is one id."""
+    import pandas as pd
+    pa, pb, ga, gb = _values(seed=3, n=60, n_gold=30)
+    num = {q: int(q[1:]) for q in pa}
+    pa, pb, ga, gb = ({num[q]: v for q, v in d.items()} for d in (pa, pb, ga, gb))
+    rows = []
+    for j, (a, b) in {"proxy": (pa, pb), "gold": (ga, gb)}.items():
+        for s, m in (("A", a), ("B", b)):
+            rows += [{"system": s, "judgments": j, "qid": str(q), "measure": "m", "value": v} for q, v in m.items()]
+    pq = pl.DataFrame(rows)
+    sample = sorted(ga)[:20]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        with pytest.warns(UserWarning, match=r"numeric id column\(s\) \['qid'\] of `gold_qids`") as caught:
+            by_int = ppi_compare_segments(pq, baseline="A", gold_qids=sample)
+        assert {w.filename for w in caught if "numeric id" in str(w.message)} == {__file__}
+        by_str = ppi_compare_segments(pq, baseline="A", gold_qids=[str(q) for q in sample])
+        assert by_int.equals(by_str) and by_int["n_gold"].item() == 20
+        lone = next(q for q in sorted(ga) if q >= 10 and len(set(str(q))) == 2 and all(int(c) in ga for c in str(q)))
+        with pytest.raises(EmptyResultError, match="fewer than 2 gold"):   # one id, not the gold ids of its digits
+            ppi_compare_segments(pq, baseline="A", gold_qids=str(lone))
+        for bad in ([1.0, 2.0], [sample[0], None], np.array(sample, dtype=float)):
+            with pytest.raises(SchemaError, match="`gold_qids` holds"):
+                ppi_compare_segments(pq, baseline="A", gold_qids=bad)
+    as_str = [{str(q): v for q, v in d.items()} for d in (pa, pb, ga, gb)]
+    want = ppi_compare(*as_str)
+    for what, shaped in (("dict", (pa, pb, ga, gb)), ("Series index", [pd.Series(d) for d in (pa, pb, ga, gb)]),
+                         ("table", [pl.DataFrame({"qid": list(d), "value": list(d.values())}) for d in (pa, pb, ga, gb)])):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = ppi_compare(*shaped)
+        assert sorted(str(w.message).split("`")[1] for w in caught if f"` {what} converted" in str(w.message)) == [
+            "gold_a", "gold_b", "proxy_a", "proxy_b"]
+        assert {w.filename for w in caught} == {__file__}
+        assert (got.statistic, got.pvalue) == (want.statistic, want.pvalue)
+    with pytest.raises(SchemaError, match="`gold_a` holds 0.0"):
+        ppi_compare(pa, pb, {float(q): v for q, v in ga.items()}, gb)
+    with pytest.raises(SchemaError, match="`gold_b` table.*floats"):
+        ppi_compare(pa, pb, ga, pl.DataFrame({"qid": [float(q) for q in gb], "value": list(gb.values())}))

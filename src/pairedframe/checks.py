@@ -27,7 +27,7 @@ import polars as pl
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, SchemaError, user_stacklevel
 
 __all__ = ["near_miss_hint", "near_miss_ids", "near_miss_kind", "shown_ids", "shown_pair", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
-           "string_ids", "warn_numeric_ids"]
+           "listed_ids", "string_ids", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
 SHOWN = 5
@@ -85,6 +85,16 @@ def scalar_ids(values: Sequence[Any], parameter: str) -> list[str]:
 
 
 _NONE = object()
+
+
+def listed_ids(values: Any, parameter: str, what: str | None = None) -> list[str]:
+    """Query ids given one by one (a list, a dict's keys, a Series' index) as strings, as an id column is
+    read: None and floats refused (:func:`scalar_ids`), integers spelled out with :func:`warn_numeric_ids`'s
+    warning on ``what`` (default: the argument); a lone string is one id, not its characters."""
+    values = [values] if isinstance(values, str) else list(values)
+    ids = scalar_ids(values, parameter)
+    warn_numeric_ids(["qid"] if any(not isinstance(v, str) for v in values) else [], what or f"`{parameter}`")
+    return ids
 
 
 def require_rows(rows: Any, *, what: str, why: str) -> None:

@@ -144,7 +144,7 @@ def mc_patterns(opt: Options) -> int:
 
 
 __all__ += ["SegmentOptions", "check_segment_options", "RankOptions", "check_rank_options", "PPIOptions",
-            "check_ppi_options"]
+            "check_ppi_options", "check_segment_correction"]
 
 
 _SEGMENT_TESTS = ("randomization", "t")
@@ -171,13 +171,19 @@ def check_segment_options(*, test: Any, interval: Any, correction: Any, n_resamp
     interval inverting the test (sign flips for the randomization test, t for the t-test)."""
     interval = resolve_interval(test, interval, tests=_SEGMENT_TESTS, intervals=_SEGMENT_INTERVALS,
                                 defaults={"randomization": "signflip", "t": "t"})
-    if correction not in _SEGMENT_CORRECTIONS:
-        raise ValueError(f"`correction` must be one of {_SEGMENT_CORRECTIONS}, got {correction!r}")
+    check_segment_correction(correction)
     base = check_resampling(n_resamples, confidence_level, alternative, seed)
     adaptive = check_adaptive_options(resampling=resampling, test=test, decision_error=decision_error,
                                       max_resamples=max_resamples)
     return SegmentOptions(base.n_resamples, base.confidence_level, base.alternative, base.seed, test, interval,
                           correction, adaptive, float(decision_error), int(max_resamples))
+
+
+def check_segment_correction(correction: Any) -> str:
+    """``correction`` of the segment comparisons (compare_segments, ppi_compare_segments): "bh" or "holm"."""
+    if correction not in _SEGMENT_CORRECTIONS:
+        raise ValueError(f"`correction` must be one of {_SEGMENT_CORRECTIONS}, got {correction!r}")
+    return correction
 
 
 _RANK_INTERVALS = ("jackknife", "percentile")

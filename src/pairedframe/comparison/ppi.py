@@ -15,7 +15,9 @@ Each of ``proxy_a, proxy_b, gold_a, gold_b`` maps query id -> metric value, as a
 - a table (polars / pandas / DuckDB relation) with columns ``qid`` and ``value`` (one row per qid);
 - a polars ``Series`` of structs is *not* accepted (ambiguous); use a table.
 
-qids are compared as strings.  ``proxy_a`` and ``proxy_b`` must cover the same queries, as must
+qids are compared as strings: integer qids (dict keys, a Series index, a ``qid`` column) are spelled out
+with the warning an integer id column gets everywhere (``7`` cannot match ``"007"``), float and None
+qids are refused.  ``proxy_a`` and ``proxy_b`` must cover the same queries, as must
 ``gold_a`` and ``gold_b``; every gold query must have a proxy value (else :class:`SchemaError`).
 """
 
@@ -30,10 +32,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pairedframe.checks import require_each, require_names, require_rows
+from pairedframe.checks import listed_ids, require_each, require_names, require_rows, string_ids
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.pairing import comparable_measures, table_measure_names
-from pairedframe.comparison.options import PPIOptions, check_ppi_options
+from pairedframe.comparison.options import PPIOptions, check_ppi_options, check_segment_correction
 from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
 from pairedframe.io.convert import is_table, to_polars
@@ -45,10 +47,10 @@ __all__ = ["ppi_compare", "ppi_compare_segments"]
 
 
 def _as_values(obj: Any, name: str) -> dict[str, float]:
-    if isinstance(obj, Mapping):
-        items = obj.items()
+    if isinstance(obj, Mapping):     # keys read as an id column is: integers warned about, floats refused
+        items = zip(listed_ids(obj.keys(), name, f"the `{name}` dict"), obj.values())
     elif type(obj).__module__.startswith("pandas") and hasattr(obj, "index") and not hasattr(obj, "columns"):
-        items = zip(obj.index, obj.to_numpy())
+        items = zip(listed_ids(obj.index, name, f"the `{name}` Series index"), obj.to_numpy())
     else:
         if not is_table(obj):
             raise TypeError(f"`{name}` must be a dict {{qid: value}}, a pandas Series indexed by qid or a "
@@ -57,7 +59,8 @@ def _as_values(obj: Any, name: str) -> dict[str, float]:
         missing = [c for c in ("qid", "value") if c not in obj.columns]
         if missing:
             raise SchemaError(f"`{name}` lacks column(s) {missing} (has {obj.columns})")
-        items = zip(obj["qid"].cast(pl.String).to_list(), obj["value"].to_list())
+        obj = string_ids(obj, ["qid"], f"the `{name}` table")
+        items = zip(obj["qid"].to_list(), obj["value"].to_list())
     out: dict[str, float] = {}
     for q, v in items:
         q = str(q)
@@ -155,7 +158,7 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     Raises
     ------
     SchemaError
-        A gold query without a proxy value; A and B covering different queries; repeated qids.
+        A gold query without a proxy value; A and B covering different queries; repeated, float or None qids.
     InsufficientSampleError
         Fewer than 2 gold queries.
     ValueError, TypeError
@@ -166,6 +169,8 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
     SmallSampleWarning
         Fewer than 30 gold queries with ``method="z"`` (the normal interval under-covers there); gold
         deltas without spread (below).
+    UserWarning
+        Integer qids, spelled out as strings (module docstring).
 
     Notes
     -----
@@ -192,7 +197,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
                          measures: Sequence[str] | str | None = None, segments: Any = None,
                          proxy: str = "proxy", gold: str = "gold", gold_qids: Sequence[Any] | None = None,
                          lam: float | None = None, confidence_level: float = 0.95, alternative: str = "two-sided",
-                         ddof: int = 1, method: str = "jackknife-edgeworth") -> pl.DataFrame:
+                         ddof: int = 1, method: str = "jackknife-edgeworth",
+                         family_by: Sequence[str] | str | None = None, correction: str = "bh") -> pl.DataFrame:
     """PPI++ comparisons for every (system, measure[, segment]) of a two-judgment per-query table.
 
     Parameters
@@ -209,18 +215,30 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         ``("all", "all")``.
     proxy, gold : str
         Values of the ``judgments`` column.
-    gold_qids : sequence, optional
-        Restrict the gold rows to these queries (the labelled sample); default all gold rows.
+    gold_qids : sequence of str, optional
+        Restrict the gold rows to these queries (the labelled sample); default all gold rows.  Ids are
+        strings: integers are spelled out with a warning (``7`` cannot match ``"007"``), as an integer
+        ``qid`` column is; None and floats are refused.
     lam, confidence_level, alternative, ddof, method
         As :func:`ppi_compare`.
+    family_by : str or sequence of str, optional
+        Output columns that define a multiple-comparison family, as :func:`compare_segments`: default
+        ``("system", "measure", "segment_set")`` (without ``segments``, one row per family: nothing to
+        adjust); ``[]``: one family over every row of the call.
+    correction : {"bh", "holm"}, default "bh"
+        The adjustment within each family that drives ``significant`` at level ``1 - confidence_level``
+        (as :func:`compare_segments`); both adjusted columns are always returned.
 
     Returns
     -------
     polars.DataFrame
         One row per (system, measure, segment_set, segment), intervals inside the range of the measure's
         mean delta (an unbounded end becomes the range's end, except a one-sided interval's open side):
-        ``delta, ci_low, ci_high, pvalue, se, lam,
-        n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning``; the gold-only
+        ``delta, ci_low, ci_high, pvalue, pvalue_bh, pvalue_holm, significant, se, lam,
+        n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning, family_size, family``;
+        ``pvalue_bh`` / ``pvalue_holm`` adjust the PPI p-values within each ``family_by`` family
+        (:func:`compare_segments`' helper; null p-values are left out), ``family_size`` counts the
+        family's p-values and ``family`` says the rule in words; the gold-only
         columns are the classical (``lam = 0``, same ``method``: by default the paired t interval with
         the skew-corrected quantile)
         interval on the same gold queries.  Units with fewer
@@ -232,7 +250,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     Raises
     ------
     SchemaError
-        A required column is missing.
+        A required column is missing; ``gold_qids`` holds None or a float.
     EmptyResultError
         ``baseline``, ``systems``, ``measures``, ``proxy`` or ``gold`` name nothing in the table; no
         ``gold_qids`` query has a gold value; no unit has 2 gold queries (every estimate would be null).
@@ -241,6 +259,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     -----
     PartlyEmptyWarning
         Some ``gold_qids`` have no gold value, or some units have no estimate (their rows are null).
+    UserWarning
+        ``gold_qids`` holds integers (spelled out as strings).
 
     Notes
     -----
@@ -248,6 +268,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
     """
     opt = check_ppi_options(lam=lam, confidence_level=confidence_level, alternative=alternative, ddof=ddof,
                             method=method)
+    correction = check_segment_correction(correction)
     df = _two_judgment_table(per_query, proxy, gold, gold_qids)
     systems, measures = _systems_and_measures(df, baseline, systems, measures)
     if segments is None:
@@ -260,7 +281,7 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
             for system in systems for measure in measures
             for vals in [_values_by_side(df, measure, proxy, gold, baseline, system)]
             for (sset, sname), members in seg.group_by(["segment_set", "segment"], maintain_order=True)]
-    return _ppi_table(rows, opt.method, opt.alternative)
+    return _adjusted(_ppi_table(rows, opt.method, opt.alternative), family_by, correction, 1.0 - opt.confidence_level)
 
 
 def _two_judgment_table(per_query: Any, proxy: str, gold: str, gold_qids: Sequence[Any] | None) -> pl.DataFrame:
@@ -288,7 +309,7 @@ def _two_judgment_table(per_query: Any, proxy: str, gold: str, gold_qids: Sequen
                              f"measure, qid), e.g. {repeated.row(0, named=True)}")
     require_rows(df, what="the per-query table", why="no (system, judgments, qid, measure, value) row")
     if gold_qids is not None:
-        keep = [str(q) for q in gold_qids]
+        keep = listed_ids(gold_qids, "gold_qids")
         gold_rows = df.filter(pl.col("judgments") == gold)["qid"].unique().to_list()
         require_each(keep, gold_rows, what="query of gold_qids", plural="queries of gold_qids",
                      lacking="no gold value",
@@ -391,3 +412,17 @@ def _ppi_table(rows: list[dict[str, Any]], method: str, alternative: str) -> pl.
         warnings.warn(f"{n_small} of {out.height} PPI comparisons have fewer than {few} gold queries; "
                       "see the 'warning' column", SmallSampleWarning, stacklevel=user_stacklevel())
     return out
+
+
+def _adjusted(out: pl.DataFrame, family_by: Any, correction: str, level: float) -> pl.DataFrame:
+    """The result with compare_segments' BH / Holm columns and families (same rule, same helper)."""
+    from pairedframe.comparison.segment_tables import family_adjusted
+    p_bh, p_holm, size, rule = family_adjusted(out, out["pvalue"].to_numpy(), family_by=family_by)
+    used = p_bh if correction == "bh" else p_holm
+    out = out.with_columns(pl.Series("pvalue_bh", p_bh, nan_to_null=True),
+                           pl.Series("pvalue_holm", p_holm, nan_to_null=True),
+                           pl.Series("significant", np.where(np.isnan(used), False, used <= level)),
+                           pl.Series("family_size", size, dtype=pl.Int64), pl.lit(rule).alias("family"))
+    first = out.columns[:out.columns.index("pvalue") + 1]
+    return out.select(*first, "pvalue_bh", "pvalue_holm", "significant",
+                      *[c for c in out.columns if c not in (*first, "pvalue_bh", "pvalue_holm", "significant")])

@@ -19,7 +19,7 @@ import polars as pl
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               segment_adaptive, warn_uncertified)
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison._families import family_columns, family_ids
+from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.verdicts import warn_skewed_segments, zero_spread_disagreement
@@ -33,7 +33,7 @@ from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
 
 __all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_segment_ids",
-           "require_two_queries", "check_segments_cost", "unit_label", "segments_table"]
+           "require_two_queries", "check_segments_cost", "unit_label", "segments_table", "family_adjusted"]
 
 
 
@@ -177,11 +177,25 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
     return out
 
 
+def _family_cols(extras: list[str], family_by: Sequence[str] | str | None) -> list[str]:
+    """The columns that split the families (default: system, keys, measure and segment set)."""
+    return family_columns(family_by, keys=["system", *extras, "measure", "segment_set"],
+                          allowed=["system", *extras, "measure", "segment_set", "segment"])
+
+
 def _family_codes(units: pl.DataFrame, extras: list[str], family_by: Sequence[str] | str | None) -> np.ndarray:
     """The family of every unit, 0-based (default: one per system, keys, measure and segment set)."""
-    cols = family_columns(family_by, keys=["system", *extras, "measure", "segment_set"],
-                          allowed=["system", *extras, "measure", "segment_set", "segment"])
-    return family_ids(units, cols)
+    return family_ids(units, _family_cols(extras, family_by))
+
+
+def family_adjusted(rows: pl.DataFrame, pvalue: np.ndarray, *, family_by: Sequence[str] | str | None,
+                    extras: Sequence[str] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """compare_segments' families and adjustment for another segment comparison (``ppi_compare_segments``):
+    BH and Holm p-values of ``pvalue`` (NaN left out) within each family of ``rows`` (columns ``system,
+    <extras>, measure, segment_set, segment``), each row's family size, and the rule in words."""
+    cols = _family_cols(list(extras), family_by)
+    p_bh, p_holm, size = _Families(family_ids(rows, cols)).adjusted(pvalue)
+    return p_bh, p_holm, size, family_text(cols, size[~np.isnan(pvalue)])
 
 
 class _Families:
