@@ -272,8 +272,12 @@ def _endpoint_values(df: pl.DataFrame, i: int, ep: Endpoint, datasets: list[str]
         raise PlanError(f"plan key endpoints[{i}].dataset is required: the results hold datasets {datasets}")
     measures = sub["measure"].unique(maintain_order=True).to_list()
     if ep.measure not in measures:
+        hit = "" if ep.hit_k is None else (
+            f"; hit@k is derived from a first-hit-rank export (columns qid, first_hit_rank, with system, cluster, "
+            f"dataset as needed), which these results are not; for evaluated runs the same endpoint is "
+            f"Success@{ep.hit_k}" + (" (in the results)" if f"Success@{ep.hit_k}" in measures else ""))
         raise PlanError(f"plan key endpoints[{i}].measure = {ep.measure!r} is not a measure of the results "
-                        f"{measures} (exact names)")
+                        f"{measures} (exact names){hit}")
     return sub.filter(pl.col("measure") == ep.measure)
 
 
