@@ -287,14 +287,14 @@ def test_a_cluster_plans_settings_describe_the_interval_its_numbers_follow_again
     assert (r["ci_low"], r["ci_high"]) == pytest.approx((one["ci_low"], one["ci_high"]), rel=1e-12)
 
 
-def test_settings_print_alpha_as_the_levels_complement_rounded_while_decisions_use_the_float():
+def test_settings_print_alpha_as_the_levels_complement_rounded_and_decisions_use_it():
     """settings["alpha"] (the JSON's and the table's) is 1 - level rounded to 12 decimals: 0.05, not
-    0.050000000000000044; the verdicts still compare p-values with the float 1 - level."""
+    0.050000000000000044; the verdicts compare p-values with that same alpha, strictly."""
     res = analyze(Plan.from_toml(PLAN), results())
     assert res.settings["alpha"] == 0.05 and 1.0 - 0.95 != 0.05
     assert '"alpha": 0.05,' in json.dumps(res.to_dict())
     t = res.table
-    assert t["verdict"].to_list() == [_verdict(bool(ph < 1.0 - 0.95), bool(pt < 1.0 - 0.95)) for ph, pt in
+    assert t["verdict"].to_list() == [_verdict(bool(ph < 0.05), bool(pt < 0.05)) for ph, pt in
                                       zip(t["pvalue_holm"], t["pvalue_tost_holm"])]
 
 
