@@ -100,7 +100,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
         means=(rows["baseline_mean"].to_numpy(), rows["system_mean"].to_numpy()))
     stats = stats.replace(ci_low=ci_low, ci_high=ci_high)
-    rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
+    rejections = family_rejections(adjusted, fam_ids, decision_alpha(opt.confidence_level))
     mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
                                    verdict_on, rejections, interval_notes, measures=rows["measure"].to_list())
     notes = [_with_left_out(note, int(k), int(n)) for note, k, n in zip(notes, left_out, n_q)]
