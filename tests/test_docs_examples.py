@@ -138,3 +138,40 @@ def test_included_results_nest_under_the_page_and_a_missing_one_names_its_comman
     assert (tmp_path / "_generated" / "parity.md").read_text() == "### counts\n| a |\n"
     missing = (tmp_path / "_generated" / "report_dl2021.md").read_text()
     assert "Not generated in this checkout" in missing and "benchmarks/speed --section report_dl2021 --output" in missing
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``pairedframe.a.b`` names a module or an attribute of one."""
+    import importlib
+
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        try:
+            for a in parts[i:]:
+                obj = getattr(obj, a)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+def test_every_pf_name_in_the_docs_exists():
+    """Prose and code alike: `pf.<name>` is a public name and `pairedframe.<dotted>` resolves (the runnable
+    examples cover only the names their code blocks call)."""
+    import pairedframe as pf
+
+    pages = [REPO_ROOT / "README.md", *sorted(DOCS.rglob("*.md")), *sorted(DOCS.rglob("*.rst"))]
+    missing = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"(?<![\w.])pf\.([A-Za-z_]\w*)", text):
+            if not hasattr(pf, m.group(1)):
+                missing.append(f"{page.relative_to(REPO_ROOT)}:{text[:m.start()].count(chr(10)) + 1}: pf.{m.group(1)}")
+        for m in re.finditer(r"(?<![\w.])(pairedframe(?:\.[A-Za-z_]\w*)+)(?!\w)", text):
+            if not m.group(1).endswith(".sql") and not _resolves(m.group(1)):
+                missing.append(f"{page.relative_to(REPO_ROOT)}:{text[:m.start()].count(chr(10)) + 1}: {m.group(1)}")
+    assert not missing, "names in the docs that pairedframe does not have:\n" + "\n".join(missing)

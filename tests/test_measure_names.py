@@ -304,3 +304,10 @@ def test_bare_family_with_parameters_keeps_trec_eval_rule_and_warns_at_the_calle
         assert len(parse_measures(["P", "P.5,10,15,20,30,100,200,500,1000"])) == 9
         assert [m.name for m in parse_measures(["P", "P@7"])][-1] == "P@7"
         assert parse_measures(["all_trec", "relstring.20"])
+
+
+@pytest.mark.parametrize("text,dup", [("ndcg_cut.10,10", "10"), ("P.5,10,5", "5"), ("iprec_at_recall.0.5,0.5", "0.5")])
+def test_duplicate_cutoffs_are_named_not_called_an_unknown_measure(text, dup):
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure(text)
+    assert str(exc.value) == f"measure {text!r}: duplicate cutoff {dup}"

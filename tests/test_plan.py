@@ -287,14 +287,14 @@ def test_a_cluster_plans_settings_describe_the_interval_its_numbers_follow_again
     assert (r["ci_low"], r["ci_high"]) == pytest.approx((one["ci_low"], one["ci_high"]), rel=1e-12)
 
 
-def test_settings_print_alpha_as_the_levels_complement_rounded_while_decisions_use_the_float():
+def test_settings_print_alpha_as_the_levels_complement_rounded_and_decisions_use_it():
     """settings["alpha"] (the JSON's and the table's) is 1 - level rounded to 12 decimals: 0.05, not
-    0.050000000000000044; the verdicts still compare p-values with the float 1 - level."""
+    0.050000000000000044; the verdicts compare p-values with that same alpha, strictly."""
     res = analyze(Plan.from_toml(PLAN), results())
     assert res.settings["alpha"] == 0.05 and 1.0 - 0.95 != 0.05
     assert '"alpha": 0.05,' in json.dumps(res.to_dict())
     t = res.table
-    assert t["verdict"].to_list() == [_verdict(bool(ph < 1.0 - 0.95), bool(pt < 1.0 - 0.95)) for ph, pt in
+    assert t["verdict"].to_list() == [_verdict(bool(ph < 0.05), bool(pt < 0.05)) for ph, pt in
                                       zip(t["pvalue_holm"], t["pvalue_tost_holm"])]
 
 
@@ -376,3 +376,19 @@ def test_tied_dl19_runs_are_not_equivalent_within_a_margin_their_interval_exceed
     assert t["delta"].to_list() == [0, 0] and t["n_queries"].to_list() == [43, 43]
     assert t["verdict"].to_list() == ["inconclusive"] * 2 and not t["equivalent"].any()
     assert t["tost_low"][0] < -0.02 and t["tost_high"][0] > 0.02 and t["pvalue_tost"][1] == 1.0
+
+
+def test_hit_endpoint_on_measure_values_is_refused_naming_the_rank_export_and_success_k():
+    """hit@k comes only from a first-hit-rank export; on measure values the refusal says so and names Success@k."""
+    values = results().with_columns(pl.col("measure").replace({"hit@1": "Success@1"}))
+    with pytest.raises(PlanError, match=r"'hit@1' is not a measure of the results .*first-hit-rank export "
+                                        r"\(columns qid, first_hit_rank.*the same endpoint is Success@1 \(in the results\)"):
+        analyze(Plan.from_toml(PLAN), values)
+
+
+def test_hit_endpoint_runs_on_a_first_hit_rank_export():
+    ranks = pl.DataFrame({"system": ["unfused"] * 20 + ["fused"] * 20, "qid": [f"q{i}" for i in range(20)] * 2,
+                          "first_hit_rank": [3.0, 1, 2, float("inf"), 5] * 4 + [1.0, 1, 2, 4, 1] * 4})
+    plan = Plan.from_toml(PLAN.split("[[endpoints]]")[0] + '[[endpoints]]\nmeasure = "hit@1"\ndirection = "higher is better"\nrole = "primary"\n')
+    row = analyze(plan, ranks).table.row(0, named=True)
+    assert row["measure"] == "hit@1" and row["delta"] == pytest.approx(0.6 - 0.2)

@@ -16,6 +16,7 @@ from pairedframe.comparison.interval_range import clip_deltas, delta_ranges
 from pairedframe.stats.equivalence import tost
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.value_range import constant_sample_interval
+from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["TOST_COLUMN", "with_tost"]
 
@@ -71,7 +72,7 @@ def with_tost(out: pl.DataFrame, delta: np.ndarray, se: np.ndarray, df: np.ndarr
         pl.lit(margin).alias("margin"), pl.Series("pvalue_tost", p_tost, dtype=pl.Float64),
         pl.Series("pvalue_tost_holm", p_holm, dtype=pl.Float64), pl.Series("pvalue_tost_bh", p_bh, dtype=pl.Float64),
         pl.Series("tost_low", tost_low, dtype=pl.Float64), pl.Series("tost_high", tost_high, dtype=pl.Float64),
-        pl.Series("equivalent", decisive < alpha, dtype=pl.Boolean),
+        pl.Series("equivalent", decisive < decision_alpha(confidence_level), dtype=pl.Boolean),
         pl.Series("_inside", [r[3] for r in res], dtype=pl.Boolean))
     # a non-significant difference that TOST bounds within the margin is evidence of equivalence
     open_verdict = pl.col("verdict").is_in(["inconclusive", "not significant"])

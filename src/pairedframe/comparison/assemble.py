@@ -23,6 +23,7 @@ from pairedframe.comparison.verdicts import (family_rejections, reachable_levels
                                              warn_unreachable)
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["decide", "finish_table"]
 
@@ -34,7 +35,7 @@ def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, 
            measures: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
     """MDE at the verdict's level, verdicts and notes for rows of one call; verdicts (and the notes that
     quote them) in each row's measure's direction (``measures``; None or "": higher is better)."""
-    alpha = 1.0 - opt.confidence_level
+    alpha = decision_alpha(opt.confidence_level)
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
     mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
                           float(stats.floor[i]), bool(stats.zero_spread[i])) for i in range(delta.shape[0])])
@@ -76,7 +77,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         flips = query_set_adaptive(
             list(flip_blocks), k_total, fam_ids, correction={"pvalue": "none", "pvalue_holm": "holm",
                                                        "pvalue_bh": "bh"}[verdict_on],
-            level=1.0 - opt.confidence_level, strict=True, alternative=opt.alternative,
+            level=decision_alpha(opt.confidence_level), strict=True, alternative=opt.alternative,
             decision_error=opt.decision_error, max_resamples=opt.max_resamples, chunk_size=opt.chunk_size)
         pv, exact = flips.pvalue, flips.exact
         stats = stats.replace(pvalue=pv, exact=exact, floor=np.array([
@@ -99,11 +100,11 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
         means=(rows["baseline_mean"].to_numpy(), rows["system_mean"].to_numpy()))
     stats = stats.replace(ci_low=ci_low, ci_high=ci_high)
-    rejections = family_rejections(adjusted, fam_ids, 1.0 - opt.confidence_level)
+    rejections = family_rejections(adjusted, fam_ids, decision_alpha(opt.confidence_level))
     mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
                                    verdict_on, rejections, interval_notes, measures=rows["measure"].to_list())
     notes = [_with_left_out(note, int(k), int(n)) for note, k, n in zip(notes, left_out, n_q)]
-    alpha = 1.0 - opt.confidence_level
+    alpha = decision_alpha(opt.confidence_level)
     warn_unreachable(stats.floor, reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
                      n_resamples=mc_patterns(opt) if opt.test == "randomization" else None,

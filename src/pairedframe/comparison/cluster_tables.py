@@ -27,6 +27,7 @@ from pairedframe.io.convert import to_polars
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS
 from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["where_clusters", "cluster_map", "zero_spread_interval", "check_cluster_counts",
            "check_cluster_cost", "clustered_table"]
@@ -132,7 +133,7 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
     """compare_clustered's result from per-comparison statistics (``st``, in ``rows``' ``_row`` order):
     multiple testing, MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
     k_total = rows.height
-    alpha = 1.0 - opt.confidence_level
+    alpha = decision_alpha(opt.confidence_level)
     pv = st.pvalue
     p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
     fam_cols = family_columns(family_by, keys=keys, allowed=["system", *keys, "measure", "baseline"])

@@ -32,6 +32,7 @@ from pairedframe.measures.parse import value_range
 from pairedframe.stats.signflip_interval import least_resamples, too_few_resamples
 from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, MIN_BOOTSTRAP_N, quantile_cap
 from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
+from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "clip_delta_intervals",
            "finish_paired_intervals", "zero_spread_deltas"]
@@ -167,9 +168,10 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
 
 def _too_few_text(n_resamples: int, confidence_level: float, what: str) -> str:
     """The note of an interval whose level needs more Monte-Carlo resamples than it got."""
-    alpha = 1.0 - confidence_level
-    # as the p-value's note, B >= 1 / alpha; never below the least B that is not too few
-    want = max(int(math.ceil(1.0 / alpha)), least_resamples(alpha))
+    # as the p-value's note: the least B with B + 1 > 1 / alpha (strict p < alpha, alpha without float
+    # noise), never below the least B that is not too few
+    alpha = decision_alpha(confidence_level)
+    want = max(int(math.floor(round(1.0 / alpha, 9))), least_resamples(alpha))
     return (f"n_resamples = {n_resamples} is too few for a {confidence_level:g} interval (its quantile lies beyond "
             f"every resample): {what}; use n_resamples >= {want}")
 

@@ -25,6 +25,7 @@ from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, check_adaptive_options
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.verdicts import CORRECTIONS, verdict_column
+from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["DEFAULT_INTERVAL", "RESAMPLING_MODES", "check_level", "Resampling", "check_resampling", "Options",
            "check_options", "kept_per_column", "check_cost", "mc_patterns"]
@@ -63,8 +64,8 @@ class Resampling:
 
     @property
     def level(self) -> float:
-        """The test's level, ``1 - confidence_level``."""
-        return 1 - self.confidence_level
+        """The tests' level, ``1 - confidence_level`` without float noise (:func:`decision_alpha`)."""
+        return decision_alpha(self.confidence_level)
 
 
 def check_resampling(n_resamples: Any, confidence_level: Any, alternative: Any = "two-sided",

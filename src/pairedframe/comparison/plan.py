@@ -45,6 +45,7 @@ from pairedframe.comparison.plan_file import ROLES as _ROLES, Endpoint, Plan, lo
 from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
 from pairedframe.errors import PlanError, ResamplingCostError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import holm
+from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["ANALYSIS_VERDICTS", "Endpoint", "Plan", "AnalysisResult", "load_plan", "analyze"]
 
@@ -195,7 +196,7 @@ def analyze(plan: Plan | str | os.PathLike | None, results: Any, *, clusters: An
     roles = _adjust(rows, plan, unit)
     table = pl.DataFrame([{k: r[k] for k in _COLUMNS} for r in rows], schema_overrides=_SCHEMA,
                          infer_schema_length=None)
-    alpha = 1.0 - plan.confidence_level
+    alpha = decision_alpha(plan.confidence_level)
     settings = {
         "plan_sha256": plan.sha256, "plan_source": plan.source, "confidence_level": plan.confidence_level,
         "alpha": round(alpha, 12), "seed": plan.seed,   # 1 - 0.95 prints 0.05, not 0.050000000000000044
@@ -271,8 +272,12 @@ def _endpoint_values(df: pl.DataFrame, i: int, ep: Endpoint, datasets: list[str]
         raise PlanError(f"plan key endpoints[{i}].dataset is required: the results hold datasets {datasets}")
     measures = sub["measure"].unique(maintain_order=True).to_list()
     if ep.measure not in measures:
+        hit = "" if ep.hit_k is None else (
+            f"; hit@k is derived from a first-hit-rank export (columns qid, first_hit_rank, with system, cluster, "
+            f"dataset as needed), which these results are not; for evaluated runs the same endpoint is "
+            f"Success@{ep.hit_k}" + (" (in the results)" if f"Success@{ep.hit_k}" in measures else ""))
         raise PlanError(f"plan key endpoints[{i}].measure = {ep.measure!r} is not a measure of the results "
-                        f"{measures} (exact names)")
+                        f"{measures} (exact names){hit}")
     return sub.filter(pl.col("measure") == ep.measure)
 
 
@@ -312,7 +317,7 @@ def _endpoint_row(sub: pl.DataFrame, ep: Endpoint, plan: Plan, unit: str, cluste
 def _adjust(rows: list[dict[str, Any]], plan: Plan, unit: str) -> np.ndarray:
     """Holm within each role's family (differences and equivalences alike), the MDD at Holm's first step,
     and each row's verdict, in place; returns the rows' roles."""
-    alpha = 1.0 - plan.confidence_level
+    alpha = decision_alpha(plan.confidence_level)
     pvalues = np.array([r["pvalue"] for r in rows], dtype=float)
     roles = np.array([r["role"] for r in rows])
     p_tost = np.array([r["pvalue_tost"] for r in rows], dtype=float)

@@ -56,6 +56,7 @@ from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stac
 from pairedframe.io.results import read_if_paths
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.parse import ranks_runs
+from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
 
@@ -377,7 +378,7 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
         raise ValueError(f"correction={correction!r} needs a {column!r} column in the comparison"
                          + ("; compare with pairs='all' for the Tukey HSD test" if correction == "tukey" else ""))
     levels = cmp["confidence_level"].unique().to_list() if "confidence_level" in cmp.columns else [0.95]
-    alpha = 1.0 - float(levels[0])
+    alpha = decision_alpha(float(levels[0]))
     _check_same_queries(per_query, cmp)
     wins = _significant_wins(cmp, column, alpha)
     baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]

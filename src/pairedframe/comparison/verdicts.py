@@ -3,7 +3,8 @@
 
 Levels
 ------
-A verdict compares ``p`` (the column named by ``verdict_on``) with ``alpha = 1 - confidence_level``.
+A verdict compares ``p`` (the column named by ``verdict_on``) with ``alpha = 1 - confidence_level``
+(:func:`~pairedframe.stats.levels.decision_alpha`: without float noise), strictly: ``p < alpha``.
 The MDE that separates ``"inconclusive"`` from ``"not significant"`` is computed at the level a
 *single* true effect must reach in its family for that verdict: ``alpha`` for raw p-values,
 ``alpha / m`` for Holm (its first step) and for Benjamini-Hochberg (a lone discovery), ``m`` being the
@@ -184,6 +185,10 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                 if verdict_on != "pvalue" and (p_raw[i] < alpha) == excludes:
                     why = (f"{verdict_on} = {p_used[i]:.3g} over {int(family_sizes[i])} comparisons decides; "
                            "the interval is not adjusted for multiplicity")
+                elif interval == "signflip" and p_raw[i] == alpha:
+                    why = (f"p = {p_raw[i]:.3g} equals alpha, which is not below it; the interval's edge is still "
+                           "computed at 1 - confidence_level with its float rounding, which rejects a shift whose p "
+                           "is exactly alpha")
                 elif flat[i]:
                     why = zero_spread_disagreement(test, int(n_units[i]), unit, float(p_raw[i]), verdict_on,
                                                     float(p_used[i]))
@@ -226,8 +231,9 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
         return (f"{n} {unit}: the exact sign-flip p cannot go below {floor:.3g}; {need}; use more {unit}"
                 f"{fewer}{t_option}")
     per_test = alpha / m if family else alpha
-    # B >= m / alpha, never below the least B whose p can go below the per-test level (the rule compare uses)
-    want = max(int(math.ceil((m if family else 1) / alpha)), least_resamples(per_test))
+    # the least B with B + 1 > m / alpha (p strictly below the per-test level), never below the least B
+    # the floor check (1 / (B + 1) < alpha / m in floats) accepts
+    want = max(int(math.floor(round((m if family else 1) / alpha, 9))), least_resamples(per_test))
     return (f"the Monte-Carlo p cannot go below 1/({resamples_name}+1) = {floor:.3g}; {need}; "
             f"use {resamples_name} >= {want}{t_option}")
 

@@ -285,8 +285,8 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
                                            "integer")
         else:
             values = sorted(_atof(p) for p in params.split(","))
-        if len(set(values)) != len(values):
-            raise _unknown(text, "duplicate cutoffs")
+        if len(set(values)) != len(values):  # trec_eval refuses them too; the name itself is right
+            raise _bad_parameter(text, f"duplicate cutoff {next(v for v in values if values.count(v) > 1):g}")
         spec = REGISTRY[family]
         if form.kind == "long_cutoffs":
             return [_make(family, text, cutoff=int(v)) for v in values]

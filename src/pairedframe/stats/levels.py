@@ -1,0 +1,31 @@
+"""The significance level every decision compares a p-value with."""
+
+from __future__ import annotations
+
+__all__ = ["decision_alpha"]
+
+
+def decision_alpha(confidence_level: float) -> float:
+    """The level ``alpha`` of every decision: ``1 - confidence_level`` without its float noise.
+
+    ``1 - 0.95`` is ``0.05000000000000004`` and ``1 - 0.9`` is ``0.09999999999999998``, so comparing
+    ``p < 1 - confidence_level`` would call ``p = 0.05`` significant at 95 % but ``p = 0.1``
+    not at 90 %.  Rounded to 12 decimals, the rule ``p < alpha`` is the same at every level: a
+    p-value equal to ``alpha`` is never significant.  Intervals keep their own ``1 - confidence_level``.
+
+    Parameters
+    ----------
+    confidence_level : float
+        In ``(0, 1)``.
+
+    Returns
+    -------
+    float
+        ``round(1 - confidence_level, 12)``.
+
+    Examples
+    --------
+    >>> decision_alpha(0.95), decision_alpha(0.9), decision_alpha(0.99)
+    (0.05, 0.1, 0.01)
+    """
+    return round(1.0 - float(confidence_level), 12)
