@@ -102,6 +102,7 @@ def intervals(D: np.ndarray, B: int, seed, measure: str, candidates: bool = True
             out[method] = bootstrap_mean_many(D, n_resamples=B, method=method,
                                               seed=np.random.default_rng(boot_ss)).confidence_interval
     out = {k: (np.asarray(v.low, float), np.asarray(v.high, float)) for k, v in out.items()}
+    hall_unbounded = ~(np.isfinite(out["bootstrap-t"][0]) & np.isfinite(out["bootstrap-t"][1]))
     if candidates:
         out.update(_candidates(D, B, boot_ss, out["signflip"], out["t"]))
     lo, hi = delta_range(measure)
@@ -122,6 +123,7 @@ def intervals(D: np.ndarray, B: int, seed, measure: str, candidates: bool = True
         if name == DEFAULT:
             clipped["_clipped"] = (c, c)
     clipped["_capped"] = (capped, capped)
+    clipped["_hall_unbounded"] = (hall_unbounded, hall_unbounded)   # as computed, before the range rule and clipping
     return clipped
 
 
