@@ -721,3 +721,11 @@ def _three_systems() -> pl.DataFrame:
     rng = np.random.default_rng(5)
     return pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k}" for k in range(20)], "measure": "AP",
                                     "value": rng.uniform(0.1 * i, 0.1 * i + 0.5, 20)}) for i, s in enumerate("xyz")])
+
+
+@pytest.mark.parametrize("level, shown", [(0.999, "99.9%"), (0.975, "97.5%"), (0.95, "95%")])
+def test_caption_prints_the_confidence_level_with_its_digits(per_query, level, shown):
+    """A whole-percent format printed 0.999 as '100% t interval' and 0.975 as '98%'."""
+    t = pf.results_table(per_query, baseline="bm25", confidence_level=level, ci="range", n_resamples=999, seed=0)
+    assert f"{shown} t interval of the mean over queries" in t.caption
+    assert "100%" not in t.caption

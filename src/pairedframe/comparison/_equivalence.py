@@ -16,7 +16,7 @@ from pairedframe.comparison.interval_range import clip_deltas, delta_ranges
 from pairedframe.stats.equivalence import tost
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.value_range import constant_sample_interval
-from pairedframe.stats.levels import decision_alpha
+from pairedframe.stats.levels import decision_alpha, percent
 
 __all__ = ["TOST_COLUMN", "with_tost"]
 
@@ -76,7 +76,7 @@ def with_tost(out: pl.DataFrame, delta: np.ndarray, se: np.ndarray, df: np.ndarr
         pl.Series("_inside", [r[3] for r in res], dtype=pl.Boolean))
     # a non-significant difference that TOST bounds within the margin is evidence of equivalence
     open_verdict = pl.col("verdict").is_in(["inconclusive", "not significant"])
-    level = pl.lit(round(100 * (1 - 2 * alpha)))
+    level = pl.lit(percent(1 - 2 * alpha))
     interval = pl.format("[{}, {}]", pl.col("tost_low").round(4), pl.col("tost_high").round(4))
     adjusted = "" if column == "pvalue_tost" else " (adjusted in the family as the difference test)"
     why = pl.format(f"TOST at +-{{}}: {column} {{}} < {alpha:g}{adjusted}; the unadjusted {{}}% interval {{}} lies "

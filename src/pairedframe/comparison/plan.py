@@ -45,7 +45,7 @@ from pairedframe.comparison.plan_file import ROLES as _ROLES, Endpoint, Plan, lo
 from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
 from pairedframe.errors import PlanError, ResamplingCostError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.multiple import holm
-from pairedframe.stats.levels import decision_alpha
+from pairedframe.stats.levels import decision_alpha, percent
 
 __all__ = ["ANALYSIS_VERDICTS", "Endpoint", "Plan", "AnalysisResult", "load_plan", "analyze"]
 
@@ -115,10 +115,10 @@ def _method_descriptions(unit: str, alpha: float, power: float) -> dict[str, str
         test, se, dof = "paired sign-flip", "the paired SE", "n - 1 df"
         exact = "2^n <= n_resamples, n queries"
     return {
-        "interval": f"{1 - alpha:.0%} interval of the mean delta (candidate - baseline): the shifts the {test} "
+        "interval": f"{percent(1 - alpha)}% interval of the mean delta (candidate - baseline): the shifts the {test} "
                     "test does not reject",
         "test": f"{test} randomization test, two-sided (exact when {exact})",
-        "equivalence": f"TOST at ±margin, t with {dof} on {se}; {1 - 2 * alpha:.0%} interval (unadjusted); "
+        "equivalence": f"TOST at ±margin, t with {dof} on {se}; {percent(1 - 2 * alpha)}% interval (unadjusted); "
                        "p-values Holm-adjusted within the endpoint's family (pvalue_tost_holm), as the difference",
         "mdd": f"noncentral t ({dof}, {se}) at power {power} and level alpha / m, m = the size of the "
                "endpoint's Holm family (Holm's first step)",

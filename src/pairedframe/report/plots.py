@@ -26,6 +26,7 @@ from pairedframe.comparison import paired_per_query
 from pairedframe.comparison.table_data import results_table_data
 from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder, visible_controls
+from pairedframe.stats.levels import percent
 
 __all__ = ["PLOT_FORMATS", "WIN_COLOUR", "LOSS_COLOUR", "TIE_COLOUR", "agreement_scatter", "delta_plot", "literal",
            "means_plot"]
@@ -213,7 +214,7 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
     queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries"
     direction = "" if up else ", lower is better"
     # wrapped: long system labels leave the axes (and so its label) narrow
-    ax.set_xlabel(literal(textwrap.fill(f"mean {measure} ({confidence_level:.0%} t interval over {queries}{direction})",
+    ax.set_xlabel(literal(textwrap.fill(f"mean {measure} ({percent(confidence_level)}% t interval over {queries}{direction})",
                                         width=50)))
     ax.set_title(literal(title or f"{measure} by system"))
     return _save(fig, out)

@@ -20,6 +20,7 @@ from pairedframe.comparison import paired_per_query
 from pairedframe.report.html_heatmap import heatmap_from_pairs
 from pairedframe.report.html_page import esc, figure_html, plain_table, render_figure, report_css
 from pairedframe.report.html_svg import delta_bars_svg, forest_svg
+from pairedframe.stats.levels import percent
 
 __all__ = ["render_report", "delta_plot_systems", "versions", "reproduce_command", "left_out_of_evaluation"]
 
@@ -200,7 +201,7 @@ def _comparisons(root: str, comparison: pl.DataFrame) -> str:
              for r in comparison.iter_rows(named=True) if r.get("verdict_note")]
     classes = [f"pf-{v}" if v in ("better", "worse") else "" for v in comparison["verdict"]]
     first = comparison.row(0, named=True)
-    how = (f"{first['test']} test, {first['interval']} interval, {first['confidence_level']:.0%}, "
+    how = (f"{first['test']} test, {first['interval']} interval, {percent(first['confidence_level'])}%, "
            f"{first['alternative']}, n_resamples {first['n_resamples']}, seed {first['seed']}")
     intro = (f'<p class="pf-note">delta = system − baseline over the queries measured for both ({esc(how)}). '
              "The verdict follows the p-value named in verdict_on, adjusted over every row below; verdict_note "

@@ -9,6 +9,7 @@ import polars as pl
 from pairedframe.comparison.large_n import LARGE_N
 from pairedframe.comparison.table_data import DAGGER, DOUBLE_DAGGER, TableData
 from pairedframe.measures.parse import aggregate_of
+from pairedframe.stats.levels import percent
 
 __all__ = ["caption_text"]
 
@@ -105,7 +106,7 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
             pl.col("ci_low").is_not_null() & pl.col("halfwidth").is_null()).height > 0
         where = ("[low, high] where it is clipped to the measure's range or the values have no spread"
                  if s["ci"] == "halfwidth" else "inside the measure's range")
-        parts.append(f"{form}: {s['ci_confidence_level']:.0%} t interval of the mean over queries"
+        parts.append(f"{form}: {percent(s['ci_confidence_level'])}% t interval of the mean over queries"
                      + (f", {where}." if special else "."))
     if data.mode != "none":
         correction = {"holm": "Holm-adjusted", "bh": "Benjamini-Hochberg-adjusted", "none": "unadjusted",

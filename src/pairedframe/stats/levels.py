@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["decision_alpha"]
+__all__ = ["decision_alpha", "percent"]
 
 
 def decision_alpha(confidence_level: float) -> float:
@@ -29,3 +29,15 @@ def decision_alpha(confidence_level: float) -> float:
     (0.05, 0.1, 0.01)
     """
     return round(1.0 - float(confidence_level), 12)
+
+
+def percent(level: float) -> str:
+    """A level as a percentage without the % sign, as many digits as it has: ``0.95`` -> ``"95"``,
+    ``0.999`` -> ``"99.9"``, ``0.975`` -> ``"97.5"`` (a whole-percent format printed 0.999 as "100").
+
+    Examples
+    --------
+    >>> percent(0.95), percent(0.999), percent(1 - 2 * 0.05)
+    ('95', '99.9', '90')
+    """
+    return f"{round(100.0 * float(level), 10):g}"
