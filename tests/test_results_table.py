@@ -729,3 +729,16 @@ def test_caption_prints_the_confidence_level_with_its_digits(per_query, level, s
     t = pf.results_table(per_query, baseline="bm25", confidence_level=level, ci="range", n_resamples=999, seed=0)
     assert f"{shown} t interval of the mean over queries" in t.caption
     assert "100%" not in t.caption
+
+
+def test_systems_without_the_baseline_keep_the_baseline_row_as_compare_does(per_query):
+    """systems= without the baseline crashed (IndexError) with one baseline and silently became a one-baseline
+    table with two; compare adds the baseline itself, and so does the table now."""
+    one = pf.results_table(per_query, baseline="bm25", systems=["t5", "bert_base"], n_resamples=999, seed=0)
+    assert one.table["system"].unique(maintain_order=True).to_list()[0] == "bm25"
+    assert one.data.settings["mode"] == "dagger"
+    two = pf.results_table(per_query, baseline=["bm25", "rm3"], systems=["bm25", "t5"], n_resamples=999, seed=0)
+    assert set(two.table["system"]) == {"bm25", "rm3", "t5"} and two.data.settings["mode"] == "letters"
+    cmp = pf.compare(per_query, baseline="bm25", n_resamples=999, seed=0)
+    with pytest.raises(ValueError, match=r"systems=\['t5'\] leaves out every baseline"):
+        pf.results_table(per_query, cmp, systems=["t5"])

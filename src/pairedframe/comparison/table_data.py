@@ -377,6 +377,10 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
     if column not in cmp.columns:
         raise ValueError(f"correction={correction!r} needs a {column!r} column in the comparison"
                          + ("; compare with pairs='all' for the Tukey HSD test" if correction == "tukey" else ""))
+    if comparison.height and not set(comparison["baseline"].to_list()) & set(systems):
+        raise ValueError(f"systems={systems} leaves out every baseline of the comparison's rows "
+                         f"({comparison['baseline'].unique(maintain_order=True).to_list()}): no cell could be marked; "
+                         "include the baseline(s) in systems=")
     levels = cmp["confidence_level"].unique().to_list() if "confidence_level" in cmp.columns else [0.95]
     alpha = decision_alpha(float(levels[0]))
     _check_same_queries(per_query, cmp)

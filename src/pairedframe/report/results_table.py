@@ -423,6 +423,10 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
                              "two-sided (it tests the largest absolute difference), so no cell could be marked; use "
                              "correction='holm' or 'bh', or alternative='two-sided'")
         verdicts = correction if correction in ("holm", "bh", "none") else "holm"  # tukey: marks only
+        if systems is not None and baseline is not None:   # the baseline rows stay, as compare keeps them
+            named = [baseline] if isinstance(baseline, str) else list(baseline)
+            chosen = [systems] if isinstance(systems, str) else list(systems)
+            systems = [b for b in named if b not in chosen] + chosen
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
                              confidence_level=level, correction=verdicts, **compare_options)
         # Known here, not guessed from the pairs: two baselines among three systems compare every pair too.
