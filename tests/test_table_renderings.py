@@ -283,6 +283,8 @@ def test_table_command_refuses_pairs_all_beyond_26_runs_before_evaluating(monkey
     assert res.exit_code == 2 and "--pairs all letters every run" in res.output and "got 27 runs" in res.output
     res = CliRunner().invoke(app, ["table", str(qrels), *named, "-m", "AP", *(f for i in range(27) for f in ("-b", f"r{i}"))])
     assert res.exit_code == 2 and "several --baseline" in res.output and "got 27" in res.output
+    # the count is of baselines, not of the runs given (63 runs with 27 -b said "give at most 26 runs")
+    assert "got 27 baselines: give at most 26 baselines" in " ".join(res.output.split())
 
 
 def test_compare_markdown_and_latex_escape_system_names():

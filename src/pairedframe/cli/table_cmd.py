@@ -89,9 +89,10 @@ def table_cmd(
     # Letters run a-z: refuse what cannot be rendered before evaluating and comparing (63 runs: minutes).
     lettered = len(names) if pairs == "all" else len(dict.fromkeys(baseline)) if len(baseline) > 1 else 0
     if lettered > MAX_LETTERED:
-        flag = "--pairs all letters every run" if pairs == "all" else "several --baseline are lettered"
-        raise ValueError(f"{flag} (a-z), so at most {MAX_LETTERED} fit, got {lettered} runs: give at most "
-                         f"{MAX_LETTERED} runs, or one --baseline (daggers, no letters)")
+        flag, what = (("--pairs all letters every run", "runs") if pairs == "all"
+                      else ("several --baseline are lettered", "baselines"))
+        raise ValueError(f"{flag} (a-z), so at most {MAX_LETTERED} fit, got {lettered} {what}: give at most "
+                         f"{MAX_LETTERED} {what}, or one --baseline (daggers, no letters)")
     if not baseline and not pairs and len(names) > 1:
         baseline = [names[0]]                          # as compare: the first run is the baseline
     with held_warnings():
