@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import warnings
 from html.parser import HTMLParser
 
 import numpy as np
@@ -511,3 +512,18 @@ def test_letter_caption_explains_losses_only_when_a_cell_shows_one(hostile_table
     lettered = hostile_tables[1]
     assert not any("‡" in m for m in lettered.table["marks"])
     assert "‡" not in lettered.caption and "Letters: significantly better than the baseline" in lettered.caption
+
+
+@pytest.mark.parametrize("level, n_resamples", [(0.95, 19), (0.9, 9), (0.95, 9)])
+def test_caption_blames_the_floor_when_the_raw_p_is_alpha_or_above(level, n_resamples):
+    """At 95 % with 19 resamples the raw p-values stop at 1/20 = alpha, which is no mark: the caption left out the
+    hint that more resamples could mark cells exactly there (it gave it only for a floor below alpha)."""
+    names = ["s0", "s1", "s2"]
+    rng = np.random.default_rng(2)
+    pq = pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k}" for k in range(40)], "measure": "AP",
+                                  "value": 0.2 * i + rng.normal(0, 0.01, 40)}) for i, s in enumerate(names)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = pf.results_table(pq, baseline="s0", n_resamples=n_resamples, confidence_level=level, seed=0)
+    assert not any(t.table["marks"])
+    assert f"the least {n_resamples:,} resamples can give: more resamples could mark cells." in t.caption

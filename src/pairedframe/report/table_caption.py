@@ -68,7 +68,8 @@ def _why_no_marks(s: dict[str, Any], correction: str) -> str:
         return "No cell is marked: the comparison has no p-value."
     text = f"No cell is marked: the smallest {correction} p is {p:.3g} ≥ α = {alpha:g}."
     n_resamples, lo_hi = s.get("n_resamples"), s["n_queries"]
-    if s.get("test") == "t" or raw is None or raw >= alpha or not isinstance(lo_hi, tuple):
+    # a raw p at the test's floor blames the floor, also where the floor is alpha or above (p = alpha is no mark)
+    if s.get("test") == "t" or raw is None or not isinstance(lo_hi, tuple):
         return text
     if s.get("exact") is True:
         floor = (2.0 if s.get("alternative", "two-sided") == "two-sided" else 1.0) * 2.0 ** -lo_hi[1]
