@@ -331,3 +331,24 @@ def test_integer_qids_warn_and_float_qids_are_refused_in_ppi_gold_qids_and_value
         ppi_compare(pa, pb, {float(q): v for q, v in ga.items()}, gb)
     with pytest.raises(SchemaError, match="`gold_b` table.*floats"):
         ppi_compare(pa, pb, ga, pl.DataFrame({"qid": [float(q) for q in gb], "value": list(gb.values())}))
+
+
+def test_gold_qids_as_a_table_read_its_qid_column():
+    """ppi.md lists a qid column among the gold_qids forms; a polars table was read as one id (its column's
+    repr) and a pandas one as its column names ('the query of gold_qids 'qid' has no gold value')."""
+    import pandas as pd
+    pa_, pb, ga, gb = _values(seed=3, n=60, n_gold=30)
+    rows = []
+    for j, (a, b) in {"proxy": (pa_, pb), "gold": (ga, gb)}.items():
+        for s, m in (("A", a), ("B", b)):
+            rows += [{"system": s, "judgments": j, "qid": q, "measure": "m", "value": v} for q, v in m.items()]
+    pq = pl.DataFrame(rows)
+    sample = sorted(ga)[:20]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        want = ppi_compare_segments(pq, baseline="A", gold_qids=sample)
+        for table in (pl.DataFrame({"qid": sample}), pd.DataFrame({"qid": sample}),
+                      pl.DataFrame({"id": sample}), pl.DataFrame({"qid": sample, "note": ["x"] * 20})):
+            assert ppi_compare_segments(pq, baseline="A", gold_qids=table).equals(want)
+        with pytest.raises(SchemaError, match=r"`gold_qids` is a table with columns \['a', 'b'\]"):
+            ppi_compare_segments(pq, baseline="A", gold_qids=pl.DataFrame({"a": sample, "b": sample}))

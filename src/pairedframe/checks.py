@@ -90,7 +90,15 @@ _NONE = object()
 def listed_ids(values: Any, parameter: str, what: str | None = None) -> list[str]:
     """Query ids given one by one (a list, a dict's keys, a Series' index) as strings, as an id column is
     read: None and floats refused (:func:`scalar_ids`), integers spelled out with :func:`warn_numeric_ids`'s
-    warning on ``what`` (default: the argument); a lone string is one id, not its characters."""
+    warning on ``what`` (default: the argument); a lone string is one id, not its characters; a table
+    (polars or pandas) gives its ``qid`` column (or its only column)."""
+    columns = None if isinstance(values, str) else getattr(values, "columns", None)
+    if columns is not None:
+        names = [str(c) for c in columns]
+        if "qid" not in names and len(names) != 1:
+            raise SchemaError(f"`{parameter}` is a table with columns {names}: give its ids as a 'qid' column")
+        column = values["qid" if "qid" in names else list(columns)[0]]
+        values = column.to_list() if hasattr(column, "to_list") else list(column)
     values = [values] if isinstance(values, str) else list(values)
     ids = scalar_ids(values, parameter)
     warn_numeric_ids(["qid"] if any(not isinstance(v, str) for v in values) else [], what or f"`{parameter}`")
