@@ -167,7 +167,9 @@ def read_one(path: Path) -> pl.DataFrame:
         if kind == "parquet":
             df = pl.read_parquet(path, glob=False)
         elif kind in ("csv", "tsv"):
-            head = pl.read_csv(path, separator="," if kind == "csv" else "\t", n_rows=0, glob=False)
+            # the header only, every column as text: polars 1.37 parses a first chunk even for n_rows=0
+            head = pl.read_csv(path, separator="," if kind == "csv" else "\t", n_rows=0, infer_schema_length=0,
+                               glob=False)
             overrides = {c: pl.String for c in _TEXT_COLUMNS + ("first_hit_rank", "segment_set", "segment")
                          if c in head.columns}
             df = pl.read_csv(path, separator="," if kind == "csv" else "\t", schema_overrides=overrides, glob=False)
