@@ -652,3 +652,17 @@ def test_two_run_tables_holding_one_system_name_are_refused_naming_both_tables(c
                     ).fetchall()
     with pytest.raises(pf.DuplicateError, match="both hold system 'mysys'"):
         pf.evaluate([con.table("run_a").pl(), con.table("run_b").pl()], con.table("two_qrels").pl(), "AP")
+
+
+@pytest.mark.parametrize("macro", ["pf_evaluate('sys_run', 'sys_qrels', 'AP', tables := true, system := 'zzz')",
+                                   "pf_summary(['sys_run'], 'sys_qrels', 'AP', tables := true, system := ['zzz'])",
+                                   "pf_compare(['sys_run'], 'sys_qrels', 'AP', baseline := 's', tables := true, "
+                                   "system := 's')"])
+def test_system_beside_tables_is_refused_naming_it(con, macro):
+    """system := names run files; beside tables := true it was ignored without a word (the tables' system
+    column names the systems)."""
+    con.sql("CREATE OR REPLACE TEMP TABLE sys_run AS SELECT 's' AS system, '1' AS qid, 'x' AS docno, 1.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE sys_qrels AS SELECT '1' AS qid, 'x' AS docno, 1 AS rel")
+    with pytest.raises(duckdb.Error, match=r"system := names run files; with tables := true each table's system"):
+        con.sql(f"SELECT * FROM {macro}").fetchall()
+    assert con.sql("SELECT * FROM pf_evaluate('sys_run', 'sys_qrels', 'AP', tables := true)").fetchall()

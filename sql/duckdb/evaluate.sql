@@ -18,11 +18,20 @@ CREATE OR REPLACE TEMP MACRO pf__float32(x) AS
     CASE WHEN x = 'float64' THEN false WHEN x = 'float32' THEN true
          ELSE error('score_precision must be ''float64'' or ''float32'', got ' || coalesce(pf__lit(x), 'NULL')) END;
 
+-- Run tables (tables := true) as given; system := is refused naming it (it names run files: a table's own
+-- system column names its systems, and the argument was ignored without a word).
+CREATE OR REPLACE TEMP MACRO pf__run_tables(ts, system) AS
+    CASE WHEN system IS NOT NULL
+         THEN error('pf_evaluate: system := names run files; with tables := true each table''s system column names '
+                    || 'its systems (add one: SELECT ''bm25'' AS system, * FROM my_run)')
+         ELSE ts END;
+
 -- The options of one call as a struct (each macro argument is read once here).
 CREATE OR REPLACE TEMP MACRO pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables) AS
     {'ms': pf_measures(measures, rel_level := rel_level),
      'tables': pf__flag(tables, 'tables'),
-     'paths': CASE WHEN pf__flag(tables, 'tables') THEN pf__aslist(run) ELSE pf__paths(pf__aslist(run), 'pf_evaluate') END,
+     'paths': CASE WHEN pf__flag(tables, 'tables') THEN pf__run_tables(pf__aslist(run), system)
+                   ELSE pf__paths(pf__aslist(run), 'pf_evaluate') END,
      'names': CASE WHEN pf__flag(tables, 'tables') THEN pf__aslist(run)
                    ELSE pf__systems(pf__paths(pf__aslist(run), 'pf_evaluate'), system) END,
      'qrels': CASE WHEN qrels IS NULL THEN error('pf_evaluate: qrels is NULL') ELSE CAST(qrels AS VARCHAR) END,
