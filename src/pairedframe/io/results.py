@@ -25,7 +25,7 @@ import polars as pl
 from pairedframe.io.convert import to_polars
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
-from pairedframe.io.trec import COMPRESSED_SUFFIXES
+from pairedframe.io.trec import uncompressed_name
 from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import InputFormatError, SchemaError
@@ -118,17 +118,9 @@ def _text_ids(df: pl.DataFrame, what: str) -> pl.DataFrame:
     return df.with_columns(pl.col("measure").cast(pl.String)) if "measure" in df.columns else df
 
 
-def _uncompressed_name(name: str) -> str:
-    """``name`` without a compression suffix (``.gz``, ``.zst``)."""
-    for suffix in COMPRESSED_SUFFIXES:
-        if name.endswith(suffix) and len(name) > len(suffix):
-            return name[:-len(suffix)]
-    return name
-
-
 def system_name_from_results_path(path: str | os.PathLike) -> str:
     """``runs/BM25 (title).csv.gz`` -> ``BM25 (title)`` (also strips ``.zst`` and a leading ``input.``)."""
-    name = _uncompressed_name(Path(path).name)
+    name = uncompressed_name(Path(path).name)
     stem, ext = os.path.splitext(name)
     if ext.lower() in RESULT_FORMATS:
         name = stem
@@ -148,7 +140,7 @@ def read_one(path: Path) -> pl.DataFrame:
     InputFormatError
         A format it cannot tell or read (the message names the file).
     """
-    name = _uncompressed_name(path.name)
+    name = uncompressed_name(path.name)
     kind = RESULT_FORMATS.get(os.path.splitext(name)[1].lower())
     if not path.exists():
         raise FileNotFoundError(f"no such file: {path}")

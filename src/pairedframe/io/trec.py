@@ -40,14 +40,15 @@ _QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 COMPRESSED_SUFFIXES = (".gz", ".zst")
 
 
+def uncompressed_name(name: str) -> str:
+    """``name`` without a compression suffix (:data:`COMPRESSED_SUFFIXES`)."""
+    return next((name[:-len(s)] for s in COMPRESSED_SUFFIXES if name.endswith(s) and len(name) > len(s)), name)
+
+
 def system_name_from_path(path: PathLike) -> str:
     """TREC's naming: the file name without a compression suffix (``.gz``, ``.zst``) and without a
     leading ``input.``."""
-    name = Path(path).name
-    for suffix in COMPRESSED_SUFFIXES:
-        if name.endswith(suffix) and len(name) > len(suffix):
-            name = name[:-len(suffix)]
-            break
+    name = uncompressed_name(Path(path).name)
     if name.startswith("input.") and len(name) > len("input."):
         name = name[len("input."):]
     return name
