@@ -102,13 +102,18 @@ def test_errors_and_degenerate_cases():
         ppi_compare(pa, pb, few, {k: gb[k] for k in few}, method="z")
 
 
-def test_segments_table_and_gold_only_columns():
-    pa, pb, ga, gb = _values(seed=5, n=300, n_gold=120)
+def _judgment_table(pa, pb, ga, gb) -> pl.DataFrame:
+    """Systems A and B under the proxy and gold judgments, one row per (system, judgments, qid)."""
     rows = []
     for j, (a, b) in {"proxy": (pa, pb), "gold": (ga, gb)}.items():
         for s, m in (("A", a), ("B", b)):
             rows += [{"system": s, "judgments": j, "qid": q, "measure": "m", "value": v} for q, v in m.items()]
-    pq = pl.DataFrame(rows)
+    return pl.DataFrame(rows)
+
+
+def test_segments_table_and_gold_only_columns():
+    pa, pb, ga, gb = _values(seed=5, n=300, n_gold=120)
+    pq = _judgment_table(pa, pb, ga, gb)
     segs = pl.DataFrame({"qid": list(pa), "segment_set": "half", "segment": [str(int(q[1:]) % 2) for q in pa]})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
@@ -338,11 +343,7 @@ def test_gold_qids_as_a_table_read_its_qid_column():
     repr) and a pandas one as its column names ('the query of gold_qids 'qid' has no gold value')."""
     import pandas as pd
     pa_, pb, ga, gb = _values(seed=3, n=60, n_gold=30)
-    rows = []
-    for j, (a, b) in {"proxy": (pa_, pb), "gold": (ga, gb)}.items():
-        for s, m in (("A", a), ("B", b)):
-            rows += [{"system": s, "judgments": j, "qid": q, "measure": "m", "value": v} for q, v in m.items()]
-    pq = pl.DataFrame(rows)
+    pq = _judgment_table(pa_, pb, ga, gb)
     sample = sorted(ga)[:20]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
