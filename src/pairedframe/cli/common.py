@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import os
 import re
 import sys
@@ -19,9 +18,8 @@ import duckdb
 import polars as pl
 import typer
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
+from pairedframe.cli.text_table import column_texts, write_box_table
 from pairedframe.errors import PairedFrameError, warning_source
 from pairedframe.io.detect import run_name
 from pairedframe.report.output import json_text
@@ -39,13 +37,6 @@ EXIT_INTERNAL = 3
 #: stdout closed by the reader (``| head``): 128 + SIGPIPE, the status a shell reports for a tool that
 #: SIGPIPE ended (cat, grep), so ``set -o pipefail`` still sees the output was cut; nothing is printed.
 EXIT_BROKEN_PIPE = 141
-
-
-class _StdoutConsole(Console):
-    """rich's console, with a closed stdout left to :func:`friendly_errors` (rich's own exits with 1)."""
-
-    def on_broken_pipe(self) -> None:
-        raise BrokenPipeError
 
 
 def _quiet_broken_pipe() -> None:
@@ -275,8 +266,9 @@ def held_warnings() -> Iterator[None]:
 def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, float_digits: int = 4,
                 file: typing.TextIO | None = None, format_by: str | None = None,
                 integers: typing.Collection[str] = ()) -> None:
-    """Render a frame as a rich table, CSV, JSON (list of records), markdown or LaTeX on ``file``
-    (default: stdout). ``format_by``: the column whose value picks each row's number format (a long
+    """Render a frame as a box-drawn table (rich's; :func:`~pairedframe.cli.text_table.write_box_table`
+    writes a long table's rows itself, the same text), CSV, JSON (list of records), markdown or LaTeX on
+    ``file`` (default: stdout). ``format_by``: the column whose value picks each row's number format (a long
     table's ``measure``), with the rows whose ``format_by`` is in ``integers`` (counts) as integers."""
     out = sys.stdout if file is None else file
     if fmt == "csv":
@@ -288,51 +280,15 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
     elif fmt == "latex":
         out.write(to_latex(frame, float_digits, format_by, integers) + "\n")
     elif fmt == "table":
-        table = Table(title=None if title is None else Text(title), show_lines=False)  # text, not markup
-        for name, dtype in frame.schema.items():
-            table.add_column(Text(name), justify="right" if dtype.is_numeric() else "left", no_wrap=True)
-        cells = _cells(frame, float_digits, format_by, integers)
-        for row in cells:      # names are text, not rich markup; escape() would double a trailing backslash
-            table.add_row(*map(Text, row))
-        # Never squeeze numbers into ellipses: a table wider than the terminal wraps instead.
-        widths = [max([len(name), *(len(r[i]) for r in cells)]) for i, name in enumerate(frame.columns)]
-        console = _StdoutConsole(file=file, soft_wrap=False)
-        console.width = max(console.width, sum(widths) + 3 * len(widths) + 1)
-        console.print(table)
+        write_box_table(frame, file, title=title, digits=float_digits, format_by=format_by, integers=integers)
     else:
         fail(f"unknown format {fmt!r}")
 
 
-def _cell(value: Any, digits: int, scientific: bool = False) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and math.isinf(value):   # as compare's tables: LaTeX writes $\infty$
-        return "∞" if value > 0 else "-∞"                # the negative numbers' hyphen-minus
-    if isinstance(value, float):
-        return f"{value:.{max(digits - 2, 1)}e}" if scientific and math.isfinite(value) else f"{value:.{digits}f}"
-    return str(value)
-
-
-def _scientific(frame: pl.DataFrame, digits: int) -> list[bool]:
-    """Per column: a float column holding a non-zero value that ``digits`` decimals would show as 0."""
-    return [dtype.is_float() and frame[name].abs().filter((frame[name] != 0) & frame[name].is_finite())
-            .lt(10 ** -digits).any() for name, dtype in frame.schema.items()]
-
-
 def _cells(frame: pl.DataFrame, digits: int, format_by: str | None = None,
-           integers: typing.Collection[str] = ()) -> list[list[str]]:
-    """The frame's values as text, one number format per column: a float column holding a non-zero value
-    that ``digits`` decimals would show as 0 is written in scientific notation throughout (``1.00e-04``
-    beside ``2.00e-02``, never beside ``0.0200``). With ``format_by`` (a long table's ``measure``) the
-    format is per column and value of that column: a count (in ``integers``) is an integer, and one
-    measure's small values do not turn another's 1003 into ``1.00e+03``."""
-    if format_by is None:
-        scientific = _scientific(frame, digits)
-        return [[_cell(v, digits, sci) for v, sci in zip(row, scientific)] for row in frame.iter_rows()]
-    key = frame.columns.index(format_by)
-    groups = {k[0]: _scientific(part, digits) for k, part in frame.group_by(format_by)}
-    return [[str(round(v)) if row[key] in integers and isinstance(v, float) and math.isfinite(v)
-             else _cell(v, digits, sci) for v, sci in zip(row, groups[row[key]])] for row in frame.iter_rows()]
+           integers: typing.Collection[str] = ()) -> list[tuple[str, ...]]:
+    """The frame's rows as text, as the table shows them (:func:`~pairedframe.cli.text_table.column_texts`)."""
+    return list(zip(*column_texts(frame, digits, format_by, integers)))
 
 
 def to_markdown(frame: pl.DataFrame, digits: int = 4, format_by: str | None = None,
