@@ -91,6 +91,18 @@ def test_table_benchmark_quick_run(shared_data):
 
 @pytest.mark.shared_data
 @pytest.mark.slow
+def test_evaluate_table_benchmark_quick_run(shared_data):
+    """benchmarks/speed --section evaluate_table_dl2021 times both formats on 6 DL-2021 runs (no timing asserted)."""
+    if not (shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021" / "passages-runs" / "p_bm25.gz").exists():
+        pytest.skip("DL-2021 runs missing from the shared data")
+    proc = subprocess.run([*speed("evaluate_table_dl2021"), "--quick", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "| table |" in proc.stdout and "| csv |" in proc.stdout and "1.5x target" in proc.stdout
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
 def test_adaptive_calibration_quick_run_prints_rates_with_monte_carlo_errors(shared_data):
     proc = subprocess.run([*calibration("adaptive"), "--quick", "--data", str(shared_data)],
                           capture_output=True, text=True, timeout=900)

@@ -19,6 +19,7 @@ SECTIONS = {
     "interleaved": "a run file with scattered query lines vs grouped",
     "report_dl2021": "pairedframe report on the 63 DL-2021 runs vs evaluate",
     "table_dl2021": "pairedframe table on the 63 DL-2021 runs vs evaluate and pytrec_eval",
+    "evaluate_table_dl2021": "evaluate -q -m all_trec on the 63 DL-2021 runs: --format table vs csv",
 }
 
 if __name__ == "__main__":
