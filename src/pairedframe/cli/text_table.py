@@ -1,7 +1,7 @@
 """The CLI's terminal table (``--format table``): the cells' text and the box-drawn table of a frame.
 
 A rich ``Table`` builds every cell's segments, lines and styles in memory before it prints a character:
-for the per-query rows of 63 DL-2021 runs (330,000 rows) that took 96 s and 2.3 GB, 40 times the
+for the per-query rows of 63 DL-2021 runs (336,000 rows) that took 96-200 s and 2.4 GB, 20-40 times the
 evaluation.  Above :data:`RICH_ROWS` rows the body is written here line by line instead, the very text
 rich prints; rich still renders the title, header and borders (with one stand-in row), so those keep
 their styles on a terminal and the body's lines are checked against rich's own stand-in row.
