@@ -21,8 +21,9 @@ from rich.table import Table
 from rich.text import Text
 
 #: Up to this many rows, rich renders the whole table; above it the body is written line by line
-#: (:func:`write_box_table`).  The text is the same either way.
-RICH_ROWS = 2_000
+#: (:func:`write_box_table`).  The text is the same either way; rich takes about 1 ms a row (2,000 rows:
+#: 1-4 s on the shared machine), the lines 20 us.
+RICH_ROWS = 200
 #: Rows joined into one write of the body: bounded memory, few calls.
 _CHUNK = 10_000
 #: Characters rich does not print as themselves in a cell (it drops some and breaks lines at others): a
