@@ -528,3 +528,47 @@ def test_tost_of_equal_deltas_inverts_the_range_based_interval_against_constant_
     _, at_p = constant_sample_interval([0.0], G, -1.0, 1.0, confidence_level=1 - 2 * r["pvalue_tost"])
     assert at_p[0] == pytest.approx(margin, rel=1e-9)
     assert r["verdict"] == "identical"
+
+
+def _cancelling_clusters(G: int = 20, seed: int = 0) -> tuple[pl.DataFrame, dict[str, str]]:
+    """Two runs with the values 0.1, 0.2, 0.7 in each cluster of 3 queries, in other query orders: every
+    query of most clusters differs, every cluster's summed delta is 0 or float noise (+-2.8e-17)."""
+    import itertools
+    perms = list(itertools.permutations([0.1, 0.2, 0.7]))
+    rng = np.random.default_rng(seed)
+    rows, clusters = [], {}
+    for g in range(G):
+        a, b = perms[rng.integers(6)], perms[rng.integers(6)]
+        for j in range(3):
+            rows += [("A", f"q{g}-{j}", "AP", a[j]), ("B", f"q{g}-{j}", "AP", b[j])]
+            clusters[f"q{g}-{j}"] = f"c{g}"
+    return pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row"), clusters
+
+
+@pytest.mark.parametrize("n_resamples", [10_000, 1 << 20])       # Monte Carlo and all 2**20 patterns
+def test_cluster_sums_of_float_noise_get_p_1_against_compare_on_the_cluster_means(n_resamples):
+    """Cluster sums that cancel to float noise (0.1 + 0.2 + 0.7 against 0.7 + 0.1 + 0.2) got the zero-spread
+    interval but p = 0.76 (0.75 exact) from sign-flipping the noise.  Now p = 1, compare's answer for the
+    same G cluster means (equal up to noise: all-zero deltas), and the interval is compare's range-based one;
+    the public cluster_sign_flip_test and the DuckDB path agree."""
+    import duckdb
+
+    pq, clusters = _cancelling_clusters()
+    wide = pq.pivot(on="system", index="qid", values="value")
+    d = (wide["B"] - wide["A"]).to_numpy()
+    cl = np.array([clusters[q] for q in wide["qid"]])
+    sums = np.array([d[cl == c].sum() for c in np.unique(cl)])
+    assert np.count_nonzero(d) > 30 and np.any(sums != 0) and np.all(np.abs(sums) < 1e-15)   # noise, not 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = compare_clustered(pq, baseline="A", clusters=clusters, n_resamples=n_resamples).row(0, named=True)
+        means = pq.join(pl.DataFrame({"qid": list(clusters), "cluster": list(clusters.values())}), on="qid").group_by(
+            "system", "cluster", "measure").agg(pl.col("value").mean()).rename({"cluster": "qid"})
+        want = compare(means, baseline="A", n_resamples=n_resamples).row(0, named=True)
+        engine = compare_clustered(duckdb.connect().from_arrow(pq.to_arrow()), baseline="A", clusters=clusters,
+                                   n_resamples=n_resamples).row(0, named=True)
+    assert got["se"] == 0.0 and got["pvalue"] == want["pvalue"] == 1.0
+    assert (got["ci_low"], got["ci_high"]) == pytest.approx((want["ci_low"], want["ci_high"]), rel=1e-12)
+    assert got["ci_low"] < 0 < got["ci_high"] and got["verdict"] == "not significant"
+    assert engine["pvalue"] == 1.0 and engine["se"] == 0.0
+    assert cluster_sign_flip_test(d, cl, n_resamples=n_resamples).pvalue == 1.0

@@ -305,6 +305,18 @@ def test_report_of_one_system_has_the_table_only():
     assert "-forest-" not in rep.fragment and "-comparisons" not in rep.fragment
 
 
+def test_report_of_one_system_marks_no_best_and_its_caption_names_none(example_report):
+    """A one-run report bolded the lone run's means and its caption said "Bold: best (systems equal ...)",
+    although nothing was compared; the two-system report keeps both."""
+    qrels, runs = example_paths()
+    rep = pf.report(runs[:1], qrels, ["nDCG@10", "AP"])
+    assert rep.table.data.frame["place"].is_null().all()
+    assert "best" not in rep.table.caption and "<strong>" not in rep.fragment
+    assert "Mean nDCG@10, AP over 60 queries." in rep.table.caption         # the rest of the caption stays
+    assert "*x*: best" not in rep.table.to_markdown()
+    assert "Bold: best" in example_report.table.caption and "<strong>" in example_report.fragment
+
+
 def test_report_save_writes_the_page(example_report, tmp_path):
     out = example_report.save(tmp_path / "r.html")
     assert out.read_text(encoding="utf-8") == example_report.html

@@ -235,6 +235,30 @@ def test_evaluate_markdown_escapes_names_as_compare_markdown():
     assert compared.exit_code == 0 and markdown_escape(names[1]) in compared.stdout
 
 
+def test_evaluate_markdown_captions_the_means_table_as_the_terminal_title():
+    """evaluate -f markdown (no -q) said nothing of which columns are means: NumRet's 6000 is a sum and GMAP a
+    geometric mean, which the terminal table's title says.  Markdown now has the same words as a "Table:"
+    caption line after the table; csv and json stay data rows only."""
+    from pairedframe.report.table_markdown import markdown_escape
+
+    qrels, runs = example_paths()
+    args = ["-m", "P@5", "-m", "NumRet", "-m", "gm_map", str(qrels), *map(str, runs)]
+    title = "mean over queries, except NumRet: sum; GMAP: geometric mean"
+    terminal = runner.invoke(app, ["evaluate", *args])
+    assert terminal.exit_code == 0, terminal.output
+    assert title in " ".join(terminal.stdout.split())          # the rich title, however it wrapped
+    md = runner.invoke(app, ["evaluate", "-f", "markdown", *args])
+    assert md.exit_code == 0, md.output
+    lines = md.stdout.splitlines()
+    assert lines[0].startswith("| system | n_queries |") and lines[4:7] == ["", f"Table: {markdown_escape(title)}", ""]
+    means = runner.invoke(app, ["evaluate", "-f", "markdown", "-m", "P@5", str(qrels), *map(str, runs)])
+    assert "\nTable: mean over queries\n" in means.stdout
+    csv = runner.invoke(app, ["evaluate", "-f", "csv", *args])
+    assert pl.read_csv(csv.stdout.encode())["qid"].to_list() == ["all"] * 6 and "mean over" not in csv.stdout
+    rows = json.loads(runner.invoke(app, ["evaluate", "-f", "json", *args]).stdout)
+    assert len(rows) == 6 and "mean over" not in json.dumps(rows)
+
+
 @pytest.mark.parametrize("fmt", ["json", "csv"])
 def test_read_results_reads_the_cli_output_whose_text_measure_comes_after_polars_inference_rows(shared_data, tmp_path,
                                                                                               fmt):

@@ -131,6 +131,25 @@ def test_bh_per_family_matches_scipy():
     np.testing.assert_allclose(one["pvalue_bh"].to_numpy(), benjamini_hochberg(one["pvalue"].to_numpy()))
 
 
+def test_family_column_names_the_rule_as_ppi_compare_segments():
+    """compare_segments has ppi_compare_segments' ``family`` (the rule in words, sizes without the units
+    that have no p-value) right after ``family_size``, from the same family_adjusted helper."""
+    from pairedframe.comparison.segment_tables import family_adjusted
+    per_query, segs = _data(n_q=60, seed=3)
+    segs = pl.concat([segs, pl.DataFrame({"qid": ["q010"], "segment_set": ["one"], "segment": ["o"]})])
+    res = _quiet(compare_segments, per_query, segs, baseline="A", test="t")
+    assert res.columns[res.columns.index("family_size") + 1] == "family"
+    # the lone query's unit has no p-value (family size 0): it is out of the sizes (4-13, not 0-13)
+    assert set(res["family"]) == {"per system, measure, segment_set, 4-13 comparisons"}
+    for family_by in (None, [], "segment_set", ["system", "segment"]):
+        got = _quiet(compare_segments, per_query, segs, baseline="A", test="t", family_by=family_by)
+        *_, rule = family_adjusted(got, got["pvalue"].fill_null(float("nan")).to_numpy(), family_by=family_by)
+        assert set(got["family"]) == {rule}
+    pooled = _quiet(compare_segments, per_query, segs, baseline="A", test="t", family_by=[])
+    n = pooled["pvalue"].is_not_null().sum()
+    assert set(pooled["family"]) == {f"all {n} comparisons of the call"} and (pooled["family_size"] == n).all()
+
+
 def test_t_test_matches_scipy_per_segment():
     scipy_stats = pytest.importorskip("scipy.stats")
     per_query, segs = _data(n_q=90, seed=2)

@@ -20,6 +20,7 @@ from pairedframe.evaluation.trec_text import require_printable, split_runid
 from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
 from pairedframe.measures import Measure, parse_measures
 from pairedframe.report.output import json_text
+from pairedframe.report.table_markdown import markdown_escape
 
 
 def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
@@ -60,7 +61,8 @@ def evaluate_cmd(
     Without -m, trec_eval's default set (official); -m all_trec is every trec_eval measure.
     --format trec prints what trec_eval prints; several runs each start with a "# run: NAME" line.
     --format markdown prints the table of means as a GFM pipe table, names escaped as in compare's
-    markdown (per-query rows with -q). Every format lists the runs in the order given. String-valued measures (relstring) appear in
+    markdown, then the table's title as a "Table: ..." caption line (which rows are means, sums or
+    geometric means; per-query rows with -q, no caption); csv and json hold data rows only. Every format lists the runs in the order given. String-valued measures (relstring) appear in
     csv/json/table output in a text column.
 
     trec_eval 10's options: -q -m -c -l -n -M -N -J -R -T -Z -h, and its long names (--nosummary,
@@ -115,9 +117,10 @@ def evaluate_cmd(
         counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
         n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
-        print_frame(n.join(wide, on="system", how="left"), fmt, title=_summary_title(ev.measures, ev.settings.zscores))
-        if fmt == "markdown":       # the notes below are text, not table rows
-            typer.echo("")
+        title = _summary_title(ev.measures, ev.settings.zscores)
+        print_frame(n.join(wide, on="system", how="left"), fmt, title=title)
+        if fmt == "markdown":       # the table's title as its caption (pandoc's "Table:" line); the notes are text
+            typer.echo(f"\nTable: {markdown_escape(title)}\n")
         fewer = (summary.join(n.rename({"n_queries": "_all"}), on="system")
                  .filter(pl.col("n_queries") < pl.col("_all")))
         for row in fewer.iter_rows(named=True):     # n_queries is the most any measure of the row has

@@ -40,6 +40,7 @@ from pairedframe.comparison.engine_tables import EngineTable, check_ids
 from pairedframe.comparison.resample_index import resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.errors import SchemaError
+from pairedframe.stats.cluster import noise_sums
 from pairedframe.stats.cluster_interval import bell_mccaffrey_df, cluster_t_interval
 from pairedframe.stats.edgeworth import edgeworth_t_quantile_from_moments
 from pairedframe.stats.mcnemar import mcnemar_exact
@@ -227,7 +228,8 @@ def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval
                            chunk_elements=draws_per_chunk(opt, n))
     pv, low, high = sign_flips_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
                                            opt.confidence_level, opt.alternative)
-    pv[(sub["max_sum"] == 0).to_numpy()] = 1.0          # as the test: all-zero cluster sums give p = 1
+    # as the test: all-zero cluster sums, float noise of the deltas they sum included, give p = 1
+    pv[noise_sums(sub["max_sum"].to_numpy()[None, :], sub["max_abs"].to_numpy())] = 1.0
     if interval == "t" or (interval == "edgeworth" and opt.alternative != "two-sided"):
         ci = cluster_t_interval(delta, se, G, confidence_level=opt.confidence_level, alternative=opt.alternative,
                                 df=df)

@@ -265,7 +265,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         interval at ``1 - 2 alpha`` and ``pvalue_tost`` the exact p-value it inverts (the largest chance that
         a population in the range with its mean on a margin gives G equal deltas; 1 for a measure with no
         known range), so "equivalent" needs that interval inside ``(-margin, margin)`` -- G equal deltas alone
-        certify nothing.
+        certify nothing.  Cluster sums that are all 0 up to float noise (``max |S_g| <= 1e-12 max |delta|``:
+        0.1, 0.2, 0.7 against 0.7, 0.1, 0.2) are such equal deltas of 0: ``pvalue = 1``, as :func:`compare`
+        gives deltas of 0, never the sign flips of the noise.
 
     Raises
     ------
@@ -384,8 +386,10 @@ def _cluster_columns(D: np.ndarray, sums: np.ndarray, sizes: np.ndarray, qids: l
     them, from the set's own streams: the same draws whatever the slice)."""
     G = sums.shape[0]
     boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
+    # cluster sums that are float noise of the deltas they sum test as all-zero ones (p = 1), as se is 0 below
     theta, pv, lo_f, hi_f, _, ex = flip_interval_from_sums(sums, sizes, opt.n_resamples, opt.confidence_level,
-                                                  opt.alternative, flip_rng, opt.chunk_size)
+                                                  opt.alternative, flip_rng, opt.chunk_size,
+                                                  scale=np.max(np.abs(D), axis=0))
     se = cluster_robust_se(sums, sizes)
     se[zero_spread(D)] = 0.0          # float noise is no spread: no certainty from it (TOST, MDE)
     se[se <= ZERO_SPREAD_RTOL * np.max(np.abs(D), axis=0)] = 0.0     # equal cluster sums up to float noise

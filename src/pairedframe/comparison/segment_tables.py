@@ -145,7 +145,8 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
     ok = n_all >= 2
     ok_idx = np.flatnonzero(ok)
     flips = None
-    fam = _family_codes(units, extras, family_by)
+    cols = _family_cols(extras, family_by)
+    fam = family_ids(units, cols)
     if flip_units is not None:     # resampling="adaptive": drawn until the family's decisions are certified
         flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
                                  alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
@@ -165,7 +166,8 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
     limited &= ok
     out = _result_frame(units, stats, extras=extras, baseline=baseline, test=test, interval=interval,
                         n_resamples=n_resamples, seed=seed, level=level, alternative=alternative, correction=correction,
-                        adjusted=(p_bh, p_holm, significant), flags=(fam_size, min_disc, limited))
+                        adjusted=(p_bh, p_holm, significant), flags=(fam_size, min_disc, limited),
+                        family=family_text(cols, fam_size[~np.isnan(pv)]))
     if adaptive:
         out = out.with_columns(adaptive_columns(flips, k, ok_idx))
         if flips is not None:
@@ -181,11 +183,6 @@ def _family_cols(extras: list[str], family_by: Sequence[str] | str | None) -> li
     """The columns that split the families (default: system, keys, measure and segment set)."""
     return family_columns(family_by, keys=["system", *extras, "measure", "segment_set"],
                           allowed=["system", *extras, "measure", "segment_set", "segment"])
-
-
-def _family_codes(units: pl.DataFrame, extras: list[str], family_by: Sequence[str] | str | None) -> np.ndarray:
-    """The family of every unit, 0-based (default: one per system, keys, measure and segment set)."""
-    return family_ids(units, _family_cols(extras, family_by))
 
 
 def family_adjusted(rows: pl.DataFrame, pvalue: np.ndarray, *, family_by: Sequence[str] | str | None,
@@ -238,8 +235,10 @@ def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, n_all: n
 
 def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str],
                   baseline: str, test: str, interval: str, n_resamples: int, seed: int, level: float, alternative: str,
-                  correction: str, adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...]) -> pl.DataFrame:
-    """The result's columns, in order; the statistics of units with a single query null."""
+                  correction: str, adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...],
+                  family: str) -> pl.DataFrame:
+    """The result's columns, in order; the statistics of units with a single query null; ``family``
+    the family rule in words (as ppi_compare_segments', units without a p-value left out of its sizes)."""
     p_bh, p_holm, significant = adjusted
     fam_size, min_disc, limited = flags
     # more than the family holds: null, no number of discoveries suffices
@@ -273,7 +272,7 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
         units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small),
         pl.Series("warning", warn_text, dtype=pl.String),
-        pl.Series("family_size", fam_size), reachable.alias("min_discoveries"),
+        pl.Series("family_size", fam_size), pl.lit(family).alias("family"), reachable.alias("min_discoveries"),
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
         pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),

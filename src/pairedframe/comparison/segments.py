@@ -319,7 +319,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         sorted in that order (systems and measures in the given order, segments in code-point order):
         ``system, <keys>, measure, segment_set, segment, baseline, n_queries, baseline_mean,
         system_mean, delta, ci_low, ci_high, se, pvalue, pvalue_bh, pvalue_holm, significant, wins,
-        losses, ties, sd, skewness, small_sample, warning, family_size, min_discoveries, resolution_limited,
+        losses, ties, sd, skewness, small_sample, warning, family_size, family, min_discoveries,
+        resolution_limited,
         test, interval, n_resamples, exact, seed``; with ``resampling="adaptive"`` also
         ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value; equal to it when
         ``exact``), ``resamples_used`` (sign patterns drawn; ``2**n`` when enumerated), ``certified``,
@@ -328,7 +329,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         decision.
 
         Units with one paired query get null statistics and ``warning = "only 1 paired query"``
-        (NaN p-values are left out of their family).  ``skewness`` is the adjusted sample skewness
+        (NaN p-values are left out of their family).  ``family_size`` counts the family's p-values and
+        ``family`` says the rule in words, as :func:`ppi_compare_segments`' (e.g. ``"per system, measure,
+        segment_set, 4-13 comparisons"``; ``family_by=[]``: ``"all 40 comparisons of the call"``).  ``skewness`` is the adjusted sample skewness
         of the unit's deltas, as :func:`compare`'s (``scipy.stats.skew(bias=False)``; NaN below 3
         queries or at zero spread); a unit whose deltas are all equal gets :func:`compare`'s interval for
         equal deltas, never a point, whatever ``interval`` (which, as in :func:`compare`, still names the

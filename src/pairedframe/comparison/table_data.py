@@ -27,7 +27,7 @@ Best and second
 ---------------
 Per measure, the means *as shown* (rounded to ``digits``) are ranked best first (descending, or
 ascending where lower is better): rank 1 is bold, rank 2 underlined (of two systems only the best is
-marked); systems equal at the shown precision share a rank (dense ranking), unless a mark says one is
+marked; a table of one system marks nothing, as nothing is compared); systems equal at the shown precision share a rank (dense ranking), unless a mark says one is
 significantly better than the other (``digits=0``: ``0`` † beside the baseline's ``0``): then the
 significantly worse one ranks below it, never tied for best with a system that beats it, and the caption
 says so (``settings["ties_split_by_marks"]``). A measure whose means are
@@ -451,7 +451,8 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
         better_than.setdefault((winner, measure), []).append(loser)
         worse_than.setdefault((loser, measure), []).append(winner)
     letters = marking.letters
-    last_place = 2 if len(systems) >= 3 else 1   # of two systems the second is merely the other one
+    # of two systems the second is merely the other one; a lone system is best of nothing
+    last_place = 2 if len(systems) >= 3 else 1 if len(systems) == 2 else 0
     rows = []
     index = {(s, m): r for s, m, r in zip(shown["system"], shown["measure"], shown.iter_rows(named=True))}
     for s in systems:

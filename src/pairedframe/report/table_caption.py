@@ -141,7 +141,8 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
             parts.append(_why_no_marks(s, correction))
     unranked = s.get("unranked_measures") or []
     counts = s.get("unranked_counts") or []
-    if len(unranked) + len(counts) < len(data.measures):
+    # one system is best of nothing: no bold cell, no sentence about it
+    if len(data.systems) >= 2 and len(unranked) + len(counts) < len(data.measures):
         runner_up = f", {second}: second best" if len(data.systems) >= 3 else ""
         parts.append(f"{best}: best{runner_up} (systems equal at the shown precision share the mark).")
         split = s.get("ties_split_by_marks") or []

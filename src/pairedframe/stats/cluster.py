@@ -51,6 +51,7 @@ from pairedframe.stats.results import BootstrapResult, ConfidenceInterval, Hypot
 from pairedframe.stats.bootstrap import percentile_interval
 from pairedframe.stats.cluster_summaries import cluster_summaries, prepare_clusters
 from pairedframe.stats.randomization import _count_extreme
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.resample import (
     _check_alternative,
     _check_chunk_size,
@@ -281,7 +282,18 @@ def _flip_setup(sums, sizes, n_resamples, seed, chunk_size):
     return n_total, observed, gamma, False, n_resamples, chunks
 
 
-def _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size):
+def noise_sums(sums, scale=None) -> np.ndarray:
+    """Columns whose cluster sums are all 0 up to float noise, which the sign-flip test gives ``p = 1`` as
+    all-zero deltas: ``max_g |S_g| <= 1e-12 * scale`` (:data:`~pairedframe.stats.studentized.ZERO_SPREAD_RTOL`,
+    the rule for deltas without spread), ``scale`` the largest ``|delta|`` of the column -- the terms
+    the sums cancelled (0.1 + 0.2 - 0.3 is 5.6e-17, not 0); None: exactly 0."""
+    largest = np.max(np.abs(sums), axis=0)
+    if scale is None:
+        return largest == 0.0
+    return largest <= ZERO_SPREAD_RTOL * np.asarray(scale, dtype=np.float64)
+
+
+def _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size, scale=None):
     k = sums.shape[1]
     n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, seed, chunk_size)
     b = np.zeros(k, dtype=np.int64)
@@ -290,7 +302,7 @@ def _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size):
         b += _count_extreme(null, observed, gamma, alternative)
     p = b / m if exact else (b + 1) / (m + 1)
     p = np.minimum(p, 1.0)
-    p[np.all(sums == 0.0, axis=0)] = 1.0
+    p[noise_sums(sums, scale)] = 1.0
     return observed, p, m, exact
 
 
@@ -347,7 +359,9 @@ def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
     ``100 * eps * max(|T|, sum_g |S_g| / N)`` (scipy uses ``100 * eps * |T|``;
     the extra term protects ties when ``T`` is a cancelled sum), the same rule
     as :func:`pairedframe.stats.randomization.sign_flip_test`.  All-zero deltas
-    give ``p = 1``.  Two-sided uses absolute values (the null is symmetric);
+    give ``p = 1``, and so do cluster sums that are all float noise of their
+    deltas (``max |S_g| <= 1e-12 max |delta|``: 0.1, 0.2, 0.7 against 0.7, 0.1,
+    0.2 sum to about 1e-17, not 0), as deltas without spread.  Two-sided uses absolute values (the null is symmetric);
     scipy's ``permutation_test`` instead doubles the smaller one-sided p-value.
     Clusters are ordered canonically (module docstring), so the result depends
     only on the multiset of clusters.
@@ -363,7 +377,8 @@ def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
     X, sums, sizes = prepare_clusters(values, clusters, many=False, min_clusters=1)
     n_resamples, alternative, chunk_size = _check_flip_options(
         n_resamples, alternative, chunk_size, sums.shape[0])
-    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size)
+    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size,
+                                     scale=np.max(np.abs(X), axis=0))
     return HypothesisTestResult(statistic=float(obs[0]), pvalue=float(p[0]), n_resamples=m,
                                 alternative=alternative, method="cluster sign-flip", exact=exact)
 
@@ -396,6 +411,7 @@ def cluster_sign_flip_test_many(values, clusters, *, n_resamples: int = 10_000,
     X, sums, sizes = prepare_clusters(values, clusters, many=True, min_clusters=1)
     n_resamples, alternative, chunk_size = _check_flip_options(
         n_resamples, alternative, chunk_size, sums.shape[0])
-    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size)
+    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size,
+                                     scale=np.max(np.abs(X), axis=0))
     return HypothesisTestResult(statistic=obs, pvalue=p, n_resamples=m,
                                 alternative=alternative, method="cluster sign-flip", exact=exact)

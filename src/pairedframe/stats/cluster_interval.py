@@ -55,7 +55,7 @@ from scipy.special import stdtrit
 from pairedframe.errors import USE_SEED, renamed_keywords
 
 from .results import ConfidenceInterval, SignFlipIntervalResult
-from .cluster import _flip_setup
+from .cluster import _flip_setup, noise_sums
 from .cluster_summaries import prepare_clusters
 from .edgeworth import edgeworth_t_quantile
 from .resample import _check_alternative, _check_chunk_size, check_int, _check_probability
@@ -234,8 +234,9 @@ def cluster_edgeworth_interval(sums, sizes, *, se=None, confidence_level: float 
         return ConfidenceInterval(float(ci.low[0]), float(ci.high[0]))
     return ci
 
-def flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size):
-    """Cluster sign-flip p-values and inverted intervals (same patterns and tie rule as the test)."""
+def flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size, scale=None):
+    """Cluster sign-flip p-values and inverted intervals (same patterns and tie rule as the test; ``scale``
+    the largest ``|delta|`` per column, below which cluster sums are float noise: :func:`noise_sums`)."""
     k = sums.shape[1]
     n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, seed, chunk_size)
     null = np.empty((m, k))
@@ -251,8 +252,7 @@ def flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternat
         same[pos:pos + rows] = none[pos:pos + rows] | np.all(signs < 0, axis=1)
         pos += rows
     p, low, high = inverted_interval(null, c, observed, gamma, m, exact, confidence_level, alternative, same, none)
-    zero = np.all(sums == 0.0, axis=0)        # as the test: all-zero deltas give p = 1
-    p[zero] = 1.0
+    p[noise_sums(sums, scale)] = 1.0      # as the test: all-zero (up to float noise) cluster sums give p = 1
     return observed, p, low, high, m, exact
 
 
@@ -300,7 +300,7 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     alternative = _check_alternative(alternative)
     chunk_size = _check_chunk_size(chunk_size, sums.shape[0])
     obs, p, low, high, m, exact = flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternative, seed,
-                                                 chunk_size)
+                                                 chunk_size, scale=np.max(np.abs(X), axis=0))
     return SignFlipIntervalResult(statistic=obs, pvalue=p, confidence_interval=ConfidenceInterval(low, high),
                                   n_resamples=m, confidence_level=confidence_level, alternative=alternative,
                                   exact=exact)
