@@ -277,6 +277,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     n_resamples : int, default 10_000
         Bootstrap resamples and (with ``resampling="fixed"``) Monte-Carlo sign patterns per unit.
     confidence_level : float in (0, 1), default 0.95
+        Above 0.5 with a one-sided ``alternative``.
     alternative : {"two-sided", "greater", "less"}
         The side of the raw delta, as in :func:`pairedframe.compare`: ``"greater"`` is delta > 0, so
         for a measure where lower is better (FirstRelRank) ``"less"`` is the improvement.
