@@ -82,6 +82,24 @@ def test_forest_plot_labels_systems_and_names_baseline(tmp_path):
     assert "not significant" in text
 
 
+def test_forest_plot_leaves_out_a_segment_of_one_query_which_has_a_delta_but_no_interval(tmp_path):
+    rng = np.random.default_rng(2)
+    qids = [f"q{q:02d}" for q in range(30)]
+    pq = pl.DataFrame({"system": ["bm25"] * 30 + ["t5"] * 30, "qid": qids * 2, "measure": "AP",
+                       "value": rng.uniform(size=60)})
+    segments = pl.DataFrame({"qid": qids, "segment_set": "s", "segment": ["one"] + ["rest"] * 29})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # a segment of one query: warned, the point here
+        res = pf.compare_segments(pq, segments, baseline="bm25", n_resamples=200)
+    assert res.filter(pl.col("segment") == "one")["delta"].is_not_null().all()
+    out = forest_plot(res, tmp_path / "f.svg")
+    assert _svg_ids(out, "pf-segment-") == 1 and "unbounded" not in out.read_text()
+    from pairedframe.errors import EmptyResultError
+
+    with pytest.raises(EmptyResultError, match="has no interval"):
+        forest_plot(res.filter(pl.col("segment") == "one"), tmp_path / "g.svg")
+
+
 def test_plot_errors(per_query, tmp_path):
     with pytest.raises(ValueError, match="must end in one of"):
         delta_plot(per_query, tmp_path / "d.jpg", baseline="bm25", system="bert", measure="nDCG@10")

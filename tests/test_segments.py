@@ -219,6 +219,36 @@ def test_min_discoveries_is_null_on_a_segment_of_one_query_which_has_no_test():
     assert rest["min_discoveries"].to_list() == [1]
 
 
+@pytest.mark.parametrize("options", [{}, {"test": "t"}, {"interval": "percentile"}, {"interval": "t"},
+                                     {"resampling": "adaptive"}, {"alternative": "greater"}])
+def test_segment_of_one_query_keeps_its_delta_and_stays_out_of_its_family(options):
+    """One query: the delta is well defined (that query's); only the interval and the test need 2.  In memory
+    and in DuckDB (the by-join kernel) alike; the segment is left out of its family."""
+    import duckdb
+    import pairedframe as pf
+
+    qs = [f"q{i}" for i in range(18)]
+    a = np.full(18, 0.3)
+    b = a + np.r_[np.linspace(0.05, 0.3, 12), [0.1, -0.1, 0.05, -0.02, 0.03, -0.04]]
+    pq = pl.DataFrame({"system": ["base"] * 18 + ["sys"] * 18, "qid": qs + qs, "measure": "nDCG@10",
+                       "value": np.r_[a, b]})
+    seg = pl.DataFrame({"qid": qs, "segment_set": "s", "segment": ["one"] + ["two"] * 2 + ["rest"] * 15})
+    rows = []
+    engines = (pq,) if options.get("resampling") == "adaptive" else (pq, duckdb.sql("SELECT * FROM pq"))
+    for table in engines:          # adaptive sign flips: in memory only
+        r = _quiet(pf.compare_segments, table, seg, baseline="base", n_resamples=999, **options)
+        one = r.filter(pl.col("segment") == "one").row(0, named=True)
+        assert one["n_queries"] == 1 and one["delta"] == pytest.approx(0.05, abs=1e-15)
+        assert all(one[c] is None for c in ("ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm"))
+        assert not one["significant"] and one["warning"].startswith("only 1 paired query: its delta")
+        assert r["family_size"].to_list() == [2, 2, 2]        # 'two' and 'rest' are tested, not 'one'
+        rows.append(r.sort("segment").select("segment", "delta", "pvalue"))
+    for other in rows[1:]:                                    # DuckDB's sums may round apart
+        assert other["pvalue"].is_null().to_list() == rows[0]["pvalue"].is_null().to_list()
+        for c in ("delta", "pvalue"):
+            np.testing.assert_allclose(other[c].to_numpy(), rows[0][c].to_numpy(), rtol=1e-12)
+
+
 def test_small_sample_warning_is_collected_once():
     per_query, segs = _data(n_q=100)
     with warnings.catch_warnings(record=True) as caught:

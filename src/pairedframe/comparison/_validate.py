@@ -23,6 +23,12 @@ def check_resampling_options(*, n_resamples: Any, confidence_level: Any, alterna
         raise ValueError(f"`confidence_level` must be in (0, 1), got {confidence_level!r}")
     if alternative not in ("two-sided", "greater", "less"):
         raise ValueError(f"`alternative` must be 'two-sided', 'greater' or 'less', got {alternative!r}")
+    if alternative != "two-sided" and confidence_level <= 0.5:
+        # a one-sided bound at level <= 0.5 is the test at alpha >= 0.5: Student's quantile is <= 0, so the bound
+        # sits on or past the estimate and the default interval's cap (a multiple of that quantile) means nothing
+        raise ValueError(f"`confidence_level` must be above 0.5 with a one-sided alternative ({alternative!r}), got "
+                         f"{confidence_level!r}: a one-sided bound at level <= 0.5 lies on or beyond the estimate "
+                         "(its test's alpha is 0.5 or more)")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"`seed` must be a non-negative integer, got {seed!r}")
     if seed > MAX_SEED:     # before any work: the result's seed column could not hold it

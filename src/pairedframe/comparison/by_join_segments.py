@@ -162,7 +162,7 @@ def _units(moments: pl.DataFrame, paired: Paired) -> pl.DataFrame:
 
 
 def _unit_statistics(opt: SegmentOptions, t: EngineTable, units_sql: str, units: pl.DataFrame) -> SegmentStats:
-    """The statistics of every unit (NaN below 2 queries), as in memory."""
+    """The statistics of every unit (below 2 queries only the delta, the rest NaN), as in memory."""
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
     where = np.flatnonzero(ok)
@@ -193,7 +193,7 @@ def _unit_statistics(opt: SegmentOptions, t: EngineTable, units_sql: str, units:
             tested = (got_flips.pvalue, got_flips.exact)
     pvalue, exact = tested if tested is not None else (None, None)
     return SegmentStats.of_units(units.height, where, delta=delta[ok], interval=interval, pvalue=pvalue,
-                                 exact=exact)
+                                 exact=exact).with_single_queries(np.flatnonzero(~ok), delta[~ok])
 
 
 class _SignFlips(NamedTuple):

@@ -204,7 +204,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         Monte-Carlo sign patterns (and cluster bootstrap resamples for ``interval="percentile"``),
         ``>= 2``; the sign-flip test is exact (all ``2**G`` patterns) when ``2**G <= n_resamples``.
     confidence_level : float in (0, 1), default 0.95
-        Of the interval; ``alpha = 1 - confidence_level`` for verdicts, TOST and the MDE.
+        Of the interval; ``alpha = 1 - confidence_level`` for verdicts, TOST and the MDE.  Above 0.5 with
+        a one-sided ``alternative``.
     alternative : {"two-sided", "greater", "less"}
         Of the difference test and interval (TOST is always the two one-sided tests). The side of
         the raw delta, as in :func:`pairedframe.compare`: ``"greater"`` is delta > 0, so for a measure

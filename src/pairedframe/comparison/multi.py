@@ -13,7 +13,8 @@ compared once, the earlier one as baseline.
 
 For all pairs the randomised Tukey HSD test (:mod:`pairedframe.stats.tukey`) adds ``pvalue_tukey``:
 per measure (and key), one set of within-query permutations over every system, on the queries
-measured for all of them; it controls the family-wise error over all pairs of that measure when the
+measured for all of them, its stream keyed by the seed, the query set and the systems' names (the
+columns taken in name order, so neither ``systems=`` nor the table's row order changes it); it controls the family-wise error over all pairs of that measure when the
 systems are exchangeable within a query (its permutation null).  It is the randomised Tukey HSD
 p-value of the literature (Carterette 2012; Sakai 2018; about 0.10 for X vs Z of Sakai's Table 5.1),
 so it can be *below* the pair's own ``pvalue``: the two are different tests (Tukey's null spreads
@@ -124,12 +125,14 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
     for key, group in frame.filter(pl.col("system").is_in(systems)).group_by([*extras, "measure"], maintain_order=True):
         wide, qid = by_system(group)
         wide = wide.drop_nulls()
-        present = [s for s in systems if s in wide.columns and s != qid]   # qid: the query column
+        # sorted: the permutations act on the columns, so the systems' order (systems=, the table's rows)
+        # would otherwise change the null distribution drawn from the same keyed stream
+        present = sorted(s for s in systems if s in wide.columns and s != qid)   # qid: the query column
         if wide.height < 2 or len(present) < 2:
             continue
         wide = wide.sort(qid)
         qids = wide[qid].to_list()
-        rng = np.random.default_rng(keyed_seed_sequence(seed, ("tukey-hsd", query_set_key(qids), tuple(sorted(present)))))
+        rng = np.random.default_rng(keyed_seed_sequence(seed, ("tukey-hsd", query_set_key(qids), tuple(present))))
         res = randomised_tukey_hsd(wide.select(present).to_numpy(), n_resamples=n_resamples, seed=rng)
         for i, a in enumerate(present):
             for j, b in enumerate(present):

@@ -147,7 +147,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         Bootstrap resamples and Monte-Carlo sign patterns (``>= 2``).  The sign-flip test enumerates
         all ``2**n`` patterns instead when ``2**n <= n_resamples`` (then ``exact`` is true).
     confidence_level : float in (0, 1), default 0.95
-        For the interval; ``alpha = 1 - confidence_level`` for the verdict and the MDE.
+        For the interval; ``alpha = 1 - confidence_level`` for the verdict and the MDE.  Above 0.5 with a
+        one-sided ``alternative`` (a one-sided bound at 0.5 or below lies on or beyond the estimate).
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: delta > 0, the system is better than the baseline (for measures where lower
         is better, such as FirstRelRank, ``"less"`` is the improvement; ``wins``, ``losses`` and

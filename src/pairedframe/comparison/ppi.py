@@ -135,7 +135,7 @@ def ppi_compare(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, *, lam: fl
         ``1``: plain PPI.  With fewer than two proxy-only queries ``lam = 0``.
     confidence_level : float in (0, 1), default 0.95
         Interval coverage; the test's level is ``1 - confidence_level`` (``ppi_py`` defaults to
-        ``alpha = 0.1``).
+        ``alpha = 0.1``).  Above 0.5 with a one-sided ``alternative``.
     alternative : {"two-sided", "greater", "less"}
     ddof : {1, 0}, default 1
         ``1`` makes ``lam = 0`` with ``method="t"`` the usual paired t interval; ``0`` with

@@ -26,8 +26,9 @@ class SegmentStats:
     ``interval=`` (before :mod:`~pairedframe.comparison.interval_range` widens it at zero spread and clips
     it; ``-inf`` / ``inf`` on the open side of a one-sided one); ``se`` (float64) its standard error;
     ``pvalue`` (float64) the raw p-value of ``test=`` (NaN until the family step draws it with
-    ``resampling="adaptive"``); ``exact`` (bool) every sign pattern enumerated.  A unit with fewer than 2
-    paired queries has NaN statistics and ``exact`` false.
+    ``resampling="adaptive"``); ``exact`` (bool) every sign pattern enumerated.  A unit with one paired
+    query has its ``delta`` (that query's; :meth:`with_single_queries`), NaN other statistics and ``exact``
+    false.
     """
 
     delta: np.ndarray
@@ -60,6 +61,13 @@ class SegmentStats:
         new_p, new_exact = self.pvalue.copy(), self.exact.copy()
         new_p[rows], new_exact[rows] = pvalue, exact
         return self.replace(pvalue=new_p, exact=new_exact)
+
+    def with_single_queries(self, rows: np.ndarray, delta: np.ndarray) -> SegmentStats:
+        """A copy whose entries ``rows`` (units of one paired query) hold that query's ``delta``: the mean
+        is well defined, only the interval and the test need 2 queries."""
+        new_delta = self.delta.copy()
+        new_delta[rows] = delta
+        return self.replace(delta=new_delta)
 
     def replace(self, **changes: np.ndarray) -> SegmentStats:
         """A copy with some arrays replaced (e.g. the widened and clipped interval)."""

@@ -105,7 +105,7 @@ def require_two_queries(n_queries: np.ndarray) -> None:
     """Refuse a call where every segment comparison holds a single paired query."""
     if not (n_queries >= 2).any():
         raise EmptyResultError(f"every one of the {n_queries.shape[0]} segment comparison(s) has a single paired "
-                               "query: no statistic can be computed (each needs 2)")
+                               "query: no interval or test can be computed (each needs 2; a unit's delta is its query's)")
 
 
 def check_segments_cost(n_resamples: int, n_queries: np.ndarray, *, bootstrap: bool, sign_flip: bool,
@@ -237,15 +237,16 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
                   baseline: str, test: str, interval: str, n_resamples: int, seed: int, level: float, alternative: str,
                   correction: str, adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...],
                   family: str) -> pl.DataFrame:
-    """The result's columns, in order; the statistics of units with a single query null; ``family``
-    the family rule in words (as ppi_compare_segments', units without a p-value left out of its sizes)."""
+    """The result's columns, in order; of a unit with a single query only the delta (no interval or
+    test); ``family`` the family rule in words (as ppi_compare_segments', units without a p-value left
+    out of its sizes)."""
     p_bh, p_holm, significant = adjusted
     fam_size, min_disc, limited = flags
     # more than the family holds: null, no number of discoveries suffices
     reachable = pl.Series(min_disc, dtype=pl.Int64).set(pl.Series(min_disc > fam_size), None)
     n_all = units["n_queries"].to_numpy()
     small = n_all < MIN_QUERIES
-    warn_text = np.where(n_all < 2, "only 1 paired query: no statistics",
+    warn_text = np.where(n_all < 2, "only 1 paired query: its delta, no interval or p-value",
                          np.where(small, f"fewer than {MIN_QUERIES} paired queries: unreliable interval and p-value",
                                   None))
     resampled = test == "randomization" or interval in ("signflip", "percentile")
@@ -278,8 +279,7 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
         pl.Series("exact", stats.exact), pl.lit(int(seed), dtype=pl.UInt64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
-                   for c in ("delta", "ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm",
-                             "min_discoveries"))
+                   for c in ("ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm", "min_discoveries"))
 
 
 def _equal_deltas_note(note: str | None, stats: SegmentStats, p_used: np.ndarray, i: int, *, test: str, level: float,

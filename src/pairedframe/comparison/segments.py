@@ -211,15 +211,17 @@ def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: 
 
 def _unit_statistics(opt: SegmentOptions, units: pl.DataFrame, d_all: np.ndarray
                      ) -> tuple[SegmentStats, tuple | None]:
-    """The statistics of every unit (NaN below 2 queries), and the units whose sign flips the adaptive
-    family step draws (None unless ``resampling="adaptive"``)."""
+    """The statistics of every unit (below 2 queries only the delta, the rest NaN), and the units whose sign
+    flips the adaptive family step draws (None unless ``resampling="adaptive"``)."""
     n_all = units["n_queries"].to_numpy().astype(np.int64)
     ok = n_all >= 2
     require_two_queries(n_all)
     k = units.height
     ok_idx = np.flatnonzero(ok)
+    single = np.flatnonzero(n_all == 1)
+    single_delta = d_all[(np.cumsum(n_all) - n_all)[single]]       # the unit's one delta
     if not ok_idx.size:
-        return SegmentStats.of_units(k, ok_idx), None
+        return SegmentStats.of_units(k, ok_idx).with_single_queries(single, single_delta), None
     d = np.ascontiguousarray(d_all[np.repeat(ok, n_all)])
     offsets = np.concatenate([[0], np.cumsum(n_all[ok_idx])]).astype(np.int64)
     n_ok = n_all[ok_idx]
@@ -233,7 +235,8 @@ def _unit_statistics(opt: SegmentOptions, units: pl.DataFrame, d_all: np.ndarray
         if opt.interval == "t":
             interval = (tt["ci_low"], tt["ci_high"], tt["se"])
     pvalue, exact = tested if tested is not None else (None, None)
-    return SegmentStats.of_units(k, ok_idx, delta=mean, interval=interval, pvalue=pvalue, exact=exact), flip_units
+    return (SegmentStats.of_units(k, ok_idx, delta=mean, interval=interval, pvalue=pvalue, exact=exact)
+            .with_single_queries(single, single_delta), flip_units)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -277,6 +280,7 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
     n_resamples : int, default 10_000
         Bootstrap resamples and (with ``resampling="fixed"``) Monte-Carlo sign patterns per unit.
     confidence_level : float in (0, 1), default 0.95
+        Above 0.5 with a one-sided ``alternative``.
     alternative : {"two-sided", "greater", "less"}
         The side of the raw delta, as in :func:`pairedframe.compare`: ``"greater"`` is delta > 0, so
         for a measure where lower is better (FirstRelRank) ``"less"`` is the improvement.
@@ -328,10 +332,11 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         ``[pvalue_low, pvalue_high]``, so ``correction`` applied to it reproduces every certified
         decision.
 
-        Units with one paired query get null statistics and ``warning = "only 1 paired query"``
-        (NaN p-values are left out of their family).  ``family_size`` counts the family's p-values and
-        ``family`` says the rule in words, as :func:`ppi_compare_segments`' (e.g. ``"per system, measure,
-        segment_set, 4-13 comparisons"``; ``family_by=[]``: ``"all 40 comparisons of the call"``).  ``skewness`` is the adjusted sample skewness
+        Units with one paired query get their ``delta`` (that query's), a null interval, ``se`` and
+        p-values, and ``warning`` starting "only 1 paired query" (they are left out of their family).
+        ``family_size`` counts the family's p-values and ``family`` says the rule in words, as
+        :func:`ppi_compare_segments`' (e.g. ``"per system, measure, segment_set, 4-13 comparisons"``;
+        ``family_by=[]``: ``"all 40 comparisons of the call"``).  ``skewness`` is the adjusted sample skewness
         of the unit's deltas, as :func:`compare`'s (``scipy.stats.skew(bias=False)``; NaN below 3
         queries or at zero spread); a unit whose deltas are all equal gets :func:`compare`'s interval for
         equal deltas, never a point, whatever ``interval`` (which, as in :func:`compare`, still names the

@@ -177,14 +177,14 @@ def x_limits(delta: list[float], low: list[float], high: list[float]) -> tuple[f
 
 
 def _nothing_to_plot(n_rows: int, kept: int, filters: dict[str, str], per_segment: bool) -> str:
-    """Why no row is left to plot: the input was empty, the filters matched nothing, or no delta."""
+    """Why no row is left to plot: the input was empty, the filters matched nothing, or no interval."""
     what = "segment" if per_segment else "comparison"
     if n_rows == 0:
         return f"nothing to plot: the result has no {what} rows"
     if kept == 0:
         chosen = ", ".join(f"{k}={v!r}" for k, v in filters.items())
         return f"nothing to plot: no {what} row of the {n_rows} matches {chosen}"
-    return f"nothing to plot: every one of the {kept} {what} rows left has a null delta (too few paired queries)"
+    return f"nothing to plot: every one of the {kept} {what} rows left has no interval (too few paired queries)"
 
 
 def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = None,
@@ -260,7 +260,9 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     for col, val in filters.items():
         df = df.filter(pl.col(col) == val)
     kept = df.height
-    df = df.filter(pl.col("delta").is_not_null()).sort(sort_by)
+    # a segment of one query has its delta but no interval: nothing to draw it with
+    df = df.filter(pl.col("delta").is_not_null() & (pl.col("ci_low").is_not_null() | pl.col("ci_high").is_not_null())
+                   ).sort(sort_by)
     if df.height == 0:
         raise EmptyResultError(_nothing_to_plot(result.height, kept, filters, per_segment))
     full = df

@@ -89,12 +89,20 @@ def quantile_cap(df, confidence_level: float, alternative: str,
                  max_quantile_ratio: float | None = MAX_QUANTILE_RATIO) -> np.ndarray:
     """The largest bootstrap-t quantile used: ``max_quantile_ratio`` times Student's t quantile with
     ``df`` degrees of freedom at the interval's level (two-sided: ``(1 + level) / 2``); ``inf`` when
-    ``max_quantile_ratio`` is None (Hall's uncapped interval)."""
+    ``max_quantile_ratio`` is None (Hall's uncapped interval) and where Student's quantile is not positive
+    (a one-sided level <= 0.5: a multiple of a quantile <= 0 bounds no width, and once capped the bound
+    at 0.5 was the estimate itself, at lower levels beyond Student's)."""
     df = np.asarray(df, dtype=np.float64)
     if max_quantile_ratio is None:
         return np.full(df.shape, np.inf)
+    student = _student_quantile(df, confidence_level, alternative)
+    return np.where(student > 0, max_quantile_ratio * student, np.inf)
+
+
+def _student_quantile(df, confidence_level: float, alternative: str) -> np.ndarray:
+    """Student's t quantile with ``df`` degrees of freedom at the interval's level (two-sided: ``(1 + level) / 2``)."""
     level = 0.5 + confidence_level / 2.0 if alternative == "two-sided" else confidence_level
-    return max_quantile_ratio * stdtrit(df, level)
+    return stdtrit(np.asarray(df, dtype=np.float64), level)
 
 
 def zero_spread(X) -> np.ndarray:
@@ -134,7 +142,7 @@ def symmetric_interval(t_star: np.ndarray, mean: np.ndarray, se: np.ndarray, fla
     need = least_count(alpha, n_resamples, False)
     cap = quantile_cap(df, confidence_level, alternative, max_quantile_ratio)
     if df + 1 < MIN_BOOTSTRAP_N:       # too few distinct resamples: Student's quantile (MIN_BOOTSTRAP_N)
-        t_star = np.broadcast_to(quantile_cap(df, confidence_level, alternative, 1.0), (1, k))
+        t_star = np.broadcast_to(_student_quantile(df, confidence_level, alternative), (1, k))
         t_star = -t_star if alternative == "less" else t_star
         need = 1                       # Student's quantile needs no resamples
     elif too_few_resamples(alpha, n_resamples) and np.all(np.isfinite(cap)):
@@ -145,14 +153,17 @@ def symmetric_interval(t_star: np.ndarray, mean: np.ndarray, se: np.ndarray, fla
         need = 1
     low = np.full(k, -np.inf)
     high = np.full(k, np.inf)
+    # a one-sided bound above level 0.5 stays on the estimate's side: near 0.5 the quantile of T* is its centre,
+    # which the skew of the resamples (or Monte-Carlo noise) can push past 0
+    floor = 0.0 if confidence_level > 0.5 else -np.inf
     with np.errstate(invalid="ignore"):      # q = inf times se = 0 on zero-spread columns, set to the mean below
         if need > 0 and alternative == "two-sided":
             q = np.minimum(-np.partition(-np.abs(t_star), need - 1, axis=0)[need - 1], cap)
             low, high = mean - q * se, mean + q * se
         elif need > 0 and alternative == "greater":
-            low = mean - np.minimum(-np.partition(-t_star, need - 1, axis=0)[need - 1], cap) * se
+            low = mean - np.maximum(np.minimum(-np.partition(-t_star, need - 1, axis=0)[need - 1], cap), floor) * se
         elif need > 0:
-            high = mean + np.minimum(-np.partition(t_star, need - 1, axis=0)[need - 1], cap) * se
+            high = mean + np.maximum(np.minimum(-np.partition(t_star, need - 1, axis=0)[need - 1], cap), floor) * se
         low = np.where(flat & np.isfinite(low), mean, low)
         high = np.where(flat & np.isfinite(high), mean, high)
         low = np.where(np.isnan(low), -np.inf, low)      # q = inf and se = 0 cannot happen together
@@ -253,7 +264,8 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
         module docstring); None: Hall's ``se*_b``.
     max_quantile_ratio : float >= 1 or None, default MAX_QUANTILE_RATIO (1.5)
         The bootstrap-t quantile is capped at this multiple of Student's t quantile (n - 1 df), so the
-        interval is never more than this many times as wide as the t interval -- also when ``B`` is too
+        interval is never more than this many times as wide as the t interval (where that quantile is
+        positive: not for a one-sided level <= 0.5, :func:`quantile_cap`) -- also when ``B`` is too
         small for the level (``(B + 1) * (1 - confidence_level) <= 1``: the quantile lies beyond every
         resample, so the capped quantile is the cap); None: no cap (then such ``B`` gives an unbounded
         interval).  With both None, Hall's interval (unbounded when many resamples are constant, as with
