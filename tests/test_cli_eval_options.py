@@ -217,3 +217,11 @@ def test_report_reproduce_command_states_score_precision_judged_only_and_grades(
     settings["evaluation"] = dict(EVALUATION_DEFAULTS)
     command = reproduce_command(settings)
     assert "--score-precision" not in command and " -J" not in command and "--grades" not in command
+
+
+def test_compare_settings_state_depth_and_judged_only_when_set(files):
+    args = ["compare", files["qrels"], f"a={files['a']}", f"b={files['b']}", "-m", "AP", "--test", "t", "-f", "json"]
+    settings = json.loads(runner.invoke(app, [*args, "-M", "2", "-J"]).stdout)["settings"]
+    assert settings["depth"] == 2 and settings["judged_only"] is True
+    settings = json.loads(runner.invoke(app, args).stdout)["settings"]
+    assert "depth" not in settings and "judged_only" not in settings
