@@ -225,3 +225,14 @@ def test_compare_settings_state_depth_and_judged_only_when_set(files):
     assert settings["depth"] == 2 and settings["judged_only"] is True
     settings = json.loads(runner.invoke(app, args).stdout)["settings"]
     assert "depth" not in settings and "judged_only" not in settings
+
+
+def test_segments_settings_state_the_evaluation_options_given(files):
+    args = ["segments", files["qrels"], f"a={files['a']}", f"b={files['b']}", "-m", "AP", "--segments",
+            files["segments"], "--test", "t", "-f", "json"]
+    settings = json.loads(runner.invoke(app, [*args, "-M", "2", "-J", "-l", "2", "-c",
+                                              "--score-precision", "float32"]).stdout)["settings"]
+    assert {k: settings.get(k) for k in ("depth", "judged_only", "rel_level", "complete", "score_precision")} == \
+        {"depth": 2, "judged_only": True, "rel_level": 2, "complete": True, "score_precision": "float32"}
+    settings = json.loads(runner.invoke(app, args).stdout)["settings"]
+    assert not {"depth", "judged_only", "rel_level", "complete", "score_precision"} & set(settings)

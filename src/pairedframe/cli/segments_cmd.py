@@ -11,7 +11,7 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, format_of_suffix, friendly_errors, named_runs, print_frame
-from pairedframe.cli.eval_options import Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision, evaluation_options
+from pairedframe.cli.eval_options import EVALUATION_DEFAULTS, Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision, evaluation_options
 from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -99,6 +99,8 @@ def segments_cmd(
                 "n_resamples": result["n_resamples"][0], "seed": seed, "correction": correction,
                 "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
                 "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
+    # the evaluation options given, stated only when they differ from the defaults (as compare's depth)
+    settings |= {k: v for k, v in ev.settings.as_dict().items() if k in EVALUATION_DEFAULTS and v != EVALUATION_DEFAULTS[k]}
     buffer = io.StringIO()
     out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":
