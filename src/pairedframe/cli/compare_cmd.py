@@ -13,7 +13,8 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
-from pairedframe.cli.eval_options import Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision, evaluation_options
+from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
+                                          evaluation_options)
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.measures import parse_measure, parse_measures
 
@@ -182,7 +183,7 @@ def compare_cmd(
     # A failing gate shows where each worst query's first relevant and best document went.
     context = [m.resolved(rel_level, judged_only).name for m in parse_measures(DIFF_RANKS)]
     context = [name for name in context if name not in measure_names]
-    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **options)  # type: ignore[arg-type]
+    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **options)
     for name, _, _ in gates:
         if name not in measure_names:
             raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")

@@ -13,7 +13,8 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
-from pairedframe.cli.eval_options import Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision, evaluation_options
+from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
+                                          evaluation_options)
 from pairedframe.cli.trec_eval_args import TrecEvalCommand
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.errors import user_stacklevel

@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs
-from pairedframe.cli.eval_options import Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision, evaluation_options
+from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
+                                          evaluation_options)
 from pairedframe.report.output import require_output_folder
 
 

@@ -11,7 +11,8 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, format_of_suffix, friendly_errors, named_runs, print_frame
-from pairedframe.cli.eval_options import EVALUATION_DEFAULTS, Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision, evaluation_options
+from pairedframe.cli.eval_options import (EVALUATION_DEFAULTS, Complete, Depth, Grades, JudgedOnly, RelLevel,
+                                          ScorePrecision, evaluation_options)
 from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -90,7 +91,7 @@ def segments_cmd(
     if base not in named:
         raise ValueError(f"--baseline {base!r} is not one of the runs {list(named)}")
     table = read_segments(segments)
-    ev = evaluate(named, str(qrels), measure, **evaluation)  # type: ignore[arg-type]
+    ev = evaluate(named, str(qrels), measure, **evaluation)
     result = compare_segments(ev, table, baseline=base, measures=[m.name for m in ev.measures], test=test,  # type: ignore[arg-type]
                               n_resamples=n_resamples, seed=seed, correction=correction,  # type: ignore[arg-type]
                               family_by=family_by or None, confidence_level=confidence_level,
@@ -100,7 +101,8 @@ def segments_cmd(
                 "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
                 "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
     # the evaluation options given, stated only when they differ from the defaults (as compare's depth)
-    settings |= {k: v for k, v in ev.settings.as_dict().items() if k in EVALUATION_DEFAULTS and v != EVALUATION_DEFAULTS[k]}
+    settings |= {k: v for k, v in ev.settings.as_dict().items()
+                 if k in EVALUATION_DEFAULTS and v != EVALUATION_DEFAULTS[k]}
     buffer = io.StringIO()
     out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":

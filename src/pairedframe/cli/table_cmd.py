@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
-from pairedframe.cli.eval_options import Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision, evaluation_options
+from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
+                                          evaluation_options)
 from pairedframe.report.output import require_output_folder
 
 
@@ -103,7 +104,7 @@ def table_cmd(
     if not baseline and not pairs and len(names) > 1:
         baseline = [names[0]]                          # as compare: the first run is the baseline
     with held_warnings():
-        ev = evaluate(named, str(qrels), measure, **evaluation)  # type: ignore[arg-type]
+        ev = evaluate(named, str(qrels), measure, **evaluation)
         options = {}
         if baseline or pairs:
             options = dict(baseline=(baseline[0] if len(baseline) == 1 else baseline) if baseline else None,
