@@ -131,6 +131,9 @@ _CLI_EVAL_PARAMS = {
     "-N": (("-1",), r"-N/--collection-size"),
     "-T": (("trec_top",), r"-T/--results-format"),
 }
+#: evaluate's evaluation options, which every command evaluating run files offers (cli/eval_options.py).
+_CLI_EVAL_OPTIONS = {**{flag: _CLI_EVAL_PARAMS[flag] for flag in ("-M", "-l", "--score-precision")},
+                     "--grades": (("lenient",), r"--grades")}
 _COMPARE_PARAMS = {
     "confidence_level": ((0, 1, 1.5, -0.1, float("nan")), r"confidence_level"),
     "n_resamples": ((0, -1, 1.5), r"n_resamples"),
@@ -275,12 +278,13 @@ EVAL_DOORS: dict[str, Door] = {
                          empty=(_two_runs_other_qrels("evaluate"), CliExit, "no judged query in common")),
     "cli compare": Door("evaluation", _cli("compare", "-B", "200", "-f", "csv"), lambda out: out, ("trec", "csv"),
                         cases=frozenset({"clean", "nan_score", "one_row_per_run", "file_bom"}),
-                        public="cli compare", reference_form="trec", params=_CLI_COMPARE_PARAMS, expect=_TOO_FEW,
+                        public="cli compare", reference_form="trec", params={**_CLI_COMPARE_PARAMS, **_CLI_EVAL_OPTIONS},
+                        expect=_TOO_FEW,
                         empty=(_two_runs_other_qrels("compare"), CliExit, "no judged query in common")),
     "cli table": Door("evaluation", _cli("table", "-B", "200", "-f", "markdown"), lambda out: out, ("trec",),
                       cases=frozenset({"clean", "nan_score", "one_row_per_run"}),
                       public="cli table", reference_form="trec", expect=_TOO_FEW,
-                      params={"-B": _CLI_COMPARE_PARAMS["-B"], "--digits": (("-1",), r"digits")},
+                      params={"-B": _CLI_COMPARE_PARAMS["-B"], "--digits": (("-1",), r"digits"), **_CLI_EVAL_OPTIONS},
                       empty=(_two_runs_other_qrels("table"), CliExit, "no judged query in common")),
 }
 
@@ -315,18 +319,21 @@ EVAL_DOORS["report"] = Door("evaluation", _report, _report_value, ("polars", "tr
                             params={"confidence_level": _COMPARE_PARAMS["confidence_level"],
                                     "n_resamples": _COMPARE_PARAMS["n_resamples"],
                                     "max_delta_plots": ((-1, 1.5), r"max_delta_plots"),
+                                    **{k: _EVALUATE_PARAMS[k] for k in ("depth", "rel_level", "score_precision")},
                                     "measures": ((["P@0"], []), r"P@0|cutoff|measures")},
                             empty=(lambda t: pf.report(RUN, OTHER_QRELS, "AP", baseline="a"), EmptyResultError,
                                    "no judged query in common"))
 EVAL_DOORS["cli report"] = Door("evaluation", _cli_report, lambda out: "<table" in out, ("trec",), public="cli report",
                                 cases=frozenset({"clean", "nan_score", "one_row_per_run", "file_bom"}),
                                 reference_form="trec", expect=_TOO_FEW,
-                                params={"-B": _CLI_COMPARE_PARAMS["-B"], "--delta-plots": (("-1",), r"delta.plots")},
+                                params={"-B": _CLI_COMPARE_PARAMS["-B"], "--delta-plots": (("-1",), r"delta.plots"),
+                                        **_CLI_EVAL_OPTIONS},
                                 empty=(lambda t: _two_runs_other_qrels("report")(t), CliExit,
                                        "no judged query in common"))
 EVAL_DOORS["cli segments"] = Door("evaluation", _cli_segments, lambda out: out, ("trec",), public="cli segments",
                                   cases=frozenset({"clean", "duplicate_qrels_pair", "one_row_per_run"}),
-                                  reference_form="trec", params=_CLI_COMPARE_PARAMS, expect=_TOO_FEW,
+                                  reference_form="trec", params={**_CLI_COMPARE_PARAMS, **_CLI_EVAL_OPTIONS},
+                                  expect=_TOO_FEW,
                                   empty=(_two_runs_other_qrels("segments"), CliExit, "no judged query in common"))
 
 

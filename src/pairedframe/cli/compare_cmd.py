@@ -13,6 +13,8 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
+from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
+                                          evaluation_options)
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.measures import parse_measure, parse_measures
 
@@ -30,10 +32,10 @@ PROGRESS_MIN_WORK = 20_000_000
 DIFF_RANKS = ("FirstRelRank", "TopGradeRank")
 
 
-def _ranks(ev, baseline: str, system: str, qids: list[str], rel_level: int) -> dict[str, str]:
+def _ranks(ev, baseline: str, system: str, qids: list[str], rel_level: int, judged_only: bool) -> dict[str, str]:
     """qid -> 'first relevant document moves from rank 1 to rank 7; best-graded document was at rank 2,
     now not retrieved' (from the baseline to the system)."""
-    first, best = (m.resolved(rel_level).name for m in parse_measures(DIFF_RANKS))
+    first, best = (m.resolved(rel_level, judged_only).name for m in parse_measures(DIFF_RANKS))
     table = ev.per_query.filter(pl.col("qid").is_in(qids) & pl.col("measure").is_in([first, best]))
     value = {(s, q, m): v for s, q, m, v in table.iter_rows()}
 
@@ -65,7 +67,7 @@ def _last_operator(text: str) -> tuple[int, str] | None:
     return found
 
 
-def _comparable(measure: list[str], rel_level: int) -> list[str]:
+def _comparable(measure: list[str], rel_level: int, judged_only: bool = False) -> list[str]:
     """The names -m asks to compare; a set (official, all_trec) drops what compare cannot test -- measures of
     the judgments alone (NumQ, NumRel), the count of what a run returned (NumRet) and geometric means (GMAP) --
     with a warning, as pf.compare does when every measure is compared; named one by one they are refused by
@@ -74,7 +76,7 @@ def _comparable(measure: list[str], rel_level: int) -> list[str]:
 
     names, left = [], []
     for token in measure:
-        parsed = [m.resolved(rel_level).name for m in parse_measure(token)]
+        parsed = [m.resolved(rel_level, judged_only).name for m in parse_measure(token)]
         for name in parsed:
             untestable = len(parsed) > 1 and (not ranks_runs(name) or aggregate_of(name) == "gmean")
             (left if untestable else names).append(name)
@@ -86,7 +88,7 @@ def _comparable(measure: list[str], rel_level: int) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def parse_gate(text: str, rel_level: int) -> tuple[str, str, float]:
+def parse_gate(text: str, rel_level: int, judged_only: bool = False) -> tuple[str, str, float]:
     """``'nDCG@10 < -0.01'``, ``"nDCG(dcg='exp-log2')@10 >= 0"`` -> (resolved measure name, operator,
     threshold): MEASURE is everything before the last operator, read as -m reads a name."""
     found = _last_operator(text)
@@ -101,7 +103,7 @@ def parse_gate(text: str, rel_level: int) -> tuple[str, str, float]:
         raise ValueError(f"--fail-if {text!r}: {exc}") from None
     if len(measures) != 1:
         raise ValueError(f"--fail-if {text!r}: {measure!r} names {len(measures)} measures; name one")
-    return measures[0].resolved(rel_level).name, found[1], float(value)
+    return measures[0].resolved(rel_level, judged_only).name, found[1], float(value)
 
 
 def _progress_context(total_work: int):
@@ -135,9 +137,12 @@ def compare_cmd(
     fail_if: Annotated[list[str], typer.Option("--fail-if", help="gate, e.g. 'nDCG@10 < -0.01': exit 1 if it holds for any system; repeatable")] = [],  # noqa: B006
     gate_on: Annotated[str, typer.Option("--gate-on", help="quantity the gate tests: delta | ci-low | ci-high")] = "delta",
     worst: Annotated[int, typer.Option("--worst", help="worst queries printed when a gate fails")] = 5,
-    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
-    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
-    score_precision: Annotated[str, typer.Option("--score-precision", help="float64 (trec_eval 10) or float32 (trec_eval 9)")] = "float64",
+    complete: Complete = False,
+    rel_level: RelLevel = 1,
+    depth: Depth = None,
+    score_precision: ScorePrecision = "float64",
+    judged_only: JudgedOnly = False,
+    grades: Grades = "strict",
 ) -> None:
     """Compare runs with a baseline query by query: delta, studentized bootstrap CI, p-values (raw, Holm, BH), MDE, verdict.
 
@@ -158,7 +163,9 @@ def compare_cmd(
                          "infinite, so the gate would test -inf/inf; gate on the other end or on the delta")
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
-    gates = [parse_gate(g, rel_level) for g in fail_if]
+    options = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
+                                 judged_only=judged_only, grades=grades)
+    gates = [parse_gate(g, rel_level, judged_only) for g in fail_if]
     named = named_runs(runs)
     if len(named) < 2:  # counted after a table file's own systems are known
         raise ValueError("compare needs at least two runs (the baseline and one system)")
@@ -172,12 +179,11 @@ def compare_cmd(
     if gates and len(bases) != 1:
         raise ValueError("--fail-if needs a single baseline")
     base = bases[0] if len(bases) == 1 else None
-    measure_names = _comparable(measure, rel_level)
+    measure_names = _comparable(measure, rel_level, judged_only)
     # A failing gate shows where each worst query's first relevant and best document went.
-    context = [m.resolved(rel_level).name for m in parse_measures(DIFF_RANKS)]
+    context = [m.resolved(rel_level, judged_only).name for m in parse_measures(DIFF_RANKS)]
     context = [name for name in context if name not in measure_names]
-    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], complete=complete,
-                  rel_level=rel_level, score_precision=score_precision)  # type: ignore[arg-type]
+    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **options)
     for name, _, _ in gates:
         if name not in measure_names:
             raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
@@ -223,7 +229,7 @@ def compare_cmd(
                    f"delta {row['delta']:+.4f}, CI [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}], "
                    f"n = {row['n_queries']})", err=True)
         w = worst_queries(ev, baseline=base, systems=[row["system"]], measures=[name], k=worst)
-        ranks = _ranks(ev, base, row["system"], w["qid"].to_list(), rel_level)
+        ranks = _ranks(ev, base, row["system"], w["qid"].to_list(), rel_level, judged_only)
         for q in w.iter_rows(named=True):
             typer.echo(f"  worst #{q['rank']}: qid {q['qid']}: {q['a']:.4f} -> {q['b']:.4f} ({q['delta']:+.4f}); "
                        f"{ranks[q['qid']]}", err=True)

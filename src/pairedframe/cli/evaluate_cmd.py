@@ -12,7 +12,9 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, check_depth, friendly_errors, named_runs, print_frame
+from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
+from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
+                                          evaluation_options)
 from pairedframe.cli.trec_eval_args import TrecEvalCommand
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.errors import user_stacklevel
@@ -43,18 +45,18 @@ def evaluate_cmd(
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10, all_trec; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
     no_summary: Annotated[bool, typer.Option("-n", "--no-summary", help="print no summary ('all') lines, runid included (trec_eval -n); needs -q")] = False,
-    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
-    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
-    depth: Annotated[int | None, typer.Option("-M", "--depth", help="keep the top N documents per query (trec_eval -M)")] = None,
-    score_precision: Annotated[str, typer.Option("--score-precision", help="float64 (trec_eval 10) or float32 (trec_eval 9 / pytrec_eval)")] = "float64",
+    complete: Complete = False,
+    rel_level: RelLevel = 1,
+    depth: Depth = None,
+    score_precision: ScorePrecision = "float64",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | markdown | trec (byte-identical to trec_eval [-q])")] = "table",
     engine: Annotated[str, typer.Option("--engine", help="duckdb, polars or spark (spark: pip install 'pairedframe\\[spark]', Java 17+; evaluates the files in a local Spark session)")] = "duckdb",
     judgments_format: Annotated[str, typer.Option("-R", "--judgments-format", help="layout of QRELS (trec_eval -R): qrels, qrels_jg (iter column = judgment group; -m qrels_jg), prefs or qrels_prefs (preference judgments; -m all_prefs)")] = "qrels",
-    judged_only: Annotated[bool, typer.Option("-J", "--judged-only", help="drop unjudged documents from every ranking first (trec_eval -J)")] = False,
+    judged_only: JudgedOnly = False,
     zscores: Annotated[Path | None, typer.Option("-Z", "--zscores", help="print z-scores against the per-query means and standard deviations in this file: lines qid measure mean stddev (trec_eval -Z)")] = None,
     collection_size: Annotated[int | None, typer.Option("-N", "--collection-size", help="documents in the collection, for utility's fourth weight (trec_eval -N); sets collection_size of every utility measure that does not state one")] = None,
     results_format: Annotated[str, typer.Option("-T", "--results-format", help="layout of RUN (trec_eval -T): trec_results, trec_eval 10's only one")] = "trec_results",
-    grades: Annotated[str, typer.Option("--grades", help="strict (integer grades only; 1. and 2.0 are integers) or trec_eval (read 1.5 as 1, as trec_eval's atol does; warns)")] = "strict",
+    grades: Grades = "strict",
 ) -> None:
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
 
@@ -85,7 +87,8 @@ def evaluate_cmd(
                          f"{results_format!r}")
     if no_summary and not per_query:
         raise ValueError("-n (no summary) without -q leaves nothing to print: add -q for the per-query values")
-    check_depth(depth)
+    options = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
+                                 judged_only=judged_only, grades=grades)
     if collection_size is not None and collection_size < 0:
         raise ValueError(f"-N/--collection-size must be an integer >= 0, got {collection_size}")
     if measure and all(m.strip() == "runid" for m in measure) and fmt != "trec":
@@ -100,9 +103,8 @@ def evaluate_cmd(
         else:
             _check_summarised(parsed)
     named = named_runs(runs)
-    ev = evaluate(named, str(qrels), measures, complete=complete,
-                  rel_level=rel_level, depth=depth, score_precision=score_precision, engine=engine,  # type: ignore[arg-type]
-                  judgments_format=judgments_format, judged_only=judged_only, grades=grades)  # type: ignore[arg-type]
+    ev = evaluate(named, str(qrels), measures, engine=engine, judgments_format=judgments_format,  # type: ignore[arg-type]
+                  **options)
     if zscores is not None:
         ev = ev.zscore(str(zscores))
         if fmt != "trec":

@@ -9,7 +9,9 @@ from typing import Annotated
 
 import typer
 
-from pairedframe.cli.common import app, check_depth, friendly_errors, named_runs
+from pairedframe.cli.common import app, friendly_errors, named_runs
+from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
+                                          evaluation_options)
 from pairedframe.report.output import require_output_folder
 
 
@@ -44,9 +46,12 @@ def report_cmd(
     correction: Annotated[str, typer.Option("--correction", help="what decides the marks, verdicts and colours: holm | bh | none")] = "holm",
     delta_plots: Annotated[int, typer.Option("--delta-plots", help="bar charts of per-query deltas per measure (the decided systems first)")] = 3,
     title: Annotated[str | None, typer.Option("--title", help="the report's title")] = None,
-    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
-    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
-    depth: Annotated[int | None, typer.Option("-M", "--depth", help="only the top N documents of each ranking (trec_eval -M)")] = None,
+    complete: Complete = False,
+    rel_level: RelLevel = 1,
+    depth: Depth = None,
+    score_precision: ScorePrecision = "float64",
+    judged_only: JudgedOnly = False,
+    grades: Grades = "strict",
 ) -> None:
     """One self-contained HTML file: results table, forest plots, per-query deltas, agreement, settings.
 
@@ -58,7 +63,8 @@ def report_cmd(
     require_output_folder(output, "--output")
     if output.is_dir():
         raise ValueError(f"--output {str(output)!r} is a folder; name the HTML file to write")
-    check_depth(depth)
+    evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
+                                    judged_only=judged_only, grades=grades)
     named = named_runs(runs)
     names = list(named)
     if baseline is None:
@@ -71,8 +77,7 @@ def report_cmd(
     command = shlex.join(["pairedframe", *sys.argv[1:]]) if sys.argv[1:2] == ["report"] else None
     rep = report(named, str(qrels), measure or None, baseline=baseline, judgments=sets or None,
                  n_resamples=n_resamples, seed=seed, test=test, confidence_level=confidence_level,
-                 correction=correction, max_delta_plots=delta_plots, title=title, complete=complete,
-                 rel_level=rel_level, depth=depth, command=command)
+                 correction=correction, max_delta_plots=delta_plots, title=title, command=command, **evaluation)
     try:
         rep.save(output)
     except OSError as exc:

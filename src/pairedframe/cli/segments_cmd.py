@@ -11,6 +11,8 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, format_of_suffix, friendly_errors, named_runs, print_frame
+from pairedframe.cli.eval_options import (EVALUATION_DEFAULTS, Complete, Depth, Grades, JudgedOnly, RelLevel,
+                                          ScorePrecision, evaluation_options)
 from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -48,8 +50,12 @@ def segments_cmd(
                                                                     "with -o the file's suffix: .json, .csv, .md, .tex)")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file instead of stdout")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help='also write a forest plot (.png, .pdf, .svg; needs pip install "pairedframe\\[plot]")')] = None,
-    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
-    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
+    complete: Complete = False,
+    rel_level: RelLevel = 1,
+    depth: Depth = None,
+    score_precision: ScorePrecision = "float64",
+    judged_only: JudgedOnly = False,
+    grades: Grades = "strict",
 ) -> None:
     """Compare runs with a baseline inside every segment of queries, in one pass: delta, CI, p, BH / Holm per family.
 
@@ -76,6 +82,8 @@ def segments_cmd(
         from pairedframe.report.plots import PLOT_FORMATS
         if plot.suffix.lower() not in PLOT_FORMATS:
             raise ValueError(f"--plot {plot.name!r}: a forest plot file must end in one of {', '.join(PLOT_FORMATS)}")
+    evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
+                                    judged_only=judged_only, grades=grades)
     named = named_runs(runs)
     if len(named) < 2:  # counted after a table file's own systems are known
         raise ValueError("segments needs at least two runs (the baseline and one system)")
@@ -83,7 +91,7 @@ def segments_cmd(
     if base not in named:
         raise ValueError(f"--baseline {base!r} is not one of the runs {list(named)}")
     table = read_segments(segments)
-    ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level)
+    ev = evaluate(named, str(qrels), measure, **evaluation)
     result = compare_segments(ev, table, baseline=base, measures=[m.name for m in ev.measures], test=test,  # type: ignore[arg-type]
                               n_resamples=n_resamples, seed=seed, correction=correction,  # type: ignore[arg-type]
                               family_by=family_by or None, confidence_level=confidence_level,
@@ -92,6 +100,9 @@ def segments_cmd(
                 "n_resamples": result["n_resamples"][0], "seed": seed, "correction": correction,
                 "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
                 "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
+    # the evaluation options given, stated only when they differ from the defaults (as compare's depth)
+    settings |= {k: v for k, v in ev.settings.as_dict().items()
+                 if k in EVALUATION_DEFAULTS and v != EVALUATION_DEFAULTS[k]}
     buffer = io.StringIO()
     out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":

@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
+from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
+                                          evaluation_options)
 from pairedframe.report.output import require_output_folder
 
 
@@ -48,8 +50,12 @@ def table_cmd(
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the tests (alpha = 1 - level) and the --ci intervals")] = 0.95,
-    complete: Annotated[bool, typer.Option("-c", "--complete", help="judged queries missing from a run count as 0 (trec_eval -c)")] = False,
-    rel_level: Annotated[int, typer.Option("-l", "--rel-level", help="minimum relevant grade (trec_eval -l)")] = 1,
+    complete: Complete = False,
+    rel_level: RelLevel = 1,
+    depth: Depth = None,
+    score_precision: ScorePrecision = "float64",
+    judged_only: JudgedOnly = False,
+    grades: Grades = "strict",
 ) -> None:
     """Systems x measures: means, significance marks vs the baseline(s) or all pairs, best bold, second underlined.
 
@@ -81,6 +87,8 @@ def table_cmd(
         raise ValueError("--correction tukey is the Tukey HSD test of all pairs: it needs --pairs all")
     if output is not None:
         require_output_folder(output, "--output")
+    evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
+                                    judged_only=judged_only, grades=grades)
     named = named_runs(runs)
     names = list(named)
     for b in baseline:
@@ -96,7 +104,7 @@ def table_cmd(
     if not baseline and not pairs and len(names) > 1:
         baseline = [names[0]]                          # as compare: the first run is the baseline
     with held_warnings():
-        ev = evaluate(named, str(qrels), measure, complete=complete, rel_level=rel_level)
+        ev = evaluate(named, str(qrels), measure, **evaluation)
         options = {}
         if baseline or pairs:
             options = dict(baseline=(baseline[0] if len(baseline) == 1 else baseline) if baseline else None,

@@ -54,7 +54,8 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
     frame : polars.DataFrame
         A result of :func:`~pairedframe.compare`.
     evaluation_settings : EvaluationSettings, optional
-        Adds the evaluation's ranking tie rule, query-set policy, relevance level and score precision.
+        Adds the evaluation's ranking tie rule, query-set policy, relevance level and score precision,
+        and its depth (trec_eval -M) and ``judged_only`` (-J) when set.
     """
     out: dict[str, Any] = {}
     for c in _CONSTANT:
@@ -78,6 +79,11 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
         out["evaluation_query_set"] = es["query_set"]
         out["rel_level"] = es["rel_level"]
         out["score_precision"] = es["score_precision"]
+        # stated only when used, so that a default evaluation's settings read as before
+        if es["depth"] is not None:
+            out["depth"] = es["depth"]
+        if es["judged_only"]:
+            out["judged_only"] = True
     return out
 
 

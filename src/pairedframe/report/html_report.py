@@ -232,7 +232,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
            judgments: Mapping[str, Any] | None = None, n_resamples: int = 10_000, seed: int = 0,
            test: str = "randomization", confidence_level: float = 0.95, correction: str = "holm",
            max_delta_plots: int = 3, title: str | None = None, complete: bool = False, rel_level: int = 1,
-           depth: int | None = None, command: str | None = None) -> Report:
+           depth: int | None = None, score_precision: str = "float64", judged_only: bool = False,
+           grades: str = "strict", command: str | None = None) -> Report:
     """Evaluate runs, compare them with a baseline and write it all into one self-contained HTML report.
 
     Parameters
@@ -263,8 +264,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         first, then the largest absolute deltas.  Every system is in the heatmap above them.
     title : str, optional
         Default: "pairedframe report: <n> systems vs <baseline>".
-    complete, rel_level, depth : optional
-        trec_eval's ``-c``, ``-l``, ``-M`` (:func:`pairedframe.evaluate`).
+    complete, rel_level, depth, score_precision, judged_only, grades : optional
+        Of :func:`pairedframe.evaluate` (trec_eval's ``-c``, ``-l``, ``-M``, float32 scores as trec_eval 9,
+        ``-J``, and how grades such as ``1.5`` are read); every judgment set is evaluated with them.
     command : str, optional
         The command line that made the report, recorded under "Reproduce" (the CLI passes it).
 
@@ -316,7 +318,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     try:
         with recorded_warnings() as caught:
             ev, sets, inputs, left_out = _evaluation(runs, qrels, measures, judgments,
-                                                     dict(complete=complete, rel_level=rel_level, depth=depth))
+                                                     dict(complete=complete, rel_level=rel_level, depth=depth,
+                                                          score_precision=score_precision, judged_only=judged_only,
+                                                          grades=grades))
             systems = ev.systems
             if baseline is None and len(systems) > 1:
                 raise ValueError(f"name the `baseline` to compare with: one of {systems}")
@@ -342,7 +346,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
                       f"vs {baseline}" if baseline and len(systems) > 1 else "pairedframe report")
     settings = {"measures": names, "baseline": baseline, "n_resamples": n_resamples, "seed": seed, "test": test,
                 "confidence_level": confidence_level, "correction": correction, "max_delta_plots": max_delta_plots,
-                "evaluation": ev.settings.as_dict(), "inputs": inputs, "command": command}
+                # grades is how the files were read: unknown for an Evaluation given as it is
+                "evaluation": {**ev.settings.as_dict(), **({} if isinstance(runs, Evaluation) else {"grades": grades})},
+                "inputs": inputs, "command": command}
     from pairedframe.report.report_sections import left_out_of_evaluation, render_report
 
     messages = tuple(unique) + left_out_of_evaluation(ev.excluded)   # the file lists exactly these

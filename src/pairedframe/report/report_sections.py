@@ -87,6 +87,9 @@ def reproduce_command(settings: dict[str, Any]) -> str | None:
     args += ["-c"] if ev["complete"] else []
     args += ["-l", str(ev["rel_level"])] if ev["rel_level"] != 1 else []
     args += ["-M", str(ev["depth"])] if ev["depth"] is not None else []
+    args += ["--score-precision", ev["score_precision"]] if ev["score_precision"] != "float64" else []
+    args += ["-J"] if ev["judged_only"] else []
+    args += ["--grades", ev["grades"]] if ev.get("grades", "strict") != "strict" else []
     return shlex.join(args) + " -o report.html"
 
 
