@@ -23,11 +23,12 @@ CREATE OR REPLACE TEMP MACRO pf__compare_options(o, baseline, confidence_level) 
     struct_insert(o, baseline := CASE WHEN baseline IS NULL
                                       THEN error('pf_compare: give the baseline system, e.g. baseline := ''bm25''')
                                       ELSE CAST(baseline AS VARCHAR) END,
-                  confidence_level := CASE WHEN confidence_level IS NULL OR pf__t_quantiles(confidence_level) IS NULL
+                  confidence_level := CASE WHEN TRY_CAST(confidence_level AS DOUBLE) IS NULL
+                                                OR pf__t_quantiles(TRY_CAST(confidence_level AS DOUBLE)) IS NULL
                       THEN error('pf_compare: confidence_level must be one of ' || pf__confidence_levels()
                                  || ' (t quantiles are shipped for these), got '
                                  || coalesce(CAST(confidence_level AS VARCHAR), 'NULL'))
-                      ELSE CAST(confidence_level AS DOUBLE) END);
+                      ELSE TRY_CAST(confidence_level AS DOUBLE) END);
 
 -- o_in: pf__compare_options (baseline and confidence_level checked).
 CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) AS

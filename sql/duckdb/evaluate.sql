@@ -15,8 +15,9 @@ CREATE OR REPLACE TEMP MACRO pf__depth(x) AS
               THEN error('depth must be a positive integer or NULL, got ' || CAST(x AS VARCHAR))
          ELSE CAST(x AS BIGINT) END;
 CREATE OR REPLACE TEMP MACRO pf__float32(x) AS
-    CASE WHEN x = 'float64' THEN false WHEN x = 'float32' THEN true
-         ELSE error('score_precision must be ''float64'' or ''float32'', got ' || coalesce(pf__lit(x), 'NULL')) END;
+    CASE WHEN CAST(x AS VARCHAR) = 'float64' THEN false WHEN CAST(x AS VARCHAR) = 'float32' THEN true
+         ELSE error('score_precision must be ''float64'' or ''float32'', got '
+                    || CASE WHEN typeof(x) = 'VARCHAR' THEN pf__lit(x) ELSE coalesce(CAST(x AS VARCHAR), 'NULL') END) END;
 
 -- Run tables (tables := true) as given; system := is refused naming it (it names run files: a table's own
 -- system column names its systems, and the argument was ignored without a word).
@@ -65,7 +66,7 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     || '(SELECT 1 AS k, ' || pf__run_dup_msg_sql(pf__file_name_sql(o['paths']), '') || ' AS msg '
     || 'FROM (SELECT r.file_no, r.qid, r.docno, list(r.line_no ORDER BY r.line_no) AS lines, '
     || 'list_sort(list_distinct(list(r.tag))) AS tags FROM ('
-    || pf__run_rows_sql(o['paths'], o['names'], 'qid, docno, line_no, tag') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
+    || pf__run_rows_sql(o['paths'], o['names'], cols := 'qid, docno, line_no, tag') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
     || 'ON s.file_no = r.file_no AND s.qid = r.qid GROUP BY r.file_no, r.qid, r.docno HAVING count(*) > 1) '
     || 'ORDER BY file_no, lines[1] LIMIT 1) UNION ALL '
     || '(SELECT 2, ''run file '' || ' || pf__file_name_sql(o['paths']) || ' || '': empty file: no data lines (blank and # lines are skipped)'' '
