@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
+from pairedframe.errors import PairedFrameError
 from pairedframe.measures import parse_measure, parse_measures
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -26,9 +27,62 @@ GRID = [m.name for m in every_measure() if m.spec.value_kind == "number"]
 KEYS = ["system", "qid", "measure"]
 
 
+def _macros_run_here() -> bool:
+    try:
+        pf.duckdb.check_duckdb()
+    except PairedFrameError:
+        return False
+    return True
+
+
+#: The macros need duckdb >= MIN_DUCKDB (the lowest-versions CI run has an older one: it checks the refusal).
+needs_macros = pytest.mark.skipif(not _macros_run_here(), reason="the DuckDB macros need a newer duckdb (MIN_DUCKDB)")
+
+
 @pytest.fixture(scope="module")
 def con() -> duckdb.DuckDBPyConnection:
+    if not _macros_run_here():
+        pytest.skip(f"the DuckDB macros need duckdb >= {pf.duckdb.MIN_DUCKDB}, installed {duckdb.__version__}")
     return pf.duckdb.register(duckdb.connect())
+
+
+@pytest.mark.parametrize("installed", ["1.1.1", "1.3.2", "1.4.1", "v1.4.0", "1.4.1.dev42"])
+def test_register_refuses_a_duckdb_older_than_the_macros_need_naming_both_versions_and_the_fix(monkeypatch, installed):
+    """An old duckdb is refused before any macro text runs (there it failed to bind or gave wrong values)."""
+    from pairedframe import sql_macros
+
+    monkeypatch.setattr(sql_macros, "_duckdb_version", lambda: installed)
+    fresh = duckdb.connect()
+    with pytest.raises(PairedFrameError,
+                       match=re.escape(f'need duckdb >= 1.4.2, but duckdb {installed} is installed') + r".*"
+                       + re.escape('pip install -U "duckdb>=1.4.2"')):
+        pf.duckdb.register(fresh)
+    assert fresh.sql("SELECT count(*) FROM duckdb_functions() WHERE function_name LIKE 'pf%'").fetchall() == [(0,)]
+
+
+@pytest.mark.parametrize("installed", ["1.4.2", "1.4.4", "1.5.0", "v2.0.1", "2.0.1.dev7", "10.0.0"])
+def test_check_duckdb_accepts_the_versions_the_macros_run_on(installed):
+    pf.duckdb.check_duckdb(installed)
+
+
+def test_sql_command_refuses_a_duckdb_older_than_the_macros_need(monkeypatch):
+    from typer.testing import CliRunner
+
+    from pairedframe import sql_macros
+    from pairedframe.cli import app
+
+    monkeypatch.setattr(sql_macros, "_duckdb_version", lambda: "1.1.1")
+    result = CliRunner().invoke(app, ["sql"])
+    assert result.exit_code == 2
+    assert "CREATE" not in result.stdout
+    assert 'duckdb 1.1.1 is installed' in result.output and 'pip install -U "duckdb>=1.4.2"' in result.output
+
+
+def test_min_duckdb_is_the_one_the_docs_name():
+    need = ".".join(map(str, pf.duckdb.MIN_DUCKDB))
+    guide = (Path(__file__).parents[1] / "docs" / "guide" / "duckdb_sql.md").read_text()
+    assert f'pip install -U "duckdb>={need}"' in guide
+    assert f">= {need}" in (pf.duckdb.register.__doc__ or "")
 
 
 def _evaluate(*args, **kwargs) -> pf.Evaluation:
@@ -468,6 +522,7 @@ def test_duckdb_shell_names_a_missing_baseline_and_an_unsupported_confidence_lev
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].endswith(",0.9")      # the last column: the level asked for
 
+@needs_macros
 def test_readme_duckdb_lines_against_compare():
     """README's DuckDB lines (register, then a pf_compare query), run on the bundled example: the
     macros' paired t-test equals pf.compare(test="t") on pf.evaluate's values."""
@@ -516,6 +571,7 @@ def test_compare_through_the_macros_against_scipy(con, shared_data, confidence_l
         assert (row["ci_low"], row["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-10, abs=1e-14)
 
 
+@needs_macros
 def test_t_quantiles_shipped_in_the_script_against_scipy():
     from scipy.special import stdtrit
 
@@ -572,7 +628,7 @@ def test_compare_through_the_macros_refuses_fewer_than_two_common_queries_like_c
             ("none.txt", "a.txt", 2, "system=none.txt, baseline=a.txt", "no common query"),
             ("none.txt", "none.txt", 4, "system=a.txt, baseline=none.txt", "no common query")]:
         runs = [str(tmp_path / name) for name in ("a.txt", "b.txt", other)]
-        with pytest.raises(pf.errors.PairedFrameError, match=rf"\b{n_bad} (of \d+ )?comparison"):
+        with pytest.raises(PairedFrameError, match=rf"\b{n_bad} (of \d+ )?comparison"):
             pf.compare(_evaluate(runs, str(tmp_path / "qrels.txt"), ["P@1", "RR"]), baseline=baseline, test="t")
         with pytest.raises(duckdb.InvalidInputException,
                            match=rf"pf_compare: {n_bad} comparison\(s\) with the baseline '{baseline}' have fewer than 2 "
