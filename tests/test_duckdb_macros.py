@@ -36,13 +36,15 @@ def _macros_run_here() -> bool:
 
 
 #: The macros need duckdb >= MIN_DUCKDB (the lowest-versions CI run has an older one: it checks the refusal).
-needs_macros = pytest.mark.skipif(not _macros_run_here(), reason="the DuckDB macros need a newer duckdb (MIN_DUCKDB)")
+NEED = ".".join(map(str, pf.duckdb.MIN_DUCKDB))
+needs_macros = pytest.mark.skipif(not _macros_run_here(),
+                                  reason=f"the DuckDB macros need duckdb >= {NEED}, installed {duckdb.__version__}")
 
 
 @pytest.fixture(scope="module")
 def con() -> duckdb.DuckDBPyConnection:
     if not _macros_run_here():
-        pytest.skip(f"the DuckDB macros need duckdb >= {pf.duckdb.MIN_DUCKDB}, installed {duckdb.__version__}")
+        pytest.skip(f"the DuckDB macros need duckdb >= {NEED}, installed {duckdb.__version__}")
     return pf.duckdb.register(duckdb.connect())
 
 
@@ -726,3 +728,21 @@ def test_system_beside_tables_is_refused_naming_it(con, macro):
     with pytest.raises(duckdb.Error, match=r"system := names run files; with tables := true each table's system"):
         con.sql(f"SELECT * FROM {macro}").fetchall()
     assert con.sql("SELECT * FROM pf_evaluate('sys_run', 'sys_qrels', 'AP', tables := true)").fetchall()
+
+
+@pytest.mark.parametrize("macro", ["pf_evaluate({run}, {qrels}, 'AP', tables := true)",
+                                   "pf_summary({run}, {qrels}, 'AP', tables := true)",
+                                   "pf_compare({run}, {qrels}, 'AP', baseline := 's', tables := true)"])
+def test_a_table_lacking_a_column_is_refused_naming_the_table_and_the_column(con, macro):
+    """A run table without a system column (or a qrels table without rel) gave DuckDB's Binder Error
+    ('Referenced column "system" not found'); pf_compare read it as a table of NULL systems."""
+    con.sql("CREATE OR REPLACE TEMP TABLE col_run AS SELECT 's' AS system, '1' AS qid, 'x' AS docno, 1.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE col_nosys AS SELECT '1' AS qid, 'x' AS docno, 1.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE col_qrels AS SELECT '1' AS qid, 'x' AS docno, 1 AS rel")
+    con.sql("CREATE OR REPLACE TEMP TABLE col_norel AS SELECT '1' AS qid, 'x' AS docno, 1 AS grade")
+    with pytest.raises(duckdb.InvalidInputException, match=r"run table col_nosys: no column system; a run table has "
+                                                            r"columns system, qid, docno, score"):
+        con.sql("SELECT * FROM " + macro.format(run="['col_run', 'col_nosys']", qrels="'col_qrels'")).fetchall()
+    with pytest.raises(duckdb.InvalidInputException, match=r"qrels table col_norel: no column rel; a qrels table has "
+                                                            r"columns qid, docno, rel"):
+        con.sql("SELECT * FROM " + macro.format(run="['col_run']", qrels="'col_norel'")).fetchall()
