@@ -23,11 +23,12 @@ CREATE OR REPLACE TEMP MACRO pf__compare_options(o, baseline, confidence_level) 
     struct_insert(o, baseline := CASE WHEN baseline IS NULL
                                       THEN error('pf_compare: give the baseline system, e.g. baseline := ''bm25''')
                                       ELSE CAST(baseline AS VARCHAR) END,
-                  confidence_level := CASE WHEN confidence_level IS NULL OR pf__t_quantiles(confidence_level) IS NULL
+                  confidence_level := CASE WHEN TRY_CAST(confidence_level AS DOUBLE) IS NULL
+                                                OR pf__t_quantiles(TRY_CAST(confidence_level AS DOUBLE)) IS NULL
                       THEN error('pf_compare: confidence_level must be one of ' || pf__confidence_levels()
                                  || ' (t quantiles are shipped for these), got '
                                  || coalesce(CAST(confidence_level AS VARCHAR), 'NULL'))
-                      ELSE CAST(confidence_level AS DOUBLE) END);
+                      ELSE TRY_CAST(confidence_level AS DOUBLE) END);
 
 -- o_in: pf__compare_options (baseline and confidence_level checked).
 CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) AS
@@ -47,7 +48,8 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                -- one run alone: nothing to compare, an error as in pf.compare (never an empty result)
                || 'WHEN NOT bool_or(system <> ' || pf__lit(baseline) || ') THEN error('
                || pf__lit('pf_compare: nothing to compare: no system other than the baseline ' || pf__lit(baseline)) || ') '
-               || 'ELSE true END AS ok FROM pf_values), '
+               -- after pf_check: a table's problem (a missing system column) is named, not read as one system
+               || 'ELSE true END AS ok FROM pf_values WHERE (SELECT ok FROM pf_check)), '
                || 'pf_pairs AS (SELECT s.system, b.system AS baseline, s.measure, s.pos, s.qid, s.value AS a, b.value AS b, s.value - b.value AS d '
                || 'FROM pf_values s JOIN pf_values b ON b.qid = s.qid AND b.measure = s.measure AND b.system = ' || pf__lit(baseline)
                || ' AND s.system <> b.system WHERE s.value IS NOT NULL AND b.value IS NOT NULL AND (SELECT ok FROM pf_check) '

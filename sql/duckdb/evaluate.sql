@@ -15,8 +15,9 @@ CREATE OR REPLACE TEMP MACRO pf__depth(x) AS
               THEN error('depth must be a positive integer or NULL, got ' || CAST(x AS VARCHAR))
          ELSE CAST(x AS BIGINT) END;
 CREATE OR REPLACE TEMP MACRO pf__float32(x) AS
-    CASE WHEN x = 'float64' THEN false WHEN x = 'float32' THEN true
-         ELSE error('score_precision must be ''float64'' or ''float32'', got ' || coalesce(pf__lit(x), 'NULL')) END;
+    CASE WHEN CAST(x AS VARCHAR) = 'float64' THEN false WHEN CAST(x AS VARCHAR) = 'float32' THEN true
+         ELSE error('score_precision must be ''float64'' or ''float32'', got '
+                    || CASE WHEN typeof(x) = 'VARCHAR' THEN pf__lit(x) ELSE coalesce(CAST(x AS VARCHAR), 'NULL') END) END;
 
 -- Run tables (tables := true) as given; system := is refused naming it (it names run files: a table's own
 -- system column names its systems, and the argument was ignored without a word).
@@ -65,7 +66,7 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     || '(SELECT 1 AS k, ' || pf__run_dup_msg_sql(pf__file_name_sql(o['paths']), '') || ' AS msg '
     || 'FROM (SELECT r.file_no, r.qid, r.docno, list(r.line_no ORDER BY r.line_no) AS lines, '
     || 'list_sort(list_distinct(list(r.tag))) AS tags FROM ('
-    || pf__run_rows_sql(o['paths'], o['names'], 'qid, docno, line_no, tag') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
+    || pf__run_rows_sql(o['paths'], o['names'], cols := 'qid, docno, line_no, tag') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
     || 'ON s.file_no = r.file_no AND s.qid = r.qid GROUP BY r.file_no, r.qid, r.docno HAVING count(*) > 1) '
     || 'ORDER BY file_no, lines[1] LIMIT 1) UNION ALL '
     || '(SELECT 2, ''run file '' || ' || pf__file_name_sql(o['paths']) || ' || '': empty file: no data lines (blank and # lines are skipped)'' '
@@ -74,14 +75,28 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
 
 -- pf_run's part of the query for tables (system, qid, docno, score): the preparation steps of sql/,
 -- after the checks of check_run.sql and check_qrels.sql and of the column types.
+-- A table's columns are read through a UNION ALL BY NAME with an empty row of NULL columns: a column
+-- the table lacks is then of type NULL (named by problem 0), not DuckDB's Binder Error (the macro
+-- cannot look the columns up itself: a table macro's arguments take no subquery).
+CREATE OR REPLACE TEMP MACRO pf__table_columns_sql(t, cols) AS
+    'SELECT ' || array_to_string(cols, ', ') || ', concat_ws('', '', '
+    || array_to_string(['CASE WHEN typeof(' || c || ') = ''"NULL"'' THEN ''' || c || ''' END' FOR c IN cols], ', ')
+    || ') AS pf_missing FROM ((SELECT ' || array_to_string(['NULL AS ' || c FOR c IN cols], ', ') || ' WHERE false) '
+    || 'UNION ALL BY NAME (SELECT * FROM query_table(' || pf__lit(t) || ')))';
 CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
-    'pf_run_raw AS (' || coalesce(array_to_string(['SELECT ' || CAST(i AS VARCHAR) || ' AS pf_table, system, qid, docno, score FROM query_table(' || pf__lit(t) || ')' FOR t, i IN o['paths']],
+    'pf_run_raw AS (' || coalesce(array_to_string(['SELECT ' || CAST(i AS VARCHAR) || ' AS pf_table, * FROM ('
+                                                   || pf__table_columns_sql(t, ['system', 'qid', 'docno', 'score']) || ')' FOR t, i IN o['paths']],
                                         ' UNION ALL '), '') || '), '
     || 'pf_run AS (SELECT CAST(system AS VARCHAR) AS system, CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
     || 'TRY_CAST(score AS DOUBLE) AS score FROM pf_run_raw), '
     || pf__prep_run_sql(o['float32']) || ', '
     || 'pf_run_problems AS ('
-    || '(SELECT 1 AS k, ''run table: column '' || c || '' is '' || t || CASE WHEN c = ''score'' THEN ''; it must be a number'' '
+    || '(SELECT 0 AS k, ''run table '' || ' || pf__sql_list(o['paths']) || '[pf_table] || '': no column '' || pf_missing '
+    || '|| ''; a run table has columns system, qid, docno, score (without a system column: SELECT ''''bm25'''' AS system, * FROM my_run)'' AS msg '
+    || 'FROM pf_run_raw WHERE pf_missing <> '''' ORDER BY pf_table LIMIT 1) UNION ALL '
+    || '(SELECT 0, ''qrels table '' || ' || pf__lit(o['qrels']) || ' || '': no column '' || pf_missing || ''; a qrels table has columns qid, docno, rel'' '
+    || 'FROM pf_qrels_raw WHERE pf_missing <> '''' LIMIT 1) UNION ALL '
+    || '(SELECT 1, ''run table: column '' || c || '' is '' || t || CASE WHEN c = ''score'' THEN ''; it must be a number'' '
     || 'ELSE ''; ids are strings (CAST('' || c || '' AS VARCHAR)), so that 007 stays 007 and run and qrels ids compare equal'' END AS msg '
     || 'FROM (SELECT unnest([''system'', ''qid'', ''docno'', ''score'']) AS c, unnest([typeof(system), typeof(qid), typeof(docno), typeof(score)]) AS t '
     || 'FROM (SELECT * FROM pf_run_raw LIMIT 1)) WHERE (c <> ''score'' AND t <> ''VARCHAR'') OR (c = ''score'' AND NOT regexp_full_match(t, '
@@ -167,7 +182,7 @@ CREATE OR REPLACE TEMP MACRO pf__values_sql(ms, groups, complete) AS
 -- value, n_queries: trec_eval's "all" rows, sums added in query-id order).
 CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
     [[CASE WHEN o['tables']
-           THEN 'WITH pf_qrels_raw AS (SELECT qid, docno, rel FROM query_table(' || pf__lit(o['qrels']) || ')), '
+           THEN 'WITH pf_qrels_raw AS (' || pf__table_columns_sql(o['qrels'], ['qid', 'docno', 'rel']) || '), '
                 || 'pf_qrels AS MATERIALIZED (SELECT CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
                 || 'TRY_CAST(rel AS BIGINT) AS rel FROM pf_qrels_raw), '
                 || pf__run_tables_sql(o)

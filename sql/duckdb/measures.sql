@@ -227,11 +227,16 @@ CREATE OR REPLACE TEMP MACRO pf__with_rel(m, rel) AS
                 levels := m['levels'], weights := m['weights'], collection_size := m['collection_size']);
 
 -- rel_level checked as pf.evaluate checks it: a value of an integer type, >= 0 (not 2.0, not true).
+-- TRY_CAST only: DuckDB before 1.5 folds a CAST of the constant argument in every branch, so a CAST
+-- of 'x' raised its own conversion error before the check could word one.
 CREATE OR REPLACE TEMP MACRO pf__level(x) AS
-    CASE WHEN x IS NULL OR NOT regexp_full_match(typeof(x), 'U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)') OR CAST(x AS HUGEINT) < 0
+    CASE WHEN x IS NULL OR NOT regexp_full_match(typeof(x), 'U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)')
+              OR coalesce(TRY_CAST(x AS HUGEINT) < 0, true)
          THEN error('rel_level must be an integer >= 0 (negative grades mean unjudged and are never relevant), got '
                     || CASE WHEN typeof(x) = 'VARCHAR' THEN pf__lit(x) ELSE coalesce(CAST(x AS VARCHAR), 'NULL') END)
-         ELSE CAST(x AS BIGINT) END;
+         WHEN TRY_CAST(x AS BIGINT) IS NULL
+         THEN error('rel_level must be at most 9223372036854775807 (grades are BIGINT), got ' || CAST(x AS VARCHAR))
+         ELSE TRY_CAST(x AS BIGINT) END;
 
 -- Whether complete := true sets the measure to 0 on a query the run lacks, where its ranking is one
 -- unjudged placeholder document: trec_eval -c resets num_ret and unj_* there, and the measures named

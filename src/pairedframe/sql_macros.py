@@ -21,11 +21,19 @@ import re
 from functools import cache
 from typing import Any
 
+from pairedframe.errors import PairedFrameError
 from pairedframe.sql_files import load_sql
 from pairedframe.measures import NICKNAMES, NOT_TREC_EVAL, REGISTRY, known_names
 from pairedframe.measures.base import Interval
 
-__all__ = ["MACRO_FILES", "register", "script"]
+__all__ = ["MACRO_FILES", "MIN_DUCKDB", "check_duckdb", "register", "script"]
+
+#: The oldest DuckDB the macros run on: every version from it on passes tests/test_duckdb_macros.py
+#: (checked: 1.4.2, 1.4.4, 1.5.6, 2.0.1). 1.1 to 1.3.0 give other results than pf.evaluate (rows of infAP, GMAP
+#: missing); 1.4.0 and 1.4.1 cannot define pf__candidates (a lambda reading a macro argument inside
+#: another lambda: "Referenced column x not found"); 1.3.2 passes but lies below those two. The DuckDB
+#: engine (pf.evaluate(engine="duckdb")) needs only the package's floor (pyproject.toml).
+MIN_DUCKDB = (1, 4, 2)
 
 #: The hand-written DuckDB SQL, in the order the script defines it (later files call earlier macros).
 MACRO_FILES = ("duckdb/read.sql", "duckdb/measures.sql", "duckdb/evaluate.sql", "duckdb/compare.sql")
@@ -387,6 +395,35 @@ def script() -> str:
     return "\n\n".join(part.strip() for part in parts) + "\n"
 
 
+def _duckdb_version() -> str:
+    import duckdb
+
+    return duckdb.__version__
+
+
+def check_duckdb(version: str | None = None) -> None:
+    """Refuse a DuckDB older than :data:`MIN_DUCKDB`, the oldest the macros run on.
+
+    Parameters
+    ----------
+    version : str, optional
+        A DuckDB version such as ``"1.4.4"``; default the installed ``duckdb`` package's.
+
+    Raises
+    ------
+    PairedFrameError
+        Naming the installed and the needed version and the ``pip install`` that fixes it.
+    """
+    installed = _duckdb_version() if version is None else version
+    match = re.match(r"v?(\d+)\.(\d+)\.(\d+)", installed)
+    if match is None or tuple(map(int, match.groups())) < MIN_DUCKDB:
+        need = ".".join(map(str, MIN_DUCKDB))
+        raise PairedFrameError(
+            f"pairedframe's DuckDB macros need duckdb >= {need}, but duckdb {installed} is installed (older "
+            f"versions refuse the macros or give wrong values); upgrade it: pip install -U \"duckdb>={need}\" "
+            f"(pf.evaluate(engine=\"duckdb\") runs on duckdb {installed} as it is)")
+
+
 def register(con: Any) -> Any:
     """Define pairedframe's macros on a DuckDB connection (``TEMP``: on this connection only).
 
@@ -407,7 +444,14 @@ def register(con: Any) -> Any:
     score_precision := 'float64', system := NULL, tables := false)`` (``system, qid, measure,
     value``), ``pf_summary(...)`` (the same arguments; ``system, measure, value, n_queries``),
     ``pf_compare(...)``; scalar macro ``pf_measures(measures, rel_level := 1)``. See
-    docs/guide/duckdb_sql.md.
+    docs/guide/duckdb_sql.md. The macros need duckdb >= 1.4.2 (:data:`MIN_DUCKDB`); an older one is
+    refused (:func:`check_duckdb`) before any macro is defined.
+
+    Raises
+    ------
+    PairedFrameError
+        If the installed duckdb is older than :data:`MIN_DUCKDB`.
     """
+    check_duckdb()
     con.execute(script())
     return con
