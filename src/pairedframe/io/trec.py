@@ -29,8 +29,7 @@ from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
-
-PathLike = str | os.PathLike[str]
+from pairedframe.io.path_args import PathLike, path_list as path_list_of
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("qid", "iter", "docno", "rel")
@@ -378,13 +377,10 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
     ValueError
         Two files map to the same system name.
     """
-    path_list = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    path_list = path_list_of(paths, reader="read_run", argument="paths", many=True,
+                             instead="for a run table or dict use pf.as_run (pf.evaluate takes tables as they are)")
     if not path_list:
         raise ValueError("read_run: no run files given")
-    odd = next((p for p in path_list if not isinstance(p, (str, os.PathLike))), None)
-    if odd is not None:  # e.g. tables already read: they are runs as they are
-        raise InputFormatError(f"read_run reads run files, but got a {type(odd).__name__}; a run table is used as it "
-                               "is (pf.evaluate and pf.as_run take a table or a list of tables)", argument="run")
     if system is None:
         names = [system_name_from_path(p) for p in path_list]
     elif isinstance(system, str):
@@ -448,6 +444,7 @@ def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bo
         Grades read as trec_eval reads them (``grades="trec_eval"``): once, naming the first line.
     """
     check_grades_option(grades)
+    path_list_of(path, reader="read_qrels", argument="path", instead="for a qrels table or dict use pf.as_qrels")
     with spooled([path]) as (readable,):
         return _read_qrels(readable, grades, judgment_groups)
 
