@@ -22,7 +22,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.checks import string_ids, warn_numeric_ids
+from pairedframe.checks import check_system_name, string_ids, warn_numeric_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, row_out_of_range,
@@ -356,6 +356,8 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
         Integer id columns or dict keys, converted to strings (leading zeros were lost before pairedframe
         saw them).
     """
+    check_system_name(system)
+    check_system_name(default_system, "default_system")
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return _read_run_paths(obj, system)

@@ -24,6 +24,7 @@ from typing import BinaryIO
 import polars as pl
 import pyarrow as pa
 
+from pairedframe.checks import check_system_name
 from pairedframe.errors import DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
@@ -391,6 +392,8 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
         names = list(system)
         if len(names) != len(path_list):
             raise ValueError(f"read_run: {len(names)} system names for {len(path_list)} files")
+    for name in names if system is not None else ():
+        check_system_name(name)
     seen: dict[str, PathLike] = {}
     for name, p in zip(names, path_list):
         if name in seen:
