@@ -200,6 +200,15 @@ PARSE_MEASURES = OtherDoor("pf.parse_measures", value=_names, cells={
     "one_bad_among_good": Cell(lambda t: pf.parse_measures(["AP", "nDCG@0"]), Raises(r"nDCG@0|cutoff", UnknownMeasureError)),
 }, empty=(lambda t: pf.parse_measures([]), UnknownMeasureError, "no measures"))
 
+#: Measure objects built directly (not parsed from a name): a cutoff or level that is a bool or out of range
+#: is refused naming it (``Measure("P", cutoff=True)`` reached the SQL as P@True; cutoff=0 gave NaN).
+MEASURE_OBJECTS = OtherDoor("pf.evaluate", value=lambda ev: ev.per_query, cells={
+    "clean": Cell(lambda t: pf.evaluate(RUN, QRELS, [pf.Measure("P", cutoff=2)]),
+                  reference=lambda t: pf.evaluate(RUN, QRELS, ["P@2"])),
+    **{f"{key}_{value!r}": Cell(lambda t, key=key, value=value: pf.evaluate(RUN, QRELS, [pf.Measure("P", **{key: value})]),
+                                Raises(rf"{key}={value!r}", UnknownMeasureError))
+       for key, value in (("cutoff", True), ("cutoff", 0), ("cutoff", 1.5), ("rel", True), ("rel", -1))},
+})
 
 # ---- plans --------------------------------------------------------------------------------------------
 
@@ -452,6 +461,7 @@ OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for d
                                               "report[judgments]": REPORT_JUDGMENTS,
                                               "cli report[judgments]": CLI_REPORT_JUDGMENTS,
                                               "cli evaluate[trec_eval]": CLI_EVALUATE_TREC_EVAL,
+                                              "evaluate[Measure objects]": MEASURE_OBJECTS,
                                               "read_run[not a path]": READ_RUN_NOT_A_PATH,
                                               "read_qrels[not a path]": READ_QRELS_NOT_A_PATH,
                                               "read_results[not a path]": READ_RESULTS_NOT_A_PATH,
