@@ -25,8 +25,8 @@ import polars as pl
 from pairedframe.checks import check_system_name, string_ids, warn_numeric_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
-from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, row_out_of_range,
-                                   table_grades)
+from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, refuse_text_grades,
+                                   row_out_of_range, table_grades)
 from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
@@ -424,16 +424,20 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         grades read as trec_eval reads them (``grades="trec_eval"``).
     """
     check_grades_option(grades)
-    if isinstance(obj, (str, os.PathLike)):
+    from_file = isinstance(obj, (str, os.PathLike))  # a table file's grades may be text, parsed as a TREC file's
+    what = f"qrels file {os.fspath(obj)}" if from_file else "qrels dict" if isinstance(obj, Mapping) else "qrels table"
+    if from_file:
         fmt = detect_format(obj, what="qrels")
-        return read_qrels(obj, grades=grades) if fmt == "trec" else as_qrels(
-            read_table_file(obj, what="qrels", fmt=fmt), grades=grades)
+        if fmt == "trec":
+            return read_qrels(obj, grades=grades)
+        obj = read_table_file(obj, what="qrels", fmt=fmt)
     _refuse_list_as_qrels(obj)
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else to_polars(obj, "qrels")
     frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:
         raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
     rel = frame["rel"]
+    refuse_text_grades(rel, what, from_file=from_file)
     if rel.dtype == pl.Object or rel.dtype == pl.String:
         if grades == "trec_eval":
             frame = frame.with_columns(table_grades(rel, grades))
