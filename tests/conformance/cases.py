@@ -211,6 +211,9 @@ EVAL_CASES: list[Case] = [
     Case("boolean_grades", _qrels(lambda q: q.with_columns(pl.col("rel") > 0)),
          Raises(r"column 'rel' holds Boolean values \(e\.g\. (True|False)\)|'rel' must hold integer grades, got (True|False)"),
          side="qrels", forms=("polars", "pandas", "arrow", "duckdb", "dict", "parquet")),
+    # booleans are no scores (a run dict's True was read as 1.0)
+    Case("boolean_scores", _run(lambda r: r.with_columns(pl.col("score") > 1)), Raises(r"score.*(Boolean|bool)"),
+         side="run", forms=("polars", "pandas", "arrow", "duckdb", "dict", "parquet")),
     # trec_eval's reader never yields an empty id; a file with one has a line with a field too few
     Case("empty_docno", _run(_set("docno", "")), {"frame": Raises(r"column 'docno' is an empty string.*row 2\b"),
                                                   "trec": Raises(r"line 2\b"), "delimited": Raises(r"\bdocno\b")},

@@ -211,6 +211,9 @@ def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
             docnos.append(_dict_id(docno, "docno", what, numeric))
             values.append(value)
     warn_numeric_ids(sorted(numeric, key=["qid", "docno"].index), f"the {what} dict")
+    i = next((i for i, v in enumerate(values) if isinstance(v, bool)), None) if value_col == "score" else None
+    if i is not None:  # polars would cast True to 1.0, as a table's boolean scores are refused
+        raise SchemaError(f"{what} dict: the score of (qid, docno) = ({qids[i]!r}, {docnos[i]!r}) is {values[i]!r} (bool), not a number")
     try:
         frame = pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
                              schema_overrides={"qid": pl.String, "docno": pl.String,
