@@ -352,6 +352,8 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
         ``inf`` / ``-inf`` are kept: they rank first / last, as trec_eval ranks them.
     DuplicateError
         The same (system, qid, docno) twice; in a list of tables, a system in two of them.
+    ValueError
+        An empty ``system`` or ``default_system`` name.
 
     Warns
     -----
@@ -415,7 +417,7 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         A file that is neither TREC text nor a table (the message names the qrels argument).
     SchemaError
         Missing columns, null values (named by column), float ids, no rows, or a grade that is not an
-        integer (``1.0`` is accepted as 1).
+        integer (``1.0`` is accepted as 1); a table's or dict's text or boolean grades (a file's text is parsed).
     DuplicateError
         The same (qid, docno) judged twice.
 

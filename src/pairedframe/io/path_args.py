@@ -1,4 +1,4 @@
-"""The path arguments of the file readers (``read_run``, ``read_qrels``, ...).
+"""The path arguments of the file readers (``read_run``, ``read_qrels``, ...), and the names taken from paths.
 
 A table, dict or number given where a file is read is refused with a TypeError naming the reader, the
 argument and what was given, and pointing to the function that takes it. It is never iterated as if
@@ -10,9 +10,27 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 PathLike = str | os.PathLike[str]
+
+#: File name endings of the compressions the readers decompress (recognised by magic number, not by name).
+COMPRESSED_SUFFIXES = (".gz", ".zst")
+
+
+def uncompressed_name(name: str) -> str:
+    """``name`` without a compression suffix (:data:`COMPRESSED_SUFFIXES`)."""
+    return next((name[:-len(s)] for s in COMPRESSED_SUFFIXES if name.endswith(s) and len(name) > len(s)), name)
+
+
+def system_name_from_path(path: PathLike) -> str:
+    """TREC's naming: the file name without a compression suffix (``.gz``, ``.zst``) and without a
+    leading ``input.``."""
+    name = uncompressed_name(Path(path).name)
+    if name.startswith("input.") and len(name) > len("input."):
+        name = name[len("input."):]
+    return name
 
 
 def _kind(value: Any) -> str:

@@ -62,6 +62,8 @@ def read_prefs(path: PathLike, *, format: PrefsFormat = "prefs") -> pl.DataFrame
     DuplicateError
         The same (qid, jg, jsg, docno) twice (trec_eval counts such a line twice in some groups and
         once in others).
+    TypeError
+        ``path`` is not a path (a table or dict: the message says where it goes).
     """
     if format not in _FIELDS:
         raise ValueError(f"format must be 'prefs' or 'qrels_prefs', got {format!r}")

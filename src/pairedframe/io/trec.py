@@ -18,7 +18,6 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import BinaryIO
 
 import polars as pl
@@ -30,28 +29,10 @@ from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
-from pairedframe.io.path_args import PathLike, path_list as path_list_of
+from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("qid", "iter", "docno", "rel")
-
-
-#: File name endings of the compressions the readers decompress (recognised by magic number, not by name).
-COMPRESSED_SUFFIXES = (".gz", ".zst")
-
-
-def uncompressed_name(name: str) -> str:
-    """``name`` without a compression suffix (:data:`COMPRESSED_SUFFIXES`)."""
-    return next((name[:-len(s)] for s in COMPRESSED_SUFFIXES if name.endswith(s) and len(name) > len(s)), name)
-
-
-def system_name_from_path(path: PathLike) -> str:
-    """TREC's naming: the file name without a compression suffix (``.gz``, ``.zst``) and without a
-    leading ``input.``."""
-    name = uncompressed_name(Path(path).name)
-    if name.startswith("input.") and len(name) > len("input."):
-        name = name[len("input."):]
-    return name
 
 
 @contextmanager
@@ -376,7 +357,9 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
     DuplicateError
         The same (qid, docno) twice in one run.
     ValueError
-        Two files map to the same system name.
+        Two files map to the same system name; an empty ``system`` name.
+    TypeError
+        ``paths`` is not a path or a list of paths (a table or dict: use :func:`pairedframe.as_run`).
     """
     path_list = path_list_of(paths, reader="read_run", argument="paths", many=True,
                              instead="for a run table or dict use pf.as_run (pf.evaluate takes tables as they are)")
@@ -440,6 +423,8 @@ def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bo
         ``grades="trec_eval"``).
     DuplicateError
         The same (qid, docno) judged twice (twice in one group, with ``judgment_groups``).
+    TypeError
+        ``path`` is not a path (a table or dict: use :func:`pairedframe.as_qrels`).
 
     Warns
     -----

@@ -35,6 +35,8 @@ def read_zscores(path: PathLike) -> pl.DataFrame:
     DuplicateError
         The same (qid, measure) twice: trec_eval would use one of them, which one depending on its
         sort (undefined), so pairedframe refuses.
+    TypeError
+        ``path`` is not a path (a table or dict: the message says where it goes).
     """
     path_list(path, reader="read_zscores", argument="path", instead="Evaluation.zscore takes a table of them as it is")
     with spooled([path]) as (readable,):
