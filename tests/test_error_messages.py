@@ -244,11 +244,13 @@ def test_a_grade_polars_cannot_cast_is_refused_naming_file_line_and_column(tmp_p
     (pl.Series([1.0, 1e20]), r"row 2: relevance grade '1e\+20' does not fit in a 64-bit integer"),
     (pl.Series([1, 2**63], dtype=pl.UInt64), r"row 2: relevance grade '9223372036854775808' does not fit"),
     (pl.Series(["1", "9223372036854775808"]), r"row 2: relevance grade '9223372036854775808' does not fit"),
-    (pl.Series(["1", "２"]), r"must hold integer grades.*got '２' \(row 2\)"),
-], ids=["float-1e20", "uint64", "text-above-int64", "text-full-width-digit"])
+], ids=["float-1e20", "uint64", "text-above-int64"])
 @pytest.mark.parametrize("grades", ["strict", "trec_eval"])
-def test_a_table_grade_polars_cannot_cast_is_refused_naming_column_and_row(rel, says, grades):
+def test_a_table_grade_polars_cannot_cast_is_refused_naming_column_and_row(rel, says, grades, tmp_path):
     table = pl.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "rel": rel})
+    if rel.dtype == pl.String:  # a table's text grades are refused as text (a full-width digit with them); a file's are parsed
+        table.write_csv(tmp_path / "qrels.csv")
+        table = str(tmp_path / "qrels.csv")
     with pytest.raises(pf.SchemaError, match=r"qrels column 'rel'.*" + says):
         pf.as_qrels(table, grades=grades)
     with pytest.raises(pf.SchemaError, match=says):

@@ -253,3 +253,12 @@ def test_a_segment_table_given_as_a_path_is_read_as_the_cli_reads_it_not_taken_f
         from_path = pf.compare_segments(_PER_QUERY, str(path), baseline="a", n_resamples=200)
         from_table = pf.compare_segments(_PER_QUERY, _SEGMENTS, baseline="a", n_resamples=200)
     assert from_path.equals(from_table)
+
+
+@pytest.mark.parametrize("rel, dtype", [(["1", "0"], "String"), ([True, False], "Boolean")])
+def test_text_or_boolean_grades_of_a_qrels_jg_table_are_refused_naming_the_column(rel, dtype):
+    """As for plain qrels tables: a table's grades are numbers, never parsed ('1' -> 1) or cast (True -> 1)."""
+    table = pl.DataFrame({"qid": ["1", "1"], "jg": ["0", "0"], "docno": ["a", "b"], "rel": rel})
+    run = {"s": {"1": {"a": 1.0, "b": 0.5}}}
+    with pytest.raises(SchemaError, match=rf"qrels_jg table: column 'rel' holds {dtype} values"):
+        pf.evaluate(run, table, ["map_avgjg"], judgments_format="qrels_jg")

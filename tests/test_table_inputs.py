@@ -171,7 +171,7 @@ def test_list_of_run_tables_refuses_a_system_in_two_tables_and_unnamed_tables(ex
 
 def test_read_run_of_a_table_says_tables_are_runs_already(example):
     _, runs, _, _ = example
-    with pytest.raises(InputFormatError, match=r"read_run reads run files, but got a DataFrame"):
+    with pytest.raises(TypeError, match=r"read_run reads files, but item 0 of `paths` is a polars DataFrame"):
         pf.read_run([pf.read_run(runs[0])])
 
 

@@ -26,7 +26,7 @@ import polars as pl
 
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, SchemaError, user_stacklevel
 
-__all__ = ["near_miss_hint", "near_miss_ids", "near_miss_kind", "shown_ids", "shown_pair", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
+__all__ = ["check_system_name", "near_miss_hint", "near_miss_ids", "near_miss_kind", "shown_ids", "shown_pair", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
            "listed_ids", "string_ids", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
@@ -103,6 +103,13 @@ def listed_ids(values: Any, parameter: str, what: str | None = None) -> list[str
     ids = scalar_ids(values, parameter)
     warn_numeric_ids(["qid"] if any(not isinstance(v, str) for v in values) else [], what or f"`{parameter}`")
     return ids
+
+
+def check_system_name(system: Any, parameter: str = "system") -> None:
+    """A run's name given as ``system=``: None (not given) or a non-blank string, as ids are (an empty name
+    would be a system no one can name in ``baseline=`` or ``systems=``)."""
+    if system is not None and (not isinstance(system, str) or not system.strip()):
+        raise ValueError(f"`{parameter}` must be a non-empty string naming the run, got {system!r}")
 
 
 def require_rows(rows: Any, *, what: str, why: str) -> None:

@@ -132,6 +132,13 @@ def _as_doubles(c: EvalContent) -> EvalContent:
     return c.with_run(c.run.with_columns(pl.col("score").cast(pl.Float64)))
 
 
+def _grades_as_ints(c: EvalContent) -> EvalContent:
+    return c.with_qrels(c.qrels.with_columns(pl.col("rel").cast(pl.Int64)))
+
+
+_TEXT_GRADES = _qrels(lambda q: q.with_columns(pl.col("rel").cast(pl.String)))
+
+
 def _id_type_cases() -> list[Case]:
     cases = []
     for kind, forms, expect in [
@@ -194,6 +201,19 @@ EVAL_CASES: list[Case] = [
     Case("string_scores", _run(lambda r: r.with_columns(pl.col("score").cast(pl.String))),
          {"frame": Raises(r"'score' holds String values|score of .* is '.*' \(str\)"), "trec": Value(), "delimited": Value()},
          side="run", means=_as_doubles),
+    # a table's grade column must be integers (as its scores must be numbers): text is parsed only when read
+    # from a file (TREC, CSV, and a Parquet column of strings); booleans are never grades (True was read as 1)
+    Case("string_grades", _TEXT_GRADES, {"frame": Raises(r"column 'rel' holds String values \(e\.g\. '\d'\)|"
+                                                         r"'rel' must hold integer grades, got '\d'"),
+                                         "trec": Value(), "delimited": Value()},
+         side="qrels", forms=("polars", "pandas", "arrow", "duckdb", "dict") + TEXT_FORMS, means=_grades_as_ints),
+    Case("string_grades_in_a_parquet_file", _TEXT_GRADES, side="qrels", forms=("parquet",), means=_grades_as_ints),
+    Case("boolean_grades", _qrels(lambda q: q.with_columns(pl.col("rel") > 0)),
+         Raises(r"column 'rel' holds Boolean values \(e\.g\. (True|False)\)|'rel' must hold integer grades, got (True|False)"),
+         side="qrels", forms=("polars", "pandas", "arrow", "duckdb", "dict", "parquet")),
+    # booleans are no scores (a run dict's True was read as 1.0)
+    Case("boolean_scores", _run(lambda r: r.with_columns(pl.col("score") > 1)), Raises(r"score.*(Boolean|bool)"),
+         side="run", forms=("polars", "pandas", "arrow", "duckdb", "dict", "parquet")),
     # trec_eval's reader never yields an empty id; a file with one has a line with a field too few
     Case("empty_docno", _run(_set("docno", "")), {"frame": Raises(r"column 'docno' is an empty string.*row 2\b"),
                                                   "trec": Raises(r"line 2\b"), "delimited": Raises(r"\bdocno\b")},

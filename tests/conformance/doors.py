@@ -117,8 +117,9 @@ def _segments_file(tmp: Path) -> str:
 # ---- evaluation doors -----------------------------------------------------------------------------
 
 _EVALUATE_PARAMS = {
-    "depth": ((0, -1, 1.5), r"depth"),
-    "rel_level": ((-1, 1.5), r"rel_level"),
+    "depth": ((0, -1, 1.5, True), r"depth"),        # True: a bool is no depth (it was read as 1)
+    "rel_level": ((-1, 1.5, True), r"rel_level"),
+    "system": (("", " "), r"`system`"),              # an empty name is refused as empty ids are
     "score_precision": (("float16",), r"score_precision"),
     "measures": ((["P@0"], ["nDCG@-1"], ["RBP(p=1.5)"], ["R@0.5"], [], None, 3),
                  r"P@0|nDCG@-1|RBP|R@0\.5|cutoff|\bp\b|`measures` (is empty|is None|must be)"),
@@ -235,18 +236,20 @@ EVAL_DOORS: dict[str, Door] = {
                                    "no judged query in common")),
     "evaluate_judgment_sets": Door(
         "evaluation", _judgment_sets, _eval_value, ("polars", "trec"), public="pf.evaluate_judgment_sets",
-        reference=oracle_per_query, params={"measures": _EVALUATE_PARAMS["measures"]},
+        reference=oracle_per_query, params={k: _EVALUATE_PARAMS[k] for k in ("measures", "depth", "system")},
         empty=(lambda t: pf.evaluate_judgment_sets(RUN, {"gold": OTHER_QRELS}, "AP"), EmptyResultError,
                "judgment set 'gold'")),
-    "as_run": Door("evaluation", lambda run, qrels: pf.as_run(run), _sorted_run, EVAL_FORMS + ("table_list",), public="pf.as_run",
+    "as_run": Door("evaluation", lambda run, qrels, **kw: pf.as_run(run, **kw), _sorted_run, EVAL_FORMS + ("table_list",), public="pf.as_run",
                    sides=frozenset({"run"}), reader=True, reference=lambda c: _sorted_run(c.run),
-                   expect=NO_NEAR_MISS_CHECK, empty=(lambda t: pf.as_run(RUN.head(0)), SchemaError, "empty")),
+                   expect=NO_NEAR_MISS_CHECK, empty=(lambda t: pf.as_run(RUN.head(0)), SchemaError, "empty"),
+                   params={"system": (("", " "), r"`system`"), "default_system": (("",), r"`default_system`")}),
     "as_qrels": Door("evaluation", lambda run, qrels: pf.as_qrels(qrels), _sorted_qrels, EVAL_FORMS, public="pf.as_qrels",
                      sides=frozenset({"qrels"}), reader=True, reference=lambda c: _sorted_qrels(c.qrels),
                      expect=NO_NEAR_MISS_CHECK, empty=(lambda t: pf.as_qrels(QRELS.head(0)), SchemaError, "empty")),
-    "read_run": Door("evaluation", lambda run, qrels: pf.read_run(run), _sorted_run, ("trec",), public="pf.read_run",
+    "read_run": Door("evaluation", lambda run, qrels, **kw: pf.read_run(run, **kw), _sorted_run, ("trec",), public="pf.read_run",
                      sides=frozenset({"run"}), reader=True, reference=lambda c: _sorted_run(c.run),
-                     expect=NO_NEAR_MISS_CHECK, empty=(lambda t: pf.read_run(_write(t, "r.run", "# nothing\n")), InputFormatError, "empty file")),
+                     expect=NO_NEAR_MISS_CHECK, empty=(lambda t: pf.read_run(_write(t, "r.run", "# nothing\n")), InputFormatError, "empty file"),
+                     params={"system": ((["", "b"],), r"`system`")}, reference_form="trec"),
     "read_qrels": Door("evaluation", lambda run, qrels: pf.read_qrels(qrels), _sorted_qrels, ("trec",),
                        public="pf.read_qrels", sides=frozenset({"qrels"}), reader=True,
                        reference=lambda c: _sorted_qrels(c.qrels), expect=NO_NEAR_MISS_CHECK,

@@ -200,6 +200,15 @@ PARSE_MEASURES = OtherDoor("pf.parse_measures", value=_names, cells={
     "one_bad_among_good": Cell(lambda t: pf.parse_measures(["AP", "nDCG@0"]), Raises(r"nDCG@0|cutoff", UnknownMeasureError)),
 }, empty=(lambda t: pf.parse_measures([]), UnknownMeasureError, "no measures"))
 
+#: Measure objects built directly (not parsed from a name): a cutoff or level that is a bool or out of range
+#: is refused naming it (``Measure("P", cutoff=True)`` reached the SQL as P@True; cutoff=0 gave NaN).
+MEASURE_OBJECTS = OtherDoor("pf.evaluate", value=lambda ev: ev.per_query, cells={
+    "clean": Cell(lambda t: pf.evaluate(RUN, QRELS, [pf.Measure("P", cutoff=2)]),
+                  reference=lambda t: pf.evaluate(RUN, QRELS, ["P@2"])),
+    **{f"{key}_{value!r}": Cell(lambda t, key=key, value=value: pf.evaluate(RUN, QRELS, [pf.Measure("P", **{key: value})]),
+                                Raises(rf"{key}={value!r}", UnknownMeasureError))
+       for key, value in (("cutoff", True), ("cutoff", 0), ("cutoff", 1.5), ("rel", True), ("rel", -1))},
+})
 
 # ---- plans --------------------------------------------------------------------------------------------
 
@@ -416,13 +425,48 @@ CLI_EVALUATE_TREC_EVAL = OtherDoor("cli evaluate", cells={
                                                  Raises(r"'recip_rank_cut.10': trec_eval 10 has no .*RR@10")),
 })
 
+
+# ---- the file readers given something other than a path ----------------------------------------------
+#: A table, dict or number where a file is read: a TypeError naming the reader's argument and the function
+#: that takes it (a pandas frame iterated as its column names, a dict as its keys, were read as paths).
+
+def _not_a_path(reader: Callable[[Any], Any], argument: str, door: str) -> dict[str, Cell]:
+    frame = {"qid": ["7"], "docno": ["d1"], "score": [1.0], "rel": [1]}
+    pattern = rf"`{argument}` is an? {{}}.*{re.escape(door)}"
+    return {
+        "pandas_table_instead_of_a_path": Cell(lambda t: reader(pd.DataFrame(frame)), Raises(pattern.format("pandas DataFrame"), TypeError)),
+        "polars_table_instead_of_a_path": Cell(lambda t: reader(pl.DataFrame(frame)), Raises(pattern.format("polars DataFrame"), TypeError)),
+        "dict_instead_of_a_path": Cell(lambda t: reader({"7": {"d1": 1}}), Raises(pattern.format("dict"), TypeError)),
+        "number_instead_of_a_path": Cell(lambda t: reader(42), Raises(pattern.format("int"), TypeError)),
+    }
+
+
+READ_RUN_NOT_A_PATH = OtherDoor("pf.read_run", cells={
+    **_not_a_path(pf.read_run, "paths", "pf.as_run"),
+    "list_of_tables_instead_of_paths": Cell(lambda t: pf.read_run([RUN]), Raises(r"item 0 of `paths` is a polars DataFrame.*pf\.as_run", TypeError)),
+})
+READ_QRELS_NOT_A_PATH = OtherDoor("pf.read_qrels", cells={
+    **_not_a_path(pf.read_qrels, "path", "pf.as_qrels"),
+    "list_instead_of_a_path": Cell(lambda t: pf.read_qrels([_write(t, "q.txt", "1 0 d1 1\n")]),
+                                   Raises(r"`path` is a list.*pf\.as_qrels", TypeError)),
+})
+READ_RESULTS_NOT_A_PATH = OtherDoor("pf.read_results", cells=_not_a_path(pf.read_results, "paths", "a per-query table is used as it is"))
+READ_PREFS_NOT_A_PATH = OtherDoor("pf.read_prefs", cells=_not_a_path(pf.read_prefs, "path", "judgments_format='prefs'"))
+READ_ZSCORES_NOT_A_PATH = OtherDoor("pf.read_zscores", cells=_not_a_path(pf.read_zscores, "path", "Evaluation.zscore"))
+
 OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for door in (
     COMPARE_PAIR, PPI_COMPARE, ENDPOINTS_FROM_RANKS, PARSE_MEASURE, PARSE_MEASURES, LOAD_PLAN, PLAN_FROM_TOML,
     RESAMPLE_INDEX, PPI_COMPARE_SEGMENTS)} | {"label_agreement[grades]": LABEL_AGREEMENT_GRADES,
                                               "compare_segments[segments]": COMPARE_SEGMENTS_TABLE,
                                               "report[judgments]": REPORT_JUDGMENTS,
                                               "cli report[judgments]": CLI_REPORT_JUDGMENTS,
-                                              "cli evaluate[trec_eval]": CLI_EVALUATE_TREC_EVAL}
+                                              "cli evaluate[trec_eval]": CLI_EVALUATE_TREC_EVAL,
+                                              "evaluate[Measure objects]": MEASURE_OBJECTS,
+                                              "read_run[not a path]": READ_RUN_NOT_A_PATH,
+                                              "read_qrels[not a path]": READ_QRELS_NOT_A_PATH,
+                                              "read_results[not a path]": READ_RESULTS_NOT_A_PATH,
+                                              "read_prefs[not a path]": READ_PREFS_NOT_A_PATH,
+                                              "read_zscores[not a path]": READ_ZSCORES_NOT_A_PATH}
 
 # trec_eval's other judgment files and the DuckDB macros (imported last: they build on Cell and OtherDoor)
 from tests.conformance.judgment_file_doors import DUCKDB_REGISTER, READ_PREFS, READ_ZSCORES  # noqa: E402

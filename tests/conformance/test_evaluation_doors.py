@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
+
+import pairedframe as pf
+from pairedframe.errors import PartlyEmptyWarning
 
 from tests.conformance.cases import EVAL_CASES
 from tests.conformance.cells import cells
@@ -36,3 +41,17 @@ def test_run_and_qrels_doors_give_the_value_or_a_clear_error(name, case, form, t
     want = _REFERENCES[key]
     got = door.value(call_quietly(lambda: door.call(*args), expect.warns))
     assert_same_value(got, want)
+
+
+def test_near_miss_docno_warning_of_judgment_sets_names_the_set_at_the_callers_line(tmp_path):
+    """Under several judgment sets a docno warning names the set it is about (with its file), pointing at
+    the caller's line: 'run s: only 0 of 2 ...' alone does not say that the llm set is spelled otherwise."""
+    llm = tmp_path / "llm.txt"
+    llm.write_text("7 0 D1 1\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.evaluate_judgment_sets({"s": {"7": {"d1": 1.0, "d2": 0.5}}}, {"nist": {"7": {"d1": 1}}, "llm": str(llm)}, "P@1")
+    near = [w for w in caught if issubclass(w.category, PartlyEmptyWarning)]
+    assert [str(w.message).split(": run")[0] for w in near] == [f"judgment set 'llm' (file {llm})"], \
+        [str(w.message) for w in near]
+    assert near[0].filename == __file__

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
-from pairedframe.errors import EmptyResultError
+from pairedframe.errors import EmptyResultError, recorded_warnings, reissue
 from pairedframe.evaluation.pipeline import evaluate
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.trec_text import measures_argument
@@ -186,6 +187,11 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     return evaluate_judgment_sets_leaving_out(run, judgments, measures, required=every, **kwargs)[0]
 
 
+def _set_label(name: Any, qrels: Any) -> str:
+    """A set's label for messages, with its file when it was given as a path: ``'llm' (file llm.txt)``."""
+    return f"{str(name)!r} (file {os.fspath(qrels)})" if isinstance(qrels, (str, os.PathLike)) else repr(str(name))
+
+
 def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], measures: Any = "official", *,
                                        required: Sequence[Any], **kwargs: Any
                                        ) -> tuple[JudgmentSetsEvaluation, dict[str, str]]:
@@ -224,12 +230,17 @@ def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], m
     measures = measures_argument(measures)  # refused once, and an iterator read once for every set
     evaluations, left_out = {}, {}
     for name, qrels in judgments.items():
+        label = _set_label(name, qrels)
         try:
-            evaluations[str(name)] = evaluate(run, qrels, measures, **kwargs)
+            with recorded_warnings() as caught:
+                evaluations[str(name)] = evaluate(run, qrels, measures, **kwargs)
         except EmptyResultError as exc:
             if name in required:  # say which judgment set is empty
-                raise EmptyResultError(f"judgment set {name!r}: {exc}") from None
+                raise EmptyResultError(f"judgment set {label}: {exc}") from None
             left_out[str(name)] = str(exc)
+        finally:  # a warning about docnos or grades is about one set: say which, at the caller's line
+            for warning, origin in caught:
+                reissue(warning, origin, f"judgment set {label}: {warning}")
     first = next(iter(evaluations.values()))
     per_query = pl.concat([ev.per_query.select("system", pl.lit(name).alias("judgments"), "qid", "measure", "value")
                            for name, ev in evaluations.items()])

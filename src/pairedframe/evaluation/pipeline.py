@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe.checks import near_miss_hint, near_miss_ids, near_miss_kind, require_each, sample, shown_pair
+from pairedframe.checks import check_system_name, near_miss_hint, near_miss_ids, near_miss_kind, require_each, sample, shown_pair
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
@@ -140,6 +140,7 @@ def _run_paths(run: Any) -> list[str] | None:
 def _check_system_names_one_run(run: Any, system: str | None) -> None:
     """``system=`` names a single run: several run files, or a mapping naming its runs, are an error
     (the name would otherwise be dropped without a word)."""
+    check_system_name(system)
     if system is None:
         return
     if run_mapping_layout(run) in ("named", "systems"):
@@ -351,7 +352,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     """
     if score_precision not in ("float64", "float32"):
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")
-    if depth is not None and (not isinstance(depth, int) or depth < 1):
+    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
         raise ValueError(f"depth must be a positive integer or None, got {depth!r}")
     if not isinstance(rel_level, int) or isinstance(rel_level, bool) or rel_level < 0:
         raise ValueError(f"rel_level must be an integer >= 0 (negative grades mean unjudged and are never "

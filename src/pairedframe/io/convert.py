@@ -22,11 +22,11 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.checks import string_ids, warn_numeric_ids
+from pairedframe.checks import check_system_name, string_ids, warn_numeric_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
-from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, row_out_of_range,
-                                   table_grades)
+from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, refuse_text_grades,
+                                   row_out_of_range, table_grades)
 from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
@@ -211,6 +211,9 @@ def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
             docnos.append(_dict_id(docno, "docno", what, numeric))
             values.append(value)
     warn_numeric_ids(sorted(numeric, key=["qid", "docno"].index), f"the {what} dict")
+    i = next((i for i, v in enumerate(values) if isinstance(v, bool)), None) if value_col == "score" else None
+    if i is not None:  # polars would cast True to 1.0, as a table's boolean scores are refused
+        raise SchemaError(f"{what} dict: the score of (qid, docno) = ({qids[i]!r}, {docnos[i]!r}) is {values[i]!r} (bool), not a number")
     try:
         frame = pl.DataFrame({"qid": qids, "docno": docnos, value_col: values},
                              schema_overrides={"qid": pl.String, "docno": pl.String,
@@ -349,6 +352,8 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
         ``inf`` / ``-inf`` are kept: they rank first / last, as trec_eval ranks them.
     DuplicateError
         The same (system, qid, docno) twice; in a list of tables, a system in two of them.
+    ValueError
+        An empty ``system`` or ``default_system`` name.
 
     Warns
     -----
@@ -356,6 +361,8 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
         Integer id columns or dict keys, converted to strings (leading zeros were lost before pairedframe
         saw them).
     """
+    check_system_name(system)
+    check_system_name(default_system, "default_system")
     if isinstance(obj, (str, os.PathLike)) or (isinstance(obj, (list, tuple)) and obj
                                                 and all(isinstance(p, (str, os.PathLike)) for p in obj)):
         return _read_run_paths(obj, system)
@@ -410,7 +417,7 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         A file that is neither TREC text nor a table (the message names the qrels argument).
     SchemaError
         Missing columns, null values (named by column), float ids, no rows, or a grade that is not an
-        integer (``1.0`` is accepted as 1).
+        integer (``1.0`` is accepted as 1); a table's or dict's text or boolean grades (a file's text is parsed).
     DuplicateError
         The same (qid, docno) judged twice.
 
@@ -422,16 +429,20 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         grades read as trec_eval reads them (``grades="trec_eval"``).
     """
     check_grades_option(grades)
-    if isinstance(obj, (str, os.PathLike)):
+    from_file = isinstance(obj, (str, os.PathLike))  # a table file's grades may be text, parsed as a TREC file's
+    what = f"qrels file {os.fspath(obj)}" if from_file else "qrels dict" if isinstance(obj, Mapping) else "qrels table"
+    if from_file:
         fmt = detect_format(obj, what="qrels")
-        return read_qrels(obj, grades=grades) if fmt == "trec" else as_qrels(
-            read_table_file(obj, what="qrels", fmt=fmt), grades=grades)
+        if fmt == "trec":
+            return read_qrels(obj, grades=grades)
+        obj = read_table_file(obj, what="qrels", fmt=fmt)
     _refuse_list_as_qrels(obj)
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else to_polars(obj, "qrels")
     frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:
         raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
     rel = frame["rel"]
+    refuse_text_grades(rel, what, from_file=from_file)
     if rel.dtype == pl.Object or rel.dtype == pl.String:
         if grades == "trec_eval":
             frame = frame.with_columns(table_grades(rel, grades))

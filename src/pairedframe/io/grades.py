@@ -58,6 +58,24 @@ def int_grades(rel: pl.Series) -> pl.Series:
     return values.rename("rel")
 
 
+def refuse_text_grades(rel: pl.Series, what: str, *, from_file: bool = False) -> None:
+    """A table's or dict's grades are numbers: text and booleans are refused naming the column and its
+    dtype, never parsed or cast (``' 2'`` -> 2, ``True`` -> 1). Text is parsed only when read from a file
+    (``from_file``: a CSV's grades are text, as a TREC file's); booleans never are grades."""
+    if rel.dtype == pl.Object:  # a dict's values: the bools are refused as they are read
+        i = next((i for i, v in enumerate(rel.to_list()) if isinstance(v, str)), None)
+        if i is not None:
+            raise SchemaError(f"qrels column 'rel' must hold integer grades, got {rel[i]!r} (row {i + 1}): {what} "
+                              "grades are numbers; text is parsed only when read from a file")
+    elif rel.dtype == pl.Boolean or (rel.dtype == pl.String and not from_file):
+        shown = rel.drop_nulls().head(1).to_list()
+        if shown:  # no value at all (an empty CSV's columns are strings): the empty / null checks say so
+            raise SchemaError(f"{what}: column 'rel' holds {rel.dtype} values (e.g. {shown[0]!r}), not integer "
+                              "grades; grades must be an integer column (whole floats such as 2.0 are read as "
+                              "integers): cast it yourself once you know what its values mean, e.g. "
+                              "pl.col('rel').cast(pl.Int64)")
+
+
 def warn_read_as_trec_eval(count: int, where: str, text: str, value: int) -> None:
     """The one warning of a file or table whose non-integer grades were read as trec_eval reads them."""
     more = f" ({count} grades in all)" if count > 1 else ""

@@ -19,7 +19,7 @@ import polars as pl
 
 from pairedframe.errors import SchemaError
 from pairedframe.io.convert import _check_unique, to_polars, as_qrels
-from pairedframe.io.grades import Grades, check_grades_option, int_grades, table_grades
+from pairedframe.io.grades import Grades, check_grades_option, int_grades, refuse_text_grades, table_grades
 from pairedframe.io.prefs import as_prefs
 from pairedframe.io.trec import read_qrels
 
@@ -59,6 +59,7 @@ def as_qrels_jg(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
     if frame.height == 0:
         raise SchemaError("the qrels are empty: no (qid, jg, docno, rel) rows")
     rel = frame["rel"]
+    refuse_text_grades(rel, "qrels_jg table")
     grade = table_grades(rel, grades) if rel.dtype.is_float() or rel.dtype == pl.String else int_grades(rel)
     frame = frame.select(*(pl.col(c).cast(pl.String) for c in ("qid", "jg", "docno")), grade.alias("rel"))
     if frame.select(pl.any_horizontal(pl.all().is_null()).any()).item():

@@ -23,6 +23,7 @@ import polars as pl
 
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.convert import to_polars
+from pairedframe.io.path_args import path_list
 from pairedframe.io.trec import PathLike, _field_count, _first_bad, _fail, _read_data_lines, _split_fields, spooled
 
 PrefsFormat = Literal["prefs", "qrels_prefs"]
@@ -61,9 +62,13 @@ def read_prefs(path: PathLike, *, format: PrefsFormat = "prefs") -> pl.DataFrame
     DuplicateError
         The same (qid, jg, jsg, docno) twice (trec_eval counts such a line twice in some groups and
         once in others).
+    TypeError
+        ``path`` is not a path (a table or dict: the message says where it goes).
     """
     if format not in _FIELDS:
         raise ValueError(f"format must be 'prefs' or 'qrels_prefs', got {format!r}")
+    path_list(path, reader="read_prefs", argument="path", instead="pf.evaluate(..., judgments_format='prefs') "
+              "takes a table of preferences as it is")
     with spooled([path]) as (readable,):
         return _read_prefs(readable, format)
 

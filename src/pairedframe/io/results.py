@@ -25,7 +25,7 @@ import polars as pl
 from pairedframe.io.convert import to_polars
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
-from pairedframe.io.trec import uncompressed_name
+from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import InputFormatError, SchemaError
@@ -232,12 +232,13 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
         (names file and row).
     EmptyResultError
         A file without data rows.
+    TypeError
+        ``paths`` is not a path or a list of paths (a per-query table is used as it is).
     """
     ks = check_ks(ks)
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
     frames = []
-    for p in paths:
+    for p in path_list(paths, reader="read_results", argument="paths", many=True,
+                       instead="a per-query table is used as it is (pf.compare, pf.report and the others take it)"):
         path = Path(p)
         frames.append(_normalise(read_one(path), ks=ks, system=system_name_from_results_path(path),
                                  source=str(path)))

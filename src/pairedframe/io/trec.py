@@ -18,40 +18,21 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import BinaryIO
 
 import polars as pl
 import pyarrow as pa
 
+from pairedframe.checks import check_system_name
 from pairedframe.errors import DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
-
-PathLike = str | os.PathLike[str]
+from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("qid", "iter", "docno", "rel")
-
-
-#: File name endings of the compressions the readers decompress (recognised by magic number, not by name).
-COMPRESSED_SUFFIXES = (".gz", ".zst")
-
-
-def uncompressed_name(name: str) -> str:
-    """``name`` without a compression suffix (:data:`COMPRESSED_SUFFIXES`)."""
-    return next((name[:-len(s)] for s in COMPRESSED_SUFFIXES if name.endswith(s) and len(name) > len(s)), name)
-
-
-def system_name_from_path(path: PathLike) -> str:
-    """TREC's naming: the file name without a compression suffix (``.gz``, ``.zst``) and without a
-    leading ``input.``."""
-    name = uncompressed_name(Path(path).name)
-    if name.startswith("input.") and len(name) > len("input."):
-        name = name[len("input."):]
-    return name
 
 
 @contextmanager
@@ -376,15 +357,14 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
     DuplicateError
         The same (qid, docno) twice in one run.
     ValueError
-        Two files map to the same system name.
+        Two files map to the same system name; an empty ``system`` name.
+    TypeError
+        ``paths`` is not a path or a list of paths (a table or dict: use :func:`pairedframe.as_run`).
     """
-    path_list = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    path_list = path_list_of(paths, reader="read_run", argument="paths", many=True,
+                             instead="for a run table or dict use pf.as_run (pf.evaluate takes tables as they are)")
     if not path_list:
         raise ValueError("read_run: no run files given")
-    odd = next((p for p in path_list if not isinstance(p, (str, os.PathLike))), None)
-    if odd is not None:  # e.g. tables already read: they are runs as they are
-        raise InputFormatError(f"read_run reads run files, but got a {type(odd).__name__}; a run table is used as it "
-                               "is (pf.evaluate and pf.as_run take a table or a list of tables)", argument="run")
     if system is None:
         names = [system_name_from_path(p) for p in path_list]
     elif isinstance(system, str):
@@ -395,6 +375,8 @@ def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str
         names = list(system)
         if len(names) != len(path_list):
             raise ValueError(f"read_run: {len(names)} system names for {len(path_list)} files")
+    for name in names if system is not None else ():
+        check_system_name(name)
     seen: dict[str, PathLike] = {}
     for name, p in zip(names, path_list):
         if name in seen:
@@ -441,6 +423,8 @@ def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bo
         ``grades="trec_eval"``).
     DuplicateError
         The same (qid, docno) judged twice (twice in one group, with ``judgment_groups``).
+    TypeError
+        ``path`` is not a path (a table or dict: use :func:`pairedframe.as_qrels`).
 
     Warns
     -----
@@ -448,6 +432,7 @@ def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bo
         Grades read as trec_eval reads them (``grades="trec_eval"``): once, naming the first line.
     """
     check_grades_option(grades)
+    path_list_of(path, reader="read_qrels", argument="path", instead="for a qrels table or dict use pf.as_qrels")
     with spooled([path]) as (readable,):
         return _read_qrels(readable, grades, judgment_groups)
 

@@ -10,6 +10,7 @@ import polars as pl
 
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.io.convert import to_polars
+from pairedframe.io.path_args import path_list
 from pairedframe.io.trec import PathLike, _check_duplicates, _field_count, _fail, _first_bad, _read_data_lines, \
     _split_fields, spooled
 
@@ -34,7 +35,10 @@ def read_zscores(path: PathLike) -> pl.DataFrame:
     DuplicateError
         The same (qid, measure) twice: trec_eval would use one of them, which one depending on its
         sort (undefined), so pairedframe refuses.
+    TypeError
+        ``path`` is not a path (a table or dict: the message says where it goes).
     """
+    path_list(path, reader="read_zscores", argument="path", instead="Evaluation.zscore takes a table of them as it is")
     with spooled([path]) as (readable,):
         fields = _split_fields(_read_data_lines(readable, "zscores"), ("qid", "measure", "mean", "stddev"))
         bad = _first_bad(fields, pl.col("stddev").is_null() | pl.col("_extra").is_not_null())

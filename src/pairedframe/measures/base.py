@@ -19,7 +19,7 @@ import polars as pl
 
 from pairedframe.errors import UnknownMeasureError
 from pairedframe.measures.ideal import ideal_ranking
-from pairedframe.measures.param_text import Gains, exact_gains, fmt_number, gains_text, list_key
+from pairedframe.measures.param_text import Gains, check_whole, exact_gains, fmt_number, gains_text, list_key
 
 Aggregate = Literal["mean", "sum", "gmean", "none"]
 CutoffRule = Literal["none", "optional", "required"]
@@ -257,6 +257,8 @@ class Measure:
 
     def __post_init__(self) -> None:
         spec = REGISTRY[self.family]
+        for key, low in (("cutoff", 1), ("rel", 0)):
+            check_whole(self.family, key, getattr(self, key), low)
         if self.judged_only or not spec.ranking_based:  # judged_only=False then says nothing the default doesn't
             object.__setattr__(self, "judged_only_stated", False)
         kept = []

@@ -3,12 +3,22 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
-__all__ = ["Gains", "exact_gains", "fmt_number", "gains_text", "list_key"]
+from pairedframe.errors import UnknownMeasureError
+
+__all__ = ["Gains", "check_whole", "exact_gains", "fmt_number", "gains_text", "list_key"]
 
 #: A gain map: ``(grade, gain)`` pairs sorted by grade.
 Gains = tuple[tuple[int, float], ...]
+
+
+def check_whole(family: str, name: str, value: Any, low: int) -> None:
+    """A measure's ``cutoff`` / ``rel`` given to :class:`~pairedframe.measures.Measure` directly: None or an
+    integer >= ``low`` (a bool is no cutoff: ``Measure("P", cutoff=True)`` reached the SQL as ``P@True``)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low):
+        raise UnknownMeasureError(f"measure {family}: {name}={value!r} must be an integer >= {low} or None")
 
 
 def fmt_number(value: Any) -> str:

@@ -1,0 +1,81 @@
+"""The path arguments of the file readers (``read_run``, ``read_qrels``, ...), and the names taken from paths.
+
+A table, dict or number given where a file is read is refused with a TypeError naming the reader, the
+argument and what was given, and pointing to the function that takes it. It is never iterated as if
+it were paths: a pandas DataFrame iterates as its column names, a dict as its keys, a polars
+DataFrame as its Series, so each would fail later with a library's message about the wrong thing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+PathLike = str | os.PathLike[str]
+
+#: File name endings of the compressions the readers decompress (recognised by magic number, not by name).
+COMPRESSED_SUFFIXES = (".gz", ".zst")
+
+
+def uncompressed_name(name: str) -> str:
+    """``name`` without a compression suffix (:data:`COMPRESSED_SUFFIXES`)."""
+    return next((name[:-len(s)] for s in COMPRESSED_SUFFIXES if name.endswith(s) and len(name) > len(s)), name)
+
+
+def system_name_from_path(path: PathLike) -> str:
+    """TREC's naming: the file name without a compression suffix (``.gz``, ``.zst``) and without a
+    leading ``input.``."""
+    name = uncompressed_name(Path(path).name)
+    if name.startswith("input.") and len(name) > len("input."):
+        name = name[len("input."):]
+    return name
+
+
+def _kind(value: Any) -> str:
+    """``value``'s type as a user names it: ``a dict``, ``an int``, ``a pandas DataFrame``."""
+    cls = type(value)
+    package = cls.__module__.split(".")[0]
+    name = cls.__name__ if package == "builtins" else f"{package} {cls.__name__}"
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _not_paths(value: Any) -> bool:
+    """Tables, series, arrays and dicts: iterating them yields column names, keys or values, never paths."""
+    return isinstance(value, (Mapping, bytes)) or any(
+        hasattr(value, a) for a in ("columns", "column_names", "dtype", "schema"))
+
+
+def path_list(value: Any, *, reader: str, argument: str, instead: str, many: bool = False) -> list[PathLike]:
+    """``value`` as a list of paths: one path, or with ``many`` an iterable of paths (a list, a generator).
+
+    Parameters
+    ----------
+    value : Any
+        What the caller gave as ``argument``.
+    reader : str
+        The reader's name, e.g. ``read_run``.
+    argument : str
+        Its parameter, e.g. ``paths``.
+    instead : str
+        What to use for a table or dict, e.g. ``"for a table or dict use pf.as_run"``.
+    many : bool
+        Whether the reader takes several files.
+
+    Raises
+    ------
+    TypeError
+        ``value`` (or one of its items) is not a ``str`` or ``os.PathLike``.
+    """
+    if isinstance(value, (str, os.PathLike)):
+        return [value]
+    if not many or _not_paths(value) or not isinstance(value, Iterable):
+        files = "files (a path or a list of paths)" if many else "a file (a path)"
+        raise TypeError(f"{reader} reads {files}, but `{argument}` is {_kind(value)}; {instead}")
+    items = list(value)
+    for i, item in enumerate(items):
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(f"{reader} reads files, but item {i} of `{argument}` is {_kind(item)}, not a path; "
+                            f"{instead}")
+    return items
