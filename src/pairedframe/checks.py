@@ -112,6 +112,13 @@ def check_system_name(system: Any, parameter: str = "system") -> None:
         raise ValueError(f"`{parameter}` must be a non-empty string naming the run, got {system!r}")
 
 
+def check_rel_level(rel_level: Any) -> None:
+    """Refuse a ``rel_level`` that is not an integer >= 0 (a bool is no level), naming ``rel_level``."""
+    if not isinstance(rel_level, int) or isinstance(rel_level, bool) or rel_level < 0:
+        raise ValueError(f"rel_level must be an integer >= 0 (negative grades mean unjudged and are never "
+                         f"relevant), got {rel_level!r}")
+
+
 def require_rows(rows: Any, *, what: str, why: str) -> None:
     """Raise EmptyResultError ``"{what} is empty: {why}"`` when ``rows`` (a table, or a row count) has no rows."""
     n = rows if isinstance(rows, int) else getattr(rows, "height", None)

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from pairedframe.checks import check_rel_level
 from pairedframe.cli.common import check_depth
 
 Complete = Annotated[bool, typer.Option(
@@ -54,9 +55,10 @@ def evaluation_options(*, complete: bool, rel_level: int, depth: int | None, sco
     Raises
     ------
     ValueError
-        ``-M/--depth`` below 1, in the command line's words (the other values are checked by
+        ``-M/--depth`` below 1, in the command line's words, and ``-l`` below 0 (the other values are checked by
         :func:`pairedframe.evaluate`, whose messages the command rewrites to name the flags).
     """
     check_depth(depth)
+    check_rel_level(rel_level)   # before a command resolves its measures at that level (compare's -m, --fail-if)
     return dict(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
                 judged_only=judged_only, grades=grades)

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe.checks import check_system_name, near_miss_hint, near_miss_ids, near_miss_kind, require_each, sample, shown_pair
+from pairedframe.checks import (check_rel_level, check_system_name, near_miss_hint, near_miss_ids, near_miss_kind,
+                                require_each, sample, shown_pair)
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
@@ -354,9 +355,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")
     if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
         raise ValueError(f"depth must be a positive integer or None, got {depth!r}")
-    if not isinstance(rel_level, int) or isinstance(rel_level, bool) or rel_level < 0:
-        raise ValueError(f"rel_level must be an integer >= 0 (negative grades mean unjudged and are never "
-                         f"relevant), got {rel_level!r}")
+    check_rel_level(rel_level)
     check_format(judgments_format)
     check_grades_option(grades)
     if not isinstance(judged_only, bool):
