@@ -746,3 +746,37 @@ def test_a_table_lacking_a_column_is_refused_naming_the_table_and_the_column(con
     with pytest.raises(duckdb.InvalidInputException, match=r"qrels table col_norel: no column rel; a qrels table has "
                                                             r"columns qid, docno, rel"):
         con.sql("SELECT * FROM " + macro.format(run="['col_run']", qrels="'col_norel'")).fetchall()
+
+
+@pytest.mark.parametrize("macro", ["pf_evaluate({run}, {qrels}, 'P@1', tables := true)",
+                                   "pf_summary({run}, {qrels}, 'P@1', tables := true)",
+                                   "pf_compare({run}, {qrels}, 'P@1', baseline := 'x', tables := true)"])
+def test_an_empty_run_or_qrels_table_is_refused_naming_the_table(con, macro):
+    """An empty run or qrels table gave an empty result without a word (docs/guide/inputs.md: never an
+    empty table silently; an empty file is refused, and pf.evaluate refuses an empty table)."""
+    con.sql("CREATE OR REPLACE TEMP TABLE emp_qrels AS SELECT '007' AS qid, 'd1' AS docno, 1 AS rel")
+    con.sql("CREATE OR REPLACE TEMP TABLE emp_run AS SELECT 'x' AS system, '007' AS qid, 'd1' AS docno, 1.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE emp_run2 AS SELECT 'y' AS system, '007' AS qid, 'd1' AS docno, 2.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE emp_no_run AS SELECT * FROM emp_run WHERE false")
+    con.sql("CREATE OR REPLACE TEMP TABLE emp_no_qrels AS SELECT * FROM emp_qrels WHERE false")
+    run_empty = r"run table emp_no_run: empty table: no \(system, qid, docno, score\) rows"
+    for run in ("'emp_no_run'", "['emp_run', 'emp_run2', 'emp_no_run']"):
+        with pytest.raises(duckdb.InvalidInputException, match=run_empty):
+            con.sql("SELECT * FROM " + macro.format(run=run, qrels="'emp_qrels'")).fetchall()
+    with pytest.raises(duckdb.InvalidInputException, match=r"qrels table emp_no_qrels: empty table: no \(qid, docno, rel\) rows"):
+        con.sql("SELECT * FROM " + macro.format(run="['emp_run', 'emp_run2']", qrels="'emp_no_qrels'")).fetchall()
+
+
+@pytest.mark.parametrize("macro", ["pf_evaluate({run}, {qrels}, 'AP', tables := true)",
+                                   "pf_compare({run}, {qrels}, 'AP', baseline := 's', tables := true)"])
+def test_an_empty_table_lacking_a_column_is_refused_naming_the_column(con, macro):
+    """The column check read the table's rows: an empty table without a system (or rel) column gave an
+    empty result without a word."""
+    con.sql("CREATE OR REPLACE TEMP TABLE ecol_run AS SELECT 's' AS system, '1' AS qid, 'x' AS docno, 1.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE ecol_nosys AS SELECT '1' AS qid, 'x' AS docno, 1.0 AS score WHERE false")
+    con.sql("CREATE OR REPLACE TEMP TABLE ecol_qrels AS SELECT '1' AS qid, 'x' AS docno, 1 AS rel")
+    con.sql("CREATE OR REPLACE TEMP TABLE ecol_norel AS SELECT '1' AS qid, 'x' AS docno WHERE false")
+    with pytest.raises(duckdb.InvalidInputException, match=r"run table ecol_nosys: no column system; a run table has "):
+        con.sql("SELECT * FROM " + macro.format(run="'ecol_nosys'", qrels="'ecol_qrels'")).fetchall()
+    with pytest.raises(duckdb.InvalidInputException, match=r"qrels table ecol_norel: no column rel; a qrels table has "):
+        con.sql("SELECT * FROM " + macro.format(run="['ecol_run']", qrels="'ecol_norel'")).fetchall()
