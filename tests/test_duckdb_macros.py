@@ -784,3 +784,51 @@ def test_an_empty_table_lacking_a_column_is_refused_naming_the_column(con, macro
         con.sql("SELECT * FROM " + macro.format(run="'ecol_nosys'", qrels="'ecol_qrels'")).fetchall()
     with pytest.raises(duckdb.InvalidInputException, match=r"qrels table ecol_norel: no column rel; a qrels table has "):
         con.sql("SELECT * FROM " + macro.format(run="['ecol_run']", qrels="'ecol_norel'")).fetchall()
+
+
+def test_a_compressed_file_whose_last_line_is_cut_short_is_named_as_possibly_truncated(con, tmp_path):
+    """What DuckDB before 2.0 reads from a truncated gzip file (and every version from a truncated zstd
+    file): the lines up to the cut, the last one short. Its field-count error guessed swapped arguments
+    ('it looks like a qrels line'); past the first line of a .gz or .zst file it names the truncation.
+    The file here is a whole gzip file ending in such a line, which every DuckDB reads."""
+    import gzip
+
+    run, qrels = tmp_path / "run.gz", tmp_path / "qrels.gz"
+    run.write_bytes(gzip.compress((RUN_OK + "301 Q0 d3 3").encode()))
+    qrels.write_bytes(gzip.compress((QRELS_OK + "301 0 d3").encode()))
+    (tmp_path / "ok.txt").write_text(QRELS_OK)
+    cut = r"if this is the file's last line, the file is cut short: a corrupt or truncated gzip file"
+    with pytest.raises(duckdb.InvalidInputException, match=r"run file \S+run.gz, line 3: expected at least 6 fields "
+                                                            r"\(qid Q0 docno rank score tag\), found 4; " + cut):
+        con.sql(f"SELECT * FROM pf_evaluate('{run}', '{tmp_path / 'ok.txt'}', 'AP')").fetchall()
+    with pytest.raises(duckdb.InvalidInputException, match=r"qrels file \S+qrels.gz, line 3: expected exactly 4 "
+                                                            r"fields \(qid iter docno rel\), found 3; " + cut):
+        con.sql(f"SELECT * FROM pf_read_qrels('{qrels}')").fetchall()
+    swapped = tmp_path / "swapped.gz"  # a qrels file as the run fails on its first line: still the swap hint
+    swapped.write_bytes(gzip.compress(QRELS_OK.encode()))
+    with pytest.raises(duckdb.InvalidInputException, match=r"line 1: .*are the arguments swapped\?"):
+        con.sql(f"SELECT * FROM pf_read_run('{swapped}')").fetchall()
+
+
+@pytest.mark.shared_data
+def test_a_truncated_gzip_run_file_through_the_macros_is_named_as_truncated(tmp_path, shared_data):
+    """A real run cut at 200,000 bytes: the DuckDB 1.5 shell read it up to the cut and blamed its last,
+    short line as 'a qrels line: are the arguments swapped?'. The shell names the truncation now; Python's
+    duckdb names it too (2.0: DuckDB's 'Unexpected end of GZIP stream' with the path; before: the hint)."""
+    from pairedframe.sql_macros import script as text
+
+    whole = shared_data / "llm_labels_dl" / "dl2019_runs" / "input.bm25base_p.gz"
+    qrels = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
+    cut = tmp_path / "cut.gz"
+    cut.write_bytes(whole.read_bytes()[:200_000])
+    query = f"SELECT count(*) FROM pf_evaluate('{cut}', '{qrels}', 'P@10')"
+    named = re.compile(r"Unexpected end of GZIP stream: \S*cut.gz|run file \S*cut.gz, line \d+: .*truncated gzip file")
+    shell = _duckdb_shell()
+    script = tmp_path / "pairedframe.sql"
+    script.write_text(text())
+    done = subprocess.run([shell, "-c", f".read {script}", "-c", query], capture_output=True, text=True, timeout=600)
+    assert done.returncode != 0 and named.search(done.stderr + done.stdout), done.stderr + done.stdout
+    if _macros_run_here():
+        con = pf.duckdb.register(duckdb.connect())  # kept: DuckDB before 1.5 closes an unreferenced connection
+        with pytest.raises(duckdb.Error, match=named):
+            con.sql(query).fetchall()
