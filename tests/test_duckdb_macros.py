@@ -81,7 +81,7 @@ def test_sql_command_prints_the_script_with_a_warning_when_the_python_duckdb_is_
     assert result.exit_code == 0, result.output
     assert result.stdout == sql_macros.script()
     assert "the printed macros need DuckDB >= 1.4.2 in the client that reads them" in result.stderr
-    assert "duckdb is 1.1.1" in result.stderr
+    assert "duckdb 1.1.1 is installed" in result.stderr
 
 
 def test_min_duckdb_is_the_one_the_docs_name():

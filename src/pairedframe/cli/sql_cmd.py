@@ -20,13 +20,13 @@ def sql_cmd() -> None:
     import typer
 
     from pairedframe.errors import PairedFrameError
-    from pairedframe.sql_macros import MIN_DUCKDB, _duckdb_version, check_duckdb, script
+    from pairedframe.sql_macros import MIN_DUCKDB, check_duckdb, script
 
     try:
         check_duckdb()
-    except PairedFrameError:
+    except PairedFrameError as exc:
         need = ".".join(map(str, MIN_DUCKDB))
         typer.echo(f"pairedframe: warning: the printed macros need DuckDB >= {need} in the client that reads them "
-                   f"(this Python's duckdb is {_duckdb_version()}, which pf.duckdb.register refuses; the DuckDB shell "
-                   f"and other clients have their own version: SELECT version())", err=True)
+                   f"(the DuckDB shell, R, Java: SELECT version() there); pf.duckdb.register refuses this Python's: {exc}",
+                   err=True)
     sys.stdout.write(script())
