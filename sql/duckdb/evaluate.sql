@@ -79,23 +79,33 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
 -- the table lacks is then of type NULL (named by problem 0), not DuckDB's Binder Error (the macro
 -- cannot look the columns up itself: a table macro's arguments take no subquery).
 CREATE OR REPLACE TEMP MACRO pf__table_columns_sql(t, cols) AS
-    'SELECT ' || array_to_string(cols, ', ') || ', concat_ws('', '', '
-    || array_to_string(['CASE WHEN typeof(' || c || ') = ''"NULL"'' THEN ''' || c || ''' END' FOR c IN cols], ', ')
-    || ') AS pf_missing FROM ((SELECT ' || array_to_string(['NULL AS ' || c FOR c IN cols], ', ') || ' WHERE false) '
-    || 'UNION ALL BY NAME (SELECT * FROM query_table(' || pf__lit(t) || ')))';
+    'SELECT ' || array_to_string(cols, ', ') || ' FROM ((SELECT ' || array_to_string(['NULL AS ' || c FOR c IN cols], ', ')
+    || ' WHERE false) UNION ALL BY NAME (SELECT * FROM query_table(' || pf__lit(t) || ')))';
+-- One row per table: its number of rows n and the columns it lacks (pf_missing, '' if none). Read
+-- from the types of an ungrouped aggregate, which has its row even for an empty table (a check over
+-- the table's rows said nothing about an empty one).
+CREATE OR REPLACE TEMP MACRO pf__table_shapes_sql(ts, cols) AS
+    coalesce(array_to_string(['SELECT ' || CAST(i AS VARCHAR) || ' AS pf_table, ' || pf__lit(t) || ' AS name, count(*) AS n, concat_ws('', '', '
+                              || array_to_string(['CASE WHEN typeof(any_value(' || c || ')) = ''"NULL"'' THEN ''' || c || ''' END' FOR c IN cols], ', ')
+                              || ') AS pf_missing FROM (' || pf__table_columns_sql(t, cols) || ')' FOR t, i IN ts], ' UNION ALL '), '');
+-- The message of the first table of pf_shapes lacking a column or empty (`what`: run or qrels).
+CREATE OR REPLACE TEMP MACRO pf__shape_problem_sql(shapes, what, cols) AS
+    '(SELECT 0 AS k, ' || pf__lit(what || ' table ') || ' || name || CASE WHEN pf_missing <> '''' THEN '': no column '' || pf_missing || '
+    || pf__lit('; a ' || what || ' table has columns ' || cols
+               || CASE WHEN what = 'run' THEN ' (without a system column: SELECT ''bm25'' AS system, * FROM my_run)' ELSE '' END)
+    || ' ELSE ' || pf__lit(': empty table: no (' || cols || ') rows') || ' END AS msg FROM ' || shapes
+    || ' WHERE pf_missing <> '''' OR n = 0 ORDER BY pf_table LIMIT 1)';
 CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
     'pf_run_raw AS (' || coalesce(array_to_string(['SELECT ' || CAST(i AS VARCHAR) || ' AS pf_table, * FROM ('
                                                    || pf__table_columns_sql(t, ['system', 'qid', 'docno', 'score']) || ')' FOR t, i IN o['paths']],
                                         ' UNION ALL '), '') || '), '
     || 'pf_run AS (SELECT CAST(system AS VARCHAR) AS system, CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
     || 'TRY_CAST(score AS DOUBLE) AS score FROM pf_run_raw), '
+    || 'pf_run_shapes AS (' || pf__table_shapes_sql(o['paths'], ['system', 'qid', 'docno', 'score']) || '), '
     || pf__prep_run_sql(o['float32']) || ', '
     || 'pf_run_problems AS ('
-    || '(SELECT 0 AS k, ''run table '' || ' || pf__sql_list(o['paths']) || '[pf_table] || '': no column '' || pf_missing '
-    || '|| ''; a run table has columns system, qid, docno, score (without a system column: SELECT ''''bm25'''' AS system, * FROM my_run)'' AS msg '
-    || 'FROM pf_run_raw WHERE pf_missing <> '''' ORDER BY pf_table LIMIT 1) UNION ALL '
-    || '(SELECT 0, ''qrels table '' || ' || pf__lit(o['qrels']) || ' || '': no column '' || pf_missing || ''; a qrels table has columns qid, docno, rel'' '
-    || 'FROM pf_qrels_raw WHERE pf_missing <> '''' LIMIT 1) UNION ALL '
+    || pf__shape_problem_sql('pf_run_shapes', 'run', 'system, qid, docno, score') || ' UNION ALL '
+    || pf__shape_problem_sql('pf_qrels_shapes', 'qrels', 'qid, docno, rel') || ' UNION ALL '
     || '(SELECT 1, ''run table: column '' || c || '' is '' || t || CASE WHEN c = ''score'' THEN ''; it must be a number'' '
     || 'ELSE ''; ids are strings (CAST('' || c || '' AS VARCHAR)), so that 007 stays 007 and run and qrels ids compare equal'' END AS msg '
     || 'FROM (SELECT unnest([''system'', ''qid'', ''docno'', ''score'']) AS c, unnest([typeof(system), typeof(qid), typeof(docno), typeof(score)]) AS t '
@@ -185,6 +195,7 @@ CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
            THEN 'WITH pf_qrels_raw AS (' || pf__table_columns_sql(o['qrels'], ['qid', 'docno', 'rel']) || '), '
                 || 'pf_qrels AS MATERIALIZED (SELECT CAST(qid AS VARCHAR) AS qid, CAST(docno AS VARCHAR) AS docno, '
                 || 'TRY_CAST(rel AS BIGINT) AS rel FROM pf_qrels_raw), '
+                || 'pf_qrels_shapes AS (' || pf__table_shapes_sql([o['qrels']], ['qid', 'docno', 'rel']) || '), '
                 || pf__run_tables_sql(o)
            ELSE 'WITH pf_qrels AS MATERIALIZED (' || pf__read_qrels_sql(o['qrels']) || '), ' || pf__run_files_sql(o) END
       || ', ' || pf__parameter_tables_sql(o['ms']) || ', '

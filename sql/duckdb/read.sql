@@ -58,6 +58,17 @@ CREATE OR REPLACE TEMP MACRO pf__looks_like(f, line, what) AS
               THEN '; it looks like a run line (qid Q0 docno rank score tag): are the arguments swapped? pf_evaluate(run, qrels, ...) takes the run first'
          ELSE '' END;
 
+-- A line past the first of a .gz or .zst file that is cut short may be where the file ends: DuckDB
+-- before 2.0 reads a truncated gzip file up to its end without a word (2.0 raises 'Unexpected end of
+-- GZIP stream'), and every version a truncated zstd file, so a field-count or score error there names
+-- the likely cause instead of guessing swapped arguments. NULL for other lines and files.
+CREATE OR REPLACE TEMP MACRO pf__cut_hint(path, line_no) AS
+    CASE WHEN line_no > 1 AND regexp_matches(lower(path), '\.(gz|zst)$')
+         THEN ['; if this is the file''s last line, the file is cut short: a corrupt or truncated ' || z || ' file ('
+               || 'DuckDB ' || CASE WHEN z = 'gzip' THEN 'before 2.0 reads' ELSE 'reads' END || ' one up to where it ends '
+               || 'without an error; check it with ' || CASE WHEN z = 'gzip' THEN 'gzip' ELSE 'zstd' END || ' -t)'
+               FOR z IN [CASE WHEN ends_with(lower(path), '.gz') THEN 'gzip' ELSE 'zstd' END]][1] END;
+
 -- The data lines of one run file as system, qid, docno, score, line_no, tag; a line with fewer than 6
 -- fields or a score that is not a number (or NaN) raises; inf and -inf rank as pf.read_run ranks them.
 -- DuckDB's cast reads digit separators (1_000 as 1000); pf.read_run does not, so a '_' is no number.
@@ -67,10 +78,10 @@ FROM (SELECT line_no, line, f, CASE WHEN strpos(f[5], '_') = 0 THEN TRY_CAST(f[5
       FROM pf__lines(path) WHERE pf__data_line(line)) AS l
 WHERE CASE WHEN len(f) < 6
                 THEN error(pf__at('run', path, line_no, NULL) || 'expected at least 6 fields (qid Q0 docno rank score tag), found '
-                           || CAST(len(f) AS VARCHAR) || pf__looks_like(f, line, 'run') || ': ' || pf__lit(line))
+                           || CAST(len(f) AS VARCHAR) || coalesce(pf__cut_hint(path, line_no), pf__looks_like(f, line, 'run')) || ': ' || pf__lit(line))
            WHEN score IS NULL
                 THEN error(pf__at('run', path, line_no, 5) || 'score ' || pf__lit(f[5]) || ' is not a number'
-                           || pf__looks_like(f, line, 'run') || ': ' || pf__lit(line))
+                           || coalesce(pf__cut_hint(path, line_no), pf__looks_like(f, line, 'run')) || ': ' || pf__lit(line))
            WHEN isnan(score)
                 THEN error(pf__at('run', path, line_no, 5) || 'score ' || pf__lit(f[5])
                            || ' is NaN (not a number), which cannot be ranked (inf and -inf can): ' || pf__lit(line))
@@ -86,10 +97,10 @@ FROM (SELECT line_no, line, f,
       FROM pf__lines(path) WHERE pf__data_line(line)) AS l
 WHERE CASE WHEN len(f) <> 4
                 THEN error(pf__at('qrels', path, line_no, NULL) || 'expected exactly 4 fields (qid iter docno rel), found '
-                           || CAST(len(f) AS VARCHAR) || pf__looks_like(f, line, 'qrels') || ': ' || pf__lit(line))
+                           || CAST(len(f) AS VARCHAR) || coalesce(pf__cut_hint(path, line_no), pf__looks_like(f, line, 'qrels')) || ': ' || pf__lit(line))
            WHEN rel IS NULL
                 THEN error(pf__at('qrels', path, line_no, 4) || 'relevance grade ' || pf__lit(f[4]) || ' is not an integer'
-                           || pf__looks_like(f, line, 'qrels') || ': ' || pf__lit(line))
+                           || coalesce(pf__cut_hint(path, line_no), pf__looks_like(f, line, 'qrels')) || ': ' || pf__lit(line))
            ELSE true END;
 
 -- TREC's system name of a run file: the file name without .gz or .zst and without a leading 'input.'.
