@@ -26,13 +26,13 @@ def calibration(*section: str) -> list[str]:
 
 def test_evaluate_benchmark_quick_run_prints_ratios_against_pytrec_eval():
     pytest.importorskip("pytrec_eval", reason="pytrec_eval is in the oracles extra")
-    proc = subprocess.run([*speed("evaluate"), "--quick", "--tools", "pairedframe", "pairedframe-polars",
+    proc = subprocess.run([*speed("evaluate"), "--quick", "--tools", "pairedframe", "pairedframe-duckdb",
                            "pytrec_eval", "pairedframe-all_trec"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     table = [line.split() for line in proc.stdout.splitlines()]
     # tool, process s, script s, cpu s, peak MB, rows, x pairedframe
     rows = {parts[0]: parts for parts in table if len(parts) == 7 and parts[5].isdigit()}
-    assert {"pairedframe", "pairedframe-polars", "pytrec_eval", "pairedframe-all_trec"} <= set(rows)
+    assert {"pairedframe", "pairedframe-duckdb", "pytrec_eval", "pairedframe-all_trec"} <= set(rows)
     assert rows["pairedframe"][5] == rows["pytrec_eval"][5] == "800"  # 200 queries x 4 measures each
     assert rows["pairedframe-all_trec"][5] == str(200 * 98)  # all_trec: 98 numeric values per query
     assert "pytrec_eval / pairedframe" in proc.stdout  # the whole-process ratios against the targets

@@ -92,9 +92,9 @@ import pairedframe as pf
 ev = pf.evaluate(RUN, QRELS, ["nDCG@10", "AP", "R@100", "RR@10"])
 n = ev.per_query.height
 """,
-    "pairedframe-polars": """
+    "pairedframe-duckdb": """
 import pairedframe as pf
-ev = pf.evaluate(RUN, QRELS, ["nDCG@10", "AP", "R@100", "RR@10"], engine="polars")
+ev = pf.evaluate(RUN, QRELS, ["nDCG@10", "AP", "R@100", "RR@10"], engine="duckdb")
 n = ev.per_query.height
 """,
     "pairedframe-all_trec": """
@@ -102,9 +102,9 @@ import pairedframe as pf
 ev = pf.evaluate(RUN, QRELS, "all_trec")
 n = ev.per_query.height
 """,
-    "pairedframe-polars-all_trec": """
+    "pairedframe-duckdb-all_trec": """
 import pairedframe as pf
-ev = pf.evaluate(RUN, QRELS, "all_trec", engine="polars")
+ev = pf.evaluate(RUN, QRELS, "all_trec", engine="duckdb")
 n = ev.per_query.height
 """,
     "pytrec_eval": """
@@ -245,7 +245,7 @@ def report(args: argparse.Namespace) -> None:
     if ours and peers:
         print(f"pairedframe is {min(peers) / ours['process']:.2f}x faster than the fastest peer "
               f"(peak {ours['peak_mb']:.0f} MB, target < 400 MB)")
-    for engine in ("pairedframe", "pairedframe-polars"):
+    for engine in ("pairedframe", "pairedframe-duckdb"):
         four, every = results.get(engine), results.get(f"{engine}-all_trec")
         if four and every:
             # CPU seconds (all threads) are steadier than wall time when other work shares the machine.

@@ -67,7 +67,7 @@ JOBS = {
     "evaluate-duckdb": """
 import pairedframe as pf
 out = {}
-ev = pf.evaluate(args["run"], args["qrels"], ["nDCG@10", "AP", "R@100", "RR@10"])
+ev = pf.evaluate(args["run"], args["qrels"], ["nDCG@10", "AP", "R@100", "RR@10"], engine="duckdb")
 out["rows"] = ev.per_query.height
 """,
     "evaluate-spark": """

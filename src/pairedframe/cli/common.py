@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import polars as pl
 import typer
 from rich.console import Console
@@ -73,22 +72,34 @@ def friendly_errors(fn: Callable) -> Callable:
             return result
         except BrokenPipeError:
             _quiet_broken_pipe()
-        except (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError,
-                pl.exceptions.PolarsError, duckdb.Error) as exc:
+        except Exception as exc:  # noqa: BLE001 -- the user's errors get a sentence, anything else is a bug
+            if not isinstance(exc, _user_errors()):
+                _internal_error(exc)
             if isinstance(exc, FileNotFoundError):       # the library's own message may say it already
                 said = str(exc.filename or exc)
                 fail(said if said.startswith("no such file") else f"no such file: {said}")
             fail(name_flags(str(exc), command_flags(fn)))
-        except Exception as exc:  # noqa: BLE001 -- anything else is a bug: say so, keep the traceback
-            if type(exc).__module__.split(".")[0] in ("typer", "click"):    # Exit, Abort, usage errors
-                raise
-            traceback.print_exc()
-            Console(stderr=True, highlight=False, soft_wrap=True).print(
-                f"pairedframe: internal error ({type(exc).__name__}): {exc} -- please report it with the "
-                f"command line; exit code {EXIT_INTERNAL}", markup=False)
-            raise typer.Exit(EXIT_INTERNAL) from exc
 
     return wrapper
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that report bad input: DuckDB's only once something loaded duckdb (the default
+    polars engine never does, and importing it here would cost every command its start-up)."""
+    errors = (PairedFrameError, ValueError, FileNotFoundError, TypeError, OSError, EOFError, pl.exceptions.PolarsError)
+    duckdb = sys.modules.get("duckdb")
+    return (*errors, duckdb.Error) if duckdb is not None else errors
+
+
+def _internal_error(exc: Exception) -> typing.NoReturn:
+    """Anything else is a bug: say so, keep the traceback (typer's and click's own exits pass through)."""
+    if type(exc).__module__.split(".")[0] in ("typer", "click"):    # Exit, Abort, usage errors
+        raise exc
+    traceback.print_exc()
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        f"pairedframe: internal error ({type(exc).__name__}): {exc} -- please report it with the "
+        f"command line; exit code {EXIT_INTERNAL}", markup=False)
+    raise typer.Exit(EXIT_INTERNAL) from exc
 
 
 #: The library's parameter -> the command's option, where the names differ (``measures=`` is ``-m/--measure``).

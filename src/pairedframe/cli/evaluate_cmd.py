@@ -50,7 +50,7 @@ def evaluate_cmd(
     depth: Depth = None,
     score_precision: ScorePrecision = "float64",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | markdown | trec (byte-identical to trec_eval [-q])")] = "table",
-    engine: Annotated[str, typer.Option("--engine", help="duckdb, polars or spark (spark: pip install 'pairedframe\\[spark]', Java 17+; evaluates the files in a local Spark session)")] = "duckdb",
+    engine: Annotated[str, typer.Option("--engine", help="polars (the default), duckdb or spark: the same values (spark: pip install 'pairedframe\\[spark]', Java 17+; evaluates the files in a local Spark session)")] = "polars",
     judgments_format: Annotated[str, typer.Option("-R", "--judgments-format", help="layout of QRELS (trec_eval -R): qrels, qrels_jg (iter column = judgment group; -m qrels_jg), prefs or qrels_prefs (preference judgments; -m all_prefs)")] = "qrels",
     judged_only: JudgedOnly = False,
     zscores: Annotated[Path | None, typer.Option("-Z", "--zscores", help="print z-scores against the per-query means and standard deviations in this file: lines qid measure mean stddev (trec_eval -Z)")] = None,

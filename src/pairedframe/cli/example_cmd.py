@@ -28,7 +28,7 @@ def example_cmd(
              "on the paths `pairedframe example` prints for those formats")
     qrels, runs = example_paths()
     evaluate_args = dict(measure=EXAMPLE_MEASURES, per_query=False, complete=False, rel_level=1, depth=None,
-                         score_precision="float64", fmt=fmt, engine="duckdb")
+                         score_precision="float64", fmt=fmt, engine="polars")
     if fmt != "json":
         typer.echo(f"qrels: {qrels}\nruns:  {', '.join(str(r) for r in runs)}\n")
         evaluate_cmd(qrels, runs, **evaluate_args)

@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
-from pairedframe.engines.base import Engine, EvalOptions
-from pairedframe.engines.duckdb_engine import DuckDBEngine
-from pairedframe.engines.polars_engine import PolarsEngine
+import importlib
+from typing import Any
 
-ENGINES = {"duckdb": DuckDBEngine, "polars": PolarsEngine, "spark": None}
+from pairedframe.engines.base import Engine, EvalOptions
+
+#: Engine name -> (module, class); imported when used, so that the default polars engine never loads duckdb.
+ENGINES = {"polars": ("pairedframe.engines.polars_engine", "PolarsEngine"),
+           "duckdb": ("pairedframe.engines.duckdb_engine", "DuckDBEngine"),
+           "spark": ("pairedframe.engines.spark_engine", "SparkEngine")}
 
 
 def get_engine(engine: str | Engine) -> Engine:
     """An engine instance from its name (``"duckdb"``, ``"polars"``, ``"spark"``) or pass one through."""
-    if engine == "spark":  # imported only when asked for: pyspark and sqlglot are the optional `spark` extra
-        from pairedframe.engines.spark_engine import SparkEngine
-
-        return SparkEngine()
     if isinstance(engine, str):
-        try:
-            return ENGINES[engine]()
-        except KeyError:
-            raise ValueError(f"engine must be one of {sorted(ENGINES)}, got {engine!r}") from None
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {sorted(ENGINES)}, got {engine!r}")
+        module, name = ENGINES[engine]   # spark: pyspark and sqlglot are the optional `spark` extra
+        return getattr(importlib.import_module(module), name)()
     return engine
+
+
+def __getattr__(name: str) -> Any:
+    for module, cls in ENGINES.values():
+        if name == cls and cls != "SparkEngine":
+            return getattr(importlib.import_module(module), cls)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["DuckDBEngine", "Engine", "EvalOptions", "PolarsEngine", "get_engine"]
