@@ -178,9 +178,14 @@ def read_table_file(path: str | os.PathLike[str], *, what: str = "run", fmt: For
                 return pl.read_ipc_stream(path)
         if fmt in ("csv", "tsv"):
             sep = "\t" if fmt == "tsv" else ","
-            head = pl.read_csv(path, separator=sep, n_rows=0, glob=False, comment_prefix="#")
+            head = pl.read_csv(path, separator=sep, n_rows=0, infer_schema=False, glob=False, comment_prefix="#")
             text = {c: pl.String for c in head.columns if c.lower() in _TEXT_COLUMNS}
-            return pl.read_csv(path, separator=sep, schema_overrides=text, glob=False, comment_prefix="#")
+            try:
+                return pl.read_csv(path, separator=sep, schema_overrides=text, glob=False, comment_prefix="#")
+            except pl.exceptions.PolarsError:
+                # polars < 2 infers a type from the first rows and fails on a later value (an integer past
+                # int64): every column as text then, parsed as a file's text is (naming row and value)
+                return pl.read_csv(path, separator=sep, infer_schema=False, glob=False, comment_prefix="#")
     except (pl.exceptions.PolarsError, OSError) as exc:
         raise InputFormatError(f"the {what} argument looks like a {fmt} table but cannot be read: {exc}",
                                path=path) from None
