@@ -437,6 +437,11 @@ def register(con: Any) -> Any:
     duckdb.DuckDBPyConnection
         ``con``, so that ``con = pf.duckdb.register(duckdb.connect())`` reads well.
 
+    Raises
+    ------
+    PairedFrameError
+        If the installed duckdb is older than :data:`MIN_DUCKDB`.
+
     Notes
     -----
     Table macros defined: ``pf_read_run(path, system := NULL)``, ``pf_read_qrels(path)``,
@@ -446,11 +451,6 @@ def register(con: Any) -> Any:
     ``pf_compare(...)``; scalar macro ``pf_measures(measures, rel_level := 1)``. See
     docs/guide/duckdb_sql.md. The macros need duckdb >= 1.4.2 (:data:`MIN_DUCKDB`); an older one is
     refused (:func:`check_duckdb`) before any macro is defined.
-
-    Raises
-    ------
-    PairedFrameError
-        If the installed duckdb is older than :data:`MIN_DUCKDB`.
     """
     check_duckdb()
     con.execute(script())
