@@ -11,7 +11,8 @@ from pathlib import Path
 def run_section(folder: Path, sections: dict[str, str], argv: list[str], *, default: str | None = None) -> None:
     """Run the module of the section named by ``--section`` in ``argv`` (``default`` when none is named)
     with the rest of ``argv`` as its options; ``sections`` maps each name to a one-line description."""
-    listing = "\n".join(f"  {name:<18}{text}" for name, text in sections.items())
+    width = max(map(len, sections), default=0) + 2  # every name, however long, then its description
+    listing = "\n".join(f"  {name:<{width}}{text}" for name, text in sections.items())
     usage = f"usage: python benchmarks/{folder.name} --section NAME [options of the section]\n\nsections:\n{listing}\n"
     if argv[:1] in (["-h"], ["--help"]) or ("--section" not in argv and default is None):
         print(usage)
