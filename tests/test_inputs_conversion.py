@@ -262,3 +262,19 @@ def test_text_or_boolean_grades_of_a_qrels_jg_table_are_refused_naming_the_colum
     run = {"s": {"1": {"a": 1.0, "b": 0.5}}}
     with pytest.raises(SchemaError, match=rf"qrels_jg table: column 'rel' holds {dtype} values"):
         pf.evaluate(run, table, ["map_avgjg"], judgments_format="qrels_jg")
+
+
+def test_numpy_integer_and_decimal_grades_in_a_qrels_dict_or_object_column_are_integer_grades():
+    """np.int64(1) was refused as 'not integer' (np.float64(1.0) and numpy scores were accepted); a whole
+    Decimal is an integer grade and 1.5 is refused, as floats are."""
+    import decimal
+
+    import numpy as np
+    import pandas as pd
+
+    qrels = pf.as_qrels({"1": {"d": np.int64(1), "e": np.uint8(0), "f": np.int32(2)}})
+    assert dict(zip(qrels["docno"], qrels["rel"])) == {"d": 1, "e": 0, "f": 2}
+    table = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "rel": [decimal.Decimal("2.0"), decimal.Decimal("1")]})
+    assert pf.as_qrels(table)["rel"].to_list() == [2, 1]
+    with pytest.raises(pf.SchemaError, match=r"must hold integer grades, got (Decimal\(')?1\.5"):
+        pf.as_qrels(table.assign(rel=[decimal.Decimal("1.5"), decimal.Decimal("1")]))

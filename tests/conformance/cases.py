@@ -132,8 +132,8 @@ def _as_doubles(c: EvalContent) -> EvalContent:
     return c.with_run(c.run.with_columns(pl.col("score").cast(pl.Float64)))
 
 
-def _grades_as_ints(c: EvalContent) -> EvalContent:
-    return c.with_qrels(c.qrels.with_columns(pl.col("rel").cast(pl.Int64)))
+def _grades_as_ints(c: EvalContent) -> EvalContent:   # text (a category's too) as the number it spells
+    return c.with_qrels(c.qrels.with_columns(pl.col("rel").cast(pl.String).cast(pl.Float64).cast(pl.Int64)))
 
 
 _TEXT_GRADES = _qrels(lambda q: q.with_columns(pl.col("rel").cast(pl.String)))
@@ -211,6 +211,17 @@ EVAL_CASES: list[Case] = [
     Case("boolean_grades", _qrels(lambda q: q.with_columns(pl.col("rel") > 0)),
          Raises(r"column 'rel' holds Boolean values \(e\.g\. (True|False)\)|'rel' must hold integer grades, got (True|False)"),
          side="qrels", forms=("polars", "pandas", "arrow", "duckdb", "dict", "parquet")),
+    # a dictionary-encoded grade column (polars Categorical, pandas category, Arrow dictionary) is text, never
+    # its category codes; a Parquet file's is parsed as text (polars' error advised .cat.physical(): the codes)
+    Case("categorical_grades", _qrels(lambda q: q.with_columns(pl.col("rel").cast(pl.String).cast(pl.Categorical))),
+         Raises(r"column 'rel' holds Categorical values"), side="qrels", forms=("polars", "pandas", "arrow")),
+    Case("categorical_grades_in_a_parquet_file", _qrels(lambda q: q.with_columns(
+        pl.col("rel").cast(pl.String).cast(pl.Categorical))), side="qrels", forms=("parquet",), means=_grades_as_ints),
+    # Decimal grades follow the float rules: 1.5 is refused (it was cut to 1 without a word), 2.0 is 2
+    Case("fractional_decimal_grades", _qrels(lambda q: q.with_columns((pl.col("rel") + 0.5).cast(pl.Decimal(6, 1)))),
+         Raises(r"must hold integer grades, got \d\.5"), side="qrels", forms=("polars", "arrow", "duckdb", "parquet")),
+    Case("whole_decimal_grades", _qrels(lambda q: q.with_columns(pl.col("rel").cast(pl.Decimal(6, 1)))),
+         side="qrels", forms=("polars", "arrow", "duckdb", "parquet"), means=_grades_as_ints),
     # booleans are no scores (a run dict's True was read as 1.0)
     Case("boolean_scores", _run(lambda r: r.with_columns(pl.col("score") > 1)), Raises(r"score.*(Boolean|bool)"),
          side="run", forms=("polars", "pandas", "arrow", "duckdb", "dict", "parquet")),

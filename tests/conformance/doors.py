@@ -173,7 +173,9 @@ def _sorted_run(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _sorted_qrels(frame: pl.DataFrame) -> pl.DataFrame:
-    return frame.select("qid", "docno", pl.col("rel").cast(pl.Int64)).sort("qid", "docno")
+    text = isinstance(frame.schema["rel"], pl.Categorical)   # a category's grade is the number its text spells
+    rel = pl.col("rel").cast(pl.String) if text else pl.col("rel")
+    return frame.select("qid", "docno", rel.cast(pl.Int64)).sort("qid", "docno")
 
 
 OTHER_QRELS = pl.DataFrame({"qid": ["9", "9"], "docno": ["d1", "d2"], "rel": [1, 0]})

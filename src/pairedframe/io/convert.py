@@ -13,6 +13,7 @@ naming both, never a guess; only PyTerrier's ``query`` (the query's text) beside
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 import os
@@ -26,7 +27,7 @@ from pairedframe.checks import check_system_name, string_ids, warn_numeric_ids
 from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, refuse_text_grades,
-                                   row_out_of_range, table_grades)
+                                   plain_grades, row_out_of_range, table_grades)
 from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
@@ -441,8 +442,8 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
     frame = _normalise_columns(frame, "qrels")
     if "rel" not in frame.columns:
         raise SchemaError(f"qrels table lacks column 'rel'; it has {frame.columns}")
-    rel = frame["rel"]
-    refuse_text_grades(rel, what, from_file=from_file)
+    refuse_text_grades(frame["rel"], what, from_file=from_file)
+    rel = plain_grades(frame["rel"])
     if rel.dtype == pl.Object or rel.dtype == pl.String:
         if grades == "trec_eval":
             frame = frame.with_columns(table_grades(rel, grades))
@@ -468,7 +469,7 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
 def _whole_grades(values: list) -> pl.Series:
     """Grades that passed :func:`_is_integral` as int64 (text through int, not float, which would
     round a long number), refusing (naming the row) one outside int64."""
-    ints = [v if isinstance(v, int) else int(v) if isinstance(v, float) else int(v.strip().split(".")[0])
+    ints = [int(v) if isinstance(v, (numbers.Integral, float, decimal.Decimal)) else int(v.strip().split(".")[0])
             for v in values]
     low, high = INT64_RANGE
     for i, v in enumerate(ints):
@@ -480,8 +481,10 @@ def _whole_grades(values: list) -> pl.Series:
 def _is_integral(v: Any) -> bool:
     if isinstance(v, bool):
         return False
-    if isinstance(v, int):
+    if isinstance(v, numbers.Integral):   # numpy's integers too (np.bool_ is none)
         return True
+    if isinstance(v, decimal.Decimal):
+        return v.is_finite() and v == v.to_integral_value()
     if isinstance(v, float):
         return math.isfinite(v) and v == int(v)
     if isinstance(v, str):

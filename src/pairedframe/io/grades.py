@@ -67,13 +67,14 @@ def refuse_text_grades(rel: pl.Series, what: str, *, from_file: bool = False) ->
         if i is not None:
             raise SchemaError(f"qrels column 'rel' must hold integer grades, got {rel[i]!r} (row {i + 1}): {what} "
                               "grades are numbers; text is parsed only when read from a file")
-    elif rel.dtype == pl.Boolean or (rel.dtype == pl.String and not from_file):
+    elif rel.dtype == pl.Boolean or (isinstance(rel.dtype, (pl.String, pl.Categorical, pl.Enum)) and not from_file):
         shown = rel.drop_nulls().head(1).to_list()
         if shown:  # no value at all (an empty CSV's columns are strings): the empty / null checks say so
             raise SchemaError(f"{what}: column 'rel' holds {rel.dtype} values (e.g. {shown[0]!r}), not integer "
                               "grades; grades must be an integer column (whole floats such as 2.0 are read as "
                               "integers): cast it yourself once you know what its values mean, e.g. "
-                              "pl.col('rel').cast(pl.Int64)")
+                              f"pl.col('rel'){'' if rel.dtype in (pl.String, pl.Boolean) else '.cast(pl.String)'}"
+                              ".cast(pl.Int64)")
 
 
 def warn_read_as_trec_eval(count: int, where: str, text: str, value: int) -> None:
@@ -81,6 +82,17 @@ def warn_read_as_trec_eval(count: int, where: str, text: str, value: int) -> Non
     more = f" ({count} grades in all)" if count > 1 else ""
     warnings.warn(f"{where}: grade {text!r} read as {value}{more}: grades='trec_eval' keeps the integer prefix of "
                   "a grade, as trec_eval's atol does (1.5 -> 1, 1e3 -> 1)", UserWarning, stacklevel=user_stacklevel())
+
+
+def plain_grades(rel: pl.Series) -> pl.Series:
+    """A grade column as numbers or text: a Decimal as Float64 (the float rules then apply: 1.5 is no
+    integer grade, never cut to 1), a Categorical / Enum (a dictionary-encoded column) as its text, never
+    its category codes."""
+    if isinstance(rel.dtype, pl.Decimal):
+        return rel.cast(pl.Float64)
+    if isinstance(rel.dtype, (pl.Categorical, pl.Enum)):
+        return rel.cast(pl.String)
+    return rel
 
 
 def table_grades(rel: pl.Series, grades: Grades) -> pl.Series:
