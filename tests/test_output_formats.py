@@ -278,3 +278,20 @@ def test_read_results_reads_the_cli_output_whose_text_measure_comes_after_polars
     assert numbers.select(keys).equals(expected.select(keys))
     assert (numbers["value"] - expected["value"]).abs().max() < 1e-12
     assert texts.height == evaluation.text.height > 0 and texts["value"].is_null().all()
+
+
+def test_evaluate_per_query_markdown_formats_values_as_the_terminal_table():
+    """-q -f markdown printed every value at full precision (0.03242534480374725) while the means table and the
+    terminal -q table print 4 decimals; counts stay integers."""
+    qrels, runs = example_paths()
+    args = ["evaluate", "-q", "-m", "AP", "-m", "num_ret", str(qrels), str(runs[0])]
+    markdown = runner.invoke(app, [*args, "-f", "markdown"])
+    table = runner.invoke(app, [*args, "-f", "table"])
+    assert markdown.exit_code == 0 and table.exit_code == 0, markdown.output + table.output
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in markdown.stdout.splitlines()[2:]
+            if line.startswith("|")]
+    values = {(r[1], r[2]): r[3] for r in rows}
+    assert all(len(v.split(".")[1]) == 4 for (q, m), v in values.items() if m == "AP"), values
+    assert all(v.isdigit() for (q, m), v in values.items() if m == "NumRet"), values
+    shown = {v for line in table.stdout.splitlines() for v in line.replace("│", " ").split()}
+    assert {v for (q, m), v in values.items()} <= shown   # the very texts the terminal table prints

@@ -142,7 +142,7 @@ def evaluate_cmd(
                               ev.text.select("system", "qid", "measure", pl.lit(None, dtype=pl.Float64).alias("value"),
                                              pl.lit(False).alias("summary"), "text")])
     counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
-    if fmt in ("csv", "markdown"):  # counts (num_ret, ...) print as integers, not 2.0
+    if fmt == "csv":  # full precision, for machines; counts (num_ret, ...) as integers, not 2.0
         rows = rows.with_columns(pl.when(pl.col("measure").is_in(counts))
                                  .then(pl.col("value").round(0).cast(pl.Int64).cast(pl.String))
                                  .otherwise(pl.col("value").cast(pl.String)).alias("value"))
