@@ -238,3 +238,16 @@ def test_summary_table_title_names_sums_and_geometric_means_against_summary(shar
     assert only.output.split("┏")[0].strip() == "mean over queries"
     counts = runner.invoke(app, ["evaluate", "-m", "num_ret", "-m", "num_q", qrels, run])
     assert counts.output.split("┏")[0].strip() == "sum over queries"
+
+
+def test_evaluate_means_table_footer_names_depth_and_judged_only():
+    """-M and -J change every value but the footer named neither: two tables made with and without them could
+    not be told apart (the footer names the query set, ties, relevance level and score precision)."""
+
+    qrels, runs = example_paths()
+    plain = runner.invoke(app, ["evaluate", "-m", "AP", str(qrels), str(runs[0])])
+    cut = runner.invoke(app, ["evaluate", "-m", "AP", "-M", "5", "-J", str(qrels), str(runs[0])])
+    assert plain.exit_code == 0 and cut.exit_code == 0, plain.output + cut.output
+    assert "depth:" not in plain.stdout and "judged only" not in plain.stdout
+    assert "depth: the top 5 documents of each ranking (-M 5)" in cut.stdout
+    assert "judged only: unjudged documents dropped from each ranking (-J)" in cut.stdout

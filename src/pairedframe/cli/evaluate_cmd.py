@@ -129,7 +129,10 @@ def evaluate_cmd(
             typer.echo(f"{row['system']} {row['measure']}: mean over {row['n_queries']} of {row['_all']} queries "
                        "(the others have no value for it)")
         typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"
-                   f"relevance level: {ev.settings.rel_level}; scores as {ev.settings.score_precision}")
+                   f"relevance level: {ev.settings.rel_level}; scores as {ev.settings.score_precision}"
+                   + (f"\ndepth: the top {ev.settings.depth} documents of each ranking (-M {ev.settings.depth})"
+                      if ev.settings.depth is not None else "")
+                   + ("\njudged only: unjudged documents dropped from each ranking (-J)" if ev.settings.judged_only else ""))
         return
     # trec_eval's "all" rows; the summary column tells them from a query whose id is "all"
     rows = summary.select("system", pl.lit("all").alias("qid"), "measure", "value", pl.lit(True).alias("summary"))
