@@ -243,7 +243,6 @@ def test_summary_table_title_names_sums_and_geometric_means_against_summary(shar
 def test_evaluate_means_table_footer_names_depth_and_judged_only():
     """-M and -J change every value but the footer named neither: two tables made with and without them could
     not be told apart (the footer names the query set, ties, relevance level and score precision)."""
-
     qrels, runs = example_paths()
     plain = runner.invoke(app, ["evaluate", "-m", "AP", str(qrels), str(runs[0])])
     cut = runner.invoke(app, ["evaluate", "-m", "AP", "-M", "5", "-J", str(qrels), str(runs[0])])
