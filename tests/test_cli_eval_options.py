@@ -236,3 +236,22 @@ def test_segments_settings_state_the_evaluation_options_given(files):
         {"depth": 2, "judged_only": True, "rel_level": 2, "complete": True, "score_precision": "float32"}
     settings = json.loads(runner.invoke(app, args).stdout)["settings"]
     assert not {"depth", "judged_only", "rel_level", "complete", "score_precision"} & set(settings)
+
+
+def test_table_caption_names_the_evaluation_options_given():
+    """pairedframe table's caption named none of -c, -M, --score-precision, -J: tables made with and without
+    them read alike. It names each one given (in every format's caption), and none at the defaults."""
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    args = ["table", "-m", "AP", str(qrels), *map(str, runs), "--n-resamples", "99"]
+    plain = CliRunner().invoke(app, args)
+    assert plain.exit_code == 0, plain.output
+    assert "Evaluated on" not in plain.stdout
+    for fmt in ("terminal", "markdown", "latex", "html"):
+        given = CliRunner().invoke(app, [*args, "-c", "-M", "5", "--score-precision", "float32", "-J", "-f", fmt])
+        assert given.exit_code == 0, given.output
+        text = " ".join(given.stdout.replace("\\_", "_").split())   # LaTeX writes trec\_eval
+        for words in ("every judged query, unretrieved ones scoring 0 (trec_eval -c)",
+                      "the top 5 documents of each ranking (-M 5)", "scores rounded to float32", "judged documents only (-J)"):
+            assert words in text, (fmt, text[-600:])

@@ -287,6 +287,7 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         settings["judgments"] = judgment_set
     if eval_settings is not None:
         settings["ranking_tie_rule"] = eval_settings.tie_rule
+        settings["evaluation_options"] = eval_settings.options_text()
     marking = _Marking()
     if comparison is not None:
         marking = _marking(comparison, per_query, systems, measures, correction, all_pairs)

@@ -37,6 +37,15 @@ class EvaluationSettings:
             return "all judged queries; not retrieved = 0 (trec_eval -c)"
         return "queries both retrieved and judged (trec_eval default)"
 
+    def options_text(self) -> list[str]:
+        """The options that change values away from trec_eval's defaults, in words (empty at the defaults):
+        what a table's caption must say for two tables made with and without them to read apart."""
+        return [text for text, given in (
+            ("every judged query, unretrieved ones scoring 0 (trec_eval -c)", self.complete),
+            (f"the top {self.depth} documents of each ranking (-M {self.depth})", self.depth is not None),
+            ("scores rounded to float32 (trec_eval 9)", self.score_precision == "float32"),
+            ("judged documents only (-J)", self.judged_only)) if given]
+
     def as_dict(self) -> dict[str, Any]:
         """The settings as a plain dict (what reports and JSON outputs record)."""
         return {"rel_level": self.rel_level, "complete": self.complete, "depth": self.depth,

@@ -164,4 +164,6 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
                      f"{'a count that ranks' if len(counts) == 1 else 'counts that rank'} no run.")
     if s.get("ranking_tie_rule"):
         parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
+    if s.get("evaluation_options"):
+        parts.append(f"Evaluated on {'; '.join(s['evaluation_options'])}.")
     return " ".join(parts)
