@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_attribute, renamed_
 from pairedframe.checks import sample
 from pairedframe.errors import InputFormatError, InsufficientSampleError, SmallSampleWarning, user_stacklevel
 from pairedframe.io.convert import as_qrels
+from pairedframe.io.path_args import source_label
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.kappa import cohen_kappa_many, confusion_matrix
 from pairedframe.stats.jackknife import NO_SPREAD, jackknife_t_interval
@@ -96,11 +96,6 @@ class LabelAgreement:
         rows = [(name, getattr(self, name), ci.low, ci.high) for name, ci in self.confidence_intervals.items()]
         return pl.DataFrame(rows, schema={"coefficient": pl.String, "statistic": pl.Float64, "ci_low": pl.Float64,
                                           "ci_high": pl.Float64}, orient="row")
-
-
-def _described(name: Any, source: Any) -> str:
-    """A set's label for messages, with its file when it was given as a path: ``'a' (file nist.txt)``."""
-    return f"{str(name)!r} (file {os.fspath(source)})" if isinstance(source, (str, os.PathLike)) else repr(str(name))
 
 
 def _grade_set(grades: Any, ga: np.ndarray, gb: np.ndarray, names: tuple[str, str]) -> np.ndarray:
@@ -291,7 +286,7 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
                          f"by them); got {names!r}")
     qa, qb = _read_labels(a), _read_labels(b)
     common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
-    said = (_described(names[0], a), _described(names[1], b))
+    said = (source_label(names[0], a), source_label(names[1], b))
     if common.height == 0:
         raise InsufficientSampleError(f"no (qid, docno) pair is judged in both {said[0]} ({qa.height} pairs) "
                                       f"and {said[1]} ({qb.height} pairs)")

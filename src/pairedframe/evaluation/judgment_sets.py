@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +12,7 @@ from pairedframe.errors import EmptyResultError, recorded_warnings, reissue
 from pairedframe.evaluation.pipeline import evaluate
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.trec_text import measures_argument
+from pairedframe.io.path_args import source_label
 from pairedframe.measures import Measure
 
 __all__ = ["JudgmentSetsEvaluation", "evaluate_judgment_sets", "evaluate_judgment_sets_leaving_out",
@@ -187,11 +187,6 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     return evaluate_judgment_sets_leaving_out(run, judgments, measures, required=every, **kwargs)[0]
 
 
-def _set_label(name: Any, qrels: Any) -> str:
-    """A set's label for messages, with its file when it was given as a path: ``'llm' (file llm.txt)``."""
-    return f"{str(name)!r} (file {os.fspath(qrels)})" if isinstance(qrels, (str, os.PathLike)) else repr(str(name))
-
-
 def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], measures: Any = "official", *,
                                        required: Sequence[Any], **kwargs: Any
                                        ) -> tuple[JudgmentSetsEvaluation, dict[str, str]]:
@@ -230,7 +225,7 @@ def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], m
     measures = measures_argument(measures)  # refused once, and an iterator read once for every set
     evaluations, left_out = {}, {}
     for name, qrels in judgments.items():
-        label = _set_label(name, qrels)
+        label = source_label(name, qrels)
         try:
             with recorded_warnings() as caught:
                 evaluations[str(name)] = evaluate(run, qrels, measures, **kwargs)

@@ -33,6 +33,12 @@ def system_name_from_path(path: PathLike) -> str:
     return name
 
 
+def source_label(name: Any, source: Any) -> str:
+    """A named input's label for messages, with its file when it was given as a path: ``'llm' (file llm.txt)``
+    (a judgment set, a label set)."""
+    return f"{str(name)!r} (file {os.fspath(source)})" if isinstance(source, (str, os.PathLike)) else repr(str(name))
+
+
 def _kind(value: Any) -> str:
     """``value``'s type as a user names it: ``a dict``, ``an int``, ``a pandas DataFrame``."""
     cls = type(value)
