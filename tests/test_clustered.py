@@ -487,6 +487,20 @@ def test_cluster_ids_differing_by_leading_zeros_are_named_in_the_error():
             compare_clustered(table, baseline="A", clusters=cmap, n_resamples=99)
 
 
+def test_cluster_near_miss_examples_are_the_smallest_ids_on_a_duckdb_relation():
+    """The error names the first query without a cluster and the first near misses in id order, whatever
+    order DuckDB's parallel scan returns the rows in (the segments' error quoted DISTINCT's hash order)."""
+    import duckdb
+
+    qids = [f"{i:05d}" for i in range(1, 3001)]
+    df = pl.DataFrame({"system": ["A"] * 3000 + ["B"] * 3000, "qid": qids * 2, "measure": "m",
+                       "value": [i % 7 / 10 for i in range(6000)]})
+    cmap = {str(i): str(i % 3) for i in range(1, 3001)}
+    with pytest.raises(ValueError, match=r"query '00001' \(system 'A', measure 'm'\) has no cluster.*"
+                                         r"\('00001' ~ '1', '00002' ~ '2', '00003' ~ '3', \.\.\.\)"):
+        compare_clustered(duckdb.sql("SELECT * FROM df"), baseline="A", clusters=cmap, n_resamples=99)
+
+
 @pytest.mark.filterwarnings("ignore")
 def test_duckdb_clustered_rows_keep_the_datasets_order_of_appearance_like_polars():
     """With clusters= the DuckDB path joined the mapping before numbering the rows, and a hash join does not

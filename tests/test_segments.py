@@ -450,6 +450,23 @@ def test_segment_ids_differing_by_leading_zeros_are_named_in_the_error():
             compare_segments(table, segs, baseline="A", n_resamples=99)
 
 
+def test_segment_near_miss_examples_are_the_smallest_ids_on_a_duckdb_relation():
+    """The error quotes the first near misses in id order: DuckDB's DISTINCT returns ids in hash order,
+    which changed the quoted examples from run to run (a flaky test of the message above)."""
+    import duckdb
+
+    from pairedframe.errors import EmptyResultError
+
+    qids = [f"{i:05d}" for i in range(1, 3001)]
+    per_query = pl.DataFrame({"system": ["A"] * 3000 + ["B"] * 3000, "qid": qids * 2, "measure": "m",
+                              "value": [i % 7 / 10 for i in range(6000)]})
+    segs = pl.DataFrame({"qid": [str(i) for i in range(1, 3001)], "segment_set": "s", "segment": "x"})
+    with pytest.raises(EmptyResultError, match=r"its queries e\.g\. \['00001', '00002', '00003'\], the segment "
+                                               r"table's \['1', '10', '100'\]\).*\('00001' ~ '1', '00002' ~ '2', "
+                                               r"'00003' ~ '3', \.\.\.\)"):
+        compare_segments(duckdb.sql("SELECT * FROM per_query"), segs, baseline="A", n_resamples=99)
+
+
 def _equal_gain(n: int) -> tuple[pl.DataFrame, pl.DataFrame]:
     """System b gains exactly +0.1 P@10 over a on each of n queries, all in one segment."""
     qids = [f"q{i}" for i in range(n)]

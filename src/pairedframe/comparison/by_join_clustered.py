@@ -80,7 +80,8 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
                              f"{table.row_order()} AS pf_order FROM {table.source}) u LEFT JOIN {mapping} m ON {cond} "
                              "ORDER BY u.pf_order")
     keys = [c for c in others if c not in ("system", "qid", "measure", "value")]
-    lost = table.collect(f"SELECT qid, system, measure FROM {source} WHERE cluster IS NULL AND value IS NOT NULL")
+    lost = table.collect(f"SELECT qid, system, measure FROM {source} WHERE cluster IS NULL AND value IS NOT NULL "
+                         "ORDER BY qid, system, measure")  # the message's first row and examples: not the engine's order
     if lost.height:
         row = lost.row(0, named=True)
         known = cmap["qid"].to_list() if clusters is not None and "qid" in on else []

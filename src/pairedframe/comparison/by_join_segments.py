@@ -135,8 +135,9 @@ def _unit_moments(t: EngineTable, paired: Paired, segs: str) -> tuple[str, pl.Da
         f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
         f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties "
         f"FROM {units_sql} GROUP BY comp, segment_set, segment")
-    own = t.collect(f"SELECT DISTINCT qid FROM {paired.pairs}")["qid"].to_list()
-    theirs = t.collect(f"SELECT DISTINCT qid FROM {segs}")["qid"].to_list()
+    # sorted: DISTINCT's order varies from run to run, and the messages quote the first few ids
+    own = t.collect(f"SELECT DISTINCT qid FROM {paired.pairs} ORDER BY qid")["qid"].to_list()
+    theirs = t.collect(f"SELECT DISTINCT qid FROM {segs} ORDER BY qid")["qid"].to_list()
     if moments.height == 0:
         raise no_segment_query(own, theirs)
     every = t.collect(f"SELECT DISTINCT segment_set, segment FROM {segs}").sort("segment_set", "segment")
