@@ -231,3 +231,27 @@ def test_segments_csv_writes_every_missing_number_as_nan_as_compare_csv_does(tmp
     assert identical.exit_code == 0, identical.output
     cells = next(csv.DictReader(io.StringIO(identical.stdout)))
     assert cells["skewness"] == "NaN"          # compare's own word for a number it cannot give (no spread)
+
+
+def test_segments_markdown_and_latex_keep_the_title_that_says_what_delta_and_the_correction_are(tmp_path, example):
+    """-f markdown and -f latex dropped the terminal table's title (delta = system - baseline; BH per family):
+    markdown gets it as pandoc's caption line, LaTeX as a comment above the tabular, which pdflatex compiles in
+    a table float."""
+    import shutil
+    import subprocess
+
+    title = "segments vs baseline bm25 (delta = system - baseline; HOLM per family)"
+    markdown = runner.invoke(app, _args(tmp_path, example, "-B", "199", "--correction", "holm", "-f", "markdown"))
+    assert markdown.exit_code == 0, markdown.output
+    assert markdown.stdout.rstrip("\n").endswith(f"\n\nTable: {title}")
+    latex = runner.invoke(app, _args(tmp_path, example, "-B", "199", "--correction", "holm", "-f", "latex"))
+    assert latex.exit_code == 0, latex.output
+    assert latex.stdout.startswith(f"% {title}\n\\begin{{tabular}}")
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed (apt-get install texlive-latex-recommended to run this test)")
+    doc = tmp_path / "segments.tex"
+    doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n\\begin{table}\n"
+                   + latex.stdout + "\\end{table}\n\\end{document}\n", encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:]

@@ -527,3 +527,18 @@ def test_caption_blames_the_floor_when_the_raw_p_is_alpha_or_above(level, n_resa
         t = pf.results_table(pq, baseline="s0", n_resamples=n_resamples, confidence_level=level, seed=0)
     assert not any(t.table["marks"])
     assert f"the least {n_resamples:,} resamples can give: more resamples could mark cells." in t.caption
+
+
+def test_compare_markdown_and_latex_say_what_delta_is_as_the_terminal_title_does():
+    """compare -f markdown / latex dropped the terminal title "delta = system - baseline": a reader of the
+    pasted table could not tell b - a from a - b. Markdown has it as pandoc's caption paragraph, LaTeX as the
+    comment above the tabular."""
+    from pairedframe.report.compare import format_comparison
+
+    cmp = pf.compare(_per_query(names=["base", "new"]).filter(pl.col("measure") == "AP"), baseline="base", test="t")
+    title = "paired comparison vs baseline (delta = system - baseline)"
+    _, paragraphs = _markdown_cells(format_comparison(cmp, "markdown"))
+    assert f"Table: {title}" in paragraphs
+    assert format_comparison(cmp, "latex").startswith(f"% {title}\n\\begin{{tabular}}")
+    assert format_comparison(cmp, "latex", title="a\nb").startswith("% a b\n\\begin{tabular}")
+    assert title in format_comparison(cmp, "table").splitlines()[0]

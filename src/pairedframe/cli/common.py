@@ -279,17 +279,21 @@ def print_frame(frame: pl.DataFrame, fmt: str, *, title: str | None = None, floa
                 integers: typing.Collection[str] = ()) -> None:
     """Render a frame as a box-drawn table (rich's; :func:`~pairedframe.cli.text_table.write_box_table`
     writes a long table's rows itself, the same text), CSV, JSON (list of records), markdown or LaTeX on
-    ``file`` (default: stdout). ``format_by``: the column whose value picks each row's number format (a long
-    table's ``measure``), with the rows whose ``format_by`` is in ``integers`` (counts) as integers."""
+    ``file`` (default: stdout). A ``title`` is the box's title, markdown's ``Table:`` caption line and a
+    ``%`` comment above LaTeX's ``tabular``; CSV and JSON hold the data alone. ``format_by``: the column whose
+    value picks each row's number format (a long table's ``measure``), with the rows whose ``format_by`` is in
+    ``integers`` (counts) as integers."""
     out = sys.stdout if file is None else file
     if fmt == "csv":
         out.write(frame.write_csv())
     elif fmt == "json":
         out.write(json_text(frame.to_dicts()))
-    elif fmt == "markdown":
-        out.write(to_markdown(frame, float_digits, format_by, integers) + "\n")
+    elif fmt == "markdown":  # the title as pandoc's caption line: it says what the numbers are
+        out.write(to_markdown(frame, float_digits, format_by, integers) + "\n"
+                  + (f"\nTable: {markdown_escape(title)}\n" if title else ""))
     elif fmt == "latex":
-        out.write(to_latex(frame, float_digits, format_by, integers) + "\n")
+        # the title as a comment: the tabular goes into the writer's own table float, under their caption
+        out.write((f"% {' '.join(title.splitlines())}\n" if title else "") + to_latex(frame, float_digits, format_by, integers) + "\n")
     elif fmt == "table":
         write_box_table(frame, file, title=title, digits=float_digits, format_by=format_by, integers=integers)
     else:

@@ -22,7 +22,6 @@ from pairedframe.evaluation.trec_text import require_printable, split_runid
 from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
 from pairedframe.measures import Measure, parse_measures
 from pairedframe.report.output import json_text
-from pairedframe.report.table_markdown import markdown_escape
 
 
 def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
@@ -120,9 +119,9 @@ def evaluate_cmd(
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
         n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
         title = _summary_title(ev.measures, ev.settings.zscores)
-        print_frame(n.join(wide, on="system", how="left"), fmt, title=title)
-        if fmt == "markdown":       # the table's title as its caption (pandoc's "Table:" line); the notes are text
-            typer.echo(f"\nTable: {markdown_escape(title)}\n")
+        print_frame(n.join(wide, on="system", how="left"), fmt, title=title)  # markdown: a "Table:" caption
+        if fmt == "markdown":
+            typer.echo("")  # ends the caption's paragraph: the notes below are text
         fewer = (summary.join(n.rename({"n_queries": "_all"}), on="system")
                  .filter(pl.col("n_queries") < pl.col("_all")))
         for row in fewer.iter_rows(named=True):     # n_queries is the most any measure of the row has

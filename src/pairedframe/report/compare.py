@@ -143,12 +143,15 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         From :func:`~pairedframe.compare`.
     fmt : {"table", "json", "csv", "markdown", "latex"}
         ``json``: ``{"settings": {...}, "rows": [...]}`` with every column; ``csv``: every column plus
-        ``pairing`` and ``pvalue_tie_rule`` columns; the others show the main columns and the
-        settings as footer lines (``%`` comments in LaTeX).
+        ``pairing`` and ``pvalue_tie_rule`` columns; the others show the main columns under ``title``
+        (markdown: pandoc's ``Table:`` caption line; LaTeX: a ``%`` comment above the ``tabular``, which
+        goes into the writer's own ``table`` float) and the settings as footer lines (``%`` comments in LaTeX).
     evaluation_settings : EvaluationSettings, optional
         Added to the settings (ranking tie rule, evaluation query set).
     float_digits : int
         Decimals of floats in table / markdown / latex.
+    title : str, optional
+        The table's title; default "paired comparison vs baseline (delta = system - baseline)".
 
     Returns
     -------
@@ -167,17 +170,20 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
             extra = extra.with_columns(pl.lit(settings["ranking_tie_rule"]).alias("ranking_tie_rule"))
         return extra.write_csv()
     short = _short(frame)
+    caption = title or "paired comparison vs baseline (delta = system - baseline)"  # says what delta is
     if fmt == "markdown":
         lines = ["| " + " | ".join(map(markdown_escape, short.columns)) + " |",
                  "| " + " | ".join("---:" if t.is_numeric() else "---" for t in short.dtypes) + " |"]
         lines += ["| " + " | ".join(_text_cell(v, float_digits, fmt) for v in r) + " |" for r in short.iter_rows()]
-        lines += [""] + [f"- {markdown_escape(line)}" for line in _footer(settings, frame)]
+        lines += ["", f"Table: {markdown_escape(caption)}", ""]  # pandoc's caption line
+        lines += [f"- {markdown_escape(line)}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
         esc = latex_escape
         spec = "".join("r" if t.is_numeric() else "l" for t in short.dtypes)
-        lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(esc(c) for c in short.columns) + r" \\",
-                 r"\midrule"]
+        # the title as a comment, as the settings below: the tabular goes into the writer's own float
+        lines = [f"% {' '.join(caption.splitlines())}", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+                 " & ".join(esc(c) for c in short.columns) + r" \\", r"\midrule"]
         lines += [latex_row([_text_cell(v, float_digits, fmt) for v in r]) for r in short.iter_rows()]
         lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
@@ -188,7 +194,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
     cells = [[_num(v, float_digits) for v in row] for row in short.iter_rows()]
 
     # names are text, not rich markup: Text, since escape() doubles a trailing backslash ("c\\" for "c\")
-    table = Table(title=Text(title or "paired comparison vs baseline (delta = system - baseline)"))
+    table = Table(title=Text(caption))
     for name, dtype in short.schema.items():
         table.add_column(Text(name), justify="right" if dtype.is_numeric() else "left")
     for r in cells:
