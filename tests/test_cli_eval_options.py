@@ -255,3 +255,18 @@ def test_table_caption_names_the_evaluation_options_given():
         for words in ("every judged query, unretrieved ones scoring 0 (trec_eval -c)",
                       "the top 5 documents of each ranking (-M 5)", "scores rounded to float32", "judged documents only (-J)"):
             assert words in text, (fmt, text[-600:])
+
+
+def test_evaluation_settings_record_grades_and_compare_and_segments_state_trec_eval_grades(files):
+    """--grades trec_eval reads 1.5 as 1 (a value strict refuses), but EvaluationSettings did not record it:
+    compare's and segments' settings read as a strict evaluation's, and an Evaluation passed to pf.report
+    lost it. Recorded now, and stated where it is not the default."""
+    ev = pf.evaluate({"a": files["a"]}, files["grades"], ["AP"], grades="trec_eval")
+    assert ev.settings.grades == "trec_eval" and ev.settings.as_dict()["grades"] == "trec_eval"
+    assert pf.evaluate({"a": files["a"]}, files["qrels"], ["AP"]).settings.as_dict()["grades"] == "strict"
+    args = ["compare", files["grades"], f"a={files['a']}", f"b={files['b']}", "-m", "AP", "--test", "t", "-f", "json"]
+    assert json.loads(runner.invoke(app, [*args, "--grades", "trec_eval"]).stdout)["settings"]["grades"] == "trec_eval"
+    assert "grades" not in json.loads(runner.invoke(app, args[:1] + [files["qrels"]] + args[2:]).stdout)["settings"]
+    seg = ["segments", files["grades"], f"a={files['a']}", f"b={files['b']}", "-m", "AP", "--test", "t", "-f", "json",
+           "--segments", files["segments"], "--grades", "trec_eval"]
+    assert json.loads(runner.invoke(app, seg).stdout)["settings"]["grades"] == "trec_eval"

@@ -29,6 +29,7 @@ class EvaluationSettings:
     judgments_format: str = "qrels"
     zscores: bool = False
     judged_only: bool = False
+    grades: str = "strict"  # "trec_eval": fractional grades read as trec_eval reads them (1.5 -> 1)
 
     @property
     def query_set(self) -> str:
@@ -52,7 +53,7 @@ class EvaluationSettings:
                 "score_precision": self.score_precision, "engine": self.engine,
                 "tie_rule": self.tie_rule, "query_set": self.query_set,
                 "judgments_format": self.judgments_format, "zscores": self.zscores, "judged_only": self.judged_only,
-                "gain": "the grade unless a measure says dcg='exp-log2' or gains={...}"}
+                "grades": self.grades, "gain": "the grade unless a measure says dcg='exp-log2' or gains={...}"}
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
         A result of :func:`~pairedframe.compare`.
     evaluation_settings : EvaluationSettings, optional
         Adds the evaluation's ranking tie rule, query-set policy, relevance level and score precision,
-        and its depth (trec_eval -M) and ``judged_only`` (-J) when set.
+        and its depth (trec_eval -M), ``judged_only`` (-J) and ``grades`` (``"trec_eval"``) when set.
     """
     out: dict[str, Any] = {}
     for c in _CONSTANT:
@@ -84,6 +84,8 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
             out["depth"] = es["depth"]
         if es["judged_only"]:
             out["judged_only"] = True
+        if es["grades"] != "strict":
+            out["grades"] = es["grades"]
     return out
 
 

@@ -346,8 +346,7 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
                       f"vs {baseline}" if baseline and len(systems) > 1 else "pairedframe report")
     settings = {"measures": names, "baseline": baseline, "n_resamples": n_resamples, "seed": seed, "test": test,
                 "confidence_level": confidence_level, "correction": correction, "max_delta_plots": max_delta_plots,
-                # grades is how the files were read: unknown for an Evaluation given as it is
-                "evaluation": {**ev.settings.as_dict(), **({} if isinstance(runs, Evaluation) else {"grades": grades})},
+                "evaluation": ev.settings.as_dict(),  # with grades, how the judgments were read
                 "inputs": inputs, "command": command}
     from pairedframe.report.report_sections import left_out_of_evaluation, render_report
 
