@@ -1,26 +1,30 @@
 """Calibration of compare's one-sided intervals and tests (``alternative="greater"`` / ``"less"``) on real deltas.
 
-``python benchmarks/calibration --section one_sided [--reps R] [--sizes N ...] [--levels L ...]`` (4,000
-replications per cell, B = 999, n = 20, 50, 100, levels 0.90 and 0.95 by default)
+``python benchmarks/calibration --section one_sided [--reps R] [--sizes N ...] [--levels L ...]`` (10,000
+replications per cell, B = 999, n = 20, 50, 100, levels 0.90 and 0.95 by default: MC SE 0.003 / 0.002)
 
 For each collection, measure, n and level, on the same replications: how often the lower bound that
 ``compare(..., alternative="greater")`` prints lies at or below the truth, and how often the upper bound of
 ``alternative="less"`` lies at or above it, for the default interval (the stabilised bootstrap-t, its
-one-sided tail: ``[mean - q_hi * se, inf)``) and, for reference, the t interval (``test="t"``'s default);
-then the type-I error of the default test (the sign-flip randomization test) and of the t-test for each
-one-sided alternative, ``p < alpha`` with ``alpha = 1 - level`` as the verdict reads it.  Replications draw
-n queries i.i.d. from one run pair's deltas (every pair of DL-2019, DL-2021 and Robust03 on nDCG@10 and AP
-in turn, as the paired section: ``data.py``); truth = the pair's full-set mean delta.  Type-I error uses
-*centred* deltas (the pair's deltas minus their mean: true mean 0, the pair's skew kept, so "greater" and
-"less" can differ) and *symmetric* ones (each delta's sign flipped at random: the sign-flip test's own
-null).  Bounds are as compare prints them (:func:`pairedframe.comparison.interval_range.finish_paired_intervals`:
-the finite end clipped to the delta range, equal deltas given the range-based bound).
+one-sided tail: ``[mean - q_hi * se, inf)``), the t interval (``test="t"``'s default) and the other
+``interval=`` choices (percentile, BCa, the inverted sign-flip test); then the type-I error of the default
+test (the sign-flip randomization test) and of the t-test for each one-sided alternative, ``p < alpha``
+with ``alpha = 1 - level`` as the verdict reads it.  Replications draw n queries i.i.d. from one run pair's
+deltas (every pair of DL-2019, DL-2021 and Robust03 on nDCG@10 and AP in turn, as the paired section:
+``data.py``); truth = the pair's full-set mean delta.  Type-I error uses *centred* deltas (the pair's
+deltas minus their mean: true mean 0, the pair's skew kept, so "greater" and "less" can differ) and
+*symmetric* ones (each delta's sign flipped at random: the sign-flip test's own null).  Bounds are as
+compare prints them (:func:`pairedframe.comparison.interval_range.finish_paired_intervals`: the finite end
+clipped to the delta range, equal deltas given the range-based bound; tests/test_benchmark_scripts.py checks
+them against :func:`pairedframe.compare` on the same streams); B = 999 where compare's default is 10,000.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -30,36 +34,56 @@ import data  # noqa: E402
 from _tee import output_to  # noqa: E402
 from common import batches, draw, rate, table  # noqa: E402
 from pairedframe.comparison.interval_range import finish_paired_intervals  # noqa: E402
+from pairedframe.stats.bootstrap import bootstrap_mean_many  # noqa: E402
 from pairedframe.stats.levels import decision_alpha  # noqa: E402
 from pairedframe.stats.randomization import sign_flip_test_many  # noqa: E402
+from pairedframe.stats.signflip_interval import sign_flip_interval_many  # noqa: E402
 from pairedframe.stats.studentized import studentized_bootstrap_many, zero_spread  # noqa: E402
 from pairedframe.stats.ttest import paired_t_test_many  # noqa: E402
 
 SIZES = (20, 50, 100)
 LEVELS = (0.90, 0.95)
 ALTERNATIVES = ("greater", "less")
-#: The intervals measured: compare's default (randomization test) and test="t"'s default.
-INTERVALS = ("studentized", "t")
+#: The intervals measured: compare's default (randomization test), test="t"'s default, and the other
+#: ``interval=`` choices (each printed one-sided with a one-sided ``alternative``).
+INTERVALS = ("studentized", "t", "percentile", "bca", "signflip")
+NAMES = {"studentized": "default", "t": "t", "percentile": "percentile", "bca": "BCa", "signflip": "signflip"}
 
 
-def bounds(D: np.ndarray, B: int, level: float, alternative: str, seed, measure: str) -> dict[str, np.ndarray]:
+def streams_of(seed) -> Callable[[], tuple[np.random.Generator, np.random.Generator]]:
+    """Fresh (bootstrap, sign-flip) generators from ``seed`` at each call, as compare draws each interval
+    from the start of its query set's two streams (:func:`pairedframe.comparison.streams.resample_generators`)."""
+    return lambda: tuple(np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+
+
+def bounds(D: np.ndarray, B: int, level: float, alternative: str, streams, measure: str) -> dict[str, np.ndarray]:
     """The finite bound of each interval of :data:`INTERVALS` for the columns of D, as compare prints it
-    at ``level`` with ``alternative`` (low for "greater", high for "less"); ``seed`` feeds the bootstrap
-    stream (compare's: :func:`pairedframe.comparison.streams.resample_generators`)."""
+    at ``level`` with ``alternative`` (low for "greater", high for "less"); ``streams()`` gives fresh
+    (bootstrap, sign-flip) generators (:func:`streams_of`)."""
     n, k = D.shape
     flat = zero_spread(D)
     delta = D.mean(axis=0)
     se = np.where(flat, 0.0, D.std(axis=0, ddof=1) / np.sqrt(n))
     tt = paired_t_test_many(D, alternative=alternative, confidence_level=level).confidence_interval
+    raw = {"t": (tt.low, tt.high)}
     boot = studentized_bootstrap_many(D, n_resamples=B, confidence_level=level, alternative=alternative,
-                                      seed=seed).confidence_interval
-    raw = {"studentized": (boot.low, boot.high), "t": (tt.low, tt.high)}
+                                      seed=streams()[0]).confidence_interval
+    raw["studentized"] = (boot.low, boot.high)
+    with warnings.catch_warnings():      # BCa is NaN (and warns) for samples whose resamples lie on one side
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for method in ("percentile", "bca"):
+            ci = bootstrap_mean_many(D, n_resamples=B, confidence_level=level, method=method, alternative=alternative,
+                                     seed=streams()[0]).confidence_interval
+            raw[method] = (ci.low, ci.high)
+    ci = sign_flip_interval_many(D, n_resamples=B, confidence_level=level, alternative=alternative,
+                                 seed=streams()[1]).confidence_interval
+    raw["signflip"] = (ci.low, ci.high)
     out = {}
     for name, (low, high) in raw.items():
         low, high, _ = finish_paired_intervals(
             measures=[measure] * k, delta=delta, ci_low=low, ci_high=high, se=se, n=np.full(k, float(n)),
             flat=flat, interval=name, confidence_level=level, alternative=alternative,
-            n_resamples=B if name == "studentized" else None)
+            n_resamples=B)
         out[name] = np.asarray(low if alternative == "greater" else high, dtype=float)
     return out
 
@@ -81,7 +105,7 @@ def cell(pops, n: int, levels, reps: int, B: int, seed: int) -> dict:
         D, truth, _ = draw(pops, n, hi - lo, rng)
         for i, level in enumerate(levels):
             for j, alt in enumerate(ALTERNATIVES):
-                got = bounds(D, B, level, alt, np.random.default_rng([seed, n, b, 1, i, j]), measure)
+                got = bounds(D, B, level, alt, streams_of([seed, n, b, 1, i, j]), measure)
                 for name, bound in got.items():
                     hit = bound <= truth if alt == "greater" else truth <= bound
                     cover.setdefault((level, alt, name), []).append(hit)
@@ -100,12 +124,15 @@ def report(results: dict, levels, reps: int, B: int, n_pairs: dict) -> str:
             f"{reps:,} replications per cell (MC SE in parentheses), B = {B} resamples / sign patterns; pairs per "
             "collection and measure: " + ", ".join(f"{c} {m} {k}" for (c, m), k in n_pairs.items()) + ".\n\n")
     rows = [[c, m, str(n), f"{lv:.2f}"] + [rate(r["cover"][(lv, alt, name)]) for name in INTERVALS
-                                          for alt in ALTERNATIVES]
+                                            for alt in ALTERNATIVES]
             for (c, m, n), r in results.items() for lv in levels]
     out = head + ("Coverage of the truth (full-set mean delta) by the one-sided bound as compare prints it: lower = "
                   "the low end of alternative='greater' at or below the truth, upper = the high end of "
-                  "alternative='less' at or above it; target = the level.\n\n")
-    out += table(["collection", "measure", "n", "level", "default lower", "default upper", "t lower", "t upper"], rows)
+                  "alternative='less' at or above it; target = the level. default = the stabilised bootstrap-t "
+                  "(the randomization test's interval), t = the interval of test='t'; the other interval= choices "
+                  "(percentile, BCa, the inverted sign-flip test) on the same samples.\n\n")
+    out += table(["collection", "measure", "n", "level", *(f"{NAMES[name]} {side}" for name in INTERVALS
+                                                            for side in ("lower", "upper"))], rows)
     keys = [(null, alt, test) for null in ("centred", "symmetric") for test in ("randomization", "t")
             for alt in ALTERNATIVES]
     rows = [[c, m, str(n), f"{1 - lv:.2f}"] + [rate(r["reject"][(lv, *k)]) for k in keys]
@@ -126,7 +153,7 @@ def report(results: dict, levels, reps: int, B: int, n_pairs: dict) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--reps", type=int, default=4000)
+    ap.add_argument("--reps", type=int, default=10_000)
     ap.add_argument("--n-resamples", type=int, default=999)
     ap.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     ap.add_argument("--levels", type=float, nargs="*", default=list(LEVELS))
