@@ -15,7 +15,7 @@ deltas (every pair of DL-2019, DL-2021 and Robust03 on nDCG@10 and AP in turn, a
 deltas minus their mean: true mean 0, the pair's skew kept, so "greater" and "less" can differ) and
 *symmetric* ones (each delta's sign flipped at random: the sign-flip test's own null).  Bounds are as
 compare prints them (:func:`pairedframe.comparison.interval_range.finish_paired_intervals`: the finite end
-clipped to the delta range, equal deltas given the range-based bound; tests/test_benchmark_scripts.py checks
+clipped to the delta range, equal deltas given the range-based bound; tests/test_calibration_one_sided.py checks
 them against :func:`pairedframe.compare` on the same streams); B = 999 where compare's default is 10,000.
 """
 
