@@ -21,6 +21,8 @@ COMMANDS = {
                                "--output docs/results/calibration_small_n.md"),
     "calibration_too_few.md": ("PYTHONPATH=src python benchmarks/calibration --section too_few "
                                "--output docs/results/calibration_too_few.md"),
+    "calibration_one_sided.md": ("PYTHONPATH=src python benchmarks/calibration --section one_sided "
+                                 "--output docs/results/calibration_one_sided.md"),
     "calibration_means.md": ("PYTHONPATH=src python benchmarks/calibration --section means "
                              "--output docs/results/calibration_means.md"),
     "evaluate.md": "PYTHONPATH=src python benchmarks/speed --section evaluate --output docs/results/evaluate.md",
