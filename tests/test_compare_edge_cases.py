@@ -120,3 +120,22 @@ def test_a_key_column_null_for_some_queries_is_refused_naming_it_its_null_rows_a
         pf.compare(data, baseline="a", n_resamples=99)
     filled = table.with_columns(pl.col("dataset").fill_null("dl19"))
     assert pf.compare(filled, baseline="a", n_resamples=99)["n_queries"].to_list() == [8]
+
+
+def test_compare_pair_aligns_two_pandas_series_by_their_query_index():
+    """Two pandas Series holding the same queries in another order were paired by position (numpy drops
+    the index): a wrong delta without a word. They are aligned by index now; other queries are refused."""
+    import pandas as pd
+
+    from pairedframe import compare_pair
+
+    a = pd.Series([0.1, 0.5, 0.3, 0.9, 0.2, 0.4], index=list("uvwxyz"))
+    b = (a + pd.Series([0.05, 0.1, -0.02, 0.2, 0.0, 0.07], index=a.index)).iloc[::-1]
+    want = compare_pair(a.to_numpy(), b.reindex(a.index).to_numpy(), n_resamples=999, seed=1)
+    got = compare_pair(a, b, n_resamples=999, seed=1)
+    assert got.statistic == pytest.approx(0.0666666666, abs=1e-9) == want.statistic
+    assert got.confidence_interval == want.confidence_interval and got.pvalue == want.pvalue
+    with pytest.raises(ValueError, match=r"different queries \('u' only in `a`; 1 only in `a`, 1 only in `b`\)"):
+        compare_pair(a, b.rename(index={"u": "q"}), n_resamples=99)
+    with pytest.raises(ValueError, match="repeats a label"):
+        compare_pair(a, pd.Series(b.to_numpy(), index=list("uuvwxy")), n_resamples=99)

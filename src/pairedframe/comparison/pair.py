@@ -84,6 +84,25 @@ class PairedComparison:
     verdict_note: str | None = None
 
 
+def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
+    """Two pandas Series keyed by query, ``b`` in the order of ``a``'s index (numpy would pair them by
+    position: the same queries in another order gave a wrong delta without a word); other inputs as given.
+
+    Raises ValueError when the indexes hold other labels or repeat one."""
+    if not (hasattr(a, "index") and hasattr(b, "index") and hasattr(b, "reindex")) or a.index.equals(b.index):
+        return a, b
+    if not (a.index.is_unique and b.index.is_unique):
+        raise ValueError("`a` and `b` are pandas Series with different indexes, one of which repeats a label: "
+                         "pairs cannot be matched by query; give unique query ids as the index, or arrays in one order")
+    only_a, only_b = a.index.difference(b.index), b.index.difference(a.index)
+    if len(only_a) or len(only_b):
+        example = f"{only_a[0]!r} only in `a`" if len(only_a) else f"{only_b[0]!r} only in `b`"
+        raise ValueError(f"`a` and `b` are pandas Series whose indexes hold different queries ({example}; "
+                         f"{len(only_a)} only in `a`, {len(only_b)} only in `b`): keep the queries both have, "
+                         "e.g. a, b = a.align(b, join='inner')")
+    return a, b.reindex(a.index)
+
+
 @renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resamples: int = 10_000,
                  confidence_level: float = 0.95,
@@ -97,7 +116,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     Parameters
     ----------
     a, b : array_like, shape (n,)
-        Per-query values of the baseline and the system, aligned; finite, ``n >= 2``.
+        Per-query values of the baseline and the system, aligned; finite, ``n >= 2``. Two pandas
+        Series are aligned by their indexes (the query ids), which must hold the same unique labels.
     qids : sequence, optional
         Query ids of the positions (default ``"0", "1", ...``).  They key the resample streams exactly
         as :func:`compare`, so with the same ids and seed the result equals the matching row of
@@ -125,7 +145,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     InsufficientSampleError
         If ``n < 2``.
     ValueError
-        On shape mismatch, non-finite values, repeated qids or bad options.
+        On shape mismatch, non-finite values, repeated qids, pandas Series indexed by other queries, or bad
+        options.
 
     Warns
     -----
@@ -137,6 +158,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
     if measure is not None and not isinstance(measure, str):
         raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
+    a, b = _aligned_series(a, b)
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.ndim != 1 or a.shape != b.shape:
