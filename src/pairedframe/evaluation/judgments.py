@@ -26,6 +26,10 @@ class Reading:
         """Read by pairedframe even for Spark: other formats than qrels, trec_eval's grades."""
         return self.judgments_format != "qrels" or self.grades != "strict"
 
+    def settings(self) -> dict[str, str]:
+        """The EvaluationSettings fields that say how the judgments were read."""
+        return {"judgments_format": self.judgments_format, "grades": self.grades}
+
     def read(self, qrels: Any) -> pl.DataFrame:
         return as_judgments(qrels, self.judgments_format, grades=self.grades)  # type: ignore[arg-type]
 

@@ -444,8 +444,7 @@ def _evaluate_and_check(run: Any, qrels: Any, resolved: tuple[Measure, ...], opt
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
-                                  judgments_format=reading.judgments_format, judged_only=judged_only,
-                                  grades=reading.grades)
+                                  judged_only=judged_only, **reading.settings())
     return Evaluation(per_query=per_query, measures=resolved, settings=settings,
                       excluded=excluded, run_tags=_run_tags(run, system),
                       text=text, trec_num_rel_all=num_rel_all(judgments, options.complete))
@@ -481,8 +480,7 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,
-                                  judgments_format=reading.judgments_format, judged_only=judged_only,
-                                  grades=reading.grades)
+                                  judged_only=judged_only, **reading.settings())
     paths = _run_paths(run) or []
     tags = _run_tags(run, system) if all(os.path.isfile(p) for p in paths) else {}
     positive = (facts.positive if judgments is None else num_rel_all(judgments, True)) if options.complete else None
