@@ -30,7 +30,18 @@ from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["where_clusters", "cluster_map", "zero_spread_interval", "check_cluster_counts",
-           "check_cluster_cost", "clustered_table"]
+           "check_cluster_cost", "clustered_table", "interval_name", "ONE_SIDED_EDGEWORTH"]
+
+# what interval="edgeworth" computes for a one-sided alternative: the Edgeworth term is the two-sided
+# (symmetric) one, so one-sided bounds use plain cluster-t's quantile (no calibrated one-sided correction)
+ONE_SIDED_EDGEWORTH = "cluster t (one-sided: no Edgeworth step)"
+
+
+def interval_name(interval: str, alternative: str) -> str:
+    """The ``interval`` column of a clustered comparison: what was computed, not what was asked for."""
+    if interval == "edgeworth" and alternative != "two-sided":
+        return ONE_SIDED_EDGEWORTH
+    return f"cluster {interval}"
 
 
 def _no_id(value: Any) -> bool:
@@ -158,7 +169,7 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
                           p_raw=pv, p_used=chosen, levels=levels, floors=st.floor, family_sizes=fam_sizes,
                           exact=st.exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
-                          interval=f"cluster {interval}",
+                          interval=interval_name(interval, opt.alternative),
                           unit="clusters", n_resamples=opt.n_resamples, interval_notes=interval_notes,
                           zero_spread=(np.asarray(st.se) == 0) & (G_all >= 2))
     warn_unreachable(st.floor, reachable_levels(alpha, verdict_on, fam_sizes), st.exact, G_all, fam_sizes,
@@ -179,7 +190,7 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
         out = with_tost(out, st.delta, st.se, st.df, G_all, fam, margin=margin,
                         confidence_level=opt.confidence_level, verdict_on=verdict_on, measures=measures)
     return out.with_columns(
-        pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
+        pl.lit("cluster sign-flip").alias("test"), pl.lit(interval_name(interval, opt.alternative)).alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", st.exact),
         pl.lit(opt.seed, dtype=pl.UInt64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
