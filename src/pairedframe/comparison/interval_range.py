@@ -146,9 +146,18 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
                             f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
                             f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
     if interval in ("percentile", "bca") and too_few:
-        for i in np.flatnonzero(~flat & (n >= 2)):
-            notes[i].append(_too_few_text(n_resamples, confidence_level, "its ends are the extreme resampled "
-                                          "means, not the level's quantiles"))
+        # their quantiles lie beyond every resample: the ends were the extreme resampled means (two of them
+        # could both miss the estimate) or NaN (BCa); taken at the default's cap instead, as the default is
+        rows = np.flatnonzero(~flat & (n >= 2) & (se > 0))
+        cap = quantile_cap(np.maximum(n[rows] - 1.0, 1.0), confidence_level, alternative)
+        if alternative != "less":
+            low[rows] = delta[rows] - cap * se[rows]
+        if alternative != "greater":
+            high[rows] = delta[rows] + cap * se[rows]
+        for i in rows:
+            notes[i].append(_too_few_text(n_resamples, confidence_level, "the resampled means cannot give its "
+                                          f"quantiles, so it is taken at the default's cap, the mean -/+ "
+                                          f"{MAX_QUANTILE_RATIO:g} x Student's t quantile x se"))
     if interval == "signflip" and too_few:
         for i in np.flatnonzero(~flat & ((n >= 63) | (2.0 ** np.minimum(n, 62) > n_resamples))):   # Monte Carlo
             notes[i].append(_too_few_text(n_resamples, confidence_level, "no shift can be rejected, so the "
