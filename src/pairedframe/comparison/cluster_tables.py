@@ -17,7 +17,8 @@ from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._equivalence import with_tost
 from pairedframe.comparison.clustered_stats import ClusteredStats
 from pairedframe.comparison._families import family_columns, family_ids, family_text
-from pairedframe.comparison.interval_range import clip_delta_intervals, zero_spread_deltas
+from pairedframe.comparison.interval_range import (capped_at_too_few, clip_delta_intervals, too_few_capped_text,
+                                                   zero_spread_deltas)
 from pairedframe.comparison.pairing import oriented
 from pairedframe.checks import string_ids
 from pairedframe.measures import higher_is_better
@@ -27,6 +28,7 @@ from pairedframe.io.convert import to_polars
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS
 from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.signflip_interval import too_few_resamples
 from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["where_clusters", "cluster_map", "zero_spread_interval", "check_cluster_counts",
@@ -164,7 +166,7 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
     # in the measure's direction: a rank such as FirstRelRank is better when lower
     measures = rows.sort("_row")["measure"].to_list()
     verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
-    st, interval_notes = _finished_intervals(st, measures, opt)
+    st, interval_notes = _finished_intervals(st, measures, opt, interval)
     notes = verdict_notes(verdicts=verdicts, delta=st.delta, ci_low=st.ci_low, ci_high=st.ci_high,
                           p_raw=pv, p_used=chosen, levels=levels, floors=st.floor, family_sizes=fam_sizes,
                           exact=st.exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
@@ -196,16 +198,27 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
         pl.lit(opt.seed, dtype=pl.UInt64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
 
 
-def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any) -> tuple[ClusteredStats, list[str | None]]:
+def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any,
+                        interval: str) -> tuple[ClusteredStats, list[str | None]]:
     """G equal cluster deltas get compare's range-based interval over G units (never a point, whatever the
-    interval); every interval is clipped to the measure's range of deltas; the notes say where."""
+    interval); a percentile interval with too few resamples for its level compare's cap on cluster-t; every
+    interval is clipped to the measure's range of deltas; the notes say where."""
     G_all = st.n_clusters
     means = (st.baseline_mean, st.system_mean)
+    low, high = st.ci_low, st.ci_high
+    few: list[str | None] = [None] * G_all.shape[0]
+    if interval == "percentile" and too_few_resamples(1.0 - opt.confidence_level, opt.n_resamples):
+        rows = np.flatnonzero((np.asarray(st.se) > 0) & (G_all >= 2))   # the quantiles lie beyond every resample
+        low, high = capped_at_too_few(low, high, rows, delta=st.delta, se=st.se, df=st.df,
+                                      confidence_level=opt.confidence_level, alternative=opt.alternative)
+        for i in rows:
+            few[i] = too_few_capped_text(opt.n_resamples, opt.confidence_level, cap="compare's too-few cap",
+                                         se="the cluster-robust se (Bell-McCaffrey df)")
     low, high, flat_notes = zero_spread_deltas(
-        st.ci_low, st.ci_high, measures=measures, delta=st.delta, n=G_all,
+        low, high, measures=measures, delta=st.delta, n=G_all,
         flat=(np.asarray(st.se) == 0) & (G_all >= 2), confidence_level=opt.confidence_level,
         alternative=opt.alternative, means=means)
     low, high, clip_notes = clip_delta_intervals(low, high, measures, st.delta, means=means,
                                                  alternative=opt.alternative)
-    notes = ["; ".join(x for x in pair if x) or None for pair in zip(flat_notes, clip_notes)]
+    notes = ["; ".join(x for x in parts if x) or None for parts in zip(few, flat_notes, clip_notes)]
     return st.replace(ci_low=low, ci_high=high), notes
