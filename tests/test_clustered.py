@@ -130,6 +130,22 @@ def test_frame_layer_equals_loop_reference_monte_carlo_and_exact():
                 assert out["ci_high"] - out["ci_low"] >= 2 * 1.959963984540054 * out["se"] * (1 - 1e-12)
 
 
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_default_interval_is_named_plain_cluster_t_in_memory_and_on_duckdb(alternative):
+    """The Edgeworth term is two-sided only: a one-sided default interval is cluster-t's bound, and its
+    ``interval`` column says so (it used to say "cluster edgeworth"), in memory and as joins in DuckDB."""
+    duckdb = pytest.importorskip("duckdb")
+    df, cmap = make(seed=3, G=12, effect=0.02)
+    frame = df.with_columns(pl.col("qid").replace_strict(cmap).alias("cluster"))
+    t = compare_clustered(frame, baseline="A", n_resamples=999, alternative=alternative, interval="t")
+    for data in (frame, duckdb.sql("SELECT * FROM frame")):
+        out = compare_clustered(data, baseline="A", n_resamples=999, alternative=alternative)
+        assert out["interval"].to_list() == ["cluster t (one-sided: no Edgeworth step)"]
+        assert (out["ci_low"][0], out["ci_high"][0]) == pytest.approx((t["ci_low"][0], t["ci_high"][0]), rel=1e-12)
+    two = compare_clustered(frame, baseline="A", n_resamples=999)
+    assert two["interval"].to_list() == ["cluster edgeworth"]     # two-sided: the corrected quantile, as named
+
+
 def test_tost_and_mdd_use_t_with_bell_mccaffrey_df_and_equal_statsmodels_with_singleton_clusters():
     from collections import Counter
 
@@ -498,7 +514,7 @@ def test_cluster_near_miss_examples_are_the_smallest_ids_on_a_duckdb_relation():
     cmap = {str(i): str(i % 3) for i in range(1, 3001)}
     with pytest.raises(ValueError, match=r"query '00001' \(system 'A', measure 'm'\) has no cluster.*"
                                          r"\('00001' ~ '1', '00002' ~ '2', '00003' ~ '3', \.\.\.\)"):
-        compare_clustered(duckdb.sql("SELECT * FROM df"), baseline="A", clusters=cmap, n_resamples=99)
+        compare_clustered(duckdb.from_arrow(df.to_arrow()), baseline="A", clusters=cmap, n_resamples=99)
 
 
 @pytest.mark.filterwarnings("ignore")

@@ -3,6 +3,7 @@ give pf.evaluate's values, parse the names pf.evaluate parses, and refuse what t
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import subprocess
@@ -603,20 +604,51 @@ def test_compare_of_identical_runs_and_bad_options_through_the_macros(con, tmp_p
     runs = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
     row = con.sql("SELECT t, pvalue, ci_low, ci_high FROM pf_compare(?, ?, 'AP', baseline := 'a.txt')",
                   params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
-    assert row == [(0.0, 1.0, float("-inf"), float("inf"))]  # zero spread: the exact sign-flip test, n = 2
+    share = 1 - 0.025 ** 0.5     # zero spread, n = 2: p = 1, the range of means two deltas of 0 allow (AP in [0, 1])
+    assert row == [(0.0, 1.0, pytest.approx(-share, rel=1e-12), pytest.approx(share, rel=1e-12))]
     six = "".join(f"3{i:02d} 0 d1 1\n3{i:02d} 0 d2 0\n" for i in range(6))
     (tmp_path / "qrels6.txt").write_text(six)
     (tmp_path / "a.txt").write_text("".join(f"3{i:02d} Q0 d2 1 2 t\n3{i:02d} Q0 d1 2 1 t\n" for i in range(6)))
     (tmp_path / "b.txt").write_text("".join(f"3{i:02d} Q0 d1 1 2 t\n3{i:02d} Q0 d2 2 1 t\n" for i in range(6)))
     row = con.sql("SELECT delta, pvalue, ci_low, ci_high FROM pf_compare(?, ?, 'RR', baseline := 'a.txt')",
                   params=[runs, str(tmp_path / "qrels6.txt")]).fetchall()
-    assert row == [(0.5, 2.0 ** -5, float("-inf"), float("inf"))]   # six equal deltas: significant, never a point
+    share = 1 - 0.025 ** (1 / 6)     # six equal deltas: significant, never a point (RR in [0, 1])
+    assert row == [(0.5, 2.0 ** -5, pytest.approx(0.5 - share * 1.5, rel=1e-12), pytest.approx(0.5 + share * 0.5, rel=1e-12))]
     with pytest.raises(duckdb.Error, match=r"baseline 'c.txt' is not one of the systems"):
         con.sql("SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'c.txt')", params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
     for level in ("0.97", "'x'"):    # 'x': no conversion error of DuckDB's own (a CAST folded before the check)
         with pytest.raises(duckdb.Error, match=r"confidence_level must be one of 0.8, 0.9, 0.95"):
             con.sql(f"SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'a.txt', confidence_level := {level})",
                     params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+
+
+@pytest.mark.parametrize("gain", [True, False])
+def test_zero_spread_through_the_macros_against_compare_test_t_and_paired_t_test(con, tmp_path, gain):
+    """Six queries whose deltas are all equal (RR +0.5 each, or all 0): pf_compare, pf.compare(test="t") and
+    paired_t_test give one answer -- the exact sign-flip p, t = inf / 0 and the range of means six equal deltas
+    allow (the macro gave the whole line, paired_t_test the point [0.5, 0.5]); a measure with no known range
+    (NumRelRet) keeps the whole line."""
+    from pairedframe.stats.ttest import paired_t_test
+
+    (tmp_path / "q.txt").write_text("".join(f"3{i:02d} 0 d1 1\n3{i:02d} 0 d2 0\n" for i in range(6)))
+    (tmp_path / "a.txt").write_text("".join(f"3{i:02d} Q0 d2 1 2 t\n3{i:02d} Q0 d1 2 1 t\n" for i in range(6)))
+    (tmp_path / "b.txt").write_text("".join(f"3{i:02d} Q0 d1 1 2 t\n3{i:02d} Q0 d2 2 1 t\n" for i in range(6))
+                                    if gain else (tmp_path / "a.txt").read_text())
+    runs, qrels = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")], str(tmp_path / "q.txt")
+    got = con.sql("SELECT measure, delta, t, pvalue, ci_low, ci_high FROM pf_compare(?, ?, ['RR', 'NumRelRet'], "
+                  "baseline := 'a.txt')", params=[runs, qrels]).fetchall()
+    ev = pf.evaluate(runs, qrels, ["RR", "NumRelRet"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = pf.compare(ev, baseline="a.txt", test="t", measures=["RR"])
+    d = ev.per_query.filter(pl.col("measure") == "RR").pivot("system", index="qid", values="value")
+    tt = paired_t_test((d["b.txt"] - d["a.txt"]).to_numpy(), delta_range=(-1, 1))
+    (_, delta, t, p, low, high), (_, _, t0, p0, low0, high0) = got
+    assert (delta, p) == (want["delta"][0], want["pvalue"][0]) == (tt.statistic, tt.pvalue)
+    assert (low, high) == pytest.approx((want["ci_low"][0], want["ci_high"][0]), rel=1e-12)
+    assert (low, high) == pytest.approx(tuple(tt.confidence_interval), rel=1e-12)
+    assert low < delta < high and t == tt.t == (math.inf if gain else 0.0)
+    assert (t0, p0, low0, high0) == (0.0, 1.0, float("-inf"), float("inf"))
 
 
 def test_compare_through_the_macros_refuses_fewer_than_two_common_queries_like_compare(con, tmp_path):

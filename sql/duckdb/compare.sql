@@ -5,12 +5,23 @@
 -- regularised incomplete beta function by its continued fraction (Numerical Recipes' betacf, run
 -- as a recursive CTE); the interval mean +- q se with q the t quantile: pf__t_quantiles() ships them
 -- for df 1..1000 (scipy's stdtrit), Hill's expansion (Abramowitz & Stegun 26.7.5) beyond (relative
--- error < 3e-14 there). Zero spread (max - min <= 1e-12 max|d|) gives what the exact sign-flip test
--- gives, as paired_t_test does. Resampling (bootstrap, randomisation) stays in Python (pf.compare).
+-- error < 3e-14 there). Zero spread (max - min <= 1e-12 max|d|) follows pf.compare's rule, as
+-- paired_t_test does: the exact sign-flip p-value (2^(1-n), 1 for all-zero deltas) and the range of
+-- means n equal deltas c allow, [c - s (c + w), c + s (w - c)] with s = 1 - (alpha/2)^(1/n) and
+-- w = hi - lo the width of the measure's range (pf__range_sql; unbounded: the whole line), never a
+-- point. Resampling (bootstrap, randomisation) stays in Python (pf.compare).
 
 -- The comparison's SQL, after the evaluation's CTEs (pf_values).
 -- NR's guard against a zero denominator in the continued fraction.
 CREATE OR REPLACE TEMP MACRO pf__cf_fix(x) AS CASE WHEN abs(x) < 1e-300 THEN 1e-300 ELSE x END;
+
+-- The width hi - lo of the range of one query's value of the measure struct m as SQL text, 'NULL' where
+-- unbounded (Measure.value_range: the family's, none for a gain map with a negative gain but RBP's).
+CREATE OR REPLACE TEMP MACRO pf__range_sql(m) AS
+    CASE WHEN pf__family(m['family']).lo IS NULL OR pf__family(m['family']).hi IS NULL
+              OR (pf__family(m['family']).uses_gain AND m['family'] <> 'RBP'
+                  AND len([x FOR x IN coalesce(m['gains'], []) IF x['g'] < 0]) > 0) THEN 'CAST(NULL AS DOUBLE)'
+         ELSE pf__sql_double(pf__family(m['family']).hi - pf__family(m['family']).lo) END;
 
 -- A list of doubles as exact SQL text.
 CREATE OR REPLACE TEMP MACRO pf__double_list_sql(xs) AS
@@ -56,6 +67,9 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || 'AND (SELECT ok FROM pf_base)), '
                || 'pf_stats AS (SELECT system, baseline, measure, pos, count(*) AS n, avg(a) AS system_mean, avg(b) AS baseline_mean, '
                || 'avg(d) AS delta, stddev_samp(d) AS sd, max(d) - min(d) <= 1e-12 * max(abs(d)) AS flat FROM pf_pairs GROUP BY ALL), '
+               -- the width of each measure's range of values (by its place in the list), for zero spread
+               || 'pf_range(pos, width) AS (VALUES ' || array_to_string(['(' || CAST(i AS VARCHAR) || ', ' || pf__range_sql(m) || ')'
+                                                                         FOR m, i IN o['ms']], ', ') || '), '
                -- a comparison over fewer than 2 common queries is an error, as in pf.compare (never a dropped row)
                || 'pf_size AS (SELECT CASE WHEN count(*) = 0 THEN true ELSE error(''pf_compare: '' || count(*) || '' comparison(s) with the baseline '' || '
                || pf__lit(pf__lit(baseline)) || ' || '' have fewer than 2 common queries (the paired t-test needs 2); first: system='' '
@@ -90,10 +104,14 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || 'SELECT t.system, t.baseline, t.measure, t.n, t.baseline_mean, t.system_mean, t.delta, CASE WHEN t.flat THEN CAST(0 AS DOUBLE) ELSE t.se END AS se, '
                || 't.t, t.df, CASE WHEN t.t = 0 THEN CAST(1 AS DOUBLE) WHEN t.flat THEN greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) '
                || 'ELSE least(CAST(1 AS DOUBLE), p.p) END AS pvalue, '
-               || 'CASE WHEN t.flat THEN CAST(''-inf'' AS DOUBLE) ELSE t.delta - coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_low, '
-               || 'CASE WHEN t.flat THEN CAST(''inf'' AS DOUBLE) ELSE t.delta + coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_high, '
+               -- zero spread: the range of means n equal deltas allow (pf.compare's; unbounded range: the whole line)
+               || 'CASE WHEN t.flat THEN coalesce(t.delta - (1 - pow((1 - ' || pf__sql_double(confidence_level) || ') / 2, 1.0 / t.n)) * (t.delta + w.width), '
+               || 'CAST(''-inf'' AS DOUBLE)) ELSE t.delta - coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_low, '
+               || 'CASE WHEN t.flat THEN coalesce(t.delta + (1 - pow((1 - ' || pf__sql_double(confidence_level) || ') / 2, 1.0 / t.n)) * (w.width - t.delta), '
+               || 'CAST(''inf'' AS DOUBLE)) ELSE t.delta + coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_high, '
                || pf__sql_double(confidence_level) || ' AS confidence_level '
                || 'FROM pf_t t LEFT JOIN pf_p p ON p.system = t.system AND p.measure = t.measure LEFT JOIN pf_q q ON q.df = t.df '
+               || 'LEFT JOIN pf_range w ON w.pos = t.pos '
                || 'ORDER BY t.pos, t.system' END
      FOR o IN [o_in]][1];
 

@@ -83,7 +83,7 @@ def _case(subject: str, cases: list[tuple[str, str]], default: str = "NULL") -> 
 
 _FAMILY_TYPE = ("STRUCT(key VARCHAR, cutoff VARCHAR, rel_rule VARCHAR, uses_gain BOOLEAN, \"at\" VARCHAR, aggregate VARCHAR, "
                 "value_kind VARCHAR, max_grade BIGINT, allowed VARCHAR[], params VARCHAR[], not_comparable VARCHAR, "
-                "complete_reset VARCHAR)")
+                "complete_reset VARCHAR, lo DOUBLE, hi DOUBLE)")
 _FORM_TYPE = ("STRUCT(family VARCHAR, kind VARCHAR, name VARCHAR, defaults DOUBLE[], reader VARCHAR, bare_cutoff BIGINT, "
               "bare_p DOUBLE)")
 
@@ -96,7 +96,13 @@ def _family_entry(key: str) -> dict:
     return {"key": key, "cutoff": spec.cutoff, "rel_rule": spec.rel_rule, "uses_gain": spec.uses_gain, "at": spec.at,
             "aggregate": spec.aggregate, "value_kind": spec.value_kind, "max_grade": spec.max_grade,
             "allowed": allowed, "params": [p.name for p in spec.params],
-            "not_comparable": _not_comparable(spec), "complete_reset": spec.complete_reset}
+            "not_comparable": _not_comparable(spec), "complete_reset": spec.complete_reset,
+            # the range of one query's value (Measure.value_range; null where unbounded: JSON has no inf)
+            "lo": _finite_or_none(spec.value_range[0]), "hi": _finite_or_none(spec.value_range[1])}
+
+
+def _finite_or_none(x: float) -> float | None:
+    return float(x) if abs(x) != float("inf") else None
 
 
 def _not_comparable(spec) -> str | None:

@@ -56,17 +56,54 @@ def test_paired_t_test_many_against_single_columns(D, alt):
         assert many.confidence_interval.low[c] == one.confidence_interval.low
 
 
-def test_paired_t_test_zero_spread_falls_back_to_the_exact_sign_flip_test():
+def test_paired_t_test_zero_spread_gives_the_exact_sign_flip_p_and_never_a_point_interval():
     r = paired_t_test(np.zeros(10))
-    assert (r.t, r.pvalue, tuple(r.confidence_interval)) == (0.0, 1.0, (0.0, 0.0))
+    assert (r.t, r.pvalue, tuple(r.confidence_interval)) == (0.0, 1.0, (-math.inf, math.inf))
     r = paired_t_test(np.full(10, 0.1))
     assert r.t == math.inf and r.pvalue == 2.0 / 2**10      # never 0: n equal signs
-    assert r.confidence_interval.low == r.confidence_interval.high == r.statistic
+    assert tuple(r.confidence_interval) == (-math.inf, math.inf)      # no range given: nothing bounds the mean
     assert paired_t_test(np.full(10, 0.1), alternative="less").pvalue == 1.0
     assert paired_t_test(np.full(10, -0.1), alternative="less").pvalue == 1.0 / 2**10
-    # five equal deltas cannot reach 5 % two-sided (2/32): the interval is the whole line
     r = paired_t_test(np.full(5, 0.1))
     assert r.pvalue == 2.0 / 32 and tuple(r.confidence_interval) == (-math.inf, math.inf)
+
+
+@pytest.mark.parametrize("gain", [0.1, 0.0])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_paired_t_test_zero_spread_against_compare_test_t(gain, alternative):
+    """Six equal deltas: paired_t_test gives compare(test="t")'s p-value and interval (the range of means six
+    equal deltas allow: [-0.405, 0.513] for +0.1 on nDCG@10), not the point [0.1, 0.1] it used to give;
+    without a range, the whole line, as compare for a measure it knows no range of."""
+    import warnings
+
+    import polars as pl
+
+    import pairedframe as pf
+    from pairedframe.stats.value_range import constant_sample_interval
+
+    a = [0.3, 0.5, 0.7, 0.1, 0.2, 0.6]
+    b = [v + gain for v in a]
+    d = np.array(b) - np.array(a)
+    for measure, delta_range in (("nDCG@10", (-1.0, 1.0)), ("my_score", None)):
+        pq = pl.DataFrame({"system": ["A"] * 6 + ["B"] * 6, "qid": [str(i) for i in range(6)] * 2,
+                           "measure": measure, "value": a + b})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = pf.compare(pq, baseline="A", test="t", alternative=alternative).row(0, named=True)
+        got = paired_t_test(d, alternative=alternative, delta_range=delta_range)
+        assert got.pvalue == want["pvalue"] and got.statistic == pytest.approx(want["delta"], abs=1e-15)
+        assert tuple(got.confidence_interval) == pytest.approx((want["ci_low"], want["ci_high"]), rel=1e-12)
+        assert got.t == (math.copysign(math.inf, got.statistic) if gain else 0.0)
+    low, high = constant_sample_interval(np.array([np.mean(d)]), 6, -1.0, 1.0)
+    assert tuple(paired_t_test(d, delta_range=(-1, 1)).confidence_interval) == (low[0], high[0])
+    if gain:
+        assert (round(low[0], 3), round(high[0], 3)) == (-0.405, 0.513)
+
+
+@pytest.mark.parametrize("bad", [(0.1, 1.0), (-1.0, -0.1), (1.0,), "x", (math.nan, 1.0)])
+def test_paired_t_test_refuses_a_delta_range_without_0_naming_it(bad):
+    with pytest.raises(ValueError, match="delta_range"):
+        paired_t_test([0.1, 0.2, 0.3], delta_range=bad)
 
 
 def test_paired_t_test_float_noise_is_zero_spread():
@@ -75,6 +112,8 @@ def test_paired_t_test_float_noise_is_zero_spread():
     assert np.ptp(d) > 0
     r = paired_t_test(d)
     assert r.pvalue == 0.5 and tuple(r.confidence_interval) == (-math.inf, math.inf)
+    assert tuple(paired_t_test(d, delta_range=(-1, 1)).confidence_interval) == pytest.approx(
+        (0.1 - (1 - 0.025 ** 0.5) * 1.1, 0.1 + (1 - 0.025 ** 0.5) * 0.9))
     # exactly equal deltas at n = 2: no certainty either
     r = paired_t_test([0.1, 0.1])
     assert r.pvalue == 0.5 and r.standard_error == 0.0

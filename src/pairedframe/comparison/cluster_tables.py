@@ -17,7 +17,8 @@ from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._equivalence import with_tost
 from pairedframe.comparison.clustered_stats import ClusteredStats
 from pairedframe.comparison._families import family_columns, family_ids, family_text
-from pairedframe.comparison.interval_range import clip_delta_intervals, zero_spread_deltas
+from pairedframe.comparison.interval_range import (capped_at_too_few, clip_delta_intervals, too_few_capped_text,
+                                                   zero_spread_deltas)
 from pairedframe.comparison.pairing import oriented
 from pairedframe.checks import string_ids
 from pairedframe.measures import higher_is_better
@@ -27,10 +28,22 @@ from pairedframe.io.convert import to_polars
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS
 from pairedframe.stats.multiple import benjamini_hochberg, holm
+from pairedframe.stats.signflip_interval import too_few_resamples
 from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["where_clusters", "cluster_map", "zero_spread_interval", "check_cluster_counts",
-           "check_cluster_cost", "clustered_table"]
+           "check_cluster_cost", "clustered_table", "interval_name", "ONE_SIDED_EDGEWORTH"]
+
+# what interval="edgeworth" computes for a one-sided alternative: the Edgeworth term is the two-sided
+# (symmetric) one, so one-sided bounds use plain cluster-t's quantile (no calibrated one-sided correction)
+ONE_SIDED_EDGEWORTH = "cluster t (one-sided: no Edgeworth step)"
+
+
+def interval_name(interval: str, alternative: str) -> str:
+    """The ``interval`` column of a clustered comparison: what was computed, not what was asked for."""
+    if interval == "edgeworth" and alternative != "two-sided":
+        return ONE_SIDED_EDGEWORTH
+    return f"cluster {interval}"
 
 
 def _no_id(value: Any) -> bool:
@@ -153,12 +166,12 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
     # in the measure's direction: a rank such as FirstRelRank is better when lower
     measures = rows.sort("_row")["measure"].to_list()
     verdicts = [oriented(v, higher_is_better(m)) for v, m in zip(verdicts, measures)]
-    st, interval_notes = _finished_intervals(st, measures, opt)
+    st, interval_notes = _finished_intervals(st, measures, opt, interval)
     notes = verdict_notes(verdicts=verdicts, delta=st.delta, ci_low=st.ci_low, ci_high=st.ci_high,
                           p_raw=pv, p_used=chosen, levels=levels, floors=st.floor, family_sizes=fam_sizes,
                           exact=st.exact, n_units=G_all, skewness=np.full(k_total, np.nan), alpha=alpha,
                           alternative=opt.alternative, verdict_on=verdict_on, test="cluster sign-flip",
-                          interval=f"cluster {interval}",
+                          interval=interval_name(interval, opt.alternative),
                           unit="clusters", n_resamples=opt.n_resamples, interval_notes=interval_notes,
                           zero_spread=(np.asarray(st.se) == 0) & (G_all >= 2))
     warn_unreachable(st.floor, reachable_levels(alpha, verdict_on, fam_sizes), st.exact, G_all, fam_sizes,
@@ -179,22 +192,33 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
         out = with_tost(out, st.delta, st.se, st.df, G_all, fam, margin=margin,
                         confidence_level=opt.confidence_level, verdict_on=verdict_on, measures=measures)
     return out.with_columns(
-        pl.lit("cluster sign-flip").alias("test"), pl.lit(f"cluster {interval}").alias("interval"),
+        pl.lit("cluster sign-flip").alias("test"), pl.lit(interval_name(interval, opt.alternative)).alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", st.exact),
         pl.lit(opt.seed, dtype=pl.UInt64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
 
 
-def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any) -> tuple[ClusteredStats, list[str | None]]:
+def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any,
+                        interval: str) -> tuple[ClusteredStats, list[str | None]]:
     """G equal cluster deltas get compare's range-based interval over G units (never a point, whatever the
-    interval); every interval is clipped to the measure's range of deltas; the notes say where."""
+    interval); a percentile interval with too few resamples for its level compare's cap on cluster-t; every
+    interval is clipped to the measure's range of deltas; the notes say where."""
     G_all = st.n_clusters
     means = (st.baseline_mean, st.system_mean)
+    low, high = st.ci_low, st.ci_high
+    few: list[str | None] = [None] * G_all.shape[0]
+    if interval == "percentile" and too_few_resamples(1.0 - opt.confidence_level, opt.n_resamples):
+        rows = np.flatnonzero((np.asarray(st.se) > 0) & (G_all >= 2))   # the quantiles lie beyond every resample
+        low, high = capped_at_too_few(low, high, rows, delta=st.delta, se=st.se, df=st.df,
+                                      confidence_level=opt.confidence_level, alternative=opt.alternative)
+        for i in rows:
+            few[i] = too_few_capped_text(opt.n_resamples, opt.confidence_level, cap="compare's too-few cap",
+                                         se="the cluster-robust se (Bell-McCaffrey df)")
     low, high, flat_notes = zero_spread_deltas(
-        st.ci_low, st.ci_high, measures=measures, delta=st.delta, n=G_all,
+        low, high, measures=measures, delta=st.delta, n=G_all,
         flat=(np.asarray(st.se) == 0) & (G_all >= 2), confidence_level=opt.confidence_level,
         alternative=opt.alternative, means=means)
     low, high, clip_notes = clip_delta_intervals(low, high, measures, st.delta, means=means,
                                                  alternative=opt.alternative)
-    notes = ["; ".join(x for x in pair if x) or None for pair in zip(flat_notes, clip_notes)]
+    notes = ["; ".join(x for x in parts if x) or None for parts in zip(few, flat_notes, clip_notes)]
     return st.replace(ci_low=low, ci_high=high), notes

@@ -223,7 +223,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(df)`` quantile (``df`` the Bell-McCaffrey
         degrees of freedom, ``G - 1`` for equal cluster sizes) corrected by the
         second-order Edgeworth term of the cluster sums' skew and kurtosis (one-sided: plain
-        ``t(df)``; :mod:`pairedframe.stats.edgeworth`; no correction to speak of below 4 clusters);
+        ``t(df)``, named ``"cluster t (one-sided: no Edgeworth step)"`` in the ``interval`` column;
+        :mod:`pairedframe.stats.edgeworth`; no correction to speak of below 4 clusters);
         ``"signflip"``: the shifts the cluster sign-flip test does not reject (agrees with ``pvalue`` by
         construction); ``"t"``: cluster-t, ``delta -/+ t(df) se``; ``"percentile"``: the cluster bootstrap
         percentile interval (bit for bit scipy's on the cluster summaries; too narrow below about 30

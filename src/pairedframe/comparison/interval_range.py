@@ -35,7 +35,7 @@ from pairedframe.stats.value_range import clip_to_range, constant_sample_interva
 from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "clip_delta_intervals",
-           "finish_paired_intervals", "zero_spread_deltas"]
+           "finish_paired_intervals", "zero_spread_deltas", "capped_at_too_few", "too_few_capped_text"]
 
 
 def mean_ranges(measures: Sequence[str], estimate=None) -> tuple[np.ndarray, np.ndarray]:
@@ -146,9 +146,13 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
                             f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
                             f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
     if interval in ("percentile", "bca") and too_few:
-        for i in np.flatnonzero(~flat & (n >= 2)):
-            notes[i].append(_too_few_text(n_resamples, confidence_level, "its ends are the extreme resampled "
-                                          "means, not the level's quantiles"))
+        # their quantiles lie beyond every resample: the ends were the extreme resampled means (two of them
+        # could both miss the estimate) or NaN (BCa); taken at the default's cap instead, as the default is
+        rows = np.flatnonzero(~flat & (n >= 2) & (se > 0))
+        low, high = capped_at_too_few(low, high, rows, delta=delta, se=se, df=np.maximum(n - 1.0, 1.0),
+                                      confidence_level=confidence_level, alternative=alternative)
+        for i in rows:
+            notes[i].append(too_few_capped_text(n_resamples, confidence_level))
     if interval == "signflip" and too_few:
         for i in np.flatnonzero(~flat & ((n >= 63) | (2.0 ** np.minimum(n, 62) > n_resamples))):   # Monte Carlo
             notes[i].append(_too_few_text(n_resamples, confidence_level, "no shift can be rejected, so the "
@@ -164,6 +168,32 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
     for i in np.flatnonzero(clipped):
         notes[i].append(_clip_text(str(measures[i]), float(lo[i]), float(hi[i])))
     return low, high, ["; ".join(parts) if parts else None for parts in notes]
+
+
+def capped_at_too_few(low, high, rows, *, delta, se, df, confidence_level: float,
+                      alternative: str) -> tuple[np.ndarray, np.ndarray]:
+    """A percentile (or BCa) interval with too few resamples for its level, on ``rows``: the default's cap,
+    ``delta -/+ 1.5 x t(df) x se`` (:func:`~pairedframe.stats.studentized.quantile_cap`; the open side of a
+    one-sided interval kept); its quantiles lie beyond every resample, so its ends were the few resampled
+    means (B = 2 could give two on one side of the estimate) or NaN (BCa)."""
+    low, high = np.array(low, dtype=np.float64), np.array(high, dtype=np.float64)
+    rows = np.asarray(rows, dtype=np.intp)
+    delta, se = np.asarray(delta, dtype=np.float64)[rows], np.asarray(se, dtype=np.float64)[rows]
+    cap = quantile_cap(np.broadcast_to(np.asarray(df, dtype=np.float64), low.shape)[rows], confidence_level,
+                       alternative)
+    if alternative != "less":
+        low[rows] = delta - cap * se
+    if alternative != "greater":
+        high[rows] = delta + cap * se
+    return low, high
+
+
+def too_few_capped_text(n_resamples: int, confidence_level: float, cap: str = "the default's cap",
+                        se: str = "se") -> str:
+    """The note of an interval :func:`capped_at_too_few` set (``cap``: whose cap it is; ``se``: which SE)."""
+    return _too_few_text(n_resamples, confidence_level, "the resampled means cannot give its quantiles, so it "
+                         f"is taken at {cap}, the mean -/+ {MAX_QUANTILE_RATIO:g} x Student's t "
+                         f"quantile x {se}")
 
 
 def _too_few_text(n_resamples: int, confidence_level: float, what: str) -> str:

@@ -20,7 +20,8 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               segment_adaptive, warn_uncertified)
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns, family_ids, family_text
-from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
+from pairedframe.comparison.interval_range import (capped_at_too_few, clip_deltas, too_few_capped_text,
+                                                   zero_spread_deltas)
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.verdicts import warn_skewed_segments, zero_spread_disagreement
 from pairedframe.checks import near_miss_hint, sample, string_ids
@@ -31,6 +32,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWar
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
+from pairedframe.stats.signflip_interval import too_few_resamples
 
 __all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_segment_ids",
            "require_two_queries", "check_segments_cost", "unit_label", "segments_table", "family_adjusted"]
@@ -253,7 +255,18 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
     # n equal deltas: compare's range-based interval, never a point; then inside the range of a mean delta
     flat = (n_all >= 2) & (units["sd"].to_numpy() == 0)
     means = (units["baseline_mean"].to_numpy(), units["system_mean"].to_numpy())
-    low, high, flat_notes = zero_spread_deltas(stats.ci_low, stats.ci_high, measures=units["measure"].to_list(),
+    low, high = stats.ci_low, stats.ci_high
+    capped = np.zeros(n_all.shape[0], dtype=bool)
+    # as compare's: the default's cap; 1 - confidence_level with its float noise, as compare tests it
+    if interval == "percentile" and too_few_resamples(1.0 - (1.0 - level), n_resamples):
+        capped = ~flat & (n_all >= 2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            se = units["sd"].to_numpy().astype(float) / np.sqrt(n_all)
+        low, high = capped_at_too_few(low, high, np.flatnonzero(capped), delta=stats.delta, se=se, df=n_all - 1.0,
+                                      confidence_level=1.0 - level, alternative=alternative)
+        note = too_few_capped_text(n_resamples, 1.0 - level)
+        warn_text = np.array([_joined(w, note if c else None) for w, c in zip(warn_text.tolist(), capped)], dtype=object)
+    low, high, flat_notes = zero_spread_deltas(low, high, measures=units["measure"].to_list(),
                                                delta=stats.delta, n=n_all, flat=flat, confidence_level=1.0 - level,
                                                alternative=alternative, means=means)
     low, high, _ = clip_deltas(low, high, units["measure"], stats.delta, means=means, alternative=alternative)

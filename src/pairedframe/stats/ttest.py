@@ -7,14 +7,18 @@ have a real spread.
 Zero spread (documented deviation from scipy): a spread ``max(d) - min(d)`` of at most ``1e-12`` of
 ``max|d|`` is float noise (e.g. ``0.5 - 0.4`` and ``0.6 - 0.5``), and the t statistic of such data
 measures rounding, not evidence (scipy reports ``p ~ 1e-16`` for those two deltas).  The t-test then
-gives what the **exact sign-flip test** gives for ``n`` equal deltas ``c = mean(d)``:
+follows the rule :func:`pairedframe.compare` follows for ``n`` equal deltas ``c = mean(d)``
+(docs/guide/comparing.md), whatever its ``test``:
 
-- ``c == 0`` (all zero): ``t = 0``, ``p = 1``;
-- ``c != 0``: ``t = +-inf``, two-sided ``p = 2 / 2**n`` (``"greater"``: ``1 / 2**n`` if ``c > 0``
+- the p-value is the **exact sign-flip test**'s: ``c == 0`` (all zero): ``t = 0``, ``p = 1``;
+  ``c != 0``: ``t = +-inf``, two-sided ``p = 2 / 2**n`` (``"greater"``: ``1 / 2**n`` if ``c > 0``
   else 1; ``"less"`` mirrored) -- never 0, and 0.5 at ``n = 2``;
-- the interval is the set of shifts that test does not reject: ``[c, c]`` (one-sided ``[c, inf)`` /
-  ``(-inf, c]``) when ``2 / 2**n`` (one-sided ``1 / 2**n``) is below ``1 - confidence_level``, else
-  the whole line (e.g. ``n <= 5`` at 95 % two-sided).
+- the interval is the range of means that ``n`` equal deltas allow
+  (:func:`pairedframe.stats.value_range.constant_sample_interval`, Clopper-Pearson's bound): with
+  ``delta_range=(lo, hi)`` -- ``(-1, 1)`` for a measure in ``[0, 1]`` -- it is
+  ``[c - (1 - beta)(c - lo), c + (1 - beta)(hi - c)]``, ``beta = (alpha/2)**(1/n)`` (one-sided:
+  ``alpha**(1/n)`` on the bounded side), and without a known range (the default) the whole line --
+  never a point: ``n`` equal deltas say nothing about the spread of their population.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from scipy.special import stdtr, stdtrit
 from .results import ConfidenceInterval, TTestResult
 from .resample import _check_1d, _check_2d, _check_alternative, _check_probability
 from .studentized import zero_spread
+from .value_range import constant_sample_interval
 
 __all__ = ["paired_t_test", "paired_t_test_many", "t_test_from_moments"]
 
@@ -64,12 +69,27 @@ def _zero_spread_result(n: int, mean: float, alternative: str,
     return t, p, 0.0, low, high
 
 
+def _check_delta_range(delta_range) -> tuple[float, float]:
+    if delta_range is None:
+        return -math.inf, math.inf
+    try:
+        lo, hi = (float(v) for v in delta_range)
+    except (TypeError, ValueError):
+        raise ValueError(f"`delta_range` must be a pair (low, high) of numbers, got {delta_range!r}") from None
+    if math.isnan(lo) or math.isnan(hi) or not lo <= 0.0 <= hi:
+        raise ValueError(f"`delta_range` must be (low, high) with low <= 0 <= high, got {delta_range!r}")
+    return lo, hi
+
+
 def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str,
-         confidence_level: float) -> tuple[float, float, float, float, float]:
+         confidence_level: float, delta_range: tuple[float, float]) -> tuple[float, float, float, float, float]:
     n = d.shape[0]
     df = n - 1
-    if constant:
-        return _zero_spread_result(n, mean, alternative, confidence_level)
+    if constant:     # compare's rule for equal deltas: the sign-flip p, the range-based interval
+        t, p, se, _, _ = _zero_spread_result(n, mean, alternative, confidence_level)
+        low, high = constant_sample_interval(np.array([mean]), n, *delta_range, confidence_level=confidence_level,
+                                             alternative=alternative)
+        return t, p, se, float(low[0]), float(high[0])
     t, se = _t_value(d, mean, sd)
     if alternative == "two-sided":
         p = min(1.0, 2.0 * float(stdtr(df, -(abs(t)))))
@@ -87,7 +107,7 @@ def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str
 
 
 def paired_t_test(d, *, alternative: str = "two-sided",
-                  confidence_level: float = 0.95) -> TTestResult:
+                  confidence_level: float = 0.95, delta_range: tuple[float, float] | None = None) -> TTestResult:
     """Paired t-test of H0: mean delta = 0.
 
     Parameters
@@ -99,6 +119,10 @@ def paired_t_test(d, *, alternative: str = "two-sided",
     confidence_level : float in (0, 1), default 0.95
         For the t interval of the mean delta (one-sided for one-sided tests,
         as ``scipy.stats.ttest_1samp(...).confidence_interval``).
+    delta_range : (float, float), optional
+        The values one delta can take, ``(lo, hi)`` with ``lo <= 0 <= hi`` (``(-1, 1)`` for a measure
+        in ``[0, 1]``, as :func:`pairedframe.compare` takes it from the measure); only bounds the
+        interval of deltas without spread.  Default: unbounded.
 
     Returns
     -------
@@ -115,8 +139,10 @@ def paired_t_test(d, *, alternative: str = "two-sided",
 
     Notes
     -----
-    Zero spread (all deltas equal up to ``1e-12`` of their magnitude) falls back to the exact
-    sign-flip test, see the module docstring.
+    Zero spread (all deltas equal up to ``1e-12`` of their magnitude) follows
+    :func:`pairedframe.compare`'s rule, see the module docstring: the exact sign-flip p-value, ``t = 0``
+    (all zero) or ``+-inf``, and the range-based interval of ``n`` equal deltas (the whole line when
+    ``delta_range`` is not given), never a point.
 
     References
     ----------
@@ -125,19 +151,21 @@ def paired_t_test(d, *, alternative: str = "two-sided",
     d = _check_1d(d, "d", min_n=2)
     alternative = _check_alternative(alternative)
     confidence_level = _check_probability(confidence_level, "confidence_level")
+    delta_range = _check_delta_range(delta_range)
     n = d.shape[0]
     mean = float(np.mean(d))
     sd = float(np.std(d, ddof=1))
     t, p, se, low, high = _one(d, mean, sd, bool(zero_spread(d)[0]), alternative,
-                               confidence_level)
+                               confidence_level, delta_range)
     return TTestResult(statistic=mean, t=t, df=n - 1, pvalue=p,
                        confidence_interval=ConfidenceInterval(low, high), standard_error=se,
                        alternative=alternative, confidence_level=confidence_level)
 
 
 def paired_t_test_many(D, *, alternative: str = "two-sided",
-                       confidence_level: float = 0.95) -> TTestResult:
-    """Column-wise :func:`paired_t_test` of ``D`` (n, k); fields are arrays of shape (k,).
+                       confidence_level: float = 0.95, delta_range: tuple[float, float] | None = None) -> TTestResult:
+    """Column-wise :func:`paired_t_test` of ``D`` (n, k); fields are arrays of shape (k,) (``delta_range``
+    the same for every column).
 
     Raises
     ------
@@ -147,13 +175,14 @@ def paired_t_test_many(D, *, alternative: str = "two-sided",
     D = _check_2d(D, "D", min_n=2)
     alternative = _check_alternative(alternative)
     confidence_level = _check_probability(confidence_level, "confidence_level")
+    delta_range = _check_delta_range(delta_range)
     n, k = D.shape
     cols = np.ascontiguousarray(D.T)  # same summation order as the 1-D function
     means = np.mean(cols, axis=1)
     sds = np.std(cols, axis=1, ddof=1)
     constant = zero_spread(D)
     rows = [_one(cols[c], float(means[c]), float(sds[c]), bool(constant[c]), alternative,
-                 confidence_level) for c in range(k)]
+                 confidence_level, delta_range) for c in range(k)]
     arr = np.array(rows, dtype=np.float64).reshape(k, 5)
     return TTestResult(statistic=means, t=arr[:, 0], df=n - 1, pvalue=arr[:, 1],
                        confidence_interval=ConfidenceInterval(arr[:, 3], arr[:, 4]),
