@@ -67,6 +67,25 @@ def test_latex_of_twenty_systems_and_four_measures_compiles_without_overfull_box
     assert not bad, bad
 
 
+def test_latex_of_twenty_real_run_names_with_a_long_caption_fits_the_page(tmp_path):
+    """Twenty TREC DL-2021 run names (up to 26 characters with "(baseline)") under the caption of notes a
+    real comparison gets: at the text size the float was 3 pt too wide and 42 pt too tall for the page."""
+    names = ["Fast_ForwardP_2", "Fast_ForwardP_5", "Fast_Forward_3", "NLE_P_V1andV2", "NLE_P_quick", "NLE_P_v1",
+             "TUW_DR_Base", "TUW_TAS-B_768", "TUW_TAS-B_ANN", "WLUPassage", "WLUPassage1", "bcai_p_mbert",
+             "bcai_p_vbert", "bl_bcai_p_nn_rt", "bl_bcai_p_trad", "bl_bcai_wloo_p", "ielab-AD-uni", "ielab-TILDEv2",
+             "ielab-robertav1", "ielab-robertav2"]
+    pq = _per_query(names=names, n_queries=53).with_columns(pl.col("measure").replace({"RR": "RR@10", "P@10": "R@100"}))
+    table = pf.results_table(pq, baseline=names[0], ci="range", n_resamples=999, seed=0)
+    tex = table.to_latex()
+    assert len(tex[tex.index(r"\caption{"):tex.index("\n", tex.index(r"\caption{"))]) > 600     # a caption of notes
+    log, _ = _compile(tmp_path, [tex])
+    bad = [line for line in log.splitlines() if re.search(r"Overfull|Underfull|too large|^! ", line)]
+    assert not bad, bad
+    small = pf.results_table(pq.filter(pl.col("system").is_in(names[:5])), baseline=names[0], ci="range",
+                             n_resamples=999, seed=0).to_latex()
+    assert r"\small" not in small and r"\footnotesize" + "\n" not in small      # a short table keeps the text size
+
+
 def test_latex_escapes_every_special_character_in_names(hostile_tables, tmp_path):
     """The oracle is the PDF: pdftotext reads every name back as written (OT1 prints ~ and ^ as the
     accents ˜ ˆ, ' as ’ and draws \\_ as a rule, which text extraction reads as a space)."""
