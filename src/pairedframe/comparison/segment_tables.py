@@ -41,7 +41,7 @@ def as_segments(segments: Any) -> pl.DataFrame:
     """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column.
     A path is read as the CLI's ``--segments`` reads it (CSV/TSV, Parquet, Arrow, JSON; ids as text)."""
     if isinstance(segments, (str, os.PathLike)):
-        segments = read_one(Path(segments))
+        segments = read_one(Path(segments), argument="segments")
     _refuse_query_mapping(segments)
     segments = to_polars(segments, "segment table")
     missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
