@@ -264,8 +264,10 @@ def test_a_directory_given_as_qrels_or_to_a_reader_names_the_argument_not_errno_
     folder = tmp_path / "folder"
     folder.mkdir()
     said = re.escape(f"{folder}: ")
-    with pytest.raises(InputFormatError, match=rf"^{said}the qrels argument is a directory, not a file$"):
-        pf.evaluate(run, folder, ["AP"])
+    for judgments_format, measure in (("qrels", "AP"), ("qrels_jg", "map_avgjg"), ("prefs", "prefs_pair"),
+                                      ("qrels_prefs", "prefs_pair")):
+        with pytest.raises(InputFormatError, match=rf"^{said}the qrels argument is a directory, not a file$"):
+            pf.evaluate(run, folder, [measure], judgments_format=judgments_format)
     result = runner.invoke(app, ["evaluate", str(folder), str(run), "-m", "AP"])
     assert result.exit_code == 2 and result.stderr == \
         f"pairedframe: error: {folder}: the qrels argument is a directory, not a file\n", result.stderr
