@@ -232,3 +232,18 @@ def test_paired_cluster_and_segment_forms_on_spark_against_polars(spark, per_que
             _quiet(pf.compare_segments, plain, spark.createDataFrame(seg.to_arrow()), baseline=base, test=test,
                    n_resamples=499, seed=9),
             _quiet(pf.compare_segments, per_query, seg, baseline=base, test=test, n_resamples=499, seed=9))
+
+
+@pytest.mark.spark
+def test_a_null_in_a_spark_segment_table_names_the_column_and_a_row(spark, per_query):
+    """A Spark segment table is checked in Spark: the message names the column and one such row, as
+    as_segments does for the others (it said only "null qid, segment_set or segment values")."""
+    from pairedframe.errors import SchemaError
+
+    seg = _segments(per_query)
+    seg = seg.with_columns(pl.when(pl.col("segment") == "b").then(None).otherwise(pl.col("segment")).alias("segment"))
+    qid = seg.filter(pl.col("segment").is_null())["qid"][0]
+    with pytest.raises(SchemaError, match=rf"^segment table has null values in column\(s\) \['segment'\], e\.g\. the "
+                                          rf"row: \{{'qid': '{qid}', 'segment_set': 'few', 'segment': None\}}"):
+        pf.compare_segments(spark.createDataFrame(per_query.to_arrow()), spark.createDataFrame(seg.to_arrow()),
+                            baseline=_baseline(per_query))

@@ -864,3 +864,30 @@ def test_a_truncated_gzip_run_file_through_the_macros_is_named_as_truncated(tmp_
         con = pf.duckdb.register(duckdb.connect())  # kept: DuckDB before 1.5 closes an unreferenced connection
         with pytest.raises(duckdb.Error, match=named):
             con.sql(query).fetchall()
+
+
+@pytest.mark.parametrize("macro, argument, more", [("pf_evaluate", "run", ", 'qrels.txt', ['P.5']"),
+                                                   ("pf_summary", "run", ", 'qrels.txt', ['P.5']"),
+                                                   ("pf_compare", "run", ", 'qrels.txt', ['P.5'], baseline := 'a'"),
+                                                   ("pf_read_run", "path", "")])
+def test_an_empty_run_list_names_the_macro_called_and_its_run_argument(con, macro, argument, more):
+    """The macros share one check of the run paths, which said "pf_evaluate: no pf_evaluate file given" whichever
+    macro was called, and never said run."""
+    with pytest.raises(duckdb.Error, match=rf"{macro}: no run file given: `{argument}` is an empty list; give a run "
+                                           rf"file or a list of run files"):
+        con.sql(f"SELECT * FROM {macro}([]::VARCHAR[]{more})").fetchall()
+
+
+@pytest.mark.parametrize("macro, more", [("pf_summary", ""), ("pf_compare", ", baseline := 'a'")])
+def test_the_shared_checks_of_the_macros_name_the_macro_called(con, tmp_path, macro, more):
+    """pf_summary and pf_compare said pf_evaluate (and pf_read_run for system names) in the checks they share."""
+    for name in ("a", "b"):
+        (tmp_path / name).write_text(RUN_OK)
+    (tmp_path / "qrels.txt").write_text("999 0 d1 1\n")
+    runs, qrels = [str(tmp_path / "a"), str(tmp_path / "b")], str(tmp_path / "qrels.txt")
+    with pytest.raises(duckdb.Error, match=rf"{macro}: no run query is in the qrels"):
+        con.sql(f"SELECT * FROM {macro}(?, ?, 'AP'{more})", params=[runs, qrels]).fetchall()
+    with pytest.raises(duckdb.Error, match=rf"{macro}: 3 system name\(s\) for 2 run files"):
+        con.sql(f"SELECT * FROM {macro}(?, ?, 'AP'{more}, system := ['a', 'b', 'c'])", params=[runs, qrels]).fetchall()
+    with pytest.raises(duckdb.Error, match=rf"{macro}: qrels is NULL"):
+        con.sql(f"SELECT * FROM {macro}(?, NULL, 'AP'{more})", params=[runs]).fetchall()

@@ -135,3 +135,20 @@ def test_a_list_of_dict_runs_or_qrels_says_to_key_the_runs_by_system():
         pf.as_run([{"qid": "q1", "docno": "d1", "score": 1.0}], system="s")
     keyed = pf.evaluate({"bm25": run_1, "rerank": run_2}, qrels, "AP").per_query.sort("system")
     assert keyed["system"].to_list() == ["bm25", "rerank"] and keyed["value"].to_list() == [1.0, 0.5]
+
+
+@pytest.mark.parametrize("empty", [[], ()])
+def test_an_empty_list_as_the_run_or_qrels_is_named_an_empty_list_not_an_iterator(empty):
+    """pf.evaluate([], qrels) said "its iterator yielded no record": a list of run files that came out empty
+    (a glob that matched nothing) is named as what it is."""
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    kind = type(empty).__name__
+    with pytest.raises(SchemaError, match=rf"^run is an empty {kind}: give a run file path, a list of paths, or a "
+                                          rf"table$"):
+        pf.evaluate(empty, qrels, ["AP"])
+    with pytest.raises(SchemaError, match=rf"^qrels is an empty {kind}: give a qrels file path, or a table$"):
+        pf.evaluate(runs[0], empty, ["AP"])
+    with pytest.raises(SchemaError, match="iterator yielded no record"):   # an iterator keeps its message
+        pf.as_run(iter([]), system="s")

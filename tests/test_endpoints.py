@@ -27,12 +27,23 @@ def test_hits_reciprocal_rank_and_ap():
     assert out["cluster"].unique().sort().to_list() == ["a", "b", "c"]
 
 
-@pytest.mark.parametrize("rank, why", [(0, "not positive"), (-3, "not positive"), (2.5, "not an integer"),
+@pytest.mark.parametrize("rank, why", [(0, "is 0, not a rank"), (-3, "is negative, not a rank"), (2.5, "not an integer"),
                                        (None, "missing"), (float("nan"), "missing")])
 def test_bad_ranks_are_errors_naming_the_row(rank, why):
     df = export().with_columns(pl.Series("first_hit_rank", [1.0, 4.0, rank, 12.0], dtype=pl.Float64))
     with pytest.raises(SchemaError, match=rf"row 3 in ex\.csv \(system 's', qid 'b1'\).*{why}"):
         endpoints_from_ranks(df.with_columns(pl.lit("s").alias("system")), source="ex.csv")
+
+
+@pytest.mark.parametrize("rank, why", [(0, r"0\.0 is 0, not a rank \(1/rank would divide by zero\)"),
+                                       (-1, r"-1\.0 is negative, not a rank"),
+                                       (float("-inf"), r"-inf is negative, not a rank")])
+def test_the_reason_a_rank_below_1_is_refused_fits_its_value(rank, why):
+    """A rank of -1 was refused "(rank 0 would divide by zero)": the reason given only fits 0."""
+    df = export().with_columns(pl.Series("first_hit_rank", [1.0, rank, 4.0, 12.0], dtype=pl.Float64))
+    with pytest.raises(SchemaError, match=rf"^row 2 \(system 's', qid 'a2'\): first_hit_rank {why}; ranks are "
+                                          r"1-based integers, use inf for 'no relevant item retrieved'$"):
+        endpoints_from_ranks(df, system="s")
 
 
 def test_text_ranks_inf_words_and_bad_ap():

@@ -198,8 +198,8 @@ def test_a_run_file_with_several_tags_is_named_so_on_the_cli_and_in_python(tmp_p
     run = _tagged_run(tmp_path / "both.run", ["bm25", "reranker"], grouped=grouped)
     qrels = tmp_path / "q.txt"
     qrels.write_text("1 0 d1 1\n2 0 d2 1\n")
-    # a file read in pieces names the tags of the colliding lines: "at least" those
-    says = r"the file holds several run tags \((at least )?'bm25', 'reranker'\): several systems in one file"
+    # a file read in pieces (lines by system) names every tag of the file too, as the exact reader does
+    says = r"the file holds several run tags \('bm25', 'reranker'\): several systems in one file"
     how = r"give each system its own file .* or a table with a system column"
     for args in ([f"x={run}"], [str(run)]):
         result = runner.invoke(app, ["evaluate", str(qrels), *args, "-m", "AP"])
@@ -255,3 +255,34 @@ def test_a_table_grade_polars_cannot_cast_is_refused_naming_column_and_row(rel, 
         pf.as_qrels(table, grades=grades)
     with pytest.raises(pf.SchemaError, match=says):
         pf.evaluate({"s": pl.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]})}, table, "AP", grades=grades)
+
+
+def test_a_directory_given_as_qrels_or_to_a_reader_names_the_argument_not_errno_21(tmp_path, files):
+    """The run argument said "is a directory, not a file"; the qrels argument, the readers and the segments
+    file raised Python's bare IsADirectoryError ([Errno 21]) or named another argument."""
+    run, qrels = files
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    said = re.escape(f"{folder}: ")
+    for judgments_format, measure in (("qrels", "AP"), ("qrels_jg", "map_avgjg"), ("prefs", "prefs_pair"),
+                                      ("qrels_prefs", "prefs_pair")):
+        with pytest.raises(InputFormatError, match=rf"^{said}the qrels argument is a directory, not a file$"):
+            pf.evaluate(run, folder, [measure], judgments_format=judgments_format)
+    result = runner.invoke(app, ["evaluate", str(folder), str(run), "-m", "AP"])
+    assert result.exit_code == 2 and result.stderr == \
+        f"pairedframe: error: {folder}: the qrels argument is a directory, not a file\n", result.stderr
+    for reader, argument in ((pf.read_qrels, "path"), (pf.read_prefs, "path"), (pf.read_zscores, "path"),
+                             (pf.read_run, "paths")):
+        with pytest.raises(InputFormatError,
+                           match=rf"^{said}{reader.__name__}: the {argument} argument is a directory, not a file$"):
+            reader(folder)
+    with pytest.raises(InputFormatError, match=rf"^{said}read_run: item 1 of the paths argument is a directory"):
+        pf.read_run([run, folder])
+    with pytest.raises(InputFormatError, match=rf"^{said}the results argument is a directory, not a file$"):
+        pf.read_results(folder)                # as analyze's RESULTS says it
+    ev = pf.evaluate({"a": run, "b": run}, qrels, ["AP"])
+    with pytest.raises(InputFormatError, match=rf"^{said}the segments argument is a directory, not a file$"):
+        pf.compare_segments(ev, folder, baseline="a")
+    result = runner.invoke(app, ["segments", str(qrels), f"a={run}", f"b={run}", "-m", "AP", "-s", str(folder)])
+    assert result.exit_code == 2 and "the --segments argument is a directory, not a file" in result.stderr, \
+        result.stderr

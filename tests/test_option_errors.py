@@ -198,3 +198,20 @@ def test_cli_compare_takes_a_seed_above_2_63(tmp_path):
     assert pl.read_csv(io.StringIO(res.stdout), schema_overrides={"seed": pl.UInt64})["seed"].to_list() == [2**63]
     res = _cli("compare", str(QRELS), *map(str, RUNS), "-m", "AP", "--seed", str(2**64))
     assert res.exit_code == 2 and "--seed must be at most 2**64 - 1" in res.stderr, res.output
+
+
+@pytest.mark.parametrize("gate", [[], ["--fail-if", "AP > -1"]])
+@pytest.mark.parametrize("worst", ["0", "-2"])
+def test_compare_cli_refuses_worst_below_one_before_the_evaluation(monkeypatch, gate, worst):
+    """--worst 0 used to pass unnoticed without a gate and, with one, to fail only after the evaluation and
+    the GATE FAILED line, naming worst_queries' `k`."""
+    import pairedframe.evaluation as evaluation
+
+    def no_evaluation(*args, **kwargs):
+        raise AssertionError("the evaluation ran")
+
+    monkeypatch.setattr(evaluation, "evaluate", no_evaluation)
+    res = _cli("compare", str(QRELS), *map(str, RUNS), "-m", "AP", "--worst", worst, *gate)
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"pairedframe: error: --worst must be a positive integer (the worst queries a failing " \
+                         f"gate prints), got {worst}\n", res.stderr

@@ -102,3 +102,24 @@ def test_a_bad_line_in_a_shuffled_file_is_named(tmp_path, small_pieces):
     path.write_text("".join(lines))
     with pytest.raises(pf.InputFormatError, match="line 1235, column 5: score 'high' is not a number"):
         pf.evaluate(path, qrels, ["AP"])
+
+
+@pytest.mark.parametrize("tags", [["t"], ["t", "u", "v"]], ids=["one-tag", "three-tags"])
+def test_a_duplicate_in_a_scattered_file_is_refused_in_the_exact_readers_words(tmp_path, small_pieces, tags):
+    """The file read in pieces said "scatdup.txt, line 1: duplicate ..." where the exact reader says "run file
+    scatdup.txt, line 1: ...", and named the run tags of the colliding lines only ("at least 't', 'u'")."""
+    qrels, lines, _ = _shuffled(tmp_path)
+    lines = [" ".join([*line.split()[:5], tags[i % len(tags)]]) + "\n" for i, line in enumerate(lines)]
+    twin = lines[3].split()
+    lines.append(" ".join([*twin[:5], tags[-1] if len(tags) > 1 else twin[5]]) + "\n")   # its query's lines scattered
+    path = tmp_path / "scatdup.txt"
+    path.write_text("".join(lines))
+    with pytest.raises(stream.Interleaved):
+        list(stream.iter_query_blocks(path, "sys"))
+    with pytest.raises(pf.DuplicateError) as streamed:
+        pf.evaluate(path, qrels, ["AP"])
+    with pytest.raises(pf.DuplicateError) as whole:
+        pf.read_run(path)
+    assert str(streamed.value) == str(whole.value)
+    assert str(whole.value).startswith(f"run file {path}, line 4: ")
+    assert ("several run tags ('t', 'u', 'v')" in str(whole.value)) == (len(tags) > 1), whole.value

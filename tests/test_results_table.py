@@ -742,3 +742,28 @@ def test_systems_without_the_baseline_keep_the_baseline_row_as_compare_does(per_
     cmp = pf.compare(per_query, baseline="bm25", n_resamples=999, seed=0)
     with pytest.raises(ValueError, match=r"systems=\['t5'\] leaves out every baseline"):
         pf.results_table(per_query, cmp, systems=["t5"])
+
+
+def test_two_baselines_of_two_systems_are_both_lettered_baselines(per_query):
+    """Two baselines of two systems are compared once, so the comparison's rows name one baseline and the
+    table fell back to daggers: only the first row read "(baseline)" and the second got ‡ as if it were
+    not one. Both are now lettered baselines, as two baselines among three systems are."""
+    two = per_query.filter(pl.col("system").is_in(["bm25", "bert_base"]))
+    t = pf.results_table(two, baseline=["bm25", "bert_base"], n_resamples=999, seed=0)
+    assert t.data.mode == "letters" and t.data.letters == {"bm25": "a", "bert_base": "b"}
+    rows = re.findall(r"^\| (?!System|-)(\S[^|]*?)\s*\|", t.to_markdown(), flags=re.M)
+    assert rows == ["(a) bm25 (baseline)", "(b) bert_base (baseline)"]
+    cmp = pf.compare(two, baseline=["bm25", "bert_base"], n_resamples=999, seed=0)
+    significant = set(cmp.filter(pl.col("pvalue_holm") < 0.05)["measure"])
+    assert significant and all(cmp["delta"] > 0)                 # bert_base beats bm25 where it is significant
+    marks = {(r["system"], r["measure"]): r["marks"] for r in t.table.iter_rows(named=True)}
+    for m in ("nDCG@10", "AP"):
+        assert (marks[("bert_base", m)], marks[("bm25", m)]) == (("a", "‡b") if m in significant else ("", ""))
+    assert "baseline with that letter" in t.caption
+    folder = Path(pf.example.example_paths()[0]).parent
+    res = CliRunner().invoke(app, ["table", str(folder / "qrels.txt"), str(folder / "input.bm25"),
+                                   str(folder / "input.reranker"), "-m", "AP", "-b", "reranker", "-b", "bm25",
+                                   "-f", "markdown", "-B", "200"])
+    assert res.exit_code == 0, res.output
+    rows = re.findall(r"^\| (?!System|-)(\S[^|]*?)\s*\|", res.stdout, flags=re.M)
+    assert rows == ["(a) reranker (baseline)", "(b) bm25 (baseline)"] and "†" not in res.stdout, res.stdout

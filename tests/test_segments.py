@@ -502,3 +502,15 @@ def test_segment_with_equal_deltas_whose_interval_agrees_with_p_notes_only_the_e
     assert row["significant"] and row["ci_low"] > 0
     assert row["warning"].startswith("every delta equals +0.1 (no spread): the interval holds the mean deltas")
     assert "although" not in row["warning"] and "fewer than 20" not in row["warning"]
+
+
+def test_a_null_in_the_segment_table_names_the_column_and_the_first_such_row():
+    """The message said only "null qid, segment_set or segment values"; docs/guide/inputs.md promises the
+    column and the first such row."""
+    per_query, segs = _data(n_q=30)
+    segs = segs.with_columns(pl.when(pl.int_range(pl.len()).is_in([4, 9])).then(None).otherwise(pl.col("segment"))
+                             .alias("segment"))
+    with pytest.raises(SchemaError, match=r"^segment table has null values in column\(s\) \['segment'\], the first at "
+                                          r"row 5 \(counting from 1\): \{'qid': 'q004', 'segment_set': 'len', "
+                                          r"'segment': None\}; every row needs a qid, segment_set and segment"):
+        compare_segments(per_query, segs, baseline="A")

@@ -123,4 +123,4 @@ CREATE OR REPLACE TEMP MACRO pf_compare(run, qrels, measures, baseline := NULL, 
                                         tables := false) AS TABLE
 SELECT * FROM query(['WITH RECURSIVE ' || substr(pf__eval_sql(o, 'ctes'), 6) || pf__compare_sql(o, o['baseline'], o['confidence_level'])
                      FOR o IN [pf__compare_options(pf__options(run, qrels, measures, complete, rel_level, depth, score_precision,
-                                                               system, tables), baseline, confidence_level)]][1]);
+                                                               system, tables, 'pf_compare'), baseline, confidence_level)]][1]);

@@ -21,21 +21,23 @@ CREATE OR REPLACE TEMP MACRO pf__float32(x) AS
 
 -- Run tables (tables := true) as given; system := is refused naming it (it names run files: a table's own
 -- system column names its systems, and the argument was ignored without a word).
-CREATE OR REPLACE TEMP MACRO pf__run_tables(ts, system) AS
+CREATE OR REPLACE TEMP MACRO pf__run_tables(ts, system, macro) AS
     CASE WHEN system IS NOT NULL
-         THEN error('pf_evaluate: system := names run files; with tables := true each table''s system column names '
+         THEN error(macro || ': system := names run files; with tables := true each table''s system column names '
                     || 'its systems (add one: SELECT ''bm25'' AS system, * FROM my_run)')
          ELSE ts END;
 
--- The options of one call as a struct (each macro argument is read once here).
-CREATE OR REPLACE TEMP MACRO pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables) AS
-    {'ms': pf_measures(measures, rel_level := rel_level),
+-- The options of one call as a struct (each macro argument is read once here); `macro`, the macro called,
+-- names it in the errors.
+CREATE OR REPLACE TEMP MACRO pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables,
+                                         macro) AS
+    {'macro': macro, 'ms': pf_measures(measures, rel_level := rel_level),
      'tables': pf__flag(tables, 'tables'),
-     'paths': CASE WHEN pf__flag(tables, 'tables') THEN pf__run_tables(pf__aslist(run), system)
-                   ELSE pf__paths(pf__aslist(run), 'pf_evaluate') END,
+     'paths': CASE WHEN pf__flag(tables, 'tables') THEN pf__run_tables(pf__aslist(run), system, macro)
+                   ELSE pf__paths(pf__aslist(run), macro, 'run') END,
      'names': CASE WHEN pf__flag(tables, 'tables') THEN pf__aslist(run)
-                   ELSE pf__systems(pf__paths(pf__aslist(run), 'pf_evaluate'), system) END,
-     'qrels': CASE WHEN qrels IS NULL THEN error('pf_evaluate: qrels is NULL') ELSE CAST(qrels AS VARCHAR) END,
+                   ELSE pf__systems(pf__paths(pf__aslist(run), macro, 'run'), system, macro) END,
+     'qrels': CASE WHEN qrels IS NULL THEN error(macro || ': qrels is NULL') ELSE CAST(qrels AS VARCHAR) END,
      'complete': pf__flag(complete, 'complete'), 'depth': pf__depth(depth), 'float32': pf__float32(score_precision)};
 
 -- The ranking key of a score: the double, or its float32 rounding (beyond float32's range +-inf).
@@ -163,7 +165,7 @@ CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
 -- Problems that stop the evaluation, first one first (each branch keeps its first row).
 CREATE OR REPLACE TEMP MACRO pf__problems_sql(o) AS
     'pf_problems AS (SELECT k, msg FROM pf_run_problems UNION ALL '
-    || '(SELECT 10, ''pf_evaluate: no run query is in the qrels (run queries e.g. '' || (SELECT CAST(list(DISTINCT qid)[1:3] AS VARCHAR) FROM pf_retrieved) '
+    || '(SELECT 10, ' || pf__lit(o['macro'] || ': no run query is in the qrels (run queries e.g. ') || ' || (SELECT CAST(list(DISTINCT qid)[1:3] AS VARCHAR) FROM pf_retrieved) '
     || '|| '', qrels queries e.g. '' || (SELECT CAST(list(DISTINCT qid)[1:3] AS VARCHAR) FROM pf_qrels) '
     || '|| ''): are run and qrels of the same collection and year?'' WHERE NOT EXISTS (SELECT 1 FROM pf_retrieved WHERE qid IN (SELECT qid FROM pf_qrels)))'
     || coalesce(array_to_string([' UNION ALL (SELECT 20, ' || pf__lit(m['name'] || ' takes grades up to ' || CAST(pf__family(m['family']).max_grade AS VARCHAR)
@@ -217,12 +219,12 @@ CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
 -- names of tables or views (run: system, qid, docno, score; qrels: qid, docno, rel).
 CREATE OR REPLACE TEMP MACRO pf_evaluate(run, qrels, measures, complete := false, rel_level := 1, depth := NULL,
                                          score_precision := 'float64', system := NULL, tables := false) AS TABLE
-SELECT * FROM query(pf__eval_sql(pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables),
-                                 'per_query'));
+SELECT * FROM query(pf__eval_sql(pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables,
+                                             'pf_evaluate'), 'per_query'));
 
 -- pf_summary(...): system, measure, value, n_queries, as Evaluation.summary() (the mean over the
 -- evaluated queries; the sum for counts; the geometric mean for gm_map and gm_bpref).
 CREATE OR REPLACE TEMP MACRO pf_summary(run, qrels, measures, complete := false, rel_level := 1, depth := NULL,
                                         score_precision := 'float64', system := NULL, tables := false) AS TABLE
-SELECT * FROM query(pf__eval_sql(pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables),
-                                 'summary'));
+SELECT * FROM query(pf__eval_sql(pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables,
+                                             'pf_summary'), 'summary'));

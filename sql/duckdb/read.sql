@@ -108,22 +108,24 @@ CREATE OR REPLACE TEMP MACRO pf__trec_name(p) AS
     regexp_replace(regexp_replace(parse_filename(p), '(.)\.(gz|zst)$', '\1'), '^input\.(.)', '\1');
 
 -- The run paths, refused when one is a glob pattern (each path is one run, named after its file).
-CREATE OR REPLACE TEMP MACRO pf__paths(paths, what) AS
-    CASE WHEN len(paths) = 0 THEN error(what || ': no ' || what || ' file given')
+-- `macro` is the macro called and `arg` its run argument, which the errors name (the macros share this check).
+CREATE OR REPLACE TEMP MACRO pf__paths(paths, macro, arg) AS
+    CASE WHEN len(paths) = 0 THEN error(macro || ': no run file given: `' || arg || '` is an empty list; give a run file '
+                                        || 'or a list of run files')
          WHEN len([p for p in paths if p IS NULL OR regexp_matches(p, '[*?]')]) > 0
-              THEN error(what || ': ' || coalesce(pf__lit([p for p in paths if p IS NULL OR regexp_matches(p, '[*?]')][1]), 'NULL')
+              THEN error(macro || ': `' || arg || '`: ' || coalesce(pf__lit([p for p in paths if p IS NULL OR regexp_matches(p, '[*?]')][1]), 'NULL')
                          || ' is not a file path (a NULL or a glob pattern); list the files, one system each')
          ELSE paths END;
 
 -- System names of the run files: `system` (a name, or a list with one name per file) or TREC's naming.
-CREATE OR REPLACE TEMP MACRO pf__systems(paths, system) AS
+CREATE OR REPLACE TEMP MACRO pf__systems(paths, system, macro) AS
     [CASE WHEN len(names) <> len(paths)
-               THEN error('pf_read_run: ' || CAST(len(names) AS VARCHAR) || ' system name(s) for '
+               THEN error(macro || ': ' || CAST(len(names) AS VARCHAR) || ' system name(s) for '
                           || CAST(len(paths) AS VARCHAR) || ' run files')
           WHEN len(list_distinct(names)) < len(names)
-               THEN error('pf_read_run: duplicate system name ' || pf__lit([n for n, i in names if list_position(names, n) < i][1])
+               THEN error(macro || ': duplicate system name ' || pf__lit([n for n, i in names if list_position(names, n) < i][1])
                           || '; rename the files or pass system := [...] with one name per file')
-          WHEN len([n for n in names if n IS NULL OR n = '']) > 0 THEN error('pf_read_run: a system name is empty')
+          WHEN len([n for n in names if n IS NULL OR n = '']) > 0 THEN error(macro || ': a system name is empty')
           ELSE names END
      FOR names IN [CASE WHEN system IS NULL THEN [pf__trec_name(p) for p in paths] ELSE pf__aslist(system) END]][1];
 
@@ -185,8 +187,8 @@ CREATE OR REPLACE TEMP MACRO pf__read_qrels_sql(path) AS
 -- list of them. Raises on a malformed line, a non-numeric or non-finite score, a duplicate
 -- (qid, docno) in one file, an empty file, a glob pattern.
 CREATE OR REPLACE TEMP MACRO pf_read_run(path, system := NULL) AS TABLE
-SELECT * FROM query(pf__read_run_sql(pf__paths(pf__aslist(path), 'pf_read_run'),
-                                     pf__systems(pf__paths(pf__aslist(path), 'pf_read_run'), system)));
+SELECT * FROM query(pf__read_run_sql(pf__paths(pf__aslist(path), 'pf_read_run', 'path'),
+                                     pf__systems(pf__paths(pf__aslist(path), 'pf_read_run', 'path'), system, 'pf_read_run')));
 
 -- pf_read_qrels(path): qid, docno, rel of a qrels file. Raises on a line without exactly 4 fields,
 -- a grade that is not an integer, a duplicate (qid, docno), an empty file.

@@ -49,7 +49,7 @@ def analyze_cmd(
     if clusters is not None:
         from pairedframe.io.results import read_one
 
-        cmap = read_one(clusters)
+        cmap = read_one(clusters, argument="--clusters")
     result = analyze(the_plan, [str(r) for r in results], clusters=cmap)
     text = format_analysis(result, fmt)
     if output is None:

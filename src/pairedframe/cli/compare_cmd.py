@@ -157,6 +157,8 @@ def compare_cmd(
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if gate_on not in _GATE_COLUMN:
         raise ValueError(f"--gate-on must be delta, ci-low or ci-high, got {gate_on!r}")
+    if worst < 1:   # refused before any work, gate or not (worst_queries would fail after the evaluation)
+        raise ValueError(f"--worst must be a positive integer (the worst queries a failing gate prints), got {worst}")
     unbounded = {"ci-low": "less", "ci-high": "greater"}.get(gate_on)
     if fail_if and alternative == unbounded:
         raise ValueError(f"--gate-on {gate_on} with --alternative {alternative}: that end of a one-sided interval is "

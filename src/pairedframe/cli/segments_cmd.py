@@ -27,7 +27,7 @@ def read_segments(path: Path) -> pl.DataFrame:
     """A ``qid, segment_set, segment`` table from CSV/TSV, Parquet or JSON (ids and names read as text)."""
     from pairedframe.io.results import read_one
 
-    table = read_one(path)
+    table = read_one(path, argument="--segments")
     return table.with_columns(pl.col(c).cast(pl.String) for c in ("qid", "segment_set", "segment") if c in table.columns)
 
 

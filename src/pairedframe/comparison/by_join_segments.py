@@ -33,7 +33,7 @@ from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_spark_dataframe
 from pairedframe.comparison.options import SegmentOptions
 from pairedframe.comparison.segment_stats import SegmentStats
-from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
+from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query, null_segment_error,
                                                    require_two_queries, segments_table,
                                                    warn_unmatched_segment_ids)
 from pairedframe.comparison.streams import row_seeds, segment_keys
@@ -67,10 +67,13 @@ def _segments(table: EngineTable, segments: Any) -> str:
         table._made.append(view)
         table.create(name, f"SELECT CAST(qid AS STRING) AS qid, CAST(segment_set AS STRING) AS segment_set, "
                            f"CAST(segment AS STRING) AS segment FROM {view}")
-        bad = table.collect(f"SELECT count(*) AS n FROM {name} WHERE qid IS NULL OR segment_set IS NULL "
-                            f"OR segment IS NULL")["n"][0]
-        if bad:
-            raise SchemaError("segment table has null qid, segment_set or segment values")
+        columns = ("qid", "segment_set", "segment")
+        counts = table.collect("SELECT " + ", ".join(f"sum(CASE WHEN {c} IS NULL THEN 1 ELSE 0 END) AS {c}"
+                                                     for c in columns) + f" FROM {name}").row(0, named=True)
+        nulls = [c for c in columns if counts[c]]
+        if nulls:   # a Spark table's rows have no order: one such row, not the first
+            bad = table.collect(f"SELECT * FROM {name} WHERE {' OR '.join(f'{c} IS NULL' for c in nulls)} LIMIT 1")
+            raise null_segment_error(nulls, bad.row(0, named=True), None)
         dup = table.collect(f"SELECT qid, segment_set, segment FROM {name} GROUP BY qid, segment_set, segment "
                             f"HAVING count(*) > 1 LIMIT 1")
         if dup.height:

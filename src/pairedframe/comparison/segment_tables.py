@@ -43,7 +43,7 @@ def as_segments(segments: Any) -> pl.DataFrame:
     """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column.
     A path is read as the CLI's ``--segments`` reads it (CSV/TSV, Parquet, Arrow, JSON; ids as text)."""
     if isinstance(segments, (str, os.PathLike)):
-        segments = read_one(Path(segments))
+        segments = read_one(Path(segments), argument="segments")
     _refuse_query_mapping(segments)
     segments = to_polars(segments, "segment table")
     missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
@@ -53,14 +53,24 @@ def as_segments(segments: Any) -> pl.DataFrame:
     segments = string_ids(segments, ["qid"], "the segment table")  # float query ids refused
     seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
                           pl.col("segment").cast(pl.String))
-    if seg.null_count().sum_horizontal().item():
-        raise SchemaError("segment table has null qid, segment_set or segment values")
+    nulls = [c for c in seg.columns if seg[c].null_count()]
+    if nulls:
+        first = seg.select(pl.any_horizontal(pl.all().is_null()).arg_true().first()).item()
+        raise null_segment_error(nulls, seg.row(first, named=True), first + 1)
     if seg.select(pl.col("qid").is_duplicated().over("segment_set", "segment").any()).item():
         dup = seg.is_duplicated()
         row = seg.filter(dup).row(0, named=True)
         raise DuplicateError(f"segment table repeats (qid, segment_set, segment) = "
                              f"({row['qid']!r}, {row['segment_set']!r}, {row['segment']!r})")
     return seg
+
+
+def null_segment_error(columns: list[str], row: dict[str, Any], number: int | None) -> SchemaError:
+    """The error for a segment table with nulls: the columns that hold one, and the first such row with its
+    number (counting from 1) and values; ``number`` None for a table whose rows have no order (Spark)."""
+    where = f"the first at row {number} (counting from 1)" if number is not None else "e.g. the row"
+    return SchemaError(f"segment table has null values in column(s) {columns}, {where}: {row}; every row needs a "
+                       "qid, segment_set and segment (drop the rows of queries outside a segment)")
 
 
 def _refuse_query_mapping(segments: Any) -> None:

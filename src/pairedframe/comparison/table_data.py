@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import string
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,7 +211,8 @@ def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> li
 def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None, *, measures: Any = None,
                        systems: Any = None, judgments: str | None = None, correction: str | None = None,
                        ci: str | None = None, confidence_level: float | None = None,
-                       digits: int = 3, all_pairs: bool | None = None) -> TableData:
+                       digits: int = 3, all_pairs: bool | None = None,
+                       baselines: Sequence[str] | None = None) -> TableData:
     """Means, intervals, marks and places of a results table (see the module docstring).
 
     Parameters
@@ -246,6 +248,9 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     all_pairs : bool, optional
         Letter every system (all pairs); default: true when the comparison compares every system
         with every other.
+    baselines : sequence of str, optional
+        The baselines the comparison was computed for, in order; default: its ``baseline`` column, which
+        names only the first of two baselines of two runs (compared once), so both are passed here.
 
     Returns
     -------
@@ -290,7 +295,7 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
         settings["evaluation_options"] = eval_settings.options_text()
     marking = _Marking()
     if comparison is not None:
-        marking = _marking(comparison, per_query, systems, measures, correction, all_pairs)
+        marking = _marking(comparison, per_query, systems, measures, correction, all_pairs, baselines)
         settings.update(marking.settings)
     frame = _rows(means, systems, measures, digits, marking)
     n = frame["n_queries"].drop_nulls()
@@ -369,7 +374,7 @@ class _Marking:
 
 
 def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: list[str], measures: list[str],
-             correction: str, all_pairs: bool | None) -> _Marking:
+             correction: str, all_pairs: bool | None, asked: Sequence[str] | None = None) -> _Marking:
     """The marks of the comparison's rows among ``systems`` and ``measures``: daggers against one baseline,
     letters for several baselines or all pairs."""
     cmp = comparison.filter(pl.col("measure").is_in(measures) & pl.col("system").is_in(systems)
@@ -386,7 +391,8 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
     alpha = decision_alpha(float(levels[0]))
     _check_same_queries(per_query, cmp)
     wins = _significant_wins(cmp, column, alpha)
-    baselines = [b for b in cmp["baseline"].unique(maintain_order=True).to_list() if b in systems]
+    named = cmp["baseline"].unique(maintain_order=True).to_list() if asked is None else list(dict.fromkeys(asked))
+    baselines = [b for b in named if b in systems]
     pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
     every_pair = len(systems) > 2 and len(pairs) == len(systems) * (len(systems) - 1) // 2
     lettered = systems if (all_pairs if all_pairs is not None else every_pair) else baselines

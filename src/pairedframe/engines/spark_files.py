@@ -96,10 +96,11 @@ def _duplicate(spark: Any, path: str, names: Sequence[str], what: str) -> None:
         texts = [r["line"] for r in numbered.filter(F.col("line_no").isin(list(twin["lines"]))).orderBy("line_no")
                  .select("line").collect()]
         tags = [r["tag"] for r in numbered.groupBy("tag").agg(F.min("line_no").alias("at")).orderBy("at").collect()]
-        raise run_duplicate_error(path, twin["qid"], twin["docno"], list(twin["lines"]), texts, tags=tags)
+        raise run_duplicate_error(path, twin["qid"], twin["docno"], list(twin["lines"]), texts, tags=tags,
+                                  argument=what)
     raise DuplicateError(f"duplicate (qid, docno) = ({twin['qid']}, {twin['docno']}) in {what}, also on line(s) "
                          f"{list(twin['lines'][1:6])}; trec_eval refuses duplicates, remove them",
-                         path=path, line=twin["lines"][0], text=first["line"])
+                         path=path, line=twin["lines"][0], text=first["line"], argument=what)
 
 
 def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[str] | None = None) -> Any:

@@ -169,6 +169,9 @@ def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
     method = getattr(obj, _RECORD_ITERATORS[what], None)
     if callable(method):
         obj = method()
+    if isinstance(obj, (list, tuple)) and not obj:  # most likely a list of run files that came out empty (a glob)
+        paths = "a run file path, a list of paths" if what == "run" else f"a {what} file path"
+        raise SchemaError(f"{what} is an empty {type(obj).__name__}: give {paths}, or a table")
     if isinstance(obj, (str, bytes, Mapping)) or not isinstance(obj, Iterable):
         return None
     records = list(obj)

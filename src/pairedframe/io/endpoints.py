@@ -72,8 +72,9 @@ def _ranks(frame: pl.DataFrame, source: str) -> np.ndarray:
     if nan.any():
         raise bad(np.argmax(nan), "is missing (NaN)")
     le0 = arr <= 0
-    if le0.any():
-        raise bad(np.argmax(le0), "is not positive (rank 0 would divide by zero)")
+    if le0.any():   # the reason fits the value: only 0 would divide by zero
+        i = np.argmax(le0)
+        raise bad(i, "is 0, not a rank (1/rank would divide by zero)" if arr[i] == 0 else "is negative, not a rank")
     frac = np.isfinite(arr) & (arr != np.floor(arr))
     if frac.any():
         raise bad(np.argmax(frac), "is not an integer")

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe.errors import SchemaError
+from pairedframe.errors import InputFormatError, SchemaError
 from pairedframe.io.convert import _check_unique, to_polars, as_qrels
 from pairedframe.io.grades import Grades, check_grades_option, int_grades, refuse_text_grades, table_grades
 from pairedframe.io.prefs import as_prefs
@@ -76,6 +76,8 @@ def as_judgments(obj: Any, judgments_format: JudgmentsFormat = "qrels", *, grade
     """
     check_format(judgments_format)
     check_grades_option(grades)
+    if isinstance(obj, (str, os.PathLike)) and os.path.isdir(obj):   # named as the qrels of every format
+        raise InputFormatError("the qrels argument is a directory, not a file", path=os.fspath(obj))
     if judgments_format == "qrels":
         return as_qrels(obj, grades=grades)
     if judgments_format == "qrels_jg":

@@ -185,8 +185,9 @@ def iter_partitioned_blocks(path: str | os.PathLike[str], system: str, *, chunk_
 
 
 def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> DuplicateError:
-    """The error the exact reader gives for a repeated (qid, docno), found by one pass over the file
-    in pieces (bounded memory; only lines holding the docno's bytes are split into fields)."""
+    """The error the exact reader gives for a repeated (qid, docno), word for word, found by one pass over the
+    file in pieces (bounded memory; only lines holding the docno's bytes are split into fields), and a second
+    for the file's run tags when the repeated lines carry several (the exact reader names them all)."""
     path = os.fspath(path)
     needle = docno.encode()
     lines: list[int] = []
@@ -210,4 +211,25 @@ def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> Dupli
             number += block.count(b"\n")
             if not data:
                 break
-    return run_duplicate_error(path, qid, docno, lines, texts)
+    several = len({text.split()[5] for text in texts if len(text.split()) >= 6}) > 1
+    return run_duplicate_error(path, qid, docno, lines, texts, tags=_file_tags(path) if several else (),
+                               argument="run")
+
+
+def _file_tags(path: str) -> list[str]:
+    """The run tags (6th field) of the file's data lines in order of first appearance, read in pieces."""
+    tags: dict[str, None] = {}
+    rest = b""
+    tag = r"^[^ \t\r\x0b\x0c]+(?:[ \t\r\x0b\x0c]+[^ \t\r\x0b\x0c]+){4}[ \t\r\x0b\x0c]+([^ \t\r\x0b\x0c]+)"
+    with _open_bytes(path) as fh:
+        while True:
+            data = fh.read(CHUNK_BYTES)
+            block = rest + data
+            cut = block.rfind(b"\n") + 1 if data else len(block)
+            block, rest = block[:cut], block[cut:]
+            lines = pl.Series(block.decode("utf-8", "replace").split("\n")).str.strip_chars(" \t\r\n\x0b\x0c")
+            found = lines.filter(~lines.str.starts_with("#")).str.extract(tag, 1).drop_nulls()
+            tags.update(dict.fromkeys(found.unique(maintain_order=True).to_list()))
+            if not data:
+                break
+    return list(tags)

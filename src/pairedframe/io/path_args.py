@@ -4,6 +4,7 @@ A table, dict or number given where a file is read is refused with a TypeError n
 argument and what was given, and pointing to the function that takes it. It is never iterated as if
 it were paths: a pandas DataFrame iterates as its column names, a dict as its keys, a polars
 DataFrame as its Series, so each would fail later with a library's message about the wrong thing.
+A directory is refused naming the reader and the argument (Python's own error is ``[Errno 21] Is a directory``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+from pairedframe.errors import InputFormatError
 
 PathLike = str | os.PathLike[str]
 
@@ -53,7 +56,8 @@ def _not_paths(value: Any) -> bool:
         hasattr(value, a) for a in ("columns", "column_names", "dtype", "schema"))
 
 
-def path_list(value: Any, *, reader: str, argument: str, instead: str, many: bool = False) -> list[PathLike]:
+def path_list(value: Any, *, reader: str, argument: str, instead: str, many: bool = False,
+              directories: bool = False) -> list[PathLike]:
     """``value`` as a list of paths: one path, or with ``many`` an iterable of paths (a list, a generator).
 
     Parameters
@@ -68,13 +72,19 @@ def path_list(value: Any, *, reader: str, argument: str, instead: str, many: boo
         What to use for a table or dict, e.g. ``"for a table or dict use pf.as_run"``.
     many : bool
         Whether the reader takes several files.
+    directories : bool
+        Leave a directory to the reader (whose own message names it), instead of refusing it here.
 
     Raises
     ------
     TypeError
         ``value`` (or one of its items) is not a ``str`` or ``os.PathLike``.
+    InputFormatError
+        A path is a directory (named with the reader and the argument, not Python's ``Is a directory``).
     """
     if isinstance(value, (str, os.PathLike)):
+        if not directories:
+            _check_not_directory(value, f"{reader}: the {argument} argument")
         return [value]
     if not many or _not_paths(value) or not isinstance(value, Iterable):
         files = "files (a path or a list of paths)" if many else "a file (a path)"
@@ -84,4 +94,11 @@ def path_list(value: Any, *, reader: str, argument: str, instead: str, many: boo
         if not isinstance(item, (str, os.PathLike)):
             raise TypeError(f"{reader} reads files, but item {i} of `{argument}` is {_kind(item)}, not a path; "
                             f"{instead}")
+        if not directories:
+            _check_not_directory(item, f"{reader}: item {i} of the {argument} argument")
     return items
+
+
+def _check_not_directory(path: PathLike, which: str) -> None:
+    if os.path.isdir(path):
+        raise InputFormatError(f"{which} is a directory, not a file", path=os.fspath(path))

@@ -129,21 +129,24 @@ def system_name_from_results_path(path: str | os.PathLike) -> str:
     return name
 
 
-def read_one(path: Path) -> pl.DataFrame:
+def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
     """One table file as it is (Parquet, Arrow IPC, CSV/TSV, JSON/NDJSON; the first bytes decide over the
     extension), id columns as text; no column checks (the CLI reads cluster and segment tables with it).
+    ``argument`` names the file in errors (``--segments``).
 
     Raises
     ------
     FileNotFoundError
         ``path`` does not exist.
     InputFormatError
-        A format it cannot tell or read (the message names the file).
+        A format it cannot tell or read, or a directory (the message names the file).
     """
     name = uncompressed_name(path.name)
     kind = RESULT_FORMATS.get(os.path.splitext(name)[1].lower())
     if not path.exists():
         raise FileNotFoundError(f"no such file: {path}")
+    if path.is_dir():   # not "[Errno 21] Is a directory", nor "the results argument" for a --segments file
+        raise InputFormatError(f"the {argument} argument is a directory, not a file", path=str(path))
     if kind not in ("json", "ndjson"):
         detected = detect_format(path, what="results")   # the first bytes decide, not the extension
         if detected == "arrow":
@@ -237,7 +240,8 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     """
     ks = check_ks(ks)
     frames = []
-    for p in path_list(paths, reader="read_results", argument="paths", many=True,
+    # directories=True: read_one names a directory as the results argument, analyze's RESULTS on the command line
+    for p in path_list(paths, reader="read_results", argument="paths", many=True, directories=True,
                        instead="a per-query table is used as it is (pf.compare, pf.report and the others take it)"):
         path = Path(p)
         frames.append(_normalise(read_one(path), ks=ks, system=system_name_from_results_path(path),

@@ -41,13 +41,13 @@ def spooled(paths: Sequence[PathLike]) -> Iterator[list[str]]:
     ``<(...)``) replaced by a temporary copy of the same name: the readers open a file more than
     once, which a pipe does not allow. Errors about a copy name the original path."""
     originals = [os.fspath(p) for p in paths]
-    if all(os.path.isfile(p) or not os.path.exists(p) for p in originals):
+    if all(_not_copied(p) for p in originals):
         yield originals
         return
     with tempfile.TemporaryDirectory(prefix="pairedframe-") as tmp:
         copies, where = [], {}
         for i, path in enumerate(originals):
-            if os.path.isfile(path) or not os.path.exists(path):
+            if _not_copied(path):
                 copies.append(path)
                 continue
             copy = os.path.join(tmp, str(i), os.path.basename(path) or "input")
@@ -62,6 +62,12 @@ def spooled(paths: Sequence[PathLike]) -> Iterator[list[str]]:
             if exc.path is not None and os.fspath(exc.path) in where:
                 raise exc.relocated(where[os.fspath(exc.path)]) from None
             raise
+
+
+def _not_copied(path: str) -> bool:
+    """A regular file is read in place; a missing path or a directory is left to the reader, whose
+    error names the argument (``the qrels argument is a directory``), not a copy that fails to open."""
+    return os.path.isfile(path) or os.path.isdir(path) or not os.path.exists(path)
 
 
 def compression(path: str) -> str | None:

@@ -44,8 +44,9 @@ _UNLIMITED = 100_000                                   # console width to measur
 
 def _baselines(data: TableData) -> list[str]:
     """The rows compared against (one, or several lettered), in the comparison's order; none for all
-    pairs, where every row is compared with every other."""
-    if data.mode == "none" or (data.mode == "letters" and set(data.letters) == set(data.systems)):
+    pairs, where every row is compared with every other. The letters name the baselines exactly when losses
+    are marked (all pairs letter every system), also when every row is a baseline (two baselines of two runs)."""
+    if data.mode == "none" or (data.mode == "letters" and not data.settings.get("losses_marked")):
         return []
     return [b for b in data.settings.get("baselines", []) if b in data.systems]
 
@@ -398,7 +399,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
     reject_text_measures(measures)
     data = read_if_paths(data)  # once, for the comparison and the means
-    all_pairs = None
+    all_pairs, asked = None, None
     if comparison is None and (baseline is not None or pairs is not None):
         if data is None:
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
@@ -429,13 +430,15 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             systems = [b for b in named if b not in chosen] + chosen
         comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
                              confidence_level=level, correction=verdicts, **compare_options)
-        # Known here, not guessed from the pairs: two baselines among three systems compare every pair too.
+        # Known here, not guessed from the pairs: two baselines among three systems compare every pair too,
+        # and two baselines of two runs are compared once (the rows name one baseline; both are lettered).
         all_pairs = pairs is not None
+        asked = None if baseline is None else [baseline] if isinstance(baseline, str) else list(baseline)
     elif compare_options:
         raise TypeError(f"unexpected keyword(s) {sorted(compare_options)} (compare options need baseline= or pairs=)")
     table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
                                correction=correction, ci=ci, confidence_level=confidence_level,
-                               digits=digits, all_pairs=all_pairs)
+                               digits=digits, all_pairs=all_pairs, baselines=asked)
     if systems is None:                               # the caller's row order, else the baselines first
         table = _baselines_first(table)
     return ResultsTable(table, title=title)
