@@ -406,6 +406,18 @@ def test_trec_eval_style_names_trec_eval_lacks_through_the_macros_against_parse_
     assert str(got.value).endswith(str(want.value))
 
 
+@pytest.mark.parametrize("text", ["ndcg.1=3,1=9", "nDCG(gains={1:3,1:9})", "ndcg.1=3,01=9", "G.2=1,1=3,2=9",
+                                  "nDCG(gains={2:1,1:3,2:9,1:4})@10", "rbp.p=0.8,1=3,1=4", "rbp_resid.1=3,1=4",
+                                  "RBP(gains={0:1,0:2})"])
+def test_a_grade_given_twice_in_gains_through_the_macros_against_parse_measure(con, text):
+    """pf_measures kept the later gain of ndcg.1=3,1=9 and both of nDCG(gains={1:3,1:9}) (a third value)."""
+    with pytest.raises(pf.errors.UnknownMeasureError) as want:
+        parse_measure(text)
+    with pytest.raises(duckdb.Error) as got:
+        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
+    assert "duplicate grade" in str(want.value) and str(got.value).endswith(str(want.value))
+
+
 @pytest.mark.parametrize("measures, options, message", [
     ("nDGC@10", "", r"unknown measure 'nDGC@10'; did you mean nDCG@10"),
     ("P", ", depth := 0", r"depth must be a positive integer"),

@@ -311,3 +311,13 @@ def test_duplicate_cutoffs_are_named_not_called_an_unknown_measure(text, dup):
     with pytest.raises(UnknownMeasureError) as exc:
         parse_measure(text)
     assert str(exc.value) == f"measure {text!r}: duplicate cutoff {dup}"
+
+
+@pytest.mark.parametrize("text, grade", [("ndcg.1=3,1=9", 1), ("nDCG(gains={1:3,1:9})", 1), ("ndcg.1=3,01=9", 1),
+                                         ("G.2=1,1=3,2=9", 2), ("nDCG(gains={2:1,1:3,2:9,1:4})@10", 2),
+                                         ("rbp.p=0.8,1=3,1=4", 1), ("RBP(gains={0:1,0:2})", 0)])
+def test_a_grade_given_twice_in_gains_is_refused_naming_the_grade_and_the_text(text, grade):
+    """Which gain was meant is unknown: the later one won silently (trec_eval style and ir_measures' dict alike)."""
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure(text)
+    assert str(exc.value) == f"measure {text!r}: duplicate grade {grade} in gains"

@@ -52,12 +52,15 @@ CREATE OR REPLACE TEMP MACRO pf__doubles(text) AS
     CAST([coalesce(nullif(regexp_extract(x, '^\s*(' || pf__num_re() || ')', 1), ''), '0') FOR x IN string_split(text, ',')] AS DOUBLE[]);
 CREATE OR REPLACE TEMP MACRO pf__pair_names(text) AS regexp_extract_all(',' || text, ',([^,=]*)=', 1);
 CREATE OR REPLACE TEMP MACRO pf__pair_values(text) AS pf__doubles(coalesce(array_to_string(regexp_extract_all(text, '=([^,=]*)', 1), ','), ''));
--- The level=gain pairs whose name is an integer (gain_init.c skips the others, e.g. p); a level given
--- twice keeps its last gain.
+-- The level=gain pairs whose name is an integer (gain_init.c skips the others, e.g. p), in the order
+-- given; a grade given twice stays twice (pf__make refuses it).
 CREATE OR REPLACE TEMP MACRO pf__pair_gains(names, vals) AS
     [{'l': TRY_CAST(names[i] AS BIGINT), 'g': vals[i]} FOR i IN range(1, len(names) + 1)
-     IF regexp_full_match(names[i], '[+-]?[0-9]+')
-        AND len(names) + 1 - list_position(list_reverse([TRY_CAST(n AS BIGINT) FOR n IN names]), TRY_CAST(names[i] AS BIGINT)) = i];
+     IF regexp_full_match(names[i], '[+-]?[0-9]+')];
+-- The first grade given twice in a gain list, at its second place (NULL when none is).
+CREATE OR REPLACE TEMP MACRO pf__twice(gains) AS
+    [tw_g['l'] FOR tw_g, tw_i IN coalesce(gains, CAST([] AS STRUCT(l BIGINT, g DOUBLE)[]))
+     IF list_position([tw_h['l'] FOR tw_h IN gains], tw_g['l']) < tw_i][1];
 
 -- Measures of a trec_eval name x (its form x.f, family x.spec, split x.s and sorted values x.v).
 CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
@@ -68,6 +71,9 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid')
              AND NOT regexp_full_match(x['s']['params'], '[^,=]+=[^,=]*(,[^,=]+=[^,=]*)*')
              THEN pf__bad(x['t'], 'malformed pair parameters in ' || pf__lit(x['s']['params']) || ': use level=gain pairs such as 1=3,2=9')
+        WHEN x['f']['kind'] = 'params' AND x['f']['reader'] = 'rbp_resid'  -- its gains are not used, but checked (parse_measure)
+             AND pf__twice(pf__pair_gains(pf__pair_names(x['s']['params']), pf__pair_values(x['s']['params']))) IS NOT NULL
+             THEN pf__bad(x['t'], 'duplicate grade ' || CAST(pf__twice(pf__pair_gains(pf__pair_names(x['s']['params']), pf__pair_values(x['s']['params']))) AS VARCHAR) || ' in gains')
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid') THEN
              [pf__m(x['f']['family'],
                     gains := CASE WHEN x['f']['reader'] <> 'rbp_resid'
@@ -169,10 +175,11 @@ CREATE OR REPLACE TEMP MACRO pf__normal_gains(m) AS
                 judged_only := m['judged_only'], p := m['p'], beta := m['beta'], recall := m['recall'], mult := m['mult'],
                 levels := m['levels'], weights := m['weights'], collection_size := m['collection_size']);
 
--- A parsed measure checked as Measure checks it (cutoffs, @, relevance level, gains, parameter
--- ranges) and normalised: gains sorted, gains equal to their grade and default parameters dropped.
+-- A parsed measure checked as Measure checks it (a grade given twice in gains, as parse_measure;
+-- cutoffs, @, relevance level, gains, parameter ranges) and normalised: gains sorted, gains equal to their grade and default parameters dropped.
 CREATE OR REPLACE TEMP MACRO pf__make(m, spec, name) AS
     CASE
+        WHEN pf__twice(m['gains']) IS NOT NULL THEN pf__bad(name, 'duplicate grade ' || CAST(pf__twice(m['gains']) AS VARCHAR) || ' in gains')
         WHEN m['cutoff'] IS NOT NULL AND m['cutoff'] < 1
              THEN pf__bad(name, 'cutoff=' || CAST(m['cutoff'] AS VARCHAR) || ' is out of range: a cutoff must be a positive integer')
         WHEN spec['at'] <> 'cutoff' AND m['cutoff'] IS NOT NULL

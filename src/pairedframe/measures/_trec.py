@@ -16,6 +16,12 @@ TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _NUMBER = re.compile(r"\s*([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)")
 
 
+def atol(text: str) -> int:
+    """C's atol: the leading integer of ``text`` (0 when there is none)."""
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
 def atof(text: str) -> float:
     """C's atof: the leading number of ``text`` (0.0 when there is none)."""
     m = _NUMBER.match(text)
@@ -40,8 +46,15 @@ def pairs(text: str) -> list[tuple[str, float]]:
 
 
 def gains_from_pairs(items: list[tuple[str, float]]) -> dict[int, float]:
-    """The ``level=gain`` pairs whose name is an integer (gain_init.c skips the others, e.g. ``p``)."""
-    return {int(name): gain for name, gain in items if re.fullmatch(r"[+-]?\d+", name)}
+    """The ``level=gain`` pairs whose name is an integer (gain_init.c skips the others, e.g. ``p``);
+    ValueError for a grade given twice (``1=3,1=9``, ``1=3,01=9``): which gain was meant is unknown."""
+    gains: dict[int, float] = {}
+    for name, gain in items:
+        if re.fullmatch(r"[+-]?\d+", name):
+            if int(name) in gains:
+                raise ValueError(f"duplicate grade {int(name)} in gains")
+            gains[int(name)] = gain
+    return gains
 
 
 def parse_gain_pairs(text: str) -> dict:
