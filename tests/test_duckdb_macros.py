@@ -418,6 +418,19 @@ def test_a_grade_given_twice_in_gains_through_the_macros_against_parse_measure(c
     assert "duplicate grade" in str(want.value) and str(got.value).endswith(str(want.value))
 
 
+@pytest.mark.parametrize("text", ["ndcg.1=inf", "ndcg.1=nan", "ndcg.01=-INFINITY", "ndcg.1=1e999", "iprec_at_recall.inf",
+                                  "iprec_at_recall_NaN", "utility.inf,-1,0,0", "set_F.nan", "rbp.p=inf",
+                                  "rbp_resid.p=Infinity", "Rprec_mult.0.5,inf", "11pt_avg.+nan", "relstring.inf",
+                                  "G.1=3,2=-inf"])
+def test_a_parameter_spelled_inf_or_nan_through_the_macros_against_parse_measure(con, text):
+    """The macros' atof read inf and nan as 0 (ndcg.1=inf: gain 0; set_F.nan: SetF(beta=0.0))."""
+    with pytest.raises(pf.errors.UnknownMeasureError) as want:
+        parse_measure(text)
+    with pytest.raises(duckdb.Error) as got:
+        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
+    assert "is not a finite number" in str(want.value) and str(got.value).endswith(str(want.value))
+
+
 @pytest.mark.parametrize("measures, options, message", [
     ("nDGC@10", "", r"unknown measure 'nDGC@10'; did you mean nDCG@10"),
     ("P", ", depth := 0", r"depth must be a positive integer"),

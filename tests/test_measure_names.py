@@ -321,3 +321,21 @@ def test_a_grade_given_twice_in_gains_is_refused_naming_the_grade_and_the_text(t
     with pytest.raises(UnknownMeasureError) as exc:
         parse_measure(text)
     assert str(exc.value) == f"measure {text!r}: duplicate grade {grade} in gains"
+
+
+#: trec_eval-style parameters C's atof reads as inf or nan (read as 0 silently: ndcg.1=inf gave gain 0,
+#: iprec_at_recall.inf IPrec@0.0), with what the refusal quotes.
+NONFINITE = [("ndcg.1=inf", "gain 'inf' of grade 1"), ("ndcg.1=nan", "gain 'nan' of grade 1"),
+             ("ndcg.01=-INFINITY", "gain '-INFINITY' of grade 1"), ("ndcg.1=1e999", "gain '1e999' of grade 1"),
+             ("iprec_at_recall.inf", "parameter 'inf'"), ("iprec_at_recall_NaN", "parameter 'NaN'"),
+             ("utility.inf,-1,0,0", "parameter 'inf'"), ("set_F.nan", "parameter 'nan'"),
+             ("rbp.p=inf", "parameter 'p=inf'"), ("rbp_resid.p=Infinity", "parameter 'p=Infinity'"),
+             ("Rprec_mult.0.5,inf", "parameter 'inf'"), ("11pt_avg.+nan", "parameter '+nan'"),
+             ("relstring.inf", "parameter 'inf'"), ("G.1=3,2=-inf", "gain '-inf' of grade 2")]
+
+
+@pytest.mark.parametrize("text, what", NONFINITE)
+def test_a_parameter_spelled_inf_or_nan_is_refused_quoting_the_text(text, what):
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure(text)
+    assert str(exc.value) == f"measure {text!r}: {what} is not a finite number"

@@ -14,7 +14,7 @@ CREATE OR REPLACE TEMP MACRO pf__sql_bool(x) AS CASE WHEN x THEN 'true' ELSE 'fa
 CREATE OR REPLACE TEMP MACRO pf__sql_double(x) AS
     coalesce('CAST(' || pf__lit(CAST(CAST(x AS DOUBLE) AS VARCHAR)) || ' AS DOUBLE)', 'NULL');
 
--- C's atol and atof: the leading number of a text, 0 when there is none.
+-- C's atol and atof: the leading number of a text, 0 when there is none (inf and nan: pf__infnan).
 CREATE OR REPLACE TEMP MACRO pf__atol(s) AS
     coalesce(TRY_CAST(nullif(regexp_extract(s, '^\s*([+-]?[0-9]+)', 1), '') AS BIGINT), 0);
 CREATE OR REPLACE TEMP MACRO pf__atof(s) AS
@@ -57,6 +57,17 @@ CREATE OR REPLACE TEMP MACRO pf__pair_values(text) AS pf__doubles(coalesce(array
 CREATE OR REPLACE TEMP MACRO pf__pair_gains(names, vals) AS
     [{'l': TRY_CAST(names[i] AS BIGINT), 'g': vals[i]} FOR i IN range(1, len(names) + 1)
      IF regexp_full_match(names[i], '[+-]?[0-9]+')];
+-- Whether C's atof reads the text as inf or nan (inf, infinity, nan in any case; 1e999 beyond the doubles).
+CREATE OR REPLACE TEMP MACRO pf__infnan(v) AS
+    regexp_matches(v, '^\s*[+-]?(inf|nan)', 'i')
+    OR NOT isfinite(coalesce(TRY_CAST(nullif(regexp_extract(v, '^\s*(' || pf__num_re() || ')', 1), '') AS DOUBLE), 0.0));
+-- The refusal of the first non-finite parameter of a trec_eval parameter text (comma-separated numbers,
+-- or name=value pairs when `pairs`), worded as parse_measure words it; NULL when every one is finite.
+CREATE OR REPLACE TEMP MACRO pf__nonfinite(text, pairs) AS
+    [CASE WHEN pairs AND regexp_full_match(split_part(nf_i, '=', 1), '[+-]?[0-9]+')
+          THEN 'gain ' || pf__lit(regexp_extract(nf_i, '=(.*)$', 1)) || ' of grade ' || CAST(TRY_CAST(split_part(nf_i, '=', 1) AS BIGINT) AS VARCHAR)
+          ELSE 'parameter ' || pf__lit(nf_i) END || ' is not a finite number'
+     FOR nf_i IN string_split(text, ',') IF pf__infnan(CASE WHEN pairs THEN regexp_extract(nf_i, '=(.*)$', 1) ELSE nf_i END)][1];
 -- The first grade given twice in a gain list, at its second place (NULL when none is).
 CREATE OR REPLACE TEMP MACRO pf__twice(gains) AS
     [tw_g['l'] FOR tw_g, tw_i IN coalesce(gains, CAST([] AS STRUCT(l BIGINT, g DOUBLE)[]))
@@ -71,6 +82,9 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid')
              AND NOT regexp_full_match(x['s']['params'], '[^,=]+=[^,=]*(,[^,=]+=[^,=]*)*')
              THEN pf__bad(x['t'], 'malformed pair parameters in ' || pf__lit(x['s']['params']) || ': use level=gain pairs such as 1=3,2=9')
+        WHEN x['f']['kind'] IN ('params', 'double_cutoffs') AND x['s']['params'] IS NOT NULL
+             AND pf__nonfinite(x['s']['params'], coalesce(x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid'), false)) IS NOT NULL
+             THEN pf__bad(x['t'], pf__nonfinite(x['s']['params'], coalesce(x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid'), false)))
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] = 'rbp_resid'  -- its gains are not used, but checked (parse_measure)
              AND pf__twice(pf__pair_gains(pf__pair_names(x['s']['params']), pf__pair_values(x['s']['params']))) IS NOT NULL
              THEN pf__bad(x['t'], 'duplicate grade ' || CAST(pf__twice(pf__pair_gains(pf__pair_names(x['s']['params']), pf__pair_values(x['s']['params']))) AS VARCHAR) || ' in gains')

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from pairedframe.errors import UnknownMeasureError, user_stacklevel
-from pairedframe.measures._trec import atof, atol, not_in_trec_eval
+from pairedframe.measures._trec import atol, doubles, not_in_trec_eval
 from pairedframe.measures.base import NAME_PARSER, REGISTRY, UNBOUNDED, Measure, TrecForm
 
 # trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
@@ -277,7 +277,10 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
                 raise _bad_parameter(text, f"cutoff={values[0]} is out of range: a cutoff must be a positive "
                                            "integer")
         else:
-            values = sorted(atof(p) for p in params.split(","))
+            try:
+                values = sorted(doubles(params))
+            except ValueError as exc:  # iprec_at_recall.inf: C's atof reads inf, which is no recall level
+                raise _bad_parameter(text, str(exc)) from None
         if len(set(values)) != len(values):  # trec_eval refuses them too; the name itself is right
             raise _bad_parameter(text, f"duplicate cutoff {next(v for v in values if values.count(v) > 1):g}")
         spec = REGISTRY[family]
