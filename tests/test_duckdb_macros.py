@@ -431,6 +431,16 @@ def test_a_parameter_spelled_inf_or_nan_through_the_macros_against_parse_measure
     assert "is not a finite number" in str(want.value) and str(got.value).endswith(str(want.value))
 
 
+@pytest.mark.parametrize("text", ["P.5,P.10", "P.", "ndcg_cut.10,,20", "map_cut.inf", "recall.10,R@5", "success.x"])
+def test_a_cutoff_list_item_that_is_no_number_through_the_macros_against_parse_measure(con, text):
+    """pf_measures called P.5,P.10 "cutoff=0 is out of range", a number never written."""
+    with pytest.raises(pf.errors.UnknownMeasureError) as want:
+        parse_measure(text)
+    with pytest.raises(duckdb.Error) as got:
+        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
+    assert "cutoff=0" not in str(want.value) and str(got.value).endswith(str(want.value))
+
+
 @pytest.mark.parametrize("measures, options, message", [
     ("nDGC@10", "", r"unknown measure 'nDGC@10'; did you mean nDCG@10"),
     ("P", ", depth := 0", r"depth must be a positive integer"),

@@ -339,3 +339,18 @@ def test_a_parameter_spelled_inf_or_nan_is_refused_quoting_the_text(text, what):
     with pytest.raises(UnknownMeasureError) as exc:
         parse_measure(text)
     assert str(exc.value) == f"measure {text!r}: {what} is not a finite number"
+
+
+#: Cutoff lists with an item that is no number (C's atol reads 0 there), and what the refusal names.
+NOT_CUTOFFS = [("P.5,P.10", "'P.10' is not a cutoff", "P"), ("P.", "the cutoff list is empty", "P"),
+               ("ndcg_cut.10,,20", "a cutoff is missing", "ndcg_cut"), ("map_cut.inf", "'inf' is not a cutoff", "map_cut"),
+               ("recall.10,R@5", "'R@5' is not a cutoff", "recall"), ("success.x", "'x' is not a cutoff", "success")]
+
+
+@pytest.mark.parametrize("text, what, form", NOT_CUTOFFS)
+def test_a_cutoff_list_item_that_is_no_number_is_named_not_called_cutoff_0(text, what, form):
+    """P.5,P.10 and P. were refused as "cutoff=0 is out of range", a number the user never wrote."""
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measures([text])
+    assert str(exc.value) == (f"measure {text!r}: {what} (a cutoff list is positive integers separated by commas, "
+                              f"e.g. {form}.5,10)")

@@ -73,6 +73,13 @@ CREATE OR REPLACE TEMP MACRO pf__twice(gains) AS
     [tw_g['l'] FOR tw_g, tw_i IN coalesce(gains, CAST([] AS STRUCT(l BIGINT, g DOUBLE)[]))
      IF list_position([tw_h['l'] FOR tw_h IN gains], tw_g['l']) < tw_i][1];
 
+-- Why a cutoff list (the text after P.) is none, when an item has no leading integer (atol would read 0
+-- there, a cutoff never written: P.5,P.10); NULL otherwise, and for no list.
+CREATE OR REPLACE TEMP MACRO pf__not_cutoff(params) AS
+    CASE WHEN params = '' THEN 'the cutoff list is empty'
+         ELSE [CASE WHEN nc_p = '' THEN 'a cutoff is missing' ELSE pf__lit(nc_p) || ' is not a cutoff' END
+               FOR nc_p IN string_split(params, ',') IF NOT regexp_matches(nc_p, '^\s*[+-]?[0-9]')][1] END;
+
 -- Measures of a trec_eval name x (its form x.f, family x.spec, split x.s and sorted values x.v).
 CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
     CASE
@@ -104,6 +111,9 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['s']['params'] IS NULL AND len(x['f']['defaults']) = 0 THEN pf__unknown(x['t'], x['f']['name'] || ' needs a cutoff, e.g. ' || x['f']['name'] || '_10')
         WHEN x['f']['kind'] = 'long_cutoffs' AND x['s']['sep'] = '_' AND NOT regexp_full_match(x['s']['params'], '[0-9]+')
              THEN pf__unknown(x['t'], x['f']['name'] || '_<k> takes a positive integer cutoff')
+        WHEN x['f']['kind'] = 'long_cutoffs' AND pf__not_cutoff(x['s']['params']) IS NOT NULL
+             THEN pf__bad(x['t'], pf__not_cutoff(x['s']['params']) || ' (a cutoff list is positive integers separated by commas, e.g. '
+                                  || x['f']['name'] || '.5,10)')
         WHEN x['s']['params'] IS NOT NULL AND len(list_distinct(x['v'])) < len(x['v']) THEN pf__unknown(x['t'], 'duplicate cutoffs')
         WHEN x['f']['kind'] = 'long_cutoffs' AND x['v'][1] <= 0
              THEN pf__bad(x['t'], 'cutoff=' || CAST(CAST(x['v'][1] AS BIGINT) AS VARCHAR) || ' is out of range: a cutoff must be a positive integer')

@@ -23,6 +23,16 @@ def atol(text: str) -> int:
     return int(m.group(1)) if m else 0
 
 
+def cutoff_list_problem(params: str, name: str) -> str | None:
+    """Why ``params`` (the text after ``P.``) is no cutoff list, when an item has no leading integer
+    (C's atol reads 0 there: ``P.5,P.10`` was refused as "cutoff=0", a number never written); else None."""
+    bad = next((item for item in params.split(",") if not re.match(r"\s*[+-]?\d", item)), None)
+    if bad is None:
+        return None
+    what = "the cutoff list is empty" if not params else f"{bad!r} is not a cutoff" if bad else "a cutoff is missing"
+    return f"{what} (a cutoff list is positive integers separated by commas, e.g. {name}.5,10)"
+
+
 def atof(text: str) -> float:
     """C's atof: the leading number of ``text``, ``inf``, ``infinity`` and ``nan`` in any case included
     (0.0 when there is none)."""

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from pairedframe.errors import UnknownMeasureError, user_stacklevel
-from pairedframe.measures._trec import atol, doubles, not_in_trec_eval
+from pairedframe.measures._trec import atol, cutoff_list_problem, doubles, not_in_trec_eval
 from pairedframe.measures.base import NAME_PARSER, REGISTRY, UNBOUNDED, Measure, TrecForm
 
 # trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
@@ -270,9 +270,11 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
                 raise _unknown(text, f"{form.name} needs a cutoff, e.g. {form.name}_10")
             values = list(form.defaults)
         elif form.kind == "long_cutoffs":
-            values = sorted(atol(p) for p in params.split(","))
             if sep == "_" and not re.fullmatch(r"\d+", params):
                 raise _unknown(text, f"{form.name}_<k> takes a positive integer cutoff")
+            if cutoff_list_problem(params, form.name) is not None:
+                raise _bad_parameter(text, cutoff_list_problem(params, form.name))
+            values = sorted(atol(p) for p in params.split(","))
             if values[0] <= 0:  # trec_eval: "Negative cutoff detected"
                 raise _bad_parameter(text, f"cutoff={values[0]} is out of range: a cutoff must be a positive "
                                            "integer")
