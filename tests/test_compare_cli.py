@@ -461,3 +461,42 @@ def test_a_rows_measure_column_in_an_error_is_not_rewritten_as_the_measure_optio
         assert res.exit_code == 2 and "--measure" not in res.output
         assert "system=results.test, measure=" + (measures[0] if measures else "nDCG@10") in str(info.value)
         assert " ".join(str(info.value).split()) in " ".join(res.output.split())
+
+
+@pytest.mark.parametrize("command", ["compare", "segments"])
+@pytest.mark.parametrize("names", [["all_trec"], ["relstring", "AP"]])
+def test_a_set_or_bare_relstring_leaves_string_valued_relstring_out_of_compare_and_segments_with_a_warning(
+        command, names, tmp_path):
+    """-m all_trec exited 2: "measure(s) ['RelString@10'] match nothing in the per-query table"."""
+    segments = tmp_path / "segments.csv"
+    pl.DataFrame({"qid": [f"{i:03d}" for i in range(1, 61)], "segment_set": "parity",
+                  "segment": ["odd" if i % 2 else "even" for i in range(1, 61)]}).write_csv(segments)
+    extra = ["-s", str(segments)] if command == "segments" else []
+    flags = [x for name in names for x in ("-m", name)]
+    result = runner.invoke(app, [command, str(QRELS), *map(str, RUNS), *flags, *extra, "-B", "99", "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    assert "left out of the comparison: RelString@10 (string-valued" in result.stderr
+    measures = set(pl.read_csv(io.StringIO(result.stdout))["measure"])
+    assert "AP" in measures and not any(m.startswith("RelString") for m in measures)
+
+
+@pytest.mark.parametrize("command", ["compare", "segments"])
+def test_relstring_named_with_its_cutoff_beside_a_numeric_measure_is_refused_as_string_valued(command, tmp_path):
+    segments = tmp_path / "segments.csv"
+    pl.DataFrame({"qid": ["001"], "segment_set": "one", "segment": "a"}).write_csv(segments)
+    extra = ["-s", str(segments)] if command == "segments" else []
+    result = runner.invoke(app, [command, str(QRELS), *map(str, RUNS), "-m", "relstring.5", "-m", "AP", *extra,
+                                 "-B", "99"])
+    assert result.exit_code == 2
+    assert "['RelString@5'] are string-valued (Evaluation.text)" in result.stderr and "match nothing" not in result.stderr
+
+
+@pytest.mark.parametrize("measures", [["relstring.10"], ["RelString@10", "AP"], "relstring"])
+def test_pf_compare_of_a_string_valued_measure_beside_numeric_ones_says_string_valued(measures):
+    """pf.compare(ev, measures=['relstring.10']) said "match nothing in the per-query table" when ev held AP too."""
+    import pairedframe as pf
+
+    ev = pf.evaluate(RUNS, QRELS, ["relstring.10", "AP"])
+    with pytest.raises(pf.errors.EmptyResultError, match=r"`measures`: measure\(s\) \[.*\] are string-valued "
+                                                         r"\(Evaluation.text\)"):
+        pf.compare(ev, baseline=ev.systems[0], measures=measures, n_resamples=99)

@@ -407,6 +407,41 @@ def test_trec_eval_style_names_trec_eval_lacks_through_the_macros_against_parse_
     assert str(got.value).endswith(str(want.value))
 
 
+@pytest.mark.parametrize("text", ["ndcg.1=3,1=9", "nDCG(gains={1:3,1:9})", "ndcg.1=3,01=9", "G.2=1,1=3,2=9",
+                                  "nDCG(gains={2:1,1:3,2:9,1:4})@10", "rbp.p=0.8,1=3,1=4", "rbp_resid.1=3,1=4",
+                                  "RBP(gains={0:1,0:2})"])
+def test_a_grade_given_twice_in_gains_through_the_macros_against_parse_measure(con, text):
+    """pf_measures kept the later gain of ndcg.1=3,1=9 and both of nDCG(gains={1:3,1:9}) (a third value)."""
+    with pytest.raises(pf.errors.UnknownMeasureError) as want:
+        parse_measure(text)
+    with pytest.raises(duckdb.Error) as got:
+        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
+    assert "duplicate grade" in str(want.value) and str(got.value).endswith(str(want.value))
+
+
+@pytest.mark.parametrize("text", ["ndcg.1=inf", "ndcg.1=nan", "ndcg.01=-INFINITY", "ndcg.1=1e999", "iprec_at_recall.inf",
+                                  "iprec_at_recall_NaN", "utility.inf,-1,0,0", "set_F.nan", "rbp.p=inf",
+                                  "rbp_resid.p=Infinity", "Rprec_mult.0.5,inf", "11pt_avg.+nan", "relstring.inf",
+                                  "G.1=3,2=-inf"])
+def test_a_parameter_spelled_inf_or_nan_through_the_macros_against_parse_measure(con, text):
+    """The macros' atof read inf and nan as 0 (ndcg.1=inf: gain 0; set_F.nan: SetF(beta=0.0))."""
+    with pytest.raises(pf.errors.UnknownMeasureError) as want:
+        parse_measure(text)
+    with pytest.raises(duckdb.Error) as got:
+        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
+    assert "is not a finite number" in str(want.value) and str(got.value).endswith(str(want.value))
+
+
+@pytest.mark.parametrize("text", ["P.5,P.10", "P.", "ndcg_cut.10,,20", "map_cut.inf", "recall.10,R@5", "success.x"])
+def test_a_cutoff_list_item_that_is_no_number_through_the_macros_against_parse_measure(con, text):
+    """pf_measures called P.5,P.10 "cutoff=0 is out of range", a number never written."""
+    with pytest.raises(pf.errors.UnknownMeasureError) as want:
+        parse_measure(text)
+    with pytest.raises(duckdb.Error) as got:
+        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
+    assert "cutoff=0" not in str(want.value) and str(got.value).endswith(str(want.value))
+
+
 @pytest.mark.parametrize("measures, options, message", [
     ("nDGC@10", "", r"unknown measure 'nDGC@10'; did you mean nDCG@10"),
     ("P", ", depth := 0", r"depth must be a positive integer"),

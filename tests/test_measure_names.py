@@ -311,3 +311,46 @@ def test_duplicate_cutoffs_are_named_not_called_an_unknown_measure(text, dup):
     with pytest.raises(UnknownMeasureError) as exc:
         parse_measure(text)
     assert str(exc.value) == f"measure {text!r}: duplicate cutoff {dup}"
+
+
+@pytest.mark.parametrize("text, grade", [("ndcg.1=3,1=9", 1), ("nDCG(gains={1:3,1:9})", 1), ("ndcg.1=3,01=9", 1),
+                                         ("G.2=1,1=3,2=9", 2), ("nDCG(gains={2:1,1:3,2:9,1:4})@10", 2),
+                                         ("rbp.p=0.8,1=3,1=4", 1), ("RBP(gains={0:1,0:2})", 0)])
+def test_a_grade_given_twice_in_gains_is_refused_naming_the_grade_and_the_text(text, grade):
+    """Which gain was meant is unknown: the later one won silently (trec_eval style and ir_measures' dict alike)."""
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure(text)
+    assert str(exc.value) == f"measure {text!r}: duplicate grade {grade} in gains"
+
+
+#: trec_eval-style parameters C's atof reads as inf or nan (read as 0 silently: ndcg.1=inf gave gain 0,
+#: iprec_at_recall.inf IPrec@0.0), with what the refusal quotes.
+NONFINITE = [("ndcg.1=inf", "gain 'inf' of grade 1"), ("ndcg.1=nan", "gain 'nan' of grade 1"),
+             ("ndcg.01=-INFINITY", "gain '-INFINITY' of grade 1"), ("ndcg.1=1e999", "gain '1e999' of grade 1"),
+             ("iprec_at_recall.inf", "parameter 'inf'"), ("iprec_at_recall_NaN", "parameter 'NaN'"),
+             ("utility.inf,-1,0,0", "parameter 'inf'"), ("set_F.nan", "parameter 'nan'"),
+             ("rbp.p=inf", "parameter 'p=inf'"), ("rbp_resid.p=Infinity", "parameter 'p=Infinity'"),
+             ("Rprec_mult.0.5,inf", "parameter 'inf'"), ("11pt_avg.+nan", "parameter '+nan'"),
+             ("relstring.inf", "parameter 'inf'"), ("G.1=3,2=-inf", "gain '-inf' of grade 2")]
+
+
+@pytest.mark.parametrize("text, what", NONFINITE)
+def test_a_parameter_spelled_inf_or_nan_is_refused_quoting_the_text(text, what):
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure(text)
+    assert str(exc.value) == f"measure {text!r}: {what} is not a finite number"
+
+
+#: Cutoff lists with an item that is no number (C's atol reads 0 there), and what the refusal names.
+NOT_CUTOFFS = [("P.5,P.10", "'P.10' is not a cutoff", "P"), ("P.", "the cutoff list is empty", "P"),
+               ("ndcg_cut.10,,20", "a cutoff is missing", "ndcg_cut"), ("map_cut.inf", "'inf' is not a cutoff", "map_cut"),
+               ("recall.10,R@5", "'R@5' is not a cutoff", "recall"), ("success.x", "'x' is not a cutoff", "success")]
+
+
+@pytest.mark.parametrize("text, what, form", NOT_CUTOFFS)
+def test_a_cutoff_list_item_that_is_no_number_is_named_not_called_cutoff_0(text, what, form):
+    """P.5,P.10 and P. were refused as "cutoff=0 is out of range", a number the user never wrote."""
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measures([text])
+    assert str(exc.value) == (f"measure {text!r}: {what} (a cutoff list is positive integers separated by commas, "
+                              f"e.g. {form}.5,10)")

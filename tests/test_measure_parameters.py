@@ -59,7 +59,7 @@ BAD = [
     ("relstring.0", "cutoff=0", "positive integer"),
     ("relstring.-3", "cutoff=-3", "positive integer"),
     ("nDCG(gains={1:1e999})@10", "gain inf", "finite"),
-    ("ndcg.1=1e999", "gain inf", "finite"),
+    ("ndcg.1=1e999", "gain '1e999' of grade 1", "finite"),
 ]
 
 

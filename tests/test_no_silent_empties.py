@@ -245,9 +245,14 @@ def test_evaluate_refuses_empty_or_none_measures_naming_the_argument(call, error
         call()
 
 
-def test_runid_alone_stays_an_evaluation_without_measures():
-    ev = pf.evaluate(RUN, QRELS, ["runid"])
-    assert ev.per_query.is_empty() and ev.measures == () and ev.systems == ["a", "b"]
+@pytest.mark.parametrize("measures", [["runid"], "runid", [" runid", "runid"]])
+def test_runid_alone_is_refused_naming_the_argument_as_the_cli_refuses_it(measures):
+    """pf.evaluate(run, qrels, ['runid']) returned empty per_query and summary tables; the CLI refuses -m runid."""
+    with pytest.raises(ValueError, match=r"^`measures` .*runid.* names no measure, only trec_eval's runid line: add a "
+                                         r"measure, e.g. \['runid', 'map'\]"):
+        pf.evaluate(RUN, QRELS, measures)
+    ev = pf.evaluate(RUN, QRELS, ["runid", "AP"])
+    assert ev.trec_runid and [m.name for m in ev.measures] == ["AP"]
 
 
 def test_an_iterator_of_measures_is_read_once_for_every_judgment_set():

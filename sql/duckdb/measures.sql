@@ -14,7 +14,7 @@ CREATE OR REPLACE TEMP MACRO pf__sql_bool(x) AS CASE WHEN x THEN 'true' ELSE 'fa
 CREATE OR REPLACE TEMP MACRO pf__sql_double(x) AS
     coalesce('CAST(' || pf__lit(CAST(CAST(x AS DOUBLE) AS VARCHAR)) || ' AS DOUBLE)', 'NULL');
 
--- C's atol and atof: the leading number of a text, 0 when there is none.
+-- C's atol and atof: the leading number of a text, 0 when there is none (inf and nan: pf__infnan).
 CREATE OR REPLACE TEMP MACRO pf__atol(s) AS
     coalesce(TRY_CAST(nullif(regexp_extract(s, '^\s*([+-]?[0-9]+)', 1), '') AS BIGINT), 0);
 CREATE OR REPLACE TEMP MACRO pf__atof(s) AS
@@ -52,12 +52,33 @@ CREATE OR REPLACE TEMP MACRO pf__doubles(text) AS
     CAST([coalesce(nullif(regexp_extract(x, '^\s*(' || pf__num_re() || ')', 1), ''), '0') FOR x IN string_split(text, ',')] AS DOUBLE[]);
 CREATE OR REPLACE TEMP MACRO pf__pair_names(text) AS regexp_extract_all(',' || text, ',([^,=]*)=', 1);
 CREATE OR REPLACE TEMP MACRO pf__pair_values(text) AS pf__doubles(coalesce(array_to_string(regexp_extract_all(text, '=([^,=]*)', 1), ','), ''));
--- The level=gain pairs whose name is an integer (gain_init.c skips the others, e.g. p); a level given
--- twice keeps its last gain.
+-- The level=gain pairs whose name is an integer (gain_init.c skips the others, e.g. p), in the order
+-- given; a grade given twice stays twice (pf__make refuses it).
 CREATE OR REPLACE TEMP MACRO pf__pair_gains(names, vals) AS
     [{'l': TRY_CAST(names[i] AS BIGINT), 'g': vals[i]} FOR i IN range(1, len(names) + 1)
-     IF regexp_full_match(names[i], '[+-]?[0-9]+')
-        AND len(names) + 1 - list_position(list_reverse([TRY_CAST(n AS BIGINT) FOR n IN names]), TRY_CAST(names[i] AS BIGINT)) = i];
+     IF regexp_full_match(names[i], '[+-]?[0-9]+')];
+-- Whether C's atof reads the text as inf or nan (inf, infinity, nan in any case; 1e999 beyond the doubles).
+CREATE OR REPLACE TEMP MACRO pf__infnan(v) AS
+    regexp_matches(v, '^\s*[+-]?(inf|nan)', 'i')
+    OR NOT isfinite(coalesce(TRY_CAST(nullif(regexp_extract(v, '^\s*(' || pf__num_re() || ')', 1), '') AS DOUBLE), 0.0));
+-- The refusal of the first non-finite parameter of a trec_eval parameter text (comma-separated numbers,
+-- or name=value pairs when `pairs`), worded as parse_measure words it; NULL when every one is finite.
+CREATE OR REPLACE TEMP MACRO pf__nonfinite(text, pairs) AS
+    [CASE WHEN pairs AND regexp_full_match(split_part(nf_i, '=', 1), '[+-]?[0-9]+')
+          THEN 'gain ' || pf__lit(regexp_extract(nf_i, '=(.*)$', 1)) || ' of grade ' || CAST(TRY_CAST(split_part(nf_i, '=', 1) AS BIGINT) AS VARCHAR)
+          ELSE 'parameter ' || pf__lit(nf_i) END || ' is not a finite number'
+     FOR nf_i IN string_split(text, ',') IF pf__infnan(CASE WHEN pairs THEN regexp_extract(nf_i, '=(.*)$', 1) ELSE nf_i END)][1];
+-- The first grade given twice in a gain list, at its second place (NULL when none is).
+CREATE OR REPLACE TEMP MACRO pf__twice(gains) AS
+    [tw_g['l'] FOR tw_g, tw_i IN coalesce(gains, CAST([] AS STRUCT(l BIGINT, g DOUBLE)[]))
+     IF list_position([tw_h['l'] FOR tw_h IN gains], tw_g['l']) < tw_i][1];
+
+-- Why a cutoff list (the text after P.) is none, when an item has no leading integer (atol would read 0
+-- there, a cutoff never written: P.5,P.10); NULL otherwise, and for no list.
+CREATE OR REPLACE TEMP MACRO pf__not_cutoff(params) AS
+    CASE WHEN params = '' THEN 'the cutoff list is empty'
+         ELSE [CASE WHEN nc_p = '' THEN 'a cutoff is missing' ELSE pf__lit(nc_p) || ' is not a cutoff' END
+               FOR nc_p IN string_split(params, ',') IF NOT regexp_matches(nc_p, '^\s*[+-]?[0-9]')][1] END;
 
 -- Measures of a trec_eval name x (its form x.f, family x.spec, split x.s and sorted values x.v).
 CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
@@ -68,6 +89,12 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid')
              AND NOT regexp_full_match(x['s']['params'], '[^,=]+=[^,=]*(,[^,=]+=[^,=]*)*')
              THEN pf__bad(x['t'], 'malformed pair parameters in ' || pf__lit(x['s']['params']) || ': use level=gain pairs such as 1=3,2=9')
+        WHEN x['f']['kind'] IN ('params', 'double_cutoffs') AND x['s']['params'] IS NOT NULL
+             AND pf__nonfinite(x['s']['params'], coalesce(x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid'), false)) IS NOT NULL
+             THEN pf__bad(x['t'], pf__nonfinite(x['s']['params'], coalesce(x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid'), false)))
+        WHEN x['f']['kind'] = 'params' AND x['f']['reader'] = 'rbp_resid'  -- its gains are not used, but checked (parse_measure)
+             AND pf__twice(pf__pair_gains(pf__pair_names(x['s']['params']), pf__pair_values(x['s']['params']))) IS NOT NULL
+             THEN pf__bad(x['t'], 'duplicate grade ' || CAST(pf__twice(pf__pair_gains(pf__pair_names(x['s']['params']), pf__pair_values(x['s']['params']))) AS VARCHAR) || ' in gains')
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid') THEN
              [pf__m(x['f']['family'],
                     gains := CASE WHEN x['f']['reader'] <> 'rbp_resid'
@@ -84,6 +111,9 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['s']['params'] IS NULL AND len(x['f']['defaults']) = 0 THEN pf__unknown(x['t'], x['f']['name'] || ' needs a cutoff, e.g. ' || x['f']['name'] || '_10')
         WHEN x['f']['kind'] = 'long_cutoffs' AND x['s']['sep'] = '_' AND NOT regexp_full_match(x['s']['params'], '[0-9]+')
              THEN pf__unknown(x['t'], x['f']['name'] || '_<k> takes a positive integer cutoff')
+        WHEN x['f']['kind'] = 'long_cutoffs' AND pf__not_cutoff(x['s']['params']) IS NOT NULL
+             THEN pf__bad(x['t'], pf__not_cutoff(x['s']['params']) || ' (a cutoff list is positive integers separated by commas, e.g. '
+                                  || x['f']['name'] || '.5,10)')
         WHEN x['s']['params'] IS NOT NULL AND len(list_distinct(x['v'])) < len(x['v']) THEN pf__unknown(x['t'], 'duplicate cutoffs')
         WHEN x['f']['kind'] = 'long_cutoffs' AND x['v'][1] <= 0
              THEN pf__bad(x['t'], 'cutoff=' || CAST(CAST(x['v'][1] AS BIGINT) AS VARCHAR) || ' is out of range: a cutoff must be a positive integer')
@@ -169,10 +199,11 @@ CREATE OR REPLACE TEMP MACRO pf__normal_gains(m) AS
                 judged_only := m['judged_only'], p := m['p'], beta := m['beta'], recall := m['recall'], mult := m['mult'],
                 levels := m['levels'], weights := m['weights'], collection_size := m['collection_size']);
 
--- A parsed measure checked as Measure checks it (cutoffs, @, relevance level, gains, parameter
--- ranges) and normalised: gains sorted, gains equal to their grade and default parameters dropped.
+-- A parsed measure checked as Measure checks it (a grade given twice in gains, as parse_measure;
+-- cutoffs, @, relevance level, gains, parameter ranges) and normalised: gains sorted, gains equal to their grade and default parameters dropped.
 CREATE OR REPLACE TEMP MACRO pf__make(m, spec, name) AS
     CASE
+        WHEN pf__twice(m['gains']) IS NOT NULL THEN pf__bad(name, 'duplicate grade ' || CAST(pf__twice(m['gains']) AS VARCHAR) || ' in gains')
         WHEN m['cutoff'] IS NOT NULL AND m['cutoff'] < 1
              THEN pf__bad(name, 'cutoff=' || CAST(m['cutoff'] AS VARCHAR) || ' is out of range: a cutoff must be a positive integer')
         WHEN spec['at'] <> 'cutoff' AND m['cutoff'] IS NOT NULL

@@ -121,8 +121,8 @@ _EVALUATE_PARAMS = {
     "rel_level": ((-1, 1.5, True), r"rel_level"),
     "system": (("", " "), r"`system`"),              # an empty name is refused as empty ids are
     "score_precision": (("float16",), r"score_precision"),
-    "measures": ((["P@0"], ["nDCG@-1"], ["RBP(p=1.5)"], ["R@0.5"], [], None, 3),
-                 r"P@0|nDCG@-1|RBP|R@0\.5|cutoff|\bp\b|`measures` (is empty|is None|must be)"),
+    "measures": ((["P@0"], ["nDCG@-1"], ["RBP(p=1.5)"], ["R@0.5"], [], None, 3, ["runid"]),
+                 r"P@0|nDCG@-1|RBP|R@0\.5|cutoff|\bp\b|`measures` (is empty|is None|must be|\['runid'\] names no measure)"),
 }
 _CLI_EVAL_PARAMS = {
     "-M": (("0", "-1"), r"-M|--depth|depth"),

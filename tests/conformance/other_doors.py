@@ -188,6 +188,14 @@ PARSE_MEASURE = OtherDoor("pf.parse_measure", value=_names, cells={
     **{f"cutoff_{k}": Cell(lambda t, k=k: pf.parse_measure(f"P@{k}"), Raises(rf"P@{k}|cutoff", UnknownMeasureError))
        for k in ("0", "-1", "1.5", "x")},
     "parameter_outside_its_range": Cell(lambda t: pf.parse_measure("RBP(p=1.5)"), Raises(r"\bp\b", UnknownMeasureError)),
+    **{f"grade_given_twice_{i}": Cell(lambda t, n=n: pf.parse_measure(n), Raises(r"duplicate grade 1 in gains",
+                                                                                 UnknownMeasureError))
+       for i, n in enumerate(("ndcg.1=3,1=9", "nDCG(gains={1:3,1:9})"))},
+    **{f"parameter_spelled_{v}": Cell(lambda t, v=v: pf.parse_measure(f"ndcg.1={v}"),
+                                      Raises(rf"gain '{v}' of grade 1 is not a finite number", UnknownMeasureError))
+       for v in ("inf", "NaN")},
+    "cutoff_list_item_no_number": Cell(lambda t: pf.parse_measure("P.5,P.10"), Raises(r"'P\.10' is not a cutoff",
+                                                                                      UnknownMeasureError)),
     "trec_eval_style_name_trec_eval_lacks": Cell(lambda t: pf.parse_measure("err_20"),
                                                  Raises(r"'err_20': trec_eval 10 has no measure 'err'.*ERR@20",
                                                         UnknownMeasureError)),

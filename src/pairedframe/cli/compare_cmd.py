@@ -67,23 +67,31 @@ def _last_operator(text: str) -> tuple[int, str] | None:
     return found
 
 
-def _comparable(measure: list[str], rel_level: int, judged_only: bool = False) -> list[str]:
-    """The names -m asks to compare; a set (official, all_trec) drops what compare cannot test -- measures of
-    the judgments alone (NumQ, NumRel), the count of what a run returned (NumRet) and geometric means (GMAP) --
-    with a warning, as pf.compare does when every measure is compared; named one by one they are refused by
-    compare itself."""
+def comparable_names(measure: list[str], rel_level: int, judged_only: bool = False) -> list[str]:
+    """The names -m asks compare / segments to compare; a set (official, all_trec) drops what they cannot test --
+    measures of the judgments alone (NumQ, NumRel), the count of what a run returned (NumRet), geometric means
+    (GMAP) and string-valued measures (RelString, also from a bare ``relstring``) -- with a warning, as pf.compare
+    does when every measure is compared and ``table`` / ``report`` do for RelString; named one by one they are
+    refused by the comparison itself."""
     from pairedframe.measures.parse import aggregate_of, ranks_runs
 
-    names, left = [], []
+    names, left, text = [], [], []
     for token in measure:
-        parsed = [m.resolved(rel_level, judged_only).name for m in parse_measure(token)]
-        for name in parsed:
-            untestable = len(parsed) > 1 and (not ranks_runs(name) or aggregate_of(name) == "gmean")
-            (left if untestable else names).append(name)
+        parsed = [m.resolved(rel_level, judged_only) for m in parse_measure(token)]
+        for m in parsed:
+            if m.spec.value_kind == "text" and (len(parsed) > 1 or token.strip() in {f.name for f in m.spec.trec}):
+                text.append(m.name)
+                continue
+            untestable = len(parsed) > 1 and (not ranks_runs(m.name) or aggregate_of(m.name) == "gmean")
+            (left if untestable else names).append(m.name)
     if left:
         warnings.warn(f"left out of the comparison: {', '.join(dict.fromkeys(left))} (of a measure set: measures of "
                       "the judgments alone, counts of what a run returned and geometric means are no paired "
                       "hypothesis)", PartlyEmptyWarning,
+                      stacklevel=user_stacklevel())
+    if text:
+        warnings.warn(f"left out of the comparison: {', '.join(dict.fromkeys(text))} (string-valued: the grades of "
+                      "the top documents, in Evaluation.text, have no mean)", PartlyEmptyWarning,
                       stacklevel=user_stacklevel())
     return list(dict.fromkeys(names))
 
@@ -181,7 +189,7 @@ def compare_cmd(
     if gates and len(bases) != 1:
         raise ValueError("--fail-if needs a single baseline")
     base = bases[0] if len(bases) == 1 else None
-    measure_names = _comparable(measure, rel_level, judged_only)
+    measure_names = comparable_names(measure, rel_level, judged_only)
     # A failing gate shows where each worst query's first relevant and best document went.
     context = [m.resolved(rel_level, judged_only).name for m in parse_measures(DIFF_RANKS)]
     context = [name for name in context if name not in measure_names]

@@ -18,7 +18,7 @@ from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, R
 from pairedframe.cli.trec_eval_args import TrecEvalCommand
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.errors import user_stacklevel
-from pairedframe.evaluation.trec_text import require_printable, split_runid
+from pairedframe.evaluation.trec_text import refuse_runid_alone, require_printable, runid_only, split_runid
 from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
 from pairedframe.measures import Measure, parse_measures
 from pairedframe.report.output import json_text
@@ -90,9 +90,9 @@ def evaluate_cmd(
                                  judged_only=judged_only, grades=grades)
     if collection_size is not None and collection_size < 0:
         raise ValueError(f"-N/--collection-size must be an integer >= 0, got {collection_size}")
-    if measure and all(m.strip() == "runid" for m in measure) and fmt != "trec":
-        raise ValueError("-m runid names no measure, only trec_eval's runid line: use it with --format trec, "
-                         "or add a measure, e.g. -m map")
+    if fmt != "trec":
+        refuse_runid_alone(measure, "-m runid", "use it with --format trec, or add a measure, e.g. -m map")
+    runid_alone = bool(measure) and all(m.strip() == "runid" for m in measure)  # trec: the runid lines only
     measures = _with_collection_size(measure or ["official"], collection_size)
     if fmt == "trec" or not per_query:     # checked before reading any file, on one parse of the names
         names, _ = split_runid(measures)
@@ -102,8 +102,10 @@ def evaluate_cmd(
         else:
             _check_summarised(parsed)
     named = named_runs(runs)
-    ev = evaluate(named, str(qrels), measures, engine=engine, judgments_format=judgments_format,  # type: ignore[arg-type]
-                  **options)
+    ev = evaluate(named, str(qrels), [*measures, "num_q"] if runid_alone else measures, engine=engine,
+                  judgments_format=judgments_format, **options)  # type: ignore[arg-type]
+    if runid_alone:
+        ev = runid_only(ev)
     if zscores is not None:
         ev = ev.zscore(str(zscores))
         if fmt != "trec":

@@ -62,6 +62,7 @@ def segments_cmd(
     Exit codes: 0 = done, 2 = error (bad input, or nothing to compare), 3 = internal error.
     """
     # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
+    from pairedframe.cli.compare_cmd import comparable_names
     from pairedframe.comparison.segments import STREAM_POLICY, compare_segments
     from pairedframe.evaluation import evaluate
 
@@ -91,8 +92,10 @@ def segments_cmd(
     if base not in named:
         raise ValueError(f"--baseline {base!r} is not one of the runs {list(named)}")
     table = read_segments(segments)
+    comparable = set(comparable_names(measure, rel_level, judged_only))  # a set leaves out RelString, NumQ, GMAP (warned)
     ev = evaluate(named, str(qrels), measure, **evaluation)
-    result = compare_segments(ev, table, baseline=base, measures=[m.name for m in ev.measures], test=test,  # type: ignore[arg-type]
+    compared = [m.name for m in ev.measures if m.name in comparable]
+    result = compare_segments(ev, table, baseline=base, measures=compared, test=test,  # type: ignore[arg-type]
                               n_resamples=n_resamples, seed=seed, correction=correction,  # type: ignore[arg-type]
                               family_by=family_by or None, confidence_level=confidence_level,
                               alternative=alternative)  # type: ignore[arg-type]

@@ -28,7 +28,7 @@ from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
-           "choose_comparisons", "comparable_measures", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
+           "choose_comparisons", "comparable_measures", "is_text_measure", "string_valued_error", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
            "check_sizes", "by_system"]
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
@@ -61,9 +61,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     if from_evaluation:
         text = getattr(data, "text", None)
         if isinstance(text, pl.DataFrame) and text.height and per_query.height == 0:
-            names = text["measure"].unique(maintain_order=True).to_list()
-            raise EmptyResultError(f"measure(s) {names} are string-valued (Evaluation.text): there are no numeric "
-                                   "per-query values to compare; evaluate a numeric measure")
+            raise string_valued_error(text["measure"].unique(maintain_order=True).to_list(), "evaluate")
         data = per_query
     data = to_polars(read_if_paths(data), "per-query table", expected=PER_QUERY_FORMS)
     refuse_aliases_beside(data.columns, "the per-query table")
@@ -99,6 +97,22 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
         bad = data.filter(~pl.col("value").is_finite())
         raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
     return data
+
+
+def is_text_measure(name: str) -> bool:
+    """Whether ``name`` names string-valued measures only (``RelString@10``, ``relstring.5``: Evaluation.text);
+    False for a name pairedframe does not know (a measure column of a table: numeric)."""
+    try:
+        parsed = parse_measure(name)
+    except Exception:
+        return False
+    return bool(parsed) and all(m.spec.value_kind == "text" for m in parsed)
+
+
+def string_valued_error(names: list[str], verb: str, parameter: str = "") -> EmptyResultError:
+    """The refusal of string-valued measures in a comparison of numbers (``verb`` a numeric measure instead)."""
+    return EmptyResultError(f"{parameter}measure(s) {names} are string-valued (Evaluation.text): there are no "
+                            f"numeric per-query values to compare; {verb} a numeric measure")
 
 
 def by_system(frame: pl.DataFrame) -> tuple[pl.DataFrame, str]:
@@ -145,6 +159,10 @@ def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline
     if not systems:
         raise ValueError("nothing to compare: no system other than the baseline "
                          f"{baseline!r} (systems in the table: {all_systems})")
+    requested = [measures] if isinstance(measures, str) else list(measures or [])
+    text = [m for m in requested if isinstance(m, str) and m not in all_measures and is_text_measure(m)]
+    if text:  # relstring.10 beside numeric measures matched "nothing in the per-query table"
+        raise string_valued_error(text, "compare", "`measures`: ")
     chosen = require_names(table_measure_names(measures, all_measures), all_measures, what="measure",
                            parameter="measures", source="the per-query table")
     return systems, comparable_measures(chosen, everything=measures is None)

@@ -49,13 +49,13 @@ from typing import Any
 import polars as pl
 
 from pairedframe.checks import require_names, require_rows
-from pairedframe.comparison.pairing import as_frame as per_query_frame, table_measure_names
+from pairedframe.comparison.pairing import as_frame as per_query_frame, is_text_measure, table_measure_names
 from pairedframe.comparison.table_means import table_means
 from pairedframe.comparison.options import check_level
 from pairedframe.comparison._validate import require_one_slice
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
 from pairedframe.io.results import read_if_paths
-from pairedframe.measures import higher_is_better, parse_measure
+from pairedframe.measures import higher_is_better
 from pairedframe.measures.parse import ranks_runs
 from pairedframe.stats.levels import decision_alpha
 
@@ -103,19 +103,11 @@ class TableData:
 _TEXT_WHY = "it is string-valued (the grades of the top documents, in Evaluation.text) and has no mean"
 
 
-def _is_text_measure(name: str) -> bool:
-    try:
-        parsed = parse_measure(name)
-    except Exception:                                 # a measure column pairedframe does not know: numeric
-        return False
-    return bool(parsed) and all(m.spec.value_kind == "text" for m in parsed)
-
-
 def reject_text_measures(measures: Any) -> None:
     """Raise ValueError when ``measures`` (str or sequence, or None) names a string-valued measure
     (``RelString``): a table or comparison of means cannot show it."""
     requested = [measures] if isinstance(measures, str) else list(measures or [])
-    text = [m for m in requested if isinstance(m, str) and _is_text_measure(m)]
+    text = [m for m in requested if isinstance(m, str) and is_text_measure(m)]
     if text:
         raise ValueError(f"measure(s) {text} cannot be tabulated: {_TEXT_WHY}")
 

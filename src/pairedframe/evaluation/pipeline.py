@@ -24,7 +24,7 @@ from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docno
 from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
                                               warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
-from pairedframe.evaluation.trec_text import measures_argument, split_runid
+from pairedframe.evaluation.trec_text import measures_argument, refuse_runid_alone, split_runid
 from pairedframe.io.convert import as_run, run_mapping_layout, system_names_runs_error
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
@@ -275,8 +275,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         trec_eval's default set, ``"all_trec"`` every trec_eval measure (see
         :func:`pairedframe.measures.parse_measure`). ``"runid"`` is trec_eval's ``-m runid``: it
         names no measure but makes :meth:`Evaluation.to_trec` print the ``runid`` line, as the
-        default set and the other nicknames do (``["runid"]`` alone: an evaluation without
-        measures, whose ``to_trec()`` is the runid lines).
+        default set and the other nicknames do (``["runid"]`` alone is refused: no measure).
     complete : bool, default False
         False: evaluate queries both retrieved and judged (trec_eval). True (trec_eval ``-c``):
         judged queries a system did not retrieve count with value 0 (num_rel keeps its count):
@@ -363,10 +362,11 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     if not isinstance(judged_only, bool):
         raise ValueError(f"judged_only must be True or False, got {judged_only!r}")
     _check_system_names_one_run(run, system)
-    names, trec_runid = split_runid(measures_argument(measures))
-    runid_only = isinstance(names, list) and not names  # the runs are read for their names and tags only
-    resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only)
-                                   for m in parse_measures(["num_q"] if runid_only else names)))
+    measures = measures_argument(measures)
+    refuse_runid_alone(measures, f"`measures` {measures!r}", "add a measure, e.g. ['runid', 'map'] (to_trec() then "
+                       "prints the runid line first)")
+    names, trec_runid = split_runid(measures)
+    resolved = tuple(dict.fromkeys(m.resolved(rel_level, judged_only) for m in parse_measures(names)))
     check_kinds(list(resolved), KIND[judgments_format])
     warn_missing_collection_size(resolved)
     eng = get_engine(engine)
@@ -377,7 +377,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
             qrels = reading.read(qrels)
         ev = _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
                                 reading=reading, judged_only=judged_only)
-        return _with_runid(ev, trec_runid, runid_only)
+        return replace(ev, trec_runid=trec_runid)
     run_paths = _run_paths(run) or []
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
     with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
@@ -388,14 +388,6 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
             qrels = readable[-1]
         ev = _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading,
                        judged_only=judged_only)
-    return _with_runid(ev, trec_runid, runid_only)
-
-
-def _with_runid(ev: Evaluation, trec_runid: bool, runid_only: bool) -> Evaluation:
-    """``ev`` marked with whether trec_eval prints runid for its measure names; with runid alone, no measures."""
-    if runid_only:
-        return replace(ev, per_query=ev.per_query.clear(), measures=(), system_names=tuple(ev.systems),
-                       trec_runid=True)
     return replace(ev, trec_runid=trec_runid)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
@@ -24,7 +25,7 @@ def _is_ir_measures_measure(obj: Any) -> bool:
 def measures_argument(measures: Any) -> Any:
     """``measures`` as :func:`pairedframe.evaluate` takes it, an iterable read once into a list; None,
     another type or an empty iterable refused naming the argument (``[]`` once gave an empty evaluation
-    silently; ``["runid"]`` alone stays an evaluation without measures, as documented)."""
+    silently; so did ``["runid"]`` alone: :func:`refuse_runid_alone`)."""
     example = "e.g. ['nDCG@10', 'AP'], or 'official' (the default: trec_eval's set)"
     if measures is None:
         raise TypeError(f"`measures` is None: pass measure names, {example}")
@@ -52,6 +53,21 @@ def split_runid(measures: Any) -> tuple[Any, bool]:
     items = list(measures)
     wanted = any(isinstance(m, str) and m.strip() in RUNID_NICKNAMES for m in items)
     return [m for m in items if not (isinstance(m, str) and m.strip() == "runid")], wanted
+
+
+def refuse_runid_alone(measures: Any, said: str, fix: str) -> None:
+    """ValueError when ``measures`` name ``runid`` and nothing else: trec_eval's runid line, no measure
+    (pf.evaluate's tables were empty; the CLI's ``-m runid`` says it too, unless --format trec prints the line)."""
+    items = [measures] if isinstance(measures, str) else measures
+    if isinstance(items, list) and items and all(isinstance(m, str) and m.strip() == "runid" for m in items):
+        raise ValueError(f"{said} names no measure, only trec_eval's runid line: {fix}")
+
+
+def runid_only(ev: Any) -> Any:
+    """An evaluation of ``-m runid`` alone (``--format trec``): its runs and tags, no measure; its
+    ``to_trec()`` is trec_eval's runid lines."""
+    return replace(ev, per_query=ev.per_query.clear(), measures=(), system_names=tuple(ev.systems),
+                   trec_runid=True)
 
 
 #: The line that starts each run's block when a text holds several runs (trec_eval prints one run).

@@ -4,6 +4,7 @@ trec_eval-style names of measures trec_eval 10 does not have."""
 
 from __future__ import annotations
 
+import math
 import re
 
 from pairedframe.errors import UnknownMeasureError
@@ -13,35 +14,69 @@ from pairedframe.measures.param_text import gains_text
 #: trec_eval's default cutoffs of P, recall, ndcg_cut, map_cut, relative_P.
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
-_NUMBER = re.compile(r"\s*([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)")
+_NUMBER = re.compile(r"\s*([+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf(inity)?|nan))", re.IGNORECASE)
+
+
+def atol(text: str) -> int:
+    """C's atol: the leading integer of ``text`` (0 when there is none)."""
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def cutoff_list_problem(params: str, name: str) -> str | None:
+    """Why ``params`` (the text after ``P.``) is no cutoff list, when an item has no leading integer
+    (C's atol reads 0 there: ``P.5,P.10`` was refused as "cutoff=0", a number never written); else None."""
+    bad = next((item for item in params.split(",") if not re.match(r"\s*[+-]?\d", item)), None)
+    if bad is None:
+        return None
+    what = "the cutoff list is empty" if not params else f"{bad!r} is not a cutoff" if bad else "a cutoff is missing"
+    return f"{what} (a cutoff list is positive integers separated by commas, e.g. {name}.5,10)"
 
 
 def atof(text: str) -> float:
-    """C's atof: the leading number of ``text`` (0.0 when there is none)."""
+    """C's atof: the leading number of ``text``, ``inf``, ``infinity`` and ``nan`` in any case included
+    (0.0 when there is none)."""
     m = _NUMBER.match(text)
     return float(m.group(1)) if m else 0.0
 
 
+def finite(text: str, what: str) -> float:
+    """``atof(text)``, or ValueError "<what> is not a finite number" when C reads inf or nan (``inf``,
+    ``NaN``, ``1e999``): trec_eval would compute with it (a reader without inf and nan gave 0 silently)."""
+    value = atof(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{what} is not a finite number")
+    return value
+
+
 def doubles(text: str) -> list[float]:
-    """``'.25,.5,.75'`` -> [0.25, 0.5, 0.75] (get_double_params)."""
-    return [atof(item) for item in text.split(",")]
+    """``'.25,.5,.75'`` -> [0.25, 0.5, 0.75] (get_double_params); ValueError for a non-finite item."""
+    return [finite(item, f"parameter {item!r}") for item in text.split(",")]
 
 
 def pairs(text: str) -> list[tuple[str, float]]:
     """``'1=3,2=9,p=0.8'`` -> [('1', 3.0), ('2', 9.0), ('p', 0.8)] (get_param_pairs); ValueError
-    ("malformed pair parameters") when an item is not ``name=value``."""
+    ("malformed pair parameters") when an item is not ``name=value``, or its value is not finite."""
     out = []
     for item in text.split(","):
         name, sep, value = item.partition("=")
         if not sep or not name or "=" in value:
             raise ValueError(f"malformed pair parameters in {text!r}: use level=gain pairs such as 1=3,2=9")
-        out.append((name, atof(value)))
+        what = f"gain {value!r} of grade {int(name)}" if re.fullmatch(r"[+-]?\d+", name) else f"parameter {item!r}"
+        out.append((name, finite(value, what)))
     return out
 
 
 def gains_from_pairs(items: list[tuple[str, float]]) -> dict[int, float]:
-    """The ``level=gain`` pairs whose name is an integer (gain_init.c skips the others, e.g. ``p``)."""
-    return {int(name): gain for name, gain in items if re.fullmatch(r"[+-]?\d+", name)}
+    """The ``level=gain`` pairs whose name is an integer (gain_init.c skips the others, e.g. ``p``);
+    ValueError for a grade given twice (``1=3,1=9``, ``1=3,01=9``): which gain was meant is unknown."""
+    gains: dict[int, float] = {}
+    for name, gain in items:
+        if re.fullmatch(r"[+-]?\d+", name):
+            if int(name) in gains:
+                raise ValueError(f"duplicate grade {int(name)} in gains")
+            gains[int(name)] = gain
+    return gains
 
 
 def parse_gain_pairs(text: str) -> dict:

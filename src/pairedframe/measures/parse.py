@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from pairedframe.errors import UnknownMeasureError, user_stacklevel
-from pairedframe.measures._trec import not_in_trec_eval
+from pairedframe.measures._trec import atol, cutoff_list_problem, doubles, not_in_trec_eval
 from pairedframe.measures.base import NAME_PARSER, REGISTRY, UNBOUNDED, Measure, TrecForm
 
 # trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
@@ -163,6 +163,11 @@ def _gains(gains: Any, text: str) -> tuple[tuple[int, float], ...] | None:
 def _literal(node: ast.AST, text: str) -> Any:
     if isinstance(node, ast.Name):  # nDCG(gain=exp): a bare word is a string
         return _BOOL.get(node.id, node.id)
+    if isinstance(node, ast.Dict):  # gains={1: 3, 1: 9}: literal_eval would keep the last gain silently
+        keys = [_literal(key, text) for key in node.keys if key is not None]
+        twice = next((key for i, key in enumerate(keys) if key in keys[:i]), None)
+        if twice is not None:
+            raise _bad_parameter(text, f"duplicate grade {twice!r} in gains")
     try:
         return ast.literal_eval(node)
     except ValueError:
@@ -237,18 +242,6 @@ def _ir_style(text: str) -> Measure | None:
 
 # --- trec_eval style ----------------------------------------------------------------------------
 
-def _atol(text: str) -> int:
-    """C's atol: the leading integer (0 when there is none)."""
-    m = re.match(r"\s*([+-]?\d+)", text)
-    return int(m.group(1)) if m else 0
-
-
-def _atof(text: str) -> float:
-    """C's atof: the leading number (0 when there is none)."""
-    m = re.match(r"\s*([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)", text)
-    return float(m.group(1)) if m else 0.0
-
-
 def _split_trec(text: str) -> tuple[str, TrecForm, str | None, str] | None:
     """(family, form, parameter text or None, separator) of a trec_eval-style name, or None."""
     forms = _trec_forms()
@@ -277,14 +270,19 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
                 raise _unknown(text, f"{form.name} needs a cutoff, e.g. {form.name}_10")
             values = list(form.defaults)
         elif form.kind == "long_cutoffs":
-            values = sorted(_atol(p) for p in params.split(","))
             if sep == "_" and not re.fullmatch(r"\d+", params):
                 raise _unknown(text, f"{form.name}_<k> takes a positive integer cutoff")
+            if cutoff_list_problem(params, form.name) is not None:
+                raise _bad_parameter(text, cutoff_list_problem(params, form.name))
+            values = sorted(atol(p) for p in params.split(","))
             if values[0] <= 0:  # trec_eval: "Negative cutoff detected"
                 raise _bad_parameter(text, f"cutoff={values[0]} is out of range: a cutoff must be a positive "
                                            "integer")
         else:
-            values = sorted(_atof(p) for p in params.split(","))
+            try:
+                values = sorted(doubles(params))
+            except ValueError as exc:  # iprec_at_recall.inf: C's atof reads inf, which is no recall level
+                raise _bad_parameter(text, str(exc)) from None
         if len(set(values)) != len(values):  # trec_eval refuses them too; the name itself is right
             raise _bad_parameter(text, f"duplicate cutoff {next(v for v in values if values.count(v) > 1):g}")
         spec = REGISTRY[family]

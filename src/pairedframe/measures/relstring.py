@@ -5,12 +5,12 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.measures.polars_exprs import KEYS
-from pairedframe.measures._trec import atof
+from pairedframe.measures._trec import doubles
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
 def _parse(text: str) -> dict:
-    return {"cutoff": int(atof(text.split(",")[0]))}  # trec_eval's (long) cast; 0 or less is refused
+    return {"cutoff": int(doubles(text)[0])}  # trec_eval's (long) cast; 0 or less is refused
 
 
 def _printable(measure: Measure) -> str:
