@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 import warnings
 
 import polars as pl
@@ -215,3 +216,27 @@ def test_compare_cli_refuses_worst_below_one_before_the_evaluation(monkeypatch, 
     assert res.exit_code == 2, res.output
     assert res.stderr == f"pairedframe: error: --worst must be a positive integer (the worst queries a failing " \
                          f"gate prints), got {worst}\n", res.stderr
+
+
+@pytest.mark.parametrize("command, name", [("table", ""), ("report", "x.html"), ("segments", ""), ("analyze", "")])
+def test_an_output_that_is_a_folder_is_refused_before_the_work_naming_the_option(tmp_path, command, name):
+    """`table -o DIR` evaluated and compared, then failed with [Errno 21] Is a directory; every command
+    writing a file refuses a folder first, naming --output (pf's save methods name `path`)."""
+    qrels, runs = example_paths()
+    folder = tmp_path / name if name else tmp_path
+    folder.mkdir(exist_ok=True)
+    args = {"table": ["table", str(qrels), *map(str, runs), "-m", "AP", "-B", "99"],
+            "report": ["report", str(qrels), *map(str, runs), "-m", "AP", "-B", "99"],
+            "segments": ["segments", str(qrels), *map(str, runs), "-m", "AP", "-B", "99", "--segments", str(qrels)],
+            "analyze": ["analyze", str(qrels), "--plan",
+                        str(Path(__file__).parents[1] / "examples" / "plan.toml")]}[command]
+    result = runner.invoke(app, [*args, "-o", str(folder)])
+    assert result.exit_code == 2, result.output
+    assert f"--output {str(folder)!r} is a folder; name the file to write" in result.stderr
+
+
+def test_results_table_save_to_a_folder_is_refused_naming_path(tmp_path):
+    qrels, runs = example_paths()
+    table = pf.results_table(pf.evaluate(runs, qrels, ["AP"]), baseline="bm25", n_resamples=99)
+    with pytest.raises(ValueError, match=f"path {str(tmp_path)!r} is a folder; name the file to write"):
+        table.save(tmp_path)

@@ -76,8 +76,6 @@ def segments_cmd(
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10)")
     if output is not None:                               # checked before the work, as --plot
         require_output_folder(output, "--output")
-        if output.is_dir():
-            raise ValueError(f"--output {str(output)!r} is a folder; name the file to write")
     if plot is not None:
         require_output_folder(plot, "--plot")            # before the work, not after it
         from pairedframe.report.plots import PLOT_FORMATS

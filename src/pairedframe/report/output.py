@@ -54,11 +54,13 @@ def require_output_folder(path: str | Path, argument: str) -> Path:
     Raises
     ------
     ValueError
-        The folder does not exist, or is a file.
+        The folder does not exist, or is a file; or ``path`` itself is a folder.
     """
     out = Path(path)
     folder = out.parent
     if not folder.is_dir():
         state = "is a file, not a folder" if folder.exists() else "does not exist"
         raise ValueError(f"{argument} {str(out)!r}: the folder {str(folder)!r} {state}; create it first")
+    if out.is_dir():  # else the write fails after the work with [Errno 21]
+        raise ValueError(f"{argument} {str(out)!r} is a folder; name the file to write")
     return out
