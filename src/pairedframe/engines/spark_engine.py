@@ -13,8 +13,10 @@ measures one ``UNION ALL``.
 
 Runs and qrels are Spark DataFrames, names of tables, paths read by Spark (trec_eval's parse rules;
 :func:`read_run` / :func:`read_qrels` name the file and the line of a malformed or repeated row), or
-local tables (sent to Spark). :meth:`SparkEngine.per_query` returns the per-query values as a Spark
-DataFrame (for outputs too large to collect); ``evaluate`` collects them.
+local tables (sent to Spark); a Spark DataFrame is checked as a local table is, with the local errors
+(:mod:`pairedframe.engines.spark_checks`: one aggregation per table). :meth:`SparkEngine.per_query`
+returns the per-query values as a Spark DataFrame (for outputs too large to collect); ``evaluate``
+collects them.
 
 The session is the caller's (``SparkEngine(spark)``), else the active one, else a new ``local[*]``
 session. Spark itself starts in 10-25 s on a 2-core machine.
