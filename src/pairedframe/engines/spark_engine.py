@@ -331,9 +331,9 @@ class SparkEngine:
     def per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
                   ranked: tuple[Any, Any] | None = None) -> Any:
         """Per-query values ``system, qid, measure, value, text`` (``text`` for string-valued
-        measures such as relstring, else null) as a Spark DataFrame (lazy: a malformed or repeated
-        row fails the job that computes it; by the SQL method the prep views stay cached on the
-        session until :meth:`release`).
+        measures such as relstring, else null) as a Spark DataFrame (lazy but for the checks of Spark
+        DataFrame inputs, one aggregation each: a repeated row fails the job that computes it; by the
+        SQL method the prep views stay cached on the session until :meth:`release`).
 
         ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`); ``qrels`` may
         also be a local table of judgments of any kind (:mod:`pairedframe.io.judgments`: qrels with
