@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 from pathlib import Path
 
 import polars as pl
@@ -285,3 +286,77 @@ def test_spark_raises_and_warns_about_runs_without_judged_queries_as_duckdb(spar
         said.append([(w.category, str(w.message)) for w in caught if w.filename == __file__])  # not Spark's own
         assert ev.systems == ["judged"]
     assert said[0] == said[1], said
+
+
+_RUN = [("a", "1", "d1", 2.0), ("a", "1", "d2", 1.0), ("a", "2", "d1", 1.0)]
+_QRELS = [("1", "d1", 1), ("1", "d2", 0), ("2", "d1", 1)]
+_RUN_SCHEMA = "system string, qid string, docno string, score double"
+_QRELS_SCHEMA = "qid string, docno string, rel long"
+#: bad input -> (run rows, run schema, qrels rows, qrels schema, the error's pattern, or None: polars' own words)
+_BAD_FRAMES = {
+    "null_system": (_RUN + [(None, "1", "d3", 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA, None),
+    "null_docno": (_RUN + [("a", "1", None, 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA, None),
+    "null_run_qid": (_RUN + [("a", None, "d3", 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA, None),
+    "null_qrels_qid": (_RUN, _RUN_SCHEMA, _QRELS + [(None, "d9", 1)], _QRELS_SCHEMA, None),
+    "nan_score": (_RUN + [("a", "1", "d3", float("nan"))], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA, None),
+    "empty_run": ([], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA, None),
+    "fractional_grade": (_RUN, _RUN_SCHEMA, [("1", "d1", 1.5), ("1", "d2", 0.0), ("2", "d1", 1.0)],
+                         "qid string, docno string, rel double", r"^qrels column 'rel' must hold integer grades, got 1\.5 "),
+    "string_grades": (_RUN, _RUN_SCHEMA, [("1", "d1", "1"), ("1", "d2", "1"), ("2", "d1", "1")],
+                      "qid string, docno string, rel string", r"column 'rel' holds string values \(e\.g\. '1'\), not integer"),
+    "string_scores": ([("a", "1", "d1", "9"), ("a", "1", "d2", "9"), ("a", "2", "d1", "9")],
+                      "system string, qid string, docno string, score string",
+                      _QRELS, _QRELS_SCHEMA, r"column 'score' holds string values \(e\.g\. '9'\), not numbers"),
+    "empty_docno": (_RUN + [("a", "1", "", 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA,
+                    r"^run table: column 'docno' is an empty string in 1 row\(s\)"),
+}
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("bad", list(_BAD_FRAMES))
+def test_spark_dataframe_inputs_are_refused_as_polars_refuses_them(spark, method, bad):
+    """Spark DataFrames skipped the local checks: a null system read as a qrels row (a false duplicate),
+    null ids and empty runs went through, 1.5 was cast to 1, text scores and grades were cast, NaN scored
+    under method='sql'. Each is a SchemaError, in polars' own words where Spark's rows allow them."""
+    run_rows, run_schema, qrels_rows, qrels_schema, pattern = _BAD_FRAMES[bad]
+    run, qrels = spark.createDataFrame(run_rows, run_schema), spark.createDataFrame(qrels_rows, qrels_schema)
+    if pattern is None:   # the local error, word for word
+        with pytest.raises(pf.SchemaError) as local:
+            pf.evaluate(pl.from_arrow(run.toArrow()), pl.from_arrow(qrels.toArrow()), ["AP"])
+        pattern = "^" + re.escape(str(local.value)) + "$"
+    with pytest.raises(pf.SchemaError, match=pattern):
+        pf.evaluate(run, qrels, ["AP"], engine=SparkEngine(spark, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_dataframe_whole_double_and_integer_id_columns_are_read_as_polars_reads_them(spark, method):
+    """Grades 2.0 as a double column are the grade 2 (as in polars); integer ids are strings, with polars' warning."""
+    run = spark.createDataFrame([("a", 1, "d1", 2.0), ("a", 1, "d2", 1.0), ("a", 2, "d1", 1.0)],
+                                "system string, qid int, docno string, score double")
+    qrels = spark.createDataFrame([(1, "d1", 2.0), (1, "d2", 0.0), (2, "d1", 1.0)], "qid int, docno string, rel double")
+    with pytest.warns(UserWarning, match=r"numeric id column\(s\) \['qid'\] of the run table converted to strings"):
+        got = pf.evaluate(run, qrels, ["nDCG@10"], engine=SparkEngine(spark, method=method))
+    with pytest.warns(UserWarning, match="numeric id column"):
+        want = pf.evaluate(pl.from_arrow(run.toArrow()), pl.from_arrow(qrels.toArrow()), ["nDCG@10"])
+    assert _same(got, want) == 2
+
+
+def test_spark_dataframe_checks_read_each_table_once_as_a_count_does(spark):
+    """The checks of a table are one aggregation: as many Spark jobs as ``count()`` (one pass; with adaptive
+    execution a pass is a map job and a result job), not one job per check."""
+    from pairedframe.engines.spark_checks import check_qrels, check_run
+
+    tracker = spark.sparkContext.statusTracker()
+
+    def jobs(name: str, work) -> int:
+        spark.sparkContext.setJobGroup(name, name)
+        try:
+            work()
+        finally:
+            spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
+        return len(tracker.getJobIdsForGroup(name))
+
+    run = spark.createDataFrame(_RUN, _RUN_SCHEMA)
+    qrels = spark.createDataFrame([("1", "d1", 1.0)], "qid string, docno string, rel double")
+    assert jobs("pf-check-run", lambda: check_run(run, None)) == jobs("pf-count-run", run.count)
+    assert jobs("pf-check-qrels", lambda: check_qrels(qrels)) == jobs("pf-count-qrels", qrels.count)

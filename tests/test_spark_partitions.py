@@ -183,7 +183,7 @@ def test_spark_partitions_take_every_input_form_against_duckdb(spark, form):
 @pytest.mark.spark
 @pytest.mark.parametrize("flaw, error", [("run duplicate", "duplicate \\(qid, docno\\) = \\(001, D001-0044\\) in run "
                                                            "of system 'bm25'"),
-                                         ("null score", "run of system 'bm25' has a score that is null or NaN"),
+                                         ("null score", "^run table has null values in column\\(s\\) \\['score'\\] \\(1 in all\\)"),
                                          ("qrels duplicate", "duplicate \\(qid, docno\\) = .* in qrels")])
 def test_spark_frames_with_flaws_raise_naming_the_row(spark, flaw, error):
     qrels, runs = example_paths()
@@ -246,7 +246,10 @@ def test_spark_per_query_stays_lazy_and_equals_duckdb(spark):
     assert joined.height == want.height == got.height
     assert (joined["value"] - joined["value_right"]).abs().max() <= 1e-12
     flawed = run.with_columns(pl.when(pl.int_range(pl.len()) == 3).then(None).otherwise(pl.col("score")).alias("score"))
-    lazy = engine.per_query(spark.createDataFrame(flawed.to_arrow()), spark.createDataFrame(judged.to_arrow()),
-                            measures, EvalOptions())
-    with pytest.raises(PySparkException, match="score that is null or NaN"):
+    with pytest.raises(pf.SchemaError, match=r"null values in column\(s\) \['score'\]"):  # checked first: one aggregation
+        engine.per_query(spark.createDataFrame(flawed.to_arrow()), spark.createDataFrame(judged.to_arrow()),
+                         measures, EvalOptions())
+    lazy = engine.per_query(spark.createDataFrame(pl.concat([run, run.head(1)]).to_arrow()),
+                            spark.createDataFrame(judged.to_arrow()), measures, EvalOptions())
+    with pytest.raises(PySparkException, match="duplicate"):   # a repeated row fails the job that computes it
         lazy.collect()

@@ -199,17 +199,17 @@ EVAL_CASES: list[Case] = [
     Case("unicode_nfd_docno", _nfd_docno, Value(warns=PartlyEmptyWarning)),
     # a table's score column must be numbers; text is parsed only when read from a file
     Case("string_scores", _run(lambda r: r.with_columns(pl.col("score").cast(pl.String))),
-         {"frame": Raises(r"'score' holds String values|score of .* is '.*' \(str\)"), "trec": Value(), "delimited": Value()},
+         {"frame": Raises(r"'score' holds [Ss]tring values|score of .* is '.*' \(str\)"), "trec": Value(), "delimited": Value()},
          side="run", means=_as_doubles),
     # a table's grade column must be integers (as its scores must be numbers): text is parsed only when read
     # from a file (TREC, CSV, and a Parquet column of strings); booleans are never grades (True was read as 1)
-    Case("string_grades", _TEXT_GRADES, {"frame": Raises(r"column 'rel' holds String values \(e\.g\. '\d'\)|"
+    Case("string_grades", _TEXT_GRADES, {"frame": Raises(r"column 'rel' holds [Ss]tring values \(e\.g\. '\d'\)|"
                                                          r"'rel' must hold integer grades, got '\d'"),
                                          "trec": Value(), "delimited": Value()},
          side="qrels", forms=("polars", "pandas", "arrow", "duckdb", "dict") + TEXT_FORMS, means=_grades_as_ints),
     Case("string_grades_in_a_parquet_file", _TEXT_GRADES, side="qrels", forms=("parquet",), means=_grades_as_ints),
     Case("boolean_grades", _qrels(lambda q: q.with_columns(pl.col("rel") > 0)),
-         Raises(r"column 'rel' holds Boolean values \(e\.g\. (True|False)\)|'rel' must hold integer grades, got (True|False)"),
+         Raises(r"column 'rel' holds [Bb]oolean values \(e\.g\. (True|False)\)|'rel' must hold integer grades, got (True|False)"),
          side="qrels", forms=("polars", "pandas", "arrow", "duckdb", "dict", "parquet")),
     # a dictionary-encoded grade column (polars Categorical, pandas category, Arrow dictionary) is text, never
     # its category codes; a Parquet file's is parsed as text (polars' error advised .cat.physical(): the codes)

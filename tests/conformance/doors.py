@@ -160,6 +160,26 @@ def _evaluate(engine: str) -> Callable[..., Any]:
     return lambda run, qrels, **kw: pf.evaluate(run, qrels, kw.pop("measures", list(MEASURES)), engine=engine, **kw)
 
 
+def _evaluate_on_spark(method: str) -> Callable[..., Any]:
+    """pf.evaluate on the active session's SparkEngine(method=...) (the inputs: Spark DataFrames)."""
+    def call(run: Any, qrels: Any, **kw: Any) -> Any:
+        from pyspark.sql import SparkSession
+
+        from pairedframe.engines.spark_engine import SparkEngine
+
+        engine = SparkEngine(SparkSession.getActiveSession(), method=method)
+        return pf.evaluate(run, qrels, kw.pop("measures", list(MEASURES)), engine=engine, **kw)
+    return call
+
+
+#: Spark DataFrames are checked as local tables are (the local readers' errors), by both methods.
+SPARK_FRAME_CASES = frozenset({"clean", "empty_run", "empty_qrels", "nan_score", "none_score", "none_qid", "none_docno",
+                               "none_system", "all_null_qid", "none_rel", "nan_rel", "inf_rel", "fractional_rel",
+                               "string_scores", "string_grades", "boolean_scores", "boolean_grades",
+                               "fractional_decimal_grades", "whole_decimal_grades", "ids_float", "ids_integer",
+                               "duplicate_run_pair", "duplicate_qrels_pair"})
+
+
 def _judgment_sets(run: Any, qrels: Any, **kw: Any) -> Any:
     return pf.evaluate_judgment_sets(run, {"nist": qrels}, kw.pop("measures", list(MEASURES)), engine="polars", **kw)
 
@@ -236,6 +256,9 @@ EVAL_DOORS: dict[str, Door] = {
                             reference=oracle_per_query, cases=SPARK_CASES, spark=True,
                             empty=(lambda t: pf.evaluate(RUN, OTHER_QRELS, "AP", engine="spark"), EmptyResultError,
                                    "no judged query in common")),
+    **{f"evaluate[spark DataFrame, {method}]": Door(
+        "evaluation", _evaluate_on_spark(method), _eval_value, (), public="pf.evaluate", reference=oracle_per_query,
+        cases=SPARK_FRAME_CASES, spark=True, spark_cases=SPARK_FRAME_CASES) for method in ("partitions", "sql")},
     "evaluate_judgment_sets": Door(
         "evaluation", _judgment_sets, _eval_value, ("polars", "trec"), public="pf.evaluate_judgment_sets",
         reference=oracle_per_query, params={k: _EVALUATE_PARAMS[k] for k in ("measures", "depth", "system")},

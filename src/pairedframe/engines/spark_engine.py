@@ -13,8 +13,10 @@ measures one ``UNION ALL``.
 
 Runs and qrels are Spark DataFrames, names of tables, paths read by Spark (trec_eval's parse rules;
 :func:`read_run` / :func:`read_qrels` name the file and the line of a malformed or repeated row), or
-local tables (sent to Spark). :meth:`SparkEngine.per_query` returns the per-query values as a Spark
-DataFrame (for outputs too large to collect); ``evaluate`` collects them.
+local tables (sent to Spark); a Spark DataFrame is checked as a local table is, with the local errors
+(:mod:`pairedframe.engines.spark_checks`: one aggregation per table). :meth:`SparkEngine.per_query`
+returns the per-query values as a Spark DataFrame (for outputs too large to collect); ``evaluate``
+collects them.
 
 The session is the caller's (``SparkEngine(spark)``), else the active one, else a new ``local[*]``
 session. Spark itself starts in 10-25 s on a 2-core machine.
@@ -27,6 +29,7 @@ import os
 import sys
 import uuid
 import warnings
+import weakref
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -38,7 +41,7 @@ from pairedframe.engines.duckdb_engine import measures_union_sql
 from pairedframe.engines.spark_files import EMPTY_FILE, read_qrels, read_run
 from pairedframe.engines.spark_files import union as _union
 from pairedframe.engines.spark_partitions import SparkFacts, problem_error
-from pairedframe.errors import InputFormatError, SchemaError, user_stacklevel
+from pairedframe.errors import InputFormatError, user_stacklevel
 from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
@@ -106,6 +109,9 @@ class SparkEngine:
             raise ValueError(f"local_engine must be 'duckdb' or 'polars', got {local_engine!r}")
         self._spark = spark
         self._cached: list[Any] = []
+        # input frame -> {(kind, system): its checked frame}; and the frames checked already
+        self._checked: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._clean: weakref.WeakSet = weakref.WeakSet()
         self.method, self.local_engine = method, local_engine
 
     def release(self) -> None:
@@ -124,12 +130,12 @@ class SparkEngine:
         or list of paths (read by Spark), or a local table; duplicates raise as locally."""
         run = self._table(run, "run")
         if _paths(run) is not None:
-            return read_run(self.spark, run, system=system)
+            return self._trusted(read_run(self.spark, run, system=system))
         if not _is_spark_frame(run):
             from pairedframe.io.convert import as_run
 
-            return self.spark.createDataFrame(as_run(run, system=system).to_arrow())
-        run = _run_columns(run, system)
+            return self._trusted(as_run(run, system=system))
+        run = self._checked_frame(run, "run", system)
         dup = run.groupBy("system", "qid", "docno").count().filter("count > 1").first()
         if dup is not None:
             raise problem_error({"measure": "run-duplicate", "system": dup["system"], "qid": dup["qid"],
@@ -139,16 +145,37 @@ class SparkEngine:
     def qrels_frame(self, qrels: Any) -> Any:
         qrels = self._table(qrels, "qrels")
         if isinstance(qrels, (str, os.PathLike)):
-            return read_qrels(self.spark, os.fspath(qrels))
+            return self._trusted(read_qrels(self.spark, os.fspath(qrels)))
         if not _is_spark_frame(qrels):
             from pairedframe.io.convert import as_qrels
 
-            return self.spark.createDataFrame(as_qrels(qrels).to_arrow())
-        qrels = _qrels_columns(qrels)
+            return self._trusted(as_qrels(qrels))
+        qrels = self._checked_frame(qrels, "qrels")
         dup = qrels.groupBy("qid", "docno").count().filter("count > 1").first()
         if dup is not None:
             raise problem_error({"measure": "qrels-duplicate", "system": None, "qid": dup["qid"], "text": dup["docno"]})
         return qrels
+
+    def _checked_frame(self, frame: Any, kind: str, system: str | None = None) -> Any:
+        """A Spark DataFrame run or qrels in the engine's columns, checked as a local table is
+        (:mod:`pairedframe.engines.spark_checks`: one Spark job), once per frame."""
+        from pairedframe.engines.spark_checks import check_qrels, check_run
+
+        if frame in self._clean:
+            return frame
+        known = self._checked.setdefault(frame, {})
+        if (kind, system) not in known:
+            known[kind, system] = check_run(frame, system) if kind == "run" else check_qrels(frame)
+            self._clean.add(known[kind, system])
+        return known[kind, system]
+
+    def _trusted(self, frame: Any) -> Any:
+        """``frame``, checked already: read by :func:`read_run` / :func:`read_qrels`, or a local table
+        sent to Spark (a ``pl.DataFrame``, checked by ``as_run`` / ``as_qrels``)."""
+        if isinstance(frame, pl.DataFrame):
+            frame = self.spark.createDataFrame(frame.to_arrow())
+        self._clean.add(frame)
+        return frame
 
     def _table(self, data: Any, what: str) -> Any:
         """A name of a table in the session's catalog (not an existing file) as that table. A local path
@@ -237,8 +264,8 @@ class SparkEngine:
         if not _is_spark_frame(run):
             from pairedframe.io.convert import as_run
 
-            run = self.spark.createDataFrame(as_run(run, system=system).to_arrow())
-        return sp.table_rows(run=_run_columns(run, system)), {}
+            return sp.table_rows(run=self._trusted(as_run(run, system=system))), {}
+        return sp.table_rows(run=self._checked_frame(run, "run", system)), {}
 
     def _qrels_rows(self, qrels: Any) -> tuple[Any, str | None]:
         """The qrels as partition input rows, and their file when read from one."""
@@ -250,8 +277,8 @@ class SparkEngine:
         if not _is_spark_frame(qrels):
             from pairedframe.io.convert import as_qrels
 
-            qrels = self.spark.createDataFrame(as_qrels(qrels).to_arrow())
-        return sp.table_rows(qrels=_qrels_columns(qrels)), None
+            return sp.table_rows(qrels=self._trusted(as_qrels(qrels))), None
+        return sp.table_rows(qrels=self._checked_frame(qrels, "qrels")), None
 
     def _raise_problem(self, problem: dict, files: dict[str, str], qrels_file: str | None) -> None:
         """Raise the error of a partition's ``problem`` row: the exact reader names the file and the
@@ -272,9 +299,9 @@ class SparkEngine:
 
         named = _named_paths(self._table(run, "run"), system)
         run_frame = self.run_frame(run, system) if named is None else \
-            read_run(self.spark, list(named.values()), system=list(named))
+            self._trusted(read_run(self.spark, list(named.values()), system=list(named)))
         local = _other_judgments(qrels)
-        qrels_frame = qrels if _is_spark_frame(qrels) else self.qrels_frame(plain_qrels(qrels) if local else qrels)
+        qrels_frame = self.qrels_frame(plain_qrels(qrels) if local else qrels)
         values = self.evaluate(run_frame, qrels if local else qrels_frame, measures, options)
         head = run_frame.select("system", "qid", "docno").limit(sample_rows + 1)
         rows = pl.from_arrow(head.toArrow())
@@ -304,9 +331,9 @@ class SparkEngine:
     def per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
                   ranked: tuple[Any, Any] | None = None) -> Any:
         """Per-query values ``system, qid, measure, value, text`` (``text`` for string-valued
-        measures such as relstring, else null) as a Spark DataFrame (lazy: a malformed or repeated
-        row fails the job that computes it; by the SQL method the prep views stay cached on the
-        session until :meth:`release`).
+        measures such as relstring, else null) as a Spark DataFrame (lazy but for the checks of Spark
+        DataFrame inputs, one aggregation each: a repeated row fails the job that computes it; by the
+        SQL method the prep views stay cached on the session until :meth:`release`).
 
         ``run``/``qrels``: Spark DataFrames (:meth:`run_frame`, :meth:`qrels_frame`); ``qrels`` may
         also be a local table of judgments of any kind (:mod:`pairedframe.io.judgments`: qrels with
@@ -316,14 +343,18 @@ class SparkEngine:
             from pairedframe.engines import spark_partitions as sp
             from pyspark.sql import functions as F
 
-            run = _run_columns(run, None)
-            rows = sp.table_rows(run=run).unionByName(sp.table_rows(qrels=_qrels_columns(qrels)))
+            run = self._checked_frame(run, "run")
+            rows = sp.table_rows(run=run).unionByName(sp.table_rows(qrels=self._checked_frame(qrels, "qrels")))
             systems = [r[0] for r in run.select("system").distinct().collect()] if options.complete else None
             out = sp.evaluate_partitions(rows, measures, options, systems=systems,
                                          partitions=sp.partition_count(self.spark, frame=run),
                                          engine=self.local_engine,
                                          raise_problems=True)
             return out.filter(F.col("kind") == "value").select(*RESULT_SCHEMA)
+        if ranked is None and _is_spark_frame(run):
+            run = self._checked_frame(run, "run")
+        if _is_spark_frame(qrels):
+            qrels = self._checked_frame(qrels, "qrels")
         return self._sql_per_query(run, qrels, measures, options, ranked=ranked)
 
     def _sql_per_query(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
@@ -374,8 +405,9 @@ class SparkEngine:
     def evaluate(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         if self._by_partitions(qrels):
             return self._partition_facts(run, qrels, measures, options, None, 0).values
-        run_frame = run if _is_spark_frame(run) else self.run_frame(run)
-        qrels_frame = qrels if _is_spark_frame(qrels) or _other_judgments(qrels) else self.qrels_frame(qrels)
+        run_frame = self._checked_frame(run, "run") if _is_spark_frame(run) else self.run_frame(run)
+        qrels_frame = self._checked_frame(qrels, "qrels") if _is_spark_frame(qrels) else \
+            qrels if _other_judgments(qrels) else self.qrels_frame(qrels)
         try:
             return _collect(self._sql_per_query(run_frame, qrels_frame, measures, options))
         finally:
@@ -425,28 +457,6 @@ def _named_paths(run: Any, system: str | None) -> dict[str, str] | None:
     if len(set(names)) != len(names):
         raise ValueError(f"read_run: system names {names} do not name the {len(paths)} files apart")
     return dict(zip(names, paths))
-
-
-def _run_columns(run: Any, system: str | None) -> Any:
-    """A Spark run table as ``system, qid, docno, score`` (strings and a double), ``system`` added when absent."""
-    from pyspark.sql import functions as F
-
-    if "system" not in run.columns:
-        run = run.withColumn("system", F.lit(system or "run"))
-    missing = [c for c in ("system", "qid", "docno", "score") if c not in run.columns]
-    if missing:
-        raise SchemaError(f"run table lacks column(s) {missing}; it has {run.columns}")
-    return run.select(F.col("system").cast("string"), F.col("qid").cast("string"),
-                      F.col("docno").cast("string"), F.col("score").cast("double"))
-
-
-def _qrels_columns(qrels: Any) -> Any:
-    from pyspark.sql import functions as F
-
-    missing = [c for c in ("qid", "docno", "rel") if c not in qrels.columns]
-    if missing:
-        raise SchemaError(f"qrels table lacks column(s) {missing}; it has {qrels.columns}")
-    return qrels.select(F.col("qid").cast("string"), F.col("docno").cast("string"), F.col("rel").cast("long"))
 
 
 def _spark_schema(table: pl.DataFrame) -> str:
