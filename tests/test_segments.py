@@ -458,8 +458,8 @@ def test_segment_near_miss_examples_are_the_smallest_ids_on_a_duckdb_relation():
     from pairedframe.errors import EmptyResultError
 
     qids = [f"{i:05d}" for i in range(1, 3001)]
-    per_query = pl.DataFrame({"system": ["A"] * 3000 + ["B"] * 3000, "qid": qids * 2, "measure": "m",
-                              "value": [i % 7 / 10 for i in range(6000)]})
+    per_query = pl.DataFrame({"system": ["A"] * 3000 + ["B"] * 3000, "qid": qids * 2, "measure": "m",  # noqa: F841
+                              "value": [i % 7 / 10 for i in range(6000)]})                        # (DuckDB reads it)
     segs = pl.DataFrame({"qid": [str(i) for i in range(1, 3001)], "segment_set": "s", "segment": "x"})
     with pytest.raises(EmptyResultError, match=r"its queries e\.g\. \['00001', '00002', '00003'\], the segment "
                                                r"table's \['1', '10', '100'\]\).*\('00001' ~ '1', '00002' ~ '2', "
