@@ -193,24 +193,16 @@ def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> Dupli
     lines: list[int] = []
     texts: list[str] = []
     number = 0
-    rest = b""
-    with _open_bytes(path) as fh:
-        while True:
-            data = fh.read(CHUNK_BYTES)
-            block = rest + data
-            cut = block.rfind(b"\n") + 1 if data else len(block)
-            block, rest = block[:cut], block[cut:]
-            if needle in block:
-                for offset, raw in enumerate(block.split(b"\n")):
-                    if needle in raw:
-                        text = raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c")
-                        fields = re.split(_BLANKS, text)
-                        if len(fields) >= 3 and fields[0] == qid and fields[2] == docno:
-                            lines.append(number + offset + 1)
-                            texts.append(text)
-            number += block.count(b"\n")
-            if not data:
-                break
+    for block in _whole_line_blocks(path):
+        if needle in block:
+            for offset, raw in enumerate(block.split(b"\n")):
+                if needle in raw:
+                    text = raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c")
+                    fields = re.split(_BLANKS, text)
+                    if len(fields) >= 3 and fields[0] == qid and fields[2] == docno:
+                        lines.append(number + offset + 1)
+                        texts.append(text)
+        number += block.count(b"\n")
     several = len({text.split()[5] for text in texts if len(text.split()) >= 6}) > 1
     return run_duplicate_error(path, qid, docno, lines, texts, tags=_file_tags(path) if several else (),
                                argument="run")
@@ -219,17 +211,24 @@ def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> Dupli
 def _file_tags(path: str) -> list[str]:
     """The run tags (6th field) of the file's data lines in order of first appearance, read in pieces."""
     tags: dict[str, None] = {}
-    rest = b""
     tag = r"^[^ \t\r\x0b\x0c]+(?:[ \t\r\x0b\x0c]+[^ \t\r\x0b\x0c]+){4}[ \t\r\x0b\x0c]+([^ \t\r\x0b\x0c]+)"
+    for block in _whole_line_blocks(path):
+        lines = pl.Series(block.decode("utf-8", "replace").split("\n")).str.strip_chars(" \t\r\n\x0b\x0c")
+        found = lines.filter(~lines.str.starts_with("#")).str.extract(tag, 1).drop_nulls()
+        tags.update(dict.fromkeys(found.unique(maintain_order=True).to_list()))
+    return list(tags)
+
+
+def _whole_line_blocks(path: str) -> Iterator[bytes]:
+    """The file's bytes (decompressed) in pieces of about CHUNK_BYTES that end at a line end (the last
+    piece: at the end of the file), in order."""
+    rest = b""
     with _open_bytes(path) as fh:
         while True:
             data = fh.read(CHUNK_BYTES)
             block = rest + data
             cut = block.rfind(b"\n") + 1 if data else len(block)
             block, rest = block[:cut], block[cut:]
-            lines = pl.Series(block.decode("utf-8", "replace").split("\n")).str.strip_chars(" \t\r\n\x0b\x0c")
-            found = lines.filter(~lines.str.starts_with("#")).str.extract(tag, 1).drop_nulls()
-            tags.update(dict.fromkeys(found.unique(maintain_order=True).to_list()))
+            yield block
             if not data:
-                break
-    return list(tags)
+                return
