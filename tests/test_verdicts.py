@@ -324,3 +324,24 @@ def test_compare_pair_verdict_is_oriented_by_the_measure_against_compare():
                   baseline="A", seed=0, correction="none").row(0, named=True)
     assert pair.verdict == row["verdict"] == "worse"
     assert compare_pair(a, b, seed=0).verdict == "better"      # no measure: higher is better
+
+
+def test_bh_mde_of_a_row_not_rejected_is_at_the_level_that_would_reject_it_against_statsmodels():
+    """BH with R rows rejected: a row that is not needs p <= alpha (R + 1) / m to join them (its own
+    rejection makes R + 1), so its MDE is taken there, not at the R rejected rows' alpha R / m;
+    statsmodels' BH confirms that this level rejects it."""
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    rng = np.random.default_rng(1)
+    base = rng.uniform(0.2, 0.8, 40)
+    shifts = {"S0": 0.3, "S1": 0.25, "S2": 0.0, "S3": 0.01}
+    table = frame_of(base, {k: base + v + rng.normal(0, 0.1, 40) for k, v in shifts.items()})
+    res = compare(table, baseline="A", test="t", correction="bh").sort("system")
+    significant = (res["pvalue_bh"] < 0.05).to_numpy()
+    assert significant.tolist() == [True, True, False, False]
+    R, m = 2, 4
+    se = res["sd"].to_numpy() / math.sqrt(40)
+    want = [mde_at_level(s, 39, 0.05 * (R if sig else R + 1) / m, power=0.8) for s, sig in zip(se, significant)]
+    np.testing.assert_allclose(res["mde"].to_numpy(), want, rtol=1e-12)
+    p = res["pvalue"].to_numpy().copy()
+    p[2] = 0.05 * (R + 1) / m * (1 - 1e-9)          # just inside the level the MDE is taken at
+    assert multitest.multipletests(p, alpha=0.05, method="fdr_bh")[0][2]

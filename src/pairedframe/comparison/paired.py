@@ -64,7 +64,8 @@ key columns -- one judgment set, one dataset -- or every row of a call without k
     have the same Pitman efficiency, Hoeffding 1952), less well with few or skewed deltas -- at the
     level a single effect needs in its family
     (``alpha`` raw, ``alpha / m`` for Holm over ``m`` comparisons, ``alpha * R / m`` for BH with ``R``
-    rejections in the family -- BH's threshold on raw p-values), infinite when the test's smallest
+    rejections in the family counting the row itself, R + 1 for a row not rejected -- BH's threshold on
+    raw p-values), infinite when the test's smallest
     attainable p-value (``2/2**n`` exact, ``1/(n_resamples+1)`` Monte Carlo) cannot reach that level,
     and NaN at zero spread (no spread seen, nothing to base it on) (:mod:`pairedframe.comparison.verdicts`).
 ``"not significant"``

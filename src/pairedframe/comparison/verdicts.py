@@ -99,8 +99,9 @@ def _opposite(delta: float, alternative: str) -> bool:
 def verdict_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray,
                    rejections: np.ndarray | None = None) -> np.ndarray:
     """Level a row's raw p-value must reach for its verdict: alpha; alpha / m for Holm (its first
-    step); for BH alpha * R / m, R the rejections of the row's family (BH's threshold on the raw
-    p-values; a lone effect, R = 1, needs alpha / m) -- pass ``rejections`` for BH."""
+    step); for BH alpha * R / m, R the rejections of the row's family counting the row itself
+    (:func:`family_rejections`: BH's threshold on the raw p-values; a lone effect, R = 1, needs
+    alpha / m) -- pass ``rejections`` for BH."""
     sizes = np.maximum(np.asarray(family_sizes, dtype=np.float64), 1.0)
     if verdict_on == "pvalue":
         return np.full(sizes.shape, alpha)
@@ -117,10 +118,13 @@ def reachable_levels(alpha: float, verdict_on: str, family_sizes: np.ndarray) ->
 
 
 def family_rejections(adjusted: np.ndarray, family_ids: np.ndarray, alpha: float) -> np.ndarray:
-    """Per row, how many rows of its family have an adjusted p-value below alpha."""
+    """Per row, the rejections R of its family (adjusted p-value below alpha) counting the row itself:
+    R for a significant row, R + 1 for another -- the fewest its own rejection would make, so that
+    BH's ``alpha * R / m`` is a level at which it would be significant (p at or below it joins the R)."""
     significant = np.where(np.isnan(adjusted), False, adjusted < alpha)
     _, inverse = np.unique(family_ids, return_inverse=True)
-    return np.bincount(inverse, weights=significant.astype(np.float64))[inverse].astype(np.int64)
+    counts = np.bincount(inverse, weights=significant.astype(np.float64))[inverse].astype(np.int64)
+    return counts + ~significant
 
 
 def smallest_pvalue(test: str, exact: bool, n: int, alternative: str, n_resamples: int,
