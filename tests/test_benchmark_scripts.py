@@ -196,7 +196,8 @@ def test_each_benchmark_folder_has_one_entry_that_lists_its_sections_and_refuses
     assert sections and all(f"  {name} " in listing.stdout for name in sections)
     studies = subprocess.run([*calibration(), "--help"], capture_output=True, text=True, timeout=120)
     assert studies.returncode == 0 and "--section" in studies.stdout
-    for name in ("adaptive", "cluster_fpr", "edgeworth", "tukey", "ppi_dl19", "too_few", "one_sided"):
+    for name in ("adaptive", "cluster_fpr", "edgeworth", "tukey", "ppi_dl19", "too_few", "one_sided",
+                 "clustered_one_sided"):
         assert f"  {name} " in studies.stdout
     unknown = subprocess.run(speed("nope"), capture_output=True, text=True, timeout=120)
     assert unknown.returncode == 2 and "unknown section 'nope'" in unknown.stderr
@@ -250,3 +251,21 @@ def test_one_sided_calibration_quick_run_prints_both_bounds_and_both_tests_with_
         assert len(r) == 14 and all(re.fullmatch(r"\d\.\d{3} \(\d\.\d{3}\)", c) for c in r[4:])
     for r in type_one:
         assert len(r) == 12 and all(re.fullmatch(r"\d\.\d{3} \(\d\.\d{3}\)", c) for c in r[4:])
+
+
+@pytest.mark.shared_data
+def test_clustered_one_sided_calibration_quick_run_prints_bounds_tests_and_the_skewed_rows(shared_data):
+    proc = subprocess.run([*calibration("clustered_one_sided"), "--quick", "--data", str(shared_data)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "default (cluster t) lower | default (cluster t) upper | signflip lower" in proc.stdout
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in proc.stdout.splitlines()
+            if line.startswith(("| DL-2019", "| Exp(1)"))]
+    coverage = [r for r in rows if r[3] in ("0.90", "0.95")]
+    type_one = [r for r in rows if r[3] in ("0.10", "0.05")]
+    assert {(r[1], r[3]) for r in coverage} == {(m, lv) for m in ("nDCG@10", "AP") for lv in ("0.90", "0.95")}
+    assert {r[0] for r in type_one} == {"DL-2019", "Exp(1) - 1 cluster effects"}
+    for r in coverage:
+        assert len(r) == 10 and all(re.fullmatch(r"\d\.\d{3} \(\d\.\d{3}\)", c) for c in r[4:])
+    for r in type_one:
+        assert len(r) == 6 and all(re.fullmatch(r"\d\.\d{3} \(\d\.\d{3}\)", c) for c in r[4:])

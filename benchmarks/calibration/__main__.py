@@ -22,9 +22,13 @@ STUDIES = {
     "tukey": "family-wise error of all-pairs comparisons: randomised Tukey HSD, Holm, raw",
     "ppi_dl19": "PPI++ on DL-2019 with LLM labels as the proxy and NIST labels as gold",
     "one_sided": "compare's one-sided bounds and tests (alternative='greater' / 'less') at 0.90 and 0.95",
+    "clustered_one_sided": "compare_clustered's one-sided bounds and cluster sign-flip tests (real and skewed clusters)",
     "small_n": "compare's default interval with 2 ... 10 queries: the t rule below MIN_BOOTSTRAP_N",
     "too_few": "compare's default when n_resamples is too few for the level: the capped interval",
 }
+
+#: Each name, however long, then its description.
+WIDTH = max(map(len, STUDIES)) + 2
 
 
 def main(argv: list[str]) -> None:
@@ -33,7 +37,7 @@ def main(argv: list[str]) -> None:
     if study in STUDIES:
         run_section(HERE, STUDIES, argv)
     elif argv[:1] in (["-h"], ["--help"]):
-        print(__doc__ + "\nstudies run alone:\n" + "\n".join(f"  {k:<14}{v}" for k, v in STUDIES.items()) + "\n")
+        print(__doc__ + "\nstudies run alone:\n" + "\n".join(f"  {k:<{WIDTH}}{v}" for k, v in STUDIES.items()) + "\n")
         runner.main(argv)
     else:
         runner.main(argv)

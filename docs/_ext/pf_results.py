@@ -23,6 +23,8 @@ COMMANDS = {
                                "--output docs/results/calibration_too_few.md"),
     "calibration_one_sided.md": ("PYTHONPATH=src python benchmarks/calibration --section one_sided "
                                  "--output docs/results/calibration_one_sided.md"),
+    "calibration_clustered_one_sided.md": ("PYTHONPATH=src python benchmarks/calibration --section clustered_one_sided "
+                                           "--output docs/results/calibration_clustered_one_sided.md"),
     "calibration_means.md": ("PYTHONPATH=src python benchmarks/calibration --section means "
                              "--output docs/results/calibration_means.md"),
     "evaluate.md": "PYTHONPATH=src python benchmarks/speed --section evaluate --output docs/results/evaluate.md",
