@@ -206,8 +206,11 @@ def t_test_from_moments(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constan
     n : ndarray, shape (k,)
         Sample sizes (>= 2).
     constant : ndarray of bool, shape (k,)
-        Samples with no spread: they fall back to the exact sign-flip result for equal deltas (never
-        ``p = 0``), as :func:`paired_t_test` does.
+        Samples with no spread (n equal deltas ``mean``): the exact sign-flip test instead of the t-test
+        (never ``p = 0``): ``p = 2 / 2**n`` two-sided, ``1 / 2**n`` one-sided towards ``mean`` and 1 away
+        from it, 1 when ``mean == 0``; the interval is the point ``mean`` (open on a one-sided test's far
+        side) when that smallest p is below ``1 - confidence_level``, else unbounded.  No ``delta_range``
+        here: :func:`paired_t_test` bounds the unbounded case by it, callers of this function do so themselves.
     alternative : {"two-sided", "greater", "less"}
     confidence_level : float in (0, 1)
 
