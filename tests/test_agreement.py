@@ -336,3 +336,22 @@ def test_rank_agreement_treats_system_names_as_data(names):
     assert got.table.equals(want.table)
     assert got.means.with_columns(pl.col("system").replace_strict({v: k for k, v in rename.items()})).sort("system") \
         .equals(want.means.sort("system"))
+
+
+def test_rank_agreement_rbo_with_tied_means_does_not_depend_on_system_names():
+    """Two systems tie under one judgment set: renaming the systems (which reorders them) must not
+    change RBO -- it is the mean over the ways of breaking the tie, between its two values."""
+    def build(names):
+        rows = []
+        for s, vx, vy in zip(names, [0.5, 0.4, 0.4, 0.3], [0.5, 0.45, 0.35, 0.3]):
+            for q in range(4):
+                o = 0.02 if q % 2 else -0.02
+                rows += [(s, "nist", f"q{q}", "nDCG@10", vx + o), (s, "llm", f"q{q}", "nDCG@10", vy + o)]
+        return pl.DataFrame(rows, schema=["system", "judgments", "qid", "measure", "value"], orient="row")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        values = [pf.rank_agreement(build(names), measure="nDCG@10", judgments=("nist", "llm")).rbo.statistic
+                  for names in (["a", "b", "c", "d"], ["a", "c", "b", "d"], ["z", "y", "x", "w"])]
+    assert values[0] == values[1] == values[2]
+    assert 0.955 < values[0] < 1.0

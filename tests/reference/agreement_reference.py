@@ -113,3 +113,19 @@ def tukey_hsd_shuffle_loop(X, n_resamples, seed):
             for j in range(m):
                 hits[i][j] += spread >= round(abs(means[i] - means[j]), 12)
     return [[1.0 if i == j else (hits[i][j] + 1) / (n_resamples + 1) for j in range(m)] for i in range(m)]
+
+
+def rbo_ties_loop(x, y, p):
+    """Mean rbo_ext over every way of breaking the ties of score lists ``x`` and ``y`` (each ordering
+    by score descending; every tie-breaking of x paired with every one of y, all equally likely)."""
+    import itertools
+
+    from pairedframe.stats.rbo import rbo
+
+    def breakings(scores):
+        groups = [[i for i in range(len(scores)) if scores[i] == v] for v in sorted(set(scores), reverse=True)]
+        for parts in itertools.product(*(itertools.permutations(g) for g in groups)):
+            yield [i for part in parts for i in part]
+
+    values = [rbo(ox, oy, p=p).rbo_ext for ox in breakings(x) for oy in breakings(y)]
+    return sum(values) / len(values)

@@ -17,7 +17,7 @@ from pairedframe.stats.rank_agreement import (
     tau_ap_many,
 )
 from pairedframe.stats.rbo import rbo
-from tests.reference.agreement_reference import kendall_tau_b_loop, tau_ap_loop
+from tests.reference.agreement_reference import kendall_tau_b_loop, rbo_ties_loop, tau_ap_loop
 
 # Test vectors of ircor (Urbano's R package, tests/testthat/helper_data.R) and its expected values
 # (test_tauAP.R, 4 decimals): tauAP(x, y), and tauAP_b for the symmetric, tie-aware form.
@@ -103,10 +103,28 @@ def test_spearman_rho_against_scipy(data):
 @settings(max_examples=200, deadline=None)
 @given(st.data(), st.sampled_from([0.5, 0.8, 0.9, 0.98]))
 def test_rbo_of_orderings_against_rbo(data, p):
-    x = data.draw(scores)
-    y = data.draw(st.lists(st.integers(0, 6).map(float), min_size=len(x), max_size=len(x)))
+    """Scores without ties: the plain rbo_ext of the two orderings."""
+    x = data.draw(st.lists(st.integers(0, 60).map(float), min_size=2, max_size=12, unique=True))
+    y = data.draw(st.permutations(x))
     ox, oy = orderings([x])[0].tolist(), orderings([y])[0].tolist()
     assert rbo_orderings_many([x], [y], p=p)[0] == pytest.approx(rbo(ox, oy, p=p).rbo_ext, abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.sampled_from([0.5, 0.9]))
+def test_rbo_of_tied_scores_against_mean_over_tie_breakings(data, p):
+    """With ties: the mean rbo_ext over every way of breaking them (the loop reference enumerates them)."""
+    x = data.draw(st.lists(st.integers(0, 3).map(float), min_size=2, max_size=5))
+    y = data.draw(st.lists(st.integers(0, 3).map(float), min_size=len(x), max_size=len(x)))
+    assert rbo_orderings_many([x], [y], p=p)[0] == pytest.approx(rbo_ties_loop(x, y, p), abs=1e-12)
+
+
+def test_rbo_of_tied_scores_does_not_depend_on_item_order():
+    """Permuting the items (the systems' names decide their order) leaves RBO unchanged with ties."""
+    x, y = np.array([0.5, 0.4, 0.4, 0.3]), np.array([0.5, 0.45, 0.35, 0.3])
+    swap = [0, 2, 1, 3]
+    assert rbo_orderings_many([x], [y])[0] == rbo_orderings_many([x[swap]], [y[swap]])[0]
+    assert 0.955 < rbo_orderings_many([x], [y])[0] < 1.0       # between the two tie-breakings' values
 
 
 def test_orderings_break_ties_by_position():

@@ -36,14 +36,14 @@ from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.stats.results import ConfidenceInterval
-from pairedframe.stats.rank_agreement import COEFFICIENTS, rank_correlation_tests, tau_ap_many
+from pairedframe.stats.rank_agreement import COEFFICIENTS, rank_correlation_tests, rbo_orderings_many, tau_ap_many
 from pairedframe.stats.rbo import rbo
 
 __all__ = ["Coefficient", "RankAgreement", "ORDERING_TIE_RULE", "RANK_INTERVALS", "rank_agreement"]
 
 ORDERING_TIE_RULE = ("systems ordered best first: by mean descending, ascending where lower is better "
-                     "(FirstRelRank); for RBO equal means are ordered by system name "
-                     "(code point); tau_b, rho and tau_AP treat equal means as ties")
+                     "(FirstRelRank); tau_b, rho and tau_AP treat equal means as ties, RBO is its mean over "
+                     "the ways of ordering equal means")
 #: The interval methods of :func:`rank_agreement` and how each is computed.
 RANK_INTERVALS = {
     "jackknife": "approximate: coefficient +- t(n_queries - 1) x the delete-one-query jackknife standard error, "
@@ -285,6 +285,14 @@ def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] |
     return chosen, qids
 
 
+def _rbo_of_means(oa: np.ndarray, ob: np.ndarray, order_a: list[str], order_b: list[str], p: float) -> float:
+    """RBO of the two orderings of the systems; where means tie, its mean over the ways of breaking the
+    ties (:func:`~pairedframe.stats.rank_agreement.rbo_orderings_many`: never the systems' names)."""
+    if len(np.unique(oa)) == oa.size and len(np.unique(ob)) == ob.size:
+        return float(rbo(order_a, order_b, p=p).rbo_ext)
+    return float(rbo_orderings_many(oa[None, :], ob[None, :], p=p)[0])
+
+
 def _swaps(chosen: list[str], ma: np.ndarray, mb: np.ndarray, oa: np.ndarray, ob: np.ndarray,
            order_a: list[str], names: tuple[str, str]) -> pl.DataFrame:
     """The swapped pairs; their means are named after the two sides (``mean_nist_x``, or ``mean_a_x`` for
@@ -426,7 +434,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         "kendall_tau_b": tests["kendall_tau_b"], "spearman_rho": tests["spearman_rho"],
         "tau_ap": (float(tau_ap_many(oa, ob)[0]), float("nan")),
         "tau_ap_symmetric": (float(tau_ap_many(oa, ob, symmetric=True)[0]), float("nan")),
-        "rbo": (float(rbo(order_a, order_b, p=rbo_p).rbo_ext), float("nan")),
+        "rbo": (_rbo_of_means(oa, ob, order_a, order_b, rbo_p), float("nan")),
     }
     # the percentile path: means and their signed copies per resample, then five coefficients from k x k pair
     # comparisons; an absurd n_resamples is refused whichever interval is asked for

@@ -22,11 +22,16 @@ AP correlation tau_AP (Yilmaz, Aslam & Robertson 2008)
     coefficient is asymmetric; the symmetric form is ``(tau_AP(X, Y) + tau_AP(Y, X)) / 2``
     (Urbano & Marrero's ``tauAP_b``).  NaN when Y is constant.
 RBO of the orderings (Webber, Moffat & Zobel 2010)
-    ``rbo_ext`` of the two orderings of all ``k`` items (scores descending, ties broken by item
-    position, i.e. the caller's order -- pairedframe passes systems sorted by name).  Both lists
-    hold the same ``k`` items, so eq. 32 reduces to
+    ``rbo_ext`` of the two orderings of all ``k`` items (scores descending).  Both lists hold the
+    same ``k`` items, so eq. 32 reduces to
     ``(1 - p) / p * sum_{d=1..k} X_d / d * p^d + p^k`` with ``X_d`` the overlap at depth ``d``,
     computed as ``1 - (1 - p) / p * sum_d (1 - X_d / d) p^d`` (exactly 1 for identical orderings).
+    Ties: the expected ``rbo_ext`` when every tie is broken uniformly at random, independently in
+    the two orderings -- linear in ``X_d``, so it is the formula at ``E[X_d] = sum_i P_X(i, d)
+    P_Y(i, d)``, where an item tied with ``g`` others-and-itself that has ``s`` items strictly above
+    it is in the top ``d`` with probability ``clip((d - s) / g, 0, 1)``.  It depends on the scores
+    only, never on the items' names or order (breaking ties by position did); without ties it is
+    the plain ``rbo_ext``.
 
 References
 ----------
@@ -200,15 +205,16 @@ def rbo_orderings_many(X, Y, *, p: float = 0.9) -> np.ndarray:
     Parameters
     ----------
     X, Y : array_like, shape (rows, k)
-        Scores; each row is turned into an ordering by :func:`orderings`.
+        Scores, higher ranked first; each row is turned into an ordering (ties: module docstring).
     p : float in (0, 1), default 0.9
         Persistence: depth ``d`` weighs ``(1 - p) p^(d - 1)``.
 
     Returns
     -------
     ndarray, shape (rows,)
-        ``rbo_ext`` in [0, 1]; equals :func:`pairedframe.stats.rbo.rbo` of the two orderings
-        (within float rounding, ~1e-15).
+        ``rbo_ext`` in [0, 1]; without ties it equals :func:`pairedframe.stats.rbo.rbo` of the two
+        orderings (within float rounding, ~1e-15), with ties its mean over every way of breaking
+        them (module docstring).
 
     Raises
     ------
@@ -219,17 +225,50 @@ def rbo_orderings_many(X, Y, *, p: float = 0.9) -> np.ndarray:
     if not (isinstance(p, (int, float)) and 0.0 < p < 1.0):
         raise ValueError(f"`p` must be in the open interval (0, 1), got {p!r}")
     rows, k = X.shape
+    overlap = np.empty((rows, k))
+    tied = _has_ties(X) | _has_ties(Y)
+    overlap[~tied] = _overlap_untied(X[~tied], Y[~tied])
+    overlap[tied] = _expected_overlap(X[tied], Y[tied])
+    d = np.arange(1, k + 1, dtype=np.float64)
+    # 1 - (1 - p) / p * sum_d (1 - X_d / d) p^d: the same sum, exactly 1 for identical orderings
+    return np.clip(1.0 - (1.0 - p) / p * ((1.0 - overlap / d) @ p ** d), 0.0, 1.0)
+
+
+def _has_ties(X: np.ndarray) -> np.ndarray:
+    ordered = np.sort(X, axis=1)
+    return (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+
+
+def _overlap_untied(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """X_d, d = 1..k, of rows without ties: an item is in both top-d once d exceeds its deeper position."""
+    rows, k = X.shape
     pos_x = np.empty((rows, k), dtype=np.int64)
     pos_y = np.empty((rows, k), dtype=np.int64)
     ar = np.broadcast_to(np.arange(k), (rows, k))
     np.put_along_axis(pos_x, orderings(X), ar, axis=1)
     np.put_along_axis(pos_y, orderings(Y), ar, axis=1)
-    deepest = np.maximum(pos_x, pos_y)                       # an item is in both top-d once d > deepest
+    deepest = np.maximum(pos_x, pos_y)
     flat = (deepest + (np.arange(rows) * k)[:, None]).ravel()
-    overlap = np.cumsum(np.bincount(flat, minlength=rows * k).reshape(rows, k), axis=1)  # X_d, d = 1..k
-    d = np.arange(1, k + 1, dtype=np.float64)
-    # 1 - (1 - p) / p * sum_d (1 - X_d / d) p^d: the same sum, exactly 1 for identical orderings
-    return np.clip(1.0 - (1.0 - p) / p * ((1.0 - overlap / d) @ p ** d), 0.0, 1.0)
+    return np.cumsum(np.bincount(flat, minlength=rows * k).reshape(rows, k), axis=1).astype(np.float64)
+
+
+def _expected_overlap(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """E[X_d], d = 1..k, with every tie broken uniformly at random, independently in X and Y."""
+    out = np.empty(X.shape)
+    k = X.shape[1]
+    d = np.arange(1, k + 1, dtype=np.float64)[None, :, None]            # [row, d, item]
+    for sl in _row_chunks(X.shape[0], k):
+        inside = [np.clip((d - above[:, None, :]) / size[:, None, :], 0.0, 1.0)
+                  for above, size in (_tie_spans(X[sl]), _tie_spans(Y[sl]))]
+        out[sl] = (inside[0] * inside[1]).sum(axis=2)
+    return out
+
+
+def _tie_spans(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per item: how many items score strictly higher, and how many score the same (itself included)."""
+    higher = (X[:, None, :] > X[:, :, None]).sum(axis=2)                # [row, i]: items above i
+    same = (X[:, None, :] == X[:, :, None]).sum(axis=2)
+    return higher.astype(np.float64), same.astype(np.float64)
 
 
 def agreement_coefficients_many(A, B, *, higher_is_better: bool = True, rbo_p: float = 0.9) -> dict[str, np.ndarray]:
