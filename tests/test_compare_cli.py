@@ -500,3 +500,41 @@ def test_pf_compare_of_a_string_valued_measure_beside_numeric_ones_says_string_v
     with pytest.raises(pf.errors.EmptyResultError, match=r"`measures`: measure\(s\) \[.*\] are string-valued "
                                                          r"\(Evaluation.text\)"):
         pf.compare(ev, baseline=ev.systems[0], measures=measures, n_resamples=99)
+
+
+def test_output_writes_the_comparison_to_the_file_in_the_format_of_its_suffix(tmp_path):
+    """compare had no -o while segments, table and analyze write files: -o writes the file instead of
+    stdout, in the format of its suffix (unless -f), as segments does; the gate still reports on stderr."""
+    printed = run("-m", "nDCG@10", "-B", "300", "-f", "csv")
+    assert printed.exit_code == 0, printed.output
+    for name, fmt in (("cmp.csv", []), ("cmp.txt", ["-f", "csv"]), ("cmp.tex", []), ("cmp.json", [])):
+        res = run("-m", "nDCG@10", "-B", "300", "-o", str(tmp_path / name), *fmt)
+        assert res.exit_code == 0, res.output
+        assert res.stdout == "" and f"wrote {tmp_path / name}" in res.stderr
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        if name.endswith((".csv", ".txt")):
+            assert text == printed.stdout
+    assert (tmp_path / "cmp.tex").read_text().startswith("% paired comparison")
+    assert json.loads((tmp_path / "cmp.json").read_text())["settings"]["n_resamples"] == 300
+    gated = run("-m", "nDCG@10", "-B", "300", "-o", str(tmp_path / "gate.csv"), "--fail-if", "nDCG@10 < 0.07")
+    assert gated.exit_code == 1 and "GATE FAILED" in gated.stderr and gated.stdout == ""
+    assert (tmp_path / "gate.csv").read_text() == printed.stdout
+
+
+def test_output_refuses_a_folder_a_missing_folder_and_an_unknown_suffix_before_any_work(tmp_path, monkeypatch):
+    """The same refusals as segments' and table's -o (require_output_folder, the suffix rule), before the
+    runs are evaluated: a folder is not overwritten after minutes of resampling with [Errno 21]."""
+    import pairedframe.evaluation
+
+    def never(*args, **kwargs):
+        raise AssertionError("evaluated before the output path was checked")
+    monkeypatch.setattr(pairedframe.evaluation, "evaluate", never)
+    for path, message in ((tmp_path, r"--output '[^']+' is a folder; name the file to write"),
+                          (tmp_path / "nowhere" / "c.csv", r"the folder '[^']+nowhere' does not exist; create it first"),
+                          (tmp_path / "c.xlsx", r"--output 'c.xlsx': the suffix '.xlsx' names no format; use .txt, "
+                                                r".json, .csv, .md, .markdown, .tex, or give --format")):
+        res = run("-m", "nDCG@10", "-o", str(path))
+        assert res.exit_code == 2, res.output
+        assert re.search(message, " ".join(res.stderr.split())), res.stderr
+        assert "Traceback" not in res.output
+    assert not (tmp_path / "c.xlsx").exists()

@@ -853,6 +853,26 @@ def test_an_empty_table_lacking_a_column_is_refused_naming_the_column(con, macro
         con.sql("SELECT * FROM " + macro.format(run="['ecol_run']", qrels="'ecol_norel'")).fetchall()
 
 
+@pytest.mark.parametrize("macro", ["pf_evaluate({run}, {qrels}, 'AP', tables := true)",
+                                   "pf_summary({run}, {qrels}, 'AP', tables := true)",
+                                   "pf_compare({run}, {qrels}, 'AP', baseline := 's', tables := true)"])
+def test_a_missing_table_under_tables_true_is_duckdbs_catalog_error_naming_the_table(con, macro):
+    """What docs/guide/duckdb_sql.md documents for a name that is no table or view: DuckDB's own Catalog Error,
+    which names the table (and a close name), for the run and the qrels argument alike. The macros cannot say
+    more: DuckDB binds each table of the query the macro builds before any of its checks runs, a table
+    function's argument takes no subquery (checked here: should DuckDB allow one, the macros can look the
+    catalog up first and name the argument), and no scalar function reads the catalog."""
+    con.sql("CREATE OR REPLACE TEMP TABLE cat_run AS SELECT 's' AS system, '1' AS qid, 'x' AS docno, 1.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE cat_run2 AS SELECT 't' AS system, '1' AS qid, 'x' AS docno, 2.0 AS score")
+    con.sql("CREATE OR REPLACE TEMP TABLE cat_qrels AS SELECT '1' AS qid, 'x' AS docno, 1 AS rel")
+    for run, qrels, missing in ((["cat_runn", "cat_run2"], "cat_qrels", "cat_runn"),
+                                (["cat_run", "cat_run2"], "cat_qrelz", "cat_qrelz")):
+        with pytest.raises(duckdb.CatalogException, match=rf"Table with name {missing} does not exist!"):
+            con.sql("SELECT * FROM " + macro.format(run=run, qrels=repr(qrels))).fetchall()
+    with pytest.raises(duckdb.BinderException, match="Table function cannot contain subqueries"):
+        con.sql("SELECT * FROM query((SELECT 'SELECT 1'))").fetchall()
+
+
 def test_a_compressed_file_whose_last_line_is_cut_short_is_named_as_possibly_truncated(con, tmp_path):
     """What DuckDB before 2.0 reads from a truncated gzip file (and every version from a truncated zstd
     file): the lines up to the cut, the last one short. Its field-count error guessed swapped arguments

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -107,6 +108,24 @@ def test_systems_are_matched_by_exact_name_only():
     only_unfused = results().filter(pl.col("system") != "fused")
     with pytest.raises(PlanError, match=r"systems.candidate = 'fused' is not a system.*exact names only"):
         analyze(Plan.from_toml(PLAN), only_unfused)
+
+
+def test_a_plan_path_that_is_a_directory_is_named_a_directory_not_a_missing_file(tmp_path):
+    """`analyze --plan DIR` (and pf.load_plan / pf.analyze of a directory) said "plan file not found: DIR"
+    of a path that exists: it says it is a directory and what a plan file is."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    said = rf"plan file {tmp_path} is a directory, not a file: a plan is one TOML file .*see examples/plan\.toml"
+    for call in (lambda: load_plan(tmp_path), lambda: analyze(str(tmp_path), results())):
+        with pytest.raises(PlanError, match=said):
+            call()
+    data = tmp_path / "r.csv"
+    results().write_csv(data)
+    res = CliRunner().invoke(app, ["analyze", "--plan", str(tmp_path), str(data)])
+    assert res.exit_code == 2 and "not found" not in res.stderr
+    assert re.search("pairedframe: error: " + said, " ".join(res.stderr.split())), res.stderr
 
 
 def test_refuses_without_plan_and_names_bad_keys(tmp_path):

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 import pairedframe as pf
 import pairedframe.comparison
 from pairedframe.cli import app
-from pairedframe.report.table_latex import latex_escape
+from pairedframe.report.table_latex import latex_escape, latex_number
 from pairedframe.report.table_markdown import markdown_escape
 
 SPECIALS = "|&%_#${}<>\\~^"
@@ -343,7 +343,7 @@ def test_one_sided_interval_ends_print_as_infinity_in_latex_markdown_and_html(tm
     assert [r[header.index("ci_low")] for r in rows[1:]][1] == "-∞"
     tex = format_comparison(pl.concat([greater, less]), "latex")
     body = tex.split(r"\end{tabular}")[0]
-    assert body.count(r"& $\infty$ &") == 1 and body.count(r"& $-\infty$ &") == 1
+    assert body.count(r",\,$\infty$]}") == 1 and body.count(r"{\footnotesize [$-\infty$,\,") == 1   # the interval line
     assert not re.search(r"(?<![\\\w])-?inf\b", body)
     assert latex_escape("[−∞, 0.5]") == r"[$-\infty$, 0.5]" and latex_escape("∞−") == r"$\infty-$"
     cell = _cell_parts({"mean": 0.3, "ci_low": -math.inf, "ci_high": 0.45, "halfwidth": None}, 3, "range")
@@ -511,8 +511,8 @@ def test_negative_numbers_and_minus_infinity_share_one_sign_per_format():
     md = format_comparison(less, "markdown").split("\n\n")[0]
     assert "−" not in md
     tex = format_comparison(less, "latex").split(r"\end{tabular}")[0]
-    assert r"& $-\infty$ &" in tex and re.search(r"& \$-\$0\.\d{4} &", tex)
-    assert not re.search(r"(?<![$\w])-\d", tex)                 # no text-mode hyphen before a digit
+    assert r"[$-\infty$,\,$-$0." in tex and re.search(r"& \$-\$0\.\d{4} &", tex)
+    assert not re.search(r"(?<![$\w])-\d", tex.replace(r"\\[-2pt]", r"\\"))  # no text-mode hyphen before a digit
     assert "| -∞ | -0.5000 |" in to_markdown(pl.DataFrame({"lo": [-math.inf], "x": [-0.5]}))
     assert r"$-\infty$ & $-$0.5000 \\" in to_latex(pl.DataFrame({"lo": [-math.inf], "x": [-0.5]}))
     assert r"$-$1.0e-05" not in to_latex(pl.DataFrame({"x": [-0.00001]}))      # never an exponent's sign...
@@ -558,6 +558,76 @@ def test_compare_markdown_and_latex_say_what_delta_is_as_the_terminal_title_does
     title = "paired comparison vs baseline (delta = system - baseline)"
     _, paragraphs = _markdown_cells(format_comparison(cmp, "markdown"))
     assert f"Table: {title}" in paragraphs
-    assert format_comparison(cmp, "latex").startswith(f"% {title}\n\\begin{{tabular}}")
-    assert format_comparison(cmp, "latex", title="a\nb").startswith("% a b\n\\begin{tabular}")
+    assert format_comparison(cmp, "latex").startswith(f"% {title}\n\\begingroup")
+    assert format_comparison(cmp, "latex", title="a\nb").startswith("% a b\n\\begingroup")
     assert title in format_comparison(cmp, "table").splitlines()[0]
+
+
+def _overfull(tmp_path, bodies):
+    log, _ = _compile(tmp_path, bodies)
+    return [line for line in log.splitlines() if re.search(r"Overfull|Underfull|too large|^! ", line)]
+
+
+@pytest.mark.shared_data
+def test_compare_latex_of_real_runs_fits_an_article_page(shared_data, tmp_path):
+    """compare -f latex printed 15 columns, 443 pt too wide for an article's 345 pt text width (three TREC DL
+    2019 runs, nDCG@10 and AP): it keeps the comparison's columns (delta with its interval below it, the p the
+    verdict follows, the verdict) and takes \\small / \\footnotesize when needed; pdflatex finds no overfull box,
+    against one baseline and against several (--pairs all: each system's baseline below its name)."""
+    dl19 = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2019"
+    runs = [str(dl19 / "passages-runs" / name) for name in ("ICT-CKNRM_B", "ICT-BERT2", "ICT-CKNRM_B50")]
+    bodies = []
+    for extra in ([], ["--pairs", "all"]):
+        res = CliRunner().invoke(app, ["compare", str(dl19 / "qrels-pass.txt"), *runs, "-m", "nDCG@10", "-m", "AP",
+                                       "-B", "300", "-f", "latex", *extra])
+        assert res.exit_code == 0, res.output
+        header = res.stdout.split(r"\begin{tabular}")[1].splitlines()[2]
+        assert header.startswith("system") and header.count("&") == 5, header   # 6 columns, not 15
+        left_out = re.search(r"^% columns left out here \(in -f csv / json\): (.*)$", res.stdout, flags=re.M)
+        assert left_out and {"baseline_mean", "system_mean", "pvalue", "wins", "losses", "ties", "mde"} <= \
+            set(left_out.group(1).split(", ")), res.stdout
+        bodies.append("\\begin{table}[!t]\\centering\n" + res.stdout + "\\end{table}\n")
+    assert r"{\footnotesize vs ICT-BERT2}" in bodies[1] and "system (vs baseline)" in bodies[1]
+    assert not _overfull(tmp_path, bodies)
+
+
+def test_compare_latex_takes_a_smaller_size_only_when_the_text_size_would_not_fit(tmp_path):
+    """The width rule (tabular_font_size, from text_width's estimate): short names keep the text size; names
+    too wide for it get \\small or \\footnotesize, and pdflatex finds no overfull box in either."""
+    from pairedframe.report.compare import format_comparison
+
+    short = pf.compare(_per_query(names=["bm25", "dense", "rerank"]), baseline="bm25", test="t")
+    wide = pf.compare(_per_query(names=["bl_bcai_p_nn_rt", "ielab-robertav2 (rerank)", "Fast_ForwardP_2", "NLE_P_v1"]),
+                      pairs="all", test="t")
+    size = {name: format_comparison(c, "latex").splitlines()[1] for name, c in (("short", short), ("wide", wide))}
+    assert size["short"] == "\\begingroup\\setlength{\\tabcolsep}{4pt}%"
+    assert size["wide"] in ("\\begingroup\\small\\setlength{\\tabcolsep}{4pt}%",
+                            "\\begingroup\\footnotesize\\setlength{\\tabcolsep}{4pt}%")
+    hostile = pf.compare(_per_query(names=NAMES[:8]).filter(pl.col("measure").is_in(["AP", "nDCG@10"])),
+                         baseline=NAMES[0], test="t")
+    bodies = ["\\begin{table}[!t]\\centering\n" + format_comparison(c, "latex") + "\\end{table}\n"
+              for c in (short, wide, hostile)]
+    assert not _overfull(tmp_path, bodies)
+
+
+def test_text_width_estimates_what_pdflatex_sets(tmp_path):
+    """The oracle is pdflatex's \\settowidth: text_width is at most 3 % wider (kerning, as in 'Fa', is not
+    counted) and never 0.5 % narrower, for run names, measures and numbers at the text size and, times
+    FOOTNOTESIZE, for the \\footnotesize interval line: a table it says fits does fit."""
+    from pairedframe.report.table_latex import FOOTNOTESIZE, text_width
+
+    texts = ["ICT-CKNRM_B50", "ielab-robertav2 (rerank)", "nDCG@10", "P(rel=2)@10", "-0.0467", "[-0.1057, 0.0122]",
+             "inconclusive", "delta [95% CI]", "TUW_TAS-B_768", "Fast_ForwardP_2"]
+    probes = "".join(rf"\settowidth\w{{{latex_number(t)}}}\typeout{{W \the\w}}"
+                     rf"\settowidth\w{{\footnotesize {latex_number(t)}}}\typeout{{W \the\w}}" for t in texts)
+    doc = tmp_path / "w.tex"
+    doc.write_text("\\documentclass{article}\n\\newlength\\w\n\\begin{document}\n" + probes + "x\n\\end{document}\n")
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    log = subprocess.run(["pdflatex", "-interaction=nonstopmode", doc.name], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120).stdout
+    measured = [float(w) for w in re.findall(r"^W ([\d.]+)pt", log, flags=re.M)]
+    assert len(measured) == 2 * len(texts)
+    for text, normal, small in zip(texts, measured[::2], measured[1::2]):
+        for estimate, width in ((text_width(text), normal), (FOOTNOTESIZE * text_width(text), small)):
+            assert width * 0.995 <= estimate <= width * 1.03, (text, estimate, width)

@@ -456,7 +456,10 @@ def register(con: Any) -> Any:
     value``), ``pf_summary(...)`` (the same arguments; ``system, measure, value, n_queries``),
     ``pf_compare(...)``; scalar macro ``pf_measures(measures, rel_level := 1)``. See
     docs/guide/duckdb_sql.md. The macros need duckdb >= 1.4.2 (:data:`MIN_DUCKDB`); an older one is
-    refused (:func:`check_duckdb`) before any macro is defined.
+    refused (:func:`check_duckdb`) before any macro is defined. Bad input stops a query with an error
+    naming the file or table and the problem, except a name under ``tables := true`` that is no table or
+    view: DuckDB binds it before any check can run, so that is DuckDB's own ``duckdb.CatalogException``
+    naming the table.
     """
     check_duckdb()
     con.execute(script())

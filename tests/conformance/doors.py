@@ -141,6 +141,8 @@ _COMPARE_PARAMS = {
     "alternative": (("bigger",), r"alternative"),
     "seed": ((-1, 2**64), r"seed"),    # 2**64: more than the result's unsigned 64-bit seed column holds
 }
+#: -o naming a folder, or a file in a folder that does not exist: refused before any work (require_output_folder).
+_CLI_OUTPUT = ((".", "nowhere/out.csv"), r"--output '(\.|nowhere/out\.csv)'(: the folder 'nowhere' does not exist| is a folder)")
 _CLI_COMPARE_PARAMS = {
     "-B": (("0", "-1"), r"-B|--n-resamples|n.resamples"),
     "--confidence-level": (("0", "1", "1.5"), r"confidence.level"),
@@ -306,13 +308,15 @@ EVAL_DOORS: dict[str, Door] = {
                          empty=(_two_runs_other_qrels("evaluate"), CliExit, "no judged query in common")),
     "cli compare": Door("evaluation", _cli("compare", "-B", "200", "-f", "csv"), lambda out: out, ("trec", "csv"),
                         cases=frozenset({"clean", "nan_score", "one_row_per_run", "file_bom"}),
-                        public="cli compare", reference_form="trec", params={**_CLI_COMPARE_PARAMS, **_CLI_EVAL_OPTIONS},
+                        public="cli compare", reference_form="trec",
+                        params={**_CLI_COMPARE_PARAMS, **_CLI_EVAL_OPTIONS, "-o": _CLI_OUTPUT},
                         expect=_TOO_FEW,
                         empty=(_two_runs_other_qrels("compare"), CliExit, "no judged query in common")),
     "cli table": Door("evaluation", _cli("table", "-B", "200", "-f", "markdown"), lambda out: out, ("trec",),
                       cases=frozenset({"clean", "nan_score", "one_row_per_run"}),
                       public="cli table", reference_form="trec", expect=_TOO_FEW,
-                      params={"-B": _CLI_COMPARE_PARAMS["-B"], "--digits": (("-1",), r"digits"), **_CLI_EVAL_OPTIONS},
+                      params={"-B": _CLI_COMPARE_PARAMS["-B"], "--digits": (("-1",), r"digits"), **_CLI_EVAL_OPTIONS,
+                              "-o": _CLI_OUTPUT},
                       empty=(_two_runs_other_qrels("table"), CliExit, "no judged query in common")),
 }
 
@@ -360,7 +364,7 @@ EVAL_DOORS["cli report"] = Door("evaluation", _cli_report, lambda out: "<table" 
                                        "no judged query in common"))
 EVAL_DOORS["cli segments"] = Door("evaluation", _cli_segments, lambda out: out, ("trec",), public="cli segments",
                                   cases=frozenset({"clean", "duplicate_qrels_pair", "one_row_per_run"}),
-                                  reference_form="trec", params={**_CLI_COMPARE_PARAMS, **_CLI_EVAL_OPTIONS},
+                                  reference_form="trec", params={**_CLI_COMPARE_PARAMS, **_CLI_EVAL_OPTIONS, "-o": _CLI_OUTPUT},
                                   expect=_TOO_FEW,
                                   empty=(_two_runs_other_qrels("segments"), CliExit, "no judged query in common"))
 
@@ -497,6 +501,9 @@ def _cli_analyze_empty(tmp: Path) -> Any:
 
 TABLE_DOORS["cli analyze"] = Door("table", _cli_analyze, lambda out: out, RESULT_FILE_FORMS, public="cli analyze",
                                   reference_form="csv", empty=(_cli_analyze_empty, CliExit, "no common query"),
+                                  # a directory is named as one, not "plan file not found"
+                                  params={"--plan": ((".",), r"plan file \. is a directory, not a file: a plan is one "
+                                                             r"TOML file")},
                                   expect={"two_datasets": Raises(r"dataset is required: the results hold datasets "
                                                                  r"\['x', 'y'\]")})
 

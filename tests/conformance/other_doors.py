@@ -239,6 +239,7 @@ LOAD_PLAN = OtherDoor("pf.load_plan", value=_plan_value, cells={
                  reference=lambda t: pf.Plan.from_toml(PLAN)),
     "empty": Cell(lambda t: pf.load_plan(_plan_file(t, "")), Raises(r"missing", PlanError)),
     "missing_file": Cell(lambda t: pf.load_plan(t / "nowhere.toml"), Raises(r"nowhere\.toml")),
+    "directory": Cell(lambda t: pf.load_plan(t), Raises(r"is a directory, not a file: a plan is one TOML file", PlanError)),
     **{f"confidence_level_{v}": Cell(lambda t, v=v: pf.load_plan(_plan_file(t, PLAN.replace(
         "confidence_level = 0.95", f"confidence_level = {v}"))), Raises(r"confidence_level", PlanError))
        for v in ("0", "0.5", "1", "1.5", "-0.1", "nan")},

@@ -12,16 +12,19 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
+from pairedframe.cli.common import app, format_of_suffix, friendly_errors, held_warnings, named_runs
 from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
                                           evaluation_options)
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.measures import parse_measure, parse_measures
+from pairedframe.report.output import require_output_folder
 
 EXIT_GATE = 1
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 _OPS = {"<": lambda x, t: x < t, "<=": lambda x, t: x <= t, ">": lambda x, t: x > t, ">=": lambda x, t: x >= t}
 _GATE_COLUMN = {"delta": "delta", "ci-low": "ci_low", "ci-high": "ci_high"}
+#: The format an ``-o`` file's suffix asks for when ``--format`` is not given (as ``segments`` and ``analyze``).
+_FORMAT_OF_SUFFIX = {".json": "json", ".csv": "csv", ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 
 #: Resampling work (queries x resamples x comparisons) above which a progress bar is shown in a terminal.
 PROGRESS_MIN_WORK = 20_000_000
@@ -141,7 +144,10 @@ def compare_cmd(
     interval: Annotated[str | None, typer.Option("--interval", help="studentized | signflip | t | percentile | bca (default: studentized bootstrap for the randomization test, t for the t-test; signflip inverts the randomization test)")] = None,
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the interval; alpha = 1 - level")] = 0.95,
     alternative: Annotated[str, typer.Option("--alternative", help="two-sided | greater | less")] = "two-sided",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | markdown | latex")] = "table",
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="table | json | csv | markdown | latex (default: table, or "
+                                                                    "with -o the file's suffix: .json, .csv, .md, .tex)")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write the comparison to this file instead of stdout "
+                                                                        "(the gate's lines stay on stderr)")] = None,
     fail_if: Annotated[list[str], typer.Option("--fail-if", help="gate, e.g. 'nDCG@10 < -0.01': exit 1 if it holds for any system; repeatable")] = [],  # noqa: B006
     gate_on: Annotated[str, typer.Option("--gate-on", help="quantity the gate tests: delta | ci-low | ci-high")] = "delta",
     worst: Annotated[int, typer.Option("--worst", help="worst queries printed when a gate fails")] = 5,
@@ -161,8 +167,12 @@ def compare_cmd(
     from pairedframe.evaluation import evaluate
     from pairedframe.report.compare import FORMATS, format_comparison
 
+    if fmt is None:
+        fmt = format_of_suffix(output, _FORMAT_OF_SUFFIX, "table")
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if output is not None:                       # checked before the work, as segments, table and analyze
+        require_output_folder(output, "--output")
     if gate_on not in _GATE_COLUMN:
         raise ValueError(f"--gate-on must be delta, ci-low or ci-high, got {gate_on!r}")
     if worst < 1:   # refused before any work, gate or not (worst_queries would fail after the evaluation)
@@ -220,7 +230,15 @@ def compare_cmd(
                          measures=measure_names, n_resamples=n_resamples, family_by=family_by or None,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
                          seed=seed, interval=interval, correction=correction, progress=callback)  # type: ignore[arg-type]
-    sys.stdout.write(format_comparison(result, fmt, evaluation_settings=ev.settings))
+    text = format_comparison(result, fmt, evaluation_settings=ev.settings)
+    if output is None:
+        sys.stdout.write(text)
+    else:                                  # one destination, as segments, table and analyze: the file
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"--output {str(output)!r}: cannot write it ({exc.strerror or exc})") from None
+        typer.echo(f"wrote {output}", err=True)
     if not gates:
         return
     column = _GATE_COLUMN[gate_on]

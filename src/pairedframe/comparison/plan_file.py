@@ -138,9 +138,13 @@ def load_plan(path: str | os.PathLike) -> Plan:
     Raises
     ------
     PlanError
-        The file does not exist, is not TOML, or the plan is invalid (names the key).
+        The file does not exist, is a directory, is not TOML, or the plan is invalid (names the key).
     """
     p = Path(path)
+    if p.is_dir():      # not "not found": the path exists, but is no file
+        raise PlanError(f"plan file {p} is a directory, not a file: a plan is one TOML file written before the "
+                        "analysis (confidence_level, margin, seed, n_resamples, [systems] baseline and candidate, "
+                        "[[endpoints]]; see examples/plan.toml)")
     if not p.is_file():
         raise PlanError(f"plan file not found: {p}")
     return Plan.from_toml(p.read_bytes(), source=str(p))

@@ -14,7 +14,8 @@ import polars as pl
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
 from pairedframe.report.output import json_text
-from pairedframe.report.table_latex import latex_escape, latex_number, latex_row
+from pairedframe.report.table_latex import (FOOTNOTESIZE, latex_escape, latex_number, latex_row, tabular_font_size,
+                                            text_width)
 from pairedframe.report.table_markdown import markdown_escape
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
@@ -148,6 +149,8 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         ``pairing`` and ``pvalue_tie_rule`` columns; the others show the main columns under ``title``
         (markdown: pandoc's ``Table:`` caption line; LaTeX: a ``%`` comment above the ``tabular``, which
         goes into the writer's own ``table`` float) and the settings as footer lines (``%`` comments in LaTeX).
+        LaTeX keeps to a page's width: the keys, ``n``, the delta with its interval below it, the p-value the
+        verdicts follow and the verdict, in ``\\small`` or ``\\footnotesize`` when needed (docs/guide/comparing.md).
     evaluation_settings : EvaluationSettings, optional
         Added to the settings (ranking tie rule, evaluation query set).
     float_digits : int
@@ -181,14 +184,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         lines += [f"- {markdown_escape(line)}" for line in _footer(settings, frame)]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
-        esc = latex_escape
-        spec = "".join("r" if t.is_numeric() else "l" for t in short.dtypes)
-        # the title as a comment, as the settings below: the tabular goes into the writer's own float
-        lines = [f"% {' '.join(caption.splitlines())}", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-                 " & ".join(esc(c) for c in short.columns) + r" \\", r"\midrule"]
-        lines += [latex_row([_text_cell(v, float_digits, fmt) for v in r]) for r in short.iter_rows()]
-        lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {line}" for line in _footer(settings, frame)]
-        return "\n".join(lines) + "\n"
+        return _latex(frame, short, settings, caption, float_digits)
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -205,3 +201,58 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
     Console(file=buf, width=max(100, 12 * len(short.columns)), soft_wrap=False, no_color=True,
             highlight=False).print(table)
     return buf.getvalue() + "\n".join(_footer(settings, frame)) + "\n"
+
+
+#: LaTeX's header of the p-value column (LaTeX, plain text), by the ``verdict_on`` column the verdicts followed.
+_P_HEADER = {"pvalue": ("$p$", "p"), "pvalue_holm": ("$p$ (Holm)", "p (Holm)"), "pvalue_bh": ("$p$ (BH)", "p (BH)"),
+             "pvalue_tukey": ("$p$ (Tukey)", "p (Tukey)")}
+
+
+def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], caption: str, digits: int) -> str:
+    r"""A booktabs ``tabular`` for a paper page: the key columns, ``n``, the delta with its interval below it
+    (``\footnotesize``, as the results table's stacked layout), the p-value the verdicts follow
+    (``verdict_on``), the verdict (and ``certified`` when drawn adaptively); against several baselines, each
+    system's baseline is the small line below its name (``vs bm25``). The table rendering's 15 columns (the
+    two means, the raw p, wins / losses / ties, MDE too) were twice an article's text width; a comment names
+    the ones left out (csv and json hold them). Set in ``\small`` or ``\footnotesize`` (in a group, with 4 pt
+    column padding) when it would not fit at the text size
+    (:func:`~pairedframe.report.table_latex.tabular_font_size`); the title and settings are ``%`` comments."""
+    keys = [c for c, t in short.schema.items() if c not in _SHORT and not t.is_numeric()]
+    versus = "baseline" in keys and "system" in keys          # several baselines: below each system's name
+    keys = [k for k in keys if not (versus and k == "baseline")]
+    extra = ["certified"] if "certified" in frame.columns and frame["certified"].is_not_null().any() else []
+    verdict_on = frame["verdict_on"].unique(maintain_order=True).to_list() if "verdict_on" in frame.columns else []
+    level = settings.get("confidence_level")
+    ci = f"delta [{level * 100:g}% CI]" if isinstance(level, float) else "delta [CI]"
+    names = [("system (vs baseline)" if versus and k == "system" else k) for k in keys]
+    headers = [*((latex_escape(k), k) for k in names), ("$n$", "n"), (latex_escape(ci), ci),
+               _P_HEADER.get(verdict_on[0], ("$p$", "p")) if len(verdict_on) == 1 else ("$p$", "p"),
+               ("verdict", "verdict"), *((c, c) for c in extra)]
+    widths = [[text_width(plain)] for _, plain in headers]
+    fixed = [0.0] * len(headers)                       # the second line keeps its \footnotesize
+    lines = []
+    for row in frame.iter_rows(named=True):
+        values = [*(row[k] for k in keys), row["n_queries"], row["delta"], row[row.get("verdict_on") or "pvalue"],
+                  row["verdict"], *(row[c] for c in extra)]
+        for column, v in zip(widths, values):
+            column.append(text_width(_num(v, digits)))
+        low, high = row["ci_low"], row["ci_high"]
+        second = {len(keys) + 1: (f"[{_num(low, digits)}, {_num(high, digits)}]",
+                                  f"[{_text_cell(low, digits, 'latex')},\\,{_text_cell(high, digits, 'latex')}]")}
+        if versus:
+            second[keys.index("system")] = (f"vs {row['baseline']}", f"vs {latex_escape(str(row['baseline']))}")
+        for j, (plain, _) in second.items():
+            fixed[j] = max(fixed[j], FOOTNOTESIZE * text_width(plain))
+        lines.append(latex_row([_text_cell(v, digits, "latex") for v in values])[:-2] + r"\\[-2pt]")  # the small line sits closer
+        lines.append(" & ".join(rf"{{\footnotesize {second[j][1]}}}" if j in second else "" for j in range(len(headers)))
+                     + r" \\")
+    size = tabular_font_size([max(w) for w in widths], len(lines), fixed=fixed)
+    spec = "l" * len(keys) + "rrr" + "l" * (1 + len(extra))
+    left_out = [c for c in _SHORT if c in short.columns and c not in ("n_queries", "delta", "ci_low", "ci_high", "verdict",
+                                                                        *verdict_on, *extra)]
+    # the title as a comment, as the settings below: the tabular goes into the writer's own float
+    return "\n".join([f"% {' '.join(caption.splitlines())}", r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
+                      rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(h for h, _ in headers) + r" \\",
+                      r"\midrule", *lines, r"\bottomrule", r"\end{tabular}%", r"\endgroup",
+                      *([f"% columns left out here (in -f csv / json): {', '.join(left_out)}"] if left_out else []),
+                      *(f"% {line}" for line in _footer(settings, frame))]) + "\n"

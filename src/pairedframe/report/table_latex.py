@@ -19,7 +19,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["latex_escape", "latex_number", "latex_row", "render_latex", "CI_LAYOUTS"]
+__all__ = ["latex_escape", "latex_number", "latex_row", "render_latex", "tabular_font_size", "text_width", "CI_LAYOUTS",
+           "ARTICLE_TEXT_WIDTH", "FOOTNOTESIZE"]
 
 CI_LAYOUTS = ("inline", "stacked")
 
@@ -100,6 +101,62 @@ def _superscript(marks: str) -> str:
 _CMR_WIDTH = dict(zip("abcdefghijklmnopqrstuvwxyz", (
     .500, .556, .444, .556, .444, .306, .500, .556, .278, .306, .528, .278, .833, .556, .500, .556, .528, .392,
     .394, .389, .556, .528, .722, .528, .528, .444)))
+
+
+#: Widths of the upper-case letters and the other characters of tables in Computer Modern Roman (em); any
+#: other character counts .5 em. ``−`` is the math minus a number's sign is set in.
+_CMR_OTHER = {**dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
+    .750, .708, .722, .764, .681, .653, .785, .750, .361, .514, .778, .625, .917, .750, .778, .681, .778, .736,
+    .556, .722, .750, .750, 1.028, .750, .750, .611))), **dict.fromkeys("0123456789", .5),
+    **dict.fromkeys(".,:;!'`", .278), **dict.fromkeys("[]", .278), **dict.fromkeys("()", .389), " ": .333, "-": .333,
+    "−": .778, "+": .778, "=": .778, "@": .778, "%": .833, "#": .833, "&": .778, "_": .36, "∞": 1.0, "Δ": .833}
+#: ``\textwidth`` of a plain 10 pt ``article`` (pt): the page the LaTeX renderings are checked on.
+ARTICLE_TEXT_WIDTH = 345.0
+#: The font sizes a float or tabular may be set in, with the width of their text relative to the 10 pt text
+#: (measured by pdflatex: Computer Modern's 9 and 8 pt fonts are relatively wider than 10 pt's).
+_SIZES = (("", 1.0), (r"\small", 0.925), (r"\footnotesize", 0.85))
+#: Width of ``\footnotesize`` text relative to the same text at 10 pt (a stacked interval's line).
+FOOTNOTESIZE = _SIZES[2][1]
+
+
+def text_width(text: str) -> float:
+    """The width (pt) pdflatex gives plain ``text`` in 10 pt Computer Modern Roman, estimated from the
+    widths of its characters (a number's sign counts as the math minus :func:`latex_number` sets); for
+    choosing a table's font size. Kerning (``Fa``, ``TA``) is not counted: up to 3 % wider than pdflatex's
+    width, never more than 0.5 % narrower (tests/test_table_renderings.py measures it)."""
+    text = _SIGN.sub("−", unicodedata.normalize("NFC", text))
+    return 10 * sum(_CMR_WIDTH.get(ch) or _CMR_OTHER.get(ch, .5) for ch in text)
+
+
+def tabular_font_size(column_widths: Sequence[float], body_lines: int, *, fixed: Sequence[float] = (),
+                      tabcolsep: float = 4.0) -> str:
+    """The font size command (``""``, ``\\small``, ``\\footnotesize``) for a ``tabular``.
+
+    Parameters
+    ----------
+    column_widths : sequence of float
+        Each column's widest cell at the text size (pt, :func:`text_width`).
+    body_lines : int
+        The table's lines of text: by the results table's rule for its float, they must fit the page.
+    fixed : sequence of float, optional
+        Each column's widest text that keeps its own size (a ``\\footnotesize`` interval line), in pt.
+    tabcolsep : float
+        The padding on either side of a column (pt).
+
+    Returns
+    -------
+    str
+        The largest size at which the table fits :data:`ARTICLE_TEXT_WIDTH` and its lines the page;
+        ``\\footnotesize`` when it fits at none (names too long for any size: the writer's to shorten).
+    """
+    fixed = list(fixed) + [0.0] * (len(column_widths) - len(fixed))
+    padding = 2 * tabcolsep * len(column_widths)
+
+    def width(scale: float) -> float:
+        return sum(max(w * scale, f) for w, f in zip(column_widths, fixed)) + padding
+    by_width = next((size for size, scale in _SIZES if width(scale) <= ARTICLE_TEXT_WIDTH), _SIZES[-1][0])
+    order = [size for size, _ in _SIZES]
+    return max(by_width, _float_font_size(body_lines, ""), key=order.index)
 
 
 def _widest(marks: Sequence[str]) -> str:
