@@ -178,3 +178,39 @@ def test_every_pf_name_in_the_docs_exists():
             if not m.group(1).endswith(".sql") and not _resolves(m.group(1)):
                 missing.append(f"{page.relative_to(REPO_ROOT)}:{text[:m.start()].count(chr(10)) + 1}: {m.group(1)}")
     assert not missing, "names in the docs that pairedframe does not have:\n" + "\n".join(missing)
+
+
+def test_readme_cli_tour_runs_as_written_in_a_fresh_folder(tmp_path):
+    """README's ```bash block of the tour (pairedframe commands only) runs line by line in an empty folder:
+    the example's files come from `pairedframe example --copy-to .`, not from the package's folder."""
+    import shlex
+    import subprocess
+    import sys
+
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [m.group(1) for m in re.finditer(r"^```bash\n(.*?)^```", text, flags=re.S | re.M)
+              if "pairedframe report" in m.group(1)]
+    assert len(blocks) == 1
+    lines = [shlex.split(line, comments=True) for line in blocks[0].splitlines() if line.strip()]
+    assert all(words[0] == "pairedframe" for words in lines)
+    for words in lines:
+        proc = subprocess.run([sys.executable, "-m", "pairedframe", *words[1:]], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, (words, proc.stderr)
+    assert (tmp_path / "report.html").stat().st_size > 10_000
+
+
+def test_example_copy_to_refuses_to_overwrite_and_a_missing_folder(tmp_path):
+    import subprocess
+    import sys
+
+    def example(*args):
+        return subprocess.run([sys.executable, "-m", "pairedframe", "example", *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+
+    (tmp_path / "input.bm25").write_text("mine\n")
+    clash = example("--copy-to", ".")
+    assert clash.returncode == 2 and "input.bm25 already exist" in clash.stderr and "nothing was copied" in clash.stderr
+    assert (tmp_path / "input.bm25").read_text() == "mine\n" and not (tmp_path / "qrels.txt").exists()
+    missing = example("--copy-to", "nowhere")
+    assert missing.returncode == 2 and "nowhere is not an existing folder" in missing.stderr

@@ -510,5 +510,6 @@ TABLE_DOORS["cli analyze"] = Door("table", _cli_analyze, lambda out: out, RESULT
 DOORS: dict[str, Door] = {**EVAL_DOORS, **TABLE_DOORS}
 
 #: CLI commands that take no user data, and why.
-CLI_EXEMPT = {"example": "takes no input: evaluates the bundled example",
+CLI_EXEMPT = {"example": "takes no data: evaluates the bundled example (--copy-to's folder refusals: "
+                         "tests/test_docs_examples.py)",
               "sql": "takes no input: prints the macro script (its macros are the door pf.duckdb.register)"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -17,10 +18,18 @@ EXAMPLE_MEASURES = ["nDCG@10", "AP", "P@10", "R@100", "RR"]
 def example_cmd(
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | trec (json: one document holding the "
                                                             "paths, the evaluation and the comparison)")] = "table",
+    copy_to: Annotated[Path | None, typer.Option(
+        "--copy-to", help="copy the example's files (qrels.txt, input.bm25, input.reranker) into this existing "
+                          "folder and stop, so that other commands can name them; an existing file of the same "
+                          "name is refused, never overwritten")] = None,
 ) -> None:
     """Evaluate the bundled example (60 queries, graded qrels, runs bm25 and reranker), then compare reranker with bm25."""
     from pairedframe.cli.common import fail
     from pairedframe.cli.evaluate_cmd import evaluate_cmd
+
+    if copy_to is not None:
+        _copy_example(copy_to, fail)
+        return
 
     if fmt not in ("table", "json", "trec"):
         fail(f"-f/--format must be table, json or trec, got {fmt!r}: the example prints two tables (the evaluation "
@@ -58,3 +67,20 @@ def example_cmd(
     typer.echo("")
     sys.stdout.write(format_comparison(result, "table", evaluation_settings=ev.settings,
                                        title="reranker vs bm25 (delta = reranker - bm25)"))
+
+
+def _copy_example(folder: Path, fail) -> None:
+    """Copy the example's three files into ``folder`` (existing), refusing to overwrite any file."""
+    import shutil
+
+    qrels, runs = example_paths()
+    if not folder.is_dir():
+        fail(f"--copy-to: {folder} is not an existing folder" + (" (it is a file)" if folder.exists() else ""))
+    sources = [qrels, *runs]
+    clashes = [str(folder / src.name) for src in sources if (folder / src.name).exists()]
+    if clashes:
+        fail(f"--copy-to: {', '.join(clashes)} already exist{'s' if len(clashes) == 1 else ''}; nothing was copied "
+             "(move them or choose another folder)")
+    for src in sources:
+        shutil.copyfile(src, folder / src.name)
+    typer.echo(f"copied {', '.join(src.name for src in sources)} into {folder}")
