@@ -297,7 +297,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         and paths are read by Spark; pass ``SparkEngine(spark)`` to use a given session
         (:mod:`pairedframe.engines.spark_engine`).
     system : str, optional
-        Name of a single run given as a file, a table without a ``system`` column, or a dict
+        Name of a single run given as a file, a table (a Spark DataFrame too: it names every row,
+        replacing the table's own ``system`` column; a table without one needs it), or a dict
         (pytrec_eval's ``{qid: {docno: score}}``; default for a dict: ``"run"``). With several run
         files, a ``{name: path or table}`` mapping or a ``{system: {qid: {docno: score}}}`` dict, it is
         a SchemaError (the mapping's keys name the runs; the message says which layout was read).
@@ -311,7 +312,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         documents first (``judged_only=True`` in each measure name).
     grades : {"strict", "trec_eval"}
         How a qrels grade that is not an integer is read (see :func:`pairedframe.read_qrels`):
-        refused, or as trec_eval reads it (``1.5`` -> 1), with one warning.
+        refused, or as trec_eval reads it (``1.5`` -> 1), with one warning; a Spark DataFrame's
+        grades are read so in Spark.
 
     Returns
     -------
