@@ -167,9 +167,10 @@ class SparkEngine:
 
         if frame in self._clean:
             return frame
+        option = (option or "strict") if kind == "qrels" else option
         known = self._checked.setdefault(frame, {})
         if (kind, option) not in known:
-            known[kind, option] = check_run(frame, option) if kind == "run" else check_qrels(frame, option or "strict")
+            known[kind, option] = check_run(frame, option) if kind == "run" else check_qrels(frame, option)
             self._clean.add(known[kind, option])
         return known[kind, option]
 
