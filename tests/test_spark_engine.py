@@ -436,3 +436,16 @@ def test_spark_dataframe_grades_trec_eval_against_polars(spark, method):
     with pytest.warns(UserWarning, match=r"\(3 grades in all\)"):
         got = pf.evaluate(run_frame, "pf_test_fractional_qrels", measures, grades="trec_eval", engine=engine)
     assert _same(got, want) == 12
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_dataframe_judgment_groups_against_polars(spark, method):
+    """judgments_format='qrels_jg' on a Spark DataFrame (read locally, as the other formats are): the polars
+    engine's values on the same table (it failed: 'cannot read a qrels from DataFrame')."""
+    jg = pl.DataFrame({"qid": ["1", "1", "1", "2", "2"], "jg": ["0", "0", "1", "0", "1"],
+                       "docno": ["d1", "d2", "d1", "d1", "d1"], "rel": [1, 0, 0, 1, 1]})
+    measures = ["P_avgjg@2", "map_avgjg"]
+    want = pf.evaluate(_RUN_TABLE, jg, measures, judgments_format="qrels_jg")
+    got = pf.evaluate(*_frames(spark, _RUN_TABLE, jg), measures, judgments_format="qrels_jg",
+                      engine=SparkEngine(spark, method=method))
+    assert _same(got, want) == 4

@@ -201,6 +201,11 @@ class SparkEngine:
         return _is_spark_frame(data) or (isinstance(data, (str, os.PathLike)) and not os.path.exists(data)
                                          and self._is_table(os.fspath(data)))
 
+    def collect(self, data: Any, what: str) -> pl.DataFrame:
+        """A Spark DataFrame or a table of the session (:meth:`in_spark`) as a polars table, for the local
+        readers (judgments of another format than qrels)."""
+        return pl.from_arrow(self._table(data, what).toArrow())
+
     def _is_table(self, name: str) -> bool:
         from pyspark.errors import ParseException
 

@@ -377,8 +377,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
         # Spark DataFrames (and tables of the session) of qrels read grades="trec_eval" in Spark
         local = reading.local and not (reading.judgments_format == "qrels" and eng.in_spark(qrels))
-        if local:
-            qrels = reading.read(qrels)
+        if local:  # judgments of another format: read by the local readers, a DataFrame collected for them
+            qrels = reading.read(eng.collect(qrels, "qrels") if eng.in_spark(qrels) else qrels)
         ev = _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
                                 reading=reading, judged_only=judged_only, local=local)
         return replace(ev, trec_runid=trec_runid)
