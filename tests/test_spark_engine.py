@@ -309,6 +309,14 @@ _BAD_FRAMES = {
                       _QRELS, _QRELS_SCHEMA, r"column 'score' holds string values \(e\.g\. '9'\), not numbers"),
     "empty_docno": (_RUN + [("a", "1", "", 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA,
                     r"^run table: column 'docno' is an empty string in 1 row\(s\)"),
+    # another name of a column beside it, or two other names of it: never a guess (Spark asked for qid by name)
+    "query_id_beside_qid": ([(s, q, "x" + q, d, v) for s, q, d, v in _RUN],
+                            "system string, qid string, query_id string, docno string, score double",
+                            _QRELS, _QRELS_SCHEMA, None),
+    "doc_id_and_doc": (_RUN, _RUN_SCHEMA, [(q, d, d, r) for q, d, r in _QRELS],
+                       "qid string, doc_id string, doc string, rel long", None),
+    # a run without a system column and no system= (Spark named it 'run')
+    "no_system_column": ([r[1:] for r in _RUN], "qid string, docno string, score double", _QRELS, _QRELS_SCHEMA, None),
 }
 
 
@@ -317,7 +325,8 @@ _BAD_FRAMES = {
 def test_spark_dataframe_inputs_are_refused_as_polars_refuses_them(spark, method, bad):
     """Spark DataFrames skipped the local checks: a null system read as a qrels row (a false duplicate),
     null ids and empty runs went through, 1.5 was cast to 1, text scores and grades were cast, NaN scored
-    under method='sql'. Each is a SchemaError, in polars' own words where Spark's rows allow them."""
+    under method='sql', query_id beside qid and a run without a system column were not polars' errors. Each is a
+    SchemaError, in polars' own words where Spark's rows allow them."""
     run_rows, run_schema, qrels_rows, qrels_schema, pattern = _BAD_FRAMES[bad]
     run, qrels = spark.createDataFrame(run_rows, run_schema), spark.createDataFrame(qrels_rows, qrels_schema)
     if pattern is None:   # the local error, word for word
@@ -360,3 +369,83 @@ def test_spark_dataframe_checks_read_each_table_once_as_a_count_does(spark):
     qrels = spark.createDataFrame([("1", "d1", 1.0)], "qid string, docno string, rel double")
     assert jobs("pf-check-run", lambda: check_run(run, None)) == jobs("pf-count-run", run.count)
     assert jobs("pf-check-qrels", lambda: check_qrels(qrels)) == jobs("pf-count-qrels", qrels.count)
+
+
+def _frames(spark, *tables: pl.DataFrame) -> list:
+    return [spark.createDataFrame(t.to_arrow()) for t in tables]
+
+
+_RUN_TABLE = pl.DataFrame(_RUN, schema=["system", "qid", "docno", "score"], orient="row")
+_QRELS_TABLE = pl.DataFrame(_QRELS, schema=["qid", "docno", "rel"], orient="row")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_dataframe_column_aliases_are_read_as_polars_reads_them(spark, method):
+    """ir_measures / ir_datasets names (query_id, doc_id, relevance, run_id) and PyTerrier's (label; query,
+    the query's text, beside qid) of Spark DataFrames: the values of the same polars tables (Spark's checks
+    asked for qid, docno and rel by name)."""
+    engine = SparkEngine(spark, method=method)
+    ir_names = {"system": "run_id", "qid": "query_id", "docno": "doc_id", "rel": "relevance"}
+    shapes = {"ir_measures": (_RUN_TABLE.rename(ir_names, strict=False), _QRELS_TABLE.rename(ir_names, strict=False)),
+              "pyterrier": (_RUN_TABLE.with_columns(pl.lit("a query").alias("query")),
+                            _QRELS_TABLE.rename({"rel": "label"}))}
+    for run, qrels in shapes.values():
+        want = pf.evaluate(run, qrels, ["AP", "nDCG@10"])
+        got = pf.evaluate(*_frames(spark, run, qrels), ["AP", "nDCG@10"], engine=engine)
+        assert _same(got, want) == 4
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_dataframe_system_names_the_run_as_it_names_a_polars_table(spark, method):
+    """system= names every row of a Spark DataFrame run, whether it has a system (or run_id) column or not, as
+    it names a polars table's (a Spark DataFrame's own system column was kept); two systems under one name
+    are then duplicates, as in polars."""
+    engine = SparkEngine(spark, method=method)
+    for run in (_RUN_TABLE, _RUN_TABLE.drop("system"), _RUN_TABLE.rename({"system": "run_id"})):
+        want = pf.evaluate(run, _QRELS_TABLE, ["AP", "P@1"], system="X")
+        got = pf.evaluate(*_frames(spark, run, _QRELS_TABLE), ["AP", "P@1"], engine=engine, system="X")
+        assert got.systems == want.systems == ["X"]
+        assert _same(got, want) == 4
+    two = pl.concat([_RUN_TABLE, _RUN_TABLE.with_columns(pl.lit("b").alias("system"))])
+    with pytest.raises(pf.DuplicateError, match=r"duplicate .*'X'"):
+        pf.evaluate(two, _QRELS_TABLE, ["AP"], system="X")
+    with pytest.raises(pf.DuplicateError, match=r"duplicate .*'X'"):
+        pf.evaluate(*_frames(spark, two, _QRELS_TABLE), ["AP"], engine=engine, system="X")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_dataframe_grades_trec_eval_against_polars(spark, method):
+    """grades='trec_eval' on Spark DataFrame qrels -- a double and a decimal grade column, and a table of the
+    session -- gives the polars engine's values on the same tables (<= 1e-12: 1.5 -> 1, 2.7 -> 2, -1.5 -> -1,
+    unjudged) with one warning counting the grades read so (it failed: 'cannot read a qrels from DataFrame')."""
+    engine = SparkEngine(spark, method=method)
+    run = pl.DataFrame({"system": "a", "qid": ["1", "1", "1", "2", "2", "3"], "docno": ["d1", "d2", "d3", "d1", "d2", "d1"],
+                        "score": [2.0, 1.0, 0.5, 1.0, 3.0, 1.0]})
+    doubles = pl.DataFrame({"qid": ["1", "1", "2", "2", "3"], "docno": ["d1", "d2", "d1", "d2", "d1"],
+                            "rel": [1.5, 0.0, 2.7, -1.5, 3.0]})
+    measures = ["AP", "nDCG@10", "ERR@10", "P@2"]
+    for qrels in (doubles, doubles.with_columns(pl.col("rel").cast(pl.Decimal(6, 1)))):
+        with pytest.warns(UserWarning, match=r"read as 1 \(3 grades in all\)"):
+            want = pf.evaluate(run, qrels, measures, grades="trec_eval", engine="polars")
+        run_frame, qrels_frame = _frames(spark, run, qrels)
+        with pytest.warns(UserWarning, match=r"at \(qid, docno\) = \(\d, d\d\): grade '-?\d\.\d' read as -?\d "
+                                             r"\(3 grades in all\)"):
+            got = pf.evaluate(run_frame, qrels_frame, measures, grades="trec_eval", engine=engine)
+        assert _same(got, want) == 12
+    _frames(spark, doubles)[0].createOrReplaceTempView("pf_test_fractional_qrels")
+    with pytest.warns(UserWarning, match=r"\(3 grades in all\)"):
+        got = pf.evaluate(run_frame, "pf_test_fractional_qrels", measures, grades="trec_eval", engine=engine)
+    assert _same(got, want) == 12
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_spark_dataframe_judgment_groups_against_polars(spark, method):
+    """judgments_format='qrels_jg' on a Spark DataFrame (read locally, as the other formats are): the polars
+    engine's values on the same table (it failed: 'cannot read a qrels from DataFrame')."""
+    jg = pl.DataFrame({"qid": ["1", "1", "1", "2", "2"], "jg": ["0", "0", "1", "0", "1"],
+                       "docno": ["d1", "d2", "d1", "d1", "d1"], "rel": [1, 0, 0, 1, 1]})
+    measures = ["P_avgjg@2", "map_avgjg"]
+    want = pf.evaluate(_RUN_TABLE, jg, measures, judgments_format="qrels_jg")
+    got = pf.evaluate(*_frames(spark, _RUN_TABLE, jg), measures, judgments_format="qrels_jg",
+                      engine=SparkEngine(spark, method=method))
+    assert _same(got, want) == 4

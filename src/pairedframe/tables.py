@@ -57,6 +57,34 @@ def refuse_aliases_beside(columns: list[str], what: str) -> None:
                               f"it is ambiguous which is the {ours}; drop or rename one of them")
 
 
+def column_renames(columns: list[str], what: str) -> dict[str, str]:
+    """Alias -> our name for the columns of a run or qrels table that hold one of ours under another
+    name (:data:`COLUMN_ALIASES`), whatever the library of the table (polars, pandas, Spark): the one
+    mapping of every reader.
+
+    Parameters
+    ----------
+    columns : list of str
+        The table's column names.
+    what : str
+        The table in error messages (``"run table"``, ``"qrels table"``).
+
+    Raises
+    ------
+    SchemaError
+        One of ours beside an alias of it (:func:`refuse_aliases_beside`), or two aliases of a column
+        without ours (``doc_id`` and ``doc``): which one holds the ids is never guessed.
+    """
+    refuse_aliases_beside(columns, what)
+    renames = {c: COLUMN_ALIASES[c] for c in columns if c in COLUMN_ALIASES and COLUMN_ALIASES[c] not in columns}
+    for target in set(renames.values()):
+        found = sorted(c for c, t in renames.items() if t == target)
+        if len(found) > 1:
+            raise SchemaError(f"{what} has {found} but no {target!r}: it is ambiguous which is the "
+                              f"{target}; rename that one to {target!r}")
+    return renames
+
+
 def check_schema(frame: pl.DataFrame, schema: dict[str, pl.DataType], *, what: str) -> pl.DataFrame:
     """Return ``frame`` with exactly ``schema``'s columns first, raising on a missing or mistyped column.
 

@@ -92,6 +92,14 @@ def _both(run_change, qrels_change) -> Callable[[EvalContent], EvalContent]:
     return lambda c: EvalContent(run_change(c.run), qrels_change(c.qrels))
 
 
+#: Our run and qrels columns -> their names in ir_measures / ir_datasets (``ScoredDoc``, ``Qrel``).
+IR_MEASURES_NAMES = {"qid": "query_id", "docno": "doc_id", "rel": "relevance"}
+
+
+def _renamed(names: dict[str, str]) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    return lambda frame: frame.rename(names, strict=False)
+
+
 def _digits(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
     """What integer-typed ids mean once read as strings: their digits (``d1`` -> ``1``)."""
     return frame.with_columns(pl.col(c).str.extract(r"(\d+)") for c in columns if c in frame.columns)
@@ -244,6 +252,15 @@ EVAL_CASES: list[Case] = [
                                                                   "csv", "tsv")),
     Case("relevance_beside_rel", _qrels(lambda q: q.with_columns((1 - pl.col("rel")).alias("relevance"))),
          Raises(r"both 'rel' and 'relevance'"), side="qrels",
+         forms=("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv")),
+    # ir_measures' / ir_datasets' names of our columns: read as ours by every table reader (Spark's asked for qid)
+    Case("ir_measures_columns", _both(_renamed(IR_MEASURES_NAMES), _renamed(IR_MEASURES_NAMES)),
+         forms=("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv"),
+         ids=_both(_renamed({v: k for k, v in IR_MEASURES_NAMES.items()}),
+                   _renamed({v: k for k, v in IR_MEASURES_NAMES.items()}))),
+    # two other names of one column and not ours: an error naming both, never a guess
+    Case("two_docno_aliases", _qrels(lambda q: q.rename({"docno": "doc_id"}).with_columns(pl.col("doc_id").alias("doc"))),
+         Raises(r"\['doc', 'doc_id'\] but no 'docno'"), side="qrels",
          forms=("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv")),
 ]
 

@@ -179,7 +179,25 @@ SPARK_FRAME_CASES = frozenset({"clean", "empty_run", "empty_qrels", "nan_score",
                                "none_system", "all_null_qid", "none_rel", "nan_rel", "inf_rel", "fractional_rel",
                                "string_scores", "string_grades", "boolean_scores", "boolean_grades",
                                "fractional_decimal_grades", "whole_decimal_grades", "ids_float", "ids_integer",
-                               "duplicate_run_pair", "duplicate_qrels_pair"})
+                               "duplicate_run_pair", "duplicate_qrels_pair", "ir_measures_columns",
+                               "query_id_beside_qid", "relevance_beside_rel", "two_docno_aliases"})
+#: system= on a Spark DataFrame run (system a's rows): it names every row, as a polars table's.
+SPARK_SYSTEM_CASES = frozenset({"clean", "ir_measures_columns", "query_id_beside_qid", "nan_score", "duplicate_run_pair"})
+#: grades="trec_eval" on Spark DataFrame qrels: non-whole grades truncated (with a warning), as locally.
+SPARK_GRADES_CASES = frozenset({"clean", "fractional_rel", "fractional_decimal_grades", "whole_decimal_grades",
+                                "nan_rel", "string_grades", "relevance_beside_rel", "negative_grade"})
+_READ_AS_TREC_EVAL = {"fractional_rel": Value(warns=UserWarning), "fractional_decimal_grades": Value(warns=UserWarning)}
+
+
+def _named_x(method: str) -> Callable[..., Any]:
+    """pf.evaluate(system="X") on system a's rows of a Spark DataFrame run (the SparkEngine of ``method``)."""
+    def call(run: Any, qrels: Any, **kw: Any) -> Any:
+        return _evaluate_on_spark(method)(run.filter(run["system"] == "a"), qrels, system="X", **kw)
+    return call
+
+
+def _system_a_named_x(content: Any) -> pl.DataFrame:
+    return oracle_per_query(content.with_run(_system_a(content.run).with_columns(pl.lit("X").alias("system"))))
 
 
 def _judgment_sets(run: Any, qrels: Any, **kw: Any) -> Any:
@@ -261,6 +279,14 @@ EVAL_DOORS: dict[str, Door] = {
     **{f"evaluate[spark DataFrame, {method}]": Door(
         "evaluation", _evaluate_on_spark(method), _eval_value, (), public="pf.evaluate", reference=oracle_per_query,
         cases=SPARK_FRAME_CASES, spark=True, spark_cases=SPARK_FRAME_CASES) for method in ("partitions", "sql")},
+    **{f"evaluate[spark DataFrame, {method}, system=]": Door(
+        "evaluation", _named_x(method), _eval_value, (), public="pf.evaluate", reference=_system_a_named_x,
+        cases=SPARK_SYSTEM_CASES, spark=True, spark_cases=SPARK_SYSTEM_CASES) for method in ("partitions", "sql")},
+    **{f"evaluate[spark DataFrame, {method}, grades='trec_eval']": Door(
+        "evaluation", lambda run, qrels, _m=method, **kw: _evaluate_on_spark(_m)(run, qrels, grades="trec_eval", **kw),
+        _eval_value, (), public="pf.evaluate", reference=oracle_per_query, cases=SPARK_GRADES_CASES, spark=True,
+        spark_cases=SPARK_GRADES_CASES, sides=frozenset({"qrels"}), expect=_READ_AS_TREC_EVAL)
+       for method in ("partitions", "sql")},
     "evaluate_judgment_sets": Door(
         "evaluation", _judgment_sets, _eval_value, ("polars", "trec"), public="pf.evaluate_judgment_sets",
         reference=oracle_per_query, params={k: _EVALUATE_PARAMS[k] for k in ("measures", "depth", "system")},

@@ -14,8 +14,9 @@ from typing import Any
 
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import SchemaError
-from pairedframe.io.grades import out_of_range
+from pairedframe.io.grades import Grades, check_grades_option, out_of_range, warn_read_as_trec_eval
 from pairedframe.io.table_values import EXACT_INTEGER_LIMIT, warn_inexact_integers
+from pairedframe.tables import column_renames
 
 __all__ = ["check_qrels", "check_run"]
 
@@ -38,6 +39,14 @@ def _kind(data_type: Any) -> str:
 
 def _types(frame: Any) -> dict[str, Any]:
     return {f.name: f.dataType for f in frame.schema.fields}
+
+
+def _our_names(frame: Any, what: str) -> Any:
+    """``frame`` with the other names of our columns renamed as a local table's are
+    (:func:`pairedframe.tables.column_renames`: ir_measures' ``query_id, doc_id, relevance``, ...),
+    with the same errors for two candidates of one column."""
+    renames = column_renames(frame.columns, what)
+    return frame.withColumnsRenamed(renames) if renames else frame
 
 
 def _ids(frame: Any, columns: tuple[str, ...], what: str) -> list[str]:
@@ -115,14 +124,18 @@ def _not_numbers(column: str, data_type: Any, value: Any, what: str, wanted: str
 
 
 def check_run(run: Any, system: str | None) -> Any:
-    """A Spark run table as ``system, qid, docno, score`` (strings and a double), ``system`` added
-    when absent, after the local checks (one Spark job).
+    """A Spark run table as ``system, qid, docno, score`` (strings and a double) after the local checks
+    (one Spark job). Columns are named as :func:`pairedframe.io.as_run` names a local table's
+    (``query_id``, ``doc_id``, ``run_id``, ...); ``system``, when given, names every row, as it
+    overrides a local table's own ``system`` column.
 
     Raises
     ------
     SchemaError
-        A missing column; float, null-typed or other non-text ids; a score column that is not numeric
-        (text, booleans: never parsed); null values (named by column); NaN scores; empty ids; no rows.
+        Two candidates for one column (``qid`` and ``query_id``); no ``system`` column and no
+        ``system``; a missing column; float, null-typed or other non-text ids; a score column that
+        is not numeric (text, booleans: never parsed); null values (named by column); NaN scores;
+        empty ids; no rows.
 
     Warns
     -----
@@ -131,8 +144,11 @@ def check_run(run: Any, system: str | None) -> Any:
     """
     from pyspark.sql import functions as F
 
-    if "system" not in run.columns:
-        run = run.withColumn("system", F.lit(system or "run"))
+    run = _our_names(run, "run table")
+    if system is not None:
+        run = run.withColumn("system", F.lit(system))
+    elif "system" not in run.columns:
+        raise SchemaError("run table has no 'system' column: pass system='name'")
     columns = ("system", "qid", "docno", "score")
     missing = [c for c in columns if c not in run.columns]
     if missing:
@@ -164,24 +180,32 @@ def check_run(run: Any, system: str | None) -> Any:
     return run.select(*[F.col(c).cast("string") for c in keys], F.col("score").cast("double"))
 
 
-def check_qrels(qrels: Any) -> Any:
+def check_qrels(qrels: Any, grades: Grades = "strict") -> Any:
     """A Spark qrels table as ``qid, docno, rel`` (strings and a long) after the local checks (one
-    Spark job).
+    Spark job). Columns are named as :func:`pairedframe.io.as_qrels` names a local table's
+    (``query_id``, ``doc_id``, ``relevance``, ``label``, ...). ``grades``: a grade that is not whole
+    (``1.5``) is refused (``"strict"``) or read as trec_eval reads it, truncated toward zero with one
+    warning (``"trec_eval"``), as :func:`~pairedframe.io.as_qrels` reads a local table's.
 
     Raises
     ------
     SchemaError
-        A missing column; float, null-typed or other non-text ids; grades that are text or booleans
-        (never parsed), NaN, infinite, not whole (``2.0`` is 2) or beyond a long; null values (named
-        by column); empty ids; no rows.
+        Two candidates for one column (``rel`` and ``relevance``); a missing column; float,
+        null-typed or other non-text ids; grades that are text or booleans (never parsed), NaN,
+        infinite, not whole under ``grades="strict"`` (``2.0`` is 2) or beyond a long; null values
+        (named by column); empty ids; no rows.
+    ValueError
+        ``grades`` is neither ``"strict"`` nor ``"trec_eval"``.
 
     Warns
     -----
     UserWarning
-        Integer id columns (read as strings).
+        Integer id columns (read as strings); grades read as trec_eval reads them (naming one).
     """
     from pyspark.sql import functions as F
 
+    check_grades_option(grades)
+    qrels = _our_names(qrels, "qrels table")
     columns = ("qid", "docno", "rel")
     missing = [c for c in columns if c not in qrels.columns]
     if missing:
@@ -203,10 +227,15 @@ def check_qrels(qrels: Any) -> Any:
                            "grades must be an integer column (whole floats such as 2.0 are read as integers)")
     if facts.get("nonfinite:n"):
         raise SchemaError("qrels column 'rel' must hold integer grades, got NaN or inf")
-    if facts.get("fraction:n"):
+    if facts.get("fraction:n") and grades == "trec_eval":  # Spark's cast to long truncates toward zero, as atol
+        row = facts["fraction:row"]
+        warn_read_as_trec_eval(facts["fraction:n"], f"qrels table at (qid, docno) = ({row['qid']}, {row['docno']})",
+                               str(row["rel"]), int(row["rel"]))
+    elif facts.get("fraction:n"):
         row = facts["fraction:row"]
         raise SchemaError(f"qrels column 'rel' must hold integer grades, got {row['rel']} at (qid, docno) = "
-                          f"({row['qid']}, {row['docno']}) ({facts['fraction:n']} such grade(s))")
+                          f"({row['qid']}, {row['docno']}) ({facts['fraction:n']} such grade(s)); grades='trec_eval' "
+                          "reads it as trec_eval does: 1.5 -> 1")
     if facts.get("beyond:n"):
         row = facts["beyond:row"]
         raise SchemaError(f"qrels column 'rel' at (qid, docno) = ({row['qid']}, {row['docno']}): "

@@ -42,6 +42,7 @@ from pairedframe.engines.spark_files import EMPTY_FILE, read_qrels, read_run
 from pairedframe.engines.spark_files import union as _union
 from pairedframe.engines.spark_partitions import SparkFacts, problem_error
 from pairedframe.errors import InputFormatError, user_stacklevel
+from pairedframe.io.grades import Grades
 from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import gain_keys, gain_table, list_table
@@ -142,32 +143,36 @@ class SparkEngine:
                                  "text": dup["docno"]})
         return run
 
-    def qrels_frame(self, qrels: Any) -> Any:
+    def qrels_frame(self, qrels: Any, grades: Grades = "strict") -> Any:
+        """A Spark DataFrame ``qid, docno, rel`` as :meth:`run_frame`; ``grades`` as
+        :func:`pairedframe.io.as_qrels` reads a table's (a file read by Spark: strict)."""
         qrels = self._table(qrels, "qrels")
         if isinstance(qrels, (str, os.PathLike)):
             return self._trusted(read_qrels(self.spark, os.fspath(qrels)))
         if not _is_spark_frame(qrels):
             from pairedframe.io.convert import as_qrels
 
-            return self._trusted(as_qrels(qrels))
-        qrels = self._checked_frame(qrels, "qrels")
+            return self._trusted(as_qrels(qrels, grades=grades))
+        qrels = self._checked_frame(qrels, "qrels", grades)
         dup = qrels.groupBy("qid", "docno").count().filter("count > 1").first()
         if dup is not None:
             raise problem_error({"measure": "qrels-duplicate", "system": None, "qid": dup["qid"], "text": dup["docno"]})
         return qrels
 
-    def _checked_frame(self, frame: Any, kind: str, system: str | None = None) -> Any:
+    def _checked_frame(self, frame: Any, kind: str, option: str | None = None) -> Any:
         """A Spark DataFrame run or qrels in the engine's columns, checked as a local table is
-        (:mod:`pairedframe.engines.spark_checks`: one Spark job), once per frame."""
+        (:mod:`pairedframe.engines.spark_checks`: one Spark job), once per frame and ``option``: a
+        run's ``system``, the qrels' ``grades`` (None: strict)."""
         from pairedframe.engines.spark_checks import check_qrels, check_run
 
         if frame in self._clean:
             return frame
+        option = (option or "strict") if kind == "qrels" else option
         known = self._checked.setdefault(frame, {})
-        if (kind, system) not in known:
-            known[kind, system] = check_run(frame, system) if kind == "run" else check_qrels(frame)
-            self._clean.add(known[kind, system])
-        return known[kind, system]
+        if (kind, option) not in known:
+            known[kind, option] = check_run(frame, option) if kind == "run" else check_qrels(frame, option)
+            self._clean.add(known[kind, option])
+        return known[kind, option]
 
     def _trusted(self, frame: Any) -> Any:
         """``frame``, checked already: read by :func:`read_run` / :func:`read_qrels`, or a local table
@@ -190,6 +195,17 @@ class SparkEngine:
                 raise FileNotFoundError(f"{what}: no such file, nor a table of that name in the Spark session: {path}")
         return data
 
+    def in_spark(self, data: Any) -> bool:
+        """Whether ``data`` is a Spark DataFrame or the name of a table of the session (no existing file):
+        read by Spark whatever ``grades=`` (not sent to the local readers)."""
+        return _is_spark_frame(data) or (isinstance(data, (str, os.PathLike)) and not os.path.exists(data)
+                                         and self._is_table(os.fspath(data)))
+
+    def collect(self, data: Any, what: str) -> pl.DataFrame:
+        """A Spark DataFrame or a table of the session (:meth:`in_spark`) as a polars table, for the local
+        readers (judgments of another format than qrels)."""
+        return pl.from_arrow(self._table(data, what).toArrow())
+
     def _is_table(self, name: str) -> bool:
         from pyspark.errors import ParseException
 
@@ -198,20 +214,22 @@ class SparkEngine:
         except ParseException:     # '/tmp/x.run' is no table name at all
             return False
 
-    def top_grade(self, qrels: Any) -> pl.DataFrame:
+    def top_grade(self, qrels: Any, grades: Grades = "strict") -> pl.DataFrame:
         """The qrels' largest grade, a one-row ``rel`` frame (a Spark job over the qrels)."""
-        return pl.from_arrow(self.qrels_frame(qrels).selectExpr("max(rel) AS rel").toArrow())
+        return pl.from_arrow(self.qrels_frame(qrels, grades).selectExpr("max(rel) AS rel").toArrow())
 
     # -- one evaluation, everything evaluate needs ---------------------------------------------
     def evaluate_inputs(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
-                        system: str | None = None, sample_rows: int = 2**14) -> SparkFacts:
+                        system: str | None = None, sample_rows: int = 2**14,
+                        grades: Grades = "strict") -> SparkFacts:
         """Values and facts (:class:`~pairedframe.engines.spark_partitions.SparkFacts`) of runs and
         qrels in any form :meth:`run_frame` / :meth:`qrels_frame` take (also ``{name: path}``); by
         partitions one Spark job. ``sample_rows``: run rows (of whole queries) sampled for the
-        near-miss docno check."""
+        near-miss docno check; ``system`` and ``grades`` as :func:`pairedframe.evaluate` takes them
+        for a table."""
         if self._by_partitions(qrels):
-            return self._partition_facts(run, qrels, measures, options, system, sample_rows)
-        return self._sql_facts(run, qrels, measures, options, system, sample_rows)
+            return self._partition_facts(run, qrels, measures, options, system, sample_rows, grades)
+        return self._sql_facts(run, qrels, measures, options, system, sample_rows, grades)
 
     def _by_partitions(self, qrels: Any) -> bool:
         """Whether to evaluate by partitions: the method, judgments that are qrels (judgment groups and
@@ -233,11 +251,11 @@ class SparkEngine:
         return _WORKERS[app] is None
 
     def _partition_facts(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions,
-                         system: str | None, sample_rows: int) -> SparkFacts:
+                         system: str | None, sample_rows: int, grades: Grades = "strict") -> SparkFacts:
         from pairedframe.engines import spark_partitions as sp
 
         runs, files = self._run_rows(run, system)
-        judged, qrels_file = self._qrels_rows(qrels)
+        judged, qrels_file = self._qrels_rows(qrels, grades)
         systems = list(files) if files else None
         if options.complete and systems is None:
             systems = [r[0] for r in runs.select("system").distinct().collect()]
@@ -267,7 +285,7 @@ class SparkEngine:
             return sp.table_rows(run=self._trusted(as_run(run, system=system))), {}
         return sp.table_rows(run=self._checked_frame(run, "run", system)), {}
 
-    def _qrels_rows(self, qrels: Any) -> tuple[Any, str | None]:
+    def _qrels_rows(self, qrels: Any, grades: Grades) -> tuple[Any, str | None]:
         """The qrels as partition input rows, and their file when read from one."""
         from pairedframe.engines import spark_partitions as sp
 
@@ -277,8 +295,8 @@ class SparkEngine:
         if not _is_spark_frame(qrels):
             from pairedframe.io.convert import as_qrels
 
-            return sp.table_rows(qrels=self._trusted(as_qrels(qrels))), None
-        return sp.table_rows(qrels=self._checked_frame(qrels, "qrels")), None
+            return sp.table_rows(qrels=self._trusted(as_qrels(qrels, grades=grades))), None
+        return sp.table_rows(qrels=self._checked_frame(qrels, "qrels", grades)), None
 
     def _raise_problem(self, problem: dict, files: dict[str, str], qrels_file: str | None) -> None:
         """Raise the error of a partition's ``problem`` row: the exact reader names the file and the
@@ -293,7 +311,7 @@ class SparkEngine:
         raise problem_error(problem)
 
     def _sql_facts(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, system: str | None,
-                   sample_rows: int) -> SparkFacts:
+                   sample_rows: int, grades: Grades = "strict") -> SparkFacts:
         """The facts by the SQL method: the values, then a Spark job for each fact."""
         from pairedframe.io.judgments import plain_qrels
 
@@ -301,7 +319,7 @@ class SparkEngine:
         run_frame = self.run_frame(run, system) if named is None else \
             self._trusted(read_run(self.spark, list(named.values()), system=list(named)))
         local = _other_judgments(qrels)
-        qrels_frame = self.qrels_frame(plain_qrels(qrels) if local else qrels)
+        qrels_frame = self.qrels_frame(plain_qrels(qrels) if local else qrels, grades)
         values = self.evaluate(run_frame, qrels if local else qrels_frame, measures, options)
         head = run_frame.select("system", "qid", "docno").limit(sample_rows + 1)
         rows = pl.from_arrow(head.toArrow())

@@ -297,7 +297,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         and paths are read by Spark; pass ``SparkEngine(spark)`` to use a given session
         (:mod:`pairedframe.engines.spark_engine`).
     system : str, optional
-        Name of a single run given as a file, a table without a ``system`` column, or a dict
+        Name of a single run given as a file, a table (a Spark DataFrame too: it names every row,
+        replacing the table's own ``system`` column; a table without one needs it), or a dict
         (pytrec_eval's ``{qid: {docno: score}}``; default for a dict: ``"run"``). With several run
         files, a ``{name: path or table}`` mapping or a ``{system: {qid: {docno: score}}}`` dict, it is
         a SchemaError (the mapping's keys name the runs; the message says which layout was read).
@@ -311,7 +312,8 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         documents first (``judged_only=True`` in each measure name).
     grades : {"strict", "trec_eval"}
         How a qrels grade that is not an integer is read (see :func:`pairedframe.read_qrels`):
-        refused, or as trec_eval reads it (``1.5`` -> 1), with one warning.
+        refused, or as trec_eval reads it (``1.5`` -> 1), with one warning; a Spark DataFrame's
+        grades are read so in Spark.
 
     Returns
     -------
@@ -373,10 +375,12 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
     reading = Reading(judgments_format, grades)
     if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
-        if reading.local:
-            qrels = reading.read(qrels)
+        # Spark DataFrames (and tables of the session) of qrels read grades="trec_eval" in Spark
+        local = reading.local and not (reading.judgments_format == "qrels" and eng.in_spark(qrels))
+        if local:  # judgments of another format: read by the local readers, a DataFrame collected for them
+            qrels = reading.read(eng.collect(qrels, "qrels") if eng.in_spark(qrels) else qrels)
         ev = _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
-                                reading=reading, judged_only=judged_only)
+                                reading=reading, judged_only=judged_only, local=local)
         return replace(ev, trec_runid=trec_runid)
     run_paths = _run_paths(run) or []
     qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
@@ -443,18 +447,20 @@ def _evaluate_and_check(run: Any, qrels: Any, resolved: tuple[Measure, ...], opt
 
 
 def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Any, *,
-                       system: str | None, rel_level: int, reading: Reading, judged_only: bool) -> Evaluation:
+                       system: str | None, rel_level: int, reading: Reading, judged_only: bool,
+                       local: bool) -> Evaluation:
     """evaluate() with engine="spark": inputs read or converted by Spark, the values and the facts the
     checks read collected in one evaluation (:meth:`~pairedframe.engines.spark_engine.SparkEngine.evaluate_inputs`);
-    judgments read locally (``reading.local``) are sent to Spark as tables."""
+    judgments read locally (``local``: ``qrels`` is their table) are sent to Spark as tables."""
     from pairedframe.evaluation.docno_check import SAMPLE_ROWS
 
-    judgments = qrels if reading.local else None
+    judgments = qrels if local else None
     if judgments is None and any(m.spec.max_grade is not None for m in resolved):  # refuse before the work
-        check_grades(resolved, eng.top_grade(qrels))
+        check_grades(resolved, eng.top_grade(qrels, reading.grades))
     elif judgments is not None and "rel" in judgments.columns:
         check_grades(resolved, judgments)
-    facts = eng.evaluate_inputs(run, qrels, list(resolved), options, system=system, sample_rows=SAMPLE_ROWS)
+    facts = eng.evaluate_inputs(run, qrels, list(resolved), options, system=system, sample_rows=SAMPLE_ROWS,
+                                grades=reading.grades)
     graded = facts.top if judgments is None else judgments
     if "rel" in graded.columns:  # the checks read the largest grade (preferences have levels, not grades)
         check_grades(resolved, graded)

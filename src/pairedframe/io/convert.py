@@ -30,7 +30,7 @@ from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_op
                                    plain_grades, row_out_of_range, table_grades)
 from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
-from pairedframe.tables import COLUMN_ALIASES, QRELS_SCHEMA, RUN_SCHEMA, check_schema, refuse_aliases_beside
+from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema, column_renames
 
 #: The method of an ir_datasets dataset that yields its records, per kind of table.
 _RECORD_ITERATORS = {"run": "scoreddocs_iter", "qrels": "qrels_iter"}
@@ -234,15 +234,8 @@ def _from_nested(obj: Mapping, value_col: str, what: str) -> pl.DataFrame:
 
 
 def _normalise_columns(frame: pl.DataFrame, what: str) -> pl.DataFrame:
-    refuse_aliases_beside(frame.columns, f"{what} table")
-    candidates = {c: COLUMN_ALIASES[c] for c in frame.columns
-                  if c in COLUMN_ALIASES and COLUMN_ALIASES[c] not in frame.columns}
-    for target in set(candidates.values()):
-        found = sorted(c for c, t in candidates.items() if t == target)
-        if len(found) > 1:  # never guess which of them holds the ids
-            raise SchemaError(f"{what} table has {found} but no {target!r}: it is ambiguous which is the "
-                              f"{target}; rename that one to {target!r}")
-    return string_ids(frame.rename(candidates), ("system", "qid", "docno"), f"the {what} table")
+    renames = column_renames(frame.columns, f"{what} table")
+    return string_ids(frame.rename(renames), ("system", "qid", "docno"), f"the {what} table")
 
 
 def _refuse_nulls(frame: pl.DataFrame, what: str) -> None:
