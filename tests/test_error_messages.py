@@ -286,3 +286,15 @@ def test_a_directory_given_as_qrels_or_to_a_reader_names_the_argument_not_errno_
     result = runner.invoke(app, ["segments", str(qrels), f"a={run}", f"b={run}", "-m", "AP", "-s", str(folder)])
     assert result.exit_code == 2 and "the --segments argument is a directory, not a file" in result.stderr, \
         result.stderr
+
+
+def test_qrels_duplicate_in_a_query_the_run_lacks_is_refused_saying_trec_eval_checks_only_evaluated_queries(tmp_path):
+    """trec_eval 10 checks a query's qrels for duplicates only when it evaluates the query (form_res_rels.c);
+    pairedframe refuses them in every query and must not claim that trec_eval would refuse this file."""
+    qrels = tmp_path / "q"
+    qrels.write_text("1 0 d1 1\n1 0 d2 1\n2 0 x 1\n2 0 x 0\n")
+    run = tmp_path / "r"
+    run.write_text("1 Q0 d1 1 2.0 t\n1 Q0 d2 2 1.0 t\n")
+    with pytest.raises(pf.DuplicateError, match=r"\(2, x\).*trec_eval refuses duplicates in the queries it "
+                                                 r"evaluates \(pairedframe in any query\)"):
+        pf.evaluate(str(run), str(qrels), ["AP"])

@@ -132,6 +132,11 @@ class DuplicateError(InputFormatError):
     """The same (qid, docno) appears twice in a run or in qrels (trec_eval refuses both)."""
 
 
+#: How trec_eval and pairedframe treat a duplicate, as every DuplicateError says it: trec_eval checks a
+#: query's lines only when it evaluates the query (form_res_rels.c), pairedframe checks every query.
+DUPLICATE_RULE = "trec_eval refuses duplicates in the queries it evaluates (pairedframe in any query)"
+
+
 class UnknownMeasureError(PairedFrameError, ValueError):
     """A measure name could not be parsed; the message suggests close matches."""
 

@@ -14,7 +14,7 @@ import re
 import duckdb
 
 from pairedframe.sql_files import load_sql
-from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.errors import DUPLICATE_RULE, DuplicateError, SchemaError
 
 _COLUMNS = {"pf_run": ("system", "qid", "docno", "score"), "pf_qrels": ("qid", "docno", "rel")}
 _IDS = ("system", "qid", "docno")
@@ -67,5 +67,5 @@ def _raise(table: str, problem: str, keys: tuple[str, ...], row: tuple, value_na
            n: int) -> None:
     where = f"({', '.join(keys)}) = {row!r}"
     if problem == "duplicate":
-        raise DuplicateError(f"{table}: duplicate {where} ({n} rows); trec_eval refuses duplicates")
+        raise DuplicateError(f"{table}: duplicate {where} ({n} rows); {DUPLICATE_RULE}")
     raise SchemaError(f"{table}: {problem}: {value_name} = {value} at {where}")

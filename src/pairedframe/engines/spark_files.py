@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from pairedframe.errors import DuplicateError, InputFormatError
+from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.trec import compression, system_name_from_path
 
@@ -99,7 +99,7 @@ def _duplicate(spark: Any, path: str, names: Sequence[str], what: str) -> None:
         raise run_duplicate_error(path, twin["qid"], twin["docno"], list(twin["lines"]), texts, tags=tags,
                                   argument=what)
     raise DuplicateError(f"duplicate (qid, docno) = ({twin['qid']}, {twin['docno']}) in {what}, also on line(s) "
-                         f"{list(twin['lines'][1:6])}; trec_eval refuses duplicates, remove them",
+                         f"{list(twin['lines'][1:6])}; {DUPLICATE_RULE}, remove them",
                          path=path, line=twin["lines"][0], text=first["line"], argument=what)
 
 

@@ -35,7 +35,7 @@ import pyarrow as pa
 from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions
 from pairedframe.engines.ranking import rank_judged
 from pairedframe.engines.spark_files import _BLANKS, _EDGES, spark_path
-from pairedframe.errors import DuplicateError, PairedFrameError, SchemaError
+from pairedframe.errors import DUPLICATE_RULE, DuplicateError, PairedFrameError, SchemaError
 from pairedframe.io.trec import pair_hash
 from pairedframe.measures import Measure
 
@@ -236,10 +236,10 @@ def problem_error(problem: dict) -> PairedFrameError:
     """The error of a ``problem`` row of a table's rows (``measure`` names the check)."""
     check, system, qid, docno = problem["measure"], problem["system"], problem["qid"], problem["text"]
     if check == "run-duplicate":
-        return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in run of system {system!r}; trec_eval "
-                              "refuses duplicates, remove them")
+        return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in run of system {system!r}; "
+                              f"{DUPLICATE_RULE}, remove them")
     if check == "qrels-duplicate":
-        return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in qrels; trec_eval refuses duplicates, "
+        return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in qrels; {DUPLICATE_RULE}, "
                               "remove them")
     if check == "run-format":
         return SchemaError(f"run of system {system!r} has a score that is null or NaN at (qid, docno) = "

@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.checks import check_system_name, string_ids, warn_numeric_ids
-from pairedframe.errors import DuplicateError, InputFormatError, SchemaError
+from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, refuse_text_grades,
                                    plain_grades, row_out_of_range, table_grades)
@@ -256,7 +256,7 @@ def _check_unique(frame: pl.DataFrame, keys: list[str], what: str) -> None:
     if dup.height:
         row = dup.row(0, named=True)
         raise DuplicateError(f"duplicate {tuple(keys)} = {tuple(row[k] for k in keys)} in the {what} table "
-                             f"({dup.height} rows involved); trec_eval refuses duplicates")
+                             f"({dup.height} rows involved); {DUPLICATE_RULE}")
 
 
 def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:

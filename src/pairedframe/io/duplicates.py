@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pairedframe.errors import DuplicateError
+from pairedframe.errors import DUPLICATE_RULE, DuplicateError
 
 __all__ = ["run_duplicate_error", "MAX_TAGS_NAMED"]
 
@@ -57,6 +57,6 @@ def run_duplicate_error(path: str, qid: str, docno: str, lines: Sequence[int], t
                    f"{found}; give each system its own file (e.g. awk '{{print > $6 \".run\"}}' FILE) or a table "
                    "with a system column (each system becomes one run)")
     else:
-        message = f"{found}; trec_eval refuses duplicates, remove them"
+        message = f"{found}; {DUPLICATE_RULE}, remove them"
     return DuplicateError(message, path=path, line=lines[0] if lines else None, text=texts[0] if texts else None,
                           argument=argument)

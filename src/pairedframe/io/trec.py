@@ -24,7 +24,7 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.checks import check_system_name
-from pairedframe.errors import DuplicateError, InputFormatError
+from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
@@ -245,7 +245,7 @@ def _check_duplicates(frame: pl.DataFrame, path: str, what: str, keys: Sequence[
                                       tags=frame["tag"].unique(maintain_order=True).to_list(), argument=what)
         raise DuplicateError(
             f"duplicate ({', '.join(keys)}) = ({', '.join(first[k] for k in keys)}) in {what}, also on line(s) "
-            f"{lines[1:6]}; trec_eval refuses duplicates, remove them",
+            f"{lines[1:6]}; {DUPLICATE_RULE}, remove them",
             path=path, line=lines[0], text=first["line"], argument=what)
 
 
