@@ -434,6 +434,21 @@ CLI_EVALUATE_TREC_EVAL = OtherDoor("cli evaluate", cells={
 })
 
 
+#: A trec_eval family named bare and with parameters, or with two parameter lists: trec_eval evaluates the first
+#: list only (warned), and compare compares what was evaluated (it asked for P@10 ... and failed).
+CLI_COMPARE_TREC_FAMILIES = OtherDoor("cli compare", cells={
+    f"{case}": Cell(lambda t, names=names: _cli_compare(t, *names), Value(warns=UserWarning),
+                    reference=lambda t: _cli_compare(t, "P.2"))
+    for case, names in (("family_bare_and_with_parameters", ("P", "P.2")), ("two_parameter_lists", ("P.2", "P.3")))})
+
+
+def _cli_compare(t: Path, *names: str) -> str:
+    """stdout of ``pairedframe compare QRELS A B -m NAME ... -f csv`` on the clean runs."""
+    runs = [_write(t, f"input.{s}", trec_run_text(RUN.filter(pl.col("system") == s)).decode()) for s in ("a", "b")]
+    return run_cli(["compare", _write(t, "qrels.txt", trec_qrels_text(QRELS).decode()), *runs,
+                    *[x for n in names for x in ("-m", n)], "-B", "200", "-f", "csv"])
+
+
 # ---- the file readers given something other than a path ----------------------------------------------
 #: A table, dict or number where a file is read: a TypeError naming the reader's argument and the function
 #: that takes it (a pandas frame iterated as its column names, a dict as its keys, were read as paths).
@@ -469,6 +484,7 @@ OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for d
                                               "report[judgments]": REPORT_JUDGMENTS,
                                               "cli report[judgments]": CLI_REPORT_JUDGMENTS,
                                               "cli evaluate[trec_eval]": CLI_EVALUATE_TREC_EVAL,
+                                              "cli compare[trec_eval families]": CLI_COMPARE_TREC_FAMILIES,
                                               "evaluate[Measure objects]": MEASURE_OBJECTS,
                                               "read_run[not a path]": READ_RUN_NOT_A_PATH,
                                               "read_qrels[not a path]": READ_QRELS_NOT_A_PATH,
