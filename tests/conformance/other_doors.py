@@ -196,6 +196,13 @@ PARSE_MEASURE = OtherDoor("pf.parse_measure", value=_names, cells={
        for v in ("inf", "NaN")},
     "cutoff_list_item_no_number": Cell(lambda t: pf.parse_measure("P.5,P.10"), Raises(r"'P\.10' is not a cutoff",
                                                                                       UnknownMeasureError)),
+    "cutoff_parameter_no_number": Cell(lambda t: pf.parse_measure("relstring.x"),
+                                       Raises(r"'relstring\.x': 'x' is not a cutoff", UnknownMeasureError)),
+    **{f"parameter_no_number_{i}": Cell(lambda t, n=n: pf.parse_measure(n), Raises(rf"{w} is not a number", UnknownMeasureError))
+       for i, (n, w) in enumerate((("ndcg.1=abc", "gain 'abc' of grade 1"), ("set_F.x", "parameter 'x'")))},
+    **{f"number_followed_by_text_{i}": Cell(lambda t, n=n: pf.parse_measure(n), Value(warns=UserWarning),
+                                            reference=lambda t, c=c: pf.parse_measure(c))
+       for i, (n, c) in enumerate((("P.5x", "P.5"), ("ndcg_rel.1=2x", "ndcg_rel.1=2")))},
     "trec_eval_style_name_trec_eval_lacks": Cell(lambda t: pf.parse_measure("err_20"),
                                                  Raises(r"'err_20': trec_eval 10 has no measure 'err'.*ERR@20",
                                                         UnknownMeasureError)),
