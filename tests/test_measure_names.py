@@ -412,3 +412,9 @@ def test_parameters_that_are_numbers_give_no_warning(text):
         warnings.simplefilter("error")
         assert parse_measure(text)
 
+
+@pytest.mark.parametrize("gains, grade", [(((1, 3), (1, 5)), 1), (((0, 1), (2, 4), (2, 4)), 2), (((1, 3), (1.0, 5)), 1)])
+def test_measure_gains_with_a_grade_given_twice_is_refused_naming_gains_and_the_grade(gains, grade):
+    """Measure(gains=((1, 3), (1, 5))) kept one of them silently; ndcg.1=3,1=5 is refused."""
+    with pytest.raises(UnknownMeasureError, match=rf"^measure nDCG: gains= gives grade {grade} twice \(gains "):
+        Measure("nDCG", gains=gains)

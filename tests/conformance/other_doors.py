@@ -223,6 +223,8 @@ MEASURE_OBJECTS = OtherDoor("pf.evaluate", value=lambda ev: ev.per_query, cells=
     **{f"{key}_{value!r}": Cell(lambda t, key=key, value=value: pf.evaluate(RUN, QRELS, [pf.Measure("P", **{key: value})]),
                                 Raises(rf"{key}={value!r}", UnknownMeasureError))
        for key, value in (("cutoff", True), ("cutoff", 0), ("cutoff", 1.5), ("rel", True), ("rel", -1))},
+    "gains_grade_given_twice": Cell(lambda t: pf.evaluate(RUN, QRELS, [pf.Measure("nDCG", gains=((1, 3), (1, 5)))]),
+                                    Raises(r"gains= gives grade 1 twice", UnknownMeasureError)),
 })
 
 # ---- plans --------------------------------------------------------------------------------------------
