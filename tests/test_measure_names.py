@@ -358,7 +358,8 @@ def test_a_cutoff_list_item_that_is_no_number_is_named_not_called_cutoff_0(text,
 
 
 #: trec_eval-style parameters with no leading number, which C's atol / atof read as 0 (relstring.x was refused as
-#: "cutoff=0", a number never written; ndcg.1=abc gave grade 1 the gain 0 silently), and what the refusal says.
+#: "cutoff=0", a number never written; ndcg.1=abc gave grade 1 the gain 0 silently), and what the refusal says; a
+#: hexadecimal float, which glibc's atof reads (16 for 0x10) and pairedframe read as 0, is refused as the readers do.
 NOT_NUMBERS = [("relstring.x", "'x' is not a cutoff (relstring takes the number of documents it shows, a positive "
                                "integer, e.g. relstring.20)"),
                ("ndcg.1=abc", "gain 'abc' of grade 1 is not a number (trec_eval would read it as 0)"),
@@ -369,7 +370,11 @@ NOT_NUMBERS = [("relstring.x", "'x' is not a cutoff (relstring takes the number 
                ("set_F.x", "parameter 'x' is not a number (trec_eval would read it as 0)"),
                ("iprec_at_recall.x", "parameter 'x' is not a number (trec_eval would read it as 0)"),
                ("11pt_avg..25,y", "parameter 'y' is not a number (trec_eval would read it as 0)"),
-               ("Rprec_mult.x", "parameter 'x' is not a number (trec_eval would read it as 0)")]
+               ("Rprec_mult.x", "parameter 'x' is not a number (trec_eval would read it as 0)"),
+               ("ndcg.1=0x10", "gain '0x10' of grade 1 is not a number (a C99 hexadecimal float, which glibc's atof "
+                               "reads: write it in decimal)"),
+               ("set_F.0x1p3", "parameter '0x1p3' is not a number (a C99 hexadecimal float, which glibc's atof reads: "
+                               "write it in decimal)")]
 
 
 @pytest.mark.parametrize("text, what", NOT_NUMBERS)

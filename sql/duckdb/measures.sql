@@ -63,17 +63,20 @@ CREATE OR REPLACE TEMP MACRO pf__infnan(v) AS
     OR NOT isfinite(coalesce(TRY_CAST(nullif(regexp_extract(v, '^\s*(' || pf__num_re() || ')', 1), '') AS DOUBLE), 0.0));
 -- Whether C's atof finds a number at the start of the text (inf and nan included): else it reads 0.
 CREATE OR REPLACE TEMP MACRO pf__has_number(v) AS regexp_matches(v, '^\s*[+-]?([0-9]|\.[0-9]|inf|nan)', 'i');
+-- Whether it is a C99 hexadecimal float (0x10, 0x1p3), refused as the file readers refuse one.
+CREATE OR REPLACE TEMP MACRO pf__hex(v) AS regexp_matches(v, '^\s*[+-]?0[xX]\.?[0-9a-fA-F]');
 -- The refusal of the first parameter of a trec_eval parameter text (comma-separated numbers, or
--- name=value pairs when `pairs`) that is no number (atof would read 0) or not finite, worded as
+-- name=value pairs when `pairs`) that is no number (atof would read 0), a hexadecimal float or not finite, worded as
 -- parse_measure words it; NULL when every one is a finite number.
 CREATE OR REPLACE TEMP MACRO pf__nonfinite(text, pairs) AS
     [CASE WHEN pairs AND regexp_full_match(split_part(nf['i'], '=', 1), '[+-]?[0-9]+')
           THEN 'gain ' || pf__lit(nf['v']) || ' of grade ' || CAST(TRY_CAST(split_part(nf['i'], '=', 1) AS BIGINT) AS VARCHAR)
           ELSE 'parameter ' || pf__lit(nf['i']) END
-     || CASE WHEN pf__has_number(nf['v']) THEN ' is not a finite number' ELSE ' is not a number (trec_eval would read it as 0)' END
+     || CASE WHEN pf__hex(nf['v']) THEN ' is not a number (a C99 hexadecimal float, which glibc''s atof reads: write it in decimal)'
+             WHEN pf__has_number(nf['v']) THEN ' is not a finite number' ELSE ' is not a number (trec_eval would read it as 0)' END
      FOR nf IN [{'i': nf_x, 'v': CASE WHEN pairs THEN regexp_extract(nf_x, '=(.*)$', 1) ELSE nf_x END}
                 FOR nf_x IN string_split(text, ',')]
-     IF NOT pf__has_number(nf['v']) OR pf__infnan(nf['v'])][1];
+     IF NOT pf__has_number(nf['v']) OR pf__hex(nf['v']) OR pf__infnan(nf['v'])][1];
 -- The first grade given twice in a gain list, at its second place (NULL when none is).
 CREATE OR REPLACE TEMP MACRO pf__twice(gains) AS
     [tw_g['l'] FOR tw_g, tw_i IN coalesce(gains, CAST([] AS STRUCT(l BIGINT, g DOUBLE)[]))

@@ -25,6 +25,7 @@ _NUMBER = re.compile(r"\s*([+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf(inity)?|na
 
 
 _INTEGER = re.compile(r"\s*([+-]?\d+)")
+_HEX = re.compile(r"\s*[+-]?0[xX]\.?[0-9a-fA-F]")
 
 
 class LooseNumberWarning(UserWarning):
@@ -43,7 +44,7 @@ def _warn_loose(what: str, text: str, end: int, read: str) -> None:
     at ``end`` and is read as ``read``."""
     if text[end:]:
         warnings.warn(f"{what} is read as {read}, as trec_eval reads it: what follows the leading number "
-                      f"({text[end:]!r}) is ignored", LooseNumberWarning, stacklevel=2)
+                      f"({text[end:]!r}) is ignored", LooseNumberWarning, stacklevel=user_stacklevel())
 
 
 def cutoffs(params: str, name: str) -> list[int]:
@@ -102,9 +103,13 @@ def atof(text: str) -> float:
 
 def finite(text: str, what: str) -> float:
     """``atof(text)``, or ValueError "<what> is not a number" when ``text`` has no leading number (C reads
-    0, a value never written: ``abc``, ``''``) and "<what> is not a finite number" when C reads inf or nan
+    0, a value never written: ``abc``, ``''``; or a hexadecimal float, ``0x10``, which pairedframe's readers refuse
+    too) and "<what> is not a finite number" when C reads inf or nan
     (``inf``, ``NaN``, ``1e999``): trec_eval would compute with it (a reader without inf and nan gave 0
     silently).  Text after the number (``2x``) gives a :class:`LooseNumberWarning`."""
+    if _HEX.match(text):  # as the run and qrels readers refuse them
+        raise ValueError(f"{what} is not a number (a C99 hexadecimal float, which glibc's atof reads: write it in "
+                         "decimal)")
     m = _NUMBER.match(text)
     if m is None:
         raise ValueError(f"{what} is not a number (trec_eval would read it as 0)")

@@ -6,6 +6,7 @@ import warnings
 
 import polars as pl
 
+from pairedframe.errors import user_stacklevel
 from pairedframe.measures.polars_exprs import KEYS
 from pairedframe.measures._trec import LooseNumberWarning, doubles, has_number
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
@@ -21,7 +22,7 @@ def _parse(text: str) -> dict:
     value = doubles(text)[0]
     if value != int(value):
         warnings.warn(f"cutoff {first!r} is read as {int(value)}, as trec_eval reads it (a cast to long drops the "
-                      "fraction)", LooseNumberWarning, stacklevel=2)
+                      "fraction)", LooseNumberWarning, stacklevel=user_stacklevel())
     return {"cutoff": int(value)}
 
 
