@@ -70,8 +70,14 @@ def _run_cli(folder: Path, args: list[str], qrels: str, run: str, engine: str) -
     result = CliRunner().invoke(app, ["evaluate", "--format", "trec", "--engine", engine, *_cli_args(args),
                                       str(folder / qrels), str(folder / run)])
     assert result.exit_code == 0, result.output
-    assert result.stderr == ""
+    assert result.stderr == "".join(f"pairedframe: warning: {w}\n" for w in LOOSE.get(tuple(args), ()))
     return result.stdout.splitlines(keepends=True)
+
+
+#: The Makefile's ``ndcg_cut.10,20,23.4`` reads 23.4 as trec_eval's atol does, 23, and says so (the only line on
+#: stderr of the suite: the output itself is trec_eval's, byte for byte).
+LOOSE = {tuple(MAKEFILE[7][1]): ("measure 'ndcg_cut.10,20,23.4': cutoff '23.4' is read as 23, as trec_eval reads it: "
+                                 "what follows the leading number ('.4') is ignored",)}
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "polars"])

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from pairedframe.cli import app
 from pairedframe.example import example_paths
+from pairedframe.measures.parse import OFFICIAL
 
 QRELS, RUNS = example_paths()
 BASE = [str(QRELS), str(RUNS[0]), str(RUNS[1])]
@@ -538,3 +539,34 @@ def test_output_refuses_a_folder_a_missing_folder_and_an_unknown_suffix_before_a
         assert re.search(message, " ".join(res.stderr.split())), res.stderr
         assert "Traceback" not in res.output
     assert not (tmp_path / "c.xlsx").exists()
+
+
+@pytest.mark.parametrize("command", ["compare", "segments", "table"])
+@pytest.mark.parametrize("names, same_as, dropped", [
+    (["P", "P.5"], ["P.5"], "P@10, P@15"), (["P.5", "P.10"], ["P.5"], "'P.10' is ignored"),
+    (["official", "P.5"], [n if n != "P" else "P.5" for n in OFFICIAL], "P@10, P@15")])
+def test_compare_of_a_trec_eval_family_named_bare_and_with_parameters_compares_the_parameters_only(
+        command, names, same_as, dropped, tmp_path):
+    """-m P -m P.5 warned that trec_eval evaluates P with the parameters only (P@5), as evaluate does, and then
+    failed: compare asked the comparison for P@10 ... P@1000 ("match nothing in the per-query table").  The
+    result is that of the names without the dropped cutoffs (segments and table followed the warning already)."""
+    extra = ["-B", "200", "-f", "csv"]
+    if command == "segments":
+        qids = sorted(set(QRELS.read_text().split()[0::4]))
+        (tmp_path / "seg.csv").write_text("qid,segment_set,segment\n" + "".join(f"{q},all,all\n" for q in qids))
+        extra += ["--segments", str(tmp_path / "seg.csv")]
+    elif command == "table":
+        extra = ["-B", "200", "-f", "markdown"]
+    flags = [x for name in names for x in ("-m", name)]
+    got = runner.invoke(app, [command, *BASE, *flags, *extra])
+    assert got.exit_code == 0, got.output
+    assert dropped in got.stderr
+    if command != "table":  # a set leaves out what no comparison tests (warned); named one by one, it is refused
+        same_as = [name for name in same_as if name not in ("num_q", "num_ret", "num_rel", "gm_map")]
+    want = runner.invoke(app, [command, *BASE, *[x for name in same_as for x in ("-m", name)], *extra])
+    assert want.exit_code == 0, want.output
+    assert "P@5" in got.stdout and "P@10" not in got.stdout
+    if command == "table":
+        assert got.stdout == want.stdout
+        return
+    assert pl.read_csv(io.StringIO(got.stdout)).equals(pl.read_csv(io.StringIO(want.stdout)))

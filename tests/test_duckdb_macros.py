@@ -442,6 +442,18 @@ def test_a_cutoff_list_item_that_is_no_number_through_the_macros_against_parse_m
     assert "cutoff=0" not in str(want.value) and str(got.value).endswith(str(want.value))
 
 
+@pytest.mark.parametrize("text", ["relstring.x", "ndcg.1=abc", "ndcg_rel.1=3,2=", "G.1=x", "rbp.p=abc", "rbp_resid.p=q",
+                                  "utility.1,x,0,0", "set_F.x", "iprec_at_recall.x", "11pt_avg..25,y", "Rprec_mult.x",
+                                  "ndcg.1=0x10", "set_F.0x1p3", "rbp.p=0x.8"])
+def test_a_parameter_that_is_no_number_through_the_macros_against_parse_measure(con, text):
+    """The macros' atof read ndcg.1=abc as gain 0 and relstring.x as "cutoff=0", never written."""
+    with pytest.raises(pf.errors.UnknownMeasureError) as want:
+        parse_measure(text)
+    with pytest.raises(duckdb.Error) as got:
+        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
+    assert "cutoff=0" not in str(want.value) and str(got.value).endswith(str(want.value))
+
+
 @pytest.mark.parametrize("measures, options, message", [
     ("nDGC@10", "", r"unknown measure 'nDGC@10'; did you mean nDCG@10"),
     ("P", ", depth := 0", r"depth must be a positive integer"),

@@ -4,6 +4,7 @@ round-trip, ``rel=`` and ``gain=`` parameters, trec_eval list forms, and helpful
 from __future__ import annotations
 
 import re
+import warnings
 
 import pytest
 
@@ -354,3 +355,71 @@ def test_a_cutoff_list_item_that_is_no_number_is_named_not_called_cutoff_0(text,
         parse_measures([text])
     assert str(exc.value) == (f"measure {text!r}: {what} (a cutoff list is positive integers separated by commas, "
                               f"e.g. {form}.5,10)")
+
+
+#: trec_eval-style parameters with no leading number, which C's atol / atof read as 0 (relstring.x was refused as
+#: "cutoff=0", a number never written; ndcg.1=abc gave grade 1 the gain 0 silently), and what the refusal says; a
+#: hexadecimal float, which glibc's atof reads (16 for 0x10) and pairedframe read as 0, is refused as the readers do.
+NOT_NUMBERS = [("relstring.x", "'x' is not a cutoff (relstring takes the number of documents it shows, a positive "
+                               "integer, e.g. relstring.20)"),
+               ("ndcg.1=abc", "gain 'abc' of grade 1 is not a number (trec_eval would read it as 0)"),
+               ("ndcg_rel.1=3,2=", "gain '' of grade 2 is not a number (trec_eval would read it as 0)"),
+               ("G.1=x", "gain 'x' of grade 1 is not a number (trec_eval would read it as 0)"),
+               ("rbp.p=abc", "parameter 'p=abc' is not a number (trec_eval would read it as 0)"),
+               ("utility.1,x,0,0", "parameter 'x' is not a number (trec_eval would read it as 0)"),
+               ("set_F.x", "parameter 'x' is not a number (trec_eval would read it as 0)"),
+               ("iprec_at_recall.x", "parameter 'x' is not a number (trec_eval would read it as 0)"),
+               ("11pt_avg..25,y", "parameter 'y' is not a number (trec_eval would read it as 0)"),
+               ("Rprec_mult.x", "parameter 'x' is not a number (trec_eval would read it as 0)"),
+               ("ndcg.1=0x10", "gain '0x10' of grade 1 is not a number (a C99 hexadecimal float, which glibc's atof "
+                               "reads: write it in decimal)"),
+               ("set_F.0x1p3", "parameter '0x1p3' is not a number (a C99 hexadecimal float, which glibc's atof reads: "
+                               "write it in decimal)")]
+
+
+@pytest.mark.parametrize("text, what", NOT_NUMBERS)
+def test_a_parameter_that_is_no_number_is_refused_naming_what_was_written_not_read_as_0(text, what):
+    with pytest.raises(UnknownMeasureError) as exc:
+        parse_measure(text)
+    assert str(exc.value) == f"measure {text!r}: {what}"
+
+
+#: A number followed by other text (C reads the leading number: trec_eval's value, kept), the name written
+#: cleanly, and what the warning says was read.
+LOOSE_NUMBERS = [("P.5x", "P.5", "cutoff '5x' is read as 5"), ("P.5,10.5", "P.5,10", "cutoff '10.5' is read as 10"),
+                 ("ndcg_cut.5x", "ndcg_cut.5", "cutoff '5x' is read as 5"),
+                 ("relstring.5x", "relstring.5", "parameter '5x' is read as 5"),
+                 ("relstring.2.5", "relstring.2", "cutoff '2.5' is read as 2"),
+                 ("ndcg_rel.1=2x", "ndcg_rel.1=2", "gain '2x' of grade 1 is read as 2"),
+                 ("ndcg.1=3,2=1.5e", "ndcg.1=3,2=1.5", "gain '1.5e' of grade 2 is read as 1.5"),
+                 ("rbp.p=0.5x", "rbp.p=0.5", "parameter 'p=0.5x' is read as 0.5"),
+                 ("set_F.2x", "set_F.2", "parameter '2x' is read as 2"),
+                 ("iprec_at_recall.0.5x", "iprec_at_recall.0.5", "parameter '0.5x' is read as 0.5")]
+
+
+@pytest.mark.parametrize("text, clean, what", LOOSE_NUMBERS)
+def test_a_number_followed_by_text_keeps_trec_eval_reading_with_a_warning_naming_what_was_read(text, clean, what):
+    with pytest.warns(UserWarning) as caught:
+        got = parse_measure(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        want = parse_measure(clean)
+    assert got == want
+    messages = [str(w.message) for w in caught]
+    assert any(m.startswith(f"measure {text!r}: {what}, as trec_eval reads it") for m in messages), messages
+
+
+@pytest.mark.parametrize("text", ["P.5,10", "ndcg_cut.10", "relstring.20", "ndcg.1=3,2=9.5", "rbp.p=0.95,1=2",
+                                  "utility.2,-1,0,0", "set_F.0.5", "iprec_at_recall..25,.5", "11pt_avg..25,.5",
+                                  "Rprec_mult.0.5,1e0", "P. 5, 10"])
+def test_parameters_that_are_numbers_give_no_warning(text):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert parse_measure(text)
+
+
+@pytest.mark.parametrize("gains, grade", [(((1, 3), (1, 5)), 1), (((0, 1), (2, 4), (2, 4)), 2), (((1, 3), (1.0, 5)), 1)])
+def test_measure_gains_with_a_grade_given_twice_is_refused_naming_gains_and_the_grade(gains, grade):
+    """Measure(gains=((1, 3), (1, 5))) kept one of them silently; ndcg.1=3,1=5 is refused."""
+    with pytest.raises(UnknownMeasureError, match=rf"^measure nDCG: gains= gives grade {grade} twice \(gains "):
+        Measure("nDCG", gains=gains)

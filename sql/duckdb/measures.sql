@@ -61,13 +61,22 @@ CREATE OR REPLACE TEMP MACRO pf__pair_gains(names, vals) AS
 CREATE OR REPLACE TEMP MACRO pf__infnan(v) AS
     regexp_matches(v, '^\s*[+-]?(inf|nan)', 'i')
     OR NOT isfinite(coalesce(TRY_CAST(nullif(regexp_extract(v, '^\s*(' || pf__num_re() || ')', 1), '') AS DOUBLE), 0.0));
--- The refusal of the first non-finite parameter of a trec_eval parameter text (comma-separated numbers,
--- or name=value pairs when `pairs`), worded as parse_measure words it; NULL when every one is finite.
+-- Whether C's atof finds a number at the start of the text (inf and nan included): else it reads 0.
+CREATE OR REPLACE TEMP MACRO pf__has_number(v) AS regexp_matches(v, '^\s*[+-]?([0-9]|\.[0-9]|inf|nan)', 'i');
+-- Whether it is a C99 hexadecimal float (0x10, 0x1p3), refused as the file readers refuse one.
+CREATE OR REPLACE TEMP MACRO pf__hex(v) AS regexp_matches(v, '^\s*[+-]?0[xX]\.?[0-9a-fA-F]');
+-- The refusal of the first parameter of a trec_eval parameter text (comma-separated numbers, or
+-- name=value pairs when `pairs`) that is no number (atof would read 0), a hexadecimal float or not finite, worded as
+-- parse_measure words it; NULL when every one is a finite number.
 CREATE OR REPLACE TEMP MACRO pf__nonfinite(text, pairs) AS
-    [CASE WHEN pairs AND regexp_full_match(split_part(nf_i, '=', 1), '[+-]?[0-9]+')
-          THEN 'gain ' || pf__lit(regexp_extract(nf_i, '=(.*)$', 1)) || ' of grade ' || CAST(TRY_CAST(split_part(nf_i, '=', 1) AS BIGINT) AS VARCHAR)
-          ELSE 'parameter ' || pf__lit(nf_i) END || ' is not a finite number'
-     FOR nf_i IN string_split(text, ',') IF pf__infnan(CASE WHEN pairs THEN regexp_extract(nf_i, '=(.*)$', 1) ELSE nf_i END)][1];
+    [CASE WHEN pairs AND regexp_full_match(split_part(nf['i'], '=', 1), '[+-]?[0-9]+')
+          THEN 'gain ' || pf__lit(nf['v']) || ' of grade ' || CAST(TRY_CAST(split_part(nf['i'], '=', 1) AS BIGINT) AS VARCHAR)
+          ELSE 'parameter ' || pf__lit(nf['i']) END
+     || CASE WHEN pf__hex(nf['v']) THEN ' is not a number (a C99 hexadecimal float, which glibc''s atof reads: write it in decimal)'
+             WHEN pf__has_number(nf['v']) THEN ' is not a finite number' ELSE ' is not a number (trec_eval would read it as 0)' END
+     FOR nf IN [{'i': nf_x, 'v': CASE WHEN pairs THEN regexp_extract(nf_x, '=(.*)$', 1) ELSE nf_x END}
+                FOR nf_x IN string_split(text, ',')]
+     IF NOT pf__has_number(nf['v']) OR pf__hex(nf['v']) OR pf__infnan(nf['v'])][1];
 -- The first grade given twice in a gain list, at its second place (NULL when none is).
 CREATE OR REPLACE TEMP MACRO pf__twice(gains) AS
     [tw_g['l'] FOR tw_g, tw_i IN coalesce(gains, CAST([] AS STRUCT(l BIGINT, g DOUBLE)[]))
@@ -89,6 +98,10 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['f']['kind'] = 'params' AND x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid')
              AND NOT regexp_full_match(x['s']['params'], '[^,=]+=[^,=]*(,[^,=]+=[^,=]*)*')
              THEN pf__bad(x['t'], 'malformed pair parameters in ' || pf__lit(x['s']['params']) || ': use level=gain pairs such as 1=3,2=9')
+        WHEN x['f']['kind'] = 'params' AND x['f']['reader'] = 'relstring' AND x['s']['params'] IS NOT NULL
+             AND NOT pf__has_number(split_part(x['s']['params'], ',', 1))
+             THEN pf__bad(x['t'], pf__lit(split_part(x['s']['params'], ',', 1)) || ' is not a cutoff (relstring takes the number '
+                                  || 'of documents it shows, a positive integer, e.g. relstring.20)')
         WHEN x['f']['kind'] IN ('params', 'double_cutoffs') AND x['s']['params'] IS NOT NULL
              AND pf__nonfinite(x['s']['params'], coalesce(x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid'), false)) IS NOT NULL
              THEN pf__bad(x['t'], pf__nonfinite(x['s']['params'], coalesce(x['f']['reader'] IN ('gains', 'rbp', 'rbp_resid'), false)))

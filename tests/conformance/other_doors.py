@@ -196,6 +196,13 @@ PARSE_MEASURE = OtherDoor("pf.parse_measure", value=_names, cells={
        for v in ("inf", "NaN")},
     "cutoff_list_item_no_number": Cell(lambda t: pf.parse_measure("P.5,P.10"), Raises(r"'P\.10' is not a cutoff",
                                                                                       UnknownMeasureError)),
+    "cutoff_parameter_no_number": Cell(lambda t: pf.parse_measure("relstring.x"),
+                                       Raises(r"'relstring\.x': 'x' is not a cutoff", UnknownMeasureError)),
+    **{f"parameter_no_number_{i}": Cell(lambda t, n=n: pf.parse_measure(n), Raises(rf"{w} is not a number", UnknownMeasureError))
+       for i, (n, w) in enumerate((("ndcg.1=abc", "gain 'abc' of grade 1"), ("set_F.x", "parameter 'x'")))},
+    **{f"number_followed_by_text_{i}": Cell(lambda t, n=n: pf.parse_measure(n), Value(warns=UserWarning),
+                                            reference=lambda t, c=c: pf.parse_measure(c))
+       for i, (n, c) in enumerate((("P.5x", "P.5"), ("ndcg_rel.1=2x", "ndcg_rel.1=2")))},
     "trec_eval_style_name_trec_eval_lacks": Cell(lambda t: pf.parse_measure("err_20"),
                                                  Raises(r"'err_20': trec_eval 10 has no measure 'err'.*ERR@20",
                                                         UnknownMeasureError)),
@@ -216,6 +223,8 @@ MEASURE_OBJECTS = OtherDoor("pf.evaluate", value=lambda ev: ev.per_query, cells=
     **{f"{key}_{value!r}": Cell(lambda t, key=key, value=value: pf.evaluate(RUN, QRELS, [pf.Measure("P", **{key: value})]),
                                 Raises(rf"{key}={value!r}", UnknownMeasureError))
        for key, value in (("cutoff", True), ("cutoff", 0), ("cutoff", 1.5), ("rel", True), ("rel", -1))},
+    "gains_grade_given_twice": Cell(lambda t: pf.evaluate(RUN, QRELS, [pf.Measure("nDCG", gains=((1, 3), (1, 5)))]),
+                                    Raises(r"gains= gives grade 1 twice", UnknownMeasureError)),
 })
 
 # ---- plans --------------------------------------------------------------------------------------------
@@ -435,6 +444,21 @@ CLI_EVALUATE_TREC_EVAL = OtherDoor("cli evaluate", cells={
 })
 
 
+#: A trec_eval family named bare and with parameters, or with two parameter lists: trec_eval evaluates the first
+#: list only (warned), and compare compares what was evaluated (it asked for P@10 ... and failed).
+CLI_COMPARE_TREC_FAMILIES = OtherDoor("cli compare", cells={
+    f"{case}": Cell(lambda t, names=names: _cli_compare(t, *names), Value(warns=UserWarning),
+                    reference=lambda t: _cli_compare(t, "P.2"))
+    for case, names in (("family_bare_and_with_parameters", ("P", "P.2")), ("two_parameter_lists", ("P.2", "P.3")))})
+
+
+def _cli_compare(t: Path, *names: str) -> str:
+    """stdout of ``pairedframe compare QRELS A B -m NAME ... -f csv`` on the clean runs."""
+    runs = [_write(t, f"input.{s}", trec_run_text(RUN.filter(pl.col("system") == s)).decode()) for s in ("a", "b")]
+    return run_cli(["compare", _write(t, "qrels.txt", trec_qrels_text(QRELS).decode()), *runs,
+                    *[x for n in names for x in ("-m", n)], "-B", "200", "-f", "csv"])
+
+
 # ---- the file readers given something other than a path ----------------------------------------------
 #: A table, dict or number where a file is read: a TypeError naming the reader's argument and the function
 #: that takes it (a pandas frame iterated as its column names, a dict as its keys, were read as paths).
@@ -470,6 +494,7 @@ OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for d
                                               "report[judgments]": REPORT_JUDGMENTS,
                                               "cli report[judgments]": CLI_REPORT_JUDGMENTS,
                                               "cli evaluate[trec_eval]": CLI_EVALUATE_TREC_EVAL,
+                                              "cli compare[trec_eval families]": CLI_COMPARE_TREC_FAMILIES,
                                               "evaluate[Measure objects]": MEASURE_OBJECTS,
                                               "read_run[not a path]": READ_RUN_NOT_A_PATH,
                                               "read_qrels[not a path]": READ_QRELS_NOT_A_PATH,

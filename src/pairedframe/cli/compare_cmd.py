@@ -75,17 +75,21 @@ def comparable_names(measure: list[str], rel_level: int, judged_only: bool = Fal
     measures of the judgments alone (NumQ, NumRel), the count of what a run returned (NumRet), geometric means
     (GMAP) and string-valued measures (RelString, also from a bare ``relstring``) -- with a warning, as pf.compare
     does when every measure is compared and ``table`` / ``report`` do for RelString; named one by one they are
-    refused by the comparison itself."""
+    refused by the comparison itself.  The names are those the evaluation of ``measure`` computes
+    (:func:`~pairedframe.measures.parse_measures`): a trec_eval family named bare and with parameters (``-m P
+    -m P.5``) or with two parameter lists gives the first list only (warned), so compare asks for P@5 alone."""
     from pairedframe.measures.parse import aggregate_of, ranks_runs
 
+    evaluated = set(parse_measures(measure)) if measure else set()
     names, left, text = [], [], []
     for token in measure:
-        parsed = [m.resolved(rel_level, judged_only) for m in parse_measure(token)]
+        named = parse_measure(token)
+        parsed = [m.resolved(rel_level, judged_only) for m in named if m in evaluated]
         for m in parsed:
-            if m.spec.value_kind == "text" and (len(parsed) > 1 or token.strip() in {f.name for f in m.spec.trec}):
+            if m.spec.value_kind == "text" and (len(named) > 1 or token.strip() in {f.name for f in m.spec.trec}):
                 text.append(m.name)
                 continue
-            untestable = len(parsed) > 1 and (not ranks_runs(m.name) or aggregate_of(m.name) == "gmean")
+            untestable = len(named) > 1 and (not ranks_runs(m.name) or aggregate_of(m.name) == "gmean")
             (left if untestable else names).append(m.name)
     if left:
         warnings.warn(f"left out of the comparison: {', '.join(dict.fromkeys(left))} (of a measure set: measures of "

@@ -1,13 +1,20 @@
 """trec_eval's measure-parameter syntax (meas_init.c): comma-separated doubles and ``name=value``
 pairs, read as C's atof reads them; the texts trec_eval prints for them; and the refusal of
-trec_eval-style names of measures trec_eval 10 does not have."""
+trec_eval-style names of measures trec_eval 10 does not have.
+
+A parameter with no leading number (``P.x``, ``ndcg.1=abc``), which C's atol / atof read as 0, is
+refused naming the text, as one C reads as inf or nan is: a value the user never wrote is not
+computed with.  One with a number followed by other text (``P.5x``, ``ndcg_rel.1=2x``) keeps
+trec_eval's value, the leading number, with a warning saying what was read."""
 
 from __future__ import annotations
 
 import math
 import re
+import warnings
+from typing import Any, Callable
 
-from pairedframe.errors import UnknownMeasureError
+from pairedframe.errors import UnknownMeasureError, user_stacklevel
 from pairedframe.measures.base import Measure
 from pairedframe.measures.param_text import gains_text
 
@@ -17,10 +24,59 @@ TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _NUMBER = re.compile(r"\s*([+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf(inity)?|nan))", re.IGNORECASE)
 
 
+_INTEGER = re.compile(r"\s*([+-]?\d+)")
+_HEX = re.compile(r"\s*[+-]?0[xX]\.?[0-9a-fA-F]")
+
+
+class LooseNumberWarning(UserWarning):
+    """A measure parameter with text after its number (``P.5x``): read as trec_eval reads it, the leading
+    number, the rest ignored.  :func:`read_params` re-issues it as a UserWarning naming the measure."""
+
+
 def atol(text: str) -> int:
     """C's atol: the leading integer of ``text`` (0 when there is none)."""
-    m = re.match(r"\s*([+-]?\d+)", text)
+    m = _INTEGER.match(text)
     return int(m.group(1)) if m else 0
+
+
+def _warn_loose(what: str, text: str, end: int, read: str) -> None:
+    """Warn when ``text`` (``what``: "gain '2x' of grade 1") goes on after its leading number, which ends
+    at ``end`` and is read as ``read``."""
+    if text[end:]:
+        warnings.warn(f"{what} is read as {read}, as trec_eval reads it: what follows the leading number "
+                      f"({text[end:]!r}) is ignored", LooseNumberWarning, stacklevel=user_stacklevel())
+
+
+def cutoffs(params: str, name: str) -> list[int]:
+    """The cutoffs of a cutoff list (the text after ``P.``) as trec_eval's atol reads them; ValueError
+    for an item with no leading integer (:func:`cutoff_list_problem`), a :class:`LooseNumberWarning`
+    for one with text after it (``5x`` is read as 5)."""
+    problem = cutoff_list_problem(params, name)
+    if problem is not None:
+        raise ValueError(problem)
+    values = []
+    for item in params.split(","):
+        m = _INTEGER.match(item)
+        values.append(int(m.group(1)))
+        _warn_loose(f"cutoff {item!r}", item, m.end(), str(values[-1]))
+    return values
+
+
+def read_params(text: str, reader: Callable[..., Any], *args: Any) -> Any:
+    """``reader(*args)`` on the parameters of the trec_eval-style name ``text``: its ValueError refuses the
+    name (UnknownMeasureError "measure 'text': why"), its :class:`LooseNumberWarning` (``P.5x`` read as 5) is
+    re-issued naming the measure."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LooseNumberWarning)
+        try:
+            value = reader(*args)
+        except ValueError as exc:
+            raise UnknownMeasureError(f"measure {text!r}: {exc}") from None
+    for w in caught:  # a UserWarning, as parse_measures' other notes on names
+        loose = issubclass(w.category, LooseNumberWarning)
+        warnings.warn(f"measure {text!r}: {w.message}" if loose else w.message, UserWarning if loose else w.category,
+                      stacklevel=user_stacklevel())
+    return value
 
 
 def cutoff_list_problem(params: str, name: str) -> str | None:
@@ -33,6 +89,11 @@ def cutoff_list_problem(params: str, name: str) -> str | None:
     return f"{what} (a cutoff list is positive integers separated by commas, e.g. {name}.5,10)"
 
 
+def has_number(text: str) -> bool:
+    """Whether C's atof finds a number at the start of ``text`` (inf and nan included)."""
+    return _NUMBER.match(text) is not None
+
+
 def atof(text: str) -> float:
     """C's atof: the leading number of ``text``, ``inf``, ``infinity`` and ``nan`` in any case included
     (0.0 when there is none)."""
@@ -41,11 +102,21 @@ def atof(text: str) -> float:
 
 
 def finite(text: str, what: str) -> float:
-    """``atof(text)``, or ValueError "<what> is not a finite number" when C reads inf or nan (``inf``,
-    ``NaN``, ``1e999``): trec_eval would compute with it (a reader without inf and nan gave 0 silently)."""
-    value = atof(text)
+    """``atof(text)``, or ValueError "<what> is not a number" when ``text`` has no leading number (C reads
+    0, a value never written: ``abc``, ``''``; or a hexadecimal float, ``0x10``, which pairedframe's readers refuse
+    too) and "<what> is not a finite number" when C reads inf or nan
+    (``inf``, ``NaN``, ``1e999``): trec_eval would compute with it (a reader without inf and nan gave 0
+    silently).  Text after the number (``2x``) gives a :class:`LooseNumberWarning`."""
+    if _HEX.match(text):  # as the run and qrels readers refuse them
+        raise ValueError(f"{what} is not a number (a C99 hexadecimal float, which glibc's atof reads: write it in "
+                         "decimal)")
+    m = _NUMBER.match(text)
+    if m is None:
+        raise ValueError(f"{what} is not a number (trec_eval would read it as 0)")
+    value = float(m.group(1))
     if not math.isfinite(value):
         raise ValueError(f"{what} is not a finite number")
+    _warn_loose(what, text, m.end(), f"{value:g}")
     return value
 
 

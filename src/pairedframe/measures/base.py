@@ -19,7 +19,8 @@ import polars as pl
 
 from pairedframe.errors import UnknownMeasureError
 from pairedframe.measures.ideal import ideal_ranking
-from pairedframe.measures.param_text import Gains, check_whole, exact_gains, fmt_number, gains_text, list_key
+from pairedframe.measures.param_text import (Gains, check_whole, checked_gains, exact_gains, fmt_number, gains_text,
+                                             list_key)
 
 Aggregate = Literal["mean", "sum", "gmean", "none"]
 CutoffRule = Literal["none", "optional", "required"]
@@ -227,7 +228,7 @@ class Measure:
         Gain of a grade: the grade (trec_eval) or ``2**grade - 1`` (ir_measures ``dcg='exp-log2'``).
     gains : tuple of (grade, gain) pairs, or None
         trec_eval's gain map (``ndcg.1=3,2=9``, ir_measures ``gains={1:3,2:9}``): grades listed get
-        these gains, the others their grade.
+        these gains, the others their grade; a grade given twice is refused (which gain was meant is unknown).
     judged_only : bool
         Drop documents without a grade >= 0 from the ranking first and rank the rest (trec_eval
         ``-J``, ir_measures ``judged_only=True``): condensed lists.
@@ -273,12 +274,7 @@ class Measure:
                 kept.append((name, value))
         object.__setattr__(self, "params", tuple(sorted(kept)))
         if self.gains is not None:
-            for level, gain in self.gains:
-                if not math.isfinite(float(gain)):
-                    raise UnknownMeasureError(f"measure {self.family}: the gain {gain!r} of grade {level} is not "
-                                              "a finite number")
-            gains = tuple(sorted((int(k), float(v)) for k, v in self.gains if float(v) != int(k)))
-            object.__setattr__(self, "gains", gains or None)
+            object.__setattr__(self, "gains", checked_gains(self.family, self.gains))
 
     @property
     def spec(self) -> Family:

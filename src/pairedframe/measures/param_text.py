@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
 from pairedframe.errors import UnknownMeasureError
 
-__all__ = ["Gains", "check_whole", "exact_gains", "fmt_number", "gains_text", "list_key"]
+__all__ = ["Gains", "check_whole", "checked_gains", "exact_gains", "fmt_number", "gains_text", "list_key"]
 
 #: A gain map: ``(grade, gain)`` pairs sorted by grade.
 Gains = tuple[tuple[int, float], ...]
@@ -19,6 +20,22 @@ def check_whole(family: str, name: str, value: Any, low: int) -> None:
     integer >= ``low`` (a bool is no cutoff: ``Measure("P", cutoff=True)`` reached the SQL as ``P@True``)."""
     if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low):
         raise UnknownMeasureError(f"measure {family}: {name}={value!r} must be an integer >= {low} or None")
+
+
+def checked_gains(family: str, gains: Any) -> Gains | None:
+    """A :class:`~pairedframe.measures.Measure`'s ``gains`` (``(grade, gain)`` pairs) sorted by grade, without
+    the gains equal to their grade (None when none is left); UnknownMeasureError for a gain that is not
+    finite and for a grade given twice (``gains=((1, 3), (1, 5))``: which gain was meant is unknown, as
+    ``ndcg.1=3,1=5`` and ``nDCG(gains={1: 3, 1: 5})`` are refused)."""
+    seen: dict[int, Any] = {}
+    for level, gain in gains:
+        if not math.isfinite(float(gain)):
+            raise UnknownMeasureError(f"measure {family}: the gain {gain!r} of grade {level} is not a finite number")
+        if int(level) in seen:
+            raise UnknownMeasureError(f"measure {family}: gains= gives grade {int(level)} twice (gains "
+                                      f"{seen[int(level)]!r} and {gain!r}): which gain was meant is unknown")
+        seen[int(level)] = gain
+    return tuple(sorted((int(k), float(v)) for k, v in gains if float(v) != int(k))) or None
 
 
 def fmt_number(value: Any) -> str:

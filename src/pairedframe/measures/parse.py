@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from pairedframe.errors import UnknownMeasureError, user_stacklevel
-from pairedframe.measures._trec import atol, cutoff_list_problem, doubles, not_in_trec_eval
+from pairedframe.measures._trec import cutoffs, doubles, not_in_trec_eval, read_params
 from pairedframe.measures.base import NAME_PARSER, REGISTRY, UNBOUNDED, Measure, TrecForm
 
 # trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
@@ -272,17 +272,12 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
         elif form.kind == "long_cutoffs":
             if sep == "_" and not re.fullmatch(r"\d+", params):
                 raise _unknown(text, f"{form.name}_<k> takes a positive integer cutoff")
-            if cutoff_list_problem(params, form.name) is not None:
-                raise _bad_parameter(text, cutoff_list_problem(params, form.name))
-            values = sorted(atol(p) for p in params.split(","))
+            values = sorted(read_params(text, cutoffs, params, form.name))
             if values[0] <= 0:  # trec_eval: "Negative cutoff detected"
                 raise _bad_parameter(text, f"cutoff={values[0]} is out of range: a cutoff must be a positive "
                                            "integer")
-        else:
-            try:
-                values = sorted(doubles(params))
-            except ValueError as exc:  # iprec_at_recall.inf: C's atof reads inf, which is no recall level
-                raise _bad_parameter(text, str(exc)) from None
+        else:  # iprec_at_recall.inf: C's atof reads inf, which is no recall level
+            values = sorted(read_params(text, doubles, params))
         if len(set(values)) != len(values):  # trec_eval refuses them too; the name itself is right
             raise _bad_parameter(text, f"duplicate cutoff {next(v for v in values if values.count(v) > 1):g}")
         spec = REGISTRY[family]
@@ -291,10 +286,7 @@ def _trec_style(family: str, form: TrecForm, params: str | None, sep: str, text:
         return [_make(family, text, params={spec.at: float(v)}) for v in values]
     if params is None:
         return [_make(family, text, **form.bare, trec_label=form.name)]
-    try:
-        fields = form.parse(params) if form.parse else {}
-    except ValueError as exc:
-        raise _bad_parameter(text, str(exc)) from None
+    fields = read_params(text, form.parse, params) if form.parse else {}
     return [_make(family, text, **fields, trec_label=f"{form.name}_{params}")]
 
 
@@ -328,7 +320,9 @@ def parse_measure(text: str) -> list[Measure]:
         recall in [0, 1]; ``SetF(beta=-1)``: beta >= 0; ``Utility(weights=(1,2))``: 4 weights; a
         cutoff < 1; see each family's ``Param.domain``) is refused with a message naming the
         text, the parameter, its value and the allowed range, although trec_eval 10 computes
-        meaningless numbers for most of them.
+        meaningless numbers for most of them.  A trec_eval parameter with no number (``ndcg.1=abc``,
+        ``relstring.x``: C reads 0) is refused naming it; a number followed by text (``P.5x``) is read
+        as trec_eval reads it (P@5) with a warning.
     """
     if not isinstance(text, str):
         raise UnknownMeasureError(f"a measure name must be a string, got {type(text).__name__}")

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import warnings
+
 import polars as pl
 
+from pairedframe.errors import user_stacklevel
 from pairedframe.measures.polars_exprs import KEYS
-from pairedframe.measures._trec import doubles
+from pairedframe.measures._trec import LooseNumberWarning, doubles, has_number
 from pairedframe.measures.base import Measure, PolarsContext, TrecForm, family
 
 
 def _parse(text: str) -> dict:
-    return {"cutoff": int(doubles(text)[0])}  # trec_eval's (long) cast; 0 or less is refused
+    """trec_eval's (long) cast of the first double; 0 or less is refused (by the cutoff's check), and so is
+    text with no number (C's atof reads 0: ``relstring.x`` was refused as "cutoff=0", never written)."""
+    first = text.split(",")[0]
+    if not has_number(first):
+        raise ValueError(f"{first!r} is not a cutoff (relstring takes the number of documents it shows, a "
+                         "positive integer, e.g. relstring.20)")
+    value = doubles(text)[0]
+    if value != int(value):
+        warnings.warn(f"cutoff {first!r} is read as {int(value)}, as trec_eval reads it (a cast to long drops the "
+                      "fraction)", LooseNumberWarning, stacklevel=user_stacklevel())
+    return {"cutoff": int(value)}
 
 
 def _printable(measure: Measure) -> str:
