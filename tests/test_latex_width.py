@@ -128,3 +128,66 @@ def test_results_table_latex_warns_when_the_measures_alone_are_too_wide():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         t.to_latex()                                   # stacked: fits
+
+
+@pytest.mark.shared_data
+def test_segments_latex_of_real_runs_fits_an_article_page(shared_data, tmp_path):
+    """segments -f latex printed the table's 13 columns, 440 pt too wide for an article (three DL-2021 runs, two
+    segment sets): a heading line per system and measure, then per segment its set, name, n, the delta with its
+    interval below it, the p-value of --correction and significant; the raw and the other adjusted p are named in
+    a comment, warnings and settings are comments, and pdflatex finds no overfull box."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    folder = shared_data / "syndl" / "TREC-DLs-files" / "TREC-DL-2021"
+    qids = sorted({line.split()[0] for line in (folder / "qrels-pass.txt").read_text().splitlines() if line.strip()})
+    segments = tmp_path / "segments.csv"
+    segments.write_text("qid,segment_set,segment\n" + "".join(
+        f"{q},length,{'short' if i % 2 else 'long'}\n{q},first_half,{i < len(qids) // 2}\n" for i, q in enumerate(qids)))
+    runs = [f"{name}={folder / 'passages-runs' / f'{file}.gz'}" for name, file in RUNS.items()]
+    bodies = []
+    for correction in ("bh", "holm"):
+        res = CliRunner().invoke(app, ["segments", str(folder / "qrels-pass.txt"), *runs, "-m", "nDCG@10", "-m", "AP",
+                                       "--segments", str(segments), "-B", "299", "--correction", correction,
+                                       "-f", "latex"])
+        assert res.exit_code == 0, res.output
+        tex = res.stdout
+        header = tex.split(r"\begin{tabular}")[1].splitlines()[2]
+        p = {"bh": "$p$ (BH)", "holm": "$p$ (Holm)"}[correction]
+        assert header == rf"segment\_set & segment & $n$ & delta [95\% CI] & {p} & significant \\", header
+        assert r"\multicolumn{6}{l}{bm25\_rm3\_monot5-3b\_top1000 / nDCG@10} \\" in tex
+        left_out = {"bh": "pvalue, pvalue_holm", "holm": "pvalue, pvalue_bh"}[correction]
+        assert f"\n% columns left out here (in -f csv / json): {left_out}\n" in tex and f"\n% correction: {correction}\n" in tex
+        bodies.append("\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n")
+    bad, _ = _compile(tmp_path, bodies)
+    assert not bad, bad
+
+
+def test_segments_latex_of_hostile_names_compiles_and_takes_a_smaller_size_when_wide(tmp_path):
+    """Names holding LaTeX's special characters in the heading and the segment columns (a first cell starting
+    with '['),
+    a warning per segment of two queries, and segment names wide enough for \\footnotesize: no overfull box."""
+    import numpy as np
+    import polars as pl
+
+    from pairedframe.cli.segments_latex import segments_latex
+
+    rng = np.random.default_rng(1)
+    systems = ["bm25|rm3", r"run\{x}_#7 $cheap & ~tilde^hat"]
+    pq = pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k:02d}" for k in range(24)], "measure": "nDCG@10",
+                                  "value": rng.uniform(0, 1, 24)}) for s in systems])
+    segments = pl.DataFrame({"qid": [f"q{k:02d}" for k in range(24)], "segment_set": "[set] 50% <off>",
+                             "segment": [["[x]seg", "a--b''c", "question_type=description",
+                                          "tiny"][min(k // 7, 3)] for k in range(24)]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # few and skewed queries: the warnings the rows carry
+        result = pf.compare_segments(pq, segments, baseline=systems[0], test="t")
+    assert result["warning"].is_not_null().any()
+    tex = segments_latex(result, correction="bh", confidence_level=0.95, title="hostile % title",
+                         settings={"baseline": systems[0]})
+    assert "\\begingroup\\footnotesize" in tex and "\n{}[set] 50\\% " in tex and "\n% warning (" in tex
+    bad, _ = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n"])
+    assert not bad, bad
+    with pytest.raises(ValueError, match="`correction` must be one of"):
+        segments_latex(result, correction="none", confidence_level=0.95)
