@@ -166,8 +166,38 @@ def test_forest_plot_of_62_systems_shows_every_significant_row_and_counts_what_i
     assert len(shown) == 60 and decided <= set(shown) and len(left_out) == 2
     assert shown == [s for s in by_delta["system"] if s in set(shown)]              # still sorted by delta
     assert kept[0].get_suptitle() == "nDCG@10: 60 of 62 systems − baseline p_bm25"
-    assert "2 of 62 rows not shown: not significant, nearest the middle; max_rows=60" in ax.get_xlabel()
+    assert "2 of 62 rows not shown: not significant, nearest the middle; max_rows=60" in " ".join(ax.get_xlabel().split())
     plt.close(kept[0])
+
+
+def test_forest_plot_wraps_a_long_x_label_note_inside_the_figure(tmp_path, monkeypatch):
+    """186 segment rows, max_rows=60: the note "(126 of 186 rows not shown: ..., nearest the middle; max_rows=60)"
+    under axes pushed right by long row labels ran off the figure's right edge, cut at "nearest the middl".
+    The oracle is matplotlib's renderer: the laid-out label's extent lies inside the figure, and the wrapped
+    label reads as the note."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    n = 186
+    delta = rng.normal(0, 0.05, n)
+    rows = pl.DataFrame({"segment_set": "topic", "system": "x", "measure": "nDCG@10", "baseline": "b",
+                         "segment": [f"segment {i:03d}" + "_with_a_long_name" * (i % 3) for i in range(n)],
+                         "delta": delta, "ci_low": delta - 0.1, "ci_high": delta + 0.1,
+                         "significant": [i % 3 == 0 for i in range(n)]})
+    kept = []
+    plt = forest.pyplot()
+    monkeypatch.setattr(plt, "close", kept.append)
+    forest.forest_plot(rows, tmp_path / "f.png")
+    fig = kept[0]
+    label = fig.axes[0].xaxis.label
+    box = label.get_window_extent(fig.canvas.get_renderer())
+    text = label.get_text()
+    plt.close(fig)
+    assert "\n" in text.split("\n(", 1)[1]                               # the note itself is wrapped
+    note = " ".join(text.split("\n", 1)[1].split())
+    assert note.startswith("(126 of 186 rows not shown: ") and note.endswith(", nearest the middle; max_rows=60)")
+    assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1, (box, fig.bbox)
+    assert fig.bbox.y0 <= box.y0
 
 
 def test_rows_to_show_prefers_decided_rows_then_the_extremes():

@@ -295,3 +295,30 @@ def test_evaluate_per_query_markdown_formats_values_as_the_terminal_table():
     assert all(v.isdigit() for (q, m), v in values.items() if m == "NumRet"), values
     shown = {v for line in table.stdout.splitlines() for v in line.replace("│", " ").split()}
     assert {v for (q, m), v in values.items()} <= shown   # the very texts the terminal table prints
+
+
+def test_compare_pairs_all_text_formats_show_every_numeric_column_after_the_keys():
+    """With pairs="all" the table and markdown formats showed pvalue_max_tukey_raw, a p-value, among the key
+    columns (before n_queries, left-aligned in markdown): it goes after pvalue_tukey, with the other p-values,
+    and every column before n_queries is a key (text)."""
+    import numpy as np
+
+    from pairedframe.report.compare import format_comparison
+
+    rng = np.random.default_rng(0)
+    pq = pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k}" for k in range(25)], "measure": "AP",
+                                  "value": rng.uniform(0, 1, 25)}) for s in ("a", "b", "c")])
+    cmp = pf.compare(pq, pairs="all", test="t", seed=0)
+    assert "pvalue_max_tukey_raw" in cmp.columns
+    lines = format_comparison(cmp, "markdown").splitlines()
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    align = [c.strip() for c in lines[1].strip("|").split("|")]
+    keys = header[:header.index("n_queries")]
+    assert set(keys) == {"baseline", "system", "measure"} and all(a == "---" for a in align[:len(keys)])
+    assert header.index("pvalue_max_tukey_raw") == header.index("pvalue_tukey") + 1
+    assert align[header.index("pvalue_max_tukey_raw")] == "---:"
+    table = format_comparison(cmp, "table").splitlines()[2]
+    names = [c.strip() for c in table.strip("┃").split("┃")]
+    assert names.index("pvalue_max_tukey_raw") == names.index("pvalue_tukey") + 1 > names.index("n_queries")
+    tex = format_comparison(cmp, "latex")
+    assert "pvalue_max_tukey_raw" in tex.split("% columns left out here (in -f csv / json): ")[1].splitlines()[0]

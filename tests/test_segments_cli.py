@@ -136,7 +136,7 @@ def test_segments_output_has_one_number_format_per_column(shared_data, tmp_path)
         assert result.exit_code == 0, result.output
         sep = {"markdown": "|", "latex": "&", "table": "│"}[fmt]
         rows = [[c.strip().rstrip("\\").strip() for c in line.split(sep)] for line in result.stdout.splitlines()
-                if line.count(sep) > 5 and "measure" not in line and "---" not in line]
+                if line.count(sep) > (4 if fmt == "latex" else 5) and "measure" not in line and "---" not in line]
         styles = {}
         for row in rows:
             for i, cell in enumerate(row):
@@ -246,7 +246,7 @@ def test_segments_markdown_and_latex_keep_the_title_that_says_what_delta_and_the
     assert markdown.stdout.rstrip("\n").endswith(f"\n\nTable: {title}")
     latex = runner.invoke(app, _args(tmp_path, example, "-B", "199", "--correction", "holm", "-f", "latex"))
     assert latex.exit_code == 0, latex.output
-    assert latex.stdout.startswith(f"% {title}\n\\begin{{tabular}}")
+    assert latex.stdout.startswith(f"% {title}\n\\begingroup")
     if shutil.which("pdflatex") is None:
         pytest.skip("pdflatex not installed (apt-get install texlive-latex-recommended to run this test)")
     doc = tmp_path / "segments.tex"

@@ -205,3 +205,43 @@ def test_segment_skewness_and_warning_on_duckdb_against_polars():
         for x, y in zip(got["skewness"].to_list(), want["skewness"].to_list()):
             assert _same(x, y, 1e-12), (x, y)
         assert _skew_warnings(on_duckdb) == _skew_warnings(on_polars) != []
+
+
+def test_skew_warning_names_a_run_file_s_system_as_written(tmp_path):
+    """A run file input.<i>x<\\i>|y `z`.gz (system <i>x<\\i>|y `z`) was named '<i>x<\\\\i>|y `z`' (its repr,
+    the backslash doubled); the segment warning names it, and every key, between quotes as written, as the
+    clustered comparison's messages do (checks.quoted)."""
+    import gzip
+
+    from typer.testing import CliRunner
+
+    from pairedframe.checks import quoted
+    from pairedframe.cli import app
+
+    name = "<i>x<\\i>|y `z`"
+    rng = np.random.default_rng(3)
+    n = 60
+    a = rng.uniform(size=n)
+    d = np.where(rng.uniform(size=n) < 0.15, rng.uniform(0.3, 0.6, n), 0.0) + rng.normal(0, 0.01, n)
+    qids = [f"q{i:03d}" for i in range(n)]
+    ranks = {"A": a, name: np.clip(a + d, 0, 1)}
+    # one judged relevant document per query; a system's score for it is its value's rank signal (AP = 1/rank)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 rel 1\n" for q in qids))
+    for system, values in ranks.items():
+        lines = []
+        for q, v in zip(qids, values):
+            above = int(round((1 - v) * 5))                   # documents ranked above the relevant one
+            lines += [f"{q} Q0 d{k} {k + 1} {10 - k} run\n" for k in range(above)]
+            lines.append(f"{q} Q0 rel {above + 1} {10 - above - 0.5} run\n")
+        path = tmp_path / ("input.b.gz" if system == "A" else f"input.{system}.gz")
+        path.write_bytes(gzip.compress("".join(lines).encode()))
+    segments = tmp_path / "seg.csv"
+    segments.write_text("qid,segment_set,segment\n" + "".join(f"{q},third,s{i % 3}\n" for i, q in enumerate(qids)))
+    res = CliRunner().invoke(app, ["segments", str(qrels), str(tmp_path / "input.b.gz"),
+                                   str(tmp_path / f"input.{name}.gz"), "-m", "AP", "--segments", str(segments),
+                                   "-B", "99", "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    assert f"(system '{name}', measure 'AP', segment_set 'third', segment 's" in res.stderr, res.stderr
+    assert "\\\\" not in res.stderr
+    assert quoted(name) == "'" + name + "'" and quoted(True) == "'True'"

@@ -258,6 +258,13 @@ def near_miss_kind(pairs: Iterable[tuple[str, str]], usual: str = "leading zeros
     return f"except for {usual}" + (" (or Unicode normalisation)" if any(same) else "")
 
 
+def quoted(value: object) -> str:
+    """``value`` as written between single quotes, for a name in a message (``system 'bm25'``): never its
+    ``repr``, which doubles a backslash (``'<i>x<\\\\i>'`` for the run of ``input.<i>x<\\i>.gz``) and
+    switches to double quotes around a ``'``."""
+    return f"'{value}'"
+
+
 def shown_ids(a: str, b: str) -> tuple[str, str]:
     """``repr`` of two ids; ids that differ only in Unicode normalisation are shown with their code points
     escaped (``'caf\\xe9'``, ``'cafe\\u0301'``), since printed they look the same."""

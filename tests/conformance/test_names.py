@@ -113,10 +113,15 @@ def names_in(text: str, fmt: str) -> set[str]:
 
 
 def _latex_cells_all(source: str) -> list[str]:
-    """The cells that hold a name (``zz``), outside comment lines (LaTeX prints nothing of a comment)."""
+    """The cells that hold a name (``zz``), outside comment lines (LaTeX prints nothing of a comment); a
+    ``\\multicolumn`` heading line (segments: ``system / measure``) gives its parts."""
     cells = []
     for line in source.splitlines():
         if "zz" in line and not line.lstrip().startswith("%"):
+            heading = re.fullmatch(r"\\multicolumn\{\d+\}\{l\}\{(.*)\} \\\\", line.rstrip())
+            if heading:
+                cells += [c for c in heading.group(1).split(" / ") if "zz" in c]
+                continue
             cells += [c for c in re.split(r"(?<!\\)&", line.rstrip().removesuffix(r"\\")) if "zz" in c]
     return cells
 

@@ -104,15 +104,20 @@ def segments_cmd(
     # the evaluation options given, stated only when they differ from the defaults (as compare's depth)
     settings |= {k: v for k, v in ev.settings.as_dict().items()
                  if k in EVALUATION_DEFAULTS and v != EVALUATION_DEFAULTS[k]}
+    title = f"segments vs baseline {base} (delta = system - baseline; {correction.upper()} per family)"
     buffer = io.StringIO()
     out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":
         out.write(json_text({"settings": settings, "rows": result.to_dicts()}))
     elif fmt == "csv":  # a number not computed reads NaN, as the undefined ones beside it and in compare's CSV
         print_frame(result.with_columns(pl.col(pl.Float32, pl.Float64).fill_null(float("nan"))), "csv", file=out)
+    elif fmt == "latex":  # fits a page as compare's: keys, n, delta with its interval below, the p used, significant
+        from pairedframe.cli.segments_latex import segments_latex
+
+        out.write(segments_latex(result, correction=correction, confidence_level=confidence_level, title=title,
+                                 settings=settings))
     else:
-        print_frame(result.select("system", "measure", *_SHORT), fmt, file=out,
-                    title=f"segments vs baseline {base} (delta = system - baseline; {correction.upper()} per family)")
+        print_frame(result.select("system", "measure", *_SHORT), fmt, file=out, title=title)
         if fmt == "table":
             out.write("\n".join(f"{k}: {v}" for k, v in settings.items()) + "\n")
     if output is not None:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pairedframe.checks import near_miss_hint
+from pairedframe.checks import near_miss_hint, quoted
 from pairedframe.comparison.by_join import (
     bootstrap_from_engine,
     comparison_moments,
@@ -85,7 +85,8 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
     if lost.height:
         row = lost.row(0, named=True)
         known = cmap["qid"].to_list() if clusters is not None and "qid" in on else []
-        raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) "
+        raise ValueError(f"query {quoted(row['qid'])} (system {quoted(row['system'])}, "
+                         f"measure {quoted(row['measure'])}) "
                          f"has no cluster {where_clusters(clusters is not None, column)}; {lost.height} row(s) lack one"
                          + near_miss_hint(lost["qid"].to_list(), known, of="the per-query table", in_="the clusters"))
     key_sql = ", ".join(q(c) for c in [*keys, "qid"])

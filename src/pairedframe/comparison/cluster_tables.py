@@ -20,7 +20,7 @@ from pairedframe.comparison._families import family_columns, family_ids, family_
 from pairedframe.comparison.interval_range import (capped_at_too_few, clip_delta_intervals, too_few_capped_text,
                                                    zero_spread_deltas)
 from pairedframe.comparison.pairing import oriented
-from pairedframe.checks import string_ids
+from pairedframe.checks import quoted, string_ids
 from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, t_mde, verdict, verdict_levels,
                                              verdict_notes, warn_unreachable)
@@ -77,7 +77,7 @@ def cluster_map(clusters: Any, columns: list[str]) -> tuple[pl.DataFrame, list[s
         key = cmap.filter(dup).select(on).row(0, named=True)
         found = cmap.filter(pl.all_horizontal(pl.col(c) == v for c, v in key.items()))["cluster"].to_list()
         said = " and ".join(repr(c) for c in dict.fromkeys(found))
-        where = ", ".join(f"{c} {v!r}" for c, v in key.items())
+        where = ", ".join(f"{c} {quoted(v)}" for c, v in key.items())
         raise ValueError(f"the cluster table maps {where} to clusters {said}: a query belongs to one cluster"
                          if len(set(found)) > 1 else f"the cluster table maps {where} to cluster {said} "
                          f"{len(found)} times: give each query one row")
@@ -107,9 +107,9 @@ def check_cluster_counts(rows: pl.DataFrame, n_queries: np.ndarray, n_clusters: 
     if short.size:
         r = int(short[0])
         row = rows.row(r, named=True)
-        what = ", ".join(f"{c} {row[c]!r}" for c in ["system", *keys, "measure"])
+        what = ", ".join(f"{c} {quoted(row[c])}" for c in ["system", *keys, "measure"])
         raise InsufficientSampleError(
-            f"comparison with baseline {baseline!r} ({what}) has {int(n_queries[r])} common queries in "
+            f"comparison with baseline {quoted(baseline)} ({what}) has {int(n_queries[r])} common queries in "
             f"{int(n_clusters[r])} clusters; a cluster comparison needs at least 2 clusters")
     few = np.flatnonzero(n_clusters < MIN_CLUSTERS)
     if few.size:

@@ -64,7 +64,7 @@ from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.pairing import BASE_COLUMNS, as_frame, pair_systems
 from pairedframe.comparison.clustered_stats import ClusteredStats
 from pairedframe.comparison.streams import cluster_layout, cluster_streams, partition_key
-from pairedframe.checks import near_miss_hint, string_ids
+from pairedframe.checks import near_miss_hint, quoted, string_ids
 from pairedframe.comparison.verdicts import smallest_pvalue, verdict_column
 from pairedframe.errors import USE_CORRECTION, SchemaError, SmallSampleWarning, renamed_keywords
 from pairedframe.stats.cluster import cluster_bootstrap_columns
@@ -147,7 +147,8 @@ def attach_clusters(data: Any, clusters: Any = None, *, cluster_column: str = "c
     if df["cluster"].null_count():
         row = df.filter(pl.col("cluster").is_null()).row(0, named=True)
         known = cmap["qid"].to_list() if clusters is not None and "qid" in on else []
-        raise ValueError(f"query {row['qid']!r} (system {row['system']!r}, measure {row['measure']!r}) has no "
+        raise ValueError(f"query {quoted(row['qid'])} (system {quoted(row['system'])}, measure "
+                         f"{quoted(row['measure'])}) has no "
                          f"cluster {where_clusters(clusters is not None, cluster_column)}; "
                          f"{df['cluster'].null_count()} row(s) lack one"
                          + near_miss_hint(df.filter(pl.col("cluster").is_null())["qid"].to_list(), known,

@@ -24,7 +24,7 @@ from pairedframe.comparison.interval_range import (capped_at_too_few, clip_delta
                                                    zero_spread_deltas)
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.verdicts import warn_skewed_segments, zero_spread_disagreement
-from pairedframe.checks import near_miss_hint, sample, string_ids
+from pairedframe.checks import near_miss_hint, quoted, sample, string_ids
 from pairedframe.io.convert import to_polars
 from pairedframe.io.results import read_one
 from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
@@ -137,9 +137,10 @@ def check_segments_cost(n_resamples: int, n_queries: np.ndarray, *, bootstrap: b
 
 
 def unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
-    """Row ``i`` of compare_segments' result named by its key columns."""
+    """Row ``i`` of compare_segments' result named by its key columns (``system 'bm25', measure 'AP', ...``),
+    each name as written between quotes (:func:`~pairedframe.checks.quoted`; its ``repr`` doubled a backslash)."""
     row = out.row(i, named=True)
-    return ", ".join(f"{c} {row[c]!r}" for c in ("system", *extras, "measure", "segment_set", "segment"))
+    return ", ".join(f"{c} {quoted(row[c])}" for c in ("system", *extras, "measure", "segment_set", "segment"))
 
 
 def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str],

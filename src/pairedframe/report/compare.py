@@ -24,7 +24,7 @@ FORMATS = ("table", "json", "csv", "markdown", "latex")
 
 #: Columns shown by the human-readable formats (table, markdown, latex); json and csv keep all.
 _SHORT = ["n_queries", "baseline_mean", "system_mean", "delta", "ci_low", "ci_high", "pvalue", "pvalue_holm",
-          "pvalue_tukey", "wins", "losses", "ties", "mde", "verdict", "certified"]
+          "pvalue_tukey", "pvalue_max_tukey_raw", "wins", "losses", "ties", "mde", "verdict", "certified"]
 _CONSTANT = ["baseline", "verdict_on", "test", "interval", "confidence_level", "alternative", "n_resamples", "seed",
              "family", "resampling", "decision_error", "method"]
 _HIDDEN = ("se", "pvalue_bh", "sd", "exact", "pvalue_low", "pvalue_high", "resamples_used", "skewness",

@@ -187,6 +187,22 @@ def _nothing_to_plot(n_rows: int, kept: int, filters: dict[str, str], per_segmen
     return f"nothing to plot: every one of the {kept} {what} rows left has no interval (too few paired queries)"
 
 
+def _fit_xlabel(fig, ax, text: str, width: int = 90) -> None:
+    """``text`` as the x label, each line wrapped (textwrap, at blanks) to at most ``width`` characters, then
+    narrower until the laid-out label lies inside the figure: it is centred under the axes, which long row
+    labels push to the right, so a long note ("126 of 186 rows not shown: ...; max_rows=60") ran off the
+    right edge."""
+    for _ in range(6):
+        ax.set_xlabel(literal("\n".join(textwrap.fill(line, width) or line for line in text.split("\n"))))
+        fig.draw_without_rendering()                    # the constrained layout, with this label
+        box, frame = ax.xaxis.label.get_window_extent(), fig.bbox
+        if box.x0 >= frame.x0 and box.x1 <= frame.x1:
+            return
+        room = 2 * min(box.x0 + box.width / 2 - frame.x0, frame.x1 - box.x0 - box.width / 2)
+        longest = max(map(len, ax.get_xlabel().split("\n")))
+        width = max(20, min(width, longest) * int(room) // int(box.width + 1) - 1)
+
+
 def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = None,
                 measure: str | None = None, segment_set: str | None = None, sort_by: str = "delta",
                 max_rows: int = 60, title: str | None = None, significant_column: str = "significant",
@@ -302,7 +318,7 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         xlabel = f"delta {df['measure'][0]}{lower_is_better_note(df['measure'][0])}"
         if {"system", "baseline"} <= set(df.columns) and df["system"].n_unique() == df["baseline"].n_unique() == 1:
             xlabel += f": {shortened(df['system'][0])} − {shortened(df['baseline'][0])}"
-    ax.set_xlabel(literal(xlabel + (f"\n({note})" if note else "")))
+    _fit_xlabel(fig, ax, xlabel + (f"\n({note})" if note else ""))
     from matplotlib.lines import Line2D
 
     names = {"better": "better (significant)", "worse": "worse (significant)",

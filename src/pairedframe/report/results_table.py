@@ -170,12 +170,19 @@ class ResultsTable:
         str
             ``\\begin{table}`` ... ``\\end{table}``: caption, then a ``tabular`` with one row per
             system (two with a stacked interval) and per measure a right-aligned number column
-            followed by its marks column.
+            followed by its marks column; in ``\\small`` or ``\\footnotesize`` when its estimated width
+            or its lines would not fit an article at the text size, with system names too long even for
+            ``\\footnotesize`` cut into lines after ``_``, ``-`` or a blank (docs/guide/results_tables.md).
 
         Raises
         ------
         ValueError
             ``ci_layout`` not one of "inline", "stacked".
+
+        Warns
+        -----
+        UserWarning
+            The measures alone are too wide for an article's text width even in ``\\footnotesize``.
         """
         if ci_layout not in CI_LAYOUTS:
             raise ValueError(f"`ci_layout` must be one of {CI_LAYOUTS}, got {ci_layout!r}")

@@ -11,16 +11,24 @@
 - ``ci_layout="stacked"`` writes each interval on a second line in ``\\footnotesize`` below its
   number, with 4 pt column padding instead of 6 pt (local to the float), which keeps four measures
   with ``[low, high]`` intervals inside an article's text width, and 20 such systems on one page.
+- The float is set in ``\\small`` or ``\\footnotesize`` when its estimated width (:func:`text_width`) would
+  not fit an article's text width at the text size, or its lines the page; when even ``\\footnotesize`` is
+  too wide, long system names are cut into lines (:func:`wrap_name`: after ``_``, ``-``, a blank, ...) that
+  go on the row's interval line and on lines of their own below it, and when the measures alone are too
+  wide for the page a warning says so.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+import warnings
 from collections.abc import Sequence
 
-__all__ = ["latex_escape", "latex_number", "latex_row", "render_latex", "tabular_font_size", "text_width", "CI_LAYOUTS",
-           "ARTICLE_TEXT_WIDTH", "FOOTNOTESIZE"]
+from pairedframe.errors import user_stacklevel
+
+__all__ = ["latex_escape", "latex_number", "latex_row", "render_latex", "tabular_font_size", "tabular_width",
+           "text_width", "wrap_name", "CI_LAYOUTS", "ARTICLE_TEXT_WIDTH", "FOOTNOTESIZE"]
 
 CI_LAYOUTS = ("inline", "stacked")
 
@@ -109,7 +117,8 @@ _CMR_OTHER = {**dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
     .750, .708, .722, .764, .681, .653, .785, .750, .361, .514, .778, .625, .917, .750, .778, .681, .778, .736,
     .556, .722, .750, .750, 1.028, .750, .750, .611))), **dict.fromkeys("0123456789", .5),
     **dict.fromkeys(".,:;!'`", .278), **dict.fromkeys("[]", .278), **dict.fromkeys("()", .389), " ": .333, "-": .333,
-    "−": .778, "+": .778, "=": .778, "@": .778, "%": .833, "#": .833, "&": .778, "_": .36, "∞": 1.0, "Δ": .833}
+    "−": .778, "+": .778, "=": .778, "@": .778, "%": .833, "#": .833, "&": .778, "_": .36, "∞": 1.0, "Δ": .833,
+    "<": .778, ">": .778, "|": .278}
 #: ``\textwidth`` of a plain 10 pt ``article`` (pt): the page the LaTeX renderings are checked on.
 ARTICLE_TEXT_WIDTH = 345.0
 #: The font sizes a float or tabular may be set in, with the width of their text relative to the 10 pt text
@@ -128,8 +137,19 @@ def text_width(text: str) -> float:
     return 10 * sum(_CMR_WIDTH.get(ch) or _CMR_OTHER.get(ch, .5) for ch in text)
 
 
+def tabular_width(column_widths: Sequence[float], size: str = "", *, fixed: Sequence[float] = (),
+                  tabcolsep: float = 4.0) -> float:
+    """The estimated width (pt) of a ``tabular`` whose columns' widest cells at the text size are
+    ``column_widths`` (:func:`text_width`), set in ``size`` (``""``, ``\\small``, ``\\footnotesize``);
+    ``fixed``: each column's widest text that keeps its own size; ``tabcolsep``: the padding on either side
+    of a column (pt)."""
+    scale = dict(_SIZES)[size]
+    fixed = list(fixed) + [0.0] * (len(column_widths) - len(fixed))
+    return sum(max(w * scale, f) for w, f in zip(column_widths, fixed)) + 2 * tabcolsep * len(column_widths)
+
+
 def tabular_font_size(column_widths: Sequence[float], body_lines: int, *, fixed: Sequence[float] = (),
-                      tabcolsep: float = 4.0) -> str:
+                      tabcolsep: float = 4.0, caption: str = "") -> str:
     """The font size command (``""``, ``\\small``, ``\\footnotesize``) for a ``tabular``.
 
     Parameters
@@ -142,26 +162,74 @@ def tabular_font_size(column_widths: Sequence[float], body_lines: int, *, fixed:
         Each column's widest text that keeps its own size (a ``\\footnotesize`` interval line), in pt.
     tabcolsep : float
         The padding on either side of a column (pt).
+    caption : str, optional
+        The float's caption (plain text), whose lines count in the page's.
 
     Returns
     -------
     str
         The largest size at which the table fits :data:`ARTICLE_TEXT_WIDTH` and its lines the page;
-        ``\\footnotesize`` when it fits at none (names too long for any size: the writer's to shorten).
+        ``\\footnotesize`` when it fits at none (see :func:`tabular_width` for how far off it is).
     """
-    fixed = list(fixed) + [0.0] * (len(column_widths) - len(fixed))
-    padding = 2 * tabcolsep * len(column_widths)
-
-    def width(scale: float) -> float:
-        return sum(max(w * scale, f) for w, f in zip(column_widths, fixed)) + padding
-    by_width = next((size for size, scale in _SIZES if width(scale) <= ARTICLE_TEXT_WIDTH), _SIZES[-1][0])
+    by_width = next((size for size, _ in _SIZES
+                     if tabular_width(column_widths, size, fixed=fixed, tabcolsep=tabcolsep) <= ARTICLE_TEXT_WIDTH),
+                    _SIZES[-1][0])
     order = [size for size, _ in _SIZES]
-    return max(by_width, _float_font_size(body_lines, ""), key=order.index)
+    return max(by_width, _float_font_size(body_lines, caption), key=order.index)
 
 
 def _widest(marks: Sequence[str]) -> str:
     """The marks of a column that print widest (letters by their Computer Modern widths)."""
     return max(marks, key=lambda m: sum(_CMR_WIDTH.get(ch, .6) for ch in m), default="")
+
+
+#: Bold digits (``\textbf``, Computer Modern Bold Extended) relative to the roman ones (pdflatex: 1.15).
+_BOLD = 1.15
+
+
+def _marks_width(marks: str) -> float:
+    """The width (pt) of ``marks`` as a math superscript (7 pt letters, 0.458 em daggers, plus
+    ``\\scriptspace``), counted at the text size so that it also holds after :data:`FOOTNOTESIZE`'s
+    scaling: a superscript shrinks less (pdflatex: a dagger 4.17 pt at 10 pt, 3.94 pt in
+    ``\\footnotesize``)."""
+    if not marks:
+        return 0.0
+    em = sum(.458 if ch in "†‡" else _CMR_WIDTH.get(ch) or _CMR_OTHER.get(ch, .5) for ch in marks)
+    return 1.12 * (0.5 + 8.1 * em)
+
+
+#: Where a long name may break: after a blank or one of ``_ - / . , : ; + | )``.
+_BREAK = re.compile(r"(?<=[ _\-/.,:;+|)])")
+
+
+def wrap_name(name: str, room: float) -> list[str]:
+    """``name`` cut into lines each at most ``room`` pt wide at the text size (:func:`text_width`).
+
+    Parameters
+    ----------
+    name : str
+        A system name (plain text).
+    room : float
+        The widest line (pt, 10 pt text).
+
+    Returns
+    -------
+    list of str
+        The lines, which joined (with the blank a line ended in) are the name: each breaks after a blank or one of
+        ``_ - / . , : ; + | )`` (``bm25_rm3_`` / ``monot5-3b``), and a piece still wider than ``room``
+        after any character. A blank at a break is dropped.
+    """
+    pieces: list[str] = []
+    for piece in (p for p in _BREAK.split(unicodedata.normalize("NFC", name)) if p):
+        pieces.extend(list(piece) if text_width(piece.rstrip()) > room else [piece])
+    lines = [""]
+    for piece in pieces:
+        if lines[-1].strip() and text_width((lines[-1] + piece).rstrip()) > room:
+            lines[-1] = lines[-1].rstrip(" ")
+            lines.append(piece.lstrip(" "))
+        else:
+            lines[-1] += piece
+    return [line for line in lines if line] or [""]
 
 
 def _with_marks(body: str, marks: str, widest: str) -> str:
@@ -211,12 +279,21 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
     Returns
     -------
     str
-        ``\\begin{table}`` ... ``\\end{table}`` ending with a newline.
+        ``\\begin{table}`` ... ``\\end{table}`` ending with a newline: in ``\\small`` or ``\\footnotesize``
+        when the table would not fit an article's text width or page at the text size
+        (:func:`tabular_font_size`), with the names cut into lines (:func:`wrap_name`) in the room the
+        measures leave when even ``\\footnotesize`` is too wide.
 
     Raises
     ------
     ValueError
         ``ci_layout`` not one of :data:`CI_LAYOUTS`; a ``label`` with a character LaTeX reads as markup.
+
+    Warns
+    -----
+    UserWarning
+        The measure columns alone, in ``\\footnotesize``, leave the names less than 50 pt of an article's
+        text width: the table is printed too wide (the warning says by how much).
     """
     if label is not None and re.search(r"[\s#%&{}\\~$^]", label):
         raise ValueError(f"`label` {label!r} holds a blank or one of # % & {{ }} \\ ~ $ ^, which LaTeX reads as "
@@ -225,20 +302,70 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
         raise ValueError(f"`ci_layout` must be one of {CI_LAYOUTS}, got {ci_layout!r}")
     stacked = ci_layout == "stacked" and any(cell[1] for row in cells for cell in row)
     widest = [_widest([row[j][2] for row in cells if row[j][2]]) for j in range(len(measures))]
-    size = _float_font_size(len(labels) * (2 if stacked else 1), caption)
+    tabcolsep = 4.0 if stacked else 6.0                 # LaTeX's default padding, 4 pt with stacked intervals
+    widths, fixed = _column_widths(labels, measures, cells, widest, stacked)
+    size = tabular_font_size(widths, len(labels) * (2 if stacked else 1), fixed=fixed, tabcolsep=tabcolsep,
+                             caption=caption)
+    names = [[name] for name in labels]
+    if tabular_width(widths, size, fixed=fixed, tabcolsep=tabcolsep) > ARTICLE_TEXT_WIDTH:
+        names = _wrapped(labels, widths, fixed, tabcolsep)
     lines = [r"\begin{table}[!t]", r"\centering", size, r"\setlength{\tabcolsep}{4pt}" if stacked else "",
              rf"\caption{{{latex_escape(caption)}}}" + (rf"\label{{{label}}}" if label else ""),
              r"\begin{tabular}{l" + "r" * len(measures) + "}", r"\toprule",
              " & ".join(["", *(latex_escape(m) for m in measures)]) + r" \\", r"\midrule"]
-    for name, row in zip(labels, cells):
+    for name, row in zip(names, cells):
         if stacked:
             first = [_with_marks(_number(number, place), marks, w) for (number, _, marks, place), w in zip(row, widest)]
             second = [rf"{{\footnotesize {_interval(interval)}}}" for _, interval, _, _ in row]
-            lines.append(latex_row([latex_escape(name), *first])[:-2] + r"\\[-2pt]")   # the small line sits closer
-            lines.append(" & ".join(["", *second]) + r" \\")
+            lines.append(latex_row([latex_escape(name[0]), *first])[:-2] + r"\\[-2pt]")   # the small line sits closer
+            lines.append(latex_row([latex_escape(name[1]) if len(name) > 1 else "", *second]))
+            rest = name[2:]
         else:
             parts = [_with_marks(_number(number + interval, place), marks, w)
                      for (number, interval, marks, place), w in zip(row, widest)]
-            lines.append(latex_row([latex_escape(name), *parts]))
+            lines.append(latex_row([latex_escape(name[0]), *parts]))
+            rest = name[1:]
+        lines += [latex_row([latex_escape(more), *[""] * len(measures)]) for more in rest]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(line for line in lines if line) + "\n"
+
+
+def _column_widths(labels: Sequence[str], measures: Sequence[str],
+                   cells: Sequence[Sequence[tuple[str, str, str, int | None]]], widest: Sequence[str],
+                   stacked: bool) -> tuple[list[float], list[float]]:
+    """Each column's widest cell at the text size (pt) and, stacked, each measure's widest interval line
+    (``\\footnotesize``, which keeps its size, with a thin space after its comma): a bold number counts :data:`_BOLD` times its roman width, its
+    marks' space the column's widest marks (:func:`_marks_width`)."""
+    widths = [max((text_width(name) for name in labels), default=0.0)]
+    fixed = [0.0]
+    for j, measure in enumerate(measures):
+        marks = _marks_width(widest[j])
+        numbers = [text_width(row[j][0] if stacked else row[j][0] + row[j][1]) * (_BOLD if row[j][3] == 1 else 1)
+                   for row in cells]
+        widths.append(max([text_width(measure), *(w + marks for w in numbers)]))
+        fixed.append(max((FOOTNOTESIZE * (text_width(row[j][1].strip()) - _THIN * row[j][1].count(", "))
+                          for row in cells), default=0.0) if stacked else 0.0)
+    return widths, fixed
+
+
+#: How much narrower (pt at 10 pt) the thin space after a stacked interval's comma is than a blank.
+_THIN = 10 * (.333 - 1 / 6)
+#: The narrowest the name column is wrapped to (pt at the text size): about ten characters.
+_MIN_NAME_ROOM = 50.0
+
+
+def _wrapped(labels: Sequence[str], widths: Sequence[float], fixed: Sequence[float], tabcolsep: float) -> list[list[str]]:
+    """Each label's lines (:func:`wrap_name`) in the room the measures leave an article's text width in
+    ``\\footnotesize`` (1 % spare for the estimate); when they leave less than :data:`_MIN_NAME_ROOM`, the
+    names are not cut up and a warning says how much too wide the table is (too many measures for a page)."""
+    others = tabular_width(widths[1:], r"\footnotesize", fixed=fixed[1:], tabcolsep=tabcolsep)
+    room = (0.99 * ARTICLE_TEXT_WIDTH - others - 2 * tabcolsep) / FOOTNOTESIZE
+    if room < _MIN_NAME_ROOM:
+        over = tabular_width(widths, r"\footnotesize", fixed=fixed, tabcolsep=tabcolsep) - ARTICLE_TEXT_WIDTH
+        warnings.warn(f"the LaTeX table is about {over:.0f} pt wider than an article's text width "
+                      f"({ARTICLE_TEXT_WIDTH:g} pt) even in \\footnotesize with its system names wrapped: its "
+                      f"{len(widths) - 1} measure columns alone are {others:.0f} pt: show fewer measures per table"
+                      + ("" if any(fixed) else " or put the intervals below the numbers (ci_layout='stacked')"),
+                      UserWarning, stacklevel=user_stacklevel())
+        return [[name] for name in labels]
+    return [wrap_name(name, room) for name in labels]

@@ -1,0 +1,110 @@
+"""LaTeX of ``pairedframe segments -f latex``: a booktabs ``tabular`` that fits an article's page, as
+``compare -f latex`` does (:mod:`pairedframe.report.compare`), with the numbers written as the other CLI
+formats write them (one number format per column, :func:`~pairedframe.cli.text_table.column_texts`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+
+from pairedframe.cli.text_table import column_texts
+from pairedframe.report.table_latex import (FOOTNOTESIZE, latex_escape, latex_number, latex_row, tabular_font_size,
+                                            text_width)
+
+__all__ = ["segments_latex"]
+
+#: The key columns of a segment comparison, in the order printed.
+KEYS = ("system", "measure", "segment_set", "segment")
+#: The p-value column ``significant`` follows, and its header (LaTeX, plain text), by ``--correction``.
+_P_COLUMN = {"bh": ("pvalue_bh", "$p$ (BH)", "p (BH)"), "holm": ("pvalue_holm", "$p$ (Holm)", "p (Holm)")}
+#: The columns the table rendering shows beside those kept here (named in a comment when left out).
+_SHOWN_ELSEWHERE = ("pvalue", "pvalue_bh", "pvalue_holm")
+
+
+def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: float, title: str | None = None,
+                   settings: Mapping[str, Any] | None = None, digits: int = 4) -> str:
+    r"""A booktabs ``tabular`` of a segment comparison for a paper page.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame
+        :func:`~pairedframe.comparison.segments.compare_segments`'s result.
+    correction : {"bh", "holm"}
+        The adjustment ``significant`` follows: its p-value is the one shown.
+    confidence_level : float
+        Of the intervals (the delta column's header).
+    title : str, optional
+        A ``%`` comment above the ``tabular`` (which goes into the writer's own ``table`` float).
+    settings : mapping, optional
+        ``%`` comment lines (``key: value``) below it.
+    digits : int
+        Decimals of the numbers.
+
+    Returns
+    -------
+    str
+        The segment_set and segment, ``n``, the delta with its interval on a ``\footnotesize`` line below it,
+        the p-value of ``correction`` and ``significant``, under a heading line per system and measure
+        (``bm25_rm3 / nDCG@10``, spanning the columns: 4 key columns of run names were 100 pt too wide for
+        an article even in ``\footnotesize``, 13 columns were 440 pt); a ``%`` comment
+        names the columns left out (the raw and the other adjusted p-value: csv and json hold them) and one
+        per row with a warning gives it. Set in ``\small`` or ``\footnotesize`` (in a group, with 4 pt column
+        padding) when its estimated width would not fit an article's text width or its lines the page
+        (:func:`~pairedframe.report.table_latex.tabular_font_size`), as ``compare -f latex``.
+
+    Raises
+    ------
+    ValueError
+        ``correction`` is not "bh" or "holm".
+    """
+    if correction not in _P_COLUMN:
+        raise ValueError(f"`correction` must be one of {tuple(_P_COLUMN)}, got {correction!r}")
+    p_column, p_header, p_plain = _P_COLUMN[correction]
+    group_keys = [k for k in KEYS[:2] if k in frame.columns]          # a heading line above their segments
+    keys = [k for k in KEYS[2:] if k in frame.columns]
+    ci = f"delta [{confidence_level * 100:g}% CI]"
+    headers = [*((latex_escape(k), k) for k in keys), ("$n$", "n"), (latex_escape(ci), ci), (p_header, p_plain),
+               ("significant", "significant")]
+    shown = [*keys, "n_queries", "delta", p_column, "significant"]
+    # one number format per column, as the table, markdown and csv formats (column_texts)
+    texts = dict(zip([*shown, "ci_low", "ci_high"], column_texts(frame.select(*shown, "ci_low", "ci_high"), digits)))
+    numeric = {c for c in shown if frame.schema[c].is_numeric()}
+    widths = [[text_width(plain)] for _, plain in headers]
+    fixed = [0.0] * len(headers)
+    interval = len(keys) + 1
+    lines: list[str] = []
+    notes, group, heading = [], None, 0.0
+    for i, row in enumerate(frame.iter_rows(named=True)):
+        if tuple(row[k] for k in group_keys) != group:
+            group = tuple(row[k] for k in group_keys)
+            text = " / ".join(map(str, group))
+            heading = max(heading, text_width(text))
+            lines += [r"\midrule"] if lines else []
+            lines.append(rf"\multicolumn{{{len(headers)}}}{{l}}{{{latex_escape(text)}}} \\")
+        values = [texts[c][i] for c in shown]
+        for column, v in zip(widths, values):
+            column.append(text_width(v))
+        low, high = texts["ci_low"][i], texts["ci_high"][i]
+        second = ""
+        if low and high:
+            fixed[interval] = max(fixed[interval], FOOTNOTESIZE * text_width(f"[{low}, {high}]"))
+            second = rf"{{\footnotesize [{latex_number(low)},\,{latex_number(high)}]}}"
+        lines.append(latex_row([(latex_number if c in numeric else latex_escape)(v) for c, v in zip(shown, values)])[:-2]
+                     + r"\\[-2pt]")                                      # the small line sits closer
+        lines.append(" & ".join(second if j == interval else "" for j in range(len(headers))) + r" \\")
+        if row.get("warning"):
+            notes.append(f"% warning ({' / '.join(str(row[k]) for k in (*group_keys, *keys))}): "
+                         f"{' '.join(row['warning'].split())}")
+    columns = [max(w) for w in widths]
+    spare = heading - (sum(columns) + 8.0 * (len(columns) - 1))        # a heading wider than the columns widens the last
+    size = tabular_font_size([*columns[:-1], columns[-1] + max(spare, 0.0)], len(lines), fixed=fixed)
+    left_out = [c for c in _SHOWN_ELSEWHERE if c in frame.columns and c != p_column]
+    return "\n".join([*([f"% {' '.join(title.splitlines())}"] if title else []),
+                      r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
+                      r"\begin{tabular}{" + "l" * len(keys) + "rrrl}", r"\toprule",
+                      " & ".join(h for h, _ in headers) + r" \\", r"\midrule", *lines, r"\bottomrule",
+                      r"\end{tabular}%", r"\endgroup",
+                      f"% columns left out here (in -f csv / json): {', '.join(left_out)}", *notes,
+                      *(f"% {k}: {v}" for k, v in (settings or {}).items())]) + "\n"
