@@ -102,6 +102,8 @@ def test_rejected_at_floor_strict_at_a_floor_equal_to_the_level():
     assert rejected_at_floor([0.5], [0.05], 0.05, "holm").tolist() == [True]
     assert rejected_at_floor([0.5], [0.05], 0.05, "holm", strict=True).tolist() == [False]
     assert rejected_at_floor([0.5], [0.05], 0.05, "bh", strict=True).tolist() == [False]
+    with pytest.raises(TypeError, match="`strict`"):
+        rejected_at_floor([0.5], [0.05], 0.05, "bh", strict="yes")
 
 
 @settings(max_examples=15, deadline=None)       # multipletests is slow: ~0.1 s a call

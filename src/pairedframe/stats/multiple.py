@@ -140,6 +140,8 @@ def rejected_at_floor(p, floor, level: float, method: str, *, strict: bool = Fal
     ------
     ValueError
         Bad shapes, values outside [0, 1] or an unknown ``method``.
+    TypeError
+        ``strict`` not a bool.
     """
     arr, finite = _prepare(p)
     fl = np.asarray(floor, dtype=np.float64)
@@ -147,6 +149,8 @@ def rejected_at_floor(p, floor, level: float, method: str, *, strict: bool = Fal
         raise ValueError(f"`floor` must have the shape of `p` {arr.shape}, got {fl.shape}")
     if method not in ("bh", "holm"):
         raise ValueError(f"`method` must be 'bh' or 'holm', got {method!r}")
+    if not isinstance(strict, (bool, np.bool_)):
+        raise TypeError(f"`strict` must be True or False, got {strict!r}")
     out = np.zeros(arr.shape, dtype=bool)
     vals = arr[finite]
     m = vals.shape[0]
