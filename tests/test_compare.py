@@ -283,6 +283,16 @@ def test_identical_and_constant_deltas():
     assert "no range is known" in unknown.verdict_note
 
 
+def test_zero_spread_note_says_the_values_lie_outside_a_known_range():
+    """nDCG@10 x 100: the range [0, 1] is known, the values lie outside it (the warning says so), so the note
+    says that -- it said "no range is known for this measure"."""
+    with pytest.warns(UserWarning, match="outside that measure's range"):
+        r = compare_pair(np.full(6, 50.0), np.full(6, 60.0), measure="nDCG@10")
+    assert "no range is known" not in r.verdict_note
+    assert "the values lie outside the range of nDCG@10, [0, 1]" in r.verdict_note
+    assert (r.confidence_interval.low, r.confidence_interval.high) == (-math.inf, math.inf)
+
+
 def test_verdicts():
     rng = np.random.default_rng(5)
     a = rng.uniform(size=50)

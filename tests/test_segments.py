@@ -174,7 +174,8 @@ def test_resolution_warning_and_columns():
                          "segment": [f"g{i % 40}" for i in range(1000)]})
     with pytest.warns(UserWarning, match=r"too small for BH.*test='t'"):
         res = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=99)
-    # m = 40 segments, B = 99: floor 1/100; BH needs j >= 40 * 0.01 / 0.05 = 8 segments at the floor.
+    # m = 40 segments, B = 99: floor 1/100; BH needs 8 segments at the floor (its adjusted p, in floats,
+    # 0.01 / (8 / 40) = 0.049999999999999996, is below 0.05; 7 give 0.057).
     # 7 are there: they are limited by the floor; any other one at the floor would make 8 and pass
     assert (res["min_discoveries"] == 8).all() and not res["significant"].any()
     at_floor = res["pvalue"] == 0.01
@@ -193,18 +194,19 @@ def test_resolution_warning_and_columns():
 
 
 def test_min_discoveries_is_null_when_no_number_of_segments_at_the_floor_would_be_rejected():
-    """BH with 40 segments and B = 19 would need 40 * 0.05 / 0.05 = 40 at the floor, all of them: reachable;
-    with B = 9 it needs 80, more than the family: null (it printed the family size + 1 or 80), and the warning
-    says BH cannot reject any segment."""
+    """BH with 40 segments and B = 39 needs more than 40 * 0.025 / 0.05 = 20 at the floor (p < q j / m,
+    strictly, as compare): 21, reachable; with B = 19 it needs more than 40, the whole family at
+    p = 0.05 = q is not below q: null (it printed the family size + 1 or 80), and the warning says BH
+    cannot reject any segment."""
     per_query, _ = _data(n_q=1000, seed=4)
     many = pl.DataFrame({"qid": [f"q{i:03d}" for i in range(1000)], "segment_set": "s",
                          "segment": [f"g{i % 40}" for i in range(1000)]})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reach = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=19)
-    assert (reach["min_discoveries"] == 40).all()
-    with pytest.warns(UserWarning, match=r"n_resamples=9 is too small for BH.* BH cannot reject any segment"):
-        none = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=9)
+        reach = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=39)
+    assert (reach["min_discoveries"] == 21).all()
+    with pytest.warns(UserWarning, match=r"n_resamples=19 is too small for BH.* BH cannot reject any segment"):
+        none = compare_segments(per_query, many, baseline="A", systems="B", measures="m1", n_resamples=19)
     assert none["min_discoveries"].null_count() == none.height and none["resolution_limited"].all()
 
 

@@ -103,7 +103,7 @@ def sign_flip_interval_loop(d, signs, confidence_level=0.95, alternative="two-si
     """
     w = [1.0] * len(d) if weights is None else list(weights)
     n = sum(w)
-    alpha = 1 - confidence_level
+    alpha = round(1 - confidence_level, 12)     # without float noise: a shift whose p equals it is kept
     m = sum(d) / n
     a = [sum(s * v for s, v in zip(row, d)) / n for row in signs]
     c = [sum(s * v for s, v in zip(row, w)) / n for row in signs]

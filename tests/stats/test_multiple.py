@@ -76,6 +76,36 @@ def test_rejected_at_floor_against_the_corrections_recomputed_with_each_p_at_its
     assert not np.any((adjust(p) <= level) & ~got)          # monotone: rejected stays rejected
 
 
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), level=st.sampled_from([0.01, 0.05, 0.1]), method=st.sampled_from(["bh", "holm"]))
+def test_rejected_at_floor_strict_rejects_only_below_the_level_recomputed(data, level, method):
+    """strict=True: adjusted p < level, so a p or floor whose adjusted value equals the level (a grid of
+    multiples of the level makes such ties common) is not rejected."""
+    from pairedframe.stats.multiple import rejected_at_floor
+
+    grid = [level / 2, level, 2 * level, level / 3, 1.0, 0.0]
+    p = np.array(data.draw(st.lists(st.sampled_from(grid), min_size=1, max_size=6)))
+    floor = np.array(data.draw(st.lists(st.sampled_from(grid), min_size=p.size, max_size=p.size)))
+    adjust = benjamini_hochberg if method == "bh" else holm
+    expected = []
+    for i in range(p.size):
+        q = p.copy()
+        q[i] = min(q[i], floor[i])
+        expected.append(bool(adjust(q)[i] < level))
+    assert rejected_at_floor(p, floor, level, method, strict=True).tolist() == expected
+
+
+def test_rejected_at_floor_strict_at_a_floor_equal_to_the_level():
+    """One test whose floor is the level (1 / (19 + 1) = 0.05): rejected with <=, not with <."""
+    from pairedframe.stats.multiple import rejected_at_floor
+
+    assert rejected_at_floor([0.5], [0.05], 0.05, "holm").tolist() == [True]
+    assert rejected_at_floor([0.5], [0.05], 0.05, "holm", strict=True).tolist() == [False]
+    assert rejected_at_floor([0.5], [0.05], 0.05, "bh", strict=True).tolist() == [False]
+    with pytest.raises(TypeError, match="`strict`"):
+        rejected_at_floor([0.5], [0.05], 0.05, "bh", strict="yes")
+
+
 @settings(max_examples=15, deadline=None)       # multipletests is slow: ~0.1 s a call
 @given(p=arrays(np.float64, st.integers(1, 10), elements=st.floats(0, 1)), data=st.data(),
        method=st.sampled_from(["bh", "holm"]))

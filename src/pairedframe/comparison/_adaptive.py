@@ -60,8 +60,9 @@ def segment_adaptive(d: np.ndarray, offsets: np.ndarray, flip_keys: np.ndarray, 
     def count_exact(tests: np.ndarray, n: int) -> np.ndarray:
         return unit_flip_counts(d, offsets, tests, None, 0, 1 << n, alternative=alternative, exact=True)
 
+    # strict (adjusted p < level): compare_segments' ``significant``, as compare's verdicts
     return adaptive_sign_flip(sizes, family, count_mc, count_exact, correction=correction, level=level,
-                              decision_error=decision_error, schedule=_schedule(max_resamples))
+                              strict=True, decision_error=decision_error, schedule=_schedule(max_resamples))
 
 
 def query_set_adaptive(blocks: Sequence[tuple[np.ndarray, np.ndarray, np.random.Generator]], k: int,

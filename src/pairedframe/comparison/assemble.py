@@ -18,7 +18,7 @@ from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.comparison.large_n import method_of
 from pairedframe.comparison.options import Options, mc_patterns
 from pairedframe.comparison.pairing import describe_row, oriented
-from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, verdict,
+from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, tie_floors, verdict,
                                              verdict_levels, verdict_notes, warn_many_ties, warn_skewed,
                                              warn_unreachable)
 from pairedframe.measures import higher_is_better
@@ -32,9 +32,13 @@ def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, 
            fam_sizes: np.ndarray, all_zero: np.ndarray, stats: ComparisonStats, opt: Options,
            verdict_on: str, rejections: np.ndarray | None = None,
            interval_notes: Sequence[str | None] | None = None,
-           measures: Sequence[str | None] | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
+           measures: Sequence[str | None] | None = None,
+           nonzero: np.ndarray | None = None) -> tuple[np.ndarray, list[str], list[str | None]]:
     """MDE at the verdict's level, verdicts and notes for rows of one call; verdicts (and the notes that
-    quote them) in each row's measure's direction (``measures``; None or "": higher is better)."""
+    quote them) in each row's measure's direction (``measures``; None or "": higher is better).
+    ``nonzero``: each row's non-zero deltas, whose number bounds a sign-flip test's p-value
+    (``stats.floor`` already holds that bound: :func:`~pairedframe.comparison.verdicts.tie_floors`);
+    the notes name it."""
     alpha = decision_alpha(opt.confidence_level)
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
     mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
@@ -50,7 +54,7 @@ def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, 
                           n_resamples=mc_patterns(opt),
                           resamples_name="max_resamples" if opt.adaptive else "n_resamples",
                           p_estimated=opt.adaptive and opt.test == "randomization", interval_notes=interval_notes,
-                          zero_spread=stats.zero_spread)
+                          zero_spread=stats.zero_spread, nonzero=nonzero)
     return mde, verdicts, notes
 
 
@@ -83,6 +87,9 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         stats = stats.replace(pvalue=pv, exact=exact, floor=np.array([
             smallest_pvalue(opt.test, bool(exact[i]), int(n), opt.alternative, opt.max_resamples, bool(flat[i]))
             for i, n in enumerate(rows["n_queries"].to_numpy())]))
+    # a tie flips to itself: the sign-flip p of k non-zero deltas is never below 2 / 2**k
+    nonzero = (rows["n_queries"].to_numpy() - rows["ties"].to_numpy()).astype(np.int64)
+    stats = stats.replace(floor=tie_floors(stats.floor, nonzero, opt.test, opt.alternative))
     fam_sizes = np.zeros(k_total, dtype=np.int64)
     for f in np.unique(fam_ids):
         sel = fam_ids == f
@@ -102,13 +109,14 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
     stats = stats.replace(ci_low=ci_low, ci_high=ci_high)
     rejections = family_rejections(adjusted, fam_ids, decision_alpha(opt.confidence_level))
     mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
-                                   verdict_on, rejections, interval_notes, measures=rows["measure"].to_list())
+                                   verdict_on, rejections, interval_notes, measures=rows["measure"].to_list(),
+                                   nonzero=nonzero)
     notes = [_with_left_out(note, int(k), int(n)) for note, k, n in zip(notes, left_out, n_q)]
     alpha = decision_alpha(opt.confidence_level)
     warn_unreachable(stats.floor, reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
                      n_resamples=mc_patterns(opt) if opt.test == "randomization" else None,
-                     resamples_name="max_resamples" if opt.adaptive else "n_resamples")
+                     resamples_name="max_resamples" if opt.adaptive else "n_resamples", nonzero=nonzero)
     labels = [describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
     in_use = dict(interval=opt.interval, confidence_level=opt.confidence_level)

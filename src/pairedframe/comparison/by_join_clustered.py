@@ -129,7 +129,8 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
             low, high, pv, flips = _query_set_statistics(table, paired, opt, interval, comps, members, rows[idx], cm)
             G = int(cm.G[idx[0]])
             st.ci_low[idx], st.ci_high[idx], st.pvalue[idx] = low, high, pv
-            st.floor[idx] = smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples)
+            st.floor[idx] = [smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples,
+                                             nonzero=int(z)) for z in st.nonzero_clusters[idx]]
             st.exact[idx] = flips.exact
             done += len(comps)
             if progress is not None:
@@ -146,8 +147,12 @@ def _cluster_rows(table: EngineTable, paired: Paired, moments: pl.DataFrame) -> 
     sums = table.name("csums")                  # per (comparison, cluster): summed delta, size
     table.create(sums, f"SELECT comp, cluster, sum(delta) AS s, count(*) AS size FROM {paired.pairs} "
                        f"GROUP BY comp, cluster")
-    per_cluster = table.collect(f"SELECT comp, count(*) AS n_clusters, sum(abs(s)) AS abs_sum, "
-                                f"max(abs(s)) AS max_sum FROM {sums} GROUP BY comp")
+    # nonzero_clusters: sums that are not 0 up to the float noise of the deltas they sum (noise_sums' rule)
+    per_cluster = table.collect(
+        f"SELECT c.comp, count(*) AS n_clusters, sum(abs(c.s)) AS abs_sum, max(abs(c.s)) AS max_sum, "
+        f"CAST(sum(CASE WHEN abs(c.s) > {ZERO_SPREAD_RTOL!r} * m.max_abs THEN 1 ELSE 0 END) AS BIGINT) "
+        f"AS nonzero_clusters FROM {sums} c JOIN (SELECT comp, max(abs(delta)) AS max_abs FROM {paired.pairs} "
+        f"GROUP BY comp) m ON c.comp = m.comp GROUP BY c.comp")
     binary = table.collect(
         f"SELECT comp, CAST(min(CASE WHEN a IN (0, 1) AND b IN (0, 1) THEN 1 ELSE 0 END) AS BIGINT) AS binary, "
         f"CAST(sum(CASE WHEN a = 1 AND b = 0 THEN 1 ELSE 0 END) AS BIGINT) AS mb, "

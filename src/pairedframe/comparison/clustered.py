@@ -371,7 +371,11 @@ def _fill_query_set(st: ClusteredStats, members_rows: list[int], data_of: dict[i
         np.concatenate([r[i] for r in res]) for i in range(5))
     st.df[idx] = cluster_df(sizes)      # G - 1 for equal sizes, fewer when a few clusters dominate
     st.exact[idx] = res[0][5]
-    st.floor[idx] = smallest_pvalue("randomization", res[0][5], G, opt.alternative, opt.n_resamples)
+    # a zero cluster sum flips to itself; 0 up to the float noise of its deltas counts as 0 (noise_sums' rule)
+    nonzero = np.count_nonzero(np.abs(sums) > ZERO_SPREAD_RTOL * np.max(np.abs(D), axis=0), axis=0)
+    st.nonzero_clusters[idx] = nonzero
+    st.floor[idx] = [smallest_pvalue("randomization", res[0][5], G, opt.alternative, opt.n_resamples, nonzero=int(z))
+                     for z in nonzero]
     for r in members_rows:
         _, _, _, _, a, b, d = data_of[r]
         st.baseline_mean[r], st.system_mean[r] = a.mean(), b.mean()

@@ -46,7 +46,8 @@ class ClusteredStats:
     spread); ``df`` its Bell-McCaffrey degrees of freedom; ``pvalue`` the raw cluster sign-flip p-value;
     ``floor`` the smallest p-value that test can give; ``baseline_mean, system_mean`` the systems' means.
     Int64: ``n_queries`` paired queries, ``n_clusters`` distinct clusters among them, ``wins, losses,
-    ties`` queries with ``delta > 0, < 0, == 0``.  Bool: ``exact`` every sign pattern enumerated;
+    ties`` queries with ``delta > 0, < 0, == 0``, ``nonzero_clusters`` clusters whose summed delta is not 0
+    (a zero sum flips to itself: the sign-flip p is never below ``2 / 2**nonzero_clusters``).  Bool: ``exact`` every sign pattern enumerated;
     ``all_zero`` every delta exactly 0.  ``mcnemar``: the exact McNemar columns.
     """
 
@@ -64,6 +65,7 @@ class ClusteredStats:
     wins: np.ndarray
     losses: np.ndarray
     ties: np.ndarray
+    nonzero_clusters: np.ndarray
     exact: np.ndarray
     all_zero: np.ndarray
     mcnemar: McNemarColumns
@@ -84,4 +86,4 @@ class ClusteredStats:
 
 
 FLOATS = ("delta", "ci_low", "ci_high", "se", "df", "pvalue", "floor", "baseline_mean", "system_mean")
-COUNTS = ("n_queries", "n_clusters", "wins", "losses", "ties")
+COUNTS = ("n_queries", "n_clusters", "wins", "losses", "ties", "nonzero_clusters")

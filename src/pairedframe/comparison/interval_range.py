@@ -222,13 +222,23 @@ def zero_spread_deltas(low, high, *, measures: Sequence[str], delta: np.ndarray,
         n = np.asarray(n, dtype=float)
         low[flat], high[flat] = constant_sample_interval(np.asarray(delta)[flat], n[flat], lo[flat], hi[flat],
                                                          confidence_level=confidence_level, alternative=alternative)
+        known_lo, known_hi = mean_ranges(measures)      # the registry's, before values outside it drop it
         for i in np.flatnonzero(flat):
-            notes[i] = _zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i]))
+            known = ((float(known_lo[i]), float(known_hi[i])) if np.isfinite(known_lo[i]) and np.isfinite(known_hi[i])
+                     else None)
+            notes[i] = _zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i]), known,
+                                         str(measures[i]) if len(measures) else "")
     return low, high, notes
 
 
-def _zero_spread_text(c: float, n: int, lo: float, hi: float) -> str:
-    if math.isinf(lo) and math.isinf(hi):
+def _zero_spread_text(c: float, n: int, lo: float, hi: float, known: tuple[float, float] | None = None,
+                      measure: str = "") -> str:
+    """``known``: the measure's own range of values, when the registry has one (it is dropped, ``lo, hi``
+    infinite, where the values lie outside it)."""
+    if math.isinf(lo) and math.isinf(hi) and known is not None:
+        bound = (f"the values lie outside the range of {measure or 'this measure'}, {_range_text(*known)} (another "
+                 "scale, e.g. x 100?), so that range is not used and nothing bounds the mean")
+    elif math.isinf(lo) and math.isinf(hi):
         bound = "no range is known for this measure, so nothing bounds the mean"
     else:
         bound = (f"the interval holds the mean deltas of populations in {_range_text(lo, hi)} that give {n} equal "

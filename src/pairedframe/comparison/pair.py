@@ -19,7 +19,7 @@ from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.comparison.kernels import analyse_block
 from pairedframe.comparison.options import check_cost, check_options
 from pairedframe.comparison.pairing import DELTA_TOLERANCE
-from pairedframe.comparison.verdicts import warn_many_ties, warn_skewed
+from pairedframe.comparison.verdicts import tie_floors, warn_many_ties, warn_skewed
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
                                 renamed_keywords, user_stacklevel)
 from pairedframe.stats.results import ConfidenceInterval
@@ -191,9 +191,12 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         n=np.array([float(n)]), flat=np.asarray(res.zero_spread, dtype=bool), interval=opt.interval,
         confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
         means=(np.array([a.mean()]), np.array([b.mean()])))
-    res = res.replace(ci_low=ci_low, ci_high=ci_high)
+    nonzero = np.array([int(np.count_nonzero(d))])     # a tie flips to itself: it bounds the sign-flip p
+    res = res.replace(ci_low=ci_low, ci_high=ci_high,
+                      floor=tie_floors(res.floor, nonzero, opt.test, opt.alternative))
     mde, verdicts, notes = decide(res.delta, se_t, np.array([n]), res.pvalue, res.pvalue, one, all_zero,
-                                   res, opt, "pvalue", interval_notes=interval_notes, measures=[measure])
+                                   res, opt, "pvalue", interval_notes=interval_notes, measures=[measure],
+                                   nonzero=nonzero)
     in_use = dict(interval=opt.interval, confidence_level=opt.confidence_level)
     warn_skewed(res.skewness, np.array([n]), ["this comparison"], **in_use)
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"], **in_use)

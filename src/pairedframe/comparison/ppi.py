@@ -421,7 +421,7 @@ def _adjusted(out: pl.DataFrame, family_by: Any, correction: str, level: float) 
     used = p_bh if correction == "bh" else p_holm
     out = out.with_columns(pl.Series("pvalue_bh", p_bh, nan_to_null=True),
                            pl.Series("pvalue_holm", p_holm, nan_to_null=True),
-                           pl.Series("significant", np.where(np.isnan(used), False, used <= level)),
+                           pl.Series("significant", np.where(np.isnan(used), False, used < level)),  # as compare
                            pl.Series("family_size", size, dtype=pl.Int64), pl.lit(rule).alias("family"))
     first = out.columns[:out.columns.index("pvalue") + 1]
     return out.select(*first, "pvalue_bh", "pvalue_holm", "significant",

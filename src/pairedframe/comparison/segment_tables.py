@@ -32,7 +32,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWar
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
-from pairedframe.stats.signflip_interval import too_few_resamples
+from pairedframe.stats.signflip_interval import least_resamples, too_few_resamples
 
 __all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_segment_ids",
            "require_two_queries", "check_segments_cost", "unit_label", "segments_table", "family_adjusted"]
@@ -168,11 +168,15 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
     pv, exact = stats.pvalue, stats.exact
     p_bh, p_holm, fam_size = families.adjusted(pv)
     adjusted = p_bh if correction == "bh" else p_holm
-    significant = np.where(np.isnan(adjusted), False, adjusted <= level)
+    # strictly below the level, as compare's verdicts (pairedframe.stats.levels.decision_alpha)
+    significant = np.where(np.isnan(adjusted), False, adjusted < level)
     B = max_resamples if adaptive else n_resamples
+    nonzero = n_all - units["ties"].to_numpy().astype(np.int64)
+    nonzero = np.where(nonzero > 0, nonzero, n_all)     # every delta 0: identical, no floor (as compare)
+    exact_bound = np.zeros(k, dtype=bool)
     if test == "randomization":
-        min_disc, limited = _resolution(families, pv, exact, n_all, fam_size, significant, correction=correction,
-                                        level=level, alternative=alternative, B=B)
+        min_disc, limited, exact_bound = _resolution(families, pv, exact, nonzero, fam_size, significant,
+                                              correction=correction, level=level, alternative=alternative, B=B)
     else:
         min_disc, limited = np.ones(k, dtype=np.int64), np.zeros(k, dtype=bool)
     min_disc = np.where(ok, min_disc, 0)
@@ -187,7 +191,7 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
             warn_uncertified(flips, max_resamples, "segment comparisons")
     warn_skewed_segments(out["skewness"].to_numpy(), n_all, functools.partial(unit_label, out, extras))
     _warn_small(n_all)
-    _warn_resolution(limited, exact, fam_size, min_disc, correction=correction, level=level,
+    _warn_resolution(limited, exact | exact_bound, fam_size, min_disc, correction=correction, level=level,
                      name="max_resamples" if adaptive else "n_resamples", B=B)
     return out
 
@@ -227,23 +231,33 @@ class _Families:
         return p_bh, p_holm, fam_size
 
 
-def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, n_all: np.ndarray, fam_size: np.ndarray,
+def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, nonzero: np.ndarray, fam_size: np.ndarray,
                 significant: np.ndarray, *, correction: str, level: float, alternative: str, B: int
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Monte-Carlo resolution of the randomization test: ``min_discoveries`` and ``resolution_limited``
-    (not rejected, and not even at the floor with the family's other p-values as they are)."""
-    # Smallest attainable p: 1/(B+1) by Monte Carlo; with exact enumeration of n sign patterns
-    # 2/2^n two-sided (the observed pattern and its mirror), 1/2^n one-sided.
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Monte-Carlo resolution of the randomization test: ``min_discoveries``, ``resolution_limited``
+    (not rejected, and not even at the floor with the family's other p-values as they are) and the
+    rows whose floor is set by their few non-zero deltas, not by ``B``.  Rejection is strict
+    (adjusted p < level), as ``significant``."""
+    # Smallest attainable p of k non-zero deltas (a tie flips to itself): exact 2/2^k two-sided (the
+    # observed pattern and its mirror), 1/2^k one-sided; by Monte Carlo 1/(B+1), never below that exact
+    # floor it estimates (pairedframe.comparison.verdicts.smallest_pvalue).
     sides = 2.0 if alternative == "two-sided" else 1.0
-    exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(n_all, 1000).astype(float)))
-    p_floor = np.where(exact, exact_floor, 1.0 / (B + 1))
-    need = np.maximum(np.ceil(fam_size * p_floor / level - 1e-12).astype(np.int64), 1)
+    exact_floor = np.minimum(1.0, sides * np.exp2(-np.minimum(nonzero, 1000).astype(float)))
+    p_floor = np.where(exact, exact_floor, np.maximum(1.0 / (B + 1), exact_floor))
+    exact_bound = ~exact & (exact_floor > 1.0 / (B + 1))
+    # BH rejects j segments at the floor when p / (j / m) < level (its adjusted p, in the same floats):
+    # the least such j is floor(m p / level) + 1 in exact arithmetic; the floats decide among its neighbours
+    m = np.maximum(fam_size, 1).astype(np.float64)
+    base = np.maximum(np.floor(fam_size * p_floor / level).astype(np.int64) - 1, 1)
+    need = base + 3
+    for off in (2, 1, 0):
+        need = np.where(p_floor / ((base + off) / m) < level, base + off, need)
     # fam_size + 1 (more than the family holds): no number of discoveries suffices; the result shows null
-    min_disc = need if correction == "bh" else np.where(fam_size * p_floor > level, fam_size + 1, 1)
+    min_disc = need if correction == "bh" else np.where(fam_size * p_floor >= level, fam_size + 1, 1)
     limited = np.zeros(families.k, dtype=bool)
     for sel in families.members:
-        limited[sel] = ~rejected_at_floor(pv[sel], p_floor[sel], level, correction)
-    return min_disc, limited & ~significant
+        limited[sel] = ~rejected_at_floor(pv[sel], p_floor[sel], level, correction, strict=True)
+    return min_disc, limited & ~significant, exact_bound
 
 
 def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str],
@@ -341,18 +355,20 @@ def _warn_small(n_all: np.ndarray) -> None:
 
 def _warn_resolution(limited: np.ndarray, exact: np.ndarray, fam_size: np.ndarray, min_disc: np.ndarray, *,
                      correction: str, level: float, name: str, B: int) -> None:
-    """Warn once about rows that few queries (exact) or too few resamples (Monte Carlo) keep from rejecting."""
+    """Warn once about rows that few queries or few non-zero deltas (``exact``: the floor is the exact
+    test's) or too few resamples (Monte Carlo) keep from rejecting."""
     tiny = limited & exact
     if tiny.any():
         warnings.warn(f"{int(np.count_nonzero(tiny))} segment comparisons are not significant and could not be "
                       f"with their few queries: even the most extreme sign pattern (exact p = 2/2^n two-sided, 1/2^n "
-                      f"one-sided) would not reach level {level:g} after {correction.upper()} with the other p-values "
+                      f"one-sided, n counting the non-zero deltas: a tie flips to itself) would not get below level "
+                      f"{level:g} after {correction.upper()} with the other p-values "
                       "of their family; they are flagged in 'resolution_limited'", UserWarning,
                       stacklevel=user_stacklevel())
     limited_mc = limited & ~exact
     if limited_mc.any():
         worst = int(fam_size[limited_mc].max())
-        needed = int(math.ceil(worst / level)) - 1
+        needed = least_resamples(level / worst)      # 1/(B+1) strictly below level / worst
         least, method = int(min_disc[limited_mc].max()), "BH" if correction == "bh" else "Holm"
         what = (f"BH can only reject a segment if at least {least} segments of its family reach that floor"
                 if method == "BH" and least <= worst else f"{method} cannot reject any segment")

@@ -44,13 +44,15 @@ time.  This generator is for resampling statistics, not for cryptography.
 
 Monte-Carlo resolution and the false discovery rate
 ---------------------------------------------------
-A Monte-Carlo p-value is never below ``1/(B+1)``.  In a family of ``m`` tests BH at level ``q``
-rejects the smallest p-value only if ``p <= q j / m`` for some ``j``; with every one of ``j``
-segments at the floor that needs ``j >= m / (q (B+1))`` (``min_discoveries``), and Holm cannot
-reject anything once ``m / (B+1) > q``.  A row that is not rejected and would not be even at its
+A Monte-Carlo p-value is never below ``1/(B+1)``, nor (it estimates the exact p) below the exact
+floor ``2/2^k`` of the unit's ``k`` non-zero deltas (a tie flips to itself).  Rejection is strict, as
+in :func:`compare`: an adjusted p below the level ``q``.  In a family of ``m`` tests BH
+rejects the smallest p-value only if ``p < q j / m`` for some ``j``; with every one of ``j``
+segments at the floor ``f`` that needs ``j > m f / q`` (``min_discoveries``), and Holm cannot
+reject anything once ``m f >= q``.  A row that is not rejected and would not be even at its
 floor (the family's other p-values as they are) is flagged ``resolution_limited`` (never a
-``significant`` one), a warning names the ``n_resamples`` needed (``ceil(m/q) - 1``) and suggests
-``test="t"`` for screening.
+``significant`` one), a warning names the ``n_resamples`` needed (the least ``B`` with
+``1/(B+1) < q/m``) and suggests ``test="t"`` for screening.
 
 ``resampling="adaptive"`` removes the problem without drawing ``m/q`` patterns everywhere: patterns
 are drawn in rounds (256, 512, ...) only for the units whose BH / Holm decision is still open, until
@@ -290,9 +292,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         Output columns that define a multiple-comparison family; default
         ``("system", <keys>, "measure", "segment_set")``.
     correction : {"bh", "holm"}, default "bh"
-        The adjustment within each ``family_by`` family that drives ``significant`` and
-        ``resolution_limited`` at level ``1 - confidence_level``; both adjusted columns are always
-        returned.
+        The adjustment within each ``family_by`` family that drives ``significant`` (adjusted p
+        strictly below ``alpha = 1 - confidence_level`` without float noise, as :func:`compare`'s
+        verdicts: :func:`~pairedframe.stats.levels.decision_alpha`) and ``resolution_limited``; both
+        adjusted columns are always returned.
     interval : {"signflip", "percentile", "t"}, optional
         Default: the interval that inverts the test -- ``"signflip"`` for the randomization test (the
         shifts the segment's sign-flip test does not reject, on the same patterns, so it excludes 0
@@ -346,8 +349,9 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         t-test); null when even the whole family at that p-value could not be rejected (Holm: family
         size times the smallest p-value above the level; BH: more than the family would be needed), and
         on a segment of one query (no test).  ``resolution_limited`` is true for a row that is not ``significant`` and would not be
-        even if its p-value were the smallest its test can give (``2/2^n`` two-sided exact, ``1/(B+1)``
-        Monte Carlo), the other p-values of its family as they are: more queries or resamples (or
+        even if its p-value were the smallest its test can give (``2/2^k`` two-sided exact, ``k`` the
+        non-zero deltas; ``1/(B+1)`` Monte Carlo, never below that exact floor), the other p-values of its
+        family as they are: more queries or resamples (or
         ``test="t"``), not a larger effect, would be needed.  It is never true where ``significant``
         is (:func:`pairedframe.stats.multiple.rejected_at_floor`); always false for the t-test.
 

@@ -10,8 +10,10 @@ The MDE that separates ``"inconclusive"`` from ``"not significant"`` is computed
 ``alpha / m`` for Holm (its first step) and for Benjamini-Hochberg (a lone discovery), ``m`` being the
 number of comparisons in the family.  It is the MDE of the test actually used (noncentral t with the
 test's degrees of freedom: ``n - 1`` queries, ``G - 1`` clusters), and infinite when the smallest
-p-value the test can produce (``2 / 2**n`` two-sided for an exact sign-flip test, ``1 / (B + 1)`` for a
-Monte-Carlo one) cannot go below that level: then no effect, however large, can be declared.  For a
+p-value the test can produce (``2 / 2**k`` two-sided for an exact sign-flip test, ``k`` the non-zero
+deltas or cluster sums -- a tie flips to itself --; ``1 / (B + 1)`` for a Monte-Carlo one, and never
+below that exact floor, which it estimates: :func:`smallest_pvalue`) cannot go below that level: then no
+effect, however large, can be declared.  For a
 Monte-Carlo test that is :func:`pairedframe.stats.signflip_interval.too_few_resamples` at that level, and
 the note's advice is at least its :func:`~pairedframe.stats.signflip_interval.least_resamples`.
 
@@ -38,7 +40,7 @@ from pairedframe.stats.power import mde_at_level
 from pairedframe.stats.signflip_interval import least_resamples
 from pairedframe.stats.skewness import cochran_fails, cochran_minimum_n
 
-__all__ = ["CORRECTIONS", "VERDICTS", "verdict_column", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "t_mde", "verdict_notes",
+__all__ = ["CORRECTIONS", "VERDICTS", "verdict_column", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "tie_floors", "t_mde", "verdict_notes",
            "zero_spread_disagreement", "warn_unreachable", "warn_skewed", "warn_skewed_segments"]
 
 VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical", "equivalent")
@@ -128,15 +130,37 @@ def family_rejections(adjusted: np.ndarray, family_ids: np.ndarray, alpha: float
 
 
 def smallest_pvalue(test: str, exact: bool, n: int, alternative: str, n_resamples: int,
-                    zero_spread: bool = False) -> float:
-    """Smallest p-value the test can produce: exact sign flips (``2 / 2**n`` two-sided), Monte Carlo
-    (``1 / (B + 1)``), the t-test 0 (or the exact sign-flip floor when it falls back on zero spread)."""
+                    zero_spread: bool = False, nonzero: int | None = None) -> float:
+    """Smallest p-value the test can produce: exact sign flips (``2 / 2**k`` two-sided), Monte Carlo
+    (``1 / (B + 1)``, and never below the exact floor it estimates), the t-test 0 (or the exact
+    sign-flip floor when it falls back on zero spread).
+
+    ``k`` counts the non-zero deltas (``nonzero``; default all ``n``): a delta of 0 flips to itself, so
+    ``2**n`` patterns give only ``2**k`` statistics and the exact p is a multiple of ``2**(n - k) / 2**n``.
+    A Monte-Carlo p estimates that exact p; it falls below the exact floor only when its draws happen to
+    miss the extreme patterns (for an exact floor at or above the level, with chance about one half at
+    most), so no effect reaches the MDE's power there."""
     sides = 2.0 if alternative == "two-sided" else 1.0
     if test == "t":
         return min(1.0, sides * 2.0 ** -min(n, 1100)) if zero_spread else 0.0
+    k = n if not nonzero else min(n, int(nonzero))    # every delta 0: "identical", no floor to speak of
+    exact_floor = min(1.0, sides * 2.0 ** -min(k, 1100))
     if exact:
-        return min(1.0, sides * 2.0 ** -min(n, 1100))
-    return 1.0 / (n_resamples + 1)
+        return exact_floor
+    return 1.0 / (n_resamples + 1) if not nonzero else max(1.0 / (n_resamples + 1), exact_floor)
+
+
+def tie_floors(floors: np.ndarray, nonzero: np.ndarray, test: str, alternative: str) -> np.ndarray:
+    """``floors`` (:func:`smallest_pvalue` of each row, from its number of units) raised to the exact
+    sign-flip floor of its ``nonzero`` non-zero deltas (cluster sums): ``sides * 2**-k``.  A sign-flip
+    test cannot tell a tie's two signs apart, so its p never goes below that (see :func:`smallest_pvalue`);
+    the t-test's floors, and those of rows without a non-zero delta ("identical"), are returned as they are."""
+    floors = np.asarray(floors, dtype=np.float64)
+    if test == "t":
+        return floors
+    sides = 2.0 if alternative == "two-sided" else 1.0
+    k = np.minimum(np.asarray(nonzero, dtype=np.float64), 1100.0)
+    return np.where(k > 0, np.maximum(floors, np.minimum(1.0, sides * np.exp2(-k))), floors)
 
 
 def t_mde(se: float, df: float, level: float, power: float, alternative: str, floor: float,
@@ -158,11 +182,12 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                   unit: str = "queries",
                   n_resamples: int | None = None, resamples_name: str = "n_resamples",
                   p_estimated: bool = False, interval_notes: Sequence[str | None] | None = None,
-                  zero_spread: np.ndarray | None = None) -> list[str | None]:
+                  zero_spread: np.ndarray | None = None, nonzero: np.ndarray | None = None) -> list[str | None]:
     """One note (or None) per row; see the module docstring.  ``p_estimated``: the raw p-values are
     adaptive Monte-Carlo estimates, so they may disagree with an interval that inverts the test;
     ``interval_notes``: what the interval's construction needs said per row (appended first);
-    ``zero_spread``: rows whose deltas all equal, whose interval is the range-based bound, not ``interval``."""
+    ``zero_spread``: rows whose deltas all equal, whose interval is the range-based bound, not ``interval``;
+    ``nonzero``: each row's non-zero deltas (cluster sums), named when their number sets the floor."""
     flat = np.zeros(len(verdicts), dtype=bool) if zero_spread is None else np.asarray(zero_spread, dtype=bool)
     notes: list[str | None] = []
     for i, v in enumerate(verdicts):
@@ -171,7 +196,8 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
             if floors[i] >= levels[i]:
                 parts.append(_unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]),
                                                float(levels[i]), int(family_sizes[i]), verdict_on, test,
-                                               unit, n_resamples, alpha, resamples_name))
+                                               unit, n_resamples, alpha, resamples_name,
+                                               None if nonzero is None else int(nonzero[i])))
             if _opposite(float(delta[i]), alternative):
                 parts.append(f"delta {delta[i]:+.4g} points away from alternative='{alternative}': "
                              "a one-sided test cannot find it")
@@ -189,10 +215,6 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                 if verdict_on != "pvalue" and (p_raw[i] < alpha) == excludes:
                     why = (f"{verdict_on} = {p_used[i]:.3g} over {int(family_sizes[i])} comparisons decides; "
                            "the interval is not adjusted for multiplicity")
-                elif interval == "signflip" and p_raw[i] == alpha:
-                    why = (f"p = {p_raw[i]:.3g} equals alpha, which is not below it; the interval's edge is still "
-                           "computed at 1 - confidence_level with its float rounding, which rejects a shift whose p "
-                           "is exactly alpha")
                 elif flat[i]:
                     why = zero_spread_disagreement(test, int(n_units[i]), unit, float(p_raw[i]), verdict_on,
                                                     float(p_used[i]))
@@ -223,7 +245,8 @@ def zero_spread_disagreement(test: str, n: int, unit: str, p: float, verdict_on:
 
 
 def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, verdict_on: str, test: str,
-                      unit: str, n_resamples: int | None, alpha: float, resamples_name: str = "n_resamples") -> str:
+                      unit: str, n_resamples: int | None, alpha: float, resamples_name: str = "n_resamples",
+                      nonzero: int | None = None) -> str:
     family = verdict_on != "pvalue" and m > 1
     need = (f"{verdict_on} over {m} comparisons needs p < {level:.3g}" if family
             else f"the verdict needs p < {level:.3g}")
@@ -231,8 +254,15 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
     if test == "t":
         return f"zero spread: the t-test falls back to the exact sign-flip p >= {floor:.3g}; {need}; use more {unit}"
     t_option = "" if unit == "clusters" else " or test='t'"      # compare_clustered has no t-test option
-    if exact:
-        return (f"{n} {unit}: the exact sign-flip p cannot go below {floor:.3g}; {need}; use more {unit}"
+    # the exact test's floor, or a Monte-Carlo p held above 1/(B+1) by the exact floor it estimates
+    # (few non-zero deltas: smallest_pvalue, tie_floors)
+    if exact or (n_resamples is not None and floor > 1.0 / (n_resamples + 1)):
+        kind = "exact sign-flip p" if exact else "sign-flip p (a Monte-Carlo estimate of the exact one)"
+        if nonzero is not None and nonzero < n:
+            what = "a non-zero summed delta" if unit == "clusters" else "a non-zero delta"
+            return (f"{nonzero} of {n} {unit} have {what} (a zero one flips to itself): the {kind} cannot go "
+                    f"below {floor:.3g}; {need}; use more {unit} that differ{fewer}{t_option}")
+        return (f"{n} {unit}: the {kind} cannot go below {floor:.3g}; {need}; use more {unit}"
                 f"{fewer}{t_option}")
     per_test = alpha / m if family else alpha
     # the least B with B + 1 > m / alpha (p strictly below the per-test level), never below the least B
@@ -244,13 +274,15 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
 
 def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, n_units: np.ndarray,
                      family_sizes: np.ndarray, *, verdict_on: str, test: str, alpha: float, unit: str,
-                     n_resamples: int | None, resamples_name: str = "n_resamples") -> None:
-    """Warn once when no row can be significant at its verdict level."""
+                     n_resamples: int | None, resamples_name: str = "n_resamples",
+                     nonzero: np.ndarray | None = None) -> None:
+    """Warn once when no row can be significant at its verdict level (``nonzero``: as :func:`verdict_notes`)."""
     if floors.size == 0 or not np.all(floors >= levels):
         return
     i = int(np.argmin(floors - levels))
     text = _unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]), float(levels[i]),
-                             int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha, resamples_name)
+                             int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha, resamples_name,
+                             None if nonzero is None else int(nonzero[i]))
     warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
 
 

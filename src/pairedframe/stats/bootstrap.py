@@ -296,7 +296,7 @@ def bootstrap_mean(x, *, n_resamples: int = 10_000, confidence_level: float = 0.
     return BootstrapResult(statistic=float(theta_hat),
                            confidence_interval=ConfidenceInterval(float(low[0]), float(high[0])),
                            standard_error=float(se), n_resamples=n_resamples,
-                           confidence_level=confidence_level, method=method)
+                           confidence_level=confidence_level, method=method, alternative=alternative)
 
 
 def _finish(X, theta_hat, theta_b, confidence_level, method, alternative):
@@ -372,4 +372,4 @@ def bootstrap_mean_many(X, *, n_resamples: int = 10_000, confidence_level: float
     se[constant] = 0.0
     return BootstrapResult(statistic=theta_hat, confidence_interval=ConfidenceInterval(low, high),
                            standard_error=se, n_resamples=n_resamples,
-                           confidence_level=confidence_level, method=method)
+                           confidence_level=confidence_level, method=method, alternative=alternative)

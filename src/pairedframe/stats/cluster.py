@@ -216,7 +216,7 @@ def cluster_bootstrap(values, clusters, *, n_resamples: int = 10_000,
     return BootstrapResult(statistic=float(theta_hat[0]),
                            confidence_interval=ConfidenceInterval(float(ci.low[0]), float(ci.high[0])),
                            standard_error=float(se[0]), n_resamples=n_resamples,
-                           confidence_level=confidence_level, method="percentile")
+                           confidence_level=confidence_level, method="percentile", alternative=alternative)
 
 
 @renamed_keywords(rng=USE_SEED)
@@ -259,7 +259,7 @@ def cluster_bootstrap_many(values, clusters, *, n_resamples: int = 10_000,
                                       alternative, seed, chunk_size)
     return BootstrapResult(statistic=theta_hat, confidence_interval=ci, standard_error=se,
                            n_resamples=n_resamples, confidence_level=confidence_level,
-                           method="percentile")
+                           method="percentile", alternative=alternative)
 
 
 # --------------------------------------------------------------------------

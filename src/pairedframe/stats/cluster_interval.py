@@ -281,7 +281,8 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     -------
     SignFlipIntervalResult
         ``pvalue`` equals :func:`~pairedframe.stats.cluster.cluster_sign_flip_test_many` for the same
-        ``seed`` state, bit for bit; ``low <= 0 <= high`` iff ``pvalue >= 1 - confidence_level``.
+        ``seed`` state, bit for bit; ``low <= 0 <= high`` iff ``pvalue >= decision_alpha(confidence_level)``
+        (``1 - confidence_level`` without float noise: :mod:`pairedframe.stats.levels`).
 
     Raises
     ------

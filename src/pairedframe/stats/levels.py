@@ -11,7 +11,10 @@ def decision_alpha(confidence_level: float) -> float:
     ``1 - 0.95`` is ``0.05000000000000004`` and ``1 - 0.9`` is ``0.09999999999999998``, so comparing
     ``p < 1 - confidence_level`` would call ``p = 0.05`` significant at 95 % but ``p = 0.1``
     not at 90 %.  Rounded to 12 decimals, the rule ``p < alpha`` is the same at every level: a
-    p-value equal to ``alpha`` is never significant.  Intervals keep their own ``1 - confidence_level``.
+    p-value equal to ``alpha`` is never significant.  The intervals that invert a sign-flip test
+    (:mod:`pairedframe.stats.signflip_interval`, :mod:`pairedframe.stats.cluster_interval`) hold the shifts
+    whose p is not below this same ``alpha``, so they exclude 0 exactly when ``p < alpha``; the other
+    intervals take their quantiles at ``1 - confidence_level``.
 
     Parameters
     ----------

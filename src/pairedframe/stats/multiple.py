@@ -111,12 +111,12 @@ def benjamini_hochberg(p) -> np.ndarray:
     return out
 
 
-def rejected_at_floor(p, floor, level: float, method: str) -> np.ndarray:
+def rejected_at_floor(p, floor, level: float, method: str, *, strict: bool = False) -> np.ndarray:
     """Would each p-value be rejected if it were its test's smallest attainable p-value?
 
     For each ``i`` the family's p-values are taken as they are, except ``p[i]``, which is replaced
-    by ``min(p[i], floor[i])``; the result says whether ``method`` (adjusted p-value ``<= level``)
-    then rejects ``i``.  False means the test's resolution (few queries for an exact test, or few
+    by ``min(p[i], floor[i])``; the result says whether ``method`` (adjusted p-value ``<= level``,
+    statsmodels' ``multipletests`` rule; ``< level`` if ``strict``) then rejects ``i``.  False means the test's resolution (few queries for an exact test, or few
     Monte-Carlo patterns), not the size of the effect, keeps ``i`` from being rejected.  Both
     corrections are monotone, so an actually rejected p-value is also rejected at its floor.
 
@@ -128,6 +128,9 @@ def rejected_at_floor(p, floor, level: float, method: str) -> np.ndarray:
         Smallest p-value each test can give (e.g. ``2 / 2**n`` exact two-sided, ``1 / (B + 1)``).
     level : float in (0, 1)
     method : {"bh", "holm"}
+    strict : bool, default False
+        Reject when the adjusted p-value is strictly below ``level`` (the rule of
+        :func:`pairedframe.compare`'s verdicts and :func:`pairedframe.compare_segments`' ``significant``).
 
     Returns
     -------
@@ -137,6 +140,8 @@ def rejected_at_floor(p, floor, level: float, method: str) -> np.ndarray:
     ------
     ValueError
         Bad shapes, values outside [0, 1] or an unknown ``method``.
+    TypeError
+        ``strict`` not a bool.
     """
     arr, finite = _prepare(p)
     fl = np.asarray(floor, dtype=np.float64)
@@ -144,6 +149,8 @@ def rejected_at_floor(p, floor, level: float, method: str) -> np.ndarray:
         raise ValueError(f"`floor` must have the shape of `p` {arr.shape}, got {fl.shape}")
     if method not in ("bh", "holm"):
         raise ValueError(f"`method` must be 'bh' or 'holm', got {method!r}")
+    if not isinstance(strict, (bool, np.bool_)):
+        raise TypeError(f"`strict` must be True or False, got {strict!r}")
     out = np.zeros(arr.shape, dtype=bool)
     vals = arr[finite]
     m = vals.shape[0]
@@ -153,22 +160,26 @@ def rejected_at_floor(p, floor, level: float, method: str) -> np.ndarray:
     s = vals[order]                                   # sorted p-values, s[j - 1] = p_(j)
     f = np.minimum(fl[finite][order], s)              # the floor of the p-value at each sorted position
     j = np.arange(1, m + 1)
+
+    def passes(x: np.ndarray) -> np.ndarray:
+        return x < level if strict else x <= level
+
     if method == "bh":
-        actual = benjamini_hochberg(s) <= level
+        actual = passes(benjamini_hochberg(s))
         # rank of the floor among the *other* p-values, tied ones before it (step-up: ties pass together)
         pos = np.searchsorted(s, f, side="right") + 1
         pos = np.minimum(pos, j)                      # the row's own p-value is not among the others
-        passes_self = f / (pos / m) <= level
+        passes_self = passes(f / (pos / m))
         # others between the floor's rank and the row's own rank move up by one position
-        up = np.concatenate([[0], np.cumsum(s / (np.minimum(j + 1, m) / m) <= level)])
+        up = np.concatenate([[0], np.cumsum(passes(s / (np.minimum(j + 1, m) / m)))])
         moved = up[j - 1] - up[pos - 1] > 0
-        after = np.concatenate([np.logical_or.accumulate((s / (j / m) <= level)[::-1])[::-1], [False]])
+        after = np.concatenate([np.logical_or.accumulate(passes(s / (j / m))[::-1])[::-1], [False]])
         res = passes_self | moved | after[j]          # after[j]: some p_(t), t > j, passes at rank t
     else:
-        actual = holm(s) <= level
+        actual = passes(holm(s))
         pos = np.minimum(np.searchsorted(s, f, side="left") + 1, j)   # first among ties (step-down)
-        ok = np.concatenate([[True], np.logical_and.accumulate((m - j + 1) * s <= level)])
-        res = ok[pos - 1] & ((m - pos + 1) * f <= level)
+        ok = np.concatenate([[True], np.logical_and.accumulate(passes((m - j + 1) * s))])
+        res = ok[pos - 1] & passes((m - pos + 1) * f)
     res |= actual
     back = np.empty(m, dtype=bool)
     back[order] = res

@@ -54,7 +54,11 @@ class BootstrapResult:
     n_resamples : int
     confidence_level : float
     method : str
-        ``"percentile"`` or ``"bca"``.
+        ``"percentile"``, ``"bca"`` or ``"studentized"``.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (interval ``[low, inf)``) or ``"less"`` (``(-inf, high]``), as the
+        call asked (scipy's ``bootstrap`` takes it too; it records nothing, hence this field).  There is
+        no ``pvalue``: a bootstrap here gives an interval, not a test.
     """
 
     statistic: Any
@@ -63,6 +67,7 @@ class BootstrapResult:
     n_resamples: int
     confidence_level: float
     method: str
+    alternative: str = "two-sided"
 
 
 @dataclass(frozen=True)

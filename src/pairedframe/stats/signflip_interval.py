@@ -1,8 +1,10 @@
 """Confidence interval for the mean delta by inverting the sign-flip test.
 
 The interval is the set of shifts ``delta`` whose shifted deltas ``d - delta`` the sign-flip test of
-:mod:`pairedframe.stats.randomization` does *not* reject at level ``alpha = 1 - confidence_level``,
-with the **same sign patterns for every shift** (those of :func:`~pairedframe.stats.randomization.
+:mod:`pairedframe.stats.randomization` does *not* reject at level ``alpha = 1 - confidence_level``
+(taken without float noise, :func:`~pairedframe.stats.levels.decision_alpha`: ``1 - 0.95`` is 0.05, so a
+shift whose p equals 0.05 is not rejected, as :func:`pairedframe.compare` does not call p = alpha
+significant), with the **same sign patterns for every shift** (those of :func:`~pairedframe.stats.randomization.
 sign_flip_test_many` for the same ``seed``).  At ``delta = 0`` it is that test, so the interval
 excludes 0 exactly when ``p < alpha``: interval and p-value cannot contradict each other.
 
@@ -51,6 +53,7 @@ import numpy as np
 
 from pairedframe.errors import USE_SEED, renamed_keywords
 
+from .levels import decision_alpha
 from .results import ConfidenceInterval, SignFlipIntervalResult
 from .randomization import _byte_tables, pattern_words, _tie_tolerance, _word_chunks, is_extreme
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, check_int,
@@ -255,7 +258,7 @@ def inverted_interval(null: np.ndarray, c: np.ndarray, observed: np.ndarray, gam
     counted = is_extreme(null, observed, gamma, alternative)
     b = np.count_nonzero(counted, axis=0)
     p = np.minimum(b / n_patterns if exact else (b + 1) / (n_patterns + 1), 1.0)
-    need = least_count(1.0 - confidence_level, n_patterns, exact)
+    need = least_count(decision_alpha(confidence_level), n_patterns, exact)
     lo, hi = _breakpoints(null, c, observed, alternative, same_sign, no_flip)
     _agree_at_zero(lo, hi, counted, observed, alternative)
     low = np.full(k, -np.inf)
@@ -298,7 +301,7 @@ def inverted_interval_units(null: np.ndarray, flips: np.ndarray, n: np.ndarray, 
     unused = np.arange(B)[:, None] >= n_patterns[None, :]
     lo[unused] = np.inf                          # never counted: sorts after every real breakpoint
     hi[unused] = -np.inf
-    alpha = 1.0 - confidence_level
+    alpha = decision_alpha(confidence_level)
     needs = {key: least_count(alpha, *key) for key in set(zip(n_patterns.tolist(), exact.tolist()))}
     need = np.array([needs[key] for key in zip(n_patterns.tolist(), exact.tolist())], dtype=np.int64)
     low = np.full(k, -np.inf)
@@ -344,7 +347,8 @@ def sign_flip_interval_many(D, *, n_resamples: int = 10_000, confidence_level: f
         Monte-Carlo sign patterns (``>= 1``).  When ``2**n <= n_resamples`` all ``2**n`` patterns are
         enumerated instead (exact; ``seed`` unused).
     confidence_level : float in (0, 1), default 0.95
-        The interval is the set of shifts not rejected at ``alpha = 1 - confidence_level``.
+        The interval is the set of shifts not rejected at ``alpha = 1 - confidence_level`` (without
+        float noise, :func:`~pairedframe.stats.levels.decision_alpha`): those whose ``p >= alpha``.
     alternative : {"two-sided", "greater", "less"}
         Of the test; one-sided intervals have an infinite bound (``"greater"``: ``[low, inf)``).
     seed : None, int, SeedSequence or Generator
@@ -407,7 +411,8 @@ def sign_flip_interval(d, *, n_resamples: int = 10_000, confidence_level: float 
     -------
     SignFlipIntervalResult
         ``pvalue`` equals :func:`~pairedframe.stats.randomization.sign_flip_test` for the same
-        ``seed`` state; ``low <= 0 <= high`` iff ``pvalue >= 1 - confidence_level``.
+        ``seed`` state; ``low <= 0 <= high`` iff ``pvalue >= decision_alpha(confidence_level)``
+        (``1 - confidence_level`` without float noise: p = 0.05 at 95 % is inside).
 
     Raises
     ------

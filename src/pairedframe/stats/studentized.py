@@ -308,4 +308,4 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
                                    max_quantile_ratio=max_quantile_ratio)
     return BootstrapResult(statistic=mean, confidence_interval=ConfidenceInterval(low, high),
                            standard_error=se, n_resamples=n_resamples,
-                           confidence_level=confidence_level, method="studentized")
+                           confidence_level=confidence_level, method="studentized", alternative=alternative)

@@ -1,0 +1,109 @@
+"""A sign-flip test cannot tell a tie's two signs apart: with k non-zero deltas (cluster sums) its p is
+never below 2 / 2**k two-sided, whatever n and the resamples, so the MDE is infinite (and the note says
+why) when that floor is not below the level -- as it is for k = n = 2."""
+
+import warnings
+
+import numpy as np
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.comparison.verdicts import smallest_pvalue, tie_floors
+
+N = 16                                   # 2**16 > 10,000 resamples: the Monte-Carlo path
+QIDS = [f"q{i:02d}" for i in range(N)]
+A = np.zeros(N)
+B = np.r_[np.zeros(N - 2), 0.5, 0.4]     # 2 non-zero deltas among 16
+FRAME = pl.DataFrame({"system": ["a"] * N + ["b"] * N, "qid": QIDS * 2, "measure": "nDCG@10",
+                      "value": np.r_[A, B]})
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def test_exact_sign_flip_pvalue_of_tied_deltas_against_scipy_permutation_test():
+    """The oracle: scipy's exact paired permutation test (every one of the 2**16 sign patterns) gives
+    p = 0.5 for these deltas, the floor 2 / 2**2 of their 2 non-zero ones -- not 2 / 2**16."""
+    stats = pytest.importorskip("scipy.stats")
+    d = B - A
+    res = stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=np.inf,
+                                 vectorized=True, axis=-1, batch=4096)
+    assert res.pvalue == pytest.approx(0.5, abs=1e-12)
+    assert smallest_pvalue("randomization", True, N, "two-sided", 10_000, nonzero=2) == 0.5
+    assert smallest_pvalue("randomization", False, N, "two-sided", 10_000, nonzero=2) == 0.5
+    assert smallest_pvalue("randomization", False, N, "greater", 10_000, nonzero=2) == 0.25
+    # no ties: as before, the Monte-Carlo floor 1 / (B + 1) once 2 / 2**n is below it
+    assert smallest_pvalue("randomization", False, 40, "two-sided", 10_000, nonzero=40) == 1 / 10_001
+    assert smallest_pvalue("t", False, N, "two-sided", 10_000, nonzero=2) == 0.0
+    np.testing.assert_array_equal(tie_floors(np.array([1 / 10_001, 0.0]), np.array([2, 2]), "t", "two-sided"),
+                                  [1 / 10_001, 0.0])
+
+
+def test_mde_is_infinite_when_the_nonzero_deltas_cannot_reach_alpha_in_compare_pair():
+    """The reviewer's reproducer (20 queries, 2 non-zero): mde was 0.092, finite."""
+    a, b = np.zeros(20), np.r_[np.zeros(18), 0.5, 0.4]
+    r = _quiet(pf.compare_pair, a, b, measure="nDCG@10")
+    assert not r.exact and r.pvalue > 0.05
+    assert r.mde == np.inf and r.verdict == "inconclusive"
+    assert "2 of 20 queries have a non-zero delta" in r.verdict_note
+    assert "cannot go below 0.5" in r.verdict_note
+    two = _quiet(pf.compare_pair, np.zeros(2), np.array([0.5, 0.4]), measure="nDCG@10")
+    assert two.mde == np.inf and "cannot go below 0.5" in two.verdict_note
+
+
+def test_mde_is_infinite_when_the_nonzero_deltas_cannot_reach_alpha_in_compare():
+    """In memory, in an engine (DuckDB) and adaptively: the same infinite MDE and note."""
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    con.register("t", FRAME.to_arrow())
+    for out in (_quiet(pf.compare, FRAME, baseline="a"), _quiet(pf.compare, con.sql("SELECT * FROM t"), baseline="a"),
+                _quiet(pf.compare, FRAME, baseline="a", resampling="adaptive")):
+        row = out.row(0, named=True)
+        assert row["mde"] == np.inf and row["verdict"] == "inconclusive"
+        assert "2 of 16 queries have a non-zero delta" in row["verdict_note"]
+        assert "cannot go below 0.5" in row["verdict_note"]
+
+
+def test_compare_warns_that_no_comparison_can_be_significant_with_two_nonzero_deltas():
+    with pytest.warns(UserWarning, match=r"no comparison can be significant: 2 of 16 queries have a non-zero delta"):
+        pf.compare(FRAME, baseline="a")
+
+
+def test_more_nonzero_deltas_keep_a_finite_mde():
+    """Ten non-zero deltas of 16 (floor 2 / 2**10): the MDE stays finite and the note says nothing of it."""
+    b = np.r_[np.zeros(6), np.linspace(0.05, 0.3, 10)]
+    r = _quiet(pf.compare_pair, A, b, measure="nDCG@10")
+    assert np.isfinite(r.mde) and "non-zero delta" not in (r.verdict_note or "")
+
+
+def test_segment_with_two_nonzero_deltas_is_resolution_limited():
+    seg = pl.DataFrame({"qid": QIDS, "segment_set": "all", "segment": "s"})
+    with pytest.warns(UserWarning, match="could not be with their few queries"):
+        out = pf.compare_segments(FRAME, seg, baseline="a")
+    row = out.row(0, named=True)
+    assert not row["exact"] and not row["significant"]
+    assert row["resolution_limited"] and row["min_discoveries"] is None
+
+
+def test_clusters_count_their_nonzero_sums():
+    """12 clusters of 2 queries, 2 with a non-zero sum: exact floor 0.5, in memory and in DuckDB."""
+    duckdb = pytest.importorskip("duckdb")
+    n = 24
+    q = [f"q{i:02d}" for i in range(n)]
+    a = np.full(n, 0.3)
+    b = a.copy()
+    b[0] += 0.5
+    b[5] += 0.4
+    df = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": q * 2, "measure": "nDCG@10", "value": np.r_[a, b]})
+    clusters = {x: i // 2 for i, x in enumerate(q)}
+    con = duckdb.connect()
+    con.register("t", df.to_arrow())
+    for source in (df, con.sql("SELECT * FROM t")):
+        row = _quiet(pf.compare_clustered, source, baseline="a", clusters=clusters).row(0, named=True)
+        assert row["pvalue"] == 0.5 and row["mde"] == np.inf
+        assert "2 of 12 clusters have a non-zero summed delta" in row["verdict_note"]
+        assert "cannot go below 0.5" in row["verdict_note"]
