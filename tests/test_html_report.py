@@ -607,6 +607,43 @@ def test_report_warnings_are_the_warnings_section_of_the_file(tmp_path):
     assert _WarningItems(rep.fragment).items == list(rep.warnings)
 
 
+def test_report_with_a_one_query_run_reports_the_others_and_flags_it(tmp_path):
+    """A run ranking one query stopped the whole report ("fewer than 2 common queries"); now the others are
+    compared, marked and plotted as without it, and that comparison is named in the warnings, the table's
+    caption, and nowhere among the comparisons."""
+    qrels, runs = example_paths()
+    first = Path(runs[1]).read_text().splitlines()[0].split()[0]
+    one = tmp_path / "input.one"
+    one.write_text("".join(f"{line}\n" for line in Path(runs[1]).read_text().splitlines() if line.split()[0] == first))
+    with pytest.warns(pf.errors.PartlyEmptyWarning, match=r"one vs bm25 on nDCG@10 \(1 common query\)"):
+        rep = pf.report([*runs, one], qrels, ["nDCG@10", "AP"], baseline="bm25", n_resamples=199)
+    alone = pf.report(list(runs), qrels, ["nDCG@10", "AP"], baseline="bm25", n_resamples=199)
+    from polars.testing import assert_frame_equal
+
+    assert_frame_equal(rep.comparison, alone.comparison, check_exact=False, rtol=1e-12)   # the same family
+    assert set(rep.comparison["system"]) == {"reranker"}
+    assert any("comparison(s) left out, shown without a mark: one vs bm25 on nDCG@10" in m for m in rep.warnings)
+    assert "Not compared, so not marked" in rep.table.caption
+    assert rep.table.table.filter(pl.col("system") == "one")["marks"].to_list() == ["", ""]
+    assert _WarningItems(rep.fragment).items == list(rep.warnings)
+
+
+def test_report_of_two_one_query_runs_shows_means_and_says_no_comparison_is_possible(tmp_path):
+    qrels, runs = example_paths()
+    first = Path(runs[0]).read_text().splitlines()[0].split()[0]
+    cut = []
+    for run in runs:
+        path = tmp_path / Path(run).name
+        path.write_text("".join(f"{line}\n" for line in Path(run).read_text().splitlines() if line.split()[0] == first))
+        cut.append(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(cut, qrels, "AP", baseline="bm25", n_resamples=99)
+    assert rep.comparison.height == 0 and "No comparison is possible" in rep.table.caption
+    assert any(m.startswith("no comparison is possible") for m in rep.warnings)
+    assert "Forest plots" not in rep.fragment and "<table" in rep.fragment
+
+
 def test_report_agreement_table_prints_a_dash_for_a_nan_interval(tmp_path):
     """The qrels against themselves: every leave-one-query-out kappa and tau_b is 1, so their jackknife
     intervals are NaN (no spread seen is no certainty); the tables print a dash, never "nan", and the
