@@ -594,17 +594,38 @@ class _WarningItems(HTMLParser):
 
 
 def test_report_warnings_are_the_warnings_section_of_the_file(tmp_path):
-    """A run with a query the qrels do not judge: the file said "1 (system, query) pairs were left out of the
-    evaluation" while Report.warnings lacked it; the two are now one list."""
+    """A run without a ranking for a judged query: the file said "1 (system, query) pairs were left out of
+    the evaluation" while Report.warnings lacked it; the two are now one list."""
+    qrels, runs = example_paths()
+    lines = Path(runs[0]).read_text().splitlines()
+    first = lines[0].split()[0]
+    short = tmp_path / "input.bm25"
+    short.write_text("".join(f"{line}\n" for line in lines if line.split()[0] != first))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report([short, runs[1]], qrels, "nDCG@10", baseline="bm25", n_resamples=99)
+    assert rep.evaluation.excluded.height == 1
+    assert any(m.startswith("1 (system, query) pairs were left out of the evaluation: judged by the qrels but not "
+                            "retrieved by the run") for m in rep.warnings)
+    assert _WarningItems(rep.fragment).items == list(rep.warnings)
+
+
+def test_unjudged_retrieved_queries_are_a_settings_note_not_a_warning(tmp_path):
+    """A query the qrels do not judge is left out by trec_eval's query-set rule on every DL evaluation; the
+    report's Warnings opened with it ("314 ... 314 (retrieved but not judged (no qrels))", nested
+    parentheses).  It is now one plain line of the settings, and no warning."""
     qrels, runs = example_paths()
     extra = tmp_path / "input.bm25"
     extra.write_text(Path(runs[0]).read_text() + "zz9 Q0 dX 1 1.0 x\n")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rep = pf.report([extra, runs[1]], qrels, "nDCG@10", baseline="bm25", n_resamples=99)
-    assert rep.evaluation.excluded.height == 1
-    assert any(m.startswith("1 (system, query) pairs were left out of the evaluation") for m in rep.warnings)
-    assert _WarningItems(rep.fragment).items == list(rep.warnings)
+    assert rep.evaluation.excluded["reason"].to_list() == ["retrieved but not judged (no qrels)"]
+    assert not any("left out of the evaluation" in m or "not judged" in m for m in rep.warnings)
+    note = rep.settings["unjudged"]
+    assert note.startswith("1 (system, query) pair retrieved but not judged by the qrels, not evaluated") and "((" not in note
+    settings = re.search(r'<table id="[^"]*-settings-table".*?</table>', rep.fragment, re.S).group(0)
+    assert "evaluation: queries not judged" in settings and "the qrels judge, trec_eval" in settings
 
 
 def test_report_with_a_one_query_run_reports_the_others_and_flags_it(tmp_path):

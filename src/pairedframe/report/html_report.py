@@ -53,9 +53,11 @@ class Report:
     table : ResultsTable
         The results table shown first.
     warnings : tuple of str
-        Every warning raised while the report was computed, in words, and one line for the (system,
-        query) pairs left out of the evaluation (``evaluation.excluded``, which no Python warning
-        announces): exactly the report's Warnings section, in its order.
+        Every warning raised while the report was computed, in words, and one line for the judged
+        (system, query) pairs a run has no ranking for (in ``evaluation.excluded``, which no Python warning
+        announces): exactly the report's Warnings section, in its order.  Queries a run retrieved that
+        the qrels do not judge are left out by trec_eval's rule on every evaluation: the settings state
+        how many (``settings["unjudged"]``), not the warnings.
     settings : dict
         What reproduces the report: the options, the inputs, the package versions.
     """
@@ -355,8 +357,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
                 "confidence_level": confidence_level, "correction": correction, "max_delta_plots": max_delta_plots,
                 "evaluation": ev.settings.as_dict(),  # with grades, how the judgments were read
                 "inputs": inputs, "command": command}
-    from pairedframe.report.report_sections import left_out_of_evaluation, render_report
+    from pairedframe.report.report_sections import left_out_of_evaluation, render_report, unjudged_note
 
+    settings["unjudged"] = unjudged_note(ev.excluded)
     messages = tuple(unique) + left_out_of_evaluation(ev.excluded)   # the file lists exactly these
     root = new_report_id()
     fragment = render_report(root, title=title, evaluation=ev, comparison=comparison, table=table,
