@@ -87,16 +87,18 @@ def not_compared(per_query: pl.DataFrame | None, comparison: pl.DataFrame | None
     if comparison is not None and comparison.height:
         for s, b, m in comparison.select("system", "baseline", "measure").iter_rows():
             done |= {(s, b, m), (b, s, m)}
-    values = per_query.filter(pl.col("value").is_not_null() & pl.col("measure").is_in(measures))
+    missing = [(s, b, m) for s, b in pairs for m in measures if (s, b, m) not in done]
+    if not missing:                                  # the usual case: every meant comparison was made
+        return []
+    involved = {x for s, b, _ in missing for x in (s, b)}
+    values = per_query.filter(pl.col("value").is_not_null() & pl.col("measure").is_in(measures)
+                              & pl.col("system").is_in(list(involved)))
     qids = {key: set(group["qid"].to_list()) for key, group in values.group_by("system", "measure")}
     out = []
-    for s, b in pairs:
-        for m in measures:
-            if (s, b, m) in done:
-                continue
-            n = len(qids.get((s, m), set()) & qids.get((b, m), set()))
-            if n < MIN_PAIRED:
-                out.append({"system": s, "baseline": b, "measure": m, "n_queries": n})
+    for s, b, m in missing:
+        n = len(qids.get((s, m), set()) & qids.get((b, m), set()))
+        if n < MIN_PAIRED:
+            out.append({"system": s, "baseline": b, "measure": m, "n_queries": n})
     return out
 
 
