@@ -594,17 +594,75 @@ class _WarningItems(HTMLParser):
 
 
 def test_report_warnings_are_the_warnings_section_of_the_file(tmp_path):
-    """A run with a query the qrels do not judge: the file said "1 (system, query) pairs were left out of the
-    evaluation" while Report.warnings lacked it; the two are now one list."""
+    """A run without a ranking for a judged query: the file said "1 (system, query) pairs were left out of
+    the evaluation" while Report.warnings lacked it; the two are now one list."""
+    qrels, runs = example_paths()
+    lines = Path(runs[0]).read_text().splitlines()
+    first = lines[0].split()[0]
+    short = tmp_path / "input.bm25"
+    short.write_text("".join(f"{line}\n" for line in lines if line.split()[0] != first))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report([short, runs[1]], qrels, "nDCG@10", baseline="bm25", n_resamples=99)
+    assert rep.evaluation.excluded.height == 1
+    assert any(m.startswith("1 (system, query) pairs were left out of the evaluation: judged by the qrels but not "
+                            "retrieved by the run") for m in rep.warnings)
+    assert _WarningItems(rep.fragment).items == list(rep.warnings)
+
+
+def test_unjudged_retrieved_queries_are_a_settings_note_not_a_warning(tmp_path):
+    """A query the qrels do not judge is left out by trec_eval's query-set rule on every DL evaluation; the
+    report's Warnings opened with it ("314 ... 314 (retrieved but not judged (no qrels))", nested
+    parentheses).  It is now one plain line of the settings, and no warning."""
     qrels, runs = example_paths()
     extra = tmp_path / "input.bm25"
     extra.write_text(Path(runs[0]).read_text() + "zz9 Q0 dX 1 1.0 x\n")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rep = pf.report([extra, runs[1]], qrels, "nDCG@10", baseline="bm25", n_resamples=99)
-    assert rep.evaluation.excluded.height == 1
-    assert any(m.startswith("1 (system, query) pairs were left out of the evaluation") for m in rep.warnings)
+    assert rep.evaluation.excluded["reason"].to_list() == ["retrieved but not judged (no qrels)"]
+    assert not any("left out of the evaluation" in m or "not judged" in m for m in rep.warnings)
+    note = rep.settings["unjudged"]
+    assert note.startswith("1 (system, query) pair retrieved but not judged by the qrels, not evaluated") and "((" not in note
+    settings = re.search(r'<table id="[^"]*-settings-table".*?</table>', rep.fragment, re.S).group(0)
+    assert "evaluation: queries not judged" in settings and "the qrels judge, trec_eval" in settings
+
+
+def test_report_with_a_one_query_run_reports_the_others_and_flags_it(tmp_path):
+    """A run ranking one query stopped the whole report ("fewer than 2 common queries"); now the others are
+    compared, marked and plotted as without it, and that comparison is named in the warnings, the table's
+    caption, and nowhere among the comparisons."""
+    qrels, runs = example_paths()
+    first = Path(runs[1]).read_text().splitlines()[0].split()[0]
+    one = tmp_path / "input.one"
+    one.write_text("".join(f"{line}\n" for line in Path(runs[1]).read_text().splitlines() if line.split()[0] == first))
+    with pytest.warns(pf.errors.PartlyEmptyWarning, match=r"one vs bm25 on nDCG@10 \(1 common query\)"):
+        rep = pf.report([*runs, one], qrels, ["nDCG@10", "AP"], baseline="bm25", n_resamples=199)
+    alone = pf.report(list(runs), qrels, ["nDCG@10", "AP"], baseline="bm25", n_resamples=199)
+    from polars.testing import assert_frame_equal
+
+    assert_frame_equal(rep.comparison, alone.comparison, check_exact=False, rtol=1e-12)   # the same family
+    assert set(rep.comparison["system"]) == {"reranker"}
+    assert any("comparison(s) left out, shown without a mark: one vs bm25 on nDCG@10" in m for m in rep.warnings)
+    assert "Not compared, so not marked" in rep.table.caption
+    assert rep.table.table.filter(pl.col("system") == "one")["marks"].to_list() == ["", ""]
     assert _WarningItems(rep.fragment).items == list(rep.warnings)
+
+
+def test_report_of_two_one_query_runs_shows_means_and_says_no_comparison_is_possible(tmp_path):
+    qrels, runs = example_paths()
+    first = Path(runs[0]).read_text().splitlines()[0].split()[0]
+    cut = []
+    for run in runs:
+        path = tmp_path / Path(run).name
+        path.write_text("".join(f"{line}\n" for line in Path(run).read_text().splitlines() if line.split()[0] == first))
+        cut.append(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(cut, qrels, "AP", baseline="bm25", n_resamples=99)
+    assert rep.comparison.height == 0 and "No comparison is possible" in rep.table.caption
+    assert any(m.startswith("no comparison is possible") for m in rep.warnings)
+    assert "Forest plots" not in rep.fragment and "<table" in rep.fragment
 
 
 def test_report_agreement_table_prints_a_dash_for_a_nan_interval(tmp_path):

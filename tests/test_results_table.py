@@ -767,3 +767,82 @@ def test_two_baselines_of_two_systems_are_both_lettered_baselines(per_query):
     assert res.exit_code == 0, res.output
     rows = re.findall(r"^\| (?!System|-)(\S[^|]*?)\s*\|", res.stdout, flags=re.M)
     assert rows == ["(a) reranker (baseline)", "(b) bm25 (baseline)"] and "†" not in res.stdout, res.stdout
+
+
+def _with_one_query_system(per_query: pl.DataFrame, name: str = "tiny") -> pl.DataFrame:
+    """``per_query`` and a system ``name`` measured on the first query only."""
+    first = per_query["qid"].min()
+    tiny = per_query.filter((pl.col("system") == "t5") & (pl.col("qid") == first)).with_columns(pl.lit(name).alias("system"))
+    return pl.concat([per_query, tiny])
+
+
+def test_a_one_query_system_is_shown_unmarked_and_flagged_while_the_others_are_marked_as_without_it(per_query):
+    """A run with one query used to stop the whole table (InsufficientSampleError from compare); now the
+    other rows carry the marks they have without that run -- the same Holm family, since an untested
+    comparison is no member -- and its cells are unmarked, named in a warning and in the caption."""
+    data = _with_one_query_system(per_query)
+    with pytest.warns(pf.errors.PartlyEmptyWarning, match=r"tiny vs bm25 on nDCG@10 \(1 common query\)"):
+        t = pf.results_table(data, baseline="bm25", n_resamples=999, seed=0)
+    without = pf.results_table(per_query, baseline="bm25", n_resamples=999, seed=0)
+    shared = t.table.filter(pl.col("system") != "tiny").select("system", "measure", "marks", "mean")
+    assert shared.equals(without.table.select("system", "measure", "marks", "mean"))
+    assert set(shared["marks"]) - {""}            # the others are still marked
+    tiny = t.table.filter(pl.col("system") == "tiny")
+    assert tiny["marks"].to_list() == ["", ""] and tiny["mean"].null_count() == 0
+    caption = " ".join(t.caption.split())
+    assert "Not compared, so not marked" in caption and "tiny vs bm25 on AP (1 common query)" in caption
+    assert "(3 comparisons)" in caption or "all 6 comparisons" in caption
+    with pytest.raises(pf.errors.InsufficientSampleError, match="fewer than 2 common queries"):
+        pf.compare(data, baseline="bm25", n_resamples=99)     # the statistical door stays strict
+
+
+def test_all_pairs_leave_out_only_the_pairs_of_the_one_query_system(per_query):
+    data = _with_one_query_system(per_query)
+    with pytest.warns(pf.errors.PartlyEmptyWarning, match="tiny vs"):
+        t = pf.results_table(data, pairs="all", n_resamples=999, seed=0, measures="AP")
+    without = pf.results_table(per_query, pairs="all", n_resamples=999, seed=0, measures="AP",
+                               systems=["bm25", "rm3", "bert_base", "t5"])
+    ours = dict(zip(t.table["system"], t.table["marks"]))
+    assert ours.pop("tiny") == ""
+    assert ours == dict(zip(without.table["system"], without.table["marks"])) and any(ours.values())
+    assert t.caption.count(" vs ") >= 4             # tiny against each of the four others
+
+
+def test_two_one_query_systems_give_their_means_and_say_no_comparison_is_possible(tmp_path):
+    """Two runs sharing one query: `table` refused; now it prints the means, marks nothing and says why."""
+    qrels, runs = pf.example.example_paths()
+    first = Path(runs[0]).read_text().splitlines()[0].split()[0]
+    cut = []
+    for i, run in enumerate(runs):
+        path = tmp_path / f"input.r{i}"
+        path.write_text("".join(line + "\n" for line in Path(run).read_text().splitlines() if line.split()[0] == first))
+        cut.append(str(path))
+    res = CliRunner().invoke(app, ["table", str(qrels), *cut, "-m", "AP", "-m", "nDCG@10", "-B", "99",
+                                   "--format", "markdown"])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("| System") and "†" not in res.stdout and "‡" not in res.stdout
+    out = " ".join(res.stdout.split())
+    assert "No comparison is possible, so no cell is marked" in out and "r1 vs r0 on AP (1 common query)" in out
+    assert "pairedframe: warning: no comparison is possible" in res.stderr
+    ev = pf.evaluate(cut, str(qrels), ["AP"])
+    means = ev.summary().filter(pl.col("measure") == "AP")
+    for system, value in means.select("system", "value").iter_rows():
+        assert f"{value:.3f}" in res.stdout.split(system)[1].split("\n")[0]
+
+
+def test_caption_gives_the_reason_a_query_is_left_out_that_the_measure_allows():
+    """A run lacking queries: for nDCG@10 only "lacks the query" can leave a query out; "found nothing
+    relevant" is said only of a measure undefined then (FirstRelRank)."""
+    qrels = {f"q{i:02d}": {"rel": 1} for i in range(30)}
+    base = {q: {"x": 2.0, "rel": 1.0} for q in qrels}
+    sysb = {q: {"rel": 2.0, "x": 1.0} if i < 20 else base[q] for i, q in enumerate(qrels) if i != 0}   # lacks q00
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = pf.evaluate({"base": base, "sys": sysb}, qrels, ["FirstRelRank", "nDCG@10"])
+        t = pf.results_table(ev, baseline="base", seed=0)
+    caption = " ".join(t.caption.split())
+    assert "Marks in nDCG@10 compare only the queries both systems have a value for: a query a system lacks" in caption
+    assert "Marks in FirstRelRank compare only the queries both systems have a value for: a query where one has none " \
+           "(it found nothing relevant, or lacks the query)" in caption
+    assert caption.count("found nothing relevant") == 1
+    assert t.table.filter(pl.col("system") == "sys")["marks"].to_list() == ["†", "†"]

@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.comparison._validate import nonfinite_error
+from pairedframe.comparison.unpairable import leave_out_unpairable, unpairable_sink
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
                                 SchemaError, SmallSampleWarning, user_stacklevel)
@@ -307,8 +308,9 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
                                                            pl.col("value").alias("b"))
     found = b.select("system", *extras, "measure").unique(maintain_order=True)
-    require_pairable(set(found.select("system", "measure").iter_rows()), a["measure"].unique().to_list(),
-                      systems, measures, baseline)
+    measured, sink = set(found.select("system", "measure").iter_rows()), unpairable_sink()
+    if sink is None:                                # the report and table layers leave these out instead
+        require_pairable(measured, a["measure"].unique().to_list(), systems, measures, baseline)
     sys_order = {s: i for i, s in enumerate(systems)}
     meas_order = {m: i for i, m in enumerate(measures)}
     rows = (found
@@ -321,6 +323,9 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
               .with_columns(_delta_expr().alias("delta"))
               .select("_row", "system", *extras, "measure", "qid", "a", "b", "delta")
               .sort("_row", "qid"))
+    if sink is not None:
+        absent = [(s, m) for s in systems for m in measures if (s, m) not in measured]
+        rows, paired = leave_out_unpairable(rows, paired, extras, baseline, absent, sink)
     _require_common_queries(rows, paired, a, b, baseline, extras)
     _warn_unpaired(rows, paired, present, nulls, baseline, extras)
     left_out = _one_sided_nulls(nulls, rows, a, b, baseline, extras)
@@ -328,7 +333,7 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
     return PairedRows(paired=paired, rows=rows, extras=extras)
 
 
-def _null_is_a_miss(name: str) -> bool:
+def null_is_a_miss(name: str) -> bool:
     """Whether the measure called ``name`` is null where a system found nothing (FirstRelRank,
     TopGradeRank: ``empty_value`` "null (not retrieved)"), rather than undefined for the query."""
     with warnings.catch_warnings():
@@ -346,7 +351,7 @@ def _one_sided_nulls(nulls: pl.DataFrame, rows: pl.DataFrame, a: pl.DataFrame, b
     (FirstRelRank), the queries one system has a null for while the other has a value: that system
     failed there.  A null of another measure, or no row at all, is missing data, not counted."""
     none = pl.DataFrame(schema={"_row": pl.UInt32, "_left_out": pl.UInt32})
-    nulls = nulls.filter(pl.col("measure").is_in([m for m in nulls["measure"].unique().to_list() if _null_is_a_miss(m)]))
+    nulls = nulls.filter(pl.col("measure").is_in([m for m in nulls["measure"].unique().to_list() if null_is_a_miss(m)]))
     if not nulls.height:
         return none
     keys = [*extras, "measure"]

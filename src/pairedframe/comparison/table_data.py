@@ -49,7 +49,9 @@ from typing import Any
 import polars as pl
 
 from pairedframe.checks import require_names, require_rows
-from pairedframe.comparison.pairing import as_frame as per_query_frame, is_text_measure, table_measure_names
+from pairedframe.comparison.pairing import (as_frame as per_query_frame, is_comparable, is_text_measure,
+                                           table_measure_names)
+from pairedframe.comparison.unpairable import meant_pairs, not_compared
 from pairedframe.comparison.table_means import table_means
 from pairedframe.comparison.options import check_level
 from pairedframe.comparison._validate import require_one_slice
@@ -289,6 +291,10 @@ def results_table_data(data: Any = None, comparison: pl.DataFrame | None = None,
     if comparison is not None:
         marking = _marking(comparison, per_query, systems, measures, correction, all_pairs, baselines)
         settings.update(marking.settings)
+    # the comparisons meant but not tested (fewer than 2 common queries): shown without a mark, the caption says so
+    meant = meant_pairs(systems, marking.baselines if comparison is not None else list(baselines or []),
+                        bool(all_pairs if all_pairs is not None else marking.mode == "letters" and not marking.losses))
+    settings["not_compared"] = not_compared(per_query, comparison, meant, [m for m in measures if is_comparable(m)])
     frame = _rows(means, systems, measures, digits, marking)
     n = frame["n_queries"].drop_nulls()
     settings["n_queries"] = (int(n.min()), int(n.max())) if n.len() else (0, 0)

@@ -51,13 +51,14 @@ def _retrieved_pairs(run: pl.DataFrame) -> pl.DataFrame:
             .unique().select(pl.col("system").cast(pl.String), pl.col("qid").cast(pl.String)))
 
 
-_UNJUDGED = "retrieved but not judged (no qrels)"
+#: Evaluation.excluded's reason for a query a run retrieved that the qrels do not judge (trec_eval's query-set rule).
+UNJUDGED_REASON = "retrieved but not judged (no qrels)"
 
 
 def _excluded(retrieved: pl.DataFrame, judged: pl.DataFrame, complete: bool) -> pl.DataFrame:
     """``Evaluation.excluded``: the (system, qid) pairs left out and why; ``judged`` is the qrels'
     distinct ``qid``."""
-    unjudged = retrieved.join(judged, on="qid", how="anti").with_columns(pl.lit(_UNJUDGED).alias("reason"))
+    unjudged = retrieved.join(judged, on="qid", how="anti").with_columns(pl.lit(UNJUDGED_REASON).alias("reason"))
     parts = [unjudged]
     if not complete:
         missing = (retrieved.select("system").unique().join(judged, how="cross")
@@ -95,7 +96,7 @@ def _warn_near_miss_ids(excluded: pl.DataFrame, judged: pl.DataFrame) -> None:
     blanks or Unicode normalisation: ids are strings (``007`` is not ``7``), so they are left out as unjudged, which is rarely meant.
     ``excluded`` is :func:`_excluded`'s table (its unjudged rows are the anti-join, computed once);
     ``judged`` the qrels' distinct ``qid``."""
-    unjudged = excluded.filter(pl.col("reason") == _UNJUDGED)["qid"].unique().sort()
+    unjudged = excluded.filter(pl.col("reason") == UNJUDGED_REASON)["qid"].unique().sort()
     if not unjudged.len():
         return
     near = near_miss_ids(unjudged.to_list(), judged["qid"].to_list())

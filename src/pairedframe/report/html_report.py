@@ -16,7 +16,8 @@ from typing import Any
 import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
-from pairedframe.comparison import compare
+from pairedframe.comparison.pairing import is_comparable
+from pairedframe.report.comparable import compare_what_can_be
 from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, recorded_warnings, reissue, user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.evaluation.judgment_sets import evaluate_judgment_sets_leaving_out
@@ -52,9 +53,11 @@ class Report:
     table : ResultsTable
         The results table shown first.
     warnings : tuple of str
-        Every warning raised while the report was computed, in words, and one line for the (system,
-        query) pairs left out of the evaluation (``evaluation.excluded``, which no Python warning
-        announces): exactly the report's Warnings section, in its order.
+        Every warning raised while the report was computed, in words, and one line for the judged
+        (system, query) pairs a run has no ranking for (in ``evaluation.excluded``, which no Python warning
+        announces): exactly the report's Warnings section, in its order.  Queries a run retrieved that
+        the qrels do not judge are left out by trec_eval's rule on every evaluation: the settings state
+        how many (``settings["unjudged"]``), not the warnings.
     settings : dict
         What reproduces the report: the options, the inputs, the package versions.
     """
@@ -130,13 +133,12 @@ def _input_names(runs: Any, qrels: Any) -> dict[str, Any]:
 
 
 def _comparison(ev: Any, names: list[str], baseline: str, options: dict[str, Any]) -> pl.DataFrame:
-    """compare's result for the measures it can compare (it warns naming those it leaves out); none
+    """compare's result for the measures it can compare (it warns naming those it leaves out), without
+    the comparisons that have fewer than 2 common queries (warned; the table shows them unmarked); none
     of them comparable (e.g. only GMAP or NumRet): no comparison, with a warning, and the report keeps
     its results table."""
-    from pairedframe.comparison.pairing import is_comparable
-
-    if any(is_comparable(m) for m in names):
-        return compare(ev, baseline=baseline, **options)
+    if any(is_comparable(m) for m in names):    # one run with too few queries costs its own comparisons only
+        return compare_what_can_be(ev, baseline=baseline, **options)
     warnings.warn(f"no comparison in the report: none of {', '.join(names)} is a paired hypothesis (counts and "
                   "geometric means are not); the results table shows them", PartlyEmptyWarning,
                   stacklevel=user_stacklevel())
@@ -285,7 +287,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         ``baseline`` missing with several systems or not one of them; ``measures`` empty;
         ``max_delta_plots`` below 0; ``judgments`` naming a set ``"qrels"``; an Evaluation given
         with ``qrels`` or ``judgments``; and what :func:`pairedframe.evaluate` and
-        :func:`pairedframe.compare` raise.
+        :func:`pairedframe.compare` raise (but not its refusal of a comparison with fewer than 2
+        common queries: see Warns).
     TypeError
         ``baseline`` not a string, ``judgments`` not a mapping.
     EmptyResultError
@@ -302,7 +305,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         An agreement with a judgment set that cannot be computed (e.g. no (qid, docno) judged in
         both), or a judgment set that judges none of the runs' queries (e.g. labels of another
         year; the warning names the set and its file): the agreement section says why instead of
-        the report failing.
+        the report failing.  A comparison with fewer than 2 common queries (a run with too few
+        queries): left out of the comparisons and their family, its cells unmarked, the warning and
+        the table's caption name it, instead of the report failing.
 
     Examples
     --------
@@ -334,8 +339,12 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
             if len(systems) == 1:
                 _warn_few_queries_of_one_run(ev)
             order = [baseline, *[s for s in systems if s != baseline]] if baseline else systems
-            table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
-                                  correction=correction, confidence_level=confidence_level)
+            if len(systems) > 1 and not comparison.height and any(map(is_comparable, names)):
+                # no comparison had 2 common queries: the table's caption names them (it knows the baseline)
+                table = results_table(ev, baseline=baseline, systems=order, ci="range", **cmp_options)
+            else:
+                table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
+                                      correction=correction, confidence_level=confidence_level)
             agreement = _agreements(sets, qrels, judgments, left_out, names, rel_level, n_resamples, confidence_level,
                                     seed)
     finally:                                           # the caller sees them too (also when a step fails)
@@ -348,8 +357,9 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
                 "confidence_level": confidence_level, "correction": correction, "max_delta_plots": max_delta_plots,
                 "evaluation": ev.settings.as_dict(),  # with grades, how the judgments were read
                 "inputs": inputs, "command": command}
-    from pairedframe.report.report_sections import left_out_of_evaluation, render_report
+    from pairedframe.report.report_sections import left_out_of_evaluation, render_report, unjudged_note
 
+    settings["unjudged"] = unjudged_note(ev.excluded)
     messages = tuple(unique) + left_out_of_evaluation(ev.excluded)   # the file lists exactly these
     root = new_report_id()
     fragment = render_report(root, title=title, evaluation=ev, comparison=comparison, table=table,

@@ -17,12 +17,14 @@ from typing import Any
 import polars as pl
 
 from pairedframe.comparison import paired_per_query
+from pairedframe.evaluation.pipeline import UNJUDGED_REASON
 from pairedframe.report.html_heatmap import heatmap_from_pairs
 from pairedframe.report.html_page import esc, figure_html, plain_table, render_figure, report_css
 from pairedframe.report.html_svg import delta_bars_svg, forest_svg
 from pairedframe.stats.levels import percent
 
-__all__ = ["render_report", "delta_plot_systems", "versions", "reproduce_command", "left_out_of_evaluation"]
+__all__ = ["render_report", "delta_plot_systems", "versions", "reproduce_command", "left_out_of_evaluation",
+           "unjudged_note"]
 
 #: Packages whose versions the report records (those that shape its numbers or its pictures).
 _PACKAGES = ("pairedframe", "polars", "duckdb", "numpy", "scipy", "pyarrow", "matplotlib", "great-tables")
@@ -98,13 +100,33 @@ def _section(root: str, key: str, heading: str, body: str) -> str:
 
 
 def left_out_of_evaluation(excluded: pl.DataFrame) -> tuple[str, ...]:
-    """The report's warning about the (system, query) pairs ``Evaluation.excluded`` holds (none when it is
-    empty): one of :attr:`Report.warnings <pairedframe.report.html_report.Report.warnings>`, as the others."""
-    if not excluded.height:
+    """The report's warning about the (system, query) pairs ``Evaluation.excluded`` holds other than the
+    retrieved-but-unjudged ones (none when there are none): one of :attr:`Report.warnings
+    <pairedframe.report.html_report.Report.warnings>`, as the others.  A query the qrels do not judge is
+    left out by trec_eval's own rule, on every evaluation: :func:`unjudged_note` states it in the settings."""
+    other = excluded.filter(pl.col("reason") != UNJUDGED_REASON)
+    if not other.height:
         return ()
-    reasons = excluded.group_by("reason").len().sort("len", descending=True)
-    text = "; ".join(f"{n} ({r})" for r, n in reasons.iter_rows())
-    return (f"{excluded.height} (system, query) pairs were left out of the evaluation: {text}.",)
+    reasons = other.group_by("reason").len().sort("len", "reason", descending=[True, False])
+    text = "; ".join(f"{n} {_REASON_WORDS.get(r, r)}" if reasons.height > 1 else _REASON_WORDS.get(r, r)
+                     for r, n in reasons.iter_rows())
+    return (f"{other.height} (system, query) pairs were left out of the evaluation: {text}.",)
+
+
+#: Evaluation.excluded's reasons in the words of the report (no parentheses inside the count's).
+_REASON_WORDS = {"judged but not retrieved (complete=True scores it 0)":
+                 "judged by the qrels but not retrieved by the run, so that run's mean is over fewer queries; "
+                 "complete=True, -c on the command line, scores such a query 0"}
+
+
+def unjudged_note(excluded: pl.DataFrame) -> str | None:
+    """The settings' line on the queries runs retrieved that the qrels do not judge (None when there are
+    none): trec_eval's query-set rule, not a warning."""
+    n = excluded.filter(pl.col("reason") == UNJUDGED_REASON).height
+    if not n:
+        return None
+    return (f"{n:,} (system, query) pair{'s' if n != 1 else ''} retrieved but not judged by the qrels, not "
+            "evaluated: a run is evaluated on the queries it retrieved that the qrels judge, trec_eval's rule")
 
 
 def _warnings(root: str, messages: tuple[str, ...]) -> str:
@@ -238,6 +260,8 @@ def _settings(root: str, settings: dict[str, Any]) -> str:
         rows = [(k, f"none: the t test and its t interval draw no resamples ({v} asked)" if k == "n_resamples"
                  else v) for k, v in rows]
     rows += [(f"evaluation: {k}", v) for k, v in ev.items()]
+    if settings.get("unjudged"):                      # the query-set rule at work, not a warning
+        rows.append(("evaluation: queries not judged", settings["unjudged"]))
     inputs = settings["inputs"]
     rows += [("inputs: qrels", _input_text(inputs.get("qrels"))), ("inputs: runs", _input_text(inputs.get("runs")))]
     if inputs.get("judgments"):

@@ -395,6 +395,12 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     -----
     UserWarning
         String-valued measures (RelString) in ``data`` are left out (named in the warning).
+    PartlyEmptyWarning
+        With ``baseline=`` / ``pairs=``: comparisons with fewer than 2 queries both systems have a value
+        for cannot be tested, so they are left out of the comparison (and its Holm / BH family) and
+        their cells are unmarked; the warning and the caption name each and its common queries (none
+        testable: the means alone, "No comparison is possible").  :func:`pairedframe.compare` itself
+        refuses them.
 
     Examples
     --------
@@ -410,7 +416,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     if comparison is None and (baseline is not None or pairs is not None):
         if data is None:
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
-        from pairedframe.comparison import compare
+        from pairedframe.report.comparable import compare_what_can_be
 
         source = data
         if judgments is not None and callable(getattr(data, "check_names", None)):
@@ -435,8 +441,10 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             named = [baseline] if isinstance(baseline, str) else list(baseline)
             chosen = [systems] if isinstance(systems, str) else list(systems)
             systems = [b for b in named if b not in chosen] + chosen
-        comparison = compare(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
-                             confidence_level=level, correction=verdicts, **compare_options)
+        # a comparison with too few common queries is left out (warned, unmarked), not the whole table
+        comparison = compare_what_can_be(source, baseline=baseline, pairs=pairs, measures=measures, systems=systems,
+                                         confidence_level=level, correction=verdicts, **compare_options)
+        comparison = comparison if comparison.height else None
         # Known here, not guessed from the pairs: two baselines among three systems compare every pair too,
         # and two baselines of two runs are compared once (the rows name one baseline; both are lettered).
         all_pairs = pairs is not None

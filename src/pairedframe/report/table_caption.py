@@ -7,7 +7,9 @@ from typing import Any
 import polars as pl
 
 from pairedframe.comparison.large_n import LARGE_N
+from pairedframe.comparison.pairing import null_is_a_miss
 from pairedframe.comparison.table_data import DAGGER, DOUBLE_DAGGER, TableData
+from pairedframe.comparison.unpairable import MIN_PAIRED, describe_not_compared
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.stats.levels import percent
 
@@ -84,6 +86,23 @@ def _why_no_marks(s: dict[str, Any], correction: str) -> str:
     return text
 
 
+def _paired_queries_only(measures: list[str]) -> list[str]:
+    """Why marks in a measure whose means are over different queries compare fewer queries, in the words
+    of the measure: one null where nothing relevant is retrieved (FirstRelRank) loses a query for that too,
+    which can favour the system that fails more; any other loses only the queries a run lacks."""
+    miss = [m for m in measures if null_is_a_miss(m)]
+    other = [m for m in measures if m not in miss]
+    out = []
+    if other:
+        out.append(f"Marks in {', '.join(other)} compare only the queries both systems have a value for: a query "
+                   "a system lacks (its run has no ranking for it) is left out of that system's comparisons.")
+    if miss:
+        out.append(f"Marks in {', '.join(miss)} compare only the queries both systems have a value for: a query where "
+                   "one has none (it found nothing relevant, or lacks the query) is left out, so a system that "
+                   "finds nothing more often can still be marked better.")
+    return out
+
+
 def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlined") -> str:
     """The caption: measures, queries, interval, marks (test, correction, family, alpha, seed), tie rules;
     ``best`` / ``second`` name how the rendering shows the best and second values (plain text: ``*x*``, ``_x_``)."""
@@ -139,6 +158,11 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
                          f"{'it' if len(untested) == 1 else 'them'}), so no marks.")
         if not any(data.frame["marks"]) and len(untested) < len(data.measures):
             parts.append(_why_no_marks(s, correction))
+    left_out = s.get("not_compared") or []
+    if left_out:        # fewer than 2 common queries: untestable, so unmarked (not the whole table refused)
+        need = f"a paired test needs at least {MIN_PAIRED} queries both systems have a value for"
+        parts.append(f"No comparison is possible, so no cell is marked: {need}, and {describe_not_compared(left_out)}."
+                     if data.mode == "none" else f"Not compared, so not marked ({need}): {describe_not_compared(left_out)}.")
     unranked = s.get("unranked_measures") or []
     counts = s.get("unranked_counts") or []
     # one system is best of nothing: no bold cell, no sentence about it
@@ -155,10 +179,7 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
                      "queries per system, so they are not comparable.")
         marked = data.frame.filter(pl.col("measure").is_in(unranked) & (pl.col("marks") != ""))
         if marked.height:
-            names = ", ".join(marked["measure"].unique(maintain_order=True).to_list())
-            parts.append(f"Marks in {names} compare only the queries both systems have a value for: a query where "
-                         "one has none (it found nothing relevant, or lacks the query) is left out, so a system that "
-                         "finds nothing more often can still be marked better.")
+            parts += _paired_queries_only(marked["measure"].unique(maintain_order=True).to_list())
     if counts:
         parts.append(f"No best or second for {', '.join(counts)}: "
                      f"{'a count that ranks' if len(counts) == 1 else 'counts that rank'} no run.")
