@@ -46,7 +46,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
+from pairedframe.comparison.engine_pairing import Paired, leave_out_in_engine, pair_in_engine
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.assemble import finish_table
 from pairedframe.comparison.options import Options, check_cost, mc_patterns
@@ -255,11 +255,11 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
         verdict_on = opt.verdict_column
         not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
-        moments = comparison_moments(paired)
-        rows = (paired.rows.join(moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32)),
-                                 on="_row", how="left").sort("_row")
-                .with_columns(pl.col("n_queries").fill_null(0),
-                              ((pl.col("dmin") != 0) | (pl.col("dmax") != 0)).fill_null(False).alias("_nonzero")))
+        moments, rows = _moment_rows(paired)
+        fewer = leave_out_in_engine(paired, rows, baseline)     # only for the report and table layers
+        if fewer is not None:
+            paired = fewer
+            moments, rows = _moment_rows(paired)
         require_common_queries(paired, rows, baseline)
         check_sizes(rows, baseline, paired.extras)
         rows = rows.join(central_moments(paired, rows).rename({"comp": "_row"})
@@ -280,6 +280,17 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
                             verdict_on=verdict_on)
     finally:
         table.close()
+
+
+def _moment_rows(paired: Paired) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The engine's moments per comparison, and ``paired.rows`` joined with them (``n_queries`` 0 where
+    the baseline shares no query)."""
+    moments = comparison_moments(paired)
+    rows = (paired.rows.join(moments.rename({"comp": "_row"}).with_columns(pl.col("_row").cast(pl.UInt32)),
+                             on="_row", how="left").sort("_row")
+            .with_columns(pl.col("n_queries").fill_null(0),
+                          ((pl.col("dmin") != 0) | (pl.col("dmax") != 0)).fill_null(False).alias("_nonzero")))
+    return moments, rows
 
 
 def not_in_engine(*, interval: str | None = None, adaptive: bool = False) -> None:

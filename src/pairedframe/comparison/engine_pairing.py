@@ -20,11 +20,12 @@ from pairedframe.comparison._validate import nonfinite_error
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, refuse_cluster_key, require_pairable,
                                             warn_summary_rows)
+from pairedframe.comparison.unpairable import MIN_PAIRED, NothingPairableError, unpairable_sink
 from pairedframe.errors import DuplicateError, SchemaError
 from pairedframe.io.results import PER_QUERY_HINT, SUMMARY_QID, partly_null_key_error
 from pairedframe.tables import refuse_aliases_beside
 
-__all__ = ["BASE", "Paired", "pair_in_engine"]
+__all__ = ["BASE", "Paired", "pair_in_engine", "leave_out_in_engine"]
 
 BASE = ("system", "qid", "measure", "value")
 
@@ -192,8 +193,15 @@ def _comparison_rows(groups: pl.DataFrame, extras: list[str], baseline: str, sys
         return order.group_by(column).agg(pl.col("first").min()).sort("first")[column].to_list()
 
     systems, measures = choose_comparisons(in_order("system"), in_order("measure"), baseline, systems, measures)
-    require_pairable(set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows()),
-                      order.filter(pl.col("system") == baseline)["measure"].to_list(), systems, measures, baseline)
+    measured = set(order.filter(pl.col("system").is_in(systems)).select("system", "measure").iter_rows())
+    base_measures = order.filter(pl.col("system") == baseline)["measure"].to_list()
+    sink = unpairable_sink()
+    if sink is None:                                # the report and table layers leave these out instead
+        require_pairable(measured, base_measures, systems, measures, baseline)
+    else:
+        present = measured & {(s, m) for m in base_measures for s in systems}
+        sink.extend({"system": s, "measure": m, "baseline": baseline, "n_queries": 0}
+                    for s in systems for m in measures if (s, m) not in present)
     sys_order = {s: i for i, s in enumerate(systems)}
     meas_order = {m: i for i, m in enumerate(measures)}
     found = groups.filter(pl.col("system").is_in(systems) & pl.col("measure").is_in(measures))
@@ -201,3 +209,36 @@ def _comparison_rows(groups: pl.DataFrame, extras: list[str], baseline: str, sys
             .with_columns(pl.col("system").replace_strict(sys_order, return_dtype=pl.Int64).alias("_s"),
                           pl.col("measure").replace_strict(meas_order, return_dtype=pl.Int64).alias("_m"))
             .sort("_s", "_m", "first").drop("_s", "_m", "first").with_row_index("_row"))
+
+
+def leave_out_in_engine(paired: Paired, counts: pl.DataFrame, baseline: str) -> Paired | None:
+    """Inside :func:`~pairedframe.comparison.unpairable.collecting_unpairable`: ``paired`` without the
+    comparisons of fewer than :data:`MIN_PAIRED` common queries (``counts``: ``_row, n_queries``, one row per
+    comparison), its ``comp`` renumbered 0..k-1 in a new ``pairs`` table; those left out are recorded in the
+    sink.  None when nothing is left out (or outside the context: :func:`pairedframe.compare` refuses them)."""
+    sink = unpairable_sink()
+    if sink is None:
+        return None
+    rows = paired.rows.join(counts.select("_row", "n_queries"), on="_row", how="left").with_columns(
+        pl.col("n_queries").fill_null(0))
+    small = rows.filter(pl.col("n_queries") < MIN_PAIRED)
+    if not small.height:
+        return None
+    sink.extend({"system": r["system"], **{k: r[k] for k in paired.extras}, "measure": r["measure"],
+                 "baseline": baseline, "n_queries": int(r["n_queries"])} for r in small.iter_rows(named=True))
+    if small.height == rows.height:
+        raise NothingPairableError(f"no comparison with the baseline {baseline!r} has {MIN_PAIRED} or more common "
+                                   "queries")
+    kept = rows.filter(pl.col("n_queries") >= MIN_PAIRED).sort("_row")
+    t = paired.table
+    renumber = t.name("renumber")
+    t.register(renumber, pa.table({"old": pa.array(kept["_row"].cast(pl.Int64).to_numpy()),
+                                   "new": pa.array(range(kept.height), pa.int64())}))
+    columns = [c for c in t.collect(f"SELECT * FROM {paired.pairs} LIMIT 0").columns if c != "comp"]
+    pairs = t.name("pairs")
+    t.create(pairs, f"SELECT r.new AS comp, {', '.join('p.' + t.quote(c) for c in columns)} "
+                    f"FROM {paired.pairs} p JOIN {renumber} r ON p.comp = r.old")
+    t.drop(renumber)
+    t.drop(paired.pairs)
+    rows = kept.drop("n_queries", "_row").with_row_index("_row")
+    return Paired(table=t, pairs=pairs, rows=rows, extras=paired.extras, source=paired.source)
