@@ -191,3 +191,58 @@ def test_segments_latex_of_hostile_names_compiles_and_takes_a_smaller_size_when_
     assert not bad, bad
     with pytest.raises(ValueError, match="`correction` must be one of"):
         segments_latex(result, correction="none", confidence_level=0.95)
+
+
+#: The start every too-wide warning shares: the results table's, compare's and segments'.
+TOO_WIDE = r"^the LaTeX table is about (\d+) pt wider than an article's text width \(345 pt\) even in \\footnotesize"
+
+
+def test_compare_and_segments_latex_too_wide_warn_as_the_results_table_does(tmp_path):
+    """compare -f latex and segments -f latex of names too long for an article even in \\footnotesize said nothing
+    (the results table warns): each now warns, at the caller's line and worded as the results table's warning,
+    by about as much as pdflatex finds the tabular too wide."""
+    import polars as pl
+
+    from pairedframe.cli.segments_latex import segments_latex
+    from pairedframe.report.compare import format_comparison
+    from tests.test_table_renderings import _per_query
+
+    long = "rerank_" + "x" * 60
+    pq = _per_query(names=["bm25", long]).filter(pl.col("measure") == "AP")
+    qids = sorted(pq["qid"].unique())
+    segments = pl.DataFrame({"qid": qids, "segment_set": "question_type_from_the_annotators",
+                             "segment": [("description_of_a_thing_" + "y" * 30, "other")[i % 2] for i in range(len(qids))]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compared = pf.compare(pq, baseline="bm25", test="t")
+        by_segment = pf.compare_segments(pq, segments, baseline="bm25", test="t")
+    wide = {}
+    with pytest.warns(UserWarning, match=TOO_WIDE + r": its name columns \(system, measure\) take \d+ pt: shorten") as c:
+        wide["compare"] = format_comparison(compared, "latex")
+    with pytest.warns(UserWarning, match=TOO_WIDE + r": its segment_set and segment columns take \d+ pt: shorten") as s:
+        wide["segments"] = segments_latex(by_segment, correction="bh", confidence_level=0.95)
+    for caught in (c, s):
+        assert [w.filename for w in caught if "wider" in str(w.message)] == [__file__]
+    overs = [float(re.search(TOO_WIDE, str(next(w for w in caught if "wider" in str(w.message)).message)).group(1))
+             for caught in (c, s)]
+    _, measured = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n"
+                                      for tex in wide.values()], measure=True)     # the width pdflatex sets
+    assert len(measured) == 2
+    for over, width in zip(overs, measured):
+        assert width - ARTICLE_TEXT_WIDTH - 1 <= over <= (width - ARTICLE_TEXT_WIDTH) * 1.03 + 1, (over, width)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # a narrow comparison does not warn
+        format_comparison(compared.filter(pl.col("system") == "bm25"), "latex")
+
+
+def test_compare_cli_latex_too_wide_prints_the_warning(tmp_path):
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    res = CliRunner().invoke(app, ["compare", str(qrels), f"bm25={runs[0]}", f"{'r' * 80}={runs[1]}", "-m", "AP",
+                                   "-B", "200", "-f", "latex"])
+    assert res.exit_code == 0, res.output
+    assert re.search(TOO_WIDE.replace("^", "^pairedframe: warning: "), res.stderr, flags=re.M), res.stderr

@@ -143,7 +143,10 @@ def test_segments_output_has_one_number_format_per_column(shared_data, tmp_path)
                 if re.fullmatch(r"-?\d+\.\d+(e[-+]\d+)?", cell):
                     styles.setdefault(i, set()).add("e" in cell)
         assert styles and all(len(s) == 1 for s in styles.values()), (fmt, styles, result.stdout)
-        assert any(s == {True} for s in styles.values())      # the tiny p-values keep their precision
+        if fmt == "latex":     # a paper's p-values: 4 decimals, the tiny ones <0.0001 (as compare -f latex)
+            assert "\\textless{}0.0001 & " in result.stdout and "e-0" not in result.stdout, result.stdout
+        else:
+            assert any(s == {True} for s in styles.values())      # the tiny p-values keep their precision
 
 
 def test_segments_help_names_the_plot_extra():

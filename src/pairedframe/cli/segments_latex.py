@@ -10,8 +10,10 @@ from typing import Any
 import polars as pl
 
 from pairedframe.cli.text_table import column_texts
-from pairedframe.report.table_latex import (FOOTNOTESIZE, latex_escape, latex_number, latex_row, tabular_font_size,
-                                            text_width)
+from pairedframe.report.table_latex import (FOOTNOTESIZE, latex_comment, latex_escape, latex_number, latex_row,
+                                            pvalue_text, tabular_font_size, tabular_width, text_width)
+from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, caption_height, tabular_height,
+                                                 warn_too_tall, warn_too_wide)
 
 __all__ = ["segments_latex"]
 
@@ -52,12 +54,20 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
         names the columns left out (the raw and the other adjusted p-value: csv and json hold them) and one
         per row with a warning gives it. Set in ``\small`` or ``\footnotesize`` (in a group, with 4 pt column
         padding) when its estimated width would not fit an article's text width or its lines the page
-        (:func:`~pairedframe.report.table_latex.tabular_font_size`), as ``compare -f latex``.
+        (:func:`~pairedframe.report.table_latex.tabular_font_size`), as ``compare -f latex``. p-values as
+        ``compare -f latex`` writes them (:func:`~pairedframe.report.table_latex.pvalue_text`: ``digits``
+        decimals, ``<0.0001`` below); a line break in a name is a blank, in the comments too.
 
     Raises
     ------
     ValueError
         ``correction`` is not "bh" or "holm".
+
+    Warns
+    -----
+    UserWarning
+        Too wide for an article's text width, or with a one-line caption too tall for its page, even in
+        ``\footnotesize`` (worded as the results table's and ``compare -f latex``'s warnings).
     """
     if correction not in _P_COLUMN:
         raise ValueError(f"`correction` must be one of {tuple(_P_COLUMN)}, got {correction!r}")
@@ -71,16 +81,18 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
     # one number format per column, as the table, markdown and csv formats (column_texts)
     texts = dict(zip([*shown, "ci_low", "ci_high"], column_texts(frame.select(*shown, "ci_low", "ci_high"), digits)))
     numeric = {c for c in shown if frame.schema[c].is_numeric()}
+    texts[p_column] = [pvalue_text(p, digits) for p in frame[p_column]]   # as compare -f latex writes its p
     widths = [[text_width(plain)] for _, plain in headers]
     fixed = [0.0] * len(headers)
     interval = len(keys) + 1
     lines: list[str] = []
-    notes, group, heading = [], None, 0.0
+    notes, group, heading, groups = [], None, 0.0, 0
     for i, row in enumerate(frame.iter_rows(named=True)):
         if tuple(row[k] for k in group_keys) != group:
             group = tuple(row[k] for k in group_keys)
             text = " / ".join(map(str, group))
             heading = max(heading, text_width(text))
+            groups += 1
             lines += [r"\midrule"] if lines else []
             lines.append(rf"\multicolumn{{{len(headers)}}}{{l}}{{{latex_escape(text)}}} \\")
         values = [texts[c][i] for c in shown]
@@ -95,16 +107,34 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
                      + r"\\[-2pt]")                                      # the small line sits closer
         lines.append(" & ".join(second if j == interval else "" for j in range(len(headers))) + r" \\")
         if row.get("warning"):
-            notes.append(f"% warning ({' / '.join(str(row[k]) for k in (*group_keys, *keys))}): "
-                         f"{' '.join(row['warning'].split())}")
+            notes.append(latex_comment(f"warning ({' / '.join(str(row[k]) for k in (*group_keys, *keys))}): "
+                                       f"{' '.join(row['warning'].split())}"))
     columns = [max(w) for w in widths]
     spare = heading - (sum(columns) + 8.0 * (len(columns) - 1))        # a heading wider than the columns widens the last
-    size = tabular_font_size([*columns[:-1], columns[-1] + max(spare, 0.0)], len(lines), fixed=fixed)
+    columns[-1] += max(spare, 0.0)
+    size = tabular_font_size(columns, len(lines), fixed=fixed)
+    _check_page(columns, fixed, size, frame.height, groups)
     left_out = [c for c in _SHOWN_ELSEWHERE if c in frame.columns and c != p_column]
-    return "\n".join([*([f"% {' '.join(title.splitlines())}"] if title else []),
+    return "\n".join([*([latex_comment(title)] if title else []),
                       r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
                       r"\begin{tabular}{" + "l" * len(keys) + "rrrl}", r"\toprule",
                       " & ".join(h for h, _ in headers) + r" \\", r"\midrule", *lines, r"\bottomrule",
                       r"\end{tabular}%", r"\endgroup",
                       f"% columns left out here (in -f csv / json): {', '.join(left_out)}", *notes,
-                      *(f"% {k}: {v}" for k, v in (settings or {}).items())]) + "\n"
+                      *(latex_comment(f"{k}: {v}") for k, v in (settings or {}).items())]) + "\n"
+
+
+def _check_page(columns: list[float], fixed: list[float], size: str, rows: int, groups: int) -> None:
+    """Warn when the tabular of ``rows`` segments under ``groups`` headings is too wide for an article's text width,
+    or with a one-line caption too tall for its page, as ``compare -f latex`` does."""
+    width = tabular_width(columns, size, fixed=fixed)
+    if width > ARTICLE_TEXT_WIDTH:
+        names = tabular_width(columns[:-4], size, fixed=fixed[:-4])
+        warn_too_wide(width, size, f": its segment_set and segment columns take {names:.0f} pt",
+                      "shorten the longest segment and system names")
+    lines = 1 + groups + 2 * rows                      # the header, the headings, a number and an interval line a row
+    height = caption_height(0.0) + tabular_height(lines, size, pulled=2.0 * rows, midrules=groups)
+    if height > ARTICLE_TEXT_HEIGHT:
+        warn_too_tall(height, size, f" with a one-line caption: its {rows} segment rows take {lines} lines",
+                      "show fewer systems, measures or segments per table (e.g. one table per measure) or make it a "
+                      "longtable (\\usepackage{longtable}), which breaks across pages")

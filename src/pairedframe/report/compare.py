@@ -14,8 +14,11 @@ import polars as pl
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
 from pairedframe.report.output import json_text
-from pairedframe.report.table_latex import (FOOTNOTESIZE, latex_escape, latex_number, latex_row, tabular_font_size,
-                                            text_width)
+from pairedframe.report.table_latex import (FOOTNOTESIZE, latex_comment, latex_escape, latex_number, latex_pvalue,
+                                            latex_row, pvalue_text, tabular_font_size, tabular_width, text_width)
+from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, SMALL_LINE, caption_height,
+                                                 stacked_pull, stacked_row_end, tabular_height, warn_too_tall,
+                                                 warn_too_wide)
 from pairedframe.report.table_markdown import markdown_escape
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
@@ -150,7 +153,9 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         (markdown: pandoc's ``Table:`` caption line; LaTeX: a ``%`` comment above the ``tabular``, which
         goes into the writer's own ``table`` float) and the settings as footer lines (``%`` comments in LaTeX).
         LaTeX keeps to a page's width: the keys, ``n``, the delta with its interval below it, the p-value the
-        verdicts follow and the verdict, in ``\\small`` or ``\\footnotesize`` when needed (docs/guide/comparing.md).
+        verdicts follow (``float_digits`` decimals, below them ``<0.0001`` for 4, as ``segments -f latex``) and
+        the verdict, in ``\\small`` or ``\\footnotesize`` when needed (docs/guide/comparing.md); a line break in a
+        name is a blank.
     evaluation_settings : EvaluationSettings, optional
         Added to the settings (ranking tie rule, evaluation query set).
     float_digits : int
@@ -162,6 +167,12 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
     -------
     str
         Ends with a newline.
+
+    Warns
+    -----
+    UserWarning
+        LaTeX too wide for an article's text width, or with a one-line caption too tall for its page, even in
+        ``\\footnotesize`` (worded as the results table's warnings).
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
@@ -230,29 +241,55 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
                ("verdict", "verdict"), *((c, c) for c in extra)]
     widths = [[text_width(plain)] for _, plain in headers]
     fixed = [0.0] * len(headers)                       # the second line keeps its \footnotesize
-    lines = []
+    rows = []
+    p_column = len(keys) + 2
     for row in frame.iter_rows(named=True):
         values = [*(row[k] for k in keys), row["n_queries"], row["delta"], row[row.get("verdict_on") or "pvalue"],
                   row["verdict"], *(row[c] for c in extra)]
-        for column, v in zip(widths, values):
-            column.append(text_width(_num(v, digits)))
+        plain = [pvalue_text(v, digits) if j == p_column else _num(v, digits) for j, v in enumerate(values)]
+        for column, text in zip(widths, plain):
+            column.append(text_width(text))
         low, high = row["ci_low"], row["ci_high"]
         second = {len(keys) + 1: (f"[{_num(low, digits)}, {_num(high, digits)}]",
                                   f"[{_text_cell(low, digits, 'latex')},\\,{_text_cell(high, digits, 'latex')}]")}
         if versus:
             second[keys.index("system")] = (f"vs {row['baseline']}", f"vs {latex_escape(str(row['baseline']))}")
-        for j, (plain, _) in second.items():
-            fixed[j] = max(fixed[j], FOOTNOTESIZE * text_width(plain))
-        lines.append(latex_row([_text_cell(v, digits, "latex") for v in values])[:-2] + r"\\[-2pt]")  # the small line sits closer
+        for j, (text, _) in second.items():
+            fixed[j] = max(fixed[j], FOOTNOTESIZE * text_width(text))
+        first = [latex_pvalue(v, digits) if j == p_column else _text_cell(v, digits, "latex") for j, v in enumerate(values)]
+        rows.append((plain, first, second))
+    columns = [max(w) for w in widths]
+    size = tabular_font_size(columns, 2 * len(rows), fixed=fixed)
+    lines, pulled = [], 0.0
+    for plain, first, second in rows:
+        pull = stacked_pull(size, [(text, SMALL_LINE if j in second else "") for j, text in enumerate(plain)])
+        pulled += pull
+        lines.append(latex_row(first)[:-2] + stacked_row_end(pull))   # the small line sits closer
         lines.append(" & ".join(rf"{{\footnotesize {second[j][1]}}}" if j in second else "" for j in range(len(headers)))
                      + r" \\")
-    size = tabular_font_size([max(w) for w in widths], len(lines), fixed=fixed)
+    _check_page(columns, fixed, size, len(rows), pulled, names)
     spec = "l" * len(keys) + "rrr" + "l" * (1 + len(extra))
     left_out = [c for c in _SHORT if c in short.columns and c not in ("n_queries", "delta", "ci_low", "ci_high", "verdict",
                                                                         *verdict_on, *extra)]
     # the title as a comment, as the settings below: the tabular goes into the writer's own float
-    return "\n".join([f"% {' '.join(caption.splitlines())}", r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
+    return "\n".join([latex_comment(caption), r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
                       rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(h for h, _ in headers) + r" \\",
                       r"\midrule", *lines, r"\bottomrule", r"\end{tabular}%", r"\endgroup",
                       *([f"% columns left out here (in -f csv / json): {', '.join(left_out)}"] if left_out else []),
-                      *(f"% {line}" for line in _footer(settings, frame))]) + "\n"
+                      *(latex_comment(line) for line in _footer(settings, frame))]) + "\n"
+
+
+def _check_page(columns: list[float], fixed: list[float], size: str, n_rows: int, pulled: float,
+                keys: list[str]) -> None:
+    """Warn when the tabular of ``n_rows`` comparisons is too wide for an article's text width, or with a one-line
+    caption too tall for its page (:mod:`~pairedframe.report.table_latex_page`, as the results table)."""
+    width = tabular_width(columns, size, fixed=fixed)
+    if width > ARTICLE_TEXT_WIDTH:
+        names = tabular_width(columns[:len(keys)], size, fixed=fixed[:len(keys)])
+        warn_too_wide(width, size, f": its name columns ({', '.join(keys)}) take {names:.0f} pt",
+                      "shorten the longest names (on the command line NAME=PATH names a run)")
+    height = caption_height(0.0) + tabular_height(1 + 2 * n_rows, size, pulled=pulled)
+    if height > ARTICLE_TEXT_HEIGHT:
+        warn_too_tall(height, size, f" with a one-line caption: its {n_rows} comparisons take {2 * n_rows} lines",
+                      "compare fewer systems or measures per table (e.g. one table per measure) or make it a longtable "
+                      "(\\usepackage{longtable}), which breaks across pages")

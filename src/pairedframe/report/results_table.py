@@ -182,7 +182,8 @@ class ResultsTable:
         Warns
         -----
         UserWarning
-            The measures alone are too wide for an article's text width even in ``\\footnotesize``.
+            The measures alone are too wide for an article's text width even in ``\\footnotesize``; the
+            float is taller than an article's text height even in ``\\footnotesize`` (too many systems).
         """
         if ci_layout not in CI_LAYOUTS:
             raise ValueError(f"`ci_layout` must be one of {CI_LAYOUTS}, got {ci_layout!r}")

@@ -10,25 +10,33 @@
   stacked interval below a number shares that space.
 - ``ci_layout="stacked"`` writes each interval on a second line in ``\\footnotesize`` below its
   number, with 4 pt column padding instead of 6 pt (local to the float), which keeps four measures
-  with ``[low, high]`` intervals inside an article's text width, and 20 such systems on one page.
+  with ``[low, high]`` intervals inside an article's text width, and 20 such systems on one page. The
+  interval line is pulled 2 pt up towards its number, less where an underline or a name's descender
+  would come closer than 1.5 pt to it (:func:`~pairedframe.report.table_latex_page.stacked_pull`).
 - The float is set in ``\\small`` or ``\\footnotesize`` when its estimated width (:func:`text_width`) would
   not fit an article's text width at the text size, or its lines the page; when even ``\\footnotesize`` is
   too wide, long system names are cut into lines (:func:`wrap_name`: after ``_``, ``-``, a blank, ...) that
   go on the row's interval line and on lines of their own below it, and when the measures alone are too
-  wide for the page a warning says so.
+  wide for the page a warning says so; so does one when the float's estimated height
+  (:func:`~pairedframe.report.table_latex_page.tabular_height`) is taller than the page even in ``\\footnotesize``.
+- A line break or other control character in a name, measure or caption is written as a blank; in a ``%``
+  comment (``compare -f latex``, ``segments -f latex``) too (:func:`latex_comment`), so that it stays one line.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
-import warnings
 from collections.abc import Sequence
 
-from pairedframe.errors import user_stacklevel
+from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, SIZES, SMALL_LINE, UNDERLINE,
+                                                 caption_height, row_overhang, stacked_pull, stacked_row_end,
+                                                 tabular_height, warn_too_tall, warn_too_wide)
 
-__all__ = ["latex_escape", "latex_number", "latex_row", "render_latex", "tabular_font_size", "tabular_width",
-           "text_width", "wrap_name", "CI_LAYOUTS", "ARTICLE_TEXT_WIDTH", "FOOTNOTESIZE"]
+__all__ = ["latex_comment", "latex_escape", "latex_number", "latex_pvalue", "latex_row", "pvalue_text", "render_latex",
+           "tabular_font_size", "tabular_width", "text_width", "wrap_name", "CI_LAYOUTS", "ARTICLE_TEXT_WIDTH",
+           "FOOTNOTESIZE"]
 
 CI_LAYOUTS = ("inline", "stacked")
 
@@ -52,6 +60,19 @@ def latex_row(cells: list[str]) -> str:
     return " & ".join(cells) + r" \\"
 
 
+#: Line breaks (those ``str.splitlines`` splits at; ``\r\n`` is one): in a name they would end a ``%`` comment
+#: and put the rest of the name into the document, and pdflatex ends its input line at a carriage return.
+_LINE_BREAK = re.compile("\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+#: Other control characters: pdflatex reads some as markup (``^^L`` is ``\\par``) or refuses them.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def latex_comment(text: str) -> str:
+    """``text`` as one ``%`` comment line (``"% " + text``) with each line break a blank, so that a name
+    holding one cannot end the comment and put the rest of its line into the document."""
+    return "% " + _LINE_BREAK.sub(" ", text)
+
+
 def latex_escape(text: str) -> str:
     """``text`` with every LaTeX special character written to print as itself under pdflatex.
 
@@ -65,9 +86,12 @@ def latex_escape(text: str) -> str:
         ``a|b_c`` -> ``a\\textbar{}b\\_c``; ``a--b`` -> ``a-{}-b`` (no en dash ligature); the
         captions' symbols (α, ±, †, ‡, ≥, ≤, –, −, ×, ∞) in math mode or as their LaTeX spelling (``−∞`` ->
         ``$-\\infty$``: adjacent symbols share one math span). Composed first (Unicode NFC, the same
-        text): pdflatex's utf8 input knows ``é`` but not ``e`` followed by a combining accent.
+        text): pdflatex's utf8 input knows ``é`` but not ``e`` followed by a combining accent. A line break
+        (``\\n``, ``\\r``, ``\\r\\n``, ...) or another control character is a blank, as a single newline is to
+        LaTeX: pdflatex would end the line at a ``\\r`` and a blank line ends the paragraph, neither possible in a
+        cell or a caption.
     """
-    text = unicodedata.normalize("NFC", text)
+    text = _CONTROL.sub(" ", _LINE_BREAK.sub(" ", unicodedata.normalize("NFC", text)))
     out: list[str] = []
     for i, ch in enumerate(text):
         piece = _SPECIALS.get(ch, ch)
@@ -90,6 +114,23 @@ def latex_number(text: str) -> str:
     ``-0.018`` -> ``$-$0.018``, ``-∞`` -> ``$-\\infty$``; a text-mode hyphen would print shorter than
     the minus of ``$-\\infty$`` in the same column."""
     return latex_escape(_SIGN.sub("−", text))
+
+
+def pvalue_text(p: float | None, digits: int = 4) -> str:
+    """A p-value as ``compare -f latex`` and ``segments -f latex`` write it (plain text): ``digits`` decimals, and
+    ``<0.0001`` (for 4) below what they show -- never 0, nor a scientific number beside fixed ones; ``nan`` as
+    such, ``None`` as ``""``."""
+    if p is None:
+        return ""
+    if math.isnan(p):
+        return "nan"
+    floor = 10.0 ** -digits
+    return f"<{floor:.{digits}f}" if p < floor else f"{p:.{digits}f}"
+
+
+def latex_pvalue(p: float | None, digits: int = 4) -> str:
+    """:func:`pvalue_text` escaped for LaTeX (``\\textless{}0.0001``)."""
+    return latex_number(pvalue_text(p, digits))
 
 
 def _number(number: str, place: int | None) -> str:
@@ -119,11 +160,8 @@ _CMR_OTHER = {**dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
     **dict.fromkeys(".,:;!'`", .278), **dict.fromkeys("[]", .278), **dict.fromkeys("()", .389), " ": .333, "-": .333,
     "−": .778, "+": .778, "=": .778, "@": .778, "%": .833, "#": .833, "&": .778, "_": .36, "∞": 1.0, "Δ": .833,
     "<": .778, ">": .778, "|": .278}
-#: ``\textwidth`` of a plain 10 pt ``article`` (pt): the page the LaTeX renderings are checked on.
-ARTICLE_TEXT_WIDTH = 345.0
-#: The font sizes a float or tabular may be set in, with the width of their text relative to the 10 pt text
-#: (measured by pdflatex: Computer Modern's 9 and 8 pt fonts are relatively wider than 10 pt's).
-_SIZES = (("", 1.0), (r"\small", 0.925), (r"\footnotesize", 0.85))
+#: The font sizes a float or tabular may be set in, with the width of their text relative to the 10 pt text.
+_SIZES = tuple((size, scale) for size, scale, _, _ in SIZES)
 #: Width of ``\footnotesize`` text relative to the same text at 10 pt (a stacked interval's line).
 FOOTNOTESIZE = _SIZES[2][1]
 
@@ -133,7 +171,7 @@ def text_width(text: str) -> float:
     widths of its characters (a number's sign counts as the math minus :func:`latex_number` sets); for
     choosing a table's font size. Kerning (``Fa``, ``TA``) is not counted: up to 3 % wider than pdflatex's
     width, never more than 0.5 % narrower (tests/test_table_renderings.py measures it)."""
-    text = _SIGN.sub("−", unicodedata.normalize("NFC", text))
+    text = _SIGN.sub("−", _CONTROL.sub(" ", _LINE_BREAK.sub(" ", unicodedata.normalize("NFC", text))))
     return 10 * sum(_CMR_WIDTH.get(ch) or _CMR_OTHER.get(ch, .5) for ch in text)
 
 
@@ -293,7 +331,9 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
     -----
     UserWarning
         The measure columns alone, in ``\\footnotesize``, leave the names less than 50 pt of an article's
-        text width: the table is printed too wide (the warning says by how much).
+        text width: the table is printed too wide (the warning says by how much); or the float is estimated
+        taller than an article's text height (550 pt) even in ``\\footnotesize`` (by how much, how many lines,
+        and what to do: fewer systems, ``ci_layout="inline"``, a longtable).
     """
     if label is not None and re.search(r"[\s#%&{}\\~$^]", label):
         raise ValueError(f"`label` {label!r} holds a blank or one of # % & {{ }} \\ ~ $ ^, which LaTeX reads as "
@@ -309,25 +349,48 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
     names = [[name] for name in labels]
     if tabular_width(widths, size, fixed=fixed, tabcolsep=tabcolsep) > ARTICLE_TEXT_WIDTH:
         names = _wrapped(labels, widths, fixed, tabcolsep)
+    body, saved = _body(names, cells, widest, size, stacked)
+    height = caption_height(text_width("Table 1: " + caption)) + tabular_height(1 + len(body), size, pulled=saved)
+    if height > ARTICLE_TEXT_HEIGHT:
+        warn_too_tall(height, size, f": its {len(labels)} systems take {len(body)} lines",
+                      "show fewer systems per table (split it in two)" + (", put the intervals beside the numbers "
+                      "(ci_layout='inline': one line a system)" if stacked else "") + " or make it a longtable "
+                      "(\\usepackage{longtable}), which breaks across pages")
     lines = [r"\begin{table}[!t]", r"\centering", size, r"\setlength{\tabcolsep}{4pt}" if stacked else "",
              rf"\caption{{{latex_escape(caption)}}}" + (rf"\label{{{label}}}" if label else ""),
              r"\begin{tabular}{l" + "r" * len(measures) + "}", r"\toprule",
-             " & ".join(["", *(latex_escape(m) for m in measures)]) + r" \\", r"\midrule"]
+             " & ".join(["", *(latex_escape(m) for m in measures)]) + r" \\", r"\midrule", *body,
+             r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def _body(names: Sequence[Sequence[str]], cells: Sequence[Sequence[tuple[str, str, str, int | None]]],
+          widest: Sequence[str], size: str, stacked: bool) -> tuple[list[str], float]:
+    """The tabular's rows, one line per name line, and how much shorter (pt) they are than their lines'
+    ``\\baselineskip``: stacked interval lines pulled up towards their numbers (less below an underline or a
+    name's descender: :func:`~pairedframe.report.table_latex_page.stacked_pull`), less what marks and underlines
+    add (:func:`~pairedframe.report.table_latex_page.row_overhang`)."""
+    lines, saved, has_marks = [], 0.0, any(widest)
     for name, row in zip(names, cells):
         if stacked:
             first = [_with_marks(_number(number, place), marks, w) for (number, _, marks, place), w in zip(row, widest)]
             second = [rf"{{\footnotesize {_interval(interval)}}}" for _, interval, _, _ in row]
-            lines.append(latex_row([latex_escape(name[0]), *first])[:-2] + r"\\[-2pt]")   # the small line sits closer
-            lines.append(latex_row([latex_escape(name[1]) if len(name) > 1 else "", *second]))
+            below = name[1] if len(name) > 1 else ""
+            pull = stacked_pull(size, [(name[0], below), *((UNDERLINE if place == 2 else number, SMALL_LINE if interval
+                                                            else "") for number, interval, _, place in row)])
+            lines.append(latex_row([latex_escape(name[0]), *first])[:-2] + stacked_row_end(pull))
+            lines.append(latex_row([latex_escape(below), *second]))
+            underlined = "".join(number for number, _, _, place in row if place == 2)
             rest = name[2:]
         else:
             parts = [_with_marks(_number(number + interval, place), marks, w)
                      for (number, interval, marks, place), w in zip(row, widest)]
             lines.append(latex_row([latex_escape(name[0]), *parts]))
+            pull, underlined = 0.0, "".join(number + interval for number, interval, _, place in row if place == 2)
             rest = name[1:]
-        lines += [latex_row([latex_escape(more), *[""] * len(measures)]) for more in rest]
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(line for line in lines if line) + "\n"
+        saved += pull - row_overhang(size, marks=has_marks, underlined=underlined)
+        lines += [latex_row([latex_escape(more), *[""] * len(row)]) for more in rest]
+    return lines, saved
 
 
 def _column_widths(labels: Sequence[str], measures: Sequence[str],
@@ -361,11 +424,9 @@ def _wrapped(labels: Sequence[str], widths: Sequence[float], fixed: Sequence[flo
     others = tabular_width(widths[1:], r"\footnotesize", fixed=fixed[1:], tabcolsep=tabcolsep)
     room = (0.99 * ARTICLE_TEXT_WIDTH - others - 2 * tabcolsep) / FOOTNOTESIZE
     if room < _MIN_NAME_ROOM:
-        over = tabular_width(widths, r"\footnotesize", fixed=fixed, tabcolsep=tabcolsep) - ARTICLE_TEXT_WIDTH
-        warnings.warn(f"the LaTeX table is about {over:.0f} pt wider than an article's text width "
-                      f"({ARTICLE_TEXT_WIDTH:g} pt) even in \\footnotesize with its system names wrapped: its "
-                      f"{len(widths) - 1} measure columns alone are {others:.0f} pt: show fewer measures per table"
-                      + ("" if any(fixed) else " or put the intervals below the numbers (ci_layout='stacked')"),
-                      UserWarning, stacklevel=user_stacklevel())
+        warn_too_wide(tabular_width(widths, r"\footnotesize", fixed=fixed, tabcolsep=tabcolsep), r"\footnotesize",
+                      f" with its system names wrapped: its {len(widths) - 1} measure columns alone are {others:.0f} pt",
+                      "show fewer measures per table" + ("" if any(fixed) else
+                                                         " or put the intervals below the numbers (ci_layout='stacked')"))
         return [[name] for name in labels]
     return [wrap_name(name, room) for name in labels]
