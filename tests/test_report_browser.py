@@ -308,6 +308,22 @@ def test_report_numbers_and_names_are_never_split_across_lines_in_a_browser(exam
         assert "comparisons-table" in probe["scrolling"]        # its numbers need more room than 700 px give
 
 
+def test_results_table_cells_wrap_only_between_the_mean_and_its_interval_in_a_browser(tmp_path):
+    """A results table of eight measures in a 500 px window: a cell may put its interval under its mean,
+    never [0.428, over 0.584]."""
+    qrels, runs = example_paths()
+    measures = ["nDCG@10", "AP", "P@10", "RR", "R@100", "nDCG@100", "P@5", "Judged@10"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                              # ties on RR: not the point here
+        table = pf.results_table(pf.evaluate(runs, qrels, measures), baseline="bm25", n_resamples=199, ci="range")
+    probe = _probe(f"<!DOCTYPE html><html><body>{table.to_html()}</body></html>", tmp_path, "results.html",
+                   width=500, script=LINE_BREAKS)
+    values = [c for c in probe["cells"] if c["part"] == "body" and c["column"] in measures]
+    assert len(values) == 16 and any(c["breaks"] for c in values)     # the window is narrow enough to wrap
+    split = _split_cells(probe["cells"])
+    assert split == [], split[:8]
+
+
 @pytest.mark.shared_data
 def test_dl2019_report_numbers_are_never_split_across_lines_in_a_browser(shared_data, tmp_path):
     """The outside tester's report: six DL-2019 passage runs, nDCG@10 and AP(rel=2), at 1300 px."""
