@@ -103,6 +103,32 @@ def test_report_ids_are_unique_and_every_css_rule_is_scoped(example_report):
     assert not set(page.ids) & set(_Page(other.fragment).ids)
 
 
+def test_report_tables_keep_numbers_and_measure_names_on_one_line_and_break_names_between_parts(example_report):
+    """The stylesheet let the browser break any word anywhere (``overflow-wrap: anywhere``): 1.00e-04 showed
+    as 1.00e- over 04.  tests/test_report_browser.py checks the rendering itself in Chromium."""
+    from pairedframe.report.html_page import SHORT_NAME, breakable, plain_table
+
+    root = _Page(example_report.fragment).tags[0][1]["id"]
+    css = "".join(_Page(example_report.fragment).styles)
+    assert "anywhere" not in css
+    for cls in ("pf-num", "pf-whole"):
+        assert re.search(rf"#{root} table\.pf-plain td\.{cls} {{[^}}]*white-space: nowrap", css), cls
+    assert '<td class="pf-whole">nDCG@10</td>' in example_report.fragment      # the comparisons' measure column
+    long = "reranker_monoT5-3B_maxlen512_" * 2
+    assert len(long) > SHORT_NAME
+    table = plain_table(["n_queries", "measure", "system"], [[43, "nDCG@10", "bm25_tuned"], [1e-5, "a b", long]],
+                        table_id="t", whole=("measure",))
+    assert '<th scope="col">n_<wbr>queries</th>' in table
+    assert '<td class="pf-num">1.00e-05</td>' in table and '<td class="pf-num">43</td>' in table
+    assert '<td class="pf-whole">nDCG@10</td>' in table and '<td class="pf-whole">a b</td>' in table
+    assert '<td class="pf-whole">bm25_tuned</td>' in table                   # short: fits a cell whole
+    assert f"<td>{breakable(long)}</td>" in table and breakable(long).count("<wbr>") == 5
+    assert "<wbr>" not in breakable("0.95 1.00e-04 -0.0384 nDCG@10 AP(rel=2) v1.2.3", longer_than=0)
+    assert breakable("/runs/input.bm25_rm3.gz", longer_than=0) == "/<wbr>runs/<wbr>input.<wbr>bm25_<wbr>rm3.<wbr>gz"
+    assert breakable("a<b_c", longer_than=0) == "a&lt;b_<wbr>c"
+    assert breakable(f"as trec_eval does: {long}") == f"as trec_eval does: {breakable(long)}"   # long words only
+
+
 def test_report_shown_twice_repeats_no_id_and_each_copy_links_to_itself(example_report):
     """A notebook displaying the same Report twice put two copies of one fragment on a page: every id twice."""
     renderings = [example_report._repr_html_(), example_report._repr_html_(), example_report.fragment]

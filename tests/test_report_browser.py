@@ -78,10 +78,10 @@ window.addEventListener("load", () => {
 </script>"""
 
 
-def _probe(html: str, tmp_path: Path, name: str) -> dict:
+def _probe(html: str, tmp_path: Path, name: str, *, width: int = 1280, script: str = PROBE) -> dict:
     page = tmp_path / name
-    page.write_text(html.replace("</body>", PROBE + "\n</body>"), encoding="utf-8")
-    proc = _browse(page, tmp_path, "--window-size=1280,2000", "--dump-dom")
+    page.write_text(html.replace("</body>", script + "\n</body>"), encoding="utf-8")
+    proc = _browse(page, tmp_path, f"--window-size={width},2000", "--dump-dom")
     found = re.search(r'<pre id="pf-probe">(.*?)</pre>', proc.stdout, flags=re.S)
     assert found, f"the probe did not run in Chromium: {proc.stderr[-1500:]}"
     import html as html_lib
@@ -225,3 +225,118 @@ def test_report_of_63_dl2021_runs_is_one_file_under_5_mb_that_renders(shared_dat
     img = _screenshot(out, tmp_path, height=3000)
     assert img.width >= probe["table"]["x"] + probe["table"]["width"]
     assert len(img.resize((64, 64)).getcolors(maxcolors=64 * 64)) > 8
+
+
+#: Runs after the load event: for every cell of the report's tables, where the browser broke its text onto
+#: a new line, as [character before, character after] (a character's box starting below the middle of the
+#: previous one's is on a new line; a raised <sup> mark is not), with its column's header and its table.
+LINE_BREAKS = """<script>
+window.addEventListener("load", () => {
+  const breaks = (cell) => {
+    const found = []; let last = null, before = "";
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box) continue;
+        if (last && box.top > (last.top + last.bottom) / 2) found.push([before, node.data[i]]);
+        last = box; before = node.data[i];
+      }
+    }
+    return found;
+  };
+  const short = (id) => id.replace(/^pf-(report|table)-[0-9a-f]+-?/, "");
+  const cells = [];
+  for (const table of document.querySelectorAll("table.pf-plain, table.gt_table")) {
+    const heads = [...table.querySelectorAll("thead th")].map(th => th.textContent.trim());
+    for (const row of table.querySelectorAll("tr")) {
+      [...row.children].forEach((cell, k) => cells.push({
+        table: table.classList.contains("gt_table") ? "results" : short(table.id),
+        part: cell.closest("thead") ? "head" : cell.closest("tfoot") ? "foot" : "body",
+        column: heads[k] ?? "", text: cell.textContent.trim(), breaks: breaks(cell)}));
+    }
+  }
+  const out = {cells, page_width: document.documentElement.scrollWidth,
+               scrolling: [...document.querySelectorAll(".pf-scroll")].filter(e => e.scrollWidth > e.clientWidth + 1)
+                                                                       .map(e => short(e.firstElementChild.id))};
+  const pre = document.createElement("pre"); pre.id = "pf-probe"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>"""
+
+#: A number as a cell shows it: 0.2256, -0.0384, 1.00e-04, 43, ∞, or – for none.
+NUMBER = re.compile(r"[-+]?(\d+(\.\d+)?(e[-+]\d+)?|∞)|–")
+#: A results-table value with its interval: 0.506 [0.428, 0.584] or 0.506 ± 0.078.
+WITH_INTERVAL = re.compile(r"\S+ (\[|± )")
+
+
+def _inside_a_word(before: str, after: str) -> bool:
+    """A line break between these two characters splits a token: not after a space, ``_``, ``/`` or ``-``,
+    nor after a ``.`` before a letter (``qrels.`` / ``txt``)."""
+    return not (before.isspace() or before in "_/-" or (before == "." and after.isalpha()))
+
+
+def _split_cells(cells: list[dict]) -> list[tuple[str, str, str, list]]:
+    """(table, column, text, breaks) of every cell broken where it must not be: a number or measure name
+    at all, a results-table value other than between its mean and its interval, other text inside a word."""
+    wrong = []
+    for c in cells:
+        if c["part"] == "body" and (NUMBER.fullmatch(c["text"]) or c["column"] == "measure"):
+            bad = c["breaks"]
+        elif c["table"] == "results" and c["part"] == "body" and WITH_INTERVAL.match(c["text"]):
+            bad = [b for b in c["breaks"] if b not in ([" ", "["], [" ", "±"])]
+        else:
+            bad = [b for b in c["breaks"] if _inside_a_word(*b)]
+        if bad:
+            wrong.append((c["table"], c["column"], c["text"], bad))
+    return wrong
+
+
+@pytest.mark.parametrize("width", [1300, 700])
+def test_report_numbers_and_names_are_never_split_across_lines_in_a_browser(example_report, tmp_path, width):
+    """The tables' CSS broke any word anywhere: at 1300 px "Every comparison" showed 0.225 over 6,
+    1.00e- over 04, nDCG@1 over 0 and n_queri over es.  Now numbers and measure names stay on one line,
+    other names wrap only between their parts, and a table too wide for the window scrolls in its own box."""
+    probe = _probe(example_report.html, tmp_path, f"breaks-{width}.html", width=width, script=LINE_BREAKS)
+    cells = probe["cells"]
+    assert {"comparisons-table", "settings-table", "results"} <= {c["table"] for c in cells}
+    assert sum(bool(NUMBER.fullmatch(c["text"])) for c in cells if c["table"] == "comparisons-table") >= 20
+    assert _split_cells(cells) == []
+    assert probe["page_width"] <= width                          # the page itself never scrolls sideways
+    if width < 1000:
+        assert "comparisons-table" in probe["scrolling"]        # its numbers need more room than 700 px give
+
+
+def test_results_table_cells_wrap_only_between_the_mean_and_its_interval_in_a_browser(tmp_path):
+    """A results table of eight measures in a 500 px window: a cell may put its interval under its mean,
+    never [0.428, over 0.584]."""
+    qrels, runs = example_paths()
+    measures = ["nDCG@10", "AP", "P@10", "RR", "R@100", "nDCG@100", "P@5", "Judged@10"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                              # ties on RR: not the point here
+        table = pf.results_table(pf.evaluate(runs, qrels, measures), baseline="bm25", n_resamples=199, ci="range")
+    probe = _probe(f"<!DOCTYPE html><html><body>{table.to_html()}</body></html>", tmp_path, "results.html",
+                   width=500, script=LINE_BREAKS)
+    values = [c for c in probe["cells"] if c["part"] == "body" and c["column"] in measures]
+    assert len(values) == 16 and any(c["breaks"] for c in values)     # the window is narrow enough to wrap
+    split = _split_cells(probe["cells"])
+    assert split == [], split[:8]
+
+
+@pytest.mark.shared_data
+def test_dl2019_report_numbers_are_never_split_across_lines_in_a_browser(shared_data, tmp_path):
+    """The outside tester's report: six DL-2019 passage runs, nDCG@10 and AP(rel=2), at 1300 px."""
+    folder = shared_data / "llm_labels_dl" / "dl2019_runs"
+    names = ["bm25base_p", "idst_bert_p1", "p_bert", "runid2", "TUA1-1", "test1"]
+    runs = [folder / f"input.{n}.gz" for n in names]
+    qrels = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
+    if not qrels.exists() or not all(r.exists() for r in runs):
+        pytest.skip(f"the DL-2019 runs or qrels are missing under {shared_data}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = pf.report(runs, qrels, ["nDCG@10", "AP(rel=2)"], baseline="bm25base_p", n_resamples=999, seed=0)
+    probe = _probe(report.html, tmp_path, "dl19.html", width=1300, script=LINE_BREAKS)
+    assert len([c for c in probe["cells"] if c["table"] == "comparisons-table" and c["part"] == "body"]) == 10 * 16
+    split = _split_cells(probe["cells"])
+    assert split == [], split[:8]

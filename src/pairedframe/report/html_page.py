@@ -10,17 +10,22 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 import tempfile
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 from pairedframe.report.output import visible_controls
 
-__all__ = ["new_report_id", "report_css", "figure_html", "render_figure", "plain_table", "page", "esc"]
+__all__ = ["new_report_id", "report_css", "figure_html", "render_figure", "plain_table", "page", "esc",
+           "breakable"]
 
 #: The report's stylesheet; ``ROOT`` becomes the report's element id, so no rule reaches outside it.
+#: Table cells never break inside a word (numbers and measure names nowrap; names wrap at the ``<wbr>``
+#: of :func:`breakable`, or as a last resort at a cell's max-width), so a table too wide for the page
+#: scrolls in its ``.pf-scroll`` div instead of squeezing ``1.00e-04`` into ``1.00e-`` over ``04``.
 _CSS = """
 #ROOT { font-family: -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif; color: #222;
         line-height: 1.45; max-width: 1200px; margin: 0 auto; padding: 0 12px; }
@@ -36,9 +41,10 @@ _CSS = """
 #ROOT figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 #ROOT figcaption { font-size: 0.85em; color: #555; }
 #ROOT table.pf-plain { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
-#ROOT table.pf-plain th, #ROOT table.pf-plain td { border-bottom: 1px solid #e4e4e4; padding: 2px 8px;
-        text-align: left; vertical-align: top; max-width: 24em; overflow-wrap: anywhere; }
-#ROOT table.pf-plain td.pf-num { text-align: right; font-variant-numeric: tabular-nums; }
+#ROOT table.pf-plain th, #ROOT table.pf-plain td { border-bottom: 1px solid #e4e4e4; padding: 2px 6px;
+        text-align: left; vertical-align: top; max-width: 24em; overflow-wrap: break-word; }
+#ROOT table.pf-plain td.pf-num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+#ROOT table.pf-plain td.pf-whole { white-space: nowrap; }
 #ROOT table.pf-plain th { border-bottom: 2px solid #bbb; }
 #ROOT .pf-better { color: #1f4e9c; font-weight: 600; }
 #ROOT .pf-worse { color: #b2182b; font-weight: 600; }
@@ -107,16 +113,46 @@ def _cell(value: Any, digits: int) -> tuple[str, bool]:
     return str(value), False
 
 
+#: Where a name may wrap: after ``_`` or ``/``, and after ``.`` before a letter (``qrels.txt``, never ``0.95``).
+_NAME_BREAK = re.compile(r"(?<=[_/])(?=[^_/])|(?<=\.)(?=[A-Za-z])")
+#: A name (no space) up to this many characters stays on one line: ``TUA1-`` over ``1`` misleads as a
+#: split number does, and a name this short fits a cell anyway.
+SHORT_NAME = 30
+
+
+def breakable(value: Any, *, longer_than: int = SHORT_NAME) -> str:
+    """``esc(value)`` with ``<wbr>`` where a word of more than ``longer_than`` characters (a long run
+    name, a path) may wrap: after ``_`` and ``/``, and after a ``.`` before a letter; nowhere inside a
+    number.  The table's CSS breaks no word anywhere (that split ``1.00e-04`` into ``1.00e-`` over
+    ``04``), so such a word wraps only here; shorter words wrap at spaces only."""
+    return re.sub(rf"\S{{{longer_than + 1},}}", lambda word: _NAME_BREAK.sub("<wbr>", word.group()), esc(value))
+
+
+def _td(value: Any, digits: int, whole: bool) -> str:
+    """One cell: a number, a cell of a ``whole`` column or a short name on one line; other text
+    :func:`breakable`."""
+    text, numeric = _cell(value, digits)
+    if numeric:
+        return f'<td class="pf-num">{esc(text)}</td>'
+    if whole or (len(text) <= SHORT_NAME and not any(c.isspace() for c in text)):
+        return f'<td class="pf-whole">{esc(text)}</td>'
+    return f"<td>{breakable(text)}</td>"
+
+
 def plain_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: str, digits: int = 4,
-                row_classes: Sequence[str] | None = None) -> str:
-    """A plain HTML table (the report's stylesheet styles it), every cell escaped."""
-    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in columns)
+                row_classes: Sequence[str] | None = None, whole: Collection[str] = ()) -> str:
+    """A plain HTML table (the report's stylesheet styles it), every cell escaped.
+
+    Numbers, names of up to :data:`SHORT_NAME` characters and every cell of a column in ``whole``
+    (measure names: ``nDCG@1`` over ``0`` reads as another measure) stay on one line; other text
+    wraps at spaces and where :func:`breakable` allows, the headers after ``_``.  A table wider than
+    the page scrolls sideways in its own ``<div>`` rather than squeezing its cells.
+    """
+    head = "".join(f'<th scope="col">{breakable(c, longer_than=0)}</th>' for c in columns)
+    kept = [c in whole for c in columns]
     body = []
     for i, row in enumerate(rows):
-        cells = []
-        for v in row:
-            text, numeric = _cell(v, digits)
-            cells.append(f'<td class="pf-num">{esc(text)}</td>' if numeric else f"<td>{esc(text)}</td>")
+        cells = [_td(v, digits, keep) for v, keep in zip(row, kept)]
         cls = f' class="{row_classes[i]}"' if row_classes and row_classes[i] else ""
         body.append(f"<tr{cls}>{''.join(cells)}</tr>")
     return (f'<div class="pf-scroll"><table id="{table_id}" class="pf-plain"><thead><tr>{head}</tr></thead>'

@@ -209,7 +209,8 @@ def _agreement(root: str, agreement: list[tuple[str, Any, dict[str, Any] | str]]
                              r.n_systems, r.n_queries, r.n_swapped))
         if rows:
             parts.append(plain_table(["measure", "coefficient", "statistic", "ci_low", "ci_high", "systems",
-                                      "queries", "swapped pairs"], rows, table_id=f"{root}-ranks-{k}", digits=3))
+                                      "queries", "swapped pairs"], rows, table_id=f"{root}-ranks-{k}", digits=3,
+                                     whole=("measure", "coefficient")))
             first = next(r for r in ranks.values() if not isinstance(r, str))
             data = render_figure(partial(agreement_scatter, first))
             parts.append(figure_html(data, alt=f"system means under qrels and {name}", figure_id=f"{root}-scatter-{k}",
@@ -231,7 +232,8 @@ def _comparisons(root: str, comparison: pl.DataFrame) -> str:
     intro = (f'<p class="pf-note">delta = system − baseline over the queries measured for both ({esc(how)}). '
              "The verdict follows the p-value named in verdict_on, adjusted over every row below; verdict_note "
              "says why a verdict reads as it does.</p>")
-    body = intro + plain_table(cols, rows, table_id=f"{root}-comparisons-table", digits=4, row_classes=classes)
+    body = intro + plain_table(cols, rows, table_id=f"{root}-comparisons-table", digits=4, row_classes=classes,
+                               whole=("measure",))
     if notes:
         body += f'<h3>Verdict notes</h3><ul class="pf-note">{"".join(notes)}</ul>'
     return _section(root, "comparisons", "Every comparison", body)

@@ -88,8 +88,9 @@ def _render_cell(row: dict[str, Any], digits: int, ci: str | None, fmt: str) -> 
     """One cell for the terminal (``fmt`` "ansi": rich styles; "terminal": plain) or HTML."""
     number, interval = _cell_parts(row, digits, ci)
     marks, place = row["marks"], row["place"]
-    if fmt == "html":
-        body = html.escape(number + interval)
+    if fmt == "html":                                 # the interval wraps whole, never after "[0.428,"
+        body = html.escape(number) + (f' <span style="white-space: nowrap">{html.escape(interval.strip())}</span>'
+                                      if interval else "")
         body = f"<strong>{body}</strong>" if place == 1 else f"<u>{body}</u>" if place == 2 else body
         return body + (f"<sup>{html.escape(marks)}</sup>" if marks else "")
     from rich.markup import escape
