@@ -133,10 +133,19 @@ def _footer(settings: dict[str, Any], frame: pl.DataFrame | None = None) -> list
     lines = [f"{k}: {v}" for k, v in settings.items()]
     if frame is not None and "verdict_note" in frame.columns:
         # why a verdict reads as it does (which of interval and p-value decides, what limits the test)
-        keys = [c for c in ("system", "dataset", "measure") if c in frame.columns]
         for row in frame.filter(pl.col("verdict_note").is_not_null()).iter_rows(named=True):
-            lines.append(f"note ({' / '.join(str(row[k]) for k in keys)}): {row['verdict_note']}")
+            lines.append(f"note ({_row_name(frame, row)}): {row['verdict_note']}")
     return lines
+
+
+def _row_name(frame: pl.DataFrame, row: dict[str, Any]) -> str:
+    """A comparison's name in a note: ``system / measure``, ``system vs baseline / measure`` against several
+    baselines (--pairs all: the same system and measure are compared with each other run)."""
+    system = str(row["system"]) if "system" in frame.columns else ""
+    if "baseline" in frame.columns and frame["baseline"].n_unique() > 1:
+        system = f"{system} vs {row['baseline']}"
+    rest = [str(row[k]) for k in ("dataset", "measure") if k in frame.columns]
+    return " / ".join([system, *rest] if system else rest)
 
 
 def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_settings: Any = None,
@@ -155,7 +164,8 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         LaTeX keeps to a page's width: the keys, ``n``, the delta with its interval below it, the p-value the
         verdicts follow (``float_digits`` decimals, below them ``<0.0001`` for 4, as ``segments -f latex``) and
         the verdict, in ``\\small`` or ``\\footnotesize`` when needed (docs/guide/comparing.md); a line break in a
-        name is a blank.
+        name is a blank. A ``verdict_note`` is a footer line ``note (system / measure): ...``, against several
+        baselines ``note (system vs baseline / measure): ...``.
     evaluation_settings : EvaluationSettings, optional
         Added to the settings (ranking tie rule, evaluation query set).
     float_digits : int
