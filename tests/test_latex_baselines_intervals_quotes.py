@@ -67,3 +67,26 @@ def test_compare_cli_notes_with_pairs_all_on_dl19_name_each_baseline_once(shared
         system, baseline = pair.split(" vs ")
         assert {system, baseline} <= set(DL19_RUNS) and system != baseline and measure in (
             "nDCG@10", "AP(rel=2)", "RR(rel=2)@10"), name
+
+
+QUOTED = "nDCG(dcg='exp-log2')@10"
+
+
+def test_latex_prints_straight_quotes_and_backticks_in_names_against_pdftotext(tmp_path):
+    """A bare ' prints a curly quote in pdflatex's OT1 font (nDCG(dcg=’exp-log2’)@10 in headers and captions), which
+    pdftotext reads back as ’: compare's header, the results table's header and caption, and segments' heading line
+    now print the straight quote (and a backtick) as written."""
+    assert latex_escape("a'b`c") == r"a\textquotesingle{}b\textasciigrave{}c"
+    pq = _per_query(names=["base", "new`s"]).filter(pl.col("measure") == "AP").with_columns(
+        pl.lit(QUOTED).alias("measure"))
+    qids = sorted(pq["qid"].unique())
+    segments = pl.DataFrame({"qid": qids, "segment_set": "it's", "segment": [str(i % 2) for i in range(len(qids))]})
+    compared = format_comparison(_quiet(pf.compare, pq, baseline="base", test="t"), "latex")
+    by_segment = segments_latex(_quiet(pf.compare_segments, pq, segments, baseline="base", test="t"),
+                                correction="bh", confidence_level=0.95)
+    table = _quiet(pf.results_table, pq, baseline="base", ci="range", test="t")
+    text = _pdf_text(tmp_path, [table.to_latex(), *("\\begin{table}[!t]\\centering\n" + t + "\\end{table}\n"
+                                                      for t in (compared, by_segment))])
+    assert text.count(QUOTED) >= 4, text             # results header and caption, compare's row, segments' heading
+    assert "new`s" in text and "it's" in text
+    assert not set("’‘") & set(text), text
