@@ -90,3 +90,67 @@ def test_latex_prints_straight_quotes_and_backticks_in_names_against_pdftotext(t
     assert text.count(QUOTED) >= 4, text             # results header and caption, compare's row, segments' heading
     assert "new`s" in text and "it's" in text
     assert not set("’‘") & set(text), text
+
+
+def test_interval_text_is_half_open_at_an_unbounded_end():
+    from pairedframe.report.table_latex import interval_text
+
+    assert interval_text("-0.0343", "∞") == "[-0.0343, ∞)" and interval_text("-∞", "0.0795") == "(-∞, 0.0795]"
+    assert interval_text("0.1", "0.2") == "[0.1, 0.2]" and interval_text("-∞", "∞") == "(-∞, ∞)"
+
+
+def test_one_sided_intervals_print_half_open_in_compare_results_table_and_segments_against_pdftotext(tmp_path):
+    """``[-0.0343, ∞]`` claimed the interval holds infinity: each rendering of an interval (compare -f latex, the
+    results table's LaTeX, markdown, HTML and terminal cells, segments -f latex) now writes ``[low, ∞)`` and
+    ``(-∞, high]``, as scipy's [low, inf); pdflatex prints them so."""
+    pq = _per_query(names=["base", "new"]).filter(pl.col("measure") == "AP")
+    qids = sorted(pq["qid"].unique())
+    segments = pl.DataFrame({"qid": qids, "segment_set": "half", "segment": [str(i % 2) for i in range(len(qids))]})
+    tex = []
+    for alternative, open_end in (("greater", r",\,$\infty$)}"), ("less", r"{\footnotesize ($-\infty$,\,")):
+        compared = _quiet(pf.compare, pq, baseline="base", test="t", alternative=alternative)
+        by_segment = _quiet(pf.compare_segments, pq, segments, baseline="base", test="t", alternative=alternative)
+        tex += [format_comparison(compared, "latex"),
+                segments_latex(by_segment, correction="bh", confidence_level=0.95)]
+        for body in tex[-2:]:
+            body = body.split(r"\end{tabular}")[0]
+            assert open_end in body and r"\infty$]" not in body and r"[$-\infty$" not in body, body
+    table = _quiet(pf.results_table, pq, baseline="base", ci="range", test="t")
+    one_sided = table.table.with_columns(pl.when(pl.col("system") == "new").then(math.inf).otherwise(pl.col("ci_high"))
+                                         .alias("ci_high"),
+                                         pl.when(pl.col("system") == "base").then(-math.inf).otherwise(pl.col("ci_low"))
+                                         .alias("ci_low"))
+    table = replace(table, data=replace(table.data, frame=one_sided))
+    results = table.to_latex(ci_layout="stacked")
+    assert r",\,$\infty$)}" in results and r"{\footnotesize ($-\infty$,\," in results
+    assert re.search(r"\[\d\.\d{3}, ∞\)", table.to_markdown()) and re.search(r"\(-∞, \d\.\d{3}\]", table.to_markdown())
+    html = _quiet(table.to_html)
+    assert re.search(r"\[\d\.\d{3}, ∞\)", html) and re.search(r"\(-∞, \d\.\d{3}\]", html)
+    terminal = table.to_terminal()
+    assert re.search(r"\[\d\.\d{3}, ∞\)", terminal) and re.search(r"\(-∞, \d\.\d{3}\]", terminal)
+    text = _pdf_text(tmp_path, [results, *("\\begin{table}[!t]\\centering\n" + t + "\\end{table}\n" for t in tex)])
+    assert len(re.findall(r"\[−?\d\.\d{3,4}, ∞\)", text)) >= 4, text        # compare, 2 segments, results table
+    assert len(re.findall(r"\(−∞, −?\d\.\d{3,4}\]", text)) >= 4, text
+    assert not re.search(r"∞\]|\[−∞", text), text
+
+
+def _one_query_segments(n_alone: int = 8) -> pl.DataFrame:
+    """A segment comparison where ``n_alone`` segments hold one query (no interval, no p-value) and one the rest,
+    which the new system wins clearly (significant)."""
+    pq = _per_query(names=["base", "new"]).filter(pl.col("measure") == "AP")
+    pq = pq.with_columns(pl.when(pl.col("system") == "new").then(pl.col("value") + 0.3).otherwise(pl.col("value"))
+                         .alias("value"))
+    qids = sorted(pq["qid"].unique())
+    segments = pl.DataFrame({"qid": qids, "segment_set": "by query",
+                             "segment": [q if i < n_alone else "rest" for i, q in enumerate(qids)]})
+    return _quiet(pf.compare_segments, pq, segments, baseline="base", test="t")
+
+
+def test_segments_latex_height_without_empty_interval_lines_is_pdflatexs(tmp_path, monkeypatch):
+    """The height estimate counted two lines for each one-query segment, whose interval line is gone: the oracle is
+    the box pdflatex sets, as for the other tables (never 1 pt under it, at most 15 pt over)."""
+    by_segment = _one_query_segments(n_alone=20)
+    tex, estimate = _estimated_height(monkeypatch, lambda: _in_float(
+        segments_latex(by_segment, correction="bh", confidence_level=0.95)))
+    (height,) = _measured_heights(tmp_path, [tex])
+    assert height - 1 <= estimate <= height + 15, (estimate, height)

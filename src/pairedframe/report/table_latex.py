@@ -34,9 +34,9 @@ from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TE
                                                  caption_height, row_overhang, stacked_pull, stacked_row_end,
                                                  tabular_height, warn_too_tall, warn_too_wide)
 
-__all__ = ["latex_comment", "latex_escape", "latex_number", "latex_pvalue", "latex_row", "pvalue_text", "render_latex",
-           "tabular_font_size", "tabular_width", "text_width", "wrap_name", "CI_LAYOUTS", "ARTICLE_TEXT_WIDTH",
-           "FOOTNOTESIZE"]
+__all__ = ["interval_text", "latex_comment", "latex_escape", "latex_interval", "latex_number", "latex_pvalue", "latex_row",
+           "pvalue_text", "render_latex", "tabular_font_size", "tabular_width", "text_width", "wrap_name", "CI_LAYOUTS",
+           "ARTICLE_TEXT_WIDTH", "FOOTNOTESIZE"]
 
 CI_LAYOUTS = ("inline", "stacked")
 
@@ -129,6 +129,18 @@ def pvalue_text(p: float | None, digits: int = 4) -> str:
         return "nan"
     floor = 10.0 ** -digits
     return f"<{floor:.{digits}f}" if p < floor else f"{p:.{digits}f}"
+
+
+def interval_text(low: str, high: str) -> str:
+    """An interval from its ends' texts (plain text, as every format writes them: an unbounded end is ``-∞`` or
+    ``∞``): ``[low, high]``, half-open at an unbounded end -- ``[-0.0343, ∞)``, ``(-∞, 0.0795]``, as scipy's
+    ``[low, inf)`` -- since a one-sided interval never holds infinity."""
+    return ("(" if low == "-∞" else "[") + f"{low}, {high}" + (")" if high == "∞" else "]")
+
+
+def latex_interval(low: str, high: str) -> str:
+    """:func:`interval_text` escaped for LaTeX, with a thin space after its comma (``[$-$0.0343,\\,$\\infty$)``)."""
+    return _interval(interval_text(low, high))
 
 
 def latex_pvalue(p: float | None, digits: int = 4) -> str:
