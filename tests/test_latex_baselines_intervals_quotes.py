@@ -154,3 +154,41 @@ def test_segments_latex_height_without_empty_interval_lines_is_pdflatexs(tmp_pat
         segments_latex(by_segment, correction="bh", confidence_level=0.95)))
     (height,) = _measured_heights(tmp_path, [tex])
     assert height - 1 <= estimate <= height + 15, (estimate, height)
+
+
+def test_segments_latex_writes_significant_as_yes_or_no_and_no_empty_line_below_a_one_query_segment(tmp_path):
+    """segments -f latex printed Python's True / False in the significant column, and each one-query segment (no
+    interval) left an empty second line. Now yes / no (empty without a p-value, as the p cell), a line only for
+    an interval; pdflatex prints it."""
+    by_segment = _one_query_segments()
+    tex = segments_latex(by_segment, correction="bh", confidence_level=0.95)
+    body = tex.split(r"\midrule", 1)[1].split(r"\bottomrule")[0]
+    assert "True" not in body and "False" not in body
+    rows = [line for line in body.splitlines() if line.startswith("by query & ")]
+    assert len(rows) == by_segment.height == 9
+    significant = [row.removesuffix(r"\\[-2pt]").removesuffix(r"\\").split(" & ")[-1].strip() for row in rows]
+    assert significant == ["" if p is None else "yes" if s else "no"
+                           for s, p in zip(by_segment["significant"], by_segment["pvalue_bh"])]
+    assert significant.count("") == 8 and significant[-1] == "yes"
+    assert not re.search(r"^(\s*&)+\s*\\\\$", body, flags=re.M), body       # no line of empty cells
+    assert body.count(r"{\footnotesize [") == 1                              # the one interval, below "rest"
+    text = _pdf_text(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n"])
+    assert " yes " in f" {text} " and "True" not in text and "False" not in text
+
+
+def test_segments_cli_latex_prints_no_python_booleans(tmp_path):
+    """The command itself: ``pairedframe segments -f latex`` on the example runs."""
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs, qrels, ["AP"])
+    qids = ev.per_query["qid"].unique().sort().to_list()
+    path = tmp_path / "segments.csv"
+    pl.DataFrame({"qid": qids, "segment_set": "s", "segment": [q if i < 2 else "rest" for i, q in enumerate(qids)]}
+                 ).write_csv(path)
+    result = runner.invoke(app, ["segments", str(qrels), *map(str, runs), "--segments", str(path), "-m", "AP",
+                                 "-B", "199", "-f", "latex"])
+    assert result.exit_code == 0, result.output
+    body = result.stdout.split(r"\end{tabular}")[0]
+    assert "True" not in body and "False" not in body and re.search(r"& (yes|no) \\\\", body), body
+    assert not re.search(r"^(\s*&)+\s*\\\\$", body, flags=re.M), body

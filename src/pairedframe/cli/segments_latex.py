@@ -48,8 +48,9 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
     Returns
     -------
     str
-        The segment_set and segment, ``n``, the delta with its interval on a ``\footnotesize`` line below it,
-        the p-value of ``correction`` and ``significant``, under a heading line per system and measure
+        The segment_set and segment, ``n``, the delta with its interval on a ``\footnotesize`` line below it
+        (half-open when one-sided, ``[-0.0056, ∞)``; no line for a segment without one), the p-value of
+        ``correction`` and ``significant`` as yes / no (empty without a p-value), under a heading line per system and measure
         (``bm25_rm3 / nDCG@10``, spanning the columns: 4 key columns of run names were 100 pt too wide for
         an article even in ``\footnotesize``, 13 columns were 440 pt); a ``%`` comment
         names the columns left out (the raw and the other adjusted p-value: csv and json hold them) and one
@@ -83,6 +84,7 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
     texts = dict(zip([*shown, "ci_low", "ci_high"], column_texts(frame.select(*shown, "ci_low", "ci_high"), digits)))
     numeric = {c for c in shown if frame.schema[c].is_numeric()}
     texts[p_column] = [pvalue_text(p, digits) for p in frame[p_column]]   # as compare -f latex writes its p
+    texts["significant"] = [_significant(s, p) for s, p in zip(frame["significant"], frame[p_column])]
     widths = [[text_width(plain)] for _, plain in headers]
     fixed = [0.0] * len(headers)
     interval = len(keys) + 1
@@ -126,6 +128,12 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
                       r"\end{tabular}%", r"\endgroup",
                       f"% columns left out here (in -f csv / json): {', '.join(left_out)}", *notes,
                       *(latex_comment(f"{k}: {v}") for k, v in (settings or {}).items())]) + "\n"
+
+
+def _significant(significant: bool | None, p: float | None) -> str:
+    """``significant`` as a paper writes it: yes / no, as ``compare -f latex`` writes its verdict in words (Python's
+    True / False read as code); nothing where no p-value was computed (a one-query segment), as its p cell."""
+    return "" if p is None or p != p or significant is None else "yes" if significant else "no"
 
 
 def _check_page(columns: list[float], fixed: list[float], size: str, rows: int, groups: int, intervals: int) -> None:
