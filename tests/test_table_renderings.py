@@ -89,15 +89,15 @@ def test_latex_of_twenty_real_run_names_with_a_long_caption_fits_the_page(tmp_pa
 
 def test_latex_escapes_every_special_character_in_names(hostile_tables, tmp_path):
     """The oracle is the PDF: pdftotext reads every name back as written (OT1 prints ~ and ^ as the
-    accents ˜ ˆ, ' as ’ and draws \\_ as a rule, which text extraction reads as a space)."""
+    accents ˜ ˆ and draws \\_ as a rule, which text extraction reads as a space; a bare ' printed ’)."""
     _, pdf = _compile(tmp_path, [hostile_tables[0].to_latex()])
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext not installed (apt-get install poppler-utils) to read the PDF back")
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    text = " ".join(text.translate(str.maketrans({"˜": "~", "ˆ": "^", "’": "'"})).split())
+    text = " ".join(text.translate(str.maketrans({"˜": "~", "ˆ": "^"})).split())
     for name in NAMES:
         assert " ".join(name.replace("_", " ").split()) in text, name
-    assert not set("—–¡¿") & set(text)                 # | as an em dash, < > as ¡ ¿, -- as an en dash
+    assert not set("—–¡¿’‘") & set(text)               # | as an em dash, < > as ¡ ¿, -- as an en dash, ' as ’
     assert hostile_tables[0].to_latex().count(r"\textbar{}") >= 2
 
 
@@ -109,7 +109,8 @@ def test_latex_escape_leaves_no_special_character_active(char):
 
 
 def test_latex_breaks_the_dash_and_quote_ligatures():
-    assert latex_escape("a--b") == "a-{}-b" and latex_escape("it''s") == "it'{}'s" and latex_escape("a-b") == "a-b"
+    assert latex_escape("a--b") == "a-{}-b" and latex_escape("a-b") == "a-b"
+    assert latex_escape("it''s") == r"it\textquotesingle{}\textquotesingle{}s"     # straight quotes, no ligature
 
 
 def test_latex_composes_a_decomposed_accent_that_pdflatex_cannot_read():
@@ -345,13 +346,13 @@ def test_one_sided_interval_ends_print_as_infinity_in_latex_markdown_and_html(tm
     assert [r[header.index("ci_low")] for r in rows[1:]][1] == "-∞"
     tex = format_comparison(pl.concat([greater, less]), "latex")
     body = tex.split(r"\end{tabular}")[0]
-    assert body.count(r",\,$\infty$]}") == 1 and body.count(r"{\footnotesize [$-\infty$,\,") == 1   # the interval line
+    assert body.count(r",\,$\infty$)}") == 1 and body.count(r"{\footnotesize ($-\infty$,\,") == 1   # half-open
     assert not re.search(r"(?<![\\\w])-?inf\b", body)
     assert latex_escape("[−∞, 0.5]") == r"[$-\infty$, 0.5]" and latex_escape("∞−") == r"$\infty-$"
     cell = _cell_parts({"mean": 0.3, "ci_low": -math.inf, "ci_high": 0.45, "halfwidth": None}, 3, "range")
-    assert cell == ("0.300", " [-∞, 0.450]")                  # the results table's cell text
+    assert cell == ("0.300", " (-∞, 0.450]")                  # the results table's cell text
     results = render_latex(["new"], ["AP"], [[(*cell, "", None)]], "One-sided.", ci_layout="stacked")
-    assert r"[$-\infty$,\,0.450]" in results
+    assert r"($-\infty$,\,0.450]" in results
     html_table = plain_table(["ci_low", "ci_high"], [[-math.inf, math.inf]], table_id="t")
     assert ">-∞</td>" in html_table and ">∞</td>" in html_table and "inf" not in html_table
     _, pdf = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n", results])
@@ -513,7 +514,7 @@ def test_negative_numbers_and_minus_infinity_share_one_sign_per_format():
     md = format_comparison(less, "markdown").split("\n\n")[0]
     assert "−" not in md
     tex = format_comparison(less, "latex").split(r"\end{tabular}")[0]
-    assert r"[$-\infty$,\,$-$0." in tex and re.search(r"& \$-\$0\.\d{4} &", tex)
+    assert r"($-\infty$,\,$-$0." in tex and re.search(r"& \$-\$0\.\d{4} &", tex)
     assert not re.search(r"(?<![$\w])-\d", tex.replace(r"\\[-2pt]", r"\\"))  # no text-mode hyphen before a digit
     assert "| -∞ | -0.5000 |" in to_markdown(pl.DataFrame({"lo": [-math.inf], "x": [-0.5]}))
     assert r"$-\infty$ & $-$0.5000 \\" in to_latex(pl.DataFrame({"lo": [-math.inf], "x": [-0.5]}))
@@ -522,9 +523,9 @@ def test_negative_numbers_and_minus_infinity_share_one_sign_per_format():
     html_table = plain_table(["lo", "x"], [[-math.inf, -0.5]], table_id="t")
     assert ">-∞</td>" in html_table and ">-0.5000</td>" in html_table
     cell = _cell_parts({"mean": -0.3, "ci_low": -math.inf, "ci_high": -0.1, "halfwidth": None}, 3, "range")
-    assert cell == ("-0.300", " [-∞, -0.100]")
+    assert cell == ("-0.300", " (-∞, -0.100]")
     results = render_latex(["new"], ["Z"], [[(*cell, "", None)]], "One-sided.", ci_layout="inline")
-    assert r"$-$0.300 [$-\infty$, $-$0.100]" in results
+    assert r"$-$0.300 ($-\infty$, $-$0.100]" in results
     assert "-inf" in format_comparison(less, "csv") and json.loads(format_comparison(less, "json"))["rows"][0]["delta"] < 0
 
 

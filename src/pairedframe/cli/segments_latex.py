@@ -10,8 +10,9 @@ from typing import Any
 import polars as pl
 
 from pairedframe.cli.text_table import column_texts
-from pairedframe.report.table_latex import (FOOTNOTESIZE, latex_comment, latex_escape, latex_number, latex_row,
-                                            pvalue_text, tabular_font_size, tabular_width, text_width)
+from pairedframe.report.table_latex import (FOOTNOTESIZE, interval_text, latex_comment, latex_escape, latex_interval,
+                                            latex_number, latex_row, pvalue_text, tabular_font_size, tabular_width,
+                                            text_width)
 from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, caption_height, tabular_height,
                                                  warn_too_tall, warn_too_wide)
 
@@ -47,8 +48,9 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
     Returns
     -------
     str
-        The segment_set and segment, ``n``, the delta with its interval on a ``\footnotesize`` line below it,
-        the p-value of ``correction`` and ``significant``, under a heading line per system and measure
+        The segment_set and segment, ``n``, the delta with its interval on a ``\footnotesize`` line below it
+        (half-open when one-sided, ``[-0.0056, ∞)``; no line for a segment without one), the p-value of
+        ``correction`` and ``significant`` as yes / no (empty without a p-value), under a heading line per system and measure
         (``bm25_rm3 / nDCG@10``, spanning the columns: 4 key columns of run names were 100 pt too wide for
         an article even in ``\footnotesize``, 13 columns were 440 pt); a ``%`` comment
         names the columns left out (the raw and the other adjusted p-value: csv and json hold them) and one
@@ -82,11 +84,12 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
     texts = dict(zip([*shown, "ci_low", "ci_high"], column_texts(frame.select(*shown, "ci_low", "ci_high"), digits)))
     numeric = {c for c in shown if frame.schema[c].is_numeric()}
     texts[p_column] = [pvalue_text(p, digits) for p in frame[p_column]]   # as compare -f latex writes its p
+    texts["significant"] = [_significant(s, p) for s, p in zip(frame["significant"], frame[p_column])]
     widths = [[text_width(plain)] for _, plain in headers]
     fixed = [0.0] * len(headers)
     interval = len(keys) + 1
     lines: list[str] = []
-    notes, group, heading, groups = [], None, 0.0, 0
+    notes, group, heading, groups, intervals = [], None, 0.0, 0, 0
     for i, row in enumerate(frame.iter_rows(named=True)):
         if tuple(row[k] for k in group_keys) != group:
             group = tuple(row[k] for k in group_keys)
@@ -99,13 +102,16 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
         for column, v in zip(widths, values):
             column.append(text_width(v))
         low, high = texts["ci_low"][i], texts["ci_high"][i]
-        second = ""
-        if low and high:
-            fixed[interval] = max(fixed[interval], FOOTNOTESIZE * text_width(f"[{low}, {high}]"))
-            second = rf"{{\footnotesize [{latex_number(low)},\,{latex_number(high)}]}}"
-        lines.append(latex_row([(latex_number if c in numeric else latex_escape)(v) for c, v in zip(shown, values)])[:-2]
-                     + r"\\[-2pt]")                                      # the small line sits closer
-        lines.append(" & ".join(second if j == interval else "" for j in range(len(headers))) + r" \\")
+        first = latex_row([(latex_number if c in numeric else latex_escape)(v) for c, v in zip(shown, values)])
+        if low and high:                                 # a one-query segment has none: no empty line below it
+            text = interval_text(low, high)              # [low, ∞) one-sided
+            fixed[interval] = max(fixed[interval], FOOTNOTESIZE * text_width(text))
+            second = rf"{{\footnotesize {latex_interval(low, high)}}}"
+            lines.append(first[:-2] + r"\\[-2pt]")                      # the small line sits closer
+            lines.append(" & ".join(second if j == interval else "" for j in range(len(headers))) + r" \\")
+            intervals += 1
+        else:
+            lines.append(first)
         if row.get("warning"):
             notes.append(latex_comment(f"warning ({' / '.join(str(row[k]) for k in (*group_keys, *keys))}): "
                                        f"{' '.join(row['warning'].split())}"))
@@ -113,7 +119,7 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
     spare = heading - (sum(columns) + 8.0 * (len(columns) - 1))        # a heading wider than the columns widens the last
     columns[-1] += max(spare, 0.0)
     size = tabular_font_size(columns, len(lines), fixed=fixed)
-    _check_page(columns, fixed, size, frame.height, groups)
+    _check_page(columns, fixed, size, frame.height, groups, intervals)
     left_out = [c for c in _SHOWN_ELSEWHERE if c in frame.columns and c != p_column]
     return "\n".join([*([latex_comment(title)] if title else []),
                       r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
@@ -124,16 +130,23 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
                       *(latex_comment(f"{k}: {v}") for k, v in (settings or {}).items())]) + "\n"
 
 
-def _check_page(columns: list[float], fixed: list[float], size: str, rows: int, groups: int) -> None:
-    """Warn when the tabular of ``rows`` segments under ``groups`` headings is too wide for an article's text width,
-    or with a one-line caption too tall for its page, as ``compare -f latex`` does."""
+def _significant(significant: bool | None, p: float | None) -> str:
+    """``significant`` as a paper writes it: yes / no, as ``compare -f latex`` writes its verdict in words (Python's
+    True / False read as code); nothing where no p-value was computed (a one-query segment), as its p cell."""
+    return "" if p is None or p != p or significant is None else "yes" if significant else "no"
+
+
+def _check_page(columns: list[float], fixed: list[float], size: str, rows: int, groups: int, intervals: int) -> None:
+    """Warn when the tabular of ``rows`` segments (``intervals`` of them with an interval line) under ``groups``
+    headings is too wide for an article's text width, or with a one-line caption too tall for its page, as
+    ``compare -f latex`` does."""
     width = tabular_width(columns, size, fixed=fixed)
     if width > ARTICLE_TEXT_WIDTH:
         names = tabular_width(columns[:-4], size, fixed=fixed[:-4])
         warn_too_wide(width, size, f": its segment_set and segment columns take {names:.0f} pt",
                       "shorten the longest segment and system names")
-    lines = 1 + groups + 2 * rows                      # the header, the headings, a number and an interval line a row
-    height = caption_height(0.0) + tabular_height(lines, size, pulled=2.0 * rows, midrules=groups)
+    lines = 1 + groups + rows + intervals              # the header, the headings, a number line a row, interval lines
+    height = caption_height(0.0) + tabular_height(lines, size, pulled=2.0 * intervals, midrules=groups)
     if height > ARTICLE_TEXT_HEIGHT:
         warn_too_tall(height, size, f" with a one-line caption: its {rows} segment rows take {lines} lines",
                       "show fewer systems, measures or segments per table (e.g. one table per measure) or make it a "

@@ -14,8 +14,9 @@ import polars as pl
 
 from pairedframe.comparison.paired import PVALUE_TIE_RULE, QUERY_SET_POLICY, WIN_RULE
 from pairedframe.report.output import json_text
-from pairedframe.report.table_latex import (FOOTNOTESIZE, latex_comment, latex_escape, latex_number, latex_pvalue,
-                                            latex_row, pvalue_text, tabular_font_size, tabular_width, text_width)
+from pairedframe.report.table_latex import (FOOTNOTESIZE, interval_text, latex_comment, latex_escape, latex_interval,
+                                            latex_number, latex_pvalue, latex_row, pvalue_text, tabular_font_size,
+                                            tabular_width, text_width)
 from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, SMALL_LINE, caption_height,
                                                  stacked_pull, stacked_row_end, tabular_height, warn_too_tall,
                                                  warn_too_wide)
@@ -107,6 +108,11 @@ def _num(v: Any, digits: int) -> str:
     return str(v)
 
 
+def _end(v: Any, digits: int) -> str:
+    """An interval end as :func:`~pairedframe.report.table_latex.interval_text` reads it: an unbounded one ``∞``."""
+    return ("∞" if v > 0 else "-∞") if isinstance(v, float) and math.isinf(v) else _num(v, digits)
+
+
 #: Unbounded interval ends (one-sided intervals) as each format writes infinity, with the sign its negative
 #: numbers have (markdown: hyphen-minus, -0.0180; LaTeX: math minus, $-$0.0180); the terminal keeps ``inf``.
 _INFINITY = {"markdown": ("-∞", "∞"), "latex": (r"$-\infty$", r"$\infty$")}
@@ -133,10 +139,19 @@ def _footer(settings: dict[str, Any], frame: pl.DataFrame | None = None) -> list
     lines = [f"{k}: {v}" for k, v in settings.items()]
     if frame is not None and "verdict_note" in frame.columns:
         # why a verdict reads as it does (which of interval and p-value decides, what limits the test)
-        keys = [c for c in ("system", "dataset", "measure") if c in frame.columns]
         for row in frame.filter(pl.col("verdict_note").is_not_null()).iter_rows(named=True):
-            lines.append(f"note ({' / '.join(str(row[k]) for k in keys)}): {row['verdict_note']}")
+            lines.append(f"note ({_row_name(frame, row)}): {row['verdict_note']}")
     return lines
+
+
+def _row_name(frame: pl.DataFrame, row: dict[str, Any]) -> str:
+    """A comparison's name in a note: ``system / measure``, ``system vs baseline / measure`` against several
+    baselines (--pairs all: the same system and measure are compared with each other run)."""
+    system = str(row["system"]) if "system" in frame.columns else ""
+    if "baseline" in frame.columns and frame["baseline"].n_unique() > 1:
+        system = f"{system} vs {row['baseline']}"
+    rest = [str(row[k]) for k in ("dataset", "measure") if k in frame.columns]
+    return " / ".join([system, *rest] if system else rest)
 
 
 def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_settings: Any = None,
@@ -152,10 +167,12 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         ``pairing`` and ``pvalue_tie_rule`` columns; the others show the main columns under ``title``
         (markdown: pandoc's ``Table:`` caption line; LaTeX: a ``%`` comment above the ``tabular``, which
         goes into the writer's own ``table`` float) and the settings as footer lines (``%`` comments in LaTeX).
-        LaTeX keeps to a page's width: the keys, ``n``, the delta with its interval below it, the p-value the
+        LaTeX keeps to a page's width: the keys, ``n``, the delta with its interval below it (one-sided: half-open,
+        ``[-0.0343, ∞)``), the p-value the
         verdicts follow (``float_digits`` decimals, below them ``<0.0001`` for 4, as ``segments -f latex``) and
         the verdict, in ``\\small`` or ``\\footnotesize`` when needed (docs/guide/comparing.md); a line break in a
-        name is a blank.
+        name is a blank. A ``verdict_note`` is a footer line ``note (system / measure): ...``, against several
+        baselines ``note (system vs baseline / measure): ...``.
     evaluation_settings : EvaluationSettings, optional
         Added to the settings (ranking tie rule, evaluation query set).
     float_digits : int
@@ -250,8 +267,8 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
         for column, text in zip(widths, plain):
             column.append(text_width(text))
         low, high = row["ci_low"], row["ci_high"]
-        second = {len(keys) + 1: (f"[{_num(low, digits)}, {_num(high, digits)}]",
-                                  f"[{_text_cell(low, digits, 'latex')},\\,{_text_cell(high, digits, 'latex')}]")}
+        ends = [_end(v, digits) for v in (low, high)]
+        second = {len(keys) + 1: (interval_text(*ends), latex_interval(*ends))}     # [low, ∞) one-sided
         if versus:
             second[keys.index("system")] = (f"vs {row['baseline']}", f"vs {latex_escape(str(row['baseline']))}")
         for j, (text, _) in second.items():

@@ -33,7 +33,7 @@ from pairedframe.measures.parse import aggregate_of
 from pairedframe.report.output import require_output_folder, visible_controls
 from pairedframe.report.table_caption import caption_text
 from pairedframe.report.table_html import check_table_id, new_table_id, scope_css
-from pairedframe.report.table_latex import CI_LAYOUTS, render_latex
+from pairedframe.report.table_latex import CI_LAYOUTS, interval_text, render_latex
 from pairedframe.report.table_markdown import render_markdown
 
 __all__ = ["ResultsTable", "results_table", "check_letters", "TABLE_FORMATS", "MAX_LETTERED"]
@@ -75,7 +75,7 @@ def _cell_parts(row: dict[str, Any], digits: int, ci: str | None) -> tuple[str, 
         return number, ""
     if ci == "halfwidth" and row.get("halfwidth") is not None:
         return number, f" ± {row['halfwidth']:.{digits}f}"
-    return number, f" [{_end(row['ci_low'], digits)}, {_end(row['ci_high'], digits)}]"
+    return number, " " + interval_text(_end(row["ci_low"], digits), _end(row["ci_high"], digits))  # [low, ∞) one-sided
 
 
 def _end(v: float, digits: int) -> str:

@@ -1,8 +1,8 @@
 """LaTeX of a results table for pdflatex in a plain ``article`` with ``\\usepackage{booktabs}``.
 
-- Every character LaTeX treats specially (``& % _ # $ { } < > \\ ~ ^ |``, and the ligatures ``--``,
-  ``''``, `````) is written so that it prints as itself in the default OT1 font encoding, where a
-  bare ``|`` prints an em dash and ``<`` an inverted exclamation mark.
+- Every character LaTeX treats specially (``& % _ # $ { } < > \\ ~ ^ |``, the quotes ``'`` and `````, and
+  the ligature ``--``) is written so that it prints as itself in the default OT1 font encoding, where a
+  bare ``|`` prints an em dash, ``<`` an inverted exclamation mark and ``'`` a curly closing quote.
 - booktabs rules and no vertical rule (booktabs leaves gaps around its rules that would cut one).
 - Each measure is one right-aligned column; a number's significance marks follow it in a space as
   wide as the column's widest marks (``\\rlap`` plus ``\\hphantom``), so equal-decimal numbers stay
@@ -34,20 +34,22 @@ from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TE
                                                  caption_height, row_overhang, stacked_pull, stacked_row_end,
                                                  tabular_height, warn_too_tall, warn_too_wide)
 
-__all__ = ["latex_comment", "latex_escape", "latex_number", "latex_pvalue", "latex_row", "pvalue_text", "render_latex",
-           "tabular_font_size", "tabular_width", "text_width", "wrap_name", "CI_LAYOUTS", "ARTICLE_TEXT_WIDTH",
-           "FOOTNOTESIZE"]
+__all__ = ["interval_text", "latex_comment", "latex_escape", "latex_interval", "latex_number", "latex_pvalue", "latex_row",
+           "pvalue_text", "render_latex", "tabular_font_size", "tabular_width", "text_width", "wrap_name", "CI_LAYOUTS",
+           "ARTICLE_TEXT_WIDTH", "FOOTNOTESIZE"]
 
 CI_LAYOUTS = ("inline", "stacked")
 
 _SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
              "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
              ">": r"\textgreater{}", "|": r"\textbar{}", "`": r"\textasciigrave{}", '"': r'\texttt{"}',
+             # a bare ' prints (and pdftotext reads) a curly quote: nDCG(dcg=’exp-log2’) for nDCG(dcg='exp-log2')
+             "'": r"\textquotesingle{}",
              # OT1's roman fonts have no straight " (typewriter has); the captions' symbols for OT1:
              "α": r"$\alpha$", "±": r"$\pm$", "†": r"$\dagger$", "‡": r"$\ddagger$", "≥": r"$\geq$",
              "≤": r"$\leq$", "–": "--", "−": "$-$", "×": r"$\times$", "∞": r"$\infty$"}
-#: Characters that join a repeat of themselves into a ligature (``--`` en dash, ``''`` a closing quote).
-_LIGATURES = set("-',")
+#: Characters that join a repeat of themselves into a ligature (``--`` en dash, ``,,`` a low quote).
+_LIGATURES = set("-,")
 
 
 def latex_row(cells: list[str]) -> str:
@@ -83,13 +85,14 @@ def latex_escape(text: str) -> str:
     Returns
     -------
     str
-        ``a|b_c`` -> ``a\\textbar{}b\\_c``; ``a--b`` -> ``a-{}-b`` (no en dash ligature); the
-        captions' symbols (α, ±, †, ‡, ≥, ≤, –, −, ×, ∞) in math mode or as their LaTeX spelling (``−∞`` ->
-        ``$-\\infty$``: adjacent symbols share one math span). Composed first (Unicode NFC, the same
-        text): pdflatex's utf8 input knows ``é`` but not ``e`` followed by a combining accent. A line break
-        (``\\n``, ``\\r``, ``\\r\\n``, ...) or another control character is a blank, as a single newline is to
-        LaTeX: pdflatex would end the line at a ``\\r`` and a blank line ends the paragraph, neither possible in a
-        cell or a caption.
+        ``a|b_c`` -> ``a\\textbar{}b\\_c``; ``a--b`` -> ``a-{}-b`` (no en dash ligature); ``'`` ->
+        ``\\textquotesingle{}`` and ````` -> ``\\textasciigrave{}``, the straight quote and the grave accent
+        (bare, they print curly quotes); the captions' symbols (α, ±, †, ‡, ≥, ≤, –, −, ×, ∞) in math mode or as
+        their LaTeX spelling (``−∞`` -> ``$-\\infty$``: adjacent symbols share one math span). Composed first
+        (Unicode NFC, the same text): pdflatex's utf8 input knows ``é`` but not ``e`` followed by a combining
+        accent. A line break (``\\n``, ``\\r``, ``\\r\\n``, ...) or another control character is a blank, as a
+        single newline is to LaTeX: pdflatex would end the line at a ``\\r`` and a blank line ends the
+        paragraph, neither possible in a cell or a caption.
     """
     text = _CONTROL.sub(" ", _LINE_BREAK.sub(" ", unicodedata.normalize("NFC", text)))
     out: list[str] = []
@@ -128,6 +131,18 @@ def pvalue_text(p: float | None, digits: int = 4) -> str:
     return f"<{floor:.{digits}f}" if p < floor else f"{p:.{digits}f}"
 
 
+def interval_text(low: str, high: str) -> str:
+    """An interval from its ends' texts (plain text, as every format writes them: an unbounded end is ``-∞`` or
+    ``∞``): ``[low, high]``, half-open at an unbounded end -- ``[-0.0343, ∞)``, ``(-∞, 0.0795]``, as scipy's
+    ``[low, inf)`` -- since a one-sided interval never holds infinity."""
+    return ("(" if low == "-∞" else "[") + f"{low}, {high}" + (")" if high == "∞" else "]")
+
+
+def latex_interval(low: str, high: str) -> str:
+    """:func:`interval_text` escaped for LaTeX, with a thin space after its comma (``[$-$0.0343,\\,$\\infty$)``)."""
+    return _interval(interval_text(low, high))
+
+
 def latex_pvalue(p: float | None, digits: int = 4) -> str:
     """:func:`pvalue_text` escaped for LaTeX (``\\textless{}0.0001``)."""
     return latex_number(pvalue_text(p, digits))
@@ -157,7 +172,7 @@ _CMR_WIDTH = dict(zip("abcdefghijklmnopqrstuvwxyz", (
 _CMR_OTHER = {**dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
     .750, .708, .722, .764, .681, .653, .785, .750, .361, .514, .778, .625, .917, .750, .778, .681, .778, .736,
     .556, .722, .750, .750, 1.028, .750, .750, .611))), **dict.fromkeys("0123456789", .5),
-    **dict.fromkeys(".,:;!'`", .278), **dict.fromkeys("[]", .278), **dict.fromkeys("()", .389), " ": .333, "-": .333,
+    **dict.fromkeys(".,:;!'", .278), "`": .5, **dict.fromkeys("[]", .278), **dict.fromkeys("()", .389), " ": .333, "-": .333,
     "−": .778, "+": .778, "=": .778, "@": .778, "%": .833, "#": .833, "&": .778, "_": .36, "∞": 1.0, "Δ": .833,
     "<": .778, ">": .778, "|": .278}
 #: The font sizes a float or tabular may be set in, with the width of their text relative to the 10 pt text.
