@@ -641,6 +641,26 @@ def test_results_table_names_the_method_a_rendering_option_belongs_to(per_query)
         pf.results_table(per_query, baseline="bm25", table_id="t1")
 
 
+def test_results_table_without_baseline_names_the_method_a_rendering_option_belongs_to(per_query):
+    """Without baseline= the message was 'compare options need baseline= or pairs=', though ci_layout
+    is no compare option and a baseline would not have helped."""
+    with pytest.raises(TypeError, match=r"`ci_layout`: it belongs to the table's to_latex\(\), e\.g\. "
+                                        r"pf\.results_table\(\.\.\.\)\.to_latex\(ci_layout=\.\.\.\)"):
+        pf.results_table(per_query, ci_layout="stacked")
+    with pytest.raises(TypeError, match=r"`label`: it belongs to the table's to_latex\(\)"):
+        pf.results_table(per_query, pf.compare(per_query, baseline="bm25", n_resamples=99), label="tab:x")
+
+
+def test_results_table_compare_option_without_baseline_says_which_arguments_to_pass(per_query):
+    with pytest.raises(TypeError, match=r"\['n_resamples'\]: results_table passes them on to pf\.compare, which it "
+                                        r"runs only with baseline= or pairs=; pass baseline= .* or pairs='all'"):
+        pf.results_table(per_query, n_resamples=10)
+    with pytest.raises(TypeError, match=r"with comparison= given, set them in the pf\.compare\(\.\.\.\) call"):
+        pf.results_table(per_query, pf.compare(per_query, baseline="bm25", n_resamples=99), n_resamples=10)
+    with pytest.raises(TypeError, match=r"\['basline'\]: an argument neither of results_table nor of pf\.compare"):
+        pf.results_table(per_query, basline="bm25")
+
+
 def test_table_command_help_says_a_measure_is_required():
     """report defaults to nDCG@10 and AP, table needs -m: its help says so before the error does."""
     helped = CliRunner().invoke(app, ["table", "--help"], env={"COLUMNS": "300"})

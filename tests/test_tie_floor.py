@@ -2,6 +2,7 @@
 never below 2 / 2**k two-sided, whatever n and the resamples, so the MDE is infinite (and the note says
 why) when that floor is not below the level -- as it is for k = n = 2."""
 
+import itertools
 import warnings
 
 import numpy as np
@@ -47,7 +48,7 @@ def test_mde_is_infinite_when_the_nonzero_deltas_cannot_reach_alpha_in_compare_p
     """The reviewer's reproducer (20 queries, 2 non-zero): mde was 0.092, finite."""
     a, b = np.zeros(20), np.r_[np.zeros(18), 0.5, 0.4]
     r = _quiet(pf.compare_pair, a, b, measure="nDCG@10")
-    assert not r.exact and r.pvalue > 0.05
+    assert r.exact and r.pvalue == 0.5          # the 2**2 patterns of the non-zero deltas, enumerated
     assert r.mde == np.inf and r.verdict == "inconclusive"
     assert "2 of 20 queries have a non-zero delta" in r.verdict_note
     assert "cannot go below 0.5" in r.verdict_note
@@ -107,3 +108,103 @@ def test_clusters_count_their_nonzero_sums():
         assert row["pvalue"] == 0.5 and row["mde"] == np.inf
         assert "2 of 12 clusters have a non-zero summed delta" in row["verdict_note"]
         assert "cannot go below 0.5" in row["verdict_note"]
+
+
+def _brute_force_pvalue(d: np.ndarray, alternative: str = "two-sided") -> float:
+    """Every one of the 2**k sign patterns of the k non-zero deltas (itertools, no shared code): the
+    exact sign-flip p of d, zeros included (a zero flips to itself)."""
+    nonzero = d[d != 0]
+    observed = d.sum() / d.size
+    extreme = 0
+    for signs in itertools.product((1.0, -1.0), repeat=nonzero.size):
+        null = float(np.dot(signs, nonzero)) / d.size
+        tol = 1e-9 * max(abs(observed), 1e-12)
+        extreme += {"two-sided": abs(null) >= abs(observed) - tol, "greater": null >= observed - tol,
+                    "less": null <= observed + tol}[alternative]
+    return extreme / 2 ** nonzero.size
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 9])
+def test_sign_flip_pvalue_of_few_nonzero_deltas_against_brute_force_enumeration(k, alternative):
+    """30 queries (2**30 patterns: Monte Carlo before), k of them non-zero: 2**k <= n_resamples, so the
+    p is the exact one of those 2**k patterns; 2 non-zero deltas gave p = 0.4958 under a note saying
+    the p cannot go below 0.5."""
+    rng = np.random.default_rng(k)
+    a = rng.uniform(0.2, 0.6, 30)
+    b = a.copy()
+    b[rng.choice(30, k, replace=False)] += rng.choice([-1, 1], k) * rng.uniform(0.01, 0.3, k)
+    d = b - a
+    want = _brute_force_pvalue(d, alternative)
+    r = _quiet(pf.compare_pair, a, b, alternative=alternative)
+    assert r.exact and r.n_resamples == 10_000
+    assert r.pvalue == pytest.approx(want, abs=1e-12)
+    assert pf.stats.randomization.sign_flip_test(d, alternative=alternative, seed=1).pvalue == pytest.approx(want)
+    assert r.pvalue >= (2.0 if alternative == "two-sided" else 1.0) / 2 ** k
+
+
+def test_compare_pvalue_of_two_nonzero_deltas_is_exact_in_memory_in_duckdb_and_adaptive():
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    con.register("t", FRAME.to_arrow())
+    want = _brute_force_pvalue(B - A)
+    assert want == 0.5
+    for kwargs in ({}, {"interval": "signflip"}):
+        for out in (_quiet(pf.compare, FRAME, baseline="a", **kwargs),
+                    _quiet(pf.compare, con.sql("SELECT * FROM t"), baseline="a", **kwargs),
+                    _quiet(pf.compare, FRAME, baseline="a", resampling="adaptive", **kwargs)):
+            row = out.row(0, named=True)
+            assert row["pvalue"] == want and row["exact"]
+            assert "exact sign-flip p cannot go below 0.5" in row["verdict_note"]
+
+
+def test_monte_carlo_pvalue_never_below_the_exact_floor_of_its_nonzero_deltas():
+    """14 non-zero deltas of 30, all positive: 2**14 > 10,000 patterns, so Monte Carlo.  With these seeds
+    its draws miss the two extreme patterns (identity, all flipped; 1.2 hits expected) and gave
+    1 / 10,001, below the exact p 2 / 2**14; other seeds hit them and stay above."""
+    a = np.full(30, 0.3)
+    b = a.copy()
+    b[:14] += np.linspace(0.01, 0.14, 14)
+    floor = 2 / 2**14
+    assert _brute_force_pvalue(b - a) == floor
+    r = _quiet(pf.compare_pair, a, b, seed=8)
+    assert not r.exact and r.pvalue == floor
+    assert pf.stats.randomization.sign_flip_test(b - a, seed=2).pvalue == floor
+    for seed in range(6):
+        assert _quiet(pf.compare_pair, a, b, seed=seed).pvalue >= floor
+    frame = pl.DataFrame({"system": ["a"] * 30 + ["b"] * 30, "qid": [f"q{i:02d}" for i in range(30)] * 2,
+                          "measure": "nDCG@10", "value": np.r_[a, b]})
+    for kwargs in ({}, {"interval": "signflip"}, {"resampling": "adaptive"}):
+        assert _quiet(pf.compare, frame, baseline="a", **kwargs)["pvalue"].item() >= floor
+
+
+def test_signflip_interval_moved_at_zero_to_agree_with_a_settled_pvalue():
+    from pairedframe.stats.signflip_interval import agree_with_settled_p
+
+    low, high = np.array([0.01, -0.02, 0.01, -0.02]), np.array([0.05, 0.04, 0.05, 0.04])
+    p = np.array([0.5, 0.01, 0.5, 0.01])
+    settled = np.array([True, True, False, False])
+    lo, hi = agree_with_settled_p(low, high, p, settled, np.array([0.03, 0.01, 0.03, 0.01]), 0.95)
+    assert lo[0] == 0.0 and hi[0] == 0.05                     # exact p accepts 0: extended to it
+    assert 0.0 < lo[1] < 1e-300 and hi[1] == 0.04              # exact p rejects 0: cut just past it
+    np.testing.assert_array_equal(lo[2:], low[2:])
+    np.testing.assert_array_equal(hi[2:], high[2:])
+
+
+def test_clustered_and_segment_monte_carlo_pvalues_never_below_the_exact_floor():
+    """2 non-zero deltas among 40 queries (20 clusters of 2; one segment): both tests are Monte Carlo
+    (2**20 and 2**40 patterns) and gave p = 0.4952 and 0.4990 under notes saying p cannot go below 0.5."""
+    n = 40
+    q = [f"q{i:02d}" for i in range(n)]
+    a = np.full(n, 0.3)
+    b = a.copy()
+    b[0] += 0.5
+    b[5] += 0.4
+    assert _brute_force_pvalue(b - a) == 0.5
+    df = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": q * 2, "measure": "nDCG@10", "value": np.r_[a, b]})
+    clustered = _quiet(pf.compare_clustered, df, baseline="a", clusters={x: i // 2 for i, x in enumerate(q)})
+    segments = _quiet(pf.compare_segments, df, pl.DataFrame({"qid": q, "segment_set": "all", "segment": "s"}),
+                      baseline="a")
+    for out in (clustered, segments):
+        row = out.row(0, named=True)
+        assert not row["exact"] and row["pvalue"] >= 0.5

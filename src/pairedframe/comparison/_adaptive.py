@@ -19,7 +19,7 @@ import polars as pl
 from pairedframe.errors import user_stacklevel
 from pairedframe.stats.adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, AdaptiveResult,
                                         AdaptiveSchedule, adaptive_sign_flip)
-from pairedframe.stats.randomization import FlipCounter, pattern_words
+from pairedframe.stats.randomization import FlipCounter, extreme_count_of_nonzero, nonzero_floor
 from pairedframe.stats.resample import default_chunk_rows
 from pairedframe.stats.sign_flip_units import unit_flip_counts
 
@@ -73,12 +73,16 @@ def query_set_adaptive(blocks: Sequence[tuple[np.ndarray, np.ndarray, np.random.
     ``blocks`` holds, per query set, ``(D, members, generator)``: the (n, c) deltas, the indices (in
     ``0 .. k-1``) of its c comparisons and its sign-flip generator, whose row ``b`` is pattern ``b`` of
     every comparison of the set (as :func:`~pairedframe.stats.randomization.sign_flip_test_many`).
+
+    A comparison's size is its number ``k`` of non-zero deltas: a zero delta flips to itself, so the exact
+    p is that of the ``2**k`` patterns of the non-zero ones, enumerated once they fit a checkpoint (as
+    ``resampling="fixed"`` enumerates them within ``n_resamples``), and never below ``2 / 2**k``.
     """
     sizes = np.zeros(k, dtype=np.int64)
     block_of = np.zeros(k, dtype=np.int64)
     column_of = np.zeros(k, dtype=np.int64)
     for j, (D, members, _) in enumerate(blocks):
-        sizes[members] = D.shape[0]
+        sizes[members] = np.count_nonzero(D, axis=0)
         block_of[members] = j
         column_of[members] = np.arange(len(members))
     drawn = [0] * len(blocks)
@@ -108,17 +112,18 @@ def query_set_adaptive(blocks: Sequence[tuple[np.ndarray, np.ndarray, np.random.
         return out
 
     def count_exact(tests: np.ndarray, n: int) -> np.ndarray:
+        """Extreme patterns among the 2**n of each test's n non-zero deltas."""
+        rows = default_chunk_rows(n) if chunk_size is None else int(chunk_size)
         out = np.zeros(tests.shape[0], dtype=np.int64)
         pos = {t: i for i, t in enumerate(tests.tolist())}
         for sel, _, D, _ in per_block(tests):
-            counter = FlipCounter(D, alternative)
-            rows = default_chunk_rows(n) if chunk_size is None else int(chunk_size)
-            counts = sum(counter.count(w) for w in pattern_words(n, rows))
-            out[[pos[t] for t in sel.tolist()]] = counts
+            for c, test in enumerate(sel.tolist()):
+                out[pos[test]] = extreme_count_of_nonzero(D[:, c], alternative, rows)[0]
         return out
 
     return adaptive_sign_flip(sizes, family, count_mc, count_exact, correction=correction, level=level,
-                              strict=strict, decision_error=decision_error, schedule=_schedule(max_resamples))
+                              strict=strict, decision_error=decision_error, schedule=_schedule(max_resamples),
+                              floors=nonzero_floor(sizes, alternative))
 
 
 def adaptive_columns(res: AdaptiveResult | None, k: int, rows: np.ndarray | None = None) -> list[pl.Series]:

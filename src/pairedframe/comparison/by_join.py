@@ -57,8 +57,8 @@ from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import interval_from_probs
-from pairedframe.stats.randomization import TIE_RTOL
-from pairedframe.stats.signflip_interval import inverted_interval
+from pairedframe.stats.randomization import TIE_RTOL, settle_on_nonzero
+from pairedframe.stats.signflip_interval import agree_with_settled_p, inverted_interval
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import MIN_SE_RATIO, ZERO_SPREAD_RTOL, studentize, symmetric_interval
 from pairedframe.stats.ttest import t_test_from_moments
@@ -226,6 +226,12 @@ def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str
     return symmetric_interval(t_star, delta, se, flat, opt.n_resamples, opt.confidence_level, opt.alternative, df=n - 1)
 
 
+def nonzero_deltas(t: EngineTable, wide: str, j: int) -> np.ndarray:
+    """Column ``j``'s non-zero deltas of a :func:`wide_deltas` table, in query order (a few: asked for only
+    when their ``2**k`` sign patterns can be enumerated)."""
+    return t.collect(f"SELECT d{j} AS d FROM {wide} WHERE d{j} <> 0 ORDER BY pos")["d"].to_numpy().astype(np.float64)
+
+
 def sign_flips_from_engine(t: EngineTable, wide: str, index: ResampleIndex, delta: np.ndarray,
                            scale: np.ndarray, n_total: float, confidence_level: float, alternative: str
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -364,12 +370,17 @@ def _analyse_in_engine(paired: Paired, comps: list[int], qids: list[str], rows: 
                                chunk_elements=draws_per_chunk(opt, n))
         p, low, high = sign_flips_from_engine(t, wide, index, delta, rows["mean_abs"].to_numpy().astype(np.float64),
                                               float(n), opt.confidence_level, opt.alternative)
+        # few non-zero deltas: the exact p over them, as in memory (stats.randomization.settle_on_nonzero)
+        nonzero = (rows["n_queries"] - rows["ties"]).to_numpy()
+        settled_p, exact = settle_on_nonzero(p, index.exact, nonzero, opt.n_resamples, opt.alternative,
+                                             lambda j: nonzero_deltas(t, wide, j))
         t.drop(wide)
         if opt.interval == "signflip":
-            out["ci_low"], out["ci_high"] = low, high
+            out["ci_low"], out["ci_high"] = agree_with_settled_p(low, high, settled_p, settled_p != p, delta,
+                                                                 opt.confidence_level)
     if opt.test == "randomization":
-        out["pvalue"] = p
-        out["exact"] = np.full(k, index.exact)
+        out["pvalue"] = settled_p
+        out["exact"] = exact
     else:
         out["pvalue"] = tt["pvalue"]
         out["exact"] = np.zeros(k, dtype=bool)

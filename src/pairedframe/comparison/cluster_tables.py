@@ -147,7 +147,9 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
     multiple testing, MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
     k_total = rows.height
     alpha = decision_alpha(opt.confidence_level)
-    pv = st.pvalue
+    # st.floor: the least p of the cluster sign-flip test, raised to the exact floor of the non-zero cluster
+    # sums; a Monte-Carlo p whose draws missed the extreme patterns is held there (the exact p is not lower)
+    pv = np.where(st.exact, st.pvalue, np.maximum(st.pvalue, st.floor))
     p_holm, p_bh = np.full(k_total, np.nan), np.full(k_total, np.nan)
     fam_cols = family_columns(family_by, keys=keys, allowed=["system", *keys, "measure", "baseline"])
     fam = family_ids(rows.sort("_row"), [c for c in fam_cols if c != "baseline"])   # one baseline: constant
@@ -179,8 +181,8 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
                      n_resamples=opt.n_resamples, nonzero=st.nonzero_clusters)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
         *(pl.Series(n, getattr(st, n)) for n in ("n_queries", "n_clusters", "baseline_mean", "system_mean",
-                                                  "delta", "ci_low", "ci_high", "se", "df", "pvalue")),
-        pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
+                                                  "delta", "ci_low", "ci_high", "se", "df")),
+        pl.Series("pvalue", pv), pl.Series("pvalue_holm", p_holm), pl.Series("pvalue_bh", p_bh),
         *(pl.Series(n, getattr(st, n)) for n in ("wins", "losses", "ties")),
         pl.Series("mde", mde), pl.Series("verdict", verdicts, dtype=pl.String),
         pl.Series("verdict_note", notes, dtype=pl.String),

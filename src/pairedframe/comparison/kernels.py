@@ -89,7 +89,8 @@ def analyse_columns(D: np.ndarray, qids: Sequence[str], opt: Options) -> Compari
         res = flips if flips is not None else sign_flip_test_many(
             D, n_resamples=opt.n_resamples, alternative=opt.alternative, seed=flip_rng, chunk_size=opt.chunk_size)
         out["pvalue"] = np.asarray(res.pvalue, dtype=float)
-        out["exact"] = np.full(k, bool(res.exact))
+        # per column: few non-zero deltas are enumerated (stats.randomization.settle_on_nonzero)
+        out["exact"] = np.broadcast_to(np.asarray(res.exact, dtype=bool), (k,)).copy()
     else:
         out["pvalue"] = np.asarray(tt.pvalue, dtype=float)
         out["exact"] = np.zeros(k, dtype=bool)

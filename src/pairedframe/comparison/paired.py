@@ -143,10 +143,18 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     systems : str or sequence of str, optional
         Systems ``b`` (default: all but the baseline, in order of appearance).
     measures : str or sequence of str, optional
-        Default: every measure of the table, in order of appearance.
+        Default: every measure of the table, in order of appearance.  Names as :func:`pairedframe.evaluate`
+        reads them (``"P.5"``, ``"map"``); a trec_eval family named bare (``"P"``) or a set (``"official"``)
+        stands for its measures in the table, with trec_eval's rule for several names together
+        (``["P", "P.5"]``: P@5 alone, as the CLI's ``compare -m P -m P.5``; warned), and its measures no
+        paired test fits (NumQ, NumRet, GMAP) left out with a warning
+        (:mod:`pairedframe.comparison.measure_names`).
     n_resamples : int, default 10_000
         Bootstrap resamples and Monte-Carlo sign patterns (``>= 2``).  The sign-flip test enumerates
-        all ``2**n`` patterns instead when ``2**n <= n_resamples`` (then ``exact`` is true).
+        all ``2**n`` patterns instead when ``2**n <= n_resamples`` (then ``exact`` is true), and the
+        ``2**k`` patterns of the ``k`` non-zero deltas when ``2**k <= n_resamples`` (a zero delta
+        flips to itself, so that is the same exact p); otherwise its Monte-Carlo p is never below the
+        exact floor ``2 / 2**k`` it estimates.
     confidence_level : float in (0, 1), default 0.95
         For the interval; ``alpha = 1 - confidence_level`` for the verdict and the MDE.  Above 0.5 with a
         one-sided ``alternative`` (a one-sided bound at 0.5 or below lies on or beyond the estimate).

@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.comparison._validate import nonfinite_error
+from pairedframe.comparison.measure_names import is_comparable, table_measure_names  # noqa: F401 (re-exported)
 from pairedframe.comparison.unpairable import leave_out_unpairable, unpairable_sink
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
@@ -169,11 +170,6 @@ def choose_comparisons(all_systems: list[str], all_measures: list[str], baseline
     return systems, comparable_measures(chosen, everything=measures is None)
 
 
-def is_comparable(measure: str) -> bool:
-    """Whether :func:`comparable_measures` keeps ``measure`` (a measure of the rankings summarised by its mean)."""
-    return ranks_runs(measure) and not run_independent(measure) and aggregate_of(measure) != "gmean"
-
-
 def comparable_measures(measures: list[str], *, everything: bool) -> list[str]:
     """``measures`` a paired comparison of mean deltas can test: not counts of the judgments (NumQ, NumRel), nor
     of what a run returned (NumRet), nor geometric means (GMAP, GMBpref).  ``everything`` (no measure was
@@ -232,29 +228,6 @@ def _leave_out(measures: list[str], untestable: list[str], why: str, *, everythi
         raise ValueError(f"`measures`: {refusal}")
     warnings.warn(f"left out of the comparison: {why}", PartlyEmptyWarning, stacklevel=user_stacklevel())
     return rest
-
-
-def table_measure_names(requested: str | Sequence[str] | None, available: Sequence[str]) -> list[str] | None:
-    """``requested`` with each name the table lacks but that spells one of its measures another way
-    (trec_eval's ``map``, ``ndcg_cut_10``; an alias) replaced by the table's name, as :func:`pairedframe.evaluate`
-    accepted it: a measure's canonical name is its identity (:func:`pairedframe.parse_measure`)."""
-    if requested is None:
-        return None
-    names = [requested] if isinstance(requested, str) else list(requested)
-    present = set(available)
-    out = []
-    for name in names:
-        if name not in present and isinstance(name, str):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")     # a nickname's notes belong to evaluate, not here
-                try:
-                    parsed = parse_measure(name)
-                except ValueError:
-                    parsed = []
-            if len(parsed) == 1 and parsed[0].name in present:
-                name = parsed[0].name
-        out.append(name)
-    return out
 
 
 def require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str], systems: list[str],

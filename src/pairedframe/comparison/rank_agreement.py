@@ -16,6 +16,7 @@ every real data set (docs/guide/agreement.md; ``benchmarks/calibration --section
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,14 +37,16 @@ from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.stats.results import ConfidenceInterval
-from pairedframe.stats.rank_agreement import COEFFICIENTS, rank_correlation_tests, rbo_orderings_many, tau_ap_many
+from pairedframe.stats.rank_agreement import (COEFFICIENTS, TIE_DIGITS, rank_correlation_tests, rbo_orderings_many,
+                                              tau_ap_many, tie_rounded)
 from pairedframe.stats.rbo import rbo
 
 __all__ = ["Coefficient", "RankAgreement", "ORDERING_TIE_RULE", "RANK_INTERVALS", "rank_agreement"]
 
 ORDERING_TIE_RULE = ("systems ordered best first: by mean descending, ascending where lower is better "
-                     "(FirstRelRank); tau_b, rho and tau_AP treat equal means as ties, RBO is its mean over "
-                     "the ways of ordering equal means")
+                     f"(FirstRelRank); means equal to {TIE_DIGITS} significant digits of the largest |mean| tie "
+                     "(float sums leave means equal in exact arithmetic an ulp apart); tau_b, rho and tau_AP "
+                     "treat tied means as ties, RBO is its mean over the ways of ordering tied means")
 #: The interval methods of :func:`rank_agreement` and how each is computed.
 RANK_INTERVALS = {
     "jackknife": "approximate: coefficient +- t(n_queries - 1) x the delete-one-query jackknife standard error, "
@@ -93,7 +96,8 @@ class RankAgreement:
     means : polars.DataFrame
         ``system, mean_a, mean_b, rank_a, rank_b``: one row per system, best under ``a`` first
         (``mean_a`` descending, ascending for measures where lower is better such as FirstRelRank;
-        ranks 1 = best; equal means share the lowest rank).
+        ranks 1 = best; tied means share the lowest rank, see Notes).  Over the same queries, the means
+        are the evaluation summary's bit for bit.
     swapped : polars.DataFrame
         ``system_x, system_y, mean_A_x, mean_A_y, mean_B_x, mean_B_y``, where ``A`` and ``B`` are the
         ``names`` (the judgment sets, ``mean_nist_x``; ``a`` and ``b`` for two tables, ``mean_a_x``): one row
@@ -226,8 +230,14 @@ def _matrix(frame: pl.DataFrame, measure: str, systems: list[str], qids: list[st
     wide = pl.DataFrame({key: qids}).join(wide, on=key, how="left")
     values = wide.select(systems).to_numpy().astype(np.float64)
     if aggregate_of(measure) == "gmean":     # GMAP: systems ranked by the geometric mean, i.e. the mean log
-        values = np.log(np.maximum(values, MIN_GEO_MEAN))
+        values = np.vectorize(math.log, otypes=[np.float64])(np.maximum(values, MIN_GEO_MEAN))  # C's log, as summary()
     return values
+
+
+def _summary_means(values: np.ndarray) -> np.ndarray:
+    """Column means as :meth:`Evaluation.summary` computes them (trec_eval's way): added one by one in query
+    order (the rows are in qid order), then divided; numpy's pairwise sum can differ in the last bit."""
+    return np.cumsum(values, axis=0)[-1] / values.shape[0]
 
 
 def _common(a: pl.DataFrame, b: pl.DataFrame, measure: str, systems: list[str] | None, names: tuple[str, str]
@@ -382,8 +392,17 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     The agreement is over the queries both evaluations measure for every system: two judgment sets
     that cover different queries (NIST and an LLM's qrels, say) are compared on the queries they
     share, and a :class:`~pairedframe.errors.PartlyEmptyWarning` names how many of each side's queries
-    the other lacks (and how many shared queries lack a value for some system).  Ties:
-    :data:`ORDERING_TIE_RULE`.
+    the other lacks (and how many shared queries lack a value for some system).
+
+    Tie rule: each mean is computed as :meth:`~pairedframe.evaluation.Evaluation.summary` does (the values
+    added one by one in query order), and the means are compared to 12 significant digits of the
+    largest ``|mean|`` (:func:`~pairedframe.stats.rank_agreement.tie_rounded`), in the point estimate,
+    the jackknife and the bootstrap alike.  Float sums leave means equal in exact arithmetic an ulp
+    apart (the same values in another query order, or ``0.1 + 0.2`` beside ``0.15 + 0.15``); compared
+    as they are, such a tie would be split by rounding noise into a concordant or discordant pair
+    and, in ``swapped``, a false swap.  Tied means are ties for tau_b and rho (as scipy's), for
+    tau_AP (Urbano & Marrero's form), and RBO is its mean over the ways of ordering them
+    (:data:`ORDERING_TIE_RULE`).
 
     The intervals are approximate, and labelled so (``note``).  A coefficient of the system means
     over a sample of queries is biased toward disagreement: systems whose means are close swap at
@@ -415,19 +434,21 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     name = _measure_name(measure, fa, fb)
     chosen, qids = _common(fa, fb, name, systems, names)
     A, B = _matrix(fa, name, chosen, qids), _matrix(fb, name, chosen, qids)
-    ma, mb = A.mean(axis=0), B.mean(axis=0)
+    ma, mb = _summary_means(A), _summary_means(B)
+    # the tie rule: means compared to TIE_DIGITS significant digits, so exact ties are not split by rounding
+    ta, tb = tie_rounded(ma)[0], tie_rounded(mb)[0]
     k, n = len(chosen), len(qids)
     # Orderings run best first: the top-weighted tau_AP and RBO, ranks and swaps see negated means
     # for measures where lower is better (FirstRelRank).  tau_b and rho are unchanged by the sign.
     higher = higher_is_better(name)
     sign = 1.0 if higher else -1.0
-    oa, ob = sign * ma, sign * mb
+    oa, ob = sign * ta, sign * tb
     if k < 3:
         warnings.warn(f"only {k} systems are ranked: tau_b and rho can only be +1 or -1 (whether the two "
                       "evaluations order the pair alike), their exact p-value is 1 and their intervals are NaN "
                       "or uninformative; rank agreement needs at least 3 systems to show anything",
                       SmallSampleWarning, stacklevel=user_stacklevel())
-    tests = rank_correlation_tests(ma, mb)           # exact permutation p-values up to EXACT_MAX_ITEMS systems
+    tests = rank_correlation_tests(ta, tb)           # exact permutation p-values up to EXACT_MAX_ITEMS systems
     order_a = [chosen[i] for i in np.argsort(-oa, kind="stable")]
     order_b = [chosen[i] for i in np.argsort(-ob, kind="stable")]
     point = {
@@ -450,15 +471,15 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
 
     rank = lambda m: pl.Series(m).rank("min", descending=True).cast(pl.Int64)  # noqa: E731
     if aggregate_of(name) == "gmean":        # report trec_eval's value, the geometric mean
-        ma, mb = np.exp(ma), np.exp(mb)
+        ma, mb = (np.vectorize(math.exp, otypes=[np.float64])(m) for m in (ma, mb))  # C's exp, as summary()
     table = pl.DataFrame({"system": chosen, "mean_a": ma, "mean_b": mb}).with_columns(
-        rank(oa).alias("rank_a"), rank(ob).alias("rank_b"))
+        rank(oa).alias("rank_a"), rank(ob).alias("rank_b"), pl.Series("_o", oa))
     settings = {"method": interval, "interval": RANK_INTERVALS[interval], "confidence_level": opt.confidence_level,
                 "rbo_p": rbo_p, "query_set": "queries measured for every system under both evaluations",
                 "tie_rule": ORDERING_TIE_RULE}
     if interval == "percentile":
         settings.update(n_resamples=opt.n_resamples, seed=opt.seed)
-    best_first = table.with_columns((sign * pl.col("mean_a")).alias("_o")).sort("_o", "system", descending=[True, False])
+    best_first = table.sort("_o", "system", descending=[True, False])
     return RankAgreement(**coefficients, means=best_first.drop("_o"),
                          swapped=_swaps(chosen, ma, mb, oa, ob, order_a, names), n_queries=n, n_systems=k, measure=name,
                          names=names, settings=settings)

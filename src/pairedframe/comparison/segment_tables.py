@@ -31,6 +31,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWar
                                user_stacklevel)
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
+from pairedframe.stats.randomization import nonzero_floor
 from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
 from pairedframe.stats.signflip_interval import least_resamples, too_few_resamples
 
@@ -164,6 +165,9 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
         flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
                                  alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
         stats = stats.with_tests(ok_idx, flips.pvalue, flips.exact)
+    if test == "randomization":    # a Monte-Carlo p never below the exact floor of the unit's non-zero deltas
+        floor = nonzero_floor(n_all - units["ties"].to_numpy().astype(np.int64), alternative)
+        stats = stats.replace(pvalue=np.where(stats.exact, stats.pvalue, np.maximum(stats.pvalue, floor)))
     families = _Families(fam)
     pv, exact = stats.pvalue, stats.exact
     p_bh, p_holm, fam_size = families.adjusted(pv)

@@ -334,6 +334,24 @@ def _refuse_rendering_options(options: dict[str, Any]) -> None:
                         f"{rendering[k]}(), e.g. pf.results_table(...).{rendering[k]}({k}=...)")
 
 
+def _unused_compare_options(names: list[str], *, given_comparison: bool) -> str:
+    """The message for keywords results_table passes on only to the pf.compare it runs, when it runs none."""
+    import inspect
+
+    from pairedframe.comparison.paired import compare
+
+    unknown = [n for n in names if n not in inspect.signature(compare).parameters]
+    if unknown:
+        return (f"results_table() got unexpected keyword(s) {unknown}: an argument neither of results_table nor of "
+                "pf.compare (which it runs with baseline= or pairs=); check the spelling")
+    head = (f"results_table() got unexpected keyword(s) {names}: results_table passes them on to pf.compare, "
+            "which it runs only with baseline= or pairs=")
+    if given_comparison:
+        return f"{head}; with comparison= given, set them in the pf.compare(...) call that made it"
+    return (f"{head}; pass baseline= (one system, or several) or pairs='all' to compare the systems with "
+            "these options, or drop them for a table of means alone")
+
+
 @renamed_keywords(**OLD_LEVEL_AND_SEED)
 def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, baseline: Any = None,
                   pairs: str | None = None, measures: Any = None, systems: Any = None, judgments: str | None = None,
@@ -412,6 +430,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     """
     if comparison is not None and (baseline is not None or pairs is not None):
         raise ValueError("pass either a comparison or baseline=/pairs= to compute one, not both")
+    _refuse_rendering_options(compare_options)    # to_latex's / to_html's, with or without a baseline
     reject_text_measures(measures)
     data = read_if_paths(data)  # once, for the comparison and the means
     all_pairs, asked = None, None
@@ -432,7 +451,6 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         elif not isinstance(baseline, str) and baseline is not None:
             check_letters(len(list(baseline)), pairs=False)
         level = 0.95 if confidence_level is None else confidence_level
-        _refuse_rendering_options(compare_options)
         alternative = compare_options.get("alternative", "two-sided")
         if correction == "tukey" and alternative != "two-sided":
             raise ValueError(f"correction='tukey' with alternative={alternative!r}: the randomised Tukey HSD is "
@@ -452,7 +470,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         all_pairs = pairs is not None
         asked = None if baseline is None else [baseline] if isinstance(baseline, str) else list(baseline)
     elif compare_options:
-        raise TypeError(f"unexpected keyword(s) {sorted(compare_options)} (compare options need baseline= or pairs=)")
+        raise TypeError(_unused_compare_options(sorted(compare_options), given_comparison=comparison is not None))
     table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
                                correction=correction, ci=ci, confidence_level=confidence_level,
                                digits=digits, all_pairs=all_pairs, baselines=asked)

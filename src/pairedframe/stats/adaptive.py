@@ -215,7 +215,7 @@ def adaptive_sign_flip(sizes, family, count_mc: Callable[[np.ndarray, int, int],
                        count_exact: Callable[[np.ndarray, int], np.ndarray], *, correction: str = "bh",
                        level: float = 0.05, strict: bool = False,
                        decision_error: float = DEFAULT_DECISION_ERROR,
-                       schedule: AdaptiveSchedule | None = None) -> AdaptiveResult:
+                       schedule: AdaptiveSchedule | None = None, floors=None) -> AdaptiveResult:
     """Sign-flip p-values drawn adaptively until every family's decisions are certified (MMCTest).
 
     Parameters
@@ -238,6 +238,10 @@ def adaptive_sign_flip(sizes, family, count_mc: Callable[[np.ndarray, int, int],
     decision_error : float in (0, 1), default 1e-3
         Bound on the probability that some certified decision of a family is wrong.
     schedule : AdaptiveSchedule, optional
+    floors : array_like, shape (k,), optional
+        The least each exact p-value can be, known before any draw (a sign-flip test of ``k`` non-zero
+        deltas: ``2 / 2**k`` two-sided, :func:`~pairedframe.stats.randomization.nonzero_floor`).  Each
+        interval starts there, so no reported p-value falls below it; default 0.
 
     Returns
     -------
@@ -266,7 +270,7 @@ def adaptive_sign_flip(sizes, family, count_mc: Callable[[np.ndarray, int, int],
     count = np.zeros(k, dtype=np.int64)
     resamples = np.zeros(k, dtype=np.int64)
     exact = np.zeros(k, dtype=bool)
-    low = np.zeros(k)
+    low = np.zeros(k) if floors is None else np.asarray(floors, dtype=np.float64).copy()
     high = np.ones(k)
     undecided = np.ones(k, dtype=bool)
     active = np.ones(k, dtype=bool)

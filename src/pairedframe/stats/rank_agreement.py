@@ -49,14 +49,48 @@ import numpy as np
 from .resample import _check_2d
 
 __all__ = ["kendall_tau_b_many", "spearman_rho_many", "tau_ap_many", "rbo_orderings_many", "orderings",
-           "rank_correlation_tests", "agreement_coefficients_many", "leave_one_out_means", "COEFFICIENTS",
-           "EXACT_MAX_ITEMS"]
+           "rank_correlation_tests", "agreement_coefficients_many", "leave_one_out_means", "tie_rounded",
+           "COEFFICIENTS", "EXACT_MAX_ITEMS", "TIE_DIGITS"]
 
 #: Rows handled at once by the (rows, k, k) pairwise kernels (memory knob; results do not depend on it).
 #: 2**20 elements keeps the temporaries in cache: 3x faster than 2**23 at k = 63.
 _PAIRWISE_ELEMENTS = 2**20
 #: The coefficients of :func:`agreement_coefficients_many`, in order.
 COEFFICIENTS = ("kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric", "rbo")
+
+
+#: Means are compared to this many significant digits of the largest |mean| of their row (:func:`tie_rounded`).
+TIE_DIGITS = 12
+
+
+def tie_rounded(X, *, digits: int = TIE_DIGITS) -> np.ndarray:
+    """Means rounded onto a grid ``10**(e - digits + 1)`` per row, ``e`` the decimal exponent of the row's
+    largest ``|mean|``: the tie rule of the agreement coefficients.
+
+    Means equal in exact arithmetic come out of float sums a few ulps apart (values added in another
+    order, ``0.1 + 0.2`` beside ``0.15 + 0.15``); compared as they are, such ties are split and a rank
+    coefficient counts a pair as concordant or discordant by rounding noise.  A sum of ``n`` values
+    errs by about ``sqrt(n)`` ulps of the sum of their magnitudes (at most ``n``): far below
+    ``10**-12`` for any query set, while means that differ by less are no evidence of an order.  One grid per row, not per
+    value, so a mean that cancels to ``1e-17`` in place of 0 still ties with 0.
+
+    Parameters
+    ----------
+    X : array_like, shape (rows, k) or (k,)
+        Means of ``k`` systems (finite), one row per ordering.
+    digits : int, default TIE_DIGITS (12)
+
+    Returns
+    -------
+    ndarray, shape of ``X`` as 2-D
+        Rounded means; the order of unequal rounded means is the order of the means (rounding is
+        monotone), means within half a grid step of each other tie.  A row of zeros is unchanged.
+    """
+    X = np.atleast_2d(np.asarray(X, dtype=np.float64))
+    largest = np.abs(X).max(axis=1, keepdims=True)
+    exponent = np.floor(np.log10(np.where(largest > 0, largest, 1.0)))
+    step = 10.0 ** (exponent - (digits - 1))
+    return np.round(X / step) * step
 
 
 def _check_pair(X, Y) -> tuple[np.ndarray, np.ndarray]:
@@ -290,8 +324,14 @@ def agreement_coefficients_many(A, B, *, higher_is_better: bool = True, rbo_p: f
     dict of str to ndarray, shape (rows,)
         ``kendall_tau_b``, ``spearman_rho``, ``tau_ap`` (``a`` the reference), ``tau_ap_symmetric``
         and ``rbo``; NaN where a row is constant (see the kernels).
+
+    Notes
+    -----
+    Tie rule: the means are compared after :func:`tie_rounded` (12 significant digits of each row's
+    largest ``|mean|``), so means equal in exact arithmetic tie though float sums left them an ulp apart.
     """
     A, B = _check_pair(A, B)
+    A, B = tie_rounded(A), tie_rounded(B)
     sign = 1.0 if higher_is_better else -1.0
     sa, sb = sign * A, sign * B
     return {"kendall_tau_b": kendall_tau_b_many(A, B), "spearman_rho": spearman_rho_many(A, B),

@@ -84,9 +84,11 @@ class HypothesisTestResult:
         (``2**n``) when ``exact`` is true; ``None`` for analytic tests.
     alternative : str
     method : str
-    exact : bool
+    exact : bool or ndarray of bool
         True when the null distribution was enumerated exactly (or the test is
-        analytic), False for a Monte-Carlo p-value.
+        analytic), False for a Monte-Carlo p-value; per column for the sign-flip
+        tests of many columns, where a column with few non-zero deltas is
+        enumerated over them (:func:`~pairedframe.stats.randomization.settle_on_nonzero`).
     """
 
     statistic: Any
@@ -94,7 +96,7 @@ class HypothesisTestResult:
     n_resamples: int | None
     alternative: str
     method: str
-    exact: bool
+    exact: Any
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,9 @@ class SignFlipIntervalResult:
 
     ``statistic``: mean delta; ``pvalue``: the sign-flip p-value at shift 0;
     ``confidence_interval``: the shifts not rejected at ``1 - confidence_level``;
-    ``n_resamples``: sign patterns used (``2**n`` if ``exact``).
+    ``n_resamples``: sign patterns of the shared stream (``2**n`` if enumerated);
+    ``exact``: the p-value is exact (per column for many columns: few non-zero
+    deltas are enumerated, as :func:`~pairedframe.stats.randomization.sign_flip_test_many`).
     """
 
     statistic: Any
@@ -156,4 +160,4 @@ class SignFlipIntervalResult:
     n_resamples: int
     confidence_level: float
     alternative: str
-    exact: bool
+    exact: Any

@@ -55,7 +55,7 @@ from pairedframe.errors import USE_SEED, renamed_keywords
 
 from .levels import decision_alpha
 from .results import ConfidenceInterval, SignFlipIntervalResult
-from .randomization import _byte_tables, pattern_words, _tie_tolerance, _word_chunks, is_extreme
+from .randomization import _byte_tables, pattern_words, _tie_tolerance, _word_chunks, is_extreme, settle_on_nonzero
 from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_size, check_int,
                        _check_probability, _column_means)
 
@@ -316,6 +316,25 @@ def inverted_interval_units(null: np.ndarray, flips: np.ndarray, n: np.ndarray, 
     return low, high
 
 
+def agree_with_settled_p(low: np.ndarray, high: np.ndarray, p: np.ndarray, settled: np.ndarray,
+                         observed: np.ndarray, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where a column's p was settled on its few non-zero deltas (exact over them:
+    :func:`~pairedframe.stats.randomization.settle_on_nonzero`) while its interval inverts the Monte-Carlo
+    test of every shift, move the interval's end at 0 so that 0 is inside exactly when ``p >= alpha``:
+    extended to 0 where the exact p accepts it, cut just past 0 (on the side away from the estimate)
+    where it rejects it.  Elsewhere the interval is unchanged."""
+    low, high = low.copy(), high.copy()
+    accept = p >= decision_alpha(confidence_level)
+    inside = (low <= 0.0) & (0.0 <= high)
+    tiny = np.nextafter(0.0, 1.0)
+    widen, cut = settled & accept & ~inside, settled & ~accept & inside
+    low[widen] = np.minimum(low[widen], 0.0)
+    high[widen] = np.maximum(high[widen], 0.0)
+    low[cut & (observed > 0)] = tiny
+    high[cut & (observed < 0)] = -tiny
+    return low, high
+
+
 def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternative: str, seed,
               chunk_size: int):
     n, k = D.shape
@@ -324,7 +343,11 @@ def _interval(D: np.ndarray, n_resamples: int, confidence_level: float, alternat
     gamma = _tie_tolerance(observed, D)
     p, low, high = inverted_interval(null, (n - 2 * flips) / n, observed, gamma, m, exact, confidence_level,
                                      alternative, (flips == 0) | (flips == n), flips == 0)
-    return observed, p, low, high, m, exact
+    # few non-zero deltas: p exact over them (or held at their floor), as sign_flip_test_many's
+    settled_p, exact_columns = settle_on_nonzero(p, exact, np.count_nonzero(D, axis=0), n_resamples, alternative,
+                                                 lambda c: D[:, c], chunk_size)
+    low, high = agree_with_settled_p(low, high, settled_p, settled_p != p, observed, confidence_level)
+    return observed, settled_p, low, high, m, exact_columns
 
 
 def _validate(n_resamples, confidence_level, alternative, chunk_size, n):
@@ -361,7 +384,11 @@ def sign_flip_interval_many(D, *, n_resamples: int = 10_000, confidence_level: f
     SignFlipIntervalResult
         ``statistic`` (column means), ``pvalue`` (bit-identical to ``sign_flip_test_many`` with the
         same ``seed`` state), ``confidence_interval`` (arrays of shape (k,)), ``n_resamples``
-        (patterns used), ``exact``.  For every column ``low <= 0 <= high`` iff ``pvalue >= alpha``.
+        (patterns of the shared stream), ``exact`` (per column, as ``sign_flip_test_many``'s).  For
+        every column ``low <= 0 <= high`` iff ``pvalue >= alpha``.  A column with ``k`` non-zero
+        deltas and ``2**k <= n_resamples`` has the exact p over them (a zero delta flips to itself),
+        while every other shift makes all ``n`` deltas non-zero and stays Monte Carlo: where the two
+        disagree about 0, the interval's end is moved to 0 (or just past it) to agree with the p.
         A constant column ``c`` gets ``[c, c]`` (up to rounding) once ``n`` is large enough for the
         exact test to reject (two-sided 95 %: ``n >= 6``), the whole line before; all-zero deltas
         give ``p = 1`` and ``[0, 0]``.  When even the most extreme pattern cannot reach ``alpha``
@@ -427,4 +454,4 @@ def sign_flip_interval(d, *, n_resamples: int = 10_000, confidence_level: float 
     return SignFlipIntervalResult(statistic=float(obs[0]), pvalue=float(p[0]),
                                   confidence_interval=ConfidenceInterval(float(low[0]), float(high[0])),
                                   n_resamples=m, confidence_level=confidence_level, alternative=alternative,
-                                  exact=exact)
+                                  exact=bool(exact[0]))
