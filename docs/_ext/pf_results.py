@@ -25,6 +25,8 @@ COMMANDS = {
                                  "--output docs/results/calibration_one_sided.md"),
     "calibration_clustered_one_sided.md": ("PYTHONPATH=src python benchmarks/calibration --section clustered_one_sided "
                                            "--output docs/results/calibration_clustered_one_sided.md"),
+    "calibration_segments.md": ("PYTHONPATH=src python benchmarks/calibration --section segments "
+                                "--output docs/results/calibration_segments.md"),
     "calibration_means.md": ("PYTHONPATH=src python benchmarks/calibration --section means "
                              "--output docs/results/calibration_means.md"),
     "evaluate.md": "PYTHONPATH=src python benchmarks/speed --section evaluate --output docs/results/evaluate.md",
