@@ -9,19 +9,36 @@
 -- paired_t_test does: the exact sign-flip p-value (2^(1-n), 1 for all-zero deltas) and the range of
 -- means n equal deltas c allow, [c - s (c + w), c + s (w - c)] with s = 1 - (alpha/2)^(1/n) and
 -- w = hi - lo the width of the measure's range (pf__range_sql; unbounded: the whole line), never a
--- point. Resampling (bootstrap, randomisation) stays in Python (pf.compare).
+-- point. Every interval is then clipped to the range of a mean delta, [-w, w], as pf.compare clips
+-- (pairedframe.comparison.interval_range.delta_ranges): no range where the measure has none, nor
+-- where a mean or the delta lies outside it (beyond 1e-9 of the bound). Resampling (bootstrap,
+-- randomisation) stays in Python (pf.compare).
 
 -- The comparison's SQL, after the evaluation's CTEs (pf_values).
 -- NR's guard against a zero denominator in the continued fraction.
 CREATE OR REPLACE TEMP MACRO pf__cf_fix(x) AS CASE WHEN abs(x) < 1e-300 THEN 1e-300 ELSE x END;
 
--- The width hi - lo of the range of one query's value of the measure struct m as SQL text, 'NULL' where
--- unbounded (Measure.value_range: the family's, none for a gain map with a negative gain but RBP's).
+-- The range lo, hi of one query's value of the measure struct m as SQL text (two values), NULL on an
+-- unbounded side (Measure.value_range: the family's, none for a gain map with a negative gain but RBP's).
 CREATE OR REPLACE TEMP MACRO pf__range_sql(m) AS
-    CASE WHEN pf__family(m['family']).lo IS NULL OR pf__family(m['family']).hi IS NULL
-              OR (pf__family(m['family']).uses_gain AND m['family'] <> 'RBP'
-                  AND len([x FOR x IN coalesce(m['gains'], []) IF x['g'] < 0]) > 0) THEN 'CAST(NULL AS DOUBLE)'
-         ELSE pf__sql_double(pf__family(m['family']).hi - pf__family(m['family']).lo) END;
+    CASE WHEN pf__family(m['family']).uses_gain AND m['family'] <> 'RBP'
+              AND len([x FOR x IN coalesce(m['gains'], []) IF x['g'] < 0]) > 0
+              THEN 'CAST(NULL AS DOUBLE), CAST(NULL AS DOUBLE)'
+         ELSE 'CAST(' || pf__sql_double(pf__family(m['family']).lo) || ' AS DOUBLE), CAST('
+              || pf__sql_double(pf__family(m['family']).hi) || ' AS DOUBLE)' END;
+
+-- "x lies outside [lo, hi]" as SQL text (x, lo, hi: SQL texts), with pf.compare's tolerance of 1e-9 of the bound.
+CREATE OR REPLACE TEMP MACRO pf__outside_sql(x, lo, hi) AS
+    '(' || x || ' < ' || lo || ' - 1e-9 * abs(' || lo || ') OR ' || x || ' > ' || hi || ' + 1e-9 * abs(' || hi || '))';
+
+-- The width w of the range of a mean delta [-w, w] as SQL text (arguments: SQL texts of the two means, the
+-- delta and the range lo, hi of one query's value): hi - lo, NULL (nothing clipped) where the range is unknown
+-- or where a mean or the delta lies outside it -- values on another scale (pf.compare warns and does not clip;
+-- pairedframe.comparison.interval_range.delta_ranges).
+CREATE OR REPLACE TEMP MACRO pf__delta_width_sql(baseline_mean, system_mean, delta, lo, hi) AS
+    'CASE WHEN ' || pf__outside_sql(baseline_mean, lo, hi) || ' OR ' || pf__outside_sql(system_mean, lo, hi) || ' OR '
+    || pf__outside_sql(delta, '(' || lo || ' - ' || hi || ')', '(' || hi || ' - ' || lo || ')') || ' THEN NULL ELSE '
+    || hi || ' - ' || lo || ' END';
 
 -- A list of doubles as exact SQL text.
 CREATE OR REPLACE TEMP MACRO pf__double_list_sql(xs) AS
@@ -67,8 +84,8 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || 'AND (SELECT ok FROM pf_base)), '
                || 'pf_stats AS (SELECT system, baseline, measure, pos, count(*) AS n, avg(a) AS system_mean, avg(b) AS baseline_mean, '
                || 'avg(d) AS delta, stddev_samp(d) AS sd, max(d) - min(d) <= 1e-12 * max(abs(d)) AS flat FROM pf_pairs GROUP BY ALL), '
-               -- the width of each measure's range of values (by its place in the list), for zero spread
-               || 'pf_range(pos, width) AS (VALUES ' || array_to_string(['(' || CAST(i AS VARCHAR) || ', ' || pf__range_sql(m) || ')'
+               -- each measure's range of values (by its place in the list), for zero spread and clipping
+               || 'pf_range(pos, lo, hi) AS (VALUES ' || array_to_string(['(' || CAST(i AS VARCHAR) || ', ' || pf__range_sql(m) || ')'
                                                                          FOR m, i IN o['ms']], ', ') || '), '
                -- a comparison over fewer than 2 common queries is an error, as in pf.compare (never a dropped row)
                || 'pf_size AS (SELECT CASE WHEN count(*) = 0 THEN true ELSE error(''pf_compare: '' || count(*) || '' comparison(s) with the baseline '' || '
@@ -80,6 +97,9 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || ') k LEFT JOIN pf_stats s ON s.system = k.system AND s.measure = k.measure WHERE (SELECT ok FROM pf_base) AND coalesce(s.n, 0) < 2), '
                || 'pf_t AS (SELECT *, sd / sqrt(n) AS se, n - 1 AS df, CASE WHEN flat THEN CASE WHEN delta = 0 THEN CAST(0 AS DOUBLE) ELSE delta / CAST(0 AS DOUBLE) END '
                || 'ELSE delta / (sd / sqrt(n)) END AS t FROM pf_stats WHERE n >= 2 AND (SELECT ok FROM pf_size)), '
+               -- the width of the range of a mean delta; NULL where there is none (nothing clipped)
+               || 'pf_w AS (SELECT t.*, ' || pf__delta_width_sql('t.baseline_mean', 't.system_mean', 't.delta', 'r.lo', 'r.hi')
+               || ' AS width FROM pf_t t LEFT JOIN pf_range r ON r.pos = t.pos), '
                -- I_x(a, b) with x = df / (df + t^2), a = df / 2, b = 1 / 2; the fraction in x when x < (a + 1) / (a + b + 2), else in 1 - x
                || 'pf_beta AS (SELECT system, measure, df, t, CAST(df AS DOUBLE) / (df + t * t) AS x, CAST(df AS DOUBLE) / 2 AS a0, CAST(0.5 AS DOUBLE) AS b0, '
                || '(CAST(df AS DOUBLE) / (df + t * t)) < (CAST(df AS DOUBLE) / 2 + 1) / (CAST(df AS DOUBLE) / 2 + CAST(2.5 AS DOUBLE)) AS direct FROM pf_t WHERE NOT flat AND t <> 0), '
@@ -104,14 +124,16 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || 'SELECT t.system, t.baseline, t.measure, t.n, t.baseline_mean, t.system_mean, t.delta, CASE WHEN t.flat THEN CAST(0 AS DOUBLE) ELSE t.se END AS se, '
                || 't.t, t.df, CASE WHEN t.t = 0 THEN CAST(1 AS DOUBLE) WHEN t.flat THEN greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) '
                || 'ELSE least(CAST(1 AS DOUBLE), p.p) END AS pvalue, '
-               -- zero spread: the range of means n equal deltas allow (pf.compare's; unbounded range: the whole line)
-               || 'CASE WHEN t.flat THEN coalesce(t.delta - (1 - pow((1 - ' || pf__sql_double(confidence_level) || ') / 2, 1.0 / t.n)) * (t.delta + w.width), '
-               || 'CAST(''-inf'' AS DOUBLE)) ELSE t.delta - coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_low, '
-               || 'CASE WHEN t.flat THEN coalesce(t.delta + (1 - pow((1 - ' || pf__sql_double(confidence_level) || ') / 2, 1.0 / t.n)) * (w.width - t.delta), '
-               || 'CAST(''inf'' AS DOUBLE)) ELSE t.delta + coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END AS ci_high, '
+               -- zero spread: the range of means n equal deltas allow (pf.compare's; unbounded range: the whole line);
+               -- either interval then clipped to [-w, w] (np.clip's order: up to -w, then down to w)
+               || 'least(greatest(CASE WHEN t.flat THEN coalesce(t.delta - (1 - pow((1 - ' || pf__sql_double(confidence_level) || ') / 2, 1.0 / t.n)) * (t.delta + t.width), '
+               || 'CAST(''-inf'' AS DOUBLE)) ELSE t.delta - coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END, '
+               || 'coalesce(-t.width, CAST(''-inf'' AS DOUBLE))), coalesce(t.width, CAST(''inf'' AS DOUBLE))) AS ci_low, '
+               || 'least(greatest(CASE WHEN t.flat THEN coalesce(t.delta + (1 - pow((1 - ' || pf__sql_double(confidence_level) || ') / 2, 1.0 / t.n)) * (t.width - t.delta), '
+               || 'CAST(''inf'' AS DOUBLE)) ELSE t.delta + coalesce(q.q, ' || pf__hill_sql(confidence_level) || ') * t.se END, '
+               || 'coalesce(-t.width, CAST(''-inf'' AS DOUBLE))), coalesce(t.width, CAST(''inf'' AS DOUBLE))) AS ci_high, '
                || pf__sql_double(confidence_level) || ' AS confidence_level '
-               || 'FROM pf_t t LEFT JOIN pf_p p ON p.system = t.system AND p.measure = t.measure LEFT JOIN pf_q q ON q.df = t.df '
-               || 'LEFT JOIN pf_range w ON w.pos = t.pos '
+               || 'FROM pf_w t LEFT JOIN pf_p p ON p.system = t.system AND p.measure = t.measure LEFT JOIN pf_q q ON q.df = t.df '
                || 'ORDER BY t.pos, t.system' END
      FOR o IN [o_in]][1];
 

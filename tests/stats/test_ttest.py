@@ -151,3 +151,56 @@ def test_compare_identical_and_shifted_runs_with_many_queries():
         out = pf.compare(frame, baseline="A", test=test, n_resamples=999)
         assert out["verdict"].to_list() == ["better", "identical"]
         assert out["pvalue"][1] == 1.0 and out["pvalue"][0] > 0.0
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("b", [[0.5, 0.0, 0.9, 0.2], [1.0, 0.0, 0.3, 0.4, 0.8, 0.5, 0.6, 0.2, 0.1, 0.7]])
+def test_paired_t_test_interval_inside_delta_range_against_compare_test_t(alternative, b):
+    """Deltas with spread: paired_t_test(delta_range=(-1, 1)) keeps its interval inside [-1, 1] as compare(test="t")
+    does for a [0, 1] measure (four queries: t's [-1.45, 1.70] reads [-1, 1]; ten queries: nothing to clip);
+    without delta_range, and for a measure compare knows no range of, scipy's interval, unclipped."""
+    import warnings
+
+    import polars as pl
+
+    import pairedframe as pf
+
+    stats = pytest.importorskip("scipy.stats")
+    a = [0.0, 0.5, 0.1, 0.9, 0.3, 0.2, 0.4, 0.6, 0.8, 0.7][:len(b)]
+    d = np.array(b) - np.array(a)
+    n = len(d)
+    scipy_ci = stats.ttest_1samp(d, 0.0, alternative=alternative).confidence_interval(0.95)
+    for measure, delta_range in (("nDCG@10", (-1.0, 1.0)), ("my_score", None)):
+        pq = pl.DataFrame({"system": ["A"] * n + ["B"] * n, "qid": [str(i) for i in range(n)] * 2,
+                           "measure": measure, "value": a + b})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = pf.compare(pq, baseline="A", test="t", alternative=alternative).row(0, named=True)
+        got = paired_t_test(d, alternative=alternative, delta_range=delta_range)
+        assert tuple(got.confidence_interval) == pytest.approx((want["ci_low"], want["ci_high"]), rel=1e-12)
+        assert got.pvalue == pytest.approx(want["pvalue"], rel=1e-12)
+    unclipped = tuple(paired_t_test(d, alternative=alternative).confidence_interval)
+    assert unclipped == pytest.approx((scipy_ci.low, scipy_ci.high), rel=1e-11)
+    clipped = tuple(paired_t_test(d, alternative=alternative, delta_range=(-1, 1)).confidence_interval)
+    assert clipped == tuple(float(np.clip(end, -1, 1)) if math.isfinite(end) else end for end in unclipped)
+    if n == 4 and alternative == "two-sided":
+        assert unclipped[0] < -1 and unclipped[1] > 1 and clipped == (-1.0, 1.0)
+
+
+def test_paired_t_test_many_clips_every_column_to_delta_range():
+    """The repro of the fault: deltas +0.5 and -0.5 gave t's [-6.35, 6.35] despite delta_range=(-1, 1)."""
+    D = np.array([[0.5, 0.1], [-0.5, 0.2]])
+    assert tuple(paired_t_test(D[:, 0]).confidence_interval) == pytest.approx((-6.3531, 6.3531), abs=1e-4)
+    many = paired_t_test_many(D, delta_range=(-1, 1))
+    one = paired_t_test(D[:, 1], delta_range=(-1, 1))
+    assert (many.confidence_interval.low[0], many.confidence_interval.high[0]) == (-1.0, 1.0)
+    assert (many.confidence_interval.low[1], many.confidence_interval.high[1]) == tuple(one.confidence_interval)
+    assert one.confidence_interval.low > -1 and one.confidence_interval.high < 1
+
+
+@pytest.mark.parametrize(("call", "where"), [(lambda: paired_t_test([0.5, -1.5, 0.2], delta_range=(-1, 1)), r"d\[1\] = -1\.5"),
+                                             (lambda: paired_t_test_many([[0.1, 0.2], [0.3, 40.0]], delta_range=(-1, 1)),
+                                              r"D\[1, 1\] = 40")])
+def test_a_delta_outside_delta_range_is_refused_naming_the_argument_and_the_delta(call, where):
+    with pytest.raises(ValueError, match=r"`delta_range` \(-1, 1\) does not hold " + where):
+        call()

@@ -2,7 +2,15 @@
 
 Distribution functions from :mod:`scipy.special`; equals ``scipy.stats.ttest_1samp(d, 0)`` /
 ``ttest_rel(a, b)`` including its ``confidence_interval`` to ~1e-12 (tested) whenever the deltas
-have a real spread.
+have a real spread and no ``delta_range`` is given.
+
+``delta_range=(lo, hi)`` -- the values one delta can take, ``(-1, 1)`` for a measure in ``[0, 1]`` --
+keeps the interval inside it, as :func:`pairedframe.compare` keeps its intervals inside the measure's
+range of mean deltas (:mod:`pairedframe.comparison.interval_range`): the mean of deltas in
+``[lo, hi]`` lies in ``[lo, hi]``, so an end beyond it is moved to it (coverage unchanged, the interval
+only shorter; two deltas +0.5 and -0.5 give ``[-1, 1]``, not t's ``[-6.35, 6.35]``); the open side of a
+one-sided interval stays infinite.  A delta outside ``delta_range`` is an error (the range is wrong, or
+the values are on another scale).
 
 Zero spread (documented deviation from scipy): a spread ``max(d) - min(d)`` of at most ``1e-12`` of
 ``max|d|`` is float noise (e.g. ``0.5 - 0.4`` and ``0.6 - 0.5``), and the t statistic of such data
@@ -15,7 +23,7 @@ follows the rule :func:`pairedframe.compare` follows for ``n`` equal deltas ``c 
   else 1; ``"less"`` mirrored) -- never 0, and 0.5 at ``n = 2``;
 - the interval is the range of means that ``n`` equal deltas allow
   (:func:`pairedframe.stats.value_range.constant_sample_interval`, Clopper-Pearson's bound): with
-  ``delta_range=(lo, hi)`` -- ``(-1, 1)`` for a measure in ``[0, 1]`` -- it is
+  ``delta_range=(lo, hi)`` it is
   ``[c - (1 - beta)(c - lo), c + (1 - beta)(hi - c)]``, ``beta = (alpha/2)**(1/n)`` (one-sided:
   ``alpha**(1/n)`` on the bounded side), and without a known range (the default) the whole line --
   never a point: ``n`` equal deltas say nothing about the spread of their population.
@@ -32,7 +40,7 @@ from scipy.special import stdtr, stdtrit
 from .results import ConfidenceInterval, TTestResult
 from .resample import _check_1d, _check_2d, _check_alternative, _check_probability
 from .studentized import zero_spread
-from .value_range import constant_sample_interval
+from .value_range import clip_to_range, constant_sample_interval
 
 __all__ = ["paired_t_test", "paired_t_test_many", "t_test_from_moments"]
 
@@ -69,7 +77,9 @@ def _zero_spread_result(n: int, mean: float, alternative: str,
     return t, p, 0.0, low, high
 
 
-def _check_delta_range(delta_range) -> tuple[float, float]:
+def _check_delta_range(delta_range, d: np.ndarray, name: str) -> tuple[float, float]:
+    """(lo, hi) of ``delta_range`` (unbounded if None), checked to hold 0 and every delta of ``d``
+    (up to 1e-9 of the bound, compare's tolerance for values on the measure's scale)."""
     if delta_range is None:
         return -math.inf, math.inf
     try:
@@ -78,6 +88,12 @@ def _check_delta_range(delta_range) -> tuple[float, float]:
         raise ValueError(f"`delta_range` must be a pair (low, high) of numbers, got {delta_range!r}") from None
     if math.isnan(lo) or math.isnan(hi) or not lo <= 0.0 <= hi:
         raise ValueError(f"`delta_range` must be (low, high) with low <= 0 <= high, got {delta_range!r}")
+    beyond = (d < lo - 1e-9 * abs(lo)) | (d > hi + 1e-9 * abs(hi))
+    if beyond.any():
+        where = tuple(int(i) for i in np.argwhere(beyond)[0])
+        raise ValueError(f"`delta_range` {delta_range!r} does not hold {name}[{', '.join(map(str, where))}] = "
+                         f"{float(d[where]):.6g} ({int(beyond.sum())} delta(s) outside it): give the range of one "
+                         "delta of these values (on another scale, e.g. x 100, it is wider), or none")
     return lo, hi
 
 
@@ -103,7 +119,9 @@ def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str
         p = float(stdtr(df, -(-t)))
         q = float(stdtrit(df, confidence_level))
         low, high = -math.inf, mean + q * se
-    return t, p, se, low, high
+    # the mean of deltas in delta_range lies in it: ends beyond it move to it (compare's clipping)
+    low_in, high_in, _ = clip_to_range([low], [high], *delta_range, alternative=alternative)
+    return t, p, se, float(low_in[0]), float(high_in[0])
 
 
 def paired_t_test(d, *, alternative: str = "two-sided",
@@ -121,8 +139,10 @@ def paired_t_test(d, *, alternative: str = "two-sided",
         as ``scipy.stats.ttest_1samp(...).confidence_interval``).
     delta_range : (float, float), optional
         The values one delta can take, ``(lo, hi)`` with ``lo <= 0 <= hi`` (``(-1, 1)`` for a measure
-        in ``[0, 1]``, as :func:`pairedframe.compare` takes it from the measure); only bounds the
-        interval of deltas without spread.  Default: unbounded.
+        in ``[0, 1]``, as :func:`pairedframe.compare` takes it from the measure).  The interval is kept
+        inside it (ends beyond it moved to it; the open side of a one-sided interval stays infinite),
+        and it bounds the interval of deltas without spread.  Default: unbounded (no clipping; the
+        interval of deltas without spread is then the whole line).
 
     Returns
     -------
@@ -135,7 +155,7 @@ def paired_t_test(d, *, alternative: str = "two-sided",
     InsufficientSampleError
         If ``n < 2`` (no degrees of freedom).
     ValueError, TypeError
-        On non-finite data or invalid options.
+        On non-finite data or invalid options, or a delta outside ``delta_range``.
 
     Notes
     -----
@@ -151,7 +171,7 @@ def paired_t_test(d, *, alternative: str = "two-sided",
     d = _check_1d(d, "d", min_n=2)
     alternative = _check_alternative(alternative)
     confidence_level = _check_probability(confidence_level, "confidence_level")
-    delta_range = _check_delta_range(delta_range)
+    delta_range = _check_delta_range(delta_range, d, "d")
     n = d.shape[0]
     mean = float(np.mean(d))
     sd = float(np.std(d, ddof=1))
@@ -165,17 +185,19 @@ def paired_t_test(d, *, alternative: str = "two-sided",
 def paired_t_test_many(D, *, alternative: str = "two-sided",
                        confidence_level: float = 0.95, delta_range: tuple[float, float] | None = None) -> TTestResult:
     """Column-wise :func:`paired_t_test` of ``D`` (n, k); fields are arrays of shape (k,) (``delta_range``
-    the same for every column).
+    the same for every column: it clips every column's interval).
 
     Raises
     ------
     InsufficientSampleError
         If ``n < 2``.
+    ValueError
+        If a delta lies outside ``delta_range``.
     """
     D = _check_2d(D, "D", min_n=2)
     alternative = _check_alternative(alternative)
     confidence_level = _check_probability(confidence_level, "confidence_level")
-    delta_range = _check_delta_range(delta_range)
+    delta_range = _check_delta_range(delta_range, D, "D")
     n, k = D.shape
     cols = np.ascontiguousarray(D.T)  # same summation order as the 1-D function
     means = np.mean(cols, axis=1)
@@ -210,7 +232,8 @@ def t_test_from_moments(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constan
         (never ``p = 0``): ``p = 2 / 2**n`` two-sided, ``1 / 2**n`` one-sided towards ``mean`` and 1 away
         from it, 1 when ``mean == 0``; the interval is the point ``mean`` (open on a one-sided test's far
         side) when that smallest p is below ``1 - confidence_level``, else unbounded.  No ``delta_range``
-        here: :func:`paired_t_test` bounds the unbounded case by it, callers of this function do so themselves.
+        here: :func:`paired_t_test` clips to it and bounds the unbounded case by it, callers of this
+        function do both themselves.
     alternative : {"two-sided", "greater", "less"}
     confidence_level : float in (0, 1)
 
