@@ -90,16 +90,23 @@ def test_segment_with_two_nonzero_deltas_is_resolution_limited():
     assert row["resolution_limited"] and row["min_discoveries"] is None
 
 
-def test_clusters_count_their_nonzero_sums():
-    """12 clusters of 2 queries, 2 with a non-zero sum: exact floor 0.5, in memory and in DuckDB."""
-    duckdb = pytest.importorskip("duckdb")
-    n = 24
+def _two_nonzero_deltas(n: int) -> tuple[list[str], np.ndarray, np.ndarray, pl.DataFrame]:
+    """Queries q00.., baseline values a = 0.3 and b = a but for queries 0 and 5 (+0.5, +0.4), and their
+    per-query table (systems a, b; nDCG@10)."""
     q = [f"q{i:02d}" for i in range(n)]
     a = np.full(n, 0.3)
     b = a.copy()
     b[0] += 0.5
     b[5] += 0.4
-    df = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": q * 2, "measure": "nDCG@10", "value": np.r_[a, b]})
+    return q, a, b, pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": q * 2, "measure": "nDCG@10",
+                                  "value": np.r_[a, b]})
+
+
+def test_clusters_count_their_nonzero_sums():
+    """12 clusters of 2 queries, 2 with a non-zero sum: exact floor 0.5, in memory and in DuckDB."""
+    duckdb = pytest.importorskip("duckdb")
+    n = 24
+    q, a, b, df = _two_nonzero_deltas(n)
     clusters = {x: i // 2 for i, x in enumerate(q)}
     con = duckdb.connect()
     con.register("t", df.to_arrow())
@@ -195,13 +202,8 @@ def test_clustered_and_segment_monte_carlo_pvalues_never_below_the_exact_floor()
     """2 non-zero deltas among 40 queries (20 clusters of 2; one segment): both tests are Monte Carlo
     (2**20 and 2**40 patterns) and gave p = 0.4952 and 0.4990 under notes saying p cannot go below 0.5."""
     n = 40
-    q = [f"q{i:02d}" for i in range(n)]
-    a = np.full(n, 0.3)
-    b = a.copy()
-    b[0] += 0.5
-    b[5] += 0.4
+    q, a, b, df = _two_nonzero_deltas(n)
     assert _brute_force_pvalue(b - a) == 0.5
-    df = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": q * 2, "measure": "nDCG@10", "value": np.r_[a, b]})
     clustered = _quiet(pf.compare_clustered, df, baseline="a", clusters={x: i // 2 for i, x in enumerate(q)})
     segments = _quiet(pf.compare_segments, df, pl.DataFrame({"qid": q, "segment_set": "all", "segment": "s"}),
                       baseline="a")
