@@ -14,3 +14,12 @@ SELECT * FROM (
     SELECT 'duplicate', qid, docno, NULL, count(*)
     FROM pf_qrels GROUP BY qid, docno HAVING count(*) > 1
     ORDER BY qid, docno LIMIT 1)
+UNION ALL
+-- an empty id, which no TREC file holds: the first of its row in (qid, docno) order, and how many rows
+-- that column is empty in (ids cast, so that a table's ids of another type bind too)
+SELECT * FROM (
+    SELECT 'empty id', qid, docno, CAST(rel AS VARCHAR),
+           CASE WHEN CAST(qid AS VARCHAR) = '' THEN count(*) FILTER (WHERE CAST(qid AS VARCHAR) = '') OVER ()
+                ELSE count(*) FILTER (WHERE CAST(docno AS VARCHAR) = '') OVER () END
+    FROM pf_qrels WHERE CAST(qid AS VARCHAR) = '' OR CAST(docno AS VARCHAR) = ''
+    ORDER BY CAST(qid AS VARCHAR) <> '', qid, docno LIMIT 1)

@@ -15,3 +15,13 @@ SELECT * FROM (
     SELECT 'duplicate', system, qid, docno, NULL, count(*)
     FROM pf_run GROUP BY system, qid, docno HAVING count(*) > 1
     ORDER BY system, qid, docno LIMIT 1)
+UNION ALL
+-- an empty id, which no TREC file holds: the first of its row in (system, qid, docno) order, and how
+-- many rows that column is empty in (ids cast, so that a table's ids of another type bind too)
+SELECT * FROM (
+    SELECT 'empty id', system, qid, docno, CAST(score AS VARCHAR),
+           CASE WHEN CAST(system AS VARCHAR) = '' THEN count(*) FILTER (WHERE CAST(system AS VARCHAR) = '') OVER ()
+                WHEN CAST(qid AS VARCHAR) = '' THEN count(*) FILTER (WHERE CAST(qid AS VARCHAR) = '') OVER ()
+                ELSE count(*) FILTER (WHERE CAST(docno AS VARCHAR) = '') OVER () END
+    FROM pf_run WHERE CAST(system AS VARCHAR) = '' OR CAST(qid AS VARCHAR) = '' OR CAST(docno AS VARCHAR) = ''
+    ORDER BY CAST(system AS VARCHAR) <> '', CAST(qid AS VARCHAR) <> '', system, qid, docno LIMIT 1)

@@ -49,6 +49,9 @@ CREATE OR REPLACE TEMP MACRO pf__score_key(float32) AS
 -- A list of strings as SQL text: ['a', 'b'].
 CREATE OR REPLACE TEMP MACRO pf__sql_list(xs) AS '[' || coalesce(array_to_string([pf__lit(x) FOR x IN xs], ', '), '') || ']';
 
+-- What a missing file's error adds in the macros that read tables too.
+CREATE OR REPLACE TEMP MACRO pf__tables_hint() AS '; to read a table or view of that name, pass tables := true';
+
 -- pf_run's part of the query for run files: one scan, ranked, reduced to pf_retrieved and pf_ranks.
 -- The ranked rows are grouped by ranking: its size, its judged documents (rank, grade) and whether
 -- two of its docnos hash alike. Only such rankings (those with a duplicate, or a hash collision)
@@ -71,9 +74,11 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     || pf__run_rows_sql(o['paths'], o['names'], cols := 'qid, docno, line_no, tag') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
     || 'ON s.file_no = r.file_no AND s.qid = r.qid GROUP BY r.file_no, r.qid, r.docno HAVING count(*) > 1) '
     || 'ORDER BY file_no, lines[1] LIMIT 1) UNION ALL '
-    || '(SELECT 2, ''run file '' || ' || pf__file_name_sql(o['paths']) || ' || '': empty file: no data lines (blank and # lines are skipped)'' '
-    || 'FROM (SELECT unnest(range(1, ' || CAST(len(o['paths']) + 1 AS VARCHAR) || ')) AS file_no, unnest('
-    || pf__sql_list(o['names']) || ') AS system) f WHERE system NOT IN (SELECT system FROM pf_retrieved) ORDER BY file_no LIMIT 1))';
+    -- a missing file before any other problem (k 0), then the first file without data lines
+    || '(SELECT CASE WHEN found = 0 THEN 0 ELSE 2 END, ' || pf__no_lines_msg_sql('run', pf__file_name_sql(o['paths']), '', pf__tables_hint())
+    || ' FROM (SELECT unnest(range(1, ' || CAST(len(o['paths']) + 1 AS VARCHAR) || ')) AS file_no, unnest('
+    || pf__sql_list(o['names']) || ') AS system) f JOIN (' || pf__found_sql(o['paths']) || ') g USING (file_no) '
+    || 'WHERE system NOT IN (SELECT system FROM pf_retrieved) ORDER BY coalesce(found = 0, false) DESC, file_no LIMIT 1))';
 
 -- pf_run's part of the query for tables (system, qid, docno, score): the preparation steps of sql/,
 -- after the checks of check_run.sql and check_qrels.sql and of the column types.
@@ -83,20 +88,39 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
 CREATE OR REPLACE TEMP MACRO pf__table_columns_sql(t, cols) AS
     'SELECT ' || array_to_string(cols, ', ') || ' FROM ((SELECT ' || array_to_string(['NULL AS ' || c FOR c IN cols], ', ')
     || ' WHERE false) UNION ALL BY NAME (SELECT * FROM query_table(' || pf__lit(t) || ')))';
--- One row per table: its number of rows n and the columns it lacks (pf_missing, '' if none). Read
--- from the types of an ungrouped aggregate, which has its row even for an empty table (a check over
--- the table's rows said nothing about an empty one).
+-- SQL of a row's values but column c's, as text (system='s', docno='d1', score=2.0): ids quoted.
+CREATE OR REPLACE TEMP MACRO pf__row_text_sql(cols, c) AS
+    array_to_string([pf__lit(x || '=') || ' || coalesce(' || CASE WHEN x IN ('score', 'rel') THEN 'CAST(' || x || ' AS VARCHAR)'
+                                                                  ELSE 'pf__lit(' || x || ')' END || ', ''NULL'')'
+                     FOR x IN cols IF x <> c], ' || '', '' || ');
+-- SQL of one row: table t's first id column holding an empty string (no TREC file holds one; ids cast,
+-- so that ids of another type bind): its name (pf_empty, NULL if none), its rows (pf_empty_n) and one
+-- such row's other values (pf_empty_row, the least as text: a table has no row order). Aggregated over
+-- the rows with an empty id only, so that the text is made for those alone.
+CREATE OR REPLACE TEMP MACRO pf__empty_ids_sql(t, cols) AS
+    ['SELECT coalesce(' || array_to_string(['CASE WHEN count(*) FILTER (' || d['w'] || ') > 0 THEN ' || pf__lit(d['c']) || ' END' FOR d IN ids], ', ')
+     || ') AS pf_empty, coalesce(' || array_to_string(['nullif(count(*) FILTER (' || d['w'] || '), 0)' FOR d IN ids], ', ')
+     || ') AS pf_empty_n, coalesce(' || array_to_string(['min(' || d['row'] || ') FILTER (' || d['w'] || ')' FOR d IN ids], ', ')
+     || ') AS pf_empty_row FROM (' || pf__table_columns_sql(t, cols) || ') WHERE ' || array_to_string([d['w'] FOR d IN ids], ' OR ')
+     FOR ids IN [[{'c': c, 'w': 'CAST(' || c || ' AS VARCHAR) = ''''', 'row': pf__row_text_sql(cols, c)}
+                  FOR c IN cols IF c NOT IN ('score', 'rel')]]][1];
+-- One row per table: its number of rows n, the columns it lacks (pf_missing, '' if none) and its empty
+-- ids (pf__empty_ids_sql). Read from the types of an ungrouped aggregate, which has its row even for
+-- an empty table (a check over the table's rows said nothing about an empty one).
 CREATE OR REPLACE TEMP MACRO pf__table_shapes_sql(ts, cols) AS
-    coalesce(array_to_string(['SELECT ' || CAST(i AS VARCHAR) || ' AS pf_table, ' || pf__lit(t) || ' AS name, count(*) AS n, concat_ws('', '', '
+    coalesce(array_to_string(['SELECT * FROM (SELECT ' || CAST(i AS VARCHAR) || ' AS pf_table, ' || pf__lit(t) || ' AS name, count(*) AS n, concat_ws('', '', '
                               || array_to_string(['CASE WHEN typeof(any_value(' || c || ')) = ''"NULL"'' THEN ''' || c || ''' END' FOR c IN cols], ', ')
-                              || ') AS pf_missing FROM (' || pf__table_columns_sql(t, cols) || ')' FOR t, i IN ts], ' UNION ALL '), '');
--- The message of the first table of pf_shapes lacking a column or empty (`what`: run or qrels).
+                              || ') AS pf_missing FROM (' || pf__table_columns_sql(t, cols) || ')), (' || pf__empty_ids_sql(t, cols) || ')' FOR t, i IN ts],
+                             ' UNION ALL '), '');
+-- The message of the first table of pf_shapes lacking a column, empty or with an empty id (`what`: run or qrels).
 CREATE OR REPLACE TEMP MACRO pf__shape_problem_sql(shapes, what, cols) AS
     '(SELECT 0 AS k, ' || pf__lit(what || ' table ') || ' || name || CASE WHEN pf_missing <> '''' THEN '': no column '' || pf_missing || '
     || pf__lit('; a ' || what || ' table has columns ' || cols
                || CASE WHEN what = 'run' THEN ' (without a system column: SELECT ''bm25'' AS system, * FROM my_run)' ELSE '' END)
-    || ' ELSE ' || pf__lit(': empty table: no (' || cols || ') rows') || ' END AS msg FROM ' || shapes
-    || ' WHERE pf_missing <> '''' OR n = 0 ORDER BY pf_table LIMIT 1)';
+    || ' WHEN n = 0 THEN ' || pf__lit(': empty table: no (' || cols || ') rows')
+    || ' ELSE ' || pf__lit(': column ''') || ' || pf_empty || ' || pf__lit(''' is an empty string in ') || ' || CAST(pf_empty_n AS VARCHAR) || '
+    || pf__lit(' row(s), e.g. the row (') || ' || pf_empty_row || ' || pf__lit('); ' || pf__empty_id_rule()) || ' END AS msg FROM ' || shapes
+    || ' WHERE pf_missing <> '''' OR n = 0 OR pf_empty IS NOT NULL ORDER BY pf_table LIMIT 1)';
 CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
     'pf_run_raw AS (' || coalesce(array_to_string(['SELECT ' || CAST(i AS VARCHAR) || ' AS pf_table, * FROM ('
                                                    || pf__table_columns_sql(t, ['system', 'qid', 'docno', 'score']) || ')' FOR t, i IN o['paths']],
@@ -122,11 +146,11 @@ CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS
     || 'yourself if they are parts of one run)'' FROM (SELECT system, min(pf_table) AS a, max(pf_table) AS b FROM pf_run_raw GROUP BY system '
     || 'HAVING min(pf_table) < max(pf_table)) ORDER BY a, b LIMIT 1) UNION ALL '
     || '(SELECT 4, ''run table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (system, qid, docno) = ('' || system || '', '' || qid '
-    || '|| '', '' || docno || '') ('' || CAST(n AS VARCHAR) || '' rows); trec_eval refuses duplicates'' ELSE '': score = '' || coalesce(value, ''NULL'') '
+    || '|| '', '' || docno || '') ('' || CAST(n AS VARCHAR) || '' rows); '' || ' || pf__lit(pf__duplicate_rule()) || ' ELSE '': score = '' || coalesce(value, ''NULL'') '
     || '|| '' at (system, qid, docno) = ('' || coalesce(system, ''NULL'') || '', '' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
     || 'FROM (' || replace(pf__check_run_sql(), 'pf_run', 'pf_run_raw') || ') LIMIT 1) UNION ALL '
     || '(SELECT 5, ''qrels table: '' || problem || CASE WHEN problem = ''duplicate'' THEN '' (qid, docno) = ('' || qid || '', '' || docno '
-    || '|| '') ('' || CAST(n AS VARCHAR) || '' rows); trec_eval refuses duplicates'' ELSE '': rel = '' || coalesce(value, ''NULL'') '
+    || '|| '') ('' || CAST(n AS VARCHAR) || '' rows); '' || ' || pf__lit(pf__duplicate_rule()) || ' ELSE '': rel = '' || coalesce(value, ''NULL'') '
     || '|| '' at (qid, docno) = ('' || coalesce(qid, ''NULL'') || '', '' || coalesce(docno, ''NULL'') || '')'' END '
     || 'FROM (' || replace(pf__check_qrels_sql(), 'pf_qrels', 'pf_qrels_raw') || ') LIMIT 1))';
 
@@ -199,7 +223,8 @@ CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
                 || 'TRY_CAST(rel AS BIGINT) AS rel FROM pf_qrels_raw), '
                 || 'pf_qrels_shapes AS (' || pf__table_shapes_sql([o['qrels']], ['qid', 'docno', 'rel']) || '), '
                 || pf__run_tables_sql(o)
-           ELSE 'WITH pf_qrels AS MATERIALIZED (' || pf__read_qrels_sql(o['qrels']) || '), ' || pf__run_files_sql(o) END
+           ELSE 'WITH pf_qrels AS MATERIALIZED (' || pf__read_qrels_sql(o['qrels'], hint := pf__tables_hint()) || '), '
+                || pf__run_files_sql(o) END
       || ', ' || pf__parameter_tables_sql(o['ms']) || ', '
       || coalesce(array_to_string([pf__prep_group_sql(i, g['rel'], g['judged_only'], o['complete'], o['depth']) FOR g, i IN groups], ', '), '')
       || ', ' || pf__problems_sql(o) || ', ' || pf__values_sql(o['ms'], groups, o['complete']) || ' '

@@ -127,9 +127,11 @@ CREATE OR REPLACE TEMP MACRO pf__trec(x) AS
         WHEN x['f']['kind'] = 'long_cutoffs' AND pf__not_cutoff(x['s']['params']) IS NOT NULL
              THEN pf__bad(x['t'], pf__not_cutoff(x['s']['params']) || ' (a cutoff list is positive integers separated by commas, e.g. '
                                   || x['f']['name'] || '.5,10)')
-        WHEN x['s']['params'] IS NOT NULL AND len(list_distinct(x['v'])) < len(x['v']) THEN pf__unknown(x['t'], 'duplicate cutoffs')
         WHEN x['f']['kind'] = 'long_cutoffs' AND x['v'][1] <= 0
              THEN pf__bad(x['t'], 'cutoff=' || CAST(CAST(x['v'][1] AS BIGINT) AS VARCHAR) || ' is out of range: a cutoff must be a positive integer')
+        -- the name is right, a cutoff is given twice (trec_eval refuses it too): the smallest such, as %g (parse_measure's :g)
+        WHEN x['s']['params'] IS NOT NULL AND len(list_distinct(x['v'])) < len(x['v'])
+             THEN pf__bad(x['t'], 'duplicate cutoff ' || printf('%g', [v FOR v, i IN x['v'] IF list_position(x['v'], v) < i][1]))
         ELSE [pf__m(x['f']['family'], cutoff := CASE WHEN x['f']['kind'] = 'long_cutoffs' THEN CAST(v AS BIGINT) END,
                     recall := CASE WHEN x['spec']['at'] = 'recall' THEN v END, mult := CASE WHEN x['spec']['at'] = 'mult' THEN v END)
               FOR v IN x['v']] END;

@@ -25,14 +25,41 @@ CREATE OR REPLACE TEMP MACRO pf__aslist(x) AS
 CREATE OR REPLACE TEMP MACRO pf__tuple(xs) AS
     '(' || replace(substr(CAST(xs AS VARCHAR), 2, length(CAST(xs AS VARCHAR)) - 2), ', ', ',') || CASE WHEN len(xs) = 1 THEN ',' ELSE '' END || ')';
 
+-- Whether a missing file at `path` is read as no lines (read_csv's allow_empty, DuckDB 2.0 on), so that
+-- the macros name it themselves (pf__found_sql); before 2.0 DuckDB stops the query with its own IO Error
+-- when it binds the read, before any check of the macros can run. Local paths only: a URL's file is
+-- not looked for (glob would list a bucket), so it keeps DuckDB's own error.
+CREATE OR REPLACE TEMP MACRO pf__reads_missing(path) AS
+    coalesce(TRY_CAST(regexp_extract(version(), '^v?([0-9]+)', 1) AS INTEGER) >= 2, false) AND strpos(path, '://') = 0;
+
 -- Every line of one file (plain, .gz or .zst by its extension): 1-based number, text, fields.
 -- The line is read whole (a control byte as the separator); row_number() OVER () numbers the lines
--- in file order (DuckDB's streaming window keeps the scan's order).
+-- in file order (DuckDB's streaming window keeps the scan's order). Read through query(): the
+-- allow_empty option exists only from DuckDB 2.0 on (pf__reads_missing); read so, a missing file is a
+-- table of one column `empty`, hence the union by name with an empty `line` column.
 CREATE OR REPLACE TEMP MACRO pf__lines(path) AS TABLE
 SELECT line_no, line, pf__fields(line) AS f
-FROM (SELECT row_number() OVER () AS line_no, coalesce(line, '') AS line
-      FROM read_csv(path, columns = {'line': 'VARCHAR'}, delim = chr(1), quote = '', escape = '',
-                    header = false, auto_detect = false)) AS l;
+FROM query('SELECT row_number() OVER () AS line_no, coalesce(line, '''') AS line FROM '
+           || CASE WHEN pf__reads_missing(path) THEN '((SELECT CAST(NULL AS VARCHAR) AS line WHERE false) UNION ALL BY NAME (SELECT * FROM '
+                   ELSE '' END
+           || 'read_csv(' || pf__lit(path) || ', columns = {''line'': ''VARCHAR''}, delim = chr(1), quote = '''', escape = '''', '
+           || 'header = false, auto_detect = false' || CASE WHEN pf__reads_missing(path) THEN ', allow_empty = true))' ELSE '' END
+           || ')') AS l;
+
+-- SQL of a table (file_no, found) telling for each file whether it exists (found = 0: no such file),
+-- for the files pf__lines reads as no lines when missing (the others: found NULL, their errors DuckDB's).
+CREATE OR REPLACE TEMP MACRO pf__found_sql(paths) AS
+    coalesce(array_to_string(['SELECT ' || CAST(i AS VARCHAR) || ' AS file_no, '
+                              || CASE WHEN pf__reads_missing(p) THEN 'count(*) AS found FROM glob(' || pf__lit(p) || ')'
+                                      ELSE 'CAST(NULL AS BIGINT) AS found' END
+                              FOR p, i IN paths], ' UNION ALL '), '');
+
+-- SQL of the message of a file without data lines, from columns <d>file_no and <d>found: "no such file"
+-- (with `hint`), else "empty file". file_sql: SQL of its name.
+CREATE OR REPLACE TEMP MACRO pf__no_lines_msg_sql(what, file_sql, d, hint) AS
+    pf__lit(what || ' file ') || ' || ' || file_sql || ' || CASE WHEN ' || d || 'found = 0 THEN '
+    || pf__lit(': no such file' || hint) || ' ELSE '
+    || pf__lit(': empty file: no data lines (blank and # lines are skipped)') || ' END';
 
 -- Whether a line holds data: not blank and its first non-blank character is not '#'. Tested on the
 -- raw line, first by its first character's code, in ranges (DuckDB pushes this filter below the split
@@ -152,45 +179,49 @@ CREATE OR REPLACE TEMP MACRO pf__run_dup_msg_sql(file_sql, d) AS
     || '(named after the file or by system := ...), so their rows collide: '' ELSE '''' END '
     || '|| ''duplicate (qid, docno) = ('' || ' || d || 'qid || '', '' || ' || d || 'docno || '') in run, also on line(s) '' '
     || '|| CAST(' || d || 'lines[2:6] AS VARCHAR) || CASE WHEN len(' || d || 'tags) > 1 THEN ''; give each system its own '
-    || 'file (split it by the 6th field) or a table with a system column'' ELSE ''; trec_eval refuses duplicates, remove them'' END';
+    || 'file (split it by the 6th field) or a table with a system column'' ELSE '
+    || pf__lit('; ' || pf__duplicate_rule() || ', remove them') || ' END';
 
 -- SQL of the run table of files: rows checked, then duplicates and empty files refused.
 CREATE OR REPLACE TEMP MACRO pf__read_run_sql(paths, names) AS
     'WITH pf_rows AS MATERIALIZED (' || pf__run_rows_sql(paths, names) || '), '
     || 'pf_dup AS (SELECT file_no, qid, docno, list(line_no ORDER BY line_no) AS lines FROM pf_rows '
     || 'GROUP BY file_no, qid, docno HAVING count(*) > 1 ORDER BY file_no, lines[1] LIMIT 1), '
-    || 'pf_files AS (SELECT unnest(range(1, ' || CAST(len(paths) + 1 AS VARCHAR) || ')) AS file_no), '
-    || 'pf_empty AS (SELECT min(file_no) AS file_no FROM pf_files WHERE file_no NOT IN (SELECT file_no FROM pf_rows)), '
-    || 'pf_ok AS (SELECT CASE WHEN d.file_no IS NOT NULL THEN error(''run file '' || (SELECT '
+    || 'pf_found AS (' || pf__found_sql(paths) || '), '
+    -- a missing file first, then the first file without data lines
+    || 'pf_empty AS (SELECT file_no, found FROM pf_found WHERE file_no NOT IN (SELECT file_no FROM pf_rows) '
+    || 'ORDER BY coalesce(found = 0, false) DESC, file_no LIMIT 1), '
+    || 'pf_ok AS (SELECT CASE WHEN e.found = 0 THEN error('
+    || pf__no_lines_msg_sql('run', '(SELECT ' || replace(pf__file_name_sql(paths), 'file_no', 'e.file_no') || ')', 'e.', '') || ') '
+    || 'WHEN d.file_no IS NOT NULL THEN error(''run file '' || (SELECT '
     || replace(pf__file_name_sql(paths), 'file_no', 'd.file_no') || ') || '', line '' || CAST(d.lines[1] AS VARCHAR) '
     || '|| '': duplicate (qid, docno) = ('' || d.qid || '', '' || d.docno || '') in run, also on line(s) '' '
-    || '|| CAST(d.lines[2:6] AS VARCHAR) || ''; trec_eval refuses duplicates, remove them'') '
-    || 'WHEN e.file_no IS NOT NULL THEN error(''run file '' || (SELECT '
-    || replace(pf__file_name_sql(paths), 'file_no', 'e.file_no')
-    || ') || '': empty file: no data lines (blank and # lines are skipped)'') ELSE true END AS ok '
-    || 'FROM pf_empty e LEFT JOIN pf_dup d ON true) '
+    || '|| CAST(d.lines[2:6] AS VARCHAR) || ' || pf__lit('; ' || pf__duplicate_rule() || ', remove them') || ') '
+    || 'WHEN e.file_no IS NOT NULL THEN error('
+    || pf__no_lines_msg_sql('run', '(SELECT ' || replace(pf__file_name_sql(paths), 'file_no', 'e.file_no') || ')', 'e.', '')
+    || ') ELSE true END AS ok FROM (SELECT 1) AS one LEFT JOIN pf_empty e ON true LEFT JOIN pf_dup d ON true) '
     || 'SELECT system, qid, docno, score FROM pf_rows WHERE (SELECT ok FROM pf_ok)';
 
--- SQL of the checked qrels table of one file (qid, docno, rel).
-CREATE OR REPLACE TEMP MACRO pf__read_qrels_sql(path) AS
+-- SQL of the checked qrels table of one file (qid, docno, rel); `hint` follows "no such file".
+CREATE OR REPLACE TEMP MACRO pf__read_qrels_sql(path, hint := '') AS
     'WITH pf_rows AS MATERIALIZED (SELECT qid, docno, rel, line_no FROM pf__qrels_file(' || pf__lit(path) || ')), '
     || 'pf_dup AS (SELECT qid, docno, list(line_no ORDER BY line_no) AS lines FROM pf_rows '
     || 'GROUP BY qid, docno HAVING count(*) > 1 ORDER BY lines[1] LIMIT 1), '
     || 'pf_ok AS (SELECT CASE WHEN d.qid IS NOT NULL THEN error(' || pf__lit('qrels file ' || path || ', line ')
     || ' || CAST(d.lines[1] AS VARCHAR) || '': duplicate (qid, docno) = ('' || d.qid || '', '' || d.docno '
-    || '|| '') in qrels, also on line(s) '' || CAST(d.lines[2:6] AS VARCHAR) || ''; trec_eval refuses duplicates, remove them'') '
-    || 'WHEN n.n = 0 THEN error(' || pf__lit('qrels file ' || path || ': empty file: no data lines (blank and # lines are skipped)')
-    || ') ELSE true END AS ok FROM (SELECT count(*) AS n FROM pf_rows) n LEFT JOIN pf_dup d ON true) '
+    || '|| '') in qrels, also on line(s) '' || CAST(d.lines[2:6] AS VARCHAR) || ' || pf__lit('; ' || pf__duplicate_rule() || ', remove them') || ') '
+    || 'WHEN n.n = 0 THEN error(' || pf__no_lines_msg_sql('qrels', pf__lit(path), 'f.', hint) || ') ELSE true END AS ok '
+    || 'FROM (SELECT count(*) AS n FROM pf_rows) n LEFT JOIN pf_dup d ON true, (' || pf__found_sql([path]) || ') f) '
     || 'SELECT qid, docno, rel FROM pf_rows WHERE (SELECT ok FROM pf_ok)';
 
 -- pf_read_run(path [, system := name or [names]]): system, qid, docno, score of one run file or a
 -- list of them. Raises on a malformed line, a non-numeric or non-finite score, a duplicate
--- (qid, docno) in one file, an empty file, a glob pattern.
+-- (qid, docno) in one file, an empty file, a glob pattern, a missing file (DuckDB's own error before 2.0).
 CREATE OR REPLACE TEMP MACRO pf_read_run(path, system := NULL) AS TABLE
 SELECT * FROM query(pf__read_run_sql(pf__paths(pf__aslist(path), 'pf_read_run', 'path'),
                                      pf__systems(pf__paths(pf__aslist(path), 'pf_read_run', 'path'), system, 'pf_read_run')));
 
 -- pf_read_qrels(path): qid, docno, rel of a qrels file. Raises on a line without exactly 4 fields,
--- a grade that is not an integer, a duplicate (qid, docno), an empty file.
+-- a grade that is not an integer, a duplicate (qid, docno), an empty or missing file.
 CREATE OR REPLACE TEMP MACRO pf_read_qrels(path) AS TABLE
 SELECT * FROM query(pf__read_qrels_sql(path));

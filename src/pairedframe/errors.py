@@ -135,6 +135,9 @@ class DuplicateError(InputFormatError):
 #: How trec_eval and pairedframe treat a duplicate, as every DuplicateError says it: trec_eval checks a
 #: query's lines only when it evaluates the query (form_res_rels.c), pairedframe checks every query.
 DUPLICATE_RULE = "trec_eval refuses duplicates in the queries it evaluates (pairedframe in any query)"
+#: Why an empty id (qid, docno, system) in a table is refused, as every door says it: no TREC file can hold one.
+EMPTY_ID_RULE = ("an id is never empty (trec_eval reads ids as runs of non-blank characters): is it a missing "
+                 "value?")
 
 
 class UnknownMeasureError(PairedFrameError, ValueError):

@@ -237,6 +237,13 @@ EVAL_CASES: list[Case] = [
     Case("empty_docno", _run(_set("docno", "")), {"frame": Raises(r"column 'docno' is an empty string.*row 2\b"),
                                                   "trec": Raises(r"line 2\b"), "delimited": Raises(r"\bdocno\b")},
          side="run"),
+    Case("empty_qid", _run(_set("qid", "")), {"frame": Raises(r"column 'qid' is an empty string.*row 2\b"),
+                                              "trec": Raises(r"line 2\b"), "delimited": Raises(r"\bqid\b")},
+         side="run", forms=("polars", "pandas", "arrow", "duckdb", "parquet", "trec", "csv", "tsv")),  # a dict has no row 2
+    # a system is an id too (a file's is its name): an empty one is refused as an empty qid is, in every door
+    Case("empty_system", _run(_set("system", "")), {"frame": Raises(r"column 'system' is an empty string.*row 2\b"),
+                                                    "delimited": Raises(r"\bsystem\b")},
+         side="run", forms=("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv")),
     Case("empty_qrels_docno", _qrels(_set("docno", "")),
          {"frame": Raises(r"column 'docno' is an empty string.*row 2\b"), "trec": Raises(r"line 2\b"),
           "delimited": Raises(r"\bdocno\b")}, side="qrels"),

@@ -121,6 +121,41 @@ def _macro_compare(t: Path, other: str) -> list:
         raise MacroError(str(error)) from None
 
 
+def _macros_on(t: Path, run: str | None, qrels: str | None) -> pl.DataFrame:
+    """pf_evaluate of run.txt and qrels.txt, either None: a path where no file is."""
+    import duckdb
+
+    con = pf.duckdb.register(duckdb.connect())
+    paths = [str(t / name) if text is None else _file(t, name, text) for name, text in (("run.txt", run), ("qrels.txt", qrels))]
+    try:
+        return pl.DataFrame(con.execute("SELECT qid, measure, value FROM pf_evaluate(?, ?, 'AP')", paths).fetchall())
+    except duckdb.InvalidInputException as error:
+        raise MacroError(str(error)) from None
+
+
+def _macro_tables(run_rows: str, qrels_rows: str = "('1', 'd1', 1)") -> list:
+    """pf_evaluate of tables my_run (system, qid, docno, score) and my_qrels (qid, docno, rel) of these rows."""
+    import duckdb
+
+    con = pf.duckdb.register(duckdb.connect())
+    con.execute(f"CREATE TABLE my_run AS SELECT * FROM (VALUES {run_rows}) t(system, qid, docno, score)")
+    con.execute(f"CREATE TABLE my_qrels AS SELECT * FROM (VALUES {qrels_rows}) t(qid, docno, rel)")
+    try:
+        return con.execute("SELECT * FROM pf_evaluate('my_run', 'my_qrels', 'AP', tables := true)").fetchall()
+    except duckdb.InvalidInputException as error:
+        raise MacroError(str(error)) from None
+
+
+def _reads_missing_files() -> bool:
+    """DuckDB 2.0 on reads a missing file as no lines (read_csv's allow_empty): the macros name it themselves."""
+    import duckdb
+
+    return int(duckdb.__version__.split(".")[0]) >= 2
+
+
+_BEFORE_DUCKDB_2 = "before DuckDB 2.0 a missing file stops the query with DuckDB's own IO Error when it is bound"
+
+
 def _evaluate(t: Path, run: str = RUN, qrels: str = QRELS, measure: str = "AP") -> pl.DataFrame:
     per_query = pf.evaluate({"run.txt": _file(t, "run.txt", run)}, _file(t, "qrels.txt", qrels), measure).per_query
     return per_query.select("system", "qid", "measure", "value").with_columns(pl.lit("run.txt").alias("system")).sort(
@@ -147,4 +182,15 @@ DUCKDB_REGISTER = OtherDoor("pf.duckdb.register", value=_values, cells={
     "empty_run": Cell(lambda t: _macros(t, run="\n"), Raises(r"empty")),
     "compare_one_common_query": Cell(lambda t: _macro_compare(t, "1 Q0 d2 1 1.0 o\n"),
                                      Raises(r"system=run\.txt, baseline=other\.txt.*only one common query", MacroError)),
-}, empty=(lambda t: _macros(t, qrels="9 0 d1 1\n"), MacroError, r"no run query is in the qrels"))
+    "duplicate_cutoff": Cell(lambda t: _macros(t, measure="P.10,10"), Raises(r"Error: measure 'P\.10,10': duplicate cutoff 10\n",
+                                                                             MacroError)),
+    "missing_run_file": Cell(lambda t: _macros_on(t, None, QRELS), Raises(r"run file \S+run\.txt: no such file", MacroError)),
+    "missing_qrels_file": Cell(lambda t: _macros_on(t, RUN, None), Raises(r"qrels file \S+qrels\.txt: no such file",
+                                                                         MacroError)),
+    "empty_system_in_a_table": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0), ('', '1', 'd2', 1.0)"),
+                                    Raises(r"run table my_run: column 'system' is an empty string in 1 row\(s\), e\.g\. "
+                                           r"the row \(qid='1', docno='d2', score=1\.0\)", MacroError)),
+    "empty_qrels_docno_in_a_table": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0)", "('1', 'd1', 1), ('1', '', 0)"),
+                                         Raises(r"qrels table my_qrels: column 'docno' is an empty string", MacroError)),
+}, empty=(lambda t: _macros(t, qrels="9 0 d1 1\n"), MacroError, r"no run query is in the qrels"),
+    xfail={} if _reads_missing_files() else {"missing_run_file": _BEFORE_DUCKDB_2, "missing_qrels_file": _BEFORE_DUCKDB_2})

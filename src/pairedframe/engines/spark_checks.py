@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from pairedframe.checks import warn_numeric_ids
-from pairedframe.errors import SchemaError
+from pairedframe.errors import EMPTY_ID_RULE, SchemaError
 from pairedframe.io.grades import Grades, check_grades_option, out_of_range, warn_read_as_trec_eval
-from pairedframe.io.table_values import EXACT_INTEGER_LIMIT, warn_inexact_integers
+from pairedframe.io.table_values import EXACT_INTEGER_LIMIT, ID_COLUMNS, warn_inexact_integers
 from pairedframe.tables import column_renames
 
 __all__ = ["check_qrels", "check_run"]
@@ -88,7 +88,7 @@ def _facts(frame: Any, columns: tuple[str, ...], extra: dict[str, tuple[Any, lis
         aggs += [count(F.col(c).isNull()).alias(f"null:{c}"), F.first(F.col(c), ignorenulls=True).alias(f"value:{c}")]
         any_null = any_null | F.col(c).isNull()
     aggs.append(example(any_null, list(columns)).alias("null_row"))
-    for c in ("qid", "docno"):
+    for c in (c for c in ID_COLUMNS if c in columns):
         if _kind(_types(frame)[c]) == "text":
             empty = F.length(F.col(c)) == 0
             aggs += [count(empty).alias(f"empty:{c}"), example(empty, list(columns)).alias(f"empty_row:{c}")]
@@ -108,13 +108,12 @@ def _refuse_nulls(facts: dict[str, Any], columns: tuple[str, ...], what: str) ->
 
 def _refuse_empty_ids(facts: dict[str, Any], what: str) -> None:
     """As ``table_values.refuse_empty_ids``, naming the row by its values (a Spark table has no row order)."""
-    for c in ("qid", "docno"):
+    for c in ID_COLUMNS:
         if facts.get(f"empty:{c}"):
             row = facts[f"empty_row:{c}"].asDict()
             shown = ", ".join(f"{k}={v!r}" for k, v in row.items() if k != c)
             raise SchemaError(f"{what} table: column {c!r} is an empty string in {facts[f'empty:{c}']} row(s), e.g. "
-                              f"the row ({shown}); an id is never empty (trec_eval reads ids as runs of non-blank "
-                              "characters): is it a missing value?")
+                              f"the row ({shown}); {EMPTY_ID_RULE}")
 
 
 def _not_numbers(column: str, data_type: Any, value: Any, what: str, wanted: str, cast: str) -> SchemaError:

@@ -13,8 +13,10 @@ import warnings
 
 import polars as pl
 
-from pairedframe.errors import SchemaError, user_stacklevel
+from pairedframe.errors import EMPTY_ID_RULE, SchemaError, user_stacklevel
 
+#: The id columns of a run or qrels table: none may hold an empty string (refuse_empty_ids).
+ID_COLUMNS = ("system", "qid", "docno")
 #: Integers beyond this magnitude are not all exactly representable as a double (IEEE 754 binary64).
 EXACT_INTEGER_LIMIT = 2**53
 #: Integer dtypes whose every value a double holds exactly (no check needed).
@@ -93,8 +95,9 @@ def refuse_nan_scores(frame: pl.DataFrame, *, pandas: bool = False) -> None:
 
 def refuse_empty_ids(frame: pl.DataFrame, what: str) -> None:
     """SchemaError naming the id column and the first row (1-based, as every message numbers rows) holding an empty string: trec_eval
-    reads ids as runs of non-blank bytes, so no file can give one, and it matches no id of a file."""
-    columns = [c for c in ("qid", "docno") if c in frame.columns]
+    reads ids as runs of non-blank bytes, so no file can give one, and it matches no id of a file. A system is an id
+    too (a file's is its non-empty name; an empty one no ``baseline=`` or ``systems=`` can name)."""
+    columns = [c for c in ID_COLUMNS if c in frame.columns]
     if not frame.select(pl.any_horizontal(pl.col(c).str.len_bytes().eq(0).any() for c in columns)).item():
         return
     for column in columns:
@@ -103,5 +106,4 @@ def refuse_empty_ids(frame: pl.DataFrame, what: str) -> None:
             row = rows.row(0, named=True)
             shown = ", ".join(f"{c}={row[c]!r}" for c in frame.columns if c != column)
             raise SchemaError(f"{what} table: column {column!r} is an empty string in {rows.height} row(s), e.g. "
-                              f"row {row['_row'] + 1} ({shown}); an id is never empty (trec_eval reads ids as runs of "
-                              f"non-blank characters): is it a missing value?")
+                              f"row {row['_row'] + 1} ({shown}); {EMPTY_ID_RULE}")
