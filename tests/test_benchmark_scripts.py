@@ -50,6 +50,20 @@ def test_interleaved_benchmark_quick_run_prints_the_ratio_to_grouped(tmp_path):
     assert not list(tmp_path.iterdir())                               # the generated files are gone
 
 
+def test_irregular_benchmark_quick_run_prints_each_variant_and_its_outcome(tmp_path):
+    proc = subprocess.run([*speed("irregular"), "--quick", "--dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    # variant, seconds, cpu s, peak MB, peak/file, rows, outcome
+    rows = {parts[0]: parts for parts in (line.split() for line in proc.stdout.splitlines()) if len(parts) == 7}
+    outcomes = {name: (parts[5], parts[6]) for name, parts in rows.items() if name != "variant"}
+    valid = ["clean", "comment", "extra-5", "extra-all", "blanks", "shuffled"]
+    assert {outcomes[name] for name in valid} == {("800", "values")}    # 200 queries x 4 measures, every layout
+    assert outcomes["duplicate"] == ("0", "DuplicateError")
+    assert outcomes["bad-score"] == outcomes["not-utf8"] == ("0", "InputFormatError")
+    assert not list(tmp_path.iterdir())                                 # the generated files are gone
+
+
 @pytest.mark.shared_data
 def test_calibration_quick_run_exercises_every_section_and_method(shared_data):
     """Smoke run on the real data: every interval, test and section runs (no rate is asserted here;

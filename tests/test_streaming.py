@@ -51,7 +51,7 @@ def test_blocks_hold_whole_queries_and_every_line(tmp_path, small_chunks):
 
 def test_pieces_of_a_plain_file_end_where_a_query_ends(small_chunks):
     _, runs = example_paths()
-    pieces = [bytes(piece) for piece in stream._line_chunks(str(runs[0]), small_chunks, " ")]
+    pieces = [bytes(piece.text) for piece in stream._line_chunks(str(runs[0]), small_chunks, " ") if piece.plain]
     assert len(pieces) > 1 and b"".join(pieces) == runs[0].read_bytes()
     for before, after in zip(pieces, pieces[1:]):  # so that no block waits to be joined with the next
         assert before.splitlines()[-1].split()[0] != after.split(maxsplit=1)[0]
@@ -74,7 +74,7 @@ def test_a_query_longer_than_a_piece_streams_in_one_block(tmp_path, compressed):
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "gzip", "double-space", "comment", "duplicate"])
-def test_files_that_cannot_stream_fall_back_to_the_exact_reader(tmp_path, small_chunks, layout):
+def test_files_of_other_layouts_against_the_exact_reader(tmp_path, small_chunks, layout):
     qrels, runs = example_paths()
     lines = runs[0].read_text().splitlines(keepends=True)
     path = tmp_path / "input.sys"
@@ -147,11 +147,7 @@ def test_simple_variants_stream_and_equal_the_exact_reader(tmp_path, small_chunk
     assert pl.concat(blocks).sort("qid", "docno").equals(exact.sort("qid", "docno"))
 
 
-@pytest.mark.parametrize("change", ["tab inside a field", "empty rank field", "trailing blank, five fields",
-                                    "extra trailing field", "NaN score", "not UTF-8", "leading blank",
-                                    "empty Q0 field", "empty tag field, CRLF"])
-def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, small_chunks, change):
-    qrels, lines = _lines(tmp_path)
+def _change_line_10(lines: list[str], change: str) -> None:
     qid, q0, docno, rank, score, tag = lines[9].split()
     lines[9] = {
         "tab inside a field": f"{qid} {q0} {docno}\tx {rank} {score} {tag}\n",
@@ -163,38 +159,95 @@ def test_irregular_lines_stop_the_stream_and_the_exact_reader_decides(tmp_path, 
         "leading blank": f" {qid} {q0} {docno} {rank} {score} {tag}\n",
         "empty Q0 field": f"{qid}  {docno} {rank} {score} {tag}\n",
         "empty tag field, CRLF": f"{qid} {q0} {docno} {rank} {score} \r\n",
+        "vertical tab and form feed": f"{qid}\x0b{q0} {docno}\x0c{rank} {score} {tag}\n",
+        "lone CR inside the line": f"{qid} {q0} {docno} {rank} {score} {tag}\r{qid} Q0 other 1 9.5 {tag}\n",
+        "comment line": f"# {qid} {q0} {docno} {rank} {score} {tag}\n",
     }[change]
+
+
+@pytest.mark.parametrize("change", ["empty rank field", "trailing blank, five fields", "NaN score", "not UTF-8",
+                                    "empty Q0 field", "empty tag field, CRLF"])
+def test_lines_the_exact_reader_refuses_stop_the_stream_and_evaluate_names_them(tmp_path, small_chunks, change):
+    qrels, lines = _lines(tmp_path)
+    _change_line_10(lines, change)
     path = tmp_path / "input.sys"
     path.write_bytes("".join(lines).encode("utf-8", "surrogateescape"))
     with pytest.raises(stream.NotStreamable):
         for block in stream.iter_query_blocks(path, "sys"):
             stream.checked_pairs(block)
-    try:
-        exact = pf.evaluate(pf.read_run(path), qrels, ["AP"])
-    except pf.InputFormatError as exc:  # the exact reader names the line; evaluate on the path agrees
-        assert "line 10" in str(exc)
-        with pytest.raises(pf.InputFormatError, match="line 10"):
-            pf.evaluate(path, qrels, ["AP"])
-    else:  # valid for trec_eval (a tab is a blank; extra fields are ignored): same values as streaming would give
-        _assert_same(pf.evaluate(path, qrels, ["AP"]).per_query, exact.per_query)
+    with pytest.raises(pf.InputFormatError, match="line 10") as exact:
+        pf.read_run(path)
+    with pytest.raises(pf.InputFormatError) as evaluated:
+        pf.evaluate(path, qrels, ["AP"])
+    assert str(evaluated.value) == str(exact.value)
 
 
-@pytest.mark.parametrize("where", ["first line", "after \\n", "after \\r", "after \\r\\n"])
-def test_a_comment_line_stops_the_stream_after_any_line_end(tmp_path, small_chunks, where):
-    """The CSV reader ends a line at \\n, \\r or \\r\\n: a six-field line whose qid starts with # is a
-    comment to the exact reader wherever it starts, so the stream stops there."""
+@pytest.mark.parametrize("change", ["tab inside a field", "extra trailing field", "leading blank",
+                                    "vertical tab and form feed", "lone CR inside the line", "comment line"])
+def test_lines_valid_for_trec_eval_but_not_simple_stream_and_equal_the_exact_reader(tmp_path, small_chunks,
+                                                                                     change, monkeypatch):
+    """Only their piece is parsed by the exact reader's rules: the file streams (never read whole) and gives
+    the exact reader's rows (a lone \\r is a blank inside a line to it, a line end to a CSV reader)."""
+    qrels, lines = _lines(tmp_path)
+    _change_line_10(lines, change)
+    path = tmp_path / "input.sys"
+    path.write_bytes("".join(lines).encode())
+    exact = pf.read_run(path, system="sys")
+    blocks = [block.run for block in stream.iter_query_blocks(path, "sys")]
+    assert pl.concat(blocks).equals(exact)                       # every row, in file order
+    whole = pf.evaluate(exact, qrels, MEASURES)
+    monkeypatch.setattr(pipeline, "as_run", _not_read_whole)
+    _assert_same(pf.evaluate(path, qrels, MEASURES, system="sys").per_query, whole.per_query)
+
+
+def _not_read_whole(*args, **kwargs):
+    raise AssertionError("the run file was read whole instead of streamed")
+
+
+@pytest.mark.parametrize("where", ["first line", "inside a query", "after \\n", "after \\r", "after \\r\\n"])
+def test_a_comment_line_anywhere_streams_as_the_exact_reader_reads_it(tmp_path, small_chunks, where):
+    """A line starting with # is skipped by the exact reader after a \\n; after a lone \\r it is the end of
+    the line before (extra fields, ignored): the piece that holds it is read by the exact reader's rules."""
     _, lines = _lines(tmp_path)
-    # between two queries, so that the comment's qid does not split a query's lines (which stops the stream too)
-    at = 0 if where == "first line" else next(i for i in range(1, len(lines))
-                                              if lines[i].split()[0] != lines[i - 1].split()[0])
-    if at:
+    at = {"first line": 0, "inside a query": 5}.get(where) or next(
+        i for i in range(1, len(lines)) if lines[i].split()[0] != lines[i - 1].split()[0])
+    if where.startswith("after"):
         ending = {"after \\n": "\n", "after \\r": "\r", "after \\r\\n": "\r\n"}[where]
         lines[at - 1] = lines[at - 1].rstrip("\n") + ending
     lines.insert(at, "#" + lines[at])
     path = tmp_path / "input.sys"
     path.write_bytes("".join(lines).encode())
-    with pytest.raises(stream.NotStreamable):
-        list(stream.iter_query_blocks(path, "sys"))
+    blocks = [block.run for block in stream.iter_query_blocks(path, "sys")]
+    assert pl.concat(blocks).equals(pf.read_run(path, system="sys"))
+
+
+@pytest.mark.parametrize("chunk_bytes", [4096, 2**22])
+def test_a_byte_order_mark_is_skipped_at_the_file_start_only_as_by_the_exact_reader(tmp_path, chunk_bytes):
+    """Every query's first line starts with a byte order mark, so pieces start with one: part of the qid to the
+    exact reader (and to trec_eval) except at the start of the file, where a comment line may follow it."""
+    _, lines = _lines(tmp_path)
+    firsts = [i for i in range(len(lines)) if i == 0 or lines[i].split()[0] != lines[i - 1].split()[0]]
+    for i in firsts:
+        lines[i] = "\ufeff" + lines[i]
+    lines.insert(0, "\ufeff# Q0 a comment line of six fields\n")
+    path = tmp_path / "input.sys"
+    path.write_bytes("".join(lines).encode())
+    exact = pf.read_run(path, system="sys")
+    assert exact["qid"].str.starts_with("\ufeff").sum() == len(firsts) and not exact["qid"].str.starts_with("#").any()
+    blocks = [block.run for block in stream.iter_query_blocks(path, "sys", chunk_bytes=chunk_bytes)]
+    assert pl.concat(blocks).equals(exact)
+
+
+def test_the_separator_is_read_from_the_first_data_line_not_a_comment(tmp_path):
+    """A comment line with spaces first in a tab-separated file: the pieces after the comment's are still simple
+    (parsed by the fast reader)."""
+    _, lines = _lines(tmp_path)
+    path = tmp_path / "input.sys"
+    path.write_text("# made by a script, version 2\n" + "".join(ln.replace(" ", "\t") for ln in lines))
+    sep = stream._separator(str(path))
+    assert sep == "\t"
+    plain = [piece.plain for piece in stream._line_chunks(str(path), 4096, sep)]
+    assert len(plain) > 2 and all(plain[1:])
 
 
 @pytest.mark.parametrize("chunk_bytes", [16, 4096])

@@ -17,6 +17,7 @@ SECTIONS = {
     "clusters": "cluster bootstrap + sign-flip, 1,400 clusters x 5 queries",
     "adaptive_compare": "compare(resampling='adaptive') on hundreds of real comparisons",
     "interleaved": "a run file with scattered query lines vs grouped",
+    "irregular": "run files valid for trec_eval but not simple (comments, extra columns, a duplicate) vs clean",
     "report_dl2021": "pairedframe report on the 63 DL-2021 runs vs evaluate",
     "table_dl2021": "pairedframe table on the 63 DL-2021 runs vs evaluate and pytrec_eval",
     "evaluate_table_dl2021": "evaluate -q -m all_trec on the 63 DL-2021 runs: --format table vs csv",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import replace
@@ -18,19 +17,19 @@ from pairedframe.checks import (check_rel_level, check_system_name, near_miss_hi
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
-from pairedframe.engines.ranking import JudgmentsByQuery, rank_judged
+from pairedframe.engines.ranking import JudgmentsByQuery
 from pairedframe.evaluation.chunked import ChunkedEvaluation
 from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
 from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
                                               warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
+from pairedframe.evaluation.run_blocks import RANK_THREADS, stream_run_file
 from pairedframe.evaluation.trec_text import measures_argument, refuse_runid_alone, split_runid
 from pairedframe.io.convert import as_run, run_mapping_layout, system_names_runs_error
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
 from pairedframe.io.judgments import KIND, JudgmentsFormat, check_format, kind_of, plain_qrels
-from pairedframe.io.partition import duplicate_error, iter_partitioned_blocks
-from pairedframe.io.stream import DuplicatePair, Interleaved, NotStreamable, QueryBlock, checked_pairs, iter_query_blocks
+from pairedframe.io.stream import NotStreamable
 from pairedframe.io.trec import read_run_tag, spooled, system_name_from_path
 from pairedframe.measures import DEFAULT_REL_LEVEL, Measure, parse_measures
 from pairedframe.measures.utility import warn_missing_collection_size
@@ -40,9 +39,6 @@ EVAL_RANK_ROWS = 2**19
 #: Fewest judged ranks (plus ranking sizes) sent to the engine while it is idle: smaller chunks leave
 #: less to evaluate after the reading, but each costs the engine's per-call work.
 EVAL_MIN_ROWS = 2**15
-#: Helper threads that check and rank blocks (and read the qrels first); as many blocks wait for them at most.
-#: Two keep both cores busy while a parse thread or the other helper waits.
-RANK_THREADS = 2
 
 
 def _retrieved_pairs(run: pl.DataFrame) -> pl.DataFrame:
@@ -169,10 +165,11 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
     small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`) on a helper thread
     while the next blocks are read (:class:`~pairedframe.evaluation.chunked.ChunkedEvaluation`).
-    ``pool``'s threads (:data:`RANK_THREADS`) check and rank blocks while the next ones are parsed
-    (after reading the qrels, the ``qrels`` future). The values come as a future: the engine's
-    last chunk is still evaluated while the caller checks the inputs, and ``stack``, when it closes,
-    waits for it. The third value is the first lines of each file, for :func:`warn_near_miss_docnos`."""
+    ``pool``'s threads (:data:`~pairedframe.evaluation.run_blocks.RANK_THREADS`) check and rank blocks
+    while the next ones are parsed (after reading the qrels, the ``qrels`` future). The values come as
+    a future: the engine's last chunk is still evaluated while the caller checks the inputs, and
+    ``stack``, when it closes, waits for it. The third value is the first lines of each file, for
+    :func:`warn_near_miss_docnos`."""
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
@@ -189,56 +186,13 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
                                                             max_rows=EVAL_RANK_ROWS, min_rows=EVAL_MIN_ROWS))
         try:
             for path, name in zip(paths, names):
-                sampled = len(sample.parts)
-                try:
-                    sizes.extend(_ranked_blocks(sample.first_rows(iter_query_blocks(path, name)), name, judgments,
-                                                options, pool, chunks))
-                except Interleaved:  # a query's lines are scattered: partition the file by query first
-                    del sample.parts[sampled:]
-                    chunks.drop(name)
-                    try:
-                        sizes.extend(_ranked_blocks(sample.first_rows(iter_partitioned_blocks(path, name)), name,
-                                                    judgments, options, pool, chunks))
-                    except DuplicatePair as dup:  # named by a second pass, not by reading the file whole
-                        raise duplicate_error(path, dup.qid, dup.docno) from None
+                sizes.extend(stream_run_file(path, name, sample, judgments, options, pool, chunks))
         except NotStreamable:
             return None
         retrieved = pl.concat(sizes)
         values = chunks.finish(retrieved, qrels.result())
         stack.enter_context(evaluating.pop_all())
     return values, retrieved.select("system", "qid"), sample
-
-
-def _ranked_blocks(blocks: Iterator[QueryBlock], name: str, judgments: Future, options: EvalOptions,
-                   pool: ThreadPoolExecutor, chunks: ChunkedEvaluation) -> list[pl.DataFrame]:
-    """Rank every block of run ``name`` and hand the ranks to ``chunks``; the ranking sizes, in block
-    order. The helpers rank blocks while the next ones are read."""
-    sizes = []
-    pending: deque[Future] = deque()  # at most RANK_THREADS blocks wait for the helpers: bounded memory
-
-    def take() -> None:
-        ranks, block_sizes = pending.popleft().result()
-        chunks.add(name, ranks, block_sizes)
-        sizes.append(block_sizes)
-
-    try:
-        for block in blocks:
-            pending.append(pool.submit(_rank_block, block, judgments, options.score_precision))
-            while len(pending) > RANK_THREADS:
-                take()
-        while pending:
-            take()
-    finally:
-        for future in pending:
-            future.cancel()
-    return sizes
-
-
-def _rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    pairs = checked_pairs(block)
-    qrels = judgments.result().of(block.run["qid"].gather(block.starts).to_list())
-    return rank_judged(block.run, plain_qrels(qrels), score_precision=score_precision, group_starts=block.starts,
-                       pairs=pairs, docno_descending=kind_of(qrels) != "prefs")
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:

@@ -14,13 +14,16 @@ Memory is bounded by the pieces in flight, the rows buffered before a write (:da
 and one partition (about :data:`PARTITION_BYTES` of run text), whatever the file's size or order.
 The temporary files (as large as the parsed run) live in ``tmp_dir`` (default: the system's
 temporary folder) and are deleted as soon as they are read, and in any case on exit.
+
+The errors of a streamed run file are found here too, in bounded memory and in the exact reader's
+words (:func:`pairedframe.io.read_run`): :func:`bad_line_error` for a line it refuses,
+:func:`duplicate_error` (and, for scattered lines, :func:`first_duplicate`) for a repeated pair.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import re
 import tempfile
 import zlib
 from collections.abc import Iterator
@@ -33,14 +36,16 @@ from pairedframe.io.stream import (
     CHUNK_BYTES,
     NotStreamable,
     QueryBlock,
+    Unreadable,
     _parsed_chunks,
     query_starts,
     _separator,
     _with_system,
 )
-from pairedframe.errors import DuplicateError
+from pairedframe.errors import DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
-from pairedframe.io.trec import _BLANKS, _open_bytes
+from pairedframe.io.trec import (_RUN_FIELDS, _open_bytes, _split_fields, _unreadable, compression,
+                                 refuse_run_lines, run_line_faults)
 
 #: Run text per partition (the memory knob of the second pass): ~1.5 M lines of a TREC run.
 PARTITION_BYTES = 64 * 2**20
@@ -170,7 +175,7 @@ def iter_partitioned_blocks(path: str | os.PathLike[str], system: str, *, chunk_
                     spill.add(batch)
         except (OSError, EOFError, zlib.error) as exc:
             spill.close()
-            raise NotStreamable(f"unreadable: {exc}") from None
+            raise Unreadable(f"unreadable: {exc}") from None
         spill.close()
         empty = True
         for i in range(n_parts):
@@ -184,28 +189,109 @@ def iter_partitioned_blocks(path: str | os.PathLike[str], system: str, *, chunk_
             raise NotStreamable("empty file")
 
 
+def first_duplicate(path: str | os.PathLike[str], *, chunk_bytes: int | None = None,
+                    partition_bytes: int | None = None, tmp_dir: str | None = None) -> tuple[str, str] | None:
+    """The (qid, docno) the exact reader names for a file with repeated pairs, whatever its line order:
+    the pair of the first line (in file order) whose pair occurs again; None when no pair repeats.
+
+    The lines' (qid, docno) and position are split by qid into temporary files, as
+    :func:`iter_partitioned_blocks` splits a run (bounded memory), and each partition reports its
+    earliest repeated row; the earliest of those wins. For the error path: a blocked reading names the
+    first pair it meets, which for scattered lines need not be the first in the file.
+    """
+    path = os.fspath(path)
+    n_parts = partition_count(path, partition_bytes)
+    chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
+    best: tuple[int, str, str] | None = None
+    with tempfile.TemporaryDirectory(prefix="pairedframe-duplicates-", dir=tmp_dir) as folder:
+        spill = _Spill(folder, n_parts)
+        rows = 0
+        try:
+            for batch in _parsed_chunks(path, _separator(path), chunk_bytes):
+                spill.add(batch.select(pl.int_range(rows, rows + batch.height, dtype=pl.Int64).alias("row"),
+                                       "qid", "docno"))
+                rows += batch.height
+        finally:
+            spill.close()
+        for i in range(n_parts):
+            frame = spill.read(i)
+            repeated = None if frame is None else frame.filter(pl.struct("qid", "docno").is_duplicated())
+            if repeated is not None and repeated.height:
+                row, qid, docno = repeated.sort("row").row(0)
+                best = min(best or (row, qid, docno), (row, qid, docno))
+    return None if best is None else best[1:]
+
+
 def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> DuplicateError:
     """The error the exact reader gives for a repeated (qid, docno), word for word, found by one pass over the
-    file in pieces (bounded memory; only lines holding the docno's bytes are split into fields), and a second
-    for the file's run tags when the repeated lines carry several (the exact reader names them all)."""
+    file in pieces (bounded memory; only pieces and lines holding the docno's bytes are split into fields, by
+    polars), and a second for the file's run tags when the repeated lines carry several (the exact reader
+    names them all)."""
     path = os.fspath(path)
     needle = docno.encode()
     lines: list[int] = []
     texts: list[str] = []
     number = 0
-    for block in _whole_line_blocks(path):
+    for index, block in enumerate(_whole_line_blocks(path)):
         if needle in block:
-            for offset, raw in enumerate(block.split(b"\n")):
-                if needle in raw:
-                    text = raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c")
-                    fields = re.split(_BLANKS, text)
-                    if len(fields) >= 3 and fields[0] == qid and fields[2] == docno:
-                        lines.append(number + offset + 1)
-                        texts.append(text)
+            numbered = _numbered_lines(block.decode("utf-8", "replace"), number, index == 0)
+            fields = _split_fields(numbered.filter(pl.col("line").str.contains(docno, literal=True)),
+                                   ("qid", "q0", "docno"))
+            found = fields.filter((pl.col("qid") == qid) & (pl.col("docno") == docno))
+            lines.extend(found["line_no"].to_list())
+            texts.extend(found["line"].to_list())
         number += block.count(b"\n")
     several = len({text.split()[5] for text in texts if len(text.split()) >= 6}) > 1
     return run_duplicate_error(path, qid, docno, lines, texts, tags=_file_tags(path) if several else (),
                                argument="run")
+
+
+def bad_line_error(path: str | os.PathLike[str]) -> InputFormatError | None:
+    """The error the exact reader gives for a run file with a line it refuses, word for word, found by
+    one pass over the file in pieces (bounded memory): the first line with fewer than six fields, else
+    the first whose score is not a number, else the first with a NaN score; before those, text that is
+    not UTF-8 (:func:`not_utf8_error`), which the exact reader refuses before looking at any line. None
+    when no line is refused so, or the file cannot be read (reading it whole says why)."""
+    path = os.fspath(path)
+    faults: list[dict | None] = [None, None, None]
+    number = 0
+    try:
+        for index, block in enumerate(_whole_line_blocks(path)):
+            text = block.decode("utf-8")
+            if not faults[0]:  # the first short line is named before any other fault: after it, only decoded
+                faults = [seen or new for seen, new in zip(faults, _line_faults(text, number, index == 0))]
+            number += block.count(b"\n")
+    except UnicodeDecodeError as exc:
+        return not_utf8_error(path, exc)
+    except (OSError, EOFError, zlib.error):
+        return None
+    try:
+        refuse_run_lines(path, *faults)
+    except InputFormatError as exc:
+        return exc
+    return None
+
+
+def not_utf8_error(path: str | os.PathLike[str], exc: Exception) -> InputFormatError | None:
+    """The exact reader's error for a run file that is not UTF-8 text (naming its first such line, or saying
+    it is UTF-16), found line by line; None for a zstd file, whose message quotes the whole-file parser's."""
+    path = os.fspath(path)
+    return None if compression(path) == "zstd" else _unreadable(path, exc, "run")
+
+
+def _line_faults(text: str, lines_before: int, file_start: bool) -> tuple[dict | None, dict | None, dict | None]:
+    """:func:`~pairedframe.io.trec.run_line_faults` of whole lines of a run file that follow ``lines_before`` lines."""
+    fields = _split_fields(_numbered_lines(text, lines_before, file_start), _RUN_FIELDS)
+    return run_line_faults(fields.with_columns(pl.col("score").cast(pl.Float64, strict=False).alias("_score")))
+
+
+def _numbered_lines(text: str, lines_before: int, file_start: bool) -> pl.DataFrame:
+    """``line_no, line``: the data lines of ``text`` (whole lines of a file, after ``lines_before`` lines) as the
+    exact reader numbers and strips them; blank and ``#`` lines left out, a byte order mark at the file start too."""
+    lines = pl.Series("line", [text.removeprefix("\ufeff") if file_start else text]).str.split("\n").explode()
+    lines = pl.DataFrame({"line_no": pl.int_range(lines_before + 1, lines_before + 1 + len(lines), eager=True),
+                          "line": lines.str.strip_chars(" \t\r\n\x0b\x0c")})
+    return lines.filter((pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
 
 
 def _file_tags(path: str) -> list[str]:

@@ -5,14 +5,18 @@ pieces of whole lines (``chunk_bytes``, default :data:`CHUNK_BYTES`), parses the
 CSV reader in helper threads (the next pieces while the caller works on this one), and yields run
 tables whose queries are complete, each one chunk. A plain file's pieces end where a query ends
 (found by bisecting lines on their first field); a query that goes on in the next piece (a
-compressed file, a query longer than a piece) is joined to that piece. It raises
-:class:`NotStreamable` as soon as the file is not a simple one-space (or one-tab) separated file of
-six fields with each query's lines together; the caller then reads the whole file with
-:func:`pairedframe.io.read_run`, whose exact path names the offending line.
+compressed file, a query longer than a piece) is joined to that piece. A piece that is not simple
+one-space (or one-tab) separated text of six fields a line (a comment line, extra fields, runs of
+blanks) is parsed by the exact reader's rules instead (:func:`_parse_exactly`), so that such lines
+cost time in their piece only. It raises :class:`NotStreamable` when a line is wrong for the exact
+reader too, or a query's lines are not together (:class:`Interleaved`); the caller then names the
+line as that reader would, in a second pass over the pieces
+(:func:`pairedframe.evaluation.run_blocks.stream_run_file`), or partitions the file by query.
 """
 
 from __future__ import annotations
 
+import itertools
 import mmap
 import os
 import zlib
@@ -26,7 +30,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, compression, pair_hash
+from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, _split_fields, compression, pair_hash
 
 #: Bytes of run text parsed at a time and handed on as one block of queries (the memory knob).
 CHUNK_BYTES = 4 * 2**20
@@ -53,7 +57,16 @@ class QueryBlock(NamedTuple):
 
 
 class NotStreamable(Exception):
-    """The file cannot be streamed safely (not simple, or a query's lines are not together)."""
+    """The file cannot be streamed safely (a line the exact reader refuses, or a query's lines are not together)."""
+
+
+class Unreadable(NotStreamable):
+    """The file is not lines of UTF-8 text (or a compressed file is corrupt): the exact reader refuses it
+    whole, before looking at any line, and reading it whole is how it says so."""
+
+
+class NotUTF8(Unreadable):
+    """A piece of the file is not UTF-8 text."""
 
 
 class DuplicatePair(NotStreamable):
@@ -100,12 +113,28 @@ def hashes_distinct(hashes: np.ndarray) -> bool:
     return not bool((suspects[1:] == suspects[:-1]).any())
 
 
-def _line_chunks(path: str, chunk_bytes: int, sep: str) -> Iterator[pa.Buffer | bytes]:
+class Piece(NamedTuple):
+    """Whole lines of run text (``text``) and what a byte search found in them: ``plain``, no other blank
+    than the separator (a tab in a space-separated file, a vertical tab, a form feed: inside a field it
+    would be data to the CSV reader but a separator to trec_eval, so such a piece is parsed by
+    :func:`_parse_exactly`); ``returns``, a ``\\r`` occurs (the simple parse then looks for a lone one)."""
+
+    text: pa.Buffer | bytes
+    plain: bool
+    returns: bool
+
+
+def _piece(text: mmap.mmap | bytes, start: int, end: int, other_blanks: tuple[bytes, ...],
+           sliced: pa.Buffer | bytes) -> Piece:
+    """``sliced`` (``text[start:end]``) as a :class:`Piece`; the searches are memchr's, on ``text`` in place."""
+    return Piece(sliced, all(text.find(blank, start, end) == -1 for blank in other_blanks),
+                 text.find(b"\r", start, end) != -1)
+
+
+def _line_chunks(path: str, chunk_bytes: int, sep: str) -> Iterator[Piece]:
     """The file's bytes in pieces of about ``chunk_bytes`` that end at a line end (the last piece
     may lack its final newline): zero-copy slices of a memory map for a plain file, decompressed
-    bytes for a gzip or zstd one. NotStreamable when another blank than ``sep`` occurs (a tab in
-    a space-separated file, a vertical tab, a form feed): inside a field it would be data to the
-    CSV reader but a separator to trec_eval."""
+    bytes for a gzip or zstd one."""
     other_blanks = (b" " if sep == "\t" else b"\t", b"\x0b", b"\x0c")
     with _open_bytes(path) as fh:
         if compression(path) is not None:  # gzip or zstd: decompressed piece by piece
@@ -125,8 +154,7 @@ def _line_chunks(path: str, chunk_bytes: int, sep: str) -> Iterator[pa.Buffer | 
             cut = mapped.find(b"\n", end) + 1 or size
         elif cut < size:
             cut = _last_query_start(mapped, start, cut, sep) or cut
-        _check_blanks(mapped, start, cut, other_blanks)
-        yield whole.slice(start, cut - start)
+        yield _piece(mapped, start, cut, other_blanks, whole.slice(start, cut - start))
         starts.append(start)
         if len(starts) > PARSE_THREADS + 1:  # pieces that far back are parsed: their pages leave
             done = starts.popleft()           # this process (the file stays in the page cache)
@@ -156,36 +184,48 @@ def _last_query_start(text: mmap.mmap, start: int, cut: int, sep: str) -> int | 
     return hi if hi > start else None
 
 
-def _read_line_chunks(fh: BinaryIO, chunk_bytes: int, other_blanks: tuple[bytes, ...]) -> Iterator[bytes]:
+def _read_line_chunks(fh: BinaryIO, chunk_bytes: int,
+                      other_blanks: tuple[bytes, ...]) -> Iterator[Piece]:
     rest = b""
     while data := fh.read(chunk_bytes):
         block = rest + data if rest else data
         cut = block.rfind(b"\n") + 1
         block, rest = (block[:cut], block[cut:]) if cut < len(block) else (block, b"")
         if block:
-            _check_blanks(block, 0, len(block), other_blanks)
-            yield block
+            yield _piece(block, 0, len(block), other_blanks, block)
     if rest:
-        _check_blanks(rest, 0, len(rest), other_blanks)
-        yield rest
+        yield _piece(rest, 0, len(rest), other_blanks, rest)
 
 
-def _check_blanks(text: mmap.mmap | bytes, start: int, end: int, other_blanks: tuple[bytes, ...]) -> None:
-    """NotStreamable when ``text[start:end]`` holds another blank than the separator (memchr speed)."""
-    if any(text.find(blank, start, end) != -1 for blank in other_blanks):
-        raise NotStreamable("mixed separators")
+#: The UTF-8 byte order mark: skipped at the start of a file by the exact reader, data elsewhere (pyarrow skips
+#: it at the start of any piece, and would not see a ``#`` after it).
+_BOM = b"\xef\xbb\xbf"
 
 
-def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
+def _parse_chunk(piece: Piece, sep: str, file_start: bool = True) -> pl.DataFrame:
+    """``qid, docno, score`` of a piece's lines, as the exact reader reads them: simple text by
+    :func:`_parse_simple`, any other (or a piece that starts with a byte order mark) by
+    :func:`_parse_exactly`, which skips the mark at the ``file_start`` only. NotStreamable when a line
+    is wrong for the exact reader too."""
+    if piece.plain and pa.py_buffer(piece.text)[:3].to_pybytes() != _BOM:
+        try:
+            return _parse_simple(piece.text, sep, piece.returns)
+        except NotStreamable:
+            pass
+    return _parse_exactly(piece.text, file_start)
+
+
+def _parse_simple(text: pa.Buffer | bytes, sep: str, returns: bool = True) -> pl.DataFrame:
     """``qid, docno, score`` of whole lines of run text; NotStreamable unless every line is simple.
 
     pyarrow's CSV reader insists on exactly six fields per line, so an extra or a missing field stops
-    it; text that is not UTF-8, an empty field (a doubled, leading or trailing separator) and a
-    comment line (``#`` first) are found in the bytes (:func:`_check_text`), so that the fields no
-    measure reads (Q0, rank, tag) are tokenized but never built into columns. Blank lines are
-    skipped, as trec_eval skips them.
+    it; text that is not UTF-8, an empty field (a doubled, leading or trailing separator), a comment
+    line (``#`` first) and a lone ``\\r`` (a line end to the CSV reader, a blank to trec_eval) are found
+    in the bytes (:func:`_check_text`), so that the fields no measure reads (Q0, rank, tag) are
+    tokenized but never built into columns (``returns``: whether a ``\\r`` occurs at all). Blank lines
+    are skipped, as trec_eval skips them.
     """
-    _check_text(text, sep)
+    _check_text(text, sep, returns)
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(text),
@@ -209,20 +249,49 @@ def _parse_chunk(text: pa.Buffer | bytes, sep: str) -> pl.DataFrame:
 
 #: The columns a streamed run keeps, as pyarrow builds them (32-bit offsets: a piece is far below 2 GB).
 _PARSED_TYPES = {"qid": pa.string(), "docno": pa.string(), "score": pa.float64()}
+#: What the exact reader strips from each line: trec_eval's blanks (C's isspace) and the line end.
+_LINE_BLANKS = " \t\r\n\x0b\x0c"
 
 
-def _check_text(text: pa.Buffer | bytes, sep: str) -> None:
+def _parse_exactly(text: pa.Buffer | bytes, file_start: bool = True) -> pl.DataFrame:
+    """``qid, docno, score`` of whole lines of run text by the exact reader's rules
+    (:func:`pairedframe.io.read_run`): a line ends at ``\\n`` and is stripped of blanks (a byte order
+    mark is skipped at the ``file_start`` only); blank lines and lines starting with ``#`` are skipped;
+    fields are split on runs of blanks (:func:`pairedframe.io.trec._split_fields`), those after the
+    sixth ignored; the score is cast as that reader casts it. About five times slower than
+    :func:`_parse_simple`, so only pieces that are not simple come here. NotStreamable when a line is
+    wrong for the exact reader too (fewer than six fields, a score that is not a number or is NaN,
+    text that is not UTF-8): the exact reader then names it."""
+    try:
+        decoded = bytes(text).decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotUTF8("not UTF-8") from None
+    if file_start:
+        decoded = decoded.removeprefix("\ufeff")
+    lines = pl.Series("line", [decoded]).str.split("\n").explode().str.strip_chars(_LINE_BLANKS)
+    lines = lines.filter((lines != "") & ~lines.str.starts_with("#"))
+    fields = _split_fields(lines.to_frame().with_row_index("line_no"), _RUN_FIELDS)
+    if fields["tag"].is_null().any():
+        raise NotStreamable("a line has fewer than six fields")
+    score = fields["score"].cast(pl.Float64, strict=False)
+    if score.is_null().any() or score.is_nan().any():
+        raise NotStreamable("a score is not a number, or NaN")
+    return pl.DataFrame([fields["qid"], fields["docno"], score]).rechunk()
+
+
+def _check_text(text: pa.Buffer | bytes, sep: str, returns: bool = True) -> None:
     """NotStreamable unless ``text`` (whole lines) is UTF-8 without an empty field: a separator that
     touches another separator or a line end, or opens or ends the text (an empty field to the CSV
     reader, one field fewer to trec_eval). A blank line (two line ends in a row) is no field at all.
-    Nor may a line start with ``#`` (a comment line; the same regex pass, at no extra cost).
+    Nor may a line start with ``#`` (a comment line; the same regex pass, at no extra cost), nor a
+    ``\\r`` stand before anything but ``\\n`` (looked for only when ``returns``: it doubles the pass).
     Arrow's UTF-8 validation, then one regex pass in polars (SIMD literal search), both on the
     text in place: numpy passes over the bytes cost as much as the parse, and a one-row polars
     Series holds the text as a scalar that each step copies."""
     buffer = pa.py_buffer(text)
     if not buffer.size:
         return
-    if buffer[0] == ord(sep) or buffer[buffer.size - 1] == ord(sep):
+    if buffer[0] == ord(sep) or buffer[buffer.size - 1] == ord(sep):  # then parsed by _parse_exactly
         raise NotStreamable("a line has an empty field")
     if buffer[0] == ord("#"):
         raise NotStreamable("a comment line")
@@ -232,11 +301,13 @@ def _check_text(text: pa.Buffer | bytes, sep: str) -> None:
         whole.validate(full=True)
     except pa.ArrowInvalid:
         raise NotStreamable("not UTF-8") from None
-    # pyarrow ends a line at \n, \r or \r\n: a # after either starts a comment line
+    # pyarrow ends a line at \n, \r or \r\n: a # after either starts a comment line; the exact reader
+    # ends a line at \n only, so a \r before anything else is a blank inside a line to it
     # from a table, not an array: polars' array path imports pyarrow.compute (0.06 s once, holding the GIL)
     text_column = pl.from_arrow(pa.table({"text": whole})).to_series()
-    if text_column.str.contains(f"[{sep}\r\n]{sep}|{sep}[\r\n]|[\r\n]#").any():
-        raise NotStreamable("a line has an empty field or is a comment")
+    lone_return = "|\r[^\n]" if returns else ""
+    if text_column.str.contains(f"[{sep}\r\n]{sep}|{sep}[\r\n]|[\r\n]#{lone_return}").any():
+        raise NotStreamable("a line has an empty field, is a comment or holds a lone \\r")
 
 
 def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFrame]:
@@ -245,8 +316,8 @@ def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFra
     with ThreadPoolExecutor(max_workers=PARSE_THREADS) as pool:
         pending: deque[Future] = deque()
         try:
-            for text in _line_chunks(path, chunk_bytes, sep):
-                pending.append(pool.submit(_parse_chunk, text, sep))
+            for index, piece in enumerate(_line_chunks(path, chunk_bytes, sep)):
+                pending.append(pool.submit(_parse_chunk, piece, sep, index == 0))
                 if len(pending) > PARSE_THREADS:
                     yield pending.popleft().result()
             while pending:
@@ -256,10 +327,19 @@ def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFra
                 future.cancel()
 
 
+#: Lines :func:`_separator` reads at most to find the first data line.
+SEPARATOR_LINES = 1000
+
+
 def _separator(path: str) -> str:
+    """A tab when the first data line (not blank, no ``#`` first) holds one, else a space: the
+    separator of the simple pieces (another blank sends a piece to :func:`_parse_exactly`)."""
     with _open_bytes(path) as fh:
-        first = fh.readline()
-    return "\t" if b"\t" in first else " "
+        for line in itertools.islice(fh, SEPARATOR_LINES):
+            data = line.strip(_LINE_BLANKS.encode())
+            if data and not data.startswith(b"#"):
+                return "\t" if b"\t" in line else " "
+    return " "
 
 
 def query_starts(frame: pl.DataFrame) -> np.ndarray:
@@ -277,9 +357,11 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
     Raises
     ------
     NotStreamable
-        The file has comment lines, runs of blanks, mixed separators, other than six fields on a
-        line, a non-numeric or NaN score, text that is not UTF-8, or a query whose lines
-        are not together. Nothing is wrong with such files per se: read them with ``read_run``.
+        A line the exact reader refuses (fewer than six fields, a non-numeric or NaN score), text
+        that is not UTF-8, or a query whose lines are not together (:class:`Interleaved`: nothing is
+        wrong with such a file, :func:`pairedframe.io.partition.iter_partitioned_blocks` reads it).
+        Comment lines, extra fields, runs of blanks and mixed blanks are read as the exact reader
+        reads them, piece by piece.
     """
     path = os.fspath(path)
     chunk_bytes = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
@@ -309,7 +391,7 @@ def iter_query_blocks(path: str | os.PathLike[str], system: str, *,
                     batch = pl.concat([held.slice(last), batch]).rechunk()
             held = batch
     except (OSError, EOFError, zlib.error, pa.ArrowException) as exc:
-        raise NotStreamable(f"unreadable: {exc}") from None
+        raise Unreadable(f"unreadable: {exc}") from None
     if held is None:
         raise NotStreamable("empty file")
     yield block(held, query_starts(held))

@@ -316,23 +316,31 @@ def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     if fast is not None and not bool(fast["score"].is_nan().any()) and not _has_duplicate_pairs(fast):
         return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
     fields = _split_fields(_read_data_lines(path, "run"), _RUN_FIELDS)
-    short = _first_bad(fields, pl.col("tag").is_null())
+    fields = fields.with_columns(pl.col("score").cast(pl.Float64, strict=False).alias("_score"))
+    refuse_run_lines(path, *run_line_faults(fields))
+    _check_duplicates(fields, path, "run")
+    return fields.select(
+        pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", pl.col("_score").alias("score"))
+
+
+def run_line_faults(fields: pl.DataFrame) -> tuple[dict | None, dict | None, dict | None]:
+    """The first line with fewer than six fields, with a score that is not a number, with a NaN score
+    (rows of ``fields``: :func:`_split_fields` of run lines, with ``_score``, the score cast), or None."""
+    return (_first_bad(fields, pl.col("tag").is_null()), _first_bad(fields, pl.col("_score").is_null()),
+            _first_bad(fields, pl.col("_score").is_nan()))
+
+
+def refuse_run_lines(path: str, short: dict | None, bad: dict | None, nan: dict | None) -> None:
+    """The exact reader's InputFormatError for the first of these faults (in this order) that is found."""
     if short:
         found = _field_count(short["line"])
         _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}"
               + _looks_like(short["line"], "run"), short, path, "run")
-    score = pl.col("score").cast(pl.Float64, strict=False)
-    fields = fields.with_columns(score.alias("_score"))
-    bad = _first_bad(fields, pl.col("_score").is_null())
     if bad:
         _fail(f"score {bad['score']!r} is not a number" + _looks_like(bad["line"], "run"), bad, path, "run", column=5)
-    bad = _first_bad(fields, pl.col("_score").is_nan())
-    if bad:
-        _fail(f"score {bad['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", bad, path,
+    if nan:
+        _fail(f"score {nan['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", nan, path,
               "run", column=5)
-    _check_duplicates(fields, path, "run")
-    return fields.select(
-        pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", pl.col("_score").alias("score"))
 
 
 def read_run(paths: PathLike | Iterable[PathLike], *, system: str | Sequence[str] | None = None) -> pl.DataFrame:

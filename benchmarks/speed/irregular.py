@@ -1,0 +1,146 @@
+"""Benchmark: run files that are valid for trec_eval but not "simple" (a comment line, extra trailing
+columns, a duplicate pair, scattered queries) against the same run written simply.
+
+Writes, in a temporary folder (default under /tmp, deleted at the end unless --keep), a run of
+QUERIES x DOCS lines (the generator of ``--section interleaved``) and variants of it, then evaluates
+each with nDCG@10, AP, R@100, RR@10 in its own subprocess (``pf.evaluate(path, qrels, ...)``) and
+prints seconds, CPU seconds, peak RSS (``resource.getrusage`` of that process), the peak per MB of
+run file, and what came out (per-query rows, or the error's class). A script, not a test:
+
+    python benchmarks/speed --section irregular                  # 1,000 x 1,000 = 1 M lines (35 MB each)
+    python benchmarks/speed --section irregular --quick          # 200 x 100, a smoke run
+    python benchmarks/speed --section irregular --variants clean comment
+
+Variants: ``clean``; ``comment`` (a ``# comment`` line first); ``extra-5`` (the first five lines with
+a 7th junk column, as trec_eval's results.trunc has); ``extra-all`` (every line); ``blanks`` (every
+line's fields separated by two spaces); ``duplicate`` (the last line repeated: a DuplicateError);
+``shuffled`` (the lines in random order); ``bad-score`` (the last line's score is text: an
+InputFormatError); ``not-utf8`` (a byte that is not UTF-8 in the last line: an InputFormatError from
+reading the file whole, the one class of file that is still read so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from interleaved import generate
+
+WRAPPER = """
+import json, resource, sys, time
+import pairedframe as pf
+t0, c0 = time.perf_counter(), time.process_time()
+try:
+    rows, outcome = pf.evaluate(sys.argv[1], sys.argv[2], ["nDCG@10", "AP", "R@100", "RR@10"]).per_query.height, "values"
+except pf.InputFormatError as exc:
+    rows, outcome = 0, type(exc).__name__
+elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+print(json.dumps({"seconds": elapsed, "cpu": cpu, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "rows": rows, "outcome": outcome}))
+"""
+
+
+def _with_comment(lines: Iterator[bytes]) -> Iterator[bytes]:
+    yield b"# a comment line\n"
+    yield from lines
+
+
+def _extra(count: int | None) -> Callable[[Iterator[bytes]], Iterator[bytes]]:
+    def rewrite(lines: Iterator[bytes]) -> Iterator[bytes]:
+        for i, line in enumerate(lines):
+            yield line[:-1] + b" junk\n" if count is None or i < count else line
+    return rewrite
+
+
+def _blanks(lines: Iterator[bytes]) -> Iterator[bytes]:
+    for line in lines:
+        yield line.replace(b" ", b"  ")
+
+
+def _last_line(change: Callable[[bytes], list[bytes]]) -> Callable[[Iterator[bytes]], Iterator[bytes]]:
+    def rewrite(lines: Iterator[bytes]) -> Iterator[bytes]:
+        last = None
+        for line in lines:
+            if last is not None:
+                yield last
+            last = line
+        yield from change(last)
+    return rewrite
+
+
+def _bad_score(line: bytes) -> list[bytes]:
+    fields = line.split()
+    return [b" ".join([*fields[:4], b"high", fields[5]]) + b"\n"]
+
+
+VARIANTS: dict[str, Callable[[Iterator[bytes]], Iterator[bytes]] | None] = {
+    "clean": None,
+    "comment": _with_comment,
+    "extra-5": _extra(5),
+    "extra-all": _extra(None),
+    "blanks": _blanks,
+    "duplicate": _last_line(lambda line: [line, line]),
+    "shuffled": None,
+    "bad-score": _last_line(_bad_score),
+    "not-utf8": _last_line(lambda line: [line.replace(b" Q0 ", b" Q0\xff ")]),
+}
+
+
+def write_variant(grouped: Path, target: Path, rewrite: Callable[[Iterator[bytes]], Iterator[bytes]]) -> None:
+    """``grouped``'s lines through ``rewrite``, line by line (bounded memory)."""
+    with open(grouped, "rb") as src, open(target, "wb") as out:
+        out.writelines(rewrite(iter(src)))
+
+
+def measure(run: Path, qrels: Path) -> dict:
+    proc = subprocess.run([sys.executable, "-c", WRAPPER, str(run), str(qrels)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"evaluation of {run} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--docs", type=int, default=1000)
+    parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
+    parser.add_argument("--dir", default=None, help="where the files go (default: a new folder in /tmp)")
+    parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    parser.add_argument("--quick", action="store_true", help="200 x 100")
+    args = parser.parse_args()
+    if args.quick:
+        args.queries, args.docs = 200, 100
+    folder = Path(tempfile.mkdtemp(prefix="pf-irregular-", dir=args.dir))
+    try:
+        grouped, shuffled, qrels = generate(folder, args.queries, args.docs)
+        size_mb = grouped.stat().st_size / 2**20
+        print(f"data: {args.queries * args.docs:,} lines, {size_mb:.1f} MB per run file")
+        print(f"{'variant':<12}{'seconds':>9}{'cpu s':>8}{'peak MB':>9}{'peak/file':>10}{'rows':>10}  outcome")
+        for name in args.variants:
+            path = {"clean": grouped, "shuffled": shuffled}.get(name, folder / f"run.{name}")
+            if not path.exists():
+                write_variant(grouped, path, VARIANTS[name])
+            r = measure(path, qrels)
+            print(f"{name:<12}{r['seconds']:>9.1f}{r['cpu']:>8.1f}{r['peak_mb']:>9.0f}"
+                  f"{r['peak_mb'] / (path.stat().st_size / 2**20):>10.1f}{r['rows']:>10}  {r['outcome']}")
+        print(f"load average {os.getloadavg()[0]:.1f}")
+    finally:
+        if args.keep:
+            print(f"files kept in {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("POLARS_MAX_THREADS", "2")
+    start = time.perf_counter()
+    main()
+    print(f"total {time.perf_counter() - start:.0f} s")
