@@ -1,7 +1,8 @@
 """The running counts and ideal rankings a ranked run hands the DuckDB engine (ranking.running_counts
 and ideal_gains, read by sql/prep_ranked_counted.sql and prep_ideal_given.sql) against the window
 sums and sort of sql/prep_ranked.sql and prep_ideal.sql, and the fallback to those where the
-counts do not apply (ranks out of rank order, judged_only, queries' judgments not adjacent)."""
+counts do not apply (ranks out of rank order, judged_only, queries' judgments not adjacent); the
+polars engine's ranked table from the running counts against its window sums."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pairedframe.engines import EvalOptions, ranking
-from pairedframe.engines import duckdb_engine
+from pairedframe.engines import duckdb_engine, polars_engine
 from pairedframe.engines.base import STEPS
 from pairedframe.engines.duckdb_engine import DuckDBEngine, prepare
 from pairedframe.measures.gains import gain_table, list_table
@@ -86,6 +87,24 @@ def test_running_counts_and_ideal_gains_against_the_window_sums(case, layout, se
     assert got.equals(want)
     assert got_ideal.schema == want_ideal.schema
     assert got_ideal.equals(want_ideal)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=cases(), layout=st.sampled_from(LAYOUTS), seed=st.integers(0, 2**16),
+       rel_level=st.sampled_from([-1, 0, 1, 2, 3]), depth=st.sampled_from([None, 1, 3, 100]))
+def test_polars_context_from_running_counts_against_the_window_sums(case, layout, seed, rel_level, depth):
+    """The polars engine's ranked table from rank_judged's order (running counts, no sort) equals the
+    one from its window sums row for row once sorted, and lists each ranking by rank (what the
+    measures' ordered sums read)."""
+    ranks, retrieved = _ranked(case, layout, seed)
+    qrels, options = case.qrels_frame(), EvalOptions(depth=depth)
+    got = polars_engine.build_context(ranks, retrieved, qrels, rel_level=rel_level, options=options).ranked.collect()
+    with mock.patch.object(polars_engine, "running_counts", lambda *_: None):
+        want = polars_engine.build_context(ranks, retrieved, qrels, rel_level=rel_level,
+                                           options=options).ranked.collect()
+    assert got.schema == want.schema
+    assert got.sort("system", "qid", "rank").equals(want)
+    assert got.select((pl.col("rank").diff().over("system", "qid").fill_null(1) > 0).all()).item()
 
 
 TIES_RUN = pl.DataFrame(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from pairedframe.engines.base import RESULT_SCHEMA, EvalOptions, group_by_level
-from pairedframe.engines.ranking import rank_judged
+from pairedframe.engines.ranking import rank_judged, running_counts
 from pairedframe.io.judgments import kind_of, plain_qrels
 from pairedframe.io.prefs import preferences
 from pairedframe.measures import Measure, PolarsContext
@@ -43,19 +43,23 @@ def build_context(ranks: pl.DataFrame, retrieved: pl.DataFrame, qrels: pl.DataFr
     num_ret = pl.col("n") if depth is None else pl.min_horizontal(pl.col("n"), depth)
     queries = queries.select(*KEYS, pl.col("num_rel").cast(pl.Int64), pl.col("num_nonrel").cast(pl.Int64),
                              pl.col("max_grade").cast(pl.Int64), num_ret.cast(pl.Int64).alias("num_ret")).lazy()
-    ranked = (cut.lazy()
-              .join(queries, on=KEYS, how="inner")
-              .select(*KEYS, "docno", "rank", "rel",
-                      (rel >= rel_level).alias("is_rel"),
-                      (rel >= 0).alias("is_judged"),
-                      ((rel >= 0) & (rel < rel_level)).alias("is_judged_nonrel"),
-                      pl.when(rel > 0).then(rel).otherwise(0).cast(pl.Float64).alias("gain"),
-                      "num_rel", "num_nonrel", "max_grade")
-              .sort(["system", "qid", "rank"])
-              .with_columns(pl.col("is_rel").cast(pl.Int64).cum_sum().over(KEYS).alias("rel_cum"),
-                            pl.col("is_judged_nonrel").cast(pl.Int64).cum_sum().over(KEYS).alias("nonrel_cum"),
-                            (rel < 0).cast(pl.Int64).cum_sum().over(KEYS).alias("unjudged_cum"))
-              .collect())
+    columns = (*KEYS, "docno", "rank", "rel", (rel >= rel_level).alias("is_rel"), (rel >= 0).alias("is_judged"),
+               ((rel >= 0) & (rel < rel_level)).alias("is_judged_nonrel"),
+               pl.when(rel > 0).then(rel).otherwise(0).cast(pl.Float64).alias("gain"), "num_rel", "num_nonrel",
+               "max_grade")
+    counted = None if judged_only else running_counts(cut, rel_level)
+    if counted is not None:  # rank_judged's order (each ranking's rows together, by rank): no sort, no windows
+        ranked = (counted.lazy().join(queries, on=KEYS, how="inner", maintain_order="left")
+                  .select(*columns, "rel_cum", "nonrel_cum", "unjudged_cum").collect())
+    else:
+        ranked = (cut.lazy()
+                  .join(queries, on=KEYS, how="inner")
+                  .select(*columns)
+                  .sort(["system", "qid", "rank"])
+                  .with_columns(pl.col("is_rel").cast(pl.Int64).cum_sum().over(KEYS).alias("rel_cum"),
+                                pl.col("is_judged_nonrel").cast(pl.Int64).cum_sum().over(KEYS).alias("nonrel_cum"),
+                                (rel < 0).cast(pl.Int64).cum_sum().over(KEYS).alias("unjudged_cum"))
+                  .collect())
     ranked = ranked.with_columns(pl.Series("log2_rank1", log2_of_ranks(ranked["rank"].to_numpy() + 1))).lazy()
     judgments = (qrels.lazy().filter(rel >= 0).join(queries.select("qid").unique(), on="qid", how="semi")
                  .select("qid", "rel").collect().lazy())
