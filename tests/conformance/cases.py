@@ -164,6 +164,24 @@ def _id_type_cases() -> list[Case]:
     return cases
 
 
+def _blank_id_cases() -> list[Case]:
+    """Ids of blanks only (a space, two, a tab: trec_eval's separators) in the run's system, qid, docno and the
+    qrels' docno: each refused as an empty id is (a TREC file with one has a field too few on line 2)."""
+    cases = []
+    for name, side, column, blanks, forms in [
+        ("blank_docno", "run", "docno", "  ", None),
+        ("blank_qid", "run", "qid", " ", ("polars", "pandas", "arrow", "duckdb", "parquet", "trec", "csv", "tsv")),
+        ("tab_qid", "run", "qid", "\t", ("polars", "pandas", "arrow", "duckdb", "parquet")),
+        ("blank_system", "run", "system", " ", ("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv")),
+        ("blank_qrels_docno", "qrels", "docno", "   ", None),
+    ]:
+        change = (_run if side == "run" else _qrels)(_set(column, blanks))
+        expect = {"frame": Raises(rf"column '{column}' is an empty or all-blank string.*row 2\b"),
+                  "trec": Raises(r"line 2\b"), "delimited": Raises(rf"\b{column}\b")}
+        cases.append(Case(name, change, expect, side=side, forms=forms))
+    return cases
+
+
 EVAL_CASES: list[Case] = [
     Case("clean"),
     Case("one_row_per_run", _run(lambda r: r.group_by("system", maintain_order=True).head(1)), side="run"),
@@ -234,19 +252,21 @@ EVAL_CASES: list[Case] = [
     Case("boolean_scores", _run(lambda r: r.with_columns(pl.col("score") > 1)), Raises(r"score.*(Boolean|bool)"),
          side="run", forms=("polars", "pandas", "arrow", "duckdb", "dict", "parquet")),
     # trec_eval's reader never yields an empty id; a file with one has a line with a field too few
-    Case("empty_docno", _run(_set("docno", "")), {"frame": Raises(r"column 'docno' is an empty string.*row 2\b"),
+    Case("empty_docno", _run(_set("docno", "")), {"frame": Raises(r"column 'docno' is an empty or all-blank string.*row 2\b"),
                                                   "trec": Raises(r"line 2\b"), "delimited": Raises(r"\bdocno\b")},
          side="run"),
-    Case("empty_qid", _run(_set("qid", "")), {"frame": Raises(r"column 'qid' is an empty string.*row 2\b"),
+    Case("empty_qid", _run(_set("qid", "")), {"frame": Raises(r"column 'qid' is an empty or all-blank string.*row 2\b"),
                                               "trec": Raises(r"line 2\b"), "delimited": Raises(r"\bqid\b")},
          side="run", forms=("polars", "pandas", "arrow", "duckdb", "parquet", "trec", "csv", "tsv")),  # a dict has no row 2
     # a system is an id too (a file's is its name): an empty one is refused as an empty qid is, in every door
-    Case("empty_system", _run(_set("system", "")), {"frame": Raises(r"column 'system' is an empty string.*row 2\b"),
+    Case("empty_system", _run(_set("system", "")), {"frame": Raises(r"column 'system' is an empty or all-blank string.*row 2\b"),
                                                     "delimited": Raises(r"\bsystem\b")},
          side="run", forms=("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv")),
     Case("empty_qrels_docno", _qrels(_set("docno", "")),
-         {"frame": Raises(r"column 'docno' is an empty string.*row 2\b"), "trec": Raises(r"line 2\b"),
+         {"frame": Raises(r"column 'docno' is an empty or all-blank string.*row 2\b"), "trec": Raises(r"line 2\b"),
           "delimited": Raises(r"\bdocno\b")}, side="qrels"),
+    # an id of blanks only is as empty for trec_eval (ids are runs of non-blank characters): refused alike
+    *_blank_id_cases(),
     # integers a double cannot hold: rounded as trec_eval's atof rounds them as text, with a warning from tables
     Case("huge_integer_scores", _run(_huge_integer_scores),
          {"frame": Value(warns=UserWarning), "delimited": Value(warns=UserWarning), "trec": Value()},
