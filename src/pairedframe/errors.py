@@ -94,6 +94,20 @@ class PairedFrameError(Exception):
     """Root of every error pairedframe raises on purpose."""
 
 
+@contextlib.contextmanager
+def naming_input(label: str) -> Iterator[None]:
+    """Errors pairedframe raises in the block start with ``label``, the input they are about, as the door's
+    other messages name it (``run_b: duplicate ...``, ``'llm' (file llm.txt): ...``), with the same class and
+    attributes: for a door that takes two inputs of one kind, whose readers' messages say only "the run
+    table"."""
+    try:
+        yield
+    except PairedFrameError as exc:
+        named = copy.copy(exc)
+        named.args = (f"{label}: {exc}",)
+        raise named.with_traceback(exc.__traceback__) from None
+
+
 class InputFormatError(PairedFrameError, ValueError):
     """A run, qrels or per-query file is malformed.
 

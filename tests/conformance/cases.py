@@ -330,7 +330,7 @@ def _set_where(column: str, value: Any, system: str = "b", qid: str = "q2", meas
     return change
 
 
-_NAMES_NONFINITE = Raises(r"finite.*system='b'.*qid='q2'|qid='q2'.*finite")
+_NAMES_NONFINITE = Raises(r"per-query table: .*finite.*system='b'.*qid='q2'|qid='q2'.*finite")
 
 
 def _table_id_cases() -> list[Case]:
@@ -374,7 +374,7 @@ TABLE_CASES: list[Case] = [
     Case("none_system", _table(_set_where("system", None)), Raises(r"\bsystem\b.*null|null.*\bsystem\b"), side="table"),
     Case("none_measure", _table(_set_where("measure", None)), Raises(r"\bmeasure\b.*null|null.*\bmeasure\b"),
          side="table"),
-    Case("duplicate_key", _table(_add([("b", "q2", "AP", 0.5)])), Raises(r"repeated|duplicate", DuplicateError),
+    Case("duplicate_key", _table(_add([("b", "q2", "AP", 0.5)])), Raises(r"(per-query table|`\w+`).*(repeated|duplicate)", DuplicateError),
          side="table"),
     Case("query_of_one_system_only", _table(_add([("b", "q9", "AP", 0.5), ("b", "q9", "nDCG@10", 0.5)])),
          side="table", means=lambda c: TableContent(c.table.filter(pl.col("qid") != "q9"))),
