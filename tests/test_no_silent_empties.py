@@ -166,8 +166,8 @@ def test_a_relevance_level_above_every_grade_warns():
 
 @pytest.mark.parametrize("form, named", [("table", r"qrels table"), ("dict", r"qrels dict"),
                                          ("file", r"qrels file \S*zero\.qrels")])
-@pytest.mark.parametrize("engine", ["duckdb", "polars"])
-def test_qrels_without_a_relevant_document_warn_once_naming_them_at_the_callers_line(tmp_path, form, named,
+@pytest.mark.parametrize("engine", ["duckdb", "polars", "spark"])
+def test_qrels_without_a_relevant_document_warn_once_naming_them_at_the_callers_line(tmp_path, request, form, named,
                                                                                      engine):
     """Every grade 0 (or below): no document is relevant, so AP, P@k, nDCG ... are 0 on every query. One warning
     names the qrels and points at the caller's line (it said 'relevance level above every grade ... lower rel=',
@@ -179,6 +179,13 @@ def test_qrels_without_a_relevant_document_warn_once_naming_them_at_the_callers_
     if qrels is None:
         qrels = tmp_path / "zero.qrels"
         qrels.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in rows))
+    if engine == "spark":
+        if form != "file":
+            pytest.skip("the Spark path reads files here")
+        request.getfixturevalue("spark")
+        run_file = tmp_path / "r.run"
+        run_file.write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d1 1 1.0 r\n")
+        run, qrels = str(run_file), str(qrels)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ev = pf.evaluate(run, qrels, ["AP", "P@5", "nDCG@10", "RR"], engine=engine)
