@@ -15,11 +15,15 @@ SELECT * FROM (
     FROM pf_qrels GROUP BY qid, docno HAVING count(*) > 1
     ORDER BY qid, docno LIMIT 1)
 UNION ALL
--- an empty id, which no TREC file holds: the first of its row in (qid, docno) order, and how many rows
--- that column is empty in (ids cast, so that a table's ids of another type bind too)
+-- an empty or all-blank id (blanks: trec_eval's field separators), which no TREC file holds: the first of
+-- its row in (qid, docno) order, and how many rows that column is blank in (ids cast, so that a table's ids
+-- of another type bind too)
 SELECT * FROM (
     SELECT 'empty id', qid, docno, CAST(rel AS VARCHAR),
-           CASE WHEN CAST(qid AS VARCHAR) = '' THEN count(*) FILTER (WHERE CAST(qid AS VARCHAR) = '') OVER ()
-                ELSE count(*) FILTER (WHERE CAST(docno AS VARCHAR) = '') OVER () END
-    FROM pf_qrels WHERE CAST(qid AS VARCHAR) = '' OR CAST(docno AS VARCHAR) = ''
-    ORDER BY CAST(qid AS VARCHAR) <> '', qid, docno LIMIT 1)
+           CASE WHEN blank_qid THEN count(*) FILTER (WHERE blank_qid) OVER ()
+                ELSE count(*) FILTER (WHERE blank_docno) OVER () END
+    FROM (SELECT qid, docno, rel,
+                 regexp_full_match(CAST(qid AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_qid,
+                 regexp_full_match(CAST(docno AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_docno FROM pf_qrels)
+    WHERE blank_qid OR blank_docno
+    ORDER BY NOT blank_qid, qid, docno LIMIT 1)

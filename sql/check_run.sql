@@ -16,12 +16,17 @@ SELECT * FROM (
     FROM pf_run GROUP BY system, qid, docno HAVING count(*) > 1
     ORDER BY system, qid, docno LIMIT 1)
 UNION ALL
--- an empty id, which no TREC file holds: the first of its row in (system, qid, docno) order, and how
--- many rows that column is empty in (ids cast, so that a table's ids of another type bind too)
+-- an empty or all-blank id (blanks: trec_eval's field separators), which no TREC file holds: the first of
+-- its row in (system, qid, docno) order, and how many rows that column is blank in (ids cast, so that a
+-- table's ids of another type bind too)
 SELECT * FROM (
     SELECT 'empty id', system, qid, docno, CAST(score AS VARCHAR),
-           CASE WHEN CAST(system AS VARCHAR) = '' THEN count(*) FILTER (WHERE CAST(system AS VARCHAR) = '') OVER ()
-                WHEN CAST(qid AS VARCHAR) = '' THEN count(*) FILTER (WHERE CAST(qid AS VARCHAR) = '') OVER ()
-                ELSE count(*) FILTER (WHERE CAST(docno AS VARCHAR) = '') OVER () END
-    FROM pf_run WHERE CAST(system AS VARCHAR) = '' OR CAST(qid AS VARCHAR) = '' OR CAST(docno AS VARCHAR) = ''
-    ORDER BY CAST(system AS VARCHAR) <> '', CAST(qid AS VARCHAR) <> '', system, qid, docno LIMIT 1)
+           CASE WHEN blank_system THEN count(*) FILTER (WHERE blank_system) OVER ()
+                WHEN blank_qid THEN count(*) FILTER (WHERE blank_qid) OVER ()
+                ELSE count(*) FILTER (WHERE blank_docno) OVER () END
+    FROM (SELECT system, qid, docno, score,
+                 regexp_full_match(CAST(system AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_system,
+                 regexp_full_match(CAST(qid AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_qid,
+                 regexp_full_match(CAST(docno AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_docno FROM pf_run)
+    WHERE blank_system OR blank_qid OR blank_docno
+    ORDER BY NOT blank_system, NOT blank_qid, system, qid, docno LIMIT 1)

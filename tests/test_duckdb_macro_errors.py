@@ -101,25 +101,27 @@ EMPTY_IDS = [("run", "system", "qid='1', docno='d2', score=1.0"), ("run", "qid",
              ("qrels", "docno", "qid='1', rel=0")]
 
 
-def _frames(side: str, column: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """A run and qrels whose second row (side) has an empty `column`."""
+def _frames(side: str, column: str, blank: str = "") -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A run and qrels whose second row (side) has `column` empty (or made of the blanks `blank`)."""
     run = pl.DataFrame({"system": ["s", "s"], "qid": ["1", "1"], "docno": ["d1", "d2"], "score": [2.0, 1.0]})
     qrels = pl.DataFrame({"qid": ["1", "1"], "docno": ["d1", "d2"], "rel": [1, 0]})
-    empty = pl.when(pl.int_range(pl.len()) == 1).then(pl.lit("")).otherwise(pl.col(column)).alias(column)
+    empty = pl.when(pl.int_range(pl.len()) == 1).then(pl.lit(blank)).otherwise(pl.col(column)).alias(column)
     return (run.with_columns(empty), qrels) if side == "run" else (run, qrels.with_columns(empty))
 
 
 def _message(side: str, column: str, shown: str, table: str, row: str) -> str:
-    return (f"^{re.escape(table)}: column '{column}' is an empty string in 1 row\\(s\\), e\\.g\\. {row} "
+    return (f"^{re.escape(table)}: column '{column}' is an empty or all-blank string in 1 row\\(s\\), e\\.g\\. {row} "
             f"\\({re.escape(shown)}\\); {re.escape(EMPTY_ID_RULE)}$")
 
 
+@pytest.mark.parametrize("blank", ["", " ", "  ", "\t", " \x0c\r"])
 @pytest.mark.parametrize("side, column, shown", EMPTY_IDS)
-def test_an_empty_id_is_refused_alike_by_evaluate_prepare_and_the_macros(side, column, shown):
+def test_an_empty_or_blank_id_is_refused_alike_by_evaluate_prepare_and_the_macros(side, column, shown, blank):
     """pf.evaluate took an empty system from a table, prepare() every empty id, the macros every empty id
-    of a table: one rule now, in the words of the file readers' checks (table, column, row; a DuckDB
-    relation has no row order, so its row is named by its values)."""
-    run, qrels = _frames(side, column)
+    of a table, and all of them an id of blanks only ('  ', a tab: trec_eval's separators): one rule now,
+    in the words of the file readers' checks (table, column, row; a DuckDB relation has no row order, so
+    its row is named by its values)."""
+    run, qrels = _frames(side, column, blank)
     with pytest.raises(pf.SchemaError, match=_message(side, column, shown, f"{side} table", "row 2")):
         pf.evaluate(run, qrels, "AP")
     con = duckdb.connect()
@@ -139,7 +141,28 @@ def test_an_empty_id_in_the_second_run_table_names_that_table(con):
     con.execute("CREATE OR REPLACE TABLE b_run AS SELECT 'b' AS system, '1' AS qid, '' AS docno, 1.0 AS score")
     con.execute("CREATE OR REPLACE TABLE a_qrels AS SELECT '1' AS qid, 'd1' AS docno, 1 AS rel")
     got = _macro_error(con, "SELECT * FROM pf_evaluate(['a_run', 'b_run'], 'a_qrels', 'AP', tables := true)")
-    assert got.startswith("run table b_run: column 'docno' is an empty string in 1 row(s), e.g. the row (system='b', qid='1'"), got
+    assert got.startswith("run table b_run: column 'docno' is an empty or all-blank string in 1 row(s), e.g. the row "
+                          "(system='b', qid='1'"), got
+
+
+@pytest.mark.parametrize("inner", [" a", "a ", "a\tb"])
+def test_an_id_with_blanks_beside_other_characters_is_not_refused_as_blank(inner):
+    """Only an id of blanks only is refused (its other blanks are another matter): the check must not
+    catch an id that merely holds a blank."""
+    run, qrels = _frames("run", "docno", inner)
+    assert pf.evaluate(run, qrels, "AP").per_query["value"].to_list() == [1.0]
+    con = duckdb.connect()
+    con.register("pf_run", run)
+    con.register("pf_qrels", qrels)
+    prepare(con, rel_level=1, options=EvalOptions(complete=False, depth=None))
+
+
+@pytest.mark.parametrize("name", ["", "  ", "\t"])
+def test_a_system_name_given_empty_or_blank_to_the_macros_is_refused(con, tmp_path, name):
+    run = _write(tmp_path, "run.txt", "1 Q0 d1 1 1.0 s\n")
+    qrels = _write(tmp_path, "qrels.txt", "1 0 d1 1\n")
+    got = _macro_error(con, "SELECT * FROM pf_evaluate(?, ?, 'AP', system := ?)", [run, qrels, name])
+    assert got == "pf_evaluate: a system name is empty or made of blanks only", got
 
 
 # ---- a missing file: named by the macros (DuckDB 2.0 on) ---------------------------------------------------------

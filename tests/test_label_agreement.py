@@ -280,3 +280,21 @@ def test_label_agreement_errors_name_the_files_given_as_paths(tmp_path):
     pb.write_text("1 0 d1 3\n")
     with pytest.raises(ValueError, match=r"'b' \(file .*llm\.txt\) grades a common pair 3"):
         pf.label_agreement(pa, pb, grades=[0, 1])
+
+
+def test_label_agreement_names_the_label_set_holding_a_duplicate_or_a_nan_grade(tmp_path):
+    """Both inputs are qrels, whose readers say only "the qrels table": the error names the set as the
+    door's other messages do (its label, and its file when given as a path)."""
+    good = pl.DataFrame({"qid": ["1", "1"], "docno": ["d1", "d2"], "rel": [1, 0]})
+    duplicated = pl.concat([good, good.head(1)])
+    with pytest.raises(pf.errors.DuplicateError, match=r"^'llm': duplicate .* in the qrels table"):
+        pf.label_agreement(good, duplicated, names=("nist", "llm"))
+    with pytest.raises(pf.errors.DuplicateError, match=r"^'a': duplicate"):
+        pf.label_agreement(duplicated, good)
+    nan = good.with_columns(pl.Series("rel", [1.0, float("nan")]))
+    with pytest.raises(pf.SchemaError, match=r"^'b': qrels column 'rel' must hold integer grades, got NaN"):
+        pf.label_agreement(good, nan)
+    path = tmp_path / "llm.txt"
+    path.write_text("1 0 d1 1\n1 0 d1 0\n")
+    with pytest.raises(pf.errors.DuplicateError, match=r"^'b' \(file .*llm\.txt\): qrels file .*llm\.txt, line 1: duplicate"):
+        pf.label_agreement(good, path)

@@ -164,6 +164,48 @@ def test_a_relevance_level_above_every_grade_warns():
         pf.evaluate(run, qrels, ["AP", "P@1"])
 
 
+@pytest.mark.parametrize("form, named", [("table", r"qrels table"), ("dict", r"qrels dict"),
+                                         ("file", r"qrels file \S*zero\.qrels")])
+@pytest.mark.parametrize("engine", ["duckdb", "polars", "spark"])
+def test_qrels_without_a_relevant_document_warn_once_naming_them_at_the_callers_line(tmp_path, request, form, named,
+                                                                                     engine):
+    """Every grade 0 (or below): no document is relevant, so AP, P@k, nDCG ... are 0 on every query. One warning
+    names the qrels and points at the caller's line (it said 'relevance level above every grade ... lower rel=',
+    which no level helps, and did not say which qrels)."""
+    rows = [("q1", "d1", 0), ("q1", "d2", 0), ("q2", "d1", -1)]
+    run = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d1": 1.0}}
+    qrels = {"table": pl.DataFrame(rows, schema=["qid", "docno", "rel"], orient="row"),
+             "dict": {q: {d: r for qq, d, r in rows if qq == q} for q in ("q1", "q2")}}.get(form)
+    if qrels is None:
+        qrels = tmp_path / "zero.qrels"
+        qrels.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in rows))
+    if engine == "spark":
+        if form != "file":
+            pytest.skip("the Spark path reads files here")
+        request.getfixturevalue("spark")
+        run_file = tmp_path / "r.run"
+        run_file.write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d1 1 1.0 r\n")
+        run, qrels = str(run_file), str(qrels)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = pf.evaluate(run, qrels, ["AP", "P@5", "nDCG@10", "RR"], engine=engine)
+    said = [w for w in caught if issubclass(w.category, pf.PartlyEmptyWarning)]
+    assert len(said) == 1, [str(w.message) for w in caught]
+    assert re.match(rf"{named}: no document is relevant \(no grade above 0; the highest is 0\), so every measure "
+                    r"that counts relevant documents \(AP, P@5, RR\) is 0 on every query", str(said[0].message))
+    assert said[0].filename == __file__
+    assert set(ev.per_query["value"].to_list()) == {0.0}
+
+
+def test_qrels_without_a_relevant_document_do_not_warn_when_grade_0_is_relevant():
+    """rel_level=0 makes every judged document relevant: the values are not 0, so no warning."""
+    qrels = {"q1": {"d1": 0, "d2": 0}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ev = pf.evaluate({"q1": {"d1": 2.0, "d2": 1.0}}, qrels, ["AP"], rel_level=0)
+    assert ev.per_query["value"].to_list() == [1.0]
+
+
 def test_comparing_a_string_valued_measure_says_so():
     qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     runs = {"a": {"q1": {"d1": 1.0}, "q2": {"d1": 1.0}}, "b": {"q1": {"d2": 1.0}, "q2": {"d2": 1.0}}}

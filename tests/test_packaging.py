@@ -104,3 +104,26 @@ def test_python_dash_m_pairedframe_runs_the_console_scripts_app():
     script = CliRunner().invoke(app, ["--help"])
     for command in ("evaluate", "compare", "table", "report", "segments", "analyze", "example", "sql"):
         assert command in script.stdout and re.search(rf"\b{command}\b", proc.stdout), (command, proc.stdout)
+
+
+def test_pairedframe_version_prints_the_version_of_pyproject_and_exits_0():
+    """``pairedframe --version`` (and ``python -m pairedframe --version``) prints the package's version, the one
+    pyproject.toml declares, on stdout, and runs no command."""
+    import os
+    import tomllib
+
+    from typer.testing import CliRunner
+
+    import pairedframe
+    from pairedframe.cli import app
+
+    declared = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert pairedframe.__version__ == declared
+    script = CliRunner().invoke(app, ["--version"])
+    assert script.exit_code == 0 and script.stdout == f"pairedframe {declared}\n", script.output
+    src = str(REPO_ROOT / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "pairedframe", "--version"], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, f"pairedframe {declared}\n", "")
+    assert CliRunner().invoke(app, ["--version", "evaluate"]).stdout == f"pairedframe {declared}\n"   # eager

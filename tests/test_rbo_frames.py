@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 
 from pairedframe.comparison.overlap import rbo
+from pairedframe.errors import DuplicateError, SchemaError
 from tests.reference.rbo_reference import ref_rbo_ext_exact
 
 
@@ -95,6 +96,18 @@ def test_rbo_refuses_a_table_of_two_systems():
     """A run table holding two systems is not one ranking per query (was silently merged as 'run')."""
     two = pl.DataFrame({"system": ["a", "b"], "qid": ["1", "1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
     one = pl.DataFrame({"qid": ["1", "1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
-    with pytest.raises(ValueError, match="each run must hold one system"):
+    with pytest.raises(SchemaError, match="^run_a: a run must hold one system"):
         rbo(two, one)
     assert rbo(one, one)["rbo_ext"].to_list() == pytest.approx([1.0])
+
+
+@pytest.mark.parametrize("bad_is_b", [False, True])
+def test_rbo_names_the_run_argument_holding_a_duplicate_or_a_nan_score(bad_is_b):
+    """Both inputs are runs, whose readers say only "the run table": the error says which argument."""
+    one = pl.DataFrame({"qid": ["1", "1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
+    duplicated = pl.concat([one, one.head(1)])
+    nan = one.with_columns(pl.Series("score", [1.0, float("nan")]))
+    name = "run_b" if bad_is_b else "run_a"
+    for bad, error, said in [(duplicated, DuplicateError, "duplicate"), (nan, SchemaError, "'score' is NaN")]:
+        with pytest.raises(error, match=rf"^{name}: .*{said}"):
+            rbo(one, bad) if bad_is_b else rbo(bad, one)

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import math
+import re
 
 import polars as pl
 import pytest
@@ -258,3 +259,33 @@ def test_segments_markdown_and_latex_keep_the_title_that_says_what_delta_and_the
     proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:]
+
+
+def _cells(table: str, name: str) -> list[str]:
+    """The cells of column ``name`` in a markdown pipe table or a rich terminal table (header row first)."""
+    rows = [[cell.strip() for cell in re.split(r"[|│┃]", line.strip())[1:-1]] for line in table.splitlines()
+            if line.strip()[:1] in ("|", "│", "┃")]
+    at = rows[0].index(name)
+    return [row[at] for row in rows[1:] if not set(row[at]) <= set("-: ")]   # markdown's delimiter row left out
+
+
+@pytest.mark.parametrize("correction", ["bh", "holm"])
+def test_segments_markdown_and_terminal_print_significant_as_yes_or_no_as_the_latex_does(tmp_path, example,
+                                                                                          correction):
+    """markdown and the terminal table printed Python's True / False for `significant` while the LaTeX says
+    yes / no: every human-readable format now says yes / no, row for row as json's true / false (a run of the
+    qrels' relevant documents makes some segments significant)."""
+    qrels = pl.read_csv(example[0], separator=" ", has_header=False, new_columns=["qid", "it", "docno", "rel"],
+                        schema_overrides={"qid": pl.String, "docno": pl.String})
+    oracle = tmp_path / "oracle.run"
+    oracle.write_text("".join(f"{q} Q0 {d} 1 {r}.0 oracle\n" for q, d, r in qrels.filter(pl.col("rel") > 0)
+                              .select("qid", "docno", "rel").iter_rows()))
+    args = [*_args(tmp_path, example, "-B", "499", "--seed", "1", "--correction", correction), str(oracle)]
+    rows = json.loads(runner.invoke(app, [*args, "-f", "json"]).stdout)["rows"]
+    want = [{True: "yes", False: "no"}[row["significant"]] for row in rows]
+    assert "yes" in want and "no" in want                  # both words to tell apart
+    for fmt in ("markdown", "table"):
+        result = runner.invoke(app, [*args, "-f", fmt])
+        assert result.exit_code == 0, result.output
+        assert _cells(result.stdout, "significant") == want, fmt
+        assert not {"True", "False"} & set(re.split(r"[\s|│]+", result.stdout)), fmt

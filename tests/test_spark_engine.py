@@ -308,10 +308,15 @@ _BAD_FRAMES = {
                       "system string, qid string, docno string, score string",
                       _QRELS, _QRELS_SCHEMA, r"column 'score' holds string values \(e\.g\. '9'\), not numbers"),
     "empty_docno": (_RUN + [("a", "1", "", 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA,
-                    r"^run table: column 'docno' is an empty string in 1 row\(s\)"),
+                    r"^run table: column 'docno' is an empty or all-blank string in 1 row\(s\)"),
+    # an id of blanks only is as empty (trec_eval reads ids as runs of non-blank characters)
+    "blank_qid": (_RUN + [("a", "  ", "d3", 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA,
+                  r"^run table: column 'qid' is an empty or all-blank string in 1 row\(s\)"),
+    "tab_qrels_docno": (_RUN, _RUN_SCHEMA, _QRELS + [("1", "\t", 0)], _QRELS_SCHEMA,
+                        r"^qrels table: column 'docno' is an empty or all-blank string in 1 row\(s\)"),
     # a system is an id too: refused as polars refuses it (pf.evaluate on a table took it)
     "empty_system": (_RUN + [("", "1", "d3", 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA,
-                     r"^run table: column 'system' is an empty string in 1 row\(s\), e\.g\. the row \(qid='1', docno='d3', "
+                     r"^run table: column 'system' is an empty or all-blank string in 1 row\(s\), e\.g\. the row \(qid='1', docno='d3', "
                      r"score=0\.5\); an id is never empty"),
     # another name of a column beside it, or two other names of it: never a guess (Spark asked for qid by name)
     "query_id_beside_qid": ([(s, q, "x" + q, d, v) for s, q, d, v in _RUN],

@@ -196,18 +196,21 @@ def test_a_string_score_in_a_run_dict_is_an_error_naming_its_query_and_document(
         pf.evaluate({"7": {"d1": 1.0, "d2": "2.0"}}, _QRELS, ["RR"], system="s")
 
 
+@pytest.mark.parametrize("blank", ["", "  ", "\t"])
 @pytest.mark.parametrize("side", ["run", "qrels"])
 @pytest.mark.parametrize("column", ["qid", "docno"])
-def test_an_empty_id_is_an_error_naming_the_column_and_the_row(side, column):
+def test_an_empty_or_blank_id_is_an_error_naming_the_column_and_the_row(side, column, blank):
     run = pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "score": [2.0, 1.0]})
     qrels = pl.DataFrame({"qid": ["7", "7"], "docno": ["d1", "d2"], "rel": [1, 0]})
     if side == "run":
-        run = run.with_columns(pl.Series(column, ["7", ""] if column == "qid" else ["d1", ""]))
+        run = run.with_columns(pl.Series(column, ["7", blank] if column == "qid" else ["d1", blank]))
     else:
-        qrels = qrels.with_columns(pl.Series(column, ["7", ""] if column == "qid" else ["d1", ""]))
-    with pytest.raises(pf.SchemaError, match=rf"{side} table: column '{column}' is an empty string in 1 row\(s\), "
-                                             r"e\.g\. row 2 \("):
+        qrels = qrels.with_columns(pl.Series(column, ["7", blank] if column == "qid" else ["d1", blank]))
+    with pytest.raises(pf.SchemaError, match=rf"{side} table: column '{column}' is an empty or all-blank string in "
+                                             r"1 row\(s\), e\.g\. row 2 \("):
         pf.evaluate(run, qrels, ["RR"], system="s")
+    with pytest.raises(pf.SchemaError, match=rf"{side} table: column '{column}' is an empty or all-blank string"):
+        pf.evaluate(run.to_pandas(), qrels.to_pandas(), ["RR"], system="s")
 
 
 def test_integer_scores_beyond_2_53_warn_at_the_callers_line_and_rank_as_trec_eval_reads_them():

@@ -634,3 +634,24 @@ def test_text_width_estimates_what_pdflatex_sets(tmp_path):
     for text, normal, small in zip(texts, measured[::2], measured[1::2]):
         for estimate, width in ((text_width(text), normal), (FOOTNOTESIZE * text_width(text), small)):
             assert width * 0.995 <= estimate <= width * 1.03, (text, estimate, width)
+
+
+@pytest.mark.parametrize("title, heading", [("Runs on DL-19 & <v2>", "Runs on DL-19 & <v2>."),
+                                            ("Which run wins?", "Which run wins?")])
+def test_latex_caption_starts_with_the_title_in_bold_as_the_other_renderings_show_it(tmp_path, title, heading):
+    """title= headed the HTML, markdown and terminal renderings but not the LaTeX: it now starts the caption in
+    bold (a full stop added unless it ends in one) and alone names the table in a list of tables; the oracle
+    is the PDF (pdftotext reads the caption back) and pdflatex's .lot file."""
+    t = pf.results_table(_per_query(names=["base", "new"]), baseline="base", n_resamples=99, seed=0, title=title)
+    tex = t.to_latex()
+    assert tex.count(latex_escape(title)) == 2, tex
+    untitled = pf.results_table(_per_query(names=["base", "new"]), baseline="base", n_resamples=99, seed=0).to_latex()
+    assert latex_escape(title) not in untitled and r"\textbf{" not in untitled.split(r"\caption{")[1].split("\n")[0]
+    _, pdf = _compile(tmp_path, ["\\listoftables\n" + tex])
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext not installed (apt-get install poppler-utils) to read the PDF back")
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    assert f"Table 1: {heading} {t.caption.split()[0]}" in text, text[:600]
+    lot = (tmp_path / "tables.lot").read_text(encoding="utf-8")
+    assert latex_escape(title).replace(" ", "") in lot.replace(" ", "") and t.caption.split()[0] not in lot, lot

@@ -93,7 +93,8 @@ CREATE OR REPLACE TEMP MACRO pf__row_text_sql(cols, c) AS
     array_to_string([pf__lit(x || '=') || ' || coalesce(' || CASE WHEN x IN ('score', 'rel') THEN 'CAST(' || x || ' AS VARCHAR)'
                                                                   ELSE 'pf__lit(' || x || ')' END || ', ''NULL'')'
                      FOR x IN cols IF x <> c], ' || '', '' || ');
--- SQL of one row: table t's first id column holding an empty string (no TREC file holds one; ids cast,
+-- SQL of one row: table t's first id column holding an empty or all-blank string (blanks: trec_eval's
+-- field separators; no TREC file holds one; ids cast,
 -- so that ids of another type bind): its name (pf_empty, NULL if none), its rows (pf_empty_n) and one
 -- such row's other values (pf_empty_row, the least as text: a table has no row order). Aggregated over
 -- the rows with an empty id only, so that the text is made for those alone.
@@ -102,7 +103,7 @@ CREATE OR REPLACE TEMP MACRO pf__empty_ids_sql(t, cols) AS
      || ') AS pf_empty, coalesce(' || array_to_string(['nullif(count(*) FILTER (' || d['w'] || '), 0)' FOR d IN ids], ', ')
      || ') AS pf_empty_n, coalesce(' || array_to_string(['min(' || d['row'] || ') FILTER (' || d['w'] || ')' FOR d IN ids], ', ')
      || ') AS pf_empty_row FROM (' || pf__table_columns_sql(t, cols) || ') WHERE ' || array_to_string([d['w'] FOR d IN ids], ' OR ')
-     FOR ids IN [[{'c': c, 'w': 'CAST(' || c || ' AS VARCHAR) = ''''', 'row': pf__row_text_sql(cols, c)}
+     FOR ids IN [[{'c': c, 'w': 'regexp_full_match(CAST(' || c || ' AS VARCHAR), ''[ \t\n\r\x0B\x0C]*'')', 'row': pf__row_text_sql(cols, c)}
                   FOR c IN cols IF c NOT IN ('score', 'rel')]]][1];
 -- One row per table: its number of rows n, the columns it lacks (pf_missing, '' if none) and its empty
 -- ids (pf__empty_ids_sql). Read from the types of an ungrouped aggregate, which has its row even for
@@ -118,7 +119,7 @@ CREATE OR REPLACE TEMP MACRO pf__shape_problem_sql(shapes, what, cols) AS
     || pf__lit('; a ' || what || ' table has columns ' || cols
                || CASE WHEN what = 'run' THEN ' (without a system column: SELECT ''bm25'' AS system, * FROM my_run)' ELSE '' END)
     || ' WHEN n = 0 THEN ' || pf__lit(': empty table: no (' || cols || ') rows')
-    || ' ELSE ' || pf__lit(': column ''') || ' || pf_empty || ' || pf__lit(''' is an empty string in ') || ' || CAST(pf_empty_n AS VARCHAR) || '
+    || ' ELSE ' || pf__lit(': column ''') || ' || pf_empty || ' || pf__lit(''' is an empty or all-blank string in ') || ' || CAST(pf_empty_n AS VARCHAR) || '
     || pf__lit(' row(s), e.g. the row (') || ' || pf_empty_row || ' || pf__lit('); ' || pf__empty_id_rule()) || ' END AS msg FROM ' || shapes
     || ' WHERE pf_missing <> '''' OR n = 0 OR pf_empty IS NOT NULL ORDER BY pf_table LIMIT 1)';
 CREATE OR REPLACE TEMP MACRO pf__run_tables_sql(o) AS

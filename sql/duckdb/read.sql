@@ -152,7 +152,8 @@ CREATE OR REPLACE TEMP MACRO pf__systems(paths, system, macro) AS
           WHEN len(list_distinct(names)) < len(names)
                THEN error(macro || ': duplicate system name ' || pf__lit([n for n, i in names if list_position(names, n) < i][1])
                           || '; rename the files or pass system := [...] with one name per file')
-          WHEN len([n for n in names if n IS NULL OR n = '']) > 0 THEN error(macro || ': a system name is empty')
+          WHEN len([n for n in names if n IS NULL OR regexp_full_match(n, '[ \t\n\r\x0B\x0C]*')]) > 0
+               THEN error(macro || ': a system name is empty or made of blanks only')
           ELSE names END
      FOR names IN [CASE WHEN system IS NULL THEN [pf__trec_name(p) for p in paths] ELSE pf__aslist(system) END]][1];
 

@@ -94,6 +94,20 @@ class PairedFrameError(Exception):
     """Root of every error pairedframe raises on purpose."""
 
 
+@contextlib.contextmanager
+def naming_input(label: str) -> Iterator[None]:
+    """Errors pairedframe raises in the block start with ``label``, the input they are about, as the door's
+    other messages name it (``run_b: duplicate ...``, ``'llm' (file llm.txt): ...``), with the same class and
+    attributes: for a door that takes two inputs of one kind, whose readers' messages say only "the run
+    table"."""
+    try:
+        yield
+    except PairedFrameError as exc:
+        named = copy.copy(exc)
+        named.args = (f"{label}: {exc}",)
+        raise named.with_traceback(exc.__traceback__) from None
+
+
 class InputFormatError(PairedFrameError, ValueError):
     """A run, qrels or per-query file is malformed.
 
@@ -135,9 +149,15 @@ class DuplicateError(InputFormatError):
 #: How trec_eval and pairedframe treat a duplicate, as every DuplicateError says it: trec_eval checks a
 #: query's lines only when it evaluates the query (form_res_rels.c), pairedframe checks every query.
 DUPLICATE_RULE = "trec_eval refuses duplicates in the queries it evaluates (pairedframe in any query)"
-#: Why an empty id (qid, docno, system) in a table is refused, as every door says it: no TREC file can hold one.
-EMPTY_ID_RULE = ("an id is never empty (trec_eval reads ids as runs of non-blank characters): is it a missing "
-                 "value?")
+#: Why an empty or all-blank id (qid, docno, system) in a table is refused, as every door says it: no TREC file
+#: can hold one.
+EMPTY_ID_RULE = ("an id is never empty nor made of blanks only (trec_eval reads ids as runs of non-blank "
+                 "characters): is it a missing value?")
+#: An empty or all-blank id, as a regular expression (Rust's, RE2's and Java's syntax alike): blanks are the
+#: characters trec_eval splits fields on (C's isspace: space, tab, newline, CR, vertical tab, form feed).
+BLANK_ID_PATTERN = r"^[ \t\n\r\x0B\x0C]*$"
+#: How every door's message names such an id: "column 'qid' is {BLANK_ID} in 2 row(s), ...".
+BLANK_ID = "an empty or all-blank string"
 
 
 class UnknownMeasureError(PairedFrameError, ValueError):

@@ -188,9 +188,15 @@ DUCKDB_REGISTER = OtherDoor("pf.duckdb.register", value=_values, cells={
     "missing_qrels_file": Cell(lambda t: _macros_on(t, RUN, None), Raises(r"qrels file \S+qrels\.txt: no such file",
                                                                          MacroError)),
     "empty_system_in_a_table": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0), ('', '1', 'd2', 1.0)"),
-                                    Raises(r"run table my_run: column 'system' is an empty string in 1 row\(s\), e\.g\. "
+                                    Raises(r"run table my_run: column 'system' is an empty or all-blank string in 1 row\(s\), e\.g\. "
                                            r"the row \(qid='1', docno='d2', score=1\.0\)", MacroError)),
     "empty_qrels_docno_in_a_table": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0)", "('1', 'd1', 1), ('1', '', 0)"),
-                                         Raises(r"qrels table my_qrels: column 'docno' is an empty string", MacroError)),
+                                         Raises(r"qrels table my_qrels: column 'docno' is an empty or all-blank string", MacroError)),
+    "blank_qid_in_a_table": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0), ('s', '  ', 'd2', 1.0)"),
+                                 Raises(r"run table my_run: column 'qid' is an empty or all-blank string in 1 row\(s\), "
+                                        r"e\.g\. the row \(system='s', docno='d2', score=1\.0\)", MacroError)),
+    "tab_qrels_docno_in_a_table": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0)", "('1', 'd1', 1), ('1', chr(9), 0)"),
+                                       Raises(r"qrels table my_qrels: column 'docno' is an empty or all-blank string",
+                                              MacroError)),
 }, empty=(lambda t: _macros(t, qrels="9 0 d1 1\n"), MacroError, r"no run query is in the qrels"),
     xfail={} if _reads_missing_files() else {"missing_run_file": _BEFORE_DUCKDB_2, "missing_qrels_file": _BEFORE_DUCKDB_2})

@@ -30,6 +30,25 @@ app = typer.Typer(
     rich_markup_mode="rich",    # the default differs across typer versions; help texts escape \[ for it
     help="trec_eval-exact evaluation and honest paired comparisons of retrieval runs.")
 
+
+
+def _print_version(asked: bool) -> None:
+    """``--version``: the package's version on stdout, then exit 0 before any command runs."""
+    if asked:
+        from pairedframe import __version__
+
+        typer.echo(f"pairedframe {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: typing.Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print pairedframe's version and exit.")] = False) -> None:
+    # the options of `pairedframe` itself, before any command (no docstring: the app's help= stays its help)
+    return None
+
+
 EXIT_USAGE = 2
 #: A bug, not a verdict: distinct from 1 (a --fail-if gate holds) so a CI gate never mistakes a crash for it.
 EXIT_INTERNAL = 3

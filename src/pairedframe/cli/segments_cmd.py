@@ -116,8 +116,11 @@ def segments_cmd(
 
         out.write(segments_latex(result, correction=correction, confidence_level=confidence_level, title=title,
                                  settings=settings))
-    else:
-        print_frame(result.select("system", "measure", *_SHORT), fmt, file=out, title=title)
+    else:  # significant in words, as the LaTeX writes it (True / False read as code)
+        from pairedframe.cli.segments_latex import significant_texts
+
+        words = pl.Series("significant", significant_texts(result, correction), dtype=pl.String)
+        print_frame(result.select("system", "measure", *_SHORT).with_columns(words), fmt, file=out, title=title)
         if fmt == "table":
             out.write("\n".join(f"{k}: {v}" for k, v in settings.items()) + "\n")
     if output is not None:

@@ -84,7 +84,7 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
     texts = dict(zip([*shown, "ci_low", "ci_high"], column_texts(frame.select(*shown, "ci_low", "ci_high"), digits)))
     numeric = {c for c in shown if frame.schema[c].is_numeric()}
     texts[p_column] = [pvalue_text(p, digits) for p in frame[p_column]]   # as compare -f latex writes its p
-    texts["significant"] = [_significant(s, p) for s, p in zip(frame["significant"], frame[p_column])]
+    texts["significant"] = significant_texts(frame, correction)
     widths = [[text_width(plain)] for _, plain in headers]
     fixed = [0.0] * len(headers)
     interval = len(keys) + 1
@@ -128,6 +128,13 @@ def segments_latex(frame: pl.DataFrame, *, correction: str, confidence_level: fl
                       r"\end{tabular}%", r"\endgroup",
                       f"% columns left out here (in -f csv / json): {', '.join(left_out)}", *notes,
                       *(latex_comment(f"{k}: {v}") for k, v in (settings or {}).items())]) + "\n"
+
+
+def significant_texts(frame: pl.DataFrame, correction: str) -> list[str]:
+    """The ``significant`` column as every human-readable format prints it (LaTeX, markdown, the terminal
+    table): yes / no, empty where ``correction``'s p-value was not computed (:func:`_significant`)."""
+    p_column = _P_COLUMN[correction][0]
+    return [_significant(s, p) for s, p in zip(frame["significant"], frame[p_column])]
 
 
 def _significant(significant: bool | None, p: float | None) -> str:

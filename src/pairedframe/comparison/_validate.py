@@ -54,7 +54,7 @@ def nonfinite_error(count: int, first: dict[str, Any]) -> ValueError:
     extra = {k: v for k, v in first.items() if k not in ("system", "qid", "measure", "value")}
     where = ", ".join(f"{k}={v!r}" for k, v in {"system": first["system"], **extra, "qid": first["qid"],
                                                  "measure": first["measure"]}.items())
-    return ValueError(f"per-query values must be finite: {count} row(s) are NaN/inf, the first ({where}) is "
+    return ValueError(f"per-query table: values must be finite: {count} row(s) are NaN/inf, the first ({where}) is "
                       f"{first['value']!r}; drop or fix those rows (null values are treated as 'not measured')")
 
 

@@ -13,7 +13,8 @@ import polars as pl
 from pairedframe.comparison.options import check_level
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_attribute, renamed_keywords
 from pairedframe.checks import sample
-from pairedframe.errors import InputFormatError, InsufficientSampleError, SmallSampleWarning, user_stacklevel
+from pairedframe.errors import (InputFormatError, InsufficientSampleError, SmallSampleWarning, naming_input,
+                               user_stacklevel)
 from pairedframe.io.convert import as_qrels
 from pairedframe.io.path_args import source_label
 from pairedframe.stats.results import ConfidenceInterval
@@ -284,9 +285,12 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     if str(names[0]) == str(names[1]):
         raise ValueError(f"`names` must be two different labels (the table's columns and notes tell the sets apart "
                          f"by them); got {names!r}")
-    qa, qb = _read_labels(a), _read_labels(b)
-    common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
     said = (source_label(names[0], a), source_label(names[1], b))
+    with naming_input(said[0]):
+        qa = _read_labels(a)
+    with naming_input(said[1]):
+        qb = _read_labels(b)
+    common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
     if common.height == 0:
         raise InsufficientSampleError(f"no (qid, docno) pair is judged in both {said[0]} ({qa.height} pairs) "
                                       f"and {said[1]} ({qb.height} pairs)")

@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.checks import require_each, sample
+from pairedframe.errors import SchemaError, naming_input
 from pairedframe.io.convert import as_run
 
 __all__ = ["rbo"]
@@ -38,7 +39,7 @@ __all__ = ["rbo"]
 def _ranked(run: Any, depth: int | None, score_precision: str) -> pl.DataFrame:
     t = as_run(run, default_system="run")  # a table's own system column is kept, so two systems are caught
     if t["system"].n_unique() > 1:
-        raise ValueError(f"each run must hold one system, got {t['system'].unique().to_list()}")
+        raise SchemaError(f"a run must hold one system, got {t['system'].unique().to_list()}")
     score = pl.col("score").cast(pl.Float64)
     if score_precision == "float32":
         score = score.cast(pl.Float32).cast(pl.Float64)
@@ -103,8 +104,10 @@ def rbo(run_a: Any, run_b: Any, *, p: float = 0.9, depth: int | None = None,
         raise ValueError(f"`depth` must be a positive integer or None, got {depth!r}")
     if score_precision not in ("float64", "float32"):
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")
-    a = _ranked(run_a, depth, score_precision)
-    b = _ranked(run_b, depth, score_precision)
+    with naming_input("run_a"):
+        a = _ranked(run_a, depth, score_precision)
+    with naming_input("run_b"):
+        b = _ranked(run_b, depth, score_precision)
     lens = (a.group_by("qid").agg(pl.len().alias("len_a"))
             .join(b.group_by("qid").agg(pl.len().alias("len_b")), on="qid", how="inner").sort("qid"))
     schema = {"qid": pl.String, "rbo_ext": pl.Float64, "rbo_min": pl.Float64, "rbo_res": pl.Float64,

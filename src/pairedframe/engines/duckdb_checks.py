@@ -14,7 +14,7 @@ import re
 import duckdb
 
 from pairedframe.sql_files import load_sql
-from pairedframe.errors import DUPLICATE_RULE, EMPTY_ID_RULE, DuplicateError, SchemaError
+from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, DUPLICATE_RULE, EMPTY_ID_RULE, DuplicateError, SchemaError
 
 _COLUMNS = {"pf_run": ("system", "qid", "docno", "score"), "pf_qrels": ("qid", "docno", "rel")}
 _IDS = ("system", "qid", "docno")
@@ -51,8 +51,8 @@ def check_inputs(con: duckdb.DuckDBPyConnection) -> None:
     ------
     SchemaError
         A missing table or column, an id column that is not VARCHAR, a score or grade that is not a
-        number, a null, a NaN score, an empty id (qid, docno or system ``''``: no TREC file holds one) or a
-        grade that is not an integer (names the table, the column and the row).
+        number, a null, a NaN score, an empty or all-blank id (qid, docno or system ``''`` or ``'  '``:
+        no TREC file holds one) or a grade that is not an integer (names the table, the column and the row).
     DuplicateError
         The same (system, qid, docno) twice in ``pf_run`` or (qid, docno) twice in ``pf_qrels``.
     """
@@ -70,8 +70,8 @@ def _raise(table: str, problem: str, keys: tuple[str, ...], row: tuple, value_na
     if problem == "duplicate":
         raise DuplicateError(f"{table}: duplicate {where} ({n} rows); {DUPLICATE_RULE}")
     if problem == "empty id":  # the row is named by its values: a DuckDB relation has no row order
-        column = next(k for k, v in zip(keys, row) if v == "")
+        column = next(k for k, v in zip(keys, row) if re.fullmatch(BLANK_ID_PATTERN, str(v)))
         shown = ", ".join([*(f"{k}={v!r}" for k, v in zip(keys, row) if k != column), f"{value_name}={value}"])
-        raise SchemaError(f"{table}: column {column!r} is an empty string in {n} row(s), e.g. the row ({shown}); "
+        raise SchemaError(f"{table}: column {column!r} is {BLANK_ID} in {n} row(s), e.g. the row ({shown}); "
                           f"{EMPTY_ID_RULE}")
     raise SchemaError(f"{table}: {problem}: {value_name} = {value} at {where}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from pairedframe.checks import warn_numeric_ids
-from pairedframe.errors import EMPTY_ID_RULE, SchemaError
+from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, SchemaError
 from pairedframe.io.grades import Grades, check_grades_option, out_of_range, warn_read_as_trec_eval
 from pairedframe.io.table_values import EXACT_INTEGER_LIMIT, ID_COLUMNS, warn_inexact_integers
 from pairedframe.tables import column_renames
@@ -71,7 +71,7 @@ def _ids(frame: Any, columns: tuple[str, ...], what: str) -> list[str]:
 
 
 def _facts(frame: Any, columns: tuple[str, ...], extra: dict[str, tuple[Any, list[str]]]) -> dict[str, Any]:
-    """One aggregation: ``rows``; per column its nulls (``null:c``) and, for ids, empty strings
+    """One aggregation: ``rows``; per column its nulls (``null:c``) and, for ids, empty or all-blank strings
     (``empty:c``); a row with a null (``null_row``); a first non-null value of each column
     (``value:c``); and for each ``extra`` name -> (condition, shown columns) its count and a row."""
     from pyspark.sql import functions as F
@@ -90,7 +90,7 @@ def _facts(frame: Any, columns: tuple[str, ...], extra: dict[str, tuple[Any, lis
     aggs.append(example(any_null, list(columns)).alias("null_row"))
     for c in (c for c in ID_COLUMNS if c in columns):
         if _kind(_types(frame)[c]) == "text":
-            empty = F.length(F.col(c)) == 0
+            empty = F.col(c).rlike(BLANK_ID_PATTERN)
             aggs += [count(empty).alias(f"empty:{c}"), example(empty, list(columns)).alias(f"empty_row:{c}")]
     for name, (cond, shown) in extra.items():
         aggs += [count(cond).alias(f"{name}:n"), example(cond, shown).alias(f"{name}:row")]
@@ -112,7 +112,7 @@ def _refuse_empty_ids(facts: dict[str, Any], what: str) -> None:
         if facts.get(f"empty:{c}"):
             row = facts[f"empty_row:{c}"].asDict()
             shown = ", ".join(f"{k}={v!r}" for k, v in row.items() if k != c)
-            raise SchemaError(f"{what} table: column {c!r} is an empty string in {facts[f'empty:{c}']} row(s), e.g. "
+            raise SchemaError(f"{what} table: column {c!r} is {BLANK_ID} in {facts[f'empty:{c}']} row(s), e.g. "
                               f"the row ({shown}); {EMPTY_ID_RULE}")
 
 

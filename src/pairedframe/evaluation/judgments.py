@@ -4,7 +4,9 @@ clean-up of the placeholder ranking it scores under ``-c``."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import polars as pl
@@ -42,17 +44,33 @@ def num_rel_all(judgments: pl.DataFrame, complete: bool) -> int | None:
     return int((judgments["rel"] > 0).sum())
 
 
-def warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:
+def warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame, source: Any = None) -> None:
     """Warn when a measure's relevance level is above every grade of the qrels: nothing is relevant
-    at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels)."""
+    at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels). Qrels without any
+    grade above 0 get their own warning, naming them (``source``: the qrels argument): no document is
+    relevant at all, so no level helps; most likely the wrong file or a wrong grade column."""
     top = qrels["rel"].max() if qrels.height else None
     if top is None:
         return
     above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
-    if above:
+    at_or_below = any(isinstance(m.rel, int) and m.rel <= top for m in measures)   # rel=0 makes grade 0 relevant
+    if top <= 0 and not at_or_below:
+        named = f" ({', '.join(above)})" if above else ""
+        warnings.warn(f"{qrels_source(source)}: no document is relevant (no grade above 0; the highest is {top}), "
+                      f"so every measure that counts relevant documents{named} is 0 on every query, and so are "
+                      "gains by grade (nDCG, ERR) unless gains= gives grade 0 a gain: are these the qrels you meant?",
+                      PartlyEmptyWarning, stacklevel=user_stacklevel())
+    elif above:
         warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
                       "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",
                       PartlyEmptyWarning, stacklevel=user_stacklevel())
+
+
+def qrels_source(qrels: Any) -> str:
+    """How a warning names the qrels argument: ``qrels file x.txt``, ``qrels dict`` or ``qrels table``."""
+    if isinstance(qrels, (str, os.PathLike)):
+        return f"qrels file {os.fspath(qrels)}"
+    return "qrels dict" if isinstance(qrels, Mapping) else "qrels table"
 
 
 def check_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame) -> None:

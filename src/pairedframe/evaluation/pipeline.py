@@ -298,7 +298,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         score 0 everywhere); or, without ``complete``, some runs lack judged queries that other runs
         have (their means are over fewer queries); or run query ids, or a run's docnos, are not in
         the qrels but match qrels ids / judged docnos except for case, blanks or leading zeros (a
-        spelling mismatch that would otherwise score 0 silently).
+        spelling mismatch that would otherwise score 0 silently); or a measure's relevance level is
+        above every grade; or the qrels have no grade above 0 (no document is relevant, every measure
+        of relevance is 0: the warning names the qrels file, dict or table).
     UserWarning
         Numeric id columns in a table, converted to strings (see :func:`pairedframe.io.as_run`); a
         utility measure with a nonzero fourth weight and no ``collection_size`` (its value is trec_eval's).
@@ -388,7 +390,7 @@ def _evaluate_and_check(run: Any, qrels: Any, resolved: tuple[Measure, ...], opt
     _warn_near_miss_ids(excluded, judged)
     warn_near_miss_docnos(sample, qrels_table)
     if kind_of(judgments) != "prefs":
-        warn_levels_above_grades(resolved, judgments)
+        warn_levels_above_grades(resolved, judgments, qrels)
     values = evaluated.result()
     if options.complete:
         values = clean_up_placeholders(values, retrieved, resolved)
@@ -429,7 +431,7 @@ def _evaluate_on_spark(run: Any, qrels: Any, resolved: tuple[Measure, ...], opti
     sample = DocnoSample([facts.sample.sort("system", "qid", "docno")], partial=set(facts.partial))
     warn_near_miss_docnos(sample, facts.sample_qrels)
     if "rel" in graded.columns:
-        warn_levels_above_grades(resolved, graded)
+        warn_levels_above_grades(resolved, graded, qrels)
     per_query, text = _ordered_values(values, resolved)
     settings = EvaluationSettings(rel_level=rel_level, complete=options.complete, depth=options.depth,
                                   score_precision=options.score_precision, engine=eng.name,

@@ -13,9 +13,9 @@ import warnings
 
 import polars as pl
 
-from pairedframe.errors import EMPTY_ID_RULE, SchemaError, user_stacklevel
+from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, SchemaError, user_stacklevel
 
-#: The id columns of a run or qrels table: none may hold an empty string (refuse_empty_ids).
+#: The id columns of a run or qrels table: none may hold an empty or all-blank string (refuse_empty_ids).
 ID_COLUMNS = ("system", "qid", "docno")
 #: Integers beyond this magnitude are not all exactly representable as a double (IEEE 754 binary64).
 EXACT_INTEGER_LIMIT = 2**53
@@ -94,16 +94,23 @@ def refuse_nan_scores(frame: pl.DataFrame, *, pandas: bool = False) -> None:
 
 
 def refuse_empty_ids(frame: pl.DataFrame, what: str) -> None:
-    """SchemaError naming the id column and the first row (1-based, as every message numbers rows) holding an empty string: trec_eval
-    reads ids as runs of non-blank bytes, so no file can give one, and it matches no id of a file. A system is an id
-    too (a file's is its non-empty name; an empty one no ``baseline=`` or ``systems=`` can name)."""
+    """SchemaError naming the id column and the first row (1-based, as every message numbers rows) holding an empty
+    or all-blank string (``''``, ``'  '``, a tab): trec_eval reads ids as runs of non-blank bytes, so no file can
+    give one, and it matches no id of a file. A system is an id too (a file's is its non-blank name; an empty one
+    no ``baseline=`` or ``systems=`` can name)."""
     columns = [c for c in ID_COLUMNS if c in frame.columns]
-    if not frame.select(pl.any_horizontal(pl.col(c).str.len_bytes().eq(0).any() for c in columns)).item():
+    if not frame.select(pl.any_horizontal(blank_ids(c).any() for c in columns)).item():
         return
     for column in columns:
-        rows = frame.with_row_index("_row").filter(pl.col(column).str.len_bytes() == 0)
+        rows = frame.with_row_index("_row").filter(blank_ids(column))
         if rows.height:
             row = rows.row(0, named=True)
             shown = ", ".join(f"{c}={row[c]!r}" for c in frame.columns if c != column)
-            raise SchemaError(f"{what} table: column {column!r} is an empty string in {rows.height} row(s), e.g. "
+            raise SchemaError(f"{what} table: column {column!r} is {BLANK_ID} in {rows.height} row(s), e.g. "
                               f"row {row['_row'] + 1} ({shown}); {EMPTY_ID_RULE}")
+
+
+def blank_ids(column: str) -> pl.Expr:
+    """Whether each id of ``column`` is empty or made of blanks only (errors.BLANK_ID_PATTERN)."""
+    return pl.col(column).str.contains(BLANK_ID_PATTERN)
+

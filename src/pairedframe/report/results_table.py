@@ -169,8 +169,9 @@ class ResultsTable:
         Returns
         -------
         str
-            ``\\begin{table}`` ... ``\\end{table}``: caption, then a ``tabular`` with one row per
-            system (two with a stacked interval) and per measure a right-aligned number column
+            ``\\begin{table}`` ... ``\\end{table}``: caption (starting with ``title`` in bold when the table
+            has one), then a ``tabular`` with one row per system (two with a stacked interval) and per
+            measure a right-aligned number column
             followed by its marks column; in ``\\small`` or ``\\footnotesize`` when its estimated width
             or its lines would not fit an article at the text size, with system names too long even for
             ``\\footnotesize`` cut into lines after ``_``, ``-`` or a blank (docs/guide/results_tables.md).
@@ -189,7 +190,7 @@ class ResultsTable:
         if ci_layout not in CI_LAYOUTS:
             raise ValueError(f"`ci_layout` must be one of {CI_LAYOUTS}, got {ci_layout!r}")
         return render_latex([self._label(s) for s in self.data.systems], self.data.measures, self._cells(),
-                            self.caption, label=label, ci_layout=ci_layout)
+                            self.caption, label=label, ci_layout=ci_layout, title=self.title)
 
     def to_html(self, *, table_id: str | None = None) -> str:
         """An HTML fragment (great_tables' ``as_raw_html``) with the caption as a source note and
@@ -395,7 +396,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         ``comparison`` (whose level also sets the marks' ``alpha``).
     digits : int, default 3
     title : str, optional
-        Title of the HTML, markdown and terminal renderings.
+        Title of every rendering: the HTML header, a bold line above the markdown table, the terminal
+        table's title, and the LaTeX caption's bold start (alone in a list of tables).
     **compare_options
         Passed to :func:`pairedframe.compare` (``n_resamples``, ``seed``, ``test``, ``family_by``, ...).
 

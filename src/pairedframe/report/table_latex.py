@@ -308,7 +308,7 @@ def _float_font_size(body_lines: int, caption: str) -> str:
 
 def render_latex(labels: Sequence[str], measures: Sequence[str],
                  cells: Sequence[Sequence[tuple[str, str, str, int | None]]], caption: str, *,
-                 label: str | None = None, ci_layout: str = "inline") -> str:
+                 label: str | None = None, ci_layout: str = "inline", title: str | None = None) -> str:
     """A ``table`` float: caption on top, then a booktabs ``tabular`` of one row per label.
 
     Parameters
@@ -328,6 +328,10 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
         which would break the label or the document).
     ci_layout : {"inline", "stacked"}, default "inline"
         Interval beside its number, or on a second line below it.
+    title : str, optional
+        Plain text (escaped here): the caption starts with it in bold (a full stop added unless it ends in
+        one of ``. ! ? :``) and a list of tables shows it alone (``\\caption[title]{...}``), as the other
+        renderings show it above the table.
 
     Returns
     -------
@@ -365,18 +369,28 @@ def render_latex(labels: Sequence[str], measures: Sequence[str],
     if tabular_width(widths, size, fixed=fixed, tabcolsep=tabcolsep) > ARTICLE_TEXT_WIDTH:
         names = _wrapped(labels, widths, fixed, tabcolsep)
     body, saved = _body(names, cells, widest, size, stacked)
-    height = caption_height(text_width("Table 1: " + caption)) + tabular_height(1 + len(body), size, pulled=saved)
+    heading = "" if not title else title + ("" if title.rstrip().endswith((".", "!", "?", ":")) else ".")
+    height = (caption_height(text_width("Table 1: " + (heading + " " if heading else "") + caption))
+              + tabular_height(1 + len(body), size, pulled=saved))
     if height > ARTICLE_TEXT_HEIGHT:
         warn_too_tall(height, size, f": its {len(labels)} systems take {len(body)} lines",
                       "show fewer systems per table (split it in two)" + (", put the intervals beside the numbers "
                       "(ci_layout='inline': one line a system)" if stacked else "") + " or make it a longtable "
                       "(\\usepackage{longtable}), which breaks across pages")
     lines = [r"\begin{table}[!t]", r"\centering", size, r"\setlength{\tabcolsep}{4pt}" if stacked else "",
-             rf"\caption{{{latex_escape(caption)}}}" + (rf"\label{{{label}}}" if label else ""),
+             _caption(caption, heading, title) + (rf"\label{{{label}}}" if label else ""),
              r"\begin{tabular}{l" + "r" * len(measures) + "}", r"\toprule",
              " & ".join(["", *(latex_escape(m) for m in measures)]) + r" \\", r"\midrule", *body,
              r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(line for line in lines if line) + "\n"
+
+
+def _caption(caption: str, heading: str, title: str | None) -> str:
+    """``\\caption{caption}``, or with a title ``\\caption[title]{\\textbf{title.} caption}``: the title in bold
+    first, and alone in a list of tables."""
+    if not heading:
+        return rf"\caption{{{latex_escape(caption)}}}"
+    return rf"\caption[{{{latex_escape(title or '')}}}]{{\textbf{{{latex_escape(heading)}}} {latex_escape(caption)}}}"
 
 
 def _body(names: Sequence[Sequence[str]], cells: Sequence[Sequence[tuple[str, str, str, int | None]]],
