@@ -315,7 +315,7 @@ def test_run_independent_measures_named_on_the_command_line_are_refused():
 def test_numret_named_on_the_command_line_is_refused():
     res = run("-m", "num_ret", "-m", "map", "-B", "99", "-f", "csv")
     assert res.exit_code == 2, res.output
-    assert "NumRet counts what a run returned" in res.stderr and "Traceback" not in res.output
+    assert "NumRet describes what a run returned" in res.stderr and "Traceback" not in res.output
 
 
 def test_printed_pvalue_tie_rule_is_the_one_of_the_alternative():

@@ -139,3 +139,34 @@ def test_compare_pair_aligns_two_pandas_series_by_their_query_index():
         compare_pair(a, b.rename(index={"u": "q"}), n_resamples=99)
     with pytest.raises(ValueError, match="repeats a label"):
         compare_pair(a, pd.Series(b.to_numpy(), index=list("uuvwxy")), n_resamples=99)
+
+
+def test_values_too_large_for_the_statistics_are_refused_naming_the_row():
+    """Values near 1e155 overflowed inside the statistics (an error from stats.power naming `se`, numpy
+    overflow warnings): values beyond MAX_ABS_VALUE are refused up front, naming the first row and the bound,
+    by compare (in memory and in DuckDB) and compare_pair; values just below it compare without a warning."""
+    import duckdb
+    import numpy as np
+
+    from pairedframe.comparison._validate import MAX_ABS_VALUE
+
+    rng = np.random.default_rng(1)
+    a = rng.uniform(0, 1, 25)
+    b = a + rng.normal(0.05, 0.1, 25)
+
+    def table(scale):
+        return pl.DataFrame({"system": ["a"] * 25 + ["b"] * 25, "qid": [f"q{i}" for i in range(25)] * 2,
+                             "measure": "Foo", "value": np.concatenate([a, b]) * scale})
+
+    big = table(MAX_ABS_VALUE * 10)
+    for data in (big, duckdb.connect().from_arrow(big.to_arrow())):
+        with pytest.raises(ValueError, match=r"at most 1e\+70 in magnitude.*\(system='a', qid='q0', measure='Foo'\)"):
+            pf.compare(data, baseline="a", n_resamples=999)
+    with pytest.raises(ValueError, match=r"`a` and `b` must be at most 1e\+70"):
+        pf.compare_pair(a * MAX_ABS_VALUE * 10, b * MAX_ABS_VALUE * 10, n_resamples=999)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # no overflow inside the statistics
+        got = pf.compare(table(MAX_ABS_VALUE / 10), baseline="a", n_resamples=999, seed=0)
+    want = pf.compare(table(1.0), baseline="a", n_resamples=999, seed=0)
+    assert got["delta"].item() == pytest.approx(want["delta"].item() * MAX_ABS_VALUE / 10, rel=1e-12)
+    assert got["pvalue"].item() == pytest.approx(want["pvalue"].item(), rel=1e-9)

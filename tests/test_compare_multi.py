@@ -222,7 +222,7 @@ def test_run_independent_measures_left_out_of_the_holm_family_against_statsmodel
 
 
 def test_numret_left_out_of_the_holm_family_when_every_measure_is_compared_against_statsmodels():
-    """NumRet counts what a run returned: no run is better for a larger count.  Comparing every measure
+    """NumRet describes what a run returned: no run is better for a larger count.  Comparing every measure
     leaves it out (warned), so Holm's family is that of the ranking measures alone -- adding NumRet to the
     evaluation changes no p-value; named, it is refused with a hint."""
     multitest = pytest.importorskip("statsmodels.stats.multitest")
@@ -233,7 +233,7 @@ def test_numret_left_out_of_the_holm_family_when_every_measure_is_compared_again
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         warnings.simplefilter("always", PartlyEmptyWarning)
-        with pytest.warns(PartlyEmptyWarning, match="NumRet counts what a run returned"):
+        with pytest.warns(PartlyEmptyWarning, match="NumRet describes what a run returned"):
             res = pf.compare(pf.evaluate(runs, qrels, ["AP", "RR@10", "NumRet"]), baseline="bm25", seed=3)
         alone = pf.compare(pf.evaluate(runs, qrels, ["AP", "RR@10"]), baseline="bm25", seed=3)
     assert set(res["measure"]) == {"AP", "RR@10"}
@@ -241,7 +241,7 @@ def test_numret_left_out_of_the_holm_family_when_every_measure_is_compared_again
     assert res["pvalue_holm"].to_numpy() == pytest.approx(
         multitest.multipletests(res["pvalue"].to_numpy(), method="holm")[1], rel=1e-12)
     ev = pf.evaluate(runs, qrels, ["AP", "NumRet", "NumRelRet"])
-    with pytest.raises(ValueError, match=r"`measures`: NumRet counts what a run returned.*rename the measure"):
+    with pytest.raises(ValueError, match=r"`measures`: NumRet describes what a run returned.*rename the measure"):
         pf.compare(ev, baseline="bm25", measures=["AP", "num_ret"])
     assert "NumRelRet" in set(pf.compare(ev, baseline="bm25", measures=["NumRelRet"], test="t")["measure"])
 

@@ -147,7 +147,7 @@ def test_ppi_segments_refuse_geometric_means_and_counts_like_compare_not_ap_unde
             for measure in ("AP", "GMAP", "NumRet"):
                 rows += [{"system": s, "judgments": j, "qid": q, "measure": measure, "value": v} for q, v in m.items()]
     pq = pl.DataFrame(rows)
-    for named, why in (("GMAP", "geometric mean"), ("NumRet", "counts what a run returned")):
+    for named, why in (("GMAP", "geometric mean"), ("NumRet", "describes what a run returned")):
         with pytest.raises(ValueError, match=rf"`measures`: {named} .*{why}"):
             ppi_compare_segments(pq, baseline="A", measures=[named, "AP"])
     with warnings.catch_warnings():

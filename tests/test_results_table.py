@@ -887,3 +887,31 @@ def test_caption_gives_the_reason_a_query_is_left_out_that_the_measure_allows():
            "(it found nothing relevant, or lacks the query)" in caption
     assert caption.count("found nothing relevant") == 1
     assert t.table.filter(pl.col("system") == "sys")["marks"].to_list() == ["†", "†"]
+
+
+def test_measures_of_how_much_is_judged_get_no_best_and_no_verdict():
+    """Judged@10, Unjudged@10 (trec_eval's unj), RBPResid and NumNonRelJudgedRet describe the judgments'
+    coverage of a run, not its quality: the outside tester's table bolded the run with the most unjudged
+    documents and the largest residual, and compare called a rise in Unjudged@10 'better'. No best or
+    second in them, the caption says why, and compare leaves them out (warned) or refuses them by name."""
+    from pairedframe.errors import PartlyEmptyWarning
+
+    qrels, runs = pf.example.example_paths()
+    diagnostics = ["Judged@10", "Unjudged@10", "RBPResid", "NumNonRelJudgedRet"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = pf.evaluate([str(r) for r in runs], str(qrels), diagnostics + ["nDCG@10"])
+        t = pf.results_table(ev, baseline="bm25", n_resamples=999, seed=0)
+    places = {(s, m): p for s, m, p in t.table.select("system", "measure", "place").iter_rows()}
+    for m in diagnostics:
+        assert all(places[(s, m)] is None for s in ("bm25", "reranker")), m
+    assert sorted(places[(s, "nDCG@10")] or 0 for s in ("bm25", "reranker")) == [0, 1]
+    assert ("No best or second for Judged@10, Unjudged@10, RBPResid: how much of a run is judged ranks no run."
+            in t.caption)
+    assert "No best or second for NumNonRelJudgedRet: a count that ranks no run." in t.caption
+    with pytest.warns(PartlyEmptyWarning, match="Judged@10, Unjudged@10, RBPResid, NumNonRelJudgedRet describe"):
+        cmp = pf.compare(ev, baseline="bm25", n_resamples=999, seed=0)
+    assert cmp["measure"].to_list() == ["nDCG@10"]
+    for name in ("unj_10", "RBPResid", "Judged@10", "num_nonrel_judged_ret"):
+        with pytest.raises(ValueError, match=r"`measures`: .* describes what a run returned .*judged"):
+            pf.compare(ev, baseline="bm25", measures=[name], n_resamples=999)

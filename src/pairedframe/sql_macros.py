@@ -111,7 +111,8 @@ def _not_comparable(spec) -> str | None:
     if spec.run_independent:
         return "depends on the judgments only, not on the run (no hypothesis)"
     if not spec.ranks_runs:
-        return "counts what a run returned, not how well it ranks (no run is better for a larger count)"
+        return ("describes what a run returned (how much, or how much of it is judged), not how well it ranks (no run "
+                "is better for a larger value)")
     if spec.aggregate == "gmean":
         return ("is summarised by a geometric mean, which a mean delta of per-query values does not compare "
                 "(it would be the arithmetic mean's)")

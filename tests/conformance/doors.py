@@ -512,7 +512,7 @@ TABLE_DOORS: dict[str, Door] = {
     "read_results": Door("table", lambda path, **kw: pf.read_results(path, **kw), _results_value, RESULT_FILE_FORMS,
                          public="pf.read_results", reader=True, reference_form="csv",
                          # a reader returns the values as written; the doors that analyse them refuse these
-                         expect={c: Value() for c in ("one_row", "nan_value", "inf_value", "minus_inf_value",
+                         expect={c: Value() for c in ("one_row", "nan_value", "inf_value", "minus_inf_value", "huge_value",
                                                       "duplicate_key", "partly_null_key_column")},
                          params={"ks": (([0], [-1], [1.5]), r"\bks?\b")},
                          empty=(lambda t: pf.read_results(_write(t, "x.csv", "system,qid,measure,value\n")),

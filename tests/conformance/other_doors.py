@@ -227,6 +227,33 @@ MEASURE_OBJECTS = OtherDoor("pf.evaluate", value=lambda ev: ev.per_query, cells=
                                     Raises(r"gains= gives grade 1 twice", UnknownMeasureError)),
 })
 
+def _written(t: Path, name: str, text: bytes) -> str:
+    (t / name).write_bytes(text)
+    return str(t / name)
+
+
+def _run_file(t: Path) -> str:
+    return _written(t, "a.run", trec_run_text(RUN.filter(pl.col("system") == "a")))
+
+
+def _qrels_file(t: Path) -> str:
+    return _written(t, "q.qrels", trec_qrels_text(QRELS))
+
+
+#: Files that do not exist, given to pf.evaluate: a FileNotFoundError naming the argument (the outside tester got
+#: a bare FileNotFoundError('x.run'), which says neither which argument nor that NAME=PATH is the CLI's form).
+MISSING_FILES = OtherDoor("pf.evaluate", value=lambda ev: ev.per_query, cells={
+    "clean": Cell(lambda t: pf.evaluate({"a": _run_file(t)}, _qrels_file(t), ["AP"]),
+                  reference=lambda t: pf.evaluate(RUN.filter(pl.col("system") == "a"), QRELS, ["AP"])),
+    "missing_run_file": Cell(lambda t: pf.evaluate([str(t / "nowhere.run")], _qrels_file(t), ["AP"]),
+                             Raises(r"^run: no such file: \S+nowhere\.run$", FileNotFoundError)),
+    "missing_qrels_file": Cell(lambda t: pf.evaluate(_run_file(t), str(t / "nowhere.qrels"), ["AP"]),
+                               Raises(r"^qrels: no such file: \S+nowhere\.qrels$", FileNotFoundError)),
+    "name_equals_path_string": Cell(lambda t: pf.evaluate(f"bm25={_run_file(t)}", _qrels_file(t), ["AP"]),
+                                    Raises(r"^run: no such file: bm25=.*pass a mapping \{'bm25': .*command line",
+                                           FileNotFoundError)),
+})
+
 # ---- plans --------------------------------------------------------------------------------------------
 
 def _plan_file(t: Path, text: str, data: bytes | None = None) -> str:
@@ -496,6 +523,7 @@ OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for d
                                               "cli evaluate[trec_eval]": CLI_EVALUATE_TREC_EVAL,
                                               "cli compare[trec_eval families]": CLI_COMPARE_TREC_FAMILIES,
                                               "evaluate[Measure objects]": MEASURE_OBJECTS,
+                                              "evaluate[missing files]": MISSING_FILES,
                                               "read_run[not a path]": READ_RUN_NOT_A_PATH,
                                               "read_qrels[not a path]": READ_QRELS_NOT_A_PATH,
                                               "read_results[not a path]": READ_RESULTS_NOT_A_PATH,

@@ -46,6 +46,24 @@ def _signs_loop(n, B, rng):
     return rows
 
 
+def _sign_flip_p_loop_nonzero(d, signs, exact, n_resamples):
+    """The sign-flip p by its definition over the ``k`` non-zero deltas (a zero delta flips to itself): exact
+    over their ``2**k`` patterns when that many are no more than ``n_resamples``, else the Monte-Carlo p of
+    ``signs`` held at the exact p's least value ``2 / 2**k``."""
+    nonzero = [j for j, v in enumerate(d) if v != 0]
+    k = len(nonzero)
+    if exact or 2 ** k > n_resamples:
+        p = sref.sign_flip_p_loop(d, signs, exact=exact)
+        return p if exact or k == 0 else max(p, 2 / 2 ** k)
+    patterns = []
+    for r in range(2 ** k):
+        row = [1.0] * len(d)
+        for bit, j in enumerate(nonzero):
+            row[j] = -1.0 if (r >> bit) & 1 else 1.0
+        patterns.append(row)
+    return sref.sign_flip_p_loop(d, patterns, exact=True)
+
+
 def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, seed=0, interval="studentized"):
     """records: iterable of dicts with system, qid, measure, value.  Returns a list of row dicts
     (system, measure, n_queries, delta, ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins,
@@ -80,7 +98,7 @@ def compare_loop(records, *, baseline, n_resamples=999, confidence_level=0.95, s
             else:
                 frng = np.random.default_rng(keyed_seed_sequence(seed, ("sign-flip", key)))
                 signs = _signs_loop(n, n_resamples, frng)
-            p = sref.sign_flip_p_loop(d, signs, exact=exact)
+            p = _sign_flip_p_loop_nonzero(d, signs, exact, n_resamples)
             lo, hi = value_range(m)
             w = hi - lo
             # no spread: equal to within 1e-12 of the largest |delta| (0.8 - 0.7 and 0.1 - 0.0 differ in the last bit)

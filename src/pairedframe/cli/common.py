@@ -96,7 +96,7 @@ def friendly_errors(fn: Callable) -> Callable:
                 _internal_error(exc)
             if isinstance(exc, FileNotFoundError):       # the library's own message may say it already
                 said = str(exc.filename or exc)
-                fail(said if said.startswith("no such file") else f"no such file: {said}")
+                fail(said if "no such file" in said else f"no such file: {said}")
             fail(name_flags(str(exc), command_flags(fn)))
 
     return wrapper

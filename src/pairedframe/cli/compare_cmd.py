@@ -72,8 +72,8 @@ def _last_operator(text: str) -> tuple[int, str] | None:
 
 def comparable_names(measure: list[str], rel_level: int, judged_only: bool = False) -> list[str]:
     """The names -m asks compare / segments to compare; a set (official, all_trec) drops what they cannot test --
-    measures of the judgments alone (NumQ, NumRel), the count of what a run returned (NumRet), geometric means
-    (GMAP) and string-valued measures (RelString, also from a bare ``relstring``) -- with a warning, as pf.compare
+    measures of the judgments alone (NumQ, NumRel), what describes a run's output (NumRet, Judged@k, ...),
+    geometric means (GMAP) and string-valued measures (RelString, also from a bare ``relstring``) -- with a warning, as pf.compare
     does when every measure is compared and ``table`` / ``report`` do for RelString; named one by one they are
     refused by the comparison itself.  The names are those the evaluation of ``measure`` computes
     (:func:`~pairedframe.measures.parse_measures`): a trec_eval family named bare and with parameters (``-m P
@@ -93,7 +93,8 @@ def comparable_names(measure: list[str], rel_level: int, judged_only: bool = Fal
             (left if untestable else names).append(m.name)
     if left:
         warnings.warn(f"left out of the comparison: {', '.join(dict.fromkeys(left))} (of a measure set: measures of "
-                      "the judgments alone, counts of what a run returned and geometric means are no paired "
+                      "the judgments alone, what describes a run's output (its counts, how much of it is judged) and "
+                      "geometric means are no paired "
                       "hypothesis)", PartlyEmptyWarning,
                       stacklevel=user_stacklevel())
     if text:

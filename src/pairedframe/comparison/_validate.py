@@ -13,6 +13,9 @@ from pairedframe.errors import SchemaError
 #: text, would not cross to Arrow, pandas or DuckDB as a number).  numpy's SeedSequence takes any
 #: non-negative integer; 2**64 distinct keys are plenty.
 MAX_SEED = 2**64 - 1
+#: The largest |per-query value| a comparison takes: the statistics sum values raised up to the fourth power
+#: (variances, skewness, the Edgeworth correction): below 1e70 such sums stay far from overflowing a double.
+MAX_ABS_VALUE = 1e70
 
 
 def check_resampling_options(*, n_resamples: Any, confidence_level: Any, alternative: Any, seed: Any) -> None:
@@ -50,12 +53,15 @@ def resolve_interval(test: Any, interval: Any, *, tests: tuple[str, ...], interv
 
 
 def nonfinite_error(count: int, first: dict[str, Any]) -> ValueError:
-    """The error for NaN/inf per-query values: how many rows, and the first one's system, qid and measure."""
+    """The error for NaN/inf per-query values, or values beyond :data:`MAX_ABS_VALUE`: how many rows, and the
+    first one's system, qid and measure."""
     extra = {k: v for k, v in first.items() if k not in ("system", "qid", "measure", "value")}
     where = ", ".join(f"{k}={v!r}" for k, v in {"system": first["system"], **extra, "qid": first["qid"],
                                                  "measure": first["measure"]}.items())
-    return ValueError(f"per-query table: values must be finite: {count} row(s) are NaN/inf, the first ({where}) is "
-                      f"{first['value']!r}; drop or fix those rows (null values are treated as 'not measured')")
+    return ValueError(f"per-query table: values must be finite and at most {MAX_ABS_VALUE:.0e} in magnitude (the "
+                      f"statistics raise them to powers up to 4): {count} row(s) are NaN/inf or larger, the first "
+                      f"({where}) is {first['value']!r}; drop, fix or rescale those rows (null values are treated "
+                      "as 'not measured')")
 
 
 def require_one_slice(frame: pl.DataFrame, columns: list[str], argument: str, *,

@@ -16,7 +16,7 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.checks import require_rows
-from pairedframe.comparison._validate import nonfinite_error
+from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, refuse_cluster_key, require_pairable,
                                             warn_summary_rows)
@@ -144,13 +144,17 @@ def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bo
     return pq
 
 
+#: SQL: a value a comparison refuses, NaN / inf (value - value is then no number) or too large (MAX_ABS_VALUE).
+_UNUSABLE = f"NOT (value - value = 0) OR abs(value) > {MAX_ABS_VALUE:.0e}"
+
+
 def _row_groups(table: EngineTable, pq: str, extras: list[str], real: str) -> pl.DataFrame:
     """One pass over the measured rows: per ``system, <keys>, measure`` the row count, summary and
     non-finite rows, and the first row (``first``) and first non-summary row (``first_real``)."""
     group = ", ".join(table.quote(c) for c in ["system", *extras, "measure"])
     return table.collect(f"SELECT {group}, count(*) AS n_rows, "
                          f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
-                         f"CAST(sum(CASE WHEN {real} AND NOT (value - value = 0) THEN 1 ELSE 0 END) AS BIGINT) "
+                         f"CAST(sum(CASE WHEN {real} AND ({_UNUSABLE}) THEN 1 ELSE 0 END) AS BIGINT) "
                          f"AS nonfinite, min(pf_row) AS first, min(CASE WHEN {real} THEN pf_row END) AS first_real "
                          f"FROM {pq} GROUP BY {group}")
 
@@ -170,7 +174,7 @@ def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[st
     nonfinite = int(groups["nonfinite"].sum() or 0)
     if nonfinite:
         first = table.collect(f"SELECT system, {cols + ', ' if cols else ''}qid, measure, value FROM {pq} "
-                              f"WHERE {real} AND NOT (value - value = 0) ORDER BY pf_row LIMIT 1").row(0, named=True)
+                              f"WHERE {real} AND ({_UNUSABLE}) ORDER BY pf_row LIMIT 1").row(0, named=True)
         raise nonfinite_error(nonfinite, first)
     keys = ["system", *keep, "measure", "qid"]
     key_sql = ", ".join(q(c) for c in keys)

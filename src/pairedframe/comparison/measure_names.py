@@ -72,7 +72,8 @@ def table_measure_names(requested: str | Sequence[str] | None, available: Sequen
 def _warn_left_out(untestable: list[str], dropped: dict[str, list[str]]) -> None:
     if untestable:
         warnings.warn(f"`measures`: left out of the comparison: {', '.join(dict.fromkeys(untestable))} (of a measure "
-                      "set: measures of the judgments alone, counts of what a run returned and geometric means are "
+                      "set: measures of the judgments alone, what describes a run's output (its counts, how much "
+                      "of it is judged) and geometric means are "
                       "no paired hypothesis)", PartlyEmptyWarning, stacklevel=user_stacklevel())
     for name, left in dropped.items():
         warnings.warn(f"`measures`: {name!r} stands for what trec_eval evaluates of it beside the other names (a "

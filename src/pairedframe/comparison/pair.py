@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from pairedframe.comparison._validate import MAX_ABS_VALUE
 from pairedframe.comparison.assemble import decide
 from pairedframe.comparison.interval_range import finish_paired_intervals
 from pairedframe.comparison.kernels import analyse_block
@@ -165,6 +166,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         raise ValueError(f"`a` and `b` must be 1-D of the same length, got shapes {a.shape} and {b.shape}")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise ValueError("`a` and `b` must be finite")
+    if max(np.abs(a).max(initial=0.0), np.abs(b).max(initial=0.0)) > MAX_ABS_VALUE:
+        raise ValueError(f"`a` and `b` must be at most {MAX_ABS_VALUE:.0e} in magnitude (the statistics raise them to "
+                         "powers up to 4): rescale them")
     n = a.shape[0]
     if n < 2:
         raise InsufficientSampleError(f"a paired comparison needs at least 2 queries, got {n}")

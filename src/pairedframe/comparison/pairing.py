@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.comparison._validate import nonfinite_error
+from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error
 from pairedframe.comparison.measure_names import is_comparable, table_measure_names  # noqa: F401 (re-exported)
 from pairedframe.comparison.unpairable import leave_out_unpairable, unpairable_sink
 from pairedframe.checks import require_names, require_rows, sample
@@ -95,8 +95,9 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
         data = data.filter(pl.col("qid") != SUMMARY_QID)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r}); "
                      f"{PER_QUERY_HINT}")
-    if not data["value"].drop_nulls().is_finite().all():
-        bad = data.filter(~pl.col("value").is_finite())
+    usable = pl.col("value").is_finite() & (pl.col("value").abs() <= MAX_ABS_VALUE)
+    if not data.select(usable.or_(pl.col("value").is_null()).all()).item():
+        bad = data.filter(~usable)
         raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
     return data
 
@@ -200,8 +201,9 @@ def _without_run_counts(measures: list[str], *, everything: bool) -> list[str]:
     counts = [m for m in measures if not ranks_runs(m)]
     if not counts:
         return measures
-    why = (f"{', '.join(counts)} count{'s' if len(counts) == 1 else ''} what a run returned, not how well it "
-           "ranks: no run is better for a larger count (and it would only enlarge the Holm / BH family)")
+    why = (f"{', '.join(counts)} describe{'s' if len(counts) == 1 else ''} what a run returned (how much, or how "
+           "much of it is judged), not how well it ranks: no run is better for a larger value (and it would only "
+           "enlarge the Holm / BH family)")
     return _leave_out(measures, counts, why, everything=everything,
                       refusal=f"{why}; to test the counts anyway, rename the measure in the per-query table")
 

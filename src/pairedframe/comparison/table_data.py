@@ -34,7 +34,8 @@ says so (``settings["ties_split_by_marks"]``). A measure whose means are
 over different numbers of queries (a system without a value for some queries: a run missing queries, a
 rank measure where nothing relevant was retrieved) gets no best or second: such means are not
 comparable (``settings["unranked_measures"]``, and the caption says so); nor do counts that rank no run,
-NumQ, NumRel and NumRet (``settings["unranked_counts"]``). A key column (``dataset``) with several
+NumQ, NumRel and NumRet, nor the measures of how much of a run is judged, Judged@k, Unjudged@k and RBPResid
+(``settings["unranked_counts"]``). A key column (``dataset``) with several
 values is refused: one table shows one slice.
 """
 
@@ -445,7 +446,7 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
                                                                                         shown["measure"])]))
     shown = shown.with_columns((pl.col("_rank") * (len(systems) + 1) + pl.col("_depth"))
                                .rank("dense").over("measure").alias("_rank"))
-    # means over different query sets are not comparable, counts rank no run: no best or second there
+    # means over different query sets are not comparable, counts and judged shares rank no run: no best there
     counts = [m for m in measures if not ranks_runs(m)]
     shown = shown.with_columns(pl.when((pl.col("n_queries").n_unique().over("measure") > 1)
                                        | pl.col("measure").is_in(counts)).then(None)

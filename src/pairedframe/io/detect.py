@@ -74,6 +74,16 @@ def _header_format(text: bytes, needs_doc: bool) -> Format | None:
     return None
 
 
+def missing_file(path: str, what: str) -> FileNotFoundError:
+    """The error for a file that does not exist, naming the argument it was given as; a ``NAME=PATH`` string gets a hint: only the command line reads names that way."""
+    hint = ""
+    if "=" in path and os.path.exists(path.rsplit("=", 1)[1]):
+        name, file = path.rsplit("=", 1)
+        hint = (f" (to name a {what} in Python, pass a mapping {{{name!r}: {file!r}}}; NAME=PATH is the command "
+                "line's form)")
+    return FileNotFoundError(f"{what}: no such file: {path}{hint}")
+
+
 def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:
     """The kind of file at ``path``, from its first bytes (module docstring).
 
@@ -92,13 +102,13 @@ def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:
     Raises
     ------
     FileNotFoundError
-        No such file.
+        No such file (the message names the argument, ``what``).
     InputFormatError
         The file is binary but neither Parquet nor Arrow IPC, or UTF-16 text (names the argument and the file).
     """
     path = os.fspath(path)
     if not os.path.exists(path):
-        raise FileNotFoundError(path)
+        raise missing_file(path, what)
     if os.path.isdir(path):
         raise InputFormatError(f"the {what} argument is a directory, not a file", path=path)
     with open(path, "rb") as fh:

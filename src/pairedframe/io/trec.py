@@ -26,6 +26,7 @@ import pyarrow as pa
 from pairedframe.checks import check_system_name
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
+from pairedframe.io.detect import missing_file
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
@@ -159,7 +160,7 @@ def _read_data_lines(path: PathLike, what: str) -> pl.DataFrame:
     """Lines of ``path`` as (line_no, line), 1-based, without blank and ``#`` comment lines."""
     path = os.fspath(path)
     if not os.path.exists(path):
-        raise FileNotFoundError(path)
+        raise missing_file(path, what)
     try:
         separator = _absent_control_byte(path, what)
         # named after reading: polars refuses new_columns for an empty file (width 0)

@@ -471,7 +471,9 @@ def family(*, key: str, trec: tuple[TrecForm, ...] | TrecForm, sql_file: str, cu
     implementations); intervals of means and deltas stay inside it.  ``run_independent``: its value
     depends on the judgments only (NumQ, NumRel), so two runs on the same queries never differ in it
     and comparisons leave it out.  ``ranks_runs``: a better run has a larger (or, with
-    ``higher_is_better=False``, smaller) value; False for a count of what the run returned (NumRet).
+    ``higher_is_better=False``, smaller) value; False for what describes the run's output rather than
+    how well it ranks: a count of what it returned (NumRet, NumNonRelJudgedRet) or how much of it is
+    judged (Judged, Unjudged, RBPResid).
     ``complete_reset``: which of its measures trec_eval ``-c`` resets by name on a judged query a run lacks:
     ``"all"``, or ``"bare"`` (the one named exactly the family's trec_eval name; ``evaluation.judgments``).
     """

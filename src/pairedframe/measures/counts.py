@@ -48,7 +48,7 @@ def num_rel_ret(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 
 @family(key="NumNonRelJudgedRet", value_range=(0.0, math.inf), aliases=("num_nonrel_judged_ret",),
         trec=TrecForm("num_nonrel_judged_ret", "single", 350), sql_file="num_nonrel_judged_ret.sql",
-        cutoff="none", aggregate="sum", empty_value="0")
+        cutoff="none", aggregate="sum", empty_value="0", ranks_runs=False)
 def num_nonrel_judged_ret(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Number of judged non-relevant documents retrieved (0 <= grade < rel), summed over queries.
     Source: trec_eval m_num_nonrel_judged_ret.c.

@@ -10,7 +10,8 @@ from pairedframe.measures.base import UNIT, Measure, PolarsContext, TrecForm, fa
 
 
 @family(key="Unjudged", value_range=UNIT, aliases=("unj",), trec=TrecForm("unj", "long_cutoffs", 560, (5, 10, 20)),
-        sql_file="unjudged.sql", cutoff="required", rel="none", empty_value="0", complete_reset="all")
+        sql_file="unjudged.sql", cutoff="required", rel="none", empty_value="0", complete_reset="all",
+        ranks_runs=False)
 def unjudged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Unjudged at k: documents in the top k without a grade >= 0 (not in the qrels, or a negative
     grade), divided by k; missing ranks beyond the ranking count as judged (so a ranking of 15
@@ -24,7 +25,7 @@ def unjudged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 
 @family(key="Judged", value_range=UNIT,
         trec=(), sql_file="judged.sql", cutoff="optional",
-        rel="none", empty_value="0")
+        rel="none", empty_value="0", ranks_runs=False)
 def judged(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Judged@k (ir_measures): the share of the top k documents that have a qrels line, whatever its
     grade (a negative grade counts as judged, as in ir_measures), divided by min(k, retrieved);

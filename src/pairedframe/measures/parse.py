@@ -459,7 +459,8 @@ def higher_is_better(name: str) -> bool:
 
 def ranks_runs(name: str) -> bool:
     """Whether the measure called ``name`` says which of two runs is better (its best mean is the best
-    run's): False for counts of the judgments (NumQ, NumRel) or of what a run returned (NumRet); True for
+    run's): False for counts of the judgments (NumQ, NumRel), and for what describes a run's output rather than
+    its ranking (NumRet, NumNonRelJudgedRet; Judged, Unjudged, RBPResid: how much of it is judged); True for
     names that are not pairedframe measures."""
     try:
         parsed = parse_measure(name)

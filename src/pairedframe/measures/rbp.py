@@ -79,7 +79,7 @@ def rbp(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
         trec=TrecForm("rbp_resid", "params", 550, parse=_parse_resid, printable=_printable,
                       bare={"params": {"p": TREC_P}}),
         sql_file="rbp_resid.sql", cutoff="none", rel="none", params=(PERSISTENCE,), complete_reset="bare",
-        empty_value="0", examples=("RBPResid(p=0.9)", "rbp_resid.p=0.5"))
+        empty_value="0", ranks_runs=False, examples=("RBPResid(p=0.9)", "rbp_resid.p=0.5"))
 def rbp_resid(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """The residual of RBP: how much RBP could still rise if every unjudged retrieved document (not
     in the qrels or a negative grade) and every document beyond the ranking had the largest gain,

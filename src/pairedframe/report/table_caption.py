@@ -180,11 +180,23 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
         marked = data.frame.filter(pl.col("measure").is_in(unranked) & (pl.col("marks") != ""))
         if marked.height:
             parts += _paired_queries_only(marked["measure"].unique(maintain_order=True).to_list())
-    if counts:
-        parts.append(f"No best or second for {', '.join(counts)}: "
-                     f"{'a count that ranks' if len(counts) == 1 else 'counts that rank'} no run.")
+    parts += _unranked_kinds(counts)
     if s.get("ranking_tie_rule"):
         parts.append(f"Ranking ties: {s['ranking_tie_rule']}.")
     if s.get("evaluation_options"):
         parts.append(f"Evaluated on {'; '.join(s['evaluation_options'])}.")
     return " ".join(parts)
+
+
+def _unranked_kinds(measures: list[str]) -> list[str]:
+    """The caption's sentences for measures that rank no run: counts (summed: NumRet, NumRel), and the measures of
+    how much of a run is judged (Judged@k, Unjudged@k, RBPResid)."""
+    counts = [m for m in measures if aggregate_of(m) == "sum"]
+    coverage = [m for m in measures if m not in counts]
+    parts = []
+    if counts:
+        parts.append(f"No best or second for {', '.join(counts)}: "
+                     f"{'a count that ranks' if len(counts) == 1 else 'counts that rank'} no run.")
+    if coverage:
+        parts.append(f"No best or second for {', '.join(coverage)}: how much of a run is judged ranks no run.")
+    return parts
