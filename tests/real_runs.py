@@ -1,5 +1,5 @@
 """Every run file of ../shared/data that has TREC qrels, by qrels file: the real-run sweeps of the engines
-(tests/test_duckdb_macros.py, tests/test_spark_engine.py) read the same list."""
+(tests/test_duckdb_macros_values.py, tests/test_spark_engine.py) read the same list."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """pf_compare keeps its interval inside the range of a mean delta, as pf.compare(test="t") does
 (pairedframe.comparison.interval_range): [-1, 1] for a measure in [0, 1], nothing clipped for a measure without
-a known range or for values outside it.  tests/test_duckdb_macros.py has the macros' other tests."""
+a known range or for values outside it.  tests/test_duckdb_macros_*.py have the macros' other tests."""
 
 from __future__ import annotations
 

@@ -19,7 +19,6 @@ pairedframe`` / importing the four libraries (target <= 1.6). A script, not a te
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -30,6 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # _tee, shared with the other folder
+from _subprocess import run_script, timed_script  # noqa: E402
 from _tee import output_to  # noqa: E402
 
 CACHE = Path(__file__).parent / ".cache"
@@ -131,15 +131,6 @@ n = sum(len(v) for v in res.values())
 """,
 }
 
-WRAPPER = """
-import json, resource, sys, time
-RUN, QRELS = sys.argv[1], sys.argv[2]
-t0, c0 = time.perf_counter(), time.process_time()
-{body}
-elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({{"seconds": elapsed, "cpu": cpu, "peak_mb": peak, "rows": n}}))
-"""
 
 
 #: Tools timed as references, not as peers of pairedframe.
@@ -148,14 +139,11 @@ REFERENCES = ("floor", "import-libraries", "import-pairedframe", "import-for-eva
 
 def run_once(tool: str, run: Path, qrels: Path) -> dict | None:
     """One subprocess: in-script seconds, CPU, peak RSS, rows, and the whole process's wall time."""
-    start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", WRAPPER.format(body=TOOLS[tool]), str(run), str(qrels)],
-                          capture_output=True, text=True)
-    process = time.perf_counter() - start
-    if proc.returncode != 0:
-        print(f"  {tool}: failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr else '?'}")
+    result, stderr, process = run_script(timed_script(TOOLS[tool] + '\nresult = {"rows": n}'), str(run), str(qrels))
+    if result is None:
+        print(f"  {tool}: failed: {stderr.strip().splitlines()[-1] if stderr else '?'}")
         return None
-    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "process": process}
+    return {**result, "process": process}
 
 
 def measure_all(tools: list[str], run: Path, qrels: Path, repeats: int) -> dict[str, dict | None]:

@@ -17,31 +17,19 @@ Targets (issue 13): the shuffled file within 1.5 GB peak and at most 3x the grou
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from _subprocess import EVALUATE, add_folder_options, data_folder, generated_data_parser, measure, timed_script
+
 BLOCK_QUERIES = 1000
 BUCKETS = 64
 
-WRAPPER = """
-import json, resource, sys, time
-import pairedframe as pf
-t0, c0 = time.perf_counter(), time.process_time()
-ev = pf.evaluate(sys.argv[1], sys.argv[2], ["nDCG@10", "AP", "R@100", "RR@10"])
-elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-print(json.dumps({"seconds": elapsed, "cpu": cpu, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "rows": ev.per_query.height}))
-"""
+WRAPPER = timed_script(EVALUATE + '\nresult = {"rows": rows}', setup="import pairedframe as pf")
 
 
 def _block(rng: np.random.Generator, first: int, n_queries: int, docs: int) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -95,28 +83,16 @@ def generate(folder: Path, n_queries: int, docs: int) -> tuple[Path, Path, Path]
     return grouped, shuffled, qrels
 
 
-def measure(run: Path, qrels: Path) -> dict:
-    proc = subprocess.run([sys.executable, "-c", WRAPPER, str(run), str(qrels)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"evaluation of {run} failed:\n{proc.stderr}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--queries", type=int, default=100_000)
-    parser.add_argument("--docs", type=int, default=1000)
+    parser = generated_data_parser(__doc__, queries=100_000)
     parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--dir", default=None, help="where the files go (default: a new folder in /tmp)")
-    parser.add_argument("--keep", action="store_true", help="keep the generated files")
-    parser.add_argument("--quick", action="store_true", help="2,000 x 100, one repeat")
+    add_folder_options(parser, quick="2,000 x 100, one repeat")
     parser.add_argument("--data", default=None, help="a folder kept by --keep: time its files again, keep them")
     args = parser.parse_args()
     if args.quick:
         args.queries, args.docs, args.repeats = 2000, 100, 1
-    folder = Path(args.data) if args.data else Path(tempfile.mkdtemp(prefix="pf-interleaved-", dir=args.dir))
     args.keep = args.keep or bool(args.data)
-    try:
+    with data_folder("pf-interleaved-", args.dir, args.keep, args.data) as folder:
         t = time.perf_counter()
         if args.data:
             grouped, shuffled, qrels = folder / "run.grouped", folder / "run.shuffled", folder / "qrels"
@@ -125,7 +101,7 @@ def main() -> None:
         print(f"data: {grouped.stat().st_size / 1e9:.2f} GB per run file, ready in {time.perf_counter() - t:.0f} s")
         results = {}
         for name, path in (("grouped", grouped), ("shuffled", shuffled)):
-            runs = [measure(path, qrels) for _ in range(args.repeats)]
+            runs = [measure(WRAPPER, path, qrels) for _ in range(args.repeats)]
             results[name] = min(runs, key=lambda r: r["seconds"])
         assert results["grouped"]["rows"] == results["shuffled"]["rows"]
         print(f"{'line order':<12}{'seconds':>10}{'cpu s':>8}{'peak MB':>10}{'rows':>12}{'x grouped':>11}{'cpu x':>8}")
@@ -137,11 +113,6 @@ def main() -> None:
         print(f"shuffled: {s['seconds'] / results['grouped']['seconds']:.2f}x the grouped time (target <= 3x), "
               f"{s['cpu'] / g['cpu']:.2f}x its CPU time, peak {s['peak_mb']:.0f} MB (target <= 1500 MB); load average "
               f"{os.getloadavg()[0]:.1f} (CPU time, all threads, is steadier than wall time when other jobs run)")
-    finally:
-        if args.keep:
-            print(f"files kept in {folder}")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -21,31 +21,20 @@ reading the file whole, the one class of file that is still read so).
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from _subprocess import EVALUATE, add_folder_options, data_folder, generated_data_parser, measure, timed_script
 from interleaved import generate
 
-WRAPPER = """
-import json, resource, sys, time
-import pairedframe as pf
-t0, c0 = time.perf_counter(), time.process_time()
-try:
-    rows, outcome = pf.evaluate(sys.argv[1], sys.argv[2], ["nDCG@10", "AP", "R@100", "RR@10"]).per_query.height, "values"
+WRAPPER = timed_script(f"""try:
+    {EVALUATE}
+    outcome = "values"
 except pf.InputFormatError as exc:
     rows, outcome = 0, type(exc).__name__
-elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-print(json.dumps({"seconds": elapsed, "cpu": cpu, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "rows": rows, "outcome": outcome}))
-"""
+result = {{"rows": rows, "outcome": outcome}}""", setup="import pairedframe as pf")
 
 
 def _with_comment(lines: Iterator[bytes]) -> Iterator[bytes]:
@@ -100,26 +89,14 @@ def write_variant(grouped: Path, target: Path, rewrite: Callable[[Iterator[bytes
         out.writelines(rewrite(iter(src)))
 
 
-def measure(run: Path, qrels: Path) -> dict:
-    proc = subprocess.run([sys.executable, "-c", WRAPPER, str(run), str(qrels)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"evaluation of {run} failed:\n{proc.stderr}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--queries", type=int, default=1000)
-    parser.add_argument("--docs", type=int, default=1000)
+    parser = generated_data_parser(__doc__, queries=1000)
     parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
-    parser.add_argument("--dir", default=None, help="where the files go (default: a new folder in /tmp)")
-    parser.add_argument("--keep", action="store_true", help="keep the generated files")
-    parser.add_argument("--quick", action="store_true", help="200 x 100")
+    add_folder_options(parser, quick="200 x 100")
     args = parser.parse_args()
     if args.quick:
         args.queries, args.docs = 200, 100
-    folder = Path(tempfile.mkdtemp(prefix="pf-irregular-", dir=args.dir))
-    try:
+    with data_folder("pf-irregular-", args.dir, args.keep) as folder:
         grouped, shuffled, qrels = generate(folder, args.queries, args.docs)
         size_mb = grouped.stat().st_size / 2**20
         print(f"data: {args.queries * args.docs:,} lines, {size_mb:.1f} MB per run file")
@@ -128,15 +105,10 @@ def main() -> None:
             path = {"clean": grouped, "shuffled": shuffled}.get(name, folder / f"run.{name}")
             if not path.exists():
                 write_variant(grouped, path, VARIANTS[name])
-            r = measure(path, qrels)
+            r = measure(WRAPPER, path, qrels)
             print(f"{name:<12}{r['seconds']:>9.1f}{r['cpu']:>8.1f}{r['peak_mb']:>9.0f}"
                   f"{r['peak_mb'] / (path.stat().st_size / 2**20):>10.1f}{r['rows']:>10}  {r['outcome']}")
         print(f"load average {os.getloadavg()[0]:.1f}")
-    finally:
-        if args.keep:
-            print(f"files kept in {folder}")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

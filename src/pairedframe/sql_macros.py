@@ -28,7 +28,7 @@ from pairedframe.measures.base import Interval
 
 __all__ = ["MACRO_FILES", "MIN_DUCKDB", "check_duckdb", "register", "script"]
 
-#: The oldest DuckDB the macros run on: every version from it on passes tests/test_duckdb_macros.py
+#: The oldest DuckDB the macros run on: every version from it on passes tests/test_duckdb_macros_*.py
 #: (checked: 1.4.2, 1.4.4, 1.5.6, 2.0.1). 1.1 to 1.3.0 give other results than pf.evaluate (rows of infAP, GMAP
 #: missing); 1.4.0 and 1.4.1 cannot define pf__candidates (a lambda reading a macro argument inside
 #: another lambda: "Referenced column x not found"); 1.3.2 passes but lies below those two. The DuckDB

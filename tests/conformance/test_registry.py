@@ -15,7 +15,7 @@ from tests.conformance.other_doors import OTHER_DOORS
 #: Public functions that take no user data, and why.
 EXEMPT: dict[str, str] = {"pf.duckdb.script": "takes no input: returns the macro script's text",
                           "pf.duckdb.check_duckdb": "takes no user data: a DuckDB version (default the installed one), "
-                                                    "compared with MIN_DUCKDB; tests/test_duckdb_macros.py checks it"}
+                                                    "compared with MIN_DUCKDB; tests/test_duckdb_macros_values.py checks it"}
 
 
 def _registered() -> set[str]:

@@ -49,17 +49,21 @@ class ChunkedEvaluation:
     min_rows : int
         A chunk this large goes as soon as the helper is idle, so that little is left to evaluate
         when the reading ends.
+    helper : ThreadPoolExecutor, optional
+        A one-thread executor shared by the evaluations of several judgment sets (one user of the
+        engine at a time); its owner shuts it down. By default each has its own.
     """
 
     def __init__(self, engine: Engine, measures: list[Measure], options: EvalOptions, judgments: Future,
-                 warmed: Future, *, max_rows: int, min_rows: int) -> None:
+                 warmed: Future, *, max_rows: int, min_rows: int, helper: ThreadPoolExecutor | None = None) -> None:
         # complete=True is handled by finish()'s placeholder rankings, so each chunk is evaluated without it
         self._engine, self._measures = engine, measures
         self._complete = options.complete
         self._options = dataclasses.replace(options, complete=False)
         self._judgments, self._warmed = judgments, warmed
         self._max_rows, self._min_rows = max_rows, min_rows
-        self._pool = ThreadPoolExecutor(max_workers=1)
+        self._own_pool = helper is None
+        self._pool = ThreadPoolExecutor(max_workers=1) if helper is None else helper
         self._chunk: list[tuple[str, pl.DataFrame, pl.DataFrame]] = []
         self._rows = 0
         self._sent: list[_Sent] = []
@@ -69,7 +73,8 @@ class ChunkedEvaluation:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._own_pool:
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
     def add(self, system: str, ranks: pl.DataFrame, sizes: pl.DataFrame) -> None:
         """One ranked block of ``system``'s run."""

@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.errors import EmptyResultError, recorded_warnings, reissue
-from pairedframe.evaluation.pipeline import evaluate
+from pairedframe.evaluation.each_set import evaluate_each
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.trec_text import measures_argument
 from pairedframe.io.path_args import source_label
@@ -139,6 +139,31 @@ class JudgmentSetsEvaluation:
         return out.sort("system", "_j", "_r").select("system", "judgments", "measure", "value", "n_queries")
 
 
+class _OneSet:
+    """The work of judgment set ``name``: its warnings say which set they are about (at the caller's line:
+    a class, as contextlib's frames are not the package's); its EmptyResultError names it when the set
+    is ``required``, else the set is left out, saying why (``left_out``)."""
+
+    def __init__(self, name: Any, qrels: Any, required: Sequence[Any], left_out: dict[str, str]) -> None:
+        self._name, self._label = name, source_label(name, qrels)
+        self._required, self._left_out = required, left_out
+
+    def __enter__(self) -> None:
+        self._recording = recorded_warnings()
+        self._caught = self._recording.__enter__()
+
+    def __exit__(self, kind: type | None, exc: BaseException | None, tb: Any) -> bool:
+        self._recording.__exit__(None, None, None)
+        for warning, origin in self._caught:
+            reissue(warning, origin, f"judgment set {self._label}: {warning}")
+        if not isinstance(exc, EmptyResultError):
+            return False
+        if self._name in self._required:
+            raise EmptyResultError(f"judgment set {self._label}: {exc}") from None
+        self._left_out[str(self._name)] = str(exc)
+        return True
+
+
 def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any = "official",
                            **kwargs: Any) -> JudgmentSetsEvaluation:
     """Evaluate runs under several qrels (e.g. proxy and gold) into one result.
@@ -177,6 +202,12 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     -----
     PartlyEmptyWarning, UserWarning
         As :func:`pairedframe.evaluate`, for each judgment set.
+
+    Notes
+    -----
+    Run files are read once for all the sets, in bounded memory as by :func:`pairedframe.evaluate`: each
+    block of queries is ranked against every set, and the sets' ranks share one chunk's memory. The
+    values equal :func:`pairedframe.evaluate` under each set alone.
 
     Examples
     --------
@@ -223,19 +254,10 @@ def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], m
     if not required or any(n not in judgments for n in required):
         raise ValueError(f"`required` must name at least one of the judgment sets {list(judgments)}, got {required!r}")
     measures = measures_argument(measures)  # refused once, and an iterator read once for every set
-    evaluations, left_out = {}, {}
-    for name, qrels in judgments.items():
-        label = source_label(name, qrels)
-        try:
-            with recorded_warnings() as caught:
-                evaluations[str(name)] = evaluate(run, qrels, measures, **kwargs)
-        except EmptyResultError as exc:
-            if name in required:  # say which judgment set is empty
-                raise EmptyResultError(f"judgment set {label}: {exc}") from None
-            left_out[str(name)] = str(exc)
-        finally:  # a warning about docnos or grades is about one set: say which, at the caller's line
-            for warning, origin in caught:
-                reissue(warning, origin, f"judgment set {label}: {warning}")
+    left_out: dict[str, str] = {}
+    evaluated = evaluate_each(run, judgments, measures, lambda name: _OneSet(name, judgments[name], required, left_out),
+                              **kwargs)  # each run file read once
+    evaluations = {str(name): ev for name, ev in evaluated.items()}
     first = next(iter(evaluations.values()))
     per_query = pl.concat([ev.per_query.select("system", pl.lit(name).alias("judgments"), "qid", "measure", "value")
                            for name, ev in evaluations.items()])

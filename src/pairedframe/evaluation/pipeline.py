@@ -156,20 +156,22 @@ def _run_names(run: Any, system: str | None, paths: list[str]) -> list[str]:
     return [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
 
 
-def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: list[Measure],
-                        options: EvalOptions, engine: Engine, pool: ThreadPoolExecutor, stack: ExitStack
-                        ) -> tuple[Future, pl.DataFrame, DocnoSample] | None:
-    """Evaluate run files block by block of whole queries (bounded memory); None when a file
+def evaluate_streaming(run: Any, system: str | None, qrels: list[Future], measures: list[Measure],
+                       options: EvalOptions, engines: list[Engine], pool: ThreadPoolExecutor, stack: ExitStack
+                       ) -> tuple[list[Future], pl.DataFrame, DocnoSample] | None:
+    """Evaluate run files block by block of whole queries (bounded memory) under each judgment set of
+    ``qrels`` (futures of the judgments read; each file is read once for all); None when a file
     cannot be streamed (the caller then reads it whole, and reports bad lines exactly).
 
-    Each block is reduced to the ranks of its judged documents and its ranking sizes, which are
-    small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`) on a helper thread
-    while the next blocks are read (:class:`~pairedframe.evaluation.chunked.ChunkedEvaluation`).
-    ``pool``'s threads (:data:`~pairedframe.evaluation.run_blocks.RANK_THREADS`) check and rank blocks
-    while the next ones are parsed (after reading the qrels, the ``qrels`` future). The values come as
-    a future: the engine's last chunk is still evaluated while the caller checks the inputs, and
-    ``stack``, when it closes, waits for it. The third value is the first lines of each file, for
-    :func:`warn_near_miss_docnos`."""
+    Each block is reduced to the ranks of its judged documents under each set and its ranking sizes,
+    which are small, and the engine evaluates them in chunks (:data:`EVAL_RANK_ROWS`, shared by the
+    sets) on one helper thread while the next blocks are read
+    (:class:`~pairedframe.evaluation.chunked.ChunkedEvaluation`). ``pool``'s threads
+    (:data:`~pairedframe.evaluation.run_blocks.RANK_THREADS`) check and rank blocks while the next ones
+    are parsed (after reading the qrels). The values come as futures, one a set, evaluated by the
+    engine of the same place of ``engines``: the engine's last chunk is still evaluated while the
+    caller checks the inputs, and ``stack``, when it closes, waits for it. The third value is the
+    first lines of each file, for :func:`warn_near_miss_docnos`."""
     paths = _run_paths(run)
     if paths is None or any(is_table_file(p, what="run") for p in paths):  # tables are read whole by as_run
         return None
@@ -177,20 +179,27 @@ def _evaluate_streaming(run: Any, system: str | None, qrels: Future, measures: l
     if len(set(names)) != len(names):
         return None  # read_run reports the clash
     sizes: list[pl.DataFrame] = []
-    judgments = pool.submit(lambda: JudgmentsByQuery(qrels.result()))
+    judgments = [pool.submit(lambda read=read: JudgmentsByQuery(read.result())) for read in qrels]
     # the engine's start-up (a DuckDB connection) overlaps the reading instead of following it
-    warmed = pool.submit(getattr(engine, "warm_up", lambda: None))
+    warming: dict[int, Future] = {}
+    for engine in engines:  # each engine once: a start-up is not thread-safe with another
+        warming.setdefault(id(engine), pool.submit(getattr(engine, "warm_up", lambda: None)))
+    warmed = [warming[id(engine)] for engine in engines]
     sample = DocnoSample()
+    max_rows = max(EVAL_RANK_ROWS // len(qrels), 1)  # the sets share one chunk's memory
     with ExitStack() as evaluating:  # closed here when the file cannot stream, else handed to the caller
-        chunks = evaluating.enter_context(ChunkedEvaluation(engine, measures, options, judgments, warmed,
-                                                            max_rows=EVAL_RANK_ROWS, min_rows=EVAL_MIN_ROWS))
+        helper = ThreadPoolExecutor(max_workers=1)  # one user of the engines at a time
+        evaluating.callback(helper.shutdown, wait=True, cancel_futures=True)
+        chunks = [evaluating.enter_context(ChunkedEvaluation(engine, measures, options, judged, ready, helper=helper,
+                                                             max_rows=max_rows, min_rows=EVAL_MIN_ROWS))
+                  for engine, judged, ready in zip(engines, judgments, warmed)]
         try:
             for path, name in zip(paths, names):
                 sizes.extend(stream_run_file(path, name, sample, judgments, options, pool, chunks))
         except NotStreamable:
             return None
         retrieved = pl.concat(sizes)
-        values = chunks.finish(retrieved, qrels.result())
+        values = [chunk.finish(retrieved, read.result()) for chunk, read in zip(chunks, qrels)]
         stack.enter_context(evaluating.pop_all())
     return values, retrieved.select("system", "qid"), sample
 
@@ -311,6 +320,42 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     column and the file order are ignored. A judged query without relevant documents scores 0
     on every ratio measure, never NaN.
     """
+    resolved, trec_runid, eng, options, reading = _prepared(
+        run, measures, complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
+        engine=engine, system=system, judgments_format=judgments_format, judged_only=judged_only, grades=grades)
+    if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
+        # Spark DataFrames (and tables of the session) of qrels read grades="trec_eval" in Spark
+        local = reading.local and not (reading.judgments_format == "qrels" and eng.in_spark(qrels))
+        if local:  # judgments of another format: read by the local readers, a DataFrame collected for them
+            qrels = reading.read(eng.collect(qrels, "qrels") if eng.in_spark(qrels) else qrels)
+        ev = _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
+                                reading=reading, judged_only=judged_only, local=local)
+        return replace(ev, trec_runid=trec_runid)
+    run_paths = _run_paths(run) or []
+    qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
+    with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
+        run = spooled_run(run, readable)
+        if qrels_paths:
+            qrels = readable[-1]
+        ev = _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading,
+                       judged_only=judged_only)
+    return replace(ev, trec_runid=trec_runid)
+
+
+def spooled_run(run: Any, readable: list[str]) -> Any:
+    """``run`` with its file paths replaced by their first ``len(paths)`` readable copies (:func:`spooled`)."""
+    if not _run_paths(run):
+        return run
+    if isinstance(run, (str, os.PathLike)):
+        return readable[0]
+    return dict(zip(run, readable)) if isinstance(run, Mapping) else readable[:len(run)]
+
+
+def _prepared(run: Any, measures: Any, *, complete: bool, rel_level: int, depth: int | None, score_precision: str,
+              engine: Any, system: str | None, judgments_format: JudgmentsFormat, judged_only: bool, grades: Grades
+              ) -> tuple[tuple[Measure, ...], bool, Engine, EvalOptions, Reading]:
+    """:func:`evaluate`'s options checked: the resolved measures, whether ``runid`` was asked for, the
+    engine, the options and how the judgments are read."""
     if score_precision not in ("float64", "float32"):
         raise ValueError(f"score_precision must be 'float64' or 'float32', got {score_precision!r}")
     if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
@@ -330,26 +375,7 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
     warn_missing_collection_size(resolved)
     eng = get_engine(engine)
     options = EvalOptions(complete=complete, depth=depth, score_precision=score_precision)
-    reading = Reading(judgments_format, grades)
-    if eng.name == "spark":  # files are read by Spark, where the data is: no local streaming
-        # Spark DataFrames (and tables of the session) of qrels read grades="trec_eval" in Spark
-        local = reading.local and not (reading.judgments_format == "qrels" and eng.in_spark(qrels))
-        if local:  # judgments of another format: read by the local readers, a DataFrame collected for them
-            qrels = reading.read(eng.collect(qrels, "qrels") if eng.in_spark(qrels) else qrels)
-        ev = _evaluate_on_spark(run, qrels, resolved, options, eng, system=system, rel_level=rel_level,
-                                reading=reading, judged_only=judged_only, local=local)
-        return replace(ev, trec_runid=trec_runid)
-    run_paths = _run_paths(run) or []
-    qrels_paths = [qrels] if isinstance(qrels, (str, os.PathLike)) else []
-    with spooled([*run_paths, *qrels_paths]) as readable:  # pipes are read once, into copies
-        if run_paths:
-            run = (readable[0] if isinstance(run, (str, os.PathLike)) else dict(zip(run, readable))
-                   if isinstance(run, Mapping) else readable[:len(run_paths)])
-        if qrels_paths:
-            qrels = readable[-1]
-        ev = _evaluate(run, qrels, resolved, options, eng, system=system, rel_level=rel_level, reading=reading,
-                       judged_only=judged_only)
-    return replace(ev, trec_runid=trec_runid)
+    return resolved, trec_runid, eng, options, Reading(judgments_format, grades)
 
 
 def _evaluate(run: Any, qrels: Any, resolved: tuple[Measure, ...], options: EvalOptions, eng: Engine, *,
@@ -363,35 +389,54 @@ def _evaluate_and_check(run: Any, qrels: Any, resolved: tuple[Measure, ...], opt
                         system: str | None, rel_level: int, reading: Reading, judged_only: bool,
                         stack: ExitStack) -> Evaluation:
     with ThreadPoolExecutor(max_workers=RANK_THREADS) as pool:
-        if isinstance(qrels, (str, os.PathLike)) and reading.grades == "strict":
-            qrels_read = pool.submit(reading.read, qrels)  # read while a run file's first block is parsed
-        else:  # tables (and grades read with a warning) convert here, so that warnings point at the caller
-            qrels_read = Future()
-            qrels_read.set_result(reading.read(qrels))
-        if any(m.spec.max_grade is not None for m in resolved):
-            check_grades(resolved, plain_qrels(qrels_read.result()))
-        # the checks after the evaluation need the judged queries: a helper finds them during the reading
-        judged_ids = pool.submit(lambda: plain_qrels(qrels_read.result()).select("qid").unique())
-        streamed = _evaluate_streaming(run, system, qrels_read, list(resolved), options, eng, pool, stack)
+        qrels_read, judged_ids = start_reading_qrels(qrels, reading, resolved, pool)
+        streamed = evaluate_streaming(run, system, [qrels_read], list(resolved), options, [eng], pool, stack)
         judgments = qrels_read.result()
-        qrels_table = plain_qrels(judgments)
         judged = judged_ids.result()
     if streamed is not None:
-        evaluated, retrieved, sample = streamed
+        (evaluated,), retrieved, sample = streamed
     else:
         run_table = as_run(run, system=system)
         evaluated = Future()
         evaluated.set_result(eng.evaluate(run_table, judgments, list(resolved), options))
         retrieved = _retrieved_pairs(run_table)
         sample = DocnoSample.of_table(run_table)
-    # checks of the inputs first: they need no values
+    return checked_evaluation(run, system, judgments, judged, (evaluated, retrieved, sample), resolved, options,
+                              eng, rel_level=rel_level, reading=reading, judged_only=judged_only, qrels_source=qrels)
+
+
+def start_reading_qrels(qrels: Any, reading: Reading, resolved: tuple[Measure, ...], pool: ThreadPoolExecutor
+                        ) -> tuple[Future, Future]:
+    """The judgments read (a file on ``pool``, while a run file's first block is parsed) and their
+    distinct ``qid``, as futures; measures that need a largest grade checked against them."""
+    if isinstance(qrels, (str, os.PathLike)) and reading.grades == "strict":
+        qrels_read = pool.submit(reading.read, qrels)
+    else:  # tables (and grades read with a warning) convert here, so that warnings point at the caller
+        qrels_read = Future()
+        qrels_read.set_result(reading.read(qrels))
+    if any(m.spec.max_grade is not None for m in resolved):
+        check_grades(resolved, plain_qrels(qrels_read.result()))
+    # the checks after the evaluation need the judged queries: a helper finds them during the reading
+    judged_ids = pool.submit(lambda: plain_qrels(qrels_read.result()).select("qid").unique())
+    return qrels_read, judged_ids
+
+
+def checked_evaluation(run: Any, system: str | None, judgments: pl.DataFrame, judged: pl.DataFrame,
+                       evaluated: tuple[Future, pl.DataFrame, DocnoSample], resolved: tuple[Measure, ...],
+                       options: EvalOptions, eng: Engine, *, rel_level: int, reading: Reading,
+                       judged_only: bool, qrels_source: Any = None) -> Evaluation:
+    """The Evaluation of a run under one set of ``judgments`` (``judged``: their distinct ``qid``), from
+    ``evaluated``: the values (a future), the retrieved (system, qid) and the docno sample; the inputs
+    are checked (errors and warnings) before the values are waited for; ``qrels_source``, the qrels
+    argument, is named in the warning for qrels without a relevant grade."""
+    values_future, retrieved, sample = evaluated
     _check_judged_overlap(retrieved, judged, options.complete)
     excluded = _excluded(retrieved, judged, options.complete)
     _warn_near_miss_ids(excluded, judged)
-    warn_near_miss_docnos(sample, qrels_table)
+    warn_near_miss_docnos(sample, plain_qrels(judgments))
     if kind_of(judgments) != "prefs":
-        warn_levels_above_grades(resolved, judgments, qrels)
-    values = evaluated.result()
+        warn_levels_above_grades(resolved, judgments, qrels_source)
+    values = values_future.result()
     if options.complete:
         values = clean_up_placeholders(values, retrieved, resolved)
     per_query, text = _ordered_values(values, resolved)

@@ -25,9 +25,12 @@ from pairedframe.io.stream import (DuplicatePair, Interleaved, NotStreamable, No
 RANK_THREADS = 2
 
 
-def stream_run_file(path: str, name: str, sample: DocnoSample, judgments: Future, options: EvalOptions,
-                    pool: ThreadPoolExecutor, chunks: ChunkedEvaluation) -> list[pl.DataFrame]:
+def stream_run_file(path: str, name: str, sample: DocnoSample, judgments: list[Future], options: EvalOptions,
+                    pool: ThreadPoolExecutor, chunks: list[ChunkedEvaluation]) -> list[pl.DataFrame]:
     """Rank run file ``path`` (system ``name``) block by block into ``chunks``; its ranking sizes.
+
+    Each block is parsed and checked once and ranked against each judgment set of ``judgments`` into
+    the ``chunks`` of the same place (several qrels: one reading of the file).
 
     A file whose queries' lines are scattered is partitioned by query first. A line the exact reader
     refuses, or a repeated (qid, docno), raises that reader's error, found in bounded memory
@@ -55,12 +58,18 @@ def stream_run_file(path: str, name: str, sample: DocnoSample, judgments: Future
         error = bad_line_error(path)
         if error is None:
             raise
-    judgments.result()
+    _wait_for(judgments)
     raise error from None
 
 
-def _stream_run_file(path: str, name: str, sample: DocnoSample, judgments: Future, options: EvalOptions,
-                     pool: ThreadPoolExecutor, chunks: ChunkedEvaluation) -> list[pl.DataFrame]:
+def _wait_for(judgments: list[Future]) -> None:
+    """Let the qrels' own errors come first, in the order given."""
+    for read in judgments:
+        read.result()
+
+
+def _stream_run_file(path: str, name: str, sample: DocnoSample, judgments: list[Future], options: EvalOptions,
+                     pool: ThreadPoolExecutor, chunks: list[ChunkedEvaluation]) -> list[pl.DataFrame]:
     sampled = len(sample.parts)
     blocks = sample.first_rows(iter_query_blocks(path, name))
     try:
@@ -71,30 +80,32 @@ def _stream_run_file(path: str, name: str, sample: DocnoSample, judgments: Futur
                 pass
             # blocks hold whole queries in file order: the first repeat met is on the first repeated line
             error = duplicate_error(path, dup.qid, dup.docno)
-            judgments.result()
+            _wait_for(judgments)
             raise error from None
     except Interleaved:  # a query's lines are scattered: partition the file by query first
         del sample.parts[sampled:]
-        chunks.drop(name)
+        for chunk in chunks:
+            chunk.drop(name)
         try:
             return ranked_blocks(sample.first_rows(iter_partitioned_blocks(path, name)), name, judgments, options,
                                  pool, chunks)
         except DuplicatePair as dup:  # partitions come in no line order: the first repeated line is looked for
             error = duplicate_error(path, *(first_duplicate(path) or (dup.qid, dup.docno)))
-            judgments.result()
+            _wait_for(judgments)
             raise error from None
 
 
-def ranked_blocks(blocks: Iterator[QueryBlock], name: str, judgments: Future, options: EvalOptions,
-                  pool: ThreadPoolExecutor, chunks: ChunkedEvaluation) -> list[pl.DataFrame]:
+def ranked_blocks(blocks: Iterator[QueryBlock], name: str, judgments: list[Future], options: EvalOptions,
+                  pool: ThreadPoolExecutor, chunks: list[ChunkedEvaluation]) -> list[pl.DataFrame]:
     """Rank every block of run ``name`` and hand the ranks to ``chunks``; the ranking sizes, in block
     order. The helpers rank blocks while the next ones are read."""
     sizes = []
     pending: deque[Future] = deque()  # at most RANK_THREADS blocks wait for the helpers: bounded memory
 
     def take() -> None:
-        ranks, block_sizes = pending.popleft().result()
-        chunks.add(name, ranks, block_sizes)
+        ranks_per_set, block_sizes = pending.popleft().result()
+        for chunk, ranks in zip(chunks, ranks_per_set):
+            chunk.add(name, ranks, block_sizes)
         sizes.append(block_sizes)
 
     try:
@@ -110,9 +121,16 @@ def ranked_blocks(blocks: Iterator[QueryBlock], name: str, judgments: Future, op
     return sizes
 
 
-def rank_block(block: QueryBlock, judgments: Future, score_precision: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The ranks of a block's judged documents and its ranking sizes, after checking that no pair repeats."""
+def rank_block(block: QueryBlock, judgments: list[Future], score_precision: str
+               ) -> tuple[list[pl.DataFrame], pl.DataFrame]:
+    """The ranks of a block's judged documents under each judgment set and its ranking sizes, after
+    checking that no pair repeats."""
     pairs = checked_pairs(block)
-    qrels = judgments.result().of(block.run["qid"].gather(block.starts).to_list())
-    return rank_judged(block.run, plain_qrels(qrels), score_precision=score_precision, group_starts=block.starts,
-                       pairs=pairs, docno_descending=kind_of(qrels) != "prefs")
+    qids = block.run["qid"].gather(block.starts).to_list()
+    ranks, sizes = [], None
+    for read in judgments:
+        qrels = read.result().of(qids)
+        judged, sizes = rank_judged(block.run, plain_qrels(qrels), score_precision=score_precision,
+                                    group_starts=block.starts, pairs=pairs, docno_descending=kind_of(qrels) != "prefs")
+        ranks.append(judged)
+    return ranks, sizes

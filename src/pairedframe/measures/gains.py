@@ -45,7 +45,7 @@ def gain_levels(explicit: Iterable[int], grades: Iterable[int]) -> list[int]:
     so the extremes over 0..m are at the smallest non-entry grade (0 or some e + 1) and at the
     largest non-entry grade <= m (m or some e - 1): the table lists those, not every grade up to
     a largest grade that may be in the billions. The DuckDB macros build the same list in SQL
-    (``pf__parameter_tables_sql``; tests/test_duckdb_macros.py compares them)."""
+    (``pf__parameter_tables_sql``; tests/test_duckdb_macros_values.py compares them)."""
     explicit = set(explicit)
     occurring = {int(g) for g in grades if g is not None and g >= 0}
     top = max(occurring, default=0)

@@ -1,0 +1,275 @@
+"""pairedframe inside DuckDB (issue 25): pf_compare against pf.compare and scipy, and the ``pairedframe
+sql`` script read by the DuckDB shell."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.errors import PairedFrameError
+
+sys.path.insert(0, str(Path(__file__).parent))
+# con: the module's connection fixture, found by pytest by its name
+from duckdb_macro_helpers import (QRELS_OK, RUN_OK, assert_same, con, duckdb_shell,  # noqa: E402,F401
+                                  evaluate_quietly, needs_macros, str_paths)
+
+
+@pytest.mark.shared_data
+def test_duckdb_shell_reads_the_script_against_evaluate(tmp_path, shared_data):
+    shell = duckdb_shell()
+    script = tmp_path / "pairedframe.sql"
+    done = subprocess.run([sys.executable, "-m", "pairedframe.cli", "sql"], capture_output=True, text=True)
+    if done.returncode != 0:  # the console script's module has no __main__: call the command's function
+        from pairedframe.sql_macros import script as text
+        script.write_text(text())
+    else:
+        script.write_text(done.stdout)
+    folder = shared_data / "trec_eval"
+    runs = [str(folder / "results.test"), str(folder / "results.trunc")]
+    names = ["nDCG@10", "AP", "P@5", "Bpref", "RBP(p=0.9)", "ndcg_cut.20", "utility.2,-1,0,0", "IPrecAvg", "GMAP"]
+    out = tmp_path / "values.csv"
+    query = (f"COPY (SELECT * FROM pf_evaluate({runs!r}, '{folder / 'qrels.test'}', {names!r})) TO '{out}' "
+             "(HEADER, DELIMITER ',')")
+    done = subprocess.run([shell, "-c", f".read {script}", "-c", query], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    got = pl.read_csv(out, schema={"system": pl.String, "qid": pl.String, "measure": pl.String, "value": pl.Float64})
+    assert_same(evaluate_quietly(runs, folder / "qrels.test", names).per_query, got)
+
+
+
+def test_duckdb_shell_names_a_missing_baseline_and_an_unsupported_confidence_level(tmp_path):
+    """In the DuckDB 1.5 shell these two checks of pf_compare came out as 'syntax error at or near
+    "NULL"' (Python's duckdb gave the messages): each error names its problem there too."""
+    from pairedframe.example import example_paths
+    from pairedframe.sql_macros import script as text
+
+    shell = duckdb_shell()
+    script = tmp_path / "pairedframe.sql"
+    script.write_text(text())
+    qrels, runs = example_paths()
+    call = f"SELECT * FROM pf_compare({[str(r) for r in runs]!r}, '{qrels}', ['nDCG@10']"
+    expected = {"": "pf_compare: give the baseline system, e.g. baseline := 'bm25'",
+                ", baseline := 'bm25', confidence_level := 0.93":
+                    "pf_compare: confidence_level must be one of 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999 "
+                    "(t quantiles are shipped for these), got 0.93",
+                ", baseline := 'nope'": "pf_compare: baseline 'nope' is not one of the systems"}
+    for options, message in expected.items():
+        done = subprocess.run([shell, "-c", f".read {script}", "-c", call + options + ")"], capture_output=True,
+                              text=True, timeout=600)
+        assert message in done.stderr + done.stdout, (options, done.stderr)
+        assert "Parser Error" not in done.stderr
+    done = subprocess.run([shell, "-csv", "-c", f".read {script}", "-c", call + ", baseline := 'bm25', "
+                           "confidence_level := 0.9)"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].endswith(",0.9")      # the last column: the level asked for
+
+@needs_macros
+def test_readme_duckdb_lines_against_compare():
+    """README's DuckDB lines (register, then a pf_compare query), run on the bundled example: the
+    macros' paired t-test equals pf.compare(test="t") on pf.evaluate's values."""
+    import re
+
+    from pairedframe.example import example_paths
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    block = readme[readme.rindex("```python", 0, readme.index("pf.duckdb.register(")):]
+    block = block[:block.index("```", len("```python"))]
+    assert "con = pf.duckdb.register(duckdb.connect())" in block
+    text = re.search(r'con\.sql\(f"""(.*?)"""\)', block, re.S).group(1)
+    qrels, runs = example_paths()
+    query = eval('f"""' + text + '"""', {"runs": runs, "qrels": qrels})   # the f-string README shows
+    con = pf.duckdb.register(duckdb.connect())   # kept: DuckDB before 1.5 closes a connection no name holds
+    got = con.sql(query).pl()
+    want = pf.compare(pf.evaluate(runs, qrels, ["nDCG@10", "AP"]), baseline="bm25", test="t")
+    assert got.height == want.height == 2
+    for row in got.iter_rows(named=True):
+        ref = want.filter((pl.col("system") == row["system"]) & (pl.col("measure") == row["measure"])).row(0, named=True)
+        assert row["delta"] == pytest.approx(ref["delta"], rel=1e-12)
+        assert row["pvalue"] == pytest.approx(ref["pvalue"], rel=1e-9)
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("confidence_level", [0.95, 0.99])
+def test_compare_through_the_macros_against_scipy(con, shared_data, confidence_level):
+    from scipy import stats
+
+    runs = str_paths(shared_data, ["trectools_robust03/runs/input.*.gz"])[:3]
+    qrels = str(shared_data / "trectools_robust03" / "qrel" / "robust03_qrels.txt")
+    got = con.sql("SELECT * FROM pf_compare(?, ?, ['nDCG@10', 'AP', 'P@10'], baseline := 'InexpC2', confidence_level := ?)",
+                  params=[runs, qrels, confidence_level]).pl()
+    wide = evaluate_quietly(runs, qrels, ["nDCG@10", "AP", "P@10"]).per_query.pivot(on="system", index=["qid", "measure"],
+                                                                               values="value")
+    assert got.height == 6
+    for row in got.iter_rows(named=True):
+        pairs = wide.filter(pl.col("measure") == row["measure"]).drop_nulls([row["system"], "InexpC2"])
+        d = (pairs[row["system"]] - pairs["InexpC2"]).to_numpy()
+        expected = stats.ttest_1samp(d, 0.0)
+        ci = expected.confidence_interval(confidence_level)
+        assert row["n"] == len(d) and row["df"] == len(d) - 1
+        assert row["delta"] == pytest.approx(d.mean(), rel=1e-12, abs=1e-15)
+        assert row["t"] == pytest.approx(expected.statistic, rel=1e-10)
+        assert row["pvalue"] == pytest.approx(expected.pvalue, rel=1e-10)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-10, abs=1e-14)
+
+
+@needs_macros
+def test_t_quantiles_shipped_in_the_script_against_scipy():
+    from scipy.special import stdtrit
+
+    from pairedframe.sql_macros import CONFIDENCE_LEVELS, T_TABLE_DF, script
+
+    con = duckdb.connect()
+    con.execute(script())
+    for level in CONFIDENCE_LEVELS:
+        table = con.sql(f"SELECT pf__t_quantiles({level})").fetchall()[0][0]
+        assert len(table) == T_TABLE_DF and table[9] == stdtrit(10, 0.5 + level / 2)
+        hill = con.sql(f"SELECT pf__hill_sql({level})").fetchall()[0][0]
+        for df in (T_TABLE_DF + 1, 2000, 7000, 10**6):
+            value = con.sql(f"SELECT {hill} FROM (SELECT {df} AS df) t").fetchall()[0][0]
+            assert value == pytest.approx(stdtrit(df, 0.5 + level / 2), rel=5e-14)
+
+
+def test_compare_of_identical_runs_and_bad_options_through_the_macros(con, tmp_path):
+    (tmp_path / "a.txt").write_text(RUN_OK)
+    (tmp_path / "b.txt").write_text(RUN_OK)
+    (tmp_path / "qrels.txt").write_text(QRELS_OK + "302 0 d1 1\n")
+    (tmp_path / "a.txt").write_text(RUN_OK + "302 Q0 d1 1 1.0 tag\n")
+    (tmp_path / "b.txt").write_text(RUN_OK + "302 Q0 d1 1 1.0 tag\n")
+    runs = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    row = con.sql("SELECT t, pvalue, ci_low, ci_high FROM pf_compare(?, ?, 'AP', baseline := 'a.txt')",
+                  params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+    share = 1 - 0.025 ** 0.5     # zero spread, n = 2: p = 1, the range of means two deltas of 0 allow (AP in [0, 1])
+    assert row == [(0.0, 1.0, pytest.approx(-share, rel=1e-12), pytest.approx(share, rel=1e-12))]
+    six = "".join(f"3{i:02d} 0 d1 1\n3{i:02d} 0 d2 0\n" for i in range(6))
+    (tmp_path / "qrels6.txt").write_text(six)
+    (tmp_path / "a.txt").write_text("".join(f"3{i:02d} Q0 d2 1 2 t\n3{i:02d} Q0 d1 2 1 t\n" for i in range(6)))
+    (tmp_path / "b.txt").write_text("".join(f"3{i:02d} Q0 d1 1 2 t\n3{i:02d} Q0 d2 2 1 t\n" for i in range(6)))
+    row = con.sql("SELECT delta, pvalue, ci_low, ci_high FROM pf_compare(?, ?, 'RR', baseline := 'a.txt')",
+                  params=[runs, str(tmp_path / "qrels6.txt")]).fetchall()
+    share = 1 - 0.025 ** (1 / 6)     # six equal deltas: significant, never a point (RR in [0, 1])
+    assert row == [(0.5, 2.0 ** -5, pytest.approx(0.5 - share * 1.5, rel=1e-12), pytest.approx(0.5 + share * 0.5, rel=1e-12))]
+    with pytest.raises(duckdb.Error, match=r"baseline 'c.txt' is not one of the systems"):
+        con.sql("SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'c.txt')", params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+    for level in ("0.97", "'x'"):    # 'x': no conversion error of DuckDB's own (a CAST folded before the check)
+        with pytest.raises(duckdb.Error, match=r"confidence_level must be one of 0.8, 0.9, 0.95"):
+            con.sql(f"SELECT * FROM pf_compare(?, ?, 'AP', baseline := 'a.txt', confidence_level := {level})",
+                    params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+
+
+@pytest.mark.parametrize("gain", [True, False])
+def test_zero_spread_through_the_macros_against_compare_test_t_and_paired_t_test(con, tmp_path, gain):
+    """Six queries whose deltas are all equal (RR +0.5 each, or all 0): pf_compare, pf.compare(test="t") and
+    paired_t_test give one answer -- the exact sign-flip p, t = inf / 0 and the range of means six equal deltas
+    allow (the macro gave the whole line, paired_t_test the point [0.5, 0.5]); a measure with no known range
+    (NumRelRet) keeps the whole line."""
+    from pairedframe.stats.ttest import paired_t_test
+
+    (tmp_path / "q.txt").write_text("".join(f"3{i:02d} 0 d1 1\n3{i:02d} 0 d2 0\n" for i in range(6)))
+    (tmp_path / "a.txt").write_text("".join(f"3{i:02d} Q0 d2 1 2 t\n3{i:02d} Q0 d1 2 1 t\n" for i in range(6)))
+    (tmp_path / "b.txt").write_text("".join(f"3{i:02d} Q0 d1 1 2 t\n3{i:02d} Q0 d2 2 1 t\n" for i in range(6))
+                                    if gain else (tmp_path / "a.txt").read_text())
+    runs, qrels = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")], str(tmp_path / "q.txt")
+    got = con.sql("SELECT measure, delta, t, pvalue, ci_low, ci_high FROM pf_compare(?, ?, ['RR', 'NumRelRet'], "
+                  "baseline := 'a.txt')", params=[runs, qrels]).fetchall()
+    ev = pf.evaluate(runs, qrels, ["RR", "NumRelRet"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = pf.compare(ev, baseline="a.txt", test="t", measures=["RR"])
+    d = ev.per_query.filter(pl.col("measure") == "RR").pivot("system", index="qid", values="value")
+    tt = paired_t_test((d["b.txt"] - d["a.txt"]).to_numpy(), delta_range=(-1, 1))
+    (_, delta, t, p, low, high), (_, _, t0, p0, low0, high0) = got
+    assert (delta, p) == (want["delta"][0], want["pvalue"][0]) == (tt.statistic, tt.pvalue)
+    assert (low, high) == pytest.approx((want["ci_low"][0], want["ci_high"][0]), rel=1e-12)
+    assert (low, high) == pytest.approx(tuple(tt.confidence_interval), rel=1e-12)
+    assert low < delta < high and t == tt.t == (math.inf if gain else 0.0)
+    assert (t0, p0, low0, high0) == (0.0, 1.0, float("-inf"), float("inf"))
+
+
+def test_compare_through_the_macros_refuses_fewer_than_two_common_queries_like_compare(con, tmp_path):
+    """A system sharing fewer than 2 queries with the baseline is an error naming the pair and the
+    count, where pf.compare raises too: never rows dropped in silence, nor an empty result."""
+    qrels = "".join(f"q{i} 0 d{j} {int(j == i % 3)}\n" for i in range(5) for j in range(3)) + "q5 0 d0 1\n"
+    (tmp_path / "qrels.txt").write_text(qrels)
+    (tmp_path / "a.txt").write_text("".join(f"q{i} Q0 d{j} {j} {3 - j} a\n" for i in range(5) for j in range(3)))
+    (tmp_path / "b.txt").write_text("".join(f"q{i} Q0 d{j} {j} {j} b\n" for i in range(5) for j in range(3)))
+    (tmp_path / "one.txt").write_text("".join(f"q0 Q0 d{j} {j} {3 - j} c\n" for j in range(3)))
+    (tmp_path / "none.txt").write_text("q5 Q0 d0 1 1.0 e\n")
+    for other, baseline, n_bad, first, what in [
+            ("one.txt", "a.txt", 2, "system=one.txt, baseline=a.txt", "only one common query"),
+            ("one.txt", "one.txt", 4, "system=a.txt, baseline=one.txt", "only one common query"),
+            ("none.txt", "a.txt", 2, "system=none.txt, baseline=a.txt", "no common query"),
+            ("none.txt", "none.txt", 4, "system=a.txt, baseline=none.txt", "no common query")]:
+        runs = [str(tmp_path / name) for name in ("a.txt", "b.txt", other)]
+        with pytest.raises(PairedFrameError, match=rf"\b{n_bad} (of \d+ )?comparison"):
+            pf.compare(evaluate_quietly(runs, str(tmp_path / "qrels.txt"), ["P@1", "RR"]), baseline=baseline, test="t")
+        with pytest.raises(duckdb.InvalidInputException,
+                           match=rf"pf_compare: {n_bad} comparison\(s\) with the baseline '{baseline}' have fewer than 2 "
+                                 rf"common queries.*first: {first}, measure=P@1 \({what}\)"):
+            con.sql("SELECT * FROM pf_compare(?, ?, ['P@1', 'RR'], baseline := ?)",
+                    params=[runs, str(tmp_path / "qrels.txt"), baseline]).fetchall()
+    runs = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]  # every pair has 5 queries: rows as before
+    got = con.sql("SELECT system, measure, n FROM pf_compare(?, ?, ['P@1', 'RR'], baseline := 'a.txt')",
+                  params=[runs, str(tmp_path / "qrels.txt")]).fetchall()
+    assert got == [("b.txt", "P@1", 5), ("b.txt", "RR", 5)]
+
+
+@pytest.mark.parametrize("measures, named", [("['gm_map', 'map']", "GMAP is summarised by a geometric mean"),
+                                              ("['GMBpref', 'bpref']", "GMBpref is summarised by a geometric mean"),
+                                              ("['NumQ', 'NumRel', 'AP']", "NumQ depends on the judgments only"),
+                                              ("['num_ret', 'AP']", "NumRet describes what a run returned"),
+                                              ("'official'", "NumQ depends on the judgments only")])
+def test_compare_through_the_macros_refuses_what_compare_refuses_not_a_mislabelled_row(con, tmp_path, measures,
+                                                                                         named):
+    """GMAP's per-query values are AP's: a mean delta of them printed under GMAP's name was AP's
+    comparison; counts of the judgments or of what a run returned are no hypothesis. pf.compare refuses
+    them by name, and so does pf_compare (it cannot warn, so a set is refused too)."""
+    (tmp_path / "qrels.txt").write_text("".join(f"q{i} 0 d{j} {int(j == i % 3)}\n" for i in range(5) for j in range(3)))
+    (tmp_path / "a.txt").write_text("".join(f"q{i} Q0 d{j} {j} {3 - j} a\n" for i in range(5) for j in range(3)))
+    (tmp_path / "b.txt").write_text("".join(f"q{i} Q0 d{j} {j} {j} b\n" for i in range(5) for j in range(3)))
+    runs, qrels = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")], str(tmp_path / "qrels.txt")
+    with pytest.raises(duckdb.InvalidInputException, match=rf"pf_compare: `measures`: .*{named}"):
+        con.sql(f"SELECT * FROM pf_compare(?, ?, {measures}, baseline := 'a.txt')", params=[runs, qrels]).fetchall()
+    got = con.sql("SELECT measure FROM pf_compare(?, ?, ['NumRelRet', 'AP'], baseline := 'a.txt')",
+                  params=[runs, qrels]).fetchall()
+    assert got == [("NumRelRet",), ("AP",)]
+
+
+def test_compare_of_one_run_alone_is_an_error_like_compare(con, tmp_path):
+    """One run and its baseline are the same system: nothing to compare, an error in both (the macro
+    returned 0 rows)."""
+    (tmp_path / "qrels.txt").write_text("".join(f"q{i} 0 d{j} {int(j == i % 3)}\n" for i in range(5) for j in range(3)))
+    (tmp_path / "a.txt").write_text("".join(f"q{i} Q0 d{j} {j} {3 - j} a\n" for i in range(5) for j in range(3)))
+    runs, qrels = [str(tmp_path / "a.txt")], str(tmp_path / "qrels.txt")
+    with pytest.raises(ValueError, match="nothing to compare: no system other than the baseline 'a.txt'"):
+        pf.compare(evaluate_quietly(runs, qrels, ["P@1"]), baseline="a.txt", test="t")
+    # one run file: said first, whatever the baseline (a misspelt one got "not one of the systems")
+    for baseline in ("a.txt", "x"):
+        with pytest.raises(duckdb.InvalidInputException,
+                           match=r"pf_compare: nothing to compare: one run file \(system 'a.txt'\); give the baseline's"):
+            con.sql("SELECT * FROM pf_compare(?, ?, 'P@1', baseline := ?)", params=[runs, qrels, baseline]).fetchall()
+
+
+def test_compare_of_run_tables_names_systems_by_their_column_against_compare(con):
+    """Tables hold their systems in a column: the baseline is one of those, never a table name (which
+    used to pass the check and give no row at all)."""
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    con.execute(f"CREATE OR REPLACE TABLE run_x AS SELECT * FROM pf_read_run('{runs[0]}', system := 'x')")
+    con.execute(f"CREATE OR REPLACE TABLE run_y AS SELECT * FROM pf_read_run('{runs[1]}', system := 'y')")
+    con.execute(f"CREATE OR REPLACE TABLE qr AS SELECT * FROM pf_read_qrels('{qrels}')")
+    got = con.sql("SELECT system, delta, pvalue FROM pf_compare(['run_x', 'run_y'], 'qr', 'nDCG@10', tables := true, "
+                  "baseline := 'x')").fetchall()
+    want = pf.compare(pf.evaluate({"x": runs[0], "y": runs[1]}, qrels, ["nDCG@10"]), baseline="x", test="t")
+    assert len(got) == 1 and got[0][0] == "y"
+    assert got[0][1] == pytest.approx(want["delta"][0], rel=1e-12) and got[0][2] == pytest.approx(want["pvalue"][0], rel=1e-9)
+    with pytest.raises(duckdb.Error, match=r"baseline 'run_x' is not one of the systems \[x, y\]"):
+        con.sql("SELECT * FROM pf_compare(['run_x', 'run_y'], 'qr', 'nDCG@10', tables := true, baseline := 'run_x')").fetchall()
