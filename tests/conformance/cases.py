@@ -373,6 +373,11 @@ TABLE_CASES: list[Case] = [
     Case("none_value", _table(_set_where("value", None)), side="table",
          means=lambda c: TableContent(_drop_row("b", "q2", "AP")(c.table))),
     Case("none_qid", _table(_set_where("qid", None)), Raises(r"\bqid\b.*null|null.*\bqid\b"), side="table"),
+    # ids of blanks only: no TREC file holds one, and each would be a query (system, measure) of its own
+    *[Case(f"blank_{column}_in_the_table", _table(_set_where(column, value)),
+           Raises(rf"column '{column}' is an empty or all-blank string"), side="table",
+           forms=("polars", "pandas", "arrow", "duckdb", "parquet"))
+      for column, value in (("qid", "  "), ("system", "\t"), ("measure", " "))],
     Case("none_system", _table(_set_where("system", None)), Raises(r"\bsystem\b.*null|null.*\bsystem\b"), side="table"),
     Case("none_measure", _table(_set_where("measure", None)), Raises(r"\bmeasure\b.*null|null.*\bmeasure\b"),
          side="table"),

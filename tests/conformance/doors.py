@@ -443,7 +443,7 @@ def _judgment_set_table() -> pl.DataFrame:
 
 
 #: Cases tried on Spark DataFrames by the comparisons that run in the engine (Spark is slow to start).
-_ON_SPARK = frozenset({"clean", "nan_value", "none_qid", "duplicate_key", "all_null_key_column",
+_ON_SPARK = frozenset({"clean", "nan_value", "blank_qid_in_the_table", "none_qid", "duplicate_key", "all_null_key_column",
                        "partly_null_key_column", "relstring_text_column", "qid_float"})
 _OWN_QIDS = {"qid_integer": "its cluster / segment table spells query ids 'q1', which integer ids never match"}
 

@@ -32,7 +32,7 @@ from pairedframe.comparison.by_join import (
     sign_flips_from_engine,
     wide_deltas,
 )
-from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
+from pairedframe.comparison.engine_pairing import Paired, pair_in_engine, refuse_blank_ids
 from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_cluster_counts, cluster_map,
                                                    clustered_table, where_clusters, zero_spread_interval)
 from pairedframe.comparison.clustered_stats import COUNTS, ClusteredStats, McNemarColumns
@@ -80,6 +80,7 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
                              f"{table.row_order()} AS pf_order FROM {table.source}) u LEFT JOIN {mapping} m ON {cond} "
                              "ORDER BY u.pf_order")
     keys = [c for c in others if c not in ("system", "qid", "measure", "value")]
+    refuse_blank_ids(table, source)  # a blank qid would read as a query without a cluster
     lost = table.collect(f"SELECT qid, system, measure FROM {source} WHERE cluster IS NULL AND value IS NOT NULL "
                          "ORDER BY qid, system, measure")  # the message's first row and examples: not the engine's order
     if lost.height:

@@ -8,6 +8,7 @@ segment siblings resample it as joins.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,10 +19,11 @@ import pyarrow as pa
 from pairedframe.checks import require_rows
 from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types
-from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, refuse_cluster_key, require_pairable,
-                                            warn_summary_rows)
+from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, describe_row, refuse_cluster_key,
+                                            require_pairable, warn_summary_rows)
 from pairedframe.comparison.unpairable import MIN_PAIRED, NothingPairableError, unpairable_sink
-from pairedframe.errors import DuplicateError, SchemaError
+from pairedframe.errors import (BLANK_ID, EMPTY_ID_RULE, DuplicateError, PartlyEmptyWarning, SchemaError,
+                                user_stacklevel)
 from pairedframe.io.results import PER_QUERY_HINT, SUMMARY_QID, partly_null_key_error
 from pairedframe.tables import refuse_aliases_beside
 
@@ -86,8 +88,36 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                         f"ON r.system = k.pf_baseline AND r.measure = k.measure) a "
                         f"ON a.measure = b.measure AND a.qid = b.qid{same_ab} "
                         f"WHERE {real.replace('qid', 'b.qid')}")
+    _warn_unpaired(table, pairs, rows, groups, extras, baseline, flagged)
     return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras,
                   source=pq)
+
+
+def _warn_unpaired(table: EngineTable, pairs: str, rows: pl.DataFrame, groups: pl.DataFrame, extras: list[str],
+                   baseline: str, flagged: bool) -> None:
+    """The polars path's warning (:func:`pairedframe.comparison.pairing.pair_systems`) when a comparison leaves
+    out queries only one side has a value for: a comparison's queries with a value on either side number
+    n_system + n_baseline - n_paired (from the measured rows' counts, one pass over ``pairs``)."""
+    real = pl.col("n_rows") - (0 if flagged else pl.col("summary"))
+    measured = groups.select("system", *extras, "measure", real.alias("n"))
+    base = measured.filter(pl.col("system") == baseline).drop("system").rename({"n": "n_base"})
+    paired = table.collect(f"SELECT comp AS _row, count(*) AS n_paired FROM {pairs} GROUP BY comp")
+    counts = (rows.join(measured, on=["system", *extras, "measure"], how="left")
+              .join(base, on=[*extras, "measure"], how="left")
+              .join(paired.with_columns(pl.col("_row").cast(rows.schema["_row"])), on="_row", how="left")
+              .with_columns(pl.col("n_paired").fill_null(0))
+              .with_columns((pl.col("n") + pl.col("n_base") - pl.col("n_paired")).alias("n_union"))
+              .filter(pl.col("n_paired") < pl.col("n_union"))
+              .sort(pl.col("n_union") - pl.col("n_paired"), "_row", descending=[True, False]))
+    if not counts.height:
+        return
+    worst = counts.row(0, named=True)
+    row = {k: worst[k] for k in ("system", *extras, "measure")}
+    warnings.warn(
+        f"{counts.height} comparison(s) leave out queries that only one side has a value for; most: "
+        f"{worst['n_paired']} of {worst['n_union']} queries paired ({describe_row(row)}, baseline={baseline}): "
+        f"{worst['n_union'] - worst['n_paired']} query(ies) without a value on one side (no row, or a null value); "
+        "means, intervals and tests are over the paired queries only", PartlyEmptyWarning, stacklevel=user_stacklevel())
 
 
 def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys: Sequence[str]) -> list[str]:
@@ -108,8 +138,8 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))
     counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured, "
                            f"count(*) - count(system) AS null_system, count(*) - count(qid) AS null_qid, "
-                           f"count(*) - count(measure) AS null_measure{', ' + filled if filled else ''} "
-                           f"FROM {source}").row(0, named=True)
+                           f"count(*) - count(measure) AS null_measure, {_BLANK_COUNTS}"
+                           f"{', ' + filled if filled else ''} FROM {source}").row(0, named=True)
     require_rows(int(counts["n_rows"]), what="the per-query table", why="no (system, qid, measure, value) row; "
                  "an evaluation with no judged query in common gives one")
     require_rows(int(counts["measured"]), what="the per-query table", why="every value is null (not measured)")
@@ -117,6 +147,7 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     if nulls:
         raise SchemaError(f"the per-query table has null values in column(s) {nulls}; every row needs a system, qid "
                           "and measure (a null value means 'not measured', a null id means nothing)")
+    _refuse_blank_ids(table, source, counts)
     # a column that no measured row fills (all null, or relstring's text) is no key: it would pair nothing
     keys = [c for i, c in enumerate(extras) if counts[f"pf_filled_{i}"]]
     for i, c in enumerate(extras):
@@ -142,6 +173,31 @@ def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bo
                      f"CAST(value AS DOUBLE) AS value, {table.row_order()} AS pf_row "
                      f"FROM {source} WHERE value IS NOT NULL{unflagged}", partition_by=partition_by)
     return pq
+
+
+def _blank(column: str) -> str:
+    """SQL (DuckDB's and Spark's): whether ``column`` is empty or made of blanks only (errors.BLANK_ID_PATTERN)."""
+    return f"trim(translate(CAST({column} AS STRING), '\t\n\r\x0b\x0c', '     ')) = ''"
+
+
+_BLANK_COUNTS = ", ".join(f"count(CASE WHEN {_blank(c)} THEN 1 END) AS blank_{c}" for c in ("system", "qid", "measure"))
+
+
+def refuse_blank_ids(table: EngineTable, source: str) -> None:
+    """:func:`_refuse_blank_ids` of the engine table ``source`` (a door that looks at the ids before pairing)."""
+    _refuse_blank_ids(table, source, table.collect(f"SELECT {_BLANK_COUNTS} FROM {source}").row(0, named=True))
+
+
+def _refuse_blank_ids(table: EngineTable, source: str, counts: dict[str, Any]) -> None:
+    """SchemaError naming the first id column with an empty or all-blank string and its first row, as the
+    polars path (:func:`pairedframe.io.results.refuse_null_ids`) words it."""
+    for column in ("system", "qid", "measure"):
+        n = int(counts[f"blank_{column}"] or 0)
+        if n:
+            row = table.collect(f"SELECT system, qid, measure, value FROM {source} WHERE {_blank(column)} "
+                                "LIMIT 1").row(0, named=True)
+            raise SchemaError(f"the per-query table: column {column!r} is {BLANK_ID} in {n} row(s), e.g. the row "
+                              f"{row}; {EMPTY_ID_RULE}")
 
 
 #: SQL: a value a comparison refuses, NaN / inf (value - value is then no number) or too large (MAX_ABS_VALUE).

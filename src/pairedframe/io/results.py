@@ -28,7 +28,7 @@ from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_exp
 from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids
-from pairedframe.errors import InputFormatError, SchemaError
+from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "as_results",
@@ -96,12 +96,18 @@ def refuse_partly_null_keys(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> 
 
 
 def refuse_null_ids(frame: pl.DataFrame, what: str = "the per-query table") -> None:
-    """SchemaError naming the id columns (system, qid, measure) that hold a null, and the first such row."""
+    """SchemaError naming the id columns (system, qid, measure) that hold a null, and the first such row; then
+    the first id column holding an empty or all-blank string (errors.EMPTY_ID_RULE), and its first row."""
     columns = [c for c in ("system", "qid", "measure") if c in frame.columns and frame[c].null_count()]
     if columns:
         row = frame.filter(pl.any_horizontal(pl.col(columns).is_null())).row(0, named=True)
         raise SchemaError(f"{what} has null values in column(s) {columns}, e.g. the row {row}; every row needs a "
                           "system, qid and measure (a null value means 'not measured', a null id means nothing)")
+    for column in [c for c in ("system", "qid", "measure") if c in frame.columns]:
+        blank = frame.filter(pl.col(column).cast(pl.String).str.contains(BLANK_ID_PATTERN))
+        if blank.height:
+            raise SchemaError(f"{what}: column {column!r} is {BLANK_ID} in {blank.height} row(s), e.g. the row "
+                              f"{blank.row(0, named=True)}; {EMPTY_ID_RULE}")
 
 
 def ids_as_strings(df: pl.DataFrame, what: str) -> pl.DataFrame:
@@ -144,7 +150,7 @@ def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
     name = uncompressed_name(path.name)
     kind = RESULT_FORMATS.get(os.path.splitext(name)[1].lower())
     if not path.exists():
-        raise FileNotFoundError(f"no such file: {path}")
+        raise FileNotFoundError(f"{argument}: no such file: {path}")
     if path.is_dir():   # not "[Errno 21] Is a directory", nor "the results argument" for a --segments file
         raise InputFormatError(f"the {argument} argument is a directory, not a file", path=str(path))
     if kind not in ("json", "ndjson"):
