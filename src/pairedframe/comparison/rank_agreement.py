@@ -35,7 +35,7 @@ from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyE
                                 SmallSampleWarning, user_stacklevel)
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
-from pairedframe.measures.parse import aggregate_of
+from pairedframe.measures.parse import aggregate_of, ranks_runs
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.rank_agreement import (COEFFICIENTS, TIE_DIGITS, rank_correlation_tests, rbo_orderings_many,
                                               tau_ap_many, tie_rounded)
@@ -432,6 +432,10 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
                              seed=seed, rbo_p=rbo_p)
     fa, fb, names = _resolve_inputs(a, b, judgments)
     name = _measure_name(measure, fa, fb)
+    if not ranks_runs(name):
+        raise ValueError(f"`measure`: {name} ranks no run (a count of the judgments or of what a run returned, or how "
+                         "much of it is judged): the orderings of systems by it say nothing about which is better, "
+                         "so their agreement measures nothing; pass a measure of the rankings")
     chosen, qids = _common(fa, fb, name, systems, names)
     A, B = _matrix(fa, name, chosen, qids), _matrix(fb, name, chosen, qids)
     ma, mb = _summary_means(A), _summary_means(B)

@@ -17,6 +17,7 @@ import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison.pairing import is_comparable
+from pairedframe.measures.parse import ranks_runs
 from pairedframe.report.comparable import compare_what_can_be
 from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, recorded_warnings, reissue, user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate
@@ -178,7 +179,7 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
             ranks = {m: attempt(f"rank agreement on {m}", name, lambda m=m: rank_agreement(
                          sets, measure=m, judgments=(PRIMARY_JUDGMENTS, name), n_resamples=n_resamples,
                          confidence_level=confidence_level, seed=seed))
-                     for m in measures} if len(sets.systems) > 1 else {}
+                     for m in measures if ranks_runs(m)} if len(sets.systems) > 1 else {}
         out.append((name, labels, ranks))
     return out
 
