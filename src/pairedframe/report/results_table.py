@@ -397,7 +397,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     digits : int, default 3
     title : str, optional
         Title of every rendering: the HTML header, a bold line above the markdown table, the terminal
-        table's title, and the LaTeX caption's bold start (alone in a list of tables).
+        table's title, and the LaTeX caption's bold start (alone in a list of tables). Surrounding blanks are
+        dropped; a title of blanks only is no title.
     **compare_options
         Passed to :func:`pairedframe.compare` (``n_resamples``, ``seed``, ``test``, ``family_by``, ...).
 
@@ -478,4 +479,13 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
                                digits=digits, all_pairs=all_pairs, baselines=asked)
     if systems is None:                               # the caller's row order, else the baselines first
         table = _baselines_first(table)
-    return ResultsTable(table, title=title)
+    return ResultsTable(table, title=_title(title))
+
+
+def _title(title: Any) -> str | None:
+    """``title`` without surrounding blanks (markdown's ``**Is it? **`` is no bold), None when nothing is left."""
+    if title is None:
+        return None
+    if not isinstance(title, str):
+        raise TypeError(f"`title` must be a str or None, got {type(title).__name__}")
+    return title.strip() or None
