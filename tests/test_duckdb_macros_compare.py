@@ -17,9 +17,11 @@ import pairedframe as pf
 from pairedframe.errors import PairedFrameError
 
 sys.path.insert(0, str(Path(__file__).parent))
-# con: the module's connection fixture, found by pytest by its name
-from duckdb_macro_helpers import (QRELS_OK, RUN_OK, assert_same, con, duckdb_shell,  # noqa: E402,F401
+from duckdb_macro_helpers import (QRELS_OK, RUN_OK, assert_same, duckdb_shell,  # noqa: E402,F401
                                   evaluate_quietly, needs_macros, str_paths)
+import duckdb_macro_helpers  # noqa: E402
+
+con = duckdb_macro_helpers.con  # the connection fixture, found by pytest by its name
 
 
 @pytest.mark.shared_data

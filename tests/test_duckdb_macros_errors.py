@@ -16,8 +16,10 @@ import pairedframe as pf
 from pairedframe.measures import parse_measure
 
 sys.path.insert(0, str(Path(__file__).parent))
-# con: the module's connection fixture, found by pytest by its name
-from duckdb_macro_helpers import QRELS_OK, RUN_OK, con, duckdb_shell, macros_run_here  # noqa: E402,F401
+from duckdb_macro_helpers import QRELS_OK, RUN_OK, duckdb_shell, macros_run_here  # noqa: E402,F401
+import duckdb_macro_helpers  # noqa: E402
+
+con = duckdb_macro_helpers.con  # the connection fixture, found by pytest by its name
 
 
 @pytest.mark.parametrize("run, qrels, message", [

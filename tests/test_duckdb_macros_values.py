@@ -21,8 +21,10 @@ from pairedframe.measures import parse_measures
 sys.path.insert(0, str(Path(__file__).parent))
 from measure_grid import every_measure  # noqa: E402
 from real_runs import REAL_RUNS  # noqa: E402
-# con: the module's connection fixture, found by pytest by its name
-from duckdb_macro_helpers import assert_same, con, evaluate_quietly, str_paths  # noqa: E402,F401
+from duckdb_macro_helpers import assert_same, evaluate_quietly, str_paths  # noqa: E402,F401
+import duckdb_macro_helpers  # noqa: E402
+
+con = duckdb_macro_helpers.con  # the connection fixture, found by pytest by its name
 
 
 #: Every family with its cutoffs, levels, gains and examples (tests/measure_grid.py), numbers only.

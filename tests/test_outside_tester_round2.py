@@ -1,0 +1,85 @@
+"""What the second outside tester of 2026-12-04 found, each checked by name."""
+
+from __future__ import annotations
+
+import warnings
+
+import duckdb
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.errors import PartlyEmptyWarning, SchemaError
+from pairedframe.example import example_paths
+
+
+@pytest.fixture(scope="module")
+def per_query() -> pl.DataFrame:
+    qrels, runs = example_paths()
+    return pf.evaluate(runs, qrels, ["nDCG@10"]).per_query
+
+
+def _with(table: pl.DataFrame, column: str, value: str, row: int = 5) -> pl.DataFrame:
+    return table.with_columns(pl.when(pl.int_range(pl.len()) == row).then(pl.lit(value)).otherwise(pl.col(column))
+                              .alias(column))
+
+
+@pytest.mark.parametrize("column, value", [("qid", "  "), ("qid", "\t"), ("qid", ""), ("system", " "), ("measure", "")])
+def test_blank_ids_in_a_per_query_table_are_refused_naming_the_column(per_query, column, value):
+    """A qid of blanks was its own query (a PartlyEmptyWarning at most) and a blank system or measure gave an
+    error naming neither; in memory and in DuckDB alike, compare and results_table refuse it by column."""
+    table = _with(per_query, column, value)
+    for data in (table, table.to_pandas(), duckdb.connect().from_arrow(table.to_arrow())):
+        with pytest.raises(SchemaError, match=rf"column '{column}' is an empty or all-blank string in 1 row"):
+            pf.compare(data, baseline="bm25", n_resamples=99)
+        with pytest.raises(SchemaError, match=rf"column '{column}' is an empty or all-blank string"):
+            pf.results_table(data)
+
+
+def test_a_duckdb_relation_warns_of_unpaired_queries_as_a_polars_table_does(per_query):
+    """A query one system lacks is left out of its comparison: the polars path warned, DuckDB said nothing."""
+    table = per_query.filter(~((pl.col("system") == "reranker") & (pl.col("qid") == "005")))
+    for data in (table, duckdb.connect().from_arrow(table.to_arrow())):
+        with pytest.warns(PartlyEmptyWarning, match=r"1 comparison\(s\) leave out queries that only one side has a "
+                                                    r"value for; most: 59 of 60 queries paired \(system=reranker"):
+            got = pf.compare(data, baseline="bm25", n_resamples=99, seed=0)
+        assert got["n_queries"].to_list() == [59]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PartlyEmptyWarning)  # nothing left out: no warning
+        pf.compare(duckdb.connect().from_arrow(per_query.to_arrow()), baseline="bm25", n_resamples=99, seed=0)
+
+
+def test_a_missing_results_file_is_named_with_its_argument(tmp_path):
+    for call in (lambda p: pf.read_results(p), lambda p: pf.compare(p, baseline="bm25"),
+                 lambda p: pf.results_table(p)):
+        with pytest.raises(FileNotFoundError, match=r"^results: no such file: \S+nope\.csv$"):
+            call(str(tmp_path / "nope.csv"))
+
+
+def test_rank_agreement_refuses_measures_that_rank_no_run_and_the_report_leaves_them_out(tmp_path):
+    """Judged@10, NumRet, ... order systems by how much they returned or how much is judged: the tester's report
+    printed an RBO of 0.903 for Unjudged@10 between two sets, and rank_agreement accepted them."""
+    qrels, runs = example_paths()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sets = pf.evaluate_judgment_sets(runs, {"a": qrels, "b": qrels}, ["P@10", "Judged@10", "NumRet", "unj_10"])
+    for measure in ("Judged@10", "NumRet", "Unjudged@10"):
+        with pytest.raises(ValueError, match=rf"`measure`: {measure} ranks no run"):
+            pf.rank_agreement(sets, measure=measure, judgments=("a", "b"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pf.rank_agreement(sets, measure="P@10", judgments=("a", "b"))  # a measure of the rankings is taken
+        rep = pf.report(runs, qrels, ["P@10", "unj_10"], baseline="bm25", judgments={"same": str(qrels)},
+                        n_resamples=99)
+    agreement = rep.fragment[rep.fragment.index("agreement"):]
+    assert "P@10" in agreement and "Unjudged@10" not in agreement.split("</table>")[1]
+
+
+@pytest.mark.parametrize("title, shown", [("Is it? ", "Is it?"), ("  Main results\n", "Main results"), (" ", None),
+                                          (None, None)])
+def test_a_results_table_title_is_stripped_and_a_blank_one_is_no_title(per_query, title, shown):
+    """``**Is it? **`` is no bold in CommonMark and ``\\textbf{ .}`` an empty one."""
+    table = pf.results_table(per_query, title=title)
+    assert table.title == shown
+    markdown = table.to_markdown()
+    assert (f"**{shown}**" in markdown) if shown else ("**" not in markdown.split("|")[0])
