@@ -90,12 +90,12 @@ def test_segments_cli_needs_a_segment_table_and_matching_queries(tmp_path, examp
     assert empty.exit_code == 2 and "no paired query" in empty.stderr
 
 
-def test_segments_cli_missing_segment_file_says_no_such_file_once(tmp_path, example):
+def test_segments_cli_missing_segment_file_says_no_such_file_once_naming_the_option(tmp_path, example):
     qrels, runs, _, _ = example
     missing = tmp_path / "nonexist.csv"
     result = runner.invoke(app, ["segments", str(qrels), *map(str, runs), "-m", "AP", "--segments", str(missing)])
     assert result.exit_code == 2, result.output
-    assert f"error: no such file: {missing}" in result.stderr and result.stderr.count("no such file") == 1
+    assert f"error: --segments: no such file: {missing}" in result.stderr and result.stderr.count("no such file") == 1
 
 
 def test_compare_cli_family_by(example):
