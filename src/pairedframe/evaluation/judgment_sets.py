@@ -10,11 +10,10 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.errors import EmptyResultError, PairedFrameError, recorded_warnings, reissue
+from pairedframe.errors import EmptyResultError, PairedFrameError, missing_file, recorded_warnings, reissue
 from pairedframe.evaluation.each_set import evaluate_each
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.trec_text import measures_argument
-from pairedframe.io.detect import missing_file
 from pairedframe.io.path_args import source_label
 from pairedframe.measures import Measure
 

@@ -1,4 +1,6 @@
-"""What the second outside tester of 2026-12-04 found, each checked by name."""
+"""Doors of the comparison layer against inputs no TREC file holds, or that rank no run (an outside tester's
+findings): blank ids in per-query tables, unpaired queries in the engines, missing files, judgment sets named in
+their errors, measures that rank no run in rank agreement, blank titles."""
 
 from __future__ import annotations
 
