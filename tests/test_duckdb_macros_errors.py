@@ -109,14 +109,20 @@ def test_pf_version_against_the_installed_package_metadata(con):
     assert script().startswith(f"-- pairedframe {version('pairedframe')}: DuckDB macros")
 
 
-@pytest.mark.parametrize("text", ["recip_rank_cut.10", "recip_rank_cut", "err_20", "err.5,10", "err.", "judged_10",
-                                  "first_rel_rank.x", "top_grade_rank_5"])
-def test_trec_eval_style_names_trec_eval_lacks_through_the_macros_against_parse_measure(con, text):
+def _refused_alike(con, text: str) -> str:
+    """parse_measure's error for ``text``, after checking that pf_measures ends its error with the same words."""
     with pytest.raises(pf.errors.UnknownMeasureError) as want:
         parse_measure(text)
     with pytest.raises(duckdb.Error) as got:
         con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
     assert str(got.value).endswith(str(want.value))
+    return str(want.value)
+
+
+@pytest.mark.parametrize("text", ["recip_rank_cut.10", "recip_rank_cut", "err_20", "err.5,10", "err.", "judged_10",
+                                  "first_rel_rank.x", "top_grade_rank_5"])
+def test_trec_eval_style_names_trec_eval_lacks_through_the_macros_against_parse_measure(con, text):
+    _refused_alike(con, text)
 
 
 @pytest.mark.parametrize("text", ["ndcg.1=3,1=9", "nDCG(gains={1:3,1:9})", "ndcg.1=3,01=9", "G.2=1,1=3,2=9",
@@ -124,11 +130,8 @@ def test_trec_eval_style_names_trec_eval_lacks_through_the_macros_against_parse_
                                   "RBP(gains={0:1,0:2})"])
 def test_a_grade_given_twice_in_gains_through_the_macros_against_parse_measure(con, text):
     """pf_measures kept the later gain of ndcg.1=3,1=9 and both of nDCG(gains={1:3,1:9}) (a third value)."""
-    with pytest.raises(pf.errors.UnknownMeasureError) as want:
-        parse_measure(text)
-    with pytest.raises(duckdb.Error) as got:
-        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
-    assert "duplicate grade" in str(want.value) and str(got.value).endswith(str(want.value))
+    want = _refused_alike(con, text)
+    assert "duplicate grade" in want
 
 
 @pytest.mark.parametrize("text", ["ndcg.1=inf", "ndcg.1=nan", "ndcg.01=-INFINITY", "ndcg.1=1e999", "iprec_at_recall.inf",
@@ -137,21 +140,15 @@ def test_a_grade_given_twice_in_gains_through_the_macros_against_parse_measure(c
                                   "G.1=3,2=-inf"])
 def test_a_parameter_spelled_inf_or_nan_through_the_macros_against_parse_measure(con, text):
     """The macros' atof read inf and nan as 0 (ndcg.1=inf: gain 0; set_F.nan: SetF(beta=0.0))."""
-    with pytest.raises(pf.errors.UnknownMeasureError) as want:
-        parse_measure(text)
-    with pytest.raises(duckdb.Error) as got:
-        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
-    assert "is not a finite number" in str(want.value) and str(got.value).endswith(str(want.value))
+    want = _refused_alike(con, text)
+    assert "is not a finite number" in want
 
 
 @pytest.mark.parametrize("text", ["P.5,P.10", "P.", "ndcg_cut.10,,20", "map_cut.inf", "recall.10,R@5", "success.x"])
 def test_a_cutoff_list_item_that_is_no_number_through_the_macros_against_parse_measure(con, text):
     """pf_measures called P.5,P.10 "cutoff=0 is out of range", a number never written."""
-    with pytest.raises(pf.errors.UnknownMeasureError) as want:
-        parse_measure(text)
-    with pytest.raises(duckdb.Error) as got:
-        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
-    assert "cutoff=0" not in str(want.value) and str(got.value).endswith(str(want.value))
+    want = _refused_alike(con, text)
+    assert "cutoff=0" not in want
 
 
 @pytest.mark.parametrize("text", ["relstring.x", "ndcg.1=abc", "ndcg_rel.1=3,2=", "G.1=x", "rbp.p=abc", "rbp_resid.p=q",
@@ -159,11 +156,8 @@ def test_a_cutoff_list_item_that_is_no_number_through_the_macros_against_parse_m
                                   "ndcg.1=0x10", "set_F.0x1p3", "rbp.p=0x.8"])
 def test_a_parameter_that_is_no_number_through_the_macros_against_parse_measure(con, text):
     """The macros' atof read ndcg.1=abc as gain 0 and relstring.x as "cutoff=0", never written."""
-    with pytest.raises(pf.errors.UnknownMeasureError) as want:
-        parse_measure(text)
-    with pytest.raises(duckdb.Error) as got:
-        con.sql("SELECT pf_measures(?)", params=[text]).fetchall()
-    assert "cutoff=0" not in str(want.value) and str(got.value).endswith(str(want.value))
+    want = _refused_alike(con, text)
+    assert "cutoff=0" not in want
 
 
 @pytest.mark.parametrize("measures, options, message", [

@@ -191,19 +191,25 @@ def test_qrels_without_a_relevant_document_warn_once_naming_them_at_the_callers_
         ev = pf.evaluate(run, qrels, ["AP", "P@5", "nDCG@10", "RR"], engine=engine)
     said = [w for w in caught if issubclass(w.category, pf.PartlyEmptyWarning)]
     assert len(said) == 1, [str(w.message) for w in caught]
-    assert re.match(rf"{named}: no document is relevant \(no grade above 0; the highest is 0\), so every measure "
-                    r"that counts relevant documents \(AP, P@5, RR\) is 0 on every query", str(said[0].message))
+    assert re.match(rf"{named}: no document is relevant \(no grade above 0; the highest is 0\), so AP, P@5, RR, "
+                    r"nDCG@10 are 0 on every query", str(said[0].message))
     assert said[0].filename == __file__
     assert set(ev.per_query["value"].to_list()) == {0.0}
 
 
 def test_qrels_without_a_relevant_document_do_not_warn_when_grade_0_is_relevant():
-    """rel_level=0 makes every judged document relevant: the values are not 0, so no warning."""
+    """rel_level=0 makes every judged document relevant: the values are not 0, so no warning; nor for measures
+    that count no relevant document (NumRet, Judged@10). A grade-based measure beside them is still 0 and named
+    alone (the second outside tester: the warning fired on NumRet alone, and not on nDCG@10 beside AP(rel=0))."""
     qrels = {"q1": {"d1": 0, "d2": 0}}
+    run = {"q1": {"d1": 2.0, "d2": 1.0}}
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        ev = pf.evaluate({"q1": {"d1": 2.0, "d2": 1.0}}, qrels, ["AP"], rel_level=0)
+        ev = pf.evaluate(run, qrels, ["AP"], rel_level=0)
+        pf.evaluate(run, qrels, ["NumRet", "Judged@10"])
     assert ev.per_query["value"].to_list() == [1.0]
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"no document is relevant .*, so nDCG@10 is 0 on every query"):
+        pf.evaluate(run, qrels, ["AP", "nDCG@10"], rel_level=0)
 
 
 def test_comparing_a_string_valued_measure_says_so():

@@ -160,6 +160,17 @@ BLANK_ID_PATTERN = r"^[ \t\n\r\x0B\x0C]*$"
 BLANK_ID = "an empty or all-blank string"
 
 
+def missing_file(path: str, what: str) -> FileNotFoundError:
+    """The error for a file that does not exist, naming the argument it was given as (``what``); a ``NAME=PATH``
+    string gets a hint: only the command line reads names that way."""
+    hint = ""
+    if "=" in path and os.path.exists(path.rsplit("=", 1)[1]):
+        name, file = path.rsplit("=", 1)
+        hint = (f" (to name a {what} in Python, pass a mapping {{{name!r}: {file!r}}}; NAME=PATH is the command "
+                "line's form)")
+    return FileNotFoundError(f"{what}: no such file: {path}{hint}")
+
+
 class UnknownMeasureError(PairedFrameError, ValueError):
     """A measure name could not be parsed; the message suggests close matches."""
 

@@ -35,9 +35,9 @@ app = typer.Typer(
 def _print_version(asked: bool) -> None:
     """``--version``: the package's version on stdout, then exit 0 before any command runs."""
     if asked:
-        from pairedframe import __version__
+        from importlib.metadata import version    # the installed package's, as pyproject.toml gives it
 
-        typer.echo(f"pairedframe {__version__}")
+        typer.echo(f"pairedframe {version('pairedframe')}")
         raise typer.Exit()
 
 

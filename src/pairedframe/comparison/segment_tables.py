@@ -321,7 +321,8 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
         pl.Series("exact", stats.exact), pl.lit(int(seed), dtype=pl.UInt64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
-                   for c in ("ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm", "min_discoveries"))
+                   for c in ("ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm", "significant",
+                             "min_discoveries"))  # one query: untested, so neither significant nor not
 
 
 def _equal_deltas_note(note: str | None, stats: SegmentStats, p_used: np.ndarray, i: int, *, test: str, level: float,

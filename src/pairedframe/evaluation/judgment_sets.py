@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
-from pairedframe.errors import EmptyResultError, recorded_warnings, reissue
+from pairedframe.errors import EmptyResultError, PairedFrameError, missing_file, recorded_warnings, reissue
 from pairedframe.evaluation.each_set import evaluate_each
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.trec_text import measures_argument
@@ -139,6 +141,13 @@ class JudgmentSetsEvaluation:
         return out.sort("system", "_j", "_r").select("system", "judgments", "measure", "value", "n_queries")
 
 
+def _about_these_qrels(exc: BaseException | None, label: str) -> bool:
+    """Whether ``exc`` is an input error about a set's qrels (its message says qrels; a run's error, raised
+    while the first set is evaluated, is about all of them) that does not name the set yet."""
+    return (isinstance(exc, (PairedFrameError, FileNotFoundError)) and not isinstance(exc, EmptyResultError)
+            and "qrels" in str(exc) and label not in str(exc))
+
+
 class _OneSet:
     """The work of judgment set ``name``: its warnings say which set they are about (at the caller's line:
     a class, as contextlib's frames are not the package's); its EmptyResultError names it when the set
@@ -156,6 +165,10 @@ class _OneSet:
         self._recording.__exit__(None, None, None)
         for warning, origin in self._caught:
             reissue(warning, origin, f"judgment set {self._label}: {warning}")
+        if _about_these_qrels(exc, self._label):      # which set's qrels: several may be tables
+            named = copy.copy(exc)
+            named.args = (f"judgment set {self._label}: {exc}",)
+            raise named.with_traceback(tb) from None
         if not isinstance(exc, EmptyResultError):
             return False
         if self._name in self._required:
@@ -192,7 +205,7 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     TypeError
         ``judgments`` is not a non-empty mapping; ``measures`` is None (as :func:`pairedframe.evaluate`).
     ValueError
-        Two names that are equal as strings; ``measures`` is empty.
+        Two names that are equal as strings, or a name empty or all blank; ``measures`` is empty.
     InputFormatError, SchemaError, DuplicateError, UnknownMeasureError
         As :func:`pairedframe.evaluate`.
     EmptyResultError
@@ -251,8 +264,16 @@ def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], m
     names = [str(n) for n in judgments]
     if len(set(names)) != len(names):
         raise ValueError(f"judgment-set names must be distinct as strings, got {list(judgments)}")
+    blank = [n for n in judgments if not str(n).strip()]
+    if blank:
+        raise ValueError(f"`judgments`: a judgment-set name is empty or all blank ({blank[0]!r} in {list(judgments)}): "
+                         "results name each set in their 'judgments' column, and rank_agreement / results_table "
+                         "select sets by name")
     if not required or any(n not in judgments for n in required):
         raise ValueError(f"`required` must name at least one of the judgment sets {list(judgments)}, got {required!r}")
+    for name, qrels in judgments.items():     # before any run is read: which set's file is missing
+        if isinstance(qrels, (str, os.PathLike)) and not os.path.exists(qrels):
+            raise FileNotFoundError(f"judgment set {source_label(name, qrels)}: {missing_file(os.fspath(qrels), 'qrels')}")
     measures = measures_argument(measures)  # refused once, and an iterator read once for every set
     left_out: dict[str, str] = {}
     evaluated = evaluate_each(run, judgments, measures, lambda name: _OneSet(name, judgments[name], required, left_out),

@@ -53,13 +53,13 @@ def warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame,
     if top is None:
         return
     above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
-    at_or_below = any(isinstance(m.rel, int) and m.rel <= top for m in measures)   # rel=0 makes grade 0 relevant
-    if top <= 0 and not at_or_below:
-        named = f" ({', '.join(above)})" if above else ""
+    # grade-based measures (gains, ERR's stopping probabilities) are 0 too where no grade is above 0
+    graded = [m.name for m in measures if m.rel is None and (m.spec.uses_gain or m.spec.max_grade is not None)]
+    if top <= 0 and above + graded:
         warnings.warn(f"{qrels_source(source)}: no document is relevant (no grade above 0; the highest is {top}), "
-                      f"so every measure that counts relevant documents{named} is 0 on every query, and so are "
-                      "gains by grade (nDCG, ERR) unless gains= gives grade 0 a gain: are these the qrels you meant?",
-                      PartlyEmptyWarning, stacklevel=user_stacklevel())
+                      f"so {', '.join(above + graded)} {'is' if len(above + graded) == 1 else 'are'} 0 on every query "
+                      "(nothing relevant at their level; gains by grade are 0 unless gains= gives grade 0 a gain): "
+                      "are these the qrels you meant?", PartlyEmptyWarning, stacklevel=user_stacklevel())
     elif above:
         warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
                       "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",

@@ -25,7 +25,7 @@ from typing import Literal
 
 import polars as pl
 
-from pairedframe.errors import InputFormatError
+from pairedframe.errors import InputFormatError, missing_file
 from pairedframe.io.encoding import utf16_problem
 
 __all__ = ["TABLE_FORMATS", "detect_format", "is_table_file", "read_table_file", "run_name", "table_system_name"]
@@ -72,16 +72,6 @@ def _header_format(text: bytes, needs_doc: bool) -> Format | None:
                 return kind  # type: ignore[return-value]
         return None
     return None
-
-
-def missing_file(path: str, what: str) -> FileNotFoundError:
-    """The error for a file that does not exist, naming the argument it was given as; a ``NAME=PATH`` string gets a hint: only the command line reads names that way."""
-    hint = ""
-    if "=" in path and os.path.exists(path.rsplit("=", 1)[1]):
-        name, file = path.rsplit("=", 1)
-        hint = (f" (to name a {what} in Python, pass a mapping {{{name!r}: {file!r}}}; NAME=PATH is the command "
-                "line's form)")
-    return FileNotFoundError(f"{what}: no such file: {path}{hint}")
 
 
 def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:

@@ -24,9 +24,8 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.checks import check_system_name
-from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError
+from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError, missing_file
 from pairedframe.io.duplicates import run_duplicate_error
-from pairedframe.io.detect import missing_file
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)

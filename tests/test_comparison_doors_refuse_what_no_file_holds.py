@@ -1,4 +1,6 @@
-"""What the second outside tester of 2026-12-04 found, each checked by name."""
+"""Doors of the comparison layer against inputs no TREC file holds, or that rank no run (an outside tester's
+findings): blank ids in per-query tables, unpaired queries in the engines, missing files, judgment sets named in
+their errors, measures that rank no run in rank agreement, blank titles."""
 
 from __future__ import annotations
 
@@ -83,3 +85,24 @@ def test_a_results_table_title_is_stripped_and_a_blank_one_is_no_title(per_query
     assert table.title == shown
     markdown = table.to_markdown()
     assert (f"**{shown}**" in markdown) if shown else ("**" not in markdown.split("|")[0])
+
+
+def test_judgment_set_errors_about_its_qrels_name_the_set(tmp_path):
+    """With several table sets a duplicate said only 'in the qrels table', and a missing file only 'qrels: no such
+    file': now each names its set; a set name that is empty or blank is refused (results select sets by name)."""
+    from pairedframe.errors import DuplicateError
+    from pairedframe.io import read_qrels
+
+    qrels, runs = example_paths()
+    table = read_qrels(qrels)
+    with pytest.raises(DuplicateError, match=r"^judgment set 'dupset': duplicate \('qid', 'docno'\)"):
+        pf.evaluate_judgment_sets(runs, {"a": qrels, "dupset": pl.concat([table, table.head(1)])}, ["AP"])
+    with pytest.raises(SchemaError, match=r"^judgment set 'text': qrels table: column 'rel'"):
+        pf.evaluate_judgment_sets(runs, {"a": table, "text": table.with_columns(pl.col("rel").cast(pl.String))},
+                                  ["AP"])
+    missing = tmp_path / "nope.txt"
+    with pytest.raises(FileNotFoundError, match=rf"^judgment set 'b' \(file {missing}\): qrels: no such file"):
+        pf.evaluate_judgment_sets(runs, {"a": qrels, "b": str(missing)}, ["AP"])
+    for name in ("", "  "):
+        with pytest.raises(ValueError, match=r"`judgments`: a judgment-set name is empty or all blank"):
+            pf.evaluate_judgment_sets(runs, {name: qrels, "x": qrels}, ["AP"])
