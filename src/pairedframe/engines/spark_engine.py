@@ -260,9 +260,14 @@ class SparkEngine:
         if options.complete and systems is None:
             systems = [r[0] for r in runs.select("system").distinct().collect()]
         partitions = sp.partition_count(self.spark, [*files.values(), qrels_file or ""], None if files else runs)
-        out = sp.evaluate_partitions(runs.unionByName(judged), measures, options, systems=systems,
-                                     partitions=partitions, engine=self.local_engine,
-                                     sample_rows=max(sample_rows // partitions, 1))
+        rows, line_systems = runs.unionByName(judged), None
+        if files and qrels_file is not None:  # files: whole lines travel, the workers split them (spark_lines)
+            from pairedframe.engines.spark_lines import line_rows
+
+            rows, line_systems = line_rows(self.spark, list(files.values()), qrels_file), list(files)
+        out = sp.evaluate_partitions(rows, measures, options, systems=systems, partitions=partitions,
+                                     engine=self.local_engine, sample_rows=max(sample_rows // partitions, 1),
+                                     line_systems=line_systems)
         collected = pl.from_arrow(out.toArrow())
         problems = collected.filter(pl.col("kind") == "problem")
         if problems.height:

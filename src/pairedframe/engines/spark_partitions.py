@@ -1,9 +1,10 @@
 """engine="spark" by partitions: Spark moves the rows, the exact local engine computes the values.
 
-Spark reads and splits the files (trec_eval's parse rules), hash-partitions the run rows and the
-qrels rows together by ``qid`` -- one shuffle, so a query's documents and its judgments meet in one
-partition -- and a Python worker evaluates each partition as ``pf.evaluate`` evaluates a streamed
-block: :func:`pairedframe.engines.ranking.rank_judged` ranks the judged documents (scores compared
+Spark reads the files (or the tables), hash-partitions the run rows and the qrels rows together by
+``qid`` -- one shuffle, so a query's documents and its judgments meet in one partition; files travel
+as whole lines, split by the workers (:mod:`pairedframe.engines.spark_lines`) -- and a Python worker
+evaluates each partition as ``pf.evaluate`` evaluates a streamed block:
+:func:`pairedframe.engines.ranking.rank_judged` ranks the judged documents (scores compared
 as numbers, trec_eval's docno rule inside ties) and the local engine (DuckDB, or polars) computes
 the measures from those ranks. A query's values depend on its own rows only, so the values are
 the local engine's, whatever the partitioning.
@@ -11,9 +12,10 @@ the local engine's, whatever the partitioning.
 One Spark job does everything: the checks of the input (malformed lines, duplicate pairs) travel
 as flags and come back as ``problem`` rows, after which the exact readers name the line; the
 ranking sizes, the judged queries and the largest grade come back beside the values, so that
-``evaluate`` needs no second pass over the data. Splitting a line on one space (Java's fast path)
-is several times cheaper than on a regular expression, so lines of six fields separated by single
-spaces take that path and only the others are split on runs of blanks.
+``evaluate`` needs no second pass over the data. Where Spark splits a file itself (a run file with
+a qrels table, or the reverse), splitting a line on one space (Java's fast path) is several times
+cheaper than on a regular expression, so lines of six fields separated by single spaces take that
+path and only the others are split on runs of blanks.
 
 The workers need what the driver has: pairedframe, polars, pyarrow and the local engine
 (``spark.pyspark.python`` pointing at the same environment; :func:`pairedframe.engines.spark_engine.spark_session`
@@ -135,7 +137,7 @@ def partition_count(spark: Any, paths: Sequence[str] = (), frame: Any = None) ->
 
 def evaluate_partitions(rows: Any, measures: list[Measure], options: EvalOptions, *, systems: list[str] | None,
                         partitions: int, engine: str = "polars", sample_rows: int = 0,
-                        raise_problems: bool = False) -> Any:
+                        raise_problems: bool = False, line_systems: list[str] | None = None) -> Any:
     """The lazy Spark DataFrame (:data:`OUTPUT_SCHEMA`) of every partition's values and facts.
 
     ``rows``: run and qrels rows together (:func:`run_rows`, :func:`qrels_rows`, :func:`table_rows`).
@@ -145,13 +147,33 @@ def evaluate_partitions(rows: Any, measures: list[Measure], options: EvalOptions
     its first queries) each partition returns per system (``sample``, their judgments ``sample-judged``)
     for the near-miss docno check. ``raise_problems``: a malformed or repeated row fails the job
     with :func:`problem_error`'s error (for a result that stays lazy) instead of a ``problem`` row.
+    ``line_systems``: ``rows`` are lines of files (:func:`pairedframe.engines.spark_lines.line_rows`),
+    run file ``i`` naming system ``line_systems[i]``.
     """
     import functools
 
-    work = functools.partial(evaluate_partition, measures=list(measures), options=options,
-                             systems=list(systems or []), engine=engine, sample_rows=sample_rows,
-                             raise_problems=raise_problems)
-    return rows.repartition(partitions, "qid").mapInArrow(work, OUTPUT_SCHEMA)
+    options_of_work = dict(measures=list(measures), options=options, systems=list(systems or []), engine=engine,
+                           sample_rows=sample_rows, raise_problems=raise_problems)
+    if line_systems is None:
+        work = functools.partial(evaluate_partition, **options_of_work)
+        return rows.repartition(partitions, "qid").mapInArrow(work, OUTPUT_SCHEMA)
+    from pairedframe.engines.spark_lines import qid_key
+
+    work = functools.partial(evaluate_line_partition, line_systems=list(line_systems), **options_of_work)
+    return rows.repartition(partitions, qid_key()).mapInArrow(work, OUTPUT_SCHEMA)
+
+
+def evaluate_line_partition(batches: Iterable[pa.RecordBatch], *, line_systems: list[str],
+                            **work: Any) -> Iterator[pa.RecordBatch]:
+    """One partition of lines of files (``file, value``), in a Python worker: split, then as
+    :func:`evaluate_partition`."""
+    from pairedframe.engines.spark_lines import split_lines
+
+    batches = [b for b in batches if b.num_rows]
+    if not batches:
+        return
+    run, qrels = split_lines(pl.from_arrow(pa.Table.from_batches(batches)), line_systems)
+    yield from _evaluate_rows(run, qrels, **work)
 
 
 def evaluate_partition(batches: Iterable[pa.RecordBatch], *, measures: list[Measure], options: EvalOptions,
@@ -168,6 +190,17 @@ def evaluate_partition(batches: Iterable[pa.RecordBatch], *, measures: list[Meas
     is_run = pl.col("system").is_not_null()
     run = frame.filter(is_run).select("system", "qid", "docno", "score", "bad")
     qrels = frame.filter(~is_run).select("qid", "docno", pl.col("rel").cast(pl.Int64), "bad")
+    yield from _evaluate_rows(run, qrels, measures=measures, options=options, systems=systems, engine=engine,
+                              sample_rows=sample_rows, raise_problems=raise_problems)
+
+
+def _evaluate_rows(run: pl.DataFrame, qrels: pl.DataFrame, *, measures: list[Measure], options: EvalOptions,
+                   systems: list[str], engine: str, sample_rows: int = 0,
+                   raise_problems: bool = False) -> Iterator[pa.RecordBatch]:
+    """A partition's run rows (system, qid, docno, score, bad) and qrels rows (qid, docno, rel, bad)
+    -> :data:`OUTPUT_SCHEMA` batches."""
+    if not run.height and not qrels.height:
+        return
     problems = _problems(run, qrels)
     if problems.height and raise_problems:
         raise problem_error(problems.row(0, named=True))
