@@ -190,7 +190,7 @@ def refuse_blank_ids(table: EngineTable, source: str) -> None:
 
 def _refuse_blank_ids(table: EngineTable, source: str, counts: dict[str, Any]) -> None:
     """SchemaError naming the first id column with an empty or all-blank string and its first row, as the
-    polars path (:func:`pairedframe.io.results.refuse_null_ids`) words it."""
+    polars path (:func:`pairedframe.io.results.refuse_null_or_blank_ids`) words it."""
     for column in ("system", "qid", "measure"):
         n = int(counts[f"blank_{column}"] or 0)
         if n:
