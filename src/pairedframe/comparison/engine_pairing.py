@@ -138,7 +138,7 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))
     counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured, "
                            f"count(*) - count(system) AS null_system, count(*) - count(qid) AS null_qid, "
-                           f"count(*) - count(measure) AS null_measure, {_BLANK_COUNTS}"
+                           f"count(*) - count(measure) AS null_measure, {_blank_counts(table)}"
                            f"{', ' + filled if filled else ''} FROM {source}").row(0, named=True)
     require_rows(int(counts["n_rows"]), what="the per-query table", why="no (system, qid, measure, value) row; "
                  "an evaluation with no judged query in common gives one")
@@ -175,17 +175,20 @@ def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bo
     return pq
 
 
-def _blank(column: str) -> str:
-    """SQL (DuckDB's and Spark's): whether ``column`` is empty or made of blanks only (errors.BLANK_ID_PATTERN)."""
-    return f"trim(translate(CAST({column} AS STRING), '\t\n\r\x0b\x0c', '     ')) = ''"
+def _blank_counts(table: EngineTable) -> str:
+    """SQL: per id column, how many rows hold an empty or all-blank id (``blank_<column>``)."""
+    return ", ".join(f"count(CASE WHEN {_blank(table, c)} THEN 1 END) AS blank_{c}"
+                     for c in ("system", "qid", "measure"))
 
 
-_BLANK_COUNTS = ", ".join(f"count(CASE WHEN {_blank(c)} THEN 1 END) AS blank_{c}" for c in ("system", "qid", "measure"))
+def _blank(table: EngineTable, column: str) -> str:
+    """SQL: whether ``column`` is empty or made of blanks only (:meth:`EngineTable.blank_id`)."""
+    return table.blank_id(f"CAST({column} AS STRING)")
 
 
 def refuse_blank_ids(table: EngineTable, source: str) -> None:
     """:func:`_refuse_blank_ids` of the engine table ``source`` (a door that looks at the ids before pairing)."""
-    _refuse_blank_ids(table, source, table.collect(f"SELECT {_BLANK_COUNTS} FROM {source}").row(0, named=True))
+    _refuse_blank_ids(table, source, table.collect(f"SELECT {_blank_counts(table)} FROM {source}").row(0, named=True))
 
 
 def _refuse_blank_ids(table: EngineTable, source: str, counts: dict[str, Any]) -> None:
@@ -194,7 +197,7 @@ def _refuse_blank_ids(table: EngineTable, source: str, counts: dict[str, Any]) -
     for column in ("system", "qid", "measure"):
         n = int(counts[f"blank_{column}"] or 0)
         if n:
-            row = table.collect(f"SELECT system, qid, measure, value FROM {source} WHERE {_blank(column)} "
+            row = table.collect(f"SELECT system, qid, measure, value FROM {source} WHERE {_blank(table, column)} "
                                 "LIMIT 1").row(0, named=True)
             raise SchemaError(f"the per-query table: column {column!r} is {BLANK_ID} in {n} row(s), e.g. the row "
                               f"{row}; {EMPTY_ID_RULE}")
