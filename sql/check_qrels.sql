@@ -16,14 +16,14 @@ SELECT * FROM (
     ORDER BY qid, docno LIMIT 1)
 UNION ALL
 -- an empty or all-blank id (blanks: trec_eval's field separators), which no TREC file holds: the first of
--- its row in (qid, docno) order, and how many rows that column is blank in (ids cast, so that a table's ids
--- of another type bind too)
+-- its row in (qid, docno) order, and how many rows that column is blank in (ids cast, so that a
+-- table's ids of another type bind too); the test is sql_files.blank_id_sql's (test_sql_files keeps them equal)
 SELECT * FROM (
     SELECT 'empty id', qid, docno, CAST(rel AS VARCHAR),
            CASE WHEN blank_qid THEN count(*) FILTER (WHERE blank_qid) OVER ()
                 ELSE count(*) FILTER (WHERE blank_docno) OVER () END
     FROM (SELECT qid, docno, rel,
-                 regexp_full_match(CAST(qid AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_qid,
-                 regexp_full_match(CAST(docno AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_docno FROM pf_qrels)
+                 regexp_matches(CAST(qid AS VARCHAR), '^[ \t\n\r\x0B\x0C]*$') AS blank_qid,
+                 regexp_matches(CAST(docno AS VARCHAR), '^[ \t\n\r\x0B\x0C]*$') AS blank_docno FROM pf_qrels)
     WHERE blank_qid OR blank_docno
     ORDER BY NOT blank_qid, qid, docno LIMIT 1)

@@ -18,15 +18,15 @@ SELECT * FROM (
 UNION ALL
 -- an empty or all-blank id (blanks: trec_eval's field separators), which no TREC file holds: the first of
 -- its row in (system, qid, docno) order, and how many rows that column is blank in (ids cast, so that a
--- table's ids of another type bind too)
+-- table's ids of another type bind too); the test is sql_files.blank_id_sql's (test_sql_files keeps them equal)
 SELECT * FROM (
     SELECT 'empty id', system, qid, docno, CAST(score AS VARCHAR),
            CASE WHEN blank_system THEN count(*) FILTER (WHERE blank_system) OVER ()
                 WHEN blank_qid THEN count(*) FILTER (WHERE blank_qid) OVER ()
                 ELSE count(*) FILTER (WHERE blank_docno) OVER () END
     FROM (SELECT system, qid, docno, score,
-                 regexp_full_match(CAST(system AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_system,
-                 regexp_full_match(CAST(qid AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_qid,
-                 regexp_full_match(CAST(docno AS VARCHAR), '[ \t\n\r\x0B\x0C]*') AS blank_docno FROM pf_run)
+                 regexp_matches(CAST(system AS VARCHAR), '^[ \t\n\r\x0B\x0C]*$') AS blank_system,
+                 regexp_matches(CAST(qid AS VARCHAR), '^[ \t\n\r\x0B\x0C]*$') AS blank_qid,
+                 regexp_matches(CAST(docno AS VARCHAR), '^[ \t\n\r\x0B\x0C]*$') AS blank_docno FROM pf_run)
     WHERE blank_system OR blank_qid OR blank_docno
     ORDER BY NOT blank_system, NOT blank_qid, system, qid, docno LIMIT 1)

@@ -51,6 +51,28 @@ def test_a_duckdb_relation_warns_of_unpaired_queries_as_a_polars_table_does(per_
         pf.compare(duckdb.connect().from_arrow(per_query.to_arrow()), baseline="bm25", n_resamples=99, seed=0)
 
 
+@pytest.mark.parametrize("door", ["compare_clustered", "compare_segments"])
+def test_duckdb_clustered_and_segment_comparisons_warn_of_unpaired_queries_as_compare_does(per_query, door):
+    """compare counts the paired queries in its moments pass; these doors warn all the same, at the caller's line."""
+    table = per_query.filter(~((pl.col("system") == "reranker") & (pl.col("qid") == "005")))
+    qids = table["qid"].unique().sort()
+    groups = pl.DataFrame({"qid": qids, "cluster": [f"c{i % 12}" for i in range(qids.len())],
+                           "segment_set": "s", "segment": [f"g{i % 2}" for i in range(qids.len())]})
+    con = duckdb.connect()
+    data = con.from_arrow(table.to_arrow())
+    call = (lambda: pf.compare_clustered(data, baseline="bm25", clusters=groups.select("qid", "cluster"),
+                                         n_resamples=99, seed=0)) if door == "compare_clustered" else \
+        (lambda: pf.compare_segments(data, groups.select("qid", "segment_set", "segment"), baseline="bm25",
+                                     n_resamples=99, seed=0))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    unpaired = [w for w in caught if issubclass(w.category, PartlyEmptyWarning) and "only one side" in str(w.message)]
+    assert [str(w.message).split(" (")[0] for w in unpaired] == [
+        "1 comparison(s) leave out queries that only one side has a value for; most: 59 of 60 queries paired"]
+    assert unpaired[0].filename == __file__
+
+
 def test_a_missing_results_file_is_named_with_its_argument(tmp_path):
     for call in (lambda p: pf.read_results(p), lambda p: pf.compare(p, baseline="bm25"),
                  lambda p: pf.results_table(p)):

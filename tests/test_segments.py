@@ -139,15 +139,20 @@ def test_family_column_names_the_rule_as_ppi_compare_segments():
     segs = pl.concat([segs, pl.DataFrame({"qid": ["q010"], "segment_set": ["one"], "segment": ["o"]})])
     res = _quiet(compare_segments, per_query, segs, baseline="A", test="t")
     assert res.columns[res.columns.index("family_size") + 1] == "family"
-    # the lone query's unit has no p-value (family size 0): it is out of the sizes (4-13, not 0-13)
-    assert set(res["family"]) == {"per system, measure, segment_set, 4-13 comparisons"}
+    # the lone query's unit has no p-value (family size 0): it is out of the sizes (4-13, not 0-13), and its
+    # own text says it has no test
+    rule = "per system, measure, segment_set, 4-13 comparisons"
+    tested = res["pvalue"].is_not_null()
+    assert set(res.filter(tested)["family"]) == {rule}
+    assert set(res.filter(~tested)["family"]) == {f"no test: one paired query (left out of its family: {rule})"}
     for family_by in (None, [], "segment_set", ["system", "segment"]):
         got = _quiet(compare_segments, per_query, segs, baseline="A", test="t", family_by=family_by)
         *_, rule = family_adjusted(got, got["pvalue"].fill_null(float("nan")).to_numpy(), family_by=family_by)
-        assert set(got["family"]) == {rule}
+        assert set(got.filter(pl.col("pvalue").is_not_null())["family"]) == {rule}
     pooled = _quiet(compare_segments, per_query, segs, baseline="A", test="t", family_by=[])
     n = pooled["pvalue"].is_not_null().sum()
-    assert set(pooled["family"]) == {f"all {n} comparisons of the call"} and (pooled["family_size"] == n).all()
+    assert set(pooled.filter(pl.col("pvalue").is_not_null())["family"]) == {f"all {n} comparisons of the call"}
+    assert (pooled["family_size"] == n).all()
 
 
 def test_t_test_matches_scipy_per_segment():
@@ -250,6 +255,18 @@ def test_segment_of_one_query_keeps_its_delta_and_stays_out_of_its_family(option
         assert other["pvalue"].is_null().to_list() == rows[0]["pvalue"].is_null().to_list()
         for c in ("delta", "pvalue"):
             np.testing.assert_allclose(other[c].to_numpy(), rows[0][c].to_numpy(), rtol=1e-12)
+
+
+def test_the_family_text_of_a_segment_of_one_query_says_it_has_no_test():
+    """A one-query segment (no p-value, left out of its family) read "2 comparisons each" like the tested ones."""
+    per_query, _ = _data(n_q=30)
+    segs = pl.DataFrame({"qid": [f"q{i:03d}" for i in range(30)], "segment_set": "x",
+                         "segment": ["one"] + ["some"] * 14 + ["rest"] * 15})
+    r = _quiet(compare_segments, per_query, segs, baseline="A", systems="B", measures="m1", n_resamples=999)
+    one, tested = r.filter(pl.col("segment") == "one"), r.filter(pl.col("segment") != "one")
+    rule = "per system, measure, segment_set, 2 comparisons each"
+    assert tested["family"].to_list() == [rule, rule]
+    assert one["family"].to_list() == [f"no test: one paired query (left out of its family: {rule})"]
 
 
 def test_small_sample_warning_is_collected_once():

@@ -10,7 +10,8 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
-from pairedframe.sql_files import load_sql, sql_dir, strip_comments
+from pairedframe.errors import BLANK_ID_PATTERN
+from pairedframe.sql_files import blank_id_sql, load_sql, sql_dir, strip_comments
 from pairedframe.engines import EvalOptions
 from pairedframe.engines.base import STEPS
 from pairedframe.engines.duckdb_engine import prepare
@@ -93,3 +94,18 @@ def test_the_spark_translator_folds_ordered_sums_and_refuses_other_ordered_aggre
     assert "ARRAY_SORT" in select and "ORDER BY" not in select
     with pytest.raises(ValueError, match=r"no Spark translation for the ordered aggregate 'MAX\(x ORDER BY k\)'"):
         to_spark("SELECT qid, max(x ORDER BY k) AS s FROM t GROUP BY qid")
+
+
+@pytest.mark.parametrize("name", ["check_run.sql", "check_qrels.sql"])
+def test_the_input_checks_test_blank_ids_with_the_sql_of_blank_id_sql(name):
+    text = strip_comments(load_sql(name))
+    tests = re.findall(r"regexp_\w+\(CAST\((\w+) AS VARCHAR\), '[^']*'\)", text)
+    assert tests, f"{name} tests no id against a pattern"
+    for column in tests:     # the files are plain SQL: they hold the pattern itself, which must stay the rule's
+        assert blank_id_sql(f"CAST({column} AS VARCHAR)", "duckdb") in text, (name, column, BLANK_ID_PATTERN)
+
+
+def test_blank_id_sql_in_duckdb_matches_the_ids_blank_id_pattern_matches():
+    ids = ["", " ", "\t", "\n \r", "\x0b\x0c", "a", " a ", "\u00a0", "a\n"]
+    found = [duckdb.execute(f"SELECT {blank_id_sql('CAST(? AS VARCHAR)', 'duckdb')}", [i]).fetchone()[0] for i in ids]
+    assert found == [re.search(BLANK_ID_PATTERN, i) is not None for i in ids]

@@ -1,4 +1,4 @@
-"""Load the SQL shipped in ``sql/`` (installed as ``pairedframe/_sql`` inside the wheel)."""
+"""Load the SQL shipped in ``sql/`` (installed as ``pairedframe/_sql`` inside the wheel); the blank-id rule in SQL."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
+
+from pairedframe.errors import BLANK_ID_PATTERN
 
 PARAM_PATTERN = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -36,3 +38,14 @@ def strip_comments(text: str) -> str:
 def sql_params(text: str) -> set[str]:
     """Names of the ``$param`` placeholders used in a SQL text, outside comments."""
     return set(PARAM_PATTERN.findall(strip_comments(text)))
+
+
+def blank_id_sql(text: str, dialect: str) -> str:
+    """SQL of ``dialect`` (``"duckdb"`` or ``"spark"``): whether the string expression ``text`` is an empty or
+    all-blank id, matched against :data:`pairedframe.errors.BLANK_ID_PATTERN` (null for a null id). The one
+    spelling of that rule in SQL; ``sql/check_*.sql`` hold the pattern as a literal (a test keeps them equal)."""
+    if dialect == "duckdb":   # DuckDB's literals keep backslashes: RE2 reads the pattern's escapes
+        return f"regexp_matches({text}, '{BLANK_ID_PATTERN}')"
+    if dialect == "spark":    # Spark's parser may unescape backslashes: the characters themselves go in
+        return f"({text} RLIKE '{BLANK_ID_PATTERN.encode().decode('unicode_escape')}')"
+    raise ValueError(f"no SQL for blank ids in the dialect {dialect!r}")

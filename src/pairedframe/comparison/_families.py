@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-__all__ = ["family_columns", "family_ids", "family_text"]
+__all__ = ["family_columns", "family_ids", "family_text", "untested_family_text"]
 
 
 def family_columns(family_by: Any, *, keys: Sequence[str], allowed: Sequence[str]) -> list[str]:
@@ -47,3 +47,9 @@ def family_text(cols: Sequence[str], sizes: np.ndarray) -> str:
         return "the one comparison of the call" if hi == 1 else f"all {hi} comparisons of the call"
     count = (f"{hi} comparison{'s' if hi != 1 else ''} each" if lo == hi else f"{lo}-{hi} comparisons")
     return f"per {', '.join(cols)}, {count}"
+
+
+def untested_family_text(rule: str, why: str) -> str:
+    """The ``family`` text of a row without a test (``why``: e.g. ``"one paired query"``), which its family's
+    adjustment leaves out: ``"no test: one paired query (left out of its family: per measure, 2 comparisons each)"``."""
+    return f"no test: {why} (left out of its family: {rule})"

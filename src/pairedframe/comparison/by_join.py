@@ -46,7 +46,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.engine_pairing import Paired, leave_out_in_engine, pair_in_engine
+from pairedframe.comparison.engine_pairing import Paired, leave_out_in_engine, pair_in_engine, warn_unpaired
 from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.assemble import finish_table
 from pairedframe.comparison.options import Options, check_cost, mc_patterns
@@ -262,6 +262,7 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
         not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
         moments, rows = _moment_rows(paired)
+        warn_unpaired(paired, baseline, moments)                # the moments counted the paired queries
         fewer = leave_out_in_engine(paired, rows, baseline)     # only for the report and table layers
         if fewer is not None:
             paired = fewer

@@ -32,7 +32,7 @@ from pairedframe.comparison.by_join import (
     sign_flips_from_engine,
     wide_deltas,
 )
-from pairedframe.comparison.engine_pairing import Paired, pair_in_engine, refuse_blank_ids
+from pairedframe.comparison.engine_pairing import Paired, pair_in_engine, refuse_blank_ids, warn_unpaired
 from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_cluster_counts, cluster_map,
                                                    clustered_table, where_clusters, zero_spread_interval)
 from pairedframe.comparison.clustered_stats import COUNTS, ClusteredStats, McNemarColumns
@@ -111,6 +111,7 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
                                 columns=columns)
         keys = paired.extras
         moments = comparison_moments(paired, fingerprint="concat(qid, '|', cluster)")
+        warn_unpaired(paired, baseline, moments)                # the moments counted the paired queries
         sums, rows = _cluster_rows(table, paired, moments)
         require_common_queries(paired, rows, baseline)
         check_cluster_counts(rows, rows["n_queries"].to_numpy(), rows["n_clusters"].to_numpy(), keys=keys,

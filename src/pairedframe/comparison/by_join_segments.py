@@ -29,7 +29,7 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.comparison.by_join import not_in_engine, wins_in_measure_direction
-from pairedframe.comparison.engine_pairing import Paired, pair_in_engine
+from pairedframe.comparison.engine_pairing import Paired, pair_in_engine, warn_unpaired
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_spark_dataframe
 from pairedframe.comparison.options import SegmentOptions
 from pairedframe.comparison.segment_stats import SegmentStats
@@ -104,6 +104,7 @@ def compare_segments_by_join(table: EngineTable, segments: Any, opt: SegmentOpti
     try:
         not_in_engine(adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
+        warn_unpaired(paired, baseline)       # the units' moments are per segment: one count of its own
         clash = [c for c in ("segment_set", "segment") if c in paired.extras]
         if clash:
             raise SchemaError(f"per-query table already has column(s) {clash}; rename them")

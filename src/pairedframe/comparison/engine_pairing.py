@@ -27,7 +27,7 @@ from pairedframe.errors import (BLANK_ID, EMPTY_ID_RULE, DuplicateError, PartlyE
 from pairedframe.io.results import PER_QUERY_HINT, SUMMARY_QID, partly_null_key_error
 from pairedframe.tables import refuse_aliases_beside
 
-__all__ = ["BASE", "Paired", "pair_in_engine", "leave_out_in_engine"]
+__all__ = ["BASE", "Paired", "pair_in_engine", "leave_out_in_engine", "warn_unpaired"]
 
 BASE = ("system", "qid", "measure", "value")
 
@@ -42,6 +42,9 @@ class Paired:
     rows: pl.DataFrame
     extras: list[str]
     source: str         # the validated user rows: system, qid, measure, <keys>, value, pf_row
+    #: per comparison (``_row, system, <keys>, measure``) the queries with a value on its system's side (``n``)
+    #: and on the baseline's (``n_base``), for :func:`warn_unpaired`; None once renumbered (leave_out_in_engine)
+    measured: pl.DataFrame | None = None
 
 
 def _frame(rows: list[tuple], names: Sequence[str]) -> pa.Table:
@@ -88,23 +91,36 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                         f"ON r.system = k.pf_baseline AND r.measure = k.measure) a "
                         f"ON a.measure = b.measure AND a.qid = b.qid{same_ab} "
                         f"WHERE {real.replace('qid', 'b.qid')}")
-    _warn_unpaired(table, pairs, rows, groups, extras, baseline, flagged)
     return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras,
-                  source=pq)
+                  source=pq, measured=_measured_queries(rows, groups, extras, baseline, flagged))
 
 
-def _warn_unpaired(table: EngineTable, pairs: str, rows: pl.DataFrame, groups: pl.DataFrame, extras: list[str],
-                   baseline: str, flagged: bool) -> None:
-    """The polars path's warning (:func:`pairedframe.comparison.pairing.pair_systems`) when a comparison leaves
-    out queries only one side has a value for: a comparison's queries with a value on either side number
-    n_system + n_baseline - n_paired (from the measured rows' counts, one pass over ``pairs``)."""
+def _measured_queries(rows: pl.DataFrame, groups: pl.DataFrame, extras: list[str], baseline: str,
+                      flagged: bool) -> pl.DataFrame:
+    """:attr:`Paired.measured`, from the measured rows' counts (:func:`_row_groups`; no pass over the data)."""
     real = pl.col("n_rows") - (0 if flagged else pl.col("summary"))
     measured = groups.select("system", *extras, "measure", real.alias("n"))
     base = measured.filter(pl.col("system") == baseline).drop("system").rename({"n": "n_base"})
-    paired = table.collect(f"SELECT comp AS _row, count(*) AS n_paired FROM {pairs} GROUP BY comp")
-    counts = (rows.join(measured, on=["system", *extras, "measure"], how="left")
-              .join(base, on=[*extras, "measure"], how="left")
-              .join(paired.with_columns(pl.col("_row").cast(rows.schema["_row"])), on="_row", how="left")
+    return (rows.select("_row", "system", *extras, "measure")
+            .join(measured, on=["system", *extras, "measure"], how="left")
+            .join(base, on=[*extras, "measure"], how="left"))
+
+
+def warn_unpaired(paired: Paired, baseline: str, counted: pl.DataFrame | None = None) -> None:
+    """The polars path's warning (:func:`pairedframe.comparison.pairing.pair_systems`) when a comparison leaves
+    out queries only one side has a value for: a comparison's queries with a value on either side number
+    n_system + n_baseline - n_paired (:attr:`Paired.measured`). ``counted``: the paired queries per comparison
+    (``comp, n_queries``) of a pass over ``pairs`` the caller makes anyway
+    (:func:`~pairedframe.comparison.by_join.comparison_moments`); without it, one pass counts them here."""
+    rows = paired.measured
+    if rows is None:
+        return
+    if counted is None:
+        counted = paired.table.collect(f"SELECT comp, count(*) AS n_queries FROM {paired.pairs} GROUP BY comp")
+    n_paired = counted.select(pl.col("comp").cast(rows.schema["_row"]).alias("_row"),
+                              pl.col("n_queries").alias("n_paired"))
+    extras = paired.extras
+    counts = (rows.join(n_paired, on="_row", how="left")
               .with_columns(pl.col("n_paired").fill_null(0))
               .with_columns((pl.col("n") + pl.col("n_base") - pl.col("n_paired")).alias("n_union"))
               .filter(pl.col("n_paired") < pl.col("n_union"))
@@ -138,7 +154,7 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     filled = ", ".join(f"count(CASE WHEN value IS NOT NULL THEN {q(c)} END) AS pf_filled_{i}" for i, c in enumerate(extras))
     counts = table.collect(f"SELECT count(*) AS n_rows, count(value) AS measured, "
                            f"count(*) - count(system) AS null_system, count(*) - count(qid) AS null_qid, "
-                           f"count(*) - count(measure) AS null_measure, {_BLANK_COUNTS}"
+                           f"count(*) - count(measure) AS null_measure, {_blank_counts(table)}"
                            f"{', ' + filled if filled else ''} FROM {source}").row(0, named=True)
     require_rows(int(counts["n_rows"]), what="the per-query table", why="no (system, qid, measure, value) row; "
                  "an evaluation with no judged query in common gives one")
@@ -175,26 +191,29 @@ def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bo
     return pq
 
 
-def _blank(column: str) -> str:
-    """SQL (DuckDB's and Spark's): whether ``column`` is empty or made of blanks only (errors.BLANK_ID_PATTERN)."""
-    return f"trim(translate(CAST({column} AS STRING), '\t\n\r\x0b\x0c', '     ')) = ''"
+def _blank_counts(table: EngineTable) -> str:
+    """SQL: per id column, how many rows hold an empty or all-blank id (``blank_<column>``)."""
+    return ", ".join(f"count(CASE WHEN {_blank(table, c)} THEN 1 END) AS blank_{c}"
+                     for c in ("system", "qid", "measure"))
 
 
-_BLANK_COUNTS = ", ".join(f"count(CASE WHEN {_blank(c)} THEN 1 END) AS blank_{c}" for c in ("system", "qid", "measure"))
+def _blank(table: EngineTable, column: str) -> str:
+    """SQL: whether ``column`` is empty or made of blanks only (:meth:`EngineTable.blank_id`)."""
+    return table.blank_id(f"CAST({column} AS STRING)")
 
 
 def refuse_blank_ids(table: EngineTable, source: str) -> None:
     """:func:`_refuse_blank_ids` of the engine table ``source`` (a door that looks at the ids before pairing)."""
-    _refuse_blank_ids(table, source, table.collect(f"SELECT {_BLANK_COUNTS} FROM {source}").row(0, named=True))
+    _refuse_blank_ids(table, source, table.collect(f"SELECT {_blank_counts(table)} FROM {source}").row(0, named=True))
 
 
 def _refuse_blank_ids(table: EngineTable, source: str, counts: dict[str, Any]) -> None:
     """SchemaError naming the first id column with an empty or all-blank string and its first row, as the
-    polars path (:func:`pairedframe.io.results.refuse_null_ids`) words it."""
+    polars path (:func:`pairedframe.io.results.refuse_null_or_blank_ids`) words it."""
     for column in ("system", "qid", "measure"):
         n = int(counts[f"blank_{column}"] or 0)
         if n:
-            row = table.collect(f"SELECT system, qid, measure, value FROM {source} WHERE {_blank(column)} "
+            row = table.collect(f"SELECT system, qid, measure, value FROM {source} WHERE {_blank(table, column)} "
                                 "LIMIT 1").row(0, named=True)
             raise SchemaError(f"the per-query table: column {column!r} is {BLANK_ID} in {n} row(s), e.g. the row "
                               f"{row}; {EMPTY_ID_RULE}")

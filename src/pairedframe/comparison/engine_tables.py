@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import SchemaError
+from pairedframe.sql_files import blank_id_sql
 
 _NAMES = itertools.count()
 
@@ -98,6 +99,10 @@ class EngineTable(ABC):
     @abstractmethod
     def row_order(self) -> str:
         """An expression numbering the rows of the user table in their order (for 'order of appearance')."""
+
+    def blank_id(self, text: str) -> str:
+        """Whether the string expression ``text`` is an empty or all-blank id (:func:`~pairedframe.sql_files.blank_id_sql`)."""
+        return blank_id_sql(text, self.dialect)
 
     # -------------------------------------------------------------------------------------------
     def close(self) -> None:

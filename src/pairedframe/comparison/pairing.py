@@ -23,7 +23,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSa
                                 SchemaError, SmallSampleWarning, user_stacklevel)
 from pairedframe.io.convert import TABLE_FORMS, to_polars
 from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys,
-                                    ids_as_strings, read_if_paths, refuse_null_ids, refuse_partly_null_keys)
+                                    ids_as_strings, read_if_paths, refuse_null_or_blank_ids, refuse_partly_null_keys)
 from pairedframe.measures import parse_measure
 from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 from pairedframe.stats.power import MIN_QUERIES
@@ -75,7 +75,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
     data = ids_as_strings(data, "the per-query table")
     data = data.with_columns(pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
-    refuse_null_ids(data)
+    refuse_null_or_blank_ids(data)
     data = drop_unused_keys(data, keep_columns)  # an all-null column (or relstring's text) is no key
     refuse_partly_null_keys(data, keep_columns)
     require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "

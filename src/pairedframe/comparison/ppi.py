@@ -39,7 +39,7 @@ from pairedframe.comparison.options import PPIOptions, check_ppi_options, check_
 from pairedframe.errors import (USE_CONFIDENCE_LEVEL, DuplicateError, EmptyResultError, InsufficientSampleError,
                                 SchemaError, SmallSampleWarning, renamed_keywords, user_stacklevel)
 from pairedframe.io.convert import is_table, to_polars
-from pairedframe.io.results import ids_as_strings, refuse_null_ids
+from pairedframe.io.results import ids_as_strings, refuse_null_or_blank_ids
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.ppi import CALIBRATED_GOLD_N, SMALL_GOLD_N, PPIResult, ppi_mean
 
@@ -299,7 +299,7 @@ def _two_judgment_table(per_query: Any, proxy: str, gold: str, gold_qids: Sequen
         raise EmptyResultError(f"{', '.join(unknown)} not among the judgment sets {present}; pass proxy= and gold= "
                          "with the names given to evaluate_judgment_sets")
     per_query = ids_as_strings(per_query, "the per-query table")
-    refuse_null_ids(per_query)
+    refuse_null_or_blank_ids(per_query)
     df = per_query.select(pl.col("system").cast(pl.String), pl.col("judgments").cast(pl.String),
                           pl.col("qid").cast(pl.String), pl.col("measure").cast(pl.String),
                           pl.col("value").cast(pl.Float64))

@@ -19,7 +19,7 @@ import polars as pl
 from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, adaptive_columns,
                                               segment_adaptive, warn_uncertified)
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison._families import family_columns, family_ids, family_text
+from pairedframe.comparison._families import family_columns, family_ids, family_text, untested_family_text
 from pairedframe.comparison.interval_range import (capped_at_too_few, clip_deltas, too_few_capped_text,
                                                    zero_spread_deltas)
 from pairedframe.comparison.segment_stats import SegmentStats
@@ -270,7 +270,7 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
                   family: str) -> pl.DataFrame:
     """The result's columns, in order; of a unit with a single query only the delta (no interval or
     test); ``family`` the family rule in words (as ppi_compare_segments', units without a p-value left
-    out of its sizes)."""
+    out of its sizes), which a unit with a single query says it is left out of."""
     p_bh, p_holm, significant = adjusted
     fam_size, min_disc, limited = flags
     # more than the family holds: null, no number of discoveries suffices
@@ -315,7 +315,10 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         units["wins"].cast(pl.Int64), units["losses"].cast(pl.Int64), units["ties"].cast(pl.Int64),
         units["sd"], units["skewness"].cast(pl.Float64), pl.Series("small_sample", small),
         pl.Series("warning", warn_text, dtype=pl.String),
-        pl.Series("family_size", fam_size), pl.lit(family).alias("family"), reachable.alias("min_discoveries"),
+        pl.Series("family_size", fam_size),
+        pl.Series("family", np.where(n_all < 2, untested_family_text(family, "one paired query"), family),
+                  dtype=pl.String),
+        reachable.alias("min_discoveries"),
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
         pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),

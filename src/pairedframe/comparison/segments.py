@@ -336,7 +336,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         decision.
 
         Units with one paired query get their ``delta`` (that query's), a null interval, ``se`` and
-        p-values, and ``warning`` starting "only 1 paired query" (they are left out of their family).
+        p-values, and ``warning`` starting "only 1 paired query" (they are left out of their family, and
+        their ``family`` says so: ``"no test: one paired query (left out of its family: ...)"``).
         ``family_size`` counts the family's p-values and ``family`` says the rule in words, as
         :func:`ppi_compare_segments`' (e.g. ``"per system, measure, segment_set, 4-13 comparisons"``;
         ``family_by=[]``: ``"all 40 comparisons of the call"``).  ``skewness`` is the adjusted sample skewness

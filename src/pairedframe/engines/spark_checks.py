@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from pairedframe.checks import warn_numeric_ids
-from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, SchemaError
+from pairedframe.errors import BLANK_ID, EMPTY_ID_RULE, SchemaError
 from pairedframe.io.grades import Grades, check_grades_option, out_of_range, warn_read_as_trec_eval
 from pairedframe.io.table_values import EXACT_INTEGER_LIMIT, ID_COLUMNS, warn_inexact_integers
+from pairedframe.sql_files import blank_id_sql
 from pairedframe.tables import column_renames
 
 __all__ = ["check_qrels", "check_run"]
@@ -90,7 +91,7 @@ def _facts(frame: Any, columns: tuple[str, ...], extra: dict[str, tuple[Any, lis
     aggs.append(example(any_null, list(columns)).alias("null_row"))
     for c in (c for c in ID_COLUMNS if c in columns):
         if _kind(_types(frame)[c]) == "text":
-            empty = F.col(c).rlike(BLANK_ID_PATTERN)
+            empty = F.expr(blank_id_sql(f"`{c}`", "spark"))
             aggs += [count(empty).alias(f"empty:{c}"), example(empty, list(columns)).alias(f"empty_row:{c}")]
     for name, (cond, shown) in extra.items():
         aggs += [count(cond).alias(f"{name}:n"), example(cond, shown).alias(f"{name}:row")]

@@ -25,15 +25,16 @@ import polars as pl
 from pairedframe.io.convert import to_polars
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
+from pairedframe.io.table_values import first_blank_ids
 from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids
-from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError
+from pairedframe.errors import BLANK_ID, EMPTY_ID_RULE, InputFormatError, SchemaError
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "as_results",
            "system_name_from_results_path",
-           "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_ids", "ID_COLUMNS",
+           "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_or_blank_ids", "ID_COLUMNS",
            "refuse_partly_null_keys", "partly_null_key_error",
            "read_one", "is_paths", "read_if_paths"]
 
@@ -95,7 +96,7 @@ def refuse_partly_null_keys(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> 
             raise partly_null_key_error(column, n_null, measured.height, example)
 
 
-def refuse_null_ids(frame: pl.DataFrame, what: str = "the per-query table") -> None:
+def refuse_null_or_blank_ids(frame: pl.DataFrame, what: str = "the per-query table") -> None:
     """SchemaError naming the id columns (system, qid, measure) that hold a null, and the first such row; then
     the first id column holding an empty or all-blank string (errors.EMPTY_ID_RULE), and its first row."""
     columns = [c for c in ("system", "qid", "measure") if c in frame.columns and frame[c].null_count()]
@@ -103,11 +104,10 @@ def refuse_null_ids(frame: pl.DataFrame, what: str = "the per-query table") -> N
         row = frame.filter(pl.any_horizontal(pl.col(columns).is_null())).row(0, named=True)
         raise SchemaError(f"{what} has null values in column(s) {columns}, e.g. the row {row}; every row needs a "
                           "system, qid and measure (a null value means 'not measured', a null id means nothing)")
-    for column in [c for c in ("system", "qid", "measure") if c in frame.columns]:
-        blank = frame.filter(pl.col(column).cast(pl.String).str.contains(BLANK_ID_PATTERN))
-        if blank.height:
-            raise SchemaError(f"{what}: column {column!r} is {BLANK_ID} in {blank.height} row(s), e.g. the row "
-                              f"{blank.row(0, named=True)}; {EMPTY_ID_RULE}")
+    found = first_blank_ids(frame, ("system", "qid", "measure"))
+    if found is not None:
+        raise SchemaError(f"{what}: column {found.column!r} is {BLANK_ID} in {found.rows.height} row(s), e.g. the row "
+                          f"{found.rows.row(0, named=True)}; {EMPTY_ID_RULE}")
 
 
 def ids_as_strings(df: pl.DataFrame, what: str) -> pl.DataFrame:
@@ -193,7 +193,7 @@ def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, sourc
     df = drop_flagged_summary_rows(df)
     require_rows(df, what=source or "the per-query table",
                  why=f"it holds only summary rows (flagged in column 'summary'); {PER_QUERY_HINT}")
-    refuse_null_ids(df, source or "the per-query table")
+    refuse_null_or_blank_ids(df, source or "the per-query table")
     if is_rank_export(df):
         return endpoints_from_ranks(df, ks=ks, system=system, source=source)
     if "system" not in df.columns:

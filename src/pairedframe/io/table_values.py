@@ -10,6 +10,8 @@ numbers as text gives the same value), never read silently.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
+from typing import NamedTuple
 
 import polars as pl
 
@@ -98,19 +100,37 @@ def refuse_empty_ids(frame: pl.DataFrame, what: str) -> None:
     or all-blank string (``''``, ``'  '``, a tab): trec_eval reads ids as runs of non-blank bytes, so no file can
     give one, and it matches no id of a file. A system is an id too (a file's is its non-blank name; an empty one
     no ``baseline=`` or ``systems=`` can name)."""
-    columns = [c for c in ID_COLUMNS if c in frame.columns]
-    if not frame.select(pl.any_horizontal(blank_ids(c).any() for c in columns)).item():
-        return
+    found = first_blank_ids(frame, ID_COLUMNS)
+    if found is not None:
+        column, rows, first_row = found
+        shown = ", ".join(f"{c}={rows.row(0, named=True)[c]!r}" for c in frame.columns if c != column)
+        raise SchemaError(f"{what} table: column {column!r} is {BLANK_ID} in {rows.height} row(s), e.g. "
+                          f"row {first_row + 1} ({shown}); {EMPTY_ID_RULE}")
+
+
+class BlankIds(NamedTuple):
+    """The first id column holding an empty or all-blank id, its rows holding one, and the first one's index."""
+    column: str
+    rows: pl.DataFrame
+    first_row: int
+
+
+def first_blank_ids(frame: pl.DataFrame, columns: Iterable[str]) -> BlankIds | None:
+    """The first of ``columns`` (those ``frame`` has) holding an empty or all-blank id (:func:`blank_ids`), with its
+    rows holding one and the first one's 0-based index; None when no id is blank. The one test of the rule for
+    every polars table (a run's, a qrels', a per-query table's)."""
+    columns = [c for c in columns if c in frame.columns]
+    if not columns or not frame.select(pl.any_horizontal(blank_ids(c).any() for c in columns)).item():
+        return None
     for column in columns:
-        rows = frame.with_row_index("_row").filter(blank_ids(column))
+        rows = frame.filter(blank_ids(column))
         if rows.height:
-            row = rows.row(0, named=True)
-            shown = ", ".join(f"{c}={row[c]!r}" for c in frame.columns if c != column)
-            raise SchemaError(f"{what} table: column {column!r} is {BLANK_ID} in {rows.height} row(s), e.g. "
-                              f"row {row['_row'] + 1} ({shown}); {EMPTY_ID_RULE}")
+            first_row = frame.select(blank_ids(column).fill_null(False).arg_true().first()).item()
+            return BlankIds(column, rows, first_row)
+    return None
 
 
 def blank_ids(column: str) -> pl.Expr:
-    """Whether each id of ``column`` is empty or made of blanks only (errors.BLANK_ID_PATTERN)."""
-    return pl.col(column).str.contains(BLANK_ID_PATTERN)
-
+    """Whether each id of ``column`` is empty or made of blanks only (errors.BLANK_ID_PATTERN); an id that is not text
+    (an integer qid) is read as its text."""
+    return pl.col(column).cast(pl.String).str.contains(BLANK_ID_PATTERN)
