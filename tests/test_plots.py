@@ -82,7 +82,8 @@ def test_forest_plot_labels_systems_and_names_baseline(tmp_path):
     assert "not significant" in text
 
 
-def test_forest_plot_leaves_out_a_segment_of_one_query_which_has_a_delta_but_no_interval(tmp_path):
+def test_forest_plot_names_the_segment_of_one_query_it_cannot_draw(tmp_path):
+    """A segment of one query has a delta but no interval: it is not drawn, and the x label says so."""
     rng = np.random.default_rng(2)
     qids = [f"q{q:02d}" for q in range(30)]
     pq = pl.DataFrame({"system": ["bm25"] * 30 + ["t5"] * 30, "qid": qids * 2, "measure": "AP",
@@ -94,6 +95,8 @@ def test_forest_plot_leaves_out_a_segment_of_one_query_which_has_a_delta_but_no_
     assert res.filter(pl.col("segment") == "one")["delta"].is_not_null().all()
     out = forest_plot(res, tmp_path / "f.svg")
     assert _svg_ids(out, "pf-segment-") == 1 and "unbounded" not in out.read_text()
+    text = " ".join(out.read_text().split())
+    assert "not drawn, no interval (fewer than 2 paired queries): s: one (n=1)" in text
     from pairedframe.errors import EmptyResultError
 
     with pytest.raises(EmptyResultError, match="has no interval"):

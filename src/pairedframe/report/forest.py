@@ -187,6 +187,17 @@ def _nothing_to_plot(n_rows: int, kept: int, filters: dict[str, str], per_segmen
     return f"nothing to plot: every one of the {kept} {what} rows left has no interval (too few paired queries)"
 
 
+def _no_interval_note(df: pl.DataFrame, drawable: pl.Expr, *, per_segment: bool, show_segment_set: bool) -> str | None:
+    """The rows not drawn for want of an interval (a segment of one paired query), named as their
+    rows would be (at most five), or None."""
+    missing = df.filter(~drawable)
+    if missing.height == 0:
+        return None
+    labels = _row_labels(missing, per_segment=per_segment, show_segment_set=show_segment_set)
+    named = ", ".join(labels[:5]) + (f" and {len(labels) - 5} more" if len(labels) > 5 else "")
+    return f"not drawn, no interval (fewer than 2 paired queries): {named}"
+
+
 def _fit_xlabel(fig, ax, text: str, width: int = 90) -> None:
     """``text`` as the x label, each line wrapped (textwrap, at blanks) to at most ``width`` characters, then
     narrower until the laid-out label lies inside the figure: it is centred under the axes, which long row
@@ -207,7 +218,8 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
                 measure: str | None = None, segment_set: str | None = None, sort_by: str = "delta",
                 max_rows: int = 60, title: str | None = None, significant_column: str = "significant",
                 verdict_column: str = "verdict") -> Path:
-    """Write a forest plot (delta and interval per segment, sorted) of a :func:`compare_segments` result.
+    """Write a forest plot (delta and interval per segment, sorted) of a :func:`compare_segments` result;
+    a row without an interval (a segment of one paired query) is not drawn, and the x label names it.
 
     Parameters
     ----------
@@ -276,15 +288,18 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
     for col, val in filters.items():
         df = df.filter(pl.col(col) == val)
     kept = df.height
-    # a segment of one query has its delta but no interval: nothing to draw it with
-    df = df.filter(pl.col("delta").is_not_null() & (pl.col("ci_low").is_not_null() | pl.col("ci_high").is_not_null())
-                   ).sort(sort_by)
+    # a segment of one query has its delta but no interval: nothing to draw it with, so the x label names it
+    drawable = pl.col("delta").is_not_null() & (pl.col("ci_low").is_not_null() | pl.col("ci_high").is_not_null())
+    no_interval = _no_interval_note(df, drawable, per_segment=per_segment, show_segment_set="segment_set" in
+                                    df.columns and segment_set is None)
+    df = df.filter(drawable).sort(sort_by)
     if df.height == 0:
         raise EmptyResultError(_nothing_to_plot(result.height, kept, filters, per_segment))
     full = df
     decisions = [decision for decision, _ in row_styles(df, verdict_column=verdict_column,
                                                         significant_column=significant_column)]
     df, note = rows_to_show(df, decisions, max_rows)
+    note = "; ".join(n for n in (note, no_interval) if n) or None
     plt = pyplot()
     labels = _row_labels(df, per_segment=per_segment,
                          show_segment_set="segment_set" in df.columns and segment_set is None)
