@@ -205,8 +205,8 @@ def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary:
         warnings.warn(f"{between}: {', '.join(nan_loo)}: without one of the {n} queries the kappa is undefined (the rest have "
                       "one grade in both sets), so its interval is NaN", SmallSampleWarning, stacklevel=user_stacklevel())
     if flat:
-        warnings.warn(f"{between}: {', '.join(flat)}: the kappa is the same without any one of the {n} queries, so "
-                      f"{NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
+        warnings.warn(f"{between}: {', '.join(flat)}: the kappa is the same without any one of the {n} queries (common "
+                      f"with few queries or few judgments each), so {NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
 
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)

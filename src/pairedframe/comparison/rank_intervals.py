@@ -77,7 +77,8 @@ def warn_no_spread(intervals: dict[str, tuple[ConfidenceInterval, str]], n: int,
     where = f"rank agreement on {measure} between {names[0]!r} and {names[1]!r}"
     flat = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_NOTE]
     if flat:
-        warnings.warn(f"{where}: {', '.join(flat)}: the coefficient is the same without any one of the {n} queries, "
+        warnings.warn(f"{where}: {', '.join(flat)}: the coefficient is the same without any one of the {n} queries "
+                      "(common with few systems, well separated, that both label sets order alike), "
                       f"so {NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
     constant = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_BOOTSTRAP_NOTE]
     if constant:

@@ -26,8 +26,8 @@ from .results import ConfidenceInterval
 __all__ = ["NO_SPREAD", "jackknife_se", "jackknife_t_interval"]
 
 #: Why a statistic whose leave-one-out values are all equal gets a NaN jackknife interval (for warnings).
-NO_SPREAD = ("the jackknife sees no spread between queries and its standard error is 0; that is no certainty "
-             "(with few queries it is common), so the interval is NaN, not a point")
+NO_SPREAD = ("the jackknife sees no spread between queries and its standard error is 0; that is no certainty, "
+             "so the interval is NaN, not a point")
 
 
 def jackknife_se(leave_one_out) -> float:
