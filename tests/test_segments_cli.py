@@ -244,7 +244,8 @@ def test_segments_markdown_and_latex_keep_the_title_that_says_what_delta_and_the
     import shutil
     import subprocess
 
-    title = "segments vs baseline bm25 (delta = system - baseline; HOLM per family)"
+    title = ("segments vs baseline bm25 (delta = system - baseline; Holm per family of system, measure, "
+             "segment_set)")
     markdown = runner.invoke(app, _args(tmp_path, example, "-B", "199", "--correction", "holm", "-f", "markdown"))
     assert markdown.exit_code == 0, markdown.output
     assert markdown.stdout.rstrip("\n").endswith(f"\n\nTable: {title}")
@@ -289,3 +290,11 @@ def test_segments_markdown_and_terminal_print_significant_as_yes_or_no_as_the_la
         assert result.exit_code == 0, result.output
         assert _cells(result.stdout, "significant") == want, fmt
         assert not {"True", "False"} & set(re.split(r"[\s|│]+", result.stdout)), fmt
+
+
+def test_segments_title_names_the_correction_as_written_and_the_family_given(tmp_path, example):
+    """The caption said 'HOLM per family' (the option upper-cased) and never what a family was."""
+    got = runner.invoke(app, _args(tmp_path, example, "-B", "199", "--correction", "holm", "--family-by", "system",
+                                   "-f", "markdown"))
+    assert got.exit_code == 0, got.output
+    assert got.stdout.rstrip("\n").endswith("(delta = system - baseline; Holm per family of system)")

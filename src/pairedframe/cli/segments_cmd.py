@@ -104,7 +104,9 @@ def segments_cmd(
     # the evaluation options given, stated only when they differ from the defaults (as compare's depth)
     settings |= {k: v for k, v in ev.settings.as_dict().items()
                  if k in EVALUATION_DEFAULTS and v != EVALUATION_DEFAULTS[k]}
-    title = f"segments vs baseline {base} (delta = system - baseline; {correction.upper()} per family)"
+    rule = {"holm": "Holm", "bh": "BH"}.get(correction, correction)
+    family = ", ".join(family_by or ["system", "measure", "segment_set"])
+    title = f"segments vs baseline {base} (delta = system - baseline; {rule} per family of {family})"
     buffer = io.StringIO()
     out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":
