@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import pairedframe as pf
 from pairedframe.engines.spark_lines import QRELS_FILE, split_lines
+from pairedframe.example import example_paths
 
 _ID = st.text(alphabet="abcXYZ0789-_.:", min_size=1, max_size=6)
 _GAP = st.text(alphabet=" \t\x0b\x0c", min_size=1, max_size=3)
@@ -123,3 +124,24 @@ def test_spark_files_with_odd_blanks_against_polars(spark, tmp_path):
                       engine=SparkEngine(spark, method="partitions")).per_query.sort(keys)
     assert got.select(keys).equals(want.select(keys))
     assert (got["value"] - want["value"]).abs().max() < 1e-12
+
+
+@pytest.mark.parametrize("bad_line, which", [("001 Q0 Dxx 21", "run"), ("001 0 Dxx 1 2 tag", "qrels"),
+                                             ("qid Q0 docno rank score tag", "run")])
+def test_spark_bad_line_error_equals_the_local_readers_hint_and_all(spark, tmp_path, bad_line, which):
+    """A bad line is named by file and line with the local reader's whole message, hint included
+    ("are the arguments swapped?", "looks like a table's header"): Spark's message lacked the hint."""
+    from pairedframe.engines.spark_engine import SparkEngine
+
+    qrels, runs = example_paths()
+    source = qrels if which == "qrels" else runs[0]
+    lines = open(source).read().splitlines()
+    lines.insert(5, bad_line)
+    bad = tmp_path / f"bad.{which}"
+    bad.write_text("\n".join(lines) + "\n")
+    run, judged = (runs[0], bad) if which == "qrels" else (bad, qrels)
+    with pytest.raises(pf.errors.InputFormatError) as local:
+        pf.evaluate(run, judged, ["AP"])
+    with pytest.raises(pf.errors.InputFormatError) as remote:
+        pf.evaluate(run, judged, ["AP"], engine=SparkEngine(spark, method="partitions"))
+    assert str(remote.value) == str(local.value)

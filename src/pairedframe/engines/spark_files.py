@@ -16,6 +16,7 @@ from typing import Any
 
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
+from pairedframe.io.trec import _looks_like as line_hint  # the local reader's hint: the same message
 from pairedframe.io.trec import compression, system_name_from_path
 
 __all__ = ["EMPTY_FILE", "read_qrels", "read_run", "spark_path", "union"]
@@ -132,8 +133,10 @@ def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[s
         if checks["short"] or checks["bad"]:
             score = F.expr("try_cast(score AS DOUBLE)")
             _fail(spark, path, fields, F.col("_n") < 6, lambda r: (
-                f"expected at least 6 fields (qid Q0 docno rank score tag), found {r['_n']}", None), "run")
-            _fail(spark, path, fields, score.isNull(), lambda r: (f"score {r['score']!r} is not a number", 5), "run")
+                f"expected at least 6 fields (qid Q0 docno rank score tag), found {r['_n']}"
+                + line_hint(r["line"], "run"), None), "run")
+            _fail(spark, path, fields, score.isNull(), lambda r: (
+                f"score {r['score']!r} is not a number" + line_hint(r["line"], "run"), 5), "run")
             _fail(spark, path, fields, F.isnan(score),
                   lambda r: (f"score {r['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", 5),
                   "run")
@@ -167,8 +170,10 @@ def read_qrels(spark: Any, path: str) -> Any:
         raise InputFormatError(EMPTY_FILE, path=path, argument="qrels")
     if checks["width"] or checks["bad"]:
         _fail(spark, path, fields, F.col("_n") != 4, lambda r: (
-            f"expected exactly 4 fields (qid iter docno rel), found {r['_n']}", None), "qrels")
-        _fail(spark, path, fields, ~grade, lambda r: (f"relevance grade {r['rel']!r} is not an integer", 4), "qrels")
+            f"expected exactly 4 fields (qid iter docno rel), found {r['_n']}" + line_hint(r["line"], "qrels"), None),
+              "qrels")
+        _fail(spark, path, fields, ~grade, lambda r: (
+            f"relevance grade {r['rel']!r} is not an integer" + line_hint(r["line"], "qrels"), 4), "qrels")
     if checks["dup"]:
         _duplicate(spark, path, fields, "qrels")
     return frame.select("qid", "docno", F.regexp_replace("rel", "\\.0*$", "").cast("long").alias("rel"))
