@@ -16,7 +16,7 @@ from typing import Any
 
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
-from pairedframe.io.trec import _looks_like as line_hint  # the local reader's hint: the same message
+from pairedframe.io.trec import line_hint  # the local reader's hint: the same message
 from pairedframe.io.trec import compression, system_name_from_path
 
 __all__ = ["EMPTY_FILE", "read_qrels", "read_run", "spark_path", "union"]
