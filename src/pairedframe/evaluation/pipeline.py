@@ -13,7 +13,7 @@ from typing import Any, Literal
 import polars as pl
 
 from pairedframe.checks import (check_rel_level, check_system_name, near_miss_hint, near_miss_ids, near_miss_kind,
-                                require_each, sample, shown_pair)
+                                require_bool, require_each, sample, shown_pair)
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
@@ -363,8 +363,7 @@ def _prepared(run: Any, measures: Any, *, complete: bool, rel_level: int, depth:
     check_rel_level(rel_level)
     check_format(judgments_format)
     check_grades_option(grades)
-    if not isinstance(judged_only, bool):
-        raise ValueError(f"judged_only must be True or False, got {judged_only!r}")
+    complete, judged_only = require_bool(complete, "complete"), require_bool(judged_only, "judged_only")
     _check_system_names_one_run(run, system)
     measures = measures_argument(measures)
     refuse_runid_alone(measures, f"`measures` {measures!r}", "add a measure, e.g. ['runid', 'map'] (to_trec() then "

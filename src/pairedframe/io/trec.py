@@ -23,7 +23,7 @@ from typing import BinaryIO
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.checks import check_system_name
+from pairedframe.checks import check_system_name, require_bool
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError, missing_file
 from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
@@ -446,6 +446,7 @@ def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bo
         Grades read as trec_eval reads them (``grades="trec_eval"``): once, naming the first line.
     """
     check_grades_option(grades)
+    judgment_groups = require_bool(judgment_groups, "judgment_groups")
     path_list_of(path, reader="read_qrels", argument="path", instead="for a qrels table or dict use pf.as_qrels")
     with spooled([path]) as (readable,):
         return _read_qrels(readable, grades, judgment_groups)

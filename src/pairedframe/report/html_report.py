@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.checks import require_bool
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison.pairing import is_comparable
 from pairedframe.measures.parse import ranks_runs
@@ -315,6 +316,7 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     >>> rep = pf.report(["input.bm25", "input.reranker"], "qrels.txt", baseline="bm25")  # doctest: +SKIP
     >>> rep.save("report.html")                                                          # doctest: +SKIP
     """
+    complete, judged_only = require_bool(complete, "complete"), require_bool(judged_only, "judged_only")
     measures = _check_options(measures, baseline, judgments, max_delta_plots)
     if judgments:                                      # only the agreement scatter draws with matplotlib:
         from pairedframe.report.plots import pyplot    # an ImportError naming the extra before any work
