@@ -159,7 +159,6 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
     """
     if sets is None or not judgments:
         return []
-    from pairedframe.comparison.label_agreement import label_agreement
     from pairedframe.comparison.rank_agreement import rank_agreement
 
     def attempt(what: str, name: str, compute: Any) -> Any:
@@ -172,8 +171,7 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
 
     out = []
     for name, other in map(lambda kv: (str(kv[0]), kv[1]), judgments.items()):
-        labels = attempt("label agreement (kappa)", name, lambda: label_agreement(
-            qrels, other, names=(PRIMARY_JUDGMENTS, name), binary_at=max(rel_level, 1)))
+        labels = attempt("label agreement (kappa)", name, lambda: _labels(qrels, other, name, max(rel_level, 1)))
         if name in left_out:                           # nothing evaluated under it: say why instead
             ranks: dict[str, Any] | str = left_out[name]
         else:
@@ -183,6 +181,20 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
                      for m in measures if ranks_runs(m)} if len(sets.systems) > 1 else {}
         out.append((name, labels, ranks))
     return out
+
+
+def _labels(qrels: Any, other: Any, name: str, binary_at: int) -> Any:
+    """The label agreement with kappa_binary at the report's relevance level; without it (warning why) when
+    that level cannot split the two sets' grades (both graded below it, say), rather than no report."""
+    from pairedframe.comparison.label_agreement import label_agreement   # lazily, as the other agreements
+    try:
+        return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name), binary_at=binary_at)
+    except ValueError as exc:
+        if not str(exc).startswith("`binary_at="):
+            raise
+        warnings.warn(f"the report leaves out the binary kappa of {PRIMARY_JUDGMENTS} and {name!r} at the relevance "
+                      f"level: {exc}", PartlyEmptyWarning, stacklevel=user_stacklevel())
+        return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name))
 
 
 def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[str, Any] | None,
