@@ -29,6 +29,7 @@ from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
+from pairedframe.io.line_hints import header_hint
 from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
@@ -225,8 +226,7 @@ def _looks_like(line: str, what: str) -> str:
     if "," in line and n < 4:
         return "; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)"
     if {"qid", "docno"} <= {f.lower() for f in fields}:
-        return (f"; it looks like a table's header, not TREC text: pass the table file to pf.evaluate / the CLI, "
-                f"which read .csv / .tsv / .parquet {what} tables")
+        return header_hint(line, what)
     if what == "run" and n == 4 and re.fullmatch(NUMBER, fields[3]):
         return f"; it looks like a qrels line (qid iter docno rel): {SWAPPED_HINT}"
     if what == "qrels" and n >= 6 and re.fullmatch(NUMBER, fields[3]) and re.fullmatch(NUMBER, fields[4]):
