@@ -19,7 +19,7 @@ from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
 from pairedframe.engines.ranking import JudgmentsByQuery
 from pairedframe.evaluation.chunked import ChunkedEvaluation
-from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
+from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos, warn_ranks_as_scores
 from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
                                               warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
@@ -433,6 +433,7 @@ def checked_evaluation(run: Any, system: str | None, judgments: pl.DataFrame, ju
     excluded = _excluded(retrieved, judged, options.complete)
     _warn_near_miss_ids(excluded, judged)
     warn_near_miss_docnos(sample, plain_qrels(judgments))
+    warn_ranks_as_scores(sample)
     if kind_of(judgments) != "prefs":
         warn_levels_above_grades(resolved, judgments, qrels_source)
     values = values_future.result()
