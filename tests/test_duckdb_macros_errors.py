@@ -405,3 +405,25 @@ def test_the_shared_checks_of_the_macros_name_the_macro_called(con, tmp_path, ma
         con.sql(f"SELECT * FROM {macro}(?, ?, 'AP'{more}, system := ['a', 'b', 'c'])", params=[runs, qrels]).fetchall()
     with pytest.raises(duckdb.Error, match=rf"{macro}: qrels is NULL"):
         con.sql(f"SELECT * FROM {macro}(?, NULL, 'AP'{more})", params=[runs]).fetchall()
+
+
+@pytest.mark.parametrize("macro", ["pf_evaluate({run}, {qrels}, 'AP', tables := true)",
+                                   "pf_summary({run}, {qrels}, 'AP', tables := true)",
+                                   "pf_compare({run}, {qrels}, 'AP', baseline := 's', tables := true)"])
+def test_a_file_path_beside_tables_is_refused_naming_the_argument(con, macro, tmp_path):
+    """With tables := true run and qrels both name tables or views; a qrels (or run) file path there gave
+    DuckDB's Binder Error ('No extension found that is capable of reading the file'), naming no argument."""
+    con.sql("CREATE OR REPLACE TEMP TABLE path_run AS SELECT * FROM (VALUES ('s', '1', 'x', 1.0), ('s', '2', 'x', 1.0), "
+            "('t', '1', 'y', 1.0), ('t', '2', 'x', 1.0)) v(system, qid, docno, score)")
+    con.sql("CREATE OR REPLACE TEMP TABLE path_qrels AS SELECT * FROM (VALUES ('1', 'x', 1), ('2', 'x', 1)) v(qid, docno, rel)")
+    qrels_file = tmp_path / "qrels.txt"
+    qrels_file.write_text(QRELS_OK)
+    with pytest.raises(duckdb.InvalidInputException,
+                       match=rf"qrels '{re.escape(str(qrels_file))}' looks like a file, but with tables := true run and "
+                             r"qrels both name tables or views: read the file into one first \(CREATE TABLE my_qrels AS "
+                             r"SELECT \* FROM pf_read_qrels\('.*qrels\.txt'\)\), or pass files for both with tables := false"):
+        con.sql("SELECT * FROM " + macro.format(run="['path_run']", qrels=f"'{qrels_file}'")).fetchall()
+    for run in ("runs/bm25.txt", "C:\\runs\\bm25", "input.bm25.gz", "run.parquet"):
+        with pytest.raises(duckdb.InvalidInputException, match=r"run '.*' looks like a file, but with tables := true"):
+            con.sql("SELECT * FROM " + macro.format(run=f"['path_run', '{run}']", qrels="'path_qrels'")).fetchall()
+    assert con.sql("SELECT * FROM " + macro.format(run="['path_run']", qrels="'path_qrels'")).fetchall()

@@ -46,7 +46,7 @@ def test_run_given_as_qrels_suggests_swapped_arguments(files):
     ('[{"qid": "1", "docno": "d1"}]\n', "it looks like JSON"),
     ("<html><body>404</body></html>\n", "it looks like XML or HTML"),
     ("qid\tdocno\tscore\n1\td1\t2.0\n", "it looks like a table's header, not TREC text: pass the table file"),
-    ("system qid docno rel\n", "it looks like a table's header"),
+    ("system qid docno rel\n", "it looks like the header line of a space-separated table"),
 ])
 @pytest.mark.parametrize("what", ["run", "qrels"])
 def test_text_that_is_not_trec_names_the_argument_and_what_it_looks_like(tmp_path, text, looks, what):
@@ -56,6 +56,29 @@ def test_text_that_is_not_trec_names_the_argument_and_what_it_looks_like(tmp_pat
     with pytest.raises(InputFormatError, match=rf"^{what} file .*input\.txt, line 1[:,] .*{looks}") as exc:
         reader(path)
     assert exc.value.argument == what
+
+
+SPACE_HEADER = (r"it looks like the header line of a space-separated table \(as pandas' to_csv\(sep=' '\) writes\), "
+                r"but TREC run files have no header and \.csv / \.tsv tables are read comma- / tab-separated: remove "
+                r"the header line to read the rest as TREC text, or write the table with commas \(\.csv\) or tabs "
+                r"\(\.tsv\)")
+
+
+@pytest.mark.parametrize("name", ["run.tsv", "run.csv", "run.txt"])
+def test_space_separated_run_table_with_a_header_says_to_drop_the_header_or_use_commas_or_tabs(tmp_path, name):
+    """df.to_csv("run.tsv", sep=" ") writes a header and blanks: read as TREC text (no tab, no comma), whose
+    hint must not tell the user to pass the table file they just passed."""
+    run = tmp_path / name
+    run.write_text("qid Q0 docno rank score tag\n1 Q0 d1 1 2.0 mine\n1 Q0 d2 2 1.0 mine\n")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    with pytest.raises(InputFormatError, match=rf"^run file .*{re.escape(name)}, line 1, column 5: .*{SPACE_HEADER}") as exc:
+        pf.evaluate(str(run), str(qrels), ["nDCG@10"])
+    assert "pass the table file" not in str(exc.value)
+    result = runner.invoke(app, ["evaluate", str(qrels), str(run), "-m", "nDCG@10"])
+    assert result.exit_code == 2
+    said = " ".join(result.stderr.split())          # rich wraps the message: compare its words
+    assert re.search(SPACE_HEADER, said) and "pass the table file" not in said
 
 
 @pytest.mark.parametrize("what", ["run", "qrels"])

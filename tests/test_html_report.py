@@ -732,3 +732,17 @@ def test_one_run_report_names_one_system_says_nothing_is_compared_and_warns_of_f
     out = tmp_path / "r1.html"
     res = CliRunner().invoke(app, ["report", str(folder / "qrels.test"), str(folder / "results.test"), "-o", str(out)])
     assert res.exit_code == 0 and "fewer than 20 queries" in out.read_text()
+
+
+def test_report_leaves_out_the_binary_kappa_when_its_relevance_level_is_above_every_grade():
+    """The report's binary kappa is at its rel_level; above every grade of both sets label_agreement
+    refuses that binary_at, so the report warns and shows the other kappas instead of failing."""
+    qrels, runs = example_paths()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep = pf.report(runs, qrels, "nDCG@10", baseline="bm25", judgments={"same": str(qrels)}, n_resamples=99,
+                        rel_level=4)
+    said = [str(w.message) for w in caught if issubclass(w.category, pf.PartlyEmptyWarning)]
+    assert any("leaves out the binary kappa" in m and "`binary_at=4` is above the highest grade" in m for m in said)
+    assert "Cohen&#x27;s kappa (grades)" in rep.fragment or "Cohen's kappa (grades)" in rep.fragment
+    assert "relevant = grade &gt;=" not in rep.fragment and "relevant = grade >=" not in rep.fragment

@@ -167,6 +167,22 @@ def test_label_agreement_rejects_bad_options():
         pf.label_agreement(a, a, binary_at=1.5)
 
 
+def test_binary_at_outside_the_grade_scale_is_refused_naming_it():
+    """binary_at above the highest grade (or at / below the lowest) puts every judgment on one side:
+    refused before any kappa, naming binary_at and the scale (the sets' grades, or ``grades=``)."""
+    a = _qrels([("1", "a", 0), ("1", "b", 3), ("2", "a", 1), ("2", "b", 2)])
+    b = _qrels([("1", "a", 1), ("1", "b", 3), ("2", "a", 0), ("2", "b", 2)])
+    with pytest.raises(ValueError, match=r"`binary_at=5` is above the highest grade 3 of the grades of the two "
+                                         r"sets \[0, 1, 2, 3\]"):
+        pf.label_agreement(a, b, binary_at=5)
+    with pytest.raises(ValueError, match=r"`binary_at=0` is at or below the lowest grade 0"):
+        pf.label_agreement(a, b, binary_at=0)
+    with pytest.raises(ValueError, match=r"`binary_at=4` is above the highest grade 3 of `grades` \[0, 1, 2, 3\]"):
+        pf.label_agreement(a, b, binary_at=4, grades=[0, 1, 2, 3])
+    assert pf.label_agreement(a, b, binary_at=4, grades=[0, 1, 2, 3, 4]).kappa_binary is not None
+    assert pf.label_agreement(a, b, binary_at=3).kappa_binary == pytest.approx(1.0)
+
+
 def test_label_agreement_names_must_be_exactly_two_labels():
     a = _qrels([("1", "a", 0), ("2", "b", 1)])
     for names in (("a", "b", "c"), ("a",), "ab", None):
@@ -217,12 +233,12 @@ def test_label_agreement_fractional_grade_hint_names_read_qrels(tmp_path):
 
 
 def test_an_undefined_kappa_warns_why_instead_of_a_silent_nan():
-    """binary_at above every grade puts all pairs in one class in both sets: chance agreement 1, kappa
-    0 / 0 = NaN, as sklearn gives; a warning names the coefficient and the cause."""
-    a = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["x", "y", "x", "y"], "rel": [0, 1, 2, 1]})
-    b = a.with_columns(pl.Series("rel", [0, 2, 2, 1]))
-    with pytest.warns(SmallSampleWarning, match=r"kappa_binary undefined \(NaN\): `binary_at=9` puts every common pair"):
-        res = pf.label_agreement(a, b, binary_at=9)
+    """binary_at=1 on a 0-2 scale whose common pairs are all graded 1 or 2 puts them in one class in both
+    sets: chance agreement 1, kappa 0 / 0 = NaN, as sklearn gives; a warning names the coefficient and the cause."""
+    a = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["x", "y", "x", "y"], "rel": [1, 1, 2, 1]})
+    b = a.with_columns(pl.Series("rel", [1, 2, 2, 1]))
+    with pytest.warns(SmallSampleWarning, match=r"kappa_binary undefined \(NaN\): `binary_at=1` puts every common pair"):
+        res = pf.label_agreement(a, b, binary_at=1)
     frame = res.table
     assert math.isnan(frame.filter(pl.col(frame.columns[0]) == "kappa_binary")["statistic"][0])
     same = a.with_columns(pl.lit(1).alias("rel"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import warnings
 
+import polars as pl
 import pytest
 
 import pairedframe as pf
@@ -423,3 +424,68 @@ def test_measure_gains_with_a_grade_given_twice_is_refused_naming_gains_and_the_
     """Measure(gains=((1, 3), (1, 5))) kept one of them silently; ndcg.1=3,1=5 is refused."""
     with pytest.raises(UnknownMeasureError, match=rf"^measure nDCG: gains= gives grade {grade} twice \(gains "):
         Measure("nDCG", gains=gains)
+
+
+# ---- one measure under trec_eval's and pairedframe's names in one per-query table ----------------------
+
+def _trec_eval_and_pairedframe_files(tmp_path):
+    """System a's per-query values as trec_eval -q prints them (map, P_2), system b's as pairedframe's csv
+    (AP, P@2), and the evaluation both come from."""
+    from tests.conformance.inputs import QRELS, RUN
+
+    ev = pf.evaluate(RUN, QRELS, ["map", "P.2"])
+    trec = tmp_path / "a.treceval"
+    trec.write_text(pf.evaluate(RUN.filter(pl.col("system") == "a"), QRELS, ["map", "P.2"]).to_trec(summary=False))
+    csv = tmp_path / "b.csv"
+    ev.per_query.filter(pl.col("system") == "b").write_csv(csv)
+    return pf.read_results([str(trec), str(csv)]), ev.per_query.with_columns(
+        pl.col("system").replace({"a": "a.treceval"}))
+
+
+@pytest.mark.parametrize("asked", [["map"], ["AP"], ["P@2"], ["P_2"], ["P.2"], None])
+def test_trec_eval_and_pairedframe_spellings_of_one_measure_pair(tmp_path, asked):
+    """`map` / `P_2` of a trec_eval -q file and `AP` / `P@2` of pairedframe's csv are one measure each: they pair
+    (and measures= selects them by either spelling), under pairedframe's name."""
+    mixed, same = _trec_eval_and_pairedframe_files(tmp_path)
+    assert set(mixed["measure"]) == {"map", "P_2", "AP", "P@2"}   # read as each file spells them
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # three queries: small-sample warnings
+        got = pf.compare(mixed, baseline="a.treceval", measures=asked, test="t")
+        want = pf.compare(same, baseline="a.treceval", measures=asked if asked is None else
+                          [{"map": "AP", "P_2": "P@2", "P.2": "P@2"}.get(m, m) for m in asked], test="t")
+    assert got.select("system", "measure", "n_queries").rows() == want.select("system", "measure", "n_queries").rows()
+    assert got["delta"].to_list() == pytest.approx(want["delta"].to_list(), abs=1e-4)  # trec_eval prints 4 decimals
+    assert set(got["measure"]) <= {"AP", "P@2"} and got.height == (2 if asked is None else 1)
+
+
+def test_a_measure_spelled_one_way_keeps_its_spelling_and_is_selected_by_the_other(tmp_path):
+    """A table of trec_eval's names only: measures=['P@2'] selects P_2, shown as the table spells it."""
+    mixed, _ = _trec_eval_and_pairedframe_files(tmp_path)
+    both = pl.concat([mixed.filter(pl.col("measure") == "P_2"),
+                      mixed.filter(pl.col("measure") == "P_2").with_columns(pl.lit("c").alias("system"),
+                                                                         pl.col("value") * 0.5)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = pf.compare(both, baseline="a.treceval", measures=["P@2"], test="t")
+    assert got["measure"].to_list() == ["P_2"]
+
+
+def test_one_system_with_each_spelling_under_another_key_pairs(tmp_path):
+    """map for dataset dl19 and AP for dl20 of one system are no duplicate: each key's rows are one measure."""
+    mixed, _ = _trec_eval_and_pairedframe_files(tmp_path)
+    ap = mixed.filter(pl.col("measure").is_in(["map", "AP"]))
+    keyed = pl.concat([ap.with_columns(pl.lit("dl19").alias("dataset")),
+                       ap.with_columns(pl.lit("dl20").alias("dataset"),
+                                       pl.col("measure").replace({"map": "AP", "AP": "map"}))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = pf.compare(keyed, baseline="a.treceval", test="t")
+    assert got.select("dataset", "measure").rows() == [("dl19", "AP"), ("dl20", "AP")]
+
+
+def test_one_system_with_a_measure_under_two_spellings_is_refused_naming_both(tmp_path):
+    mixed, _ = _trec_eval_and_pairedframe_files(tmp_path)
+    twice = pl.concat([mixed, mixed.filter(pl.col("measure") == "map").with_columns(pl.lit("AP").alias("measure"))])
+    with pytest.raises(pf.DuplicateError, match=r"system 'a\.treceval' holds the measure AP under two spellings, "
+                                                 r"'AP' and 'map' \(trec_eval's and pairedframe's names of one measure"):
+        pf.compare(twice, baseline="a.treceval", test="t")

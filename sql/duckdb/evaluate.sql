@@ -27,17 +27,30 @@ CREATE OR REPLACE TEMP MACRO pf__run_tables(ts, system, macro) AS
                     || 'its systems (add one: SELECT ''bm25'' AS system, * FROM my_run)')
          ELSE ts END;
 
+-- A table or view name under tables := true; a file path there (a slash, or a file's extension) is refused
+-- naming the argument: DuckDB would otherwise try to read it as a table and say only that no extension
+-- reads the file. (A missing table cannot be checked here: see docs/guide/duckdb_sql.md.)
+CREATE OR REPLACE TEMP MACRO pf__table_name(x, what, macro) AS
+    CASE WHEN regexp_matches(lower(CAST(x AS VARCHAR)), '[/\\]|\.(txt|gz|zst|bz2|csv|tsv|parquet|run|qrels|trec|json)$')
+         THEN error(macro || ': ' || what || ' ' || pf__lit(CAST(x AS VARCHAR)) || ' looks like a file, but with tables := true '
+                    || 'run and qrels both name tables or views: read the file into one first (CREATE TABLE my_' || what
+                    || ' AS SELECT * FROM pf_read_' || what || '(' || pf__lit(CAST(x AS VARCHAR)) || ')), or pass files for both '
+                    || 'with tables := false')
+         ELSE CAST(x AS VARCHAR) END;
+
 -- The options of one call as a struct (each macro argument is read once here); `macro`, the macro called,
 -- names it in the errors.
 CREATE OR REPLACE TEMP MACRO pf__options(run, qrels, measures, complete, rel_level, depth, score_precision, system, tables,
                                          macro) AS
     {'macro': macro, 'ms': pf_measures(measures, rel_level := rel_level),
      'tables': pf__flag(tables, 'tables'),
-     'paths': CASE WHEN pf__flag(tables, 'tables') THEN pf__run_tables(pf__aslist(run), system, macro)
+     'paths': CASE WHEN pf__flag(tables, 'tables')
+                   THEN [pf__table_name(t, 'run', macro) FOR t IN pf__run_tables(pf__aslist(run), system, macro)]
                    ELSE pf__paths(pf__aslist(run), macro, 'run') END,
      'names': CASE WHEN pf__flag(tables, 'tables') THEN pf__aslist(run)
                    ELSE pf__systems(pf__paths(pf__aslist(run), macro, 'run'), system, macro) END,
-     'qrels': CASE WHEN qrels IS NULL THEN error(macro || ': qrels is NULL') ELSE CAST(qrels AS VARCHAR) END,
+     'qrels': CASE WHEN qrels IS NULL THEN error(macro || ': qrels is NULL')
+                   WHEN pf__flag(tables, 'tables') THEN pf__table_name(qrels, 'qrels', macro) ELSE CAST(qrels AS VARCHAR) END,
      'complete': pf__flag(complete, 'complete'), 'depth': pf__depth(depth), 'float32': pf__float32(score_precision)};
 
 -- The ranking key of a score: the double, or its float32 rounding (beyond float32's range +-inf).

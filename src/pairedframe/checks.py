@@ -26,7 +26,7 @@ import polars as pl
 
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, SchemaError, user_stacklevel
 
-__all__ = ["check_system_name", "near_miss_hint", "near_miss_ids", "near_miss_kind", "shown_ids", "shown_pair", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
+__all__ = ["check_system_name", "near_miss_hint", "near_miss_ids", "near_miss_kind", "require_bool", "shown_ids", "shown_pair", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
            "listed_ids", "string_ids", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
@@ -110,6 +110,14 @@ def check_system_name(system: Any, parameter: str = "system") -> None:
     would be a system no one can name in ``baseline=`` or ``systems=``)."""
     if system is not None and (not isinstance(system, str) or not system.strip()):
         raise ValueError(f"`{parameter}` must be a non-empty string naming the run, got {system!r}")
+
+
+def require_bool(value: Any, parameter: str) -> bool:
+    """``value`` as a bool: True / False (numpy's too); anything else -- ``"false"``, ``"no"``, 0, 1, None --
+    is refused naming ``parameter``, since a truthy string would silently switch the option on."""
+    if isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool")):
+        return bool(value)
+    raise ValueError(f"{parameter} must be True or False, got {value!r}")
 
 
 def check_rel_level(rel_level: Any) -> None:

@@ -323,7 +323,7 @@ EVAL_DOORS: dict[str, Door] = {
     "label_agreement": Door("evaluation", lambda run, qrels, **kw: pf.label_agreement(qrels, QRELS_B, **kw),
                             _agreement_value, ("polars", "dict", "trec", "csv"), public="pf.label_agreement",
                             sides=frozenset({"qrels"}),
-                            params={"binary_at": ((1.5, "2"), r"binary_at"), "confidence_level": ((0, 1.5), r"confidence_level"),
+                            params={"binary_at": ((1.5, "2", 9, 0), r"binary_at"), "confidence_level": ((0, 1.5), r"confidence_level"),
                                     "grades": (([], [0, 0], "0123", [0.5]), r"grades"),
                                     "names": ((("a", "b", "c"), "ab", ("a",)), r"names")},
                             skip=_OWN_IDS, expect=NO_NEAR_MISS_CHECK,

@@ -133,15 +133,17 @@ def _macros_on(t: Path, run: str | None, qrels: str | None) -> pl.DataFrame:
         raise MacroError(str(error)) from None
 
 
-def _macro_tables(run_rows: str, qrels_rows: str = "('1', 'd1', 1)") -> list:
-    """pf_evaluate of tables my_run (system, qid, docno, score) and my_qrels (qid, docno, rel) of these rows."""
+def _macro_tables(run_rows: str, qrels_rows: str = "('1', 'd1', 1)", names: tuple[str, str] = ("my_run", "my_qrels")
+                  ) -> list:
+    """pf_evaluate of tables my_run (system, qid, docno, score) and my_qrels (qid, docno, rel) of these rows,
+    called with ``names`` as its run and qrels (a file path there: the tables := true door given a file)."""
     import duckdb
 
     con = pf.duckdb.register(duckdb.connect())
     con.execute(f"CREATE TABLE my_run AS SELECT * FROM (VALUES {run_rows}) t(system, qid, docno, score)")
     con.execute(f"CREATE TABLE my_qrels AS SELECT * FROM (VALUES {qrels_rows}) t(qid, docno, rel)")
     try:
-        return con.execute("SELECT * FROM pf_evaluate('my_run', 'my_qrels', 'AP', tables := true)").fetchall()
+        return con.execute("SELECT * FROM pf_evaluate(?, ?, 'AP', tables := true)", list(names)).fetchall()
     except duckdb.InvalidInputException as error:
         raise MacroError(str(error)) from None
 
@@ -195,6 +197,12 @@ DUCKDB_REGISTER = OtherDoor("pf.duckdb.register", value=_values, cells={
     "blank_qid_in_a_table": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0), ('s', '  ', 'd2', 1.0)"),
                                  Raises(r"run table my_run: column 'qid' is an empty or all-blank string in 1 row\(s\), "
                                         r"e\.g\. the row \(system='s', docno='d2', score=1\.0\)", MacroError)),
+    "qrels_file_path_beside_tables": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0)", names=("my_run", _file(t, "qrels.txt", QRELS))),
+                                          Raises(r"pf_evaluate: qrels '\S+qrels\.txt' looks like a file, but with tables := true run "
+                                                 r"and qrels both name tables or views", MacroError)),
+    "run_file_path_beside_tables": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0)", names=("runs/bm25.run", "my_qrels")),
+                                        Raises(r"pf_evaluate: run 'runs/bm25\.run' looks like a file, .*pass files for both "
+                                               r"with tables := false", MacroError)),
     "tab_qrels_docno_in_a_table": Cell(lambda t: _macro_tables("('s', '1', 'd1', 2.0)", "('1', 'd1', 1), ('1', chr(9), 0)"),
                                        Raises(r"qrels table my_qrels: column 'docno' is an empty or all-blank string",
                                               MacroError)),

@@ -120,6 +120,18 @@ def _grade_set(grades: Any, ga: np.ndarray, gb: np.ndarray, names: tuple[str, st
     return out
 
 
+def _check_binary_at(binary_at: int | None, scale: np.ndarray, given: bool) -> None:
+    """Refuse a ``binary_at`` that cannot split ``scale`` (``grades=``, else every grade of either set) in
+    two: ``grade >= binary_at`` would put every pair on one side, and kappa_binary would be 0 / 0."""
+    if binary_at is None or scale[0] < binary_at <= scale[-1]:
+        return
+    where = f"above the highest grade {scale[-1]}" if binary_at > scale[-1] else f"at or below the lowest grade {scale[0]}"
+    of = "`grades`" if given else "the grades of the two sets"
+    raise ValueError(f"`binary_at={binary_at}` is {where} of {of} {scale.tolist()}: grade >= {binary_at} puts every "
+                     f"judgment on one side; give a grade above {scale[0]} and at most {scale[-1]} (e.g. 2 for TREC DL "
+                     "passages graded 0-3)")
+
+
 def per_query_confusions(qids: np.ndarray, ia: np.ndarray, ib: np.ndarray, c: int) -> np.ndarray:
     """(n_queries, c, c) confusion counts, one matrix per query (queries in sorted order).
 
@@ -221,7 +233,9 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     names : (str, str), default ("a", "b")
         Labels of the two sets, carried into the result and messages.
     binary_at : int, optional
-        Also compute kappa on binary labels ``grade >= binary_at`` (e.g. 2 for TREC DL passages).
+        Also compute kappa on binary labels ``grade >= binary_at`` (e.g. 2 for TREC DL passages).  It
+        must split the scale (``grades``, else every grade of either set) in two: above its lowest
+        grade and at most its highest.
     grades : sequence of int, optional
         The grade set (the categories): every grade of a common pair must be in it.  Default: every
         integer from ``min(0, lowest grade)`` to the highest grade of the common pairs, so 0-3 for
@@ -242,7 +256,8 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     InsufficientSampleError
         No (qid, docno) is judged in both.
     ValueError, TypeError
-        Bad ``grades`` (not integers, repeated, or missing a grade of a common pair), ``binary_at``,
+        Bad ``grades`` (not integers, repeated, or missing a grade of a common pair), ``binary_at`` (not
+        an integer, or not splitting the scale in two: above its highest grade or at / below its lowest),
         ``confidence_level``, or ``names`` other than two labels.
     InputFormatError, SchemaError, DuplicateError
         Malformed qrels (see the readers).
@@ -296,6 +311,8 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
                                       f"and {said[1]} ({qb.height} pairs)")
     ga, gb = common["rel"].to_numpy(), common["rel_b"].to_numpy()
     grade_set = _grade_set(grades, ga, gb, said)
+    _check_binary_at(binary_at, grade_set if grades is not None else
+                     np.union1d(grade_set, np.union1d(qa["rel"].to_numpy(), qb["rel"].to_numpy())), grades is not None)
     cm = confusion_matrix(ga, gb, grade_set)
     c = grade_set.size
     qids = common["qid"].to_numpy()

@@ -15,11 +15,13 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
+import polars as pl
+
+from pairedframe.errors import DuplicateError, PartlyEmptyWarning, user_stacklevel
 from pairedframe.measures import parse_measure, parse_measures
 from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 
-__all__ = ["is_comparable", "table_measure_names"]
+__all__ = ["is_comparable", "one_name_per_measure", "table_measure_names"]
 
 
 def is_comparable(measure: str) -> bool:
@@ -38,6 +40,42 @@ def _quietly(parse: Any, names: Any) -> list:
             return []
 
 
+def _measure_of(name: Any) -> str | None:
+    """The name :func:`~pairedframe.measures.parse_measure` gives the one measure ``name`` spells (``map`` ->
+    ``AP``, ``P_10`` -> ``P@10``); None for a name of no measure or of several (``P``)."""
+    parsed = _quietly(parse_measure, name) if isinstance(name, str) else []
+    return parsed[0].name if len(parsed) == 1 else None
+
+
+def one_name_per_measure(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (``system, qid, measure, value``) with each measure under one name, so that its rows pair:
+    when one measure is spelled two ways in the table (``map`` from a trec_eval -q file beside ``AP`` from
+    pairedframe), its rows take pairedframe's name (``AP``); a measure spelled one way keeps that spelling.
+
+    Raises
+    ------
+    DuplicateError
+        One system (under the same key columns, e.g. ``dataset``) holds a measure under two spellings (its
+        values twice), naming both."""
+    spellings: dict[str, list[str]] = {}
+    for name in frame["measure"].unique(maintain_order=True).to_list():
+        measure = _measure_of(name)
+        if measure is not None:
+            spellings.setdefault(measure, []).append(name)
+    renamed = {name: measure for measure, names in spellings.items() if len(names) > 1 for name in names}
+    if not renamed:
+        return frame
+    keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value")]  # dataset, ...
+    twice = (frame.filter(pl.col("measure").is_in(list(renamed)))
+             .group_by("system", *keys, pl.col("measure").replace(renamed).alias("one"))
+             .agg(pl.col("measure").unique().sort()).filter(pl.col("measure").list.len() > 1))
+    if twice.height:
+        system, one, names = twice.sort("system", "one").select("system", "one", "measure").row(0)
+        raise DuplicateError(f"system {system!r} holds the measure {one} under two spellings, {' and '.join(map(repr, names))} "
+                             "(trec_eval's and pairedframe's names of one measure, so its values twice): keep one of them")
+    return frame.with_columns(pl.col("measure").replace(renamed))
+
+
 def table_measure_names(requested: str | Sequence[str] | None, available: Sequence[str]) -> list[str] | None:
     """``requested`` with each name the table lacks read as :func:`pairedframe.evaluate` reads it (module
     docstring): the table's name of the measure it spells, or the table's names of the measures it stands for.
@@ -48,17 +86,19 @@ def table_measure_names(requested: str | Sequence[str] | None, available: Sequen
         return None
     names = [requested] if isinstance(requested, str) else list(requested)
     present = set(available)
+    spelled = {_measure_of(name): name for name in available}   # the table's spelling of each measure
+    in_table = {**spelled, **{name: name for name in available}}
     evaluated = set(_quietly(parse_measures, names))
     out: list[Any] = []
     untestable: list[str] = []
     dropped: dict[str, list[str]] = {}
     for name in names:
         parsed = _quietly(parse_measure, name) if isinstance(name, str) and name not in present else []
-        members = [m.name for m in parsed if m.name in present]
+        members = [in_table[m.name] for m in parsed if m.name in in_table]
         if len(parsed) == 1 and members:
             out.extend(members)
         elif len(parsed) > 1 and members:
-            kept = [m.name for m in parsed if m in evaluated and m.name in present]
+            kept = [in_table[m.name] for m in parsed if m in evaluated and m.name in in_table]
             dropped[name] = [m for m in members if m not in kept]
             testable = [m for m in kept if is_comparable(m)]
             untestable += [m for m in kept if m not in testable]

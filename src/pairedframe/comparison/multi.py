@@ -33,7 +33,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.checks import require_names
+from pairedframe.checks import require_bool, require_names
 from pairedframe.comparison import paired
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison._cost import check_resampling_cost
@@ -235,6 +235,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     """
     opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
                         resampling, decision_error, max_resamples, correction)     # once, before any table is read
+    tukey = require_bool(tukey, "tukey")
     if (baseline is None) == (pairs is None):
         raise TypeError("give exactly one of baseline= (a name or a list of names) and pairs= ('all' or 'ordered')")
     if pairs is None and isinstance(baseline, str):

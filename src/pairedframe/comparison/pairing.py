@@ -16,7 +16,8 @@ from typing import Any
 import polars as pl
 
 from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error
-from pairedframe.comparison.measure_names import is_comparable, table_measure_names  # noqa: F401 (re-exported)
+from pairedframe.comparison.measure_names import (is_comparable, one_name_per_measure,  # noqa: F401 (re-exported)
+                                                  table_measure_names)
 from pairedframe.comparison.unpairable import leave_out_unpairable, unpairable_sink
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
@@ -77,6 +78,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     data = data.with_columns(pl.col("measure").cast(pl.String), pl.col("value").cast(pl.Float64))
     refuse_null_or_blank_ids(data)
     data = drop_unused_keys(data, keep_columns)  # an all-null column (or relstring's text) is no key
+    data = one_name_per_measure(data)  # map and AP, P_10 and P@10 pair
     refuse_partly_null_keys(data, keep_columns)
     require_rows(data, what="the per-query table", why="no (system, qid, measure, value) row; an evaluation "
                  "with no judged query in common gives one")

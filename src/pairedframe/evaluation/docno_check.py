@@ -30,6 +30,11 @@ NEAR_MISS_MIN = 5
 #: is judged warns: a real ranking of a judged query retrieves some judged document; a tiny test run may not.
 NO_MATCH_MIN = 100
 
+#: A run file warns as having swapped rank and score columns when at least this share of its sampled
+#: queries with RANKS_AS_SCORES_MIN_DOCS lines or more have the scores 1, 2, 3, ... in file order.
+RANKS_AS_SCORES_SHARE = 0.9
+RANKS_AS_SCORES_MIN_DOCS = 3
+
 _COLUMNS = ("system", "qid", "docno")
 
 
@@ -69,10 +74,11 @@ class DocnoSample:
         return sample
 
     def first_rows(self, blocks: Iterator[QueryBlock]) -> Iterator[QueryBlock]:
-        """Pass ``blocks`` (one run file's) through, keeping its first SAMPLE_ROWS rows."""
+        """Pass ``blocks`` (one run file's) through, keeping its first SAMPLE_ROWS rows, with their score
+        in file order (for :func:`warn_ranks_as_scores`)."""
         taken = 0
         for block in blocks:
-            part = block.run.select(_COLUMNS).head(max(SAMPLE_ROWS - taken, 0))
+            part = block.run.select(*_COLUMNS, "score").head(max(SAMPLE_ROWS - taken, 0))
             if part.height:
                 self.parts.append(part)
                 taken += part.height
@@ -84,7 +90,28 @@ class DocnoSample:
     def rows(self) -> pl.DataFrame:
         if not self.parts:
             return pl.DataFrame(schema={c: pl.String for c in _COLUMNS})
-        return pl.concat([p.with_columns(pl.col(c).cast(pl.String) for c in _COLUMNS) for p in self.parts])
+        return pl.concat([p.select(pl.col(c).cast(pl.String) for c in _COLUMNS) for p in self.parts])
+
+
+def warn_ranks_as_scores(sample: DocnoSample) -> None:
+    """Warn, once per run file, when in nearly every sampled query (:data:`RANKS_AS_SCORES_SHARE`, of
+    :data:`RANKS_AS_SCORES_MIN_DOCS` or more lines) the scores are 1, 2, 3, ... in file order: ranks, most
+    likely, read from a file whose rank and score columns are swapped (``qid Q0 docno score rank tag``).
+    trec_eval ranks by score, highest first, so the file's first line ranks last and the values are near 0;
+    they stay trec_eval's. Only file samples keep the score in file order (tables have no line order)."""
+    parts = [p.select("system", "qid", "score") for p in sample.parts if "score" in p.columns]
+    if not parts:
+        return
+    queries = (pl.concat(parts).group_by("system", "qid", maintain_order=True)
+               .agg(pl.len().alias("n"), (pl.col("score") == pl.int_range(1, pl.len() + 1)).all().alias("ranks"))
+               .filter(pl.col("n") >= RANKS_AS_SCORES_MIN_DOCS))
+    per_run = queries.group_by("system", maintain_order=True).agg(pl.len().alias("n"), pl.col("ranks").sum())
+    for system, n, ranks in per_run.filter(pl.col("ranks") >= RANKS_AS_SCORES_SHARE * pl.col("n")).iter_rows():
+        warnings.warn(f"run {system!r}: in {ranks:,} of its {n:,} first queries the scores are 1, 2, 3, ... in file "
+                      "order, as ranks are: the rank and score columns look swapped (qid Q0 docno score rank tag "
+                      "instead of qid Q0 docno rank score tag); trec_eval ranks by score, highest first, so the "
+                      "first line ranks last and the values (trec_eval's for the file as it is) are near 0",
+                      UserWarning, stacklevel=user_stacklevel())
 
 
 def warn_near_miss_docnos(sample: DocnoSample, qrels: pl.DataFrame) -> None:

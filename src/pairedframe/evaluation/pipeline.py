@@ -13,13 +13,13 @@ from typing import Any, Literal
 import polars as pl
 
 from pairedframe.checks import (check_rel_level, check_system_name, near_miss_hint, near_miss_ids, near_miss_kind,
-                                require_each, sample, shown_pair)
+                                require_bool, require_each, sample, shown_pair)
 from pairedframe.engines import EvalOptions, get_engine
 from pairedframe.errors import PartlyEmptyWarning, SchemaError, user_stacklevel
 from pairedframe.engines.base import Engine, check_kinds
 from pairedframe.engines.ranking import JudgmentsByQuery
 from pairedframe.evaluation.chunked import ChunkedEvaluation
-from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos
+from pairedframe.evaluation.docno_check import DocnoSample, warn_near_miss_docnos, warn_ranks_as_scores
 from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_placeholders, num_rel_all,
                                               warn_levels_above_grades)
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
@@ -363,8 +363,7 @@ def _prepared(run: Any, measures: Any, *, complete: bool, rel_level: int, depth:
     check_rel_level(rel_level)
     check_format(judgments_format)
     check_grades_option(grades)
-    if not isinstance(judged_only, bool):
-        raise ValueError(f"judged_only must be True or False, got {judged_only!r}")
+    complete, judged_only = require_bool(complete, "complete"), require_bool(judged_only, "judged_only")
     _check_system_names_one_run(run, system)
     measures = measures_argument(measures)
     refuse_runid_alone(measures, f"`measures` {measures!r}", "add a measure, e.g. ['runid', 'map'] (to_trec() then "
@@ -434,6 +433,7 @@ def checked_evaluation(run: Any, system: str | None, judgments: pl.DataFrame, ju
     excluded = _excluded(retrieved, judged, options.complete)
     _warn_near_miss_ids(excluded, judged)
     warn_near_miss_docnos(sample, plain_qrels(judgments))
+    warn_ranks_as_scores(sample)
     if kind_of(judgments) != "prefs":
         warn_levels_above_grades(resolved, judgments, qrels_source)
     values = values_future.result()

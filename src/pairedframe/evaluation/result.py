@@ -8,6 +8,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.checks import require_bool
 from pairedframe.evaluation.trec_text import format_trec
 from pairedframe.measures import Measure
 from pairedframe.measures.polars_exprs import quotient
@@ -194,6 +195,8 @@ class Evaluation:
             parameter trec_eval has no name for (``nDCG(dcg='exp-log2')@10``, ``RR@10``), a measure
             trec_eval 10 does not have (``ERR@20``, ``Judged@10``, ``FirstRelRank``); or two measures
             sharing a trec_eval name; or neither ``per_query`` nor ``summary`` (nothing to print)."""
+        per_query, summary = require_bool(per_query, "per_query"), require_bool(summary, "summary")
+        runid = runid if runid is None else require_bool(runid, "runid")
         if not per_query and not summary:
             raise ValueError("to_trec with per_query=False and summary=False prints nothing (trec_eval -n without "
                              "-q): keep one of them")

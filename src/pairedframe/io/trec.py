@@ -23,12 +23,13 @@ from typing import BinaryIO
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.checks import check_system_name
+from pairedframe.checks import check_system_name, require_bool
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError, missing_file
 from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
+from pairedframe.io.line_hints import header_hint
 from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
@@ -225,8 +226,7 @@ def line_hint(line: str, what: str) -> str:
     if "," in line and n < 4:
         return "; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)"
     if {"qid", "docno"} <= {f.lower() for f in fields}:
-        return (f"; it looks like a table's header, not TREC text: pass the table file to pf.evaluate / the CLI, "
-                f"which read .csv / .tsv / .parquet {what} tables")
+        return header_hint(line, what)
     if what == "run" and n == 4 and re.fullmatch(NUMBER, fields[3]):
         return f"; it looks like a qrels line (qid iter docno rel): {SWAPPED_HINT}"
     if what == "qrels" and n >= 6 and re.fullmatch(NUMBER, fields[3]) and re.fullmatch(NUMBER, fields[4]):
@@ -446,6 +446,7 @@ def read_qrels(path: PathLike, *, grades: Grades = "strict", judgment_groups: bo
         Grades read as trec_eval reads them (``grades="trec_eval"``): once, naming the first line.
     """
     check_grades_option(grades)
+    judgment_groups = require_bool(judgment_groups, "judgment_groups")
     path_list_of(path, reader="read_qrels", argument="path", instead="for a qrels table or dict use pf.as_qrels")
     with spooled([path]) as (readable,):
         return _read_qrels(readable, grades, judgment_groups)

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from pairedframe.checks import require_bool
 from pairedframe.errors import UnknownMeasureError
 from pairedframe.measures.ideal import ideal_ranking
 from pairedframe.measures.param_text import (Gains, check_whole, checked_gains, exact_gains, fmt_number, gains_text,
@@ -423,7 +424,7 @@ class Measure:
         name states it (``nDCG(judged_only=False)@10`` beside ``nDCG(judged_only=True)@10``)."""
         rule = self.spec.rel_rule
         rel = None if rule == "none" else self.rel if (self.rel is not None or rule == "optional") else rel_level
-        call_judged = judged_only and self.spec.ranking_based
+        call_judged = require_bool(judged_only, "judged_only") and self.spec.ranking_based
         judged = self.judged_only or (call_judged and not self.judged_only_stated)
         return Measure(self.family, self.cutoff, rel, self.gain, self.params, self.gains, judged, self.trec_label,
                        rel_in_name=rel_level != DEFAULT_REL_LEVEL, judged_only_stated=call_judged and not judged)

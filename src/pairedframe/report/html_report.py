@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.checks import require_bool
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_keywords, USE_CORRECTION
 from pairedframe.comparison.pairing import is_comparable
 from pairedframe.measures.parse import ranks_runs
@@ -158,7 +159,6 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
     """
     if sets is None or not judgments:
         return []
-    from pairedframe.comparison.label_agreement import label_agreement
     from pairedframe.comparison.rank_agreement import rank_agreement
 
     def attempt(what: str, name: str, compute: Any) -> Any:
@@ -171,8 +171,7 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
 
     out = []
     for name, other in map(lambda kv: (str(kv[0]), kv[1]), judgments.items()):
-        labels = attempt("label agreement (kappa)", name, lambda: label_agreement(
-            qrels, other, names=(PRIMARY_JUDGMENTS, name), binary_at=max(rel_level, 1)))
+        labels = attempt("label agreement (kappa)", name, lambda: _labels(qrels, other, name, max(rel_level, 1)))
         if name in left_out:                           # nothing evaluated under it: say why instead
             ranks: dict[str, Any] | str = left_out[name]
         else:
@@ -182,6 +181,20 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
                      for m in measures if ranks_runs(m)} if len(sets.systems) > 1 else {}
         out.append((name, labels, ranks))
     return out
+
+
+def _labels(qrels: Any, other: Any, name: str, binary_at: int) -> Any:
+    """The label agreement with kappa_binary at the report's relevance level; without it (warning why) when
+    that level cannot split the two sets' grades (both graded below it, say), rather than no report."""
+    from pairedframe.comparison.label_agreement import label_agreement   # lazily, as the other agreements
+    try:
+        return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name), binary_at=binary_at)
+    except ValueError as exc:
+        if not str(exc).startswith("`binary_at="):
+            raise
+        warnings.warn(f"the report leaves out the binary kappa of {PRIMARY_JUDGMENTS} and {name!r} at the relevance "
+                      f"level: {exc}", PartlyEmptyWarning, stacklevel=user_stacklevel())
+        return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name))
 
 
 def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[str, Any] | None,
@@ -315,6 +328,7 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     >>> rep = pf.report(["input.bm25", "input.reranker"], "qrels.txt", baseline="bm25")  # doctest: +SKIP
     >>> rep.save("report.html")                                                          # doctest: +SKIP
     """
+    complete, judged_only = require_bool(complete, "complete"), require_bool(judged_only, "judged_only")
     measures = _check_options(measures, baseline, judgments, max_delta_plots)
     if judgments:                                      # only the agreement scatter draws with matplotlib:
         from pairedframe.report.plots import pyplot    # an ImportError naming the extra before any work

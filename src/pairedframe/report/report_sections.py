@@ -180,7 +180,8 @@ def _labels_table(root: str, k: int, name: str, labels: Any) -> str:
     kappa = [(title, getattr(labels, key), *(ci[key] if key in ci else (None, None)))
              for title, key in (("Cohen's kappa (grades)", "kappa"), ("kappa, linear weights", "kappa_linear"),
                                 ("kappa, quadratic weights", "kappa_quadratic"),
-                                (f"kappa, relevant = grade >= {labels.binary_at}", "kappa_binary"))]
+                                (f"kappa, relevant = grade >= {labels.binary_at}", "kappa_binary"))
+             if key != "kappa_binary" or labels.binary_at is not None]
     kappa += [("exact agreement", labels.exact_agreement, None, None),
               ("pairs judged in both", labels.n_common, None, None),
               (f"share of qrels missing from {name}", labels.missing_from_b, None, None),

@@ -25,6 +25,7 @@ from typing import Any
 
 import polars as pl
 
+from pairedframe.checks import require_bool
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_keywords
 from pairedframe.io.results import read_if_paths
 from pairedframe.comparison.table_data import (TableData, reject_text_measures,
@@ -253,7 +254,7 @@ class ResultsTable:
         from rich.table import Table
         from rich.text import Text
 
-        wide = self._wide("ansi" if ansi else "terminal")
+        wide = self._wide("ansi" if require_bool(ansi, "ansi") else "terminal")
         # names are text, not rich markup ("[bold]x" stays): Text, as escape() doubles a trailing backslash
         table = Table(title=None if self.title is None else Text(self.title))
         for name in wide.columns:
