@@ -95,19 +95,37 @@ def floor(run):
 def evaluate(run, qrels, method):
     return pf.evaluate(run, qrels, MEASURES, engine=SparkEngine(spark, method=method)).per_query.height
 
+def tree_cpu():
+    # CPU seconds of this process and its descendants (the JVM, its Python workers), from /proc
+    tick, parent, cpu = os.sysconf("SC_CLK_TCK"), {}, {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(pid)], cpu[int(pid)] = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+    tree, todo = set(), [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        tree.add(pid)
+        todo += [child for child, up in parent.items() if up == pid and child not in tree]
+    return sum(cpu.get(pid, 0.0) for pid in tree)
+
 first = args["files"][0]
 floor(first[0])                                  # warm-up: JIT, Python workers, imports
 for method in args["methods"]:
     evaluate(first[0], first[1], method)
-out = {"setup": time.perf_counter() - t, "times": {}}
+out = {"setup": time.perf_counter() - t, "times": {}, "cores": {}}
 for run, qrels in args["files"]:
-    best = {}
+    best, cores = {}, {}
     for _ in range(args["repeats"]):
         for name in ["floor", *args["methods"]]:
-            s = time.perf_counter()
+            c, s = tree_cpu(), time.perf_counter()
             floor(run) if name == "floor" else evaluate(run, qrels, name)
-            best[name] = min(best.get(name, float("inf")), time.perf_counter() - s)
-    out["times"][run] = best
+            wall = time.perf_counter() - s
+            if wall < best.get(name, float("inf")):
+                best[name], cores[name] = wall, (tree_cpu() - c) / wall
+    out["times"][run], out["cores"][run] = best, cores
 """,
     "compare-spark": """
 import os
@@ -221,6 +239,12 @@ def evaluate_job(args: argparse.Namespace) -> None:
     for what in ["floor", *args.methods]:
         print(f"10x the lines, {what}: {two[large][what] / two[small][what]:.2f}x the time on local[2] "
               f"({one[large][what] / one[small][what]:.2f}x on local[1])")
+    cores = os.cpu_count() or 1
+    for what in ["floor", *args.methods]:
+        used = {m: spark[m]["cores"][large][what] for m in ("local[2]", "local[1]")}
+        print(f"cores busy, {what}, {Path(large).stem.removeprefix('run_')} (CPU of the driver, the JVM and its Python "
+              f"workers / wall): local[2] {used['local[2]']:.2f}, local[1] {used['local[1]']:.2f}; on {cores} cores "
+              f"local[1] -> local[2] can gain at most {min(cores, 2) / used['local[1]']:.2f}x")
     print("targets: x floor <= 2; 10x the lines <= 12x the time; l1 / l2 >= 1.6 (start-up excluded)")
 
 
