@@ -291,7 +291,10 @@ def test_ppi_segments_adjusted_pvalues_and_family_against_statsmodels_multiplete
     assert lone.filter(pl.col("segment") == "x")["pvalue_bh"].null_count() == 2
     y = lone.filter(pl.col("segment") == "y")
     assert y["pvalue_bh"].to_list() == y["pvalue"].to_list() == y["pvalue_holm"].to_list()
-    assert (lone["family_size"] == 1).all() and set(lone["family"]) == {"per system, measure, segment_set, 1 comparison each"}
+    rule = "per system, measure, segment_set, 1 comparison each"
+    assert (lone["family_size"] == 1).all() and set(y["family"]) == {rule}
+    assert set(lone.filter(pl.col("segment") == "x")["family"]) == {
+        f"no test: one gold query (left out of its family: {rule})"}
 
 
 def test_integer_qids_warn_and_float_qids_are_refused_in_ppi_gold_qids_and_values():
@@ -353,3 +356,18 @@ def test_gold_qids_as_a_table_read_its_qid_column():
             assert ppi_compare_segments(pq, baseline="A", gold_qids=table).equals(want)
         with pytest.raises(SchemaError, match=r"`gold_qids` is a table with columns \['a', 'b'\]"):
             ppi_compare_segments(pq, baseline="A", gold_qids=pl.DataFrame({"a": sample, "b": sample}))
+
+
+def test_ppi_segments_family_of_a_unit_without_a_test_says_no_test_and_why_as_compare_segments():
+    pa, pb, ga, gb = _values(seed=6, n=120, n_gold=60)
+    gold, proxy_only = sorted(ga), sorted(set(pa) - set(ga))
+    segment = {q: "rest" for q in pa} | {gold[0]: "one", proxy_only[0]: "one", proxy_only[1]: "none"}
+    segs = pl.DataFrame({"qid": list(segment), "segment_set": "s", "segment": list(segment.values())})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = ppi_compare_segments(_judgment_table(pa, pb, ga, gb), baseline="A", segments=segs)
+    family = dict(zip(res["segment"], res["family"]))
+    rule = "per system, measure, segment_set, 1 comparison each"
+    assert family == {"rest": rule, "one": f"no test: one gold query (left out of its family: {rule})",
+                      "none": f"no test: no gold query (left out of its family: {rule})"}
+    assert res.filter(pl.col("segment") != "rest")["pvalue"].null_count() == 2

@@ -235,3 +235,22 @@ def test_rank_agreement_on_gmap_ranks_systems_by_their_geometric_means_against_s
     assert res.kendall_tau_b.statistic == pytest.approx(sps.kendalltau(geo["nist"], geo["llm"]).statistic, abs=1e-12)
     frame = res.means.sort("system")
     np.testing.assert_allclose(frame["mean_a"].to_numpy(), geo["nist"].to_numpy(), rtol=1e-12)
+
+
+def test_agreement_page_names_exactly_the_coefficients_whose_pvalue_is_nan():
+    """docs/guide/agreement.md says which coefficients have no test (p = NaN): the ones rank_agreement gives none."""
+    import re
+    from pathlib import Path
+
+    rng = np.random.default_rng(3)
+    A = np.linspace(0.2, 0.6, 6) + rng.normal(0, 0.15, (15, 6))
+    table = pf.rank_agreement(_frame(A), _frame(A + rng.normal(0, 0.1, A.shape)), measure="AP").table
+    untested = set(table.filter(pl.col("pvalue").is_nan())["coefficient"])
+    assert untested and untested != set(table["coefficient"])
+    page = (Path(__file__).parent.parent / "docs" / "guide" / "agreement.md").read_text(encoding="utf-8")
+    marker = "<!-- pvalue-nan: checked by tests/test_rank_agreement_intervals.py -->"
+    assert marker in page, "agreement.md should say which coefficients report p = NaN"
+    paragraph = page.split(marker, 1)[1].strip().split("\n\n", 1)[0]
+    said_nan = paragraph.split("report `pvalue` = NaN", 1)[0].split("only.", 1)[1]
+    assert set(re.findall(r"`(\w+)`", said_nan)) == untested
+    assert "no test" in paragraph

@@ -58,11 +58,17 @@ def test_split_run_lines_against_read_run(lines, tmp_path_factory):
     assert run.drop("bad").sort("qid", "docno").equals(want)
 
 
+def _as_spark_reads(lines: list[str]) -> list[str]:
+    """The lines as Spark's text reader hands them over: a byte order mark dropped at the file's start only."""
+    return [lines[0].removeprefix("\ufeff"), *lines[1:]]
+
+
 def test_split_qrels_lines_against_read_qrels(tmp_path):
-    lines = ["\ufeff1 0 d1 2", "1\t0  d2\t0", "  2 0 d1 1.0  ", "# judged by hand", "", "2 0 d3 -1"]
+    lines = ["\ufeff1 0 d1 2", "1\t0  d2\t0", "  2 0 d1 1.0  ", "# judged by hand", "", "\ufeff3 0 d2 1", "2 0 d3 -1"]
     path = tmp_path / "q.txt"
     path.write_text("\n".join(lines) + "\n")
-    run, qrels = _split(lines, QRELS_FILE)
+    run, qrels = _split(_as_spark_reads(lines), QRELS_FILE)
+    assert "\ufeff3" in qrels["qid"].to_list()      # a mark on a later line is part of the qid, as read_qrels keeps it
     assert run.height == 0 and not qrels["bad"].any()
     assert qrels.drop("bad").sort("qid", "docno").equals(pf.read_qrels(path).sort("qid", "docno"))
 
@@ -104,7 +110,7 @@ def test_spark_partition_key_is_the_qid_the_workers_split(spark):
     frame = spark.createDataFrame([(line,) for line in _ODD_LINES], "value string")
     keys = [row[0] for row in frame.select(qid_key()).collect()]
     run, qrels = _split(_ODD_LINES, 0)
-    assert keys == [line.lstrip("\ufeff \t\x0b\x0c").replace("\t", " ").replace("\x0b", " ").replace("\x0c", " ")
+    assert keys == [line.lstrip(" \t\x0b\x0c").replace("\t", " ").replace("\x0b", " ").replace("\x0c", " ")
                     .split(" ")[0] for line in _ODD_LINES]
     assert set(keys) == set(run["qid"]) | set(qrels["qid"])
 
@@ -145,3 +151,22 @@ def test_spark_bad_line_error_equals_the_local_readers_hint_and_all(spark, tmp_p
     with pytest.raises(pf.errors.InputFormatError) as remote:
         pf.evaluate(run, judged, ["AP"], engine=SparkEngine(spark, method="partitions"))
     assert str(remote.value) == str(local.value)
+
+
+def test_spark_files_with_a_byte_order_mark_on_a_later_line_against_evaluate(spark, tmp_path):
+    """A mark on line 1 is dropped, one on a later line is part of its qid, as pf.read_run / read_qrels read
+    them (Spark stripped both), on the whole-line path (qrels a file) and the split-rows path (qrels a table)."""
+    from pairedframe.engines.spark_engine import SparkEngine
+
+    run = ["\ufeff1 Q0 a 1 3 t", "1 Q0 b 2 2 t", "\ufeff2 Q0 a 1 2 t", "\ufeff2 Q0 b 2 1 t", "2 Q0 c 3 0 t"]
+    qrels = ["\ufeff1 0 a 1", "\ufeff2 0 b 1", "2 0 a 1", "2 0 c 1"]
+    (tmp_path / "r.txt").write_text("\n".join(run) + "\n", encoding="utf-8")
+    (tmp_path / "q.txt").write_text("\n".join(qrels) + "\n", encoding="utf-8")
+    keys = ["system", "qid", "measure"]
+    want = pf.evaluate(tmp_path / "r.txt", tmp_path / "q.txt", ["AP", "num_rel"]).per_query.sort(keys)
+    assert set(want["qid"]) == {"1", "2", "\ufeff2"}
+    engine = SparkEngine(spark, method="partitions")
+    for judged in (tmp_path / "q.txt", pf.read_qrels(tmp_path / "q.txt")):
+        got = pf.evaluate(tmp_path / "r.txt", judged, ["AP", "num_rel"], engine=engine).per_query.sort(keys)
+        assert got.select(keys).equals(want.select(keys))
+        assert (got["value"] - want["value"]).abs().max() < 1e-12

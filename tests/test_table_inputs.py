@@ -213,6 +213,40 @@ def test_an_empty_or_blank_id_is_an_error_naming_the_column_and_the_row(side, co
         pf.evaluate(run.to_pandas(), qrels.to_pandas(), ["RR"], system="s")
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".csv.gz"])
+@pytest.mark.parametrize("side", ["run", "qrels"])
+@pytest.mark.parametrize("qid, said", [('" "', r"an empty or all-blank string \(docno='d3'"), ("", r"empty \(null\)")])
+def test_a_blank_or_empty_qid_in_a_table_file_is_named_by_file_and_line(tmp_path, side, suffix, qid, said):
+    """The header is line 1, a comment line and a quoted field spanning two lines count, as the TREC readers
+    count lines; an empty field (null) is named the same way."""
+    import gzip
+
+    sep = "\t" if suffix == ".tsv" else ","
+    third = "score" if side == "run" else "rel"
+    lines = ["# written by hand", sep.join(["qid", "docno", third]), sep.join(["7", '"d\n1"', "2"]),
+             sep.join(["7", "d2", "1"]), sep.join([qid, "d3", "1"]), sep.join(["", "d4", "1"])]
+    path = tmp_path / f"{side}{suffix}"
+    data = ("\n".join(lines) + "\n").encode()
+    path.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    other = pl.DataFrame({"qid": ["7"], "docno": ["d2"], **({"rel": [1]} if side == "run" else {"score": [1.0]})})
+    run, qrels = (path, other) if side == "run" else (other, path)
+    with pytest.raises(pf.SchemaError, match=rf"^{side} file {path}, line 6: column 'qid' is {said}"):
+        pf.evaluate(run, qrels, ["RR"], system="s")
+
+
+def test_a_blank_system_in_a_run_table_file_given_to_the_cli_is_named_by_file_and_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, runs = example_paths()
+    path = tmp_path / "runs.csv"
+    path.write_text("system,qid,docno,score\na,001,d1,2\n' ',001,d2,1\n\" \",001,d3,1\n")
+    res = CliRunner().invoke(app, ["compare", str(qrels), str(path), "-m", "AP"])
+    assert res.exit_code == 2
+    assert f"run file {path}, line 4: column 'system' is an empty or all-blank string" in " ".join(res.stderr.split())
+
+
 def test_integer_scores_beyond_2_53_warn_at_the_callers_line_and_rank_as_trec_eval_reads_them():
     """2**53 + 1 and 2**53 are one double: trec_eval reading them as text ties them too (ties by docno,
     descending: d2 first), so the value is trec_eval's; the warning names the column and its dtype."""

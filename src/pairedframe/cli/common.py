@@ -242,6 +242,7 @@ def _systems_of_table(path: str) -> list[tuple[str, pl.DataFrame]] | None:
     TREC text and for tables without one (they are named after the file)."""
     from pairedframe.io.convert import as_run
     from pairedframe.io.detect import detect_format, read_table_file
+    from pairedframe.io.table_values import refuse_blank_ids_in_file
 
     fmt = detect_format(path, what="run")
     if fmt == "trec":
@@ -249,6 +250,7 @@ def _systems_of_table(path: str) -> list[tuple[str, pl.DataFrame]] | None:
     table = read_table_file(path, what="run", fmt=fmt)
     if "system" not in table.columns and "run_id" not in table.columns:
         return None
+    refuse_blank_ids_in_file(table, path, fmt, "run")
     run = as_run(table)
     return [(s, run.filter(pl.col("system") == s)) for s in run["system"].unique(maintain_order=True).to_list()]
 

@@ -1,4 +1,4 @@
-"""``pairedframe compare QRELS RUN_A RUN_B [RUN ...]``: paired comparison against a baseline, with a CI gate."""
+"""``pairedframe compare QRELS RUN_A RUN_B [RUN ...]`` (or ``RESULTS [RESULTS ...]``, per-query results files): paired comparison against a baseline, with a CI gate."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, format_of_suffix, friendly_errors, held_warnings, named_runs
+from pairedframe.cli.compare_inputs import per_query_results, rows_of_measure, too_few_runs
 from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
                                           evaluation_options)
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
@@ -136,8 +137,10 @@ def _progress_context(total_work: int):
 @app.command("compare")
 @friendly_errors
 def compare_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
-    runs: Annotated[list[Path], typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline")],
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table; "
+                                               "or, without qrels, the first per-query results file")],
+    runs: Annotated[list[Path] | None, typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline; "
+                                                           "or the other per-query results files (trec_eval -q output, pairedframe evaluate -q tables), compared without evaluating")] = None,
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system name (default: the first run); repeat for several")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all' (every unordered pair once) or 'ordered' instead of a baseline")] = None,
@@ -191,10 +194,11 @@ def compare_cmd(
     options = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
                                  judged_only=judged_only, grades=grades)
     gates = [parse_gate(g, rel_level, judged_only) for g in fail_if]
-    named = named_runs(runs)
-    if len(named) < 2:  # counted after a table file's own systems are known
-        raise ValueError("compare needs at least two runs (the baseline and one system)")
-    names = list(named)
+    results = per_query_results([qrels, *(runs or [])], options)
+    named = named_runs(runs or []) if results is None else {}
+    names = list(named) if results is None else results["system"].unique(maintain_order=True).to_list()
+    if len(names) < 2:  # counted after a table file's own systems are known
+        raise ValueError(too_few_runs(names, results is not None))
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
     bases = list(baseline) if baseline else [] if pairs else [names[0]]
@@ -208,12 +212,14 @@ def compare_cmd(
     # A failing gate shows where each worst query's first relevant and best document went.
     context = [m.resolved(rel_level, judged_only).name for m in parse_measures(DIFF_RANKS)]
     context = [name for name in context if name not in measure_names]
-    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **options)
+    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **options) if results is None else None
+    data = results if ev is None else ev
     for name, _, _ in gates:
         if name not in measure_names:
             raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
     # runs without a judged query were left out by evaluate (with a warning): compare the others
-    present = set(ev.per_query["system"].unique().to_list()) | set(ev.text["system"].unique().to_list())
+    present = set(names) if ev is None else (set(ev.per_query["system"].unique().to_list())
+                                             | set(ev.text["system"].unique().to_list()))
     for b in bases:
         if b not in present:
             which = "--baseline" if baseline else "the baseline (the first run, no --baseline given)"
@@ -221,7 +227,7 @@ def compare_cmd(
                              "above): nothing to compare against")
     names = [n for n in names if n in present]
     systems = [n for n in names if n != base] if base is not None else names
-    n_q = ev.per_query["qid"].n_unique()
+    n_q = (results if ev is None else ev.per_query)["qid"].n_unique()
     k = len(dict.fromkeys(bases))      # several baselines: each with every other run, two baselines once (pf.compare)
     n_pairs = (len(systems) if base is not None else k * (len(names) - 1) - k * (k - 1) // 2) if not pairs \
         else len(names) * (len(names) - 1) // (2 if pairs == "all" else 1)
@@ -231,11 +237,11 @@ def compare_cmd(
         if bar is not None:
             task = bar.add_task("resampling", total=n_pairs * len(measure_names))
             callback = lambda done, total: bar.update(task, completed=done)  # noqa: E731
-        result = compare(ev, baseline=base if base is not None else (bases or None), pairs=pairs, systems=systems,
+        result = compare(data, baseline=base if base is not None else (bases or None), pairs=pairs, systems=systems,
                          measures=measure_names, n_resamples=n_resamples, family_by=family_by or None,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
                          seed=seed, interval=interval, correction=correction, progress=callback)  # type: ignore[arg-type]
-    text = format_comparison(result, fmt, evaluation_settings=ev.settings)
+    text = format_comparison(result, fmt, evaluation_settings=None if ev is None else ev.settings)
     if output is None:
         sys.stdout.write(text)
     else:                                  # one destination, as segments, table and analyze: the file
@@ -249,7 +255,7 @@ def compare_cmd(
     column = _GATE_COLUMN[gate_on]
     violated = []
     for name, op, threshold in gates:
-        rows = result.filter(pl.col("measure") == name)
+        rows = rows_of_measure(result, name)
         for row in rows.iter_rows(named=True):
             if _OPS[op](row[column], threshold):
                 violated.append((row, name, op, threshold))
@@ -261,9 +267,11 @@ def compare_cmd(
                    f"(mean {row['system_mean']:.4f} vs baseline {base} {row['baseline_mean']:.4f}, "
                    f"delta {row['delta']:+.4f}, CI [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}], "
                    f"n = {row['n_queries']})", err=True)
-        w = worst_queries(ev, baseline=base, systems=[row["system"]], measures=[name], k=worst)
-        ranks = _ranks(ev, base, row["system"], w["qid"].to_list(), rel_level, judged_only)
+        w = worst_queries(data, baseline=base, systems=[row["system"]], measures=[name], k=worst)
+        # per-query results files hold no ranks of documents: the worst queries' values only
+        ranks = {} if ev is None else _ranks(ev, base, row["system"], w["qid"].to_list(), rel_level, judged_only)
         for q in w.iter_rows(named=True):
-            typer.echo(f"  worst #{q['rank']}: qid {q['qid']}: {q['a']:.4f} -> {q['b']:.4f} ({q['delta']:+.4f}); "
-                       f"{ranks[q['qid']]}", err=True)
+            moved = f"; {ranks[q['qid']]}" if q["qid"] in ranks else ""
+            typer.echo(f"  worst #{q['rank']}: qid {q['qid']}: {q['a']:.4f} -> {q['b']:.4f} ({q['delta']:+.4f})"
+                       f"{moved}", err=True)
     raise typer.Exit(EXIT_GATE)

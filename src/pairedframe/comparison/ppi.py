@@ -33,6 +33,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.checks import listed_ids, require_each, require_names, require_rows, string_ids
+from pairedframe.comparison._families import untested_family_text
 from pairedframe.comparison.interval_range import clip_deltas, zero_spread_deltas
 from pairedframe.comparison.pairing import comparable_measures, table_measure_names
 from pairedframe.comparison.options import PPIOptions, check_ppi_options, check_segment_correction
@@ -238,7 +239,8 @@ def ppi_compare_segments(per_query: pl.DataFrame, *, baseline: str, systems: Seq
         n_gold, n_proxy, gold_only_delta, gold_only_ci_low, gold_only_ci_high, warning, family_size, family``;
         ``pvalue_bh`` / ``pvalue_holm`` adjust the PPI p-values within each ``family_by`` family
         (:func:`compare_segments`' helper; null p-values are left out), ``family_size`` counts the
-        family's p-values and ``family`` says the rule in words; the gold-only
+        family's p-values and ``family`` says the rule in words (a unit without a p-value: ``"no test: one
+        gold query (left out of its family: ...)"``, as :func:`compare_segments` words one paired query); the gold-only
         columns are the classical (``lam = 0``, same ``method``: by default the paired t interval with
         the skew-corrected quantile)
         interval on the same gold queries.  Units with fewer
@@ -422,7 +424,16 @@ def _adjusted(out: pl.DataFrame, family_by: Any, correction: str, level: float) 
     out = out.with_columns(pl.Series("pvalue_bh", p_bh, nan_to_null=True),
                            pl.Series("pvalue_holm", p_holm, nan_to_null=True),
                            pl.Series("significant", np.where(np.isnan(used), False, used < level)),  # as compare
-                           pl.Series("family_size", size, dtype=pl.Int64), pl.lit(rule).alias("family"))
+                           pl.Series("family_size", size, dtype=pl.Int64),
+                           pl.Series("family", _family_texts(out, rule), dtype=pl.String))
     first = out.columns[:out.columns.index("pvalue") + 1]
     return out.select(*first, "pvalue_bh", "pvalue_holm", "significant",
                       *[c for c in out.columns if c not in (*first, "pvalue_bh", "pvalue_holm", "significant")])
+
+
+def _family_texts(out: pl.DataFrame, rule: str) -> list[str]:
+    """Each row's ``family``: the rule, or for a unit without a p-value why it has no test and which family it is
+    left out of, worded as compare_segments words a segment of one paired query."""
+    untested = {0: untested_family_text(rule, "no gold query"), 1: untested_family_text(rule, "one gold query")}
+    return [rule if p is not None and p == p else untested.get(n, untested_family_text(rule, "no estimate"))
+            for p, n in zip(out["pvalue"].to_list(), out["n_gold"].to_list())]

@@ -45,8 +45,9 @@ def spark_path(path: str) -> str:
     return link
 
 _BLANKS = "[ \\t\\r\\x0B\\x0C]+"
-# a UTF-8 byte order mark (spreadsheet exports) starts the first line; the local reader drops it too
-_EDGES = "^[\\uFEFF \\t\\r\\n\\x0B\\x0C]+|[ \\t\\r\\n\\x0B\\x0C]+$"
+# No byte order mark: Spark's text reader drops one at the start of a file (as the local reader does); one on a
+# later line is part of its qid, for the local reader too
+_EDGES = "^[ \\t\\r\\n\\x0B\\x0C]+|[ \\t\\r\\n\\x0B\\x0C]+$"
 
 
 def _lines(spark: Any, path: str, *, numbered: bool) -> Any:

@@ -26,7 +26,9 @@ __all__ = ["QRELS_FILE", "line_rows", "qid_key", "split_lines"]
 #: The ``file`` number of the qrels' lines (run files are numbered 0, 1, ... in the order of their systems).
 QRELS_FILE = -1
 
-_LEADING = "\ufeff \t\r\n\x0b\x0c"  # stripped before the first field (a byte order mark as the readers strip it)
+# Stripped before the first field. Not a byte order mark: Spark's text reader (Hadoop's LineRecordReader) drops
+# one at the start of a file, as the local reader does, and one on a later line is part of its qid for both.
+_LEADING = " \t\r\n\x0b\x0c"
 _TRAILING = " \t\r\n\x0b\x0c"
 _SEPARATORS = "[ \t\r\x0b\x0c]+"  # trec_eval splits on C's isspace()
 _GRADE = r"^[+-]?[0-9]+(\.0*)?$"
@@ -52,8 +54,8 @@ def qid_key() -> Any:
     from pyspark.sql import functions as F
 
     value = F.col("value")
-    plain = ~(value.startswith(" ") | value.startswith("\ufeff") | value.contains("\t") | value.contains("\r")
-              | value.contains("\x0b") | value.contains("\x0c"))
+    plain = ~(value.startswith(" ") | value.contains("\t") | value.contains("\r") | value.contains("\x0b")
+              | value.contains("\x0c"))
     first = F.regexp_extract(value, f"^[{_LEADING}]*([^{_TRAILING}]*)", 1)
     return F.when(plain, F.substring_index(value, " ", 1)).otherwise(first)
 

@@ -70,8 +70,7 @@ def _split(spark: Any, path: str, fields: int) -> Any:
     value = F.col("value")
     fast = F.split(value, " ")
     simple = (F.size(fast) == fields) & ~F.array_contains(fast, "") & ~(
-        value.contains("\t") | value.contains("\r") | value.contains("\x0b") | value.contains("\x0c")
-        | value.startswith("\ufeff"))  # a byte order mark is stripped as the local reader strips it
+        value.contains("\t") | value.contains("\r") | value.contains("\x0b") | value.contains("\x0c"))
     stripped = F.regexp_replace(value, _EDGES, "")
     skip = F.when(simple, value.startswith("#")).otherwise((stripped == "") | stripped.startswith("#"))
     parts = F.when(simple, fast).otherwise(F.split(stripped, _BLANKS))

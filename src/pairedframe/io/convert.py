@@ -28,7 +28,8 @@ from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError,
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, refuse_text_grades,
                                    plain_grades, row_out_of_range, table_grades)
-from pairedframe.io.table_values import inexact_dict_scores, numeric_scores, refuse_empty_ids, refuse_nan_scores
+from pairedframe.io.table_values import (inexact_dict_scores, numeric_scores, refuse_blank_ids_in_file, refuse_empty_ids,
+                                         refuse_nan_scores)
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema, column_renames
 
@@ -275,6 +276,7 @@ def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:
             frame = read_run(path, system=system or None)
         else:
             table = read_table_file(path, what="run", fmt=fmt)
+            refuse_blank_ids_in_file(table, path, fmt, "run")
             has_system = "system" in table.columns or "run_id" in table.columns
             frame = as_run(table, system=system if system is not None or has_system else table_system_name(path))
             if has_system:
@@ -432,7 +434,8 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
         fmt = detect_format(obj, what="qrels")
         if fmt == "trec":
             return read_qrels(obj, grades=grades)
-        obj = read_table_file(obj, what="qrels", fmt=fmt)
+        path, obj = obj, read_table_file(obj, what="qrels", fmt=fmt)
+        refuse_blank_ids_in_file(obj, path, fmt, "qrels")
     _refuse_list_as_qrels(obj)
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else to_polars(obj, "qrels")
     frame = _normalise_columns(frame, "qrels")

@@ -36,7 +36,7 @@ __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "a
            "system_name_from_results_path",
            "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_or_blank_ids", "ID_COLUMNS",
            "refuse_partly_null_keys", "partly_null_key_error",
-           "read_one", "is_paths", "read_if_paths"]
+           "read_one", "is_paths", "read_if_paths", "results_file_kind"]
 
 RESULT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".txt": "tsv",
                   ".json": "json", ".jsonl": "ndjson", ".ndjson": "ndjson"}
@@ -185,6 +185,33 @@ def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
     except (pl.exceptions.ComputeError, pl.exceptions.PolarsError) as exc:
         raise InputFormatError(f"cannot read as {kind}: {exc}", path=str(path)) from exc
     return _text_ids(df, str(path))
+
+
+def results_file_kind(path: str | os.PathLike) -> str | None:
+    """What per-query results file ``path`` is, read from its first bytes and header only -- ``"trec_eval -q
+    output"`` or ``"a per-query results table"`` (columns qid, measure, value, or a first-hit-rank export; JSON
+    or NDJSON by name) -- or None for anything else (a run, qrels, no such file): for commands that take
+    runs to say what they were given."""
+    path = Path(path)
+    if path.is_file() and RESULT_FORMATS.get(os.path.splitext(uncompressed_name(path.name))[1].lower()) in (
+            "json", "ndjson"):
+        return "a per-query results table"
+    try:
+        fmt = detect_format(path, what="results")
+        if fmt == "trec":
+            return "trec_eval -q output" if is_trec_eval_output(path) else None
+        if fmt == "parquet":
+            columns = list(pl.read_parquet_schema(path))
+        elif fmt == "arrow":
+            columns = read_table_file(path, what="results", fmt="arrow").columns
+        else:
+            columns = pl.read_csv(path, separator="," if fmt == "csv" else "\t", n_rows=0, infer_schema=False,
+                                  glob=False, comment_prefix="#").columns
+    except (OSError, InputFormatError, pl.exceptions.PolarsError):
+        return None                # the reader of the argument reports it
+    names = {c.strip().lower() for c in columns}
+    per_query = {"qid", "measure", "value"} <= names or {"qid", "first_hit_rank"} <= names
+    return "a per-query results table" if per_query else None
 
 
 def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, source: str) -> pl.DataFrame:

@@ -9,6 +9,9 @@ numbers as text gives the same value), never read silently.
 
 from __future__ import annotations
 
+import csv
+import io
+import os
 import warnings
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -16,6 +19,7 @@ from typing import NamedTuple
 import polars as pl
 
 from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, SchemaError, user_stacklevel
+from pairedframe.tables import column_renames
 
 #: The id columns of a run or qrels table: none may hold an empty or all-blank string (refuse_empty_ids).
 ID_COLUMNS = ("system", "qid", "docno")
@@ -106,6 +110,56 @@ def refuse_empty_ids(frame: pl.DataFrame, what: str) -> None:
         shown = ", ".join(f"{c}={rows.row(0, named=True)[c]!r}" for c in frame.columns if c != column)
         raise SchemaError(f"{what} table: column {column!r} is {BLANK_ID} in {rows.height} row(s), e.g. "
                           f"row {first_row + 1} ({shown}); {EMPTY_ID_RULE}")
+
+
+def refuse_blank_ids_in_file(table: pl.DataFrame, path: str | os.PathLike, fmt: str, what: str) -> None:
+    """:func:`refuse_empty_ids` for a run or qrels ``table`` read from the table file ``path`` (``fmt``: csv, tsv,
+    parquet, arrow), naming the file and, for CSV / TSV, the line of the first blank id as the TREC readers
+    name a bad line (the header is line 1; comment and blank lines count), else its row."""
+    try:
+        columns = table.rename(column_renames(table.columns, f"{what} table"))
+    except SchemaError:
+        return                      # as_run / as_qrels report the columns
+    ids = [c for c in ID_COLUMNS if c in columns.columns]
+    bad = {c: columns.select(pl.col(c).is_null() | blank_ids(c).fill_null(False)).to_series() for c in ids}
+    if not ids or not columns.select(pl.any_horizontal(bad.values()).any()).item():
+        return
+    first_row = min(int(mask.arg_true()[0]) for mask in bad.values() if mask.any())   # the first in the file
+    column = next(c for c in ids if bad[c][first_row])
+    is_bad = bad[column]
+    if columns[column][first_row] is None:     # an empty CSV field: polars reads it as null
+        kind, rule = "empty (null)", f"every row needs a {column} (a blank line is a row of nulls)"
+    else:
+        kind, rule = BLANK_ID, EMPTY_ID_RULE
+    line = _csv_line_of_row(path, "," if fmt == "csv" else "\t", first_row) if fmt in ("csv", "tsv") else None
+    shown = ", ".join(f"{c}={columns.row(first_row, named=True)[c]!r}" for c in columns.columns if c != column)
+    n_bad = int(is_bad.sum())
+    if line is None:     # Parquet / Arrow: rows, worded as an in-memory table's
+        raise SchemaError(f"{what} file {os.fspath(path)}: column {column!r} is {kind} in {n_bad} row(s), e.g. "
+                          f"row {first_row + 1} ({shown}); {rule}")
+    raise SchemaError(f"{what} file {os.fspath(path)}, line {line}: column {column!r} is {kind} ({shown}; "
+                      f"{n_bad} row(s) in all); {rule}")
+
+
+def _csv_line_of_row(path: str | os.PathLike, separator: str, row: int) -> int | None:
+    """The file line (1-based, the header line 1) on which data row ``row`` (0-based) of a CSV / TSV file starts,
+    read as polars reads it: ``#`` lines skipped, a blank line a row (of nulls), a quoted field may span lines."""
+    from pairedframe.io.trec import _open_bytes
+
+    fetched: list[int] = []
+
+    def data_lines(fh: Iterable[str]) -> Iterable[str]:
+        for number, text in enumerate(fh, start=1):
+            if not text.startswith("#"):
+                fetched.append(number)
+                yield text
+    with io.TextIOWrapper(_open_bytes(os.fspath(path)), encoding="utf-8-sig", newline="") as fh:
+        records = csv.reader(data_lines(fh), delimiter=separator)
+        for _ in range(row + 2):                              # the header, then rows 0 .. row
+            start = len(fetched)                              # the record's first line is the next one fetched
+            if next(records, None) is None:
+                return None
+        return fetched[start]
 
 
 class BlankIds(NamedTuple):

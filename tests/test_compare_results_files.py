@@ -1,0 +1,81 @@
+"""``pairedframe compare`` of per-query results files (trec_eval -q output, pairedframe evaluate -q tables):
+compared as ``pf.compare`` compares ``pf.read_results`` of them, without qrels."""
+
+from __future__ import annotations
+
+import io
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+from pairedframe.example import example_paths
+
+QRELS, RUNS = example_paths()
+runner = CliRunner()
+
+
+@pytest.fixture
+def results_files(tmp_path):
+    """bm25's per-query AP and P@10 as trec_eval -q output (map, P_10), the reranker's as a pairedframe CSV."""
+    trec = runner.invoke(app, ["evaluate", "-q", "-m", "map", "-m", "P.10", "-f", "trec", str(QRELS), str(RUNS[0])])
+    assert trec.exit_code == 0, trec.output
+    bm25 = tmp_path / "bm25.q"
+    bm25.write_text(trec.stdout, encoding="utf-8")
+    reranker = tmp_path / "reranker.csv"
+    pf.evaluate(str(RUNS[1]), str(QRELS), ["AP", "P@10"]).per_query.write_csv(reranker)
+    return bm25, reranker
+
+
+def test_compare_of_results_files_matches_pf_compare_of_read_results(results_files):
+    res = runner.invoke(app, ["compare", *map(str, results_files), "-m", "AP", "-m", "P@10", "-B", "500",
+                              "--seed", "4", "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    got = pl.read_csv(io.StringIO(res.stdout))
+    want = pf.compare(pf.read_results(list(results_files)), baseline="bm25.q", measures=["AP", "P@10"],
+                      n_resamples=500, seed=4)
+    assert got["measure"].to_list() == want["measure"].to_list() == ["AP", "P@10"]
+    assert got["system"].to_list() == ["reranker"] * 2 and got["baseline"].to_list() == ["bm25.q"] * 2
+    for column in ("delta", "ci_low", "ci_high", "pvalue"):
+        assert got[column].to_list() == pytest.approx(want[column].to_list(), rel=1e-12), column
+
+
+def test_compare_gate_on_results_files_finds_the_measure_under_its_trec_eval_name(tmp_path, results_files):
+    bm25, _ = results_files
+    renamed = tmp_path / "again.q"       # both files trec_eval's: the measure stays 'map' in the result
+    renamed.write_text(bm25.read_text(encoding="utf-8").replace("0.", "0.0", 3), encoding="utf-8")
+    res = runner.invoke(app, ["compare", str(bm25), str(renamed), "-m", "AP", "-B", "200",
+                              "--fail-if", "AP < 1"])
+    assert res.exit_code == 1, res.output
+    assert "GATE FAILED: again.q AP" in res.stderr and "worst #1: qid" in res.stderr
+
+
+def test_compare_of_results_files_beside_qrels_names_what_each_argument_is(results_files):
+    res = runner.invoke(app, ["compare", str(QRELS), *map(str, results_files), "-m", "AP"])
+    assert res.exit_code == 2
+    message = " ".join(res.stderr.split())
+    assert "bm25.q is trec_eval -q output" in message and "reranker.csv is a per-query results table" in message
+    assert f"{QRELS} is not" in message and "only per-query results files" in message
+
+
+def test_compare_of_results_files_refuses_an_evaluation_option_naming_it(results_files):
+    res = runner.invoke(app, ["compare", *map(str, results_files), "-m", "AP", "-l", "2"])
+    assert res.exit_code == 2
+    assert "-l: an evaluation option" in " ".join(res.stderr.split())
+
+
+def test_compare_of_one_results_file_of_one_system_names_the_system_it_holds(results_files):
+    res = runner.invoke(app, ["compare", str(results_files[0]), "-m", "AP"])
+    assert res.exit_code == 2
+    assert "the per-query results files hold 1: 'bm25.q'" in " ".join(res.stderr.split())
+
+
+def test_compare_of_one_results_file_of_two_systems_compares_them(tmp_path):
+    both = tmp_path / "both.csv"
+    pf.evaluate([str(r) for r in RUNS], str(QRELS), ["AP"]).per_query.write_csv(both)
+    res = runner.invoke(app, ["compare", str(both), "-m", "AP", "-B", "200", "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    got = pl.read_csv(io.StringIO(res.stdout))
+    assert got.select("system", "baseline").row(0) == ("reranker", "bm25")
