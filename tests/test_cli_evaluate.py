@@ -250,3 +250,33 @@ def test_evaluate_means_table_footer_names_depth_and_judged_only():
     assert "depth:" not in plain.stdout and "judged only" not in plain.stdout
     assert "depth: the top 5 documents of each ranking (-M 5)" in cut.stdout
     assert "judged only: unjudged documents dropped from each ranking (-J)" in cut.stdout
+
+
+def test_dash_run_is_read_from_standard_input_as_trec_eval_reads_it():
+    """``cat run | pairedframe evaluate QRELS -`` said "no such file: -"; trec_eval reads a results file ``-``
+    from stdin. The output equals the file's, the runid line is the tag, and tables name the system ``stdin``."""
+    qrels, runs = example_paths()
+    piped = runner.invoke(app, ["evaluate", "-f", "trec", "-m", "runid", "-m", "map", str(qrels), "-"],
+                          input=runs[0].read_text())
+    direct = runner.invoke(app, ["evaluate", "-f", "trec", "-m", "runid", "-m", "map", str(qrels), str(runs[0])])
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout == direct.stdout
+    both = runner.invoke(app, ["compare", str(qrels), "-", str(runs[1]), "-m", "AP", "-B", "99", "-f", "csv"],
+                         input=runs[0].read_text())
+    assert both.exit_code == 0, both.output
+    assert pl.read_csv(both.stdout.encode())["baseline"].to_list() == ["stdin"]
+
+
+def test_dash_given_twice_is_refused_naming_both_run_arguments():
+    qrels, runs = example_paths()
+    result = runner.invoke(app, ["evaluate", str(qrels), "-", "other=-"], input=runs[0].read_text())
+    assert result.exit_code == 2
+    assert "run argument 2 is '-' (standard input), and so is run argument 1" in result.stderr
+
+
+def test_error_in_a_run_from_standard_input_names_it_not_its_temporary_copy():
+    qrels, _ = example_paths()
+    result = runner.invoke(app, ["evaluate", str(qrels), "-"], input="1 Q0 d1 1 abc tag\n")
+    assert result.exit_code == 2
+    assert "run file - (standard input), line 1, column 5" in result.stderr
+    assert "pairedframe-stdin-" not in result.stderr

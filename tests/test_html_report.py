@@ -4,6 +4,7 @@ opens it in a real browser)."""
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import subprocess
@@ -746,3 +747,36 @@ def test_report_leaves_out_the_binary_kappa_when_its_relevance_level_is_above_ev
     assert any("leaves out the binary kappa" in m and "`binary_at=4` is above the highest grade" in m for m in said)
     assert "Cohen&#x27;s kappa (grades)" in rep.fragment or "Cohen's kappa (grades)" in rep.fragment
     assert "relevant = grade &gt;=" not in rep.fragment and "relevant = grade >=" not in rep.fragment
+
+
+def test_report_reproduce_command_makes_the_same_report_from_every_option_that_has_a_flag(tmp_path):
+    """pf.report(..., title=...) recorded a command without --title; the docs promise "the command that makes
+    the same report". Every keyword of pf.report with a flag is set off its default here: the command's
+    report has the same title and the same settings table."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, runs = example_paths()
+    options = dict(baseline="reranker", n_resamples=99, seed=7, test="t", confidence_level=0.9, correction="bh",
+                   max_delta_plots=1, title="My DL-19 runs", complete=True, rel_level=2, depth=50,
+                   score_precision="float32", judged_only=True, grades="trec_eval")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(runs, qrels, ["nDCG@10", "P@5"], **options)
+    command = re.search(r"<h3>Reproduce</h3><pre>(.*?)</pre>", rep.fragment, re.S).group(1)
+    args = shlex.split(html.unescape(command))
+    assert args[:2] == ["pairedframe", "report"] and args[-2] == "-o"
+    out = tmp_path / "again.html"
+    result = CliRunner().invoke(app, [*args[1:-1], str(out)])
+    assert result.exit_code == 0, result.output
+    again = out.read_text(encoding="utf-8")
+
+    def settings_rows(page: str) -> list[str]:
+        """The settings table's rows, the runs' row aside (the command line names each run: ``bm25: path``)."""
+        table = re.search(r'<table[^>]*id="[^"]*-settings-table".*?</table>', page, re.S).group(0)
+        return [row for row in re.findall(r"<tr>.*?</tr>", table, re.S) if "inputs: runs" not in row]
+    assert settings_rows(again) == settings_rows(rep.fragment) and len(settings_rows(again)) > 15
+    assert "My DL-19 runs" in again

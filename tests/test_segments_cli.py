@@ -208,9 +208,10 @@ def test_segments_cli_refuses_an_unwritable_output_before_the_work(tmp_path, exa
     assert "segments vs baseline" not in result.stdout              # nothing was computed or printed
 
 
-def test_segments_csv_writes_every_missing_number_as_nan_as_compare_csv_does(tmp_path, example):
-    """A one-query segment's row had empty cells (ci, p-values: null) beside NaN ones (sd, skewness); compare's
-    CSV writes a number it cannot give as NaN, so segments' CSV now does so for both."""
+def test_segments_csv_writes_null_as_an_empty_cell_and_nan_as_nan_as_the_result_holds_them(tmp_path, example):
+    """A one-query segment's CSV row wrote NaN in ci_low, ci_high, se and the p-values, which the result (and
+    docs/guide/segments.md) hold as null, while `significant` beside them was empty: null is now an empty cell
+    in every float column, and a NaN the result holds (sd, skewness of one delta) stays NaN, as compare's CSV."""
     qrels, runs, ev, _ = example
     qids = ev.per_query["qid"].unique().sort().to_list()
     segments = pl.DataFrame({"qid": qids, "segment_set": "tiny",
@@ -227,9 +228,12 @@ def test_segments_csv_writes_every_missing_number_as_nan_as_compare_csv_does(tmp
     want = want.filter(pl.col("segment") == "one")
     assert want.height == 1 and len([r for r in rows if r["segment"] == "one"]) == 1
     floats = [c for c, t in want.schema.items() if t.is_float()]
-    assert any(want.select(pl.col(floats).is_null()).row(0)) and any(want.select(pl.col(floats).is_nan()).row(0))
-    assert {c: one[c] for c in floats if one[c] in ("", "NaN")} == \
-        {c: "NaN" for c in floats if want[c][0] is None or math.isnan(want[c][0])}
+    nulls = [c for c in floats if want[c][0] is None]
+    nans = [c for c in floats if want[c][0] is not None and math.isnan(want[c][0])]
+    assert {"ci_low", "pvalue"} <= set(nulls) and nans
+    assert {c: one[c] for c in nulls} == dict.fromkeys(nulls, "")
+    assert {c: one[c] for c in nans} == dict.fromkeys(nans, "NaN")
+    assert one["significant"] == ""
     identical = runner.invoke(app, ["compare", str(qrels), str(runs[0]), f"same={runs[0]}", "-m", "AP", "-B", "200",
                                     "-f", "csv"])
     assert identical.exit_code == 0, identical.output

@@ -295,3 +295,32 @@ def test_table_row_numbers_in_messages_count_from_1_alike():
     ranks = pl.DataFrame({"qid": ["a1", "a2"], "first_hit_rank": [1.0, 0.0]})
     with pytest.raises(pf.SchemaError, match=r"^row 2 .*qid 'a2'"):
         pf.endpoints_from_ranks(ranks, system="s")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet", "arrow"])
+def test_table_file_with_no_rows_names_the_argument_and_the_file(example, tmp_path, fmt):
+    """A run or qrels table holding only its header said "the run is empty: no (qid, docno, score) rows", naming
+    no file: with two runs one could not tell which. It is named as the TREC reader names an empty file."""
+    qrels, runs, run, qr = example
+    empty_run = tmp_path / f"empty_run.{fmt}"
+    _write(run.select("qid", "docno", "score").clear(), empty_run, fmt)
+    with pytest.raises(InputFormatError, match=rf"^run file {empty_run}: empty table: no rows"):
+        pf.evaluate([runs[0], empty_run], qrels, ["AP"])
+    empty_qrels = tmp_path / f"empty_qrels.{fmt}"
+    _write(qr.select("qid", "docno", "rel").clear(), empty_qrels, fmt)
+    with pytest.raises(InputFormatError, match=rf"^qrels file {empty_qrels}: empty table: no rows"):
+        pf.evaluate(runs, empty_qrels, ["AP"])
+
+
+def test_cli_names_the_run_table_file_with_no_rows(example, tmp_path):
+    """The command line reads a run table's systems itself (a system column): the empty one is named there too."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, runs, _, _ = example
+    empty = tmp_path / "hdr_only.csv"
+    empty.write_text("qid,docno,score,system\n")
+    result = CliRunner().invoke(app, ["evaluate", "-m", "AP", str(qrels), str(runs[0]), str(empty)])
+    assert result.exit_code == 2
+    assert f"run file {empty}: empty table: no rows (csv, columns qid, docno, score, system)" in result.stderr

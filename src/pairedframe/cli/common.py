@@ -18,6 +18,7 @@ import polars as pl
 import typer
 from rich.console import Console
 
+from pairedframe.cli.stdin_run import STDIN_ARGUMENT, stdin_path, stdin_readable
 from pairedframe.cli.text_table import column_texts, write_box_table
 from pairedframe.errors import PairedFrameError, warning_source
 from pairedframe.io.detect import run_name
@@ -84,7 +85,7 @@ def friendly_errors(fn: Callable) -> Callable:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), stdin_readable():
                 warnings.showwarning = _WarningPrinter()    # each distinct warning once per command
                 result = fn(*args, **kwargs)
             sys.stdout.flush()      # a closed pipe shows here, not at exit, where it cannot be caught
@@ -208,11 +209,15 @@ def named_runs(runs: list[Path]) -> dict[str, Any]:
     leading ``input.``; a table loses its extension too), except a table file with a ``system`` (or
     ``run_id``) column, which holds its own systems: each becomes one entry. ``NAME=PATH`` names it
     (two ``run.txt`` in different folders). An argument that is an existing file is a path even if it
-    holds ``=``; a NAME holding ``=`` splits where the rest is an existing file (``k=1=run.txt``)."""
+    holds ``=``; a NAME holding ``=`` splits where the rest is an existing file (``k=1=run.txt``).
+    ``-`` (or ``NAME=-``) is the run on standard input, named ``stdin`` (:mod:`pairedframe.cli.stdin_run`)."""
     named: dict[str, Any] = {}
     where: dict[str, str] = {}
-    for arg in map(str, runs):
+    for i, arg in enumerate(map(str, runs), start=1):
         name, sep, path = _name_and_path(arg)
+        if arg == STDIN_ARGUMENT or (sep and path == STDIN_ARGUMENT and not os.path.exists(arg)):
+            arg = f"{name}={stdin_path(f'run argument {i}')}" if sep else stdin_path(f"run argument {i}")
+            name, sep, path = _name_and_path(arg)
         given = not os.path.exists(arg) and bool(sep)
         if not given:
             name, path = run_name(arg) if os.path.exists(arg) else arg, arg

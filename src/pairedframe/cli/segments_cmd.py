@@ -111,8 +111,8 @@ def segments_cmd(
     out = sys.stdout if output is None else buffer   # one destination, as analyze and table: the file
     if fmt == "json":
         out.write(json_text({"settings": settings, "rows": result.to_dicts()}))
-    elif fmt == "csv":  # a number not computed reads NaN, as the undefined ones beside it and in compare's CSV
-        print_frame(result.with_columns(pl.col(pl.Float32, pl.Float64).fill_null(float("nan"))), "csv", file=out)
+    elif fmt == "csv":  # as the result holds them: null (not computed) an empty cell, NaN (sd of one delta) NaN
+        print_frame(result, "csv", file=out)
     elif fmt == "latex":  # fits a page as compare's: keys, n, delta with its interval below, the p used, significant
         from pairedframe.cli.segments_latex import segments_latex
 

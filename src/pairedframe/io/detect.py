@@ -164,10 +164,20 @@ def read_table_file(path: str | os.PathLike[str], *, what: str = "run", fmt: For
     Raises
     ------
     InputFormatError
-        The file is TREC text (not a table), or polars cannot read it (names the argument and file).
+        The file is TREC text (not a table), or polars cannot read it, or a run or qrels table holds no
+        rows (a header alone); each names the argument and file.
     """
     path = os.fspath(path)
     fmt = fmt or detect_format(path, what=what)
+    table = _read_table(path, what, fmt)
+    if table.height == 0 and what in ("run", "qrels"):   # named here, where the file is known
+        raise InputFormatError(f"empty table: no rows ({fmt}, columns {', '.join(table.columns) or 'none'})",
+                               path=path, argument=what)
+    return table
+
+
+def _read_table(path: str, what: str, fmt: Format) -> pl.DataFrame:
+    """The table file ``path`` read by polars (:func:`read_table_file`)."""
     try:
         if fmt == "parquet":
             return pl.read_parquet(path, glob=False)

@@ -366,12 +366,13 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         unique = {str(warning): (warning, origin) for warning, origin in caught}
         for warning, origin in unique.values():
             reissue(warning, origin)
+    given_title = title                                # the command that makes the same report states it
     title = title or (f"pairedframe report: {len(systems) - 1} system{'s' if len(systems) != 2 else ''} "
                       f"vs {baseline}" if baseline and len(systems) > 1 else "pairedframe report")
     settings = {"measures": names, "baseline": baseline, "n_resamples": n_resamples, "seed": seed, "test": test,
                 "confidence_level": confidence_level, "correction": correction, "max_delta_plots": max_delta_plots,
                 "evaluation": ev.settings.as_dict(),  # with grades, how the judgments were read
-                "inputs": inputs, "command": command}
+                "title": given_title, "inputs": inputs, "command": command}
     from pairedframe.report.report_sections import left_out_of_evaluation, render_report, unjudged_note
 
     settings["unjudged"] = unjudged_note(ev.excluded)

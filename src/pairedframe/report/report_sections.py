@@ -60,7 +60,9 @@ def delta_plot_systems(comparison: pl.DataFrame, measure: str, most: int) -> lis
 
 
 def reproduce_command(settings: dict[str, Any]) -> str | None:
-    """The ``pairedframe report`` command that makes the same report, when the inputs were files."""
+    """The ``pairedframe report`` command that makes the same report, when the inputs were files: every
+    option of :func:`pairedframe.report` that has a flag and differs from the command's default
+    (``title`` too), and the resampling options always."""
     inputs = settings["inputs"]
     runs, qrels = inputs.get("runs"), inputs.get("qrels")
     if not isinstance(qrels, dict):
@@ -92,6 +94,7 @@ def reproduce_command(settings: dict[str, Any]) -> str | None:
     args += ["--score-precision", ev["score_precision"]] if ev["score_precision"] != "float64" else []
     args += ["-J"] if ev["judged_only"] else []
     args += ["--grades", ev["grades"]] if ev.get("grades", "strict") != "strict" else []
+    args += ["--title", settings["title"]] if settings.get("title") else []
     return shlex.join(args) + " -o report.html"
 
 
