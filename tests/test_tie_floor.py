@@ -199,8 +199,9 @@ def test_signflip_interval_moved_at_zero_to_agree_with_a_settled_pvalue():
 
 
 def test_clustered_and_segment_monte_carlo_pvalues_never_below_the_exact_floor():
-    """2 non-zero deltas among 40 queries (20 clusters of 2; one segment): both tests are Monte Carlo
-    (2**20 and 2**40 patterns) and gave p = 0.4952 and 0.4990 under notes saying p cannot go below 0.5."""
+    """2 non-zero deltas among 40 queries (20 clusters of 2; one segment): both tests were Monte Carlo
+    (2**20 and 2**40 patterns) and gave p = 0.4952 and 0.4990 under notes saying p cannot go below 0.5;
+    the clustered test now enumerates the 2**2 patterns of its 2 non-zero cluster sums."""
     n = 40
     q, a, b, df = _two_nonzero_deltas(n)
     assert _brute_force_pvalue(b - a) == 0.5
@@ -208,5 +209,73 @@ def test_clustered_and_segment_monte_carlo_pvalues_never_below_the_exact_floor()
     segments = _quiet(pf.compare_segments, df, pl.DataFrame({"qid": q, "segment_set": "all", "segment": "s"}),
                       baseline="a")
     for out in (clustered, segments):
-        row = out.row(0, named=True)
-        assert not row["exact"] and row["pvalue"] >= 0.5
+        assert out.row(0, named=True)["pvalue"] >= 0.5
+    assert not segments.row(0, named=True)["exact"]
+    assert clustered.row(0, named=True)["exact"] and clustered.row(0, named=True)["pvalue"] == 0.5
+
+
+def _tied_deltas_frame(negate: bool) -> tuple[list[str], pl.DataFrame]:
+    """30 queries, 8 with a non-zero delta (all of one sign: gains, or losses when ``negate``), 22 ties."""
+    q = [f"q{i:02d}" for i in range(30)]
+    base = np.random.default_rng(0).uniform(0.2, 0.6, 30)
+    d = np.zeros(30)
+    d[:8] = [0.05, 0.1, 0.15, 0.2, 0.08, 0.12, 0.3, 0.07]
+    d = -d if negate else d
+    return q, pl.DataFrame({"system": ["a"] * 30 + ["b"] * 30, "qid": q * 2, "measure": "nDCG@10",
+                            "value": np.r_[base, base + d]})
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_compare_clustered_with_one_query_per_cluster_equals_compare_signflip_on_tied_deltas(alternative, engine):
+    """The outside statistician's reproducer: 2**30 patterns > 999, so compare_clustered drew Monte-Carlo
+    patterns (p 0.009-0.012, exact False, verdict at 99 % flipping with the seed) where compare enumerates
+    the 2**8 patterns of the non-zero deltas (p = 2 / 2**8 exactly); docs/guide/clusters.md promises equality."""
+    duckdb = pytest.importorskip("duckdb")
+    q, frame = _tied_deltas_frame(negate=alternative == "less")
+    source = frame if engine == "polars" else duckdb.connect().from_arrow(frame.to_arrow())
+    options = dict(baseline="a", interval="signflip", n_resamples=999, confidence_level=0.99, alternative=alternative)
+    for seed in range(4):
+        want = _quiet(pf.compare, frame, seed=seed, **options).row(0, named=True)
+        got = _quiet(pf.compare_clustered, source, clusters={x: x for x in q}, seed=seed, **options).row(0, named=True)
+        assert want["exact"] and want["pvalue"] == (2.0 if alternative == "two-sided" else 1.0) / 2 ** 8
+        assert (got["pvalue"], got["exact"], got["verdict"]) == (want["pvalue"], want["exact"], want["verdict"])
+        assert got["n_resamples"] == want["n_resamples"] == 999
+        np.testing.assert_allclose([got["ci_low"], got["ci_high"]], [want["ci_low"], want["ci_high"]],
+                                   rtol=1e-12, atol=1e-15)
+
+
+def _zero_sum_clusters_frame() -> tuple[dict[str, str], np.ndarray, np.ndarray, pl.DataFrame]:
+    """12 clusters of 3 queries: 7 with a non-zero summed delta, 5 summing to 0 -- all ties, gains and losses
+    that cancel exactly, or up to float noise (0.3 - 0.1 - 0.2).  Returns clusters, per-query cluster index,
+    deltas (b - a as computed) and the frame."""
+    rng = np.random.default_rng(4)
+    zero = [[0.0, 0.0, 0.0], [0.1, -0.1, 0.0], [0.3, -0.1, -0.2], [0.0, 0.0, 0.0], [0.25, -0.25, 0.0]]
+    nonzero = [list(np.round(rng.normal(0.04, 0.08, 3), 2)) for _ in range(7)]
+    order = rng.permutation(12)
+    deltas = np.array(zero + nonzero, dtype=np.float64)[order].ravel()
+    q = [f"q{i:02d}" for i in range(36)]
+    a = np.round(rng.uniform(0.3, 0.6, 36), 3)
+    b = a + deltas
+    frame = pl.DataFrame({"system": ["a"] * 36 + ["b"] * 36, "qid": q * 2, "measure": "nDCG@10", "value": np.r_[a, b]})
+    return {x: f"c{i // 3}" for i, x in enumerate(q)}, np.arange(36) // 3, b - a, frame
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_compare_clustered_pvalue_with_zero_cluster_sums_against_brute_force_enumeration(alternative, engine):
+    """2**12 cluster patterns > 1000 resamples (Monte Carlo before); the 7 non-zero cluster sums have 2**7:
+    the p is their exact one, from every sign pattern of them (a zero sum flips to itself)."""
+    duckdb = pytest.importorskip("duckdb")
+    clusters, index, d, frame = _zero_sum_clusters_frame()
+    sums = np.bincount(index, weights=d)
+    sums[np.abs(sums) <= 1e-9 * np.max(np.abs(d))] = 0.0        # float noise of cancelling deltas is 0
+    assert np.count_nonzero(sums) == 7
+    want = _brute_force_pvalue(sums, alternative)
+    source = frame if engine == "polars" else duckdb.connect().from_arrow(frame.to_arrow())
+    for interval in ("signflip", "edgeworth"):
+        row = _quiet(pf.compare_clustered, source, baseline="a", clusters=clusters, n_resamples=1000, seed=5,
+                     alternative=alternative, interval=interval, confidence_level=0.9).row(0, named=True)
+        assert row["exact"] and row["pvalue"] == pytest.approx(want, abs=1e-12)
+        if interval == "signflip":                           # the interval agrees with the settled p at 0
+            assert (row["ci_low"] <= 0.0 <= row["ci_high"]) == (row["pvalue"] >= 0.1 - 1e-12)

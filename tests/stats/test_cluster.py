@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy as np
@@ -211,6 +212,77 @@ def test_cluster_sign_flip_all_zero_gives_one_and_never_zero():
     assert cluster_sign_flip_test(np.zeros(6), lab[:6], seed=0).pvalue == 1.0  # exact branch
     strong = cluster_sign_flip_test(np.full(60, 0.3), lab, n_resamples=999, seed=0)
     assert strong.pvalue == 1 / 1000  # (0 + 1) / (999 + 1)
+
+
+def _zero_sum_clusters():
+    """14 clusters of 3 deltas: 8 summing to non-zero values (mixed signs, on a 0.01 grid, so patterns tie),
+    6 to 0 -- all ties, gains and losses cancelling exactly, or up to float noise (0.3 - 0.1 - 0.2)."""
+    rng = np.random.default_rng(21)
+    zero = [[0.0, 0.0, 0.0], [0.1, -0.1, 0.0], [0.3, -0.1, -0.2], [0.0, 0.0, 0.0], [0.2, 0.0, -0.2], [0.0] * 3]
+    nonzero = [list(np.round(rng.normal(0.03, 0.08, 3), 2)) for _ in range(8)]
+    order = rng.permutation(14)
+    x = np.array(zero + nonzero, dtype=np.float64)[order].ravel()
+    return x, np.array([f"topic-{g}" for g in np.repeat(rng.permutation(100)[:14], 3)])
+
+
+def _brute_force_cluster_pvalue(x, labels, alternative):
+    """(p, k): every sign pattern of the k clusters whose summed delta is not 0 (a sum within 1e-9 of the
+    largest |delta| of 0 counts as 0), enumerated with itertools: the exact cluster sign-flip p."""
+    sums = np.array([x[labels == g].sum() for g in sorted(set(labels))])
+    nonzero = sums[np.abs(sums) > 1e-9 * np.max(np.abs(x))]
+    observed = sums.sum()
+    tol = 1e-9 * max(abs(observed), 1e-12)
+    extreme = 0
+    for signs in itertools.product((1.0, -1.0), repeat=nonzero.size):
+        null = float(np.dot(signs, nonzero))
+        extreme += {"two-sided": abs(null) >= abs(observed) - tol, "greater": null >= observed - tol,
+                    "less": null <= observed + tol}[alternative]
+    return extreme / 2 ** nonzero.size, nonzero.size
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_cluster_sign_flip_with_zero_cluster_sums_against_brute_force_enumeration(alternative):
+    """2**14 cluster patterns > 1000 resamples: Monte Carlo before; the 8 non-zero sums' 2**8 patterns are
+    enumerated (a zero sum flips to itself), in the test, its many-column form and the inverted interval."""
+    from pairedframe.stats.cluster_interval import cluster_sign_flip_interval_many
+    from pairedframe.stats.levels import decision_alpha
+
+    x, lab = _zero_sum_clusters()
+    want, k = _brute_force_cluster_pvalue(x, lab, alternative)
+    mirrored, _ = _brute_force_cluster_pvalue(-x, lab, alternative)
+    assert k == 8 and 2 ** 14 > 1000
+    res = cluster_sign_flip_test(x, lab, n_resamples=1000, alternative=alternative, seed=3)
+    assert res.exact and res.n_resamples == 2 ** 8
+    assert res.pvalue == pytest.approx(want, abs=1e-12)
+    X = np.column_stack([x, -x, x + 0.01])                 # the last: no zero sum, Monte Carlo as before
+    many = cluster_sign_flip_test_many(X, lab, n_resamples=1000, alternative=alternative, seed=3)
+    assert many.exact.tolist() == [True, True, False] and many.n_resamples == 1000
+    assert many.pvalue[0] == res.pvalue and many.pvalue[1] == pytest.approx(mirrored, abs=1e-12)
+    for level in (0.8, 0.9, 0.95, 0.99):
+        flip = cluster_sign_flip_interval_many(X, lab, n_resamples=1000, alternative=alternative, seed=3,
+                                               confidence_level=level)
+        np.testing.assert_array_equal(flip.pvalue, many.pvalue)
+        np.testing.assert_array_equal(flip.exact, many.exact)
+        low, high = flip.confidence_interval
+        np.testing.assert_array_equal((low <= 0) & (0 <= high), flip.pvalue >= decision_alpha(level))
+
+
+def test_cluster_sign_flip_monte_carlo_pvalue_held_at_the_exact_floor_of_nonzero_sums():
+    """7 positive cluster sums among 12 (5 zero), 100 resamples < 2**7: Monte Carlo, whose draws miss both
+    extreme patterns with chance (126/128)**100 = 0.21 and then gave 1 / 101, below the exact p 2 / 2**7."""
+    from pairedframe.stats.cluster_interval import cluster_sign_flip_interval_many
+
+    x = np.r_[np.zeros(15), np.repeat([0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35], 3)]
+    lab = np.repeat(np.arange(12), 3)
+    floor = 2 / 2 ** 7
+    p = []
+    for seed in range(12):
+        res = cluster_sign_flip_test(x, lab, n_resamples=100, seed=seed)
+        flip = cluster_sign_flip_interval_many(x[:, None], lab, n_resamples=100, seed=seed)
+        assert res.pvalue >= floor and flip.pvalue[0] == res.pvalue
+        assert not res.exact and res.n_resamples == 100 and not np.any(flip.exact)
+        p.append(res.pvalue)
+    assert floor in p
 
 
 def test_cluster_sign_flip_many_columns_share_stream():

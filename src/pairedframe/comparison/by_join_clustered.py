@@ -5,7 +5,9 @@ tables in DuckDB or Spark.
 resamples are those of :func:`~pairedframe.resample_index` with ``clusters`` (every query carries
 its cluster's sign or count). Per sign pattern the join gives ``sum(sign * delta) = sum_g s_g S_g``
 and ``sum(sign) = sum_g s_g n_g``, all that :func:`pairedframe.stats.signflip_interval.inverted_interval`
-needs for the p-value and ``interval="signflip"`` (as :mod:`pairedframe.stats.cluster_interval`);
+needs for the p-value and ``interval="signflip"`` (as :mod:`pairedframe.stats.cluster_interval`; a
+comparison with few non-zero cluster sums fetches them and enumerates their ``2**k`` sign patterns, as in
+memory);
 the CR2 standard error and its Bell-McCaffrey df (``interval="t"`` and ``"edgeworth"``, TOST, MDE) come from the per-cluster sums ``S_g``, sizes
 ``n_g`` and residuals ``S_g - theta n_g`` aggregated in the engine; the cluster bootstrap
 (``interval="percentile"``) is ``sum(count * delta) / sum(count)``. Verdicts, MDE, notes and TOST
@@ -44,6 +46,8 @@ from pairedframe.stats.cluster import noise_sums
 from pairedframe.stats.cluster_interval import bell_mccaffrey_df, cluster_t_interval
 from pairedframe.stats.edgeworth import edgeworth_t_quantile_from_moments
 from pairedframe.stats.mcnemar import mcnemar_exact
+from pairedframe.stats.randomization import settle_on_nonzero
+from pairedframe.stats.signflip_interval import agree_with_settled_p
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
 __all__ = ["compare_clustered_by_join"]
@@ -128,12 +132,13 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
         done = 0
         for comps, members in groups:
             idx = np.asarray(comps)
-            low, high, pv, flips = _query_set_statistics(table, paired, opt, interval, comps, members, rows[idx], cm)
+            low, high, pv, exact = _query_set_statistics(table, paired, opt, interval, comps, members, rows[idx], cm,
+                                                         sums)
             G = int(cm.G[idx[0]])
             st.ci_low[idx], st.ci_high[idx], st.pvalue[idx] = low, high, pv
-            st.floor[idx] = [smallest_pvalue("randomization", flips.exact, G, opt.alternative, opt.n_resamples,
-                                             nonzero=int(z)) for z in st.nonzero_clusters[idx]]
-            st.exact[idx] = flips.exact
+            st.floor[idx] = [smallest_pvalue("randomization", bool(e), G, opt.alternative, opt.n_resamples,
+                                             nonzero=int(z)) for e, z in zip(exact, st.nonzero_clusters[idx])]
+            st.exact[idx] = exact
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
@@ -224,10 +229,19 @@ def _mcnemar_columns(rows: pl.DataFrame) -> McNemarColumns:
     return mc
 
 
+def _nonzero_cluster_sums(table: EngineTable, sums: str, comp: int, max_abs: float) -> np.ndarray:
+    """Comparison ``comp``'s cluster sums that are not 0 up to the float noise of its deltas (the rule of
+    ``nonzero_clusters``; a few: asked for only when their ``2**k`` sign patterns can be enumerated)."""
+    s = table.collect(f"SELECT s FROM {sums} WHERE comp = {int(comp)} AND s <> 0 ORDER BY s")["s"].to_numpy()
+    s = s.astype(np.float64)
+    return s[np.abs(s) > ZERO_SPREAD_RTOL * max_abs]
+
+
 def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval: str, comps: list[int],
-                          members: pl.DataFrame, sub: pl.DataFrame, cm: _ClusterMoments) -> tuple:
-    """Interval, sign-flip p-value and the sign-flip index of the comparisons ``comps`` sharing one clustered
-    query set (``members``: its qid and cluster; ``sub``: their rows), resampled as joins."""
+                          members: pl.DataFrame, sub: pl.DataFrame, cm: _ClusterMoments, sums: str) -> tuple:
+    """Interval, sign-flip p-value and its exactness (per comparison) of the comparisons ``comps`` sharing one
+    clustered query set (``members``: its qid and cluster; ``sub``: their rows; ``sums``: the engine table of
+    cluster sums), resampled as joins."""
     idx = np.asarray(comps)
     qids, cl = members["qid"].to_list(), members["cluster"].to_list()
     n, G = len(qids), int(cm.G[idx[0]])
@@ -237,8 +251,15 @@ def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval
                            chunk_elements=draws_per_chunk(opt, n))
     pv, low, high = sign_flips_from_engine(table, wide, flips, delta, sub["abs_sum"].to_numpy() / n, float(n),
                                            opt.confidence_level, opt.alternative)
-    # as the test: all-zero cluster sums, float noise of the deltas they sum included, give p = 1
-    pv[noise_sums(sub["max_sum"].to_numpy()[None, :], sub["max_abs"].to_numpy())] = 1.0
+    # as in memory: exact over few non-zero cluster sums (stats.cluster.settle_on_nonzero_sums), the interval's
+    # end at 0 agreeing with that p; all-zero cluster sums, float noise of their deltas included, give p = 1
+    max_abs = sub["max_abs"].to_numpy().astype(np.float64)
+    settled, exact = settle_on_nonzero(pv, flips.exact, sub["nonzero_clusters"].to_numpy(), opt.n_resamples,
+                                       opt.alternative,
+                                       lambda j: _nonzero_cluster_sums(table, sums, comps[j], max_abs[j]))
+    settled[noise_sums(sub["max_sum"].to_numpy()[None, :], max_abs)] = 1.0
+    low, high = agree_with_settled_p(low, high, settled, settled != pv, delta, opt.confidence_level)
+    pv = settled
     if interval == "t" or (interval == "edgeworth" and opt.alternative != "two-sided"):
         ci = cluster_t_interval(delta, se, G, confidence_level=opt.confidence_level, alternative=opt.alternative,
                                 df=df)
@@ -255,4 +276,4 @@ def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval
     table.drop(wide)
     if interval in ("edgeworth", "t"):     # no certainty from zero spread, as the in-memory path
         low, high = zero_spread_interval(delta, se, low, high, G, 1.0 - opt.confidence_level, opt.alternative)
-    return low, high, pv, flips
+    return low, high, pv, exact

@@ -6,7 +6,8 @@ independent.  :func:`compare_clustered` pairs per-query values exactly as
 systems) and then treats whole *clusters* as the unit:
 
 - the p-value is the cluster sign-flip test (each cluster's summed delta flips as one unit; exact
-  enumeration when ``2**G <= n_resamples``);
+  enumeration when ``2**G <= n_resamples``, or over the ``2**k`` patterns of the ``k`` non-zero cluster
+  sums when ``2**k <= n_resamples``: a zero sum flips to itself);
 - the interval is, by default, cluster-t (Bell-McCaffrey degrees of freedom, ``G - 1`` for equal
   cluster sizes; CR2 standard error, CR1 for equal sizes) with its
   quantile corrected for the skew and kurtosis of the cluster sums (``interval="edgeworth"``,
@@ -203,7 +204,11 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         As :func:`pairedframe.compare`.
     n_resamples : int, default 10_000
         Monte-Carlo sign patterns (and cluster bootstrap resamples for ``interval="percentile"``),
-        ``>= 2``; the sign-flip test is exact (all ``2**G`` patterns) when ``2**G <= n_resamples``.
+        ``>= 2``; the sign-flip test is exact (all ``2**G`` patterns) when ``2**G <= n_resamples``, and
+        so is it when the ``k`` clusters whose summed delta is not 0 have ``2**k <= n_resamples`` (their
+        ``2**k`` patterns are enumerated; a zero sum flips to itself); otherwise its Monte-Carlo p is
+        never below ``2 / 2**k`` (``1 / 2**k`` one-sided).  The ``n_resamples`` column is this argument,
+        as in :func:`pairedframe.compare`.
     confidence_level : float in (0, 1), default 0.95
         Of the interval; ``alpha = 1 - confidence_level`` for verdicts, TOST and the MDE.  Above 0.5 with
         a one-sided ``alternative``.
@@ -250,7 +255,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         degrees of freedom, :func:`~pairedframe.stats.cluster_interval.cluster_df`: ``G - 1`` for equal
         sizes) at the level the verdict needs (``alpha``, or
         ``alpha / m`` for Holm and BH over ``m`` comparisons), inf when the cluster sign-flip test
-        cannot reach that level (``2/2^G`` exact, ``1/(n_resamples+1)`` Monte Carlo);
+        cannot reach that level (``2/2^k`` with ``k`` the non-zero cluster sums, ``1/(n_resamples+1)``
+        Monte Carlo);
         ``tost_low/high`` is the unadjusted ``1 - 2 alpha`` (90 %) interval ``delta -/+ t(1-alpha, df)
         se``, which lies inside ``(-margin, margin)`` iff ``pvalue_tost < alpha``; ``pvalue_tost_holm``
         / ``pvalue_tost_bh`` adjust the TOST p-values within the family (as ``pvalue_holm`` /
@@ -370,12 +376,13 @@ def _fill_query_set(st: ClusteredStats, members_rows: list[int], data_of: dict[i
     st.delta[idx], st.pvalue[idx], st.ci_low[idx], st.ci_high[idx], st.se[idx] = (
         np.concatenate([r[i] for r in res]) for i in range(5))
     st.df[idx] = cluster_df(sizes)      # G - 1 for equal sizes, fewer when a few clusters dominate
-    st.exact[idx] = res[0][5]
+    exact = np.concatenate([r[5] for r in res])     # per column: few non-zero cluster sums are enumerated
+    st.exact[idx] = exact
     # a zero cluster sum flips to itself; 0 up to the float noise of its deltas counts as 0 (noise_sums' rule)
     nonzero = np.count_nonzero(np.abs(sums) > ZERO_SPREAD_RTOL * np.max(np.abs(D), axis=0), axis=0)
     st.nonzero_clusters[idx] = nonzero
-    st.floor[idx] = [smallest_pvalue("randomization", res[0][5], G, opt.alternative, opt.n_resamples, nonzero=int(z))
-                     for z in nonzero]
+    st.floor[idx] = [smallest_pvalue("randomization", bool(e), G, opt.alternative, opt.n_resamples, nonzero=int(z))
+                     for e, z in zip(exact, nonzero)]
     for r in members_rows:
         _, _, _, _, a, b, d = data_of[r]
         st.baseline_mean[r], st.system_mean[r] = a.mean(), b.mean()
@@ -388,9 +395,9 @@ def _fill_query_set(st: ClusteredStats, members_rows: list[int], data_of: dict[i
 
 
 def _cluster_columns(D: np.ndarray, sums: np.ndarray, sizes: np.ndarray, qids: list[str], cl: list[Any], opt: Any,
-                     interval: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+                     interval: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(delta, p, ci_low, ci_high, se, exact) of the columns of one query set and partition (a slice of
-    them, from the set's own streams: the same draws whatever the slice)."""
+    them, from the set's own streams: the same draws whatever the slice); ``exact`` per column."""
     G = sums.shape[0]
     boot_rng, flip_rng = cluster_streams(opt.seed, qids, cl)
     # cluster sums that are float noise of the deltas they sum test as all-zero ones (p = 1), as se is 0 below

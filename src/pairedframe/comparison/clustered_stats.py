@@ -47,7 +47,8 @@ class ClusteredStats:
     ``floor`` the smallest p-value that test can give; ``baseline_mean, system_mean`` the systems' means.
     Int64: ``n_queries`` paired queries, ``n_clusters`` distinct clusters among them, ``wins, losses,
     ties`` queries with ``delta > 0, < 0, == 0``, ``nonzero_clusters`` clusters whose summed delta is not 0
-    (a zero sum flips to itself: the sign-flip p is never below ``2 / 2**nonzero_clusters``).  Bool: ``exact`` every sign pattern enumerated;
+    (a zero sum flips to itself: the sign-flip p is never below ``2 / 2**nonzero_clusters``).  Bool: ``exact``
+    every sign pattern enumerated (all ``2**G``, or the ``2**nonzero_clusters`` of the non-zero sums);
     ``all_zero`` every delta exactly 0.  ``mcnemar``: the exact McNemar columns.
     """
 

@@ -50,7 +50,7 @@ from pairedframe.errors import USE_SEED, SmallSampleWarning, renamed_keywords, u
 from pairedframe.stats.results import BootstrapResult, ConfidenceInterval, HypothesisTestResult
 from pairedframe.stats.bootstrap import percentile_interval
 from pairedframe.stats.cluster_summaries import cluster_summaries, prepare_clusters
-from pairedframe.stats.randomization import _count_extreme
+from pairedframe.stats.randomization import _count_extreme, settle_on_nonzero
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.resample import (
     _check_alternative,
@@ -293,7 +293,37 @@ def noise_sums(sums, scale=None) -> np.ndarray:
     return largest <= ZERO_SPREAD_RTOL * np.asarray(scale, dtype=np.float64)
 
 
+def nonzero_sums(sums, scale=None) -> np.ndarray:
+    """(G, k) mask of the cluster sums that are not 0: ``|S_g| > 1e-12 * scale`` (:func:`noise_sums`' rule, so
+    a column of float noise has none), exactly ``S_g != 0`` when ``scale`` is None."""
+    if scale is None:
+        return sums != 0.0
+    return np.abs(sums) > ZERO_SPREAD_RTOL * np.asarray(scale, dtype=np.float64)
+
+
+def settle_on_nonzero_sums(pvalue, exact, sums, n_resamples: int, alternative: str, chunk_size=None,
+                           scale=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cluster sign-flip p-values settled on the ``k`` non-zero cluster sums of each column, as
+    :func:`~pairedframe.stats.randomization.settle_on_nonzero` settles the sign-flip test on the non-zero deltas.
+
+    A zero sum flips to itself, so the ``2**G`` patterns give each of the ``2**k`` statistics of the non-zero
+    sums ``2**(G - k)`` times: exact over those when ``2**k <= n_resamples``, else the Monte-Carlo p held at
+    its floor ``2 / 2**k`` (``1 / 2**k`` one-sided).  The statistic ``sum_g s_g S_g / N`` is the mean of the
+    flipped non-zero sums times ``k / N``, and the tie tolerance ``100 eps max(|T|, sum_g |S_g| / N)`` scales
+    the same way, so the extreme patterns are the same.  Columns without a non-zero sum (all float noise) get
+    ``p = 1``.  Returns ``(pvalue, exact, k)``, arrays of shape (columns,).
+    """
+    nonzero = nonzero_sums(sums, scale)
+    k = np.count_nonzero(nonzero, axis=0)
+    p, done = settle_on_nonzero(pvalue, exact, k, n_resamples, alternative, lambda c: sums[nonzero[:, c], c],
+                                chunk_size)
+    p[k == 0] = 1.0                         # as all-zero deltas: every pattern ties
+    return p, done, k
+
+
 def _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size, scale=None):
+    """(observed, p, patterns of the stream, exact per column, patterns per column: ``2**k`` where the
+    non-zero cluster sums were enumerated)."""
     k = sums.shape[1]
     n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, seed, chunk_size)
     b = np.zeros(k, dtype=np.int64)
@@ -301,9 +331,10 @@ def _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size, scale
         null = (signs @ sums) / n_total
         b += _count_extreme(null, observed, gamma, alternative)
     p = b / m if exact else (b + 1) / (m + 1)
-    p = np.minimum(p, 1.0)
-    p[noise_sums(sums, scale)] = 1.0
-    return observed, p, m, exact
+    p, exact_columns, nonzero = settle_on_nonzero_sums(np.minimum(p, 1.0), exact, sums, n_resamples, alternative,
+                                                       chunk_size, scale)
+    patterns = np.where(exact_columns & (not exact), np.left_shift(1, np.minimum(nonzero, 62)), m)
+    return observed, p, m, exact_columns, patterns
 
 
 def _check_flip_options(n_resamples, alternative, chunk_size, G):
@@ -328,7 +359,9 @@ def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
     n_resamples : int, default 10_000
         Random sign patterns for the Monte-Carlo test.  If ``2**G <=
         n_resamples`` all ``2**G`` patterns are enumerated instead (exact test;
-        ``seed`` unused).
+        ``seed`` unused); so are the ``2**k`` patterns of the ``k`` clusters
+        whose summed delta is not 0 when ``2**k <= n_resamples`` (a zero sum
+        flips to itself: the same exact p).
     alternative : {"two-sided", "greater", "less"}
         Two-sided: ``|T*| >= |T|``; greater: ``T* >= T``; less: ``T* <= T``.
     seed : None, int, SeedSequence or Generator
@@ -339,8 +372,10 @@ def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
     -------
     HypothesisTestResult
         ``statistic`` = ``sum(values) / n`` (the mean delta); ``pvalue`` in
-        ``(0, 1]``; ``n_resamples`` = number of patterns used (``2**G`` if
-        exact); ``exact``; ``method="cluster sign-flip"``.
+        ``(0, 1]``, never below the exact floor ``2 / 2**k`` (``1 / 2**k``
+        one-sided) of the ``k`` non-zero cluster sums; ``n_resamples`` = number
+        of patterns used (``2**G`` if exact, ``2**k`` when the non-zero sums
+        were enumerated); ``exact``; ``method="cluster sign-flip"``.
 
     Raises
     ------
@@ -355,7 +390,11 @@ def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
     of each cluster's deltas is symmetric about 0 and its sign is flipped as
     one unit: ``T* = sum_g s_g * S_g / N``.  p-values: exact enumeration gives
     ``b / 2**G`` (identity included, no +1); Monte Carlo gives
-    ``(b + 1) / (n_resamples + 1)`` (never 0).  Ties use the tolerance
+    ``(b + 1) / (n_resamples + 1)`` (never 0).  With ``k < G`` non-zero cluster
+    sums (0 up to the float noise of their deltas counts as 0) the exact p is
+    that of the ``2**k`` patterns of those sums: enumerated when ``2**k <=
+    n_resamples``, else the Monte-Carlo p is held at ``2 / 2**k``
+    (:func:`settle_on_nonzero_sums`).  Ties use the tolerance
     ``100 * eps * max(|T|, sum_g |S_g| / N)`` (scipy uses ``100 * eps * |T|``;
     the extra term protects ties when ``T`` is a cancelled sum), the same rule
     as :func:`pairedframe.stats.randomization.sign_flip_test`.  All-zero deltas
@@ -377,10 +416,10 @@ def cluster_sign_flip_test(values, clusters, *, n_resamples: int = 10_000,
     X, sums, sizes = prepare_clusters(values, clusters, many=False, min_clusters=1)
     n_resamples, alternative, chunk_size = _check_flip_options(
         n_resamples, alternative, chunk_size, sums.shape[0])
-    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size,
-                                     scale=np.max(np.abs(X), axis=0))
-    return HypothesisTestResult(statistic=float(obs[0]), pvalue=float(p[0]), n_resamples=m,
-                                alternative=alternative, method="cluster sign-flip", exact=exact)
+    obs, p, _, exact, patterns = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size,
+                                               scale=np.max(np.abs(X), axis=0))
+    return HypothesisTestResult(statistic=float(obs[0]), pvalue=float(p[0]), n_resamples=int(patterns[0]),
+                                alternative=alternative, method="cluster sign-flip", exact=bool(exact[0]))
 
 
 @renamed_keywords(rng=USE_SEED)
@@ -399,8 +438,11 @@ def cluster_sign_flip_test_many(values, clusters, *, n_resamples: int = 10_000,
     Returns
     -------
     HypothesisTestResult
-        ``statistic`` and ``pvalue`` are arrays of shape (k,).  The same sign
-        pattern (per cluster) is applied to every column.
+        ``statistic``, ``pvalue`` and ``exact`` are arrays of shape (k,).  The
+        same sign pattern (per cluster) is applied to every column; a column
+        with few non-zero cluster sums is exact over them (``exact[c]``) as in
+        :func:`cluster_sign_flip_test`.  ``n_resamples``: the patterns of the
+        shared stream (``2**G`` when enumerated).
 
     Raises
     ------
@@ -411,7 +453,7 @@ def cluster_sign_flip_test_many(values, clusters, *, n_resamples: int = 10_000,
     X, sums, sizes = prepare_clusters(values, clusters, many=True, min_clusters=1)
     n_resamples, alternative, chunk_size = _check_flip_options(
         n_resamples, alternative, chunk_size, sums.shape[0])
-    obs, p, m, exact = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size,
-                                     scale=np.max(np.abs(X), axis=0))
+    obs, p, m, exact, _ = _cluster_flip(sums, sizes, n_resamples, alternative, seed, chunk_size,
+                                        scale=np.max(np.abs(X), axis=0))
     return HypothesisTestResult(statistic=obs, pvalue=p, n_resamples=m,
                                 alternative=alternative, method="cluster sign-flip", exact=exact)

@@ -55,11 +55,11 @@ from scipy.special import stdtrit
 from pairedframe.errors import USE_SEED, renamed_keywords
 
 from .results import ConfidenceInterval, SignFlipIntervalResult
-from .cluster import _flip_setup, noise_sums
+from .cluster import _flip_setup, settle_on_nonzero_sums
 from .cluster_summaries import prepare_clusters
 from .edgeworth import edgeworth_t_quantile
 from .resample import _check_alternative, _check_chunk_size, check_int, _check_probability
-from .signflip_interval import inverted_interval
+from .signflip_interval import agree_with_settled_p, inverted_interval
 
 __all__ = ["cluster_robust_se", "cluster_df", "bell_mccaffrey_df", "cluster_t_interval", "cluster_edgeworth_interval",
            "cluster_sign_flip_interval_many"]
@@ -236,7 +236,14 @@ def cluster_edgeworth_interval(sums, sizes, *, se=None, confidence_level: float 
 
 def flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternative, seed, chunk_size, scale=None):
     """Cluster sign-flip p-values and inverted intervals (same patterns and tie rule as the test; ``scale``
-    the largest ``|delta|`` per column, below which cluster sums are float noise: :func:`noise_sums`)."""
+    the largest ``|delta|`` per column, below which cluster sums are float noise:
+    :func:`~pairedframe.stats.cluster.noise_sums`).
+
+    Returns ``(observed, p, low, high, patterns of the stream, exact per column)``: a column with few non-zero
+    cluster sums has the test's p settled on them (:func:`~pairedframe.stats.cluster.settle_on_nonzero_sums`)
+    and its interval's end at 0 moved to agree with it
+    (:func:`~pairedframe.stats.signflip_interval.agree_with_settled_p`), as
+    :func:`~pairedframe.stats.signflip_interval.sign_flip_interval_many` does."""
     k = sums.shape[1]
     n_total, observed, gamma, exact, m, chunks = _flip_setup(sums, sizes, n_resamples, seed, chunk_size)
     null = np.empty((m, k))
@@ -252,8 +259,10 @@ def flip_interval_from_sums(sums, sizes, n_resamples, confidence_level, alternat
         same[pos:pos + rows] = none[pos:pos + rows] | np.all(signs < 0, axis=1)
         pos += rows
     p, low, high = inverted_interval(null, c, observed, gamma, m, exact, confidence_level, alternative, same, none)
-    p[noise_sums(sums, scale)] = 1.0      # as the test: all-zero (up to float noise) cluster sums give p = 1
-    return observed, p, low, high, m, exact
+    # as the test: exact over few non-zero cluster sums, p = 1 for sums that are all 0 up to float noise
+    settled, exact_columns, _ = settle_on_nonzero_sums(p, exact, sums, n_resamples, alternative, chunk_size, scale)
+    low, high = agree_with_settled_p(low, high, settled, settled != p, observed, confidence_level)
+    return observed, settled, low, high, m, exact_columns
 
 
 @renamed_keywords(rng=USE_SEED)
@@ -269,7 +278,9 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     clusters : array_like, shape (n,)
         Cluster label of each query (any hashable; NaN/None rejected).
     n_resamples : int, default 10_000
-        Random sign patterns; all ``2**G`` are enumerated when ``2**G <= n_resamples`` (exact).
+        Random sign patterns; all ``2**G`` are enumerated when ``2**G <= n_resamples`` (exact), and the
+        p-value of a column with ``k`` non-zero cluster sums is exact over their ``2**k`` patterns when
+        ``2**k <= n_resamples`` (a zero sum flips to itself), as the test's.
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "greater", "less"}
     seed : None, int, SeedSequence or Generator
@@ -280,9 +291,13 @@ def cluster_sign_flip_interval_many(values, clusters, *, n_resamples: int = 10_0
     Returns
     -------
     SignFlipIntervalResult
-        ``pvalue`` equals :func:`~pairedframe.stats.cluster.cluster_sign_flip_test_many` for the same
-        ``seed`` state, bit for bit; ``low <= 0 <= high`` iff ``pvalue >= decision_alpha(confidence_level)``
-        (``1 - confidence_level`` without float noise: :mod:`pairedframe.stats.levels`).
+        ``pvalue`` and ``exact`` (per column) equal :func:`~pairedframe.stats.cluster.cluster_sign_flip_test_many`
+        for the same ``seed`` state, bit for bit; ``low <= 0 <= high`` iff ``pvalue >=
+        decision_alpha(confidence_level)`` (``1 - confidence_level`` without float noise:
+        :mod:`pairedframe.stats.levels`).  Where the p was settled on few non-zero cluster sums while every
+        other shift makes all sums non-zero and stays Monte Carlo, the interval's end is moved to 0 (or just
+        past it) to agree with the p, as :func:`~pairedframe.stats.signflip_interval.sign_flip_interval_many`
+        does.  ``n_resamples``: the patterns of the shared stream.
 
     Raises
     ------
