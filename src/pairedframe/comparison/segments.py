@@ -82,7 +82,7 @@ from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.ttest import t_test_from_moments
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
-                                                   require_two_queries, segments_table,
+                                                   require_two_queries, segments_table, settle_segment_flips,
                                                    warn_unmatched_segment_ids)
 
 __all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
@@ -181,6 +181,10 @@ def _unit_stream_keys(units: pl.DataFrame, ok_idx: np.ndarray, seed: int) -> np.
     return key_pairs[code]
 
 
+def _nonzero(d: np.ndarray) -> np.ndarray:
+    return d[d != 0]
+
+
 def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: np.ndarray, offsets: np.ndarray
                ) -> tuple[tuple[np.ndarray, ...] | None, tuple[np.ndarray, np.ndarray] | None, tuple | None]:
     """The resampled statistics of the units of ``ok_idx``: the interval (``ci_low, ci_high, se``) and the
@@ -204,6 +208,14 @@ def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: 
         interval = (res["ci_low"], res["ci_high"], res["se"])
     if invert:
         interval = (res["ci_low"], res["ci_high"], units["sd"].to_numpy()[ok_idx] / np.sqrt(n_ok))
+    if "pvalue" in res:     # few non-zero deltas: exact over them, the interval agreeing (as compare)
+        pvalue, exact, settled_interval = settle_segment_flips(
+            res["pvalue"], res["exact"], np.add.reduceat((d != 0).astype(np.int64), offsets[:-1]), res["statistic"],
+            interval if invert else None, n_resamples=opt.n_resamples, alternative=opt.alternative,
+            confidence_level=opt.confidence_level,
+            fetch_nonzero=lambda which: [_nonzero(d[offsets[u]:offsets[u + 1]]) for u in which.tolist()])
+        interval = settled_interval if invert else interval
+        res = {**res, "pvalue": pvalue, "exact": exact}
     if need_flip and not opt.adaptive:
         tested = (res["pvalue"], res["exact"])
     elif need_flip:
