@@ -13,7 +13,9 @@ statistic of a unit (system, keys, measure, segment set, segment) is an aggregat
   position ``i`` of a unit the word ``u = lowbias32(r(b) + (i + 1) * 0x9E3779B9)`` in 64-bit integer
   SQL (the 32-bit products split so that no intermediate exceeds 2**63). The bootstrap takes
   position ``floor(u * n / 2**32)`` (as doubles, as numpy does), the sign flip negates when
-  ``u >> 31`` is 1 (bit ``i`` of ``b`` when all ``2**n`` patterns are enumerated).
+  ``u >> 31`` is 1 (bit ``i`` of ``b`` when all ``2**n`` patterns are enumerated); a unit whose ``k``
+  non-zero deltas have ``2**k <= B`` gets the exact p of those (fetched: at most ``log2(B)`` per unit),
+  as in memory (:func:`~pairedframe.comparison.segment_tables.settle_segment_flips`).
 
 So the engine computes the very resamples of the numpy path; quantiles (type 7), standard
 deviations and sums run in its own order, so results agree to ~1e-15, not bit for bit.
