@@ -31,8 +31,9 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWar
                                user_stacklevel)
 from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_floor
 from pairedframe.stats.power import MIN_QUERIES
-from pairedframe.stats.randomization import settle_on_nonzero
+from pairedframe.stats.randomization import nonzero_floor
 from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
+from pairedframe.stats.sign_flip_units import unit_flip_counts
 from pairedframe.stats.signflip_interval import agree_with_settled_p, least_resamples, too_few_resamples
 
 __all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_segment_ids",
@@ -151,18 +152,38 @@ def settle_segment_flips(pvalue: np.ndarray, exact: np.ndarray, nonzero: np.ndar
     moved at 0 to agree with the settled p (:func:`~pairedframe.stats.signflip_interval.agree_with_settled_p`).
     ``fetch_nonzero(units)``: the non-zero deltas of each of ``units`` (indices into these arrays), called
     once, for the units enumerated only; a unit without zero delta is never enumerated here (its own test
-    enumerated it already when ``2**n <= n_resamples``), so its p is unchanged but for that floor."""
+    enumerated it already when ``2**n <= n_resamples``), so its p is unchanged but for that floor.  The
+    rule of :func:`~pairedframe.stats.randomization.settle_on_nonzero`, the units of one ``k`` enumerated
+    together."""
     k = np.asarray(nonzero, dtype=np.int64)
-    enumerable = (~np.asarray(exact, dtype=bool) & (k > 0) & (k <= 62)
-                  & (np.left_shift(1, np.minimum(k, 62)) <= n_resamples))
+    settled, exact_units = np.array(pvalue, dtype=np.float64), np.array(exact, dtype=bool)
+    enumerable = ~exact_units & (k > 0) & (k <= 62) & (np.left_shift(1, np.minimum(k, 62)) <= n_resamples)
     which = np.flatnonzero(enumerable)
-    fetched = dict(zip(which.tolist(), fetch_nonzero(which))) if which.size else {}
-    settled, exact_units = settle_on_nonzero(pvalue, exact, k, n_resamples, alternative, fetched.__getitem__)
+    if which.size:
+        settled[which] = _exact_pvalues_of_nonzero(fetch_nonzero(which), alternative)
+        exact_units[which] = True
+    monte_carlo = ~exact_units & (k > 0)
+    settled[monte_carlo] = np.maximum(settled[monte_carlo], nonzero_floor(k[monte_carlo], alternative))
     if interval is not None:
         low, high = agree_with_settled_p(interval[0], interval[1], settled, settled != pvalue, delta,
                                          confidence_level)
         interval = (low, high, *interval[2:])
     return settled, exact_units, interval
+
+
+def _exact_pvalues_of_nonzero(deltas: list[np.ndarray], alternative: str) -> np.ndarray:
+    """Exact sign-flip p of each unit's ``k`` non-zero ``deltas`` over all ``2**k`` patterns, units of one ``k``
+    enumerated together (:func:`~pairedframe.stats.sign_flip_units.unit_flip_counts`; the tie rule of
+    :func:`~pairedframe.stats.randomization.exact_pvalue_of_nonzero`), not one Python call per unit."""
+    sizes = np.array([x.shape[0] for x in deltas], dtype=np.int64)
+    p = np.empty(sizes.shape[0])
+    for k in np.unique(sizes).tolist():
+        sel = np.flatnonzero(sizes == k)
+        own = np.concatenate([deltas[i] for i in sel.tolist()])
+        counts = unit_flip_counts(own, np.arange(sel.size + 1, dtype=np.int64) * k, np.arange(sel.size), None,
+                                  0, 1 << k, alternative=alternative, exact=True)
+        p[sel] = np.minimum(counts / float(1 << k), 1.0)
+    return p
 
 
 def unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
