@@ -2,7 +2,10 @@
 
 ``data/fixed_resampling_pin.json`` holds p-values, intervals and ``exact`` flags of :func:`compare` and
 :func:`compare_segments` computed by the code of main before issue 14 (commit b946498), on per-query
-values on a 1/1024 grid (deltas are exact, so no float-noise rule is involved).
+values on a 1/1024 grid (deltas are exact, so no float-noise rule is involved).  Five segment units of 12
+queries with one zero delta (rows 5, 7, 15, 18, 23 of ``segments``) were re-pinned when compare_segments
+made them exact over their 11 non-zero deltas (2**11 <= 3000, as compare does); the new p-values are
+those of a brute-force enumeration of those 2**11 sign patterns, every other value is the old pin.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def test_segment_with_two_nonzero_deltas_is_resolution_limited():
     with pytest.warns(UserWarning, match="could not be with their few queries"):
         out = pf.compare_segments(FRAME, seg, baseline="a")
     row = out.row(0, named=True)
-    assert not row["exact"] and not row["significant"]
+    assert row["exact"] and row["pvalue"] == 0.5 and not row["significant"]   # the 2**2 patterns, enumerated
     assert row["resolution_limited"] and row["min_discoveries"] is None
 
 
@@ -198,10 +198,10 @@ def test_signflip_interval_moved_at_zero_to_agree_with_a_settled_pvalue():
     np.testing.assert_array_equal(hi[2:], high[2:])
 
 
-def test_clustered_and_segment_monte_carlo_pvalues_never_below_the_exact_floor():
+def test_clustered_and_segment_pvalues_never_below_the_exact_floor():
     """2 non-zero deltas among 40 queries (20 clusters of 2; one segment): both tests were Monte Carlo
     (2**20 and 2**40 patterns) and gave p = 0.4952 and 0.4990 under notes saying p cannot go below 0.5;
-    the clustered test now enumerates the 2**2 patterns of its 2 non-zero cluster sums."""
+    each is now the exact p of its 2 non-zero cluster sums / deltas."""
     n = 40
     q, a, b, df = _two_nonzero_deltas(n)
     assert _brute_force_pvalue(b - a) == 0.5
@@ -209,9 +209,8 @@ def test_clustered_and_segment_monte_carlo_pvalues_never_below_the_exact_floor()
     segments = _quiet(pf.compare_segments, df, pl.DataFrame({"qid": q, "segment_set": "all", "segment": "s"}),
                       baseline="a")
     for out in (clustered, segments):
-        assert out.row(0, named=True)["pvalue"] >= 0.5
-    assert not segments.row(0, named=True)["exact"]
-    assert clustered.row(0, named=True)["exact"] and clustered.row(0, named=True)["pvalue"] == 0.5
+        row = out.row(0, named=True)
+        assert row["exact"] and row["pvalue"] == 0.5
 
 
 def _tied_deltas_frame(negate: bool) -> tuple[list[str], pl.DataFrame]:
@@ -279,3 +278,73 @@ def test_compare_clustered_pvalue_with_zero_cluster_sums_against_brute_force_enu
         assert row["exact"] and row["pvalue"] == pytest.approx(want, abs=1e-12)
         if interval == "signflip":                           # the interval agrees with the settled p at 0
             assert (row["ci_low"] <= 0.0 <= row["ci_high"]) == (row["pvalue"] >= 0.1 - 1e-12)
+
+
+def _tied_segment_frame(n: int, gains: list[float], seed: int) -> tuple[list[str], pl.DataFrame]:
+    """Queries q00.. with baseline values in [0.2, 0.6] and system b = a but for the first len(gains) queries."""
+    q = [f"q{i:02d}" for i in range(n)]
+    a = np.random.default_rng(seed).uniform(0.2, 0.6, n)
+    b = a.copy()
+    b[:len(gains)] += gains
+    return q, pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": q * 2, "measure": "nDCG@10",
+                            "value": np.r_[a, b]})
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_segment_holding_every_query_equals_compare_on_many_tied_deltas(alternative):
+    """8 non-zero deltas of 30 (2**8 <= 999 < 2**30): compare's p is the exact one of the 2**8 patterns; the
+    segment's was Monte Carlo (0.009-0.011 two-sided, exact false), so at 99 % its significance hung on the
+    seed.  In memory, in DuckDB and adaptive, with the sign-flip interval agreeing with the p at 0."""
+    duckdb = pytest.importorskip("duckdb")
+    gains = [0.05, 0.1, 0.15, 0.2, 0.08, 0.12, 0.3, 0.07]
+    q, df = _tied_segment_frame(30, gains, 0)
+    seg = pl.DataFrame({"qid": q, "segment_set": "all", "segment": "all"})
+    want = _brute_force_pvalue(np.r_[gains, np.zeros(22)], alternative)
+    con = duckdb.connect()
+    con.register("t", df.to_arrow())
+    options = dict(baseline="a", n_resamples=999, confidence_level=0.99, alternative=alternative,
+                   interval="signflip")
+    for seed in range(4):
+        for resampling in ("fixed", "adaptive"):
+            c = _quiet(pf.compare, df, seed=seed, resampling=resampling, **options).row(0, named=True)
+            tables = (df, con.sql("SELECT * FROM t")) if resampling == "fixed" else (df,)
+            for table in tables:
+                s = _quiet(pf.compare_segments, table, seg, seed=seed, resampling=resampling,
+                           **options).row(0, named=True)
+                assert s["pvalue"] == c["pvalue"] == want and s["exact"] and c["exact"]
+                assert s["significant"] == (c["pvalue"] < 0.01) == (want < 0.01)
+                assert (s["ci_low"] > 0) == s["significant"]          # the interval agrees with the p at 0
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less"])
+def test_segment_pvalues_of_few_nonzero_deltas_against_brute_force_enumeration(alternative):
+    """Segments of 20 queries (2**20 > 999 patterns) with 1, 3, 6 and 9 non-zero deltas get the exact p
+    of those 2**k patterns, in memory and in DuckDB; a segment with no zero delta stays Monte Carlo."""
+    duckdb = pytest.importorskip("duckdb")
+    rng = np.random.default_rng(7)
+    n_nonzero = {"k1": 1, "k3": 3, "k6": 6, "k9": 9, "none_zero": 20}
+    q, a, b, segment = [], [], [], []
+    for name, k in n_nonzero.items():
+        base = rng.uniform(0.2, 0.6, 20)
+        step = np.zeros(20)
+        step[:k] = -rng.uniform(0.01, 0.3, k)             # all losses: k = 6 and 9 reach p < 0.05
+        q += [f"{name}_{i:02d}" for i in range(20)]
+        a.append(base)
+        b.append(base + step)
+        segment += [name] * 20
+    a, b = np.concatenate(a), np.concatenate(b)
+    df = pl.DataFrame({"system": ["a"] * len(q) + ["b"] * len(q), "qid": q * 2, "measure": "nDCG@10",
+                       "value": np.r_[a, b]})
+    seg = pl.DataFrame({"qid": q, "segment_set": "nonzero", "segment": segment})
+    con = duckdb.connect()
+    con.register("t", df.to_arrow())
+    for table in (df, con.sql("SELECT * FROM t")):
+        out = _quiet(pf.compare_segments, table, seg, baseline="a", n_resamples=999, seed=3, alternative=alternative)
+        for row in out.iter_rows(named=True):
+            d = (b - a)[np.array(segment) == row["segment"]]
+            if row["segment"] == "none_zero":
+                assert not row["exact"]
+                continue
+            assert row["exact"] and row["pvalue"] == pytest.approx(_brute_force_pvalue(d, alternative), abs=1e-12)
+            excludes_zero = row["ci_low"] > 0 or row["ci_high"] < 0
+            assert excludes_zero == (row["pvalue"] < 0.05) == (row["segment"] in ("k6", "k9"))

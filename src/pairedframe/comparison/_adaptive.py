@@ -51,18 +51,30 @@ def _schedule(max_resamples: int) -> AdaptiveSchedule:
 def segment_adaptive(d: np.ndarray, offsets: np.ndarray, flip_keys: np.ndarray, family: np.ndarray, *,
                      correction: str, level: float, alternative: str, decision_error: float,
                      max_resamples: int) -> AdaptiveResult:
-    """Adaptive sign-flip p-values of segment units (deltas ``d`` cut at ``offsets``, keys per unit)."""
-    sizes = np.diff(offsets)
+    """Adaptive sign-flip p-values of segment units (deltas ``d`` cut at ``offsets``, keys per unit).
+
+    As :func:`query_set_adaptive`, a unit's size is its number ``k`` of non-zero deltas (a zero delta flips
+    to itself): its ``2**k`` patterns of them are enumerated once they fit a checkpoint, and its p is never
+    below ``2 / 2**k``; Monte-Carlo patterns flip all its deltas (the segment's stream, zeros included)."""
+    nonzero = d != 0
+    sizes = np.add.reduceat(nonzero.astype(np.int64), offsets[:-1]) if d.size else np.zeros(0, dtype=np.int64)
+    d_nonzero = d[nonzero]
+    offsets_nonzero = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
     def count_mc(tests: np.ndarray, start: int, stop: int) -> np.ndarray:
         return unit_flip_counts(d, offsets, tests, flip_keys[tests], start, stop, alternative=alternative)
 
     def count_exact(tests: np.ndarray, n: int) -> np.ndarray:
-        return unit_flip_counts(d, offsets, tests, None, 0, 1 << n, alternative=alternative, exact=True)
+        if n == 0:      # every delta 0: the one pattern ties, p = 1
+            return np.ones(tests.shape[0], dtype=np.int64)
+        own = d_nonzero[offsets_nonzero[tests][:, None] + np.arange(n)].ravel()   # each test's n, end to end
+        return unit_flip_counts(own, np.arange(tests.shape[0] + 1, dtype=np.int64) * n, np.arange(tests.shape[0]),
+                                None, 0, 1 << n, alternative=alternative, exact=True)
 
     # strict (adjusted p < level): compare_segments' ``significant``, as compare's verdicts
     return adaptive_sign_flip(sizes, family, count_mc, count_exact, correction=correction, level=level,
-                              strict=True, decision_error=decision_error, schedule=_schedule(max_resamples))
+                              strict=True, decision_error=decision_error, schedule=_schedule(max_resamples),
+                              floors=nonzero_floor(sizes, alternative))
 
 
 def query_set_adaptive(blocks: Sequence[tuple[np.ndarray, np.ndarray, np.random.Generator]], k: int,

@@ -13,7 +13,9 @@ statistic of a unit (system, keys, measure, segment set, segment) is an aggregat
   position ``i`` of a unit the word ``u = lowbias32(r(b) + (i + 1) * 0x9E3779B9)`` in 64-bit integer
   SQL (the 32-bit products split so that no intermediate exceeds 2**63). The bootstrap takes
   position ``floor(u * n / 2**32)`` (as doubles, as numpy does), the sign flip negates when
-  ``u >> 31`` is 1 (bit ``i`` of ``b`` when all ``2**n`` patterns are enumerated).
+  ``u >> 31`` is 1 (bit ``i`` of ``b`` when all ``2**n`` patterns are enumerated); a unit whose ``k``
+  non-zero deltas have ``2**k <= B`` gets the exact p of those (fetched: at most ``log2(B)`` per unit),
+  as in memory (:func:`~pairedframe.comparison.segment_tables.settle_segment_flips`).
 
 So the engine computes the very resamples of the numpy path; quantiles (type 7), standard
 deviations and sums run in its own order, so results agree to ~1e-15, not bit for bit.
@@ -34,7 +36,7 @@ from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_
 from pairedframe.comparison.options import SegmentOptions
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query, null_segment_error,
-                                                   require_two_queries, segments_table,
+                                                   require_two_queries, segments_table, settle_segment_flips,
                                                    warn_unmatched_segment_ids)
 from pairedframe.comparison.streams import row_seeds, segment_keys
 from pairedframe.checks import warn_numeric_ids
@@ -189,6 +191,14 @@ def _unit_statistics(opt: SegmentOptions, t: EngineTable, units_sql: str, units:
                                          seed=opt.seed, bootstrap=boot, sign_flip=flip or invert, invert=invert)
         if invert:     # as compare_segments: the shifts the segment's own patterns do not reject
             interval = (*got_flips.interval, units["sd"].to_numpy()[ok] / np.sqrt(n_all[ok]))
+        # few non-zero deltas: exact over them, the interval agreeing, as in memory (settle_segment_flips)
+        nonzero = (n_all - units["ties"].to_numpy().astype(np.int64))[ok]
+        pvalue, exact, settled_interval = settle_segment_flips(
+            got_flips.pvalue, got_flips.exact, nonzero, delta[ok], interval if invert else None,
+            n_resamples=opt.n_resamples, alternative=opt.alternative, confidence_level=opt.confidence_level,
+            fetch_nonzero=lambda which: _nonzero_deltas(t, units_sql, units.filter(pl.Series(ok))[which]))
+        got_flips = got_flips._replace(pvalue=pvalue, exact=exact)
+        interval = settled_interval if invert else interval
         if boot:
             low, high, se = got_boot
             c_ok = constant[ok]
@@ -199,6 +209,21 @@ def _unit_statistics(opt: SegmentOptions, t: EngineTable, units_sql: str, units:
     pvalue, exact = tested if tested is not None else (None, None)
     return SegmentStats.of_units(units.height, where, delta=delta[ok], interval=interval, pvalue=pvalue,
                                  exact=exact).with_single_queries(np.flatnonzero(~ok), delta[~ok])
+
+
+def _nonzero_deltas(t: EngineTable, units_sql: str, units: pl.DataFrame) -> list[np.ndarray]:
+    """The non-zero deltas of each of ``units`` (rows of the unit table), in one query: only units whose
+    ``2**k`` patterns of them are enumerated come here, so each has at most ``log2(n_resamples)``."""
+    wanted = t.name("settle")
+    t.register(wanted, units.select(pl.col("_row").cast(pl.Int64).alias("comp"), "segment_set", "segment",
+                                    pl.int_range(pl.len(), dtype=pl.Int64).alias("_unit")).to_arrow())
+    got = t.collect(f"SELECT w._unit, u.delta FROM {units_sql} u JOIN {wanted} w ON u.comp = w.comp "
+                    f"AND u.segment_set = w.segment_set AND u.segment = w.segment WHERE u.delta <> 0 "
+                    f"ORDER BY w._unit, u.i")
+    t.drop(wanted)
+    unit, delta = got["_unit"].to_numpy(), got["delta"].to_numpy().astype(np.float64)
+    cuts = np.searchsorted(unit, np.arange(units.height + 1))
+    return [delta[cuts[j]:cuts[j + 1]] for j in range(units.height)]
 
 
 class _SignFlips(NamedTuple):

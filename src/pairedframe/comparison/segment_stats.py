@@ -26,9 +26,9 @@ class SegmentStats:
     ``interval=`` (before :mod:`~pairedframe.comparison.interval_range` widens it at zero spread and clips
     it; ``-inf`` / ``inf`` on the open side of a one-sided one); ``se`` (float64) its standard error;
     ``pvalue`` (float64) the raw p-value of ``test=`` (NaN until the family step draws it with
-    ``resampling="adaptive"``); ``exact`` (bool) every sign pattern enumerated.  A unit with one paired
-    query has its ``delta`` (that query's; :meth:`with_single_queries`), NaN other statistics and ``exact``
-    false.
+    ``resampling="adaptive"``); ``exact`` (bool) every sign pattern enumerated (those of the unit's
+    non-zero deltas suffice: a zero delta flips to itself).  A unit with one paired query has its ``delta``
+    (that query's; :meth:`with_single_queries`), NaN other statistics and ``exact`` false.
     """
 
     delta: np.ndarray

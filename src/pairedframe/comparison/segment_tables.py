@@ -9,7 +9,7 @@ import functools
 import math
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +33,12 @@ from pairedframe.stats.multiple import benjamini_hochberg, holm, rejected_at_flo
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.stats.randomization import nonzero_floor
 from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's cap, re-exported
-from pairedframe.stats.signflip_interval import least_resamples, too_few_resamples
+from pairedframe.stats.sign_flip_units import unit_flip_counts
+from pairedframe.stats.signflip_interval import agree_with_settled_p, least_resamples, too_few_resamples
 
 __all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_segment_ids",
-           "require_two_queries", "check_segments_cost", "unit_label", "segments_table", "family_adjusted"]
+           "require_two_queries", "check_segments_cost", "settle_segment_flips", "unit_label", "segments_table",
+           "family_adjusted"]
 
 
 
@@ -137,6 +139,53 @@ def check_segments_cost(n_resamples: int, n_queries: np.ndarray, *, bootstrap: b
                           advice=" (screening thousands of segments: test='t' or resampling='adaptive')")
 
 
+def settle_segment_flips(pvalue: np.ndarray, exact: np.ndarray, nonzero: np.ndarray, delta: np.ndarray,
+                         interval: tuple[np.ndarray, ...] | None, *, n_resamples: int, alternative: str,
+                         confidence_level: float, fetch_nonzero: Callable[[np.ndarray], list[np.ndarray]]
+                         ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...] | None]:
+    """Units' sign-flip p-values settled on their few non-zero deltas, as :func:`~pairedframe.compare`'s.
+
+    A zero delta flips to itself, so a unit of ``k`` non-zero deltas with ``2**k <= n_resamples`` gets
+    the exact p of those ``2**k`` patterns (``exact`` then True), and a Monte-Carlo p below their exact
+    floor ``2 / 2**k`` is raised to it (:func:`~pairedframe.stats.randomization.settle_on_nonzero`).
+    ``interval`` (``ci_low, ci_high, ...``, the inverted sign-flip interval; None for another) is then
+    moved at 0 to agree with the settled p (:func:`~pairedframe.stats.signflip_interval.agree_with_settled_p`).
+    ``fetch_nonzero(units)``: the non-zero deltas of each of ``units`` (indices into these arrays), called
+    once, for the units enumerated only; a unit without zero delta is never enumerated here (its own test
+    enumerated it already when ``2**n <= n_resamples``), so its p is unchanged but for that floor.  The
+    rule of :func:`~pairedframe.stats.randomization.settle_on_nonzero`, the units of one ``k`` enumerated
+    together."""
+    k = np.asarray(nonzero, dtype=np.int64)
+    settled, exact_units = np.array(pvalue, dtype=np.float64), np.array(exact, dtype=bool)
+    enumerable = ~exact_units & (k > 0) & (k <= 62) & (np.left_shift(1, np.minimum(k, 62)) <= n_resamples)
+    which = np.flatnonzero(enumerable)
+    if which.size:
+        settled[which] = _exact_pvalues_of_nonzero(fetch_nonzero(which), alternative)
+        exact_units[which] = True
+    monte_carlo = ~exact_units & (k > 0)
+    settled[monte_carlo] = np.maximum(settled[monte_carlo], nonzero_floor(k[monte_carlo], alternative))
+    if interval is not None:
+        low, high = agree_with_settled_p(interval[0], interval[1], settled, settled != pvalue, delta,
+                                         confidence_level)
+        interval = (low, high, *interval[2:])
+    return settled, exact_units, interval
+
+
+def _exact_pvalues_of_nonzero(deltas: list[np.ndarray], alternative: str) -> np.ndarray:
+    """Exact sign-flip p of each unit's ``k`` non-zero ``deltas`` over all ``2**k`` patterns, units of one ``k``
+    enumerated together (:func:`~pairedframe.stats.sign_flip_units.unit_flip_counts`; the tie rule of
+    :func:`~pairedframe.stats.randomization.exact_pvalue_of_nonzero`), not one Python call per unit."""
+    sizes = np.array([x.shape[0] for x in deltas], dtype=np.int64)
+    p = np.empty(sizes.shape[0])
+    for k in np.unique(sizes).tolist():
+        sel = np.flatnonzero(sizes == k)
+        own = np.concatenate([deltas[i] for i in sel.tolist()])
+        counts = unit_flip_counts(own, np.arange(sel.size + 1, dtype=np.int64) * k, np.arange(sel.size), None,
+                                  0, 1 << k, alternative=alternative, exact=True)
+        p[sel] = np.minimum(counts / float(1 << k), 1.0)
+    return p
+
+
 def unit_label(out: pl.DataFrame, extras: list[str], i: int) -> str:
     """Row ``i`` of compare_segments' result named by its key columns (``system 'bm25', measure 'AP', ...``),
     each name as written between quotes (:func:`~pairedframe.checks.quoted`; its ``repr`` doubled a backslash)."""
@@ -165,9 +214,7 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
         flips = segment_adaptive(*flip_units, fam[ok_idx], correction=correction, level=level,
                                  alternative=alternative, decision_error=decision_error, max_resamples=max_resamples)
         stats = stats.with_tests(ok_idx, flips.pvalue, flips.exact)
-    if test == "randomization":    # a Monte-Carlo p never below the exact floor of the unit's non-zero deltas
-        floor = nonzero_floor(n_all - units["ties"].to_numpy().astype(np.int64), alternative)
-        stats = stats.replace(pvalue=np.where(stats.exact, stats.pvalue, np.maximum(stats.pvalue, floor)))
+    # the kernels settled each p on the unit's non-zero deltas (settle_segment_flips; adaptive: its floors)
     families = _Families(fam)
     pv, exact = stats.pvalue, stats.exact
     p_bh, p_holm, fam_size = families.adjusted(pv)

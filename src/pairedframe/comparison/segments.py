@@ -34,7 +34,9 @@ numpy ``uint32`` arrays (which numpy vectorises with SIMD, unlike ``uint64`` mul
   (Lemire's multiply-shift, bias below ``n / 2**32``), from the ``K_boot`` stream.
 - Sign flips: query ``i`` has its delta negated in pattern ``b`` when the top bit of ``u(b, i)`` from
   the ``K_flip`` stream is 1.  When ``2**n <= n_resamples`` every pattern ``b < 2**n`` is enumerated
-  instead (bit ``i`` of ``b``; exact test, ``p = count / 2**n``), as in :func:`compare`.
+  instead (bit ``i`` of ``b``; exact test, ``p = count / 2**n``), as in :func:`compare`; so are the
+  ``2**k`` patterns of the ``k`` non-zero deltas when ``2**k <= n_resamples`` (a zero delta flips to
+  itself: the same exact p; :func:`~pairedframe.comparison.segment_tables.settle_segment_flips`).
 
 Units of the same segment with the same number of queries therefore share their resample index
 (like :func:`compare` shares one index per query set).  The streams are *not* numpy's PCG64
@@ -82,7 +84,7 @@ from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.ttest import t_test_from_moments
 from pairedframe.comparison.segment_tables import (as_segments, check_segments_cost, no_segment_query,
-                                                   require_two_queries, segments_table,
+                                                   require_two_queries, segments_table, settle_segment_flips,
                                                    warn_unmatched_segment_ids)
 
 __all__ = ["compare_segments", "segment_keys", "segment_resample_stats", "STREAM_POLICY",
@@ -181,6 +183,10 @@ def _unit_stream_keys(units: pl.DataFrame, ok_idx: np.ndarray, seed: int) -> np.
     return key_pairs[code]
 
 
+def _nonzero(d: np.ndarray) -> np.ndarray:
+    return d[d != 0]
+
+
 def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: np.ndarray, offsets: np.ndarray
                ) -> tuple[tuple[np.ndarray, ...] | None, tuple[np.ndarray, np.ndarray] | None, tuple | None]:
     """The resampled statistics of the units of ``ok_idx``: the interval (``ci_low, ci_high, se``) and the
@@ -204,6 +210,14 @@ def _resampled(opt: SegmentOptions, units: pl.DataFrame, ok_idx: np.ndarray, d: 
         interval = (res["ci_low"], res["ci_high"], res["se"])
     if invert:
         interval = (res["ci_low"], res["ci_high"], units["sd"].to_numpy()[ok_idx] / np.sqrt(n_ok))
+    if "pvalue" in res:     # few non-zero deltas: exact over them, the interval agreeing (as compare)
+        pvalue, exact, settled_interval = settle_segment_flips(
+            res["pvalue"], res["exact"], np.add.reduceat((d != 0).astype(np.int64), offsets[:-1]), res["statistic"],
+            interval if invert else None, n_resamples=opt.n_resamples, alternative=opt.alternative,
+            confidence_level=opt.confidence_level,
+            fetch_nonzero=lambda which: [_nonzero(d[offsets[u]:offsets[u + 1]]) for u in which.tolist()])
+        interval = settled_interval if invert else interval
+        res = {**res, "pvalue": pvalue, "exact": exact}
     if need_flip and not opt.adaptive:
         tested = (res["pvalue"], res["exact"])
     elif need_flip:
@@ -278,7 +292,10 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         As :func:`compare`.
     test : {"randomization", "t"}, default "randomization"
         Sign-flip randomization test (p never below ``1/(n_resamples+1)`` unless exact) or the paired
-        t-test (analytic; the right screening tool for thousands of segments, see module docstring).
+        t-test (analytic; the right screening tool for thousands of segments, see module docstring).  As
+        :func:`compare`'s, the sign-flip test of a unit whose ``k`` non-zero deltas have ``2**k <=
+        n_resamples`` is the exact one of those ``2**k`` patterns (a zero delta flips to itself; ``exact``
+        true), and a Monte-Carlo p is never below their exact floor ``2 / 2**k``.
     n_resamples : int, default 10_000
         Bootstrap resamples and (with ``resampling="fixed"``) Monte-Carlo sign patterns per unit.
     confidence_level : float in (0, 1), default 0.95
@@ -330,7 +347,8 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         resolution_limited,
         test, interval, n_resamples, exact, seed``; with ``resampling="adaptive"`` also
         ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value; equal to it when
-        ``exact``), ``resamples_used`` (sign patterns drawn; ``2**n`` when enumerated), ``certified``,
+        ``exact``), ``resamples_used`` (sign patterns drawn; ``2**k`` when the patterns of the ``k``
+        non-zero deltas are enumerated), ``certified``,
         ``resampling`` and ``decision_error``.  The adaptive ``pvalue`` is ``(b+1)/(B+1)`` clipped to
         ``[pvalue_low, pvalue_high]``, so ``correction`` applied to it reproduces every certified
         decision.
