@@ -84,12 +84,14 @@ def test_yaap_of_a_query_without_a_relevant_document_retrieved_against_reference
 
 @pytest.mark.parametrize("text, family, name, trec_name", [
     ("dcg", "dcg", "dcg", "dcg"), ("ideal_dcg", "ideal_dcg", "ideal_dcg", "ideal_dcg"), ("yaap", "yaap", "yaap", "yaap"),
-    ("dcg.1=3,2=9", "dcg", "dcg_1=3.0,2=9.0", "dcg_1=3,2=9"), ("dcg_1=3,2=9", "dcg", "dcg_1=3.0,2=9.0", "dcg_1=3,2=9"),
-    ("ideal_dcg.1=3,2=9", "ideal_dcg", "ideal_dcg_1=3.0,2=9.0", "ideal_dcg_1=3,2=9"),
-    ("dcg(gains={1:3,2:9})", "dcg", "dcg_1=3.0,2=9.0", "dcg_1=3.0,2=9.0"),
+    ("dcg.1=3,2=9", "dcg", "dcg(gains={1:3.0,2:9.0})", "dcg_1=3,2=9"),
+    ("dcg_1=3,2=9", "dcg", "dcg(gains={1:3.0,2:9.0})", "dcg_1=3,2=9"),
+    ("ideal_dcg.1=3,2=9", "ideal_dcg", "ideal_dcg(gains={1:3.0,2:9.0})", "ideal_dcg_1=3,2=9"),
+    ("dcg(gains={1:3,2:9})", "dcg", "dcg(gains={1:3.0,2:9.0})", "dcg_1=3.0,2=9.0"),
 ])
 def test_trec_eval_names_outside_all_trec_parse(text, family, name, trec_name):
-    """Their canonical names are trec_eval's (ir_measures has none); trec format prints them as typed."""
+    """trec_eval's names (ir_measures has none), a gain map named as nDCG's and G's are; trec format prints
+    the name as typed."""
     [measure] = parse_measure(text)
     assert (measure.family, measure.name, measure.trec_name) == (family, name, trec_name)
     assert parse_measure(measure.name) == [measure]

@@ -19,7 +19,7 @@ def _gain_form(name: str, order: int) -> TrecForm:
 
 
 @family(key="dcg", value_range=NON_NEGATIVE, trec=_gain_form("dcg", 210), sql_file="dcg.sql", cutoff="none",
-        rel="none", uses_gain=True, empty_value="0", trec_named=True,
+        rel="none", uses_gain=True, empty_value="0",
         examples=("dcg.1=3,2=9", "dcg.0=-1,2=0.5", "dcg(gains={1:-2,3:1})"))
 def dcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """Discounted cumulative gain of the whole ranking, not normalised:
@@ -35,7 +35,7 @@ def dcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
 
 
 @family(key="ideal_dcg", value_range=NON_NEGATIVE, trec=_gain_form("ideal_dcg", 220), sql_file="ideal_dcg.sql",
-        cutoff="none", rel="none", uses_gain=True, empty_value="ideal DCG", trec_named=True, ranking_based=False,
+        cutoff="none", rel="none", uses_gain=True, empty_value="ideal DCG", ranking_based=False,
         run_independent=True, examples=("ideal_dcg.1=3,2=9", "ideal_dcg.0=2,1=0"))
 def ideal_dcg(ctx: PolarsContext, measure: Measure) -> pl.LazyFrame:
     """The ideal DCG of the query: the DCG of its judged documents' positive gains sorted
