@@ -43,8 +43,8 @@ PARAMETER_TYPES = {"p": "DOUBLE", "beta": "DOUBLE", "recall": "DOUBLE", "mult": 
                    "weights": "DOUBLE[]", "collection_size": "BIGINT"}
 
 #: How sql/duckdb/measures.sql reads the text after ``name.`` of each trec_eval "params" form.
-PARAMS_FORMS = {"ndcg": "gains", "G": "gains", "ndcg_rel": "gains", "Rndcg": "gains", "rbp": "rbp",
-                "rbp_resid": "rbp_resid", "relstring": "relstring", "utility": "utility", "11pt_avg": "levels",
+PARAMS_FORMS = {"dcg": "gains", "ideal_dcg": "gains", "ndcg": "gains", "G": "gains", "ndcg_rel": "gains",
+                "Rndcg": "gains", "rbp": "rbp", "rbp_resid": "rbp_resid", "relstring": "relstring", "utility": "utility", "11pt_avg": "levels",
                 "set_F": "beta"}
 
 

@@ -16,7 +16,8 @@ Semantics (trec_eval 9/10, form_res_rels.c and m_*.c):
 * AP divides by all relevant documents in the qrels; P@k divides by k; R@k by num_rel.
 
 A new measure family needs a function registered with ``@reference("<family key>")`` (here or in
-``trec10_reference.py``, which holds the trec_eval 10 measures beyond the classic ones); a test
+``trec10_reference.py``, which holds the trec_eval 10 measures beyond the classic ones, or
+``dcg_yaap_reference.py``, those outside ``all_trec``); a test
 iterates ``pairedframe.measures.REGISTRY`` and fails for a family without one. A reference may
 return a string (relstring) or None (no value: FirstRelRank when nothing relevant is retrieved).
 """
@@ -255,3 +256,4 @@ PLACEHOLDER = "ceci_nest_pas_un_docno"
 
 
 from tests.reference import trec10_reference  # noqa: E402,F401  (registers the other families)
+from tests.reference import dcg_yaap_reference  # noqa: E402,F401  (dcg, ideal_dcg, yaap)

@@ -32,6 +32,16 @@ def c_log2(values: pl.Expr) -> pl.Expr:
     return values.map_batches(apply, return_dtype=pl.Float64)
 
 
+def c_log(values: pl.Expr) -> pl.Expr:
+    """Natural logarithm of a float column through C's log (``math.log``), as DuckDB and trec_eval
+    call it, one value at a time (polars' and numpy's own logarithms may differ in the last bit)."""
+    def apply(s: pl.Series) -> pl.Series:
+        x = s.cast(pl.Float64).to_numpy()
+        return pl.Series([math.log(v) if v > 0 else (-math.inf if v == 0 else math.nan) for v in x],
+                         dtype=pl.Float64)
+    return values.map_batches(apply, return_dtype=pl.Float64)
+
+
 def c_pow(base: float, exponents: pl.Expr) -> pl.Expr:
     """``base ** e`` for integer exponents e >= 0 through C's pow (one call per distinct exponent)."""
     def apply(s: pl.Series) -> pl.Series:
