@@ -59,7 +59,7 @@ def evaluate_cmd(
 ) -> None:
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
 
-    Without -m, trec_eval's default set (official); -m all_trec is every trec_eval measure.
+    Without -m, trec_eval's default set (official); -m all_trec is trec_eval's all_trec set (every measure but dcg, ideal_dcg and yaap, as in trec_eval).
     --format trec prints what trec_eval prints; several runs each start with a "# run: NAME" line.
     --format markdown prints the table of means as a GFM pipe table, names escaped as in compare's
     markdown, then the table's title as a "Table: ..." caption line (which rows are means, sums or
