@@ -234,3 +234,20 @@ def test_rbp_resid_of_the_min_case_against_trec_eval(engine: str):
     summary = dict(result.summary().select("measure", "value").iter_rows())
     assert summary["RBPResid(p=0.9)"] == float("0.78755000000000008")
     assert f"{summary['RBPResid(p=0.9)']:.4f}" == "0.7876"
+
+
+@pytest.mark.parametrize("batch", [1, 3, 8, 1 << 22])
+def test_rbp_resid_in_batches_of_any_size_against_trec10_reference(monkeypatch, batch: int):
+    """The polars RBPResid walks the ranks of whole queries RANKS_PER_BATCH at a time (one query alone
+    when it is longer): any batch size gives trec_eval's values (queries of 10, 4, 1 and, with -c, a
+    placeholder's ranks)."""
+    from pairedframe.measures import rbp as rbp_module
+
+    monkeypatch.setattr(rbp_module, "RANKS_PER_BATCH", batch)
+    short = [("b#", 1.0), ("doc", 0.5), ("7", 0.25), ("Z9", 0.0)]
+    case = Case(runs={"s": {**LONG_RANKING.runs["s"], "7": short, "01": [("7", 1.0)]}},
+                qrels={**LONG_RANKING.qrels, "7": {"doc": 1, "Z9": -1}, "01": {"7": 0}, "1": {"a": 1}})
+    measures = pf.parse_measures(["RBPResid(p=0.9)", "RBPResid(p=0.95)", "RBPResid(p=0.5)"])
+    resolved = [m.resolved(1) for m in measures]
+    result = pf.evaluate(case.run_frame(), case.qrels_frame(), measures, engine="polars", complete=True)
+    assert as_dict(result) == evaluate_reference(case.runs, case.qrels, resolved, complete=True)
