@@ -1,6 +1,7 @@
 -- RBP (trec_eval 10 m_rbp.c): (1 - $p) * sum over ranks r <= $k of gain(r) * $p^(r - 1), added in
--- rank order. With $rel set: gain 1 for a relevant document (is_rel), else 0. Without: the gain of
--- the grade under $gain_map (pf_gains), rescaled to [0, 1] by (g - lo) / (hi - lo) when a gain
+-- rank order; $p^(r - 1) is pf_discounts' d at k = r - 1 (repeated products, as trec_eval's loop:
+-- pow differs in the last bit for some r). With $rel set: gain 1 for a relevant document (is_rel),
+-- else 0. Without: the gain of the grade under $gain_map (pf_gains), rescaled to [0, 1] by (g - lo) / (hi - lo) when a gain
 -- level of the query lies outside [0, 1]: lo, hi over the gains of grades 0..max_grade and the
 -- map's explicit entries (trec_eval's gain levels of the query); 0 when hi = lo (trec_eval: 0/0).
 WITH bounds AS (
@@ -22,8 +23,9 @@ gains AS (
     WHERE $k IS NULL OR r.rank <= $k
 ),
 total AS (
-    SELECT qkey, pf_seqsum(gain * pow($p, rank - 1), rank) AS total
-    FROM gains WHERE gain <> 0 GROUP BY qkey
+    SELECT g.qkey, pf_seqsum(g.gain * d.d, g.rank) AS total
+    FROM gains g JOIN pf_discounts d ON d.p = $p AND d.k = g.rank - 1
+    WHERE g.gain <> 0 GROUP BY g.qkey
 )
 SELECT q.system, q.qid, (1 - $p) * coalesce(t.total, 0) AS value
 FROM pf_queries q LEFT JOIN total t ON q.qkey = t.qkey

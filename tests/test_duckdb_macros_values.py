@@ -268,3 +268,44 @@ def test_infinite_scores_through_the_macros_against_evaluate(con, tmp_path):
     got = sorted(con.sql(f"SELECT measure, value FROM pf_evaluate(?, ?, {measures!r})",
                          params=[run, qrels]).fetchall())
     assert got == want and len(got) == 4
+
+
+def test_discount_table_of_the_macros_against_discount_table(con):
+    """pf_discounts as the macros build it (a recursive CTE, no Python to call) holds discount_table's
+    p**k bit for bit: repeated products for each distinct p, k up to the largest ranking (here 3000)."""
+    from pairedframe.measures.gains import discount_table
+
+    names = ["rbp", "RBP(p=0.5)@5", "rbp_resid.p=0.95", "RBP", "RBPResid(p=0.9)", "nDCG@10"]
+    text = con.sql("SELECT pf__parameter_tables_sql(pf_measures(?))", params=[names]).fetchall()[0][0]
+    got = con.sql("WITH pf_qrels AS (SELECT 'q' AS qid, 'd' AS docno, 1 AS rel), "
+                  f"pf_retrieved AS (SELECT 's' AS system, 'q' AS qid, 3000 AS n), {text} "
+                  "SELECT p, k, d FROM pf_discounts ORDER BY p, k").pl()
+    assert got.equals(discount_table(parse_measures(names), 3000).sort("p", "k"))
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("options", [{}, {"complete": True, "depth": 50}])
+def test_rbp_and_residual_through_the_macros_against_evaluate(con, shared_data, options):
+    """RBP and RBPResid through the macros equal pf.evaluate bit for bit (trec_eval's values: p**k by
+    repeated products, the residual's unjudged ranks added in rank order)."""
+    folder = shared_data / "trec_eval"
+    runs, qrels = [str(folder / "results.test"), str(folder / "results.trunc")], str(folder / "qrels.test")
+    names = ["rbp", "rbp_resid", "RBP(p=0.95,rel=2)@20", "RBPResid(p=0.5)", "RBP(gains={1:3})"]
+    named = "".join(f", {k} := ?" for k in options)
+    got = con.sql(f"SELECT * FROM pf_evaluate(?, ?, ?{named})", params=[runs, qrels, names, *options.values()]).pl()
+    assert_same(evaluate_quietly(runs, qrels, names, **options).per_query, got)
+
+
+def test_rbp_and_residual_of_the_min_case_through_the_macros_against_trec_eval(con, tmp_path):
+    """trec_eval 10 (f425365, printing with %.17g): ``trec_eval -q -m rbp -m rbp_resid min.qrels min.run``
+    on these files; its 4-decimal ``rbp_resid all`` reads 0.7876 (the geometric series minus the judged
+    ranks gave 0.7875)."""
+    (tmp_path / "min.qrels").write_text("2 0 d_1 0\n2 0 D2 3\n7 0 d3 1\n7 0 d2 3\n7 0 d10 3\n")
+    (tmp_path / "min.run").write_text("".join(f"{q} Q0 {d} {i % 4 + 1} {4 - i % 4} t\n" for i, (q, d) in enumerate(
+        [("2", "f"), ("2", "d_1"), ("2", "D2"), ("2", "d1"), ("7", "d3"), ("7", "d100"), ("7", "d2"), ("7", "d10")])))
+    args = [str(tmp_path / "min.run"), str(tmp_path / "min.qrels"), ["rbp", "rbp_resid"]]
+    got = {(q, m): v for _, q, m, v in con.sql("SELECT * FROM pf_evaluate(?, ?, ?)", params=args).fetchall()}
+    assert got == {("2", "RBP(p=0.9)"): float("0.080999999999999989"), ("7", "RBP(p=0.9)"): float("0.18723333333333331"),
+                   ("2", "RBPResid(p=0.9)"): float("0.82900000000000007"), ("7", "RBPResid(p=0.9)"): float("0.7461000000000001")}
+    summary = {m: v for _, m, v, _ in con.sql("SELECT * FROM pf_summary(?, ?, ?)", params=args).fetchall()}
+    assert summary["RBPResid(p=0.9)"] == float("0.78755000000000008")

@@ -186,3 +186,68 @@ def test_value_range_of_gain_maps_with_a_negative_gain_is_unbounded():
     assert Measure("nDCG", 10, gains=((0, -1.0),)).value_range == (-math.inf, math.inf)
     assert Measure("RBP", gains=((0, -1.0),)).value_range == (0.0, 1.0)    # RBP rescales its gains to [0, 1]
     assert pf.measures.parse.value_range("not a measure") == (-math.inf, math.inf)
+
+
+RBP_MEASURES = [f"RBP(p={p}{rel}){at}" for p in (0.5, 0.9, 0.95) for rel in ("", ",rel=2") for at in ("", "@5")] + [
+    f"RBPResid(p={p})" for p in (0.5, 0.9, 0.95)] + ["rbp", "rbp_resid", "RBP(p=0.9,gains={0:-1,2:5})"]
+# Ten documents, the judged ones at ranks 5..10: p**(r - 1) by C's pow differs from trec_eval's repeated
+# product from r = 5 on (p = 0.9), and the residual's geometric series from its loop.
+LONG_RANKING = Case(runs={"s": {"q": [(d, 10.0 - i) for i, d in enumerate(("a", "b", "c", "d", "doc", "Doc", "DOC", "z",
+                                                                             "Z9", "10"))]}},
+                    qrels={"q": {"doc": 1, "Doc": 2, "DOC": 0, "z": 1, "Z9": 3, "10": 1, "a": -1}})
+
+
+@settings(max_examples=budget(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), opts=options)
+@example(case=LONG_RANKING, opts={"complete": False, "depth": None, "score_precision": "float64", "rel_level": 1})
+def test_rbp_and_residual_bit_identical_against_trec10_reference(case: Case, opts: dict):
+    """RBP and RBPResid equal trec_eval 10's loops (tests/reference/trec10_reference.py) exactly, on both
+    engines: p**k by repeated products, the residual's unjudged ranks added one by one in rank order."""
+    measures = pf.parse_measures(RBP_MEASURES)
+    resolved = list(dict.fromkeys(m.resolved(opts["rel_level"]) for m in measures))
+    want = evaluate_reference(case.runs, case.qrels, resolved, complete=opts["complete"], depth=opts["depth"],
+                              score_precision=opts["score_precision"])
+    for engine in ("duckdb", "polars"):
+        result = evaluate_or_none(case, case.run_frame(), case.qrels_frame(), measures, engine=engine, **opts)
+        if result is None:
+            continue
+        got = as_dict(result)
+        bad = [(key, got.get(key), value) for key, value in want.items() if got.get(key) != value]
+        assert set(got) == set(want) and not bad, f"{engine}: {len(bad)} values differ, e.g. {bad[:3]}"
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_rbp_resid_of_the_min_case_against_trec_eval(engine: str):
+    """trec_eval 10 (f425365; printing with %.17g) on this qrels and run:
+    ``trec_eval -q -m rbp -m rbp_resid min.qrels min.run``; its usual 4-decimal output reads
+    ``rbp_resid all 0.7876``, which the geometric series minus the judged ranks rounded to 0.7875."""
+    qrels = pl.DataFrame({"qid": ["2", "2", "7", "7", "7"], "docno": ["d_1", "D2", "d3", "d2", "d10"],
+                          "rel": [0, 3, 1, 3, 3]})
+    run = pl.DataFrame({"system": "t", "qid": ["2"] * 4 + ["7"] * 4,
+                        "docno": ["f", "d_1", "D2", "d1", "d3", "d100", "d2", "d10"],
+                        "score": [4.0, 3.0, 2.0, 1.0] * 2})
+    result = pf.evaluate(run, qrels, ["rbp", "rbp_resid"], engine=engine)
+    got = {(m, q): v for q, m, v in result.per_query.select("qid", "measure", "value").iter_rows()}
+    assert got == {("RBP(p=0.9)", "2"): float("0.080999999999999989"), ("RBP(p=0.9)", "7"): float("0.18723333333333331"),
+                   ("RBPResid(p=0.9)", "2"): float("0.82900000000000007"),
+                   ("RBPResid(p=0.9)", "7"): float("0.7461000000000001")}
+    summary = dict(result.summary().select("measure", "value").iter_rows())
+    assert summary["RBPResid(p=0.9)"] == float("0.78755000000000008")
+    assert f"{summary['RBPResid(p=0.9)']:.4f}" == "0.7876"
+
+
+@pytest.mark.parametrize("batch", [1, 3, 8, 1 << 22])
+def test_rbp_resid_in_batches_of_any_size_against_trec10_reference(monkeypatch, batch: int):
+    """The polars RBPResid walks the ranks of whole queries RANKS_PER_BATCH at a time (one query alone
+    when it is longer): any batch size gives trec_eval's values (queries of 10, 4, 1 and, with -c, a
+    placeholder's ranks)."""
+    from pairedframe.measures import rbp as rbp_module
+
+    monkeypatch.setattr(rbp_module, "RANKS_PER_BATCH", batch)
+    short = [("b#", 1.0), ("doc", 0.5), ("7", 0.25), ("Z9", 0.0)]
+    case = Case(runs={"s": {**LONG_RANKING.runs["s"], "7": short, "01": [("7", 1.0)]}},
+                qrels={**LONG_RANKING.qrels, "7": {"doc": 1, "Z9": -1}, "01": {"7": 0}, "1": {"a": 1}})
+    measures = pf.parse_measures(["RBPResid(p=0.9)", "RBPResid(p=0.95)", "RBPResid(p=0.5)"])
+    resolved = [m.resolved(1) for m in measures]
+    result = pf.evaluate(case.run_frame(), case.qrels_frame(), measures, engine="polars", complete=True)
+    assert as_dict(result) == evaluate_reference(case.runs, case.qrels, resolved, complete=True)

@@ -78,6 +78,21 @@ def test_every_sql_file_is_run_on_spark_against_duckdb(spark, method):
           pf.evaluate(run, judged, measures))
 
 
+@pytest.mark.shared_data
+@pytest.mark.parametrize("method", METHODS)
+def test_rbp_and_residual_on_spark_equal_duckdb_bit_for_bit(spark, shared_data: Path, method):
+    """RBP and RBPResid (pf_discounts, registered per group: p**k by repeated products; the residual's
+    ranks 1..num_ret) on Spark equal DuckDB exactly, with -c and -M, on trec_eval's suite files (grades -1..4)."""
+    folder = shared_data / "trec_eval"
+    run, qrels = pf.read_run([folder / "results.test", folder / "results.trunc"]), pf.read_qrels(folder / "qrels.rel_level")
+    measures = ["rbp", "rbp_resid", "RBP(p=0.95,rel=2)@20", "RBPResid(p=0.5)", "RBP(gains={1:3})"]
+    for options in ({}, {"complete": True, "depth": 50}):
+        got = pf.evaluate(run, qrels, measures, engine=SparkEngine(spark, method=method), **options).per_query
+        want = pf.evaluate(run, qrels, measures, engine="duckdb", **options).per_query
+        keys = ["system", "qid", "measure"]
+        assert got.sort(keys).equals(want.sort(keys))
+
+
 #: The SQL of the preference and judgment-group measures, run by the next test.
 OTHER_JUDGMENTS_SQL = ({f for kind in ("prefs", "qrels_jg") for f in STEPS[kind, "run"]}
                        | {REGISTRY[key].sql_file for key in families("prefs", "qrels_jg")})

@@ -174,7 +174,11 @@ CREATE OR REPLACE TEMP MACRO pf__distinct(xs) AS [x FOR x, i IN xs IF list_posit
 -- The (relevance level, judged_only) group of a measure: the prepared tables it reads.
 CREATE OR REPLACE TEMP MACRO pf__group(m) AS {'rel': coalesce(m['rel'], 1), 'judged_only': m['judged_only']};
 
--- pf_gains (the gain of each grade under each gain map in use) and pf_lists (list parameters).
+-- pf_gains (the gain of each grade under each gain map in use), pf_lists (list parameters) and
+-- pf_discounts (p, k, d = p^k for the p of each RBP / RBPResid measure, k = 0 up to the largest number
+-- of documents a system retrieved for a query; at least 1, a -c query's placeholder): d by repeated
+-- products, as trec_eval's loop (gains.py discount_table; pow differs in the last bit), in a
+-- recursive CTE since no Python runs here.
 -- pf_gains lists 0, the qrels' grades, the explicit entries and their neighbours e - 1, e + 1 up
 -- to the largest grade (gains.py gain_levels: all RBP's bounds need), not every grade up to the
 -- largest, which may be in the billions. Computed here from pf_qrels, where no Python runs;
@@ -198,7 +202,12 @@ CREATE OR REPLACE TEMP MACRO pf__parameter_tables_sql(ms) AS
     || 'pf_lists AS (SELECT DISTINCT CAST(list_key AS VARCHAR) AS list_key, CAST(pos AS BIGINT) AS pos, CAST(value AS DOUBLE) AS value FROM (VALUES '
     || coalesce(array_to_string(flatten([['(' || pf__lit(pf__list_key(xs)) || ', ' || CAST(i AS VARCHAR) || ', ' || pf__sql_double(x) || ')' FOR x, i IN xs]
                                 FOR xs IN flatten([pf__lists(m) FOR m IN ms])]) || ['(NULL, NULL, NULL)'], ', '), '')
-    || ') AS t(list_key, pos, value) WHERE list_key IS NOT NULL)';
+    || ') AS t(list_key, pos, value) WHERE list_key IS NOT NULL), '
+    || 'pf_discounts AS MATERIALIZED (WITH RECURSIVE pf_discount_top AS (SELECT greatest(coalesce(max(n), 0), 1) AS top FROM pf_retrieved), '
+    || 'pf_powers(p, k, d) AS (SELECT DISTINCT CAST(p AS DOUBLE), CAST(0 AS BIGINT), CAST(1 AS DOUBLE) FROM (VALUES '
+    || array_to_string(['(' || pf__sql_double(pf__discount_p(m)) || ')' FOR m IN ms IF pf__discount_p(m) IS NOT NULL] || ['(NULL)'], ', ')
+    || ') AS t(p) WHERE p IS NOT NULL UNION ALL SELECT w.p, w.k + 1, w.d * w.p FROM pf_powers w, pf_discount_top t WHERE w.k < t.top) '
+    || 'SELECT p, k, d FROM pf_powers)';
 
 -- Problems that stop the evaluation, first one first (each branch keeps its first row).
 CREATE OR REPLACE TEMP MACRO pf__problems_sql(o) AS

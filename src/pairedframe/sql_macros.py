@@ -25,6 +25,7 @@ from pairedframe.errors import DUPLICATE_RULE, EMPTY_ID_RULE, PairedFrameError
 from pairedframe.sql_files import load_sql
 from pairedframe.measures import NICKNAMES, NOT_TREC_EVAL, REGISTRY, known_names
 from pairedframe.measures.base import Interval
+from pairedframe.measures.gains import DISCOUNTED
 
 __all__ = ["MACRO_FILES", "MIN_DUCKDB", "check_duckdb", "register", "script"]
 
@@ -342,9 +343,12 @@ def templates_sql() -> str:
     lists = _case("", [(f"m['family'] = {lit(key)}", "[" + ", ".join(
         f"coalesce(m['{p.name}'], CAST({lit(p.default)} AS DOUBLE[]))" for p in spec.params if p.kind == "floats") + "]")
         for key, spec in REGISTRY.items() if any(p.kind == "floats" for p in spec.params)], "CAST([] AS DOUBLE[][])")
+    persistence = _case("", [(f"m['family'] = {lit(key)}", f"coalesce(m['p'], {lit(REGISTRY[key].param('p').default)})")
+                             for key in DISCOUNTED])
     return "\n\n".join([
         "-- Generated from the measure files and preparation steps in sql/ (do not edit).",
         f"CREATE OR REPLACE TEMP MACRO pf__lists(m) AS {lists};",
+        f"CREATE OR REPLACE TEMP MACRO pf__discount_p(m) AS {persistence};",
         f"CREATE OR REPLACE TEMP MACRO pf__check_run_sql() AS {lit(_strip(load_sql('check_run.sql')))};",
         f"CREATE OR REPLACE TEMP MACRO pf__check_qrels_sql() AS {lit(_strip(load_sql('check_qrels.sql')))};",
         f"CREATE OR REPLACE TEMP MACRO pf__measure_sql(m, g) AS {measure};",

@@ -7,8 +7,8 @@ run file enters at ``pf_retrieved`` and ``pf_ranks`` instead (see :meth:`DuckDBE
 when its ranks come in rank order, ``pf_ranked`` takes their running counts, and ``pf_ideal`` the
 ideal rankings, from numpy (``sql/prep_ranked_counted.sql``, ``prep_ideal_given.sql``) instead of
 window sorts.
-``pf_gains`` (the gain of each grade under each gain map) and ``pf_lists`` (list parameters) are
-small tables the engine registers. Values are bound as parameters, never pasted into the SQL text.
+``pf_gains`` (the gain of each grade under each gain map), ``pf_lists`` (list parameters) and
+``pf_discounts`` (RBP's p**k by repeated products) are small tables the engine registers. Values are bound as parameters, never pasted into the SQL text.
 The DuckDB-specific constructs (ordered sums and concatenation) are macros defined in
 ``sql/dialect_duckdb.sql``; the other files are portable SQL.
 """
@@ -25,8 +25,8 @@ from pairedframe.sql_files import PARAM_PATTERN, load_sql, sql_params, strip_com
 from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
 from pairedframe.engines.duckdb_checks import check_inputs
 from pairedframe.engines.ranking import ideal_gains, running_counts
-from pairedframe.measures import Measure
-from pairedframe.measures.gains import gain_keys, gain_table, list_table
+from pairedframe.measures import Measure, parse_measures
+from pairedframe.measures.gains import DISCOUNTED, discount_table, gain_keys, gain_table, list_table
 
 # The portable steps; DIALECT (DuckDB's definitions of the pf_seqsum / pf_concat macros) runs first.
 DIALECT = "dialect_duckdb.sql"
@@ -52,6 +52,13 @@ def register_parameters(con: duckdb.DuckDBPyConnection, measures: list[Measure] 
     con.register("pf_lists", list_table(measures or []))
 
 
+def register_discounts(con: duckdb.DuckDBPyConnection, measures: list[Measure]) -> None:
+    """Register ``pf_discounts`` (:func:`pairedframe.measures.gains.discount_table`) for the RBP and
+    RBPResid measures of ``measures``, up to the largest num_ret of ``pf_queries``."""
+    largest = con.sql("SELECT coalesce(max(num_ret), 0) FROM pf_queries").fetchall()[0][0]
+    con.register("pf_discounts", discount_table(measures, largest))
+
+
 def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOptions,
             steps: tuple[str, ...] = RUN_STEPS, judged_only: bool = False, validate: bool = True) -> None:
     """Build pf_retrieved, pf_ranks, pf_queries, pf_ranked and pf_ideal from the pf_run and pf_qrels
@@ -75,6 +82,10 @@ def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOpti
               "float32": options.score_precision == "float32", "judged_only": judged_only}
     for step in (DIALECT, *steps):
         _execute(con, load_sql(step), values)
+    try:
+        con.sql("SELECT p, k, d FROM pf_discounts LIMIT 0")
+    except duckdb.Error:
+        register_discounts(con, parse_measures(["RBP", "rbp"]))
 
 
 def measure_sql(measure: Measure) -> tuple[str, dict]:
@@ -186,6 +197,8 @@ class DuckDBEngine:
                         steps = STEPS[own, "counted"]
                 prepare(con, rel_level=level, options=options, steps=steps, judged_only=judged_only,
                         validate=False)
+                if any(m.spec.key in DISCOUNTED for m in group):
+                    register_discounts(con, group)
                 text, values = measures_union_sql(group)
                 parts.append(con.sql(text, params=values).pl())
             if not parts:
@@ -194,3 +207,4 @@ class DuckDBEngine:
         finally:
             for name in inputs:
                 con.unregister(name)
+            con.unregister("pf_discounts")

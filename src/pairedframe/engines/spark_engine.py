@@ -45,7 +45,7 @@ from pairedframe.errors import InputFormatError, user_stacklevel
 from pairedframe.io.grades import Grades
 from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
-from pairedframe.measures.gains import gain_keys, gain_table, list_table
+from pairedframe.measures.gains import DISCOUNTED, discount_table, gain_keys, gain_table, list_table
 
 __all__ = ["SparkEngine", "read_qrels", "read_run", "spark_session"]
 
@@ -404,6 +404,9 @@ class SparkEngine:
             values = {"rel_level": level, "complete": options.complete, "depth": options.depth,
                       "float32": options.score_precision == "float32", "judged_only": judged_only}
             self._cached += self._run_steps(prefix, STEPS[own, "run" if ranked is None else "ranked"], values)
+            if any(m.spec.key in DISCOUNTED for m in group):  # RBP's p**k up to this group's largest num_ret
+                largest = self.spark.sql(f"SELECT coalesce(max(num_ret), 0) FROM {prefix}pf_queries").first()[0]
+                self._local(discount_table(group, largest)).createOrReplaceTempView(prefix + "pf_discounts")
             text, params = measures_union_sql(group)
             # analysed now: the views of this group are bound before the next group replaces them
             parts.append(self.spark.sql(to_spark(text, prefix)[1], args=params))
@@ -413,7 +416,8 @@ class SparkEngine:
         return out
 
     def _register_parameters(self, prefix: str, qrels: Any, measures: list[Measure]) -> None:
-        """``pf_gains`` and ``pf_lists`` as the DuckDB engine registers them (small local tables)."""
+        """``pf_gains`` and ``pf_lists`` as the DuckDB engine registers them (small local tables; and
+        ``pf_discounts`` per group of measures, :meth:`_sql_per_query`)."""
         grades = [row["rel"] for row in qrels.selectExpr("rel").where("rel >= 0").distinct().collect()]
         tables = {"pf_gains": gain_table(gain_keys(measures), grades), "pf_lists": list_table(measures)}
         for name, table in tables.items():

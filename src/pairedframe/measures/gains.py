@@ -1,11 +1,12 @@
 """The gain of a grade under each gain map (nDCG, ndcg_rel, Rndcg, G, RBP; trec_eval gain_init.c)
-and the small parameter tables both engines read (``pf_gains``, ``pf_lists``)."""
+and the small parameter tables both engines read (``pf_gains``, ``pf_lists``, ``pf_discounts``)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
 
+import numpy as np
 import polars as pl
 
 from pairedframe.measures.base import Measure
@@ -13,6 +14,9 @@ from pairedframe.measures.param_text import list_key
 
 GAINS_SCHEMA = {"gain_map": pl.String, "rel": pl.Int64, "gain": pl.Float64, "explicit": pl.Boolean}
 LISTS_SCHEMA = {"list_key": pl.String, "pos": pl.Int64, "value": pl.Float64}
+DISCOUNTS_SCHEMA = {"p": pl.Float64, "k": pl.Int64, "d": pl.Float64}
+#: The families whose SQL reads ``pf_discounts`` (the persistence p of RBP and its residual).
+DISCOUNTED = ("RBP", "RBPResid")
 
 
 def parse_gain_key(key: str) -> dict[int, float]:
@@ -96,3 +100,23 @@ def rbp_bounds(key: str, max_grades: Iterable[int]) -> pl.DataFrame:
         values = table.filter((pl.col("rel") <= grade) | pl.col("explicit"))["gain"]
         rows.append((grade, float(values.min()), float(values.max())))
     return pl.DataFrame(rows, schema={"max_grade": pl.Int64, "lo": pl.Float64, "hi": pl.Float64}, orient="row")
+
+
+def discounts(p: float, largest: int) -> np.ndarray:
+    """``p**k`` for k = 0..largest, each the previous one times p, as trec_eval 10's rbp and rbp_resid
+    loops compute it (``cur_p = cur_p * p``): numpy's cumprod multiplies in order, so the values are
+    the loop's bit for bit, where C's pow differs in the last bit for some k. For p > 0.5 they never
+    reach 0: the product stops at a subnormal that, times p, rounds back to itself."""
+    return np.cumprod(np.r_[1.0, np.full(max(int(largest), 0), float(p))])
+
+
+def discount_table(measures: Iterable[Measure], largest: int) -> pl.DataFrame:
+    """``p, k, d``: :func:`discounts` (``d = p**k``, k = 0..largest) for each distinct persistence p of
+    the RBP and RBPResid measures in ``measures``; ``largest`` is the largest num_ret evaluated (RBP
+    reads k < num_ret, RBPResid k <= num_ret)."""
+    ps = list(dict.fromkeys(float(m.param("p")) for m in measures if m.spec.key in DISCOUNTED))
+    n = max(int(largest), 0) + 1
+    return pl.DataFrame({"p": np.repeat(np.array(ps, dtype=np.float64), n),
+                         "k": np.tile(np.arange(n, dtype=np.int64), len(ps)),
+                         "d": np.concatenate([discounts(p, largest) for p in ps]) if ps else np.zeros(0)},
+                        schema=DISCOUNTS_SCHEMA)
