@@ -170,8 +170,8 @@ def test_float32_ties_break_by_docno_descending_against_reference(precision: str
 @given(case=cases(), opts=options)
 def test_per_query_values_inside_the_declared_value_range_against_reference(case: Case, opts: dict):
     """Measure.value_range (what compare and results_table clip intervals to) holds for every value the
-    reference implementations give, on every family of the registry, up to rounding (RBPResid's sum of
-    a geometric series can read 1.0000000000000002)."""
+    reference implementations give, on every family of the registry, up to rounding (RBPResid, p^n plus
+    (1 - p) times its unjudged discounts added one by one, can read 1.0000000000000002)."""
     resolved = list(dict.fromkeys(m.resolved(opts["rel_level"]) for m in all_measures()))
     values = evaluate_reference(case.runs, case.qrels, resolved, complete=opts["complete"], depth=opts["depth"],
                                 score_precision=opts["score_precision"])
