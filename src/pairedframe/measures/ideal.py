@@ -33,9 +33,28 @@ def ideal_ranking(judgments: pl.LazyFrame, explicit: dict[int, float] | None, *,
     gain = (pl.lit(2.0).pow(rel.cast(pl.Float64)) - 1.0) if exp else rel.cast(pl.Float64)
     if explicit:
         gain = rel.replace_strict(list(explicit), list(explicit.values()), default=gain, return_dtype=pl.Float64)
-    ideal = (judgments.select("qid", gain.alias("gain")).filter(pl.col("gain") > 0)
-             .sort(["qid", "gain"], descending=[False, True])
-             .select("qid", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("irank"), "gain")
-             .collect())
+    gains = judgments.select("qid", gain.alias("gain")).filter(pl.col("gain") > 0).collect()
+    ideal = _sorted_within_queries(gains)
+    if ideal is None:
+        ideal = (gains.sort(["qid", "gain"], descending=[False, True])
+                 .select("qid", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("irank"), "gain"))
     return ideal.with_columns(pl.Series("log2_irank1", log2_of_ranks(ideal["irank"].to_numpy() + 1),
                                         dtype=pl.Float64)).lazy()
+
+
+def _sorted_within_queries(gains: pl.DataFrame) -> pl.DataFrame | None:
+    """``qid, irank, gain``: each query's gains descending, when each query's rows are adjacent (as a
+    streamed chunk's judgments are), by a sort on numbers instead of the qid strings (a third of the
+    time); queries stay in their order, irank ascending within each. None when a query's rows are apart."""
+    n = gains.height
+    qid = gains["qid"]
+    starts_query = np.ones(n, dtype=bool)
+    if n > 1:
+        starts_query[1:] = qid.slice(1).ne_missing(qid.slice(0, n - 1)).to_numpy()
+    starts = np.flatnonzero(starts_query)
+    if qid.gather(starts).n_unique() != len(starts):
+        return None
+    query = np.cumsum(starts_query) - 1
+    order = np.lexsort((-gains["gain"].to_numpy(), query))  # by query, then gain descending
+    irank = np.arange(n, dtype=np.int64) - starts[query] + 1
+    return gains[order].select("qid", pl.Series("irank", irank, dtype=pl.Int64), "gain")
