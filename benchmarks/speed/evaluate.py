@@ -220,9 +220,8 @@ def compile_pairedframe() -> str:
     spec = importlib.util.find_spec("pairedframe")
     if spec is None or not spec.submodule_search_locations:
         return "pairedframe not found"
-    folder = next(iter(spec.submodule_search_locations))
-    ok = compileall.compile_dir(folder, quiet=1)
-    return f"{folder} compiled" if ok else f"{folder}: some modules failed to compile"
+    ok = compileall.compile_dir(next(iter(spec.submodule_search_locations)), quiet=1)
+    return "pairedframe's modules compiled, as an installed package's are" if ok else "some modules failed to compile"
 
 
 def report(args: argparse.Namespace) -> None:
