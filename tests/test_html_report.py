@@ -780,3 +780,10 @@ def test_report_reproduce_command_makes_the_same_report_from_every_option_that_h
         return [row for row in re.findall(r"<tr>.*?</tr>", table, re.S) if "inputs: runs" not in row]
     assert settings_rows(again) == settings_rows(rep.fragment) and len(settings_rows(again)) > 15
     assert "My DL-19 runs" in again
+
+
+def test_report_without_a_baseline_among_several_systems_is_refused_naming_the_argument():
+    """The docs say pf.report needs baseline= with two or more systems (the CLI takes the first run)."""
+    qrels, runs = example_paths()
+    with pytest.raises(ValueError, match=r"`baseline`.*bm25"):
+        pf.report(runs, qrels, ["AP"])
