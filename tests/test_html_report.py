@@ -787,3 +787,12 @@ def test_report_without_a_baseline_among_several_systems_is_refused_naming_the_a
     qrels, runs = example_paths()
     with pytest.raises(ValueError, match=r"`baseline`.*bm25"):
         pf.report(runs, qrels, ["AP"])
+
+
+def test_one_run_report_settings_say_the_comparison_settings_were_not_used():
+    """A one-run report listed test, correction and max_delta_plots as if a comparison had used them."""
+    qrels, runs = example_paths()
+    rep = pf.report(runs[:1], qrels, "nDCG@10", test="t", correction="bh")
+    for asked in ("not used: nothing compared (t asked)", "not used: nothing compared (bh asked)"):
+        assert asked in rep.fragment
+    assert "not used" not in pf.report(runs, qrels, "nDCG@10", baseline="bm25", n_resamples=999).fragment
