@@ -780,3 +780,19 @@ def test_report_reproduce_command_makes_the_same_report_from_every_option_that_h
         return [row for row in re.findall(r"<tr>.*?</tr>", table, re.S) if "inputs: runs" not in row]
     assert settings_rows(again) == settings_rows(rep.fragment) and len(settings_rows(again)) > 15
     assert "My DL-19 runs" in again
+
+
+def test_report_without_a_baseline_among_several_systems_is_refused_naming_the_argument():
+    """The docs say pf.report needs baseline= with two or more systems (the CLI takes the first run)."""
+    qrels, runs = example_paths()
+    with pytest.raises(ValueError, match=r"`baseline`.*bm25"):
+        pf.report(runs, qrels, ["AP"])
+
+
+def test_one_run_report_settings_say_the_comparison_settings_were_not_used():
+    """A one-run report listed test, correction and max_delta_plots as if a comparison had used them."""
+    qrels, runs = example_paths()
+    rep = pf.report(runs[:1], qrels, "nDCG@10", test="t", correction="bh")
+    for asked in ("not used: nothing compared (t asked)", "not used: nothing compared (bh asked)"):
+        assert asked in rep.fragment
+    assert "not used" not in pf.report(runs, qrels, "nDCG@10", baseline="bm25", n_resamples=999).fragment

@@ -915,3 +915,16 @@ def test_measures_of_how_much_is_judged_get_no_best_and_no_verdict():
     for name in ("unj_10", "RBPResid", "Judged@10", "num_nonrel_judged_ret"):
         with pytest.raises(ValueError, match=r"`measures`: .* describes what a run returned .*judged"):
             pf.compare(ev, baseline="bm25", measures=[name], n_resamples=999)
+
+
+@pytest.mark.parametrize("ci", ["range", "halfwidth"])
+def test_caption_names_the_bound_of_values_without_spread_not_a_t_interval(ci):
+    """Judged@10 = 1 on every query showed [0.918, 1.000] under a caption calling it a '95% t interval'; the
+    t interval of n equal values is the point, so the caption must name the equal-values bound it shows."""
+    n = 43
+    flat = pl.concat([pl.DataFrame({"system": s, "qid": [f"q{k}" for k in range(n)], "measure": "P@10",
+                                    "value": v}) for s, v in (("a", [1.0] * n), ("b", [0.9, 1.0] * 21 + [1.0]))])
+    t = pf.results_table(flat, baseline="a", ci=ci, n_resamples=999, seed=0)
+    low = t.data.frame.filter(pl.col("system") == "a")["ci_low"][0]
+    assert low == pytest.approx(0.025 ** (1 / n))             # the bound, not t's point [1, 1]
+    assert "the exact bound n equal values allow inside the measure's range" in t.caption

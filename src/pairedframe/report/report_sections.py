@@ -262,7 +262,11 @@ def _settings(root: str, settings: dict[str, Any]) -> str:
     rows = [(k, ", ".join(v) if isinstance(v, list) else v) for k, v in rows]
     # baseline None: one run (two or more need one), compared with nothing
     rows = [(k, "none: one run, nothing to compare with" if k == "baseline" and v is None else v) for k, v in rows]
-    if settings["test"] == "t":                        # as "Every comparison" shows: nothing was resampled
+    if settings["baseline"] is None:                  # one run: the comparison's own settings were never used
+        # (confidence_level sets the means' intervals; n_resamples and seed any judgment sets' agreement)
+        unused = ("test", "correction", "max_delta_plots")
+        rows = [(k, f"not used: nothing compared ({v} asked)" if k in unused else v) for k, v in rows]
+    elif settings["test"] == "t":                      # as "Every comparison" shows: nothing was resampled
         rows = [(k, f"none: the t test and its t interval draw no resamples ({v} asked)" if k == "n_resamples"
                  else v) for k, v in rows]
     rows += [(f"evaluation: {k}", v) for k, v in ev.items()]

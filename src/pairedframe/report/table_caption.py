@@ -16,6 +16,10 @@ from pairedframe.stats.levels import percent
 __all__ = ["caption_text"]
 
 
+# what constant_sample_interval gives (t's interval of n equal values would be the point itself)
+NO_SPREAD_BOUND = "the exact bound n equal values allow inside the measure's range, as for equal deltas"
+
+
 def _sided(alternative: str) -> str:
     """"two-sided", or which side a one-sided test looks at, in words a reader of the table needs."""
     if alternative == "two-sided":
@@ -124,8 +128,10 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
         form = "± half-width" if s["ci"] == "halfwidth" else "[low, high]"
         special = "halfwidth" in data.frame.columns and data.frame.filter(
             pl.col("ci_low").is_not_null() & pl.col("halfwidth").is_null()).height > 0
-        where = ("[low, high] where it is clipped to the measure's range or the values have no spread"
-                 if s["ci"] == "halfwidth" else "inside the measure's range")
+        # a cell whose values have no spread has no t interval: it shows the range bound of n equal values
+        where = ("[low, high] where it is clipped to the measure's range or the values have no spread "
+                 f"({NO_SPREAD_BOUND})" if s["ci"] == "halfwidth"
+                 else f"clipped to the measure's range; where the values have no spread, {NO_SPREAD_BOUND}")
         parts.append(f"{form}: {percent(s['ci_confidence_level'])}% t interval of the mean over queries"
                      + (f", {where}." if special else "."))
     if data.mode != "none":
