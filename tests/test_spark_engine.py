@@ -93,6 +93,26 @@ def test_rbp_and_residual_on_spark_equal_duckdb_bit_for_bit(spark, shared_data: 
         assert got.sort(keys).equals(want.sort(keys))
 
 
+def test_spark_engine_asks_the_largest_num_ret_for_rbp_once_per_evaluation(spark):
+    """Two groups of RBP measures (relevance levels 1 and 2) share one pf_discounts: one query of the most
+    documents retrieved for a query, not one job per group; the values stay DuckDB's."""
+    from unittest import mock
+
+    qrels, runs = example_paths()
+    run, judged = pf.read_run(runs), pf.read_qrels(qrels)
+    measures = ["rbp", "RBP(p=0.95,rel=2)@20", "RBPResid(p=0.5)", "P@5"]
+    real, asked = spark.sql, []
+
+    def spy(text, *args, **kwargs):
+        asked.extend(re.findall(r"max\((?:num_ret|n)\)", text))
+        return real(text, *args, **kwargs)
+
+    with mock.patch.object(spark, "sql", spy):
+        got = pf.evaluate(run, judged, measures, engine=SparkEngine(spark, method="sql"))
+    assert len(asked) == 1
+    _same(got, pf.evaluate(run, judged, measures))
+
+
 #: The SQL of the preference and judgment-group measures, run by the next test.
 OTHER_JUDGMENTS_SQL = ({f for kind in ("prefs", "qrels_jg") for f in STEPS[kind, "run"]}
                        | {REGISTRY[key].sql_file for key in families("prefs", "qrels_jg")})
