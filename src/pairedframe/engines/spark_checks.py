@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from pairedframe.checks import warn_numeric_ids
-from pairedframe.errors import BLANK_ID, EMPTY_ID_RULE, InputFormatError, SchemaError
+from pairedframe.errors import BLANK_ID, EMPTY_ID_RULE, InputFormatError, SchemaError, about_argument
 from pairedframe.io.grades import Grades, check_grades_option, out_of_range, warn_read_as_trec_eval
 from pairedframe.io.table_values import EXACT_INTEGER_LIMIT, ID_COLUMNS, warn_inexact_integers
 from pairedframe.sql_files import blank_id_sql
@@ -223,6 +223,12 @@ def check_qrels(qrels: Any, grades: Grades = "strict") -> Any:
     UserWarning
         Integer id columns (read as strings); grades read as trec_eval reads them (naming one).
     """
+    with about_argument("qrels"):   # which input an error is about, by an attribute (judgment sets read it)
+        return _checked_qrels(qrels, grades)
+
+
+def _checked_qrels(qrels: Any, grades: Grades) -> Any:
+    """:func:`check_qrels`' work."""
     from pyspark.sql import functions as F
 
     check_grades_option(grades)
