@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import polars as pl
+import pytest
 from typer.testing import CliRunner
 
 import pairedframe as pf
@@ -280,3 +281,14 @@ def test_error_in_a_run_from_standard_input_names_it_not_its_temporary_copy():
     assert result.exit_code == 2
     assert "run file - (standard input), line 1, column 5" in result.stderr
     assert "pairedframe-stdin-" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare", "table", "segments", "report"])
+def test_dash_qrels_is_refused_naming_the_qrels_argument(command, tmp_path, monkeypatch):
+    """trec_eval reads only the results file from stdin; a QRELS ``-`` said "no such file: -"."""
+    qrels, runs = example_paths()
+    monkeypatch.chdir(tmp_path)                     # no file named '-' here
+    args = [command, "-", str(runs[0])] + (["--segments", "x.csv"] if command == "segments" else [])
+    result = runner.invoke(app, args, input=qrels.read_text())
+    assert result.exit_code == 2, result.output
+    assert "QRELS is '-': qrels cannot be read from standard input" in result.stderr

@@ -109,6 +109,20 @@ def test_a_results_table_title_is_stripped_and_a_blank_one_is_no_title(per_query
     assert (f"**{shown}**" in markdown) if shown else ("**" not in markdown.split("|")[0])
 
 
+def test_a_run_error_whose_words_say_qrels_is_not_named_as_a_judgment_sets_error():
+    """Whether an error is about a set's qrels was read from its words: a run table error naming a system
+    'qrels-tuned' was put on judgment set 'a'. It is the error's ``argument`` now, which the judgments'
+    readers set."""
+    from pairedframe.io import read_qrels, read_run
+
+    qrels, runs = example_paths()
+    run = read_run(runs[0]).with_columns(pl.lit("qrels-tuned").alias("system"))
+    blank = run.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.lit(" ")).otherwise(pl.col("docno"))
+                             .alias("docno"))
+    with pytest.raises(SchemaError, match=r"^run table: column 'docno' is an empty or all-blank string"):
+        pf.evaluate_judgment_sets(blank, {"a": qrels, "b": read_qrels(qrels)}, ["AP"])
+
+
 def test_judgment_set_errors_about_its_qrels_name_the_set(tmp_path):
     """With several table sets a duplicate said only 'in the qrels table', and a missing file only 'qrels: no such
     file': now each names its set; a set name that is empty or blank is refused (results select sets by name)."""

@@ -8,6 +8,7 @@ The doors: the macros (``pf.duckdb.register``, the script ``pairedframe sql`` pr
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import duckdb
@@ -85,6 +86,19 @@ def test_a_duplicate_cutoff_through_the_macros_against_parse_measure(con, text):
     with pytest.raises(pf.UnknownMeasureError) as want:
         parse_measure(text)
     assert _macro_error(con, "SELECT pf_measures(?)", [text]) == str(want.value)
+
+
+@pytest.mark.parametrize("names", [["rbp", "rbp.p=0.8,1=3"], ["rbp.p=0.8,1=3", "rbp"], ["P", "P.5"], ["P.5", "P.10"],
+                                   ["ndcg", "AP", "ndcg.1=3"], ["official", "P.7"], ["rbp", "rbp.p=0.5", "RBP(p=0.5)"],
+                                   ["P_5", "P.10", "P"], ["ndcg_cut", "nDCG@7", "ndcg_cut.5"]])
+def test_a_family_named_in_trec_eval_syntax_twice_through_the_macros_against_parse_measures(con, names):
+    """trec_eval evaluates a family named bare and with parameters once, with the first parameter list:
+    parse_measures kept RBP(gains={1:3.0}) alone for rbp and rbp.p=0.8,1=3, where pf_measures kept both."""
+    got = con.execute("SELECT [m.name FOR m IN pf_measures(?)]", [names]).fetchone()[0]
+    with warnings.catch_warnings():         # parse_measures warns about what trec_eval drops
+        warnings.simplefilter("ignore")
+        want = [m.name for m in parse_measures(names)]
+    assert got == want
 
 
 @pytest.mark.parametrize("names", [["P@10", "P@10"], ["P.10", "P@10", "P_10"], ["ndcg_cut.10", "nDCG@10"]])

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
-from pairedframe.sql_files import load_sql
+from pairedframe.sql_files import load_sql, sql_params
 from pairedframe.engines import EvalOptions
 from pairedframe.engines.duckdb_engine import prepare
 from pairedframe.errors import DuplicateError, SchemaError
@@ -86,3 +86,47 @@ def test_validated_sql_path_agrees_with_evaluate():
     assert got["value"].to_list() == pytest.approx(want["value"].to_list(), abs=1e-12)
     assert got["qid"].to_list() == want["qid"].to_list()
     assert isinstance(got, pl.DataFrame)
+
+
+def _discount_registrations(measures: list[str], depth: int | None = None) -> tuple[list[int], pl.DataFrame]:
+    """The ``largest`` of each pf_discounts registration while the DuckDB engine evaluates ``measures``
+    (each resolved plainly and judged-only: two groups of measures), and the values it gives."""
+    from unittest import mock
+
+    from pairedframe.engines import duckdb_engine
+    from pairedframe.measures import parse_measures
+
+    plain = parse_measures(measures)
+    resolved = [m.resolved(1) for m in plain] + [m.resolved(1, judged_only=True) for m in plain]
+    run = pl.DataFrame({"system": "s", "qid": ["q1"] * 4 + ["q2"], "docno": ["a", "b", "c", "d", "x"],
+                        "score": [4.0, 3.0, 2.0, 1.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["q1", "q1", "q2"], "docno": ["a", "c", "x"], "rel": [1, 2, 1]})
+    calls, real = [], duckdb_engine.register_discounts
+
+    def spy(con, group, *largest):
+        calls.append(largest[0] if largest else None)
+        return real(con, group, *largest)
+
+    with mock.patch.object(duckdb_engine, "register_discounts", spy):
+        got = duckdb_engine.DuckDBEngine().evaluate(run, qrels, resolved, EvalOptions(depth=depth))
+    return calls, got
+
+
+def test_duckdb_engine_registers_pf_discounts_only_for_rbp_measures_once_per_evaluation():
+    calls, _ = _discount_registrations(["P@2", "ndcg"])
+    assert calls == []
+    calls, got = _discount_registrations(["rbp", "rbp.p=0.5", "rbp_resid", "P@2"])
+    assert calls == [4]  # q1's four documents; the judged-only group counts two
+    assert got.filter(pl.col("measure").str.starts_with("rbp"))["value"].is_not_null().all()
+    calls, _ = _discount_registrations(["rbp_resid"], depth=3)
+    assert calls == [3]
+
+
+def test_prepare_by_hand_registers_the_default_pf_discounts_that_rbp_sql_reads():
+    con = _connection()
+    prepare(con, rel_level=1, options=OPTIONS)
+    rbp = pf.parse_measures(["rbp"])[0]
+    text = load_sql("rbp.sql")
+    got = con.sql(text, params={k: v for k, v in rbp.sql_values().items() if k in sql_params(text)}).pl()
+    run, qrels = con.sql("SELECT * FROM pf_run").pl(), con.sql("SELECT * FROM pf_qrels").pl()
+    assert got["value"].to_list() == pf.evaluate(run, qrels, ["rbp"]).per_query["value"].to_list()

@@ -93,6 +93,26 @@ def test_rbp_and_residual_on_spark_equal_duckdb_bit_for_bit(spark, shared_data: 
         assert got.sort(keys).equals(want.sort(keys))
 
 
+def test_spark_engine_asks_the_largest_num_ret_for_rbp_once_per_evaluation(spark):
+    """Two groups of RBP measures (relevance levels 1 and 2) share one pf_discounts: one query of the most
+    documents retrieved for a query, not one job per group; the values stay DuckDB's."""
+    from unittest import mock
+
+    qrels, runs = example_paths()
+    run, judged = pf.read_run(runs), pf.read_qrels(qrels)
+    measures = ["rbp", "RBP(p=0.95,rel=2)@20", "RBPResid(p=0.5)", "P@5"]
+    real, asked = spark.sql, []
+
+    def spy(text, *args, **kwargs):
+        asked.extend(re.findall(r"max\((?:num_ret|n)\)", text))
+        return real(text, *args, **kwargs)
+
+    with mock.patch.object(spark, "sql", spy):
+        got = pf.evaluate(run, judged, measures, engine=SparkEngine(spark, method="sql"))
+    assert len(asked) == 1
+    _same(got, pf.evaluate(run, judged, measures))
+
+
 #: The SQL of the preference and judgment-group measures, run by the next test.
 OTHER_JUDGMENTS_SQL = ({f for kind in ("prefs", "qrels_jg") for f in STEPS[kind, "run"]}
                        | {REGISTRY[key].sql_file for key in families("prefs", "qrels_jg")})
@@ -307,6 +327,21 @@ _RUN = [("a", "1", "d1", 2.0), ("a", "1", "d2", 1.0), ("a", "2", "d1", 1.0)]
 _QRELS = [("1", "d1", 1), ("1", "d2", 0), ("2", "d1", 1)]
 _RUN_SCHEMA = "system string, qid string, docno string, score double"
 _QRELS_SCHEMA = "qid string, docno string, rel long"
+@pytest.mark.parametrize("empty", ["run", "qrels"])
+def test_spark_names_the_file_of_an_empty_table_it_read_as_locally(spark, tmp_path, empty):
+    """A Spark DataFrame read from a table file with no rows said "the run is empty", naming no file: it is
+    named as the local reader names an empty table file."""
+    qrels, runs = example_paths()
+    path = tmp_path / f"{empty}.parquet"
+    columns = {"run": {"system": pl.String, "qid": pl.String, "docno": pl.String, "score": pl.Float64},
+               "qrels": {"qid": pl.String, "docno": pl.String, "rel": pl.Int64}}[empty]
+    pl.DataFrame(schema=columns).write_parquet(path)
+    frame = spark.read.parquet(str(path))
+    run, judged = (frame, str(qrels)) if empty == "run" else (str(runs[0]), frame)
+    with pytest.raises(pf.InputFormatError, match=rf"^{empty} file {re.escape(str(path))}: empty table: no rows"):
+        pf.evaluate(run, judged, ["AP"], engine=SparkEngine(spark, method="sql"))
+
+
 #: bad input -> (run rows, run schema, qrels rows, qrels schema, the error's pattern, or None: polars' own words)
 _BAD_FRAMES = {
     "null_system": (_RUN + [(None, "1", "d3", 0.5)], _RUN_SCHEMA, _QRELS, _QRELS_SCHEMA, None),

@@ -4,6 +4,7 @@ errors naming the argument."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import polars as pl
@@ -324,3 +325,18 @@ def test_cli_names_the_run_table_file_with_no_rows(example, tmp_path):
     result = CliRunner().invoke(app, ["evaluate", "-m", "AP", str(qrels), str(runs[0]), str(empty)])
     assert result.exit_code == 2
     assert f"run file {empty}: empty table: no rows (csv, columns qid, docno, score, system)" in result.stderr
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv"])
+@pytest.mark.parametrize("qid, said", [('" "', r"an empty or all-blank string \(system='s', measure='AP'"),
+                                       ("", r"empty \(null\)")])
+def test_a_blank_or_empty_qid_in_a_results_file_is_named_by_file_and_line(tmp_path, suffix, qid, said):
+    """read_results named the row ("e.g. the row {...}"), not the line; a summary row is no per-query row (its
+    blank qid is left out with it), and a quoted field spanning two lines counts both, as the run readers count."""
+    sep = "\t" if suffix == ".tsv" else ","
+    lines = [sep.join(["system", "qid", "measure", "value", "summary"]), sep.join(["s", "", "AP", "0.5", "true"]),
+             sep.join(["s", '"q\n1"', "AP", "0.5", "false"]), sep.join(["s", qid, "AP", "0.3", "false"])]
+    path = tmp_path / f"results{suffix}"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(pf.SchemaError, match=rf"^results file {re.escape(str(path))}, line 5: column 'qid' is {said}"):
+        pf.read_results(path)

@@ -348,3 +348,34 @@ def test_segment_pvalues_of_few_nonzero_deltas_against_brute_force_enumeration(a
             assert row["exact"] and row["pvalue"] == pytest.approx(_brute_force_pvalue(d, alternative), abs=1e-12)
             excludes_zero = row["ci_low"] > 0 or row["ci_high"] < 0
             assert excludes_zero == (row["pvalue"] < 0.05) == (row["segment"] in ("k6", "k9"))
+
+
+def test_compare_clustered_in_duckdb_fetches_every_comparisons_nonzero_cluster_sums_in_one_query():
+    """Three comparisons settled on their few non-zero cluster sums: one query fetches them all, and each
+    p is the one it gets compared alone."""
+    duckdb = pytest.importorskip("duckdb")
+    from unittest import mock
+
+    from pairedframe.comparison.engine_tables import DuckDBTable
+
+    clusters, _, d, frame = _zero_sum_clusters_frame()
+    a = frame.filter(pl.col("system") == "a")
+    frame = pl.concat([frame] + [a.with_columns(pl.lit(name).alias("system"), pl.col("value") + scale * d)
+                                 for name, scale in [("c", 2.0), ("d", -1.0)]])
+    queries, real = [], DuckDBTable.collect
+
+    def spy(self, sql, *args, **kwargs):
+        queries.append(sql)
+        return real(self, sql, *args, **kwargs)
+
+    def run(systems):
+        source = duckdb.connect().from_arrow(frame.filter(pl.col("system").is_in(systems)).to_arrow())
+        return _quiet(pf.compare_clustered, source, baseline="a", clusters=clusters, n_resamples=1000, seed=5,
+                      interval="signflip").sort("system")
+
+    with mock.patch.object(DuckDBTable, "collect", spy):
+        together = run(["a", "b", "c", "d"])
+    assert together["exact"].to_list() == [True] * 3
+    assert sum(" s <> 0" in q for q in queries) == 1
+    alone = pl.concat([run(["a", s]) for s in ("b", "c", "d")]).sort("system")
+    assert together["pvalue"].to_list() == alone["pvalue"].to_list()

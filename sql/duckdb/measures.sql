@@ -294,14 +294,28 @@ CREATE OR REPLACE TEMP MACRO pf__placeholder_zero(m, trec_params) AS
     coalesce(pf__family(m['family']).complete_reset = 'all'
              OR (pf__family(m['family']).complete_reset = 'bare' AND NOT trec_params AND pf__bare_name(m)), false);
 
--- The names of `measures` (a name or a list; nicknames expanded), each with its trec_eval split s
--- (pf__trec_split: NULL when it is not a trec_eval name) and its ir_measures parts r
+-- trec_eval's rule, as parse_measures follows it: a family named in trec_eval's syntax, bare or with
+-- '.' parameters (P, P.5, rbp.p=0.8,1=3), is evaluated once, where first named, with the first
+-- parameter list given (P and P.5: P.5 only; P.5 and P.10: P.5 only). Other names stay as given.
+CREATE OR REPLACE TEMP MACRO pf__once_per_family(names) AS
+    [[CASE WHEN NOT y['marked'] THEN y['t']
+           ELSE y['s']['form'] || coalesce('.' || [z['s']['params'] FOR z IN ys
+                                                    IF z['marked'] AND z['s']['form'] = y['s']['form']
+                                                       AND z['s']['params'] IS NOT NULL][1], '') END
+      FOR y, i IN ys IF NOT y['marked'] OR i = [j FOR z, j IN ys IF z['marked'] AND z['s']['form'] = y['s']['form']][1]]
+     FOR ys IN [[{'t': t, 's': pf__trec_split(t),
+                  'marked': pf__trec_split(t) IS NOT NULL
+                            AND (pf__trec_split(t)['params'] IS NULL OR pf__trec_split(t)['sep'] = '.')}
+                 FOR t IN names]]][1];
+
+-- The names of `measures` (a name or a list; nicknames expanded; pf__once_per_family), each with its
+-- trec_eval split s (pf__trec_split: NULL when it is not a trec_eval name) and its ir_measures parts r
 -- (Family(k=v,...)@at or Family@at(k=v): word, args, at).
 CREATE OR REPLACE TEMP MACRO pf__split_names(measures) AS
     [{'t': t, 's': pf__trec_split(t),
       'r': regexp_extract(t, '^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(((?:[^()]|\([^()]*\))*)\))?\s*(?:@\s*([^()@]+?))?\s*(?:\(((?:[^()]|\([^()]*\))*)\))?$',
                           ['word', 'args', 'at', 'args2'])}
-     FOR t IN flatten([coalesce(pf__nickname(trim(x)), [trim(x)]) FOR x IN pf__aslist(measures)])];
+     FOR t IN pf__once_per_family(flatten([coalesce(pf__nickname(trim(x)), [trim(x)]) FOR x IN pf__aslist(measures)]))];
 
 -- Each split name with what the parsers read: its trec_eval form f, family spec and sorted values v;
 -- or its ir_measures family spec, @ text, parameter keys and values.

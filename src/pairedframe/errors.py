@@ -160,6 +160,19 @@ BLANK_ID_PATTERN = r"^[ \t\n\r\x0B\x0C]*$"
 BLANK_ID = "an empty or all-blank string"
 
 
+@contextlib.contextmanager
+def about_argument(argument: str) -> Iterator[None]:
+    """Input errors (PairedFrameError, FileNotFoundError) raised inside are about ``argument`` (``"qrels"``):
+    each gets that ``argument`` attribute unless it names one already (an InputFormatError about a file), so
+    a caller tells which input an error is about by it, never by the words of its message."""
+    try:
+        yield
+    except (PairedFrameError, FileNotFoundError) as exc:
+        if getattr(exc, "argument", None) is None:
+            exc.argument = argument  # type: ignore[attr-defined]
+        raise
+
+
 def missing_file(path: str, what: str) -> FileNotFoundError:
     """The error for a file that does not exist, naming the argument it was given as (``what``); a ``NAME=PATH``
     string gets a hint: only the command line reads names that way."""

@@ -18,7 +18,7 @@ import polars as pl
 import typer
 from rich.console import Console
 
-from pairedframe.cli.stdin_run import STDIN_ARGUMENT, stdin_path, stdin_readable
+from pairedframe.cli.stdin_run import STDIN_ARGUMENT, refuse_stdin_qrels, stdin_path, stdin_readable
 from pairedframe.cli.text_table import column_texts, write_box_table
 from pairedframe.errors import PairedFrameError, warning_source
 from pairedframe.io.detect import run_name
@@ -85,6 +85,7 @@ def friendly_errors(fn: Callable) -> Callable:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            refuse_stdin_qrels(kwargs.get("qrels"))
             with warnings.catch_warnings(), stdin_readable():
                 warnings.showwarning = _WarningPrinter()    # each distinct warning once per command
                 result = fn(*args, **kwargs)

@@ -137,7 +137,7 @@ def _progress_context(total_work: int):
 @app.command("compare")
 @friendly_errors
 def compare_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table; "
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin); "
                                                "or, without qrels, the first per-query results file")],
     runs: Annotated[list[Path] | None, typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline; "
                                                            "or the other per-query results files (trec_eval -q output, pairedframe evaluate -q tables), compared without evaluating")] = None,

@@ -39,7 +39,7 @@ def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
 @app.command("evaluate", cls=TrecEvalCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @friendly_errors
 def evaluate_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst, or tables; NAME=PATH names one")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10, all_trec; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,

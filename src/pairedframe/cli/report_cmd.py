@@ -33,7 +33,7 @@ def _judgment_sets(items: list[str]) -> dict[str, str]:
 @app.command("report")
 @friendly_errors
 def report_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table")],
+    qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one)")],
     output: Annotated[Path, typer.Option("--output", "-o", help="the HTML file to write")] = Path("report.html"),
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10; repeatable (default nDCG@10, AP)")] = [],  # noqa: B006

@@ -34,7 +34,7 @@ def read_segments(path: Path) -> pl.DataFrame:
 @app.command("segments")
 @friendly_errors
 def segments_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table")],
+    qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline")],
     segments: Annotated[Path | None, typer.Option("--segments", "-s", help="qid,segment_set,segment table (.csv, .tsv, .parquet, .json); required")] = None,
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP; repeatable")] = [],  # noqa: B006

@@ -66,6 +66,14 @@ def stdin_readable() -> Iterator[None]:
             _current.reset(token)
 
 
+def refuse_stdin_qrels(qrels: object) -> None:
+    """ValueError when the QRELS argument is ``-`` (and no file is named ``-``): as trec_eval, only a run
+    is read from standard input; qrels read from a pipe would also leave ``-`` ambiguous next to a run ``-``."""
+    if qrels is not None and str(qrels) == STDIN_ARGUMENT and not os.path.exists(STDIN_ARGUMENT):
+        raise ValueError("QRELS is '-': qrels cannot be read from standard input (as in trec_eval, only a run "
+                         "is); give the qrels file's path (a shell's <(...) works), and a run may be '-'")
+
+
 def stdin_path(argument: str) -> str:
     """The path of standard input's copy, for ``argument`` (``run argument 1``), inside a command."""
     spool = _current.get()

@@ -33,7 +33,7 @@ def _format_of(output: Path | None) -> str:
 @app.command("table")
 @friendly_errors
 def table_cmd(
-    qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table")],
+    qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one); the first is the baseline unless --baseline or --pairs")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure (column), e.g. nDCG@10; repeatable; at least one (a paper table names its columns)")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system (default: the first run, as compare); repeat for several (letters)")] = [],  # noqa: B006

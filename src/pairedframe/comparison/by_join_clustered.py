@@ -46,7 +46,7 @@ from pairedframe.stats.cluster import noise_sums
 from pairedframe.stats.cluster_interval import bell_mccaffrey_df, cluster_t_interval
 from pairedframe.stats.edgeworth import edgeworth_t_quantile_from_moments
 from pairedframe.stats.mcnemar import mcnemar_exact
-from pairedframe.stats.randomization import settle_on_nonzero
+from pairedframe.stats.randomization import enumerable_on_nonzero, settle_on_nonzero
 from pairedframe.stats.signflip_interval import agree_with_settled_p
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
@@ -229,12 +229,17 @@ def _mcnemar_columns(rows: pl.DataFrame) -> McNemarColumns:
     return mc
 
 
-def _nonzero_cluster_sums(table: EngineTable, sums: str, comp: int, max_abs: float) -> np.ndarray:
-    """Comparison ``comp``'s cluster sums that are not 0 up to the float noise of its deltas (the rule of
-    ``nonzero_clusters``; a few: asked for only when their ``2**k`` sign patterns can be enumerated)."""
-    s = table.collect(f"SELECT s FROM {sums} WHERE comp = {int(comp)} AND s <> 0 ORDER BY s")["s"].to_numpy()
-    s = s.astype(np.float64)
-    return s[np.abs(s) > ZERO_SPREAD_RTOL * max_abs]
+def _nonzero_cluster_sums(table: EngineTable, sums: str, comps: list[int], max_abs: np.ndarray) -> list[np.ndarray]:
+    """Each of comparisons ``comps``' cluster sums that are not 0 up to the float noise of its deltas (the
+    rule of ``nonzero_clusters``), in ascending order, from one query: only comparisons whose ``2**k`` sign
+    patterns of them are enumerated come here, so each has a few."""
+    if not comps:
+        return []
+    wanted = ", ".join(str(int(c)) for c in comps)
+    got = table.collect(f"SELECT comp, s FROM {sums} WHERE comp IN ({wanted}) AND s <> 0 ORDER BY comp, s")
+    comp, s = got["comp"].to_numpy(), got["s"].to_numpy().astype(np.float64)
+    own = [s[comp == c] for c in comps]
+    return [mine[np.abs(mine) > ZERO_SPREAD_RTOL * m] for mine, m in zip(own, max_abs)]
 
 
 def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval: str, comps: list[int],
@@ -254,9 +259,12 @@ def _query_set_statistics(table: EngineTable, paired: Paired, opt: Any, interval
     # as in memory: exact over few non-zero cluster sums (stats.cluster.settle_on_nonzero_sums), the interval's
     # end at 0 agreeing with that p; all-zero cluster sums, float noise of their deltas included, give p = 1
     max_abs = sub["max_abs"].to_numpy().astype(np.float64)
-    settled, exact = settle_on_nonzero(pv, flips.exact, sub["nonzero_clusters"].to_numpy(), opt.n_resamples,
-                                       opt.alternative,
-                                       lambda j: _nonzero_cluster_sums(table, sums, comps[j], max_abs[j]))
+    nonzero = sub["nonzero_clusters"].to_numpy()
+    enumerated = np.flatnonzero(enumerable_on_nonzero(flips.exact, nonzero, opt.n_resamples))
+    fetched = dict(zip(enumerated.tolist(), _nonzero_cluster_sums(table, sums, [comps[j] for j in enumerated],
+                                                                  max_abs[enumerated])))
+    settled, exact = settle_on_nonzero(pv, flips.exact, nonzero, opt.n_resamples, opt.alternative,
+                                       fetched.__getitem__)
     settled[noise_sums(sub["max_sum"].to_numpy()[None, :], max_abs)] = 1.0
     low, high = agree_with_settled_p(low, high, settled, settled != pv, delta, opt.confidence_level)
     pv = settled

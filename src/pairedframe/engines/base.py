@@ -47,6 +47,18 @@ STEPS = {
 }
 
 
+#: The most documents a system retrieved for a query (``{prefix}``: the engine's table prefix).
+LARGEST_RETRIEVED_SQL = "SELECT coalesce(max(n), 0) FROM {prefix}pf_retrieved"
+
+
+def largest_num_ret(retrieved: int, options: EvalOptions) -> int:
+    """A bound on num_ret in every group of measures (``pf_discounts`` holds p**k up to it), from the
+    most documents retrieved for a query: the depth cut at most (trec_eval -M), judged_only counts
+    fewer, and a query retrieved by no system is ranked as one placeholder (-c)."""
+    largest = max(int(retrieved), 1)
+    return largest if options.depth is None else min(largest, max(int(options.depth), 1))
+
+
 def kind_tables(judgments: pl.DataFrame) -> tuple[str, dict[str, pl.DataFrame]]:
     """The kind of a judgments table (``qrels``, ``qrels_jg``, ``prefs``) and the tables the SQL reads:
     ``pf_qrels`` (each judged (qid, docno) once: the ranking and the query set) plus ``pf_qrels_jg``,

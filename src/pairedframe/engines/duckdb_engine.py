@@ -22,7 +22,8 @@ import duckdb
 import polars as pl
 
 from pairedframe.sql_files import PARAM_PATTERN, load_sql, sql_params, strip_comments
-from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
+from pairedframe.engines.base import (LARGEST_RETRIEVED_SQL, RESULT_SCHEMA, STEPS, EvalOptions, group_by_level,
+                                      kind_tables, largest_num_ret)
 from pairedframe.engines.duckdb_checks import check_inputs
 from pairedframe.engines.ranking import ideal_gains, running_counts
 from pairedframe.measures import Measure, parse_measures
@@ -52,15 +53,17 @@ def register_parameters(con: duckdb.DuckDBPyConnection, measures: list[Measure] 
     con.register("pf_lists", list_table(measures or []))
 
 
-def register_discounts(con: duckdb.DuckDBPyConnection, measures: list[Measure]) -> None:
+def register_discounts(con: duckdb.DuckDBPyConnection, measures: list[Measure], largest: int | None = None) -> None:
     """Register ``pf_discounts`` (:func:`pairedframe.measures.gains.discount_table`) for the RBP and
-    RBPResid measures of ``measures``, up to the largest num_ret of ``pf_queries``."""
-    largest = con.sql("SELECT coalesce(max(num_ret), 0) FROM pf_queries").fetchall()[0][0]
+    RBPResid measures of ``measures``, up to ``largest`` (default: the largest num_ret of ``pf_queries``)."""
+    if largest is None:
+        largest = con.sql("SELECT coalesce(max(num_ret), 0) FROM pf_queries").fetchall()[0][0]
     con.register("pf_discounts", discount_table(measures, largest))
 
 
 def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOptions,
-            steps: tuple[str, ...] = RUN_STEPS, judged_only: bool = False, validate: bool = True) -> None:
+            steps: tuple[str, ...] = RUN_STEPS, judged_only: bool = False, validate: bool = True,
+            discounts: bool = True) -> None:
     """Build pf_retrieved, pf_ranks, pf_queries, pf_ranked and pf_ideal from the pf_run and pf_qrels
     relations on ``con`` (with ``steps=RANKED_STEPS``: from pf_retrieved, pf_ranks and pf_qrels).
 
@@ -69,7 +72,9 @@ def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOpti
     null or NaN scores, non-integer grades); the engine passes False for tables the readers made.
     ``judged_only`` ranks the judged documents among themselves (trec_eval -J). Registers the
     default ``pf_gains`` and ``pf_lists`` (:func:`register_parameters`) unless the connection has
-    them.
+    them, and with ``discounts`` (default) the default ``pf_discounts`` (RBP's default p,
+    :func:`register_discounts`) unless it has one: what ``rbp.sql`` / ``rbp_resid.sql`` run by hand
+    read. The engine passes False and registers its measures' own once per evaluation.
     """
     if validate and steps == RUN_STEPS:
         check_inputs(con)
@@ -82,6 +87,8 @@ def prepare(con: duckdb.DuckDBPyConnection, *, rel_level: int, options: EvalOpti
               "float32": options.score_precision == "float32", "judged_only": judged_only}
     for step in (DIALECT, *steps):
         _execute(con, load_sql(step), values)
+    if not discounts:
+        return
     try:
         con.sql("SELECT p, k, d FROM pf_discounts LIMIT 0")
     except duckdb.Error:
@@ -183,6 +190,8 @@ class DuckDBEngine:
         ideal = ideal_gains(qrels, inputs["pf_gains"]) if source == "ranked" and kind == "qrels" else None
         if ideal is not None:
             inputs["pf_ideal_given"] = ideal
+        discounted = [m for m in measures if m.spec.key in DISCOUNTED]
+        has_discounts = False
         try:
             for name, frame in inputs.items():
                 con.register(name, frame)
@@ -196,9 +205,12 @@ class DuckDBEngine:
                         con.register("pf_ranks", counted)
                         steps = STEPS[own, "counted"]
                 prepare(con, rel_level=level, options=options, steps=steps, judged_only=judged_only,
-                        validate=False)
-                if any(m.spec.key in DISCOUNTED for m in group):
-                    register_discounts(con, group)
+                        validate=False, discounts=False)
+                if not has_discounts and any(m.spec.key in DISCOUNTED for m in group):
+                    # once per evaluation, for every group's p, up to the largest num_ret of any group
+                    retrieved = con.sql(LARGEST_RETRIEVED_SQL.format(prefix="")).fetchall()[0][0]
+                    register_discounts(con, discounted, largest_num_ret(retrieved, options))
+                    has_discounts = True
                 text, values = measures_union_sql(group)
                 parts.append(con.sql(text, params=values).pl())
             if not parts:
@@ -207,4 +219,5 @@ class DuckDBEngine:
         finally:
             for name in inputs:
                 con.unregister(name)
-            con.unregister("pf_discounts")
+            if has_discounts:
+                con.unregister("pf_discounts")

@@ -11,9 +11,10 @@ a null ``system``. Duplicates are checked apart (by the partitions, or one ``gro
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from pairedframe.checks import warn_numeric_ids
-from pairedframe.errors import BLANK_ID, EMPTY_ID_RULE, SchemaError
+from pairedframe.errors import BLANK_ID, EMPTY_ID_RULE, InputFormatError, SchemaError, about_argument
 from pairedframe.io.grades import Grades, check_grades_option, out_of_range, warn_read_as_trec_eval
 from pairedframe.io.table_values import EXACT_INTEGER_LIMIT, ID_COLUMNS, warn_inexact_integers
 from pairedframe.sql_files import blank_id_sql
@@ -123,6 +124,22 @@ def _not_numbers(column: str, data_type: Any, value: Any, what: str, wanted: str
                        f"F.col({column!r}).cast({'double' if column == 'score' else 'long'!r})")
 
 
+def _empty(frame: Any, what: str, unread: SchemaError) -> Exception:
+    """The error for a table with no rows: a frame Spark read from files is named by them, as the local
+    readers name an empty table file (``run file x.parquet: empty table: no rows``); ``unread`` else."""
+    files = [_local_path(f) for f in frame.inputFiles()]
+    if not files:
+        return unread
+    named = ", ".join(files[:3]) + (f" (and {len(files) - 3} more)" if len(files) > 3 else "")
+    return InputFormatError(f"empty table: no rows (columns {', '.join(frame.columns)})", path=named, argument=what)
+
+
+def _local_path(uri: str) -> str:
+    """A ``file:`` URI as the path it names (as a user wrote it); any other URI as it is."""
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme == "file" else uri
+
+
 def check_run(run: Any, system: str | None) -> Any:
     """A Spark run table as ``system, qid, docno, score`` (strings and a double) after the local checks
     (one Spark job). Columns are named as :func:`pairedframe.io.as_run` names a local table's
@@ -136,6 +153,8 @@ def check_run(run: Any, system: str | None) -> Any:
         ``system``; a missing column; float, null-typed or other non-text ids; a score column that
         is not numeric (text, booleans: never parsed); null values (named by column); NaN scores;
         empty ids; no rows.
+    InputFormatError
+        No rows in a frame Spark read from files (naming them, as the local readers name a file).
 
     Warns
     -----
@@ -176,7 +195,7 @@ def check_run(run: Any, system: str | None) -> Any:
                           "(+-inf can)")
     _refuse_empty_ids(facts, "run")
     if not facts["rows"]:
-        raise SchemaError("the run is empty: no (qid, docno, score) rows")
+        raise _empty(run, "run", SchemaError("the run is empty: no (qid, docno, score) rows"))
     return run.select(*[F.col(c).cast("string") for c in keys], F.col("score").cast("double"))
 
 
@@ -194,6 +213,8 @@ def check_qrels(qrels: Any, grades: Grades = "strict") -> Any:
         null-typed or other non-text ids; grades that are text or booleans (never parsed), NaN,
         infinite, not whole under ``grades="strict"`` (``2.0`` is 2) or beyond a long; null values
         (named by column); empty ids; no rows.
+    InputFormatError
+        No rows in a frame Spark read from files (naming them, as the local readers name a file).
     ValueError
         ``grades`` is neither ``"strict"`` nor ``"trec_eval"``.
 
@@ -202,6 +223,12 @@ def check_qrels(qrels: Any, grades: Grades = "strict") -> Any:
     UserWarning
         Integer id columns (read as strings); grades read as trec_eval reads them (naming one).
     """
+    with about_argument("qrels"):   # which input an error is about, by an attribute (judgment sets read it)
+        return _checked_qrels(qrels, grades)
+
+
+def _checked_qrels(qrels: Any, grades: Grades) -> Any:
+    """:func:`check_qrels`' work."""
     from pyspark.sql import functions as F
 
     check_grades_option(grades)
@@ -243,5 +270,5 @@ def check_qrels(qrels: Any, grades: Grades = "strict") -> Any:
     _refuse_nulls(facts, columns, "qrels")
     _refuse_empty_ids(facts, "qrels")
     if not facts["rows"]:
-        raise SchemaError("the qrels are empty: no (qid, docno, rel) rows")
+        raise _empty(qrels, "qrels", SchemaError("the qrels are empty: no (qid, docno, rel) rows"))
     return qrels.select(F.col("qid").cast("string"), F.col("docno").cast("string"), F.col("rel").cast("long"))

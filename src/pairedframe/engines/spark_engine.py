@@ -36,7 +36,8 @@ from typing import Any, Literal
 import polars as pl
 
 from pairedframe.sql_files import load_sql, sql_params
-from pairedframe.engines.base import RESULT_SCHEMA, STEPS, EvalOptions, group_by_level, kind_tables
+from pairedframe.engines.base import (LARGEST_RETRIEVED_SQL, RESULT_SCHEMA, STEPS, EvalOptions, group_by_level,
+                                      kind_tables, largest_num_ret)
 from pairedframe.engines.duckdb_engine import measures_union_sql
 from pairedframe.engines.spark_files import EMPTY_FILE, read_qrels, read_run
 from pairedframe.engines.spark_files import union as _union
@@ -399,14 +400,15 @@ class SparkEngine:
         self._register_parameters(prefix, qrels, measures)
         from pairedframe.engines.spark_sql import to_spark
 
-        parts = []
+        parts, discounted = [], [m for m in measures if m.spec.key in DISCOUNTED]
         for (own, level, judged_only), group in group_by_level(measures, kind).items():
             values = {"rel_level": level, "complete": options.complete, "depth": options.depth,
                       "float32": options.score_precision == "float32", "judged_only": judged_only}
             self._cached += self._run_steps(prefix, STEPS[own, "run" if ranked is None else "ranked"], values)
-            if any(m.spec.key in DISCOUNTED for m in group):  # RBP's p**k up to this group's largest num_ret
-                largest = self.spark.sql(f"SELECT coalesce(max(num_ret), 0) FROM {prefix}pf_queries").first()[0]
-                self._local(discount_table(group, largest)).createOrReplaceTempView(prefix + "pf_discounts")
+            if discounted and any(m.spec.key in DISCOUNTED for m in group):  # once: every p, any group's num_ret
+                most = self.spark.sql(LARGEST_RETRIEVED_SQL.format(prefix=prefix)).first()[0]
+                table, discounted = discount_table(discounted, largest_num_ret(most, options)), []
+                self._local(table).createOrReplaceTempView(prefix + "pf_discounts")
             text, params = measures_union_sql(group)
             # analysed now: the views of this group are bound before the next group replaces them
             parts.append(self.spark.sql(to_spark(text, prefix)[1], args=params))
@@ -417,7 +419,7 @@ class SparkEngine:
 
     def _register_parameters(self, prefix: str, qrels: Any, measures: list[Measure]) -> None:
         """``pf_gains`` and ``pf_lists`` as the DuckDB engine registers them (small local tables; and
-        ``pf_discounts`` per group of measures, :meth:`_sql_per_query`)."""
+        ``pf_discounts`` once, for the first group of measures reading it, :meth:`_sql_per_query`)."""
         grades = [row["rel"] for row in qrels.selectExpr("rel").where("rel >= 0").distinct().collect()]
         tables = {"pf_gains": gain_table(gain_keys(measures), grades), "pf_lists": list_table(measures)}
         for name, table in tables.items():

@@ -272,11 +272,13 @@ def problem_error(problem: dict) -> PairedFrameError:
                               f"{DUPLICATE_RULE}, remove them")
     if check == "qrels-duplicate":
         return DuplicateError(f"duplicate (qid, docno) = ({qid}, {docno}) in qrels; {DUPLICATE_RULE}, "
-                              "remove them")
+                              "remove them", argument="qrels")
     if check == "run-format":
         return SchemaError(f"run of system {system!r} has a score that is null or NaN at (qid, docno) = "
                            f"({qid}, {docno})")
-    return SchemaError(f"qrels has a null grade at (qid, docno) = ({qid}, {docno})")
+    null_grade = SchemaError(f"qrels has a null grade at (qid, docno) = ({qid}, {docno})")
+    null_grade.argument = "qrels"  # type: ignore[attr-defined]  # which input (judgment_sets reads it)
+    return null_grade
 
 
 def _first_duplicate(table: pl.DataFrame, keys: list[str]) -> pl.DataFrame | None:

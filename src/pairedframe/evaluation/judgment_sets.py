@@ -141,11 +141,12 @@ class JudgmentSetsEvaluation:
         return out.sort("system", "_j", "_r").select("system", "judgments", "measure", "value", "n_queries")
 
 
-def _about_these_qrels(exc: BaseException | None, label: str) -> bool:
-    """Whether ``exc`` is an input error about a set's qrels (its message says qrels; a run's error, raised
-    while the first set is evaluated, is about all of them) that does not name the set yet."""
+def _about_these_qrels(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is an input error about a set's qrels (``argument`` "qrels", as the readers and checks of
+    judgments set it, :func:`pairedframe.errors.about_argument`; a run's error, raised while the first set is
+    evaluated, is about all of them) that does not name its set yet (``judgment_set``)."""
     return (isinstance(exc, (PairedFrameError, FileNotFoundError)) and not isinstance(exc, EmptyResultError)
-            and "qrels" in str(exc) and label not in str(exc))
+            and getattr(exc, "argument", None) == "qrels" and getattr(exc, "judgment_set", None) is None)
 
 
 class _OneSet:
@@ -165,9 +166,10 @@ class _OneSet:
         self._recording.__exit__(None, None, None)
         for warning, origin in self._caught:
             reissue(warning, origin, f"judgment set {self._label}: {warning}")
-        if _about_these_qrels(exc, self._label):      # which set's qrels: several may be tables
+        if _about_these_qrels(exc):      # which set's qrels: several may be tables
             named = copy.copy(exc)
             named.args = (f"judgment set {self._label}: {exc}",)
+            named.judgment_set = self._label  # type: ignore[union-attr]
             raise named.with_traceback(tb) from None
         if not isinstance(exc, EmptyResultError):
             return False

@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
+from pairedframe.errors import PartlyEmptyWarning, about_argument, user_stacklevel
 from pairedframe.io.judgments import as_judgments
 from pairedframe.measures import Measure
 
@@ -33,7 +33,9 @@ class Reading:
         return {"judgments_format": self.judgments_format, "grades": self.grades}
 
     def read(self, qrels: Any) -> pl.DataFrame:
-        return as_judgments(qrels, self.judgments_format, grades=self.grades)  # type: ignore[arg-type]
+        """The judgments table; an input error raised reading it has ``argument == "qrels"``."""
+        with about_argument("qrels"):
+            return as_judgments(qrels, self.judgments_format, grades=self.grades)  # type: ignore[arg-type]
 
 
 def num_rel_all(judgments: pl.DataFrame, complete: bool) -> int | None:

@@ -16,6 +16,7 @@ extension(s) and a leading ``input.``).  ``qid``, ``system``, ``measure``, ``dat
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -25,11 +26,11 @@ import polars as pl
 from pairedframe.io.convert import to_polars
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
-from pairedframe.io.table_values import first_blank_ids
+from pairedframe.io.table_values import blank_ids, csv_line_of_row, first_blank_ids
 from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids
-from pairedframe.errors import BLANK_ID, EMPTY_ID_RULE, InputFormatError, SchemaError
+from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "as_results",
@@ -108,6 +109,30 @@ def refuse_null_or_blank_ids(frame: pl.DataFrame, what: str = "the per-query tab
     if found is not None:
         raise SchemaError(f"{what}: column {found.column!r} is {BLANK_ID} in {found.rows.height} row(s), e.g. the row "
                           f"{found.rows.row(0, named=True)}; {EMPTY_ID_RULE}")
+
+
+def _refuse_blank_ids_by_line(table: pl.DataFrame, path: Path) -> None:
+    """A CSV / TSV results file's first per-query row (not flagged ``summary``) with a null, empty or all-blank
+    id (system, qid, measure) as a SchemaError naming the file and line, as the run / qrels table readers name one
+    (the header is line 1); other files are named by row (:func:`refuse_null_or_blank_ids`)."""
+    ids = [c for c in ("system", "qid", "measure") if c in table.columns]
+    if not ids or not table.height:
+        return
+    kept = drop_flagged_summary_rows(table.with_row_index("_row"))
+    bad = kept.filter(pl.any_horizontal(pl.col(c).is_null() | blank_ids(c).fill_null(False) for c in ids))
+    fmt = detect_format(path, what="results") if bad.height else None
+    if fmt not in ("csv", "tsv"):
+        return
+    first = bad.row(0, named=True)
+    line = csv_line_of_row(path, "\t" if fmt == "tsv" else ",", first.pop("_row"), comments=False)
+    if line is None:
+        return
+    column = next(c for c in ids if first[c] is None or re.fullmatch(BLANK_ID_PATTERN, str(first[c])))
+    kind, rule = ((BLANK_ID, EMPTY_ID_RULE) if first[column] is not None else
+                  ("empty (null)", "every row needs a system, qid and measure (a null id means nothing)"))
+    shown = ", ".join(f"{c}={v!r}" for c, v in first.items() if c != column)
+    raise SchemaError(f"results file {path}, line {line}: column {column!r} is {kind} ({shown}; {bad.height} row(s) "
+                      f"with an empty id in all); {rule}")
 
 
 def ids_as_strings(df: pl.DataFrame, what: str) -> pl.DataFrame:
@@ -264,8 +289,9 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     InputFormatError
         Unknown extension or unreadable file (names the file).
     SchemaError
-        Required columns missing, a null or float id (names the column), or a bad first-hit rank
-        (names file and row).
+        Required columns missing, a null or float id (names the column), an empty or all-blank id
+        (names the column; in a CSV / TSV file the file and line), or a bad first-hit rank (names file
+        and row).
     EmptyResultError
         A file without data rows.
     TypeError
@@ -277,8 +303,9 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     for p in path_list(paths, reader="read_results", argument="paths", many=True, directories=True,
                        instead="a per-query table is used as it is (pf.compare, pf.report and the others take it)"):
         path = Path(p)
-        frames.append(_normalise(read_one(path), ks=ks, system=system_name_from_results_path(path),
-                                 source=str(path)))
+        table = read_one(path)
+        _refuse_blank_ids_by_line(table, path)
+        frames.append(_normalise(table, ks=ks, system=system_name_from_results_path(path), source=str(path)))
     if not frames:
         raise ValueError("no results files given")
     return pl.concat(frames, how="diagonal_relaxed")

@@ -131,7 +131,7 @@ def refuse_blank_ids_in_file(table: pl.DataFrame, path: str | os.PathLike, fmt: 
         kind, rule = "empty (null)", f"every row needs a {column} (a blank line is a row of nulls)"
     else:
         kind, rule = BLANK_ID, EMPTY_ID_RULE
-    line = _csv_line_of_row(path, "," if fmt == "csv" else "\t", first_row) if fmt in ("csv", "tsv") else None
+    line = csv_line_of_row(path, "," if fmt == "csv" else "\t", first_row) if fmt in ("csv", "tsv") else None
     shown = ", ".join(f"{c}={columns.row(first_row, named=True)[c]!r}" for c in columns.columns if c != column)
     n_bad = int(is_bad.sum())
     if line is None:     # Parquet / Arrow: rows, worded as an in-memory table's
@@ -141,16 +141,17 @@ def refuse_blank_ids_in_file(table: pl.DataFrame, path: str | os.PathLike, fmt: 
                       f"{n_bad} row(s) in all); {rule}")
 
 
-def _csv_line_of_row(path: str | os.PathLike, separator: str, row: int) -> int | None:
+def csv_line_of_row(path: str | os.PathLike, separator: str, row: int, *, comments: bool = True) -> int | None:
     """The file line (1-based, the header line 1) on which data row ``row`` (0-based) of a CSV / TSV file starts,
-    read as polars reads it: ``#`` lines skipped, a blank line a row (of nulls), a quoted field may span lines."""
+    read as polars reads it: ``#`` lines skipped (with ``comments``; the per-query results reader keeps them as
+    rows), a blank line a row (of nulls), a quoted field may span lines."""
     from pairedframe.io.trec import _open_bytes
 
     fetched: list[int] = []
 
     def data_lines(fh: Iterable[str]) -> Iterable[str]:
         for number, text in enumerate(fh, start=1):
-            if not text.startswith("#"):
+            if not (comments and text.startswith("#")):
                 fetched.append(number)
                 yield text
     with io.TextIOWrapper(_open_bytes(os.fspath(path)), encoding="utf-8-sig", newline="") as fh:

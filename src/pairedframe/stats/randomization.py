@@ -61,7 +61,8 @@ from .resample import (_check_1d, _check_2d, _check_alternative, _check_chunk_si
                        check_int, _column_means)
 
 __all__ = ["sign_flip_test", "sign_flip_test_many", "sign_flip_pvalue_from_null", "FlipCounter", "pattern_words",
-           "nonzero_floor", "extreme_count_of_nonzero", "exact_pvalue_of_nonzero", "settle_on_nonzero"]
+           "nonzero_floor", "extreme_count_of_nonzero", "exact_pvalue_of_nonzero", "enumerable_on_nonzero",
+           "settle_on_nonzero"]
 
 #: Relative tolerance factor for ties (as scipy: 100 machine epsilons).
 TIE_RTOL: float = 100 * np.finfo(np.float64).eps
@@ -233,6 +234,15 @@ def exact_pvalue_of_nonzero(d, alternative: str, chunk_size: int | None = None) 
     return min(1.0, b / patterns)
 
 
+def enumerable_on_nonzero(exact, nonzero, n_resamples: int) -> np.ndarray:
+    """The columns :func:`settle_on_nonzero` enumerates over their non-zero deltas (bool, shape of
+    ``nonzero``): not ``exact`` already, with ``k >= 1`` non-zero deltas and ``2**k <= n_resamples``; a
+    caller fetching the deltas from an engine asks for these columns' in one query."""
+    k = np.asarray(nonzero, dtype=np.int64).reshape(-1)
+    done = np.broadcast_to(np.asarray(exact, dtype=bool), k.shape)
+    return ~done & (k > 0) & (k <= 62) & (np.left_shift(1, np.minimum(k, 62)) <= n_resamples)
+
+
 def settle_on_nonzero(pvalue, exact, nonzero, n_resamples: int, alternative: str, nonzero_deltas,
                       chunk_size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Sign-flip p-values of columns with few non-zero deltas made exact, or held at their exact floor.
@@ -259,7 +269,7 @@ def settle_on_nonzero(pvalue, exact, nonzero, n_resamples: int, alternative: str
     p = np.array(pvalue, dtype=np.float64, copy=True).reshape(-1)
     done = np.broadcast_to(np.asarray(exact, dtype=bool), p.shape).copy()
     k = np.asarray(nonzero, dtype=np.int64).reshape(-1)
-    enumerable = ~done & (k > 0) & (k <= 62) & (np.left_shift(1, np.minimum(k, 62)) <= n_resamples)
+    enumerable = enumerable_on_nonzero(done, k, n_resamples)
     for c in np.flatnonzero(enumerable):
         p[c] = exact_pvalue_of_nonzero(nonzero_deltas(int(c)), alternative, chunk_size)
     done |= enumerable
