@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 
 import pairedframe as pf
-from pairedframe.comparison.large_n import LARGE_N, METHODS
+from pairedframe.comparison.large_n import LARGE_N, LARGE_N_EFF, METHODS, moments_table
 from pairedframe.stats.moments import (moments_of, one_pass_statistics, sign_flip_normal_interval,
                                        sign_flip_normal_pvalue)
 from pairedframe.stats.randomization import sign_flip_test_many
@@ -178,3 +178,47 @@ def test_results_table_caption_names_the_one_pass_method_not_resampling():
     caption = pf.results_table(big, baseline="a", seed=0).caption
     assert "sign-flip test by its normal approximation" in caption and "inverting the test's normal" in caption
     assert "bootstrap" not in caption and "sign flips" not in caption
+
+
+def _spikes(n: int, k: int) -> pl.DataFrame:
+    """n deltas of -2e-6 of which k are 0.8: k deltas carry the variance (n_eff about k)."""
+    d = np.full(n, -2e-6)
+    d[:k] = 0.8
+    return _table({"x": d}, np.full(n, 0.1))
+
+
+def test_few_dominant_deltas_are_resampled_above_large_n_against_sign_pattern_enumeration():
+    """Four deltas of 0.8 among LARGE_N + 1: |mean| is reached only when the four flip alike, so the
+    sign-flip p is 2 / 2**4 (the 2**4 patterns of the four enumerated); the normal approximation gave 0.047."""
+    signs = np.array(np.meshgrid(*[[-1.0, 1.0]] * 4)).reshape(4, -1)
+    exact = np.mean(np.abs(0.8 * signs.sum(axis=0)) >= 0.8 * 4 - 1e-9)
+    table = _spikes(LARGE_N + 1, 4)
+    row = _compare(table, seed=0, n_resamples=4000).row(0, named=True)
+    assert row["method"] == "resampling" and row["n_resamples"] == 4000
+    assert abs(row["pvalue"] - exact) < 4 * math.sqrt(exact * (1 - exact) / 4000)
+    con = duckdb.connect()
+    con.register("pq_arrow", table.to_arrow())
+    assert _compare(con.table("pq_arrow"), seed=0, n_resamples=4000)["method"].to_list() == ["resampling"]
+
+
+def test_moments_table_effective_n_against_numpy_at_any_scale():
+    rng = np.random.default_rng(12)
+    d = rng.standard_t(3, 500)
+    for scale in (1.0, 1e-90, 1e90):
+        x = d * scale
+        paired = pl.DataFrame({"_row": np.zeros(x.size, dtype=np.uint32), "delta": x})
+        want = np.sum(d**2) ** 2 / np.sum(d**4)
+        assert moments_table(paired, np.array([0]))["n_eff"][0] == pytest.approx(want, rel=1e-12)
+
+
+def test_normal_pvalue_type_i_at_the_effective_n_threshold_against_the_binomial_lattice():
+    """The worst case for the normal approximation at n_eff = LARGE_N_EFF: that many equal deltas, whose
+    sign-flip sum is binomial.  Its exact rejection rate at alpha = 0.05 stays within 0.0045 of alpha."""
+    k = LARGE_N_EFF
+    heads = np.arange(k + 1)
+    p = sign_flip_normal_pvalue((2.0 * heads - k) / k, np.ones(k + 1), k)
+    assert abs(stats.binom.pmf(heads, k, 0.5)[p < 0.05].sum() - 0.05) < 0.0045
+
+
+def test_method_text_states_the_effective_n_rule():
+    assert f"{LARGE_N_EFF:,}" in METHODS["one-pass"] and "sum d^4" in METHODS["one-pass"]

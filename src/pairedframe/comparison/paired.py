@@ -198,7 +198,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     resampling : {"auto", "fixed", "adaptive"}, default "auto"
         ``"auto"``: ``"fixed"`` up to 10,000 non-zero deltas (:data:`~pairedframe.comparison.large_n.LARGE_N`),
         above it the one-pass limits of the same statistics (normal approximation of the sign-flip test, t
-        interval; :mod:`pairedframe.comparison.large_n`, which shows they agree).  ``"fixed"``: ``n_resamples``
+        interval; :mod:`pairedframe.comparison.large_n`, which shows they agree) -- if the deltas' effective
+        number ``(sum d**2)**2 / sum d**4`` is at least 1,000 (:data:`~pairedframe.comparison.large_n.LARGE_N_EFF`;
+        a few dominant deltas are resampled).  ``"fixed"``: ``n_resamples``
         at every size.  ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
         only for the comparisons whose decision ``p < alpha`` on the ``correction``'s column is still
         open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
