@@ -184,7 +184,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         t interval), ``"t"`` for the t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
         patterns; Garthwaite 1996, Ernst 2004), so it agrees with the raw p-value by construction, but
         covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
-        and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20).  Where the interval and the
+        and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20; a SmallSampleWarning below 50 queries).  Where the interval and the
         verdict disagree, ``verdict_note`` says which decides and why.  Coverage on real TREC deltas:
         README "Calibration" (``benchmarks/calibration``).  Every interval is clipped to the range
         of a mean delta of its measure (module docstring).
