@@ -227,8 +227,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
         exact, method, seed, family`` (``method``: ``"resampling"``, ``"analytic"`` or ``"one-pass"``,
         :data:`~pairedframe.comparison.large_n.METHODS`; ``n_resamples`` is null where nothing was
-        resampled; ``family``: the Holm/BH family rule in words with its size, e.g. ``"per
-        judgments, 4 comparisons each"`` or ``"all 6 comparisons of the call"``); with
+        resampled, counting ``pvalue_tukey`` (``pairs="all"``) too; ``family``: the Holm/BH family rule
+        in words with its size, e.g. ``"per judgments, 4 comparisons each"`` or ``"all 6 comparisons of
+        the call"``); with
         ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value),
         ``resamples_used``, ``certified``, ``resampling`` and ``decision_error`` (``pvalue`` is
         ``(b+1)/(B+1)`` clipped to that interval, so the adjusted columns reproduce every certified decision).
