@@ -222,3 +222,14 @@ def test_normal_pvalue_type_i_at_the_effective_n_threshold_against_the_binomial_
 
 def test_method_text_states_the_effective_n_rule():
     assert f"{LARGE_N_EFF:,}" in METHODS["one-pass"] and "sum d^4" in METHODS["one-pass"]
+
+
+def test_one_pass_pvalue_is_never_zero_but_the_smallest_positive_double():
+    """10,001 deltas from U(0.1, 0.3): z near 96, where Phi underflows to 0; a sign-flip p is at least 2 / 2**n > 0."""
+    rng = np.random.default_rng(13)
+    n = LARGE_N + 1
+    got = _compare(_table({"x": rng.uniform(0.1, 0.3, n), "y": rng.uniform(0.1, 0.3, n)}, np.zeros(n)))
+    assert got["method"].to_list() == ["one-pass", "one-pass"]
+    for column in ("pvalue", "pvalue_holm", "pvalue_bh"):
+        assert got[column].min() >= math.ulp(0.0) and got[column].max() <= 2 * math.ulp(0.0), column
+    assert sign_flip_normal_pvalue(np.array([1.0]), np.array([1.0]), 10**6)[0] == math.ulp(0.0)
