@@ -176,8 +176,28 @@ def test_results_table_caption_names_the_one_pass_method_not_resampling():
     big = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": qids * 2, "measure": "nDCG@10",
                         "value": np.concatenate([a, np.clip(a + rng.normal(0.003, 0.1, n), 0, 1)])})
     caption = pf.results_table(big, baseline="a", seed=0).caption
-    assert "sign-flip test by its normal approximation" in caption and "inverting the test's normal" in caption
-    assert "bootstrap" not in caption and "sign flips" not in caption
+    assert "sign-flip test by its normal approximation" in caption and "delta intervals: t" in caption
+    assert "bootstrap" not in caption and "sign flips" not in caption and "inverting" not in caption
+    inverted = pf.results_table(big, baseline="a", seed=0, interval="signflip").caption
+    assert "delta intervals: the interval inverting the test's normal approximation" in inverted
+
+
+def test_json_settings_state_how_the_one_pass_and_t_pvalues_were_computed():
+    """format_comparison (what `pairedframe compare --format json` prints) names the normal approximation
+    on one-pass rows and the t distribution for test='t', not the resampled p's (b+1)/(m+1) rule."""
+    import json
+
+    from pairedframe.report.compare import format_comparison
+
+    a, d = _deltas(LARGE_N + 5, 14)
+    table = _table({"x": d}, a)
+    rule = {}
+    for name, kw in (("one-pass", {}), ("t", {"test": "t"})):
+        rule[name] = json.loads(format_comparison(_compare(table, **kw), "json"))["settings"]["pvalue_tie_rule"]
+    assert "normal approximation" in rule["one-pass"] and "(b+1)/(m+1)" not in rule["one-pass"]
+    assert "Student's t" in rule["t"] and "(b+1)/(m+1)" not in rule["t"]
+    small = json.loads(format_comparison(_compare(table.filter(pl.col("qid") < "q000050"), n_resamples=99), "json"))
+    assert "(b+1)/(m+1)" in small["settings"]["pvalue_tie_rule"]
 
 
 def _spikes(n: int, k: int) -> pl.DataFrame:

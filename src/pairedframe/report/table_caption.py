@@ -55,11 +55,12 @@ def _methods(s: dict[str, Any]) -> list[Any]:
 
 
 def _interval_text(s: dict[str, Any]) -> str:
-    inverted = "the interval inverting the test's normal approximation"
+    # one pass computes the inversion of the normal approximation for interval="signflip", else the t interval
+    one_pass = "the interval inverting the test's normal approximation" if s["interval"] == "signflip" else "t"
     name = _INTERVAL_NAMES.get(s["interval"], s["interval"])
-    if _methods(s) == ["one-pass"]:
-        return inverted
-    return f"{name} ({inverted} above {LARGE_N:,} non-zero deltas)" if "one-pass" in _methods(s) else name
+    if _methods(s) == ["one-pass"] or name == one_pass:
+        return one_pass
+    return f"{name} ({one_pass} above {LARGE_N:,} non-zero deltas)" if "one-pass" in _methods(s) else name
 
 
 def _why_no_marks(s: dict[str, Any], correction: str) -> str:
