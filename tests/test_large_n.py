@@ -180,6 +180,11 @@ def test_results_table_caption_names_the_one_pass_method_not_resampling():
     assert "bootstrap" not in caption and "sign flips" not in caption and "inverting" not in caption
     inverted = pf.results_table(big, baseline="a", seed=0, interval="signflip").caption
     assert "delta intervals: the interval inverting the test's normal approximation" in inverted
+    c = pl.DataFrame({"system": "c", "qid": qids, "measure": "nDCG@10",     # differs from a on 50 queries
+                      "value": np.where(np.arange(n) < 50, np.clip(a + 0.1, 0, 1), a)})
+    mixed = pf.results_table(pl.concat([big, c]), baseline="a", seed=0, n_resamples=99).caption
+    assert f"effective number (the squared sum of squares over the sum of fourth powers) at least {LARGE_N_EFF:,}" in mixed
+    assert "delta intervals: studentized bootstrap (symmetric bootstrap-t) (t on the rows computed in one pass)" in mixed
 
 
 def test_json_settings_state_how_the_one_pass_and_t_pvalues_were_computed():
