@@ -297,3 +297,23 @@ def test_one_sided_test_of_pairs_compared_once_is_refused_naming_pairs_ordered(p
         ordered = pf.compare(per_query, pairs="ordered", alternative=alternative, n_resamples=99)
         single = pf.compare(per_query, baseline=names[:1], alternative=alternative, n_resamples=99)
     assert ordered.height and single.height
+
+
+@pytest.mark.parametrize("n, kw, method", [(10_001, {}, "one-pass"), (30, {"test": "t"}, "analytic")])
+def test_pairs_all_n_resamples_counts_the_resampled_pvalue_tukey(n, kw, method):
+    """pvalue_tukey is resampled (B permutations) even where the row's own p and interval are not."""
+    rng = np.random.default_rng(n)
+    qids = [f"q{i}" for i in range(n)]
+    base = rng.uniform(0.2, 0.6, n)
+    table = pl.concat([pl.DataFrame({"system": s, "qid": qids, "measure": "nDCG@10",
+                                     "value": base + rng.normal(shift, 0.05, n)}) for s, shift in
+                       (("a", 0.0), ("b", 0.01), ("c", 0.02))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = pf.compare(table, pairs="all", n_resamples=300, seed=1, **kw)
+    assert got["method"].to_list() == [method] * 3 and got["pvalue_tukey"].is_not_nan().all()
+    assert got["n_resamples"].to_list() == [300] * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one_sided = pf.compare(table, pairs="ordered", n_resamples=300, seed=1, alternative="greater", **kw)
+    assert one_sided["pvalue_tukey"].is_nan().all() and one_sided["n_resamples"].null_count() == 6

@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 
 import pairedframe as pf
-from pairedframe.comparison.large_n import LARGE_N, METHODS
+from pairedframe.comparison.large_n import LARGE_N, LARGE_N_EFF, METHODS, moments_table
 from pairedframe.stats.moments import (moments_of, one_pass_statistics, sign_flip_normal_interval,
                                        sign_flip_normal_pvalue)
 from pairedframe.stats.randomization import sign_flip_test_many
@@ -176,5 +176,85 @@ def test_results_table_caption_names_the_one_pass_method_not_resampling():
     big = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": qids * 2, "measure": "nDCG@10",
                         "value": np.concatenate([a, np.clip(a + rng.normal(0.003, 0.1, n), 0, 1)])})
     caption = pf.results_table(big, baseline="a", seed=0).caption
-    assert "sign-flip test by its normal approximation" in caption and "inverting the test's normal" in caption
-    assert "bootstrap" not in caption and "sign flips" not in caption
+    assert "sign-flip test by its normal approximation" in caption and "delta intervals: t" in caption
+    assert "bootstrap" not in caption and "sign flips" not in caption and "inverting" not in caption
+    inverted = pf.results_table(big, baseline="a", seed=0, interval="signflip").caption
+    assert "delta intervals: the interval inverting the test's normal approximation" in inverted
+    c = pl.DataFrame({"system": "c", "qid": qids, "measure": "nDCG@10",     # differs from a on 50 queries
+                      "value": np.where(np.arange(n) < 50, np.clip(a + 0.1, 0, 1), a)})
+    mixed = pf.results_table(pl.concat([big, c]), baseline="a", seed=0, n_resamples=99).caption
+    assert f"effective number (the squared sum of squares over the sum of fourth powers) at least {LARGE_N_EFF:,}" in mixed
+    assert "delta intervals: studentized bootstrap (symmetric bootstrap-t) (t on the rows computed in one pass)" in mixed
+
+
+def test_json_settings_state_how_the_one_pass_and_t_pvalues_were_computed():
+    """format_comparison (what `pairedframe compare --format json` prints) names the normal approximation
+    on one-pass rows and the t distribution for test='t', not the resampled p's (b+1)/(m+1) rule."""
+    import json
+
+    from pairedframe.report.compare import format_comparison
+
+    a, d = _deltas(LARGE_N + 5, 14)
+    table = _table({"x": d}, a)
+    rule = {}
+    for name, kw in (("one-pass", {}), ("t", {"test": "t"})):
+        rule[name] = json.loads(format_comparison(_compare(table, **kw), "json"))["settings"]["pvalue_tie_rule"]
+    assert "normal approximation" in rule["one-pass"] and "(b+1)/(m+1)" not in rule["one-pass"]
+    assert "Student's t" in rule["t"] and "(b+1)/(m+1)" not in rule["t"]
+    small = json.loads(format_comparison(_compare(table.filter(pl.col("qid") < "q000050"), n_resamples=99), "json"))
+    assert "(b+1)/(m+1)" in small["settings"]["pvalue_tie_rule"]
+
+
+def _spikes(n: int, k: int) -> pl.DataFrame:
+    """n deltas of -2e-6 of which k are 0.8: k deltas carry the variance (n_eff about k)."""
+    d = np.full(n, -2e-6)
+    d[:k] = 0.8
+    return _table({"x": d}, np.full(n, 0.1))
+
+
+def test_few_dominant_deltas_are_resampled_above_large_n_against_sign_pattern_enumeration():
+    """Four deltas of 0.8 among LARGE_N + 1: |mean| is reached only when the four flip alike, so the
+    sign-flip p is 2 / 2**4 (the 2**4 patterns of the four enumerated); the normal approximation gave 0.047."""
+    signs = np.array(np.meshgrid(*[[-1.0, 1.0]] * 4)).reshape(4, -1)
+    exact = np.mean(np.abs(0.8 * signs.sum(axis=0)) >= 0.8 * 4 - 1e-9)
+    table = _spikes(LARGE_N + 1, 4)
+    row = _compare(table, seed=0, n_resamples=4000).row(0, named=True)
+    assert row["method"] == "resampling" and row["n_resamples"] == 4000
+    assert abs(row["pvalue"] - exact) < 4 * math.sqrt(exact * (1 - exact) / 4000)
+    con = duckdb.connect()
+    con.register("pq_arrow", table.to_arrow())
+    assert _compare(con.table("pq_arrow"), seed=0, n_resamples=4000)["method"].to_list() == ["resampling"]
+
+
+def test_moments_table_effective_n_against_numpy_at_any_scale():
+    rng = np.random.default_rng(12)
+    d = rng.standard_t(3, 500)
+    for scale in (1.0, 1e-90, 1e90):
+        x = d * scale
+        paired = pl.DataFrame({"_row": np.zeros(x.size, dtype=np.uint32), "delta": x})
+        want = np.sum(d**2) ** 2 / np.sum(d**4)
+        assert moments_table(paired, np.array([0]))["n_eff"][0] == pytest.approx(want, rel=1e-12)
+
+
+def test_normal_pvalue_type_i_at_the_effective_n_threshold_against_the_binomial_lattice():
+    """The worst case for the normal approximation at n_eff = LARGE_N_EFF: that many equal deltas, whose
+    sign-flip sum is binomial.  Its exact rejection rate at alpha = 0.05 stays within 0.0045 of alpha."""
+    k = LARGE_N_EFF
+    heads = np.arange(k + 1)
+    p = sign_flip_normal_pvalue((2.0 * heads - k) / k, np.ones(k + 1), k)
+    assert abs(stats.binom.pmf(heads, k, 0.5)[p < 0.05].sum() - 0.05) < 0.0045
+
+
+def test_method_text_states_the_effective_n_rule():
+    assert f"{LARGE_N_EFF:,}" in METHODS["one-pass"] and "sum d^4" in METHODS["one-pass"]
+
+
+def test_one_pass_pvalue_is_never_zero_but_the_smallest_positive_double():
+    """10,001 deltas from U(0.1, 0.3): z near 96, where Phi underflows to 0; a sign-flip p is at least 2 / 2**n > 0."""
+    rng = np.random.default_rng(13)
+    n = LARGE_N + 1
+    got = _compare(_table({"x": rng.uniform(0.1, 0.3, n), "y": rng.uniform(0.1, 0.3, n)}, np.zeros(n)))
+    assert got["method"].to_list() == ["one-pass", "one-pass"]
+    for column in ("pvalue", "pvalue_holm", "pvalue_bh"):
+        assert got[column].min() >= math.ulp(0.0) and got[column].max() <= 2 * math.ulp(0.0), column
+    assert sign_flip_normal_pvalue(np.array([1.0]), np.array([1.0]), 10**6)[0] == math.ulp(0.0)

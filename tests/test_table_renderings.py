@@ -315,7 +315,8 @@ def test_compare_markdown_and_latex_escape_system_names():
     from pairedframe.report.compare import format_comparison
 
     names = ["a|b", "<dense-v2>", r"run\{x}", "x_y^z~"]
-    cmp = pf.compare(_per_query(names=names).filter(pl.col("measure") == "AP"), baseline=names[0], test="t")
+    cmp = pf.compare(_per_query(names=names).filter(pl.col("measure") == "AP"), baseline=names[0],
+                     n_resamples=99, seed=0)       # resampled: the tie rule with its |T*| is printed
     rows, paragraphs = _markdown_cells(format_comparison(cmp, "markdown"))
     assert [r[0] for r in rows[1:]] == names[1:] and rows[0][0] == "system"
     assert f"baseline: {names[0]}" in paragraphs                       # the footer's list, as text

@@ -27,7 +27,7 @@ Sections (modules of this folder; ``python benchmarks/calibration --help`` also 
                 (n = 20, 30 queries; 500 replications per cell by default);
 ``large_n``     compare's one-pass path above LARGE_N non-zero deltas against the resampling default, on the
                 same replications (n = 10,000 and 20,000; ``--reps`` default 500, B = 499:
-                ``large_n.py``; docs/results/large_n.md);
+                ``large_n.py``; docs/results/large_n.md), and spike cells: k dominant deltas among 10,001;
 ``means``       results_table's interval of each system's mean: the clipped t interval of nDCG@10 and AP, the
                 exponentiated t interval of GMAP's mean log (n = 20, 50, 100; every run of each collection:
                 ``means.py``).
@@ -153,6 +153,8 @@ def _run(args: argparse.Namespace) -> None:
         res = large_n.run(pops, large_reps, large_B, args.seed, log=log,
                           sizes=(2_000,) if quick else large_n.SIZES)
         print(large_n.report(res, large_reps, large_B, sum(n_pairs.values()), list(pops)), "\n", flush=True)
+        res = large_n.spikes(large_reps, large_B, args.seed, log=log, ks=(4,) if quick else large_n.SPIKES)
+        print(large_n.spikes_report(res, large_reps, large_B), "\n", flush=True)
     if "means" in args.section:
         mean_pops = means.load(args.data, collections=collections, max_runs=max_runs)
         res = means.run(mean_pops, reps, args.seed, sizes=(20,) if quick else means.SIZES, log=log)

@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import pytest
 
 from pairedframe.stats.power import MIN_QUERIES, minimum_detectable_effect, noncentral_t_mde, required_queries
@@ -78,3 +79,21 @@ def test_required_queries_against_textbook_values():
         minimum_detectable_effect(1.0, 1)
     with pytest.raises(ValueError, match="method"):
         minimum_detectable_effect(1.0, 10, method="z")
+
+
+def test_t_mde_at_3_queries_and_99_percent_against_scipy_nct_where_statsmodels_solver_stops_short():
+    """The tester's case (n = 3, level 0.99): our MDE has power 0.8 by scipy's noncentral t; statsmodels'
+    solve_power answer (7.2565 sd, 0.9 % smaller) has power 0.794 by the same nct, so ours is the right one."""
+    stats = pytest.importorskip("scipy.stats")
+    smp = pytest.importorskip("statsmodels.stats.power")
+    n, alpha = 3, 0.01
+    crit = stats.t.ppf(1 - alpha / 2, n - 1)
+
+    def power(effect: float) -> float:
+        nc = effect * math.sqrt(n)
+        return stats.nct.sf(crit, n - 1, nc) + float(np.nan_to_num(stats.nct.cdf(-crit, n - 1, nc)))
+
+    ours = minimum_detectable_effect(1.0, n, confidence_level=1 - alpha, power=0.8)
+    assert power(ours) == pytest.approx(0.8, abs=1e-9)
+    theirs = smp.TTestPower().solve_power(nobs=n, alpha=alpha, power=0.8)
+    assert theirs < ours and power(theirs) < 0.8 - 0.004

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,8 @@ def check_resampling_options(*, n_resamples: Any, confidence_level: Any, alterna
     """Raise ValueError naming the first bad option among the scipy-style resampling options."""
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 2:
         raise ValueError(f"`n_resamples` must be an integer >= 2, got {n_resamples!r}")
-    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
+    if not (isinstance(confidence_level, numbers.Real) and not isinstance(confidence_level, bool)
+            and 0 < confidence_level < 1):
         raise ValueError(f"`confidence_level` must be in (0, 1), got {confidence_level!r}")
     if alternative not in ("two-sided", "greater", "less"):
         raise ValueError(f"`alternative` must be 'two-sided', 'greater' or 'less', got {alternative!r}")

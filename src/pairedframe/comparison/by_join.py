@@ -91,21 +91,27 @@ def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str 
         f"FROM {paired.pairs} GROUP BY {keys}")
 
 
-def means_table(paired: Paired, comps: Sequence[int], means: np.ndarray) -> str:
-    """A registered table ``comp, mu`` (the means travel as data, never as SQL text)."""
+def means_table(paired: Paired, comps: Sequence[int], means: np.ndarray, scale: np.ndarray | None = None) -> str:
+    """A registered table ``comp, mu`` (and ``scale`` if given; the means travel as data, never as SQL text)."""
     name = paired.table.name("mu")
-    paired.table.register(name, pa.table({"comp": pa.array(np.asarray(comps, dtype=np.int64)),
-                                          "mu": pa.array(np.asarray(means, dtype=np.float64))}))
+    cols = {"comp": pa.array(np.asarray(comps, dtype=np.int64)), "mu": pa.array(np.asarray(means, dtype=np.float64))}
+    if scale is not None:
+        cols["scale"] = pa.array(np.asarray(scale, dtype=np.float64))
+    paired.table.register(name, pa.table(cols))
     return name
 
 
 def central_moments(paired: Paired, rows: pl.DataFrame) -> pl.DataFrame:
-    """``comp, ss, s3``: sums of squared and cubed deviations of the deltas from their mean, per
-    comparison (``rows``: ``_row, delta``) -- the two-pass moments numpy computes."""
-    mu = means_table(paired, rows["_row"].to_list(), rows["delta"].to_numpy())
+    """``comp, ss, s3, u2, u4``: sums of squared and cubed deviations of the deltas from their mean, per
+    comparison (``rows``: ``_row, delta, max_abs``) -- the two-pass moments numpy computes -- and the sums
+    of the 2nd and 4th powers of ``delta / max_abs`` (the effective number of deltas, ``large_n.py``)."""
+    scale = rows["max_abs"].to_numpy().astype(np.float64)
+    mu = means_table(paired, rows["_row"].to_list(), rows["delta"].to_numpy(), np.where(scale > 0, scale, 1.0))
+    u2 = "(p.delta / m.scale) * (p.delta / m.scale)"
     got = paired.table.collect(
         f"SELECT p.comp, sum((p.delta - m.mu) * (p.delta - m.mu)) AS ss, "
-        f"sum((p.delta - m.mu) * (p.delta - m.mu) * (p.delta - m.mu)) AS s3 "
+        f"sum((p.delta - m.mu) * (p.delta - m.mu) * (p.delta - m.mu)) AS s3, sum({u2}) AS u2, "
+        f"sum(({u2}) * ({u2})) AS u4 "
         f"FROM {paired.pairs} p JOIN {mu} m ON p.comp = m.comp GROUP BY p.comp")
     paired.table.drop(mu)
     return got

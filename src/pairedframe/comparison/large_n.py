@@ -8,6 +8,15 @@ and their normal-theory limits coincide far within Monte-Carlo error (``benchmar
 ``sum(d**2) / n**2``), the t interval in place of a bootstrap interval, the inversion of that
 approximation for ``interval="signflip"``.  Deltas equal to 0 are counted out because the sign-flip
 test ignores them: a million queries of which 300 differ still get the resampling they need.
+
+The count alone is not enough: the normal approximation of the Rademacher sum ``sum(s_i d_i)`` depends on
+how many deltas carry its variance, the effective number ``n_eff = (sum d**2)**2 / sum d**4`` (equal to n
+when every |delta| is equal, about k when k deltas dominate).  With four deltas of 0.8 among 10,001 of
+2e-6 the approximate test rejects 12.5 % of the time at alpha = 0.05 (exactly: the sum of four fair
+signs).  So a comparison switches only if also ``n_eff >= LARGE_N_EFF`` (1,000); below, it is resampled
+as under the switch point.  At ``n_eff >= 1,000`` the worst case -- all the variance in equal deltas,
+where the sign-flip sum is a binomial lattice -- rejects at most 5.4 % at alpha = 0.05
+(``benchmarks/calibration --section large_n``: the spike cells).
 ``resampling="fixed"`` resamples at every size.
 
 The moments are polars aggregations over the paired rows (no per-query Python objects, no sort, no
@@ -26,17 +35,20 @@ from pairedframe.stats.moments import one_pass_statistics
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
-__all__ = ["LARGE_N", "METHODS", "one_pass_rows", "row_statistics", "engine_row_statistics",
+__all__ = ["LARGE_N", "LARGE_N_EFF", "METHODS", "one_pass_rows", "row_statistics", "engine_row_statistics",
            "method_of", "moments_table", "from_moments"]
 
 #: Non-zero deltas above which ``resampling="auto"`` computes a comparison in one pass.
 LARGE_N = 10_000
+#: Effective number of deltas ``(sum d**2)**2 / sum d**4`` a comparison also needs for the one-pass path.
+LARGE_N_EFF = 1_000
 #: The values of the ``method`` column of :func:`pairedframe.compare`.
 METHODS = {
     "resampling": "p-value and/or interval from resamples (bootstrap, Monte-Carlo or enumerated sign flips)",
     "analytic": "test='t' with the t interval: nothing resampled",
-    "one-pass": (f"more than {LARGE_N:,} non-zero deltas with resampling='auto': the sign-flip test by its normal "
-                 "approximation and the t interval (interval='signflip': that test's inversion), from the moments"),
+    "one-pass": (f"more than {LARGE_N:,} non-zero deltas, of effective number (sum d^2)^2 / sum d^4 at least "
+                 f"{LARGE_N_EFF:,}, with resampling='auto': the sign-flip test by its normal approximation and the "
+                 "t interval (interval='signflip': that test's inversion), from the moments"),
 }
 
 
@@ -46,9 +58,10 @@ def method_of(opt: Options) -> str:
 
 
 def one_pass_rows(rows: pl.DataFrame, opt: Options) -> np.ndarray:
-    """Indices (``_row``) of the comparisons computed in one pass: more than :data:`LARGE_N` non-zero
-    deltas (``n_queries - ties``), under ``resampling="auto"`` -- or at any setting when nothing would be
-    resampled (``test="t"`` with the t interval: the same statistics either way)."""
+    """Indices (``_row``) of the comparisons that may be computed in one pass: more than :data:`LARGE_N`
+    non-zero deltas (``n_queries - ties``), under ``resampling="auto"`` -- or at any setting when nothing
+    would be resampled (``test="t"`` with the t interval: the same statistics either way).  Under
+    resampling, :func:`row_statistics` keeps those whose moments also show ``n_eff >= LARGE_N_EFF``."""
     if not (opt.one_pass or method_of(opt) == "analytic"):
         return np.zeros(0, dtype=np.int64)
     nonzero = rows["n_queries"].to_numpy().astype(np.int64) - rows["ties"].to_numpy().astype(np.int64)
@@ -56,15 +69,17 @@ def one_pass_rows(rows: pl.DataFrame, opt: Options) -> np.ndarray:
 
 
 def moments_table(paired: pl.DataFrame, chosen: np.ndarray) -> pl.DataFrame:
-    """``_row, n, mean, sd, mean_square, m2, m3, ptp, max_abs`` of the deltas of the ``chosen`` rows of
-    ``paired`` (``_row, delta``), one grouped pass (central moments within each group, as numpy's two-pass)."""
+    """``_row, n, mean, sd, mean_square, m2, m3, ptp, max_abs, n_eff`` of the deltas of the ``chosen`` rows
+    of ``paired`` (``_row, delta``), one grouped pass (central moments within each group, as numpy's
+    two-pass; ``n_eff`` of the deltas scaled by their largest |delta|, so no power under- or overflows)."""
     d = pl.col("delta")
     dev = d - d.mean()
+    u2 = (d / d.abs().max()) ** 2
     part = paired if len(chosen) == paired["_row"].n_unique() else paired.filter(pl.col("_row").is_in(chosen.tolist()))
     return (part.group_by("_row").agg(
         pl.len().alias("n"), d.mean().alias("mean"), d.std(ddof=1).alias("sd"), (d * d).mean().alias("mean_square"),
         (dev * dev).mean().alias("m2"), (dev * dev * dev).mean().alias("m3"), (d.max() - d.min()).alias("ptp"),
-        d.abs().max().alias("max_abs")).sort("_row"))
+        d.abs().max().alias("max_abs"), (u2.sum() ** 2 / (u2 * u2).sum()).alias("n_eff")).sort("_row"))
 
 
 def from_moments(m: pl.DataFrame, opt: Options) -> ComparisonStats:
@@ -91,14 +106,16 @@ def row_statistics(paired: pl.DataFrame, rows: pl.DataFrame, opt: Options) -> tu
 
 def engine_row_statistics(rows: pl.DataFrame, opt: Options) -> tuple[ComparisonStats, np.ndarray]:
     """:func:`row_statistics` of the in-engine backend, from the moments the engine returned per comparison
-    (``rows``: ``_row, n_queries, ties, delta, dmin, dmax, max_abs, ss, s3``; sums of squared and cubed
-    deviations ``ss, s3``), so no delta leaves the engine."""
+    (``rows``: ``_row, n_queries, ties, delta, dmin, dmax, max_abs, ss, s3, u2, u4``; sums of squared and
+    cubed deviations ``ss, s3`` and of the 2nd and 4th powers ``u2, u4`` of the deltas over their largest
+    |delta|), so no delta leaves the engine."""
     def moments(large: np.ndarray) -> pl.DataFrame:
         n = pl.col("n_queries").cast(pl.Float64)
         return rows.filter(pl.col("_row").is_in(large.tolist())).select(
             "_row", n.alias("n"), pl.col("delta").alias("mean"), (pl.col("ss") / (n - 1)).sqrt().alias("sd"),
             (pl.col("ss") / n + pl.col("delta") ** 2).alias("mean_square"), (pl.col("ss") / n).alias("m2"),
-            (pl.col("s3") / n).alias("m3"), (pl.col("dmax") - pl.col("dmin")).alias("ptp"), "max_abs").sort("_row")
+            (pl.col("s3") / n).alias("m3"), (pl.col("dmax") - pl.col("dmin")).alias("ptp"), "max_abs",
+            (pl.col("u2") ** 2 / pl.col("u4")).alias("n_eff")).sort("_row")
     return _fill(rows, opt, moments)
 
 
@@ -106,6 +123,11 @@ def _fill(rows: pl.DataFrame, opt: Options, moments) -> tuple[ComparisonStats, n
     stats = ComparisonStats.unfilled(rows.height, method=np.full(rows.height, method_of(opt), dtype=object))
     large = one_pass_rows(rows, opt)
     if large.size:
-        stats.put(large, from_moments(moments(large), opt))
+        m = moments(large)
+        if method_of(opt) == "resampling":        # few deltas carry the variance: the normal limit is not reached
+            m = m.filter(pl.col("n_eff") >= LARGE_N_EFF)
+            large = m["_row"].to_numpy().astype(np.int64)
+    if large.size:
+        stats.put(large, from_moments(m, opt))
         stats.method[large] = "one-pass" if method_of(opt) == "resampling" else "analytic"
     return stats, large

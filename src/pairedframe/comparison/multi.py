@@ -209,7 +209,9 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         system, keys, measure), sorted by baseline, system (both in ``systems`` order) and measure;
         ``baseline`` holds each row's baseline; ``family`` the Holm/BH family rule in words, with
         its size (e.g. ``"per judgments, 4 comparisons each"``); for pairs also ``pvalue_tukey``
-        and ``pvalue_max_tukey_raw``.
+        and ``pvalue_max_tukey_raw``.  ``n_resamples`` counts the resamples of every resampled column of
+        the row: where ``pvalue_tukey`` was resampled it is at least ``n_resamples`` even on a
+        ``method="one-pass"`` or ``"analytic"`` row, whose own ``pvalue`` and interval were not.
 
     Raises
     ------
@@ -294,6 +296,10 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     if pairs is not None and tukey:
         if alternative == "two-sided":
             out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, opt.n_resamples, opt.seed))
+            # n_resamples counts every resampled column of the row: a one-pass or analytic row's pvalue_tukey too
+            out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("n_resamples"))
+                                   .otherwise(pl.coalesce("n_resamples", pl.lit(opt.n_resamples, dtype=out["n_resamples"].dtype)))
+                                   .alias("n_resamples"))
             # Significant only where both the joint test and the pair's own test reject (module docstring).
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("pvalue_tukey"))
                                    .otherwise(pl.max_horizontal("pvalue_tukey", "pvalue")).alias(MAX_TUKEY_RAW))

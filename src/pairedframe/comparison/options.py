@@ -44,10 +44,14 @@ RESAMPLING_MODES = ("auto", "fixed", "adaptive")
 # label_agreement, results_table): one record per entry point, built on one checked base
 # ----------------------------------------------------------------------------------------------
 
+def is_real(value: Any) -> bool:
+    """A real number of any type (Python's, numpy's float32 ...), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)   # numpy bools are not Real
+
+
 def check_level(confidence_level: Any, parameter: str = "confidence_level") -> float:
     """``confidence_level`` as a float in (0, 1); the error names ``parameter`` (bools refused)."""
-    if isinstance(confidence_level, bool) or not (isinstance(confidence_level, (int, float))
-                                                  and 0 < confidence_level < 1):
+    if not (is_real(confidence_level) and 0 < confidence_level < 1):
         raise ValueError(f"`{parameter}` must be in (0, 1), got {confidence_level!r}")
     return float(confidence_level)
 
@@ -103,7 +107,7 @@ def check_options(n_resamples, confidence_level, alternative, test, interval, se
     ``interval=None`` becomes the test's default interval."""
     interval = resolve_interval(test, interval, tests=_TESTS, intervals=_INTERVALS, defaults=DEFAULT_INTERVAL)
     base = check_resampling(n_resamples, confidence_level, alternative, seed)
-    if not (isinstance(power, (int, float)) and 0 < power < 1):
+    if not (is_real(power) and 0 < power < 1):
         raise ValueError(f"`power` must be in (0, 1), got {power!r}")
     if not isinstance(resampling, str) or resampling not in RESAMPLING_MODES:
         raise ValueError(f"`resampling` must be one of {RESAMPLING_MODES}, got {resampling!r}")

@@ -184,7 +184,7 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         t interval), ``"t"`` for the t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
         patterns; Garthwaite 1996, Ernst 2004), so it agrees with the raw p-value by construction, but
         covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
-        and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20).  Where the interval and the
+        and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20; a SmallSampleWarning below 50 queries).  Where the interval and the
         verdict disagree, ``verdict_note`` says which decides and why.  Coverage on real TREC deltas:
         README "Calibration" (``benchmarks/calibration``).  Every interval is clipped to the range
         of a mean delta of its measure (module docstring).
@@ -198,7 +198,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
     resampling : {"auto", "fixed", "adaptive"}, default "auto"
         ``"auto"``: ``"fixed"`` up to 10,000 non-zero deltas (:data:`~pairedframe.comparison.large_n.LARGE_N`),
         above it the one-pass limits of the same statistics (normal approximation of the sign-flip test, t
-        interval; :mod:`pairedframe.comparison.large_n`, which shows they agree).  ``"fixed"``: ``n_resamples``
+        interval; :mod:`pairedframe.comparison.large_n`, which shows they agree) -- if the deltas' effective
+        number ``(sum d**2)**2 / sum d**4`` is at least 1,000 (:data:`~pairedframe.comparison.large_n.LARGE_N_EFF`;
+        a few dominant deltas are resampled).  ``"fixed"``: ``n_resamples``
         at every size.  ``"adaptive"`` (randomization test only): sign patterns are drawn in rounds (256, 512, ...)
         only for the comparisons whose decision ``p < alpha`` on the ``correction``'s column is still
         open, until it is certified (MMCTest, Gandy & Hahn 2014; :mod:`pairedframe.stats.adaptive`).
@@ -225,8 +227,9 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
         exact, method, seed, family`` (``method``: ``"resampling"``, ``"analytic"`` or ``"one-pass"``,
         :data:`~pairedframe.comparison.large_n.METHODS`; ``n_resamples`` is null where nothing was
-        resampled; ``family``: the Holm/BH family rule in words with its size, e.g. ``"per
-        judgments, 4 comparisons each"`` or ``"all 6 comparisons of the call"``); with
+        resampled, counting ``pvalue_tukey`` (``pairs="all"``) too; ``family``: the Holm/BH family rule
+        in words with its size, e.g. ``"per judgments, 4 comparisons each"`` or ``"all 6 comparisons of
+        the call"``); with
         ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value),
         ``resamples_used``, ``certified``, ``resampling`` and ``decision_error`` (``pvalue`` is
         ``(b+1)/(B+1)`` clipped to that interval, so the adjusted columns reproduce every certified decision).

@@ -51,6 +51,22 @@ def pvalue_tie_rule(alternative: Any) -> str:
             f"{alternative!r}); p = (b+1)/(m+1), or b/2^n when all 2^n sign patterns are enumerated")
 
 
+#: How a p-value was computed where no sign-flip null statistic was drawn (compare's ``method``).
+_NO_DRAWS = {"one-pass": "one pass: the sign-flip test by its normal approximation, z = sum(d)/sqrt(sum(d^2)), "
+                         "p = 2 Phi(-|z|) (one-sided: one tail), at least 5e-324; no sign flips drawn",
+             "t": "paired t-test: p from Student's t distribution with n-1 df; no sign flips drawn"}
+
+
+def pvalue_rule(alternative: Any, method: Any = None, test: Any = None) -> str:
+    """The ``pvalue_tie_rule`` setting: :func:`pvalue_tie_rule` for resampled p-values, else what computed
+    them (``method`` ``"one-pass"``, ``test`` ``"t"``); several methods: each one's."""
+    if test == "t":
+        return _NO_DRAWS["t"]
+    if isinstance(method, list):
+        return "; ".join(f"{m}: {pvalue_rule(alternative, m)}" for m in method)
+    return _NO_DRAWS["one-pass"] if method == "one-pass" else pvalue_tie_rule(alternative)
+
+
 def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) -> dict[str, Any]:
     """Everything needed to reproduce a comparison, as a flat dict.
 
@@ -70,7 +86,7 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
     if "exact" in frame.columns and frame.height:
         out["exact_enumeration"] = bool(frame["exact"].any())
     out["pairing"] = QUERY_SET_POLICY
-    out["pvalue_tie_rule"] = pvalue_tie_rule(out.get("alternative"))
+    out["pvalue_tie_rule"] = pvalue_rule(out.get("alternative"), out.get("method"), out.get("test"))
     out["win_rule"] = WIN_RULE
     family = out.pop("family", None)
     out["multiple_comparisons"] = (f"Holm and Benjamini-Hochberg, family: {family}" if isinstance(family, str) else

@@ -6,7 +6,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.comparison.large_n import LARGE_N
+from pairedframe.comparison.large_n import LARGE_N, LARGE_N_EFF
 from pairedframe.comparison.pairing import null_is_a_miss
 from pairedframe.comparison.table_data import DAGGER, DOUBLE_DAGGER, TableData
 from pairedframe.comparison.unpairable import MIN_PAIRED, describe_not_compared
@@ -27,6 +27,11 @@ def _sided(alternative: str) -> str:
     return f"one-sided (system − baseline {'>' if alternative == 'greater' else '<'} 0)"
 
 
+#: Where compare computes a comparison in one pass (pairedframe.comparison.large_n), in a caption's words.
+ONE_PASS_RULE = (f"more than {LARGE_N:,} non-zero deltas, their effective number (the squared sum of squares over "
+                 f"the sum of fourth powers) at least {LARGE_N_EFF:,}")
+
+
 def _describe_test(s: dict[str, Any]) -> str:
     alt = _sided(s.get("alternative", "two-sided"))
     if s.get("correction") == "tukey":
@@ -44,7 +49,7 @@ def _describe_test(s: dict[str, Any]) -> str:
     how = "all sign patterns" if s.get("exact") is True else f"{n:,} sign flips" if isinstance(n, int) else "sign flips"
     text = f"{alt} paired randomization test with {how}"
     if "one-pass" in methods:
-        text += f" (by its normal approximation where more than {LARGE_N:,} deltas are non-zero)"
+        text += f" (by its normal approximation on the rows computed in one pass: {ONE_PASS_RULE})"
     return text
 
 
@@ -59,11 +64,12 @@ def _methods(s: dict[str, Any]) -> list[Any]:
 
 
 def _interval_text(s: dict[str, Any]) -> str:
-    inverted = "the interval inverting the test's normal approximation"
+    # one pass computes the inversion of the normal approximation for interval="signflip", else the t interval
+    one_pass = "the interval inverting the test's normal approximation" if s["interval"] == "signflip" else "t"
     name = _INTERVAL_NAMES.get(s["interval"], s["interval"])
-    if _methods(s) == ["one-pass"]:
-        return inverted
-    return f"{name} ({inverted} above {LARGE_N:,} non-zero deltas)" if "one-pass" in _methods(s) else name
+    if _methods(s) == ["one-pass"] or name == one_pass:
+        return one_pass
+    return f"{name} ({one_pass} on the rows computed in one pass)" if "one-pass" in _methods(s) else name
 
 
 def _why_no_marks(s: dict[str, Any], correction: str) -> str:

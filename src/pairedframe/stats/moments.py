@@ -21,6 +21,8 @@ Zero spread (every delta equal up to ``1e-12`` of their size) keeps the exact si
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.special import ndtr, ndtri
 
@@ -60,7 +62,9 @@ def sign_flip_normal_pvalue(mean, mean_square, n, alternative: str = "two-sided"
     ndarray of float, shape (k,)
         ``p`` in ``[0, 1]`` from ``z = sqrt(n) mean / sqrt(mean_square)`` (``sum(d) / sqrt(sum(d**2))``):
         ``2 Phi(-|z|)`` two-sided, ``Phi(-z)`` for ``"greater"``, ``Phi(z)`` for ``"less"``; 1 where every
-        delta is 0 (every sign pattern gives the observed statistic).  Samples with zero spread are not
+        delta is 0 (every sign pattern gives the observed statistic).  Never below the smallest positive
+        double ``math.ulp(0.0)`` (5e-324), where ``Phi`` underflows: a sign-flip p is never 0, as the
+        exact answer at zero spread (:func:`pairedframe.stats.ttest.paired_t_test`) is floored too.  Samples with zero spread are not
         treated specially here (:func:`one_pass_statistics` gives them the exact answer).
     """
     alternative = _check_alternative(alternative)
@@ -73,7 +77,7 @@ def sign_flip_normal_pvalue(mean, mean_square, n, alternative: str = "two-sided"
         p = np.minimum(1.0, 2.0 * ndtr(-np.abs(z)))
     else:
         p = ndtr(-z) if alternative == "greater" else ndtr(z)
-    return np.where(ms > 0, p, 1.0)
+    return np.where(ms > 0, np.maximum(p, math.ulp(0.0)), 1.0)
 
 
 def sign_flip_normal_interval(mean, sd, n, confidence_level: float = 0.95,

@@ -11,7 +11,7 @@ Fields hold Python floats for scalar results and numpy arrays for the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "ConfidenceInterval",
@@ -23,9 +23,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ConfidenceInterval:
-    """A confidence interval ``[low, high]``.
+class ConfidenceInterval(NamedTuple):
+    """A confidence interval ``[low, high]``: a named tuple, as scipy's, so ``ci.low``, ``ci[0]`` and
+    ``low, high = ci`` all work, and it is immutable.
 
     ``low`` is ``-inf`` for ``alternative="less"`` and ``high`` is ``+inf`` for
     ``alternative="greater"`` (one-sided bounds), as in scipy.
@@ -33,10 +33,6 @@ class ConfidenceInterval:
 
     low: Any
     high: Any
-
-    def __iter__(self):  # allows ``low, high = ci``
-        yield self.low
-        yield self.high
 
 
 @dataclass(frozen=True)
