@@ -115,7 +115,8 @@ def _discount_registrations(measures: list[str], depth: int | None = None) -> tu
 def test_duckdb_engine_registers_pf_discounts_only_for_rbp_measures_once_per_evaluation():
     calls, _ = _discount_registrations(["P@2", "ndcg"])
     assert calls == []
-    calls, got = _discount_registrations(["rbp", "rbp.p=0.5", "rbp_resid", "P@2"])
+    with pytest.warns(UserWarning, match=r"RBP\(p=0.9\) is not computed"):   # trec_eval: rbp once, p=0.5
+        calls, got = _discount_registrations(["rbp", "rbp.p=0.5", "rbp_resid", "P@2"])
     assert calls == [4]  # q1's four documents; the judged-only group counts two
     assert got.filter(pl.col("measure").str.starts_with("rbp"))["value"].is_not_null().all()
     calls, _ = _discount_registrations(["rbp_resid"], depth=3)

@@ -258,3 +258,35 @@ def test_one_pass_pvalue_is_never_zero_but_the_smallest_positive_double():
     for column in ("pvalue", "pvalue_holm", "pvalue_bh"):
         assert got[column].min() >= math.ulp(0.0) and got[column].max() <= 2 * math.ulp(0.0), column
     assert sign_flip_normal_pvalue(np.array([1.0]), np.array([1.0]), 10**6)[0] == math.ulp(0.0)
+
+
+def test_interval_column_names_the_interval_one_pass_computed_in_polars_and_duckdb():
+    """A one-pass row's interval is the t interval (interval='signflip': the inversion), whatever was asked;
+    its ``interval`` column says so, in memory and by DuckDB's join, and the resampled rows keep the one asked."""
+    a, d = _deltas(LARGE_N + 10, 15)
+    table = _table({"x": d, "y": np.where(np.arange(d.size) < 20, 0.0, d)}, a)  # y: resampled (ties)
+    con = duckdb.connect()
+    con.register("pq_arrow", table.to_arrow())
+    for asked, computed in (("percentile", "t"), ("studentized", "t"), ("t", "t"), ("signflip", "signflip")):
+        for source in (table, con.table("pq_arrow")):
+            out = _compare(source, interval=asked, n_resamples=200)
+            assert out["method"].to_list() == ["one-pass", "resampling"]
+            assert out["interval"].to_list() == [computed, asked]
+
+
+def test_cli_settings_name_the_interval_one_pass_computed():
+    """format_comparison's settings (compare --format json / csv / markdown) state the interval computed:
+    ``t`` where every row is one-pass, both intervals where rows differ."""
+    import json
+
+    from pairedframe.report.compare import format_comparison
+
+    a, d = _deltas(LARGE_N + 10, 16)
+    one_pass = _compare(_table({"x": d}, a), interval="percentile")
+    assert json.loads(format_comparison(one_pass, "json"))["settings"]["interval"] == "t"
+    assert "- interval: t" in format_comparison(one_pass, "markdown")
+    assert pl.read_csv(format_comparison(one_pass, "csv").encode())["interval"].to_list() == ["t"]
+    mixed = _compare(_table({"x": d, "y": np.where(np.arange(d.size) < 20, 0.0, d)}, a), n_resamples=200)
+    assert json.loads(format_comparison(mixed, "json"))["settings"]["interval"] == ["t", "studentized"]
+    caption = pf.results_table(_table({"x": d}, a), baseline="base", seed=0, interval="percentile").caption
+    assert "delta intervals: t" in caption and "percentile" not in caption

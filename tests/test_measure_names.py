@@ -489,3 +489,20 @@ def test_one_system_with_a_measure_under_two_spellings_is_refused_naming_both(tm
     with pytest.raises(pf.DuplicateError, match=r"system 'a\.treceval' holds the measure AP under two spellings, "
                                                  r"'AP' and 'map' \(trec_eval's and pairedframe's names of one measure"):
         pf.compare(twice, baseline="a.treceval", test="t")
+
+
+@pytest.mark.parametrize("bare, with_parameters, lost", [
+    ("rbp", "rbp.p=0.8", "RBP(p=0.9)"), ("rbp_resid", "rbp_resid.p=0.5", "RBPResid(p=0.9)"),
+    ("ndcg", "ndcg.1=0,2=1", "nDCG"), ("Rndcg", "Rndcg.1=0,2=1", "RnDCG"), ("relstring", "relstring.20", "RelString@10"),
+    ("success", "success.3", "Success@1"), ("recall", "recall.5", "R@10"), ("ndcg_cut", "ndcg_cut.10", "nDCG@5")])
+def test_parameter_family_named_bare_and_with_parameters_warns_what_is_not_computed(bare, with_parameters, lost):
+    """As P and P.5: trec_eval evaluates a family named bare and with parameters once, with the parameters,
+    so what bare names is not computed -- said at the caller's line (pf.evaluate, parse_measures)."""
+    run, qrels = {"q1": {"d1": 1.0, "d2": 0.5}}, {"q1": {"d1": 1, "d2": 2}}
+    with pytest.warns(UserWarning, match=rf"'{bare}' was named bare.* {re.escape(lost)}.* not computed") as caught:
+        got = pf.evaluate(run, qrels, [bare, with_parameters])
+    assert caught[0].filename == __file__
+    assert [m.name for m in got.measures] == [m.name for m in parse_measure(with_parameters)]
+    with warnings.catch_warnings():      # the advice's names, one per measure, give both without a warning
+        warnings.simplefilter("error")
+        assert lost in [m.name for m in parse_measures([lost, with_parameters])]

@@ -15,7 +15,7 @@ from pairedframe.comparison._families import family_columns, family_ids, family_
 from pairedframe.comparison._adaptive import adaptive_columns, query_set_adaptive, warn_uncertified
 from pairedframe.comparison.comparison_stats import ComparisonStats
 from pairedframe.comparison.interval_range import finish_paired_intervals
-from pairedframe.comparison.large_n import method_of
+from pairedframe.comparison.large_n import interval_computed, method_of
 from pairedframe.comparison.options import Options, mc_patterns
 from pairedframe.comparison.pairing import describe_row, oriented
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, tie_floors, verdict,
@@ -134,7 +134,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         pl.Series("sd", stats.sd), pl.Series("skewness", stats.skewness), pl.Series("mde", mde),
         pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
         pl.Series("verdict_note", notes, dtype=pl.String),
-        pl.lit(opt.test).alias("test"), pl.lit(opt.interval).alias("interval"),
+        pl.lit(opt.test).alias("test"), pl.Series("interval", [interval_computed(m, opt.interval) for m in method], dtype=pl.String),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.Series("n_resamples", [opt.n_resamples if m == "resampling" else None for m in method], dtype=pl.Int64),
         pl.Series("exact", exact), pl.Series("method", list(method), dtype=pl.String),

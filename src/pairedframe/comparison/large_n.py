@@ -36,7 +36,7 @@ from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 
 __all__ = ["LARGE_N", "LARGE_N_EFF", "METHODS", "one_pass_rows", "row_statistics", "engine_row_statistics",
-           "method_of", "moments_table", "from_moments"]
+           "method_of", "interval_computed", "moments_table", "from_moments"]
 
 #: Non-zero deltas above which ``resampling="auto"`` computes a comparison in one pass.
 LARGE_N = 10_000
@@ -55,6 +55,14 @@ METHODS = {
 def method_of(opt: Options) -> str:
     """The ``method`` of a resampled-path row under ``opt`` (``"analytic"`` when nothing is resampled)."""
     return "analytic" if opt.test == "t" and opt.interval == "t" else "resampling"
+
+
+def interval_computed(method: str, interval: str) -> str:
+    """The interval a row of ``method`` has when ``interval`` was asked for: a one-pass row has the t interval,
+    or the inversion of the test's normal approximation for ``interval="signflip"``; any other the one asked."""
+    if method != "one-pass":
+        return interval
+    return "signflip" if interval == "signflip" else "t"
 
 
 def one_pass_rows(rows: pl.DataFrame, opt: Options) -> np.ndarray:

@@ -357,7 +357,8 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
     (``all_trec``) and with parameters (``relstring.20``) is evaluated once, with the parameters;
     the first parameter list given for a family wins, and a later one warns (``P.5`` then ``P.10``
     evaluates P_5 only: write ``P.5,10`` or ``P@5``, ``P@10``); a bare family whose default cutoffs
-    the parameters drop warns too (``P`` and ``P.5``, ``official`` and ``P.7``: P_5 / P_7 only). ir_measures names are taken as given,
+    the parameters drop warns too (``P`` and ``P.5``, ``official`` and ``P.7``: P_5 / P_7 only), and so does a
+    bare parameter family (``rbp`` and ``rbp.p=0.8``: RBP(p=0.8) only; through a nickname no warning). ir_measures names are taken as given,
     and so are ir_measures measure objects (``nDCG@10``, ``AP(rel=2)``: by their names).
     """
     if isinstance(names, (str, Measure)):
@@ -411,24 +412,28 @@ def parse_measures(names: str | Measure | Iterable[str | Measure]) -> list[Measu
 
 
 def _warn_replaced_defaults(entry: _Marked, parsed: list[Measure]) -> None:
-    """Warn when a family named bare (its default cutoffs: ``P``, or through ``official``) and with
-    parameters (``P.5``) loses default cutoffs: trec_eval evaluates it with the parameters only."""
+    """Warn when a family named bare (its defaults: ``P``, ``rbp``, or through ``official``) and with parameters
+    (``P.5``, ``rbp.p=0.8``) loses what bare named: trec_eval evaluates it with the parameters only."""
     if entry.bare is None or entry.params is None:
         return
-    form = _trec_forms()[entry.name][1]
-    if form.kind not in ("long_cutoffs", "double_cutoffs") or not form.defaults:
+    lost = [m for m in parse_measure(entry.name) if m not in parsed]
+    if not lost:
         return
-    defaults = parse_measure(entry.name)
-    lost = [m for m in defaults if m not in parsed]
-    if lost:
-        via = "" if entry.bare == entry.name else f" (through {entry.bare!r})"
+    via = "" if entry.bare == entry.name else f" (through {entry.bare!r})"
+    cutoffs = _trec_forms()[entry.name][1].kind in ("long_cutoffs", "double_cutoffs")
+    if not cutoffs and via:     # -m all_trec -m relstring.20: trec_eval's way to set one family's parameters
+        return
+    if cutoffs:
         union = sorted([*parsed, *lost], key=lambda m: m.at)
-        warnings.warn(
-            f"{entry.name!r} was named bare{via}, which means its default cutoffs, and as "
-            f"'{entry.name}.{entry.params}': trec_eval then evaluates the family with the parameters only, so "
-            f"{', '.join(m.name for m in lost)} are not computed; to get both, write "
-            f"{entry.name}.{','.join(f'{m.at:g}' for m in union)} or one ir_measures name per cutoff "
-            f"({', '.join(m.name for m in union[:3])} ...)", UserWarning, stacklevel=user_stacklevel())
+        both = (f"{entry.name}.{','.join(f'{m.at:g}' for m in union)} or one ir_measures name per cutoff "
+                f"({', '.join(m.name for m in union[:3])} ...)")
+    else:      # parameters that are no cutoff list (rbp.p=0.8, ndcg.1=0,2=1): one name per measure
+        both = f"one ir_measures name per measure: {', '.join(m.name for m in [*lost, *parsed])}"
+    warnings.warn(
+        f"{entry.name!r} was named bare{via}, which means its default {'cutoffs' if cutoffs else 'parameters'}, and "
+        f"as '{entry.name}.{entry.params}': trec_eval then evaluates the family with the parameters only, so "
+        f"{', '.join(m.name for m in lost)} {'is' if len(lost) == 1 else 'are'} not computed; to get both, write {both}",
+        UserWarning, stacklevel=user_stacklevel())
 
 
 NAME_PARSER.append(parse_measure)
