@@ -41,7 +41,7 @@ def test_compare_pair_interval_is_subscriptable():
 
 @pytest.mark.parametrize("level", [np.float32(0.9), np.float64(0.9), 0.9])
 def test_confidence_level_accepts_any_real_number_type(level):
-    assert check_level(level) == float(level)
+    assert check_level(level) == 0.9             # np.float32(0.9) read as the decimal it prints as
     n = 8
     q = [f"q{i}" for i in range(n)]
     table = pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": q + q, "measure": "nDCG@10", "value": np.r_[A, B]})
@@ -54,3 +54,19 @@ def test_confidence_level_accepts_any_real_number_type(level):
 def test_confidence_level_refuses_bools_strings_and_out_of_range_values(level):
     with pytest.raises(ValueError, match="`confidence_level` must be in"):
         check_level(level)
+
+
+def test_float32_level_is_read_as_the_decimal_it_prints_so_p_equal_to_alpha_is_not_significant():
+    """np.float32(0.95) was taken as 0.949999988, so alpha became 0.050000012 and p = 0.05 (n_resamples=19)
+    turned 'better' while the caption said p < alpha = 0.05; the guide names that case not significant."""
+    d = np.abs(np.random.default_rng(0).normal(0.05, 0.02, 30))
+    q = [f"q{i}" for i in range(30)]
+    table = pl.DataFrame({"system": ["a"] * 30 + ["b"] * 30, "qid": q + q, "measure": "nDCG@10",
+                          "value": np.r_[np.full(30, 0.5), 0.5 + d]})
+    rows = []
+    for level in (0.95, np.float32(0.95), np.float16(0.95)):
+        with pytest.warns(UserWarning, match="cannot go below"):
+            rows.append(pf.compare(table, baseline="a", confidence_level=level, n_resamples=19, seed=0).row(0, named=True))
+    assert [r["pvalue"] for r in rows] == [0.05] * 3
+    assert [r["verdict"] for r in rows] == ["inconclusive"] * 3
+    assert [r["confidence_level"] for r in rows] == [0.95] * 3

@@ -204,3 +204,18 @@ def test_paired_t_test_many_clips_every_column_to_delta_range():
 def test_a_delta_outside_delta_range_is_refused_naming_the_argument_and_the_delta(call, where):
     with pytest.raises(ValueError, match=r"`delta_range` \(-1, 1\) does not hold " + where):
         call()
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_t_pvalue_is_never_exactly_zero_where_scipy_underflows_against_scipy(alternative):
+    """test='t' gave p = 0.0 at large n where every sign-flip path floors at 5e-324; scipy's tail underflows
+    to 0 there, so the floor is the smallest positive double, and elsewhere the p is scipy's."""
+    d = np.ones(10_001)
+    d[0] = 0.5
+    scipy_stats = pytest.importorskip("scipy.stats")
+    want = scipy_stats.ttest_1samp(d, 0.0, alternative=alternative).pvalue
+    assert want == 0.0
+    assert paired_t_test(d, alternative=alternative).pvalue == math.ulp(0.0)
+    small = np.array([0.1, 0.3, -0.05, 0.2, 0.15])
+    assert paired_t_test(small, alternative=alternative).pvalue == pytest.approx(
+        scipy_stats.ttest_1samp(small, 0.0, alternative=alternative).pvalue, rel=1e-12)

@@ -25,7 +25,7 @@ from pairedframe.comparison._cost import check_resampling_cost, column_slices
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES, check_adaptive_options
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.verdicts import CORRECTIONS, verdict_column
-from pairedframe.stats.levels import decision_alpha
+from pairedframe.stats.levels import decision_alpha, level_value
 
 __all__ = ["DEFAULT_INTERVAL", "RESAMPLING_MODES", "check_level", "Resampling", "check_resampling", "Options",
            "check_options", "kept_per_column", "check_cost", "mc_patterns"]
@@ -53,7 +53,7 @@ def check_level(confidence_level: Any, parameter: str = "confidence_level") -> f
     """``confidence_level`` as a float in (0, 1); the error names ``parameter`` (bools refused)."""
     if not (is_real(confidence_level) and 0 < confidence_level < 1):
         raise ValueError(f"`{parameter}` must be in (0, 1), got {confidence_level!r}")
-    return float(confidence_level)
+    return level_value(confidence_level)
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def check_options(n_resamples, confidence_level, alternative, test, interval, se
                                       decision_error=decision_error, max_resamples=max_resamples)
     verdict_column(correction)
     return Options(base.n_resamples, base.confidence_level, base.alternative, base.seed, test, interval,
-                   chunk_size, float(power), adaptive, float(decision_error), int(max_resamples), correction,
+                   chunk_size, level_value(power), adaptive, float(decision_error), int(max_resamples), correction,
                    resampling == "auto")
 
 

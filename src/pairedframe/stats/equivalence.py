@@ -21,6 +21,7 @@ from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
+from pairedframe.stats.levels import level_value
 from pairedframe.stats.power import mde_at_level
 
 __all__ = ["TOSTResult", "tost", "minimum_detectable_difference"]
@@ -76,7 +77,7 @@ def _finite(x, name: str) -> float:
             x = float(x)  # numpy scalars, 0-d arrays
         except (TypeError, ValueError):
             raise TypeError(f"{name} must be a real number, got {type(x).__name__}") from None
-    x = float(x)
+    x = level_value(x)      # np.float32(0.95) as 0.95
     if not math.isfinite(x):
         raise ValueError(f"{name} must be finite, got {x!r}")
     return x

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-__all__ = ["decision_alpha", "percent"]
+import numpy as np
+
+__all__ = ["decision_alpha", "level_value", "percent"]
+
+
+def level_value(level) -> float:
+    """A level (``confidence_level``, ``power``) as a Python float; a numpy float narrower than 64 bits as
+    the decimal it prints as: ``np.float32(0.95)`` is 0.95, not 0.949999988 (a level read from a float32
+    array or config means what it shows; taken bit for bit, p = 0.05 would be significant "at 95 %")."""
+    if isinstance(level, np.floating) and level.dtype.itemsize < 8:
+        return float(str(level))
+    return float(level)
 
 
 def decision_alpha(confidence_level: float) -> float:

@@ -42,7 +42,7 @@ from .resample import _check_1d, _check_2d, _check_alternative, _check_probabili
 from .studentized import zero_spread
 from .value_range import clip_to_range, constant_sample_interval
 
-__all__ = ["paired_t_test", "paired_t_test_many", "t_test_from_moments"]
+__all__ = ["paired_t_test", "paired_t_test_many", "t_pvalue", "t_test_from_moments"]
 
 
 def _t_value(d: np.ndarray, mean: float, sd: float) -> tuple[float, float]:
@@ -97,6 +97,17 @@ def _check_delta_range(delta_range, d: np.ndarray, name: str) -> tuple[float, fl
     return lo, hi
 
 
+def t_pvalue(df: int, t: float, alternative: str) -> float:
+    """Student's t p-value of ``t`` on ``df`` degrees of freedom, floored at the smallest positive double
+    ``math.ulp(0.0)`` where the tail underflows (scipy returns 0.0 there): no test's p is ever exactly 0,
+    as the sign-flip paths' are not, so -log10(p) and the Holm / BH steps stay defined."""
+    if alternative == "two-sided":
+        p = min(1.0, 2.0 * float(stdtr(df, -abs(t))))
+    else:
+        p = float(stdtr(df, -t if alternative == "greater" else t))
+    return max(p, math.ulp(0.0))
+
+
 def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str,
          confidence_level: float, delta_range: tuple[float, float]) -> tuple[float, float, float, float, float]:
     n = d.shape[0]
@@ -107,16 +118,14 @@ def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str
                                              alternative=alternative)
         return t, p, se, float(low[0]), float(high[0])
     t, se = _t_value(d, mean, sd)
+    p = t_pvalue(df, t, alternative)
     if alternative == "two-sided":
-        p = min(1.0, 2.0 * float(stdtr(df, -(abs(t)))))
         q = float(stdtrit(df, 0.5 + confidence_level / 2))
         low, high = mean - q * se, mean + q * se
     elif alternative == "greater":
-        p = float(stdtr(df, -(t)))
         q = float(stdtrit(df, confidence_level))
         low, high = mean - q * se, math.inf
     else:
-        p = float(stdtr(df, -(-t)))
         q = float(stdtrit(df, confidence_level))
         low, high = -math.inf, mean + q * se
     # the mean of deltas in delta_range lies in it: ends beyond it move to it (compare's clipping)
@@ -260,12 +269,7 @@ def t_test_from_moments(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, constan
             _, p[i], _, low[i], high[i] = _zero_spread_result(int(n[i]), float(mean[i]), alternative,
                                                                confidence_level)
             continue
-        if alternative == "two-sided":
-            p[i] = min(1.0, 2.0 * float(stdtr(df, -(abs(ti)))))
-        elif alternative == "greater":
-            p[i] = float(stdtr(df, -(ti)))
-        else:
-            p[i] = float(stdtr(df, -(-ti)))
+        p[i] = t_pvalue(df, ti, alternative)
         q[i] = _t_quantile(tail_q, df)
         low[i] = -np.inf if alternative == "less" else mean[i] - q[i] * se[i]
         high[i] = np.inf if alternative == "greater" else mean[i] + q[i] * se[i]
