@@ -410,8 +410,10 @@ def test_spark_dataframe_whole_double_and_integer_id_columns_are_read_as_polars_
 
 
 def test_spark_dataframe_checks_read_each_table_once_as_a_count_does(spark):
-    """The checks of a table are one aggregation: as many Spark jobs as ``count()`` (one pass; with adaptive
-    execution a pass is a map job and a result job), not one job per check."""
+    """The checks of a table are one aggregation, one pass as ``count()`` is, not one job per check.
+    Adaptive execution runs a pass as a map job plus a result job where it plans a shuffle, and
+    it planned ``count()`` of the one-row table without one once (1 job against the checks' 2, after other
+    Spark tests in the same session), so a pass may be one job more than ``count()``, never one per check."""
     from pairedframe.engines.spark_checks import check_qrels, check_run
 
     tracker = spark.sparkContext.statusTracker()
@@ -426,8 +428,8 @@ def test_spark_dataframe_checks_read_each_table_once_as_a_count_does(spark):
 
     run = spark.createDataFrame(_RUN, _RUN_SCHEMA)
     qrels = spark.createDataFrame([("1", "d1", 1.0)], "qid string, docno string, rel double")
-    assert jobs("pf-check-run", lambda: check_run(run, None)) == jobs("pf-count-run", run.count)
-    assert jobs("pf-check-qrels", lambda: check_qrels(qrels)) == jobs("pf-count-qrels", qrels.count)
+    assert 1 <= jobs("pf-check-run", lambda: check_run(run, None)) <= jobs("pf-count-run", run.count) + 1
+    assert 1 <= jobs("pf-check-qrels", lambda: check_qrels(qrels)) <= jobs("pf-count-qrels", qrels.count) + 1
 
 
 def _frames(spark, *tables: pl.DataFrame) -> list:
