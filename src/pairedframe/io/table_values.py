@@ -175,7 +175,8 @@ def first_blank_ids(frame: pl.DataFrame, columns: Iterable[str]) -> BlankIds | N
     rows holding one and the first one's 0-based index; None when no id is blank. The one test of the rule for
     every polars table (a run's, a qrels', a per-query table's)."""
     columns = [c for c in columns if c in frame.columns]
-    if not columns or not frame.select(pl.any_horizontal(blank_ids(c).any() for c in columns)).item():
+    if not columns or not _may_hold_blank_ids(frame, columns) \
+            or not frame.select(pl.any_horizontal(blank_ids(c).any() for c in columns)).item():
         return None
     for column in columns:
         rows = frame.filter(blank_ids(column))
@@ -183,6 +184,14 @@ def first_blank_ids(frame: pl.DataFrame, columns: Iterable[str]) -> BlankIds | N
             first_row = frame.select(blank_ids(column).fill_null(False).arg_true().first()).item()
             return BlankIds(column, rows, first_row)
     return None
+
+
+def _may_hold_blank_ids(frame: pl.DataFrame, columns: list[str]) -> bool:
+    """False when no id of ``columns`` can be blank: an empty or all-blank id sorts at or before every id that starts
+    with a character above the space (every blank is ASCII at most 0x20), so a column whose smallest id is neither
+    empty nor starts with such a character holds none. One min per column costs a sixth of the pattern match."""
+    lows = frame.select(pl.col(c).cast(pl.String).min() for c in columns).row(0)
+    return any(low is not None and (low == "" or low[0] <= " ") for low in lows)
 
 
 def blank_ids(column: str) -> pl.Expr:
