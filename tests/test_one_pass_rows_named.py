@@ -139,3 +139,30 @@ def test_skew_and_tie_warnings_on_a_one_pass_row_name_the_t_interval_in_polars_a
             assert "the interval here is t at 95 %" in text, (name, category)
             assert "interval used here" not in text and "here is percentile" not in text, (name, category)
 
+
+def test_report_comparisons_intro_says_what_each_group_of_rows_used_on_a_mixed_table():
+    """One comparison in one pass (t interval, nothing drawn) beside a resampled one (studentized, B = 99):
+    the report's comparisons section says both, not the first row's interval and n_resamples for all, and
+    shows each row's interval and method."""
+    import dataclasses
+    import html
+
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    d = _one_pass_deltas(6)
+    few = np.where(np.arange(d.size) < 100, 0.05, 0.0)             # 100 non-zero deltas: resampled
+    per_query = _table({"big": d, "few": few}).with_columns(pl.col("value").clip(0.0, 1.0))
+    ev = dataclasses.replace(pf.evaluate(runs[:2], qrels, ["nDCG@10"]), per_query=per_query)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(ev, measures=["nDCG@10"], baseline="base", n_resamples=99)
+    assert rep.comparison.select("interval", "method").rows() == [("t", "one-pass"), ("studentized", "resampling")]
+    text = html.unescape(rep.fragment)
+    start = text.index("delta = system − baseline over")
+    intro = text[start:text.index("The verdict follows", start)]
+    assert "t interval, no resamples, method one-pass on 1 row" in intro
+    assert "studentized interval, n_resamples 99, method resampling on 1 row" in intro
+    assert "n_resamples None" not in intro
+    table = text[text.index("-comparisons-table"):]
+    assert '<th scope="col">interval</th>' in table and '<th scope="col">method</th>' in table
