@@ -275,3 +275,18 @@ def test_compare_of_run_tables_names_systems_by_their_column_against_compare(con
     assert got[0][1] == pytest.approx(want["delta"][0], rel=1e-12) and got[0][2] == pytest.approx(want["pvalue"][0], rel=1e-9)
     with pytest.raises(duckdb.Error, match=r"baseline 'run_x' is not one of the systems \[x, y\]"):
         con.sql("SELECT * FROM pf_compare(['run_x', 'run_y'], 'qr', 'nDCG@10', tables := true, baseline := 'run_x')").fetchall()
+
+
+def test_compare_pvalue_through_the_macros_is_floored_at_the_smallest_double_like_compare_test_t(con, tmp_path):
+    """1,001 queries whose RR deltas are 1 or 0.5 (t about 1e2 on 1,000 df): the t tail underflows, and
+    pf_compare's p is math.ulp(0.0) as pf.compare(test="t")'s and t_pvalue's are, never exactly 0."""
+    n = 1001
+    (tmp_path / "q.txt").write_text("".join(f"{i} 0 d1 1\n{i} 0 d0 0\n" for i in range(n)))
+    (tmp_path / "a.txt").write_text("".join(f"{i} Q0 d0 1 2 t\n" for i in range(n)))
+    (tmp_path / "b.txt").write_text("".join(f"{i} Q0 d1 1 2 t\n" if i % 2 else f"{i} Q0 d0 1 2 t\n{i} Q0 d1 2 1 t\n"
+                                            for i in range(n)))
+    runs, qrels = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")], str(tmp_path / "q.txt")
+    (t, p), = con.sql("SELECT t, pvalue FROM pf_compare(?, ?, 'RR', baseline := 'a.txt')",
+                      params=[runs, qrels]).fetchall()
+    want = pf.compare(pf.evaluate(runs, qrels, ["RR"]), baseline="a.txt", test="t")
+    assert t > 90 and p == want["pvalue"][0] == math.ulp(0.0)

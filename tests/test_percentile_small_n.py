@@ -65,3 +65,42 @@ def test_percentile_warning_figures_against_the_calibration_table():
     assert f"{min(cover['20']):.3f}-{max(cover['20']):.3f} at 20 queries" in text
     assert f"{min(cover['50']):.3f}-{max(cover['50']):.3f} at 50" in text
     assert max(cover["20"]) < 0.93       # far below the level under PERCENTILE_MIN_N, hence the warning
+
+
+def _small_sample_warnings(call) -> list[warnings.WarningMessage]:
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        call()
+    return [w for w in got if issubclass(w.category, SmallSampleWarning)]
+
+
+@pytest.mark.parametrize("interval", ["percentile", "bca"])
+def test_percentile_and_bca_below_20_queries_warn_once_saying_both_at_the_callers_line(interval):
+    """Under MIN_QUERIES (20) the small-sample warning and the percentile / BCa one are one warning that
+    says both, in compare, compare_pair and (percentile) on a DuckDB relation; a comparison of 30 queries
+    beside one of 8 is counted in it."""
+    import duckdb
+
+    eight, thirty = _table(8), _table(30)
+    mixed = pl.concat([thirty, eight.filter(pl.col("system") == "b").with_columns(pl.lit("c").alias("system"))])
+    calls = [lambda: pf.compare(eight, baseline="a", interval=interval, n_resamples=999, seed=0),
+             lambda: pf.compare(mixed, baseline="a", interval=interval, n_resamples=999, seed=0),
+             lambda: pf.compare_pair(eight["value"][:8], eight["value"][8:], measure="nDCG@10",
+                                     interval=interval, n_resamples=999, seed=0)]
+    if interval == "percentile":
+        con = duckdb.connect()
+        con.register("mixed_arrow", mixed.to_arrow())
+        calls.append(lambda: pf.compare(con.table("mixed_arrow"), baseline="a", interval=interval,
+                                        n_resamples=999, seed=0))
+    for k, call in enumerate(calls):
+        got = _small_sample_warnings(call)
+        assert len(got) == 1 and got[0].filename == __file__, (k, [str(w.message) for w in got])
+        text = str(got[0].message)
+        assert "fewer than 20" in text and f"interval={interval!r} with 8 queries" in text, k
+        if k in (1, 3):
+            assert "1 comparison(s) have fewer than 20" in text and "(2 comparison(s) with fewer than 50)" in text
+
+
+def test_default_interval_below_20_queries_keeps_the_small_sample_warning_alone():
+    got = _small_sample_warnings(lambda: pf.compare(_table(8), baseline="a", n_resamples=999, seed=0))
+    assert len(got) == 1 and got[0].filename == __file__ and "interval=" not in str(got[0].message)

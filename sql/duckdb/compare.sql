@@ -1,15 +1,17 @@
 -- pf_compare: the paired t-test of pairedframe.stats.ttest.paired_t_test in SQL, for each system
 -- against a baseline and each measure, from DuckDB's own aggregates: per-query deltas d = system -
--- baseline over the queries both have a value for, their mean, sd (n - 1), se = sd / sqrt(n),
--- t = mean / se, df = n - 1; the two-sided p-value 2 P(T > |t|) = I_{df/(df+t^2)}(df/2, 1/2), the
--- regularised incomplete beta function by its continued fraction (Numerical Recipes' betacf, run
--- as a recursive CTE); the interval mean +- q se with q the t quantile: pf__t_quantiles() ships them
+-- baseline over the queries both have a value for, their mean, sd (n - 1), se = sd / sqrt(n), t =
+-- mean / se, df = n - 1; the two-sided p-value 2 P(T > |t|) = I_{df/(df+t^2)}(df/2, 1/2), the
+-- regularised incomplete beta function by its continued fraction (Numerical Recipes' betacf, run as
+-- a recursive CTE); the interval mean +- q se with q the t quantile: pf__t_quantiles() ships them
 -- for df 1..1000 (scipy's stdtrit), Hill's expansion (Abramowitz & Stegun 26.7.5) beyond (relative
--- error < 3e-14 there). Zero spread (max - min <= 1e-12 max|d|) follows pf.compare's rule, as
--- paired_t_test does: the exact sign-flip p-value (2^(1-n), 1 for all-zero deltas) and the range of
--- means n equal deltas c allow, [c - s (c + w), c + s (w - c)] with s = 1 - (alpha/2)^(1/n) and
--- w = hi - lo the width of the measure's range (pf__range_sql; unbounded: the whole line), never a
--- point. Every interval is then clipped to the range of a mean delta, [-w, w], as pf.compare clips
+-- error < 3e-14 there). A p whose tail underflows is floored at the smallest positive double
+-- (5e-324, math.ulp(0.0)), as pairedframe.stats.ttest.t_pvalue floors it: never exactly 0. Zero
+-- spread (max - min <= 1e-12 max|d|) follows pf.compare's rule, as paired_t_test does: the exact
+-- sign-flip p-value (2^(1-n), 1 for all-zero deltas) and the range of means n equal deltas c allow,
+-- [c - s (c + w), c + s (w - c)] with s = 1 - (alpha/2)^(1/n) and w = hi - lo the width of the
+-- measure's range (pf__range_sql; unbounded: the whole line), never a point. Every interval is then
+-- clipped to the range of a mean delta, [-w, w], as pf.compare clips
 -- (pairedframe.comparison.interval_range.delta_ranges): no range where the measure has none, nor
 -- where a mean or the delta lies outside it (beyond 1e-9 of the bound). Resampling (bootstrap,
 -- randomisation) stays in Python (pf.compare).
@@ -123,7 +125,8 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || pf__double_list_sql(pf__t_quantiles(confidence_level)) || ') AS q) '
                || 'SELECT t.system, t.baseline, t.measure, t.n, t.baseline_mean, t.system_mean, t.delta, CASE WHEN t.flat THEN CAST(0 AS DOUBLE) ELSE t.se END AS se, '
                || 't.t, t.df, CASE WHEN t.t = 0 THEN CAST(1 AS DOUBLE) WHEN t.flat THEN greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) '
-               || 'ELSE least(CAST(1 AS DOUBLE), p.p) END AS pvalue, '
+               -- the tail underflows to 0 at large |t|: floored at the smallest positive double, as t_pvalue floors it
+               || 'ELSE greatest(least(CAST(1 AS DOUBLE), p.p), CAST(5e-324 AS DOUBLE)) END AS pvalue, '
                -- zero spread: the range of means n equal deltas allow (pf.compare's; unbounded range: the whole line);
                -- either interval then clipped to [-w, w] (np.clip's order: up to -w, then down to w)
                || 'least(greatest(CASE WHEN t.flat THEN coalesce(t.delta - (1 - pow((1 - ' || pf__sql_double(confidence_level) || ') / 2, 1.0 / t.n)) * (t.delta + t.width), '

@@ -32,8 +32,10 @@ The sums run in the engine's order, not numpy's, so results agree to ~1e-15 rela
 <= 1e-12), not bit for bit; Monte-Carlo counts agree exactly unless a resampled statistic falls
 within rounding of the observed one outside the tie tolerance.
 
-Not available here (a clear error names the option): ``interval="bca"`` (it needs a jackknife over
-the data) and ``resampling="adaptive"`` (its rounds depend on every family's open decisions; use
+Not available here (a clear error names the option): ``interval="bca"`` on a comparison that is
+resampled (BCa's acceleration needs a jackknife over the data; a comparison computed in one pass has the t
+interval whatever was asked, in memory as here, so a call whose every comparison goes one pass is
+computed) and ``resampling="adaptive"`` (its rounds depend on every family's open decisions; use
 ``resampling="fixed"`` or collect the table).
 """
 
@@ -51,7 +53,8 @@ from pairedframe.comparison.engine_tables import EngineTable
 from pairedframe.comparison.assemble import finish_table
 from pairedframe.comparison.options import Options, check_cost, mc_patterns
 from pairedframe.comparison.comparison_stats import ComparisonStats
-from pairedframe.comparison.large_n import engine_row_statistics
+from pairedframe.comparison.large_n import LARGE_N, LARGE_N_EFF, engine_row_statistics
+from pairedframe.comparison.interval_range import QUANTILE_INTERVALS
 from pairedframe.comparison.pairing import check_sizes, describe_row, no_common_query
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
@@ -265,7 +268,7 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
     options checked by its caller into ``opt``; the table is closed on return."""
     try:
         verdict_on = opt.verdict_column
-        not_in_engine(interval=opt.interval, adaptive=opt.adaptive)
+        not_in_engine(interval=opt.interval if not opt.one_pass else None, adaptive=opt.adaptive)
         paired = pair_in_engine(table, baseline, systems, measures)
         moments, rows = _moment_rows(paired)
         warn_unpaired(paired, baseline, moments)                # the moments counted the paired queries
@@ -274,11 +277,13 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
             paired = fewer
             moments, rows = _moment_rows(paired)
         require_common_queries(paired, rows, baseline)
-        check_sizes(rows, baseline, paired.extras)
+        check_sizes(rows, baseline, paired.extras, warn_small=opt.interval not in QUANTILE_INTERVALS)
         rows = rows.join(central_moments(paired, rows).rename({"comp": "_row"})
                          .with_columns(pl.col("_row").cast(pl.UInt32)), on="_row", how="left").sort("_row")
         k_total = rows.height
         stats, large = engine_row_statistics(rows, opt)     # above LARGE_N non-zero deltas: one pass (large_n.py)
+        if opt.interval == "bca":
+            refuse_resampled_bca(rows, large, paired.extras)
         groups = query_set_groups(paired, moments.filter(~pl.col("comp").is_in(large.tolist())))
         check_cost(opt, [(members.height, len(comps)) for comps, members in groups])
         done = large.size
@@ -310,12 +315,32 @@ def not_in_engine(*, interval: str | None = None, adaptive: bool = False) -> Non
     """ValueError naming an option the engine path cannot compute."""
     if interval == "bca":
         raise ValueError("interval='bca' is not available for DuckDB relations or Spark DataFrames "
-                         "(it needs a jackknife over the data): use the default ('studentized'), 'signflip', 'percentile' or "
+                         "(it needs a jackknife over the data; only comparisons computed in one pass, with "
+                         "resampling='auto', need none): use the default ('studentized'), 'signflip', 'percentile' or "
                          "'t', or collect the table")
     if adaptive:
         raise ValueError("resampling='adaptive' is not available for DuckDB relations or Spark DataFrames "
                          "(its rounds of sign patterns follow every family's open decisions): use "
                          "resampling='fixed' with a larger n_resamples, test='t', or collect the table")
+
+
+def refuse_resampled_bca(rows: pl.DataFrame, large: np.ndarray, extras: list[str]) -> None:
+    """ValueError naming ``interval='bca'`` when a comparison of ``rows`` (``_row, system, <extras>, measure,
+    n_queries, ties, u2, u4``) is not among those computed in one pass (``large``): resampled, it would need
+    BCa's jackknife over the data; the first such comparison is named with what kept it from one pass."""
+    resampled = rows.filter(~pl.col("_row").is_in(large.tolist()))
+    if not resampled.height:
+        return
+    first = resampled.row(0, named=True)
+    nonzero = int(first["n_queries"]) - int(first["ties"])
+    n_eff = first["u2"] ** 2 / first["u4"] if first["u4"] else 0.0
+    raise ValueError(
+        f"interval='bca' is not available for DuckDB relations or Spark DataFrames on a comparison that is resampled "
+        f"(it needs a jackknife over the data): {resampled.height} of {rows.height} comparison(s) would be; first: "
+        f"{describe_row({k: first[k] for k in ['system', *extras, 'measure']})}, {nonzero:,} non-zero deltas of "
+        f"effective number {n_eff:,.0f} (one pass, with the t interval whatever was asked, needs more than "
+        f"{LARGE_N:,} and at least {LARGE_N_EFF:,}). Use the default ('studentized'), 'signflip', 'percentile' or "
+        "'t', or collect the table")
 
 
 def require_common_queries(paired: Paired, rows: pl.DataFrame, baseline: str) -> None:

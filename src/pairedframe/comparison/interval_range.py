@@ -35,9 +35,11 @@ from pairedframe.stats.value_range import clip_to_range, constant_sample_interva
 from pairedframe.stats.levels import decision_alpha
 
 __all__ = ["mean_ranges", "delta_ranges", "clip_means", "clip_deltas", "clip_delta_intervals",
-           "finish_paired_intervals", "zero_spread_deltas", "capped_at_too_few", "too_few_capped_text",
+           "finish_paired_intervals", "QUANTILE_INTERVALS", "zero_spread_deltas", "capped_at_too_few", "too_few_capped_text",
            "PERCENTILE_MIN_N", "warn_percentile_small_n"]
 
+#: The intervals that are quantiles of resampled means, which under-cover on few queries.
+QUANTILE_INTERVALS = ("percentile", "bca")
 #: Queries below which ``interval="percentile"`` / ``"bca"`` fall short of their level in the calibration
 #: (docs/results/calibration_paired.md: nominal 95 % covers 0.894-0.923 at n = 20, 0.929-0.943 at 50).
 PERCENTILE_MIN_N = 50
@@ -123,24 +125,31 @@ def clip_delta_intervals(low, high, measures: Sequence[str], estimate=None, *, m
 
 def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
                             se: np.ndarray, n: np.ndarray, flat: np.ndarray, interval: str, confidence_level: float,
-                            alternative: str, n_resamples: int | None = None, means: Sequence = ()
+                            alternative: str, n_resamples: int | None = None, means: Sequence = (),
+                            one_pass: np.ndarray | None = None, small_sample: str | None = None
                             ) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """compare's intervals inside the delta range, the zero-spread and the default's capped cases, and a
     note per row (None where nothing needs saying).
 
     ``se``: the studentizing SE ``sd / sqrt(n)``; ``flat``: rows whose deltas have zero spread;
     ``n_resamples``: the Monte-Carlo resamples of a resampled interval (None: not said); ``means``: the
-    rows' means (baseline's, system's), which must lie in the measure's range for its range to bound them.
+    rows' means (baseline's, system's), which must lie in the measure's range for its range to bound them;
+    ``one_pass``: rows computed in one pass (:mod:`~pairedframe.comparison.large_n`), whose interval is the
+    t interval or the normal approximation's inversion, whatever ``interval`` was asked: nothing resampled,
+    so neither capped nor said to lack resamples; ``small_sample``: the warning about too few queries,
+    said in one warning with the percentile / BCa one where both apply (:func:`warn_percentile_small_n`).
     """
     lo, hi = delta_ranges(measures, delta, means=means)
     low, high = np.array(ci_low, dtype=np.float64), np.array(ci_high, dtype=np.float64)
     notes: list[list[str]] = [[] for _ in range(low.shape[0])]
     too_few = n_resamples is not None and too_few_resamples(1.0 - confidence_level, n_resamples)
+    # the rows whose interval is the one asked for (one-pass rows have another: large_n.interval_computed)
+    asked = ~flat if one_pass is None else ~flat & ~np.asarray(one_pass, dtype=bool)
     if interval == "studentized":
         cap = quantile_cap(np.maximum(n - 1.0, 1.0), confidence_level, alternative)
         half = high - delta if alternative == "less" else delta - low
-        capped = ~flat & (se > 0) & (half >= cap * se * (1.0 - 1e-9))
-        for i in np.flatnonzero(~flat & (n < MIN_BOOTSTRAP_N)):
+        capped = asked & (se > 0) & (half >= cap * se * (1.0 - 1e-9))
+        for i in np.flatnonzero(asked & (n < MIN_BOOTSTRAP_N)):
             notes[i].append(f"fewer than {MIN_BOOTSTRAP_N} queries have too few distinct bootstrap resamples: "
                             "the interval is Student's t interval")
         for i in np.flatnonzero(capped & (n >= MIN_BOOTSTRAP_N)):
@@ -150,18 +159,17 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
                             f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
                             f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
                             f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
-    if interval in ("percentile", "bca"):
-        warn_percentile_small_n(interval, n[~flat])
+    warn_percentile_small_n(interval, n[asked] if interval in ("percentile", "bca") else n[:0], small_sample)
     if interval in ("percentile", "bca") and too_few:
         # their quantiles lie beyond every resample: the ends were the extreme resampled means (two of them
         # could both miss the estimate) or NaN (BCa); taken at the default's cap instead, as the default is
-        rows = np.flatnonzero(~flat & (n >= 2) & (se > 0))
+        rows = np.flatnonzero(asked & (n >= 2) & (se > 0))
         low, high = capped_at_too_few(low, high, rows, delta=delta, se=se, df=np.maximum(n - 1.0, 1.0),
                                       confidence_level=confidence_level, alternative=alternative)
         for i in rows:
             notes[i].append(too_few_capped_text(n_resamples, confidence_level))
     if interval == "signflip" and too_few:
-        for i in np.flatnonzero(~flat & ((n >= 63) | (2.0 ** np.minimum(n, 62) > n_resamples))):   # Monte Carlo
+        for i in np.flatnonzero(asked & ((n >= 63) | (2.0 ** np.minimum(n, 62) > n_resamples))):   # Monte Carlo
             notes[i].append(_too_few_text(n_resamples, confidence_level, "no shift can be rejected, so the "
                                           "sign-flip interval is unbounded"))
     # whatever the interval: n equal deltas never make a point (or the whole line) certain
@@ -253,13 +261,18 @@ def _zero_spread_text(c: float, n: int, lo: float, hi: float, known: tuple[float
     return f"every delta equals {c:+.4g} (no spread): {bound}"
 
 
-def warn_percentile_small_n(interval: str, n: np.ndarray) -> None:
+def warn_percentile_small_n(interval: str, n: np.ndarray, small_sample: str | None = None) -> None:
     """A SmallSampleWarning where ``interval`` (percentile or BCa) is asked for with fewer than
-    :data:`PERCENTILE_MIN_N` queries: its coverage falls short there, increasingly so as n falls."""
+    :data:`PERCENTILE_MIN_N` queries: its coverage falls short there, increasingly so as n falls.
+    ``small_sample``: the warning about fewer queries than any paired statistic needs (below
+    ``MIN_QUERIES``), said in the same warning, so one warning says both (or that one alone)."""
     few = np.asarray(n)[np.asarray(n) < PERCENTILE_MIN_N]
+    parts = [small_sample] if small_sample else []
     if few.size:
-        warnings.warn(f"interval={interval!r} with {int(few.min())} queries ({few.size} comparison(s) with fewer than "
-                      f"{PERCENTILE_MIN_N}): on real TREC deltas its nominal 95 % interval covered 0.894-0.923 at "
-                      "20 queries and 0.929-0.943 at 50 (benchmarks/calibration --section paired), less with fewer "
-                      "queries; the default interval ('studentized') held 0.945-0.959",
-                      SmallSampleWarning, stacklevel=user_stacklevel())
+        parts.append(f"{'In addition, ' if parts else ''}interval={interval!r} with {int(few.min())} queries "
+                     f"({few.size} comparison(s) with fewer than {PERCENTILE_MIN_N}): on real TREC deltas its "
+                     "nominal 95 % interval covered 0.894-0.923 at 20 queries and 0.929-0.943 at 50 "
+                     "(benchmarks/calibration --section paired), less with fewer queries; the default interval "
+                     "('studentized') held 0.945-0.959")
+    if parts:
+        warnings.warn(" ".join(parts), SmallSampleWarning, stacklevel=user_stacklevel())

@@ -16,7 +16,7 @@ import numpy as np
 
 from pairedframe.comparison._validate import MAX_ABS_VALUE
 from pairedframe.comparison.assemble import decide
-from pairedframe.comparison.interval_range import finish_paired_intervals
+from pairedframe.comparison.interval_range import QUANTILE_INTERVALS, finish_paired_intervals
 from pairedframe.comparison.kernels import analyse_block
 from pairedframe.comparison.options import check_cost, check_options
 from pairedframe.comparison.pairing import DELTA_TOLERANCE
@@ -175,10 +175,10 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     ids = [str(i) for i in range(n)] if qids is None else [str(q) for q in qids]
     if len(ids) != n or len(set(ids)) != n:
         raise ValueError("`qids` must hold n distinct ids")
-    if n < MIN_QUERIES:
-        warnings.warn(f"only {n} paired queries, fewer than {MIN_QUERIES}, the fewest for trusted paired "
-                      "statistics; see mde and pairedframe.stats.power.required_queries",
-                      SmallSampleWarning, stacklevel=user_stacklevel())
+    small = (f"only {n} paired queries, fewer than {MIN_QUERIES}, the fewest for trusted paired statistics; see "
+             "mde and pairedframe.stats.power.required_queries") if n < MIN_QUERIES else None
+    if small and opt.interval not in QUANTILE_INTERVALS:     # else said with the percentile / BCa warning
+        warnings.warn(small, SmallSampleWarning, stacklevel=user_stacklevel())
     order = sorted(range(n), key=lambda i: ids[i])
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
@@ -194,7 +194,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         measures=[measure or ""], delta=res.delta, ci_low=res.ci_low, ci_high=res.ci_high, se=se_t,
         n=np.array([float(n)]), flat=np.asarray(res.zero_spread, dtype=bool), interval=opt.interval,
         confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
-        means=(np.array([a.mean()]), np.array([b.mean()])))
+        means=(np.array([a.mean()]), np.array([b.mean()])),
+        small_sample=small if opt.interval in QUANTILE_INTERVALS else None)
     nonzero = np.array([int(np.count_nonzero(d))])     # a tie flips to itself: it bounds the sign-flip p
     res = res.replace(ci_low=ci_low, ci_high=ci_high,
                       floor=tie_floors(res.floor, nonzero, opt.test, opt.alternative))

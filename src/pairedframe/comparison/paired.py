@@ -93,6 +93,7 @@ import polars as pl
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.assemble import finish_table
 from pairedframe.comparison.options import Options, check_cost, check_options
+from pairedframe.comparison.interval_range import QUANTILE_INTERVALS
 from pairedframe.comparison.pairing import DELTA_TOLERANCE, check_sizes, pair_systems
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.kernels import analyse_block
@@ -136,7 +137,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         ``dataset``, ``cluster``) are keys: they are carried through and define separate comparisons.
         A DuckDB relation or a Spark DataFrame is compared where it lives: the bootstrap and the
         sign-flip test run as joins with :func:`~pairedframe.resample_index` in the engine, with the
-        same result to ~1e-15 (:mod:`pairedframe.comparison.by_join`; not ``interval="bca"``).
+        same result to ~1e-15 (:mod:`pairedframe.comparison.by_join`; ``interval="bca"`` only where every
+        comparison goes one pass, which needs no jackknife).
         A path (or list of paths) is read with :func:`pairedframe.read_results`.
     baseline : str
         System ``a``; deltas are ``b - a`` (positive = the system beats the baseline).
@@ -184,7 +186,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         t interval), ``"t"`` for the t-test.  ``"signflip"`` is the set of shifts the sign-flip test does not reject (same sign
         patterns; Garthwaite 1996, Ernst 2004), so it agrees with the raw p-value by construction, but
         covers only 0.930-0.951 at n = 20.  ``"percentile"`` (bit for bit ``scipy.stats.bootstrap``)
-        and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20; a SmallSampleWarning below 50 queries).  Where the interval and the
+        and ``"bca"`` under-cover at small n (0.894-0.923 at n = 20; a SmallSampleWarning below 50 queries; below 20, one
+        warning says that and the small-sample one).  Where the interval and the
         verdict disagree, ``verdict_note`` says which decides and why.  Coverage on real TREC deltas:
         README "Calibration" (``benchmarks/calibration``).  Every interval is clipped to the range
         of a mean delta of its measure (module docstring).
@@ -314,7 +317,7 @@ def compare_checked(data: Any, opt: Options, *, baseline: str, systems: Sequence
         (pl.col("delta") != 0).any().alias("_nonzero"))
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
-    check_sizes(rows, baseline, extras)
+    check_sizes(rows, baseline, extras, warn_small=opt.interval not in QUANTILE_INTERVALS)  # else with their own
 
     k_total = rows.height
     stats, large = row_statistics(p.paired, rows, opt)      # above LARGE_N non-zero deltas: one pass (large_n.py)

@@ -32,7 +32,7 @@ from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
            "choose_comparisons", "comparable_measures", "is_text_measure", "string_valued_error", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
-           "check_sizes", "by_system"]
+           "check_sizes", "small_sample_text", "by_system"]
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
 #: What a per-query table may be, as the TypeError for anything else names it.
@@ -422,9 +422,10 @@ def describe_row(row: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in row.items() if k != "_row")
 
 
-def check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str]) -> None:
+def check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str], *, warn_small: bool = True) -> None:
     """InsufficientSampleError for a comparison with fewer than 2 queries; SmallSampleWarning below
-    MIN_QUERIES. ``rows``: one row per comparison with ``n_queries``."""
+    MIN_QUERIES (``warn_small=False``: left to the caller, who says it with another warning, as
+    :func:`small_sample_text`). ``rows``: one row per comparison with ``n_queries``."""
     bad = rows.filter(pl.col("n_queries") < 2)
     if bad.height:
         first = bad.row(0, named=True)
@@ -432,12 +433,19 @@ def check_sizes(rows: pl.DataFrame, baseline: str, extras: list[str]) -> None:
         raise InsufficientSampleError(
             f"{bad.height} comparison(s) with the baseline {baseline!r} have fewer than 2 common queries; "
             f"first: {describe_row({k: first[k] for k in ['system', *extras, 'measure']})} ({what})")
+    text = small_sample_text(rows, extras) if warn_small else None
+    if text:
+        warnings.warn(text, SmallSampleWarning, stacklevel=user_stacklevel())
+
+
+def small_sample_text(rows: pl.DataFrame, extras: list[str]) -> str | None:
+    """The SmallSampleWarning's words for comparisons under MIN_QUERIES common queries (None: none is)."""
     small = rows.filter(pl.col("n_queries") < MIN_QUERIES)
-    if small.height:
-        first = small.sort("n_queries").row(0, named=True)
-        warnings.warn(
-            f"{small.height} comparison(s) have fewer than {MIN_QUERIES} common queries, the fewest for trusted "
-            f"paired statistics (smallest: n = {first['n_queries']}, {describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
+    if not small.height:
+        return None
+    first = small.sort("n_queries").row(0, named=True)
+    return (f"{small.height} comparison(s) have fewer than {MIN_QUERIES} common queries, the fewest for trusted "
+            f"paired statistics (smallest: n = {first['n_queries']}, "
+            f"{describe_row({k: first[k] for k in ['system', *extras, 'measure']})}); "
             "intervals and p-values are unreliable. See the mde column and "
-            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.",
-            SmallSampleWarning, stacklevel=user_stacklevel())
+            "pairedframe.stats.power.required_queries / minimum_detectable_effect for the queries needed.")

@@ -178,7 +178,7 @@ def t_mde(se: float, df: float, level: float, power: float, alternative: str, fl
 def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray,
                   p_raw: np.ndarray, p_used: np.ndarray, levels: np.ndarray, floors: np.ndarray,
                   family_sizes: np.ndarray, exact: np.ndarray, n_units: np.ndarray, skewness: np.ndarray,
-                  alpha: float, alternative: str, verdict_on: str, test: str, interval: str,
+                  alpha: float, alternative: str, verdict_on: str, test: str, interval: str | Sequence[str],
                   unit: str = "queries",
                   n_resamples: int | None = None, resamples_name: str = "n_resamples",
                   p_estimated: bool = False, interval_notes: Sequence[str | None] | None = None,
@@ -187,7 +187,8 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
     adaptive Monte-Carlo estimates, so they may disagree with an interval that inverts the test;
     ``interval_notes``: what the interval's construction needs said per row (appended first);
     ``zero_spread``: rows whose deltas all equal, whose interval is the range-based bound, not ``interval``;
-    ``nonzero``: each row's non-zero deltas (cluster sums), named when their number sets the floor."""
+    ``nonzero``: each row's non-zero deltas (cluster sums), named when their number sets the floor;
+    ``interval``: the interval of every row, or of each (one-pass rows computed another than the one asked)."""
     flat = np.zeros(len(verdicts), dtype=bool) if zero_spread is None else np.asarray(zero_spread, dtype=bool)
     notes: list[str | None] = []
     for i, v in enumerate(verdicts):
@@ -203,7 +204,7 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                              "a one-sided test cannot find it")
             excludes = bool(ci_low[i] > 0 or ci_high[i] < 0)
             significant = v in ("better", "worse")
-            adaptive_split = (p_estimated and interval == "signflip" and not math.isnan(float(ci_low[i]))
+            adaptive_split = (p_estimated and _of_row(interval, i) == "signflip" and not math.isnan(float(ci_low[i]))
                               and not math.isnan(float(p_raw[i])) and (p_raw[i] < alpha) != excludes)
             if adaptive_split:
                 parts.append(f"the interval {'excludes' if excludes else 'includes'} 0 while the adaptive p = "
@@ -219,7 +220,7 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                     why = zero_spread_disagreement(test, int(n_units[i]), unit, float(p_raw[i]), verdict_on,
                                                     float(p_used[i]))
                 else:
-                    why = (f"the {interval} interval is not the set of shifts the {test} test accepts, and here "
+                    why = (f"the {_of_row(interval, i)} interval is not the set of shifts the {test} test accepts, and here "
                            f"they disagree (p = {p_raw[i]:.3g}); the verdict follows the test, {verdict_on} = "
                            f"{p_used[i]:.3g}")
                 parts.append(f"the interval {'excludes' if excludes else 'includes'} 0 but the verdict is "
@@ -286,16 +287,22 @@ def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, 
     warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
 
 
+def _of_row(interval: str | Sequence[str], i: int) -> str:
+    """Row ``i``'s interval: ``interval`` itself, or its ``i``-th entry when given per row."""
+    return interval if isinstance(interval, str) else str(interval[i])
+
+
 def _interval_in_use(interval: str, confidence_level: float) -> str:
     """E.g. "the interval here is t at 90 %"."""
     return f"the interval here is {interval} at {100 * confidence_level:g} %"
 
 
 def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries", *,
-                   interval: str = "studentized", confidence_level: float = 0.95) -> None:
+                   interval: str | Sequence[str] = "studentized", confidence_level: float = 0.95) -> None:
     """One :class:`TiedQueriesWarning` naming the row with the largest share of exact ties (delta 0)
     when more than :data:`TIED_SHARE` of a comparison's units tie.  ``interval`` and
-    ``confidence_level`` are those in use: the message sets them beside the calibrated figures.
+    ``confidence_level`` are those in use (``interval`` per row where rows differ: the named row's is
+    said): the message sets them beside the calibrated figures.
 
     Near-duplicate systems (an ablation that changes a few queries) give deltas that are mostly 0 and
     a few large values; a sample of such deltas often misses the rare large ones, so every interval
@@ -311,7 +318,7 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
         f"{int(ties[i])} of {int(n_units[i])} ({labels[i]}). The mean delta rests on the few {unit} that "
         f"differ, and intervals for it under-cover: on such samples of 20 real TREC deltas the default 95 % "
         f"studentized interval covered {TIED_COVERAGE_AT_20:.2f} and interval='signflip' 0.79 "
-        f"(benchmarks/calibration); {_interval_in_use(interval, confidence_level)}. "
+        f"(benchmarks/calibration); {_interval_in_use(_of_row(interval, i), confidence_level)}. "
         "Read the wins / losses / ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
 
 
@@ -323,13 +330,15 @@ def _most_skewed(skewness: np.ndarray, n_units: np.ndarray) -> tuple[int, int] |
     return int(bad.size), int(bad[np.argmax(np.abs(skewness[bad]))])
 
 def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries", *,
-                interval: str = "studentized", confidence_level: float = 0.95) -> None:
+                interval: str | Sequence[str] = "studentized", confidence_level: float = 0.95) -> None:
     """One :class:`SkewWarning` naming the worst row whose deltas fail Cochran's rule ``n > 25 g1^2``;
-    ``interval`` and ``confidence_level`` (those in use) decide how it points at the studentized interval."""
+    ``interval`` and ``confidence_level`` (those in use; ``interval`` per row where rows differ: the named
+    row's is said) decide how it points at the studentized interval."""
     found = _most_skewed(skewness, n_units)
     if found is None:
         return
     count, i = found
+    interval = _of_row(interval, i)
     best = ("the studentized interval used here covers best there (so it may hold 0 where the test rejects)"
             if interval == "studentized" else "the studentized interval (interval='studentized', the randomization "
             f"test's default) covers best there; {_interval_in_use(interval, confidence_level)}")

@@ -23,7 +23,7 @@ from pairedframe.report.html_page import esc, figure_html, plain_table, render_f
 from pairedframe.report.html_svg import delta_bars_svg, forest_svg
 from pairedframe.stats.levels import percent
 
-__all__ = ["render_report", "delta_plot_systems", "versions", "reproduce_command", "left_out_of_evaluation",
+__all__ = ["render_report", "how_compared", "delta_plot_systems", "versions", "reproduce_command", "left_out_of_evaluation",
            "unjudged_note"]
 
 #: Packages whose versions the report records (those that shape its numbers or its pictures).
@@ -230,17 +230,44 @@ def _comparisons(root: str, comparison: pl.DataFrame) -> str:
     notes = [f"<li><b>{esc(r['system'])}, {esc(r['measure'])}</b>: {esc(r['verdict_note'])}</li>"
              for r in comparison.iter_rows(named=True) if r.get("verdict_note")]
     classes = [f"pf-{v}" if v in ("better", "worse") else "" for v in comparison["verdict"]]
-    first = comparison.row(0, named=True)
-    how = (f"{first['test']} test, {first['interval']} interval, {percent(first['confidence_level'])}%, "
-           f"{first['alternative']}, n_resamples {first['n_resamples']}, seed {first['seed']}")
-    intro = (f'<p class="pf-note">delta = system − baseline over the queries measured for both ({esc(how)}). '
-             "The verdict follows the p-value named in verdict_on, adjusted over every row below; verdict_note "
-             "says why a verdict reads as it does.</p>")
+    if len(_row_groups(comparison)) > 1:      # rows computed differently: each row's own interval and method
+        cols = [*cols[:cols.index("ci_high") + 1], "interval", "method", *cols[cols.index("ci_high") + 1:]]
+        rows = comparison.select(cols).rows()
+    intro = (f'<p class="pf-note">delta = system − baseline over the queries measured for both '
+             f"({esc(how_compared(comparison))}). The verdict follows the p-value named in verdict_on, adjusted over "
+             "every row below; verdict_note says why a verdict reads as it does.</p>")
     body = intro + plain_table(cols, rows, table_id=f"{root}-comparisons-table", digits=4, row_classes=classes,
                                whole=("measure",))
     if notes:
         body += f'<h3>Verdict notes</h3><ul class="pf-note">{"".join(notes)}</ul>'
     return _section(root, "comparisons", "Every comparison", body)
+
+
+def _row_groups(comparison: pl.DataFrame) -> list[tuple[tuple[Any, ...], int]]:
+    """(interval, n_resamples, method) of the comparison's rows and how many rows have each, first seen first."""
+    keys = [c for c in ("interval", "n_resamples", "method") if c in comparison.columns]
+    counts: dict[tuple[Any, ...], int] = {}
+    for key in comparison.select(keys).iter_rows():
+        counts[key] = counts.get(key, 0) + 1
+    return list(counts.items())
+
+
+def how_compared(comparison: pl.DataFrame) -> str:
+    """How a :func:`pairedframe.compare` table's rows were computed, for the report's comparisons section:
+    test, level, alternative and seed (one per call), and the interval and resamples of each group of rows
+    where rows differ (one-pass rows have the t interval and draw nothing; ``method`` says why)."""
+    first = comparison.row(0, named=True)
+    common = f"{percent(first['confidence_level'])}%, {first['alternative']}"
+    groups = _row_groups(comparison)
+    if len(groups) == 1:
+        return (f"{first['test']} test, {first['interval']} interval, {common}, n_resamples {first['n_resamples']}, "
+                f"seed {first['seed']}")
+    parts = []
+    for (interval, n_resamples, method), k in groups:
+        drawn = "no resamples" if n_resamples is None else f"n_resamples {n_resamples}"
+        parts.append(f"{interval} interval, {drawn}, method {method} on {k} row{'' if k == 1 else 's'}")
+    return (f"{first['test']} test, {common}, seed {first['seed']}; per row, see the interval and method columns: "
+            + "; ".join(parts))
 
 
 def _input_text(value: Any) -> str:
