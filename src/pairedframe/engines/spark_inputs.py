@@ -16,6 +16,7 @@ import polars as pl
 
 from pairedframe.engines.spark_files import read_qrels, read_run
 from pairedframe.engines.spark_partitions import problem_error
+from pairedframe.errors import about_argument
 from pairedframe.io.grades import Grades
 from pairedframe.io.trec import system_name_from_path
 
@@ -90,15 +91,18 @@ class SparkInputs:
 
     def _table(self, data: Any, what: str) -> Any:
         """A name of a table in the session's catalog (not an existing file) as that table. A local path
-        (no ``scheme://``) that is neither a file nor a table is a FileNotFoundError naming ``what``,
-        as locally (Spark's own error named a path under the working folder, not the argument)."""
+        (no ``scheme://``) that is neither a file nor a table is a FileNotFoundError naming ``what``, in its
+        message and its ``argument`` (:func:`pairedframe.errors.about_argument`), as locally (Spark's own
+        error named a path under the working folder, not the argument)."""
         if isinstance(data, (str, os.PathLike)) and not os.path.exists(data) and self._is_table(os.fspath(data)):
             return self.spark.table(os.fspath(data))
         named = _paths(data) or (list(map(os.fspath, data.values())) if isinstance(data, dict) and data and all(
             isinstance(p, (str, os.PathLike)) for p in data.values()) else [])
-        for path in named:
-            if "://" not in path and not os.path.exists(path):
-                raise FileNotFoundError(f"{what}: no such file, nor a table of that name in the Spark session: {path}")
+        with about_argument(what):
+            for path in named:
+                if "://" not in path and not os.path.exists(path):
+                    raise FileNotFoundError(f"{what}: no such file, nor a table of that name in the Spark session: "
+                                            f"{path}")
         return data
 
     def in_spark(self, data: Any) -> bool:
