@@ -155,17 +155,22 @@ class SparkEngine(SparkInputs):
                          system: str | None, sample_rows: int, grades: Grades = "strict") -> SparkFacts:
         from pairedframe.engines import spark_partitions as sp
 
-        runs, files = self._run_rows(run, system)
-        judged, qrels_file = self._qrels_rows(qrels, grades)
-        systems = list(files) if files else None
-        if options.complete and systems is None:
-            systems = [r[0] for r in runs.select("system").distinct().collect()]
-        partitions = sp.partition_count(self.spark, [*files.values(), qrels_file or ""], None if files else runs)
-        rows, line_systems = runs.unionByName(judged), None
+        run = self._table(run, "run")
+        files = named_paths(run, system) or {}
+        runs = None if files else self._run_rows(run, system, files)  # a table's checks before the qrels'
+        qrels = self._table(qrels, "qrels")
+        qrels_file = os.fspath(qrels) if isinstance(qrels, (str, os.PathLike)) else None
         if files and qrels_file is not None:  # files: whole lines travel, the workers split them (spark_lines)
             from pairedframe.engines.spark_lines import line_rows
 
             rows, line_systems = line_rows(self.spark, list(files.values()), qrels_file), list(files)
+        else:  # a table on either side: the rows of both
+            runs = self._run_rows(run, system, files) if runs is None else runs
+            rows, line_systems = runs.unionByName(self._qrels_rows(qrels, grades, qrels_file)), None
+        systems = list(files) if files else None
+        if options.complete and systems is None:
+            systems = [r[0] for r in runs.select("system").distinct().collect()]
+        partitions = sp.partition_count(self.spark, [*files.values(), qrels_file or ""], None if files else runs)
         out = sp.evaluate_partitions(rows, measures, options, systems=systems, partitions=partitions,
                                      engine=self.local_engine, sample_rows=max(sample_rows // partitions, 1),
                                      line_systems=line_systems)
@@ -177,32 +182,29 @@ class SparkEngine(SparkInputs):
         _refuse_empty_files(facts, files, qrels_file)
         return facts
 
-    def _run_rows(self, run: Any, system: str | None) -> tuple[Any, dict[str, str]]:
-        """The run as partition input rows, and {system: its file} when read from files."""
+    def _run_rows(self, run: Any, system: str | None, files: dict[str, str]) -> Any:
+        """The run (a table, or the files ``files``, {system: file}) as partition input rows."""
         from pairedframe.engines import spark_partitions as sp
 
-        run = self._table(run, "run")
-        named = named_paths(run, system)
-        if named is not None:
-            return _union([sp.run_rows(self.spark, path, name) for name, path in named.items()]), named
+        if files:
+            return _union([sp.run_rows(self.spark, path, name) for name, path in files.items()])
         if not is_spark_frame(run):
             from pairedframe.io.convert import as_run
 
-            return sp.table_rows(run=self._trusted(as_run(run, system=system))), {}
-        return sp.table_rows(run=self._checked_frame(run, "run", system)), {}
+            return sp.table_rows(run=self._trusted(as_run(run, system=system)))
+        return sp.table_rows(run=self._checked_frame(run, "run", system))
 
-    def _qrels_rows(self, qrels: Any, grades: Grades) -> tuple[Any, str | None]:
-        """The qrels as partition input rows, and their file when read from one."""
+    def _qrels_rows(self, qrels: Any, grades: Grades, qrels_file: str | None) -> Any:
+        """The qrels (a table, or the file ``qrels_file``) as partition input rows."""
         from pairedframe.engines import spark_partitions as sp
 
-        qrels = self._table(qrels, "qrels")
-        if isinstance(qrels, (str, os.PathLike)):
-            return sp.qrels_rows(self.spark, os.fspath(qrels)), os.fspath(qrels)
+        if qrels_file is not None:
+            return sp.qrels_rows(self.spark, qrels_file)
         if not is_spark_frame(qrels):
             from pairedframe.io.convert import as_qrels
 
-            return sp.table_rows(qrels=self._trusted(as_qrels(qrels, grades=grades))), None
-        return sp.table_rows(qrels=self._checked_frame(qrels, "qrels", grades)), None
+            return sp.table_rows(qrels=self._trusted(as_qrels(qrels, grades=grades)))
+        return sp.table_rows(qrels=self._checked_frame(qrels, "qrels", grades))
 
     def _raise_problem(self, problem: dict, files: dict[str, str], qrels_file: str | None) -> None:
         """Raise the error of a partition's ``problem`` row: the exact reader names the file and the
