@@ -6,8 +6,10 @@ PyTerrier needs Java, so its frames are built by hand with its column names."""
 
 from __future__ import annotations
 
+import re
 from collections import namedtuple
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -121,6 +123,26 @@ def test_records_that_are_not_namedtuples_or_mixed_are_refused():
         pf.as_qrels([Qrel("1", "d1", 1, "0"), ScoredDoc("1", "d1", 1.0)])
     with pytest.raises(SchemaError, match="iterator yielded no record"):
         pf.as_qrels(iter([]))
+
+
+@pytest.mark.parametrize("value", [True, np.True_], ids=repr)
+@pytest.mark.parametrize("kind, field, record", [
+    ("qrels", "relevance", 1), ("qrels", "query_id", 0), ("run", "score", 1), ("run", "doc_id", 0)])
+def test_records_refuse_a_bool_among_ids_grades_or_scores_naming_the_field_and_record(kind, field, record, value):
+    """A True among a record field's grades was read as grade 1 (and a qid True as 'true'), while a table's
+    or dict's boolean grades and scores are refused."""
+    Qrel, ScoredDoc = _record_types()
+    if kind == "qrels":
+        rows = [Qrel("1", "d1", 2, "0"), Qrel("1", "d2", 0, "0")]
+        rows[record] = rows[record]._replace(**{field: value})
+        read = lambda: pf.as_qrels(rows)  # noqa: E731
+    else:
+        rows = [ScoredDoc("1", "d1", 2.5), ScoredDoc("1", "d2", 0.5)]
+        rows[record] = rows[record]._replace(**{field: value})
+        read = lambda: pf.as_run(rows, system="s")  # noqa: E731
+    with pytest.raises(SchemaError, match=rf"^{kind} records: field '{field}' of record {record + 1} is "
+                                          rf"{re.escape(repr(value))} \(bool\)"):
+        read()
 
 
 def test_a_list_of_dict_runs_or_qrels_says_to_key_the_runs_by_system():

@@ -418,6 +418,18 @@ def test_cli_report_bad_input_exits_2_naming_the_option(tmp_path, args, match):
     assert "Traceback" not in proc.stderr
 
 
+def test_cli_report_refuses_judgments_from_stdin_naming_the_option(tmp_path):
+    """``--judgments NAME=-`` said "no such file: -"; as for QRELS, only a run is read from standard input."""
+    qrels, runs = example_paths()
+    out = tmp_path / "r.html"
+    proc = subprocess.run([*CLI, "report", str(qrels), *map(str, runs), "-B", "99", "--judgments", "llm=-",
+                           "-o", str(out)], capture_output=True, text=True, cwd=tmp_path,
+                          input=qrels.read_text())                       # no file named '-' in tmp_path
+    assert proc.returncode == 2, proc.stderr
+    assert "--judgments 'llm=-': a judgment set cannot be read from standard input" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not out.exists()
+
+
 def test_cli_report_without_runs_is_a_usage_error(tmp_path):
     qrels, _ = example_paths()
     proc = _cli(str(qrels), "-o", str(tmp_path / "r.html"))

@@ -272,6 +272,20 @@ def test_spark_names_a_missing_file_or_table_by_its_argument_not_by_a_spark_path
 
 
 @pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("missing", ["no_such_table", "{tmp}/nope.qrels"])
+def test_spark_tags_a_missing_qrels_table_or_file_with_the_qrels_argument_as_locally(spark, tmp_path, method, missing):
+    """errors.about_argument: a caller tells which input an error is about by ``argument``, not the message;
+    the local readers tag a missing qrels "qrels", and Spark's FileNotFoundError had no ``argument``."""
+    qrels, runs = example_paths()
+    missing = missing.replace("{tmp}", str(tmp_path))
+    with pytest.raises(FileNotFoundError) as local:
+        pf.evaluate(str(runs[0]), missing, ["AP"])
+    with pytest.raises(FileNotFoundError, match=r"^qrels: no such file, nor a table") as on_spark:
+        pf.evaluate(str(runs[0]), missing, ["AP"], engine=SparkEngine(spark, method=method))
+    assert getattr(on_spark.value, "argument", None) == local.value.argument == "qrels"
+
+
+@pytest.mark.parametrize("method", METHODS)
 def test_spark_reads_compressed_files_by_their_bytes_against_duckdb(spark, tmp_path, method):
     """A gzip run and qrels named without ``.gz`` (the local readers go by the magic number; Spark by
     the name, so it reads them through a link that has the suffix)."""

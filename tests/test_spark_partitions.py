@@ -181,6 +181,23 @@ def test_spark_partitions_take_every_input_form_against_duckdb(spark, form):
 
 
 @pytest.mark.spark
+def test_spark_files_travel_as_lines_without_building_the_unused_row_frames(spark, monkeypatch):
+    """Run and qrels files go to the workers as whole lines (spark_lines); the per-row frames of run_rows /
+    qrels_rows were built too (each a read of every file) and never used."""
+    from pairedframe.engines import spark_partitions
+
+    built = []
+    for name in ("run_rows", "qrels_rows"):
+        original = getattr(spark_partitions, name)
+        monkeypatch.setattr(spark_partitions, name, lambda *a, _f=original, _n=name: built.append(_n) or _f(*a))
+    qrels, runs = example_paths()
+    got = pf.evaluate([str(r) for r in runs], str(qrels), ["AP", "nDCG@10"], engine=_engine(spark), complete=True)
+    want = pf.evaluate([str(r) for r in runs], str(qrels), ["AP", "nDCG@10"], complete=True)
+    assert built == []
+    assert got.per_query.sort("system", "qid", "measure").equals(want.per_query.sort("system", "qid", "measure"))
+
+
+@pytest.mark.spark
 @pytest.mark.parametrize("flaw, error", [("run duplicate", "duplicate \\(qid, docno\\) = \\(001, D001-0044\\) in run "
                                                            "of system 'bm25'"),
                                          ("null score", "^run table has null values in column\\(s\\) \\['score'\\] \\(1 in all\\)"),

@@ -16,6 +16,7 @@ Messages say what is empty and why, and show a few of the names involved (:func:
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import unicodedata
 import warnings
@@ -26,7 +27,7 @@ import polars as pl
 
 from pairedframe.errors import EmptyResultError, PartlyEmptyWarning, SchemaError, user_stacklevel
 
-__all__ = ["check_system_name", "near_miss_hint", "near_miss_ids", "near_miss_kind", "require_bool", "shown_ids", "shown_pair", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
+__all__ = ["check_system_name", "near_miss_hint", "near_miss_ids", "near_miss_kind", "require_bool", "require_bool_fields", "shown_ids", "shown_pair", "require_each", "require_names", "require_rows", "sample", "scalar_ids",
            "listed_ids", "string_ids", "warn_numeric_ids"]
 
 #: How many names a message shows before "... (N in all)".
@@ -118,6 +119,16 @@ def require_bool(value: Any, parameter: str) -> bool:
     if isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool")):
         return bool(value)
     raise ValueError(f"{parameter} must be True or False, got {value!r}")
+
+
+def require_bool_fields(record: Any) -> None:
+    """Refuse a ``bool`` field of the dataclass ``record`` holding anything but True / False (numpy's is kept
+    as Python's), naming the class and the field: ``Measure("AP", judged_only="false")`` was named
+    ``AP(judged_only=True)``, a string being truthy. For the records' ``__post_init__``."""
+    for f in dataclasses.fields(record):
+        if f.type in ("bool", bool):
+            value = require_bool(getattr(record, f.name), f"{type(record).__name__}.{f.name}")
+            object.__setattr__(record, f.name, value)    # frozen records too
 
 
 def check_rel_level(rel_level: Any) -> None:

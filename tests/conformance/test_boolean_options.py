@@ -3,11 +3,15 @@
 string, 0 / 1 or None is refused with an error naming the keyword.
 
 The keywords are found by walking the public signatures for ``bool``-annotated parameters: a new one
-fails :func:`test_every_boolean_keyword_has_a_call_here` until it gets a call in ``CALLS``.
+fails :func:`test_every_boolean_keyword_has_a_call_here` until it gets a call in ``CALLS``. The ``bool``
+fields of public records (dataclasses: ``pf.Measure("AP", judged_only="false")`` was named
+``AP(judged_only=True)``) are refused the same way, naming ``Class.field``; a new one fails
+:func:`test_every_boolean_record_field_has_an_instance_here` until its record gets one in ``RECORDS``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 from pathlib import Path
@@ -103,3 +107,41 @@ def test_complete_as_a_numpy_bool_evaluates_as_the_python_bool():
     qrels = QRELS.vstack(QRELS.head(1).with_columns(qid=pl.lit("9")))  # a judged query no run retrieved for
     summary = {flag: pf.evaluate(RUN, qrels, ["AP"], complete=flag).summary() for flag in (True, False, np.True_)}
     assert summary[np.True_].equals(summary[True]) and not summary[np.True_].equals(summary[False])
+
+
+def _boolean_record_fields() -> list[tuple[str, str]]:
+    """(public name, field) for each ``bool`` field of a public dataclass (a record)."""
+    records = [(f"pf.{name}", getattr(pf, name)) for name in pf.__all__]
+    return [(public, f.name) for public, cls in records if inspect.isclass(cls) and dataclasses.is_dataclass(cls)
+            for f in dataclasses.fields(cls) if f.type in ("bool", bool)]
+
+
+#: public record -> an instance as the package builds it (dataclasses.replace sets a field through __init__).
+RECORDS: dict[str, Callable[[], Any]] = {
+    "pf.Measure": lambda: pf.Measure("AP"),
+    "pf.Evaluation": _evaluation,
+    "pf.EvaluationSettings": lambda: _evaluation().settings,
+    "pf.PairedComparison": lambda: pf.compare_pair([0.1, 0.4, 0.3, 0.9], [0.2, 0.5, 0.3, 1.0], n_resamples=100),
+    "pf.ResampleIndex": lambda: pf.resample_index(["1", "2", "3"], n_resamples=100, kind="sign-flip"),
+}
+
+
+def test_every_boolean_record_field_has_an_instance_here():
+    missing = sorted({public for public, _ in _boolean_record_fields()} - RECORDS.keys())
+    assert not missing, f"add an instance of {missing} to RECORDS in tests/conformance/test_boolean_options.py"
+
+
+@pytest.mark.filterwarnings("ignore")   # the tiny inputs' small-sample warnings: not what is checked
+@pytest.mark.parametrize("public, field", _boolean_record_fields(), ids=str)
+@pytest.mark.parametrize("value", REFUSED, ids=repr)
+def test_boolean_record_field_refuses_anything_but_true_or_false_naming_it(public, field, value):
+    record = RECORDS[public]()
+    with pytest.raises(ValueError, match=rf"^{type(record).__name__}\.{field} must be True or False, "
+                                         rf"got {re.escape(repr(value))}$"):
+        dataclasses.replace(record, **{field: value})
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("public, field", _boolean_record_fields(), ids=str)
+def test_boolean_record_field_keeps_a_numpy_bool_as_the_python_bool(public, field):
+    assert getattr(dataclasses.replace(RECORDS[public](), **{field: np.True_}), field) is True

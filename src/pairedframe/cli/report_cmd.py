@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -12,16 +13,21 @@ import typer
 from pairedframe.cli.common import app, friendly_errors, named_runs
 from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
                                           evaluation_options)
+from pairedframe.cli.stdin_run import STDIN_ARGUMENT
 from pairedframe.report.output import require_output_folder
 
 
 def _judgment_sets(items: list[str]) -> dict[str, str]:
-    """``--judgments NAME=PATH`` arguments -> {name: path}."""
+    """``--judgments NAME=PATH`` arguments -> {name: path}. ``NAME=-`` is refused (unless a file is named
+    ``-``): as for QRELS, only a run is read from standard input."""
     sets: dict[str, str] = {}
     for item in items:
         name, sep, path = item.partition("=")
         if not sep or not name or not path:
             raise ValueError(f"--judgments {item!r}: expected NAME=PATH, e.g. llm=llm_qrels.txt")
+        if path == STDIN_ARGUMENT and not os.path.exists(STDIN_ARGUMENT):
+            raise ValueError(f"--judgments {item!r}: a judgment set cannot be read from standard input (as "
+                             "QRELS, only a run is); give its file's path (a shell's <(...) works)")
         if not Path(path).exists():
             raise FileNotFoundError(path)
         if name in sets:
@@ -65,13 +71,13 @@ def report_cmd(
         raise ValueError(f"--output {str(output)!r} is a folder; name the HTML file to write")
     evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
                                     judged_only=judged_only, grades=grades)
+    sets = _judgment_sets(judgments)            # before a run '-' reads standard input
     named = named_runs(runs)
     names = list(named)
     if baseline is None:
         baseline = names[0] if len(names) > 1 else None
     elif baseline not in names:
         raise ValueError(f"--baseline {baseline!r} is not one of the runs {names}")
-    sets = _judgment_sets(judgments)
     from pairedframe.report.html_report import report
 
     command = shlex.join(["pairedframe", *sys.argv[1:]]) if sys.argv[1:2] == ["report"] else None

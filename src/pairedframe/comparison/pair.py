@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from pairedframe.checks import require_bool_fields
 from pairedframe.comparison._validate import MAX_ABS_VALUE
 from pairedframe.comparison.assemble import decide
 from pairedframe.comparison.interval_range import QUANTILE_INTERVALS, finish_paired_intervals
@@ -83,6 +84,9 @@ class PairedComparison:
     seed: int
     skewness: float = math.nan
     verdict_note: str | None = None
+
+    def __post_init__(self) -> None:
+        require_bool_fields(self)   # a bool field given "false" or 0 names the field
 
 
 def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:

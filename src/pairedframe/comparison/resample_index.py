@@ -34,7 +34,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.checks import require_rows, scalar_ids
+from pairedframe.checks import require_bool_fields, require_rows, scalar_ids
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.streams import (cluster_layout, cluster_streams, mix32_inplace, resample_generators,
                                             row_seeds, segment_keys)
@@ -74,6 +74,9 @@ class ResampleIndex:
     seed: int
     _weights: Any = field(repr=False, compare=False)
     _chunk_elements: int = field(default=DEFAULT_CHUNK_ELEMENTS, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        require_bool_fields(self)   # a bool field given "false" or 0 names the field
 
     @property
     def weight(self) -> str:

@@ -11,10 +11,10 @@ run by Spark itself (no Python workers); each step becomes a materialised tempor
 (``localCheckpoint``) (``<prefix>pf_queries``, ``<prefix>pf_ranked`` ...) on the session, and the
 measures one ``UNION ALL``.
 
-Runs and qrels are Spark DataFrames, names of tables, paths read by Spark (trec_eval's parse rules;
-:func:`read_run` / :func:`read_qrels` name the file and the line of a malformed or repeated row), or
-local tables (sent to Spark); a Spark DataFrame is checked as a local table is, with the local errors
-(:mod:`pairedframe.engines.spark_checks`: one aggregation per table). :meth:`SparkEngine.per_query`
+Runs and qrels (:mod:`pairedframe.engines.spark_inputs`) are Spark DataFrames, names of tables, paths read
+by Spark (trec_eval's parse rules; :func:`read_run` / :func:`read_qrels` name the file and the line of a
+malformed or repeated row), or local tables (sent to Spark); a Spark DataFrame is checked as a local
+table is, with the local errors (:mod:`pairedframe.engines.spark_checks`: one aggregation per table). :meth:`SparkEngine.per_query`
 returns the per-query values as a Spark DataFrame (for outputs too large to collect); ``evaluate``
 collects them.
 
@@ -29,7 +29,6 @@ import os
 import sys
 import uuid
 import warnings
-import weakref
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -41,10 +40,10 @@ from pairedframe.engines.base import (LARGEST_RETRIEVED_SQL, RESULT_SCHEMA, STEP
 from pairedframe.engines.duckdb_engine import measures_union_sql
 from pairedframe.engines.spark_files import EMPTY_FILE, read_qrels, read_run
 from pairedframe.engines.spark_files import union as _union
-from pairedframe.engines.spark_partitions import SparkFacts, problem_error
+from pairedframe.engines.spark_inputs import SparkInputs, is_spark_frame, named_paths, other_judgments
+from pairedframe.engines.spark_partitions import SparkFacts
 from pairedframe.errors import InputFormatError, user_stacklevel
 from pairedframe.io.grades import Grades
-from pairedframe.io.trec import system_name_from_path
 from pairedframe.measures import Measure
 from pairedframe.measures.gains import DISCOUNTED, discount_table, gain_keys, gain_table, list_table
 
@@ -73,15 +72,11 @@ def spark_session(spark: Any = None) -> Any:
     return session
 
 
-def _is_spark_frame(data: Any) -> bool:
-    return any(c.__module__.startswith("pyspark.sql") and c.__name__ == "DataFrame" for c in type(data).__mro__)
-
-
 #: Spark application id -> None when its Python workers run pairedframe, else why not (probed once).
 _WORKERS: dict[str, str | None] = {}
 
 
-class SparkEngine:
+class SparkEngine(SparkInputs):
     """Evaluate on a Spark session (see the module docstring).
 
     Parameters
@@ -109,11 +104,9 @@ class SparkEngine:
             raise ValueError(f"method must be 'partitions' or 'sql', got {method!r}")
         if local_engine not in ("duckdb", "polars"):
             raise ValueError(f"local_engine must be 'duckdb' or 'polars', got {local_engine!r}")
+        super().__init__()
         self._spark = spark
         self._cached: list[Any] = []
-        # input frame -> {(kind, system): its checked frame}; and the frames checked already
-        self._checked: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        self._clean: weakref.WeakSet = weakref.WeakSet()
         self.method, self.local_engine = method, local_engine
 
     def release(self) -> None:
@@ -125,99 +118,6 @@ class SparkEngine:
         if self._spark is None:
             self._spark = spark_session()
         return self._spark
-
-    # -- inputs --------------------------------------------------------------------------------
-    def run_frame(self, run: Any, system: str | None = None) -> Any:
-        """A Spark DataFrame ``system, qid, docno, score`` from a Spark DataFrame, a table name, a path
-        or list of paths (read by Spark), or a local table; duplicates raise as locally."""
-        run = self._table(run, "run")
-        if _paths(run) is not None:
-            return self._trusted(read_run(self.spark, run, system=system))
-        if not _is_spark_frame(run):
-            from pairedframe.io.convert import as_run
-
-            return self._trusted(as_run(run, system=system))
-        run = self._checked_frame(run, "run", system)
-        dup = run.groupBy("system", "qid", "docno").count().filter("count > 1").first()
-        if dup is not None:
-            raise problem_error({"measure": "run-duplicate", "system": dup["system"], "qid": dup["qid"],
-                                 "text": dup["docno"]})
-        return run
-
-    def qrels_frame(self, qrels: Any, grades: Grades = "strict") -> Any:
-        """A Spark DataFrame ``qid, docno, rel`` as :meth:`run_frame`; ``grades`` as
-        :func:`pairedframe.io.as_qrels` reads a table's (a file read by Spark: strict)."""
-        qrels = self._table(qrels, "qrels")
-        if isinstance(qrels, (str, os.PathLike)):
-            return self._trusted(read_qrels(self.spark, os.fspath(qrels)))
-        if not _is_spark_frame(qrels):
-            from pairedframe.io.convert import as_qrels
-
-            return self._trusted(as_qrels(qrels, grades=grades))
-        qrels = self._checked_frame(qrels, "qrels", grades)
-        dup = qrels.groupBy("qid", "docno").count().filter("count > 1").first()
-        if dup is not None:
-            raise problem_error({"measure": "qrels-duplicate", "system": None, "qid": dup["qid"], "text": dup["docno"]})
-        return qrels
-
-    def _checked_frame(self, frame: Any, kind: str, option: str | None = None) -> Any:
-        """A Spark DataFrame run or qrels in the engine's columns, checked as a local table is
-        (:mod:`pairedframe.engines.spark_checks`: one Spark job), once per frame and ``option``: a
-        run's ``system``, the qrels' ``grades`` (None: strict)."""
-        from pairedframe.engines.spark_checks import check_qrels, check_run
-
-        if frame in self._clean:
-            return frame
-        option = (option or "strict") if kind == "qrels" else option
-        known = self._checked.setdefault(frame, {})
-        if (kind, option) not in known:
-            known[kind, option] = check_run(frame, option) if kind == "run" else check_qrels(frame, option)
-            self._clean.add(known[kind, option])
-        return known[kind, option]
-
-    def _trusted(self, frame: Any) -> Any:
-        """``frame``, checked already: read by :func:`read_run` / :func:`read_qrels`, or a local table
-        sent to Spark (a ``pl.DataFrame``, checked by ``as_run`` / ``as_qrels``)."""
-        if isinstance(frame, pl.DataFrame):
-            frame = self.spark.createDataFrame(frame.to_arrow())
-        self._clean.add(frame)
-        return frame
-
-    def _table(self, data: Any, what: str) -> Any:
-        """A name of a table in the session's catalog (not an existing file) as that table. A local path
-        (no ``scheme://``) that is neither a file nor a table is a FileNotFoundError naming ``what``,
-        as locally (Spark's own error named a path under the working folder, not the argument)."""
-        if isinstance(data, (str, os.PathLike)) and not os.path.exists(data) and self._is_table(os.fspath(data)):
-            return self.spark.table(os.fspath(data))
-        named = _paths(data) or (list(map(os.fspath, data.values())) if isinstance(data, dict) and data and all(
-            isinstance(p, (str, os.PathLike)) for p in data.values()) else [])
-        for path in named:
-            if "://" not in path and not os.path.exists(path):
-                raise FileNotFoundError(f"{what}: no such file, nor a table of that name in the Spark session: {path}")
-        return data
-
-    def in_spark(self, data: Any) -> bool:
-        """Whether ``data`` is a Spark DataFrame or the name of a table of the session (no existing file):
-        read by Spark whatever ``grades=`` (not sent to the local readers)."""
-        return _is_spark_frame(data) or (isinstance(data, (str, os.PathLike)) and not os.path.exists(data)
-                                         and self._is_table(os.fspath(data)))
-
-    def collect(self, data: Any, what: str) -> pl.DataFrame:
-        """A Spark DataFrame or a table of the session (:meth:`in_spark`) as a polars table, for the local
-        readers (judgments of another format than qrels)."""
-        return pl.from_arrow(self._table(data, what).toArrow())
-
-    def _is_table(self, name: str) -> bool:
-        from pyspark.errors import ParseException
-
-        try:
-            return self.spark.catalog.tableExists(name)
-        except ParseException:     # '/tmp/x.run' is no table name at all
-            return False
-
-    def top_grade(self, qrels: Any, grades: Grades = "strict") -> pl.DataFrame:
-        """The qrels' largest grade, a one-row ``rel`` frame (a Spark job over the qrels)."""
-        return pl.from_arrow(self.qrels_frame(qrels, grades).selectExpr("max(rel) AS rel").toArrow())
 
     # -- one evaluation, everything evaluate needs ---------------------------------------------
     def evaluate_inputs(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions, *,
@@ -235,7 +135,7 @@ class SparkEngine:
     def _by_partitions(self, qrels: Any) -> bool:
         """Whether to evaluate by partitions: the method, judgments that are qrels (judgment groups and
         preferences go by SQL), and workers that run pairedframe."""
-        return self.method == "partitions" and not _other_judgments(qrels) and self._workers_ready()
+        return self.method == "partitions" and not other_judgments(qrels) and self._workers_ready()
 
     def _workers_ready(self) -> bool:
         """Whether the session's Python workers import pairedframe (one tiny job per application)."""
@@ -255,17 +155,22 @@ class SparkEngine:
                          system: str | None, sample_rows: int, grades: Grades = "strict") -> SparkFacts:
         from pairedframe.engines import spark_partitions as sp
 
-        runs, files = self._run_rows(run, system)
-        judged, qrels_file = self._qrels_rows(qrels, grades)
-        systems = list(files) if files else None
-        if options.complete and systems is None:
-            systems = [r[0] for r in runs.select("system").distinct().collect()]
-        partitions = sp.partition_count(self.spark, [*files.values(), qrels_file or ""], None if files else runs)
-        rows, line_systems = runs.unionByName(judged), None
+        run = self._table(run, "run")
+        files = named_paths(run, system) or {}
+        runs = None if files else self._run_rows(run, system, files)  # a table's checks before the qrels'
+        qrels = self._table(qrels, "qrels")
+        qrels_file = os.fspath(qrels) if isinstance(qrels, (str, os.PathLike)) else None
         if files and qrels_file is not None:  # files: whole lines travel, the workers split them (spark_lines)
             from pairedframe.engines.spark_lines import line_rows
 
             rows, line_systems = line_rows(self.spark, list(files.values()), qrels_file), list(files)
+        else:  # a table on either side: the rows of both
+            runs = self._run_rows(run, system, files) if runs is None else runs
+            rows, line_systems = runs.unionByName(self._qrels_rows(qrels, grades, qrels_file)), None
+        systems = list(files) if files else None
+        if options.complete and systems is None:
+            systems = [r[0] for r in runs.select("system").distinct().collect()]
+        partitions = sp.partition_count(self.spark, [*files.values(), qrels_file or ""], None if files else runs)
         out = sp.evaluate_partitions(rows, measures, options, systems=systems, partitions=partitions,
                                      engine=self.local_engine, sample_rows=max(sample_rows // partitions, 1),
                                      line_systems=line_systems)
@@ -277,32 +182,29 @@ class SparkEngine:
         _refuse_empty_files(facts, files, qrels_file)
         return facts
 
-    def _run_rows(self, run: Any, system: str | None) -> tuple[Any, dict[str, str]]:
-        """The run as partition input rows, and {system: its file} when read from files."""
+    def _run_rows(self, run: Any, system: str | None, files: dict[str, str]) -> Any:
+        """The run (a table, or the files ``files``, {system: file}) as partition input rows."""
         from pairedframe.engines import spark_partitions as sp
 
-        run = self._table(run, "run")
-        named = _named_paths(run, system)
-        if named is not None:
-            return _union([sp.run_rows(self.spark, path, name) for name, path in named.items()]), named
-        if not _is_spark_frame(run):
+        if files:
+            return _union([sp.run_rows(self.spark, path, name) for name, path in files.items()])
+        if not is_spark_frame(run):
             from pairedframe.io.convert import as_run
 
-            return sp.table_rows(run=self._trusted(as_run(run, system=system))), {}
-        return sp.table_rows(run=self._checked_frame(run, "run", system)), {}
+            return sp.table_rows(run=self._trusted(as_run(run, system=system)))
+        return sp.table_rows(run=self._checked_frame(run, "run", system))
 
-    def _qrels_rows(self, qrels: Any, grades: Grades) -> tuple[Any, str | None]:
-        """The qrels as partition input rows, and their file when read from one."""
+    def _qrels_rows(self, qrels: Any, grades: Grades, qrels_file: str | None) -> Any:
+        """The qrels (a table, or the file ``qrels_file``) as partition input rows."""
         from pairedframe.engines import spark_partitions as sp
 
-        qrels = self._table(qrels, "qrels")
-        if isinstance(qrels, (str, os.PathLike)):
-            return sp.qrels_rows(self.spark, os.fspath(qrels)), os.fspath(qrels)
-        if not _is_spark_frame(qrels):
+        if qrels_file is not None:
+            return sp.qrels_rows(self.spark, qrels_file)
+        if not is_spark_frame(qrels):
             from pairedframe.io.convert import as_qrels
 
-            return sp.table_rows(qrels=self._trusted(as_qrels(qrels, grades=grades))), None
-        return sp.table_rows(qrels=self._checked_frame(qrels, "qrels", grades)), None
+            return sp.table_rows(qrels=self._trusted(as_qrels(qrels, grades=grades)))
+        return sp.table_rows(qrels=self._checked_frame(qrels, "qrels", grades))
 
     def _raise_problem(self, problem: dict, files: dict[str, str], qrels_file: str | None) -> None:
         """Raise the error of a partition's ``problem`` row: the exact reader names the file and the
@@ -321,10 +223,10 @@ class SparkEngine:
         """The facts by the SQL method: the values, then a Spark job for each fact."""
         from pairedframe.io.judgments import plain_qrels
 
-        named = _named_paths(self._table(run, "run"), system)
+        named = named_paths(self._table(run, "run"), system)
         run_frame = self.run_frame(run, system) if named is None else \
             self._trusted(read_run(self.spark, list(named.values()), system=list(named)))
-        local = _other_judgments(qrels)
+        local = other_judgments(qrels)
         qrels_frame = self.qrels_frame(plain_qrels(qrels) if local else qrels, grades)
         values = self.evaluate(run_frame, qrels if local else qrels_frame, measures, options)
         head = run_frame.select("system", "qid", "docno").limit(sample_rows + 1)
@@ -363,7 +265,7 @@ class SparkEngine:
         also be a local table of judgments of any kind (:mod:`pairedframe.io.judgments`: qrels with
         judgment groups, preferences), whose tables are sent to Spark (SQL method). ``ranked``:
         ``(ranks, retrieved)`` Spark DataFrames instead of ``run`` (a run ranked already; SQL method)."""
-        if ranked is None and _is_spark_frame(qrels) and self.method == "partitions" and self._workers_ready():
+        if ranked is None and is_spark_frame(qrels) and self.method == "partitions" and self._workers_ready():
             from pairedframe.engines import spark_partitions as sp
             from pyspark.sql import functions as F
 
@@ -375,9 +277,9 @@ class SparkEngine:
                                          engine=self.local_engine,
                                          raise_problems=True)
             return out.filter(F.col("kind") == "value").select(*RESULT_SCHEMA)
-        if ranked is None and _is_spark_frame(run):
+        if ranked is None and is_spark_frame(run):
             run = self._checked_frame(run, "run")
-        if _is_spark_frame(qrels):
+        if is_spark_frame(qrels):
             qrels = self._checked_frame(qrels, "qrels")
         return self._sql_per_query(run, qrels, measures, options, ranked=ranked)
 
@@ -434,9 +336,9 @@ class SparkEngine:
     def evaluate(self, run: Any, qrels: Any, measures: list[Measure], options: EvalOptions) -> pl.DataFrame:
         if self._by_partitions(qrels):
             return self._partition_facts(run, qrels, measures, options, None, 0).values
-        run_frame = self._checked_frame(run, "run") if _is_spark_frame(run) else self.run_frame(run)
-        qrels_frame = self._checked_frame(qrels, "qrels") if _is_spark_frame(qrels) else \
-            qrels if _other_judgments(qrels) else self.qrels_frame(qrels)
+        run_frame = self._checked_frame(run, "run") if is_spark_frame(run) else self.run_frame(run)
+        qrels_frame = self._checked_frame(qrels, "qrels") if is_spark_frame(qrels) else \
+            qrels if other_judgments(qrels) else self.qrels_frame(qrels)
         try:
             return _collect(self._sql_per_query(run_frame, qrels_frame, measures, options))
         finally:
@@ -459,33 +361,6 @@ def _refuse_empty_files(facts: SparkFacts, files: dict[str, str], qrels_file: st
             raise InputFormatError(EMPTY_FILE, path=path, argument="run")
     if qrels_file is not None and not facts.judged.height:
         raise InputFormatError(EMPTY_FILE, path=qrels_file, argument="qrels")
-
-
-def _other_judgments(qrels: Any) -> bool:
-    """A local table of judgment groups or preferences (:mod:`pairedframe.io.judgments`), not qrels."""
-    return isinstance(qrels, pl.DataFrame) and "jg" in qrels.columns
-
-
-def _paths(data: Any) -> list[str] | None:
-    if isinstance(data, (str, os.PathLike)):
-        return [os.fspath(data)]
-    if isinstance(data, (list, tuple)) and data and all(isinstance(p, (str, os.PathLike)) for p in data):
-        return [os.fspath(p) for p in data]
-    return None
-
-
-def _named_paths(run: Any, system: str | None) -> dict[str, str] | None:
-    """{system: file} of run files (``{name: path}``, a path or a list of paths, named as
-    :func:`read_run` names them), or None for a table."""
-    if isinstance(run, dict) and run and all(isinstance(p, (str, os.PathLike)) for p in run.values()):
-        return {str(name): os.fspath(p) for name, p in run.items()}
-    paths = _paths(run)
-    if paths is None:
-        return None
-    names = [system] if system is not None and len(paths) == 1 else [system_name_from_path(p) for p in paths]
-    if len(set(names)) != len(names):
-        raise ValueError(f"read_run: system names {names} do not name the {len(paths)} files apart")
-    return dict(zip(names, paths))
 
 
 def _spark_schema(table: pl.DataFrame) -> str:

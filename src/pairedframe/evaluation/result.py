@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.checks import require_bool
+from pairedframe.checks import require_bool, require_bool_fields
 from pairedframe.evaluation.trec_text import format_trec
 from pairedframe.measures import Measure
 from pairedframe.measures.polars_exprs import quotient
@@ -31,6 +31,9 @@ class EvaluationSettings:
     zscores: bool = False
     judged_only: bool = False
     grades: str = "strict"  # "trec_eval": fractional grades read as trec_eval reads them (1.5 -> 1)
+
+    def __post_init__(self) -> None:
+        require_bool_fields(self)   # a bool field given "false" or 0 names the field
 
     @property
     def query_set(self) -> str:
@@ -100,6 +103,9 @@ class Evaluation:
     trec_num_rel_all: int | None = field(default=None, repr=False)
     trec_runid: bool = field(default=False, repr=False)
     system_names: tuple[str, ...] = field(default=(), repr=False)
+
+    def __post_init__(self) -> None:
+        require_bool_fields(self)   # a bool field given "false" or 0 names the field
 
     @property
     def systems(self) -> list[str]:

@@ -28,8 +28,8 @@ from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError,
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, refuse_text_grades,
                                    plain_grades, row_out_of_range, table_grades)
-from pairedframe.io.table_values import (inexact_dict_scores, numeric_scores, refuse_blank_ids_in_file, refuse_empty_ids,
-                                         refuse_nan_scores)
+from pairedframe.io.table_values import (inexact_dict_scores, numeric_scores, refuse_blank_ids_in_file, refuse_bools_in_records,
+                                         refuse_empty_ids, refuse_nan_scores)
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema, column_renames
 
@@ -188,7 +188,9 @@ def _from_records(obj: Any, what: str) -> pl.DataFrame | None:
     odd = next((r for r in records if type(r) is not kind), None)
     if odd is not None:
         raise TypeError(f"{what} records mix {kind.__name__} and {type(odd).__name__}")
-    return pl.DataFrame({f: pl.Series(f, column, strict=False) for f, column in zip(fields, zip(*records))})
+    columns = dict(zip(fields, zip(*records)))
+    refuse_bools_in_records(columns, what)
+    return pl.DataFrame({f: pl.Series(f, column, strict=False) for f, column in columns.items()})
 
 
 def _dict_id(key: Any, column: str, what: str, numeric: dict[str, None]) -> str:

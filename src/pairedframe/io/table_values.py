@@ -13,13 +13,13 @@ import csv
 import io
 import os
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import polars as pl
 
 from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, SchemaError, user_stacklevel
-from pairedframe.tables import column_renames
+from pairedframe.tables import COLUMN_ALIASES, column_renames
 
 #: The id columns of a run or qrels table: none may hold an empty or all-blank string (refuse_empty_ids).
 ID_COLUMNS = ("system", "qid", "docno")
@@ -84,6 +84,22 @@ def warn_inexact_integers(where: str, count: int, example: int) -> None:
         "which a double cannot hold exactly: they are rounded, as trec_eval rounds the same numbers read as text, "
         "so scores that differ by less than the rounding step tie (ties are ordered by docno); rescale the "
         "scores, or cast them to float yourself to silence this", UserWarning, stacklevel=user_stacklevel())
+
+
+def refuse_bools_in_records(fields: Mapping[str, Sequence], what: str) -> None:
+    """SchemaError naming the field and the record (1-based) of a True / False among the ids, grades or
+    scores of namedtuple records (``fields``: name -> its values): polars reads it beside the other values
+    as grade or score 1 or id ``'true'``, while a table's or dict's boolean grades and scores are refused."""
+    for name, values in fields.items():
+        column = COLUMN_ALIASES.get(name, name)
+        if column not in ("qid", "docno", "rel", "score", "system"):
+            continue
+        bools = {t for t in set(map(type, values)) if t is bool or (t.__module__ == "numpy" and
+                                                                 t.__name__ in ("bool_", "bool"))}
+        if bools:   # the types in one pass; the record is looked for only when there is one
+            i = next(i for i, v in enumerate(values) if type(v) in bools)
+            raise SchemaError(f"{what} records: field {name!r} of record {i + 1} is {values[i]!r} (bool), not "
+                              f"{'a number' if column in ('rel', 'score') else 'an id'}")
 
 
 def refuse_nan_scores(frame: pl.DataFrame, *, pandas: bool = False) -> None:

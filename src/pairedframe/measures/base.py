@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from pairedframe.checks import require_bool
+from pairedframe.checks import require_bool, require_bool_fields
 from pairedframe.errors import UnknownMeasureError
 from pairedframe.measures.ideal import ideal_ranking
 from pairedframe.measures.param_text import (Gains, check_whole, checked_gains, exact_gains, fmt_number, gains_text,
@@ -258,6 +258,7 @@ class Measure:
     judged_only_stated: bool = False
 
     def __post_init__(self) -> None:
+        require_bool_fields(self)
         spec = REGISTRY[self.family]
         for key, low in (("cutoff", 1), ("rel", 0)):
             check_whole(self.family, key, getattr(self, key), low)
