@@ -14,7 +14,8 @@ def test_normal_mde_and_required_queries_against_scipy_norm(alpha, power, alt):
     z = stats.norm.ppf(1 - a) + stats.norm.ppf(power)
     assert minimum_detectable_effect(0.2, 50, confidence_level=1 - alpha, power=power, alternative=alt, method="normal") == \
         pytest.approx(z * 0.2 / math.sqrt(50), rel=1e-12)
-    n = required_queries(0.05, 0.2, confidence_level=1 - alpha, power=power, alternative=alt, method="normal")
+    n = required_queries(-0.05 if alt == "less" else 0.05, 0.2, confidence_level=1 - alpha, power=power,
+                         alternative=alt, method="normal")
     assert n == max(2, math.ceil((z * 0.2 / 0.05) ** 2))
     # consistency: with n queries the MDE is at most the target effect
     assert minimum_detectable_effect(0.2, n, confidence_level=1 - alpha, power=power, alternative=alt,
@@ -97,3 +98,11 @@ def test_t_mde_at_3_queries_and_99_percent_against_scipy_nct_where_statsmodels_s
     assert power(ours) == pytest.approx(0.8, abs=1e-9)
     theirs = smp.TTestPower().solve_power(nobs=n, alpha=alpha, power=0.8)
     assert theirs < ours and power(theirs) < 0.8 - 0.004
+
+
+@pytest.mark.parametrize("delta,alt", [(0.03, "less"), (-0.03, "greater")])
+def test_required_queries_refuses_an_effect_against_the_one_sided_alternative(delta, alt):
+    with pytest.raises(ValueError, match="points away from alternative") as caught:
+        required_queries(delta, 0.1, alternative=alt)
+    assert "`delta`" in str(caught.value)
+    assert required_queries(-delta, 0.1, alternative=alt) == required_queries(abs(delta), 0.1, alternative="greater")

@@ -184,7 +184,9 @@ def required_queries(delta: float, sd: float, *, confidence_level: float = 0.95,
     Parameters
     ----------
     delta : float
-        Effect to detect; its sign is ignored (must be non-zero).
+        Effect to detect (non-zero), ``b - a``.  Two-sided: its sign is ignored.  One-sided: its sign must be
+        the alternative's (``"greater"``: ``delta > 0``; ``"less"``: ``delta < 0``), since a one-sided test
+        has no power against an effect in the other direction (its power is below its size there).
     sd : float
         Standard deviation of per-query deltas (> 0).
     confidence_level, power : float in (0, 1)
@@ -202,12 +204,17 @@ def required_queries(delta: float, sd: float, *, confidence_level: float = 0.95,
     Raises
     ------
     ValueError
-        If ``delta == 0``, ``sd <= 0``, probabilities are outside (0, 1) or ``method`` is unknown.
+        If ``delta == 0``, ``delta``'s sign is not a one-sided ``alternative``'s, ``sd <= 0``, probabilities
+        are outside (0, 1) or ``method`` is unknown.
     """
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or not math.isfinite(delta):
         raise ValueError(f"`delta` must be a finite real number, got {delta!r}")
     if delta == 0:
         raise ValueError("`delta` must be non-zero")
+    if (alternative == "greater" and delta < 0) or (alternative == "less" and delta > 0):
+        raise ValueError(f"`delta`={delta!r} points away from alternative={alternative!r}: a one-sided test has "
+                         "no power against an effect in the other direction (no number of queries detects it); "
+                         f"pass delta {'> 0' if alternative == 'greater' else '< 0'}, or alternative='two-sided'")
     sd = _check_positive(sd, "sd")
     if method not in ("t", "normal"):
         raise ValueError(f"`method` must be 't' or 'normal', got {method!r}")
