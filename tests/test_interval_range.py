@@ -463,3 +463,25 @@ def test_segment_and_cluster_percentile_with_too_few_resamples_are_capped_agains
     half = 1.5 * stats.t.ppf(0.975, row["df"]) * row["se"]
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((row["delta"] - half, row["delta"] + half), rel=1e-9)
     assert "n_resamples = 2 is too few for a 0.95 interval" in row["verdict_note"]
+
+
+def test_capped_default_interval_with_few_resamples_blames_resampling_not_queries():
+    """30 normal deltas, B = 10 at 90 %: one resample lies beyond the bootstrap-t quantile, so its cap binds by
+    Monte-Carlo noise; the note says so and asks for more resamples instead of blaming a few queries."""
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.2, 0.8, 30)
+    b = np.clip(a + rng.normal(0.08, 0.1, 30), 0, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        note = pf.compare_pair(a, b, measure="nDCG@10", confidence_level=0.9, n_resamples=10, seed=0).verdict_note
+    assert "reached its cap" in note and "raise n_resamples" in note
+    assert "a few queries dominate" not in note
+
+
+def test_capped_note_blames_queries_only_when_enough_resamples_lie_beyond_the_quantile():
+    from pairedframe.comparison.interval_range import THIN_TAIL_RESAMPLES, _capped_text
+    assert _capped_text(10_000, 0.95).startswith("a few queries dominate these deltas")
+    assert _capped_text(None, 0.95).startswith("a few queries dominate these deltas")
+    thin = int(THIN_TAIL_RESAMPLES / 0.05) - 1            # 199 resamples at 95 %: 9.95 beyond the quantile
+    assert "raise n_resamples" in _capped_text(thin, 0.95)
+    assert _capped_text(thin + 1, 0.95).startswith("a few queries dominate")

@@ -155,10 +155,7 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
         for i in np.flatnonzero(capped & (n >= MIN_BOOTSTRAP_N)):
             notes[i].append(_too_few_text(n_resamples, confidence_level, "the bootstrap-t quantile is taken at its "
                                           f"cap, {MAX_QUANTILE_RATIO:g} x Student's, the widest the default gives")
-                            if too_few else
-                            f"a few queries dominate these deltas: the bootstrap-t quantile reached its cap, "
-                            f"{MAX_QUANTILE_RATIO:g} x Student's t quantile, so the interval is capped at "
-                            f"{MAX_QUANTILE_RATIO:g} x the t interval; read worst_queries and wins / losses")
+                            if too_few else _capped_text(n_resamples, confidence_level))
     warn_percentile_small_n(interval, n[asked] if interval in ("percentile", "bca") else n[:0], small_sample)
     if interval in ("percentile", "bca") and too_few:
         # their quantiles lie beyond every resample: the ends were the extreme resampled means (two of them
@@ -209,6 +206,24 @@ def too_few_capped_text(n_resamples: int, confidence_level: float, cap: str = "t
     return _too_few_text(n_resamples, confidence_level, "the resampled means cannot give its quantiles, so it "
                          f"is taken at {cap}, the mean -/+ {MAX_QUANTILE_RATIO:g} x Student's t "
                          f"quantile x {se}")
+
+
+#: Resamples beyond the bootstrap-t quantile below which its cap is reached by Monte-Carlo noise as often as by a
+#: few dominant queries (tester B, round 7: 30 normal deltas, B = 10-40, capped on 1-9 seeds in 40).
+THIN_TAIL_RESAMPLES = 10
+
+
+def _capped_text(n_resamples: int | None, confidence_level: float) -> str:
+    """The note of a default interval whose bootstrap-t quantile reached its cap: a few queries dominate, unless so
+    few resamples lie beyond the quantile that the cap may be Monte-Carlo noise."""
+    capped = (f"the bootstrap-t quantile reached its cap, {MAX_QUANTILE_RATIO:g} x Student's t quantile, so the "
+              f"interval is capped at {MAX_QUANTILE_RATIO:g} x the t interval")
+    beyond = None if n_resamples is None else n_resamples * (1.0 - confidence_level)
+    if beyond is not None and beyond < THIN_TAIL_RESAMPLES:
+        return (f"{capped}; with n_resamples = {n_resamples} about {beyond:.1f} resamples lie beyond the quantile, "
+                "so Monte-Carlo noise can reach the cap as well as a few dominant queries can: raise n_resamples "
+                "(default 10,000) before reading it as skew, and read worst_queries")
+    return f"a few queries dominate these deltas: {capped}; read worst_queries and wins / losses"
 
 
 def _too_few_text(n_resamples: int, confidence_level: float, what: str) -> str:
