@@ -166,3 +166,25 @@ def test_report_comparisons_intro_says_what_each_group_of_rows_used_on_a_mixed_t
     assert "n_resamples None" not in intro
     table = text[text.index("-comparisons-table"):]
     assert '<th scope="col">interval</th>' in table and '<th scope="col">method</th>' in table
+
+
+def test_report_of_one_pass_rows_only_says_nothing_was_resampled():
+    """Every row one pass (tester C, round 7): the intro said 'n_resamples None' and the settings the B asked."""
+    import dataclasses
+    import html
+
+    from pairedframe.example import example_paths
+
+    qrels, runs = example_paths()
+    per_query = _table({"big": _one_pass_deltas(7)}).with_columns(pl.col("value").clip(0.0, 1.0))
+    ev = dataclasses.replace(pf.evaluate(runs[:2], qrels, ["nDCG@10"]), per_query=per_query)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = pf.report(ev, measures=["nDCG@10"], baseline="base", n_resamples=99)
+    assert rep.comparison["method"].to_list() == ["one-pass"]
+    text = html.unescape(rep.fragment)
+    start = text.index("delta = system − baseline over")
+    intro = text[start:text.index("The verdict follows", start)]
+    assert "t interval" in intro and "no resamples (method one-pass)" in intro and "None" not in intro
+    settings = text[text.index("-settings-table"):]
+    assert "none: every comparison went one pass (see the method column), nothing was resampled (99 asked)" in settings

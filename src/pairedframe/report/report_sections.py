@@ -260,14 +260,21 @@ def how_compared(comparison: pl.DataFrame) -> str:
     common = f"{percent(first['confidence_level'])}%, {first['alternative']}"
     groups = _row_groups(comparison)
     if len(groups) == 1:
-        return (f"{first['test']} test, {first['interval']} interval, {common}, n_resamples {first['n_resamples']}, "
-                f"seed {first['seed']}")
+        drawn = "no resamples" if first.get("n_resamples") is None else f"n_resamples {first['n_resamples']}"
+        how = f" (method {first['method']})" if first.get("method") not in (None, "resampling") else ""
+        return f"{first['test']} test, {first['interval']} interval, {common}, {drawn}{how}, seed {first['seed']}"
     parts = []
     for (interval, n_resamples, method), k in groups:
         drawn = "no resamples" if n_resamples is None else f"n_resamples {n_resamples}"
         parts.append(f"{interval} interval, {drawn}, method {method} on {k} row{'' if k == 1 else 's'}")
     return (f"{first['test']} test, {common}, seed {first['seed']}; per row, see the interval and method columns: "
             + "; ".join(parts))
+
+
+def _none_resampled(comparison: pl.DataFrame | None) -> bool:
+    """Whether a comparison table has rows and none of them resampled anything (n_resamples null on every row)."""
+    return (comparison is not None and comparison.height > 0 and "n_resamples" in comparison.columns
+            and comparison["n_resamples"].null_count() == comparison.height)
 
 
 def _input_text(value: Any) -> str:
@@ -282,7 +289,7 @@ def _input_text(value: Any) -> str:
     return str(value)
 
 
-def _settings(root: str, settings: dict[str, Any]) -> str:
+def _settings(root: str, settings: dict[str, Any], comparison: pl.DataFrame | None = None) -> str:
     ev = settings["evaluation"]
     rows = [(k, settings[k]) for k in ("measures", "baseline", "test", "n_resamples", "seed", "confidence_level",
                                         "correction", "max_delta_plots")]
@@ -296,6 +303,9 @@ def _settings(root: str, settings: dict[str, Any]) -> str:
     elif settings["test"] == "t":                      # as "Every comparison" shows: nothing was resampled
         rows = [(k, f"none: the t test and its t interval draw no resamples ({v} asked)" if k == "n_resamples"
                  else v) for k, v in rows]
+    elif _none_resampled(comparison):                  # every row one pass (above 10,000 queries): none drawn
+        rows = [(k, f"none: every comparison went one pass (see the method column), nothing was resampled ({v} "
+                 "asked)" if k == "n_resamples" else v) for k, v in rows]
     rows += [(f"evaluation: {k}", v) for k, v in ev.items()]
     if settings.get("unjudged"):                      # the query-set rule at work, not a warning
         rows.append(("evaluation: queries not judged", settings["unjudged"]))
@@ -343,5 +353,5 @@ def render_report(root: str, *, title: str, evaluation: Any, comparison: pl.Data
         parts.append(_agreement(root, agreement))
     if comparison.height:
         parts.append(_comparisons(root, comparison))
-    parts.append(_settings(root, settings))
+    parts.append(_settings(root, settings, comparison))
     return f'<div id="{root}" class="pf-report">{"".join(parts)}</div>'
