@@ -340,3 +340,14 @@ def test_a_blank_or_empty_qid_in_a_results_file_is_named_by_file_and_line(tmp_pa
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(pf.SchemaError, match=rf"^results file {re.escape(str(path))}, line 5: column 'qid' is {said}"):
         pf.read_results(path)
+
+
+@pytest.mark.parametrize("key", ["", " ", "\t"])
+def test_run_mapping_with_a_blank_system_key_is_refused_naming_the_key(key, tmp_path):
+    """Tester C round 7: {' ': run, 's': run} said '`system` must be a non-empty string', an argument never passed."""
+    path = tmp_path / "a.run"
+    path.write_text("q1 Q0 d1 1 1.0 a\n")
+    for runs in ({key: {"q1": {"d1": 1.0}}, "s": {"q1": {"d1": 2.0}}}, {key: str(path), "s": str(path)}):
+        with pytest.raises(ValueError, match="`run`: the mapping") as caught:
+            pf.as_run(runs)
+        assert repr(key) in str(caught.value)

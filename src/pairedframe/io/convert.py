@@ -309,6 +309,14 @@ def run_mapping_layout(obj: Any) -> str | None:
     return "one run"
 
 
+def _refuse_blank_run_names(obj: Mapping) -> None:
+    """A mapping {system: run} whose key is empty or all blank names a system no one can name in ``baseline=``."""
+    blank = next((k for k in obj if isinstance(k, str) and not k.strip()), None)
+    if blank is not None:
+        raise ValueError(f"`run`: the mapping {{system: run}} has the key {blank!r}, which names no system; each key "
+                         "must be a non-empty, non-blank string (the run's name in baseline= and systems=)")
+
+
 def system_names_runs_error(obj: Mapping, system: str) -> str:
     """The message for ``system=`` given with a mapping whose keys name its runs (what was recognised)."""
     keys = ", ".join(repr(str(k)) for k in list(obj)[:3]) + (", ..." if len(obj) > 3 else "")
@@ -372,6 +380,8 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     layout = run_mapping_layout(obj)
     if layout is not None and layout != "one run" and system is not None:
         raise SchemaError(system_names_runs_error(obj, system))
+    if layout in ("named", "systems"):
+        _refuse_blank_run_names(obj)
     if layout == "named":
         # {system: path or table}: run files named by the caller (e.g. two "run.txt" in different folders),
         # or runs already loaded (polars, pandas, arrow, DuckDB).
