@@ -39,8 +39,10 @@ def typed_columns(table: pl.DataFrame, path: str | os.PathLike, fmt: str, what: 
     ------
     InputFormatError
         A score or value that is no number, a score or grade left empty in a row that is not blank: the file,
-        line, column and text.
+        line, column and text. A header that names a column twice (polars would read the first, renaming the
+        second ``NAME_duplicated_0``): which one holds the values is never guessed.
     """
+    _refuse_repeated_columns(table, path, what)
     for column in (c for c in NUMBER_COLUMNS[what] if c in table.columns and table.schema[c] == pl.String):
         text = table[column].str.strip_chars()
         empty = text.is_null() & _not_blank_rows(table) if what != "results" else None  # a value's null: unmeasured
@@ -56,6 +58,18 @@ def typed_columns(table: pl.DataFrame, path: str | os.PathLike, fmt: str, what: 
                 raise _bad_value(table, column, int(bad.arg_true()[0]), path, fmt, what)
             table = table.with_columns(as_float.alias(column))
     return table
+
+
+def _refuse_repeated_columns(table: pl.DataFrame, path: str | os.PathLike, what: str) -> None:
+    """InputFormatError naming the file and the first column a CSV / TSV header names twice (as polars reads a
+    header: the second ``score`` becomes ``score_duplicated_0``)."""
+    for index, column in enumerate(table.columns):
+        name, marker, number = column.rpartition("_duplicated_")
+        if marker and number.isdigit() and name in table.columns:
+            raise InputFormatError(
+                f"the header names column {name!r} twice (columns {table.columns.index(name) + 1} and {index + 1}): "
+                f"which one holds the {what} table's {name} is not guessed; drop or rename one of them",
+                path=os.fspath(path), argument=what)
 
 
 def _not_blank_rows(table: pl.DataFrame) -> pl.Series:
