@@ -116,8 +116,9 @@ _NAMES_REL = {"frame": Raises(r"\brel\b|grade"), "trec": Raises(r"line 2\b.*(col
 
 
 def _missing(column: str, line: int = 2) -> dict[str, Raises]:
+    """A missing value: CSV / TSV files name the line too (their header is line 1)."""
     return {"frame": Raises(rf"\b{column}\b.*null|null.*\b{column}\b"), "trec": Raises(rf"line {line}\b"),
-            "delimited": Raises(rf"\b{column}\b")}
+            "delimited": Raises(rf"line {line + 1}\b.*\b{column}\b")}
 
 
 def _integer_ids(c: EvalContent) -> EvalContent:
