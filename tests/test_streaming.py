@@ -160,13 +160,14 @@ def _change_line_10(lines: list[str], change: str) -> None:
         "empty Q0 field": f"{qid}  {docno} {rank} {score} {tag}\n",
         "empty tag field, CRLF": f"{qid} {q0} {docno} {rank} {score} \r\n",
         "vertical tab and form feed": f"{qid}\x0b{q0} {docno}\x0c{rank} {score} {tag}\n",
-        "lone CR inside the line": f"{qid} {q0} {docno} {rank} {score} {tag}\r{qid} Q0 other 1 9.5 {tag}\n",
+        "lone CR inside the line": f"{qid} {q0} {docno}\r{rank} {score} {tag}\n",
+        "bare CR after the sixth field": f"{qid} {q0} {docno} {rank} {score} {tag}\r{qid} Q0 other 1 9.5 {tag}\n",
         "comment line": f"# {qid} {q0} {docno} {rank} {score} {tag}\n",
     }[change]
 
 
 @pytest.mark.parametrize("change", ["empty rank field", "trailing blank, five fields", "NaN score", "not UTF-8",
-                                    "empty Q0 field", "empty tag field, CRLF"])
+                                    "empty Q0 field", "empty tag field, CRLF", "bare CR after the sixth field"])
 def test_lines_the_exact_reader_refuses_stop_the_stream_and_evaluate_names_them(tmp_path, small_chunks, change):
     qrels, lines = _lines(tmp_path)
     _change_line_10(lines, change)
@@ -187,7 +188,7 @@ def test_lines_the_exact_reader_refuses_stop_the_stream_and_evaluate_names_them(
 def test_lines_valid_for_trec_eval_but_not_simple_stream_and_equal_the_exact_reader(tmp_path, small_chunks,
                                                                                      change, monkeypatch):
     """Only their piece is parsed by the exact reader's rules: the file streams (never read whole) and gives
-    the exact reader's rows (a lone \\r is a blank inside a line to it, a line end to a CSV reader)."""
+    the exact reader's rows (a lone \\r between fields is a blank to it, a line end to a CSV reader)."""
     qrels, lines = _lines(tmp_path)
     _change_line_10(lines, change)
     path = tmp_path / "input.sys"
@@ -204,15 +205,15 @@ def _not_read_whole(*args, **kwargs):
     raise AssertionError("the run file was read whole instead of streamed")
 
 
-@pytest.mark.parametrize("where", ["first line", "inside a query", "after \\n", "after \\r", "after \\r\\n"])
+@pytest.mark.parametrize("where", ["first line", "inside a query", "after \\n", "after \\r\\n"])
 def test_a_comment_line_anywhere_streams_as_the_exact_reader_reads_it(tmp_path, small_chunks, where):
-    """A line starting with # is skipped by the exact reader after a \\n; after a lone \\r it is the end of
-    the line before (extra fields, ignored): the piece that holds it is read by the exact reader's rules."""
+    """A line starting with # is skipped by the exact reader after a \\n (after a bare \\r it would be the
+    end of the line before, and the file is refused: test_bare_return_line_ends)."""
     _, lines = _lines(tmp_path)
     at = {"first line": 0, "inside a query": 5}.get(where) or next(
         i for i in range(1, len(lines)) if lines[i].split()[0] != lines[i - 1].split()[0])
     if where.startswith("after"):
-        ending = {"after \\n": "\n", "after \\r": "\r", "after \\r\\n": "\r\n"}[where]
+        ending = {"after \\n": "\n", "after \\r\\n": "\r\n"}[where]
         lines[at - 1] = lines[at - 1].rstrip("\n") + ending
     lines.insert(at, "#" + lines[at])
     path = tmp_path / "input.sys"

@@ -116,8 +116,9 @@ _NAMES_REL = {"frame": Raises(r"\brel\b|grade"), "trec": Raises(r"line 2\b.*(col
 
 
 def _missing(column: str, line: int = 2) -> dict[str, Raises]:
+    """A missing value: CSV / TSV files name the line too (their header is line 1)."""
     return {"frame": Raises(rf"\b{column}\b.*null|null.*\b{column}\b"), "trec": Raises(rf"line {line}\b"),
-            "delimited": Raises(rf"\b{column}\b")}
+            "delimited": Raises(rf"line {line + 1}\b.*\b{column}\b")}
 
 
 def _integer_ids(c: EvalContent) -> EvalContent:
@@ -219,6 +220,9 @@ EVAL_CASES: list[Case] = [
                                              _add_qrels_rows([("6", "d6", 1)]))),
     *_id_type_cases(),
     *[Case(f"file_{style.label}", style=style, forms=TEXT_FORMS) for style in FILE_STYLES],
+    # lines ending in a lone CR: one long line to trec_eval (and to the exact reader): refused, never misread
+    Case("file_bare_cr", style=FileStyle(bare_cr=True, label="bare_cr"), forms=("trec",),
+         expect=Raises(r"line 1: the lines end in a bare carriage return")),
     # another name of one of our columns beside it (different ids): an error naming both, never a guess
     # the same text in another Unicode normalisation form: bytes differ, so the value is trec_eval's (d3 not
     # judged), with a near-miss warning from the doors that evaluate (doors.NO_NEAR_MISS_CHECK: the others)

@@ -89,12 +89,15 @@ class FileStyle:
 
     bom: bool = False
     crlf: bool = False
+    bare_cr: bool = False  # lines end in a lone CR (old Mac OS): refused by the TREC readers
     compression: str | None = None  # "gzip" | "zstd"
     label: str = "plain"
 
     def finish(self, text: bytes) -> bytes:
         if self.crlf:
             text = text.replace(b"\n", b"\r\n")
+        if self.bare_cr:
+            text = text.replace(b"\n", b"\r")
         if self.bom:
             text = b"\xef\xbb\xbf" + text
         if self.compression == "gzip":

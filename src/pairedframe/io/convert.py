@@ -25,6 +25,7 @@ import polars as pl
 
 from pairedframe.checks import check_system_name, string_ids, warn_numeric_ids
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError, SchemaError
+from pairedframe.io.csv_columns import refuse_bad_grades
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
 from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, refuse_text_grades,
                                    plain_grades, row_out_of_range, table_grades)
@@ -448,6 +449,7 @@ def as_qrels(obj: Any, *, grades: Grades = "strict") -> pl.DataFrame:
             return read_qrels(obj, grades=grades)
         path, obj = obj, read_table_file(obj, what="qrels", fmt=fmt)
         refuse_blank_ids_in_file(obj, path, fmt, "qrels")
+        refuse_bad_grades(obj, path, fmt, strict=grades == "strict")
     _refuse_list_as_qrels(obj)
     frame = _from_nested(obj, "rel", "qrels") if isinstance(obj, Mapping) else to_polars(obj, "qrels")
     frame = _normalise_columns(frame, "qrels")

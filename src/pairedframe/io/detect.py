@@ -26,6 +26,7 @@ from typing import Literal
 import polars as pl
 
 from pairedframe.errors import InputFormatError, missing_file
+from pairedframe.io.csv_columns import NUMBER_COLUMNS, ragged_line_error, typed_columns
 from pairedframe.io.encoding import utf16_problem
 
 __all__ = ["TABLE_FORMATS", "detect_format", "is_table_file", "read_table_file", "run_name", "table_system_name"]
@@ -35,9 +36,6 @@ Format = Literal["trec", "parquet", "arrow", "csv", "tsv"]
 
 _QID_NAMES = {"qid", "query_id", "query"}
 _DOC_NAMES = {"docno", "doc_id", "docid", "doc"}
-#: Columns read as text from CSV/TSV, so that ``007`` stays ``007``.
-_TEXT_COLUMNS = ("system", "run_id", "qid", "query_id", "query", "docno", "doc_id", "docid", "doc", "measure",
-                 "dataset", "cluster", "judgments")
 _HEAD_BYTES = 65536
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
@@ -158,14 +156,16 @@ def read_table_file(path: str | os.PathLike[str], *, what: str = "run", fmt: For
     Returns
     -------
     polars.DataFrame
-        The table as stored; id columns of CSV/TSV files (``qid``, ``docno``, ``system`` and their
-        aliases) are read as text.
+        The table as stored; a CSV/TSV file's columns are read as text (``007`` stays ``007``) but its
+        number columns, typed by name from every row (a run's ``score``, a qrels table's grade:
+        :func:`pairedframe.io.csv_columns.typed_columns`).
 
     Raises
     ------
     InputFormatError
         The file is TREC text (not a table), or polars cannot read it, or a run or qrels table holds no
-        rows (a header alone); each names the argument and file.
+        rows (a header alone); each names the argument and file; a CSV/TSV score that is no number names
+        the line too.
     """
     path = os.fspath(path)
     fmt = fmt or detect_format(path, what=what)
@@ -188,15 +188,12 @@ def _read_table(path: str, what: str, fmt: Format) -> pl.DataFrame:
                 return pl.read_ipc_stream(path)
         if fmt in ("csv", "tsv"):
             sep = "\t" if fmt == "tsv" else ","
-            head = pl.read_csv(path, separator=sep, n_rows=0, infer_schema=False, glob=False, comment_prefix="#")
-            text = {c: pl.String for c in head.columns if c.lower() in _TEXT_COLUMNS}
-            try:
-                return pl.read_csv(path, separator=sep, schema_overrides=text, glob=False, comment_prefix="#")
-            except pl.exceptions.PolarsError:
-                # polars < 2 infers a type from the first rows and fails on a later value (an integer past
-                # int64): every column as text then, parsed as a file's text is (naming row and value)
-                return pl.read_csv(path, separator=sep, infer_schema=False, glob=False, comment_prefix="#")
+            # every column as text, the number columns then typed by name from every row (polars' inference
+            # from the first 100 rows refused a score 1.5 after 100 integer ones)
+            table = pl.read_csv(path, separator=sep, infer_schema=False, glob=False, comment_prefix="#")
+            return table if what not in NUMBER_COLUMNS else typed_columns(table, path, fmt, what)
     except (pl.exceptions.PolarsError, OSError) as exc:
-        raise InputFormatError(f"the {what} argument looks like a {fmt} table but cannot be read: {exc}",
-                               path=path) from None
+        ragged = ragged_line_error(path, fmt, what) if fmt in ("csv", "tsv") else None
+        raise ragged or InputFormatError(f"the {what} argument looks like a {fmt} table but cannot be read: {exc}",
+                                         path=path) from None
     raise InputFormatError(f"the {what} argument is a TREC text file, not a table", path=path)

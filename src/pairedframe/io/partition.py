@@ -44,6 +44,7 @@ from pairedframe.io.stream import (
 )
 from pairedframe.errors import DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
+from pairedframe.io.line_ends import bare_return_error, bare_return_line
 from pairedframe.io.trec import (_RUN_FIELDS, _open_bytes, _split_fields, _unreadable, compression,
                                  refuse_run_lines, run_line_faults)
 
@@ -254,10 +255,12 @@ def bad_line_error(path: str | os.PathLike[str]) -> InputFormatError | None:
     when no line is refused so, or the file cannot be read (reading it whole says why)."""
     path = os.fspath(path)
     faults: list[dict | None] = [None, None, None]
+    bare: dict | None = None  # a bare CR line end is named before any other fault, as by the exact reader
     number = 0
     try:
         for index, block in enumerate(_whole_line_blocks(path)):
             text = block.decode("utf-8")
+            bare = bare or bare_return_line(_numbered_lines(text, number, index == 0), len(_RUN_FIELDS))
             if not faults[0]:  # the first short line is named before any other fault: after it, only decoded
                 faults = [seen or new for seen, new in zip(faults, _line_faults(text, number, index == 0))]
             number += block.count(b"\n")
@@ -265,6 +268,8 @@ def bad_line_error(path: str | os.PathLike[str]) -> InputFormatError | None:
         return not_utf8_error(path, exc)
     except (OSError, EOFError, zlib.error):
         return None
+    if bare is not None:
+        return bare_return_error(path, "run", bare)
     try:
         refuse_run_lines(path, *faults)
     except InputFormatError as exc:

@@ -24,6 +24,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.io.convert import to_polars
+from pairedframe.io.csv_columns import ragged_line_error, typed_columns
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
 from pairedframe.io.table_values import blank_ids, csv_line_of_row, first_blank_ids
@@ -41,7 +42,6 @@ __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "a
 
 RESULT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".txt": "tsv",
                   ".json": "json", ".jsonl": "ndjson", ".ndjson": "ndjson"}
-_TEXT_COLUMNS = ("system", "qid", "measure", "dataset", "cluster")
 #: Columns holding ids: strings, never floats (checks.string_ids).
 ID_COLUMNS = ("system", "qid", "dataset", "cluster")
 _VALUE_COLUMNS = ("system", "qid", "measure", "value", "summary")
@@ -193,12 +193,10 @@ def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
         if kind == "parquet":
             df = pl.read_parquet(path, glob=False)
         elif kind in ("csv", "tsv"):
-            # the header only, every column as text: polars 1.37 parses a first chunk even for n_rows=0
-            head = pl.read_csv(path, separator="," if kind == "csv" else "\t", n_rows=0, infer_schema_length=0,
-                               glob=False)
-            overrides = {c: pl.String for c in _TEXT_COLUMNS + ("first_hit_rank", "segment_set", "segment")
-                         if c in head.columns}
-            df = pl.read_csv(path, separator="," if kind == "csv" else "\t", schema_overrides=overrides, glob=False)
+            # every column as text, ``value`` then parsed from every row (polars' inference from the first
+            # 100 rows refused a 0.5 after 100 whole numbers)
+            df = typed_columns(pl.read_csv(path, separator="," if kind == "csv" else "\t", infer_schema=False,
+                                           glob=False), path, kind, "results")
         else:  # file objects: polars would read a path with [ * ? as a glob
             with open(path, "rb") as fh:
                 data = fh.read()
@@ -208,7 +206,8 @@ def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
             df = (pl.read_json(data, infer_schema_length=None) if kind == "json"
                   else pl.read_ndjson(data, infer_schema_length=None))
     except (pl.exceptions.ComputeError, pl.exceptions.PolarsError) as exc:
-        raise InputFormatError(f"cannot read as {kind}: {exc}", path=str(path)) from exc
+        ragged = ragged_line_error(path, kind, "results") if kind in ("csv", "tsv") else None
+        raise ragged or InputFormatError(f"cannot read as {kind}: {exc}", path=str(path)) from exc
     return _text_ids(df, str(path))
 
 

@@ -30,6 +30,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
+from pairedframe.io.line_ends import bare_return_line
 from pairedframe.io.trec import _RUN_FIELDS, _has_duplicate_pairs, _open_bytes, _split_fields, compression, pair_hash
 
 #: Bytes of run text parsed at a time and handed on as one block of queries (the memory knob).
@@ -270,6 +271,8 @@ def _parse_exactly(text: pa.Buffer | bytes, file_start: bool = True) -> pl.DataF
         decoded = decoded.removeprefix("\ufeff")
     lines = pl.Series("line", [decoded]).str.split("\n").explode().str.strip_chars(_LINE_BLANKS)
     lines = lines.filter((lines != "") & ~lines.str.starts_with("#"))
+    if bare_return_line(lines.to_frame().with_row_index("line_no"), len(_RUN_FIELDS)) is not None:
+        raise NotStreamable("the lines end in a bare CR")
     fields = _split_fields(lines.to_frame().with_row_index("line_no"), _RUN_FIELDS)
     if fields["tag"].is_null().any():
         raise NotStreamable("a line has fewer than six fields")

@@ -29,7 +29,8 @@ from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
-from pairedframe.io.line_hints import header_hint
+from pairedframe.io.line_ends import bare_return_error, bare_return_line
+from pairedframe.io.line_hints import _BLANKS, SWAPPED_HINT, _field_count, line_hint  # noqa: F401 (SWAPPED_HINT: imported from here)
 from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
@@ -180,13 +181,12 @@ def _read_data_lines(path: PathLike, what: str) -> pl.DataFrame:
     return data
 
 
-# trec_eval splits fields on C's isspace(): space, tab, CR, vertical tab, form feed (and newline).
-_BLANKS = r"[ \t\r\x0b\x0c]+"
-
-
-def _field_count(line: str) -> int:
-    """Fields of a stripped line as trec_eval counts them (not str.split, which splits on Unicode spaces too)."""
-    return len(re.split(_BLANKS, line)) if line else 0
+def _refuse_bare_returns(lines: pl.DataFrame, path: str, what: str) -> pl.DataFrame:
+    """``lines``, unless they end in a bare CR (:mod:`pairedframe.io.line_ends`): refused before any other fault."""
+    bare = bare_return_line(lines, len(_RUN_FIELDS) if what == "run" else len(_QRELS_FIELDS))
+    if bare is not None:
+        raise bare_return_error(path, what, bare)
+    return lines
 
 
 def _split_fields(lines: pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
@@ -205,33 +205,6 @@ def _first_bad(frame: pl.DataFrame, mask: pl.Expr) -> dict | None:
 def _fail(message: str, row: dict, path: str, what: str, column: int | None = None) -> None:
     raise utf16_error(path, what, _open_bytes) or InputFormatError(message, path=path, line=int(row["line_no"]), column=column, text=row["line"],
                            argument=what)
-
-
-SWAPPED_HINT = ("are the arguments swapped? On the command line QRELS comes first, then RUN (as in trec_eval); "
-                "in Python pf.evaluate(run, qrels) takes the run first")
-
-
-def line_hint(line: str, what: str) -> str:
-    """What a line that is not a TREC ``what`` line looks like, as the tail of an error message."""
-    n = _field_count(line)
-    fields = re.split(_BLANKS, line)
-    if len(line.split("\t")) == 2 and n > 2:  # qid<TAB>free text: a topics file (its text has any number of words)
-        return f"; it has 2 tab-separated columns (qid, text), like a topics / queries file, not a TREC {what} file"
-    if n == 2:
-        return f"; it has 2 fields, like a topics / queries file (qid, text), not a TREC {what} file"
-    if line[:1] in ("{", "["):
-        return "; it looks like JSON, not TREC text"
-    if line[:1] == "<":
-        return "; it looks like XML or HTML, not TREC text"
-    if "," in line and n < 4:
-        return "; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)"
-    if {"qid", "docno"} <= {f.lower() for f in fields}:
-        return header_hint(line, what)
-    if what == "run" and n == 4 and re.fullmatch(NUMBER, fields[3]):
-        return f"; it looks like a qrels line (qid iter docno rel): {SWAPPED_HINT}"
-    if what == "qrels" and n >= 6 and re.fullmatch(NUMBER, fields[3]) and re.fullmatch(NUMBER, fields[4]):
-        return f"; it looks like a run line (qid Q0 docno rank score tag): {SWAPPED_HINT}"
-    return ""
 
 
 def _check_duplicates(frame: pl.DataFrame, path: str, what: str, keys: Sequence[str] = ("qid", "docno")) -> None:
@@ -263,8 +236,8 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
             first = fh.readline()
     except (OSError, EOFError, zlib.error, pa.ArrowException):
         return None  # the exact path names the problem
-    if not first.strip():
-        return None  # a blank first line (or an empty file) is not simple
+    if not first.strip() or b"\r" in first.rstrip(b"\r\n"):
+        return None  # a blank first line (or an empty file), or a bare CR (a line end?), is not simple
     sep = "\t" if b"\t" in first else " "
     schema = {name: (dtypes or {}).get(name, pl.String()) for name in names}
     try:  # glob=False here and below: a file name with [ * ? is a name, not a pattern
@@ -285,9 +258,12 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
          & pl.all_horizontal([pl.col(c).is_not_null() for c in names]).all()).alias("complete"),
         pl.any_horizontal([pl.col(c).str.contains_any([other, "\r", "\x0b", "\x0c"])  # half a regex class's time
                            for c in text]).any().alias("mixed"),
+        # polars takes a CR before LF off the last field: one left in it is a bare CR (a blank, or a line end)
+        (pl.col(names[-1]).str.contains("\r", literal=True).any() if schema[names[-1]] == pl.String()
+         else pl.lit(False)).alias("bare_return"),
         pl.col(names[0]).str.starts_with("#").any().alias("comment"),
     ).row(0)
-    if not checks[0] or checks[1] or checks[2]:
+    if not checks[0] or any(checks[1:]):
         return None
     return frame
 
@@ -316,7 +292,7 @@ def _read_one_run(path: PathLike, system: str) -> pl.DataFrame:
     fast = _fast_fields(path, _RUN_FIELDS, ragged=True, dtypes={"score": pl.Float64()})
     if fast is not None and not bool(fast["score"].is_nan().any()) and not _has_duplicate_pairs(fast):
         return fast.select(pl.lit(system, dtype=pl.String).alias("system"), "qid", "docno", "score")
-    fields = _split_fields(_read_data_lines(path, "run"), _RUN_FIELDS)
+    fields = _split_fields(_refuse_bare_returns(_read_data_lines(path, "run"), path, "run"), _RUN_FIELDS)
     fields = fields.with_columns(pl.col("score").cast(pl.Float64, strict=False).alias("_score"))
     refuse_run_lines(path, *run_line_faults(fields))
     _check_duplicates(fields, path, "run")
@@ -460,7 +436,7 @@ def _read_qrels(path: str, grades: Grades = "strict", groups: bool = False) -> p
     if fast is not None and not (fast.select(pl.struct(keys).is_duplicated().any()).item() if groups
                                  else _has_duplicate_pairs(fast)):
         return fast.select(columns).rename({"iter": "jg"}, strict=False)
-    fields = _split_fields(_read_data_lines(path, "qrels"), _QRELS_FIELDS)
+    fields = _split_fields(_refuse_bare_returns(_read_data_lines(path, "qrels"), path, "qrels"), _QRELS_FIELDS)
     bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
     if bad:
         _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}"
