@@ -345,3 +345,12 @@ def test_bh_mde_of_a_row_not_rejected_is_at_the_level_that_would_reject_it_again
     p = res["pvalue"].to_numpy().copy()
     p[2] = 0.05 * (R + 1) / m * (1 - 1e-9)          # just inside the level the MDE is taken at
     assert multitest.multipletests(p, alpha=0.05, method="fdr_bh")[0][2]
+
+
+def test_verdict_note_p_is_told_apart_from_the_level_it_is_beside():
+    """Tester C round 7: a note printed 'p = 0.05' for p = 0.0500036 at alpha = 0.05."""
+    from pairedframe.comparison.verdicts import _p_beside
+    assert _p_beside(0.0500036, 0.05) == "0.050004"
+    assert _p_beside(0.04999999, 0.05) == "0.04999999"
+    assert _p_beside(0.05, 0.05) == "0.05"
+    assert _p_beside(0.0123, 0.05) == "0.0123"

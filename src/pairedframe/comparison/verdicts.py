@@ -221,8 +221,8 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                                                     float(p_used[i]))
                 else:
                     why = (f"the {_of_row(interval, i)} interval is not the set of shifts the {test} test accepts, and here "
-                           f"they disagree (p = {p_raw[i]:.3g}); the verdict follows the test, {verdict_on} = "
-                           f"{p_used[i]:.3g}")
+                           f"they disagree (p = {_p_beside(p_raw[i], alpha)}); the verdict follows the test, "
+                           f"{verdict_on} = {_p_beside(p_used[i], alpha)}")
                 parts.append(f"the interval {'excludes' if excludes else 'includes'} 0 but the verdict is "
                              f"'{v}': {why}")
             g = float(skewness[i])
@@ -320,6 +320,16 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
         f"studentized interval covered {TIED_COVERAGE_AT_20:.2f} and interval='signflip' 0.79 "
         f"(benchmarks/calibration); {_interval_in_use(_of_row(interval, i), confidence_level)}. "
         "Read the wins / losses / ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
+
+
+def _p_beside(p: float, alpha: float) -> str:
+    """``p`` to 3 significant digits, or as many more as tell it from ``alpha`` (0.0500036 beside 0.05 is not
+    'p = 0.05', which reads as a tie with the level)."""
+    for digits in range(3, 18):
+        text = f"{p:.{digits}g}"
+        if p == alpha or float(text) != alpha:
+            return text
+    return repr(float(p))
 
 
 def _most_skewed(skewness: np.ndarray, n_units: np.ndarray) -> tuple[int, int] | None:
