@@ -110,6 +110,11 @@ def test_plot_errors(per_query, tmp_path):
         means_plot(per_query, tmp_path / "m.png", measure="AP")
 
 
+def test_plot_path_that_is_a_folder_is_called_a_folder(per_query, tmp_path):
+    with pytest.raises(ValueError, match=r"`path` .* is a folder; name the plot file"):
+        delta_plot(per_query, tmp_path, baseline="bm25", system="bert", measure="nDCG@10")
+
+
 def test_plot_errors_name_the_argument_the_caller_passed(per_query, tmp_path):
     """delta_plot takes one system= and measure=, means_plot one measure=: an unknown name is reported under
     that argument, not under the systems= / measures= of the functions they call (the outside tester)."""

@@ -93,6 +93,8 @@ def short_names(names: Sequence[Any]) -> list[str]:
 def _output(path: str | Path) -> Path:
     """The plot's path, checked before any work: a known suffix and an existing folder."""
     out = Path(path)
+    if out.is_dir():
+        raise ValueError(f"`path` {str(out)!r} is a folder; name the plot file to write")
     if out.suffix.lower() not in PLOT_FORMATS:
         raise ValueError(f"plot file must end in one of {PLOT_FORMATS}, got {out.name!r}")
     return require_output_folder(out, "path")
