@@ -424,8 +424,7 @@ TABLE_CASES: list[Case] = [
     Case("query_id_beside_qid", _table(lambda t: t.with_columns(("x" + pl.col("qid")).alias("query_id"))),
          Raises(r"both 'qid' and 'query_id'"), side="table"),
     # ir_measures' name of the qid (pd.DataFrame(ir_measures.iter_calc(...))): read as qid, as in runs and qrels
-    Case("query_id_for_qid", _table(lambda t: t.rename({"qid": "query_id"})), side="table",
-         forms=tuple(f for f in TABLE_FORMS_ALL if f != "duckdb"),
+    Case("query_id_for_qid", _table(lambda t: t.rename({"qid": "query_id"})), side="table", forms=TABLE_FORMS_ALL,
          ids=lambda c: TableContent(c.table.rename({"query_id": "qid"}))),
     *[Case(f"file_{style.label}", style=style, forms=("csv", "tsv"), side="table") for style in FILE_STYLES
       if style.compression != "zstd"],
