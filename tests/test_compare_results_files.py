@@ -66,6 +66,18 @@ def test_compare_of_results_files_refuses_an_evaluation_option_naming_it(results
     assert "-l: an evaluation option" in " ".join(res.stderr.split())
 
 
+def test_compare_of_one_file_of_unknown_format_says_so(tmp_path):
+    """A markdown table alone said "compare needs at least two runs" (the outside tester): it names the file, says
+    its results format is unknown and lists the known ones, and what it would need as QRELS."""
+    markdown = tmp_path / "ev.md"
+    markdown.write_text("| system | qid | measure | value |\n|---|---|---|---|\n| a | 1 | AP | 0.5 |\n")
+    res = runner.invoke(app, ["compare", str(markdown), "-m", "AP"])
+    assert res.exit_code == 2
+    message = " ".join(res.stderr.split())
+    assert f"{markdown}: not a per-query results file (unknown results format; use one of .csv" in message
+    assert "as QRELS it needs at least two runs" in message
+
+
 def test_compare_of_one_results_file_of_one_system_names_the_system_it_holds(results_files):
     res = runner.invoke(app, ["compare", str(results_files[0]), "-m", "AP"])
     assert res.exit_code == 2

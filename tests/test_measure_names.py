@@ -506,3 +506,19 @@ def test_parameter_family_named_bare_and_with_parameters_warns_what_is_not_compu
     with warnings.catch_warnings():      # the advice's names, one per measure, give both without a warning
         warnings.simplefilter("error")
         assert lost in [m.name for m in parse_measures([lost, with_parameters])]
+
+
+@pytest.mark.parametrize("name, integer", [("P@1e3", "P@1000"), ("nDCG@10.0", "nDCG@10"), ("P(cutoff=1e3)", "P@1000")])
+def test_whole_cutoff_written_as_a_float_is_not_called_out_of_range(name, integer):
+    """P@1e3 said "cutoff=1000.0 is out of range" although 1000 is in range (the outside tester): it names the
+    float spelling and the integer one to write instead, which parses."""
+    with pytest.raises(UnknownMeasureError, match=rf"written as a float: .* \(e\.g\. {re.escape(integer)}\)") as info:
+        parse_measure(name)
+    assert "out of range" not in str(info.value)
+    assert parse_measure(integer)[0].cutoff == int(integer.split("@")[1])
+
+
+@pytest.mark.parametrize("name", ["P@1.5", "P@0.0", "P@1e400"])
+def test_fractional_or_non_positive_float_cutoff_is_out_of_range(name):
+    with pytest.raises(UnknownMeasureError, match=r"is out of range: a cutoff must be a positive integer"):
+        parse_measure(name)

@@ -212,6 +212,23 @@ def test_qrels_without_a_relevant_document_do_not_warn_when_grade_0_is_relevant(
         pf.evaluate(run, qrels, ["AP", "nDCG@10"], rel_level=0)
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_no_relevant_document_warning_names_only_the_measures_that_are_0(engine):
+    """A gain map giving a grade of the qrels a gain makes a graded measure non-zero although no grade is above 0
+    (trec_eval's ndcg.0=1): the warning must not call it 0 (the outside tester: it said nDCG(gains={0:1.0}) 'is 0
+    on every query' beside the value 0.57); every measure it names is 0 on every query, the others are not."""
+    qrels = {"q1": {"d1": 0, "d2": 0}, "q2": {"d1": -1, "d3": 0}}
+    run = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d1": 1.0, "d3": 0.5}}
+    measures = ["nDCG@10", "nDCG(gains={0:1})@10", "nDCG(gains={1:5})@10", "G(gains={0:2})", "G", "AP"]
+    with pytest.warns(pf.PartlyEmptyWarning, match=r"no document is relevant") as caught:
+        ev = pf.evaluate(run, qrels, measures, engine=engine)
+    named = re.search(r", so (.*) (?:is|are) 0 on every query", str(caught[0].message)).group(1).split(", ")
+    values = {m: set(ev.per_query.filter(pl.col("measure") == m)["value"].to_list())
+              for m in ev.per_query["measure"].unique().to_list()}
+    assert sorted(named) == sorted(m for m, v in values.items() if v == {0.0})
+    assert sorted(named) == sorted(["AP", "G", "nDCG@10", "nDCG(gains={1:5.0})@10"])
+
+
 def test_comparing_a_string_valued_measure_says_so():
     qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     runs = {"a": {"q1": {"d1": 1.0}, "q2": {"d1": 1.0}}, "b": {"q1": {"d2": 1.0}, "q2": {"d2": 1.0}}}

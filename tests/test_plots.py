@@ -110,6 +110,24 @@ def test_plot_errors(per_query, tmp_path):
         means_plot(per_query, tmp_path / "m.png", measure="AP")
 
 
+def test_plot_path_that_is_a_folder_is_called_a_folder(per_query, tmp_path):
+    with pytest.raises(ValueError, match=r"`path` .* is a folder; name the plot file"):
+        delta_plot(per_query, tmp_path, baseline="bm25", system="bert", measure="nDCG@10")
+
+
+def test_plot_errors_name_the_argument_the_caller_passed(per_query, tmp_path):
+    """delta_plot takes one system= and measure=, means_plot one measure=: an unknown name is reported under
+    that argument, not under the systems= / measures= of the functions they call (the outside tester)."""
+    with pytest.raises(pf.EmptyResultError, match=r"^`system`: system\(s\) \['nope'\]"):
+        delta_plot(per_query, tmp_path / "d.png", baseline="bm25", system="nope", measure="nDCG@10")
+    with pytest.raises(pf.EmptyResultError, match=r"^`measure`: measure\(s\) \['AP'\]"):
+        delta_plot(per_query, tmp_path / "d.png", baseline="bm25", system="bert", measure="AP")
+    with pytest.raises(pf.EmptyResultError, match=r"^`measure`: measure\(s\) \['AP'\]"):
+        means_plot(per_query, tmp_path / "m.png", measure="AP")
+    with pytest.raises(pf.EmptyResultError, match=r"^`systems`: system\(s\) \['nope'\]"):
+        means_plot(per_query, tmp_path / "m.png", measure="nDCG@10", systems=["nope"])
+
+
 @pytest.fixture(scope="module")
 def first_rel_rank():
     """FirstRelRank (lower is better): 'better' finds the first relevant document earlier on most queries."""

@@ -95,6 +95,23 @@ class PairedFrameError(Exception):
 
 
 @contextlib.contextmanager
+def named_as(**parameters: str) -> Iterator[None]:
+    """Errors pairedframe raises in the block that start by naming a parameter of an inner call
+    (```systems`: ...``) name the caller's own instead (``named_as(systems="system")``): a door that
+    takes one ``system=`` passes it on as ``systems``, and the user never wrote ``systems``."""
+    try:
+        yield
+    except PairedFrameError as exc:
+        text = str(exc)
+        inner = next((p for p in parameters if text.startswith(f"`{p}`")), None)
+        if inner is None:
+            raise
+        named = copy.copy(exc)
+        named.args = (f"`{parameters[inner]}`{text[len(inner) + 2:]}",)
+        raise named.with_traceback(exc.__traceback__) from None
+
+
+@contextlib.contextmanager
 def naming_input(label: str) -> Iterator[None]:
     """Errors pairedframe raises in the block start with ``label``, the input they are about, as the door's
     other messages name it (``run_b: duplicate ...``, ``'llm' (file llm.txt): ...``), with the same class and

@@ -85,6 +85,21 @@ def column_renames(columns: list[str], what: str) -> dict[str, str]:
     return renames
 
 
+def per_query_renames(columns: list[str], what: str) -> dict[str, str]:
+    """Alias -> our name for the ``system`` and ``qid`` of a per-query table (ir_measures' ``query_id``,
+    ``run_id``): the mapping of runs and qrels (:func:`column_renames`), limited to a per-query table's
+    columns (another alias, ``doc_id`` say, stays a column of its own).
+
+    Raises
+    ------
+    SchemaError
+        As :func:`column_renames`: one of ours beside an alias of it, or two aliases of one column.
+    """
+    refuse_aliases_beside(columns, what)
+    return column_renames([c for c in columns if COLUMN_ALIASES.get(c, c) in PER_QUERY_SCHEMA or c not in COLUMN_ALIASES],
+                          what)
+
+
 def check_schema(frame: pl.DataFrame, schema: dict[str, pl.DataType], *, what: str) -> pl.DataFrame:
     """Return ``frame`` with exactly ``schema``'s columns first, raising on a missing or mistyped column.
 

@@ -158,8 +158,9 @@ def _id_type_cases() -> list[Case]:
         ("integer", ("polars", "pandas", "arrow", "parquet"), Value(warns=UserWarning)),
         ("float", ("polars", "pandas", "arrow", "parquet"), Raises(r"float.*\b(qid|docno)\b|\b(qid|docno)\b.*float")),
         ("null", ("polars", "arrow", "parquet"), Raises(r"\b(qid|docno)\b.*(no value|null)")),
+        ("mixed", ("pandas",), Value(warns=UserWarning)),  # ints among strings: read as strings, as integer ids
     ]:
-        reference = _integer_ids if kind == "integer" else None
+        reference = _integer_ids if kind in ("integer", "mixed") else None
         cases.append(Case(f"ids_{kind}", retype=(("qid", "docno"), kind), forms=forms, expect=expect,
                           ids=reference))
     return cases
@@ -292,7 +293,9 @@ EVAL_CASES: list[Case] = [
     # two other names of one column and not ours: an error naming both, never a guess
     Case("two_docno_aliases", _qrels(lambda q: q.rename({"docno": "doc_id"}).with_columns(pl.col("doc_id").alias("doc"))),
          Raises(r"\['doc', 'doc_id'\] but no 'docno'"), side="qrels",
-         forms=("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv")),
+         forms=("polars", "pandas", "arrow", "duckdb", "parquet", "csv", "tsv")),    # a pandas object column of numbers and strings: an error naming the table, column and row, never pyarrow's
+    Case("mixed_types_grade", retype=(("rel",), "mixed"), expect=Raises(r"qrels table: column 'rel' mixes .* \(row 2",
+                                                                          SchemaError), side="qrels", forms=("pandas",)),
 ]
 
 
@@ -347,8 +350,9 @@ def _table_id_cases() -> list[Case]:
         ("integer", ("polars", "pandas", "arrow", "duckdb", "parquet"), Value(warns=UserWarning)),
         ("float", ("polars", "pandas", "arrow", "duckdb", "parquet"), Raises(r"\bqid\b.*float|float.*\bqid\b")),
         ("null", ("polars", "arrow"), Raises(r"\bqid\b.*(no value|null)")),
+        ("mixed", ("pandas",), Value(warns=UserWarning)),
     ]:
-        reference = (lambda c: TableContent(_digits(c.table, ("qid",)))) if kind == "integer" else None
+        reference = (lambda c: TableContent(_digits(c.table, ("qid",)))) if kind in ("integer", "mixed") else None
         cases.append(Case(f"qid_{kind}", retype=(("qid",), kind), forms=forms, expect=expect, side="table",
                           ids=reference))
     cases.append(Case("system_categorical", retype=(("system", "measure"), "categorical"), forms=("polars",),
@@ -376,6 +380,9 @@ TABLE_CASES: list[Case] = [
     Case("huge_value", _table(_set_where("value", 1e300)), _NAMES_NONFINITE, side="table", forms=TABLE_FORMS_ALL),
     Case("none_value", _table(_set_where("value", None)), side="table",
          means=lambda c: TableContent(_drop_row("b", "q2", "AP")(c.table))),
+    Case("mixed_types_value", retype=(("value",), "mixed"), expect=Raises(r"per-query table: column 'value' mixes .* "
+                                                                          r"\(row 2", SchemaError), side="table",
+         forms=("pandas",)),
     Case("none_qid", _table(_set_where("qid", None)), Raises(r"\bqid\b.*null|null.*\bqid\b"), side="table"),
     # ids of blanks only: no TREC file holds one, and each would be a query (system, measure) of its own
     *[Case(f"blank_{column}_in_the_table", _table(_set_where(column, value)),
@@ -420,6 +427,9 @@ TABLE_CASES: list[Case] = [
          side="table"),
     Case("query_id_beside_qid", _table(lambda t: t.with_columns(("x" + pl.col("qid")).alias("query_id"))),
          Raises(r"both 'qid' and 'query_id'"), side="table"),
+    # ir_measures' name of the qid (pd.DataFrame(ir_measures.iter_calc(...))): read as qid, as in runs and qrels
+    Case("query_id_for_qid", _table(lambda t: t.rename({"qid": "query_id"})), side="table", forms=TABLE_FORMS_ALL,
+         ids=lambda c: TableContent(c.table.rename({"query_id": "qid"}))),
     *[Case(f"file_{style.label}", style=style, forms=("csv", "tsv"), side="table") for style in FILE_STYLES
       if style.compression != "zstd"],
 ]

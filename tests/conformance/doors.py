@@ -263,7 +263,8 @@ _TOO_FEW = {"one_row_per_run": Raises(r"fewer than 2 common queries|single paire
 #: What the table and report do with runs they cannot compare: show the means unmarked and say why (the
 #: statistical door, compare, refuses): a warning on stderr, which the CLI door re-issues as a UserWarning.
 _SHOWN_UNMARKED = {**_TOO_FEW, "one_row_per_run": Value(warns=UserWarning)}
-_OWN_IDS = {"ids_integer": "its second input spells ids as strings ('d1'), which integer ids ('1') never match"}
+_OWN_IDS = {kind: "its second input spells ids as strings ('d1'), which integer ids ('1') never match"
+            for kind in ("ids_integer", "ids_mixed")}
 #: Doors that never match a run against qrels (readers, RBO of two runs, label agreement of two qrels): no
 #: near-miss warning for ids that are the same text in another normalisation form; the value is still checked.
 NO_NEAR_MISS_CHECK: dict[str, Expect] = {"unicode_nfd_docno": Value()}
@@ -445,7 +446,8 @@ def _judgment_set_table() -> pl.DataFrame:
 #: Cases tried on Spark DataFrames by the comparisons that run in the engine (Spark is slow to start).
 _ON_SPARK = frozenset({"clean", "nan_value", "blank_qid_in_the_table", "none_qid", "duplicate_key", "all_null_key_column",
                        "partly_null_key_column", "relstring_text_column", "qid_float"})
-_OWN_QIDS = {"qid_integer": "its cluster / segment table spells query ids 'q1', which integer ids never match"}
+_OWN_QIDS = {kind: "its cluster / segment table spells query ids 'q1', which integer ids never match"
+             for kind in ("qid_integer", "qid_mixed")}
 
 TABLE_DOORS: dict[str, Door] = {
     "compare": Door("table", lambda t, **kw: pf.compare(t, baseline="a", systems=SYSTEMS, measures=TABLE_MEASURES,

@@ -223,7 +223,8 @@ def write_table_file(frame: pl.DataFrame, form: str, tmp: Path, style: FileStyle
 
 def retype(frame: pl.DataFrame, columns: tuple[str, ...], kind: str) -> Any:
     """``frame`` with its id ``columns`` stored as another type: ``categorical``, ``enum``,
-    ``dictionary`` / ``large_string`` (pyarrow), ``integer`` / ``float`` (numbers), ``null`` (no value)."""
+    ``dictionary`` / ``large_string`` (pyarrow), ``integer`` / ``float`` (numbers), ``null`` (no value),
+    ``mixed`` (a pandas object column of two types)."""
     if kind == "categorical":
         return frame.with_columns(pl.col(c).cast(pl.Categorical) for c in columns)
     if kind == "enum":
@@ -242,6 +243,15 @@ def retype(frame: pl.DataFrame, columns: tuple[str, ...], kind: str) -> Any:
         return frame.with_columns(pl.col(c).str.extract(r"(\d+)").cast(pl.Float64) for c in columns)
     if kind == "null":
         return frame.with_columns(pl.lit(None).alias(c) for c in columns)
+    if kind == "mixed":  # a pandas object column: ids as digit strings but row 1 an int, numbers with row 1 a str
+        import pandas as pd
+
+        table = frame.to_pandas()
+        for c in columns:
+            values = frame[c].str.extract(r"(\d+)").to_list() if frame.schema[c] == pl.String else frame[c].to_list()
+            values[1] = int(values[1]) if isinstance(values[1], str) else str(values[1])
+            table[c] = pd.Series(values, dtype=object)
+        return table
     raise ValueError(kind)
 
 

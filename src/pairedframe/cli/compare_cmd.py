@@ -198,7 +198,7 @@ def compare_cmd(
     named = named_runs(runs or []) if results is None else {}
     names = list(named) if results is None else results["system"].unique(maintain_order=True).to_list()
     if len(names) < 2:  # counted after a table file's own systems are known
-        raise ValueError(too_few_runs(names, results is not None))
+        raise ValueError(too_few_runs(names, results is not None, None if runs else qrels))
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
     bases = list(baseline) if baseline else [] if pairs else [names[0]]

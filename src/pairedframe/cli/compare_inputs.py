@@ -45,8 +45,15 @@ def per_query_results(paths: list[Path], options: dict[str, Any]) -> pl.DataFram
     return read_results(list(found))
 
 
-def too_few_runs(names: list[str], from_results: bool) -> str:
-    """The error for fewer than two systems to compare, saying which were found."""
+def too_few_runs(names: list[str], from_results: bool, alone: Path | None = None) -> str:
+    """The error for fewer than two systems to compare, saying which were found; ``alone``: the only
+    argument, when it is no results file (``ev.md``): its format is unknown, or it is QRELS without runs."""
+    if alone is not None and not from_results:
+        from pairedframe.io.results import RESULT_FORMATS
+
+        return (f"{alone}: not a per-query results file (unknown results format; use one of "
+                f"{', '.join(sorted(RESULT_FORMATS))}, an Arrow IPC file or trec_eval -q output), and as QRELS it "
+                "needs at least two runs: pairedframe compare QRELS RUN_A RUN_B")
     if from_results:
         return (f"compare needs at least two systems (the baseline and one system); the per-query results files "
                 f"hold {len(names)}: {', '.join(map(repr, names))} (a file without a system column or `# run:` lines "

@@ -64,11 +64,11 @@ def report_cmd(
     CSS and figures are inside the file (no network, no script), so it opens anywhere and can be sent
     as it is.  The first run is the baseline unless --baseline names another.
     """
+    if output.is_dir():  # first: a folder's name says nothing about the suffix the file needs
+        raise ValueError(f"--output {str(output)!r} is a folder; name the HTML file to write")
     if output.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"--output must end in .html or .htm, got {output.name!r}")
     require_output_folder(output, "--output")
-    if output.is_dir():
-        raise ValueError(f"--output {str(output)!r} is a folder; name the HTML file to write")
     evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
                                     judged_only=judged_only, grades=grades)
     sets = _judgment_sets(judgments)            # before a run '-' reads standard input

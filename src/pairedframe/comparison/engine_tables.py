@@ -21,6 +21,7 @@ import pyarrow as pa
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import SchemaError
 from pairedframe.sql_files import blank_id_sql
+from pairedframe.tables import per_query_renames
 
 _NAMES = itertools.count()
 
@@ -250,12 +251,22 @@ class SparkTable(EngineTable):
 
 
 def engine_table(data: Any) -> EngineTable | None:
-    """The engine wrapper for a DuckDB relation or a Spark DataFrame; None for anything else."""
+    """The engine wrapper for a DuckDB relation or a Spark DataFrame; None for anything else. Their
+    ``query_id`` / ``run_id`` are read as ``qid`` / ``system``, as in polars tables (per_query_renames)."""
     if is_duckdb_relation(data):
+        renames = per_query_renames(list(data.columns), "the per-query table")
+        if renames:
+            data = data.project(", ".join(f"{_quoted(c)} AS {_quoted(renames.get(c, c))}" for c in data.columns))
         return DuckDBTable(data)
     if is_spark_dataframe(data):
+        for alias, ours in per_query_renames(list(data.columns), "the per-query table").items():
+            data = data.withColumnRenamed(alias, ours)
         return SparkTable(data)
     return None
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 NUMERIC_TYPES = ("double", "float", "real", "int", "bigint", "smallint", "tinyint", "hugeint", "decimal",

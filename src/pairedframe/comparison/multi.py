@@ -46,6 +46,7 @@ from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, Insufficient
                                 SchemaError, recorded_warnings, reissue, renamed_keywords, user_stacklevel)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
+from pairedframe.tables import per_query_renames
 
 __all__ = ["MAX_TUKEY_RAW", "PAIRS", "compare"]
 
@@ -58,6 +59,7 @@ _KEY = "vs_baseline"
 
 def _frame(data: Any) -> pl.DataFrame:
     frame = to_polars(read_if_paths(getattr(data, "per_query", data)), "per-query table", expected=PER_QUERY_FORMS)
+    frame = frame.rename(per_query_renames(frame.columns, "the per-query table"))  # run_id: system, as in runs
     if "system" not in frame.columns:
         raise SchemaError(f"per-query table lacks column 'system' (has {frame.columns})")
     for reserved in (_KEY,):

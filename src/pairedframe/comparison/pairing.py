@@ -28,7 +28,7 @@ from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, drop_flagged_su
 from pairedframe.measures import parse_measure
 from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 from pairedframe.stats.power import MIN_QUERIES
-from pairedframe.tables import refuse_aliases_beside
+from pairedframe.tables import per_query_renames
 
 __all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
            "choose_comparisons", "comparable_measures", "is_text_measure", "string_valued_error", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
@@ -67,7 +67,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
             raise string_valued_error(text["measure"].unique(maintain_order=True).to_list(), "evaluate")
         data = per_query
     data = to_polars(read_if_paths(data), "per-query table", expected=PER_QUERY_FORMS)
-    refuse_aliases_beside(data.columns, "the per-query table")
+    data = data.rename(per_query_renames(data.columns, "the per-query table"))  # query_id: qid, as in runs
     missing = [c for c in BASE_COLUMNS if c not in data.columns]
     if missing:
         raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "

@@ -14,6 +14,7 @@ import polars as pl
 from pairedframe.errors import PartlyEmptyWarning, about_argument, user_stacklevel
 from pairedframe.io.judgments import as_judgments
 from pairedframe.measures import Measure
+from pairedframe.measures.gains import gain_of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,13 +51,17 @@ def warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame,
     """Warn when a measure's relevance level is above every grade of the qrels: nothing is relevant
     at that level, so every value is 0 (e.g. AP(rel=2) or -l 2 on binary qrels). Qrels without any
     grade above 0 get their own warning, naming them (``source``: the qrels argument): no document is
-    relevant at all, so no level helps; most likely the wrong file or a wrong grade column."""
+    relevant at all, so no level helps; most likely the wrong file or a wrong grade column. It names
+    only the measures that are then 0 (not those whose gain map gives a grade of the qrels a gain)."""
     top = qrels["rel"].max() if qrels.height else None
     if top is None:
         return
     above = [m.name for m in measures if isinstance(m.rel, int) and m.rel > top]
-    # grade-based measures (gains, ERR's stopping probabilities) are 0 too where no grade is above 0
-    graded = [m.name for m in measures if m.rel is None and (m.spec.uses_gain or m.spec.max_grade is not None)]
+    # grade-based measures (gains, ERR's stopping probabilities) are 0 too where no grade is above 0, unless
+    # their gain map gives a grade of the qrels a gain (nDCG(gains={0:1}) is not 0: it is trec_eval's value)
+    grades = qrels["rel"].unique().to_list()
+    graded = [m.name for m in measures if m.rel is None and (m.spec.uses_gain or m.spec.max_grade is not None)
+              and not _gives_gain(m, grades)]
     if top <= 0 and above + graded:
         warnings.warn(f"{qrels_source(source)}: no document is relevant (no grade above 0; the highest is {top}), "
                       f"so {', '.join(above + graded)} {'is' if len(above + graded) == 1 else 'are'} 0 on every query "
@@ -66,6 +71,12 @@ def warn_levels_above_grades(measures: tuple[Measure, ...], qrels: pl.DataFrame,
         warnings.warn(f"relevance level above every grade of the qrels (highest grade {top}) for {above}: no "
                       "document is relevant there, so these measures are 0 everywhere; lower rel= (or -l)",
                       PartlyEmptyWarning, stacklevel=user_stacklevel())
+
+
+def _gives_gain(measure: Measure, grades: list[int]) -> bool:
+    """Whether ``measure``'s gain map gives one of ``grades`` a non-zero gain (gain maps list grades >= 0
+    only; a negative grade gains nothing), so that its values need not be 0 although no grade is above 0."""
+    return measure.spec.uses_gain and any(gain_of(measure.gain_key, g) != 0 for g in grades if g is not None and g >= 0)
 
 
 def qrels_source(qrels: Any) -> str:

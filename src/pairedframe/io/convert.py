@@ -27,6 +27,7 @@ from pairedframe.checks import check_system_name, string_ids, warn_numeric_ids
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError, SchemaError
 from pairedframe.io.csv_columns import refuse_bad_grades
 from pairedframe.io.detect import detect_format, read_table_file, table_system_name
+from pairedframe.io.pandas_columns import pandas_as_polars
 from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_option, int_grades, refuse_text_grades,
                                    plain_grades, row_out_of_range, table_grades)
 from pairedframe.io.table_values import (inexact_dict_scores, numeric_scores, refuse_blank_ids_in_file, refuse_bools_in_records,
@@ -111,9 +112,9 @@ def to_polars(obj: Any, what: str, *, expected: str = TABLE_FORMS) -> pl.DataFra
         ``obj`` is none of these forms (the message names ``what``, the type given and the forms read),
         or a path (the callers that read files read them first).
     SchemaError
-        Records that yield no row.
+        Records that yield no row, or a pandas column of mixed types (not ids; :mod:`~pairedframe.io.pandas_columns`).
     """
-    frame = _table_as_polars(obj, nan_to_null=what != "run")
+    frame = _table_as_polars(obj, what, nan_to_null=what != "run")
     if frame is not None:
         return frame.to_frame() if isinstance(frame, pl.Series) else frame
     if what in _RECORD_ITERATORS:
@@ -132,7 +133,7 @@ def to_polars(obj: Any, what: str, *, expected: str = TABLE_FORMS) -> pl.DataFra
         raise TypeError(f"cannot read the {what} from {type(obj).__name__}; pass {expected}") from exc
 
 
-def _table_as_polars(obj: Any, *, nan_to_null: bool = True) -> pl.DataFrame | pl.Series | None:
+def _table_as_polars(obj: Any, what: str = "table", *, nan_to_null: bool = True) -> pl.DataFrame | pl.Series | None:
     """A table object converted whole (None when ``obj`` is no table of a library we know); a pandas
     NaN is null unless ``nan_to_null`` is False (a run's NaN score is reported as NaN, as it was given)."""
     if isinstance(obj, pl.LazyFrame):
@@ -141,7 +142,7 @@ def _table_as_polars(obj: Any, *, nan_to_null: bool = True) -> pl.DataFrame | pl
         return obj
     module = type(obj).__module__
     if module.startswith("pandas"):
-        return pl.from_pandas(obj, nan_to_null=nan_to_null)
+        return pandas_as_polars(obj, what, nan_to_null=nan_to_null)
     if module.startswith("pyarrow"):
         return pl.from_arrow(obj)
     if callable(getattr(obj, "pl", None)):  # a DuckDB relation (its module is duckdb or _duckdb)

@@ -32,7 +32,7 @@ from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError
-from pairedframe.tables import refuse_aliases_beside
+from pairedframe.tables import per_query_renames
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "as_results",
            "system_name_from_results_path",
@@ -144,8 +144,9 @@ def ids_as_strings(df: pl.DataFrame, what: str) -> pl.DataFrame:
 
 
 def _text_ids(df: pl.DataFrame, what: str) -> pl.DataFrame:
-    """:func:`ids_as_strings`, and ``measure`` as text."""
-    df = ids_as_strings(df, what)
+    """:func:`ids_as_strings`, and ``measure`` as text; ir_measures' ``query_id`` (and the other aliases of
+    ``system`` / ``qid``) read as ours, as in runs."""
+    df = ids_as_strings(df.rename(per_query_renames(df.columns, what)), what)
     return df.with_columns(pl.col("measure").cast(pl.String)) if "measure" in df.columns else df
 
 
@@ -240,7 +241,7 @@ def results_file_kind(path: str | os.PathLike) -> str | None:
 
 def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, source: str) -> pl.DataFrame:
     require_rows(df, what=source or "the per-query table", why="no data rows (only a header, or nothing)")
-    refuse_aliases_beside(df.columns, source or "the per-query table")
+    df = df.rename(per_query_renames(df.columns, source or "the per-query table"))  # query_id: qid, as in runs
     df = drop_flagged_summary_rows(df)
     require_rows(df, what=source or "the per-query table",
                  why=f"it holds only summary rows (flagged in column 'summary'); {PER_QUERY_HINT}")

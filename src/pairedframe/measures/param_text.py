@@ -9,7 +9,7 @@ from typing import Any
 
 from pairedframe.errors import UnknownMeasureError
 
-__all__ = ["Gains", "check_whole", "checked_gains", "exact_gains", "fmt_number", "gains_text", "list_key"]
+__all__ = ["Gains", "check_whole", "checked_gains", "cutoff_error", "exact_gains", "fmt_number", "gains_text", "list_key"]
 
 #: A gain map: ``(grade, gain)`` pairs sorted by grade.
 Gains = tuple[tuple[int, float], ...]
@@ -59,3 +59,12 @@ def exact_gains(gains: Gains | None) -> bool:
 def list_key(values: tuple[float, ...]) -> str:
     """Key of a list parameter's rows in the ``pf_lists`` table."""
     return ",".join(repr(float(v)) for v in values)
+
+
+def cutoff_error(cutoff: Any, family: str) -> str:
+    """Why ``cutoff`` is no cutoff: a whole number written as a float (``P@1e3``, ``P@10.0``) is named as
+    such with its integer spelling, since it is in range; anything else is out of range."""
+    if isinstance(cutoff, float) and cutoff.is_integer() and 1 <= cutoff < 2**63:
+        return (f"cutoff {cutoff!r} is written as a float: a cutoff is a positive integer written as one "
+                f"(e.g. {family}@{int(cutoff)})")
+    return f"cutoff={cutoff!r} is out of range: a cutoff must be a positive integer"

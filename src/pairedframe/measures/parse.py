@@ -16,6 +16,7 @@ from typing import Any
 
 from pairedframe.errors import UnknownMeasureError, user_stacklevel
 from pairedframe.measures._trec import cutoffs, doubles, not_in_trec_eval, read_params
+from pairedframe.measures.param_text import cutoff_error
 from pairedframe.measures.base import NAME_PARSER, REGISTRY, UNBOUNDED, Measure, TrecForm
 
 # trec_eval's nicknames (measures.c), without runid (a header line, not a measure).
@@ -85,7 +86,7 @@ def _make(family: str, text: str, *, cutoff: int | None = None, rel: int | None 
     spec = REGISTRY[family]
     params = dict(params or {})
     if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff < 1):
-        raise _bad_parameter(text, f"cutoff={cutoff!r} is out of range: a cutoff must be a positive integer")
+        raise _bad_parameter(text, cutoff_error(cutoff, family))
     if spec.at != "cutoff":
         if cutoff is not None:
             raise _unknown(text, f"{family}'s @ is its {spec.at} (a number such as {family}@0.5), not a cutoff")
@@ -211,7 +212,7 @@ def _ir_style(text: str) -> Measure | None:
     if at is not None:
         if spec.at == "cutoff":
             if isinstance(at, float):
-                raise _bad_parameter(text, f"cutoff={at!r} is out of range: a cutoff must be a positive integer")
+                raise _bad_parameter(text, cutoff_error(at, family))
             fields["cutoff"] = at
         else:
             fields["params"][spec.at] = at

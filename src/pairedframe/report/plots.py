@@ -24,6 +24,7 @@ import polars as pl
 
 from pairedframe.comparison import paired_per_query
 from pairedframe.comparison.table_data import results_table_data
+from pairedframe.errors import named_as
 from pairedframe.measures import higher_is_better
 from pairedframe.report.output import require_output_folder, visible_controls
 from pairedframe.stats.levels import percent
@@ -92,6 +93,8 @@ def short_names(names: Sequence[Any]) -> list[str]:
 def _output(path: str | Path) -> Path:
     """The plot's path, checked before any work: a known suffix and an existing folder."""
     out = Path(path)
+    if out.is_dir():
+        raise ValueError(f"`path` {str(out)!r} is a folder; name the plot file to write")
     if out.suffix.lower() not in PLOT_FORMATS:
         raise ValueError(f"plot file must end in one of {PLOT_FORMATS}, got {out.name!r}")
     return require_output_folder(out, "path")
@@ -137,7 +140,8 @@ def delta_plot(data: Any, path: str | Path, *, baseline: str, system: str, measu
         Unknown systems or measure, several key combinations, a bad suffix, or a missing output folder.
     """
     out = _output(path)
-    pq = paired_per_query(data, baseline=baseline, systems=system, measures=measure)
+    with named_as(systems="system", measures="measure"):
+        pq = paired_per_query(data, baseline=baseline, systems=system, measures=measure)
     keys = [c for c in pq.columns if c not in ("system", "measure", "qid", "a", "b", "delta")]
     if keys and pq.select(keys).n_unique() > 1:
         raise ValueError(f"the table has several values of {keys}; filter it to one first")
@@ -197,8 +201,9 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
         Unknown measure or systems, a bad suffix, or a missing output folder.
     """
     out = _output(path)
-    table = results_table_data(data, measures=[measure], systems=systems, judgments=judgments, ci="range",
-                               confidence_level=confidence_level)
+    with named_as(measures="measure"):
+        table = results_table_data(data, measures=[measure], systems=systems, judgments=judgments, ci="range",
+                                   confidence_level=confidence_level)
     up = higher_is_better(table.measures[0])          # drawn bottom to top: the best system comes last
     df = table.frame.filter(pl.col("mean").is_not_null()).sort("mean", "system", descending=[not up, True])
     plt = pyplot()
