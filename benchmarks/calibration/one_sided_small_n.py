@@ -4,7 +4,8 @@
 (2,000 replications per cell, B = 999, n = 5, 8, 10, 15, 20, level 0.95 by default: MC SE 0.005)
 
 The ``one_sided`` section starts at n = 20; this one prints, on the same replications, the one-sided
-coverage of: the default as compare prints it, the stabilised bootstrap-t's one-sided tail computed at
+coverage of: the default as compare prints it (Student's t bound below
+:data:`pairedframe.stats.studentized.MIN_ONE_SIDED_BOOTSTRAP_N` queries, the rule this study led to), the stabilised bootstrap-t's one-sided tail computed at
 every n (the default without any small-n rule: ``[mean - q_hi * se, inf)`` for "greater", the matching
 upper bound for "less"), and the t interval (``test="t"``'s default); then ``t - bootstrap-t``, the paired
 difference of their coverage on the same samples with its own Monte-Carlo SE.  Replications draw n queries
