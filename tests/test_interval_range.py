@@ -365,15 +365,16 @@ def test_default_interval_with_too_few_resamples_for_its_level_is_capped_at_one_
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
 def test_default_interval_with_too_few_resamples_equals_the_loop_reference(alternative):
     """B = 40 at 99 %: (count + 1) / (B + 1) >= alpha already at count 0, so the reference's quantile is
-    the cap (1.5 x scipy's t quantile), on compare_pair's own resamples."""
+    the cap (1.5 x scipy's t quantile), on compare_pair's own resamples; 20 deltas, the fewest whose one-sided
+    default is the bootstrap-t (MIN_ONE_SIDED_BOOTSTRAP_N)."""
     from pairedframe.comparison.paired import resample_generators
     from tests.reference.stats_reference import studentized_interval_loop
 
     rng = np.random.default_rng(5)
-    d = rng.normal(0.02, 0.1, 15)
-    r = _quiet(compare_pair, np.zeros(15), d, n_resamples=40, confidence_level=0.99, alternative=alternative)
-    order = sorted(range(15), key=str)
-    idx = resample_generators(0, [str(i) for i in range(15)])[0].integers(0, 15, size=(40, 15))
+    d = rng.normal(0.02, 0.1, 20)
+    r = _quiet(compare_pair, np.zeros(20), d, n_resamples=40, confidence_level=0.99, alternative=alternative)
+    order = sorted(range(20), key=str)
+    idx = resample_generators(0, [str(i) for i in range(20)])[0].integers(0, 20, size=(40, 20))
     want = studentized_interval_loop(list(d[order]), idx.tolist(), confidence_level=0.99, alternative=alternative)
     assert tuple(r.confidence_interval) == pytest.approx(want, rel=1e-9)
     assert all(np.isfinite(v) for v in want if alternative == "two-sided")

@@ -23,6 +23,8 @@ COMMANDS = {
                                "--output docs/results/calibration_too_few.md"),
     "calibration_one_sided.md": ("PYTHONPATH=src python benchmarks/calibration --section one_sided "
                                  "--output docs/results/calibration_one_sided.md"),
+    "calibration_one_sided_small_n.md": ("PYTHONPATH=src python benchmarks/calibration --section one_sided_small_n "
+                                         "--output docs/results/calibration_one_sided_small_n.md"),
     "calibration_clustered_one_sided.md": ("PYTHONPATH=src python benchmarks/calibration --section clustered_one_sided "
                                            "--output docs/results/calibration_clustered_one_sided.md"),
     "calibration_segments.md": ("PYTHONPATH=src python benchmarks/calibration --section segments "

@@ -178,7 +178,8 @@ def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-si
     is se times the k-th largest |T*| with k the least count whose (count + 1) / (B + 1) >= alpha
     (one-sided: the k-th largest T* or k-th smallest), but at most ``max_quantile_ratio`` times
     scipy.stats.t's quantile with n - 1 df (None: no cap), which is the quantile when B is too small for the
-    level (k = 0; unbounded without a cap); below 5 values, Student's t interval."""
+    level (k = 0; unbounded without a cap); below 5 values, Student's t interval, and one-sided below 20
+    values Student's t bound."""
     from scipy import stats
     n = len(x)
     m = sum(x) / n
@@ -199,7 +200,8 @@ def studentized_interval_loop(x, idx, confidence_level=0.95, alternative="two-si
     k = next(c for c in range(B + 1) if (c + 1) / (B + 1) >= alpha)
     level = (1 + confidence_level) / 2 if alternative == "two-sided" else confidence_level
     cap = math.inf if max_quantile_ratio is None else max_quantile_ratio * float(stats.t.ppf(level, n - 1))
-    if n < 5:       # too few distinct resamples (C(2n - 1, n) <= 35): Student's t interval
+    if n < 5 or (alternative != "two-sided" and n < 20):   # too few distinct resamples (C(2n - 1, n) <= 35), or
+        # a one-sided bound where the calibration found t's covering better: Student's t interval
         ts, k, cap = [float(stats.t.ppf(level, n - 1))], 1, math.inf
         ts = [-ts[0]] if alternative == "less" else ts
     elif k == 0 and math.isinf(cap):     # B too small for the level, no cap: unbounded

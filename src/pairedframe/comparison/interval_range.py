@@ -30,7 +30,8 @@ from pairedframe.errors import SmallSampleWarning, user_stacklevel
 
 from pairedframe.measures.parse import value_range
 from pairedframe.stats.signflip_interval import least_resamples, too_few_resamples
-from pairedframe.stats.studentized import MAX_QUANTILE_RATIO, MIN_BOOTSTRAP_N, quantile_cap
+from pairedframe.stats.studentized import (MAX_QUANTILE_RATIO, MIN_BOOTSTRAP_N, MIN_ONE_SIDED_BOOTSTRAP_N, quantile_cap,
+                                           student_only)
 from pairedframe.stats.value_range import clip_to_range, constant_sample_interval
 from pairedframe.stats.levels import decision_alpha
 
@@ -149,10 +150,13 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
         cap = quantile_cap(np.maximum(n - 1.0, 1.0), confidence_level, alternative)
         half = high - delta if alternative == "less" else delta - low
         capped = asked & (se > 0) & (half >= cap * se * (1.0 - 1e-9))
-        for i in np.flatnonzero(asked & (n < MIN_BOOTSTRAP_N)):
+        student = student_only(n, alternative)
+        for i in np.flatnonzero(asked & student):
             notes[i].append(f"fewer than {MIN_BOOTSTRAP_N} queries have too few distinct bootstrap resamples: "
-                            "the interval is Student's t interval")
-        for i in np.flatnonzero(capped & (n >= MIN_BOOTSTRAP_N)):
+                            "the interval is Student's t interval" if n[i] < MIN_BOOTSTRAP_N else
+                            f"with fewer than {MIN_ONE_SIDED_BOOTSTRAP_N} queries the default one-sided bound is "
+                            "Student's t bound, which covers better there than the bootstrap-t's one tail")
+        for i in np.flatnonzero(capped & ~student):
             notes[i].append(_too_few_text(n_resamples, confidence_level, "the bootstrap-t quantile is taken at its "
                                           f"cap, {MAX_QUANTILE_RATIO:g} x Student's, the widest the default gives")
                             if too_few else _capped_text(n_resamples, confidence_level))

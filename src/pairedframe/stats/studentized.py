@@ -22,7 +22,9 @@ half the sample's has left out the values that carry the spread -- for normal da
 has probability ``P(chi2(19) < 19 / 4) < 1 / 2,500`` at n = 20 -- so its ``T*`` is studentized by
 ``se / 2`` instead (:data:`MIN_SE_RATIO`); the dominant-delta samples then get about the t interval.
 With fewer than :data:`MIN_BOOTSTRAP_N` (5) values the interval is Student's t interval: n values have
-only ``C(2n - 1, n)`` distinct resamples (10 at n = 3), too few for a 95 % quantile.
+only ``C(2n - 1, n)`` distinct resamples (10 at n = 3), too few for a 95 % quantile.  A one-sided interval
+is Student's t bound below :data:`MIN_ONE_SIDED_BOOTSTRAP_N` (20) values: there the bootstrap-t's one tail
+covered less than t's on real TREC deltas (0.933-0.939 against 0.942-0.949 at 0.95, pooled at n = 5-15).
 The cap is a guarantee on top (never more than 1.5 times the t interval's width); with the floor it
 bound on none of the real nDCG@10 / AP samples and on at most 1.4 % of the RR@10 ones.  On real TREC deltas the stabilised interval covers
 as Hall's does (at most 0.002 less in any cell, half an MC SE); ``benchmarks/calibration --section
@@ -69,7 +71,7 @@ from .resample import (_check_2d, _check_alternative, _check_chunk_size, check_i
 from .signflip_interval import least_count, too_few_resamples
 
 __all__ = ["studentized_bootstrap_many", "ZERO_SPREAD_RTOL", "MIN_SE_RATIO", "MAX_QUANTILE_RATIO", "MIN_BOOTSTRAP_N",
-           "zero_spread", "studentize", "symmetric_interval", "quantile_cap"]
+           "MIN_ONE_SIDED_BOOTSTRAP_N", "student_only", "zero_spread", "studentize", "symmetric_interval", "quantile_cap"]
 
 #: A spread (max - min) of at most this fraction of the values' magnitude is float noise: zero spread.
 ZERO_SPREAD_RTOL: float = 1e-12
@@ -83,6 +85,17 @@ MAX_QUANTILE_RATIO: float = 1.5
 #: resamples (35 at n = 4), too few for a 95 % quantile of |T*|; on real TREC deltas the bootstrap-t covered
 #: 0.70-0.74 at n = 2, 0.88-0.90 at 3, 0.91-0.94 at 4 where t covered 0.93-0.96 (calibration study small_n).
 MIN_BOOTSTRAP_N: int = 5
+#: Below this many deltas a one-sided interval (``alternative="greater"`` / ``"less"``) is Student's t bound: on
+#: real TREC deltas at level 0.95 the bootstrap-t's one-sided tail covered 0.933-0.939 pooled at n = 5-15 where
+#: t covered 0.942-0.949 (calibration study one_sided_small_n; docs/results/calibration_one_sided_small_n.md).
+MIN_ONE_SIDED_BOOTSTRAP_N: int = 20
+
+
+def student_only(n, alternative: str):
+    """Whether the interval of ``n`` deltas is Student's t interval rather than the bootstrap-t: fewer than
+    :data:`MIN_BOOTSTRAP_N`, or fewer than :data:`MIN_ONE_SIDED_BOOTSTRAP_N` for a one-sided ``alternative``."""
+    least = MIN_BOOTSTRAP_N if alternative == "two-sided" else MIN_ONE_SIDED_BOOTSTRAP_N
+    return np.asarray(n) < least
 
 
 def quantile_cap(df, confidence_level: float, alternative: str,
@@ -141,7 +154,7 @@ def symmetric_interval(t_star: np.ndarray, mean: np.ndarray, se: np.ndarray, fla
     alpha = 1.0 - confidence_level
     need = least_count(alpha, n_resamples, False)
     cap = quantile_cap(df, confidence_level, alternative, max_quantile_ratio)
-    if df + 1 < MIN_BOOTSTRAP_N:       # too few distinct resamples: Student's quantile (MIN_BOOTSTRAP_N)
+    if student_only(df + 1, alternative):   # too few queries: Student's quantile (MIN_BOOTSTRAP_N, MIN_ONE_SIDED_...)
         t_star = np.broadcast_to(_student_quantile(df, confidence_level, alternative), (1, k))
         t_star = -t_star if alternative == "less" else t_star
         need = 1                       # Student's quantile needs no resamples
@@ -253,7 +266,8 @@ def studentized_bootstrap_many(X, *, n_resamples: int = 10_000, confidence_level
         Bootstrap resamples ``B`` (``>= 2``).
     confidence_level : float in (0, 1), default 0.95
     alternative : {"two-sided", "greater", "less"}
-        One-sided intervals have an infinite bound, as scipy.
+        One-sided intervals have an infinite bound, as scipy; with fewer than
+        :data:`MIN_ONE_SIDED_BOOTSTRAP_N` (20) rows their finite bound is Student's t bound (module docstring).
     seed : None, int, SeedSequence or Generator
         Source of the resample indices (the stream of :func:`~pairedframe.stats.bootstrap.
         bootstrap_mean_many`).
