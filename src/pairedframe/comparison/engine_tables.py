@@ -21,16 +21,13 @@ import pyarrow as pa
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import SchemaError
 from pairedframe.sql_files import blank_id_sql
+from pairedframe.io.spark_frames import is_spark_dataframe
 
 _NAMES = itertools.count()
 
 
 def is_duckdb_relation(data: Any) -> bool:
     return type(data).__module__.startswith("duckdb") and hasattr(data, "query") and hasattr(data, "arrow")
-
-
-def is_spark_dataframe(data: Any) -> bool:
-    return any(c.__module__.startswith("pyspark.sql") and c.__name__ == "DataFrame" for c in type(data).__mro__)
 
 
 class EngineTable(ABC):

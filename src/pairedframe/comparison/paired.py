@@ -138,7 +138,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         A DuckDB relation or a Spark DataFrame is compared where it lives: the bootstrap and the
         sign-flip test run as joins with :func:`~pairedframe.resample_index` in the engine, with the
         same result to ~1e-15 (:mod:`pairedframe.comparison.by_join`; ``interval="bca"`` only where every
-        comparison goes one pass, which needs no jackknife).
+        comparison goes one pass, which needs no jackknife). Several baselines and ``pairs=`` read it
+        into memory as polars instead, where every option works.
         A path (or list of paths) is read with :func:`pairedframe.read_results`.
     baseline : str
         System ``a``; deltas are ``b - a`` (positive = the system beats the baseline).
