@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+import duckdb
 import numpy as np
 import polars as pl
 import pytest
@@ -46,3 +47,10 @@ def test_spark_dataframe_reads_into_per_query_views_and_tables_as_polars(spark):
     got = _quiet(pf.results_table, frame, baseline="a", seed=0, n_resamples=300)
     assert str(got) == str(_quiet(pf.results_table, table, baseline="a", seed=0, n_resamples=300))
 
+
+def test_duckdb_relation_compares_with_bca_on_several_baselines_as_polars():
+    per_query = _table()
+    relation = duckdb.sql("SELECT * FROM per_query")
+    for how in ({"pairs": "all"}, {"baseline": ["a", "b"]}):
+        got = _quiet(pf.compare, relation, seed=0, n_resamples=300, interval="bca", **how)
+        assert_same_result(got, _quiet(pf.compare, per_query, seed=0, n_resamples=300, interval="bca", **how))
