@@ -230,7 +230,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
         exact, method, seed, family`` (``method``: ``"resampling"``, ``"analytic"`` or ``"one-pass"``,
-        :data:`~pairedframe.comparison.large_n.METHODS`; ``interval``: the one computed, ``"t"`` on one-pass rows
+        :data:`~pairedframe.comparison.large_n.METHODS`; ``"analytic"`` also where no delta is non-zero,
+        which the zero-spread rule gives without drawing; ``interval``: the one computed, ``"t"`` on one-pass rows
         (``"signflip"`` if asked); ``n_resamples`` is null where nothing was
         resampled, counting ``pvalue_tukey`` (``pairs="all"``) too; ``family``: the Holm/BH family rule
         in words with its size, e.g. ``"per judgments, 4 comparisons each"`` or ``"all 6 comparisons of
