@@ -278,5 +278,13 @@ def check_ids(table: EngineTable) -> None:
                           f"count(*) - count(measure) AS measure FROM {table.source}").row(0, named=True)
     columns = [c for c, n in nulls.items() if n]
     if columns:
-        raise SchemaError(f"the per-query table has null values in column(s) {columns}; every row needs a system, "
-                          "qid and measure (a null value means 'not measured', a null id means nothing)")
+        raise null_ids_error(table, table.source, columns)
+
+
+def null_ids_error(table: EngineTable, source: str, columns: list[str]) -> SchemaError:
+    """The error of null ids in ``columns`` of the engine table ``source``, naming its first such row, as the
+    polars path (:func:`pairedframe.io.results.refuse_null_or_blank_ids`) words it."""
+    where = " OR ".join(f"{table.quote(c)} IS NULL" for c in columns)
+    row = table.collect(f"SELECT system, qid, measure, value FROM {source} WHERE {where} LIMIT 1").row(0, named=True)
+    return SchemaError(f"the per-query table has null values in column(s) {columns}, e.g. the row {row}; every row "
+                       "needs a system, qid and measure (a null value means 'not measured', a null id means nothing)")
