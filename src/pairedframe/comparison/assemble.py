@@ -105,6 +105,8 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
     all_zero = ~rows["_nonzero"].to_numpy().astype(bool) & (left_out == 0)   # "identical" needs the same queries
     t_se = np.where(flat, 0.0, stats.sd / np.sqrt(n_q))
     method = stats.method if stats.method is not None else np.full(k_total, method_of(opt), dtype=object)
+    # no non-zero delta: the zero-spread rule gives the row, nothing is drawn for it
+    method = np.where(~rows["_nonzero"].to_numpy().astype(bool) & (method == "resampling"), "analytic", method)
     computed = [interval_computed(m, opt.interval) for m in method]      # what each row's notes must name
     small = small_sample_text(rows, extras) if opt.interval in QUANTILE_INTERVALS else None  # one warning
     ci_low, ci_high, interval_notes = finish_paired_intervals(

@@ -42,6 +42,7 @@ computed) and ``resampling="adaptive"`` (its rounds depend on every family's ope
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
@@ -284,12 +285,14 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
         stats, large = engine_row_statistics(rows, opt)     # above LARGE_N non-zero deltas: one pass (large_n.py)
         if opt.interval == "bca":
             refuse_resampled_bca(rows, large, paired.extras)
+        # bca's rows left to resample have no non-zero delta: the zero-spread rule gives them, whatever the interval
+        resampled_opt = replace(opt, interval="percentile") if opt.interval == "bca" else opt
         groups = query_set_groups(paired, moments.filter(~pl.col("comp").is_in(large.tolist())))
-        check_cost(opt, [(members.height, len(comps)) for comps, members in groups])
+        check_cost(resampled_opt, [(members.height, len(comps)) for comps, members in groups])
         done = large.size
         for comps, members in groups:
             idx = np.asarray(comps)
-            stats.put(idx, _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], opt))
+            stats.put(idx, _analyse_in_engine(paired, comps, members["qid"].to_list(), rows[idx], resampled_opt))
             done += len(comps)
             if progress is not None:
                 progress(done, k_total)
@@ -328,7 +331,7 @@ def refuse_resampled_bca(rows: pl.DataFrame, large: np.ndarray, extras: list[str
     """ValueError naming ``interval='bca'`` when a comparison of ``rows`` (``_row, system, <extras>, measure,
     n_queries, ties, u2, u4``) is not among those computed in one pass (``large``): resampled, it would need
     BCa's jackknife over the data; the first such comparison is named with what kept it from one pass."""
-    resampled = rows.filter(~pl.col("_row").is_in(large.tolist()))
+    resampled = rows.filter(~pl.col("_row").is_in(large.tolist()) & pl.col("_nonzero"))  # all-zero: nothing drawn
     if not resampled.height:
         return
     first = resampled.row(0, named=True)

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from pairedframe.checks import require_rows
 from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error
-from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types
+from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types, null_ids_error
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, describe_row, refuse_cluster_key,
                                             require_pairable, warn_summary_rows)
 from pairedframe.comparison.unpairable import MIN_PAIRED, NothingPairableError, unpairable_sink
@@ -161,8 +161,7 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     require_rows(int(counts["measured"]), what="the per-query table", why="every value is null (not measured)")
     nulls = [c for c in ("system", "qid", "measure") if counts[f"null_{c}"]]
     if nulls:
-        raise SchemaError(f"the per-query table has null values in column(s) {nulls}; every row needs a system, qid "
-                          "and measure (a null value means 'not measured', a null id means nothing)")
+        raise null_ids_error(table, source, nulls)
     _refuse_blank_ids(table, source, counts)
     # a column that no measured row fills (all null, or relstring's text) is no key: it would pair nothing
     keys = [c for i, c in enumerate(extras) if counts[f"pf_filled_{i}"]]

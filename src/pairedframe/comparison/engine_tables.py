@@ -21,6 +21,7 @@ import pyarrow as pa
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import SchemaError
 from pairedframe.sql_files import blank_id_sql
+from pairedframe.io.spark_frames import is_spark_dataframe
 from pairedframe.tables import per_query_renames
 
 _NAMES = itertools.count()
@@ -28,10 +29,6 @@ _NAMES = itertools.count()
 
 def is_duckdb_relation(data: Any) -> bool:
     return type(data).__module__.startswith("duckdb") and hasattr(data, "query") and hasattr(data, "arrow")
-
-
-def is_spark_dataframe(data: Any) -> bool:
-    return any(c.__module__.startswith("pyspark.sql") and c.__name__ == "DataFrame" for c in type(data).__mro__)
 
 
 class EngineTable(ABC):
@@ -292,5 +289,13 @@ def check_ids(table: EngineTable) -> None:
                           f"count(*) - count(measure) AS measure FROM {table.source}").row(0, named=True)
     columns = [c for c, n in nulls.items() if n]
     if columns:
-        raise SchemaError(f"the per-query table has null values in column(s) {columns}; every row needs a system, "
-                          "qid and measure (a null value means 'not measured', a null id means nothing)")
+        raise null_ids_error(table, table.source, columns)
+
+
+def null_ids_error(table: EngineTable, source: str, columns: list[str]) -> SchemaError:
+    """The error of null ids in ``columns`` of the engine table ``source``, naming its first such row, as the
+    polars path (:func:`pairedframe.io.results.refuse_null_or_blank_ids`) words it."""
+    where = " OR ".join(f"{table.quote(c)} IS NULL" for c in columns)
+    row = table.collect(f"SELECT system, qid, measure, value FROM {source} WHERE {where} LIMIT 1").row(0, named=True)
+    return SchemaError(f"the per-query table has null values in column(s) {columns}, e.g. the row {row}; every row "
+                       "needs a system, qid and measure (a null value means 'not measured', a null id means nothing)")

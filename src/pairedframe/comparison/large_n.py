@@ -45,7 +45,7 @@ LARGE_N_EFF = 1_000
 #: The values of the ``method`` column of :func:`pairedframe.compare`.
 METHODS = {
     "resampling": "p-value and/or interval from resamples (bootstrap, Monte-Carlo or enumerated sign flips)",
-    "analytic": "test='t' with the t interval: nothing resampled",
+    "analytic": "test='t' with the t interval, or no non-zero delta (the zero-spread rule): nothing resampled",
     "one-pass": (f"more than {LARGE_N:,} non-zero deltas, of effective number (sum d^2)^2 / sum d^4 at least "
                  f"{LARGE_N_EFF:,}, with resampling='auto': the sign-flip test by its normal approximation and the "
                  "t interval (interval='signflip': that test's inversion), from the moments"),

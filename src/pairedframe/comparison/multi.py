@@ -170,6 +170,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     ----------
     data : Evaluation or per-query table
         As :func:`pairedframe.comparison.paired.compare` (``system, qid, measure, value`` + keys).
+        With several baselines or ``pairs=``, a DuckDB relation or Spark DataFrame is read into memory
+        as polars (every option works there); with one baseline it is compared in its engine.
     baseline : str or sequence of str, optional
         One name: exactly :func:`pairedframe.comparison.paired.compare`.  Several names: every
         system is compared with each baseline, and two baselines with each other *once*, the

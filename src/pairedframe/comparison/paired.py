@@ -138,7 +138,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         A DuckDB relation or a Spark DataFrame is compared where it lives: the bootstrap and the
         sign-flip test run as joins with :func:`~pairedframe.resample_index` in the engine, with the
         same result to ~1e-15 (:mod:`pairedframe.comparison.by_join`; ``interval="bca"`` only where every
-        comparison goes one pass, which needs no jackknife).
+        comparison goes one pass, which needs no jackknife). Several baselines and ``pairs=`` read it
+        into memory as polars instead, where every option works.
         A path (or list of paths) is read with :func:`pairedframe.read_results`.
     baseline : str
         System ``a``; deltas are ``b - a`` (positive = the system beats the baseline).
@@ -231,7 +232,8 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
         exact, method, seed, family`` (``method``: ``"resampling"``, ``"analytic"`` or ``"one-pass"``,
-        :data:`~pairedframe.comparison.large_n.METHODS`; ``interval``: the one computed, ``"t"`` on one-pass rows
+        :data:`~pairedframe.comparison.large_n.METHODS`; ``"analytic"`` also where no delta is non-zero,
+        which the zero-spread rule gives without drawing; ``interval``: the one computed, ``"t"`` on one-pass rows
         (``"signflip"`` if asked); ``n_resamples`` is null where nothing was
         resampled, counting ``pvalue_tukey`` (``pairs="all"``) too; ``family``: the Holm/BH family rule
         in words with its size, e.g. ``"per judgments, 4 comparisons each"`` or ``"all 6 comparisons of

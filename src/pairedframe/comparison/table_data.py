@@ -57,6 +57,7 @@ from pairedframe.comparison.table_means import table_means
 from pairedframe.comparison.options import check_level
 from pairedframe.comparison._validate import require_one_slice
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
+from pairedframe.io.convert import is_table
 from pairedframe.io.results import read_if_paths
 from pairedframe.measures import higher_is_better
 from pairedframe.measures.parse import ranks_runs
@@ -113,11 +114,6 @@ def reject_text_measures(measures: Any) -> None:
     text = [m for m in requested if isinstance(m, str) and is_text_measure(m)]
     if text:
         raise ValueError(f"measure(s) {text} cannot be tabulated: {_TEXT_WHY}")
-
-
-def is_table(data: Any) -> bool:
-    """A pandas / pyarrow table or a DuckDB relation (converted like compare's input)."""
-    return type(data).__module__.split(".")[0] in ("pandas", "pyarrow", "duckdb") or callable(getattr(data, "pl", None))
 
 
 def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFrame | None, Any, list[str] | None,

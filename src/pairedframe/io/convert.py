@@ -32,6 +32,7 @@ from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_op
                                    plain_grades, row_out_of_range, table_grades)
 from pairedframe.io.table_values import (inexact_dict_scores, numeric_scores, refuse_blank_ids_in_file, refuse_bools_in_records,
                                          refuse_empty_ids, refuse_nan_scores)
+from pairedframe.io.spark_frames import is_spark_dataframe, spark_as_polars
 from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema, column_renames
 
@@ -43,7 +44,8 @@ def is_table(obj: Any) -> bool:
     """Whether ``obj`` is a polars / pandas / pyarrow table or a DuckDB relation (what :func:`to_polars`
     converts whole, whatever it holds)."""
     return isinstance(obj, (pl.DataFrame, pl.LazyFrame)) or callable(getattr(obj, "pl", None)) or (
-        type(obj).__module__.startswith(("pandas", "pyarrow", "duckdb")) and hasattr(obj, "columns"))
+        type(obj).__module__.startswith(("pandas", "pyarrow", "duckdb")) and hasattr(obj, "columns")) or (
+        is_spark_dataframe(obj))
 
 
 def _refuse_list_as_qrels(obj: Any) -> None:
@@ -147,6 +149,8 @@ def _table_as_polars(obj: Any, what: str = "table", *, nan_to_null: bool = True)
         return pl.from_arrow(obj)
     if callable(getattr(obj, "pl", None)):  # a DuckDB relation (its module is duckdb or _duckdb)
         return obj.pl()
+    if is_spark_dataframe(obj):     # collected to the driver: the routes that read a table into memory
+        return spark_as_polars(obj)
     return None
 
 

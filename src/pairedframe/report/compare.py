@@ -63,7 +63,7 @@ def pvalue_rule(alternative: Any, method: Any = None, test: Any = None) -> str:
     if test == "t":
         return _NO_DRAWS["t"]
     if isinstance(method, list):
-        return "; ".join(f"{m}: {pvalue_rule(alternative, m)}" for m in method)
+        return "; ".join(f"{m} rows: {pvalue_rule(alternative, m).removeprefix('one pass: ')}" for m in method)
     return _NO_DRAWS["one-pass"] if method == "one-pass" else pvalue_tie_rule(alternative)
 
 
@@ -148,7 +148,32 @@ def _short(frame: pl.DataFrame) -> pl.DataFrame:
     keys = [c for c in frame.columns if c not in _SHORT and c not in _CONSTANT and c not in _HIDDEN]
     if "baseline" in frame.columns and frame["baseline"].n_unique() > 1:   # several baselines or all pairs
         keys = ["baseline", *keys]
-    return frame.select(*keys, *[c for c in _SHORT if c in frame.columns])
+    return frame.select(*keys, *_varying(frame, _PER_ROW), *[c for c in _SHORT if c in frame.columns])
+
+
+#: Settings that can differ from row to row (one-pass, analytic and resampled rows): a column where they do.
+_PER_ROW = ("interval", "method")
+
+
+def _varying(frame: pl.DataFrame, columns: tuple[str, ...]) -> list[str]:
+    return [c for c in columns if c in frame.columns and frame[c].n_unique() > 1]
+
+
+def _readable_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings as the human-readable formats print them: a setting that differs between rows points at its
+    column (or, for ``n_resamples``, says where it applies); nothing resampled is said in words, never ``None``."""
+    out = dict(settings)
+    for name in _PER_ROW:
+        if isinstance(out.get(name), list):
+            out[name] = "per row: see the interval and method columns"
+    n = out.get("n_resamples", "")
+    drawn = [v for v in n if v is not None] if isinstance(n, list) else [n]
+    if n is None or drawn == []:
+        out["n_resamples"] = "none (nothing resampled)"
+    elif isinstance(n, list):
+        counts = ", ".join(str(v) for v in drawn)
+        out["n_resamples"] = f"{counts} on resampled rows" + (" (none on the others)" if None in n else " (per row)")
+    return out
 
 
 def _footer(settings: dict[str, Any], frame: pl.DataFrame | None = None) -> list[str]:
@@ -218,6 +243,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         if "ranking_tie_rule" in settings:
             extra = extra.with_columns(pl.lit(settings["ranking_tie_rule"]).alias("ranking_tie_rule"))
         return extra.write_csv()
+    settings = _readable_settings(settings)
     short = _short(frame)
     caption = title or "paired comparison vs baseline (delta = system - baseline)"  # says what delta is
     if fmt == "markdown":
