@@ -25,7 +25,8 @@ from pairedframe.evaluation.judgments import (Reading, check_grades, clean_up_pl
 from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.run_blocks import RANK_THREADS, stream_run_file
 from pairedframe.evaluation.trec_text import measures_argument, refuse_runid_alone, split_runid
-from pairedframe.io.convert import as_run, run_mapping_layout, system_names_runs_error
+from pairedframe.io.convert import as_run
+from pairedframe.io.run_mappings import run_mapping_layout, system_names_runs_error
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
 from pairedframe.io.judgments import KIND, JudgmentsFormat, check_format, kind_of, plain_qrels

@@ -33,7 +33,9 @@ from pairedframe.io.grades import (INT64_RANGE, INTEGER, Grades, check_grades_op
 from pairedframe.io.table_values import (inexact_dict_scores, numeric_scores, refuse_blank_ids_in_file, refuse_bools_in_records,
                                          refuse_empty_ids, refuse_nan_scores)
 from pairedframe.io.spark_frames import is_spark_dataframe, spark_as_polars
-from pairedframe.io.trec import SWAPPED_HINT, read_qrels, read_run
+from pairedframe.io.line_hints import SWAPPED_HINT
+from pairedframe.io.run_mappings import refuse_blank_run_names, run_mapping_layout, system_names_runs_error
+from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema, column_renames
 
 #: The method of an ir_datasets dataset that yields its records, per kind of table.
@@ -302,38 +304,6 @@ def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:
     return run
 
 
-def run_mapping_layout(obj: Any) -> str | None:
-    """How :func:`as_run` reads a mapping: ``"named"`` (``{name: path or table}``), ``"systems"``
-    (``{system: {qid: {docno: score}}}``), ``"one run"`` (pytrec_eval's ``{qid: {docno: score}}``
-    and other dicts of one run), or None for anything else than a non-empty mapping."""
-    if not isinstance(obj, Mapping) or not obj:
-        return None
-    if all(not isinstance(v, (bytes, Mapping)) for v in obj.values()):
-        return "named"
-    if all(isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
-        return "systems"
-    return "one run"
-
-
-def _refuse_blank_run_names(obj: Mapping) -> None:
-    """A mapping {system: run} whose key is empty or all blank names a system no one can name in ``baseline=``."""
-    blank = next((k for k in obj if isinstance(k, str) and not k.strip()), None)
-    if blank is not None:
-        raise ValueError(f"`run`: the mapping {{system: run}} has the key {blank!r}, which names no system; each key "
-                         "must be a non-empty, non-blank string (the run's name in baseline= and systems=)")
-
-
-def system_names_runs_error(obj: Mapping, system: str) -> str:
-    """The message for ``system=`` given with a mapping whose keys name its runs (what was recognised)."""
-    keys = ", ".join(repr(str(k)) for k in list(obj)[:3]) + (", ..." if len(obj) > 3 else "")
-    if run_mapping_layout(obj) == "named":
-        read = f"{{name: run file or table}}, its keys ({keys}) naming {len(obj)} run(s)"
-    else:
-        read = f"{{system: {{qid: {{docno: score}}}}}}, its keys ({keys}) naming {len(obj)} system(s)"
-    return (f"system={system!r} names a single run, but the mapping was read as {read}; drop system= (the "
-            "keys are the names), or pass one run's {qid: {docno: score}} dict with system=")
-
-
 def as_run(obj: Any, *, system: str | None = None, default_system: str | None = None) -> pl.DataFrame:
     """A run table (``system, qid, docno, score``) from a path, table or dict.
 
@@ -387,7 +357,7 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     if layout is not None and layout != "one run" and system is not None:
         raise SchemaError(system_names_runs_error(obj, system))
     if layout in ("named", "systems"):
-        _refuse_blank_run_names(obj)
+        refuse_blank_run_names(obj)
     if layout == "named":
         # {system: path or table}: run files named by the caller (e.g. two "run.txt" in different folders),
         # or runs already loaded (polars, pandas, arrow, DuckDB).

@@ -30,7 +30,7 @@ from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
 from pairedframe.io.line_ends import bare_return_error, bare_return_line
-from pairedframe.io.line_hints import _BLANKS, SWAPPED_HINT, _field_count, line_hint  # noqa: F401 (SWAPPED_HINT: imported from here)
+from pairedframe.io.line_hints import _BLANKS, _field_count, line_hint
 from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")

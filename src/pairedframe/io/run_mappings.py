@@ -1,0 +1,41 @@
+"""How a mapping given as runs is read: ``{name: path or table}``, ``{system: {qid: {docno: score}}}`` or one
+run's ``{qid: {docno: score}}`` (:func:`pairedframe.io.convert.as_run`), and the errors about its keys."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["run_mapping_layout", "refuse_blank_run_names", "system_names_runs_error"]
+
+
+def run_mapping_layout(obj: Any) -> str | None:
+    """How :func:`as_run` reads a mapping: ``"named"`` (``{name: path or table}``), ``"systems"``
+    (``{system: {qid: {docno: score}}}``), ``"one run"`` (pytrec_eval's ``{qid: {docno: score}}``
+    and other dicts of one run), or None for anything else than a non-empty mapping."""
+    if not isinstance(obj, Mapping) or not obj:
+        return None
+    if all(not isinstance(v, (bytes, Mapping)) for v in obj.values()):
+        return "named"
+    if all(isinstance(v, Mapping) and v and all(isinstance(d, Mapping) for d in v.values()) for v in obj.values()):
+        return "systems"
+    return "one run"
+
+
+def refuse_blank_run_names(obj: Mapping) -> None:
+    """A mapping {system: run} whose key is empty or all blank names a system no one can name in ``baseline=``."""
+    blank = next((k for k in obj if isinstance(k, str) and not k.strip()), None)
+    if blank is not None:
+        raise ValueError(f"`run`: the mapping {{system: run}} has the key {blank!r}, which names no system; each key "
+                         "must be a non-empty, non-blank string (the run's name in baseline= and systems=)")
+
+
+def system_names_runs_error(obj: Mapping, system: str) -> str:
+    """The message for ``system=`` given with a mapping whose keys name its runs (what was recognised)."""
+    keys = ", ".join(repr(str(k)) for k in list(obj)[:3]) + (", ..." if len(obj) > 3 else "")
+    if run_mapping_layout(obj) == "named":
+        read = f"{{name: run file or table}}, its keys ({keys}) naming {len(obj)} run(s)"
+    else:
+        read = f"{{system: {{qid: {{docno: score}}}}}}, its keys ({keys}) naming {len(obj)} system(s)"
+    return (f"system={system!r} names a single run, but the mapping was read as {read}; drop system= (the "
+            "keys are the names), or pass one run's {qid: {docno: score}} dict with system=")
