@@ -5,8 +5,9 @@ pyarrow traceback."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
+
+pd = pytest.importorskip("pandas", reason="the pandas table form needs pandas")
 
 import pairedframe as pf
 from pairedframe.errors import SchemaError
