@@ -400,7 +400,7 @@ def test_cli_report_writes_one_html_file(tmp_path):
     (["-o", "{tmp}/missing/r.html"], r"--output .*does not exist"),
     (["-o", "{tmp}/r.txt"], r"--output must end in .html"),
     (["-o", "{tmp}/folder.html"], r"--output .* is a folder"),
-    (["-o", "{tmp}"], r"--output .* is a folder; name the HTML file"),   # said "must end in .html, got 'tmp...'"
+    (["-o", "{tmp}"], r"--output .* is a folder; name the file to write \(an .html file"),   # said "must end in .html, got 'tmp...'"
     (["--judgments", "llm"], r"--judgments 'llm': expected NAME=PATH"),
     (["--judgments", "llm={tmp}/none.qrels"], r"no such file"),
     (["--delta-plots", "-1"], r"--delta-plots must be an integer >= 0"),

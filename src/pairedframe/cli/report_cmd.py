@@ -65,7 +65,7 @@ def report_cmd(
     as it is.  The first run is the baseline unless --baseline names another.
     """
     if output.is_dir():  # first: a folder's name says nothing about the suffix the file needs
-        raise ValueError(f"--output {str(output)!r} is a folder; name the HTML file to write")
+        raise ValueError(f"--output {str(output)!r} is a folder; name the file to write (an .html file, e.g. report.html)")
     if output.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"--output must end in .html or .htm, got {output.name!r}")
     require_output_folder(output, "--output")
