@@ -23,6 +23,7 @@ STUDIES = {
     "ppi_dl19": "PPI++ on DL-2019 with LLM labels as the proxy and NIST labels as gold",
     "one_sided": "compare's one-sided bounds and tests (alternative='greater' / 'less') at 0.90 and 0.95",
     "one_sided_small_n": "compare's one-sided bounds with 5 ... 20 queries: default, bootstrap-t and t at 0.95",
+    "clustered_skewed": "compare_clustered's two-sided intervals with strongly skewed (Exp(1) - 1) cluster effects",
     "clustered_one_sided": "compare_clustered's one-sided bounds and cluster sign-flip tests (real and skewed clusters)",
     "small_n": "compare's default interval with 2 ... 10 queries: the t rule below MIN_BOOTSTRAP_N",
     "too_few": "compare's default when n_resamples is too few for the level: the capped interval",

@@ -36,13 +36,17 @@ INTERVALS = ("edgeworth", "signflip", "t", "percentile")
 
 
 GAUSSIAN_SD = 0.1
+#: ``pops`` of :func:`draw_clusters` for synthetic, strongly skewed cluster effects: ``u_g`` ~ Exp(1) - 1 (mean 0,
+#: skewness 2) plus N(0, SKEW_NOISE^2) per query, true mean 0 (``icc`` is then not used).
+SKEWED = "Exp(1) - 1 cluster effects"
+SKEW_NOISE = 0.25
 
 
 def draw_clusters(pops, G: int, m, icc: float, reps: int, rng, *, centre: bool = False,
                   shift: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(values (N, reps), truth (reps,)) for G clusters of ``m`` queries each (or of the sizes in the
     sequence ``m``); replication r uses population r mod P (``pops=None``: Gaussian deltas with sd
-    GAUSSIAN_SD and true mean ``shift``)."""
+    GAUSSIAN_SD and true mean ``shift``; ``pops=SKEWED``: Exp(1) - 1 cluster effects, true mean ``shift``)."""
     sizes = np.full(G, m) if np.isscalar(m) else np.asarray(m)
     N = int(sizes.sum())
     of = np.repeat(np.arange(G), sizes)
@@ -53,6 +57,10 @@ def draw_clusters(pops, G: int, m, icc: float, reps: int, rng, *, centre: bool =
         u = rng.normal(0.0, GAUSSIAN_SD, (G, reps))
         e = rng.normal(0.0, GAUSSIAN_SD, (N, reps))
         return shift + a * u[of] + b * e, np.full(reps, shift)
+    if isinstance(pops, str) and pops == SKEWED:
+        u = rng.exponential(1.0, (G, reps)) - 1.0
+        e = rng.normal(0.0, SKEW_NOISE, (N, reps))
+        return shift + u[of] + e, np.full(reps, shift)
     for r in range(reps):
         pop = pops[r % len(pops)].deltas
         c = pop - pop.mean()
@@ -164,7 +172,7 @@ def report_equivalence(results: dict, reps: int, B: int, margin: float = 0.05) -
     return out + table(["collection", "measure", "G", "m", "t-based TOST (default)", "z on bootstrap SE"], rows)
 
 
-#: Unequal cluster sizes (G = 10, 30 queries): one dominant cluster, a skewed spread, two sizes.
+#: Unequal cluster sizes (G = 10; 30, 31 and 40 queries): one dominant cluster, a skewed spread, two sizes.
 UNEQUAL_SIZES = ((21, 1, 1, 1, 1, 1, 1, 1, 1, 1), (10, 6, 4, 3, 2, 2, 1, 1, 1, 1), (8, 8, 4, 4, 4, 4, 2, 2, 2, 2))
 
 
@@ -183,7 +191,7 @@ def report_unequal(results: dict, reps: int, B: int) -> str:
             + [rate(r["cover"][k]) for k in (*INTERVALS, "CR1")]
             + [ratio(r["width"][k], r["width"]["t"]) for k in ("edgeworth",)]
             + [rate(r["reject"])] for (c, ms, sizes, icc), r in results.items()]
-    out = (f"### compare_clustered with unequal cluster sizes (G = 10, 30 queries)\n\n{reps} replications per "
+    out = (f"### compare_clustered with unequal cluster sizes (G = 10; 30, 31 and 40 queries)\n\n{reps} replications per "
            f"cell, B = {B}; coverage of the truth (cluster-t here: CR2 SE with Bell-McCaffrey df, as the default); "
            "df = Bell-McCaffrey degrees of freedom; type-I error of the cluster sign-flip test (centred deltas).\n\n")
     return out + table(["collection", "measure", "sizes", "df", "icc", "edgeworth (default)", "signflip", "cluster-t",
