@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from _tee import output_to
 
 from pairedframe.comparison.ppi import ppi_compare
 from pairedframe.evaluation import evaluate_judgment_sets
@@ -44,7 +45,14 @@ def main() -> None:
     ap.add_argument("--measure", default="nDCG@10")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     ap.add_argument("--max-runs", type=int, default=None, help="first runs only (smoke run)")
+    ap.add_argument("--output", type=Path, default=None,
+                    help="also write the printed table to this file (docs/results/calibration_ppi_dl19.md)")
     args = ap.parse_args()
+    with output_to(args.output):
+        _run(args)
+
+
+def _run(args: argparse.Namespace) -> None:
     root = Path(args.data)
     runs = sorted((root / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))[:args.max_runs]
     pq = evaluate_judgment_sets([str(r) for r in runs],

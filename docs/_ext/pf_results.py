@@ -27,6 +27,12 @@ COMMANDS = {
                                          "--output docs/results/calibration_one_sided_small_n.md"),
     "calibration_clustered_one_sided.md": ("PYTHONPATH=src python benchmarks/calibration --section clustered_one_sided "
                                            "--output docs/results/calibration_clustered_one_sided.md"),
+    "calibration_clustered_skewed.md": ("PYTHONPATH=src python benchmarks/calibration --section clustered_skewed "
+                                        "--output docs/results/calibration_clustered_skewed.md"),
+    "calibration_ppi.md": ("PYTHONPATH=src python benchmarks/calibration --section ppi --reps 40000 --seed 7 "
+                           "--output docs/results/calibration_ppi.md"),
+    "calibration_ppi_dl19.md": ("PYTHONPATH=src python benchmarks/calibration --section ppi_dl19 "
+                                "--output docs/results/calibration_ppi_dl19.md"),
     "calibration_segments.md": ("PYTHONPATH=src python benchmarks/calibration --section segments "
                                 "--output docs/results/calibration_segments.md"),
     "calibration_means.md": ("PYTHONPATH=src python benchmarks/calibration --section means "
