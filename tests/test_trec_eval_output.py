@@ -117,3 +117,50 @@ def test_a_zst_ending_leaves_the_system_name_as_a_gz_ending_does(shared_data, tm
     zst, gz = pf.read_results(tmp_path / "out.test.aq.zst"), pf.read_results(tmp_path / "out.test.aq.gz")
     assert zst.equals(gz)
     assert set(zst["system"]) == set(pf.read_results(shared_data / "trec_eval" / "out.test.aq")["system"])
+
+
+def _trec_eval_block(runid: str | None, values: dict[str, float]) -> str:
+    """One run's `trec_eval -q -m map` output, its runid line when ``runid`` is given (as `-m runid` prints it)."""
+    lines = [f"map                   \t{qid}\t{value:.4f}" for qid, value in values.items()]
+    if runid is not None:
+        lines.append(f"runid                 \tall\t{runid}")
+    lines.append(f"map                   \tall\t{sum(values.values()) / len(values):.4f}")
+    return "\n".join(lines) + "\n"
+
+
+def test_concatenated_trec_eval_outputs_read_as_one_run_each_named_by_runid(tmp_path):
+    """`cat a.q b.q` of trec_eval outputs with runid lines: a repeated (measure, query) starts the next run."""
+    path = tmp_path / "ab.q"
+    path.write_text(_trec_eval_block("bm25", {"301": 0.5, "302": 0.25}) + _trec_eval_block("dense", {"301": 0.75,
+                                                                                                     "302": 0.125}))
+    read = pf.read_results(path).sort("system", "qid")
+    assert read.select("system", "qid", "value").rows() == [("bm25", "301", 0.5), ("bm25", "302", 0.25),
+                                                           ("dense", "301", 0.75), ("dense", "302", 0.125)]
+
+
+@pytest.mark.parametrize("runids", [(None, None), ("same", "same"), ("bm25", None)],
+                         ids=["no runid lines", "equal runids", "one runid missing"])
+def test_concatenated_trec_eval_outputs_without_distinct_runids_refused_naming_the_line(tmp_path, runids):
+    path = tmp_path / "ab.q"
+    path.write_text(_trec_eval_block(runids[0], {"301": 0.5, "302": 0.25})
+                    + _trec_eval_block(runids[1], {"301": 0.75, "302": 0.125}))
+    first_block_lines = 3 + (runids[0] is not None)
+    with pytest.raises(InputFormatError, match="several runs' trec_eval outputs") as info:
+        pf.read_results(path)
+    assert info.value.line == first_block_lines + 1 and info.value.argument == "results"
+    assert "map for query 301 comes again (first on line 1)" in str(info.value)
+
+
+def test_repeat_inside_a_named_run_block_refused_naming_run_and_line(tmp_path):
+    path = tmp_path / "named.q"
+    path.write_text("# run: bm25\n" + _trec_eval_block(None, {"301": 0.5}) + "map\t301\t0.25\n")
+    with pytest.raises(InputFormatError, match="comes again \\(first on line 2\\) in run 'bm25'") as info:
+        pf.read_results(path)
+    assert info.value.line == 4
+
+
+def test_query_named_all_and_the_summary_are_no_repeat(tmp_path):
+    path = tmp_path / "all.q"
+    path.write_text("map\t301\t0.5\nmap\tall\t0.25\nmap\tzeta\t0.75\nmap\tall\t0.5\n")
+    read = pf.read_results(path)
+    assert sorted(read["qid"].to_list()) == ["301", "all", "zeta"] and read["system"].unique().to_list() == ["all.q"]

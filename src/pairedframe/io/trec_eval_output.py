@@ -4,8 +4,11 @@ Each line is ``measure<blanks>TAB qid TAB value``. The per-query lines come firs
 (qid ``all``) close each run's block, so a query that is itself named ``all`` is told apart by its
 place: only the trailing ``all`` lines of a block are its summary. ``pairedframe evaluate`` writes a
 ``# run: NAME`` line before each run's block when it prints several runs; without one the file is
-one run, named after the file. Text values (``runid``, ``relstring``) name no number and are left
-out. Measure names stay trec_eval's (``map``, ``ndcg_cut_10``), which every door of pairedframe parses.
+one run, named after the file. Several trec_eval outputs concatenated (``cat a.q b.q``) show as a
+(measure, query) that comes again: each run then starts there, named by its ``runid`` line when every run
+has a distinct one, and is otherwise refused naming the line (within a ``# run:`` block a repeat is
+refused too). Text values (``runid``, ``relstring``) name no number and are left out. Measure names stay
+trec_eval's (``map``, ``ndcg_cut_10``), which every door of pairedframe parses.
 """
 
 from __future__ import annotations
@@ -53,39 +56,88 @@ def is_trec_eval_output(path: Path) -> bool:
 
 def read_trec_eval_output(path: Path, system: str) -> pl.DataFrame:
     """``system, qid, measure, value, summary`` (one row per line with a number; ``summary`` true on
-    each block's trailing ``all`` lines), ``system`` from ``# run:`` lines, else ``system``.
+    each block's trailing ``all`` lines), ``system`` from ``# run:`` lines, else ``system`` (several
+    concatenated runs: each one's ``runid``).
 
     Raises
     ------
     InputFormatError
-        A line that is not ``measure TAB qid TAB value``, or a number-valued measure whose value is
-        not a number (the message names the file and the line).
+        A line that is not ``measure TAB qid TAB value``, a number-valued measure whose value is not a
+        number, or a (measure, query) that comes again where no distinct ``runid`` lines name the runs
+        (the message names the file and the line).
     """
-    rows: list[tuple[str, str, str, float, int]] = []      # system, qid, measure, value, block
-    name, block = system, 0
     with _open_text(path) as fh:
         lines = fh.read().splitlines()
+    reading = _Blocks(path, system)
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        run = _RUN_LINE.fullmatch(line)
-        if run:
-            name, block = run[1].strip(), block + 1
-            continue
-        found = _LINE.fullmatch(line)
-        if found is None:
-            raise InputFormatError("not a trec_eval output line (measure TAB qid TAB value)", path=str(path),
-                                   line=number, text=line, argument="results")
-        measure, qid, value = found.groups()
-        if _TEXT_MEASURES.fullmatch(measure):
-            continue
-        if not _NUMBER.fullmatch(value):
-            raise InputFormatError(f"the value of {measure} is not a number", path=str(path), line=number,
-                                   column=3, text=line, argument="results")
-        rows.append((name, qid, measure, float(value), block))
-    frame = pl.DataFrame(rows, schema={"system": pl.String, "qid": pl.String, "measure": pl.String,
-                                       "value": pl.Float64, "block": pl.Int64}, orient="row")
+        if line.strip():
+            reading.add(number, line)
+    frame = pl.DataFrame(reading.rows, schema={"system": pl.String, "qid": pl.String, "measure": pl.String,
+                                               "value": pl.Float64, "block": pl.Int64}, orient="row")
+    frame = reading.name_concatenated_runs(frame)
     # the summary: the rows of a block after its last row of another query
     last_query = pl.when(pl.col("qid") != "all").then(pl.int_range(pl.len())).max().over("block")
     return (frame.with_columns((pl.int_range(pl.len()).over("block") > last_query.fill_null(-1)).alias("summary"))
             .drop("block"))
+
+
+class _Blocks:
+    """The rows of a trec_eval output file, block by block: a ``# run:`` line opens a named block; a
+    (measure, query) met again in an unnamed block opens the next unnamed one (outputs concatenated)."""
+
+    def __init__(self, path: Path, system: str) -> None:
+        self.path, self.name, self.block, self.named = path, system, 0, False
+        self.rows: list[tuple[str, str, str, float, int]] = []      # system, qid, measure, value, block
+        self.seen: dict[tuple[str, str], int] = {}                    # (measure, qid) -> its line in this block
+        self.runids: dict[int, str] = {}                              # unnamed block -> its runid line's value
+        self.restarts: list[tuple[int, int, str, str]] = []          # (line, first line, measure, qid)
+        self.named_blocks: set[int] = set()
+
+    def add(self, number: int, line: str) -> None:
+        run = _RUN_LINE.fullmatch(line)
+        if run:
+            self.name, self.block, self.named, self.seen = run[1].strip(), self.block + 1, True, {}
+            self.named_blocks.add(self.block)
+            return
+        found = _LINE.fullmatch(line)
+        if found is None:
+            raise InputFormatError("not a trec_eval output line (measure TAB qid TAB value)", path=str(self.path),
+                                   line=number, text=line, argument="results")
+        measure, qid, value = found.groups()
+        if qid != "all":  # the summary's lines, and a query named all, may share a measure
+            self._check_new(number, line, measure, qid)
+        if _TEXT_MEASURES.fullmatch(measure):
+            if measure == "runid" and not self.named:
+                self.runids.setdefault(self.block, value)
+            return
+        if not _NUMBER.fullmatch(value):
+            raise InputFormatError(f"the value of {measure} is not a number", path=str(self.path), line=number,
+                                   column=3, text=line, argument="results")
+        self.rows.append((self.name, qid, measure, float(value), self.block))
+
+    def _check_new(self, number: int, line: str, measure: str, qid: str) -> None:
+        first = self.seen.get((measure, qid))
+        if first is not None:
+            if self.named:
+                raise InputFormatError(f"{measure} for query {qid} comes again (first on line {first}) in run "
+                                       f"{self.name!r}", path=str(self.path), line=number, text=line,
+                                       argument="results")
+            self.restarts.append((number, first, measure, qid))
+            self.block, self.seen = self.block + 1, {}
+        self.seen[(measure, qid)] = number
+
+    def name_concatenated_runs(self, frame: pl.DataFrame) -> pl.DataFrame:
+        """Each unnamed block of several named by its runid, or the first restart refused."""
+        if not self.restarts:
+            return frame
+        blocks = sorted({block for *_, block in self.rows} - self.named_blocks)
+        names = [self.runids.get(block) for block in blocks]
+        if None in names or len(set(names)) != len(names):
+            number, first, measure, qid = self.restarts[0]
+            raise InputFormatError(
+                f"{measure} for query {qid} comes again (first on line {first}): several runs' trec_eval outputs "
+                "in one file? Give each run its own file, or write a '# run: NAME' line before each run's lines "
+                "(runid lines name them when every run has a distinct one: trec_eval -m runid)",
+                path=str(self.path), line=number, argument="results")
+        return frame.with_columns(pl.col("block").replace_strict(blocks, names, default=pl.col("system"))
+                                  .alias("system"))
