@@ -42,7 +42,8 @@ def test_run_given_as_qrels_suggests_swapped_arguments(files):
 
 
 @pytest.mark.parametrize("text, looks", [
-    ("qid,docno,score\n1,d1,2.0\n", "it looks like CSV"),
+    ("qid,docno,score\n1,d1,2.0\n", "it looks like a table's header, not TREC text: pass the table file"),
+    ("1,d1,2.0\n1,d2,1.0\n", "it looks like CSV .*: pass a .csv file to pf.evaluate"),
     ('[{"qid": "1", "docno": "d1"}]\n', "it looks like JSON"),
     ("<html><body>404</body></html>\n", "it looks like XML or HTML"),
     ("qid\tdocno\tscore\n1\td1\t2.0\n", "it looks like a table's header, not TREC text: pass the table file"),

@@ -46,10 +46,11 @@ def line_hint(line: str, what: str) -> str:
         return "; it looks like JSON, not TREC text"
     if line[:1] == "<":
         return "; it looks like XML or HTML, not TREC text"
-    if "," in line and n < 4:
-        return "; it looks like CSV (comma-separated), not TREC text (fields separated by blanks)"
-    if {"qid", "docno"} <= {f.lower() for f in fields}:
+    if {"qid", "docno"} <= {f.strip().lower() for f in re.split(r"[,\t ]+", line)}:  # a header, however separated
         return header_hint(line, what)
+    if "," in line and n < 4:
+        return (f"; it looks like CSV (comma-separated), not TREC text (fields separated by blanks): pass a .csv "
+                f"file to pf.evaluate / the CLI, which read .csv / .tsv / .parquet {what} tables")
     if what == "run" and n == 4 and re.fullmatch(NUMBER, fields[3]):
         return f"; it looks like a qrels line (qid iter docno rel): {SWAPPED_HINT}"
     if what == "qrels" and n >= 6 and re.fullmatch(NUMBER, fields[3]) and re.fullmatch(NUMBER, fields[4]):
