@@ -128,7 +128,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
     labels = [describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
     in_use = dict(interval=computed.tolist(), confidence_level=opt.confidence_level)
-    warn_skewed(stats.skewness, n_q, labels, **in_use)
+    warn_skewed(stats.skewness, n_q, labels, asked=opt.interval, **in_use)
     warn_many_ties(rows["ties"].to_numpy(), n_q, labels, **in_use)
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),

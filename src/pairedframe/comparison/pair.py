@@ -209,7 +209,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
                                    res, opt, "pvalue", interval_notes=interval_notes, measures=[measure],
                                    nonzero=nonzero, intervals=interval.tolist())
     in_use = dict(interval=interval.tolist(), confidence_level=opt.confidence_level)
-    warn_skewed(res.skewness, np.array([n]), ["this comparison"], **in_use)
+    warn_skewed(res.skewness, np.array([n]), ["this comparison"], asked=opt.interval, **in_use)
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"], **in_use)
     return PairedComparison(statistic=delta, pvalue=p,
         confidence_interval=ConfidenceInterval(float(res.ci_low[0]), float(res.ci_high[0])),
