@@ -10,8 +10,10 @@ import warnings
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import polars as pl
 import pytest
+from scipy import stats
 
 import pairedframe as pf
 from pairedframe.errors import PairedFrameError
@@ -290,3 +292,29 @@ def test_compare_pvalue_through_the_macros_is_floored_at_the_smallest_double_lik
                       params=[runs, qrels]).fetchall()
     want = pf.compare(pf.evaluate(runs, qrels, ["RR"]), baseline="a.txt", test="t")
     assert t > 90 and p == want["pvalue"][0] == math.ulp(0.0)
+
+
+def _rr_deltas_files(tmp_path: Path, zeros: int, n: int = 1001) -> tuple[list[str], str, np.ndarray]:
+    """Runs a (RR 0 everywhere) and b whose RR deltas are 0 on ``zeros`` queries, then 0.5 and 1 in halves."""
+    d = np.array([0.0] * zeros + [0.5] * ((n - zeros) // 2) + [1.0] * (n - zeros - (n - zeros) // 2))
+    ranked = {0.0: "{i} Q0 d0 1 2 t\n", 0.5: "{i} Q0 d0 1 2 t\n{i} Q0 d1 2 1 t\n", 1.0: "{i} Q0 d1 1 2 t\n"}
+    (tmp_path / "q.txt").write_text("".join(f"{i} 0 d1 1\n{i} 0 d0 0\n" for i in range(n)))
+    (tmp_path / "a.txt").write_text("".join(f"{i} Q0 d0 1 2 t\n" for i in range(n)))
+    (tmp_path / "b.txt").write_text("".join(ranked[float(x)].format(i=i) for i, x in enumerate(d)))
+    return [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")], str(tmp_path / "q.txt"), d
+
+
+@pytest.mark.parametrize("zeros", [150, 159, 161, 200])
+def test_compare_pvalue_near_the_smallest_normal_double_agrees_in_sql_and_python_against_scipy_ttest_rel(con, tmp_path,
+                                                                                                        zeros):
+    """t of 57-51 on 1,000 df: scipy's p is 0 (150 zeros), subnormal (159: 1.7e-309, few digits) or normal (161:
+    6.7e-308; 200: 7.3e-279).  Where it is normal both agree with scipy; below the smallest normal double both say
+    5e-324 (the SQL fraction would give its own subnormal, Python scipy's or 0)."""
+    runs, qrels, d = _rr_deltas_files(tmp_path, zeros)
+    want = stats.ttest_rel(d, np.zeros(d.size)).pvalue
+    (sql_p,), = con.sql("SELECT pvalue FROM pf_compare(?, ?, 'RR', baseline := 'a.txt')", params=[runs, qrels]).fetchall()
+    py_p = pf.compare(pf.evaluate(runs, qrels, ["RR"]), baseline="a.txt", test="t")["pvalue"][0]
+    if want >= sys.float_info.min:
+        assert py_p == pytest.approx(want, rel=1e-12) and sql_p == pytest.approx(want, rel=1e-9)
+    else:
+        assert py_p == sql_p == math.ulp(0.0)

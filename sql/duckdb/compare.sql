@@ -5,8 +5,9 @@
 -- regularised incomplete beta function by its continued fraction (Numerical Recipes' betacf, run as
 -- a recursive CTE); the interval mean +- q se with q the t quantile: pf__t_quantiles() ships them
 -- for df 1..1000 (scipy's stdtrit), Hill's expansion (Abramowitz & Stegun 26.7.5) beyond (relative
--- error < 3e-14 there). A p whose tail underflows is floored at the smallest positive double
--- (5e-324, math.ulp(0.0)), as pairedframe.stats.ttest.t_pvalue floors it: never exactly 0. Zero
+-- error < 3e-14 there). A p below the smallest normal double (2.2250738585072014e-308), where scipy's
+-- tail keeps few digits and then underflows, is the smallest positive double (5e-324, math.ulp(0.0)),
+-- as pairedframe.stats.ttest.t_pvalue reports it (not this fraction's subnormal): never exactly 0. Zero
 -- spread (max - min <= 1e-12 max|d|) follows pf.compare's rule, as paired_t_test does: the exact
 -- sign-flip p-value (2^(1-n), 1 for all-zero deltas) and the range of means n equal deltas c allow,
 -- [c - s (c + w), c + s (w - c)] with s = 1 - (alpha/2)^(1/n) and w = hi - lo the width of the
@@ -125,8 +126,9 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || pf__double_list_sql(pf__t_quantiles(confidence_level)) || ') AS q) '
                || 'SELECT t.system, t.baseline, t.measure, t.n, t.baseline_mean, t.system_mean, t.delta, CASE WHEN t.flat THEN CAST(0 AS DOUBLE) ELSE t.se END AS se, '
                || 't.t, t.df, CASE WHEN t.t = 0 THEN CAST(1 AS DOUBLE) WHEN t.flat THEN greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) '
-               -- the tail underflows to 0 at large |t|: floored at the smallest positive double, as t_pvalue floors it
-               || 'ELSE greatest(least(CAST(1 AS DOUBLE), p.p), CAST(5e-324 AS DOUBLE)) END AS pvalue, '
+               -- below the smallest normal double (the tail underflows at large |t|): the smallest positive double, as t_pvalue
+               || 'WHEN p.p < CAST(2.2250738585072014e-308 AS DOUBLE) THEN CAST(5e-324 AS DOUBLE) '
+               || 'ELSE least(CAST(1 AS DOUBLE), p.p) END AS pvalue, '
                -- zero spread: the range of means n equal deltas allow (pf.compare's; unbounded range: the whole line);
                -- either interval then clipped to [-w, w] (np.clip's order: up to -w, then down to w)
                || 'least(greatest(CASE WHEN t.flat THEN coalesce(t.delta - (1 - pow((1 - ' || pf__sql_double(confidence_level) || ') / 2, 1.0 / t.n)) * (t.delta + t.width), '

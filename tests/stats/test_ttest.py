@@ -219,3 +219,18 @@ def test_t_pvalue_is_never_exactly_zero_where_scipy_underflows_against_scipy(alt
     small = np.array([0.1, 0.3, -0.05, 0.2, 0.15])
     assert paired_t_test(small, alternative=alternative).pvalue == pytest.approx(
         scipy_stats.ttest_1samp(small, 0.0, alternative=alternative).pvalue, rel=1e-12)
+
+
+def test_t_pvalue_below_the_smallest_normal_double_is_the_floor_against_scipy_stdtr():
+    """scipy's tail is subnormal (few digits) just below 2.2e-308 and 0 further out: both are reported as 5e-324,
+    as the SQL macro pf_compare reports them; just above, the p is scipy's."""
+    import sys
+
+    from scipy.special import stdtr
+
+    from pairedframe.stats.ttest import t_pvalue
+
+    assert 0.0 < 2.0 * stdtr(1000, -55.821) < sys.float_info.min
+    assert t_pvalue(1000, 55.821, "two-sided") == math.ulp(0.0)
+    assert t_pvalue(1000, 57.0, "two-sided") == math.ulp(0.0)
+    assert t_pvalue(1000, 55.0, "two-sided") == 2.0 * stdtr(1000, -55.0) > sys.float_info.min

@@ -15,7 +15,7 @@ from pairedframe.comparison._families import family_columns, family_ids, family_
 from pairedframe.comparison._adaptive import adaptive_columns, query_set_adaptive, warn_uncertified
 from pairedframe.comparison.comparison_stats import ComparisonStats
 from pairedframe.comparison.interval_range import QUANTILE_INTERVALS, finish_paired_intervals
-from pairedframe.comparison.large_n import interval_computed, method_of
+from pairedframe.comparison.large_n import row_methods
 from pairedframe.comparison.options import Options, mc_patterns
 from pairedframe.comparison.pairing import describe_row, oriented, small_sample_text
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, tie_floors, verdict,
@@ -40,7 +40,7 @@ def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, 
     ``nonzero``: each row's non-zero deltas, whose number bounds a sign-flip test's p-value
     (``stats.floor`` already holds that bound: :func:`~pairedframe.comparison.verdicts.tie_floors`);
     the notes name it; ``intervals``: each row's interval where they differ from ``opt.interval`` (one-pass
-    rows: :func:`~pairedframe.comparison.large_n.interval_computed`), as the notes name it."""
+    rows, Student's t bound: :func:`~pairedframe.comparison.large_n.row_methods`), as the notes name it."""
     alpha = decision_alpha(opt.confidence_level)
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
     mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
@@ -104,22 +104,21 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
     left_out = rows["_left_out"].to_numpy() if "_left_out" in rows.columns else np.zeros(k_total, dtype=np.int64)
     all_zero = ~rows["_nonzero"].to_numpy().astype(bool) & (left_out == 0)   # "identical" needs the same queries
     t_se = np.where(flat, 0.0, stats.sd / np.sqrt(n_q))
-    method = stats.method if stats.method is not None else np.full(k_total, method_of(opt), dtype=object)
-    # no non-zero delta: the zero-spread rule gives the row, nothing is drawn for it
-    method = np.where(~rows["_nonzero"].to_numpy().astype(bool) & (method == "resampling"), "analytic", method)
-    computed = [interval_computed(m, opt.interval) for m in method]      # what each row's notes must name
+    one_pass = stats.one_pass if stats.one_pass is not None else np.zeros(k_total, dtype=bool)
+    # each row's method, and the interval it has (its column, notes and warnings name it)
+    method, computed = row_methods(opt, n_q, one_pass=one_pass, flat=flat, nonzero=rows["_nonzero"].to_numpy())
     small = small_sample_text(rows, extras) if opt.interval in QUANTILE_INTERVALS else None  # one warning
     ci_low, ci_high, interval_notes = finish_paired_intervals(
         measures=rows["measure"].to_list(), delta=stats.delta, ci_low=stats.ci_low, ci_high=stats.ci_high,
         se=t_se, n=n_q.astype(np.float64), flat=flat.astype(bool), interval=opt.interval,
         confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
         means=(rows["baseline_mean"].to_numpy(), rows["system_mean"].to_numpy()),
-        one_pass=np.asarray(method == "one-pass", dtype=bool), small_sample=small)
+        one_pass=one_pass, small_sample=small)
     stats = stats.replace(ci_low=ci_low, ci_high=ci_high)
     rejections = family_rejections(adjusted, fam_ids, decision_alpha(opt.confidence_level))
     mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
                                    verdict_on, rejections, interval_notes, measures=rows["measure"].to_list(),
-                                   nonzero=nonzero, intervals=computed)
+                                   nonzero=nonzero, intervals=computed.tolist())
     notes = [_with_left_out(note, int(k), int(n)) for note, k, n in zip(notes, left_out, n_q)]
     alpha = decision_alpha(opt.confidence_level)
     warn_unreachable(stats.floor, reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
@@ -128,8 +127,8 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
                      resamples_name="max_resamples" if opt.adaptive else "n_resamples", nonzero=nonzero)
     labels = [describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
-    in_use = dict(interval=computed, confidence_level=opt.confidence_level)
-    warn_skewed(stats.skewness, n_q, labels, **in_use)
+    in_use = dict(interval=computed.tolist(), confidence_level=opt.confidence_level)
+    warn_skewed(stats.skewness, n_q, labels, asked=opt.interval, **in_use)
     warn_many_ties(rows["ties"].to_numpy(), n_q, labels, **in_use)
     out = rows.select(
         "system", *extras, "measure", pl.lit(baseline).alias("baseline"),
@@ -142,7 +141,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         pl.Series("sd", stats.sd), pl.Series("skewness", stats.skewness), pl.Series("mde", mde),
         pl.Series("verdict", verdicts, dtype=pl.String), pl.lit(verdict_on).alias("verdict_on"),
         pl.Series("verdict_note", notes, dtype=pl.String),
-        pl.lit(opt.test).alias("test"), pl.Series("interval", computed, dtype=pl.String),
+        pl.lit(opt.test).alias("test"), pl.Series("interval", computed.tolist(), dtype=pl.String),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
         pl.Series("n_resamples", [opt.n_resamples if m == "resampling" else None for m in method], dtype=pl.Int64),
         pl.Series("exact", exact), pl.Series("method", list(method), dtype=pl.String),

@@ -64,7 +64,8 @@ from pairedframe.stats.bootstrap import interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL, settle_on_nonzero
 from pairedframe.stats.signflip_interval import agree_with_settled_p, inverted_interval
 from pairedframe.stats.skewness import skewness_from_moments
-from pairedframe.stats.studentized import MIN_SE_RATIO, ZERO_SPREAD_RTOL, studentize, symmetric_interval
+from pairedframe.stats.studentized import (MIN_SE_RATIO, ZERO_SPREAD_RTOL, student_interval, student_only, studentize,
+                                           symmetric_interval)
 from pairedframe.stats.ttest import t_test_from_moments
 
 __all__ = ["compare_by_join", "Paired", "pair_in_engine", "resampled_sums"]
@@ -223,6 +224,8 @@ def studentized_from_engine(paired: Paired, comps: list[int], qids: Sequence[str
     ``se``: the studentizing SEs (0 at zero spread); ``scale``: ``max |d - mean|`` per column."""
     t = paired.table
     k, n = delta.shape[0], len(qids)
+    if student_only(n, opt.alternative):   # Student's quantile whatever the resamples: none drawn
+        return student_interval(delta, se, flat, n, opt.confidence_level, opt.alternative)
     wide = wide_deltas(paired, comps, qids, centre=delta)
     index = resample_index(qids, n_resamples=opt.n_resamples, seed=opt.seed, chunk_elements=draws_per_chunk(opt, n))
     t_star = np.empty((index.n_resamples, k))

@@ -23,8 +23,9 @@ class ComparisonStats:
     interval_range` clips it); ``se`` its standard error; ``pvalue`` the raw p-value; ``sd`` the deltas'
     standard deviation (ddof=1, 0 at zero spread); ``skewness`` their adjusted sample skewness; ``floor``
     the smallest p-value the test can give; ``exact`` (bool) every sign pattern enumerated; ``zero_spread``
-    (bool) deltas equal up to float noise; ``method`` (object, optional) each row's ``method`` column value
-    (:data:`~pairedframe.comparison.large_n.METHODS`; None: the one of the call's options).
+    (bool) deltas equal up to float noise; ``one_pass`` (bool, optional) the rows computed from their moments
+    (:mod:`~pairedframe.comparison.large_n`; None: none), from which with the options
+    :func:`~pairedframe.comparison.large_n.row_methods` decides each row's ``method`` and interval.
     """
 
     delta: np.ndarray
@@ -37,21 +38,21 @@ class ComparisonStats:
     floor: np.ndarray
     exact: np.ndarray
     zero_spread: np.ndarray
-    method: np.ndarray | None = None
+    one_pass: np.ndarray | None = None
 
     @classmethod
-    def unfilled(cls, k: int, method: np.ndarray | None = None) -> ComparisonStats:
+    def unfilled(cls, k: int, one_pass: np.ndarray | None = None) -> ComparisonStats:
         """``k`` comparisons still to compute: NaN statistics, ``exact`` and ``zero_spread`` false."""
         return cls(**{name: np.full(k, np.nan) for name in _FLOATS}, exact=np.zeros(k, dtype=bool),
-                   zero_spread=np.zeros(k, dtype=bool), method=method)
+                   zero_spread=np.zeros(k, dtype=bool), one_pass=one_pass)
 
     @classmethod
     def concat(cls, parts: Sequence[ComparisonStats]) -> ComparisonStats:
-        """The comparisons of ``parts`` one after the other (parts without ``method``)."""
+        """The comparisons of ``parts`` one after the other (parts without ``one_pass``)."""
         return cls(**{name: np.concatenate([getattr(p, name) for p in parts]) for name in _STATISTICS})
 
     def put(self, rows: np.ndarray, part: ComparisonStats) -> None:
-        """Write the statistics of ``part`` (not its ``method``) into entries ``rows`` of these arrays."""
+        """Write the statistics of ``part`` (not its ``one_pass``) into entries ``rows`` of these arrays."""
         for name in _STATISTICS:
             getattr(self, name)[rows] = getattr(part, name)
 

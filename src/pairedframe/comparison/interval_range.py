@@ -144,7 +144,7 @@ def finish_paired_intervals(*, measures: Sequence[str], delta: np.ndarray, ci_lo
     low, high = np.array(ci_low, dtype=np.float64), np.array(ci_high, dtype=np.float64)
     notes: list[list[str]] = [[] for _ in range(low.shape[0])]
     too_few = n_resamples is not None and too_few_resamples(1.0 - confidence_level, n_resamples)
-    # the rows whose interval is the one asked for (one-pass rows have another: large_n.interval_computed)
+    # the rows whose interval is the one asked for (one-pass rows have another: large_n.row_methods)
     asked = ~flat if one_pass is None else ~flat & ~np.asarray(one_pass, dtype=bool)
     if interval == "studentized":
         cap = quantile_cap(np.maximum(n - 1.0, 1.0), confidence_level, alternative)

@@ -23,7 +23,7 @@ from pairedframe.stats.bootstrap import bootstrap_mean_many
 from pairedframe.stats.randomization import sign_flip_test_many
 from pairedframe.stats.signflip_interval import sign_flip_interval_many
 from pairedframe.stats.skewness import sample_skewness
-from pairedframe.stats.studentized import studentized_bootstrap_many, zero_spread
+from pairedframe.stats.studentized import student_interval, student_only, studentized_bootstrap_many, zero_spread
 from pairedframe.stats.ttest import paired_t_test_many
 
 __all__ = ["analyse_block", "analyse_columns"]
@@ -61,6 +61,10 @@ def analyse_columns(D: np.ndarray, qids: Sequence[str], opt: Options) -> Compari
         out["ci_low"], out["ci_high"] = (np.asarray(boot.confidence_interval.low, dtype=float),
                                          np.asarray(boot.confidence_interval.high, dtype=float))
         out["se"] = np.asarray(boot.standard_error, dtype=float)
+    elif opt.interval == "studentized" and student_only(n, opt.alternative):
+        # Student's quantile whatever the resamples: none drawn (this query set's stream is its own)
+        out["ci_low"], out["ci_high"] = student_interval(out["delta"], out["se"], flat, n,
+                                                         opt.confidence_level, opt.alternative)
     elif opt.interval == "studentized":
         boot = studentized_bootstrap_many(D, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
                                           alternative=opt.alternative, seed=boot_rng, chunk_size=opt.chunk_size)

@@ -20,7 +20,8 @@ where the sign-flip sum is a binomial lattice -- rejects at most 5.4 % at alpha 
 ``resampling="fixed"`` resamples at every size.
 
 The moments are polars aggregations over the paired rows (no per-query Python objects, no sort, no
-resample index), and every output row names what produced it in the ``method`` column (:data:`METHODS`).
+resample index), and every output row names what produced it in the ``method`` column (:data:`METHODS`,
+decided by :func:`row_methods`).
 """
 
 from __future__ import annotations
@@ -33,44 +34,67 @@ from pairedframe.comparison.options import Options
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.stats.moments import one_pass_statistics
 from pairedframe.stats.skewness import skewness_from_moments
-from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, student_only
 
 __all__ = ["LARGE_N", "LARGE_N_EFF", "METHODS", "one_pass_rows", "row_statistics", "engine_row_statistics",
-           "method_of", "interval_computed", "moments_table", "from_moments"]
+           "draws_nothing", "row_methods", "moments_table", "from_moments"]
 
 #: Non-zero deltas above which ``resampling="auto"`` computes a comparison in one pass.
 LARGE_N = 10_000
 #: Effective number of deltas ``(sum d**2)**2 / sum d**4`` a comparison also needs for the one-pass path.
 LARGE_N_EFF = 1_000
-#: The values of the ``method`` column of :func:`pairedframe.compare`.
+#: The values of the ``method`` column of :func:`pairedframe.compare`: what produced the row's numbers.
 METHODS = {
     "resampling": "p-value and/or interval from resamples (bootstrap, Monte-Carlo or enumerated sign flips)",
-    "analytic": "test='t' with the t interval, or no non-zero delta (the zero-spread rule): nothing resampled",
+    "analytic": ("nothing resampled or approximated: the t-test's p-value (or no non-zero delta) with the t interval "
+                 "(asked for, or what the default gives: in one pass, or Student's bound below its least number of "
+                 "queries) or the zero-spread rule's interval"),
     "one-pass": (f"more than {LARGE_N:,} non-zero deltas, of effective number (sum d^2)^2 / sum d^4 at least "
                  f"{LARGE_N_EFF:,}, with resampling='auto': the sign-flip test by its normal approximation and the "
                  "t interval (interval='signflip': that test's inversion), from the moments"),
 }
+#: The intervals read from resamples when computed as asked.
+_RESAMPLED_INTERVALS = ("studentized", "percentile", "bca", "signflip")
 
 
-def method_of(opt: Options) -> str:
-    """The ``method`` of a resampled-path row under ``opt`` (``"analytic"`` when nothing is resampled)."""
-    return "analytic" if opt.test == "t" and opt.interval == "t" else "resampling"
+def draws_nothing(opt: Options) -> bool:
+    """Whether ``opt`` resamples nothing at any size: ``test="t"`` with the t interval."""
+    return opt.test == "t" and opt.interval == "t"
 
 
-def interval_computed(method: str, interval: str) -> str:
-    """The interval a row of ``method`` has when ``interval`` was asked for: a one-pass row has the t interval,
-    or the inversion of the test's normal approximation for ``interval="signflip"``; any other the one asked."""
-    if method != "one-pass":
-        return interval
-    return "signflip" if interval == "signflip" else "t"
+def row_methods(opt: Options, n: np.ndarray, *, one_pass: np.ndarray, flat: np.ndarray,
+                nonzero: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's ``method`` (:data:`METHODS`) and the interval it has, from what computed its numbers; the one
+    place both are decided.
+
+    ``n``: queries per row; ``one_pass``: rows computed from their moments (:func:`row_statistics`); ``flat``:
+    rows without spread (their interval is the zero-spread rule's); ``nonzero``: rows with a non-zero delta (a
+    sign-flip p of none is 1, nothing drawn).  A one-pass row has the t interval, or the inversion of the test's
+    normal approximation for ``interval="signflip"``; the default interval is Student's t where
+    :func:`~pairedframe.stats.studentized.student_only` holds; any other row has the interval asked.  The
+    method is "resampling" if the p-value or the interval came from resamples, else "one-pass" if either
+    came from the normal approximation, else "analytic"."""
+    n = np.asarray(n)
+    one_pass, flat, nonzero = (np.asarray(a, dtype=bool) for a in (one_pass, flat, nonzero))
+    student = opt.interval == "studentized" and student_only(n, opt.alternative)
+    asked = np.where(student, "t", opt.interval).astype(object)
+    interval = np.where(one_pass, "signflip" if opt.interval == "signflip" else "t", asked).astype(object)
+    drawn_interval = ~one_pass & ~flat & np.isin(interval, _RESAMPLED_INTERVALS)
+    approx_interval = one_pass & (interval == "signflip")
+    randomization = opt.test == "randomization"
+    drawn_p = np.full(n.shape, randomization) & ~one_pass & nonzero
+    approx_p = np.full(n.shape, randomization) & one_pass
+    method = np.where(drawn_interval | drawn_p, "resampling",
+                      np.where(approx_interval | approx_p, "one-pass", "analytic")).astype(object)
+    return method, interval
 
 
 def one_pass_rows(rows: pl.DataFrame, opt: Options) -> np.ndarray:
     """Indices (``_row``) of the comparisons that may be computed in one pass: more than :data:`LARGE_N`
     non-zero deltas (``n_queries - ties``), under ``resampling="auto"`` -- or at any setting when nothing
-    would be resampled (``test="t"`` with the t interval: the same statistics either way).  Under
-    resampling, :func:`row_statistics` keeps those whose moments also show ``n_eff >= LARGE_N_EFF``."""
-    if not (opt.one_pass or method_of(opt) == "analytic"):
+    would be resampled (:func:`draws_nothing`: the same statistics either way).  Under resampling,
+    :func:`row_statistics` keeps those whose moments also show ``n_eff >= LARGE_N_EFF``."""
+    if not (opt.one_pass or draws_nothing(opt)):
         return np.zeros(0, dtype=np.int64)
     nonzero = rows["n_queries"].to_numpy().astype(np.int64) - rows["ties"].to_numpy().astype(np.int64)
     return rows["_row"].to_numpy().astype(np.int64)[nonzero > LARGE_N]
@@ -128,14 +152,14 @@ def engine_row_statistics(rows: pl.DataFrame, opt: Options) -> tuple[ComparisonS
 
 
 def _fill(rows: pl.DataFrame, opt: Options, moments) -> tuple[ComparisonStats, np.ndarray]:
-    stats = ComparisonStats.unfilled(rows.height, method=np.full(rows.height, method_of(opt), dtype=object))
+    stats = ComparisonStats.unfilled(rows.height, one_pass=np.zeros(rows.height, dtype=bool))
     large = one_pass_rows(rows, opt)
     if large.size:
         m = moments(large)
-        if method_of(opt) == "resampling":        # few deltas carry the variance: the normal limit is not reached
+        if not draws_nothing(opt):        # few deltas carry the variance: the normal limit is not reached
             m = m.filter(pl.col("n_eff") >= LARGE_N_EFF)
             large = m["_row"].to_numpy().astype(np.int64)
     if large.size:
         stats.put(large, from_moments(m, opt))
-        stats.method[large] = "one-pass" if method_of(opt) == "resampling" else "analytic"
+        stats.one_pass[large] = True
     return stats, large

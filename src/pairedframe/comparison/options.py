@@ -26,6 +26,7 @@ from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX
 from pairedframe.comparison._validate import check_resampling_options, resolve_interval
 from pairedframe.comparison.verdicts import CORRECTIONS, verdict_column
 from pairedframe.stats.levels import decision_alpha, level_value
+from pairedframe.stats.studentized import student_only
 
 __all__ = ["DEFAULT_INTERVAL", "RESAMPLING_MODES", "check_level", "Resampling", "check_resampling", "Options",
            "check_options", "kept_per_column", "check_cost", "mc_patterns"]
@@ -133,7 +134,8 @@ def check_cost(opt: Options, shapes: Sequence[tuple[int, int]], argument: str = 
     for n, k in shapes:
         per = column_slices(k, B, kept)[0] if kept else slice(0, k)
         slice_k = min(k, per.stop - per.start)
-        if opt.interval in ("percentile", "bca", "studentized"):
+        if opt.interval in ("percentile", "bca") or (opt.interval == "studentized"
+                                                     and not student_only(n, opt.alternative)):
             draws.append(B), units.append(n), columns.append(k), held.append(kept * slice_k)
         if (opt.test == "randomization" and not opt.adaptive) or opt.interval == "signflip":
             patterns = min(B, 2 ** n) if n < 63 else B

@@ -232,9 +232,10 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
         exact, method, seed, family`` (``method``: ``"resampling"``, ``"analytic"`` or ``"one-pass"``,
-        :data:`~pairedframe.comparison.large_n.METHODS`; ``"analytic"`` also where no delta is non-zero,
-        which the zero-spread rule gives without drawing; ``interval``: the one computed, ``"t"`` on one-pass rows
-        (``"signflip"`` if asked); ``n_resamples`` is null where nothing was
+        :data:`~pairedframe.comparison.large_n.METHODS`, what produced the row's p-value and interval;
+        ``"analytic"`` also where no delta is non-zero, which the zero-spread rule gives without drawing;
+        ``interval``: the one computed, ``"t"`` on one-pass rows (``"signflip"`` if asked) and where the
+        default is Student's t bound (too few queries); ``n_resamples`` is null where nothing was
         resampled, counting ``pvalue_tukey`` (``pairs="all"``) too; ``family``: the Holm/BH family rule
         in words with its size, e.g. ``"per judgments, 4 comparisons each"`` or ``"all 6 comparisons of
         the call"``); with

@@ -39,6 +39,7 @@ from pairedframe.errors import SkewWarning, TiedQueriesWarning, user_stacklevel
 from pairedframe.stats.power import mde_at_level
 from pairedframe.stats.signflip_interval import least_resamples
 from pairedframe.stats.skewness import cochran_fails, cochran_minimum_n
+from pairedframe.stats.studentized import MIN_ONE_SIDED_BOOTSTRAP_N
 
 __all__ = ["CORRECTIONS", "VERDICTS", "verdict_column", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "tie_floors", "t_mde", "verdict_notes",
            "zero_spread_disagreement", "warn_unreachable", "warn_skewed", "warn_skewed_segments"]
@@ -297,6 +298,14 @@ def _interval_in_use(interval: str, confidence_level: float) -> str:
     return f"the interval here is {interval} at {100 * confidence_level:g} %"
 
 
+def _intervals_of_rows(interval: str | Sequence[str], rows: np.ndarray, i: int, confidence_level: float) -> str:
+    """:func:`_interval_in_use` of row ``i``, and the other intervals of ``rows`` (those a warning counts) where
+    they differ, e.g. "the interval here is t at 95 % (on the other such rows: studentized)"."""
+    own = _of_row(interval, i)
+    others = sorted({_of_row(interval, int(r)) for r in rows} - {own})
+    return _interval_in_use(own, confidence_level) + (f" (on the other such rows: {', '.join(others)})" if others else "")
+
+
 def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries", *,
                    interval: str | Sequence[str] = "studentized", confidence_level: float = 0.95) -> None:
     """One :class:`TiedQueriesWarning` naming the row with the largest share of exact ties (delta 0)
@@ -318,7 +327,7 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
         f"{int(ties[i])} of {int(n_units[i])} ({labels[i]}). The mean delta rests on the few {unit} that "
         f"differ, and intervals for it under-cover: on such samples of 20 real TREC deltas the default 95 % "
         f"studentized interval covered {TIED_COVERAGE_AT_20:.2f} and interval='signflip' 0.79 "
-        f"(benchmarks/calibration); {_interval_in_use(_of_row(interval, i), confidence_level)}. "
+        f"(benchmarks/calibration); {_intervals_of_rows(interval, bad, i, confidence_level)}. "
         "Read the wins / losses / ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
 
 
@@ -340,18 +349,18 @@ def _most_skewed(skewness: np.ndarray, n_units: np.ndarray) -> tuple[int, int] |
     return int(bad.size), int(bad[np.argmax(np.abs(skewness[bad]))])
 
 def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], unit: str = "queries", *,
-                interval: str | Sequence[str] = "studentized", confidence_level: float = 0.95) -> None:
+                interval: str | Sequence[str] = "studentized", confidence_level: float = 0.95,
+                asked: str | None = None) -> None:
     """One :class:`SkewWarning` naming the worst row whose deltas fail Cochran's rule ``n > 25 g1^2``;
     ``interval`` and ``confidence_level`` (those in use; ``interval`` per row where rows differ: the named
-    row's is said) decide how it points at the studentized interval."""
+    row's is said, and the others of the rows counted) and ``asked`` (the interval asked for, None: the named
+    row's) decide how it points at the studentized interval (:func:`_skew_advice`)."""
     found = _most_skewed(skewness, n_units)
     if found is None:
         return
     count, i = found
-    interval = _of_row(interval, i)
-    best = ("the studentized interval used here covers best there (so it may hold 0 where the test rejects)"
-            if interval == "studentized" else "the studentized interval (interval='studentized', the randomization "
-            f"test's default) covers best there; {_interval_in_use(interval, confidence_level)}")
+    in_use = _intervals_of_rows(interval, np.flatnonzero(cochran_fails(skewness, n_units)), i, confidence_level)
+    best = _skew_advice(_of_row(interval, i), _of_row(interval, i) if asked is None else asked, int(n_units[i]), in_use)
     warnings.warn(
         f"{count} comparison(s) have deltas too skewed for their number of {unit} (Cochran's rule "
         f"n > 25 x skewness^2 fails); most skewed: skewness {skewness[i]:+.2f} with n = {int(n_units[i])} "
@@ -359,6 +368,21 @@ def warn_skewed(skewness: np.ndarray, n_units: np.ndarray, labels: list[str], un
         f"symmetric deltas: on skewed real TREC deltas at n = 20 both tests rejected up to "
         f"{SKEWED_TYPE_I_AT_20:.1%} at alpha = 5% (benchmarks/calibration); {best}. "
         "See the verdict_note column", SkewWarning, stacklevel=user_stacklevel())
+
+
+def _skew_advice(interval: str, asked: str, n: int, in_use: str) -> str:
+    """What the skew warning says of the studentized interval for a row that has ``interval`` where ``asked``
+    was asked: used here; not available with so few queries (Student's t below MIN_ONE_SIDED_BOOTSTRAP_N, 20,
+    one-sided); not resampled (one pass: resampling='fixed' resamples it); or another interval's option."""
+    if interval == "studentized":
+        return "the studentized interval used here covers best there (so it may hold 0 where the test rejects)"
+    covers = "the studentized interval covers best there"
+    if interval != asked and asked == "studentized" and n < MIN_ONE_SIDED_BOOTSTRAP_N:
+        return f"{covers}, but with {n} deltas the default is Student's t ({in_use})"
+    if interval != asked:        # computed in one pass: nothing resampled
+        return (f"{covers}; this row was computed in one pass, without resampling ({in_use}): resampling='fixed' "
+                "with interval='studentized' resamples it")
+    return f"the studentized interval (interval='studentized', the randomization test's default) covers best there; {in_use}"
 
 
 def warn_skewed_segments(skewness: np.ndarray, n_units: np.ndarray, label: Callable[[int], str]) -> None:

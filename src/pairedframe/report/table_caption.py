@@ -65,14 +65,18 @@ def _methods(s: dict[str, Any]) -> list[Any]:
 
 def _interval_text(s: dict[str, Any]) -> str:
     # one pass computes the inversion of the normal approximation for interval="signflip", else the t interval
-    # one-pass rows' interval column says "t" where another interval was asked for the others
+    # one-pass rows' interval column says "t" where another interval was asked for the others, as do rows whose
+    # default interval is Student's t bound (too few queries)
     names = s["interval"] if isinstance(s["interval"], list) else [s["interval"]]
     asked = next((i for i in names if i != "t"), "t")
     one_pass = "the interval inverting the test's normal approximation" if asked == "signflip" else "t"
     name = _INTERVAL_NAMES.get(asked, asked)
     if _methods(s) == ["one-pass"] or name == one_pass:
         return one_pass
-    return f"{name} ({one_pass} on the rows computed in one pass)" if "one-pass" in _methods(s) else name
+    if "one-pass" in _methods(s):
+        return f"{name} ({one_pass} on the rows computed in one pass)"
+    # the default interval is Student's t below its least number of queries (stats.studentized.student_only)
+    return f"{name} (t on the rows with too few queries for it)" if "t" in names and asked != "t" else name
 
 
 def _why_no_marks(s: dict[str, Any], correction: str) -> str:

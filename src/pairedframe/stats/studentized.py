@@ -71,7 +71,8 @@ from .resample import (_check_2d, _check_alternative, _check_chunk_size, check_i
 from .signflip_interval import least_count, too_few_resamples
 
 __all__ = ["studentized_bootstrap_many", "ZERO_SPREAD_RTOL", "MIN_SE_RATIO", "MAX_QUANTILE_RATIO", "MIN_BOOTSTRAP_N",
-           "MIN_ONE_SIDED_BOOTSTRAP_N", "student_only", "zero_spread", "studentize", "symmetric_interval", "quantile_cap"]
+           "MIN_ONE_SIDED_BOOTSTRAP_N", "student_only", "student_interval", "zero_spread", "studentize", "symmetric_interval",
+           "quantile_cap"]
 
 #: A spread (max - min) of at most this fraction of the values' magnitude is float noise: zero spread.
 ZERO_SPREAD_RTOL: float = 1e-12
@@ -96,6 +97,14 @@ def student_only(n, alternative: str):
     :data:`MIN_BOOTSTRAP_N`, or fewer than :data:`MIN_ONE_SIDED_BOOTSTRAP_N` for a one-sided ``alternative``."""
     least = MIN_BOOTSTRAP_N if alternative == "two-sided" else MIN_ONE_SIDED_BOOTSTRAP_N
     return np.asarray(n) < least
+
+
+def student_interval(mean: np.ndarray, se: np.ndarray, flat: np.ndarray, n: int, confidence_level: float,
+                     alternative: str) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) of :func:`symmetric_interval` where :func:`student_only` holds for ``n`` deltas (Student's
+    quantile, whatever the resamples), without a resample: callers that own their stream skip its draws."""
+    empty = np.empty((0, np.asarray(mean).shape[0]))
+    return symmetric_interval(empty, mean, se, flat, 2, confidence_level, alternative, df=n - 1)
 
 
 def quantile_cap(df, confidence_level: float, alternative: str,

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 
 import numpy as np
 from scipy.special import stdtr, stdtrit
@@ -42,7 +43,7 @@ from .resample import _check_1d, _check_2d, _check_alternative, _check_probabili
 from .studentized import zero_spread
 from .value_range import clip_to_range, constant_sample_interval
 
-__all__ = ["paired_t_test", "paired_t_test_many", "t_pvalue", "t_test_from_moments"]
+__all__ = ["paired_t_test", "paired_t_test_many", "t_pvalue", "t_test_from_moments", "SMALLEST_NORMAL", "P_FLOOR"]
 
 
 def _t_value(d: np.ndarray, mean: float, sd: float) -> tuple[float, float]:
@@ -97,15 +98,23 @@ def _check_delta_range(delta_range, d: np.ndarray, name: str) -> tuple[float, fl
     return lo, hi
 
 
+#: Smallest normal double (2.2e-308): a t tail below it is reported as :data:`P_FLOOR`.
+SMALLEST_NORMAL = sys.float_info.min
+#: The p-value reported for a t tail below :data:`SMALLEST_NORMAL`: the smallest positive double, 5e-324.
+P_FLOOR = math.ulp(0.0)
+
+
 def t_pvalue(df: int, t: float, alternative: str) -> float:
-    """Student's t p-value of ``t`` on ``df`` degrees of freedom, floored at the smallest positive double
-    ``math.ulp(0.0)`` where the tail underflows (scipy returns 0.0 there): no test's p is ever exactly 0,
-    as the sign-flip paths' are not, so -log10(p) and the Holm / BH steps stay defined."""
+    """Student's t p-value of ``t`` on ``df`` degrees of freedom; below the smallest normal double
+    (:data:`SMALLEST_NORMAL`, 2.2e-308) it is :data:`P_FLOOR`, ``math.ulp(0.0)``: scipy's tail keeps only a few
+    digits in the subnormal range and then underflows to 0.0, and the SQL macro ``pf_compare`` (whose continued
+    fraction would give other subnormals) floors it alike.  No test's p is ever exactly 0, as the sign-flip
+    paths' are not, so -log10(p) and the Holm / BH steps stay defined."""
     if alternative == "two-sided":
         p = min(1.0, 2.0 * float(stdtr(df, -abs(t))))
     else:
         p = float(stdtr(df, -t if alternative == "greater" else t))
-    return max(p, math.ulp(0.0))
+    return p if p >= SMALLEST_NORMAL else P_FLOOR
 
 
 def _one(d: np.ndarray, mean: float, sd: float, constant: bool, alternative: str,
