@@ -124,7 +124,8 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
     warn_unreachable(stats.floor, reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
                      n_resamples=mc_patterns(opt) if opt.test == "randomization" else None,
-                     resamples_name="max_resamples" if opt.adaptive else "n_resamples", nonzero=nonzero)
+                     resamples_name="max_resamples" if opt.adaptive else "n_resamples", nonzero=nonzero,
+                     zero_spread=flat)
     labels = [describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
               for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
     in_use = dict(interval=computed.tolist(), confidence_level=opt.confidence_level)

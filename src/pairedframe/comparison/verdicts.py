@@ -199,7 +199,7 @@ def verdict_notes(*, verdicts: list[str], delta: np.ndarray, ci_low: np.ndarray,
                 parts.append(_unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]),
                                                float(levels[i]), int(family_sizes[i]), verdict_on, test,
                                                unit, n_resamples, alpha, resamples_name,
-                                               None if nonzero is None else int(nonzero[i])))
+                                               None if nonzero is None else int(nonzero[i]), bool(flat[i])))
             if _opposite(float(delta[i]), alternative):
                 parts.append(f"delta {delta[i]:+.4g} points away from alternative='{alternative}': "
                              "a one-sided test cannot find it")
@@ -248,14 +248,15 @@ def zero_spread_disagreement(test: str, n: int, unit: str, p: float, verdict_on:
 
 def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, verdict_on: str, test: str,
                       unit: str, n_resamples: int | None, alpha: float, resamples_name: str = "n_resamples",
-                      nonzero: int | None = None) -> str:
+                      nonzero: int | None = None, zero_spread: bool = False) -> str:
     family = verdict_on != "pvalue" and m > 1
     need = (f"{verdict_on} over {m} comparisons needs p < {level:.3g}" if family
             else f"the verdict needs p < {level:.3g}")
     fewer = ", fewer comparisons (family_by=)" if family else ""
     if test == "t":
         return f"zero spread: the t-test falls back to the exact sign-flip p >= {floor:.3g}; {need}; use more {unit}"
-    t_option = "" if unit == "clusters" else " or test='t'"      # compare_clustered has no t-test option
+    # compare_clustered has no t-test option; with no spread the t-test falls back to this same exact p
+    t_option = "" if unit == "clusters" or zero_spread else " or test='t'"
     # the exact test's floor, or a Monte-Carlo p held above 1/(B+1) by the exact floor it estimates
     # (few non-zero deltas: smallest_pvalue, tie_floors)
     if exact or (n_resamples is not None and floor > 1.0 / (n_resamples + 1)):
@@ -277,14 +278,16 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
 def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, n_units: np.ndarray,
                      family_sizes: np.ndarray, *, verdict_on: str, test: str, alpha: float, unit: str,
                      n_resamples: int | None, resamples_name: str = "n_resamples",
-                     nonzero: np.ndarray | None = None) -> None:
-    """Warn once when no row can be significant at its verdict level (``nonzero``: as :func:`verdict_notes`)."""
+                     nonzero: np.ndarray | None = None, zero_spread: np.ndarray | None = None) -> None:
+    """Warn once when no row can be significant at its verdict level (``nonzero``, ``zero_spread``: as
+    :func:`verdict_notes`)."""
     if floors.size == 0 or not np.all(floors >= levels):
         return
     i = int(np.argmin(floors - levels))
     text = _unreachable_text(bool(exact[i]), int(n_units[i]), float(floors[i]), float(levels[i]),
                              int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha, resamples_name,
-                             None if nonzero is None else int(nonzero[i]))
+                             None if nonzero is None else int(nonzero[i]),
+                             zero_spread is not None and bool(zero_spread[i]))
     warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
 
 
