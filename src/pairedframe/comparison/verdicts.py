@@ -330,7 +330,7 @@ def warn_many_ties(ties: np.ndarray, n_units: np.ndarray, labels: list[str], uni
         f"{int(ties[i])} of {int(n_units[i])} ({labels[i]}). The mean delta rests on the few {unit} that "
         f"differ, and intervals for it under-cover: on such samples of 20 real TREC deltas the default 95 % "
         f"studentized interval covered {TIED_COVERAGE_AT_20:.2f} and interval='signflip' 0.79 "
-        f"(benchmarks/calibration); {_intervals_of_rows(interval, bad, i, confidence_level)}. "
+        f"(benchmarks/calibration, real samples; more ties can cover less); {_intervals_of_rows(interval, bad, i, confidence_level)}. "
         "Read the wins / losses / ties columns and worst_queries before the interval", TiedQueriesWarning, stacklevel=user_stacklevel())
 
 
