@@ -281,3 +281,7 @@ class SkewWarning(UserWarning):
 
 class TiedQueriesWarning(UserWarning):
     """Many queries tie exactly (delta 0): the mean rests on the few that differ; intervals under-cover."""
+
+
+class ValueRangeWarning(UserWarning):
+    """Per-query values of a measure with a known range (nDCG, AP: [0, 1]) lie outside it: an error upstream."""

@@ -16,7 +16,7 @@ from typing import Any, Callable
 import polars as pl
 
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
-                               SchemaError)
+                               SchemaError, ValueRangeWarning)
 from tests.conformance.expect import Expect, Raises, Value
 from tests.conformance.inputs import FILE_STYLES, PLAIN, EvalContent, FileStyle, TableContent
 
@@ -378,6 +378,11 @@ TABLE_CASES: list[Case] = [
          forms=("pandas", *_HOLDS_NAN)),
     # the statistics raise values to the fourth power: 1e300 would overflow into inf / NaN statistics
     Case("huge_value", _table(_set_where("value", 1e300)), _NAMES_NONFINITE, side="table", forms=TABLE_FORMS_ALL),
+    # a value of a bounded measure (AP: [0, 1]) outside its range points at an error upstream: a warning
+    # naming it (an error would refuse tables of synthetic values named AP); float rounding past the end is none
+    Case("value_above_measure_range", _table(_set_where("value", 1.2)), Value(warns=ValueRangeWarning), side="table"),
+    Case("value_below_measure_range", _table(_set_where("value", -0.1)), Value(warns=ValueRangeWarning), side="table"),
+    Case("value_rounded_past_measure_range", _table(_set_where("value", 1.0000000000000002)), side="table"),
     Case("none_value", _table(_set_where("value", None)), side="table",
          means=lambda c: TableContent(_drop_row("b", "q2", "AP")(c.table))),
     Case("mixed_types_value", retype=(("value",), "mixed"), expect=Raises(r"per-query table: column 'value' mixes .* "
