@@ -156,7 +156,7 @@ ENGINE_CASES = frozenset({"clean", "inf_score", "minus_inf_score", "tied_inf_sco
                           "unrelated_system_and_query"})
 #: Spark reads files with its own reader: these cases try it too.
 SPARK_CASES = ENGINE_CASES | {"one_row_per_run", "run_query_not_in_qrels", "nan_score", "duplicate_run_pair", "duplicate_qrels_pair", "empty_run", "file_bom",
-                              "file_crlf", "file_gzip"}
+                              "file_bare_cr", "file_crlf", "file_gzip"}
 
 
 def _evaluate(engine: str) -> Callable[..., Any]:

@@ -29,7 +29,7 @@ from pairedframe.errors import InputFormatError, missing_file
 from pairedframe.io.csv_columns import NUMBER_COLUMNS, ragged_line_error, typed_columns
 from pairedframe.io.encoding import utf16_problem
 
-__all__ = ["TABLE_FORMATS", "detect_format", "is_table_file", "read_table_file", "run_name", "table_system_name"]
+__all__ = ["TABLE_FORMATS", "detect_format", "file_head", "is_table_file", "read_table_file", "run_name", "table_system_name"]
 
 TABLE_FORMATS = ("parquet", "arrow", "csv", "tsv")
 Format = Literal["trec", "parquet", "arrow", "csv", "tsv"]
@@ -40,7 +40,7 @@ _HEAD_BYTES = 65536
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
-def _head(path: str) -> tuple[bytes, bool]:
+def file_head(path: str) -> tuple[bytes, bool]:
     """First bytes of the file (decompressed when gzip or zstd) and whether it is compressed."""
     with open(path, "rb") as fh:
         raw = fh.read(_HEAD_BYTES)
@@ -105,7 +105,7 @@ def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:
         return "parquet"
     if magic[:6] == b"ARROW1" or magic[:4] == b"\xff\xff\xff\xff":
         return "arrow"
-    head, compressed = _head(path)
+    head, compressed = file_head(path)
     problem = utf16_problem(head)
     if problem is not None:
         raise InputFormatError(f"the {what} argument {problem}", path=path)

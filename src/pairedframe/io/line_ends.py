@@ -12,7 +12,7 @@ import polars as pl
 
 from pairedframe.errors import InputFormatError
 
-__all__ = ["bare_return_line", "bare_return_error"]
+__all__ = ["bare_return_line", "bare_return_error", "head_bare_return_line"]
 
 _FIELD = r"[^ \t\r\x0b\x0c]+"
 _BLANKS = r"[ \t\r\x0b\x0c]+"
@@ -32,6 +32,16 @@ def bare_return_line(lines: pl.DataFrame, fields: int) -> dict | None:
         return None
     bad = suspects.filter(_ends_in_bare_return(fields)).head(1)
     return bad.row(0, named=True) if bad.height else None
+
+
+def head_bare_return_line(head: bytes, fields: int) -> dict | None:
+    """:func:`bare_return_line` of a file's first bytes (``head``, decompressed): lines that end in a bare CR
+    do so from the first line on, so the head tells a reader that splits lines itself (Spark's text source
+    takes a bare CR for a line end) to refuse the file as the local readers do."""
+    lines = pl.Series("line", [head.decode("utf-8", "replace").removeprefix("\ufeff")]).str.split("\n").explode()
+    lines = pl.DataFrame({"line_no": pl.int_range(1, len(lines) + 1, eager=True),
+                          "line": lines.str.strip_chars(" \t\r\n\x0b\x0c")})
+    return bare_return_line(lines.filter((pl.col("line") != "") & ~pl.col("line").str.starts_with("#")), fields)
 
 
 def bare_return_error(path: str, what: str, row: dict) -> InputFormatError:
