@@ -158,6 +158,9 @@ def _id_type_cases() -> list[Case]:
         ("integer", ("polars", "pandas", "arrow", "parquet"), Value(warns=UserWarning)),
         ("float", ("polars", "pandas", "arrow", "parquet"), Raises(r"float.*\b(qid|docno)\b|\b(qid|docno)\b.*float")),
         ("null", ("polars", "arrow", "parquet"), Raises(r"\b(qid|docno)\b.*(no value|null)")),
+        *[(kind, ("polars", "pandas", "arrow", "parquet"), Raises(rf"id column\(s\) '(qid|docno)' \({dtype}.* of the "
+                                                                 r"(run|qrels) table hold booleans or dates/times"))
+          for kind, dtype in (("boolean", "Boolean"), ("datetime", "Datetime"))],
         ("mixed", ("pandas",), Value(warns=UserWarning)),  # ints among strings: read as strings, as integer ids
     ]:
         reference = _integer_ids if kind in ("integer", "mixed") else None
@@ -350,6 +353,9 @@ def _table_id_cases() -> list[Case]:
         ("integer", ("polars", "pandas", "arrow", "duckdb", "parquet"), Value(warns=UserWarning)),
         ("float", ("polars", "pandas", "arrow", "duckdb", "parquet"), Raises(r"\bqid\b.*float|float.*\bqid\b")),
         ("null", ("polars", "arrow"), Raises(r"\bqid\b.*(no value|null)")),
+        *[(kind, ("polars", "pandas", "arrow", "duckdb", "parquet"),
+           Raises(r"id column\(s\) 'qid' \(.* of (the per-query table|\S+\.parquet) hold booleans or dates/times"))
+          for kind in ("boolean", "datetime")],
         ("mixed", ("pandas",), Value(warns=UserWarning)),
     ]:
         reference = (lambda c: TableContent(_digits(c.table, ("qid",)))) if kind in ("integer", "mixed") else None
