@@ -224,6 +224,11 @@ EVAL_CASES: list[Case] = [
                                              _add_qrels_rows([("6", "d6", 1)]))),
     *_id_type_cases(),
     *[Case(f"file_{style.label}", style=style, forms=TEXT_FORMS) for style in FILE_STYLES],
+    # a NUL byte: trec_eval reads C strings and would stop there, ignoring the rest: refused naming the line
+    Case("nul_byte_in_run", _run(_set("docno", "d\x00x")), Raises(r"run file .*line 2: a NUL byte"), side="run",
+         forms=("trec",)),
+    Case("nul_byte_in_qrels", _qrels(_set("docno", "d\x00x")), Raises(r"qrels file .*line 2: a NUL byte"),
+         side="qrels", forms=("trec",)),
     # lines ending in a lone CR: one long line to trec_eval (and to the exact reader): refused, never misread
     Case("file_bare_cr", style=FileStyle(bare_cr=True, label="bare_cr"), forms=("trec",),
          expect=Raises(r"line 1: the lines end in a bare carriage return")),
