@@ -446,6 +446,9 @@ TABLE_CASES: list[Case] = [
     # ir_measures' name of the qid (pd.DataFrame(ir_measures.iter_calc(...))): read as qid, as in runs and qrels
     Case("query_id_for_qid", _table(lambda t: t.rename({"qid": "query_id"})), side="table", forms=TABLE_FORMS_ALL,
          ids=lambda c: TableContent(c.table.rename({"query_id": "qid"}))),
+    # PyTerrier's name of the system (pt.Experiment(..., perquery=True)): read as system, as run_id is
+    Case("name_for_system", _table(lambda t: t.rename({"system": "name"})), side="table", forms=TABLE_FORMS_ALL,
+         ids=lambda c: TableContent(c.table.rename({"name": "system"}))),
     *[Case(f"file_{style.label}", style=style, forms=("csv", "tsv"), side="table") for style in FILE_STYLES
       if style.compression != "zstd"],
 ]
