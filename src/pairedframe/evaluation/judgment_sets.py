@@ -275,7 +275,8 @@ def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], m
         raise ValueError(f"`required` must name at least one of the judgment sets {list(judgments)}, got {required!r}")
     for name, qrels in judgments.items():     # before any run is read: which set's file is missing
         if isinstance(qrels, (str, os.PathLike)) and not os.path.exists(qrels):
-            raise FileNotFoundError(f"judgment set {source_label(name, qrels)}: {missing_file(os.fspath(qrels), 'qrels')}")
+            raise missing_file(os.fspath(qrels), "qrels", argument="judgments",
+                               prefix=f"judgment set {source_label(name, qrels)}: ")
     measures = measures_argument(measures)  # refused once, and an iterator read once for every set
     left_out: dict[str, str] = {}
     evaluated = evaluate_each(run, judgments, measures, lambda name: _OneSet(name, judgments[name], required, left_out),
