@@ -58,3 +58,36 @@ def test_crlf_files_and_a_cr_between_fields_still_read_as_lf_files(tmp_path):
                         _write(tmp_path, "blank.qrels", QRELS.replace("0 d1", "0\rd1")), ["AP", "num_ret"])
     assert crlf.per_query["value"].to_list() == lf.per_query["value"].to_list()
     assert blank.per_query["value"].to_list() == lf.per_query["value"].to_list()
+
+
+@pytest.mark.spark
+def test_a_run_with_bare_cr_line_ends_is_refused_naming_file_and_line_1_on_spark(spark, tmp_path):
+    """Spark's text source takes a bare CR for a line end; the Spark readers check the file's first bytes
+    and refuse it as the local readers do."""
+    from pairedframe.engines import spark_files
+
+    run = _write(tmp_path, "cr.run", RUN.replace("\n", "\r"))
+    qrels = _write(tmp_path, "lf.qrels", QRELS)
+    with pytest.raises(pf.InputFormatError, match=f"run file {run}, {BARE_CR}"):
+        pf.evaluate(run, qrels, ["AP"], engine="spark")
+    with pytest.raises(pf.InputFormatError, match=f"run file {run}, {BARE_CR}"):
+        spark_files.read_run(spark, run)
+
+
+@pytest.mark.spark
+def test_qrels_with_bare_cr_line_ends_are_refused_naming_file_and_line_1_on_spark(spark, tmp_path):
+    from pairedframe.engines import spark_files
+
+    qrels = _write(tmp_path, "cr.qrels", QRELS.replace("\n", "\r"))
+    with pytest.raises(pf.InputFormatError, match=f"qrels file {qrels}, {BARE_CR}"):
+        pf.evaluate(_write(tmp_path, "lf.run", RUN), qrels, ["AP"], engine="spark")
+    with pytest.raises(pf.InputFormatError, match=f"qrels file {qrels}, {BARE_CR}"):
+        spark_files.read_qrels(spark, qrels)
+
+
+@pytest.mark.spark
+def test_crlf_files_still_read_on_spark_as_lf_files(spark, tmp_path):
+    lf = pf.evaluate(_write(tmp_path, "lf.run", RUN), _write(tmp_path, "lf.qrels", QRELS), ["AP"])
+    crlf = pf.evaluate(_write(tmp_path, "crlf.run", RUN.replace("\n", "\r\n")),
+                       _write(tmp_path, "crlf.qrels", QRELS.replace("\n", "\r\n")), ["AP"], engine="spark")
+    assert crlf.per_query.sort("qid")["value"].to_list() == lf.per_query.sort("qid")["value"].to_list()

@@ -322,3 +322,25 @@ def test_qrels_duplicate_in_a_query_the_run_lacks_is_refused_saying_trec_eval_ch
     with pytest.raises(pf.DuplicateError, match=r"\(2, x\).*trec_eval refuses duplicates in the queries it "
                                                  r"evaluates \(pairedframe in any query\)"):
         pf.evaluate(str(run), str(qrels), ["AP"])
+
+
+@pytest.mark.parametrize("what", ["run", "qrels"])
+def test_a_missing_local_file_names_its_argument_in_the_argument_attribute(files, tmp_path, what):
+    """errors.missing_file: a missing run had no ``argument`` (a missing qrels had), so a caller could not
+    tell which input it was about but by the message's words."""
+    run, qrels = files
+    missing = str(tmp_path / "nope.txt")
+    with pytest.raises(FileNotFoundError, match=rf"^{what}: no such file: ") as evaluated:
+        pf.evaluate(missing if what == "run" else run, missing if what == "qrels" else qrels, "AP")
+    with pytest.raises(FileNotFoundError) as read:
+        (pf.read_run if what == "run" else pf.read_qrels)(missing)
+    assert evaluated.value.argument == read.value.argument == what
+
+
+def test_a_missing_results_file_and_judgment_set_name_their_argument(files, tmp_path):
+    run, _ = files
+    with pytest.raises(FileNotFoundError) as results:
+        pf.read_results(tmp_path / "nope.csv")
+    with pytest.raises(FileNotFoundError, match=r"judgment set 'gold'") as judgments:
+        pf.evaluate_judgment_sets(run, {"gold": str(tmp_path / "nope.qrels")}, "AP")
+    assert (results.value.argument, judgments.value.argument) == ("results", "judgments")

@@ -229,6 +229,21 @@ def test_forest_plot_refuses_a_path_without_a_format_suffix(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("folder", ["plots", "plots.png"])
+def test_forest_plot_to_a_folder_gets_the_shared_is_a_folder_message(tmp_path, folder):
+    """A folder, with a suffix or without, is named as one with the wording every command uses (it was told
+    "`path` must end in .png, .pdf or .svg" first)."""
+    import polars as pl
+
+    from pairedframe.report.forest import forest_plot
+
+    rows = pl.DataFrame({"system": ["b"], "baseline": ["a"], "measure": ["AP"], "delta": [0.1], "ci_low": [0.0],
+                         "ci_high": [0.2], "verdict": ["better"]})
+    (tmp_path / folder).mkdir()
+    with pytest.raises(ValueError, match=f"path {str(tmp_path / folder)!r} is a folder; name the file to write"):
+        forest_plot(rows, tmp_path / folder)
+
+
 def test_forest_row_labels_never_name_two_systems_alike_when_their_rows_differ_by_segment():
     """Two 60-character systems differing only in the middle, on rows that their segments already tell
     apart: the labels were cut as whole labels, so both systems read the same; each kind of name is now

@@ -56,3 +56,24 @@ def test_compare_of_an_ir_measures_iter_calc_frame():
     ours = pf.evaluate({s: {q: scores for q in "123"} for s, scores in runs.items()},
                        {q: {r.doc_id: r.relevance for r in qrels if r.query_id == q} for q in "123"}, ["AP", "nDCG@10"])
     assert got.select("measure", "delta").equals(_compare(ours).select("measure", "delta"))
+
+
+def test_compare_reads_pyterrier_name_column_as_system():
+    """pt.Experiment(..., perquery=True) names the system column ``name``: read as ``system``, as run_id is."""
+    assert _compare(TABLE.rename({"system": "name"})).equals(_compare(TABLE))
+    assert pf.compare(TABLE.rename({"system": "name"}), baseline=["a"]).equals(pf.compare(TABLE, baseline=["a"]))
+
+
+def test_name_beside_system_keeps_its_own_meaning():
+    """Beside ``system`` a ``name`` column is something else (a label): no error, the result as without it
+    when it holds one value."""
+    labelled = TABLE.with_columns(pl.lit("label").alias("name"))
+    columns = ["system", "measure", "delta", "pvalue", "ci_low", "ci_high"]
+    assert _compare(labelled).select(columns).equals(_compare(TABLE).select(columns))
+
+
+def test_as_run_reads_a_name_column_as_system():
+    run = pl.DataFrame({"name": ["bm25", "bm25"], "qid": ["1", "1"], "docno": ["d1", "d2"], "score": [2.0, 1.0]})
+    assert pf.as_run(run)["system"].to_list() == ["bm25", "bm25"]
+    assert set(pf.evaluate([run, run.with_columns(pl.lit("dense").alias("name"))], {"1": {"d1": 1}},
+                           "AP").per_query["system"]) == {"bm25", "dense"}

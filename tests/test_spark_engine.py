@@ -271,6 +271,22 @@ def test_spark_names_a_missing_file_or_table_by_its_argument_not_by_a_spark_path
     assert _same(by_name, pf.evaluate(str(runs[0]), str(qrels), ["AP"])) > 0
 
 
+@pytest.mark.parametrize("engine", ["spark", "instance"])
+def test_evaluate_judgment_sets_on_spark_reads_a_session_table_name_as_a_judgment_set(spark, tmp_path, engine):
+    """A table name was refused as a missing file (an os.path.exists check before any set was read); on the
+    Spark route it reads as the table, as for pf.evaluate, and a name that is neither names the set."""
+    qrels, runs = example_paths()
+    engine = "spark" if engine == "spark" else SparkEngine(spark)
+    spark.createDataFrame(pf.read_qrels(qrels).to_arrow()).createOrReplaceTempView("pf_test_judgment_set")
+    got = pf.evaluate_judgment_sets(str(runs[0]), {"gold": "pf_test_judgment_set", "file": str(qrels)}, ["AP"],
+                                    engine=engine)
+    by_file = got.per_query.filter(pl.col("judgments") == "file").drop("judgments").sort("qid")
+    by_table = got.per_query.filter(pl.col("judgments") == "gold").drop("judgments").sort("qid")
+    assert by_table.height > 0 and by_table.equals(by_file)
+    with pytest.raises(FileNotFoundError, match=r"judgment set 'gone'.*no such file, nor a table .*no_such_table"):
+        pf.evaluate_judgment_sets(str(runs[0]), {"gone": "no_such_table"}, ["AP"], engine=engine)
+
+
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("missing", ["no_such_table", "{tmp}/nope.qrels"])
 def test_spark_tags_a_missing_qrels_table_or_file_with_the_qrels_argument_as_locally(spark, tmp_path, method, missing):

@@ -31,6 +31,7 @@ from pairedframe.errors import (
     SkewWarning,
     SmallSampleWarning,
     TiedQueriesWarning,
+    ValueRangeWarning,
     UnknownMeasureError,
 )
 
@@ -117,7 +118,7 @@ __all__ = [
     "InputFormatError", "InsufficientSampleError", "JudgmentSetsEvaluation", "LabelAgreement", "Measure",
     "PairedComparison", "PairedFrameError", "PartlyEmptyWarning", "Plan", "PlanError", "RankAgreement",
     "Report", "ResultsTable",
-    "SchemaError", "SkewWarning", "SmallSampleWarning", "TiedQueriesWarning", "UnknownMeasureError", "analyze", "as_qrels", "as_run", "compare",
+    "SchemaError", "SkewWarning", "SmallSampleWarning", "TiedQueriesWarning", "UnknownMeasureError", "ValueRangeWarning", "analyze", "as_qrels", "as_run", "compare",
     "compare_clustered", "compare_pair", "compare_segments", "duckdb", "endpoints_from_ranks", "evaluate",
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
     "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_prefs", "read_qrels",

@@ -54,12 +54,13 @@ def warn_numeric_ids(columns: Sequence[str], what: str) -> None:
 def string_ids(frame: pl.DataFrame, columns: Sequence[str], what: str) -> pl.DataFrame:
     """``frame`` with its id ``columns`` (those present) as strings: text and categorical ids as they
     are, integer ids with :func:`warn_numeric_ids`'s warning; float ids are refused (``1.0`` never equals
-    the id ``"1"`` of a file, and NaN is no id), as is a column with no value at all (dtype Null).
+    the id ``"1"`` of a file, and NaN is no id), as are booleans and dates/times (no id spells them) and a
+    column with no value at all (dtype Null).
 
     Raises
     ------
     SchemaError
-        A float id column or a Null-typed one (the message names the columns and ``what``).
+        A float, boolean, date/time or Null-typed id column (the message names the columns and ``what``).
     """
     present = [c for c in columns if c in frame.columns]
     floats = [f"{c} ({frame.schema[c]})" for c in present if frame.schema[c].is_float()]
@@ -67,11 +68,21 @@ def string_ids(frame: pl.DataFrame, columns: Sequence[str], what: str) -> pl.Dat
         raise SchemaError(f"id column(s) {floats} of {what} hold floats: ids are strings ('007', 'd1'), and a float "
                           "such as 1.0 does not match the id '1' of another table (NaN is no id at all); read the "
                           "ids as strings, or cast whole-number ids to integers first")
+    flags = [f"{c!r} ({frame.schema[c]})" for c in present if frame.schema[c] == pl.Boolean or frame.schema[c].is_temporal()]
+    if flags:
+        raise no_id_error(flags, what)
     empty = [c for c in present if frame.schema[c] == pl.Null]
     if empty:
         raise SchemaError(f"id column(s) {empty} of {what} hold no value (every value is null)")
     warn_numeric_ids([c for c in present if frame.schema[c].is_numeric()], what)
     return frame.with_columns(pl.col(c).cast(pl.String) for c in present if frame.schema[c] != pl.String)
+
+
+def no_id_error(flags: Sequence[str], what: str) -> SchemaError:
+    """The error of id columns (``flags``: ``'qid' (Boolean)``) holding booleans or dates/times."""
+    return SchemaError(f"id column(s) {', '.join(flags)} of {what} hold booleans or dates/times: ids are strings "
+                       "('007', 'd1'), and True or a timestamp spelled as text ('true', '2020-01-01 00:00:00') "
+                       "matches no id of another table; give the ids themselves, as strings")
 
 
 def scalar_ids(values: Sequence[Any], parameter: str) -> list[str]:

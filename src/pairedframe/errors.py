@@ -190,15 +190,20 @@ def about_argument(argument: str) -> Iterator[None]:
         raise
 
 
-def missing_file(path: str, what: str) -> FileNotFoundError:
-    """The error for a file that does not exist, naming the argument it was given as (``what``); a ``NAME=PATH``
-    string gets a hint: only the command line reads names that way."""
+def missing_file(path: str, what: str, *, argument: str | None = None, prefix: str = "") -> FileNotFoundError:
+    """The error for a file that does not exist, naming the argument it was given as (``what``) in its message
+    and in its ``argument`` attribute (``argument``, when the message's ``what`` is not the argument's name),
+    as :func:`about_argument` tags errors (not ``filename``: OSError's str would then drop the message); a
+    ``NAME=PATH`` string gets a hint: only the command line reads names that way.  ``prefix`` goes before the
+    message."""
     hint = ""
     if "=" in path and os.path.exists(path.rsplit("=", 1)[1]):
         name, file = path.rsplit("=", 1)
         hint = (f" (to name a {what} in Python, pass a mapping {{{name!r}: {file!r}}}; NAME=PATH is the command "
                 "line's form)")
-    return FileNotFoundError(f"{what}: no such file: {path}{hint}")
+    error = FileNotFoundError(f"{prefix}{what}: no such file: {path}{hint}")
+    error.argument = argument or what  # type: ignore[attr-defined]
+    return error
 
 
 class UnknownMeasureError(PairedFrameError, ValueError):
@@ -281,3 +286,7 @@ class SkewWarning(UserWarning):
 
 class TiedQueriesWarning(UserWarning):
     """Many queries tie exactly (delta 0): the mean rests on the few that differ; intervals under-cover."""
+
+
+class ValueRangeWarning(UserWarning):
+    """Per-query values of a measure with a known range (nDCG, AP: [0, 1]) lie outside it: an error upstream."""

@@ -41,10 +41,16 @@ PER_QUERY_SCHEMA: dict[str, pl.DataType] = {
 KEY_COLUMNS: tuple[str, ...] = ("dataset", "cluster")
 #: Column names of the IR ecosystem's shapes -> ours (ir_measures / ir_datasets, PyTerrier, ranx).
 COLUMN_ALIASES: dict[str, str] = {"query_id": "qid", "doc_id": "docno", "relevance": "rel", "run_id": "system",
-                                  "query": "qid", "docid": "docno", "doc": "docno", "label": "rel"}
+                                  "query": "qid", "docid": "docno", "doc": "docno", "label": "rel", "name": "system"}
 #: Aliases that beside our own name mean something else (PyTerrier: ``query`` is the query's text,
-#: ``docid`` Terrier's internal document number): then they are no candidate for the column.
-OTHER_MEANING: frozenset[str] = frozenset({"query", "docid"})
+#: ``docid`` Terrier's internal document number; ``name``, PyTerrier's per-query system column, is any
+#: label beside ``system``): then they are no candidate for the column.
+OTHER_MEANING: frozenset[str] = frozenset({"query", "docid", "name"})
+
+
+def names_system(columns: list[str]) -> bool:
+    """Whether a table with ``columns`` names its systems: a ``system`` column or an alias of it (``run_id``)."""
+    return any(c == "system" or COLUMN_ALIASES.get(c) == "system" for c in columns)
 
 
 def refuse_aliases_beside(columns: list[str], what: str) -> None:

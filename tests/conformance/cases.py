@@ -16,7 +16,7 @@ from typing import Any, Callable
 import polars as pl
 
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
-                               SchemaError)
+                               SchemaError, ValueRangeWarning)
 from tests.conformance.expect import Expect, Raises, Value
 from tests.conformance.inputs import FILE_STYLES, PLAIN, EvalContent, FileStyle, TableContent
 
@@ -158,6 +158,9 @@ def _id_type_cases() -> list[Case]:
         ("integer", ("polars", "pandas", "arrow", "parquet"), Value(warns=UserWarning)),
         ("float", ("polars", "pandas", "arrow", "parquet"), Raises(r"float.*\b(qid|docno)\b|\b(qid|docno)\b.*float")),
         ("null", ("polars", "arrow", "parquet"), Raises(r"\b(qid|docno)\b.*(no value|null)")),
+        *[(kind, ("polars", "pandas", "arrow", "parquet"), Raises(rf"id column\(s\) '(qid|docno)' \({dtype}.* of the "
+                                                                 r"(run|qrels) table hold booleans or dates/times"))
+          for kind, dtype in (("boolean", "Boolean"), ("datetime", "Datetime"))],
         ("mixed", ("pandas",), Value(warns=UserWarning)),  # ints among strings: read as strings, as integer ids
     ]:
         reference = _integer_ids if kind in ("integer", "mixed") else None
@@ -221,6 +224,11 @@ EVAL_CASES: list[Case] = [
                                              _add_qrels_rows([("6", "d6", 1)]))),
     *_id_type_cases(),
     *[Case(f"file_{style.label}", style=style, forms=TEXT_FORMS) for style in FILE_STYLES],
+    # a NUL byte: trec_eval reads C strings and would stop there, ignoring the rest: refused naming the line
+    Case("nul_byte_in_run", _run(_set("docno", "d\x00x")), Raises(r"run file .*line 2: a NUL byte"), side="run",
+         forms=("trec",)),
+    Case("nul_byte_in_qrels", _qrels(_set("docno", "d\x00x")), Raises(r"qrels file .*line 2: a NUL byte"),
+         side="qrels", forms=("trec",)),
     # lines ending in a lone CR: one long line to trec_eval (and to the exact reader): refused, never misread
     Case("file_bare_cr", style=FileStyle(bare_cr=True, label="bare_cr"), forms=("trec",),
          expect=Raises(r"line 1: the lines end in a bare carriage return")),
@@ -350,6 +358,9 @@ def _table_id_cases() -> list[Case]:
         ("integer", ("polars", "pandas", "arrow", "duckdb", "parquet"), Value(warns=UserWarning)),
         ("float", ("polars", "pandas", "arrow", "duckdb", "parquet"), Raises(r"\bqid\b.*float|float.*\bqid\b")),
         ("null", ("polars", "arrow"), Raises(r"\bqid\b.*(no value|null)")),
+        *[(kind, ("polars", "pandas", "arrow", "duckdb", "parquet"),
+           Raises(r"id column\(s\) 'qid' \(.* of (the per-query table|\S+\.parquet) hold booleans or dates/times"))
+          for kind in ("boolean", "datetime")],
         ("mixed", ("pandas",), Value(warns=UserWarning)),
     ]:
         reference = (lambda c: TableContent(_digits(c.table, ("qid",)))) if kind in ("integer", "mixed") else None
@@ -378,6 +389,11 @@ TABLE_CASES: list[Case] = [
          forms=("pandas", *_HOLDS_NAN)),
     # the statistics raise values to the fourth power: 1e300 would overflow into inf / NaN statistics
     Case("huge_value", _table(_set_where("value", 1e300)), _NAMES_NONFINITE, side="table", forms=TABLE_FORMS_ALL),
+    # a value of a bounded measure (AP: [0, 1]) outside its range points at an error upstream: a warning
+    # naming it (an error would refuse tables of synthetic values named AP); float rounding past the end is none
+    Case("value_above_measure_range", _table(_set_where("value", 1.2)), Value(warns=ValueRangeWarning), side="table"),
+    Case("value_below_measure_range", _table(_set_where("value", -0.1)), Value(warns=ValueRangeWarning), side="table"),
+    Case("value_rounded_past_measure_range", _table(_set_where("value", 1.0000000000000002)), side="table"),
     Case("none_value", _table(_set_where("value", None)), side="table",
          means=lambda c: TableContent(_drop_row("b", "q2", "AP")(c.table))),
     Case("mixed_types_value", retype=(("value",), "mixed"), expect=Raises(r"per-query table: column 'value' mixes .* "
@@ -430,6 +446,9 @@ TABLE_CASES: list[Case] = [
     # ir_measures' name of the qid (pd.DataFrame(ir_measures.iter_calc(...))): read as qid, as in runs and qrels
     Case("query_id_for_qid", _table(lambda t: t.rename({"qid": "query_id"})), side="table", forms=TABLE_FORMS_ALL,
          ids=lambda c: TableContent(c.table.rename({"query_id": "qid"}))),
+    # PyTerrier's name of the system (pt.Experiment(..., perquery=True)): read as system, as run_id is
+    Case("name_for_system", _table(lambda t: t.rename({"system": "name"})), side="table", forms=TABLE_FORMS_ALL,
+         ids=lambda c: TableContent(c.table.rename({"name": "system"}))),
     *[Case(f"file_{style.label}", style=style, forms=("csv", "tsv"), side="table") for style in FILE_STYLES
       if style.compression != "zstd"],
 ]

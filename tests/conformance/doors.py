@@ -156,7 +156,7 @@ ENGINE_CASES = frozenset({"clean", "inf_score", "minus_inf_score", "tied_inf_sco
                           "unrelated_system_and_query"})
 #: Spark reads files with its own reader: these cases try it too.
 SPARK_CASES = ENGINE_CASES | {"one_row_per_run", "run_query_not_in_qrels", "nan_score", "duplicate_run_pair", "duplicate_qrels_pair", "empty_run", "file_bom",
-                              "file_crlf", "file_gzip"}
+                              "file_bare_cr", "file_crlf", "file_gzip"}
 
 
 def _evaluate(engine: str) -> Callable[..., Any]:
@@ -515,7 +515,8 @@ TABLE_DOORS: dict[str, Door] = {
                          public="pf.read_results", reader=True, reference_form="csv",
                          # a reader returns the values as written; the doors that analyse them refuse these
                          expect={c: Value() for c in ("one_row", "nan_value", "inf_value", "minus_inf_value", "huge_value",
-                                                      "duplicate_key", "partly_null_key_column")},
+                                                      "duplicate_key", "partly_null_key_column",
+                                                      "value_above_measure_range", "value_below_measure_range")},
                          params={"ks": (([0], [-1], [1.5]), r"\bks?\b")},
                          empty=(lambda t: pf.read_results(_write(t, "x.csv", "system,qid,measure,value\n")),
                                 EmptyResultError, "no data rows")),
@@ -540,7 +541,10 @@ TABLE_DOORS["cli analyze"] = Door("table", _cli_analyze, lambda out: out, RESULT
                                   params={"--plan": ((".",), r"plan file \. is a directory, not a file: a plan is one "
                                                              r"TOML file")},
                                   expect={"two_datasets": Raises(r"dataset is required: the results hold datasets "
-                                                                 r"\['x', 'y'\]")})
+                                                                 r"\['x', 'y'\]"),
+                                          # the CLI prints the ValueRangeWarning ("pairedframe: warning: ...")
+                                          **{c: Value(warns=UserWarning) for c in ("value_above_measure_range",
+                                                                                   "value_below_measure_range")}})
 
 DOORS: dict[str, Door] = {**EVAL_DOORS, **TABLE_DOORS}
 

@@ -223,7 +223,7 @@ def write_table_file(frame: pl.DataFrame, form: str, tmp: Path, style: FileStyle
 
 def retype(frame: pl.DataFrame, columns: tuple[str, ...], kind: str) -> Any:
     """``frame`` with its id ``columns`` stored as another type: ``categorical``, ``enum``,
-    ``dictionary`` / ``large_string`` (pyarrow), ``integer`` / ``float`` (numbers), ``null`` (no value),
+    ``dictionary`` / ``large_string`` (pyarrow), ``integer`` / ``float`` (numbers), ``boolean`` / ``datetime`` (no id), ``null`` (no value),
     ``mixed`` (a pandas object column of two types)."""
     if kind == "categorical":
         return frame.with_columns(pl.col(c).cast(pl.Categorical) for c in columns)
@@ -241,6 +241,11 @@ def retype(frame: pl.DataFrame, columns: tuple[str, ...], kind: str) -> Any:
         return frame.with_columns(pl.col(c).str.extract(r"(\d+)").cast(pl.Int64) for c in columns)
     if kind == "float":
         return frame.with_columns(pl.col(c).str.extract(r"(\d+)").cast(pl.Float64) for c in columns)
+    if kind == "boolean":   # a flag where an id belongs: odd digits True
+        return frame.with_columns((pl.col(c).str.extract(r"(\d+)").cast(pl.Int64) % 2 == 1) for c in columns)
+    if kind == "datetime":  # a timestamp where an id belongs: 2020-01-01 plus the id's digits in days
+        return frame.with_columns((pl.datetime(2020, 1, 1) + pl.duration(days=pl.col(c).str.extract(r"(\d+)")
+                                                                         .cast(pl.Int64))).alias(c) for c in columns)
     if kind == "null":
         return frame.with_columns(pl.lit(None).alias(c) for c in columns)
     if kind == "mixed":  # a pandas object column: ids as digit strings but row 1 an int, numbers with row 1 a str

@@ -249,12 +249,13 @@ def _systems_of_table(path: str) -> list[tuple[str, pl.DataFrame]] | None:
     from pairedframe.io.convert import as_run
     from pairedframe.io.detect import detect_format, read_table_file
     from pairedframe.io.table_values import refuse_blank_ids_in_file
+    from pairedframe.tables import names_system
 
     fmt = detect_format(path, what="run")
     if fmt == "trec":
         return None
     table = read_table_file(path, what="run", fmt=fmt)
-    if "system" not in table.columns and "run_id" not in table.columns:
+    if not names_system(table.columns):
         return None
     refuse_blank_ids_in_file(table, path, fmt, "run")
     run = as_run(table)

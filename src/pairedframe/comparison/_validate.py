@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from pairedframe.errors import SchemaError
+from pairedframe.errors import SchemaError, ValueRangeWarning, user_stacklevel
+from pairedframe.measures.parse import value_range
 
 #: The largest seed: every result records its seed in an unsigned 64-bit column (a wider one, u128 or
 #: text, would not cross to Arrow, pandas or DuckDB as a number).  numpy's SeedSequence takes any
@@ -81,3 +83,57 @@ def require_one_slice(frame: pl.DataFrame, columns: list[str], argument: str, *,
                               f"{reason.format(column=column)}; filter `{argument}` to one {column} first, e.g. "
                               f"{argument}.filter(pl.col({column!r}) == {values[0]!r}) "
                               f"({instead.format(column=column)})")
+
+
+def _slack(bound: float) -> float:
+    """How far past a range's end float rounding may put a value (1.0000000000000002 is 1)."""
+    return 1e-9 * max(1.0, abs(bound))
+
+
+def groups_outside_ranges(groups: pl.DataFrame) -> list[tuple[dict[str, Any], float, float]]:
+    """The groups (rows of ``measure, low, high, mean`` and key columns: one system's values of one measure)
+    holding a value outside the measure's known range (nDCG, AP, P, R, RR: ``[0, 1]``), each with that range:
+    values no evaluation gives, an error upstream.  Not values on another scale (nDCG x 100): a group whose
+    mean lies above the range keeps them, and the intervals warn about it
+    (:mod:`pairedframe.comparison.interval_range`); below the range no scale explains them.  Names
+    pairedframe does not know (a measure of one's own) have no range."""
+    out = []
+    for group in groups.iter_rows(named=True):
+        lo, hi = value_range(str(group["measure"]))
+        below = group["low"] is not None and group["low"] < lo - _slack(lo)
+        above = group["high"] is not None and group["high"] > hi + _slack(hi) and group["mean"] <= hi + _slack(hi)
+        if below or above:
+            out.append((group, lo, hi))
+    return out
+
+
+def outside_sql(lo: float, hi: float) -> str:
+    """SQL: ``value`` lies outside ``[lo, hi]`` beyond float rounding."""
+    return f"(value < {lo - _slack(lo)!r} OR value > {hi + _slack(hi)!r})"
+
+
+def warn_outside_range(first: dict[str, Any], count: int, groups: int, lo: float, hi: float) -> None:
+    """Warn about ``count`` values of ``first``'s measure and system outside ``[lo, hi]`` (and ``groups``
+    systems and measures with such values in all), naming the first."""
+    others = f"; {groups - 1} other system/measure pair(s) too" if groups > 1 else ""
+    warnings.warn(
+        f"per-query table: measure {first['measure']!r} takes values in [{lo:g}, {hi:g}], but system "
+        f"{first['system']!r}, qid {first['qid']!r} has {first['value']!r} ({count} value(s) of that system outside "
+        f"that range{others}): no evaluation gives such a value, so it points at an error upstream; fix or drop "
+        "those rows (a measure of your own needs a name that is not a pairedframe measure)",
+        ValueRangeWarning, stacklevel=user_stacklevel())
+
+
+def warn_values_outside_ranges(data: pl.DataFrame) -> None:
+    """Warn naming the measure, system, qid and value of the first value outside its measure's known range
+    (:func:`groups_outside_ranges`)."""
+    keys = [c for c in data.columns if c not in ("qid", "value", "summary")]   # system, measure, dataset, ...
+    value = pl.col("value")
+    groups = data.group_by(keys, maintain_order=True).agg(value.min().alias("low"), value.max().alias("high"),
+                                                         value.mean().alias("mean"))
+    outside = groups_outside_ranges(groups.filter(pl.col("low").is_not_null()))
+    if outside:
+        group, lo, hi = outside[0]
+        rows = data.filter(*[pl.col(k).eq_missing(group[k]) for k in keys],
+                           (value < lo - _slack(lo)) | (value > hi + _slack(hi)))
+        warn_outside_range(rows.row(0, named=True), rows.height, len(outside), lo, hi)

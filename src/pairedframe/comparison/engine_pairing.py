@@ -17,7 +17,8 @@ import polars as pl
 import pyarrow as pa
 
 from pairedframe.checks import require_rows
-from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error
+from pairedframe.comparison._validate import (MAX_ABS_VALUE, groups_outside_ranges, nonfinite_error, outside_sql,
+                                              warn_outside_range)
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types, null_ids_error
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, describe_row, refuse_cluster_key,
                                             require_pairable, warn_summary_rows)
@@ -229,8 +230,9 @@ def _row_groups(table: EngineTable, pq: str, extras: list[str], real: str) -> pl
     return table.collect(f"SELECT {group}, count(*) AS n_rows, "
                          f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
                          f"CAST(sum(CASE WHEN {real} AND ({_UNUSABLE}) THEN 1 ELSE 0 END) AS BIGINT) "
-                         f"AS nonfinite, min(pf_row) AS first, min(CASE WHEN {real} THEN pf_row END) AS first_real "
-                         f"FROM {pq} GROUP BY {group}")
+                         f"AS nonfinite, min(pf_row) AS first, min(CASE WHEN {real} THEN pf_row END) AS first_real, "
+                         f"min(CASE WHEN {real} THEN value END) AS low, max(CASE WHEN {real} THEN value END) AS high, "
+                         f"avg(CASE WHEN {real} THEN value END) AS mean FROM {pq} GROUP BY {group}")
 
 
 def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[str], flagged: bool, real: str) -> None:
@@ -250,6 +252,7 @@ def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[st
         first = table.collect(f"SELECT system, {cols + ', ' if cols else ''}qid, measure, value FROM {pq} "
                               f"WHERE {real} AND ({_UNUSABLE}) ORDER BY pf_row LIMIT 1").row(0, named=True)
         raise nonfinite_error(nonfinite, first)
+    _warn_outside_ranges(table, pq, groups, real)
     keys = ["system", *keep, "measure", "qid"]
     key_sql = ", ".join(q(c) for c in keys)
     dup = table.collect(f"SELECT {key_sql}, count(*) AS n, min(pf_row) AS first FROM {pq} "
@@ -258,6 +261,29 @@ def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[st
         example = dup.sort("first").row(0, named=True)
         raise DuplicateError(f"per-query table has {int(dup['n'].sum())} rows with a repeated key {keys}, "
                              f"e.g. { {k: example[k] for k in keys} }")
+
+
+#: The columns of :func:`_row_groups` that are no key.
+_GROUP_STATS = ("n_rows", "summary", "nonfinite", "first", "first_real", "low", "high", "mean")
+
+
+def _literal(value: Any) -> str:
+    return "NULL" if value is None else "'" + str(value).replace("'", "''") + "'"
+
+
+def _warn_outside_ranges(table: EngineTable, pq: str, groups: pl.DataFrame, real: str) -> None:
+    """The polars path's :func:`~pairedframe.comparison._validate.warn_values_outside_ranges`, from the
+    groups' min, max and mean (one more pass only when a value lies outside its measure's range)."""
+    outside = groups_outside_ranges(groups.filter(pl.col("low").is_not_null()))
+    if not outside:
+        return
+    group, lo, hi = outside[0]
+    keys = [c for c in groups.columns if c not in _GROUP_STATS]      # system, <extras>, measure
+    where = " AND ".join(f"{table.quote(k)} IS NOT DISTINCT FROM {_literal(group[k])}" for k in keys)
+    rows = table.collect(f"SELECT {', '.join(table.quote(k) for k in keys)}, qid, value, count(*) OVER () AS n FROM {pq} "
+                         f"WHERE {real} AND {where} AND {outside_sql(lo, hi)} ORDER BY pf_row LIMIT 1")
+    first = rows.row(0, named=True)
+    warn_outside_range(first, int(first["n"]), len(outside), lo, hi)
 
 
 def _comparison_rows(groups: pl.DataFrame, extras: list[str], baseline: str, systems: Any,

@@ -18,7 +18,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.checks import warn_numeric_ids
+from pairedframe.checks import no_id_error, warn_numeric_ids
 from pairedframe.errors import SchemaError
 from pairedframe.sql_files import blank_id_sql
 from pairedframe.io.spark_frames import is_spark_dataframe
@@ -270,14 +270,21 @@ NUMERIC_TYPES = ("double", "float", "real", "int", "bigint", "smallint", "tinyin
                  "long", "short", "byte", "ubigint", "uinteger", "usmallint", "utinyint", "numeric")
 
 
+#: The engines' types of booleans and dates/times (DuckDB's and Spark's names): no id is one.
+NO_ID_TYPES = ("bool", "timestamp", "date", "time", "interval")
+
+
 def check_id_types(types: dict[str, str]) -> None:
-    """Float ids refused, integer ids warned about (``types``: column -> the engine's type name), as
+    """Float, boolean and date/time ids refused, integer ids warned about (``types``: column -> the engine's type name), as
     :func:`pairedframe.checks.string_ids` does for polars tables."""
     floats = [f"{c} ({types[c]})" for c in ("system", "qid") if types[c].lower().startswith(("double", "float", "real"))]
     if floats:
         raise SchemaError(f"id column(s) {floats} of the per-query table hold floats: ids are strings ('007', 'd1'), "
                           "and a float such as 1.0 does not match the id '1' of another table; cast the ids to "
                           "strings, or whole-number ids to integers first")
+    flags = [f"{c!r} ({types[c]})" for c in ("system", "qid") if types[c].lower().startswith(NO_ID_TYPES)]
+    if flags:
+        raise no_id_error(flags, "the per-query table")
     warn_numeric_ids([c for c in ("system", "qid") if types[c].lower().startswith(NUMERIC_TYPES)], "the per-query table")
 
 

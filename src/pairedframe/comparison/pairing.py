@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error
+from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error, warn_values_outside_ranges
 from pairedframe.comparison.measure_names import (is_comparable, one_name_per_measure,  # noqa: F401 (re-exported)
                                                   table_measure_names)
 from pairedframe.comparison.unpairable import leave_out_unpairable, unpairable_sink
@@ -101,6 +101,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     if not data.select(usable.or_(pl.col("value").is_null()).all()).item():
         bad = data.filter(~usable)
         raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
+    warn_values_outside_ranges(data)
     return data
 
 

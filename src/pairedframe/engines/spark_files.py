@@ -15,11 +15,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError
+from pairedframe.io.detect import file_head
 from pairedframe.io.duplicates import run_duplicate_error
+from pairedframe.io.line_ends import bare_return_error, head_bare_return_line
 from pairedframe.io.trec import line_hint  # the local reader's hint: the same message
 from pairedframe.io.trec import compression, system_name_from_path
 
-__all__ = ["EMPTY_FILE", "read_qrels", "read_run", "spark_path", "union"]
+__all__ = ["EMPTY_FILE", "read_qrels", "read_run", "refuse_bare_returns", "spark_path", "union"]
 
 #: The local readers' words for a file without a data line.
 EMPTY_FILE = "empty file: no data lines (blank and '#' lines are skipped)"
@@ -43,6 +45,19 @@ def spark_path(path: str) -> str:
     link = os.path.join(_LINKS[0], f"{len(os.listdir(_LINKS[0]))}-{os.path.basename(path)}{suffix}")
     os.symlink(os.path.abspath(path), link)
     return link
+
+
+def refuse_bare_returns(path: str, what: str) -> None:
+    """InputFormatError naming ``path`` and the line when a local file's lines end in a bare CR, as the local
+    readers refuse it (:mod:`pairedframe.io.line_ends`): Spark's text source would take the CR for a line
+    end.  Its first 64 KiB tell (such lines end so from the first on); a path Spark reaches elsewhere
+    (``hdfs://``, ``s3://``) is read as Spark reads it."""
+    if not os.path.isfile(path):
+        return
+    bare = head_bare_return_line(file_head(path)[0], 6 if what == "run" else 4)
+    if bare is not None:
+        raise bare_return_error(path, what, bare)
+
 
 _BLANKS = "[ \\t\\r\\x0B\\x0C]+"
 # No byte order mark: Spark's text reader drops one at the start of a file (as the local reader does); one on a
@@ -122,6 +137,7 @@ def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[s
     frames = []
     fields = ("qid", "q0", "docno", "rank", "score", "tag")
     for path, name in zip(map(os.fspath, path_list), names):
+        refuse_bare_returns(path, "run")
         frame = _fields(_lines(spark, path, numbered=False), fields).select(
             F.lit(name).alias("system"), "qid", "docno", F.col("score").alias("_text"), "_n",
             F.expr("try_cast(score AS DOUBLE)").alias("score"))
@@ -160,6 +176,7 @@ def read_qrels(spark: Any, path: str) -> Any:
     from pyspark.sql import functions as F
 
     path = os.fspath(path)
+    refuse_bare_returns(path, "qrels")
     fields = ("qid", "iter", "docno", "rel")
     grade = F.col("rel").rlike("^[+-]?[0-9]+(\\.0*)?$")
     frame = _fields(_lines(spark, path, numbered=False), fields)

@@ -40,9 +40,11 @@ def line_rows(spark: Any, run_paths: Sequence[str], qrels_path: str) -> Any:
     from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
 
-    from pairedframe.engines.spark_files import spark_path
+    from pairedframe.engines.spark_files import refuse_bare_returns, spark_path
 
     numbered = [*enumerate(run_paths), (QRELS_FILE, qrels_path)]
+    for i, path in numbered:
+        refuse_bare_returns(path, "qrels" if i == QRELS_FILE else "run")
     parts = [spark.read.text(spark_path(p)).select(F.lit(i).cast("int").alias("file"), "value") for i, p in numbered]
     return functools.reduce(DataFrame.unionByName, parts)
 

@@ -188,7 +188,8 @@ def evaluate_judgment_sets(run: Any, judgments: Mapping[str, Any], measures: Any
     run : path, list of paths, table or dict
         As :func:`pairedframe.evaluate`.
     judgments : mapping name -> qrels
-        e.g. ``{"llm": "llm_qrels.txt", "nist": "nist_qrels.txt"}`` (paths, tables or dicts).
+        e.g. ``{"llm": "llm_qrels.txt", "nist": "nist_qrels.txt"}`` (paths, tables or dicts; with
+        ``engine="spark"`` also names of tables of the Spark session, as :func:`pairedframe.evaluate` reads them).
     measures : str or sequence
         As :func:`pairedframe.evaluate`.
     **kwargs
@@ -273,9 +274,12 @@ def evaluate_judgment_sets_leaving_out(run: Any, judgments: Mapping[str, Any], m
                          "select sets by name")
     if not required or any(n not in judgments for n in required):
         raise ValueError(f"`required` must name at least one of the judgment sets {list(judgments)}, got {required!r}")
+    on_spark = getattr(kwargs.get("engine"), "name", kwargs.get("engine")) == "spark"
     for name, qrels in judgments.items():     # before any run is read: which set's file is missing
-        if isinstance(qrels, (str, os.PathLike)) and not os.path.exists(qrels):
-            raise FileNotFoundError(f"judgment set {source_label(name, qrels)}: {missing_file(os.fspath(qrels), 'qrels')}")
+        # on Spark a name may be a table of the session: the engine's reader tells (naming the set, by _OneSet)
+        if isinstance(qrels, (str, os.PathLike)) and not on_spark and not os.path.exists(qrels):
+            raise missing_file(os.fspath(qrels), "qrels", argument="judgments",
+                               prefix=f"judgment set {source_label(name, qrels)}: ")
     measures = measures_argument(measures)  # refused once, and an iterator read once for every set
     left_out: dict[str, str] = {}
     evaluated = evaluate_each(run, judgments, measures, lambda name: _OneSet(name, judgments[name], required, left_out),

@@ -7,8 +7,9 @@ relations (a list of run tables is their concatenation), the dict-of-dicts used 
 (:data:`pairedframe.tables.COLUMN_ALIASES`): ir_measures / ir_datasets ``query_id, doc_id, relevance, score``; PyTerrier
 ``qid, docno, score, rank`` and qrels ``qid, docno, label``. Two candidates for one column (our own
 name and an alias, ``qid`` and ``query_id``, or two aliases, ``doc_id`` and ``docid``) are an error
-naming both, never a guess; only PyTerrier's ``query`` (the query's text) beside ``qid`` and ``docid``
-(Terrier's internal number) beside ``docno`` are other columns. Ids stay strings.
+naming both, never a guess; only PyTerrier's ``query`` (the query's text) beside ``qid``, ``docid``
+(Terrier's internal number) beside ``docno`` and ``name`` (its per-query system column) beside ``system`` are
+other columns. Ids stay strings.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from pairedframe.io.spark_frames import is_spark_dataframe, spark_as_polars
 from pairedframe.io.line_hints import SWAPPED_HINT
 from pairedframe.io.run_mappings import refuse_blank_run_names, run_mapping_layout, system_names_runs_error
 from pairedframe.io.trec import read_qrels, read_run
-from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema, column_renames
+from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema, column_renames, names_system
 
 #: The method of an ir_datasets dataset that yields its records, per kind of table.
 _RECORD_ITERATORS = {"run": "scoreddocs_iter", "qrels": "qrels_iter"}
@@ -71,7 +72,7 @@ def _run_tables(tables: list | tuple, system: str | None, default_system: str | 
     frames, held_by = [], {}
     for i, table in enumerate(tables):
         table = to_polars(table, "run")
-        if len(tables) > 1 and "system" not in table.columns and "run_id" not in table.columns:
+        if len(tables) > 1 and not names_system(table.columns):
             raise SchemaError(f"run table {i} of the list has no 'system' column, so its system is unnamed; "
                               "pass a mapping {name: table} (pf.evaluate({'bm25': t1, 'dense': t2}, qrels)) instead")
         frame = as_run(table, system=system, default_system=default_system)
@@ -287,7 +288,7 @@ def _read_run_paths(paths: Any, system: str | None) -> pl.DataFrame:
         else:
             table = read_table_file(path, what="run", fmt=fmt)
             refuse_blank_ids_in_file(table, path, fmt, "run")
-            has_system = "system" in table.columns or "run_id" in table.columns
+            has_system = names_system(table.columns)
             frame = as_run(table, system=system if system is not None or has_system else table_system_name(path))
             if has_system:
                 frames.append(frame)

@@ -28,8 +28,9 @@ import polars as pl
 from pairedframe.errors import InputFormatError, missing_file
 from pairedframe.io.csv_columns import NUMBER_COLUMNS, ragged_line_error, typed_columns
 from pairedframe.io.encoding import utf16_problem
+from pairedframe.io.line_ends import nul_byte_error, nul_byte_line
 
-__all__ = ["TABLE_FORMATS", "detect_format", "is_table_file", "read_table_file", "run_name", "table_system_name"]
+__all__ = ["TABLE_FORMATS", "detect_format", "file_head", "is_table_file", "read_table_file", "run_name", "table_system_name"]
 
 TABLE_FORMATS = ("parquet", "arrow", "csv", "tsv")
 Format = Literal["trec", "parquet", "arrow", "csv", "tsv"]
@@ -40,7 +41,7 @@ _HEAD_BYTES = 65536
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
-def _head(path: str) -> tuple[bytes, bool]:
+def file_head(path: str) -> tuple[bytes, bool]:
     """First bytes of the file (decompressed when gzip or zstd) and whether it is compressed."""
     with open(path, "rb") as fh:
         raw = fh.read(_HEAD_BYTES)
@@ -70,6 +71,13 @@ def _header_format(text: bytes, needs_doc: bool) -> Format | None:
                 return kind  # type: ignore[return-value]
         return None
     return None
+
+
+def _text_before_nul(head: bytes) -> bool:
+    """Whether ``head`` is text up to its first NUL (a whole line at least, no other control byte): a text
+    file with a NUL in it, not binary data."""
+    before = head[:head.find(b"\x00")]
+    return b"\n" in before and not any(b < 0x20 and b not in b"\t\n\r\x0b\x0c" for b in before)
 
 
 def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:
@@ -105,11 +113,14 @@ def detect_format(path: str | os.PathLike[str], *, what: str = "run") -> Format:
         return "parquet"
     if magic[:6] == b"ARROW1" or magic[:4] == b"\xff\xff\xff\xff":
         return "arrow"
-    head, compressed = _head(path)
+    head, compressed = file_head(path)
     problem = utf16_problem(head)
     if problem is not None:
         raise InputFormatError(f"the {what} argument {problem}", path=path)
-    if not compressed and b"\x00" in head:
+    nul = nul_byte_line(head)
+    if nul is not None and _text_before_nul(head):
+        raise nul_byte_error(path, what, nul)   # text with a NUL in it: the TREC readers' error
+    if not compressed and nul is not None:
         raise InputFormatError(
             f"the {what} argument is neither a TREC text file nor a table (Parquet, Arrow IPC, or CSV/TSV with a "
             f"header row naming qid{'' if what == 'results' else ', docno'}, ...): it holds binary data",

@@ -31,7 +31,7 @@ from pairedframe.io.table_values import blank_ids, csv_line_of_row, first_blank_
 from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids
-from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError
+from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError, missing_file
 from pairedframe.tables import per_query_renames
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "as_results",
@@ -176,7 +176,7 @@ def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
     name = uncompressed_name(path.name)
     kind = RESULT_FORMATS.get(os.path.splitext(name)[1].lower())
     if not path.exists():
-        raise FileNotFoundError(f"{argument}: no such file: {path}")
+        raise missing_file(str(path), argument)
     if path.is_dir():   # not "[Errno 21] Is a directory", nor "the results argument" for a --segments file
         raise InputFormatError(f"the {argument} argument is a directory, not a file", path=str(path))
     if kind not in ("json", "ndjson"):

@@ -267,6 +267,8 @@ def _parse_exactly(text: pa.Buffer | bytes, file_start: bool = True) -> pl.DataF
         decoded = bytes(text).decode("utf-8")
     except UnicodeDecodeError:
         raise NotUTF8("not UTF-8") from None
+    if "\x00" in decoded:
+        raise NotStreamable("a NUL byte")       # the exact reader names its line
     if file_start:
         decoded = decoded.removeprefix("\ufeff")
     lines = pl.Series("line", [decoded]).str.split("\n").explode().str.strip_chars(_LINE_BLANKS)
@@ -309,8 +311,9 @@ def _check_text(text: pa.Buffer | bytes, sep: str, returns: bool = True) -> None
     # from a table, not an array: polars' array path imports pyarrow.compute (0.06 s once, holding the GIL)
     text_column = pl.from_arrow(pa.table({"text": whole})).to_series()
     lone_return = "|\r[^\n]" if returns else ""
-    if text_column.str.contains(f"[{sep}\r\n]{sep}|{sep}[\r\n]|[\r\n]#{lone_return}").any():
-        raise NotStreamable("a line has an empty field, is a comment or holds a lone \\r")
+    # a NUL too: the exact reader refuses it (where trec_eval would stop reading), naming its line
+    if text_column.str.contains(f"[{sep}\r\n]{sep}|{sep}[\r\n]|[\r\n]#{lone_return}|\\x00").any():
+        raise NotStreamable("a line has an empty field, is a comment or holds a lone \\r or a NUL")
 
 
 def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFrame]:

@@ -29,7 +29,7 @@ from pairedframe.io.duplicates import run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
-from pairedframe.io.line_ends import bare_return_error, bare_return_line
+from pairedframe.io.line_ends import bare_return_error, bare_return_line, nul_byte_error
 from pairedframe.io.line_hints import _BLANKS, _field_count, line_hint
 from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
 
@@ -174,11 +174,20 @@ def _read_data_lines(path: PathLike, what: str) -> pl.DataFrame:
     if lines.width != 1:
         raise _unreadable(path, ValueError("unexpected field separator"), what)
     lines = lines.rename({lines.columns[0]: "line"})
+    _refuse_nul_bytes(lines, path, what)
     lines = lines.with_row_index("line_no", offset=1).with_columns(pl.col("line").str.strip_chars(" \t\r\n\x0b\x0c"))
     data = lines.filter(pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
     if data.height == 0:
         raise InputFormatError("empty file: no data lines (blank and '#' lines are skipped)", path=path, argument=what)
     return data
+
+
+def _refuse_nul_bytes(lines: pl.DataFrame, path: str, what: str) -> None:
+    """A NUL byte anywhere is refused naming its line (:func:`~pairedframe.io.line_ends.nul_byte_error`)."""
+    at = lines.with_row_index("line_no", offset=1).filter(pl.col("line").str.contains("\x00", literal=True)).head(1)
+    if at.height:
+        raise utf16_error(path, what, _open_bytes) or nul_byte_error(  # UTF-16 has NULs: named as such
+            path, what, int(at["line_no"][0]), at["line"][0].split("\x00", 1)[0][:200])
 
 
 def _refuse_bare_returns(lines: pl.DataFrame, path: str, what: str) -> pl.DataFrame:
@@ -256,10 +265,11 @@ def _fast_fields(path: str, names: Sequence[str], ragged: bool,
         (pl.all_horizontal([pl.col(c).str.len_bytes() > 0 for c in text]).all()
          & pl.col(names[-1]).is_not_null().all()
          & pl.all_horizontal([pl.col(c).is_not_null() for c in names]).all()).alias("complete"),
-        pl.any_horizontal([pl.col(c).str.contains_any([other, "\r", "\x0b", "\x0c"])  # half a regex class's time
+        pl.any_horizontal([pl.col(c).str.contains_any([other, "\r", "\x0b", "\x0c", "\x00"])  # half a regex's time
                            for c in text]).any().alias("mixed"),
         # polars takes a CR before LF off the last field: one left in it is a bare CR (a blank, or a line end)
-        (pl.col(names[-1]).str.contains("\r", literal=True).any() if schema[names[-1]] == pl.String()
+        # (and a NUL, refused by the exact path)
+        (pl.col(names[-1]).str.contains_any(["\r", "\x00"]).any() if schema[names[-1]] == pl.String()
          else pl.lit(False)).alias("bare_return"),
         pl.col(names[0]).str.starts_with("#").any().alias("comment"),
     ).row(0)

@@ -270,9 +270,9 @@ def forest_plot(result: pl.DataFrame, path: str | Path, *, system: str | None = 
         No row left after filtering, missing columns, ``max_rows`` below 1, a path without a .png / .pdf /
         .svg suffix, or a missing output folder.
     """
-    if Path(path).suffix.lower() not in (".png", ".pdf", ".svg"):   # matplotlib would add .png to another name
-        raise ValueError(f"`path` must end in .png, .pdf or .svg, got {Path(path).name!r}")
-    out = require_output_folder(path, "path")
+    out = require_output_folder(path, "path")   # first: a folder is named as one, whatever its name
+    if out.suffix.lower() not in (".png", ".pdf", ".svg"):   # matplotlib would add .png to another name
+        raise ValueError(f"`path` must end in .png, .pdf or .svg, got {out.name!r}")
     need = ["delta", "ci_low", "ci_high"]
     missing = [c for c in need if c not in result.columns]
     if "segment" not in result.columns and not {"system", "measure"} <= set(result.columns):

@@ -1,0 +1,64 @@
+"""Per-query values outside their measure's known range (nDCG@10 = 1.2, AP = -0.1) point at an error upstream:
+compare warns (ValueRangeWarning) naming the measure, system, qid and value; the range's ends, float rounding
+past them and names of no pairedframe measure give no such warning, and whole systems on another scale
+(x 100) keep the interval warning of interval_range alone."""
+
+from __future__ import annotations
+
+import warnings
+
+import duckdb
+import polars as pl
+import pytest
+
+import pairedframe as pf
+
+
+def _table(measure: str, value: float, *, scale: float = 1.0) -> pl.DataFrame:
+    rows = [(s, f"q{i}", measure, scale * (0.2 + 0.03 * i + (0.05 if s == "b" else 0.0)))
+            for s in "ab" for i in range(20)]
+    rows[20 + 3] = ("b", "q3", measure, value)
+    return pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+
+
+def _range_warnings(table) -> tuple[list[str], float]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        delta = pf.compare(table, baseline="a", test="t").row(0, named=True)["delta"]
+    return [str(w.message) for w in caught if issubclass(w.category, pf.ValueRangeWarning)], delta
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize(("measure", "value"), [("nDCG@10", 1.2), ("AP", -0.1), ("P@10", 1.5), ("RR", -1e-6)])
+def test_value_outside_the_measure_range_warns_naming_measure_system_qid_and_value(measure, value, engine):
+    table = _table(measure, value)
+    if engine == "duckdb":
+        con = duckdb.connect()
+        con.register("pq", table.to_arrow())
+        table = con.table("pq")
+    found, _ = _range_warnings(table)
+    assert len(found) == 1, found
+    assert f"measure '{measure}' takes values in [0, 1], but system 'b', qid 'q3' has {value!r}" in found[0]
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0, 1.0000000000000002, -1e-17])
+def test_values_at_the_range_ends_and_float_rounding_past_them_give_no_range_warning(value):
+    table = _table("nDCG@10", value)
+    found, delta = _range_warnings(table)
+    want = (table.filter(pl.col("system") == "b")["value"].mean() - table.filter(pl.col("system") == "a")["value"].mean())
+    assert found == [] and delta == pytest.approx(want, abs=1e-12)
+
+
+def test_names_of_no_pairedframe_measure_have_no_range():
+    found, delta = _range_warnings(_table("my_score", 7.5))
+    assert found == [] and delta == pytest.approx((7.5 - 0.29 + 19 * 0.05) / 20, abs=1e-12)
+
+
+def test_a_system_on_another_scale_gets_the_interval_warning_alone():
+    """nDCG@10 exported x 100 (the means lie above [0, 1]): interval_range's warning says so, once."""
+    table = _table("nDCG@10", 30.0, scale=100.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(table, baseline="a", test="t")
+    assert not [w for w in caught if issubclass(w.category, pf.ValueRangeWarning)]
+    assert any("outside that measure's range" in str(w.message) for w in caught)
