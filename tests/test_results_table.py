@@ -952,3 +952,17 @@ def test_results_table_of_a_saved_judgment_sets_table_equals_that_of_the_judgmen
     with pytest.raises(TypeError, match="`judgments` picks one judgment set: pass evaluate_judgment_sets' result or a "
                                         "per-query table with a `judgments` column"):
         pf.results_table(js.per_query.drop("judgments"), judgments="llm")
+
+
+def test_caption_says_query_for_one_query():
+    """"Mean P@5 over 1 queries." read wrong: one query is a query."""
+    run = pl.DataFrame({"system": ["x", "x", "y", "y"], "qid": ["1"] * 4, "docno": ["d1", "d2", "d2", "d1"],
+                        "score": [2.0, 1.0, 2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["1"], "docno": ["d1"], "rel": [1]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = pf.results_table(pf.evaluate(run, qrels, ["P@5"])).caption
+    assert "Mean P@5 over 1 query." in one and "1 queries" not in one
+    two = pf.results_table(pf.evaluate(run.with_columns(pl.lit("2").alias("qid")).vstack(run),
+                                       qrels.vstack(qrels.with_columns(pl.lit("2").alias("qid"))), ["P@5"])).caption
+    assert "Mean P@5 over 2 queries." in two
