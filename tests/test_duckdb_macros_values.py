@@ -309,3 +309,34 @@ def test_rbp_and_residual_of_the_min_case_through_the_macros_against_trec_eval(c
                    ("2", "RBPResid(p=0.9)"): float("0.82900000000000007"), ("7", "RBPResid(p=0.9)"): float("0.7461000000000001")}
     summary = {m: v for _, m, v, _ in con.sql("SELECT * FROM pf_summary(?, ?, ?)", params=args).fetchall()}
     assert summary["RBPResid(p=0.9)"] == float("0.78755000000000008")
+
+
+@pytest.mark.parametrize("tables", [False, True])
+def test_summary_keeps_a_run_with_no_query_in_the_qrels_against_evaluate(con, tmp_path, tables):
+    """pf.evaluate leaves such a run out with a PartlyEmptyWarning; pf_summary dropped it without a trace. It
+    keeps its rows now, value NULL and n_queries 0; the other run's rows are Evaluation.summary()'s."""
+    run = pl.DataFrame({"system": ["a"] * 3 + ["b"] * 2, "qid": ["1", "1", "2", "9", "9"],
+                        "docno": ["x", "y", "x", "x", "y"], "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["x", "y", "x"], "rel": [1, 0, 1]})
+    measures = ["AP", "P@5", "num_ret"]
+    if tables:
+        con.register("my_run", run)
+        con.register("my_qrels", qrels)
+        args = "'my_run', 'my_qrels'"
+    else:
+        paths = []
+        for name in ("a", "b"):
+            path = tmp_path / name
+            run.filter(pl.col("system") == name).select("qid", pl.lit("Q0").alias("q0"), "docno", pl.lit(1).alias("rank"),
+                                                         "score", "system").write_csv(path, separator=" ", include_header=False)
+            paths.append(str(path))
+        qrels.select("qid", pl.lit("0").alias("iteration"), "docno", "rel").write_csv(tmp_path / "qrels", separator=" ", include_header=False)
+        args = f"{paths}, '{tmp_path / 'qrels'}'"
+    with pytest.warns(pf.errors.PartlyEmptyWarning, match=r"left out of the result: \['b'\]"):
+        want = pf.evaluate(run, qrels, measures).summary()
+    got = con.sql(f"SELECT * FROM pf_summary({args}, {measures}{', tables := true' if tables else ''})").pl()
+    assert got.filter(pl.col("system") == "a").drop("value").equals(want.drop("value"))
+    assert got.filter(pl.col("system") == "a")["value"].to_list() == pytest.approx(want["value"].to_list(), rel=1e-12)
+    empty = got.filter(pl.col("system") == "b")
+    assert empty["measure"].to_list() == want["measure"].to_list()
+    assert empty["value"].is_null().all() and (empty["n_queries"] == 0).all()

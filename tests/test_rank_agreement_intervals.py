@@ -254,3 +254,36 @@ def test_agreement_page_names_exactly_the_coefficients_whose_pvalue_is_nan():
     said_nan = paragraph.split("report `pvalue` = NaN", 1)[0].split("only.", 1)[1]
     assert set(re.findall(r"`(\w+)`", said_nan)) == untested
     assert "no test" in paragraph
+
+
+def _one_set_ties_every_system() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """37 systems over 43 queries under `a`, and a `b` that scores every one 0 (an LLM label set of all 0s):
+    without some queries RBO differs from its value by 1e-16, float noise, not spread."""
+    A = np.random.default_rng(37).uniform(0, 1, (43, 37))
+    return _frame(A), _frame(np.zeros_like(A))
+
+
+@pytest.mark.parametrize("interval", ["jackknife", "percentile"])
+def test_rank_interval_is_nan_not_a_point_when_only_float_noise_changes_the_coefficient(interval):
+    a, b = _one_set_ties_every_system()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = pf.rank_agreement(a, b, measure="AP", interval=interval, n_resamples=200)
+    low, high = r.rbo.confidence_interval
+    assert np.isfinite(r.rbo.statistic) and np.isnan(low) and np.isnan(high), (low, high)
+    assert r.rbo.note.startswith("approximate; no interval (NaN)")
+    said = [str(w.message) for w in caught if issubclass(w.category, SmallSampleWarning)]
+    assert any(": rbo:" in s and "NaN, not a point" in s for s in said), said
+
+
+def test_rank_coefficients_nan_because_one_set_ties_every_system_say_so():
+    a, b = _one_set_ties_every_system()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = pf.rank_agreement(a, b, measure="AP")
+    undefined = ["kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric"]
+    for name in undefined:
+        c = getattr(r, name)
+        assert np.isnan(c.statistic) and "ties every system" in c.note and "'b'" in c.note, (name, c.note)
+    said = [str(w.message) for w in caught if issubclass(w.category, SmallSampleWarning) and "ties every" in str(w.message)]
+    assert len(said) == 1 and ", ".join(undefined) in said[0] and "'b' ties every system" in said[0], said

@@ -928,3 +928,41 @@ def test_caption_names_the_bound_of_values_without_spread_not_a_t_interval(ci):
     low = t.data.frame.filter(pl.col("system") == "a")["ci_low"][0]
     assert low == pytest.approx(0.025 ** (1 / n))             # the bound, not t's point [1, 1]
     assert "the exact bound n equal values allow inside the measure's range" in t.caption
+
+
+@pytest.mark.parametrize("saved_as", ["frame", "parquet"])
+def test_results_table_of_a_saved_judgment_sets_table_equals_that_of_the_judgment_sets(saved_as, tmp_path):
+    """A saved evaluate_judgment_sets(...).per_query with judgments= was refused with a bare TypeError, while
+    rank_agreement took it; its table and marks are those of the judgment sets themselves."""
+    qrels, runs = pf.example.example_paths()
+    nist = pf.read_qrels(qrels)
+    llm = nist.with_columns(pl.when(pl.col("rel") > 0).then(0).otherwise(1).alias("rel"))  # another set of labels
+    js = pf.evaluate_judgment_sets(runs, {"nist": nist, "llm": llm}, ["AP", "P@10"])
+    saved = js.per_query
+    if saved_as == "parquet":
+        saved = tmp_path / "js.parquet"
+        js.per_query.write_parquet(saved)
+    base = pf.io.system_name_from_path(runs[0])
+    want = pf.results_table(js, baseline=base, judgments="llm", seed=1)
+    got = pf.results_table(saved, baseline=base, judgments="llm", seed=1)
+    assert got.table.equals(want.table) and got.table.height == 2 * len(runs)   # (system, measure) rows
+    assert pf.results_table(saved, judgments="nist").table.equals(pf.results_table(js, judgments="nist").table)
+    with pytest.raises(ValueError, match=r"`judgments` must name one judgment set.*\['nist', 'llm'\], got 'gold'"):
+        pf.results_table(saved, judgments="gold")
+    with pytest.raises(TypeError, match="`judgments` picks one judgment set: pass evaluate_judgment_sets' result or a "
+                                        "per-query table with a `judgments` column"):
+        pf.results_table(js.per_query.drop("judgments"), judgments="llm")
+
+
+def test_caption_says_query_for_one_query():
+    """"Mean P@5 over 1 queries." read wrong: one query is a query."""
+    run = pl.DataFrame({"system": ["x", "x", "y", "y"], "qid": ["1"] * 4, "docno": ["d1", "d2", "d2", "d1"],
+                        "score": [2.0, 1.0, 2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["1"], "docno": ["d1"], "rel": [1]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = pf.results_table(pf.evaluate(run, qrels, ["P@5"])).caption
+    assert "Mean P@5 over 1 query." in one and "1 queries" not in one
+    two = pf.results_table(pf.evaluate(run.with_columns(pl.lit("2").alias("qid")).vstack(run),
+                                       qrels.vstack(qrels.with_columns(pl.lit("2").alias("qid"))), ["P@5"])).caption
+    assert "Mean P@5 over 2 queries." in two

@@ -186,3 +186,50 @@ def test_trec_format_names_every_measure_it_refuses_at_once(tmp_path):
     assert err.startswith("pairedframe: error: 3 measures cannot be printed in trec_eval's format: RR@10 (trec_eval's "
                           "'recip_rank' takes no cutoff); ERR@20 (trec_eval 10 has no ERR measure); Judged@10 "
                           "(trec_eval 10 has no Judged measure). Other formats")
+
+
+# one family named bare and with parameters, or with two parameter lists, across -m flags
+MERGED_ACROSS_FLAGS = [("P", "P.7"), ("P.5", "P.10"), ("all_trec", "rbp.p=0.5"), ("set", "utility.1,-1,0,2"),
+                       ("utility.1,-1,0,0", "utility.2,-1,0,0"), ("ndcg_cut", "ndcg_cut.7"), ("set_F", "set_F.0.5"),
+                       ("success", "success.3"), ("Rprec_mult", "Rprec_mult.0.5"),
+                       ("iprec_at_recall", "iprec_at_recall.0.5")]
+
+
+def _measure_flags(names: tuple[str, ...]) -> list[str]:
+    return [arg for name in names for arg in ("-m", name)]
+
+
+@pytest.mark.parametrize("names", MERGED_ACROSS_FLAGS, ids=" ".join)
+def test_collection_size_keeps_the_merge_of_measure_lists_across_flags(names):
+    """-N set the collection size on each -m name parsed alone, so P then P.7 printed P_5 ... P_1000."""
+    code, plain, plain_err = _example("-f", "trec", *_measure_flags(names))
+    assert code == 0, plain_err
+    code, sized, err = _example("-f", "trec", *_measure_flags(names), "-N", "5000")
+    assert code == 0, err
+    measures = lambda text: [line.split("\t")[0].strip() for line in text.splitlines()]  # noqa: E731
+    assert measures(sized) == measures(plain)
+    merge_warnings = lambda text: [line for line in text.splitlines() if "is ignored" in line or "named bare" in line]  # noqa: E731
+    assert merge_warnings(err) == merge_warnings(plain_err)
+
+
+def _trec_eval_binary() -> str | None:
+    import os
+    import shutil
+    return os.environ.get("PAIREDFRAME_TREC_EVAL") or shutil.which("trec_eval") or next(
+        (p for p in ("/tmp/breakit5/te/trec_eval",) if os.access(p, os.X_OK)), None)
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("names", MERGED_ACROSS_FLAGS, ids=" ".join)
+def test_collection_size_with_merged_measure_lists_against_trec_eval(names, shared_data):
+    import subprocess
+    binary = _trec_eval_binary()
+    if binary is None:
+        pytest.skip("no trec_eval binary: set PAIREDFRAME_TREC_EVAL or put trec_eval on PATH")
+    folder = shared_data / "trec_eval"
+    files = [str(folder / "qrels.test"), str(folder / "results.test")]
+    args = [*_measure_flags(names), "-N", "5000"]
+    want = subprocess.run([binary, *args, *files], capture_output=True, text=True, check=True).stdout
+    code, got, err = _evaluate("-f", "trec", *args, *files)
+    assert code == 0, err
+    assert got == want

@@ -252,10 +252,17 @@ CREATE OR REPLACE TEMP MACRO pf__eval_sql(o_in, kind) AS
       || coalesce(array_to_string([pf__prep_group_sql(i, g['rel'], g['judged_only'], o['complete'], o['depth']) FOR g, i IN groups], ', '), '')
       || ', ' || pf__problems_sql(o) || ', ' || pf__values_sql(o['ms'], groups, o['complete']) || ' '
       || CASE WHEN kind = 'summary'
-              THEN 'SELECT system, measure, CASE agg WHEN ''sum'' THEN sum(value ORDER BY qid) '
+              THEN ', pf_means AS MATERIALIZED (SELECT system, measure, pos, CASE agg WHEN ''sum'' THEN sum(value ORDER BY qid) '
                    || 'WHEN ''gmean'' THEN exp(sum(CASE WHEN agg = ''gmean'' THEN ln(value) END ORDER BY qid) / count(value)) '
                    || 'ELSE sum(value ORDER BY qid) / count(value) END AS value, count(value) AS n_queries '
-                   || 'FROM pf_values WHERE (SELECT ok FROM pf_check) GROUP BY system, measure, pos, agg ORDER BY system, pos'
+                   || 'FROM pf_values WHERE (SELECT ok FROM pf_check) GROUP BY system, measure, pos, agg) '
+                   -- a run with no query in the qrels keeps its rows (value NULL, n_queries 0): pf.evaluate
+                   -- warns that it left the run out, and SQL has no warning to give
+                   || 'SELECT system, measure, value, n_queries FROM (SELECT * FROM pf_means UNION ALL '
+                   || 'SELECT s.system, m.measure, m.pos, CAST(NULL AS DOUBLE), 0 FROM (SELECT DISTINCT system FROM pf_retrieved '
+                   || 'WHERE system NOT IN (SELECT system FROM pf_means)) s, (VALUES '
+                   || array_to_string(['(' || pf__lit(m['name']) || ', ' || CAST(i AS VARCHAR) || ')' FOR m, i IN o['ms']], ', ')
+                   || ') AS m(measure, pos)) ORDER BY system, pos'
               WHEN kind = 'ctes' THEN ''
               ELSE 'SELECT system, qid, measure, value FROM pf_values WHERE (SELECT ok FROM pf_check) ORDER BY system, qid, pos' END
       FOR groups IN [pf__distinct([pf__group(m) FOR m IN o['ms']])]][1]

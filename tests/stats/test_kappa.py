@@ -138,3 +138,14 @@ def test_jackknife_t_interval_against_scipy_t():
     # equal leave-one-out values: a standard error of 0 is no spread seen, not certainty -- NaN, never a point
     flat = jackknife_t_interval(0.5, [0.5, 0.5, 0.5])
     assert np.isnan(flat.low) and np.isnan(flat.high)
+
+
+def test_jackknife_interval_is_nan_when_leave_one_out_values_differ_only_by_float_noise():
+    """A kappa (or any statistic) whose leave-one-out values differ by 1e-16 has no spread: NaN, not a point;
+    a real spread of 1e-9 still gets an interval."""
+    noisy = 0.49013422529607875 + np.array([0.0, 1.1e-16, 0.0, -1.1e-16, 0.0])
+    assert jackknife_se(noisy) == 0.0
+    assert all(np.isnan(jackknife_t_interval(0.49013422529607875, noisy)))
+    spread = 0.49 + np.array([0.0, 1e-9, 0.0, -1e-9, 0.0])
+    low, high = jackknife_t_interval(0.49, spread)
+    assert low < 0.49 < high

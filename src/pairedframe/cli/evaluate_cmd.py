@@ -179,11 +179,15 @@ def _with_collection_size(measures: list[str], collection_size: int | None) -> l
     names, runid = split_runid(measures)
     if collection_size is None or not names:
         return measures
+    # parsed together, so trec_eval's merge of one family's lists (P then P.7: P_7 only) and its warning hold
+    parsed = parse_measures(names)
     # a stated collection_size=0 is the default, which parsing drops: the text says whether one was stated
-    parsed = [replace(m, params=(*m.params, ("collection_size", collection_size)))
-              if m.family == "Utility" and "collection_size" not in name else m
-              for name in names for m in parse_measures([name])]
-    return [*parsed, "runid"] if runid else parsed
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # the merge warnings were given once, above
+        stated = {m for name in names if "collection_size" in name for m in parse_measures([name])}
+    sized = [replace(m, params=(*m.params, ("collection_size", collection_size)))
+             if m.family == "Utility" and m not in stated else m for m in parsed]
+    return [*sized, "runid"] if runid else sized
 
 
 def _warn_missing_zscores(per_query: pl.DataFrame, path: Path) -> None:

@@ -98,6 +98,7 @@ from pairedframe.comparison.pairing import DELTA_TOLERANCE, check_sizes, pair_sy
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.kernels import analyse_block
 from pairedframe.comparison.per_query import gain_expr
+from pairedframe.comparison.printed_precision import warn_mixed_printed_precision
 from pairedframe.comparison.large_n import row_statistics
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.comparison.verdicts import VERDICTS
@@ -323,6 +324,7 @@ def compare_checked(data: Any, opt: Options, *, baseline: str, systems: Sequence
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
     check_sizes(rows, baseline, extras, warn_small=opt.interval not in QUANTILE_INTERVALS)  # else with their own
+    warn_mixed_printed_precision(p.paired, p.rows, baseline)
 
     k_total = rows.height
     stats, large = row_statistics(p.paired, rows, opt)      # above LARGE_N non-zero deltas: one pass (large_n.py)

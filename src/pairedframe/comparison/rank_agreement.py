@@ -29,7 +29,8 @@ from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._validate import require_one_slice
 from pairedframe.comparison.options import check_rank_options
 from pairedframe.comparison.pairing import as_frame, by_system
-from pairedframe.comparison.rank_intervals import APPROXIMATE, coefficient_intervals, warn_no_spread
+from pairedframe.comparison.rank_intervals import (APPROXIMATE, coefficient_intervals, note_tied_rankings,
+                                                   warn_no_spread)
 from pairedframe.checks import sample
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
@@ -469,6 +470,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
                                       higher=higher, rbo_p=rbo_p, confidence_level=opt.confidence_level,
                                       n_resamples=opt.n_resamples, seed=opt.seed, qids=qids)
     warn_no_spread(intervals, n, name, names)
+    intervals = note_tied_rankings(intervals, {key: stat for key, (stat, _) in point.items()}, (ta, tb), name, names)
     coefficients = {key: Coefficient(statistic=stat, pvalue=p, confidence_interval=intervals[key][0],
                                      note=intervals[key][1])
                     for key, (stat, p) in point.items()}

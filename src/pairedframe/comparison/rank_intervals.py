@@ -17,9 +17,10 @@ from pairedframe.stats.jackknife import NO_SPREAD, jackknife_se, jackknife_t_int
 from pairedframe.stats.rank_agreement import COEFFICIENTS, agreement_coefficients_many, leave_one_out_means
 from pairedframe.stats.resample import bootstrap_index_chunks
 from pairedframe.stats.results import ConfidenceInterval
+from pairedframe.stats.studentized import zero_spread
 
 __all__ = ["APPROXIMATE", "NO_SPREAD_NOTE", "NO_SPREAD_BOOTSTRAP_NOTE", "EXCLUDES_ESTIMATE", "coefficient_intervals",
-           "warn_no_spread"]
+           "warn_no_spread", "note_tied_rankings"]
 
 #: The note every rank-agreement interval carries in ``table``.
 APPROXIMATE = "approximate"
@@ -59,7 +60,7 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
     for name in COEFFICIENTS:
         finite = values[name][np.isfinite(values[name])]    # NaN: a constant resampled ranking
         nan = ConfidenceInterval(float("nan"), float("nan"))
-        if finite.size >= 2 and finite.min() == finite.max():  # a point would claim certainty, as the jackknife's
+        if finite.size >= 2 and zero_spread(finite)[0]:  # a point (up to float noise) would claim certainty
             out[name] = (nan, NO_SPREAD_BOOTSTRAP_NOTE)
             continue
         ci = percentile_interval(finite, confidence_level=confidence_level) if finite.size >= 2 else nan
@@ -85,3 +86,20 @@ def warn_no_spread(intervals: dict[str, tuple[ConfidenceInterval, str]], n: int,
         warnings.warn(f"{where}: {', '.join(constant)}: every bootstrap resample of the {n} queries gives the same "
                       "coefficient; that is no certainty (with few well separated systems it is common), so the "
                       "interval is NaN, not a point", SmallSampleWarning, stacklevel=user_stacklevel())
+
+
+def note_tied_rankings(intervals: dict[str, tuple[ConfidenceInterval, str]], point: dict[str, float],
+                       tied_means: tuple[np.ndarray, np.ndarray], measure: str, names: tuple[str, str]
+                       ) -> dict[str, tuple[ConfidenceInterval, str]]:
+    """Where one side gives every system the same mean (e.g. a label set of all 0s), the coefficients that
+    need an ordering are NaN: say so in their notes and in a warning naming that side."""
+    tied = [name for name, means in zip(names, tied_means) if means.size >= 2 and np.all(means == means[0])]
+    undefined = [key for key, value in point.items() if not np.isfinite(value)]
+    if not tied or not undefined:
+        return intervals
+    who = " and ".join(repr(name) for name in tied)
+    why = f"{who} ties every system (the same mean {measure} for all), so there is no ordering to compare"
+    warnings.warn(f"rank agreement on {measure} between {names[0]!r} and {names[1]!r}: {', '.join(undefined)} "
+                  f"are NaN: {why}; check that judgment set (e.g. labels all 0)",
+                  SmallSampleWarning, stacklevel=user_stacklevel())
+    return {key: (ci, f"{APPROXIMATE}; NaN: {why}" if key in undefined else note) for key, (ci, note) in intervals.items()}

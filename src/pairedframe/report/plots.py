@@ -216,7 +216,7 @@ def means_plot(data: Any, path: str | Path, *, measure: str, systems: Any = None
     ax.set_yticks(range(df.height))
     ax.set_yticklabels([literal(s) for s in short_names(df["system"].to_list())], fontsize=8)
     lo, hi = table.settings["n_queries"]
-    queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries"
+    queries = f"{lo} {'query' if lo == 1 else 'queries'}" if lo == hi else f"{lo}-{hi} queries"
     direction = "" if up else ", lower is better"
     # wrapped: long system labels leave the axes (and so its label) narrow
     ax.set_xlabel(literal(textwrap.fill(f"mean {measure} ({percent(confidence_level)}% t interval over {queries}{direction})",

@@ -331,7 +331,9 @@ def render_report(root: str, *, title: str, evaluation: Any, comparison: pl.Data
     agreement, comparisons, settings."""
     measures = settings["measures"]
     n = evaluation.per_query.group_by("system").agg(pl.col("qid").n_unique())["qid"]
-    queries = f"{n.min()} queries" if n.min() == n.max() else f"{n.min()}–{n.max()} queries per system"
+    fewest, most = n.min(), n.max()
+    queries = (f"{fewest} {'query' if fewest == 1 else 'queries'}" if fewest == most
+               else f"{fewest}–{most} queries per system")
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     k = len(evaluation.systems)
     against = (f"; baseline {baseline}" if k > 1 else

@@ -28,7 +28,7 @@ import polars as pl
 from pairedframe.checks import require_bool
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_keywords
 from pairedframe.io.results import read_if_paths
-from pairedframe.comparison.table_data import (TableData, reject_text_measures,
+from pairedframe.comparison.table_data import (TableData, one_set_of_table, reject_text_measures,
                                                results_table_data)
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.report.output import require_output_folder, visible_controls
@@ -379,7 +379,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         Columns and rows in order (default: all, the baseline(s) first).  The baseline rows read
         ``name (baseline)`` in every format (not for ``pairs="all"``, which has none).
     judgments : str, optional
-        The judgment set to tabulate when ``data`` holds several; the caption names it.
+        The judgment set to tabulate when ``data`` holds several (judgment sets, or a per-query table with a
+        ``judgments`` column, as their ``per_query`` saved); the caption names it.
     correction : {"holm", "bh", "none", "tukey"}, optional
         The p-values deciding significance; ``"tukey"``: the randomised Tukey HSD of an all-pairs
         comparison where the pair's own test also rejects (``pvalue_max_tukey_raw``; the Tukey HSD
@@ -448,6 +449,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             data.check_names(judgments)
             # the set stays a key column, so the family reads as pf.compare's on every set: per judgments
             source = data.per_query.filter(pl.col("judgments") == judgments)
+        elif judgments is not None:                   # a saved evaluate_judgment_sets(...).per_query
+            source = one_set_of_table(data, judgments)
         if callable(getattr(source, "check_names", None)):
             raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {source.names}")
         if pairs == "all":

@@ -92,7 +92,7 @@ def _why_no_marks(s: dict[str, Any], correction: str) -> str:
         return text
     if s.get("exact") is True:
         floor = (2.0 if s.get("alternative", "two-sided") == "two-sided" else 1.0) * 2.0 ** -lo_hi[1]
-        how, more = f"the exact sign-flip test over {lo_hi[1]} queries", "more queries"
+        how, more = f"the exact sign-flip test over {lo_hi[1]} quer{'y' if lo_hi[1] == 1 else 'ies'}", "more queries"
     elif isinstance(n_resamples, int):
         floor = 1.0 / (n_resamples + 1)
         how, more = f"{n_resamples:,} resamples", "more resamples"
@@ -125,7 +125,7 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
     ``best`` / ``second`` name how the rendering shows the best and second values (plain text: ``*x*``, ``_x_``)."""
     s = data.settings
     lo, hi = s["n_queries"]
-    queries = f"{lo} queries" if lo == hi else f"{lo}-{hi} queries per system"
+    queries = f"{lo} {'query' if lo == 1 else 'queries'}" if lo == hi else f"{lo}-{hi} queries per system"
     judged = f" under the {s['judgments']} judgments" if s.get("judgments") else ""
     summed = [m for m in data.measures if aggregate_of(m) == "sum"]
     averaged = [m for m in data.measures if m not in summed]

@@ -4,7 +4,7 @@
 ``se_jack = sqrt((n - 1) / n * sum_i (theta_(i) - mean_i theta_(i))^2)``, ``theta_(i)`` the
 statistic without unit ``i`` (Efron & Tibshirani 1993, ch. 11; Fleiss & Davies 1982 for kappa).
 Centred on the statistic (no jackknife bias correction) and clipped to the statistic's range.  When
-every leave-one-out value is equal the standard error is 0: the jackknife saw no spread between units,
+every leave-one-out value is equal (up to float noise, ``1e-12`` of their size: ``zero_spread``) the standard error is 0: the jackknife saw no spread between units,
 which is no certainty (common with few units), so the interval is NaN, never a point
 (:data:`NO_SPREAD` says so in words).
 
@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from .results import ConfidenceInterval
+from .studentized import zero_spread
 
 __all__ = ["NO_SPREAD", "jackknife_se", "jackknife_t_interval"]
 
@@ -47,7 +48,9 @@ def jackknife_se(leave_one_out) -> float:
     n = v.size
     if n < 2 or not np.isfinite(v).all():
         return math.nan
-    d = v - v[0]                                      # exactly 0 when every value is equal (a point interval)
+    if zero_spread(v)[0]:     # equal up to float noise (1e-12 of their size): no spread, not a point interval
+        return 0.0
+    d = v - v[0]
     return float(math.sqrt((n - 1) / n * np.sum((d - d.mean()) ** 2)))
 
 

@@ -1,0 +1,44 @@
+"""A warning when compare pairs values trec_eval printed (4 decimals, ``trec_eval -q``) with full-precision
+ones (pf.evaluate's): the rounding alone (up to 5e-5) then reads as wins and losses, so a run compared with
+itself can come out 22 wins, 20 losses."""
+
+from __future__ import annotations
+
+import warnings
+
+import polars as pl
+
+from pairedframe.errors import user_stacklevel
+
+__all__ = ["warn_mixed_printed_precision"]
+
+#: trec_eval prints "%.4f": its values differ from the true ones by at most half the last digit.
+PRINTED_DECIMALS = 4
+ROUNDING = 0.5 * 10.0 ** -PRINTED_DECIMALS
+
+
+def _on_grid(column: str) -> pl.Expr:
+    """Every value of the column is a multiple of 1e-4 (up to the float error of parsing "0.1234")."""
+    scaled = pl.col(column).fill_nan(None) * 10.0 ** PRINTED_DECIMALS   # NaN: no value, not off the grid
+    return ((scaled - scaled.round(0)).abs() <= 1e-6 * pl.max_horizontal(scaled.abs(), pl.lit(1.0))).all()
+
+
+def warn_mixed_printed_precision(paired: pl.DataFrame, rows: pl.DataFrame, baseline: str) -> None:
+    """Warn (naming the systems and the measure) where one side's values all lie on the 4-decimal grid,
+    the other's do not, and some non-zero delta is within trec_eval's rounding.
+
+    ``paired``: ``_row, qid, a, b, delta`` (a the baseline's values); ``rows``: ``_row, system, measure``."""
+    per_row = paired.group_by("_row").agg(
+        _on_grid("a").alias("_a"), _on_grid("b").alias("_b"),
+        ((pl.col("delta") != 0) & (pl.col("delta").abs() <= ROUNDING * (1 + 1e-9))).sum().alias("_small"))
+    mixed = per_row.filter((pl.col("_a") != pl.col("_b")) & (pl.col("_small") > 0)).join(rows, on="_row").sort("_row")
+    if not mixed.height:
+        return
+    first = mixed.row(0, named=True)
+    printed, full = (baseline, first["system"]) if first["_a"] else (first["system"], baseline)
+    warnings.warn(f"{mixed.height} comparison(s) pair values printed to {PRINTED_DECIMALS} decimals with full-precision "
+                  f"ones (first: {first['measure']}, where every value of {printed!r} lies on the "
+                  f"{PRINTED_DECIMALS}-decimal grid, as trec_eval -q prints it, and those of {full!r} do not): "
+                  f"{first['_small']} delta(s) within that rounding (|delta| <= {ROUNDING:g}) count as wins or losses; "
+                  "evaluate both the same way (pf.evaluate both runs, or read both from trec_eval output)",
+                  UserWarning, stacklevel=user_stacklevel())

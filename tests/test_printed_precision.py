@@ -1,0 +1,59 @@
+"""compare warns when one side's values are trec_eval's 4-decimal print and the other's full precision:
+the rounding alone made a run compared with itself 22 wins, 20 losses, 1 tie (verdict inconclusive)."""
+
+from __future__ import annotations
+
+import subprocess
+import warnings
+
+import numpy as np
+import polars as pl
+import pytest
+
+import pairedframe as pf
+
+
+def _table(values: dict[str, np.ndarray]) -> pl.DataFrame:
+    return pl.concat([pl.DataFrame({"system": name, "qid": [str(i) for i in range(len(v))], "measure": "AP",
+                                    "value": v}) for name, v in values.items()])
+
+
+def _printed_precision_warnings(table: pl.DataFrame, baseline: str) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(table, baseline=baseline, n_resamples=99)
+    return [str(w.message) for w in caught if "printed to 4 decimals" in str(w.message)]
+
+
+def test_compare_warns_when_4_decimal_values_are_paired_with_full_precision_ones_naming_both_systems():
+    full = np.random.default_rng(5).uniform(0, 1, 30)
+    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "printed")
+    assert len(said) == 1 and "'printed' lies on the 4-decimal grid" in said[0] and "'exact' do not" in said[0], said
+    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "exact")
+    assert len(said) == 1 and "'printed' lies on the 4-decimal grid" in said[0], said
+
+
+def test_compare_does_not_warn_about_printed_precision_when_both_sides_are_alike():
+    rng = np.random.default_rng(6)
+    a, b = rng.uniform(0, 1, 30), rng.uniform(0, 1, 30)
+    assert _printed_precision_warnings(_table({"x": a, "y": b}), "x") == []                      # both full
+    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": np.round(b, 4)}), "x") == []  # both printed
+    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": b + 0.01}), "x") == []  # no rounding-size delta
+
+
+@pytest.mark.shared_data
+def test_compare_of_trec_eval_q_output_with_pf_evaluate_of_the_same_run_warns(shared_data, tmp_path):
+    import os
+    binary = os.environ.get("PAIREDFRAME_TREC_EVAL") or next(
+        (p for p in ("/tmp/breakit5/te/trec_eval",) if os.access(p, os.X_OK)), None)
+    if binary is None:
+        pytest.skip("no trec_eval binary: set PAIREDFRAME_TREC_EVAL")
+    folder = shared_data / "trec_eval"
+    out = subprocess.run([binary, "-q", "-m", "map", str(folder / "qrels.test"), str(folder / "results.test")],
+                         capture_output=True, text=True, check=True).stdout
+    (tmp_path / "te.q").write_text(out)
+    printed = pf.read_results(tmp_path / "te.q").with_columns(system=pl.lit("trec_eval"))
+    exact = pf.evaluate(folder / "results.test", folder / "qrels.test", ["AP"]).per_query.with_columns(
+        system=pl.lit("pairedframe"))
+    said = _printed_precision_warnings(pl.concat([printed.select(exact.columns), exact]), "trec_eval")
+    assert len(said) == 1 and "'trec_eval' lies on the 4-decimal grid" in said[0], said
