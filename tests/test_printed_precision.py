@@ -57,3 +57,16 @@ def test_compare_of_trec_eval_q_output_with_pf_evaluate_of_the_same_run_warns(sh
         system=pl.lit("pairedframe"))
     said = _printed_precision_warnings(pl.concat([printed.select(exact.columns), exact]), "trec_eval")
     assert len(said) == 1 and "'trec_eval' lies on the 4-decimal grid" in said[0], said
+
+
+def test_printed_precision_screen_keeps_a_comparison_whose_sample_looks_alike(monkeypatch):
+    """The strided screen (printed_precision.SCREEN_ROWS) clears only comparisons whose sampled sides both
+    leave the grid: here every sampled value of both sides lies on it, and only unsampled ones do not."""
+    from pairedframe.comparison import printed_precision
+
+    monkeypatch.setattr(printed_precision, "SCREEN_ROWS", 5)     # 30 paired rows: every 6th is sampled
+    printed = np.round(np.random.default_rng(7).uniform(0, 1, 30), 4)
+    exact = printed.copy()
+    exact[1::6] += 3e-5                                           # off the grid, never sampled, within rounding
+    said = _printed_precision_warnings(_table({"printed": printed, "exact": exact}), "printed")
+    assert len(said) == 1 and "'exact' do not" in said[0], said

@@ -28,6 +28,9 @@ def warn_mixed_printed_precision(paired: pl.DataFrame, rows: pl.DataFrame, basel
     the other's do not, and some non-zero delta is within trec_eval's rounding.
 
     ``paired``: ``_row, qid, a, b, delta`` (a the baseline's values); ``rows``: ``_row, system, measure``."""
+    paired = paired.filter(pl.col("_row").is_in(_candidates(paired, rows["_row"]).implode()))
+    if not paired.height:
+        return
     per_row = paired.group_by("_row").agg(
         _on_grid("a").alias("_a"), _on_grid("b").alias("_b"),
         ((pl.col("delta") != 0) & (pl.col("delta").abs() <= ROUNDING * (1 + 1e-9))).sum().alias("_small"))
@@ -42,3 +45,18 @@ def warn_mixed_printed_precision(paired: pl.DataFrame, rows: pl.DataFrame, basel
                   f"{first['_small']} delta(s) within that rounding (|delta| <= {ROUNDING:g}) count as wins or losses; "
                   "evaluate both the same way (pf.evaluate both runs, or read both from trec_eval output)",
                   UserWarning, stacklevel=user_stacklevel())
+
+
+#: Rows of ``paired`` read by :func:`_candidates`' screen at most.
+SCREEN_ROWS = 100_000
+
+
+def _candidates(paired: pl.DataFrame, comparisons: pl.Series) -> pl.Series:
+    """The ``comparisons`` (``_row``) that may have one side on the grid and the other off it, from an evenly
+    strided sample of ``paired``: a side whose sampled values leave the grid cannot lie on it wholly, so a
+    comparison whose sampled sides both leave it is cleared; any other (the sample missed it) stays. Spares the whole check (a pass of rounding over every row, about 10 %
+    of a default comparison of 10^6 queries) where, as usual, both sides are full-precision values."""
+    step = max(1, paired.height // SCREEN_ROWS)
+    sample = paired.gather_every(step).group_by("_row").agg(_on_grid("a").alias("_a"), _on_grid("b").alias("_b"))
+    cleared = sample.filter(~pl.col("_a") & ~pl.col("_b"))["_row"]
+    return comparisons.filter(~comparisons.is_in(cleared.implode()))
