@@ -30,7 +30,7 @@ from pairedframe.comparison._validate import require_one_slice
 from pairedframe.comparison.options import check_rank_options
 from pairedframe.comparison.pairing import as_frame, by_system
 from pairedframe.comparison.rank_intervals import (APPROXIMATE, coefficient_intervals, note_tied_rankings,
-                                                   warn_no_spread)
+                                                   tied_sides, warn_no_spread)
 from pairedframe.checks import sample
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
@@ -469,7 +469,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     intervals = coefficient_intervals(A, B, {key: stat for key, (stat, _) in point.items()}, method=interval,
                                       higher=higher, rbo_p=rbo_p, confidence_level=opt.confidence_level,
                                       n_resamples=opt.n_resamples, seed=opt.seed, qids=qids)
-    warn_no_spread(intervals, n, name, names)
+    warn_no_spread(intervals, n, name, names, tied_sides(names, (ta, tb)))
     intervals = note_tied_rankings(intervals, {key: stat for key, (stat, _) in point.items()}, (ta, tb), name, names)
     coefficients = {key: Coefficient(statistic=stat, pvalue=p, confidence_interval=intervals[key][0],
                                      note=intervals[key][1])

@@ -20,7 +20,7 @@ from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.studentized import zero_spread
 
 __all__ = ["APPROXIMATE", "NO_SPREAD_NOTE", "NO_SPREAD_BOOTSTRAP_NOTE", "EXCLUDES_ESTIMATE", "coefficient_intervals",
-           "warn_no_spread", "note_tied_rankings"]
+           "warn_no_spread", "note_tied_rankings", "tied_sides"]
 
 #: The note every rank-agreement interval carries in ``table``.
 APPROXIMATE = "approximate"
@@ -70,17 +70,24 @@ def coefficient_intervals(A: np.ndarray, B: np.ndarray, point: dict[str, float],
     return out
 
 
+def tied_sides(names: tuple[str, str], tied_means: tuple[np.ndarray, np.ndarray]) -> list[str]:
+    """The sides (judgment sets) that give every system the same mean: no ordering of the systems."""
+    return [name for name, means in zip(names, tied_means) if means.size >= 2 and np.all(means == means[0])]
+
+
 def warn_no_spread(intervals: dict[str, tuple[ConfidenceInterval, str]], n: int, measure: str,
-                    names: tuple[str, str]) -> None:
+                    names: tuple[str, str], tied: list[str] | None = None) -> None:
     """Say which coefficients got a NaN interval because no query changes them (jackknife) or every resample
     gives the same value (percentile), on which measure and between which two sides (a report computes one
-    agreement per measure and judgment set)."""
+    agreement per measure and judgment set); ``tied``: the sides that tie every system (:func:`tied_sides`),
+    then the reason."""
     where = f"rank agreement on {measure} between {names[0]!r} and {names[1]!r}"
+    why = (f"{' and '.join(map(repr, tied))} ties every system, so no query can change it" if tied
+           else "common with few systems, well separated, that both label sets order alike")
     flat = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_NOTE]
     if flat:
         warnings.warn(f"{where}: {', '.join(flat)}: the coefficient is the same without any one of the {n} queries "
-                      "(common with few systems, well separated, that both label sets order alike), "
-                      f"so {NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
+                      f"({why}), so {NO_SPREAD}", SmallSampleWarning, stacklevel=user_stacklevel())
     constant = [name for name, (_, note) in intervals.items() if note == NO_SPREAD_BOOTSTRAP_NOTE]
     if constant:
         warnings.warn(f"{where}: {', '.join(constant)}: every bootstrap resample of the {n} queries gives the same "
@@ -93,7 +100,7 @@ def note_tied_rankings(intervals: dict[str, tuple[ConfidenceInterval, str]], poi
                        ) -> dict[str, tuple[ConfidenceInterval, str]]:
     """Where one side gives every system the same mean (e.g. a label set of all 0s), the coefficients that
     need an ordering are NaN: say so in their notes and in a warning naming that side."""
-    tied = [name for name, means in zip(names, tied_means) if means.size >= 2 and np.all(means == means[0])]
+    tied = tied_sides(names, tied_means)
     undefined = [key for key, value in point.items() if not np.isfinite(value)]
     if not tied or not undefined:
         return intervals
