@@ -10,6 +10,8 @@ import warnings
 import duckdb
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pairedframe as pf
 
@@ -62,3 +64,20 @@ def test_a_system_on_another_scale_gets_the_interval_warning_alone():
         pf.compare(table, baseline="a", test="t")
     assert not [w for w in caught if issubclass(w.category, pf.ValueRangeWarning)]
     assert any("outside that measure's range" in str(w.message) for w in caught)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["AP", "nDCG@10", "latency", "FirstRelRank"]),
+                          st.floats(-2.0, 5.0, allow_nan=False)), min_size=1, max_size=12))
+def test_range_screen_clears_only_tables_the_grouped_check_clears(rows):
+    """The screen (smallest and largest value against every measure's range) is exact: when it clears a
+    table, grouping by system and measure finds no value outside its measure's range either."""
+    from pairedframe.comparison._validate import _within_every_range, groups_outside_ranges
+
+    data = pl.DataFrame({"system": ["s"] * len(rows), "qid": [str(i) for i in range(len(rows))],
+                         "measure": [m for m, _ in rows], "value": [v for _, v in rows]})
+    groups = data.group_by("system", "measure").agg(pl.col("value").min().alias("low"),
+                                                    pl.col("value").max().alias("high"),
+                                                    pl.col("value").mean().alias("mean"))
+    if _within_every_range(data):
+        assert groups_outside_ranges(groups) == []

@@ -124,11 +124,25 @@ def warn_outside_range(first: dict[str, Any], count: int, groups: int, lo: float
         ValueRangeWarning, stacklevel=user_stacklevel())
 
 
+def _within_every_range(data: pl.DataFrame) -> bool:
+    """Whether every value lies in the range of every measure of ``data`` (its smallest and largest value
+    against the measures' names): the usual case, decided without grouping the rows by system and measure,
+    which cost a second of CPU on 10^7 rows."""
+    value = pl.col("value")
+    low, high = data.select(value.min().alias("low"), value.max().alias("high")).row(0)
+    if low is None:
+        return True
+    ranges = [value_range(str(name)) for name in data["measure"].unique()]
+    return all(lo - _slack(lo) <= low and high <= hi + _slack(hi) for lo, hi in ranges)
+
+
 def warn_values_outside_ranges(data: pl.DataFrame) -> None:
     """Warn naming the measure, system, qid and value of the first value outside its measure's known range
     (:func:`groups_outside_ranges`)."""
-    keys = [c for c in data.columns if c not in ("qid", "value", "summary")]   # system, measure, dataset, ...
     value = pl.col("value")
+    if _within_every_range(data):
+        return
+    keys = [c for c in data.columns if c not in ("qid", "value", "summary")]   # system, measure, dataset, ...
     groups = data.group_by(keys, maintain_order=True).agg(value.min().alias("low"), value.max().alias("high"),
                                                          value.mean().alias("mean"))
     outside = groups_outside_ranges(groups.filter(pl.col("low").is_not_null()))
