@@ -71,4 +71,5 @@ def test_quoted_skewed_cluster_figures_against_the_calibration_table():
         for what, span in quoted.items():
             assert span in text, f"{page.name} should quote {what} {span}"
     guide = re.sub(r"\s+", " ", (ROOT / "docs" / "guide" / "clusters.md").read_text(encoding="utf-8"))
-    assert quoted["unequal default"] in guide and quoted["type-I"] in guide
+    for what in ("unequal default", "type-I", "cluster-t", "signflip"):
+        assert quoted[what] in guide, f"clusters.md should quote {what} {quoted[what]}"

@@ -164,3 +164,24 @@ def test_query_named_all_and_the_summary_are_no_repeat(tmp_path):
     path.write_text("map\t301\t0.5\nmap\tall\t0.25\nmap\tzeta\t0.75\nmap\tall\t0.5\n")
     read = pf.read_results(path)
     assert sorted(read["qid"].to_list()) == ["301", "all", "zeta"] and read["system"].unique().to_list() == ["all.q"]
+
+
+def test_concatenated_outputs_split_at_the_summary_when_the_second_run_starts_with_a_new_query(tmp_path):
+    """A run's summary ('all') lines end it: the next run's first query goes to the next run even when the
+    first run lacks it (an outside tester's q0, credited to the wrong run when only repeats split)."""
+    path = tmp_path / "ab.q"
+    path.write_text(_trec_eval_block("A", {"q1": 0.1, "q2": 0.2}) + _trec_eval_block("B", {"q0": 0.5, "q1": 0.6,
+                                                                                          "q2": 0.7}))
+    read = pf.read_results(path).sort("system", "qid")
+    assert read.select("system", "qid", "value").rows() == [("A", "q1", 0.1), ("A", "q2", 0.2), ("B", "q0", 0.5),
+                                                           ("B", "q1", 0.6), ("B", "q2", 0.7)]
+
+
+def test_concatenated_outputs_of_disjoint_queries_split_by_runid_or_refused(tmp_path):
+    path = tmp_path / "disjoint.q"
+    path.write_text(_trec_eval_block("A", {"q1": 0.1}) + _trec_eval_block("B", {"q3": 0.5}))
+    assert pf.read_results(path).sort("system").select("system", "qid").rows() == [("A", "q1"), ("B", "q3")]
+    path.write_text(_trec_eval_block("A", {"q1": 0.1}) + _trec_eval_block(None, {"q3": 0.5}))
+    with pytest.raises(InputFormatError, match="query q3 follows the summary \\('all'\\) lines ending on line 3") as info:
+        pf.read_results(path)                     # the second run has no runid line to name it
+    assert info.value.line == 4

@@ -4,10 +4,12 @@ Each line is ``measure<blanks>TAB qid TAB value``. The per-query lines come firs
 (qid ``all``) close each run's block, so a query that is itself named ``all`` is told apart by its
 place: only the trailing ``all`` lines of a block are its summary. ``pairedframe evaluate`` writes a
 ``# run: NAME`` line before each run's block when it prints several runs; without one the file is
-one run, named after the file. Several trec_eval outputs concatenated (``cat a.q b.q``) show as a
-(measure, query) that comes again: each run then starts there, named by its ``runid`` line when every run
-has a distinct one, and is otherwise refused naming the line (within a ``# run:`` block a repeat is
-refused too). Text values (``runid``, ``relstring``) name no number and are left out. Measure names stay
+one run, named after the file. Several trec_eval outputs concatenated (``cat a.q b.q``) show as
+per-query lines after a run's summary (``all``) lines that hold its ``runid`` line, or as a (measure,
+query) that comes again: each run then starts there, named by its ``runid`` line when every run has a
+distinct one, and is otherwise refused naming the line (within a ``# run:`` block a repeat is refused
+too). Without runid lines, runs of different queries cannot be told from one run with a query named
+``all``, and are read as one. Text values (``runid``, ``relstring``) name no number and are left out. Measure names stay
 trec_eval's (``map``, ``ndcg_cut_10``), which every door of pairedframe parses.
 """
 
@@ -90,13 +92,16 @@ class _Blocks:
         self.rows: list[tuple[str, str, str, float, int]] = []      # system, qid, measure, value, block
         self.seen: dict[tuple[str, str], int] = {}                    # (measure, qid) -> its line in this block
         self.runids: dict[int, str] = {}                              # unnamed block -> its runid line's value
-        self.restarts: list[tuple[int, int, str, str]] = []          # (line, first line, measure, qid)
+        self.restarts: list[tuple[int, str]] = []                     # (line, why a run starts there)
         self.named_blocks: set[int] = set()
+        self.summary_line: int | None = None                          # the block's last 'all' line, after a query's
+        self.runid_closes = False                                     # a runid line among the block's summary lines
 
     def add(self, number: int, line: str) -> None:
         run = _RUN_LINE.fullmatch(line)
         if run:
             self.name, self.block, self.named, self.seen = run[1].strip(), self.block + 1, True, {}
+            self.summary_line = None
             self.named_blocks.add(self.block)
             return
         found = _LINE.fullmatch(line)
@@ -106,9 +111,12 @@ class _Blocks:
         measure, qid, value = found.groups()
         if qid != "all":  # the summary's lines, and a query named all, may share a measure
             self._check_new(number, line, measure, qid)
+        elif self.seen:       # an 'all' line after the block's queries: its summary
+            self.summary_line = number
         if _TEXT_MEASURES.fullmatch(measure):
             if measure == "runid" and not self.named:
                 self.runids.setdefault(self.block, value)
+                self.runid_closes = bool(self.seen)   # in the summary after the run's queries, as trec_eval prints it
             return
         if not _NUMBER.fullmatch(value):
             raise InputFormatError(f"the value of {measure} is not a number", path=str(self.path), line=number,
@@ -117,13 +125,17 @@ class _Blocks:
 
     def _check_new(self, number: int, line: str, measure: str, qid: str) -> None:
         first = self.seen.get((measure, qid))
-        if first is not None:
-            if self.named:
-                raise InputFormatError(f"{measure} for query {qid} comes again (first on line {first}) in run "
-                                       f"{self.name!r}", path=str(self.path), line=number, text=line,
-                                       argument="results")
-            self.restarts.append((number, first, measure, qid))
-            self.block, self.seen = self.block + 1, {}
+        if first is not None and self.named:
+            raise InputFormatError(f"{measure} for query {qid} comes again (first on line {first}) in run "
+                                   f"{self.name!r}", path=str(self.path), line=number, text=line, argument="results")
+        # a summary holding the run's runid line ends the run (a query named all has no runid line)
+        ended = self.summary_line is not None and self.runid_closes
+        if not self.named and (first is not None or ended):
+            why = (f"{measure} for query {qid} comes again (first on line {first})" if first is not None else
+                   f"query {qid} follows the summary ('all') lines ending on line {self.summary_line}")
+            self.restarts.append((number, why))
+            self.block, self.seen, self.runid_closes = self.block + 1, {}, False
+        self.summary_line = None
         self.seen[(measure, qid)] = number
 
     def name_concatenated_runs(self, frame: pl.DataFrame) -> pl.DataFrame:
@@ -133,11 +145,10 @@ class _Blocks:
         blocks = sorted({block for *_, block in self.rows} - self.named_blocks)
         names = [self.runids.get(block) for block in blocks]
         if None in names or len(set(names)) != len(names):
-            number, first, measure, qid = self.restarts[0]
+            number, why = self.restarts[0]
             raise InputFormatError(
-                f"{measure} for query {qid} comes again (first on line {first}): several runs' trec_eval outputs "
-                "in one file? Give each run its own file, or write a '# run: NAME' line before each run's lines "
-                "(runid lines name them when every run has a distinct one: trec_eval -m runid)",
-                path=str(self.path), line=number, argument="results")
+                f"{why}: several runs' trec_eval outputs in one file? Give each run its own file, or write a "
+                "'# run: NAME' line before each run's lines (runid lines name them when every run has a distinct "
+                "one: trec_eval -m runid)", path=str(self.path), line=number, argument="results")
         return frame.with_columns(pl.col("block").replace_strict(blocks, names, default=pl.col("system"))
                                   .alias("system"))
