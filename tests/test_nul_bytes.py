@@ -58,3 +58,16 @@ def test_a_binary_file_keeps_the_binary_data_error(tmp_path):
     path.write_bytes(b"\x00\x01\x02\x03" * 100)
     with pytest.raises(pf.InputFormatError, match="it holds binary data"):
         pf.evaluate(str(path), _write(tmp_path, "lf.qrels", QRELS), ["AP"])
+
+
+def test_a_nul_byte_alone_on_the_last_line_of_a_large_run_is_named_by_evaluate_as_by_read_run(tmp_path):
+    """A file cut off while written: its last line is a NUL beyond the first 64 KiB. evaluate found the bad
+    line by the field count ('found 1') and said nothing of the NUL, which read_run names."""
+    lines = [f"{q} Q0 d{i} {i} {1000 - i} r\n" for q in range(1, 30) for i in range(1, 400)]  # 250 KB
+    run = _write(tmp_path, "cut.run", "".join(lines) + "\x00")
+    qrels = _write(tmp_path, "lf.qrels", QRELS)
+    last = len(lines) + 1
+    with pytest.raises(pf.InputFormatError, match=f"run file {run}, line {last}: a NUL byte"):
+        pf.read_run(run)
+    with pytest.raises(pf.InputFormatError, match=f"run file {run}, line {last}: a NUL byte"):
+        pf.evaluate(run, qrels, ["AP"])

@@ -44,7 +44,7 @@ from pairedframe.io.stream import (
 )
 from pairedframe.errors import DuplicateError, InputFormatError
 from pairedframe.io.duplicates import run_duplicate_error
-from pairedframe.io.line_ends import bare_return_error, bare_return_line
+from pairedframe.io.line_ends import bare_return_error, bare_return_line, nul_byte_error, nul_byte_line
 from pairedframe.io.trec import (_RUN_FIELDS, _open_bytes, _split_fields, _unreadable, compression,
                                  refuse_run_lines, run_line_faults)
 
@@ -256,10 +256,14 @@ def bad_line_error(path: str | os.PathLike[str]) -> InputFormatError | None:
     path = os.fspath(path)
     faults: list[dict | None] = [None, None, None]
     bare: dict | None = None  # a bare CR line end is named before any other fault, as by the exact reader
+    nul: tuple[int, str] | None = None  # so is a NUL byte (its line, the text before it)
     number = 0
     try:
         for index, block in enumerate(_whole_line_blocks(path)):
             text = block.decode("utf-8")
+            at = nul_byte_line(block) if nul is None else None
+            if at is not None:
+                nul = (number + at, text.split("\n")[at - 1].split("\x00", 1)[0][:200])
             bare = bare or bare_return_line(_numbered_lines(text, number, index == 0), len(_RUN_FIELDS))
             if not faults[0]:  # the first short line is named before any other fault: after it, only decoded
                 faults = [seen or new for seen, new in zip(faults, _line_faults(text, number, index == 0))]
@@ -268,6 +272,8 @@ def bad_line_error(path: str | os.PathLike[str]) -> InputFormatError | None:
         return not_utf8_error(path, exc)
     except (OSError, EOFError, zlib.error):
         return None
+    if nul is not None:
+        return nul_byte_error(path, "run", *nul)
     if bare is not None:
         return bare_return_error(path, "run", bare)
     try:
