@@ -311,9 +311,12 @@ def _check_text(text: pa.Buffer | bytes, sep: str, returns: bool = True) -> None
     # from a table, not an array: polars' array path imports pyarrow.compute (0.06 s once, holding the GIL)
     text_column = pl.from_arrow(pa.table({"text": whole})).to_series()
     lone_return = "|\r[^\n]" if returns else ""
-    # a NUL too: the exact reader refuses it (where trec_eval would stop reading), naming its line
-    if text_column.str.contains(f"[{sep}\r\n]{sep}|{sep}[\r\n]|[\r\n]#{lone_return}|\\x00").any():
-        raise NotStreamable("a line has an empty field, is a comment or holds a lone \\r or a NUL")
+    if text_column.str.contains(f"[{sep}\r\n]{sep}|{sep}[\r\n]|[\r\n]#{lone_return}").any():
+        raise NotStreamable("a line has an empty field, is a comment or holds a lone \\r")
+    # a NUL too: the exact reader refuses it (where trec_eval would stop reading), naming its line; a literal
+    # search of its own (memchr): in the regex's alternation it cost ten times the whole check
+    if text_column.str.contains("\x00", literal=True).any():
+        raise NotStreamable("a NUL byte")
 
 
 def _parsed_chunks(path: str, sep: str, chunk_bytes: int) -> Iterator[pl.DataFrame]:
