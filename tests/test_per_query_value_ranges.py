@@ -86,6 +86,16 @@ def test_a_system_on_another_scale_has_only_its_values_below_the_range_counted(e
     assert "system 'b', qid 'q3' has -5.0 (1 value(s) of that system outside that range)" in found[0]
 
 
+@pytest.mark.parametrize("options", [{}, {"baseline": "a"}, {"pairs": "all"}])
+def test_results_table_gives_the_range_warning_once(options):
+    """With baseline= / pairs= it runs compare, which checks the table too: one warning, not two."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.results_table(_table("nDCG@10", 1.2), **options)
+    found = [str(w.message) for w in caught if issubclass(w.category, pf.ValueRangeWarning)]
+    assert len(found) == 1 and "qid 'q3' has 1.2" in found[0], found
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["AP", "nDCG@10", "latency", "FirstRelRank"]),
                           st.floats(-2.0, 5.0, allow_nan=False)), min_size=1, max_size=12))
