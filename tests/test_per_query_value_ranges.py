@@ -86,6 +86,14 @@ def test_a_system_on_another_scale_has_only_its_values_below_the_range_counted(e
     assert "system 'b', qid 'q3' has -5.0 (1 value(s) of that system outside that range)" in found[0]
 
 
+def test_range_warnings_of_a_spark_frame_read_as_the_polars_ones(spark):
+    """The Spark route (percentile for the median) names the outlier of a system on the range and only the
+    value below the range of a system on another scale, as the polars path does."""
+    for table in (_table("nDCG@10", 65.3), _table("nDCG@10", -5.0, scale=100.0)):
+        found, _ = _range_warnings(spark.createDataFrame(table.to_arrow()))
+        assert len(found) == 1 and found == _range_warnings(table)[0], found
+
+
 @pytest.mark.parametrize("options", [{}, {"baseline": "a"}, {"pairs": "all"}])
 def test_results_table_gives_the_range_warning_once(options):
     """With baseline= / pairs= it runs compare, which checks the table too: one warning, not two."""
