@@ -66,6 +66,44 @@ def test_a_system_on_another_scale_gets_the_interval_warning_alone():
     assert any("outside that measure's range" in str(w.message) for w in caught)
 
 
+def _as_engine(table: pl.DataFrame, engine: str):
+    return duckdb.connect().from_arrow(table.to_arrow()) if engine == "duckdb" else table
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_one_value_x100_in_a_system_on_the_range_is_named_though_it_lifts_the_mean_above_the_range(engine):
+    """One query of 20 set to 65.3 lifts system b's mean to ~3.8 but not its median: the value is named."""
+    found, _ = _range_warnings(_as_engine(_table("nDCG@10", 65.3), engine))
+    assert len(found) == 1, found
+    assert "system 'b', qid 'q3' has 65.3 (1 value(s) of that system outside that range)" in found[0]
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_a_system_on_another_scale_has_only_its_values_below_the_range_counted(engine):
+    """A x100 system with one value of -5: its values above 1 are the scale's, only the -5 is named and counted."""
+    found, _ = _range_warnings(_as_engine(_table("nDCG@10", -5.0, scale=100.0), engine))
+    assert len(found) == 1, found
+    assert "system 'b', qid 'q3' has -5.0 (1 value(s) of that system outside that range)" in found[0]
+
+
+def test_range_warnings_of_a_spark_frame_read_as_the_polars_ones(spark):
+    """The Spark route (percentile for the median) names the outlier of a system on the range and only the
+    value below the range of a system on another scale, as the polars path does."""
+    for table in (_table("nDCG@10", 65.3), _table("nDCG@10", -5.0, scale=100.0)):
+        found, _ = _range_warnings(spark.createDataFrame(table.to_arrow()))
+        assert len(found) == 1 and found == _range_warnings(table)[0], found
+
+
+@pytest.mark.parametrize("options", [{}, {"baseline": "a"}, {"pairs": "all"}])
+def test_results_table_gives_the_range_warning_once(options):
+    """With baseline= / pairs= it runs compare, which checks the table too: one warning, not two."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.results_table(_table("nDCG@10", 1.2), **options)
+    found = [str(w.message) for w in caught if issubclass(w.category, pf.ValueRangeWarning)]
+    assert len(found) == 1 and "qid 'q3' has 1.2" in found[0], found
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["AP", "nDCG@10", "latency", "FirstRelRank"]),
                           st.floats(-2.0, 5.0, allow_nan=False)), min_size=1, max_size=12))
@@ -78,6 +116,6 @@ def test_range_screen_clears_only_tables_the_grouped_check_clears(rows):
                          "measure": [m for m, _ in rows], "value": [v for _, v in rows]})
     groups = data.group_by("system", "measure").agg(pl.col("value").min().alias("low"),
                                                     pl.col("value").max().alias("high"),
-                                                    pl.col("value").mean().alias("mean"))
+                                                    pl.col("value").median().alias("median"))
     if _within_every_range(data):
         assert groups_outside_ranges(groups) == []

@@ -18,27 +18,50 @@ def _table(values: dict[str, np.ndarray]) -> pl.DataFrame:
                                     "value": v}) for name, v in values.items()])
 
 
-def _printed_precision_warnings(table: pl.DataFrame, baseline: str) -> list[str]:
+def _printed_precision_warnings(table: pl.DataFrame, baseline: str, engine: str = "polars") -> list[str]:
+    if engine == "duckdb":
+        import duckdb
+
+        table = duckdb.connect().from_arrow(table.to_arrow())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pf.compare(table, baseline=baseline, n_resamples=99)
     return [str(w.message) for w in caught if "printed to 4 decimals" in str(w.message)]
 
 
-def test_compare_warns_when_4_decimal_values_are_paired_with_full_precision_ones_naming_both_systems():
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_compare_warns_when_4_decimal_values_are_paired_with_full_precision_ones_naming_both_systems(engine):
     full = np.random.default_rng(5).uniform(0, 1, 30)
-    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "printed")
+    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "printed", engine)
     assert len(said) == 1 and "'printed' lies on the 4-decimal grid" in said[0] and "'exact' do not" in said[0], said
-    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "exact")
+    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "exact", engine)
     assert len(said) == 1 and "'printed' lies on the 4-decimal grid" in said[0], said
 
 
-def test_compare_does_not_warn_about_printed_precision_when_both_sides_are_alike():
+def test_printed_precision_warning_of_a_duckdb_relation_reads_as_the_polars_one():
+    full = np.random.default_rng(7).uniform(0, 1, 40)
+    table = _table({"printed": np.round(full, 4), "exact": full, "other": np.round(full[::-1], 4)})
+    said = {engine: _printed_precision_warnings(table, "printed", engine) for engine in ("polars", "duckdb")}
+    assert len(said["polars"]) == 1 and said["duckdb"] == said["polars"], said
+
+
+def test_printed_precision_warning_of_a_spark_frame_reads_as_the_polars_one(spark):
+    full = np.random.default_rng(8).uniform(0, 1, 30)
+    table = _table({"printed": np.round(full, 4), "exact": full})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(spark.createDataFrame(table.to_arrow()), baseline="printed", n_resamples=99)
+    said = [str(w.message) for w in caught if "printed to 4 decimals" in str(w.message)]
+    assert said == _printed_precision_warnings(table, "printed") and len(said) == 1, said
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_compare_does_not_warn_about_printed_precision_when_both_sides_are_alike(engine):
     rng = np.random.default_rng(6)
     a, b = rng.uniform(0, 1, 30), rng.uniform(0, 1, 30)
-    assert _printed_precision_warnings(_table({"x": a, "y": b}), "x") == []                      # both full
-    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": np.round(b, 4)}), "x") == []  # both printed
-    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": b + 0.01}), "x") == []  # no rounding-size delta
+    assert _printed_precision_warnings(_table({"x": a, "y": b}), "x", engine) == []                      # both full
+    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": np.round(b, 4)}), "x", engine) == []
+    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": b + 0.01}), "x", engine) == []  # no small delta
 
 
 @pytest.mark.shared_data

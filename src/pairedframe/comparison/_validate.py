@@ -90,25 +90,30 @@ def _slack(bound: float) -> float:
     return 1e-9 * max(1.0, abs(bound))
 
 
-def groups_outside_ranges(groups: pl.DataFrame) -> list[tuple[dict[str, Any], float, float]]:
-    """The groups (rows of ``measure, low, high, mean`` and key columns: one system's values of one measure)
-    holding a value outside the measure's known range (nDCG, AP, P, R, RR: ``[0, 1]``), each with that range:
-    values no evaluation gives, an error upstream.  Not values on another scale (nDCG x 100): a group whose
-    mean lies above the range keeps them, and the intervals warn about it
+def groups_outside_ranges(groups: pl.DataFrame) -> list[tuple[dict[str, Any], float, float, bool]]:
+    """The groups (rows of ``measure, low, high, median`` and key columns: one system's values of one measure)
+    holding a value outside the measure's known range (nDCG, AP, P, R, RR: ``[0, 1]``), each with that range
+    and whether the group is on another scale: values no evaluation gives, an error upstream.  Not values on
+    another scale (nDCG x 100): a group whose median lies above the range (most of its values, so not one
+    wrong value lifting its mean) keeps its values above, and the intervals warn about it
     (:mod:`pairedframe.comparison.interval_range`); below the range no scale explains them.  Names
     pairedframe does not know (a measure of one's own) have no range."""
     out = []
     for group in groups.iter_rows(named=True):
         lo, hi = value_range(str(group["measure"]))
+        scaled = group["median"] is not None and group["median"] > hi + _slack(hi)
         below = group["low"] is not None and group["low"] < lo - _slack(lo)
-        above = group["high"] is not None and group["high"] > hi + _slack(hi) and group["mean"] <= hi + _slack(hi)
+        above = group["high"] is not None and group["high"] > hi + _slack(hi) and not scaled
         if below or above:
-            out.append((group, lo, hi))
+            out.append((group, lo, hi, scaled))
     return out
 
 
-def outside_sql(lo: float, hi: float) -> str:
-    """SQL: ``value`` lies outside ``[lo, hi]`` beyond float rounding."""
+def outside_sql(lo: float, hi: float, scaled: bool = False) -> str:
+    """SQL: ``value`` lies outside ``[lo, hi]`` beyond float rounding (only below it when its group is on
+    another scale: :func:`groups_outside_ranges`)."""
+    if scaled:
+        return f"(value < {lo - _slack(lo)!r})"
     return f"(value < {lo - _slack(lo)!r} OR value > {hi + _slack(hi)!r})"
 
 
@@ -144,10 +149,10 @@ def warn_values_outside_ranges(data: pl.DataFrame) -> None:
         return
     keys = [c for c in data.columns if c not in ("qid", "value", "summary")]   # system, measure, dataset, ...
     groups = data.group_by(keys, maintain_order=True).agg(value.min().alias("low"), value.max().alias("high"),
-                                                         value.mean().alias("mean"))
+                                                         value.median().alias("median"))
     outside = groups_outside_ranges(groups.filter(pl.col("low").is_not_null()))
     if outside:
-        group, lo, hi = outside[0]
-        rows = data.filter(*[pl.col(k).eq_missing(group[k]) for k in keys],
-                           (value < lo - _slack(lo)) | (value > hi + _slack(hi)))
+        group, lo, hi, scaled = outside[0]
+        off = (value < lo - _slack(lo)) if scaled else (value < lo - _slack(lo)) | (value > hi + _slack(hi))
+        rows = data.filter(*[pl.col(k).eq_missing(group[k]) for k in keys], off)
         warn_outside_range(rows.row(0, named=True), rows.height, len(outside), lo, hi)

@@ -59,6 +59,7 @@ from pairedframe.comparison.interval_range import QUANTILE_INTERVALS
 from pairedframe.comparison.pairing import check_sizes, describe_row, no_common_query
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
+from pairedframe.comparison.printed_precision import grid_sql, small_deltas_sql, warn_mixed_printed_precision_engine
 from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL, settle_on_nonzero
@@ -92,6 +93,7 @@ def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str 
         f"max(abs(delta)) AS max_abs, CAST(sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS BIGINT) AS wins, "
         f"CAST(sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS BIGINT) AS losses, "
         f"CAST(sum(CASE WHEN delta = 0 THEN 1 ELSE 0 END) AS BIGINT) AS ties, "
+        f"{grid_sql('a')} AS a_grid, {grid_sql('b')} AS b_grid, {small_deltas_sql()} AS small, "
         f"min({h}) AS qmin, max({h}) AS qmax, {t.hash_sum(fingerprint)} AS qhash "
         f"FROM {paired.pairs} GROUP BY {keys}")
 
@@ -282,6 +284,7 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
             moments, rows = _moment_rows(paired)
         require_common_queries(paired, rows, baseline)
         check_sizes(rows, baseline, paired.extras, warn_small=opt.interval not in QUANTILE_INTERVALS)
+        warn_mixed_printed_precision_engine(rows, baseline)
         rows = rows.join(central_moments(paired, rows).rename({"comp": "_row"})
                          .with_columns(pl.col("_row").cast(pl.UInt32)), on="_row", how="left").sort("_row")
         k_total = rows.height

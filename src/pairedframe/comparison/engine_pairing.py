@@ -232,7 +232,7 @@ def _row_groups(table: EngineTable, pq: str, extras: list[str], real: str) -> pl
                          f"CAST(sum(CASE WHEN {real} AND ({_UNUSABLE}) THEN 1 ELSE 0 END) AS BIGINT) "
                          f"AS nonfinite, min(pf_row) AS first, min(CASE WHEN {real} THEN pf_row END) AS first_real, "
                          f"min(CASE WHEN {real} THEN value END) AS low, max(CASE WHEN {real} THEN value END) AS high, "
-                         f"avg(CASE WHEN {real} THEN value END) AS mean FROM {pq} GROUP BY {group}")
+                         f"{table.quantile(f'CASE WHEN {real} THEN value END', 0.5)} AS median FROM {pq} GROUP BY {group}")
 
 
 def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[str], flagged: bool, real: str) -> None:
@@ -264,7 +264,7 @@ def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[st
 
 
 #: The columns of :func:`_row_groups` that are no key.
-_GROUP_STATS = ("n_rows", "summary", "nonfinite", "first", "first_real", "low", "high", "mean")
+_GROUP_STATS = ("n_rows", "summary", "nonfinite", "first", "first_real", "low", "high", "median")
 
 
 def _literal(value: Any) -> str:
@@ -273,15 +273,15 @@ def _literal(value: Any) -> str:
 
 def _warn_outside_ranges(table: EngineTable, pq: str, groups: pl.DataFrame, real: str) -> None:
     """The polars path's :func:`~pairedframe.comparison._validate.warn_values_outside_ranges`, from the
-    groups' min, max and mean (one more pass only when a value lies outside its measure's range)."""
+    groups' min, max and median (one more pass only when a value lies outside its measure's range)."""
     outside = groups_outside_ranges(groups.filter(pl.col("low").is_not_null()))
     if not outside:
         return
-    group, lo, hi = outside[0]
+    group, lo, hi, scaled = outside[0]
     keys = [c for c in groups.columns if c not in _GROUP_STATS]      # system, <extras>, measure
     where = " AND ".join(f"{table.quote(k)} IS NOT DISTINCT FROM {_literal(group[k])}" for k in keys)
     rows = table.collect(f"SELECT {', '.join(table.quote(k) for k in keys)}, qid, value, count(*) OVER () AS n FROM {pq} "
-                         f"WHERE {real} AND {where} AND {outside_sql(lo, hi)} ORDER BY pf_row LIMIT 1")
+                         f"WHERE {real} AND {where} AND {outside_sql(lo, hi, scaled)} ORDER BY pf_row LIMIT 1")
     first = rows.row(0, named=True)
     warn_outside_range(first, int(first["n"]), len(outside), lo, hi)
 

@@ -10,7 +10,7 @@ import polars as pl
 
 from pairedframe.errors import user_stacklevel
 
-__all__ = ["warn_mixed_printed_precision"]
+__all__ = ["grid_sql", "small_deltas_sql", "warn_mixed_printed_precision", "warn_mixed_printed_precision_engine"]
 
 #: trec_eval prints "%.4f": its values differ from the true ones by at most half the last digit.
 PRINTED_DECIMALS = 4
@@ -34,7 +34,35 @@ def warn_mixed_printed_precision(paired: pl.DataFrame, rows: pl.DataFrame, basel
     per_row = paired.group_by("_row").agg(
         _on_grid("a").alias("_a"), _on_grid("b").alias("_b"),
         ((pl.col("delta") != 0) & (pl.col("delta").abs() <= ROUNDING * (1 + 1e-9))).sum().alias("_small"))
-    mixed = per_row.filter((pl.col("_a") != pl.col("_b")) & (pl.col("_small") > 0)).join(rows, on="_row").sort("_row")
+    _warn_mixed(per_row.join(rows, on="_row"), baseline)
+
+
+def grid_sql(column: str) -> str:
+    """SQL aggregate: 1 when every value of ``column`` lies on the 4-decimal grid (as :func:`_on_grid`), else 0."""
+    scaled = f"({column}) * {10.0 ** PRINTED_DECIMALS!r}"
+    on = f"abs({scaled} - round({scaled})) <= 1e-6 * greatest(abs({scaled}), 1.0)"
+    return f"min(CASE WHEN {column} IS NULL OR {on} THEN 1 ELSE 0 END)"
+
+
+def small_deltas_sql(delta: str = "delta") -> str:
+    """SQL aggregate: the count of non-zero deltas within trec_eval's rounding."""
+    return (f"CAST(sum(CASE WHEN {delta} <> 0 AND abs({delta}) <= {ROUNDING * (1 + 1e-9)!r} THEN 1 ELSE 0 END) "
+            "AS BIGINT)")
+
+
+def warn_mixed_printed_precision_engine(rows: pl.DataFrame, baseline: str) -> None:
+    """:func:`warn_mixed_printed_precision` from an engine's per-comparison aggregates: ``rows`` holds
+    ``_row, system, measure`` and ``a_grid``, ``b_grid`` (:func:`grid_sql` of each side) and ``small``
+    (:func:`small_deltas_sql`)."""
+    have = rows.filter(pl.col("a_grid").is_not_null())
+    _warn_mixed(have.select("_row", "system", "measure", (pl.col("a_grid") == 1).alias("_a"),
+                            (pl.col("b_grid") == 1).alias("_b"), pl.col("small").alias("_small")), baseline)
+
+
+def _warn_mixed(per_row: pl.DataFrame, baseline: str) -> None:
+    """Warn about the rows (``_row, system, measure, _a, _b, _small``) with one side on the grid, the other
+    off it, and some non-zero delta within the rounding, naming the first."""
+    mixed = per_row.filter((pl.col("_a") != pl.col("_b")) & (pl.col("_small") > 0)).sort("_row")
     if not mixed.height:
         return
     first = mixed.row(0, named=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import io
 import math
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 import polars as pl
 
 from pairedframe.checks import require_bool
-from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_keywords
+from pairedframe.errors import OLD_LEVEL_AND_SEED, ValueRangeWarning, renamed_attribute, renamed_keywords
 from pairedframe.io.results import read_if_paths
 from pairedframe.comparison.table_data import (TableData, one_set_of_table, reject_text_measures,
                                                results_table_data)
@@ -439,7 +440,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     reject_text_measures(measures)
     data = read_if_paths(data)  # once, for the comparison and the means
     all_pairs, asked = None, None
-    if comparison is None and (baseline is not None or pairs is not None):
+    computed = comparison is None and (baseline is not None or pairs is not None)
+    if computed:
         if data is None:
             raise ValueError("baseline=/pairs= need the evaluation as `data`")
         from pairedframe.report.comparable import compare_what_can_be
@@ -478,9 +480,12 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         asked = None if baseline is None else [baseline] if isinstance(baseline, str) else list(baseline)
     elif compare_options:
         raise TypeError(_unused_compare_options(sorted(compare_options), given_comparison=comparison is not None))
-    table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
-                               correction=correction, ci=ci, confidence_level=confidence_level,
-                               digits=digits, all_pairs=all_pairs, baselines=asked)
+    with warnings.catch_warnings():
+        if computed:                                  # compare warned of the same table's values already
+            warnings.simplefilter("ignore", ValueRangeWarning)
+        table = results_table_data(data, comparison, measures=measures, systems=systems, judgments=judgments,
+                                   correction=correction, ci=ci, confidence_level=confidence_level,
+                                   digits=digits, all_pairs=all_pairs, baselines=asked)
     if systems is None:                               # the caller's row order, else the baselines first
         table = _baselines_first(table)
     return ResultsTable(table, title=_title(title))
