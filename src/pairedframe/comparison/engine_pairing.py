@@ -231,8 +231,8 @@ def _row_groups(table: EngineTable, pq: str, extras: list[str], real: str) -> pl
                          f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
                          f"CAST(sum(CASE WHEN {real} AND ({_UNUSABLE}) THEN 1 ELSE 0 END) AS BIGINT) "
                          f"AS nonfinite, min(pf_row) AS first, min(CASE WHEN {real} THEN pf_row END) AS first_real, "
-                         f"min(CASE WHEN {real} THEN value END) AS low, max(CASE WHEN {real} THEN value END) AS high, "
-                         f"{table.quantile(f'CASE WHEN {real} THEN value END', 0.5)} AS median FROM {pq} GROUP BY {group}")
+                         f"min(CASE WHEN {real} THEN value END) AS low, max(CASE WHEN {real} THEN value END) AS high "
+                         f"FROM {pq} GROUP BY {group}")
 
 
 def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[str], flagged: bool, real: str) -> None:
@@ -273,12 +273,19 @@ def _literal(value: Any) -> str:
 
 def _warn_outside_ranges(table: EngineTable, pq: str, groups: pl.DataFrame, real: str) -> None:
     """The polars path's :func:`~pairedframe.comparison._validate.warn_values_outside_ranges`, from the
-    groups' min, max and median (one more pass only when a value lies outside its measure's range)."""
-    outside = groups_outside_ranges(groups.filter(pl.col("low").is_not_null()))
+    groups' min and max, then their medians (whether a group is on another scale), which cost a sort per group:
+    only when a value lies outside its measure's range."""
+    groups = groups.filter(pl.col("low").is_not_null())
+    if not groups_outside_ranges(groups.with_columns(pl.lit(None, dtype=pl.Float64).alias("median"))):
+        return
+    keys = [c for c in groups.columns if c not in _GROUP_STATS]      # system, <extras>, measure
+    group_by = ", ".join(table.quote(k) for k in keys)
+    medians = table.collect(f"SELECT {group_by}, {table.quantile('value', 0.5)} AS median FROM {pq} "
+                            f"WHERE {real} GROUP BY {group_by}")
+    outside = groups_outside_ranges(groups.join(medians, on=keys, how="left", nulls_equal=True))
     if not outside:
         return
     group, lo, hi, scaled = outside[0]
-    keys = [c for c in groups.columns if c not in _GROUP_STATS]      # system, <extras>, measure
     where = " AND ".join(f"{table.quote(k)} IS NOT DISTINCT FROM {_literal(group[k])}" for k in keys)
     rows = table.collect(f"SELECT {', '.join(table.quote(k) for k in keys)}, qid, value, count(*) OVER () AS n FROM {pq} "
                          f"WHERE {real} AND {where} AND {outside_sql(lo, hi, scaled)} ORDER BY pf_row LIMIT 1")
