@@ -311,27 +311,32 @@ def test_rbp_and_residual_of_the_min_case_through_the_macros_against_trec_eval(c
     assert summary["RBPResid(p=0.9)"] == float("0.78755000000000008")
 
 
+def _run_without_judged_query(con, tmp_path, tables):
+    """Runs a (queries 1, 2: judged) and b (query 9 only: not in the qrels) with the qrels, as tables or files;
+    returns (run, qrels, the macros' first two arguments as SQL)."""
+    run = pl.DataFrame({"system": ["a"] * 3 + ["b"] * 2, "qid": ["1", "1", "2", "9", "9"],
+                        "docno": ["x", "y", "x", "x", "y"], "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    qrels = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["x", "y", "x"], "rel": [1, 0, 1]})
+    if tables:
+        con.register("my_run", run)
+        con.register("my_qrels", qrels)
+        return run, qrels, "'my_run', 'my_qrels'"
+    paths = []
+    for name in ("a", "b"):
+        path = tmp_path / name
+        run.filter(pl.col("system") == name).select("qid", pl.lit("Q0").alias("q0"), "docno", pl.lit(1).alias("rank"),
+                                                     "score", "system").write_csv(path, separator=" ", include_header=False)
+        paths.append(str(path))
+    qrels.select("qid", pl.lit("0").alias("iteration"), "docno", "rel").write_csv(tmp_path / "qrels", separator=" ", include_header=False)
+    return run, qrels, f"{paths}, '{tmp_path / 'qrels'}'"
+
+
 @pytest.mark.parametrize("tables", [False, True])
 def test_summary_keeps_a_run_with_no_query_in_the_qrels_against_evaluate(con, tmp_path, tables):
     """pf.evaluate leaves such a run out with a PartlyEmptyWarning; pf_summary dropped it without a trace. It
     keeps its rows now, value NULL and n_queries 0; the other run's rows are Evaluation.summary()'s."""
-    run = pl.DataFrame({"system": ["a"] * 3 + ["b"] * 2, "qid": ["1", "1", "2", "9", "9"],
-                        "docno": ["x", "y", "x", "x", "y"], "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
-    qrels = pl.DataFrame({"qid": ["1", "1", "2"], "docno": ["x", "y", "x"], "rel": [1, 0, 1]})
+    run, qrels, args = _run_without_judged_query(con, tmp_path, tables)
     measures = ["AP", "P@5", "num_ret"]
-    if tables:
-        con.register("my_run", run)
-        con.register("my_qrels", qrels)
-        args = "'my_run', 'my_qrels'"
-    else:
-        paths = []
-        for name in ("a", "b"):
-            path = tmp_path / name
-            run.filter(pl.col("system") == name).select("qid", pl.lit("Q0").alias("q0"), "docno", pl.lit(1).alias("rank"),
-                                                         "score", "system").write_csv(path, separator=" ", include_header=False)
-            paths.append(str(path))
-        qrels.select("qid", pl.lit("0").alias("iteration"), "docno", "rel").write_csv(tmp_path / "qrels", separator=" ", include_header=False)
-        args = f"{paths}, '{tmp_path / 'qrels'}'"
     with pytest.warns(pf.errors.PartlyEmptyWarning, match=r"left out of the result: \['b'\]"):
         want = pf.evaluate(run, qrels, measures).summary()
     got = con.sql(f"SELECT * FROM pf_summary({args}, {measures}{', tables := true' if tables else ''})").pl()
@@ -340,3 +345,20 @@ def test_summary_keeps_a_run_with_no_query_in_the_qrels_against_evaluate(con, tm
     empty = got.filter(pl.col("system") == "b")
     assert empty["measure"].to_list() == want["measure"].to_list()
     assert empty["value"].is_null().all() and (empty["n_queries"] == 0).all()
+
+
+@pytest.mark.parametrize("tables", [False, True])
+@pytest.mark.parametrize("complete", [False, True])
+def test_per_query_rows_of_a_run_with_no_query_in_the_qrels_against_evaluate(con, tmp_path, tables, complete):
+    """pf_evaluate's rows are pf.evaluate(...).per_query's: a run with no judged query has none (trec_eval
+    skips every query not in the qrels and prints no line for it; pf_summary's NULL row is the summary's
+    only trace of such a run), and with complete := true one row per judged query, scored as -c scores it."""
+    run, qrels, args = _run_without_judged_query(con, tmp_path, tables)
+    measures = ["AP", "P@5", "num_ret", "utility"]
+    with pytest.warns(pf.errors.PartlyEmptyWarning, match=r"\['b'\]"):
+        want = pf.evaluate(run, qrels, measures, complete=complete).per_query.sort("system", "qid", "measure")
+    options = (", tables := true" if tables else "") + (", complete := true" if complete else "")
+    got = con.sql(f"SELECT * FROM pf_evaluate({args}, {measures}{options})").pl().sort("system", "qid", "measure")
+    assert got.drop("value").equals(want.drop("value"))
+    assert got["value"].to_list() == pytest.approx(want["value"].to_list(), rel=1e-12)
+    assert ("b" in got["system"].to_list()) == complete

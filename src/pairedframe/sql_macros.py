@@ -466,8 +466,9 @@ def register(con: Any) -> Any:
     Table macros defined: ``pf_read_run(path, system := NULL)``, ``pf_read_qrels(path)``,
     ``pf_evaluate(run, qrels, measures, complete := false, rel_level := 1, depth := NULL,
     score_precision := 'float64', system := NULL, tables := false)`` (``system, qid, measure,
-    value``), ``pf_summary(...)`` (the same arguments; ``system, measure, value, n_queries``; a run with no query
-    in the qrels: value NULL, n_queries 0),
+    value``; a run with no query in the qrels has no rows, as in ``per_query``), ``pf_summary(...)``
+    (the same arguments; ``system, measure, value, n_queries``; a run with no query in the qrels:
+    value NULL, n_queries 0),
     ``pf_compare(...)``; scalar macro ``pf_measures(measures, rel_level := 1)``. See
     docs/guide/duckdb_sql.md. The macros need duckdb >= 1.4.2 (:data:`MIN_DUCKDB`); an older one is
     refused (:func:`check_duckdb`) before any macro is defined. Bad input stops a query with an error
