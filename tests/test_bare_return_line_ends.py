@@ -3,6 +3,8 @@ reader (whole, streamed, each engine); CRLF files and a CR between fields (a bla
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import pairedframe as pf
@@ -91,3 +93,20 @@ def test_crlf_files_still_read_on_spark_as_lf_files(spark, tmp_path):
     crlf = pf.evaluate(_write(tmp_path, "crlf.run", RUN.replace("\n", "\r\n")),
                        _write(tmp_path, "crlf.qrels", QRELS.replace("\n", "\r\n")), ["AP"], engine="spark")
     assert crlf.per_query.sort("qid")["value"].to_list() == lf.per_query.sort("qid")["value"].to_list()
+
+
+def test_the_duckdb_macros_read_bare_cr_line_ends_as_the_lines_meant_as_documented(tmp_path):
+    """The one reader that does not refuse them (docs/guide/duckdb_sql.md, inputs.md): DuckDB's CSV reader
+    takes a bare CR for a line end and keeps no trace of it, so the macros read the LF file's rows."""
+    import duckdb
+
+    con = pf.duckdb.register(duckdb.connect())
+    lf, cr = _write(tmp_path, "lf.run", RUN), _write(tmp_path, "cr.run", RUN.replace("\n", "\r"))
+    qrels = _write(tmp_path, "cr.qrels", QRELS.replace("\n", "\r"))
+    rows = "SELECT qid, docno, score FROM pf_read_run(?) ORDER BY ALL"
+    assert con.execute(rows, [cr]).fetchall() == con.execute(rows, [lf]).fetchall()
+    assert len(con.execute(rows, [cr]).fetchall()) == 3
+    summary = "SELECT measure, value, n_queries FROM pf_summary(?, ?, 'AP')"
+    assert con.execute(summary, [cr, qrels]).fetchall() == [("AP", 0.75, 2)]
+    docs = (Path(__file__).parents[1] / "docs" / "guide" / "duckdb_sql.md").read_text()
+    assert "bare carriage return" in " ".join(docs.split())
