@@ -235,6 +235,50 @@ def test_compare_and_segments_latex_too_wide_warn_as_the_results_table_does(tmp_
         format_comparison(compared.filter(pl.col("system") == "bm25"), "latex")
 
 
+def _mixed_comparison(names):
+    """pf.compare of systems ``names`` (baseline first) on two measures, one computed in one pass (10,500
+    queries) and one resampled: the rows' interval and method differ."""
+    import polars as pl
+
+    from tests.test_mixed_methods_rendering import _per_query
+
+    pq = _per_query(10_500).with_columns(pl.col("system").replace({"a": names[0], "b": names[1]}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pf.compare(pq, baseline=names[0], n_resamples=200, seed=0)
+
+
+def test_compare_latex_of_rows_computed_differently_fits_an_article_with_a_ci_legend(tmp_path):
+    """The interval and method columns of a comparison whose rows were computed differently made its LaTeX about
+    30 pt wider than an article (in \\footnotesize, with a warning): one narrow CI column of letters and a
+    legend below the tabular now fit it at the text size, names and methods escaped; pdflatex sets it inside
+    the text width, without an overfull box."""
+    from pairedframe.report.compare import format_comparison
+
+    mixed = _mixed_comparison(["bm25_base", "rm3_&_t5#2"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")               # no width warning
+        tex = format_comparison(mixed, "latex")
+    assert "\\footnotesize\\setlength" not in tex and "& interval &" not in tex and "& method &" not in tex
+    assert "system & measure & CI & $n$" in tex and "rm3\\_\\&\\_t5\\#2 & nDCG@10 & a &" in tex
+    assert "\\par\\smallskip CI a: t interval, one-pass; b: studentized interval, resampling." in tex
+    bad, measured = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n"], measure=True)
+    assert bad == [] and len(measured) == 1 and measured[0] <= ARTICLE_TEXT_WIDTH
+
+
+def test_compare_latex_with_a_ci_legend_still_warns_when_too_wide_by_about_what_pdflatex_sets(tmp_path):
+    """Names too long for the page still warn, the CI column counted: the estimate is pdflatex's width (up to 3 %
+    wider, as the results table's)."""
+    from pairedframe.report.compare import format_comparison
+
+    with pytest.warns(UserWarning, match=TOO_WIDE + r": its name columns \(system, measure\) take") as caught:
+        tex = format_comparison(_mixed_comparison(["bm25", "rerank_" + "x" * 60]), "latex")
+    over = float(re.search(TOO_WIDE, str(caught[0].message)).group(1))
+    _, measured = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n"], measure=True)
+    assert "& CI &" in tex and len(measured) == 1
+    assert measured[0] - ARTICLE_TEXT_WIDTH - 1 <= over <= (measured[0] - ARTICLE_TEXT_WIDTH) * 1.03 + 1, (over, measured)
+
+
 def test_compare_cli_latex_too_wide_prints_the_warning(tmp_path):
     from typer.testing import CliRunner
 

@@ -40,7 +40,8 @@ def test_mixed_rows_show_interval_and_method_columns_and_readable_settings(mixed
         text = format_comparison(mixed, fmt)
     for shown in ("one-pass", "resampling", "studentized"):
         assert shown in text
-    assert "per row: see the interval and method columns" in text
+    assert ("per row: see the CI column and its legend below the table" if fmt == "latex"
+            else "per row: see the interval and method columns") in text
     assert "200 on resampled rows (none on the others)" in text
     for wrong in ("['", "None", "one pass: one pass", "one-pass: one pass"):
         assert wrong not in text, wrong

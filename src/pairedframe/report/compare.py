@@ -155,6 +155,11 @@ def _short(frame: pl.DataFrame) -> pl.DataFrame:
 _PER_ROW = ("interval", "method")
 
 
+#: What the settings say of an interval or method that differs between rows (LaTeX: of its CI letters).
+_PER_ROW_TEXT = "per row: see the interval and method columns"
+_PER_ROW_LATEX = "per row: see the CI column and its legend below the table"
+
+
 def _varying(frame: pl.DataFrame, columns: tuple[str, ...]) -> list[str]:
     return [c for c in columns if c in frame.columns and frame[c].n_unique() > 1]
 
@@ -165,7 +170,7 @@ def _readable_settings(settings: dict[str, Any]) -> dict[str, Any]:
     out = dict(settings)
     for name in _PER_ROW:
         if isinstance(out.get(name), list):
-            out[name] = "per row: see the interval and method columns"
+            out[name] = _PER_ROW_TEXT
     n = out.get("n_resamples", "")
     drawn = [v for v in n if v is not None] if isinstance(n, list) else [n]
     if n is None or drawn == []:
@@ -286,8 +291,12 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
     two means, the raw p, wins / losses / ties, MDE too) were twice an article's text width; a comment names
     the ones left out (csv and json hold them). Set in ``\small`` or ``\footnotesize`` (in a group, with 4 pt
     column padding) when it would not fit at the text size
-    (:func:`~pairedframe.report.table_latex.tabular_font_size`); the title and settings are ``%`` comments."""
-    keys = [c for c, t in short.schema.items() if c not in _SHORT and not t.is_numeric()]
+    (:func:`~pairedframe.report.table_latex.tabular_font_size`); the title and settings are ``%`` comments.
+    Rows computed differently (one-pass beside resampled) have a narrow ``CI`` column of letters, told apart by
+    a legend below the tabular (``CI a: t interval, one-pass; ...``): the interval and method columns made an
+    article's table about 30 pt too wide."""
+    keys = [c for c, t in short.schema.items() if c not in _SHORT and c not in _PER_ROW and not t.is_numeric()]
+    codes, legend, legend_plain = _method_codes(short)
     versus = "baseline" in keys and "system" in keys          # several baselines: below each system's name
     keys = [k for k in keys if not (versus and k == "baseline")]
     extra = ["certified"] if "certified" in frame.columns and frame["certified"].is_not_null().any() else []
@@ -295,22 +304,25 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
     level = settings.get("confidence_level")
     ci = f"delta [{level * 100:g}% CI]" if isinstance(level, float) else "delta [CI]"
     names = [("system (vs baseline)" if versus and k == "system" else k) for k in keys]
-    headers = [*((latex_escape(k), k) for k in names), ("$n$", "n"), (latex_escape(ci), ci),
+    headers = [*((latex_escape(k), k) for k in names), *([("CI", "CI")] if codes else []), ("$n$", "n"),
+               (latex_escape(ci), ci),
                _P_HEADER.get(verdict_on[0], ("$p$", "p")) if len(verdict_on) == 1 else ("$p$", "p"),
                ("verdict", "verdict"), *((c, c) for c in extra)]
     widths = [[text_width(plain)] for _, plain in headers]
     fixed = [0.0] * len(headers)                       # the second line keeps its \footnotesize
     rows = []
-    p_column = len(keys) + 2
-    for row in frame.iter_rows(named=True):
-        values = [*(row[k] for k in keys), row["n_queries"], row["delta"], row[row.get("verdict_on") or "pvalue"],
+    lead = len(keys) + bool(codes)                     # the key columns and the CI letters
+    p_column = lead + 2
+    for i, row in enumerate(frame.iter_rows(named=True)):
+        values = [*(row[k] for k in keys), *(codes[i:i + 1]), row["n_queries"], row["delta"],
+                  row[row.get("verdict_on") or "pvalue"],
                   row["verdict"], *(row[c] for c in extra)]
         plain = [pvalue_text(v, digits) if j == p_column else _num(v, digits) for j, v in enumerate(values)]
         for column, text in zip(widths, plain):
             column.append(text_width(text))
         low, high = row["ci_low"], row["ci_high"]
         ends = [_end(v, digits) for v in (low, high)]
-        second = {len(keys) + 1: (interval_text(*ends), latex_interval(*ends))}     # [low, ∞) one-sided
+        second = {lead + 1: (interval_text(*ends), latex_interval(*ends))}     # [low, ∞) one-sided
         if versus:
             second[keys.index("system")] = (f"vs {row['baseline']}", f"vs {latex_escape(str(row['baseline']))}")
         for j, (text, _) in second.items():
@@ -326,20 +338,46 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
         lines.append(latex_row(first)[:-2] + stacked_row_end(pull))   # the small line sits closer
         lines.append(" & ".join(rf"{{\footnotesize {second[j][1]}}}" if j in second else "" for j in range(len(headers)))
                      + r" \\")
-    _check_page(columns, fixed, size, len(rows), pulled, names)
-    spec = "l" * len(keys) + "rrr" + "l" * (1 + len(extra))
+    # the legend's lines: at most \footnotesize's narrower text, a line as wide as the text width
+    legend_lines = math.ceil(1.03 * text_width(legend_plain) * (FOOTNOTESIZE if "footnotesize" in size else 1.0)
+                             / ARTICLE_TEXT_WIDTH) if legend else 0
+    _check_page(columns, fixed, size, len(rows), pulled, names, legend_lines=legend_lines)
+    spec = "l" * lead + "rrr" + "l" * (1 + len(extra))
     left_out = [c for c in _SHORT if c in short.columns and c not in ("n_queries", "delta", "ci_low", "ci_high", "verdict",
                                                                         *verdict_on, *extra)]
     # the title as a comment, as the settings below: the tabular goes into the writer's own float
     return "\n".join([latex_comment(caption), r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
                       rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(h for h, _ in headers) + r" \\",
-                      r"\midrule", *lines, r"\bottomrule", r"\end{tabular}%", r"\endgroup",
+                      r"\midrule", *lines, r"\bottomrule", r"\end{tabular}%",
+                      *([r"\par\smallskip " + legend] if legend else []), r"\endgroup",
                       *([f"% columns left out here (in -f csv / json): {', '.join(left_out)}"] if left_out else []),
-                      *(latex_comment(line) for line in _footer(settings, frame))]) + "\n"
+                      *(latex_comment(line) for line in _footer({k: _PER_ROW_LATEX if v == _PER_ROW_TEXT else v
+                                                                  for k, v in settings.items()}, frame))]) + "\n"
+
+
+def _method_codes(short: pl.DataFrame) -> tuple[list[str], str, str]:
+    """A letter per row for its (interval, method) when they differ between rows, and the legend naming each
+    letter's interval and method, in LaTeX (escaped) and as plain text; ``([], "", "")`` when every row was
+    computed alike."""
+    per_row = [c for c in _PER_ROW if c in short.columns]
+    if not per_row:
+        return [], "", ""
+    kinds = list(dict.fromkeys(short.select(per_row).iter_rows()))
+    letters = [chr(ord("a") + i) if i < 26 else str(i + 1) for i in range(len(kinds))]
+    code = dict(zip(kinds, letters))
+    words = {"interval": "{} interval", "method": "{}"}
+    parts = [f"{letter}: " + ", ".join(words[c].format(v) for c, v in zip(per_row, kind) if v is not None)
+             for kind, letter in code.items()]
+    plain = "CI " + "; ".join(parts) + "."
+    return [code[kind] for kind in short.select(per_row).iter_rows()], latex_escape(plain), plain
+
+
+#: ``\smallskip`` (pt) between the tabular and its CI legend.
+_SMALLSKIP = 3.0
 
 
 def _check_page(columns: list[float], fixed: list[float], size: str, n_rows: int, pulled: float,
-                keys: list[str]) -> None:
+                keys: list[str], *, legend_lines: int = 0) -> None:
     """Warn when the tabular of ``n_rows`` comparisons is too wide for an article's text width, or with a one-line
     caption too tall for its page (:mod:`~pairedframe.report.table_latex_page`, as the results table)."""
     width = tabular_width(columns, size, fixed=fixed)
@@ -347,7 +385,8 @@ def _check_page(columns: list[float], fixed: list[float], size: str, n_rows: int
         names = tabular_width(columns[:len(keys)], size, fixed=fixed[:len(keys)])
         warn_too_wide(width, size, f": its name columns ({', '.join(keys)}) take {names:.0f} pt",
                       "shorten the longest names (on the command line NAME=PATH names a run)")
-    height = caption_height(0.0) + tabular_height(1 + 2 * n_rows, size, pulled=pulled)
+    height = (caption_height(0.0) + tabular_height(1 + 2 * n_rows + legend_lines, size, pulled=pulled)
+              + _SMALLSKIP * bool(legend_lines))
     if height > ARTICLE_TEXT_HEIGHT:
         warn_too_tall(height, size, f" with a one-line caption: its {n_rows} comparisons take {2 * n_rows} lines",
                       "compare fewer systems or measures per table (e.g. one table per measure) or make it a longtable "
