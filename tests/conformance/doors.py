@@ -496,6 +496,15 @@ TABLE_DOORS: dict[str, Door] = {
                 "rbo_p": ((0, 1, 1.5), r"rbo_p"), "interval": (("bca", None), r"interval")},
         empty=(lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"), measure="AP"),
                InsufficientSampleError, "at least 2 queries measured for every system")),
+    "leaderboard": Door(
+        "table", lambda t, **kw: pf.leaderboard(t, measure="AP", systems=["a", "b", "c"], **{**_RESAMPLING, **kw}),
+        lambda result: result.table, PER_QUERY_FORMS, public="pf.leaderboard",
+        expect={"two_datasets": Raises(r"`per_query` has several values of its key column 'dataset' \(\['x', 'y'\]\)",
+                                       SchemaError)},
+        params={"confidence_level": ((0, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
+                "simultaneous": (("yes", None), r"simultaneous")},
+        empty=(lambda t: pf.leaderboard(DISJOINT, measure="AP"), InsufficientSampleError,
+               "at least 2 queries measured for every system")),
     "compare_segments": Door(
         "table", lambda t, **kw: pf.compare_segments(t, SEGMENTS, baseline="a", systems=SYSTEMS,
                                                      measures=TABLE_MEASURES, **{**_RESAMPLING, **kw}),
