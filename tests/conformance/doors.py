@@ -351,6 +351,15 @@ EVAL_DOORS: dict[str, Door] = {
                       params={"-B": _CLI_COMPARE_PARAMS["-B"], "--digits": (("-1",), r"digits"), **_CLI_EVAL_OPTIONS,
                               "-o": _CLI_OUTPUT},
                       empty=(_two_runs_other_qrels("table"), CliExit, "no judged query in common")),
+    "cli leaderboard": Door("evaluation", lambda run, qrels, *extra: run_cli(["leaderboard", qrels, *_paths(run), "-m", "AP",
+                                                                               "-B", "200", "-f", "csv", *extra]),
+                            lambda out: out, ("trec",), cases=frozenset({"clean", "nan_score", "one_row_per_run"}),
+                            public="cli leaderboard", reference_form="trec",
+                            expect={"one_row_per_run": Raises(r"at least 2 queries measured for every system")},
+                            params={"-B": _CLI_COMPARE_PARAMS["-B"], "--confidence-level": (("0", "1", "1.5"),
+                                                                                           r"confidence.level"),
+                                    "--seed": (("-1",), r"--seed"), **_CLI_EVAL_OPTIONS, "-o": _CLI_OUTPUT},
+                            empty=(_two_runs_other_qrels("leaderboard"), CliExit, "no judged query in common")),
 }
 
 
