@@ -25,6 +25,7 @@ STUDIES = {
     "one_sided_small_n": "compare's one-sided bounds with 5 ... 20 queries: default, bootstrap-t and t at 0.95",
     "clustered_skewed": "compare_clustered's two-sided intervals with strongly skewed (Exp(1) - 1) cluster effects",
     "clustered_one_sided": "compare_clustered's one-sided bounds and cluster sign-flip tests (real and skewed clusters)",
+    "rank_sets": "pf.leaderboard's rank sets: simultaneous and marginal coverage of the true ranks on real runs",
     "small_n": "compare's default interval with 2 ... 10 queries: the t rule below MIN_BOOTSTRAP_N",
     "too_few": "compare's default when n_resamples is too few for the level: the capped interval",
 }

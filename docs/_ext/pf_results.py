@@ -35,6 +35,8 @@ COMMANDS = {
                                 "--output docs/results/calibration_ppi_dl19.md"),
     "calibration_segments.md": ("PYTHONPATH=src python benchmarks/calibration --section segments "
                                 "--output docs/results/calibration_segments.md"),
+    "calibration_rank_sets.md": ("PYTHONPATH=src python benchmarks/calibration --section rank_sets "
+                                 "--output docs/results/calibration_rank_sets.md"),
     "calibration_means.md": ("PYTHONPATH=src python benchmarks/calibration --section means "
                              "--output docs/results/calibration_means.md"),
     "evaluate.md": "PYTHONPATH=src python benchmarks/speed --section evaluate --output docs/results/evaluate.md",

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the same names, imported eagerly for type checkers and IDEs
     from pairedframe.comparison import PairedComparison, compare, compare_pair, paired_per_query, worst_queries
     from pairedframe.comparison.clustered import compare_clustered
     from pairedframe.comparison.label_agreement import LabelAgreement, label_agreement
+    from pairedframe.comparison.leaderboard import Leaderboard, leaderboard
     from pairedframe.comparison.overlap import rbo
     from pairedframe.comparison.plan import AnalysisResult, Plan, analyze, load_plan
     from pairedframe.comparison.ppi import ppi_compare, ppi_compare_segments
@@ -72,6 +73,8 @@ _LAZY: dict[str, str] = {
     "compare_clustered": "pairedframe.comparison.clustered",
     "LabelAgreement": "pairedframe.comparison.label_agreement",
     "label_agreement": "pairedframe.comparison.label_agreement",
+    "Leaderboard": "pairedframe.comparison.leaderboard",
+    "leaderboard": "pairedframe.comparison.leaderboard",
     "rbo": "pairedframe.comparison.overlap",
     "AnalysisResult": "pairedframe.comparison.plan",
     "Plan": "pairedframe.comparison.plan",
@@ -123,7 +126,7 @@ __all__ = [
     "evaluate_judgment_sets", "label_agreement", "load_plan", "paired_per_query", "parse_measure",
     "parse_measures", "ppi_compare", "ppi_compare_segments", "rank_agreement", "rbo", "read_prefs", "read_qrels",
     "read_results", "read_run", "read_zscores", "report", "resample_index", "results_table", "worst_queries",
-    "ResampleIndex",
+    "ResampleIndex", "Leaderboard", "leaderboard",
 ]
 
 

@@ -351,6 +351,15 @@ EVAL_DOORS: dict[str, Door] = {
                       params={"-B": _CLI_COMPARE_PARAMS["-B"], "--digits": (("-1",), r"digits"), **_CLI_EVAL_OPTIONS,
                               "-o": _CLI_OUTPUT},
                       empty=(_two_runs_other_qrels("table"), CliExit, "no judged query in common")),
+    "cli leaderboard": Door("evaluation", lambda run, qrels, *extra: run_cli(["leaderboard", qrels, *_paths(run), "-m", "AP",
+                                                                               "-B", "200", "-f", "csv", *extra]),
+                            lambda out: out, ("trec",), cases=frozenset({"clean", "nan_score", "one_row_per_run"}),
+                            public="cli leaderboard", reference_form="trec",
+                            expect={"one_row_per_run": Raises(r"at least 2 queries measured for every system")},
+                            params={"-B": _CLI_COMPARE_PARAMS["-B"], "--confidence-level": (("0", "1", "1.5"),
+                                                                                           r"confidence.level"),
+                                    "--seed": (("-1",), r"--seed"), **_CLI_EVAL_OPTIONS, "-o": _CLI_OUTPUT},
+                            empty=(_two_runs_other_qrels("leaderboard"), CliExit, "no judged query in common")),
 }
 
 
@@ -496,6 +505,15 @@ TABLE_DOORS: dict[str, Door] = {
                 "rbo_p": ((0, 1, 1.5), r"rbo_p"), "interval": (("bca", None), r"interval")},
         empty=(lambda t: pf.rank_agreement(DISJOINT, DISJOINT.with_columns(pl.col("qid") + "x"), measure="AP"),
                InsufficientSampleError, "at least 2 queries measured for every system")),
+    "leaderboard": Door(
+        "table", lambda t, **kw: pf.leaderboard(t, measure="AP", systems=["a", "b", "c"], **{**_RESAMPLING, **kw}),
+        lambda result: result.table, PER_QUERY_FORMS, public="pf.leaderboard",
+        expect={"two_datasets": Raises(r"`per_query` has several values of its key column 'dataset' \(\['x', 'y'\]\)",
+                                       SchemaError)},
+        params={"confidence_level": ((0, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
+                "simultaneous": (("yes", None), r"simultaneous")},
+        empty=(lambda t: pf.leaderboard(DISJOINT, measure="AP"), InsufficientSampleError,
+               "at least 2 queries measured for every system")),
     "compare_segments": Door(
         "table", lambda t, **kw: pf.compare_segments(t, SEGMENTS, baseline="a", systems=SYSTEMS,
                                                      measures=TABLE_MEASURES, **{**_RESAMPLING, **kw}),

@@ -75,6 +75,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "pf.Evaluation.to_trec": lambda tmp, **kw: _evaluation().to_trec(**kw),
     "pf.ResultsTable.to_terminal": lambda tmp, **kw: pf.results_table(PER_QUERY, baseline="a",
                                                                        n_resamples=100).to_terminal(**kw),
+    "pf.leaderboard": lambda tmp, **kw: pf.leaderboard(PER_QUERY, measure="AP", n_resamples=100, **kw),
     "pf.Measure.resolved": lambda tmp, **kw: pf.parse_measure("AP")[0].resolved(1, **kw),
 }
 

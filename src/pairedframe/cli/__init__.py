@@ -10,6 +10,7 @@ from pairedframe.cli import segments_cmd  # noqa: F401,E402  (registers segments
 from pairedframe.cli import table_cmd  # noqa: F401,E402  (registers table)
 from pairedframe.cli import report_cmd  # noqa: F401,E402  (registers report)
 from pairedframe.cli import sql_cmd  # noqa: F401,E402  (registers sql)
+from pairedframe.cli import leaderboard_cmd  # noqa: F401,E402  (registers leaderboard)
 from pairedframe.cli.common import app
 
 

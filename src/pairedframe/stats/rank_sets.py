@@ -1,0 +1,150 @@
+"""Confidence sets for the ranks of systems from paired per-query values (Mogstad et al. 2024).
+
+``p`` systems are measured on the same ``n`` queries (``X``, shape ``(n, p)``). A system's rank is
+``1 + #{k : theta_k > theta_j}`` (1 = best; tied systems share the better rank), ``theta`` the
+population means. For every pair the mean difference ``D_jk`` gets the paired standard error
+``se_jk = sd(X_j - X_k) / sqrt(n)``; the bootstrap over queries gives the ``confidence_level``
+quantile ``c`` of ``max |D*_jk - D_jk| / se_jk`` -- over every pair (``simultaneous``: the sets of
+all systems hold their true ranks jointly) or over the pairs of one system (``marginal``: each set
+on its own). A pair with ``|D_jk| > c se_jk`` is ordered with confidence, and
+
+    rank_low_j  = 1 + #{k confidently above j},     rank_high_j = p - #{k confidently below j}.
+
+Pairs whose means tie (:func:`~pairedframe.stats.rank_agreement.tie_rounded`) or whose differences
+have no spread (identical systems) are never ordered, so a set always holds the point rank.
+
+References
+----------
+Mogstad, M., Romano, J. P., Shaikh, A. M. and Wilhelm, D. (2024). Inference for ranks with
+applications to mobility across neighbourhoods and academic achievement across countries.
+Review of Economic Studies 91(1), 476-518 (section 3: simultaneous and marginal sets).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairedframe.stats.rank_agreement import tie_rounded
+from pairedframe.stats.results import ConfidenceInterval
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+
+__all__ = ["RankSetsResult", "rank_sets", "point_ranks"]
+
+#: Elements of the (resamples, p, p) blocks handled at once (memory knob; results do not depend on it).
+_BLOCK_ELEMENTS = 2**22
+
+
+@dataclass(frozen=True)
+class RankSetsResult:
+    """Result of :func:`rank_sets` (arrays, one entry per system in the columns' order).
+
+    Attributes
+    ----------
+    statistic : ndarray of int64
+        Point ranks (1 = best; tied means share the better rank).
+    confidence_interval : ConfidenceInterval
+        ``low``, ``high``: int64 arrays, the rank sets ``{low, ..., high}``.
+    critical_value : ndarray of float64
+        ``c`` per system (one value repeated when ``simultaneous``); ``inf`` when ``n_resamples`` is
+        too few for the level (every set is then ``{1, ..., p}``).
+    n_resamples : int
+    """
+
+    statistic: np.ndarray
+    confidence_interval: ConfidenceInterval
+    critical_value: np.ndarray
+    n_resamples: int
+
+
+def point_ranks(means: np.ndarray) -> np.ndarray:
+    """``1 + #{k : mean_k > mean_j}`` with means compared under the tie rule (higher = better)."""
+    tied = tie_rounded(np.asarray(means, dtype=np.float64)[None, :])[0]
+    return 1 + (tied[None, :] > tied[:, None]).sum(axis=1).astype(np.int64)
+
+
+def _pair_se(X: np.ndarray) -> np.ndarray:
+    """``se_jk`` (p, p) of the paired differences; 0 where the differences are float noise."""
+    n, p = X.shape
+    se = np.zeros((p, p))
+    for j in range(p - 1):
+        D = X[:, j + 1:] - X[:, [j]]
+        spread = np.ptp(D, axis=0) > ZERO_SPREAD_RTOL * np.maximum(np.abs(X[:, j + 1:]).max(axis=0),
+                                                                   np.abs(X[:, j]).max())
+        se[j, j + 1:] = np.where(spread, D.std(axis=0, ddof=1) / math.sqrt(n), 0.0)
+    return se + se.T
+
+
+def _max_statistics(X: np.ndarray, index_chunks: Iterable[np.ndarray], scale: np.ndarray,
+                    simultaneous: bool) -> np.ndarray:
+    """``max |D*_jk - D_jk| * scale_jk`` per resample (B,) or per resample and system (B, p)."""
+    n, p = X.shape
+    means = X.mean(axis=0)
+    out = []
+    for index in index_chunks:
+        rows = index.shape[0]
+        step = max(1, _BLOCK_ELEMENTS // (p * p + n))
+        for start in range(0, rows, step):
+            block = index[start:start + step]
+            flat = (block + (np.arange(block.shape[0]) * n)[:, None]).ravel()
+            counts = np.bincount(flat, minlength=block.shape[0] * n).reshape(block.shape[0], n)
+            shift = counts @ X / n - means                       # (b, p): M* - M
+            T = np.abs(shift[:, :, None] - shift[:, None, :]) * scale
+            out.append(T.max(axis=(1, 2)) if simultaneous else T.max(axis=2))
+    return np.concatenate(out)
+
+
+def rank_sets(X, index_chunks: Iterable[np.ndarray], *, n_resamples: int, confidence_level: float = 0.95,
+              simultaneous: bool = True) -> RankSetsResult:
+    """Confidence sets for the ranks of ``p`` systems (higher values better).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+        One row per query, one column per system; finite, ``n >= 2``, ``p >= 2``.
+    index_chunks : iterable of ndarray
+        Bootstrap indices into the ``n`` rows, chunks of shape ``(rows, n)`` adding up to
+        ``n_resamples`` rows (:func:`pairedframe.stats.resample.bootstrap_index_chunks`).
+    n_resamples : int
+    confidence_level : float in (0, 1)
+    simultaneous : bool, default True
+        Joint coverage of every system's rank (True) or of each rank on its own (False).
+
+    Returns
+    -------
+    RankSetsResult
+        The quantile is the ``ceil(confidence_level * (B + 1))``-th smallest maximum (``inf`` past
+        ``B``): the sets are never narrower than the resamples can support.
+
+    Raises
+    ------
+    ValueError
+        ``X`` not 2-D, with fewer than 2 rows or columns, or not finite.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[0] < 2 or X.shape[1] < 2:
+        raise ValueError(f"`X` must have shape (n >= 2 queries, p >= 2 systems), got {X.shape}")
+    if not np.isfinite(X).all():
+        raise ValueError("`X` must be finite")
+    p = X.shape[1]
+    means = X.mean(axis=0)
+    ranks = point_ranks(means)
+    se = _pair_se(X)
+    tied = tie_rounded(means[None, :])[0]
+    orderable = (se > 0) & (tied[:, None] != tied[None, :])
+    with np.errstate(divide="ignore"):
+        scale = np.where(orderable, 1.0 / np.where(orderable, se, 1.0), 0.0)
+    maxima = _max_statistics(X, index_chunks, scale, simultaneous)
+    k = math.ceil(confidence_level * (n_resamples + 1))
+    crit = np.sort(maxima, axis=0)[k - 1] if k <= maxima.shape[0] else np.full(maxima.shape[1:], np.inf)
+    crit = np.broadcast_to(np.asarray(crit, dtype=np.float64), (p,)).copy()
+    z = (means[:, None] - means[None, :]) * scale              # z[j, k] > c_j: j confidently above k
+    above = z > crit[:, None]                                  # judged with system j's critical value
+    below_j = (z.T > crit[:, None])                            # [j, k]: k confidently above j
+    low = 1 + below_j.sum(axis=1).astype(np.int64)
+    high = p - above.sum(axis=1).astype(np.int64)
+    return RankSetsResult(statistic=ranks, confidence_interval=ConfidenceInterval(low, high), critical_value=crit,
+                          n_resamples=int(maxima.shape[0]))

@@ -1,0 +1,55 @@
+"""The leaderboard guide quotes the printed rank-sets calibration (docs/results/calibration_rank_sets.md), and its
+claims about the Robust03 example hold."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import pairedframe as pf
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "docs" / "results" / "calibration_rank_sets.md"
+GUIDE = ROOT / "docs" / "guide" / "leaderboard.md"
+
+
+def _rows() -> list[dict[str, str]]:
+    lines = [line for line in RESULTS.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    return [dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))) for line in lines[2:]]
+
+
+def _span(values: list[float], digits: int) -> str:
+    return f"{min(values):.{digits}f}–{max(values):.{digits}f}"
+
+
+def test_leaderboard_guide_quotes_the_calibration_table():
+    rows = _rows()
+    assert len(rows) == 16
+    joint = [float(r["simultaneous: all k ranks covered"].split()[0]) for r in rows]
+    each = [float(r["marginal: share of ranks covered"].split()[0]) for r in rows]
+    se = [float(r[c].split()[1].strip("()")) for r in rows
+          for c in ("simultaneous: all k ranks covered", "marginal: share of ranks covered")]
+    ten = [r for r in rows if r["k"] == "10"]
+    text = re.sub(r"\s+", " ", GUIDE.read_text(encoding="utf-8"))
+    assert f"in {_span(joint, 3)} of the replications" in text
+    assert f"held {_span(each, 3)} of the ranks" in text
+    assert f"at most {max(se):.3f}" in text
+    assert f"spans {_span([float(r['set size (simultaneous)']) for r in ten], 2)} ranks" in text
+    assert f"a marginal one {_span([float(r['set size (marginal)']) for r in ten], 2)}" in text
+    readme = re.sub(r"\s+", " ", (ROOT / "README.md").read_text(encoding="utf-8"))
+    assert f"held every rank in {_span(joint, 3)} of real DL and Robust draws" in readme
+    assert min(joint) >= 0.95 - 2 * max(se), "the simultaneous sets fall short of their level"
+
+
+def test_leaderboard_guide_example_claims_on_robust03(shared_data):
+    robust = shared_data / "trectools_robust03"
+    runs = sorted(str(p) for p in (robust / "runs").glob("input.*.gz"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = pf.evaluate(runs, str(robust / "qrel" / "robust03_qrels.txt"), ["AP"])
+    board = pf.leaderboard(ev, measure="AP")
+    assert board.n_systems == 17 and board.n_queries == 100
+    assert len(board.best) == 4, "the guide says the four best runs by AP may each rank first"
+    assert (board.table["rank_high"] > board.table["rank_low"]).all(), "the guide says no run is pinned to one rank"

@@ -1,0 +1,137 @@
+"""pf.leaderboard: ranks with confidence sets, on the resamples compare draws, unmoved by unrelated rows."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import pairedframe as pf
+from pairedframe.errors import EmptyResultError, InsufficientSampleError, PartlyEmptyWarning, SmallSampleWarning
+
+DATA = Path(os.environ.get("PAIREDFRAME_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+TEST = DATA / "trec_eval"
+
+
+def _table(k: int = 4, n: int = 30, seed: int = 0, measure: str = "AP") -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    values = np.clip(rng.normal(0.4, 0.2, size=(n, 1)) + rng.normal(0, 0.1, size=(n, k)) + np.arange(k) * 0.05, 0, 1)
+    return pl.DataFrame({"system": np.repeat([f"s{j}" for j in range(k)], n).tolist(),
+                         "qid": [f"{i:03d}" for i in range(n)] * k, "measure": measure,
+                         "value": values.T.ravel()})
+
+
+def test_leaderboard_critical_value_against_the_resample_index_compare_draws():
+    frame = _table()
+    got = pf.leaderboard(frame, n_resamples=300, seed=11)
+    wide = frame.pivot(on="system", index="qid", values="value").sort("qid")
+    X = wide.select([f"s{j}" for j in range(4)]).to_numpy()
+    n = X.shape[0]
+    maxima = np.zeros(300)
+    index = pf.resample_index(wide["qid"].to_list(), n_resamples=300, seed=11)
+    for resample, positions, counts in index.weights():
+        for r in np.unique(resample):
+            take = resample == r
+            star = (counts[take][:, None] * X[positions[take]]).sum(axis=0) / n
+            shift = star - X.mean(axis=0)
+            for a in range(4):
+                for b in range(a + 1, 4):
+                    se = np.std(X[:, a] - X[:, b], ddof=1) / np.sqrt(n)
+                    maxima[r] = max(maxima[r], abs(shift[a] - shift[b]) / se)
+    expected = np.sort(maxima)[int(np.ceil(0.95 * 301)) - 1]
+    assert got.critical_value == pytest.approx(expected, rel=1e-12)
+
+
+def test_leaderboard_means_against_trec_eval_summary():
+    if not TEST.exists():
+        pytest.skip(f"trec_eval's test data not found under {DATA} (set PAIREDFRAME_DATA)")
+    evs = [pf.evaluate(str(TEST / run), str(TEST / "qrels.test"), ["AP", "GMAP"], system=name, complete=True)
+           for run, name in (("results.test", "full"), ("results.trunc", "trunc"))]
+    summary = {(r["system"], r["measure"]): r["value"] for ev in evs for r in ev.summary().iter_rows(named=True)}
+    per_query = pl.concat([ev.per_query for ev in evs])
+    for measure in ("AP", "GMAP"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SmallSampleWarning)
+            table = pf.leaderboard(per_query, measure=measure, n_resamples=99).table
+        for row in table.iter_rows(named=True):
+            assert row["mean"] == pytest.approx(summary[row["system"], measure], rel=1e-12)
+
+
+def test_leaderboard_is_unchanged_by_unrelated_rows_and_row_order():
+    frame = _table()
+    base = pf.leaderboard(frame, measure="AP", n_resamples=500)
+    other = _table(measure="P@10", seed=3).with_columns(pl.col("value") * 0)
+    extra = pl.concat([frame, other, _table(k=1, seed=4).with_columns(system=pl.lit("zz"))]).sample(fraction=1.0,
+                                                                                                   shuffle=True, seed=1)
+    moved = pf.leaderboard(extra, measure="AP", systems=[f"s{j}" for j in range(4)], n_resamples=500)
+    assert moved.table.equals(base.table)
+    assert moved.critical_value == base.critical_value
+
+
+def test_leaderboard_ranks_ascending_where_lower_is_better():
+    frame = _table(measure="FirstRelRank").with_columns((pl.col("value") * 100).round(0) + 1)
+    board = pf.leaderboard(frame, n_resamples=200)
+    means = board.table["mean"].to_list()
+    assert means == sorted(means)
+    assert board.table["rank"].to_list()[0] == 1
+
+
+def test_leaderboard_sets_hold_their_ranks_and_best_set_is_the_rank_one_sets():
+    board = pf.leaderboard(_table(k=6, n=40), n_resamples=999)
+    t = board.table
+    assert ((t["rank_low"] <= t["rank"]) & (t["rank"] <= t["rank_high"])).all()
+    assert board.best == t.filter(pl.col("rank_low") == 1)["system"].to_list()
+    assert board.statistic.tolist() == t["rank"].to_list()
+    assert board.confidence_interval.low.tolist() == t["rank_low"].to_list()
+
+
+def test_leaderboard_marginal_sets_are_no_wider_than_simultaneous_ones():
+    frame = _table(k=6, n=40)
+    joint = pf.leaderboard(frame, n_resamples=999).table
+    each = pf.leaderboard(frame, n_resamples=999, simultaneous=False).table
+    assert (each["rank_low"] >= joint["rank_low"]).all() and (each["rank_high"] <= joint["rank_high"]).all()
+
+
+def test_leaderboard_warns_about_queries_some_system_lacks():
+    frame = _table().filter(~((pl.col("system") == "s1") & (pl.col("qid") == "003")))
+    with pytest.warns(PartlyEmptyWarning, match=r"1 of 30 queries lack a value for some system \(\['003'\]\)"):
+        board = pf.leaderboard(frame, n_resamples=99)
+    assert board.n_queries == 29
+
+
+def test_leaderboard_warns_below_twenty_queries():
+    with pytest.warns(SmallSampleWarning, match="only 10 queries"):
+        pf.leaderboard(_table(n=10), n_resamples=99)
+
+
+@pytest.mark.parametrize("kwargs, error, pattern", [
+    ({"measure": "nDCG@10"}, EmptyResultError, r"`measure`: measure\(s\) \['nDCG@10'\] match nothing"),
+    ({"systems": ["s0"]}, InsufficientSampleError, r"at least 2 systems"),
+    ({"systems": ["s0", "nope"]}, EmptyResultError, r"`systems`: system\(s\) \['nope'\]"),
+    ({"simultaneous": "yes"}, ValueError, r"simultaneous must be True or False"),
+    ({"n_resamples": 0}, ValueError, r"n_resamples"),
+    ({"confidence_level": 1.0}, ValueError, r"confidence_level"),
+])
+def test_leaderboard_refuses_bad_arguments_naming_them(kwargs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        pf.leaderboard(_table(), **kwargs)
+
+
+def test_leaderboard_needs_the_measure_named_among_several():
+    with pytest.raises(ValueError, match=r"`measure` is required: the table holds 2 measures"):
+        pf.leaderboard(pl.concat([_table(), _table(measure="P@10")]))
+
+
+def test_leaderboard_refuses_a_measure_that_ranks_no_run():
+    with pytest.raises(ValueError, match="num_rel ranks no run"):
+        pf.leaderboard(_table(measure="num_rel"))
+
+
+def test_leaderboard_needs_two_queries_every_system_has():
+    frame = _table(n=3).filter(~((pl.col("system") == "s0") & (pl.col("qid") != "000")))
+    with pytest.raises(InsufficientSampleError, match="at least 2 queries measured for every system; 1 of 3 are"):
+        pf.leaderboard(frame)
