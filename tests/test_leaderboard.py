@@ -135,3 +135,9 @@ def test_leaderboard_needs_two_queries_every_system_has():
     frame = _table(n=3).filter(~((pl.col("system") == "s0") & (pl.col("qid") != "000")))
     with pytest.raises(InsufficientSampleError, match="at least 2 queries measured for every system; 1 of 3 are"):
         pf.leaderboard(frame)
+
+
+def test_leaderboard_warns_when_resamples_are_too_few_for_the_level():
+    with pytest.warns(UserWarning, match=r"n_resamples=10 is too few for confidence_level=0.95: .* every set is 1..4"):
+        board = pf.leaderboard(_table(), n_resamples=10)
+    assert board.table["rank_low"].to_list() == [1] * 4 and board.table["rank_high"].to_list() == [4] * 4

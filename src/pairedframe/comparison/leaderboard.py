@@ -181,6 +181,9 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
         Some queries lack a value for some system: the leaderboard is over the others.
     SmallSampleWarning
         Fewer than :data:`SMALL_N` (20) queries: coverage was not measured there.
+    UserWarning
+        ``n_resamples`` too few for ``confidence_level`` (the quantile is past the largest resample): every
+        set is then ``1..n_systems``.
 
     Notes
     -----
@@ -221,6 +224,10 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     boot_rng, _ = resample_generators(opt.seed, qids)
     out = rank_sets(sign * values, bootstrap_index_chunks(n, opt.n_resamples, seed=boot_rng),
                     n_resamples=opt.n_resamples, confidence_level=opt.confidence_level, simultaneous=simultaneous)
+    if np.isinf(out.critical_value).any():
+        warnings.warn(f"n_resamples={opt.n_resamples} is too few for confidence_level={opt.confidence_level}: the "
+                      f"quantile would be past the largest resample, so every set is 1..{p}; use at least "
+                      f"{math.ceil(opt.confidence_level / (1 - opt.confidence_level)) + 1} resamples", UserWarning, stacklevel=user_stacklevel())
     means = np.cumsum(values, axis=0)[-1] / n          # trec_eval's summary: added in query order
     if aggregate_of(name) == "gmean":
         means = np.vectorize(math.exp, otypes=[np.float64])(means)
