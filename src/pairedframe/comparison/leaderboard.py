@@ -227,7 +227,8 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     if np.isinf(out.critical_value).any():
         warnings.warn(f"n_resamples={opt.n_resamples} is too few for confidence_level={opt.confidence_level}: the "
                       f"quantile would be past the largest resample, so every set is 1..{p}; use at least "
-                      f"{math.ceil(opt.confidence_level / (1 - opt.confidence_level)) + 1} resamples", UserWarning, stacklevel=user_stacklevel())
+                      f"{math.ceil(opt.confidence_level / (1 - opt.confidence_level)) + 1} resamples", UserWarning,
+                      stacklevel=user_stacklevel())
     means = np.cumsum(values, axis=0)[-1] / n          # trec_eval's summary: added in query order
     if aggregate_of(name) == "gmean":
         means = np.vectorize(math.exp, otypes=[np.float64])(means)
