@@ -1,6 +1,7 @@
-"""Plain-Python loop reference for confidence sets of ranks (Mogstad, Romano, Shaikh & Wilhelm 2024).
+"""Plain-Python loop reference for confidence sets of ranks (Mogstad, Romano, Shaikh & Wilhelm 2024) with
+Romano & Wolf's step-down.
 
-Written from the paper's definitions, pair by pair and resample by resample, to check
+Written from the definitions, hypothesis by hypothesis and resample by resample, to check
 :func:`pairedframe.stats.rank_sets.rank_sets`.
 """
 
@@ -10,34 +11,58 @@ import math
 import statistics
 
 
-def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lambda a, b: a == b):
-    """(point ranks, lows, highs) of systems given as lists of per-query values ``columns[j]``, with
-    bootstrap ``resamples`` (lists of row indices). ``tied(mean_a, mean_b)``: the tie rule."""
+def _se(columns, means, tied):
     p, n = len(columns), len(columns[0])
-    means = [sum(c) / n for c in columns]
     se = {}
     for j in range(p):
         for k in range(p):
             d = [columns[j][i] - columns[k][i] for i in range(n)]
-            spread = max(d) - min(d) > 1e-12 * max(max(abs(x) for x in columns[j]), max(abs(x) for x in columns[k]))
+            scale = max(max(abs(x) for x in columns[j]), max(abs(x) for x in columns[k]))
+            spread = max(d) - min(d) > 1e-12 * scale
             se[j, k] = statistics.stdev(d) / math.sqrt(n) if j != k and spread and not tied(means[j], means[k]) else 0.0
-    maxima = []
-    for rows in resamples:
-        star = [sum(columns[j][i] for i in rows) / n for j in range(p)]
-        t = [[abs((star[j] - star[k]) - (means[j] - means[k])) / se[j, k] if se[j, k] > 0 else 0.0
-              for k in range(p)] for j in range(p)]
-        maxima.append(max(max(r) for r in t) if simultaneous else [max(r) for r in t])
-    B = len(resamples)
-    at = math.ceil(confidence_level * (B + 1))
-    if simultaneous:
-        crit = [sorted(maxima)[at - 1] if at <= B else math.inf] * p
-    else:
-        crit = [sorted(m[j] for m in maxima)[at - 1] if at <= B else math.inf for j in range(p)]
+    return se
+
+
+def _quantile(values, confidence_level):
+    at = math.ceil(confidence_level * (len(values) + 1))
+    return sorted(values)[at - 1] if at <= len(values) else math.inf
+
+
+def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lambda a, b: a == b):
+    """(point ranks, lows, highs) of systems given as lists of per-query values ``columns[j]``, with
+    bootstrap ``resamples`` (lists of row indices). ``tied(mean_a, mean_b)``: the tie rule.
+
+    A hypothesis ``(j, k)`` says "j is not above k"; it is rejected when ``(mean_j - mean_k) / se_jk``
+    exceeds the quantile of the largest centred statistic over the hypotheses of its family still open
+    (every hypothesis when ``simultaneous``, else the family of system ``f``: the pairs involving ``f``),
+    step after step until none more is rejected."""
+    p, n = len(columns), len(columns[0])
+    means = [sum(c) / n for c in columns]
+    se = _se(columns, means, tied)
+    stars = [[sum(columns[j][i] for i in rows) / n for j in range(p)] for rows in resamples]
+
+    def centred(star, j, k):
+        return ((star[j] - star[k]) - (means[j] - means[k])) / se[j, k]
+
+    families = [None] if simultaneous else list(range(p))
+    rejected = {}
+    for f in families:
+        open_ = {(j, k) for j in range(p) for k in range(p)
+                 if se[j, k] > 0 and (f is None or f in (j, k))}
+        done = set()
+        while True:
+            crit = _quantile([max((centred(s, j, k) for j, k in open_), default=-math.inf) for s in stars],
+                             confidence_level)
+            new = {(j, k) for j, k in open_ if (means[j] - means[k]) / se[j, k] > crit}
+            if not new:
+                break
+            done |= new
+            open_ -= new
+        rejected[f] = done
     ranks = [1 + sum(1 for k in range(p) if means[k] > means[j] and not tied(means[k], means[j])) for j in range(p)]
     lows, highs = [], []
     for j in range(p):
-        above = sum(1 for k in range(p) if se[j, k] > 0 and (means[k] - means[j]) / se[j, k] > crit[j])
-        below = sum(1 for k in range(p) if se[j, k] > 0 and (means[j] - means[k]) / se[j, k] > crit[j])
-        lows.append(1 + above)
-        highs.append(p - below)
+        done = rejected[None if simultaneous else j]
+        lows.append(1 + sum(1 for k in range(p) if (k, j) in done))
+        highs.append(p - sum(1 for k in range(p) if (j, k) in done))
     return ranks, lows, highs

@@ -26,7 +26,7 @@ def test_rank_sets_against_loop_reference(n, p, seed, simultaneous, level, grid)
     X = rng.integers(0, 4, size=(n, p)) / 4 if grid else rng.normal(size=(n, p)) + np.arange(p) * 0.3
     B = 60
     index = next(bootstrap_index_chunks(n, B, seed=seed))
-    got = rank_sets(X, [index], n_resamples=B, confidence_level=level, simultaneous=simultaneous)
+    got = rank_sets(X, lambda: [index], n_resamples=B, confidence_level=level, simultaneous=simultaneous)
     means = list(X.mean(axis=0))
     ranks, lows, highs = rank_sets_loop([list(c) for c in X.T], [list(r) for r in index], level, simultaneous,
                                         tied=lambda a, b: _tied(a, b, means))
@@ -40,7 +40,7 @@ def test_rank_sets_against_loop_reference(n, p, seed, simultaneous, level, grid)
 def test_rank_set_holds_its_point_rank(n, p, seed, simultaneous):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 3, size=(n, p)) / 2 + rng.normal(scale=0.01, size=(n, p)) * rng.integers(0, 2)
-    out = rank_sets(X, bootstrap_index_chunks(n, 99, seed=seed), n_resamples=99, simultaneous=simultaneous)
+    out = rank_sets(X, lambda: bootstrap_index_chunks(n, 99, seed=seed), n_resamples=99, simultaneous=simultaneous)
     low, high = out.confidence_interval
     assert (low <= out.statistic).all() and (out.statistic <= high).all()
     assert (low >= 1).all() and (high <= p).all()
@@ -49,8 +49,8 @@ def test_rank_set_holds_its_point_rank(n, p, seed, simultaneous):
 def test_simultaneous_rank_sets_are_no_narrower_than_marginal_ones():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(40, 6)) + np.linspace(0, 1.2, 6)
-    joint = rank_sets(X, bootstrap_index_chunks(40, 999, seed=1), n_resamples=999)
-    each = rank_sets(X, bootstrap_index_chunks(40, 999, seed=1), n_resamples=999, simultaneous=False)
+    joint = rank_sets(X, lambda: bootstrap_index_chunks(40, 999, seed=1), n_resamples=999)
+    each = rank_sets(X, lambda: bootstrap_index_chunks(40, 999, seed=1), n_resamples=999, simultaneous=False)
     assert (joint.confidence_interval.low <= each.confidence_interval.low).all()
     assert (joint.confidence_interval.high >= each.confidence_interval.high).all()
     assert (joint.critical_value >= each.critical_value).all()
@@ -59,15 +59,15 @@ def test_simultaneous_rank_sets_are_no_narrower_than_marginal_ones():
 def test_rank_sets_do_not_depend_on_the_chunking():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(25, 4)) + np.arange(4) * 0.4
-    whole = rank_sets(X, bootstrap_index_chunks(25, 500, seed=2), n_resamples=500)
-    pieces = rank_sets(X, bootstrap_index_chunks(25, 500, seed=2, chunk_size=7), n_resamples=500)
+    whole = rank_sets(X, lambda: bootstrap_index_chunks(25, 500, seed=2), n_resamples=500)
+    pieces = rank_sets(X, lambda: bootstrap_index_chunks(25, 500, seed=2, chunk_size=7), n_resamples=500)
     assert np.array_equal(whole.critical_value, pieces.critical_value)
 
 
 def test_identical_systems_share_their_rank_and_are_never_ordered():
     x = np.array([0.1, 0.5, 0.3, 0.9, 0.2])
     X = np.column_stack([x, x, x + 10.0])
-    out = rank_sets(X, bootstrap_index_chunks(5, 99, seed=0), n_resamples=99)
+    out = rank_sets(X, lambda: bootstrap_index_chunks(5, 99, seed=0), n_resamples=99)
     assert out.statistic.tolist() == [2, 2, 1]
     # a constant shift of +10 has no spread: never ordered either, so every set is {1, 2, 3}
     assert out.confidence_interval.low.tolist() == [1, 1, 1]
@@ -76,14 +76,14 @@ def test_identical_systems_share_their_rank_and_are_never_ordered():
 
 def test_too_few_resamples_give_every_rank():
     X = np.random.default_rng(5).normal(size=(10, 3)) + [0, 5, 10]
-    out = rank_sets(X, bootstrap_index_chunks(10, 10, seed=0), n_resamples=10, confidence_level=0.95)
+    out = rank_sets(X, lambda: bootstrap_index_chunks(10, 10, seed=0), n_resamples=10, confidence_level=0.95)
     assert np.isinf(out.critical_value).all()
     assert out.confidence_interval.low.tolist() == [1, 1, 1] and out.confidence_interval.high.tolist() == [3, 3, 3]
 
 
 def test_well_separated_systems_get_single_ranks():
     X = np.random.default_rng(6).normal(scale=0.01, size=(50, 3)) + [0.2, 0.5, 0.8]
-    out = rank_sets(X, bootstrap_index_chunks(50, 999, seed=0), n_resamples=999)
+    out = rank_sets(X, lambda: bootstrap_index_chunks(50, 999, seed=0), n_resamples=999)
     assert out.confidence_interval.low.tolist() == [3, 2, 1] == out.confidence_interval.high.tolist()
 
 
@@ -94,4 +94,4 @@ def test_point_ranks_share_the_better_rank_on_ties():
 @pytest.mark.parametrize("X", [np.zeros((1, 3)), np.zeros((5, 1)), np.zeros(5), np.array([[0.0, np.nan], [1, 2]])])
 def test_rank_sets_refuse_bad_shapes_and_values(X):
     with pytest.raises(ValueError, match="`X` must"):
-        rank_sets(X, [], n_resamples=1)
+        rank_sets(X, lambda: [], n_resamples=1)

@@ -56,8 +56,9 @@ class Leaderboard:
     n_queries, n_systems : int
     measure : str
     critical_value : float or ndarray
-        The bootstrap quantile ``c`` (one value when ``simultaneous``, one per system in ``table``'s
-        order otherwise); ``inf`` when ``n_resamples`` is too few for the level.
+        The first step's bootstrap quantile ``c`` (one value when ``simultaneous``, one per system in
+        ``table``'s order otherwise; the later steps' are at most this); ``inf`` when ``n_resamples`` is too
+        few for the level.
     settings : dict
         ``simultaneous``, ``confidence_level``, ``n_resamples``, ``seed``, ``method``, ``query_set``,
         ``tie_rule``.
@@ -191,15 +192,17 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     (``sd`` of the per-query differences over ``sqrt(n)``); ``c`` is the ``confidence_level`` quantile of
     the largest such statistic, centred at the sample's differences, over bootstrap resamples of the
     queries (of every pair, or of the system's own pairs with ``simultaneous=False``). A system is
-    below another with confidence when their difference exceeds ``c`` standard errors; ``rank_low`` is 1
-    plus the systems confidently above it, ``rank_high`` the number of systems minus those confidently
-    below. Tie rule: :data:`TIE_RULE`. Coverage on real data: docs/guide/leaderboard.md
+    below another with confidence when their difference exceeds ``c`` standard errors. Step-down (Romano
+    & Wolf 2005; Mogstad et al.'s stepwise sets): ``c`` is then drawn again over the pairs not yet ordered,
+    on the same resamples, until no new pair is ordered. ``rank_low`` is 1 plus the systems confidently
+    above it, ``rank_high`` the number of systems minus those confidently below. Tie rule: :data:`TIE_RULE`. Coverage on real data: docs/guide/leaderboard.md
     (``benchmarks/calibration --section rank_sets``).
 
     References
     ----------
     Mogstad, Romano, Shaikh & Wilhelm (2024), Inference for ranks with applications to mobility across
-    neighbourhoods and academic achievement across countries, Review of Economic Studies 91(1).
+    neighbourhoods and academic achievement across countries, Review of Economic Studies 91(1); Romano &
+    Wolf (2005), Exact and approximate stepdown methods for multiple hypothesis testing, JASA 100(469).
     """
     opt = check_resampling(n_resamples, confidence_level, "two-sided", seed)
     simultaneous = require_bool(simultaneous, "simultaneous")
@@ -221,9 +224,11 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
                           columns=[p, 1], kept=p if simultaneous else 2 * p)
     values = _values(frame, chosen, qids, name)
     sign = 1.0 if higher_is_better(name) else -1.0
-    boot_rng, _ = resample_generators(opt.seed, qids)
-    out = rank_sets(sign * values, bootstrap_index_chunks(n, opt.n_resamples, seed=boot_rng),
-                    n_resamples=opt.n_resamples, confidence_level=opt.confidence_level, simultaneous=simultaneous)
+    def resamples():  # the same resamples at each step of the step-down: compare's stream for this query set
+        return bootstrap_index_chunks(n, opt.n_resamples, seed=resample_generators(opt.seed, qids)[0])
+
+    out = rank_sets(sign * values, resamples, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
+                    simultaneous=simultaneous)
     if np.isinf(out.critical_value).any():
         warnings.warn(f"n_resamples={opt.n_resamples} is too few for confidence_level={opt.confidence_level}: the "
                       f"quantile would be past the largest resample, so every set is 1..{p}; use at least "
@@ -239,7 +244,7 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     critical = table["_c"].to_numpy()
     settings = {"simultaneous": simultaneous, "confidence_level": opt.confidence_level,
                 "n_resamples": opt.n_resamples, "seed": opt.seed, "query_set": "queries measured for every system",
-                "method": "Mogstad et al. (2024) rank sets: bootstrap max |t| over "
+                "method": "Mogstad et al. (2024) rank sets: step-down bootstrap max |t| over "
                           + ("all pairs" if simultaneous else "each system's pairs"),
                 "tie_rule": TIE_RULE}
     table = table.drop("_c")

@@ -6,7 +6,9 @@ population means. For every pair the mean difference ``D_jk`` gets the paired st
 ``se_jk = sd(X_j - X_k) / sqrt(n)``; the bootstrap over queries gives the ``confidence_level``
 quantile ``c`` of ``max |D*_jk - D_jk| / se_jk`` -- over every pair (``simultaneous``: the sets of
 all systems hold their true ranks jointly) or over the pairs of one system (``marginal``: each set
-on its own). A pair with ``|D_jk| > c se_jk`` is ordered with confidence, and
+on its own). A pair with ``|D_jk| > c se_jk`` is ordered with confidence; then, as in Romano & Wolf's
+step-down (Mogstad et al.'s stepwise sets), ``c`` is drawn again over the pairs not yet ordered, until
+no new pair is ordered (the same coverage, sets never wider). Then
 
     rank_low_j  = 1 + #{k confidently above j},     rank_high_j = p - #{k confidently below j}.
 
@@ -18,12 +20,14 @@ References
 Mogstad, M., Romano, J. P., Shaikh, A. M. and Wilhelm, D. (2024). Inference for ranks with
 applications to mobility across neighbourhoods and academic achievement across countries.
 Review of Economic Studies 91(1), 476-518 (section 3: simultaneous and marginal sets).
+Romano, J. P. and Wolf, M. (2005). Exact and approximate stepdown methods for multiple hypothesis
+testing. Journal of the American Statistical Association 100(469), 94-108.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,8 +53,9 @@ class RankSetsResult:
     confidence_interval : ConfidenceInterval
         ``low``, ``high``: int64 arrays, the rank sets ``{low, ..., high}``.
     critical_value : ndarray of float64
-        ``c`` per system (one value repeated when ``simultaneous``); ``inf`` when ``n_resamples`` is
-        too few for the level (every set is then ``{1, ..., p}``).
+        The first step's ``c`` per system (one value repeated when ``simultaneous``); the later steps'
+        are at most this; ``inf`` when ``n_resamples`` is too few for the level (every set is then
+        ``{1, ..., p}``).
     n_resamples : int
     """
 
@@ -78,36 +83,77 @@ def _pair_se(X: np.ndarray) -> np.ndarray:
     return se + se.T
 
 
-def _max_statistics(X: np.ndarray, index_chunks: Iterable[np.ndarray], scale: np.ndarray,
-                    simultaneous: bool) -> np.ndarray:
-    """``max |D*_jk - D_jk| * scale_jk`` per resample (B,) or per resample and system (B, p)."""
+def _shift_blocks(X: np.ndarray, resamples: Iterable[np.ndarray], scale: np.ndarray) -> Iterator[np.ndarray]:
+    """``T[b, j, k] = ((M*_j - M_j) - (M*_k - M_k)) * scale_jk`` in blocks of resamples (antisymmetric)."""
     n, p = X.shape
     means = X.mean(axis=0)
-    out = []
-    for index in index_chunks:
-        rows = index.shape[0]
-        step = max(1, _BLOCK_ELEMENTS // (p * p + n))
-        for start in range(0, rows, step):
+    step = max(1, _BLOCK_ELEMENTS // (p * p + n))
+    for index in resamples:
+        for start in range(0, index.shape[0], step):
             block = index[start:start + step]
             flat = (block + (np.arange(block.shape[0]) * n)[:, None]).ravel()
             counts = np.bincount(flat, minlength=block.shape[0] * n).reshape(block.shape[0], n)
             shift = counts @ X / n - means                       # (b, p): M* - M
-            T = np.abs(shift[:, :, None] - shift[:, None, :]) * scale
-            out.append(T.max(axis=(1, 2)) if simultaneous else T.max(axis=2))
-    return np.concatenate(out)
+            yield (shift[:, :, None] - shift[:, None, :]) * scale
 
 
-def rank_sets(X, index_chunks: Iterable[np.ndarray], *, n_resamples: int, confidence_level: float = 0.95,
-              simultaneous: bool = True) -> RankSetsResult:
+def _critical(X: np.ndarray, resamples: Iterable[np.ndarray], scale: np.ndarray, above: np.ndarray,
+              below: np.ndarray, confidence_level: float, n_resamples: int, joint: bool) -> np.ndarray:
+    """Per family (row ``j``; one family of every row when ``joint``), the ``ceil(level (B + 1))``-th
+    smallest over resamples of ``max T[b, j, k]`` over its hypotheses still open: "j above k" where
+    ``above[j, k]``, "k above j" (``-T[b, j, k]``) where ``below[j, k]``; ``inf`` past ``B``."""
+    closed_above = np.where(above, 0.0, -np.inf)       # added: a closed hypothesis never is the maximum
+    closed_below = np.where(below, 0.0, -np.inf) if below.any() else None
+
+    def maxima(T: np.ndarray) -> np.ndarray:
+        if closed_below is None:
+            return (T + closed_above).max(axis=(1, 2))[:, None] if joint else (T + closed_above).max(axis=2)
+        per_row = np.maximum(T + closed_above, closed_below - T).max(axis=2)
+        return per_row.max(axis=1, keepdims=True) if joint else per_row
+    stats = np.concatenate([maxima(T) for T in _shift_blocks(X, resamples, scale)])
+    at = math.ceil(confidence_level * (n_resamples + 1))
+    crit = np.full(stats.shape[1], np.inf) if at > stats.shape[0] else np.sort(stats, axis=0)[at - 1]
+    return np.broadcast_to(crit, (X.shape[1],)).copy()
+
+
+def _step_down(X: np.ndarray, resamples: Callable[[], Iterable[np.ndarray]], scale: np.ndarray, z: np.ndarray,
+               open_pairs: np.ndarray, confidence_level: float, n_resamples: int,
+               simultaneous: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Romano & Wolf's step-down over the hypotheses "j above k" (``z[j, k] > c``): the pairs ordered
+    (``above[j, k]``: j confidently above k; ``below[j, k]``: k above j, in j's family) and the first
+    step's ``c`` per family (every pair open)."""
+    p = X.shape[1]
+    above, below = open_pairs.copy(), open_pairs.T.copy()        # still open, per family j
+    found_above, found_below = np.zeros((p, p), bool), np.zeros((p, p), bool)
+    first = None
+    while True:
+        # simultaneous: one family of every open hypothesis, each once (row j holds "j above k")
+        crit = _critical(X, resamples(), scale, above, np.zeros((p, p), bool) if simultaneous else below,
+                         confidence_level, n_resamples, simultaneous)
+        first = crit if first is None else first
+        new_above, new_below = above & (z > crit[:, None]), below & (-z > crit[:, None])
+        if simultaneous:
+            new_below = new_above.T
+        if not (new_above.any() or new_below.any()):
+            return found_above, found_below, first
+        found_above |= new_above
+        found_below |= new_below
+        above &= ~new_above
+        below &= ~new_below
+
+
+def rank_sets(X, resamples: Callable[[], Iterable[np.ndarray]], *, n_resamples: int,
+              confidence_level: float = 0.95, simultaneous: bool = True) -> RankSetsResult:
     """Confidence sets for the ranks of ``p`` systems (higher values better).
 
     Parameters
     ----------
     X : array_like, shape (n, p)
         One row per query, one column per system; finite, ``n >= 2``, ``p >= 2``.
-    index_chunks : iterable of ndarray
-        Bootstrap indices into the ``n`` rows, chunks of shape ``(rows, n)`` adding up to
-        ``n_resamples`` rows (:func:`pairedframe.stats.resample.bootstrap_index_chunks`).
+    resamples : callable
+        Returns the bootstrap indices into the ``n`` rows, chunks of shape ``(rows, n)`` adding up to
+        ``n_resamples`` rows (:func:`pairedframe.stats.resample.bootstrap_index_chunks`), the same
+        resamples at every call (each step of the step-down reads them again: never held whole).
     n_resamples : int
     confidence_level : float in (0, 1)
     simultaneous : bool, default True
@@ -137,14 +183,10 @@ def rank_sets(X, index_chunks: Iterable[np.ndarray], *, n_resamples: int, confid
     orderable = (se > 0) & (tied[:, None] != tied[None, :])
     with np.errstate(divide="ignore"):
         scale = np.where(orderable, 1.0 / np.where(orderable, se, 1.0), 0.0)
-    maxima = _max_statistics(X, index_chunks, scale, simultaneous)
-    k = math.ceil(confidence_level * (n_resamples + 1))
-    crit = np.sort(maxima, axis=0)[k - 1] if k <= maxima.shape[0] else np.full(maxima.shape[1:], np.inf)
-    crit = np.broadcast_to(np.asarray(crit, dtype=np.float64), (p,)).copy()
-    z = (means[:, None] - means[None, :]) * scale              # z[j, k] > c_j: j confidently above k
-    above = z > crit[:, None]                                  # judged with system j's critical value
-    below_j = (z.T > crit[:, None])                            # [j, k]: k confidently above j
-    low = 1 + below_j.sum(axis=1).astype(np.int64)
+    z = (means[:, None] - means[None, :]) * scale              # z[j, k] > c: j confidently above k
+    above, below, crit = _step_down(X, resamples, scale, z, orderable, confidence_level, n_resamples,
+                                    simultaneous)
+    low = 1 + below.sum(axis=1).astype(np.int64)
     high = p - above.sum(axis=1).astype(np.int64)
     return RankSetsResult(statistic=ranks, confidence_interval=ConfidenceInterval(low, high), critical_value=crit,
-                          n_resamples=int(maxima.shape[0]))
+                          n_resamples=n_resamples)
