@@ -63,6 +63,7 @@ from pairedframe.errors import OLD_LEVEL_AND_SEED
 from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.pairing import BASE_COLUMNS, as_frame, pair_systems
+from pairedframe.comparison.printed_precision import warn_mixed_printed_precision
 from pairedframe.comparison.clustered_stats import ClusteredStats
 from pairedframe.comparison.streams import cluster_layout, cluster_streams, partition_key
 from pairedframe.checks import near_miss_hint, quoted, string_ids
@@ -349,6 +350,7 @@ def _clustered_statistics(rows: pl.DataFrame, paired: pl.DataFrame, opt: Any, *,
     check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
                           np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
                           keys=keys, baseline=baseline)
+    warn_mixed_printed_precision(paired, rows, baseline)
     check_cluster_cost(opt, [(len(data_of[m[0]][3]), len(m)) for m in groups.values()], interval)
     done = 0
     for members_rows in groups.values():
