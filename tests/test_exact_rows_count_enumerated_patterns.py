@@ -83,3 +83,15 @@ def test_tukey_row_counts_its_permutations_not_the_patterns_of_its_own_test():
         out = pf.compare(table, pairs="all", interval="signflip", n_resamples=500)
     assert set(out["n_resamples"].to_list()) == {500}
     assert set(out["method"].to_list()) == {"exact"}
+
+
+@pytest.mark.parametrize("interval, enumerated", [("edgeworth", True), ("signflip", True), ("percentile", False)])
+def test_compare_clustered_exact_row_counts_the_patterns_of_its_clusters(interval, enumerated):
+    d = np.random.default_rng(7).normal(0.05, 0.1, 24)
+    table = _table(d).with_columns(cluster=(pl.col("qid").str.slice(1).cast(pl.Int64) % 6).cast(pl.String))
+    con = duckdb.connect()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for source in (table, con.from_arrow(table.to_arrow())):
+            row = pf.compare_clustered(source, baseline="base", interval=interval, n_resamples=999).row(0, named=True)
+            assert row["exact"] and row["n_resamples"] == (2 ** 6 if enumerated else 999), type(source)

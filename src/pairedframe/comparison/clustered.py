@@ -209,7 +209,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         so is it when the ``k`` clusters whose summed delta is not 0 have ``2**k <= n_resamples`` (their
         ``2**k`` patterns are enumerated; a zero sum flips to itself); otherwise its Monte-Carlo p is
         never below ``2 / 2**k`` (``1 / 2**k`` one-sided).  The ``n_resamples`` column is this argument,
-        as in :func:`pairedframe.compare`.
+        or, where the p-value enumerated its patterns and nothing else was drawn (no percentile bootstrap;
+        a sign-flip interval that enumerated all ``2**G`` too), that number of patterns (``2**G`` or
+        ``2**k``), as in :func:`pairedframe.compare`.
     confidence_level : float in (0, 1), default 0.95
         Of the interval; ``alpha = 1 - confidence_level`` for verdicts, TOST and the MDE.  Above 0.5 with
         a one-sided ``alternative``.
