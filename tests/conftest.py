@@ -66,3 +66,13 @@ def four_systems_per_query():
             rows.append((s, f"q{q:02d}", "nDCG@10", float(np.clip(m + 0.15 * rng.standard_normal(), 0, 1))))
             rows.append((s, f"q{q:02d}", "AP", float(np.clip(m - 0.1 + 0.15 * rng.standard_normal(), 0, 1))))
     return pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row")
+
+
+@pytest.fixture
+def duckdb_relation():
+    """``relation(table)``: a polars table as a DuckDB relation on one connection held for the whole test and
+    closed after it (duckdb 1.1 closes a connection nobody holds, and every relation of it with it)."""
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    yield lambda table: con.from_arrow(table.to_arrow())
+    con.close()

@@ -518,12 +518,10 @@ def test_cluster_near_miss_examples_are_the_smallest_ids_on_a_duckdb_relation():
 
 
 @pytest.mark.filterwarnings("ignore")
-def test_duckdb_clustered_rows_keep_the_datasets_order_of_appearance_like_polars():
+def test_duckdb_clustered_rows_keep_the_datasets_order_of_appearance_like_polars(duckdb_relation):
     """With clusters= the DuckDB path joined the mapping before numbering the rows, and a hash join does not
     keep their order: two datasets came out y before x in about one call of twenty (the conformance case
     two_datasets). The rows now come in the polars path's order every time."""
-    import duckdb
-
     from tests.conformance.doors import CLUSTERS
     from tests.conformance.inputs import PER_QUERY
 
@@ -532,7 +530,7 @@ def test_duckdb_clustered_rows_keep_the_datasets_order_of_appearance_like_polars
     want = compare_clustered(frame, baseline="a", clusters=CLUSTERS, n_resamples=200, seed=0)["dataset"].to_list()
     assert want[:2] == ["x", "y"]
     for _ in range(60):
-        got = compare_clustered(duckdb.connect().from_arrow(frame.to_arrow()), baseline="a", clusters=CLUSTERS,
+        got = compare_clustered(duckdb_relation(frame), baseline="a", clusters=CLUSTERS,
                                 n_resamples=200, seed=0)
         assert got["dataset"].to_list() == want
 
@@ -576,13 +574,11 @@ def _cancelling_clusters(G: int = 20, seed: int = 0) -> tuple[pl.DataFrame, dict
 
 
 @pytest.mark.parametrize("n_resamples", [10_000, 1 << 20])       # Monte Carlo and all 2**20 patterns
-def test_cluster_sums_of_float_noise_get_p_1_against_compare_on_the_cluster_means(n_resamples):
+def test_cluster_sums_of_float_noise_get_p_1_against_compare_on_the_cluster_means(n_resamples, duckdb_relation):
     """Cluster sums that cancel to float noise (0.1 + 0.2 + 0.7 against 0.7 + 0.1 + 0.2) got the zero-spread
     interval but p = 0.76 (0.75 exact) from sign-flipping the noise.  Now p = 1, compare's answer for the
     same G cluster means (equal up to noise: all-zero deltas), and the interval is compare's range-based one;
     the public cluster_sign_flip_test and the DuckDB path agree."""
-    import duckdb
-
     pq, clusters = _cancelling_clusters()
     wide = pq.pivot(on="system", index="qid", values="value")
     d = (wide["B"] - wide["A"]).to_numpy()
@@ -595,7 +591,7 @@ def test_cluster_sums_of_float_noise_get_p_1_against_compare_on_the_cluster_mean
         means = pq.join(pl.DataFrame({"qid": list(clusters), "cluster": list(clusters.values())}), on="qid").group_by(
             "system", "cluster", "measure").agg(pl.col("value").mean()).rename({"cluster": "qid"})
         want = compare(means, baseline="A", n_resamples=n_resamples).row(0, named=True)
-        engine = compare_clustered(duckdb.connect().from_arrow(pq.to_arrow()), baseline="A", clusters=clusters,
+        engine = compare_clustered(duckdb_relation(pq), baseline="A", clusters=clusters,
                                    n_resamples=n_resamples).row(0, named=True)
     assert got["se"] == 0.0 and got["pvalue"] == want["pvalue"] == 1.0
     assert (got["ci_low"], got["ci_high"]) == pytest.approx((want["ci_low"], want["ci_high"]), rel=1e-12)

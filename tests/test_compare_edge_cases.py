@@ -106,15 +106,13 @@ def test_geometric_mean_measures_are_refused_by_name_and_left_out_of_all_measure
 
 
 @pytest.mark.parametrize("form", ["polars", "duckdb"])
-def test_a_key_column_null_for_some_queries_is_refused_naming_it_its_null_rows_and_a_query(form):
+def test_a_key_column_null_for_some_queries_is_refused_naming_it_its_null_rows_and_a_query(form, duckdb_relation):
     """`dataset` null for 5 of 8 queries' rows: the error was "its queries [], the baseline's []; were they
     evaluated against the same qrels?" (each null-dataset slice paired nothing); now it names the column."""
-    import duckdb
-
     rows = [(s, f"q{i}", "AP", 0.1 * i + (0.05 if s == "b" else 0.0)) for s in ("a", "b") for i in range(8)]
     table = pl.DataFrame(rows, schema=["system", "qid", "measure", "value"], orient="row").with_columns(
         pl.when(pl.col("qid").is_in(["q2", "q3", "q4", "q5", "q6"])).then(None).otherwise(pl.lit("dl19")).alias("dataset"))
-    data = duckdb.connect().from_arrow(table.to_arrow()) if form == "duckdb" else table
+    data = duckdb_relation(table) if form == "duckdb" else table
     with pytest.raises(pf.SchemaError, match=r"key column 'dataset' is null in 10 of its 16 measured rows "
                                              r"\(e\.g\. qid 'q\d', system '[ab]', measure 'AP'\)"):
         pf.compare(data, baseline="a", n_resamples=99)
@@ -141,11 +139,10 @@ def test_compare_pair_aligns_two_pandas_series_by_their_query_index():
         compare_pair(a, pd.Series(b.to_numpy(), index=list("uuvwxy")), n_resamples=99)
 
 
-def test_values_too_large_for_the_statistics_are_refused_naming_the_row():
+def test_values_too_large_for_the_statistics_are_refused_naming_the_row(duckdb_relation):
     """Values near 1e155 overflowed inside the statistics (an error from stats.power naming `se`, numpy
     overflow warnings): values beyond MAX_ABS_VALUE are refused up front, naming the first row and the bound,
     by compare (in memory and in DuckDB) and compare_pair; values just below it compare without a warning."""
-    import duckdb
     import numpy as np
 
     from pairedframe.comparison._validate import MAX_ABS_VALUE
@@ -159,7 +156,7 @@ def test_values_too_large_for_the_statistics_are_refused_naming_the_row():
                              "measure": "Foo", "value": np.concatenate([a, b]) * scale})
 
     big = table(MAX_ABS_VALUE * 10)
-    for data in (big, duckdb.connect().from_arrow(big.to_arrow())):
+    for data in (big, duckdb_relation(big)):
         with pytest.raises(ValueError, match=r"at most 1e\+70 in magnitude.*\(system='a', qid='q0', measure='Foo'\)"):
             pf.compare(data, baseline="a", n_resamples=999)
     with pytest.raises(ValueError, match=r"`a` and `b` must be at most 1e\+70"):

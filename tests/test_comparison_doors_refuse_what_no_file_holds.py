@@ -4,6 +4,7 @@ their errors, measures that rank no run in rank agreement, blank titles."""
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 
 import duckdb
@@ -27,28 +28,29 @@ def _with(table: pl.DataFrame, column: str, value: str, row: int = 5) -> pl.Data
 
 
 @pytest.mark.parametrize("column, value", [("qid", "  "), ("qid", "\t"), ("qid", ""), ("system", " "), ("measure", "")])
-def test_blank_ids_in_a_per_query_table_are_refused_naming_the_column(per_query, column, value):
+def test_blank_ids_in_a_per_query_table_are_refused_naming_the_column(per_query, column, value, duckdb_relation):
     """A qid of blanks was its own query (a PartlyEmptyWarning at most) and a blank system or measure gave an
     error naming neither; in memory and in DuckDB alike, compare and results_table refuse it by column."""
     table = _with(per_query, column, value)
-    for data in (table, table.to_pandas(), duckdb.connect().from_arrow(table.to_arrow())):
+    pandas = [table.to_pandas()] if importlib.util.find_spec("pandas") else []     # an optional dependency
+    for data in (table, *pandas, duckdb_relation(table)):
         with pytest.raises(SchemaError, match=rf"column '{column}' is an empty or all-blank string in 1 row"):
             pf.compare(data, baseline="bm25", n_resamples=99)
         with pytest.raises(SchemaError, match=rf"column '{column}' is an empty or all-blank string"):
             pf.results_table(data)
 
 
-def test_a_duckdb_relation_warns_of_unpaired_queries_as_a_polars_table_does(per_query):
+def test_a_duckdb_relation_warns_of_unpaired_queries_as_a_polars_table_does(per_query, duckdb_relation):
     """A query one system lacks is left out of its comparison: the polars path warned, DuckDB said nothing."""
     table = per_query.filter(~((pl.col("system") == "reranker") & (pl.col("qid") == "005")))
-    for data in (table, duckdb.connect().from_arrow(table.to_arrow())):
+    for data in (table, duckdb_relation(table)):
         with pytest.warns(PartlyEmptyWarning, match=r"1 comparison\(s\) leave out queries that only one side has a "
                                                     r"value for; most: 59 of 60 queries paired \(system=reranker"):
             got = pf.compare(data, baseline="bm25", n_resamples=99, seed=0)
         assert got["n_queries"].to_list() == [59]
     with warnings.catch_warnings():
         warnings.simplefilter("error", PartlyEmptyWarning)  # nothing left out: no warning
-        pf.compare(duckdb.connect().from_arrow(per_query.to_arrow()), baseline="bm25", n_resamples=99, seed=0)
+        pf.compare(duckdb_relation(per_query), baseline="bm25", n_resamples=99, seed=0)
 
 
 @pytest.mark.parametrize("door", ["compare_clustered", "compare_segments"])

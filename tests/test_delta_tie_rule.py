@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import duckdb
 import numpy as np
 import polars as pl
 import pytest
@@ -25,9 +24,9 @@ def _table(offset: float, step: float) -> pl.DataFrame:
     (1e9, 5e-4, 8),       # within 1e-12 x 1e9 = 1e-3 of values near 1e9: a tie, as documented
     (1e9, 5e-3, 0),
 ])
-def test_delta_tie_rule_scales_with_the_values_as_documented(route, offset, step, ties):
+def test_delta_tie_rule_scales_with_the_values_as_documented(route, offset, step, ties, duckdb_relation):
     table = _table(offset, step)
-    data = duckdb.connect().from_arrow(table.to_arrow()) if route == "duckdb" else table
+    data = duckdb_relation(table) if route == "duckdb" else table
     row = pf.compare(data, baseline="A", test="t", interval="t")
     assert int(row["ties"][0]) == ties
     assert (row["verdict"][0] == "identical") == (ties == 8)

@@ -135,7 +135,7 @@ def test_method_column_names_every_method_and_mixes_within_a_call():
     a, d = _deltas(LARGE_N + 10, 9)
     table = _table({"x": d, "y": np.where(np.arange(d.size) < 20, 0.0, d)}, a)
     small = table.filter(pl.col("qid") < "q000050")
-    assert set(METHODS) == {"resampling", "analytic", "one-pass"}
+    assert set(METHODS) == {"resampling", "exact", "analytic", "one-pass"}
     assert _compare(small, test="t")["method"].to_list() == ["analytic", "analytic"]
     assert _compare(small, n_resamples=200)["method"].to_list() == ["resampling", "resampling"]
     mixed = _compare(table, n_resamples=200)        # y has 20 ties: LARGE_N - 10 non-zero deltas

@@ -66,22 +66,22 @@ def test_a_system_on_another_scale_gets_the_interval_warning_alone():
     assert any("outside that measure's range" in str(w.message) for w in caught)
 
 
-def _as_engine(table: pl.DataFrame, engine: str):
-    return duckdb.connect().from_arrow(table.to_arrow()) if engine == "duckdb" else table
+def _as_engine(table: pl.DataFrame, engine: str, relation):
+    return relation(table) if engine == "duckdb" else table
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
-def test_one_value_x100_in_a_system_on_the_range_is_named_though_it_lifts_the_mean_above_the_range(engine):
+def test_one_value_x100_in_a_system_on_the_range_is_named_though_it_lifts_the_mean_above_the_range(engine, duckdb_relation):
     """One query of 20 set to 65.3 lifts system b's mean to ~3.8 but not its median: the value is named."""
-    found, _ = _range_warnings(_as_engine(_table("nDCG@10", 65.3), engine))
+    found, _ = _range_warnings(_as_engine(_table("nDCG@10", 65.3), engine, duckdb_relation))
     assert len(found) == 1, found
     assert "system 'b', qid 'q3' has 65.3 (1 value(s) of that system outside that range)" in found[0]
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
-def test_a_system_on_another_scale_has_only_its_values_below_the_range_counted(engine):
+def test_a_system_on_another_scale_has_only_its_values_below_the_range_counted(engine, duckdb_relation):
     """A x100 system with one value of -5: its values above 1 are the scale's, only the -5 is named and counted."""
-    found, _ = _range_warnings(_as_engine(_table("nDCG@10", -5.0, scale=100.0), engine))
+    found, _ = _range_warnings(_as_engine(_table("nDCG@10", -5.0, scale=100.0), engine, duckdb_relation))
     assert len(found) == 1, found
     assert "system 'b', qid 'q3' has -5.0 (1 value(s) of that system outside that range)" in found[0]
 

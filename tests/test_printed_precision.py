@@ -18,11 +18,9 @@ def _table(values: dict[str, np.ndarray]) -> pl.DataFrame:
                                     "value": v}) for name, v in values.items()])
 
 
-def _printed_precision_warnings(table: pl.DataFrame, baseline: str, engine: str = "polars") -> list[str]:
+def _printed_precision_warnings(table: pl.DataFrame, baseline: str, engine: str = "polars", relation=None) -> list[str]:
     if engine == "duckdb":
-        import duckdb
-
-        table = duckdb.connect().from_arrow(table.to_arrow())
+        table = relation(table)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pf.compare(table, baseline=baseline, n_resamples=99)
@@ -30,18 +28,22 @@ def _printed_precision_warnings(table: pl.DataFrame, baseline: str, engine: str 
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
-def test_compare_warns_when_4_decimal_values_are_paired_with_full_precision_ones_naming_both_systems(engine):
+def test_compare_warns_when_4_decimal_values_are_paired_with_full_precision_ones_naming_both_systems(engine,
+                                                                                                     duckdb_relation):
     full = np.random.default_rng(5).uniform(0, 1, 30)
-    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "printed", engine)
+    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "printed", engine,
+                                       duckdb_relation)
     assert len(said) == 1 and "'printed' lies on the 4-decimal grid" in said[0] and "'exact' do not" in said[0], said
-    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "exact", engine)
+    said = _printed_precision_warnings(_table({"printed": np.round(full, 4), "exact": full}), "exact", engine,
+                                       duckdb_relation)
     assert len(said) == 1 and "'printed' lies on the 4-decimal grid" in said[0], said
 
 
-def test_printed_precision_warning_of_a_duckdb_relation_reads_as_the_polars_one():
+def test_printed_precision_warning_of_a_duckdb_relation_reads_as_the_polars_one(duckdb_relation):
     full = np.random.default_rng(7).uniform(0, 1, 40)
     table = _table({"printed": np.round(full, 4), "exact": full, "other": np.round(full[::-1], 4)})
-    said = {engine: _printed_precision_warnings(table, "printed", engine) for engine in ("polars", "duckdb")}
+    said = {engine: _printed_precision_warnings(table, "printed", engine, duckdb_relation)
+            for engine in ("polars", "duckdb")}
     assert len(said["polars"]) == 1 and said["duckdb"] == said["polars"], said
 
 
@@ -56,12 +58,12 @@ def test_printed_precision_warning_of_a_spark_frame_reads_as_the_polars_one(spar
 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
-def test_compare_does_not_warn_about_printed_precision_when_both_sides_are_alike(engine):
+def test_compare_does_not_warn_about_printed_precision_when_both_sides_are_alike(engine, duckdb_relation):
     rng = np.random.default_rng(6)
     a, b = rng.uniform(0, 1, 30), rng.uniform(0, 1, 30)
-    assert _printed_precision_warnings(_table({"x": a, "y": b}), "x", engine) == []                      # both full
-    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": np.round(b, 4)}), "x", engine) == []
-    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": b + 0.01}), "x", engine) == []  # no small delta
+    assert _printed_precision_warnings(_table({"x": a, "y": b}), "x", engine, duckdb_relation) == []                      # both full
+    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": np.round(b, 4)}), "x", engine, duckdb_relation) == []
+    assert _printed_precision_warnings(_table({"x": np.round(a, 4), "y": b + 0.01}), "x", engine, duckdb_relation) == []  # no small delta
 
 
 @pytest.mark.shared_data
@@ -93,3 +95,27 @@ def test_printed_precision_screen_keeps_a_comparison_whose_sample_looks_alike(mo
     exact[1::6] += 3e-5                                           # off the grid, never sampled, within rounding
     said = _printed_precision_warnings(_table({"printed": printed, "exact": exact}), "printed")
     assert len(said) == 1 and "'exact' do not" in said[0], said
+
+
+def _clustered_printed_precision_warnings(table: pl.DataFrame, baseline: str, engine: str,
+                                          relation) -> list[tuple[str, str]]:
+    """(file, message) of compare_clustered's printed-precision warnings, 6 clusters (qid modulo 6)."""
+    table = table.with_columns(cluster=(pl.col("qid").cast(pl.Int64) % 6).cast(pl.String))
+    if engine == "duckdb":
+        table = relation(table)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare_clustered(table, baseline=baseline, n_resamples=99)
+    return [(w.filename, str(w.message)) for w in caught if "printed to 4 decimals" in str(w.message)]
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_compare_clustered_warns_about_printed_precision_at_the_callers_line(engine, duckdb_relation):
+    full = np.random.default_rng(9).uniform(0, 1, 30)
+    table = _table({"printed": np.round(full, 4), "exact": full})
+    said = _clustered_printed_precision_warnings(table, "printed", engine, duckdb_relation)
+    assert [message for _, message in said] == _printed_precision_warnings(table, "printed"), said
+    assert len(said) == 1 and said[0][0] == __file__, said
+    rng = np.random.default_rng(10)
+    assert _clustered_printed_precision_warnings(_table({"x": rng.uniform(0, 1, 30), "y": rng.uniform(0, 1, 30)}),
+                                                 "x", engine, duckdb_relation) == []

@@ -817,17 +817,16 @@ def test_a_one_query_system_is_shown_unmarked_and_flagged_while_the_others_are_m
 
 
 @pytest.mark.parametrize("pairs", ["baseline", "all"])
-def test_a_one_query_system_in_a_duckdb_relation_is_left_out_as_in_a_polars_table(per_query, pairs):
+def test_a_one_query_system_in_a_duckdb_relation_is_left_out_as_in_a_polars_table(per_query, pairs, duckdb_relation):
     """The table of a DuckDB relation raised InsufficientSampleError where the same polars table is shown
     with the one-query run unmarked and flagged: the in-engine pairing leaves it out of the call too."""
-    duckdb = pytest.importorskip("duckdb")
     data = _with_one_query_system(per_query)
     options = dict(n_resamples=999, seed=0, measures="AP", **({"baseline": "bm25"} if pairs == "baseline" else
                                                                {"pairs": "all"}))
     with pytest.warns(pf.errors.PartlyEmptyWarning, match=r"tiny vs"):
         from_polars = pf.results_table(data, **options)
     with pytest.warns(pf.errors.PartlyEmptyWarning, match=r"tiny vs"):
-        from_duckdb = pf.results_table(duckdb.connect().from_arrow(data.to_arrow()), **options)
+        from_duckdb = pf.results_table(duckdb_relation(data), **options)
     _same_table(from_duckdb, from_polars)
 
 

@@ -226,13 +226,13 @@ def _tied_deltas_frame(negate: bool) -> tuple[list[str], pl.DataFrame]:
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
-def test_compare_clustered_with_one_query_per_cluster_equals_compare_signflip_on_tied_deltas(alternative, engine):
+def test_compare_clustered_with_one_query_per_cluster_equals_compare_signflip_on_tied_deltas(alternative, engine,
+                                                                                            duckdb_relation):
     """The outside statistician's reproducer: 2**30 patterns > 999, so compare_clustered drew Monte-Carlo
     patterns (p 0.009-0.012, exact False, verdict at 99 % flipping with the seed) where compare enumerates
     the 2**8 patterns of the non-zero deltas (p = 2 / 2**8 exactly); docs/guide/clusters.md promises equality."""
-    duckdb = pytest.importorskip("duckdb")
     q, frame = _tied_deltas_frame(negate=alternative == "less")
-    source = frame if engine == "polars" else duckdb.connect().from_arrow(frame.to_arrow())
+    source = frame if engine == "polars" else duckdb_relation(frame)
     options = dict(baseline="a", interval="signflip", n_resamples=999, confidence_level=0.99, alternative=alternative)
     for seed in range(4):
         want = _quiet(pf.compare, frame, seed=seed, **options).row(0, named=True)
@@ -262,16 +262,16 @@ def _zero_sum_clusters_frame() -> tuple[dict[str, str], np.ndarray, np.ndarray, 
 
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
-def test_compare_clustered_pvalue_with_zero_cluster_sums_against_brute_force_enumeration(alternative, engine):
+def test_compare_clustered_pvalue_with_zero_cluster_sums_against_brute_force_enumeration(alternative, engine,
+                                                                                        duckdb_relation):
     """2**12 cluster patterns > 1000 resamples (Monte Carlo before); the 7 non-zero cluster sums have 2**7:
     the p is their exact one, from every sign pattern of them (a zero sum flips to itself)."""
-    duckdb = pytest.importorskip("duckdb")
     clusters, index, d, frame = _zero_sum_clusters_frame()
     sums = np.bincount(index, weights=d)
     sums[np.abs(sums) <= 1e-9 * np.max(np.abs(d))] = 0.0        # float noise of cancelling deltas is 0
     assert np.count_nonzero(sums) == 7
     want = _brute_force_pvalue(sums, alternative)
-    source = frame if engine == "polars" else duckdb.connect().from_arrow(frame.to_arrow())
+    source = frame if engine == "polars" else duckdb_relation(frame)
     for interval in ("signflip", "edgeworth"):
         row = _quiet(pf.compare_clustered, source, baseline="a", clusters=clusters, n_resamples=1000, seed=5,
                      alternative=alternative, interval=interval, confidence_level=0.9).row(0, named=True)
@@ -350,10 +350,9 @@ def test_segment_pvalues_of_few_nonzero_deltas_against_brute_force_enumeration(a
             assert excludes_zero == (row["pvalue"] < 0.05) == (row["segment"] in ("k6", "k9"))
 
 
-def test_compare_clustered_in_duckdb_fetches_every_comparisons_nonzero_cluster_sums_in_one_query():
+def test_compare_clustered_in_duckdb_fetches_every_comparisons_nonzero_cluster_sums_in_one_query(duckdb_relation):
     """Three comparisons settled on their few non-zero cluster sums: one query fetches them all, and each
     p is the one it gets compared alone."""
-    duckdb = pytest.importorskip("duckdb")
     from unittest import mock
 
     from pairedframe.comparison.engine_tables import DuckDBTable
@@ -369,7 +368,7 @@ def test_compare_clustered_in_duckdb_fetches_every_comparisons_nonzero_cluster_s
         return real(self, sql, *args, **kwargs)
 
     def run(systems):
-        source = duckdb.connect().from_arrow(frame.filter(pl.col("system").is_in(systems)).to_arrow())
+        source = duckdb_relation(frame.filter(pl.col("system").is_in(systems)))
         return _quiet(pf.compare_clustered, source, baseline="a", clusters=clusters, n_resamples=1000, seed=5,
                       interval="signflip").sort("system")
 

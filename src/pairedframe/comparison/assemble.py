@@ -15,7 +15,7 @@ from pairedframe.comparison._families import family_columns, family_ids, family_
 from pairedframe.comparison._adaptive import adaptive_columns, query_set_adaptive, warn_uncertified
 from pairedframe.comparison.comparison_stats import ComparisonStats
 from pairedframe.comparison.interval_range import QUANTILE_INTERVALS, finish_paired_intervals
-from pairedframe.comparison.large_n import row_methods
+from pairedframe.comparison.large_n import row_methods, row_resamples
 from pairedframe.comparison.options import Options, mc_patterns
 from pairedframe.comparison.pairing import describe_row, oriented, small_sample_text
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, smallest_pvalue, t_mde, tie_floors, verdict,
@@ -106,7 +106,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
     t_se = np.where(flat, 0.0, stats.sd / np.sqrt(n_q))
     one_pass = stats.one_pass if stats.one_pass is not None else np.zeros(k_total, dtype=bool)
     # each row's method, and the interval it has (its column, notes and warnings name it)
-    method, computed = row_methods(opt, n_q, one_pass=one_pass, flat=flat, nonzero=rows["_nonzero"].to_numpy())
+    method, computed = row_methods(opt, n_q, one_pass=one_pass, flat=flat, nonzero=nonzero > 0, exact=exact)
     small = small_sample_text(rows, extras) if opt.interval in QUANTILE_INTERVALS else None  # one warning
     ci_low, ci_high, interval_notes = finish_paired_intervals(
         measures=rows["measure"].to_list(), delta=stats.delta, ci_low=stats.ci_low, ci_high=stats.ci_high,
@@ -144,7 +144,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         pl.Series("verdict_note", notes, dtype=pl.String),
         pl.lit(opt.test).alias("test"), pl.Series("interval", computed.tolist(), dtype=pl.String),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
-        pl.Series("n_resamples", [opt.n_resamples if m == "resampling" else None for m in method], dtype=pl.Int64),
+        pl.Series("n_resamples", row_resamples(opt, method, n_q, nonzero), dtype=pl.Int64),
         pl.Series("exact", exact), pl.Series("method", list(method), dtype=pl.String),
         pl.lit(opt.seed, dtype=pl.UInt64).alias("seed"),
         pl.lit(family_text(fam_cols, fam_sizes)).alias("family"),

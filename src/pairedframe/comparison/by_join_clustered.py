@@ -40,6 +40,7 @@ from pairedframe.comparison.cluster_tables import (check_cluster_cost, check_clu
 from pairedframe.comparison.clustered_stats import COUNTS, ClusteredStats, McNemarColumns
 from pairedframe.comparison.engine_tables import EngineTable, check_ids
 from pairedframe.comparison.resample_index import resample_index
+from pairedframe.comparison.printed_precision import warn_mixed_printed_precision_engine
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.errors import SchemaError
 from pairedframe.stats.cluster import noise_sums
@@ -120,6 +121,7 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
         require_common_queries(paired, rows, baseline)
         check_cluster_counts(rows, rows["n_queries"].to_numpy(), rows["n_clusters"].to_numpy(), keys=keys,
                               baseline=baseline)
+        warn_mixed_printed_precision_engine(rows, baseline)     # from the moments' grid aggregates: no extra pass
         k_total = rows.height
         cm = _cluster_moments(table, paired, rows, sums)
         st = ClusteredStats.unfilled(

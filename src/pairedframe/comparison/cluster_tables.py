@@ -196,8 +196,21 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
     return out.with_columns(
         pl.lit("cluster sign-flip").alias("test"), pl.lit(interval_name(interval, opt.alternative)).alias("interval"),
         pl.lit(opt.confidence_level).alias("confidence_level"), pl.lit(opt.alternative).alias("alternative"),
-        pl.lit(opt.n_resamples, dtype=pl.Int64).alias("n_resamples"), pl.Series("exact", st.exact),
+        pl.Series("n_resamples", _row_resamples(st, opt, interval), dtype=pl.Int64), pl.Series("exact", st.exact),
         pl.lit(opt.seed, dtype=pl.UInt64).alias("seed"), pl.lit(family_text(fam_cols, fam_sizes)).alias("family"))
+
+
+def _row_resamples(st: ClusteredStats, opt: Any, interval: str) -> np.ndarray:
+    """Each row's ``n_resamples``: the argument, or where the p-value enumerated its sign patterns and nothing
+    else was drawn (no bootstrap; a sign-flip interval that enumerated all ``2**G`` too) those patterns:
+    ``2**G`` where they number at most ``n_resamples``, else the ``2**k`` of the ``k`` non-zero cluster sums."""
+    every = np.left_shift(np.int64(1), np.minimum(np.asarray(st.n_clusters, dtype=np.int64), 62))
+    whole = every <= opt.n_resamples
+    nonzero = np.asarray(st.nonzero_clusters, dtype=np.int64)
+    patterns = np.where(whole, every, np.left_shift(np.int64(1), np.minimum(nonzero, 62)))
+    drawn_interval = (interval == "percentile") | ((interval == "signflip") & ~whole)
+    enumerated = np.asarray(st.exact, dtype=bool) & (nonzero > 0) & ~drawn_interval
+    return np.where(enumerated, patterns, opt.n_resamples)
 
 
 def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any,

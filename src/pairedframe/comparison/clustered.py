@@ -63,6 +63,7 @@ from pairedframe.errors import OLD_LEVEL_AND_SEED
 from pairedframe.comparison._cost import column_slices
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.pairing import BASE_COLUMNS, as_frame, pair_systems
+from pairedframe.comparison.printed_precision import warn_mixed_printed_precision
 from pairedframe.comparison.clustered_stats import ClusteredStats
 from pairedframe.comparison.streams import cluster_layout, cluster_streams, partition_key
 from pairedframe.checks import near_miss_hint, quoted, string_ids
@@ -208,7 +209,9 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         so is it when the ``k`` clusters whose summed delta is not 0 have ``2**k <= n_resamples`` (their
         ``2**k`` patterns are enumerated; a zero sum flips to itself); otherwise its Monte-Carlo p is
         never below ``2 / 2**k`` (``1 / 2**k`` one-sided).  The ``n_resamples`` column is this argument,
-        as in :func:`pairedframe.compare`.
+        or, where the p-value enumerated its patterns and nothing else was drawn (no percentile bootstrap;
+        a sign-flip interval that enumerated all ``2**G`` too), that number of patterns (``2**G`` or
+        ``2**k``), as in :func:`pairedframe.compare`.
     confidence_level : float in (0, 1), default 0.95
         Of the interval; ``alpha = 1 - confidence_level`` for verdicts, TOST and the MDE.  Above 0.5 with
         a one-sided ``alternative``.
@@ -349,6 +352,7 @@ def _clustered_statistics(rows: pl.DataFrame, paired: pl.DataFrame, opt: Any, *,
     check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
                           np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
                           keys=keys, baseline=baseline)
+    warn_mixed_printed_precision(paired, rows, baseline)
     check_cluster_cost(opt, [(len(data_of[m[0]][3]), len(m)) for m in groups.values()], interval)
     done = 0
     for members_rows in groups.values():

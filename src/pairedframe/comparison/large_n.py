@@ -21,7 +21,7 @@ where the sign-flip sum is a binomial lattice -- rejects at most 5.4 % at alpha 
 
 The moments are polars aggregations over the paired rows (no per-query Python objects, no sort, no
 resample index), and every output row names what produced it in the ``method`` column (:data:`METHODS`,
-decided by :func:`row_methods`).
+decided by :func:`row_methods`; the ``n_resamples`` of each by :func:`row_resamples`).
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.comparison_stats import ComparisonStats
-from pairedframe.comparison.options import Options
+from pairedframe.comparison.options import Options, mc_patterns
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.stats.moments import one_pass_statistics
 from pairedframe.stats.skewness import skewness_from_moments
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL, student_only
 
 __all__ = ["LARGE_N", "LARGE_N_EFF", "METHODS", "one_pass_rows", "row_statistics", "engine_row_statistics",
-           "draws_nothing", "row_methods", "moments_table", "from_moments"]
+           "draws_nothing", "row_methods", "row_resamples", "moments_table", "from_moments"]
 
 #: Non-zero deltas above which ``resampling="auto"`` computes a comparison in one pass.
 LARGE_N = 10_000
@@ -45,7 +45,11 @@ LARGE_N = 10_000
 LARGE_N_EFF = 1_000
 #: The values of the ``method`` column of :func:`pairedframe.compare`: what produced the row's numbers.
 METHODS = {
-    "resampling": "p-value and/or interval from resamples (bootstrap, Monte-Carlo or enumerated sign flips)",
+    "resampling": ("p-value and/or interval from random resamples (bootstrap or Monte-Carlo sign flips; n_resamples "
+                   "of them, and a p-value that enumerated its sign patterns says exact)"),
+    "exact": ("p-value and/or sign-flip interval from every sign pattern enumerated (all 2^n, or the 2^k of the k "
+              "non-zero deltas: a zero delta flips to itself), nothing drawn at random: n_resamples is the number "
+              "of patterns; the rest analytic"),
     "analytic": ("nothing resampled or approximated: the t-test's p-value (or no non-zero delta) with the t interval "
                  "(asked for, or what the default gives: in one pass, or Student's bound below its least number of "
                  "queries) or the zero-spread rule's interval"),
@@ -62,31 +66,58 @@ def draws_nothing(opt: Options) -> bool:
     return opt.test == "t" and opt.interval == "t"
 
 
-def row_methods(opt: Options, n: np.ndarray, *, one_pass: np.ndarray, flat: np.ndarray,
-                nonzero: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def row_methods(opt: Options, n: np.ndarray, *, one_pass: np.ndarray, flat: np.ndarray, nonzero: np.ndarray,
+                exact: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Each row's ``method`` (:data:`METHODS`) and the interval it has, from what computed its numbers; the one
     place both are decided.
 
     ``n``: queries per row; ``one_pass``: rows computed from their moments (:func:`row_statistics`); ``flat``:
     rows without spread (their interval is the zero-spread rule's); ``nonzero``: rows with a non-zero delta (a
-    sign-flip p of none is 1, nothing drawn).  A one-pass row has the t interval, or the inversion of the test's
-    normal approximation for ``interval="signflip"``; the default interval is Student's t where
+    sign-flip p of none is 1, nothing drawn); ``exact``: rows whose sign-flip p enumerated its patterns (None:
+    none).  A one-pass row has the t interval, or the inversion of the test's normal approximation for
+    ``interval="signflip"``; the default interval is Student's t where
     :func:`~pairedframe.stats.studentized.student_only` holds; any other row has the interval asked.  The
-    method is "resampling" if the p-value or the interval came from resamples, else "one-pass" if either
-    came from the normal approximation, else "analytic"."""
+    method is "resampling" if the p-value or the interval came from random resamples, else "exact" if either
+    came from enumerated sign patterns, else "one-pass" if either came from the normal approximation, else
+    "analytic"."""
     n = np.asarray(n)
     one_pass, flat, nonzero = (np.asarray(a, dtype=bool) for a in (one_pass, flat, nonzero))
+    exact = np.zeros(n.shape, dtype=bool) if exact is None else np.broadcast_to(np.asarray(exact, dtype=bool), n.shape)
     student = opt.interval == "studentized" and student_only(n, opt.alternative)
     asked = np.where(student, "t", opt.interval).astype(object)
     interval = np.where(one_pass, "signflip" if opt.interval == "signflip" else "t", asked).astype(object)
     drawn_interval = ~one_pass & ~flat & np.isin(interval, _RESAMPLED_INTERVALS)
+    # the sign-flip interval enumerates all 2**n patterns when they number at most n_resamples
+    enumerated_interval = drawn_interval & (interval == "signflip") & (_all_patterns(n) <= opt.n_resamples)
     approx_interval = one_pass & (interval == "signflip")
     randomization = opt.test == "randomization"
     drawn_p = np.full(n.shape, randomization) & ~one_pass & nonzero
+    enumerated_p = drawn_p & exact
     approx_p = np.full(n.shape, randomization) & one_pass
-    method = np.where(drawn_interval | drawn_p, "resampling",
-                      np.where(approx_interval | approx_p, "one-pass", "analytic")).astype(object)
+    random = (drawn_interval & ~enumerated_interval) | (drawn_p & ~enumerated_p)
+    method = np.where(random, "resampling",
+                      np.where(enumerated_interval | enumerated_p, "exact",
+                               np.where(approx_interval | approx_p, "one-pass", "analytic"))).astype(object)
     return method, interval
+
+
+def row_resamples(opt: Options, method: np.ndarray, n: np.ndarray, nonzero: np.ndarray) -> list[int | None]:
+    """Each row's ``n_resamples``: what was drawn or enumerated.  ``n_resamples`` on a "resampling" row; on
+    an "exact" row the sign patterns enumerated, all ``2**n`` where they number at most the patterns the test
+    may use (:func:`~pairedframe.comparison.options.mc_patterns`) or the sign-flip interval enumerated them,
+    else the ``2**k`` of its ``k`` non-zero deltas (``nonzero``: counts; a zero delta flips to itself); None
+    where nothing was drawn."""
+    n, k = np.asarray(n, dtype=np.int64), np.asarray(nonzero, dtype=np.int64)
+    every = _all_patterns(n)
+    whole = (every <= mc_patterns(opt)) | ((opt.interval == "signflip") & (every <= opt.n_resamples))
+    patterns = np.where(whole, every, _all_patterns(k))
+    return [opt.n_resamples if m == "resampling" else int(p) if m == "exact" else None
+            for m, p in zip(method, patterns)]
+
+
+def _all_patterns(n: np.ndarray) -> np.ndarray:
+    """``2**n`` per entry, capped at ``2**62`` (more than any ``n_resamples`` can ask for)."""
+    return np.left_shift(np.int64(1), np.minimum(np.asarray(n, dtype=np.int64), 62))
 
 
 def one_pass_rows(rows: pl.DataFrame, opt: Options) -> np.ndarray:

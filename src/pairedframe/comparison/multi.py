@@ -215,7 +215,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         its size (e.g. ``"per judgments, 4 comparisons each"``); for pairs also ``pvalue_tukey``
         and ``pvalue_max_tukey_raw``.  ``n_resamples`` counts the resamples of every resampled column of
         the row: where ``pvalue_tukey`` was resampled it is at least ``n_resamples`` even on a
-        ``method="one-pass"`` or ``"analytic"`` row, whose own ``pvalue`` and interval were not.
+        ``method="one-pass"``, ``"analytic"`` or ``"exact"`` row, whose own ``pvalue`` and interval were not.
 
     Raises
     ------
@@ -300,9 +300,10 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     if pairs is not None and tukey:
         if alternative == "two-sided":
             out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, opt.n_resamples, opt.seed))
-            # n_resamples counts every resampled column of the row: a one-pass or analytic row's pvalue_tukey too
+            # n_resamples counts every resampled column of the row: a one-pass, analytic or exact row's
+            # pvalue_tukey too (its permutations, not the exact row's enumerated patterns)
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("n_resamples"))
-                                   .otherwise(pl.coalesce("n_resamples", pl.lit(opt.n_resamples, dtype=out["n_resamples"].dtype)))
+                                   .otherwise(pl.lit(opt.n_resamples, dtype=out["n_resamples"].dtype))
                                    .alias("n_resamples"))
             # Significant only where both the joint test and the pair's own test reject (module docstring).
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("pvalue_tukey"))

@@ -19,7 +19,7 @@ from pairedframe.comparison._validate import MAX_ABS_VALUE
 from pairedframe.comparison.assemble import decide
 from pairedframe.comparison.interval_range import QUANTILE_INTERVALS, finish_paired_intervals
 from pairedframe.comparison.kernels import analyse_block
-from pairedframe.comparison.large_n import row_methods
+from pairedframe.comparison.large_n import row_methods, row_resamples
 from pairedframe.comparison.options import check_cost, check_options
 from pairedframe.comparison.pairing import DELTA_TOLERANCE
 from pairedframe.comparison.verdicts import tie_floors, warn_many_ties, warn_skewed
@@ -57,6 +57,8 @@ class PairedComparison:
     test, interval, alternative : str
     confidence_level : float
     n_resamples : int or None
+        Resamples drawn; the sign patterns enumerated when nothing was drawn at random but the test or the
+        sign-flip interval enumerated them (``2**n``, or ``2**k`` of the non-zero deltas); None: neither.
     exact : bool
     seed : int
     skewness : float
@@ -202,7 +204,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         means=(np.array([a.mean()]), np.array([b.mean()])),
         small_sample=small if opt.interval in QUANTILE_INTERVALS else None)
     nonzero = np.array([int(np.count_nonzero(d))])     # a tie flips to itself: it bounds the sign-flip p
-    method, interval = row_methods(opt, np.array([n]), one_pass=[False], flat=res.zero_spread, nonzero=~all_zero)
+    method, interval = row_methods(opt, np.array([n]), one_pass=[False], flat=res.zero_spread, nonzero=~all_zero,
+                                   exact=res.exact)
     res = res.replace(ci_low=ci_low, ci_high=ci_high,
                       floor=tie_floors(res.floor, nonzero, opt.test, opt.alternative))
     mde, verdicts, notes = decide(res.delta, se_t, np.array([n]), res.pvalue, res.pvalue, one, all_zero,
@@ -216,5 +219,5 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         standard_error=float(res.se[0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
         ties=int(np.sum(d == 0)), sd=float(res.sd[0]), mde=float(mde[0]), verdict=verdicts[0],
         test=opt.test, interval=str(interval[0]), alternative=opt.alternative,
-        confidence_level=opt.confidence_level, n_resamples=opt.n_resamples if method[0] == "resampling" else None,
+        confidence_level=opt.confidence_level, n_resamples=row_resamples(opt, method, np.array([n]), nonzero)[0],
         exact=bool(res.exact[0]), seed=opt.seed, skewness=float(res.skewness[0]), verdict_note=notes[0])

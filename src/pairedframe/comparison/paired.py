@@ -232,12 +232,14 @@ def compare(data: Any, *, baseline: str, systems: Sequence[str] | str | None = N
         columns ``system, <keys>, measure, baseline, n_queries, baseline_mean, system_mean, delta,
         ci_low, ci_high, se, pvalue, pvalue_holm, pvalue_bh, wins, losses, ties, sd, skewness, mde,
         verdict, verdict_on, verdict_note, test, interval, confidence_level, alternative, n_resamples,
-        exact, method, seed, family`` (``method``: ``"resampling"``, ``"analytic"`` or ``"one-pass"``,
-        :data:`~pairedframe.comparison.large_n.METHODS`, what produced the row's p-value and interval;
+        exact, method, seed, family`` (``method``: ``"resampling"``, ``"exact"``, ``"analytic"`` or
+        ``"one-pass"``, :data:`~pairedframe.comparison.large_n.METHODS`, what produced the row's p-value and
+        interval; ``"exact"`` where sign patterns were enumerated and nothing drawn at random, its
+        ``n_resamples`` the number of patterns (``2**n``, or ``2**k`` of the non-zero deltas);
         ``"analytic"`` also where no delta is non-zero, which the zero-spread rule gives without drawing;
         ``interval``: the one computed, ``"t"`` on one-pass rows (``"signflip"`` if asked) and where the
         default is Student's t bound (too few queries); ``n_resamples`` is null where nothing was
-        resampled, counting ``pvalue_tukey`` (``pairs="all"``) too; ``family``: the Holm/BH family rule
+        resampled or enumerated, counting ``pvalue_tukey`` (``pairs="all"``) too; ``family``: the Holm/BH family rule
         in words with its size, e.g. ``"per judgments, 4 comparisons each"`` or ``"all 6 comparisons of
         the call"``); with
         ``resampling="adaptive"`` also ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value),

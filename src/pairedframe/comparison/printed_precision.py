@@ -82,8 +82,9 @@ SCREEN_ROWS = 100_000
 def _candidates(paired: pl.DataFrame, comparisons: pl.Series) -> pl.Series:
     """The ``comparisons`` (``_row``) that may have one side on the grid and the other off it, from an evenly
     strided sample of ``paired``: a side whose sampled values leave the grid cannot lie on it wholly, so a
-    comparison whose sampled sides both leave it is cleared; any other (the sample missed it) stays. Spares the whole check (a pass of rounding over every row, about 10 %
-    of a default comparison of 10^6 queries) where, as usual, both sides are full-precision values."""
+    comparison whose sampled sides both leave it is cleared; any other (the sample missed it) stays.  Spares
+    the whole check (a pass of rounding over every row, about 10 % of a default comparison of 10^6 queries)
+    where, as usual, both sides are full-precision values."""
     step = max(1, paired.height // SCREEN_ROWS)
     sample = paired.gather_every(step).group_by("_row").agg(_on_grid("a").alias("_a"), _on_grid("b").alias("_b"))
     cleared = sample.filter(~pl.col("_a") & ~pl.col("_b"))["_row"]

@@ -27,6 +27,7 @@ import polars as pl
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_keywords
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._validate import require_one_slice
+from pairedframe.comparison.judgment_set_rows import judgment_set_names
 from pairedframe.comparison.options import check_rank_options
 from pairedframe.comparison.pairing import as_frame, by_system
 from pairedframe.comparison.rank_intervals import (APPROXIMATE, coefficient_intervals, note_tied_rankings,
@@ -200,7 +201,7 @@ def _judgment_sets_table(a: Any, judgments: Any) -> tuple[pl.DataFrame, pl.DataF
         raise TypeError("rank_agreement needs two evaluations `a` and `b`; or, as `a` alone, judgment sets: an "
                         "evaluate_judgment_sets result or a per-query table with a `judgments` column (the "
                         "two sets to compare named with judgments=(reference, other))")
-    present = frame["judgments"].cast(pl.String).unique(maintain_order=True).to_list()
+    present = judgment_set_names(frame)
     names = [str(n) for n in judgments] if judgments is not None and not isinstance(judgments, str) else present
     if len(names) != 2 or len(set(names)) != 2 or any(n not in present for n in names):
         raise ValueError(f"`judgments` must name two judgment sets (reference, other) of the table's judgments "

@@ -52,6 +52,7 @@ import polars as pl
 from pairedframe.checks import require_names, require_rows
 from pairedframe.comparison.pairing import (as_frame as per_query_frame, is_comparable, is_text_measure,
                                            table_measure_names)
+from pairedframe.comparison.judgment_set_rows import one_set_of_table
 from pairedframe.comparison.unpairable import meant_pairs, not_compared
 from pairedframe.comparison.table_means import table_means
 from pairedframe.comparison.options import check_level
@@ -129,10 +130,11 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
         data = data.evaluation(judgments)
     per_query = read_if_paths(getattr(data, "per_query", data))
     if judgments is not None and not judgment_sets:                  # a saved evaluate_judgment_sets(...).per_query
-        per_query = one_set_of_table(per_query, judgments)
-    if not isinstance(per_query, pl.DataFrame) and not is_table(per_query):
+        per_query = one_set_of_table(per_query, judgments)           # checked as compare's input, whole table
+    elif not isinstance(per_query, pl.DataFrame) and not is_table(per_query):
         raise TypeError(f"`data` must be an Evaluation, judgment sets, a per-query table or its path, got {type(data).__name__}")
-    per_query = per_query_frame(per_query, keep_nulls=True)  # the checks of compare's input
+    else:
+        per_query = per_query_frame(per_query, keep_nulls=True)  # the checks of compare's input
     missing = [c for c in ("system", "qid", "measure", "value") if c not in per_query.columns]
     if missing:
         raise ValueError(f"per-query table lacks column(s) {missing}")
@@ -146,20 +148,6 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
                           stacklevel=user_stacklevel())
         measures = [m.name for m in data.measures if m.name not in text]
     return per_query.drop(extras), getattr(data, "settings", None), measures, judgments
-
-
-def one_set_of_table(table: Any, judgments: str) -> pl.DataFrame:
-    """The rows under set ``judgments`` of a per-query table (or path) with a ``judgments`` column (kept)."""
-    table = read_if_paths(table)
-    frame = per_query_frame(table, keep_nulls=True) if isinstance(table, pl.DataFrame) or is_table(table) else None
-    if frame is None or "judgments" not in frame.columns:
-        raise TypeError("`judgments` picks one judgment set: pass evaluate_judgment_sets' result or a per-query table "
-                        "with a `judgments` column (its per_query, e.g. saved to a file) as `data`, or leave judgments= out")
-    present = frame["judgments"].cast(pl.String).unique(maintain_order=True).to_list()
-    if not isinstance(judgments, str) or judgments not in present:
-        raise ValueError(f"`judgments` must name one judgment set of the table's judgments column; the sets are "
-                         f"{present}, got {judgments!r}")
-    return frame.filter(pl.col("judgments").cast(pl.String) == judgments)
 
 
 def _choose(requested: Any, available: list[str], what: str) -> list[str]:

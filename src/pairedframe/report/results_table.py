@@ -29,8 +29,8 @@ import polars as pl
 from pairedframe.checks import require_bool
 from pairedframe.errors import OLD_LEVEL_AND_SEED, ValueRangeWarning, renamed_attribute, renamed_keywords
 from pairedframe.io.results import read_if_paths
-from pairedframe.comparison.table_data import (TableData, one_set_of_table, reject_text_measures,
-                                               results_table_data)
+from pairedframe.comparison.judgment_set_rows import one_set_of_table
+from pairedframe.comparison.table_data import TableData, reject_text_measures, results_table_data
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.report.output import require_output_folder, visible_controls
 from pairedframe.report.table_caption import caption_text
