@@ -342,6 +342,31 @@ def test_dl_mia_cluster_p_values_larger_and_intervals_wider(shared_data):
     assert (clustered["se"].to_numpy() > plain["se"].to_numpy()).all()
 
 
+@pytest.mark.shared_data
+def test_dl_mia_p_values_quoted_in_the_clusters_guide_are_the_computed_ones(shared_data):
+    import re
+    from pathlib import Path
+
+    import pairedframe as pf
+
+    folder = shared_data / "dl_mia"
+    runs = [str(folder / "runs" / "BM25 (intents as queries).res.gz"),
+            str(folder / "runs" / "BM25 (intents with original queries).res.gz")]
+    ev = pf.evaluate(runs, str(folder / "qrels.txt"), ["nDCG@10"])
+    mapping = pl.read_csv(folder / "qid_iid_qrel.txt", separator=" ", has_header=False,
+                          new_columns=["query", "intent", "doc", "rel"],
+                          schema_overrides={"query": pl.String, "intent": pl.String})
+    cmap = mapping.select(pl.col("intent").alias("qid"), pl.col("query").alias("cluster")).unique()
+    base = "BM25 (intents with original queries).res"
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "clusters.md").read_text(encoding="utf-8")
+    quoted = re.search(r"the plain nDCG@10 p-value is (0\.\d+) and the cluster one\s+(0\.\d+) \(both at the "
+                       r"default seed", guide)
+    assert quoted is not None
+    plain = compare(ev, baseline=base)["pvalue"][0]
+    clustered = compare_clustered(ev, baseline=base, clusters=cmap)["pvalue"][0]
+    assert quoted.groups() == (f"{plain:.3f}", f"{clustered:.3f}")
+
+
 def test_too_few_clusters_for_the_exact_test_give_an_infinite_mde_as_compare_does():
     # G = 4 clusters: the smallest two-sided exact p is 2/2^4 = 0.125 > 0.05, whatever the effect.
     df, cmap = make(seed=3, G=4, effect=0.5)
@@ -595,6 +620,70 @@ def test_cluster_sums_of_float_noise_get_p_1_against_compare_on_the_cluster_mean
                                    n_resamples=n_resamples).row(0, named=True)
     assert got["se"] == 0.0 and got["pvalue"] == want["pvalue"] == 1.0
     assert (got["ci_low"], got["ci_high"]) == pytest.approx((want["ci_low"], want["ci_high"]), rel=1e-12)
-    assert got["ci_low"] < 0 < got["ci_high"] and got["verdict"] == "not significant"
+    # compare calls the cluster means "identical" (all-zero deltas); the queries are not, and no sign pattern
+    # of the sums can reach the level: "inconclusive", as compare says where its test cannot reach the level
+    assert got["ci_low"] < 0 < got["ci_high"] and (got["verdict"], got["mde"]) == ("inconclusive", math.inf)
     assert engine["pvalue"] == 1.0 and engine["se"] == 0.0
     assert cluster_sign_flip_test(d, cl, n_resamples=n_resamples).pvalue == 1.0
+
+
+def test_interval_none_is_the_default_edgeworth_interval_as_in_compare():
+    df, cmap = make(seed=3, G=12)
+    default = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=99)
+    none = compare_clustered(df, baseline="A", clusters=cmap, n_resamples=99, interval=None)
+    assert none.equals(default)
+    assert none["ci_low"].to_list() == compare_clustered(df, baseline="A", clusters=cmap, n_resamples=99,
+                                                         interval="edgeworth")["ci_low"].to_list()
+
+
+def _brief_cancelling_clusters(baseline, system):
+    """30 queries in 10 clusters of 3 whose deltas cancel within each cluster: the table and the clusters."""
+    q = [f"q{i:02d}" for i in range(30)]
+    table = pl.DataFrame({"system": ["A"] * 30 + ["B"] * 30, "qid": q * 2, "measure": "nDCG@10",
+                          "value": baseline * 10 + system * 10})
+    return table, {x: f"c{i // 3}" for i, x in enumerate(q)}
+
+
+_NOISE = ([0.1, 0.2, 0.7], [0.7, 0.1, 0.2])      # cluster sums 0 up to float noise (about 1e-17)
+_EXACT = ([0.25, 0.5, 0.75], [0.75, 0.25, 0.5])  # cluster sums exactly 0
+
+
+def test_cluster_sums_cancelling_to_float_noise_give_the_row_of_exactly_zero_sums():
+    rows = []
+    for pair in (_NOISE, _EXACT):
+        table, clusters = _brief_cancelling_clusters(*pair)
+        rows.append(compare_clustered(table, baseline="A", clusters=clusters, margin=0.02).row(0, named=True))
+    noise, exact = rows
+    assert noise["delta"] == 0.0
+    same = ("delta", "ci_low", "ci_high", "se", "pvalue", "mde", "verdict", "pvalue_tost", "tost_low", "equivalent")
+    assert {c: noise[c] for c in same} == {c: exact[c] for c in same}
+    assert (noise["pvalue"], noise["mde"], noise["verdict"]) == (1.0, math.inf, "inconclusive")
+
+
+def test_note_of_cancelling_cluster_sums_says_the_cluster_means_are_equal_and_the_queries_spread():
+    table, clusters = _brief_cancelling_clusters(*_NOISE)
+    row = compare_clustered(table, baseline="A", clusters=clusters).row(0, named=True)
+    assert row["verdict_note"].startswith("every cluster's mean delta is 0 up to float noise (no spread between the "
+                                          "10 clusters), though the per-query deltas range from -0.5 to +0.6: ")
+    assert "every delta equals" not in row["verdict_note"]
+    assert "0 of 10 clusters have a non-zero summed delta" in row["verdict_note"]
+
+
+def test_note_of_equal_deltas_in_clusters_still_says_every_delta_equals():
+    df, cmap = make(seed=1, G=6)
+    a = df.filter(pl.col("system") == "A")
+    flat = pl.concat([a, a.with_columns(pl.lit("B").alias("system"), pl.col("value") + 0.125)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        row = compare_clustered(flat, baseline="A", clusters=cmap).row(0, named=True)
+    assert row["verdict_note"].startswith("every delta equals +0.125 (no spread)")
+
+
+def test_cancelling_cluster_sums_give_the_in_memory_row_on_duckdb():
+    duckdb = pytest.importorskip("duckdb")
+    table, clusters = _brief_cancelling_clusters(*_NOISE)
+    with_cluster = table.with_columns(pl.col("qid").replace_strict(clusters).alias("cluster"))
+    in_memory = compare_clustered(with_cluster, baseline="A").row(0, named=True)
+    in_engine = compare_clustered(duckdb.connect().from_arrow(with_cluster.to_arrow()), baseline="A").row(0, named=True)
+    said = ("delta", "pvalue", "mde", "verdict", "verdict_note")
+    assert {c: in_engine[c] for c in said} == {c: in_memory[c] for c in said}

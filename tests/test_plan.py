@@ -244,6 +244,9 @@ def test_example_plan_on_dl_mia_end_to_end(shared_data, tmp_path):
     # The only primary endpoint is its own Holm family: its p (0.041 in the issue) is not tripled by
     # the two secondaries, which form a family of their own (issue 12 item 5).
     assert t["pvalue"][0] == pytest.approx(0.041, abs=0.0015)
+    guide = (REPO / "docs" / "guide" / "clusters.md").read_text(encoding="utf-8")
+    quoted = re.search(r"on DL-MIA the primary nDCG@10 keeps p = (0\.\d+) under\s+`examples/plan\.toml`", guide)
+    assert quoted is not None and quoted.group(1) == f"{t['pvalue'][0]:.3f}"     # the guide quotes this value
     assert t["pvalue_holm"][0] == t["pvalue"][0]
     assert t["pvalue_holm"][1:].to_list() == pytest.approx(holm(t["pvalue"][1:].to_numpy()).tolist(), rel=1e-15)
     assert t["family"].to_list() == ["confirmatory (primary endpoints)", "secondary endpoints", "secondary endpoints"]

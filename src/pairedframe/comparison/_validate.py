@@ -117,12 +117,14 @@ def outside_sql(lo: float, hi: float, scaled: bool = False) -> str:
     return f"(value < {lo - _slack(lo)!r} OR value > {hi + _slack(hi)!r})"
 
 
-def warn_outside_range(first: dict[str, Any], count: int, groups: int, lo: float, hi: float) -> None:
+def warn_outside_range(first: dict[str, Any], count: int, groups: int, lo: float, hi: float,
+                       what: str = "per-query table") -> None:
     """Warn about ``count`` values of ``first``'s measure and system outside ``[lo, hi]`` (and ``groups``
-    systems and measures with such values in all), naming the first."""
+    systems and measures with such values in all), naming the first; ``what``: the input, as the message
+    starts."""
     others = f"; {groups - 1} other system/measure pair(s) too" if groups > 1 else ""
     warnings.warn(
-        f"per-query table: measure {first['measure']!r} takes values in [{lo:g}, {hi:g}], but system "
+        f"{what}: measure {first['measure']!r} takes values in [{lo:g}, {hi:g}], but system "
         f"{first['system']!r}, qid {first['qid']!r} has {first['value']!r} ({count} value(s) of that system outside "
         f"that range{others}): no evaluation gives such a value, so it points at an error upstream; fix or drop "
         "those rows (a measure of your own needs a name that is not a pairedframe measure)",
@@ -141,9 +143,9 @@ def _within_every_range(data: pl.DataFrame) -> bool:
     return all(lo - _slack(lo) <= low and high <= hi + _slack(hi) for lo, hi in ranges)
 
 
-def warn_values_outside_ranges(data: pl.DataFrame) -> None:
+def warn_values_outside_ranges(data: pl.DataFrame, what: str = "per-query table") -> None:
     """Warn naming the measure, system, qid and value of the first value outside its measure's known range
-    (:func:`groups_outside_ranges`)."""
+    (:func:`groups_outside_ranges`); ``what``: the input, as the message starts."""
     value = pl.col("value")
     if _within_every_range(data):
         return
@@ -155,4 +157,4 @@ def warn_values_outside_ranges(data: pl.DataFrame) -> None:
         group, lo, hi, scaled = outside[0]
         off = (value < lo - _slack(lo)) if scaled else (value < lo - _slack(lo)) | (value > hi + _slack(hi))
         rows = data.filter(*[pl.col(k).eq_missing(group[k]) for k in keys], off)
-        warn_outside_range(rows.row(0, named=True), rows.height, len(outside), lo, hi)
+        warn_outside_range(rows.row(0, named=True), rows.height, len(outside), lo, hi, what)

@@ -126,7 +126,8 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
         cm = _cluster_moments(table, paired, rows, sums)
         st = ClusteredStats.unfilled(
             k_total, delta=cm.delta, se=cm.se, df=cm.df, baseline_mean=rows["baseline_mean"].to_numpy().astype(float),
-            system_mean=rows["system_mean"].to_numpy().astype(float),
+            system_mean=rows["system_mean"].to_numpy().astype(float), delta_min=rows["dmin"].to_numpy().astype(float),
+            delta_max=rows["dmax"].to_numpy().astype(float),
             **{n: rows[n].fill_null(0).to_numpy().astype(np.int64) for n in COUNTS},
             all_zero=((rows["dmin"] == 0) & (rows["dmax"] == 0)).to_numpy(), mcnemar=_mcnemar_columns(rows))
         groups = query_set_groups(paired, moments, match=("qid", "cluster"))

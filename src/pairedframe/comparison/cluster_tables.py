@@ -27,6 +27,7 @@ from pairedframe.comparison.verdicts import (family_rejections, reachable_levels
 from pairedframe.io.convert import to_polars
 from pairedframe.errors import InsufficientSampleError, SchemaError, SmallSampleWarning, user_stacklevel
 from pairedframe.stats.cluster import MIN_CLUSTERS
+from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.signflip_interval import too_few_resamples
 from pairedframe.stats.levels import decision_alpha
@@ -147,6 +148,12 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
     multiple testing, MDE, verdicts and notes (:mod:`pairedframe.comparison.verdicts`), TOST."""
     k_total = rows.height
     alpha = decision_alpha(opt.confidence_level)
+    # cluster sums all 0 up to the float noise of their deltas test as all-zero sums (p = 1, noise_sums' rule):
+    # their mean delta is 0 too, not the noise (9e-19) the sums left; and every sign pattern ties, so the test's
+    # p cannot go below 1 (tie_floors' 2**-k at k = 0): "inconclusive", as compare says of a pair whose test
+    # cannot reach the level -- "identical" is for deltas that are all 0, not cluster sums
+    cancelled = _zero_sums(st) & ~st.all_zero
+    st = st.replace(delta=np.where(_zero_sums(st), 0.0, st.delta), floor=np.where(cancelled, 1.0, st.floor))
     # st.floor: the least p of the cluster sign-flip test, raised to the exact floor of the non-zero cluster
     # sums; a Monte-Carlo p whose draws missed the extreme patterns is held there (the exact p is not lower)
     pv = np.where(st.exact, st.pvalue, np.maximum(st.pvalue, st.floor))
@@ -229,11 +236,27 @@ def _finished_intervals(st: ClusteredStats, measures: list[str], opt: Any,
         for i in rows:
             few[i] = too_few_capped_text(opt.n_resamples, opt.confidence_level, cap="compare's too-few cap",
                                          se="the cluster-robust se (Bell-McCaffrey df)")
+    flat = (np.asarray(st.se) == 0) & (G_all >= 2)
     low, high, flat_notes = zero_spread_deltas(
-        low, high, measures=measures, delta=st.delta, n=G_all,
-        flat=(np.asarray(st.se) == 0) & (G_all >= 2), confidence_level=opt.confidence_level,
-        alternative=opt.alternative, means=means)
+        low, high, measures=measures, delta=st.delta, n=G_all, flat=flat, confidence_level=opt.confidence_level,
+        alternative=opt.alternative, means=means, described=_equal_cluster_deltas(st, flat))
     low, high, clip_notes = clip_delta_intervals(low, high, measures, st.delta, means=means,
                                                  alternative=opt.alternative)
     notes = ["; ".join(x for x in parts if x) or None for parts in zip(few, flat_notes, clip_notes)]
     return st.replace(ci_low=low, ci_high=high), notes
+
+
+def _zero_sums(st: ClusteredStats) -> np.ndarray:
+    """Comparisons whose cluster sums are all 0 up to float noise (no non-zero cluster sum)."""
+    return np.isfinite(st.delta) & (st.n_clusters >= 1) & (st.nonzero_clusters == 0)
+
+
+def _equal_cluster_deltas(st: ClusteredStats, flat: np.ndarray) -> list[str | None]:
+    """Per comparison without spread between its clusters (``flat``) whose queries do spread, what is equal:
+    the clusters' mean deltas, not the per-query deltas (None elsewhere: every delta is equal)."""
+    spread = st.delta_max - st.delta_min > ZERO_SPREAD_RTOL * np.maximum(np.abs(st.delta_min), np.abs(st.delta_max))
+    zero = _zero_sums(st)
+    return [(f"every cluster's mean delta {'is 0 up to float noise' if zero[i] else f'equals {st.delta[i]:+.4g}'} "
+             f"(no spread between the {int(st.n_clusters[i])} clusters), though the per-query deltas range from "
+             f"{st.delta_min[i]:+.4g} to {st.delta_max[i]:+.4g}") if flat[i] and spread[i] else None
+            for i in range(flat.shape[0])]

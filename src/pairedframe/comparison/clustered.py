@@ -183,7 +183,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                       family_by: Sequence[str] | str | None = None, chunk_size: int | None = None,
                       correction: Literal["none", "holm", "bh"] = "holm",
                       progress: Callable[[int, int], None] | None = None,
-                      interval: Literal["edgeworth", "signflip", "t", "percentile"] = "edgeworth") -> pl.DataFrame:
+                      interval: Literal["edgeworth", "signflip", "t", "percentile"] | None = None) -> pl.DataFrame:
     """Compare systems with a baseline when queries come in clusters.
 
     Parameters
@@ -228,7 +228,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         For the minimum detectable difference.
     family_by, chunk_size, correction, progress
         As :func:`pairedframe.compare`.
-    interval : {"edgeworth", "signflip", "t", "percentile"}, default "edgeworth"
+    interval : {"edgeworth", "signflip", "t", "percentile"} or None, default None
+        None: the default, ``"edgeworth"`` (as :func:`compare`'s None is its test's default interval).
         ``"edgeworth"``: ``delta -/+ q se`` with ``q`` the ``t(df)`` quantile (``df`` the Bell-McCaffrey
         degrees of freedom, ``G - 1`` for equal cluster sizes) corrected by the
         second-order Edgeworth term of the cluster sums' skew and kurtosis (one-sided: plain
@@ -269,7 +270,10 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
         error rate.  A row that is not significant but equivalent has the verdict ``"equivalent"``;
         ``verdict_note`` gives the TOST p-value used and the interval, and says so where the interval
         lies inside the margin but the adjusted p-value does not pass.  A comparison whose deltas are all 0 has
-        ``se = 0``, ``mde`` NaN and the verdict ``"identical"``.  With ``se = 0`` (no spread between
+        ``se = 0``, ``mde`` NaN and the verdict ``"identical"``; one whose cluster sums are all 0 (up to the float
+        noise of its deltas) while its deltas are not has ``delta`` 0, ``pvalue`` 1 and no attainable
+        significance (every sign pattern ties), so ``mde`` inf and the verdict ``"inconclusive"``.
+        With ``se = 0`` (no spread between
         clusters: constant deltas, or equal cluster sums) nothing is certain: whatever ``interval``, it is
         :func:`compare`'s interval for equal deltas over G units (the mean deltas of populations in the
         measure's range that give G equal cluster deltas with at least the level's probability; the whole
@@ -312,6 +316,7 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
 
     opt = check_options(n_resamples, confidence_level, alternative, "randomization", "percentile", seed,
                         chunk_size, power)
+    interval = "edgeworth" if interval is None else interval     # None: the default, as compare's
     if interval not in _INTERVALS:
         raise ValueError(f"`interval` must be one of {_INTERVALS}, got {interval!r}")
     if margin is not None:
@@ -390,6 +395,7 @@ def _fill_query_set(st: ClusteredStats, members_rows: list[int], data_of: dict[i
     for r in members_rows:
         _, _, _, _, a, b, d = data_of[r]
         st.baseline_mean[r], st.system_mean[r] = a.mean(), b.mean()
+        st.delta_min[r], st.delta_max[r] = d.min(), d.max()
         st.n_queries[r], st.n_clusters[r] = d.shape[0], G
         st.wins[r], st.losses[r], st.ties[r] = (d > 0).sum(), (d < 0).sum(), (d == 0).sum()
         st.all_zero[r] = not np.any(d != 0)

@@ -44,7 +44,9 @@ class ClusteredStats:
     :func:`~pairedframe.comparison.cluster_tables.clustered_table` widens a zero-spread one and clips it to
     the measure's range); ``se`` the cluster-robust CR2 standard error (CR1 for equal sizes; 0 at zero
     spread); ``df`` its Bell-McCaffrey degrees of freedom; ``pvalue`` the raw cluster sign-flip p-value;
-    ``floor`` the smallest p-value that test can give; ``baseline_mean, system_mean`` the systems' means.
+    ``floor`` the smallest p-value that test can give; ``baseline_mean, system_mean`` the systems' means;
+    ``delta_min, delta_max`` the smallest and largest per-query delta (whether the queries spread where the
+    clusters do not).
     Int64: ``n_queries`` paired queries, ``n_clusters`` distinct clusters among them, ``wins, losses,
     ties`` queries with ``delta > 0, < 0, == 0``, ``nonzero_clusters`` clusters whose summed delta is not 0
     (a zero sum flips to itself: the sign-flip p is never below ``2 / 2**nonzero_clusters``).  Bool: ``exact``
@@ -61,6 +63,8 @@ class ClusteredStats:
     floor: np.ndarray
     baseline_mean: np.ndarray
     system_mean: np.ndarray
+    delta_min: np.ndarray
+    delta_max: np.ndarray
     n_queries: np.ndarray
     n_clusters: np.ndarray
     wins: np.ndarray
@@ -86,5 +90,6 @@ class ClusteredStats:
         return dataclasses.replace(self, **changes)
 
 
-FLOATS = ("delta", "ci_low", "ci_high", "se", "df", "pvalue", "floor", "baseline_mean", "system_mean")
+FLOATS = ("delta", "ci_low", "ci_high", "se", "df", "pvalue", "floor", "baseline_mean", "system_mean", "delta_min",
+          "delta_max")
 COUNTS = ("n_queries", "n_clusters", "wins", "losses", "ties", "nonzero_clusters")

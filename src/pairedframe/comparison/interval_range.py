@@ -241,13 +241,15 @@ def _too_few_text(n_resamples: int, confidence_level: float, what: str) -> str:
 
 
 def zero_spread_deltas(low, high, *, measures: Sequence[str], delta: np.ndarray, n: np.ndarray, flat: np.ndarray,
-                       confidence_level: float, alternative: str, means: Sequence = (), ranges=None
+                       confidence_level: float, alternative: str, means: Sequence = (), ranges=None,
+                       described: Sequence[str | None] | None = None
                        ) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """Intervals where the ``flat`` rows (``n`` equal deltas, or ``n`` equal cluster deltas) get the
     range-based interval compare gives them (:func:`~pairedframe.stats.value_range.constant_sample_interval`):
     never a point, whatever the interval method; other rows unchanged.  Also compare's note per flat row.
     The ranges are :func:`delta_ranges` of ``measures``, ``delta`` and ``means``, or ``ranges`` (lo, hi)
-    where the caller has them."""
+    where the caller has them.  ``described``: per row, what is equal where it is not every delta (equal
+    cluster deltas over queries that spread), said in place of "every delta equals c (no spread)"."""
     low, high = np.array(low, dtype=np.float64), np.array(high, dtype=np.float64)
     flat = np.asarray(flat, dtype=bool)
     notes: list[str | None] = [None] * low.shape[0]
@@ -261,14 +263,16 @@ def zero_spread_deltas(low, high, *, measures: Sequence[str], delta: np.ndarray,
             known = ((float(known_lo[i]), float(known_hi[i])) if np.isfinite(known_lo[i]) and np.isfinite(known_hi[i])
                      else None)
             notes[i] = _zero_spread_text(float(delta[i]), int(n[i]), float(lo[i]), float(hi[i]), known,
-                                         str(measures[i]) if len(measures) else "")
+                                         str(measures[i]) if len(measures) else "",
+                                         described[i] if described is not None else None)
     return low, high, notes
 
 
 def _zero_spread_text(c: float, n: int, lo: float, hi: float, known: tuple[float, float] | None = None,
-                      measure: str = "") -> str:
+                      measure: str = "", described: str | None = None) -> str:
     """``known``: the measure's own range of values, when the registry has one (it is dropped, ``lo, hi``
-    infinite, where the values lie outside it)."""
+    infinite, where the values lie outside it); ``described``: what is equal, if not every delta (the
+    ``n`` deltas are then cluster deltas)."""
     if math.isinf(lo) and math.isinf(hi) and known is not None:
         bound = (f"the values lie outside the range of {measure or 'this measure'}, {_range_text(*known)} (another "
                  "scale, e.g. x 100?), so that range is not used and nothing bounds the mean")
@@ -276,8 +280,9 @@ def _zero_spread_text(c: float, n: int, lo: float, hi: float, known: tuple[float
         bound = "no range is known for this measure, so nothing bounds the mean"
     else:
         bound = (f"the interval holds the mean deltas of populations in {_range_text(lo, hi)} that give {n} equal "
-                 "deltas with at least the level's probability (Clopper-Pearson's bound), not a point")
-    return f"every delta equals {c:+.4g} (no spread): {bound}"
+                 f"{'cluster ' if described else ''}deltas with at least the level's probability (Clopper-Pearson's "
+                 "bound), not a point")
+    return f"{described or f'every delta equals {c:+.4g} (no spread)'}: {bound}"
 
 
 def warn_percentile_small_n(interval: str, n: np.ndarray, small_sample: str | None = None) -> None:

@@ -1,7 +1,9 @@
 """One paired comparison of two arrays: :func:`compare_pair` and its result :class:`PairedComparison`.
 
-The same statistics as one row of :func:`pairedframe.compare` (with ``resampling="fixed"``): the numpy
-core of :mod:`~pairedframe.comparison.kernels`, the intervals kept in range, the verdict and its note.
+The same statistics as one row of :func:`pairedframe.compare`, under the same ``resampling`` option: the numpy
+core of :mod:`~pairedframe.comparison.kernels` (above :data:`~pairedframe.comparison.large_n.LARGE_N` non-zero
+deltas under ``resampling="auto"``, the one-pass statistics of :mod:`~pairedframe.comparison.large_n`), the
+intervals kept in range, the verdict and its note.
 """
 
 from __future__ import annotations
@@ -13,18 +15,21 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+import polars as pl
 
 from pairedframe.checks import require_bool_fields
-from pairedframe.comparison._validate import MAX_ABS_VALUE
+from pairedframe.comparison._validate import MAX_ABS_VALUE, warn_values_outside_ranges
 from pairedframe.comparison.assemble import decide
 from pairedframe.comparison.interval_range import QUANTILE_INTERVALS, finish_paired_intervals
 from pairedframe.comparison.kernels import analyse_block
-from pairedframe.comparison.large_n import row_methods, row_resamples
-from pairedframe.comparison.options import check_cost, check_options
+from pairedframe.comparison.comparison_stats import ComparisonStats
+from pairedframe.comparison.large_n import row_methods, row_resamples, row_statistics
+from pairedframe.comparison.options import Options, check_cost, check_options
 from pairedframe.comparison.pairing import DELTA_TOLERANCE
 from pairedframe.comparison.verdicts import tie_floors, warn_many_ties, warn_skewed
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
                                 renamed_keywords, user_stacklevel)
+from pairedframe.measures import parse_measure
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.power import MIN_QUERIES
 
@@ -65,6 +70,9 @@ class PairedComparison:
         Adjusted sample skewness of the deltas (NaN below 3 queries or at zero spread).
     verdict_note : str or None
         Why the verdict is what it is, where it could be misread (as :func:`compare`).
+    method : str
+        What produced the p-value and interval, as :func:`compare`'s ``method`` column
+        (:data:`~pairedframe.comparison.large_n.METHODS`: ``"resampling"``, ``"exact"``, ``"analytic"`` or ``"one-pass"``).
     """
 
     statistic: float
@@ -87,6 +95,7 @@ class PairedComparison:
     seed: int
     skewness: float = math.nan
     verdict_note: str | None = None
+    method: str = "resampling"
 
     def __post_init__(self) -> None:
         require_bool_fields(self)   # a bool field given "false" or 0 names the field
@@ -118,7 +127,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
                  test: Literal["randomization", "t"] = "randomization", seed: int = 0,
                  chunk_size: int | None = None,
                  interval: Literal["signflip", "percentile", "bca", "t", "studentized"] | None = None,
-                 power: float = 0.8, measure: str | None = None) -> PairedComparison:
+                 power: float = 0.8, measure: str | None = None,
+                 resampling: Literal["auto", "fixed"] = "auto") -> PairedComparison:
     """Compare two paired samples ``a`` (baseline) and ``b``, scipy style.
 
     Parameters
@@ -127,17 +137,27 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         Per-query values of the baseline and the system, aligned; finite, ``n >= 2``. Two pandas
         Series are aligned by their indexes (the query ids), which must hold the same unique labels.
     qids : sequence, optional
-        Query ids of the positions (default ``"0", "1", ...``).  They key the resample streams exactly
-        as :func:`compare`, so with the same ids and seed the result equals the matching row of
-        :func:`compare` (of ``resampling="fixed"``: this function always resamples).
+        Query ids of the positions.  They key the resample streams exactly as :func:`compare`, so with the
+        same ids, seed and ``resampling`` the result equals the matching row of :func:`compare`.  Without
+        them the ids are the positions (``"0", "1", ...``): the resamples follow the order of the pairs, so
+        the same pairs in another order give another Monte-Carlo p-value and resampled interval (within
+        Monte-Carlo error; nothing drawn at random changes: the t-test, the t interval, one-pass results,
+        enumerated sign flips).  Give ``qids`` for a
+        result that does not depend on the order.
     n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
         As :func:`compare`.
     measure : str, optional
         The measure's name (``"nDCG@10"``): its value range from the registry keeps the interval inside
         the range of a mean delta (``[-1, 1]`` for measures in [0, 1]) and bounds the default interval of
-        deltas without spread, as :func:`compare` does, and orients the verdict (a lower rank, e.g.
-        ``FirstRelRank``, is better: a positive delta is "worse").  None or a name the registry does not
-        know: no range, higher is better.
+        deltas without spread, as :func:`compare` does, orients the verdict (a lower rank, e.g.
+        ``FirstRelRank``, is better: a positive delta is "worse"), and values outside that range warn as
+        in :func:`compare`.  None: no range, higher is better -- as for a name the registry does not know,
+        which warns (a misspelling, ``"nDCG@1O"``, would silently lose the range; pass None for a measure
+        of one's own).
+    resampling : {"auto", "fixed"}, default "auto"
+        As :func:`compare`: ``"auto"`` computes a comparison of more than 10,000 non-zero deltas
+        (of effective number at least 1,000) in one pass from their moments, ``"fixed"`` resamples at every
+        size.  ``"adaptive"`` certifies a family's decisions: use :func:`compare`.
 
     Returns
     -------
@@ -160,12 +180,19 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     -----
     SmallSampleWarning
         If ``n < MIN_QUERIES``.
-    SkewWarning, TiedQueriesWarning
+    SkewWarning, TiedQueriesWarning, ValueRangeWarning
         As :func:`compare`.
+    UserWarning
+        ``measure`` names no pairedframe measure (the message suggests close names).
     """
-    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power)
+    if resampling == "adaptive":
+        raise ValueError("compare_pair takes resampling='auto' or 'fixed': 'adaptive' certifies the decisions of a "
+                         "family of comparisons; use pf.compare")
+    opt = check_options(n_resamples, confidence_level, alternative, test, interval, seed, chunk_size, power,
+                        resampling)
     if measure is not None and not isinstance(measure, str):
         raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
+    _warn_unknown_measure(measure)
     a, b = _aligned_series(a, b)
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
@@ -186,12 +213,15 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
              "mde and pairedframe.stats.power.required_queries") if n < MIN_QUERIES else None
     if small and opt.interval not in QUANTILE_INTERVALS:     # else said with the percentile / BCa warning
         warnings.warn(small, SmallSampleWarning, stacklevel=user_stacklevel())
+    if measure is not None:
+        warn_values_outside_ranges(pl.DataFrame({"system": ["a"] * n + ["b"] * n, "qid": ids * 2,
+                                                 "measure": measure, "value": np.concatenate([a, b])}),
+                                   what="compare_pair")
     order = sorted(range(n), key=lambda i: ids[i])
     raw = b - a
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
     d = np.where(noise, 0.0, raw)[order]
-    check_cost(opt, [(n, 1)])
-    res = analyse_block(d[:, None], [ids[i] for i in order], opt)
+    res, one_pass = _statistics(d, [ids[i] for i in order], opt)
     delta = float(res.delta[0])
     p = float(res.pvalue[0])
     one = np.ones(1, dtype=np.int64)
@@ -201,10 +231,10 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         measures=[measure or ""], delta=res.delta, ci_low=res.ci_low, ci_high=res.ci_high, se=se_t,
         n=np.array([float(n)]), flat=np.asarray(res.zero_spread, dtype=bool), interval=opt.interval,
         confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
-        means=(np.array([a.mean()]), np.array([b.mean()])),
+        means=(np.array([a.mean()]), np.array([b.mean()])), one_pass=one_pass,
         small_sample=small if opt.interval in QUANTILE_INTERVALS else None)
     nonzero = np.array([int(np.count_nonzero(d))])     # a tie flips to itself: it bounds the sign-flip p
-    method, interval = row_methods(opt, np.array([n]), one_pass=[False], flat=res.zero_spread, nonzero=~all_zero,
+    method, interval = row_methods(opt, np.array([n]), one_pass=one_pass, flat=res.zero_spread, nonzero=~all_zero,
                                    exact=res.exact)
     res = res.replace(ci_low=ci_low, ci_high=ci_high,
                       floor=tie_floors(res.floor, nonzero, opt.test, opt.alternative))
@@ -220,4 +250,33 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         ties=int(np.sum(d == 0)), sd=float(res.sd[0]), mde=float(mde[0]), verdict=verdicts[0],
         test=opt.test, interval=str(interval[0]), alternative=opt.alternative,
         confidence_level=opt.confidence_level, n_resamples=row_resamples(opt, method, np.array([n]), nonzero)[0],
-        exact=bool(res.exact[0]), seed=opt.seed, skewness=float(res.skewness[0]), verdict_note=notes[0])
+        exact=bool(res.exact[0]), seed=opt.seed, skewness=float(res.skewness[0]), verdict_note=notes[0],
+        method=str(method[0]))
+
+
+def _statistics(d: np.ndarray, ids: list[str], opt: Options) -> tuple[ComparisonStats, np.ndarray]:
+    """The comparison's statistics from its deltas ``d`` (in the order of ``ids``) as :func:`compare` computes
+    them -- in one pass above ``LARGE_N`` non-zero deltas under ``resampling="auto"``, else resampled -- and
+    whether they were computed in one pass (shape ``(1,)``)."""
+    ties = int(np.count_nonzero(d == 0))
+    rows = pl.DataFrame({"_row": [0], "n_queries": [d.shape[0]], "ties": [ties]})
+    stats, large = row_statistics(pl.DataFrame({"_row": np.zeros(d.shape[0], dtype=np.int64), "delta": d}),
+                                  rows, opt)
+    if large.size:
+        return stats, np.array([True])
+    check_cost(opt, [(d.shape[0], 1)])
+    return analyse_block(d[:, None], ids, opt), np.array([False])
+
+
+def _warn_unknown_measure(measure: str | None) -> None:
+    """Warn when ``measure`` names no pairedframe measure: it would silently bring no range and no orientation."""
+    if measure is None:
+        return
+    try:
+        with warnings.catch_warnings():     # the parser's notes on a known name belong to evaluate
+            warnings.simplefilter("ignore")
+            parse_measure(measure)
+    except ValueError as err:
+        warnings.warn(f"`measure` {measure!r} is no pairedframe measure ({err}): the comparison has no value range "
+                      "and takes higher values as better; pass measure=None for a measure of your own",
+                      UserWarning, stacklevel=user_stacklevel())
