@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import warnings
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -13,8 +10,6 @@ import pytest
 import pairedframe as pf
 from pairedframe.errors import EmptyResultError, InsufficientSampleError, PartlyEmptyWarning, SmallSampleWarning
 
-DATA = Path(os.environ.get("PAIREDFRAME_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
-TEST = DATA / "trec_eval"
 
 
 def _table(k: int = 4, n: int = 30, seed: int = 0, measure: str = "AP") -> pl.DataFrame:
@@ -40,23 +35,23 @@ def test_leaderboard_critical_value_against_the_resample_index_compare_draws():
             shift = star - X.mean(axis=0)
             for a in range(4):
                 for b in range(a + 1, 4):
-                    se = np.std(X[:, a] - X[:, b], ddof=1) / np.sqrt(n)
-                    maxima[r] = max(maxima[r], abs(shift[a] - shift[b]) / se)
+                    d = X[:, a] - X[:, b]
+                    se = np.std(d, ddof=1) / np.sqrt(n)
+                    drawn = d[positions[take]]
+                    own = np.sqrt((counts[take] * (drawn - drawn @ counts[take] / n) ** 2).sum() / n / (n - 1))
+                    maxima[r] = max(maxima[r], abs(shift[a] - shift[b]) / max(own, se / 2))
     expected = np.sort(maxima)[int(np.ceil(0.95 * 301)) - 1]
     assert got.critical_value == pytest.approx(expected, rel=1e-12)
 
 
-def test_leaderboard_means_against_trec_eval_summary():
-    if not TEST.exists():
-        pytest.skip(f"trec_eval's test data not found under {DATA} (set PAIREDFRAME_DATA)")
-    evs = [pf.evaluate(str(TEST / run), str(TEST / "qrels.test"), ["AP", "GMAP"], system=name, complete=True)
-           for run, name in (("results.test", "full"), ("results.trunc", "trunc"))]
-    summary = {(r["system"], r["measure"]): r["value"] for ev in evs for r in ev.summary().iter_rows(named=True)}
-    per_query = pl.concat([ev.per_query for ev in evs])
+def test_leaderboard_means_against_trec_eval_summary(shared_data):
+    robust = shared_data / "trectools_robust03"
+    runs = [str(robust / "runs" / f"input.{name}.gz") for name in ("pircRBa1", "humR03dc", "NLPR03vb10")]
+    ev = pf.evaluate(runs, str(robust / "qrel" / "robust03_qrels.txt"), ["AP", "GMAP"])
+    summary = {(r["system"], r["measure"]): r["value"] for r in ev.summary().iter_rows(named=True)}
     for measure in ("AP", "GMAP"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", SmallSampleWarning)
-            table = pf.leaderboard(per_query, measure=measure, n_resamples=99).table
+        table = pf.leaderboard(ev, measure=measure, n_resamples=99).table
+        assert table.height == 3
         for row in table.iter_rows(named=True):
             assert row["mean"] == pytest.approx(summary[row["system"], measure], rel=1e-12)
 
@@ -135,6 +130,41 @@ def test_leaderboard_needs_two_queries_every_system_has():
     frame = _table(n=3).filter(~((pl.col("system") == "s0") & (pl.col("qid") != "000")))
     with pytest.raises(InsufficientSampleError, match="at least 2 queries measured for every system; 1 of 3 are"):
         pf.leaderboard(frame)
+
+
+def test_leaderboard_refuses_fewer_than_five_queries_where_the_bootstrap_cannot_order_ranks():
+    # two queries, one system ahead on both: a bootstrap of 2 queries would call the order certain
+    frame = pl.DataFrame({"system": ["A", "A", "B", "B"], "qid": ["q1", "q2"] * 2, "measure": "nDCG@10",
+                          "value": [0.5, 0.6, 0.49, 0.2]})
+    with pytest.raises(InsufficientSampleError, match="at least 5 queries every system has, got 2"):
+        pf.leaderboard(frame)
+
+
+def test_leaderboard_leaves_out_a_system_of_null_values_with_a_warning():
+    frame = pl.concat([_table(), _table(k=1).with_columns(system=pl.lit("empty"), value=pl.lit(None, pl.Float64))])
+    with pytest.warns(PartlyEmptyWarning, match=r"system\(s\) \['empty'\] have no value of AP"):
+        board = pf.leaderboard(frame, n_resamples=200)
+    assert board.n_systems == 4 and board.n_queries == 30
+    with pytest.raises(InsufficientSampleError, match=r"`systems`: \['empty'\] have no value of AP"):
+        pf.leaderboard(frame, systems=["s0", "empty"], n_resamples=200)
+
+
+def test_leaderboard_reads_trec_eval_measure_names():
+    assert pf.leaderboard(_table(), measure="map", n_resamples=200).measure == "AP"
+
+
+def test_leaderboard_sets_hold_tied_systems_ranks_at_their_level():
+    """Every system equal in true mean (the worst case): each true rank is 1, so a set with rank_low > 1 misses.
+    Studentizing every resample by its own standard error holds the level; the sample's did not (0.14-0.27)."""
+    rng = np.random.default_rng(8)
+    misses = 0
+    for rep in range(120):
+        X = rng.normal(0.5, 0.2, size=(20, 1)) + rng.normal(0, 0.1, size=(20, 5))   # every true mean 0.5
+        frame = pl.DataFrame({"system": np.repeat([f"s{j}" for j in range(5)], 20).tolist(),
+                              "qid": [f"q{i:02d}" for i in range(20)] * 5, "measure": "my score",
+                              "value": X.T.ravel()})
+        misses += int((pf.leaderboard(frame, n_resamples=499, seed=rep).table["rank_low"] > 1).any())
+    assert misses / 120 < 0.10, f"{misses} of 120 tied samples missed (nominal 5 %)"
 
 
 def test_leaderboard_warns_when_resamples_are_too_few_for_the_level():

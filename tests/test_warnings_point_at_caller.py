@@ -110,6 +110,13 @@ WARN_CASES = {
     "worst_queries": [(lambda: pf.worst_queries(pl.concat([_per_query(5), _per_query(5).head(1).with_columns(
         qid=pl.lit("all"))]), baseline="a"), UserWarning)],
     "results_table": [(lambda: pf.results_table(pf.evaluate(RUN, QRELS, ["RelString@2", "AP"])), UserWarning)],
+    "leaderboard": [(lambda: pf.leaderboard(_per_query(10, systems="abc"), measure="AP", n_resamples=50),
+                     SmallSampleWarning),
+                    (lambda: pf.leaderboard(_per_query(30, systems="abc").filter(~((pl.col("system") == "a")
+                                                                                  & (pl.col("qid") == "q001"))),
+                                            measure="AP", n_resamples=50), PartlyEmptyWarning),
+                    (lambda: pf.leaderboard(_per_query(30, systems="abc"), measure="AP", n_resamples=10),
+                     UserWarning)],
     "rank_agreement": [(lambda: pf.rank_agreement(_per_query(30, systems="abc").filter(pl.col("qid") < "q020"),
                                                   _per_query(30, systems="abc").filter(pl.col("qid") >= "q010"),
                                                   measure="AP", n_resamples=50), PartlyEmptyWarning),

@@ -6,7 +6,9 @@
 The population of a collection is its judged queries with every run's per-query value (a run's missing
 judged query scores 0); a system's true rank is ``1 + #{runs with a higher mean over all of them}``
 (the leaderboard's tie rule). Each replication draws ``n`` queries i.i.d. from that population and
-``k`` of its runs, and calls ``pf.leaderboard`` on their per-query table (B = 999). Printed per cell,
+``k`` of its runs, and calls ``pf.leaderboard`` on their per-query table (B = 999). The ``tied`` designs
+shift each drawn run's values so that the k population means are equal: every true rank is 1 and
+the sample means still differ, the configuration the simultaneous guarantee must survive. Printed per cell,
 with the Monte-Carlo SE: simultaneous coverage (every system's true rank inside its set at once) of the
 default sets, the share of systems whose own set holds their rank under ``simultaneous=False``
 (marginal coverage), and the mean set size (``rank_high - rank_low + 1``) of each, against ``k``.
@@ -44,15 +46,18 @@ def values(collection: str, measure: str, data: Path) -> tuple[np.ndarray, list[
     return wide.fill_null(0.0).select(systems).to_numpy(), systems
 
 
-def cell(X: np.ndarray, n: int, k: int, reps: int, B: int, seed: int) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng([seed, n, k])
+def cell(X: np.ndarray, n: int, k: int, reps: int, B: int, seed: int, tied: bool = False) -> dict[str, np.ndarray]:
+    """One cell; ``tied``: each drawn run's values shifted so that the k population means are equal (the
+    worst case for the sets: every true rank is 1, and sample means still differ)."""
+    rng = np.random.default_rng([seed, n, k, int(tied)])
     joint, each, size_joint, size_each = (np.empty(reps) for _ in range(4))
     qids = [f"q{i:03d}" for i in range(n)]
     for r in range(reps):
         rows, cols = rng.integers(0, X.shape[0], n), rng.choice(X.shape[1], k, replace=False)
-        truth = point_ranks(X[:, cols].mean(axis=0))
+        population = X[:, cols] - (X[:, cols].mean(axis=0) if tied else 0.0)
+        truth = np.ones(k, dtype=np.int64) if tied else point_ranks(population.mean(axis=0))
         frame = pl.DataFrame({"system": np.repeat([f"S{j}" for j in range(k)], n), "qid": qids * k,
-                              "measure": "m", "value": X[rows][:, cols].T.ravel()})
+                              "measure": "m", "value": population[rows].T.ravel()})
         rank_of = {f"S{j}": truth[j] for j in range(k)}
         for simultaneous, hits, sizes in ((True, joint, size_joint), (False, each, size_each)):
             with warnings.catch_warnings():
@@ -80,22 +85,24 @@ def main() -> None:
     ap.add_argument("--output", type=Path, default=None)
     args = ap.parse_args()
     reps, B = (50, 199) if args.quick else (args.reps, args.n_resamples)
-    designs = [("DL-2019", "nDCG@10")] if args.quick else [("DL-2019", "nDCG@10"), ("DL-2019", "AP"),
-                                                           ("Robust03", "nDCG@10"), ("Robust03", "AP")]
+    designs = [("DL-2019", "nDCG@10", False)] if args.quick else [
+        *((c, m, False) for c in ("DL-2019", "Robust03") for m in ("nDCG@10", "AP")),
+        ("DL-2019", "nDCG@10", True), ("Robust03", "AP", True)]
     t0 = time.perf_counter()
     rows = []
     with output_to(args.output):
-        for collection, measure in designs:
+        for collection, measure, tied in designs:
             X, _ = values(collection, measure, args.data)
             for n, k in CELLS[:1] if args.quick else CELLS:
-                r = cell(X, n, k, reps, B, args.seed)
-                rows.append([collection, measure, str(n), str(k), _rate(r["joint"]), _rate(r["each"]),
-                             f"{r['size_joint'].mean():.2f}", f"{r['size_each'].mean():.2f}"])
-                print(f"{collection} {measure} n={n} k={k} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr,
-                      flush=True)
+                r = cell(X, n, k, reps, B, args.seed, tied)
+                rows.append([collection, measure + (" tied" if tied else ""), str(n), str(k), _rate(r["joint"]),
+                             _rate(r["each"]), f"{r['size_joint'].mean():.2f}", f"{r['size_each'].mean():.2f}"])
+                print(f"{collection} {measure} tied={tied} n={n} k={k} done ({time.perf_counter() - t0:.0f} s)",
+                      file=sys.stderr, flush=True)
         print(f"### pf.leaderboard: coverage of the 95 % rank sets on real runs\n\n{reps:,} replications per cell "
               f"(MC SE in parentheses), B = {B}; n queries drawn i.i.d. from the judged queries, k of the runs; "
-              "truth = ranks by the means over all judged queries.\n")
+              "truth = ranks by the means over all judged queries; \"tied\": the k runs' values shifted so that "
+              "their means over all judged queries are equal (every true rank 1, the worst case).\n")
         print(table(["collection", "measure", "n", "k", "simultaneous: all k ranks covered",
                      "marginal: share of ranks covered", "set size (simultaneous)", "set size (marginal)"], rows))
         print(f"\n({time.perf_counter() - t0:.0f} s)", file=sys.stderr)

@@ -30,7 +30,8 @@ def _quantile(values, confidence_level):
 
 def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lambda a, b: a == b):
     """(point ranks, lows, highs) of systems given as lists of per-query values ``columns[j]``, with
-    bootstrap ``resamples`` (lists of row indices). ``tied(mean_a, mean_b)``: the tie rule.
+    bootstrap ``resamples`` (lists of row indices). ``tied(mean_a, mean_b)``: the tie rule. Each resample
+    is studentized by its own paired standard error, floored at half the sample's.
 
     A hypothesis ``(j, k)`` says "j is not above k"; it is rejected when ``(mean_j - mean_k) / se_jk``
     exceeds the quantile of the largest centred statistic over the hypotheses of its family still open
@@ -39,10 +40,20 @@ def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lamb
     p, n = len(columns), len(columns[0])
     means = [sum(c) / n for c in columns]
     se = _se(columns, means, tied)
-    stars = [[sum(columns[j][i] for i in rows) / n for j in range(p)] for rows in resamples]
+    def resampled_t(rows):
+        """Each pair's centred difference of resampled means over its resample's own standard error,
+        floored at half the sample's."""
+        star = [sum(columns[j][i] for i in rows) / n for j in range(p)]
+        t = {}
+        for j, k in se:
+            if se[j, k] > 0:
+                own = statistics.stdev([columns[j][i] - columns[k][i] for i in rows]) / math.sqrt(n)
+                t[j, k] = ((star[j] - star[k]) - (means[j] - means[k])) / max(own, se[j, k] / 2)
+        return t
+    stars = [resampled_t(rows) for rows in resamples]
 
-    def centred(star, j, k):
-        return ((star[j] - star[k]) - (means[j] - means[k])) / se[j, k]
+    def centred(t, j, k):
+        return t[j, k]
 
     families = [None] if simultaneous else list(range(p))
     rejected = {}

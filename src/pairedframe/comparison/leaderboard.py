@@ -25,12 +25,13 @@ from pairedframe.comparison.pairing import as_frame, by_system
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
                                 SmallSampleWarning, user_stacklevel)
-from pairedframe.measures import higher_is_better
+from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of, ranks_runs
 from pairedframe.stats.rank_sets import rank_sets
 from pairedframe.stats.resample import bootstrap_index_chunks
 from pairedframe.stats.results import ConfidenceInterval
+from pairedframe.stats.studentized import MIN_BOOTSTRAP_N
 
 __all__ = ["Leaderboard", "leaderboard", "SMALL_N"]
 
@@ -85,7 +86,7 @@ def _per_query(obj: Any) -> pl.DataFrame:
         raise TypeError("`per_query` must be an Evaluation or a per-query table (system, qid, measure, value); "
                         f"got {type(obj).__name__}")
     try:
-        frame = as_frame(obj)
+        frame = as_frame(obj, keep_nulls=True)     # a system of null values only is named, not lost
     except (SchemaError, InsufficientSampleError, TypeError) as exc:
         raise type(exc)(f"`per_query`: {exc}") from exc
     keys = [c for c in frame.columns if c != "value"]
@@ -105,11 +106,40 @@ def _measure(frame: pl.DataFrame, measure: str | None) -> str:
             raise ValueError(f"`measure` is required: the table holds {len(present)} measures ({sample(present)})")
         name = present[0]
     else:
-        name = require_names(measure, present, what="measure", parameter="measure", source="the per-query table")[0]
+        name = next((m for m in _spellings(measure) if m in present), measure)   # map: AP, as compare
+        name = require_names(name, present, what="measure", parameter="measure", source="the per-query table")[0]
     if not ranks_runs(name):
         raise ValueError(f"`measure`: {name} ranks no run (a count of the judgments or of what a run returned): "
                          "a leaderboard by it says nothing about which system is better")
     return name
+
+
+def _spellings(measure: str) -> list[str]:
+    """``measure`` and the name pairedframe gives it (``map`` -> ``AP``, ``ndcg_cut_10`` -> ``nDCG@10``)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return [measure, *(m.name for m in parse_measure(measure))]
+    except ValueError:
+        return [measure]
+
+
+def _systems(frame: pl.DataFrame, systems: Any, measure: str) -> list[str]:
+    """The systems to rank, sorted; a system with no value of ``measure`` (only nulls) is refused when named in
+    ``systems``, else left out with a warning."""
+    present = frame["system"].unique(maintain_order=True).to_list()
+    chosen = require_names(systems, present, what="system", parameter="systems", source="the per-query table")
+    valued = set(frame.filter(pl.col("value").is_not_null())["system"].unique().to_list())
+    empty = [s for s in chosen if s not in valued]
+    if empty and systems is not None:
+        raise InsufficientSampleError(f"`systems`: {sample(empty)} have no value of {measure} (every value is null)")
+    if empty:
+        warnings.warn(f"system(s) {sample(empty)} have no value of {measure} (every value is null) and are left out",
+                      PartlyEmptyWarning, stacklevel=user_stacklevel())
+    chosen = sorted(s for s in chosen if s in valued)
+    if len(chosen) < 2:
+        raise InsufficientSampleError(f"a leaderboard needs at least 2 systems, got {chosen}")
+    return chosen
 
 
 def _common_queries(frame: pl.DataFrame, systems: list[str]) -> list[str]:
@@ -145,7 +175,8 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
         ``system, qid, measure, value`` (any table form :func:`pairedframe.compare` reads; a path is read
         with :func:`pairedframe.read_results`); one slice (one ``dataset`` / ``judgments``).
     measure : str, optional
-        The measure to rank by; required when the table holds several.
+        The measure to rank by (trec_eval's names too: ``map`` is ``AP``); required when the table holds
+        several.
     systems : sequence of str, optional
         Systems to rank (default: all; at least 2).
     confidence_level : float in (0, 1), default 0.95
@@ -163,12 +194,14 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
         ``table`` (``system, mean, rank, rank_low, rank_high``, best first), ``best`` (the systems that
         may rank first), ``statistic`` / ``confidence_interval`` (ranks and set ends as arrays),
         ``critical_value``, ``n_queries``, ``n_systems``, ``settings``. Ranks are 1 = best; the mean
-        is trec_eval's (the geometric mean for GMAP).
+        is over the leaderboard's queries (the geometric mean for GMAP): trec_eval's when every system
+        has every query.
 
     Raises
     ------
     InsufficientSampleError
-        Fewer than 2 systems, or fewer than 2 queries measured for every system.
+        Fewer than 2 systems, fewer than 5 queries measured for every system (the bootstrap cannot order
+        ranks with fewer), or a system named in ``systems`` with no value (only nulls).
     EmptyResultError
         ``measure`` or ``systems`` names nothing in the table.
     ValueError
@@ -179,7 +212,8 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     Warns
     -----
     PartlyEmptyWarning
-        Some queries lack a value for some system: the leaderboard is over the others.
+        Some queries lack a value for some system: the leaderboard is over the others; a system with no
+        value at all (only nulls) is left out.
     SmallSampleWarning
         Fewer than :data:`SMALL_N` (20) queries: coverage was not measured there.
     UserWarning
@@ -190,12 +224,15 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     -----
     For every pair of systems the difference of their means is divided by its paired standard error
     (``sd`` of the per-query differences over ``sqrt(n)``); ``c`` is the ``confidence_level`` quantile of
-    the largest such statistic, centred at the sample's differences, over bootstrap resamples of the
-    queries (of every pair, or of the system's own pairs with ``simultaneous=False``). A system is
-    below another with confidence when their difference exceeds ``c`` standard errors. Step-down (Romano
-    & Wolf 2005; Mogstad et al.'s stepwise sets): ``c`` is then drawn again over the pairs not yet ordered,
-    on the same resamples, until no new pair is ordered. ``rank_low`` is 1 plus the systems confidently
-    above it, ``rank_high`` the number of systems minus those confidently below. Tie rule: :data:`TIE_RULE`. Coverage on real data: docs/guide/leaderboard.md
+    the largest such statistic over bootstrap resamples of the queries, each centred at the sample's
+    difference and divided by the resample's own paired standard error, floored at half the sample's (as
+    compare's default interval; with the sample's in its place the sets miss far more than promised when
+    systems are close), over every pair or, with ``simultaneous=False``, the system's own pairs. A system
+    is below another with confidence when their difference exceeds ``c`` standard errors. Step-down
+    (Romano & Wolf 2005; Mogstad et al.'s stepwise sets): ``c`` is then drawn again over the pairs not yet
+    ordered, on the same resamples, until no new pair is ordered. ``rank_low`` is 1 plus the systems
+    confidently above it, ``rank_high`` the number of systems minus those confidently below. Tie rule:
+    :data:`TIE_RULE`. Coverage on real data, tied systems included: docs/guide/leaderboard.md
     (``benchmarks/calibration --section rank_sets``).
 
     References
@@ -209,14 +246,14 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     frame = _per_query(per_query)
     name = _measure(frame, measure)
     frame = frame.filter(pl.col("measure") == name)
-    chosen = require_names(systems, frame["system"].unique(maintain_order=True).to_list(), what="system",
-                           parameter="systems", source="the per-query table")
-    if len(chosen) < 2:
-        raise InsufficientSampleError(f"a leaderboard needs at least 2 systems, got {chosen}")
-    chosen = sorted(chosen)
-    frame = frame.filter(pl.col("system").is_in(chosen))
+    chosen = _systems(frame, systems, name)
+    frame = frame.filter(pl.col("system").is_in(chosen) & pl.col("value").is_not_null())
     qids = _common_queries(frame, chosen)
     n, p = len(qids), len(chosen)
+    if n < MIN_BOOTSTRAP_N:
+        raise InsufficientSampleError(f"the rank sets need at least {MIN_BOOTSTRAP_N} queries every system has, "
+                                      f"got {n}: with fewer the bootstrap cannot tell ranks apart (compare uses "
+                                      "Student's t there)")
     if n < SMALL_N:
         warnings.warn(f"only {n} queries: the rank sets' coverage was measured from {SMALL_N} queries up "
                       "(docs/guide/leaderboard.md)", SmallSampleWarning, stacklevel=user_stacklevel())
@@ -224,12 +261,13 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
                           columns=[p, 1], kept=p if simultaneous else 2 * p)
     values = _values(frame, chosen, qids, name)
     sign = 1.0 if higher_is_better(name) else -1.0
+
     def resamples():  # the same resamples at each step of the step-down: compare's stream for this query set
         return bootstrap_index_chunks(n, opt.n_resamples, seed=resample_generators(opt.seed, qids)[0])
 
     out = rank_sets(sign * values, resamples, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
                     simultaneous=simultaneous)
-    if np.isinf(out.critical_value).any():
+    if np.isposinf(out.critical_value).any():
         warnings.warn(f"n_resamples={opt.n_resamples} is too few for confidence_level={opt.confidence_level}: the "
                       f"quantile would be past the largest resample, so every set is 1..{p}; use at least "
                       f"{math.ceil(opt.confidence_level / (1 - opt.confidence_level)) + 1} resamples", UserWarning,

@@ -4,7 +4,9 @@
 ``1 + #{k : theta_k > theta_j}`` (1 = best; tied systems share the better rank), ``theta`` the
 population means. For every pair the mean difference ``D_jk`` gets the paired standard error
 ``se_jk = sd(X_j - X_k) / sqrt(n)``; the bootstrap over queries gives the ``confidence_level``
-quantile ``c`` of ``max |D*_jk - D_jk| / se_jk`` -- over every pair (``simultaneous``: the sets of
+quantile ``c`` of ``max |D*_jk - D_jk| / se*_jk`` (each resample studentized by its own paired standard
+error, floored at ``se_jk / 2`` as compare's default interval: with the sample's in its place the
+sets miss far more than they promise when systems are close) -- over every pair (``simultaneous``: the sets of
 all systems hold their true ranks jointly) or over the pairs of one system (``marginal``: each set
 on its own). A pair with ``|D_jk| > c se_jk`` is ordered with confidence; then, as in Romano & Wolf's
 step-down (Mogstad et al.'s stepwise sets), ``c`` is drawn again over the pairs not yet ordered, until
@@ -34,12 +36,15 @@ import numpy as np
 
 from pairedframe.stats.rank_agreement import tie_rounded
 from pairedframe.stats.results import ConfidenceInterval
-from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
+from pairedframe.stats.studentized import MIN_SE_RATIO, ZERO_SPREAD_RTOL
 
 __all__ = ["RankSetsResult", "rank_sets", "point_ranks"]
 
 #: Elements of the (resamples, p, p) blocks handled at once (memory knob; results do not depend on it).
-_BLOCK_ELEMENTS = 2**22
+_BLOCK_ELEMENTS = 2**21
+#: T* is kept between the step-down's steps up to this many elements (8 bytes each), else drawn again.
+_CACHED_ELEMENTS = 2**23
+
 
 
 @dataclass(frozen=True)
@@ -83,22 +88,33 @@ def _pair_se(X: np.ndarray) -> np.ndarray:
     return se + se.T
 
 
-def _shift_blocks(X: np.ndarray, resamples: Iterable[np.ndarray], scale: np.ndarray) -> Iterator[np.ndarray]:
-    """``T[b, j, k] = ((M*_j - M_j) - (M*_k - M_k)) * scale_jk`` in blocks of resamples (antisymmetric)."""
+def _studentized_blocks(X: np.ndarray, resamples: Iterable[np.ndarray], se: np.ndarray,
+                        orderable: np.ndarray) -> Iterator[np.ndarray]:
+    """``T[b, j, k] = ((M*_j - M_j) - (M*_k - M_k)) / max(se*_jk, se_jk / 2)`` in blocks of resamples
+    (antisymmetric; 0 where the pair is not orderable): each resample studentized by its own paired
+    standard error, floored at half the sample's (:data:`~pairedframe.stats.studentized.MIN_SE_RATIO`), as
+    compare's default interval."""
     n, p = X.shape
-    means = X.mean(axis=0)
+    Xc = X - X.mean(axis=0)                       # centred: M* - M is the resample's mean of Xc
+    floor = np.where(orderable, MIN_SE_RATIO * se, 1.0)
     step = max(1, _BLOCK_ELEMENTS // (p * p + n))
     for index in resamples:
         for start in range(0, index.shape[0], step):
             block = index[start:start + step]
-            flat = (block + (np.arange(block.shape[0]) * n)[:, None]).ravel()
-            counts = np.bincount(flat, minlength=block.shape[0] * n).reshape(block.shape[0], n)
-            shift = counts @ X / n - means                       # (b, p): M* - M
-            yield (shift[:, :, None] - shift[:, None, :]) * scale
+            b = block.shape[0]
+            flat = (block + (np.arange(b) * n)[:, None]).ravel()
+            weights = np.bincount(flat, minlength=b * n).reshape(b, n) / n
+            shift = weights @ Xc                                  # (b, p)
+            second = np.stack([weights @ (Xc * Xc[:, [j]]) for j in range(p)], axis=1)   # (b, p, p): E*[x_j x_k]
+            diff = shift[:, :, None] - shift[:, None, :]
+            square = np.diagonal(second, axis1=1, axis2=2)
+            var = square[:, :, None] + square[:, None, :] - 2.0 * second - diff * diff    # divisor n
+            se_star = np.sqrt(np.maximum(var, 0.0) / (n - 1))
+            yield np.where(orderable, diff / np.maximum(se_star, floor), 0.0)
 
 
-def _critical(X: np.ndarray, resamples: Iterable[np.ndarray], scale: np.ndarray, above: np.ndarray,
-              below: np.ndarray, confidence_level: float, n_resamples: int, joint: bool) -> np.ndarray:
+def _critical(blocks: Iterable[np.ndarray], above: np.ndarray, below: np.ndarray, confidence_level: float,
+              n_resamples: int, joint: bool) -> np.ndarray:
     """Per family (row ``j``; one family of every row when ``joint``), the ``ceil(level (B + 1))``-th
     smallest over resamples of ``max T[b, j, k]`` over its hypotheses still open: "j above k" where
     ``above[j, k]``, "k above j" (``-T[b, j, k]``) where ``below[j, k]``; ``inf`` past ``B``."""
@@ -110,26 +126,26 @@ def _critical(X: np.ndarray, resamples: Iterable[np.ndarray], scale: np.ndarray,
             return (T + closed_above).max(axis=(1, 2))[:, None] if joint else (T + closed_above).max(axis=2)
         per_row = np.maximum(T + closed_above, closed_below - T).max(axis=2)
         return per_row.max(axis=1, keepdims=True) if joint else per_row
-    stats = np.concatenate([maxima(T) for T in _shift_blocks(X, resamples, scale)])
+    stats = np.concatenate([maxima(T) for T in blocks])
     at = math.ceil(confidence_level * (n_resamples + 1))
     crit = np.full(stats.shape[1], np.inf) if at > stats.shape[0] else np.sort(stats, axis=0)[at - 1]
-    return np.broadcast_to(crit, (X.shape[1],)).copy()
+    return np.broadcast_to(crit, (above.shape[0],)).copy()
 
 
-def _step_down(X: np.ndarray, resamples: Callable[[], Iterable[np.ndarray]], scale: np.ndarray, z: np.ndarray,
-               open_pairs: np.ndarray, confidence_level: float, n_resamples: int,
-               simultaneous: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _step_down(blocks: Callable[[], Iterable[np.ndarray]], z: np.ndarray, open_pairs: np.ndarray,
+               confidence_level: float, n_resamples: int, simultaneous: bool
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Romano & Wolf's step-down over the hypotheses "j above k" (``z[j, k] > c``): the pairs ordered
     (``above[j, k]``: j confidently above k; ``below[j, k]``: k above j, in j's family) and the first
     step's ``c`` per family (every pair open)."""
-    p = X.shape[1]
+    p = z.shape[0]
     above, below = open_pairs.copy(), open_pairs.T.copy()        # still open, per family j
     found_above, found_below = np.zeros((p, p), bool), np.zeros((p, p), bool)
     first = None
     while True:
         # simultaneous: one family of every open hypothesis, each once (row j holds "j above k")
-        crit = _critical(X, resamples(), scale, above, np.zeros((p, p), bool) if simultaneous else below,
-                         confidence_level, n_resamples, simultaneous)
+        crit = _critical(blocks(), above, np.zeros((p, p), bool) if simultaneous else below, confidence_level,
+                         n_resamples, simultaneous)
         first = crit if first is None else first
         new_above, new_below = above & (z > crit[:, None]), below & (-z > crit[:, None])
         if simultaneous:
@@ -184,8 +200,12 @@ def rank_sets(X, resamples: Callable[[], Iterable[np.ndarray]], *, n_resamples: 
     with np.errstate(divide="ignore"):
         scale = np.where(orderable, 1.0 / np.where(orderable, se, 1.0), 0.0)
     z = (means[:, None] - means[None, :]) * scale              # z[j, k] > c: j confidently above k
-    above, below, crit = _step_down(X, resamples, scale, z, orderable, confidence_level, n_resamples,
-                                    simultaneous)
+
+    def fresh() -> Iterable[np.ndarray]:
+        return _studentized_blocks(X, resamples(), se, orderable)
+    kept = list(fresh()) if n_resamples * p * p <= _CACHED_ELEMENTS else None  # each step reads the same T*
+    blocks = fresh if kept is None else (lambda: kept)
+    above, below, crit = _step_down(blocks, z, orderable, confidence_level, n_resamples, simultaneous)
     low = 1 + below.sum(axis=1).astype(np.int64)
     high = p - above.sum(axis=1).astype(np.int64)
     return RankSetsResult(statistic=ranks, confidence_interval=ConfidenceInterval(low, high), critical_value=crit,
