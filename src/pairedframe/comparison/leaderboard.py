@@ -200,8 +200,8 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     Raises
     ------
     InsufficientSampleError
-        Fewer than 2 systems, fewer than 5 queries measured for every system (the bootstrap cannot order
-        ranks with fewer), or a system named in ``systems`` with no value (only nulls).
+        Fewer than 2 systems, fewer than 2 queries measured for every system, or a system named in
+        ``systems`` with no value (only nulls).
     EmptyResultError
         ``measure`` or ``systems`` names nothing in the table.
     ValueError
@@ -215,7 +215,8 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
         Some queries lack a value for some system: the leaderboard is over the others; a system with no
         value at all (only nulls) is left out.
     SmallSampleWarning
-        Fewer than :data:`SMALL_N` (20) queries: coverage was not measured there.
+        Fewer than :data:`SMALL_N` (20) queries: coverage was not measured there; below 5 the bootstrap
+        cannot order ranks, so no pair is ordered and every set is ``1..n_systems``.
     UserWarning
         ``n_resamples`` too few for ``confidence_level`` (the quantile is past the largest resample): every
         set is then ``1..n_systems``.
@@ -251,10 +252,9 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     qids = _common_queries(frame, chosen)
     n, p = len(qids), len(chosen)
     if n < MIN_BOOTSTRAP_N:
-        raise InsufficientSampleError(f"the rank sets need at least {MIN_BOOTSTRAP_N} queries every system has, "
-                                      f"got {n}: with fewer the bootstrap cannot tell ranks apart (compare uses "
-                                      "Student's t there)")
-    if n < SMALL_N:
+        warnings.warn(f"only {n} queries: with fewer than {MIN_BOOTSTRAP_N} the bootstrap cannot tell ranks apart, "
+                      f"so no pair is ordered and every set is 1..{p}", SmallSampleWarning, stacklevel=user_stacklevel())
+    elif n < SMALL_N:
         warnings.warn(f"only {n} queries: the rank sets' coverage was measured from {SMALL_N} queries up "
                       "(docs/guide/leaderboard.md)", SmallSampleWarning, stacklevel=user_stacklevel())
     check_resampling_cost(n_resamples, argument="n_resamples", draws=opt.n_resamples, units=[n, p * p],
@@ -266,8 +266,8 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
         return bootstrap_index_chunks(n, opt.n_resamples, seed=resample_generators(opt.seed, qids)[0])
 
     out = rank_sets(sign * values, resamples, n_resamples=opt.n_resamples, confidence_level=opt.confidence_level,
-                    simultaneous=simultaneous)
-    if np.isposinf(out.critical_value).any():
+                    simultaneous=simultaneous, order=n >= MIN_BOOTSTRAP_N)
+    if n >= MIN_BOOTSTRAP_N and np.isposinf(out.critical_value).any():
         warnings.warn(f"n_resamples={opt.n_resamples} is too few for confidence_level={opt.confidence_level}: the "
                       f"quantile would be past the largest resample, so every set is 1..{p}; use at least "
                       f"{math.ceil(opt.confidence_level / (1 - opt.confidence_level)) + 1} resamples", UserWarning,

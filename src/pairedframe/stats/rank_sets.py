@@ -159,7 +159,7 @@ def _step_down(blocks: Callable[[], Iterable[np.ndarray]], z: np.ndarray, open_p
 
 
 def rank_sets(X, resamples: Callable[[], Iterable[np.ndarray]], *, n_resamples: int,
-              confidence_level: float = 0.95, simultaneous: bool = True) -> RankSetsResult:
+              confidence_level: float = 0.95, simultaneous: bool = True, order: bool = True) -> RankSetsResult:
     """Confidence sets for the ranks of ``p`` systems (higher values better).
 
     Parameters
@@ -174,6 +174,9 @@ def rank_sets(X, resamples: Callable[[], Iterable[np.ndarray]], *, n_resamples: 
     confidence_level : float in (0, 1)
     simultaneous : bool, default True
         Joint coverage of every system's rank (True) or of each rank on its own (False).
+    order : bool, default True
+        False: order no pair (every set ``{1, ..., p}``, ``c = inf``), drawing nothing; for samples too
+        small for the bootstrap.
 
     Returns
     -------
@@ -200,6 +203,10 @@ def rank_sets(X, resamples: Callable[[], Iterable[np.ndarray]], *, n_resamples: 
     with np.errstate(divide="ignore"):
         scale = np.where(orderable, 1.0 / np.where(orderable, se, 1.0), 0.0)
     z = (means[:, None] - means[None, :]) * scale              # z[j, k] > c: j confidently above k
+    if not order:
+        return RankSetsResult(statistic=ranks, confidence_interval=ConfidenceInterval(np.ones(p, np.int64),
+                                                                                      np.full(p, p, np.int64)),
+                              critical_value=np.full(p, np.inf), n_resamples=0)
 
     def fresh() -> Iterable[np.ndarray]:
         return _studentized_blocks(X, resamples(), se, orderable)
