@@ -95,18 +95,23 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
         out["certified_decisions"] = (f"P(some certified verdict of a family differs from the one of the exact "
                                       f"sign-flip p-values) <= {frame['decision_error'][0]:g}")
     if evaluation_settings is not None:
-        es = evaluation_settings.as_dict()
-        out["ranking_tie_rule"] = es["tie_rule"]
-        out["evaluation_query_set"] = es["query_set"]
-        out["rel_level"] = es["rel_level"]
-        out["score_precision"] = es["score_precision"]
-        # stated only when used, so that a default evaluation's settings read as before
-        if es["depth"] is not None:
-            out["depth"] = es["depth"]
-        if es["judged_only"]:
-            out["judged_only"] = True
-        if es["grades"] != "strict":
-            out["grades"] = es["grades"]
+        out.update(evaluation_settings_dict(evaluation_settings))
+    return out
+
+
+def evaluation_settings_dict(evaluation_settings: Any) -> dict[str, Any]:
+    """The evaluation's settings a comparison or leaderboard states: its ranking tie rule, query-set policy,
+    relevance level and score precision, and its depth, ``judged_only`` and ``grades`` when set."""
+    es = evaluation_settings.as_dict()
+    out = {"ranking_tie_rule": es["tie_rule"], "evaluation_query_set": es["query_set"], "rel_level": es["rel_level"],
+           "score_precision": es["score_precision"]}
+    # stated only when used, so that a default evaluation's settings read as before
+    if es["depth"] is not None:
+        out["depth"] = es["depth"]
+    if es["judged_only"]:
+        out["judged_only"] = True
+    if es["grades"] != "strict":
+        out["grades"] = es["grades"]
     return out
 
 
