@@ -17,9 +17,9 @@ from pairedframe.report.output import json_text
 from pairedframe.report.table_latex import (FOOTNOTESIZE, interval_text, latex_comment, latex_escape, latex_interval,
                                             latex_number, latex_pvalue, latex_row, pvalue_text, tabular_font_size,
                                             tabular_width, text_width)
-from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, SMALL_LINE, caption_height,
-                                                 stacked_pull, stacked_row_end, tabular_height, warn_too_tall,
-                                                 warn_too_wide)
+from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, SIZES, SMALL_LINE,
+                                                 caption_height, stacked_pull, stacked_row_end, tabular_height,
+                                                 warn_too_tall, warn_too_wide)
 from pairedframe.report.table_markdown import markdown_escape
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
@@ -299,7 +299,8 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
     (:func:`~pairedframe.report.table_latex.tabular_font_size`); the title and settings are ``%`` comments.
     Rows computed differently (one-pass beside resampled) have a narrow ``CI`` column of letters, told apart by
     a legend below the tabular (``CI a: t interval, one-pass; ...``): the interval and method columns made an
-    article's table about 30 pt too wide."""
+    article's table about 30 pt too wide. The tabular and its legend (a paragraph as wide as the tabular) are
+    stacked in a one-column tabular, one box, so that a ``\resizebox`` keeps the legend below the table."""
     keys = [c for c, t in short.schema.items() if c not in _SHORT and c not in _PER_ROW and not t.is_numeric()]
     codes, legend, legend_plain = _method_codes(short)
     versus = "baseline" in keys and "system" in keys          # several baselines: below each system's name
@@ -343,18 +344,19 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
         lines.append(latex_row(first)[:-2] + stacked_row_end(pull))   # the small line sits closer
         lines.append(" & ".join(rf"{{\footnotesize {second[j][1]}}}" if j in second else "" for j in range(len(headers)))
                      + r" \\")
-    # the legend's lines: at most \footnotesize's narrower text, a line as wide as the text width
-    legend_lines = math.ceil(1.03 * text_width(legend_plain) * (FOOTNOTESIZE if "footnotesize" in size else 1.0)
-                             / ARTICLE_TEXT_WIDTH) if legend else 0
+    # the legend's lines: it wraps at the tabular's width, in the tabular's size
+    width = tabular_width(columns, size, fixed=fixed)
+    legend_lines = math.ceil(1.03 * text_width(legend_plain) * _SIZE_SCALE[size] / width) if legend else 0
     _check_page(columns, fixed, size, len(rows), pulled, names, legend_lines=legend_lines)
     spec = "l" * lead + "rrr" + "l" * (1 + len(extra))
     left_out = [c for c in _SHORT if c in short.columns and c not in ("n_queries", "delta", "ci_low", "ci_high", "verdict",
                                                                         *verdict_on, *extra)]
     # the title as a comment, as the settings below: the tabular goes into the writer's own float
     return "\n".join([latex_comment(caption), r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
+                      *([_BOXED[0]] if legend else []),
                       rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(h for h, _ in headers) + r" \\",
                       r"\midrule", *lines, r"\bottomrule", r"\end{tabular}%",
-                      *([r"\par\smallskip " + legend] if legend else []), r"\endgroup",
+                      *([_BOXED[1], _BOXED[2] + legend + _BOXED[3]] if legend else []), r"\endgroup",
                       *([f"% columns left out here (in -f csv / json): {', '.join(left_out)}"] if left_out else []),
                       *(latex_comment(line) for line in _footer({k: _PER_ROW_LATEX if v == _PER_ROW_TEXT else v
                                                                   for k, v in settings.items()}, frame))]) + "\n"
@@ -379,6 +381,16 @@ def _method_codes(short: pl.DataFrame) -> tuple[list[str], str, str]:
 
 #: ``\smallskip`` (pt) between the tabular and its CI legend.
 _SMALLSKIP = 3.0
+
+#: The tabular boxed, then stacked over its CI legend (a paragraph as wide as the tabular) in a one-column
+#: tabular: one box in any wrapper, where ``\par`` (which did nothing in ``\resizebox``'s LR box) set the legend
+#: beside the table.
+_BOXED = (r"\ifdefined\pairedframetable\else\newsavebox{\pairedframetable}\fi\sbox{\pairedframetable}{%",
+          r"}\begin{tabular}{@{}l@{}}\usebox{\pairedframetable}\\\noalign{\vskip\smallskipamount}%",
+          r"\parbox{\wd\pairedframetable}{\raggedright ", r"}\end{tabular}%")
+
+#: Each font size's scale of the text size.
+_SIZE_SCALE = {size: scale for size, scale, _, _ in SIZES}
 
 
 def _check_page(columns: list[float], fixed: list[float], size: str, n_rows: int, pulled: float,
