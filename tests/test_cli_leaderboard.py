@@ -41,7 +41,7 @@ def test_cli_leaderboard_marginal_writes_json_by_suffix(tmp_path):
     out = tmp_path / "board.json"
     result = runner.invoke(app, ["leaderboard", qrels, *runs, "-m", "AP", "-B", "300", "--marginal", "-o", str(out)])
     assert result.exit_code == 0, result.output
-    rows = json.loads(out.read_text())
+    rows = json.loads(out.read_text())["rows"]
     expected = pf.leaderboard(pf.evaluate(runs, qrels, ["AP"]), n_resamples=300, simultaneous=False).table
     assert [r["rank_high"] for r in rows] == expected["rank_high"].to_list()
 
@@ -50,3 +50,39 @@ def test_cli_leaderboard_refuses_an_unknown_format_naming_the_flag(tmp_path):
     qrels, runs = _runs_and_qrels(tmp_path)
     result = runner.invoke(app, ["leaderboard", qrels, *runs, "-m", "AP", "-f", "xlsx"])
     assert result.exit_code == 2 and "--format must be one of table, csv, json, markdown, latex" in result.stderr
+
+
+def test_cli_leaderboard_json_holds_the_settings_beside_the_rows(tmp_path):
+    """-f json wrote a bare list of rows, losing how they were computed: it now writes {"settings", "rows"} as
+    compare -f json does, the settings those of pf.leaderboard's result."""
+    qrels, runs = _runs_and_qrels(tmp_path)
+    result = runner.invoke(app, ["leaderboard", qrels, *runs, "-m", "AP", "-B", "300", "--seed", "7", "--marginal",
+                                 "--confidence-level", "0.9", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    board = pf.leaderboard(pf.evaluate(runs, qrels, ["AP"]), n_resamples=300, seed=7, simultaneous=False,
+                           confidence_level=0.9)
+    assert printed["rows"] == json.loads(json.dumps(board.table.to_dicts()))
+    settings = printed["settings"]
+    assert {k: settings[k] for k in ("measure", "n_queries", "n_systems", "simultaneous", "confidence_level",
+                                     "n_resamples", "seed", "method")} == {
+        "measure": "AP", "n_queries": board.n_queries, "n_systems": 3, "simultaneous": False,
+        "confidence_level": 0.9, "n_resamples": 300, "seed": 7, "method": board.settings["method"]}
+    assert settings["critical_value"] == list(board.critical_value)          # marginal: one per system
+    assert settings["ranking_tie_rule"] and settings["rel_level"] == 1       # the evaluation's, as compare's
+
+
+def test_cli_leaderboard_csv_holds_the_rows_alone(tmp_path):
+    qrels, runs = _runs_and_qrels(tmp_path)
+    result = runner.invoke(app, ["leaderboard", qrels, *runs, "-m", "AP", "-B", "200", "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    assert pl.read_csv(io.StringIO(result.stdout)).columns == ["system", "mean", "rank", "rank_low", "rank_high"]
+
+
+def test_cli_leaderboard_refuses_a_second_measure_naming_m(tmp_path):
+    """-m nDCG@10 -m AP silently ranked by AP alone: a second -m is now refused, saying to run once per measure."""
+    qrels, runs = _runs_and_qrels(tmp_path)
+    result = runner.invoke(app, ["leaderboard", qrels, *runs, "-m", "nDCG@10", "-m", "AP", "-B", "200"])
+    assert result.exit_code == 2, result.output
+    assert ("leaderboard ranks by one measure; got -m nDCG@10 -m AP: run it once per measure"
+            in " ".join(result.stderr.split()))

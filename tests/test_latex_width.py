@@ -20,8 +20,9 @@ RUNS = {"p_bm25": "p_bm25", "bm25_rm3_monot5-3b_top1000": "p_f10_mt53b", "colber
 MEASURES = ["nDCG@10", "AP", "RR(rel=2)", "P@10"]
 
 
-def _compile(tmp_path, bodies, *, measure=False):
-    """pdflatex's log of ``bodies`` in a plain article: (problem lines, width in pt of each tabular)."""
+def _compile(tmp_path, bodies, *, measure=False, packages=()):
+    """pdflatex's log of ``bodies`` in a plain article (booktabs and ``packages``): (problem lines, width in pt
+    of each tabular)."""
     if shutil.which("pdflatex") is None:
         pytest.skip("pdflatex not installed (apt-get install texlive-latex-base texlive-latex-recommended)")
     text = "\n\\clearpage\n".join(bodies)
@@ -30,7 +31,8 @@ def _compile(tmp_path, bodies, *, measure=False):
         text = re.sub(r"^\\end\{tabular\}%?$", r"\\end{tabular}}\\typeout{TABULAR \\the\\wd0}\\box0", text,
                       flags=re.M)
     doc = tmp_path / "tables.tex"
-    doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n" + text
+    uses = "".join(f"\\usepackage{{{name}}}\n" for name in ("booktabs", *packages))
+    doc.write_text("\\documentclass{article}\n" + uses + "\\begin{document}\n" + text
                    + "\\end{document}\n", encoding="utf-8")
     proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
                           capture_output=True, text=True, timeout=180)
@@ -261,7 +263,7 @@ def test_compare_latex_of_rows_computed_differently_fits_an_article_with_a_ci_le
         tex = format_comparison(mixed, "latex")
     assert "\\footnotesize\\setlength" not in tex and "& interval &" not in tex and "& method &" not in tex
     assert "system & measure & CI & $n$" in tex and "rm3\\_\\&\\_t5\\#2 & nDCG@10 & a &" in tex
-    assert "\\par\\smallskip CI a: t interval, one-pass; b: studentized interval, resampling." in tex
+    assert "{\\raggedright CI a: t interval, one-pass; b: studentized interval, resampling.}" in tex
     bad, measured = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n"], measure=True)
     assert bad == [] and len(measured) == 1 and measured[0] <= ARTICLE_TEXT_WIDTH
 
@@ -290,3 +292,37 @@ def test_compare_cli_latex_too_wide_prints_the_warning(tmp_path):
                                    "-B", "200", "-f", "latex"])
     assert res.exit_code == 0, res.output
     assert re.search(TOO_WIDE.replace("^", "^pairedframe: warning: "), res.stderr, flags=re.M), res.stderr
+
+
+def _page_lines(tmp_path) -> list[list[str]]:
+    """The text lines of each page of tables.pdf, as pdftotext -layout places them (top to bottom)."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext not installed (apt-get install poppler-utils)")
+    text = subprocess.run(["pdftotext", "-layout", "tables.pdf", "-"], cwd=tmp_path, capture_output=True, text=True,
+                          check=True, timeout=60).stdout
+    return [[line.strip() for line in page.splitlines() if line.strip()] for page in text.split("\f") if page.strip()]
+
+
+def test_compare_latex_ci_legend_sits_below_the_table_in_a_float_and_in_a_resizebox(tmp_path):
+    """The CI legend followed the tabular after \\par\\smallskip, which does nothing in an LR box: in
+    \\resizebox{\\linewidth}{!}{\\input{table.tex}} pdflatex set the legend beside the table. Now the legend is
+    below the table both in a plain table float and in a \\resizebox (pdftotext's lines: the legend's line
+    after every row's, holding nothing else), with no overfull box."""
+    from pairedframe.report.compare import format_comparison
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tex = format_comparison(_mixed_comparison(["bm25_base", "rm3_&_t5#2"]), "latex")
+    (tmp_path / "table.tex").write_text(tex, encoding="utf-8")
+    bad, _ = _compile(tmp_path, ["\\begin{table}[!t]\\centering\n\\input{table.tex}\\end{table}\n",
+                                 "\\begin{table}[!t]\\centering\n\\resizebox{\\linewidth}{!}{\\input{table.tex}}"
+                                 "\\end{table}\n"], packages=("graphicx",))
+    assert bad == []
+    pages = _page_lines(tmp_path)
+    assert len(pages) == 2
+    for lines in pages:
+        legend = [i for i, line in enumerate(lines) if "CI a: t interval" in line]
+        rows = [i for i, line in enumerate(lines) if line.startswith("rm3 & t5#2") or ", 0.0" in line]
+        assert len(legend) == 1 and len(rows) == 4, lines
+        assert legend[0] > max(rows), lines
+        assert lines[legend[0]].startswith("CI a: t interval, one-pass;"), lines

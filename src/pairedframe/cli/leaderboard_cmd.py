@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TextIO
 
 import typer
 
 from pairedframe.cli.common import app, format_of_suffix, friendly_errors, held_warnings, named_runs, print_frame
 from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
                                           evaluation_options)
-from pairedframe.report.output import require_output_folder
+from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "csv", "json", "markdown", "latex")
 _SUFFIXES = {".csv": "csv", ".json": "json", ".md": "markdown", ".tex": "latex"}
@@ -21,13 +22,14 @@ _SUFFIXES = {".csv": "csv", ".json": "json", ".md": "markdown", ".tex": "latex"}
 def leaderboard_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one); at least two")],
-    measure: Annotated[str, typer.Option("-m", "--measure", help="the measure to rank by, e.g. nDCG@10")],
+    measure: Annotated[list[str], typer.Option("-m", "--measure", help="the one measure to rank by, e.g. nDCG@10")],
     marginal: Annotated[bool, typer.Option("--marginal", help="each system's set on its own (narrower), not all at once")] = False,
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the rank sets")] = 0.95,
     n_resamples: Annotated[int, typer.Option("--n-resamples", "-B", help="bootstrap resamples of the queries")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample stream")] = 0,
     fmt: Annotated[str | None, typer.Option("--format", "-f", help="table | csv | json | markdown | latex (default: "
-                                                                    "table, or with -o the file's suffix)")] = None,
+                                                                    "table, or with -o the file's suffix); json: "
+                                                                    "{settings, rows}, csv: the rows alone")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file instead of stdout")] = None,
     complete: Complete = False,
     rel_level: RelLevel = 1,
@@ -40,11 +42,14 @@ def leaderboard_cmd(
 
     By default the sets hold every run's true rank at once with probability --confidence-level
     (Mogstad et al. 2024); --marginal gives each run's set on its own. Rows best first: system, mean,
-    rank, rank_low, rank_high.
+    rank, rank_low, rank_high. -f json writes {"settings": ..., "rows": [...]} as compare does.
     """
     from pairedframe.comparison.leaderboard import leaderboard  # here: `evaluate` never loads the comparison layer
     from pairedframe.evaluation import evaluate
 
+    if len(measure) > 1:
+        raise ValueError(f"leaderboard ranks by one measure; got {' '.join('-m ' + m for m in measure)}: "
+                         "run it once per measure")
     fmt = format_of_suffix(output, _SUFFIXES, "table") if fmt is None else fmt
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -53,15 +58,36 @@ def leaderboard_cmd(
     evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
                                     judged_only=judged_only, grades=grades)
     with held_warnings():
-        ev = evaluate(named_runs(runs), str(qrels), [measure], **evaluation)
+        ev = evaluate(named_runs(runs), str(qrels), measure, **evaluation)
         board = leaderboard(ev, confidence_level=confidence_level, simultaneous=not marginal,
                             n_resamples=n_resamples, seed=seed)
     kind = "each run's own" if marginal else "simultaneous"
     title = (f"{board.measure}: {board.n_systems} runs over {board.n_queries} queries; {kind} "
              f"{board.settings['confidence_level']:.0%} rank sets [rank_low, rank_high]")
     if output is None:
-        print_frame(board.table, fmt, title=title)
+        _write(board, ev, fmt, title, None)
         return
     with output.open("w", encoding="utf-8") as file:
-        print_frame(board.table, fmt, title=title, file=file)
+        _write(board, ev, fmt, title, file)
     typer.echo(f"wrote {output}", err=True)
+
+
+def _write(board: Any, ev: Any, fmt: str, title: str, file: TextIO | None) -> None:
+    """The board in ``fmt``; json with its settings beside the rows, as compare -f json."""
+    if fmt != "json":
+        print_frame(board.table, fmt, title=title, file=file)
+        return
+    (sys.stdout if file is None else file).write(json_text({"settings": leaderboard_settings(board, ev),
+                                                            "rows": board.table.to_dicts()}))
+
+
+def leaderboard_settings(board: Any, ev: Any) -> dict[str, Any]:
+    """Everything needed to reproduce ``board`` (a :class:`~pairedframe.comparison.leaderboard.Leaderboard` of
+    the evaluation ``ev``): its measure, sizes, critical value (one per system for marginal sets) and settings,
+    and the evaluation's (as compare's json)."""
+    from pairedframe.report.compare import evaluation_settings_dict   # here: it loads the comparison layer
+
+    critical = board.critical_value
+    return {"measure": board.measure, "n_queries": board.n_queries, "n_systems": board.n_systems, **board.settings,
+            "critical_value": critical.tolist() if hasattr(critical, "tolist") else critical,
+            **evaluation_settings_dict(ev.settings)}

@@ -17,9 +17,9 @@ from pairedframe.report.output import json_text
 from pairedframe.report.table_latex import (FOOTNOTESIZE, interval_text, latex_comment, latex_escape, latex_interval,
                                             latex_number, latex_pvalue, latex_row, pvalue_text, tabular_font_size,
                                             tabular_width, text_width)
-from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, SMALL_LINE, caption_height,
-                                                 stacked_pull, stacked_row_end, tabular_height, warn_too_tall,
-                                                 warn_too_wide)
+from pairedframe.report.table_latex_page import (ARTICLE_TEXT_HEIGHT, ARTICLE_TEXT_WIDTH, SIZES, SMALL_LINE,
+                                                 caption_height, stacked_pull, stacked_row_end, tabular_height,
+                                                 warn_too_tall, warn_too_wide)
 from pairedframe.report.table_markdown import markdown_escape
 
 __all__ = ["FORMATS", "comparison_settings", "format_comparison"]
@@ -95,18 +95,23 @@ def comparison_settings(frame: pl.DataFrame, evaluation_settings: Any = None) ->
         out["certified_decisions"] = (f"P(some certified verdict of a family differs from the one of the exact "
                                       f"sign-flip p-values) <= {frame['decision_error'][0]:g}")
     if evaluation_settings is not None:
-        es = evaluation_settings.as_dict()
-        out["ranking_tie_rule"] = es["tie_rule"]
-        out["evaluation_query_set"] = es["query_set"]
-        out["rel_level"] = es["rel_level"]
-        out["score_precision"] = es["score_precision"]
-        # stated only when used, so that a default evaluation's settings read as before
-        if es["depth"] is not None:
-            out["depth"] = es["depth"]
-        if es["judged_only"]:
-            out["judged_only"] = True
-        if es["grades"] != "strict":
-            out["grades"] = es["grades"]
+        out.update(evaluation_settings_dict(evaluation_settings))
+    return out
+
+
+def evaluation_settings_dict(evaluation_settings: Any) -> dict[str, Any]:
+    """The evaluation's settings a comparison or leaderboard states: its ranking tie rule, query-set policy,
+    relevance level and score precision, and its depth, ``judged_only`` and ``grades`` when set."""
+    es = evaluation_settings.as_dict()
+    out = {"ranking_tie_rule": es["tie_rule"], "evaluation_query_set": es["query_set"], "rel_level": es["rel_level"],
+           "score_precision": es["score_precision"]}
+    # stated only when used, so that a default evaluation's settings read as before
+    if es["depth"] is not None:
+        out["depth"] = es["depth"]
+    if es["judged_only"]:
+        out["judged_only"] = True
+    if es["grades"] != "strict":
+        out["grades"] = es["grades"]
     return out
 
 
@@ -294,7 +299,8 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
     (:func:`~pairedframe.report.table_latex.tabular_font_size`); the title and settings are ``%`` comments.
     Rows computed differently (one-pass beside resampled) have a narrow ``CI`` column of letters, told apart by
     a legend below the tabular (``CI a: t interval, one-pass; ...``): the interval and method columns made an
-    article's table about 30 pt too wide."""
+    article's table about 30 pt too wide. The tabular and its legend (a paragraph as wide as the tabular) are
+    stacked in a one-column tabular, one box, so that a ``\resizebox`` keeps the legend below the table."""
     keys = [c for c, t in short.schema.items() if c not in _SHORT and c not in _PER_ROW and not t.is_numeric()]
     codes, legend, legend_plain = _method_codes(short)
     versus = "baseline" in keys and "system" in keys          # several baselines: below each system's name
@@ -338,18 +344,19 @@ def _latex(frame: pl.DataFrame, short: pl.DataFrame, settings: dict[str, Any], c
         lines.append(latex_row(first)[:-2] + stacked_row_end(pull))   # the small line sits closer
         lines.append(" & ".join(rf"{{\footnotesize {second[j][1]}}}" if j in second else "" for j in range(len(headers)))
                      + r" \\")
-    # the legend's lines: at most \footnotesize's narrower text, a line as wide as the text width
-    legend_lines = math.ceil(1.03 * text_width(legend_plain) * (FOOTNOTESIZE if "footnotesize" in size else 1.0)
-                             / ARTICLE_TEXT_WIDTH) if legend else 0
+    # the legend's lines: it wraps at the tabular's width, in the tabular's size
+    width = tabular_width(columns, size, fixed=fixed)
+    legend_lines = math.ceil(1.03 * text_width(legend_plain) * _SIZE_SCALE[size] / width) if legend else 0
     _check_page(columns, fixed, size, len(rows), pulled, names, legend_lines=legend_lines)
     spec = "l" * lead + "rrr" + "l" * (1 + len(extra))
     left_out = [c for c in _SHORT if c in short.columns and c not in ("n_queries", "delta", "ci_low", "ci_high", "verdict",
                                                                         *verdict_on, *extra)]
     # the title as a comment, as the settings below: the tabular goes into the writer's own float
     return "\n".join([latex_comment(caption), r"\begingroup" + size + r"\setlength{\tabcolsep}{4pt}%",
+                      *([_BOXED[0]] if legend else []),
                       rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(h for h, _ in headers) + r" \\",
                       r"\midrule", *lines, r"\bottomrule", r"\end{tabular}%",
-                      *([r"\par\smallskip " + legend] if legend else []), r"\endgroup",
+                      *([_BOXED[1], _BOXED[2] + legend + _BOXED[3]] if legend else []), r"\endgroup",
                       *([f"% columns left out here (in -f csv / json): {', '.join(left_out)}"] if left_out else []),
                       *(latex_comment(line) for line in _footer({k: _PER_ROW_LATEX if v == _PER_ROW_TEXT else v
                                                                   for k, v in settings.items()}, frame))]) + "\n"
@@ -374,6 +381,16 @@ def _method_codes(short: pl.DataFrame) -> tuple[list[str], str, str]:
 
 #: ``\smallskip`` (pt) between the tabular and its CI legend.
 _SMALLSKIP = 3.0
+
+#: The tabular boxed, then stacked over its CI legend (a paragraph as wide as the tabular) in a one-column
+#: tabular: one box in any wrapper, where ``\par`` (which did nothing in ``\resizebox``'s LR box) set the legend
+#: beside the table.
+_BOXED = (r"\ifdefined\pairedframetable\else\newsavebox{\pairedframetable}\fi\sbox{\pairedframetable}{%",
+          r"}\begin{tabular}{@{}l@{}}\usebox{\pairedframetable}\\\noalign{\vskip\smallskipamount}%",
+          r"\parbox{\wd\pairedframetable}{\raggedright ", r"}\end{tabular}%")
+
+#: Each font size's scale of the text size.
+_SIZE_SCALE = {size: scale for size, scale, _, _ in SIZES}
 
 
 def _check_page(columns: list[float], fixed: list[float], size: str, n_rows: int, pulled: float,
