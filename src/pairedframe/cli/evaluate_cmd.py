@@ -107,7 +107,7 @@ def evaluate_cmd(
     if runid_alone:
         ev = runid_only(ev)
     if zscores is not None:
-        ev = ev.zscore(str(zscores))
+        ev = ev.zscore(str(zscores), names="trec_eval")   # as trec_eval -Z reads the file: its names only
         if fmt != "trec":
             _warn_missing_zscores(ev.per_query, zscores)
     ev = in_argument_order(ev, list(named))
