@@ -206,7 +206,7 @@ def evaluate_streaming(run: Any, system: str | None, qrels: list[Future], measur
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:
-    """system -> tag of the first line, for runs given as file paths (trec_eval prints it as runid)."""
+    """system -> tag of the last line, for runs given as file paths (trec_eval prints it as runid)."""
     paths = _run_paths(run)
     if not paths:
         return {}

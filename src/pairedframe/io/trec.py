@@ -32,6 +32,7 @@ from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_o
 from pairedframe.io.line_ends import bare_return_error, bare_return_line, nul_byte_error
 from pairedframe.io.line_hints import _BLANKS, _field_count, line_hint
 from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
+from pairedframe.io.run_tag import is_plain, last_run_tag
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("qid", "iter", "docno", "rel")
@@ -470,16 +471,11 @@ def _read_qrels(path: str, grades: Grades = "strict", groups: bool = False) -> p
 
 
 def read_run_tag(path: PathLike) -> str:
-    """The tag (6th field) of the first data line of a run file: trec_eval prints it as ``runid``.
-
-    Reads only up to that line; an empty string when the line has fewer than 6 fields.
+    """The tag (6th field) of the LAST data line of a run file: trec_eval prints it as ``runid`` (see
+    :mod:`pairedframe.io.run_tag`); an empty string when that line has fewer than 6 fields.
     """
     try:
-        with _open_bytes(os.fspath(path)) as lines:
-            for raw in lines:
-                fields = re.split(_BLANKS, raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c"))
-                if fields[0] and not fields[0].startswith("#"):
-                    return fields[5] if len(fields) >= 6 else ""
+        with _open_bytes(os.fspath(path)) as stream:
+            return last_run_tag(stream, plain=is_plain(stream))
     except (OSError, EOFError, zlib.error, pa.ArrowException):
         return ""
-    return ""
