@@ -323,9 +323,10 @@ def refuse_run_lines(path: str, short: dict | None, bad: dict | None, nan: dict 
     if short:
         found = _field_count(short["line"])
         _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}"
-              + line_hint(short["line"], "run"), short, path, "run")
+              + line_hint(short["line"], "run", path), short, path, "run")
     if bad:
-        _fail(f"score {bad['score']!r} is not a number" + line_hint(bad["line"], "run"), bad, path, "run", column=5)
+        _fail(f"score {bad['score']!r} is not a number" + line_hint(bad["line"], "run", path), bad, path, "run",
+              column=5)
     if nan:
         _fail(f"score {nan['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", nan, path,
               "run", column=5)
@@ -451,13 +452,13 @@ def _read_qrels(path: str, grades: Grades = "strict", groups: bool = False) -> p
     bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
     if bad:
         _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}"
-              + line_hint(bad["line"], "qrels"), bad, path, "qrels")
+              + line_hint(bad["line"], "qrels", path), bad, path, "qrels")
     bad = _first_bad(fields, ~pl.col("rel").str.contains(INTEGER if grades == "strict" else NUMBER))
     if bad:
         hint = "; grades='trec_eval' reads a number as trec_eval does (1.5 -> 1)" \
             if grades == "strict" and re.fullmatch(NUMBER, bad["rel"]) else ""
         _fail(f"relevance grade {bad['rel']!r} is not {'an integer' if grades == 'strict' else 'a number'}"
-              + hint + line_hint(bad["line"], "qrels"), bad, path, "qrels", column=4)
+              + hint + line_hint(bad["line"], "qrels", path), bad, path, "qrels", column=4)
     _check_duplicates(fields, path, "qrels", keys)
     fields = fields.with_columns(atol(pl.col("rel")).alias("_grade"))
     bad = _first_bad(fields, pl.col("_grade").is_null())
