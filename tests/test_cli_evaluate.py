@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import polars as pl
@@ -128,6 +129,28 @@ def test_evaluate_table_says_which_means_are_over_fewer_queries_against_the_summ
     assert n < total
     assert f"bm25top1 FirstRelRank: mean over {n} of {total} queries" in result.stdout
     assert "reranker FirstRelRank" not in result.stdout
+
+
+@pytest.mark.shared_data
+def test_evaluate_table_n_queries_is_the_queries_evaluated_when_no_measure_has_them_all(shared_data, tmp_path):
+    """DL-2019: TopGradeRank has a value on 40 of the 43 evaluated queries, FirstRelRank(rel=3) on 33: the
+    n_queries column said 40 (the most any measure had) and the footnote "33 of 40"; it is 43, each
+    measure over fewer with its footnote, and the same alone or together."""
+    run = tmp_path / "run"
+    first = sorted((shared_data / "llm_labels_dl" / "dl2019_runs").glob("*.gz"))[0]
+    run.write_bytes(gzip.decompress(first.read_bytes()))
+    qrels = shared_data / "anserini_tools" / "qrels.dl19-passage.txt"
+    evaluated = pf.evaluate(run, qrels, ["AP"]).per_query["qid"].n_unique()
+    counts = pf.evaluate(run, qrels, ["TopGradeRank", "FirstRelRank(rel=3)"]).summary()
+    for names in (["TopGradeRank", "FirstRelRank(rel=3)"], ["FirstRelRank(rel=3)"]):
+        result = runner.invoke(app, ["evaluate", "-f", "markdown", *[a for m in names for a in ("-m", m)],
+                                     str(qrels), str(run)])
+        assert result.exit_code == 0, result.output
+        row = next(line for line in result.stdout.splitlines() if line.startswith("| run "))
+        assert row.split("|")[2].strip() == str(evaluated)
+        for name in names:
+            n = counts.filter(pl.col("measure") == name)["n_queries"][0]
+            assert n < evaluated and f"run {name}: mean over {n} of {evaluated} queries" in result.stdout
 
 
 def test_engine_help_lists_every_engine_evaluate_accepts():

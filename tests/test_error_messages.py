@@ -59,6 +59,31 @@ def test_text_that_is_not_trec_names_the_argument_and_what_it_looks_like(tmp_pat
     assert exc.value.argument == what
 
 
+@pytest.mark.parametrize("what, columns, lacks", [("qrels", "qid, docno, rel", r"\['qid', 'rel'\]"),
+                                                   ("run", "qid, docno, score", r"\['qid', 'score'\]")])
+@pytest.mark.parametrize("name, sep", [("input.csv", ","), ("input.tsv", "\t"), ("input.txt", ",")])
+def test_table_file_whose_header_names_no_known_column_says_which_columns_it_needs(tmp_path, what, columns, lacks,
+                                                                                   name, sep):
+    """A .csv whose header is topic,doc,grade is read as TREC text (no qid column to tell it a table): the error
+    said "it looks like CSV ... pass a .csv file", though it was one; it names the header's columns, the
+    columns needed and their other names."""
+    path = tmp_path / name
+    path.write_text(sep.join(["topic", "doc", "grade"]) + "\n" + sep.join(["1", "a", "1"]) + "\n")
+    reader = pf.read_run if what == "run" else pf.read_qrels
+    with pytest.raises(InputFormatError) as exc:
+        reader(path)
+    message = str(exc.value)
+    assert "pass a .csv file" not in message
+    assert re.search(rf"naming the columns \['topic', 'doc', 'grade'\], but a {what} table needs the columns "
+                     rf"{columns} \(also read under other names: qid: query_id; docno: doc_id, doc.*\) and it "
+                     rf"lacks {lacks}", message), message
+    headless = tmp_path / name.replace("input", "headless")
+    headless.write_text(sep.join(["1", "a", "1"]) + "\n")
+    if name.endswith((".csv", ".tsv")):
+        with pytest.raises(InputFormatError, match=rf"table needs a header row naming its columns {columns}"):
+            reader(headless)
+
+
 SPACE_HEADER = (r"it looks like the header line of a space-separated table \(as pandas' to_csv\(sep=' '\) writes\), "
                 r"but TREC run files have no header and \.csv / \.tsv tables are read comma- / tab-separated: remove "
                 r"the header line to read the rest as TREC text, or write the table with commas \(\.csv\) or tabs "

@@ -38,6 +38,63 @@ def test_trec_runid_only_with_default_set_against_trec_eval_rule(tiny):
     assert default.stderr == ""
 
 
+RUNS_OF_SEVERAL_TAGS = {
+    "two tags": "1 Q0 d1 1 2 tagA\n1 Q0 d2 2 1 tagB\n",
+    "reversed": "1 Q0 d2 2 1 tagB\n1 Q0 d1 1 2 tagA\n",
+    "split across queries": "1 Q0 d1 1 2 tagA\n2 Q0 d4 1 1 tagC\n1 Q0 d2 2 1 tagB\n",
+    "last line of an unjudged query": "1 Q0 d1 1 2 tagA\n9 Q0 d9 1 1 tagZ\n",
+    "comment and blank line after": "1 Q0 d1 1 2 tagA\n1 Q0 d2 2 1 tagB\n# note\n\n",
+    "no newline at the end": "1 Q0 d1 1 2 tagA\n1 Q0 d2 2 1 tagB",
+}
+LAST_TAGS = {"two tags": "tagB", "reversed": "tagA", "split across queries": "tagB",
+             "last line of an unjudged query": "tagZ", "comment and blank line after": "tagB",
+             "no newline at the end": "tagB"}
+
+
+@pytest.mark.parametrize("case", list(RUNS_OF_SEVERAL_TAGS))
+def test_runid_is_the_last_lines_tag_as_trec_eval_prints_it(tiny, tmp_path, case):
+    """trec_eval's runid is the tag of the run file's last line (pairedframe printed the first's); the
+    system's name stays the file's, whatever its tags. Both engines, a gzip file and stdin."""
+    qrels, _ = tiny
+    run = tmp_path / "tags.run"
+    run.write_text(RUNS_OF_SEVERAL_TAGS[case])
+    (tmp_path / "tags.run.gz").write_bytes(gzip.compress(run.read_bytes()))
+    want = f"runid                 \tall\t{LAST_TAGS[case]}\n"
+    assert pf.io.read_run_tag(run) == LAST_TAGS[case]
+    for path in (run, tmp_path / "tags.run.gz"):
+        for engine in ("polars", "duckdb"):
+            ev = pf.evaluate(path, qrels, ["runid", "AP"], engine=engine)
+            assert ev.systems == ["tags.run"] and ev.to_trec(per_query=False).startswith(want)
+    res = runner.invoke(app, ["evaluate", "-f", "trec", "-m", "runid", "-m", "map", str(qrels), "-"],
+                        input=RUNS_OF_SEVERAL_TAGS[case])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith(want)
+
+
+def test_runid_of_a_run_longer_than_the_tail_read_against_trec_eval(tiny, tmp_path):
+    """A plain file is read backwards from its end: a last line far longer than the first block read,
+    and a trailing comment block, still give the last data line's tag; the binary agrees when present."""
+    import subprocess
+
+    from tests.test_trec_eval_flags import _trec_eval_binary
+
+    qrels, _ = tiny
+    run = tmp_path / "long.run"
+    lines = [f"1 Q0 d{i} {i} {-i} tag{i % 7}" for i in range(1, 5000)]
+    run.write_text("\n".join(lines) + "\n1 Q0 dlast 5000 -5000 " + "t" * 40000 + "\n" + "# c\n" * 9000)
+    assert pf.io.read_run_tag(run) == "t" * 40000
+    binary = _trec_eval_binary()
+    if binary is None:
+        pytest.skip("no trec_eval binary: set PAIREDFRAME_TREC_EVAL")
+    short = tmp_path / "short.run"
+    short.write_text("\n".join(lines) + "\n2 Q0 d4 1 1 tagEnd\n")   # this binary wants every qrels query
+    want = subprocess.run([binary, "-m", "runid", "-m", "map", str(qrels), str(short)], capture_output=True,
+                          text=True, check=True).stdout
+    res = runner.invoke(app, ["evaluate", "-f", "trec", "-m", "runid", "-m", "map", str(qrels), str(short)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout == want and "\ttagEnd\n" in want
+
+
 def test_python_to_trec_prints_runid_where_trec_eval_does(tiny):
     """runid (the run's tag) with the default set or "runid" named, as trec_eval; not for a measure list."""
     qrels, run = tiny

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import warnings
 
@@ -298,6 +299,36 @@ def test_bootstrap_stream_is_sound():
     p = r["pvalue"]
     assert 0.03 < np.mean(p < 0.05) < 0.08          # null deltas: about 5% rejections (binomial sd 0.011)
     assert 0.4 < p.mean() < 0.6
+
+
+def test_repeated_segment_row_error_names_the_file_line_or_table_row(tmp_path):
+    """A (qid, segment_set, segment) given twice: the error named neither the file nor the line; it names
+    the CSV file and its line (header = line 1), a Parquet file's or an in-memory table's row, and the first."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    per_query, segs = _data(n_q=30)
+    repeated = pl.concat([segs, segs.head(1)])
+    row = repeated.height
+    qid, name, segment = repeated.row(0)
+    what = rf"repeats \(qid, segment_set, segment\) = \('{qid}', '{name}', '{segment}'\)"
+    with pytest.raises(DuplicateError, match=rf"^segment table, row {row} \(counting from 1; first at row 1\) {what}"):
+        compare_segments(per_query, repeated, baseline="A")
+    repeated.write_csv(tmp_path / "segs.csv")
+    repeated.write_parquet(tmp_path / "segs.parquet")
+    with pytest.raises(DuplicateError, match=rf"^segment file .*segs\.csv, line {row + 1} \(first at line 2\) {what}"):
+        compare_segments(per_query, tmp_path / "segs.csv", baseline="A")
+    with pytest.raises(DuplicateError, match=rf"^segment file .*segs\.parquet, row {row} \(counting from 1; "):
+        compare_segments(per_query, tmp_path / "segs.parquet", baseline="A")
+    qrels, run_a, run_b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
+    qrels.write_text("".join(f"{q} 0 d1 1\n" for q in segs["qid"].unique()))
+    run_a.write_text("".join(f"{q} Q0 d1 1 1 a\n" for q in segs["qid"].unique()))
+    run_b.write_text("".join(f"{q} Q0 d2 1 1 b\n" for q in segs["qid"].unique()))
+    res = CliRunner().invoke(app, ["segments", "-s", str(tmp_path / "segs.csv"), "-m", "AP", str(qrels), str(run_a),
+                                   str(run_b)])
+    assert res.exit_code == 2
+    assert re.search(rf"segment file .*segs\.csv, line {row + 1} \(first at line 2\) {what}", res.stderr), res.stderr
 
 
 def test_bad_inputs():

@@ -170,6 +170,32 @@ def test_list_of_run_tables_refuses_a_system_in_two_tables_and_unnamed_tables(ex
     assert pf.as_run([bm25.drop("system")], system="x")["system"].unique().to_list() == ["x"]
 
 
+def test_system_over_a_table_of_several_systems_is_refused_naming_them(tmp_path):
+    """system= renames one run: over a table whose system column holds several it would merge their
+    rankings into one (AP 0.75 of bm25 + dense, silently); every door taking a table refuses it."""
+    from pairedframe.errors import SchemaError
+
+    qrels = {"1": {"a": 1, "b": 0, "c": 1}}
+    table = pl.DataFrame({"system": ["bm25", "bm25", "dense", "dense"], "qid": ["1"] * 4,
+                          "docno": ["a", "b", "c", "d"], "score": [1.0, 2.0, 10.0, 9.0]})
+    table.write_csv(tmp_path / "runs.csv")
+    message = r"system='bm25' names one run, but the table's system column holds 2 systems \['bm25', 'dense'\]"
+    for engine in ("polars", "duckdb"):
+        with pytest.raises(SchemaError, match=message):
+            pf.evaluate(table, qrels, ["AP"], system="bm25", engine=engine)
+    for call in (lambda: pf.as_run(table.to_pandas(), system="bm25"),
+                 lambda: pf.as_run(table.to_arrow(), system="bm25"),
+                 lambda: pf.evaluate(tmp_path / "runs.csv", qrels, ["AP"], system="bm25"),
+                 lambda: pf.evaluate_judgment_sets(table, {"j": qrels}, ["AP"], system="bm25")):
+        with pytest.raises(SchemaError, match=message):
+            call()
+    one = table.filter(pl.col("system") == "bm25")   # one system (and a null beside it): renamed, as documented
+    assert pf.evaluate(one, qrels, ["AP"], system="x").per_query["value"].to_list() == [0.25]
+    assert pf.as_run(pl.concat([one, one[:1].with_columns(pl.lit(None, pl.String).alias("system"),
+                                                          pl.lit("z").alias("docno"))]),
+                     system="x")["system"].unique().to_list() == ["x"]
+
+
 def test_read_run_of_a_table_says_tables_are_runs_already(example):
     _, runs, _, _ = example
     with pytest.raises(TypeError, match=r"read_run reads files, but item 0 of `paths` is a polars DataFrame"):

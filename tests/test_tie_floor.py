@@ -378,3 +378,24 @@ def test_compare_clustered_in_duckdb_fetches_every_comparisons_nonzero_cluster_s
     assert sum(" s <> 0" in q for q in queries) == 1
     alone = pl.concat([run(["a", s]) for s in ("b", "c", "d")]).sort("system")
     assert together["pvalue"].to_list() == alone["pvalue"].to_list()
+
+
+@pytest.mark.parametrize("test", ["randomization", "t"])
+def test_all_zero_deltas_warning_says_the_pvalue_is_exactly_1(test, tmp_path):
+    """k = 0 non-zero deltas: every flip gives the same statistic, so p = 1, not the 2 / 2**n of n deltas
+    (0.25 for n = 3, which the warning said); the CLI prints the same warning."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    frame = pl.DataFrame({"system": ["a"] * 3 + ["b"] * 3, "qid": ["0", "1", "2"] * 2, "measure": "AP",
+                          "value": [0.5] * 6})
+    with pytest.warns(UserWarning, match=r"no comparison can be significant") as caught:
+        got = pf.compare(frame, baseline="a", test=test)
+    assert got["pvalue"].to_list() == [1.0]
+    text = " ".join(str(w.message) for w in caught)
+    assert "all 3 queries have a zero delta" in text and "exactly 1" in text and "0.25" not in text
+    frame.write_csv(tmp_path / "pq.csv")
+    res = CliRunner().invoke(app, ["compare", str(tmp_path / "pq.csv"), "-b", "a", "-m", "AP", "--test", test])
+    assert res.exit_code == 0, res.output
+    assert "all 3 queries have a zero delta" in res.stderr and "cannot go below 0.25" not in res.stderr

@@ -92,9 +92,10 @@ def test_zscore_values_and_summary_against_reference(reference):
 
 
 def test_zscore_trec_text_prefixes_z_and_prints_counts_as_reals():
-    ev = evaluation().zscore(pl.DataFrame({"qid": ["q1"], "measure": ["num_ret"], "mean": [0.0], "stddev": [1.0]},
-                                          schema={"qid": pl.String, "measure": pl.String, "mean": pl.Float64,
-                                                  "stddev": pl.Float64}))
+    with pytest.warns(UserWarning, match="matches no"):   # q1 is no query of the example
+        ev = evaluation().zscore(pl.DataFrame({"qid": ["q1"], "measure": ["num_ret"], "mean": [0.0], "stddev": [1.0]},
+                                              schema={"qid": pl.String, "measure": pl.String, "mean": pl.Float64,
+                                                      "stddev": pl.Float64}))
     lines = ev.to_trec(runids={s: "tag" for s in ev.systems}).splitlines()
     assert any(line.startswith("Znum_q                 \tall\t") and line.endswith(".0000") for line in lines)
     assert all(line.startswith(("Z", "# run", "relstring", "runid")) for line in lines)
@@ -144,3 +145,60 @@ def test_cli_zscores_warn_that_minus_1000000_is_a_marker_outside_trec_format(tmp
     assert "-1000000" in result.stdout or "-1e+06" in result.stdout or "-1000000.0" in result.stdout
     warned = "trec_eval's -1000000" in result.stderr and "a marker, not a z-score" in result.stderr
     assert warned == (fmt != "trec")
+
+
+def _reference_of(ev: pf.Evaluation) -> pl.DataFrame:
+    """Per-(qid, measure) statistics under pairedframe's names (as ev.summary() prints them)."""
+    return (ev.per_query.group_by("qid", "measure").agg((pl.col("value").mean() - 0.1).alias("mean"),
+                                                       pl.lit(0.5).alias("stddev")))
+
+
+def test_zscore_reads_pairedframe_measure_names_as_trec_eval_names():
+    """A reference spelling AP / nDCG@10 gives the z-scores of one spelling map / ndcg_cut_10 (it gave
+    -1000000 everywhere, silently)."""
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs, qrels, ["AP", "nDCG@10", "P@5"])
+    ours = _reference_of(ev)
+    trecs = ours.with_columns(pl.col("measure").replace({"AP": "map", "nDCG@10": "ndcg_cut_10", "P@5": "P_5"}))
+    got, want = ev.zscore(ours).per_query, ev.zscore(trecs).per_query
+    assert got.equals(want)
+    assert (want["value"] == MISSING).sum() == 0 and want["value"].abs().max() > 0
+    twice = pl.concat([ours, trecs.filter(pl.col("measure") == "map").with_columns(pl.lit("MAP").alias("measure"))])
+    with pytest.raises(DuplicateError, match=r"spells the measure map as 'AP' and 'MAP'"):
+        ev.zscore(twice)
+
+
+def test_zscore_trec_eval_names_warn_naming_the_name_to_use():
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs[0], qrels, ["AP", "P@5"])
+    ours = _reference_of(ev).with_columns(pl.col("measure").replace({"P@5": "P_5"}))
+    with pytest.warns(UserWarning, match=r"names 'AP' \(spell it 'map'\).*trec_eval -Z does not read"):
+        z = ev.zscore(ours, names="trec_eval")
+    assert set(z.per_query.filter(pl.col("measure") == "AP")["value"]) == {MISSING}
+    with pytest.raises(ValueError, match=r"names='trec': expected 'any' or 'trec_eval'"):
+        ev.zscore(ours, names="trec")
+
+
+def test_zscore_reference_matching_no_value_warns():
+    qrels, runs = example_paths()
+    ev = pf.evaluate(runs[0], qrels, ["AP"])
+    elsewhere = _reference_of(ev).with_columns(("x" + pl.col("qid")).alias("qid"))
+    with pytest.warns(UserWarning, match=r"matches no \(qid, measure\) of the evaluation"):
+        assert set(ev.zscore(elsewhere).per_query["value"]) == {MISSING}
+
+
+def test_cli_zscores_file_in_pairedframe_names_is_read_as_trec_eval_reads_it_and_warns(tmp_path):
+    """-Z reads trec_eval's names only (its output stays trec_eval's: -1000000 for AP), and says to spell it map."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, runs = example_paths()
+    first = evaluation().per_query["qid"].unique().sort()[0]
+    zfile = tmp_path / "z.txt"
+    zfile.write_text(f"{first} AP 0.5 0.25\n")
+    result = CliRunner().invoke(app, ["evaluate", "-f", "trec", "-q", "-m", "map", "-Z", str(zfile), str(qrels),
+                                      str(runs[0])])
+    assert result.exit_code == 0, result.output
+    assert f"Zmap                   \t{first}\t-1000000.0000" in result.stdout
+    assert "names 'AP' (spell it 'map')" in result.stderr

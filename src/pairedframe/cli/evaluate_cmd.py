@@ -107,7 +107,7 @@ def evaluate_cmd(
     if runid_alone:
         ev = runid_only(ev)
     if zscores is not None:
-        ev = ev.zscore(str(zscores))
+        ev = ev.zscore(str(zscores), names="trec_eval")   # as trec_eval -Z reads the file: its names only
         if fmt != "trec":
             _warn_missing_zscores(ev.per_query, zscores)
     ev = in_argument_order(ev, list(named))
@@ -119,14 +119,17 @@ def evaluate_cmd(
         wide = summary.pivot(on="measure", index="system", values="value")
         counts = [] if ev.settings.zscores else [m.name for m in ev.measures if m.spec.aggregate == "sum"]
         wide = wide.with_columns([pl.col(c).round(0).cast(pl.Int64) for c in counts])
-        n = summary.group_by("system", maintain_order=True).agg(pl.col("n_queries").max())
+        # the queries evaluated (each has a row per measure, null where a measure has no value), not the
+        # most any measure has a value for
+        n = summary.select("system").unique(maintain_order=True).join(
+            ev.per_query.group_by("system").agg(pl.col("qid").n_unique().alias("n_queries")), on="system", how="left")
         title = _summary_title(ev.measures, ev.settings.zscores)
         print_frame(n.join(wide, on="system", how="left"), fmt, title=title)  # markdown: a "Table:" caption
         if fmt == "markdown":
             typer.echo("")  # ends the caption's paragraph: the notes below are text
         fewer = (summary.join(n.rename({"n_queries": "_all"}), on="system")
                  .filter(pl.col("n_queries") < pl.col("_all")))
-        for row in fewer.iter_rows(named=True):     # n_queries is the most any measure of the row has
+        for row in fewer.iter_rows(named=True):     # n_queries: the queries evaluated
             typer.echo(f"{row['system']} {row['measure']}: mean over {row['n_queries']} of {row['_all']} queries "
                        "(the others have no value for it)")
         typer.echo(f"query set: {ev.settings.query_set}\nties: {ev.settings.tie_rule}\n"

@@ -36,7 +36,7 @@ from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's ca
 from pairedframe.stats.sign_flip_units import unit_flip_counts
 from pairedframe.stats.signflip_interval import agree_with_settled_p, least_resamples, too_few_resamples
 
-__all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_segment_ids",
+__all__ = ["THETA_ELEMENTS", "as_segments", "refuse_repeated_segments", "no_segment_query", "warn_unmatched_segment_ids",
            "require_two_queries", "check_segments_cost", "settle_segment_flips", "unit_label", "segments_table",
            "family_adjusted"]
 
@@ -45,8 +45,9 @@ __all__ = ["THETA_ELEMENTS", "as_segments", "no_segment_query", "warn_unmatched_
 def as_segments(segments: Any) -> pl.DataFrame:
     """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column.
     A path is read as the CLI's ``--segments`` reads it (CSV/TSV, Parquet, Arrow, JSON; ids as text)."""
-    if isinstance(segments, (str, os.PathLike)):
-        segments = read_one(Path(segments), argument="segments")
+    source = segments if isinstance(segments, (str, os.PathLike)) else None
+    if source is not None:
+        segments = read_one(Path(source), argument="segments")
     _refuse_query_mapping(segments)
     segments = to_polars(segments, "segment table")
     missing = [c for c in ("qid", "segment_set", "segment") if c not in segments.columns]
@@ -60,12 +61,28 @@ def as_segments(segments: Any) -> pl.DataFrame:
     if nulls:
         first = seg.select(pl.any_horizontal(pl.all().is_null()).arg_true().first()).item()
         raise null_segment_error(nulls, seg.row(first, named=True), first + 1)
-    if seg.select(pl.col("qid").is_duplicated().over("segment_set", "segment").any()).item():
-        dup = seg.is_duplicated()
-        row = seg.filter(dup).row(0, named=True)
-        raise DuplicateError(f"segment table repeats (qid, segment_set, segment) = "
-                             f"({row['qid']!r}, {row['segment_set']!r}, {row['segment']!r})")
+    refuse_repeated_segments(seg, source)
     return seg
+
+
+def refuse_repeated_segments(seg: pl.DataFrame, source: str | os.PathLike[str] | None = None) -> None:
+    """DuplicateError naming the first row that repeats an earlier (qid, segment_set, segment): its line of a
+    CSV/TSV ``source`` file (after the header), else its row (counting from 1), and the earlier one's."""
+    if not seg.select(pl.col("qid").is_duplicated().over("segment_set", "segment").any()).item():
+        return
+    keys = pl.struct("qid", "segment_set", "segment")
+    indexed = seg.select("qid", "segment_set", "segment").with_row_index("_row")
+    again = indexed.filter(~keys.is_first_distinct()).row(0, named=True)
+    first = indexed.filter((pl.col("qid") == again["qid"]) & (pl.col("segment_set") == again["segment_set"])
+                           & (pl.col("segment") == again["segment"]))["_row"][0]
+    name = "" if source is None else os.fspath(source).lower().removesuffix(".gz").removesuffix(".zst")
+    if name.endswith((".csv", ".tsv")):    # line 1 is the header
+        where = f"segment file {os.fspath(source)}, line {again['_row'] + 2} (first at line {first + 2})"
+    else:
+        where = (f"segment {'file ' + os.fspath(source) if source is not None else 'table'}, row {again['_row'] + 1} "
+                 f"(counting from 1; first at row {first + 1})")
+    raise DuplicateError(f"{where} repeats (qid, segment_set, segment) = ({again['qid']!r}, "
+                         f"{again['segment_set']!r}, {again['segment']!r}): list each query once per segment")
 
 
 def null_segment_error(columns: list[str], row: dict[str, Any], number: int | None) -> SchemaError:

@@ -253,6 +253,9 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
     need = (f"{verdict_on} over {m} comparisons needs p < {level:.3g}" if family
             else f"the verdict needs p < {level:.3g}")
     fewer = ", fewer comparisons (family_by=)" if family else ""
+    if test == "t" and nonzero == 0:
+        return (f"all {n} {unit} have a zero delta: the t-test falls back to the exact sign-flip p, exactly 1 (every "
+                f"sign flip gives the same statistic); {need}; use {unit} that differ")
     if test == "t":
         return f"zero spread: the t-test falls back to the exact sign-flip p >= {floor:.3g}; {need}; use more {unit}"
     # compare_clustered has no t-test option; with no spread the t-test falls back to this same exact p
@@ -261,6 +264,10 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
     # (few non-zero deltas: smallest_pvalue, tie_floors)
     if exact or (n_resamples is not None and floor > 1.0 / (n_resamples + 1)):
         kind = "exact sign-flip p" if exact else "sign-flip p (a Monte-Carlo estimate of the exact one)"
+        if nonzero == 0:   # every flip gives the same statistic: p is 1 (2 / 2**0 capped), not the n-unit floor
+            what = "summed delta" if unit == "clusters" else "delta"
+            return (f"all {n} {unit} have a zero {what} (a zero one flips to itself): every sign flip gives the "
+                    f"same statistic, so the {kind} is exactly 1; {need}; use {unit} that differ{fewer}")
         if nonzero is not None and nonzero < n:
             what = "a non-zero summed delta" if unit == "clusters" else "a non-zero delta"
             return (f"{nonzero} of {n} {unit} have {what} (a zero one flips to itself): the {kind} cannot go "

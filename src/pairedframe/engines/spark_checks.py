@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlparse
 from pairedframe.checks import warn_numeric_ids
 from pairedframe.errors import BLANK_ID, EMPTY_ID_RULE, InputFormatError, SchemaError, about_argument
 from pairedframe.io.grades import Grades, check_grades_option, out_of_range, warn_read_as_trec_eval
+from pairedframe.io.run_mappings import system_over_systems_error
 from pairedframe.io.table_values import EXACT_INTEGER_LIMIT, ID_COLUMNS, warn_inexact_integers
 from pairedframe.sql_files import blank_id_sql
 from pairedframe.tables import column_renames
@@ -140,6 +141,16 @@ def _local_path(uri: str) -> str:
     return unquote(parsed.path) if parsed.scheme == "file" else uri
 
 
+def _refuse_several_systems(run: Any, system: str) -> None:
+    """``system=`` renames one run; over a frame of several systems it would merge their rankings (one
+    small Spark job, reading at most a few distinct names)."""
+    systems = run.select("system").where("system IS NOT NULL").distinct()
+    names = sorted(r[0] for r in systems.limit(7).collect())
+    if len(names) > 1:
+        n_systems = len(names) if len(names) < 7 else systems.count()
+        raise SchemaError(system_over_systems_error(system, names[:6], n_systems))
+
+
 def check_run(run: Any, system: str | None) -> Any:
     """A Spark run table as ``system, qid, docno, score`` (strings and a double) after the local checks
     (one Spark job). Columns are named as :func:`pairedframe.io.as_run` names a local table's
@@ -165,6 +176,8 @@ def check_run(run: Any, system: str | None) -> Any:
 
     run = _our_names(run, "run table")
     if system is not None:
+        if "system" in run.columns:
+            _refuse_several_systems(run, system)
         run = run.withColumn("system", F.lit(system))
     elif "system" not in run.columns:
         raise SchemaError("run table has no 'system' column: pass system='name'")

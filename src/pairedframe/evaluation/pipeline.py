@@ -206,7 +206,7 @@ def evaluate_streaming(run: Any, system: str | None, qrels: list[Future], measur
 
 
 def _run_tags(run: Any, system: str | None) -> dict[str, str]:
-    """system -> tag of the first line, for runs given as file paths (trec_eval prints it as runid)."""
+    """system -> tag of the last line, for runs given as file paths (trec_eval prints it as runid)."""
     paths = _run_paths(run)
     if not paths:
         return {}
@@ -262,9 +262,9 @@ def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Meas
         and paths are read by Spark; pass ``SparkEngine(spark)`` to use a given session
         (:mod:`pairedframe.engines.spark_engine`).
     system : str, optional
-        Name of a single run given as a file, a table (a Spark DataFrame too: it names every row,
-        replacing the table's own ``system`` column; a table without one needs it), or a dict
-        (pytrec_eval's ``{qid: {docno: score}}``; default for a dict: ``"run"``). With several run
+        Name of a single run given as a file, a table (a Spark DataFrame too: it names every row, replacing
+        the table's own ``system`` column of one system -- several are refused; a table without one needs it),
+        or a dict (pytrec_eval's ``{qid: {docno: score}}``; default for a dict: ``"run"``). With several run
         files, a ``{name: path or table}`` mapping or a ``{system: {qid: {docno: score}}}`` dict, it is
         a SchemaError (the mapping's keys name the runs; the message says which layout was read).
     judgments_format : {"qrels", "qrels_jg", "prefs", "qrels_prefs"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
@@ -135,7 +135,7 @@ class Evaluation:
         """
         return summarise(self.per_query, self.measures, zscored=self.settings.zscores)
 
-    def zscore(self, reference: Any) -> "Evaluation":
+    def zscore(self, reference: Any, *, names: Literal["any", "trec_eval"] = "any") -> "Evaluation":
         """The same evaluation with every value a z-score, as trec_eval ``-Z FILE`` prints it.
 
         Parameters
@@ -143,7 +143,12 @@ class Evaluation:
         reference : path or table
             ``qid measure mean stddev`` lines (:func:`pairedframe.io.zscores.read_zscores`) or a
             table with those columns: each query's mean and standard deviation of each measure
-            over a reference set of runs; ``measure`` is trec_eval's name (``P_5``, ``map``).
+            over a reference set of runs; ``measure`` is trec_eval's name (``P_5``, ``map``) or, by
+            default, pairedframe's (``P@5``, ``AP``, as :meth:`summary` prints them).
+        names : {"any", "trec_eval"}, default "any"
+            How the reference's measure names are read: ``"any"`` as a comparison reads them (``AP`` and
+            ``map`` are one measure); ``"trec_eval"`` only trec_eval's names, as ``trec_eval -Z`` reads
+            its file (the CLI's ``-Z``): a pairedframe spelling matches nothing there.
 
         Returns
         -------
@@ -159,14 +164,20 @@ class Evaluation:
         InputFormatError, SchemaError, DuplicateError
             A malformed reference (see :func:`pairedframe.io.zscores.read_zscores`).
         ValueError
-            The evaluation holds z-scores already.
+            The evaluation holds z-scores already; ``names`` is neither "any" nor "trec_eval".
+
+        Warns
+        -----
+        UserWarning
+            The reference matches no (qid, measure) of the evaluation (every value -1000000); with
+            ``names="trec_eval"``, a reference naming an evaluated measure pairedframe's way (which name to use).
         """
         from pairedframe.evaluation.zscores import standardize
         from pairedframe.io.zscores import as_zscores
 
         if self.settings.zscores:
             raise ValueError("this evaluation holds z-scores already; call zscore() on the raw evaluation")
-        values = standardize(self.per_query, self.measures, as_zscores(reference))
+        values = standardize(self.per_query, self.measures, as_zscores(reference), names)
         return replace(self, per_query=values, settings=replace(self.settings, zscores=True))
 
     def to_trec(self, *, per_query: bool = True, runids: dict[str, str] | None = None,

@@ -35,7 +35,8 @@ from pairedframe.io.table_values import (inexact_dict_scores, numeric_scores, re
                                          refuse_empty_ids, refuse_nan_scores)
 from pairedframe.io.spark_frames import is_spark_dataframe, spark_as_polars
 from pairedframe.io.line_hints import SWAPPED_HINT
-from pairedframe.io.run_mappings import refuse_blank_run_names, run_mapping_layout, system_names_runs_error
+from pairedframe.io.run_mappings import (refuse_blank_run_names, refuse_several_systems, run_mapping_layout,
+                                         system_names_runs_error)
 from pairedframe.io.trec import read_qrels, read_run
 from pairedframe.tables import QRELS_SCHEMA, RUN_SCHEMA, check_schema, column_renames, names_system
 
@@ -319,7 +320,7 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     system : str, optional
         System name for a single run; default for files is TREC's naming (see :func:`read_run`),
         for a dict ``"run"``; a table without a ``system`` column needs it. It overrides a table's
-        own ``system`` column.
+        own ``system`` column of one system; over several it is a SchemaError (it would merge them).
     default_system : str, optional
         Name for a table that has no ``system`` column when ``system`` is not given; a table's own
         ``system`` column is kept (so a table holding several systems stays several).
@@ -370,6 +371,8 @@ def as_run(obj: Any, *, system: str | None = None, default_system: str | None = 
     else:
         frame = to_polars(obj, "run")
     frame = _normalise_columns(frame, "run")
+    if system is not None and "system" in frame.columns:
+        refuse_several_systems(frame, system)
     if "system" not in frame.columns or system is not None:
         system = system if system is not None else default_system
         if system is None:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from pairedframe.io.grades import NUMBER
+from pairedframe.tables import COLUMN_ALIASES, OTHER_MEANING
+
+#: The columns a table of each kind needs (a run's system may come from its file name).
+_NEEDED = {"run": ("qid", "docno", "score"), "qrels": ("qid", "docno", "rel")}
 
 # trec_eval splits fields on C's isspace(): space, tab, CR, vertical tab, form feed (and newline).
 _BLANKS = r"[ \t\r\x0b\x0c]+"
@@ -34,8 +39,45 @@ SWAPPED_HINT = ("are the arguments swapped? On the command line QRELS comes firs
                 "in Python pf.evaluate(run, qrels) takes the run first")
 
 
-def line_hint(line: str, what: str) -> str:
-    """What a line that is not a TREC ``what`` line looks like, as the tail of an error message."""
+def _other_names(need: tuple[str, ...]) -> str:
+    """``qid: query_id; docno: doc_id, doc; ...``: the aliases a table's columns are read under."""
+    names = {ours: [a for a, o in COLUMN_ALIASES.items() if o == ours and a not in OTHER_MEANING] for ours in need}
+    return "; ".join(f"{ours}: {', '.join(aliases)}" for ours, aliases in names.items() if aliases)
+
+
+def _table_file(path: str | os.PathLike[str] | None) -> str | None:
+    """``"CSV"`` / ``"TSV"`` for a file named ``*.csv`` / ``*.tsv`` (compressed too), else None."""
+    if path is None:
+        return None
+    name = os.fspath(path).lower().removesuffix(".gz").removesuffix(".zst")
+    return next((ext.upper() for ext in ("csv", "tsv") if name.endswith("." + ext)), None)
+
+
+def _table_hint(line: str, what: str, path: str | os.PathLike[str] | None) -> str | None:
+    """A delimited header naming no column we know (``topic,doc,grade``), or any first line of a .csv / .tsv
+    file read as TREC text: which columns the table has and which it needs."""
+    sep = "\t" if "\t" in line else "," if "," in line else None
+    need = _NEEDED.get(what)
+    if sep is None or need is None:
+        return None
+    names = [f.strip().strip('"') for f in line.split(sep)]
+    header = len(names) > 1 and not any(re.fullmatch(NUMBER, n) for n in names)
+    kind = _table_file(path) or ("TSV" if sep == "\t" else "CSV")
+    if header:
+        have = {COLUMN_ALIASES.get(n.lower(), n.lower()) for n in names}
+        missing = [c for c in need if c not in have]
+        return (f"; it looks like the header row of a {kind} table, naming the columns {names}, but a {what} table "
+                f"needs the columns {', '.join(need)} (also read under other names: {_other_names(need)}) and it "
+                f"lacks {missing}: rename those columns")
+    if _table_file(path):
+        return (f"; a {kind} {what} table needs a header row naming its columns {', '.join(need)} (also read under "
+                f"other names: {_other_names(need)}), and this line is data, not a header")
+    return None
+
+
+def line_hint(line: str, what: str, path: str | os.PathLike[str] | None = None) -> str:
+    """What a line that is not a TREC ``what`` line looks like, as the tail of an error message; ``path``,
+    the file's name, tells a .csv / .tsv file read as TREC text (its header names no column known)."""
     n = _field_count(line)
     fields = re.split(_BLANKS, line)
     if len(line.split("\t")) == 2 and n > 2:  # qid<TAB>free text: a topics file (its text has any number of words)
@@ -48,6 +90,9 @@ def line_hint(line: str, what: str) -> str:
         return "; it looks like XML or HTML, not TREC text"
     if {"qid", "docno"} <= {f.strip().lower() for f in re.split(r"[,\t ]+", line)}:  # a header, however separated
         return header_hint(line, what)
+    table = _table_hint(line, what, path) if n < 4 else None
+    if table is not None:
+        return table
     if "," in line and n < 4:
         return (f"; it looks like CSV (comma-separated), not TREC text (fields separated by blanks): pass a .csv "
                 f"file to pf.evaluate / the CLI, which read .csv / .tsv / .parquet {what} tables")

@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["run_mapping_layout", "refuse_blank_run_names", "system_names_runs_error"]
+from pairedframe.errors import SchemaError
+
+__all__ = ["run_mapping_layout", "refuse_blank_run_names", "system_names_runs_error", "system_over_systems_error",
+           "refuse_several_systems"]
 
 
 def run_mapping_layout(obj: Any) -> str | None:
@@ -39,3 +42,20 @@ def system_names_runs_error(obj: Mapping, system: str) -> str:
         read = f"{{system: {{qid: {{docno: score}}}}}}, its keys ({keys}) naming {len(obj)} system(s)"
     return (f"system={system!r} names a single run, but the mapping was read as {read}; drop system= (the "
             "keys are the names), or pass one run's {qid: {docno: score}} dict with system=")
+
+
+def system_over_systems_error(system: str, names: list, n_systems: int) -> str:
+    """The message for ``system=`` given with a table whose own ``system`` column holds several systems
+    (renaming them all would merge their rankings into one); ``names``: some of them, sorted."""
+    shown = names[:5] + (["..."] if n_systems > 5 else [])
+    return (f"system={system!r} names one run, but the table's system column holds {n_systems} systems {shown}: "
+            "filter the table to one system, or omit system= (each system is then evaluated apart)")
+
+
+def refuse_several_systems(frame: Any, system: str) -> None:
+    """``system=`` renames one run; over a polars table of several systems it would merge their rankings
+    (one ``n_unique`` of the column; the names are listed only when refusing)."""
+    if frame["system"].n_unique() > 1:
+        names = frame["system"].unique().drop_nulls().sort()  # a null beside one system: that system, renamed
+        if names.len() > 1:
+            raise SchemaError(system_over_systems_error(system, names.head(6).to_list(), names.len()))

@@ -32,6 +32,7 @@ from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_o
 from pairedframe.io.line_ends import bare_return_error, bare_return_line, nul_byte_error
 from pairedframe.io.line_hints import _BLANKS, _field_count, line_hint
 from pairedframe.io.path_args import PathLike, path_list as path_list_of, system_name_from_path
+from pairedframe.io.run_tag import is_plain, last_run_tag
 
 _RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("qid", "iter", "docno", "rel")
@@ -322,9 +323,10 @@ def refuse_run_lines(path: str, short: dict | None, bad: dict | None, nan: dict 
     if short:
         found = _field_count(short["line"])
         _fail(f"expected at least 6 fields (qid Q0 docno rank score tag), found {found}"
-              + line_hint(short["line"], "run"), short, path, "run")
+              + line_hint(short["line"], "run", path), short, path, "run")
     if bad:
-        _fail(f"score {bad['score']!r} is not a number" + line_hint(bad["line"], "run"), bad, path, "run", column=5)
+        _fail(f"score {bad['score']!r} is not a number" + line_hint(bad["line"], "run", path), bad, path, "run",
+              column=5)
     if nan:
         _fail(f"score {nan['score']!r} is NaN (not a number), which cannot be ranked (inf and -inf can)", nan, path,
               "run", column=5)
@@ -450,13 +452,13 @@ def _read_qrels(path: str, grades: Grades = "strict", groups: bool = False) -> p
     bad = _first_bad(fields, pl.col("rel").is_null() | pl.col("_extra").is_not_null())
     if bad:
         _fail(f"expected exactly 4 fields (qid iter docno rel), found {_field_count(bad['line'])}"
-              + line_hint(bad["line"], "qrels"), bad, path, "qrels")
+              + line_hint(bad["line"], "qrels", path), bad, path, "qrels")
     bad = _first_bad(fields, ~pl.col("rel").str.contains(INTEGER if grades == "strict" else NUMBER))
     if bad:
         hint = "; grades='trec_eval' reads a number as trec_eval does (1.5 -> 1)" \
             if grades == "strict" and re.fullmatch(NUMBER, bad["rel"]) else ""
         _fail(f"relevance grade {bad['rel']!r} is not {'an integer' if grades == 'strict' else 'a number'}"
-              + hint + line_hint(bad["line"], "qrels"), bad, path, "qrels", column=4)
+              + hint + line_hint(bad["line"], "qrels", path), bad, path, "qrels", column=4)
     _check_duplicates(fields, path, "qrels", keys)
     fields = fields.with_columns(atol(pl.col("rel")).alias("_grade"))
     bad = _first_bad(fields, pl.col("_grade").is_null())
@@ -470,16 +472,11 @@ def _read_qrels(path: str, grades: Grades = "strict", groups: bool = False) -> p
 
 
 def read_run_tag(path: PathLike) -> str:
-    """The tag (6th field) of the first data line of a run file: trec_eval prints it as ``runid``.
-
-    Reads only up to that line; an empty string when the line has fewer than 6 fields.
+    """The tag (6th field) of the LAST data line of a run file: trec_eval prints it as ``runid`` (see
+    :mod:`pairedframe.io.run_tag`); an empty string when that line has fewer than 6 fields.
     """
     try:
-        with _open_bytes(os.fspath(path)) as lines:
-            for raw in lines:
-                fields = re.split(_BLANKS, raw.decode("utf-8", "replace").strip(" \t\r\n\x0b\x0c"))
-                if fields[0] and not fields[0].startswith("#"):
-                    return fields[5] if len(fields) >= 6 else ""
+        with _open_bytes(os.fspath(path)) as stream:
+            return last_run_tag(stream, plain=is_plain(stream))
     except (OSError, EOFError, zlib.error, pa.ArrowException):
         return ""
-    return ""
