@@ -147,3 +147,21 @@ def test_a_broken_zstd_run_says_so(tmp_path, qrels):
     path.write_bytes(pa.compress(RUN.encode() * 200, codec="zstd", asbytes=True)[:-20])
     with pytest.raises(pf.InputFormatError, match="corrupt or truncated zstd"):
         pf.evaluate(path, qrels, MEASURES)
+
+
+def test_runid_of_a_compressed_run_is_read_only_when_trec_output_asks_for_it(tmp_path, monkeypatch):
+    import gzip
+
+    import pairedframe.evaluation.pipeline as pipeline
+
+    run = tmp_path / "run.gz"
+    with gzip.open(run, "wt") as f:
+        f.write("1 Q0 d1 1 2.0 tagA\n1 Q0 d2 2 1.0 tagB\n")
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    reads = []
+    real = pipeline.read_run_tag
+    monkeypatch.setattr(pipeline, "read_run_tag", lambda path: reads.append(path) or real(path))
+    ev = pf.evaluate(str(run), str(qrels), ["AP", "runid"])
+    assert reads == [], "an evaluation must not read a compressed run through again for its runid"
+    assert "runid                 \tall\ttagB" in ev.to_trec() and len(reads) == 1   # trec_eval: the last line's tag

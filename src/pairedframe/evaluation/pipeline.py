@@ -27,6 +27,7 @@ from pairedframe.evaluation.run_blocks import RANK_THREADS, stream_run_file
 from pairedframe.evaluation.trec_text import measures_argument, refuse_runid_alone, split_runid
 from pairedframe.io.convert import as_run
 from pairedframe.io.run_mappings import run_mapping_layout, system_names_runs_error
+from pairedframe.io.run_tag import RunTags
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
 from pairedframe.io.judgments import KIND, JudgmentsFormat, check_format, kind_of, plain_qrels
@@ -205,15 +206,14 @@ def evaluate_streaming(run: Any, system: str | None, qrels: list[Future], measur
     return values, retrieved.select("system", "qid"), sample
 
 
-def _run_tags(run: Any, system: str | None) -> dict[str, str]:
+def _run_tags(run: Any, system: str | None) -> Mapping[str, str]:
     """system -> tag of the last line, for runs given as file paths (trec_eval prints it as runid)."""
     paths = _run_paths(run)
     if not paths:
         return {}
     if any(is_table_file(p, what="run") for p in paths):  # a table has no tag column of trec_eval's kind
         return {}
-    names = _run_names(run, system, paths)
-    return {name: read_run_tag(p) for name, p in zip(names, paths)}
+    return RunTags(dict(zip(_run_names(run, system, paths), paths)), read_run_tag)  # read when printed
 
 
 def evaluate(run: Any, qrels: Any, measures: str | Measure | Iterable[str | Measure] = "official", *,

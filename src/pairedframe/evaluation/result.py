@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import polars as pl
@@ -75,8 +76,9 @@ class Evaluation:
         Tie rule, score precision, relevance level, query-set policy, depth, engine.
     excluded : polars.DataFrame
         ``system, qid, reason``: queries left out of the evaluation and why.
-    run_tags : dict
-        system -> the tag column of its run file (trec_eval's ``runid``), when read from files.
+    run_tags : mapping
+        system -> the tag of its run file's last line (trec_eval's ``runid``), when read from files; each
+        read when first asked for (a compressed run is read through for it).
     text : polars.DataFrame
         ``system, qid, measure, text``: the values of string-valued measures (trec_eval's
         ``relstring``), which ``per_query`` (numeric) does not hold; one row per (system,
@@ -98,7 +100,7 @@ class Evaluation:
     measures: tuple[Measure, ...]
     settings: EvaluationSettings
     excluded: pl.DataFrame = field(repr=False)
-    run_tags: dict[str, str] = field(default_factory=dict, repr=False)
+    run_tags: Mapping[str, str] = field(default_factory=dict, repr=False)
     text: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=TEXT_SCHEMA), repr=False)
     trec_num_rel_all: int | None = field(default=None, repr=False)
     trec_runid: bool = field(default=False, repr=False)

@@ -10,9 +10,13 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections.abc import Callable, Iterator, Mapping
 from typing import BinaryIO
 
-__all__ = ["is_plain", "last_run_tag"]
+__all__ = ["is_plain", "last_run_tag", "RunTags"]
+
+#: The first bytes of a gzip or zstd stream: such a run is read through for its last line.
+_COMPRESSED_MAGIC = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")
 
 _BLANKS = re.compile(rb"[ \t\r\n\x0b\x0c]+")
 _CHUNK = 1 << 20
@@ -81,3 +85,33 @@ def is_plain(stream: BinaryIO) -> bool:
         return isinstance(stream, io.BufferedReader) and os.path.isfile(stream.name) and stream.seekable()
     except (AttributeError, TypeError, OSError):
         return False
+
+
+def _compressed(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError:
+        return False
+    return any(head.startswith(magic) for magic in _COMPRESSED_MAGIC)
+
+
+class RunTags(Mapping[str, str]):
+    """system -> runid, read (with ``read``, e.g. :func:`pairedframe.io.trec.read_run_tag`) at once from a
+    plain file (its last few KiB) and from a compressed one only when asked for, then kept: that run is
+    read through for its last line, which only trec_eval's text output needs."""
+
+    def __init__(self, paths: Mapping[str, str], read: Callable[[str], str]) -> None:
+        self._paths, self._read = dict(paths), read
+        self._tags = {name: read(path) for name, path in self._paths.items() if not _compressed(path)}
+
+    def __getitem__(self, system: str) -> str:
+        if system not in self._tags:
+            self._tags[system] = self._read(self._paths[system])
+        return self._tags[system]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
