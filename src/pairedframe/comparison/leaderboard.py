@@ -19,12 +19,11 @@ import polars as pl
 
 from pairedframe.checks import require_bool, require_names, sample
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison._validate import require_one_slice
+from pairedframe.comparison.one_slice import one_slice
 from pairedframe.comparison.options import check_resampling
-from pairedframe.comparison.pairing import as_frame, by_system
+from pairedframe.comparison.pairing import by_system
 from pairedframe.comparison.streams import resample_generators
-from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
-                                SmallSampleWarning, user_stacklevel)
+from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, SmallSampleWarning, user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of, ranks_runs
@@ -81,22 +80,9 @@ class Leaderboard:
 
 
 def _per_query(obj: Any) -> pl.DataFrame:
-    """``obj`` read as compare reads a per-query table, one slice, no repeated (system, qid, measure)."""
-    if isinstance(obj, bytes) or obj is None:
-        raise TypeError("`per_query` must be an Evaluation or a per-query table (system, qid, measure, value); "
-                        f"got {type(obj).__name__}")
-    try:
-        frame = as_frame(obj, keep_nulls=True)     # a system of null values only is named, not lost
-    except (SchemaError, InsufficientSampleError, TypeError) as exc:
-        raise type(exc)(f"`per_query`: {exc}") from exc
-    keys = [c for c in frame.columns if c != "value"]
-    if frame.select(pl.struct(keys).is_duplicated().any()).item():
-        example = frame.filter(pl.struct(keys).is_duplicated()).row(0, named=True)
-        raise DuplicateError(f"`per_query` has rows with a repeated key {keys}, e.g. { {k: example[k] for k in keys} }")
-    extra = [c for c in keys if c not in ("system", "qid", "measure")]
-    require_one_slice(frame, extra, "per_query", reason="a leaderboard ranks one set of systems",
-                      instead="one leaderboard per {column}")
-    return frame.drop(extra)
+    """``obj`` read as one slice; a system of null values only is kept, to be named, not lost."""
+    return one_slice(obj, "per_query", reason="a leaderboard ranks one set of systems",
+                     instead="one leaderboard per {column}", keep_nulls=True)
 
 
 def _measure(frame: pl.DataFrame, measure: str | None) -> str:

@@ -26,15 +26,15 @@ import polars as pl
 
 from pairedframe.errors import OLD_LEVEL_AND_SEED, renamed_attribute, renamed_keywords
 from pairedframe.comparison._cost import check_resampling_cost
-from pairedframe.comparison._validate import require_one_slice
 from pairedframe.comparison.judgment_set_rows import judgment_set_names
+from pairedframe.comparison.one_slice import one_slice
 from pairedframe.comparison.options import check_rank_options
 from pairedframe.comparison.pairing import as_frame, by_system
 from pairedframe.comparison.rank_intervals import (APPROXIMATE, coefficient_intervals, note_tied_rankings,
                                                    tied_sides, warn_no_spread)
 from pairedframe.checks import sample
-from pairedframe.errors import (DuplicateError, InsufficientSampleError, PartlyEmptyWarning, SchemaError,
-                                SmallSampleWarning, user_stacklevel)
+from pairedframe.errors import (InsufficientSampleError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
+                                user_stacklevel)
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of, ranks_runs
@@ -149,24 +149,10 @@ class RankAgreement:
 
 
 def _per_query(obj: Any, what: str) -> pl.DataFrame:
-    """``obj`` as compare reads a per-query table (any table form; ids as strings, float or null ids, NaN /
-    inf values and empty tables refused, null values dropped), without repeated (system, qid, measure)."""
-    if isinstance(obj, bytes) or obj is None:
-        raise TypeError(f"`{what}` must be an Evaluation or a per-query table (system, qid, measure, value); "
-                        f"got {type(obj).__name__}")
-    try:
-        frame = as_frame(obj)
-    except (SchemaError, InsufficientSampleError, TypeError) as exc:
-        raise type(exc)(f"`{what}`: {exc}") from exc
-    keys = [c for c in frame.columns if c != "value"]
-    if frame.select(pl.struct(keys).is_duplicated().any()).item():
-        example = frame.filter(pl.struct(keys).is_duplicated()).row(0, named=True)
-        raise DuplicateError(f"`{what}` has rows with a repeated key {keys}, e.g. { {k: example[k] for k in keys} }")
-    # one ordering per table: two judgment sets or datasets would be mixed
-    require_one_slice(frame, [c for c in keys if c not in ("system", "qid", "measure")], what,
-                      reason="rank agreement compares one ordering with another",
-                      instead="or give judgment sets with judgments=(reference, other)")
-    return frame.drop([c for c in keys if c not in ("system", "qid", "measure")])
+    """``obj`` read as one ordering's per-query table (:func:`~pairedframe.comparison.one_slice.one_slice`):
+    two judgment sets or datasets would be mixed."""
+    return one_slice(obj, what, reason="rank agreement compares one ordering with another",
+                     instead="or give judgment sets with judgments=(reference, other)")
 
 
 def _resolve_inputs(a: Any, b: Any, judgments: Any) -> tuple[pl.DataFrame, pl.DataFrame, tuple[str, str]]:
