@@ -21,7 +21,7 @@ from pairedframe.cli.eval_options import EVALUATION_DEFAULTS
 runner = CliRunner()
 EVALUATION_OPTIONS = list(EVALUATION_DEFAULTS)
 #: The commands reading QRELS and RUN arguments besides evaluate, which defines the options.
-COMMANDS = ["compare", "table", "segments", "report"]
+COMMANDS = ["compare", "table", "segments", "report", "leaderboard"]
 #: (extra argument(s), what the option changes) per option; each changes AP on the files below.
 OPTION_ARGS = {"complete": ["-c"], "rel_level": ["-l", "2"], "depth": ["-M", "2"],
                "score_precision": ["--score-precision", "float32"], "judged_only": ["-J"],
@@ -144,7 +144,15 @@ def _report_means(files, option, extra, tmp_path, monkeypatch):
     return {s: v for s, v in ev.summary().select("system", "value").iter_rows()}
 
 
-MEANS = {"compare": _compare_means, "segments": _segments_means, "table": _table_means, "report": _report_means}
+def _leaderboard_means(files, option, extra, tmp_path, monkeypatch):
+    res = runner.invoke(app, ["leaderboard", _qrels_for(option, files), f"a={files['a']}", f"b={files['b']}", "-m",
+                              "AP", "-B", "100", "-f", "json", *extra])
+    assert res.exit_code == 0, res.output
+    return {row["system"]: row["mean"] for row in json.loads(res.stdout)["rows"]}
+
+
+MEANS = {"compare": _compare_means, "segments": _segments_means, "table": _table_means, "report": _report_means,
+         "leaderboard": _leaderboard_means}
 
 
 def _check_means_match_evaluate(command, option, files, tmp_path, monkeypatch):
