@@ -666,7 +666,8 @@ def test_note_of_cancelling_cluster_sums_says_the_cluster_means_are_equal_and_th
     assert row["verdict_note"].startswith("every cluster's mean delta is 0 up to float noise (no spread between the "
                                           "10 clusters), though the per-query deltas range from -0.5 to +0.6: ")
     assert "every delta equals" not in row["verdict_note"]
-    assert "0 of 10 clusters have a non-zero summed delta" in row["verdict_note"]
+    assert "all 10 clusters have a zero summed delta" in row["verdict_note"]
+    assert "the exact sign-flip p is exactly 1" in row["verdict_note"]
 
 
 def test_note_of_equal_deltas_in_clusters_still_says_every_delta_equals():
