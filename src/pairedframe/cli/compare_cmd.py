@@ -14,8 +14,7 @@ import typer
 
 from pairedframe.cli.common import app, format_of_suffix, friendly_errors, held_warnings, named_runs
 from pairedframe.cli.compare_inputs import per_query_results, rows_of_measure, too_few_runs
-from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
-                                          evaluation_options)
+from pairedframe.cli.eval_options import EvaluationOptions, with_evaluation_options
 from pairedframe.errors import PartlyEmptyWarning, user_stacklevel
 from pairedframe.measures import parse_measure, parse_measures
 from pairedframe.report.output import require_output_folder
@@ -136,6 +135,7 @@ def _progress_context(total_work: int):
 
 @app.command("compare")
 @friendly_errors
+@with_evaluation_options()
 def compare_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin); "
                                                "or, without qrels, the first per-query results file")],
@@ -159,12 +159,8 @@ def compare_cmd(
     fail_if: Annotated[list[str], typer.Option("--fail-if", help="gate, e.g. 'nDCG@10 < -0.01': exit 1 if it holds for any system; repeatable")] = [],  # noqa: B006
     gate_on: Annotated[str, typer.Option("--gate-on", help="quantity the gate tests: delta | ci-low | ci-high")] = "delta",
     worst: Annotated[int, typer.Option("--worst", help="worst queries printed when a gate fails")] = 5,
-    complete: Complete = False,
-    rel_level: RelLevel = 1,
-    depth: Depth = None,
-    score_precision: ScorePrecision = "float64",
-    judged_only: JudgedOnly = False,
-    grades: Grades = "strict",
+    *,
+    evaluation: EvaluationOptions,
 ) -> None:
     """Compare runs with a baseline query by query: delta, studentized bootstrap CI, p-values (raw, Holm, BH), MDE, verdict.
 
@@ -191,10 +187,9 @@ def compare_cmd(
                          "infinite, so the gate would test -inf/inf; gate on the other end or on the delta")
     if not measure:
         raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
-    options = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
-                                 judged_only=judged_only, grades=grades)
+    rel_level, judged_only = evaluation["rel_level"], evaluation["judged_only"]   # measure names and gates at that level
     gates = [parse_gate(g, rel_level, judged_only) for g in fail_if]
-    results = per_query_results([qrels, *(runs or [])], options)
+    results = per_query_results([qrels, *(runs or [])], evaluation)
     named = named_runs(runs or []) if results is None else {}
     names = list(named) if results is None else results["system"].unique(maintain_order=True).to_list()
     if len(names) < 2:  # counted after a table file's own systems are known
@@ -212,7 +207,7 @@ def compare_cmd(
     # A failing gate shows where each worst query's first relevant and best document went.
     context = [m.resolved(rel_level, judged_only).name for m in parse_measures(DIFF_RANKS)]
     context = [name for name in context if name not in measure_names]
-    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **options) if results is None else None
+    ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **evaluation) if results is None else None
     data = results if ev is None else ev
     for name, _, _ in gates:
         if name not in measure_names:

@@ -1,17 +1,25 @@
 """The evaluation options of every command that evaluates run files against qrels (evaluate, compare,
-table, segments, report), declared once so that their flags and help cannot drift apart between commands.
+table, segments, report, leaderboard), declared once so that their flags and help cannot drift apart between
+commands.
 
-A command declares each as a parameter with the name and default of :data:`EVALUATION_DEFAULTS`
-(typer takes an option's default from the parameter, not from ``typer.Option`` inside ``Annotated``)::
+A command takes them as one keyword-only parameter, ``evaluation``, the :func:`pairedframe.evaluate` keywords
+they ask for, and :func:`with_evaluation_options` puts the six options in its place on the command line::
 
-    depth: Depth = None
+    @app.command("table")
+    @friendly_errors
+    @with_evaluation_options()
+    def table_cmd(..., *, evaluation: EvaluationOptions) -> None:
+        ev = evaluate(runs, qrels, measures, **evaluation)
 
-and passes them on with :func:`evaluation_options`.  ``tests/test_cli_eval_options.py`` checks that
-every evaluating command offers all of them, with these names, help texts and defaults.
+``tests/test_cli_eval_options.py`` checks that every evaluating command offers all of them, with these names,
+help texts and defaults.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -36,6 +44,12 @@ Grades = Annotated[str, typer.Option(
 #: {parameter name: default} of the evaluation options, as :func:`pairedframe.evaluate` has them.
 EVALUATION_DEFAULTS: dict[str, Any] = {"complete": False, "rel_level": 1, "depth": None,
                                        "score_precision": "float64", "judged_only": False, "grades": "strict"}
+#: {parameter name: its typer annotation}, in the order the options are listed.
+_ANNOTATIONS: dict[str, Any] = {"complete": Complete, "rel_level": RelLevel, "depth": Depth,
+                                "score_precision": ScorePrecision, "judged_only": JudgedOnly, "grades": Grades}
+
+#: What a command's ``evaluation`` parameter receives: ``complete=..., rel_level=..., ...``.
+EvaluationOptions = dict[str, Any]
 
 
 def evaluation_options(*, complete: bool, rel_level: int, depth: int | None, score_precision: str,
@@ -62,3 +76,55 @@ def evaluation_options(*, complete: bool, rel_level: int, depth: int | None, sco
     check_rel_level(rel_level)   # before a command resolves its measures at that level (compare's -m, --fail-if)
     return dict(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
                 judged_only=judged_only, grades=grades)
+
+
+def with_evaluation_options(*, after: dict[str, str] | None = None) -> Callable[[Callable], Callable]:
+    """Give a typer command the six evaluation options in place of its keyword parameter ``evaluation``.
+
+    Parameters
+    ----------
+    after : dict, optional
+        {option: the command's parameter it follows}, for an option listed elsewhere than with the others
+        (``evaluate`` lists ``-J`` and ``--grades`` among trec_eval's options, as its ``--help`` always has).
+
+    Returns
+    -------
+    callable
+        A decorator.  The command it returns offers ``-c``, ``-l``, ``-M``, ``--score-precision``, ``-J`` and
+        ``--grades`` (typer reads them from its signature, ``__signature__``, and its annotations) and calls the
+        command with ``evaluation=`` :func:`evaluation_options` of their values, checked before the command's
+        own checks.
+    """
+    after = after or {}
+
+    def decorate(command: Callable) -> Callable:
+        signature = inspect.signature(command, eval_str=True)   # typer reads Annotated[..., typer.Option] objects
+        if "evaluation" not in signature.parameters:
+            raise TypeError(f"{command.__name__} has no parameter 'evaluation' for the evaluation options")
+        options = {name: inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                           annotation=_ANNOTATIONS[name])
+                   for name, default in EVALUATION_DEFAULTS.items()}
+        placed: list[inspect.Parameter] = []
+        for param in signature.parameters.values():
+            if param.name == "evaluation":
+                placed += [p for name, p in options.items() if name not in after]
+            else:
+                placed.append(param)
+            placed += [options[name] for name, follows in after.items() if follows == param.name]
+        if len(placed) != len(signature.parameters) - 1 + len(options):
+            raise TypeError(f"{command.__name__}: after= names a parameter it does not have: {after}")
+
+        offered = signature.replace(parameters=placed)
+
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            bound = offered.bind(*args, **kwargs)   # a direct call (``example`` calls evaluate) gets the defaults
+            bound.apply_defaults()
+            given = {name: bound.arguments.pop(name) for name in EVALUATION_DEFAULTS}
+            return command(**bound.arguments, evaluation=evaluation_options(**given))
+
+        wrapper.__signature__ = offered  # type: ignore[attr-defined]
+        hints = {k: v for k, v in command.__annotations__.items() if k != "evaluation"}
+        wrapper.__annotations__ = {**hints, **_ANNOTATIONS}
+        return wrapper
+    return decorate

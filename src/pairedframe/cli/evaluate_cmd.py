@@ -13,8 +13,7 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
-from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
-                                          evaluation_options)
+from pairedframe.cli.eval_options import EvaluationOptions, with_evaluation_options
 from pairedframe.cli.trec_eval_args import TrecEvalCommand
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.errors import user_stacklevel
@@ -38,24 +37,21 @@ def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
 
 @app.command("evaluate", cls=TrecEvalCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @friendly_errors
+@with_evaluation_options(after={"judged_only": "judgments_format", "grades": "results_format"})   # as its help always listed them
 def evaluate_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="run files (qid Q0 docno rank score tag), plain, .gz or .zst, or tables; NAME=PATH names one")],
     measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, ndcg_cut.10,20, P.5,10, all_trec; repeatable; default: trec_eval's official set")] = [],  # noqa: B006
     per_query: Annotated[bool, typer.Option("-q", "--per-query", help="also print per-query values")] = False,
     no_summary: Annotated[bool, typer.Option("-n", "--no-summary", help="print no summary ('all') lines, runid included (trec_eval -n); needs -q")] = False,
-    complete: Complete = False,
-    rel_level: RelLevel = 1,
-    depth: Depth = None,
-    score_precision: ScorePrecision = "float64",
+    *,
+    evaluation: EvaluationOptions,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | csv | json | markdown | trec (byte-identical to trec_eval [-q])")] = "table",
     engine: Annotated[str, typer.Option("--engine", help="polars (the default), duckdb or spark: the same values (spark: pip install 'pairedframe\\[spark]', Java 17+; evaluates the files in a local Spark session)")] = "polars",
     judgments_format: Annotated[str, typer.Option("-R", "--judgments-format", help="layout of QRELS (trec_eval -R): qrels, qrels_jg (iter column = judgment group; -m qrels_jg), prefs or qrels_prefs (preference judgments; -m all_prefs)")] = "qrels",
-    judged_only: JudgedOnly = False,
     zscores: Annotated[Path | None, typer.Option("-Z", "--zscores", help="print z-scores against the per-query means and standard deviations in this file: lines qid measure mean stddev (trec_eval -Z)")] = None,
     collection_size: Annotated[int | None, typer.Option("-N", "--collection-size", help="documents in the collection, for utility's fourth weight (trec_eval -N); sets collection_size of every utility measure that does not state one")] = None,
     results_format: Annotated[str, typer.Option("-T", "--results-format", help="layout of RUN (trec_eval -T): trec_results, trec_eval 10's only one")] = "trec_results",
-    grades: Grades = "strict",
 ) -> None:
     """Evaluate runs against qrels, with trec_eval's argument order, measure syntax and numbers.
 
@@ -86,8 +82,7 @@ def evaluate_cmd(
                          f"{results_format!r}")
     if no_summary and not per_query:
         raise ValueError("-n (no summary) without -q leaves nothing to print: add -q for the per-query values")
-    options = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
-                                 judged_only=judged_only, grades=grades)
+    rel_level, judged_only = evaluation["rel_level"], evaluation["judged_only"]
     if collection_size is not None and collection_size < 0:
         raise ValueError(f"-N/--collection-size must be an integer >= 0, got {collection_size}")
     if fmt != "trec":
@@ -103,7 +98,7 @@ def evaluate_cmd(
             _check_summarised(parsed)
     named = named_runs(runs)
     ev = evaluate(named, str(qrels), [*measures, "num_q"] if runid_alone else measures, engine=engine,
-                  judgments_format=judgments_format, **options)  # type: ignore[arg-type]
+                  judgments_format=judgments_format, **evaluation)  # type: ignore[arg-type]
     if runid_alone:
         ev = runid_only(ev)
     if zscores is not None:

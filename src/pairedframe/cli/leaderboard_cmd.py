@@ -9,8 +9,7 @@ from typing import Annotated, Any, TextIO
 import typer
 
 from pairedframe.cli.common import app, format_of_suffix, friendly_errors, held_warnings, named_runs, print_frame
-from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
-                                          evaluation_options)
+from pairedframe.cli.eval_options import EvaluationOptions, with_evaluation_options
 from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "csv", "json", "markdown", "latex")
@@ -19,6 +18,7 @@ _SUFFIXES = {".csv": "csv", ".json": "json", ".md": "markdown", ".tex": "latex"}
 
 @app.command("leaderboard")
 @friendly_errors
+@with_evaluation_options()
 def leaderboard_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one); at least two")],
@@ -31,12 +31,8 @@ def leaderboard_cmd(
                                                                     "table, or with -o the file's suffix); json: "
                                                                     "{settings, rows}, csv: the rows alone")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file instead of stdout")] = None,
-    complete: Complete = False,
-    rel_level: RelLevel = 1,
-    depth: Depth = None,
-    score_precision: ScorePrecision = "float64",
-    judged_only: JudgedOnly = False,
-    grades: Grades = "strict",
+    *,
+    evaluation: EvaluationOptions,
 ) -> None:
     """Rank the runs by one measure, each with the set of ranks it may hold (pf.leaderboard).
 
@@ -55,8 +51,6 @@ def leaderboard_cmd(
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if output is not None:
         require_output_folder(output, "--output")
-    evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
-                                    judged_only=judged_only, grades=grades)
     with held_warnings():
         ev = evaluate(named_runs(runs), str(qrels), measure, **evaluation)
         board = leaderboard(ev, confidence_level=confidence_level, simultaneous=not marginal,

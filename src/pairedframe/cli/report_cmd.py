@@ -11,8 +11,7 @@ from typing import Annotated
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, named_runs
-from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
-                                          evaluation_options)
+from pairedframe.cli.eval_options import EvaluationOptions, with_evaluation_options
 from pairedframe.cli.stdin_run import STDIN_ARGUMENT
 from pairedframe.report.output import require_output_folder
 
@@ -38,6 +37,7 @@ def _judgment_sets(items: list[str]) -> dict[str, str]:
 
 @app.command("report")
 @friendly_errors
+@with_evaluation_options()
 def report_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one)")],
@@ -52,12 +52,8 @@ def report_cmd(
     correction: Annotated[str, typer.Option("--correction", help="what decides the marks, verdicts and colours: holm | bh | none")] = "holm",
     delta_plots: Annotated[int, typer.Option("--delta-plots", help="bar charts of per-query deltas per measure (the decided systems first)")] = 3,
     title: Annotated[str | None, typer.Option("--title", help="the report's title")] = None,
-    complete: Complete = False,
-    rel_level: RelLevel = 1,
-    depth: Depth = None,
-    score_precision: ScorePrecision = "float64",
-    judged_only: JudgedOnly = False,
-    grades: Grades = "strict",
+    *,
+    evaluation: EvaluationOptions,
 ) -> None:
     """One self-contained HTML file: results table, forest plots, per-query deltas, agreement, settings.
 
@@ -69,8 +65,6 @@ def report_cmd(
     if output.suffix.lower() not in (".html", ".htm"):
         raise ValueError(f"--output must end in .html or .htm, got {output.name!r}")
     require_output_folder(output, "--output")
-    evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
-                                    judged_only=judged_only, grades=grades)
     sets = _judgment_sets(judgments)            # before a run '-' reads standard input
     named = named_runs(runs)
     names = list(named)

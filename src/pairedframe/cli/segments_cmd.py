@@ -11,8 +11,7 @@ import polars as pl
 import typer
 
 from pairedframe.cli.common import app, format_of_suffix, friendly_errors, named_runs, print_frame
-from pairedframe.cli.eval_options import (EVALUATION_DEFAULTS, Complete, Depth, Grades, JudgedOnly, RelLevel,
-                                          ScorePrecision, evaluation_options)
+from pairedframe.cli.eval_options import EVALUATION_DEFAULTS, EvaluationOptions, with_evaluation_options
 from pairedframe.report.output import json_text, require_output_folder
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -38,6 +37,7 @@ def read_segments(path: Path) -> pl.DataFrame:
 
 @app.command("segments")
 @friendly_errors
+@with_evaluation_options()
 def segments_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels file (qid iter docno rel), plain, .gz or .zst, or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline")],
@@ -55,12 +55,8 @@ def segments_cmd(
                                                                     "with -o the file's suffix: .json, .csv, .md, .tex)")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to this file instead of stdout")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help='also write a forest plot (.png, .pdf, .svg; needs pip install "pairedframe\\[plot]")')] = None,
-    complete: Complete = False,
-    rel_level: RelLevel = 1,
-    depth: Depth = None,
-    score_precision: ScorePrecision = "float64",
-    judged_only: JudgedOnly = False,
-    grades: Grades = "strict",
+    *,
+    evaluation: EvaluationOptions,
 ) -> None:
     """Compare runs with a baseline inside every segment of queries, in one pass: delta, CI, p, BH / Holm per family.
 
@@ -86,8 +82,6 @@ def segments_cmd(
         from pairedframe.report.plots import PLOT_FORMATS
         if plot.suffix.lower() not in PLOT_FORMATS:
             raise ValueError(f"--plot {plot.name!r}: a forest plot file must end in one of {', '.join(PLOT_FORMATS)}")
-    evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
-                                    judged_only=judged_only, grades=grades)
     named = named_runs(runs)
     if len(named) < 2:  # counted after a table file's own systems are known
         raise ValueError("segments needs at least two runs (the baseline and one system)")
@@ -95,7 +89,8 @@ def segments_cmd(
     if base not in named:
         raise ValueError(f"--baseline {base!r} is not one of the runs {list(named)}")
     table = read_segments(segments)
-    comparable = set(comparable_names(measure, rel_level, judged_only))  # a set leaves out RelString, NumQ, GMAP (warned)
+    # a set leaves out RelString, NumQ, GMAP (warned)
+    comparable = set(comparable_names(measure, evaluation["rel_level"], evaluation["judged_only"]))
     ev = evaluate(named, str(qrels), measure, **evaluation)
     compared = [m.name for m in ev.measures if m.name in comparable]
     result = compare_segments(ev, table, baseline=base, measures=compared, test=test,  # type: ignore[arg-type]

@@ -9,8 +9,7 @@ from typing import Annotated
 import typer
 
 from pairedframe.cli.common import app, friendly_errors, held_warnings, named_runs
-from pairedframe.cli.eval_options import (Complete, Depth, Grades, JudgedOnly, RelLevel, ScorePrecision,
-                                          evaluation_options)
+from pairedframe.cli.eval_options import EvaluationOptions, with_evaluation_options
 from pairedframe.report.output import require_output_folder
 
 
@@ -32,6 +31,7 @@ def _format_of(output: Path | None) -> str:
 
 @app.command("table")
 @friendly_errors
+@with_evaluation_options()
 def table_cmd(
     qrels: Annotated[Path, typer.Argument(help="qrels: TREC text (plain/.gz/.zst) or a Parquet/Arrow/CSV/TSV table; never - (only a run is read from stdin)")],
     runs: Annotated[list[Path], typer.Argument(help="run files (TREC text or tables; NAME=PATH names one); the first is the baseline unless --baseline or --pairs")],
@@ -50,12 +50,8 @@ def table_cmd(
     seed: Annotated[int, typer.Option("--seed", help="seed of the keyed resample streams")] = 0,
     test: Annotated[str, typer.Option("--test", help="randomization (sign-flip) or t (paired t-test)")] = "randomization",
     confidence_level: Annotated[float, typer.Option("--confidence-level", help="of the tests (alpha = 1 - level) and the --ci intervals")] = 0.95,
-    complete: Complete = False,
-    rel_level: RelLevel = 1,
-    depth: Depth = None,
-    score_precision: ScorePrecision = "float64",
-    judged_only: JudgedOnly = False,
-    grades: Grades = "strict",
+    *,
+    evaluation: EvaluationOptions,
 ) -> None:
     """Systems x measures: means, significance marks vs the baseline(s) or all pairs, best bold, second underlined.
 
@@ -87,8 +83,6 @@ def table_cmd(
         raise ValueError("--correction tukey is the Tukey HSD test of all pairs: it needs --pairs all")
     if output is not None:
         require_output_folder(output, "--output")
-    evaluation = evaluation_options(complete=complete, rel_level=rel_level, depth=depth, score_precision=score_precision,
-                                    judged_only=judged_only, grades=grades)
     named = named_runs(runs)
     names = list(named)
     for b in baseline:
