@@ -11,9 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.calibration_tables import RESULTS, columns as table_columns, table
+
 ROOT = Path(__file__).resolve().parents[1]
 CALIBRATION = ROOT / "benchmarks" / "calibration"
-RESULTS = ROOT / "docs" / "results" / "calibration_clustered_skewed.md"
+PRINTED = RESULTS / "calibration_clustered_skewed.md"
 
 
 @pytest.fixture(scope="module")
@@ -44,19 +46,12 @@ def test_skewed_cluster_draws_share_a_right_skewed_effect_per_cluster_with_true_
     assert np.mean((effects - effects.mean()) ** 3) / effects.std() ** 3 > 1.5  # Exp(1): skewness 2
 
 
-def _columns() -> dict[str, list[float]]:
-    lines = [line for line in RESULTS.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
-    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
-    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
-    return {name: [float(row[i].split()[0]) for row in rows] for i, name in enumerate(header) if i >= 3}, rows
-
-
 def _span(values: list[float]) -> str:
     return f"{min(values):.3f}–{max(values):.3f}"
 
 
 def test_quoted_skewed_cluster_figures_against_the_calibration_table():
-    columns, rows = _columns()
+    columns, (_, rows) = table_columns(PRINTED, first=3), table(PRINTED)
     unequal = [i for i, row in enumerate(rows) if "/" in row[0]]
     default = columns["edgeworth (default)"]
     quoted = {

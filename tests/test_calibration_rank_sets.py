@@ -8,16 +8,10 @@ import warnings
 from pathlib import Path
 
 import pairedframe as pf
+from tests.calibration_tables import RESULTS, rows as table_rows
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "docs" / "results" / "calibration_rank_sets.md"
 GUIDE = ROOT / "docs" / "guide" / "leaderboard.md"
-
-
-def _rows() -> list[dict[str, str]]:
-    lines = [line for line in RESULTS.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
-    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
-    return [dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))) for line in lines[2:]]
 
 
 def _span(values: list[float], digits: int) -> str:
@@ -25,7 +19,7 @@ def _span(values: list[float], digits: int) -> str:
 
 
 def test_leaderboard_guide_quotes_the_calibration_table():
-    rows = _rows()
+    rows = table_rows(RESULTS / "calibration_rank_sets.md")
     real = [r for r in rows if not r["measure"].endswith("tied")]
     tied = [r for r in rows if r["measure"].endswith("tied")]
     assert len(real) == 16 and len(tied) == 8

@@ -15,9 +15,9 @@ import pairedframe as pf
 from pairedframe.stats import studentized
 from pairedframe.stats.studentized import MIN_ONE_SIDED_BOOTSTRAP_N, studentized_bootstrap_many
 from pairedframe.stats.ttest import paired_t_test_many
+from tests.calibration_tables import RESULTS, first_number, rows
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "docs" / "results" / "calibration_one_sided_small_n.md"
 GUIDE = ROOT / "docs" / "guide" / "default-interval.md"
 
 
@@ -83,15 +83,9 @@ def test_studentized_kernel_one_sided_below_20_rows_is_students_bound():
 
 def _pooled() -> dict[int, dict[str, float]]:
     """The pooled rows of the printed table: n -> column -> coverage (or difference)."""
-    lines = RESULTS.read_text().splitlines()
-    head = next(line for line in lines if line.startswith("| collection |"))
-    cols = [c.strip() for c in head.strip("|").split("|")]
-    out = {}
-    for line in lines:
-        if line.startswith("| all | pooled |"):
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            out[int(cells[2])] = {c: float(v.split()[0]) for c, v in zip(cols[3:], cells[3:])}
-    return out
+    return {int(row["n"]): {c: first_number(v) for c, v in list(row.items())[3:]}
+            for row in rows(RESULTS / "calibration_one_sided_small_n.md")
+            if (row["collection"], row["measure"]) == ("all", "pooled")}
 
 
 def _range(values) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import warnings
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -13,8 +12,9 @@ import pytest
 import pairedframe as pf
 from pairedframe.comparison.interval_range import PERCENTILE_MIN_N
 from pairedframe.errors import SmallSampleWarning
+from tests.calibration_tables import RESULTS, cells, first_number
 
-CALIBRATION = Path(__file__).resolve().parents[1] / "docs" / "results" / "calibration_paired.md"
+CALIBRATION = RESULTS / "calibration_paired.md"
 
 
 def _table(n: int) -> pl.DataFrame:
@@ -52,11 +52,11 @@ def test_percentile_at_the_calibrated_n_and_the_default_interval_do_not_warn():
 def test_percentile_warning_figures_against_the_calibration_table():
     """The coverage ranges the warning quotes are those docs/results/calibration_paired.md prints."""
     head = next(line for line in CALIBRATION.read_text().splitlines() if "| percentile | BCa |" in line)
-    cols = [c.strip() for c in head.strip("|").split("|")]
-    rows = [[c.strip() for c in line.strip("|").split("|")] for line in CALIBRATION.read_text().splitlines()
+    cols = cells(head)
+    rows = [cells(line) for line in CALIBRATION.read_text().splitlines()
             if re.match(r"\| (DL-2019|DL-2021|Robust03) \| (nDCG@10|AP) \| (20|50) \|", line)]
     rows = rows[:12]                                  # the first table: its 6 collections x measures at 20 and 50
-    cover = {n: [float(r[cols.index(k)].split()[0]) for r in rows if r[2] == n for k in ("percentile", "BCa")]
+    cover = {n: [first_number(r[cols.index(k)]) for r in rows if r[2] == n for k in ("percentile", "BCa")]
              for n in ("20", "50")}
     with warnings.catch_warnings(record=True) as got:
         warnings.simplefilter("always")
