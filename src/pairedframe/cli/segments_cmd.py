@@ -97,8 +97,10 @@ def segments_cmd(
                               n_resamples=n_resamples, seed=seed, correction=correction,  # type: ignore[arg-type]
                               family_by=family_by or None, confidence_level=confidence_level,
                               alternative=alternative)  # type: ignore[arg-type]
+    # the one n_resamples of the rows, or their distinct values: exact rows count the sign patterns enumerated
+    counts = result["n_resamples"].unique(maintain_order=True).to_list()
     settings = {"baseline": base, "test": test, "interval": result["interval"][0],
-                "n_resamples": result["n_resamples"][0], "seed": seed, "correction": correction,
+                "n_resamples": counts[0] if len(counts) == 1 else counts, "seed": seed, "correction": correction,
                 "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
                 "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
     # the evaluation options given, stated only when they differ from the defaults (as compare's depth)
@@ -117,14 +119,14 @@ def segments_cmd(
         from pairedframe.cli.segments_latex import segments_latex
 
         out.write(segments_latex(result, correction=correction, confidence_level=confidence_level, title=title,
-                                 settings=settings))
+                                 settings=_readable(settings, result)))
     else:  # significant in words, as the LaTeX writes it (True / False read as code)
         from pairedframe.cli.segments_latex import significant_texts
 
         words = pl.Series("significant", significant_texts(result, correction), dtype=pl.String)
         print_frame(result.select("system", "measure", *_SHORT).with_columns(words), fmt, file=out, title=title)
         if fmt == "table":
-            out.write("\n".join(f"{k}: {v}" for k, v in settings.items()) + "\n")
+            out.write("\n".join(f"{k}: {v}" for k, v in _readable(settings, result).items()) + "\n")
     if output is not None:
         try:
             output.write_text(buffer.getvalue(), encoding="utf-8")
@@ -139,6 +141,13 @@ def segments_cmd(
             path = plot if len(pairs) == 1 else plot.with_name(f"{plot.stem}-{_safe(system)}-{_safe(name)}{plot.suffix}")
             forest_plot(result, path, system=system, measure=name, title=f"{name}: {system} - {base}")
             typer.echo(f"forest plot: {path}", err=True)
+
+
+def _readable(settings: dict, result: pl.DataFrame) -> dict:
+    """The settings as the table and LaTeX print them: n_resamples in words where the rows differ (as compare)."""
+    from pairedframe.report.compare import n_resamples_text
+
+    return {**settings, "n_resamples": n_resamples_text(settings["n_resamples"], result)}
 
 
 def _safe(text: str) -> str:

@@ -20,6 +20,8 @@ from pairedframe.comparison._adaptive import (DEFAULT_DECISION_ERROR, DEFAULT_MA
                                               segment_adaptive, warn_uncertified)
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns, family_ids, family_text, untested_family_text
+from pairedframe.comparison.large_n import row_methods, row_resamples
+from pairedframe.comparison.options import SegmentOptions
 from pairedframe.comparison.interval_range import (capped_at_too_few, clip_deltas, too_few_capped_text,
                                                    zero_spread_deltas)
 from pairedframe.comparison.segment_stats import SegmentStats
@@ -249,8 +251,11 @@ def segments_table(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str
         min_disc, limited = np.ones(k, dtype=np.int64), np.zeros(k, dtype=bool)
     min_disc = np.where(ok, min_disc, 0)
     limited &= ok
+    opt = SegmentOptions(n_resamples, 1.0 - level, alternative, seed, test, interval, correction, adaptive,
+                         decision_error, max_resamples)
     out = _result_frame(units, stats, extras=extras, baseline=baseline, test=test, interval=interval,
-                        n_resamples=n_resamples, seed=seed, level=level, alternative=alternative, correction=correction,
+                        n_resamples=n_resamples, methods=_unit_methods(units, stats, opt), seed=seed, level=level, alternative=alternative,
+                        correction=correction,
                         adjusted=(p_bh, p_holm, significant), flags=(fam_size, min_disc, limited),
                         family=family_text(cols, fam_size[~np.isnan(pv)]))
     if adaptive:
@@ -328,8 +333,26 @@ def _resolution(families: _Families, pv: np.ndarray, exact: np.ndarray, nonzero:
     return min_disc, limited & ~significant, exact_bound
 
 
+def _unit_methods(units: pl.DataFrame, stats: SegmentStats, opt: SegmentOptions) -> tuple[list, list]:
+    """Each unit's ``method`` and ``n_resamples``, decided as compare's rows' (:func:`row_methods`,
+    :func:`row_resamples`): "exact" with the sign patterns enumerated (``2**n``, or ``2**k`` of its ``k``
+    non-zero deltas) where the p-value was enumerated and nothing drawn at random, "resampling" with
+    ``n_resamples`` where something was drawn, "analytic" with None where nothing was (the t-test and t
+    interval, no non-zero delta); both None for a unit of one query (no test)."""
+    n = units["n_queries"].to_numpy().astype(np.int64)
+    nonzero = n - units["ties"].to_numpy().astype(np.int64)
+    flat = (n >= 2) & (units["sd"].to_numpy() == 0)
+    method, _ = row_methods(opt, n, one_pass=np.zeros(n.shape, dtype=bool), flat=flat,  # type: ignore[arg-type]
+                            nonzero=nonzero > 0, exact=stats.exact)
+    used = row_resamples(opt, method, n, nonzero)  # type: ignore[arg-type]
+    tested = (n >= 2).tolist()
+    return ([m if ok else None for m, ok in zip(method.tolist(), tested)],
+            [u if ok else None for u, ok in zip(used, tested)])
+
+
 def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str],
-                  baseline: str, test: str, interval: str, n_resamples: int, seed: int, level: float, alternative: str,
+                  baseline: str, test: str, interval: str, n_resamples: int, methods: tuple[list, list], seed: int,
+                  level: float, alternative: str,
                   correction: str, adjusted: tuple[np.ndarray, ...], flags: tuple[np.ndarray, ...],
                   family: str) -> pl.DataFrame:
     """The result's columns, in order; of a unit with a single query only the delta (no interval or
@@ -344,7 +367,6 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
     warn_text = np.where(n_all < 2, "only 1 paired query: its delta, no interval or p-value",
                          np.where(small, f"fewer than {MIN_QUERIES} paired queries: unreliable interval and p-value",
                                   None))
-    resampled = test == "randomization" or interval in ("signflip", "percentile")
     # n equal deltas: compare's range-based interval, never a point; then inside the range of a mean delta
     flat = (n_all >= 2) & (units["sd"].to_numpy() == 0)
     means = (units["baseline_mean"].to_numpy(), units["system_mean"].to_numpy())
@@ -385,8 +407,9 @@ def _result_frame(units: pl.DataFrame, stats: SegmentStats, *, extras: list[str]
         reachable.alias("min_discoveries"),
         pl.Series("resolution_limited", limited),
         pl.lit(test).alias("test"), pl.lit(interval).alias("interval"),
-        pl.lit(n_resamples if resampled else None, dtype=pl.Int64).alias("n_resamples"),
-        pl.Series("exact", stats.exact), pl.lit(int(seed), dtype=pl.UInt64).alias("seed"),
+        pl.Series("n_resamples", methods[1], dtype=pl.Int64),
+        pl.Series("exact", stats.exact), pl.Series("method", methods[0], dtype=pl.String),
+        pl.lit(int(seed), dtype=pl.UInt64).alias("seed"),
     ).with_columns(pl.when(pl.col("n_queries") >= 2).then(pl.col(c)).otherwise(None).alias(c)
                    for c in ("ci_low", "ci_high", "se", "pvalue", "pvalue_bh", "pvalue_holm", "significant",
                              "min_discoveries"))  # one query: untested, so neither significant nor not

@@ -345,7 +345,11 @@ def compare_segments(per_query: Any, segments: Any, *, baseline: str,
         system_mean, delta, ci_low, ci_high, se, pvalue, pvalue_bh, pvalue_holm, significant, wins,
         losses, ties, sd, skewness, small_sample, warning, family_size, family, min_discoveries,
         resolution_limited,
-        test, interval, n_resamples, exact, seed``; with ``resampling="adaptive"`` also
+        test, interval, n_resamples, exact, method, seed`` (``method`` and ``n_resamples`` as
+        :func:`compare`'s: ``"exact"`` where the sign patterns were enumerated and nothing drawn at random,
+        ``n_resamples`` then the number of patterns, ``2**n`` or ``2**k`` of the ``k`` non-zero deltas;
+        ``"resampling"`` with the ``n_resamples`` asked; ``"analytic"`` with null where nothing was drawn or
+        enumerated; both null for a unit of one query); with ``resampling="adaptive"`` also
         ``pvalue_low, pvalue_high`` (interval bracketing the exact p-value; equal to it when
         ``exact``), ``resamples_used`` (sign patterns drawn; ``2**k`` when the patterns of the ``k``
         non-zero deltas are enumerated), ``certified``,

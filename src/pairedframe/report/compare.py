@@ -169,21 +169,49 @@ def _varying(frame: pl.DataFrame, columns: tuple[str, ...]) -> list[str]:
     return [c for c in columns if c in frame.columns and frame[c].n_unique() > 1]
 
 
-def _readable_settings(settings: dict[str, Any]) -> dict[str, Any]:
+def _readable_settings(settings: dict[str, Any], frame: pl.DataFrame | None = None) -> dict[str, Any]:
     """The settings as the human-readable formats print them: a setting that differs between rows points at its
     column (or, for ``n_resamples``, says where it applies); nothing resampled is said in words, never ``None``."""
     out = dict(settings)
     for name in _PER_ROW:
         if isinstance(out.get(name), list):
             out[name] = _PER_ROW_TEXT
-    n = out.get("n_resamples", "")
+    if "n_resamples" in out:
+        out["n_resamples"] = n_resamples_text(out["n_resamples"], frame)
+    return out
+
+
+def n_resamples_text(n: Any, frame: pl.DataFrame | None = None) -> Any:
+    """The ``n_resamples`` setting as the human-readable formats print it.
+
+    Parameters
+    ----------
+    n : int, list or None
+        The setting: the one value of the rows, their distinct values (None where nothing was drawn), or None.
+    frame : polars.DataFrame, optional
+        The result (of :func:`~pairedframe.compare` or :func:`~pairedframe.compare_segments`); where its
+        ``method`` column says "exact", the count is of sign patterns enumerated, not of resamples drawn.
+
+    Returns
+    -------
+    int or str
+        ``n`` when one value; ``"none (nothing resampled)"``; else, e.g., ``"10000 on resampled rows; 32
+        sign patterns enumerated on exact rows (none on the others)"``.
+    """
     drawn = [v for v in n if v is not None] if isinstance(n, list) else [n]
     if n is None or drawn == []:
-        out["n_resamples"] = "none (nothing resampled)"
-    elif isinstance(n, list):
-        counts = ", ".join(str(v) for v in drawn)
-        out["n_resamples"] = f"{counts} on resampled rows" + (" (none on the others)" if None in n else " (per row)")
-    return out
+        return "none (nothing resampled)"
+    if not isinstance(n, list):
+        return n
+    enumerated: list[Any] = []
+    if frame is not None and "method" in frame.columns:
+        rows = frame.select("n_resamples", "method").drop_nulls()
+        enumerated = rows.filter(pl.col("method") == "exact")["n_resamples"].unique(maintain_order=True).to_list()
+        drawn = rows.filter(pl.col("method") != "exact")["n_resamples"].unique(maintain_order=True).to_list()
+    parts = [f"{', '.join(str(v) for v in drawn)} on resampled rows"] if drawn else []
+    if enumerated:
+        parts.append(f"{', '.join(str(v) for v in enumerated)} sign patterns enumerated on exact rows")
+    return "; ".join(parts) + (" (none on the others)" if None in n else " (per row)")
 
 
 def _footer(settings: dict[str, Any], frame: pl.DataFrame | None = None) -> list[str]:
@@ -253,7 +281,7 @@ def format_comparison(frame: pl.DataFrame, fmt: str = "table", *, evaluation_set
         if "ranking_tie_rule" in settings:
             extra = extra.with_columns(pl.lit(settings["ranking_tie_rule"]).alias("ranking_tie_rule"))
         return extra.write_csv()
-    settings = _readable_settings(settings)
+    settings = _readable_settings(settings, frame)
     short = _short(frame)
     caption = title or "paired comparison vs baseline (delta = system - baseline)"  # says what delta is
     if fmt == "markdown":
