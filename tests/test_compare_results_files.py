@@ -42,6 +42,25 @@ def test_compare_of_results_files_matches_pf_compare_of_read_results(results_fil
         assert got[column].to_list() == pytest.approx(want[column].to_list(), rel=1e-12), column
 
 
+def test_compare_of_results_files_without_measure_compares_every_measure_as_pf_compare(results_files):
+    res = runner.invoke(app, ["compare", *map(str, results_files), "-B", "300", "--seed", "2", "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    got = pl.read_csv(io.StringIO(res.stdout))
+    want = pf.compare(pf.read_results(list(results_files)), baseline="bm25.q", n_resamples=300, seed=2)
+    assert sorted(got["measure"].to_list()) == sorted(want["measure"].to_list()) == ["AP", "P@10"]
+    assert got.sort("measure")["pvalue"].to_list() == pytest.approx(want.sort("measure")["pvalue"].to_list(), rel=1e-12)
+
+
+def test_compare_of_runs_without_measure_is_refused_naming_minus_m():
+    res = runner.invoke(app, ["compare", str(QRELS), *map(str, RUNS)])
+    assert res.exit_code == 2 and "name at least one measure with -m" in res.stderr
+
+
+def test_compare_gate_on_results_files_without_measure_names_the_measures_compared(results_files):
+    res = runner.invoke(app, ["compare", *map(str, results_files), "-B", "200", "--fail-if", "nDCG@10 < 0"])
+    assert res.exit_code == 2 and "'nDCG@10' is not among the compared measures" in " ".join(res.stderr.split())
+
+
 def test_compare_gate_on_results_files_finds_the_measure_under_its_trec_eval_name(tmp_path, results_files):
     bm25, _ = results_files
     renamed = tmp_path / "again.q"       # both files trec_eval's: the measure stays 'map' in the result

@@ -141,7 +141,7 @@ def compare_cmd(
                                                "or, without qrels, the first per-query results file")],
     runs: Annotated[list[Path] | None, typer.Argument(help="two or more run files (TREC text: plain, .gz or .zst; or tables; NAME=PATH names one); the first is the baseline unless --baseline; "
                                                            "or the other per-query results files (trec_eval -q output, pairedframe evaluate -q tables), compared without evaluating")] = None,
-    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable")] = [],  # noqa: B006
+    measure: Annotated[list[str], typer.Option("-m", "--measure", help="measure, e.g. nDCG@10, AP, P.10; repeatable (per-query results files: every measure they hold when none is given)")] = [],  # noqa: B006
     baseline: Annotated[list[str], typer.Option("--baseline", "-b", help="baseline system name (default: the first run); repeat for several")] = [],  # noqa: B006
     pairs: Annotated[str | None, typer.Option("--pairs", help="'all' (every unordered pair once) or 'ordered' instead of a baseline")] = None,
     family_by: Annotated[list[str], typer.Option("--family-by", help="split the Holm/BH family: baseline, system, measure; repeatable")] = [],  # noqa: B006
@@ -185,11 +185,12 @@ def compare_cmd(
     if fail_if and alternative == unbounded:
         raise ValueError(f"--gate-on {gate_on} with --alternative {alternative}: that end of a one-sided interval is "
                          "infinite, so the gate would test -inf/inf; gate on the other end or on the delta")
-    if not measure:
-        raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP)")
     rel_level, judged_only = evaluation["rel_level"], evaluation["judged_only"]   # measure names and gates at that level
     gates = [parse_gate(g, rel_level, judged_only) for g in fail_if]
     results = per_query_results([qrels, *(runs or [])], evaluation)
+    if not measure and results is None:   # per-query results files without -m: every measure, as pf.compare
+        raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP); per-query results files "
+                         "alone have every measure they hold compared when no -m is given")
     named = named_runs(runs or []) if results is None else {}
     names = list(named) if results is None else results["system"].unique(maintain_order=True).to_list()
     if len(names) < 2:  # counted after a table file's own systems are known
@@ -203,15 +204,16 @@ def compare_cmd(
     if gates and len(bases) != 1:
         raise ValueError("--fail-if needs a single baseline")
     base = bases[0] if len(bases) == 1 else None
-    measure_names = comparable_names(measure, rel_level, judged_only)
+    measure_names = comparable_names(measure, rel_level, judged_only) if measure else None
     # A failing gate shows where each worst query's first relevant and best document went.
     context = [m.resolved(rel_level, judged_only).name for m in parse_measures(DIFF_RANKS)]
-    context = [name for name in context if name not in measure_names]
+    context = [name for name in context if name not in (measure_names or [])]
     ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **evaluation) if results is None else None
     data = results if ev is None else ev
     for name, _, _ in gates:
-        if name not in measure_names:
-            raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
+        if (name not in measure_names) if measure_names is not None else rows_of_measure(data, name).is_empty():
+            compared = measure_names or data["measure"].unique(maintain_order=True).to_list()
+            raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {compared}")
     # runs without a judged query were left out by evaluate (with a warning): compare the others
     present = set(names) if ev is None else (set(ev.per_query["system"].unique().to_list())
                                              | set(ev.text["system"].unique().to_list()))
@@ -226,7 +228,7 @@ def compare_cmd(
     k = len(dict.fromkeys(bases))      # several baselines: each with every other run, two baselines once (pf.compare)
     n_pairs = (len(systems) if base is not None else k * (len(names) - 1) - k * (k - 1) // 2) if not pairs \
         else len(names) * (len(names) - 1) // (2 if pairs == "all" else 1)
-    work = n_q * n_resamples * n_pairs * len(measure_names)
+    work = n_q * n_resamples * n_pairs * (len(measure_names) if measure_names is not None else data["measure"].n_unique())
     with held_warnings(), _progress_context(work) as bar:    # the bar closes before the warnings print
         callback = None
         if bar is not None:
