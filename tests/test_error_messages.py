@@ -345,8 +345,21 @@ def test_qrels_duplicate_in_a_query_the_run_lacks_is_refused_saying_trec_eval_ch
     run = tmp_path / "r"
     run.write_text("1 Q0 d1 1 2.0 t\n1 Q0 d2 2 1.0 t\n")
     with pytest.raises(pf.DuplicateError, match=r"\(2, x\).*trec_eval refuses duplicates in the queries it "
-                                                 r"evaluates \(pairedframe in any query\)"):
+                                                 r"evaluates.*\(pairedframe in any query, at any rank\)"):
         pf.evaluate(str(run), str(qrels), ["AP"])
+
+
+def test_run_duplicate_below_the_depth_is_refused_saying_trec_eval_checks_only_the_top_depth(tmp_path):
+    """trec_eval 10 sorts a query's run lines and cuts them to -M before its duplicate check (form_res_rels.c),
+    so with -M 2 it scores this run (map 1.0000); pairedframe refuses it, and its message must say that
+    trec_eval checks only the top -M ranks rather than claim trec_eval refuses the file."""
+    run, qrels = tmp_path / "rDup", tmp_path / "qJ"
+    run.write_text("1 Q0 x 1 3 t\n1 Q0 x 2 0.1 t\n1 Q0 a 3 5 t\n")
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    result = runner.invoke(app, ["evaluate", "-f", "trec", "-M", "2", "-m", "map", str(qrels), str(run)])
+    assert result.exit_code == 2, result.output
+    assert "duplicate (qid, docno) = (1, x)" in result.stderr
+    assert "in a run only among the top -M ranks (pairedframe in any query, at any rank)" in result.stderr
 
 
 @pytest.mark.parametrize("what", ["run", "qrels"])
