@@ -345,8 +345,21 @@ def test_qrels_duplicate_in_a_query_the_run_lacks_is_refused_saying_trec_eval_ch
     run = tmp_path / "r"
     run.write_text("1 Q0 d1 1 2.0 t\n1 Q0 d2 2 1.0 t\n")
     with pytest.raises(pf.DuplicateError, match=r"\(2, x\).*trec_eval refuses duplicates in the queries it "
-                                                 r"evaluates \(pairedframe in any query\)"):
+                                                 r"evaluates.*\(pairedframe in any query, at any rank\)"):
         pf.evaluate(str(run), str(qrels), ["AP"])
+
+
+def test_run_duplicate_below_the_depth_is_refused_saying_trec_eval_checks_only_the_top_depth(tmp_path):
+    """trec_eval 10 sorts a query's run lines and cuts them to -M before its duplicate check (form_res_rels.c),
+    so with -M 2 it scores this run (map 1.0000); pairedframe refuses it, and its message must say that
+    trec_eval checks only the top -M ranks rather than claim trec_eval refuses the file."""
+    run, qrels = tmp_path / "rDup", tmp_path / "qJ"
+    run.write_text("1 Q0 x 1 3 t\n1 Q0 x 2 0.1 t\n1 Q0 a 3 5 t\n")
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    result = runner.invoke(app, ["evaluate", "-f", "trec", "-M", "2", "-m", "map", str(qrels), str(run)])
+    assert result.exit_code == 2, result.output
+    assert "duplicate (qid, docno) = (1, x)" in result.stderr
+    assert "in a run only among the top -M ranks (pairedframe in any query, at any rank)" in result.stderr
 
 
 @pytest.mark.parametrize("what", ["run", "qrels"])
@@ -369,3 +382,26 @@ def test_a_missing_results_file_and_judgment_set_name_their_argument(files, tmp_
     with pytest.raises(FileNotFoundError, match=r"judgment set 'gold'") as judgments:
         pf.evaluate_judgment_sets(run, {"gold": str(tmp_path / "nope.qrels")}, "AP")
     assert (results.value.argument, judgments.value.argument) == ("results", "judgments")
+
+
+def test_duplicate_from_a_qid_with_a_blank_names_the_first_line_whose_field_count_differs(tmp_path):
+    """'q 7' as a qid shifts the fields: lines 3 and 4 read as (q, Q0), with run tags '2.0' and '1.0'. The
+    message named several systems in one file; the likely cause is the line with one more field."""
+    run, qrels = tmp_path / "r7", tmp_path / "q7"
+    run.write_text("1 Q0 d1 1 2.0 run\n1 Q0 d2 2 1.0 run\nq 7 Q0 d1 1 2.0 run\nq 7 Q0 d2 2 1.0 run\n")
+    qrels.write_text("1 0 d1 1\n")
+    result = runner.invoke(app, ["evaluate", "-m", "map", str(qrels), str(run)])
+    assert result.exit_code == 2, result.output
+    assert f"lines hold different numbers of fields: line 3 of {run} has 7 where line 1 has 6" in result.stderr
+    assert "several run tags" not in result.stderr and "awk" not in result.stderr
+
+
+def test_qrels_error_met_after_a_run_duplicate_is_not_chained_to_the_internal_duplicate(tmp_path):
+    """The streamed run's internal DuplicatePair is control flow: the qrels' own error, which comes first,
+    must not show it as its context ("During handling of the above exception")."""
+    run, qrels = tmp_path / "r7", tmp_path / "q5"
+    run.write_text("1 Q0 d1 1 2.0 run\n1 Q0 d2 2 1.0 run\nq 7 Q0 d1 1 2.0 run\nq 7 Q0 d2 2 1.0 run\n")
+    qrels.write_text("1 0 d1 1\nq 7 0 d1 1\n")
+    with pytest.raises(InputFormatError, match="expected exactly 4 fields") as raised:
+        pf.evaluate(str(run), str(qrels))
+    assert raised.value.__context__ is None and raised.value.__cause__ is None

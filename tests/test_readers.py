@@ -349,3 +349,21 @@ def test_hex_float_scores_are_refused_by_every_reader(tmp_path, engine, score):
         with pytest.raises(InputFormatError, match=f"score '{re.escape(score)}' is not a number") as exc:
             read()
         assert_located(exc, path, 4, column=5)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+@pytest.mark.parametrize("score", ["1,5", "2abc", "3.5e"])
+def test_score_with_trailing_text_is_refused_as_the_trec_eval_guide_says(tmp_path, engine, score):
+    """docs/guide/trec_eval.md lists a score with text after its number (which trec_eval's atof reads as the
+    number before it) among the departures, quoting the refusal: every reader gives it, naming the line."""
+    guide = (Path(__file__).parents[1] / "docs" / "guide" / "trec_eval.md").read_text()
+    departures = guide[guide.index("## Where pairedframe departs"):]
+    if score != "3.5e":
+        assert f"`score '{score}' is not a number`" in departures
+    assert f"`{score}`" in departures
+    path = write(tmp_path, "run", RUN + f"2 Q0 d2 2 {score} tag\n")
+    qrels = write(tmp_path, "qrels", "1 0 d1 1\n2 0 d2 1\n")
+    for read in (lambda: pf.read_run(path), lambda: pf.evaluate(path, qrels, ["RR"], engine=engine)):
+        with pytest.raises(InputFormatError, match=f"score '{re.escape(score)}' is not a number") as exc:
+            read()
+        assert_located(exc, path, 4, column=5)

@@ -565,3 +565,30 @@ def test_a_null_in_the_segment_table_names_the_column_and_the_first_such_row():
                                           r"row 5 \(counting from 1\): \{'qid': 'q004', 'segment_set': 'len', "
                                           r"'segment': None\}; every row needs a qid, segment_set and segment"):
         compare_segments(per_query, segs, baseline="A")
+
+
+def test_a_null_in_a_segment_file_names_the_file_and_its_line_or_row(tmp_path):
+    """An empty segment in a CSV file named neither the file nor the line ("segment table ..., row 1") where a
+    repeated row named both: it names the CSV file and its line (header = line 1), a Parquet file's row."""
+    per_query, segs = _data(n_q=30)
+    segs = segs.with_columns(pl.when(pl.int_range(pl.len()).is_in([4, 9])).then(None).otherwise(pl.col("segment"))
+                             .alias("segment"))
+    segs.write_csv(tmp_path / "segs.csv")
+    segs.write_parquet(tmp_path / "segs.parquet")
+    with pytest.raises(SchemaError, match=r"^segment file .*segs\.csv has null values in column\(s\) \['segment'\], "
+                                          r"the first at line 6: \{'qid': 'q004'"):
+        compare_segments(per_query, tmp_path / "segs.csv", baseline="A")
+    with pytest.raises(SchemaError, match=r"^segment file .*segs\.parquet has null values in column\(s\) "
+                                          r"\['segment'\], the first at row 5 \(counting from 1\): \{'qid': 'q004'"):
+        compare_segments(per_query, tmp_path / "segs.parquet", baseline="A")
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, run_a, run_b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
+    qrels.write_text("".join(f"{q} 0 d1 1\n" for q in segs["qid"].unique()))
+    run_a.write_text("".join(f"{q} Q0 d1 1 1 a\n" for q in segs["qid"].unique()))
+    run_b.write_text("".join(f"{q} Q0 d2 1 1 b\n" for q in segs["qid"].unique()))
+    res = CliRunner().invoke(app, ["segments", "-s", str(tmp_path / "segs.csv"), "-m", "AP", str(qrels), str(run_a),
+                                   str(run_b)])
+    assert res.exit_code == 2 and "segs.csv has null values in column(s) ['segment'], the first at line 6" in res.stderr

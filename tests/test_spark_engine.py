@@ -219,7 +219,9 @@ def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path, method):
                                                      "\\(qid Q0 docno rank score tag\\), found 5"),
                                            ("duplicate", "^run file .*input.bad, line 10: duplicate \\(qid, docno\\)"),
                                            ("tags", "^run file .*input.bad, line 10: the file holds several run tags "
-                                                    "\\('bm25', 'other'\\): several systems")])
+                                                    "\\('bm25', 'other'\\): several systems"),
+                                           ("ragged", "^run file .*input.bad, line 10: lines hold different numbers "
+                                                      "of fields: line 10 of .*input.bad has 7 where line 1 has 6")])
 def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, method):
     qrels, runs = example_paths()
     lines = runs[0].read_text().splitlines(keepends=True)
@@ -230,6 +232,9 @@ def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, met
         lines[9] = " ".join(fields[:5]) + "\n"
     elif change == "duplicate":
         lines.append(lines[9])
+    elif change == "ragged":           # a qid with a blank: both lines read as (q, <qid>)
+        lines[9] = "q " + lines[9]
+        lines.append("q " + lines[10])
     else:                                     # the same document under another run tag: a second system
         lines.append(" ".join([*fields[:5], "other"]) + "\n")
     path = tmp_path / "input.bad"

@@ -52,7 +52,7 @@ def _with_tag(line: str, tag: str) -> str:
 
 @pytest.mark.parametrize("layout", ["last line repeated", "repeated inside its query", "two pairs, later one first",
                                     "blank lines and a comment before", "repeated with another run tag",
-                                    "first line, after a byte order mark"])
+                                    "first line, after a byte order mark", "two lines with a blank in the qid"])
 def test_a_duplicate_in_a_grouped_file_is_named_as_the_exact_reader_names_it_without_reading_it_whole(
         tmp_path, small_chunks, layout, monkeypatch):
     qrels, lines = _lines()
@@ -71,12 +71,17 @@ def test_a_duplicate_in_a_grouped_file_is_named_as_the_exact_reader_names_it_wit
     elif layout == "first line, after a byte order mark":   # the mark is not part of the first qid
         lines.insert(2, lines[0])
         lines[0] = "\ufeff" + lines[0]
+    elif layout == "two lines with a blank in the qid":   # both read as (q, <qid>): the field counts are named
+        lines[50:50] = ["q " + lines[49], "q " + lines[48]]
     path = tmp_path / "input.sys"
     path.write_text("".join(lines))
     evaluated, exact = _refusals(path, qrels, monkeypatch, streamed=True)
     assert evaluated == exact
     assert "duplicate (qid, docno)" in exact
-    assert (DUPLICATE_RULE in exact) != (layout == "repeated with another run tag")
+    assert (DUPLICATE_RULE in exact) == (layout not in ("repeated with another run tag",
+                                                        "two lines with a blank in the qid"))
+    assert ("line 51 of" in exact and "has 7 where line 1 has 6" in exact) == (layout == "two lines with a blank "
+                                                                                         "in the qid")
 
 
 @pytest.mark.parametrize("later", ["a score that is not a number", "five fields"])

@@ -164,8 +164,10 @@ class DuplicateError(InputFormatError):
 
 
 #: How trec_eval and pairedframe treat a duplicate, as every DuplicateError says it: trec_eval checks a
-#: query's lines only when it evaluates the query (form_res_rels.c), pairedframe checks every query.
-DUPLICATE_RULE = "trec_eval refuses duplicates in the queries it evaluates (pairedframe in any query)"
+#: query's lines only when it evaluates the query, and a run's only among the top -M it keeps
+#: (form_res_rels.c sorts and cuts before it checks); pairedframe checks every line of every query.
+DUPLICATE_RULE = ("trec_eval refuses duplicates in the queries it evaluates, in a run only among the top -M "
+                  "ranks (pairedframe in any query, at any rank)")
 #: Why an empty or all-blank id (qid, docno, system) in a table is refused, as every door says it: no TREC file
 #: can hold one.
 EMPTY_ID_RULE = ("an id is never empty nor made of blanks only (trec_eval reads ids as runs of non-blank "

@@ -38,7 +38,7 @@ from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's ca
 from pairedframe.stats.sign_flip_units import unit_flip_counts
 from pairedframe.stats.signflip_interval import agree_with_settled_p, least_resamples, too_few_resamples
 
-__all__ = ["THETA_ELEMENTS", "as_segments", "refuse_repeated_segments", "no_segment_query", "warn_unmatched_segment_ids",
+__all__ = ["THETA_ELEMENTS", "as_segments", "refuse_null_segments", "refuse_repeated_segments", "no_segment_query", "warn_unmatched_segment_ids",
            "require_two_queries", "check_segments_cost", "settle_segment_flips", "unit_label", "segments_table",
            "family_adjusted"]
 
@@ -59,12 +59,20 @@ def as_segments(segments: Any) -> pl.DataFrame:
     segments = string_ids(segments, ["qid"], "the segment table")  # float query ids refused
     seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
                           pl.col("segment").cast(pl.String))
-    nulls = [c for c in seg.columns if seg[c].null_count()]
-    if nulls:
-        first = seg.select(pl.any_horizontal(pl.all().is_null()).arg_true().first()).item()
-        raise null_segment_error(nulls, seg.row(first, named=True), first + 1)
+    refuse_null_segments(seg, source)
     refuse_repeated_segments(seg, source)
     return seg
+
+
+def refuse_null_segments(seg: pl.DataFrame, source: str | os.PathLike[str] | None = None) -> None:
+    """SchemaError naming the columns with nulls and the first row holding one (its line of a CSV/TSV
+    ``source`` file, else its row), as :func:`null_segment_error` says it."""
+    nulls = [c for c in ("qid", "segment_set", "segment") if seg[c].null_count()]
+    if nulls:
+        first = seg.select(pl.any_horizontal(pl.col("qid", "segment_set", "segment").is_null()).arg_true()
+                           .first()).item()
+        raise null_segment_error(nulls, seg.select("qid", "segment_set", "segment").row(first, named=True),
+                                 first + 1, source)
 
 
 def refuse_repeated_segments(seg: pl.DataFrame, source: str | os.PathLike[str] | None = None) -> None:
@@ -87,11 +95,17 @@ def refuse_repeated_segments(seg: pl.DataFrame, source: str | os.PathLike[str] |
                          f"{again['segment_set']!r}, {again['segment']!r}): list each query once per segment")
 
 
-def null_segment_error(columns: list[str], row: dict[str, Any], number: int | None) -> SchemaError:
+def null_segment_error(columns: list[str], row: dict[str, Any], number: int | None,
+                       source: str | os.PathLike[str] | None = None) -> SchemaError:
     """The error for a segment table with nulls: the columns that hold one, and the first such row with its
-    number (counting from 1) and values; ``number`` None for a table whose rows have no order (Spark)."""
+    number (counting from 1) and values; ``number`` None for a table whose rows have no order (Spark). Read
+    from a ``source`` file, the file is named, and for CSV/TSV the line (line 1 is the header)."""
     where = f"the first at row {number} (counting from 1)" if number is not None else "e.g. the row"
-    return SchemaError(f"segment table has null values in column(s) {columns}, {where}: {row}; every row needs a "
+    name = "" if source is None else os.fspath(source).lower().removesuffix(".gz").removesuffix(".zst")
+    if number is not None and name.endswith((".csv", ".tsv")):
+        where = f"the first at line {number + 1}"
+    what = "segment table" if source is None else f"segment file {os.fspath(source)}"
+    return SchemaError(f"{what} has null values in column(s) {columns}, {where}: {row}; every row needs a "
                        "qid, segment_set and segment (drop the rows of queries outside a segment)")
 
 

@@ -72,16 +72,16 @@ def _stream_run_file(path: str, name: str, sample: DocnoSample, judgments: list[
                      pool: ThreadPoolExecutor, chunks: list[ChunkedEvaluation]) -> list[pl.DataFrame]:
     sampled = len(sample.parts)
     blocks = sample.first_rows(iter_query_blocks(path, name))
+    # DuplicatePair is control flow: the errors raised after it (the qrels' first) are not chained to it
     try:
         try:
             return ranked_blocks(blocks, name, judgments, options, pool, chunks)
         except DuplicatePair as dup:
-            for _ in blocks:  # the rest is parsed, not ranked: a bad line or scattered query there decides
-                pass
-            # blocks hold whole queries in file order: the first repeat met is on the first repeated line
-            error = duplicate_error(path, dup.qid, dup.docno)
-            _wait_for(judgments)
-            raise error from None
+            pair = dup.qid, dup.docno
+        for _ in blocks:  # the rest is parsed, not ranked: a bad line or scattered query there decides
+            pass
+        # blocks hold whole queries in file order: the first repeat met is on the first repeated line
+        error = duplicate_error(path, *pair)
     except Interleaved:  # a query's lines are scattered: partition the file by query first
         del sample.parts[sampled:]
         for chunk in chunks:
@@ -90,9 +90,10 @@ def _stream_run_file(path: str, name: str, sample: DocnoSample, judgments: list[
             return ranked_blocks(sample.first_rows(iter_partitioned_blocks(path, name)), name, judgments, options,
                                  pool, chunks)
         except DuplicatePair as dup:  # partitions come in no line order: the first repeated line is looked for
-            error = duplicate_error(path, *(first_duplicate(path) or (dup.qid, dup.docno)))
-            _wait_for(judgments)
-            raise error from None
+            pair = dup.qid, dup.docno
+        error = duplicate_error(path, *(first_duplicate(path) or pair))
+    _wait_for(judgments)
+    raise error
 
 
 def ranked_blocks(blocks: Iterator[QueryBlock], name: str, judgments: list[Future], options: EvalOptions,

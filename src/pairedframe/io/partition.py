@@ -43,7 +43,7 @@ from pairedframe.io.stream import (
     _with_system,
 )
 from pairedframe.errors import DuplicateError, InputFormatError
-from pairedframe.io.duplicates import run_duplicate_error
+from pairedframe.io.duplicates import ragged_cause, run_duplicate_error
 from pairedframe.io.line_ends import bare_return_error, bare_return_line, nul_byte_error, nul_byte_line
 from pairedframe.io.trec import (_RUN_FIELDS, _open_bytes, _split_fields, _unreadable, compression,
                                  refuse_run_lines, run_line_faults)
@@ -244,7 +244,7 @@ def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> Dupli
         number += block.count(b"\n")
     several = len({text.split()[5] for text in texts if len(text.split()) >= 6}) > 1
     return run_duplicate_error(path, qid, docno, lines, texts, tags=_file_tags(path) if several else (),
-                               argument="run")
+                               argument="run", ragged=ragged_cause(_numbered_blocks(path), texts))
 
 
 def bad_line_error(path: str | os.PathLike[str]) -> InputFormatError | None:
@@ -303,6 +303,14 @@ def _numbered_lines(text: str, lines_before: int, file_start: bool) -> pl.DataFr
     lines = pl.DataFrame({"line_no": pl.int_range(lines_before + 1, lines_before + 1 + len(lines), eager=True),
                           "line": lines.str.strip_chars(" \t\r\n\x0b\x0c")})
     return lines.filter((pl.col("line") != "") & ~pl.col("line").str.starts_with("#"))
+
+
+def _numbered_blocks(path: str) -> Iterator[pl.DataFrame]:
+    """The file's data lines as :func:`_numbered_lines` gives them, a piece at a time."""
+    number = 0
+    for index, block in enumerate(_whole_line_blocks(path)):
+        yield _numbered_lines(block.decode("utf-8", "replace"), number, index == 0)
+        number += block.count(b"\n")
 
 
 def _file_tags(path: str) -> list[str]:
