@@ -93,8 +93,10 @@ class RankAgreement:
     Attributes
     ----------
     kendall_tau_b, spearman_rho, tau_ap, tau_ap_symmetric, rbo : Coefficient
-        ``tau_ap`` weighs the top of ``b``'s ordering against ``a`` as reference (Yilmaz et al.);
-        ``tau_ap_symmetric`` averages both directions; ``rbo`` is ``rbo_ext`` of the orderings.
+        ``tau_ap`` weighs the top of ``b``'s ordering against ``a`` as reference (Yilmaz et al.), with
+        ``b``'s ties as Urbano & Marrero's ``tauAP_a`` (expected over random tie-breakings: a tie ``a``
+        breaks costs half a swap); ``tau_ap_symmetric`` is their ``tauAP_b``; ``rbo`` is ``rbo_ext``
+        of the orderings (:mod:`pairedframe.stats.rank_agreement`).
     means : polars.DataFrame
         ``system, mean_a, mean_b, rank_a, rank_b``: one row per system, best under ``a`` first
         (``mean_a`` descending, ascending for measures where lower is better such as FirstRelRank;
@@ -346,7 +348,8 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         ``kendall_tau_b``, ``spearman_rho``, ``tau_ap``, ``tau_ap_symmetric``, ``rbo`` (each with
         ``statistic``, ``pvalue``, ``confidence_interval``, ``note``), ``means``, ``swapped`` pairs,
         ``n_queries``, ``n_systems``, ``settings``; ``table`` has one row per coefficient.
-        Coefficients lie in [-1, 1] (RBO in [0, 1]); NaN when a ranking is constant.
+        Coefficients lie in [-1, 1] (RBO in [0, 1]); NaN when a ranking is constant (``tau_ap``: when
+        ``a``'s is; a constant ``b`` gives 0).
 
     Raises
     ------
