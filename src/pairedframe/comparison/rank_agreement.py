@@ -408,9 +408,9 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
     queries drawn from DL-2019 (20 runs, NIST vs 7 LLM label sets, nDCG@10), DL-2021 (63 runs,
     nDCG@10 vs AP orderings) and a near-tie design, 18 cells x 5 coefficients
     (``benchmarks/calibration --section agreement``; docs/guide/agreement.md): jackknife median
-    0.975, range 0.744-1.000 (on the real data tau_b and rho 0.95-1.00, tau_AP 0.85-0.99, RBO
-    0.74-0.96), 1.5 times the percentile interval's width; percentile median 0.732, range
-    0.000-0.992.
+    0.973, range 0.744-1.000 (on the real data tau_b and rho 0.95-1.00, tau_AP 0.86-0.99, RBO
+    0.74-0.96), 1.5 times the percentile interval's width; percentile median 0.717, range
+    0.000-1.000.
 
     References
     ----------
