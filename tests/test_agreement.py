@@ -16,7 +16,7 @@ from pairedframe.errors import InsufficientSampleError
 from pairedframe.stats.bootstrap import bootstrap_means_matrix
 from pairedframe.stats.rank_agreement import kendall_tau_b_many
 from pairedframe.stats.resample import bootstrap_index_chunks
-from tests.reference.agreement_reference import tau_ap_loop
+from tests.reference.agreement_reference import tau_ap_a_loop
 
 
 def _per_query(means_by_system, n=30, noise=0.05, seed=0):
@@ -192,7 +192,7 @@ def test_label_agreement_against_sklearn():
     assert la.kappa_binary == pytest.approx(metrics.cohen_kappa_score(ga >= 2, gb >= 2), abs=1e-12)
 
 
-def test_rank_agreement_orders_lower_is_better_best_first_against_tau_ap_loop():
+def test_rank_agreement_orders_lower_is_better_best_first_against_tau_ap_a_loop():
     # FirstRelRank: lower is better.  a: s4 best ... s1 worst; b swaps the two best (s4, s3).
     ranks_a, ranks_b = {"s1": 9.0, "s2": 6.0, "s3": 3.0, "s4": 1.0}, {"s1": 9.0, "s2": 6.0, "s3": 1.0, "s4": 2.0}
     a = _per_query(ranks_a, noise=0.0).with_columns(pl.lit("FirstRelRank").alias("measure"))
@@ -200,9 +200,9 @@ def test_rank_agreement_orders_lower_is_better_best_first_against_tau_ap_loop():
     r = pf.rank_agreement(a, b, measure="FirstRelRank", n_resamples=200)
     # tau_AP weighs the top of the ranking, best first: the oracle sees the negated ranks (higher = better)
     names = list(ranks_a)
-    expected = tau_ap_loop([-ranks_a[s] for s in names], [-ranks_b[s] for s in names])
+    expected = tau_ap_a_loop([-ranks_a[s] for s in names], [-ranks_b[s] for s in names])
     assert r.tau_ap.statistic == pytest.approx(expected)
-    assert r.tau_ap.statistic != pytest.approx(tau_ap_loop(list(ranks_a.values()), list(ranks_b.values())))
+    assert r.tau_ap.statistic != pytest.approx(tau_ap_a_loop(list(ranks_a.values()), list(ranks_b.values())))
     assert r.means["system"].to_list() == ["s4", "s3", "s2", "s1"] and r.means["rank_a"].to_list() == [1, 2, 3, 4]
     assert r.swapped.select("system_x", "system_y").rows() == [("s4", "s3")]     # a puts s4 above s3
     assert r.kendall_tau_b.statistic == pytest.approx(sps.kendalltau([9, 6, 3, 1], [9, 6, 1, 2]).statistic)
@@ -355,3 +355,13 @@ def test_rank_agreement_rbo_with_tied_means_does_not_depend_on_system_names():
                   for names in (["a", "b", "c", "d"], ["a", "c", "b", "d"], ["z", "y", "x", "w"])]
     assert values[0] == values[1] == values[2]
     assert 0.955 < values[0] < 1.0
+
+
+def test_rank_agreement_charges_an_llm_tie_nist_breaks_against_tau_ap_a_loop():
+    # the outside report: LLM means tying two systems NIST orders gave tau_AP = 1; tau_AP_a gives 0.9375
+    nist, llm = [.5, .4, .3, .2, .1], [.5, .4, .3, .2, .2]
+    a = _per_query({f"s{i}": m for i, m in enumerate(nist)}, noise=0.0)
+    b = _per_query({f"s{i}": m for i, m in enumerate(llm)}, noise=0.0)
+    r = pf.rank_agreement(a, b, measure="AP")
+    assert r.tau_ap.statistic == pytest.approx(tau_ap_a_loop(nist, llm), abs=1e-12) == pytest.approx(0.9375)
+    assert r.tau_ap_symmetric.statistic == pytest.approx(0.9375)       # tau_AP_b here happens to agree

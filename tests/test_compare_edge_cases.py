@@ -129,7 +129,8 @@ def test_compare_pair_aligns_two_pandas_series_by_their_query_index():
 
     a = pd.Series([0.1, 0.5, 0.3, 0.9, 0.2, 0.4], index=list("uvwxyz"))
     b = (a + pd.Series([0.05, 0.1, -0.02, 0.2, 0.0, 0.07], index=a.index)).iloc[::-1]
-    want = compare_pair(a.to_numpy(), b.reindex(a.index).to_numpy(), n_resamples=999, seed=1)
+    # the index is also the query ids that key the resamples
+    want = compare_pair(a.to_numpy(), b.reindex(a.index).to_numpy(), qids=list(a.index), n_resamples=999, seed=1)
     got = compare_pair(a, b, n_resamples=999, seed=1)
     assert got.statistic == pytest.approx(0.0666666666, abs=1e-9) == want.statistic
     assert got.confidence_interval == want.confidence_interval and got.pvalue == want.pvalue

@@ -78,3 +78,30 @@ def test_compare_pair_warns_about_values_outside_the_measure_range_as_compare_do
     with pytest.warns(ValueRangeWarning, match=r"^compare_pair: measure 'nDCG@10' takes values in \[0, 1\], but "
                                                r"system 'b', qid 'q3' has 1\.2"):
         pf.compare_pair(a, b, qids=q, measure="nDCG@10")
+
+
+def _series_pair(n: int = 30):
+    pd = pytest.importorskip("pandas")
+    a, b, q, table = _pair(n, seed=0)
+    return pd.Series(a, index=q), pd.Series(b, index=q), table
+
+
+def test_compare_pair_series_against_compare():
+    # without qids two Series key the resamples by their index, the queries compare keys them by
+    a, b, table = _series_pair()
+    row = pf.compare(table, baseline="A", n_resamples=999).row(0, named=True)
+    res = pf.compare_pair(a, b, measure="nDCG@10", n_resamples=999)
+    assert (res.pvalue, res.confidence_interval.low, res.confidence_interval.high) == (
+        row["pvalue"], row["ci_low"], row["ci_high"])
+
+
+@pytest.mark.parametrize("interval", ["signflip", "percentile", "bca"])
+def test_compare_pair_series_does_not_change_under_a_permutation_of_the_rows(interval):
+    a, b, _ = _series_pair()
+    perm = np.random.default_rng(1).permutation(len(a))
+    before = pf.compare_pair(a, b, n_resamples=999, interval=interval)
+    after = pf.compare_pair(a.iloc[perm], b.iloc[perm[::-1]], n_resamples=999, interval=interval)
+    assert (after.pvalue, tuple(after.confidence_interval)) == (before.pvalue, tuple(before.confidence_interval))
+    # positions key arrays: the same pairs in another order draw other resamples (why the index is used)
+    shuffled = pf.compare_pair(a.to_numpy()[perm], b.to_numpy()[perm], n_resamples=999, interval=interval)
+    assert tuple(shuffled.confidence_interval) != tuple(before.confidence_interval)

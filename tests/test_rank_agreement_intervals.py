@@ -17,7 +17,7 @@ from pairedframe.comparison.rank_intervals import NO_SPREAD_NOTE
 from pairedframe.errors import SmallSampleWarning
 from pairedframe.stats.rank_agreement import agreement_coefficients_many, leave_one_out_means
 from pairedframe.stats.rbo import rbo
-from tests.reference.agreement_reference import tau_ap_loop
+from tests.reference.agreement_reference import tau_ap_a_loop, tau_ap_b_half_loop
 
 
 def _frame(values: np.ndarray, measure: str = "AP") -> pl.DataFrame:
@@ -32,7 +32,8 @@ def _coefficients_loop(ma, mb, rbo_p=0.9):
     names = [f"s{j}" for j in range(len(ma))]
     order = lambda m: [names[i] for i in np.argsort(-np.asarray(m), kind="stable")]  # noqa: E731
     return {"kendall_tau_b": sps.kendalltau(ma, mb).statistic, "spearman_rho": sps.spearmanr(ma, mb).statistic,
-            "tau_ap": tau_ap_loop(ma, mb), "tau_ap_symmetric": (tau_ap_loop(ma, mb) + tau_ap_loop(mb, ma)) / 2,
+            "tau_ap": tau_ap_a_loop(ma, mb),
+            "tau_ap_symmetric": (tau_ap_b_half_loop(ma, mb) + tau_ap_b_half_loop(mb, ma)) / 2,
             "rbo": rbo(order(ma), order(mb), p=rbo_p).rbo_ext}
 
 
@@ -71,7 +72,7 @@ def test_agreement_coefficients_many_and_leave_one_out_means_against_loops():
         for name in want:
             assert got[name][row] == pytest.approx(want[name], abs=1e-12)
     lower = agreement_coefficients_many(A, B, higher_is_better=False)   # best first = lowest first
-    assert lower["tau_ap"][0] == pytest.approx(tau_ap_loop(-A[0], -B[0]), abs=1e-12)
+    assert lower["tau_ap"][0] == pytest.approx(tau_ap_a_loop(-A[0], -B[0]), abs=1e-12)
     assert lower["kendall_tau_b"][0] == pytest.approx(got["kendall_tau_b"][0], abs=1e-15)
     with pytest.raises(ValueError, match="at least 2 rows"):
         leave_one_out_means(X[:1])
@@ -273,9 +274,10 @@ def test_rank_interval_is_nan_not_a_point_when_only_float_noise_changes_the_coef
     assert np.isfinite(r.rbo.statistic) and np.isnan(low) and np.isnan(high), (low, high)
     assert r.rbo.note.startswith("approximate; no interval (NaN)")
     said = [str(w.message) for w in caught if issubclass(w.category, SmallSampleWarning)]
-    assert any(": rbo:" in s and "NaN, not a point" in s for s in said), said
+    # tau_AP_a of a 'b' tying every system is 0 whatever the queries, so the jackknife names it beside RBO
+    assert any(" rbo:" in s and "NaN, not a point" in s for s in said), said
     if interval == "jackknife":  # the reason is the tied set, not 'few systems, well separated'
-        rbo = [s for s in said if ": rbo:" in s]
+        rbo = [s for s in said if ": tau_ap, rbo:" in s]
         assert "'b' ties every system" in rbo[0] and "well separated" not in rbo[0], rbo
 
 
@@ -284,9 +286,13 @@ def test_rank_coefficients_nan_because_one_set_ties_every_system_say_so():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         r = pf.rank_agreement(a, b, measure="AP")
-    undefined = ["kendall_tau_b", "spearman_rho", "tau_ap", "tau_ap_symmetric"]
+    undefined = ["kendall_tau_b", "spearman_rho", "tau_ap_symmetric"]
     for name in undefined:
         c = getattr(r, name)
         assert np.isnan(c.statistic) and "ties every system" in c.note and "'b'" in c.note, (name, c.note)
+    # tau_AP_a scores the estimate 'b' against the reference 'a': tying every system is a random ordering's 0
+    assert r.tau_ap.statistic == pytest.approx(0.0, abs=1e-12) and "NaN" not in r.tau_ap.note.split(";")[0]
+    flipped = pf.rank_agreement(b, a, measure="AP")            # a reference that orders nothing: NaN
+    assert np.isnan(flipped.tau_ap.statistic) and "'a' ties every system" in flipped.tau_ap.note
     said = [str(w.message) for w in caught if issubclass(w.category, SmallSampleWarning) and "are NaN" in str(w.message)]
     assert len(said) == 1 and ", ".join(undefined) in said[0] and "'b' ties every system" in said[0], said

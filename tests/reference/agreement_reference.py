@@ -8,12 +8,13 @@ from __future__ import annotations
 import math
 
 
-def tau_ap_loop(reference, estimate):
-    """tau_AP (Yilmaz et al. 2008) walking the estimated ordering from the top.
+def tau_ap_b_half_loop(reference, estimate):
+    """One directional half of Urbano & Marrero's (2017) tau_AP_b, walking the estimated ordering from the
+    top; without ties, tau_AP (Yilmaz et al. 2008).
 
     For each item i, the items strictly above it in ``estimate`` are its "earlier" items; C(i)
     counts those also strictly above it in ``reference``.  Items with no earlier item are skipped
-    (the top one, and with ties the whole top group; Urbano & Marrero 2017).
+    (the top one, and with ties the whole top group).  tau_AP_b is the mean of both directions.
     """
     k = len(estimate)
     total, counted = 0.0, 0
@@ -25,6 +26,59 @@ def tau_ap_loop(reference, estimate):
         total += correct / len(earlier)
         counted += 1
     return float("nan") if counted == 0 else 2.0 * total / counted - 1.0
+
+
+def tau_ap_a_loop(reference, estimate):
+    """Urbano & Marrero's (2017) tau_AP_a (accuracy: ``reference`` the true ranking) by its two terms.
+
+    Each tie group of ``estimate`` (size g, p - 1 items above it) takes the positions p .. p + g - 1 in
+    random order.  Term I: an item's concordant items above its group, times the mean over those
+    positions of 1 / (position - 1).  Term II: the group's own pairs, the one at position p + m having
+    m group items above it, each concordant with probability 1/2 -- or 1 where ``reference`` ties the
+    pair too (pairedframe's extension to a reference with ties; a pair the reference ties and the
+    estimate orders is never concordant, as in tau_AP_b).  2 / (k - 1) * (I + II) - 1; NaN when the
+    reference ties every item.
+    """
+    k = len(estimate)
+    if len(set(reference)) == 1:
+        return float("nan")
+    total = 0.0
+    for value in set(estimate):
+        group = [i for i in range(k) if estimate[i] == value]
+        g, p = len(group), 1 + sum(1 for j in range(k) if estimate[j] > value)
+        for i in group:
+            above = [j for j in range(k) if estimate[j] > value]
+            concordant = sum(1 for j in above if reference[j] > reference[i])
+            if p > 1:
+                total += concordant * sum(1.0 / (p + m - 1) for m in range(g)) / g
+        pairs = [(i, j) for a, i in enumerate(group) for j in group[a + 1:]]
+        if pairs:
+            q = sum(1.0 if reference[i] == reference[j] else 0.5 for i, j in pairs) / len(pairs)
+            total += q * sum(m / (p + m - 1) for m in range(1, g))
+    return 2.0 * total / (k - 1) - 1.0
+
+
+def tau_ap_tie_breaking_mean(reference, estimate):
+    """The mean of plain tau_AP over every way of breaking the ties of ``estimate`` (all equally likely):
+    tau_AP_a by its definition, not its closed form.  A pair tied in both orderings counts as concordant
+    (pairedframe's extension, as :func:`tau_ap_a_loop`); NaN when the reference ties every item."""
+    import itertools
+
+    k = len(estimate)
+    if len(set(reference)) == 1:
+        return float("nan")
+    groups = [[i for i in range(k) if estimate[i] == v] for v in sorted(set(estimate), reverse=True)]
+    values = []
+    for parts in itertools.product(*(itertools.permutations(g) for g in groups)):
+        order = [i for part in parts for i in part]
+        total = 0.0
+        for pos in range(1, k):
+            i = order[pos]
+            hits = sum(1 for j in order[:pos] if reference[j] > reference[i]
+                       or (reference[j] == reference[i] and estimate[j] == estimate[i]))
+            total += hits / pos
+        values.append(2.0 * total / (k - 1) - 1.0)
+    return sum(values) / len(values)
 
 
 def kendall_tau_b_loop(x, y):

@@ -106,3 +106,14 @@ def test_required_queries_refuses_an_effect_against_the_one_sided_alternative(de
         required_queries(delta, 0.1, alternative=alt)
     assert "`delta`" in str(caught.value)
     assert required_queries(-delta, 0.1, alternative=alt) == required_queries(abs(delta), 0.1, alternative="greater")
+
+
+@pytest.mark.parametrize("alternative,floor", [("two-sided", 6), ("greater", 5)])
+def test_required_queries_can_be_below_the_signflip_floor_against_exact_signflip(alternative, floor):
+    # the docstrings' claim: the t-test's size (4 here) is below the fewest non-zero deltas with which the
+    # exact sign-flip test can reject at 0.05 (6 two-sided, 5 one-sided), whatever their size
+    from pairedframe.stats.randomization import exact_pvalue_of_nonzero
+
+    assert required_queries(0.5, 0.2, alternative=alternative) < floor
+    assert exact_pvalue_of_nonzero(np.full(floor - 1, 0.5), alternative) >= 0.05
+    assert exact_pvalue_of_nonzero(np.full(floor, 0.5), alternative) < 0.05

@@ -120,6 +120,15 @@ def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
     return a, b.reindex(a.index)
 
 
+def _index_qids(a: Any, b: Any) -> list[str] | None:
+    """The query ids of two aligned pandas Series (their shared index, as strings), or None for other inputs
+    or an index whose labels (as strings) repeat."""
+    if not (hasattr(a, "index") and hasattr(b, "index")):
+        return None
+    ids = [str(q) for q in a.index]
+    return ids if len(set(ids)) == len(ids) else None
+
+
 @renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
 def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resamples: int = 10_000,
                  confidence_level: float = 0.95,
@@ -139,10 +148,12 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     qids : sequence, optional
         Query ids of the positions.  They key the resample streams exactly as :func:`compare`, so with the
         same ids, seed and ``resampling`` the result equals the matching row of :func:`compare`.  Without
-        them the ids are the positions (``"0", "1", ...``): the resamples follow the order of the pairs, so
-        the same pairs in another order give another Monte-Carlo p-value and resampled interval (within
-        Monte-Carlo error; nothing drawn at random changes: the t-test, the t interval, one-pass results,
-        enumerated sign flips).  Give ``qids`` for a
+        them, two pandas Series use their (aligned) index as the ids, so the result equals
+        :func:`compare`'s on the same queries and does not depend on the order of the rows; other inputs
+        (and a Series index that repeats a label) use the positions (``"0", "1", ...``): the resamples
+        then follow the order of the pairs, so the same pairs in another order give another Monte-Carlo
+        p-value and resampled interval (within Monte-Carlo error; nothing drawn at random changes: the
+        t-test, the t interval, one-pass results, enumerated sign flips).  Give ``qids`` for a
         result that does not depend on the order.
     n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
         As :func:`compare`.
@@ -194,6 +205,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
     _warn_unknown_measure(measure)
     a, b = _aligned_series(a, b)
+    if qids is None:        # Series: their queries key the resamples, not the order of the rows
+        qids = _index_qids(a, b)
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.ndim != 1 or a.shape != b.shape:

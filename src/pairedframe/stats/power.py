@@ -161,6 +161,14 @@ def minimum_detectable_effect(sd: float, n: int, *, confidence_level: float = 0.
     TypeError, ValueError
         On non-positive ``sd``, ``n < 2``, probabilities outside (0, 1) or an unknown ``method``.
 
+    Notes
+    -----
+    This is the t-test's MDE (as R's ``power.t.test`` and statsmodels' ``TTestPower``), not the
+    sign-flip test's, the default test of :func:`pairedframe.compare`.  The exact sign-flip p-value is at
+    least ``2 / 2**m`` two-sided (``1 / 2**m`` one-sided) with ``m`` the non-zero deltas, so below
+    ``m = 6`` two-sided (5 one-sided) it cannot reject at ``alpha = 0.05`` however large the effect
+    (8 and 7 at 0.01); this function returns a finite MDE there all the same.
+
     References
     ----------
     Cohen, J. (1988). *Statistical Power Analysis for the Behavioral Sciences*, 2nd ed., ch. 2.
@@ -206,6 +214,16 @@ def required_queries(delta: float, sd: float, *, confidence_level: float = 0.95,
     ValueError
         If ``delta == 0``, ``delta``'s sign is not a one-sided ``alternative``'s, ``sd <= 0``, probabilities
         are outside (0, 1) or ``method`` is unknown.
+
+    Notes
+    -----
+    The size is the t-test's (as R's ``power.t.test`` and statsmodels' ``TTestPower``), not the
+    sign-flip test's, the default test of :func:`pairedframe.compare`, and it can be smaller than that
+    test can use: ``required_queries(0.5, 0.2)`` is 4, but the exact sign-flip p-value is at least
+    ``2 / 2**m`` two-sided (``1 / 2**m`` one-sided) with ``m`` the non-zero deltas, so it cannot
+    reject at ``alpha = 0.05`` with fewer than 6 non-zero deltas two-sided (5 one-sided; 8 and 7 at
+    0.01).  For the sign-flip test take the larger of this number and that floor (and see
+    :data:`MIN_QUERIES`).
     """
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or not math.isfinite(delta):
         raise ValueError(f"`delta` must be a finite real number, got {delta!r}")

@@ -12,15 +12,30 @@ Kendall's tau_b
     default (variant "b").  NaN when either row is constant.
 Spearman's rho
     Pearson correlation of the average ranks (scipy.stats.spearmanr).  NaN when a row is constant.
-AP correlation tau_AP (Yilmaz, Aslam & Robertson 2008)
-    ``tau_AP(X, Y) = 2 / |T| * sum_{i in T} C_i / A_i - 1`` where ``A_i`` counts the items above
-    ``i`` in the *estimated* ordering Y, ``C_i`` those of them also above ``i`` in the *reference*
-    ordering X, and ``T = {i : A_i > 0}``.  Without ties ``T`` holds every item but the top one and
-    ``A_i = rank_i - 1``: Yilmaz et al.'s formula.  With ties this is Urbano & Marrero's (2017)
-    tie-aware form (their asymmetric ``tauAP_b``): items tied in Y are never above each other and a
-    pair tied in X is never concordant.  The weights follow the estimated ordering, so the
-    coefficient is asymmetric; the symmetric form is ``(tau_AP(X, Y) + tau_AP(Y, X)) / 2``
-    (Urbano & Marrero's ``tauAP_b``).  NaN when Y is constant.
+AP correlation tau_AP (Yilmaz, Aslam & Robertson 2008; ties: Urbano & Marrero 2017)
+    Without ties ``tau_AP(X, Y) = 2 / (k - 1) * sum_{i not top} C_i / A_i - 1`` where ``A_i`` counts
+    the items above ``i`` in the *estimated* ordering Y (``rank_i - 1``) and ``C_i`` those of them
+    also above ``i`` in the *reference* ordering X.  The weights follow the estimated ordering, so
+    the coefficient is asymmetric.  ``tau_ap`` is Urbano & Marrero's accuracy coefficient
+    ``tauAP_a`` (X the true ranking, Y an estimate that may tie): the expected tau_AP when Y's ties
+    are broken uniformly at random, in closed form.  An item in a tie group of Y of size ``g`` with
+    ``s`` items above the group is equally likely at positions ``s + 1 .. s + g``: its ``C_i`` over
+    the items above the group weighs ``(1/g) sum_{m=1..g} 1 / (s + m - 1)``, and the group's own
+    pairs add ``(q/g) sum_{m=1..g-1} m / (s + m)`` per item, ``q = 1/2`` (a pair Y ties and X
+    orders comes out in X's order half the time).  So a tie in Y that X breaks costs half a
+    discordance, with the top weight of where the group sits: ``[.5, .4, .3, .2, .1]`` against
+    ``[.5, .4, .3, .2, .2]`` gives 0.9375, not 1.  The paper defines ``tauAP_a`` for an X without
+    ties (ircor refuses them); with ties in X as well, a pair X ties counts as concordant where Y
+    ties it too (``q`` rises to 1 for such pairs: identical orderings give 1) and as not concordant
+    where Y orders it -- the rule of one directional half of ``tauAP_b`` below -- so without ties in
+    Y this is that half and without ties in X it is ``tauAP_a``.  NaN when X ties every item.
+    ``tau_ap_symmetric`` is Urbano & Marrero's agreement coefficient ``tauAP_b`` (both orderings
+    estimates that may tie; ircor's ``tauAP_b``): the mean of its half for (X, Y) and for (Y, X),
+    where the half for (X, Y) is ``2 / |T| * sum_{i in T} C_i / A_i - 1`` with ``A_i`` the items
+    strictly above ``i`` in Y (items tied in Y are never above each other), ``C_i`` those of them
+    strictly above ``i`` in X (a pair tied in X is never concordant) and ``T = {i : A_i > 0}`` (the
+    top group of Y is skipped).  NaN when either ordering is constant.  It is not the mean of
+    ``tau_ap`` both ways: the halves skip the pairs their weighting ordering ties.
 RBO of the orderings (Webber, Moffat & Zobel 2010)
     ``rbo_ext`` of the two orderings of all ``k`` items (scores descending).  Both lists hold the
     same ``k`` items, so eq. 32 reduces to
@@ -184,15 +199,18 @@ def tau_ap_many(reference, estimate, *, symmetric: bool = False) -> np.ndarray:
     reference, estimate : array_like, shape (rows, k)
         Scores; higher = ranked higher.  ``reference`` plays the "true" ranking (e.g. NIST labels),
         ``estimate`` the ranking under evaluation (e.g. LLM labels); the top-weighting follows
-        ``estimate`` (Yilmaz et al. 2008; ``ircor::tauAP(x = reference, y = estimate)``).
+        ``estimate`` (Yilmaz et al. 2008; ``ircor::tauAP_a(x = reference, y = estimate)``).
     symmetric : bool, default False
-        Average of both directions (Urbano & Marrero's ``tauAP_b``).
+        Urbano & Marrero's agreement coefficient ``tauAP_b`` instead (both orderings estimates; the
+        mean of its two directional halves, module docstring).
 
     Returns
     -------
     ndarray, shape (rows,)
-        In [-1, 1]; NaN when the estimate (either row, if symmetric) is constant.  Ties: see the
-        module docstring.
+        In [-1, 1].  Default: Urbano & Marrero's accuracy coefficient ``tauAP_a`` (module docstring),
+        which charges the estimate for every tie the reference breaks; NaN when the reference ties every
+        item (no ordering to be accurate against), 0 when only the estimate does (a random ordering's
+        expected value).  ``symmetric``: NaN when either row is constant.
 
     Raises
     ------
@@ -201,7 +219,47 @@ def tau_ap_many(reference, estimate, *, symmetric: bool = False) -> np.ndarray:
     """
     R, E = _check_pair(reference, estimate)
     if symmetric:
-        return (tau_ap_many(R, E) + tau_ap_many(E, R)) / 2.0
+        return (_tau_ap_half(R, E) + _tau_ap_half(E, R)) / 2.0
+    out = np.full(R.shape[0], np.nan)
+    tied = _has_ties(E)
+    untied = ~tied & ~np.all(R == R[:, :1], axis=1)
+    out[untied] = _tau_ap_half(R[untied], E[untied])     # no ties in the estimate: the plain formula, 3x faster
+    if tied.any():
+        out[tied] = _tau_ap_a_tied(R[tied], E[tied])
+    return np.clip(out, -1.0, 1.0)
+
+
+def _tau_ap_a_tied(R: np.ndarray, E: np.ndarray) -> np.ndarray:
+    """``tauAP_a`` in closed form over the tie groups of E (module docstring), per row."""
+    rows, k = R.shape
+    harmonic = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, k + 1))])    # H[m] = 1 + 1/2 + ... + 1/m
+    out = np.empty(rows)
+    for sl in _row_chunks(rows, k):
+        r, e = R[sl], E[sl]
+        above = e[:, None, :] > e[:, :, None]                 # [row, i, j]: j above i in the estimate
+        same_e = e[:, None, :] == e[:, :, None]               # j in i's tie group of the estimate (i too)
+        same_r = r[:, None, :] == r[:, :, None]
+        s = np.count_nonzero(above, axis=2)                   # items above i's group: it spans s+1 .. s+g
+        g = np.count_nonzero(same_e, axis=2)
+        c = np.count_nonzero(above & (r[:, None, :] > r[:, :, None]), axis=2)
+        # term I: the group's positions are equally likely, so 1/(position - 1) averages to
+        # (H[s+g-1] - H[s-1]) / g; the top group (s = 0) has no item above it
+        first = np.where(s > 0, c * (harmonic[s + g - 1] - harmonic[np.maximum(s - 1, 0)]) / g, 0.0)
+        # term II: the group's pairs in random order; the one at position s+1+m has m group items above,
+        # each concordant with probability q: 1 for a pair the reference ties too, else 1/2
+        both = np.count_nonzero(same_e & same_r, axis=2) - 1  # i's group mates the reference ties with i
+        pairs = g * (g - 1) / 2.0
+        tied_pairs = np.einsum("rij,rj->ri", same_e, both) / 2.0
+        q = np.where(g > 1, 0.5 + tied_pairs / (2.0 * np.where(g > 1, pairs, 1.0)), 0.0)
+        within = (g - 1) - s * (harmonic[s + g - 1] - harmonic[s])            # sum_{m=1}^{g-1} m / (s + m)
+        total = (first + q * within / g).sum(axis=1)
+        constant = np.all(r == r[:, :1], axis=1)
+        out[sl] = np.where(constant, np.nan, 2.0 * total / (k - 1) - 1.0)
+    return out
+
+
+def _tau_ap_half(R: np.ndarray, E: np.ndarray) -> np.ndarray:
+    """One directional half of ``tauAP_b`` (weights from E's tie groups, module docstring), per row."""
     out = np.empty(R.shape[0])
     for sl in _row_chunks(R.shape[0], R.shape[1]):
         r, e = R[sl], E[sl]
@@ -322,8 +380,9 @@ def agreement_coefficients_many(A, B, *, higher_is_better: bool = True, rbo_p: f
     Returns
     -------
     dict of str to ndarray, shape (rows,)
-        ``kendall_tau_b``, ``spearman_rho``, ``tau_ap`` (``a`` the reference), ``tau_ap_symmetric``
-        and ``rbo``; NaN where a row is constant (see the kernels).
+        ``kendall_tau_b``, ``spearman_rho``, ``tau_ap`` (``tauAP_a``, ``a`` the reference),
+        ``tau_ap_symmetric`` (``tauAP_b``) and ``rbo``; NaN where a row is constant (``tau_ap``: where
+        ``a``'s is; see the kernels).
 
     Notes
     -----
