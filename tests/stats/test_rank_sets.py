@@ -69,6 +69,29 @@ def test_rank_sets_do_not_depend_on_the_chunking():
     assert np.array_equal(whole.critical_value, pieces.critical_value)
 
 
+@pytest.mark.parametrize("simultaneous", [True, False])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rank_sets_under_tight_memory_bounds_against_loop_reference(seed, simultaneous, monkeypatch):
+    """T* drawn again at every step and the products held by bands give the loop reference's sets and the
+    default path's critical values (to 1e-12)."""
+    import pairedframe.stats.rank_sets as kernel
+
+    rng = np.random.default_rng(seed)
+    n, p, B = 12, 6, 99
+    X = rng.normal(size=(n, 1)) + (rng.random((n, p)) < 0.5) * rng.normal(size=(n, p)) + np.arange(p) * 0.2
+    index = next(bootstrap_index_chunks(n, B, seed=seed))
+    default = rank_sets(X, lambda: [index], n_resamples=B, simultaneous=simultaneous)
+    monkeypatch.setattr(kernel, "_CACHED_ELEMENTS", 2 * n)
+    monkeypatch.setattr(kernel, "_BLOCK_ELEMENTS", 4 * p * p)
+    tight = rank_sets(X, lambda: [index], n_resamples=B, simultaneous=simultaneous)
+    means = list(X.mean(axis=0))
+    ranks, lows, highs = rank_sets_loop([list(c) for c in X.T], [list(r) for r in index], 0.95, simultaneous,
+                                        tied=lambda a, b: _tied(a, b, means))
+    assert tight.confidence_interval.low.tolist() == lows
+    assert tight.confidence_interval.high.tolist() == highs
+    np.testing.assert_allclose(tight.critical_value, default.critical_value, rtol=1e-12, atol=0)
+
+
 def test_identical_systems_share_their_rank_and_are_never_ordered():
     x = np.array([0.1, 0.5, 0.3, 0.9, 0.2])
     X = np.column_stack([x, x, x + 10.0])

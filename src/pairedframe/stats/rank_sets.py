@@ -54,7 +54,8 @@ __all__ = ["RankSetsResult", "rank_sets", "point_ranks"]
 _BLOCK_ELEMENTS = 2**21
 #: A pair's paired SE is floored at this share of its unpaired SE, in the sample and in every resample.
 MIN_UNPAIRED_SE_RATIO = 0.1
-#: T* is kept between the step-down's steps up to this many elements (8 bytes each), else drawn again.
+#: T* of the pairs still open is kept between the step-down's steps up to this many elements (8 bytes each),
+#: else drawn again; also the bound on the products of pairs held for the second moments.
 _CACHED_ELEMENTS = 2**23
 
 
@@ -103,23 +104,18 @@ def _pair_se(X: np.ndarray) -> np.ndarray:
     return se + se.T
 
 
-def _products(Xc: np.ndarray, columns: slice) -> np.ndarray:
-    """``Xc[:, j] * Xc[:, k]`` for the ``j`` in ``columns`` and every ``k``, shape ``(n, len(columns) * p)``."""
-    return (Xc[:, columns, None] * Xc[:, None, :]).reshape(Xc.shape[0], -1)
-
-
-def _studentized_blocks(X: np.ndarray, resamples: Iterable[np.ndarray], orderable: np.ndarray
-                        ) -> Iterator[np.ndarray]:
-    """``T[b, j, k] = ((M*_j - M_j) - (M*_k - M_k)) / max(se*_jk, u*_jk / 10)`` in blocks of resamples
-    (antisymmetric; 0 where the pair is not orderable): each resample studentized by its own paired and
-    unpaired standard errors, as the sample (:func:`_pair_se`); infinite if both are 0 and the difference
-    is not."""
+def _studentized_pairs(X: np.ndarray, resamples: Iterable[np.ndarray], j: np.ndarray, k: np.ndarray
+                       ) -> Iterator[np.ndarray]:
+    """``T[b, i] = ((M*_j - M_j) - (M*_k - M_k)) / max(se*_jk, u*_jk / 10)`` for the pairs ``(j[i], k[i])``, in
+    blocks of resamples: each resample studentized by its own paired and unpaired standard errors, as the
+    sample (:func:`_pair_se`); infinite if both are 0 and the difference is not."""
     n, p = X.shape
     Xc = X - X.mean(axis=0)                       # centred: M* - M is the resample's mean of Xc
     step = max(1, _BLOCK_ELEMENTS // (p * p + n))
-    # E*[x_j x_k] for every pair is one matmul over the products, held whole when small, else per band of j
-    band = max(1, min(p, _CACHED_ELEMENTS // (n * p)))
-    whole = _products(Xc, slice(None)) if band == p else None
+    # E*[x_j x_k] of every pair is one matmul over the products, held whole when small, else by bands
+    band = max(1, _CACHED_ELEMENTS // n - p)
+    squares = Xc * Xc
+    whole = Xc[:, j] * Xc[:, k] if j.size <= band else None
     for index in resamples:
         for start in range(0, index.shape[0], step):
             block = index[start:start + step]
@@ -127,20 +123,47 @@ def _studentized_blocks(X: np.ndarray, resamples: Iterable[np.ndarray], orderabl
             flat = (block + (np.arange(b) * n)[:, None]).ravel()
             weights = np.bincount(flat, minlength=b * n).reshape(b, n) / n
             shift = weights @ Xc                                  # (b, p)
-            if whole is not None:
-                second = (weights @ whole).reshape(b, p, p)       # (b, p, p): E*[x_j x_k]
-            else:
-                second = np.concatenate([(weights @ _products(Xc, slice(j, j + band))).reshape(b, -1, p)
-                                         for j in range(0, p, band)], axis=1)
-            diff = shift[:, :, None] - shift[:, None, :]
-            square = np.diagonal(second, axis1=1, axis2=2)
-            var = square[:, :, None] + square[:, None, :] - 2.0 * second - diff * diff    # divisor n
+            square = weights @ squares                            # (b, p): E*[x_j^2]
+            second = weights @ whole if whole is not None else np.concatenate(
+                [weights @ (Xc[:, j[i:i + band]] * Xc[:, k[i:i + band]]) for i in range(0, j.size, band)], axis=1)
+            diff = shift[:, j] - shift[:, k]
+            var = square[:, j] + square[:, k] - 2.0 * second - diff * diff    # divisor n
             own = square - shift * shift
-            unpaired = own[:, :, None] + own[:, None, :]
+            unpaired = own[:, j] + own[:, k]
             se_star = np.sqrt(np.maximum(np.maximum(var, MIN_UNPAIRED_SE_RATIO ** 2 * unpaired), 0.0) / (n - 1))
             with np.errstate(divide="ignore", invalid="ignore"):
-                T = np.where(se_star > 0, diff / se_star, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
-            yield np.where(orderable, T, 0.0)
+                yield np.where(se_star > 0, diff / se_star, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
+
+
+class _Draws:
+    """The resamples' ``T*`` over the orderable pairs ``j < k``, as (b, p, p) blocks (antisymmetric, 0 off
+    the pairs asked for). Each step of the step-down reads them: held in memory when the pairs still open
+    fit in :data:`_CACHED_ELEMENTS` (drawn once, or again once after the first step), else drawn anew."""
+
+    def __init__(self, X: np.ndarray, resamples: Callable[[], Iterable[np.ndarray]], orderable: np.ndarray,
+                 n_resamples: int) -> None:
+        self.X, self.resamples, self.n_resamples = X, resamples, n_resamples
+        self.j, self.k = np.nonzero(np.triu(orderable, 1))
+        self.kept: list[np.ndarray] | None = None
+        self.kept_columns = np.zeros(self.j.size, bool)
+
+    def blocks(self, still_open: np.ndarray) -> Iterator[np.ndarray]:
+        """Blocks holding at least the pairs with ``still_open[j, k] | still_open[k, j]``."""
+        wanted = still_open[self.j, self.k] | still_open[self.k, self.j]
+        if self.kept is not None and not (wanted & ~self.kept_columns).any():
+            columns, chunks = np.nonzero(self.kept_columns)[0], iter(self.kept)
+        else:
+            columns = np.nonzero(wanted)[0]
+            chunks = _studentized_pairs(self.X, self.resamples(), self.j[columns], self.k[columns])
+            if self.n_resamples * columns.size <= _CACHED_ELEMENTS:
+                self.kept, self.kept_columns = list(chunks), wanted
+                chunks = iter(self.kept)
+        j, k, p = self.j[columns], self.k[columns], self.X.shape[1]
+        for T in chunks:
+            full = np.zeros((T.shape[0], p, p))
+            full[:, j, k] = T
+            full[:, k, j] = -T
+            yield full
 
 
 def _critical(blocks: Iterable[np.ndarray], above: np.ndarray, below: np.ndarray, confidence_level: float,
@@ -161,7 +184,7 @@ def _critical(blocks: Iterable[np.ndarray], above: np.ndarray, below: np.ndarray
     return np.broadcast_to(crit, (above.shape[0],)).copy()
 
 
-def _step_down(blocks: Callable[[], Iterable[np.ndarray]], z: np.ndarray, open_pairs: np.ndarray,
+def _step_down(blocks: Callable[[np.ndarray], Iterable[np.ndarray]], z: np.ndarray, open_pairs: np.ndarray,
                confidence_level: float, n_resamples: int, simultaneous: bool
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Romano & Wolf's step-down over the hypotheses "j above k" (``z[j, k] > c``): the pairs ordered
@@ -173,7 +196,7 @@ def _step_down(blocks: Callable[[], Iterable[np.ndarray]], z: np.ndarray, open_p
     first = None
     while True:
         # simultaneous: one family of every open hypothesis, each once (row j holds "j above k")
-        crit = _critical(blocks(), above, np.zeros((p, p), bool) if simultaneous else below, confidence_level,
+        crit = _critical(blocks(above | below), above, np.zeros((p, p), bool) if simultaneous else below, confidence_level,
                          n_resamples, simultaneous)
         first = crit if first is None else first
         new_above, new_below = above & (z > crit[:, None]), below & (-z > crit[:, None])
@@ -237,11 +260,8 @@ def rank_sets(X, resamples: Callable[[], Iterable[np.ndarray]], *, n_resamples: 
                                                                                       np.full(p, p, np.int64)),
                               critical_value=np.full(p, np.inf), n_resamples=0)
 
-    def fresh() -> Iterable[np.ndarray]:
-        return _studentized_blocks(X, resamples(), orderable)
-    kept = list(fresh()) if n_resamples * p * p <= _CACHED_ELEMENTS else None  # each step reads the same T*
-    blocks = fresh if kept is None else (lambda: kept)
-    above, below, crit = _step_down(blocks, z, orderable, confidence_level, n_resamples, simultaneous)
+    draws = _Draws(X, resamples, orderable, n_resamples)
+    above, below, crit = _step_down(draws.blocks, z, orderable, confidence_level, n_resamples, simultaneous)
     low = 1 + below.sum(axis=1).astype(np.int64)
     high = p - above.sum(axis=1).astype(np.int64)
     return RankSetsResult(statistic=ranks, confidence_interval=ConfidenceInterval(low, high), critical_value=crit,
