@@ -19,11 +19,11 @@ have no spread (identical systems) are never ordered, so a set always holds the 
 
 Why this floor: a floor at half the *sample's* paired SE (compare's interval rule) has no counterpart in
 the sample's own statistic, so it cut the resamples' tail that the maximum over many pairs reads, and
-exactly tied runs were all covered less often than promised (about 0.90 for ten tied DL-2019 runs on
-nDCG@10). With no floor, a pair of near-identical runs (a few queries differ) leaves those queries out
-of a third of the resamples, whose ``T*`` is then infinite, and the sets of real runs widen. The floor on
-the unpaired SE binds only for such pairs (per-query correlation above about 0.99), in the sample and in
-each resample alike; ``benchmarks/calibration --section rank_sets`` prints the coverage.
+exactly tied runs were all covered less often than promised (ten tied DL-2019 runs on nDCG@10). With no
+floor, a pair of near-identical runs (a few queries differ) leaves those queries out of a third of the
+resamples, whose ``T*`` is then infinite, and the sets of real runs widen. The floor on the unpaired SE
+binds only for such pairs (per-query correlation above 0.99), in the sample and in each resample alike;
+``benchmarks/calibration --section rank_sets`` prints the coverage.
 
 References
 ----------
@@ -196,8 +196,8 @@ def _step_down(blocks: Callable[[np.ndarray], Iterable[np.ndarray]], z: np.ndarr
     first = None
     while True:
         # simultaneous: one family of every open hypothesis, each once (row j holds "j above k")
-        crit = _critical(blocks(above | below), above, np.zeros((p, p), bool) if simultaneous else below, confidence_level,
-                         n_resamples, simultaneous)
+        crit = _critical(blocks(above | below), above, np.zeros((p, p), bool) if simultaneous else below,
+                         confidence_level, n_resamples, simultaneous)
         first = crit if first is None else first
         new_above, new_below = above & (z > crit[:, None]), below & (-z > crit[:, None])
         if simultaneous:
