@@ -11,6 +11,15 @@ import math
 import statistics
 
 
+def _studentizing_se(a, b):
+    """The paired standard error of ``a - b``, floored at a tenth of the unpaired one
+    ``sqrt((sd(a)^2 + sd(b)^2) / n)``."""
+    n = len(a)
+    paired = statistics.stdev([x - y for x, y in zip(a, b)]) / math.sqrt(n)
+    unpaired = math.sqrt((statistics.variance(a) + statistics.variance(b)) / n)
+    return max(paired, unpaired / 10)
+
+
 def _se(columns, means, tied):
     p, n = len(columns), len(columns[0])
     se = {}
@@ -19,7 +28,8 @@ def _se(columns, means, tied):
             d = [columns[j][i] - columns[k][i] for i in range(n)]
             scale = max(max(abs(x) for x in columns[j]), max(abs(x) for x in columns[k]))
             spread = max(d) - min(d) > 1e-12 * scale
-            se[j, k] = statistics.stdev(d) / math.sqrt(n) if j != k and spread and not tied(means[j], means[k]) else 0.0
+            orderable = j != k and spread and not tied(means[j], means[k])
+            se[j, k] = _studentizing_se(columns[j], columns[k]) if orderable else 0.0
     return se
 
 
@@ -30,8 +40,8 @@ def _quantile(values, confidence_level):
 
 def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lambda a, b: a == b):
     """(point ranks, lows, highs) of systems given as lists of per-query values ``columns[j]``, with
-    bootstrap ``resamples`` (lists of row indices). ``tied(mean_a, mean_b)``: the tie rule. Each resample
-    is studentized by its own paired standard error, floored at half the sample's.
+    bootstrap ``resamples`` (lists of row indices). ``tied(mean_a, mean_b)``: the tie rule. The sample and
+    each resample are studentized alike: the paired standard error, floored at a tenth of the unpaired one.
 
     A hypothesis ``(j, k)`` says "j is not above k"; it is rejected when ``(mean_j - mean_k) / se_jk``
     exceeds the quantile of the largest centred statistic over the hypotheses of its family still open
@@ -41,14 +51,15 @@ def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lamb
     means = [sum(c) / n for c in columns]
     se = _se(columns, means, tied)
     def resampled_t(rows):
-        """Each pair's centred difference of resampled means over its resample's own standard error,
-        floored at half the sample's."""
+        """Each pair's centred difference of resampled means over its resample's own studentizing standard
+        error (infinite if that is 0 and the difference is not)."""
         star = [sum(columns[j][i] for i in rows) / n for j in range(p)]
         t = {}
         for j, k in se:
             if se[j, k] > 0:
-                own = statistics.stdev([columns[j][i] - columns[k][i] for i in rows]) / math.sqrt(n)
-                t[j, k] = ((star[j] - star[k]) - (means[j] - means[k])) / max(own, se[j, k] / 2)
+                own = _studentizing_se([columns[j][i] for i in rows], [columns[k][i] for i in rows])
+                centred = (star[j] - star[k]) - (means[j] - means[k])
+                t[j, k] = centred / own if own > 0 else math.copysign(math.inf, centred) if centred else 0.0
         return t
     stars = [resampled_t(rows) for rows in resamples]
 

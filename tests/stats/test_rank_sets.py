@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pairedframe.stats.rank_agreement import tie_rounded
@@ -18,14 +18,32 @@ def _tied(a: float, b: float, means) -> bool:
     return rounded[a] == rounded[b]
 
 
-@settings(max_examples=40, deadline=None)
+def _exact_tie(X, index, B) -> bool:
+    """A pair's |z| equal (to 1e-9) to a resample's |T*|: whether it exceeds a critical value is then
+    rounding (the kernel's second moments against the reference's ``statistics.stdev``), as on a grid."""
+    import pairedframe.stats.rank_sets as kernel
+
+    se = kernel._pair_se(X)
+    means = X.mean(axis=0)
+    z = np.abs(means[:, None] - means[None, :])[se > 0] / se[se > 0]
+    T = np.abs(np.concatenate(list(kernel._Draws(X, lambda: [index], se > 0, B).blocks(se > 0))))
+    return bool(np.isclose(z[:, None], T[np.isfinite(T)][None, :], rtol=1e-9, atol=0).any())
+
+
+@settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 9), p=st.integers(2, 5), seed=st.integers(0, 2**32 - 1), simultaneous=st.booleans(),
-       level=st.sampled_from([0.5, 0.8, 0.9, 0.95]), grid=st.booleans())
-def test_rank_sets_against_loop_reference(n, p, seed, simultaneous, level, grid):
+       level=st.sampled_from([0.5, 0.8, 0.9, 0.95]), design=st.sampled_from(["normal", "grid", "near"]))
+def test_rank_sets_against_loop_reference(n, p, seed, simultaneous, level, design):
     rng = np.random.default_rng(seed)
-    X = rng.integers(0, 4, size=(n, p)) / 4 if grid else rng.normal(size=(n, p)) + np.arange(p) * 0.3
+    if design == "grid":
+        X = rng.integers(0, 4, size=(n, p)) / 4
+    elif design == "near":  # copies of one run differing on a few queries: the unpaired-SE floor binds
+        X = rng.normal(size=(n, 1)) + (rng.random((n, p)) < 0.25) * rng.normal(size=(n, p))
+    else:
+        X = rng.normal(size=(n, p)) + np.arange(p) * 0.3
     B = 60
     index = next(bootstrap_index_chunks(n, B, seed=seed))
+    assume(not _exact_tie(X, index, B))
     got = rank_sets(X, lambda: [index], n_resamples=B, confidence_level=level, simultaneous=simultaneous)
     means = list(X.mean(axis=0))
     ranks, lows, highs = rank_sets_loop([list(c) for c in X.T], [list(r) for r in index], level, simultaneous,
@@ -62,6 +80,29 @@ def test_rank_sets_do_not_depend_on_the_chunking():
     whole = rank_sets(X, lambda: bootstrap_index_chunks(25, 500, seed=2), n_resamples=500)
     pieces = rank_sets(X, lambda: bootstrap_index_chunks(25, 500, seed=2, chunk_size=7), n_resamples=500)
     assert np.array_equal(whole.critical_value, pieces.critical_value)
+
+
+@pytest.mark.parametrize("simultaneous", [True, False])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rank_sets_under_tight_memory_bounds_against_loop_reference(seed, simultaneous, monkeypatch):
+    """T* drawn again at every step and the products held by bands give the loop reference's sets and the
+    default path's critical values (to 1e-12)."""
+    import pairedframe.stats.rank_sets as kernel
+
+    rng = np.random.default_rng(seed)
+    n, p, B = 12, 6, 99
+    X = rng.normal(size=(n, 1)) + (rng.random((n, p)) < 0.5) * rng.normal(size=(n, p)) + np.arange(p) * 0.2
+    index = next(bootstrap_index_chunks(n, B, seed=seed))
+    default = rank_sets(X, lambda: [index], n_resamples=B, simultaneous=simultaneous)
+    monkeypatch.setattr(kernel, "_CACHED_ELEMENTS", 2 * n)
+    monkeypatch.setattr(kernel, "_BLOCK_ELEMENTS", 4 * p * p)
+    tight = rank_sets(X, lambda: [index], n_resamples=B, simultaneous=simultaneous)
+    means = list(X.mean(axis=0))
+    ranks, lows, highs = rank_sets_loop([list(c) for c in X.T], [list(r) for r in index], 0.95, simultaneous,
+                                        tied=lambda a, b: _tied(a, b, means))
+    assert tight.confidence_interval.low.tolist() == lows
+    assert tight.confidence_interval.high.tolist() == highs
+    np.testing.assert_allclose(tight.critical_value, default.critical_value, rtol=1e-12, atol=0)
 
 
 def test_identical_systems_share_their_rank_and_are_never_ordered():

@@ -210,14 +210,15 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     Notes
     -----
     For every pair of systems the difference of their means is divided by its paired standard error
-    (``sd`` of the per-query differences over ``sqrt(n)``); ``c`` is the ``confidence_level`` quantile of
-    the largest such statistic over bootstrap resamples of the queries, each centred at the sample's
-    difference and divided by the resample's own paired standard error, floored at half the sample's (as
-    compare's default interval; with the sample's in its place the sets miss far more than promised when
-    systems are close), over every pair or, with ``simultaneous=False``, the system's own pairs. A system
-    is below another with confidence when their difference exceeds ``c`` standard errors. Step-down
-    (Romano & Wolf 2005; Mogstad et al.'s stepwise sets): ``c`` is then drawn again over the pairs not yet
-    ordered, on the same resamples, until no new pair is ordered. ``rank_low`` is 1 plus the systems
+    (``sd`` of the per-query differences over ``sqrt(n)``, floored at a tenth of the unpaired one
+    ``sqrt((sd_a^2 + sd_b^2) / n)``, which binds only for near-identical systems); ``c`` is the
+    ``confidence_level`` quantile of the largest such statistic over bootstrap resamples of the queries,
+    each centred at the sample's difference and studentized by the same rule on its own values (Hall's
+    bootstrap-t: floored at half the sample's SE instead, as compare's interval, ten exactly tied systems
+    were all covered well short of the level), over every pair or, with ``simultaneous=False``, the
+    system's own pairs. A system is below another with confidence when their difference exceeds ``c``
+    standard errors. Step-down (Romano & Wolf 2005; Mogstad et al.'s stepwise sets): ``c`` is then drawn
+    again over the pairs not yet ordered, on the same resamples, until no new pair is ordered. ``rank_low`` is 1 plus the systems
     confidently above it, ``rank_high`` the number of systems minus those confidently below. Tie rule:
     :data:`TIE_RULE`. Coverage on real data, tied systems included: docs/guide/leaderboard.md
     (``benchmarks/calibration --section rank_sets``).
