@@ -28,17 +28,9 @@ def _se(columns, means, tied):
             d = [columns[j][i] - columns[k][i] for i in range(n)]
             scale = max(max(abs(x) for x in columns[j]), max(abs(x) for x in columns[k]))
             spread = max(d) - min(d) > 1e-12 * scale
-            if j != k and not tied(means[j], means[k]):   # no spread: j better by the same amount everywhere
-                se[j, k] = _studentizing_se(columns[j], columns[k]) if spread else SURE
+            orderable = j != k and spread and not tied(means[j], means[k])
+            se[j, k] = _studentizing_se(columns[j], columns[k]) if orderable else 0.0
     return se
-
-
-#: The standard error of a pair whose differences have no spread but whose means differ: always ordered.
-SURE = -1.0
-
-
-def _statistic(means, se, j, k):
-    return math.copysign(math.inf, means[j] - means[k]) if se[j, k] == SURE else (means[j] - means[k]) / se[j, k]
 
 
 def _quantile(values, confidence_level):
@@ -64,9 +56,7 @@ def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lamb
         star = [sum(columns[j][i] for i in rows) / n for j in range(p)]
         t = {}
         for j, k in se:
-            if se[j, k] == SURE:    # the same difference in every resample: centred, 0
-                t[j, k] = 0.0
-            else:
+            if se[j, k] > 0:
                 own = _studentizing_se([columns[j][i] for i in rows], [columns[k][i] for i in rows])
                 centred = (star[j] - star[k]) - (means[j] - means[k])
                 t[j, k] = centred / own if own > 0 else math.copysign(math.inf, centred) if centred else 0.0
@@ -80,12 +70,12 @@ def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lamb
     rejected = {}
     for f in families:
         open_ = {(j, k) for j in range(p) for k in range(p)
-                 if (j, k) in se and (f is None or f in (j, k))}
+                 if se[j, k] > 0 and (f is None or f in (j, k))}
         done = set()
         while True:
             crit = _quantile([max((centred(s, j, k) for j, k in open_), default=-math.inf) for s in stars],
                              confidence_level)
-            new = {(j, k) for j, k in open_ if _statistic(means, se, j, k) > crit}
+            new = {(j, k) for j, k in open_ if (means[j] - means[k]) / se[j, k] > crit}
             if not new:
                 break
             done |= new

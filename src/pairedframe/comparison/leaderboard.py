@@ -38,7 +38,7 @@ __all__ = ["Leaderboard", "leaderboard", "SMALL_N"]
 SMALL_N = 20
 TIE_RULE = ("rank = 1 + the number of systems with a higher mean (lower where lower is better); means equal to "
             "12 significant digits of the largest |mean| tie and share the better rank; a pair whose means tie "
-            "is never ordered; one whose per-query differences have no spread but whose means differ always is")
+            "or whose per-query differences have no spread is never ordered")
 
 
 @dataclass(frozen=True)

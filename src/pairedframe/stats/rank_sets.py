@@ -14,10 +14,10 @@ pairs not yet ordered, until no new pair is ordered (the same coverage, sets nev
 
     rank_low_j  = 1 + #{k confidently above j},     rank_high_j = p - #{k confidently below j}.
 
-Pairs whose means tie (:func:`~pairedframe.stats.rank_agreement.tie_rounded`; a run and its copy) are never
-ordered, so a set always holds the point rank; a pair whose differences have no spread but whose means differ
-(one run better by the same amount on every query) is always ordered (``z = +-inf``, compare's zero-spread
-rule), unless the resamples are too few for the level.
+Pairs whose means tie (:func:`~pairedframe.stats.rank_agreement.tie_rounded`) or whose differences
+have no spread (a run and its copy, or a run better by the same amount on every query: the resamples see no
+variation, and ordering such pairs cost exactly tied runs' sets their coverage) are never ordered, so a set
+always holds the point rank.
 
 Why this floor: a floor at half the *sample's* paired SE (compare's interval rule) has no counterpart in
 the sample's own statistic, so it cut the resamples' tail that the maximum over many pairs reads, and
@@ -253,11 +253,10 @@ def rank_sets(X, resamples: Callable[[], Iterable[np.ndarray]], *, n_resamples: 
     ranks = point_ranks(means)
     se = _pair_se(X)
     tied = tie_rounded(means[None, :])[0]
-    orderable = tied[:, None] != tied[None, :]
-    gap = means[:, None] - means[None, :]
-    # z[j, k] > c: j confidently above k; a pair without spread whose means differ (j better by the same amount
-    # on every query) is as sure as a pair can be, as compare's zero-spread rule has it: z = +-inf
-    z = np.where(orderable, np.where(se > 0, gap / np.where(se > 0, se, 1.0), np.where(gap > 0, np.inf, -np.inf)), 0.0)
+    orderable = (se > 0) & (tied[:, None] != tied[None, :])
+    with np.errstate(divide="ignore"):
+        scale = np.where(orderable, 1.0 / np.where(orderable, se, 1.0), 0.0)
+    z = (means[:, None] - means[None, :]) * scale              # z[j, k] > c: j confidently above k
     if not order:
         return RankSetsResult(statistic=ranks, confidence_interval=ConfidenceInterval(np.ones(p, np.int64),
                                                                                       np.full(p, p, np.int64)),
