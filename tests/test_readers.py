@@ -338,17 +338,22 @@ def test_written_files_read_back_against_tables(tmp_path_factory, case: Case, bl
     assert pf.read_qrels(d / "qrels").equals(case.qrels_frame())
 
 
-@pytest.mark.parametrize("engine", ["duckdb", "polars"])
-@pytest.mark.parametrize("score", ["0x10", "0x1p3", "-0x1.8p1"])
-def test_hex_float_scores_are_refused_by_every_reader(tmp_path, engine, score):
-    """docs/guide/inputs.md: C99 hex floats (which glibc's atof reads) are an error naming the line in every
-    reader, never another value."""
+def _assert_score_refused_at_line_4(tmp_path, engine, score):
+    """A run whose line 4 has ``score``: read_run and evaluate (``engine``) refuse it, naming line 4, column 5."""
     path = write(tmp_path, "run", RUN + f"2 Q0 d2 2 {score} tag\n")
     qrels = write(tmp_path, "qrels", "1 0 d1 1\n2 0 d2 1\n")
     for read in (lambda: pf.read_run(path), lambda: pf.evaluate(path, qrels, ["RR"], engine=engine)):
         with pytest.raises(InputFormatError, match=f"score '{re.escape(score)}' is not a number") as exc:
             read()
         assert_located(exc, path, 4, column=5)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+@pytest.mark.parametrize("score", ["0x10", "0x1p3", "-0x1.8p1"])
+def test_hex_float_scores_are_refused_by_every_reader(tmp_path, engine, score):
+    """docs/guide/inputs.md: C99 hex floats (which glibc's atof reads) are an error naming the line in every
+    reader, never another value."""
+    _assert_score_refused_at_line_4(tmp_path, engine, score)
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "polars"])
@@ -361,9 +366,4 @@ def test_score_with_trailing_text_is_refused_as_the_trec_eval_guide_says(tmp_pat
     if score != "3.5e":
         assert f"`score '{score}' is not a number`" in departures
     assert f"`{score}`" in departures
-    path = write(tmp_path, "run", RUN + f"2 Q0 d2 2 {score} tag\n")
-    qrels = write(tmp_path, "qrels", "1 0 d1 1\n2 0 d2 1\n")
-    for read in (lambda: pf.read_run(path), lambda: pf.evaluate(path, qrels, ["RR"], engine=engine)):
-        with pytest.raises(InputFormatError, match=f"score '{re.escape(score)}' is not a number") as exc:
-            read()
-        assert_located(exc, path, 4, column=5)
+    _assert_score_refused_at_line_4(tmp_path, engine, score)

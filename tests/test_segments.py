@@ -304,10 +304,6 @@ def test_bootstrap_stream_is_sound():
 def test_repeated_segment_row_error_names_the_file_line_or_table_row(tmp_path):
     """A (qid, segment_set, segment) given twice: the error named neither the file nor the line; it names
     the CSV file and its line (header = line 1), a Parquet file's or an in-memory table's row, and the first."""
-    from typer.testing import CliRunner
-
-    from pairedframe.cli import app
-
     per_query, segs = _data(n_q=30)
     repeated = pl.concat([segs, segs.head(1)])
     row = repeated.height
@@ -321,12 +317,7 @@ def test_repeated_segment_row_error_names_the_file_line_or_table_row(tmp_path):
         compare_segments(per_query, tmp_path / "segs.csv", baseline="A")
     with pytest.raises(DuplicateError, match=rf"^segment file .*segs\.parquet, row {row} \(counting from 1; "):
         compare_segments(per_query, tmp_path / "segs.parquet", baseline="A")
-    qrels, run_a, run_b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
-    qrels.write_text("".join(f"{q} 0 d1 1\n" for q in segs["qid"].unique()))
-    run_a.write_text("".join(f"{q} Q0 d1 1 1 a\n" for q in segs["qid"].unique()))
-    run_b.write_text("".join(f"{q} Q0 d2 1 1 b\n" for q in segs["qid"].unique()))
-    res = CliRunner().invoke(app, ["segments", "-s", str(tmp_path / "segs.csv"), "-m", "AP", str(qrels), str(run_a),
-                                   str(run_b)])
+    res = _segments_cli_on(tmp_path, segs)
     assert res.exit_code == 2
     assert re.search(rf"segment file .*segs\.csv, line {row + 1} \(first at line 2\) {what}", res.stderr), res.stderr
 
@@ -581,6 +572,12 @@ def test_a_null_in_a_segment_file_names_the_file_and_its_line_or_row(tmp_path):
     with pytest.raises(SchemaError, match=r"^segment file .*segs\.parquet has null values in column\(s\) "
                                           r"\['segment'\], the first at row 5 \(counting from 1\): \{'qid': 'q004'"):
         compare_segments(per_query, tmp_path / "segs.parquet", baseline="A")
+    res = _segments_cli_on(tmp_path, segs)
+    assert res.exit_code == 2 and "segs.csv has null values in column(s) ['segment'], the first at line 6" in res.stderr
+
+
+def _segments_cli_on(tmp_path, segs):
+    """``pairedframe segments -s segs.csv`` on qrels and two runs holding every qid of ``segs``."""
     from typer.testing import CliRunner
 
     from pairedframe.cli import app
@@ -589,6 +586,5 @@ def test_a_null_in_a_segment_file_names_the_file_and_its_line_or_row(tmp_path):
     qrels.write_text("".join(f"{q} 0 d1 1\n" for q in segs["qid"].unique()))
     run_a.write_text("".join(f"{q} Q0 d1 1 1 a\n" for q in segs["qid"].unique()))
     run_b.write_text("".join(f"{q} Q0 d2 1 1 b\n" for q in segs["qid"].unique()))
-    res = CliRunner().invoke(app, ["segments", "-s", str(tmp_path / "segs.csv"), "-m", "AP", str(qrels), str(run_a),
-                                   str(run_b)])
-    assert res.exit_code == 2 and "segs.csv has null values in column(s) ['segment'], the first at line 6" in res.stderr
+    return CliRunner().invoke(app, ["segments", "-s", str(tmp_path / "segs.csv"), "-m", "AP", str(qrels), str(run_a),
+                                    str(run_b)])
