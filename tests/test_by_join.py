@@ -133,7 +133,8 @@ def test_compare_clustered_on_duckdb_against_polars(per_query, options):
 
 
 @pytest.mark.parametrize("options", [{}, {"test": "t"}, {"alternative": "less", "correction": "holm"},
-                                     {"interval": "percentile"}, {"alternative": "greater", "interval": "signflip", "test": "t"}])
+                                     {"interval": "percentile"}, {"alternative": "greater", "interval": "signflip", "test": "t"},
+                                     {"test": "t", "interval": "percentile"}])   # drew no sign flips: crashed
 def test_compare_segments_on_duckdb_against_polars(per_query, options):
     pq, seg = per_query, _segments(per_query)
     want = _quiet(pf.compare_segments, pq, seg, baseline=_baseline(pq), n_resamples=999, seed=2, **options)

@@ -191,14 +191,15 @@ def _unit_statistics(opt: SegmentOptions, t: EngineTable, units_sql: str, units:
                                          seed=opt.seed, bootstrap=boot, sign_flip=flip or invert, invert=invert)
         if invert:     # as compare_segments: the shifts the segment's own patterns do not reject
             interval = (*got_flips.interval, units["sd"].to_numpy()[ok] / np.sqrt(n_all[ok]))
-        # few non-zero deltas: exact over them, the interval agreeing, as in memory (settle_segment_flips)
-        nonzero = (n_all - units["ties"].to_numpy().astype(np.int64))[ok]
-        pvalue, exact, settled_interval = settle_segment_flips(
-            got_flips.pvalue, got_flips.exact, nonzero, delta[ok], interval if invert else None,
-            n_resamples=opt.n_resamples, alternative=opt.alternative, confidence_level=opt.confidence_level,
-            fetch_nonzero=lambda which: _nonzero_deltas(t, units_sql, units.filter(pl.Series(ok))[which]))
-        got_flips = got_flips._replace(pvalue=pvalue, exact=exact)
-        interval = settled_interval if invert else interval
+        if flip or invert:   # (test="t" with a percentile interval draws no sign flips)
+            # few non-zero deltas: exact over them, the interval agreeing, as in memory (settle_segment_flips)
+            nonzero = (n_all - units["ties"].to_numpy().astype(np.int64))[ok]
+            pvalue, exact, settled_interval = settle_segment_flips(
+                got_flips.pvalue, got_flips.exact, nonzero, delta[ok], interval if invert else None,
+                n_resamples=opt.n_resamples, alternative=opt.alternative, confidence_level=opt.confidence_level,
+                fetch_nonzero=lambda which: _nonzero_deltas(t, units_sql, units.filter(pl.Series(ok))[which]))
+            got_flips = got_flips._replace(pvalue=pvalue, exact=exact)
+            interval = settled_interval if invert else interval
         if boot:
             low, high, se = got_boot
             c_ok = constant[ok]
