@@ -58,7 +58,23 @@ def test_compare_of_runs_without_measure_is_refused_naming_minus_m():
 
 def test_compare_gate_on_results_files_without_measure_names_the_measures_compared(results_files):
     res = runner.invoke(app, ["compare", *map(str, results_files), "-B", "200", "--fail-if", "nDCG@10 < 0"])
-    assert res.exit_code == 2 and "'nDCG@10' is not among the compared measures" in " ".join(res.stderr.split())
+    assert res.exit_code == 2 and "'nDCG@10' is not among the compared measures ['AP', 'P@10']" in \
+        " ".join(res.stderr.split())
+
+
+def test_compare_gate_on_a_measure_compare_left_out_is_refused_not_passed(tmp_path):
+    # without -m every measure of the files is compared, but NumRel / NumRet are left out: a gate on one of
+    # them tested nothing and passed (outside tester); it is refused, naming what was compared
+    files = []
+    for run in RUNS:
+        res = runner.invoke(app, ["evaluate", "-q", "-f", "trec", "-m", "map", "-m", "num_rel", str(QRELS), str(run)])
+        assert res.exit_code == 0, res.output
+        files.append(tmp_path / f"{run.name}.q")
+        files[-1].write_text(res.stdout, encoding="utf-8")
+    res = runner.invoke(app, ["compare", *map(str, files), "-B", "200", "--fail-if", "num_rel < 1"])
+    message = " ".join(res.stderr.split())
+    assert res.exit_code == 2 and "'NumRel' is not among the compared measures ['map']" in message, res.output
+    assert "gate passed" not in message
 
 
 def test_compare_gate_on_results_files_finds_the_measure_under_its_trec_eval_name(tmp_path, results_files):

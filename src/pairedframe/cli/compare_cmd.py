@@ -210,10 +210,9 @@ def compare_cmd(
     context = [name for name in context if name not in (measure_names or [])]
     ev = evaluate(named, str(qrels), [*measure, *(context if gates else [])], **evaluation) if results is None else None
     data = results if ev is None else ev
-    for name, _, _ in gates:
-        if (name not in measure_names) if measure_names is not None else rows_of_measure(data, name).is_empty():
-            compared = measure_names or data["measure"].unique(maintain_order=True).to_list()
-            raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {compared}")
+    for name, _, _ in gates:   # without -m (results files), checked once compare has kept what it can test
+        if measure_names is not None and name not in measure_names:
+            raise ValueError(f"--fail-if measure {name!r} is not among the compared measures {measure_names}")
     # runs without a judged query were left out by evaluate (with a warning): compare the others
     present = set(names) if ev is None else (set(ev.per_query["system"].unique().to_list())
                                              | set(ev.text["system"].unique().to_list()))
@@ -238,6 +237,10 @@ def compare_cmd(
                          measures=measure_names, n_resamples=n_resamples, family_by=family_by or None,
                          confidence_level=confidence_level, alternative=alternative, test=test,  # type: ignore[arg-type]
                          seed=seed, interval=interval, correction=correction, progress=callback)  # type: ignore[arg-type]
+    for name, _, _ in gates if measure_names is None else []:
+        if rows_of_measure(result, name).is_empty():
+            raise ValueError(f"--fail-if measure {name!r} is not among the compared measures "
+                             f"{result['measure'].unique(maintain_order=True).to_list()}")
     text = format_comparison(result, fmt, evaluation_settings=None if ev is None else ev.settings)
     if output is None:
         sys.stdout.write(text)
