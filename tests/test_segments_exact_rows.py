@@ -121,3 +121,13 @@ def test_segments_cli_settings_state_exact_rows_patterns_in_table_and_each_count
     assert exact and any(r["method"] == "resampling" for r in rows)
     assert sorted(settings["n_resamples"]) == sorted({r["n_resamples"] for r in rows})
     assert f"{B} on resampled rows; " in table.stdout and " sign patterns enumerated on exact rows" in table.stdout
+
+
+def test_n_resamples_text_of_every_row_exact_says_sign_patterns_not_resamples():
+    # "n_resamples: 8" read as if -B 8 had been asked (outside tester): one count of patterns says so
+    per_query, segments = _per_query()
+    only_x = segments.filter(pl.col("segment") == "x")
+    got = _quiet(lambda: pf.compare_segments(per_query, only_x, baseline="a", interval="t", n_resamples=B))
+    assert got["method"].to_list() == ["exact"]
+    assert n_resamples_text(32, got) == "32 sign patterns enumerated (every row exact)"
+    assert n_resamples_text(B, got.with_columns(pl.lit("resampling").alias("method"))) == B

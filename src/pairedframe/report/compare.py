@@ -195,14 +195,17 @@ def n_resamples_text(n: Any, frame: pl.DataFrame | None = None) -> Any:
     Returns
     -------
     int or str
-        ``n`` when one value; ``"none (nothing resampled)"``; else, e.g., ``"10000 on resampled rows; 32
-        sign patterns enumerated on exact rows (none on the others)"``.
+        ``n`` when one value (``"8 sign patterns enumerated (every row exact)"`` when it counts patterns);
+        ``"none (nothing resampled)"``; else, e.g., ``"10000 on resampled rows; 32 sign patterns enumerated
+        on exact rows (none on the others)"``.
     """
     drawn = [v for v in n if v is not None] if isinstance(n, list) else [n]
     if n is None or drawn == []:
         return "none (nothing resampled)"
     if not isinstance(n, list):
-        return n
+        exact = frame is not None and "method" in frame.columns and \
+            frame.filter(pl.col("n_resamples").is_not_null())["method"].unique().to_list() == ["exact"]
+        return f"{n} sign patterns enumerated (every row exact)" if exact else n
     enumerated: list[Any] = []
     if frame is not None and "method" in frame.columns:
         rows = frame.select("n_resamples", "method").drop_nulls()
