@@ -123,7 +123,7 @@ def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
 def _index_qids(a: Any, b: Any) -> list[str] | None:
     """The query ids of two aligned pandas Series (their shared index, as strings), or None for other inputs
     or an index whose labels (as strings) repeat."""
-    if not (hasattr(a, "index") and hasattr(b, "index")):
+    if not all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b)):   # a list's .index is a method
         return None
     ids = [str(q) for q in a.index]
     return ids if len(set(ids)) == len(ids) else None
