@@ -405,3 +405,14 @@ def test_qrels_error_met_after_a_run_duplicate_is_not_chained_to_the_internal_du
     with pytest.raises(InputFormatError, match="expected exactly 4 fields") as raised:
         pf.evaluate(str(run), str(qrels))
     assert raised.value.__context__ is None and raised.value.__cause__ is None
+
+
+def test_qrels_error_met_after_a_scattered_run_query_is_not_chained_to_the_internal_interleaved(tmp_path):
+    """A run whose query lines are apart is re-read partitioned; that retry ran inside the handler of the
+    internal Interleaved, which then showed as the qrels' error's context ("During handling of ...")."""
+    run, qrels = tmp_path / "inter.run", tmp_path / "badq"
+    run.write_text("301 Q0 d1 1 5 t\n302 Q0 d2 2 4 t\n301 Q0 d5 2 3 t\n")
+    qrels.write_text("301 0 d1 1\n301 0 d2 x\n")
+    with pytest.raises(InputFormatError, match="relevance grade 'x' is not an integer") as raised:
+        pf.evaluate(str(run), str(qrels), ["map"])
+    assert raised.value.__context__ is None and raised.value.__cause__ is None
