@@ -60,6 +60,23 @@ def test_a_duplicate_whose_lines_carry_different_run_tags_is_named_as_several_sy
         con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(tmp_path / "one.txt"), str(tmp_path / "qrels.txt")]).fetchall()
 
 
+def test_a_duplicate_from_a_qid_with_a_blank_is_the_plain_duplicate_in_pf_evaluate_as_in_pf_read_run(con, tmp_path):
+    """'30 1' as a qid shifts the fields: lines 3 and 4 read as (30, Q0) with the scores '3' and '2' as run tags.
+    pf_evaluate named them as several run tags; only six-field lines' tags are named, so it says what pf_read_run
+    says."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("301 Q0 d1 1 5 t\n301 Q0 d2 2 4 t\n30 1 Q0 d3 3 3 t\n30 1 Q0 d4 4 2 t\n")
+    qrels.write_text("301 0 d1 1\n")
+    messages = []
+    for sql, params in [("SELECT * FROM pf_read_run(?)", [str(run)]),
+                        ("SELECT * FROM pf_evaluate(?, ?, 'AP')", [str(run), str(qrels)])]:
+        with pytest.raises(duckdb.Error) as raised:
+            con.sql(sql, params=params).fetchall()
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert "line 3: duplicate (qid, docno) = (30, Q0) in run, also on line(s) [4]; trec_eval refuses" in messages[1]
+
+
 @pytest.mark.parametrize("reader, content, message", [
     ("pf_read_run", "301 Q0 d1 1 2.5 tag\n301 Q0 d2 2 x tag\n", r"line 2, column 5: score 'x' is not a number"),
     ("pf_read_run", "301 Q0 d1 1 2.5 tag\n301 Q0 d1 2 1.0 tag\n", r"duplicate \(qid, docno\) = \(301, d1\)"),

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import pairedframe as pf
 from pairedframe.cli import app
-from pairedframe.errors import InputFormatError
+from pairedframe.errors import DUPLICATE_RULE, InputFormatError
 
 runner = CliRunner()
 RUN_TEXT = "1 Q0 d1 1 2.0 a\n1 Q0 d2 2 1.0 a\n"
@@ -384,16 +384,36 @@ def test_a_missing_results_file_and_judgment_set_name_their_argument(files, tmp_
     assert (results.value.argument, judgments.value.argument) == ("results", "judgments")
 
 
-def test_duplicate_from_a_qid_with_a_blank_names_the_first_line_whose_field_count_differs(tmp_path):
-    """'q 7' as a qid shifts the fields: lines 3 and 4 read as (q, Q0), with run tags '2.0' and '1.0'. The
-    message named several systems in one file; the likely cause is the line with one more field."""
+@pytest.mark.parametrize("shifted_first", [False, True])
+def test_duplicate_from_a_qid_with_a_blank_names_the_shifted_line_against_the_usual_field_count(tmp_path,
+                                                                                              shifted_first):
+    """'q 7' as a qid shifts the fields: its lines read as (q, Q0), with run tags '2.0' and '1.0'. The message
+    named several systems in one file; the likely cause is the line with one more field than most lines, also
+    when it is the file's first line (whose count was taken as the usual one)."""
     run, qrels = tmp_path / "r7", tmp_path / "q7"
-    run.write_text("1 Q0 d1 1 2.0 run\n1 Q0 d2 2 1.0 run\nq 7 Q0 d1 1 2.0 run\nq 7 Q0 d2 2 1.0 run\n")
+    lines = ["1 Q0 d1 1 2.0 run\n", "1 Q0 d2 2 1.0 run\n", "q 7 Q0 d1 1 2.0 run\n", "q 7 Q0 d2 2 1.0 run\n"]
+    if shifted_first:
+        lines.insert(0, lines.pop(2))
+    run.write_text("".join(lines))
     qrels.write_text("1 0 d1 1\n")
     result = runner.invoke(app, ["evaluate", "-m", "map", str(qrels), str(run)])
     assert result.exit_code == 2, result.output
-    assert f"lines hold different numbers of fields: line 3 of {run} has 7 where line 1 has 6" in result.stderr
+    line = 1 if shifted_first else 3
+    assert (f"likely a blank inside the qid of line {line} (7 fields where most lines have 6, 'Q0' its field 3): "
+            "duplicate (qid, docno) = (q, Q0)") in result.stderr
     assert "several run tags" not in result.stderr and "awk" not in result.stderr
+
+
+def test_duplicate_in_a_run_with_an_extra_trailing_column_is_the_plain_duplicate_with_trec_evals_rule(tmp_path):
+    """trec_eval accepts columns after the 6th; they shift nothing, so a repeated (qid, docno) there is a
+    duplicate, not a field-count problem of another line."""
+    run, qrels = tmp_path / "extra.run", tmp_path / "q"
+    run.write_text("301 Q0 d1 1 5 t extra\n301 Q0 d2 2 4 t\n301 Q0 d1 3 3 t\n")
+    qrels.write_text("301 0 d1 1\n")
+    result = runner.invoke(app, ["evaluate", "-m", "map", str(qrels), str(run)])
+    assert result.exit_code == 2, result.output
+    assert "duplicate (qid, docno) = (301, d1) in run, also on line(s) [3]" in result.stderr
+    assert DUPLICATE_RULE in result.stderr and "field" not in result.stderr
 
 
 def test_qrels_error_met_after_a_run_duplicate_is_not_chained_to_the_internal_duplicate(tmp_path):
@@ -404,4 +424,15 @@ def test_qrels_error_met_after_a_run_duplicate_is_not_chained_to_the_internal_du
     qrels.write_text("1 0 d1 1\nq 7 0 d1 1\n")
     with pytest.raises(InputFormatError, match="expected exactly 4 fields") as raised:
         pf.evaluate(str(run), str(qrels))
+    assert raised.value.__context__ is None and raised.value.__cause__ is None
+
+
+def test_qrels_error_met_after_a_scattered_run_query_is_not_chained_to_the_internal_interleaved(tmp_path):
+    """A run whose query lines are apart is re-read partitioned; that retry ran inside the handler of the
+    internal Interleaved, which then showed as the qrels' error's context ("During handling of ...")."""
+    run, qrels = tmp_path / "inter.run", tmp_path / "badq"
+    run.write_text("301 Q0 d1 1 5 t\n302 Q0 d2 2 4 t\n301 Q0 d5 2 3 t\n")
+    qrels.write_text("301 0 d1 1\n301 0 d2 x\n")
+    with pytest.raises(InputFormatError, match="relevance grade 'x' is not an integer") as raised:
+        pf.evaluate(str(run), str(qrels), ["map"])
     assert raised.value.__context__ is None and raised.value.__cause__ is None

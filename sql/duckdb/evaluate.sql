@@ -83,8 +83,10 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     || 'pf_run_problems AS ('
     || '(SELECT 1 AS k, ' || pf__run_dup_msg_sql(pf__file_name_sql(o['paths']), '') || ' AS msg '
     || 'FROM (SELECT r.file_no, r.qid, r.docno, list(r.line_no ORDER BY r.line_no) AS lines, '
-    || 'list_sort(list_distinct(list(r.tag))) AS tags FROM ('
-    || pf__run_rows_sql(o['paths'], o['names'], cols := 'qid, docno, line_no, tag') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
+    -- only six-field lines' tags: with more fields the 6th may be shifted (a blank inside the qid), and the
+    -- plain duplicate is said, as pf_read_run says
+    || 'list_sort(list_distinct(list(r.tag) FILTER (WHERE r.n_fields = 6))) AS tags FROM ('
+    || pf__run_rows_sql(o['paths'], o['names'], cols := 'qid, docno, line_no, tag, n_fields') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
     || 'ON s.file_no = r.file_no AND s.qid = r.qid GROUP BY r.file_no, r.qid, r.docno HAVING count(*) > 1) '
     || 'ORDER BY file_no, lines[1] LIMIT 1) UNION ALL '
     -- a missing file before any other problem (k 0), then the first file without data lines

@@ -11,10 +11,8 @@ import atexit
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-import polars as pl
 
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError
 from pairedframe.io.detect import file_head
@@ -116,21 +114,18 @@ def _duplicate(spark: Any, path: str, names: Sequence[str], what: str) -> None:
                  .select("line").collect()]
         tags = [r["tag"] for r in numbered.groupBy("tag").agg(F.min("line_no").alias("at")).orderBy("at").collect()]
         raise run_duplicate_error(path, twin["qid"], twin["docno"], list(twin["lines"]), texts, tags=tags,
-                                  argument=what, ragged=ragged_cause(_first_lines(numbered), texts))
+                                  argument=what, ragged=ragged_cause(_field_counts(numbered), list(twin["lines"]), texts))
     raise DuplicateError(f"duplicate (qid, docno) = ({twin['qid']}, {twin['docno']}) in {what}, also on line(s) "
                          f"{list(twin['lines'][1:6])}; {DUPLICATE_RULE}, remove them",
                          path=path, line=twin["lines"][0], text=first["line"], argument=what)
 
 
-def _first_lines(numbered: Any) -> Iterator[pl.DataFrame]:
-    """For :func:`ragged_cause`: the first data line, then the first with another field count (error path)."""
+def _field_counts(numbered: Any) -> dict[tuple[int, str], int]:
+    """For :func:`ragged_cause`: how many lines hold each (number of fields, 2nd field) (error path)."""
     from pyspark.sql import functions as F
 
-    head = numbered.orderBy("line_no").first()
-    yield pl.DataFrame({"line_no": [head["line_no"]], "line": [head["line"]]})
-    other = numbered.filter(F.col("_n") != head["_n"]).orderBy("line_no").first()
-    if other is not None:
-        yield pl.DataFrame({"line_no": [other["line_no"]], "line": [other["line"]]})
+    second = F.coalesce(F.try_element_at(F.split(F.col("line"), _BLANKS), F.lit(2)), F.lit("")).alias("f2")
+    return {(r["_n"], r["f2"]): r["count"] for r in numbered.groupBy("_n", second).count().collect()}
 
 
 def read_run(spark: Any, paths: str | Sequence[str], *, system: str | Sequence[str] | None = None) -> Any:

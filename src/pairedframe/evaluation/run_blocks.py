@@ -72,7 +72,8 @@ def _stream_run_file(path: str, name: str, sample: DocnoSample, judgments: list[
                      pool: ThreadPoolExecutor, chunks: list[ChunkedEvaluation]) -> list[pl.DataFrame]:
     sampled = len(sample.parts)
     blocks = sample.first_rows(iter_query_blocks(path, name))
-    # DuplicatePair is control flow: the errors raised after it (the qrels' first) are not chained to it
+    # DuplicatePair and Interleaved are control flow: the errors raised after them (the qrels' first) run
+    # outside their handlers, so are not chained to them
     try:
         try:
             return ranked_blocks(blocks, name, judgments, options, pool, chunks)
@@ -80,9 +81,13 @@ def _stream_run_file(path: str, name: str, sample: DocnoSample, judgments: list[
             pair = dup.qid, dup.docno
         for _ in blocks:  # the rest is parsed, not ranked: a bad line or scattered query there decides
             pass
+        interleaved = False
+    except Interleaved:  # a query's lines are scattered: partition the file by query first
+        interleaved = True
+    if not interleaved:
         # blocks hold whole queries in file order: the first repeat met is on the first repeated line
         error = duplicate_error(path, *pair)
-    except Interleaved:  # a query's lines are scattered: partition the file by query first
+    else:
         del sample.parts[sampled:]
         for chunk in chunks:
             chunk.drop(name)

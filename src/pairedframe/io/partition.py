@@ -43,7 +43,7 @@ from pairedframe.io.stream import (
     _with_system,
 )
 from pairedframe.errors import DuplicateError, InputFormatError
-from pairedframe.io.duplicates import ragged_cause, run_duplicate_error
+from pairedframe.io.duplicates import field_counts, ragged_cause, run_duplicate_error
 from pairedframe.io.line_ends import bare_return_error, bare_return_line, nul_byte_error, nul_byte_line
 from pairedframe.io.trec import (_RUN_FIELDS, _open_bytes, _split_fields, _unreadable, compression,
                                  refuse_run_lines, run_line_faults)
@@ -244,7 +244,7 @@ def duplicate_error(path: str | os.PathLike[str], qid: str, docno: str) -> Dupli
         number += block.count(b"\n")
     several = len({text.split()[5] for text in texts if len(text.split()) >= 6}) > 1
     return run_duplicate_error(path, qid, docno, lines, texts, tags=_file_tags(path) if several else (),
-                               argument="run", ragged=ragged_cause(_numbered_blocks(path), texts))
+                               argument="run", ragged=ragged_cause(field_counts(_numbered_blocks(path)), lines, texts))
 
 
 def bad_line_error(path: str | os.PathLike[str]) -> InputFormatError | None:

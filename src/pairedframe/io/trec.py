@@ -25,7 +25,7 @@ import pyarrow as pa
 
 from pairedframe.checks import check_system_name, require_bool
 from pairedframe.errors import DUPLICATE_RULE, DuplicateError, InputFormatError, missing_file
-from pairedframe.io.duplicates import ragged_cause, run_duplicate_error
+from pairedframe.io.duplicates import field_counts, ragged_cause, run_duplicate_error
 from pairedframe.io.encoding import utf16_error
 from pairedframe.io.grades import (INTEGER, NUMBER, Grades, atol, check_grades_option, out_of_range,
                                    warn_read_as_trec_eval)
@@ -227,7 +227,7 @@ def _check_duplicates(frame: pl.DataFrame, path: str, what: str, keys: Sequence[
             texts = twin["line"].to_list()
             raise run_duplicate_error(path, first["qid"], first["docno"], lines, texts,
                                       tags=frame["tag"].unique(maintain_order=True).to_list(), argument=what,
-                                      ragged=ragged_cause([frame.select("line_no", "line")], texts))
+                                      ragged=ragged_cause(field_counts([frame]), lines, texts))
         raise DuplicateError(
             f"duplicate ({', '.join(keys)}) = ({', '.join(first[k] for k in keys)}) in {what}, also on line(s) "
             f"{lines[1:6]}; {DUPLICATE_RULE}, remove them",

@@ -12,9 +12,9 @@ two finite prefixes three quantities follow:
 ``rbo_ext`` (eq. 32)
     Point estimate: extrapolate the agreement seen at the end of the prefixes
     (for uneven lists, also the shorter list's agreement over the rest of the
-    longer one).  ``rbo_min <= rbo_ext <= rbo_min + rbo_res``, exactly: where
-    rounding of the separate sums would break it, the bounds are widened to
-    ``rbo_ext`` (by ~1e-14 at most).
+    longer one).  ``0 <= rbo_min <= rbo_ext <= rbo_min + rbo_res <= 1``, exactly:
+    where rounding of the separate sums would break it, the bounds are moved to
+    ``rbo_ext`` or 1 (by ~1e-14 at most).
 
 Notation (``S`` the shorter list of length ``s``, ``L`` the longer of length
 ``l``; if equal, ``S`` is ``ranking_a``): ``X_d`` = overlap of the top
@@ -167,7 +167,7 @@ def rbo(ranking_a, ranking_b, *, p: float = 0.9, depth: int | None = None) -> RB
     -------
     RBOResult
         Named tuple ``(rbo_ext, rbo_min, rbo_res)`` of floats in ``[0, 1]``
-        with ``rbo_min <= rbo_ext <= rbo_min + rbo_res`` exactly (in floating point).
+        with ``rbo_min <= rbo_ext <= rbo_min + rbo_res <= 1`` exactly (in floating point).
         Identical rankings, and a ranking compared with its own prefix, give
         ``rbo_ext == 1.0`` exactly; disjoint rankings give ``0.0`` exactly.
 
@@ -257,7 +257,10 @@ def rbo(ranking_a, ranking_b, *, p: float = 0.9, depth: int | None = None) -> RB
     res = min(1.0, max(0.0, res))
     # the sums round apart (by ~1e-14 on lists of 1,000, where res is ~0): make the bounds hold exactly
     rbo_min = min(rbo_min, ext)
-    res = max(res, ext - rbo_min)
-    if rbo_min + res < ext:
+    res = min(max(res, ext - rbo_min), 1.0 - rbo_min)
+    # each step moves rbo_min + res by at most one float, so it stops inside [ext, 1] (ext <= 1)
+    while rbo_min + res > 1.0:
+        res = math.nextafter(res, 0.0)
+    while rbo_min + res < ext:
         res = math.nextafter(res, math.inf)
     return RBOResult(float(ext), float(rbo_min), float(res))
