@@ -33,6 +33,7 @@ import polars as pl
 from pairedframe.checks import require_each, sample
 from pairedframe.errors import SchemaError, naming_input
 from pairedframe.io.convert import as_run
+from pairedframe.stats.rbo import exact_bounds
 
 __all__ = ["rbo"]
 
@@ -167,13 +168,6 @@ def rbo(run_a: Any, run_b: Any, *, p: float = 0.9, depth: int | None = None,
     rbo_ext = np.where(identical, 1.0, np.clip(rbo_ext, 0.0, 1.0))
     rbo_min = np.clip(rbo_min, 0.0, 1.0)
     rbo_res = np.where(identical, 1.0 - rbo_min, np.clip(rbo_res, 0.0, 1.0 - rbo_min))
-    # the sums round apart (by ~1e-14 on lists of 1,000, where res is ~0): make the bounds hold exactly
-    rbo_min = np.minimum(rbo_min, rbo_ext)
-    rbo_res = np.maximum(rbo_res, rbo_ext - rbo_min)
-    # each step moves rbo_min + rbo_res by at most one float, so it stops inside [rbo_ext, 1] (rbo_ext <= 1)
-    while (over := rbo_min + rbo_res > 1.0).any():
-        rbo_res = np.where(over, np.nextafter(rbo_res, 0.0), rbo_res)
-    while (under := rbo_min + rbo_res < rbo_ext).any():
-        rbo_res = np.where(under, np.nextafter(rbo_res, np.inf), rbo_res)
+    rbo_min, rbo_res = exact_bounds(rbo_ext, rbo_min, rbo_res)   # the sums round apart: the bounds hold exactly
     return pl.DataFrame({"qid": lens["qid"], "rbo_ext": rbo_ext, "rbo_min": rbo_min, "rbo_res": rbo_res,
                          "len_a": la, "len_b": lb, "overlap": X_l.astype(np.int64)}, schema=schema)

@@ -56,7 +56,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["RBOResult", "rbo"]
+__all__ = ["RBOResult", "exact_bounds", "rbo"]
 
 _TAIL_RTOL = 1e-18
 _MAX_TAIL_TERMS = 5_000_000
@@ -255,12 +255,20 @@ def rbo(ranking_a, ranking_b, *, p: float = 0.9, depth: int | None = None) -> RB
         res += coef * float(np.sum(np.power(p, df) * (2.0 * df - s - l) / df))
     res += coef * _tail(f + 1, p, lambda t: (t - x_l) / t)
     res = min(1.0, max(0.0, res))
-    # the sums round apart (by ~1e-14 on lists of 1,000, where res is ~0): make the bounds hold exactly
-    rbo_min = min(rbo_min, ext)
-    res = min(max(res, ext - rbo_min), 1.0 - rbo_min)
-    # each step moves rbo_min + res by at most one float, so it stops inside [ext, 1] (ext <= 1)
-    while rbo_min + res > 1.0:
-        res = math.nextafter(res, 0.0)
-    while rbo_min + res < ext:
-        res = math.nextafter(res, math.inf)
+    rbo_min, res = exact_bounds(ext, rbo_min, res)
     return RBOResult(float(ext), float(rbo_min), float(res))
+
+
+def exact_bounds(rbo_ext, rbo_min, rbo_res) -> tuple[np.ndarray, np.ndarray]:
+    """``(rbo_min, rbo_res)`` moved so that ``rbo_min <= rbo_ext <= rbo_min + rbo_res <= 1`` holds exactly in
+    floating point (scalars or arrays, each in [0, 1]): the separate sums round apart, by ~1e-14 on lists
+    of 1,000 where ``rbo_res`` is ~0. Shared by :func:`rbo` and :func:`pairedframe.rbo`."""
+    rbo_ext = np.asarray(rbo_ext, dtype=np.float64)
+    rbo_min = np.minimum(np.asarray(rbo_min, dtype=np.float64), rbo_ext)
+    rbo_res = np.minimum(np.maximum(rbo_res, rbo_ext - rbo_min), 1.0 - rbo_min)
+    # each step moves rbo_min + rbo_res by at most one float, so it stops inside [rbo_ext, 1] (rbo_ext <= 1)
+    while (over := rbo_min + rbo_res > 1.0).any():
+        rbo_res = np.where(over, np.nextafter(rbo_res, 0.0), rbo_res)
+    while (under := rbo_min + rbo_res < rbo_ext).any():
+        rbo_res = np.where(under, np.nextafter(rbo_res, np.inf), rbo_res)
+    return rbo_min, rbo_res
