@@ -140,6 +140,31 @@ def test_compare_pair_aligns_two_pandas_series_by_their_query_index():
         compare_pair(a, pd.Series(b.to_numpy(), index=list("uuvwxy")), n_resamples=99)
 
 
+def test_compare_pair_refuses_a_series_index_that_repeats_a_label_naming_the_argument_and_the_label():
+    """Two Series on one index holding a label twice were paired by position without a word (which 'u' goes with
+    which is a guess); now refused, naming the argument, the first repeated label and its positions."""
+    import pandas as pd
+
+    from pairedframe import compare_pair
+
+    index = ["u", "v", "u", "w", "v", "x"]
+    a = pd.Series([0.1, 0.5, 0.3, 0.9, 0.2, 0.4], index=index)
+    b = pd.Series([0.2, 0.6, 0.3, 0.8, 0.3, 0.5], index=index)
+    with pytest.raises(ValueError, match=r"^`a` is a pandas Series whose index repeats a label, 'u' at positions "
+                                         r"0 and 2: its values cannot be paired by query"):
+        compare_pair(a, b, n_resamples=99)
+    with pytest.raises(ValueError, match=r"^`b` .* repeats a label, 'v' at positions 1 and 3"):
+        compare_pair(a.set_axis(list("uvwxyz")), b.set_axis(list("uvwvyz")), n_resamples=99)
+    with pytest.raises(ValueError, match=r"^`a` .* repeats a label, '1' \(read as the query id of 1\) at positions 0 "
+                                         r"and 1"):     # one query id as a string, as the resamples key it
+        compare_pair(a.set_axis([1, "1", 2, 3, 4, 5]), b.set_axis([1, "1", 2, 3, 4, 5]), n_resamples=99)
+    # by position, as the message says: the values in one order, with or without qids
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # six skewed deltas: the warnings are not what this checks
+        got = compare_pair(a.to_numpy(), b.to_numpy(), n_resamples=99)
+    assert got.statistic == pytest.approx(float((b.to_numpy() - a.to_numpy()).mean()))
+
+
 def test_values_too_large_for_the_statistics_are_refused_naming_the_row(duckdb_relation):
     """Values near 1e155 overflowed inside the statistics (an error from stats.power naming `se`, numpy
     overflow warnings): values beyond MAX_ABS_VALUE are refused up front, naming the first row and the bound,

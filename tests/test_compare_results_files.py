@@ -126,3 +126,21 @@ def test_compare_of_one_results_file_of_two_systems_compares_them(tmp_path):
     assert res.exit_code == 0, res.output
     got = pl.read_csv(io.StringIO(res.stdout))
     assert got.select("system", "baseline").row(0) == ("reranker", "bm25")
+
+
+def test_results_files_refuse_exactly_the_evaluation_options_off_their_default_against_evaluation_defaults(
+        results_files):
+    """compare's check of evaluation options given with results files reads its defaults from
+    EVALUATION_DEFAULTS (the options' own defaults): every default passes, every other value is named by flag."""
+    from pairedframe.cli.compare_inputs import per_query_results
+    from pairedframe.cli.eval_options import EVALUATION_DEFAULTS
+
+    assert per_query_results(list(results_files), dict(EVALUATION_DEFAULTS)) is not None
+    changed = {"complete": True, "rel_level": 2, "depth": 5, "score_precision": "float32", "judged_only": True,
+               "grades": "trec_eval"}
+    flags = {"complete": "-c", "rel_level": "-l", "depth": "-M", "score_precision": "--score-precision",
+             "judged_only": "-J", "grades": "--grades"}
+    assert set(changed) == set(EVALUATION_DEFAULTS)
+    for name, value in changed.items():
+        with pytest.raises(ValueError, match=f"^{flags[name]}: an evaluation option"):
+            per_query_results(list(results_files), {**EVALUATION_DEFAULTS, name: value})

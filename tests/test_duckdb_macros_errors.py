@@ -60,21 +60,34 @@ def test_a_duplicate_whose_lines_carry_different_run_tags_is_named_as_several_sy
         con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(tmp_path / "one.txt"), str(tmp_path / "qrels.txt")]).fetchall()
 
 
-def test_a_duplicate_from_a_qid_with_a_blank_is_the_plain_duplicate_in_pf_evaluate_as_in_pf_read_run(con, tmp_path):
-    """'30 1' as a qid shifts the fields: lines 3 and 4 read as (30, Q0) with the scores '3' and '2' as run tags.
-    pf_evaluate named them as several run tags; only six-field lines' tags are named, so it says what pf_read_run
-    says."""
+@pytest.mark.parametrize("lines, said", [
+    # '30 1' as a qid shifts the fields: lines 3 and 4 read as (30, Q0), their scores as run tags
+    (["301 Q0 d1 1 5 t", "301 Q0 d2 2 4 t", "30 1 Q0 d3 3 3 t", "30 1 Q0 d4 4 2 t"],
+     "line 3: likely a blank inside the qid of line 3 (7 fields where most lines have 6, 'Q0' its field 3): "
+     "duplicate (qid, docno) = (30, Q0) in run, also on line(s) [4]; remove the blank"),
+    (["q 7 Q0 d1 1 2.0 run", "1 Q0 d1 1 2.0 run", "1 Q0 d2 2 1.0 run", "q 7 Q0 d2 2 1.0 run"],   # shifted line first
+     "line 1: likely a blank inside the qid of line 1 (7 fields where most lines have 6, 'Q0' its field 3)"),
+    (["301 Q0 d1 1 5 t extra", "301 Q0 d2 2 4 t", "301 Q0 d1 3 3 t"],       # an extra column trec_eval accepts
+     "line 1: duplicate (qid, docno) = (301, d1) in run, also on line(s) [3]; trec_eval refuses"),
+], ids=["blank-in-qid", "blank-in-qid-first-line", "extra-trailing-column"])
+def test_a_duplicate_from_a_qid_with_a_blank_is_named_by_the_macros_against_pf_read_run(con, tmp_path, lines, said):
+    """pf_read_run and pf_evaluate said the plain duplicate where pf.read_run says the line likely has a blank
+    inside its qid (io.duplicates.ragged_cause); the macros now apply the same rule and say the same words
+    (pf.read_run's message adds the line's text)."""
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
-    run.write_text("301 Q0 d1 1 5 t\n301 Q0 d2 2 4 t\n30 1 Q0 d3 3 3 t\n30 1 Q0 d4 4 2 t\n")
+    run.write_text("\n".join(lines) + "\n")
     qrels.write_text("301 0 d1 1\n")
     messages = []
     for sql, params in [("SELECT * FROM pf_read_run(?)", [str(run)]),
                         ("SELECT * FROM pf_evaluate(?, ?, 'AP')", [str(run), str(qrels)])]:
         with pytest.raises(duckdb.Error) as raised:
             con.sql(sql, params=params).fetchall()
-        messages.append(str(raised.value))
+        messages.append(str(raised.value).removeprefix("Invalid Input Error: "))
+    with pytest.raises(pf.DuplicateError) as python:
+        pf.read_run(run)
     assert messages[0] == messages[1]
-    assert "line 3: duplicate (qid, docno) = (30, Q0) in run, also on line(s) [4]; trec_eval refuses" in messages[1]
+    assert str(python.value) == f"{messages[0]}: {python.value.text!r}"
+    assert f"run file {run}, {said}" in messages[0]
 
 
 @pytest.mark.parametrize("reader, content, message", [

@@ -576,6 +576,33 @@ def test_a_null_in_a_segment_file_names_the_file_and_its_line_or_row(tmp_path):
     assert res.exit_code == 2 and "segs.csv has null values in column(s) ['segment'], the first at line 6" in res.stderr
 
 
+@pytest.mark.parametrize("problem", ["null", "repeat"])
+def test_segment_file_errors_after_a_multiline_quoted_field_name_the_line_against_the_file_text(tmp_path, problem):
+    """A segment name quoted over two lines put every later line number one short (row + 2): a null or a repeated
+    row now names the line it is on in the file, found here in the file's text."""
+    per_query, segs = _data(n_q=30)
+    segs = segs.with_columns(pl.when(pl.int_range(pl.len()) == 1).then(pl.lit("two\nlines"))
+                             .otherwise(pl.col("segment")).alias("segment"))
+    if problem == "null":
+        segs = segs.with_columns(pl.when(pl.int_range(pl.len()) == 4).then(None).otherwise(pl.col("segment"))
+                                 .alias("segment"))
+    else:
+        segs = pl.concat([segs, segs[4]])
+    segs.write_csv(tmp_path / "segs.csv")
+    lines = (tmp_path / "segs.csv").read_text().splitlines()
+    assert lines[2] == 'q001,len,"two' and lines[3] == 'lines"'        # the quoted field spans lines 3-4
+    line = next(i for i, text in enumerate(lines, start=1) if text.startswith("q004,"))
+    if problem == "null":
+        with pytest.raises(SchemaError, match=rf"segs\.csv has null values in column\(s\) \['segment'\], the first at "
+                                              rf"line {line}: \{{'qid': 'q004'"):
+            compare_segments(per_query, tmp_path / "segs.csv", baseline="A")
+    else:
+        again = len(lines)
+        assert lines[again - 1].startswith("q004,") and line == 7
+        with pytest.raises(DuplicateError, match=rf"segs\.csv, line {again} \(first at line {line}\) repeats"):
+            compare_segments(per_query, tmp_path / "segs.csv", baseline="A")
+
+
 def _segments_cli_on(tmp_path, segs):
     """``pairedframe segments -s segs.csv`` on qrels and two runs holding every qid of ``segs``."""
     from typer.testing import CliRunner

@@ -302,3 +302,23 @@ def test_segments_title_names_the_correction_as_written_and_the_family_given(tmp
                                    "-f", "markdown"))
     assert got.exit_code == 0, got.output
     assert got.stdout.rstrip("\n").endswith("(delta = system - baseline; Holm per family of system)")
+
+
+@pytest.mark.parametrize("tiny", [False, True], ids=["rows-agree", "rows-differ"])
+def test_segments_json_settings_n_resamples_is_one_list_whatever_the_rows_against_the_rows(tmp_path, example, tiny):
+    """settings' n_resamples was an int when every row drew the same count and a list when rows differed (an
+    exact segment counts its sign patterns, a one-query segment has null): now always the rows' distinct
+    counts, first seen first."""
+    qrels, runs, ev, segments = example
+    if tiny:      # 3 queries: 2**3 <= 500 patterns enumerated; 1 query: not tested
+        qids = segments["qid"].unique().sort().to_list()
+        segments = pl.concat([segments, pl.DataFrame({"qid": qids[:4], "segment_set": ["tiny"] * 4,
+                                                      "segment": ["few"] * 3 + ["one"]})])
+    result = runner.invoke(app, _args(tmp_path, (qrels, runs, ev, segments), "-B", "500", "-f", "json"))
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    counts = list(dict.fromkeys(row["n_resamples"] for row in out["rows"]))
+    assert out["settings"]["n_resamples"] == counts
+    assert counts == ([500, 8, None] if tiny else [500])
+    table = runner.invoke(app, _args(tmp_path, (qrels, runs, ev, segments), "-B", "500"))
+    assert ("n_resamples: 500\n" in table.stdout) is not tiny     # one count printed as compare prints it

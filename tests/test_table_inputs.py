@@ -377,3 +377,17 @@ def test_run_mapping_with_a_blank_system_key_is_refused_naming_the_key(key, tmp_
         with pytest.raises(ValueError, match="`run`: the mapping") as caught:
             pf.as_run(runs)
         assert repr(key) in str(caught.value)
+
+
+@pytest.mark.parametrize("side", ["run", "qrels"])
+def test_an_empty_score_or_grade_after_a_multiline_quoted_field_names_the_line_against_the_file_text(tmp_path, side):
+    """The empty score / grade is on line 5 of the file (a docno quoted over lines 2-3), not the 4th line a
+    count of records would give."""
+    third = "score" if side == "run" else "rel"
+    path = tmp_path / f"{side}.csv"
+    path.write_text(f'qid,docno,{third}\n7,"d\n1",2\n7,d2,1\n7,d3,\n')
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), start=1) if text.startswith("7,d3,"))
+    other = pl.DataFrame({"qid": ["7"], "docno": ["d2"], **({"rel": [1]} if side == "run" else {"score": [1.0]})})
+    run, qrels = (path, other) if side == "run" else (other, path)
+    with pytest.raises(InputFormatError, match=rf"^{side} file {path}, line {line}: column '{third}' is empty"):
+        pf.evaluate(run, qrels, ["RR"], system="s")

@@ -80,15 +80,16 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     || 'pf_retrieved AS MATERIALIZED (SELECT ' || pf__file_name_sql(o['names']) || ' AS system, qid, n FROM pf_scan), '
     || 'pf_ranks AS MATERIALIZED (SELECT system, qid, j.docno, j.rank, j.rel FROM (SELECT '
     || pf__file_name_sql(o['names']) || ' AS system, qid, unnest(judged) AS j FROM pf_scan)), '
-    || 'pf_run_problems AS ('
-    || '(SELECT 1 AS k, ' || pf__run_dup_msg_sql(pf__file_name_sql(o['paths']), '') || ' AS msg '
-    || 'FROM (SELECT r.file_no, r.qid, r.docno, list(r.line_no ORDER BY r.line_no) AS lines, '
+    || 'pf_dup AS (SELECT r.file_no, r.qid, r.docno, list(r.line_no ORDER BY r.line_no) AS lines, '
     -- only six-field lines' tags: with more fields the 6th may be shifted (a blank inside the qid), and the
     -- plain duplicate is said, as pf_read_run says
     || 'list_sort(list_distinct(list(r.tag) FILTER (WHERE r.n_fields = 6))) AS tags FROM ('
     || pf__run_rows_sql(o['paths'], o['names'], cols := 'qid, docno, line_no, tag, n_fields') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
-    || 'ON s.file_no = r.file_no AND s.qid = r.qid GROUP BY r.file_no, r.qid, r.docno HAVING count(*) > 1) '
-    || 'ORDER BY file_no, lines[1] LIMIT 1) UNION ALL '
+    || 'ON s.file_no = r.file_no AND s.qid = r.qid GROUP BY r.file_no, r.qid, r.docno HAVING count(*) > 1 '
+    || 'ORDER BY file_no, lines[1] LIMIT 1), ' || pf__ragged_sql(o['paths'], o['names']) || ', '
+    || 'pf_run_problems AS ('
+    || '(SELECT 1 AS k, ' || pf__run_dup_msg_sql(pf__file_name_sql(o['paths']), 'd.', 'g.') || ' AS msg '
+    || 'FROM pf_dup AS d LEFT JOIN pf_ragged AS g ON true) UNION ALL '
     -- a missing file before any other problem (k 0), then the first file without data lines
     || '(SELECT CASE WHEN found = 0 THEN 0 ELSE 2 END, ' || pf__no_lines_msg_sql('run', pf__file_name_sql(o['paths']), '', pf__tables_hint())
     || ' FROM (SELECT unnest(range(1, ' || CAST(len(o['paths']) + 1 AS VARCHAR) || ')) AS file_no, unnest('

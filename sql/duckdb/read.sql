@@ -96,11 +96,11 @@ CREATE OR REPLACE TEMP MACRO pf__cut_hint(path, line_no) AS
                || 'without an error; check it with ' || CASE WHEN z = 'gzip' THEN 'gzip' ELSE 'zstd' END || ' -t)'
                FOR z IN [CASE WHEN ends_with(lower(path), '.gz') THEN 'gzip' ELSE 'zstd' END]][1] END;
 
--- The data lines of one run file as system, qid, docno, score, line_no, tag, n_fields; a line with fewer than 6
+-- The data lines of one run file as system, qid, docno, score, line_no, tag, n_fields, fields; a line with fewer than 6
 -- fields or a score that is not a number (or NaN) raises; inf and -inf rank as pf.read_run ranks them.
 -- DuckDB's cast reads digit separators (1_000 as 1000); pf.read_run does not, so a '_' is no number.
 CREATE OR REPLACE TEMP MACRO pf__run_file(path, system) AS TABLE
-SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no, f[6] AS tag, len(f) AS n_fields
+SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no, f[6] AS tag, len(f) AS n_fields, f AS fields
 FROM (SELECT line_no, line, f, CASE WHEN strpos(f[5], '_') = 0 THEN TRY_CAST(f[5] AS DOUBLE) END AS score
       FROM pf__lines(path) WHERE pf__data_line(line)) AS l
 WHERE CASE WHEN len(f) < 6
@@ -171,36 +171,58 @@ CREATE OR REPLACE TEMP MACRO pf__file_name_sql(paths) AS
                                         FOR i IN range(1, len(paths) + 1)], ' '), '') || ' END';
 
 -- The message (SQL text) of a duplicate (qid, docno) in a run file, from columns <d>qid, <d>docno,
--- <d>lines (line numbers) and <d>tags (the run tags of those lines): lines with different tags are
--- several systems in one file, as pf.read_run says.
-CREATE OR REPLACE TEMP MACRO pf__run_dup_msg_sql(file_sql, d) AS
+-- <d>lines (line numbers) and <d>tags (the run tags of those lines) and <g>hint (pf__ragged_sql's, NULL when
+-- none): a line shifted by a blank inside its qid is named first, then lines with different tags are several
+-- systems in one file, as pf.read_run says (pairedframe.io.duplicates.run_duplicate_error).
+CREATE OR REPLACE TEMP MACRO pf__run_dup_msg_sql(file_sql, d, g) AS
     '''run file '' || ' || file_sql || ' || '', line '' || CAST(' || d || 'lines[1] AS VARCHAR) || '': '' || '
-    || 'CASE WHEN len(' || d || 'tags) > 1 THEN ''the file holds several run tags (at least '' || array_to_string(['
+    || 'CASE WHEN ' || g || 'hint IS NOT NULL THEN ' || g || 'hint '
+    || 'WHEN len(' || d || 'tags) > 1 THEN ''the file holds several run tags (at least '' || array_to_string(['
     || 'pf__lit(t) FOR t IN ' || d || 'tags], '', '') || ''): several systems in one file, which is read as one system '
     || '(named after the file or by system := ...), so their rows collide: '' ELSE '''' END '
     || '|| ''duplicate (qid, docno) = ('' || ' || d || 'qid || '', '' || ' || d || 'docno || '') in run, also on line(s) '' '
-    || '|| CAST(' || d || 'lines[2:6] AS VARCHAR) || CASE WHEN len(' || d || 'tags) > 1 THEN ''; give each system its own '
+    || '|| CAST(' || d || 'lines[2:6] AS VARCHAR) || CASE WHEN ' || g || 'hint IS NOT NULL THEN ''; remove the blank'' '
+    || 'WHEN len(' || d || 'tags) > 1 THEN ''; give each system its own '
     || 'file (split it by the 6th field) or a table with a system column'' ELSE '
     || pf__lit('; ' || pf__duplicate_rule() || ', remove them') || ' END';
+
+-- SQL of the CTEs pf_dfile, pf_usual, pf_q0 and pf_ragged, after a CTE pf_dup (file_no, qid, docno, lines; at most
+-- one row). pf_ragged's column `hint` says that a line of the duplicate reads shifted by a blank inside its qid, as
+-- pairedframe.io.duplicates.ragged_cause tells it: more fields than the file's most common count (ties to the
+-- fewer), and that count's most common 2nd field (ties to the first in code-point order: Q0) coming as many
+-- fields late; no row otherwise. Only the duplicate's file is read again, and only when there is one (a semi join).
+CREATE OR REPLACE TEMP MACRO pf__ragged_sql(paths, names) AS
+    'pf_dfile AS MATERIALIZED (SELECT r.qid, r.docno, r.line_no, r.fields FROM ('
+    || pf__run_rows_sql(paths, names, cols := 'qid, docno, line_no, fields') || ') AS r SEMI JOIN pf_dup AS d '
+    || 'ON r.file_no = d.file_no), '
+    || 'pf_usual AS (SELECT len(fields) AS usual FROM pf_dfile GROUP BY len(fields) ORDER BY count(*) DESC, usual LIMIT 1), '
+    || 'pf_q0 AS (SELECT fields[2] AS q0 FROM pf_dfile WHERE len(fields) = (SELECT usual FROM pf_usual) GROUP BY fields[2] '
+    || 'ORDER BY count(*) DESC, q0 LIMIT 1), '
+    || 'pf_ragged AS (SELECT ''likely a blank inside the qid of line '' || CAST(r.line_no AS VARCHAR) || '' ('' '
+    || '|| CAST(len(r.fields) AS VARCHAR) || '' fields where most lines have '' || CAST(u.usual AS VARCHAR) || '', '' '
+    || '|| pf__lit(q.q0) || '' its field '' || CAST(2 + len(r.fields) - u.usual AS VARCHAR) || ''): '' AS hint '
+    || 'FROM pf_dfile AS r, pf_dup AS d, pf_usual AS u, pf_q0 AS q WHERE r.qid = d.qid AND r.docno = d.docno '
+    || 'AND len(r.fields) > u.usual AND u.usual > 1 AND r.fields[2] <> q.q0 '
+    || 'AND r.fields[2 + len(r.fields) - u.usual] = q.q0 ORDER BY r.line_no LIMIT 1)';
 
 -- SQL of the run table of files: rows checked, then duplicates and empty files refused.
 CREATE OR REPLACE TEMP MACRO pf__read_run_sql(paths, names) AS
     'WITH pf_rows AS MATERIALIZED (' || pf__run_rows_sql(paths, names) || '), '
-    || 'pf_dup AS (SELECT file_no, qid, docno, list(line_no ORDER BY line_no) AS lines FROM pf_rows '
-    || 'GROUP BY file_no, qid, docno HAVING count(*) > 1 ORDER BY file_no, lines[1] LIMIT 1), '
+    || 'pf_dup AS (SELECT file_no, qid, docno, list(line_no ORDER BY line_no) AS lines, CAST([] AS VARCHAR[]) AS tags '
+    || 'FROM pf_rows GROUP BY file_no, qid, docno HAVING count(*) > 1 ORDER BY file_no, lines[1] LIMIT 1), '
+    || pf__ragged_sql(paths, names) || ', '
     || 'pf_found AS (' || pf__found_sql(paths) || '), '
     -- a missing file first, then the first file without data lines
     || 'pf_empty AS (SELECT file_no, found FROM pf_found WHERE file_no NOT IN (SELECT file_no FROM pf_rows) '
     || 'ORDER BY coalesce(found = 0, false) DESC, file_no LIMIT 1), '
     || 'pf_ok AS (SELECT CASE WHEN e.found = 0 THEN error('
     || pf__no_lines_msg_sql('run', '(SELECT ' || replace(pf__file_name_sql(paths), 'file_no', 'e.file_no') || ')', 'e.', '') || ') '
-    || 'WHEN d.file_no IS NOT NULL THEN error(''run file '' || (SELECT '
-    || replace(pf__file_name_sql(paths), 'file_no', 'd.file_no') || ') || '', line '' || CAST(d.lines[1] AS VARCHAR) '
-    || '|| '': duplicate (qid, docno) = ('' || d.qid || '', '' || d.docno || '') in run, also on line(s) '' '
-    || '|| CAST(d.lines[2:6] AS VARCHAR) || ' || pf__lit('; ' || pf__duplicate_rule() || ', remove them') || ') '
+    || 'WHEN d.file_no IS NOT NULL THEN error('
+    || pf__run_dup_msg_sql('(SELECT ' || replace(pf__file_name_sql(paths), 'file_no', 'd.file_no') || ')', 'd.', 'g.') || ') '
     || 'WHEN e.file_no IS NOT NULL THEN error('
     || pf__no_lines_msg_sql('run', '(SELECT ' || replace(pf__file_name_sql(paths), 'file_no', 'e.file_no') || ')', 'e.', '')
-    || ') ELSE true END AS ok FROM (SELECT 1) AS one LEFT JOIN pf_empty e ON true LEFT JOIN pf_dup d ON true) '
+    || ') ELSE true END AS ok FROM (SELECT 1) AS one LEFT JOIN pf_empty e ON true LEFT JOIN pf_dup d ON true '
+    || 'LEFT JOIN pf_ragged g ON true) '
     || 'SELECT system, qid, docno, score FROM pf_rows WHERE (SELECT ok FROM pf_ok)';
 
 -- SQL of the checked qrels table of one file (qid, docno, rel); `hint` follows "no such file".

@@ -86,6 +86,10 @@ COMPARE_PAIR = OtherDoor("pf.compare_pair", value=_pair_value, call_with=lambda 
     "none": Cell(lambda t: _pair(_with(A, 3, None), B), Raises(r"finite|number|None")),
     "lengths_differ": Cell(lambda t: _pair(A, B[:-1]), Raises(r"10.*9|9.*10|shape|length")),
     "duplicate_qids": Cell(lambda t: _pair(A[:3], B[:3], qids=["q1", "q1", "q2"]), Raises(r"`qids`.*distinct")),
+    # one index for both, a label twice: it was paired by position without a word
+    "pandas_repeated_index": Cell(lambda t: _pair(pd.Series(A[:3], index=["q1", "q2", "q1"]),
+                                                  pd.Series(B[:3], index=["q1", "q2", "q1"])),
+                                  Raises(r"`a` is a pandas Series whose index repeats a label, 'q1'")),
 }, params={"confidence_level": ((0, 1, 1.5), r"confidence_level"), "n_resamples": ((0, -1), r"n_resamples"),
            "alternative": (("bigger",), r"alternative")},
     empty=(lambda t: pf.compare_pair([], []), InsufficientSampleError, "at least 2"))

@@ -9,10 +9,14 @@ from typing import Any
 
 import polars as pl
 
-#: The evaluation options as the command line spells them, and their defaults (cli.eval_options).
-_EVALUATION_FLAGS = {"complete": ("-c", False), "rel_level": ("-l", 1), "depth": ("-M", None),
-                     "score_precision": ("--score-precision", "float64"), "judged_only": ("-J", False),
-                     "grades": ("--grades", "strict")}
+from pairedframe.cli.eval_options import EVALUATION_DEFAULTS
+
+#: The evaluation options as the command line spells them.
+_FLAGS = {"complete": "-c", "rel_level": "-l", "depth": "-M", "score_precision": "--score-precision",
+          "judged_only": "-J", "grades": "--grades"}
+#: {option: (flag, default)}, the defaults taken from EVALUATION_DEFAULTS so the two cannot drift apart (an
+#: option added there without a flag here fails at import).
+_EVALUATION_FLAGS = {key: (_FLAGS[key], default) for key, default in EVALUATION_DEFAULTS.items()}
 
 
 def per_query_results(paths: list[Path], options: dict[str, Any]) -> pl.DataFrame | None:

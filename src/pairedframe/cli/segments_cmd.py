@@ -61,6 +61,9 @@ def segments_cmd(
 ) -> None:
     """Compare runs with a baseline inside every segment of queries, in one pass: delta, CI, p, BH / Holm per family.
 
+    -f json writes {"settings": ..., "rows": ...}; settings' n_resamples is always a list: the rows' distinct
+    counts, first seen first (sign patterns on exact rows, null where nothing was drawn), [10000] when they agree.
+
     Exit codes: 0 = done, 2 = error (bad input, or nothing to compare), 3 = internal error.
     """
     # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
@@ -98,10 +101,10 @@ def segments_cmd(
                               n_resamples=n_resamples, seed=seed, correction=correction,  # type: ignore[arg-type]
                               family_by=family_by or None, confidence_level=confidence_level,
                               alternative=alternative)  # type: ignore[arg-type]
-    # the one n_resamples of the rows, or their distinct values: exact rows count the sign patterns enumerated
+    # the rows' distinct n_resamples, always a list (an int when the rows agreed made JSON readers test the
+    # type): exact rows count the sign patterns enumerated, null where nothing was drawn
     counts = result["n_resamples"].unique(maintain_order=True).to_list()
-    settings = {"baseline": base, "test": test, "interval": result["interval"][0],
-                "n_resamples": counts[0] if len(counts) == 1 else counts, "seed": seed, "correction": correction,
+    settings = {"baseline": base, "test": test, "interval": result["interval"][0], "n_resamples": counts, "seed": seed, "correction": correction,
                 "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
                 "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
     # the evaluation options given, stated only when they differ from the defaults (as compare's depth)
@@ -148,7 +151,8 @@ def _readable(settings: dict, result: pl.DataFrame) -> dict:
     """The settings as the table and LaTeX print them: n_resamples in words where the rows differ (as compare)."""
     from pairedframe.report.compare import n_resamples_text
 
-    return {**settings, "n_resamples": n_resamples_text(settings["n_resamples"], result)}
+    counts = settings["n_resamples"]     # one count is printed as compare prints it, not as a per-row list
+    return {**settings, "n_resamples": n_resamples_text(counts[0] if len(counts) == 1 else counts, result)}
 
 
 def _safe(text: str) -> str:

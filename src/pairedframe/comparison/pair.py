@@ -106,11 +106,12 @@ def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
     position: the same queries in another order gave a wrong delta without a word); other inputs as given.
 
     Raises ValueError when the indexes hold other labels or repeat one."""
-    if not (hasattr(a, "index") and hasattr(b, "index") and hasattr(b, "reindex")) or a.index.equals(b.index):
+    if not all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b)):   # a list's .index is a method
         return a, b
-    if not (a.index.is_unique and b.index.is_unique):
-        raise ValueError("`a` and `b` are pandas Series with different indexes, one of which repeats a label: "
-                         "pairs cannot be matched by query; give unique query ids as the index, or arrays in one order")
+    for name, series in (("a", a), ("b", b)):
+        _refuse_repeated_label(name, series.index)
+    if a.index.equals(b.index):
+        return a, b
     only_a, only_b = a.index.difference(b.index), b.index.difference(a.index)
     if len(only_a) or len(only_b):
         example = f"{only_a[0]!r} only in `a`" if len(only_a) else f"{only_b[0]!r} only in `b`"
@@ -120,13 +121,27 @@ def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
     return a, b.reindex(a.index)
 
 
+def _refuse_repeated_label(name: str, index: Any) -> None:
+    """Raise ValueError naming argument ``name`` and the first label of its Series' ``index`` that repeats one
+    before it (as a query id, a string: 1 and "1" are one query): which of its values pairs with which of the
+    other Series' would be a guess (positions, silently, until now)."""
+    seen: dict[str, int] = {}
+    for position, label in enumerate(index):
+        first = seen.setdefault(str(label), position)
+        if first != position:
+            alike = "" if repr(index[first]) == repr(label) else f" (read as the query id of {index[first]!r})"
+            raise ValueError(f"`{name}` is a pandas Series whose index repeats a label, {label!r}{alike} at positions "
+                             f"{first} and {position}: its values cannot be paired by query; give each query once "
+                             f"as the index, or pass `a.to_numpy()` and `b.to_numpy()` in one order (with `qids`) "
+                             "to pair them by position")
+
+
 def _index_qids(a: Any, b: Any) -> list[str] | None:
-    """The query ids of two aligned pandas Series (their shared index, as strings), or None for other inputs
-    or an index whose labels (as strings) repeat."""
+    """The query ids of two aligned pandas Series (their shared index, as strings, unique: _aligned_series
+    refused repeats), or None for other inputs."""
     if not all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b)):   # a list's .index is a method
         return None
-    ids = [str(q) for q in a.index]
-    return ids if len(set(ids)) == len(ids) else None
+    return [str(q) for q in a.index]
 
 
 @renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
@@ -144,13 +159,14 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     ----------
     a, b : array_like, shape (n,)
         Per-query values of the baseline and the system, aligned; finite, ``n >= 2``. Two pandas
-        Series are aligned by their indexes (the query ids), which must hold the same unique labels.
+        Series are aligned by their indexes (the query ids), which must hold the same unique labels (a
+        repeated label is refused: which values pair would be a guess).
     qids : sequence, optional
         Query ids of the positions.  They key the resample streams exactly as :func:`compare`, so with the
         same ids, seed and ``resampling`` the result equals the matching row of :func:`compare`.  Without
         them, two pandas Series use their (aligned) index as the ids, so the result equals
         :func:`compare`'s on the same queries and does not depend on the order of the rows; other inputs
-        (and a Series index that repeats a label) use the positions (``"0", "1", ...``): the resamples
+        use the positions (``"0", "1", ...``): the resamples
         then follow the order of the pairs, so the same pairs in another order give another Monte-Carlo
         p-value and resampled interval (within Monte-Carlo error; nothing drawn at random changes: the
         t-test, the t interval, one-pass results, enumerated sign flips).  Give ``qids`` for a
@@ -184,8 +200,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     InsufficientSampleError
         If ``n < 2``.
     ValueError
-        On shape mismatch, non-finite values, repeated qids, pandas Series indexed by other queries, or bad
-        options.
+        On shape mismatch, non-finite values, repeated qids, pandas Series indexed by other queries or by an
+        index that repeats a label (naming the argument and the label), or bad options.
 
     Warns
     -----

@@ -85,9 +85,9 @@ def refuse_repeated_segments(seg: pl.DataFrame, source: str | os.PathLike[str] |
     again = indexed.filter(~keys.is_first_distinct()).row(0, named=True)
     first = indexed.filter((pl.col("qid") == again["qid"]) & (pl.col("segment_set") == again["segment_set"])
                            & (pl.col("segment") == again["segment"]))["_row"][0]
-    name = "" if source is None else os.fspath(source).lower().removesuffix(".gz").removesuffix(".zst")
-    if name.endswith((".csv", ".tsv")):    # line 1 is the header
-        where = f"segment file {os.fspath(source)}, line {again['_row'] + 2} (first at line {first + 2})"
+    line, first_line = _file_line(source, again["_row"]), _file_line(source, first)
+    if line is not None and first_line is not None:
+        where = f"segment file {os.fspath(source)}, line {line} (first at line {first_line})"
     else:
         where = (f"segment {'file ' + os.fspath(source) if source is not None else 'table'}, row {again['_row'] + 1} "
                  f"(counting from 1; first at row {first + 1})")
@@ -101,12 +101,23 @@ def null_segment_error(columns: list[str], row: dict[str, Any], number: int | No
     number (counting from 1) and values; ``number`` None for a table whose rows have no order (Spark). Read
     from a ``source`` file, the file is named, and for CSV/TSV the line (line 1 is the header)."""
     where = f"the first at row {number} (counting from 1)" if number is not None else "e.g. the row"
-    name = "" if source is None else os.fspath(source).lower().removesuffix(".gz").removesuffix(".zst")
-    if number is not None and name.endswith((".csv", ".tsv")):
-        where = f"the first at line {number + 1}"
+    line = _file_line(source, number - 1) if number is not None else None
+    if line is not None:
+        where = f"the first at line {line}"
     what = "segment table" if source is None else f"segment file {os.fspath(source)}"
     return SchemaError(f"{what} has null values in column(s) {columns}, {where}: {row}; every row needs a "
                        "qid, segment_set and segment (drop the rows of queries outside a segment)")
+
+
+def _file_line(source: str | os.PathLike[str] | None, row: int) -> int | None:
+    """The line of CSV/TSV file ``source`` on which 0-based data ``row`` starts (the header is line 1; a quoted
+    field may span lines, so not ``row + 2``), or None for another source."""
+    from pairedframe.io.table_values import csv_line_of_row
+
+    name = "" if source is None else os.fspath(source).lower().removesuffix(".gz").removesuffix(".zst")
+    if source is None or not name.endswith((".csv", ".tsv")) or not os.path.isfile(source):
+        return None     # read as read_one reads it: no comment lines
+    return csv_line_of_row(source, "\t" if name.endswith(".tsv") else ",", row, comments=False)
 
 
 def _refuse_query_mapping(segments: Any) -> None:
