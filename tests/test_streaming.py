@@ -341,17 +341,16 @@ def test_chunked_evaluation_holds_at_most_two_chunks_when_the_engine_is_slower_t
     assert engine.most_alive <= 2
 
 
-def test_hashes_distinct_confirms_low_bit_repeats_on_the_whole_hash(monkeypatch):
+def test_checked_pairs_confirms_equal_hashes_on_the_strings(monkeypatch):
+    """Equal pair hashes are a duplicate only when the strings are equal too: a collision is no repeat."""
     import numpy as np
 
-    base = np.array([5, 9, 5 + 2**32, 7 + 2**40], dtype=np.uint64)  # 5 and 5 + 2**32 share their low 32 bits
-    assert stream.hashes_distinct(base)
-    assert not stream.hashes_distinct(np.append(base, np.uint64(5 + 2**32)))
-    assert stream.hashes_distinct(np.array([], dtype=np.uint64))
-    rng = np.random.default_rng(3)
-    hashes = rng.integers(0, 2**63, 50_000, dtype=np.int64).view(np.uint64)
-    with_repeat = np.append(hashes, hashes[123])
-    for rows in (stream.LOW_BITS_ROWS, 10):  # the low-bits path and the whole-hash sort agree
-        monkeypatch.setattr(stream, "LOW_BITS_ROWS", rows)
-        assert stream.hashes_distinct(hashes) == (len(np.unique(hashes)) == len(hashes))
-        assert not stream.hashes_distinct(with_repeat)
+    run = pl.DataFrame({"system": "s", "qid": ["1", "1", "2", "2"], "docno": ["a", "b", "a", "c"],
+                        "score": [2.0, 1.0, 2.0, 1.0]})
+    block = stream.QueryBlock(run, np.array([0, 2]))
+    assert stream.checked_pairs(block).len() == 4
+    monkeypatch.setattr(stream, "pair_hash", lambda frame: pl.Series(np.zeros(frame.height, np.uint64)))
+    assert stream.checked_pairs(block).len() == 4  # every hash collides, no pair repeats
+    repeated = stream.QueryBlock(run.with_columns(pl.Series("docno", ["a", "b", "c", "c"])), np.array([0, 2]))
+    with pytest.raises(stream.DuplicatePair, match=r"\(2, c\)"):
+        stream.checked_pairs(repeated)
