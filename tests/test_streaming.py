@@ -354,3 +354,24 @@ def test_checked_pairs_confirms_equal_hashes_on_the_strings(monkeypatch):
     repeated = stream.QueryBlock(run.with_columns(pl.Series("docno", ["a", "b", "c", "c"])), np.array([0, 2]))
     with pytest.raises(stream.DuplicatePair, match=r"\(2, c\)"):
         stream.checked_pairs(repeated)
+
+
+def test_distinct_in_each_query_sorts_queries_of_one_size_and_leaves_the_rest_to_the_whole_hashes():
+    import numpy as np
+
+    starts = np.array([0, 2])
+    assert stream._distinct_in_each_query(np.array([5, 9, 5, 7], np.uint64), starts)  # repeats across queries only
+    assert not stream._distinct_in_each_query(np.array([5, 9, 7, 7], np.uint64), starts)
+    assert not stream._distinct_in_each_query(np.array([5, 9, 7, 7 + 2**32], np.uint64), starts)  # low bits repeat
+    assert not stream._distinct_in_each_query(np.array([5, 9, 7], np.uint64), starts)  # sizes 2 and 1
+    assert not stream._distinct_in_each_query(np.array([5, 9, 7, 8], np.uint64), np.array([0, 1]))  # sizes 1 and 3
+
+
+def test_checked_pairs_finds_a_repeat_in_queries_of_different_sizes():
+    import numpy as np
+
+    run = pl.DataFrame({"system": "s", "qid": ["1", "1", "1", "2"], "docno": ["a", "b", "a", "a"],
+                        "score": [3.0, 2.0, 1.0, 1.0]})
+    with pytest.raises(stream.DuplicatePair, match=r"\(1, a\)"):
+        stream.checked_pairs(stream.QueryBlock(run, np.array([0, 3])))
+    assert stream.checked_pairs(stream.QueryBlock(run.slice(1), np.array([0, 2]))).len() == 3

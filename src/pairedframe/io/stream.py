@@ -88,12 +88,26 @@ def checked_pairs(block: QueryBlock) -> pl.Series:
     repeats (NotStreamable otherwise). Each query lies wholly in one block, so checking every block
     checks the file; the caller runs it, possibly in another thread, and can reuse the hashes."""
     pairs = pair_hash(block.run)
-    # polars' one-thread sort of the 64-bit hashes: 1.7 ms a 135k-row block, where numpy's sort of their
-    # low 32 bits took 3.6 ms (0.1 CPU-s over a 7M-line run)
-    if _has_duplicate_pairs(block.run, pairs):
+    # otherwise polars' one-thread sort of the whole hashes: 1.7 ms a 135k-row block, where numpy's sort
+    # of their low 32 bits took 3.6 ms
+    if not _distinct_in_each_query(pairs.to_numpy(), block.starts) and _has_duplicate_pairs(block.run, pairs):
         first = block.run.filter(pl.struct("qid", "docno").is_duplicated()).row(0, named=True)
         raise DuplicatePair(first["qid"], first["docno"])
     return pairs
+
+
+def _distinct_in_each_query(hashes: np.ndarray, starts: np.ndarray) -> bool:
+    """True when every query of a block (rows from each of ``starts``) has as many rows and the low 32
+    bits of its ``hashes`` are distinct: then no (qid, docno) repeats, since a repeat lies in one query
+    (a block holds each query's rows together, once). False: the whole hashes are to be compared. The
+    queries as rows of a 2D array are sorted one by one (TREC runs give each query as many lines):
+    0.7 ms a 135k-row block, against 1.7 ms for one sort of the whole hashes."""
+    queries, n = len(starts), len(hashes)
+    if not queries or n % queries or not bool((np.diff(starts) == n // queries).all()):
+        return False
+    low = hashes.astype(np.uint32).reshape(queries, n // queries)
+    low.sort(axis=1)
+    return not bool((low[:, 1:] == low[:, :-1]).any())
 
 
 class Piece(NamedTuple):
