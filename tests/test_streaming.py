@@ -341,17 +341,37 @@ def test_chunked_evaluation_holds_at_most_two_chunks_when_the_engine_is_slower_t
     assert engine.most_alive <= 2
 
 
-def test_hashes_distinct_confirms_low_bit_repeats_on_the_whole_hash(monkeypatch):
+def test_checked_pairs_confirms_equal_hashes_on_the_strings(monkeypatch):
+    """Equal pair hashes are a duplicate only when the strings are equal too: a collision is no repeat."""
     import numpy as np
 
-    base = np.array([5, 9, 5 + 2**32, 7 + 2**40], dtype=np.uint64)  # 5 and 5 + 2**32 share their low 32 bits
-    assert stream.hashes_distinct(base)
-    assert not stream.hashes_distinct(np.append(base, np.uint64(5 + 2**32)))
-    assert stream.hashes_distinct(np.array([], dtype=np.uint64))
-    rng = np.random.default_rng(3)
-    hashes = rng.integers(0, 2**63, 50_000, dtype=np.int64).view(np.uint64)
-    with_repeat = np.append(hashes, hashes[123])
-    for rows in (stream.LOW_BITS_ROWS, 10):  # the low-bits path and the whole-hash sort agree
-        monkeypatch.setattr(stream, "LOW_BITS_ROWS", rows)
-        assert stream.hashes_distinct(hashes) == (len(np.unique(hashes)) == len(hashes))
-        assert not stream.hashes_distinct(with_repeat)
+    run = pl.DataFrame({"system": "s", "qid": ["1", "1", "2", "2"], "docno": ["a", "b", "a", "c"],
+                        "score": [2.0, 1.0, 2.0, 1.0]})
+    block = stream.QueryBlock(run, np.array([0, 2]))
+    assert stream.checked_pairs(block).len() == 4
+    monkeypatch.setattr(stream, "pair_hash", lambda frame: pl.Series(np.zeros(frame.height, np.uint64)))
+    assert stream.checked_pairs(block).len() == 4  # every hash collides, no pair repeats
+    repeated = stream.QueryBlock(run.with_columns(pl.Series("docno", ["a", "b", "c", "c"])), np.array([0, 2]))
+    with pytest.raises(stream.DuplicatePair, match=r"\(2, c\)"):
+        stream.checked_pairs(repeated)
+
+
+def test_distinct_in_each_query_sorts_queries_of_one_size_and_leaves_the_rest_to_the_whole_hashes():
+    import numpy as np
+
+    starts = np.array([0, 2])
+    assert stream._distinct_in_each_query(np.array([5, 9, 5, 7], np.uint64), starts)  # repeats across queries only
+    assert not stream._distinct_in_each_query(np.array([5, 9, 7, 7], np.uint64), starts)
+    assert not stream._distinct_in_each_query(np.array([5, 9, 7, 7 + 2**32], np.uint64), starts)  # low bits repeat
+    assert not stream._distinct_in_each_query(np.array([5, 9, 7], np.uint64), starts)  # sizes 2 and 1
+    assert not stream._distinct_in_each_query(np.array([5, 9, 7, 8], np.uint64), np.array([0, 1]))  # sizes 1 and 3
+
+
+def test_checked_pairs_finds_a_repeat_in_queries_of_different_sizes():
+    import numpy as np
+
+    run = pl.DataFrame({"system": "s", "qid": ["1", "1", "1", "2"], "docno": ["a", "b", "a", "a"],
+                        "score": [3.0, 2.0, 1.0, 1.0]})
+    with pytest.raises(stream.DuplicatePair, match=r"\(1, a\)"):
+        stream.checked_pairs(stream.QueryBlock(run, np.array([0, 3])))
+    assert stream.checked_pairs(stream.QueryBlock(run.slice(1), np.array([0, 2]))).len() == 3

@@ -88,30 +88,26 @@ def checked_pairs(block: QueryBlock) -> pl.Series:
     repeats (NotStreamable otherwise). Each query lies wholly in one block, so checking every block
     checks the file; the caller runs it, possibly in another thread, and can reuse the hashes."""
     pairs = pair_hash(block.run)
-    if not hashes_distinct(pairs.to_numpy()) and _has_duplicate_pairs(block.run, pairs):
+    # otherwise polars' one-thread sort of the whole hashes: 1.7 ms a 135k-row block, where numpy's sort
+    # of their low 32 bits took 3.6 ms
+    if not _distinct_in_each_query(pairs.to_numpy(), block.starts) and _has_duplicate_pairs(block.run, pairs):
         first = block.run.filter(pl.struct("qid", "docno").is_duplicated()).row(0, named=True)
         raise DuplicatePair(first["qid"], first["docno"])
     return pairs
 
 
-#: Most hashes :func:`hashes_distinct` sorts by their low 32 bits first: chance repeats among the low
-#: bits grow as the square of the rows (about 2 in a 4 MB block, thousands at 10^7 rows).
-LOW_BITS_ROWS = 2**22
-
-
-def hashes_distinct(hashes: np.ndarray) -> bool:
-    """Whether no two of ``hashes`` (64-bit) are equal. Their low 32 bits are sorted first (numpy sorts
-    32-bit keys ~3x faster than polars sorts 64-bit ones: 0.03 s against 0.08 s CPU for a 7M-line run's
-    blocks); only hashes whose low bits repeat are then compared whole."""
-    if len(hashes) > LOW_BITS_ROWS:
-        ordered = pl.Series(hashes).sort(multithreaded=False).to_numpy()
-        return not bool((ordered[1:] == ordered[:-1]).any())
-    low = np.sort(hashes.astype(np.uint32))
-    repeated = low[1:][low[1:] == low[:-1]]
-    if not repeated.size:
-        return True
-    suspects = np.sort(hashes[np.isin(hashes.astype(np.uint32), repeated)])
-    return not bool((suspects[1:] == suspects[:-1]).any())
+def _distinct_in_each_query(hashes: np.ndarray, starts: np.ndarray) -> bool:
+    """True when every query of a block (rows from each of ``starts``) has as many rows and the low 32
+    bits of its ``hashes`` are distinct: then no (qid, docno) repeats, since a repeat lies in one query
+    (a block holds each query's rows together, once). False: the whole hashes are to be compared. The
+    queries as rows of a 2D array are sorted one by one (TREC runs give each query as many lines):
+    0.7 ms a 135k-row block, against 1.7 ms for one sort of the whole hashes."""
+    queries, n = len(starts), len(hashes)
+    if not queries or n % queries or not bool((np.diff(starts) == n // queries).all()):
+        return False
+    low = hashes.astype(np.uint32).reshape(queries, n // queries)
+    low.sort(axis=1)
+    return not bool((low[:, 1:] == low[:, :-1]).any())
 
 
 class Piece(NamedTuple):
