@@ -4,6 +4,7 @@ sql`` script read by the DuckDB shell."""
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 import warnings
@@ -318,3 +319,88 @@ def test_compare_pvalue_near_the_smallest_normal_double_agrees_in_sql_and_python
         assert py_p == pytest.approx(want, rel=1e-12) and sql_p == pytest.approx(want, rel=1e-9)
     else:
         assert py_p == sql_p == math.ulp(0.0)
+
+
+def _runs_one_without_judged_query(tmp_path):
+    """The outside tester's files: qrels judging 007-009, two ordinary runs and one of query 010 alone."""
+    (tmp_path / "q.txt").write_text("007 0 d1 1\n007 0 d2 0\n008 0 d3 1\n009 0 d9 2\n")
+    (tmp_path / "r.txt").write_text("007 Q0 d1 1 2.0 r\n007 Q0 d2 2 1.0 r\n008 Q0 d4 1 5 r\n008 Q0 d3 2 4 r\n")
+    (tmp_path / "r_ws.txt").write_text("007 Q0 d2 1 2.0 s\n007 Q0 d1 2 1.0 s\n008 Q0 d3 1 4 s\n")
+    (tmp_path / "r_only_unjudged.txt").write_text("010 Q0 d3 1 4 u\n")
+    return str(tmp_path / "q.txt")
+
+
+
+def _as_tables(con, runs, qrels):
+    """The runs as tables t0, t1, ... whose system column holds the file's name, the qrels as table qr."""
+    for i, run in enumerate(runs):
+        con.execute(f"CREATE OR REPLACE TABLE t{i} AS SELECT * FROM pf_read_run('{run}', system := '{Path(run).name}')")
+    con.execute(f"CREATE OR REPLACE TABLE qr AS SELECT * FROM pf_read_qrels('{qrels}')")
+    return [f"t{i}" for i in range(len(runs))], "qr"
+
+
+@pytest.mark.parametrize("names", [["r.txt", "r_ws.txt", "r_only_unjudged.txt"], ["r.txt", "r_only_unjudged.txt"]])
+@pytest.mark.parametrize("tables", [False, True])
+def test_compare_through_the_macros_names_a_system_without_judged_query_against_evaluates_warning(con, tmp_path, names,
+                                                                                                   tables):
+    """A run with no query in the qrels has no values: pf_compare dropped its row in silence (three runs) or
+    said no system but the baseline was given (two). pf.evaluate leaves it out with a warning SQL cannot
+    give, so the macro stops with the warning's words, naming the system and, for files, the run file."""
+    qrels = _runs_one_without_judged_query(tmp_path)
+    runs = [str(tmp_path / name) for name in names]
+    with pytest.warns(pf.errors.PartlyEmptyWarning) as said:
+        pf.evaluate(runs, qrels, ["AP"])
+    words = re.search(r"^(\d+ of \d+ systems have no judged query in common with the qrels)", str(said[0].message))[1]
+    assert words == f"1 of {len(names)} systems have no judged query in common with the qrels"
+    if tables:
+        runs, qrels = _as_tables(con, runs, qrels)
+    unjudged = "'r_only_unjudged.txt'" + ("" if tables else rf" \(run file {re.escape(runs[-1])}\)")
+    with pytest.raises(duckdb.InvalidInputException,
+                       match=rf"pf_compare: {words}: {unjudged}; their queries e.g. \[010\] are not in the qrels, whose "
+                             rf"queries are e.g. \[007, 008, 009\]: .*pass complete := true"):
+        con.sql(f"SELECT * FROM pf_compare(?, ?, 'map', baseline := 'r.txt'{', tables := true' if tables else ''})",
+                params=[runs, qrels]).fetchall()
+
+
+@pytest.mark.parametrize("tables", [False, True])
+def test_compare_through_the_macros_names_a_baseline_without_judged_query_against_the_cli(con, tmp_path, tables):
+    """Such a run as the baseline was "not one of the systems", though given. The CLI's words: it has no
+    judged query in common with the qrels, nothing to compare against."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels = _runs_one_without_judged_query(tmp_path)
+    runs = [str(tmp_path / name) for name in ("r.txt", "r_only_unjudged.txt")]
+    said = CliRunner().invoke(app, ["compare", qrels, *runs, "--baseline", "r_only_unjudged.txt", "-m", "map"])
+    assert said.exit_code == 2
+    cli = re.search(r"'r_only_unjudged.txt' (has no judged query in common with the qrels)", said.stderr)[1]
+    if tables:
+        runs, qrels = _as_tables(con, runs, qrels)
+    file = "" if tables else rf" \(run file {re.escape(runs[1])}\)"
+    with pytest.raises(duckdb.InvalidInputException,
+                       match=rf"pf_compare: the baseline 'r_only_unjudged.txt'{file} {cli}: nothing to compare against; "
+                             rf"its queries e.g. \[010\] are not in the qrels"):
+        con.sql(f"SELECT * FROM pf_compare(?, ?, 'map', baseline := 'r_only_unjudged.txt'"
+                f"{', tables := true' if tables else ''})", params=[runs, qrels]).fetchall()
+
+
+@pytest.mark.parametrize("tables", [False, True])
+def test_compare_through_the_macros_of_a_run_without_judged_query_under_complete_against_compare(con, tmp_path, tables):
+    """complete := true scores such a run 0 on every judged query, as pf.evaluate(complete=True) does: it is
+    compared then, with pf.compare's values."""
+    qrels = _runs_one_without_judged_query(tmp_path)
+    runs = [str(tmp_path / name) for name in ("r.txt", "r_ws.txt", "r_only_unjudged.txt")]
+    with pytest.warns(pf.errors.PartlyEmptyWarning, match="scored 0 on every judged query"):
+        ev = pf.evaluate(runs, qrels, ["AP"], complete=True)
+    with warnings.catch_warnings():  # three queries: few, and tied (said by pf.compare, not checked here)
+        warnings.simplefilter("ignore")
+        want = pf.compare(ev, baseline="r.txt", test="t").sort("system")
+    if tables:
+        runs, qrels = _as_tables(con, runs, qrels)
+    got = con.sql(f"SELECT system, n, delta, pvalue FROM pf_compare(?, ?, 'map', baseline := 'r.txt', complete := true"
+                  f"{', tables := true' if tables else ''}) ORDER BY system", params=[runs, qrels]).fetchall()
+    assert [(s, n) for s, n, _, _ in got] == list(zip(want["system"], want["n_queries"]))
+    assert [(s, n) for s, n, _, _ in got] == [("r_only_unjudged.txt", 3), ("r_ws.txt", 3)]
+    assert [d for _, _, d, _ in got] == pytest.approx(want["delta"].to_list(), rel=1e-12)
+    assert [p for _, _, _, p in got] == pytest.approx(want["pvalue"].to_list(), rel=1e-9)

@@ -47,6 +47,23 @@ CREATE OR REPLACE TEMP MACRO pf__delta_width_sql(baseline_mean, system_mean, del
 CREATE OR REPLACE TEMP MACRO pf__double_list_sql(xs) AS
     'CAST([' || coalesce(array_to_string([pf__lit(CAST(x AS VARCHAR)) FOR x IN xs], ', '), '') || '] AS DOUBLE[])';
 
+-- ' (run file <path>)' after a system's name as SQL text (sys: SQL text of the system), for run files
+-- (their names may be given by system :=); '' for tables, whose system column names the systems.
+CREATE OR REPLACE TEMP MACRO pf__run_file_sql(o, sys) AS
+    CASE WHEN o['tables'] THEN '''''' ELSE '''' || ' (run file '' || ' || pf__sql_list(o['paths']) || '[list_position('
+                                          || pf__sql_list(o['names']) || ', ' || sys || ')] || '')''' END;
+
+-- The order of systems in a message as SQL text: the order of the run files given, by name for tables.
+CREATE OR REPLACE TEMP MACRO pf__system_order_sql(o, sys) AS
+    CASE WHEN o['tables'] THEN sys ELSE 'list_position(' || pf__sql_list(o['names']) || ', ' || sys || ')' END;
+
+-- '[010] are not in the qrels, whose queries are e.g. [007, 008, 009]: ...' as SQL text, for the queries
+-- pf_retrieved holds where `cond` (SQL text) holds: pf.evaluate's words for a run without a judged query.
+CREATE OR REPLACE TEMP MACRO pf__unjudged_hint_sql(cond) AS
+    '''e.g. '' || (SELECT CAST(list_sort(list_distinct(list(qid)))[1:3] AS VARCHAR) FROM pf_retrieved WHERE ' || cond || ') '
+    || '|| '' are not in the qrels, whose queries are e.g. '' || (SELECT CAST(list_sort(list_distinct(list(qid)))[1:3] AS VARCHAR) '
+    || 'FROM pf_qrels) || '': are run and qrels of the same collection and year?''';
+
 -- The options with baseline and confidence_level checked. Checked here, in the list the query's
 -- comprehension runs over (as pf__options checks its own): inside the comprehension, an error() whose
 -- other branch folds to NULL became "syntax error at or near NULL" in the DuckDB 1.5 shell.
@@ -73,14 +90,30 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
           WHEN NOT o['tables'] AND NOT list_contains(o['names'], baseline)
                THEN error('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ' || CAST(o['names'] AS VARCHAR))
           -- tables hold their systems in a column: the baseline is checked against them when the query runs
-          ELSE ', pf_base AS (SELECT CASE WHEN NOT bool_or(system = ' || pf__lit(baseline) || ') THEN error('
+          ELSE ', pf_sys AS (SELECT system, bool_or(qid IN (SELECT qid FROM pf_qrels)) AS judged FROM pf_retrieved '
+               || 'WHERE (SELECT ok FROM pf_check) GROUP BY system), '
+               -- the systems read (pf_retrieved), not those with values: a run without a judged query has none
+               || 'pf_base AS (SELECT CASE WHEN NOT bool_or(system = ' || pf__lit(baseline) || ') THEN error('
                || pf__lit('pf_compare: baseline ' || pf__lit(baseline) || ' is not one of the systems ') || ' || '
                || '''['' || string_agg(DISTINCT system, '', '' ORDER BY system) || '']'') '
                -- one run alone: nothing to compare, an error as in pf.compare (never an empty result)
                || 'WHEN NOT bool_or(system <> ' || pf__lit(baseline) || ') THEN error('
                || pf__lit('pf_compare: nothing to compare: no system other than the baseline ' || pf__lit(baseline)) || ') '
+               -- a run without a judged query: pf.evaluate leaves it out with a warning (complete: scores it 0),
+               -- which SQL cannot give; named here, never a row dropped in silence
+               || CASE WHEN o['complete'] THEN '' ELSE
+                  'WHEN bool_or(system = ' || pf__lit(baseline) || ' AND NOT judged) THEN error('
+                  || pf__lit('pf_compare: the baseline ' || pf__lit(baseline)) || ' || ' || pf__run_file_sql(o, pf__lit(baseline))
+                  || ' || ' || pf__lit(' has no judged query in common with the qrels: nothing to compare against; its queries ')
+                  || ' || ' || pf__unjudged_hint_sql('system = ' || pf__lit(baseline)) || ') '
+                  || 'WHEN NOT bool_and(judged) THEN error(''pf_compare: '' || count(*) FILTER (WHERE NOT judged) || '' of '' || count(*) '
+                  || '|| '' systems have no judged query in common with the qrels: '' || string_agg(pf__lit(system) || '
+                  || pf__run_file_sql(o, 'system') || ', '', '' ORDER BY ' || pf__system_order_sql(o, 'system') || ') FILTER (WHERE NOT judged) || '
+                  || pf__lit('; their queries ') || ' || ' || pf__unjudged_hint_sql('system IN (SELECT system FROM pf_sys WHERE NOT judged)')
+                  || ' || ' || pf__lit(' (pf.compare leaves such a system out with a warning, which SQL cannot give: leave it out, '
+                                       || 'or pass complete := true to score it 0 on every judged query, as trec_eval -c does)') || ') ' END
                -- after pf_check: a table's problem (a missing system column) is named, not read as one system
-               || 'ELSE true END AS ok FROM pf_values WHERE (SELECT ok FROM pf_check)), '
+               || 'ELSE true END AS ok FROM pf_sys), '
                || 'pf_pairs AS (SELECT s.system, b.system AS baseline, s.measure, s.pos, s.qid, s.value AS a, b.value AS b, s.value - b.value AS d '
                || 'FROM pf_values s JOIN pf_values b ON b.qid = s.qid AND b.measure = s.measure AND b.system = ' || pf__lit(baseline)
                || ' AND s.system <> b.system WHERE s.value IS NOT NULL AND b.value IS NOT NULL AND (SELECT ok FROM pf_check) '
@@ -95,7 +128,10 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || pf__lit(pf__lit(baseline)) || ' || '' have fewer than 2 common queries (the paired t-test needs 2); first: system='' '
                || '|| arg_min(k.system, [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) || '', baseline='' || ' || pf__lit(baseline) || ' || '', measure='' '
                || '|| arg_min(k.measure, [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) || '' ('' || CASE arg_min(coalesce(s.n, 0), [lpad(k.pos::VARCHAR, 9, ''0''), k.system]) '
-               || 'WHEN 0 THEN ''no common query'' ELSE ''only one common query'' END || '')'') END AS ok FROM (SELECT DISTINCT system, measure, pos FROM pf_values WHERE system <> ' || pf__lit(baseline)
+               || 'WHEN 0 THEN ''no common query'' ELSE ''only one common query'' END || '')'') END AS ok FROM (SELECT s.system, m.measure, m.pos '
+               -- every system read, with every measure: none left out because it has no value
+               || 'FROM pf_sys s, (VALUES ' || array_to_string(['(' || pf__lit(m['name']) || ', ' || CAST(i AS VARCHAR) || ')' FOR m, i IN o['ms']], ', ')
+               || ') AS m(measure, pos) WHERE s.system <> ' || pf__lit(baseline)
                -- pf_base first: a wrong baseline has no common query with anything, and must be said so
                || ') k LEFT JOIN pf_stats s ON s.system = k.system AND s.measure = k.measure WHERE (SELECT ok FROM pf_base) AND coalesce(s.n, 0) < 2), '
                || 'pf_t AS (SELECT *, sd / sqrt(n) AS se, n - 1 AS df, CASE WHEN flat THEN CASE WHEN delta = 0 THEN CAST(0 AS DOUBLE) ELSE delta / CAST(0 AS DOUBLE) END '

@@ -184,6 +184,9 @@ DUCKDB_REGISTER = OtherDoor("pf.duckdb.register", value=_values, cells={
     "empty_run": Cell(lambda t: _macros(t, run="\n"), Raises(r"empty")),
     "compare_one_common_query": Cell(lambda t: _macro_compare(t, "1 Q0 d2 1 1.0 o\n"),
                                      Raises(r"system=run\.txt, baseline=other\.txt.*only one common query", MacroError)),
+    "compare_baseline_without_judged_query": Cell(lambda t: _macro_compare(t, "9 Q0 d1 1 1.0 o\n"),
+                                                  Raises(r"the baseline 'other\.txt' \(run file \S+other\.txt\) has no judged "
+                                                         r"query in common with the qrels", MacroError)),
     "duplicate_cutoff": Cell(lambda t: _macros(t, measure="P.10,10"), Raises(r"Error: measure 'P\.10,10': duplicate cutoff 10\n",
                                                                              MacroError)),
     "missing_run_file": Cell(lambda t: _macros_on(t, None, QRELS), Raises(r"run file \S+run\.txt: no such file", MacroError)),
