@@ -965,3 +965,27 @@ def test_caption_says_query_for_one_query():
     two = pf.results_table(pf.evaluate(run.with_columns(pl.lit("2").alias("qid")).vstack(run),
                                        qrels.vstack(qrels.with_columns(pl.lit("2").alias("qid"))), ["P@5"])).caption
     assert "Mean P@5 over 2 queries." in two
+
+
+def test_an_unmarked_system_in_a_split_tie_never_ranks_above_a_better_mean_against_the_unrounded_means():
+    """The outside researcher's DL-2019 P@5 at --digits 0: UNH_bm25 (0.619) stayed bold, tied with the runs
+    that beat the baseline (0.693), which dropped to second: the table put a run above a baseline whose mean
+    is higher, with no mark saying so. An unmarked system of a split tie now ranks no higher than a system
+    of that tie with a better unrounded mean; one above the beaten baseline keeps the shared best. The same
+    with ranks, where lower is better."""
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.1, 0.4, 40)
+
+    def centred(sd: float) -> np.ndarray:
+        noise = rng.normal(0, sd, 40)
+        return noise - noise.mean()
+
+    values = {"base": base, "new": base + 0.1 + centred(0.02), "below": base - 0.03 + centred(0.3),
+              "above": base + 0.02 + centred(0.3)}
+    expected = {"base": (2, ""), "new": (1, "†"), "below": (2, ""), "above": (1, "")}
+    for measure, shift, sign in (("mine", 0, 1), ("FirstRelRank", 2, -1)):
+        pq = pl.DataFrame([{"system": s, "qid": f"q{i}", "measure": measure, "value": shift + sign * float(v)}
+                           for s, arr in values.items() for i, v in enumerate(arr)])
+        t = pf.results_table(pq, baseline="base", digits=0, n_resamples=999, seed=0)
+        cells = {s: (p, m) for s, p, m in t.table.select("system", "place", "marks").iter_rows()}
+        assert cells == expected, measure

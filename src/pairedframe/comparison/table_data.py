@@ -30,7 +30,8 @@ ascending where lower is better): rank 1 is bold, rank 2 underlined (of two syst
 marked; a table of one system marks nothing, as nothing is compared); systems equal at the shown precision share a rank (dense ranking), unless a mark says one is
 significantly better than the other (``digits=0``: ``0`` † beside the baseline's ``0``): then the
 significantly worse one ranks below it, never tied for best with a system that beats it, and the caption
-says so (``settings["ties_split_by_marks"]``). A measure whose means are
+says so (``settings["ties_split_by_marks"]``); a system of such a tie that no mark names ranks no higher
+than one of the tie with a better unrounded mean. A measure whose means are
 over different numbers of queries (a system without a value for some queries: a run missing queries, a
 rank measure where nothing relevant was retrieved) gets no best or second: such means are not
 comparable (``settings["unranked_measures"]``, and the caption says so); nor do counts that rank no run,
@@ -409,9 +410,12 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
     return _Marking(mode, letters, wins, baselines, settings, losses)
 
 
-def _beaten_depth(shown: pl.DataFrame, wins: list[tuple[str, str, str]]) -> dict[tuple[str, str], int]:
+def _beaten_depth(shown: pl.DataFrame, wins: list[tuple[str, str, str]], lower: list[str]
+                  ) -> dict[tuple[str, str], int]:
     """Per (system, measure) tied at the shown precision with a system significantly better than it: how
-    many such wins stand above it within its tie (0 when none; a chain a > b > c puts c at 2)."""
+    many such wins stand above it within its tie (0 when none; a chain a > b > c puts c at 2). A system
+    of such a tie that no win there names ranks no higher than one with a better unrounded mean (it
+    takes the deepest place among them): marks split the tie, not the order the means show."""
     value = {(s, m): v for s, m, v in shown.select("system", "measure", "_shown").iter_rows()}
     beaters: dict[tuple[str, str], list[str]] = {}
     for winner, loser, measure in wins:
@@ -427,6 +431,11 @@ def _beaten_depth(shown: pl.DataFrame, wins: list[tuple[str, str, str]]) -> dict
 
     for key in beaters:
         of(key)
+    linked = set(depth)   # every system a win inside a tie names (its winners got depth 0 above)
+    goodness = {(s, m): (-v if m in lower else v) for s, m, v in shown.select("system", "measure", "mean").iter_rows()}
+    for key in value.keys() - linked:
+        tied = [k for k in linked if k[1] == key[1] and value[k] == value[key] and goodness[k] >= goodness[key]]
+        depth[key] = max((depth[k] for k in tied), default=0)
     return {k: d for k, d in depth.items() if d}
 
 
@@ -440,7 +449,7 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
     best_first = pl.when(pl.col("measure").is_in(lower)).then(-pl.col("_shown")).otherwise(pl.col("_shown"))
     shown = shown.with_columns(best_first.rank("dense", descending=True).over("measure").alias("_rank"))
     # a shown tie that a mark separates is no tie: the significantly worse one drops below the other
-    depth = _beaten_depth(shown, marking.wins)
+    depth = _beaten_depth(shown, marking.wins, lower)
     shown = shown.with_columns(pl.Series("_depth", [depth.get((s, m), 0) for s, m in zip(shown["system"],
                                                                                         shown["measure"])]))
     shown = shown.with_columns((pl.col("_rank") * (len(systems) + 1) + pl.col("_depth"))

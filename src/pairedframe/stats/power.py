@@ -243,9 +243,18 @@ def required_queries(delta: float, sd: float, *, confidence_level: float = 0.95,
     n_int = max(2, math.ceil(n - 1e-9 * n))
     if method == "normal":
         return n_int
-    # the t-test needs at least the normal n; step up until its MDE reaches |delta|
+    # the normal n is only a first guess: the two-sided t-test's far tail can make it too large (low power,
+    # large alpha), its heavier tails too small; the MDE falls as n grows, so bisect for the least n
     target = abs(float(delta)) * (1 + 1e-12)
-    while minimum_detectable_effect(sd, n_int, confidence_level=confidence_level, power=power,
-                                    alternative=alternative) > target:
-        n_int += 1
-    return n_int
+
+    def detects(m: int) -> bool:
+        return minimum_detectable_effect(sd, m, confidence_level=confidence_level, power=power,
+                                         alternative=alternative) <= target
+
+    low, high = 1, n_int  # detects(high) once the doubling below ends; low is 1 or does not detect
+    while not detects(high):
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if detects(middle) else (middle, high)
+    return max(high, 2)
