@@ -3,6 +3,7 @@ titles naming what is compared, and errors for bad input."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -357,3 +358,16 @@ def test_names_with_control_characters_give_well_formed_svg_and_visible_escapes(
     for text in texts:
         xml.dom.minidom.parseString(text.encode())          # raised on the raw control characters
     assert "bert\\x1b[31m" in texts[0] and "\x1b" not in html and "bert\\x1b[31m" in html
+
+
+def test_agreement_scatter_title_counts_swapped_pairs_in_english(per_query, tmp_path):
+    """The outside researcher's title read "1 swapped pairs"."""
+    means = per_query.group_by("system").agg(pl.col("value").mean()).sort("value")
+    second, (low, high) = means["system"][-2], means["value"][-2:]
+    one_swap = per_query.with_columns(pl.when(pl.col("system") == second).then(pl.col("value") + (high - low) + 0.01)
+                                      .otherwise(pl.col("value")).alias("value"))
+    for other, count in ((per_query, 0), (one_swap, 1)):
+        agreement = pf.rank_agreement(per_query, other, measure="nDCG@10", n_resamples=200)
+        text = agreement_scatter(agreement, tmp_path / "t.svg").read_text()
+        assert agreement.n_swapped == count
+        assert re.search(rf"\b{count} swapped pair{'' if count == 1 else 's'}\b", text), count

@@ -405,6 +405,19 @@ LABEL_AGREEMENT_GRADES = OtherDoor("pf.label_agreement", value=lambda r: (r.kapp
                                      reference=lambda t: pf.label_agreement(_A, _B)),
 })
 
+def _two_judgment_sets() -> Any:
+    run = pl.DataFrame({"system": [s for s in "xyz" for _ in range(4)], "qid": ["1", "1", "2", "2"] * 3,
+                        "docno": ["d1", "d2"] * 6, "score": [1.0, 2.0, 2.0, 1.0, 1.5, 1.0] * 2})
+    nist = pl.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["d1", "d2", "d1", "d2"], "rel": [1, 0, 0, 1]})
+    return pf.evaluate_judgment_sets(run, {"nist": nist, "llm": nist.with_columns(1 - pl.col("rel"))}, "P@1")
+
+
+#: A judgment set against itself agrees perfectly whatever it holds: refused, naming the argument.
+RANK_AGREEMENT_JUDGMENTS = OtherDoor("pf.rank_agreement", value=lambda r: r.table, cells={
+    "same_set_twice": Cell(lambda t: pf.rank_agreement(_two_judgment_sets(), measure="P@1", judgments=("nist", "nist")),
+                           Raises(r"`judgments` must name two different judgment sets")),
+})
+
 # ---- report: the other judgment sets (judgments= / --judgments) -----------------------------------------
 
 def _agreement_cells(html: str) -> pl.DataFrame:
@@ -521,6 +534,7 @@ READ_ZSCORES_NOT_A_PATH = OtherDoor("pf.read_zscores", cells=_not_a_path(pf.read
 OTHER_DOORS: dict[str, OtherDoor] = {door.public.removeprefix("pf."): door for door in (
     COMPARE_PAIR, PPI_COMPARE, ENDPOINTS_FROM_RANKS, PARSE_MEASURE, PARSE_MEASURES, LOAD_PLAN, PLAN_FROM_TOML,
     RESAMPLE_INDEX, PPI_COMPARE_SEGMENTS)} | {"label_agreement[grades]": LABEL_AGREEMENT_GRADES,
+                                              "rank_agreement[judgments]": RANK_AGREEMENT_JUDGMENTS,
                                               "compare_segments[segments]": COMPARE_SEGMENTS_TABLE,
                                               "report[judgments]": REPORT_JUDGMENTS,
                                               "cli report[judgments]": CLI_REPORT_JUDGMENTS,

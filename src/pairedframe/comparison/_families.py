@@ -51,5 +51,9 @@ def family_text(cols: Sequence[str], sizes: np.ndarray) -> str:
 
 def untested_family_text(rule: str, why: str) -> str:
     """The ``family`` text of a row without a test (``why``: e.g. ``"one paired query"``), which its family's
-    adjustment leaves out: ``"no test: one paired query (left out of its family: per measure, 2 comparisons each)"``."""
+    adjustment leaves out: ``"no test: one paired query (left out of its family: per measure)"``. Per key
+    columns the sizes :func:`family_text` names are the tested rows' families, not this row's (``family_size``
+    holds that), so they are left out here; the call's one family keeps its size."""
+    if rule.startswith("per "):
+        rule = rule.rsplit(", ", 1)[0]
     return f"no test: {why} (left out of its family: {rule})"

@@ -163,8 +163,9 @@ def _resolve_inputs(a: Any, b: Any, judgments: Any) -> tuple[pl.DataFrame, pl.Da
         if b is not None:
             raise TypeError("with judgment sets as `a`, name the two sets with judgments=(reference, other), not `b`")
         names = list(judgments) if judgments is not None else a.names
-        if len(names) != 2:
-            raise ValueError(f"`judgments` must name two judgment sets (reference, other); the sets are {a.names}")
+        if len(names) != 2 or len(set(names)) != 2:  # one set against itself agrees perfectly: no question asked
+            raise ValueError(f"`judgments` must name two different judgment sets (reference, other); the sets are "
+                             f"{a.names}, got {judgments!r}")
         ref, other = check(names, "judgments")
         from pairedframe.evaluation.judgment_sets import split_judgment_sets  # lazy: evaluation loads the engines
         fa, fb = split_judgment_sets(a.per_query, [ref, other])
@@ -326,7 +327,8 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         Measure name as in the ``measure`` column (``"nDCG@10"``; trec_eval names are resolved).
     judgments : (str, str), optional
         With judgment sets as ``a``: the (reference, other) set names; default the two sets when
-        there are exactly two (in a table: in order of appearance).
+        there are exactly two (in a table: in order of appearance); two different sets (one set against itself is
+        refused: it agrees perfectly whatever it holds).
     systems : sequence of str, optional
         Systems to rank (default: every system measured in both).
     interval : {"jackknife", "percentile"}, default "jackknife"
@@ -361,7 +363,7 @@ def rank_agreement(a: Any, b: Any = None, *, measure: str, judgments: Any = None
         Fewer than 2 common systems, or fewer than 2 queries both evaluations measure for every system
         (the message gives each side's query count and examples).
     ValueError
-        Unknown measure, systems or judgment-set names; bad options.
+        Unknown measure, systems or judgment-set names, or one set named twice; bad options.
     TypeError
         Wrong combination of ``a``, ``b`` and ``judgments``.
 

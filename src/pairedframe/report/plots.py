@@ -316,9 +316,10 @@ def agreement_scatter(agreement: Any, path: str | Path, *, label_points: bool = 
     ax.set_xlabel(literal(xlabel + ("\n(names: ... )" if label_points and means.height else "")))  # 2 lines: the layout
     ax.set_ylabel(literal(f"mean {agreement.measure} under {name_b}"))
     interval = f"[{low:.2f}, {high:.2f}] (approx.)" if math.isfinite(low) else "(no interval)"
+    swapped = f"{agreement.n_swapped} swapped pair{'' if agreement.n_swapped == 1 else 's'}"
     ax.set_title(literal(title or (f"{agreement.measure}: Kendall τ_b = {tau.statistic:.3f} {interval}, "
                            f"τ_AP = {agreement.tau_ap.statistic:.3f}\n{agreement.n_systems} systems, "
-                           f"{agreement.n_queries} queries, {agreement.n_swapped} swapped pairs")), fontsize=9)
+                           f"{agreement.n_queries} queries, {swapped}")), fontsize=9)
     if not (label_points and means.height):
         return _save(fig, out)
     ax.margins(0.08)
