@@ -158,6 +158,10 @@ def test_compare_pair_refuses_a_series_index_that_repeats_a_label_naming_the_arg
     with pytest.raises(ValueError, match=r"^`a` .* repeats a label, '1' \(read as the query id of 1\) at positions 0 "
                                          r"and 1"):     # one query id as a string, as the resamples key it
         compare_pair(a.set_axis([1, "1", 2, 3, 4, 5]), b.set_axis([1, "1", 2, 3, 4, 5]), n_resamples=99)
+    # integer labels (TREC topic numbers): a plain repeat, not two labels read as one (the third outside tester
+    # saw "302 (read as the query id of np.int64(302))": index[i] is a numpy scalar, iteration a Python int)
+    with pytest.raises(ValueError, match=r"repeats a label, 302 at positions 1 and 2: its values"):
+        compare_pair(a.set_axis([301, 302, 302, 303, 304, 305]), b.set_axis(range(301, 307)), n_resamples=99)
     # by position, as the message says: the values in one order, with or without qids
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")     # six skewed deltas: the warnings are not what this checks

@@ -989,3 +989,42 @@ def test_an_unmarked_system_in_a_split_tie_never_ranks_above_a_better_mean_again
         t = pf.results_table(pq, baseline="base", digits=0, n_resamples=999, seed=0)
         cells = {s: (p, m) for s, p, m in t.table.select("system", "place", "marks").iter_rows()}
         assert cells == expected, measure
+
+
+def test_a_split_tie_follows_the_unrounded_means_where_chains_of_marks_cross_against_the_means():
+    """The third outside tester: A beats B and C beats D, all five 0.7 at digits=1; C (0.680, a mark against
+    D) was bold above B (0.690) and X (0.685). Within a tie a system now ranks no higher than any tie-mate
+    with a better mean, and below each that beats it, whether marks name it or not."""
+    rng = np.random.default_rng(0)
+    n = 40
+    base = rng.uniform(0.4, 0.8, n)
+
+    def noisy(mean: float) -> np.ndarray:
+        x = np.clip(base + rng.normal(0, 0.1, n), 0.2, 0.8)
+        return x - x.mean() + mean
+
+    b, d, x = noisy(0.690), noisy(0.670), noisy(0.685)
+    values = {"A": b + 0.010 + rng.normal(0, 0.001, n), "B": b, "C": d + 0.010 + rng.normal(0, 0.001, n),
+              "D": d, "X": x}
+    pq = pl.DataFrame([{"system": s, "qid": f"q{i}", "measure": "AP", "value": float(v)}
+                       for s, arr in values.items() for i, v in enumerate(arr)])
+    for kw in ({"baseline": ["B", "D"]}, {"pairs": "all"}):
+        t = pf.results_table(pq, digits=1, n_resamples=999, seed=0, **kw)
+        places = dict(zip(t.table["system"], t.table["place"]))
+        assert places == {"A": 1, "B": 2, "X": 2, "C": 2, "D": None}, kw
+        ordered = t.table.sort("mean", descending=True)["place"].fill_null(3).to_list()
+        assert ordered == sorted(ordered), kw
+
+
+def test_a_run_without_any_value_of_a_lower_is_better_measure_gets_no_place_not_a_crash():
+    """The third outside tester: a run that retrieved nothing relevant has no FirstRelRank at all; 01058c7's
+    split-tie rule negated its null mean and results_table and `pairedframe table` crashed."""
+    rows = [{"system": s, "qid": f"q{i}", "measure": m, "value": v}
+            for i in range(8) for s, m, v in (("a", "FirstRelRank", 1.0 + i % 3), ("b", "FirstRelRank", None),
+                                              ("a", "nDCG@10", 0.5 + i / 100), ("b", "nDCG@10", 0.2 + i / 100))]
+    pq = pl.DataFrame(rows, schema={"system": pl.String, "qid": pl.String, "measure": pl.String, "value": pl.Float64})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for kw in ({}, {"baseline": "a", "n_resamples": 99, "seed": 0}):
+            t = pf.results_table(pq, digits=0, **kw)
+            assert t.table.filter(pl.col("measure") == "FirstRelRank")["place"].null_count() == 2, kw

@@ -1,4 +1,5 @@
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -141,3 +142,21 @@ def test_required_queries_is_the_least_n_against_scipy_nct(delta, sd, level, pow
     assert reached >= power - 1e-9
     if n > 2:
         assert _t_power_against_scipy_nct(delta, sd, n - 1, 1 - level, alternative) < power + 1e-9
+
+
+def test_t_mde_where_scipys_noncentral_t_gives_nan_against_the_chi_integral():
+    """The third outside tester: required_queries(5, 1, confidence_level=0.99999) and mde_at_level(1, 1, 1e-5)
+    raised scipy's 'function value ... is NaN; solver cannot continue' (nctdtr is NaN at df = 1 near
+    noncentrality 1e5). The power there is now the integral over chi(df); scipy's nct.sf agrees."""
+    stats = pytest.importorskip("scipy.stats")
+    from pairedframe.stats.power import mde_at_level
+
+    mde = mde_at_level(1.0, 1, 1e-5)
+    crit = stats.t.ppf(1 - 0.5e-5, 1)
+    with warnings.catch_warnings():   # scipy's own series warns that it did not converge, yet lands on 0.8
+        warnings.simplefilter("ignore")
+        assert stats.nct.sf(crit, 1, mde) == pytest.approx(0.8, abs=1e-6)
+    n = required_queries(5.0, 1.0, confidence_level=0.99999)
+    assert n == 8
+    assert _t_power_against_scipy_nct(5.0, 1.0, n, 1e-5, "two-sided") >= 0.8 > \
+        _t_power_against_scipy_nct(5.0, 1.0, n - 1, 1e-5, "two-sided")

@@ -126,10 +126,11 @@ def _refuse_repeated_label(name: str, index: Any) -> None:
     before it (as a query id, a string: 1 and "1" are one query): which of its values pairs with which of the
     other Series' would be a guess (positions, silently, until now)."""
     seen: dict[str, int] = {}
-    for position, label in enumerate(index):
+    labels = list(index)  # as iteration gives them (Python ints), not index[i] (numpy scalars): one repr for both
+    for position, label in enumerate(labels):
         first = seen.setdefault(str(label), position)
         if first != position:
-            alike = "" if repr(index[first]) == repr(label) else f" (read as the query id of {index[first]!r})"
+            alike = "" if repr(labels[first]) == repr(label) else f" (read as the query id of {labels[first]!r})"
             raise ValueError(f"`{name}` is a pandas Series whose index repeats a label, {label!r}{alike} at positions "
                              f"{first} and {position}: its values cannot be paired by query; give each query once "
                              f"as the index, or pass `a.to_numpy()` and `b.to_numpy()` in one order (with `qids`) "

@@ -30,8 +30,8 @@ ascending where lower is better): rank 1 is bold, rank 2 underlined (of two syst
 marked; a table of one system marks nothing, as nothing is compared); systems equal at the shown precision share a rank (dense ranking), unless a mark says one is
 significantly better than the other (``digits=0``: ``0`` † beside the baseline's ``0``): then the
 significantly worse one ranks below it, never tied for best with a system that beats it, and the caption
-says so (``settings["ties_split_by_marks"]``); a system of such a tie that no mark names ranks no higher
-than one of the tie with a better unrounded mean. A measure whose means are
+says so (``settings["ties_split_by_marks"]``); within such a tie a system also ranks no higher than any
+tie-mate with a better unrounded mean. A measure whose means are
 over different numbers of queries (a system without a value for some queries: a run missing queries, a
 rank measure where nothing relevant was retrieved) gets no best or second: such means are not
 comparable (``settings["unranked_measures"]``, and the caption says so); nor do counts that rank no run,
@@ -42,6 +42,7 @@ values is refused: one table shows one slice.
 
 from __future__ import annotations
 
+import itertools
 import string
 import warnings
 from collections.abc import Sequence
@@ -412,30 +413,34 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
 
 def _beaten_depth(shown: pl.DataFrame, wins: list[tuple[str, str, str]], lower: list[str]
                   ) -> dict[tuple[str, str], int]:
-    """Per (system, measure) tied at the shown precision with a system significantly better than it: how
-    many such wins stand above it within its tie (0 when none; a chain a > b > c puts c at 2). A system
-    of such a tie that no win there names ranks no higher than one with a better unrounded mean (it
-    takes the deepest place among them): marks split the tie, not the order the means show."""
-    value = {(s, m): v for s, m, v in shown.select("system", "measure", "_shown").iter_rows()}
-    beaters: dict[tuple[str, str], list[str]] = {}
+    """Per (system, measure) tied at the shown precision: how far below the tie's best place it ranks (0 when
+    not). Within a tie, best unrounded mean first, a system ranks below each tie-mate significantly better
+    than it and no higher than any tie-mate with a better mean (a chain a > b > c puts c at 2): marks split
+    a tie, and the split follows the unrounded means. Null means are in no tie."""
+    groups: dict[tuple[str, float], list[tuple[float, str]]] = {}
+    for system, measure, value, mean in shown.select("system", "measure", "_shown", "mean").iter_rows():
+        if value is not None and mean is not None and mean == mean:
+            groups.setdefault((measure, value), []).append((-mean if measure in lower else mean, system))
+    tie = {(system, key[0]): key for key, members in groups.items() for _, system in members}
+    beaters: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for winner, loser, measure in wins:
-        if (winner, measure) in value and value[(winner, measure)] == value.get((loser, measure)):
-            beaters.setdefault((loser, measure), []).append(winner)
+        if (winner, measure) in tie and tie[(winner, measure)] == tie.get((loser, measure)):
+            beaters.setdefault((loser, measure), []).append((winner, measure))
     depth: dict[tuple[str, str], int] = {}
+    floor: dict[tuple[str, str], int] = {}   # the deepest place of the tie-mates with a better mean
 
     def of(key: tuple[str, str], seen: frozenset = frozenset()) -> int:
-        if key not in depth:    # the winner's mean is the better one, so no chain comes back (seen: to be sure)
-            depth[key] = 1 + max((of((w, key[1]), seen | {key}) for w in beaters.get(key, [])
-                                  if (w, key[1]) not in seen), default=-1)
+        if key not in depth:    # a winner's mean is the better one, so no chain comes back (seen: to be sure)
+            depth[key] = max(floor.get(key, 0), 1 + max((of(w, seen | {key}) for w in beaters.get(key, [])
+                                                         if w not in seen), default=-1))
         return depth[key]
 
-    for key in beaters:
-        of(key)
-    linked = set(depth)   # every system a win inside a tie names (its winners got depth 0 above)
-    goodness = {(s, m): (-v if m in lower else v) for s, m, v in shown.select("system", "measure", "mean").iter_rows()}
-    for key in value.keys() - linked:
-        tied = [k for k in linked if k[1] == key[1] and value[k] == value[key] and goodness[k] >= goodness[key]]
-        depth[key] = max((depth[k] for k in tied), default=0)
+    for (measure, _), members in groups.items():
+        deepest = 0
+        for _, block in itertools.groupby(sorted(members, reverse=True), key=lambda item: item[0]):
+            keys = [(system, measure) for _, system in block]
+            floor.update(dict.fromkeys(keys, deepest))
+            deepest = max(deepest, *(of(key) for key in keys))
     return {k: d for k, d in depth.items() if d}
 
 

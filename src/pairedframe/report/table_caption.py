@@ -191,7 +191,8 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
         split = s.get("ties_split_by_marks") or []
         if split:
             parts.append(f"In {', '.join(split)}, a system significantly better than one it equals at the shown "
-                         "precision ranks above it (more digits show the difference).")
+                         "precision ranks above it, and none ranks above a system it equals there with a better mean "
+                         "(more digits show the difference).")
     if unranked:
         their = "its" if len(unranked) == 1 else "their"
         parts.append(f"No best or second for {', '.join(unranked)}: {their} means are over different numbers of "

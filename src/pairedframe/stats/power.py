@@ -17,7 +17,7 @@ import math
 import numbers
 
 from scipy.optimize import brentq
-from scipy.special import ndtri, nctdtr, stdtrit
+from scipy.special import ndtr, ndtri, nctdtr, stdtrit
 
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords
 
@@ -56,9 +56,19 @@ def _z_sum(alpha: float, power: float, alternative: str) -> float:
     return float(ndtri(1.0 - a) + ndtri(power))
 
 
+def _nct_cdf(df: float, nc: float, x: float) -> float:
+    """The noncentral t's cdf: scipy's, or where that gives NaN (a large ``nc`` against a large ``x``, as at
+    few degrees of freedom and a tiny alpha) the integral P(T <= x) = E[Phi(x S / sqrt(df) - nc)], S ~ chi(df)."""
+    cdf = float(nctdtr(df, nc, x))
+    if math.isfinite(cdf):
+        return cdf
+    from scipy import stats  # lazy: only this rare path needs it
+    return float(stats.chi(df).expect(lambda s: ndtr(x * s / math.sqrt(df) - nc), epsabs=1e-14, epsrel=1e-12))
+
+
 def _t_power(nc: float, df: float, crit: float, two_sided: bool) -> float:
     """Power of the t-test with critical value ``crit`` at noncentrality ``nc >= 0``."""
-    p = 1.0 - float(nctdtr(df, nc, crit))
+    p = 1.0 - _nct_cdf(df, nc, crit)
     if two_sided:
         wrong_tail = float(nctdtr(df, nc, -crit))
         p += wrong_tail if math.isfinite(wrong_tail) else 0.0   # scipy returns NaN for values < ~1e-16
