@@ -414,9 +414,8 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
 def _beaten_depth(shown: pl.DataFrame, wins: list[tuple[str, str, str]], lower: list[str]
                   ) -> dict[tuple[str, str], int]:
     """Per (system, measure) tied at the shown precision: how far below the tie's best place it ranks (0 when
-    not). Within a tie, best unrounded mean first, a system ranks below each tie-mate significantly better
-    than it and no higher than any tie-mate with a better mean (a chain a > b > c puts c at 2): marks split
-    a tie, and the split follows the unrounded means. Null means are in no tie."""
+    not). A system ranks below each tie-mate significantly better than it and no higher than any with a better
+    mean (a chain a > b > c puts c at 2): marks split a tie, along the unrounded means. Null means: no tie."""
     groups: dict[tuple[str, float], list[tuple[float, str]]] = {}
     for system, measure, value, mean in shown.select("system", "measure", "_shown", "mean").iter_rows():
         if value is not None and mean is not None and mean == mean:
