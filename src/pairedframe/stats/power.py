@@ -78,6 +78,8 @@ def _t_power(nc: float, df: float, crit: float, two_sided: bool) -> float:
 @functools.lru_cache(maxsize=4096)
 def _t_noncentrality(df: float, alpha: float, power: float, alternative: str) -> float:
     """Noncentrality at which the level-``alpha`` t-test with ``df`` degrees of freedom has ``power``."""
+    if power <= alpha:  # the power at nc = 0 is the size itself (both tails two-sided): compared exactly, not
+        return 0.0      # through the cdf's rounding, which made the answer noise at power == alpha
     two_sided = alternative == "two-sided"
     crit = float(stdtrit(df, 1.0 - (alpha / 2 if two_sided else alpha)))
     target = lambda nc: _t_power(nc, df, crit, two_sided) - power  # noqa: E731
@@ -217,7 +219,8 @@ def required_queries(delta: float, sd: float, *, confidence_level: float = 0.95,
     Returns
     -------
     int
-        ``>= 2``.  Compare with :data:`MIN_QUERIES`.
+        ``>= 2``; 2 when ``power <= 1 - confidence_level`` (the test's power at any effect is at least its
+        size).  Compare with :data:`MIN_QUERIES`.
 
     Raises
     ------
