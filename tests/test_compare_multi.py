@@ -342,3 +342,18 @@ def test_value_range_warning_of_several_baselines_names_the_real_system_as_one_b
     assert texts == [str(w.message) for w in one if issubclass(w.category, pf.ValueRangeWarning)], texts
     assert f"but system {bad!r}, qid '3' has 1.5 (1 value(s)" in texts[0] and "each baseline" not in texts[0]
     assert {Path(w.filename).name for w in several} == {"test_compare_multi.py"}
+
+
+@pytest.mark.parametrize("kwargs", [{"pairs": "all"}, {"baseline": ["a", "b"]}])
+def test_printed_precision_warning_of_several_baselines_names_the_rows_baseline(kwargs):
+    """A baseline printed to 4 decimals (trec_eval -q) compared with full-precision systems: the warning
+    names that baseline, not the placeholder of the stacked call ('every value of each baseline')."""
+    a = np.round(np.random.default_rng(3).uniform(0, 1, 30), 4)
+    table = pl.concat([pl.DataFrame({"system": s, "qid": [f"q{i:02d}" for i in range(30)], "measure": "AP",
+                                     "value": a + shift}) for s, shift in (("a", 0.0), ("b", 3e-5), ("c", -2e-5))])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(table, n_resamples=99, **kwargs)
+    said = [str(w.message) for w in caught if "printed to 4 decimals" in str(w.message)]
+    assert len(said) == 1 and "(first: AP, baseline=a, where every value of the baseline lies on" in said[0], said
+    assert "each baseline" not in said[0] and "vs_baseline" not in said[0], said

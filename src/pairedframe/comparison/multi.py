@@ -343,7 +343,8 @@ def _ranges_unstacked(caught: list, frame: pl.DataFrame) -> list:
 
 
 def _readable(message: str) -> str:
+    message = message.replace(f"the baseline {_PLACEHOLDER!r}", "their baseline")
     if f"{_KEY}=" in message:       # the row names its own baseline: drop the placeholder's
-        message = message.replace(f", baseline={_PLACEHOLDER}", "").replace(f", baseline={_PLACEHOLDER!r}", "")
-    return (message.replace(f"the baseline {_PLACEHOLDER!r}", "their baseline")
-            .replace(f"{_KEY}=", "baseline=").replace(repr(_PLACEHOLDER), "each baseline"))
+        message = (message.replace(f", baseline={_PLACEHOLDER}", "").replace(f", baseline={_PLACEHOLDER!r}", "")
+                   .replace(repr(_PLACEHOLDER), "the baseline"))
+    return message.replace(f"{_KEY}=", "baseline=").replace(repr(_PLACEHOLDER), "each baseline")
