@@ -101,12 +101,17 @@ class PairedComparison:
         require_bool_fields(self)   # a bool field given "false" or 0 names the field
 
 
+def _both_series(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are both pandas Series (or alike), read by their index and ``reindex``."""
+    return all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b))   # a list's .index is a method
+
+
 def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
     """Two pandas Series keyed by query, ``b`` in the order of ``a``'s index (numpy would pair them by
     position: the same queries in another order gave a wrong delta without a word); other inputs as given.
 
     Raises ValueError when the indexes hold other labels or repeat one."""
-    if not all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b)):   # a list's .index is a method
+    if not _both_series(a, b):
         return a, b
     for name, series in (("a", a), ("b", b)):
         _refuse_repeated_label(name, series.index)
@@ -140,7 +145,7 @@ def _refuse_repeated_label(name: str, index: Any) -> None:
 def _index_qids(a: Any, b: Any) -> list[str] | None:
     """The query ids of two aligned pandas Series (their shared index, as strings, unique: _aligned_series
     refused repeats), or None for other inputs."""
-    if not all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b)):   # a list's .index is a method
+    if not _both_series(a, b):
         return None
     return [str(q) for q in a.index]
 
