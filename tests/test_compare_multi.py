@@ -317,3 +317,43 @@ def test_pairs_all_n_resamples_counts_the_resampled_pvalue_tukey(n, kw, method):
         warnings.simplefilter("ignore")
         one_sided = pf.compare(table, pairs="ordered", n_resamples=300, seed=1, alternative="greater", **kw)
     assert one_sided["pvalue_tukey"].is_nan().all() and one_sided["n_resamples"].null_count() == 6
+
+
+def _with_value_outside_range(system: str) -> pl.DataFrame:
+    """Three systems of nDCG over 8 queries, ``system`` with one value of 1.5 (qid 3)."""
+    rows = [{"system": s, "qid": str(q), "measure": "ndcg",
+             "value": 1.5 if (s, q) == (system, 3) else 0.3 + shift + 0.05 * q}
+            for s, shift in (("a", 0.0), ("b", 0.1), ("c", 0.2)) for q in range(1, 9)]
+    return pl.DataFrame(rows)
+
+
+@pytest.mark.parametrize("bad", ["a", "b", "c"])
+@pytest.mark.parametrize("kwargs", [{"pairs": "all"}, {"pairs": "ordered"}, {"baseline": ["a", "b"]}])
+def test_value_range_warning_of_several_baselines_names_the_real_system_as_one_baseline_does(bad, kwargs):
+    """A value outside its measure's range is warned about as a single-baseline comparison of the same
+    table words it: the real system, not the placeholder each baseline's copy renames it to, and counted
+    once, not once per copy; pointing at the caller's line."""
+    per_query = _with_value_outside_range(bad)
+    with pytest.warns(pf.ValueRangeWarning) as one:
+        pf.compare(per_query, baseline="a", n_resamples=99)
+    with pytest.warns(pf.ValueRangeWarning) as several:
+        pf.compare(per_query, n_resamples=99, **kwargs)
+    texts = [str(w.message) for w in several if issubclass(w.category, pf.ValueRangeWarning)]
+    assert texts == [str(w.message) for w in one if issubclass(w.category, pf.ValueRangeWarning)], texts
+    assert f"but system {bad!r}, qid '3' has 1.5 (1 value(s)" in texts[0] and "each baseline" not in texts[0]
+    assert {Path(w.filename).name for w in several} == {"test_compare_multi.py"}
+
+
+@pytest.mark.parametrize("kwargs", [{"pairs": "all"}, {"baseline": ["a", "b"]}])
+def test_printed_precision_warning_of_several_baselines_names_the_rows_baseline(kwargs):
+    """A baseline printed to 4 decimals (trec_eval -q) compared with full-precision systems: the warning
+    names that baseline, not the placeholder of the stacked call ('every value of each baseline')."""
+    a = np.round(np.random.default_rng(3).uniform(0, 1, 30), 4)
+    table = pl.concat([pl.DataFrame({"system": s, "qid": [f"q{i:02d}" for i in range(30)], "measure": "AP",
+                                     "value": a + shift}) for s, shift in (("a", 0.0), ("b", 3e-5), ("c", -2e-5))])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(table, n_resamples=99, **kwargs)
+    said = [str(w.message) for w in caught if "printed to 4 decimals" in str(w.message)]
+    assert len(said) == 1 and "(first: AP, baseline=a, where every value of the baseline lies on" in said[0], said
+    assert "each baseline" not in said[0] and "vs_baseline" not in said[0], said

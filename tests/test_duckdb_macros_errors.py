@@ -60,6 +60,26 @@ def test_a_duplicate_whose_lines_carry_different_run_tags_is_named_as_several_sy
         con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(tmp_path / "one.txt"), str(tmp_path / "qrels.txt")]).fetchall()
 
 
+@pytest.mark.parametrize("lines", [
+    ["1 Q0 a 1 2 tB x", "1 Q0 b 2 1 tB x", "1 Q0 a 1 2 tA x"],          # every line with a 7th trailing field
+    ["1 Q0 a 1 2 tB x", "1 Q0 b 2 1 tB", "1 Q0 a 1 2 tA"],              # one line with it
+], ids=["all-lines-7-fields", "one-line-7-fields"])
+def test_several_run_tags_with_a_trailing_field_are_named_by_pf_evaluate_as_by_pf_read_run(con, tmp_path, lines):
+    """A run file of several run tags whose lines carry a 7th field (trec_eval reads past it): pf_evaluate took
+    the tags of six-field lines only and said the plain duplicate where pf.read_run says several run tags; it
+    takes each repeated line's 6th field, as pf.read_run does (a line shifted by a blank in its qid is named by
+    the blank's hint first, in both)."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("\n".join(lines) + "\n")
+    qrels.write_text("1 0 a 1\n")
+    with pytest.raises(pf.DuplicateError, match=r"the file holds several run tags \('tB', 'tA'\)"):
+        pf.read_run(run)
+    with pytest.raises(duckdb.Error, match=r"run\.txt, line 1: the file holds several run tags \(at least 'tA', 'tB'\): "
+                                           r"several systems .* duplicate \(qid, docno\) = \(1, a\) in run, also on "
+                                           r"line\(s\) \[3\]; give each system its own file"):
+        con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[str(run), str(qrels)]).fetchall()
+
+
 @pytest.mark.parametrize("lines, said", [
     # '30 1' as a qid shifts the fields: lines 3 and 4 read as (30, Q0), their scores as run tags
     (["301 Q0 d1 1 5 t", "301 Q0 d2 2 4 t", "30 1 Q0 d3 3 3 t", "30 1 Q0 d4 4 2 t"],

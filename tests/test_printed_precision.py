@@ -47,6 +47,17 @@ def test_printed_precision_warning_of_a_duckdb_relation_reads_as_the_polars_one(
     assert len(said["polars"]) == 1 and said["duckdb"] == said["polars"], said
 
 
+def test_printed_precision_warning_of_a_keyed_duckdb_relation_names_the_key_as_the_polars_one(duckdb_relation):
+    """The warning names the first row's key columns (a dataset, a judgment set; with several baselines the
+    row's baseline), in memory and in DuckDB alike."""
+    full = np.random.default_rng(7).uniform(0, 1, 40)
+    table = _table({"printed": np.round(full, 4), "exact": full}).with_columns(dataset=pl.lit("robust04"))
+    said = {engine: _printed_precision_warnings(table, "printed", engine, duckdb_relation)
+            for engine in ("polars", "duckdb")}
+    assert len(said["polars"]) == 1 and said["duckdb"] == said["polars"], said
+    assert "(first: AP, dataset=robust04, where every value of 'printed'" in said["polars"][0], said
+
+
 def test_printed_precision_warning_of_a_spark_frame_reads_as_the_polars_one(spark):
     full = np.random.default_rng(8).uniform(0, 1, 30)
     table = _table({"printed": np.round(full, 4), "exact": full})

@@ -604,6 +604,23 @@ def test_segment_file_errors_after_a_multiline_quoted_field_name_the_line_agains
             compare_segments(per_query, tmp_path / "segs.csv", baseline="A")
 
 
+def test_repeated_segment_error_reads_the_segment_file_once(tmp_path, monkeypatch):
+    """The lines of the repeated row and of its first occurrence are found in one read of the file (it was read
+    once for each), and are still those lines."""
+    from pairedframe.comparison.segment_tables import refuse_repeated_segments
+    from pairedframe.io import trec
+
+    _, segs = _data(n_q=30)
+    repeated = pl.concat([segs, segs[4]])
+    repeated.write_csv(tmp_path / "segs.csv")
+    opened = []
+    real = trec._open_bytes
+    monkeypatch.setattr(trec, "_open_bytes", lambda path, *args, **kw: opened.append(path) or real(path, *args, **kw))
+    with pytest.raises(DuplicateError, match=rf"segs\.csv, line {repeated.height + 1} \(first at line 6\) repeats"):
+        refuse_repeated_segments(repeated, tmp_path / "segs.csv")
+    assert len(opened) == 1, opened
+
+
 def _segments_cli_on(tmp_path, segs):
     """``pairedframe segments -s segs.csv`` on qrels and two runs holding every qid of ``segs``."""
     from typer.testing import CliRunner

@@ -79,7 +79,11 @@ WARN_CASES = {
                 (lambda: pf.compare(_per_query(30, systems="abcd"), baseline="a", n_resamples=20), UserWarning),
                 (lambda: pf.compare(pl.concat([_per_query(30), _per_query(30).head(1).with_columns(qid=pl.lit("all"))]),
                                     baseline="a", n_resamples=200), UserWarning),
-                (lambda: pf.compare(_mostly_tied(30), baseline="a", n_resamples=200), pf.TiedQueriesWarning)],
+                (lambda: pf.compare(_mostly_tied(30), baseline="a", n_resamples=200), pf.TiedQueriesWarning),
+                # all pairs: the range warning is taken again from the table before its copies per baseline
+                (lambda: pf.compare(_per_query(30, systems="abc").with_columns(value=pl.when(pl.col("qid") == "q003")
+                                    .then(1.5).otherwise(pl.col("value"))), pairs="all", n_resamples=200),
+                 pf.ValueRangeWarning)],
     "compare_pair": [(lambda: pf.compare_pair(np.arange(5.0), np.arange(5.0) + 1, n_resamples=100),
                       SmallSampleWarning),
                      (lambda: pf.compare_pair(np.zeros(30), np.r_[np.zeros(20), np.linspace(.1, .3, 10)],

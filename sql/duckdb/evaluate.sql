@@ -81,10 +81,10 @@ CREATE OR REPLACE TEMP MACRO pf__run_files_sql(o) AS
     || 'pf_ranks AS MATERIALIZED (SELECT system, qid, j.docno, j.rank, j.rel FROM (SELECT '
     || pf__file_name_sql(o['names']) || ' AS system, qid, unnest(judged) AS j FROM pf_scan)), '
     || 'pf_dup AS (SELECT r.file_no, r.qid, r.docno, list(r.line_no ORDER BY r.line_no) AS lines, '
-    -- only six-field lines' tags: with more fields the 6th may be shifted (a blank inside the qid), and the
-    -- plain duplicate is said, as pf_read_run says
-    || 'list_sort(list_distinct(list(r.tag) FILTER (WHERE r.n_fields = 6))) AS tags FROM ('
-    || pf__run_rows_sql(o['paths'], o['names'], cols := 'qid, docno, line_no, tag, n_fields') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
+    -- each repeated line's 6th field, as pf.read_run takes it (io.duplicates): a trailing 7th field shifts
+    -- nothing, and a line shifted by a blank inside its qid is named by pf_ragged's hint first
+    || 'list_sort(list_distinct(list(r.tag))) AS tags FROM ('
+    || pf__run_rows_sql(o['paths'], o['names'], cols := 'qid, docno, line_no, tag') || ') AS r SEMI JOIN (SELECT file_no, qid FROM pf_scan WHERE suspect) AS s '
     || 'ON s.file_no = r.file_no AND s.qid = r.qid GROUP BY r.file_no, r.qid, r.docno HAVING count(*) > 1 '
     || 'ORDER BY file_no, lines[1] LIMIT 1), ' || pf__ragged_sql(o['paths'], o['names']) || ', '
     || 'pf_run_problems AS ('

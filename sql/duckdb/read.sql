@@ -96,11 +96,11 @@ CREATE OR REPLACE TEMP MACRO pf__cut_hint(path, line_no) AS
                || 'without an error; check it with ' || CASE WHEN z = 'gzip' THEN 'gzip' ELSE 'zstd' END || ' -t)'
                FOR z IN [CASE WHEN ends_with(lower(path), '.gz') THEN 'gzip' ELSE 'zstd' END]][1] END;
 
--- The data lines of one run file as system, qid, docno, score, line_no, tag, n_fields, fields; a line with fewer than 6
+-- The data lines of one run file as system, qid, docno, score, line_no, tag, fields; a line with fewer than 6
 -- fields or a score that is not a number (or NaN) raises; inf and -inf rank as pf.read_run ranks them.
 -- DuckDB's cast reads digit separators (1_000 as 1000); pf.read_run does not, so a '_' is no number.
 CREATE OR REPLACE TEMP MACRO pf__run_file(path, system) AS TABLE
-SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no, f[6] AS tag, len(f) AS n_fields, f AS fields
+SELECT system AS system, f[1] AS qid, f[3] AS docno, score, line_no, f[6] AS tag, f AS fields
 FROM (SELECT line_no, line, f, CASE WHEN strpos(f[5], '_') = 0 THEN TRY_CAST(f[5] AS DOUBLE) END AS score
       FROM pf__lines(path) WHERE pf__data_line(line)) AS l
 WHERE CASE WHEN len(f) < 6

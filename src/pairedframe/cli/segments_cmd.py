@@ -104,8 +104,9 @@ def segments_cmd(
     # the rows' distinct n_resamples, always a list (an int when the rows agreed made JSON readers test the
     # type): exact rows count the sign patterns enumerated, null where nothing was drawn
     counts = result["n_resamples"].unique(maintain_order=True).to_list()
-    settings = {"baseline": base, "test": test, "interval": result["interval"][0], "n_resamples": counts, "seed": seed, "correction": correction,
-                "level": round(1 - confidence_level, 12), "family_by": family_by or ["system", "measure", "segment_set"],
+    settings = {"baseline": base, "test": test, "interval": result["interval"][0], "n_resamples": counts,
+                "seed": seed, "correction": correction, "level": round(1 - confidence_level, 12),
+                "family_by": family_by or ["system", "measure", "segment_set"],
                 "streams": STREAM_POLICY, "query_set": ev.settings.query_set}
     # the evaluation options given, stated only when they differ from the defaults (as compare's depth)
     settings |= {k: v for k, v in ev.settings.as_dict().items()

@@ -284,7 +284,7 @@ def compare_by_join(table: EngineTable, opt: Options, *, baseline: str, systems:
             moments, rows = _moment_rows(paired)
         require_common_queries(paired, rows, baseline)
         check_sizes(rows, baseline, paired.extras, warn_small=opt.interval not in QUANTILE_INTERVALS)
-        warn_mixed_printed_precision_engine(rows, baseline)
+        warn_mixed_printed_precision_engine(rows, baseline, paired.extras)
         rows = rows.join(central_moments(paired, rows).rename({"comp": "_row"})
                          .with_columns(pl.col("_row").cast(pl.UInt32)), on="_row", how="left").sort("_row")
         k_total = rows.height

@@ -39,11 +39,12 @@ from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
 from pairedframe.comparison.options import check_options
-from pairedframe.comparison.pairing import PER_QUERY_FORMS, by_system
+from pairedframe.comparison.pairing import PER_QUERY_FORMS, as_frame, by_system
 from pairedframe.io.convert import to_polars
 from pairedframe.io.results import read_if_paths
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
-                                SchemaError, recorded_warnings, reissue, renamed_keywords, user_stacklevel)
+                                SchemaError, ValueRangeWarning, recorded_warnings, reissue, renamed_keywords,
+                                user_stacklevel)
 from pairedframe.stats.resample import keyed_seed_sequence, query_set_key
 from pairedframe.stats.tukey import randomised_tukey_hsd
 from pairedframe.tables import per_query_renames
@@ -288,7 +289,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
             raise                       # names no system: nothing to make readable, and keeps its fields
         except (InsufficientSampleError, ValueError) as exc:
             raise type(exc)(_readable(str(exc))) from None
-    _reissue(caught)
+    involved = {s for base, others in plan if others for s in (base, *others)}
+    _reissue(_ranges_unstacked(caught, frame.filter(pl.col("system").is_in(involved))))
     extras = [c for c in out.columns if c in stacked.columns and c not in ("system", "qid", "measure", "value", _KEY)]
     base_order = {b: i for i, (b, _) in enumerate(plan)}
     sys_order = {s: i for i, s in enumerate(chosen)}
@@ -321,8 +323,28 @@ def _reissue(caught: list) -> None:
         reissue(warning, origin, _readable(str(warning)))
 
 
+def _ranges_unstacked(caught: list, frame: pl.DataFrame) -> list:
+    """``caught`` with its ValueRangeWarning taken again from ``frame``, the table before it was copied per
+    baseline: the stacked one names the placeholder for the baseline's values (which baseline, it cannot say)
+    and counts a system once per copy."""
+    if not any(isinstance(warning, ValueRangeWarning) for warning, _ in caught):
+        return caught
+    with recorded_warnings() as again:
+        as_frame(frame)
+    ranges = [w for w in again if isinstance(w[0], ValueRangeWarning)]
+    out = []
+    for item in caught:
+        if isinstance(item[0], ValueRangeWarning):
+            out.extend(ranges)
+            ranges = []             # one warning, where the stacked call gave it
+        else:
+            out.append(item)
+    return out
+
+
 def _readable(message: str) -> str:
+    message = message.replace(f"the baseline {_PLACEHOLDER!r}", "their baseline")
     if f"{_KEY}=" in message:       # the row names its own baseline: drop the placeholder's
-        message = message.replace(f", baseline={_PLACEHOLDER}", "").replace(f", baseline={_PLACEHOLDER!r}", "")
-    return (message.replace(f"the baseline {_PLACEHOLDER!r}", "their baseline")
-            .replace(f"{_KEY}=", "baseline=").replace(repr(_PLACEHOLDER), "each baseline"))
+        message = (message.replace(f", baseline={_PLACEHOLDER}", "").replace(f", baseline={_PLACEHOLDER!r}", "")
+                   .replace(repr(_PLACEHOLDER), "the baseline"))
+    return message.replace(f"{_KEY}=", "baseline=").replace(repr(_PLACEHOLDER), "each baseline")

@@ -101,12 +101,17 @@ class PairedComparison:
         require_bool_fields(self)   # a bool field given "false" or 0 names the field
 
 
+def _both_series(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are both pandas Series (or alike), read by their index and ``reindex``."""
+    return all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b))   # a list's .index is a method
+
+
 def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
     """Two pandas Series keyed by query, ``b`` in the order of ``a``'s index (numpy would pair them by
     position: the same queries in another order gave a wrong delta without a word); other inputs as given.
 
     Raises ValueError when the indexes hold other labels or repeat one."""
-    if not all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b)):   # a list's .index is a method
+    if not _both_series(a, b):
         return a, b
     for name, series in (("a", a), ("b", b)):
         _refuse_repeated_label(name, series.index)
@@ -123,14 +128,23 @@ def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
 
 def _refuse_repeated_label(name: str, index: Any) -> None:
     """Raise ValueError naming argument ``name`` and the first label of its Series' ``index`` that repeats one
-    before it (as a query id, a string: 1 and "1" are one query): which of its values pairs with which of the
-    other Series' would be a guess (positions, silently, until now)."""
+    before it, as a query id (a string: 1 and "1" are one query) or as Python compares them (1 == 1.0: written
+    '1' and '1.0', still one query): which of its values pairs with which of the other Series' would be a guess
+    (positions, silently, until now)."""
     seen: dict[str, int] = {}
+    equal: dict[Any, int] = {}
     labels = list(index)  # as iteration gives them (Python ints), not index[i] (numpy scalars): one repr for both
     for position, label in enumerate(labels):
         first = seen.setdefault(str(label), position)
         if first != position:
             alike = "" if repr(labels[first]) == repr(label) else f" (read as the query id of {labels[first]!r})"
+        else:
+            try:
+                first = equal.setdefault(label, position)
+            except TypeError:                         # an unhashable label (a list): compared as a string only
+                continue
+            alike = f" (equal to {labels[first]!r}, so the same query)"
+        if first != position:
             raise ValueError(f"`{name}` is a pandas Series whose index repeats a label, {label!r}{alike} at positions "
                              f"{first} and {position}: its values cannot be paired by query; give each query once "
                              f"as the index, or pass `a.to_numpy()` and `b.to_numpy()` in one order (with `qids`) "
@@ -140,7 +154,7 @@ def _refuse_repeated_label(name: str, index: Any) -> None:
 def _index_qids(a: Any, b: Any) -> list[str] | None:
     """The query ids of two aligned pandas Series (their shared index, as strings, unique: _aligned_series
     refused repeats), or None for other inputs."""
-    if not all(hasattr(x, "index") and hasattr(x, "reindex") for x in (a, b)):   # a list's .index is a method
+    if not _both_series(a, b):
         return None
     return [str(q) for q in a.index]
 
@@ -202,7 +216,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         If ``n < 2``.
     ValueError
         On shape mismatch, non-finite values, repeated qids, pandas Series indexed by other queries or by an
-        index that repeats a label (naming the argument and the label), or bad options.
+        index that repeats a label (or holds two labels Python holds equal, 1 and 1.0; naming the argument and
+        the label), or bad options.
 
     Warns
     -----

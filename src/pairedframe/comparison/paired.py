@@ -326,7 +326,7 @@ def compare_checked(data: Any, opt: Options, *, baseline: str, systems: Sequence
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
     check_sizes(rows, baseline, extras, warn_small=opt.interval not in QUANTILE_INTERVALS)  # else with their own
-    warn_mixed_printed_precision(p.paired, p.rows, baseline)
+    warn_mixed_printed_precision(p.paired, p.rows, baseline, extras)
 
     k_total = rows.height
     stats, large = row_statistics(p.paired, rows, opt)      # above LARGE_N non-zero deltas: one pass (large_n.py)

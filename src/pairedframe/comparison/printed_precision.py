@@ -5,6 +5,7 @@ itself can come out 22 wins, 20 losses."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 
 import polars as pl
 
@@ -23,18 +24,20 @@ def _on_grid(column: str) -> pl.Expr:
     return ((scaled - scaled.round(0)).abs() <= 1e-6 * pl.max_horizontal(scaled.abs(), pl.lit(1.0))).all()
 
 
-def warn_mixed_printed_precision(paired: pl.DataFrame, rows: pl.DataFrame, baseline: str) -> None:
-    """Warn (naming the systems and the measure) where one side's values all lie on the 4-decimal grid,
-    the other's do not, and some non-zero delta is within trec_eval's rounding.
+def warn_mixed_printed_precision(paired: pl.DataFrame, rows: pl.DataFrame, baseline: str,
+                                  extras: Sequence[str] = ()) -> None:
+    """Warn (naming the systems, the measure and the key columns ``extras``) where one side's values all lie
+    on the 4-decimal grid, the other's do not, and some non-zero delta is within trec_eval's rounding.
 
-    ``paired``: ``_row, qid, a, b, delta`` (a the baseline's values); ``rows``: ``_row, system, measure``."""
+    ``paired``: ``_row, qid, a, b, delta`` (a the baseline's values); ``rows``: ``_row, system, measure``
+    and ``extras``."""
     paired = paired.filter(pl.col("_row").is_in(_candidates(paired, rows["_row"]).implode()))
     if not paired.height:
         return
     per_row = paired.group_by("_row").agg(
         _on_grid("a").alias("_a"), _on_grid("b").alias("_b"),
         ((pl.col("delta") != 0) & (pl.col("delta").abs() <= ROUNDING * (1 + 1e-9))).sum().alias("_small"))
-    _warn_mixed(per_row.join(rows, on="_row"), baseline)
+    _warn_mixed(per_row.join(rows, on="_row"), baseline, extras)
 
 
 def grid_sql(column: str) -> str:
@@ -50,25 +53,26 @@ def small_deltas_sql(delta: str = "delta") -> str:
             "AS BIGINT)")
 
 
-def warn_mixed_printed_precision_engine(rows: pl.DataFrame, baseline: str) -> None:
+def warn_mixed_printed_precision_engine(rows: pl.DataFrame, baseline: str, extras: Sequence[str] = ()) -> None:
     """:func:`warn_mixed_printed_precision` from an engine's per-comparison aggregates: ``rows`` holds
-    ``_row, system, measure`` and ``a_grid``, ``b_grid`` (:func:`grid_sql` of each side) and ``small``
-    (:func:`small_deltas_sql`)."""
+    ``_row, system, measure``, ``extras`` and ``a_grid``, ``b_grid`` (:func:`grid_sql` of each side) and
+    ``small`` (:func:`small_deltas_sql`)."""
     have = rows.filter(pl.col("a_grid").is_not_null())
-    _warn_mixed(have.select("_row", "system", "measure", (pl.col("a_grid") == 1).alias("_a"),
-                            (pl.col("b_grid") == 1).alias("_b"), pl.col("small").alias("_small")), baseline)
+    _warn_mixed(have.select("_row", "system", *extras, "measure", (pl.col("a_grid") == 1).alias("_a"),
+                            (pl.col("b_grid") == 1).alias("_b"), pl.col("small").alias("_small")), baseline, extras)
 
 
-def _warn_mixed(per_row: pl.DataFrame, baseline: str) -> None:
-    """Warn about the rows (``_row, system, measure, _a, _b, _small``) with one side on the grid, the other
-    off it, and some non-zero delta within the rounding, naming the first."""
+def _warn_mixed(per_row: pl.DataFrame, baseline: str, extras: Sequence[str]) -> None:
+    """Warn about the rows (``_row, system, measure, _a, _b, _small`` and ``extras``) with one side on the grid,
+    the other off it, and some non-zero delta within the rounding, naming the first (and its keys: a judgment
+    set, a dataset, or the row's baseline of a several-baseline comparison)."""
     mixed = per_row.filter((pl.col("_a") != pl.col("_b")) & (pl.col("_small") > 0)).sort("_row")
     if not mixed.height:
         return
     first = mixed.row(0, named=True)
     printed, full = (baseline, first["system"]) if first["_a"] else (first["system"], baseline)
     warnings.warn(f"{mixed.height} comparison(s) pair values printed to {PRINTED_DECIMALS} decimals with full-precision "
-                  f"ones (first: {first['measure']}, where every value of {printed!r} lies on the "
+                  f"ones (first: {', '.join([first['measure'], *(f'{k}={first[k]}' for k in extras)])}, where every value of {printed!r} lies on the "
                   f"{PRINTED_DECIMALS}-decimal grid, as trec_eval -q prints it, and those of {full!r} do not): "
                   f"{first['_small']} delta(s) within that rounding (|delta| <= {ROUNDING:g}) count as wins or losses; "
                   "evaluate both the same way (pf.evaluate both runs, or read both from trec_eval output)",

@@ -85,7 +85,7 @@ def refuse_repeated_segments(seg: pl.DataFrame, source: str | os.PathLike[str] |
     again = indexed.filter(~keys.is_first_distinct()).row(0, named=True)
     first = indexed.filter((pl.col("qid") == again["qid"]) & (pl.col("segment_set") == again["segment_set"])
                            & (pl.col("segment") == again["segment"]))["_row"][0]
-    line, first_line = _file_line(source, again["_row"]), _file_line(source, first)
+    line, first_line = _file_lines(source, again["_row"], first)          # one read of the file for both
     if line is not None and first_line is not None:
         where = f"segment file {os.fspath(source)}, line {line} (first at line {first_line})"
     else:
@@ -101,7 +101,7 @@ def null_segment_error(columns: list[str], row: dict[str, Any], number: int | No
     number (counting from 1) and values; ``number`` None for a table whose rows have no order (Spark). Read
     from a ``source`` file, the file is named, and for CSV/TSV the line (line 1 is the header)."""
     where = f"the first at row {number} (counting from 1)" if number is not None else "e.g. the row"
-    line = _file_line(source, number - 1) if number is not None else None
+    line = _file_lines(source, number - 1)[0] if number is not None else None
     if line is not None:
         where = f"the first at line {line}"
     what = "segment table" if source is None else f"segment file {os.fspath(source)}"
@@ -109,15 +109,15 @@ def null_segment_error(columns: list[str], row: dict[str, Any], number: int | No
                        "qid, segment_set and segment (drop the rows of queries outside a segment)")
 
 
-def _file_line(source: str | os.PathLike[str] | None, row: int) -> int | None:
-    """The line of CSV/TSV file ``source`` on which 0-based data ``row`` starts (the header is line 1; a quoted
-    field may span lines, so not ``row + 2``), or None for another source."""
-    from pairedframe.io.table_values import csv_line_of_row
+def _file_lines(source: str | os.PathLike[str] | None, *rows: int) -> list[int | None]:
+    """The lines of CSV/TSV file ``source`` on which 0-based data ``rows`` start (the header is line 1; a quoted
+    field may span lines, so not ``row + 2``), in one read; None each for another source."""
+    from pairedframe.io.table_values import csv_lines_of_rows
 
     name = "" if source is None else os.fspath(source).lower().removesuffix(".gz").removesuffix(".zst")
     if source is None or not name.endswith((".csv", ".tsv")) or not os.path.isfile(source):
-        return None     # read as read_one reads it: no comment lines
-    return csv_line_of_row(source, "\t" if name.endswith(".tsv") else ",", row, comments=False)
+        return [None] * len(rows)     # read as read_one reads it: no comment lines
+    return csv_lines_of_rows(source, "\t" if name.endswith(".tsv") else ",", rows, comments=False)
 
 
 def _refuse_query_mapping(segments: Any) -> None:

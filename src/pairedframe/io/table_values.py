@@ -161,9 +161,16 @@ def csv_line_of_row(path: str | os.PathLike, separator: str, row: int, *, commen
     """The file line (1-based, the header line 1) on which data row ``row`` (0-based) of a CSV / TSV file starts,
     read as polars reads it: ``#`` lines skipped (with ``comments``; the per-query results reader keeps them as
     rows), a blank line a row (of nulls), a quoted field may span lines."""
+    return csv_lines_of_rows(path, separator, [row], comments=comments)[0]
+
+
+def csv_lines_of_rows(path: str | os.PathLike, separator: str, rows: Sequence[int], *,
+                      comments: bool = True) -> list[int | None]:
+    """:func:`csv_line_of_row` of each of ``rows``, in one read of the file (None for a row past its end)."""
     from pairedframe.io.trec import _open_bytes
 
     fetched: list[int] = []
+    starts: list[int] = []                                    # the first line of the header, then of rows 0, 1, ...
 
     def data_lines(fh: Iterable[str]) -> Iterable[str]:
         for number, text in enumerate(fh, start=1):
@@ -172,11 +179,12 @@ def csv_line_of_row(path: str | os.PathLike, separator: str, row: int, *, commen
                 yield text
     with io.TextIOWrapper(_open_bytes(os.fspath(path)), encoding="utf-8-sig", newline="") as fh:
         records = csv.reader(data_lines(fh), delimiter=separator)
-        for _ in range(row + 2):                              # the header, then rows 0 .. row
+        for _ in range(max(rows, default=-1) + 2):            # the header, then rows 0 .. the last asked for
             start = len(fetched)                              # the record's first line is the next one fetched
             if next(records, None) is None:
-                return None
-        return fetched[start]
+                break
+            starts.append(fetched[start])
+    return [starts[row + 1] if row + 1 < len(starts) else None for row in rows]
 
 
 class BlankIds(NamedTuple):
