@@ -145,6 +145,9 @@ def _refuse_repeated_label(name: str, index: Any) -> None:
                 continue
             alike = f" (equal to {labels[first]!r}, so the same query)"
         if first != position:
+            if name == "qids":
+                raise ValueError(f"`qids` repeats an id, {label!r}{alike} at positions {first} and {position}: "
+                                 "give each query once")
             raise ValueError(f"`{name}` is a pandas Series whose index repeats a label, {label!r}{alike} at positions "
                              f"{first} and {position}: its values cannot be paired by query; give each query once "
                              f"as the index, or pass `a.to_numpy()` and `b.to_numpy()` in one order (with `qids`) "
@@ -251,9 +254,12 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     n = a.shape[0]
     if n < 2:
         raise InsufficientSampleError(f"a paired comparison needs at least 2 queries, got {n}")
+    if qids is not None:
+        qids = qids.tolist() if hasattr(qids, "tolist") else list(qids)   # numpy scalars as Python's, for the message
+        if len(qids) != n:
+            raise ValueError(f"`qids` must hold one id per query: {n} values, got {len(qids)} ids")
+        _refuse_repeated_label("qids", qids)     # "1" and 1, or 1 and 1.0: one query
     ids = [str(i) for i in range(n)] if qids is None else [str(q) for q in qids]
-    if len(ids) != n or len(set(ids)) != n:
-        raise ValueError("`qids` must hold n distinct ids")
     small = (f"only {n} paired queries, fewer than {MIN_QUERIES}, the fewest for trusted paired statistics; see "
              "mde and pairedframe.stats.power.required_queries") if n < MIN_QUERIES else None
     if small and opt.interval not in QUANTILE_INTERVALS:     # else said with the percentile / BCa warning
