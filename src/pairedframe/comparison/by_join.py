@@ -56,11 +56,10 @@ from pairedframe.comparison.options import Options, check_cost, mc_patterns
 from pairedframe.comparison.comparison_stats import ComparisonStats
 from pairedframe.comparison.large_n import LARGE_N, LARGE_N_EFF, engine_row_statistics
 from pairedframe.comparison.interval_range import QUANTILE_INTERVALS
-from pairedframe.comparison.pairing import check_sizes, describe_row, no_common_query
+from pairedframe.comparison.pairing import check_sizes, describe_row, no_common_query, wins_in_measure_direction
 from pairedframe.comparison.resample_index import ResampleIndex, resample_index
 from pairedframe.comparison.verdicts import smallest_pvalue
 from pairedframe.comparison.printed_precision import grid_sql, small_deltas_sql, warn_mixed_printed_precision_engine
-from pairedframe.measures import higher_is_better
 from pairedframe.stats.bootstrap import interval_from_probs
 from pairedframe.stats.randomization import TIE_RTOL, settle_on_nonzero
 from pairedframe.stats.signflip_interval import agree_with_settled_p, inverted_interval
@@ -70,15 +69,6 @@ from pairedframe.stats.studentized import (MIN_SE_RATIO, ZERO_SPREAD_RTOL, stude
 from pairedframe.stats.ttest import t_test_from_moments
 
 __all__ = ["compare_by_join", "Paired", "pair_in_engine", "resampled_sums"]
-
-def wins_in_measure_direction(rows: pl.DataFrame) -> pl.DataFrame:
-    """wins and losses swapped for measures where lower is better (ranks such as FirstRelRank), as
-    :func:`pairedframe.compare` counts them: a win is an improvement."""
-    lower = [m for m in rows["measure"].unique().to_list() if not higher_is_better(m)]
-    flip = pl.col("measure").is_in(lower)
-    return rows.with_columns(pl.when(flip).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
-                             pl.when(flip).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
-
 
 def comparison_moments(paired: Paired, by: Sequence[str] = (), fingerprint: str = "qid") -> pl.DataFrame:
     """One row per ``comp`` (and ``by`` columns of ``pairs``): n_queries, means, wins/losses/ties,

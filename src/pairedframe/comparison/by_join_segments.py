@@ -30,7 +30,8 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pairedframe.comparison.by_join import not_in_engine, wins_in_measure_direction
+from pairedframe.comparison.by_join import not_in_engine
+from pairedframe.comparison.pairing import wins_in_measure_direction
 from pairedframe.comparison.engine_pairing import Paired, pair_in_engine, warn_unpaired
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, is_spark_dataframe
 from pairedframe.comparison.options import SegmentOptions

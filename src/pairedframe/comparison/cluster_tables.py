@@ -19,7 +19,7 @@ from pairedframe.comparison.clustered_stats import ClusteredStats
 from pairedframe.comparison._families import family_columns, family_ids, family_text
 from pairedframe.comparison.interval_range import (capped_at_too_few, clip_delta_intervals, too_few_capped_text,
                                                    zero_spread_deltas)
-from pairedframe.comparison.pairing import oriented
+from pairedframe.comparison.pairing import oriented, wins_in_measure_direction
 from pairedframe.checks import quoted, string_ids
 from pairedframe.measures import higher_is_better
 from pairedframe.comparison.verdicts import (family_rejections, reachable_levels, t_mde, verdict, verdict_levels,
@@ -197,6 +197,7 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
         pl.Series("mcnemar_b", st.mcnemar.b, dtype=pl.Int64),
         pl.Series("mcnemar_c", st.mcnemar.c, dtype=pl.Int64),
     )
+    out = wins_in_measure_direction(out)   # a win is an improvement (a lower FirstRelRank), as in compare
     if margin is not None:
         out = with_tost(out, st.delta, st.se, st.df, G_all, fam, margin=margin,
                         confidence_level=opt.confidence_level, verdict_on=verdict_on, measures=measures)

@@ -29,7 +29,7 @@ from pairedframe.comparison.pairing import DELTA_TOLERANCE
 from pairedframe.comparison.verdicts import tie_floors, warn_many_ties, warn_skewed
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, SmallSampleWarning,
                                 renamed_keywords, user_stacklevel)
-from pairedframe.measures import parse_measure
+from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.power import MIN_QUERIES
 
@@ -53,7 +53,9 @@ class PairedComparison:
     n : int
         Paired observations.
     wins, losses, ties : int
-        Queries with ``b > a``, ``b < a``, ``b == a``.
+        Queries where ``b`` improves on ``a``, is worse, or equals it: ``b > a``, ``b < a``, ``b == a``, or
+        ``b < a``, ``b > a`` for a ``measure`` where lower is better (ranks such as FirstRelRank), as
+        :func:`pairedframe.compare` counts them.
     sd, mde : float
         Standard deviation of the deltas (ddof=1) and the paired t-test's minimum detectable effect
         (also for the sign-flip test, which it approximates).
@@ -295,9 +297,11 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     in_use = dict(interval=interval.tolist(), confidence_level=opt.confidence_level)
     warn_skewed(res.skewness, np.array([n]), ["this comparison"], asked=opt.interval, **in_use)
     warn_many_ties(np.array([int(np.sum(d == 0))]), np.array([n]), ["this comparison"], **in_use)
+    direction = 1 if measure is None or higher_is_better(measure) else -1   # a win is an improvement, as in compare
     return PairedComparison(statistic=delta, pvalue=p,
         confidence_interval=ConfidenceInterval(float(res.ci_low[0]), float(res.ci_high[0])),
-        standard_error=float(res.se[0]), n=n, wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)),
+        standard_error=float(res.se[0]), n=n, wins=int(np.sum(direction * d > 0)),
+        losses=int(np.sum(direction * d < 0)),
         ties=int(np.sum(d == 0)), sd=float(res.sd[0]), mde=float(mde[0]), verdict=verdicts[0],
         test=opt.test, interval=str(interval[0]), alternative=opt.alternative,
         confidence_level=opt.confidence_level, n_resamples=row_resamples(opt, method, np.array([n]), nonzero)[0],

@@ -25,7 +25,7 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSa
 from pairedframe.io.convert import TABLE_FORMS, to_polars
 from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys,
                                     ids_as_strings, read_if_paths, refuse_null_or_blank_ids, refuse_partly_null_keys)
-from pairedframe.measures import parse_measure
+from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import per_query_renames
@@ -53,6 +53,17 @@ def oriented(verdict: str, higher_is_better_: bool) -> str:
     """The verdict in the measure's direction: for measures where lower is better (ranks such as
     FirstRelRank) a significantly positive delta is "worse"."""
     return verdict if higher_is_better_ else {"better": "worse", "worse": "better"}.get(verdict, verdict)
+
+
+def wins_in_measure_direction(rows: pl.DataFrame) -> pl.DataFrame:
+    """``rows`` (``measure, wins, losses``) with wins and losses swapped for measures where lower is better
+    (ranks such as FirstRelRank): a win is an improvement in the measure's direction, in every comparison."""
+    lower = [m for m in rows["measure"].unique().to_list() if not higher_is_better(m)]
+    if not lower:
+        return rows
+    flip = pl.col("measure").is_in(lower)
+    return rows.with_columns(pl.when(flip).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
+                             pl.when(flip).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
 
 
 def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:

@@ -74,10 +74,9 @@ import polars as pl
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison.engine_tables import engine_table
 from pairedframe.comparison.options import SegmentOptions, check_segment_options
-from pairedframe.comparison.pairing import PairedRows, pair_systems
+from pairedframe.comparison.pairing import PairedRows, pair_systems, wins_in_measure_direction
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.streams import segment_keys
-from pairedframe.measures import higher_is_better
 from pairedframe.errors import OLD_LEVEL_AND_SEED, USE_CORRECTION, SchemaError, renamed_keywords
 from pairedframe.stats.segment_resample import BLOCK_ELEMENTS, CHUNK_ELEMENTS, segment_resample_stats
 from pairedframe.stats.skewness import skewness_from_moments
@@ -159,13 +158,7 @@ def _units(p: PairedRows, seg: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
                            *_unit_moments(d_all, first, n_all),
                            pl.Series("wins", count(d_all > 0)), pl.Series("losses", count(d_all < 0)),
                            pl.Series("ties", count(d_all == 0))))
-    # a win is an improvement in the measure's direction (a lower FirstRelRank), as in compare
-    lower = [m for m in units["measure"].unique().to_list() if not higher_is_better(m)]
-    if lower:
-        down = pl.col("measure").is_in(lower)
-        units = units.with_columns(pl.when(down).then(pl.col("losses")).otherwise(pl.col("wins")).alias("wins"),
-                                   pl.when(down).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
-    return units, d_all
+    return wins_in_measure_direction(units), d_all
 
 
 # ----------------------------------------------------------------------------------------------
