@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pairedframe.errors import InsufficientSampleError, SmallSampleWarning
 from pairedframe.stats.ppi import ppi_mean
+from pairedframe.stats.studentized import zero_spread
 
 
 def _data(seed, n=60, big_n=500, noise=0.05, bias=0.02):
@@ -71,6 +72,9 @@ def test_ppi_lambda_zero_against_classical_paired_normal_interval(gold, seed):
     z = 1.959963984540054
     assert res.statistic == pytest.approx(y.mean(), abs=1e-15)
     assert res.standard_error == pytest.approx(se, rel=1e-12, abs=1e-300)
+    if zero_spread(y)[0]:      # equal gold values: the whole line, never the point the classical interval is
+        assert tuple(res.confidence_interval) == (-np.inf, np.inf)
+        return
     assert res.confidence_interval.low == pytest.approx(y.mean() - z * se, rel=1e-12, abs=1e-15)
     assert res.confidence_interval.high == pytest.approx(y.mean() + z * se, rel=1e-12, abs=1e-15)
 
@@ -162,7 +166,8 @@ def test_ppi_zero_spread_falls_back_to_the_exact_sign_flip_test():
         assert res.pvalue == 1.0 and tuple(res.confidence_interval) == (-np.inf, np.inf)   # 2/2^5 > 0.05
         for method in ("jackknife-edgeworth", "jackknife-t", "t", "z"):
             r = ppi_mean(np.full(10, 0.1), np.full(10, 0.1), np.random.default_rng(0).uniform(size=43), method=method)
-            assert r.pvalue == 2.0 / 2 ** 10 and tuple(r.confidence_interval) == (0.1, 0.1) and r.standard_error == 0
+            assert r.pvalue == 2.0 / 2 ** 10 and tuple(r.confidence_interval) == (-np.inf, np.inf)
+            assert r.standard_error == 0
         noise = 0.1 + np.array([1e-17, -1e-17, 0.0] * 4)     # float noise is no spread
         assert ppi_mean(noise, noise, np.zeros(3), lam=0).pvalue == 2.0 / 2 ** 12
         assert ppi_mean(np.full(5, 0.1), np.zeros(5), np.zeros(3), lam=0).pvalue == 2.0 / 2 ** 5
@@ -223,3 +228,18 @@ def test_ppi_below_ten_gold_queries_warns_with_every_method(n):
     with warnings.catch_warnings():
         warnings.simplefilter("error", SmallSampleWarning)
         ppi_mean(*_data(4, n=10))
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_ppi_zero_spread_interval_against_paired_t_test(alternative):
+    """Equal gold deltas: ppi_mean gave the point (0.1, inf) one-sided where paired_t_test, whose p-value it
+    copies, gives the whole line (the outside statistician, round 13): n equal values are no certainty."""
+    from pairedframe.stats.ttest import paired_t_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        res = ppi_mean([0.1] * 5, [0.08, 0.12, 0.1, 0.09, 0.11], np.random.default_rng(0).normal(0.1, 0.05, 20),
+                       alternative=alternative)
+    t = paired_t_test(np.full(5, 0.1), alternative=alternative)
+    assert res.pvalue == t.pvalue
+    assert tuple(res.confidence_interval) == tuple(t.confidence_interval) == (-np.inf, np.inf)

@@ -81,8 +81,8 @@ class PPIResult:
         with ``q`` by ``method``: the default ``"jackknife-edgeworth"`` takes the ``t(df)`` quantile
         corrected by the Edgeworth term of the rectifier's skew and kurtosis (two-sided; one-sided
         plain ``t(df)``), ``"jackknife-t"`` and ``"t"`` the ``t(df)`` quantile, ``"z"`` the normal
-        one.  With no spread (``standard_error = 0``) the point when the exact sign-flip test on the
-        gold values rejects, else unbounded.
+        one.  With no spread (``standard_error = 0``) the whole line, as
+        :func:`~pairedframe.stats.ttest.paired_t_test` gives without ``delta_range``: never a point.
     pvalue : float
         Of H0: mean = 0 against ``alternative``, dual to the interval: the Edgeworth-corrected t
         p-value (``"jackknife-edgeworth"``, two-sided), a t-test on ``df`` (``"jackknife-t"``,
@@ -234,7 +234,8 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     there is no spread to estimate an error from, and the result is that of the exact sign-flip test
     on the ``n`` gold values (as :func:`~pairedframe.stats.ttest.paired_t_test` does): ``p = 2 / 2**n``
     (one-sided ``1 / 2**n``) for a non-zero estimate, 1 for 0, ``standard_error = 0``, ``df`` None, and
-    the interval is the point when ``p < alpha``, else unbounded.
+    the interval is the whole line (n equal values bound nothing about the spread; the point it once was,
+    when ``p < alpha``, claimed certainty).
 
     *Relation to ppi_py 0.2.3* (``ppi_mean_pointestimate``, ``ppi_mean_ci``):
     the point estimate and ``lam`` are computed as there (its ``lam`` uses a
@@ -311,8 +312,11 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     se = math.sqrt(var)
     if zero_spread(rectifier)[0] and (lam_v == 0.0 or zero_spread(lam_v * f_unlab)[0]):
         # constant up to float noise: no certainty from it -- the exact sign-flip test on the n gold values
-        _, pvalue, _, low, high = _zero_spread_result(n, estimate, alternative, confidence_level)
-        return PPIResult(statistic=estimate, confidence_interval=ConfidenceInterval(low, high), pvalue=pvalue,
+        # its interval is paired_t_test's without a delta_range: the whole line, never the point (n equal
+        # values say nothing of the spread of the population they came from)
+        _, pvalue, _, _, _ = _zero_spread_result(n, estimate, alternative, confidence_level)
+        whole_line = ConfidenceInterval(-math.inf, math.inf)
+        return PPIResult(statistic=estimate, confidence_interval=whole_line, pvalue=pvalue,
                          standard_error=0.0, lam=lam_v, n_gold=n, n_proxy=big_n, confidence_level=confidence_level, alternative=alternative,
                          ddof=int(ddof), method=method, df=None)
     if method == "z":
