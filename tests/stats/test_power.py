@@ -162,14 +162,23 @@ def test_t_mde_where_scipys_noncentral_t_gives_nan_against_the_chi_integral():
         _t_power_against_scipy_nct(5.0, 1.0, n - 1, 1e-5, "two-sided")
 
 
-@pytest.mark.parametrize("level,power", [(0.5, 0.5), (0.95, 0.05), (0.95, 0.04), (0.9, 0.1)])
+@pytest.mark.parametrize("level,power", [(0.5, 0.5), (0.95, 0.05), (0.95, 0.04), (0.9, 0.1), (0.8, 0.2),
+                                         (0.55, 0.45), (0.95, 0.01)])
 @pytest.mark.parametrize("alternative", ["two-sided", "greater"])
 def test_power_at_most_the_size_needs_two_queries_against_scipy_nct(level, power, alternative):
     """At power <= alpha the t-test reaches the power at any effect with the fewest queries (its power at
-    noncentrality 0 is alpha itself): required_queries is 2 and the MDE 0, for every delta. At power == alpha
-    the answer was rounding noise in the cdf (52 queries for delta 1e-9 at 0.5 and 0.5)."""
-    for delta in (1e-9, 0.01, 1.0):
-        n = required_queries(delta, 1.0, confidence_level=level, power=power, alternative=alternative)
-        assert n == 2
+    noncentrality 0 is alpha itself): required_queries is 2 and the MDE 0, for every delta and both methods.
+    At power == alpha the answer was rounding noise in the cdf (52 queries for delta 1e-9 at 0.5 and 0.5; 1 - 0.8
+    is 0.19999999999999996, so 0.8 / 0.2 stayed noise after the first fix), and the normal method squared a
+    negative z sum (993 queries at power 0.05, an MDE of -0.067 at power 0.01; the tester of round 14)."""
+    for delta in (1e-12, 1e-9, 0.01, 1.0):
+        for method in ("t", "normal"):
+            n = required_queries(delta, 1.0, confidence_level=level, power=power, alternative=alternative,
+                                 method=method)
+            assert n == 2
         assert _t_power_against_scipy_nct(delta, 1.0, n, 1 - level, alternative) >= power - 1e-12
-    assert minimum_detectable_effect(1.0, 10, confidence_level=level, power=power, alternative=alternative) == 0.0
+    for n in (2, 3, 5, 10, 30):
+        for method in ("t", "normal"):
+            assert minimum_detectable_effect(1.0, n, confidence_level=level, power=power, alternative=alternative,
+                                             method=method) == 0.0
+    assert noncentral_t_mde(1.0, 29, confidence_level=level, power=power, alternative=alternative) == 0.0

@@ -49,9 +49,21 @@ def _check_positive(value, name: str) -> float:
     return value
 
 
+#: ``power`` this close above the size counts as the size: ``1 - confidence_level`` is off by an ulp (1 - 0.8 is
+#: 0.19999999999999996), and the power's root there is rounding noise.
+_SIZE_TOLERANCE = 1e-12
+
+
+def _at_most_size(power: float, alpha: float) -> bool:
+    """Whether ``power`` is reached at effect 0: the test's power there is its size ``alpha`` (both tails)."""
+    return power - alpha <= _SIZE_TOLERANCE
+
+
 def _z_sum(alpha: float, power: float, alternative: str) -> float:
     power = _check_probability(power, "power")
     alternative = _check_alternative(alternative)
+    if _at_most_size(power, alpha):   # any effect is detected: z_{1-a} + z_power would be noise or negative
+        return 0.0
     a = alpha / 2 if alternative == "two-sided" else alpha
     return float(ndtri(1.0 - a) + ndtri(power))
 
@@ -78,8 +90,8 @@ def _t_power(nc: float, df: float, crit: float, two_sided: bool) -> float:
 @functools.lru_cache(maxsize=4096)
 def _t_noncentrality(df: float, alpha: float, power: float, alternative: str) -> float:
     """Noncentrality at which the level-``alpha`` t-test with ``df`` degrees of freedom has ``power``."""
-    if power <= alpha:  # the power at nc = 0 is the size itself (both tails two-sided): compared exactly, not
-        return 0.0      # through the cdf's rounding, which made the answer noise at power == alpha
+    if _at_most_size(power, alpha):  # the power at nc = 0 is the size itself (both tails two-sided): compared
+        return 0.0                   # directly, not through the cdf's rounding (noise at power == alpha)
     two_sided = alternative == "two-sided"
     crit = float(stdtrit(df, 1.0 - (alpha / 2 if two_sided else alpha)))
     target = lambda nc: _t_power(nc, df, crit, two_sided) - power  # noqa: E731
@@ -166,7 +178,8 @@ def minimum_detectable_effect(sd: float, n: int, *, confidence_level: float = 0.
     Returns
     -------
     float
-        The minimum detectable effect, in the units of ``sd`` (a magnitude, also for ``"less"``).
+        The minimum detectable effect, in the units of ``sd`` (a magnitude, also for ``"less"``); 0 when
+        ``power <= 1 - confidence_level`` (up to 1e-12), for either ``method``.
 
     Raises
     ------
@@ -219,8 +232,8 @@ def required_queries(delta: float, sd: float, *, confidence_level: float = 0.95,
     Returns
     -------
     int
-        ``>= 2``; 2 when ``power <= 1 - confidence_level`` (the test's power at any effect is at least its
-        size).  Compare with :data:`MIN_QUERIES`.
+        ``>= 2``; 2 when ``power <= 1 - confidence_level`` (up to 1e-12; the test's power at any effect is at
+        least its size), for either ``method``.  Compare with :data:`MIN_QUERIES`.
 
     Raises
     ------
