@@ -67,3 +67,11 @@ def test_wins_are_improvements_in_the_measure_direction_against_counted_deltas(d
         row = pf.compare_segments(data, segments, baseline="a", **kw).row(0, named=True)
     assert (row["wins"], row["losses"], row["ties"]) == _counted_improvements(lower)
     assert row.get("verdict", "better") == "better"     # segments' rows have no verdict
+
+
+def test_win_rule_text_says_wins_follow_the_measure_direction():
+    """The settings' win_rule (compare -f json, reports) said 'win: delta > 0' beside FirstRelRank rows whose
+    wins count lower values (the tester of round 14)."""
+    from pairedframe.comparison import WIN_RULE
+
+    assert "delta > 0; delta < 0 where lower is better" in WIN_RULE

@@ -114,7 +114,8 @@ QUERY_SET_POLICY = ("paired over the queries measured for both systems (inner jo
 PVALUE_TIE_RULE = ("sign-flip null statistics with |T*| >= |T| - 100*eps*max(|T|, mean|d|) count as extreme; "
                    "p = (b+1)/(m+1), or b/2^n when all 2^n sign patterns are enumerated")
 WIN_RULE = (f"delta = b - a, set to 0 when |b - a| <= {DELTA_TOLERANCE:g} * max(1, |a|, |b|) (float noise); "
-            "win: delta > 0, loss: delta < 0, tie: delta == 0")
+            "win: an improvement in the measure's direction (delta > 0; delta < 0 where lower is better, as for "
+            "FirstRelRank), loss: the opposite, tie: delta == 0")
 
 
 @renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
