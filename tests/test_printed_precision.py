@@ -130,3 +130,13 @@ def test_compare_clustered_warns_about_printed_precision_at_the_callers_line(eng
     rng = np.random.default_rng(10)
     assert _clustered_printed_precision_warnings(_table({"x": rng.uniform(0, 1, 30), "y": rng.uniform(0, 1, 30)}),
                                                  "x", engine, duckdb_relation) == []
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_compare_clustered_printed_precision_warning_names_the_key_as_compare(engine, duckdb_relation):
+    """compare named the first row's dataset, compare_clustered did not (the tester of round 14)."""
+    full = np.random.default_rng(7).uniform(0, 1, 40)
+    table = _table({"printed": np.round(full, 4), "exact": full}).with_columns(dataset=pl.lit("robust04"))
+    said = _clustered_printed_precision_warnings(table, "printed", engine, duckdb_relation)
+    assert [message for _, message in said] == _printed_precision_warnings(table, "printed"), said
+    assert "(first: AP, dataset=robust04," in said[0][1], said

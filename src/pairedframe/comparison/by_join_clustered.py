@@ -121,7 +121,7 @@ def compare_clustered_by_join(table: EngineTable, opt: Any, *, baseline: str, cl
         require_common_queries(paired, rows, baseline)
         check_cluster_counts(rows, rows["n_queries"].to_numpy(), rows["n_clusters"].to_numpy(), keys=keys,
                               baseline=baseline)
-        warn_mixed_printed_precision_engine(rows, baseline)     # from the moments' grid aggregates: no extra pass
+        warn_mixed_printed_precision_engine(rows, baseline, keys)   # from the moments' grid aggregates: no extra pass
         k_total = rows.height
         cm = _cluster_moments(table, paired, rows, sums)
         st = ClusteredStats.unfilled(

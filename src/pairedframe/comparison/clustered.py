@@ -357,7 +357,7 @@ def _clustered_statistics(rows: pl.DataFrame, paired: pl.DataFrame, opt: Any, *,
     check_cluster_counts(rows, np.array([len(data_of[r][0]) if r in data_of else 0 for r in range(k_total)]),
                           np.array([len(data_of[r][3]) if r in data_of else 0 for r in range(k_total)]),
                           keys=keys, baseline=baseline)
-    warn_mixed_printed_precision(paired, rows, baseline)
+    warn_mixed_printed_precision(paired, rows, baseline, keys)
     check_cluster_cost(opt, [(len(data_of[m[0]][3]), len(m)) for m in groups.values()], interval)
     done = 0
     for members_rows in groups.values():
