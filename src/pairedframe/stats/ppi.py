@@ -84,7 +84,8 @@ class PPIResult:
         one.  With no spread (``standard_error = 0``) the whole line, as
         :func:`~pairedframe.stats.ttest.paired_t_test` gives without ``delta_range``: never a point.
     pvalue : float
-        Of H0: mean = 0 against ``alternative``, dual to the interval: the Edgeworth-corrected t
+        Of H0: mean = 0 against ``alternative``, dual to the interval (but with no spread, whose interval is
+        the whole line): the Edgeworth-corrected t
         p-value (``"jackknife-edgeworth"``, two-sided), a t-test on ``df`` (``"jackknife-t"``,
         ``"t"``, and one-sided ``"jackknife-edgeworth"``) or a z-test (``"z"``); the exact sign-flip
         p-value ``2 / 2**n`` (one-sided ``1 / 2**n``; 1 for a zero estimate) with no spread.
