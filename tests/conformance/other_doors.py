@@ -87,9 +87,15 @@ COMPARE_PAIR = OtherDoor("pf.compare_pair", value=_pair_value, call_with=lambda 
     "lengths_differ": Cell(lambda t: _pair(A, B[:-1]), Raises(r"10.*9|9.*10|shape|length")),
     "duplicate_qids": Cell(lambda t: _pair(A[:3], B[:3], qids=["q1", "q1", "q2"]),
                            Raises(r"`qids` repeats an id, 'q1' at positions 0 and 1")),
-    # "1" and "1.0" as strings, one query as Python compares them (as a Series index is read)
-    "equal_qids": Cell(lambda t: _pair(A[:3], B[:3], qids=np.array([1, 2, 1.0], dtype=object)),
-                       Raises(r"`qids` repeats an id, 1\.0 \(equal to 1, so the same query\)")),
+    # 1.0 is not the id "1" (compare refuses a float qid column), None and True no id at all
+    "float_qids": Cell(lambda t: _pair(A[:3], B[:3], qids=np.array([1, 2, 1.0], dtype=object)),
+                       Raises(r"`qids` holds 1\.0 \(float\)")),
+    "none_qid": Cell(lambda t: _pair(A[:3], B[:3], qids=[None, "q1", "q2"]), Raises(r"`qids` holds None")),
+    "qids_2d": Cell(lambda t: _pair(A[:3], B[:3], qids=np.array([["q0"], ["q1"], ["q2"]])),
+                    Raises(r"`qids` must be a one-dimensional")),
+    "qids_against_index": Cell(lambda t: _pair(pd.Series(A[:3], index=["q0", "q1", "q2"]),
+                                               pd.Series(B[:3], index=["q0", "q1", "q2"]), qids=["q2", "q1", "q0"]),
+                               Raises(r"`qids` differs from the index")),
     "qids_too_few": Cell(lambda t: _pair(A[:3], B[:3], qids=["q1", "q2"]), Raises(r"`qids`.*3 values, got 2")),
     # one index for both, a label twice: it was paired by position without a word
     "pandas_repeated_index": Cell(lambda t: _pair(pd.Series(A[:3], index=["q1", "q2", "q1"]),

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from pairedframe.checks import require_bool_fields
+from pairedframe.checks import require_bool_fields, scalar_ids
 from pairedframe.comparison._validate import MAX_ABS_VALUE, warn_values_outside_ranges
 from pairedframe.comparison.assemble import decide
 from pairedframe.comparison.interval_range import QUANTILE_INTERVALS, finish_paired_intervals
@@ -158,10 +158,30 @@ def _refuse_repeated_label(name: str, index: Any) -> None:
 
 def _index_qids(a: Any, b: Any) -> list[str] | None:
     """The query ids of two aligned pandas Series (their shared index, as strings, unique: _aligned_series
-    refused repeats), or None for other inputs."""
+    refused repeats), or None for other inputs. Ids as :func:`pairedframe.compare` reads them: a float label
+    (1.0 is not the id '1') or None is refused."""
     if not _both_series(a, b):
         return None
-    return [str(q) for q in a.index]
+    return scalar_ids(list(a.index), "a.index")   # as iteration gives them: Python scalars
+
+
+def _given_qids(qids: Sequence[Any] | None, index_qids: list[str] | None) -> list[str] | None:
+    """``qids`` as strings (one-dimensional, no None, float or bool, none repeated: as compare reads a qid
+    column), or the Series' index ids; both given, they must agree."""
+    if qids is None:
+        return index_qids
+    if isinstance(qids, (str, bytes)) or np.ndim(qids) != 1:
+        raise ValueError(f"`qids` must be a one-dimensional sequence of query ids, got {type(qids).__name__} "
+                         f"of {np.ndim(qids)} dimension(s)")
+    given = qids.tolist() if hasattr(qids, "tolist") else list(qids)   # numpy scalars as Python's, for messages
+    ids = scalar_ids(given, "qids")
+    _refuse_repeated_label("qids", ids)
+    if index_qids is not None and ids != index_qids:
+        first = next(i for i, (x, y) in enumerate(zip(ids, index_qids)) if x != y)
+        raise ValueError(f"`qids` differs from the index of the pandas Series `a` and `b` (position {first}: "
+                         f"{ids[first]!r} against {index_qids[first]!r}): the index already names the queries; give "
+                         "one or the other")
+    return ids
 
 
 @renamed_keywords(verdict_on=USE_CORRECTION, **OLD_LEVEL_AND_SEED)
@@ -190,7 +210,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         then follow the order of the pairs, so the same pairs in another order give another Monte-Carlo
         p-value and resampled interval (within Monte-Carlo error; nothing drawn at random changes: the
         t-test, the t interval, one-pass results, enumerated sign flips).  Give ``qids`` for a
-        result that does not depend on the order.
+        result that does not depend on the order.  Ids are read as :func:`compare` reads a qid column:
+        strings or integers (``7`` is ``"7"``), never None, a float or a bool, each once; given with two
+        Series they must be the Series' index.
     n_resamples, confidence_level, alternative, test, seed, chunk_size, interval, power
         As :func:`compare`.
     measure : str, optional
@@ -220,9 +242,11 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     InsufficientSampleError
         If ``n < 2``.
     ValueError
-        On shape mismatch, non-finite values, repeated qids, pandas Series indexed by other queries or by an
-        index that repeats a label (or holds two labels Python holds equal, 1 and 1.0; naming the argument and
-        the label), or bad options.
+        On shape mismatch, non-finite values, repeated or multi-dimensional qids, qids that differ from the
+        Series' index, pandas Series indexed by other queries or by an index that repeats a label (or holds two
+        labels Python holds equal, 1 and 1.0; naming the argument and the label), or bad options.
+    SchemaError
+        A qid (or a Series' index label) that is None, a float or a bool (a ValueError too).
 
     Warns
     -----
@@ -242,8 +266,7 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         raise TypeError(f"`measure` must be a measure name (str) or None, got {measure!r}")
     _warn_unknown_measure(measure)
     a, b = _aligned_series(a, b)
-    if qids is None:        # Series: their queries key the resamples, not the order of the rows
-        qids = _index_qids(a, b)
+    qids = _given_qids(qids, _index_qids(a, b))   # Series: their queries key the resamples, not the row order
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.ndim != 1 or a.shape != b.shape:
@@ -256,12 +279,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     n = a.shape[0]
     if n < 2:
         raise InsufficientSampleError(f"a paired comparison needs at least 2 queries, got {n}")
-    if qids is not None:
-        qids = qids.tolist() if hasattr(qids, "tolist") else list(qids)   # numpy scalars as Python's, for the message
-        if len(qids) != n:
-            raise ValueError(f"`qids` must hold one id per query: {n} values, got {len(qids)} ids")
-        _refuse_repeated_label("qids", qids)     # "1" and 1, or 1 and 1.0: one query
-    ids = [str(i) for i in range(n)] if qids is None else [str(q) for q in qids]
+    if qids is not None and len(qids) != n:
+        raise ValueError(f"`qids` must hold one id per query: {n} values, got {len(qids)} ids")
+    ids = [str(i) for i in range(n)] if qids is None else qids
     small = (f"only {n} paired queries, fewer than {MIN_QUERIES}, the fewest for trusted paired statistics; see "
              "mde and pairedframe.stats.power.required_queries") if n < MIN_QUERIES else None
     if small and opt.interval not in QUANTILE_INTERVALS:     # else said with the percentile / BCa warning
