@@ -116,6 +116,7 @@ def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
     if not _both_series(a, b):
         return a, b
     for name, series in (("a", a), ("b", b)):
+        scalar_ids(list(series.index), f"{name}.index")   # a float label (1.0 is not the id '1'), None, a bool
         _refuse_repeated_label(name, series.index)
     if a.index.equals(b.index):
         return a, b
@@ -129,24 +130,16 @@ def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
 
 
 def _refuse_repeated_label(name: str, index: Any) -> None:
-    """Raise ValueError naming argument ``name`` and the first label of its Series' ``index`` that repeats one
-    before it, as a query id (a string: 1 and "1" are one query) or as Python compares them (1 == 1.0: written
-    '1' and '1.0', still one query): which of its values pairs with which of the other Series' would be a guess
-    (positions, silently, until now)."""
+    """Raise ValueError naming argument ``name`` and the first label of its Series' ``index`` (or of ``qids``)
+    that repeats one before it as a query id (a string: 1 and "1" are one query; floats, None and bools were
+    refused before): which of its values pairs with which of the other Series' would be a guess (positions,
+    silently, until now)."""
     seen: dict[str, int] = {}
-    equal: dict[Any, int] = {}
     labels = list(index)  # as iteration gives them (Python ints), not index[i] (numpy scalars): one repr for both
     for position, label in enumerate(labels):
         first = seen.setdefault(str(label), position)
         if first != position:
             alike = "" if repr(labels[first]) == repr(label) else f" (read as the query id of {labels[first]!r})"
-        else:
-            try:
-                first = equal.setdefault(label, position)
-            except TypeError:                         # an unhashable label (a list): compared as a string only
-                continue
-            alike = f" (equal to {labels[first]!r}, so the same query)"
-        if first != position:
             if name == "qids":
                 raise ValueError(f"`qids` repeats an id, {label!r}{alike} at positions {first} and {position}: "
                                  "give each query once")
@@ -162,7 +155,7 @@ def _index_qids(a: Any, b: Any) -> list[str] | None:
     (1.0 is not the id '1') or None is refused."""
     if not _both_series(a, b):
         return None
-    return scalar_ids(list(a.index), "a.index")   # as iteration gives them: Python scalars
+    return [str(q) for q in a.index]   # checked by _aligned_series
 
 
 def _given_qids(qids: Sequence[Any] | None, index_qids: list[str] | None) -> list[str] | None:
@@ -175,7 +168,7 @@ def _given_qids(qids: Sequence[Any] | None, index_qids: list[str] | None) -> lis
                          f"of {np.ndim(qids)} dimension(s)")
     given = qids.tolist() if hasattr(qids, "tolist") else list(qids)   # numpy scalars as Python's, for messages
     ids = scalar_ids(given, "qids")
-    _refuse_repeated_label("qids", ids)
+    _refuse_repeated_label("qids", given)
     if index_qids is not None and ids != index_qids:
         first = next(i for i, (x, y) in enumerate(zip(ids, index_qids)) if x != y)
         raise ValueError(f"`qids` differs from the index of the pandas Series `a` and `b` (position {first}: "
@@ -243,8 +236,8 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
         If ``n < 2``.
     ValueError
         On shape mismatch, non-finite values, repeated or multi-dimensional qids, qids that differ from the
-        Series' index, pandas Series indexed by other queries or by an index that repeats a label (or holds two
-        labels Python holds equal, 1 and 1.0; naming the argument and the label), or bad options.
+        Series' index, pandas Series indexed by other queries or by an index that repeats a label (1 and "1"
+        too; naming the argument and the label), or bad options.
     SchemaError
         A qid (or a Series' index label) that is None, a float or a bool (a ValueError too).
 
