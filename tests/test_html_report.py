@@ -305,6 +305,31 @@ def test_report_agreement_section_against_label_and_rank_agreement(tmp_path):
     assert "--judgments moved=" in rep.settings["command"] if rep.settings["command"] else True
 
 
+def test_report_grades_trec_eval_reaches_the_label_agreement_of_fractional_grades(tmp_path):
+    """grades='trec_eval' with judgments: the label agreement read the files strictly and stopped the report
+    at a grade such as 1.5 that the evaluation had just read as 1. Now both readings are trec_eval's, the kappa
+    is label_agreement's of the tables read_qrels(grades='trec_eval') returns, and each file's warning comes once."""
+    qrels, runs = example_paths()
+    lines = Path(qrels).read_text().splitlines()
+    half, other = tmp_path / "half.qrels", tmp_path / "other.qrels"
+    fields = [line.split() for line in lines]
+    half.write_text("".join(f"{q} {it} {d} {r}{'.5' if i % 7 == 0 else ''}\n" for i, (q, it, d, r) in enumerate(fields)))
+    other.write_text("".join(f"{q} {it} {d} {min(3, int(r) + (i % 3 == 0))}{'.5' if i % 5 == 0 else ''}\n"
+                             for i, (q, it, d, r) in enumerate(fields)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep = pf.report(runs, str(half), "nDCG@10", baseline="bm25", judgments={"llm": str(other)}, n_resamples=99,
+                        grades="trec_eval")
+    read_as = [str(w.message) for w in caught if "read as" in str(w.message)]
+    assert len(read_as) == 2 and any("half.qrels" in m for m in read_as) and any("other.qrels" in m for m in read_as)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        la = pf.label_agreement(pf.read_qrels(half, grades="trec_eval"), pf.read_qrels(other, grades="trec_eval"),
+                                binary_at=1)
+    assert f"<td class=\"pf-num\">{la.kappa:.3f}</td>" in rep.fragment
+    assert f"<td class=\"pf-num\">{la.n_common}</td>" in rep.fragment
+
+
 def test_report_warnings_are_listed_and_point_at_the_caller():
     qrels, runs = example_paths()
     ev = pf.evaluate(runs, qrels, ["nDCG@10"])

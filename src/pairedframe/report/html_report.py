@@ -7,6 +7,7 @@ page without restyling it.  The sections are written by :mod:`pairedframe.report
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from pairedframe.report.comparable import compare_what_can_be
 from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, recorded_warnings, reissue, user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.evaluation.judgment_sets import evaluate_judgment_sets_leaving_out
+from pairedframe.io.grades import READ_AS_TREC_EVAL
 from pairedframe.report.html_page import new_report_id, page
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.results_table import ResultsTable, results_table
@@ -149,13 +151,13 @@ def _comparison(ev: Any, names: list[str], baseline: str, options: dict[str, Any
 
 def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left_out: dict[str, str],
                 measures: list[str], rel_level: int, n_resamples: int, confidence_level: float,
-                seed: int) -> list[tuple[str, Any, dict[str, Any] | str]]:
+                seed: int, grades: str = "strict") -> list[tuple[str, Any, dict[str, Any] | str]]:
     """Per other judgment set: (name, its label agreement with ``qrels``, {measure: rank agreement}).
 
     An agreement that cannot be computed (e.g. no (qid, docno) judged in both sets) is the reason in
     words instead, with a PartlyEmptyWarning: one label set that misses the qrels should not cost the
     rest of the report.  A set in ``left_out`` (it judges none of the runs' queries) has the reason
-    instead of the rank agreements.
+    instead of the rank agreements.  The labels are read with the evaluation's ``grades``.
     """
     if sets is None or not judgments:
         return []
@@ -171,7 +173,7 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
 
     out = []
     for name, other in map(lambda kv: (str(kv[0]), kv[1]), judgments.items()):
-        labels = attempt("label agreement (kappa)", name, lambda: _labels(qrels, other, name, max(rel_level, 1)))
+        labels = attempt("label agreement (kappa)", name, lambda: _labels(qrels, other, name, max(rel_level, 1), grades))
         if name in left_out:                           # nothing evaluated under it: say why instead
             ranks: dict[str, Any] | str = left_out[name]
         else:
@@ -183,18 +185,27 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
     return out
 
 
-def _labels(qrels: Any, other: Any, name: str, binary_at: int) -> Any:
+def _labels(qrels: Any, other: Any, name: str, binary_at: int, grades: str) -> Any:
     """The label agreement with kappa_binary at the report's relevance level; without it (warning why) when
-    that level cannot split the two sets' grades (both graded below it, say), rather than no report."""
+    that level cannot split the two sets' grades (both graded below it, say), rather than no report.
+
+    The sets are read with the evaluation's ``grades``; its warning for a grade such as 1.5 was given once,
+    naming the set, when the evaluation read the same file, so this second reading does not repeat it."""
     from pairedframe.comparison.label_agreement import label_agreement   # lazily, as the other agreements
+
+    def agreement(**binary: int) -> Any:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=f".*{re.escape(READ_AS_TREC_EVAL)}")
+            return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name), read_grades=grades, **binary)
+
     try:
-        return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name), binary_at=binary_at)
+        return agreement(binary_at=binary_at)
     except ValueError as exc:
         if not str(exc).startswith("`binary_at="):
             raise
         warnings.warn(f"the report leaves out the binary kappa of {PRIMARY_JUDGMENTS} and {name!r} at the relevance "
                       f"level: {exc}", PartlyEmptyWarning, stacklevel=user_stacklevel())
-        return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name))
+        return agreement()
 
 
 def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[str, Any] | None,
@@ -282,7 +293,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         Default: "pairedframe report: <n> systems vs <baseline>".
     complete, rel_level, depth, score_precision, judged_only, grades : optional
         Of :func:`pairedframe.evaluate` (trec_eval's ``-c``, ``-l``, ``-M``, float32 scores as trec_eval 9,
-        ``-J``, and how grades such as ``1.5`` are read); every judgment set is evaluated with them.
+        ``-J``, and how grades such as ``1.5`` are read); every judgment set is evaluated with them, and
+        ``grades`` also reads the sets for the label agreement.
     command : str, optional
         The command line that made the report, recorded under "Reproduce" (the CLI passes it).
 
@@ -361,7 +373,7 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
                 table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
                                       correction=correction, confidence_level=confidence_level)
             agreement = _agreements(sets, qrels, judgments, left_out, names, rel_level, n_resamples, confidence_level,
-                                    seed)
+                                    seed, grades)
     finally:                                           # the caller sees them too (also when a step fails)
         unique = {str(warning): (warning, origin) for warning, origin in caught}
         for warning, origin in unique.values():
