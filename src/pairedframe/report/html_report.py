@@ -7,6 +7,7 @@ page without restyling it.  The sections are written by :mod:`pairedframe.report
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from collections.abc import Mapping, Sequence
@@ -24,6 +25,8 @@ from pairedframe.report.comparable import compare_what_can_be
 from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, recorded_warnings, reissue, user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.evaluation.judgment_sets import evaluate_judgment_sets_leaving_out
+from pairedframe.evaluation.result import in_system_order
+from pairedframe.io.detect import run_name
 from pairedframe.io.grades import READ_AS_TREC_EVAL
 from pairedframe.report.html_page import new_report_id, page
 from pairedframe.report.output import require_output_folder
@@ -224,7 +227,7 @@ def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[s
         raise ValueError("`qrels` is missing: the judgments to evaluate the runs against")
     inputs = _input_names(runs, qrels)
     if not judgments:
-        return evaluate(runs, qrels, measures, **options), None, inputs, {}
+        return in_system_order(evaluate(runs, qrels, measures, **options), _given_order(runs)), None, inputs, {}
     sets, empty = evaluate_judgment_sets_leaving_out(runs, {PRIMARY_JUDGMENTS: qrels, **judgments}, measures,
                                                      required=[PRIMARY_JUDGMENTS], **options)
     inputs["judgments"] = {str(k): _input_names([], v)["qrels"] for k, v in judgments.items()}
@@ -235,7 +238,22 @@ def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[s
         left_out[name] = (f"judgment set {name!r}{where} judges none of the runs' queries, so the report has no "
                           f"results under it. Evaluated against this set as the qrels, pairedframe says: {why}")
         warnings.warn(left_out[name], PartlyEmptyWarning, stacklevel=user_stacklevel())
-    return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs, left_out
+    return in_system_order(sets.evaluation(PRIMARY_JUDGMENTS), _given_order(runs)), sets, inputs, left_out
+
+
+def _given_order(runs: Any) -> list[str]:
+    """The systems in the order the runs were given, as far as the argument says: a mapping's names, a
+    run file's name as :func:`pairedframe.evaluate` gives it, a table's systems as they first occur.
+    Systems it does not name (a table file holding several) follow in the evaluation's order."""
+    if isinstance(runs, Mapping):
+        return [str(name) for name in runs]
+    names: list[str] = []
+    for run in runs if isinstance(runs, (list, tuple)) else [runs]:
+        if isinstance(run, (str, os.PathLike)):
+            names.append(run_name(run))
+        elif isinstance(run, pl.DataFrame) and "system" in run.columns:
+            names += [str(s) for s in run["system"].unique(maintain_order=True).to_list()]
+    return names
 
 
 def _warn_few_queries_of_one_run(ev: Evaluation) -> None:
@@ -267,7 +285,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     ----------
     runs : paths, mapping name -> path, table, or Evaluation
         As :func:`pairedframe.evaluate`; an :class:`~pairedframe.Evaluation` is used as it is (then
-        ``qrels`` and ``judgments`` must be None).
+        ``qrels`` and ``judgments`` must be None).  The report lists the systems in the order given (a
+        mapping's names, a list's files), not by name.
     qrels : path, table or dict
         The judgments the report is about (named ``"qrels"`` when ``judgments`` adds others).
     measures : str or sequence of str, optional
