@@ -305,6 +305,76 @@ def test_report_agreement_section_against_label_and_rank_agreement(tmp_path):
     assert "--judgments moved=" in rep.settings["command"] if rep.settings["command"] else True
 
 
+def test_report_grades_trec_eval_reaches_the_label_agreement_of_fractional_grades(tmp_path):
+    """grades='trec_eval' with judgments: the label agreement read the files strictly and stopped the report
+    at a grade such as 1.5 that the evaluation had just read as 1. Now both readings are trec_eval's, the kappa
+    is label_agreement's of the tables read_qrels(grades='trec_eval') returns, and each file's warning comes once."""
+    qrels, runs = example_paths()
+    lines = Path(qrels).read_text().splitlines()
+    half, other = tmp_path / "half.qrels", tmp_path / "other.qrels"
+    fields = [line.split() for line in lines]
+    half.write_text("".join(f"{q} {it} {d} {r}{'.5' if i % 7 == 0 else ''}\n" for i, (q, it, d, r) in enumerate(fields)))
+    other.write_text("".join(f"{q} {it} {d} {min(3, int(r) + (i % 3 == 0))}{'.5' if i % 5 == 0 else ''}\n"
+                             for i, (q, it, d, r) in enumerate(fields)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep = pf.report(runs, str(half), "nDCG@10", baseline="bm25", judgments={"llm": str(other)}, n_resamples=99,
+                        grades="trec_eval")
+    read_as = [str(w.message) for w in caught if "read as" in str(w.message)]
+    assert len(read_as) == 2 and any("half.qrels" in m for m in read_as) and any("other.qrels" in m for m in read_as)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        la = pf.label_agreement(pf.read_qrels(half, grades="trec_eval"), pf.read_qrels(other, grades="trec_eval"),
+                                binary_at=1)
+    assert f"<td class=\"pf-num\">{la.kappa:.3f}</td>" in rep.fragment
+    assert f"<td class=\"pf-num\">{la.n_common}</td>" in rep.fragment
+
+
+def _sections_list_in_order(fragment: str, names: list[str], measure: str) -> None:
+    """The results table names the systems in ``names``' order, the comparisons the others (the baseline is
+    first), and so does each forest plot's title; the forest's rows are drawn by delta, as documented."""
+    import base64
+
+    root = re.search(r'id="(pf-report-[0-9a-f]{12})"', fragment).group(1)
+    for section, shown in (("table", names), ("comparisons", names[1:])):
+        body = re.search(rf'<section id="{root}-{section}">(.*?)</section>', fragment, re.S).group(1)
+        first = [body.index(n) for n in shown]
+        assert first == sorted(first), (section, sorted(shown, key=lambda n: body.index(n)))
+    forest = re.search(rf'<section id="{root}-forest">(.*?)</section>', fragment, re.S).group(1)
+    svg = base64.b64decode(re.search(r"data:image/svg\+xml;base64,([^\"]+)", forest).group(1)).decode()
+    assert f"{measure}: {', '.join(names[1:])} − baseline {names[0]}" in html.unescape(svg)
+
+
+def test_report_lists_systems_in_the_order_given_as_table_does(tmp_path):
+    """report sorted its systems by name (bm25base_p, UNH_bm25, p_bert) where table keeps the order given
+    (bm25base_p, p_bert, UNH_bm25): the results table, forest plots, deltas and comparisons now follow the
+    runs as given, from Python (a list of paths, a mapping) and from the command line alike."""
+    from typer.testing import CliRunner
+
+    from pairedframe.cli import app
+
+    qrels, (bm25, reranker) = example_paths()
+    order = ["zz_base", "mm_run", "aa_run"]                  # alphabetically the reverse
+    paths = []
+    for name, source in zip(order, (bm25, reranker, bm25)):
+        path = tmp_path / f"input.{name}"
+        lines = [line.split() for line in Path(source).read_text().splitlines()]
+        flip = -1 if name == "aa_run" else 1                  # a third ranking: bm25's upside down
+        path.write_text("".join(f"{q} Q0 {d} {r} {flip * float(score)} {name}\n" for q, _, d, r, score, _ in lines))
+        paths.append(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        listed = pf.report(paths, qrels, ["AP", "nDCG@10"], baseline="zz_base", n_resamples=99)
+        mapped = pf.report(dict(zip(order, paths)), qrels, "AP", baseline="zz_base", n_resamples=99)
+    for rep in (listed, mapped):
+        assert rep.evaluation.systems == order and rep.comparison["system"].unique(maintain_order=True).to_list() == order[1:]
+        _sections_list_in_order(rep.fragment, order, "AP")
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(app, ["report", str(qrels), *map(str, paths), "-m", "AP", "-B", "99", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    _sections_list_in_order(out.read_text(), order, "AP")
+
+
 def test_report_warnings_are_listed_and_point_at_the_caller():
     qrels, runs = example_paths()
     ev = pf.evaluate(runs, qrels, ["nDCG@10"])

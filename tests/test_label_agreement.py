@@ -220,16 +220,33 @@ def test_label_agreement_of_a_wide_grade_scale_stays_small():
     assert la.kappa_linear == pytest.approx(_sklearn([0, 1, 0, 1, 1], [0, 1, 1, 1, 0], weights="linear"))
 
 
-def test_label_agreement_fractional_grade_hint_names_read_qrels(tmp_path):
-    """label_agreement's grades= is the kappa grade set: the hint points at read_qrels' reading option."""
-    import pairedframe as pf
-
+def test_label_agreement_fractional_grade_hint_names_read_grades(tmp_path):
+    """label_agreement's grades= is the kappa grade set: the hint points at its own reading option,
+    read_grades=, for a file and for a table alike."""
     path = tmp_path / "q"
     path.write_text("q1 0 d1 0.5\nq1 0 d2 1\n")
-    with pytest.raises(pf.InputFormatError, match=r"pf.read_qrels\(path, grades='trec_eval'\) reads a number"):
+    with pytest.raises(pf.InputFormatError, match=r"read_grades='trec_eval' reads a number"):
         pf.label_agreement(path, path)
-    table = pf.read_qrels(path, grades="trec_eval")
-    assert pf.label_agreement(table, table).kappa == 1.0
+    table = pl.DataFrame({"qid": ["q1", "q1"], "docno": ["d1", "d2"], "rel": [0.5, 1.0]})
+    with pytest.raises(pf.SchemaError, match=r"^'b': .*\(read_grades='trec_eval' reads it"):
+        pf.label_agreement(_qrels([("q1", "d1", 0), ("q1", "d2", 1)]), table)
+
+
+def test_label_agreement_read_grades_trec_eval_reads_as_read_qrels_does(tmp_path):
+    """read_grades='trec_eval' reads each set as pf.read_qrels(path, grades='trec_eval') does (1.5 -> 1,
+    0.5 -> 0), warning once per set: the kappas are those of the tables read_qrels returns."""
+    pa, pb = tmp_path / "a.txt", tmp_path / "b.txt"
+    pa.write_text("q1 0 d1 0.5\nq1 0 d2 1.5\nq1 0 d3 2\nq2 0 d1 1\nq2 0 d2 0\nq2 0 d3 2.9\n")
+    pb.write_text("q1 0 d1 0\nq1 0 d2 2\nq1 0 d3 2\nq2 0 d1 1\nq2 0 d2 1\nq2 0 d3 2\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = pf.label_agreement(pa, pb, read_grades="trec_eval")
+        want = pf.label_agreement(pf.read_qrels(pa, grades="trec_eval"), pb)
+    said = [str(w.message) for w in caught if "read as" in str(w.message)]
+    assert len(said) == 2 and "grade '0.5' read as 0 (3 grades in all)" in said[0]
+    assert got.table.equals(want.table) and got.confusion.equals(want.confusion)
+    with pytest.raises(ValueError, match="`read_grades` must be 'strict'"):
+        pf.label_agreement(pa, pb, read_grades="atol")
 
 
 def test_an_undefined_kappa_warns_why_instead_of_a_silent_nan():

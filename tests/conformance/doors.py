@@ -326,6 +326,7 @@ EVAL_DOORS: dict[str, Door] = {
                             sides=frozenset({"qrels"}),
                             params={"binary_at": ((1.5, "2", 9, 0), r"binary_at"), "confidence_level": ((0, 1.5), r"confidence_level"),
                                     "grades": (([], [0, 0], "0123", [0.5]), r"grades"),
+                                    "read_grades": (("atol", "", None, 1), r"read_grades"),
                                     "names": ((("a", "b", "c"), "ab", ("a",)), r"names")},
                             skip=_OWN_IDS, expect=NO_NEAR_MISS_CHECK,
                             empty=(lambda t: pf.label_agreement(QRELS, OTHER_QRELS), InsufficientSampleError,

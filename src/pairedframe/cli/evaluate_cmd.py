@@ -15,24 +15,13 @@ import typer
 from pairedframe.cli.common import app, friendly_errors, named_runs, print_frame
 from pairedframe.cli.eval_options import EvaluationOptions, with_evaluation_options
 from pairedframe.cli.trec_eval_args import TrecEvalCommand
-from pairedframe.evaluation import Evaluation, evaluate
+from pairedframe.evaluation import evaluate
 from pairedframe.errors import user_stacklevel
+from pairedframe.evaluation.result import in_system_order
 from pairedframe.evaluation.trec_text import refuse_runid_alone, require_printable, runid_only, split_runid
 from pairedframe.evaluation.zscores import MISSING as MISSING_ZSCORE
 from pairedframe.measures import Measure, parse_measures
 from pairedframe.report.output import json_text
-
-
-def in_argument_order(ev: Evaluation, names: list[str]) -> Evaluation:
-    """``ev`` with its systems in the command line's order (the library sorts them by name): every
-    command prints runs in the order they were given, as compare and table do."""
-    rank = {name: i for i, name in enumerate(names)}
-
-    def ordered(frame: pl.DataFrame) -> pl.DataFrame:
-        key = pl.col("system").replace_strict(rank, default=len(rank), return_dtype=pl.Int64)
-        return frame.sort(key, maintain_order=True)
-    return replace(ev, per_query=ordered(ev.per_query), text=ordered(ev.text),
-                   system_names=tuple(sorted(ev.system_names, key=lambda s: rank.get(s, len(rank)))))
 
 
 @app.command("evaluate", cls=TrecEvalCommand, context_settings={"help_option_names": ["-h", "--help"]})
@@ -105,7 +94,7 @@ def evaluate_cmd(
         ev = ev.zscore(str(zscores), names="trec_eval")   # as trec_eval -Z reads the file: its names only
         if fmt != "trec":
             _warn_missing_zscores(ev.per_query, zscores)
-    ev = in_argument_order(ev, list(named))
+    ev = in_system_order(ev, list(named))   # the runs in the order given, as compare, table and report
     if fmt == "trec":
         sys.stdout.write(ev.to_trec(per_query=per_query, summary=not no_summary))
         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,9 +14,10 @@ import polars as pl
 from pairedframe.comparison.options import check_level
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_attribute, renamed_keywords
 from pairedframe.checks import sample
-from pairedframe.errors import (InputFormatError, InsufficientSampleError, SmallSampleWarning, naming_input,
+from pairedframe.errors import (InputFormatError, InsufficientSampleError, SchemaError, SmallSampleWarning, naming_input,
                                user_stacklevel)
 from pairedframe.io.convert import as_qrels
+from pairedframe.io.grades import Grades
 from pairedframe.io.path_args import source_label
 from pairedframe.stats.results import ConfidenceInterval
 from pairedframe.stats.kappa import cohen_kappa_many, confusion_matrix
@@ -164,17 +166,17 @@ def kappa_intervals(per_query: np.ndarray, values: np.ndarray, binary: np.ndarra
     return out
 
 
-def _read_labels(qrels: Any) -> pl.DataFrame:
-    """``as_qrels``; its hint for a fractional grade names read_qrels' option, since ``grades=`` here is
-    the grade set of the weighted kappas."""
+def _read_labels(qrels: Any, read_grades: Grades) -> pl.DataFrame:
+    """``as_qrels``; its hint for a fractional grade names ``read_grades=``, since ``grades=`` here is the
+    grade set of the weighted kappas."""
     try:
-        return as_qrels(qrels)
-    except InputFormatError as exc:
-        hint = "grades='trec_eval' reads a number as trec_eval does (1.5 -> 1)"
-        if hint not in str(exc):
+        return as_qrels(qrels, grades=read_grades)
+    except (InputFormatError, SchemaError) as exc:
+        if "grades='trec_eval'" not in str(exc):
             raise
-        raise InputFormatError(str(exc).replace(hint, "pf.read_qrels(path, grades='trec_eval') reads a number as trec_eval "
-                                                      "does (1.5 -> 1); pass the table it returns")) from None
+        named = copy.copy(exc)
+        named.args = (str(exc).replace("grades='trec_eval'", "read_grades='trec_eval'"),)
+        raise named.with_traceback(exc.__traceback__) from None
 
 
 def _one_label_sets(ga: np.ndarray, gb: np.ndarray, binary_at: int | None, said: tuple[str, str]) -> dict[str, str]:
@@ -223,7 +225,8 @@ def _warn_undefined_intervals(per_query: np.ndarray, values: np.ndarray, binary:
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
 def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), binary_at: int | None = None,
-                    grades: Any = None, confidence_level: float = 0.95) -> LabelAgreement:
+                    grades: Any = None, confidence_level: float = 0.95,
+                    read_grades: Grades = "strict") -> LabelAgreement:
     """Cohen's kappa with intervals, confusion matrix and coverage of two qrels on their common (qid, docno).
 
     Parameters
@@ -242,6 +245,11 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
         TREC DL.  It sets the rows and columns of ``confusion``; the kappas do not depend on it (a
         grade nobody used adds an empty row and column, and weights use grade values).
     confidence_level : float in (0, 1), default 0.95
+    read_grades : {"strict", "trec_eval"}, default "strict"
+        How a file's or table's grades such as ``1.5`` are read: refused (``"strict"``), or as trec_eval
+        reads them (``"trec_eval"``: the integer prefix, 1.5 -> 1, with one warning per set naming the
+        first such grade), as ``grades=`` of :func:`pairedframe.read_qrels` and
+        :func:`pairedframe.evaluate` (here ``grades`` is the grade set).
 
     Returns
     -------
@@ -258,12 +266,14 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     ValueError, TypeError
         Bad ``grades`` (not integers, repeated, or missing a grade of a common pair), ``binary_at`` (not
         an integer, or not splitting the scale in two: above its highest grade or at / below its lowest),
-        ``confidence_level``, or ``names`` other than two labels.
+        ``confidence_level``, ``read_grades``, or ``names`` other than two labels.
     InputFormatError, SchemaError, DuplicateError
         Malformed qrels (see the readers).
 
     Warns
     -----
+    UserWarning
+        Grades read as trec_eval reads them (``read_grades="trec_eval"``): once per set, naming the first.
     SmallSampleWarning
         The common pairs come from fewer than 2 queries, leaving one query out leaves a single grade
         in both sets (kappa undefined), or the kappa is the same without any one query (a jackknife
@@ -295,6 +305,9 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
     if binary_at is not None and (isinstance(binary_at, bool) or not isinstance(binary_at, (int, np.integer))):
         raise TypeError(f"`binary_at` must be an integer grade, got {binary_at!r}")
     confidence_level = check_level(confidence_level)
+    if not isinstance(read_grades, str) or read_grades not in ("strict", "trec_eval"):
+        raise ValueError(f"`read_grades` must be 'strict' (integers only) or 'trec_eval' (C's atol: 1.5 -> 1), "
+                         f"got {read_grades!r}")
     if isinstance(names, (str, bytes)) or not isinstance(names, Sequence) or len(names) != 2:
         raise ValueError(f"`names` must be two labels, one for a and one for b, e.g. ('nist', 'llm'); got {names!r}")
     if str(names[0]) == str(names[1]):
@@ -302,9 +315,9 @@ def label_agreement(a: Any, b: Any, *, names: tuple[str, str] = ("a", "b"), bina
                          f"by them); got {names!r}")
     said = (source_label(names[0], a), source_label(names[1], b))
     with naming_input(said[0]):
-        qa = _read_labels(a)
+        qa = _read_labels(a, read_grades)
     with naming_input(said[1]):
-        qb = _read_labels(b)
+        qb = _read_labels(b, read_grades)
     common = qa.join(qb, on=["qid", "docno"], how="inner", suffix="_b")
     if common.height == 0:
         raise InsufficientSampleError(f"no (qid, docno) pair is judged in both {said[0]} ({qa.height} pairs) "

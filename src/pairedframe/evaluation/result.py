@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -274,3 +274,15 @@ def summarise(per_query: pl.DataFrame, measures: tuple[Measure, ...] | list[Meas
                                pl.col("system").replace_strict(systems, return_dtype=pl.Int64).alias("_s"),
                                pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_order"))
             .sort("_s", "_order").select("system", "measure", "value", pl.col("n_queries").cast(pl.Int64)))
+
+
+def in_system_order(ev: Evaluation, names: Sequence[str]) -> Evaluation:
+    """``ev`` with its systems in the order of ``names`` (the library sorts them by name), those not named
+    after them in their order: every command shows runs in the order they were given."""
+    rank = {name: i for i, name in enumerate(dict.fromkeys(names))}
+
+    def ordered(frame: pl.DataFrame) -> pl.DataFrame:
+        key = pl.col("system").replace_strict(rank, default=len(rank), return_dtype=pl.Int64)
+        return frame.sort(key, maintain_order=True)
+    return replace(ev, per_query=ordered(ev.per_query), text=ordered(ev.text),
+                   system_names=tuple(sorted(ev.system_names, key=lambda s: rank.get(s, len(rank)))))

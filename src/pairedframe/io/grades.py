@@ -77,11 +77,15 @@ def refuse_text_grades(rel: pl.Series, what: str, *, from_file: bool = False) ->
                               ".cast(pl.Int64)")
 
 
+#: The words of that warning after the grade (a reader of the same file again can filter it out).
+READ_AS_TREC_EVAL = "grades='trec_eval' keeps the integer prefix of a grade, as trec_eval's atol does (1.5 -> 1, 1e3 -> 1)"
+
+
 def warn_read_as_trec_eval(count: int, where: str, text: str, value: int) -> None:
     """The one warning of a file or table whose non-integer grades were read as trec_eval reads them."""
     more = f" ({count} grades in all)" if count > 1 else ""
-    warnings.warn(f"{where}: grade {text!r} read as {value}{more}: grades='trec_eval' keeps the integer prefix of "
-                  "a grade, as trec_eval's atol does (1.5 -> 1, 1e3 -> 1)", UserWarning, stacklevel=user_stacklevel())
+    warnings.warn(f"{where}: grade {text!r} read as {value}{more}: {READ_AS_TREC_EVAL}", UserWarning,
+                  stacklevel=user_stacklevel())
 
 
 def plain_grades(rel: pl.Series) -> pl.Series:

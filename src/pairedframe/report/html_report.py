@@ -7,6 +7,8 @@ page without restyling it.  The sections are written by :mod:`pairedframe.report
 
 from __future__ import annotations
 
+import os
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +25,9 @@ from pairedframe.report.comparable import compare_what_can_be
 from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, recorded_warnings, reissue, user_stacklevel
 from pairedframe.evaluation import Evaluation, evaluate
 from pairedframe.evaluation.judgment_sets import evaluate_judgment_sets_leaving_out
+from pairedframe.evaluation.result import in_system_order
+from pairedframe.io.detect import run_name
+from pairedframe.io.grades import READ_AS_TREC_EVAL
 from pairedframe.report.html_page import new_report_id, page
 from pairedframe.report.output import require_output_folder
 from pairedframe.report.results_table import ResultsTable, results_table
@@ -149,13 +154,13 @@ def _comparison(ev: Any, names: list[str], baseline: str, options: dict[str, Any
 
 def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left_out: dict[str, str],
                 measures: list[str], rel_level: int, n_resamples: int, confidence_level: float,
-                seed: int) -> list[tuple[str, Any, dict[str, Any] | str]]:
+                seed: int, grades: str = "strict") -> list[tuple[str, Any, dict[str, Any] | str]]:
     """Per other judgment set: (name, its label agreement with ``qrels``, {measure: rank agreement}).
 
     An agreement that cannot be computed (e.g. no (qid, docno) judged in both sets) is the reason in
     words instead, with a PartlyEmptyWarning: one label set that misses the qrels should not cost the
     rest of the report.  A set in ``left_out`` (it judges none of the runs' queries) has the reason
-    instead of the rank agreements.
+    instead of the rank agreements.  The labels are read with the evaluation's ``grades``.
     """
     if sets is None or not judgments:
         return []
@@ -171,7 +176,7 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
 
     out = []
     for name, other in map(lambda kv: (str(kv[0]), kv[1]), judgments.items()):
-        labels = attempt("label agreement (kappa)", name, lambda: _labels(qrels, other, name, max(rel_level, 1)))
+        labels = attempt("label agreement (kappa)", name, lambda: _labels(qrels, other, name, max(rel_level, 1), grades))
         if name in left_out:                           # nothing evaluated under it: say why instead
             ranks: dict[str, Any] | str = left_out[name]
         else:
@@ -183,18 +188,27 @@ def _agreements(sets: Any, qrels: Any, judgments: Mapping[str, Any] | None, left
     return out
 
 
-def _labels(qrels: Any, other: Any, name: str, binary_at: int) -> Any:
+def _labels(qrels: Any, other: Any, name: str, binary_at: int, grades: str) -> Any:
     """The label agreement with kappa_binary at the report's relevance level; without it (warning why) when
-    that level cannot split the two sets' grades (both graded below it, say), rather than no report."""
+    that level cannot split the two sets' grades (both graded below it, say), rather than no report.
+
+    The sets are read with the evaluation's ``grades``; its warning for a grade such as 1.5 was given once,
+    naming the set, when the evaluation read the same file, so this second reading does not repeat it."""
     from pairedframe.comparison.label_agreement import label_agreement   # lazily, as the other agreements
+
+    def agreement(**binary: int) -> Any:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=f".*{re.escape(READ_AS_TREC_EVAL)}")
+            return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name), read_grades=grades, **binary)
+
     try:
-        return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name), binary_at=binary_at)
+        return agreement(binary_at=binary_at)
     except ValueError as exc:
         if not str(exc).startswith("`binary_at="):
             raise
         warnings.warn(f"the report leaves out the binary kappa of {PRIMARY_JUDGMENTS} and {name!r} at the relevance "
                       f"level: {exc}", PartlyEmptyWarning, stacklevel=user_stacklevel())
-        return label_agreement(qrels, other, names=(PRIMARY_JUDGMENTS, name))
+        return agreement()
 
 
 def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[str, Any] | None,
@@ -213,7 +227,7 @@ def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[s
         raise ValueError("`qrels` is missing: the judgments to evaluate the runs against")
     inputs = _input_names(runs, qrels)
     if not judgments:
-        return evaluate(runs, qrels, measures, **options), None, inputs, {}
+        return in_system_order(evaluate(runs, qrels, measures, **options), _given_order(runs)), None, inputs, {}
     sets, empty = evaluate_judgment_sets_leaving_out(runs, {PRIMARY_JUDGMENTS: qrels, **judgments}, measures,
                                                      required=[PRIMARY_JUDGMENTS], **options)
     inputs["judgments"] = {str(k): _input_names([], v)["qrels"] for k, v in judgments.items()}
@@ -224,7 +238,22 @@ def _evaluation(runs: Any, qrels: Any, measures: list[str], judgments: Mapping[s
         left_out[name] = (f"judgment set {name!r}{where} judges none of the runs' queries, so the report has no "
                           f"results under it. Evaluated against this set as the qrels, pairedframe says: {why}")
         warnings.warn(left_out[name], PartlyEmptyWarning, stacklevel=user_stacklevel())
-    return sets.evaluation(PRIMARY_JUDGMENTS), sets, inputs, left_out
+    return in_system_order(sets.evaluation(PRIMARY_JUDGMENTS), _given_order(runs)), sets, inputs, left_out
+
+
+def _given_order(runs: Any) -> list[str]:
+    """The systems in the order the runs were given, as far as the argument says: a mapping's names, a
+    run file's name as :func:`pairedframe.evaluate` gives it, a table's systems as they first occur.
+    Systems it does not name (a table file holding several) follow in the evaluation's order."""
+    if isinstance(runs, Mapping):
+        return [str(name) for name in runs]
+    names: list[str] = []
+    for run in runs if isinstance(runs, (list, tuple)) else [runs]:
+        if isinstance(run, (str, os.PathLike)):
+            names.append(run_name(run))
+        elif isinstance(run, pl.DataFrame) and "system" in run.columns:
+            names += [str(s) for s in run["system"].unique(maintain_order=True).to_list()]
+    return names
 
 
 def _warn_few_queries_of_one_run(ev: Evaluation) -> None:
@@ -256,7 +285,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
     ----------
     runs : paths, mapping name -> path, table, or Evaluation
         As :func:`pairedframe.evaluate`; an :class:`~pairedframe.Evaluation` is used as it is (then
-        ``qrels`` and ``judgments`` must be None).
+        ``qrels`` and ``judgments`` must be None).  The report lists the systems in the order given (a
+        mapping's names, a list's files), not by name.
     qrels : path, table or dict
         The judgments the report is about (named ``"qrels"`` when ``judgments`` adds others).
     measures : str or sequence of str, optional
@@ -282,7 +312,8 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
         Default: "pairedframe report: <n> systems vs <baseline>".
     complete, rel_level, depth, score_precision, judged_only, grades : optional
         Of :func:`pairedframe.evaluate` (trec_eval's ``-c``, ``-l``, ``-M``, float32 scores as trec_eval 9,
-        ``-J``, and how grades such as ``1.5`` are read); every judgment set is evaluated with them.
+        ``-J``, and how grades such as ``1.5`` are read); every judgment set is evaluated with them, and
+        ``grades`` also reads the sets for the label agreement.
     command : str, optional
         The command line that made the report, recorded under "Reproduce" (the CLI passes it).
 
@@ -361,7 +392,7 @@ def report(runs: Any, qrels: Any = None, measures: str | Sequence[str] | None = 
                 table = results_table(ev, comparison if comparison.height else None, systems=order, ci="range",
                                       correction=correction, confidence_level=confidence_level)
             agreement = _agreements(sets, qrels, judgments, left_out, names, rel_level, n_resamples, confidence_level,
-                                    seed)
+                                    seed, grades)
     finally:                                           # the caller sees them too (also when a step fails)
         unique = {str(warning): (warning, origin) for warning, origin in caught}
         for warning, origin in unique.values():

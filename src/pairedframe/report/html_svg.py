@@ -93,6 +93,12 @@ def _forest_rows(comparison: pl.DataFrame, measure: str) -> tuple[pl.DataFrame, 
     return shown, full, note
 
 
+def _in_comparison_order(comparison: pl.DataFrame, drawn: pl.DataFrame) -> list[str]:
+    """The systems drawn, named in the comparison's order (the runs as given), not by delta as drawn."""
+    drawn_systems = set(drawn["system"])
+    return [s for s in comparison["system"].unique(maintain_order=True) if s in drawn_systems]
+
+
 def forest_svg(comparison: pl.DataFrame, measure: str) -> str:
     """A forest plot of one measure of a :func:`pairedframe.compare` result, as an SVG document.
 
@@ -125,7 +131,7 @@ def forest_svg(comparison: pl.DataFrame, measure: str) -> str:
     systems = df["system"].n_unique()
     baseline = comparison["baseline"][0] if "baseline" in comparison.columns else "baseline"
     shown = f"{systems} of {full.height} systems" if full.height > df.height else \
-        (", ".join(map(shortened, df["system"])) if systems <= 3 else f"{systems} systems")
+        (", ".join(map(shortened, _in_comparison_order(comparison, df))) if systems <= 3 else f"{systems} systems")
     title_lines = _wrap(f"{measure}: {shown} − baseline {shortened(baseline)}", 80)
     top = 12 + 17 * len(title_lines)
     bottom = top + row_h * df.height + 6
