@@ -374,11 +374,11 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     baseline : str or sequence of str, optional
         One baseline (marks: ``†`` better, ``‡`` worse) or several (letters, as ranx: the letters of
         the baselines a cell is significantly better than, then ``‡`` and those it is worse than, ``a‡b``).
-    pairs : {"all"}, optional
-        Compare every pair of systems; cells list the letters of the systems they beat.
+    pairs : {"all", "ordered"}, optional
+        Compare every pair of systems (``"ordered"``: both ways); cells list the letters of those they beat.
     measures, systems : str or sequence, optional
         Columns and rows in order (default: all, the baseline(s) first).  The baseline rows read
-        ``name (baseline)`` in every format (not for ``pairs="all"``, which has none).
+        ``name (baseline)`` in every format (not for ``pairs=``, which has none).
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several (judgment sets, or a per-query table with a
         ``judgments`` column, as their ``per_query`` saved); the caption names it.
