@@ -62,7 +62,7 @@ def table_cmd(
     gets means without marks.
     """
     # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
-    from pairedframe.comparison.table_data import CORRECTIONS
+    from pairedframe.comparison.table_data import CI_STYLES, CORRECTIONS
     from pairedframe.evaluation import evaluate
     from pairedframe.report.results_table import MAX_LETTERED, TABLE_FORMATS, results_table
     from pairedframe.report.table_latex import CI_LAYOUTS
@@ -75,6 +75,9 @@ def table_cmd(
         raise ValueError(f"--format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
+    if ci is not None and ci not in CI_STYLES:      # the library's list names None, which no one can type
+        raise ValueError(f"--ci must be one of {', '.join(c for c in CI_STYLES if c)} (or left out: no interval), "
+                         f"got {ci!r}")
     if ci_layout not in CI_LAYOUTS:
         raise ValueError(f"--ci-layout must be one of {', '.join(CI_LAYOUTS)}, got {ci_layout!r}")
     if correction not in CORRECTIONS:
