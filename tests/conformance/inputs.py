@@ -307,6 +307,11 @@ def deliver_eval(content: EvalContent, form: str, tmp: Path, style: FileStyle = 
 def deliver_table(content: TableContent, form: str, tmp: Path, style: FileStyle = PLAIN,
                   retype_spec: tuple[tuple[str, ...], str] | None = None) -> Any:
     """A per-query table as a table of ``form`` or the path of a file of ``form``."""
+    if form in ("json", "ndjson") and retype_spec is not None and retype_spec[1] == "mixed":
+        # a number among the strings of an id column, as JSON holds it ({"qid": 7} beside {"qid": "8"})
+        path = tmp / f"results.{form}"
+        retype(content.table, retype_spec[0], "mixed").to_json(path, orient="records", lines=form == "ndjson")
+        return str(path)
     if form in ("csv", "tsv", "json", "ndjson"):
         return write_table_file(content.table, form, tmp, style)
     typed = _typed(content.table, retype_spec, form)
