@@ -56,3 +56,24 @@ def test_cli_table_pairs_ordered_on_dl19_marks_each_pair_once_in_markdown_and_la
         rows = [line for line in res.stdout.splitlines() if line.startswith(("| (", "("))]
         assert len(rows) == 3 and all(w in r for w, r in zip(want, rows)), rows
         assert "baseline" not in res.stdout.replace("bm25base", "")
+
+
+def test_ordered_pairs_beyond_26_systems_are_refused_before_comparing_or_evaluating(monkeypatch):
+    """pairs="ordered" letters every system as "all" does, but only "all" was counted up front: 27 systems
+    were compared (27 x 26 rows) before the letters failed."""
+    import pairedframe.comparison
+    import pairedframe.evaluation as evaluation
+
+    def no_compare(*args, **kwargs):
+        raise AssertionError("compared or evaluated before the letters were checked")
+    monkeypatch.setattr(pairedframe.comparison, "compare", no_compare)
+    monkeypatch.setattr(evaluation, "evaluate", no_compare)
+    per_query = pl.DataFrame({"system": [f"s{i}" for i in range(27) for _ in range(3)],
+                              "qid": [f"q{k}" for _ in range(27) for k in range(3)], "measure": "AP",
+                              "value": [0.1 * (k + 1) for _ in range(27) for k in range(3)]})
+    with pytest.raises(ValueError, match=r"pairs='ordered' letters every system .* at most 26 .* got 27"):
+        pf.results_table(per_query, pairs="ordered")
+    qrels, runs = pf.example.example_paths()
+    named = [f"r{i}={runs[i % 2]}" for i in range(27)]
+    res = CliRunner().invoke(app, ["table", str(qrels), *named, "-m", "AP", "--pairs", "ordered"])
+    assert res.exit_code == 2 and "--pairs ordered letters every run" in res.output and "got 27 runs" in res.output

@@ -92,9 +92,9 @@ def table_cmd(
         if b not in names:
             raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
     # Letters run a-z: refuse what cannot be rendered before evaluating and comparing (63 runs: minutes).
-    lettered = len(names) if pairs == "all" else len(dict.fromkeys(baseline)) if len(baseline) > 1 else 0
+    lettered = len(names) if pairs else len(dict.fromkeys(baseline)) if len(baseline) > 1 else 0
     if lettered > MAX_LETTERED:
-        flag, what = (("--pairs all letters every run", "runs") if pairs == "all"
+        flag, what = ((f"--pairs {pairs} letters every run", "runs") if pairs
                       else ("several --baseline are lettered", "baselines"))
         raise ValueError(f"{flag} (a-z), so at most {MAX_LETTERED} fit, got {lettered} {what}: give at most "
                          f"{MAX_LETTERED} {what}, or one --baseline (daggers, no letters)")

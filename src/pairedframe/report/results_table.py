@@ -315,13 +315,13 @@ def _count_systems(source: Any, systems: Any) -> int:
     return frame["system"].n_unique() if isinstance(frame, pl.DataFrame) and "system" in frame.columns else 0
 
 
-def check_letters(n_lettered: int, *, pairs: bool) -> None:
+def check_letters(n_lettered: int, *, pairs: bool | str) -> None:
     """ValueError when the letter marks cannot name ``n_lettered`` systems (more than :data:`MAX_LETTERED`),
     raised before the comparison is computed; the message names ``pairs=`` or ``baseline=``."""
     if n_lettered <= MAX_LETTERED:
         return
     if pairs:
-        raise ValueError(f"pairs='all' letters every system (a-z), so it can mark at most {MAX_LETTERED} systems, "
+        raise ValueError(f"pairs={pairs if isinstance(pairs, str) else 'all'!r} letters every system (a-z), so it can mark at most {MAX_LETTERED} systems, "
                          f"got {n_lettered}: choose at most {MAX_LETTERED} with systems=, or compare with one "
                          "baseline= (daggers, no letters)")
     raise ValueError(f"several baseline= systems are lettered a-z, so at most {MAX_LETTERED} fit, got {n_lettered}")
@@ -455,8 +455,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             source = one_set_of_table(data, judgments)
         if callable(getattr(source, "check_names", None)):
             raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {source.names}")
-        if pairs == "all":
-            check_letters(_count_systems(source, systems), pairs=True)
+        if pairs is not None:                         # "all" and "ordered" letter every system
+            check_letters(_count_systems(source, systems), pairs=pairs)
         elif not isinstance(baseline, str) and baseline is not None:
             check_letters(len(list(baseline)), pairs=False)
         level = 0.95 if confidence_level is None else confidence_level
