@@ -152,6 +152,22 @@ def test_relstring_alone_against_trec_eval_suite(shared_data):
     assert ev.to_trec() == want and ev.to_trec(per_query=False) == ""
 
 
+@pytest.mark.parametrize("measures", [["relstring"], ["relstring", "map"]])
+def test_relstring_without_q_prints_nothing_and_warns_against_trec_eval_suite(shared_data, measures):
+    """trec_eval prints no summary line for relstring (out.test.a, -m all_trec without -q, has none): stdout
+    stays its own, byte for byte, and stderr says why relstring is missing, in the words of -f markdown."""
+    folder = shared_data / "trec_eval"
+    want = "".join(_lines_of(folder / "out.test.a", name) for name in measures)
+    assert want.count("\n") == len(measures) - 1       # map's line alone
+    args = [a for m in measures for a in ("-m", m)]
+    result = CliRunner().invoke(app, ["evaluate", "--format", "trec", *args, str(folder / "qrels.test"),
+                                      str(folder / "results.test")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == want
+    assert result.stderr == ("pairedframe: warning: RelString@10 has no summary value (one string per query), so the "
+                             "summary leaves it out: add -q to print it\n")
+
+
 def test_runid_alone_against_trec_eval_suite(shared_data):
     """-m runid prints trec_eval's runid line only (out.test's) from the CLI; pf.evaluate refuses ["runid"]
     alone (its tables would be empty) and prints the line before the measures named with it."""

@@ -86,3 +86,14 @@ def test_cli_leaderboard_refuses_a_second_measure_naming_m(tmp_path):
     assert result.exit_code == 2, result.output
     assert ("leaderboard ranks by one measure; got -m nDCG@10 -m AP: run it once per measure"
             in " ".join(result.stderr.split()))
+
+
+def test_cli_leaderboard_refuses_a_string_valued_measure_naming_m_not_a_python_argument(tmp_path):
+    """-m relstring said "`per_query`: measure(s) ['RelString@10'] are string-valued (Evaluation.text)": the
+    library's argument, which the command line has no option for."""
+    qrels, runs = _runs_and_qrels(tmp_path)
+    result = runner.invoke(app, ["leaderboard", qrels, *runs, "-m", "relstring", "-B", "200"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.stderr.split())
+    assert said.startswith("pairedframe: error: -m relstring: a string-valued measure"), said
+    assert "per_query" not in said and "Evaluation.text" not in said

@@ -436,3 +436,26 @@ def test_qrels_error_met_after_a_scattered_run_query_is_not_chained_to_the_inter
     with pytest.raises(InputFormatError, match="relevance grade 'x' is not an integer") as raised:
         pf.evaluate(str(run), str(qrels), ["map"])
     assert raised.value.__context__ is None and raised.value.__cause__ is None
+
+
+@pytest.mark.parametrize("output", ["out.test", "out.test.aq"])
+def test_trec_eval_output_given_as_the_run_is_named_as_trec_eval_output(shared_data, output):
+    """trec_eval's output as RUN read "looks like the header row of a TSV table" (out.test's first line is
+    'runid<blanks>TAB all TAB STANDARD'); -q output (out.test.aq) got no hint at all."""
+    folder = shared_data / "trec_eval"
+    result = runner.invoke(app, ["evaluate", str(folder / "qrels.test"), str(folder / output), "-m", "map"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.stderr.split())
+    assert f"run file {folder / output}, line 1" in said
+    assert "this looks like trec_eval's output, not a run file" in said and "header row" not in said
+    with pytest.raises(InputFormatError, match="looks like trec_eval's output, not a run file"):
+        pf.read_run(str(folder / output))
+
+
+def test_three_tab_separated_ids_are_not_taken_for_trec_eval_output(tmp_path):
+    """trec_eval pads the measure to 22 characters; a qrels without its iter column ('1 TAB d1 TAB 1') does not."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1\td1\t1\n")
+    with pytest.raises(InputFormatError) as caught:
+        pf.read_qrels(str(qrels))
+    assert "trec_eval" not in str(caught.value)

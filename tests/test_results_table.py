@@ -1028,3 +1028,14 @@ def test_a_run_without_any_value_of_a_lower_is_better_measure_gets_no_place_not_
         for kw in ({}, {"baseline": "a", "n_resamples": 99, "seed": 0}):
             t = pf.results_table(pq, digits=0, **kw)
             assert t.table.filter(pl.col("measure") == "FirstRelRank")["place"].null_count() == 2, kw
+
+
+def test_cli_table_ci_error_names_the_values_one_can_type_and_python_names_its_own(per_query):
+    """`table --ci foo` answered "must be one of (None, 'halfwidth', 'range')": None cannot be typed."""
+    qrels, runs = pf.example.example_paths()
+    res = CliRunner().invoke(app, ["table", str(qrels), *map(str, runs), "-m", "AP", "--ci", "foo"])
+    assert res.exit_code == 2, res.output
+    said = " ".join(res.stderr.split())
+    assert "--ci must be one of halfwidth, range (or left out: no interval), got 'foo'" in said and "None" not in said
+    with pytest.raises(ValueError, match=r"`ci` must be one of \(None, 'halfwidth', 'range'\), got 'foo'"):
+        pf.results_table(per_query, ci="foo")

@@ -8,6 +8,7 @@ import io
 import json
 import math
 import re
+import warnings
 
 import polars as pl
 import pytest
@@ -322,3 +323,24 @@ def test_segments_json_settings_n_resamples_is_one_list_whatever_the_rows_agains
     assert counts == ([500, 8, None] if tiny else [500])
     table = runner.invoke(app, _args(tmp_path, (qrels, runs, ev, segments), "-B", "500"))
     assert ("n_resamples: 500\n" in table.stdout) is not tiny     # one count printed as compare prints it
+
+
+@pytest.mark.parametrize("suffix", ["json", "ndjson"])
+def test_segments_json_with_a_number_among_string_qids_warns_as_all_integer_qids(tmp_path, example, suffix):
+    """A JSON segment file with {"qid": 7} beside {"qid": "1"} read 7 as "7" without a word, while a file of
+    integer qids only warns that they became strings: both warn now, in the same words, from the CLI and
+    from compare_segments."""
+    qrels, runs, ev, segments = example
+    rows = segments.to_dicts()
+    rows[0]["qid"] = int(rows[0]["qid"])                       # one number among the strings
+    path = tmp_path / f"segments.{suffix}"
+    path.write_text(json.dumps(rows) if suffix == "json" else "".join(json.dumps(r) + "\n" for r in rows))
+    said = "numeric id column(s) ['qid'] of "
+    result = runner.invoke(app, ["segments", str(qrels), *map(str, runs), "--segments", str(path), "-m", "AP",
+                                 "-B", "200"])
+    assert result.exit_code == 0, result.output
+    assert said in result.stderr and f"the number {rows[0]['qid']} beside the text" in result.stderr
+    with warnings.catch_warnings(record=True) as caught:   # also: '1' (was 001) is in no paired query
+        warnings.simplefilter("always")
+        pf.compare_segments(ev.per_query, str(path), baseline=ev.systems[0], n_resamples=200)
+    assert any(said in str(w.message) and w.filename == __file__ for w in caught), [str(w.message) for w in caught]

@@ -235,6 +235,9 @@ EVAL_CASES: list[Case] = [
     # another name of one of our columns beside it (different ids): an error naming both, never a guess
     # the same text in another Unicode normalisation form: bytes differ, so the value is trec_eval's (d3 not
     # judged), with a near-miss warning from the doors that evaluate (doors.NO_NEAR_MISS_CHECK: the others)
+    # trec_eval's output (measure, qid, value) given as a run: said so, not "a TSV table's header row"
+    Case("trec_eval_output_as_run", style=FileStyle(trec_eval_run=True, label="trec_eval_output"), side="run",
+         forms=("trec",), expect=Raises(r"trec_eval('s)? (-q )?output")),
     Case("unicode_nfd_docno", _nfd_docno, Value(warns=PartlyEmptyWarning)),
     # a table's score column must be numbers; text is parsed only when read from a file
     Case("string_scores", _run(lambda r: r.with_columns(pl.col("score").cast(pl.String))),
@@ -361,7 +364,8 @@ def _table_id_cases() -> list[Case]:
         *[(kind, ("polars", "pandas", "arrow", "duckdb", "parquet"),
            Raises(r"id column\(s\) 'qid' \(.* of (the per-query table|\S+\.parquet) hold booleans or dates/times"))
           for kind in ("boolean", "datetime")],
-        ("mixed", ("pandas",), Value(warns=UserWarning)),
+        # pandas' object column, and JSON's number beside strings ({"qid": 7}, {"qid": "8"}: polars reads "7")
+        ("mixed", ("pandas", "json", "ndjson"), Value(warns=UserWarning)),
     ]:
         reference = (lambda c: TableContent(_digits(c.table, ("qid",)))) if kind in ("integer", "mixed") else None
         cases.append(Case(f"qid_{kind}", retype=(("qid",), kind), forms=forms, expect=expect, side="table",

@@ -92,6 +92,7 @@ class FileStyle:
     bare_cr: bool = False  # lines end in a lone CR (old Mac OS): refused by the TREC readers
     compression: str | None = None  # "gzip" | "zstd"
     label: str = "plain"
+    trec_eval_run: bool = False  # each run file holds trec_eval's output of the run, given in its place
 
     def finish(self, text: bytes) -> bytes:
         if self.crlf:
@@ -127,6 +128,14 @@ def trec_run_text(run: pl.DataFrame) -> bytes:
     lines = [f"{_cell(q)} Q0 {_cell(d)} {i + 1} {_cell(s)} {_cell(t)}"
              for i, (t, q, d, s) in enumerate(run.select("system", "qid", "docno", "score").iter_rows())]
     return ("\n".join(lines) + "\n").encode() if lines else b""
+
+
+def trec_eval_output_text(run: pl.DataFrame) -> bytes:
+    """What ``trec_eval -q -m num_ret`` prints for one system's rows: ``measure TAB qid TAB value`` lines, the
+    measure padded to 22 characters, then the summary (``all``) lines."""
+    counts = run.group_by("qid", maintain_order=True).len().iter_rows()
+    lines = [f"{'num_ret':<22}\t{q}\t{n}" for q, n in counts] + [f"{'num_ret':<22}\tall\t{run.height}"]
+    return ("\n".join(lines) + "\n").encode()
 
 
 def trec_qrels_text(qrels: pl.DataFrame) -> bytes:
@@ -187,8 +196,8 @@ def write_eval_files(content: EvalContent, form: str, tmp: Path, style: FileStyl
     Parquet table with a ``system`` column, and qrels of the same format."""
     if form == "trec":
         systems = content.run["system"].unique(maintain_order=True).to_list() or ["a"]
-        runs = [write(tmp / f"input.{s}", trec_run_text(content.run.filter(pl.col("system") == s)), style)
-                for s in systems]
+        text = trec_eval_output_text if style.trec_eval_run else trec_run_text
+        runs = [write(tmp / f"input.{s}", text(content.run.filter(pl.col("system") == s)), style) for s in systems]
         return RunFiles(runs, write(tmp / "qrels.txt", trec_qrels_text(content.qrels), style), systems)
     if form in ("csv", "tsv"):
         sep = "," if form == "csv" else "\t"
@@ -307,6 +316,11 @@ def deliver_eval(content: EvalContent, form: str, tmp: Path, style: FileStyle = 
 def deliver_table(content: TableContent, form: str, tmp: Path, style: FileStyle = PLAIN,
                   retype_spec: tuple[tuple[str, ...], str] | None = None) -> Any:
     """A per-query table as a table of ``form`` or the path of a file of ``form``."""
+    if form in ("json", "ndjson") and retype_spec is not None and retype_spec[1] == "mixed":
+        # a number among the strings of an id column, as JSON holds it ({"qid": 7} beside {"qid": "8"})
+        path = tmp / f"results.{form}"
+        retype(content.table, retype_spec[0], "mixed").to_json(path, orient="records", lines=form == "ndjson")
+        return str(path)
     if form in ("csv", "tsv", "json", "ndjson"):
         return write_table_file(content.table, form, tmp, style)
     typed = _typed(content.table, retype_spec, form)

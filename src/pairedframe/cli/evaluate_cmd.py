@@ -49,7 +49,8 @@ def evaluate_cmd(
     --format markdown prints the table of means as a GFM pipe table, names escaped as in compare's
     markdown, then the table's title as a "Table: ..." caption line (which rows are means, sums or
     geometric means; per-query rows with -q, no caption); csv and json hold data rows only. Every format lists the runs in the order given. String-valued measures (relstring) appear in
-    csv/json/table output in a text column.
+    csv/json/table output in a text column (with -q: without it they have no summary value, so the other
+    formats refuse them alone, and --format trec prints nothing for them, as trec_eval, with a warning).
 
     trec_eval 10's options: -q -m -c -l -n -M -N -J -R -T -Z -h, and its long names (--nosummary,
     --level_for_rel=2, ...). -n drops the summary lines (with -q); -N sets the collection size of
@@ -83,6 +84,8 @@ def evaluate_cmd(
         parsed = parse_measures(names or ["num_q"])
         if fmt == "trec":   # a measure trec_eval cannot print is refused now
             require_printable([m.resolved(rel_level, judged_only) for m in parsed], rel_level, judged_only)
+            if not per_query:   # trec_eval prints nothing for relstring without -q: so do we, with a warning
+                _check_summarised(_named_text(names, parsed), refuse=False)
         else:
             _check_summarised(parsed)
     named = named_runs(runs)
@@ -146,18 +149,30 @@ def evaluate_cmd(
     print_frame(rows, fmt, format_by="measure", integers=counts)
 
 
-def _check_summarised(parsed: list[Measure]) -> None:
+def _check_summarised(parsed: list[Measure], *, refuse: bool = True) -> None:
     """Without -q only summaries print, and a text measure (relstring) has none, as in trec_eval: refuse a
-    list of nothing else, which printed an empty table with exit 0; warn where others are left to print."""
+    list of nothing else, which printed an empty table with exit 0; warn where others are left to print
+    (``refuse=False``, --format trec: always warn, as trec_eval's empty output stays byte for byte)."""
     text = [m.name for m in parsed if m.spec.value_kind == "text"]
     if not text:
         return
     said = ", ".join(text) + (" has" if len(text) == 1 else " have")
-    if len(text) == len(parsed):
+    if refuse and len(text) == len(parsed):
         raise ValueError(f"{said} no summary value (one string per query, as trec_eval's relstring), so "
                          "without -q there is nothing to print: add -q for the per-query values")
     warnings.warn(f"{said} no summary value (one string per query), so the summary leaves it out: add -q "
                   "to print it", UserWarning, stacklevel=user_stacklevel())
+
+
+def _named_text(names: list[str], parsed: list[Measure]) -> list[Measure]:
+    """The text measures (relstring) named on their own by -m, not those a set brings (-m all_trec prints
+    trec_eval's output without a word on stderr)."""
+    if not any(m.spec.value_kind == "text" for m in parsed):
+        return []
+    with warnings.catch_warnings():     # the names were parsed (and warned of) once already
+        warnings.simplefilter("ignore")
+        alone = [parse_measures([name]) for name in names]
+    return [ms[0] for ms in alone if len(ms) == 1 and ms[0].spec.value_kind == "text"]
 
 
 def _with_collection_size(measures: list[str], collection_size: int | None) -> list:

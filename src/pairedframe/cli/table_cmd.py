@@ -62,7 +62,7 @@ def table_cmd(
     gets means without marks.
     """
     # imported here, not at the top: `pairedframe evaluate` never pays for scipy and the comparison layer
-    from pairedframe.comparison.table_data import CORRECTIONS
+    from pairedframe.comparison.table_data import CI_STYLES, CORRECTIONS
     from pairedframe.evaluation import evaluate
     from pairedframe.report.results_table import MAX_LETTERED, TABLE_FORMATS, results_table
     from pairedframe.report.table_latex import CI_LAYOUTS
@@ -75,6 +75,9 @@ def table_cmd(
         raise ValueError(f"--format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
+    if ci is not None and ci not in CI_STYLES:      # the library's list names None, which no one can type
+        raise ValueError(f"--ci must be one of {', '.join(c for c in CI_STYLES if c)} (or left out: no interval), "
+                         f"got {ci!r}")
     if ci_layout not in CI_LAYOUTS:
         raise ValueError(f"--ci-layout must be one of {', '.join(CI_LAYOUTS)}, got {ci_layout!r}")
     if correction not in CORRECTIONS:
@@ -89,9 +92,9 @@ def table_cmd(
         if b not in names:
             raise ValueError(f"--baseline {b!r} is not one of the runs {names}")
     # Letters run a-z: refuse what cannot be rendered before evaluating and comparing (63 runs: minutes).
-    lettered = len(names) if pairs == "all" else len(dict.fromkeys(baseline)) if len(baseline) > 1 else 0
+    lettered = len(names) if pairs else len(dict.fromkeys(baseline)) if len(baseline) > 1 else 0
     if lettered > MAX_LETTERED:
-        flag, what = (("--pairs all letters every run", "runs") if pairs == "all"
+        flag, what = ((f"--pairs {pairs} letters every run", "runs") if pairs
                       else ("several --baseline are lettered", "baselines"))
         raise ValueError(f"{flag} (a-z), so at most {MAX_LETTERED} fit, got {lettered} {what}: give at most "
                          f"{MAX_LETTERED} {what}, or one --baseline (daggers, no letters)")

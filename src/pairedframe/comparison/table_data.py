@@ -42,7 +42,6 @@ values is refused: one table shows one slice.
 
 from __future__ import annotations
 
-import itertools
 import string
 import warnings
 from collections.abc import Sequence
@@ -57,6 +56,7 @@ from pairedframe.comparison.pairing import (as_frame as per_query_frame, is_comp
 from pairedframe.comparison.judgment_set_rows import one_set_of_table
 from pairedframe.comparison.unpairable import meant_pairs, not_compared
 from pairedframe.comparison.table_means import table_means
+from pairedframe.comparison.table_ties import beaten_depth
 from pairedframe.comparison.options import check_level
 from pairedframe.comparison._validate import require_one_slice
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
@@ -197,10 +197,11 @@ def _check_same_queries(per_query: pl.DataFrame | None, cmp: pl.DataFrame) -> No
 
 
 def _significant_wins(comparison: pl.DataFrame, column: str, alpha: float) -> list[tuple[str, str, str]]:
-    """(winner, loser, measure) of every significant row, in the measure's direction."""
+    """(winner, loser, measure) of every significant row, in the measure's direction; a pair compared both ways
+    (pairs="ordered": a vs b and b vs a) is one win, not two, so its letter is not repeated."""
     sig = comparison.filter(pl.col(column).is_not_null() & (pl.col(column) < alpha) & (pl.col("delta") != 0))
-    return [(s, b, m) if (d > 0) == higher_is_better(m) else (b, s, m)
-            for s, b, m, d in sig.select("system", "baseline", "measure", "delta").iter_rows()]
+    return list(dict.fromkeys((s, b, m) if (d > 0) == higher_is_better(m) else (b, s, m)
+                              for s, b, m, d in sig.select("system", "baseline", "measure", "delta").iter_rows()))
 
 
 @renamed_keywords(alpha=USE_CONFIDENCE_LEVEL)
@@ -393,9 +394,11 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
     wins = _significant_wins(cmp, column, alpha)
     named = cmp["baseline"].unique(maintain_order=True).to_list() if asked is None else list(dict.fromkeys(asked))
     baselines = [b for b in named if b in systems]
-    pairs = {frozenset(p) for p in cmp.select("system", "baseline").iter_rows()}
+    rows = set(cmp.select("system", "baseline").iter_rows())
+    pairs = {frozenset(p) for p in rows}
     every_pair = len(systems) > 2 and len(pairs) == len(systems) * (len(systems) - 1) // 2
-    lettered = systems if (all_pairs if all_pairs is not None else every_pair) else baselines
+    letter_all = all_pairs if all_pairs is not None else every_pair
+    lettered = systems if letter_all else baselines
     mode, letters, losses = "none", {}, False
     if len(baselines) == 1 and lettered == baselines:
         mode = "dagger"
@@ -405,42 +408,12 @@ def _marking(comparison: pl.DataFrame, per_query: pl.DataFrame | None, systems: 
             raise ValueError(f"letter marks need at most 26 lettered systems, got {len(lettered)}")
         letters = dict(zip(lettered, string.ascii_lowercase))
         # an unlettered row's loss would show nowhere: only every system lettered shows it in the winner's cell
-        losses = lettered == baselines
+        # (pairs="ordered" names every system a baseline: still all pairs, losses shown as the winner's letter)
+        losses = lettered == baselines and not letter_all
     settings = {**_comparison_settings(cmp, column, measures), "alpha": alpha, "baselines": baselines,
-                "n_comparisons": cmp.height, "mode": mode, "losses_marked": losses}
+                "n_comparisons": cmp.height, "mode": mode, "losses_marked": losses,
+                "both_ways": any((b, s) in rows for s, b in rows)}
     return _Marking(mode, letters, wins, baselines, settings, losses)
-
-
-def _beaten_depth(shown: pl.DataFrame, wins: list[tuple[str, str, str]], lower: list[str]
-                  ) -> dict[tuple[str, str], int]:
-    """Per (system, measure) tied at the shown precision: how far below the tie's best place it ranks (0 when
-    not). A system ranks below each tie-mate significantly better than it and no higher than any with a better
-    mean (a chain a > b > c puts c at 2): marks split a tie, along the unrounded means. Null means: no tie."""
-    groups: dict[tuple[str, float], list[tuple[float, str]]] = {}
-    for system, measure, value, mean in shown.select("system", "measure", "_shown", "mean").iter_rows():
-        if value is not None and mean is not None and mean == mean:
-            groups.setdefault((measure, value), []).append((-mean if measure in lower else mean, system))
-    tie = {(system, key[0]): key for key, members in groups.items() for _, system in members}
-    beaters: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for winner, loser, measure in wins:
-        if (winner, measure) in tie and tie[(winner, measure)] == tie.get((loser, measure)):
-            beaters.setdefault((loser, measure), []).append((winner, measure))
-    depth: dict[tuple[str, str], int] = {}
-    floor: dict[tuple[str, str], int] = {}   # the deepest place of the tie-mates with a better mean
-
-    def of(key: tuple[str, str], seen: frozenset = frozenset()) -> int:
-        if key not in depth:    # a winner's mean is the better one, so no chain comes back (seen: to be sure)
-            depth[key] = max(floor.get(key, 0), 1 + max((of(w, seen | {key}) for w in beaters.get(key, [])
-                                                         if w not in seen), default=-1))
-        return depth[key]
-
-    for (measure, _), members in groups.items():
-        deepest = 0
-        for _, block in itertools.groupby(sorted(members, reverse=True), key=lambda item: item[0]):
-            keys = [(system, measure) for _, system in block]
-            floor.update(dict.fromkeys(keys, deepest))
-            deepest = max(deepest, *(of(key) for key in keys))
-    return {k: d for k, d in depth.items() if d}
 
 
 def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: int, marking: _Marking
@@ -453,7 +426,7 @@ def _rows(means: pl.DataFrame, systems: list[str], measures: list[str], digits: 
     best_first = pl.when(pl.col("measure").is_in(lower)).then(-pl.col("_shown")).otherwise(pl.col("_shown"))
     shown = shown.with_columns(best_first.rank("dense", descending=True).over("measure").alias("_rank"))
     # a shown tie that a mark separates is no tie: the significantly worse one drops below the other
-    depth = _beaten_depth(shown, marking.wins, lower)
+    depth = beaten_depth(shown, marking.wins, lower)
     shown = shown.with_columns(pl.Series("_depth", [depth.get((s, m), 0) for s, m in zip(shown["system"],
                                                                                         shown["measure"])]))
     shown = shown.with_columns((pl.col("_rank") * (len(systems) + 1) + pl.col("_depth"))

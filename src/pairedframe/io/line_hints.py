@@ -75,6 +75,21 @@ def _table_hint(line: str, what: str, path: str | os.PathLike[str] | None) -> st
     return None
 
 
+#: trec_eval's output line, printf("%-22s\t%s\t%s"): the measure padded to 22 characters, the query, the value.
+_TREC_EVAL_LINE = re.compile(r"([A-Za-z]\S* *)\t(\S+)\t(\S*)")
+
+
+def _trec_eval_output_hint(line: str, what: str) -> str | None:
+    """The hint for a line of trec_eval's output given as a run or qrels (a file of three tab-separated ids
+    pads no first field to 22 characters, so it is not taken for one)."""
+    found = _TREC_EVAL_LINE.fullmatch(line.rstrip("\r\n"))
+    if found is None or len(found[1]) < 22:
+        return None
+    return (f"; this looks like trec_eval's output, not a {what} file: measure {found[1].strip()!r}, query "
+            f"{found[2]!r}, value {found[3]!r}; give the {what} file trec_eval read, or read trec_eval -q output "
+            "as per-query results (pf.read_results; pairedframe compare A.q B.q -m map compares its values)")
+
+
 def line_hint(line: str, what: str, path: str | os.PathLike[str] | None = None) -> str:
     """What a line that is not a TREC ``what`` line looks like, as the tail of an error message; ``path``,
     the file's name, tells a .csv / .tsv file read as TREC text (its header names no column known)."""
@@ -88,6 +103,9 @@ def line_hint(line: str, what: str, path: str | os.PathLike[str] | None = None) 
         return "; it looks like JSON, not TREC text"
     if line[:1] == "<":
         return "; it looks like XML or HTML, not TREC text"
+    trec_eval_output = _trec_eval_output_hint(line, what) if n == 3 else None
+    if trec_eval_output is not None:
+        return trec_eval_output
     if {"qid", "docno"} <= {f.strip().lower() for f in re.split(r"[,\t ]+", line)}:  # a header, however separated
         return header_hint(line, what)
     table = _table_hint(line, what, path) if n < 4 else None

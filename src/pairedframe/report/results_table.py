@@ -315,13 +315,13 @@ def _count_systems(source: Any, systems: Any) -> int:
     return frame["system"].n_unique() if isinstance(frame, pl.DataFrame) and "system" in frame.columns else 0
 
 
-def check_letters(n_lettered: int, *, pairs: bool) -> None:
+def check_letters(n_lettered: int, *, pairs: bool | str) -> None:
     """ValueError when the letter marks cannot name ``n_lettered`` systems (more than :data:`MAX_LETTERED`),
     raised before the comparison is computed; the message names ``pairs=`` or ``baseline=``."""
     if n_lettered <= MAX_LETTERED:
         return
     if pairs:
-        raise ValueError(f"pairs='all' letters every system (a-z), so it can mark at most {MAX_LETTERED} systems, "
+        raise ValueError(f"pairs={pairs if isinstance(pairs, str) else 'all'!r} letters every system (a-z), so it can mark at most {MAX_LETTERED} systems, "
                          f"got {n_lettered}: choose at most {MAX_LETTERED} with systems=, or compare with one "
                          "baseline= (daggers, no letters)")
     raise ValueError(f"several baseline= systems are lettered a-z, so at most {MAX_LETTERED} fit, got {n_lettered}")
@@ -374,11 +374,11 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
     baseline : str or sequence of str, optional
         One baseline (marks: ``†`` better, ``‡`` worse) or several (letters, as ranx: the letters of
         the baselines a cell is significantly better than, then ``‡`` and those it is worse than, ``a‡b``).
-    pairs : {"all"}, optional
-        Compare every pair of systems; cells list the letters of the systems they beat.
+    pairs : {"all", "ordered"}, optional
+        Compare every pair of systems (``"ordered"``: both ways); cells list the letters of those they beat.
     measures, systems : str or sequence, optional
         Columns and rows in order (default: all, the baseline(s) first).  The baseline rows read
-        ``name (baseline)`` in every format (not for ``pairs="all"``, which has none).
+        ``name (baseline)`` in every format (not for ``pairs=``, which has none).
     judgments : str, optional
         The judgment set to tabulate when ``data`` holds several (judgment sets, or a per-query table with a
         ``judgments`` column, as their ``per_query`` saved); the caption names it.
@@ -455,8 +455,8 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
             source = one_set_of_table(data, judgments)
         if callable(getattr(source, "check_names", None)):
             raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {source.names}")
-        if pairs == "all":
-            check_letters(_count_systems(source, systems), pairs=True)
+        if pairs is not None:                         # "all" and "ordered" letter every system
+            check_letters(_count_systems(source, systems), pairs=pairs)
         elif not isinstance(baseline, str) and baseline is not None:
             check_letters(len(list(baseline)), pairs=False)
         level = 0.95 if confidence_level is None else confidence_level

@@ -169,8 +169,9 @@ def caption_text(data: TableData, *, best: str = "Bold", second: str = "underlin
             lost = any(DOUBLE_DAGGER in marks for marks in data.frame["marks"])
             worse = f"; letters after {DOUBLE_DAGGER}: significantly worse than those baselines" if lost else ""
             parts.append(f"Letters: significantly better than the baseline with that letter{worse} ({detail}).")
-        else:
-            parts.append(f"Letters: significantly better than the system with that letter ({detail}).")
+        else:   # pairs="ordered": the pair's two rows mark the winner's cell once
+            both = "; each pair was compared both ways, and a significant pair is shown once" if s.get("both_ways") else ""
+            parts.append(f"Letters: significantly better than the system with that letter{both} ({detail}).")
         untested = s.get("untested_measures") or []
         if untested:
             parts.append(f"{', '.join(untested)}: not tested (the comparison has no rows for "
