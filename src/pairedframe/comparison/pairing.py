@@ -259,10 +259,28 @@ def require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str
             f"choose what to compare")
 
 
+#: Columns a comparison's result adds beside its keys (compare, compare_segments, compare_clustered; checked
+#: by tests/test_reserved_key_columns.py): a key column of that name would collide with one.
+RESULT_COLUMNS = frozenset((
+    "alternative", "baseline", "baseline_mean", "ci_high", "ci_low", "confidence_level", "delta", "df", "equivalent",
+    "exact", "family", "family_size", "interval", "losses", "margin", "mcnemar_b", "mcnemar_c", "mcnemar_pvalue", "mde",
+    "method", "min_discoveries", "n_clusters", "n_queries", "n_resamples", "pvalue", "pvalue_bh", "pvalue_holm",
+    "pvalue_tost", "pvalue_tost_bh", "pvalue_tost_holm", "resolution_limited", "sd", "se", "seed", "significant",
+    "skewness", "small_sample", "system_mean", "test", "ties", "tost_high", "tost_low", "verdict", "verdict_note",
+    "verdict_on", "warning", "wins", "certified", "decision_error", "pvalue_high", "pvalue_low", "resamples_used",
+    "resampling"))
+
+
 def refuse_cluster_key(keys: Sequence[str]) -> None:
     """ValueError when a per-query table's key columns hold ``cluster``: a key makes one comparison per value,
     so clusters of two to four queries would each be compared alone, with no comparison across them --
-    never what a table of clustered queries is for."""
+    never what a table of clustered queries is for; or a name of the result's own columns (:data:`RESULT_COLUMNS`),
+    which polars refused as a duplicate output name."""
+    taken = sorted(set(keys) & RESULT_COLUMNS)
+    if taken:
+        raise SchemaError(f"the per-query table has a column {taken[0]!r}, which a comparison would keep as a key "
+                          f"beside its own result column {taken[0]!r}; rename or drop it (key columns other than "
+                          "system, qid, measure and value name groups compared apart, e.g. dataset)")
     if "cluster" in keys:
         raise ValueError("the per-query table has a 'cluster' column, which this comparison would treat as a key "
                          "(one comparison per cluster, each on its own few queries); for one comparison that "
