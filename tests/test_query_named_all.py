@@ -1,0 +1,104 @@
+"""A real query whose id is ``all`` (legal in TREC files) against trec_eval's summary rows, which use the same
+id: every door that starts from pairedframe's own outputs keeps the query, and trec_eval's summary rows are still
+left out of a table that does not flag them (docs/guide/trec_eval.md, "A query named all")."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import duckdb
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import pairedframe as pf
+from pairedframe.cli import app
+
+runner = CliRunner()
+QIDS = ["all", "q1", "q2", "q3", "q4", "q5"]
+# per query: the relevant document (d1 or d2), and which one each system ranks first
+RELEVANT = {"all": "d1", "q1": "d1", "q2": "d2", "q3": "d2", "q4": "d1", "q5": "d2"}
+FIRST = {"a": {"all": "d1", "q1": "d1", "q2": "d1", "q3": "d2", "q4": "d1", "q5": "d1"},
+         "b": {"all": "d2", "q1": "d1", "q2": "d2", "q3": "d2", "q4": "d2", "q5": "d2"}}
+
+
+@pytest.fixture
+def files(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {int(d == RELEVANT[q])}\n" for q in QIDS for d in ("d1", "d2")))
+    runs = []
+    for system, first in FIRST.items():
+        path = tmp_path / f"{system}.txt"
+        path.write_text("".join(f"{q} Q0 {d} {r} {3 - r} {system}\n" for q in QIDS
+                                for r, d in enumerate(sorted(("d1", "d2"), key=lambda d: d != first[q]), 1)))
+        runs.append(path)
+    return qrels, runs
+
+
+def _quiet(call):
+    """``call()`` and the messages of its 'summary rows' warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = call()
+    return out, [str(w.message) for w in caught if "summary rows" in str(w.message)]
+
+
+def test_an_evaluations_per_query_table_keeps_its_query_all_in_every_door(files):
+    qrels, runs = files
+    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP", "RR"])
+    assert sorted(ev.per_query.filter(pl.col("system") == "a")["qid"].unique()) == sorted(QIDS)
+    per_query = ev.per_query
+    segments = pl.DataFrame({"qid": QIDS, "segment_set": "half", "segment": ["x"] * 3 + ["y"] * 3})
+    clustered = per_query.with_columns(cluster=pl.col("qid"))
+    relation = duckdb.sql("SELECT * FROM per_query")
+    doors = {"Evaluation": lambda: pf.compare(ev, baseline="a", test="t"),
+             "ev.per_query": lambda: pf.compare(per_query, baseline="a", test="t"),
+             "DuckDB": lambda: pf.compare(relation, baseline="a", test="t"),
+             "clustered": lambda: pf.compare_clustered(clustered, baseline="a"),
+             "segments": lambda: pf.compare_segments(per_query, segments, baseline="a", test="t")}
+    for door, call in doors.items():
+        out, warned = _quiet(call)
+        assert not warned, (door, warned)
+        assert set(out["n_queries"].to_list()) == ({3} if door == "segments" else {6}), (door, out)
+    table, warned = _quiet(lambda: pf.results_table(ev, baseline="a", test="t"))   # was: "does not match"
+    assert not warned and "6 queries" in table.caption
+
+
+@pytest.mark.parametrize("command", ["table", "report"])
+def test_cli_table_and_report_keep_a_query_named_all(files, tmp_path, command):
+    qrels, runs = files
+    extra = ["-o", str(tmp_path / "out.html")] if command == "report" else []
+    result = runner.invoke(app, [command, str(qrels), *map(str, runs), "-m", "AP", *extra])
+    assert result.exit_code == 0, result.output
+    assert "does not match" not in result.output and "summary rows" not in result.output
+    if command == "table":
+        assert "over 6 queries" in result.stdout
+
+
+def test_trec_eval_summary_rows_in_an_unflagged_table_are_still_left_out_in_polars_and_duckdb(files):
+    """trec_eval's summary: the mean (4 printed decimals) or, for its counts, the sum of the other rows."""
+    qrels, runs = files
+    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP", "NumRet"])
+    queries = ev.per_query.filter(pl.col("qid") != "all").with_columns(pl.col("value").round(4))
+    means = queries.group_by("system", "measure", maintain_order=True).agg(
+        pl.when(pl.col("measure").first() == "NumRet").then(pl.col("value").sum())
+        .otherwise(pl.col("value").mean()).round(4).alias("value"))
+    printed = pl.concat([queries, means.select("system", pl.lit("all").alias("qid"), "measure", "value")])
+    for door in (printed, duckdb.sql("SELECT * FROM printed")):
+        out, warned = _quiet(lambda: pf.compare(door, baseline="a", measures="AP", test="t"))
+        assert out["n_queries"].to_list() == [5]
+        assert len(warned) == 1 and "dropped 4 summary rows" in warned[0]
+
+
+def test_a_query_all_equal_to_its_systems_mean_in_an_unflagged_table_is_read_as_the_summary():
+    """The rule's one blind spot, said by its warning: a plain table cannot tell such a query from trec_eval's
+    summary row (a table with a summary column, or the Evaluation, can)."""
+    table = pl.DataFrame({"system": ["a"] * 3 + ["b"] * 3, "qid": ["all", "q1", "q2"] * 2, "measure": "AP",
+                          "value": [0.75, 1.0, 0.5, 0.4, 0.2, 0.1]})
+    out, warned = _quiet(lambda: pf.compare(table, baseline="a", test="t"))
+    assert out["n_queries"].to_list() == [2] and "dropped 1 summary rows" in warned[0]
+    flagged = table.with_columns(pl.lit(False).alias("summary"))
+    out, warned = _quiet(lambda: pf.compare(flagged, baseline="a", test="t"))
+    assert out["n_queries"].to_list() == [3] and not warned
+    assert pl.read_csv(io.StringIO(flagged.write_csv()))["summary"].dtype == pl.Boolean
