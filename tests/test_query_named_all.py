@@ -4,6 +4,7 @@ left out of a table that does not flag them (docs/guide/trec_eval.md, "A query n
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import warnings
 
@@ -102,3 +103,36 @@ def test_a_query_all_equal_to_its_systems_mean_in_an_unflagged_table_is_read_as_
     out, warned = _quiet(lambda: pf.compare(flagged, baseline="a", test="t"))
     assert out["n_queries"].to_list() == [3] and not warned
     assert pl.read_csv(io.StringIO(flagged.write_csv()))["summary"].dtype == pl.Boolean
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "trec"])
+def test_a_results_file_that_flags_its_summary_keeps_a_query_all_even_at_its_systems_mean(files, tmp_path, fmt):
+    """evaluate -q -f csv|json flag their summary rows and trec_eval's text places them: a query 'all' whose value
+    is its system's mean (which an unflagged table reads as the summary) stays a query in read_results and in
+    compare from the file, in Python and on the command line (was: n = 5, 'dropped ... summary rows' warned)."""
+    qrels, runs = files
+    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP"])
+    at_mean = ev.per_query.with_columns(
+        pl.when(pl.col("qid") == "all").then(pl.col("value").filter(pl.col("qid") != "all").mean().over("system"))
+        .otherwise(pl.col("value")).alias("value"))
+    path = tmp_path / f"per_query.{'txt' if fmt == 'trec' else fmt}"
+    if fmt == "trec":
+        with pytest.warns(UserWarning, match="a query is named 'all'"):
+            path.write_text(dataclasses.replace(ev, per_query=at_mean).to_trec())
+    else:
+        flagged = pl.concat([at_mean.with_columns(pl.lit(False).alias("summary")),
+                             ev.summary().select("system", pl.lit("all").alias("qid"), "measure", "value",
+                                                 pl.lit(True).alias("summary"))])
+        flagged.write_csv(path) if fmt == "csv" else path.write_text(flagged.write_json())
+    read, warned = _quiet(lambda: pf.read_results(path))
+    assert sorted(read.filter(pl.col("system") == "a")["qid"]) == sorted(QIDS) and not warned
+    for door in (lambda: pf.compare(path, baseline="a", test="t"), lambda: pf.compare(path, pairs="all", test="t")):
+        out, warned = _quiet(door)
+        assert out["n_queries"].to_list() == [6] and not warned
+    table, warned = _quiet(lambda: pf.results_table(path, baseline="a", test="t"))
+    assert "6 queries" in table.caption and not warned
+    cli = runner.invoke(app, ["compare", str(path), "-m", "map" if fmt == "trec" else "AP", "-f", "csv",
+                              "--test", "t"])
+    assert cli.exit_code == 0, cli.output
+    assert pl.read_csv(io.StringIO(cli.stdout))["n_queries"].to_list() == [6]
+    assert "summary rows" not in cli.stderr

@@ -276,7 +276,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
             pl.when(pl.col("system") == base).then(pl.lit(_PLACEHOLDER)).otherwise(pl.col("system")).alias("system"),
             pl.lit(base).alias(_KEY)))
     stacked = pl.concat(copies)
-    keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value")]
+    keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value", "summary")]  # summary: no key
     fam = family_columns(family_by, keys=keys, allowed=["baseline", "system", "measure", *keys])
     fam_cols = [_KEY if c == "baseline" else c for c in fam]       # default: the key columns, not per baseline
     if pairs is not None and tukey and alternative == "two-sided":

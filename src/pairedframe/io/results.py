@@ -313,7 +313,10 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     -------
     polars.DataFrame
         ``system, <key columns>, qid, measure, value``: one row per (system, keys, query, measure),
-        the files stacked (a key column missing from one file is null there).
+        the files stacked (a key column missing from one file is null there). When a file that tells its
+        summary rows apart (a ``summary`` column, trec_eval's text) holds a query named ``all``, a boolean
+        ``summary`` column (False on that file's rows) says so, so that every door given the table keeps
+        that query.
 
     Raises
     ------
@@ -338,9 +341,16 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
         path = Path(p)
         table = read_one(path)
         _refuse_blank_ids_by_line(table, path)
-        frames.append(_normalise(table, ks=ks, system=system_name_from_results_path(path), source=str(path)))
+        frame = _normalise(table, ks=ks, system=system_name_from_results_path(path), source=str(path))
+        told = "summary" in table.columns and frame["qid"].eq(SUMMARY_QID).any()
+        # a query named 'all' that the file told from its summary: the column says so to every door (all False)
+        frames.append(frame.with_columns(pl.lit(False).alias("summary")) if told else frame)
     if not frames:
         raise ValueError("no results files given")
+    if any("summary" in f.columns for f in frames):     # the other files' 'all' rows judged as without it
+        frames = [f if "summary" in f.columns else f.with_columns(
+            unflagged_summary_rows([c for c in f.columns if c not in _VALUE_COLUMNS]).alias("summary"))
+            for f in frames]
     return pl.concat(frames, how="diagonal_relaxed")
 
 
