@@ -136,3 +136,22 @@ def test_a_results_file_that_flags_its_summary_keeps_a_query_all_even_at_its_sys
     assert cli.exit_code == 0, cli.output
     assert pl.read_csv(io.StringIO(cli.stdout))["n_queries"].to_list() == [6]
     assert "summary rows" not in cli.stderr
+
+
+def test_an_evaluations_query_all_at_its_systems_mean_stays_a_query_in_every_door_given_the_evaluation(tmp_path):
+    """The blind spot of the rule for tables without a summary column does not reach an Evaluation: a holds
+    1.0 on every query, so its query 'all' is its mean (was: compare(ev, baseline) 6 queries, but
+    compare(ev, pairs='all') and results_table(ev) read the Evaluation's table and left the query out)."""
+    qrels = {q: {"d1": 1, "d2": 0} for q in QIDS}
+    runs = {"a": {q: {"d1": 2.0, "d2": 1.0} for q in QIDS},
+            "b": {q: {"d1": 1.0 + 2.0 * (i % 2), "d2": 2.0} for i, q in enumerate(QIDS)}}
+    ev = pf.evaluate(runs, qrels, ["AP"])
+    segments = pl.DataFrame({"qid": QIDS, "segment_set": "all of them", "segment": "x"})
+    doors = {"baseline": lambda: pf.compare(ev, baseline="a", test="t"),
+             "pairs": lambda: pf.compare(ev, pairs="all", test="t"),
+             "segments": lambda: pf.compare_segments(ev, segments, baseline="a", test="t")}
+    for door, call in doors.items():
+        out, warned = _quiet(call)
+        assert out["n_queries"].to_list() == [6] and not warned, (door, out, warned)
+    table, warned = _quiet(lambda: pf.results_table(ev, baseline="a", test="t"))
+    assert "6 queries" in table.caption and not warned

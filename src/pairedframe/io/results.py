@@ -36,7 +36,7 @@ from pairedframe.tables import per_query_renames
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "SUMMARY_TOLERANCE", "PER_QUERY_HINT", "read_results", "as_results",
            "system_name_from_results_path",
-           "drop_flagged_summary_rows", "unflagged_summary_rows", "summary_value", "drop_unused_keys", "ids_as_strings",
+           "drop_flagged_summary_rows", "unflagged_summary_rows", "summary_value", "evaluation_rows", "drop_unused_keys", "ids_as_strings",
            "refuse_null_or_blank_ids", "ID_COLUMNS",
            "refuse_partly_null_keys", "partly_null_key_error",
            "read_one", "is_paths", "read_if_paths", "results_file_kind"]
@@ -66,6 +66,18 @@ def drop_flagged_summary_rows(frame: pl.DataFrame) -> pl.DataFrame:
     if flag.dtype == pl.String:
         flag = flag.str.to_lowercase() == "true"
     return frame.filter(~flag.cast(pl.Boolean).fill_null(False)).drop("summary")
+
+
+def evaluation_rows(data: Any) -> Any:
+    """An Evaluation's ``per_query`` (``data`` itself when it has none), with a ``summary`` column, all False,
+    when it holds a query named ``all``: an evaluation has no summary rows, so no door may read that query's
+    rows as trec_eval's (:func:`unflagged_summary_rows`), however its value falls."""
+    per_query = getattr(data, "per_query", None)
+    if not isinstance(per_query, pl.DataFrame):
+        return data
+    if "summary" in per_query.columns or not per_query["qid"].eq(SUMMARY_QID).any():
+        return per_query
+    return per_query.with_columns(pl.lit(False).alias("summary"))
 
 
 def unflagged_summary_rows(keys: Iterable[str] = ()) -> pl.Expr:
