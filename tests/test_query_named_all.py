@@ -47,7 +47,8 @@ def _quiet(call):
 
 def test_an_evaluations_per_query_table_keeps_its_query_all_in_every_door(files):
     qrels, runs = files
-    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP", "RR"])
+    # NumRet: 2 on every query, so the query 'all' is its mean, but trec_eval sums counts: still a query
+    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP", "RR", "NumRet"])
     assert sorted(ev.per_query.filter(pl.col("system") == "a")["qid"].unique()) == sorted(QIDS)
     per_query = ev.per_query
     segments = pl.DataFrame({"qid": QIDS, "segment_set": "half", "segment": ["x"] * 3 + ["y"] * 3})
@@ -155,3 +156,22 @@ def test_an_evaluations_query_all_at_its_systems_mean_stays_a_query_in_every_doo
         assert out["n_queries"].to_list() == [6] and not warned, (door, out, warned)
     table, warned = _quiet(lambda: pf.results_table(ev, baseline="a", test="t"))
     assert "6 queries" in table.caption and not warned
+
+
+def test_the_qid_all_rule_in_spark_against_polars(files, spark):
+    """Spark pairs in its engine (as DuckDB): an evaluation's query 'all' stays, and trec_eval's printed summary
+    rows, the mean (AP) or the sum (NumRet) of a system's other values, are left out, as in polars."""
+    qrels, runs = files
+    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP", "NumRet"])
+    queries = ev.per_query.filter(pl.col("qid") != "all").with_columns(pl.col("value").round(4))
+    sums = queries.group_by("system", "measure", maintain_order=True).agg(
+        pl.when(pl.col("measure").first() == "NumRet").then(pl.col("value").sum())
+        .otherwise(pl.col("value").mean()).round(4).alias("value"))
+    printed = pl.concat([queries, sums.select("system", pl.lit("all").alias("qid"), "measure", "value")])
+    for table, n in ((ev.per_query, 6), (printed, 5)):
+        want, warned_polars = _quiet(lambda: pf.compare(table, baseline="a", measures="AP", test="t"))
+        got, warned_spark = _quiet(lambda: pf.compare(spark.createDataFrame(table.to_pandas()), baseline="a",
+                                                      measures="AP", test="t"))
+        assert want["n_queries"].to_list() == got["n_queries"].to_list() == [n]
+        assert want["delta"].to_list() == pytest.approx(got["delta"].to_list())
+        assert len(warned_polars) == len(warned_spark) == (n == 5)

@@ -21,7 +21,7 @@ from pairedframe.comparison._validate import (MAX_ABS_VALUE, groups_outside_rang
                                               warn_outside_range)
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types, null_ids_error
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, describe_row, refuse_cluster_key,
-                                            require_pairable, warn_summary_rows)
+                                            require_pairable, trec_eval_aggregate, warn_summary_rows)
 from pairedframe.comparison.unpairable import MIN_PAIRED, NothingPairableError, unpairable_sink
 from pairedframe.errors import (BLANK_ID, EMPTY_ID_RULE, DuplicateError, PartlyEmptyWarning, SchemaError,
                                 user_stacklevel)
@@ -123,7 +123,7 @@ def _not_summary(table: EngineTable, pq: str, extras: list[str]) -> str:
     rows = table.collect(f"SELECT {cols}, value, pf_row FROM {pq} WHERE NOT ({_NOT_ALL})")
     rows = rows.join(stats, on=keys, how="left", nulls_equal=True)
     stats = (pl.col(c) for c in ("n_other", "mean_other", "sum_other", "off4"))
-    summary = rows.filter(summary_value(pl.col("value"), *stats))
+    summary = rows.filter(summary_value(pl.col("value"), *stats, trec_eval_aggregate(rows["measure"])))
     if summary.height == rows.height:
         return _NOT_ALL
     if not summary.height:

@@ -31,7 +31,8 @@ from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import per_query_renames
 
-__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
+__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows",
+           "trec_eval_aggregate", "PairedRows",
            "choose_comparisons", "comparable_measures", "is_text_measure", "string_valued_error", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
            "check_sizes", "small_sample_text", "by_system"]
 
@@ -103,7 +104,8 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     require_rows(data, what="the per-query table",
                  why=f"it holds only summary rows (flagged in column 'summary'); {PER_QUERY_HINT}")
     # grouped by the slicing keys, not by a cluster (keep_columns): a cluster groups queries
-    summary = unflagged_summary_rows([c for c in data.columns if c not in (*BASE_COLUMNS, *keep_columns)])
+    summary = unflagged_summary_rows([c for c in data.columns if c not in (*BASE_COLUMNS, *keep_columns)],
+                                     trec_eval_aggregate(data["measure"]))
     summary_rows = 0 if from_evaluation or flagged else data.select(summary.sum()).item()
     if summary_rows:
         # trec_eval's reserved id, its rows means (or sums) of the others': not a query named 'all'
@@ -117,6 +119,13 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
         raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
     warn_values_outside_ranges(data)
     return data
+
+
+def trec_eval_aggregate(measures: pl.Series) -> pl.Expr:
+    """Per row, how trec_eval summarises its measure over queries (``"mean"``, ``"sum"``, ...: ``aggregate_of``)."""
+    names = measures.unique().to_list()
+    return pl.col("measure").replace_strict({m: aggregate_of(m) for m in names}, default="mean",
+                                            return_dtype=pl.String)
 
 
 def is_text_measure(name: str) -> bool:

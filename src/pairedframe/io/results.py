@@ -80,32 +80,40 @@ def evaluation_rows(data: Any) -> Any:
     return per_query.with_columns(pl.lit(False).alias("summary"))
 
 
-def unflagged_summary_rows(keys: Iterable[str] = ()) -> pl.Expr:
+def unflagged_summary_rows(keys: Iterable[str] = (), aggregate: pl.Expr | None = None) -> pl.Expr:
     """True on the rows of a table without a ``summary`` column that are trec_eval's summary rows: qid ``all``,
     and either the only measured row of its (system, ``keys``, measure) group or the mean or the sum of that
     group's other values (trec_eval's summary is their mean, or their sum for its counts), to
     :data:`SUMMARY_TOLERANCE` when they are printed to 4 decimals, else to float noise.  Any other ``all`` row
     is a query named ``all`` (an evaluation's per-query table may hold one; the rare one whose value is its
-    system's mean, or the only row of its measure, is left out with the summary rows, and warned about)."""
+    system's mean, or the only row of its measure, is left out with the summary rows, and warned about).
+    ``aggregate``: per row, how trec_eval summarises its measure (``"mean"``, ``"sum"``, ...; the comparison
+    layer knows, :func:`pairedframe.measures.parse.aggregate_of`), so that only that one is tested (a query
+    retrieving as many documents as every other is not the sum of their counts); None: the mean or the sum."""
     group = ["system", *keys, "measure"]
     others = pl.col("value").filter(pl.col("qid") != SUMMARY_QID)
     off = ((pl.col("value") * 1e4).round() - pl.col("value") * 1e4).abs().max().over(group)
     return (pl.col("qid") == SUMMARY_QID) & summary_value(pl.col("value"), others.count().over(group),
-                                                          others.mean().over(group), others.sum().over(group), off)
+                                                          others.mean().over(group), others.sum().over(group), off,
+                                                          aggregate)
 
 
 def summary_value(value: pl.Expr, n_other: pl.Expr, mean_other: pl.Expr, sum_other: pl.Expr,
-                  off4: pl.Expr) -> pl.Expr:
+                  off4: pl.Expr, aggregate: pl.Expr | None = None) -> pl.Expr:
     """Whether an ``all`` row's ``value`` reads as trec_eval's summary of its group's ``n_other`` other values
-    (:func:`unflagged_summary_rows`): none, or their mean or sum within :data:`SUMMARY_TOLERANCE` when the
-    group's values have 4 decimals at most (``off4``: the largest distance of a value times 10^4 from a whole
-    number), else within float noise (1e-9 relative)."""
+    (:func:`unflagged_summary_rows`): none, or their mean or sum (as ``aggregate`` says: ``"mean"``, ``"sum"``;
+    another aggregate, only none; None: either) within :data:`SUMMARY_TOLERANCE` when the group's values have
+    4 decimals at most (``off4``: the largest distance of a value times 10^4 from a whole number), else within
+    float noise (1e-9 relative)."""
     printed = off4 <= 1e-6
 
     def near(aggregate: pl.Expr) -> pl.Expr:
         noise = 1e-9 * pl.max_horizontal(pl.lit(1.0), value.abs(), aggregate.abs())
         return (value - aggregate).abs() <= pl.when(printed).then(SUMMARY_TOLERANCE).otherwise(noise)
-    return ((n_other == 0) | near(mean_other) | near(sum_other)).fill_null(False)
+    if aggregate is None:
+        return ((n_other == 0) | near(mean_other) | near(sum_other)).fill_null(False)
+    return ((n_other == 0) | ((aggregate == "mean") & near(mean_other))
+            | ((aggregate == "sum") & near(sum_other))).fill_null(False)
 
 
 def drop_unused_keys(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> pl.DataFrame:
