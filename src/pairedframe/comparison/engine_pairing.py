@@ -21,11 +21,11 @@ from pairedframe.comparison._validate import (MAX_ABS_VALUE, groups_outside_rang
                                               warn_outside_range)
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types, null_ids_error
 from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, describe_row, refuse_cluster_key,
-                                            require_pairable, warn_summary_rows)
+                                            require_pairable, trec_eval_aggregate, warn_summary_rows)
 from pairedframe.comparison.unpairable import MIN_PAIRED, NothingPairableError, unpairable_sink
 from pairedframe.errors import (BLANK_ID, EMPTY_ID_RULE, DuplicateError, PartlyEmptyWarning, SchemaError,
                                 user_stacklevel)
-from pairedframe.io.results import PER_QUERY_HINT, SUMMARY_QID, partly_null_key_error
+from pairedframe.io.results import PER_QUERY_HINT, SUMMARY_QID, partly_null_key_error, summary_value
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE", "Paired", "pair_in_engine", "leave_out_in_engine", "warn_unpaired"]
@@ -58,7 +58,8 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
     """Validate the user's per-query table and pair every system with ``baseline``, in the engine.
 
     Same rules and messages as the polars path (:func:`pairedframe.comparison.pairing.pair_systems`): null
-    values are 'not measured', ``qid == "all"`` rows are dropped with a warning, non-finite values and
+    values are 'not measured', trec_eval's summary rows (``qid == "all"``,
+    :func:`~pairedframe.io.results.unflagged_summary_rows`) are dropped with a warning, non-finite values and
     repeated keys are errors, systems and measures default to their order of first appearance.
     ``extra_keys`` are columns carried into ``pairs`` but not comparison keys (the cluster); ``source``
     and ``columns`` name a table made from the user's (default: the user's table itself).
@@ -69,8 +70,11 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
     extras = _key_columns(table, source, columns, extra_keys)
     keep = [*extras, *extra_keys]
     pq = _measured_rows(table, source, keep, flagged, partition_by=("measure", "qid", *keep))
-    real = "TRUE" if flagged else f"qid <> '{SUMMARY_QID}'"    # a flagged table keeps a query named 'all'
+    real = "TRUE" if flagged else _NOT_ALL    # a flagged table keeps a query named 'all'
     groups = _row_groups(table, pq, extras, real)
+    if not flagged and int(groups["summary"].sum() or 0):   # rows named 'all': the summary's, or a query's
+        real = _not_summary(table, pq, extras)
+        groups = groups if real == _NOT_ALL else _row_groups(table, pq, extras, real)
     _check_rows(table, pq, groups, keep, flagged, real)
     rows = _comparison_rows(groups, extras, baseline, systems, measures)
     comps = table.name("comps")
@@ -91,9 +95,40 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
                         f"JOIN (SELECT r.* FROM {pq} r JOIN (SELECT DISTINCT pf_baseline, measure FROM {comps}) k "
                         f"ON r.system = k.pf_baseline AND r.measure = k.measure) a "
                         f"ON a.measure = b.measure AND a.qid = b.qid{same_ab} "
-                        f"WHERE {real.replace('qid', 'b.qid')}")
+                        f"WHERE {_on(real, 'b')} AND {_on(real, 'a')}")
     return Paired(table=table, pairs=pairs, rows=rows.select("_row", "system", *extras, "measure"), extras=extras,
                   source=pq, measured=_measured_queries(rows, groups, extras, baseline, flagged))
+
+
+#: SQL: a row not named 'all' (the summary rows of a table without a summary column all are).
+_NOT_ALL = f"qid <> '{SUMMARY_QID}'"
+
+
+def _on(condition: str, alias: str) -> str:
+    """``condition`` on the rows of ``alias`` (its qid and pf_row)."""
+    return condition.replace("qid", f"{alias}.qid").replace("pf_row", f"{alias}.pf_row")
+
+
+def _not_summary(table: EngineTable, pq: str, extras: list[str]) -> str:
+    """SQL: the rows of ``pq`` (no ``summary`` column, rows named 'all') that are no trec_eval summary row, as the
+    polars path tells them (:func:`~pairedframe.io.results.unflagged_summary_rows`): its 'all' rows and their
+    groups' other values are few, so the rule runs in polars."""
+    keys = ["system", *extras, "measure"]
+    cols = ", ".join(table.quote(c) for c in keys)
+    other = f"CASE WHEN {_NOT_ALL} THEN value END"
+    stats = table.collect(f"SELECT {cols}, count({other}) AS n_other, avg({other}) AS mean_other, "
+                          f"sum({other}) AS sum_other, max(abs(round(value * 10000) - value * 10000)) AS off4 "
+                          f"FROM {pq} GROUP BY {cols} "
+                          f"HAVING count(CASE WHEN NOT ({_NOT_ALL}) THEN 1 END) > 0")
+    rows = table.collect(f"SELECT {cols}, value, pf_row FROM {pq} WHERE NOT ({_NOT_ALL})")
+    rows = rows.join(stats, on=keys, how="left", nulls_equal=True)
+    stats = (pl.col(c) for c in ("n_other", "mean_other", "sum_other", "off4"))
+    summary = rows.filter(summary_value(pl.col("value"), *stats, trec_eval_aggregate(rows["measure"])))
+    if summary.height == rows.height:
+        return _NOT_ALL
+    if not summary.height:
+        return "TRUE"
+    return f"({_NOT_ALL} OR pf_row NOT IN ({', '.join(str(int(r)) for r in summary['pf_row'])}))"
 
 
 def _measured_queries(rows: pl.DataFrame, groups: pl.DataFrame, extras: list[str], baseline: str,
@@ -228,7 +263,7 @@ def _row_groups(table: EngineTable, pq: str, extras: list[str], real: str) -> pl
     non-finite rows, and the first row (``first``) and first non-summary row (``first_real``)."""
     group = ", ".join(table.quote(c) for c in ["system", *extras, "measure"])
     return table.collect(f"SELECT {group}, count(*) AS n_rows, "
-                         f"CAST(sum(CASE WHEN qid = '{SUMMARY_QID}' THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
+                         f"CAST(sum(CASE WHEN NOT ({real}) THEN 1 ELSE 0 END) AS BIGINT) AS summary, "
                          f"CAST(sum(CASE WHEN {real} AND ({_UNUSABLE}) THEN 1 ELSE 0 END) AS BIGINT) "
                          f"AS nonfinite, min(pf_row) AS first, min(CASE WHEN {real} THEN pf_row END) AS first_real, "
                          f"min(CASE WHEN {real} THEN value END) AS low, max(CASE WHEN {real} THEN value END) AS high "

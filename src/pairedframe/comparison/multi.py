@@ -41,7 +41,7 @@ from pairedframe.comparison._families import family_columns
 from pairedframe.comparison.options import check_options
 from pairedframe.comparison.pairing import PER_QUERY_FORMS, as_frame, by_system
 from pairedframe.io.convert import to_polars
-from pairedframe.io.results import read_if_paths
+from pairedframe.io.results import evaluation_rows, read_if_paths
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
                                 SchemaError, ValueRangeWarning, recorded_warnings, reissue, renamed_keywords,
                                 user_stacklevel)
@@ -59,7 +59,7 @@ _KEY = "vs_baseline"
 
 
 def _frame(data: Any) -> pl.DataFrame:
-    frame = to_polars(read_if_paths(getattr(data, "per_query", data)), "per-query table", expected=PER_QUERY_FORMS)
+    frame = to_polars(read_if_paths(evaluation_rows(data)), "per-query table", expected=PER_QUERY_FORMS)
     frame = frame.rename(per_query_renames(frame.columns, "the per-query table"))  # run_id: system, as in runs
     if "system" not in frame.columns:
         raise SchemaError(f"per-query table lacks column 'system' (has {frame.columns})")
@@ -276,7 +276,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
             pl.when(pl.col("system") == base).then(pl.lit(_PLACEHOLDER)).otherwise(pl.col("system")).alias("system"),
             pl.lit(base).alias(_KEY)))
     stacked = pl.concat(copies)
-    keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value")]
+    keys = [c for c in frame.columns if c not in ("system", "qid", "measure", "value", "summary")]  # summary: no key
     fam = family_columns(family_by, keys=keys, allowed=["baseline", "system", "measure", *keys])
     fam_cols = [_KEY if c == "baseline" else c for c in fam]       # default: the key columns, not per baseline
     if pairs is not None and tukey and alternative == "two-sided":

@@ -24,13 +24,15 @@ from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSa
                                 SchemaError, SmallSampleWarning, user_stacklevel)
 from pairedframe.io.convert import TABLE_FORMS, to_polars
 from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys,
-                                    ids_as_strings, read_if_paths, refuse_null_or_blank_ids, refuse_partly_null_keys)
+                                    ids_as_strings, read_if_paths, refuse_null_or_blank_ids, refuse_partly_null_keys,
+                                    unflagged_summary_rows)
 from pairedframe.measures import higher_is_better, parse_measure
 from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import per_query_renames
 
-__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows", "PairedRows",
+__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows",
+           "trec_eval_aggregate", "PairedRows",
            "choose_comparisons", "comparable_measures", "is_text_measure", "string_valued_error", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
            "check_sizes", "small_sample_text", "by_system"]
 
@@ -101,11 +103,14 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     data = drop_flagged_summary_rows(data)
     require_rows(data, what="the per-query table",
                  why=f"it holds only summary rows (flagged in column 'summary'); {PER_QUERY_HINT}")
-    summary_rows = 0 if from_evaluation or flagged else data.filter(pl.col("qid") == SUMMARY_QID).height
+    # grouped by the slicing keys, not by a cluster (keep_columns): a cluster groups queries
+    summary = unflagged_summary_rows([c for c in data.columns if c not in (*BASE_COLUMNS, *keep_columns)],
+                                     trec_eval_aggregate(data["measure"]))
+    summary_rows = 0 if from_evaluation or flagged else data.select(summary.sum()).item()
     if summary_rows:
-        # trec_eval's reserved id: `pairedframe evaluate -q -f csv|json` writes these mean rows too.
+        # trec_eval's reserved id, its rows means (or sums) of the others': not a query named 'all'
         warn_summary_rows(summary_rows)
-        data = data.filter(pl.col("qid") != SUMMARY_QID)
+        data = data.filter(~summary)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r}); "
                      f"{PER_QUERY_HINT}")
     usable = pl.col("value").is_finite() & (pl.col("value").abs() <= MAX_ABS_VALUE)
@@ -114,6 +119,13 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
         raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
     warn_values_outside_ranges(data)
     return data
+
+
+def trec_eval_aggregate(measures: pl.Series) -> pl.Expr:
+    """Per row, how trec_eval summarises its measure over queries (``"mean"``, ``"sum"``, ...: ``aggregate_of``)."""
+    names = measures.unique().to_list()
+    return pl.col("measure").replace_strict({m: aggregate_of(m) for m in names}, default="mean",
+                                            return_dtype=pl.String)
 
 
 def is_text_measure(name: str) -> bool:
@@ -145,11 +157,12 @@ def by_system(frame: pl.DataFrame) -> tuple[pl.DataFrame, str]:
 
 
 def warn_summary_rows(count: int) -> None:
-    """Warn once that ``count`` trec_eval summary rows (``qid == "all"``) were dropped."""
-    warnings.warn(f"dropped {count} summary rows with qid == {SUMMARY_QID!r} (trec_eval's 'all' "
-                  "rows are means over queries, not a query; a table with a boolean 'summary' column, as "
-                  "`pairedframe evaluate -q -f csv` writes, keeps a query named 'all')", UserWarning,
-                  stacklevel=user_stacklevel())
+    """Warn once that ``count`` trec_eval summary rows (``qid == "all"``, ``unflagged_summary_rows``) were dropped."""
+    warnings.warn(f"dropped {count} summary rows with qid == {SUMMARY_QID!r}: each is its system's only row for "
+                  "its measure, or the mean or sum of its system's other values on it, as trec_eval's 'all' rows "
+                  "are (not a query); to keep a query named 'all', pass the Evaluation, or a table with a boolean "
+                  "'summary' column (False for queries) as `pairedframe evaluate -q -f csv|json` writes",
+                  UserWarning, stacklevel=user_stacklevel())
 
 
 @dataclass(frozen=True)

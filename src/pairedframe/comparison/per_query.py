@@ -62,7 +62,9 @@ def paired_per_query(data: Any, *, baseline: str, systems: Sequence[str] | str |
     Warns
     -----
     UserWarning
-        Rows with ``qid == "all"`` (trec_eval's summary rows) are dropped.
+        trec_eval's summary rows are dropped: rows flagged in a ``summary`` column, or, in a table without
+        one, rows with ``qid == "all"`` that look like a summary (docs/guide/inputs.md; an Evaluation's
+        query ``all`` stays).
     """
     p = pair_systems(data, baseline, systems, measures)
     return p.paired.drop("_row")

@@ -61,7 +61,7 @@ from pairedframe.comparison.options import check_level
 from pairedframe.comparison._validate import require_one_slice
 from pairedframe.errors import USE_CONFIDENCE_LEVEL, renamed_keywords, user_stacklevel
 from pairedframe.io.convert import is_table
-from pairedframe.io.results import read_if_paths
+from pairedframe.io.results import evaluation_rows, read_if_paths
 from pairedframe.measures import higher_is_better
 from pairedframe.measures.parse import ranks_runs
 from pairedframe.stats.levels import decision_alpha
@@ -130,7 +130,7 @@ def _per_query_and_settings(data: Any, judgments: str | None) -> tuple[pl.DataFr
                 raise ValueError(f"name the judgment set to tabulate with judgments=; the sets are {data.names}")
             judgments = data.names[0]
         data = data.evaluation(judgments)
-    per_query = read_if_paths(getattr(data, "per_query", data))
+    per_query = read_if_paths(evaluation_rows(data))
     if judgments is not None and not judgment_sets:                  # a saved evaluate_judgment_sets(...).per_query
         per_query = one_set_of_table(per_query, judgments)           # checked as compare's input, whole table
     elif not isinstance(per_query, pl.DataFrame) and not is_table(per_query):

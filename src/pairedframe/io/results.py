@@ -35,9 +35,10 @@ from pairedframe.checks import require_rows, string_ids, warn_numeric_ids
 from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError, missing_file
 from pairedframe.tables import per_query_renames
 
-__all__ = ["RESULT_FORMATS", "SUMMARY_QID", "PER_QUERY_HINT", "read_results", "as_results",
+__all__ = ["RESULT_FORMATS", "SUMMARY_QID", "SUMMARY_TOLERANCE", "PER_QUERY_HINT", "read_results", "as_results",
            "system_name_from_results_path",
-           "drop_flagged_summary_rows", "drop_unused_keys", "ids_as_strings", "refuse_null_or_blank_ids", "ID_COLUMNS",
+           "drop_flagged_summary_rows", "unflagged_summary_rows", "summary_value", "evaluation_rows", "drop_unused_keys", "ids_as_strings",
+           "refuse_null_or_blank_ids", "ID_COLUMNS",
            "refuse_partly_null_keys", "partly_null_key_error",
            "read_one", "is_paths", "read_if_paths", "results_file_kind"]
 
@@ -48,6 +49,10 @@ ID_COLUMNS = ("system", "qid", "dataset", "cluster")
 _VALUE_COLUMNS = ("system", "qid", "measure", "value", "summary")
 #: trec_eval's id of its summary ("all") rows, which ``pairedframe evaluate -q -f csv|json`` also writes.
 SUMMARY_QID = "all"
+#: How far a summary row's value may lie from the mean (or sum) of its group's other values and still be read as
+#: trec_eval's summary when every value of the group has at most 4 decimals (as trec_eval prints them: the mean of
+#: printed values and the printed mean differ by <= 1e-4); otherwise 1e-9 (relative), float noise only.
+SUMMARY_TOLERANCE = 1.0001e-4
 #: What a table of summary rows only lacks, and how to get it (the tail of the errors that refuse one).
 PER_QUERY_HINT = ("per-query values are needed, one row per query: write them with "
                   "`pairedframe evaluate -q` (or trec_eval -q)")
@@ -62,6 +67,54 @@ def drop_flagged_summary_rows(frame: pl.DataFrame) -> pl.DataFrame:
     if flag.dtype == pl.String:
         flag = flag.str.to_lowercase() == "true"
     return frame.filter(~flag.cast(pl.Boolean).fill_null(False)).drop("summary")
+
+
+def evaluation_rows(data: Any) -> Any:
+    """An Evaluation's ``per_query`` (``data`` itself when it has none), with a ``summary`` column, all False,
+    when it holds a query named ``all``: an evaluation has no summary rows, so no door may read that query's
+    rows as trec_eval's (:func:`unflagged_summary_rows`), however its value falls."""
+    per_query = getattr(data, "per_query", None)
+    if not isinstance(per_query, pl.DataFrame):
+        return data
+    if "summary" in per_query.columns or not per_query["qid"].eq(SUMMARY_QID).any():
+        return per_query
+    return per_query.with_columns(pl.lit(False).alias("summary"))
+
+
+def unflagged_summary_rows(keys: Iterable[str] = (), aggregate: pl.Expr | None = None) -> pl.Expr:
+    """True on the rows of a table without a ``summary`` column that are trec_eval's summary rows: qid ``all``,
+    and either the only measured row of its (system, ``keys``, measure) group or the mean or the sum of that
+    group's other values (trec_eval's summary is their mean, or their sum for its counts), to
+    :data:`SUMMARY_TOLERANCE` when they are printed to 4 decimals, else to float noise.  Any other ``all`` row
+    is a query named ``all`` (an evaluation's per-query table may hold one; the rare one whose value is its
+    system's mean, or the only row of its measure, is left out with the summary rows, and warned about).
+    ``aggregate``: per row, how trec_eval summarises its measure (``"mean"``, ``"sum"``, ...; the comparison
+    layer knows, :func:`pairedframe.measures.parse.aggregate_of`), so that only that one is tested (a query
+    retrieving as many documents as every other is not the sum of their counts); None: the mean or the sum."""
+    group = ["system", *keys, "measure"]
+    others = pl.col("value").filter(pl.col("qid") != SUMMARY_QID)
+    off = ((pl.col("value") * 1e4).round() - pl.col("value") * 1e4).abs().max().over(group)
+    return (pl.col("qid") == SUMMARY_QID) & summary_value(pl.col("value"), others.count().over(group),
+                                                          others.mean().over(group), others.sum().over(group), off,
+                                                          aggregate)
+
+
+def summary_value(value: pl.Expr, n_other: pl.Expr, mean_other: pl.Expr, sum_other: pl.Expr,
+                  off4: pl.Expr, aggregate: pl.Expr | None = None) -> pl.Expr:
+    """Whether an ``all`` row's ``value`` reads as trec_eval's summary of its group's ``n_other`` other values
+    (:func:`unflagged_summary_rows`): none, or their mean or sum (as ``aggregate`` says: ``"mean"``, ``"sum"``;
+    another aggregate, only none; None: either) within :data:`SUMMARY_TOLERANCE` when the group's values have
+    4 decimals at most (``off4``: the largest distance of a value times 10^4 from a whole number), else within
+    float noise (1e-9 relative)."""
+    printed = off4 <= 1e-6
+
+    def near(aggregate: pl.Expr) -> pl.Expr:
+        noise = 1e-9 * pl.max_horizontal(pl.lit(1.0), value.abs(), aggregate.abs())
+        return (value - aggregate).abs() <= pl.when(printed).then(SUMMARY_TOLERANCE).otherwise(noise)
+    if aggregate is None:
+        return ((n_other == 0) | near(mean_other) | near(sum_other)).fill_null(False)
+    return ((n_other == 0) | ((aggregate == "mean") & near(mean_other))
+            | ((aggregate == "sum") & near(sum_other))).fill_null(False)
 
 
 def drop_unused_keys(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> pl.DataFrame:
@@ -292,7 +345,10 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     -------
     polars.DataFrame
         ``system, <key columns>, qid, measure, value``: one row per (system, keys, query, measure),
-        the files stacked (a key column missing from one file is null there).
+        the files stacked (a key column missing from one file is null there). When a file that tells its
+        summary rows apart (a ``summary`` column, trec_eval's text) holds a query named ``all``, a boolean
+        ``summary`` column (False on that file's rows) says so, so that every door given the table keeps
+        that query.
 
     Raises
     ------
@@ -317,9 +373,16 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
         path = Path(p)
         table = read_one(path)
         _refuse_blank_ids_by_line(table, path)
-        frames.append(_normalise(table, ks=ks, system=system_name_from_results_path(path), source=str(path)))
+        frame = _normalise(table, ks=ks, system=system_name_from_results_path(path), source=str(path))
+        told = "summary" in table.columns and frame["qid"].eq(SUMMARY_QID).any()
+        # a query named 'all' that the file told from its summary: the column says so to every door (all False)
+        frames.append(frame.with_columns(pl.lit(False).alias("summary")) if told else frame)
     if not frames:
         raise ValueError("no results files given")
+    if any("summary" in f.columns for f in frames):     # the other files' 'all' rows judged as without it
+        frames = [f if "summary" in f.columns else f.with_columns(
+            unflagged_summary_rows([c for c in f.columns if c not in _VALUE_COLUMNS]).alias("summary"))
+            for f in frames]
     return pl.concat(frames, how="diagonal_relaxed")
 
 
