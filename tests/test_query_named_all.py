@@ -78,15 +78,21 @@ def test_cli_table_and_report_keep_a_query_named_all(files, tmp_path, command):
         assert "over 6 queries" in result.stdout
 
 
+def _printed_by_trec_eval(ev) -> pl.DataFrame:
+    """``ev``'s queries but 'all', at trec_eval's 4 printed decimals, with its summary rows: the mean (AP) or, for
+    its counts, the sum (NumRet) of a system's other values, under qid 'all'."""
+    queries = ev.per_query.filter(pl.col("qid") != "all").with_columns(pl.col("value").round(4))
+    summary = queries.group_by("system", "measure", maintain_order=True).agg(
+        pl.when(pl.col("measure").first() == "NumRet").then(pl.col("value").sum())
+        .otherwise(pl.col("value").mean()).round(4).alias("value"))
+    return pl.concat([queries, summary.select("system", pl.lit("all").alias("qid"), "measure", "value")])
+
+
 def test_trec_eval_summary_rows_in_an_unflagged_table_are_still_left_out_in_polars_and_duckdb(files):
     """trec_eval's summary: the mean (4 printed decimals) or, for its counts, the sum of the other rows."""
     qrels, runs = files
     ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP", "NumRet"])
-    queries = ev.per_query.filter(pl.col("qid") != "all").with_columns(pl.col("value").round(4))
-    means = queries.group_by("system", "measure", maintain_order=True).agg(
-        pl.when(pl.col("measure").first() == "NumRet").then(pl.col("value").sum())
-        .otherwise(pl.col("value").mean()).round(4).alias("value"))
-    printed = pl.concat([queries, means.select("system", pl.lit("all").alias("qid"), "measure", "value")])
+    printed = _printed_by_trec_eval(ev)
     for door in (printed, duckdb.sql("SELECT * FROM printed")):
         out, warned = _quiet(lambda: pf.compare(door, baseline="a", measures="AP", test="t"))
         assert out["n_queries"].to_list() == [5]
@@ -163,11 +169,7 @@ def test_the_qid_all_rule_in_spark_against_polars(files, spark):
     rows, the mean (AP) or the sum (NumRet) of a system's other values, are left out, as in polars."""
     qrels, runs = files
     ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP", "NumRet"])
-    queries = ev.per_query.filter(pl.col("qid") != "all").with_columns(pl.col("value").round(4))
-    sums = queries.group_by("system", "measure", maintain_order=True).agg(
-        pl.when(pl.col("measure").first() == "NumRet").then(pl.col("value").sum())
-        .otherwise(pl.col("value").mean()).round(4).alias("value"))
-    printed = pl.concat([queries, sums.select("system", pl.lit("all").alias("qid"), "measure", "value")])
+    printed = _printed_by_trec_eval(ev)
     for table, n in ((ev.per_query, 6), (printed, 5)):
         want, warned_polars = _quiet(lambda: pf.compare(table, baseline="a", measures="AP", test="t"))
         got, warned_spark = _quiet(lambda: pf.compare(spark.createDataFrame(table.to_pandas()), baseline="a",
