@@ -77,6 +77,10 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
         groups = groups if real == _NOT_ALL else _row_groups(table, pq, extras, real)
     _check_rows(table, pq, groups, keep, flagged, real)
     rows = _comparison_rows(groups, extras, baseline, systems, measures)
+    # only the rows compared, as the polars path: a system or measure left out is not this comparison's concern
+    compared = pl.col("system").is_in([baseline, *rows["system"].unique().to_list()])
+    measured = pl.col("measure").is_in(rows["measure"].unique().implode())
+    _warn_outside_ranges(table, pq, groups.filter(compared & measured), real)
     comps = table.name("comps")
     table.register(comps, rows.rename({"_row": "comp"}).with_columns(pl.col("comp").cast(pl.Int64))
                    .with_columns(pl.lit(baseline).alias("pf_baseline")).to_arrow())
@@ -287,7 +291,6 @@ def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[st
         first = table.collect(f"SELECT system, {cols + ', ' if cols else ''}qid, measure, value FROM {pq} "
                               f"WHERE {real} AND ({_UNUSABLE}) ORDER BY pf_row LIMIT 1").row(0, named=True)
         raise nonfinite_error(nonfinite, first)
-    _warn_outside_ranges(table, pq, groups, real)
     keys = ["system", *keep, "measure", "qid"]
     key_sql = ", ".join(q(c) for c in keys)
     dup = table.collect(f"SELECT {key_sql}, count(*) AS n, min(pf_row) AS first FROM {pq} "

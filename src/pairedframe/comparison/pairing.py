@@ -68,10 +68,12 @@ def wins_in_measure_direction(rows: pl.DataFrame) -> pl.DataFrame:
                              pl.when(flip).then(pl.col("wins")).otherwise(pl.col("losses")).alias("losses"))
 
 
-def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = ()) -> pl.DataFrame:
+def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = (),
+             warn_ranges: bool = True) -> pl.DataFrame:
     """Any per-query table form (Evaluation, polars, pandas, arrow, DuckDB, dicts, a results file's path read
     by :func:`pairedframe.read_results`) as a polars frame ``system, qid, measure, value`` (+ key columns), ids
-    as strings; null values dropped unless ``keep_nulls``."""
+    as strings; null values dropped unless ``keep_nulls``. ``warn_ranges=False``: the caller warns about values
+    outside their measure's range itself, on the rows it compares."""
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
@@ -117,7 +119,8 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     if not data.select(usable.or_(pl.col("value").is_null()).all()).item():
         bad = data.filter(~usable)
         raise nonfinite_error(bad.height, bad.drop("summary", strict=False).row(0, named=True))
-    warn_values_outside_ranges(data)
+    if warn_ranges:
+        warn_values_outside_ranges(data)
     return data
 
 
@@ -306,7 +309,7 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
     """Pair every chosen system with the baseline on their common queries: one row per comparison
     (``rows``) and its per-query ``a, b, delta`` (``paired``), with every input check of
     :func:`pairedframe.compare`."""
-    df = as_frame(data, keep_nulls=True)
+    df = as_frame(data, keep_nulls=True, warn_ranges=False)
     extras = [c for c in df.columns if c not in BASE_COLUMNS]
     refuse_cluster_key(extras)
     keys = ["system", *extras, "measure", "qid"]
@@ -324,6 +327,8 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
                                             df["measure"].unique(maintain_order=True).to_list(),
                                             baseline, systems, measures)
     df = df.filter(pl.col("measure").is_in(measures))
+    # only the rows compared: a value of a system or measure left out is not this comparison's concern
+    warn_values_outside_ranges(df.filter(pl.col("system").is_in([baseline, *systems])))
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
                                                            pl.col("value").alias("b"))
