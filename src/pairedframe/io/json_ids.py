@@ -14,7 +14,7 @@ _NUMBER = r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$"
 
 
 def numbers_among_text_ids(df: pl.DataFrame, data: bytes, kind: str, columns: Sequence[str]
-                           ) -> dict[str, tuple[object, object]]:
+                           ) -> dict[str, tuple[object, object, float | None]]:
     """The text ``columns`` of ``df`` (read from the JSON or NDJSON ``data``) that held a number in the file.
 
     Parameters
@@ -30,7 +30,8 @@ def numbers_among_text_ids(df: pl.DataFrame, data: bytes, kind: str, columns: Se
     Returns
     -------
     dict
-        column -> (the first number, the first string) of each text column holding both, in ``columns`` order.
+        column -> (the first number, the first string, the first float or None) of each text column holding a
+        number and a string, in ``columns`` order.
     """
     # only a value spelled as a number can have been one: most files are spared the second parse
     suspects = [c for c in columns if c in df.columns and df.schema[c] == pl.String
@@ -38,7 +39,7 @@ def numbers_among_text_ids(df: pl.DataFrame, data: bytes, kind: str, columns: Se
     if not suspects:
         return {}
     records = json.loads(data) if kind == "json" else [json.loads(line) for line in data.splitlines() if line.strip()]
-    found: dict[str, list[object]] = {c: [None, None] for c in suspects}
+    found: dict[str, list[object]] = {c: [None, None, None] for c in suspects}
     for record in records if isinstance(records, list) else []:
         for c in suspects:
             value = record.get(c) if isinstance(record, dict) else None
@@ -46,4 +47,7 @@ def numbers_among_text_ids(df: pl.DataFrame, data: bytes, kind: str, columns: Se
                 value, bool) else None
             if slot is not None and found[c][slot] is None:
                 found[c][slot] = value
-    return {c: (number, text) for c, (number, text) in found.items() if number is not None and text is not None}
+            if isinstance(value, float) and found[c][2] is None:   # 2.0 or 6e0: read as the id "2", "6"
+                found[c][2] = value
+    return {c: (number, text, first_float) for c, (number, text, first_float) in found.items()
+            if number is not None and text is not None}

@@ -209,8 +209,14 @@ def _warn_numbers_among_text_ids(df: pl.DataFrame, data: bytes, kind: str, what:
     renames = per_query_renames(df.columns, what)
     ids = [c for c in df.columns if renames.get(c, c) in ID_COLUMNS]
     mixed = numbers_among_text_ids(df, data, kind, ids)
+    floats = {renames.get(c, c): f for c, (_, _, f) in mixed.items() if f is not None}
+    if floats:   # as a float id column is refused (checks.string_ids): 2.0 is not the id "2"
+        column, value = next(iter(floats.items()))
+        raise SchemaError(f"id column {column!r} of {what} holds the number {value!r} beside text ids: ids are strings "
+                          "('007', 'd1'), and a float such as 1.0 does not match the id '1' of another table; write "
+                          "the ids as strings")
     if mixed:
-        said = "; ".join(f"{renames.get(c, c)}: the number {n!r} beside the text {t!r}" for c, (n, t) in mixed.items())
+        said = "; ".join(f"{renames.get(c, c)}: the number {n!r} beside the text {t!r}" for c, (n, t, _) in mixed.items())
         warn_numeric_ids([renames.get(c, c) for c in mixed], f"{what} ({said})")
 
 
