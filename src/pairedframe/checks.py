@@ -17,6 +17,7 @@ Messages say what is empty and why, and show a few of the names involved (:func:
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import difflib
 import unicodedata
 import warnings
@@ -86,13 +87,14 @@ def no_id_error(flags: Sequence[str], what: str) -> SchemaError:
 
 
 def scalar_ids(values: Sequence[Any], parameter: str) -> list[str]:
-    """``values`` (ids given one by one: query ids, cluster ids) as strings; None and floats are refused
-    naming ``parameter`` (``str(None)`` would make the id ``"None"``, NaN the id ``"nan"``)."""
-    bad = next((v for v in values if v is None or isinstance(v, (float, bool)) or
-                (not isinstance(v, (str, int)) and type(v).__name__.startswith("float"))), _NONE)
+    """``values`` (ids given one by one: query ids, cluster ids) as strings; anything but a string or an integer
+    is refused naming ``parameter``: None (``str(None)`` would make the id ``"None"``), a float (NaN the id
+    ``"nan"``, 1.0 not the id ``"1"``), a bool (numpy's too), a missing value (pandas' NA)."""
+    bad = next((v for v in values if not isinstance(v, str) and not (
+        isinstance(v, numbers.Integral) and not isinstance(v, bool))), _NONE)   # numpy's bool is no Integral
     if bad is not _NONE:
         raise SchemaError(f"`{parameter}` holds {bad!r} ({type(bad).__name__}); ids are strings (or integers), "
-                          "never None, NaN or another float")
+                          "never None, NaN, another float, a bool or a missing value")
     return [str(v) for v in values]
 
 

@@ -91,6 +91,10 @@ COMPARE_PAIR = OtherDoor("pf.compare_pair", value=_pair_value, call_with=lambda 
     "float_qids": Cell(lambda t: _pair(A[:3], B[:3], qids=np.array([1, 2, 1.0], dtype=object)),
                        Raises(r"`qids` holds 1\.0 \(float\)")),
     "none_qid": Cell(lambda t: _pair(A[:3], B[:3], qids=[None, "q1", "q2"]), Raises(r"`qids` holds None")),
+    # pandas' missing value and numpy's bool: no id either (they got through; the tester of round 15)
+    "na_qid": Cell(lambda t: _pair(A[:3], B[:3], qids=pd.array(["q0", None, "q2"])), Raises(r"`qids` holds <NA>")),
+    "numpy_bool_qid": Cell(lambda t: _pair(A[:3], B[:3], qids=[np.bool_(True), "q1", "q2"]),
+                           Raises(r"`qids` holds np\.True_")),
     "qids_2d": Cell(lambda t: _pair(A[:3], B[:3], qids=np.array([["q0"], ["q1"], ["q2"]])),
                     Raises(r"`qids` must be a one-dimensional")),
     "qids_against_index": Cell(lambda t: _pair(pd.Series(A[:3], index=["q0", "q1", "q2"]),
