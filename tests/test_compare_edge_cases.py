@@ -134,7 +134,7 @@ def test_compare_pair_aligns_two_pandas_series_by_their_query_index():
     got = compare_pair(a, b, n_resamples=999, seed=1)
     assert got.statistic == pytest.approx(0.0666666666, abs=1e-9) == want.statistic
     assert got.confidence_interval == want.confidence_interval and got.pvalue == want.pvalue
-    with pytest.raises(ValueError, match=r"different queries \('u' only in `a`; 1 only in `a`, 1 only in `b`\)"):
+    with pytest.raises(ValueError, match=r"different queries \(query 'u' only in `a`; 1 query only in `a`, 1 only in `b`\)"):
         compare_pair(a, b.rename(index={"u": "q"}), n_resamples=99)
     with pytest.raises(ValueError, match="repeats a label"):
         compare_pair(a, pd.Series(b.to_numpy(), index=list("uuvwxy")), n_resamples=99)

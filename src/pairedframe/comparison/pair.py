@@ -122,9 +122,10 @@ def _aligned_series(a: Any, b: Any) -> tuple[Any, Any]:
         return a, b
     only_a, only_b = a.index.difference(b.index), b.index.difference(a.index)
     if len(only_a) or len(only_b):
-        example = f"{only_a[0]!r} only in `a`" if len(only_a) else f"{only_b[0]!r} only in `b`"
+        example = f"query {only_a[0]!r} only in `a`" if len(only_a) else f"query {only_b[0]!r} only in `b`"
         raise ValueError(f"`a` and `b` are pandas Series whose indexes hold different queries ({example}; "
-                         f"{len(only_a)} only in `a`, {len(only_b)} only in `b`): keep the queries both have, "
+                         f"{len(only_a)} {'query' if len(only_a) == 1 else 'queries'} only in `a`, {len(only_b)} "
+                         "only in `b`): keep the queries both have, "
                          "e.g. a, b = a.align(b, join='inner')")
     return a, b.reindex(a.index)
 
