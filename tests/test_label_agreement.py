@@ -242,8 +242,10 @@ def test_label_agreement_read_grades_trec_eval_reads_as_read_qrels_does(tmp_path
         warnings.simplefilter("always")
         got = pf.label_agreement(pa, pb, read_grades="trec_eval")
         want = pf.label_agreement(pf.read_qrels(pa, grades="trec_eval"), pb)
-    said = [str(w.message) for w in caught if "read as" in str(w.message)]
-    assert len(said) == 2 and "grade '0.5' read as 0 (3 grades in all)" in said[0]
+    said = [(w.filename, str(w.message)) for w in caught if "read as" in str(w.message)]
+    assert len(said) == 2 and "grade '0.5' read as 0 (3 grades in all)" in said[0][1]
+    # in label_agreement the keyword is read_grades= (grades= is the kappas' grade set; the tester of round 15)
+    assert "read_grades='trec_eval' keeps the integer prefix" in said[0][1] and said[0][0] == __file__, said[0]
     assert got.table.equals(want.table) and got.confusion.equals(want.confusion)
     with pytest.raises(ValueError, match="`read_grades` must be 'strict'"):
         pf.label_agreement(pa, pb, read_grades="atol")

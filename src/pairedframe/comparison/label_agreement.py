@@ -170,13 +170,19 @@ def _read_labels(qrels: Any, read_grades: Grades) -> pl.DataFrame:
     """``as_qrels``; its hint for a fractional grade names ``read_grades=``, since ``grades=`` here is the
     grade set of the weighted kappas."""
     try:
-        return as_qrels(qrels, grades=read_grades)
+        with warnings.catch_warnings(record=True) as caught:   # its "read as" warning names the keyword too
+            warnings.simplefilter("always")
+            labels = as_qrels(qrels, grades=read_grades)
     except (InputFormatError, SchemaError) as exc:
         if "grades='trec_eval'" not in str(exc):
             raise
         named = copy.copy(exc)
         named.args = (str(exc).replace("grades='trec_eval'", "read_grades='trec_eval'"),)
         raise named.with_traceback(exc.__traceback__) from None
+    for said in caught:
+        warnings.warn(str(said.message).replace("grades='trec_eval'", "read_grades='trec_eval'"), said.category,
+                      stacklevel=user_stacklevel())
+    return labels
 
 
 def _one_label_sets(ga: np.ndarray, gb: np.ndarray, binary_at: int | None, said: tuple[str, str]) -> dict[str, str]:
