@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import pairedframe as pf
 from pairedframe.cli import app
+from pairedframe.measures import parse_measure
 
 runner = CliRunner()
 QIDS = ["all", "q1", "q2", "q3", "q4", "q5"]
@@ -177,3 +178,35 @@ def test_the_qid_all_rule_in_spark_against_polars(files, spark):
         assert want["n_queries"].to_list() == got["n_queries"].to_list() == [n]
         assert want["delta"].to_list() == pytest.approx(got["delta"].to_list())
         assert len(warned_polars) == len(warned_spark) == (n == 5)
+
+
+def test_read_results_keeps_a_query_all_sorted_after_numeric_ids_against_the_evaluation(tmp_path):
+    """trec_eval sorts ids, so a query 'all' among numbers comes last, right before the summary lines: each of
+    its lines is the one whose measure the summary prints again, and compare on the file is compare on the
+    Evaluation (an outside tester's DL-19 query renamed 'all' was dropped with the summary)."""
+    qids = ["1", "2", "10", "all"]
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {int(d == ('d1' if i % 2 else 'd2'))}\n"
+                             for i, q in enumerate(qids) for d in ("d1", "d2")))
+    runs = {}
+    for system, flip in (("a", 0), ("b", 1)):
+        runs[system] = tmp_path / system  # named as the CLI names a run: its file
+        runs[system].write_text("".join(f"{q} Q0 {d} {r} {3 - r} {system}\n" for i, q in enumerate(qids)
+                                        for r, d in enumerate(("d1", "d2") if (i + flip) % 3 else ("d2", "d1"), 1)))
+    result = runner.invoke(app, ["evaluate", "-q", "-f", "trec", "-m", "map", "-m", "recip_rank", "-m", "num_ret",
+                                 str(qrels), str(runs["a"]), str(runs["b"])])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "ab.q"
+    out.write_text(result.stdout)
+    read = pf.read_results(out)
+    assert read.filter(pl.col("measure") == "map").group_by("system").len().sort("system").rows() == [("a", 4),
+                                                                                                      ("b", 4)]
+    ev = pf.evaluate(runs, qrels, ["map", "recip_rank", "num_ret"])
+    from_file, warned = _quiet(lambda: pf.compare(out, baseline="a", test="t"))
+    from_ev, _ = _quiet(lambda: pf.compare(ev, baseline="a", test="t"))
+    assert not warned
+    columns = ["measure", "n_queries", "baseline_mean", "system_mean"]
+    canonical = pl.col("measure").map_elements(lambda m: parse_measure(m)[0].name, return_dtype=pl.String)
+    assert (from_file.select(columns).with_columns(canonical).sort("measure").rows()
+            == from_ev.select(columns).sort("measure").rows())   # trec_eval's names in the file, e.g. map for AP
+    assert set(from_file["n_queries"]) == {4}

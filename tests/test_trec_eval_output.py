@@ -185,3 +185,18 @@ def test_concatenated_outputs_of_disjoint_queries_split_by_runid_or_refused(tmp_
     with pytest.raises(InputFormatError, match="query q3 follows the summary \\('all'\\) lines ending on line 3") as info:
         pf.read_results(path)                     # the second run has no runid line to name it
     assert info.value.line == 4
+
+
+def test_a_query_all_sorted_after_numeric_ids_is_told_from_the_summary_by_the_measures_it_repeats(tmp_path):
+    """trec_eval -q's layout with ids 1, 2 and all: the query's lines, then the summary's (runid and num_q
+    only there), which prints every measure again; before, every trailing 'all' line was the summary."""
+    path = tmp_path / "all_last.q"
+    path.write_text("map                   \t1\t0.5000\nP_5                   \t1\t0.2000\n"
+                    "map                   \t2\t0.2500\nP_5                   \t2\t0.4000\n"
+                    "map                   \tall\t0.1250\nP_5                   \tall\t0.6000\n"
+                    "runid                 \tall\tbm25\nnum_q                 \tall\t3\n"
+                    "map                   \tall\t0.2917\nP_5                   \tall\t0.4000\n")
+    read = pf.read_results(path).sort("measure", "qid")
+    assert read.select("qid", "measure", "value").rows() == [("1", "P_5", 0.2), ("2", "P_5", 0.4),
+                                                             ("all", "P_5", 0.6), ("1", "map", 0.5),
+                                                             ("2", "map", 0.25), ("all", "map", 0.125)]

@@ -2,7 +2,9 @@
 
 Each line is ``measure<blanks>TAB qid TAB value``. The per-query lines come first; the summary lines
 (qid ``all``) close each run's block, so a query that is itself named ``all`` is told apart by its
-place: only the trailing ``all`` lines of a block are its summary. ``pairedframe evaluate`` writes a
+place: only the trailing ``all`` lines of a block are its summary, save those whose measure comes again
+later in the block (before any ``num_q`` line): a query ``all`` sorted last, as trec_eval sorts it after
+numeric ids, whose every measure the summary prints again. ``pairedframe evaluate`` writes a
 ``# run: NAME`` line before each run's block when it prints several runs; without one the file is
 one run, named after the file. Several trec_eval outputs concatenated (``cat a.q b.q``) show as
 per-query lines after a run's summary (``all``) lines that hold its ``runid`` line, or as a (measure,
@@ -58,8 +60,8 @@ def is_trec_eval_output(path: Path) -> bool:
 
 def read_trec_eval_output(path: Path, system: str) -> pl.DataFrame:
     """``system, qid, measure, value, summary`` (one row per line with a number; ``summary`` true on
-    each block's trailing ``all`` lines), ``system`` from ``# run:`` lines, else ``system`` (several
-    concatenated runs: each one's ``runid``).
+    each block's trailing ``all`` lines but a query ``all``'s), ``system`` from ``# run:`` lines, else
+    ``system`` (several concatenated runs: each one's ``runid``).
 
     Raises
     ------
@@ -77,10 +79,22 @@ def read_trec_eval_output(path: Path, system: str) -> pl.DataFrame:
     frame = pl.DataFrame(reading.rows, schema={"system": pl.String, "qid": pl.String, "measure": pl.String,
                                                "value": pl.Float64, "block": pl.Int64}, orient="row")
     frame = reading.name_concatenated_runs(frame)
-    # the summary: the rows of a block after its last row of another query
-    last_query = pl.when(pl.col("qid") != "all").then(pl.int_range(pl.len())).max().over("block")
-    return (frame.with_columns((pl.int_range(pl.len()).over("block") > last_query.fill_null(-1)).alias("summary"))
-            .drop("block"))
+    return (frame.with_columns(pl.int_range(pl.len()).over("block").alias("row")).with_columns(_summary())
+            .drop("block", "row"))
+
+
+def _summary() -> pl.Expr:
+    """True on each block's summary rows: its trailing ``all`` rows (after its last row of another query)
+    save those of a query named ``all``, which trec_eval sorts after numeric ids, so right before the
+    summary. Every measure it prints for a query comes again in the summary, which trec_eval ends with,
+    so a trailing ``all`` row whose measure comes again later in the block is the query's; but not from the
+    summary-only ``num_q`` on (``cat`` of two summary-only outputs repeats every measure)."""
+    row = pl.col("row")                                   # the row's place in its block
+    last_query = pl.when(pl.col("qid") != "all").then(row).max().over("block").fill_null(-1)
+    comes_again = row < row.max().over("block", "measure")
+    first_num_q = pl.when(pl.col("measure") == "num_q").then(row).min().over("block")
+    before_num_q = first_num_q.is_null() | (row < first_num_q)
+    return ((row > last_query) & ~(comes_again & before_num_q)).alias("summary")
 
 
 class _Blocks:
