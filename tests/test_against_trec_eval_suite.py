@@ -168,6 +168,16 @@ def test_relstring_without_q_prints_nothing_and_warns_against_trec_eval_suite(sh
                              "summary leaves it out: add -q to print it\n")
 
 
+def test_relstring_named_twice_is_warned_about_once_against_trec_eval_suite(shared_data):
+    """-m relstring -m relstring warned 'RelString@10, RelString@10 have no summary value ... leaves it out'
+    (the tester of round 15): one name, one verb; stdout stays trec_eval's (empty)."""
+    folder = shared_data / "trec_eval"
+    result = CliRunner().invoke(app, ["evaluate", "--format", "trec", "-m", "relstring", "-m", "relstring",
+                                      str(folder / "qrels.test"), str(folder / "results.test")])
+    assert result.exit_code == 0 and result.stdout == "", result.output
+    assert result.stderr == ("pairedframe: warning: RelString@10 has no summary value (one string per query), so the "
+                             "summary leaves it out: add -q to print it\n")
+
 def test_runid_alone_against_trec_eval_suite(shared_data):
     """-m runid prints trec_eval's runid line only (out.test's) from the CLI; pf.evaluate refuses ["runid"]
     alone (its tables would be empty) and prints the line before the measures named with it."""

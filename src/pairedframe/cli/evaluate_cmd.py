@@ -153,15 +153,16 @@ def _check_summarised(parsed: list[Measure], *, refuse: bool = True) -> None:
     """Without -q only summaries print, and a text measure (relstring) has none, as in trec_eval: refuse a
     list of nothing else, which printed an empty table with exit 0; warn where others are left to print
     (``refuse=False``, --format trec: always warn, as trec_eval's empty output stays byte for byte)."""
-    text = [m.name for m in parsed if m.spec.value_kind == "text"]
+    text = list(dict.fromkeys(m.name for m in parsed if m.spec.value_kind == "text"))   # -m relstring twice: once
     if not text:
         return
     said = ", ".join(text) + (" has" if len(text) == 1 else " have")
     if refuse and len(text) == len(parsed):
         raise ValueError(f"{said} no summary value (one string per query, as trec_eval's relstring), so "
                          "without -q there is nothing to print: add -q for the per-query values")
-    warnings.warn(f"{said} no summary value (one string per query), so the summary leaves it out: add -q "
-                  "to print it", UserWarning, stacklevel=user_stacklevel())
+    warnings.warn(f"{said} no summary value (one string per query), so the summary leaves "
+                  f"{'it' if len(text) == 1 else 'them'} out: add -q to print {'it' if len(text) == 1 else 'them'}",
+                  UserWarning, stacklevel=user_stacklevel())
 
 
 def _named_text(names: list[str], parsed: list[Measure]) -> list[Measure]:
