@@ -210,3 +210,23 @@ def test_read_results_keeps_a_query_all_sorted_after_numeric_ids_against_the_eva
     assert (from_file.select(columns).with_columns(canonical).sort("measure").rows()
             == from_ev.select(columns).sort("measure").rows())   # trec_eval's names in the file, e.g. map for AP
     assert set(from_file["n_queries"]) == {4}
+
+
+def test_a_file_without_a_summary_column_read_beside_one_with_it_says_which_all_rows_it_reads_as_summary(
+        files, tmp_path):
+    """Files of one call, some flagging their summary and one not: the unflagged file's 'all' row at its system's
+    mean was left out as the summary with no word (the tester of round 15); it is warned about, naming the file."""
+    qrels, runs = files
+    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP"])
+    flagged, plain = tmp_path / "b.csv", tmp_path / "a.csv"
+    ev.per_query.filter(pl.col("system") == "b").with_columns(pl.lit(False).alias("summary")).write_csv(flagged)
+    a = ev.per_query.filter((pl.col("system") == "a") & (pl.col("qid") != "all"))
+    pl.concat([a, a.group_by("system", "measure").agg(pl.col("value").mean()).select(
+        "system", pl.lit("all").alias("qid"), "measure", "value")]).write_csv(plain)
+    with pytest.warns(UserWarning, match=r"a\.csv: 1 row with qid 'all' read as trec_eval's summary") as caught:
+        read = pf.read_results([plain, flagged])
+    assert caught[0].filename == __file__
+    summary = read.filter(pl.col("qid") == "all").sort("system")
+    assert summary["system"].to_list() == ["a", "b"] and summary["summary"].to_list() == [True, False]
+    out, _ = _quiet(lambda: pf.compare(read, baseline="a", test="t"))
+    assert out["n_queries"].to_list() == [5]

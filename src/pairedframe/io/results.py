@@ -16,6 +16,7 @@ extension(s) and a leading ``input.``).  ``qid``, ``system``, ``measure``, ``dat
 from __future__ import annotations
 
 import os
+import warnings
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -32,7 +33,8 @@ from pairedframe.io.table_values import blank_ids, csv_line_of_row, first_blank_
 from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
 from pairedframe.checks import require_rows, string_ids, warn_numeric_ids
-from pairedframe.errors import BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError, missing_file
+from pairedframe.errors import (BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError, missing_file,
+                                user_stacklevel)
 from pairedframe.tables import per_query_renames
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "SUMMARY_TOLERANCE", "PER_QUERY_HINT", "read_results", "as_results",
@@ -372,11 +374,12 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
         ``paths`` is not a path or a list of paths (a per-query table is used as it is).
     """
     ks = check_ks(ks)
-    frames = []
+    frames, sources = [], []
     # directories=True: read_one names a directory as the results argument, analyze's RESULTS on the command line
     for p in path_list(paths, reader="read_results", argument="paths", many=True, directories=True,
                        instead="a per-query table is used as it is (pf.compare, pf.report and the others take it)"):
         path = Path(p)
+        sources.append(path)
         table = read_one(path)
         _refuse_blank_ids_by_line(table, path)
         frame = _normalise(table, ks=ks, system=system_name_from_results_path(path), source=str(path))
@@ -386,10 +389,25 @@ def read_results(paths: str | os.PathLike | Iterable[str | os.PathLike], *, ks: 
     if not frames:
         raise ValueError("no results files given")
     if any("summary" in f.columns for f in frames):     # the other files' 'all' rows judged as without it
-        frames = [f if "summary" in f.columns else f.with_columns(
-            unflagged_summary_rows([c for c in f.columns if c not in _VALUE_COLUMNS]).alias("summary"))
-            for f in frames]
+        frames = [f if "summary" in f.columns else _judged_summary(f, p) for f, p in zip(frames, sources)]
     return pl.concat(frames, how="diagonal_relaxed")
+
+
+def _judged_summary(frame: pl.DataFrame, path: str | os.PathLike) -> pl.DataFrame:
+    """``frame`` (a file without a summary column, read beside one that has it) with a summary column by the
+    rule for unflagged tables (:func:`unflagged_summary_rows`), warning as a comparison does when it drops such
+    rows: the flag leaves them out downstream without another word."""
+    flagged = frame.with_columns(
+        unflagged_summary_rows([c for c in frame.columns if c not in _VALUE_COLUMNS]).alias("summary"))
+    count = int(flagged["summary"].sum())
+    if count:
+        warnings.warn(f"{os.fspath(path)}: {count} row{'s' if count > 1 else ''} with qid {SUMMARY_QID!r} read as "
+                      "trec_eval's summary (each its "
+                      "system's only row for its measure, or the mean or sum of its other values), as the file has "
+                      "no 'summary' column; to keep a query named 'all', write the file with "
+                      "`pairedframe evaluate -q -f csv|json` (it flags its summary rows)", UserWarning,
+                      stacklevel=user_stacklevel())
+    return flagged
 
 
 def is_paths(data: Any) -> bool:
