@@ -144,6 +144,14 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
     return pl.Series("pvalue_tukey", [lookup.get(tuple(r), float("nan")) for r in rows], dtype=pl.Float64)
 
 
+def _compared_rows(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` as the pairwise comparisons read it (:func:`~pairedframe.comparison.pairing.as_frame`, its warnings
+    already given by them): without the trec_eval summary rows they left out, so the Tukey HSD permutes the same
+    queries (a summary row 'all' counted as one more query moved pvalue_tukey)."""
+    with recorded_warnings():
+        return as_frame(frame, keep_nulls=True, warn_ranges=False)
+
+
 def _check_tukey_cost(frame: pl.DataFrame, systems: list[str], keys: list[str], n_resamples: int) -> None:
     """The up-front cost check of the Tukey HSD permutations (one set per measure and key value: ``n``
     queries x ``m`` systems shuffled, argsorted and summed per permutation; the ranges kept)."""
@@ -301,7 +309,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     out = out.with_columns(pl.col("family").str.replace_all(_KEY, "baseline", literal=True))
     if pairs is not None and tukey:
         if alternative == "two-sided":
-            out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, opt.n_resamples, opt.seed))
+            out = out.with_columns(_tukey_pvalues(_compared_rows(frame), out, chosen, extras, opt.n_resamples,
+                                                  opt.seed))
             # n_resamples counts every resampled column of the row: a one-pass, analytic or exact row's
             # pvalue_tukey too (its permutations, not the exact row's enumerated patterns)
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("n_resamples"))
