@@ -374,3 +374,17 @@ def test_tukey_pvalues_leave_out_the_summary_rows_the_pairs_leave_out_in_polars_
         with pytest.warns(UserWarning, match="summary rows with qid == .all."):
             got = pf.compare(door, pairs="all", n_resamples=999, seed=3).select(columns)
         assert got.equals(want), got.join(want, on=["baseline", "system", "measure"], suffix="_want")
+
+
+@pytest.mark.parametrize("kwargs", [{"pairs": "all"}, {"pairs": "ordered"}, {"baseline": ["bm25", "rm3"]}])
+def test_dropped_summary_rows_are_counted_once_in_the_table_not_once_per_baseline_copy(per_query, kwargs):
+    """Each baseline's rows are copied for its pairs: the warning counted a summary row once per copy (was:
+    'dropped 18 summary rows' for the 8 of 4 systems x 2 measures with pairs='all')."""
+    summary = (per_query.group_by("system", "measure", maintain_order=True).agg(pl.col("value").mean())
+               .select("system", pl.lit("all").alias("qid"), "measure", "value"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(pl.concat([per_query, summary]), n_resamples=99, **kwargs)
+    said = [str(w.message).split(":")[0] for w in caught if "summary rows" in str(w.message)]
+    assert said == ["dropped 8 summary rows with qid == 'all'"]
+    assert all(w.filename == __file__ for w in caught if "summary rows" in str(w.message))
