@@ -357,3 +357,34 @@ def test_printed_precision_warning_of_several_baselines_names_the_rows_baseline(
     said = [str(w.message) for w in caught if "printed to 4 decimals" in str(w.message)]
     assert len(said) == 1 and "(first: AP, baseline=a, where every value of the baseline lies on" in said[0], said
     assert "each baseline" not in said[0] and "vs_baseline" not in said[0], said
+
+
+def test_tukey_pvalues_leave_out_the_summary_rows_the_pairs_leave_out_in_polars_and_duckdb(per_query):
+    """trec_eval's summary rows (qid 'all', the system's mean) appended to the table are left out of every pair
+    (n_queries unchanged) and so of the Tukey HSD permuting them (was: pvalue_tukey and pvalue_max_tukey_raw
+    counted 'all' as a 31st query, in polars and DuckDB)."""
+    import duckdb
+
+    summary = (per_query.group_by("system", "measure", maintain_order=True).agg(pl.col("value").mean())
+               .select("system", pl.lit("all").alias("qid"), "measure", "value"))
+    with_summary = pl.concat([per_query, summary])
+    columns = ["baseline", "system", "measure", "n_queries", "pvalue", "pvalue_tukey", "pvalue_max_tukey_raw"]
+    want = pf.compare(per_query, pairs="all", n_resamples=999, seed=3).select(columns)
+    for door in (with_summary, duckdb.sql("SELECT * FROM with_summary")):
+        with pytest.warns(UserWarning, match="summary rows with qid == .all."):
+            got = pf.compare(door, pairs="all", n_resamples=999, seed=3).select(columns)
+        assert got.equals(want), got.join(want, on=["baseline", "system", "measure"], suffix="_want")
+
+
+@pytest.mark.parametrize("kwargs", [{"pairs": "all"}, {"pairs": "ordered"}, {"baseline": ["bm25", "rm3"]}])
+def test_dropped_summary_rows_are_counted_once_in_the_table_not_once_per_baseline_copy(per_query, kwargs):
+    """Each baseline's rows are copied for its pairs: the warning counted a summary row once per copy (was:
+    'dropped 18 summary rows' for the 8 of 4 systems x 2 measures with pairs='all')."""
+    summary = (per_query.group_by("system", "measure", maintain_order=True).agg(pl.col("value").mean())
+               .select("system", pl.lit("all").alias("qid"), "measure", "value"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(pl.concat([per_query, summary]), n_resamples=99, **kwargs)
+    said = [str(w.message).split(":")[0] for w in caught if "summary rows" in str(w.message)]
+    assert said == ["dropped 8 summary rows with qid == 'all'"]
+    assert all(w.filename == __file__ for w in caught if "summary rows" in str(w.message))

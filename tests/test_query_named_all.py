@@ -230,3 +230,23 @@ def test_a_file_without_a_summary_column_read_beside_one_with_it_says_which_all_
     assert summary["system"].to_list() == ["a", "b"] and summary["summary"].to_list() == [True, False]
     out, _ = _quiet(lambda: pf.compare(read, baseline="a", test="t"))
     assert out["n_queries"].to_list() == [5]
+
+
+def test_compare_clustered_keeps_a_query_all_at_its_systems_mean_as_compare_does_in_polars_and_duckdb():
+    """compare_clustered read the table twice (clusters attached, then paired): the second reading had lost the
+    Evaluation and the summary column, so a query 'all' at its system's mean was dropped as trec_eval's summary
+    (was: 7 queries and 'dropped ... summary rows' from the Evaluation and the flagged table; 8 in DuckDB)."""
+    qids = [*QIDS, "q6", "q7"]
+    qrels = {q: {"d1": 1, "d2": 0} for q in qids}
+    runs = {"a": {q: {"d1": 2.0, "d2": 1.0} for q in qids},     # AP 1.0 everywhere: its query 'all' is its mean
+            "b": {q: {"d1": 1.0 + 2.0 * (i % 2), "d2": 2.0} for i, q in enumerate(qids)}}
+    ev = pf.evaluate(runs, qrels, ["AP"])
+    clusters = pl.DataFrame({"qid": qids, "cluster": [f"c{i // 2}" for i in range(len(qids))]})
+    flagged = ev.per_query.with_columns(pl.lit(False).alias("summary"))
+    want, _ = _quiet(lambda: pf.compare(ev, baseline="a", test="t"))
+    assert want["n_queries"].to_list() == [8]
+    for door, data in {"Evaluation": ev, "summary column": flagged,
+                       "DuckDB": duckdb.sql("SELECT * FROM flagged")}.items():
+        out, warned = _quiet(lambda: pf.compare_clustered(data, baseline="a", clusters=clusters))
+        assert out["n_queries"].to_list() == [8] and not warned, (door, out, warned)
+        assert out["delta"].to_list() == pytest.approx(want["delta"].to_list()), door

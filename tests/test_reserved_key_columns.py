@@ -34,7 +34,8 @@ def _outputs(table) -> list[pl.DataFrame]:
                 pf.compare_segments(table, SEGMENTS, **kw), pf.compare_clustered(table, clusters=CLUSTERS, **kw),
                 pf.compare_clustered(table, clusters=CLUSTERS, margin=0.1, **kw),
                 pf.compare(table, baseline="a", resampling="adaptive"),
-                pf.compare_segments(table, SEGMENTS, baseline="a", resampling="adaptive")]
+                pf.compare_segments(table, SEGMENTS, baseline="a", resampling="adaptive"),
+                pf.compare(table, pairs="all", n_resamples=99), pf.compare(table, pairs="ordered", n_resamples=99)]
 
 
 def test_result_columns_list_every_column_a_comparison_adds_against_the_outputs():
@@ -42,8 +43,9 @@ def test_result_columns_list_every_column_a_comparison_adds_against_the_outputs(
     assert added - {"system", "measure", "segment_set", "segment"} == set(RESULT_COLUMNS)
 
 
-@pytest.mark.parametrize("name", ["baseline", "delta", "pvalue"])
-@pytest.mark.parametrize("door", ["compare", "compare_duckdb", "compare_segments", "compare_clustered"])
+@pytest.mark.parametrize("name", ["baseline", "delta", "pvalue", "pvalue_tukey", "pvalue_max_tukey_raw"])
+@pytest.mark.parametrize("door", ["compare", "compare_duckdb", "compare_segments", "compare_clustered", "compare_pairs",
+                                  "compare_pairs_duckdb"])
 def test_a_key_column_named_as_a_result_column_is_refused_naming_it(door, name):
     table = _table(**{name: "x"})
     data = duckdb.from_arrow(table.to_arrow()) if door.endswith("duckdb") else table
@@ -52,5 +54,7 @@ def test_a_key_column_named_as_a_result_column_is_refused_naming_it(door, name):
             pf.compare_segments(data, SEGMENTS, baseline="a", n_resamples=99)
         elif door.startswith("compare_clustered"):
             pf.compare_clustered(data, clusters=CLUSTERS, baseline="a", n_resamples=99)
+        elif door.startswith("compare_pairs"):    # was: pvalue_tukey silently replaced by the result's
+            pf.compare(data, pairs="all", n_resamples=99)
         else:
             pf.compare(data, baseline="a", n_resamples=99)

@@ -333,7 +333,8 @@ def compare_clustered(data: Any, *, baseline: str, clusters: Any = None, systems
                                          verdict_on=verdict_on, progress=progress, interval=interval)
     df, keys = attach_clusters(data, clusters)
     cmap = df.select(*keys, "qid", "cluster").unique()
-    p = pair_systems(df.drop("cluster"), baseline, systems, measures)
+    # summary rows are gone (attach_clusters read the table once): flagged so a query 'all' is not read as one
+    p = pair_systems(df.drop("cluster").with_columns(summary=pl.lit(False)), baseline, systems, measures)
     paired = p.paired.join(cmap, on=[*keys, "qid"], how="left").sort("_row", "qid")
     st = _clustered_statistics(p.rows, paired, opt, keys=keys, baseline=baseline, interval=interval,
                                progress=progress)

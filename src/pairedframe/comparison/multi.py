@@ -41,7 +41,7 @@ from pairedframe.comparison._families import family_columns
 from pairedframe.comparison.options import check_options
 from pairedframe.comparison.pairing import PER_QUERY_FORMS, as_frame, by_system
 from pairedframe.io.convert import to_polars
-from pairedframe.io.results import evaluation_rows, read_if_paths
+from pairedframe.io.results import SUMMARY_QID, evaluation_rows, read_if_paths
 from pairedframe.errors import (OLD_LEVEL_AND_SEED, USE_CORRECTION, InsufficientSampleError, ResamplingCostError,
                                 SchemaError, ValueRangeWarning, recorded_warnings, reissue, renamed_keywords,
                                 user_stacklevel)
@@ -142,6 +142,14 @@ def _tukey_pvalues(frame: pl.DataFrame, result: pl.DataFrame, systems: list[str]
                 lookup[(*key, a, b)] = float(res.pvalue[i, j])
     rows = result.select(*extras, "measure", "baseline", "system").iter_rows()
     return pl.Series("pvalue_tukey", [lookup.get(tuple(r), float("nan")) for r in rows], dtype=pl.Float64)
+
+
+def _compared_rows(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` as the pairwise comparisons read it (:func:`~pairedframe.comparison.pairing.as_frame`, its warnings
+    already given by them): without the trec_eval summary rows they left out, so the Tukey HSD permutes the same
+    queries (a summary row 'all' counted as one more query moved pvalue_tukey)."""
+    with recorded_warnings():
+        return as_frame(frame, keep_nulls=True, warn_ranges=False)
 
 
 def _check_tukey_cost(frame: pl.DataFrame, systems: list[str], keys: list[str], n_resamples: int) -> None:
@@ -290,7 +298,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         except (InsufficientSampleError, ValueError) as exc:
             raise type(exc)(_readable(str(exc))) from None
     involved = {s for base, others in plan if others for s in (base, *others)}
-    _reissue(_ranges_unstacked(caught, frame.filter(pl.col("system").is_in(involved))))
+    _reissue(_unstacked(caught, frame.filter(pl.col("system").is_in(involved))))
     extras = [c for c in out.columns if c in stacked.columns and c not in ("system", "qid", "measure", "value", _KEY)]
     base_order = {b: i for i, (b, _) in enumerate(plan)}
     sys_order = {s: i for i, s in enumerate(chosen)}
@@ -301,7 +309,8 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
     out = out.with_columns(pl.col("family").str.replace_all(_KEY, "baseline", literal=True))
     if pairs is not None and tukey:
         if alternative == "two-sided":
-            out = out.with_columns(_tukey_pvalues(frame, out, chosen, extras, opt.n_resamples, opt.seed))
+            out = out.with_columns(_tukey_pvalues(_compared_rows(frame), out, chosen, extras, opt.n_resamples,
+                                                  opt.seed))
             # n_resamples counts every resampled column of the row: a one-pass, analytic or exact row's
             # pvalue_tukey too (its permutations, not the exact row's enumerated patterns)
             out = out.with_columns(pl.when(pl.col("pvalue_tukey").is_nan()).then(pl.col("n_resamples"))
@@ -323,23 +332,31 @@ def _reissue(caught: list) -> None:
         reissue(warning, origin, _readable(str(warning)))
 
 
-def _ranges_unstacked(caught: list, frame: pl.DataFrame) -> list:
-    """``caught`` with its ValueRangeWarning taken again from ``frame``, the table before it was copied per
-    baseline: the stacked one names the placeholder for the baseline's values (which baseline, it cannot say)
-    and counts a system once per copy."""
-    if not any(isinstance(warning, ValueRangeWarning) for warning, _ in caught):
+def _unstacked(caught: list, frame: pl.DataFrame) -> list:
+    """``caught`` with its ValueRangeWarning and its warning of dropped summary rows taken again from ``frame``,
+    the table before it was copied per baseline: the stacked ones name the placeholder for the baseline's values
+    (which baseline, they cannot say) and count a system once per copy."""
+    if not any(_recounted(warning) for warning, _ in caught):
         return caught
     with recorded_warnings() as again:
         as_frame(frame)
-    ranges = [w for w in again if isinstance(w[0], ValueRangeWarning)]
     out = []
     for item in caught:
-        if isinstance(item[0], ValueRangeWarning):
-            out.extend(ranges)
-            ranges = []             # one warning, where the stacked call gave it
-        else:
+        kind = _recounted(item[0])
+        if not kind:
             out.append(item)
+            continue
+        out.extend(w for w in again if _recounted(w[0]) == kind)    # one warning, where the stacked call gave it
+        again = [w for w in again if _recounted(w[0]) != kind]
     return out
+
+
+def _recounted(warning: Warning) -> str:
+    """Which warning counting rows of the stacked table ``warning`` is ("" for any other)."""
+    if isinstance(warning, ValueRangeWarning):
+        return "ranges"
+    return "summary" if str(warning).startswith("dropped ") and f"summary rows with qid == {SUMMARY_QID!r}" in str(
+        warning) else ""
 
 
 def _readable(message: str) -> str:

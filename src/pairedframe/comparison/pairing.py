@@ -275,16 +275,16 @@ def require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str
             f"choose what to compare")
 
 
-#: Columns a comparison's result adds beside its keys (compare, compare_segments, compare_clustered; checked
-#: by tests/test_reserved_key_columns.py): a key column of that name would collide with one.
+#: Columns a comparison's result adds beside its keys (compare, also with pairs=, compare_segments,
+#: compare_clustered; checked by tests/test_reserved_key_columns.py): a key column of that name would collide with one.
 RESULT_COLUMNS = frozenset((
     "alternative", "baseline", "baseline_mean", "ci_high", "ci_low", "confidence_level", "delta", "df", "equivalent",
     "exact", "family", "family_size", "interval", "losses", "margin", "mcnemar_b", "mcnemar_c", "mcnemar_pvalue", "mde",
     "method", "min_discoveries", "n_clusters", "n_queries", "n_resamples", "pvalue", "pvalue_bh", "pvalue_holm",
-    "pvalue_tost", "pvalue_tost_bh", "pvalue_tost_holm", "resolution_limited", "sd", "se", "seed", "significant",
-    "skewness", "small_sample", "system_mean", "test", "ties", "tost_high", "tost_low", "verdict", "verdict_note",
-    "verdict_on", "warning", "wins", "certified", "decision_error", "pvalue_high", "pvalue_low", "resamples_used",
-    "resampling"))
+    "pvalue_max_tukey_raw", "pvalue_tost", "pvalue_tost_bh", "pvalue_tost_holm", "pvalue_tukey", "resolution_limited",
+    "sd", "se", "seed", "significant", "skewness", "small_sample", "system_mean", "test", "ties", "tost_high",
+    "tost_low", "verdict", "verdict_note", "verdict_on", "warning", "wins", "certified", "decision_error",
+    "pvalue_high", "pvalue_low", "resamples_used", "resampling"))
 
 
 def refuse_cluster_key(keys: Sequence[str]) -> None:
