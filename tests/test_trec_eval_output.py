@@ -200,3 +200,22 @@ def test_a_query_all_sorted_after_numeric_ids_is_told_from_the_summary_by_the_me
     assert read.select("qid", "measure", "value").rows() == [("1", "P_5", 0.2), ("2", "P_5", 0.4),
                                                              ("all", "P_5", 0.6), ("1", "map", 0.5),
                                                              ("2", "map", 0.25), ("all", "map", 0.125)]
+
+
+def test_a_summary_printed_twice_is_no_query_all_against_the_base_reading(tmp_path):
+    """The rule above read the first of two printed summaries as a query 'all' (the tester of round 16): two
+    summary-only outputs joined with cat (refused: only summary rows, as before), and a run's -q output
+    followed by its summary output (43 queries stayed 44). A row equal to its queries' mean or sum to the 4
+    printed decimals, or in a block with no query on its measure, is a summary."""
+    line = "{:<22}\t{}\t{}\n".format
+    both = tmp_path / "two_summaries.txt"
+    both.write_text(line("map", "all", "0.2917") + line("P_5", "all", "0.4000")
+                    + line("map", "all", "0.3100") + line("P_5", "all", "0.3000"))
+    with pytest.raises(EmptyResultError, match="holds only summary rows"):
+        pf.read_results(both)
+    twice = tmp_path / "q_then_summary.txt"
+    twice.write_text(line("map", "1", "0.5000") + line("num_ret", "1", "10") + line("map", "2", "0.2500")
+                     + line("num_ret", "2", "10") + line("map", "all", "0.3750") + line("num_ret", "all", "20")
+                     + line("map", "all", "0.3750") + line("num_ret", "all", "20"))
+    read = pf.read_results(twice)
+    assert "summary" not in read.columns and sorted(read["qid"].unique()) == ["1", "2"]

@@ -83,18 +83,32 @@ def read_trec_eval_output(path: Path, system: str) -> pl.DataFrame:
             .drop("block", "row"))
 
 
+#: trec_eval prints 4 decimals: a summary value is its queries' mean (or sum) to this much.
+_PRINTED = 1e-4
+
+
 def _summary() -> pl.Expr:
     """True on each block's summary rows: its trailing ``all`` rows (after its last row of another query)
     save those of a query named ``all``, which trec_eval sorts after numeric ids, so right before the
     summary. Every measure it prints for a query comes again in the summary, which trec_eval ends with,
-    so a trailing ``all`` row whose measure comes again later in the block is the query's; but not from the
-    summary-only ``num_q`` on (``cat`` of two summary-only outputs repeats every measure)."""
-    row = pl.col("row")                                   # the row's place in its block
-    last_query = pl.when(pl.col("qid") != "all").then(row).max().over("block").fill_null(-1)
+    so a trailing ``all`` row whose measure comes again later in the block is the query's -- when the block
+    has other queries on that measure and the row is not their mean (the sum for ``num_*`` counts) to the
+    printed decimals (a summary
+    printed twice: a run's ``-q`` output and its summary output joined, or two summary-only outputs joined
+    with ``cat``) -- and never from the summary-only ``num_q`` on."""
+    row, value = pl.col("row"), pl.col("value")                      # the row's place in its block
+    query = pl.col("qid") != "all"
+    last_query = pl.when(query).then(row).max().over("block").fill_null(-1)
     comes_again = row < row.max().over("block", "measure")
     first_num_q = pl.when(pl.col("measure") == "num_q").then(row).min().over("block")
     before_num_q = first_num_q.is_null() | (row < first_num_q)
-    return ((row > last_query) & ~(comes_again & before_num_q)).alias("summary")
+    mean = pl.when(query).then(value).mean().over("block", "measure")
+    total = pl.when(query).then(value).sum().over("block", "measure")
+    # trec_eval sums its counts (num_ret, num_rel, num_rel_ret, ...) and averages the rest
+    summarised = pl.when(pl.col("measure").str.starts_with("num_")).then(total).otherwise(mean)
+    printed_summary = (value - summarised).abs() <= _PRINTED
+    query_all = comes_again & before_num_q & mean.is_not_null() & ~printed_summary.fill_null(False)
+    return ((row > last_query) & ~query_all).alias("summary")
 
 
 class _Blocks:
