@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import pairedframe as pf
 from pairedframe.cli import app
+from pairedframe.errors import SchemaError
 from pairedframe.measures import parse_measure
 
 runner = CliRunner()
@@ -250,3 +251,31 @@ def test_compare_clustered_keeps_a_query_all_at_its_systems_mean_as_compare_does
         out, warned = _quiet(lambda: pf.compare_clustered(data, baseline="a", clusters=clusters))
         assert out["n_queries"].to_list() == [8] and not warned, (door, out, warned)
         assert out["delta"].to_list() == pytest.approx(want["delta"].to_list()), door
+
+
+@pytest.mark.parametrize("spelling", [("1", "0"), ("yes", "no"), ("T", "F"), (" True", "false ")])
+def test_a_summary_flag_spelled_1_0_yes_no_or_t_f_is_read_as_true_false_in_polars_and_duckdb(files, tmp_path,
+                                                                                           spelling):
+    """A CSV summary column of 0/1 (yes/no, T/F) was read as all false: the summary rows became a 44th query
+    (the tester of round 16). Each spelling is read as evaluate's true/false, in polars and DuckDB alike."""
+    qrels, runs = files
+    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP"])
+    true, false = spelling
+    table = pl.concat([ev.per_query.with_columns(pl.lit(false).alias("summary")),
+                       ev.summary().select("system", pl.lit("all").alias("qid"), "measure", "value",
+                                           pl.lit(true).alias("summary"))])
+    path = tmp_path / "flagged.csv"
+    table.write_csv(path)
+    for door in (pf.read_results(path), duckdb.sql(f"SELECT * FROM read_csv('{path}', all_varchar=true)")
+                 .project("system, qid, measure, CAST(value AS DOUBLE) AS value, summary")):
+        out, warned = _quiet(lambda: pf.compare(door, baseline="a", test="t"))
+        assert out["n_queries"].to_list() == [6] and not warned
+
+
+def test_a_summary_flag_of_another_spelling_is_refused_naming_it_in_polars_and_duckdb(files):
+    qrels, runs = files
+    ev = pf.evaluate({"a": runs[0], "b": runs[1]}, qrels, ["AP"])
+    maybe = ev.per_query.with_columns(pl.lit("maybe").alias("summary"))
+    for door in (maybe, duckdb.sql("SELECT * FROM maybe")):
+        with pytest.raises(SchemaError, match=r"column 'summary' holds 'maybe': a summary flag is true or false"):
+            pf.compare(door, baseline="a", test="t")

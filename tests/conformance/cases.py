@@ -406,6 +406,11 @@ TABLE_CASES: list[Case] = [
                                                                           r"\(row 2", SchemaError), side="table",
          forms=("pandas",)),
     Case("none_qid", _table(_set_where("qid", None)), Raises(r"\bqid\b.*null|null.*\bqid\b"), side="table"),
+    # a summary flag spelled 1/0 (a CSV's integers): the flagged row left out, as true/false are (it read as false)
+    Case("summary_flag_1_0", _table(lambda t: _add([("b", "all", "AP", 0.5, "1")])(
+        t.with_columns(pl.lit("0").alias("summary")))), side="table", forms=("polars", "duckdb", "csv")),
+    Case("summary_flag_unknown", _table(lambda t: t.with_columns(pl.lit("maybe").alias("summary"))),
+         Raises(r"column 'summary' holds 'maybe'"), side="table", forms=("polars", "duckdb", "csv")),
     # ids of blanks only: no TREC file holds one, and each would be a query (system, measure) of its own
     *[Case(f"blank_{column}_in_the_table", _table(_set_where(column, value)),
            Raises(rf"column '{column}' is an empty or all-blank string"), side="table",

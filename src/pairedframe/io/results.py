@@ -39,7 +39,7 @@ from pairedframe.tables import per_query_renames
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "SUMMARY_TOLERANCE", "PER_QUERY_HINT", "read_results", "as_results",
            "system_name_from_results_path",
-           "drop_flagged_summary_rows", "unflagged_summary_rows", "summary_value", "evaluation_rows", "drop_unused_keys", "ids_as_strings",
+           "drop_flagged_summary_rows", "summary_flags", "SUMMARY_TRUE", "SUMMARY_FALSE", "unflagged_summary_rows", "summary_value", "evaluation_rows", "drop_unused_keys", "ids_as_strings",
            "refuse_null_or_blank_ids", "ID_COLUMNS",
            "refuse_partly_null_keys", "partly_null_key_error",
            "read_one", "is_paths", "read_if_paths", "results_file_kind"]
@@ -60,15 +60,34 @@ PER_QUERY_HINT = ("per-query values are needed, one row per query: write them wi
                   "`pairedframe evaluate -q` (or trec_eval -q)")
 
 
+#: How a ``summary`` flag may be spelled (case and surrounding blanks aside); null is false.
+SUMMARY_TRUE, SUMMARY_FALSE = ("true", "1", "t", "yes", "y"), ("false", "0", "f", "no", "n", "")
+
+
+def summary_flags(flag: pl.Series) -> pl.Series:
+    """A ``summary`` column as booleans: true/false, 1/0, t/f, yes/no in any case (text or numbers), null false.
+
+    Raises
+    ------
+    SchemaError
+        A value that is none of these (it was read as false: a summary row taken for a query)."""
+    if flag.dtype == pl.Boolean:
+        return flag.fill_null(False)
+    text = flag.cast(pl.String).str.strip_chars().str.to_lowercase()
+    bad = text.filter(text.is_not_null() & ~text.is_in([*SUMMARY_TRUE, *SUMMARY_FALSE]))
+    if bad.len():
+        raise SchemaError(f"column 'summary' holds {flag.filter(text == bad[0])[0]!r}: a summary flag is true or "
+                          "false (also 1/0, t/f, yes/no), as `pairedframe evaluate -q -f csv|json` writes it")
+    return text.is_in(SUMMARY_TRUE).fill_null(False)
+
+
 def drop_flagged_summary_rows(frame: pl.DataFrame) -> pl.DataFrame:
     """The rows that are not flagged ``summary`` (``pairedframe evaluate -q -f csv|json`` flags its
-    ``all`` rows so that a query whose id is ``all`` stays a query), without that column."""
+    ``all`` rows so that a query whose id is ``all`` stays a query), without that column
+    (:func:`summary_flags` reads the flag)."""
     if "summary" not in frame.columns:
         return frame
-    flag = frame["summary"]
-    if flag.dtype == pl.String:
-        flag = flag.str.to_lowercase() == "true"
-    return frame.filter(~flag.cast(pl.Boolean).fill_null(False)).drop("summary")
+    return frame.filter(~summary_flags(frame["summary"])).drop("summary")
 
 
 def evaluation_rows(data: Any) -> Any:
