@@ -50,7 +50,7 @@ from pairedframe.stats.mcnemar import mcnemar_exact
 from pairedframe.stats.randomization import enumerable_on_nonzero, settle_on_nonzero
 from pairedframe.stats.signflip_interval import agree_with_settled_p
 from pairedframe.stats.studentized import ZERO_SPREAD_RTOL
-from pairedframe.io.results import SUMMARY_TRUE
+from pairedframe.io.results import flagged_summary_sql
 
 __all__ = ["compare_clustered_by_join"]
 
@@ -88,8 +88,7 @@ def _with_clusters(table: EngineTable, clusters: Any) -> tuple[str, list[str]]:
     keys = [c for c in others if c not in ("system", "qid", "measure", "value")]
     refuse_blank_ids(table, source)  # a blank qid would read as a query without a cluster
     # a flagged summary row needs no cluster: it is left out (as summary_flags reads the flag)
-    flagged = (f" AND NOT coalesce(lower(trim(CAST(summary AS STRING))) IN ({', '.join(repr(v) for v in SUMMARY_TRUE)}), "
-               "false)") if "summary" in others else ""
+    flagged = f" AND NOT {flagged_summary_sql()}" if "summary" in others else ""
     lost = table.collect(f"SELECT qid, system, measure FROM {source} WHERE cluster IS NULL AND value IS NOT NULL"
                          f"{flagged} ORDER BY qid, system, measure")  # the message's first row: not the engine's order
     if lost.height:

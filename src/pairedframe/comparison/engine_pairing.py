@@ -25,8 +25,8 @@ from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons,
 from pairedframe.comparison.unpairable import MIN_PAIRED, NothingPairableError, unpairable_sink
 from pairedframe.errors import (BLANK_ID, EMPTY_ID_RULE, DuplicateError, PartlyEmptyWarning, SchemaError,
                                 user_stacklevel)
-from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, SUMMARY_TRUE, partly_null_key_error, summary_flags,
-                                     summary_value)
+from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, flagged_summary_sql, partly_null_key_error,
+                                     summary_flags, summary_value)
 from pairedframe.tables import refuse_aliases_beside
 
 __all__ = ["BASE", "Paired", "pair_in_engine", "leave_out_in_engine", "warn_unpaired"]
@@ -225,9 +225,8 @@ def _measured_rows(table: EngineTable, source: str, keep: list[str], flagged: bo
     q = table.quote
     pq = table.name("pq")
     cols = ", ".join(q(c) for c in keep)
-    # the flag as summary_flags reads it (true/1/t/yes/y); its other values were refused by _check_summary_flags
-    truthy = ", ".join(f"'{v}'" for v in SUMMARY_TRUE)
-    unflagged = f" AND NOT coalesce(lower(trim(CAST(summary AS STRING))) IN ({truthy}), false)" if flagged else ""
+    # the flag as summary_flags reads it; its other values were refused in pair_in_engine
+    unflagged = f" AND NOT {flagged_summary_sql()}" if flagged else ""
     table.create(pq, f"SELECT CAST(system AS STRING) AS system, CAST(qid AS STRING) AS qid, "
                      f"CAST(measure AS STRING) AS measure, {cols + ', ' if cols else ''}"
                      f"CAST(value AS DOUBLE) AS value, {table.row_order()} AS pf_row "

@@ -31,7 +31,8 @@ from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_exp
 from pairedframe.io.json_ids import numbers_among_text_ids
 from pairedframe.io.table_values import blank_ids, csv_line_of_row, first_blank_ids
 from pairedframe.io.path_args import path_list, uncompressed_name
-from pairedframe.io.trec_eval_output import is_trec_eval_output, read_trec_eval_output
+from pairedframe.io.trec_eval_output import (SUMMARY_TOLERANCE, is_trec_eval_output, read_trec_eval_output,
+                                             summary_value)
 from pairedframe.checks import require_rows, string_ids, warn_numeric_ids
 from pairedframe.errors import (BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError, missing_file,
                                 user_stacklevel)
@@ -39,7 +40,7 @@ from pairedframe.tables import per_query_renames
 
 __all__ = ["RESULT_FORMATS", "SUMMARY_QID", "SUMMARY_TOLERANCE", "PER_QUERY_HINT", "read_results", "as_results",
            "system_name_from_results_path",
-           "drop_flagged_summary_rows", "summary_flags", "SUMMARY_TRUE", "SUMMARY_FALSE", "unflagged_summary_rows", "summary_value", "evaluation_rows", "drop_unused_keys", "ids_as_strings",
+           "drop_flagged_summary_rows", "summary_flags", "flagged_summary_sql", "SUMMARY_TRUE", "SUMMARY_FALSE", "unflagged_summary_rows", "summary_value", "evaluation_rows", "drop_unused_keys", "ids_as_strings",
            "refuse_null_or_blank_ids", "ID_COLUMNS",
            "refuse_partly_null_keys", "partly_null_key_error",
            "read_one", "is_paths", "read_if_paths", "results_file_kind"]
@@ -51,10 +52,6 @@ ID_COLUMNS = ("system", "qid", "dataset", "cluster")
 _VALUE_COLUMNS = ("system", "qid", "measure", "value", "summary")
 #: trec_eval's id of its summary ("all") rows, which ``pairedframe evaluate -q -f csv|json`` also writes.
 SUMMARY_QID = "all"
-#: How far a summary row's value may lie from the mean (or sum) of its group's other values and still be read as
-#: trec_eval's summary when every value of the group has at most 4 decimals (as trec_eval prints them: the mean of
-#: printed values and the printed mean differ by <= 1e-4); otherwise 1e-9 (relative), float noise only.
-SUMMARY_TOLERANCE = 1.0001e-4
 #: What a table of summary rows only lacks, and how to get it (the tail of the errors that refuse one).
 PER_QUERY_HINT = ("per-query values are needed, one row per query: write them with "
                   "`pairedframe evaluate -q` (or trec_eval -q)")
@@ -62,6 +59,12 @@ PER_QUERY_HINT = ("per-query values are needed, one row per query: write them wi
 
 #: How a ``summary`` flag may be spelled (case and surrounding blanks aside); null is false.
 SUMMARY_TRUE, SUMMARY_FALSE = ("true", "1", "t", "yes", "y"), ("false", "0", "f", "no", "n", "")
+
+
+def flagged_summary_sql(column: str = "summary") -> str:
+    """SQL: true where ``column`` flags a summary row as :func:`summary_flags` reads it (null false)."""
+    truthy = ", ".join(f"'{v}'" for v in SUMMARY_TRUE)
+    return f"coalesce(lower(trim(CAST({column} AS STRING))) IN ({truthy}), false)"
 
 
 def summary_flags(flag: pl.Series) -> pl.Series:
@@ -118,24 +121,6 @@ def unflagged_summary_rows(keys: Iterable[str] = (), aggregate: pl.Expr | None =
     return (pl.col("qid") == SUMMARY_QID) & summary_value(pl.col("value"), others.count().over(group),
                                                           others.mean().over(group), others.sum().over(group), off,
                                                           aggregate)
-
-
-def summary_value(value: pl.Expr, n_other: pl.Expr, mean_other: pl.Expr, sum_other: pl.Expr,
-                  off4: pl.Expr, aggregate: pl.Expr | None = None) -> pl.Expr:
-    """Whether an ``all`` row's ``value`` reads as trec_eval's summary of its group's ``n_other`` other values
-    (:func:`unflagged_summary_rows`): none, or their mean or sum (as ``aggregate`` says: ``"mean"``, ``"sum"``;
-    another aggregate, only none; None: either) within :data:`SUMMARY_TOLERANCE` when the group's values have
-    4 decimals at most (``off4``: the largest distance of a value times 10^4 from a whole number), else within
-    float noise (1e-9 relative)."""
-    printed = off4 <= 1e-6
-
-    def near(aggregate: pl.Expr) -> pl.Expr:
-        noise = 1e-9 * pl.max_horizontal(pl.lit(1.0), value.abs(), aggregate.abs())
-        return (value - aggregate).abs() <= pl.when(printed).then(SUMMARY_TOLERANCE).otherwise(noise)
-    if aggregate is None:
-        return ((n_other == 0) | near(mean_other) | near(sum_other)).fill_null(False)
-    return ((n_other == 0) | ((aggregate == "mean") & near(mean_other))
-            | ((aggregate == "sum") & near(sum_other))).fill_null(False)
 
 
 def drop_unused_keys(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> pl.DataFrame:

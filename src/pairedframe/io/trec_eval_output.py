@@ -27,7 +27,7 @@ import polars as pl
 from pairedframe.errors import InputFormatError
 from pairedframe.io.trec import _open_bytes
 
-__all__ = ["is_trec_eval_output", "read_trec_eval_output"]
+__all__ = ["SUMMARY_TOLERANCE", "summary_value", "is_trec_eval_output", "read_trec_eval_output"]
 
 #: One line of trec_eval's output: the name (padded with blanks), a tab, the query, a tab, the value.
 _LINE = re.compile(r"(\S+) *\t(\S+)\t(\S*)")
@@ -83,8 +83,28 @@ def read_trec_eval_output(path: Path, system: str) -> pl.DataFrame:
             .drop("block", "row"))
 
 
-#: trec_eval prints 4 decimals: a summary value is its queries' mean (or sum) to this much.
-_PRINTED = 1e-4
+#: How far a summary row's value may lie from the mean (or sum) of its group's other values and still be read as
+#: trec_eval's summary when every value of the group has at most 4 decimals (as trec_eval prints them: the mean of
+#: printed values and the printed mean differ by <= 1e-4); otherwise 1e-9 (relative), float noise only.
+SUMMARY_TOLERANCE = 1.0001e-4
+
+
+def summary_value(value: pl.Expr, n_other: pl.Expr, mean_other: pl.Expr, sum_other: pl.Expr,
+                  off4: pl.Expr, aggregate: pl.Expr | None = None) -> pl.Expr:
+    """Whether an ``all`` row's ``value`` reads as trec_eval's summary of its group's ``n_other`` other values
+    (a table's rows, :func:`pairedframe.io.results.unflagged_summary_rows`; a run's trailing rows here): none,
+    or their mean or sum (as ``aggregate`` says: ``"mean"``, ``"sum"``; another aggregate, only none; None:
+    either) within :data:`SUMMARY_TOLERANCE` when the group's values have 4 decimals at most (``off4``: the
+    largest distance of a value times 10^4 from a whole number), else within float noise (1e-9 relative)."""
+    printed = off4 <= 1e-6
+
+    def near(aggregate: pl.Expr) -> pl.Expr:
+        noise = 1e-9 * pl.max_horizontal(pl.lit(1.0), value.abs(), aggregate.abs())
+        return (value - aggregate).abs() <= pl.when(printed).then(SUMMARY_TOLERANCE).otherwise(noise)
+    if aggregate is None:
+        return ((n_other == 0) | near(mean_other) | near(sum_other)).fill_null(False)
+    return ((n_other == 0) | ((aggregate == "mean") & near(mean_other))
+            | ((aggregate == "sum") & near(sum_other))).fill_null(False)
 
 
 def _summary() -> pl.Expr:
@@ -93,21 +113,22 @@ def _summary() -> pl.Expr:
     summary. Every measure it prints for a query comes again in the summary, which trec_eval ends with,
     so a trailing ``all`` row whose measure comes again later in the block is the query's -- when the block
     has other queries on that measure and the row is not their mean (the sum for ``num_*`` counts) to the
-    printed decimals (a summary
-    printed twice: a run's ``-q`` output and its summary output joined, or two summary-only outputs joined
-    with ``cat``) -- and never from the summary-only ``num_q`` on."""
+    printed decimals (:func:`summary_value`; a summary printed twice: a run's ``-q`` output and its summary
+    output joined, or two summary-only outputs joined with ``cat``) -- and never from the summary-only
+    ``num_q`` on."""
     row, value = pl.col("row"), pl.col("value")                      # the row's place in its block
     query = pl.col("qid") != "all"
     last_query = pl.when(query).then(row).max().over("block").fill_null(-1)
     comes_again = row < row.max().over("block", "measure")
     first_num_q = pl.when(pl.col("measure") == "num_q").then(row).min().over("block")
     before_num_q = first_num_q.is_null() | (row < first_num_q)
-    mean = pl.when(query).then(value).mean().over("block", "measure")
-    total = pl.when(query).then(value).sum().over("block", "measure")
-    # trec_eval sums its counts (num_ret, num_rel, num_rel_ret, ...) and averages the rest
-    summarised = pl.when(pl.col("measure").str.starts_with("num_")).then(total).otherwise(mean)
-    printed_summary = (value - summarised).abs() <= _PRINTED
-    query_all = comes_again & before_num_q & mean.is_not_null() & ~printed_summary.fill_null(False)
+    others = pl.when(query).then(value)
+    # trec_eval sums its counts (num_ret, num_rel, num_rel_ret, ...) and averages the rest; printed: off4 = 0
+    aggregate = pl.when(pl.col("measure").str.starts_with("num_")).then(pl.lit("sum")).otherwise(pl.lit("mean"))
+    printed_summary = summary_value(value, others.count().over("block", "measure"),
+                                    others.mean().over("block", "measure"), others.sum().over("block", "measure"),
+                                    pl.lit(0.0), aggregate)
+    query_all = comes_again & before_num_q & ~printed_summary
     return ((row > last_query) & ~query_all).alias("summary")
 
 
