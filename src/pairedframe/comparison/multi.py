@@ -38,7 +38,7 @@ from pairedframe.comparison import paired
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
-from pairedframe.comparison._validate import warn_values_outside_ranges
+from pairedframe.comparison.measure_names import one_name_per_measure
 from pairedframe.comparison.options import check_options
 from pairedframe.comparison.pairing import PER_QUERY_FORMS, as_frame, by_system
 from pairedframe.io.convert import to_polars
@@ -336,13 +336,14 @@ def _reissue(caught: list) -> None:
 def _unstacked(caught: list, frame: pl.DataFrame, measures: list[str]) -> list:
     """``caught`` with its ValueRangeWarning and its warning of dropped summary rows taken again from ``frame``,
     the table before it was copied per baseline: the stacked ones name the placeholder for the baseline's values
-    (which baseline, they cannot say) and count a system once per copy.  Values are checked on the ``measures``
-    compared only, as the single-baseline call checks them (a measure not compared is not its concern)."""
+    (which baseline, they cannot say) and count a system once per copy.  Both count the rows of the ``measures``
+    compared only (as the table spells them once: :func:`~pairedframe.comparison.measure_names.
+    one_name_per_measure`), as the single-baseline call checks values: a measure not compared is not their concern."""
     if not any(_recounted(warning) for warning, _ in caught):
         return caught
+    frame = one_name_per_measure(frame.with_columns(pl.col("measure").cast(pl.String)))
     with recorded_warnings() as again:
-        rows = as_frame(frame, warn_ranges=False)
-        warn_values_outside_ranges(rows.filter(pl.col("measure").is_in(measures)))
+        as_frame(frame.filter(pl.col("measure").is_in(measures)))
     out = []
     for item in caught:
         kind = _recounted(item[0])
