@@ -388,3 +388,17 @@ def test_dropped_summary_rows_are_counted_once_in_the_table_not_once_per_baselin
     said = [str(w.message).split(":")[0] for w in caught if "summary rows" in str(w.message)]
     assert said == ["dropped 8 summary rows with qid == 'all'"]
     assert all(w.filename == __file__ for w in caught if "summary rows" in str(w.message))
+
+
+@pytest.mark.parametrize("kwargs", [{"pairs": "all"}, {"pairs": "ordered"}, {"baseline": ["bm25", "rm3"]}])
+def test_dropped_summary_rows_are_counted_on_the_compared_systems_and_measures_only(per_query, kwargs):
+    """With systems= and measures=, the summary rows of a system or a measure not compared are not this call's
+    (was: 'dropped 6 summary rows' for the 3 of 3 systems x 1 measure, counting AP's too)."""
+    summary = (per_query.group_by("system", "measure", maintain_order=True).agg(pl.col("value").mean())
+               .select("system", pl.lit("all").alias("qid"), "measure", "value"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pf.compare(pl.concat([per_query, summary]), systems=["bm25", "rm3", "t5"], measures=["nDCG@10"],
+                   n_resamples=99, **kwargs)
+    said = [str(w.message).split(":")[0] for w in caught if "summary rows" in str(w.message)]
+    assert said == ["dropped 3 summary rows with qid == 'all'"]

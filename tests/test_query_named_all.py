@@ -279,3 +279,33 @@ def test_a_summary_flag_of_another_spelling_is_refused_naming_it_in_polars_and_d
     for door in (maybe, duckdb.sql("SELECT * FROM maybe")):
         with pytest.raises(SchemaError, match=r"column 'summary' holds 'maybe': a summary flag is true or false"):
             pf.compare(door, baseline="a", test="t")
+
+
+def test_evaluate_q_n_output_read_back_warns_that_its_trailing_query_all_is_read_as_the_summary(tmp_path):
+    """`pairedframe evaluate -q -n` prints no summary, so a query 'all' sorted after numeric ids ends each run like
+    a summary, and read_results left it out without a word (its writer warns): it warns now, naming the file and
+    the run, and the same output with its summary still reads without one."""
+    qids = ["1", "2", "10", "all"]
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {int(d == ('d1' if i % 2 else 'd2'))}\n"
+                             for i, q in enumerate(qids) for d in ("d1", "d2")))
+    runs = []
+    for system, flip in (("a", 0), ("b", 1)):
+        runs.append(tmp_path / system)
+        runs[-1].write_text("".join(f"{q} Q0 {d} {r} {3 - r} {system}\n" for i, q in enumerate(qids)
+                                    for r, d in enumerate(("d1", "d2") if (i + flip) % 3 else ("d2", "d1"), 1)))
+    said = {}
+    for flags in (["-q", "-n"], ["-q"]):
+        result = runner.invoke(app, ["evaluate", *flags, "-f", "trec", "-m", "map", "-m", "num_ret", str(qrels),
+                                     *map(str, runs)])
+        assert result.exit_code == 0, result.output
+        out = tmp_path / f"ab{len(flags)}.q"
+        out.write_text(result.stdout)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            pf.read_results(out)
+        said[len(flags)] = [w for w in caught if "read as trec_eval's summary" in str(w.message)]
+    assert said[1] == []
+    assert len(said[2]) == 1 and said[2][0].filename == __file__
+    assert ("ab2.q: run 'a' (and 1 other run(s) alike) ends with 2 row(s) with qid 'all'" in str(said[2][0].message)
+            and "-n" in str(said[2][0].message)), str(said[2][0].message)

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import pairedframe as pf
-from pairedframe.comparison.pairing import RESULT_COLUMNS
+from pairedframe.comparison.reserved import RESULT_COLUMNS
 from pairedframe.errors import SchemaError
 
 N = 12

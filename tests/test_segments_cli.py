@@ -328,7 +328,7 @@ def test_segments_json_settings_n_resamples_is_one_list_whatever_the_rows_agains
 @pytest.mark.parametrize("suffix", ["json", "ndjson"])
 def test_segments_json_with_a_number_among_string_qids_warns_as_all_integer_qids(tmp_path, example, suffix):
     """A JSON segment file with {"qid": 7} beside {"qid": "1"} read 7 as "7" without a word, while a file of
-    integer qids only warns that they became strings: both warn now, in the same words, from the CLI and
+    integer qids only warns that they became strings: both warn now, naming the numeric id column, from the CLI and
     from compare_segments."""
     qrels, runs, ev, segments = example
     rows = segments.to_dicts()

@@ -367,7 +367,9 @@ def _table_id_cases() -> list[Case]:
         # pandas' object column, and JSON's number beside strings ({"qid": 7}, {"qid": "8"}: polars reads "7")
         ("mixed", ("pandas", "json", "ndjson"), Value(warns=UserWarning)),
         # JSON's 2.0 beside "3": read as the id "2" before, where a float column is refused
-        ("mixed_float", ("json", "ndjson"), Raises(r"id column 'qid' of \S+ holds the number \d+\.0 beside text ids")),
+        ("mixed_float", ("json", "ndjson"), Raises(r"id column 'qid' of \S+ holds a float, \d+\.0, beside text ids")),
+        # JSON's true beside "3": read as the id 'true' before, where a boolean column is refused
+        ("mixed_bool", ("json", "ndjson"), Raises(r"id column 'qid' of \S+ holds the JSON boolean true: a flag is no id")),
     ]:
         reference = (lambda c: TableContent(_digits(c.table, ("qid",)))) if kind in ("integer", "mixed") else None
         cases.append(Case(f"qid_{kind}", retype=(("qid",), kind), forms=forms, expect=expect, side="table",

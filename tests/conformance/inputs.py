@@ -233,7 +233,7 @@ def write_table_file(frame: pl.DataFrame, form: str, tmp: Path, style: FileStyle
 def retype(frame: pl.DataFrame, columns: tuple[str, ...], kind: str) -> Any:
     """``frame`` with its id ``columns`` stored as another type: ``categorical``, ``enum``,
     ``dictionary`` / ``large_string`` (pyarrow), ``integer`` / ``float`` (numbers), ``boolean`` / ``datetime`` (no id), ``null`` (no value),
-    ``mixed`` (a pandas object column of two types), ``mixed_float`` (a float among strings)."""
+    ``mixed`` (a pandas object column of two types), ``mixed_float`` / ``mixed_bool`` (a float / True among strings)."""
     if kind == "categorical":
         return frame.with_columns(pl.col(c).cast(pl.Categorical) for c in columns)
     if kind == "enum":
@@ -257,11 +257,11 @@ def retype(frame: pl.DataFrame, columns: tuple[str, ...], kind: str) -> Any:
                                                                          .cast(pl.Int64))).alias(c) for c in columns)
     if kind == "null":
         return frame.with_columns(pl.lit(None).alias(c) for c in columns)
-    if kind in ("mixed", "mixed_float"):  # a pandas object column: ids as digit strings but row 1 an int (a float:
-        import pandas as pd              # JSON's 2.0 beside "3"), numbers with row 1 a str
+    if kind in ("mixed", "mixed_float", "mixed_bool"):  # a pandas object column: ids as digit strings but row 1
+        import pandas as pd              # an int (a float: JSON's 2.0 beside "3"; True), numbers with row 1 a str
 
         table = frame.to_pandas()
-        number = float if kind == "mixed_float" else int
+        number = {"mixed_float": float, "mixed_bool": lambda _: True}.get(kind, int)
         for c in columns:
             values = frame[c].str.extract(r"(\d+)").to_list() if frame.schema[c] == pl.String else frame[c].to_list()
             values[1] = number(values[1]) if isinstance(values[1], str) else str(values[1])
@@ -317,7 +317,8 @@ def deliver_eval(content: EvalContent, form: str, tmp: Path, style: FileStyle = 
 def deliver_table(content: TableContent, form: str, tmp: Path, style: FileStyle = PLAIN,
                   retype_spec: tuple[tuple[str, ...], str] | None = None) -> Any:
     """A per-query table as a table of ``form`` or the path of a file of ``form``."""
-    if form in ("json", "ndjson") and retype_spec is not None and retype_spec[1] in ("mixed", "mixed_float"):
+    if form in ("json", "ndjson") and retype_spec is not None and retype_spec[1] in ("mixed", "mixed_float",
+                                                                                      "mixed_bool"):
         # a number among the strings of an id column, as JSON holds it ({"qid": 7} beside {"qid": "8"})
         path = tmp / f"results.{form}"
         retype(content.table, *retype_spec).to_json(path, orient="records", lines=form == "ndjson")

@@ -20,8 +20,8 @@ from pairedframe.checks import require_rows
 from pairedframe.comparison._validate import (MAX_ABS_VALUE, groups_outside_ranges, nonfinite_error, outside_sql,
                                               warn_outside_range)
 from pairedframe.comparison.engine_tables import NUMERIC_TYPES, EngineTable, check_id_types, null_ids_error
-from pairedframe.comparison.pairing import (DELTA_TOLERANCE, choose_comparisons, describe_row, refuse_cluster_key,
-                                            require_pairable, trec_eval_aggregate, warn_summary_rows)
+from pairedframe.comparison.pairing import DELTA_TOLERANCE, choose_comparisons, describe_row, require_pairable
+from pairedframe.comparison.reserved import refuse_cluster_key, trec_eval_aggregate, warn_summary_rows
 from pairedframe.comparison.unpairable import MIN_PAIRED, NothingPairableError, unpairable_sink
 from pairedframe.errors import (BLANK_ID, EMPTY_ID_RULE, DuplicateError, PartlyEmptyWarning, SchemaError,
                                 user_stacklevel)

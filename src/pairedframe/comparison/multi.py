@@ -38,6 +38,7 @@ from pairedframe.comparison import paired
 from pairedframe.comparison._adaptive import DEFAULT_DECISION_ERROR, DEFAULT_MAX_RESAMPLES
 from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison._families import family_columns
+from pairedframe.comparison.measure_names import one_name_per_measure
 from pairedframe.comparison.options import check_options
 from pairedframe.comparison.pairing import PER_QUERY_FORMS, as_frame, by_system
 from pairedframe.io.convert import to_polars
@@ -298,7 +299,7 @@ def compare(data: Any, *, baseline: str | Sequence[str] | None = None, pairs: st
         except (InsufficientSampleError, ValueError) as exc:
             raise type(exc)(_readable(str(exc))) from None
     involved = {s for base, others in plan if others for s in (base, *others)}
-    _reissue(_unstacked(caught, frame.filter(pl.col("system").is_in(involved))))
+    _reissue(_unstacked(caught, frame.filter(pl.col("system").is_in(involved)), out["measure"].unique().to_list()))
     extras = [c for c in out.columns if c in stacked.columns and c not in ("system", "qid", "measure", "value", _KEY)]
     base_order = {b: i for i, (b, _) in enumerate(plan)}
     sys_order = {s: i for i, s in enumerate(chosen)}
@@ -332,14 +333,17 @@ def _reissue(caught: list) -> None:
         reissue(warning, origin, _readable(str(warning)))
 
 
-def _unstacked(caught: list, frame: pl.DataFrame) -> list:
+def _unstacked(caught: list, frame: pl.DataFrame, measures: list[str]) -> list:
     """``caught`` with its ValueRangeWarning and its warning of dropped summary rows taken again from ``frame``,
     the table before it was copied per baseline: the stacked ones name the placeholder for the baseline's values
-    (which baseline, they cannot say) and count a system once per copy."""
+    (which baseline, they cannot say) and count a system once per copy.  Both count the rows of the ``measures``
+    compared only (as the table spells them once: :func:`~pairedframe.comparison.measure_names.
+    one_name_per_measure`), as the single-baseline call checks values: a measure not compared is not their concern."""
     if not any(_recounted(warning) for warning, _ in caught):
         return caught
+    frame = one_name_per_measure(frame.with_columns(pl.col("measure").cast(pl.String)))
     with recorded_warnings() as again:
-        as_frame(frame)
+        as_frame(frame.filter(pl.col("measure").is_in(measures)))
     out = []
     for item in caught:
         kind = _recounted(item[0])

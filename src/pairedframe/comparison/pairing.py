@@ -18,6 +18,7 @@ import polars as pl
 from pairedframe.comparison._validate import MAX_ABS_VALUE, nonfinite_error, warn_values_outside_ranges
 from pairedframe.comparison.measure_names import (is_comparable, one_name_per_measure,  # noqa: F401 (re-exported)
                                                   table_measure_names)
+from pairedframe.comparison.reserved import refuse_cluster_key, trec_eval_aggregate, warn_summary_rows
 from pairedframe.comparison.unpairable import leave_out_unpairable, unpairable_sink
 from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
@@ -31,9 +32,9 @@ from pairedframe.measures.parse import aggregate_of, ranks_runs, run_independent
 from pairedframe.stats.power import MIN_QUERIES
 from pairedframe.tables import per_query_renames
 
-__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "warn_summary_rows",
-           "trec_eval_aggregate", "PairedRows",
-           "choose_comparisons", "comparable_measures", "is_text_measure", "string_valued_error", "is_comparable", "refuse_cluster_key", "require_pairable", "pair_systems", "no_common_query", "describe_row",
+__all__ = ["BASE_COLUMNS", "DELTA_TOLERANCE", "PER_QUERY_FORMS", "oriented", "as_frame", "PairedRows",
+           "choose_comparisons", "comparable_measures", "is_text_measure", "string_valued_error", "is_comparable",
+           "require_pairable", "pair_systems", "no_common_query", "describe_row",
            "check_sizes", "small_sample_text", "by_system"]
 
 BASE_COLUMNS = ("system", "qid", "measure", "value")
@@ -124,13 +125,6 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     return data
 
 
-def trec_eval_aggregate(measures: pl.Series) -> pl.Expr:
-    """Per row, how trec_eval summarises its measure over queries (``"mean"``, ``"sum"``, ...: ``aggregate_of``)."""
-    names = measures.unique().to_list()
-    return pl.col("measure").replace_strict({m: aggregate_of(m) for m in names}, default="mean",
-                                            return_dtype=pl.String)
-
-
 def is_text_measure(name: str) -> bool:
     """Whether ``name`` names string-valued measures only (``RelString@10``, ``relstring.5``: Evaluation.text);
     False for a name pairedframe does not know (a measure column of a table: numeric)."""
@@ -157,15 +151,6 @@ def by_system(frame: pl.DataFrame) -> tuple[pl.DataFrame, str]:
         key = "_" + key
     wide = frame.select(pl.col("qid").alias(key), "system", "value").pivot(on="system", index=key, values="value")
     return wide, key
-
-
-def warn_summary_rows(count: int) -> None:
-    """Warn once that ``count`` trec_eval summary rows (``qid == "all"``, ``unflagged_summary_rows``) were dropped."""
-    warnings.warn(f"dropped {count} summary rows with qid == {SUMMARY_QID!r}: each is its system's only row for "
-                  "its measure, or the mean or sum of its system's other values on it, as trec_eval's 'all' rows "
-                  "are (not a query); to keep a query named 'all', pass the Evaluation, or a table with a boolean "
-                  "'summary' column (False for queries) as `pairedframe evaluate -q -f csv|json` writes",
-                  UserWarning, stacklevel=user_stacklevel())
 
 
 @dataclass(frozen=True)
@@ -273,35 +258,6 @@ def require_pairable(measured: set[tuple[str, str]], baseline_measures: list[str
             f"no values to pair for (system, measure) {absent[:5]}{' ...' if len(absent) > 5 else ''}: the "
             f"system or the baseline {baseline!r} has no rows of that measure; pass measures=/systems= to "
             f"choose what to compare")
-
-
-#: Columns a comparison's result adds beside its keys (compare, also with pairs=, compare_segments,
-#: compare_clustered; checked by tests/test_reserved_key_columns.py): a key column of that name would collide with one.
-RESULT_COLUMNS = frozenset((
-    "alternative", "baseline", "baseline_mean", "ci_high", "ci_low", "confidence_level", "delta", "df", "equivalent",
-    "exact", "family", "family_size", "interval", "losses", "margin", "mcnemar_b", "mcnemar_c", "mcnemar_pvalue", "mde",
-    "method", "min_discoveries", "n_clusters", "n_queries", "n_resamples", "pvalue", "pvalue_bh", "pvalue_holm",
-    "pvalue_max_tukey_raw", "pvalue_tost", "pvalue_tost_bh", "pvalue_tost_holm", "pvalue_tukey", "resolution_limited",
-    "sd", "se", "seed", "significant", "skewness", "small_sample", "system_mean", "test", "ties", "tost_high",
-    "tost_low", "verdict", "verdict_note", "verdict_on", "warning", "wins", "certified", "decision_error",
-    "pvalue_high", "pvalue_low", "resamples_used", "resampling"))
-
-
-def refuse_cluster_key(keys: Sequence[str]) -> None:
-    """ValueError when a per-query table's key columns hold ``cluster``: a key makes one comparison per value,
-    so clusters of two to four queries would each be compared alone, with no comparison across them --
-    never what a table of clustered queries is for; or a name of the result's own columns (:data:`RESULT_COLUMNS`),
-    which polars refused as a duplicate output name."""
-    taken = sorted(set(keys) & RESULT_COLUMNS)
-    if taken:
-        raise SchemaError(f"the per-query table has a column {taken[0]!r}, which a comparison would keep as a key "
-                          f"beside its own result column {taken[0]!r}; rename or drop it (key columns other than "
-                          "system, qid, measure and value name groups compared apart, e.g. dataset)")
-    if "cluster" in keys:
-        raise ValueError("the per-query table has a 'cluster' column, which this comparison would treat as a key "
-                         "(one comparison per cluster, each on its own few queries); for one comparison that "
-                         "resamples whole clusters use pf.compare_clustered (or `pairedframe analyze`); drop the "
-                         "column for a plain paired comparison, or rename it to compare cluster by cluster")
 
 
 def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,

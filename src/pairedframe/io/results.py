@@ -28,12 +28,12 @@ from pairedframe.io.convert import to_polars
 from pairedframe.io.csv_columns import ragged_line_error, typed_columns
 from pairedframe.io.detect import detect_format, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
-from pairedframe.io.json_ids import numbers_among_text_ids
+from pairedframe.io.json_ids import check_json_ids
 from pairedframe.io.table_values import blank_ids, csv_line_of_row, first_blank_ids
 from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import (SUMMARY_TOLERANCE, is_trec_eval_output, read_trec_eval_output,
                                              summary_value)
-from pairedframe.checks import require_rows, string_ids, warn_numeric_ids
+from pairedframe.checks import require_rows, string_ids
 from pairedframe.errors import (BLANK_ID, BLANK_ID_PATTERN, EMPTY_ID_RULE, InputFormatError, SchemaError, missing_file,
                                 user_stacklevel)
 from pairedframe.tables import per_query_renames
@@ -210,20 +210,10 @@ def _text_ids(df: pl.DataFrame, what: str) -> pl.DataFrame:
     return df.with_columns(pl.col("measure").cast(pl.String)) if "measure" in df.columns else df
 
 
-def _warn_numbers_among_text_ids(df: pl.DataFrame, data: bytes, kind: str, what: str) -> None:
-    """An id column of numbers and strings (7 beside "q1") is read as text: warn as for an all-integer one."""
+def _check_json_ids(df: pl.DataFrame, data: bytes, kind: str, what: str) -> None:
+    """:func:`~pairedframe.io.json_ids.check_json_ids` on the id columns of ``df`` (as the file names them)."""
     renames = per_query_renames(df.columns, what)
-    ids = [c for c in df.columns if renames.get(c, c) in ID_COLUMNS]
-    mixed = numbers_among_text_ids(df, data, kind, ids)
-    floats = {renames.get(c, c): f for c, (_, _, f) in mixed.items() if f is not None}
-    if floats:   # as a float id column is refused (checks.string_ids): 2.0 is not the id "2"
-        column, value = next(iter(floats.items()))
-        raise SchemaError(f"id column {column!r} of {what} holds the number {value!r} beside text ids: ids are strings "
-                          "('007', 'd1'), and a float such as 1.0 does not match the id '1' of another table; write "
-                          "the ids as strings")
-    if mixed:
-        said = "; ".join(f"{renames.get(c, c)}: the number {n!r} beside the text {t!r}" for c, (n, t, _) in mixed.items())
-        warn_numeric_ids([renames.get(c, c) for c in mixed], f"{what} ({said})")
+    check_json_ids(df, data, kind, what, [c for c in df.columns if renames.get(c, c) in ID_COLUMNS])
 
 
 def system_name_from_results_path(path: str | os.PathLike) -> str:
@@ -282,7 +272,7 @@ def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
             # every row decides the types: a text measure's first value may come after polars' 100 rows
             df = (pl.read_json(data, infer_schema_length=None) if kind == "json"
                   else pl.read_ndjson(data, infer_schema_length=None))
-            _warn_numbers_among_text_ids(df, data, kind, str(path))
+            _check_json_ids(df, data, kind, str(path))
     except (pl.exceptions.ComputeError, pl.exceptions.PolarsError) as exc:
         ragged = ragged_line_error(path, kind, "results") if kind in ("csv", "tsv") else None
         raise ragged or InputFormatError(f"cannot read as {kind}: {exc}", path=str(path)) from exc

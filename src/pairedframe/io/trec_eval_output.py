@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from pathlib import Path
 from typing import TextIO
 
 import polars as pl
 
-from pairedframe.errors import InputFormatError
+from pairedframe.errors import InputFormatError, user_stacklevel
 from pairedframe.io.trec import _open_bytes
 
 __all__ = ["SUMMARY_TOLERANCE", "summary_value", "is_trec_eval_output", "read_trec_eval_output"]
@@ -79,8 +80,9 @@ def read_trec_eval_output(path: Path, system: str) -> pl.DataFrame:
     frame = pl.DataFrame(reading.rows, schema={"system": pl.String, "qid": pl.String, "measure": pl.String,
                                                "value": pl.Float64, "block": pl.Int64}, orient="row")
     frame = reading.name_concatenated_runs(frame)
-    return (frame.with_columns(pl.int_range(pl.len()).over("block").alias("row")).with_columns(_summary())
-            .drop("block", "row"))
+    frame = frame.with_columns(pl.int_range(pl.len()).over("block").alias("row")).with_columns(_summary())
+    _warn_summary_of_nothing(frame, path)
+    return frame.drop("block", "row")
 
 
 #: How far a summary row's value may lie from the mean (or sum) of its group's other values and still be read as
@@ -116,20 +118,48 @@ def _summary() -> pl.Expr:
     printed decimals (:func:`summary_value`; a summary printed twice: a run's ``-q`` output and its summary
     output joined, or two summary-only outputs joined with ``cat``) -- and never from the summary-only
     ``num_q`` on."""
-    row, value = pl.col("row"), pl.col("value")                      # the row's place in its block
+    row = pl.col("row")                                              # the row's place in its block
     query = pl.col("qid") != "all"
     last_query = pl.when(query).then(row).max().over("block").fill_null(-1)
     comes_again = row < row.max().over("block", "measure")
     first_num_q = pl.when(pl.col("measure") == "num_q").then(row).min().over("block")
     before_num_q = first_num_q.is_null() | (row < first_num_q)
+    query_all = comes_again & before_num_q & ~_printed_summary(query)
+    return ((row > last_query) & ~query_all).alias("summary")
+
+
+def _printed_summary(query: pl.Expr) -> pl.Expr:
+    """Whether a row is the mean (the sum for ``num_*`` counts) of its block's rows of a ``query`` on its measure,
+    to the 4 decimals trec_eval prints (:func:`summary_value`; true where there is no such row)."""
+    value = pl.col("value")
     others = pl.when(query).then(value)
     # trec_eval sums its counts (num_ret, num_rel, num_rel_ret, ...) and averages the rest; printed: off4 = 0
     aggregate = pl.when(pl.col("measure").str.starts_with("num_")).then(pl.lit("sum")).otherwise(pl.lit("mean"))
-    printed_summary = summary_value(value, others.count().over("block", "measure"),
-                                    others.mean().over("block", "measure"), others.sum().over("block", "measure"),
-                                    pl.lit(0.0), aggregate)
-    query_all = comes_again & before_num_q & ~printed_summary
-    return ((row > last_query) & ~query_all).alias("summary")
+    return summary_value(value, others.count().over("block", "measure"), others.mean().over("block", "measure"),
+                         others.sum().over("block", "measure"), pl.lit(0.0), aggregate)
+
+
+def _warn_summary_of_nothing(frame: pl.DataFrame, path: Path) -> None:
+    """Warn, once, about the runs whose trailing ``all`` rows, read as their summary (left out by comparisons),
+    summarise none of their other queries: none is their mean or sum (geometric means, gm_*, aside), as the rows
+    of a query named ``all`` sorted last in output without a summary (``-n``) read."""
+    query = ~pl.col("summary")                                            # a query 'all' kept as one counts
+    others = pl.when(query).then(pl.col("value")).count().over("block", "measure")
+    telling = pl.col("summary") & (others > 0) & ~pl.col("measure").str.starts_with("gm_")
+    runs = (frame.with_columns(telling.alias("_telling"), _printed_summary(query).alias("_printed"))
+            .filter("_telling").group_by("block", maintain_order=True)
+            .agg(pl.col("system").first(), pl.len().alias("n"), pl.col("_printed").any().alias("printed"))
+            .filter(~pl.col("printed")))
+    if runs.height:
+        system, n = runs.select("system", "n").row(0)
+        more = f" (and {runs.height - 1} other run(s) alike)" if runs.height > 1 else ""
+        warnings.warn(f"{path}: run {system!r}{more} ends with {n} row(s) with qid 'all' read as trec_eval's summary "
+                      "(left out of comparisons), though none is the mean (the sum, for num_* counts) of the run's "
+                      "other queries on its measure: a query named 'all' in output written without a summary "
+                      "(trec_eval or `pairedframe evaluate` -n) is lost so; to keep it, write the per-query values "
+                      "with `pairedframe evaluate -q -f csv|json` (they flag the summary) or rename the query (a "
+                      "summary over queries the run lacks, trec_eval -c, is no mean of its queries either)",
+                      UserWarning, stacklevel=user_stacklevel())
 
 
 class _Blocks:
