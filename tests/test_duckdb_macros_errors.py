@@ -89,10 +89,17 @@ def test_several_run_tags_with_a_trailing_field_are_named_by_pf_evaluate_as_by_p
      "line 1: likely a blank inside the qid of line 1 (7 fields where most lines have 6, 'Q0' its field 3)"),
     (["301 Q0 d1 1 5 t extra", "301 Q0 d2 2 4 t", "301 Q0 d1 3 3 t"],       # an extra column trec_eval accepts
      "line 1: duplicate (qid, docno) = (301, d1) in run, also on line(s) [3]; trec_eval refuses"),
-], ids=["blank-in-qid", "blank-in-qid-first-line", "extra-trailing-column"])
-def test_a_duplicate_from_a_qid_with_a_blank_is_named_by_the_macros_against_pf_read_run(con, tmp_path, lines, said):
+    (["301 Q0 d1 1 5 t", "301 Q0 d3 2 4 t", "301 Q0 d4 3 3 t", "301 Q0 d 5 4 2 t", "301 Q0 d 6 5 1 t"],
+     "line 4: likely a blank inside the docno of line 4 (7 fields where most lines have 6; fields are split on "
+     "blanks, so its run tag reads as '2')"),
+    (["301 Q0 d1 1 5 t", "301 Q0 d3 2 4 t", "301 Q0 d4 3 3 t", "301 Q0 d 4 2 t", "301 Q0 d 6 5 1 t"],  # unshifted first
+     "line 4: likely a blank inside the docno of line 5 (7 fields where most lines have 6; fields are split on "
+     "blanks, so its run tag reads as '1')"),
+], ids=["blank-in-qid", "blank-in-qid-first-line", "extra-trailing-column", "blank-in-docno",
+        "blank-in-docno-second-line"])
+def test_a_duplicate_from_an_id_with_a_blank_is_named_by_the_macros_against_pf_read_run(con, tmp_path, lines, said):
     """pf_read_run and pf_evaluate said the plain duplicate where pf.read_run says the line likely has a blank
-    inside its qid (io.duplicates.ragged_cause); the macros now apply the same rule and say the same words
+    inside its qid or docno (io.duplicates.ragged_cause); the macros apply the same rule and say the same words
     (pf.read_run's message adds the line's text)."""
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run.write_text("\n".join(lines) + "\n")

@@ -404,6 +404,38 @@ def test_duplicate_from_a_qid_with_a_blank_names_the_shifted_line_against_the_us
     assert "several run tags" not in result.stderr and "awk" not in result.stderr
 
 
+@pytest.mark.parametrize("streamed", [True, False])
+def test_duplicate_from_a_docno_with_a_blank_names_the_line_not_several_run_tags(tmp_path, streamed):
+    """'d 5' as a docno shifts the rank, score and tag: the line reads as docno 'd' with the score as its run
+    tag, so two such lines repeat (301, d) with "run tags" '2' and '1'. The message named several systems in
+    one file; the likely cause is the line with more fields than most whose last field is the true tag."""
+    run, qrels = tmp_path / "blank_docno.run", tmp_path / "q"
+    run.write_text("301 Q0 d1 1 5 t\n301 Q0 d3 2 4 t\n301 Q0 d4 3 3 t\n301 Q0 d 5 4 2 t\n301 Q0 d 6 5 1 t\n")
+    qrels.write_text("301 0 d1 1\n")
+    if streamed:
+        result = runner.invoke(app, ["evaluate", "-m", "map", str(qrels), str(run)])
+        assert result.exit_code == 2, result.output
+        said = result.stderr
+    else:
+        with pytest.raises(pf.DuplicateError) as raised:
+            pf.read_run(run)
+        said = str(raised.value)
+    assert ("line 4: likely a blank inside the docno of line 4 (7 fields where most lines have 6; fields are split "
+            "on blanks, so its run tag reads as '2'): duplicate (qid, docno) = (301, d) in run, also on line(s) [5]; "
+            "remove the blank") in said
+    assert "several run tags" not in said and "awk" not in said
+
+
+def test_duplicate_across_run_tags_with_an_extra_column_still_names_the_several_systems(tmp_path):
+    """The docno rule needs the repeated lines' last fields to agree: two systems in one file whose lines
+    carry a trailing column each (different tags, different last fields) stay "several run tags"."""
+    run, qrels = tmp_path / "two_systems.run", tmp_path / "q"
+    run.write_text("301 Q0 d1 1 5 a\n301 Q0 d2 2 4 a\n301 Q0 d3 3 3 a\n301 Q0 d1 1 5 b x\n")
+    qrels.write_text("301 0 d1 1\n")
+    with pytest.raises(pf.DuplicateError, match="several run tags"):
+        pf.read_run(run)
+
+
 def test_duplicate_in_a_run_with_an_extra_trailing_column_is_the_plain_duplicate_with_trec_evals_rule(tmp_path):
     """trec_eval accepts columns after the 6th; they shift nothing, so a repeated (qid, docno) there is a
     duplicate, not a field-count problem of another line."""

@@ -222,7 +222,9 @@ def test_spark_reads_run_files_with_trec_evals_rules(spark, tmp_path, method):
                                                     "\\('bm25', 'other'\\): several systems"),
                                            ("ragged", "^run file .*input.bad, line 10: likely a blank inside the qid "
                                                       "of line 10 \\(7 fields where most lines have 6, 'Q0' its "
-                                                      "field 3\\)")])
+                                                      "field 3\\)"),
+                                           ("docno", "^run file .*input.bad, line 10: likely a blank inside the "
+                                                     "docno of line 10 \\(7 fields where most lines have 6; ")])
 def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, method):
     qrels, runs = example_paths()
     lines = runs[0].read_text().splitlines(keepends=True)
@@ -236,6 +238,9 @@ def test_spark_names_the_bad_line_as_locally(spark, tmp_path, change, error, met
     elif change == "ragged":           # a qid with a blank: both lines read as (q, <qid>)
         lines[9] = "q " + lines[9]
         lines.append("q " + lines[10])
+    elif change == "docno":            # a docno with a blank: both lines read as (<qid>, zz), scores as tags
+        lines[9] = " ".join([fields[0], "Q0", "zz", "1", *fields[3:]]) + "\n"
+        lines.append(" ".join([fields[0], "Q0", "zz", "2", fields[3], "0.5", fields[5]]) + "\n")
     else:                                     # the same document under another run tag: a second system
         lines.append(" ".join([*fields[:5], "other"]) + "\n")
     path = tmp_path / "input.bad"

@@ -186,8 +186,9 @@ CREATE OR REPLACE TEMP MACRO pf__run_dup_msg_sql(file_sql, d, g) AS
     || 'file (split it by the 6th field) or a table with a system column'' ELSE '
     || pf__lit('; ' || pf__duplicate_rule() || ', remove them') || ' END';
 
--- SQL of the CTEs pf_dfile, pf_usual, pf_q0 and pf_ragged, after a CTE pf_dup (file_no, qid, docno, lines; at most
--- one row). pf_ragged's column `hint` says that a line of the duplicate reads shifted by a blank inside its qid, as
+-- SQL of the CTEs pf_dfile, pf_usual, pf_q0, pf_twins and pf_ragged, after a CTE pf_dup (file_no, qid, docno, lines;
+-- at most one row). pf_ragged's column `hint` says that a line of the duplicate reads shifted by a blank inside its
+-- qid (or, failing that, its docno), as
 -- pairedframe.io.duplicates.ragged_cause tells it: more fields than the file's most common count (ties to the
 -- fewer), and that count's most common 2nd field (ties to the first in code-point order: Q0) coming as many
 -- fields late; no row otherwise. Only the duplicate's file is read again, and only when there is one (a semi join).
@@ -198,12 +199,21 @@ CREATE OR REPLACE TEMP MACRO pf__ragged_sql(paths, names) AS
     || 'pf_usual AS (SELECT len(fields) AS usual FROM pf_dfile GROUP BY len(fields) ORDER BY count(*) DESC, usual LIMIT 1), '
     || 'pf_q0 AS (SELECT fields[2] AS q0 FROM pf_dfile WHERE len(fields) = (SELECT usual FROM pf_usual) GROUP BY fields[2] '
     || 'ORDER BY count(*) DESC, q0 LIMIT 1), '
-    || 'pf_ragged AS (SELECT ''likely a blank inside the qid of line '' || CAST(r.line_no AS VARCHAR) || '' ('' '
+    || 'pf_twins AS (SELECT r.* FROM pf_dfile AS r, pf_dup AS d WHERE r.qid = d.qid AND r.docno = d.docno), '
+    || 'pf_ragged AS (SELECT hint FROM (SELECT 1 AS k, r.line_no, ''likely a blank inside the qid of line '' '
+    || '|| CAST(r.line_no AS VARCHAR) || '' ('' '
     || '|| CAST(len(r.fields) AS VARCHAR) || '' fields where most lines have '' || CAST(u.usual AS VARCHAR) || '', '' '
     || '|| pf__lit(q.q0) || '' its field '' || CAST(2 + len(r.fields) - u.usual AS VARCHAR) || ''): '' AS hint '
-    || 'FROM pf_dfile AS r, pf_dup AS d, pf_usual AS u, pf_q0 AS q WHERE r.qid = d.qid AND r.docno = d.docno '
-    || 'AND len(r.fields) > u.usual AND u.usual > 1 AND r.fields[2] <> q.q0 '
-    || 'AND r.fields[2 + len(r.fields) - u.usual] = q.q0 ORDER BY r.line_no LIMIT 1)';
+    || 'FROM pf_twins AS r, pf_usual AS u, pf_q0 AS q '
+    || 'WHERE len(r.fields) > u.usual AND u.usual > 1 AND r.fields[2] <> q.q0 '
+    || 'AND r.fields[2 + len(r.fields) - u.usual] = q.q0 '
+    -- inside the docno: 6-field lines are usual, the twins' 6th fields differ, their last fields agree
+    || 'UNION ALL SELECT 2 AS k, r.line_no, ''likely a blank inside the docno of line '' '
+    || '|| CAST(r.line_no AS VARCHAR) || '' ('' || CAST(len(r.fields) AS VARCHAR) || '' fields where most lines have 6; '' '
+    || '|| ''fields are split on blanks, so its run tag reads as '' || pf__lit(r.fields[6]) || ''): '' AS hint '
+    || 'FROM pf_twins AS r, pf_usual AS u, pf_q0 AS q WHERE u.usual = 6 AND len(r.fields) > 6 AND r.fields[2] = q.q0 '
+    || 'AND (SELECT count(DISTINCT t.fields[6]) > 1 AND count(DISTINCT t.fields[len(t.fields)]) = 1 FROM pf_twins AS t)) '
+    || 'ORDER BY k, line_no LIMIT 1)';
 
 -- SQL of the run table of files: rows checked, then duplicates and empty files refused.
 CREATE OR REPLACE TEMP MACRO pf__read_run_sql(paths, names) AS
