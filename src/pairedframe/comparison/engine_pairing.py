@@ -80,10 +80,14 @@ def pair_in_engine(table: EngineTable, baseline: str, systems: Sequence[str] | s
         groups = groups if real == _NOT_ALL else _row_groups(table, pq, extras, real)
     _check_rows(table, pq, groups, keep, flagged, real)
     rows = _comparison_rows(groups, extras, baseline, systems, measures)
-    # only the rows compared, as the polars path: a system or measure left out is not this comparison's concern
+    # only the rows compared, as the polars path: a system or measure left out (its values, its summary rows) is not
+    # this comparison's concern
     compared = pl.col("system").is_in([baseline, *rows["system"].unique().to_list()])
     measured = pl.col("measure").is_in(rows["measure"].unique().implode())
-    _warn_outside_ranges(table, pq, groups.filter(compared & measured), real)
+    scoped = groups.filter(compared & measured)
+    if not flagged and (summary := int(scoped["summary"].sum() or 0)):
+        warn_summary_rows(summary)
+    _warn_outside_ranges(table, pq, scoped, real)
     comps = table.name("comps")
     table.register(comps, rows.rename({"_row": "comp"}).with_columns(pl.col("comp").cast(pl.Int64))
                    .with_columns(pl.lit(baseline).alias("pf_baseline")).to_arrow())
@@ -279,15 +283,14 @@ def _row_groups(table: EngineTable, pq: str, extras: list[str], real: str) -> pl
 
 
 def _check_rows(table: EngineTable, pq: str, groups: pl.DataFrame, keep: list[str], flagged: bool, real: str) -> None:
-    """Summary rows warned about and dropped; non-finite values and repeated keys refused (the first named)."""
+    """A table of summary rows only refused; non-finite values and repeated keys refused (the first named)."""
     q = table.quote
     cols = ", ".join(q(c) for c in keep)
     if flagged:       # its flagged rows are left out of pq: none left, none measured per query
         require_rows(int(groups["n_rows"].sum() or 0), what="the per-query table",
                      why=f"it holds only summary rows (flagged in column 'summary'); {PER_QUERY_HINT}")
     summary = 0 if flagged else int(groups["summary"].sum() or 0)
-    if summary:
-        warn_summary_rows(summary)
+    if summary:      # warned about by the caller, counted on the rows compared
         require_rows(int(groups["n_rows"].sum()) - summary, what="the per-query table",
                      why=f"it holds only summary rows (qid {SUMMARY_QID!r}); {PER_QUERY_HINT}")
     nonfinite = int(groups["nonfinite"].sum() or 0)

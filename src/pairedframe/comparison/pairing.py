@@ -70,11 +70,13 @@ def wins_in_measure_direction(rows: pl.DataFrame) -> pl.DataFrame:
 
 
 def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] = (),
-             warn_ranges: bool = True) -> pl.DataFrame:
+             warn_ranges: bool = True, dropped_summary: list[pl.DataFrame] | None = None) -> pl.DataFrame:
     """Any per-query table form (Evaluation, polars, pandas, arrow, DuckDB, dicts, a results file's path read
     by :func:`pairedframe.read_results`) as a polars frame ``system, qid, measure, value`` (+ key columns), ids
     as strings; null values dropped unless ``keep_nulls``. ``warn_ranges=False``: the caller warns about values
-    outside their measure's range itself, on the rows it compares."""
+    outside their measure's range itself, on the rows it compares; given a list ``dropped_summary``, the
+    trec_eval summary rows dropped are appended to it (``system, measure``) instead of warned about, so that the
+    caller counts those of the rows it compares."""
     per_query = getattr(data, "per_query", None)
     from_evaluation = isinstance(per_query, pl.DataFrame)  # never holds summary rows: "all" is a query
     if from_evaluation:
@@ -112,7 +114,10 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     summary_rows = 0 if from_evaluation or flagged else data.select(summary.sum()).item()
     if summary_rows:
         # trec_eval's reserved id, its rows means (or sums) of the others': not a query named 'all'
-        warn_summary_rows(summary_rows)
+        if dropped_summary is None:
+            warn_summary_rows(summary_rows)
+        else:
+            dropped_summary.append(data.filter(summary).select("system", "measure"))
         data = data.filter(~summary)
         require_rows(data, what="the per-query table", why=f"it holds only summary rows (qid {SUMMARY_QID!r}); "
                      f"{PER_QUERY_HINT}")
@@ -265,7 +270,8 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
     """Pair every chosen system with the baseline on their common queries: one row per comparison
     (``rows``) and its per-query ``a, b, delta`` (``paired``), with every input check of
     :func:`pairedframe.compare`."""
-    df = as_frame(data, keep_nulls=True, warn_ranges=False)
+    dropped: list[pl.DataFrame] = []
+    df = as_frame(data, keep_nulls=True, warn_ranges=False, dropped_summary=dropped)
     extras = [c for c in df.columns if c not in BASE_COLUMNS]
     refuse_cluster_key(extras)
     keys = ["system", *extras, "measure", "qid"]
@@ -283,8 +289,11 @@ def pair_systems(data: Any, baseline: str, systems: Sequence[str] | str | None,
                                             df["measure"].unique(maintain_order=True).to_list(),
                                             baseline, systems, measures)
     df = df.filter(pl.col("measure").is_in(measures))
-    # only the rows compared: a value of a system or measure left out is not this comparison's concern
-    warn_values_outside_ranges(df.filter(pl.col("system").is_in([baseline, *systems])))
+    # only the rows compared: a value or summary row of a system or measure left out is not this comparison's concern
+    compared = pl.col("system").is_in([baseline, *systems]) & pl.col("measure").is_in(measures)
+    if dropped and (count := dropped[0].filter(compared).height):
+        warn_summary_rows(count)
+    warn_values_outside_ranges(df.filter(compared))
     a = df.filter(pl.col("system") == baseline).select(*extras, "measure", "qid", pl.col("value").alias("a"))
     b = df.filter(pl.col("system").is_in(systems)).select("system", *extras, "measure", "qid",
                                                            pl.col("value").alias("b"))
