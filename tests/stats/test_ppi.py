@@ -243,3 +243,20 @@ def test_ppi_zero_spread_interval_against_paired_t_test(alternative):
     t = paired_t_test(np.full(5, 0.1), alternative=alternative)
     assert res.pvalue == t.pvalue
     assert tuple(res.confidence_interval) == tuple(t.confidence_interval) == (-np.inf, np.inf)
+
+
+@pytest.mark.parametrize("method", ["jackknife-t", "jackknife-edgeworth"])
+def test_ppi_two_gold_queries_use_the_plug_in_variance_of_the_tuned_lambda_against_a_direct_computation(method):
+    """The outside statistician: with 2 gold queries each leave-one-out sample holds one gold value, which tunes
+    lam to 0, so the jackknife measured the gold-only mean (SE 0.460, interval [-5.8, 5.9]) beside an estimate
+    made with lam = 1 (rectifier SE about 0.025). The tuned lam is kept: the plug-in variance, as a fixed lam."""
+    y, yh = np.array([0.458, -0.461]), np.array([0.479, -0.490])
+    yu = np.random.default_rng(0).normal(0.05, 0.2, 30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        res = ppi_mean(y, yh, yu, method=method)
+    lam = res.lam
+    assert lam == pytest.approx(1.0)
+    se = math.sqrt(np.var(y - lam * yh, ddof=1) / 2 + np.var(lam * yu, ddof=1) / 30)
+    assert res.standard_error == pytest.approx(se, rel=1e-12)
+    assert res.confidence_interval.high - res.confidence_interval.low < 2.0

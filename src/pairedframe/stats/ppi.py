@@ -302,9 +302,11 @@ def ppi_mean(gold, proxy_on_gold, proxy_unlabelled, *, lam: float | None = None,
     rectifier = y - lam_v * f_gold
     estimate = float(rectifier.mean())
     jackknife = method.startswith("jackknife")
-    if jackknife and lam is None:
+    if jackknife and lam is None and n > 2:
         var = _jackknife_gold_variance(y, f_gold, f_unlab, None)
-    else:   # a fixed lam: the jackknife variance of the rectifier's mean is this plug-in one (ddof=1)
+    else:   # a fixed lam: the jackknife variance of the rectifier's mean is this plug-in one (ddof=1); so for
+        # 2 gold queries too, whose leave-one-out samples (one value each) cannot tune lam: re-tuned to 0 there,
+        # the jackknife measured the gold-only mean, not the estimate (12 times too wide an interval)
         var = float(np.var(rectifier, ddof=ddof)) / n
     if lam_v != 0.0:
         imputed = lam_v * f_unlab
