@@ -430,3 +430,16 @@ def test_the_left_out_warning_names_null_values_only_where_values_are_null():
     both = left_out_message(frame.filter(~((pl.col("system") == "cut") & pl.col("qid").is_in(["q00", "q04"]))))
     assert "25 of 30 queries paired" in both and "2 have no row on one side" in both
     assert "3 have a null value on one side" in both
+
+
+@pytest.mark.parametrize("n", [5, 6, 30])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_mde_of_identical_systems_is_nan_at_every_n_and_alternative(n, alternative):
+    """The outside statistician: all deltas 0 gave mde inf at n = 5 two-sided (the floor of 5 queries) and NaN
+    otherwise; the guide says NaN at zero spread, and no number of queries changes "identical"."""
+    q = [f"q{i}" for i in range(n)]
+    table = pl.DataFrame({"system": ["A"] * n + ["B"] * n, "qid": q * 2, "measure": "nDCG@10", "value": [0.3] * (2 * n)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        row = compare(table, baseline="A", alternative=alternative).row(0, named=True)
+    assert math.isnan(row["mde"]) and row["verdict"] == "identical"
