@@ -315,3 +315,24 @@ def test_dash_qrels_is_refused_naming_the_qrels_argument(command, tmp_path, monk
     result = runner.invoke(app, args, input=qrels.read_text())
     assert result.exit_code == 2, result.output
     assert "QRELS is '-': qrels cannot be read from standard input" in result.stderr
+
+
+def test_example_trec_stdout_is_trec_eval_text_read_back_by_the_results_readers(tmp_path):
+    """example -f trec printed "qrels: ..." and "runs: ..." before the "# run:" blocks, so its stdout was no
+    trec_eval text (read_results: "unknown results format"); they go to stderr, and stdout is evaluate -f trec's."""
+    from pairedframe.io.trec_eval_output import read_trec_eval_output
+
+    result = runner.invoke(app, ["example", "-f", "trec"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("qrels: ") and "runs: " in result.stderr
+    qrels, runs = example_paths()
+    evaluated = runner.invoke(app, ["evaluate", "-f", "trec", "-m", "nDCG@10", "-m", "AP", "-m", "P@10", "-m", "R@100",
+                                    "-m", "RR", str(qrels), *map(str, runs)])
+    assert result.stdout == evaluated.stdout
+    out = tmp_path / "example.trec"
+    out.write_text(result.stdout, encoding="utf-8")
+    read = read_trec_eval_output(out, "example")
+    assert read["system"].unique(maintain_order=True).to_list() == ["bm25", "reranker"] and read["summary"].all()
+    # recognised as trec_eval output: refused only for holding no per-query values (no -q)
+    with pytest.raises(pf.EmptyResultError, match="holds only summary rows"):
+        pf.read_results(out)

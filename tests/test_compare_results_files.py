@@ -102,15 +102,54 @@ def test_compare_of_results_files_refuses_an_evaluation_option_naming_it(results
 
 
 def test_compare_of_one_file_of_unknown_format_says_so(tmp_path):
-    """A markdown table alone said "compare needs at least two runs" (the outside tester): it names the file, says
-    its results format is unknown and lists the known ones, and what it would need as QRELS."""
-    markdown = tmp_path / "ev.md"
-    markdown.write_text("| system | qid | measure | value |\n|---|---|---|---|\n| a | 1 | AP | 0.5 |\n")
-    res = runner.invoke(app, ["compare", str(markdown), "-m", "AP"])
+    """A file alone that is neither a results file nor a display table: it names the file, says its results
+    format is unknown and lists the known ones, and what it would need as QRELS."""
+    notes = tmp_path / "ev.md"
+    notes.write_text("some notes on the runs\n")
+    res = runner.invoke(app, ["compare", str(notes), "-m", "AP"])
     assert res.exit_code == 2
     message = " ".join(res.stderr.split())
-    assert f"{markdown}: not a per-query results file (unknown results format; use one of .csv" in message
+    assert f"{notes}: not a per-query results file (unknown results format; use one of .csv" in message
     assert "as QRELS it needs at least two runs" in message
+
+
+@pytest.mark.parametrize("fmt, kind", [("markdown", "a markdown table (-f markdown)"),
+                                       ("table", "a terminal table (-f table, the default)")])
+def test_compare_of_evaluate_display_tables_is_refused_naming_file_and_format(tmp_path, fmt, kind):
+    """evaluate -q -f markdown|table output fed to compare (the outside tester): it said "name at least one
+    measure with -m ... per-query results files alone ..." and, with -m, "compare needs at least two runs"
+    (taken as QRELS and one run); now the file, its format and what to write instead."""
+    files = []
+    for run in RUNS:
+        out = runner.invoke(app, ["evaluate", "-q", "-f", fmt, "-m", "AP", str(QRELS), str(run)])
+        assert out.exit_code == 0, out.output
+        files.append(tmp_path / f"{run.name}.{fmt}")
+        files[-1].write_text(out.stdout, encoding="utf-8")
+    for extra in ([], ["-m", "AP"]):
+        res = runner.invoke(app, ["compare", *map(str, files), *extra])
+        message = " ".join(res.stderr.split())
+        assert res.exit_code == 2 and f"{files[0]}: {kind}" in message and "-f csv, json or trec" in message
+    with pytest.raises(pf.InputFormatError, match=r"-f csv, json or trec"):
+        pf.read_results(files[1])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "markdown"])
+def test_compare_of_a_comparison_output_is_refused_as_one(tmp_path, results_files, fmt):
+    """compare -f csv output fed back to compare said "unknown results format; use one of .csv" of a .csv."""
+    out = runner.invoke(app, ["compare", *map(str, results_files), "-m", "AP", "-B", "100", "-f", fmt])
+    assert out.exit_code == 0, out.output
+    compared = tmp_path / f"cmp.{fmt}"
+    compared.write_text(out.stdout, encoding="utf-8")
+    for args in ([compared], [compared, results_files[1]], [results_files[1], compared]):
+        res = runner.invoke(app, ["compare", *map(str, args), "-m", "AP"])
+        assert res.exit_code == 2 and f"{compared}:" in res.stderr
+        assert "this is a comparison's output" in " ".join(res.stderr.split())
+
+
+def test_compare_of_qrels_and_one_run_names_what_it_took_as_qrels():
+    res = runner.invoke(app, ["compare", str(QRELS), str(RUNS[0]), "-m", "AP"])
+    assert res.exit_code == 2
+    assert f"besides QRELS ({QRELS} was taken as QRELS and bm25 as the runs)" in " ".join(res.stderr.split())
 
 
 def test_compare_of_one_results_file_of_one_system_names_the_system_it_holds(results_files):

@@ -414,3 +414,23 @@ def test_hit_endpoint_runs_on_a_first_hit_rank_export():
     plan = Plan.from_toml(PLAN.split("[[endpoints]]")[0] + '[[endpoints]]\nmeasure = "hit@1"\ndirection = "higher is better"\nrole = "primary"\n')
     row = analyze(plan, ranks).table.row(0, named=True)
     assert row["measure"] == "hit@1" and row["delta"] == pytest.approx(0.6 - 0.2)
+
+
+def test_unreachable_warning_of_the_guides_hit_plan_names_its_endpoint_and_the_queries_it_resamples(
+        tmp_path, monkeypatch):
+    """docs/guide/clusters.md's hit@k example run verbatim warned "no comparison can be significant: 4 of 20
+    clusters have a non-zero summed delta" of a plan resampling queries, whose hit@1 is significant: the
+    warning names the endpoint (hit@5, reranker vs bm25) and the queries it resamples."""
+    guide = (REPO / "docs" / "guide" / "clusters.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", guide, flags=re.S)
+    setup, plan, hit = blocks[0], next(b for b in blocks if "plan.toml" in b), next(b for b in blocks if "hit_plan" in b)
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    exec(setup + plan, namespace)
+    with pytest.warns(UserWarning) as caught:
+        exec(hit.replace("pf.analyze(", "table = pf.analyze(", 1), namespace)
+    said = [str(w.message) for w in caught if "significant" in str(w.message)]
+    assert said == ["endpoint 'hit@5' (reranker vs bm25) cannot be significant: 4 of 20 queries have a non-zero "
+                    "delta (a zero one flips to itself): the exact sign-flip p cannot go below 0.125; the verdict "
+                    "needs p < 0.05; use more queries that differ"]
+    assert namespace["table"]["verdict"].to_list() == ["inconclusive", "difference"]

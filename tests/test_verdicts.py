@@ -355,3 +355,27 @@ def test_verdict_note_p_is_told_apart_from_the_level_it_is_beside():
     assert _p_beside(0.04999999, 0.05) == "0.04999999"
     assert _p_beside(0.05, 0.05) == "0.05"
     assert _p_beside(0.0123, 0.05) == "0.0123"
+
+
+def test_unreachable_warning_names_the_comparisons_and_the_unit_resampled():
+    """The warning said "no comparison can be significant" naming none, and compare_clustered said clusters
+    of clusters holding one query each (a plan's resampling_unit = "query"): it names the rows it concerns,
+    and the queries when each cluster is one query."""
+    from pairedframe.comparison.clustered import compare_clustered
+
+    rng = np.random.default_rng(1)
+    a = rng.uniform(size=8)
+    bs = {f"S{i}": a + 0.3 + rng.normal(0, 0.01, 8) for i in range(10)}
+    with pytest.warns(UserWarning, match=r"no comparison can be significant: 8 queries.*\(all 10 comparisons: "
+                                         r"system=S0, measure=\w+; system=S1, measure=\w+; system=S2, measure=\w+; "
+                                         r"\.\.\.\)$"):
+        compare(frame_of(a, bs), baseline="A")
+    qids = [f"q{i}" for i in range(8)]
+    df = pl.DataFrame({"system": ["A"] * 8 + ["B"] * 8, "qid": qids * 2, "measure": "m",
+                       "value": [0.1 * i for i in range(8)] + [0.1 * i + 0.05 + 0.01 * (i % 3) for i in range(8)]})
+    four = df.filter(pl.col("qid").is_in(qids[:4]))      # four clusters of one query each: four queries
+    for data, clusters, unit in ((df, {q: f"c{int(q[1:]) // 2}" for q in qids}, "clusters"),
+                                 (four, {q: q for q in qids[:4]}, "queries")):
+        with pytest.warns(UserWarning, match=rf"can be significant: 4 {unit}: .*use more {unit}"
+                                             r" \(the one comparison: system=B, measure=m\)$"):
+            compare_clustered(data, baseline="A", clusters=clusters)

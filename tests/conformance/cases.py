@@ -462,6 +462,12 @@ TABLE_CASES: list[Case] = [
     # PyTerrier's name of the system (pt.Experiment(..., perquery=True)): read as system, as run_id is
     Case("name_for_system", _table(lambda t: t.rename({"system": "name"})), side="table", forms=TABLE_FORMS_ALL,
          ids=lambda c: TableContent(c.table.rename({"name": "system"}))),
+    # a comparison's output (pairedframe compare -f csv) handed back as per-query values: named as one
+    Case("comparison_output_for_per_query", _table(lambda t: t.group_by("system", "measure").agg(
+        pl.col("value").mean().alias("delta")).with_columns(pl.lit("a").alias("baseline"),
+                                                             pl.lit(0.5).alias("pvalue"))),
+         Raises(r"comparison's output \(columns baseline, delta, pvalue", SchemaError), side="table",
+         forms=TABLE_FORMS_ALL),
     *[Case(f"file_{style.label}", style=style, forms=("csv", "tsv"), side="table") for style in FILE_STYLES
       if style.compression != "zstd"],
 ]

@@ -189,12 +189,13 @@ def compare_cmd(
     gates = [parse_gate(g, rel_level, judged_only) for g in fail_if]
     results = per_query_results([qrels, *(runs or [])], evaluation)
     if not measure and results is None:   # per-query results files without -m: every measure, as pf.compare
-        raise ValueError("name at least one measure with -m (e.g. -m nDCG@10 -m AP); per-query results files "
-                         "alone have every measure they hold compared when no -m is given")
+        raise ValueError(f"name at least one measure with -m (e.g. -m nDCG@10 -m AP): the runs are evaluated against "
+                         f"{qrels}, taken as QRELS; -m may be left out only when every argument is a per-query "
+                         "results file (evaluate -q -f csv, json or trec), whose measures are all compared")
     named = named_runs(runs or []) if results is None else {}
     names = list(named) if results is None else results["system"].unique(maintain_order=True).to_list()
     if len(names) < 2:  # counted after a table file's own systems are known
-        raise ValueError(too_few_runs(names, results is not None, None if runs else qrels))
+        raise ValueError(too_few_runs(names, results is not None, None if runs else qrels, qrels))
     if baseline and pairs:
         raise ValueError("give --baseline or --pairs, not both")
     bases = list(baseline) if baseline else [] if pairs else [names[0]]

@@ -17,6 +17,8 @@ _FLAGS = {"complete": "-c", "rel_level": "-l", "depth": "-M", "score_precision":
 #: {option: (flag, default)}, the defaults taken from EVALUATION_DEFAULTS so the two cannot drift apart (an
 #: option added there without a flag here fails at import).
 _EVALUATION_FLAGS = {key: (_FLAGS[key], default) for key, default in EVALUATION_DEFAULTS.items()}
+#: Kinds of results_file_kind that read_results refuses, naming the file and what to write instead.
+_REFUSED = ("a markdown table", "a terminal table", "a comparison's output")
 
 
 def per_query_results(paths: list[Path], options: dict[str, Any]) -> pl.DataFrame | None:
@@ -26,6 +28,8 @@ def per_query_results(paths: list[Path], options: dict[str, Any]) -> pl.DataFram
 
     Raises
     ------
+    InputFormatError, SchemaError
+        An argument is a display table (``evaluate -q -f markdown|table``) or a comparison's output.
     ValueError
         Some arguments are results files and others not (naming each kind), or an evaluation option
         (``options``, the command's -c, -l, -M, -J, --score-precision, --grades) is given with results files:
@@ -34,6 +38,9 @@ def per_query_results(paths: list[Path], options: dict[str, Any]) -> pl.DataFram
     from pairedframe.io.results import read_results, results_file_kind
 
     kinds = {str(p): results_file_kind(p) for p in paths if "=" not in str(p) or Path(p).exists()}
+    for p, kind in kinds.items():   # a display table or a comparison: the reader's error says what it is
+        if kind in _REFUSED:
+            read_results(p)
     found = {p: k for p, k in kinds.items() if k is not None}
     if not found:
         return None
@@ -49,9 +56,10 @@ def per_query_results(paths: list[Path], options: dict[str, Any]) -> pl.DataFram
     return read_results(list(found))
 
 
-def too_few_runs(names: list[str], from_results: bool, alone: Path | None = None) -> str:
+def too_few_runs(names: list[str], from_results: bool, alone: Path | None = None, qrels: Path | None = None) -> str:
     """The error for fewer than two systems to compare, saying which were found; ``alone``: the only
-    argument, when it is no results file (``ev.md``): its format is unknown, or it is QRELS without runs."""
+    argument, when it is no results file (``ev.md``): its format is unknown, or it is QRELS without runs;
+    ``qrels``: the first argument, taken as QRELS when the others are runs."""
     if alone is not None and not from_results:
         from pairedframe.io.results import RESULT_FORMATS
 
@@ -62,8 +70,9 @@ def too_few_runs(names: list[str], from_results: bool, alone: Path | None = None
         return (f"compare needs at least two systems (the baseline and one system); the per-query results files "
                 f"hold {len(names)}: {', '.join(map(repr, names))} (a file without a system column or `# run:` lines "
                 "is one system, named after the file)")
-    return ("compare needs at least two runs (the baseline and one system): pairedframe compare QRELS RUN_A RUN_B, "
-            "or per-query results files alone: pairedframe compare A.q B.q")
+    taken = f" ({qrels} was taken as QRELS and {', '.join(names) or 'nothing'} as the runs)" if qrels else ""
+    return (f"compare needs at least two runs (the baseline and one system) besides QRELS{taken}: pairedframe "
+            "compare QRELS RUN_A RUN_B, or per-query results files alone: pairedframe compare A.q B.q")
 
 
 def rows_of_measure(result: pl.DataFrame, name: str) -> pl.DataFrame:

@@ -39,7 +39,8 @@ def example_cmd(
     evaluate_args = dict(measure=EXAMPLE_MEASURES, per_query=False, complete=False, rel_level=1, depth=None,
                          score_precision="float64", fmt=fmt, engine="polars")
     if fmt != "json":
-        typer.echo(f"qrels: {qrels}\nruns:  {', '.join(str(r) for r in runs)}\n")
+        # on stderr under -f trec, as other commands' "wrote ..." lines: stdout is then trec_eval's text alone
+        typer.echo(f"qrels: {qrels}\nruns:  {', '.join(str(r) for r in runs)}\n", err=fmt == "trec")
         evaluate_cmd(qrels, runs, **evaluate_args)
         if fmt == "trec":
             return

@@ -124,13 +124,13 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
                                    nonzero=nonzero, intervals=computed.tolist())
     notes = [_with_left_out(note, int(k), int(n)) for note, k, n in zip(notes, left_out, n_q)]
     alpha = decision_alpha(opt.confidence_level)
+    labels = [describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
+              for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
     warn_unreachable(stats.floor, reachable_levels(alpha, verdict_on, fam_sizes), exact, n_q, fam_sizes,
                      verdict_on=verdict_on, test=opt.test, alpha=alpha, unit="queries",
                      n_resamples=mc_patterns(opt) if opt.test == "randomization" else None,
                      resamples_name="max_resamples" if opt.adaptive else "n_resamples", nonzero=nonzero,
-                     zero_spread=flat)
-    labels = [describe_row({k: v for k, v in row.items() if k in ("system", *extras, "measure")})
-              for row in rows.select("system", *extras, "measure").iter_rows(named=True)]
+                     zero_spread=flat, labels=labels)
     in_use = dict(interval=computed.tolist(), confidence_level=opt.confidence_level)
     warn_skewed(stats.skewness, n_q, labels, asked=opt.interval, **in_use)
     warn_many_ties(rows["ties"].to_numpy(), n_q, labels, **in_use)

@@ -184,9 +184,13 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
                           interval=interval_name(interval, opt.alternative),
                           unit="clusters", n_resamples=opt.n_resamples, interval_notes=interval_notes,
                           zero_spread=(np.asarray(st.se) == 0) & (G_all >= 2), nonzero=st.nonzero_clusters)
+    # clusters of one query each (a plan's resampling_unit = "query"): the queries are what is resampled
+    unit = "queries" if np.array_equal(G_all, st.n_queries) else "clusters"
+    labels = [", ".join(f"{k}={v}" for k, v in row.items())
+              for row in rows.sort("_row").select("system", *keys, "measure").iter_rows(named=True)]
     warn_unreachable(st.floor, reachable_levels(alpha, verdict_on, fam_sizes), st.exact, G_all, fam_sizes,
-                     verdict_on=verdict_on, test="cluster sign-flip", alpha=alpha, unit="clusters",
-                     n_resamples=opt.n_resamples, nonzero=st.nonzero_clusters)
+                     verdict_on=verdict_on, test="cluster sign-flip", alpha=alpha, unit=unit,
+                     n_resamples=opt.n_resamples, nonzero=st.nonzero_clusters, labels=labels)
     out = rows.sort("_row").select("system", *keys, "measure", pl.lit(baseline).alias("baseline")).with_columns(
         *(pl.Series(n, getattr(st, n)) for n in ("n_queries", "n_clusters", "baseline_mean", "system_mean",
                                                   "delta", "ci_low", "ci_high", "se", "df")),

@@ -25,6 +25,7 @@ from pairedframe.comparison.reserved import refuse_cluster_key, trec_eval_aggreg
 from pairedframe.comparison.unpairable import MIN_PAIRED, NothingPairableError, unpairable_sink
 from pairedframe.errors import (BLANK_ID, EMPTY_ID_RULE, DuplicateError, PartlyEmptyWarning, SchemaError,
                                 user_stacklevel)
+from pairedframe.io.not_per_query import lacking_columns_error
 from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, flagged_summary_sql, partly_null_key_error,
                                      summary_flags, summary_value)
 from pairedframe.tables import refuse_aliases_beside
@@ -190,8 +191,7 @@ def _key_columns(table: EngineTable, source: str, columns: list[str], extra_keys
     types = table.column_types()
     missing = [c for c in BASE if c not in columns]
     if missing:
-        raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
-                          f"(has {columns})")
+        raise lacking_columns_error(missing, columns)
     if not types["value"].lower().startswith(NUMERIC_TYPES):
         raise SchemaError(f"column 'value' must be numeric, got {types['value']}")
     check_id_types(types)

@@ -22,6 +22,7 @@ from pairedframe.checks import no_id_error, warn_numeric_ids
 from pairedframe.errors import SchemaError
 from pairedframe.sql_files import blank_id_sql
 from pairedframe.io.spark_frames import is_spark_dataframe
+from pairedframe.io.not_per_query import lacking_columns_error
 from pairedframe.tables import per_query_renames
 
 _NAMES = itertools.count()
@@ -290,7 +291,10 @@ def check_id_types(types: dict[str, str]) -> None:
 
 def check_ids(table: EngineTable) -> None:
     """The id checks of a comparison in the engine, before anything joins on the user's ids: float ids
-    refused, integer ids warned about, null system / qid / measure refused naming the column."""
+    refused, integer ids warned about, null system / qid / measure refused naming the column (a lacking one too)."""
+    missing = [c for c in ("system", "qid", "measure", "value") if c not in table.columns]
+    if missing:
+        raise lacking_columns_error(missing, table.columns)
     check_id_types(table.column_types())
     nulls = table.collect(f"SELECT count(*) - count(system) AS system, count(*) - count(qid) AS qid, "
                           f"count(*) - count(measure) AS measure FROM {table.source}").row(0, named=True)

@@ -24,6 +24,7 @@ from pairedframe.checks import require_names, require_rows, sample
 from pairedframe.errors import (DuplicateError, EmptyResultError, InsufficientSampleError, PartlyEmptyWarning,
                                 SchemaError, SmallSampleWarning, user_stacklevel)
 from pairedframe.io.convert import TABLE_FORMS, to_polars
+from pairedframe.io.not_per_query import lacking_columns_error
 from pairedframe.io.results import (PER_QUERY_HINT, SUMMARY_QID, drop_flagged_summary_rows, drop_unused_keys,
                                     ids_as_strings, read_if_paths, refuse_null_or_blank_ids, refuse_partly_null_keys,
                                     unflagged_summary_rows)
@@ -88,8 +89,7 @@ def as_frame(data: Any, keep_nulls: bool = False, keep_columns: tuple[str, ...] 
     data = data.rename(per_query_renames(data.columns, "the per-query table"))  # query_id: qid, as in runs
     missing = [c for c in BASE_COLUMNS if c not in data.columns]
     if missing:
-        raise SchemaError(f"per-query table lacks column(s) {missing}; needs system, qid, measure, value "
-                          f"(has {data.columns})")
+        raise lacking_columns_error(missing, data.columns)
     if not data.schema["value"].is_numeric():
         raise SchemaError(f"column 'value' must be numeric, got {data.schema['value']}")
     data = ids_as_strings(data, "the per-query table")

@@ -41,6 +41,7 @@ import numpy as np
 import polars as pl
 
 from pairedframe.comparison.clustered import cluster_policy, compare_clustered
+from pairedframe.comparison.verdicts import UnreachableWarning
 from pairedframe.comparison.plan_file import ROLES as _ROLES, Endpoint, Plan, load_plan
 from pairedframe.comparison.verdicts import smallest_pvalue, t_mde
 from pairedframe.errors import PlanError, ResamplingCostError, SmallSampleWarning, user_stacklevel
@@ -285,7 +286,8 @@ def _endpoint_row(sub: pl.DataFrame, ep: Endpoint, plan: Plan, unit: str, cluste
     """One endpoint compared (clustered, or each query its own cluster), before the Holm step."""
     if unit == "query":
         sub = sub.with_columns(pl.col("qid").cast(pl.String).alias("cluster"))
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         if unit == "query":  # the plain test warns below, on queries
             warnings.simplefilter("ignore", SmallSampleWarning)
         try:
@@ -298,6 +300,11 @@ def _endpoint_row(sub: pl.DataFrame, ep: Endpoint, plan: Plan, unit: str, cluste
             raise ResamplingCostError(str(exc).replace("`n_resamples`", "plan key n_resamples", 1),
                                       argument="plan key n_resamples", value=exc.value,
                                       largest=exc.largest) from None
+    for w in caught:   # said of this endpoint: compare_clustered's "no comparison" is this call's one row
+        if isinstance(w.message, UnreachableWarning):
+            w.message = UserWarning(f"endpoint {ep.name!r} ({plan.candidate} vs {plan.baseline}) cannot be "
+                                    f"significant: {w.message.reason}")
+        warnings.warn(w.message, stacklevel=user_stacklevel())
     r = res.row(0, named=True)
     if unit == "query" and r["n_queries"] < 20:
         warnings.warn(f"endpoint {ep.name!r}: only {r['n_queries']} queries (< 20)", SmallSampleWarning,

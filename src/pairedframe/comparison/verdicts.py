@@ -42,7 +42,7 @@ from pairedframe.stats.skewness import cochran_fails, cochran_minimum_n
 from pairedframe.stats.studentized import MIN_ONE_SIDED_BOOTSTRAP_N
 
 __all__ = ["CORRECTIONS", "VERDICTS", "verdict_column", "verdict", "verdict_levels", "reachable_levels", "family_rejections", "smallest_pvalue", "tie_floors", "t_mde", "verdict_notes",
-           "zero_spread_disagreement", "warn_unreachable", "warn_skewed", "warn_skewed_segments"]
+           "zero_spread_disagreement", "warn_unreachable", "UnreachableWarning", "warn_skewed", "warn_skewed_segments"]
 
 VERDICTS = ("better", "worse", "inconclusive", "not significant", "identical", "equivalent")
 
@@ -259,7 +259,7 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
     if test == "t":
         return f"zero spread: the t-test falls back to the exact sign-flip p >= {floor:.3g}; {need}; use more {unit}"
     # compare_clustered has no t-test option; with no spread the t-test falls back to this same exact p
-    t_option = "" if unit == "clusters" or zero_spread else " or test='t'"
+    t_option = "" if test == "cluster sign-flip" or zero_spread else " or test='t'"
     # the exact test's floor, or a Monte-Carlo p held above 1/(B+1) by the exact floor it estimates
     # (few non-zero deltas: smallest_pvalue, tie_floors)
     if exact or (n_resamples is not None and floor > 1.0 / (n_resamples + 1)):
@@ -282,12 +282,22 @@ def _unreachable_text(exact: bool, n: int, floor: float, level: float, m: int, v
             f"use {resamples_name} >= {want}{t_option}")
 
 
+class UnreachableWarning(UserWarning):
+    """No comparison of a call can be significant; ``reason`` is the why and ``labels`` the comparisons
+    (for a caller comparing one thing per call, such as a plan's endpoints, to say it of its own)."""
+
+    def __init__(self, message: str, reason: str = "", labels: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.reason, self.labels = reason, tuple(labels)
+
+
 def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, n_units: np.ndarray,
                      family_sizes: np.ndarray, *, verdict_on: str, test: str, alpha: float, unit: str,
                      n_resamples: int | None, resamples_name: str = "n_resamples",
-                     nonzero: np.ndarray | None = None, zero_spread: np.ndarray | None = None) -> None:
+                     nonzero: np.ndarray | None = None, zero_spread: np.ndarray | None = None,
+                     labels: Sequence[str] = ()) -> None:
     """Warn once when no row can be significant at its verdict level (``nonzero``, ``zero_spread``: as
-    :func:`verdict_notes`)."""
+    :func:`verdict_notes`), naming the rows (``labels``: ``system=b, measure=AP``, one per row)."""
     if floors.size == 0 or not np.all(floors >= levels):
         return
     i = int(np.argmin(floors - levels))
@@ -295,7 +305,11 @@ def warn_unreachable(floors: np.ndarray, levels: np.ndarray, exact: np.ndarray, 
                              int(family_sizes[i]), verdict_on, test, unit, n_resamples, alpha, resamples_name,
                              None if nonzero is None else int(nonzero[i]),
                              zero_spread is not None and bool(zero_spread[i]))
-    warnings.warn(f"no comparison can be significant: {text}", UserWarning, stacklevel=user_stacklevel())
+    which = "" if not labels else (f" (the one comparison: {labels[0]})" if len(labels) == 1 else
+                                   f" (all {len(labels)} comparisons: {'; '.join(labels[:3])}"
+                                   f"{'; ...' if len(labels) > 3 else ''})")
+    warnings.warn(UnreachableWarning(f"no comparison can be significant: {text}{which}", text, labels),
+                  stacklevel=user_stacklevel())
 
 
 def _of_row(interval: str | Sequence[str], i: int) -> str:

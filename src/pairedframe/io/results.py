@@ -26,9 +26,11 @@ import polars as pl
 
 from pairedframe.io.convert import to_polars
 from pairedframe.io.csv_columns import ragged_line_error, typed_columns
-from pairedframe.io.detect import detect_format, read_table_file
+from pairedframe.io.detect import detect_format, file_head, read_table_file
 from pairedframe.io.endpoints import check_ks, endpoints_from_ranks, is_rank_export
 from pairedframe.io.json_ids import check_json_ids
+from pairedframe.io.not_per_query import (COMPARISON_OUTPUT, display_table_format, is_comparison_output,
+                                          refuse_display_table)
 from pairedframe.io.table_values import blank_ids, csv_line_of_row, first_blank_ids
 from pairedframe.io.path_args import path_list, uncompressed_name
 from pairedframe.io.trec_eval_output import (SUMMARY_TOLERANCE, is_trec_eval_output, read_trec_eval_output,
@@ -245,6 +247,7 @@ def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
         raise missing_file(str(path), argument)
     if path.is_dir():   # not "[Errno 21] Is a directory", nor "the results argument" for a --segments file
         raise InputFormatError(f"the {argument} argument is a directory, not a file", path=str(path))
+    refuse_display_table(path)   # before the trec_eval -q sniffing: a markdown table is no TREC text either
     if kind not in ("json", "ndjson"):
         detected = detect_format(path, what="results")   # the first bytes decide, not the extension
         if detected == "arrow":
@@ -282,16 +285,23 @@ def read_one(path: Path, *, argument: str = "results") -> pl.DataFrame:
 def results_file_kind(path: str | os.PathLike) -> str | None:
     """What per-query results file ``path`` is, read from its first bytes and header only -- ``"trec_eval -q
     output"`` or ``"a per-query results table"`` (columns qid, measure, value, or a first-hit-rank export; JSON
-    or NDJSON by name) -- or None for anything else (a run, qrels, no such file): for commands that take
+    or NDJSON by name), or one a reader refuses (``"a markdown table"``, ``"a terminal table"``, ``"a comparison's
+    output"``) -- or None for anything else (a run, qrels, no such file): for commands that take
     runs to say what they were given."""
     path = Path(path)
+    shown = display_table_format(path) if path.is_file() else None
+    if shown is not None:
+        return f"a {shown} table"
     if path.is_file() and RESULT_FORMATS.get(os.path.splitext(uncompressed_name(path.name))[1].lower()) in (
             "json", "ndjson"):
         return "a per-query results table"
     try:
         fmt = detect_format(path, what="results")
-        if fmt == "trec":
-            return "trec_eval -q output" if is_trec_eval_output(path) else None
+        if fmt == "trec":   # a header naming no qid: a comparison's CSV, or a run or qrels
+            if is_trec_eval_output(path):
+                return "trec_eval -q output"
+            first = file_head(str(path))[0].split(b"\n", 1)[0].decode("utf-8", "replace")
+            return "a comparison's output" if is_comparison_output(re.split(r"[,\t]", first)) else None
         if fmt == "parquet":
             columns = list(pl.read_parquet_schema(path))
         elif fmt == "arrow":
@@ -302,6 +312,8 @@ def results_file_kind(path: str | os.PathLike) -> str | None:
     except (OSError, InputFormatError, pl.exceptions.PolarsError):
         return None                # the reader of the argument reports it
     names = {c.strip().lower() for c in columns}
+    if is_comparison_output(names):
+        return "a comparison's output"
     per_query = {"qid", "measure", "value"} <= names or {"qid", "first_hit_rank"} <= names
     return "a per-query results table" if per_query else None
 
@@ -320,6 +332,8 @@ def _normalise(df: pl.DataFrame, *, ks: Iterable[int], system: str | None, sourc
             raise SchemaError(f"per-query table {source or ''} has no 'system' column".replace("  ", " "))
         df = df.with_columns(pl.lit(system).alias("system"))
     missing = [c for c in ("qid", "measure", "value") if c not in df.columns]
+    if missing and is_comparison_output(df.columns):
+        raise SchemaError(f"{source or 'per-query table'}: {COMPARISON_OUTPUT}")
     if missing:
         raise SchemaError(f"{source or 'per-query table'}: lacks column(s) {missing}; expected system, qid, measure, "
                           f"value (+ dataset, cluster) or a first-hit-rank export qid, first_hit_rank (has {df.columns})")
