@@ -22,6 +22,7 @@ from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.one_slice import one_slice
 from pairedframe.comparison.options import check_resampling
 from pairedframe.comparison.pairing import by_system
+from pairedframe.comparison.reserved import cluster_key_message
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, SmallSampleWarning, user_stacklevel
 from pairedframe.measures import higher_is_better, parse_measure
@@ -82,7 +83,9 @@ class Leaderboard:
 def _per_query(obj: Any) -> pl.DataFrame:
     """``obj`` read as one slice; a system of null values only is kept, to be named, not lost."""
     return one_slice(obj, "per_query", reason="a leaderboard ranks one set of systems",
-                     instead="one leaderboard per {column}", keep_nulls=True)
+                     instead="one leaderboard per {column}", keep_nulls=True,
+                     cluster=cluster_key_message("a leaderboard", "leaderboard", "to rank the systems over all queries "
+                                                 "(its rank sets resample queries, not clusters)"))
 
 
 def _measure(frame: pl.DataFrame, measure: str | None) -> str:
@@ -191,7 +194,8 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     EmptyResultError
         ``measure`` or ``systems`` names nothing in the table.
     ValueError
-        ``measure`` missing with several measures, or a measure that ranks no run; bad options.
+        ``measure`` missing with several measures, or a measure that ranks no run; a ``cluster`` column (as
+        compare refuses one); bad options.
     ResamplingCostError
         ``n_resamples`` would take absurd time or memory for this data.
 
