@@ -4,6 +4,8 @@ and refused later by a comparison as a per-query table's blank system, or printe
 
 from __future__ import annotations
 
+import gzip
+
 import duckdb
 import pytest
 from typer.testing import CliRunner
@@ -53,3 +55,19 @@ def test_a_blank_name_in_name_equals_path_is_refused_by_every_run_command(comman
     assert result.exit_code == 2, result.output
     assert (f"pairedframe: error: run argument {arg!r}: a system name is empty or made of blanks only; give NAME=PATH "
             "a name, or the PATH alone (named after its file)") in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("file_name", [" ", "input. ", "input.\t.gz"])
+def test_a_run_file_whose_trec_name_is_blank_is_refused_naming_the_file_against_the_duckdb_macros(tmp_path, file_name):
+    """A file ' ' or 'input. ' was evaluated as the system ' ', which no baseline= can name; the macros refuse it."""
+    path = tmp_path / file_name
+    data = RUNS[0].read_bytes()
+    path.write_bytes(gzip.compress(data) if file_name.endswith(".gz") else data)
+    con = pf.duckdb.register(duckdb.connect())
+    with pytest.raises(duckdb.Error, match="pf_evaluate: a system name is empty or made of blanks only"):
+        con.sql("SELECT * FROM pf_evaluate(?, ?, 'AP')", params=[[str(path), str(RUNS[1])], str(QRELS)]).fetchall()
+    with pytest.raises(ValueError, match=r"^run file '.*': a system name is empty or made of blanks only: TREC's naming"):
+        pf.evaluate([path, RUNS[1]], QRELS, ["AP"])
+    assert pf.evaluate({"named": path}, QRELS, ["AP"]).per_query["system"].unique().to_list() == ["named"]
+    result = runner.invoke(app, ["evaluate", str(QRELS), str(path), str(RUNS[1]), "-m", "AP"])
+    assert result.exit_code == 2 and "a system name is empty or made of blanks only" in result.stderr, result.output
