@@ -97,3 +97,14 @@ def test_cli_leaderboard_refuses_a_string_valued_measure_naming_m_not_a_python_a
     said = " ".join(result.stderr.split())
     assert said.startswith("pairedframe: error: -m relstring: a string-valued measure"), said
     assert "per_query" not in said and "Evaluation.text" not in said
+
+
+def test_cli_leaderboard_refuses_a_set_of_measures_naming_m(tmp_path):
+    """-m official said "`measure` is required: the table holds 29 measures" though -m was given."""
+    qrels, runs = _runs_and_qrels(tmp_path)
+    result = runner.invoke(app, ["leaderboard", qrels, *runs, "-m", "official", "-B", "200"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.stderr.split())
+    assert said.startswith("pairedframe: error: -m 'official' names a set of 29 measures (['NumQ', "), said
+    assert said.endswith("but a leaderboard ranks by exactly one: give one, e.g. -m AP"), said
+    assert "is required" not in said

@@ -122,6 +122,32 @@ def test_leaderboard_needs_the_measure_named_among_several():
         pf.leaderboard(pl.concat([_table(), _table(measure="P@10")]))
 
 
+@pytest.mark.parametrize("measure, said", [("official", r"'official' names a set of 29 measures"),
+                                           ("P.5,10", r"'P.5,10' names 2 measures \(\['P@5', 'P@10'\]\)")])
+def test_leaderboard_refuses_a_measure_name_that_names_several(measure, said):
+    """measure='official' said "NumQ ranks no run" (the set's first measure): a leaderboard ranks by exactly one."""
+    with pytest.raises(ValueError, match=rf"^`measure` {said}.*, but a leaderboard ranks by exactly one: give one, "
+                                         r"e\.g\. measure='(AP|P@5)'$"):
+        pf.leaderboard(pl.concat([_table(), _table(measure="P@5")]), measure=measure)
+
+
+def test_leaderboard_on_a_cluster_column_advises_as_compare_does():
+    """leaderboard advised one leaderboard per cluster (filter(pl.col('cluster') == 'c0')), where compare,
+    compare_segments and results_table say to use compare_clustered or drop the column."""
+    table = _table().with_columns(cluster="c" + (pl.col("qid").cast(pl.Int64) // 3).cast(pl.String))
+    with pytest.raises(ValueError) as compared:
+        pf.compare(table, baseline="s0")
+    with pytest.raises(ValueError) as ranked:
+        pf.leaderboard(table)
+    advice = str(compared.value).split("each on its own few queries); ")[1].split("; drop the column")[0]
+    assert advice.startswith("for one comparison that resamples whole clusters use pf.compare_clustered"), advice
+    said = str(ranked.value)
+    assert said.startswith("the per-query table has a 'cluster' column, which a leaderboard would treat as a key (one "
+                           f"leaderboard per cluster, each on its own few queries); {advice}; drop the column to rank "
+                           "the systems over all queries"), said
+    assert "filter" not in said
+
+
 def test_leaderboard_refuses_a_measure_that_ranks_no_run():
     with pytest.raises(ValueError, match="num_rel ranks no run"):
         pf.leaderboard(_table(measure="num_rel"))

@@ -20,11 +20,14 @@ CREATE OR REPLACE TEMP MACRO pf__float32(x) AS
                     || CASE WHEN typeof(x) = 'VARCHAR' THEN pf__lit(x) ELSE coalesce(CAST(x AS VARCHAR), 'NULL') END) END;
 
 -- Run tables (tables := true) as given; system := is refused naming it (it names run files: a table's own
--- system column names its systems, and the argument was ignored without a word).
+-- system column names its systems, and the argument was ignored without a word), and so is a NULL name.
 CREATE OR REPLACE TEMP MACRO pf__run_tables(ts, system, macro) AS
     CASE WHEN system IS NOT NULL
          THEN error(macro || ': system := names run files; with tables := true each table''s system column names '
                     || 'its systems (add one: SELECT ''bm25'' AS system, * FROM my_run)')
+         -- a NULL was dropped from the query's text (its table silently left out), or broke that text
+         WHEN list_contains([t IS NULL FOR t IN ts], true)
+         THEN error(macro || ': `run`: NULL is not a table or view name; list the run tables or views')
          ELSE ts END;
 
 -- A table or view name under tables := true; a file path there (a slash, or a file's extension) is refused

@@ -352,9 +352,15 @@ CREATE OR REPLACE TEMP MACRO pf__unique(ms_in) AS
 -- pf_measures(measures [, rel_level]): the measures named (a name or a list of names; nicknames
 -- expand), checked as Measure checks them, resolved under rel_level (a family that takes a level and
 -- names none uses it), named canonically and without repeats, in order: a list of structs.
--- rel_level is checked first, used or not (as pf.evaluate checks it).
+-- rel_level is checked first, used or not (as pf.evaluate checks it). A NULL name is refused as pf.evaluate
+-- refuses None: unchecked, it was dropped from a list, made a nameless struct, or broke the query's text.
 CREATE OR REPLACE TEMP MACRO pf_measures(measures, rel_level := 1) AS
-    CASE WHEN pf__level(rel_level) IS NULL THEN NULL ELSE pf__unique([struct_insert(y['m'], name := pf__name(y['m'], y['spec'], pf__level(rel_level)),
+    CASE WHEN pf__level(rel_level) IS NULL THEN NULL
+         WHEN list_contains([x IS NULL FOR x IN pf__aslist(measures)], true)
+         THEN error('`measures`: a measure name must be a string, got NULL'
+                    || CASE WHEN typeof(measures) LIKE '%[]' THEN ' (item ' || CAST(list_position([x IS NULL FOR x IN
+                                pf__aslist(measures)], true) AS VARCHAR) || ' of the list)' ELSE '' END)
+         ELSE pf__unique([struct_insert(y['m'], name := pf__name(y['m'], y['spec'], pf__level(rel_level)),
                                                     placeholder_zero := pf__placeholder_zero(y['m'], y['trec_params']))
                 FOR y IN [{'m': pf__with_rel(z['m'], CASE z['spec']['rel_rule'] WHEN 'none' THEN NULL WHEN 'optional' THEN z['m']['rel']
                                                                        ELSE coalesce(z['m']['rel'], pf__level(rel_level)) END),

@@ -146,9 +146,13 @@ CREATE OR REPLACE TEMP MACRO pf__paths(paths, macro, arg) AS
 
 -- System names of the run files: `system` (a name, or a list with one name per file) or TREC's naming.
 CREATE OR REPLACE TEMP MACRO pf__systems(paths, system, macro) AS
-    [CASE WHEN len(names) <> len(paths)
+    [CASE WHEN list_contains([n IS NULL FOR n IN names], true)
+               THEN error(macro || ': `system`: a system name is NULL; give each run file a name (a string), '
+                          || 'or leave system := out for TREC''s naming')
+          WHEN len(names) <> len(paths)
                THEN error(macro || ': ' || CAST(len(names) AS VARCHAR) || ' system name(s) for '
                           || CAST(len(paths) AS VARCHAR) || ' run files')
+          -- NULLs are out: list_distinct drops them, and the message's pf__lit(NULL) made error(NULL), a no-op
           WHEN len(list_distinct(names)) < len(names)
                THEN error(macro || ': duplicate system name ' || pf__lit([n for n, i in names if list_position(names, n) < i][1])
                           || '; rename the files or pass system := [...] with one name per file')

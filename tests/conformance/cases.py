@@ -283,6 +283,12 @@ EVAL_CASES: list[Case] = [
           "delimited": Raises(r"\bdocno\b")}, side="qrels"),
     # an id of blanks only is as empty for trec_eval (ids are runs of non-blank characters): refused alike
     *_blank_id_cases(),
+    # a dict's system keys name its runs: None (read as the system 'None') or blank refused naming `run`, not
+    # later by a comparison as a per-query table's blank system
+    Case("none_system_key", _run(_set("system", None)), Raises(r"`run`: a system name is None"), side="run",
+         forms=("dict",)),
+    Case("blank_system_key", _run(_set("system", " ")), Raises(r"`run`: a system name is empty or made of blanks only"),
+         side="run", forms=("dict",)),
     # integers a double cannot hold: rounded as trec_eval's atof rounds them as text, with a warning from tables
     Case("huge_integer_scores", _run(_huge_integer_scores),
          {"frame": Value(warns=UserWarning), "delimited": Value(warns=UserWarning), "trec": Value()},

@@ -296,7 +296,7 @@ def deliver_eval(content: EvalContent, form: str, tmp: Path, style: FileStyle = 
                  retype_spec: tuple[tuple[str, ...], str] | None = None) -> tuple[Any, Any]:
     """(run, qrels) arguments: tables of ``form``, nested dicts, or paths of files of ``form``."""
     if form == "dict":
-        runs = {s: _nested(content.run.filter(pl.col("system") == s), "score")
+        runs = {s: _nested(content.run.filter(pl.col("system").eq_missing(s)), "score")  # a None key too
                 for s in content.run["system"].unique(maintain_order=True).to_list()}
         return runs, _nested(content.qrels, "rel")
     if form == "table_list":  # the run as one polars table per system, in a list ([read_run(a), read_run(b)])

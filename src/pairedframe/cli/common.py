@@ -222,8 +222,11 @@ def named_runs(runs: list[Path]) -> dict[str, Any]:
         given = not os.path.exists(arg) and bool(sep)
         if not given:
             name, path = run_name(arg) if os.path.exists(arg) else arg, arg
-        elif not name or not path:
+        elif not path:
             raise ValueError(f"run argument {arg!r}: expected PATH or NAME=PATH")
+        elif not name.strip():  # as pf.evaluate refuses a blank key of {name: path}
+            raise ValueError(f"run argument {arg!r}: a system name is empty or made of blanks only; give NAME=PATH a "
+                             "name, or the PATH alone (named after its file)")
         if not os.path.exists(path):
             raise FileNotFoundError(path)
         for name, source in (_systems_of_table(path) if not given else None) or [(name, path)]:

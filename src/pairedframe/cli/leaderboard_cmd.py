@@ -40,13 +40,15 @@ def leaderboard_cmd(
     (Mogstad et al. 2024); --marginal gives each run's set on its own. Rows best first: system, mean,
     rank, rank_low, rank_high. -f json writes {"settings": ..., "rows": [...]} as compare does.
     """
-    from pairedframe.comparison.leaderboard import leaderboard  # here: `evaluate` never loads the comparison layer
+    # here: `evaluate` never loads the comparison layer
+    from pairedframe.comparison.leaderboard import leaderboard, refuse_several_measures
     from pairedframe.comparison.pairing import is_text_measure
     from pairedframe.evaluation import evaluate
 
     if len(measure) > 1:
         raise ValueError(f"leaderboard ranks by one measure; got {' '.join('-m ' + m for m in measure)}: "
                          "run it once per measure")
+    refuse_several_measures(measure[0], "-m", "-m {}")   # before evaluating; the library said `measure` is required
     if is_text_measure(measure[0]):      # before evaluating; the library's message names `per_query`
         raise ValueError(f"-m {measure[0]}: a string-valued measure (one string of grades per query, no number), "
                          "so there is nothing to rank the runs by; give a numeric measure, e.g. -m nDCG@10")

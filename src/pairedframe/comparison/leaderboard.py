@@ -22,9 +22,10 @@ from pairedframe.comparison._cost import check_resampling_cost
 from pairedframe.comparison.one_slice import one_slice
 from pairedframe.comparison.options import check_resampling
 from pairedframe.comparison.pairing import by_system
+from pairedframe.comparison.reserved import cluster_key_message
 from pairedframe.comparison.streams import resample_generators
 from pairedframe.errors import InsufficientSampleError, PartlyEmptyWarning, SmallSampleWarning, user_stacklevel
-from pairedframe.measures import higher_is_better, parse_measure
+from pairedframe.measures import NICKNAMES, higher_is_better, parse_measure
 from pairedframe.measures.base import MIN_GEO_MEAN
 from pairedframe.measures.parse import aggregate_of, ranks_runs
 from pairedframe.stats.rank_sets import rank_sets
@@ -82,7 +83,9 @@ class Leaderboard:
 def _per_query(obj: Any) -> pl.DataFrame:
     """``obj`` read as one slice; a system of null values only is kept, to be named, not lost."""
     return one_slice(obj, "per_query", reason="a leaderboard ranks one set of systems",
-                     instead="one leaderboard per {column}", keep_nulls=True)
+                     instead="one leaderboard per {column}", keep_nulls=True,
+                     cluster=cluster_key_message("a leaderboard", "leaderboard", "to rank the systems over all queries "
+                                                 "(its rank sets resample queries, not clusters)"))
 
 
 def _measure(frame: pl.DataFrame, measure: str | None) -> str:
@@ -92,12 +95,25 @@ def _measure(frame: pl.DataFrame, measure: str | None) -> str:
             raise ValueError(f"`measure` is required: the table holds {len(present)} measures ({sample(present)})")
         name = present[0]
     else:
+        refuse_several_measures(measure, "`measure`", "measure={!r}")   # official was read as its first, NumQ
         name = next((m for m in _spellings(measure) if m in present), measure)   # map: AP, as compare
         name = require_names(name, present, what="measure", parameter="measure", source="the per-query table")[0]
     if not ranks_runs(name):
         raise ValueError(f"`measure`: {name} ranks no run (a count of the judgments or of what a run returned): "
                          "a leaderboard by it says nothing about which system is better")
     return name
+
+
+def refuse_several_measures(measure: str, argument: str, spelled: str) -> None:
+    """ValueError when ``measure`` names several measures (a set such as official, ``P.5,10``, a bare ``P``): a
+    leaderboard ranks by exactly one. ``argument`` names the argument (`measure`, -m) and ``spelled`` formats the
+    example of one measure (``measure={!r}``, ``-m {}``)."""
+    names = _spellings(measure)[1:]
+    if len(names) > 1:
+        kind = "a set of " if measure in NICKNAMES else ""
+        example = next((n for n in names if ranks_runs(n) and aggregate_of(n) == "mean"), names[0])
+        raise ValueError(f"{argument} {measure!r} names {kind}{len(names)} measures ({sample(names)}), but a leaderboard "
+                         f"ranks by exactly one: give one, e.g. {spelled.format(example)}")
 
 
 def _spellings(measure: str) -> list[str]:
@@ -191,7 +207,8 @@ def leaderboard(per_query: Any, *, measure: str | None = None, systems: Any = No
     EmptyResultError
         ``measure`` or ``systems`` names nothing in the table.
     ValueError
-        ``measure`` missing with several measures, or a measure that ranks no run; bad options.
+        ``measure`` missing with several measures, or naming several (``official``, ``P.5,10``), or a measure
+        that ranks no run; a ``cluster`` column (as compare refuses one); bad options.
     ResamplingCostError
         ``n_resamples`` would take absurd time or memory for this data.
 

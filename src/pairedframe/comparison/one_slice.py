@@ -14,11 +14,13 @@ from pairedframe.errors import DuplicateError, InsufficientSampleError, SchemaEr
 __all__ = ["one_slice"]
 
 
-def one_slice(obj: Any, what: str, *, reason: str, instead: str, keep_nulls: bool = False) -> pl.DataFrame:
+def one_slice(obj: Any, what: str, *, reason: str, instead: str, keep_nulls: bool = False,
+              cluster: str | None = None) -> pl.DataFrame:
     """``obj`` as compare reads a per-query table (any table form; ids as strings, float or null ids, NaN /
     inf values and empty tables refused; null values dropped unless ``keep_nulls``), without repeated
     (system, qid, measure) and with one value of each key column, which is dropped. Errors name ``what``;
-    ``reason`` and ``instead`` say why a second slice is refused (:func:`require_one_slice`)."""
+    ``reason`` and ``instead`` say why a second slice is refused (:func:`require_one_slice`); ``cluster``, when
+    given, is the ValueError's message for a ``cluster`` key column (as compare refuses one)."""
     if isinstance(obj, bytes) or obj is None:
         raise TypeError(f"`{what}` must be an Evaluation or a per-query table (system, qid, measure, value); "
                         f"got {type(obj).__name__}")
@@ -31,5 +33,7 @@ def one_slice(obj: Any, what: str, *, reason: str, instead: str, keep_nulls: boo
         example = frame.filter(pl.struct(keys).is_duplicated()).row(0, named=True)
         raise DuplicateError(f"`{what}` has rows with a repeated key {keys}, e.g. { {k: example[k] for k in keys} }")
     extra = [c for c in keys if c not in ("system", "qid", "measure")]
+    if cluster is not None and "cluster" in extra:
+        raise ValueError(cluster)
     require_one_slice(frame, extra, what, reason=reason, instead=instead)
     return frame.drop(extra)

@@ -15,7 +15,7 @@ from pairedframe.errors import SchemaError, user_stacklevel
 from pairedframe.io.results import SUMMARY_QID
 from pairedframe.measures.parse import aggregate_of
 
-__all__ = ["RESULT_COLUMNS", "refuse_cluster_key", "trec_eval_aggregate", "warn_summary_rows"]
+__all__ = ["RESULT_COLUMNS", "cluster_key_message", "refuse_cluster_key", "trec_eval_aggregate", "warn_summary_rows"]
 
 #: Columns a comparison's result adds beside its keys (compare, also with pairs=, compare_segments,
 #: compare_clustered; checked by tests/test_reserved_key_columns.py): a key column of that name would collide with one.
@@ -40,10 +40,16 @@ def refuse_cluster_key(keys: Sequence[str]) -> None:
                           f"beside its own result column {taken[0]!r}; rename or drop it (key columns other than "
                           "system, qid, measure and value name groups compared apart, e.g. dataset)")
     if "cluster" in keys:
-        raise ValueError("the per-query table has a 'cluster' column, which this comparison would treat as a key "
-                         "(one comparison per cluster, each on its own few queries); for one comparison that "
-                         "resamples whole clusters use pf.compare_clustered (or `pairedframe analyze`); drop the "
-                         "column for a plain paired comparison, or rename it to compare cluster by cluster")
+        raise ValueError(cluster_key_message())
+
+
+def cluster_key_message(door: str = "this comparison", each: str = "comparison",
+                        plain: str = "for a plain paired comparison, or rename it to compare cluster by cluster") -> str:
+    """What a door says of a per-query table's ``cluster`` column, which it would read as a key: compare's words
+    (:func:`refuse_cluster_key`), or another door's (``door``, one ``each`` per cluster, what dropping it gives)."""
+    return (f"the per-query table has a 'cluster' column, which {door} would treat as a key (one {each} per cluster, "
+            "each on its own few queries); for one comparison that resamples whole clusters use pf.compare_clustered "
+            f"(or `pairedframe analyze`); drop the column {plain}")
 
 
 def trec_eval_aggregate(measures: pl.Series) -> pl.Expr:

@@ -26,7 +26,7 @@ from pairedframe.evaluation.result import Evaluation, EvaluationSettings
 from pairedframe.evaluation.run_blocks import RANK_THREADS, stream_run_file
 from pairedframe.evaluation.trec_text import measures_argument, refuse_runid_alone, split_runid
 from pairedframe.io.convert import as_run
-from pairedframe.io.run_mappings import run_mapping_layout, system_names_runs_error
+from pairedframe.io.run_mappings import refuse_blank_run_names, run_mapping_layout, system_names_runs_error
 from pairedframe.io.run_tag import RunTags
 from pairedframe.io.detect import is_table_file
 from pairedframe.io.grades import Grades, check_grades_option
@@ -138,15 +138,15 @@ def _run_paths(run: Any) -> list[str] | None:
 
 
 def _check_system_names_one_run(run: Any, system: str | None) -> None:
-    """``system=`` names a single run: several run files, or a mapping naming its runs, are an error
-    (the name would otherwise be dropped without a word)."""
+    """``system=`` names a single run: several run files, or a mapping naming its runs, are an error (the name
+    would otherwise be dropped without a word); so is a mapping's None or blank key (streamed files skip as_run)."""
     check_system_name(system)
-    if system is None:
-        return
     if run_mapping_layout(run) in ("named", "systems"):
-        raise SchemaError(system_names_runs_error(run, system))
+        refuse_blank_run_names(run)
+        if system is not None:
+            raise SchemaError(system_names_runs_error(run, system))
     paths = _run_paths(run) or []
-    if len(paths) > 1:
+    if system is not None and len(paths) > 1:
         raise SchemaError(f"system={system!r} names a single run, but {len(paths)} run files were given; pass a "
                           "mapping {name: path} to name them (pf.evaluate({'bm25': path_a, 'dense': path_b}, qrels))")
 

@@ -33,6 +33,10 @@ def system_name_from_path(path: PathLike) -> str:
     name = uncompressed_name(Path(path).name)
     if name.startswith("input.") and len(name) > len("input."):
         name = name[len("input."):]
+    if not name.strip():  # a file ' ' or 'input. ': a blank system, which no baseline= can name (the macros refuse it)
+        raise ValueError(f"run file {os.fspath(path)!r}: a system name is empty or made of blanks only: TREC's naming "
+                         f"(the file name without .gz / .zst and a leading 'input.') gives {name!r}; name the run: "
+                         "{name: path} in Python, NAME=PATH on the command line")
     return name
 
 

@@ -26,11 +26,13 @@ def run_mapping_layout(obj: Any) -> str | None:
 
 
 def refuse_blank_run_names(obj: Mapping) -> None:
-    """A mapping {system: run} whose key is empty or all blank names a system no one can name in ``baseline=``."""
-    blank = next((k for k in obj if isinstance(k, str) and not k.strip()), None)
-    if blank is not None:
-        raise ValueError(f"`run`: the mapping {{system: run}} has the key {blank!r}, which names no system; each key "
-                         "must be a non-empty, non-blank string (the run's name in baseline= and systems=)")
+    """A mapping {system: run} whose key is None, empty or all blank names a system no one can name in
+    ``baseline=`` (None was read as the system 'None'). Other keys are read as strings (``{1: path}``: '1')."""
+    for key in obj:
+        if key is None or (isinstance(key, str) and not key.strip()):
+            said = "is None" if key is None else "is empty or made of blanks only"
+            raise ValueError(f"`run`: a system name {said}: the mapping {{system: run}} has the key {key!r}; each key "
+                             "must be a non-empty, non-blank string (the run's name in baseline= and systems=)")
 
 
 def system_names_runs_error(obj: Mapping, system: str) -> str:
