@@ -126,8 +126,7 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         means=(rows["baseline_mean"].to_numpy(), rows["system_mean"].to_numpy()),
         one_pass=one_pass, small_sample=small)
     # the delta only, as compare_clustered: the interval was computed as it is
-    stats = stats.replace(ci_low=ci_low, ci_high=ci_high,
-                          delta=noise_free_delta(stats.delta, n_q, rows["max_abs"].to_numpy()))
+    stats = stats.replace(ci_low=ci_low, ci_high=ci_high, delta=noise_free_delta(stats.delta, n_q, rows["max_abs"]))
     rejections = family_rejections(adjusted, fam_ids, decision_alpha(opt.confidence_level))
     mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
                                    verdict_on, rejections, interval_notes, measures=rows["measure"].to_list(),
