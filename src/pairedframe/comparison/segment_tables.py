@@ -38,15 +38,14 @@ from pairedframe.stats.segment_resample import THETA_ELEMENTS  # the kernel's ca
 from pairedframe.stats.sign_flip_units import unit_flip_counts
 from pairedframe.stats.signflip_interval import agree_with_settled_p, least_resamples, too_few_resamples
 
-__all__ = ["THETA_ELEMENTS", "as_segments", "warn_integer_segment_ids", "refuse_null_segments", "refuse_repeated_segments", "no_segment_query", "warn_unmatched_segment_ids",
+__all__ = ["THETA_ELEMENTS", "as_segments", "refuse_null_segments", "refuse_repeated_segments", "no_segment_query", "warn_unmatched_segment_ids",
            "require_two_queries", "check_segments_cost", "settle_segment_flips", "unit_label", "segments_table",
            "family_adjusted"]
 
 
-
 def as_segments(segments: Any) -> pl.DataFrame:
-    """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column.
-    A path is read as the CLI's ``--segments`` reads it (CSV/TSV, Parquet, Arrow, JSON; ids as text)."""
+    """Any segment table form as a polars frame ``qid, segment_set, segment`` (as text; integers with integer qids'
+    warning); the checks name the column. A path is read as the CLI's ``--segments`` reads it (CSV/TSV, ...)."""
     source = segments if isinstance(segments, (str, os.PathLike)) else None
     if source is not None:
         segments = read_one(Path(source), argument="segments")
@@ -57,20 +56,12 @@ def as_segments(segments: Any) -> pl.DataFrame:
         raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
                           f"(has {segments.columns})")
     segments = string_ids(segments, ["qid"], "the segment table")  # float query ids refused
-    warn_integer_segment_ids(segments, "the segment table")
+    warn_numeric_ids([c for c in ("segment_set", "segment") if segments.schema[c].is_integer()], "the segment table")
     seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
                           pl.col("segment").cast(pl.String))
     refuse_null_segments(seg, source)
     refuse_repeated_segments(seg, source)
     return seg
-
-
-def warn_integer_segment_ids(segments: pl.DataFrame, what: str) -> None:
-    """Integer ``segment_set`` / ``segment`` columns become text as integer query ids do, with the same
-    warning (:func:`~pairedframe.checks.warn_numeric_ids`: a segment 007 is ``"7"``); float or boolean ones
-    stay labels read as text, as before (no other table has to match them)."""
-    warn_numeric_ids([c for c in ("segment_set", "segment") if c in segments.columns
-                      and segments.schema[c].is_integer()], what)
 
 
 def refuse_null_segments(seg: pl.DataFrame, source: str | os.PathLike[str] | None = None) -> None:
