@@ -62,6 +62,15 @@ _SYMBOLS = dict(zip("≠≈∼→←↔⇒′°·÷√∈∉⊂∪∩∀∃∂�
     r"\otimes \cdot").split()))
 _SPECIALS.update({ch: f"${cmd}$" for ch, cmd in {**_GREEK, **_SYMBOLS}.items()})
 _SPECIALS.update(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧ", "ABEZHIKMNOPTX"))
+#: Letters with tonos or dialytika (ά, ΐ, Ώ) under math accents; a Latin look-alike (Ά, Ϊ) under text ones.
+for _ch in map(chr, range(0x386, 0x3D0)):
+    _base, *_marks = unicodedata.normalize("NFD", _ch)
+    if _ch not in _SPECIALS and _marks and set(_marks) <= {"\u0301", "\u0308"} and _base in _SPECIALS:
+        _math = {"\u0301": r"\acute", "\u0308": r"\ddot"}
+        _SPECIALS[_ch] = ("$" + "".join(_math[m] + "{" for m in reversed(_marks)) + _GREEK[_base] + "}" * len(_marks) + "$"
+                          if _base in _GREEK else "".join({"\u0301": "\\'{", "\u0308": '\\"{'}[m] for m in _marks)
+                          + _SPECIALS[_base] + "}" * len(_marks))
+del _ch, _base, _marks
 #: Characters that join a repeat of themselves into a ligature (``--`` en dash, ``,,`` a low quote).
 _LIGATURES = set("-,")
 
