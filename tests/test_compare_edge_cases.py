@@ -36,6 +36,32 @@ def test_float_noise_is_a_tie_not_a_difference():
     assert (row["wins"], row["losses"], row["ties"], row["verdict"]) == (0, 0, 25, "identical")
 
 
+def test_mean_delta_of_deltas_cancelling_to_float_noise_is_zero_in_polars_duckdb_and_compare_pair(duckdb_relation):
+    """4 wins and 4 losses of 0.1 (0.3 - 0.2 is 0.09999999999999998) sum to 5e-16, not 0: compare printed a
+    delta of -2.1e-17 (1.0e-18 on two DL-2021 runs' P@10); it is 0, as compare_clustered's delta of cluster sums
+    that cancel to float noise, in every path, and the interval is the one computed (not zeroed)."""
+    import numpy as np
+
+    from pairedframe.report.compare import format_comparison
+
+    a = [0.2, 0.3, 0.8, 0.4, 0.2, 0.8, 0.2, 0.4] + [0.5] * 17
+    b = [0.3, 0.4, 0.9, 0.5, 0.1, 0.7, 0.1, 0.3] + [0.5] * 17
+    assert np.mean(np.subtract(b, a)) != 0.0            # the noise this test is about
+    qids = [f"q{i:02d}" for i in range(25)]
+    table = pl.DataFrame({"system": ["A"] * 25 + ["B"] * 25, "qid": qids * 2, "measure": "P@10", "value": a + b})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows = [pf.compare(t, baseline="A", n_resamples=999, seed=0).row(0, named=True)
+                for t in (table, duckdb_relation(table))]
+        pair = pf.compare_pair(np.array(a), np.array(b), n_resamples=999, seed=0, qids=qids)
+    assert [r["delta"] for r in rows] == [0.0, 0.0] and pair.statistic == 0.0
+    assert (rows[0]["wins"], rows[0]["losses"], rows[0]["ties"]) == (4, 4, 17)
+    assert rows[0]["ci_low"] < -0.01 and rows[0]["ci_high"] > 0.01 and rows[1]["ci_low"] == pytest.approx(rows[0]["ci_low"], rel=1e-12)
+    header, _, row = format_comparison(pl.DataFrame([rows[0]]), "markdown").splitlines()[:3]
+    cells = dict(zip(header.split(" | "), row.split(" | ")))
+    assert cells["delta"] == "0.0000"                 # was -2.1e-17 (a scientific number beside fixed ones)
+
+
 def test_a_measure_missing_for_a_system_is_an_error():
     qids = [f"q{i}" for i in range(25)]
     table = pl.DataFrame({"system": ["A"] * 50 + ["B"] * 25, "qid": qids * 3,

@@ -344,3 +344,29 @@ def test_segments_json_with_a_number_among_string_qids_warns_as_all_integer_qids
         warnings.simplefilter("always")
         pf.compare_segments(ev.per_query, str(path), baseline=ev.systems[0], n_resamples=200)
     assert any(said in str(w.message) and w.filename == __file__ for w in caught), [str(w.message) for w in caught]
+
+
+def test_integer_segment_ids_warn_as_integer_qids_from_the_cli_and_compare_segments(tmp_path, example):
+    """A Parquet segment file written with integer segment_set / segment columns, or segment=[0, 1, ...] in
+    Python, became text without a word while integer qids warn: the same warning now names the segment
+    columns, from the CLI and at the caller's line of compare_segments; the result is the text ids' one."""
+    qrels, runs, ev, segments = example
+    numbers = segments.with_columns(pl.col("segment").cast(pl.Int64),
+                                    segment_set=pl.when(pl.col("segment_set") == "parity").then(2).otherwise(3))
+    path = tmp_path / "segments.parquet"
+    numbers.write_parquet(path)
+    said = "numeric id column(s) ['segment_set', 'segment'] of "
+    result = runner.invoke(app, ["segments", str(qrels), *map(str, runs), "--segments", str(path), "-m", "AP",
+                                 "-B", "200"])
+    assert result.exit_code == 0, result.output
+    assert said + f"the segment file {path} converted to strings" in result.stderr
+    for table in (str(path), numbers, numbers.to_dict(as_series=False)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = pf.compare_segments(ev.per_query, table, baseline=ev.systems[0], n_resamples=200, seed=0)
+        assert [w.filename for w in caught if said in str(w.message)] == [__file__], [str(w.message) for w in caught]
+    as_text = numbers.with_columns(pl.col("segment_set", "segment").cast(pl.String))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert got.equals(pf.compare_segments(ev.per_query, as_text, baseline=ev.systems[0], n_resamples=200, seed=0))
+    assert not any("numeric id" in str(w.message) for w in caught)

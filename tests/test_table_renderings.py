@@ -118,6 +118,43 @@ def test_latex_composes_a_decomposed_accent_that_pdflatex_cannot_read():
     assert latex_escape("cafe\u0301_v2") == "caf\u00e9\\_v2"
 
 
+#: The Greek alphabet (U+0391-U+03A9 but the unassigned U+03A2, U+03B1-U+03C9) and other symbols of run names.
+GREEK = "".join(chr(c) for c in [*range(0x391, 0x3AA), *range(0x3B1, 0x3CA)] if c != 0x3A2)
+SYMBOLS = "ϑϕϵϱϖµ±×≤≥≠≈∼→←↔⇒′°·÷√∞−–"
+#: Greek letters with tonos or dialytika (Greek words: Ελλάδα).
+ACCENTED = "άέήίόύώΐΰϊϋΆΈΉΊΌΎΏΪΫ"
+
+
+def test_latex_writes_greek_letters_and_symbols_as_ascii_or_letters_ot1_prints():
+    """pdflatex with booktabs only stops at a raw β ("Unicode character β (U+03B2) not set up for use with
+    LaTeX"): every letter of the Greek alphabet and each symbol comes out ASCII; the accented Latin letters
+    results_tables.md says print in OT1 stay as they are."""
+    for ch in GREEK + SYMBOLS + ACCENTED:
+        escaped = latex_escape(f"run{ch}{ch}x")
+        assert escaped.isascii(), (ch, escaped)
+    assert latex_escape("üéßøñ") == "üéßøñ"
+    assert latex_escape("αβ πο ΑΒ") == r"$\alpha\beta$ $\pi o$ AB"     # one math span; \pi o, not \pio
+    assert latex_escape("µ°°") == r"$\mu{}^{\circ}{}^{\circ}$"          # never a double superscript
+
+
+def test_latex_of_greek_system_names_compiles_with_booktabs_only(tmp_path):
+    """The oracle is pdflatex: the results table, compare -f latex and the CLI tables with Greek and symbol
+    names compile in an article with booktabs only."""
+    from pairedframe.cli.common import to_latex
+    from pairedframe.report.compare import format_comparison
+
+    names = ["α", "β", "γ-δ_λ", "ΔΩ", "Α=Β", "µ°→∞", "x≠y≤z", "πο", GREEK[:24], GREEK[24:], SYMBOLS, "Ελλάδα",
+             ACCENTED]
+    pq = _per_query(names=names).filter(pl.col("measure") == "AP")
+    table = pf.results_table(pq, baseline=names[0], ci="range", n_resamples=999, seed=0).to_latex()
+    cmp = pf.compare(pq, baseline=names[0], test="t")
+    tex = format_comparison(cmp, "latex")
+    cli = to_latex(cmp.select("system", "measure", "delta"))
+    for text in (table, tex, cli):
+        assert r"$\beta$" in text and r"\Omega" in text
+    _compile(tmp_path, [table, "\\begin{table}[!t]\\centering\n" + tex + "\\end{table}\n", cli + "\n"])
+
+
 def test_latex_has_no_vertical_rule_and_keeps_marks_inside_the_rules(hostile_tables):
     """Each number's marks sit in a space as wide as its column's widest marks (so they count in the
     table's width and stay inside the rules, last column included) and numbers stay aligned."""

@@ -96,7 +96,10 @@ WARN_CASES = {
         (lambda: pf.compare_segments(
             _per_query(60), {"qid": [f"q{j:03d}" for j in range(60)], "segment_set": "s",
                              "segment": [str(j % 3) for j in range(60)]}, baseline="a", n_resamples=20,
-            correction="holm"), UserWarning)],     # Holm over 3 at the floor 1/21: nothing can pass
+            correction="holm"), UserWarning),     # Holm over 3 at the floor 1/21: nothing can pass
+        (lambda: pf.compare_segments(      # integer segment ids become text, as integer qids do
+            _per_query(60), {"qid": [f"q{j:03d}" for j in range(60)], "segment_set": "s",
+                             "segment": [j % 2 for j in range(60)]}, baseline="a", n_resamples=200), UserWarning)],
     "analyze": [(lambda: pf.analyze(pf.Plan.from_toml(PLAN), _per_query(10)), SmallSampleWarning)],
     "ppi_compare": [(_ppi_small_gold, SmallSampleWarning)],
     "ppi_compare_segments": [(lambda: pf.ppi_compare_segments(_judgment_sets(), baseline="a", method="z"), SmallSampleWarning)],

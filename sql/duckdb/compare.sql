@@ -119,7 +119,8 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || ' AND s.system <> b.system WHERE s.value IS NOT NULL AND b.value IS NOT NULL AND (SELECT ok FROM pf_check) '
                || 'AND (SELECT ok FROM pf_base)), '
                || 'pf_stats AS (SELECT system, baseline, measure, pos, count(*) AS n, avg(a) AS system_mean, avg(b) AS baseline_mean, '
-               || 'avg(d) AS delta, stddev_samp(d) AS sd, max(d) - min(d) <= 1e-12 * max(abs(d)) AS flat FROM pf_pairs GROUP BY ALL), '
+               || 'avg(d) AS delta, stddev_samp(d) AS sd, max(d) - min(d) <= 1e-12 * max(abs(d)) AS flat, max(abs(d)) AS max_abs '
+               || 'FROM pf_pairs GROUP BY ALL), '
                -- each measure's range of values (by its place in the list), for zero spread and clipping
                || 'pf_range(pos, lo, hi) AS (VALUES ' || array_to_string(['(' || CAST(i AS VARCHAR) || ', ' || pf__range_sql(m) || ')'
                                                                          FOR m, i IN o['ms']], ', ') || '), '
@@ -160,7 +161,10 @@ CREATE OR REPLACE TEMP MACRO pf__compare_sql(o_in, baseline, confidence_level) A
                || 'ON f.system = b.system AND f.measure = b.measure), '
                || 'pf_q AS (SELECT unnest(range(1, ' || CAST(len(pf__t_quantiles(confidence_level)) + 1 AS VARCHAR) || ')) AS df, unnest('
                || pf__double_list_sql(pf__t_quantiles(confidence_level)) || ') AS q) '
-               || 'SELECT t.system, t.baseline, t.measure, t.n, t.baseline_mean, t.system_mean, t.delta, CASE WHEN t.flat THEN CAST(0 AS DOUBLE) ELSE t.se END AS se, '
+               -- a mean delta whose sum is float noise of its deltas is 0, as pf.compare's (comparison.assemble.noise_free_delta)
+               || 'SELECT t.system, t.baseline, t.measure, t.n, t.baseline_mean, t.system_mean, '
+               || 'CASE WHEN abs(t.delta) * t.n <= 1e-12 * t.max_abs THEN CAST(0 AS DOUBLE) ELSE t.delta END AS delta, '
+               || 'CASE WHEN t.flat THEN CAST(0 AS DOUBLE) ELSE t.se END AS se, '
                || 't.t, t.df, CASE WHEN t.t = 0 THEN CAST(1 AS DOUBLE) WHEN t.flat THEN greatest(pow(CAST(2 AS DOUBLE), 1 - t.n), CAST(5e-324 AS DOUBLE)) '
                -- below the smallest normal double (the tail underflows at large |t|): the smallest positive double, as t_pvalue
                || 'WHEN p.p < CAST(2.2250738585072014e-308 AS DOUBLE) THEN CAST(5e-324 AS DOUBLE) '

@@ -411,7 +411,16 @@ COMPARE_SEGMENTS_TABLE = OtherDoor("pf.compare_segments", cells={
         lambda t: _segments(pl.concat([_segment_table(), pl.DataFrame({"qid": ["x1"], "segment_set": ["length"],
                                                                        "segment": ["other"]})])),
         Value(warns=PartlyEmptyWarning), reference=lambda t: _segments(_segment_table())),
+    # integer segment ids are read as text with the warning integer qids get ('007' became '7')
+    "integer_segment_ids": Cell(lambda t: _segments(_integer_segments()), Value(warns=UserWarning),
+                                reference=lambda t: _segments(_integer_segments().with_columns(
+                                    pl.col("segment_set", "segment").cast(pl.String)))),
 })
+
+
+def _integer_segments() -> pl.DataFrame:
+    return _segment_table().with_columns(pl.lit(1).alias("segment_set"),
+                                         (pl.col("segment") == "long").cast(pl.Int64).alias("segment"))
 
 
 # ---- label_agreement: a judgment in one set only, of a grade between the others ------------------------

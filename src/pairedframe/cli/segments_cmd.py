@@ -26,9 +26,12 @@ def read_segments(path: Path) -> pl.DataFrame:
     """A ``qid, segment_set, segment`` table from CSV/TSV, Parquet or JSON (ids and names read as text)."""
     from pairedframe.io.results import read_one
 
+    from pairedframe.checks import warn_numeric_ids
     from pairedframe.comparison.segment_tables import refuse_null_segments, refuse_repeated_segments
 
     table = read_one(path, argument="--segments")
+    warn_numeric_ids([c for c in ("segment_set", "segment") if c in table.columns and table.schema[c].is_integer()],
+                     f"the segment file {path}")      # as compare_segments does (as_segments)
     table = table.with_columns(pl.col(c).cast(pl.String) for c in ("qid", "segment_set", "segment") if c in table.columns)
     if {"qid", "segment_set", "segment"} <= set(table.columns):   # the other checks: compare_segments'
         refuse_null_segments(table, path)  # here, where the file is known: its line is named

@@ -23,10 +23,21 @@ from pairedframe.comparison.verdicts import (family_rejections, reachable_levels
                                              verdict_levels, verdict_notes, warn_many_ties, warn_skewed,
                                              warn_unreachable)
 from pairedframe.measures import higher_is_better
+from pairedframe.stats.cluster import noise_sums
 from pairedframe.stats.multiple import benjamini_hochberg, holm
 from pairedframe.stats.levels import decision_alpha
 
-__all__ = ["decide", "finish_table"]
+__all__ = ["decide", "finish_table", "noise_free_delta"]
+
+
+def noise_free_delta(delta: np.ndarray, n: np.ndarray, max_abs: np.ndarray) -> np.ndarray:
+    """``delta`` (mean deltas over ``n`` queries) with each one whose sum is float noise of the deltas it adds
+    up set to 0: ``|n delta| <= 1e-12 max |delta|``, compare_clustered's rule for cluster sums
+    (:func:`~pairedframe.stats.cluster.noise_sums`) with every query in one cluster (4 wins and 5 losses of
+    P@10 summed to 5.6e-17, a delta of 1e-18)."""
+    delta = np.asarray(delta, dtype=np.float64)
+    sums = (delta * np.asarray(n, dtype=np.float64))[None, :]
+    return np.where(noise_sums(sums, np.asarray(max_abs, dtype=np.float64)), 0.0, delta)
 
 
 def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, p_used: np.ndarray,
@@ -117,7 +128,8 @@ def finish_table(rows: pl.DataFrame, stats: ComparisonStats, opt: Options, *, ba
         confidence_level=opt.confidence_level, alternative=opt.alternative, n_resamples=opt.n_resamples,
         means=(rows["baseline_mean"].to_numpy(), rows["system_mean"].to_numpy()),
         one_pass=one_pass, small_sample=small)
-    stats = stats.replace(ci_low=ci_low, ci_high=ci_high)
+    # the delta only, as compare_clustered: the interval was computed as it is
+    stats = stats.replace(ci_low=ci_low, ci_high=ci_high, delta=noise_free_delta(stats.delta, n_q, rows["max_abs"]))
     rejections = family_rejections(adjusted, fam_ids, decision_alpha(opt.confidence_level))
     mde, verdicts, notes = decide(stats.delta, t_se, n_q, pv, adjusted, fam_sizes, all_zero, stats, opt,
                                    verdict_on, rejections, interval_notes, measures=rows["measure"].to_list(),

@@ -64,7 +64,10 @@ def _segments(table: EngineTable, segments: Any) -> str:
         qid_type = dict(segments.dtypes)["qid"]
         if qid_type.startswith(("double", "float")):
             raise SchemaError(f"id column(s) ['qid ({qid_type})'] of the segment table hold floats: ids are strings")
+        types = dict(segments.dtypes)   # integer segment ids warn as in memory (as_segments)
         warn_numeric_ids(["qid"] if qid_type.startswith(NUMERIC_TYPES) else [], "the segment table")
+        warn_numeric_ids([c for c in ("segment_set", "segment") if types[c] in ("tinyint", "smallint", "int", "bigint")],
+                         "the segment table")
         view = table.name("segs_in")
         segments.createOrReplaceTempView(view)
         table._made.append(view)

@@ -19,7 +19,7 @@ import polars as pl
 
 from pairedframe.checks import require_bool_fields, scalar_ids
 from pairedframe.comparison._validate import MAX_ABS_VALUE, warn_values_outside_ranges
-from pairedframe.comparison.assemble import decide
+from pairedframe.comparison.assemble import decide, noise_free_delta
 from pairedframe.comparison.interval_range import QUANTILE_INTERVALS, finish_paired_intervals
 from pairedframe.comparison.kernels import analyse_block
 from pairedframe.comparison.comparison_stats import ComparisonStats
@@ -289,7 +289,6 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     noise = np.abs(raw) <= DELTA_TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
     d = np.where(noise, 0.0, raw)[order]
     res, one_pass = _statistics(d, [ids[i] for i in order], opt)
-    delta = float(res.delta[0])
     p = float(res.pvalue[0])
     one = np.ones(1, dtype=np.int64)
     all_zero = np.array([bool(np.all(d == 0))])
@@ -303,8 +302,9 @@ def compare_pair(a: Any, b: Any, *, qids: Sequence[Any] | None = None, n_resampl
     nonzero = np.array([int(np.count_nonzero(d))])     # a tie flips to itself: it bounds the sign-flip p
     method, interval = row_methods(opt, np.array([n]), one_pass=one_pass, flat=res.zero_spread, nonzero=~all_zero,
                                    exact=res.exact)
-    res = res.replace(ci_low=ci_low, ci_high=ci_high,
-                      floor=tie_floors(res.floor, nonzero, opt.test, opt.alternative))
+    res = res.replace(ci_low=ci_low, ci_high=ci_high, floor=tie_floors(res.floor, nonzero, opt.test, opt.alternative),
+                      delta=noise_free_delta(res.delta, np.array([n]), np.array([np.abs(d).max()])))  # as compare
+    delta = float(res.delta[0])
     mde, verdicts, notes = decide(res.delta, se_t, np.array([n]), res.pvalue, res.pvalue, one, all_zero,
                                    res, opt, "pvalue", interval_notes=interval_notes, measures=[measure],
                                    nonzero=nonzero, intervals=interval.tolist())

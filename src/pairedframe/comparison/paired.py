@@ -323,7 +323,7 @@ def compare_checked(data: Any, opt: Options, *, baseline: str, systems: Sequence
         pl.len().alias("n_queries"), pl.col("a").mean().alias("baseline_mean"),
         pl.col("b").mean().alias("system_mean"), (pl.col("_gain") > 0).sum().alias("wins"),
         (pl.col("_gain") < 0).sum().alias("losses"), (pl.col("delta") == 0).sum().alias("ties"),
-        (pl.col("delta") != 0).any().alias("_nonzero"))
+        (pl.col("delta") != 0).any().alias("_nonzero"), pl.col("delta").abs().max().alias("max_abs"))
     rows = p.rows.join(counts, on="_row", how="left").sort("_row")
     rows = rows.with_columns(pl.col("n_queries").fill_null(0))
     check_sizes(rows, baseline, extras, warn_small=opt.interval not in QUANTILE_INTERVALS)  # else with their own

@@ -26,7 +26,7 @@ from pairedframe.comparison.interval_range import (capped_at_too_few, clip_delta
                                                    zero_spread_deltas)
 from pairedframe.comparison.segment_stats import SegmentStats
 from pairedframe.comparison.verdicts import warn_skewed_segments, zero_spread_disagreement
-from pairedframe.checks import near_miss_hint, quoted, sample, string_ids
+from pairedframe.checks import near_miss_hint, quoted, sample, string_ids, warn_numeric_ids
 from pairedframe.io.convert import to_polars
 from pairedframe.io.results import read_one
 from pairedframe.errors import (DuplicateError, EmptyResultError, PartlyEmptyWarning, SchemaError, SmallSampleWarning,
@@ -43,10 +43,9 @@ __all__ = ["THETA_ELEMENTS", "as_segments", "refuse_null_segments", "refuse_repe
            "family_adjusted"]
 
 
-
 def as_segments(segments: Any) -> pl.DataFrame:
-    """Any segment table form as a polars frame ``qid, segment_set, segment``; the checks name the column.
-    A path is read as the CLI's ``--segments`` reads it (CSV/TSV, Parquet, Arrow, JSON; ids as text)."""
+    """Any segment table form as a polars frame ``qid, segment_set, segment`` (as text; integers with integer qids'
+    warning); the checks name the column. A path is read as the CLI's ``--segments`` reads it (CSV/TSV, ...)."""
     source = segments if isinstance(segments, (str, os.PathLike)) else None
     if source is not None:
         segments = read_one(Path(source), argument="segments")
@@ -57,6 +56,7 @@ def as_segments(segments: Any) -> pl.DataFrame:
         raise SchemaError(f"segment table lacks column(s) {missing}; needs qid, segment_set, segment "
                           f"(has {segments.columns})")
     segments = string_ids(segments, ["qid"], "the segment table")  # float query ids refused
+    warn_numeric_ids([c for c in ("segment_set", "segment") if segments.schema[c].is_integer()], "the segment table")
     seg = segments.select(pl.col("qid").cast(pl.String), pl.col("segment_set").cast(pl.String),
                           pl.col("segment").cast(pl.String))
     refuse_null_segments(seg, source)

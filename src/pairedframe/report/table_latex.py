@@ -48,6 +48,29 @@ _SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&":
              # OT1's roman fonts have no straight " (typewriter has); the captions' symbols for OT1:
              "α": r"$\alpha$", "±": r"$\pm$", "†": r"$\dagger$", "‡": r"$\ddagger$", "≥": r"$\geq$",
              "≤": r"$\leq$", "–": "--", "−": "$-$", "×": r"$\times$", "∞": r"$\infty$"}
+#: Greek letters, which pdflatex's utf8 input refuses ("not set up for use with LaTeX"), as math symbols (as
+#: unicode-math names them: U+03B5 is \varepsilon, U+03C6 \varphi); capitals that look like Latin ones as those.
+_GREEK = {**dict(zip("αβγδεζηθικλμνξοπρςστυφχψωϑϕϵϱϖµ", (
+    r"\alpha \beta \gamma \delta \varepsilon \zeta \eta \theta \iota \kappa \lambda \mu \nu \xi o \pi \rho "
+    r"\varsigma \sigma \tau \upsilon \varphi \chi \psi \omega \vartheta \phi \epsilon \varrho \varpi \mu").split())),
+    **dict(zip("ΓΔΘΛΞΠΣΥΦΨΩ", r"\Gamma \Delta \Theta \Lambda \Xi \Pi \Sigma \Upsilon \Phi \Psi \Omega".split()))}
+#: Other symbols a run name may hold that pdflatex refuses (° and → it takes from its text companion font;
+#: math keeps ° as µ° and every symbol beside a Greek letter in one math span). {}^ never makes a double superscript.
+_SYMBOLS = dict(zip("≠≈∼→←↔⇒′°·÷√∈∉⊂∪∩∀∃∂∇∑∏≡≪≫∝⊕⊗⋅", (
+    r"\neq \approx \sim \rightarrow \leftarrow \leftrightarrow \Rightarrow {}^{\prime} {}^{\circ} \cdot \div \surd \in "
+    r"\notin \subset \cup \cap \forall \exists \partial \nabla \sum \prod \equiv \ll \gg \propto \oplus "
+    r"\otimes \cdot").split()))
+_SPECIALS.update({ch: f"${cmd}$" for ch, cmd in {**_GREEK, **_SYMBOLS}.items()})
+_SPECIALS.update(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧ", "ABEZHIKMNOPTX"))
+#: Letters with tonos or dialytika (ά, ΐ, Ώ) under math accents; a Latin look-alike (Ά, Ϊ) under text ones.
+for _ch in map(chr, range(0x386, 0x3D0)):
+    _base, *_marks = unicodedata.normalize("NFD", _ch)
+    if _ch not in _SPECIALS and _marks and set(_marks) <= {"\u0301", "\u0308"} and _base in _SPECIALS:
+        _math = {"\u0301": r"\acute", "\u0308": r"\ddot"}
+        _SPECIALS[_ch] = ("$" + "".join(_math[m] + "{" for m in reversed(_marks)) + _GREEK[_base] + "}" * len(_marks) + "$"
+                          if _base in _GREEK else "".join({"\u0301": "\\'{", "\u0308": '\\"{'}[m] for m in _marks)
+                          + _SPECIALS[_base] + "}" * len(_marks))
+del _ch, _base, _marks
 #: Characters that join a repeat of themselves into a ligature (``--`` en dash, ``,,`` a low quote).
 _LIGATURES = set("-,")
 
@@ -87,9 +110,10 @@ def latex_escape(text: str) -> str:
     str
         ``a|b_c`` -> ``a\\textbar{}b\\_c``; ``a--b`` -> ``a-{}-b`` (no en dash ligature); ``'`` ->
         ``\\textquotesingle{}`` and ````` -> ``\\textasciigrave{}``, the straight quote and the grave accent
-        (bare, they print curly quotes); the captions' symbols (α, ±, †, ‡, ≥, ≤, –, −, ×, ∞) in math mode or as
-        their LaTeX spelling (``−∞`` -> ``$-\\infty$``: adjacent symbols share one math span). Composed first
-        (Unicode NFC, the same text): pdflatex's utf8 input knows ``é`` but not ``e`` followed by a combining
+        (bare, they print curly quotes); Greek letters (``β`` -> ``$\\beta$``; ``Α`` -> ``A``), the captions' symbols
+        (±, †, ‡, ≥, ≤, –, −, ×, ∞) and others (≠, →, °, ...) in math mode or as their LaTeX spelling
+        (``−∞`` -> ``$-\\infty$``: adjacent symbols share one math span). Composed first (Unicode NFC, the
+        same text): pdflatex's utf8 input knows ``é`` but not ``e`` followed by a combining
         accent. A line break (``\\n``, ``\\r``, ``\\r\\n``, ...) or another control character is a blank, as a
         single newline is to LaTeX: pdflatex would end the line at a ``\\r`` and a blank line ends the
         paragraph, neither possible in a cell or a caption.
@@ -99,7 +123,8 @@ def latex_escape(text: str) -> str:
     for i, ch in enumerate(text):
         piece = _SPECIALS.get(ch, ch)
         if piece.startswith("$") and out and out[-1].endswith("$") and out[-1] != r"\$":
-            out[-1] = out[-1][:-1] + piece[1:]        # one math span: "−∞" is $-\infty$, never $-$$\infty$ ($$ is display math)
+            gap = " " if re.search(r"\\[A-Za-z]+\$$", out[-1]) and piece[1:2].isalpha() else ""   # \pi o, not \pio
+            out[-1] = out[-1][:-1] + gap + piece[1:]  # one math span: "−∞" is $-\infty$, never $-$$\infty$ ($$ is display math)
             continue
         out.append(piece)
         if ch in _LIGATURES and text[i + 1:i + 2] == ch:
