@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -231,3 +232,54 @@ def test_leaderboard_of_a_heavy_tailed_measure_spans_every_rank_as_the_guide_say
     assert first.critical_value > 3 * ap.critical_value
     assert (first.table["rank_low"] == 1).all() and (first.table["rank_high"] == first.n_systems).all()
     assert (tested["pvalue_holm"] < 0.05).sum() >= 10
+
+
+def test_leaderboard_of_a_measure_near_its_ceiling_spans_every_rank_as_the_guide_says(shared_data):
+    """The outside statistician's 17 DL-2019 runs: on RR@10 (runs at 1 on all but a few queries) every
+    simultaneous set is 1..17, with a finite critical value above nDCG@10's, whose sets are narrower; the guide
+    says so beside FirstRelRank."""
+    runs = sorted(str(p) for p in (shared_data / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))
+    ev = pf.evaluate(runs, str(shared_data / "anserini_tools" / "qrels.dl19-passage.txt"), ["RR@10", "nDCG@10"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rr, ndcg = (pf.leaderboard(ev, measure=m, n_resamples=999) for m in ("RR@10", "nDCG@10"))
+    assert math.isfinite(rr.critical_value) and rr.critical_value > ndcg.critical_value
+    assert rr.n_systems == 17 and (rr.table["rank_low"] == 1).all() and (rr.table["rank_high"] == 17).all()
+    assert (ndcg.table["rank_high"] - ndcg.table["rank_low"] + 1 < 17).all()
+
+
+def _near_ceiling(rng: np.random.Generator, n: int = 43) -> dict[str, np.ndarray]:
+    """Two RR@10-like runs at 1 on all but one query each (not the same one), and a clearly worse third."""
+    a, b = np.ones(n), np.ones(n)
+    a[0], b[1] = 0.5, 0.25
+    return {"a": a, "b": b, "c": rng.choice([1.0, 0.5, 0.333, 0.25, 0.0], size=n, p=[0.55, 0.2, 0.1, 0.05, 0.1])}
+
+
+def test_leaderboard_orders_a_clear_pair_beside_near_ceiling_runs_that_resamples_make_constant():
+    """The outside statistician: RR@10 of two runs at 1 on 41 of 43 queries: a resample missing their two
+    other queries (13 % of them) holds both constant, its SE was 0 and T* infinite (or 1e8 from float noise), so adding the
+    second run to a settled pair made every set {1, ..., 3} (c = 2.3e8), with no word. Such a resample is
+    studentized by the sample's SE now: the worse run stays ranked last, the near-tied pair is left unordered."""
+    values = _near_ceiling(np.random.default_rng(4))
+    frame = pl.DataFrame({"system": np.repeat(list(values), 43).tolist(), "qid": [f"q{i}" for i in range(43)] * 3,
+                          "measure": "RR@10", "value": np.concatenate(list(values.values()))})
+    for simultaneous in (True, False):
+        board = pf.leaderboard(frame, n_resamples=999, seed=0, simultaneous=simultaneous)
+        rows = {r["system"]: (r["rank_low"], r["rank_high"]) for r in board.table.iter_rows(named=True)}
+        assert np.isfinite(np.asarray(board.critical_value, dtype=float)).all()
+        assert rows == {"a": (1, 2), "b": (1, 2), "c": (3, 3)}, rows
+
+
+def test_rank_sets_studentize_a_constant_resample_by_the_sample_se_against_a_direct_computation():
+    """T* of a resample in which both systems are constant is the centred difference over the sample's SE
+    (max of the paired SE and a tenth of the unpaired one); other resamples keep their own SE."""
+    from pairedframe.stats.rank_sets import _pair_se, _studentized_pairs
+
+    X = np.column_stack(list(_near_ceiling(np.random.default_rng(4)).values()))
+    constant = np.resize(np.arange(2, 43), 43)                   # misses the queries where a and b differ
+    T = next(_studentized_pairs(X, [np.vstack([constant, np.arange(43)])], np.array([0]), np.array([1])))
+    centred = X[constant].mean(axis=0) - X.mean(axis=0)
+    assert T[0, 0] == pytest.approx((centred[0] - centred[1]) / _pair_se(X)[0, 1], rel=1e-12)
+    d = X[:, 0] - X[:, 1]
+    own = max(d.std(ddof=1), 0.1 * np.sqrt(X[:, 0].var(ddof=1) + X[:, 1].var(ddof=1))) / np.sqrt(43)
+    assert T[1, 0] == pytest.approx(0.0 / own, abs=1e-12)        # the sample itself: no shift

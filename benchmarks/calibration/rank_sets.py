@@ -86,7 +86,7 @@ def main() -> None:
     args = ap.parse_args()
     reps, B = (50, 199) if args.quick else (args.reps, args.n_resamples)
     designs = [("DL-2019", "nDCG@10", False)] if args.quick else [
-        *((c, m, False) for c in ("DL-2019", "Robust03") for m in ("nDCG@10", "AP")),
+        *((c, m, False) for c in ("DL-2019", "Robust03") for m in ("nDCG@10", "AP")), ("DL-2019", "RR@10", False),
         ("DL-2019", "nDCG@10", True), ("Robust03", "AP", True), ("DL-2019", "RR@10", True)]
     t0 = time.perf_counter()
     rows = []

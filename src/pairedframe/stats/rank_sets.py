@@ -24,8 +24,10 @@ the sample's own statistic, so it cut the resamples' tail that the maximum over 
 exactly tied runs were all covered less often than promised (ten tied DL-2019 runs on nDCG@10). With no
 floor, a pair of near-identical runs (a few queries differ) leaves those queries out of a third of the
 resamples, whose ``T*`` is then infinite, and the sets of real runs widen. The floor on the unpaired SE
-binds only for such pairs (per-query correlation above 0.99), in the sample and in each resample alike;
-``benchmarks/calibration --section rank_sets`` prints the coverage.
+binds only for such pairs (per-query correlation above 0.99), in the sample and in each resample alike.
+A resample in which both systems of a pair are constant (near-ceiling runs, RR@10 at 1 on all but a few
+queries) has neither SE: it is studentized by the sample's, else its ``T*`` was infinite and one such pair
+made every set ``{1, ..., p}``. ``benchmarks/calibration --section rank_sets`` prints the coverage.
 
 References
 ----------
@@ -56,6 +58,8 @@ __all__ = ["RankSetsResult", "rank_sets", "point_ranks"]
 _BLOCK_ELEMENTS = 2**21
 #: A pair's paired SE is floored at this share of its unpaired SE, in the sample and in every resample.
 MIN_UNPAIRED_SE_RATIO = 0.1
+#: A resample's unpaired variance at most this share of its second moments is 0 (float noise of E[x^2] - E[x]^2).
+_CONSTANT_RTOL = 1e-12
 #: T* of the pairs still open is kept between the step-down's steps up to this many elements (8 bytes each),
 #: else drawn again; also the bound on the products of pairs held for the second moments.
 _CACHED_ELEMENTS = 2**23
@@ -110,9 +114,12 @@ def _studentized_pairs(X: np.ndarray, resamples: Iterable[np.ndarray], j: np.nda
                        ) -> Iterator[np.ndarray]:
     """``T[b, i] = ((M*_j - M_j) - (M*_k - M_k)) / max(se*_jk, u*_jk / 10)`` for the pairs ``(j[i], k[i])``, in
     blocks of resamples: each resample studentized by its own paired and unpaired standard errors, as the
-    sample (:func:`_pair_se`); infinite if both are 0 and the difference is not."""
+    sample (:func:`_pair_se`). A resample in which both systems are constant (near-ceiling runs: RR@10 at 1 on
+    all but a few queries, which a third of the resamples leave out) has neither; it is studentized by the
+    sample's floor ``u_jk / 10`` instead (it was infinite, and one such pair made every set ``{1, ..., p}``)."""
     n, p = X.shape
     Xc = X - X.mean(axis=0)                       # centred: M* - M is the resample's mean of Xc
+    sample_se = _pair_se(X)[j, k]
     step = max(1, _BLOCK_ELEMENTS // (p * p + n))
     # E*[x_j x_k] of every pair is one matmul over the products, held whole when small, else by bands
     band = max(1, _CACHED_ELEMENTS // n - p)
@@ -133,6 +140,10 @@ def _studentized_pairs(X: np.ndarray, resamples: Iterable[np.ndarray], j: np.nda
             own = square - shift * shift
             unpaired = own[:, j] + own[:, k]
             se_star = np.sqrt(np.maximum(np.maximum(var, MIN_UNPAIRED_SE_RATIO ** 2 * unpaired), 0.0) / (n - 1))
+            # both systems constant in the resample (their variances are 0, or the float noise of the
+            # cancellation): it has no SE of its own, so the sample's floor keeps T* finite
+            constant = unpaired <= _CONSTANT_RTOL * (square[:, j] + square[:, k])
+            se_star = np.where(constant, sample_se, se_star)
             with np.errstate(divide="ignore", invalid="ignore"):
                 yield np.where(se_star > 0, diff / se_star, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
 
