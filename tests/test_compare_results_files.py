@@ -183,3 +183,16 @@ def test_results_files_refuse_exactly_the_evaluation_options_off_their_default_a
     for name, value in changed.items():
         with pytest.raises(ValueError, match=f"^{flags[name]}: an evaluation option"):
             per_query_results(list(results_files), {**EVALUATION_DEFAULTS, name: value})
+
+
+@pytest.mark.parametrize("name", ["+-rm3", "+=b", "─a"])
+def test_per_query_csv_whose_first_system_starts_like_a_table_border_is_read_not_refused(tmp_path, name):
+    """The tester of the display-table refusal: a per-query CSV whose first row's system starts with '+-' (a
+    system '+-rm3') was refused as a terminal table; a border line is box characters only."""
+    qrels, runs = example_paths()
+    ev = pf.evaluate({name: str(runs[0]), "b": str(runs[1])}, str(qrels), ["nDCG@10"])
+    path = tmp_path / "own.csv"
+    ev.per_query.write_csv(path)
+    assert pf.read_results(path).height == ev.per_query.height
+    result = runner.invoke(app, ["compare", str(path), "-m", "nDCG@10", "-f", "csv"])
+    assert result.exit_code == 0, result.output

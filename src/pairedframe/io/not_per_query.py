@@ -19,6 +19,8 @@ COMPARISON_OUTPUT = ("this is a comparison's output (columns baseline, delta, pv
                      "trec)")
 #: Box-drawing characters a terminal table's first line starts with (rich's boxes), or ASCII ``+---+``.
 _BOX = tuple(chr(c) for c in range(0x2500, 0x2580)) + ("+-", "+=")
+#: The characters of a terminal table's border line.
+_BORDER = frozenset(chr(c) for c in range(0x2500, 0x2580)) | frozenset("+-=|: ")
 
 
 def is_comparison_output(columns: Iterable[str]) -> bool:
@@ -49,8 +51,9 @@ def display_table_format(path: str | os.PathLike) -> str | None:
     if (len(lines) > 1 and lines[0].startswith("|") and lines[0].endswith("|") and "-" in lines[1]
             and set(lines[1]) <= set("|-: ")):
         return "markdown"
-    # a title line may come first (compare's "paired comparison vs baseline ...")
-    return "terminal" if any(line.startswith(_BOX) for line in lines[:2]) else None
+    # a title line may come first (compare's "paired comparison vs baseline ..."); a border is made of box
+    # characters only: a CSV row whose first id starts with them ('+-rm3,...') is data
+    return "terminal" if any(line.startswith(_BOX) and set(line) <= _BORDER for line in lines[:2]) else None
 
 
 def refuse_display_table(path: str | os.PathLike) -> None:
