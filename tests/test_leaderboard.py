@@ -234,15 +234,16 @@ def test_leaderboard_of_a_heavy_tailed_measure_spans_every_rank_as_the_guide_say
     assert (tested["pvalue_holm"] < 0.05).sum() >= 10
 
 
-def test_leaderboard_of_a_measure_near_its_ceiling_spans_every_rank_as_the_guide_says(shared_data):
-    """The outside statistician's 17 DL-2019 runs: on RR@10 (runs at 1 on all but a few queries) every
-    simultaneous set is 1..17, with a finite critical value above nDCG@10's, whose sets are narrower; the guide
-    says so beside FirstRelRank."""
+def test_leaderboard_of_runs_differing_on_one_query_spans_every_rank_as_the_guide_says(shared_data):
+    """The outside testers' 17 DL-2019 runs: pairs of runs that differ on one query only (p_bert and test1)
+    are equal in every resample that misses it, and the floor makes their statistic 10/sqrt(2) whatever n:
+    c is 7.07 on RR@10 and P@1 and every simultaneous set is 1..17, while nDCG@10's sets are narrower."""
     runs = sorted(str(p) for p in (shared_data / "llm_labels_dl" / "dl2019_runs").glob("input.*.gz"))
     ev = pf.evaluate(runs, str(shared_data / "anserini_tools" / "qrels.dl19-passage.txt"), ["RR@10", "nDCG@10"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rr, ndcg = (pf.leaderboard(ev, measure=m, n_resamples=999) for m in ("RR@10", "nDCG@10"))
+    assert rr.critical_value == pytest.approx(10 / math.sqrt(2), rel=1e-9)
     assert math.isfinite(rr.critical_value) and rr.critical_value > ndcg.critical_value
     assert rr.n_systems == 17 and (rr.table["rank_low"] == 1).all() and (rr.table["rank_high"] == 17).all()
     assert (ndcg.table["rank_high"] - ndcg.table["rank_low"] + 1 < 17).all()
