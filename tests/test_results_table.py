@@ -1039,3 +1039,11 @@ def test_cli_table_ci_error_names_the_values_one_can_type_and_python_names_its_o
     assert "--ci must be one of halfwidth, range (or left out: no interval), got 'foo'" in said and "None" not in said
     with pytest.raises(ValueError, match=r"`ci` must be one of \(None, 'halfwidth', 'range'\), got 'foo'"):
         pf.results_table(per_query, ci="foo")
+
+
+@pytest.mark.parametrize("baseline", [1, [1, 2], [None], []])
+def test_results_table_refuses_a_baseline_that_is_no_name_in_compares_words(per_query, baseline):
+    """The tester: results_table(ev, baseline=1) raised "TypeError: 'int' object is not iterable"; pf.compare
+    says what a baseline must be, and so does the table now."""
+    with pytest.raises(TypeError, match=r"`baseline` must be a system name or a list of names, got"):
+        pf.results_table(per_query, baseline=baseline)

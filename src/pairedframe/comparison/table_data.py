@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import string
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,7 +66,7 @@ from pairedframe.measures import higher_is_better
 from pairedframe.measures.parse import ranks_runs
 from pairedframe.stats.levels import decision_alpha
 
-__all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "reject_text_measures", "results_table_data"]
+__all__ = ["CORRECTIONS", "CI_STYLES", "TableData", "baseline_names", "reject_text_measures", "results_table_data"]
 
 #: correction -> the p-value column that decides a mark; "tukey" takes max(pvalue_tukey, pvalue) (module docstring).
 CORRECTIONS = {"holm": "pvalue_holm", "bh": "pvalue_bh", "none": "pvalue", "tukey": "pvalue_max_tukey_raw"}
@@ -108,6 +108,14 @@ class TableData:
 
 
 _TEXT_WHY = "it is string-valued (the grades of the top documents, in Evaluation.text) and has no mean"
+
+
+def baseline_names(baseline: Any) -> list[str]:
+    """``baseline`` given as several names (an iterable of str), as a list; TypeError in compare's words else."""
+    names = list(baseline) if isinstance(baseline, Iterable) and not isinstance(baseline, (str, bytes)) else [None]
+    if not names or not all(isinstance(b, str) for b in names):
+        raise TypeError(f"`baseline` must be a system name or a list of names, got {baseline!r}")
+    return names
 
 
 def reject_text_measures(measures: Any) -> None:

@@ -30,7 +30,7 @@ from pairedframe.checks import require_bool
 from pairedframe.errors import OLD_LEVEL_AND_SEED, ValueRangeWarning, renamed_attribute, renamed_keywords
 from pairedframe.io.results import read_if_paths
 from pairedframe.comparison.judgment_set_rows import one_set_of_table
-from pairedframe.comparison.table_data import TableData, reject_text_measures, results_table_data
+from pairedframe.comparison.table_data import TableData, baseline_names, reject_text_measures, results_table_data
 from pairedframe.measures.parse import aggregate_of
 from pairedframe.report.output import require_output_folder, visible_controls
 from pairedframe.report.table_caption import caption_text
@@ -458,7 +458,7 @@ def results_table(data: Any = None, comparison: pl.DataFrame | None = None, *, b
         if pairs is not None:                         # "all" and "ordered" letter every system
             check_letters(_count_systems(source, systems), pairs=pairs)
         elif not isinstance(baseline, str) and baseline is not None:
-            check_letters(len(list(baseline)), pairs=False)
+            check_letters(len(baseline_names(baseline)), pairs=False)
         level = 0.95 if confidence_level is None else confidence_level
         alternative = compare_options.get("alternative", "two-sided")
         if correction == "tukey" and alternative != "two-sided":
