@@ -77,17 +77,6 @@ def ragged_cause(counts: Mapping[tuple[int, str], int], lines: Sequence[int], te
             if len(fields) > usual and fields[1] == q0:
                 return Shift(line, len(fields), usual, q0, "docno", fields[5])
     return None
-    by_n: Counter[int] = Counter()
-    for (n, _), k in counts.items():
-        by_n[n] += k
-    usual = min(by_n, key=lambda n: (-by_n[n], n))
-    q0 = min((second for n, second in counts if n == usual), key=lambda second: (-counts[(usual, second)], second))
-    for line, text in zip(lines, texts):
-        fields = re.findall(_FIELD, text)
-        extra = len(fields) - usual
-        if extra > 0 and usual > 1 and fields[1] != q0 and fields[1 + extra] == q0:
-            return line, len(fields), usual, q0
-    return None
 
 
 def run_duplicate_error(path: str, qid: str, docno: str, lines: Sequence[int], texts: Sequence[str], *,
