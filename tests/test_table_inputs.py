@@ -374,7 +374,7 @@ def test_run_mapping_with_a_blank_system_key_is_refused_naming_the_key(key, tmp_
     path = tmp_path / "a.run"
     path.write_text("q1 Q0 d1 1 1.0 a\n")
     for runs in ({key: {"q1": {"d1": 1.0}}, "s": {"q1": {"d1": 2.0}}}, {key: str(path), "s": str(path)}):
-        with pytest.raises(ValueError, match="`run`: the mapping") as caught:
+        with pytest.raises(ValueError, match="`run`: a system name is empty or made of blanks only: the mapping") as caught:
             pf.as_run(runs)
         assert repr(key) in str(caught.value)
 

@@ -41,7 +41,8 @@ def _quantile(values, confidence_level):
 def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lambda a, b: a == b):
     """(point ranks, lows, highs) of systems given as lists of per-query values ``columns[j]``, with
     bootstrap ``resamples`` (lists of row indices). ``tied(mean_a, mean_b)``: the tie rule. The sample and
-    each resample are studentized alike: the paired standard error, floored at a tenth of the unpaired one.
+    each resample are studentized alike: the paired standard error, floored at a tenth of the unpaired one;
+    a resample in which both systems are constant, by the sample's.
 
     A hypothesis ``(j, k)`` says "j is not above k"; it is rejected when ``(mean_j - mean_k) / se_jk``
     exceeds the quantile of the largest centred statistic over the hypotheses of its family still open
@@ -52,12 +53,13 @@ def rank_sets_loop(columns, resamples, confidence_level, simultaneous, tied=lamb
     se = _se(columns, means, tied)
     def resampled_t(rows):
         """Each pair's centred difference of resampled means over its resample's own studentizing standard
-        error (infinite if that is 0 and the difference is not)."""
+        error; over the sample's where both systems are constant in the resample (it has none of its own)."""
         star = [sum(columns[j][i] for i in rows) / n for j in range(p)]
         t = {}
         for j, k in se:
             if se[j, k] > 0:
-                own = _studentizing_se([columns[j][i] for i in rows], [columns[k][i] for i in rows])
+                a, b = [columns[j][i] for i in rows], [columns[k][i] for i in rows]
+                own = se[j, k] if len(set(a)) == 1 and len(set(b)) == 1 else _studentizing_se(a, b)
                 centred = (star[j] - star[k]) - (means[j] - means[k])
                 t[j, k] = centred / own if own > 0 else math.copysign(math.inf, centred) if centred else 0.0
         return t
