@@ -6,7 +6,6 @@ and assembles the result of :func:`pairedframe.compare`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -55,10 +54,9 @@ def decide(delta: np.ndarray, se: np.ndarray, n: np.ndarray, p_raw: np.ndarray, 
     rows, Student's t bound: :func:`~pairedframe.comparison.large_n.row_methods`), as the notes name it."""
     alpha = decision_alpha(opt.confidence_level)
     levels = verdict_levels(alpha, verdict_on, fam_sizes, rejections)
-    # all deltas 0 ("identical"): NaN, as at zero spread, whatever the floor the number of queries sets
-    mde = np.array([math.nan if all_zero[i] else t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power,
-                                                        opt.alternative, float(stats.floor[i]),
-                                                        bool(stats.zero_spread[i])) for i in range(delta.shape[0])])
+    mde = np.array([t_mde(float(se[i]), float(n[i] - 1), float(levels[i]), opt.power, opt.alternative,
+                          float(stats.floor[i]), bool(stats.zero_spread[i]), bool(all_zero[i]))
+                    for i in range(delta.shape[0])])
     verdicts = [verdict(float(p_used[i]), float(delta[i]), float(mde[i]), bool(all_zero[i]), alpha, opt.alternative)
                 for i in range(delta.shape[0])]
     if measures is not None:      # a lower rank (FirstRelRank) is better: a positive delta is "worse"

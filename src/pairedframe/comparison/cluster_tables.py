@@ -168,9 +168,8 @@ def clustered_table(rows: pl.DataFrame, st: ClusteredStats, opt: Any, *, keys: l
     chosen = {"pvalue": pv, "pvalue_holm": p_holm, "pvalue_bh": p_bh}[verdict_on]
     levels = verdict_levels(alpha, verdict_on, fam_sizes, family_rejections(chosen, fam, alpha))
     G_all = st.n_clusters
-    mde = np.array([math.nan if st.all_zero[i] else t_mde(float(st.se[i]), float(st.df[i]), float(levels[i]),
-                                                           opt.power, opt.alternative, float(st.floor[i]),
-                                                           bool(st.se[i] == 0)) for i in range(k_total)])
+    mde = np.array([t_mde(float(st.se[i]), float(st.df[i]), float(levels[i]), opt.power, opt.alternative,
+                          float(st.floor[i]), bool(st.se[i] == 0), bool(st.all_zero[i])) for i in range(k_total)])
     verdicts = [verdict(float(chosen[i]), float(st.delta[i]), float(mde[i]), bool(st.all_zero[i]), alpha,
                         opt.alternative) for i in range(k_total)]
     # in the measure's direction: a rank such as FirstRelRank is better when lower

@@ -165,10 +165,12 @@ def tie_floors(floors: np.ndarray, nonzero: np.ndarray, test: str, alternative: 
 
 
 def t_mde(se: float, df: float, level: float, power: float, alternative: str, floor: float,
-          zero_spread: bool) -> float:
+          zero_spread: bool, all_zero: bool = False) -> float:
     """Noncentral-t MDE at ``level`` (the t-test's; for a sign-flip test an approximation, not its own);
-    NaN for zero spread (no spread seen: the detectable effect is unknown, not 0); inf when
-    ``floor >= level``."""
+    NaN for zero spread (no spread seen: the detectable effect is unknown, not 0), and for ``all_zero``
+    deltas ("identical") whatever the floor; inf when ``floor >= level``."""
+    if all_zero:
+        return math.nan
     if floor >= level:
         return math.inf
     if zero_spread or not se > 0:
